@@ -1,0 +1,3 @@
+import { authorizerHandler } from '../../shared/http/authorizer.js';
+
+export const handler = authorizerHandler('public');

@@ -1,0 +1,173 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { API_KEY_HEADER } from '../../shared/tenants/credentials.js';
+import { authorizers, routes, type ApiName, type Route } from '../routes.js';
+import { authorizerEvent, httpEvent, lambdaContext } from './events.js';
+import { StartupError } from './services.js';
+
+/**
+ * A small stand-in for API Gateway HTTP API: matches the route table, runs the API's real authorizer (caching its
+ * answer per key for `authorizerCacheTtlSeconds`, as API Gateway does) and the route's real handler, and answers
+ * API Gateway's own bodies where API Gateway would answer without calling a function.
+ */
+type Handler = (event: unknown, context: Context) => Promise<unknown>;
+
+const FUNCTIONS_DIR = fileURLToPath(new URL('../../functions/', import.meta.url));
+/** API Gateway's payload limit for HTTP APIs; our handlers enforce their own, smaller one. */
+const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+const TEXT_TYPES = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|x-www-form-urlencoded))/i;
+
+interface CompiledRoute {
+  route: Route;
+  path: string;
+  pattern: RegExp;
+  params: string[];
+}
+
+export interface GatewayOptions {
+  api: ApiName;
+  port: number;
+  host?: string;
+  authorizerCacheTtlSeconds?: number;
+}
+
+export interface Gateway {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+const modules = new Map<string, Promise<Handler>>();
+function loadHandler(file: string): Promise<Handler> {
+  let loaded = modules.get(file);
+  if (!loaded) {
+    loaded = import(pathToFileURL(FUNCTIONS_DIR + file).href).then((module: { handler: Handler }) => module.handler);
+    modules.set(file, loaded);
+  }
+  return loaded;
+}
+
+function compile(api: ApiName): CompiledRoute[] {
+  const compiled = routes
+    .filter((route) => route.api === api)
+    .flatMap((route) =>
+      route.paths.map((path) => {
+        const params: string[] = [];
+        const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => {
+          params.push(name);
+          return '([^/]+)';
+        });
+        return { route, path, pattern: new RegExp(`^${source}$`), params };
+      }),
+    );
+  // API Gateway prefers the most specific route: fewer path variables first.
+  return compiled.sort((a, b) => a.params.length - b.params.length);
+}
+
+export function createGatewayListener(options: GatewayOptions) {
+  const table = compile(options.api);
+  const ttlMs = (options.authorizerCacheTtlSeconds ?? 0) * 1000;
+  const cache = new Map<string, { context: unknown; expires: number }>();
+  const authorizer = authorizers[options.api];
+
+  async function authorize(event: ReturnType<typeof httpEvent>, key: string): Promise<unknown> {
+    const cached = cache.get(key);
+    if (cached && cached.expires > Date.now()) return cached.context;
+    const authorize = await loadHandler(authorizer.handler);
+    const result = (await authorize(authorizerEvent(event, [key]), lambdaContext(`${options.api}-authorizer`))) as { isAuthorized: boolean; context?: unknown };
+    if (!result.isAuthorized) throw new GatewayAnswer(403, 'Forbidden');
+    if (ttlMs > 0) cache.set(key, { context: result.context, expires: Date.now() + ttlMs });
+    return result.context;
+  }
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const method = req.method ?? 'GET';
+      const match = table.map((r) => ({ r, m: r.route.method === method ? r.pattern.exec(url.pathname) : null })).find((x) => x.m);
+      if (!match) throw new GatewayAnswer(404, 'Not Found');
+      const { r: compiled, m } = match;
+      const body = await readBody(req);
+      const contentType = String(req.headers['content-type'] ?? '');
+      const binary = body.length > 0 && !TEXT_TYPES.test(contentType);
+      const event = httpEvent({
+        method,
+        routePath: compiled.path,
+        rawPath: url.pathname,
+        headers: flattenHeaders(req),
+        query: flattenQuery(url.searchParams),
+        pathParameters: Object.fromEntries(compiled.params.map((name, i) => [name, decodeURIComponent(m![i + 1]!)])),
+        body: body.length ? body.toString(binary ? 'base64' : 'utf8') : undefined,
+        isBase64Encoded: binary,
+      });
+      if (!compiled.route.anonymous) {
+        const key = event.headers[API_KEY_HEADER];
+        // With an identity source, API Gateway answers a request that lacks it without calling the authorizer.
+        if (!key) throw new GatewayAnswer(401, 'Unauthorized');
+        event.requestContext.authorizer = { lambda: await authorize(event, key) };
+      }
+      const handler = await loadHandler(compiled.route.handler);
+      const result = (await handler(event, lambdaContext(compiled.route.operationId))) as APIGatewayProxyStructuredResultV2;
+      send(res, result.statusCode ?? 200, { ...(result.headers as Record<string, string>), 'apigw-requestid': event.requestContext.requestId }, result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
+    } catch (error) {
+      if (error instanceof GatewayAnswer) {
+        send(res, error.status, { 'content-type': 'application/json' }, JSON.stringify({ message: error.message }));
+      } else {
+        console.error('local gateway: function failed', error);
+        send(res, 500, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Internal Server Error' }));
+      }
+    }
+  };
+}
+
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const server = createServer(createGatewayListener(options));
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new StartupError(`Port ${options.port} (${options.api} API) is in use: stop what uses it or set another port.`) : error),
+    );
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    url: `http://localhost:${port}`,
+    server,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+class GatewayAnswer extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > GATEWAY_MAX_BODY) throw new GatewayAnswer(413, 'Request Entity Too Large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Repeated headers and query parameters are joined with commas, as payload format 2.0 does. */
+function flattenHeaders(req: IncomingMessage): Record<string, string> {
+  return Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : String(value)]));
+}
+
+function flattenQuery(params: URLSearchParams): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const name of new Set(params.keys())) query[name] = params.getAll(name).join(',');
+  return query;
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
+  res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}

@@ -1,0 +1,57 @@
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { MAX_RECEIVE_COUNT, QUEUES, type QueueId } from '../../shared/queues.js';
+import { TABLE } from '../../shared/table.js';
+
+/** Creates the table from its one declaration, as the CDK stack does; does nothing when it exists. */
+export async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return;
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+  }
+  const attributes = new Set<string>([TABLE.partitionKey, TABLE.sortKey, ...TABLE.indexes.flatMap((i) => [i.partitionKey, i.sortKey])]);
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      KeySchema: [
+        { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: TABLE.indexes.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    }),
+  );
+  await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true } }));
+}
+
+export type QueueUrls = Record<QueueId, string>;
+
+/** Creates each queue with its dead-letter queue (moved there after MAX_RECEIVE_COUNT receives). */
+export async function createQueues(client: SQSClient, prefix = ''): Promise<QueueUrls> {
+  const urls = {} as QueueUrls;
+  for (const [id, queue] of Object.entries(QUEUES) as [QueueId, (typeof QUEUES)[QueueId]][]) {
+    const dlq = await client.send(new CreateQueueCommand({ QueueName: `${prefix}${queue.name}-dlq` }));
+    const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }));
+    const created = await client.send(
+      new CreateQueueCommand({
+        QueueName: `${prefix}${queue.name}`,
+        Attributes: {
+          VisibilityTimeout: '180',
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: MAX_RECEIVE_COUNT }),
+        },
+      }),
+    );
+    urls[id] = created.QueueUrl!;
+  }
+  return urls;
+}

@@ -1,0 +1,48 @@
+import { StartupError, onShutdown } from './services.js';
+import { startLocalStack } from './stack.js';
+
+/** `npm start`: the whole service on this machine, no AWS account and no Docker. */
+const env = process.env;
+const port = (name: string, fallback: number) => {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new StartupError(`${name} must be a port number, got "${env[name]}".`);
+  return value;
+};
+
+try {
+  const stack = await startLocalStack({
+    port: port('PORT', 3000),
+    chatbotPort: port('CHATBOT_PORT', 3001),
+    dynamoDbPort: port('DYNAMODB_PORT', 8000),
+    sqsPort: port('SQS_PORT', 9324),
+    dataDir: env.DATA_DIR,
+    tableName: env.TABLE_NAME ?? 'survey-service',
+    authorizerCacheTtlSeconds: Number(env.AUTHORIZER_CACHE_TTL ?? 0),
+    seed: true,
+  });
+  onShutdown(stack.stop);
+  const key = env.LOCAL_API_KEY ?? 'local-dev-api-key';
+  console.log(`
+Satisfaction survey service, running locally (${env.DATA_DIR ? `data kept in ${env.DATA_DIR}` : 'data in memory'})
+  public API   ${stack.publicUrl}    (header x-service-api-key)
+  chatbot API  ${stack.chatbotUrl}    (its own key)
+  DynamoDB     ${stack.dynamoDbEndpoint}  table ${stack.tableName}
+  SQS          ${stack.sqsEndpoint}
+
+Demo tenant "demo" (id 1):   public key ${key}
+                             chatbot key ${env.LOCAL_CHATBOT_API_KEY ?? 'local-dev-chatbot-key'}
+                             user token ${env.LOCAL_USER_TOKEN ?? 'local-dev-user-token'} (all stores), ${env.LOCAL_LIMITED_USER_TOKEN ?? 'local-dev-limited-token'} (store 1, group 1)
+Demo tenant "demo-2" (id 2): public key ${env.LOCAL_API_KEY_2 ?? 'local-dev-api-key-2'}
+
+Try:  curl -s ${stack.publicUrl}/health
+      curl -s -H 'x-service-api-key: ${key}' ${stack.publicUrl}/public/store
+Admin: npm run admin -- help      (talks to this DynamoDB Local by default)
+Ctrl-C stops everything.
+`);
+} catch (error) {
+  if (error instanceof StartupError) {
+    console.error(`npm start: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}

@@ -1,0 +1,41 @@
+import type { QueueId } from '../shared/queues.js';
+
+/**
+ * The route table: every operation of both APIs, as plain data. The CDK stack, the local gateway, the infra tests
+ * (and the OpenAPI document) read it; a path or a method is written nowhere else.
+ */
+export type ApiName = 'public' | 'chatbot';
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface Route {
+  operationId: string;
+  method: Method;
+  /** The first path is the canonical one; the others are aliases served by the same function. */
+  paths: readonly string[];
+  /** Module under functions/ exporting `handler`. */
+  handler: string;
+  api: ApiName;
+  table: 'read' | 'readwrite';
+  queues: readonly QueueId[];
+  /** Only /health is reachable without an API key. */
+  anonymous?: true;
+  summary: string;
+}
+
+const both = (path: string) => [`/public${path}`, path];
+
+export const routes: readonly Route[] = [
+  { operationId: 'getHealth', method: 'GET', paths: ['/health'], handler: 'http/get-health.ts', api: 'public', table: 'read', queues: [], anonymous: true, summary: 'Whether the service can reach its table' },
+
+  { operationId: 'listStores', method: 'GET', paths: both('/store'), handler: 'http/list-stores.ts', api: 'public', table: 'read', queues: [], summary: 'List stores (filters: status, name, store_id)' },
+  { operationId: 'createStore', method: 'POST', paths: both('/store'), handler: 'http/create-store.ts', api: 'public', table: 'readwrite', queues: [], summary: 'Create a store' },
+  { operationId: 'getStore', method: 'GET', paths: both('/store/{id}'), handler: 'http/get-store.ts', api: 'public', table: 'read', queues: [], summary: 'Read a store' },
+  { operationId: 'updateStore', method: 'PUT', paths: both('/store/{id}'), handler: 'http/update-store.ts', api: 'public', table: 'readwrite', queues: [], summary: 'Edit a store' },
+  { operationId: 'deleteStore', method: 'DELETE', paths: both('/store/{id}'), handler: 'http/delete-store.ts', api: 'public', table: 'readwrite', queues: [], summary: 'Deactivate a store' },
+];
+
+/** The authorizer of each API: the key scope it accepts. */
+export const authorizers: Record<ApiName, { handler: string; scope: ApiName }> = {
+  public: { handler: 'auth/public-authorizer.ts', scope: 'public' },
+  chatbot: { handler: 'auth/chatbot-authorizer.ts', scope: 'chatbot' },
+};

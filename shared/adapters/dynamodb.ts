@@ -1,0 +1,171 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, UpdateCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { ValidationError } from '../errors.js';
+import { TABLE, type IndexName } from '../table.js';
+import { ENV, requireEnv } from '../config.js';
+import type { Entity } from '../keys.js';
+import { keys } from '../keys.js';
+import { PAGING } from '../paging.js';
+
+export type Item = Record<string, unknown>;
+
+/** The table a process talks to: its document client and name. One per process, built at module load. */
+export interface Db {
+  client: DynamoDBDocumentClient;
+  tableName: string;
+}
+
+export function createDb(tableName: string, client = new DynamoDBClient({})): Db {
+  return {
+    client: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }),
+    tableName,
+  };
+}
+
+let defaultDb: Db | undefined;
+/** The table named by the environment; created on first use and reused for the life of the process. */
+export function db(): Db {
+  defaultDb ??= createDb(requireEnv(ENV.tableName));
+  return defaultDb;
+}
+
+/** Allocates the next internal id of an entity (atomic counter). */
+export async function nextId({ client, tableName }: Db, tenantId: number, entity: Entity): Promise<number> {
+  const { Attributes } = await client.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.counter(tenantId, entity),
+      UpdateExpression: 'ADD #value :one',
+      ExpressionAttributeNames: { '#value': 'value' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(Attributes?.value);
+}
+
+export function isConditionFailure(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}
+
+/** For a cancelled transaction: whether the item at `index` failed its condition. */
+export function cancelledByCondition(error: unknown, index: number): boolean {
+  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons[index]?.Code === 'ConditionalCheckFailed';
+}
+
+// ---- Paged queries ------------------------------------------------------------------------------------------
+
+export interface PageRequest {
+  limit: number;
+  page: number;
+  cursor?: string | undefined;
+}
+
+export interface QuerySpec {
+  index?: IndexName;
+  partition: string;
+  sortBeginsWith?: string;
+  /** Extra conditions on attributes, applied by DynamoDB after the key condition. */
+  filters?: Record<string, string | number | boolean>;
+}
+
+export interface Page {
+  items: Item[];
+  nextCursor: string | null;
+}
+
+export async function queryPage(database: Db, spec: QuerySpec, request: PageRequest): Promise<Page> {
+  const base = queryInput(database.tableName, spec);
+  let startKey = request.cursor
+    ? decodeCursor(request.cursor, spec)
+    : await skipItems(database, base, (request.page - 1) * request.limit);
+  if (startKey === null) return { items: [], nextCursor: null };
+
+  const items: Item[] = [];
+  for (let calls = 0; items.length < request.limit && calls < PAGING.maxQueriesPerPage; calls++) {
+    const out: QueryCommandOutput = await database.client.send(
+      new QueryCommand({ ...base, Limit: request.limit - items.length, ExclusiveStartKey: startKey }),
+    );
+    items.push(...(out.Items ?? []));
+    startKey = out.LastEvaluatedKey;
+    if (!startKey) break;
+  }
+  return { items, nextCursor: startKey ? encodeCursor(startKey) : null };
+}
+
+function queryInput(tableName: string, spec: QuerySpec): QueryCommandInput {
+  const index = spec.index ? TABLE.indexes.find((i) => i.name === spec.index)! : undefined;
+  const names: Record<string, string> = { '#pk': index?.partitionKey ?? TABLE.partitionKey };
+  const values: Record<string, unknown> = { ':pk': spec.partition };
+  let condition = '#pk = :pk';
+  if (spec.sortBeginsWith !== undefined) {
+    names['#sk'] = index?.sortKey ?? TABLE.sortKey;
+    values[':sk'] = spec.sortBeginsWith;
+    condition += ' AND begins_with(#sk, :sk)';
+  }
+  const filters = Object.entries(spec.filters ?? {}).map(([attribute, value], i) => {
+    names[`#f${i}`] = attribute;
+    values[`:f${i}`] = value;
+    return `#f${i} = :f${i}`;
+  });
+  return {
+    TableName: tableName,
+    IndexName: spec.index,
+    KeyConditionExpression: condition,
+    FilterExpression: filters.length ? filters.join(' AND ') : undefined,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/** Walks past `count` matching items reading keys only; null when the collection ends first. */
+async function skipItems(database: Db, base: QueryCommandInput, count: number): Promise<Item | undefined | null> {
+  if (count > PAGING.maxOffset) {
+    throw new ValidationError('The page is too deep.', [
+      { path: 'page', message: `page × limit may skip at most ${PAGING.maxOffset} items; walk further with cursor` },
+    ]);
+  }
+  let startKey: Item | undefined;
+  let remaining = count;
+  while (remaining > 0) {
+    const out: QueryCommandOutput = await database.client.send(
+      new QueryCommand({ ...base, Limit: remaining, ExclusiveStartKey: startKey, Select: 'COUNT' }),
+    );
+    remaining -= out.Count ?? 0;
+    startKey = out.LastEvaluatedKey;
+    if (!startKey) return null;
+  }
+  return startKey;
+}
+
+function encodeCursor(key: Item): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+/** A cursor is only accepted for the query that produced it: same index, same partition. */
+function decodeCursor(cursor: string, spec: QuerySpec): Item {
+  const invalid = new ValidationError('The cursor is not valid for this query.', [
+    { path: 'cursor', message: 'must be a next_cursor returned by this list with the same filters' },
+  ]);
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid;
+  }
+  const index = spec.index ? TABLE.indexes.find((i) => i.name === spec.index)! : undefined;
+  const expected = [TABLE.partitionKey, TABLE.sortKey, ...(index ? [index.partitionKey, index.sortKey] : [])];
+  if (
+    typeof key !== 'object' ||
+    key === null ||
+    Array.isArray(key) ||
+    Object.keys(key).length !== expected.length ||
+    !expected.every((name) => typeof (key as Item)[name] === 'string') ||
+    (key as Item)[index?.partitionKey ?? TABLE.partitionKey] !== spec.partition
+  ) {
+    throw invalid;
+  }
+  return key as Item;
+}

@@ -1,0 +1,258 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { keys, padId } from '../keys.js';
+import { TABLE } from '../table.js';
+import type { ClassConfig, GroupConfig, JourneyConfig, UserScope } from '../tenants/config-schema.js';
+import type { KeyScope } from '../tenants/credentials.js';
+import { toItem as storeItem } from './store-repository.js';
+import { db, isConditionFailure, nextId, type Item } from './dynamodb.js';
+
+export const Tenant = v.object({ id: v.number(), name: v.string(), created_at: v.string() });
+export type Tenant = v.InferOutput<typeof Tenant>;
+
+export const ApiKeyRecord = v.object({
+  tenantId: v.number(),
+  scope: v.string(),
+  keyId: v.string(),
+  created_at: v.string(),
+  revoked_at: v.optional(v.nullable(v.string())),
+});
+export type ApiKeyRecord = v.InferOutput<typeof ApiKeyRecord>;
+
+export const UserRecord = v.object({
+  name: v.string(),
+  scope: v.union([v.literal('all'), v.object({ stores: v.array(v.number()), groups: v.array(v.number()) })]),
+  tokenHash: v.string(),
+  created_at: v.string(),
+});
+export type UserRecord = v.InferOutput<typeof UserRecord>;
+
+const entity = (name: string) => ({ [TABLE.entityAttribute]: name });
+
+/**
+ * Creates a tenant with its default store 1 and employee 1, atomically. With no id, one is allocated from the
+ * tenant counter; an id taken by a tenant created with an explicit id is skipped.
+ */
+export async function insertTenant(name: string, requestedId?: number): Promise<Tenant> {
+  const { client, tableName } = db();
+  for (;;) {
+    const id = requestedId ?? (await nextTenantId());
+    const now = new Date().toISOString();
+    const tenant: Tenant = { id, name, created_at: now };
+    const put = (Item: Item) => ({ Put: { TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } });
+    const counter = (entityName: 'STORE' | 'EMPLOYEE') => put({ ...keys.counter(id, entityName), value: 1 });
+    try {
+      await client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            put({ ...keys.tenant(id), ...entity('TENANT'), gsi1pk: keys.tenantCollection(), gsi1sk: padId(id), ...tenant }),
+            put(storeItem(id, { id: 1, store_id: null, trade_name: 'Default store', company_name: null, status: 'active', created_at: now, updated_at: now })),
+            put({
+              ...keys.entity(id, 'EMPLOYEE', 1),
+              ...entity('EMPLOYEE'),
+              gsi1pk: keys.collection(id, 'EMPLOYEE'),
+              gsi1sk: padId(1),
+              id: 1,
+              employee_id: null,
+              name: 'Default employee',
+              email: null,
+              status: 'active',
+              created_at: now,
+              updated_at: now,
+            }),
+            counter('STORE'),
+            counter('EMPLOYEE'),
+          ],
+        }),
+      );
+      return tenant;
+    } catch (error) {
+      const taken = error instanceof Error && error.name === 'TransactionCanceledException';
+      if (taken && requestedId === undefined) continue;
+      if (taken) throw new Error(`Tenant ${requestedId} already exists.`);
+      throw error;
+    }
+  }
+}
+
+async function nextTenantId(): Promise<number> {
+  const { client, tableName } = db();
+  const { Attributes } = await client.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.tenantCounter(),
+      UpdateExpression: 'ADD #value :one',
+      ExpressionAttributeNames: { '#value': 'value' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(Attributes?.value);
+}
+
+export async function getTenant(id: number): Promise<Tenant | undefined> {
+  const { client, tableName } = db();
+  const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.tenant(id) }));
+  return Item ? v.parse(Tenant, Item) : undefined;
+}
+
+export async function renameTenant(id: number, name: string): Promise<void> {
+  const { client, tableName } = db();
+  await client.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.tenant(id),
+      UpdateExpression: 'SET #name = :name',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#name': 'name' },
+      ExpressionAttributeValues: { ':name': name },
+    }),
+  );
+}
+
+export async function listTenants(): Promise<Tenant[]> {
+  return (await queryAll({ index: 'gsi1', partition: keys.tenantCollection() })).map((item) => v.parse(Tenant, item));
+}
+
+// ---- API keys -----------------------------------------------------------------------------------------------
+
+export async function findApiKey(hash: string): Promise<ApiKeyRecord | undefined> {
+  const { client, tableName } = db();
+  const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.apiKey(hash) }));
+  return Item ? v.parse(ApiKeyRecord, Item) : undefined;
+}
+
+/** Stores a key by its hash. Putting the same key again keeps the first record (and its revocation). */
+export async function insertApiKey(hash: string, record: ApiKeyRecord): Promise<boolean> {
+  const { client, tableName } = db();
+  try {
+    await client.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...keys.apiKey(hash), ...entity('APIKEY'), gsi1pk: keys.apiKeyCollection(record.tenantId), gsi1sk: record.keyId, ...record },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+export async function listApiKeys(tenantId: number): Promise<(ApiKeyRecord & { hash: string })[]> {
+  const items = await queryAll({ index: 'gsi1', partition: keys.apiKeyCollection(tenantId) });
+  return items.map((item) => ({ ...v.parse(ApiKeyRecord, item), hash: String(item.pk).slice('APIKEY#'.length) }));
+}
+
+export async function markApiKeyRevoked(hash: string, at: string): Promise<boolean> {
+  const { client, tableName } = db();
+  try {
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.apiKey(hash),
+        UpdateExpression: 'SET revoked_at = :at',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+// ---- Users --------------------------------------------------------------------------------------------------
+
+export async function findUserByToken(tenantId: number, tokenHash: string): Promise<UserRecord | undefined> {
+  const { client, tableName } = db();
+  const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.userToken(tenantId, tokenHash) }));
+  return Item ? v.parse(UserRecord, Item) : undefined;
+}
+
+export async function findUserByName(tenantId: number, name: string): Promise<UserRecord | undefined> {
+  const { client, tableName } = db();
+  const { Items } = await client.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :name',
+      ExpressionAttributeValues: { ':pk': keys.userCollection(tenantId), ':name': name },
+    }),
+  );
+  return Items?.[0] ? v.parse(UserRecord, Items[0]) : undefined;
+}
+
+export async function putUser(tenantId: number, user: UserRecord): Promise<void> {
+  const { client, tableName } = db();
+  await client.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: { ...keys.userToken(tenantId, user.tokenHash), ...entity('USER'), gsi1pk: keys.userCollection(tenantId), gsi1sk: user.name, ...user },
+    }),
+  );
+}
+
+export async function deleteUser(tenantId: number, tokenHash: string): Promise<void> {
+  const { client, tableName } = db();
+  await client.send(new DeleteCommand({ TableName: tableName, Key: keys.userToken(tenantId, tokenHash) }));
+}
+
+export async function updateUserScope(tenantId: number, tokenHash: string, scope: UserScope): Promise<void> {
+  const { client, tableName } = db();
+  await client.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.userToken(tenantId, tokenHash),
+      UpdateExpression: 'SET #scope = :scope',
+      ExpressionAttributeNames: { '#scope': 'scope' },
+      ExpressionAttributeValues: { ':scope': scope },
+    }),
+  );
+}
+
+// ---- Configuration: journeys, classes, groups ---------------------------------------------------------------
+
+export interface TenantSettings {
+  journeys: JourneyConfig[];
+  classes: ClassConfig[];
+  groups: GroupConfig[];
+}
+
+export async function putSettings(tenantId: number, settings: TenantSettings): Promise<void> {
+  const { client, tableName } = db();
+  const items = [
+    ...settings.journeys.map((journey) => ({ sk: keys.configItem('JOURNEY', journey.id), kind: 'JOURNEY', ...journey })),
+    ...settings.classes.map((item) => ({ sk: keys.configItem('CLASS', item.id), kind: 'CLASS', ...item })),
+    ...settings.groups.map((group) => ({ sk: keys.configItem('GROUP', group.id), kind: 'GROUP', ...group })),
+  ];
+  for (const item of items) {
+    await client.send(new PutCommand({ TableName: tableName, Item: { pk: keys.config(tenantId), ...entity(item.kind), ...item } }));
+  }
+}
+
+export async function readSettings(tenantId: number): Promise<Item[]> {
+  return queryAll({ partition: keys.config(tenantId) });
+}
+
+async function queryAll(spec: { index?: 'gsi1'; partition: string }): Promise<Item[]> {
+  const { client, tableName } = db();
+  const items: Item[] = [];
+  let startKey: Item | undefined;
+  do {
+    const out = await client.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: spec.index,
+        KeyConditionExpression: `${spec.index ? 'gsi1pk' : 'pk'} = :pk`,
+        ExpressionAttributeValues: { ':pk': spec.partition },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}

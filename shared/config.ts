@@ -1,0 +1,15 @@
+/** Every environment variable the functions read, named once. Read at module load and fail fast. */
+export const ENV = {
+  tableName: 'TABLE_NAME',
+  transactionQueueUrl: 'TRANSACTION_QUEUE_URL',
+  surveyDispatchQueueUrl: 'SURVEY_DISPATCH_QUEUE_URL',
+  keyScope: 'KEY_SCOPE',
+} as const;
+
+export type EnvName = (typeof ENV)[keyof typeof ENV];
+
+export function requireEnv(name: EnvName): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`Missing environment variable ${name}`);
+  return value;
+}

@@ -1,0 +1,61 @@
+/**
+ * Typed domain errors. Domain code throws these; `shared/http/problem.ts` is the one place that maps them to HTTP.
+ * `kind` names the problem type; `status` is decided per route where the contract differs (400 vs 422).
+ */
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ProblemKind,
+    message: string,
+    readonly errors: FieldProblem[] = [],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export type ProblemKind =
+  | 'validation'
+  | 'not-found'
+  | 'conflict'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'payload-too-large'
+  | 'unsupported-media-type'
+  | 'unavailable';
+
+export class ValidationError extends DomainError {
+  constructor(message: string, errors: FieldProblem[] = []) {
+    super('validation', message, errors);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(message: string) {
+    super('not-found', message);
+  }
+}
+
+/** A unique value (an external code) already belongs to another entity. */
+export class DuplicateError extends DomainError {
+  constructor(message: string, path: string) {
+    super('conflict', message, [{ path, message }]);
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  constructor(message = 'A valid API key is required.') {
+    super('unauthenticated', message);
+  }
+}
+
+/** The user token does not cover what the request changes. */
+export class ForbiddenError extends DomainError {
+  constructor(message: string) {
+    super('forbidden', message);
+  }
+}

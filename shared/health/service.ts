@@ -1,0 +1,19 @@
+import { checkTable } from '../adapters/health-check.js';
+import { DomainError } from '../errors.js';
+import { logger } from '../logger.js';
+
+export interface Health {
+  status: 'ok';
+  time: string;
+}
+
+/** Healthy when one read of the table succeeds within two seconds. */
+export async function checkHealth(): Promise<Health> {
+  try {
+    await checkTable(AbortSignal.timeout(2000));
+    return { status: 'ok', time: new Date().toISOString() };
+  } catch (error) {
+    logger.warn('Health check failed', error as Error);
+    throw new DomainError('unavailable', 'The service cannot reach its table.');
+  }
+}

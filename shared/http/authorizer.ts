@@ -1,0 +1,17 @@
+import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
+import { logger } from '../logger.js';
+import type { AuthContext } from '../tenants/auth-context.js';
+import { API_KEY_HEADER, type KeyScope } from '../tenants/credentials.js';
+import { authorizeKey } from '../tenants/service.js';
+
+/**
+ * A REQUEST authorizer with simple responses. It always allows, passing `authenticated: false` for a bad key, so
+ * that the handler answers the same 401 problem body for every bad key (a deny would be API Gateway's bare 403).
+ */
+export function authorizerHandler(scope: KeyScope) {
+  return async (event: APIGatewayRequestAuthorizerEventV2): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthContext>> => {
+    const context = await authorizeKey(event.headers?.[API_KEY_HEADER], scope);
+    if (!context.authenticated) logger.info('Rejected API key', { requestId: event.requestContext.requestId, scope });
+    return { isAuthorized: true, context };
+  };
+}

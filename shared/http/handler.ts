@@ -1,0 +1,115 @@
+import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import * as v from 'valibot';
+import { DomainError, ValidationError, type ProblemKind } from '../errors.js';
+import { logger } from '../logger.js';
+import { tenantFromContext } from '../tenants/auth-context.js';
+import { problem, problemResponse, PROBLEMS, type Problem } from './problem.js';
+import { validate } from './validate.js';
+
+type Schema = v.GenericSchema;
+type Out<S> = S extends Schema ? v.InferOutput<S> : undefined;
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** Names of query parameters every route accepts: the user token may be sent this way (seed section 5). */
+export const USER_TOKEN_QUERY = 'token';
+export const USER_TOKEN_HEADER = 'x-service-user-token';
+
+export interface RouteSpec<B, P, Q> {
+  body?: B;
+  path?: P;
+  query?: Q;
+  /** Where the contract gives a route its own status for a problem (422 for an invalid list query, say). */
+  statuses?: Partial<Record<ProblemKind | 'malformed-json', number>>;
+  /** Routes outside the tenant (only /health). */
+  anonymous?: true;
+}
+
+export interface RequestInput<B, P, Q> {
+  tenantId: number;
+  body: Out<B>;
+  path: Out<P>;
+  query: Out<Q>;
+  requestId: string;
+  /** The user token, from the `token` query parameter or the `x-service-user-token` header. */
+  userToken: string | undefined;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+type HttpEvent = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda?: unknown } } };
+
+/**
+ * The one wrapper every HTTP handler uses: JSON body parsing, validation of body, path and query into typed input,
+ * the tenant from the authorizer context, and problem+json for every failure, with the request id on every
+ * response and log line.
+ */
+export function httpHandler<B extends Schema | undefined = undefined, P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined>(
+  spec: RouteSpec<B, P, Q>,
+  run: (input: RequestInput<B, P, Q>) => Promise<Reply>,
+) {
+  const statusOf = (kind: keyof typeof PROBLEMS) =>
+    spec.statuses?.[kind as keyof NonNullable<RouteSpec<B, P, Q>['statuses']>] ?? PROBLEMS[kind].status;
+
+  const core = async (event: HttpEvent): Promise<APIGatewayProxyStructuredResultV2> => {
+    const requestId = event.requestContext.requestId;
+    const tenantId = spec.anonymous ? 0 : tenantFromContext(event.requestContext.authorizer?.lambda);
+    if (!spec.anonymous) logger.appendKeys({ tenantId });
+    const { [USER_TOKEN_QUERY]: queryToken, ...query } = event.queryStringParameters ?? {};
+    const reply = await run({
+      tenantId,
+      body: validate(spec.body, event.body, 'body') as Out<B>,
+      path: validate(spec.path, event.pathParameters ?? {}, 'path') as Out<P>,
+      query: validate(spec.query, query, 'query') as Out<Q>,
+      requestId,
+      userToken: event.headers?.[USER_TOKEN_HEADER] ?? queryToken,
+    });
+    return {
+      statusCode: reply.status,
+      headers: { ...reply.headers, 'content-type': 'application/json', 'x-request-id': requestId },
+      body: reply.body === undefined ? '' : JSON.stringify(reply.body),
+    };
+  };
+
+  const toProblem = (error: unknown): Problem => {
+    if (error instanceof DomainError) return problem(error.kind, error.message, error.errors, statusOf(error.kind));
+    const http = error as { statusCode?: number; message?: string; cause?: { package?: string } };
+    if (http?.cause?.package === '@middy/http-json-body-parser') {
+      return http.message === 'Unsupported Media Type'
+        ? problem('unsupported-media-type', 'Send the body as JSON with Content-Type: application/json.')
+        : problem('malformed-json', 'The body is not valid JSON.', [], statusOf('malformed-json'));
+    }
+    logger.error('Unhandled error', error as Error);
+    return problem('internal', 'An unexpected error occurred. Quote the x-request-id header when reporting it.');
+  };
+
+  const stack = middy<HttpEvent, APIGatewayProxyStructuredResultV2, Error, Context>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use({
+      // Authentication comes before anything about the body, so an anonymous caller learns nothing else.
+      before: ({ event }) => {
+        logger.appendKeys({ requestId: event.requestContext.requestId });
+        if (!spec.anonymous) tenantFromContext(event.requestContext.authorizer?.lambda);
+        if (spec.body) checkBodyPresent(event);
+      },
+      onError: (request) => {
+        request.response = problemResponse(toProblem(request.error), { 'x-request-id': request.event.requestContext.requestId });
+      },
+    });
+  if (spec.body) stack.use(httpJsonBodyParser());
+  return stack.handler(core);
+}
+
+function checkBodyPresent(event: HttpEvent): void {
+  const size = event.body ? Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : 0;
+  if (size > MAX_BODY_BYTES) {
+    throw new DomainError('payload-too-large', `The body may be at most ${MAX_BODY_BYTES} bytes.`);
+  }
+  if (size === 0) throw new ValidationError('A JSON body is required.', [{ path: 'body', message: 'is required' }]);
+}

@@ -1,0 +1,37 @@
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { FieldProblem, ProblemKind } from '../errors.js';
+
+/** RFC 9457 problem details. `type` is a relative URI naming the problem; its title is fixed per type. */
+export const PROBLEMS: Record<ProblemKind | 'malformed-json' | 'internal', { status: number; title: string }> = {
+  validation: { status: 400, title: 'Invalid parameters' },
+  'malformed-json': { status: 400, title: 'Malformed JSON body' },
+  conflict: { status: 400, title: 'Already exists' },
+  'not-found': { status: 404, title: 'Not found' },
+  unauthenticated: { status: 401, title: 'Unauthorized' },
+  forbidden: { status: 401, title: 'Not authorized for this change' },
+  'payload-too-large': { status: 413, title: 'Body too large' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
+  internal: { status: 500, title: 'Internal error' },
+  unavailable: { status: 503, title: 'Service unavailable' },
+};
+export type ProblemType = keyof typeof PROBLEMS;
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  errors?: FieldProblem[];
+}
+
+export function problem(type: ProblemType, detail: string, errors: FieldProblem[] = [], status = PROBLEMS[type].status): Problem {
+  return { type: `/problems/${type}`, title: PROBLEMS[type].title, status, detail, ...(errors.length ? { errors } : {}) };
+}
+
+export function problemResponse(body: Problem, headers: Record<string, string> = {}): APIGatewayProxyStructuredResultV2 {
+  return {
+    statusCode: body.status,
+    headers: { ...headers, 'content-type': 'application/problem+json' },
+    body: JSON.stringify(body),
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Every key string of the table is built here and nowhere else.
+ *
+ * Tenant data lives under `T#<tenantId>#...`; the tenant comes only from the authorizer context, so no request
+ * can address another tenant's items. The only keys outside a tenant are the ones looked up before the tenant
+ * is known (an API key's hash) and the tenant registry itself.
+ */
+export type Entity = 'STORE' | 'EMPLOYEE';
+
+/** Ids are padded so that string sort keys sort numerically. */
+export const padId = (id: number): string => id.toString().padStart(10, '0');
+
+const tenant = (tenantId: number) => `T#${tenantId}`;
+
+export const keys = {
+  tenant: (tenantId: number) => ({ pk: tenant(tenantId), sk: 'TENANT' }),
+  tenantCollection: () => 'TENANTS',
+  tenantCounter: () => ({ pk: 'COUNTER', sk: 'TENANT' }),
+
+  apiKey: (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
+  apiKeyCollection: (tenantId: number) => `${tenant(tenantId)}#APIKEY`,
+
+  /** A user is found by the hash of its token; its name is its identity in tenant files. */
+  userToken: (tenantId: number, hash: string) => ({ pk: `${tenant(tenantId)}#USERTOKEN#${hash}`, sk: 'USER' }),
+  userCollection: (tenantId: number) => `${tenant(tenantId)}#USER`,
+
+  /** Journeys, classes and groups: a tenant's configuration, small, read in one Query. */
+  config: (tenantId: number) => `${tenant(tenantId)}#CONFIG`,
+  configItem: (kind: 'JOURNEY' | 'CLASS' | 'GROUP', id: number) => `${kind}#${padId(id)}`,
+
+  counter: (tenantId: number, entity: Entity) => ({ pk: `${tenant(tenantId)}#COUNTER`, sk: entity }),
+
+  entity: (tenantId: number, entity: Entity, id: number) => ({ pk: `${tenant(tenantId)}#${entity}#${id}`, sk: entity }),
+  /** Guards uniqueness of an external code: written in the same transaction as the entity. */
+  externalId: (tenantId: number, entity: Entity, externalId: string) => ({
+    pk: `${tenant(tenantId)}#${entity}#EXT#${externalId}`,
+    sk: 'EXT',
+  }),
+
+  /** Index partitions of an entity collection (see `shared/table.ts` for what each index is for). */
+  collection: (tenantId: number, entity: Entity) => `${tenant(tenantId)}#${entity}`,
+  byStatus: (tenantId: number, entity: Entity, status: string) => `${tenant(tenantId)}#${entity}#STATUS#${status}`,
+  byName: (tenantId: number, entity: Entity) => `${tenant(tenantId)}#${entity}#NAME`,
+  nameSort: (normalisedName: string, id: number) => `${normalisedName}#${padId(id)}`,
+  byExternalId: (tenantId: number, entity: Entity, externalId: string) =>
+    `${tenant(tenantId)}#${entity}#EXTID#${externalId}`,
+
+  health: () => ({ pk: 'HEALTH', sk: 'HEALTH' }),
+} as const;
+
+/** Case- and accent-insensitive form of a name, for prefix search. */
+export function normaliseName(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -1,0 +1,17 @@
+/** Paging bounds of every list. */
+export const PAGING = {
+  defaultLimit: 20,
+  maxLimit: 100,
+  /** `page` without a cursor skips items; beyond this many, callers must walk with `cursor`. */
+  maxOffset: 10_000,
+  /** A filtered page stops after this many Query calls and hands back a cursor, so each page costs a bounded amount. */
+  maxQueriesPerPage: 10,
+} as const;
+
+/** The body of every list response. */
+export interface ListBody<T> {
+  data: T[];
+  page: number;
+  limit: number;
+  next_cursor: string | null;
+}

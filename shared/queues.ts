@@ -1,0 +1,11 @@
+import { ENV } from './config.js';
+
+/** The queues, declared once: the CDK stack and the local stack both create them from this. */
+export const QUEUES = {
+  transactions: { name: 'TransactionQueue', urlEnv: ENV.transactionQueueUrl },
+  surveyDispatch: { name: 'SurveyDispatchQueue', urlEnv: ENV.surveyDispatchQueueUrl },
+} as const;
+export type QueueId = keyof typeof QUEUES;
+
+/** Receives before a message moves to its dead-letter queue. */
+export const MAX_RECEIVE_COUNT = 5;

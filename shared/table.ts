@@ -1,0 +1,22 @@
+/**
+ * The single table, declared once: the CDK stack and the local setup both build it from this.
+ * Generic key names let every entity share the indexes; `shared/keys.ts` decides what goes in them.
+ */
+export const TABLE = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  ttlAttribute: 'expiresAt',
+  entityAttribute: 'entity',
+  indexes: [
+    // gsi1: an entity's collection in a tenant, in id order (lists without filter, admin listings).
+    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    // gsi2: a collection filtered by status, in id order.
+    { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    // gsi3: case- and accent-insensitive name prefix, then id.
+    { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+    // gsi4: exact match on an external code.
+    { name: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+  ],
+} as const;
+
+export type IndexName = (typeof TABLE.indexes)[number]['name'];

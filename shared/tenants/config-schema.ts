@@ -1,0 +1,100 @@
+import * as v from 'valibot';
+import { KEY_SCOPES } from './credentials.js';
+
+/** Score scales: a score is supported when it is an integer inside its indicator's scale (design section 5). */
+export const INDICATORS = {
+  nps: { min: 0, max: 10 },
+  csat: { min: 1, max: 5 },
+  csat5Stars: { min: 1, max: 5 },
+  ces: { min: 1, max: 7 },
+  binary: { min: 0, max: 1 },
+} as const;
+export type Indicator = keyof typeof INDICATORS;
+const indicator = v.picklist(Object.keys(INDICATORS) as Indicator[], `must be one of ${Object.keys(INDICATORS).join(', ')}`);
+
+export const CHANNELS = ['whatsapp', 'sms', 'email', 'ura'] as const;
+
+const id = v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(2_147_483_647, 'is too large'));
+const name = (max: number) => v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
+const secret = v.pipe(v.string('must be a string'), v.minLength(16, 'must be at least 16 characters'), v.maxLength(256, 'must be at most 256 characters'));
+
+export const ClassConfig = v.strictObject({ id, label: name(100), type: indicator });
+export type ClassConfig = v.InferOutput<typeof ClassConfig>;
+
+export const JourneyConfig = v.strictObject({
+  id,
+  slug: v.pipe(name(64), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lowercase letters, digits and dashes')),
+  name: v.optional(name(200)),
+  indicator,
+  classes: v.pipe(v.array(id, 'must be a list of class ids'), v.maxLength(100, 'may list at most 100 classes')),
+  channels: v.pipe(v.array(v.picklist(CHANNELS, `must be one of ${CHANNELS.join(', ')}`)), v.minLength(1, 'must list at least one channel')),
+  resurveyWindowDays: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3650))), null),
+});
+export type JourneyConfig = v.InferOutput<typeof JourneyConfig>;
+
+export const GroupConfig = v.strictObject({ id, name: name(200) });
+export type GroupConfig = v.InferOutput<typeof GroupConfig>;
+
+/** What a user token may change: everything, or the listed stores and groups. */
+export const UserScope = v.union(
+  [
+    v.literal('all'),
+    v.strictObject({
+      stores: v.pipe(v.array(id), v.maxLength(1000)),
+      groups: v.pipe(v.array(id), v.maxLength(1000)),
+    }),
+  ],
+  'must be "all" or { "stores": [ids], "groups": [ids] }',
+);
+export type UserScope = v.InferOutput<typeof UserScope>;
+
+export const UserConfig = v.strictObject({ name: name(200), token: v.optional(secret), scope: UserScope });
+
+export const KeyConfig = v.strictObject({ scope: v.picklist(KEY_SCOPES, 'must be public or chatbot'), value: secret });
+
+const uniqueBy = <T>(field: keyof T & string, label: string) =>
+  v.rawCheck<T[]>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const seen = new Set<unknown>();
+    dataset.value.forEach((item, index) => {
+      if (seen.has(item[field])) {
+        addIssue({ message: `${label} ${String(item[field])} is defined twice`, path: [{ type: 'array', origin: 'value', input: dataset.value, key: index, value: item }] });
+      }
+      seen.add(item[field]);
+    });
+  });
+
+export const TenantConfig = v.pipe(
+  v.strictObject({
+    id,
+    name: name(200),
+    classes: v.optional(v.pipe(v.array(ClassConfig), uniqueBy<ClassConfig>('id', 'class')), []),
+    journeys: v.optional(v.pipe(v.array(JourneyConfig), uniqueBy<JourneyConfig>('id', 'journey'), uniqueBy<JourneyConfig>('slug', 'slug')), []),
+    groups: v.optional(v.pipe(v.array(GroupConfig), uniqueBy<GroupConfig>('id', 'group')), []),
+    users: v.optional(v.array(UserConfig), []),
+    keys: v.optional(v.array(KeyConfig), []),
+  }),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const classIds = new Set(dataset.value.classes.map((c) => c.id));
+    dataset.value.journeys.forEach((journey, j) =>
+      journey.classes.forEach((classId, c) => {
+        if (!classIds.has(classId)) {
+          addIssue({
+            message: `class ${classId} is not defined in classes`,
+            path: [
+              { type: 'object', origin: 'value', input: dataset.value, key: 'journeys', value: dataset.value.journeys },
+              { type: 'array', origin: 'value', input: dataset.value.journeys, key: j, value: journey },
+              { type: 'object', origin: 'value', input: journey, key: 'classes', value: journey.classes },
+              { type: 'array', origin: 'value', input: journey.classes, key: c, value: classId },
+            ],
+          });
+        }
+      }),
+    );
+  }),
+);
+export type TenantConfig = v.InferOutput<typeof TenantConfig>;
+
+export const TenantFile = v.strictObject({ tenants: v.pipe(v.array(TenantConfig), v.minLength(1, 'must list at least one tenant')) });
+export type TenantFile = v.InferOutput<typeof TenantFile>;

@@ -1,0 +1,18 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+export const API_KEY_HEADER = 'x-service-api-key';
+export const KEY_SCOPES = ['public', 'chatbot'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/** Longer than any key or token we issue; anything longer is rejected without a lookup. */
+export const MAX_SECRET_LENGTH = 256;
+
+/** A new secret: 256 random bits, base64url, with a readable prefix saying what it is. */
+export function newSecret(prefix: string): string {
+  return `${prefix}_${randomBytes(32).toString('base64url')}`;
+}
+
+/** Keys and tokens are high-entropy, so a plain SHA-256 is enough; only the hash is ever stored. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
