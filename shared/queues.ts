@@ -9,3 +9,7 @@ export type QueueId = keyof typeof QUEUES;
 
 /** Receives before a message moves to its dead-letter queue. */
 export const MAX_RECEIVE_COUNT = 5;
+
+/** The consumer's timeout, and the visibility timeout that must be at least six times it (AWS guidance). */
+export const CONSUMER_TIMEOUT_SECONDS = 30;
+export const QUEUE_VISIBILITY_TIMEOUT_SECONDS = 6 * CONSUMER_TIMEOUT_SECONDS;

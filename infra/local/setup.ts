@@ -1,6 +1,6 @@
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { MAX_RECEIVE_COUNT, QUEUES, type QueueId } from '../../shared/queues.js';
+import { MAX_RECEIVE_COUNT, QUEUE_VISIBILITY_TIMEOUT_SECONDS, QUEUES, type QueueId } from '../../shared/queues.js';
 import { TABLE } from '../../shared/table.js';
 
 /** Creates the table from its one declaration, as the CDK stack does; does nothing when it exists. */
@@ -46,7 +46,7 @@ export async function createQueues(client: SQSClient, prefix = ''): Promise<Queu
       new CreateQueueCommand({
         QueueName: `${prefix}${queue.name}`,
         Attributes: {
-          VisibilityTimeout: '180',
+          VisibilityTimeout: String(QUEUE_VISIBILITY_TIMEOUT_SECONDS),
           RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: MAX_RECEIVE_COUNT }),
         },
       }),

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ENV } from '../shared/config.js';
+import { KEY_SCOPES, type KeyScope } from '../shared/tenants/credentials.js';
+import { parseTenantFile } from '../shared/tenants/tenant-file.js';
+import * as tenants from '../shared/tenants/service.js';
+import { listTenants } from '../shared/adapters/tenant-repository.js';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/services.js';
+
+const HELP = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  create-tenant --name NAME [--id ID]        create a tenant (with default store 1 and employee 1)
+  list-tenants
+  issue-key --tenant ID --scope public|chatbot   print a new API key (shown once; only its hash is stored)
+  list-keys --tenant ID                      key ids, scopes and revocation (never the keys)
+  revoke-key --key KEY | --tenant ID --key-id KEY_ID
+  create-user --tenant ID --name NAME (--all | --stores 1,2 --groups 1)
+                                             print a new user token (shown once); replaces a user of that name
+  apply FILE                                 apply a declarative tenant file (journeys, classes, groups, users, keys)
+
+Target: with ${ENV.tableName} set, the table of that name in AWS (credentials and region as the AWS SDK finds them);
+otherwise the local stack's DynamoDB Local (AWS_ENDPOINT_URL_DYNAMODB, default http://127.0.0.1:8000, table survey-service).`;
+
+class UsageError extends Error {}
+
+function target(): string {
+  if (process.env[ENV.tableName]) return `table ${process.env[ENV.tableName]} in AWS${process.env.AWS_ENDPOINT_URL_DYNAMODB ? ` at ${process.env.AWS_ENDPOINT_URL_DYNAMODB}` : ''}`;
+  process.env[ENV.tableName] = 'survey-service';
+  process.env.AWS_ENDPOINT_URL_DYNAMODB ??= `http://127.0.0.1:${process.env.DYNAMODB_PORT ?? 8000}`;
+  process.env.AWS_REGION ??= LOCAL_REGION;
+  process.env.AWS_ACCESS_KEY_ID ??= LOCAL_CREDENTIALS.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;
+  return `local table survey-service at ${process.env.AWS_ENDPOINT_URL_DYNAMODB}`;
+}
+
+const integer = (value: string | undefined, name: string): number => {
+  if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${name} must be a positive integer.`);
+  return Number(value);
+};
+const ids = (value: string | undefined, name: string): number[] => (value ? value.split(',').map((id) => integer(id.trim(), name)) : []);
+
+async function run(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' }, id: { type: 'string' }, tenant: { type: 'string' }, scope: { type: 'string' },
+      key: { type: 'string' }, 'key-id': { type: 'string' }, all: { type: 'boolean' }, stores: { type: 'string' },
+      groups: { type: 'string' }, help: { type: 'boolean' },
+    },
+  });
+  const [command, file] = positionals;
+  if (!command || command === 'help' || values.help) return console.log(HELP);
+  console.error(`admin: using ${target()}`);
+  switch (command) {
+    case 'create-tenant': {
+      if (!values.name) throw new UsageError('--name is required.');
+      const tenant = await tenants.createTenant(values.name, values.id ? integer(values.id, 'id') : undefined);
+      return console.log(`tenant ${tenant.id} "${tenant.name}" created, with store 1 and employee 1`);
+    }
+    case 'list-tenants':
+      for (const tenant of await listTenants()) console.log(`${tenant.id}\t${tenant.name}\t${tenant.created_at}`);
+      return;
+    case 'issue-key': {
+      if (!KEY_SCOPES.includes(values.scope as KeyScope)) throw new UsageError('--scope must be public or chatbot.');
+      const issued = await tenants.issueApiKey(integer(values.tenant, 'tenant'), values.scope as KeyScope);
+      return console.log(`${issued.scope} key ${issued.keyId} for tenant ${issued.tenantId} (shown once, store it now):\n${issued.key}`);
+    }
+    case 'list-keys':
+      for (const key of await tenants.listApiKeys(integer(values.tenant, 'tenant'))) {
+        console.log(`${key.keyId}\t${key.scope}\tcreated ${key.created_at}\t${key.revoked_at ? `revoked ${key.revoked_at}` : 'active'}`);
+      }
+      return;
+    case 'revoke-key': {
+      const by = values.key ? { key: values.key } : { tenantId: integer(values.tenant, 'tenant'), keyId: values['key-id'] ?? '' };
+      if (!values.key && !values['key-id']) throw new UsageError('give --key KEY, or --tenant ID --key-id KEY_ID.');
+      if (!(await tenants.revokeApiKey(by))) throw new UsageError('no such key.');
+      return console.log('key revoked (API Gateway may accept it for up to the authorizer cache TTL)');
+    }
+    case 'create-user': {
+      if (!values.name) throw new UsageError('--name is required.');
+      if (!values.all && !values.stores && !values.groups) throw new UsageError('give --all, or --stores and/or --groups.');
+      const scope = values.all ? ('all' as const) : { stores: ids(values.stores, 'stores'), groups: ids(values.groups, 'groups') };
+      const user = await tenants.createUser(integer(values.tenant, 'tenant'), values.name, scope);
+      return console.log(`user "${user.name}" created; token (shown once, store it now):\n${user.token}`);
+    }
+    case 'apply': {
+      if (!file) throw new UsageError('apply needs a file: npm run admin -- apply tenants.json');
+      const parsed = parseTenantFile(readFileSync(file, 'utf8'));
+      for (const tenant of parsed.tenants) for (const line of await tenants.applyTenantConfig(tenant)) console.log(line);
+      return;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}". Run: npm run admin -- help`);
+  }
+}
+
+try {
+  await run(process.argv.slice(2));
+} catch (error) {
+  // Usage and tenant-file errors are written for people; others are SDK errors, whose message says enough.
+  console.error(`admin: ${(error as Error).message}`);
+  process.exit(1);
+}

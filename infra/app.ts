@@ -1,0 +1,19 @@
+import { App } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { SurveyServiceStack } from './stack.js';
+
+/** `npx cdk deploy`. Settings come from CDK context (cdk.json, or `-c name=value`). */
+const app = new App();
+const setting = (name: string) => app.node.tryGetContext(name) as string | number | undefined;
+
+const stage = String(setting('stage') ?? 'prod');
+const logRetentionDays = Number(setting('logRetentionDays') ?? 30);
+const retention = Object.values(RetentionDays).find((days) => days === logRetentionDays);
+if (retention === undefined) throw new Error(`logRetentionDays ${logRetentionDays} is not a CloudWatch retention period.`);
+
+new SurveyServiceStack(app, `SurveyService-${stage}`, {
+  stage,
+  logRetention: retention as RetentionDays,
+  authorizerCacheTtlSeconds: Number(setting('authorizerCacheTtlSeconds') ?? 300),
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+});

@@ -1,0 +1,56 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Bundling exactly as deployed; the benchmarks bundle with these same options. */
+export const BUNDLING: BundlingOptions = {
+  format: OutputFormat.ESM,
+  target: 'node22',
+  mainFields: ['module', 'main'],
+  minify: true,
+  sourceMap: true,
+  // Bundling the SDK cold-starts faster than loading the runtime's copy, and pins the version we test.
+  bundleAwsSDK: true,
+  // ESM bundles of CommonJS dependencies need `require`.
+  banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+};
+
+export interface ServiceFunctionProps {
+  /** Module under functions/ exporting `handler`. */
+  handler: string;
+  description: string;
+  logRetention: RetentionDays;
+  environment?: Record<string, string>;
+  memorySize?: number;
+  timeout?: Duration;
+}
+
+/** Every Lambda of the service: Node 22 on arm64, an ESM bundle, its own log group with retention, JSON logs. */
+export class ServiceFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    super(scope, id, {
+      entry: `${ROOT}functions/${props.handler}`,
+      handler: 'handler',
+      projectRoot: ROOT,
+      depsLockFilePath: `${ROOT}package-lock.json`,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(10),
+      description: props.description,
+      logGroup,
+      bundling: BUNDLING,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        ...props.environment,
+      },
+    });
+  }
+}

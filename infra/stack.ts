@@ -1,0 +1,102 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { HttpApi, HttpMethod, HttpStage, type IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { AttributeType, BillingMode, Table, ProjectionType } from 'aws-cdk-lib/aws-dynamodb';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { ENV } from '../shared/config.js';
+import { MAX_RECEIVE_COUNT, QUEUES, QUEUE_VISIBILITY_TIMEOUT_SECONDS, type QueueId } from '../shared/queues.js';
+import { TABLE } from '../shared/table.js';
+import { API_KEY_HEADER } from '../shared/tenants/credentials.js';
+import { ServiceFunction } from './constructs/service-function.js';
+import { authorizers, routes, type ApiName } from './routes.js';
+
+export interface SurveyServiceProps extends StackProps {
+  stage: string;
+  logRetention: RetentionDays;
+  authorizerCacheTtlSeconds: number;
+}
+
+/** The whole service: one table, two queues with DLQs, two HTTP APIs, one function per operation of the route table. */
+export class SurveyServiceStack extends Stack {
+  constructor(scope: Construct, id: string, props: SurveyServiceProps) {
+    super(scope, id, props);
+
+    const table = new Table(this, 'Table', {
+      partitionKey: { name: TABLE.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: TABLE.ttlAttribute,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of TABLE.indexes) {
+      table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.ALL,
+      });
+    }
+
+    const queues = {} as Record<QueueId, Queue>;
+    for (const [queueId, declared] of Object.entries(QUEUES) as [QueueId, (typeof QUEUES)[QueueId]][]) {
+      const deadLetterQueue = new Queue(this, `${declared.name}Dlq`, { retentionPeriod: Duration.days(14) });
+      queues[queueId] = new Queue(this, declared.name, {
+        visibilityTimeout: Duration.seconds(QUEUE_VISIBILITY_TIMEOUT_SECONDS),
+        deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
+      });
+      new CfnOutput(this, `${declared.name}Url`, { value: queues[queueId].queueUrl });
+      new CfnOutput(this, `${declared.name}DlqUrl`, { value: deadLetterQueue.queueUrl });
+    }
+
+    const tableEnv = { [ENV.tableName]: table.tableName };
+    const apis = {} as Record<ApiName, { api: HttpApi; authorizer: IHttpRouteAuthorizer }>;
+    for (const name of ['public', 'chatbot'] as const) {
+      const api = new HttpApi(this, `${capitalise(name)}Api`, { apiName: `survey-service-${name}-${props.stage}`, createDefaultStage: false });
+      const stage = new HttpStage(this, `${capitalise(name)}Stage`, { httpApi: api, stageName: props.stage, autoDeploy: true });
+      const authorizerFunction = new ServiceFunction(this, `${capitalise(name)}Authorizer`, {
+        handler: authorizers[name].handler,
+        description: `API key authorizer of the ${name} API`,
+        logRetention: props.logRetention,
+        environment: tableEnv,
+        memorySize: 256,
+      });
+      table.grantReadData(authorizerFunction);
+      const authorizer = new HttpLambdaAuthorizer(`${capitalise(name)}KeyAuthorizer`, authorizerFunction, {
+        responseTypes: [HttpLambdaResponseType.SIMPLE],
+        identitySource: [`$request.header.${API_KEY_HEADER}`],
+        resultsCacheTtl: Duration.seconds(props.authorizerCacheTtlSeconds),
+      });
+      apis[name] = { api, authorizer };
+      new CfnOutput(this, `${capitalise(name)}ApiUrl`, { value: stage.url });
+    }
+
+    for (const route of routes) {
+      const fn = new ServiceFunction(this, capitalise(route.operationId), {
+        handler: route.handler,
+        description: `${route.method} ${route.paths[0]}: ${route.summary}`,
+        logRetention: props.logRetention,
+        environment: {
+          ...tableEnv,
+          ...Object.fromEntries(route.queues.map((q) => [QUEUES[q].urlEnv, queues[q].queueUrl])),
+        },
+      });
+      if (route.table === 'read') table.grantReadData(fn);
+      else table.grantReadWriteData(fn);
+      for (const q of route.queues) queues[q].grantSendMessages(fn);
+
+      const integration = new HttpLambdaIntegration(`${capitalise(route.operationId)}Integration`, fn);
+      const { api, authorizer } = apis[route.api];
+      for (const path of route.paths) {
+        api.addRoutes({ path, methods: [HttpMethod[route.method]], integration, ...(route.anonymous ? {} : { authorizer }) });
+      }
+    }
+
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+  }
+}
+
+const capitalise = (name: string) => name[0]!.toUpperCase() + name.slice(1);
