@@ -7,6 +7,9 @@ import * as tenants from '../shared/tenants/service.js';
 import { listTenants } from '../shared/adapters/tenant-repository.js';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/services.js';
 
+// The SDK warns that its 2027 releases need Node 22; Lambda runs 22, and this machine's Node 20 is supported until then.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const HELP = `Usage: npm run admin -- <command> [options]
 
 Commands:

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { API_KEY_HEADER } from '../../shared/tenants/credentials.js';
@@ -65,7 +65,22 @@ function compile(api: ApiName): CompiledRoute[] {
   return compiled.sort((a, b) => a.params.length - b.params.length);
 }
 
-export function createGatewayListener(options: GatewayOptions) {
+export interface GatewayRequest {
+  method: string;
+  /** Path and query string, e.g. /public/store?limit=5. */
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface GatewayResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** The gateway without a socket: tests call this in-process; `startGateway` serves it over HTTP. */
+export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: GatewayRequest) => Promise<GatewayResponse> {
   const table = compile(options.api);
   const ttlMs = (options.authorizerCacheTtlSeconds ?? 0) * 1000;
   const cache = new Map<string, { context: unknown; expires: number }>();
@@ -81,24 +96,23 @@ export function createGatewayListener(options: GatewayOptions) {
     return result.context;
   }
 
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  return async (request): Promise<GatewayResponse> => {
     try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const method = req.method ?? 'GET';
+      const url = new URL(request.url, 'http://localhost');
+      const { method } = request;
       const match = table.map((r) => ({ r, m: r.route.method === method ? r.pattern.exec(url.pathname) : null })).find((x) => x.m);
       if (!match) throw new GatewayAnswer(404, 'Not Found');
       const { r: compiled, m } = match;
-      const body = await readBody(req);
-      const contentType = String(req.headers['content-type'] ?? '');
-      const binary = body.length > 0 && !TEXT_TYPES.test(contentType);
+      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]));
+      const binary = request.body.length > 0 && !TEXT_TYPES.test(headers['content-type'] ?? '');
       const event = httpEvent({
         method,
         routePath: compiled.path,
         rawPath: url.pathname,
-        headers: flattenHeaders(req),
+        headers,
         query: flattenQuery(url.searchParams),
         pathParameters: Object.fromEntries(compiled.params.map((name, i) => [name, decodeURIComponent(m![i + 1]!)])),
-        body: body.length ? body.toString(binary ? 'base64' : 'utf8') : undefined,
+        body: request.body.length ? request.body.toString(binary ? 'base64' : 'utf8') : undefined,
         isBase64Encoded: binary,
       });
       if (!compiled.route.anonymous) {
@@ -109,20 +123,32 @@ export function createGatewayListener(options: GatewayOptions) {
       }
       const handler = await loadHandler(compiled.route.handler);
       const result = (await handler(event, lambdaContext(compiled.route.operationId))) as APIGatewayProxyStructuredResultV2;
-      send(res, result.statusCode ?? 200, { ...(result.headers as Record<string, string>), 'apigw-requestid': event.requestContext.requestId }, result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
+      return {
+        status: result.statusCode ?? 200,
+        headers: { ...(result.headers as Record<string, string>), 'apigw-requestid': event.requestContext.requestId },
+        body: Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8'),
+      };
     } catch (error) {
-      if (error instanceof GatewayAnswer) {
-        send(res, error.status, { 'content-type': 'application/json' }, JSON.stringify({ message: error.message }));
-      } else {
-        console.error('local gateway: function failed', error);
-        send(res, 500, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Internal Server Error' }));
-      }
+      if (!(error instanceof GatewayAnswer)) console.error('local gateway: function failed', error);
+      const answer = error instanceof GatewayAnswer ? error : new GatewayAnswer(500, 'Internal Server Error');
+      return answer.response();
     }
   };
 }
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
-  const server = createServer(createGatewayListener(options));
+  const gateway = createGateway(options);
+  const server = createServer(async (req, res) => {
+    let response: GatewayResponse;
+    try {
+      const body = await readBody(req);
+      response = await gateway({ method: req.method ?? 'GET', url: req.url ?? '/', headers: flattenHeaders(req), body });
+    } catch (error) {
+      response = (error instanceof GatewayAnswer ? error : new GatewayAnswer(400, 'Bad Request')).response();
+    }
+    res.writeHead(response.status, { ...response.headers, 'content-length': response.body.length });
+    res.end(response.body);
+  });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
@@ -139,9 +165,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   };
 }
 
+/** An answer API Gateway gives by itself, with its own bare JSON body. */
 class GatewayAnswer extends Error {
   constructor(readonly status: number, message: string) {
     super(message);
+  }
+
+  response(): GatewayResponse {
+    return { status: this.status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ message: this.message })) };
   }
 }
 
@@ -165,9 +196,4 @@ function flattenQuery(params: URLSearchParams): Record<string, string> {
   const query: Record<string, string> = {};
   for (const name of new Set(params.keys())) query[name] = params.getAll(name).join(',');
   return query;
-}
-
-function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
-  res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
 }

@@ -1,0 +1,103 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SurveyServiceStack } from '../../infra/stack.js';
+import { routes } from '../../infra/routes.js';
+import { TABLE } from '../../shared/table.js';
+
+let template: Template;
+type Resource = { Type: string; Properties: Record<string, any> };
+let resources: Record<string, Resource>;
+
+beforeAll(() => {
+  // Bundling is exercised by `npx cdk synth` and the benchmarks; here only the template matters.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new SurveyServiceStack(app, 'Test', { stage: 'test', logRetention: RetentionDays.ONE_MONTH, authorizerCacheTtlSeconds: 300 });
+  template = Template.fromStack(stack);
+  resources = template.toJSON().Resources;
+});
+
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+/** The DynamoDB actions granted to the role of the function described as `description`. */
+function tableActions(descriptionPrefix: string): string[] {
+  const [, fn] = ofType('AWS::Lambda::Function').find(([, r]) => String(r.Properties.Description).startsWith(descriptionPrefix))!;
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+  return ofType('AWS::IAM::Policy')
+    .filter(([, p]) => p.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()))
+    .filter((action: string) => action.startsWith('dynamodb:'));
+}
+
+describe('the CDK stack', () => {
+  it('has one Node 22 arm64 function per operation, plus one authorizer per API', () => {
+    const functions = ofType('AWS::Lambda::Function');
+    expect(functions).toHaveLength(routes.length + 2);
+    for (const [, fn] of functions) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
+    }
+    for (const route of routes) {
+      expect(functions.some(([, fn]) => String(fn.Properties.Description).startsWith(`${route.method} ${route.paths[0]}:`))).toBe(true);
+    }
+  });
+
+  it('routes every path of the route table, with the authorizer on all but /health', () => {
+    const declared = routes.flatMap((r) => r.paths.map((path) => ({ key: `${r.method} ${path}`, anonymous: !!r.anonymous })));
+    const synthesized = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => ({ key: r.Properties.RouteKey, anonymous: r.Properties.AuthorizationType === 'NONE' }));
+    expect(synthesized.map((r) => r.key).sort()).toEqual(declared.map((r) => r.key).sort());
+    for (const route of synthesized) {
+      expect(route.anonymous).toBe(route.key === 'GET /health');
+    }
+  });
+
+  it('has two HTTP APIs, each with its own stage and a cached key authorizer', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Api', 2);
+    template.resourcePropertiesCountIs('AWS::ApiGatewayV2::Stage', { StageName: 'test', AutoDeploy: true }, 2);
+    // CDK binds an authorizer to its API with its first route: count the APIs that have authorized routes.
+    const apisWithKeys = new Set(routes.filter((r) => !r.anonymous).map((r) => r.api)).size;
+    template.resourcePropertiesCountIs(
+      'AWS::ApiGatewayV2::Authorizer',
+      { AuthorizerType: 'REQUEST', EnableSimpleResponses: true, IdentitySource: ['$request.header.x-service-api-key'], AuthorizerResultTtlInSeconds: 300 },
+      apisWithKeys,
+    );
+  });
+
+  it('has the single table: on-demand, PITR, TTL and the declared indexes', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: TABLE.indexes.map((index) => Match.objectLike({ IndexName: index.name })),
+    });
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
+  });
+
+  it('gives each queue a dead-letter queue after 5 receives', () => {
+    template.resourceCountIs('AWS::SQS::Queue', 4);
+    template.resourcePropertiesCountIs('AWS::SQS::Queue', { RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }), VisibilityTimeout: 180 }, 2);
+  });
+
+  it('grants read-only routes no write on the table, and writing routes write', () => {
+    for (const route of routes) {
+      const actions = tableActions(`${route.method} ${route.paths[0]}:`);
+      expect(actions).toContain('dynamodb:GetItem');
+      const writes = actions.filter((a) => WRITE_ACTIONS.includes(a));
+      if (route.table === 'read') expect(writes, route.operationId).toEqual([]);
+      else expect(writes.length, route.operationId).toBeGreaterThan(0);
+    }
+    expect(tableActions('API key authorizer of the public API').filter((a) => WRITE_ACTIONS.includes(a))).toEqual([]);
+  });
+
+  it('outputs both base URLs, the table name and the queue URLs', () => {
+    const outputs = Object.keys(template.toJSON().Outputs);
+    for (const name of ['PublicApiUrl', 'ChatbotApiUrl', 'TableName', 'TransactionQueueUrl', 'SurveyDispatchQueueUrl', 'TransactionQueueDlqUrl']) {
+      expect(outputs).toContain(name);
+    }
+  });
+});

@@ -1,0 +1,105 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../shared/adapters/dynamodb.js';
+import { hashSecret } from '../../shared/tenants/credentials.js';
+import { resolveUser, revokeApiKey } from '../../shared/tenants/service.js';
+import { keys } from '../../shared/keys.js';
+import { inProcess } from '../support/api.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+
+const publicApi = inProcess('public');
+let tenant: TestTenant;
+let other: TestTenant;
+
+beforeAll(async () => {
+  [tenant, other] = await Promise.all([newTenant(), newTenant()]);
+});
+
+const listWith = (key?: string) => publicApi({ path: '/public/store', ...(key === undefined ? {} : { key }) });
+
+describe('API keys', () => {
+  it('lets a valid public key in, scoped to its tenant', async () => {
+    const res = await listWith(tenant.key);
+    expect(res.status).toBe(200);
+  });
+
+  it('answers one and the same 401 problem for unknown, malformed, revoked and wrong-scope keys', async () => {
+    const { issueApiKey } = await import('../../shared/tenants/service.js');
+    const revoked = await issueApiKey(tenant.tenantId, 'public');
+    expect(await revokeApiKey({ key: revoked.key })).toBe(true);
+
+    const answers = await Promise.all([
+      listWith('ssk_unknown-key-0000000000000000000000000000'),
+      listWith('x'.repeat(5000)),
+      listWith('not even close'),
+      listWith(revoked.key),
+      listWith(tenant.chatbotKey),
+    ]);
+    for (const res of answers) {
+      expect(res.status).toBe(401);
+      expect(res.headers['content-type']).toBe('application/problem+json');
+    }
+    expect(new Set(answers.map((r) => r.text)).size).toBe(1);
+    expect(answers[0]!.body).toEqual({ type: '/problems/unauthenticated', title: 'Unauthorized', status: 401, detail: 'A valid API key is required.' });
+  });
+
+  it('answers 401 before looking at the body', async () => {
+    const res = await publicApi({ method: 'POST', path: '/public/store', key: 'wrong', body: '{not json' });
+    expect(res.status).toBe(401);
+  });
+
+  it('answers 401 when the key header is missing, as API Gateway does without calling the authorizer', async () => {
+    const res = await listWith();
+    expect(res.status).toBe(401);
+  });
+
+  it('revokes by key id too', async () => {
+    const { issueApiKey, listApiKeys } = await import('../../shared/tenants/service.js');
+    const issued = await issueApiKey(tenant.tenantId, 'public');
+    expect((await listWith(issued.key)).status).toBe(200);
+    expect(await revokeApiKey({ tenantId: tenant.tenantId, keyId: issued.keyId })).toBe(true);
+    expect((await listWith(issued.key)).status).toBe(401);
+    expect((await listApiKeys(tenant.tenantId)).find((k) => k.keyId === issued.keyId)?.revoked_at).toBeTruthy();
+    expect(await revokeApiKey({ tenantId: other.tenantId, keyId: issued.keyId })).toBe(false);
+  });
+
+  it('stores keys and user tokens only as SHA-256 hashes', async () => {
+    const { Items = [] } = await db().client.send(
+      new QueryCommand({
+        TableName: db().tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.apiKeyCollection(tenant.tenantId) },
+      }),
+    );
+    expect(Items.length).toBeGreaterThanOrEqual(2);
+    const raw = JSON.stringify(Items);
+    expect(raw).not.toContain(tenant.key);
+    expect(raw).not.toContain(tenant.chatbotKey);
+    expect(Items.map((i) => i.pk)).toContain(`APIKEY#${hashSecret(tenant.key)}`);
+
+    const { Items: users = [] } = await db().client.send(
+      new QueryCommand({
+        TableName: db().tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.userCollection(tenant.tenantId) },
+      }),
+    );
+    expect(users).toHaveLength(2);
+    expect(JSON.stringify(users)).not.toContain(tenant.userToken);
+  });
+});
+
+describe('user tokens', () => {
+  it('resolve to the user and its scope in their own tenant', async () => {
+    expect(await resolveUser(tenant.tenantId, tenant.userToken)).toMatchObject({ name: 'full', scope: 'all' });
+    expect(await resolveUser(tenant.tenantId, tenant.limitedToken)).toMatchObject({ name: 'limited', scope: { stores: [1], groups: [1] } });
+  });
+
+  it('are worthless in another tenant, and missing or unknown ones are refused', async () => {
+    await expect(resolveUser(other.tenantId, tenant.userToken)).rejects.toMatchObject({ kind: 'unauthenticated' });
+    await expect(resolveUser(tenant.tenantId, undefined)).rejects.toMatchObject({ kind: 'unauthenticated' });
+    await expect(resolveUser(tenant.tenantId, 'sut_nope')).rejects.toMatchObject({ kind: 'unauthenticated' });
+  });
+});

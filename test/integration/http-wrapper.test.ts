@@ -1,0 +1,45 @@
+import { describe, expect, it, vi } from 'vitest';
+import * as v from 'valibot';
+import { httpHandler } from '../../shared/http/handler.js';
+import { httpEvent, lambdaContext } from '../../infra/local/events.js';
+import { logger } from '../../shared/logger.js';
+
+const TENANT_1 = { authenticated: true, tenantId: 1, scope: 'public' };
+const event = (authorizer: unknown) =>
+  httpEvent({ method: 'GET', routePath: '/x', rawPath: '/x', requestId: 'req-123' }, authorizer);
+
+describe('the HTTP wrapper', () => {
+  it('answers an unexpected failure with a generic 500 that leaks nothing, and logs it with the request id', async () => {
+    const errors = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+    const handler = httpHandler({}, async () => {
+      throw new Error('ConditionalCheckFailed on table secret-table with key T#1#STORE#9');
+    });
+
+    const res = await handler(event(TENANT_1), lambdaContext('test'));
+
+    expect(res.statusCode).toBe(500);
+    expect(res.headers?.['content-type']).toBe('application/problem+json');
+    expect(res.headers?.['x-request-id']).toBe('req-123');
+    expect(res.body).not.toMatch(/secret-table|T#1|ConditionalCheck/);
+    expect(JSON.parse(res.body!)).toMatchObject({ type: '/problems/internal', status: 500 });
+    expect(errors).toHaveBeenCalledOnce();
+    errors.mockRestore();
+  });
+
+  it('refuses a request without an authenticated tenant context', async () => {
+    const handler = httpHandler({}, async () => ({ status: 200, body: 'should not run' }));
+    for (const context of [undefined, { authenticated: false }, { authenticated: true, tenantId: 'x' }]) {
+      const res = await handler(event(context), lambdaContext('test'));
+      expect(res.statusCode).toBe(401);
+    }
+  });
+
+  it('hands typed, validated input to the operation', async () => {
+    const handler = httpHandler({ query: v.strictObject({ n: v.pipe(v.string(), v.transform(Number)) }) }, async ({ query, tenantId }) => ({
+      status: 200,
+      body: { doubled: query.n * 2, tenantId },
+    }));
+    const res = await handler({ ...event(TENANT_1), queryStringParameters: { n: '21' } }, lambdaContext('test'));
+    expect(JSON.parse(res.body!)).toEqual({ doubled: 42, tenantId: 1 });
+  });
+});

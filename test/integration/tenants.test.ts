@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { createTenant, issueApiKey, applyTenantConfig, resolveUser, authorizeKey } from '../../shared/tenants/service.js';
+import { getTenant } from '../../shared/adapters/tenant-repository.js';
+import { getStore } from '../../shared/stores/service.js';
+import { readSettings } from '../../shared/adapters/tenant-repository.js';
+import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
+import { inProcess } from '../support/api.js';
+
+const api = inProcess();
+
+describe('tenants', () => {
+  it('are created with default store 1 and employee 1, and distinct ids', async () => {
+    const [a, b] = await Promise.all([createTenant('alpha'), createTenant('beta')]);
+    expect(a.id).not.toBe(b.id);
+    expect(await getStore(a.id, 1)).toMatchObject({ id: 1, status: 'active' });
+    const { key } = await issueApiKey(a.id, 'public');
+    const created = await api({ method: 'POST', path: '/public/store', key, body: { trade_name: 'Second' } });
+    expect(created.body.id).toBe(2);
+  });
+
+  it('refuses a key for a tenant that does not exist', async () => {
+    await expect(issueApiKey(987654, 'public')).rejects.toThrow(/does not exist/);
+  });
+
+  it('apply creates a tenant from its file, then updates it in place', async () => {
+    const id = 500_000 + Math.floor(Math.random() * 100_000);
+    const file = (users: unknown[], name = 'filed') =>
+      parseTenantFile(
+        JSON.stringify({
+          tenants: [
+            {
+              id,
+              name,
+              classes: [{ id: 1, label: 'Atendimento', type: 'csat' }],
+              journeys: [{ id: 1, slug: 'loja', indicator: 'nps', classes: [1], channels: ['whatsapp'] }],
+              groups: [{ id: 1, name: 'Gerentes' }],
+              users,
+              keys: [{ scope: 'public', value: '${TEST_APPLY_KEY:-apply-test-key-' + id + '}' }],
+            },
+          ],
+        }),
+      ).tenants[0]!;
+
+    const first = await applyTenantConfig(file([{ name: 'ops', token: `ops-token-${id}-000000`, scope: 'all' }]));
+    expect(first[0]).toMatch(/created/);
+    expect(await authorizeKey(`apply-test-key-${id}`, 'public')).toEqual({ authenticated: true, tenantId: id, scope: 'public' });
+    expect((await readSettings(id)).map((item) => item.sk)).toEqual(['CLASS#0000000001', 'GROUP#0000000001', 'JOURNEY#0000000001']);
+
+    const second = await applyTenantConfig(file([{ name: 'ops', token: `ops-token-${id}-000000`, scope: { stores: [1], groups: [] } }], 'renamed'));
+    expect(second[0]).toMatch(/updated/);
+    expect(second).toContain('  public key: already present');
+    expect((await getTenant(id))?.name).toBe('renamed');
+    expect((await resolveUser(id, `ops-token-${id}-000000`)).scope).toEqual({ stores: [1], groups: [] });
+  });
+});

@@ -1,0 +1,29 @@
+import type { TestProject } from 'vitest/node';
+import { startLocalStack } from '../../infra/local/stack.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stackEnv: Record<string, string>;
+    publicUrl: string;
+    chatbotUrl: string;
+  }
+}
+
+/** One DynamoDB Local, one SQS server and both gateways for the whole run, on free ports; stopped after. */
+export default async function setup(project: TestProject) {
+  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  const stack = await startLocalStack({
+    port: 0,
+    chatbotPort: 0,
+    dynamoDbPort: 0,
+    sqsPort: 0,
+    tableName: 'survey-service-test',
+    authorizerCacheTtlSeconds: 0,
+    seed: true,
+  });
+  project.provide('stackEnv', stack.env);
+  project.provide('publicUrl', stack.publicUrl);
+  project.provide('chatbotUrl', stack.chatbotUrl);
+  return () => stack.stop();
+}

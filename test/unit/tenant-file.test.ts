@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
+import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
+
+const tenant = (overrides: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    tenants: [
+      {
+        id: 7,
+        name: 'acme',
+        classes: [{ id: 1, label: 'Atendimento', type: 'csat' }],
+        journeys: [{ id: 1, slug: 'loja', indicator: 'nps', classes: [1], channels: ['sms'] }],
+        ...overrides,
+      },
+    ],
+  });
+
+describe('tenant files', () => {
+  it('parse the committed demo file, with the defaults of its variables', () => {
+    const { tenants } = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), {});
+    expect(tenants.map((t) => t.name)).toEqual(['demo', 'demo-2']);
+    expect(tenants[0]!.keys).toEqual([
+      { scope: 'public', value: 'local-dev-api-key' },
+      { scope: 'chatbot', value: 'local-dev-chatbot-key' },
+    ]);
+    expect(tenants[0]!.journeys.map((j) => [j.id, j.slug, j.indicator, j.classes, j.resurveyWindowDays])).toEqual([
+      [1, 'loja', 'nps', [1, 2], null],
+      [2, 'ecommerce', 'csat', [3, 4], 30],
+    ]);
+  });
+
+  it('take variables from the environment', () => {
+    const { tenants } = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), { LOCAL_API_KEY: 'from-the-environment-123' });
+    expect(tenants[0]!.keys[0]!.value).toBe('from-the-environment-123');
+  });
+
+  it.each([
+    [{ journeys: [{ id: 1, slug: 'loja', indicator: 'stars', classes: [1], channels: ['sms'] }] }, 'tenants[0].journeys[0].indicator: must be one of nps, csat, csat5Stars, ces, binary'],
+    [{ journeys: [{ id: 1, slug: 'loja', indicator: 'nps', classes: [9], channels: ['sms'] }] }, 'tenants[0].journeys[0].classes[0]: class 9 is not defined in classes'],
+    [{ classes: [{ id: 1, label: 'A', type: 'csat' }, { id: 1, label: 'B', type: 'nps' }] }, 'tenants[0].classes[1]: class 1 is defined twice'],
+    [{ users: [{ name: 'x', scope: 'some' }] }, 'tenants[0].users[0].scope: must be "all" or { "stores": [ids], "groups": [ids] }'],
+    [{ colour: 'red' }, 'tenants[0].colour: is not a known field'],
+    [{ id: '7' }, 'tenants[0].id: must be a number'],
+    [{ keys: [{ scope: 'public', value: '${UNSET_VARIABLE_FOR_TEST}' }] }, 'tenants[0].keys[0].value: environment variable UNSET_VARIABLE_FOR_TEST is not set and has no default'],
+  ])('reject %o naming the field', (overrides, message) => {
+    expect(() => parseTenantFile(tenant(overrides), {})).toThrow(message);
+  });
+
+  it('reject a file that is not JSON', () => {
+    expect(() => parseTenantFile('{ tenants: ', {})).toThrow(/not valid JSON/);
+  });
+});
