@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { routes } from '../../infra/routes.js';
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+describe('the README', () => {
+  it('lists every route of the route table, with its alias', () => {
+    for (const route of routes) {
+      const [canonical, ...aliases] = route.paths;
+      const row = readme.split('\n').find((line) => line.startsWith(`| ${route.method} | \`${canonical}\``));
+      expect(row, `${route.method} ${canonical}`).toBeDefined();
+      expect(row).toContain(route.operationId);
+      for (const alias of aliases) expect(row).toContain(`\`${alias}\``);
+    }
+  });
+
+  it('shows the two commands', () => {
+    expect(readme).toContain('npm install && npm start');
+    expect(readme).toContain('npm test');
+  });
+});
