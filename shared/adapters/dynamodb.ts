@@ -68,8 +68,10 @@ export interface QuerySpec {
   partition: string;
   sortBeginsWith?: string;
   /** Extra conditions on attributes, applied by DynamoDB after the key condition. */
-  filters?: Record<string, string | number | boolean>;
+  filters?: Filter[];
 }
+
+export type Filter = { attribute: string; equals: string | number | boolean } | { attribute: string; beginsWith: string };
 
 export interface Page {
   items: Item[];
@@ -105,10 +107,14 @@ function queryInput(tableName: string, spec: QuerySpec): QueryCommandInput {
     values[':sk'] = spec.sortBeginsWith;
     condition += ' AND begins_with(#sk, :sk)';
   }
-  const filters = Object.entries(spec.filters ?? {}).map(([attribute, value], i) => {
-    names[`#f${i}`] = attribute;
-    values[`:f${i}`] = value;
-    return `#f${i} = :f${i}`;
+  const filters = (spec.filters ?? []).map((filter, i) => {
+    names[`#f${i}`] = filter.attribute;
+    if ('equals' in filter) {
+      values[`:f${i}`] = filter.equals;
+      return `#f${i} = :f${i}`;
+    }
+    values[`:f${i}`] = filter.beginsWith;
+    return `begins_with(#f${i}, :f${i})`;
   });
   return {
     TableName: tableName,

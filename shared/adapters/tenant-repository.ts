@@ -4,7 +4,7 @@ import { keys, padId } from '../keys.js';
 import { TABLE } from '../table.js';
 import type { ClassConfig, GroupConfig, JourneyConfig, UserScope } from '../tenants/config-schema.js';
 import type { KeyScope } from '../tenants/credentials.js';
-import { toItem as storeItem } from './store-repository.js';
+import { stores } from './store-repository.js';
 import { db, isConditionFailure, nextId, type Item } from './dynamodb.js';
 
 export const Tenant = v.object({ id: v.number(), name: v.string(), created_at: v.string() });
@@ -46,7 +46,7 @@ export async function insertTenant(name: string, requestedId?: number): Promise<
         new TransactWriteCommand({
           TransactItems: [
             put({ ...keys.tenant(id), ...entity('TENANT'), gsi1pk: keys.tenantCollection(), gsi1sk: padId(id), ...tenant }),
-            put(storeItem(id, { id: 1, store_id: null, trade_name: 'Default store', company_name: null, status: 'active', created_at: now, updated_at: now })),
+            put(stores.toItem(id, { id: 1, store_id: null, trade_name: 'Default store', company_name: null, status: 'active', created_at: now, updated_at: now })),
             put({
               ...keys.entity(id, 'EMPLOYEE', 1),
               ...entity('EMPLOYEE'),

@@ -1,0 +1,147 @@
+import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DuplicateError, NotFoundError } from '../errors.js';
+import { keys, padId, type Entity } from '../keys.js';
+import { TABLE } from '../table.js';
+import { cancelledByCondition, db, isConditionFailure, type Item } from './dynamodb.js';
+
+/**
+ * What the table needs to know about one kind of entity (store, customer, employee): how to read it back, which
+ * field is its unique external code, and which index attributes each field feeds. The repository below does the
+ * rest the same way for all of them.
+ */
+export interface EntityModel<T extends { id: number }> {
+  entity: Entity;
+  /** Validates an item read back from the table and keeps only the resource's fields. */
+  parse: (item: Item) => T;
+  /** The client's code for the entity, unique per tenant (guarded by a lookup item). */
+  externalId?: keyof T & string;
+  /** Index attributes derived from one field's value; an undefined attribute takes the item out of that index. */
+  derived: { [F in keyof T & string]?: (tenantId: number, id: number, value: T[F]) => Record<string, string | undefined> };
+  /** Whether gsi1 lists the whole collection in id order (small collections; large ones page by id range). */
+  collection: boolean;
+}
+
+type Changes<T> = Partial<Omit<T, 'id' | 'created_at'>>;
+
+export function entityRepository<T extends { id: number; updated_at: string }>(model: EntityModel<T>) {
+  const { entity } = model;
+  const derivedFrom = (tenantId: number, id: number, fields: Partial<T>) => {
+    const attributes: Record<string, string | undefined> = {};
+    for (const [field, derive] of Object.entries(model.derived) as [keyof T & string, (t: number, i: number, v: unknown) => Record<string, string | undefined>][]) {
+      if (field in fields) Object.assign(attributes, derive(tenantId, id, fields[field]));
+    }
+    return attributes;
+  };
+  const guardKey = (tenantId: number, code: unknown) => keys.externalId(tenantId, entity, String(code));
+  const duplicate = (code: unknown) =>
+    new DuplicateError(`A ${entity.toLowerCase()} with ${model.externalId} "${String(code)}" already exists.`, model.externalId!);
+
+  function toItem(tenantId: number, value: T): Item {
+    return {
+      ...keys.entity(tenantId, entity, value.id),
+      [TABLE.entityAttribute]: entity,
+      ...(model.collection ? { gsi1pk: keys.collection(tenantId, entity), gsi1sk: padId(value.id) } : {}),
+      ...derivedFrom(tenantId, value.id, value),
+      ...value,
+    };
+  }
+
+  /** Writes a new entity; with an external code, atomically with the guard that keeps the code unique. */
+  async function insert(tenantId: number, value: T, extra: NonNullable<TransactWriteCommandInput['TransactItems']> = []): Promise<void> {
+    const { client, tableName } = db();
+    const put = { TableName: tableName, Item: toItem(tenantId, value), ConditionExpression: 'attribute_not_exists(pk)' };
+    const code = model.externalId ? value[model.externalId] : undefined;
+    if (code == null && extra.length === 0) {
+      await client.send(new PutCommand(put));
+      return;
+    }
+    const guard = code == null ? [] : [{ Put: { TableName: tableName, Item: { ...guardKey(tenantId, code), [TABLE.entityAttribute]: `${entity}_EXT`, id: value.id }, ConditionExpression: 'attribute_not_exists(pk)' } }];
+    try {
+      await client.send(new TransactWriteCommand({ TransactItems: [...guard, { Put: put }, ...extra] }));
+    } catch (error) {
+      if (guard.length && cancelledByCondition(error, 0)) throw duplicate(code);
+      throw error;
+    }
+  }
+
+  async function get(tenantId: number, id: number): Promise<T | undefined> {
+    const { client, tableName } = db();
+    const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.entity(tenantId, entity, id) }));
+    return Item ? model.parse(Item) : undefined;
+  }
+
+  /** Reads several entities in one round trip (at most 100 ids), in the order asked; absent ones are skipped. */
+  async function getMany(tenantId: number, ids: number[]): Promise<T[]> {
+    if (ids.length === 0) return [];
+    const { client, tableName } = db();
+    const found = new Map<number, T>();
+    let pending: Item[] | undefined = [...new Set(ids)].map((id) => keys.entity(tenantId, entity, id));
+    while (pending?.length) {
+      const out = await client.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }));
+      for (const item of out.Responses?.[tableName] ?? []) {
+        const value = model.parse(item);
+        found.set(value.id, value);
+      }
+      pending = out.UnprocessedKeys?.[tableName]?.Keys as Item[] | undefined;
+    }
+    return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
+  }
+
+  /**
+   * Applies changes to an existing entity and returns it as stored; NotFoundError when there is none. Changing the
+   * external code moves its guard in the same transaction, so the code stays unique.
+   */
+  async function update(tenantId: number, id: number, changes: Changes<T>, now: string, extra: NonNullable<TransactWriteCommandInput['TransactItems']> = []): Promise<T> {
+    const { client, tableName } = db();
+    const key = keys.entity(tenantId, entity, id);
+    const attributes: Item = { ...changes, updated_at: now, ...derivedFrom(tenantId, id, changes as Partial<T>) };
+    const set = Object.entries(attributes).filter(([, value]) => value !== undefined);
+    const remove = Object.entries(attributes).filter(([, value]) => value === undefined).map(([name]) => name);
+    const names: Record<string, string> = {};
+    const values: Item = {};
+    const setParts = set.map(([name, value], i) => {
+      names[`#s${i}`] = name;
+      values[`:s${i}`] = value;
+      return `#s${i} = :s${i}`;
+    });
+    const removeParts = remove.map((name, i) => {
+      names[`#r${i}`] = name;
+      return `#r${i}`;
+    });
+    let condition = 'attribute_exists(pk)';
+    const guards: NonNullable<TransactWriteCommandInput['TransactItems']> = [];
+    const field = model.externalId;
+    if (field && field in changes) {
+      const current = await get(tenantId, id);
+      if (!current) throw new NotFoundError(`${capitalise(entity)} ${id} not found.`);
+      const before = current[field];
+      const after = (changes as Partial<T>)[field];
+      if (before !== after) {
+        // Only apply if nobody changed the code meanwhile.
+        names['#code'] = field;
+        values[':before'] = before ?? null;
+        condition += before == null ? ' AND (attribute_not_exists(#code) OR #code = :before)' : ' AND #code = :before';
+        if (before != null) guards.push({ Delete: { TableName: tableName, Key: guardKey(tenantId, before) } });
+        if (after != null) guards.push({ Put: { TableName: tableName, Item: { ...guardKey(tenantId, after), [TABLE.entityAttribute]: `${entity}_EXT`, id }, ConditionExpression: 'attribute_not_exists(pk)' } });
+      }
+    }
+    const expression = [setParts.length ? `SET ${setParts.join(', ')}` : '', removeParts.length ? `REMOVE ${removeParts.join(', ')}` : ''].join(' ').trim();
+    const updateInput = { TableName: tableName, Key: key, UpdateExpression: expression, ConditionExpression: condition, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+    try {
+      if (guards.length === 0 && extra.length === 0) {
+        const { Attributes } = await client.send(new UpdateCommand({ ...updateInput, ReturnValues: 'ALL_NEW' }));
+        return model.parse(Attributes!);
+      }
+      await client.send(new TransactWriteCommand({ TransactItems: [{ Update: updateInput }, ...guards, ...extra] }));
+    } catch (error) {
+      if (isConditionFailure(error) || cancelledByCondition(error, 0)) throw new NotFoundError(`${capitalise(entity)} ${id} not found.`);
+      if (guards.length && cancelledByCondition(error, guards.length)) throw duplicate((changes as Partial<T>)[field!]);
+      throw error;
+    }
+    return (await get(tenantId, id))!;
+  }
+
+  return { toItem, parse: model.parse, insert, get, getMany, update };
+}
+
+const capitalise = (word: string) => word[0] + word.slice(1).toLowerCase();
