@@ -32,6 +32,11 @@ export const routes: readonly Route[] = [
   { operationId: 'getStore', method: 'GET', paths: both('/store/{id}'), handler: 'http/get-store.ts', api: 'public', table: 'read', queues: [], summary: 'Read a store' },
   { operationId: 'updateStore', method: 'PUT', paths: both('/store/{id}'), handler: 'http/update-store.ts', api: 'public', table: 'readwrite', queues: [], summary: 'Edit a store' },
   { operationId: 'deleteStore', method: 'DELETE', paths: both('/store/{id}'), handler: 'http/delete-store.ts', api: 'public', table: 'readwrite', queues: [], summary: 'Deactivate a store' },
+
+  { operationId: 'listCustomers', method: 'GET', paths: both('/customer'), handler: 'http/list-customers.ts', api: 'public', table: 'read', queues: [], summary: 'List customers (user token; filters: name, email, phone, cpf, client_id, opt_out)' },
+  { operationId: 'createCustomer', method: 'POST', paths: both('/customer'), handler: 'http/create-customer.ts', api: 'public', table: 'readwrite', queues: [], summary: 'Create a customer' },
+  { operationId: 'getCustomer', method: 'GET', paths: both('/customer/{id}'), handler: 'http/get-customer.ts', api: 'public', table: 'read', queues: [], summary: 'Read a customer' },
+  { operationId: 'updateCustomer', method: 'PUT', paths: both('/customer/{id}'), handler: 'http/update-customer.ts', api: 'public', table: 'readwrite', queues: [], summary: 'Edit a customer' },
 ];
 
 /** The authorizer of each API: the key scope it accepts. */

@@ -5,7 +5,7 @@
  * can address another tenant's items. The only keys outside a tenant are the ones looked up before the tenant
  * is known (an API key's hash) and the tenant registry itself.
  */
-export type Entity = 'STORE' | 'EMPLOYEE';
+export type Entity = 'STORE' | 'EMPLOYEE' | 'CUSTOMER';
 
 /** Ids are padded so that string sort keys sort numerically. */
 export const padId = (id: number): string => id.toString().padStart(10, '0');
@@ -39,11 +39,17 @@ export const keys = {
 
   /** Index partitions of an entity collection (see `shared/table.ts` for what each index is for). */
   collection: (tenantId: number, entity: Entity) => `${tenant(tenantId)}#${entity}`,
-  byStatus: (tenantId: number, entity: Entity, status: string) => `${tenant(tenantId)}#${entity}#STATUS#${status}`,
-  byName: (tenantId: number, entity: Entity) => `${tenant(tenantId)}#${entity}#NAME`,
+  /** An index partition holding the entities whose `field` has `value` (status, e-mail, phone, cpf, external code). */
+  byValue: (tenantId: number, entity: Entity, field: string, value: string) => `${tenant(tenantId)}#${entity}#${field}#${value}`,
+  byStatus: (tenantId: number, entity: Entity, status: string) => keys.byValue(tenantId, entity, 'STATUS', status),
+  byExternalId: (tenantId: number, entity: Entity, externalId: string) => keys.byValue(tenantId, entity, 'EXTID', externalId),
+  /** Names of large collections are sharded by their first characters, so no partition takes every write. */
+  byName: (tenantId: number, entity: Entity, shard = '') => `${tenant(tenantId)}#${entity}#NAME${shard ? `#${shard}` : ''}`,
   nameSort: (normalisedName: string, id: number) => `${normalisedName}#${padId(id)}`,
-  byExternalId: (tenantId: number, entity: Entity, externalId: string) =>
-    `${tenant(tenantId)}#${entity}#EXTID#${externalId}`,
+
+  /** A link from an employee to a store, indexed from the store's side (gsi2) to list a store's employees. */
+  employeeStore: (tenantId: number, employeeId: number, storeId: number) => ({ pk: `${tenant(tenantId)}#EMPLOYEE#${employeeId}`, sk: `STORE#${padId(storeId)}` }),
+  storeEmployees: (tenantId: number, storeId: number) => `${tenant(tenantId)}#STORE#${storeId}#EMPLOYEES`,
 
   health: () => ({ pk: 'HEALTH', sk: 'HEALTH' }),
 } as const;

@@ -16,6 +16,10 @@ export const TABLE = {
     { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
     // gsi4: exact match on an external code.
     { name: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+    // gsi5-7: exact match on contact fields: e-mail, phone (E.164), cpf.
+    { name: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
+    { name: 'gsi6', partitionKey: 'gsi6pk', sortKey: 'gsi6sk' },
+    { name: 'gsi7', partitionKey: 'gsi7pk', sortKey: 'gsi7sk' },
   ],
 } as const;
 

@@ -1,8 +1,8 @@
-import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { DuplicateError, NotFoundError } from '../errors.js';
 import { keys, padId, type Entity } from '../keys.js';
 import { TABLE } from '../table.js';
-import { cancelledByCondition, db, isConditionFailure, type Item } from './dynamodb.js';
+import { batchGet, cancelledByCondition, db, isConditionFailure, type Item } from './dynamodb.js';
 
 /**
  * What the table needs to know about one kind of entity (store, customer, employee): how to read it back, which
@@ -73,17 +73,8 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
   /** Reads several entities in one round trip (at most 100 ids), in the order asked; absent ones are skipped. */
   async function getMany(tenantId: number, ids: number[]): Promise<T[]> {
     if (ids.length === 0) return [];
-    const { client, tableName } = db();
-    const found = new Map<number, T>();
-    let pending: Item[] | undefined = [...new Set(ids)].map((id) => keys.entity(tenantId, entity, id));
-    while (pending?.length) {
-      const out = await client.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }));
-      for (const item of out.Responses?.[tableName] ?? []) {
-        const value = model.parse(item);
-        found.set(value.id, value);
-      }
-      pending = out.UnprocessedKeys?.[tableName]?.Keys as Item[] | undefined;
-    }
+    const items = await batchGet(db(), [...new Set(ids)].map((id) => keys.entity(tenantId, entity, id)));
+    const found = new Map(items.map((item) => model.parse(item)).map((value) => [value.id, value]));
     return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
   }
 

@@ -1,0 +1,8 @@
+import { getCustomer } from '../../shared/customers/service.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { IdPath } from '../../shared/schema.js';
+
+export const handler = httpHandler({ path: IdPath }, async ({ tenantId, path }) => ({
+  status: 200,
+  body: await getCustomer(tenantId, path.id),
+}));

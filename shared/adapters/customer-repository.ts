@@ -1,0 +1,65 @@
+import * as v from 'valibot';
+import { keys, normaliseName, padId } from '../keys.js';
+import { Customer, type CustomerFilters } from '../customers/schema.js';
+import { db, pageByIdRange, queryPage, type Filter, type Page, type QuerySpec } from './dynamodb.js';
+import { entityRepository } from './entity-repository.js';
+
+const ENTITY = 'CUSTOMER';
+/** Customer names are sharded by their first two characters: a tenant may have ten million customers. */
+export const nameShard = (normalisedName: string) => normalisedName.slice(0, 2);
+
+/** An index attribute pair holding an exact value, absent when the value is. */
+const exact = (index: string, field: string) => (tenantId: number, id: number, value: string | null | undefined) => ({
+  [`${index}pk`]: value ? keys.byValue(tenantId, ENTITY, field, value) : undefined,
+  [`${index}sk`]: value ? padId(id) : undefined,
+});
+
+export const customers = entityRepository<Customer>({
+  entity: ENTITY,
+  parse: (item) => v.parse(Customer, item),
+  externalId: 'client_id',
+  // Ten million customers do not share one index partition: the unfiltered list pages by id range instead.
+  collection: false,
+  derived: {
+    // Sparse: only opted-out customers are in gsi2.
+    opt_out: (tenantId, id, optOut) => ({ gsi2pk: optOut ? keys.byStatus(tenantId, ENTITY, 'OPTOUT') : undefined, gsi2sk: optOut ? padId(id) : undefined }),
+    name: (tenantId, id, name) => {
+      const normalised = normaliseName(name);
+      return { gsi3pk: keys.byName(tenantId, ENTITY, nameShard(normalised)), gsi3sk: keys.nameSort(normalised, id) };
+    },
+    client_id: exact('gsi4', 'EXTID'),
+    email: exact('gsi5', 'EMAIL'),
+    phone: exact('gsi6', 'PHONE'),
+    cpf: exact('gsi7', 'CPF'),
+  },
+});
+
+/**
+ * The most selective filter present is the key condition (client_id, cpf, email, phone, name, opt_out=true), the
+ * others filter; with none, the list pages by id range.
+ */
+export function listCustomers(tenantId: number, filters: CustomerFilters): Promise<Page> {
+  const { name, email, phone, cpf, client_id: clientId, opt_out: optOut } = filters;
+  const normalised = name ? normaliseName(name) : undefined;
+  const candidates: [unknown, QuerySpec['index'], () => string, Filter][] = [
+    [clientId, 'gsi4', () => keys.byExternalId(tenantId, ENTITY, clientId!), { attribute: 'client_id', equals: clientId! }],
+    [cpf, 'gsi7', () => keys.byValue(tenantId, ENTITY, 'CPF', cpf!), { attribute: 'cpf', equals: cpf! }],
+    [email, 'gsi5', () => keys.byValue(tenantId, ENTITY, 'EMAIL', email!), { attribute: 'email', equals: email! }],
+    [phone, 'gsi6', () => keys.byValue(tenantId, ENTITY, 'PHONE', phone!), { attribute: 'phone', equals: phone! }],
+    [normalised, 'gsi3', () => keys.byName(tenantId, ENTITY, nameShard(normalised!)), { attribute: 'gsi3sk', beginsWith: normalised! }],
+    [optOut === true ? true : undefined, 'gsi2', () => keys.byStatus(tenantId, ENTITY, 'OPTOUT'), { attribute: 'opt_out', equals: true }],
+  ];
+  const present = candidates.filter(([value]) => value !== undefined);
+  const others = (skip: number) => [
+    ...present.filter((_, i) => i !== skip).map(([, , , filter]) => filter),
+    ...(optOut === false ? [{ attribute: 'opt_out', equals: false }] : []),
+  ];
+  const [first] = present;
+  if (!first) {
+    return pageByIdRange(db(), tenantId, ENTITY, filters, (item) => optOut === undefined || item.opt_out === optOut);
+  }
+  const [, index, partition, filter] = first;
+  const spec: QuerySpec = { index, partition: partition(), filters: others(0) };
+  if (index === 'gsi3') spec.sortBeginsWith = (filter as { beginsWith: string }).beginsWith;
+  return queryPage(db(), spec, filters);
+}

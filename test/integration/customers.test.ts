@@ -1,0 +1,141 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../shared/adapters/dynamodb.js';
+import { keys } from '../../shared/keys.js';
+import { inProcess } from '../support/api.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+
+const api = inProcess();
+let tenant: TestTenant;
+let other: TestTenant;
+
+beforeAll(async () => {
+  [tenant, other] = await Promise.all([newTenant(), newTenant()]);
+});
+
+const create = (body: unknown, key = tenant.key) => api({ method: 'POST', path: '/public/customer', key, body });
+const edit = (id: number, body: unknown, key = tenant.key) => api({ method: 'PUT', path: `/public/customer/${id}`, key, body });
+const errorPaths = (res: { body: { errors: { path: string }[] } }) => res.body.errors.map((e) => e.path).sort();
+
+describe('POST /public/customer', () => {
+  it('creates a customer and answers 200 with it, phones in E.164 and the cpf as digits', async () => {
+    const res = await create({ name: 'Ana Souza', email: 'Ana@Example.com', phone: '(11) 99999-0001', phone2: '+1 415 555 2671', cpf: '123.456.789-09', birth_date: '1990-01-31', gender: 'F', client_id: 'C-1' });
+
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      name: 'Ana Souza', email: 'ana@example.com', phone: '+5511999990001', phone2: '+14155552671', cpf: '12345678909',
+      birth_date: '1990-01-31', gender: 'F', client_id: 'C-1', opt_out: false,
+    });
+    expect(res.body.warnings).toBeUndefined();
+    expect((await api({ path: `/customer/${res.body.id}`, key: tenant.key })).body).toEqual(res.body);
+  });
+
+  it('ignores an impossible birth date on create, and says so', async () => {
+    const res = await create({ name: 'Bia', birth_date: '1998-04-31' });
+
+    expect(res.status).toBe(200);
+    expect(res.body.birth_date).toBeNull();
+    expect(res.body.warnings).toEqual([{ path: 'birth_date', message: '1998-04-31 is not a valid calendar date and was ignored' }]);
+    expect((await api({ path: `/customer/${res.body.id}`, key: tenant.key })).body.birth_date).toBeNull();
+  });
+
+  it('rejects a phone longer than 20 characters with 400 naming it', async () => {
+    const res = await create({ name: 'Caio', phone: '+55 (11) 99999-0001 ramal 22' });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ path: 'phone', message: 'must be at most 20 characters' }]);
+  });
+
+  it('rejects text that cannot be a phone', async () => {
+    const res = await create({ name: 'Caio', phone: '123' });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ path: 'phone', message: 'is not a phone number' }]);
+  });
+
+  it('rejects a numeric client_id, saying it must be a string', async () => {
+    const res = await create({ name: 'Duda', client_id: 12345 });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ path: 'client_id' });
+    expect(res.body.errors[0].message).toMatch(/must be a string/);
+  });
+
+  it.each(['1234567890', '123.456.789-0X', '123456789012'])('rejects the cpf %s', async (cpf) => {
+    const res = await create({ name: 'Eva', cpf });
+    expect(res.status).toBe(400);
+    expect(errorPaths(res)).toEqual(['cpf']);
+  });
+
+  it('rejects a duplicate client_id, and concurrent creates with one client_id create one customer', async () => {
+    const results = await Promise.all(Array.from({ length: 6 }, () => create({ name: 'Twin', client_id: 'TWIN-1' })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 400).every((r) => r.body.type === '/problems/conflict')).toBe(true);
+    const listed = await api({ path: '/public/customer', key: tenant.key, query: { client_id: 'TWIN-1', token: tenant.userToken } });
+    expect(listed.body.data).toHaveLength(1);
+  });
+
+  it('rejects fields a client may not set, an invalid e-mail and an empty body', async () => {
+    expect(errorPaths(await create({ name: 'X', id: 5 }))).toEqual(['id']);
+    expect(errorPaths(await create({ name: 'X', email: 'not-an-email' }))).toEqual(['email']);
+    const empty = await create({});
+    expect(empty.status).toBe(400);
+  });
+
+  it('names a customer without a name after its e-mail', async () => {
+    const res = await create({ email: 'noname@example.com' });
+    expect(res.body.name).toBe('noname@example.com');
+  });
+});
+
+describe('PUT /public/customer/{id}', () => {
+  it('changes the fields sent, answers 201 with the customer, and keeps the rest', async () => {
+    const { body: customer } = await create({ name: 'Fábio', email: 'fabio@example.com', phone: '11988887777', client_id: 'F-1' });
+    const res = await edit(customer.id, { email: 'fabio@new.example.com', phone2: '21 3333-4444', opt_out: true });
+
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name: 'Fábio', email: 'fabio@new.example.com', phone: '+5511988887777', phone2: '+552133334444', opt_out: true, client_id: 'F-1' });
+    const byOldEmail = await api({ path: '/customer', key: tenant.key, query: { email: 'fabio@example.com', token: tenant.userToken } });
+    expect(byOldEmail.body.data).toEqual([]);
+  });
+
+  it('rejects an impossible birth date with 400 naming birth_date, and changes nothing', async () => {
+    const { body: customer } = await create({ name: 'Gil', birth_date: '1990-02-01' });
+    const res = await edit(customer.id, { birth_date: '1998-04-31', name: 'Changed' });
+
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ path: 'birth_date', message: 'is not a valid calendar date' }]);
+    expect((await api({ path: `/customer/${customer.id}`, key: tenant.key })).body).toMatchObject({ name: 'Gil', birth_date: '1990-02-01' });
+  });
+
+  it('answers 404 for an unknown id, and creates nothing', async () => {
+    const res = await edit(987654, { name: 'Ghost' });
+    expect(res.status).toBe(404);
+    const { Item } = await db().client.send(new GetCommand({ TableName: db().tableName, Key: keys.entity(tenant.tenantId, 'CUSTOMER', 987654) }));
+    expect(Item).toBeUndefined();
+  });
+
+  it('moves client_id: the old one becomes free and the new one is taken', async () => {
+    const { body: a } = await create({ name: 'Hugo', client_id: 'MOVE-A' });
+    const { body: b } = await create({ name: 'Iris', client_id: 'MOVE-B' });
+
+    expect((await edit(a.id, { client_id: 'MOVE-B' })).status).toBe(400);
+    expect((await edit(a.id, { client_id: 'MOVE-C' })).body.client_id).toBe('MOVE-C');
+    expect((await create({ name: 'Newcomer', client_id: 'MOVE-A' })).status).toBe(200);
+    expect((await edit(b.id, { client_id: null })).body.client_id).toBeNull();
+    expect((await create({ name: 'Another', client_id: 'MOVE-B' })).status).toBe(200);
+  });
+
+  it("cannot read or change another tenant's customer", async () => {
+    const { body: customer } = await create({ name: 'Private Person', cpf: '98765432100' });
+    expect((await api({ path: `/public/customer/${customer.id}`, key: other.key })).status).toBe(404);
+    expect((await edit(customer.id, { name: 'Hijacked' }, other.key)).status).toBe(404);
+    expect((await api({ path: `/public/customer/${customer.id}`, key: tenant.key })).body.name).toBe('Private Person');
+    const search = await api({ path: '/public/customer', key: other.key, query: { cpf: '98765432100', token: other.userToken } });
+    expect(search.body.data).toEqual([]);
+  });
+});
+
+describe('GET /public/customer/{id}', () => {
+  it('answers 404 for an unknown id and 400 for one that is not an id', async () => {
+    expect((await api({ path: '/public/customer/999999', key: tenant.key })).status).toBe(404);
+    expect((await api({ path: '/public/customer/abc', key: tenant.key })).status).toBe(400);
+  });
+});
