@@ -37,6 +37,16 @@ export const routes: readonly Route[] = [
   { operationId: 'createCustomer', method: 'POST', paths: both('/customer'), handler: 'http/create-customer.ts', api: 'public', table: 'readwrite', queues: [], summary: 'Create a customer' },
   { operationId: 'getCustomer', method: 'GET', paths: both('/customer/{id}'), handler: 'http/get-customer.ts', api: 'public', table: 'read', queues: [], summary: 'Read a customer' },
   { operationId: 'updateCustomer', method: 'PUT', paths: both('/customer/{id}'), handler: 'http/update-customer.ts', api: 'public', table: 'readwrite', queues: [], summary: 'Edit a customer' },
+
+  { operationId: 'listEmployees', method: 'GET', paths: both('/employee'), handler: 'http/list-employees.ts', api: 'public', table: 'read', queues: [], summary: 'List employees (filters: name, email, id, store, external_store_id, status)' },
+  { operationId: 'createEmployee', method: 'POST', paths: both('/employee'), handler: 'http/create-employee.ts', api: 'public', table: 'readwrite', queues: [], summary: 'Create an employee' },
+  { operationId: 'getEmployee', method: 'GET', paths: both('/employee/{id}'), handler: 'http/get-employee.ts', api: 'public', table: 'read', queues: [], summary: 'Read an employee' },
+  { operationId: 'updateEmployee', method: 'PUT', paths: both('/employee/{id}'), handler: 'http/update-employee.ts', api: 'public', table: 'readwrite', queues: [], summary: 'Edit an employee' },
+  { operationId: 'deleteEmployee', method: 'DELETE', paths: both('/employee/{id}'), handler: 'http/delete-employee.ts', api: 'public', table: 'readwrite', queues: [], summary: 'Deactivate an employee' },
+  { operationId: 'getEmployeeStores', method: 'GET', paths: both('/employee/{id}/stores'), handler: 'http/get-employee-stores.ts', api: 'public', table: 'read', queues: [], summary: "An employee's stores" },
+  { operationId: 'putEmployeeStores', method: 'PUT', paths: both('/employee/{id}/stores'), handler: 'http/put-employee-stores.ts', api: 'public', table: 'readwrite', queues: [], summary: "Replace an employee's stores (user token)" },
+  { operationId: 'getEmployeeGroups', method: 'GET', paths: both('/employee/{id}/groups'), handler: 'http/get-employee-groups.ts', api: 'public', table: 'read', queues: [], summary: "An employee's groups" },
+  { operationId: 'putEmployeeGroups', method: 'PUT', paths: both('/employee/{id}/groups'), handler: 'http/put-employee-groups.ts', api: 'public', table: 'readwrite', queues: [], summary: "Replace an employee's groups (user token)" },
 ];
 
 /** The authorizer of each API: the key scope it accepts. */

@@ -26,7 +26,8 @@ export type ProblemKind =
   | 'forbidden'
   | 'payload-too-large'
   | 'unsupported-media-type'
-  | 'unavailable';
+  | 'unavailable'
+  | 'concurrent-edit';
 
 export class ValidationError extends DomainError {
   constructor(message: string, errors: FieldProblem[] = []) {

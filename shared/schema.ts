@@ -17,6 +17,9 @@ export const externalCode = v.pipe(
   v.regex(/^[^\p{Cc}]+$/u, 'must not contain control characters'),
 );
 
+/** An e-mail address, lower-cased so that searches match whatever case was sent. */
+export const email = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(254, 'must be at most 254 characters'), v.email('must be an e-mail address'), v.toLowerCase());
+
 /** An integer sent as a string (path and query parameters). */
 export const integerString = (min: number, max: number) =>
   v.pipe(

@@ -2,10 +2,11 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteComma
 import * as v from 'valibot';
 import { keys, padId } from '../keys.js';
 import { TABLE } from '../table.js';
-import type { ClassConfig, GroupConfig, JourneyConfig, UserScope } from '../tenants/config-schema.js';
+import { GroupConfig as GroupSchema, type ClassConfig, type GroupConfig, type JourneyConfig, type UserScope } from '../tenants/config-schema.js';
 import type { KeyScope } from '../tenants/credentials.js';
 import { stores } from './store-repository.js';
-import { db, isConditionFailure, nextId, type Item } from './dynamodb.js';
+import { employees, storeLink } from './employee-repository.js';
+import { batchGet, db, isConditionFailure, nextId, type Item } from './dynamodb.js';
 
 export const Tenant = v.object({ id: v.number(), name: v.string(), created_at: v.string() });
 export type Tenant = v.InferOutput<typeof Tenant>;
@@ -47,19 +48,8 @@ export async function insertTenant(name: string, requestedId?: number): Promise<
           TransactItems: [
             put({ ...keys.tenant(id), ...entity('TENANT'), gsi1pk: keys.tenantCollection(), gsi1sk: padId(id), ...tenant }),
             put(stores.toItem(id, { id: 1, store_id: null, trade_name: 'Default store', company_name: null, status: 'active', created_at: now, updated_at: now })),
-            put({
-              ...keys.entity(id, 'EMPLOYEE', 1),
-              ...entity('EMPLOYEE'),
-              gsi1pk: keys.collection(id, 'EMPLOYEE'),
-              gsi1sk: padId(1),
-              id: 1,
-              employee_id: null,
-              name: 'Default employee',
-              email: null,
-              status: 'active',
-              created_at: now,
-              updated_at: now,
-            }),
+            put(employees.toItem(id, { id: 1, employee_id: null, name: 'Default employee', email: null, store_id: null, status: 'active', stores: [1], groups: [], created_at: now, updated_at: now })),
+            put(storeLink(id, 1, 1)),
             counter('STORE'),
             counter('EMPLOYEE'),
           ],
@@ -231,6 +221,14 @@ export async function putSettings(tenantId: number, settings: TenantSettings): P
   for (const item of items) {
     await client.send(new PutCommand({ TableName: tableName, Item: { pk: keys.config(tenantId), ...entity(item.kind), ...item } }));
   }
+}
+
+const GroupItem = v.object(GroupSchema.entries);
+
+/** The groups of a tenant among `ids`, in one BatchGetItem. */
+export async function getGroups(tenantId: number, ids: number[]): Promise<GroupConfig[]> {
+  const items = await batchGet(db(), ids.map((id) => ({ pk: keys.config(tenantId), sk: keys.configItem('GROUP', id) })));
+  return items.map((item) => v.parse(GroupItem, item)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
 }
 
 export async function readSettings(tenantId: number): Promise<Item[]> {

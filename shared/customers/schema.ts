@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { normaliseName } from '../keys.js';
-import { externalCode, pagingQuery, text, timestamps } from '../schema.js';
+import { email, externalCode, pagingQuery, text, timestamps } from '../schema.js';
 import { toE164 } from './phone.js';
 
 export const MAX_PHONE_LENGTH = 20;
@@ -26,8 +26,6 @@ export const cpf = v.pipe(
   v.transform((value) => value.replace(/[\s.\-/]/g, '')),
   v.regex(/^\d{11}$/, 'must be the 11 digits of a cpf (dots and dash allowed)'),
 );
-
-export const email = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(254, 'must be at most 254 characters'), v.email('must be an e-mail address'), v.toLowerCase());
 
 const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
 /** Whether a YYYY-MM-DD string names a day that exists (1998-04-31 does not). */

@@ -7,6 +7,7 @@ export const PROBLEMS: Record<ProblemKind | 'malformed-json' | 'internal', { sta
   'malformed-json': { status: 400, title: 'Malformed JSON body' },
   conflict: { status: 400, title: 'Already exists' },
   'not-found': { status: 404, title: 'Not found' },
+  'concurrent-edit': { status: 409, title: 'Edited concurrently' },
   unauthenticated: { status: 401, title: 'Unauthorized' },
   forbidden: { status: 401, title: 'Not authorized for this change' },
   'payload-too-large': { status: 413, title: 'Body too large' },

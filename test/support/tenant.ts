@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
+import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import { createTenant, createUser, issueApiKey } from '../../shared/tenants/service.js';
+import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
+
+/** The demo tenant's journeys, classes and groups, which every test tenant gets too. */
+const DEMO_SETTINGS = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), {}).tenants[0]!;
 
 export interface TestTenant {
   tenantId: number;
@@ -11,11 +18,14 @@ export interface TestTenant {
   limitedToken: string;
 }
 
-/** A fresh tenant per test file: tests isolate by tenant, so files run in parallel against one table. */
+/**
+ * A fresh tenant per test file, with the demo configuration (journeys 1 loja and 2 ecommerce, classes 1-4, groups
+ * 1-2): tests isolate by tenant, so files run in parallel against one table.
+ */
 export async function newTenant(name = `test-${randomUUID().slice(0, 8)}`): Promise<TestTenant> {
   const { id: tenantId } = await createTenant(name);
   const [publicKey, chatbotKey, full, limited] = await Promise.all([
-    issueApiKey(tenantId, 'public'),
+    putSettings(tenantId, DEMO_SETTINGS).then(() => issueApiKey(tenantId, 'public')),
     issueApiKey(tenantId, 'chatbot'),
     createUser(tenantId, 'full', 'all'),
     createUser(tenantId, 'limited', { stores: [1], groups: [1] }),

@@ -1,0 +1,99 @@
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { Employee, type EmployeeFilters } from '../employees/schema.js';
+import { keys, normaliseName, padId } from '../keys.js';
+import { TABLE } from '../table.js';
+import { cancelledByCondition, db, isConditionFailure, queryPage, type Filter, type Item, type Page, type QuerySpec } from './dynamodb.js';
+import { entityRepository } from './entity-repository.js';
+
+const ENTITY = 'EMPLOYEE';
+
+export const employees = entityRepository<Employee>({
+  entity: ENTITY,
+  parse: (item) => v.parse(Employee, item),
+  externalId: 'employee_id',
+  collection: true,
+  derived: {
+    status: (tenantId, id, status) => ({ gsi2pk: keys.byStatus(tenantId, ENTITY, status), gsi2sk: padId(id) }),
+    name: (tenantId, id, name) => ({ gsi3pk: keys.byName(tenantId, ENTITY), gsi3sk: keys.nameSort(normaliseName(name), id) }),
+    employee_id: (tenantId, id, code) => ({ gsi4pk: code ? keys.byExternalId(tenantId, ENTITY, code) : undefined, gsi4sk: code ? padId(id) : undefined }),
+    email: (tenantId, id, email) => ({ gsi5pk: email ? keys.byValue(tenantId, ENTITY, 'EMAIL', email) : undefined, gsi5sk: email ? padId(id) : undefined }),
+  },
+});
+
+/** The link item of an employee to a store; gsi2 lists a store's employees. */
+export function storeLink(tenantId: number, employeeId: number, storeId: number): Item {
+  return {
+    ...keys.employeeStore(tenantId, employeeId, storeId),
+    [TABLE.entityAttribute]: 'EMPLOYEE_STORE',
+    gsi2pk: keys.storeEmployees(tenantId, storeId),
+    gsi2sk: padId(employeeId),
+    employeeId,
+    storeId,
+  };
+}
+
+/**
+ * Lists employees. A store filter reads that store's links (gsi2) and then the employees; otherwise the most
+ * selective of email, name and status is the key condition and the rest filter.
+ */
+export async function listEmployees(tenantId: number, filters: EmployeeFilters, storeId: number | undefined): Promise<{ page: Page; viaLinks: boolean }> {
+  const { name, email, status } = filters;
+  const nameFilter: Filter[] = name ? [{ attribute: 'gsi3sk', beginsWith: normaliseName(name) }] : [];
+  const emailFilter: Filter[] = email ? [{ attribute: 'email', equals: email }] : [];
+  const statusFilter: Filter[] = status ? [{ attribute: 'status', equals: status }] : [];
+  let spec: QuerySpec;
+  if (storeId !== undefined) spec = { index: 'gsi2', partition: keys.storeEmployees(tenantId, storeId) };
+  else if (email) spec = { index: 'gsi5', partition: keys.byValue(tenantId, ENTITY, 'EMAIL', email), filters: [...nameFilter, ...statusFilter] };
+  else if (name) spec = { index: 'gsi3', partition: keys.byName(tenantId, ENTITY), sortBeginsWith: normaliseName(name), filters: [...emailFilter, ...statusFilter] };
+  else if (status) spec = { index: 'gsi2', partition: keys.byStatus(tenantId, ENTITY, status) };
+  else spec = { index: 'gsi1', partition: keys.collection(tenantId, ENTITY) };
+  return { page: await queryPage(db(), spec, filters), viaLinks: storeId !== undefined };
+}
+
+export class ConcurrentEditError extends Error {}
+
+/**
+ * Replaces an employee's store links atomically: the employee's `stores` and the link items change together, and
+ * only if `stores` is still what the caller read (otherwise ConcurrentEditError, and nothing changed).
+ */
+export async function replaceStoreLinks(tenantId: number, employeeId: number, before: number[], after: number[], now: string): Promise<void> {
+  const { client, tableName } = db();
+  const added = after.filter((id) => !before.includes(id));
+  const removed = before.filter((id) => !after.includes(id));
+  try {
+    await client.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: relationUpdate(tableName, tenantId, employeeId, 'stores', before, after, now) },
+          ...added.map((storeId) => ({ Put: { TableName: tableName, Item: storeLink(tenantId, employeeId, storeId) } })),
+          ...removed.map((storeId) => ({ Delete: { TableName: tableName, Key: keys.employeeStore(tenantId, employeeId, storeId) } })),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (cancelledByCondition(error, 0)) throw new ConcurrentEditError();
+    throw error;
+  }
+}
+
+export async function replaceGroups(tenantId: number, employeeId: number, before: number[], after: number[], now: string): Promise<void> {
+  const { client, tableName } = db();
+  try {
+    await client.send(new UpdateCommand(relationUpdate(tableName, tenantId, employeeId, 'groups', before, after, now)));
+  } catch (error) {
+    if (isConditionFailure(error)) throw new ConcurrentEditError();
+    throw error;
+  }
+}
+
+function relationUpdate(tableName: string, tenantId: number, employeeId: number, field: 'stores' | 'groups', before: number[], after: number[], now: string) {
+  return {
+    TableName: tableName,
+    Key: keys.entity(tenantId, ENTITY, employeeId),
+    UpdateExpression: 'SET #field = :after, updated_at = :now',
+    ConditionExpression: '#field = :before',
+    ExpressionAttributeNames: { '#field': field },
+    ExpressionAttributeValues: { ':after': after, ':before': before, ':now': now },
+  };
+}
