@@ -27,6 +27,20 @@ describe('the local stack over HTTP', () => {
     expect(res.status).toBe(404);
   });
 
+  it("keeps demo's customers and employees from demo-2's key", async () => {
+    const customer = await api({ method: 'POST', path: '/public/customer', key: DEMO_KEY, body: { name: 'Demo customer', client_id: `E2E-${Date.now()}` } });
+    const employee = await api({ method: 'POST', path: '/public/employee', key: DEMO_KEY, body: { name: 'Demo employee' } });
+    expect([customer.status, employee.status]).toEqual([200, 200]);
+    for (const path of [`/public/customer/${customer.body.id}`, `/public/employee/${employee.body.id}`, `/employee/${employee.body.id}/stores`]) {
+      expect((await api({ path, key: 'local-dev-api-key-2' })).status).toBe(404);
+    }
+    expect((await api({ method: 'PUT', path: `/customer/${customer.body.id}`, key: 'local-dev-api-key-2', body: { name: 'x' } })).status).toBe(404);
+    const search = await api({ path: '/public/customer', key: 'local-dev-api-key-2', query: { client_id: customer.body.client_id, token: 'local-dev-user-token' } });
+    expect(search.status).toBe(401);
+    const mine = await api({ path: '/public/customer', key: DEMO_KEY, query: { client_id: customer.body.client_id, token: 'local-dev-user-token' } });
+    expect(mine.body.data).toHaveLength(1);
+  });
+
   it('answers 401 for a wrong key and for no key', async () => {
     expect((await api({ path: '/public/store', key: 'wrong' })).status).toBe(401);
     expect((await api({ path: '/public/store' })).status).toBe(401);
