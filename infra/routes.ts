@@ -15,7 +15,8 @@ export interface Route {
   /** Module under functions/ exporting `handler`. */
   handler: string;
   api: ApiName;
-  table: 'read' | 'readwrite';
+  /** Table access: 'none' for routes that must not touch it (POST /v2/transactions). */
+  table: 'none' | 'read' | 'readwrite';
   queues: readonly QueueId[];
   /** Only /health is reachable without an API key. */
   anonymous?: true;
@@ -47,6 +48,25 @@ export const routes: readonly Route[] = [
   { operationId: 'putEmployeeStores', method: 'PUT', paths: both('/employee/{id}/stores'), handler: 'http/put-employee-stores.ts', api: 'public', table: 'readwrite', queues: [], summary: "Replace an employee's stores (user token)" },
   { operationId: 'getEmployeeGroups', method: 'GET', paths: both('/employee/{id}/groups'), handler: 'http/get-employee-groups.ts', api: 'public', table: 'read', queues: [], summary: "An employee's groups" },
   { operationId: 'putEmployeeGroups', method: 'PUT', paths: both('/employee/{id}/groups'), handler: 'http/put-employee-groups.ts', api: 'public', table: 'readwrite', queues: [], summary: "Replace an employee's groups (user token)" },
+
+  { operationId: 'postV2Transaction', method: 'POST', paths: ['/v2/transactions'], handler: 'http/post-v2-transaction.ts', api: 'public', table: 'none', queues: ['transactions'], summary: 'Queue a transaction (asynchronous; 201 with the sent object and x-request-id)' },
+  { operationId: 'getTransactionRequest', method: 'GET', paths: ['/v2/transactions/requests/{requestId}'], handler: 'http/get-transaction-request.ts', api: 'public', table: 'read', queues: [], summary: 'What became of a queued transaction' },
+  { operationId: 'postTransaction', method: 'POST', paths: ['/public/transaction', '/public/transaction/integration', '/api/v1/transaction', '/api/v1/transaction/integration'], handler: 'http/post-transaction.ts', api: 'public', table: 'readwrite', queues: ['surveyDispatch'], summary: 'Create a transaction synchronously (legacy interface)' },
+  { operationId: 'getTransaction', method: 'GET', paths: both('/transaction/{id}'), handler: 'http/get-transaction.ts', api: 'public', table: 'read', queues: [], summary: 'Read a transaction' },
+];
+
+/** Queue consumers: each reads one queue in batches and reports failed records one by one. */
+export interface Consumer {
+  id: string;
+  handler: string;
+  queue: QueueId;
+  table: 'read' | 'readwrite';
+  sends: readonly QueueId[];
+  summary: string;
+}
+
+export const consumers: readonly Consumer[] = [
+  { id: 'transactionConsumer', handler: 'queue/transaction-consumer.ts', queue: 'transactions', table: 'readwrite', sends: ['surveyDispatch'], summary: 'Registers queued transactions and dispatches their surveys' },
 ];
 
 /** The authorizer of each API: the key scope it accepts. */

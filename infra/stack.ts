@@ -4,14 +4,15 @@ import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-ap
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, Table, ProjectionType } from 'aws-cdk-lib/aws-dynamodb';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { ENV } from '../shared/config.js';
-import { MAX_RECEIVE_COUNT, QUEUES, QUEUE_VISIBILITY_TIMEOUT_SECONDS, type QueueId } from '../shared/queues.js';
+import { CONSUMER_TIMEOUT_SECONDS, MAX_RECEIVE_COUNT, QUEUES, QUEUE_VISIBILITY_TIMEOUT_SECONDS, type QueueId } from '../shared/queues.js';
 import { TABLE } from '../shared/table.js';
 import { API_KEY_HEADER } from '../shared/tenants/credentials.js';
 import { ServiceFunction } from './constructs/service-function.js';
-import { authorizers, routes, type ApiName } from './routes.js';
+import { authorizers, consumers, routes, type ApiName } from './routes.js';
 
 export interface SurveyServiceProps extends StackProps {
   stage: string;
@@ -74,19 +75,31 @@ export class SurveyServiceStack extends Stack {
       new CfnOutput(this, `${capitalise(name)}ApiUrl`, { value: stage.url });
     }
 
-    for (const route of routes) {
-      const fn = new ServiceFunction(this, capitalise(route.operationId), {
-        handler: route.handler,
-        description: `${route.method} ${route.paths[0]}: ${route.summary}`,
+    /** A function with exactly the table and queue access it declares, and the environment naming them. */
+    const serviceFunction = (id: string, spec: { handler: string; description: string; table: 'none' | 'read' | 'readwrite'; sends: readonly QueueId[]; timeout?: Duration }) => {
+      const fn = new ServiceFunction(this, id, {
+        handler: spec.handler,
+        description: spec.description,
         logRetention: props.logRetention,
+        ...(spec.timeout ? { timeout: spec.timeout } : {}),
         environment: {
-          ...tableEnv,
-          ...Object.fromEntries(route.queues.map((q) => [QUEUES[q].urlEnv, queues[q].queueUrl])),
+          ...(spec.table === 'none' ? {} : tableEnv),
+          ...Object.fromEntries(spec.sends.map((q) => [QUEUES[q].urlEnv, queues[q].queueUrl])),
         },
       });
-      if (route.table === 'read') table.grantReadData(fn);
-      else table.grantReadWriteData(fn);
-      for (const q of route.queues) queues[q].grantSendMessages(fn);
+      if (spec.table === 'read') table.grantReadData(fn);
+      if (spec.table === 'readwrite') table.grantReadWriteData(fn);
+      for (const q of spec.sends) queues[q].grantSendMessages(fn);
+      return fn;
+    };
+
+    for (const consumer of consumers) {
+      const fn = serviceFunction(capitalise(consumer.id), { ...consumer, description: `${QUEUES[consumer.queue].name}: ${consumer.summary}`, timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS) });
+      fn.addEventSource(new SqsEventSource(queues[consumer.queue], { batchSize: 10, reportBatchItemFailures: true }));
+    }
+
+    for (const route of routes) {
+      const fn = serviceFunction(capitalise(route.operationId), { handler: route.handler, description: `${route.method} ${route.paths[0]}: ${route.summary}`, table: route.table, sends: route.queues });
 
       const integration = new HttpLambdaIntegration(`${capitalise(route.operationId)}Integration`, fn);
       const { api, authorizer } = apis[route.api];

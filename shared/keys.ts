@@ -5,7 +5,7 @@
  * can address another tenant's items. The only keys outside a tenant are the ones looked up before the tenant
  * is known (an API key's hash) and the tenant registry itself.
  */
-export type Entity = 'STORE' | 'EMPLOYEE' | 'CUSTOMER';
+export type Entity = 'STORE' | 'EMPLOYEE' | 'CUSTOMER' | 'TRANSACTION';
 
 /** Ids are padded so that string sort keys sort numerically. */
 export const padId = (id: number): string => id.toString().padStart(10, '0');
@@ -50,6 +50,15 @@ export const keys = {
   /** A link from an employee to a store, indexed from the store's side (gsi2) to list a store's employees. */
   employeeStore: (tenantId: number, employeeId: number, storeId: number) => ({ pk: `${tenant(tenantId)}#EMPLOYEE#${employeeId}`, sk: `STORE#${padId(storeId)}` }),
   storeEmployees: (tenantId: number, storeId: number) => `${tenant(tenantId)}#STORE#${storeId}#EMPLOYEES`,
+
+  /**
+   * A transaction is stored under its request key, so that the one conditional write that creates it also makes it
+   * idempotent (see shared/transactions/request-key.ts); gsi1 finds it by its numeric id.
+   */
+  transaction: (tenantId: number, requestKey: string) => ({ pk: `${tenant(tenantId)}#TXREQ#${requestKey}`, sk: 'TX' }),
+  transactionById: (tenantId: number, id: number) => `${tenant(tenantId)}#TXID#${id}`,
+  /** When a customer was last surveyed on a journey (the resurvey window). */
+  surveyed: (tenantId: number, customerId: number, journeyId: number) => ({ pk: `${tenant(tenantId)}#CUSTOMER#${customerId}`, sk: `SURVEYED#${padId(journeyId)}` }),
 
   health: () => ({ pk: 'HEALTH', sk: 'HEALTH' }),
 } as const;

@@ -39,7 +39,8 @@ export interface Gateway {
 }
 
 const modules = new Map<string, Promise<Handler>>();
-function loadHandler(file: string): Promise<Handler> {
+/** A function's `handler`, imported once, as Lambda does per container. */
+export function loadHandler(file: string): Promise<Handler> {
   let loaded = modules.get(file);
   if (!loaded) {
     loaded = import(pathToFileURL(FUNCTIONS_DIR + file).href).then((module: { handler: Handler }) => module.handler);

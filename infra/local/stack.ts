@@ -6,6 +6,7 @@ import { QUEUES } from '../../shared/queues.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 import { applyTenantConfig } from '../../shared/tenants/service.js';
 import { startGateway, type Gateway } from './gateway.js';
+import { startPoller } from './poller.js';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDbLocal, startSqsServer } from './services.js';
 import { createQueues, createTable, type QueueUrls } from './setup.js';
 
@@ -21,6 +22,8 @@ export interface LocalStackOptions {
   authorizerCacheTtlSeconds: number;
   /** Apply the demo tenants file. */
   seed: boolean;
+  /** How long a message the local consumer failed stays invisible (AWS: the queue's 180 s). */
+  visibilityTimeoutSeconds: number;
 }
 
 export interface LocalStack {
@@ -56,7 +59,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await createTable(dynamoClient, options.tableName);
     const queueUrls = await createQueues(sqsClient);
     dynamoClient.destroy();
-    sqsClient.destroy();
 
     const env: Record<string, string> = {
       AWS_REGION: LOCAL_REGION,
@@ -72,6 +74,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     if (options.seed) {
       for (const tenant of parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8')).tenants) await applyTenantConfig(tenant);
     }
+
+    const poller = startPoller(sqsClient, queueUrls, { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds });
+    stops.push(async () => {
+      await poller.stop();
+      sqsClient.destroy();
+    });
 
     const gateways: Gateway[] = [];
     for (const [api, port] of [['public', options.port], ['chatbot', options.chatbotPort]] as const) {

@@ -22,6 +22,7 @@ try {
     tableName: env.TABLE_NAME ?? 'survey-service',
     authorizerCacheTtlSeconds: Number(env.AUTHORIZER_CACHE_TTL ?? 0),
     seed: true,
+    visibilityTimeoutSeconds: Number(env.LOCAL_VISIBILITY_TIMEOUT ?? 30),
   });
   onShutdown(stack.stop);
   const key = env.LOCAL_API_KEY ?? 'local-dev-api-key';

@@ -35,6 +35,8 @@ export interface RequestInput<B, P, Q> {
   requestId: string;
   /** The user token, from the `token` query parameter or the `x-service-user-token` header. */
   userToken: string | undefined;
+  /** The JSON body exactly as sent, before validation transformed it. */
+  sent: unknown;
 }
 
 export interface Reply {
@@ -69,10 +71,11 @@ export function httpHandler<B extends Schema | undefined = undefined, P extends 
       query: validate(spec.query, query, 'query') as Out<Q>,
       requestId,
       userToken: event.headers?.[USER_TOKEN_HEADER] ?? queryToken,
+      sent: event.body,
     });
     return {
       statusCode: reply.status,
-      headers: { ...reply.headers, 'content-type': 'application/json', 'x-request-id': requestId },
+      headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...reply.headers },
       body: reply.body === undefined ? '' : JSON.stringify(reply.body),
     };
   };

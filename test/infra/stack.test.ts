@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SurveyServiceStack } from '../../infra/stack.js';
-import { routes } from '../../infra/routes.js';
+import { consumers, routes } from '../../infra/routes.js';
 import { TABLE } from '../../shared/table.js';
 
 let template: Template;
@@ -32,9 +32,9 @@ function tableActions(descriptionPrefix: string): string[] {
 }
 
 describe('the CDK stack', () => {
-  it('has one Node 22 arm64 function per operation, plus one authorizer per API', () => {
+  it('has one Node 22 arm64 function per operation and per consumer, plus one authorizer per API', () => {
     const functions = ofType('AWS::Lambda::Function');
-    expect(functions).toHaveLength(routes.length + 2);
+    expect(functions).toHaveLength(routes.length + consumers.length + 2);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
     }
@@ -86,12 +86,26 @@ describe('the CDK stack', () => {
   it('grants read-only routes no write on the table, and writing routes write', () => {
     for (const route of routes) {
       const actions = tableActions(`${route.method} ${route.paths[0]}:`);
-      expect(actions).toContain('dynamodb:GetItem');
       const writes = actions.filter((a) => WRITE_ACTIONS.includes(a));
+      if (route.table === 'none') expect(actions, route.operationId).toEqual([]);
+      else expect(actions).toContain('dynamodb:GetItem');
       if (route.table === 'read') expect(writes, route.operationId).toEqual([]);
-      else expect(writes.length, route.operationId).toBeGreaterThan(0);
+      if (route.table === 'readwrite') expect(writes.length, route.operationId).toBeGreaterThan(0);
     }
     expect(tableActions('API key authorizer of the public API').filter((a) => WRITE_ACTIONS.includes(a))).toEqual([]);
+  });
+
+  it('feeds each consumer from its queue in batches of 10, reporting failed records one by one', () => {
+    template.resourcePropertiesCountIs('AWS::Lambda::EventSourceMapping', { BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'] }, consumers.length);
+    for (const consumer of consumers) {
+      const [, fn] = ofType('AWS::Lambda::Function').find(([, r]) => String(r.Properties.Description).includes(consumer.summary))!;
+      expect(fn.Properties.Timeout * 6).toBeLessThanOrEqual(180);
+    }
+  });
+
+  it('lets only the functions that declare a queue send to it', () => {
+    const senders = ofType('AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes('sqs:SendMessage')).length;
+    expect(senders).toBe(routes.filter((r) => r.queues.length).length + consumers.filter((c) => c.sends.length).length);
   });
 
   it('outputs both base URLs, the table name and the queue URLs', () => {

@@ -21,6 +21,7 @@ export default async function setup(project: TestProject) {
     tableName: 'survey-service-test',
     authorizerCacheTtlSeconds: 0,
     seed: true,
+    visibilityTimeoutSeconds: 1,
   });
   project.provide('stackEnv', stack.env);
   project.provide('publicUrl', stack.publicUrl);

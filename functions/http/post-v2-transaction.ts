@@ -1,0 +1,13 @@
+import { sendMessage } from '../../shared/adapters/sqs.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import type { TransactionMessage } from '../../shared/transactions/message.js';
+import { requestKeyFor } from '../../shared/transactions/request-key.js';
+import { fromV2, V2TransactionBody } from '../../shared/transactions/schema.js';
+
+/** Seed 4.4: checks the shape, queues the transaction and answers 201 with the sent object. No DynamoDB call. */
+export const handler = httpHandler({ body: V2TransactionBody }, async ({ tenantId, body, sent }) => {
+  const requestId = requestKeyFor(fromV2(body));
+  const message: TransactionMessage = { version: 1, tenantId, requestId, receivedAt: new Date().toISOString(), payload: sent };
+  await sendMessage('transactions', message);
+  return { status: 201, body: sent, headers: { 'x-request-id': requestId } };
+});

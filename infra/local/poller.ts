@@ -1,0 +1,67 @@
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { consumers } from '../routes.js';
+import type { QueueUrls } from './setup.js';
+import { lambdaContext } from './events.js';
+import { loadHandler } from './gateway.js';
+
+/**
+ * What the Lambda event source mapping does in AWS: receives batches of up to 10 from each consumer's queue,
+ * invokes the consumer with a real SQSEvent, and deletes what it did not report in batchItemFailures. What is not
+ * deleted comes back after the visibility timeout, and the queue's redrive policy moves it to the DLQ after 5
+ * receives.
+ */
+export interface Poller {
+  stop(): Promise<void>;
+}
+
+export function startPoller(client: SQSClient, queueUrls: QueueUrls, options: { visibilityTimeoutSeconds: number }): Poller {
+  let running = true;
+  const loops = consumers.map(async (consumer) => {
+    const queueUrl = queueUrls[consumer.queue];
+    const handler = (await loadHandler(consumer.handler)) as (event: SQSEvent, context: unknown) => Promise<SQSBatchResponse>;
+    while (running) {
+      try {
+        const { Messages = [] } = await client.send(
+          new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: options.visibilityTimeoutSeconds, MessageSystemAttributeNames: ['All'] }),
+        );
+        if (!Messages.length) continue;
+        const event: SQSEvent = {
+          Records: Messages.map((m) => ({
+            messageId: m.MessageId!,
+            receiptHandle: m.ReceiptHandle!,
+            body: m.Body ?? '',
+            attributes: m.Attributes as SQSEvent['Records'][number]['attributes'],
+            messageAttributes: {},
+            md5OfBody: m.MD5OfBody ?? '',
+            eventSource: 'aws:sqs',
+            eventSourceARN: `arn:aws:sqs:local:000000000000:${consumer.queue}`,
+            awsRegion: 'local',
+          })),
+        };
+        let failed = new Set(Messages.map((m) => m.MessageId!));
+        try {
+          const response = await handler(event, lambdaContext(consumer.id));
+          failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+        } catch (error) {
+          console.error(`local poller: ${consumer.id} failed; the whole batch returns to the queue`, error);
+        }
+        const done = Messages.filter((m) => !failed.has(m.MessageId!));
+        if (done.length) {
+          await client.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+        }
+      } catch (error) {
+        if (running) {
+          console.error(`local poller: receiving from ${consumer.queue} failed`, error);
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      }
+    }
+  });
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.allSettled(loops);
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import * as v from 'valibot';
+import { readSettings } from '../adapters/tenant-repository.js';
+import { TABLE } from '../table.js';
+import { ClassConfig, GroupConfig, JourneyConfig } from './config-schema.js';
+
+/** How long a Lambda keeps a tenant's journeys and classes before reading them again. */
+export const SETTINGS_CACHE_SECONDS = 60;
+
+export interface Settings {
+  journeys: JourneyConfig[];
+  classes: ClassConfig[];
+  groups: GroupConfig[];
+}
+
+const JourneyItem = v.object(JourneyConfig.entries);
+const ClassItem = v.object(ClassConfig.entries);
+const GroupItem = v.object(GroupConfig.entries);
+
+const cache = new Map<number, { settings: Promise<Settings>; expires: number }>();
+
+/** A tenant's configuration, read in one Query and cached for SETTINGS_CACHE_SECONDS. */
+export function tenantSettings(tenantId: number): Promise<Settings> {
+  const hit = cache.get(tenantId);
+  if (hit && hit.expires > Date.now()) return hit.settings;
+  const settings = readSettings(tenantId).then((items) => {
+    const of = (kind: string) => items.filter((item) => item[TABLE.entityAttribute] === kind);
+    return {
+      journeys: of('JOURNEY').map((item) => v.parse(JourneyItem, item)),
+      classes: of('CLASS').map((item) => v.parse(ClassItem, item)),
+      groups: of('GROUP').map((item) => v.parse(GroupItem, item)),
+    };
+  });
+  settings.catch(() => cache.delete(tenantId));
+  cache.set(tenantId, { settings, expires: Date.now() + SETTINGS_CACHE_SECONDS * 1000 });
+  return settings;
+}

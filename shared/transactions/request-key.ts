@@ -1,0 +1,16 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { TransactionCommand } from './schema.js';
+
+/**
+ * The key a transaction request is known by: its request id, its idempotency key and the key of the item it
+ * creates. A transaction that carries its own external id gets a key derived from that id and its journey, so
+ * resending it (or a redelivered queue message) lands on the same item and creates nothing new; one without gets
+ * a random key. Send the same journey reference (id or slug) when resending.
+ */
+export function requestKeyFor(command: Pick<TransactionCommand, 'externalId' | 'journey'>): string {
+  if (command.externalId === undefined) return randomUUID();
+  const digest = createHash('sha256').update(`${command.journey.id ?? ''}\u0000${command.journey.slug ?? ''}\u0000${command.externalId}`).digest('base64url');
+  return `tx-${digest.slice(0, 32)}`;
+}
+
+export const REQUEST_KEY_PATTERN = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|tx-[\w-]{32})$/;

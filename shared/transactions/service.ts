@@ -1,0 +1,224 @@
+import { randomBytes } from 'node:crypto';
+import * as v from 'valibot';
+import { readReferences } from '../adapters/references.js';
+import { sendMessage } from '../adapters/sqs.js';
+import { allocateTransactionId, claimSurveySlot, findByRequestKey, findById, putCreated, putRejected, toRecord, type RequestRecord } from '../adapters/transaction-repository.js';
+import { Customer } from '../customers/schema.js';
+import { createCustomer } from '../customers/service.js';
+import { Employee } from '../employees/schema.js';
+import { createEmployee } from '../employees/service.js';
+import { DuplicateError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
+import { keys, type Entity } from '../keys.js';
+import { Store } from '../stores/schema.js';
+import { createStore } from '../stores/service.js';
+import { chooseChannel, type DispatchMessage } from '../surveys/dispatch.js';
+import { INDICATORS, type ClassConfig, type Indicator, type JourneyConfig } from '../tenants/config-schema.js';
+import { tenantSettings, type Settings } from '../tenants/settings.js';
+import type { Survey, Transaction, TransactionCommand } from './schema.js';
+
+/** A transaction the rules refuse (seed 4.4): not created, and not worth retrying. */
+export class TransactionRejected extends ValidationError {
+  constructor(errors: FieldProblem[]) {
+    super('The transaction was not created.', errors);
+  }
+}
+
+export interface Registered {
+  transaction: Transaction;
+  /** The request key already held a transaction: this is it, and nothing new was created. */
+  duplicate: boolean;
+  warnings: FieldProblem[];
+}
+
+const DEFAULT_ID = 1;
+
+export const isSupported = (indicator: Indicator, score: number) => Number.isInteger(score) && score >= INDICATORS[indicator].min && score <= INDICATORS[indicator].max;
+
+/**
+ * Registers a transaction under the seed's rules (4.4): the one domain service both interfaces call. Throws
+ * TransactionRejected for a business rejection; any other error is infrastructure and may be retried, which is
+ * safe: the request key makes the write idempotent.
+ */
+export async function registerTransaction(tenantId: number, command: TransactionCommand, requestKey: string, now = new Date()): Promise<Registered> {
+  const refs = [
+    { entity: 'STORE' as Entity, id: command.store.id, externalId: command.store.externalId },
+    { entity: 'EMPLOYEE' as Entity, id: command.employee.id, externalId: command.employee.externalId },
+    { entity: 'CUSTOMER' as Entity, id: command.customer.id, externalId: command.customer.externalId },
+  ];
+  const [settings, read] = await Promise.all([
+    tenantSettings(tenantId),
+    readReferences(tenantId, refs, [keys.transaction(tenantId, requestKey), keys.entity(tenantId, 'STORE', DEFAULT_ID)]),
+  ]);
+  const [existingItem, defaultStore] = read.also;
+  const existing = existingItem ? toRecord(existingItem) : undefined;
+  if (existing?.status === 'created') {
+    // A redelivery or a resent transaction: the survey message goes again (senders deduplicate), nothing else does.
+    await dispatchIfScheduled(tenantId, existing.transaction, existing.extra);
+    return { transaction: existing.transaction, duplicate: true, warnings: [] };
+  }
+
+  const errors: FieldProblem[] = [];
+  const warnings: FieldProblem[] = [];
+  const journey = findJourney(settings, command.journey, errors);
+  const ratingItems = journey ? checkRatingItems(settings, journey, command.ratingItems, errors) : [];
+  let rating: Transaction['rating'] = null;
+  if (journey && command.rating) {
+    if (isSupported(journey.indicator, command.rating.score)) rating = { score: command.rating.score, comment: command.rating.comment ?? null };
+    else warnings.push({ path: 'rating.score', message: `${command.rating.score} is not a ${journey.indicator} score (${INDICATORS[journey.indicator].min}-${INDICATORS[journey.indicator].max}); the transaction has no rating` });
+  }
+
+  const [storeItem, employeeItem, customerItem] = read.found;
+  let store = storeItem ? v.parse(Store, storeItem) : undefined;
+  if (!store && command.store.id !== undefined) store = defaultStore ? v.parse(Store, defaultStore) : undefined;
+  if (store && store.status !== 'active') errors.push({ path: 'store', message: `store ${store.id} is inactive` });
+  const employeeId = employeeItem ? v.parse(Employee, employeeItem).id : command.employee.id !== undefined ? DEFAULT_ID : undefined;
+  let customer = customerItem ? v.parse(Customer, customerItem) : undefined;
+  if (!customer && command.customer.id !== undefined) errors.push({ path: 'customer.id', message: `customer ${command.customer.id} does not exist` });
+  if (errors.length || !journey) throw new TransactionRejected(errors);
+
+  // Rule 5: what an external id names but does not exist yet is created from the payload.
+  const [storeId, resolvedEmployee, created] = await Promise.all([
+    store ? store.id : createOrFind(tenantId, 'STORE', command.store.externalId!, () => createStore(tenantId, { trade_name: command.store.tradeName ?? command.store.externalId!, company_name: command.store.companyName, store_id: command.store.externalId })),
+    employeeId ?? createOrFind(tenantId, 'EMPLOYEE', command.employee.externalId!, () => createEmployee(tenantId, { name: command.employee.name ?? command.employee.externalId!, email: command.employee.email, employee_id: command.employee.externalId, status: 'active' })),
+    customer ? undefined : createCustomerFrom(tenantId, command, warnings),
+  ]);
+  customer ??= created!;
+
+  const survey = await decideSurvey(tenantId, journey, customer, command, rating !== null, now);
+  const transaction: Transaction = {
+    id: await allocateTransactionId(tenantId),
+    transaction_id: command.externalId ?? null,
+    journey_id: journey.id,
+    store_id: storeId,
+    employee_id: resolvedEmployee,
+    customer_id: customer.id,
+    amount: command.amount ?? null,
+    register_date: command.date ?? null,
+    params: command.params,
+    rating,
+    rating_items: ratingItems,
+    survey: survey.survey,
+    created_at: now.toISOString(),
+  };
+  const extra = { journey_slug: journey.slug, customer_name: customer.name, survey_contact: survey.contact ?? null, survey_token: randomBytes(16).toString('base64url') };
+  if (!(await putCreated(tenantId, requestKey, transaction, extra))) {
+    // Another delivery of the same request got there first: answer with its transaction.
+    const winner = (await findByRequestKey(tenantId, requestKey)) as Extract<RequestRecord, { status: 'created' }>;
+    return { transaction: winner.transaction, duplicate: true, warnings: [] };
+  }
+  await dispatchIfScheduled(tenantId, transaction, extra);
+  return { transaction, duplicate: false, warnings };
+}
+
+/** Records a rejection against the request key, so that the caller can read why (v2 interface). */
+export const recordRejection = (tenantId: number, requestKey: string, errors: FieldProblem[], receivedAt: string) => putRejected(tenantId, requestKey, errors, receivedAt);
+
+export interface RequestOutcome {
+  requestId: string;
+  status: 'pending' | 'created' | 'rejected';
+  transactionId: number | null;
+  errors: FieldProblem[];
+}
+
+/** What became of a v2 request: pending until the consumer has decided. */
+export async function requestOutcome(tenantId: number, requestKey: string): Promise<RequestOutcome> {
+  const record = await findByRequestKey(tenantId, requestKey);
+  if (!record) return { requestId: requestKey, status: 'pending', transactionId: null, errors: [] };
+  if (record.status === 'rejected') return { requestId: requestKey, status: 'rejected', transactionId: null, errors: record.errors };
+  return { requestId: requestKey, status: 'created', transactionId: record.transaction.id, errors: [] };
+}
+
+export async function getTransaction(tenantId: number, id: number): Promise<Transaction> {
+  const transaction = await findById(tenantId, id);
+  if (!transaction) throw new NotFoundError(`Transaction ${id} not found.`);
+  return transaction;
+}
+
+// ---- Rules ------------------------------------------------------------------------------------------------------
+
+function findJourney(settings: Settings, ref: TransactionCommand['journey'], errors: FieldProblem[]): JourneyConfig | undefined {
+  const journey = settings.journeys.find((j) => (ref.id !== undefined ? j.id === ref.id : j.slug === ref.slug));
+  if (!journey) {
+    errors.push(ref.id !== undefined ? { path: 'transaction.journeyId', message: `journey ${ref.id} does not exist` } : { path: 'transaction.journeySlug', message: `journey "${ref.slug}" does not exist` });
+  }
+  return journey;
+}
+
+/** Rules 2 and 3: each item's class must be available for the journey, and its score supported by the class. */
+function checkRatingItems(settings: Settings, journey: JourneyConfig, items: TransactionCommand['ratingItems'], errors: FieldProblem[]): Transaction['rating_items'] {
+  return items.flatMap((item, i) => {
+    const found: ClassConfig | undefined = settings.classes.find((c) => (item.classId !== undefined ? c.id === item.classId : c.label.toLowerCase() === item.label!.toLowerCase()));
+    const name = item.classId !== undefined ? `class ${item.classId}` : `class "${item.label}"`;
+    if (!found || !journey.classes.includes(found.id)) {
+      errors.push({ path: `ratingItems[${i}].${item.classId !== undefined ? 'classId' : 'class'}`, message: `${name} is not available for journey ${journey.slug}` });
+      return [];
+    }
+    if (!isSupported(found.type, item.score)) {
+      const scale = INDICATORS[found.type];
+      errors.push({ path: `ratingItems[${i}].score`, message: `${item.score} is not a ${found.type} score (${scale.min}-${scale.max})` });
+      return [];
+    }
+    return [{ class_id: found.id, score: item.score }];
+  });
+}
+
+/** Design section 6: survey attempt 1 on the first reachable channel, or the reason for not surveying. */
+async function decideSurvey(tenantId: number, journey: JourneyConfig, customer: Customer, command: TransactionCommand, rated: boolean, now: Date): Promise<{ survey: Survey; contact?: string }> {
+  const notSent = (reason: Survey['reason']) => ({ survey: { status: 'not_sent' as const, reason, attempt_id: null, channel: null } });
+  if (rated) return notSent('already_rated');
+  if (customer.opt_out) return notSent('opted_out');
+  const route = chooseChannel(journey.channels, { phone: customer.phone ?? command.customer.phone ?? null, email: customer.email ?? command.customer.email ?? null });
+  if (!route) return notSent('no_contact');
+  if (journey.resurveyWindowDays && !(await claimSurveySlot(tenantId, customer.id, journey.id, journey.resurveyWindowDays, now))) return notSent('throttled');
+  return { survey: { status: 'scheduled', reason: null, attempt_id: 1, channel: route.channel }, contact: route.contact };
+}
+
+async function dispatchIfScheduled(tenantId: number, transaction: Transaction, extra: Record<string, unknown>): Promise<void> {
+  const { survey } = transaction;
+  if (survey.status !== 'scheduled' || !survey.channel || typeof extra.survey_contact !== 'string') return;
+  const message: DispatchMessage = {
+    version: 1,
+    tenantId,
+    transactionId: transaction.id,
+    attemptId: survey.attempt_id ?? 1,
+    journeyId: transaction.journey_id,
+    journey: String(extra.journey_slug),
+    channel: survey.channel as DispatchMessage['channel'],
+    contact: extra.survey_contact,
+    customerName: String(extra.customer_name),
+    surveyToken: String(extra.survey_token),
+    createdAt: transaction.created_at,
+  };
+  await sendMessage('surveyDispatch', message);
+}
+
+// ---- Creating what an external id names -------------------------------------------------------------------------
+
+/** Creates the entity; when a concurrent request created it first (its guard exists), uses that one instead. */
+async function createOrFind(tenantId: number, entity: Entity, externalId: string, create: () => Promise<{ id: number }>): Promise<number> {
+  try {
+    return (await create()).id;
+  } catch (error) {
+    if (!(error instanceof DuplicateError)) throw error;
+    const { found } = await readReferences(tenantId, [{ entity, externalId }]);
+    if (!found[0]) throw error;
+    return Number(found[0].id);
+  }
+}
+
+async function createCustomerFrom(tenantId: number, command: TransactionCommand, warnings: FieldProblem[]): Promise<Customer> {
+  const c = command.customer;
+  let created: Customer | undefined;
+  const id = await createOrFind(tenantId, 'CUSTOMER', c.externalId!, async () => {
+    const customer = await createCustomer(tenantId, {
+      name: c.name, email: c.email, phone: c.phone, phone2: c.phone2, cpf: c.cpf, birth_date: c.birthDate, gender: c.gender, client_id: c.externalId, opt_out: false,
+    });
+    warnings.push(...(customer.warnings ?? []).map((w) => ({ ...w, path: w.path === 'birth_date' ? 'customer.birthDate' : w.path })));
+    const { warnings: _, ...stored } = customer;
+    created = stored;
+    return customer;
+  });
+  if (created) return created;
+  const { found } = await readReferences(tenantId, [{ entity: 'CUSTOMER', id }]);
+  return v.parse(Customer, found[0]);
+}
