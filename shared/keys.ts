@@ -51,12 +51,8 @@ export const keys = {
   employeeStore: (tenantId: number, employeeId: number, storeId: number) => ({ pk: `${tenant(tenantId)}#EMPLOYEE#${employeeId}`, sk: `STORE#${padId(storeId)}` }),
   storeEmployees: (tenantId: number, storeId: number) => `${tenant(tenantId)}#STORE#${storeId}#EMPLOYEES`,
 
-  /**
-   * A transaction is stored under its request key, so that the one conditional write that creates it also makes it
-   * idempotent (see shared/transactions/request-key.ts); gsi1 finds it by its numeric id.
-   */
-  transaction: (tenantId: number, requestKey: string) => ({ pk: `${tenant(tenantId)}#TXREQ#${requestKey}`, sk: 'TX' }),
-  transactionById: (tenantId: number, id: number) => `${tenant(tenantId)}#TXID#${id}`,
+  /** A transaction, or the rejection of a request, under the id its request key hashes to (shared/transactions/request-key.ts). */
+  transaction: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#TX#${id}`, sk: 'TX' }),
   /** When a customer was last surveyed on a journey (the resurvey window). */
   surveyed: (tenantId: number, customerId: number, journeyId: number) => ({ pk: `${tenant(tenantId)}#CUSTOMER#${customerId}`, sk: `SURVEYED#${padId(journeyId)}` }),
 

@@ -24,7 +24,7 @@ export const email = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(
 export const integerString = (min: number, max: number) =>
   v.pipe(
     v.string(),
-    v.regex(/^\d{1,10}$/, 'must be an integer'),
+    v.regex(/^\d{1,16}$/, 'must be an integer'),
     v.transform(Number),
     v.minValue(min, `must be at least ${min}`),
     v.maxValue(max, `must be at most ${max}`),

@@ -1,8 +1,12 @@
+import * as v from 'valibot';
 import { httpHandler } from '../../shared/http/handler.js';
-import { IdPath } from '../../shared/schema.js';
+import { integerString } from '../../shared/schema.js';
+import { MAX_TRANSACTION_ID } from '../../shared/transactions/request-key.js';
 import { getTransaction } from '../../shared/transactions/service.js';
 
-export const handler = httpHandler({ path: IdPath }, async ({ tenantId, path }) => ({
+const TransactionIdPath = v.strictObject({ id: integerString(1, MAX_TRANSACTION_ID) });
+
+export const handler = httpHandler({ path: TransactionIdPath }, async ({ tenantId, path }) => ({
   status: 200,
   body: await getTransaction(tenantId, path.id),
 }));

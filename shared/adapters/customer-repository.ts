@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { keys, normaliseName, padId } from '../keys.js';
 import { Customer, type CustomerFilters } from '../customers/schema.js';
-import { db, pageByIdRange, queryPage, type Filter, type Page, type QuerySpec } from './dynamodb.js';
+import { db, pageByIdRange, queryPage, type Filter, type Item, type Page, type QuerySpec } from './dynamodb.js';
 import { entityRepository } from './entity-repository.js';
 
 const ENTITY = 'CUSTOMER';
@@ -27,7 +27,6 @@ export const customers = entityRepository<Customer>({
       const normalised = normaliseName(name);
       return { gsi3pk: keys.byName(tenantId, ENTITY, nameShard(normalised)), gsi3sk: keys.nameSort(normalised, id) };
     },
-    client_id: exact('gsi4', 'EXTID'),
     email: exact('gsi5', 'EMAIL'),
     phone: exact('gsi6', 'PHONE'),
     cpf: exact('gsi7', 'CPF'),
@@ -35,14 +34,19 @@ export const customers = entityRepository<Customer>({
 });
 
 /**
- * The most selective filter present is the key condition (client_id, cpf, email, phone, name, opt_out=true), the
- * others filter; with none, the list pages by id range.
+ * A client_id names at most one customer, found through its guard (no index to write on every create). Otherwise
+ * the most selective filter present is the key condition (cpf, email, phone, name, opt_out=true) and the others
+ * filter; with none, the list pages by id range.
  */
-export function listCustomers(tenantId: number, filters: CustomerFilters): Promise<Page> {
+export async function listCustomers(tenantId: number, filters: CustomerFilters): Promise<Page> {
   const { name, email, phone, cpf, client_id: clientId, opt_out: optOut } = filters;
+  if (clientId !== undefined) {
+    const customer = await customers.findByExternalId(tenantId, clientId);
+    const item = customer && matches(customer, filters) ? [customer as unknown as Item] : [];
+    return { items: filters.page > 1 || filters.cursor ? [] : item, nextCursor: null };
+  }
   const normalised = name ? normaliseName(name) : undefined;
   const candidates: [unknown, QuerySpec['index'], () => string, Filter][] = [
-    [clientId, 'gsi4', () => keys.byExternalId(tenantId, ENTITY, clientId!), { attribute: 'client_id', equals: clientId! }],
     [cpf, 'gsi7', () => keys.byValue(tenantId, ENTITY, 'CPF', cpf!), { attribute: 'cpf', equals: cpf! }],
     [email, 'gsi5', () => keys.byValue(tenantId, ENTITY, 'EMAIL', email!), { attribute: 'email', equals: email! }],
     [phone, 'gsi6', () => keys.byValue(tenantId, ENTITY, 'PHONE', phone!), { attribute: 'phone', equals: phone! }],
@@ -62,4 +66,15 @@ export function listCustomers(tenantId: number, filters: CustomerFilters): Promi
   const spec: QuerySpec = { index, partition: partition(), filters: others(0) };
   if (index === 'gsi3') spec.sortBeginsWith = (filter as { beginsWith: string }).beginsWith;
   return queryPage(db(), spec, filters);
+}
+
+/** The other filters, applied to the one customer a client_id names. */
+function matches(customer: Customer, filters: CustomerFilters): boolean {
+  return (
+    (filters.name === undefined || normaliseName(customer.name).startsWith(normaliseName(filters.name))) &&
+    (filters.email === undefined || customer.email === filters.email) &&
+    (filters.phone === undefined || customer.phone === filters.phone) &&
+    (filters.cpf === undefined || customer.cpf === filters.cpf) &&
+    (filters.opt_out === undefined || customer.opt_out === filters.opt_out)
+  );
 }

@@ -46,22 +46,47 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
     };
   }
 
-  /** Writes a new entity; with an external code, atomically with the guard that keeps the code unique. */
+  /**
+   * Writes a new entity. With an external code, its guard is written first, then the entity: two plain writes cost
+   * half a transaction (whose index writes are doubled too). A guard left without its entity by a crash between
+   * the two is taken over once it is ORPHAN_GUARD_SECONDS old, so a retry can finish the create.
+   */
   async function insert(tenantId: number, value: T, extra: NonNullable<TransactWriteCommandInput['TransactItems']> = []): Promise<void> {
     const { client, tableName } = db();
     const put = { TableName: tableName, Item: toItem(tenantId, value), ConditionExpression: 'attribute_not_exists(pk)' };
     const code = model.externalId ? value[model.externalId] : undefined;
-    if (code == null && extra.length === 0) {
-      await client.send(new PutCommand(put));
-      return;
-    }
-    const guard = code == null ? [] : [{ Put: { TableName: tableName, Item: { ...guardKey(tenantId, code), [TABLE.entityAttribute]: `${entity}_EXT`, id: value.id }, ConditionExpression: 'attribute_not_exists(pk)' } }];
+    if (code != null) await claimGuard(tenantId, code, value.id);
+    if (extra.length) await client.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...extra] }));
+    else await client.send(new PutCommand(put));
+  }
+
+  async function claimGuard(tenantId: number, code: unknown, id: number): Promise<void> {
+    const { client, tableName } = db();
+    const now = Date.now();
     try {
-      await client.send(new TransactWriteCommand({ TransactItems: [...guard, { Put: put }, ...extra] }));
+      await client.send(new PutCommand({ TableName: tableName, Item: { ...guardKey(tenantId, code), [TABLE.entityAttribute]: `${entity}_EXT`, id, claimed_at: now }, ConditionExpression: 'attribute_not_exists(pk)' }));
+      return;
     } catch (error) {
-      if (guard.length && cancelledByCondition(error, 0)) throw duplicate(code);
+      if (!isConditionFailure(error)) throw error;
+    }
+    const { Item: guard } = await client.send(new GetCommand({ TableName: tableName, Key: guardKey(tenantId, code), ConsistentRead: true }));
+    const orphan = guard && Number(guard.claimed_at ?? 0) < now - ORPHAN_GUARD_SECONDS * 1000 && !(await get(tenantId, Number(guard.id)));
+    if (!orphan) throw duplicate(code);
+    try {
+      await client.send(
+        new UpdateCommand({ TableName: tableName, Key: guardKey(tenantId, code), UpdateExpression: 'SET id = :id, claimed_at = :now', ConditionExpression: 'id = :old', ExpressionAttributeValues: { ':id': id, ':now': now, ':old': guard.id } }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw duplicate(code);
       throw error;
     }
+  }
+
+  /** The entity an external code names: its guard, then the entity (strongly consistent, no index needed). */
+  async function findByExternalId(tenantId: number, code: string): Promise<T | undefined> {
+    const { client, tableName } = db();
+    const { Item: guard } = await client.send(new GetCommand({ TableName: tableName, Key: guardKey(tenantId, code) }));
+    return guard ? get(tenantId, Number(guard.id)) : undefined;
   }
 
   async function get(tenantId: number, id: number): Promise<T | undefined> {
@@ -132,7 +157,10 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
     return (await get(tenantId, id))!;
   }
 
-  return { toItem, parse: model.parse, insert, get, getMany, update };
+  return { toItem, parse: model.parse, insert, get, getMany, findByExternalId, update };
 }
+
+/** A guard this old whose entity does not exist was left by a create that crashed between its two writes. */
+export const ORPHAN_GUARD_SECONDS = 60;
 
 const capitalise = (word: string) => word[0] + word.slice(1).toLowerCase();

@@ -1,15 +1,14 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { FieldProblem } from '../errors.js';
 import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
+import { MAX_ID_PROBES, transactionIdFor } from '../transactions/request-key.js';
 import { Transaction } from '../transactions/schema.js';
 import { db, isConditionFailure, type Item } from './dynamodb.js';
 
 /** How long the outcome of a rejected request stays readable. */
 export const REJECTION_TTL_DAYS = 30;
-/** Transaction ids are taken from the counter this many at a time, so most transactions cost no counter write. */
-export const ID_BLOCK_SIZE = 50;
 
 export type RequestRecord =
   | { status: 'created'; transaction: Transaction; extra: Item }
@@ -26,62 +25,75 @@ export function toRecord(item: Item): RequestRecord {
   return { status: 'created', transaction: v.parse(Transaction, item), extra: item };
 }
 
+/** The item a request key holds: its created transaction or its rejection; undefined while none is stored. */
 export async function findByRequestKey(tenantId: number, requestKey: string): Promise<RequestRecord | undefined> {
-  const { client, tableName } = db();
-  const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.transaction(tenantId, requestKey) }));
-  return Item ? toRecord(Item) : undefined;
+  for (let probe = 0; probe < MAX_ID_PROBES; probe++) {
+    const item = await getItem(tenantId, transactionIdFor(requestKey, probe));
+    if (!item) return undefined;
+    if (item.request_key === requestKey) return toRecord(item);
+  }
+  return undefined;
 }
 
 export async function findById(tenantId: number, id: number): Promise<Transaction | undefined> {
-  const { client, tableName } = db();
-  const { Items } = await client.send(
-    new QueryCommand({ TableName: tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.transactionById(tenantId, id) }, Limit: 1 }),
-  );
-  return Items?.[0] ? v.parse(Transaction, Items[0]) : undefined;
+  const item = await getItem(tenantId, id);
+  return item && item.status === 'created' ? v.parse(Transaction, item) : undefined;
 }
 
-/** The item may be written when nothing, or only a rejection, is stored under its key. */
-const writable = { ConditionExpression: 'attribute_not_exists(pk) OR #status = :rejected', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':rejected': 'rejected' } };
+async function getItem(tenantId: number, id: number): Promise<Item | undefined> {
+  const { client, tableName } = db();
+  return (await client.send(new GetCommand({ TableName: tableName, Key: keys.transaction(tenantId, id) }))).Item;
+}
 
 /**
- * Stores a created transaction with one conditional write. False when the key already holds a created
- * transaction: the request is a duplicate and nothing was written.
+ * Writes the item of a request key with one conditional PutItem at the id the key hashes to: allowed when nothing,
+ * or only this key's rejection, is stored there. Returns the record now stored under the key: `written` is false
+ * when a created transaction was already there (a duplicate request), which is then returned unchanged.
  */
-export async function putCreated(tenantId: number, requestKey: string, transaction: Transaction, extra: Item): Promise<boolean> {
+async function putUnderKey(tenantId: number, requestKey: string, build: (id: number) => Item): Promise<{ written: boolean; item: Item }> {
   const { client, tableName } = db();
-  const Item = {
-    ...keys.transaction(tenantId, requestKey),
-    [TABLE.entityAttribute]: 'TRANSACTION',
-    gsi1pk: keys.transactionById(tenantId, transaction.id),
-    gsi1sk: 'TX',
-    status: 'created',
-    ...extra,
-    ...transaction,
-  };
-  try {
-    await client.send(new PutCommand({ TableName: tableName, Item, ...writable }));
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
+  for (let probe = 0; probe < MAX_ID_PROBES; probe++) {
+    const id = transactionIdFor(requestKey, probe);
+    const item = { ...keys.transaction(tenantId, id), ...build(id), request_key: requestKey };
+    try {
+      await client.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: item,
+          ConditionExpression: 'attribute_not_exists(pk) OR (#status = :rejected AND request_key = :key)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':rejected': 'rejected', ':key': requestKey },
+        }),
+      );
+      return { written: true, item };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    const stored = await getItem(tenantId, id);
+    if (stored?.request_key === requestKey) return { written: false, item: stored };
+    // Another key hashes to this id: probe the next one.
   }
+  throw new Error(`No free transaction id for request key ${requestKey}.`);
+}
+
+/**
+ * Stores a created transaction. `build` gets the transaction's id. When the key already holds a created
+ * transaction, nothing is written and that one is returned (`created: false`).
+ */
+export async function putCreated(tenantId: number, requestKey: string, build: (id: number) => { transaction: Transaction; extra: Item }): Promise<{ created: boolean; record: Extract<RequestRecord, { status: 'created' }> }> {
+  const { written, item } = await putUnderKey(tenantId, requestKey, (id) => {
+    const { transaction, extra } = build(id);
+    return { [TABLE.entityAttribute]: 'TRANSACTION', status: 'created', ...extra, ...transaction };
+  });
+  const record = toRecord(item);
+  if (record.status !== 'created') throw new Error('A rejection was stored over a created transaction.');
+  return { created: written, record };
 }
 
 /** Records why a request was rejected, readable for REJECTION_TTL_DAYS; never over a created transaction. */
 export async function putRejected(tenantId: number, requestKey: string, errors: FieldProblem[], receivedAt: string): Promise<void> {
-  const { client, tableName } = db();
   const expiresAt = Math.floor(Date.now() / 1000) + REJECTION_TTL_DAYS * 86_400;
-  try {
-    await client.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: { ...keys.transaction(tenantId, requestKey), [TABLE.entityAttribute]: 'TRANSACTION_REJECTION', status: 'rejected', errors, received_at: receivedAt, [TABLE.ttlAttribute]: expiresAt },
-        ...writable,
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  await putUnderKey(tenantId, requestKey, () => ({ [TABLE.entityAttribute]: 'TRANSACTION_REJECTION', status: 'rejected', errors, received_at: receivedAt, [TABLE.ttlAttribute]: expiresAt }));
 }
 
 /**
@@ -107,28 +119,4 @@ export async function claimSurveySlot(tenantId: number, customerId: number, jour
     if (isConditionFailure(error)) return false;
     throw error;
   }
-}
-
-const blocks = new Map<number, { next: number; end: number }>();
-
-/** The next transaction id of a tenant, from a block of ID_BLOCK_SIZE ids this process reserved. */
-export async function allocateTransactionId(tenantId: number): Promise<number> {
-  let block = blocks.get(tenantId);
-  if (!block || block.next > block.end) {
-    const { client, tableName } = db();
-    const { Attributes } = await client.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.counter(tenantId, 'TRANSACTION'),
-        UpdateExpression: 'ADD #value :size',
-        ExpressionAttributeNames: { '#value': 'value' },
-        ExpressionAttributeValues: { ':size': ID_BLOCK_SIZE },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    const end = Number(Attributes?.value);
-    block = { next: end - ID_BLOCK_SIZE + 1, end };
-    blocks.set(tenantId, block);
-  }
-  return block.next++;
 }

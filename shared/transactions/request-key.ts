@@ -14,3 +14,19 @@ export function requestKeyFor(command: Pick<TransactionCommand, 'externalId' | '
 }
 
 export const REQUEST_KEY_PATTERN = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|tx-[\w-]{32})$/;
+
+/** Transaction ids are 48-bit integers: safe in JSON and JavaScript, and in any 64-bit column. */
+export const MAX_TRANSACTION_ID = 2 ** 48 - 1;
+
+/** How many ids a request key may probe before giving up (a second is needed about once in 10^9 transactions). */
+export const MAX_ID_PROBES = 4;
+
+/**
+ * The transaction id a request key maps to: 48 bits of its SHA-256, so that the key alone finds its transaction
+ * and the write that creates it is conditional on that one item. Two keys that collide (odds about n / 2^48)
+ * probe on: the stored item names its key.
+ */
+export function transactionIdFor(requestKey: string, probe = 0): number {
+  const digest = createHash('sha256').update(probe ? `${requestKey}#${probe}` : requestKey).digest();
+  return digest.readUIntBE(0, 6) || 1;
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { readReferences } from '../adapters/references.js';
 import { sendMessage } from '../adapters/sqs.js';
-import { allocateTransactionId, claimSurveySlot, findByRequestKey, findById, putCreated, putRejected, toRecord, type RequestRecord } from '../adapters/transaction-repository.js';
+import { claimSurveySlot, findByRequestKey, findById, putCreated, putRejected, toRecord } from '../adapters/transaction-repository.js';
 import { Customer } from '../customers/schema.js';
 import { createCustomer } from '../customers/service.js';
 import { Employee } from '../employees/schema.js';
@@ -14,6 +14,7 @@ import { createStore } from '../stores/service.js';
 import { chooseChannel, type DispatchMessage } from '../surveys/dispatch.js';
 import { INDICATORS, type ClassConfig, type Indicator, type JourneyConfig } from '../tenants/config-schema.js';
 import { tenantSettings, type Settings } from '../tenants/settings.js';
+import { transactionIdFor } from './request-key.js';
 import type { Survey, Transaction, TransactionCommand } from './schema.js';
 
 /** A transaction the rules refuse (seed 4.4): not created, and not worth retrying. */
@@ -47,10 +48,10 @@ export async function registerTransaction(tenantId: number, command: Transaction
   ];
   const [settings, read] = await Promise.all([
     tenantSettings(tenantId),
-    readReferences(tenantId, refs, [keys.transaction(tenantId, requestKey), keys.entity(tenantId, 'STORE', DEFAULT_ID)]),
+    readReferences(tenantId, refs, [keys.transaction(tenantId, transactionIdFor(requestKey)), keys.entity(tenantId, 'STORE', DEFAULT_ID)]),
   ]);
   const [existingItem, defaultStore] = read.also;
-  const existing = existingItem ? toRecord(existingItem) : undefined;
+  const existing = existingItem?.request_key === requestKey ? toRecord(existingItem) : undefined;
   if (existing?.status === 'created') {
     // A redelivery or a resent transaction: the survey message goes again (senders deduplicate), nothing else does.
     await dispatchIfScheduled(tenantId, existing.transaction, existing.extra);
@@ -77,16 +78,16 @@ export async function registerTransaction(tenantId: number, command: Transaction
   if (errors.length || !journey) throw new TransactionRejected(errors);
 
   // Rule 5: what an external id names but does not exist yet is created from the payload.
-  const [storeId, resolvedEmployee, created] = await Promise.all([
+  const [storeId, resolvedEmployee, newCustomer] = await Promise.all([
     store ? store.id : createOrFind(tenantId, 'STORE', command.store.externalId!, () => createStore(tenantId, { trade_name: command.store.tradeName ?? command.store.externalId!, company_name: command.store.companyName, store_id: command.store.externalId })),
     employeeId ?? createOrFind(tenantId, 'EMPLOYEE', command.employee.externalId!, () => createEmployee(tenantId, { name: command.employee.name ?? command.employee.externalId!, email: command.employee.email, employee_id: command.employee.externalId, status: 'active' })),
     customer ? undefined : createCustomerFrom(tenantId, command, warnings),
   ]);
-  customer ??= created!;
+  customer ??= newCustomer!;
 
   const survey = await decideSurvey(tenantId, journey, customer, command, rating !== null, now);
-  const transaction: Transaction = {
-    id: await allocateTransactionId(tenantId),
+  const transaction = (id: number): Transaction => ({
+    id,
     transaction_id: command.externalId ?? null,
     journey_id: journey.id,
     store_id: storeId,
@@ -99,15 +100,12 @@ export async function registerTransaction(tenantId: number, command: Transaction
     rating_items: ratingItems,
     survey: survey.survey,
     created_at: now.toISOString(),
-  };
+  });
   const extra = { journey_slug: journey.slug, customer_name: customer.name, survey_contact: survey.contact ?? null, survey_token: randomBytes(16).toString('base64url') };
-  if (!(await putCreated(tenantId, requestKey, transaction, extra))) {
-    // Another delivery of the same request got there first: answer with its transaction.
-    const winner = (await findByRequestKey(tenantId, requestKey)) as Extract<RequestRecord, { status: 'created' }>;
-    return { transaction: winner.transaction, duplicate: true, warnings: [] };
-  }
-  await dispatchIfScheduled(tenantId, transaction, extra);
-  return { transaction, duplicate: false, warnings };
+  const { created, record } = await putCreated(tenantId, requestKey, (id) => ({ transaction: transaction(id), extra }));
+  // When another delivery of the same request got there first, its transaction is the answer.
+  if (created) await dispatchIfScheduled(tenantId, record.transaction, record.extra);
+  return { transaction: record.transaction, duplicate: !created, warnings: created ? warnings : [] };
 }
 
 /** Records a rejection against the request key, so that the caller can read why (v2 interface). */

@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { keys } from '../../shared/keys.js';
+import { transactionIdFor } from '../../shared/transactions/request-key.js';
 import { inProcess } from '../support/api.js';
 import { consume, privateDispatchQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
@@ -131,7 +132,7 @@ describe('at-least-once delivery', () => {
     await consume([message, message]);
     await consume([message]);
     const outcome = (await api({ path: `/v2/transactions/requests/${message.requestId}`, key: tenant.key })).body;
-    const item = await getItem(keys.transaction(tenant.tenantId, message.requestId));
+    const item = await getItem(keys.transaction(tenant.tenantId, transactionIdFor(message.requestId)));
     expect(item?.id).toBe(outcome.transactionId);
     const customers = await api({ path: '/customer', key: tenant.key, query: { client_id: (message.payload as { customer: { externalId: string } }).customer.externalId, token: tenant.userToken } });
     expect(customers.body.data).toHaveLength(1);

@@ -1,0 +1,49 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/** One DynamoDB round trip and the capacity it consumed, as DynamoDB reports it (ReturnConsumedCapacity TOTAL). */
+export interface Call {
+  command: string;
+  read: number;
+  write: number;
+}
+
+type Capacity = { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number };
+
+/**
+ * Counts the round trips a client makes and the capacity each consumed: a middleware on the real client asks
+ * DynamoDB for ConsumedCapacity on every call and adds it up. Nothing is mocked.
+ */
+export function meter(client: DynamoDBDocumentClient) {
+  const calls: Call[] = [];
+  const name = `meter-${Math.random()}`;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as Record<string, unknown>;
+      input.ReturnConsumedCapacity ??= 'TOTAL';
+      const result = await next(args);
+      const consumed = (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity;
+      const list = consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed];
+      const command = lowLevelName(String(context.commandName));
+      const isWrite = /Put|Update|Delete|TransactWrite|BatchWrite/.test(command);
+      const units = list.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+      calls.push({ command, read: isWrite ? 0 : units, write: isWrite ? units : 0 });
+      return result;
+    },
+    { step: 'initialize', name },
+  );
+  return {
+    calls,
+    reset: () => calls.splice(0),
+    totals: () => ({ roundTrips: calls.length, read: sum(calls, 'read'), write: sum(calls, 'write') }),
+    stop: () => client.middlewareStack.remove(name),
+  };
+}
+
+const sum = (calls: Call[], field: 'read' | 'write') => Math.round(calls.reduce((total, call) => total + call[field], 0) * 100) / 100;
+
+/** DynamoDB's own operation names, whether the document client or the low-level client made the call. */
+const DOCUMENT_TO_LOW_LEVEL: Record<string, string> = { Get: 'GetItem', Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', BatchGet: 'BatchGetItem', BatchWrite: 'BatchWriteItem', TransactGet: 'TransactGetItems', TransactWrite: 'TransactWriteItems' };
+const lowLevelName = (commandName: string) => {
+  const name = commandName.replace(/Command$/, '');
+  return DOCUMENT_TO_LOW_LEVEL[name] ?? name;
+};

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { meter } from '../../bench/metering.js';
+import { db } from '../../shared/adapters/dynamodb.js';
+import { consume, privateDispatchQueue } from '../support/queues.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+import { messageFor, v2Payload } from '../support/transactions.js';
+
+let tenant: TestTenant;
+let dispatch: Awaited<ReturnType<typeof privateDispatchQueue>>;
+let metered: ReturnType<typeof meter>;
+
+beforeAll(async () => {
+  tenant = await newTenant();
+  dispatch = await privateDispatchQueue();
+  // Warm the caches a running consumer has: the tenant's settings and a block of transaction ids.
+  await consume([messageFor(tenant.tenantId, v2Payload({ customer: { externalId: 'KNOWN', name: 'Known', phone: '11988887777' } }))]);
+  metered = meter(db().client);
+});
+afterAll(async () => {
+  metered.stop();
+  await dispatch.close();
+});
+
+/** The DynamoDB cost of one v2 transaction through the consumer (the API handler makes no DynamoDB call). */
+async function cost(payload: Record<string, unknown>) {
+  metered.reset();
+  const { failed } = await consume([messageFor(tenant.tenantId, payload)]);
+  expect(failed).toEqual([]);
+  const figures = { ...metered.totals(), commands: metered.calls.map((c) => c.command) };
+  return figures;
+}
+
+describe('what a v2 transaction costs in DynamoDB', () => {
+  it('with an existing customer: two batched reads and one conditional write', async () => {
+    const figures = await cost(v2Payload({ customer: { externalId: 'KNOWN' } }));
+    expect(figures.commands).toEqual(['BatchGetItem', 'BatchGetItem', 'PutItem']);
+    expect(figures.write).toBe(1);
+    expect(figures.read).toBeLessThanOrEqual(3);
+  });
+
+  it('with customer, store and employee by internal id: one batched read and one conditional write', async () => {
+    const figures = await cost(v2Payload({ customer: { id: 1 } }));
+    expect(figures.commands).toEqual(['BatchGetItem', 'PutItem']);
+    expect(figures.write).toBe(1);
+  });
+
+  it('with a new customer: its guard, then the customer with one index entry per searchable field, then the transaction', async () => {
+    const figures = await cost(v2Payload());
+    expect(figures.commands).toEqual(['BatchGetItem', 'PutItem', 'PutItem', 'PutItem']);
+    // guard 1 + customer 1 + its name, e-mail and phone index entries 3 + transaction 1 (its id comes from a reserved block)
+    expect(figures.write).toBe(6);
+  });
+});
