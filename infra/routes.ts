@@ -53,6 +53,13 @@ export const routes: readonly Route[] = [
   { operationId: 'getTransactionRequest', method: 'GET', paths: ['/v2/transactions/requests/{requestId}'], handler: 'http/get-transaction-request.ts', api: 'public', table: 'read', queues: [], summary: 'What became of a queued transaction' },
   { operationId: 'postTransaction', method: 'POST', paths: ['/public/transaction', '/public/transaction/integration', '/api/v1/transaction', '/api/v1/transaction/integration'], handler: 'http/post-transaction.ts', api: 'public', table: 'readwrite', queues: ['surveyDispatch'], summary: 'Create a transaction synchronously (legacy interface)' },
   { operationId: 'getTransaction', method: 'GET', paths: both('/transaction/{id}'), handler: 'http/get-transaction.ts', api: 'public', table: 'read', queues: [], summary: 'Read a transaction' },
+
+  { operationId: 'listEvaluations', method: 'GET', paths: both('/rating/formbuilder'), handler: 'http/list-evaluations.ts', api: 'public', table: 'read', queues: [], summary: 'Flexible-form ratings between start_date and end_date (user token)' },
+  { operationId: 'getEvaluation', method: 'GET', paths: both('/rating/formbuilder/{id}'), handler: 'http/get-evaluation.ts', api: 'public', table: 'read', queues: [], summary: 'One flexible-form rating (is_external: by transaction_id)' },
+
+  { operationId: 'getSurvey', method: 'GET', paths: ['/survey'], handler: 'http/get-survey.ts', api: 'chatbot', table: 'read', queues: [], summary: 'The survey of one attempt, for the chatbot' },
+  { operationId: 'postSurvey', method: 'POST', paths: ['/survey'], handler: 'http/post-survey.ts', api: 'chatbot', table: 'readwrite', queues: [], summary: 'Answer a survey attempt' },
+  { operationId: 'putSurvey', method: 'PUT', paths: ['/survey'], handler: 'http/put-survey.ts', api: 'chatbot', table: 'readwrite', queues: [], summary: 'Correct the answer of a survey attempt' },
 ];
 
 /** Queue consumers: each reads one queue in batches and reports failed records one by one. */

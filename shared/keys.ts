@@ -53,6 +53,9 @@ export const keys = {
 
   /** A transaction, or the rejection of a request, under the id its request key hashes to (shared/transactions/request-key.ts). */
   transaction: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#TX#${id}`, sk: 'TX' }),
+  /** Evaluations (answered or rated transactions) by month, newest first within (gsi2), and by external id (gsi4). */
+  evaluationsByMonth: (tenantId: number, month: string) => `${tenant(tenantId)}#EVAL#${month}`,
+  evaluationByExternalId: (tenantId: number, externalId: string) => `${tenant(tenantId)}#EVAL#EXT#${externalId}`,
   /** When a customer was last surveyed on a journey (the resurvey window). */
   surveyed: (tenantId: number, customerId: number, journeyId: number) => ({ pk: `${tenant(tenantId)}#CUSTOMER#${customerId}`, sk: `SURVEYED#${padId(journeyId)}` }),
 

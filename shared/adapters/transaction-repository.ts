@@ -40,6 +40,9 @@ export async function findById(tenantId: number, id: number): Promise<Transactio
   return item && item.status === 'created' ? v.parse(Transaction, item) : undefined;
 }
 
+/** The raw item of a transaction id (with what the resource does not show: journey slug, survey contact...). */
+export const findByIdItem = (tenantId: number, id: number) => getItem(tenantId, id);
+
 async function getItem(tenantId: number, id: number): Promise<Item | undefined> {
   const { client, tableName } = db();
   return (await client.send(new GetCommand({ TableName: tableName, Key: keys.transaction(tenantId, id) }))).Item;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
+import { evaluationIndex } from '../adapters/evaluation-repository.js';
 import { readReferences } from '../adapters/references.js';
 import { sendMessage } from '../adapters/sqs.js';
 import { claimSurveySlot, findByRequestKey, findById, putCreated, putRejected, toRecord } from '../adapters/transaction-repository.js';
@@ -12,6 +13,7 @@ import { keys, type Entity } from '../keys.js';
 import { Store } from '../stores/schema.js';
 import { createStore } from '../stores/service.js';
 import { chooseChannel, type DispatchMessage } from '../surveys/dispatch.js';
+import { RATING_SOURCES } from '../surveys/schema.js';
 import { INDICATORS, type ClassConfig, type Indicator, type JourneyConfig } from '../tenants/config-schema.js';
 import { tenantSettings, type Settings } from '../tenants/settings.js';
 import { transactionIdFor } from './request-key.js';
@@ -101,8 +103,17 @@ export async function registerTransaction(tenantId: number, command: Transaction
     survey: survey.survey,
     created_at: now.toISOString(),
   });
-  const extra = { journey_slug: journey.slug, customer_name: customer.name, survey_contact: survey.contact ?? null, survey_token: randomBytes(16).toString('base64url') };
-  const { created, record } = await putCreated(tenantId, requestKey, (id) => ({ transaction: transaction(id), extra }));
+  const surveyToken = randomBytes(16).toString('base64url');
+  // A rating sent with the transaction is an evaluation too (source "api"), listed with the chatbot's answers.
+  const rated = rating !== null || ratingItems.length > 0;
+  const extra = (id: number) => ({
+    journey_slug: journey.slug,
+    customer_name: customer.name,
+    survey_contact: survey.contact ?? null,
+    survey_token: surveyToken,
+    ...(rated ? { eval_source: 'api', eval_src: RATING_SOURCES.api, ...evaluationIndex(tenantId, { id, transaction_id: command.externalId ?? null }, now.toISOString()) } : {}),
+  });
+  const { created, record } = await putCreated(tenantId, requestKey, (id) => ({ transaction: transaction(id), extra: extra(id) }));
   // When another delivery of the same request got there first, its transaction is the answer.
   if (created) await dispatchIfScheduled(tenantId, record.transaction, record.extra);
   return { transaction: record.transaction, duplicate: !created, warnings: created ? warnings : [] };

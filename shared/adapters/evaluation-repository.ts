@@ -1,0 +1,116 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ValidationError } from '../errors.js';
+import { keys, padId } from '../keys.js';
+import { db, isConditionFailure, type Item } from './dynamodb.js';
+
+/**
+ * Evaluations live on their transaction's item: the rating, its items and where the answer came from. These index
+ * attributes make them listable by date (gsi2, a partition a month, newest first) and findable by the
+ * transaction's external id (gsi4).
+ */
+export function evaluationIndex(tenantId: number, transaction: { id: number; transaction_id: string | null }, answeredAt: string): Item {
+  return {
+    answered_at: answeredAt,
+    gsi2pk: keys.evaluationsByMonth(tenantId, answeredAt.slice(0, 7)),
+    gsi2sk: `${answeredAt}#${padId(transaction.id)}`,
+    ...(transaction.transaction_id ? { gsi4pk: keys.evaluationByExternalId(tenantId, transaction.transaction_id), gsi4sk: answeredAt } : {}),
+  };
+}
+
+export type AnswerOutcome = 'written' | 'missing' | 'conflict';
+
+/**
+ * Writes an answer onto a transaction's survey attempt with one conditional UpdateItem. `create` requires the
+ * attempt not to be answered yet (two answers at once: one wins); `replace` requires an answer to exist.
+ */
+export async function writeAnswer(tenantId: number, id: number, attemptId: number, mode: 'create' | 'replace', set: Item): Promise<{ outcome: AnswerOutcome; item?: Item }> {
+  const { client, tableName } = db();
+  const names: Record<string, string> = { '#survey': 'survey', '#status': 'status', '#attempt': 'attempt_id' };
+  const values: Item = { ':attempt': attemptId, ':answered': 'answered', ':created': 'created' };
+  const assignments = Object.entries(set).map(([name, value], i) => {
+    names[`#a${i}`] = name;
+    values[`:a${i}`] = value;
+    return `#a${i} = :a${i}`;
+  });
+  const state = mode === 'create' ? '#survey.#status <> :answered' : '#survey.#status = :answered';
+  try {
+    const { Attributes } = await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.transaction(tenantId, id),
+        UpdateExpression: `SET ${assignments.join(', ')}, #survey.#status = :answered`,
+        ConditionExpression: `#status = :created AND #survey.#attempt = :attempt AND ${state}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return { outcome: 'written', item: Attributes };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const { Item: old } = await client.send(new GetCommand({ TableName: tableName, Key: keys.transaction(tenantId, id), ConsistentRead: true }));
+    const answered = (old?.survey as { status?: string; attempt_id?: number } | undefined);
+    const conflict = mode === 'create' && old?.status === 'created' && answered?.attempt_id === attemptId && answered.status === 'answered';
+    return { outcome: conflict ? 'conflict' : 'missing' };
+  }
+}
+
+/** Evaluations answered between two instants, newest first, across the month partitions they span. */
+export async function queryEvaluations(tenantId: number, from: string, to: string, limit: number, cursor: string | undefined): Promise<{ items: Item[]; nextCursor: string | null }> {
+  const { client, tableName } = db();
+  const months = monthsBetween(from, to).reverse();
+  let position = cursor ? decode(cursor, months, tenantId) : { month: months[0]!, key: undefined as Item | undefined };
+  const items: Item[] = [];
+  for (;;) {
+    const out = await client.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': keys.evaluationsByMonth(tenantId, position.month), ':from': from, ':to': `${to}\uffff` },
+        ScanIndexForward: false,
+        Limit: limit - items.length,
+        ExclusiveStartKey: position.key,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    const next = months[months.indexOf(position.month) + 1];
+    if (out.LastEvaluatedKey) position = { month: position.month, key: out.LastEvaluatedKey };
+    else if (next) position = { month: next, key: undefined };
+    else return { items, nextCursor: null };
+    if (items.length >= limit) return { items, nextCursor: encode(position) };
+  }
+}
+
+export async function queryByExternalId(tenantId: number, externalId: string): Promise<Item | undefined> {
+  const { client, tableName } = db();
+  const { Items } = await client.send(
+    new QueryCommand({ TableName: tableName, IndexName: 'gsi4', KeyConditionExpression: 'gsi4pk = :pk', ExpressionAttributeValues: { ':pk': keys.evaluationByExternalId(tenantId, externalId) }, ScanIndexForward: false, Limit: 1 }),
+  );
+  return Items?.[0];
+}
+
+function monthsBetween(from: string, to: string): string[] {
+  const months: string[] = [];
+  const date = new Date(`${from.slice(0, 7)}-01T00:00:00Z`);
+  while (date.toISOString().slice(0, 7) <= to.slice(0, 7)) {
+    months.push(date.toISOString().slice(0, 7));
+    date.setUTCMonth(date.getUTCMonth() + 1);
+  }
+  return months;
+}
+
+const encode = (position: { month: string; key: Item | undefined }) => Buffer.from(JSON.stringify(position)).toString('base64url');
+
+function decode(cursor: string, months: string[], tenantId: number): { month: string; key: Item | undefined } {
+  try {
+    const position = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { month?: unknown; key?: unknown };
+    const key = position.key as Item | undefined;
+    if (typeof position.month === 'string' && months.includes(position.month) && (key === undefined || (typeof key === 'object' && key !== null && key.gsi2pk === keys.evaluationsByMonth(tenantId, position.month)))) {
+      return { month: position.month, key: position.key as Item | undefined };
+    }
+  } catch {
+    // falls through
+  }
+  throw new ValidationError('The cursor is not valid for this query.', [{ path: 'cursor', message: 'must be a next_cursor returned by this list with the same dates' }]);
+}

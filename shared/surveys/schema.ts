@@ -1,0 +1,98 @@
+import * as v from 'valibot';
+import { calendarDate } from '../customers/schema.js';
+import { integerString, MAX_INT_ID, pagingQuery, text } from '../schema.js';
+import { INDICATORS, type Indicator } from '../tenants/config-schema.js';
+import { MAX_TRANSACTION_ID } from '../transactions/request-key.js';
+
+/** Where an answer came from. 1, 2, 4 and 7 are the reference API's codes; the others are ours and do not collide. */
+export const RATING_SOURCES = {
+  email: 1,
+  sms: 2,
+  push: 3,
+  ura: 4,
+  facebook: 5,
+  tablet: 6,
+  whatsapp: 7,
+  widget: 8,
+  qrcode: 9,
+  employee: 10,
+  chatbot: 11,
+  workplace: 12,
+  portals: 13,
+  /** A rating sent with the transaction itself. */
+  api: 14,
+} as const;
+export type SourceName = keyof typeof RATING_SOURCES;
+const SURVEY_SOURCES = Object.keys(RATING_SOURCES).filter((name) => name !== 'api') as Exclude<SourceName, 'api'>[];
+const sourceName = v.picklist(SURVEY_SOURCES, `must be one of ${SURVEY_SOURCES.join(', ')}`);
+const sourceCode = v.picklist(Object.values(RATING_SOURCES).filter((code) => code !== RATING_SOURCES.api), 'must be a RatingSource code');
+export const sourceOfCode = (code: number): SourceName => (Object.entries(RATING_SOURCES).find(([, c]) => c === code)?.[0] ?? 'api') as SourceName;
+
+/** Survey status codes as the reference API reports them (3 = evaluated), with a readable name beside. */
+export const SURVEY_STATUS_CODES = { scheduled: 1, answered: 3 } as const;
+
+const transactionId = v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(MAX_TRANSACTION_ID, 'is too large'));
+const attemptId = v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(1000, 'is too large'));
+const score = v.pipe(v.number('must be a number'), v.finite('must be a number'));
+
+/** SurveyParametersDto: the query of GET /survey. */
+export const SurveyQuery = v.strictObject({
+  transactionId: integerString(1, MAX_TRANSACTION_ID),
+  attemptId: integerString(1, 1000),
+  journey: text(64),
+  source: sourceName,
+});
+export type SurveyQuery = v.InferOutput<typeof SurveyQuery>;
+
+export const ClassItemType = v.picklist(Object.keys(INDICATORS) as Indicator[], `must be one of ${Object.keys(INDICATORS).join(', ')}`);
+
+/** SurveyDto: the body of POST and PUT /survey. */
+export const SurveyBody = v.strictObject({
+  transactionId,
+  attemptId,
+  journey: text(64),
+  classes: v.pipe(
+    v.array(v.strictObject({ classId: v.pipe(v.number('must be a number'), v.integer(), v.minValue(1), v.maxValue(MAX_INT_ID)), label: text(100), score: v.optional(score), type: ClassItemType }), 'must be a list'),
+    v.maxLength(100, 'may hold at most 100 classes'),
+  ),
+  score,
+  comment: v.optional(v.pipe(v.string('must be a string'), v.maxLength(2000, 'must be at most 2000 characters'))),
+  src: v.optional(sourceCode),
+  source: v.optional(sourceName),
+  name: v.optional(text(200)),
+  phone: v.optional(v.pipe(v.string('must be a string'), v.maxLength(20, 'must be at most 20 characters'))),
+  storeId: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100))),
+  employeeId: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100))),
+});
+export type SurveyBody = v.InferOutput<typeof SurveyBody>;
+
+/** The query of GET /public/rating/formbuilder. */
+export const EvaluationsQuery = v.strictObject({
+  ...pagingQuery,
+  start_date: calendarDate,
+  end_date: calendarDate,
+});
+export type EvaluationsQuery = v.InferOutput<typeof EvaluationsQuery>;
+
+export const EvaluationQuery = v.strictObject({
+  is_external: v.optional(v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((value) => value === 'true')), 'false'),
+});
+
+export const EvaluationPath = v.strictObject({ id: v.pipe(v.string(), v.minLength(1), v.maxLength(100, 'must be at most 100 characters')) });
+
+export interface Evaluation {
+  id: number;
+  transaction_id: string | null;
+  transaction: number;
+  journey: string;
+  store_id: number;
+  employee_id: number;
+  customer_id: number;
+  score: number | null;
+  comment: string | null;
+  items: { classId: number; label: string; type: string; score: number }[];
+  source: SourceName;
+  src: number;
+  answered_at: string;
+  created_at: string;
+}
