@@ -112,7 +112,7 @@ export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: 
         rawPath: url.pathname,
         headers,
         query: flattenQuery(url.searchParams),
-        pathParameters: Object.fromEntries(compiled.params.map((name, i) => [name, decodeURIComponent(m![i + 1]!)])),
+        pathParameters: Object.fromEntries(compiled.params.map((name, i) => [name, decodePathParameter(m![i + 1]!)])),
         body: request.body.length ? request.body.toString(binary ? 'base64' : 'utf8') : undefined,
         isBase64Encoded: binary,
       });
@@ -186,6 +186,15 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/** API Gateway decodes path parameters; a malformed escape is passed on as it came. */
+function decodePathParameter(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }
 
 /** Repeated headers and query parameters are joined with commas, as payload format 2.0 does. */

@@ -68,7 +68,8 @@ export function httpHandler<B extends Schema | undefined = undefined, P extends 
       tenantId,
       body: validate(spec.body, event.body, 'body') as Out<B>,
       path: validate(spec.path, event.pathParameters ?? {}, 'path') as Out<P>,
-      query: validate(spec.query, query, 'query') as Out<Q>,
+      // A route that takes no query parameters refuses any (but the user token), like a route that takes some.
+      query: validate(spec.query ?? NO_QUERY, query, 'query') as Out<Q>,
       requestId,
       userToken: event.headers?.[USER_TOKEN_HEADER] ?? queryToken,
       sent: event.body,
@@ -99,7 +100,7 @@ export function httpHandler<B extends Schema | undefined = undefined, P extends 
       before: ({ event }) => {
         logger.appendKeys({ requestId: event.requestContext.requestId });
         if (!spec.anonymous) tenantFromContext(event.requestContext.authorizer?.lambda);
-        if (spec.body) checkBodyPresent(event);
+        checkBody(event, !!spec.body);
       },
       onError: (request) => {
         request.response = problemResponse(toProblem(request.error), { 'x-request-id': request.event.requestContext.requestId });
@@ -109,10 +110,13 @@ export function httpHandler<B extends Schema | undefined = undefined, P extends 
   return stack.handler(core);
 }
 
-function checkBodyPresent(event: HttpEvent): void {
+/** Every route bounds the body, whether it reads one or not; a route that reads one requires it. */
+function checkBody(event: HttpEvent, required: boolean): void {
   const size = event.body ? Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : 0;
   if (size > MAX_BODY_BYTES) {
     throw new DomainError('payload-too-large', `The body may be at most ${MAX_BODY_BYTES} bytes.`);
   }
-  if (size === 0) throw new ValidationError('A JSON body is required.', [{ path: 'body', message: 'is required' }]);
+  if (required && size === 0) throw new ValidationError('A JSON body is required.', [{ path: 'body', message: 'is required' }]);
 }
+
+const NO_QUERY = v.strictObject({});

@@ -1,0 +1,122 @@
+import { CreateQueueCommand, DeleteQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes, type Route } from '../../infra/routes.js';
+import { QUEUES } from '../../shared/queues.js';
+import { inProcess, type ApiRequest, type ApiResponse } from '../support/api.js';
+import { CASES_PER_ROUTE, fixture, snapshot, validRequests, type Fixture } from './fixtures.js';
+
+/**
+ * Malformed and hostile requests for every route, generated with fast-check: wrong types, missing and extra
+ * fields, huge strings and lists, invalid UTF-8, injection-shaped strings, unknown query parameters, path ids
+ * that are not ids. Every answer must be a 4xx problem (or a 2xx where the input happened to be valid), never a
+ * 5xx, and a request that was refused must have changed nothing.
+ */
+const clients = { public: inProcess('public'), chatbot: inProcess('chatbot') };
+let f: Fixture;
+const sqs = new SQSClient({});
+let queueUrl: string;
+let previousQueue: string | undefined;
+export const tally = { requests: 0, refused: 0, accepted: 0 };
+
+beforeAll(async () => {
+  f = await fixture();
+  // Valid-by-chance v2 transactions go to a queue of this file, so that no consumer writes behind the snapshots.
+  queueUrl = (await sqs.send(new CreateQueueCommand({ QueueName: `fuzz-${randomUUID()}` }))).QueueUrl!;
+  previousQueue = process.env[QUEUES.transactions.urlEnv];
+  process.env[QUEUES.transactions.urlEnv] = queueUrl;
+});
+afterAll(async () => {
+  process.env[QUEUES.transactions.urlEnv] = previousQueue;
+  await sqs.send(new DeleteQueueCommand({ QueueUrl: queueUrl }));
+  console.info(`bad input: ${tally.requests} requests, ${tally.refused} refused with a 4xx problem, ${tally.accepted} valid by chance, 0 server errors`);
+});
+
+const hostile = fc.constantFrom(
+  '', ' ', '0', '-1', '1.5', '1e3', 'NaN', 'Infinity', 'null', 'true', '[]', '{}', '99999999999999999999', "' OR '1'='1", '<script>alert(1)</script>',
+  '${jndi:ldap://x/a}', '../../../etc/passwd', '\u0000', '\ud800', 'T#1#STORE#1', '%', 'é'.repeat(300), '1; DROP TABLE x', '{"$gt":""}',
+);
+const anyString = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 40 }), hostile, fc.string({ minLength: 1000, maxLength: 5000 }));
+const anyJson: fc.Arbitrary<unknown> = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  anyString,
+  fc.integer(),
+  fc.double({ noNaN: false }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.integer(), { minLength: 1000, maxLength: 3000 }),
+);
+
+function variants(route: Route, valid: ApiRequest): fc.Arbitrary<ApiRequest> {
+  const options: fc.Arbitrary<ApiRequest>[] = [];
+  const template = route.paths[0]!;
+  if (template.includes('{')) {
+    options.push(anyString.map((value) => ({ ...valid, path: template.replace(/\{\w+\}/, encodePathSegment(value)) })));
+  }
+  const query = valid.query ?? {};
+  options.push(
+    fc.record({ key: fc.constantFrom(...Object.keys(query), 'limit', 'page', 'cursor', 'status'), value: anyString }).map(({ key, value }) => ({ ...valid, query: { ...query, [key]: value } })),
+    fc.tuple(fc.string({ minLength: 1, maxLength: 20 }), anyString).map(([key, value]) => ({ ...valid, query: { ...query, [`x${key}`]: value } })),
+  );
+  if (valid.body !== undefined) {
+    const body = valid.body as Record<string, unknown>;
+    const fields = Object.keys(body);
+    options.push(
+      anyJson.map((value) => ({ ...valid, body: JSON.stringify(value ?? null) })),
+      fc.record({ field: fc.constantFrom(...fields), value: anyJson }).map(({ field, value }) => ({ ...valid, body: { ...body, [field]: value } })),
+      fc.constantFrom(...fields).map((field) => ({ ...valid, body: Object.fromEntries(Object.entries(body).filter(([k]) => k !== field)) })),
+      fc.tuple(fc.string({ minLength: 1, maxLength: 20 }), anyJson).map(([key, value]) => ({ ...valid, body: { ...body, [`x${key}`]: value } })),
+      fc.string({ maxLength: 200 }).map((text) => ({ ...valid, body: `{${text}` })),
+      fc.uint8Array({ minLength: 1, maxLength: 200 }).map((bytes) => ({ ...valid, body: Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff, 0xfe, ...bytes]), Buffer.from('"}')]) })),
+      fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data', '').map((type) => ({ ...valid, headers: { 'content-type': type }, body: JSON.stringify(body) })),
+    );
+  }
+  return fc.oneof(...options);
+}
+
+/** A path segment for any string, lone surrogates included (encodeURIComponent throws on those). */
+function encodePathSegment(value: string): string {
+  const encoded = [...Buffer.from(value, 'utf8')].map((byte) => (/[\w.~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, '0')}`)).join('');
+  return encoded.slice(0, 4000) || '%20';
+}
+
+function check(res: ApiResponse, request: ApiRequest): void {
+  tally.requests++;
+  expect(res.status, `${request.method ?? 'GET'} ${request.path} ${JSON.stringify(request.query)} -> ${res.status} ${res.text.slice(0, 300)}`).toBeLessThan(500);
+  if (res.status >= 400) {
+    tally.refused++;
+    // API Gateway's own answers (an unknown route) are bare JSON; every answer of ours is a problem.
+    if (res.headers['content-type'] !== 'application/json') expect(res.headers['content-type']).toBe('application/problem+json');
+  } else tally.accepted++;
+}
+
+describe('bad input on every route', () => {
+  const covered = routes.filter((r) => validRequests[r.operationId]);
+  it('covers every route', () => expect(covered).toHaveLength(routes.length));
+
+  it.each(covered.map((r) => r.operationId))('%s: never a 5xx, and what it refuses changes nothing', async (operationId) => {
+    const route = routes.find((r) => r.operationId === operationId)!;
+    const client = clients[route.api];
+    const key = route.api === 'chatbot' ? f.chatbotKey : f.key;
+    const valid = { ...validRequests[operationId]!(f), key };
+    const before = await snapshot(f.tenantId);
+    let wrote = false;
+    await fc.assert(
+      fc.asyncProperty(variants(route, { ...valid, method: route.method }), async (request) => {
+        const res = await client(request);
+        check(res, request);
+        if (res.status < 300 && route.method !== 'GET') wrote = true;
+      }),
+      { numRuns: CASES_PER_ROUTE },
+    );
+    if (!wrote) expect(await snapshot(f.tenantId)).toBe(before);
+  });
+
+  it.each(routes.filter((r) => r.method !== 'GET').map((r) => r.operationId))('%s: a body over 1 MiB is a 413', async (operationId) => {
+    const route = routes.find((r) => r.operationId === operationId)!;
+    const valid = validRequests[operationId]!(f);
+    const res = await clients[route.api]({ ...valid, method: route.method, key: route.api === 'chatbot' ? f.chatbotKey : f.key, body: JSON.stringify({ padding: 'x'.repeat(1024 * 1024) }) });
+    expect(res.status).toBe(413);
+  });
+});
