@@ -1,9 +1,12 @@
-import { CreateCustomerBody } from '../../shared/customers/schema.js';
+import { answer, problem } from '../../shared/http/contract.js';
+import { CreateCustomerBody, CreatedCustomerBody } from '../../shared/customers/schema.js';
 import { createCustomer } from '../../shared/customers/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
 /** Seed 4.1: a create answers 200. */
-export const handler = httpHandler({ body: CreateCustomerBody }, async ({ tenantId, body }) => ({
+export const contract = { body: CreateCustomerBody, responses: { 200: answer('The created customer, with warnings about what was ignored', CreatedCustomerBody), 400: problem('Invalid parameters, or a client_id that exists') } };
+
+export const handler = httpHandler(contract, async ({ tenantId, body }) => ({
   status: 200,
   body: await createCustomer(tenantId, body),
 }));

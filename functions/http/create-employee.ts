@@ -1,9 +1,12 @@
-import { CreateEmployeeBody } from '../../shared/employees/schema.js';
+import { answer, problem } from '../../shared/http/contract.js';
+import { CreateEmployeeBody, Employee } from '../../shared/employees/schema.js';
 import { createEmployee } from '../../shared/employees/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
 /** Seed 4.3: a create answers 200. */
-export const handler = httpHandler({ body: CreateEmployeeBody }, async ({ tenantId, body }) => ({
+export const contract = { body: CreateEmployeeBody, responses: { 200: answer('The created employee', Employee), 400: problem('Invalid parameters, or an employee_id that exists') } };
+
+export const handler = httpHandler(contract, async ({ tenantId, body }) => ({
   status: 200,
   body: await createEmployee(tenantId, body),
 }));

@@ -1,9 +1,13 @@
+import { answer, problem } from '../../shared/http/contract.js';
+import { Employee } from '../../shared/employees/schema.js';
 import { deactivateEmployee } from '../../shared/employees/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
 /** Seed 4.3: deactivating an unknown employee answers 422. */
-export const handler = httpHandler({ path: IdPath, statuses: { 'not-found': 422 } }, async ({ tenantId, path }) => ({
+export const contract = { path: IdPath, statuses: { 'not-found': 422 }, responses: { 200: answer('The deactivated employee', Employee), 422: problem('No such employee') } };
+
+export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,
   body: await deactivateEmployee(tenantId, path.id),
 }));

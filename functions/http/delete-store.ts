@@ -1,8 +1,12 @@
+import { answer, problem } from '../../shared/http/contract.js';
+import { Store } from '../../shared/stores/schema.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 import { deactivateStore } from '../../shared/stores/service.js';
 
-export const handler = httpHandler({ path: IdPath }, async ({ tenantId, path }) => ({
+export const contract = { path: IdPath, responses: { 200: answer('The deactivated store', Store), 404: problem('No such store') } };
+
+export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,
   body: await deactivateStore(tenantId, path.id),
 }));

@@ -1,8 +1,12 @@
+import { answer, problem } from '../../shared/http/contract.js';
+import { Customer } from '../../shared/customers/schema.js';
 import { getCustomer } from '../../shared/customers/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
-export const handler = httpHandler({ path: IdPath }, async ({ tenantId, path }) => ({
+export const contract = { path: IdPath, responses: { 200: answer('The customer', Customer), 404: problem('No such customer') } };
+
+export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,
   body: await getCustomer(tenantId, path.id),
 }));

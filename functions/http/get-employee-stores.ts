@@ -1,8 +1,12 @@
+import { answer, dataOf, problem } from '../../shared/http/contract.js';
+import { Store } from '../../shared/stores/schema.js';
 import { employeeStores } from '../../shared/employees/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
-export const handler = httpHandler({ path: IdPath }, async ({ tenantId, path }) => ({
+export const contract = { path: IdPath, responses: { 200: answer('The stores linked to the employee', dataOf(Store)), 404: problem('No such employee') } };
+
+export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,
   body: { data: await employeeStores(tenantId, path.id) },
 }));

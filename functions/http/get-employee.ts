@@ -1,8 +1,12 @@
+import { answer, problem } from '../../shared/http/contract.js';
+import { Employee } from '../../shared/employees/schema.js';
 import { getEmployee } from '../../shared/employees/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
-export const handler = httpHandler({ path: IdPath }, async ({ tenantId, path }) => ({
+export const contract = { path: IdPath, responses: { 200: answer('The employee', Employee), 404: problem('No such employee') } };
+
+export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,
   body: await getEmployee(tenantId, path.id),
 }));

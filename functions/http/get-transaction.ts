@@ -1,3 +1,5 @@
+import { answer, problem } from '../../shared/http/contract.js';
+import { Transaction } from '../../shared/transactions/schema.js';
 import * as v from 'valibot';
 import { httpHandler } from '../../shared/http/handler.js';
 import { integerString } from '../../shared/schema.js';
@@ -6,7 +8,9 @@ import { getTransaction } from '../../shared/transactions/service.js';
 
 const TransactionIdPath = v.strictObject({ id: integerString(1, MAX_TRANSACTION_ID) });
 
-export const handler = httpHandler({ path: TransactionIdPath }, async ({ tenantId, path }) => ({
+export const contract = { path: TransactionIdPath, responses: { 200: answer('The transaction', Transaction), 404: problem('No such transaction') } };
+
+export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,
   body: await getTransaction(tenantId, path.id),
 }));

@@ -1,8 +1,11 @@
-import { ListEmployeesQuery } from '../../shared/employees/schema.js';
+import { answer, listOf, problem } from '../../shared/http/contract.js';
+import { Employee, ListEmployeesQuery } from '../../shared/employees/schema.js';
 import { listEmployees } from '../../shared/employees/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
-export const handler = httpHandler({ query: ListEmployeesQuery, statuses: { validation: 422 } }, async ({ tenantId, query }) => ({
+export const contract = { query: ListEmployeesQuery, statuses: { validation: 422 }, responses: { 200: answer('A page of employees', listOf(Employee)), 422: problem('Invalid parameters') } };
+
+export const handler = httpHandler(contract, async ({ tenantId, query }) => ({
   status: 200,
   body: await listEmployees(tenantId, query),
 }));

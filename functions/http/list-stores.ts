@@ -1,9 +1,12 @@
+import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { ListStoresQuery } from '../../shared/stores/schema.js';
+import { ListStoresQuery, Store } from '../../shared/stores/schema.js';
 import { listStores } from '../../shared/stores/service.js';
 
 /** Seed 4.2: invalid list parameters answer 422. */
-export const handler = httpHandler({ query: ListStoresQuery, statuses: { validation: 422 } }, async ({ tenantId, query }) => ({
+export const contract = { query: ListStoresQuery, statuses: { validation: 422 }, responses: { 200: answer('A page of stores', listOf(Store)), 422: problem('Invalid parameters') } };
+
+export const handler = httpHandler(contract, async ({ tenantId, query }) => ({
   status: 200,
   body: await listStores(tenantId, query),
 }));

@@ -1,10 +1,13 @@
+import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { requestKeyFor } from '../../shared/transactions/request-key.js';
-import { fromLegacy, LegacyTransactionBody, toLegacyPath } from '../../shared/transactions/schema.js';
+import { LegacyTransactionBody, Transaction, fromLegacy, toLegacyPath } from '../../shared/transactions/schema.js';
 import { registerTransaction, TransactionRejected } from '../../shared/transactions/service.js';
 
 /** Seed 4.4, the legacy interface: created synchronously (201), or 422 with every problem. */
-export const handler = httpHandler({ body: LegacyTransactionBody, statuses: { validation: 422, 'malformed-json': 422 } }, async ({ tenantId, body }) => {
+export const contract = { body: LegacyTransactionBody, statuses: { validation: 422, 'malformed-json': 422 }, responses: { 201: answer('The created transaction', Transaction), 422: problem('Validation error: every problem listed') } };
+
+export const handler = httpHandler(contract, async ({ tenantId, body }) => {
   const command = fromLegacy(body);
   try {
     const { transaction, warnings } = await registerTransaction(tenantId, command, requestKeyFor(command));

@@ -1,10 +1,13 @@
-import { UpdateCustomerBody } from '../../shared/customers/schema.js';
+import { answer, problem } from '../../shared/http/contract.js';
+import { Customer, UpdateCustomerBody } from '../../shared/customers/schema.js';
 import { editCustomer } from '../../shared/customers/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
 /** Seed 4.1: an edit answers 201. */
-export const handler = httpHandler({ path: IdPath, body: UpdateCustomerBody }, async ({ tenantId, path, body }) => ({
+export const contract = { path: IdPath, body: UpdateCustomerBody, responses: { 201: answer('The edited customer', Customer), 400: problem('Invalid parameters'), 404: problem('No such customer') } };
+
+export const handler = httpHandler(contract, async ({ tenantId, path, body }) => ({
   status: 201,
   body: await editCustomer(tenantId, path.id, body),
 }));

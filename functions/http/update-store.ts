@@ -1,10 +1,13 @@
+import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
-import { UpdateStoreBody } from '../../shared/stores/schema.js';
+import { Store, UpdateStoreBody } from '../../shared/stores/schema.js';
 import { editStore } from '../../shared/stores/service.js';
 
 /** Seed 4.2: an edit answers 202. */
-export const handler = httpHandler({ path: IdPath, body: UpdateStoreBody }, async ({ tenantId, path, body }) => ({
+export const contract = { path: IdPath, body: UpdateStoreBody, responses: { 202: answer('The edited store', Store), 400: problem('Invalid parameters'), 404: problem('No such store') } };
+
+export const handler = httpHandler(contract, async ({ tenantId, path, body }) => ({
   status: 202,
   body: await editStore(tenantId, path.id, body),
 }));

@@ -1,4 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { API_KEY_HEADER } from '../../shared/tenants/credentials.js';
@@ -101,6 +104,10 @@ export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: 
     try {
       const url = new URL(request.url, 'http://localhost');
       const { method } = request;
+      if (method === 'GET') {
+        const page = await referencePage(options.api, url.pathname);
+        if (page) return page;
+      }
       const match = table.map((r) => ({ r, m: r.route.method === method ? r.pattern.exec(url.pathname) : null })).find((x) => x.m);
       if (!match) throw new GatewayAnswer(404, 'Not Found');
       const { r: compiled, m } = match;
@@ -164,6 +171,31 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     server,
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
+}
+
+const SWAGGER_UI = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const ASSETS: Record<string, string> = { 'swagger-ui.css': 'text/css', 'swagger-ui-bundle.js': 'text/javascript', 'favicon-32x32.png': 'image/png' };
+const documents = new Map<ApiName, Promise<Buffer>>();
+
+/**
+ * The local stack also serves each API's OpenAPI document (/openapi.json, no key needed) and a browsable reference
+ * (/docs) whose assets come from the swagger-ui-dist package: it works offline.
+ */
+async function referencePage(api: ApiName, path: string): Promise<GatewayResponse | undefined> {
+  if (path === '/openapi.json') {
+    if (!documents.has(api)) documents.set(api, import('../openapi.js').then(async ({ openApiDocument }) => Buffer.from(JSON.stringify(await openApiDocument(api)))));
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: await documents.get(api)! };
+  }
+  if (path === '/docs' || path === '/docs/') {
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Satisfaction survey service: ${api} API</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"><link rel="icon" href="/docs/assets/favicon-32x32.png"></head>
+<body><div id="reference"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#reference', deepLinking: true });</script></body></html>`;
+    return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from(html) };
+  }
+  const asset = path.startsWith('/docs/assets/') ? path.slice('/docs/assets/'.length) : undefined;
+  if (asset && ASSETS[asset]) return { status: 200, headers: { 'content-type': ASSETS[asset] }, body: await readFile(join(SWAGGER_UI, asset)) };
+  return undefined;
 }
 
 /** An answer API Gateway gives by itself, with its own bare JSON body. */

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteComma
 import * as v from 'valibot';
 import { keys, padId } from '../keys.js';
 import { TABLE } from '../table.js';
-import { GroupConfig as GroupSchema, type ClassConfig, type GroupConfig, type JourneyConfig, type UserScope } from '../tenants/config-schema.js';
+import { Group, type ClassConfig, type GroupConfig, type JourneyConfig, type UserScope } from '../tenants/config-schema.js';
 import type { KeyScope } from '../tenants/credentials.js';
 import { stores } from './store-repository.js';
 import { employees, storeLink } from './employee-repository.js';
@@ -223,12 +223,10 @@ export async function putSettings(tenantId: number, settings: TenantSettings): P
   }
 }
 
-const GroupItem = v.object(GroupSchema.entries);
-
 /** The groups of a tenant among `ids`, in one BatchGetItem. */
 export async function getGroups(tenantId: number, ids: number[]): Promise<GroupConfig[]> {
   const items = await batchGet(db(), ids.map((id) => ({ pk: keys.config(tenantId), sk: keys.configItem('GROUP', id) })));
-  return items.map((item) => v.parse(GroupItem, item)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+  return items.map((item) => v.parse(Group, item)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
 }
 
 export async function readSettings(tenantId: number): Promise<Item[]> {

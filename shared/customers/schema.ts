@@ -53,6 +53,9 @@ export const Customer = v.object({
 });
 export type Customer = v.InferOutput<typeof Customer>;
 
+/** What a create answers: the customer, and what was accepted but not stored. */
+export const CreatedCustomerBody = v.object({ ...Customer.entries, warnings: v.optional(v.array(v.object({ path: v.string(), message: v.string() }))) });
+
 const IDENTIFYING = ['name', 'email', 'phone', 'cpf', 'client_id'] as const;
 
 /** POST: an impossible birth date is not an error here (seed 2.1); the service drops it and says so. */

@@ -1,11 +1,10 @@
+import * as v from 'valibot';
 import { checkTable } from '../adapters/health-check.js';
 import { DomainError } from '../errors.js';
 import { logger } from '../logger.js';
 
-export interface Health {
-  status: 'ok';
-  time: string;
-}
+export const Health = v.object({ status: v.literal('ok'), time: v.string() });
+export type Health = v.InferOutput<typeof Health>;
 
 /** Healthy when one read of the table succeeds within two seconds. */
 export async function checkHealth(): Promise<Health> {

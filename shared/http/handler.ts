@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { DomainError, ValidationError, type ProblemKind } from '../errors.js';
 import { logger } from '../logger.js';
 import { tenantFromContext } from '../tenants/auth-context.js';
+import type { ResponseDoc } from './contract.js';
 import { problem, problemResponse, PROBLEMS, type Problem } from './problem.js';
 import { validate } from './validate.js';
 
@@ -25,6 +26,8 @@ export interface RouteSpec<B, P, Q> {
   statuses?: Partial<Record<ProblemKind | 'malformed-json', number>>;
   /** Routes outside the tenant (only /health). */
   anonymous?: true;
+  /** What the operation answers, by status (for the OpenAPI document). */
+  responses?: Record<number, ResponseDoc>;
 }
 
 export interface RequestInput<B, P, Q> {

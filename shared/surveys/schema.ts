@@ -80,19 +80,35 @@ export const EvaluationQuery = v.strictObject({
 
 export const EvaluationPath = v.strictObject({ id: v.pipe(v.string(), v.minLength(1), v.maxLength(100, 'must be at most 100 characters')) });
 
-export interface Evaluation {
-  id: number;
-  transaction_id: string | null;
-  transaction: number;
-  journey: string;
-  store_id: number;
-  employee_id: number;
-  customer_id: number;
-  score: number | null;
-  comment: string | null;
-  items: { classId: number; label: string; type: string; score: number }[];
-  source: SourceName;
-  src: number;
-  answered_at: string;
-  created_at: string;
-}
+export const EvaluationBody = v.object({
+  id: v.number(),
+  transaction_id: v.nullable(v.string()),
+  transaction: v.number(),
+  journey: v.string(),
+  store_id: v.number(),
+  employee_id: v.number(),
+  customer_id: v.number(),
+  score: v.nullable(v.number()),
+  comment: v.nullable(v.string()),
+  items: v.array(v.object({ classId: v.number(), label: v.string(), type: v.string(), score: v.number() })),
+  source: v.picklist(Object.keys(RATING_SOURCES) as SourceName[]),
+  src: v.number(),
+  answered_at: v.string(),
+  created_at: v.string(),
+});
+export type Evaluation = v.InferOutput<typeof EvaluationBody>;
+
+const Scale = v.object({ min: v.number(), max: v.number() });
+/** What GET /survey answers. */
+export const SurveyView = v.object({
+  transactionId: v.number(),
+  attemptId: v.number(),
+  journey: v.string(),
+  indicator: ClassItemType,
+  scale: Scale,
+  classes: v.array(v.object({ classId: v.number(), label: v.string(), type: ClassItemType, scale: Scale })),
+  customerFirstName: v.string(),
+  channel: v.nullable(v.string()),
+  status: v.picklist(['scheduled', 'answered']),
+  statusCode: v.number(),
+});

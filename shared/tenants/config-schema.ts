@@ -34,6 +34,8 @@ export type JourneyConfig = v.InferOutput<typeof JourneyConfig>;
 
 export const GroupConfig = v.strictObject({ id, name: name(200) });
 export type GroupConfig = v.InferOutput<typeof GroupConfig>;
+/** A group as stored and answered. */
+export const Group = v.object(GroupConfig.entries);
 
 /** What a user token may change: everything, or the listed stores and groups. */
 export const UserScope = v.union(

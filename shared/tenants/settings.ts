@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { readSettings } from '../adapters/tenant-repository.js';
 import { TABLE } from '../table.js';
-import { ClassConfig, GroupConfig, JourneyConfig } from './config-schema.js';
+import { ClassConfig, Group, JourneyConfig, type GroupConfig } from './config-schema.js';
 
 /** How long a Lambda keeps a tenant's journeys and classes before reading them again. */
 export const SETTINGS_CACHE_SECONDS = 60;
@@ -14,7 +14,6 @@ export interface Settings {
 
 const JourneyItem = v.object(JourneyConfig.entries);
 const ClassItem = v.object(ClassConfig.entries);
-const GroupItem = v.object(GroupConfig.entries);
 
 const cache = new Map<number, { settings: Promise<Settings>; expires: number }>();
 
@@ -27,7 +26,7 @@ export function tenantSettings(tenantId: number): Promise<Settings> {
     return {
       journeys: of('JOURNEY').map((item) => v.parse(JourneyItem, item)),
       classes: of('CLASS').map((item) => v.parse(ClassItem, item)),
-      groups: of('GROUP').map((item) => v.parse(GroupItem, item)),
+      groups: of('GROUP').map((item) => v.parse(Group, item)),
     };
   });
   settings.catch(() => cache.delete(tenantId));

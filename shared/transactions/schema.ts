@@ -182,3 +182,11 @@ const LEGACY_PATHS: [RegExp, string][] = [
   [/^rating\.score$/, 'score'],
 ];
 export const toLegacyPath = (path: string) => LEGACY_PATHS.reduce((p, [pattern, name]) => p.replace(pattern, name), path);
+
+/** What GET /v2/transactions/requests/{requestId} answers. */
+export const RequestOutcomeBody = v.object({
+  requestId: v.string(),
+  status: v.picklist(['pending', 'created', 'rejected']),
+  transactionId: v.nullable(v.number()),
+  errors: v.array(v.object({ path: v.string(), message: v.string() })),
+});

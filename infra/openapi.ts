@@ -1,0 +1,83 @@
+import { toJsonSchema } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import type { ResponseDoc } from '../shared/http/contract.js';
+import { ProblemBody } from '../shared/http/contract.js';
+import { USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/http/handler.js';
+import { API_KEY_HEADER } from '../shared/tenants/credentials.js';
+import { routes, type ApiName } from './routes.js';
+
+/**
+ * The OpenAPI 3.1 document of one API, generated from the route table and the contract each handler exports (the
+ * valibot schemas it validates with and the statuses it answers). Nothing in it is written by hand.
+ */
+interface Contract {
+  body?: v.GenericSchema;
+  path?: v.GenericSchema;
+  query?: v.GenericSchema;
+  anonymous?: true;
+  responses?: Record<number, ResponseDoc>;
+}
+
+type JsonSchema = Record<string, unknown>;
+const FUNCTIONS = fileURLToPath(new URL('../functions/', import.meta.url));
+
+function schemaOf(schema: v.GenericSchema): JsonSchema {
+  const { $schema: _, ...json } = toJsonSchema(schema, { errorMode: 'ignore' }) as JsonSchema;
+  return json;
+}
+
+function parameters(schema: v.GenericSchema | undefined, where: 'path' | 'query'): JsonSchema[] {
+  if (!schema) return [];
+  const json = schemaOf(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (json.required ?? []).includes(name),
+    schema: property,
+  }));
+}
+
+const TITLES: Record<ApiName, string> = { public: 'Satisfaction survey service: public API', chatbot: 'Satisfaction survey service: chatbot API' };
+
+export async function openApiDocument(api: ApiName, serverUrl?: string): Promise<JsonSchema> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes.filter((r) => r.api === api)) {
+    const { contract } = (await import(pathToFileURL(FUNCTIONS + route.handler).href)) as { contract: Contract };
+    const responses: Record<string, unknown> = {};
+    for (const [status, doc] of Object.entries(contract.responses ?? {})) {
+      const type = Number(status) >= 400 ? 'application/problem+json' : 'application/json';
+      responses[status] = { description: doc.description, ...(doc.schema ? { content: { [type]: { schema: schemaOf(doc.schema) } } } : {}) };
+    }
+    if (!contract.anonymous) responses['401'] ??= { description: 'Missing, unknown or revoked API key', content: { 'application/problem+json': { schema: schemaOf(ProblemBody) } } };
+    responses['500'] = { description: 'Unexpected error (generic body; quote the x-request-id header)', content: { 'application/problem+json': { schema: schemaOf(ProblemBody) } } };
+    const userToken = contract.anonymous
+      ? []
+      : [
+          { name: USER_TOKEN_QUERY, in: 'query', required: false, description: 'User token (where the route needs one; also as a header)', schema: { type: 'string' } },
+          { name: USER_TOKEN_HEADER, in: 'header', required: false, description: 'User token (where the route needs one)', schema: { type: 'string' } },
+        ];
+    route.paths.forEach((path, i) => {
+      paths[path] ??= {};
+      paths[path][route.method.toLowerCase()] = {
+        operationId: i === 0 ? route.operationId : `${route.operationId}Alias${i}`,
+        summary: route.summary,
+        ...(i === 0 ? {} : { description: `Alias of ${route.method} ${route.paths[0]}.` }),
+        tags: [route.paths[0]!.split('/').filter((part) => part && part !== 'public' && part !== 'v2' && part !== 'api' && part !== 'v1')[0] ?? 'service'],
+        parameters: [...parameters(contract.path, 'path'), ...parameters(contract.query, 'query'), ...userToken],
+        ...(contract.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(contract.body) } } } } : {}),
+        responses,
+        security: contract.anonymous ? [] : [{ apiKey: [] }],
+      };
+    });
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: TITLES[api], version: '1.0.0', description: 'Errors are RFC 9457 problem details; every response carries x-request-id.' },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } } },
+    security: [{ apiKey: [] }],
+    paths,
+  };
+}

@@ -1,0 +1,26 @@
+import * as v from 'valibot';
+
+/**
+ * What an operation answers, for the OpenAPI document: each status with its description and body schema. Handlers
+ * export their spec (`contract`) beside their `handler`, so the document is generated from the code that runs.
+ */
+export interface ResponseDoc {
+  description: string;
+  schema?: v.GenericSchema;
+}
+
+export const ProblemBody = v.object({
+  type: v.string(),
+  title: v.string(),
+  status: v.number(),
+  detail: v.string(),
+  errors: v.optional(v.array(v.object({ path: v.string(), message: v.string() }))),
+});
+
+/** A failure answered with a problem+json body. */
+export const problem = (description: string): ResponseDoc => ({ description, schema: ProblemBody });
+export const answer = (description: string, schema?: v.GenericSchema): ResponseDoc => ({ description, ...(schema ? { schema } : {}) });
+
+export const listOf = (item: v.GenericSchema) =>
+  v.object({ data: v.array(item), page: v.number(), limit: v.number(), next_cursor: v.nullable(v.string()) });
+export const dataOf = (item: v.GenericSchema) => v.object({ data: v.array(item) });
