@@ -5,7 +5,10 @@ import { KEY_SCOPES, type KeyScope } from '../shared/tenants/credentials.js';
 import { parseTenantFile } from '../shared/tenants/tenant-file.js';
 import * as tenants from '../shared/tenants/service.js';
 import { listTenants } from '../shared/adapters/tenant-repository.js';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { QUEUES, type QueueId } from '../shared/queues.js';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/services.js';
+import { queueUrl, redrive } from './redrive.js';
 
 // The SDK warns that its 2027 releases need Node 22; Lambda runs 22, and this machine's Node 20 is supported until then.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -21,6 +24,9 @@ Commands:
   create-user --tenant ID --name NAME (--all | --stores 1,2 --groups 1)
                                              print a new user token (shown once); replaces a user of that name
   apply FILE                                 apply a declarative tenant file (journeys, classes, groups, users, keys)
+  redrive transactions|surveyDispatch [--dlq-url URL --source-url URL]
+                                             move a dead-letter queue's messages back to their queue (on AWS, give the
+                                             URLs from the stack outputs; locally the queues are found by name)
 
 Target: with ${ENV.tableName} set, the table of that name in AWS (credentials and region as the AWS SDK finds them);
 otherwise the local stack's DynamoDB Local (AWS_ENDPOINT_URL_DYNAMODB, default http://127.0.0.1:8000, table survey-service).`;
@@ -50,11 +56,12 @@ async function run(argv: string[]): Promise<void> {
     options: {
       name: { type: 'string' }, id: { type: 'string' }, tenant: { type: 'string' }, scope: { type: 'string' },
       key: { type: 'string' }, 'key-id': { type: 'string' }, all: { type: 'boolean' }, stores: { type: 'string' },
-      groups: { type: 'string' }, help: { type: 'boolean' },
+      groups: { type: 'string' }, help: { type: 'boolean' }, 'dlq-url': { type: 'string' }, 'source-url': { type: 'string' },
     },
   });
   const [command, file] = positionals;
   if (!command || command === 'help' || values.help) return console.log(HELP);
+  const local = !process.env[ENV.tableName];
   console.error(`admin: using ${target()}`);
   switch (command) {
     case 'create-tenant': {
@@ -93,6 +100,15 @@ async function run(argv: string[]): Promise<void> {
       const parsed = parseTenantFile(readFileSync(file, 'utf8'));
       for (const tenant of parsed.tenants) for (const line of await tenants.applyTenantConfig(tenant)) console.log(line);
       return;
+    }
+    case 'redrive': {
+      const queue = QUEUES[file as QueueId];
+      if (!queue) throw new UsageError(`redrive needs a queue: ${Object.keys(QUEUES).join(' or ')}.`);
+      if (local) process.env.AWS_ENDPOINT_URL_SQS ??= `http://127.0.0.1:${process.env.SQS_PORT ?? 9324}`;
+      const client = new SQSClient({});
+      const dlqUrl = values['dlq-url'] ?? (await queueUrl(client, `${queue.name}-dlq`));
+      const sourceUrl = values['source-url'] ?? (await queueUrl(client, queue.name));
+      return console.log(await redrive(client, dlqUrl, sourceUrl));
     }
     default:
       throw new UsageError(`unknown command "${command}". Run: npm run admin -- help`);

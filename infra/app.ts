@@ -15,5 +15,7 @@ new SurveyServiceStack(app, `SurveyService-${stage}`, {
   stage,
   logRetention: retention as RetentionDays,
   authorizerCacheTtlSeconds: Number(setting('authorizerCacheTtlSeconds') ?? 300),
+  alarmEmail: setting('alarmEmail') ? String(setting('alarmEmail')) : undefined,
+  consumerReservedConcurrency: setting('consumerReservedConcurrency') ? Number(setting('consumerReservedConcurrency')) : undefined,
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

@@ -2,10 +2,12 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-
 import { HttpApi, HttpMethod, HttpStage, type IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { AttributeType, BillingMode, Table, ProjectionType } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, Operation, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarms } from './constructs/alarms.js';
 import type { Construct } from 'constructs';
 import { ENV } from '../shared/config.js';
 import { CONSUMER_TIMEOUT_SECONDS, MAX_RECEIVE_COUNT, QUEUES, QUEUE_VISIBILITY_TIMEOUT_SECONDS, type QueueId } from '../shared/queues.js';
@@ -18,6 +20,10 @@ export interface SurveyServiceProps extends StackProps {
   stage: string;
   logRetention: RetentionDays;
   authorizerCacheTtlSeconds: number;
+  /** Where alarms are e-mailed (optional: the SNS topic exists either way). */
+  alarmEmail?: string | undefined;
+  /** Caps the transaction consumer's concurrency (and so its pressure on the table); unset: no cap. */
+  consumerReservedConcurrency?: number | undefined;
 }
 
 /** The whole service: one table, two queues with DLQs, two HTTP APIs, one function per operation of the route table. */
@@ -43,8 +49,10 @@ export class SurveyServiceStack extends Stack {
     }
 
     const queues = {} as Record<QueueId, Queue>;
+    const deadLetterQueues = {} as Record<QueueId, Queue>;
     for (const [queueId, declared] of Object.entries(QUEUES) as [QueueId, (typeof QUEUES)[QueueId]][]) {
       const deadLetterQueue = new Queue(this, `${declared.name}Dlq`, { retentionPeriod: Duration.days(14) });
+      deadLetterQueues[queueId] = deadLetterQueue;
       queues[queueId] = new Queue(this, declared.name, {
         visibilityTimeout: Duration.seconds(QUEUE_VISIBILITY_TIMEOUT_SECONDS),
         deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
@@ -52,6 +60,12 @@ export class SurveyServiceStack extends Stack {
       new CfnOutput(this, `${declared.name}Url`, { value: queues[queueId].queueUrl });
       new CfnOutput(this, `${declared.name}DlqUrl`, { value: deadLetterQueue.queueUrl });
     }
+
+    const alarms = new Alarms(this, 'Alarms', { email: props.alarmEmail });
+    for (const [queueId, dlq] of Object.entries(deadLetterQueues)) {
+      alarms.add(`${QUEUES[queueId as QueueId].name}DlqNotEmpty`, 'A message is in a dead-letter queue: inspect and redrive it (README, Operations)', dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }), 1);
+    }
+    alarms.add('TableThrottles', 'DynamoDB throttled requests', table.metricThrottledRequestsForOperations({ operations: [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY, Operation.BATCH_GET_ITEM, Operation.TRANSACT_WRITE_ITEMS], period: Duration.minutes(5) }), 10);
 
     const tableEnv = { [ENV.tableName]: table.tableName };
     const apis = {} as Record<ApiName, { api: HttpApi; authorizer: IHttpRouteAuthorizer }>;
@@ -72,16 +86,22 @@ export class SurveyServiceStack extends Stack {
         resultsCacheTtl: Duration.seconds(props.authorizerCacheTtlSeconds),
       });
       apis[name] = { api, authorizer };
+      alarms.add(`${capitalise(name)}Api5xxRate`, `More than 1% of ${name} API requests answered 5xx`, new MathExpression({
+        expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+        usingMetrics: { errors: api.metricServerError({ period: Duration.minutes(5) }), requests: api.metricCount({ period: Duration.minutes(5) }) },
+        period: Duration.minutes(5),
+      }), 1);
       new CfnOutput(this, `${capitalise(name)}ApiUrl`, { value: stage.url });
     }
 
     /** A function with exactly the table and queue access it declares, and the environment naming them. */
-    const serviceFunction = (id: string, spec: { handler: string; description: string; table: 'none' | 'read' | 'readwrite'; sends: readonly QueueId[]; timeout?: Duration }) => {
+    const serviceFunction = (id: string, spec: { handler: string; description: string; table: 'none' | 'read' | 'readwrite'; sends: readonly QueueId[]; timeout?: Duration; reservedConcurrency?: number | undefined }) => {
       const fn = new ServiceFunction(this, id, {
         handler: spec.handler,
         description: spec.description,
         logRetention: props.logRetention,
         ...(spec.timeout ? { timeout: spec.timeout } : {}),
+        ...(spec.reservedConcurrency ? { reservedConcurrentExecutions: spec.reservedConcurrency } : {}),
         environment: {
           ...(spec.table === 'none' ? {} : tableEnv),
           ...Object.fromEntries(spec.sends.map((q) => [QUEUES[q].urlEnv, queues[q].queueUrl])),
@@ -94,8 +114,15 @@ export class SurveyServiceStack extends Stack {
     };
 
     for (const consumer of consumers) {
-      const fn = serviceFunction(capitalise(consumer.id), { ...consumer, description: `${QUEUES[consumer.queue].name}: ${consumer.summary}`, timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS) });
+      const fn = serviceFunction(capitalise(consumer.id), {
+        ...consumer,
+        description: `${QUEUES[consumer.queue].name}: ${consumer.summary}`,
+        timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS),
+        reservedConcurrency: props.consumerReservedConcurrency,
+      });
       fn.addEventSource(new SqsEventSource(queues[consumer.queue], { batchSize: 10, reportBatchItemFailures: true }));
+      alarms.add(`${capitalise(consumer.id)}Errors`, `${consumer.id} failed invocations`, fn.metricErrors({ period: Duration.minutes(5) }), 1);
+      alarms.add(`${capitalise(consumer.id)}Throttles`, `${consumer.id} throttled invocations`, fn.metricThrottles({ period: Duration.minutes(5) }), 1);
     }
 
     for (const route of routes) {
@@ -109,6 +136,7 @@ export class SurveyServiceStack extends Stack {
     }
 
     new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn });
   }
 }
 

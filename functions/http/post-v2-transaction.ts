@@ -1,6 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { sendMessage } from '../../shared/adapters/sqs.js';
 import { httpHandler } from '../../shared/http/handler.js';
+import { count } from '../../shared/metrics.js';
 import type { TransactionMessage } from '../../shared/transactions/message.js';
 import { requestKeyFor } from '../../shared/transactions/request-key.js';
 import { fromV2, V2TransactionBody } from '../../shared/transactions/schema.js';
@@ -12,5 +13,6 @@ export const handler = httpHandler(contract, async ({ tenantId, body, sent }) =>
   const requestId = requestKeyFor(fromV2(body));
   const message: TransactionMessage = { version: 1, tenantId, requestId, receivedAt: new Date().toISOString(), payload: sent };
   await sendMessage('transactions', message);
+  count('TransactionsAccepted');
   return { status: 201, body: sent, headers: { 'x-request-id': requestId } };
 });

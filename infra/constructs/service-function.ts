@@ -28,6 +28,7 @@ export interface ServiceFunctionProps {
   environment?: Record<string, string>;
   memorySize?: number;
   timeout?: Duration;
+  reservedConcurrentExecutions?: number;
 }
 
 /** Every Lambda of the service: Node 22 on arm64, an ESM bundle, its own log group with retention, JSON logs. */
@@ -43,6 +44,7 @@ export class ServiceFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
+      ...(props.reservedConcurrentExecutions ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions } : {}),
       description: props.description,
       logGroup,
       bundling: BUNDLING,

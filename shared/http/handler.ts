@@ -5,6 +5,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import * as v from 'valibot';
 import { DomainError, ValidationError, type ProblemKind } from '../errors.js';
 import { logger } from '../logger.js';
+import { flushMetrics } from '../metrics.js';
 import { tenantFromContext } from '../tenants/auth-context.js';
 import type { ResponseDoc } from './contract.js';
 import { problem, problemResponse, PROBLEMS, type Problem } from './problem.js';
@@ -98,6 +99,7 @@ export function httpHandler<B extends Schema | undefined = undefined, P extends 
 
   const stack = middy<HttpEvent, APIGatewayProxyStructuredResultV2, Error, Context>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use({ after: flushMetrics, onError: flushMetrics })
     .use({
       // Authentication comes before anything about the body, so an anonymous caller learns nothing else.
       before: ({ event }) => {

@@ -1,6 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
 import { logger } from '../logger.js';
+import { count } from '../metrics.js';
 import { TransactionMessage } from './message.js';
 import { fromV2, V2TransactionBody } from './schema.js';
 import { recordRejection, registerTransaction, TransactionRejected } from './service.js';
@@ -28,6 +29,18 @@ export async function processTransactionRecord(record: SQSRecord): Promise<void>
   } catch (error) {
     if (!(error instanceof TransactionRejected)) throw error;
     logger.info('Transaction rejected', { ...keys, reasons: error.errors.map((e) => e.path) });
+    count('TransactionsRejected', rejectionReason(error.errors[0]?.path));
     await recordRejection(tenantId, requestId, error.errors, receivedAt);
   }
+}
+
+/** The metric dimension of a rejection: which rule refused it, from the field it names. */
+export function rejectionReason(path: string | undefined): string {
+  if (!path) return 'invalid';
+  if (path.startsWith('transaction.journey')) return 'unknown_journey';
+  if (path.endsWith('.score')) return 'score_not_supported';
+  if (path.startsWith('ratingItems')) return 'class_not_available';
+  if (path === 'store') return 'inactive_store';
+  if (path === 'customer.id') return 'unknown_customer';
+  return 'invalid';
 }

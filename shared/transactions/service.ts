@@ -10,6 +10,7 @@ import { Employee } from '../employees/schema.js';
 import { createEmployee } from '../employees/service.js';
 import { DuplicateError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
 import { keys, type Entity } from '../keys.js';
+import { count } from '../metrics.js';
 import { Store } from '../stores/schema.js';
 import { createStore } from '../stores/service.js';
 import { chooseChannel, type DispatchMessage } from '../surveys/dispatch.js';
@@ -115,7 +116,11 @@ export async function registerTransaction(tenantId: number, command: Transaction
   });
   const { created, record } = await putCreated(tenantId, requestKey, (id) => ({ transaction: transaction(id), extra: extra(id) }));
   // When another delivery of the same request got there first, its transaction is the answer.
-  if (created) await dispatchIfScheduled(tenantId, record.transaction, record.extra);
+  if (created) {
+    count('TransactionsCreated');
+    if (record.transaction.survey.reason) count('SurveysSuppressed', record.transaction.survey.reason);
+    await dispatchIfScheduled(tenantId, record.transaction, record.extra);
+  }
   return { transaction: record.transaction, duplicate: !created, warnings: created ? warnings : [] };
 }
 
@@ -199,6 +204,7 @@ async function dispatchIfScheduled(tenantId: number, transaction: Transaction, e
     createdAt: transaction.created_at,
   };
   await sendMessage('surveyDispatch', message);
+  count('SurveysDispatched');
 }
 
 // ---- Creating what an external id names -------------------------------------------------------------------------

@@ -108,6 +108,25 @@ describe('the CDK stack', () => {
     expect(senders).toBe(routes.filter((r) => r.queues.length).length + consumers.filter((c) => c.sends.length).length);
   });
 
+  it('alarms on DLQ messages, consumer errors and throttles, table throttles and each API 5xx rate, through one SNS topic', () => {
+    template.resourceCountIs('AWS::SNS::Topic', 1);
+    const alarms = ofType('AWS::CloudWatch::Alarm');
+    expect(alarms).toHaveLength(2 + 1 + 2 + consumers.length * 2);
+    for (const [, alarm] of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
+    expect(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(2);
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  it('takes the alarm e-mail and the consumer concurrency cap from deploy-time settings', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const stack = new SurveyServiceStack(app, 'Configured', { stage: 'test', logRetention: RetentionDays.ONE_WEEK, authorizerCacheTtlSeconds: 60, alarmEmail: 'ops@example.com', consumerReservedConcurrency: 5 });
+    const configured = Template.fromStack(stack);
+    configured.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    configured.hasResourceProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 5 });
+    configured.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
+    configured.resourcePropertiesCountIs('AWS::ApiGatewayV2::Authorizer', { AuthorizerResultTtlInSeconds: 60 }, 2);
+  });
+
   it('outputs both base URLs, the table name and the queue URLs', () => {
     const outputs = Object.keys(template.toJSON().Outputs);
     for (const name of ['PublicApiUrl', 'ChatbotApiUrl', 'TableName', 'TransactionQueueUrl', 'SurveyDispatchQueueUrl', 'TransactionQueueDlqUrl']) {

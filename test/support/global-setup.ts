@@ -12,6 +12,7 @@ declare module 'vitest' {
 /** One DynamoDB Local, one SQS server and both gateways for the whole run, on free ports; stopped after. */
 export default async function setup(project: TestProject) {
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const stack = await startLocalStack({
     port: 0,
