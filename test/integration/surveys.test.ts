@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { inProcess } from '../support/api.js';
-import { privateDispatchQueue } from '../support/queues.js';
+import { usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
 const publicApi = inProcess('public');
 const chatbot = inProcess('chatbot');
 let tenant: TestTenant;
-let dispatch: Awaited<ReturnType<typeof privateDispatchQueue>>;
+const dispatch = usePrivateQueue('surveyDispatch');
 
 beforeAll(async () => {
   tenant = await newTenant();
-  dispatch = await privateDispatchQueue();
 });
-afterAll(() => dispatch.close());
 
 /** A transaction on journey "loja" (nps; classes 1 Atendimento csat, 2 Limpeza csat5Stars) with a survey scheduled. */
 async function surveyed(externalId = `S-${Math.random().toString(36).slice(2)}`) {

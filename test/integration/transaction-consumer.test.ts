@@ -1,22 +1,20 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { keys } from '../../shared/keys.js';
 import { transactionIdFor } from '../../shared/transactions/request-key.js';
 import { inProcess } from '../support/api.js';
-import { consume, privateDispatchQueue } from '../support/queues.js';
+import { consume, usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { messageFor, v2Payload } from '../support/transactions.js';
 
 const api = inProcess();
 let tenant: TestTenant;
-let dispatch: Awaited<ReturnType<typeof privateDispatchQueue>>;
+const dispatch = usePrivateQueue('surveyDispatch');
 
 beforeAll(async () => {
   tenant = await newTenant();
-  dispatch = await privateDispatchQueue();
 });
-afterAll(() => dispatch.close());
 
 /** Runs one payload through the consumer and reads its outcome as a client would. */
 async function run(payload: Record<string, unknown>) {

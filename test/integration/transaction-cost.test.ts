@@ -1,24 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meter } from '../../bench/metering.js';
 import { db } from '../../shared/adapters/dynamodb.js';
-import { consume, privateDispatchQueue } from '../support/queues.js';
+import { consume, usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { messageFor, v2Payload } from '../support/transactions.js';
 
 let tenant: TestTenant;
-let dispatch: Awaited<ReturnType<typeof privateDispatchQueue>>;
+const dispatch = usePrivateQueue('surveyDispatch');
 let metered: ReturnType<typeof meter>;
 
 beforeAll(async () => {
   tenant = await newTenant();
-  dispatch = await privateDispatchQueue();
   // Warm the caches a running consumer has: the tenant's settings and a block of transaction ids.
   await consume([messageFor(tenant.tenantId, v2Payload({ customer: { externalId: 'KNOWN', name: 'Known', phone: '11988887777' } }))]);
   metered = meter(db().client);
 });
 afterAll(async () => {
   metered.stop();
-  await dispatch.close();
 });
 
 /** The DynamoDB cost of one v2 transaction through the consumer (the API handler makes no DynamoDB call). */

@@ -1,37 +1,21 @@
-import { ReceiveMessageCommand, SQSClient, CreateQueueCommand, DeleteQueueCommand } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUES } from '../../shared/queues.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { inProcess } from '../support/api.js';
-import { privateDispatchQueue } from '../support/queues.js';
+import { usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { v2Payload } from '../support/transactions.js';
 
 const api = inProcess();
 let tenant: TestTenant;
-let dispatch: Awaited<ReturnType<typeof privateDispatchQueue>>;
+const dispatch = usePrivateQueue('surveyDispatch');
 
 beforeAll(async () => {
   tenant = await newTenant();
-  dispatch = await privateDispatchQueue();
 });
-afterAll(() => dispatch.close());
 
 describe('POST /v2/transactions', () => {
-  let queueUrl: string;
-  let previous: string | undefined;
-  const sqs = new SQSClient({});
-
-  beforeAll(async () => {
-    // This file's own transaction queue, so the local stack's consumer does not take the messages first.
-    queueUrl = (await sqs.send(new CreateQueueCommand({ QueueName: `tx-${randomUUID()}` }))).QueueUrl!;
-    previous = process.env[QUEUES.transactions.urlEnv];
-    process.env[QUEUES.transactions.urlEnv] = queueUrl;
-  });
-  afterAll(async () => {
-    process.env[QUEUES.transactions.urlEnv] = previous;
-    await sqs.send(new DeleteQueueCommand({ QueueUrl: queueUrl }));
-  });
+  // This file's own transaction queue, so the local stack's consumer does not take the messages first.
+  const transactions = usePrivateQueue('transactions');
 
   it('answers 201 with the sent object unchanged and an x-request-id, and queues one message', async () => {
     const payload = v2Payload({ customer: { externalId: 'Q-1', email: 'MiXeD@Example.com', phone: '(11) 98765-4321' } });
@@ -40,9 +24,9 @@ describe('POST /v2/transactions', () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual(payload);
     expect(res.headers['x-request-id']).toMatch(/^tx-/);
-    const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }));
-    expect(Messages).toHaveLength(1);
-    expect(JSON.parse(Messages[0]!.Body!)).toMatchObject({ version: 1, tenantId: tenant.tenantId, requestId: res.headers['x-request-id'], payload });
+    const messages = await transactions.drain();
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ version: 1, tenantId: tenant.tenantId, requestId: res.headers['x-request-id'], payload });
   });
 
   it('answers 400 listing every problem, and queues nothing', async () => {
@@ -51,8 +35,7 @@ describe('POST /v2/transactions', () => {
     expect(res.status).toBe(400);
     const paths = res.body.errors.map((e: { path: string }) => e.path);
     expect(paths).toEqual(expect.arrayContaining(['store', 'employee.id', 'customer.externalId', 'transaction.amount', 'ratingItems.0']));
-    const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }));
-    expect(Messages).toHaveLength(0);
+    expect(await transactions.drain()).toHaveLength(0);
   });
 
   it('gives the same x-request-id to a resent external id, and a fresh one without', async () => {

@@ -1,9 +1,7 @@
-import { CreateQueueCommand, DeleteQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes, type Route } from '../../infra/routes.js';
-import { QUEUES } from '../../shared/queues.js';
+import { usePrivateQueue } from '../support/queues.js';
 import { inProcess, type ApiRequest, type ApiResponse } from '../support/api.js';
 import { CASES_PER_ROUTE, fixture, snapshot, validRequests, type Fixture } from './fixtures.js';
 
@@ -15,21 +13,14 @@ import { CASES_PER_ROUTE, fixture, snapshot, validRequests, type Fixture } from 
  */
 const clients = { public: inProcess('public'), chatbot: inProcess('chatbot') };
 let f: Fixture;
-const sqs = new SQSClient({});
-let queueUrl: string;
-let previousQueue: string | undefined;
+// Valid-by-chance v2 transactions go to a queue of this file, so that no consumer writes behind the snapshots.
+usePrivateQueue('transactions');
 export const tally = { requests: 0, refused: 0, accepted: 0 };
 
 beforeAll(async () => {
   f = await fixture();
-  // Valid-by-chance v2 transactions go to a queue of this file, so that no consumer writes behind the snapshots.
-  queueUrl = (await sqs.send(new CreateQueueCommand({ QueueName: `fuzz-${randomUUID()}` }))).QueueUrl!;
-  previousQueue = process.env[QUEUES.transactions.urlEnv];
-  process.env[QUEUES.transactions.urlEnv] = queueUrl;
 });
-afterAll(async () => {
-  process.env[QUEUES.transactions.urlEnv] = previousQueue;
-  await sqs.send(new DeleteQueueCommand({ QueueUrl: queueUrl }));
+afterAll(() => {
   console.info(`bad input: ${tally.requests} requests, ${tally.refused} refused with a 4xx problem, ${tally.accepted} valid by chance, 0 server errors`);
 });
 

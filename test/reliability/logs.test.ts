@@ -1,19 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { logger } from '../../shared/logger.js';
 import { inProcess } from '../support/api.js';
-import { consume, privateDispatchQueue } from '../support/queues.js';
+import { consume, usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { messageFor, v2Payload } from '../support/transactions.js';
 
 /** Logs carry no key, token, cpf or phone: every line the service writes during these calls is captured and read. */
 const api = inProcess();
 let tenant: TestTenant;
-let dispatch: Awaited<ReturnType<typeof privateDispatchQueue>>;
+usePrivateQueue('surveyDispatch');
 const lines: string[] = [];
 
 beforeAll(async () => {
   tenant = await newTenant();
-  dispatch = await privateDispatchQueue();
   logger.setLogLevel('DEBUG');
   const capture = (chunk: unknown) => {
     lines.push(String(chunk));
@@ -25,7 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   vi.restoreAllMocks();
   logger.setLogLevel('SILENT');
-  await dispatch.close();
 });
 
 describe('logs', () => {

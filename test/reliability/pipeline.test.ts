@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { findByRequestKey } from '../../shared/adapters/transaction-repository.js';
-import { consume, privateDispatchQueue } from '../support/queues.js';
+import { consume, usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { messageFor, v2Payload } from '../support/transactions.js';
 import { snapshot } from './fixtures.js';
 
 /** At-least-once delivery and faults in the consumer: nothing lost, nothing duplicated. */
 let tenant: TestTenant;
-let dispatch: Awaited<ReturnType<typeof privateDispatchQueue>>;
+const dispatch = usePrivateQueue('surveyDispatch');
 
 beforeAll(async () => {
   tenant = await newTenant();
-  dispatch = await privateDispatchQueue();
 });
-afterAll(() => dispatch.close());
 
 const transactionsOf = async () => (JSON.parse(await snapshot(tenant.tenantId)) as { entity: string; status?: string }[]).filter((i) => i.entity === 'TRANSACTION');
 const shuffle = <T>(list: T[]) => list.map((x) => [Math.random(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x);

@@ -3,22 +3,30 @@ import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand, SQSClien
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { lambdaContext } from '../../infra/local/events.js';
 import { handler as consumer } from '../../functions/queue/transaction-consumer.js';
-import { QUEUES } from '../../shared/queues.js';
+import { QUEUES, type QueueId } from '../../shared/queues.js';
+import { afterAll, beforeAll } from 'vitest';
 
 const sqs = () => new SQSClient({});
 
+export interface PrivateQueue {
+  url: string;
+  /** Every message sent since the last call. */
+  drain(): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
 /**
- * Points this test file's survey dispatches at a queue of its own (functions read the queue URL from the
- * environment at send time), and reads back what was sent to it.
+ * Points this process's sends to a queue (functions read queue URLs from the environment at send time) at a queue
+ * of its own, so that no other test, and not the local stack's consumer, takes its messages; reads them back.
  */
-export async function privateDispatchQueue() {
+export async function privateQueue(queue: QueueId): Promise<PrivateQueue> {
   const client = sqs();
-  const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: `dispatch-${randomUUID()}` }));
-  const previous = process.env[QUEUES.surveyDispatch.urlEnv];
-  process.env[QUEUES.surveyDispatch.urlEnv] = QueueUrl!;
+  const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: `${queue}-${randomUUID()}` }));
+  const previous = process.env[QUEUES[queue].urlEnv];
+  process.env[QUEUES[queue].urlEnv] = QueueUrl!;
   return {
-    /** Every message sent since the last call. */
-    async drain(): Promise<Record<string, unknown>[]> {
+    url: QueueUrl!,
+    async drain() {
       const bodies: Record<string, unknown>[] = [];
       for (;;) {
         const { Messages = [] } = await client.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 300 }));
@@ -27,11 +35,21 @@ export async function privateDispatchQueue() {
       }
     },
     async close() {
-      process.env[QUEUES.surveyDispatch.urlEnv] = previous;
+      process.env[QUEUES[queue].urlEnv] = previous;
       await client.send(new DeleteQueueCommand({ QueueUrl }));
       client.destroy();
     },
   };
+}
+
+/** A private queue for the test file calling it: created before its tests, removed after. */
+export function usePrivateQueue(queue: QueueId): PrivateQueue {
+  const handle = {} as PrivateQueue;
+  beforeAll(async () => {
+    Object.assign(handle, await privateQueue(queue));
+  });
+  afterAll(() => handle.close());
+  return handle;
 }
 
 /** Invokes the transaction consumer with one SQS batch of these message bodies, as the event source would. */
