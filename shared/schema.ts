@@ -43,6 +43,13 @@ export const timestamps = {
   updated_at: v.string(),
 };
 
+/** The body of an edit: only the given fields, at least one of them, nothing else (id, status or timestamps). */
+export const changesOf = <E extends v.ObjectEntries>(entries: E) =>
+  v.pipe(
+    v.strictObject(entries),
+    v.check((body) => Object.keys(body).length > 0, `send at least one of ${Object.keys(entries).join(', ')}`),
+  );
+
 /** A valibot issue in words a client can act on. */
 export function describeIssue(issue: v.BaseIssue<unknown>): string {
   // strictObject reports an unknown key as "expected never".

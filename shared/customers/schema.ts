@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { normaliseName } from '../keys.js';
-import { email, externalCode, pagingQuery, text, timestamps } from '../schema.js';
+import { changesOf, email, externalCode, pagingQuery, text, timestamps } from '../schema.js';
 import { toE164 } from './phone.js';
 
 export const MAX_PHONE_LENGTH = 20;
@@ -76,20 +76,17 @@ export const CreateCustomerBody = v.pipe(
 export type CreateCustomerInput = v.InferOutput<typeof CreateCustomerBody>;
 
 /** PUT: the fields to change; null clears an optional one. An impossible birth date is an error here. */
-export const UpdateCustomerBody = v.pipe(
-  v.strictObject({
-    name: v.optional(text(200)),
-    email: v.optional(v.nullable(email)),
-    phone: v.optional(v.nullable(phone)),
-    phone2: v.optional(v.nullable(phone)),
-    cpf: v.optional(v.nullable(cpf)),
-    birth_date: v.optional(v.nullable(calendarDate)),
-    gender: v.optional(v.nullable(gender)),
-    client_id: v.optional(v.nullable(externalCode)),
-    opt_out: v.optional(v.boolean('must be true or false')),
-  }),
-  v.check((body) => Object.keys(body).length > 0, 'send at least one field to change'),
-);
+export const UpdateCustomerBody = changesOf({
+  name: v.optional(text(200)),
+  email: v.optional(v.nullable(email)),
+  phone: v.optional(v.nullable(phone)),
+  phone2: v.optional(v.nullable(phone)),
+  cpf: v.optional(v.nullable(cpf)),
+  birth_date: v.optional(v.nullable(calendarDate)),
+  gender: v.optional(v.nullable(gender)),
+  client_id: v.optional(v.nullable(externalCode)),
+  opt_out: v.optional(v.boolean('must be true or false')),
+});
 export type CustomerChanges = v.InferOutput<typeof UpdateCustomerBody>;
 
 export const ListCustomersQuery = v.strictObject({

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { email, externalCode, integerString, MAX_INT_ID, pagingQuery, text, timestamps } from '../schema.js';
+import { MAX_INT_ID, changesOf, email, externalCode, integerString, pagingQuery, text, timestamps } from '../schema.js';
 
 export const EmployeeStatus = v.picklist(['active', 'inactive'], 'must be active or inactive');
 
@@ -27,16 +27,13 @@ export const CreateEmployeeBody = v.strictObject({
 });
 export type CreateEmployeeInput = v.InferOutput<typeof CreateEmployeeBody>;
 
-export const UpdateEmployeeBody = v.pipe(
-  v.strictObject({
-    name: v.optional(text(200)),
-    email: v.optional(v.nullable(email)),
-    employee_id: v.optional(v.nullable(externalCode)),
-    store_id: v.optional(v.nullable(externalCode)),
-    status: v.optional(EmployeeStatus),
-  }),
-  v.check((body) => Object.keys(body).length > 0, 'send at least one field to change'),
-);
+export const UpdateEmployeeBody = changesOf({
+  name: v.optional(text(200)),
+  email: v.optional(v.nullable(email)),
+  employee_id: v.optional(v.nullable(externalCode)),
+  store_id: v.optional(v.nullable(externalCode)),
+  status: v.optional(EmployeeStatus),
+});
 export type EmployeeChanges = v.InferOutput<typeof UpdateEmployeeBody>;
 
 export const ListEmployeesQuery = v.strictObject({

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { externalCode, pagingQuery, text, timestamps } from '../schema.js';
+import { changesOf, externalCode, pagingQuery, text, timestamps } from '../schema.js';
 
 export const StoreStatus = v.picklist(['active', 'inactive'], 'must be active or inactive');
 
@@ -21,14 +21,11 @@ export const CreateStoreBody = v.strictObject({
 });
 export type CreateStoreInput = v.InferOutput<typeof CreateStoreBody>;
 
-export const UpdateStoreBody = v.pipe(
-  v.strictObject({
-    trade_name: v.optional(text(200)),
-    company_name: v.optional(text(200)),
-    status: v.optional(StoreStatus),
-  }),
-  v.check((body) => Object.keys(body).length > 0, 'send at least one of trade_name, company_name, status'),
-);
+export const UpdateStoreBody = changesOf({
+  trade_name: v.optional(text(200)),
+  company_name: v.optional(text(200)),
+  status: v.optional(StoreStatus),
+});
 export type StoreChanges = v.InferOutput<typeof UpdateStoreBody>;
 
 export const ListStoresQuery = v.strictObject({
