@@ -3,10 +3,9 @@ import * as v from 'valibot';
 import { keys, padId } from '../keys.js';
 import { TABLE } from '../table.js';
 import { Group, type ClassConfig, type GroupConfig, type JourneyConfig, type UserScope } from '../tenants/config-schema.js';
-import type { KeyScope } from '../tenants/credentials.js';
 import { stores } from './store-repository.js';
 import { employees, storeLink } from './employee-repository.js';
-import { batchGet, db, isConditionFailure, nextId, type Item } from './dynamodb.js';
+import { batchGet, db, isConditionFailure, type Item } from './dynamodb.js';
 
 export const Tenant = v.object({ id: v.number(), name: v.string(), created_at: v.string() });
 export type Tenant = v.InferOutput<typeof Tenant>;

@@ -6,7 +6,8 @@ import { newTenant, type TestTenant } from '../support/tenant.js';
 const publicApi = inProcess('public');
 const chatbot = inProcess('chatbot');
 let tenant: TestTenant;
-const dispatch = usePrivateQueue('surveyDispatch');
+// Survey dispatches of this file go to a queue of its own.
+usePrivateQueue('surveyDispatch');
 
 beforeAll(async () => {
   tenant = await newTenant();

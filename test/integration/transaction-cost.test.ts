@@ -6,7 +6,8 @@ import { newTenant, type TestTenant } from '../support/tenant.js';
 import { messageFor, v2Payload } from '../support/transactions.js';
 
 let tenant: TestTenant;
-const dispatch = usePrivateQueue('surveyDispatch');
+// Survey dispatches of this file go to a queue of its own.
+usePrivateQueue('surveyDispatch');
 let metered: ReturnType<typeof meter>;
 
 beforeAll(async () => {

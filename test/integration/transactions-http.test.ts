@@ -7,7 +7,8 @@ import { v2Payload } from '../support/transactions.js';
 
 const api = inProcess();
 let tenant: TestTenant;
-const dispatch = usePrivateQueue('surveyDispatch');
+// Survey dispatches of this file go to a queue of its own.
+usePrivateQueue('surveyDispatch');
 
 beforeAll(async () => {
   tenant = await newTenant();

@@ -8,7 +8,8 @@ import { snapshot } from './fixtures.js';
 
 /** At-least-once delivery and faults in the consumer: nothing lost, nothing duplicated. */
 let tenant: TestTenant;
-const dispatch = usePrivateQueue('surveyDispatch');
+// Survey dispatches of this file go to a queue of its own.
+usePrivateQueue('surveyDispatch');
 
 beforeAll(async () => {
   tenant = await newTenant();
