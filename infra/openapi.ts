@@ -6,11 +6,13 @@ import type { ResponseDoc } from '../shared/http/contract.js';
 import { ProblemBody } from '../shared/http/contract.js';
 import { USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/http/handler.js';
 import { API_KEY_HEADER } from '../shared/tenants/credentials.js';
+import { EXAMPLE_FIXTURE, validRequests } from '../test/support/requests.js';
 import { routes, type ApiName } from './routes.js';
 
 /**
  * The OpenAPI 3.1 document of one API, generated from the route table and the contract each handler exports (the
- * valibot schemas it validates with and the statuses it answers). Nothing in it is written by hand.
+ * valibot schemas it validates with and the statuses it answers), with the tests' valid requests as examples.
+ * Nothing in it is written by hand.
  */
 interface Contract {
   body?: v.GenericSchema;
@@ -28,7 +30,7 @@ function schemaOf(schema: v.GenericSchema): JsonSchema {
   return json;
 }
 
-function parameters(schema: v.GenericSchema | undefined, where: 'path' | 'query'): JsonSchema[] {
+function parameters(schema: v.GenericSchema | undefined, where: 'path' | 'query', examples: Record<string, unknown> = {}): JsonSchema[] {
   if (!schema) return [];
   const json = schemaOf(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => ({
@@ -36,7 +38,19 @@ function parameters(schema: v.GenericSchema | undefined, where: 'path' | 'query'
     in: where,
     required: where === 'path' || (json.required ?? []).includes(name),
     schema: property,
+    ...(examples[name] !== undefined ? { example: String(examples[name]) } : {}),
   }));
+}
+
+/** The example of an operation: the valid request the tests send, with the demo tenant's names. */
+function exampleOf(operationId: string, template: string) {
+  const request = validRequests[operationId]?.(EXAMPLE_FIXTURE);
+  if (!request) return { path: {}, query: {}, body: undefined };
+  const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const pattern = new RegExp(`^${template.replace(/\{\w+\}/g, '([^/]+)')}$`);
+  const values = pattern.exec(request.path)?.slice(1) ?? [];
+  const { token: _, ...query } = request.query ?? {};
+  return { path: Object.fromEntries(names.map((n, i) => [n, values[i]])), query, body: typeof request.body === 'object' ? request.body : undefined };
 }
 
 const TITLES: Record<ApiName, string> = { public: 'Satisfaction survey service: public API', chatbot: 'Satisfaction survey service: chatbot API' };
@@ -58,6 +72,7 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
           { name: USER_TOKEN_QUERY, in: 'query', required: false, description: 'User token (where the route needs one; also as a header)', schema: { type: 'string' } },
           { name: USER_TOKEN_HEADER, in: 'header', required: false, description: 'User token (where the route needs one)', schema: { type: 'string' } },
         ];
+    const example = exampleOf(route.operationId, route.paths[0]!);
     route.paths.forEach((path, i) => {
       paths[path] ??= {};
       paths[path][route.method.toLowerCase()] = {
@@ -65,8 +80,8 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
         summary: route.summary,
         ...(i === 0 ? {} : { description: `Alias of ${route.method} ${route.paths[0]}.` }),
         tags: [route.paths[0]!.split('/').filter((part) => part && part !== 'public' && part !== 'v2' && part !== 'api' && part !== 'v1')[0] ?? 'service'],
-        parameters: [...parameters(contract.path, 'path'), ...parameters(contract.query, 'query'), ...userToken],
-        ...(contract.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(contract.body) } } } } : {}),
+        parameters: [...parameters(contract.path, 'path', example.path), ...parameters(contract.query, 'query', example.query), ...userToken],
+        ...(contract.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(contract.body), ...(example.body ? { example: example.body } : {}) } } } } : {}),
         responses,
         security: contract.anonymous ? [] : [{ apiKey: [] }],
       };

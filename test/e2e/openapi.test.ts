@@ -33,6 +33,8 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
         expect(Object.keys(operation.responses[status].content ?? {}), `${route.operationId} ${status}`).toEqual(['application/problem+json']);
       }
       expect(operation.security).toEqual(route.anonymous ? [] : [{ apiKey: [] }]);
+      // Examples come from the requests the tests send.
+      if (operation.requestBody) expect(operation.requestBody.content['application/json'].example, route.operationId).toBeDefined();
     }
   });
 
