@@ -1,9 +1,24 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { startLocalStack } from '../infra/local/stack.js';
 import { coldStart } from './cold-start.js';
+import { costPerOperation } from './cost.js';
 
 /** `npm run bench`: prints each table and writes them all to bench/results/latest.md. */
-const tables = [await coldStart()];
-const report = [`# Benchmarks`, '', `Run ${new Date().toISOString()} on ${process.platform}/${process.arch}.`, '', ...tables].join('\n');
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+const stack = await startLocalStack({ port: 0, chatbotPort: 0, dynamoDbPort: 0, sqsPort: 0, tableName: 'bench', authorizerCacheTtlSeconds: 0, seed: true, visibilityTimeoutSeconds: 30 });
+const tables: string[] = [];
+try {
+  // The fixture module builds its data through the API, as the tests do.
+  const { fixture } = await import('../test/reliability/fixtures.js');
+  tables.push(await costPerOperation(await fixture()));
+} finally {
+  await stack.stop();
+}
+tables.push(await coldStart());
+const report = [`# Benchmarks`, '', `Run ${new Date().toISOString()} on ${process.platform}/${process.arch}, Node ${process.version}.`, '', ...tables].join('\n\n');
 console.log(report);
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(new URL('./results/latest.md', import.meta.url), `${report}\n`);
+process.exit(0);

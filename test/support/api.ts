@@ -50,8 +50,9 @@ function parse(response: GatewayResponse): ApiResponse {
   return { status: response.status, headers: response.headers, body, text };
 }
 
-export function inProcess(api: ApiName = 'public'): ApiClient {
-  const gateway = createGateway({ api, authorizerCacheTtlSeconds: 0 });
+/** `authorizerCacheTtlSeconds` as API Gateway's cache (0: the authorizer runs for every request). */
+export function inProcess(api: ApiName = 'public', authorizerCacheTtlSeconds = 0): ApiClient {
+  const gateway = createGateway({ api, authorizerCacheTtlSeconds });
   return async (request) => {
     const { url, headers, body } = prepare(request);
     return parse(await gateway({ method: request.method ?? 'GET', url, headers, body }));

@@ -1,0 +1,84 @@
+import { meter } from './metering.js';
+import { db } from '../shared/adapters/dynamodb.js';
+import { routes } from '../infra/routes.js';
+import { inProcess } from '../test/support/api.js';
+import { validRequests } from '../test/support/requests.js';
+import type { Fixture } from '../test/support/requests.js';
+
+/**
+ * Cost per operation: each route's valid request (the one the tests send) made in-process through its real
+ * handler against DynamoDB Local, with its DynamoDB round trips and the capacity DynamoDB reports, beside the
+ * fewest round trips the operation can need (argued in a line), priced at on-demand list prices.
+ */
+export const PRICES = {
+  /** us-east-1 on-demand list prices, USD per million. */
+  readUnit: 0.125,
+  writeUnit: 0.625,
+  httpApiRequest: 1.0,
+  lambdaRequest: 0.2,
+  sqsRequest: 0.4,
+};
+
+/** The fewest DynamoDB round trips each operation can need with the data it must touch, and why. */
+export const FLOORS: Record<string, [number, string]> = {
+  getHealth: [1, 'one read proves the table answers'],
+  listStores: [1, 'one Query of the index the filter names'],
+  createStore: [2, 'an id from the counter, then the guard and the store in one transaction (we write them apart: half the write units)'],
+  getStore: [1, 'one GetItem'],
+  updateStore: [1, 'one conditional UpdateItem'],
+  deleteStore: [1, 'one conditional UpdateItem'],
+  listCustomers: [3, 'the user token, the client_id guard, the customer'],
+  createCustomer: [1, 'one write: the id comes from a reserved block (a client_id adds its guard)'],
+  getCustomer: [1, 'one GetItem'],
+  updateCustomer: [1, 'one conditional UpdateItem'],
+  listEmployees: [2, "a store's links, then its employees"],
+  createEmployee: [2, 'an id from the counter, the employee (a main store adds its lookup and link)'],
+  getEmployee: [1, 'one GetItem'],
+  updateEmployee: [1, 'one conditional UpdateItem'],
+  deleteEmployee: [1, 'one conditional UpdateItem'],
+  getEmployeeStores: [2, 'the employee, then its stores'],
+  putEmployeeStores: [4, 'the user, the employee, the stores added, one transaction'],
+  getEmployeeGroups: [1, 'the employee (and its groups, when it has any)'],
+  putEmployeeGroups: [4, 'the user, the employee, the groups, one conditional update'],
+  postV2Transaction: [0, 'no DynamoDB: one SQS message'],
+  getTransactionRequest: [1, 'one GetItem'],
+  postTransaction: [2, 'one batched read of what it names, one conditional write'],
+  getTransaction: [1, 'one GetItem'],
+  listEvaluations: [2, 'the user token, one Query of the month'],
+  getEvaluation: [1, 'one GetItem'],
+  getSurvey: [1, 'one GetItem (the configuration is cached)'],
+  postSurvey: [2, 'the attempt, one conditional update'],
+  putSurvey: [2, 'the attempt, one conditional update'],
+};
+
+export async function costPerOperation(f: Fixture): Promise<string> {
+  // API Gateway caches the authorizer's answer per key (300 s by default): warm it, so each figure is the handler's.
+  const clients = { public: inProcess('public', 300), chatbot: inProcess('chatbot', 300) };
+  await clients.public({ path: '/public/store/1', key: f.key });
+  await clients.chatbot({ path: '/survey', key: f.chatbotKey, query: { transactionId: 1, attemptId: 1, journey: 'loja', source: 'sms' } });
+  const metered = meter(db().client);
+  const rows: string[] = [];
+  // Deactivations last: the operations after them use the same store and employee. Each request runs twice and
+  // the second is measured, as a warm Lambda would (cached settings and ids).
+  for (const route of [...routes].sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'))) {
+    const request = { ...validRequests[route.operationId]!(f), method: route.method, ...(route.anonymous ? {} : { key: route.api === 'chatbot' ? f.chatbotKey : f.key }) };
+    if (route.method === 'GET') await clients[route.api](request);
+    metered.reset();
+    const res = await clients[route.api](request);
+    const { roundTrips, read, write } = metered.totals();
+    const [floor, why] = FLOORS[route.operationId] ?? [NaN, '?'];
+    // Authorizer results are cached by API Gateway, so the key lookup is not counted per request.
+    const price = PRICES.httpApiRequest + PRICES.lambdaRequest + read * PRICES.readUnit + write * PRICES.writeUnit + (route.queues.length ? PRICES.sqsRequest : 0);
+    rows.push(`| ${route.operationId} | ${res.status} | ${roundTrips} | ${floor} | ${floor ? (roundTrips / floor).toFixed(2) : roundTrips === 0 ? '1.00' : '∞'} | ${read} | ${write} | $${price.toFixed(2)} | ${why} |`);
+  }
+  metered.stop();
+  return [
+    '### Cost per operation (DynamoDB Local, ReturnConsumedCapacity; authorizer cached, as API Gateway does)',
+    '',
+    `Prices: DynamoDB on-demand $${PRICES.readUnit}/M read units, $${PRICES.writeUnit}/M write units; HTTP API $${PRICES.httpApiRequest}/M; Lambda $${PRICES.lambdaRequest}/M requests (duration not included); SQS $${PRICES.sqsRequest}/M.`,
+    '',
+    '| operation | status | round trips | floor | ratio | read units | write units | $ per million | floor argument |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...rows,
+  ].join('\n');
+}
