@@ -2,6 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { startLocalStack } from '../infra/local/stack.js';
 import { coldStart } from './cold-start.js';
 import { costPerOperation } from './cost.js';
+import { warmLatency } from './latency.js';
+import { consumerThroughput } from './throughput.js';
 
 /** `npm run bench`: prints each table and writes them all to bench/results/latest.md. */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -12,7 +14,11 @@ const tables: string[] = [];
 try {
   // The fixture module builds its data through the API, as the tests do.
   const { fixture } = await import('../test/reliability/fixtures.js');
-  tables.push(await costPerOperation(await fixture()));
+  const f = await fixture();
+  tables.push(await costPerOperation(f));
+  const again = await fixture();
+  tables.push(await warmLatency(again));
+  tables.push(await consumerThroughput(again.tenantId));
 } finally {
   await stack.stop();
 }
