@@ -1,3 +1,4 @@
+import './quiet.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { startLocalStack } from '../infra/local/stack.js';
 import { coldStart } from './cold-start.js';
@@ -6,9 +7,6 @@ import { warmLatency } from './latency.js';
 import { consumerThroughput } from './throughput.js';
 
 /** `npm run bench`: prints each table and writes them all to bench/results/latest.md. */
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 const stack = await startLocalStack({ port: 0, chatbotPort: 0, dynamoDbPort: 0, sqsPort: 0, tableName: 'bench', authorizerCacheTtlSeconds: 0, seed: true, visibilityTimeoutSeconds: 30 });
 const tables: string[] = [];
 try {
