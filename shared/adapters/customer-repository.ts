@@ -2,17 +2,11 @@ import * as v from 'valibot';
 import { keys, normaliseName, padId } from '../keys.js';
 import { Customer, type CustomerFilters } from '../customers/schema.js';
 import { db, pageByIdRange, queryPage, type Filter, type Item, type Page, type QuerySpec } from './dynamodb.js';
-import { entityRepository } from './entity-repository.js';
+import { entityRepository, exactIndex } from './entity-repository.js';
 
 const ENTITY = 'CUSTOMER';
 /** Customer names are sharded by their first two characters: a tenant may have ten million customers. */
 export const nameShard = (normalisedName: string) => normalisedName.slice(0, 2);
-
-/** An index attribute pair holding an exact value, absent when the value is. */
-const exact = (index: string, field: string) => (tenantId: number, id: number, value: string | null | undefined) => ({
-  [`${index}pk`]: value ? keys.byValue(tenantId, ENTITY, field, value) : undefined,
-  [`${index}sk`]: value ? padId(id) : undefined,
-});
 
 export const customers = entityRepository<Customer>({
   entity: ENTITY,
@@ -27,9 +21,9 @@ export const customers = entityRepository<Customer>({
       const normalised = normaliseName(name);
       return { gsi3pk: keys.byName(tenantId, ENTITY, nameShard(normalised)), gsi3sk: keys.nameSort(normalised, id) };
     },
-    email: exact('gsi5', 'EMAIL'),
-    phone: exact('gsi6', 'PHONE'),
-    cpf: exact('gsi7', 'CPF'),
+    email: exactIndex('gsi5', ENTITY, 'EMAIL'),
+    phone: exactIndex('gsi6', ENTITY, 'PHONE'),
+    cpf: exactIndex('gsi7', ENTITY, 'CPF'),
   },
 });
 

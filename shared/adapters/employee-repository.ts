@@ -4,7 +4,7 @@ import { Employee, type EmployeeFilters } from '../employees/schema.js';
 import { keys, normaliseName, padId } from '../keys.js';
 import { TABLE } from '../table.js';
 import { cancelledByCondition, db, isConditionFailure, queryPage, type Filter, type Item, type Page, type QuerySpec } from './dynamodb.js';
-import { entityRepository } from './entity-repository.js';
+import { entityRepository, exactIndex } from './entity-repository.js';
 
 const ENTITY = 'EMPLOYEE';
 
@@ -14,10 +14,10 @@ export const employees = entityRepository<Employee>({
   externalId: 'employee_id',
   collection: true,
   derived: {
-    status: (tenantId, id, status) => ({ gsi2pk: keys.byStatus(tenantId, ENTITY, status), gsi2sk: padId(id) }),
+    status: exactIndex('gsi2', ENTITY, 'STATUS'),
     name: (tenantId, id, name) => ({ gsi3pk: keys.byName(tenantId, ENTITY), gsi3sk: keys.nameSort(normaliseName(name), id) }),
-    employee_id: (tenantId, id, code) => ({ gsi4pk: code ? keys.byExternalId(tenantId, ENTITY, code) : undefined, gsi4sk: code ? padId(id) : undefined }),
-    email: (tenantId, id, email) => ({ gsi5pk: email ? keys.byValue(tenantId, ENTITY, 'EMAIL', email) : undefined, gsi5sk: email ? padId(id) : undefined }),
+    employee_id: exactIndex('gsi4', ENTITY, 'EXTID'),
+    email: exactIndex('gsi5', ENTITY, 'EMAIL'),
   },
 });
 

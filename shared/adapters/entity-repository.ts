@@ -23,6 +23,15 @@ export interface EntityModel<T extends { id: number }> {
 
 type Changes<T> = Partial<Omit<T, 'id' | 'created_at'>>;
 
+/**
+ * Index attributes holding one exact value of a field (a status, a code, an e-mail...) in `index`; absent when the
+ * value is, which takes the item out of that index.
+ */
+export const exactIndex = (index: string, entity: Entity, field: string) => (tenantId: number, id: number, value: string | null | undefined) => ({
+  [`${index}pk`]: value ? keys.byValue(tenantId, entity, field, value) : undefined,
+  [`${index}sk`]: value ? padId(id) : undefined,
+});
+
 export function entityRepository<T extends { id: number; updated_at: string }>(model: EntityModel<T>) {
   const { entity } = model;
   const derivedFrom = (tenantId: number, id: number, fields: Partial<T>) => {

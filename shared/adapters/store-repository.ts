@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { keys, normaliseName, padId } from '../keys.js';
+import { keys, normaliseName } from '../keys.js';
 import { Store, type StoreFilters } from '../stores/schema.js';
 import { db, queryPage, type Page, type QuerySpec } from './dynamodb.js';
-import { entityRepository } from './entity-repository.js';
+import { entityRepository, exactIndex } from './entity-repository.js';
 
 export const stores = entityRepository<Store>({
   entity: 'STORE',
@@ -10,9 +10,9 @@ export const stores = entityRepository<Store>({
   externalId: 'store_id',
   collection: true,
   derived: {
-    status: (tenantId, id, status) => ({ gsi2pk: keys.byStatus(tenantId, 'STORE', status), gsi2sk: padId(id) }),
+    status: exactIndex('gsi2', 'STORE', 'STATUS'),
     trade_name: (tenantId, id, name) => ({ gsi3pk: keys.byName(tenantId, 'STORE'), gsi3sk: keys.nameSort(normaliseName(name), id) }),
-    store_id: (tenantId, id, code) => ({ gsi4pk: code ? keys.byExternalId(tenantId, 'STORE', code) : undefined, gsi4sk: code ? padId(id) : undefined }),
+    store_id: exactIndex('gsi4', 'STORE', 'EXTID'),
   },
 });
 

@@ -1,6 +1,6 @@
 import { db, nextId } from '../adapters/dynamodb.js';
 import { ConcurrentEditError, employees, listEmployees as queryEmployees, replaceGroups, replaceStoreLinks, storeLink } from '../adapters/employee-repository.js';
-import { listStores, stores } from '../adapters/store-repository.js';
+import { stores } from '../adapters/store-repository.js';
 import { getGroups } from '../adapters/tenant-repository.js';
 import { DomainError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { normaliseName } from '../keys.js';
@@ -14,10 +14,9 @@ export const MAX_LINK_CHANGES = 99;
 
 /** The internal id of the store with an external code; `path` names the field for the error. */
 async function storeIdOf(tenantId: number, code: string, path: string): Promise<number> {
-  const { items } = await listStores(tenantId, { store_id: code, limit: 1, page: 1, cursor: undefined });
-  const store = items[0];
+  const store = await stores.findByExternalId(tenantId, code);
   if (!store) throw new ValidationError(`No store has the code "${code}".`, [{ path, message: 'is not the store_id of any store' }]);
-  return Number(store.id);
+  return store.id;
 }
 
 export async function createEmployee(tenantId: number, input: CreateEmployeeInput): Promise<Employee> {
@@ -61,8 +60,7 @@ export async function listEmployees(tenantId: number, filters: EmployeeFilters):
   const storeFilter = filters.store ?? filters.store_id;
   let storeId = storeFilter;
   if (filters.external_store_id !== undefined) {
-    const { items } = await listStores(tenantId, { store_id: filters.external_store_id, limit: 1, page: 1, cursor: undefined });
-    const found = items[0] ? Number(items[0].id) : undefined;
+    const found = (await stores.findByExternalId(tenantId, filters.external_store_id))?.id;
     if (found === undefined || (storeFilter !== undefined && found !== storeFilter)) return body([], null);
     storeId = found;
   }
