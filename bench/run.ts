@@ -1,28 +1,46 @@
 import './quiet.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { startLocalStack } from '../infra/local/stack.js';
 import { coldStart } from './cold-start.js';
 import { costPerOperation } from './cost.js';
 import { warmLatency } from './latency.js';
 import { consumerThroughput } from './throughput.js';
 
-/** `npm run bench`: prints each table and writes them all to bench/results/latest.md. */
-const stack = await startLocalStack({ port: 0, chatbotPort: 0, dynamoDbPort: 0, sqsPort: 0, tableName: 'bench', authorizerCacheTtlSeconds: 0, seed: true, visibilityTimeoutSeconds: 30 });
-const tables: string[] = [];
-try {
-  // The fixture module builds its data through the API, as the tests do.
-  const { fixture } = await import('../test/reliability/fixtures.js');
-  const f = await fixture();
-  tables.push(await costPerOperation(f));
-  const again = await fixture();
-  tables.push(await warmLatency(again));
-  tables.push(await consumerThroughput(again.tenantId));
-} finally {
-  await stack.stop();
+/**
+ * `npm run bench`: prints each table and writes them all to bench/results/latest.md.
+ * `npm run bench -- cold-start latency` runs only the sections named (cost, latency, throughput, http, cold-start)
+ * and writes nothing.
+ */
+const SECTIONS = ['cost', 'latency', 'throughput', 'cold-start'] as const;
+const chosen = process.argv.slice(2);
+const wanted = (section: (typeof SECTIONS)[number]) => chosen.length === 0 || chosen.includes(section);
+const unknown = chosen.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+if (unknown.length) {
+  console.error(`Unknown section ${unknown.join(', ')}; the sections are ${SECTIONS.join(', ')}.`);
+  process.exit(2);
 }
-tables.push(await coldStart());
-const report = [`# Benchmarks`, '', `Run ${new Date().toISOString()} on ${process.platform}/${process.arch}, Node ${process.version}.`, '', ...tables].join('\n\n');
+
+const tables: string[] = [];
+if (wanted('cost') || wanted('latency') || wanted('throughput')) {
+  const stack = await startLocalStack({ port: 0, chatbotPort: 0, dynamoDbPort: 0, sqsPort: 0, tableName: 'bench', authorizerCacheTtlSeconds: 0, seed: true, visibilityTimeoutSeconds: 30 });
+  try {
+    // The fixture module builds its data through the API, as the tests do.
+    const { fixture } = await import('../test/reliability/fixtures.js');
+    if (wanted('cost')) tables.push(await costPerOperation(await fixture()));
+    if (wanted('latency')) tables.push(await warmLatency(await fixture()));
+    if (wanted('throughput')) tables.push(await consumerThroughput((await fixture()).tenantId));
+  } finally {
+    await stack.stop();
+  }
+}
+if (wanted('cold-start')) tables.push(await coldStart());
+
+const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), ${process.platform}/${process.arch}, Node ${process.version}`;
+const report = ['# Benchmarks', '', `\`npm run bench\`, ${new Date().toISOString()}, on ${machine}.`, '', ...tables].join('\n\n');
 console.log(report);
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/latest.md', import.meta.url), `${report}\n`);
+if (chosen.length === 0) {
+  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+  writeFileSync(new URL('./results/latest.md', import.meta.url), `${report}\n`);
+}
 process.exit(0);

@@ -57,3 +57,12 @@ export function describeIssue(issue: v.BaseIssue<unknown>): string {
   if (issue.kind === 'schema' && issue.received === 'undefined') return 'is required';
   return issue.message;
 }
+
+const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
+/** Whether a YYYY-MM-DD string names a day that exists (1998-04-31 does not). */
+export function isCalendarDate(value: string): boolean {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+export const dateShape = v.pipe(v.string('must be a string'), v.regex(DATE_SHAPE, 'must be a date as YYYY-MM-DD'));
+export const calendarDate = v.pipe(dateShape, v.check(isCalendarDate, 'is not a valid calendar date'));

@@ -1,5 +1,6 @@
 import { answer, problem } from '../../shared/http/contract.js';
-import { CreateCustomerBody, CreatedCustomerBody } from '../../shared/customers/schema.js';
+import { CreateCustomerBody } from '../../shared/customers/requests.js';
+import { CreatedCustomerBody } from '../../shared/customers/schema.js';
 import { createCustomer } from '../../shared/customers/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 

@@ -3,7 +3,7 @@ import { RequestOutcomeBody } from '../../shared/transactions/schema.js';
 import * as v from 'valibot';
 import { httpHandler } from '../../shared/http/handler.js';
 import { REQUEST_KEY_PATTERN } from '../../shared/transactions/request-key.js';
-import { requestOutcome } from '../../shared/transactions/service.js';
+import { requestOutcome } from '../../shared/transactions/queries.js';
 
 const RequestPath = v.strictObject({ requestId: v.pipe(v.string(), v.regex(REQUEST_KEY_PATTERN, 'must be an x-request-id returned by POST /v2/transactions')) });
 

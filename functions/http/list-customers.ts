@@ -1,5 +1,6 @@
 import { answer, listOf, problem } from '../../shared/http/contract.js';
-import { Customer, ListCustomersQuery } from '../../shared/customers/schema.js';
+import { ListCustomersQuery } from '../../shared/customers/requests.js';
+import { Customer } from '../../shared/customers/schema.js';
 import { listCustomers } from '../../shared/customers/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { resolveUser } from '../../shared/tenants/service.js';

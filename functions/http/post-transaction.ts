@@ -1,7 +1,8 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { requestKeyFor } from '../../shared/transactions/request-key.js';
-import { LegacyTransactionBody, Transaction, fromLegacy, toLegacyPath } from '../../shared/transactions/schema.js';
+import { LegacyTransactionBody, fromLegacy } from '../../shared/transactions/requests.js';
+import { Transaction, toLegacyPath } from '../../shared/transactions/schema.js';
 import { registerTransaction, TransactionRejected } from '../../shared/transactions/service.js';
 
 /** Seed 4.4, the legacy interface: created synchronously (201), or 422 with every problem. */

@@ -4,7 +4,7 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { count } from '../../shared/metrics.js';
 import type { TransactionMessage } from '../../shared/transactions/message.js';
 import { requestKeyFor } from '../../shared/transactions/request-key.js';
-import { fromV2, V2TransactionBody } from '../../shared/transactions/schema.js';
+import { fromV2, V2TransactionBody } from '../../shared/transactions/requests.js';
 
 /** Seed 4.4: checks the shape, queues the transaction and answers 201 with the sent object. No DynamoDB call. */
 export const contract = { body: V2TransactionBody, responses: { 201: answer('Queued; the body is the sent object, the x-request-id header names the request'), 400: problem('Invalid payload: every problem listed') } };

@@ -1,5 +1,6 @@
 import { answer, problem } from '../../shared/http/contract.js';
-import { Customer, UpdateCustomerBody } from '../../shared/customers/schema.js';
+import { UpdateCustomerBody } from '../../shared/customers/requests.js';
+import { Customer } from '../../shared/customers/schema.js';
 import { editCustomer } from '../../shared/customers/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { keys, normaliseName, padId } from '../keys.js';
-import { Customer, type CustomerFilters } from '../customers/schema.js';
+import type { CustomerFilters } from '../customers/requests.js';
+import { Customer } from '../customers/schema.js';
 import { db, pageByIdRange, queryPage, type Filter, type Item, type Page, type QuerySpec } from './dynamodb.js';
 import { entityRepository, exactIndex } from './entity-repository.js';
 

@@ -1,4 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import * as v from 'valibot';
 
 /** Brazil is assumed when a phone carries no country code (seed 2.1). */
 export const DEFAULT_COUNTRY = 'BR';
@@ -8,3 +9,20 @@ export function toE164(text: string): string | undefined {
   const parsed = parsePhoneNumberFromString(text, DEFAULT_COUNTRY);
   return parsed?.isPossible() ? parsed.number : undefined;
 }
+
+export const MAX_PHONE_LENGTH = 20;
+
+/** A phone as sent (at most 20 characters), normalised to E.164 with +55 assumed. */
+export const phone = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.maxLength(MAX_PHONE_LENGTH, `must be at most ${MAX_PHONE_LENGTH} characters`),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const e164 = toE164(dataset.value);
+    if (!e164) {
+      addIssue({ message: 'is not a phone number' });
+      return NEVER;
+    }
+    return e164;
+  }),
+);

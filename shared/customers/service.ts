@@ -2,7 +2,9 @@ import { db, nextId } from '../adapters/dynamodb.js';
 import { customers, listCustomers as queryCustomers } from '../adapters/customer-repository.js';
 import { NotFoundError, type FieldProblem } from '../errors.js';
 import type { ListBody } from '../paging.js';
-import { isCalendarDate, type CreateCustomerInput, type Customer, type CustomerChanges, type CustomerFilters } from './schema.js';
+import { isCalendarDate } from '../schema.js';
+import type { CreateCustomerInput, CustomerChanges, CustomerFilters } from './requests.js';
+import type { Customer } from './schema.js';
 
 /** Customers are created often (by transactions too): their ids are reserved this many at a time. */
 export const CUSTOMER_ID_BLOCK = 20;

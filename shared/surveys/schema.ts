@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { calendarDate } from '../customers/schema.js';
-import { integerString, MAX_INT_ID, pagingQuery, text } from '../schema.js';
+import { calendarDate, integerString, MAX_INT_ID, pagingQuery, text } from '../schema.js';
 import { INDICATORS, type Indicator } from '../tenants/config-schema.js';
 import { MAX_TRANSACTION_ID } from '../transactions/request-key.js';
 

@@ -3,10 +3,9 @@ import { evaluationIndex, queryByExternalId, queryEvaluations, writeAnswer } fro
 import { findByIdItem } from '../adapters/transaction-repository.js';
 import type { Item } from '../adapters/dynamodb.js';
 import { DomainError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
-import { INDICATORS, type Indicator } from '../tenants/config-schema.js';
+import { INDICATORS, isSupported, type Indicator } from '../tenants/config-schema.js';
 import { tenantSettings, type Settings } from '../tenants/settings.js';
 import { Transaction } from '../transactions/schema.js';
-import { isSupported } from '../transactions/service.js';
 import { RATING_SOURCES, sourceOfCode, SURVEY_STATUS_CODES, type Evaluation, type EvaluationsQuery, type SourceName, type SurveyBody, type SurveyQuery } from './schema.js';
 
 /** The longest date range the evaluation list accepts. */

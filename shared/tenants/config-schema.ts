@@ -10,6 +10,8 @@ export const INDICATORS = {
   binary: { min: 0, max: 1 },
 } as const;
 export type Indicator = keyof typeof INDICATORS;
+/** Whether a score is on an indicator's scale. */
+export const isSupported = (indicator: Indicator, score: number) => Number.isInteger(score) && score >= INDICATORS[indicator].min && score <= INDICATORS[indicator].max;
 const indicator = v.picklist(Object.keys(INDICATORS) as Indicator[], `must be one of ${Object.keys(INDICATORS).join(', ')}`);
 
 export const CHANNELS = ['whatsapp', 'sms', 'email', 'ura'] as const;

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { logger } from '../logger.js';
 import { count } from '../metrics.js';
 import { TransactionMessage } from './message.js';
-import { fromV2, V2TransactionBody } from './schema.js';
+import { fromV2, V2TransactionBody } from './requests.js';
 import { recordRejection, registerTransaction, TransactionRejected } from './service.js';
 import { describeIssue } from '../schema.js';
 

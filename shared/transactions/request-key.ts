@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { TransactionCommand } from './schema.js';
+import type { TransactionCommand } from './requests.js';
 
 /**
  * The key a transaction request is known by: its request id, its idempotency key and the key of the item it

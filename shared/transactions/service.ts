@@ -3,22 +3,23 @@ import * as v from 'valibot';
 import { evaluationIndex } from '../adapters/evaluation-repository.js';
 import { readReferences } from '../adapters/references.js';
 import { sendMessage } from '../adapters/sqs.js';
-import { claimSurveySlot, findByRequestKey, findById, putCreated, putRejected, toRecord } from '../adapters/transaction-repository.js';
+import { claimSurveySlot, putCreated, putRejected, toRecord } from '../adapters/transaction-repository.js';
 import { Customer } from '../customers/schema.js';
 import { createCustomer } from '../customers/service.js';
 import { Employee } from '../employees/schema.js';
 import { createEmployee } from '../employees/service.js';
-import { DuplicateError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
+import { DuplicateError, ValidationError, type FieldProblem } from '../errors.js';
 import { keys, type Entity } from '../keys.js';
 import { count } from '../metrics.js';
 import { Store } from '../stores/schema.js';
 import { createStore } from '../stores/service.js';
 import { chooseChannel, type DispatchMessage } from '../surveys/dispatch.js';
 import { RATING_SOURCES } from '../surveys/schema.js';
-import { INDICATORS, type ClassConfig, type Indicator, type JourneyConfig } from '../tenants/config-schema.js';
+import { INDICATORS, isSupported, type ClassConfig, type JourneyConfig } from '../tenants/config-schema.js';
 import { tenantSettings, type Settings } from '../tenants/settings.js';
 import { transactionIdFor } from './request-key.js';
-import type { Survey, Transaction, TransactionCommand } from './schema.js';
+import type { TransactionCommand } from './requests.js';
+import type { Survey, Transaction } from './schema.js';
 
 /** A transaction the rules refuse (seed 4.4): not created, and not worth retrying. */
 export class TransactionRejected extends ValidationError {
@@ -35,8 +36,6 @@ export interface Registered {
 }
 
 const DEFAULT_ID = 1;
-
-export const isSupported = (indicator: Indicator, score: number) => Number.isInteger(score) && score >= INDICATORS[indicator].min && score <= INDICATORS[indicator].max;
 
 /**
  * Registers a transaction under the seed's rules (4.4): the one domain service both interfaces call. Throws
@@ -126,27 +125,6 @@ export async function registerTransaction(tenantId: number, command: Transaction
 
 /** Records a rejection against the request key, so that the caller can read why (v2 interface). */
 export const recordRejection = (tenantId: number, requestKey: string, errors: FieldProblem[], receivedAt: string) => putRejected(tenantId, requestKey, errors, receivedAt);
-
-export interface RequestOutcome {
-  requestId: string;
-  status: 'pending' | 'created' | 'rejected';
-  transactionId: number | null;
-  errors: FieldProblem[];
-}
-
-/** What became of a v2 request: pending until the consumer has decided. */
-export async function requestOutcome(tenantId: number, requestKey: string): Promise<RequestOutcome> {
-  const record = await findByRequestKey(tenantId, requestKey);
-  if (!record) return { requestId: requestKey, status: 'pending', transactionId: null, errors: [] };
-  if (record.status === 'rejected') return { requestId: requestKey, status: 'rejected', transactionId: null, errors: record.errors };
-  return { requestId: requestKey, status: 'created', transactionId: record.transaction.id, errors: [] };
-}
-
-export async function getTransaction(tenantId: number, id: number): Promise<Transaction> {
-  const transaction = await findById(tenantId, id);
-  if (!transaction) throw new NotFoundError(`Transaction ${id} not found.`);
-  return transaction;
-}
 
 // ---- Rules ------------------------------------------------------------------------------------------------------
 

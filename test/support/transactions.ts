@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { requestKeyFor } from '../../shared/transactions/request-key.js';
-import type { V2TransactionBody } from '../../shared/transactions/schema.js';
+import type { V2TransactionBody } from '../../shared/transactions/requests.js';
 import type { TransactionMessage } from '../../shared/transactions/message.js';
 
 /** A valid v2 payload: the demo journey "loja", default store and employee, a new customer; override any part. */
