@@ -135,7 +135,9 @@ export async function batchGet(database: Db, keyList: Item[]): Promise<Item[]> {
   }
   const items: Item[] = [];
   let pending: Item[] | undefined = keyList;
-  while (pending?.length) {
+  for (let attempt = 0; pending?.length; attempt++) {
+    // Keys DynamoDB left unprocessed (throttling) are asked again after an exponential, jittered pause.
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1000, 25 * 2 ** attempt)));
     const out = await database.client.send(new BatchGetCommand({ RequestItems: { [database.tableName]: { Keys: pending } } }));
     items.push(...(out.Responses?.[database.tableName] ?? []));
     pending = out.UnprocessedKeys?.[database.tableName]?.Keys as Item[] | undefined;

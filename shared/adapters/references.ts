@@ -8,32 +8,54 @@ export interface Reference {
   externalId?: string | undefined;
 }
 
+/** What one reader asks for: the entities its references name, and any other keys read alongside. */
+export interface ReferenceRequest {
+  tenantId: number;
+  references: Reference[];
+  alsoKeys?: Key[];
+}
+
+/** The item of each reference (undefined when absent), and the items at `alsoKeys`, in the order asked. */
+export interface ReferencesRead {
+  found: (Item | undefined)[];
+  also: (Item | undefined)[];
+}
+
+/** Reads what one request names; see readManyReferences. */
+export async function readReferences(tenantId: number, references: Reference[], alsoKeys: Key[] = []): Promise<ReferencesRead> {
+  return (await readManyReferences([{ tenantId, references, alsoKeys }]))[0]!;
+}
+
 /**
- * Reads the entities several references name in at most two BatchGetItem round trips: the first reads entities
- * by id and external-code guards (plus any `alsoKeys`), the second the entities those guards point at. Returns the
- * item of each reference (undefined when absent), and the items at `alsoKeys`.
+ * Reads what several requests name in at most two BatchGetItem round trips in all, each key once: the first reads
+ * entities by id and external-code guards (plus the `alsoKeys`), the second the entities those guards point at.
+ * The consumer reads a whole batch of transactions this way.
  */
-export async function readReferences(tenantId: number, references: Reference[], alsoKeys: Key[] = []): Promise<{ found: (Item | undefined)[]; also: (Item | undefined)[] }> {
-  const keyOf = (ref: Reference) => (ref.id !== undefined ? keys.entity(tenantId, ref.entity, ref.id) : keys.externalId(tenantId, ref.entity, ref.externalId!));
-  const first = [...references.map(keyOf), ...alsoKeys];
+export async function readManyReferences(requests: ReferenceRequest[]): Promise<ReferencesRead[]> {
+  const keyOf = (tenantId: number, ref: Reference) => (ref.id !== undefined ? keys.entity(tenantId, ref.entity, ref.id) : keys.externalId(tenantId, ref.entity, ref.externalId!));
   const byKey = new Map<string, Item>();
-  const remember = (items: Item[]) => items.forEach((item) => byKey.set(`${item.pk}|${item.sk}`, item));
+  const remember = (items: Item[]) => items.forEach((item) => byKey.set(keyString(item as Key), item));
+  const first = requests.flatMap(({ tenantId, references, alsoKeys = [] }) => [...references.map((ref) => keyOf(tenantId, ref)), ...alsoKeys]);
   remember(await batchGet(db(), dedupe(first)));
 
-  const viaGuard = references.map((ref): Key | undefined => {
-    if (ref.id !== undefined) return undefined;
-    const guard = byKey.get(keyString(keyOf(ref)));
-    return guard ? keys.entity(tenantId, ref.entity, Number(guard.id)) : undefined;
-  });
-  const second = viaGuard.filter((key): key is Key => key !== undefined && !byKey.has(keyString(key)));
+  // What an external code names: the entity its guard points at.
+  const targets = requests.map(({ tenantId, references }) =>
+    references.map((ref): Key => {
+      if (ref.id !== undefined) return keyOf(tenantId, ref);
+      const guard = byKey.get(keyString(keyOf(tenantId, ref)));
+      return guard ? keys.entity(tenantId, ref.entity, Number(guard.id)) : NOTHING;
+    }),
+  );
+  const second = targets.flat().filter((key) => key !== NOTHING && !byKey.has(keyString(key)));
   if (second.length) remember(await batchGet(db(), dedupe(second)));
 
-  return {
-    found: references.map((ref, i) => byKey.get(keyString(ref.id !== undefined ? keyOf(ref) : (viaGuard[i] ?? { pk: '', sk: '' })))),
+  return requests.map(({ alsoKeys = [] }, i) => ({
+    found: targets[i]!.map((key) => byKey.get(keyString(key))),
     also: alsoKeys.map((key) => byKey.get(keyString(key))),
-  };
+  }));
 }
 
 export type Key = { pk: string; sk: string };
+const NOTHING: Key = { pk: '', sk: '' };
 const keyString = (key: Key) => `${key.pk}|${key.sk}`;
 const dedupe = (list: Key[]) => [...new Map(list.map((key) => [keyString(key), key])).values()];

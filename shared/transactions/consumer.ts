@@ -2,29 +2,70 @@ import type { SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
 import { logger } from '../logger.js';
 import { count } from '../metrics.js';
-import { TransactionMessage } from './message.js';
-import { fromV2, V2TransactionBody } from './requests.js';
-import { recordRejection, registerTransaction, TransactionRejected } from './service.js';
+import { readManyReferences, type ReferencesRead } from '../adapters/references.js';
+import type { FieldProblem } from '../errors.js';
 import { describeIssue } from '../schema.js';
+import { TransactionMessage } from './message.js';
+import { fromV2, V2TransactionBody, type TransactionCommand } from './requests.js';
+import { recordRejection, referencesOf, registerTransaction, TransactionRejected } from './service.js';
+
+/** A record parsed once: its message, and the command its payload becomes or why the payload is refused. */
+interface Parsed {
+  message: TransactionMessage;
+  command?: TransactionCommand;
+  problems?: FieldProblem[];
+  /** What the command names, read with the rest of its batch. */
+  read?: ReferencesRead;
+}
+
+function parse(record: SQSRecord): Parsed {
+  const message = v.parse(TransactionMessage, JSON.parse(record.body));
+  const body = v.safeParse(V2TransactionBody, message.payload);
+  if (body.success) return { message, command: fromV2(body.output) };
+  return { message, problems: body.issues.map((issue) => ({ path: v.getDotPath(issue) ?? 'payload', message: describeIssue(issue) })) };
+}
+
+/**
+ * Parses a batch and reads what all its transactions name in one or two BatchGetItem round trips, instead of one
+ * or two per record. Records that do not parse are left out (their own processing fails them); when the batch
+ * read fails, each record reads for itself.
+ */
+export async function prepareBatch(records: SQSRecord[]): Promise<Map<string, Parsed>> {
+  const prepared = new Map<string, Parsed>();
+  for (const record of records) {
+    try {
+      prepared.set(record.messageId, parse(record));
+    } catch {
+      // Reported when the record itself is processed.
+    }
+  }
+  const readers = [...prepared.values()].filter((p) => p.command);
+  try {
+    const reads = await readManyReferences(readers.map((p) => referencesOf(p.message.tenantId, p.command!, p.message.requestId)));
+    readers.forEach((p, i) => (p.read = reads[i]));
+  } catch (error) {
+    logger.warn('Batch read failed; each record reads for itself', { error });
+  }
+  return prepared;
+}
 
 /**
  * One TransactionQueue record. Business rejections are recorded against the request and the record is done;
  * anything thrown is an infrastructure failure: the record goes back to the queue (and to the DLQ after 5 receives).
  */
-export async function processTransactionRecord(record: SQSRecord): Promise<void> {
-  const message = v.parse(TransactionMessage, JSON.parse(record.body));
+export async function processTransactionRecord(record: SQSRecord, prepared: Parsed = parse(record)): Promise<void> {
+  const { message, command, problems, read } = prepared;
   const { tenantId, requestId, receivedAt } = message;
   // Records of a batch run concurrently: log keys go on each line, not on the shared logger.
   const keys = { tenantId, requestId };
-  const body = v.safeParse(V2TransactionBody, message.payload);
-  if (!body.success) {
+  if (!command) {
     // The API validated this shape; a message that fails now was not sent by it, or the schema changed under it.
     logger.warn('Transaction message failed validation', keys);
-    await recordRejection(tenantId, requestId, body.issues.map((issue) => ({ path: v.getDotPath(issue) ?? 'payload', message: describeIssue(issue) })), receivedAt);
+    await recordRejection(tenantId, requestId, problems ?? [], receivedAt);
     return;
   }
   try {
-    const { transaction, duplicate } = await registerTransaction(tenantId, fromV2(body.output), requestId);
+    const { transaction, duplicate } = await registerTransaction(tenantId, command, requestId, { read });
     logger.info(duplicate ? 'Transaction already registered' : 'Transaction created', { ...keys, transactionId: transaction.id, survey: transaction.survey.status });
   } catch (error) {
     if (!(error instanceof TransactionRejected)) throw error;

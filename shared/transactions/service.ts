@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { evaluationIndex } from '../adapters/evaluation-repository.js';
-import { readReferences } from '../adapters/references.js';
+import { readReferences, type ReferenceRequest, type ReferencesRead } from '../adapters/references.js';
 import { sendMessage } from '../adapters/sqs.js';
 import { claimSurveySlot, putCreated, putRejected, toRecord } from '../adapters/transaction-repository.js';
 import { Customer } from '../customers/schema.js';
@@ -37,22 +37,29 @@ export interface Registered {
 
 const DEFAULT_ID = 1;
 
+/** What registering a transaction reads first: the store, employee and customer it names, its own key, the default store. */
+export function referencesOf(tenantId: number, command: TransactionCommand, requestKey: string): ReferenceRequest {
+  return {
+    tenantId,
+    references: [
+      { entity: 'STORE', id: command.store.id, externalId: command.store.externalId },
+      { entity: 'EMPLOYEE', id: command.employee.id, externalId: command.employee.externalId },
+      { entity: 'CUSTOMER', id: command.customer.id, externalId: command.customer.externalId },
+    ],
+    alsoKeys: [keys.transaction(tenantId, transactionIdFor(requestKey)), keys.entity(tenantId, 'STORE', DEFAULT_ID)],
+  };
+}
+
 /**
  * Registers a transaction under the seed's rules (4.4): the one domain service both interfaces call. Throws
  * TransactionRejected for a business rejection; any other error is infrastructure and may be retried, which is
- * safe: the request key makes the write idempotent.
+ * safe: the request key makes the write idempotent. `read` is what referencesOf names, when the caller has read it
+ * already (the consumer reads a whole batch at once).
  */
-export async function registerTransaction(tenantId: number, command: TransactionCommand, requestKey: string, now = new Date()): Promise<Registered> {
-  const refs = [
-    { entity: 'STORE' as Entity, id: command.store.id, externalId: command.store.externalId },
-    { entity: 'EMPLOYEE' as Entity, id: command.employee.id, externalId: command.employee.externalId },
-    { entity: 'CUSTOMER' as Entity, id: command.customer.id, externalId: command.customer.externalId },
-  ];
-  const [settings, read] = await Promise.all([
-    tenantSettings(tenantId),
-    readReferences(tenantId, refs, [keys.transaction(tenantId, transactionIdFor(requestKey)), keys.entity(tenantId, 'STORE', DEFAULT_ID)]),
-  ]);
-  const [existingItem, defaultStore] = read.also;
+export async function registerTransaction(tenantId: number, command: TransactionCommand, requestKey: string, { now = new Date(), read }: { now?: Date; read?: ReferencesRead } = {}): Promise<Registered> {
+  const request = referencesOf(tenantId, command, requestKey);
+  const [settings, references] = await Promise.all([tenantSettings(tenantId), read ?? readReferences(tenantId, request.references, request.alsoKeys)]);
+  const [existingItem, defaultStore] = references.also;
   const existing = existingItem?.request_key === requestKey ? toRecord(existingItem) : undefined;
   if (existing?.status === 'created') {
     // A redelivery or a resent transaction: the survey message goes again (senders deduplicate), nothing else does.
@@ -70,7 +77,7 @@ export async function registerTransaction(tenantId: number, command: Transaction
     else warnings.push({ path: 'rating.score', message: `${command.rating.score} is not a ${journey.indicator} score (${INDICATORS[journey.indicator].min}-${INDICATORS[journey.indicator].max}); the transaction has no rating` });
   }
 
-  const [storeItem, employeeItem, customerItem] = read.found;
+  const [storeItem, employeeItem, customerItem] = references.found;
   let store = storeItem ? v.parse(Store, storeItem) : undefined;
   if (!store && command.store.id !== undefined) store = defaultStore ? v.parse(Store, defaultStore) : undefined;
   if (store && store.status !== 'active') errors.push({ path: 'store', message: `store ${store.id} is inactive` });

@@ -50,3 +50,19 @@ describe('what a v2 transaction costs in DynamoDB', () => {
     expect(figures.write).toBe(6);
   });
 });
+
+describe('what a batch of v2 transactions costs in DynamoDB', () => {
+  it('reads the whole batch at once: one BatchGetItem for ten transactions, each key once', async () => {
+    metered.reset();
+    const known = Array.from({ length: 5 }, () => messageFor(tenant.tenantId, v2Payload({ customer: { externalId: 'KNOWN' } })));
+    const byId = Array.from({ length: 5 }, () => messageFor(tenant.tenantId, v2Payload({ customer: { id: 1 } })));
+    const { failed } = await consume([...known, ...byId]);
+    expect(failed).toEqual([]);
+    const reads = metered.calls.filter((c) => c.command === 'BatchGetItem');
+    // Ten transaction keys, the guard of KNOWN, store 1, employee 1 and customer 1, which is KNOWN: nothing is left
+    // for a second read.
+    expect(reads).toHaveLength(1);
+    expect(metered.calls.filter((c) => c.command === 'PutItem')).toHaveLength(10);
+    expect(metered.totals().read).toBeLessThanOrEqual(8);
+  });
+});
