@@ -2,15 +2,22 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../../shared/logger.js';
 import { count, flushMetrics } from '../../shared/metrics.js';
-import { prepareBatch, processTransactionRecord } from '../../shared/transactions/consumer.js';
+import { dispatchOutbox, prepareBatch, processTransactionRecord } from '../../shared/transactions/consumer.js';
 
 const processor = new BatchProcessor(EventType.SQS);
 
-/** TransactionQueue consumer: the batch is read at once, and records that fail go back one by one (batchItemFailures). */
+/**
+ * TransactionQueue consumer: the batch is read at once, its survey messages are sent together, and records that fail
+ * go back one by one (batchItemFailures).
+ */
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
   logger.addContext(context);
   const prepared = await prepareBatch(event.Records);
-  const response = await processPartialResponse(event, (record: SQSRecord) => processTransactionRecord(record, prepared.get(record.messageId)), processor, { context, throwOnFullBatchFailure: false });
+  const outbox = dispatchOutbox();
+  const processed = await processPartialResponse(event, (record: SQSRecord) => processTransactionRecord(record, prepared.get(record.messageId), outbox.for(record.messageId)), processor, { context, throwOnFullBatchFailure: false });
+  const undelivered = await outbox.flush(new Set(processed.batchItemFailures.map((f) => f.itemIdentifier)));
+  // A new answer: the processor keeps its own between invocations.
+  const response: SQSBatchResponse = { batchItemFailures: [...processed.batchItemFailures, ...undelivered.map((itemIdentifier) => ({ itemIdentifier }))] };
   if (response.batchItemFailures.length) count('ConsumerRecordFailures', undefined, response.batchItemFailures.length);
   flushMetrics();
   return response;

@@ -3,8 +3,10 @@ import * as v from 'valibot';
 import { logger } from '../logger.js';
 import { count } from '../metrics.js';
 import { readManyReferences, type ReferencesRead } from '../adapters/references.js';
+import { sendMessages } from '../adapters/sqs.js';
 import type { FieldProblem } from '../errors.js';
 import { describeIssue } from '../schema.js';
+import type { DispatchMessage } from '../surveys/dispatch.js';
 import { TransactionMessage } from './message.js';
 import { fromV2, V2TransactionBody, type TransactionCommand } from './requests.js';
 import { recordRejection, referencesOf, registerTransaction, TransactionRejected } from './service.js';
@@ -53,7 +55,7 @@ export async function prepareBatch(records: SQSRecord[]): Promise<Map<string, Pa
  * One TransactionQueue record. Business rejections are recorded against the request and the record is done;
  * anything thrown is an infrastructure failure: the record goes back to the queue (and to the DLQ after 5 receives).
  */
-export async function processTransactionRecord(record: SQSRecord, prepared: Parsed = parse(record)): Promise<void> {
+export async function processTransactionRecord(record: SQSRecord, prepared: Parsed = parse(record), dispatch?: (message: DispatchMessage) => Promise<void>): Promise<void> {
   const { message, command, problems, read } = prepared;
   const { tenantId, requestId, receivedAt } = message;
   // Records of a batch run concurrently: log keys go on each line, not on the shared logger.
@@ -65,7 +67,7 @@ export async function processTransactionRecord(record: SQSRecord, prepared: Pars
     return;
   }
   try {
-    const { transaction, duplicate } = await registerTransaction(tenantId, command, requestId, { read });
+    const { transaction, duplicate } = await registerTransaction(tenantId, command, requestId, { read, ...(dispatch ? { dispatch } : {}) });
     logger.info(duplicate ? 'Transaction already registered' : 'Transaction created', { ...keys, transactionId: transaction.id, survey: transaction.survey.status });
   } catch (error) {
     if (!(error instanceof TransactionRejected)) throw error;
@@ -73,6 +75,28 @@ export async function processTransactionRecord(record: SQSRecord, prepared: Pars
     count('TransactionsRejected', rejectionReason(error.errors[0]?.path));
     await recordRejection(tenantId, requestId, error.errors, receivedAt);
   }
+}
+
+/**
+ * The survey messages of a batch, sent together once its records are processed: one SendMessageBatch for ten
+ * instead of ten SendMessage. `flush` answers the records whose message could not be sent, so that they go back to
+ * the queue and are sent again on redelivery; records that failed anyway send nothing.
+ */
+export function dispatchOutbox() {
+  const pending: { messageId: string; message: DispatchMessage }[] = [];
+  return {
+    for: (messageId: string) => async (message: DispatchMessage) => {
+      pending.push({ messageId, message });
+    },
+    async flush(failed: ReadonlySet<string>): Promise<string[]> {
+      const due = pending.filter((p) => !failed.has(p.messageId));
+      if (!due.length) return [];
+      const unsent = await sendMessages('surveyDispatch', due.map((p) => p.message));
+      count('SurveysDispatched', undefined, due.length - unsent.length);
+      if (unsent.length) logger.error('Survey dispatch messages not sent; their records go back to the queue', { unsent: unsent.length });
+      return [...new Set(unsent.map((i) => due[i]!.messageId))];
+    },
+  };
 }
 
 /** The metric dimension of a rejection: which rule refused it, from the field it names. */

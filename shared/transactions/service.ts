@@ -50,20 +50,32 @@ export function referencesOf(tenantId: number, command: TransactionCommand, requ
   };
 }
 
+export interface RegisterOptions {
+  now?: Date;
+  /** What referencesOf names, when the caller has read it already (the consumer reads a whole batch at once). */
+  read?: ReferencesRead;
+  /** Sends a survey's dispatch message; by default at once (the consumer sends a batch's messages together). */
+  dispatch?: (message: DispatchMessage) => Promise<void>;
+}
+
+const sendNow = async (message: DispatchMessage) => {
+  await sendMessage('surveyDispatch', message);
+  count('SurveysDispatched');
+};
+
 /**
  * Registers a transaction under the seed's rules (4.4): the one domain service both interfaces call. Throws
  * TransactionRejected for a business rejection; any other error is infrastructure and may be retried, which is
- * safe: the request key makes the write idempotent. `read` is what referencesOf names, when the caller has read it
- * already (the consumer reads a whole batch at once).
+ * safe: the request key makes the write idempotent.
  */
-export async function registerTransaction(tenantId: number, command: TransactionCommand, requestKey: string, { now = new Date(), read }: { now?: Date; read?: ReferencesRead } = {}): Promise<Registered> {
+export async function registerTransaction(tenantId: number, command: TransactionCommand, requestKey: string, { now = new Date(), read, dispatch = sendNow }: RegisterOptions = {}): Promise<Registered> {
   const request = referencesOf(tenantId, command, requestKey);
   const [settings, references] = await Promise.all([tenantSettings(tenantId), read ?? readReferences(tenantId, request.references, request.alsoKeys)]);
   const [existingItem, defaultStore] = references.also;
   const existing = existingItem?.request_key === requestKey ? toRecord(existingItem) : undefined;
   if (existing?.status === 'created') {
     // A redelivery or a resent transaction: the survey message goes again (senders deduplicate), nothing else does.
-    await dispatchIfScheduled(tenantId, existing.transaction, existing.extra);
+    await dispatchIfScheduled(tenantId, existing.transaction, existing.extra, dispatch);
     return { transaction: existing.transaction, duplicate: true, warnings: [] };
   }
 
@@ -125,7 +137,7 @@ export async function registerTransaction(tenantId: number, command: Transaction
   if (created) {
     count('TransactionsCreated');
     if (record.transaction.survey.reason) count('SurveysSuppressed', record.transaction.survey.reason);
-    await dispatchIfScheduled(tenantId, record.transaction, record.extra);
+    await dispatchIfScheduled(tenantId, record.transaction, record.extra, dispatch);
   }
   return { transaction: record.transaction, duplicate: !created, warnings: created ? warnings : [] };
 }
@@ -172,7 +184,7 @@ async function decideSurvey(tenantId: number, journey: JourneyConfig, customer: 
   return { survey: { status: 'scheduled', reason: null, attempt_id: 1, channel: route.channel }, contact: route.contact };
 }
 
-async function dispatchIfScheduled(tenantId: number, transaction: Transaction, extra: Record<string, unknown>): Promise<void> {
+async function dispatchIfScheduled(tenantId: number, transaction: Transaction, extra: Record<string, unknown>, dispatch: (message: DispatchMessage) => Promise<void>): Promise<void> {
   const { survey } = transaction;
   if (survey.status !== 'scheduled' || !survey.channel || typeof extra.survey_contact !== 'string') return;
   const message: DispatchMessage = {
@@ -188,8 +200,7 @@ async function dispatchIfScheduled(tenantId: number, transaction: Transaction, e
     surveyToken: String(extra.survey_token),
     createdAt: transaction.created_at,
   };
-  await sendMessage('surveyDispatch', message);
-  count('SurveysDispatched');
+  await dispatch(message);
 }
 
 // ---- Creating what an external id names -------------------------------------------------------------------------

@@ -96,7 +96,7 @@ describe('the CDK stack', () => {
   });
 
   it('feeds each consumer from its queue in batches of 10, reporting failed records one by one', () => {
-    template.resourcePropertiesCountIs('AWS::Lambda::EventSourceMapping', { BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'] }, consumers.length);
+    template.resourcePropertiesCountIs('AWS::Lambda::EventSourceMapping', { BatchSize: 10, MaximumBatchingWindowInSeconds: 1, FunctionResponseTypes: ['ReportBatchItemFailures'] }, consumers.length);
     for (const consumer of consumers) {
       const [, fn] = ofType('AWS::Lambda::Function').find(([, r]) => String(r.Properties.Description).includes(consumer.summary))!;
       expect(fn.Properties.Timeout * 6).toBeLessThanOrEqual(180);

@@ -1,6 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
+import { sqs } from '../../shared/adapters/sqs.js';
+import { QUEUES } from '../../shared/queues.js';
 import { keys } from '../../shared/keys.js';
 import { transactionIdFor } from '../../shared/transactions/request-key.js';
 import { inProcess } from '../support/api.js';
@@ -188,5 +190,44 @@ describe('at-least-once delivery', () => {
     }
     expect((await consume([message])).failed).toEqual([]);
     expect((await api({ path: `/v2/transactions/requests/${message.requestId}`, key: tenant.key })).body.status).toBe('created');
+  });
+
+  it('sends the survey messages of a batch together: ten scheduled surveys, one SendMessageBatch', async () => {
+    await dispatch.drain();
+    const messages = Array.from({ length: 10 }, () => messageFor(tenant.tenantId, v2Payload()));
+    const requests: string[] = [];
+    sqs().middlewareStack.add(
+      (next, context) => async (args) => {
+        requests.push(String(context.commandName));
+        return next(args);
+      },
+      { step: 'initialize', name: 'countRequests' },
+    );
+    try {
+      expect((await consume(messages)).failed).toEqual([]);
+    } finally {
+      sqs().middlewareStack.remove('countRequests');
+    }
+    expect(requests).toEqual(['SendMessageBatchCommand']);
+    const sent = await dispatch.drain();
+    expect(sent).toHaveLength(10);
+    expect(new Set(sent.map((m) => m.transactionId)).size).toBe(10);
+  });
+
+  it('returns the records whose survey message could not be sent, and sends it on the retry', async () => {
+    await dispatch.drain();
+    const messages = Array.from({ length: 2 }, () => messageFor(tenant.tenantId, v2Payload()));
+    const url = process.env[QUEUES.surveyDispatch.urlEnv];
+    process.env[QUEUES.surveyDispatch.urlEnv] = `${url}-missing`;
+    try {
+      expect((await consume(messages)).failed).toEqual([0, 1]);
+    } finally {
+      process.env[QUEUES.surveyDispatch.urlEnv] = url;
+    }
+    // The transactions exist; only their survey messages are owed.
+    for (const m of messages) expect((await api({ path: `/v2/transactions/requests/${m.requestId}`, key: tenant.key })).body.status).toBe('created');
+    expect(await dispatch.drain()).toEqual([]);
+    expect((await consume(messages)).failed).toEqual([]);
+    expect((await dispatch.drain()).map((m) => m.transactionId).sort()).toEqual(messages.map((m) => transactionIdFor(m.requestId)).sort());
   });
 });
