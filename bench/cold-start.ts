@@ -13,7 +13,6 @@ import { authorizers, consumers, routes } from '../infra/routes.js';
  */
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OUT = `${ROOT}bench/.bundles/`;
-const RUNS = 21;
 
 const FLOOR_SOURCE = `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -47,7 +46,14 @@ function importMs(file: string): number {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export async function coldStart(): Promise<string> {
+export interface ColdStartOptions {
+  /** Fresh processes per function; the median is reported. */
+  runs: number;
+  /** Only these functions (and the floor); all when absent. */
+  only?: string[];
+}
+
+export async function coldStart({ runs, only }: ColdStartOptions): Promise<string> {
   mkdirSync(OUT, { recursive: true });
   const entries: [string, { file: string } | { source: string }][] = [
     ['floor: DynamoDB document client only', { source: FLOOR_SOURCE }],
@@ -55,10 +61,11 @@ export async function coldStart(): Promise<string> {
     ...consumers.map((c): [string, { file: string }] => [c.id, { file: `${ROOT}functions/${c.handler}` }]),
     ...Object.entries(authorizers).map(([api, a]): [string, { file: string }] => [`${api}Authorizer`, { file: `${ROOT}functions/${a.handler}` }]),
   ];
-  const files = await Promise.all(entries.map(([name, entry], i) => bundle(`f${i}`, entry).then((file) => ({ name, file }))));
+  const chosen = entries.filter(([name], i) => i === 0 || !only || only.includes(name));
+  const files = await Promise.all(chosen.map(([name, entry], i) => bundle(`f${i}`, entry).then((file) => ({ name, file }))));
   // Interleave the runs so that drift of the machine affects every function alike.
   const times = files.map(() => [] as number[]);
-  for (let run = 0; run < RUNS; run++) files.forEach(({ file }, i) => times[i]!.push(importMs(file)));
+  for (let run = 0; run < runs; run++) files.forEach(({ file }, i) => times[i]!.push(importMs(file)));
 
   const floor = { size: readFileSync(files[0]!.file).length, ms: median(times[0]!) };
   const rows = files.map(({ name, file }, i) => {
@@ -67,7 +74,7 @@ export async function coldStart(): Promise<string> {
     return `| ${name} | ${(raw.length / 1024).toFixed(0)} | ${(gzipSync(raw).length / 1024).toFixed(0)} | ${(raw.length / floor.size).toFixed(2)} | ${ms.toFixed(1)} | ${(ms / floor.ms).toFixed(2)} |`;
   });
   return [
-    `### Cold-start proxy (bundles as deployed; import time median of ${RUNS} fresh node processes, ${process.version})`,
+    `### Cold-start proxy (bundles as deployed; import time median of ${runs} fresh node processes, ${process.version})`,
     '',
     '| function | bundle KiB | gzip KiB | size ÷ floor | import ms | import ÷ floor |',
     '|---|---:|---:|---:|---:|---:|',

@@ -16,7 +16,11 @@ export const PRICES = {
   writeUnit: 0.625,
   httpApiRequest: 1.0,
   lambdaRequest: 0.2,
+  /** arm64, per million GB-seconds. */
+  lambdaGbSecond: 13.3334,
   sqsRequest: 0.4,
+  /** CloudWatch Logs ingestion, per GB (not per million). */
+  logIngestionGb: 0.5,
 };
 
 /** The fewest DynamoDB round trips each operation can need with the data it must touch, and why. */

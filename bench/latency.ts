@@ -1,108 +1,180 @@
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as documentCommands from '@aws-sdk/lib-dynamodb';
+import { SendMessageCommand, type SendMessageCommandInput } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
-import { httpEvent, lambdaContext } from '../infra/local/events.js';
-import { routes } from '../infra/routes.js';
+import { authorizerEvent, lambdaContext } from '../infra/local/events.js';
+import { createRouter, loadHandler } from '../infra/local/gateway.js';
+import { authorizers, routes, type ApiName, type Route } from '../infra/routes.js';
 import { db } from '../shared/adapters/dynamodb.js';
-import { keys, padId } from '../shared/keys.js';
-import type { Fixture } from '../test/support/requests.js';
-import { transactionIdFor } from '../shared/transactions/request-key.js';
+import { sqs } from '../shared/adapters/sqs.js';
+import { inProcess, prepare } from '../test/support/api.js';
+import { validRequests, type Fixture } from '../test/support/requests.js';
 
 /**
- * Warm latency of the handler stack: operations invoked in-process through their real handler (middy, validation,
- * the authorizer's context, mapping) against DynamoDB Local, beside the bare SDK calls the same operation needs,
- * the two interleaved call by call so that both see the same machine. Only the ratios mean anything.
+ * Warm latency of the handler stack: every operation invoked in-process through its real handler (middy,
+ * validation, the authorizer's context, mapping) against DynamoDB Local and the SQS server, beside its floor: the
+ * very DynamoDB and SQS calls that invocation made, captured as the SDK received them and replayed directly. The two alternate call by call, so that both see the same machine.
+ * Only the ratios mean anything.
  */
-export const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
-
-type Handler = (event: unknown, context: unknown) => Promise<APIGatewayProxyStructuredResultV2>;
-const handlerOf = async (operationId: string) => {
-  const route = routes.find((r) => r.operationId === operationId)!;
-  return ((await import(pathToFileURL(new URL(`../functions/${route.handler}`, import.meta.url).pathname).href)) as { handler: Handler }).handler;
-};
-
-interface Case {
-  operationId: string;
-  event: () => ReturnType<typeof httpEvent>;
-  floor: () => Promise<unknown>;
-  floorCalls: string;
+export interface LatencyOptions {
+  calls: number;
 }
 
-function cases(f: Fixture): Case[] {
-  const { client, tableName } = db();
-  const auth = { authenticated: true, tenantId: f.tenantId, scope: 'public' };
-  const chatbot = { ...auth, scope: 'chatbot' };
-  const txKey = keys.transaction(f.tenantId, f.transactionId);
-  return [
-    {
-      operationId: 'getStore',
-      event: () => httpEvent({ method: 'GET', routePath: '/public/store/{id}', rawPath: `/public/store/${f.storeId}`, pathParameters: { id: String(f.storeId) } }, auth),
-      floor: () => client.send(new GetCommand({ TableName: tableName, Key: keys.entity(f.tenantId, 'STORE', f.storeId) })),
-      floorCalls: 'GetItem',
+type Handler = (event: unknown, context: unknown) => Promise<APIGatewayProxyStructuredResultV2>;
+interface Captured {
+  command: string;
+  input: Record<string, any>;
+  started: number;
+  ended?: number;
+}
+
+/** Records every call the document client and the SQS client make, with its input as the caller gave it. */
+function capture() {
+  const calls: Captured[] = [];
+  const name = `capture-${randomUUID()}`;
+  const middleware = (next: (args: any) => Promise<any>, context: { commandName?: string }) => async (args: { input: unknown }) => {
+    const call: Captured = { command: String(context.commandName), input: structuredClone(args.input as Record<string, any>), started: performance.now() };
+    calls.push(call);
+    try {
+      return await next(args);
+    } finally {
+      call.ended = performance.now();
+    }
+  };
+  db().client.middlewareStack.add(middleware as never, { step: 'initialize', priority: 'high', name });
+  sqs().middlewareStack.add(middleware as never, { step: 'initialize', priority: 'high', name });
+  return {
+    calls,
+    stop: () => {
+      db().client.middlewareStack.remove(name);
+      sqs().middlewareStack.remove(name);
     },
-    {
-      operationId: 'listStores',
-      event: () => httpEvent({ method: 'GET', routePath: '/public/store', rawPath: '/public/store', query: { limit: '20' } }, auth),
-      floor: () => client.send(new QueryCommand({ TableName: tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.collection(f.tenantId, 'STORE') }, Limit: 20 })),
-      floorCalls: 'Query',
-    },
-    {
-      operationId: 'createCustomer',
-      event: () => httpEvent({ method: 'POST', routePath: '/public/customer', rawPath: '/public/customer', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench Customer', email: 'bench@example.com' }) }, auth),
-      floor: () => client.send(new PutCommand({ TableName: tableName, Item: { pk: `BENCH#${randomUUID()}`, sk: 'CUSTOMER', name: 'Bench Customer', email: 'bench@example.com', gsi3pk: 'BENCH#NAME', gsi3sk: `bench customer#${padId(1)}`, gsi5pk: 'BENCH#EMAIL', gsi5sk: padId(1) }, ConditionExpression: 'attribute_not_exists(pk)' })),
-      floorCalls: 'PutItem (same attributes and indexes)',
-    },
-    {
-      operationId: 'getTransaction',
-      event: () => httpEvent({ method: 'GET', routePath: '/public/transaction/{id}', rawPath: `/public/transaction/${f.transactionId}`, pathParameters: { id: String(f.transactionId) } }, auth),
-      floor: () => client.send(new GetCommand({ TableName: tableName, Key: txKey })),
-      floorCalls: 'GetItem',
-    },
-    {
-      operationId: 'getSurvey',
-      event: () => httpEvent({ method: 'GET', routePath: '/survey', rawPath: '/survey', query: { transactionId: String(f.transactionId), attemptId: '1', journey: 'loja', source: 'whatsapp' } }, chatbot),
-      floor: () => client.send(new GetCommand({ TableName: tableName, Key: txKey })),
-      floorCalls: 'GetItem',
-    },
-    {
-      operationId: 'postTransaction',
-      event: () => httpEvent({ method: 'POST', routePath: '/public/transaction', rawPath: '/public/transaction', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ store_id: 1, employee_id: 1, customer_id: f.customerId, journey: 'loja', score: 9 }) }, auth),
-      floor: async () => {
-        await client.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: [keys.entity(f.tenantId, 'STORE', 1), keys.entity(f.tenantId, 'EMPLOYEE', 1), keys.entity(f.tenantId, 'CUSTOMER', f.customerId), keys.transaction(f.tenantId, transactionIdFor(randomUUID()))] } } }));
-        await client.send(new PutCommand({ TableName: tableName, Item: { ...keys.transaction(f.tenantId, transactionIdFor(randomUUID())), entity: 'BENCH', journey_id: 1, store_id: 1, employee_id: 1, customer_id: f.customerId }, ConditionExpression: 'attribute_not_exists(pk)' }));
-      },
-      floorCalls: 'BatchGetItem, then a conditional PutItem',
-    },
-  ];
+  };
+}
+
+/** The document client's command for a call, whichever name the middleware saw (GetItemCommand or GetCommand). */
+const LOW_LEVEL_TO_DOCUMENT: Record<string, string> = { GetItem: 'Get', PutItem: 'Put', UpdateItem: 'Update', DeleteItem: 'Delete', BatchGetItem: 'BatchGet', BatchWriteItem: 'BatchWrite', TransactGetItems: 'TransactGet', TransactWriteItems: 'TransactWrite' };
+const documentName = (command: string) => {
+  const name = command.replace(/Command$/, '');
+  return `${LOW_LEVEL_TO_DOCUMENT[name] ?? name}Command`;
+};
+
+/**
+ * A captured call made again. A Put that may only create (attribute_not_exists) goes to a fresh key of its own, so
+ * that it succeeds as the original did. Updates and deletes go to the same items without their conditions, which a
+ * replay would fail (a version has moved on); condition checks in a transaction are left out. Both make the floor
+ * cheaper than the calls it stands for, never dearer.
+ */
+function replayable({ command, input }: Captured): () => Promise<unknown> {
+  if (command === 'SendMessageCommand') return () => sqs().send(new SendMessageCommand(structuredClone(input) as SendMessageCommandInput));
+  const name = documentName(command);
+  const Command = (documentCommands as unknown as Record<string, new (input: unknown) => any>)[name];
+  if (!Command) throw new Error(`No document client command for ${command}`);
+  let replayed = input;
+  if (name === 'PutCommand') replayed = fresh(input);
+  if (name === 'UpdateCommand' || name === 'DeleteCommand') replayed = withoutCondition(input);
+  if (name === 'TransactWriteCommand') {
+    const items = (input.TransactItems as Record<string, any>[]).filter((item) => !item.ConditionCheck);
+    replayed = { ...input, TransactItems: items.map((item) => (item.Put ? { Put: fresh(item.Put) } : item.Update ? { Update: withoutCondition(item.Update) } : item.Delete ? { Delete: withoutCondition(item.Delete) } : item)) };
+  }
+  return () => db().client.send(new Command(structuredClone(replayed)));
+}
+
+const fresh = (put: Record<string, any>) => (/attribute_not_exists/.test(put.ConditionExpression ?? '') ? { ...put, Item: { ...put.Item, pk: `BENCH#${randomUUID()}` } } : put);
+
+/** The operation without its ConditionExpression, and without the names and values only the condition used. */
+function withoutCondition({ ConditionExpression: _, ExpressionAttributeNames: names, ExpressionAttributeValues: values, ...rest }: Record<string, any>): Record<string, any> {
+  const used = Object.entries(rest).filter(([field]) => field.endsWith('Expression')).map(([, text]) => String(text)).join(' ');
+  const keep = (map: Record<string, unknown> | undefined) => {
+    const kept = Object.entries(map ?? {}).filter(([token]) => new RegExp(`${token}(?![\\w])`).test(used));
+    return kept.length ? Object.fromEntries(kept) : undefined;
+  };
+  const [n, v] = [keep(names), keep(values)];
+  return { ...rest, ...(n ? { ExpressionAttributeNames: n } : {}), ...(v ? { ExpressionAttributeValues: v } : {}) };
+}
+
+/** Calls the handler made side by side (each started before the others of its group ended) are replayed side by side. */
+function inGroups(calls: Captured[]): Captured[][] {
+  const groups: Captured[][] = [];
+  for (const call of calls) {
+    const last = groups.at(-1);
+    if (last && last.some((other) => (other.ended ?? Infinity) > call.started)) last.push(call);
+    else groups.push([call]);
+  }
+  return groups;
 }
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
 
-export async function warmLatency(f: Fixture): Promise<string> {
+/** Requests that cannot be repeated as they are: each call gets its own target. */
+async function variants(route: Route, f: Fixture, count: number): Promise<(i: number) => Fixture> {
+  if (route.operationId !== 'postSurvey') return () => f;
+  // An answer closes its attempt: each call answers a transaction of its own, created beforehand.
+  const api = inProcess('public', 300);
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await api({ method: 'POST', path: '/public/transaction', key: f.key, body: { store_id: f.storeId, employee_id: f.employeeId, customer_id: f.customerId, journey: 'loja' } });
+    ids.push(res.body.id);
+  }
+  return (i) => ({ ...f, transactionId: ids[i]! });
+}
+
+const keyOf = (api: ApiName, f: Fixture) => (api === 'chatbot' ? f.chatbotKey : f.key);
+
+/** What the API's real authorizer answers for the fixture's key: the context API Gateway hands each handler. */
+async function authorizerContext(api: ApiName, f: Fixture): Promise<unknown> {
+  const route = routes.find((r) => r.api === api && !r.anonymous)!;
+  const { url, headers, body } = prepare({ ...validRequests[route.operationId]!(f), method: route.method, key: keyOf(api, f) });
+  const { event } = createRouter(api)(route.method, new URL(url, 'http://localhost'), { headers, body })!;
+  const authorize = await loadHandler(authorizers[api].handler);
+  const result = (await authorize(authorizerEvent(event, [keyOf(api, f)]), lambdaContext(`${api}-authorizer`))) as { isAuthorized: boolean; context: unknown };
+  if (!result.isAuthorized) throw new Error(`The ${api} authorizer refused the fixture's key`);
+  return result.context;
+}
+
+export async function warmLatency(f: Fixture, { calls }: LatencyOptions): Promise<string> {
+  const contexts = new Map<ApiName, unknown>();
+  for (const api of Object.keys(authorizers) as ApiName[]) contexts.set(api, await authorizerContext(api, f));
+
   const rows: string[] = [];
-  for (const c of cases(f)) {
-    const handler = await handlerOf(c.operationId);
+  const warmUp = Math.min(20, calls);
+  // Deactivations last: the operations before them use the same store and employee.
+  for (const route of [...routes].sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'))) {
+    const router = createRouter(route.api);
+    const handler = (await loadHandler(route.handler)) as Handler;
+    const fixtureFor = await variants(route, f, warmUp + calls);
     const stack: number[] = [];
     const floor: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      await handler(c.event(), lambdaContext(c.operationId));
-      await c.floor();
-    }
-    for (let i = 0; i < CALLS; i++) {
+    let floorCalls = '';
+    for (let i = 0; i < warmUp + calls; i++) {
+      const { url, headers, body } = prepare({ ...validRequests[route.operationId]!(fixtureFor(i)), method: route.method, key: keyOf(route.api, f) });
+      const { event } = router(route.method, new URL(url, 'http://localhost'), { headers, body })!;
+      if (!route.anonymous) event.requestContext.authorizer = { lambda: contexts.get(route.api) } as never;
+
+      const captured = capture();
       let t = performance.now();
-      const res = await handler(c.event(), lambdaContext(c.operationId));
-      stack.push(performance.now() - t);
-      if ((res.statusCode ?? 500) >= 300) throw new Error(`${c.operationId} answered ${res.statusCode}: ${res.body}`);
+      const res = await handler(event, lambdaContext(route.operationId));
+      const handlerMs = performance.now() - t;
+      captured.stop();
+      if ((res.statusCode ?? 500) >= 300) throw new Error(`${route.operationId} answered ${res.statusCode}: ${res.body}`);
+
+      const groups = inGroups(captured.calls).map((group) => group.map(replayable));
       t = performance.now();
-      await c.floor();
-      floor.push(performance.now() - t);
+      for (const group of groups) await Promise.all(group.map((replay) => replay()));
+      const floorMs = performance.now() - t;
+      if (i >= warmUp) {
+        stack.push(handlerMs);
+        floor.push(floorMs);
+      }
+      floorCalls = inGroups(captured.calls).map((group) => group.map((c) => c.command.replace(/Command$/, '')).join(' ∥ ')).join(', then ');
     }
     const [s50, s99, f50, f99] = [percentile(stack, 50), percentile(stack, 99), percentile(floor, 50), percentile(floor, 99)];
-    rows.push(`| ${c.operationId} | ${s50.toFixed(1)} | ${s99.toFixed(1)} | ${c.floorCalls} | ${f50.toFixed(1)} | ${f99.toFixed(1)} | ${(s50 / f50).toFixed(2)} | ${(s99 / f99).toFixed(2)} |`);
+    rows.push(`| ${route.operationId} | ${s50.toFixed(1)} | ${s99.toFixed(1)} | ${floorCalls} | ${f50.toFixed(1)} | ${f99.toFixed(1)} | ${(s50 / f50).toFixed(2)} | ${(s99 / f99).toFixed(2)} |`);
   }
   return [
-    `### Warm latency of the handler stack (${CALLS} calls each, interleaved with the floor; DynamoDB Local)`,
+    `### Warm latency of the handler stack (${calls} calls each after ${warmUp} unmeasured, alternating with the floor; DynamoDB Local)`,
+    '',
+    'The floor replays, with the bare SDK clients, the calls the same invocation made: in order, and side by side (∥) where the handler made them side by side.',
     '',
     '| operation | p50 ms | p99 ms | floor: bare SDK calls | floor p50 | floor p99 | p50 ratio | p99 ratio |',
     '|---|---:|---:|---|---:|---:|---:|---:|',

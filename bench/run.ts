@@ -4,6 +4,8 @@ import { cpus } from 'node:os';
 import { startLocalStack } from '../infra/local/stack.js';
 import { coldStart } from './cold-start.js';
 import { costPerOperation } from './cost.js';
+import { endToEnd } from './end-to-end.js';
+import { httpThroughput } from './http.js';
 import { warmLatency } from './latency.js';
 import { consumerThroughput } from './throughput.js';
 
@@ -12,7 +14,7 @@ import { consumerThroughput } from './throughput.js';
  * `npm run bench -- cold-start latency` runs only the sections named (cost, latency, throughput, http, cold-start)
  * and writes nothing.
  */
-const SECTIONS = ['cost', 'latency', 'throughput', 'cold-start'] as const;
+const SECTIONS = ['cost', 'latency', 'throughput', 'http', 'cold-start'] as const;
 const chosen = process.argv.slice(2);
 const wanted = (section: (typeof SECTIONS)[number]) => chosen.length === 0 || chosen.includes(section);
 const unknown = chosen.filter((name) => !(SECTIONS as readonly string[]).includes(name));
@@ -22,19 +24,21 @@ if (unknown.length) {
 }
 
 const tables: string[] = [];
-if (wanted('cost') || wanted('latency') || wanted('throughput')) {
-  const stack = await startLocalStack({ port: 0, chatbotPort: 0, dynamoDbPort: 0, sqsPort: 0, tableName: 'bench', authorizerCacheTtlSeconds: 0, seed: true, visibilityTimeoutSeconds: 30 });
+if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
+  // The gateway caches the authorizer's answer for 300 s, as API Gateway does by default.
+  const stack = await startLocalStack({ port: 0, chatbotPort: 0, dynamoDbPort: 0, sqsPort: 0, tableName: 'bench', authorizerCacheTtlSeconds: 300, seed: true, visibilityTimeoutSeconds: 30 });
   try {
     // The fixture module builds its data through the API, as the tests do.
     const { fixture } = await import('../test/reliability/fixtures.js');
-    if (wanted('cost')) tables.push(await costPerOperation(await fixture()));
-    if (wanted('latency')) tables.push(await warmLatency(await fixture()));
-    if (wanted('throughput')) tables.push(await consumerThroughput((await fixture()).tenantId));
+    if (wanted('cost')) tables.push(await costPerOperation(await fixture()), await endToEnd(await fixture()));
+    if (wanted('latency')) tables.push(await warmLatency(await fixture(), { calls: Number(process.env.BENCH_CALLS ?? 1000) }));
+    if (wanted('throughput')) tables.push(await consumerThroughput((await fixture()).tenantId, { transactions: Number(process.env.BENCH_TRANSACTIONS ?? 500), rounds: 3 }));
+    if (wanted('http')) tables.push(await httpThroughput(stack.publicUrl, await fixture(), { seconds: Number(process.env.BENCH_HTTP_SECONDS ?? 10), connections: 10 }));
   } finally {
     await stack.stop();
   }
 }
-if (wanted('cold-start')) tables.push(await coldStart());
+if (wanted('cold-start')) tables.push(await coldStart({ runs: 21 }));
 
 const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), ${process.platform}/${process.arch}, Node ${process.version}`;
 const report = ['# Benchmarks', '', `\`npm run bench\`, ${new Date().toISOString()}, on ${machine}.`, '', ...tables].join('\n\n');

@@ -13,10 +13,13 @@ import { messageFor, v2Payload } from '../test/support/transactions.js';
  * customer and no rating, so every write happens), beside the floor: the same writes (guard, customer,
  * transaction) issued directly at the same concurrency.
  */
-const TOTAL = Number(process.env.BENCH_TRANSACTIONS ?? 500);
+export interface ThroughputOptions {
+  /** Transactions per measured round. */
+  transactions: number;
+  rounds: number;
+}
 const CONCURRENT_BATCHES = 4;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const ROUNDS = 3;
 
 /** Transactions a second for `total` transactions run as batches of 10, CONCURRENT_BATCHES at a time. */
 async function rate(total: number, runBatch: () => Promise<void>): Promise<number> {
@@ -29,7 +32,7 @@ async function rate(total: number, runBatch: () => Promise<void>): Promise<numbe
   return (batches * 10 * 1000) / (performance.now() - started);
 }
 
-export async function consumerThroughput(tenantId: number): Promise<string> {
+export async function consumerThroughput(tenantId: number, { transactions, rounds }: ThroughputOptions): Promise<string> {
   const { client, tableName } = db();
   const consumerBatch = async () => {
     const event: SQSEvent = {
@@ -51,18 +54,18 @@ export async function consumerThroughput(tenantId: number): Promise<string> {
       await put({ ...keys.transaction(tenantId, transactionIdFor(code)), entity: 'BENCH', journey_id: 1 });
     }));
   };
-  // Both warm up (DynamoDB Local's JIT, the SDK's connections), then run in alternating rounds: medians of ROUNDS.
-  await rate(Math.min(TOTAL, 100), consumerBatch);
-  await rate(Math.min(TOTAL, 100), floorBatch);
+  // Both warm up (DynamoDB Local's JIT, the SDK's connections), then run in alternating rounds: medians of rounds.
+  await rate(Math.min(transactions, 100), consumerBatch);
+  await rate(Math.min(transactions, 100), floorBatch);
   const consumerRates: number[] = [];
   const floorRates: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    consumerRates.push(await rate(TOTAL, consumerBatch));
-    floorRates.push(await rate(TOTAL, floorBatch));
+  for (let round = 0; round < rounds; round++) {
+    consumerRates.push(await rate(transactions, consumerBatch));
+    floorRates.push(await rate(transactions, floorBatch));
   }
   const [consumer, floor] = [median(consumerRates), median(floorRates)];
   return [
-    `### Consumer throughput (${TOTAL} transactions with new customers, batches of 10, ${CONCURRENT_BATCHES} batches at once; median of ${ROUNDS} alternating rounds after a warm-up; DynamoDB Local)`,
+    `### Consumer throughput (${transactions} transactions with new customers, batches of 10, ${CONCURRENT_BATCHES} batches at once; median of ${rounds} alternating rounds after a warm-up; DynamoDB Local)`,
     '',
     '| path | transactions/s | ratio to floor |',
     '|---|---:|---:|',

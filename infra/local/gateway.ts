@@ -83,9 +83,35 @@ export interface GatewayResponse {
   body: Buffer;
 }
 
+/**
+ * The route of the table a request matches and the event API Gateway builds for it (payload format 2.0, without the
+ * authorizer's context), or undefined when no route matches.
+ */
+export function createRouter(api: ApiName): (method: string, url: URL, request: Omit<GatewayRequest, 'url' | 'method'>) => { route: Route; event: ReturnType<typeof httpEvent> } | undefined {
+  const table = compile(api);
+  return (method, url, request) => {
+    const match = table.map((r) => ({ r, m: r.route.method === method ? r.pattern.exec(url.pathname) : null })).find((x) => x.m);
+    if (!match) return undefined;
+    const { r: compiled, m } = match;
+    const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]));
+    const binary = request.body.length > 0 && !TEXT_TYPES.test(headers['content-type'] ?? '');
+    const event = httpEvent({
+      method,
+      routePath: compiled.path,
+      rawPath: url.pathname,
+      headers,
+      query: flattenQuery(url.searchParams),
+      pathParameters: Object.fromEntries(compiled.params.map((name, i) => [name, decodePathParameter(m![i + 1]!)])),
+      body: request.body.length ? request.body.toString(binary ? 'base64' : 'utf8') : undefined,
+      isBase64Encoded: binary,
+    });
+    return { route: compiled.route, event };
+  };
+}
+
 /** The gateway without a socket: tests call this in-process; `startGateway` serves it over HTTP. */
 export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: GatewayRequest) => Promise<GatewayResponse> {
-  const table = compile(options.api);
+  const route = createRouter(options.api);
   const ttlMs = (options.authorizerCacheTtlSeconds ?? 0) * 1000;
   const cache = new Map<string, { context: unknown; expires: number }>();
   const authorizer = authorizers[options.api];
@@ -108,29 +134,17 @@ export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: 
         const page = await referencePage(options.api, url.pathname);
         if (page) return page;
       }
-      const match = table.map((r) => ({ r, m: r.route.method === method ? r.pattern.exec(url.pathname) : null })).find((x) => x.m);
-      if (!match) throw new GatewayAnswer(404, 'Not Found');
-      const { r: compiled, m } = match;
-      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]));
-      const binary = request.body.length > 0 && !TEXT_TYPES.test(headers['content-type'] ?? '');
-      const event = httpEvent({
-        method,
-        routePath: compiled.path,
-        rawPath: url.pathname,
-        headers,
-        query: flattenQuery(url.searchParams),
-        pathParameters: Object.fromEntries(compiled.params.map((name, i) => [name, decodePathParameter(m![i + 1]!)])),
-        body: request.body.length ? request.body.toString(binary ? 'base64' : 'utf8') : undefined,
-        isBase64Encoded: binary,
-      });
-      if (!compiled.route.anonymous) {
+      const routed = route(method, url, request);
+      if (!routed) throw new GatewayAnswer(404, 'Not Found');
+      const { route: matched, event } = routed;
+      if (!matched.anonymous) {
         const key = event.headers[API_KEY_HEADER];
         // With an identity source, API Gateway answers a request that lacks it without calling the authorizer.
         if (!key) throw new GatewayAnswer(401, 'Unauthorized');
         event.requestContext.authorizer = { lambda: await authorize(event, key) };
       }
-      const handler = await loadHandler(compiled.route.handler);
-      const result = (await handler(event, lambdaContext(compiled.route.operationId))) as APIGatewayProxyStructuredResultV2;
+      const handler = await loadHandler(matched.handler);
+      const result = (await handler(event, lambdaContext(matched.operationId))) as APIGatewayProxyStructuredResultV2;
       return {
         status: result.statusCode ?? 200,
         headers: { ...(result.headers as Record<string, string>), 'apigw-requestid': event.requestContext.requestId },

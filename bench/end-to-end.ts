@@ -1,0 +1,150 @@
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { randomUUID } from 'node:crypto';
+import type { SQSEvent } from 'aws-lambda';
+import { lambdaContext } from '../infra/local/events.js';
+import { createRouter, loadHandler } from '../infra/local/gateway.js';
+import { consumers, routes } from '../infra/routes.js';
+import { db } from '../shared/adapters/dynamodb.js';
+import { sqs } from '../shared/adapters/sqs.js';
+import { requireEnv } from '../shared/config.js';
+import { logger } from '../shared/logger.js';
+import { QUEUES } from '../shared/queues.js';
+import { prepare } from '../test/support/api.js';
+import type { Fixture } from '../test/support/requests.js';
+import { messageFor, v2Payload } from '../test/support/transactions.js';
+import { PRICES } from './cost.js';
+import { meter } from './metering.js';
+
+/**
+ * What one v2 transaction costs end to end at list prices, measured: POST /v2/transactions (API Gateway, its
+ * Lambda, one SendMessage), the queue (the event source's receive and delete, per batch of 10), the consumer
+ * (its Lambda per batch, its DynamoDB units, the survey dispatch message) and the log lines of both. The mix is the
+ * issue's: half the transactions bring a new customer, the other entities exist. Lambda time is the handler's wall
+ * time here, against DynamoDB Local and the local SQS server, which answer more slowly than DynamoDB and SQS: it is
+ * an upper bound.
+ */
+const MEMORY_GB = 0.5;
+const BATCHES = 10;
+/** Lambda's own START, END and REPORT lines, per invocation. */
+const PLATFORM_LOG_BYTES = 300;
+
+type Handler = (event: unknown, context: unknown) => Promise<{ statusCode?: number }>;
+
+/** Runs `work` with the logger at INFO, as deployed, and counts the bytes it writes. */
+async function withLogBytes<T>(work: () => Promise<T>): Promise<{ result: T; bytes: number }> {
+  let bytes = 0;
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    return true;
+  }) as typeof process.stdout.write;
+  const level = logger.getLevelName();
+  logger.setLogLevel('INFO');
+  try {
+    return { result: await work(), bytes };
+  } finally {
+    logger.setLogLevel(level);
+    process.stdout.write = write;
+  }
+}
+
+/** Waits until a queue holds no message, visible or in flight (at most 60 s). */
+async function drained(queueUrl: string): Promise<void> {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
+    const { Attributes: a } = await sqs().send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
+    if (Number(a?.ApproximateNumberOfMessages) === 0 && Number(a?.ApproximateNumberOfMessagesNotVisible) === 0) return;
+  }
+  throw new Error('The transaction queue did not drain in 60 s');
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export async function endToEnd(f: Fixture): Promise<string> {
+  const route = routes.find((r) => r.operationId === 'postV2Transaction')!;
+  const api = (await loadHandler(route.handler)) as Handler;
+  const consumer = (await loadHandler(consumers[0]!.handler)) as unknown as (event: SQSEvent, context: unknown) => Promise<{ batchItemFailures: unknown[] }>;
+  const router = createRouter('public');
+  const known = { externalId: f.clientId };
+
+  // The API side: the handler's time and log bytes per request.
+  const apiEvent = (payload: Record<string, unknown>) => {
+    const { url, headers, body } = prepare({ method: 'POST', path: '/v2/transactions', key: f.key, body: payload });
+    const { event } = router('POST', new URL(url, 'http://localhost'), { headers, body })!;
+    event.requestContext.authorizer = { lambda: { authenticated: true, tenantId: f.tenantId, scope: 'public' } } as never;
+    return event;
+  };
+  const apiTimes: number[] = [];
+  // Messages sent, by queue: the poller of the local stack sends too, so only the queue each side sends to counts.
+  const sent = new Map<string, number>();
+  const countSends = `count-sends-${randomUUID()}`;
+  sqs().middlewareStack.add(
+    (next) => async (args) => {
+      const input = args.input as { QueueUrl?: string; Entries?: unknown[] };
+      sent.set(String(input.QueueUrl), (sent.get(String(input.QueueUrl)) ?? 0) + 1);
+      return next(args);
+    },
+    { step: 'initialize', name: countSends },
+  );
+  const [transactionQueue, dispatchQueue] = [requireEnv(QUEUES.transactions.urlEnv), requireEnv(QUEUES.surveyDispatch.urlEnv)];
+  const apiLogs = await withLogBytes(async () => {
+    for (let i = 0; i < BATCHES * 10; i++) {
+      const t = performance.now();
+      const res = await api(apiEvent(v2Payload(i % 2 ? { customer: known } : {})), lambdaContext(route.operationId));
+      apiTimes.push(performance.now() - t);
+      if (res.statusCode !== 201) throw new Error(`postV2Transaction answered ${res.statusCode}`);
+    }
+  });
+  const apiSends = (sent.get(transactionQueue) ?? 0) / (BATCHES * 10);
+  // The local stack's poller consumes what the API sent: let it finish, so that the consumer's figures are its own.
+  await drained(transactionQueue);
+
+  // The consumer side, on messages of its own.
+  sent.clear();
+  const metered = meter(db().client);
+  const batchTimes: number[] = [];
+  const consumerLogs = await withLogBytes(async () => {
+    for (let b = 0; b < BATCHES; b++) {
+      const event: SQSEvent = {
+        Records: Array.from({ length: 10 }, (_, i) => ({
+          messageId: `e2e-${b}-${i}`, receiptHandle: `r${i}`, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:local:0:q', awsRegion: 'local',
+          attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'bench', ApproximateFirstReceiveTimestamp: '0' },
+          body: JSON.stringify(messageFor(f.tenantId, v2Payload(i % 2 ? { customer: known } : {}))),
+        })),
+      };
+      const t = performance.now();
+      const { batchItemFailures } = await consumer(event, lambdaContext('transactionConsumer'));
+      batchTimes.push(performance.now() - t);
+      if (batchItemFailures.length) throw new Error(`${batchItemFailures.length} records failed`);
+    }
+  });
+  metered.stop();
+  sqs().middlewareStack.remove(countSends);
+  const transactions = BATCHES * 10;
+  const { read, write } = metered.totals();
+  const perTx = { read: read / transactions, write: write / transactions, dispatch: (sent.get(dispatchQueue) ?? 0) / transactions };
+  const apiMs = Math.ceil(median(apiTimes));
+  const batchMs = Math.ceil(median(batchTimes));
+  const lambdaSeconds = (ms: number) => (ms / 1000) * MEMORY_GB * PRICES.lambdaGbSecond;
+  const logBytes = (apiLogs.bytes + consumerLogs.bytes) / transactions + PLATFORM_LOG_BYTES * (1 + 1 / 10);
+
+  const lines: [string, string, number][] = [
+    ['API Gateway HTTP API', '1 request', PRICES.httpApiRequest],
+    ['Lambda postV2Transaction', `1 request, ${apiMs} ms × ${MEMORY_GB * 1024} MB`, PRICES.lambdaRequest + lambdaSeconds(apiMs)],
+    ['SQS TransactionQueue', `${apiSends.toFixed(2)} SendMessage, a receive and a delete per batch of 10`, (apiSends + 2 / 10) * PRICES.sqsRequest],
+    ['Lambda transactionConsumer', `1/10 request, ${batchMs} ms per batch × ${MEMORY_GB * 1024} MB / 10`, PRICES.lambdaRequest / 10 + lambdaSeconds(batchMs) / 10],
+    ['DynamoDB', `${perTx.read.toFixed(2)} read units, ${perTx.write.toFixed(2)} write units`, perTx.read * PRICES.readUnit + perTx.write * PRICES.writeUnit],
+    ['SQS SurveyDispatchQueue', `${perTx.dispatch.toFixed(2)} requests (surveys scheduled)`, perTx.dispatch * PRICES.sqsRequest],
+    ['CloudWatch Logs', `${logBytes.toFixed(0)} bytes ingested`, (logBytes / 1024 ** 3) * PRICES.logIngestionGb * 1e6],
+  ];
+  const total = lines.reduce((sum, [, , price]) => sum + price, 0);
+  return [
+    `### One v2 transaction end to end (${transactions} transactions, half with a new customer; list prices, us-east-1, arm64)`,
+    '',
+    '| part | per transaction | $ per million |',
+    '|---|---|---:|',
+    ...lines.map(([part, what, price]) => `| ${part} | ${what} | $${price.toFixed(2)} |`),
+    `| **total** | | **$${total.toFixed(2)}** |`,
+    '',
+    `Target: under $3 per million. Lambda time is the median handler time measured here against DynamoDB Local (an upper bound); Lambda at $${PRICES.lambdaGbSecond} per million GB-seconds, logs at $${PRICES.logIngestionGb} per GB.`,
+  ].join('\n');
+}

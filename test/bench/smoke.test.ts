@@ -1,0 +1,63 @@
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { coldStart } from '../../bench/cold-start.js';
+import { costPerOperation } from '../../bench/cost.js';
+import { httpThroughput } from '../../bench/http.js';
+import { warmLatency } from '../../bench/latency.js';
+import { consumerThroughput } from '../../bench/throughput.js';
+import { routes } from '../../infra/routes.js';
+import { fixture, type Fixture } from '../reliability/fixtures.js';
+
+/**
+ * `npm run bench` at its smallest (one call, one round, one second), so that the benchmark scripts cannot rot.
+ * Nothing here is timed against a target: the tables only have to come out whole, with numbers in every row.
+ */
+let f: Fixture;
+beforeAll(async () => {
+  f = await fixture();
+});
+
+/** The rows of a markdown table under its header row, as cells. */
+function rows(table: string): string[][] {
+  const lines = table.split('\n').filter((line) => line.startsWith('|'));
+  return lines.slice(2).map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
+}
+const number = (cell: string | undefined) => Number(cell?.replace(/^\$/, ''));
+
+describe('benchmarks, one iteration each', () => {
+  it('cost per operation: every route, answered 2xx, with its round trips beside a floor', async () => {
+    const table = rows(await costPerOperation(f));
+    expect(table.map((row) => row[0]).sort()).toEqual(routes.map((r) => r.operationId).sort());
+    for (const [operation, status, roundTrips, floor] of table) {
+      expect(number(status), operation).toBeLessThan(300);
+      expect(Number.isFinite(number(roundTrips)) && Number.isFinite(number(floor)), operation).toBe(true);
+    }
+  });
+
+  it('warm latency: every route beside the calls it made, replayed', async () => {
+    const table = rows(await warmLatency(await fixture(), { calls: 1 }));
+    expect(table.map((row) => row[0]).sort()).toEqual(routes.map((r) => r.operationId).sort());
+    for (const row of table) expect(row.slice(1, 3).concat(row.slice(4)).every((cell) => Number.isFinite(number(cell))), row[0]).toBe(true);
+    expect(table.find((row) => row[0] === 'getStore')?.[3]).toBe('GetItem');
+  }, 120_000);
+
+  it('consumer throughput: the consumer and its floor both move transactions', async () => {
+    const table = rows(await consumerThroughput(f.tenantId, { transactions: 10, rounds: 1 }));
+    expect(table).toHaveLength(2);
+    for (const row of table) expect(number(row[1])).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('through HTTP: both routes and their floors answer only 2xx', async () => {
+    const table = rows(await httpThroughput(inject('publicUrl'), f, { seconds: 1, connections: 2 }));
+    expect(table).toHaveLength(4);
+    for (const row of table) {
+      expect(number(row[1]), row[0]).toBeGreaterThan(0);
+      expect(number(row[5]), row[0]).toBe(0);
+    }
+  }, 60_000);
+
+  it('cold start: a function is bundled as deployed and imported beside the floor', async () => {
+    const table = rows(await coldStart({ runs: 1, only: ['getStore'] }));
+    expect(table.map((row) => row[0])).toEqual(['floor: DynamoDB document client only', 'getStore']);
+    for (const row of table) expect(row.slice(1).every((cell) => number(cell) > 0), row[0]).toBe(true);
+  }, 60_000);
+});
