@@ -12,8 +12,11 @@ export const BUNDLING: BundlingOptions = {
   format: OutputFormat.ESM,
   target: 'node22',
   mainFields: ['module', 'main'],
-  minify: true,
-  sourceMap: true,
+  // Neither minified nor source-mapped. Node's --enable-source-maps, which a minified bundle needs for readable
+  // stack traces, made a function's import 43% slower here (121 ms against 85, median of 21); unminified, a stack
+  // trace reads as it is, each module's code sitting under a comment naming its source file.
+  minify: false,
+  sourceMap: false,
   // Bundling the SDK cold-starts faster than loading the runtime's copy, and pins the version we test.
   bundleAwsSDK: true,
   // ESM bundles of CommonJS dependencies need `require`.
@@ -30,6 +33,9 @@ export interface ServiceFunctionProps {
   timeout?: Duration;
   reservedConcurrentExecutions?: number;
 }
+
+/** The environment every function starts with (the benchmarks import bundles with it too). */
+export const FUNCTION_ENVIRONMENT: Record<string, string> = { POWERTOOLS_LOG_LEVEL: 'INFO' };
 
 /** Every Lambda of the service: Node 22 on arm64, an ESM bundle, its own log group with retention, JSON logs. */
 export class ServiceFunction extends NodejsFunction {
@@ -48,11 +54,7 @@ export class ServiceFunction extends NodejsFunction {
       description: props.description,
       logGroup,
       bundling: BUNDLING,
-      environment: {
-        NODE_OPTIONS: '--enable-source-maps',
-        POWERTOOLS_LOG_LEVEL: 'INFO',
-        ...props.environment,
-      },
+      environment: { ...FUNCTION_ENVIRONMENT, ...props.environment },
     });
   }
 }
