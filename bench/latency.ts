@@ -1,5 +1,5 @@
 import * as documentCommands from '@aws-sdk/lib-dynamodb';
-import { SendMessageCommand, type SendMessageCommandInput } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, DeleteQueueCommand, SendMessageCommand, type SendMessageCommandInput } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { authorizerEvent, lambdaContext } from '../infra/local/events.js';
@@ -7,6 +7,7 @@ import { createRouter, loadHandler } from '../infra/local/gateway.js';
 import { authorizers, routes, type ApiName, type Route } from '../infra/routes.js';
 import { db } from '../shared/adapters/dynamodb.js';
 import { sqs } from '../shared/adapters/sqs.js';
+import { QUEUES } from '../shared/queues.js';
 import { inProcess, prepare } from '../test/support/api.js';
 import { validRequests, type Fixture } from '../test/support/requests.js';
 
@@ -136,6 +137,20 @@ export async function warmLatency(f: Fixture, { calls }: LatencyOptions): Promis
   const contexts = new Map<ApiName, unknown>();
   for (const api of Object.keys(authorizers) as ApiName[]) contexts.set(api, await authorizerContext(api, f));
 
+  // postV2Transaction's messages go to a queue of their own: the local stack's poller, in this process, would
+  // otherwise consume them while calls are being captured and timed.
+  const { QueueUrl: privateQueue } = await sqs().send(new CreateQueueCommand({ QueueName: `bench-latency-${randomUUID()}` }));
+  const transactionQueue = process.env[QUEUES.transactions.urlEnv];
+  process.env[QUEUES.transactions.urlEnv] = privateQueue;
+  try {
+    return await measure(f, calls, contexts);
+  } finally {
+    process.env[QUEUES.transactions.urlEnv] = transactionQueue;
+    await sqs().send(new DeleteQueueCommand({ QueueUrl: privateQueue }));
+  }
+}
+
+async function measure(f: Fixture, calls: number, contexts: Map<ApiName, unknown>): Promise<string> {
   const rows: string[] = [];
   const warmUp = Math.min(20, calls);
   // Deactivations last: the operations before them use the same store and employee.

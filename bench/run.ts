@@ -1,5 +1,5 @@
 import './quiet.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { startLocalStack } from '../infra/local/stack.js';
 import { coldStart } from './cold-start.js';
@@ -40,11 +40,21 @@ if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
 }
 if (wanted('cold-start')) tables.push(await coldStart({ runs: 21 }));
 
+const README_BEGIN = '<!-- bench:begin (written by npm run bench) -->';
+const README_END = '<!-- bench:end -->';
 const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), ${process.platform}/${process.arch}, Node ${process.version}`;
-const report = ['# Benchmarks', '', `\`npm run bench\`, ${new Date().toISOString()}, on ${machine}.`, '', ...tables].join('\n\n');
+const runLine = `\`npm run bench\`, ${new Date().toISOString()}, on ${machine}`;
+const report = ['# Benchmarks', `${runLine}.`, ...tables].join('\n\n');
 console.log(report);
 if (chosen.length === 0) {
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('./results/latest.md', import.meta.url), `${report}\n`);
+  // The README's Performance section shows the same tables, one heading level down.
+  const readmeFile = new URL('../README.md', import.meta.url);
+  const readme = readFileSync(readmeFile, 'utf8');
+  const [begin, end] = [readme.indexOf(README_BEGIN), readme.indexOf(README_END)];
+  if (begin < 0 || end < begin) throw new Error(`README.md has no ${README_BEGIN} … ${README_END} block`);
+  const tablesForReadme = [`Latest run: ${runLine}.`, ...tables.map((table) => table.replace(/^### /gm, '#### '))].join('\n\n');
+  writeFileSync(readmeFile, `${readme.slice(0, begin + README_BEGIN.length)}\n${tablesForReadme}\n${readme.slice(end)}`);
 }
 process.exit(0);

@@ -3,12 +3,11 @@ import { ListCustomersQuery } from '../../shared/customers/requests.js';
 import { Customer } from '../../shared/customers/schema.js';
 import { listCustomers } from '../../shared/customers/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { resolveUser } from '../../shared/tenants/service.js';
+import { readAsUser } from '../../shared/tenants/service.js';
 
 /** Seed 4.1 and 5.2: the list needs a user token; invalid parameters answer 422. */
 export const contract = { query: ListCustomersQuery, statuses: { validation: 422 }, responses: { 200: answer('A page of customers', listOf(Customer)), 401: problem('No valid user token'), 422: problem('Invalid parameters') } };
 
 export const handler = httpHandler(contract, async ({ tenantId, query, userToken }) => {
-  await resolveUser(tenantId, userToken);
-  return { status: 200, body: await listCustomers(tenantId, query) };
+  return { status: 200, body: await readAsUser(tenantId, userToken, () => listCustomers(tenantId, query)) };
 });

@@ -32,6 +32,13 @@ describe('GET /public/customer', () => {
     }
   });
 
+  it('answers 401 to a bad token even when the list itself would fail (the token is checked while the list is read)', async () => {
+    const res = await api({ path: '/public/customer', key: tenant.key, query: { token: 'nope', cursor: 'not-a-cursor' } });
+    expect(res.status).toBe(401);
+    expect(res.body.detail).toMatch(/user token/);
+    expect((await list({ cursor: 'not-a-cursor' })).status).toBe(422);
+  });
+
   it('accepts the token as the x-service-user-token header too', async () => {
     const res = await api({ path: '/public/customer', key: tenant.key, headers: { 'x-service-user-token': tenant.limitedToken } });
     expect(res.status).toBe(200);
