@@ -43,7 +43,7 @@ const sum = (calls: Call[], field: 'read' | 'write') => Math.round(calls.reduce(
 
 /** DynamoDB's own operation names, whether the document client or the low-level client made the call. */
 const DOCUMENT_TO_LOW_LEVEL: Record<string, string> = { Get: 'GetItem', Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', BatchGet: 'BatchGetItem', BatchWrite: 'BatchWriteItem', TransactGet: 'TransactGetItems', TransactWrite: 'TransactWriteItems' };
-const lowLevelName = (commandName: string) => {
+export const lowLevelName = (commandName: string) => {
   const name = commandName.replace(/Command$/, '');
   return DOCUMENT_TO_LOW_LEVEL[name] ?? name;
 };
