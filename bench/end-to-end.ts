@@ -1,9 +1,8 @@
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
-import type { SQSEvent } from 'aws-lambda';
 import { lambdaContext } from '../infra/local/events.js';
 import { createRouter, loadHandler } from '../infra/local/gateway.js';
-import { consumers, routes } from '../infra/routes.js';
+import { routes } from '../infra/routes.js';
 import { db } from '../shared/adapters/dynamodb.js';
 import { sqs } from '../shared/adapters/sqs.js';
 import { requireEnv } from '../shared/config.js';
@@ -11,6 +10,7 @@ import { logger } from '../shared/logger.js';
 import { QUEUES } from '../shared/queues.js';
 import { prepare } from '../test/support/api.js';
 import type { Fixture } from '../test/support/requests.js';
+import { consume } from '../test/support/queues.js';
 import { messageFor, v2Payload } from '../test/support/transactions.js';
 import { PRICES } from './cost.js';
 import { meter } from './metering.js';
@@ -62,7 +62,6 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 export async function endToEnd(f: Fixture): Promise<string> {
   const route = routes.find((r) => r.operationId === 'postV2Transaction')!;
   const api = (await loadHandler(route.handler)) as Handler;
-  const consumer = (await loadHandler(consumers[0]!.handler)) as unknown as (event: SQSEvent, context: unknown) => Promise<{ batchItemFailures: unknown[] }>;
   const router = createRouter('public');
   const known = { externalId: f.clientId };
 
@@ -104,17 +103,11 @@ export async function endToEnd(f: Fixture): Promise<string> {
   const batchTimes: number[] = [];
   const consumerLogs = await withLogBytes(async () => {
     for (let b = 0; b < BATCHES; b++) {
-      const event: SQSEvent = {
-        Records: Array.from({ length: 10 }, (_, i) => ({
-          messageId: `e2e-${b}-${i}`, receiptHandle: `r${i}`, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:local:0:q', awsRegion: 'local',
-          attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'bench', ApproximateFirstReceiveTimestamp: '0' },
-          body: JSON.stringify(messageFor(f.tenantId, v2Payload(i % 2 ? { customer: known } : {}))),
-        })),
-      };
+      const messages = Array.from({ length: 10 }, (_, i) => messageFor(f.tenantId, v2Payload(i % 2 ? { customer: known } : {})));
       const t = performance.now();
-      const { batchItemFailures } = await consumer(event, lambdaContext('transactionConsumer'));
+      const { failed } = await consume(messages);
       batchTimes.push(performance.now() - t);
-      if (batchItemFailures.length) throw new Error(`${batchItemFailures.length} records failed`);
+      if (failed.length) throw new Error(`${failed.length} records failed`);
     }
   });
   metered.stop();

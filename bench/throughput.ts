@@ -1,11 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import type { SQSEvent } from 'aws-lambda';
-import { lambdaContext } from '../infra/local/events.js';
-import { handler } from '../functions/queue/transaction-consumer.js';
 import { db } from '../shared/adapters/dynamodb.js';
 import { keys } from '../shared/keys.js';
 import { transactionIdFor } from '../shared/transactions/request-key.js';
+import { consume } from '../test/support/queues.js';
 import { messageFor, v2Payload } from '../test/support/transactions.js';
 
 /**
@@ -35,15 +33,8 @@ async function rate(total: number, runBatch: () => Promise<void>): Promise<numbe
 export async function consumerThroughput(tenantId: number, { transactions, rounds }: ThroughputOptions): Promise<string> {
   const { client, tableName } = db();
   const consumerBatch = async () => {
-    const event: SQSEvent = {
-      Records: Array.from({ length: 10 }, (_, i) => ({
-        messageId: `m${i}`, receiptHandle: `r${i}`, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:local:0:q', awsRegion: 'local',
-        attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'bench', ApproximateFirstReceiveTimestamp: '0' },
-        body: JSON.stringify(messageFor(tenantId, v2Payload({ customer: { externalId: `B-${randomUUID()}`, name: 'Bench' } }))),
-      })),
-    };
-    const { batchItemFailures } = await handler(event, lambdaContext('transactionConsumer'));
-    if (batchItemFailures.length) throw new Error(`${batchItemFailures.length} records failed`);
+    const { failed } = await consume(Array.from({ length: 10 }, () => messageFor(tenantId, v2Payload({ customer: { externalId: `B-${randomUUID()}`, name: 'Bench' } }))));
+    if (failed.length) throw new Error(`${failed.length} records failed`);
   };
   const floorBatch = async () => {
     await Promise.all(Array.from({ length: 10 }, async () => {
