@@ -40,7 +40,7 @@ async function bundle(name: string, entry: { file: string } | { source: string }
 
 function importMs(file: string): number {
   const script = `const t = performance.now(); await import(${JSON.stringify(file)}); process.stdout.write(String(performance.now() - t));`;
-  const env = { ...process.env, ...FUNCTION_ENVIRONMENT, TABLE_NAME: 'bench', AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+  const env = { ...process.env, ...FUNCTION_ENVIRONMENT, TABLE_NAME: 'bench', REQUEST_ID_SECRET: 'bench', AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
   return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env }));
 }
 

@@ -18,6 +18,8 @@ export interface Route {
   /** Table access: 'none' for routes that must not touch it (POST /v2/transactions). */
   table: 'none' | 'read' | 'readwrite';
   queues: readonly QueueId[];
+  /** Issues or reads v2 request ids, which are signed (ENV.requestIdSecret). */
+  requestIds?: true;
   /** Only /health is reachable without an API key. */
   anonymous?: true;
   summary: string;
@@ -49,8 +51,8 @@ export const routes: readonly Route[] = [
   { operationId: 'getEmployeeGroups', method: 'GET', paths: both('/employee/{id}/groups'), handler: 'http/get-employee-groups.ts', api: 'public', table: 'read', queues: [], summary: "An employee's groups" },
   { operationId: 'putEmployeeGroups', method: 'PUT', paths: both('/employee/{id}/groups'), handler: 'http/put-employee-groups.ts', api: 'public', table: 'readwrite', queues: [], summary: "Replace an employee's groups (user token)" },
 
-  { operationId: 'postV2Transaction', method: 'POST', paths: ['/v2/transactions'], handler: 'http/post-v2-transaction.ts', api: 'public', table: 'none', queues: ['transactions'], summary: 'Queue a transaction (asynchronous; 201 with the sent object and x-request-id)' },
-  { operationId: 'getTransactionRequest', method: 'GET', paths: ['/v2/transactions/requests/{requestId}'], handler: 'http/get-transaction-request.ts', api: 'public', table: 'read', queues: [], summary: 'What became of a queued transaction' },
+  { operationId: 'postV2Transaction', method: 'POST', paths: ['/v2/transactions'], handler: 'http/post-v2-transaction.ts', api: 'public', table: 'none', queues: ['transactions'], requestIds: true, summary: 'Queue a transaction (asynchronous; 201 with the sent object and x-request-id)' },
+  { operationId: 'getTransactionRequest', method: 'GET', paths: ['/v2/transactions/requests/{requestId}'], handler: 'http/get-transaction-request.ts', api: 'public', table: 'read', queues: [], requestIds: true, summary: 'What became of a queued transaction' },
   { operationId: 'postTransaction', method: 'POST', paths: ['/public/transaction', '/public/transaction/integration', '/api/v1/transaction', '/api/v1/transaction/integration'], handler: 'http/post-transaction.ts', api: 'public', table: 'readwrite', queues: ['surveyDispatch'], summary: 'Create a transaction synchronously (legacy interface)' },
   { operationId: 'getTransaction', method: 'GET', paths: both('/transaction/{id}'), handler: 'http/get-transaction.ts', api: 'public', table: 'read', queues: [], summary: 'Read a transaction' },
 

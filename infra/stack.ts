@@ -6,6 +6,7 @@ import { AttributeType, BillingMode, Operation, ProjectionType, Table } from 'aw
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
 import { Alarms } from './constructs/alarms.js';
 import type { Construct } from 'constructs';
@@ -68,6 +69,8 @@ export class SurveyServiceStack extends Stack {
     alarms.add('TableThrottles', 'DynamoDB throttled requests', table.metricThrottledRequestsForOperations({ operations: [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY, Operation.BATCH_GET_ITEM, Operation.TRANSACT_WRITE_ITEMS], period: Duration.minutes(5) }), 10);
 
     const tableEnv = { [ENV.tableName]: table.tableName };
+    // Signs v2 request ids; resolved into the two functions' environment at deploy time.
+    const requestIdSecret = new Secret(this, 'RequestIdSecret', { description: 'Signs the request ids of POST /v2/transactions', generateSecretString: { passwordLength: 48, excludePunctuation: true } });
     const apis = {} as Record<ApiName, { api: HttpApi; authorizer: IHttpRouteAuthorizer }>;
     for (const name of ['public', 'chatbot'] as const) {
       const api = new HttpApi(this, `${capitalise(name)}Api`, { apiName: `survey-service-${name}-${props.stage}`, createDefaultStage: false });
@@ -95,7 +98,7 @@ export class SurveyServiceStack extends Stack {
     }
 
     /** A function with exactly the table and queue access it declares, and the environment naming them. */
-    const serviceFunction = (id: string, spec: { handler: string; description: string; table: 'none' | 'read' | 'readwrite'; sends: readonly QueueId[]; timeout?: Duration; reservedConcurrency?: number | undefined }) => {
+    const serviceFunction = (id: string, spec: { handler: string; description: string; table: 'none' | 'read' | 'readwrite'; sends: readonly QueueId[]; requestIds?: true; timeout?: Duration; reservedConcurrency?: number | undefined }) => {
       const fn = new ServiceFunction(this, id, {
         handler: spec.handler,
         description: spec.description,
@@ -105,6 +108,7 @@ export class SurveyServiceStack extends Stack {
         environment: {
           ...(spec.table === 'none' ? {} : tableEnv),
           ...Object.fromEntries(spec.sends.map((q) => [QUEUES[q].urlEnv, queues[q].queueUrl])),
+          ...(spec.requestIds ? { [ENV.requestIdSecret]: requestIdSecret.secretValue.unsafeUnwrap() } : {}),
         },
       });
       if (spec.table === 'read') table.grantReadData(fn);
@@ -127,7 +131,7 @@ export class SurveyServiceStack extends Stack {
     }
 
     for (const route of routes) {
-      const fn = serviceFunction(capitalise(route.operationId), { handler: route.handler, description: `${route.method} ${route.paths[0]}: ${route.summary}`, table: route.table, sends: route.queues });
+      const fn = serviceFunction(capitalise(route.operationId), { handler: route.handler, description: `${route.method} ${route.paths[0]}: ${route.summary}`, table: route.table, sends: route.queues, ...(route.requestIds ? { requestIds: true as const } : {}) });
 
       const integration = new HttpLambdaIntegration(`${capitalise(route.operationId)}Integration`, fn);
       const { api, authorizer } = apis[route.api];

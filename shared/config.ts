@@ -4,6 +4,8 @@ export const ENV = {
   transactionQueueUrl: 'TRANSACTION_QUEUE_URL',
   surveyDispatchQueueUrl: 'SURVEY_DISPATCH_QUEUE_URL',
   keyScope: 'KEY_SCOPE',
+  /** Signs the request ids POST /v2/transactions hands out, so that GET can tell an id it never issued. */
+  requestIdSecret: 'REQUEST_ID_SECRET',
 } as const;
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];

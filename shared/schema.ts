@@ -8,13 +8,30 @@ export const MAX_INT_ID = 2_147_483_647;
 /** A non-empty string of at most `max` characters, trimmed. */
 export const text = (max: number) => v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
 
-/** An external code chosen by the client (store_id, employee_id, client_id...): a string, never a number. */
+/**
+ * Characters no code should hold: control and format characters (zero-width spaces, bidirectional overrides),
+ * surrogates, private-use and unassigned code points, line and paragraph separators. Two codes that look alike
+ * would otherwise name two entities.
+ */
+const INVISIBLE = /[\p{C}\p{Zl}\p{Zp}]/u;
+
+/** An external code chosen by the client (store_id, employee_id, client_id...): a string, never a number; NFC. */
 export const externalCode = v.pipe(
   v.string('must be a string (send numeric codes in quotes)'),
-  v.trim(),
+  v.check((value) => value.isWellFormed(), 'must not contain unpaired surrogates'),
+  v.transform((value) => value.normalize('NFC').trim()),
   v.minLength(1, 'must not be empty'),
   v.maxLength(100, 'must be at most 100 characters'),
-  v.regex(/^[^\p{Cc}]+$/u, 'must not contain control characters'),
+  v.check((value) => !INVISIBLE.test(value), 'must not contain control or invisible characters'),
+);
+
+/**
+ * A number DynamoDB stores exactly as sent: finite, an integer no larger than 2^53-1 in magnitude (the SDK refuses
+ * larger ones, and doubles lose their digits), and zero or at least 1e-130 in magnitude (the table's smallest).
+ */
+export const storableNumber = v.pipe(
+  v.number('must be a number'),
+  v.check((n) => Number.isFinite(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER && (n === 0 || Math.abs(n) >= 1e-130), 'must be a number between -9007199254740991 and 9007199254740991, zero or at least 1e-130 in magnitude'),
 );
 
 /** An e-mail address, lower-cased so that searches match whatever case was sent. */
@@ -43,6 +60,21 @@ export const timestamps = {
   updated_at: v.string(),
 };
 
+/** Keys valibot's records and loose objects drop without a word: a body that sends one is told instead. */
+export const RESERVED_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+export const refusingReservedKeys = <S extends v.GenericSchema>(schema: S) =>
+  v.pipe(
+    v.unknown(),
+    v.rawCheck(({ dataset, addIssue }) => {
+      const value = dataset.value;
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+      for (const key of RESERVED_KEYS.filter((name) => Object.hasOwn(value, name))) {
+        addIssue({ message: `"${key}" is a reserved name`, path: [{ type: 'object', origin: 'value', input: value as Record<string, unknown>, key, value: (value as Record<string, unknown>)[key] }] });
+      }
+    }),
+    schema,
+  );
+
 /** The body of an edit: only the given fields, at least one of them, nothing else (id, status or timestamps). */
 export const changesOf = <E extends v.ObjectEntries>(entries: E) =>
   v.pipe(
@@ -58,11 +90,35 @@ export function describeIssue(issue: v.BaseIssue<unknown>): string {
   return issue.message;
 }
 
+/** The years any date this service takes may fall in: loops and keys over dates stay bounded. */
+export const CALENDAR = { minYear: 1900, maxYear: 2100 } as const;
 const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
-/** Whether a YYYY-MM-DD string names a day that exists (1998-04-31 does not). */
+const DATE_TIME_SHAPE = /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+/** Whether a YYYY-MM-DD string names a day that exists (1998-04-31 does not) within CALENDAR's years. */
 export function isCalendarDate(value: string): boolean {
+  if (!DATE_SHAPE.test(value)) return false;
+  const year = Number(value.slice(0, 4));
+  if (year < CALENDAR.minYear || year > CALENDAR.maxYear) return false;
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }
+
+/** A birth date: a calendar date that is not in the future. */
+export const isBirthDate = (value: string, today = new Date()): boolean => isCalendarDate(value) && value <= today.toISOString().slice(0, 10);
+
+/** An ISO 8601 date or date-time (with a time zone) whose day exists, within CALENDAR's years. */
+export function isDateTime(value: string): boolean {
+  const match = DATE_TIME_SHAPE.exec(value);
+  if (!match || !isCalendarDate(match[1]!)) return false;
+  return value.length === 10 || !Number.isNaN(Date.parse(value));
+}
+
 export const dateShape = v.pipe(v.string('must be a string'), v.regex(DATE_SHAPE, 'must be a date as YYYY-MM-DD'));
-export const calendarDate = v.pipe(dateShape, v.check(isCalendarDate, 'is not a valid calendar date'));
+export const calendarDate = v.pipe(dateShape, v.check(isCalendarDate, `is not a valid calendar date between ${CALENDAR.minYear} and ${CALENDAR.maxYear}`));
+export const birthDate = v.pipe(dateShape, v.check((value) => isBirthDate(value), 'is not a valid birth date (a calendar date, not in the future)'));
+export const dateTime = v.pipe(
+  v.string('must be a string'),
+  v.maxLength(40, 'must be at most 40 characters'),
+  v.check(isDateTime, `must be a date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SSZ) of a day that exists, between ${CALENDAR.minYear} and ${CALENDAR.maxYear}`),
+);

@@ -128,7 +128,10 @@ export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: 
 
   return async (request): Promise<GatewayResponse> => {
     try {
-      const url = new URL(request.url, 'http://localhost');
+      // API Gateway matches the path as sent: it resolves no dot segments and merges no slashes, so neither do we.
+      const rawPath = request.url.split('?')[0]!;
+      if (!rawPath.startsWith('/') || rawPath.includes('//') || rawPath.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) throw new GatewayAnswer(404, 'Not Found');
+      const url = new URL(`http://localhost${request.url}`);
       const { method } = request;
       if (method === 'GET') {
         const page = await referencePage(options.api, url.pathname);

@@ -14,6 +14,8 @@ export const DEMO_TENANTS_FILE = new URL('./demo-tenants.json', import.meta.url)
 
 export interface LocalStackOptions {
   port: number;
+  /** The interface the two gateways listen on: loopback unless opened on purpose (HOST=0.0.0.0). */
+  host?: string | undefined;
   chatbotPort: number;
   dynamoDbPort: number;
   sqsPort: number;
@@ -67,6 +69,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
       AWS_ENDPOINT_URL_SQS: sqs.endpoint,
       [ENV.tableName]: options.tableName,
+      // Local only: on AWS the stack generates this secret.
+      [ENV.requestIdSecret]: 'local-request-id-secret',
       ...Object.fromEntries(Object.entries(QUEUES).map(([id, queue]) => [queue.urlEnv, queueUrls[id as keyof QueueUrls]])),
     };
     Object.assign(process.env, env);
@@ -83,7 +87,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const gateways: Gateway[] = [];
     for (const [api, port] of [['public', options.port], ['chatbot', options.chatbotPort]] as const) {
-      const gateway = await startGateway({ api, port, authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds });
+      const gateway = await startGateway({ api, port, host: options.host ?? '127.0.0.1', authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds });
       gateways.push(gateway);
       stops.push(gateway.close);
     }

@@ -17,6 +17,7 @@ const port = (name: string, fallback: number) => {
 try {
   const stack = await startLocalStack({
     port: port('PORT', 3000),
+    host: env.HOST ?? '127.0.0.1',
     chatbotPort: port('CHATBOT_PORT', 3001),
     dynamoDbPort: port('DYNAMODB_PORT', 8000),
     sqsPort: port('SQS_PORT', 9324),

@@ -6,6 +6,7 @@ import { ENV, requireEnv } from '../config.js';
 import type { Entity } from '../keys.js';
 import { keys } from '../keys.js';
 import { PAGING } from '../paging.js';
+import { MAX_INT_ID } from '../schema.js';
 
 export type Item = Record<string, unknown>;
 
@@ -149,7 +150,7 @@ function decodeIdCursor(cursor: string): number {
   try {
     const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
     const id = (decoded as { id?: unknown })?.id;
-    if (typeof id === 'number' && Number.isInteger(id) && id >= 1 && Object.keys(decoded as object).length === 1) return id;
+    if (typeof id === 'number' && Number.isInteger(id) && id >= 1 && id <= MAX_INT_ID && Object.keys(decoded as object).length === 1) return id;
   } catch {
     // falls through to the validation error
   }
@@ -223,13 +224,15 @@ function decodeCursor(cursor: string, spec: QuerySpec): Item {
   }
   const index = spec.index ? TABLE.indexes.find((i) => i.name === spec.index)! : undefined;
   const expected = [TABLE.partitionKey, TABLE.sortKey, ...(index ? [index.partitionKey, index.sortKey] : [])];
+  const keyString = (value: unknown) => typeof value === 'string' && value.length > 0 && value.length <= 1024;
   if (
     typeof key !== 'object' ||
     key === null ||
     Array.isArray(key) ||
     Object.keys(key).length !== expected.length ||
-    !expected.every((name) => typeof (key as Item)[name] === 'string') ||
-    (key as Item)[index?.partitionKey ?? TABLE.partitionKey] !== spec.partition
+    !expected.every((name) => keyString((key as Item)[name])) ||
+    (key as Item)[index?.partitionKey ?? TABLE.partitionKey] !== spec.partition ||
+    !String((key as Item)[index?.sortKey ?? TABLE.sortKey]).startsWith(spec.sortBeginsWith ?? '')
   ) {
     throw invalid;
   }

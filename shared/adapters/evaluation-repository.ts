@@ -1,4 +1,5 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { ValidationError } from '../errors.js';
 import { keys, padId } from '../keys.js';
 import { db, isConditionFailure, type Item } from './dynamodb.js';
@@ -59,7 +60,7 @@ export async function writeAnswer(tenantId: number, id: number, attemptId: numbe
 export async function queryEvaluations(tenantId: number, from: string, to: string, limit: number, cursor: string | undefined): Promise<{ items: Item[]; nextCursor: string | null }> {
   const { client, tableName } = db();
   const months = monthsBetween(from, to).reverse();
-  let position = cursor ? decode(cursor, months, tenantId) : { month: months[0]!, key: undefined as Item | undefined };
+  let position = cursor ? decode(cursor, months, tenantId, from, to) : { month: months[0]!, key: undefined as Item | undefined };
   const items: Item[] = [];
   for (;;) {
     const out = await client.send(
@@ -90,25 +91,29 @@ export async function queryByExternalId(tenantId: number, externalId: string): P
   return Items?.[0];
 }
 
-function monthsBetween(from: string, to: string): string[] {
-  const months: string[] = [];
-  const date = new Date(`${from.slice(0, 7)}-01T00:00:00Z`);
-  while (date.toISOString().slice(0, 7) <= to.slice(0, 7)) {
-    months.push(date.toISOString().slice(0, 7));
-    date.setUTCMonth(date.getUTCMonth() + 1);
-  }
-  return months;
+/** The most month partitions one query may span: 92 days touch at most 4 months. */
+export const MAX_MONTHS_PER_QUERY = 4;
+
+/** The months (YYYY-MM) from one date to another, counted on numbers so that no year sorts wrong; bounded. */
+export function monthsBetween(from: string, to: string): string[] {
+  const index = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
+  const first = index(from);
+  const count = index(to) - first + 1;
+  if (!(count >= 1 && count <= MAX_MONTHS_PER_QUERY)) throw new ValidationError('The date range is too long.', [{ path: 'end_date', message: `the range may span at most ${MAX_MONTHS_PER_QUERY} months` }]);
+  return Array.from({ length: count }, (_, i) => `${String(Math.floor((first + i) / 12)).padStart(4, '0')}-${String(((first + i) % 12) + 1).padStart(2, '0')}`);
 }
 
 const encode = (position: { month: string; key: Item | undefined }) => Buffer.from(JSON.stringify(position)).toString('base64url');
 
-function decode(cursor: string, months: string[], tenantId: number): { month: string; key: Item | undefined } {
+const keyPart = v.pipe(v.string(), v.minLength(1), v.maxLength(1024));
+/** What an evaluation cursor holds: the month partition and, within it, the last key read (exactly its four attributes). */
+const Position = v.strictObject({ month: v.string(), key: v.optional(v.strictObject({ pk: keyPart, sk: keyPart, gsi2pk: keyPart, gsi2sk: keyPart })) });
+
+function decode(cursor: string, months: string[], tenantId: number, from: string, to: string): { month: string; key: Item | undefined } {
   try {
-    const position = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { month?: unknown; key?: unknown };
-    const key = position.key as Item | undefined;
-    if (typeof position.month === 'string' && months.includes(position.month) && (key === undefined || (typeof key === 'object' && key !== null && key.gsi2pk === keys.evaluationsByMonth(tenantId, position.month)))) {
-      return { month: position.month, key: position.key as Item | undefined };
-    }
+    const position = v.parse(Position, JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    const { month, key } = position;
+    if (months.includes(month) && (key === undefined || (key.gsi2pk === keys.evaluationsByMonth(tenantId, month) && key.gsi2sk.startsWith(month) && key.gsi2sk >= from && key.gsi2sk <= `${to}\uffff`))) return { month, key };
   } catch {
     // falls through
   }

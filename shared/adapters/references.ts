@@ -15,10 +15,15 @@ export interface ReferenceRequest {
   alsoKeys?: Key[];
 }
 
-/** The item of each reference (undefined when absent), and the items at `alsoKeys`, in the order asked. */
+/**
+ * The item of each reference (undefined when absent), and the items at `alsoKeys`, in the order asked. A reference
+ * that gives both an id and an external code is found by its id; `externalTargets` then says which id the code
+ * names (null when it names nothing), so that the caller can refuse the two when they disagree.
+ */
 export interface ReferencesRead {
   found: (Item | undefined)[];
   also: (Item | undefined)[];
+  externalTargets: (number | null | undefined)[];
 }
 
 /** Reads what one request names; see readManyReferences. */
@@ -33,9 +38,13 @@ export async function readReferences(tenantId: number, references: Reference[], 
  */
 export async function readManyReferences(requests: ReferenceRequest[]): Promise<ReferencesRead[]> {
   const keyOf = (tenantId: number, ref: Reference) => (ref.id !== undefined ? keys.entity(tenantId, ref.entity, ref.id) : keys.externalId(tenantId, ref.entity, ref.externalId!));
+  const guardOf = (tenantId: number, ref: Reference) => (ref.id !== undefined && ref.externalId !== undefined ? keys.externalId(tenantId, ref.entity, ref.externalId) : undefined);
   const byKey = new Map<string, Item>();
   const remember = (items: Item[]) => items.forEach((item) => byKey.set(keyString(item as Key), item));
-  const first = requests.flatMap(({ tenantId, references, alsoKeys = [] }) => [...references.map((ref) => keyOf(tenantId, ref)), ...alsoKeys]);
+  const first = requests.flatMap(({ tenantId, references, alsoKeys = [] }) => [
+    ...references.flatMap((ref) => [keyOf(tenantId, ref), guardOf(tenantId, ref)].filter((key): key is Key => key !== undefined)),
+    ...alsoKeys,
+  ]);
   remember(await batchGet(db(), dedupe(first)));
 
   // What an external code names: the entity its guard points at.
@@ -49,9 +58,15 @@ export async function readManyReferences(requests: ReferenceRequest[]): Promise<
   const second = targets.flat().filter((key) => key !== NOTHING && !byKey.has(keyString(key)));
   if (second.length) remember(await batchGet(db(), dedupe(second)));
 
-  return requests.map(({ alsoKeys = [] }, i) => ({
+  return requests.map(({ tenantId, references, alsoKeys = [] }, i) => ({
     found: targets[i]!.map((key) => byKey.get(keyString(key))),
     also: alsoKeys.map((key) => byKey.get(keyString(key))),
+    externalTargets: references.map((ref) => {
+      const guard = guardOf(tenantId, ref);
+      if (!guard) return undefined;
+      const item = byKey.get(keyString(guard));
+      return item ? Number(item.id) : null;
+    }),
   }));
 }
 

@@ -11,18 +11,19 @@ import { db, isConditionFailure, type Item } from './dynamodb.js';
 export const REJECTION_TTL_DAYS = 30;
 
 export type RequestRecord =
-  | { status: 'created'; transaction: Transaction; extra: Item }
-  | { status: 'rejected'; errors: FieldProblem[]; receivedAt: string };
+  | { status: 'created'; transaction: Transaction; extra: Item; warnings: FieldProblem[] }
+  | { status: 'rejected' | 'failed'; errors: FieldProblem[]; receivedAt: string };
 
-const Rejection = v.object({ errors: v.array(v.object({ path: v.string(), message: v.string() })), received_at: v.string() });
+const Problems = v.array(v.object({ path: v.string(), message: v.string() }));
+const Outcome = v.object({ status: v.picklist(['rejected', 'failed']), errors: Problems, received_at: v.string() });
 
-/** The created transaction or the rejection an item under a request key holds. */
+/** The created transaction, or the rejection or failure, an item under a request key holds. */
 export function toRecord(item: Item): RequestRecord {
-  if (item.status === 'rejected') {
-    const rejection = v.parse(Rejection, item);
-    return { status: 'rejected', errors: rejection.errors, receivedAt: rejection.received_at };
+  if (item.status === 'rejected' || item.status === 'failed') {
+    const outcome = v.parse(Outcome, item);
+    return { status: outcome.status, errors: outcome.errors, receivedAt: outcome.received_at };
   }
-  return { status: 'created', transaction: v.parse(Transaction, item), extra: item };
+  return { status: 'created', transaction: v.parse(Transaction, item), extra: item, warnings: v.parse(v.optional(Problems, []), item.warnings) };
 }
 
 /** The item a request key holds: its created transaction or its rejection; undefined while none is stored. */
@@ -50,7 +51,7 @@ async function getItem(tenantId: number, id: number): Promise<Item | undefined> 
 
 /**
  * Writes the item of a request key with one conditional PutItem at the id the key hashes to: allowed when nothing,
- * or only this key's rejection, is stored there. Returns the record now stored under the key: `written` is false
+ * or only this key's rejection or failure, is stored there. Returns the record now stored under the key: `written` is false
  * when a created transaction was already there (a duplicate request), which is then returned unchanged.
  */
 async function putUnderKey(tenantId: number, requestKey: string, build: (id: number) => Item): Promise<{ written: boolean; item: Item }> {
@@ -63,9 +64,9 @@ async function putUnderKey(tenantId: number, requestKey: string, build: (id: num
         new PutCommand({
           TableName: tableName,
           Item: item,
-          ConditionExpression: 'attribute_not_exists(pk) OR (#status = :rejected AND request_key = :key)',
+          ConditionExpression: 'attribute_not_exists(pk) OR (#status IN (:rejected, :failed) AND request_key = :key)',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':rejected': 'rejected', ':key': requestKey },
+          ExpressionAttributeValues: { ':rejected': 'rejected', ':failed': 'failed', ':key': requestKey },
         }),
       );
       return { written: true, item };
@@ -93,10 +94,14 @@ export async function putCreated(tenantId: number, requestKey: string, build: (i
   return { created: written, record };
 }
 
-/** Records why a request was rejected, readable for REJECTION_TTL_DAYS; never over a created transaction. */
-export async function putRejected(tenantId: number, requestKey: string, errors: FieldProblem[], receivedAt: string): Promise<void> {
+/**
+ * Records why a request was rejected (or that the queue gave up on it), readable for REJECTION_TTL_DAYS; never over
+ * a created transaction. A failed request that a redrive then registers is overwritten by its transaction.
+ */
+export async function putOutcome(tenantId: number, requestKey: string, status: 'rejected' | 'failed', errors: FieldProblem[], receivedAt: string): Promise<void> {
   const expiresAt = Math.floor(Date.now() / 1000) + REJECTION_TTL_DAYS * 86_400;
-  await putUnderKey(tenantId, requestKey, () => ({ [TABLE.entityAttribute]: 'TRANSACTION_REJECTION', status: 'rejected', errors, received_at: receivedAt, [TABLE.ttlAttribute]: expiresAt }));
+  const entity = status === 'rejected' ? 'TRANSACTION_REJECTION' : 'TRANSACTION_FAILURE';
+  await putUnderKey(tenantId, requestKey, () => ({ [TABLE.entityAttribute]: entity, status, errors, received_at: receivedAt, [TABLE.ttlAttribute]: expiresAt }));
 }
 
 /**

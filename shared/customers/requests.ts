@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { normaliseName } from '../keys.js';
-import { calendarDate, changesOf, dateShape, email, externalCode, pagingQuery, text } from '../schema.js';
+import { birthDate, changesOf, dateShape, email, externalCode, pagingQuery, text } from '../schema.js';
 import { phone } from './phone.js';
 
 /*
@@ -43,7 +43,7 @@ export const UpdateCustomerBody = changesOf({
   phone: v.optional(v.nullable(phone)),
   phone2: v.optional(v.nullable(phone)),
   cpf: v.optional(v.nullable(cpf)),
-  birth_date: v.optional(v.nullable(calendarDate)),
+  birth_date: v.optional(v.nullable(birthDate)),
   gender: v.optional(v.nullable(gender)),
   client_id: v.optional(v.nullable(externalCode)),
   opt_out: v.optional(v.boolean('must be true or false')),

@@ -2,7 +2,7 @@ import { db, nextId } from '../adapters/dynamodb.js';
 import { customers, listCustomers as queryCustomers } from '../adapters/customer-repository.js';
 import { NotFoundError, type FieldProblem } from '../errors.js';
 import type { ListBody } from '../paging.js';
-import { isCalendarDate } from '../schema.js';
+import { isBirthDate } from '../schema.js';
 import type { CreateCustomerInput, CustomerChanges, CustomerFilters } from './requests.js';
 import type { Customer } from './schema.js';
 
@@ -17,8 +17,8 @@ export interface CreatedCustomer extends Customer {
 export async function createCustomer(tenantId: number, input: CreateCustomerInput): Promise<CreatedCustomer> {
   const warnings: FieldProblem[] = [];
   let birthDate = input.birth_date ?? null;
-  if (birthDate && !isCalendarDate(birthDate)) {
-    warnings.push({ path: 'birth_date', message: `${birthDate} is not a valid calendar date and was ignored` });
+  if (birthDate && !isBirthDate(birthDate)) {
+    warnings.push({ path: 'birth_date', message: `${birthDate} is not a valid birth date (a calendar date, not in the future) and was ignored` });
     birthDate = null;
   }
   const id = await nextId(db(), tenantId, 'CUSTOMER', CUSTOMER_ID_BLOCK);

@@ -10,8 +10,14 @@ import { authorizeKey } from '../tenants/service.js';
  */
 export function authorizerHandler(scope: KeyScope) {
   return async (event: APIGatewayRequestAuthorizerEventV2): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthContext>> => {
-    const context = await authorizeKey(event.headers?.[API_KEY_HEADER], scope);
-    if (!context.authenticated) logger.info('Rejected API key', { requestId: event.requestContext.requestId, scope });
-    return { isAuthorized: true, context };
+    try {
+      const context = await authorizeKey(event.headers?.[API_KEY_HEADER], scope);
+      if (!context.authenticated) logger.info('Rejected API key', { requestId: event.requestContext.requestId, scope });
+      return { isAuthorized: true, context };
+    } catch (error) {
+      // A throw would be API Gateway's bare 500; the handler checks the key again and answers 503 if it still cannot.
+      logger.error('API key could not be checked', { requestId: event.requestContext.requestId, scope, error: error instanceof Error ? error.name : 'unknown' });
+      return { isAuthorized: true, context: { authenticated: false, recheck: scope } };
+    }
   };
 }

@@ -6,7 +6,10 @@ import * as v from 'valibot';
 import { DomainError, ValidationError, type ProblemKind } from '../errors.js';
 import { logger } from '../logger.js';
 import { flushMetrics } from '../metrics.js';
-import { tenantFromContext } from '../tenants/auth-context.js';
+import { isUnavailable } from '../adapters/unavailable.js';
+import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js';
+import { API_KEY_HEADER } from '../tenants/credentials.js';
+import { authorizeKey } from '../tenants/service.js';
 import type { ResponseDoc } from './contract.js';
 import { problem, problemResponse, PROBLEMS, type Problem } from './problem.js';
 import { validate } from './validate.js';
@@ -93,6 +96,10 @@ export function httpHandler<B extends Schema | undefined = undefined, P extends 
         ? problem('unsupported-media-type', 'Send the body as JSON with Content-Type: application/json.')
         : problem('malformed-json', 'The body is not valid JSON.', [], statusOf('malformed-json'));
     }
+    if (isUnavailable(error)) {
+      logger.error('A service this request needs is unavailable', { error: { name: (error as Error).name } });
+      return problem('unavailable', 'The service is briefly unavailable. Retry after the number of seconds in Retry-After.');
+    }
     logger.error('Unhandled error', error as Error);
     return problem('internal', 'An unexpected error occurred. Quote the x-request-id header when reporting it.');
   };
@@ -102,9 +109,9 @@ export function httpHandler<B extends Schema | undefined = undefined, P extends 
     .use({ after: flushMetrics, onError: flushMetrics })
     .use({
       // Authentication comes before anything about the body, so an anonymous caller learns nothing else.
-      before: ({ event }) => {
+      before: async ({ event }) => {
         logger.appendKeys({ requestId: event.requestContext.requestId });
-        if (!spec.anonymous) tenantFromContext(event.requestContext.authorizer?.lambda);
+        if (!spec.anonymous) await authenticate(event);
         checkBody(event, !!spec.body);
       },
       onError: (request) => {
@@ -113,6 +120,24 @@ export function httpHandler<B extends Schema | undefined = undefined, P extends 
     });
   if (spec.body) stack.use(httpJsonBodyParser());
   return stack.handler(core);
+}
+
+/**
+ * The tenant the authorizer found. When it could not check the key (the table was unreachable), the key is checked
+ * again here: API Gateway caches the authorizer's answer, and the table may be back.
+ */
+async function authenticate(event: HttpEvent): Promise<void> {
+  const context = parseAuthContext(event.requestContext.authorizer?.lambda);
+  if (!context.authenticated && context.recheck) {
+    let rechecked;
+    try {
+      rechecked = await authorizeKey(event.headers?.[API_KEY_HEADER], context.recheck);
+    } catch {
+      throw new DomainError('unavailable', 'The service is briefly unavailable. Retry after the number of seconds in Retry-After.');
+    }
+    event.requestContext.authorizer = { lambda: rechecked };
+  }
+  tenantFromContext(event.requestContext.authorizer?.lambda);
 }
 
 /** Every route bounds the body, whether it reads one or not; a route that reads one requires it. */

@@ -29,10 +29,13 @@ export function problem(type: ProblemType, detail: string, errors: FieldProblem[
   return { type: `/problems/${type}`, title: PROBLEMS[type].title, status, detail, ...(errors.length ? { errors } : {}) };
 }
 
+/** Seconds a client should wait before retrying a 503. */
+export const RETRY_AFTER_SECONDS = 5;
+
 export function problemResponse(body: Problem, headers: Record<string, string> = {}): APIGatewayProxyStructuredResultV2 {
   return {
     statusCode: body.status,
-    headers: { ...headers, 'content-type': 'application/problem+json' },
+    headers: { ...headers, 'content-type': 'application/problem+json', ...(body.status === 503 ? { 'retry-after': String(RETRY_AFTER_SECONDS) } : {}) },
     body: JSON.stringify(body),
   };
 }

@@ -46,7 +46,8 @@ export type SurveyQuery = v.InferOutput<typeof SurveyQuery>;
 export const ClassItemType = v.picklist(Object.keys(INDICATORS) as Indicator[], `must be one of ${Object.keys(INDICATORS).join(', ')}`);
 
 /** SurveyDto: the body of POST and PUT /survey. */
-export const SurveyBody = v.strictObject({
+export const SurveyBody = v.pipe(
+  v.strictObject({
   transactionId,
   attemptId,
   journey: text(64),
@@ -62,7 +63,16 @@ export const SurveyBody = v.strictObject({
   phone: v.optional(v.pipe(v.string('must be a string'), v.maxLength(20, 'must be at most 20 characters'))),
   storeId: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100))),
   employeeId: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100))),
-});
+}),
+  v.forward(
+    v.check((body) => body.src === undefined || body.source === undefined || RATING_SOURCES[body.source] === body.src, 'names another source than src'),
+    ['source'],
+  ),
+  v.forward(
+    v.check((body) => new Set(body.classes.map((c) => c.classId)).size === body.classes.length, 'may name each class once'),
+    ['classes'],
+  ),
+);
 export type SurveyBody = v.InferOutput<typeof SurveyBody>;
 
 /** The query of GET /public/rating/formbuilder. */

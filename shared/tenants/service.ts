@@ -76,14 +76,18 @@ export async function resolveUser(tenantId: number, token: string | undefined): 
 
 /**
  * A read that needs a user token, made while the token is checked: one round trip of waiting instead of two. The
- * read is answered only when the token holds; a refused token's 401 wins over anything the read answered.
+ * read is answered only when the token holds; a refused token's 401 wins over anything the read answered. `visible`
+ * then keeps of the result what the user's scope may see.
  */
-export async function readAsUser<T>(tenantId: number, token: string | undefined, read: () => Promise<T>): Promise<T> {
+export async function readAsUser<T>(tenantId: number, token: string | undefined, read: () => Promise<T>, visible: (result: T, user: UserRecord) => T = (result) => result): Promise<T> {
   const [user, result] = await Promise.allSettled([resolveUser(tenantId, token), read()]);
   if (user.status === 'rejected') throw user.reason;
   if (result.status === 'rejected') throw result.reason;
-  return result.value;
+  return visible(result.value, user.value);
 }
+
+/** Whether a user's scope covers a store: every store, or one it lists. */
+export const seesStore = (scope: UserScope, storeId: number): boolean => scope === 'all' || scope.stores.includes(storeId);
 
 /**
  * Brings a tenant to what its file declares: creates it (with store 1 and employee 1) if missing, writes its

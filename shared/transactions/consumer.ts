@@ -9,7 +9,8 @@ import { describeIssue } from '../schema.js';
 import type { DispatchMessage } from '../surveys/dispatch.js';
 import { TransactionMessage } from './message.js';
 import { fromV2, V2TransactionBody, type TransactionCommand } from './requests.js';
-import { recordRejection, referencesOf, registerTransaction, TransactionRejected } from './service.js';
+import { MAX_RECEIVE_COUNT } from '../queues.js';
+import { recordFailure, recordRejection, referencesOf, registerTransaction, TransactionRejected } from './service.js';
 
 /** A record parsed once: its message, and the command its payload becomes or why the payload is refused. */
 interface Parsed {
@@ -54,9 +55,30 @@ export async function prepareBatch(records: SQSRecord[]): Promise<Map<string, Pa
 /**
  * One TransactionQueue record. Business rejections are recorded against the request and the record is done;
  * anything thrown is an infrastructure failure: the record goes back to the queue (and to the DLQ after 5 receives).
+ * Every failure is logged with what identifies it, never with the payload; on the last receive the request's
+ * outcome becomes `failed`, so that its client learns it is not merely pending.
  */
-export async function processTransactionRecord(record: SQSRecord, prepared: Parsed = parse(record), dispatch?: (message: DispatchMessage) => Promise<void>): Promise<void> {
-  const { message, command, problems, read } = prepared;
+export async function processTransactionRecord(record: SQSRecord, prepared?: Parsed, dispatch?: (message: DispatchMessage) => Promise<void>): Promise<void> {
+  const receives = Number(record.attributes?.ApproximateReceiveCount ?? 1);
+  const where = { messageId: record.messageId, receives };
+  let parsed: Parsed;
+  try {
+    parsed = prepared ?? parse(record);
+  } catch (error) {
+    logger.error('Transaction message cannot be read', { ...where, error: describeError(error) });
+    throw error;
+  }
+  const { tenantId, requestId, receivedAt } = parsed.message;
+  try {
+    await registerRecord(parsed, dispatch);
+  } catch (error) {
+    logger.error('Transaction record failed', { ...where, tenantId, requestId, lastReceive: receives >= MAX_RECEIVE_COUNT, error: describeError(error) });
+    if (receives >= MAX_RECEIVE_COUNT) await recordFailure(tenantId, requestId, receivedAt).catch((cause: unknown) => logger.error('Failure outcome not recorded', { tenantId, requestId, error: describeError(cause) }));
+    throw error;
+  }
+}
+
+async function registerRecord({ message, command, problems, read }: Parsed, dispatch?: (message: DispatchMessage) => Promise<void>): Promise<void> {
   const { tenantId, requestId, receivedAt } = message;
   // Records of a batch run concurrently: log keys go on each line, not on the shared logger.
   const keys = { tenantId, requestId };
@@ -76,6 +98,9 @@ export async function processTransactionRecord(record: SQSRecord, prepared: Pars
     await recordRejection(tenantId, requestId, error.errors, receivedAt);
   }
 }
+
+/** An error as a log line may show it: its class and the start of its message (SDK messages name no personal data). */
+const describeError = (error: unknown) => (error instanceof Error ? { name: error.name, message: error.message.slice(0, 300) } : { name: typeof error, message: '' });
 
 /**
  * The survey messages of a batch, sent together once its records are processed: one SendMessageBatch for ten
@@ -102,6 +127,7 @@ export function dispatchOutbox() {
 /** The metric dimension of a rejection: which rule refused it, from the field it names. */
 export function rejectionReason(path: string | undefined): string {
   if (!path) return 'invalid';
+  if (path.endsWith('.externalId')) return 'conflicting_reference';
   if (path.startsWith('transaction.journey')) return 'unknown_journey';
   if (path.endsWith('.score')) return 'score_not_supported';
   if (path.startsWith('ratingItems')) return 'class_not_available';

@@ -1,22 +1,31 @@
 import { findByRequestKey, findById } from '../adapters/transaction-repository.js';
 import { NotFoundError, type FieldProblem } from '../errors.js';
+import { requestKeyOf } from './request-key.js';
 import type { Transaction } from './schema.js';
 
 /** Reading transactions and the outcome of v2 requests: apart from registering them, which loads far more. */
 
 export interface RequestOutcome {
   requestId: string;
-  status: 'pending' | 'created' | 'rejected';
+  status: 'pending' | 'created' | 'rejected' | 'failed';
   transactionId: number | null;
   errors: FieldProblem[];
+  /** What was accepted but not stored as sent (an out-of-scale overall score, an impossible birth date). */
+  warnings: FieldProblem[];
 }
 
-/** What became of a v2 request: pending until the consumer has decided. */
-export async function requestOutcome(tenantId: number, requestKey: string): Promise<RequestOutcome> {
+/**
+ * What became of a v2 request: pending until the consumer has decided; failed once the queue gave up on it. An id
+ * this tenant was never given is not found.
+ */
+export async function requestOutcome(tenantId: number, requestId: string, secret: string): Promise<RequestOutcome> {
+  const requestKey = requestKeyOf(tenantId, requestId, secret);
+  if (!requestKey) throw new NotFoundError(`No request ${requestId} was accepted for this tenant.`);
   const record = await findByRequestKey(tenantId, requestKey);
-  if (!record) return { requestId: requestKey, status: 'pending', transactionId: null, errors: [] };
-  if (record.status === 'rejected') return { requestId: requestKey, status: 'rejected', transactionId: null, errors: record.errors };
-  return { requestId: requestKey, status: 'created', transactionId: record.transaction.id, errors: [] };
+  const outcome = { requestId, transactionId: null, errors: [], warnings: [] };
+  if (!record) return { ...outcome, status: 'pending' };
+  if (record.status !== 'created') return { ...outcome, status: record.status, errors: record.errors };
+  return { ...outcome, status: 'created', transactionId: record.transaction.id, warnings: record.warnings };
 }
 
 export async function getTransaction(tenantId: number, id: number): Promise<Transaction> {

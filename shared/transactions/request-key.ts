@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { TransactionCommand } from './requests.js';
 
 /**
@@ -13,7 +13,32 @@ export function requestKeyFor(command: Pick<TransactionCommand, 'externalId' | '
   return `tx-${digest.slice(0, 32)}`;
 }
 
-export const REQUEST_KEY_PATTERN = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|tx-[\w-]{32})$/;
+const REQUEST_KEY_PATTERN = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|tx-[\w-]{32})$/;
+
+/** What a request id looks like on the wire: a request key, a dot, and its tag. */
+export const REQUEST_ID_SHAPE = /^[\w.-]{1,100}$/;
+const TAG_LENGTH = 22;
+
+const tagOf = (tenantId: number, requestKey: string, secret: string) =>
+  createHmac('sha256', secret).update(`${tenantId}:${requestKey}`).digest('base64url').slice(0, TAG_LENGTH);
+
+/**
+ * The request id a client is given (x-request-id): the request key and a MAC that binds it to the tenant. An id this
+ * tenant was never given (another tenant's, made up, or the id of a refused request) fails the MAC and is told apart
+ * from one still on its way, without a write on the accepting path.
+ */
+export function publicRequestId(tenantId: number, requestKey: string, secret: string): string {
+  return `${requestKey}.${tagOf(tenantId, requestKey, secret)}`;
+}
+
+/** The request key behind a request id this tenant was given; undefined for any other. */
+export function requestKeyOf(tenantId: number, requestId: string, secret: string): string | undefined {
+  const dot = requestId.lastIndexOf('.');
+  const key = requestId.slice(0, dot);
+  const tag = Buffer.from(requestId.slice(dot + 1));
+  if (dot < 0 || !REQUEST_KEY_PATTERN.test(key) || tag.length !== TAG_LENGTH) return undefined;
+  return timingSafeEqual(tag, Buffer.from(tagOf(tenantId, key, secret))) ? key : undefined;
+}
 
 /** Transaction ids are 48-bit integers: safe in JSON and JavaScript, and in any 64-bit column. */
 export const MAX_TRANSACTION_ID = 2 ** 48 - 1;

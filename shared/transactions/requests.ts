@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { phone } from '../customers/phone.js';
 import { cpf } from '../customers/requests.js';
-import { email, externalCode, MAX_INT_ID, text } from '../schema.js';
+import { dateShape, dateTime, email, externalCode, MAX_INT_ID, refusingReservedKeys, storableNumber, text } from '../schema.js';
 
 /**
  * The payloads of both transaction interfaces, and the one command both become. Shapes only: whether a journey,
@@ -11,9 +11,24 @@ import { email, externalCode, MAX_INT_ID, text } from '../schema.js';
 const internalId = v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(MAX_INT_ID, 'is too large'));
 const score = v.pipe(v.number('must be a number'), v.minValue(-1_000_000, 'is out of range'), v.maxValue(1_000_000, 'is out of range'));
 const comment = v.pipe(v.string('must be a string'), v.maxLength(2000, 'must be at most 2000 characters'));
-const looseDate = v.pipe(v.string('must be a string'), v.maxLength(40, 'must be at most 40 characters'), v.check((value) => !Number.isNaN(Date.parse(value)), 'must be a date or date-time (ISO 8601)'));
-const paramValue = v.union([v.pipe(v.string(), v.maxLength(500, 'must be at most 500 characters')), v.number(), v.boolean()], 'must be a string, number or boolean');
-const params = v.pipe(v.record(v.pipe(v.string(), v.maxLength(64, 'names must be at most 64 characters')), paramValue, 'must be an object'), v.check((p) => Object.keys(p).length <= 30, 'may hold at most 30 parameters'));
+const amount = v.pipe(storableNumber, v.minValue(-1e12, 'must be at least -1000000000000'), v.maxValue(1e12, 'must be at most 1000000000000'));
+const paramValue = v.union([v.pipe(v.string(), v.maxLength(500, 'must be at most 500 characters')), storableNumber, v.boolean()], 'must be a string, a number the table can store exactly, or a boolean');
+/** Names of custom parameters: what a stored map can hold as a key, and nothing an object already has. */
+const RESERVED_PARAM_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+const paramNameProblem = (name: string): string | undefined => {
+  if (!name.trim()) return 'parameter names must not be empty';
+  if (name.length > 64) return 'parameter names must be at most 64 characters';
+  if (/[\p{C}]/u.test(name)) return 'parameter names must not contain control or invisible characters';
+  if (RESERVED_PARAM_NAMES.has(name)) return `"${name}" is a reserved name`;
+  return undefined;
+};
+const params = refusingReservedKeys(v.pipe(
+  v.record(v.pipe(v.string(), v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed ? paramNameProblem(dataset.value) : undefined;
+    if (problem) addIssue({ message: problem });
+  })), paramValue, 'must be an object'),
+  v.check((p) => Object.keys(p).length <= 30, 'may hold at most 30 parameters'),
+));
 const oneOf = <T extends Record<string, unknown>>(fields: (keyof T & string)[]) =>
   v.check<T, string>((value) => fields.some((field) => value[field] !== undefined), `needs one of ${fields.join(' or ')}`);
 
@@ -24,13 +39,13 @@ export const V2TransactionBody = v.strictObject({
   employee: v.pipe(v.strictObject({ id: v.optional(internalId), externalId: v.optional(externalCode), name: v.optional(text(200)), email: v.optional(email) }, 'must be an object'), oneOf(['id', 'externalId'])),
   customer: v.pipe(
     v.strictObject(
-      { id: v.optional(internalId), externalId: v.optional(externalCode), name: v.optional(text(200)), email: v.optional(email), phone: v.optional(phone), phone2: v.optional(phone), cpf: v.optional(cpf), birthDate: v.optional(v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD'))), gender: v.optional(v.pipe(v.string(), v.maxLength(30))) },
+      { id: v.optional(internalId), externalId: v.optional(externalCode), name: v.optional(text(200)), email: v.optional(email), phone: v.optional(phone), phone2: v.optional(phone), cpf: v.optional(cpf), birthDate: v.optional(dateShape), gender: v.optional(v.pipe(v.string(), v.maxLength(30))) },
       'must be an object',
     ),
     oneOf(['id', 'externalId']),
   ),
   transaction: v.pipe(
-    v.strictObject({ journeyId: v.optional(internalId), journeySlug: v.optional(text(64)), externalId: v.optional(externalCode), amount: v.optional(v.pipe(v.number('must be a number'), v.minValue(-1e12), v.maxValue(1e12))), date: v.optional(looseDate), params: v.optional(params) }, 'must be an object'),
+    v.strictObject({ journeyId: v.optional(internalId), journeySlug: v.optional(text(64)), externalId: v.optional(externalCode), amount: v.optional(amount), date: v.optional(dateTime), params: v.optional(params) }, 'must be an object'),
     oneOf(['journeyId', 'journeySlug']),
   ),
   rating: v.optional(v.strictObject({ score, comment: v.optional(comment) }, 'must be an object')),
@@ -54,8 +69,8 @@ const legacyFields = {
   journey: v.optional(text(64)),
   journey_id: v.optional(internalId),
   transaction_id: v.optional(externalCode),
-  amount: v.optional(v.pipe(v.number('must be a number'), v.minValue(-1e12), v.maxValue(1e12))),
-  register_date: v.optional(looseDate),
+  amount: v.optional(amount),
+  register_date: v.optional(dateTime),
   score: v.optional(score),
   comment: v.optional(comment),
   rating_items: v.optional(v.pipe(v.array(v.pipe(v.strictObject({ class_id: v.optional(internalId), class: v.optional(text(100)), score }), oneOf(['class_id', 'class'])), 'must be a list'), v.maxLength(50, 'may hold at most 50 items'))),
@@ -64,7 +79,7 @@ const legacyFields = {
   phone: v.optional(phone),
   phone2: v.optional(phone),
   cpf: v.optional(cpf),
-  birth_date: v.optional(v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD'))),
+  birth_date: v.optional(dateShape),
   gender: v.optional(v.pipe(v.string(), v.maxLength(30))),
 };
 const LegacyObject = v.looseObject(legacyFields, 'must be an object');
@@ -72,15 +87,16 @@ type LegacyFields = v.InferOutput<typeof LegacyObject>;
 export const PARAM_PREFIX = 'param_';
 
 /** Custom fields travel as `param_<name>` keys beside the known ones; any other key is refused. */
-export const LegacyTransactionBody = v.pipe(
+export const LegacyTransactionBody = refusingReservedKeys(v.pipe(
   LegacyObject,
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
-    const extra = Object.entries(dataset.value).filter(([key]) => !(key in legacyFields));
+    const extra = Object.entries(dataset.value).filter(([key]) => !Object.hasOwn(legacyFields, key));
     for (const [key, value] of extra) {
       const path: [v.IssuePathItem] = [{ type: 'object', origin: 'value', input: dataset.value, key, value }];
-      if (!key.startsWith(PARAM_PREFIX) || key.length > 64 + PARAM_PREFIX.length) addIssue({ message: 'is not a known field (custom fields are param_<name>)', path });
-      else if (!v.is(paramValue, value)) addIssue({ message: 'must be a string, number or boolean', path });
+      const nameProblem = key.startsWith(PARAM_PREFIX) ? paramNameProblem(key.slice(PARAM_PREFIX.length)) : 'is not a known field (custom fields are param_<name>)';
+      if (nameProblem) addIssue({ message: nameProblem, path });
+      else if (!v.is(paramValue, value)) addIssue({ message: 'must be a string, a number the table can store exactly, or a boolean', path });
     }
     if (extra.length > 30) addIssue({ message: 'may carry at most 30 param_ fields' });
   }),
@@ -88,7 +104,7 @@ export const LegacyTransactionBody = v.pipe(
   oneOf<LegacyFields>(['employee_id', 'employee_integration']),
   oneOf<LegacyFields>(['customer_id', 'customer_integration']),
   oneOf<LegacyFields>(['journey_id', 'journey']),
-);
+));
 export type LegacyTransactionBody = v.InferOutput<typeof LegacyTransactionBody>;
 
 // ---- The command both interfaces become -----------------------------------------------------------------------

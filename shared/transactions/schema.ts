@@ -37,6 +37,9 @@ const LEGACY_PATHS: [RegExp, string][] = [
   [/^ratingItems\[(\d+)\]\.classId$/, 'rating_items[$1].class_id'],
   [/^ratingItems\[(\d+)\]\./, 'rating_items[$1].'],
   [/^store$/, 'store_id'],
+  [/^store\.externalId$/, 'store_integration'],
+  [/^employee\.externalId$/, 'employee_integration'],
+  [/^customer\.externalId$/, 'customer_integration'],
   [/^customer\.id$/, 'customer_id'],
   [/^customer\.birthDate$/, 'birth_date'],
   [/^rating\.score$/, 'score'],
@@ -46,7 +49,8 @@ export const toLegacyPath = (path: string) => LEGACY_PATHS.reduce((p, [pattern, 
 /** What GET /v2/transactions/requests/{requestId} answers. */
 export const RequestOutcomeBody = v.object({
   requestId: v.string(),
-  status: v.picklist(['pending', 'created', 'rejected']),
+  status: v.picklist(['pending', 'created', 'rejected', 'failed']),
   transactionId: v.nullable(v.number()),
   errors: v.array(v.object({ path: v.string(), message: v.string() })),
+  warnings: v.array(v.object({ path: v.string(), message: v.string() })),
 });

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { evaluationIndex } from '../adapters/evaluation-repository.js';
 import { readReferences, type ReferenceRequest, type ReferencesRead } from '../adapters/references.js';
 import { sendMessage } from '../adapters/sqs.js';
-import { claimSurveySlot, putCreated, putRejected, toRecord } from '../adapters/transaction-repository.js';
+import { claimSurveySlot, putCreated, putOutcome, toRecord } from '../adapters/transaction-repository.js';
 import { Customer } from '../customers/schema.js';
 import { createCustomer } from '../customers/service.js';
 import { Employee } from '../employees/schema.js';
@@ -90,6 +90,7 @@ export async function registerTransaction(tenantId: number, command: Transaction
   }
 
   const [storeItem, employeeItem, customerItem] = references.found;
+  errors.push(...disagreements(command, references));
   let store = storeItem ? v.parse(Store, storeItem) : undefined;
   if (!store && command.store.id !== undefined) store = defaultStore ? v.parse(Store, defaultStore) : undefined;
   if (store && store.status !== 'active') errors.push({ path: 'store', message: `store ${store.id} is inactive` });
@@ -130,6 +131,7 @@ export async function registerTransaction(tenantId: number, command: Transaction
     customer_name: customer.name,
     survey_contact: survey.contact ?? null,
     survey_token: surveyToken,
+    ...(warnings.length ? { warnings } : {}),
     ...(rated ? { eval_source: 'api', eval_src: RATING_SOURCES.api, ...evaluationIndex(tenantId, { id, transaction_id: command.externalId ?? null }, now.toISOString()) } : {}),
   });
   const { created, record } = await putCreated(tenantId, requestKey, (id) => ({ transaction: transaction(id), extra: extra(id) }));
@@ -143,7 +145,11 @@ export async function registerTransaction(tenantId: number, command: Transaction
 }
 
 /** Records a rejection against the request key, so that the caller can read why (v2 interface). */
-export const recordRejection = (tenantId: number, requestKey: string, errors: FieldProblem[], receivedAt: string) => putRejected(tenantId, requestKey, errors, receivedAt);
+export const recordRejection = (tenantId: number, requestKey: string, errors: FieldProblem[], receivedAt: string) => putOutcome(tenantId, requestKey, 'rejected', errors, receivedAt);
+
+/** Records that the queue gave up on a request (its last receive failed): it waits in the dead-letter queue for a redrive. */
+export const recordFailure = (tenantId: number, requestKey: string, receivedAt: string) =>
+  putOutcome(tenantId, requestKey, 'failed', [{ path: 'request', message: 'the transaction could not be stored after repeated attempts; it is kept for the operator to redrive' }], receivedAt);
 
 // ---- Rules ------------------------------------------------------------------------------------------------------
 
@@ -151,12 +157,39 @@ function findJourney(settings: Settings, ref: TransactionCommand['journey'], err
   const journey = settings.journeys.find((j) => (ref.id !== undefined ? j.id === ref.id : j.slug === ref.slug));
   if (!journey) {
     errors.push(ref.id !== undefined ? { path: 'transaction.journeyId', message: `journey ${ref.id} does not exist` } : { path: 'transaction.journeySlug', message: `journey "${ref.slug}" does not exist` });
+    return undefined;
+  }
+  // Both forms given: they must name the same journey.
+  if (ref.slug !== undefined && journey.slug !== ref.slug) {
+    errors.push({ path: 'transaction.journeySlug', message: `journeySlug "${ref.slug}" and journeyId ${ref.id} name different journeys (${ref.id} is "${journey.slug}")` });
+    return undefined;
   }
   return journey;
 }
 
+/** Where a store, employee or customer keeps its external code. */
+const EXTERNAL_CODE_FIELD = { store: 'store_id', employee: 'employee_id', customer: 'client_id' } as const;
+
+/** A reference that gives both an id and an external code must name one entity with both; the id never silently wins. */
+function disagreements(command: TransactionCommand, read: ReferencesRead): FieldProblem[] {
+  return (['store', 'employee', 'customer'] as const).flatMap((name, i) => {
+    const ref = command[name];
+    if (ref.id === undefined || ref.externalId === undefined) return [];
+    const target = read.externalTargets[i];
+    const codeOfId = read.found[i]?.[EXTERNAL_CODE_FIELD[name]];
+    if (typeof target === 'number' && target !== ref.id) {
+      return [{ path: `${name}.externalId`, message: `${name}.externalId "${ref.externalId}" names ${name} ${target}, not ${name}.id ${ref.id}` }];
+    }
+    if (typeof codeOfId === 'string' && codeOfId !== ref.externalId) {
+      return [{ path: `${name}.externalId`, message: `${name}.id ${ref.id} has another external code than ${name}.externalId "${ref.externalId}"` }];
+    }
+    return [];
+  });
+}
+
 /** Rules 2 and 3: each item's class must be available for the journey, and its score supported by the class. */
 function checkRatingItems(settings: Settings, journey: JourneyConfig, items: TransactionCommand['ratingItems'], errors: FieldProblem[]): Transaction['rating_items'] {
+  const seen = new Set<number>();
   return items.flatMap((item, i) => {
     const found: ClassConfig | undefined = settings.classes.find((c) => (item.classId !== undefined ? c.id === item.classId : c.label.toLowerCase() === item.label!.toLowerCase()));
     const name = item.classId !== undefined ? `class ${item.classId}` : `class "${item.label}"`;
@@ -169,6 +202,11 @@ function checkRatingItems(settings: Settings, journey: JourneyConfig, items: Tra
       errors.push({ path: `ratingItems[${i}].score`, message: `${item.score} is not a ${found.type} score (${scale.min}-${scale.max})` });
       return [];
     }
+    if (seen.has(found.id)) {
+      errors.push({ path: `ratingItems[${i}].${item.classId !== undefined ? 'classId' : 'class'}`, message: `${name} is rated twice` });
+      return [];
+    }
+    seen.add(found.id);
     return [{ class_id: found.id, score: item.score }];
   });
 }

@@ -35,7 +35,7 @@ describe('POST /public/customer', () => {
 
     expect(res.status).toBe(200);
     expect(res.body.birth_date).toBeNull();
-    expect(res.body.warnings).toEqual([{ path: 'birth_date', message: '1998-04-31 is not a valid calendar date and was ignored' }]);
+    expect(res.body.warnings).toEqual([{ path: 'birth_date', message: '1998-04-31 is not a valid birth date (a calendar date, not in the future) and was ignored' }]);
     expect((await api({ path: `/customer/${res.body.id}`, key: tenant.key })).body.birth_date).toBeNull();
   });
 
@@ -101,7 +101,7 @@ describe('PUT /public/customer/{id}', () => {
     const res = await edit(customer.id, { birth_date: '1998-04-31', name: 'Changed' });
 
     expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual([{ path: 'birth_date', message: 'is not a valid calendar date' }]);
+    expect(res.body.errors).toEqual([{ path: 'birth_date', message: 'is not a valid birth date (a calendar date, not in the future)' }]);
     expect((await api({ path: `/customer/${customer.id}`, key: tenant.key })).body).toMatchObject({ name: 'Gil', birth_date: '1990-02-01' });
   });
 

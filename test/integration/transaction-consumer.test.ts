@@ -8,7 +8,7 @@ import { transactionIdFor } from '../../shared/transactions/request-key.js';
 import { inProcess } from '../support/api.js';
 import { consume, usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
-import { messageFor, v2Payload } from '../support/transactions.js';
+import { messageFor, outcomePath, v2Payload } from '../support/transactions.js';
 
 const api = inProcess();
 let tenant: TestTenant;
@@ -23,7 +23,7 @@ async function run(payload: Record<string, unknown>) {
   const message = messageFor(tenant.tenantId, payload);
   const { failed } = await consume([message]);
   expect(failed).toEqual([]);
-  const outcome = (await api({ path: `/v2/transactions/requests/${message.requestId}`, key: tenant.key })).body;
+  const outcome = (await api({ path: outcomePath(message), key: tenant.key })).body;
   const transaction = outcome.transactionId ? (await api({ path: `/public/transaction/${outcome.transactionId}`, key: tenant.key })).body : undefined;
   return { outcome, transaction, requestId: message.requestId };
 }
@@ -46,7 +46,7 @@ describe('the transaction consumer applies the seed rules', () => {
 
   it('rule 1: rejects an unknown journey, and records why', async () => {
     const { outcome } = await run(v2Payload({ transaction: { journeySlug: 'nope' } }));
-    expect(outcome).toEqual({ requestId: expect.any(String), status: 'rejected', transactionId: null, errors: [{ path: 'transaction.journeySlug', message: 'journey "nope" does not exist' }] });
+    expect(outcome).toEqual({ requestId: expect.any(String), status: 'rejected', transactionId: null, errors: [{ path: 'transaction.journeySlug', message: 'journey "nope" does not exist' }], warnings: [] });
   });
 
   it('rule 2: does not create a transaction whose rating item class is not available for the journey', async () => {
@@ -131,7 +131,7 @@ describe('at-least-once delivery', () => {
     const message = messageFor(tenant.tenantId, v2Payload());
     await consume([message, message]);
     await consume([message]);
-    const outcome = (await api({ path: `/v2/transactions/requests/${message.requestId}`, key: tenant.key })).body;
+    const outcome = (await api({ path: outcomePath(message), key: tenant.key })).body;
     const item = await getItem(keys.transaction(tenant.tenantId, transactionIdFor(message.requestId)));
     expect(item?.id).toBe(outcome.transactionId);
     const customers = await api({ path: '/customer', key: tenant.key, query: { client_id: (message.payload as { customer: { externalId: string } }).customer.externalId, token: tenant.userToken } });
@@ -152,7 +152,7 @@ describe('at-least-once delivery', () => {
     const messages = Array.from({ length: 5 }, () => messageFor(tenant.tenantId, v2Payload({ customer })));
     const { failed } = await consume(messages);
     expect(failed).toEqual([]);
-    const ids = await Promise.all(messages.map(async (m) => (await api({ path: `/v2/transactions/requests/${m.requestId}`, key: tenant.key })).body.transactionId));
+    const ids = await Promise.all(messages.map(async (m) => (await api({ path: outcomePath(m), key: tenant.key })).body.transactionId));
     const transactions = await Promise.all(ids.map(async (id) => (await api({ path: `/transaction/${id}`, key: tenant.key })).body));
     expect(new Set(transactions.map((t) => t.customer_id)).size).toBe(1);
     const found = await api({ path: '/customer', key: tenant.key, query: { client_id: 'SAME-NEW', token: tenant.userToken } });
@@ -164,7 +164,7 @@ describe('at-least-once delivery', () => {
     const { failed } = await consume([...good.slice(0, 4), '{not json', ...good.slice(4)]);
     expect(failed).toEqual([4]);
     for (const m of good) {
-      expect((await api({ path: `/v2/transactions/requests/${m.requestId}`, key: tenant.key })).body.status).toBe('created');
+      expect((await api({ path: outcomePath(m), key: tenant.key })).body.status).toBe('created');
     }
   });
 
@@ -184,12 +184,12 @@ describe('at-least-once delivery', () => {
     );
     try {
       expect((await consume([message])).failed).toEqual([0]);
-      expect((await api({ path: `/v2/transactions/requests/${message.requestId}`, key: tenant.key })).body.status).toBe('pending');
+      expect((await api({ path: outcomePath(message), key: tenant.key })).body.status).toBe('pending');
     } finally {
       stack.remove('injectThrottling');
     }
     expect((await consume([message])).failed).toEqual([]);
-    expect((await api({ path: `/v2/transactions/requests/${message.requestId}`, key: tenant.key })).body.status).toBe('created');
+    expect((await api({ path: outcomePath(message), key: tenant.key })).body.status).toBe('created');
   });
 
   it('sends the survey messages of a batch together: ten scheduled surveys, one SendMessageBatch', async () => {
@@ -225,7 +225,7 @@ describe('at-least-once delivery', () => {
       process.env[QUEUES.surveyDispatch.urlEnv] = url;
     }
     // The transactions exist; only their survey messages are owed.
-    for (const m of messages) expect((await api({ path: `/v2/transactions/requests/${m.requestId}`, key: tenant.key })).body.status).toBe('created');
+    for (const m of messages) expect((await api({ path: outcomePath(m), key: tenant.key })).body.status).toBe('created');
     expect(await dispatch.drain()).toEqual([]);
     expect((await consume(messages)).failed).toEqual([]);
     expect((await dispatch.drain()).map((m) => m.transactionId).sort()).toEqual(messages.map((m) => transactionIdFor(m.requestId)).sort());

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { inProcess } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
-import { v2Payload } from '../support/transactions.js';
+import { requestIdFor, v2Payload } from '../support/transactions.js';
 
 const api = inProcess();
 let tenant: TestTenant;
@@ -18,7 +18,7 @@ describe('POST /v2/transactions', () => {
   // This file's own transaction queue, so the local stack's consumer does not take the messages first.
   const transactions = usePrivateQueue('transactions');
 
-  it('answers 201 with the sent object unchanged and an x-request-id, and queues one message', async () => {
+  it('answers 201 with the sent object unchanged and an x-request-id, and queues the validated body', async () => {
     const payload = v2Payload({ customer: { externalId: 'Q-1', email: 'MiXeD@Example.com', phone: '(11) 98765-4321' } });
     const res = await api({ method: 'POST', path: '/v2/transactions', key: tenant.key, body: payload });
 
@@ -27,7 +27,9 @@ describe('POST /v2/transactions', () => {
     expect(res.headers['x-request-id']).toMatch(/^tx-/);
     const messages = await transactions.drain();
     expect(messages).toHaveLength(1);
-    expect(messages[0]).toMatchObject({ version: 1, tenantId: tenant.tenantId, requestId: res.headers['x-request-id'], payload });
+    const customer = { ...(payload.customer as object), email: 'mixed@example.com', phone: '+5511987654321' };
+    expect(messages[0]).toMatchObject({ version: 1, tenantId: tenant.tenantId, payload: { ...payload, customer } });
+    expect(res.headers['x-request-id']).toBe(requestIdFor(tenant.tenantId, (messages[0] as { requestId: string }).requestId));
   });
 
   it('answers 400 listing every problem, and queues nothing', async () => {
@@ -48,10 +50,12 @@ describe('POST /v2/transactions', () => {
     expect(c!.headers['x-request-id']).not.toBe(d!.headers['x-request-id']);
   });
 
-  it('reports a request not seen yet as pending, and refuses a malformed id', async () => {
-    const pending = await api({ path: `/v2/transactions/requests/${randomUUID()}`, key: tenant.key });
-    expect(pending.body).toMatchObject({ status: 'pending', transactionId: null, errors: [] });
-    expect((await api({ path: '/v2/transactions/requests/not-an-id', key: tenant.key })).status).toBe(400);
+  it('reports a request it issued and has not seen yet as pending, an id it never issued as 404, and refuses a malformed id', async () => {
+    const pending = await api({ path: `/v2/transactions/requests/${requestIdFor(tenant.tenantId, randomUUID())}`, key: tenant.key });
+    expect(pending.body).toMatchObject({ status: 'pending', transactionId: null, errors: [], warnings: [] });
+    expect((await api({ path: `/v2/transactions/requests/${randomUUID()}`, key: tenant.key })).status).toBe(404);
+    expect((await api({ path: '/v2/transactions/requests/not-an-id', key: tenant.key })).status).toBe(404);
+    expect((await api({ path: `/v2/transactions/requests/${'x'.repeat(101)}`, key: tenant.key })).status).toBe(400);
   });
 });
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes, type Route } from '../../infra/routes.js';
-import { usePrivateQueue } from '../support/queues.js';
+import { consume, usePrivateQueue } from '../support/queues.js';
 import { inProcess, type ApiRequest, type ApiResponse } from '../support/api.js';
 import { CASES_PER_ROUTE, fixture, snapshot, validRequests, type Fixture } from './fixtures.js';
 
@@ -14,7 +14,8 @@ import { CASES_PER_ROUTE, fixture, snapshot, validRequests, type Fixture } from 
 const clients = { public: inProcess('public'), chatbot: inProcess('chatbot') };
 let f: Fixture;
 // Valid-by-chance v2 transactions go to a queue of this file, so that no consumer writes behind the snapshots.
-usePrivateQueue('transactions');
+const queued = usePrivateQueue('transactions');
+usePrivateQueue('surveyDispatch');
 export const tally = { requests: 0, refused: 0, accepted: 0 };
 
 beforeAll(async () => {
@@ -27,7 +28,11 @@ afterAll(() => {
 const hostile = fc.constantFrom(
   '', ' ', '0', '-1', '1.5', '1e3', 'NaN', 'Infinity', 'null', 'true', '[]', '{}', '99999999999999999999', "' OR '1'='1", '<script>alert(1)</script>',
   '${jndi:ldap://x/a}', '../../../etc/passwd', '\u0000', '\ud800', 'T#1#STORE#1', '%', 'é'.repeat(300), '1; DROP TABLE x', '{"$gt":""}',
+  // Calendar-invalid and far-future dates, invisible characters in codes.
+  '2026-02-30', '9999-12-01', '+275760-09-13', 'March 7', 'A\u200bB', 'A\u202eB', '__proto__', 'constructor',
 );
+/** Numbers at and beyond what DynamoDB stores: above 2^53-1, beyond 9.99e125, below 1e-130. */
+const edgeNumbers = fc.constantFrom(2 ** 53, 12345678901234567, 1e126, 1e200, 1e-131, -1e-131, 1e-130, Number.MAX_SAFE_INTEGER, -0);
 const anyString = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 40 }), hostile, fc.string({ minLength: 1000, maxLength: 5000 }));
 const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
@@ -37,6 +42,8 @@ const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   fc.boolean(),
   fc.constant(null),
   fc.array(fc.integer(), { minLength: 1000, maxLength: 3000 }),
+  edgeNumbers,
+  fc.dictionary(fc.oneof(hostile, fc.constant('')), fc.oneof(edgeNumbers, anyString), { maxKeys: 3 }),
 );
 
 function variants(route: Route, valid: ApiRequest): fc.Arbitrary<ApiRequest> {
@@ -109,5 +116,46 @@ describe('bad input on every route', () => {
     const valid = validRequests[operationId]!(f);
     const res = await clients[route.api]({ ...valid, method: route.method, key: route.api === 'chatbot' ? f.chatbotKey : f.key, body: JSON.stringify({ padding: 'x'.repeat(1024 * 1024) }) });
     expect(res.status).toBe(413);
+  });
+});
+
+describe('the v2 pipeline', () => {
+  const client = clients.public;
+  /** Mostly what is valid, sometimes what is at or past a limit: most payloads pass the edge and reach the consumer. */
+  const mostly = <T, U>(valid: fc.Arbitrary<T>, edge: fc.Arbitrary<U>) => fc.oneof({ arbitrary: valid, weight: 5 }, { arbitrary: edge, weight: 1 });
+  const code = mostly(fc.stringMatching(/^[A-Z0-9-]{1,12}$/), hostile);
+  const cell = mostly(fc.oneof(fc.integer(), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 20 })), fc.oneof(edgeNumbers, hostile));
+  const params = fc.dictionary(mostly(fc.stringMatching(/^[a-z]{1,10}$/), fc.oneof(hostile, fc.constant(''))), cell, { maxKeys: 4 });
+  const payload = fc.record({
+    store: mostly(fc.constant({ id: 1 }), fc.oneof(code.map((externalId) => ({ externalId })), fc.record({ id: fc.integer({ min: 1, max: 5 }), externalId: code }))),
+    employee: fc.constant({ id: 1 }),
+    customer: fc.record({ externalId: code, name: fc.option(mostly(fc.string({ minLength: 1, maxLength: 30 }), hostile), { nil: undefined }), birthDate: fc.option(mostly(fc.constant('1990-01-31'), hostile), { nil: undefined }) }, { requiredKeys: ['externalId'] }),
+    transaction: fc.record({
+      journeySlug: fc.constant('loja'),
+      journeyId: fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
+      date: fc.option(mostly(fc.constant('2026-11-20T10:00:00Z'), hostile), { nil: undefined }),
+      amount: fc.option(mostly(fc.double({ min: -1e6, max: 1e6, noNaN: true }), edgeNumbers), { nil: undefined }),
+      params: fc.option(params, { nil: undefined }),
+    }, { requiredKeys: ['journeySlug'] }),
+    rating: fc.option(fc.record({ score: mostly(fc.integer({ min: -2, max: 12 }), edgeNumbers) }), { nil: undefined }),
+    ratingItems: fc.option(fc.array(fc.record({ classId: fc.integer({ min: 1, max: 5 }), score: mostly(fc.integer({ min: 0, max: 10 }), edgeNumbers) }), { maxLength: 3 }), { nil: undefined }),
+  }, { requiredKeys: ['store', 'employee', 'customer', 'transaction'] });
+
+  it('never accepts a transaction that the consumer then cannot store: every accepted message is created or rejected', async () => {
+    await queued.drain();
+    let accepted = 0;
+    await fc.assert(
+      fc.asyncProperty(payload, async (body) => {
+        const res = await client({ method: 'POST', path: '/v2/transactions', key: f.key, body });
+        check(res, { path: '/v2/transactions' });
+        if (res.status !== 201) return;
+        accepted++;
+        const messages = await queued.drain();
+        expect(messages).toHaveLength(1);
+        expect((await consume(messages)).failed, JSON.stringify(body)).toEqual([]);
+      }),
+      { numRuns: CASES_PER_ROUTE * 2 },
+    );
+    expect(accepted).toBeGreaterThan(0);
   });
 });

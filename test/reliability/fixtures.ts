@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { routes } from '../../infra/routes.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { requestKeyFor } from '../../shared/transactions/request-key.js';
+import { requestIdFor } from '../support/transactions.js';
 import { inProcess } from '../support/api.js';
 import { validRequests, type Fixture } from '../support/requests.js';
 import { newTenant } from '../support/tenant.js';
@@ -32,7 +33,7 @@ export async function fixture(): Promise<Fixture> {
     ...tenant, marker, storeId: store.body.id, storeCode: `${marker}-S`, customerId: customer.body.id, clientId: `${marker}-C`, employeeId: employee.body.id,
     transactionId: transaction.body.id, transactionExternalId: `${marker}-T`, answeredId: answered.body.id,
     // The legacy create shares its request key with v2: the outcome of that key is this transaction.
-    requestId: requestKeyFor({ externalId: `${marker}-T`, journey: { slug: 'loja' } }),
+    requestId: requestIdFor(tenant.tenantId, requestKeyFor({ externalId: `${marker}-T`, journey: { slug: 'loja' } })),
   };
 }
 

@@ -23,7 +23,7 @@ beforeEach(async () => {
 
 /** What the other tenant may see for a request naming the first tenant's ids: not found, or its own (empty) view. */
 const ALLOWED: Record<string, number[]> = {
-  listStores: [200], listCustomers: [200], listEmployees: [200], listEvaluations: [200], getTransactionRequest: [200],
+  listStores: [200], listCustomers: [200], listEmployees: [200], listEvaluations: [200], getTransactionRequest: [404],
   createStore: [201], createCustomer: [200], createEmployee: [200], postV2Transaction: [201],
   postTransaction: [422], deleteEmployee: [422],
 };

@@ -53,13 +53,13 @@ export function usePrivateQueue(queue: QueueId): PrivateQueue {
 }
 
 /** Invokes the transaction consumer with one SQS batch of these message bodies, as the event source would. */
-export async function consume(bodies: unknown[]): Promise<{ failed: number[]; response: SQSBatchResponse }> {
+export async function consume(bodies: unknown[], { receiveCount = 1 }: { receiveCount?: number } = {}): Promise<{ failed: number[]; response: SQSBatchResponse }> {
   const event: SQSEvent = {
     Records: bodies.map((body, i) => ({
       messageId: `m-${i}`,
       receiptHandle: `r-${i}`,
       body: typeof body === 'string' ? body : JSON.stringify(body),
-      attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'test', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+      attributes: { ApproximateReceiveCount: String(receiveCount), SentTimestamp: String(Date.now()), SenderId: 'test', ApproximateFirstReceiveTimestamp: String(Date.now()) },
       messageAttributes: {},
       md5OfBody: '',
       eventSource: 'aws:sqs',

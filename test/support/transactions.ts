@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { requestKeyFor } from '../../shared/transactions/request-key.js';
+import { ENV, requireEnv } from '../../shared/config.js';
+import { publicRequestId, requestKeyFor } from '../../shared/transactions/request-key.js';
 import type { V2TransactionBody } from '../../shared/transactions/requests.js';
 import type { TransactionMessage } from '../../shared/transactions/message.js';
 
@@ -21,3 +22,9 @@ export function messageFor(tenantId: number, payload: Record<string, unknown>): 
   const requestId = requestKeyFor({ externalId: transaction?.externalId, journey: { id: transaction?.journeyId, slug: transaction?.journeySlug } });
   return { version: 1, tenantId, requestId, receivedAt: new Date().toISOString(), payload };
 }
+
+/** The x-request-id a client would have been given for a request key of a tenant. */
+export const requestIdFor = (tenantId: number, requestKey: string) => publicRequestId(tenantId, requestKey, requireEnv(ENV.requestIdSecret));
+
+/** Where the outcome of a queued message is read. */
+export const outcomePath = (message: Pick<TransactionMessage, 'tenantId' | 'requestId'>) => `/v2/transactions/requests/${requestIdFor(message.tenantId, message.requestId)}`;

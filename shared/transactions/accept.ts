@@ -1,0 +1,19 @@
+import { DomainError } from '../errors.js';
+import type { TransactionMessage } from './message.js';
+import { requestKeyFor } from './request-key.js';
+import { fromV2, type V2TransactionBody } from './requests.js';
+
+/** The largest message the transaction queue takes (SQS's limit). */
+export const MAX_MESSAGE_BYTES = 256 * 1024;
+
+/**
+ * The queue message of an accepted v2 transaction: the body as validated (trimmed, normalised), never the raw text,
+ * so that what the consumer reads is what was checked. A message the queue could not take is refused here.
+ */
+export function transactionMessage(tenantId: number, body: V2TransactionBody, receivedAt: Date): TransactionMessage {
+  const message: TransactionMessage = { version: 1, tenantId, requestId: requestKeyFor(fromV2(body)), receivedAt: receivedAt.toISOString(), payload: body };
+  if (Buffer.byteLength(JSON.stringify(message)) > MAX_MESSAGE_BYTES) {
+    throw new DomainError('payload-too-large', `The transaction is too large to queue (at most ${MAX_MESSAGE_BYTES} bytes once validated).`);
+  }
+  return message;
+}
