@@ -2,8 +2,8 @@ import { meter } from './metering.js';
 import { db } from '../shared/adapters/dynamodb.js';
 import { routes } from '../infra/routes.js';
 import { inProcess } from '../test/support/api.js';
-import { validRequests } from '../test/support/requests.js';
-import type { Fixture } from '../test/support/requests.js';
+import { validRequests } from '../infra/examples.js';
+import type { Fixture } from '../infra/examples.js';
 
 /**
  * Cost per operation: each route's valid request (the one the tests send) made in-process through its real

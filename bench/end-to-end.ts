@@ -9,7 +9,7 @@ import { requireEnv } from '../shared/config.js';
 import { logger } from '../shared/logger.js';
 import { QUEUES } from '../shared/queues.js';
 import { prepare } from '../test/support/api.js';
-import type { Fixture } from '../test/support/requests.js';
+import type { Fixture } from '../infra/examples.js';
 import { consume } from '../test/support/queues.js';
 import { messageFor, v2Payload } from '../test/support/transactions.js';
 import { PRICES } from './cost.js';

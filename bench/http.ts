@@ -7,7 +7,7 @@ import { db } from '../shared/adapters/dynamodb.js';
 import { requireEnv } from '../shared/config.js';
 import { keys } from '../shared/keys.js';
 import { QUEUES } from '../shared/queues.js';
-import type { Fixture } from '../test/support/requests.js';
+import type { Fixture } from '../infra/examples.js';
 import { v2Payload } from '../test/support/transactions.js';
 
 /**

@@ -10,7 +10,7 @@ import { sqs } from '../shared/adapters/sqs.js';
 import { lowLevelName } from './metering.js';
 import { QUEUES } from '../shared/queues.js';
 import { inProcess, prepare } from '../test/support/api.js';
-import { validRequests, type Fixture } from '../test/support/requests.js';
+import { validRequests, type Fixture } from '../infra/examples.js';
 
 /**
  * Warm latency of the handler stack: every operation invoked in-process through its real handler (middy,

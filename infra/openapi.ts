@@ -6,7 +6,7 @@ import type { ResponseDoc } from '../shared/http/contract.js';
 import { ProblemBody } from '../shared/http/contract.js';
 import { USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/http/handler.js';
 import { API_KEY_HEADER } from '../shared/tenants/credentials.js';
-import { EXAMPLE_FIXTURE, validRequests } from '../test/support/requests.js';
+import { EXAMPLE_FIXTURE, validRequests } from './examples.js';
 import { routes, type ApiName } from './routes.js';
 
 /**

@@ -24,8 +24,6 @@ export type ProblemKind =
   | 'conflict'
   | 'unauthenticated'
   | 'forbidden'
-  | 'payload-too-large'
-  | 'unsupported-media-type'
   | 'unavailable'
   | 'concurrent-edit';
 

@@ -1,5 +1,4 @@
 import middy from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
@@ -11,7 +10,7 @@ import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js'
 import { API_KEY_HEADER } from '../tenants/credentials.js';
 import { authorizeKey } from '../tenants/service.js';
 import type { ResponseDoc } from './contract.js';
-import { problem, problemResponse, PROBLEMS, type Problem } from './problem.js';
+import { problem, problemResponse, PROBLEMS, TransportError, type Problem, type TransportKind } from './problem.js';
 import { validate } from './validate.js';
 
 type Schema = v.GenericSchema;
@@ -27,7 +26,7 @@ export interface RouteSpec<B, P, Q> {
   path?: P;
   query?: Q;
   /** Where the contract gives a route its own status for a problem (422 for an invalid list query, say). */
-  statuses?: Partial<Record<ProblemKind | 'malformed-json', number>>;
+  statuses?: Partial<Record<ProblemKind | TransportKind, number>>;
   /** Routes outside the tenant (only /health). */
   anonymous?: true;
   /** What the operation answers, by status (for the OpenAPI document). */
@@ -71,15 +70,16 @@ export function httpHandler<B extends Schema | undefined = undefined, P extends 
     const tenantId = spec.anonymous ? 0 : tenantFromContext(event.requestContext.authorizer?.lambda);
     if (!spec.anonymous) logger.appendKeys({ tenantId });
     const { [USER_TOKEN_QUERY]: queryToken, ...query } = event.queryStringParameters ?? {};
+    const sent = spec.body ? parseJsonBody(event) : undefined;
     const reply = await run({
       tenantId,
-      body: validate(spec.body, event.body, 'body') as Out<B>,
+      body: validate(spec.body, sent, 'body') as Out<B>,
       path: validate(spec.path, event.pathParameters ?? {}, 'path') as Out<P>,
       // A route that takes no query parameters refuses any (but the user token), like a route that takes some.
       query: validate(spec.query ?? NO_QUERY, query, 'query') as Out<Q>,
       requestId,
       userToken: event.headers?.[USER_TOKEN_HEADER] ?? queryToken,
-      sent: event.body,
+      sent,
     });
     return {
       statusCode: reply.status,
@@ -90,12 +90,7 @@ export function httpHandler<B extends Schema | undefined = undefined, P extends 
 
   const toProblem = (error: unknown): Problem => {
     if (error instanceof DomainError) return problem(error.kind, error.message, error.errors, statusOf(error.kind));
-    const http = error as { statusCode?: number; message?: string; cause?: { package?: string } };
-    if (http?.cause?.package === '@middy/http-json-body-parser') {
-      return http.message === 'Unsupported Media Type'
-        ? problem('unsupported-media-type', 'Send the body as JSON with Content-Type: application/json.')
-        : problem('malformed-json', 'The body is not valid JSON.', [], statusOf('malformed-json'));
-    }
+    if (error instanceof TransportError) return problem(error.kind, error.message, [], statusOf(error.kind));
     if (isUnavailable(error)) {
       logger.error('A service this request needs is unavailable', { error: { name: (error as Error).name } });
       return problem('unavailable', 'The service is briefly unavailable. Retry after the number of seconds in Retry-After.');
@@ -118,7 +113,6 @@ export function httpHandler<B extends Schema | undefined = undefined, P extends 
         request.response = problemResponse(toProblem(request.error), { 'x-request-id': request.event.requestContext.requestId });
       },
     });
-  if (spec.body) stack.use(httpJsonBodyParser());
   return stack.handler(core);
 }
 
@@ -143,10 +137,21 @@ async function authenticate(event: HttpEvent): Promise<void> {
 /** Every route bounds the body, whether it reads one or not; a route that reads one requires it. */
 function checkBody(event: HttpEvent, required: boolean): void {
   const size = event.body ? Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : 0;
-  if (size > MAX_BODY_BYTES) {
-    throw new DomainError('payload-too-large', `The body may be at most ${MAX_BODY_BYTES} bytes.`);
-  }
+  if (size > MAX_BODY_BYTES) throw new TransportError('payload-too-large', `The body may be at most ${MAX_BODY_BYTES} bytes.`);
   if (required && size === 0) throw new ValidationError('A JSON body is required.', [{ path: 'body', message: 'is required' }]);
 }
 
 const NO_QUERY = v.strictObject({});
+const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+/** The JSON body, parsed here rather than by a library so that each transport problem is its own typed error. */
+function parseJsonBody(event: HttpEvent): unknown {
+  const type = event.headers?.['content-type'] ?? '';
+  if (!JSON_MEDIA_TYPE.test(type)) throw new TransportError('unsupported-media-type', 'Send the body as JSON with Content-Type: application/json.');
+  const text = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new TransportError('malformed-json', 'The body is not valid JSON.');
+  }
+}

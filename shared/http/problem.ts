@@ -1,8 +1,21 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { FieldProblem, ProblemKind } from '../errors.js';
 
+/** Problems of the HTTP transport itself, before any domain code runs: the body's size, media type and syntax. */
+export type TransportKind = 'malformed-json' | 'payload-too-large' | 'unsupported-media-type';
+
+export class TransportError extends Error {
+  constructor(
+    readonly kind: TransportKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
 /** RFC 9457 problem details. `type` is a relative URI naming the problem; its title is fixed per type. */
-export const PROBLEMS: Record<ProblemKind | 'malformed-json' | 'internal', { status: number; title: string }> = {
+export const PROBLEMS: Record<ProblemKind | TransportKind | 'internal', { status: number; title: string }> = {
   validation: { status: 400, title: 'Invalid parameters' },
   'malformed-json': { status: 400, title: 'Malformed JSON body' },
   conflict: { status: 400, title: 'Already exists' },

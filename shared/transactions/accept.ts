@@ -1,4 +1,4 @@
-import { DomainError } from '../errors.js';
+import { ValidationError } from '../errors.js';
 import type { TransactionMessage } from './message.js';
 import { requestKeyFor } from './request-key.js';
 import { fromV2, type V2TransactionBody } from './requests.js';
@@ -13,7 +13,7 @@ export const MAX_MESSAGE_BYTES = 256 * 1024;
 export function transactionMessage(tenantId: number, body: V2TransactionBody, receivedAt: Date): TransactionMessage {
   const message: TransactionMessage = { version: 1, tenantId, requestId: requestKeyFor(fromV2(body)), receivedAt: receivedAt.toISOString(), payload: body };
   if (Buffer.byteLength(JSON.stringify(message)) > MAX_MESSAGE_BYTES) {
-    throw new DomainError('payload-too-large', `The transaction is too large to queue (at most ${MAX_MESSAGE_BYTES} bytes once validated).`);
+    throw new ValidationError('The transaction is too large to queue.', [{ path: 'body', message: `must be at most ${MAX_MESSAGE_BYTES} bytes once validated` }]);
   }
   return message;
 }

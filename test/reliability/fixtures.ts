@@ -5,7 +5,7 @@ import { db } from '../../shared/adapters/dynamodb.js';
 import { requestKeyFor } from '../../shared/transactions/request-key.js';
 import { requestIdFor } from '../support/transactions.js';
 import { inProcess } from '../support/api.js';
-import { validRequests, type Fixture } from '../support/requests.js';
+import { validRequests, type Fixture } from '../../infra/examples.js';
 import { newTenant } from '../support/tenant.js';
 
 export { validRequests, type Fixture };

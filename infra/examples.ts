@@ -1,9 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiRequest } from './api.js';
-import type { TestTenant } from './tenant.js';
+
+/**
+ * A valid request for every operation, naming the resources of a tenant that holds one of everything. The OpenAPI
+ * documents take their examples from here; the tests that must cover every route (isolation, bad input, contract
+ * replay) and the benchmarks run these same requests against a real fixture.
+ */
+export interface ExampleRequest {
+  method?: string;
+  path: string;
+  query?: Record<string, string | number | boolean>;
+  body?: unknown;
+}
 
 /** A tenant holding one of everything, with unique markers in its data so that a leak shows in any answer. */
-export interface Fixture extends TestTenant {
+export interface Fixture {
+  tenantId: number;
+  key: string;
+  chatbotKey: string;
+  userToken: string;
+  limitedToken: string;
   marker: string;
   storeId: number;
   storeCode: string;
@@ -16,11 +31,8 @@ export interface Fixture extends TestTenant {
   requestId: string;
 }
 
-/**
- * A valid request for every operation of the route table, naming the fixture's resources. Tests that must cover
- * every route use this; a route without an entry fails them, so a new route cannot be forgotten.
- */
-export const validRequests: Record<string, (f: Fixture) => ApiRequest> = {
+/** Every operation of the route table has an entry: a route without one fails the tests that cover every route. */
+export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   getHealth: () => ({ path: '/health' }),
   listStores: (f) => ({ path: '/public/store', query: { store_id: f.storeCode, limit: 10 } }),
   createStore: (f) => ({ method: 'POST', path: '/public/store', body: { trade_name: `${f.marker} new`, store_id: `${f.marker}-${randomUUID().slice(0, 6)}` } }),
@@ -58,5 +70,5 @@ export const validRequests: Record<string, (f: Fixture) => ApiRequest> = {
 export const EXAMPLE_FIXTURE: Fixture = {
   tenantId: 1, key: 'local-dev-api-key', chatbotKey: 'local-dev-chatbot-key', userToken: 'local-dev-user-token', limitedToken: 'local-dev-limited-token',
   marker: 'Loja', storeId: 2, storeCode: 'CTR-1', customerId: 1, clientId: 'C-42', employeeId: 2, transactionId: 184729384756, transactionExternalId: 'T-1001',
-  answeredId: 184729384756, requestId: 'tx-3q2Vb1kQm9ZcX8yT4rN7pL0sD5fG6hJ2',
+  answeredId: 184729384756, requestId: 'tx-3q2Vb1kQm9ZcX8yT4rN7pL0sD5fG6hJ2.Hk3dP0qLx9sVb2mT7yWc1A',
 };
