@@ -1,4 +1,4 @@
-import { DeleteMessageBatchCommand, GetQueueAttributesCommand, GetQueueUrlCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient, StartMessageMoveTaskCommand } from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, GetQueueAttributesCommand, GetQueueUrlCommand, ReceiveMessageCommand, SendMessageBatchCommand, type SQSClient, StartMessageMoveTaskCommand } from '@aws-sdk/client-sqs';
 
 /**
  * Moves the messages of a dead-letter queue back to the queue they came from. On AWS this is SQS's own message

@@ -81,7 +81,7 @@ describe('values the table cannot store', () => {
   it('refuses v2 params DynamoDB could not store, naming the field, and queues nothing', async () => {
     await transactions.drain();
     const cases: [unknown, string][] = [
-      [{ big: 12345678901234567 }, 'transaction.params.big'],
+      [{ big: Number('12345678901234567') }, 'transaction.params.big'],
       [{ huge: 1e200 }, 'transaction.params.huge'],
       [{ tiny: 1e-131 }, 'transaction.params.tiny'],
       [{ '': 'x' }, 'transaction.params'],
@@ -97,7 +97,7 @@ describe('values the table cannot store', () => {
   });
 
   it('refuses the same on the legacy interface with 422, and reserved or empty param_ names', async () => {
-    for (const body of [{ param_big: 12345678901234567 }, { param_huge: 1e200 }, { param_tiny: 1e-131 }, { param_: 'x' }, { param___proto__: 'x' }, { param_constructor: 'x' }, { constructor: 'x' }, { amount: 1e-200 }]) {
+    for (const body of [{ param_big: Number('12345678901234567') }, { param_huge: 1e200 }, { param_tiny: 1e-131 }, { param_: 'x' }, { param___proto__: 'x' }, { param_constructor: 'x' }, { constructor: 'x' }, { amount: 1e-200 }]) {
       const res = await legacy(body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.errors.length).toBeGreaterThan(0);
