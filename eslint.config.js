@@ -4,8 +4,14 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 const NO_TEST_CODE = { group: ['**/test/**'], message: 'Nothing that runs in production imports test code.' };
-const NO_ADAPTERS = { group: ['**/adapters/*', '@aws-sdk/*', 'aws-lambda'], message: 'Domain code depends on its ports; adapters, the AWS SDK and Lambda types stay in shared/adapters and shared/http.' };
-const NO_OUTER_LAYERS = { group: ['**/functions/**', '**/infra/**'], message: 'shared/ is the inner layer: it never imports functions/ or infra/.' };
+const NO_ADAPTERS = {
+  group: ['**/adapters/*', '@aws-sdk/*', 'aws-lambda'],
+  message: 'Domain code depends on its ports; adapters, the AWS SDK and Lambda types stay in shared/adapters and shared/http.',
+};
+const NO_OUTER_LAYERS = {
+  group: ['**/functions/**', '**/infra/**'],
+  message: 'shared/ is the inner layer: it never imports functions/ or infra/.',
+};
 
 /**
  * Domain modules that still reach an adapter directly. Each one leaves this list when its concept gets its ports;
@@ -31,13 +37,23 @@ export default tseslint.config(
   prettier,
   {
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
   { files: ['functions/**', 'infra/**'], rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE] }] } },
-  { files: ['shared/adapters/**', 'shared/http/**'], rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS] }] } },
-  { files: ['shared/**'], ignores: ['shared/adapters/**', 'shared/http/**', ...NOT_YET_ON_PORTS], rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS, NO_ADAPTERS] }] } },
+  {
+    files: ['shared/adapters/**', 'shared/http/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS] }] },
+  },
+  {
+    files: ['shared/**'],
+    ignores: ['shared/adapters/**', 'shared/http/**', ...NOT_YET_ON_PORTS],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS, NO_ADAPTERS] }] },
+  },
   { files: NOT_YET_ON_PORTS, rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS] }] } },
 );

@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-const env = { POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+const env = {
+  POWERTOOLS_LOG_LEVEL: 'SILENT',
+  POWERTOOLS_METRICS_DISABLED: 'true',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
 
 /**
  * Two tiers. `unit`: pure rules, no Java, no emulator, no network (npm run test:unit). `stack`: everything that talks

@@ -40,7 +40,14 @@ async function bundle(name: string, entry: { file: string } | { source: string }
 
 function importMs(file: string): number {
   const script = `const t = performance.now(); await import(${JSON.stringify(file)}); process.stdout.write(String(performance.now() - t));`;
-  const env = { ...process.env, ...FUNCTION_ENVIRONMENT, TABLE_NAME: 'bench', REQUEST_ID_SECRET: 'bench', AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+  const env = {
+    ...process.env,
+    ...FUNCTION_ENVIRONMENT,
+    TABLE_NAME: 'bench',
+    REQUEST_ID_SECRET: 'bench',
+    AWS_REGION: 'us-east-1',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
   return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env }));
 }
 
@@ -59,7 +66,10 @@ export async function coldStart({ runs, only }: ColdStartOptions): Promise<strin
     ['floor: DynamoDB document client only', { source: FLOOR_SOURCE }],
     ...routes.map((r): [string, { file: string }] => [r.operationId, { file: `${ROOT}functions/${r.handler}` }]),
     ...consumers.map((c): [string, { file: string }] => [c.id, { file: `${ROOT}functions/${c.handler}` }]),
-    ...Object.entries(authorizers).map(([api, a]): [string, { file: string }] => [`${api}Authorizer`, { file: `${ROOT}functions/${a.handler}` }]),
+    ...Object.entries(authorizers).map(([api, a]): [string, { file: string }] => [
+      `${api}Authorizer`,
+      { file: `${ROOT}functions/${a.handler}` },
+    ]),
   ];
   const chosen = entries.filter(([name], i) => i === 0 || !only || only.includes(name));
   const files = await Promise.all(chosen.map(([name, entry], i) => bundle(`f${i}`, entry).then((file) => ({ name, file }))));

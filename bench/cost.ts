@@ -65,15 +65,26 @@ export async function costPerOperation(f: Fixture): Promise<string> {
   // Deactivations last: the operations after them use the same store and employee. Each request runs twice and
   // the second is measured, as a warm Lambda would (cached settings and ids).
   for (const route of [...routes].sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'))) {
-    const request = { ...validRequests[route.operationId]!(f), method: route.method, ...(route.anonymous ? {} : { key: route.api === 'chatbot' ? f.chatbotKey : f.key }) };
+    const request = {
+      ...validRequests[route.operationId]!(f),
+      method: route.method,
+      ...(route.anonymous ? {} : { key: route.api === 'chatbot' ? f.chatbotKey : f.key }),
+    };
     if (route.method === 'GET') await clients[route.api](request);
     metered.reset();
     const res = await clients[route.api](request);
     const { roundTrips, read, write } = metered.totals();
     const [floor, why] = FLOORS[route.operationId] ?? [NaN, '?'];
     // Authorizer results are cached by API Gateway, so the key lookup is not counted per request.
-    const price = PRICES.httpApiRequest + PRICES.lambdaRequest + read * PRICES.readUnit + write * PRICES.writeUnit + (route.queues.length ? PRICES.sqsRequest : 0);
-    rows.push(`| ${route.operationId} | ${res.status} | ${roundTrips} | ${floor} | ${floor ? (roundTrips / floor).toFixed(2) : roundTrips === 0 ? '1.00' : '∞'} | ${read} | ${write} | $${price.toFixed(2)} | ${why} |`);
+    const price =
+      PRICES.httpApiRequest +
+      PRICES.lambdaRequest +
+      read * PRICES.readUnit +
+      write * PRICES.writeUnit +
+      (route.queues.length ? PRICES.sqsRequest : 0);
+    rows.push(
+      `| ${route.operationId} | ${res.status} | ${roundTrips} | ${floor} | ${floor ? (roundTrips / floor).toFixed(2) : roundTrips === 0 ? '1.00' : '∞'} | ${read} | ${write} | $${price.toFixed(2)} | ${why} |`,
+    );
   }
   metered.stop();
   return [

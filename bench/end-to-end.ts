@@ -51,7 +51,12 @@ async function withLogBytes<T>(work: () => Promise<T>): Promise<{ result: T; byt
 /** Waits until a queue holds no message, visible or in flight (at most 60 s). */
 async function drained(queueUrl: string): Promise<void> {
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
-    const { Attributes: a } = await sqs().send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
+    const { Attributes: a } = await sqs().send(
+      new GetQueueAttributesCommand({
+        QueueUrl: queueUrl,
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+      }),
+    );
     if (Number(a?.ApproximateNumberOfMessages) === 0 && Number(a?.ApproximateNumberOfMessagesNotVisible) === 0) return;
   }
   throw new Error('The transaction queue did not drain in 60 s');
@@ -123,9 +128,21 @@ export async function endToEnd(f: Fixture): Promise<string> {
   const lines: [string, string, number][] = [
     ['API Gateway HTTP API', '1 request', PRICES.httpApiRequest],
     ['Lambda postV2Transaction', `1 request, ${apiMs} ms × ${MEMORY_GB * 1024} MB`, PRICES.lambdaRequest + lambdaSeconds(apiMs)],
-    ['SQS TransactionQueue', `${apiSends.toFixed(2)} SendMessage, a receive and a delete per batch of 10`, (apiSends + 2 / 10) * PRICES.sqsRequest],
-    ['Lambda transactionConsumer', `1/10 request, ${batchMs} ms per batch × ${MEMORY_GB * 1024} MB / 10`, PRICES.lambdaRequest / 10 + lambdaSeconds(batchMs) / 10],
-    ['DynamoDB', `${perTx.read.toFixed(2)} read units, ${perTx.write.toFixed(2)} write units`, perTx.read * PRICES.readUnit + perTx.write * PRICES.writeUnit],
+    [
+      'SQS TransactionQueue',
+      `${apiSends.toFixed(2)} SendMessage, a receive and a delete per batch of 10`,
+      (apiSends + 2 / 10) * PRICES.sqsRequest,
+    ],
+    [
+      'Lambda transactionConsumer',
+      `1/10 request, ${batchMs} ms per batch × ${MEMORY_GB * 1024} MB / 10`,
+      PRICES.lambdaRequest / 10 + lambdaSeconds(batchMs) / 10,
+    ],
+    [
+      'DynamoDB',
+      `${perTx.read.toFixed(2)} read units, ${perTx.write.toFixed(2)} write units`,
+      perTx.read * PRICES.readUnit + perTx.write * PRICES.writeUnit,
+    ],
     ['SQS SurveyDispatchQueue', `${perTx.dispatch.toFixed(2)} requests (surveys scheduled)`, perTx.dispatch * PRICES.sqsRequest],
     ['CloudWatch Logs', `${logBytes.toFixed(0)} bytes ingested`, (logBytes / 1024 ** 3) * PRICES.logIngestionGb * 1e6],
   ];

@@ -35,9 +35,22 @@ async function load(run: Run, { seconds, connections }: HttpOptions) {
     url: run.url,
     connections,
     duration: seconds,
-    requests: [{ method: run.method, path: run.path, headers: run.headers, ...(run.body ? { setupRequest: (request: autocannon.Request) => ({ ...request, body: run.body!() }) } : {}) }],
+    requests: [
+      {
+        method: run.method,
+        path: run.path,
+        headers: run.headers,
+        ...(run.body ? { setupRequest: (request: autocannon.Request) => ({ ...request, body: run.body!() }) } : {}),
+      },
+    ],
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts, total: result.requests.total };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bad: result.non2xx + result.errors + result.timeouts,
+    total: result.requests.total,
+  };
 }
 
 /** The floor server: each request makes the one SDK call the route needs and answers its result as JSON. */
@@ -49,13 +62,25 @@ async function floorServer(f: Fixture): Promise<{ url: string; server: Server }>
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
-      const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const send = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (req.method === 'GET') {
         const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.entity(f.tenantId, 'STORE', f.storeId) }));
         send(200, Item);
       } else {
         const payload = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-        await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify({ version: 1, tenantId: f.tenantId, requestId: 'floor', receivedAt: new Date().toISOString(), payload }) }));
+        await sqs.send(
+          new SendMessageCommand({
+            QueueUrl: queueUrl,
+            MessageBody: JSON.stringify({
+              version: 1,
+              tenantId: f.tenantId,
+              requestId: 'floor',
+              receivedAt: new Date().toISOString(),
+              payload,
+            }),
+          }),
+        );
         send(201, payload);
       }
     });

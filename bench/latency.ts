@@ -35,7 +35,11 @@ function capture() {
   const calls: Captured[] = [];
   const name = `capture-${randomUUID()}`;
   const middleware = (next: (args: any) => Promise<any>, context: { commandName?: string }) => async (args: { input: unknown }) => {
-    const call: Captured = { command: String(context.commandName), input: structuredClone(args.input as Record<string, any>), started: performance.now() };
+    const call: Captured = {
+      command: String(context.commandName),
+      input: structuredClone(args.input as Record<string, any>),
+      started: performance.now(),
+    };
     calls.push(call);
     try {
       return await next(args);
@@ -55,7 +59,16 @@ function capture() {
 }
 
 /** The document client's command for a call, whichever name the middleware saw (GetItemCommand or GetCommand). */
-const LOW_LEVEL_TO_DOCUMENT: Record<string, string> = { GetItem: 'Get', PutItem: 'Put', UpdateItem: 'Update', DeleteItem: 'Delete', BatchGetItem: 'BatchGet', BatchWriteItem: 'BatchWrite', TransactGetItems: 'TransactGet', TransactWriteItems: 'TransactWrite' };
+const LOW_LEVEL_TO_DOCUMENT: Record<string, string> = {
+  GetItem: 'Get',
+  PutItem: 'Put',
+  UpdateItem: 'Update',
+  DeleteItem: 'Delete',
+  BatchGetItem: 'BatchGet',
+  BatchWriteItem: 'BatchWrite',
+  TransactGetItems: 'TransactGet',
+  TransactWriteItems: 'TransactWrite',
+};
 const documentName = (command: string) => {
   const name = command.replace(/Command$/, '');
   return `${LOW_LEVEL_TO_DOCUMENT[name] ?? name}Command`;
@@ -77,16 +90,36 @@ function replayable({ command, input }: Captured): () => Promise<unknown> {
   if (name === 'UpdateCommand' || name === 'DeleteCommand') replayed = withoutCondition(input);
   if (name === 'TransactWriteCommand') {
     const items = (input.TransactItems as Record<string, any>[]).filter((item) => !item.ConditionCheck);
-    replayed = { ...input, TransactItems: items.map((item) => (item.Put ? { Put: fresh(item.Put) } : item.Update ? { Update: withoutCondition(item.Update) } : item.Delete ? { Delete: withoutCondition(item.Delete) } : item)) };
+    replayed = {
+      ...input,
+      TransactItems: items.map((item) =>
+        item.Put
+          ? { Put: fresh(item.Put) }
+          : item.Update
+            ? { Update: withoutCondition(item.Update) }
+            : item.Delete
+              ? { Delete: withoutCondition(item.Delete) }
+              : item,
+      ),
+    };
   }
   return () => db().client.send(new Command(structuredClone(replayed)));
 }
 
-const fresh = (put: Record<string, any>) => (/attribute_not_exists/.test(put.ConditionExpression ?? '') ? { ...put, Item: { ...put.Item, pk: `BENCH#${randomUUID()}` } } : put);
+const fresh = (put: Record<string, any>) =>
+  /attribute_not_exists/.test(put.ConditionExpression ?? '') ? { ...put, Item: { ...put.Item, pk: `BENCH#${randomUUID()}` } } : put;
 
 /** The operation without its ConditionExpression, and without the names and values only the condition used. */
-function withoutCondition({ ConditionExpression: _, ExpressionAttributeNames: names, ExpressionAttributeValues: values, ...rest }: Record<string, any>): Record<string, any> {
-  const used = Object.entries(rest).filter(([field]) => field.endsWith('Expression')).map(([, text]) => String(text)).join(' ');
+function withoutCondition({
+  ConditionExpression: _,
+  ExpressionAttributeNames: names,
+  ExpressionAttributeValues: values,
+  ...rest
+}: Record<string, any>): Record<string, any> {
+  const used = Object.entries(rest)
+    .filter(([field]) => field.endsWith('Expression'))
+    .map(([, text]) => String(text))
+    .join(' ');
   const keep = (map: Record<string, unknown> | undefined) => {
     const kept = Object.entries(map ?? {}).filter(([token]) => new RegExp(`${token}(?![\\w])`).test(used));
     return kept.length ? Object.fromEntries(kept) : undefined;
@@ -117,11 +150,14 @@ function describe(calls: Captured[]): string {
   const after = causalOrder(calls);
   const depth: number[] = [];
   after.forEach((deps, i) => (depth[i] = deps.length ? Math.max(...deps.map((j) => depth[j]!)) + 1 : 0));
-  const levels = Array.from({ length: Math.max(0, ...depth) + 1 }, (_, level) => calls.filter((_, i) => depth[i] === level).map((c) => lowLevelName(c.command)));
+  const levels = Array.from({ length: Math.max(0, ...depth) + 1 }, (_, level) =>
+    calls.filter((_, i) => depth[i] === level).map((c) => lowLevelName(c.command)),
+  );
   return levels.map((level) => level.join(' ∥ ')).join(', then ');
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
 
 /** Requests that cannot be repeated as they are: each call gets its own target. */
 async function variants(route: Route, f: Fixture, count: number): Promise<(i: number) => Fixture> {
@@ -130,7 +166,12 @@ async function variants(route: Route, f: Fixture, count: number): Promise<(i: nu
   const api = inProcess('public', 300);
   const ids: number[] = [];
   for (let i = 0; i < count; i++) {
-    const res = await api({ method: 'POST', path: '/public/transaction', key: f.key, body: { store_id: f.storeId, employee_id: f.employeeId, customer_id: f.customerId, journey: 'loja' } });
+    const res = await api({
+      method: 'POST',
+      path: '/public/transaction',
+      key: f.key,
+      body: { store_id: f.storeId, employee_id: f.employeeId, customer_id: f.customerId, journey: 'loja' },
+    });
     ids.push(res.body.id);
   }
   return (i) => ({ ...f, transactionId: ids[i]! });
@@ -144,7 +185,10 @@ async function authorizerContext(api: ApiName, f: Fixture): Promise<unknown> {
   const { url, headers, body } = prepare({ ...validRequests[route.operationId]!(f), method: route.method, key: keyOf(api, f) });
   const { event } = createRouter(api)(route.method, new URL(url, 'http://localhost'), { headers, body })!;
   const authorize = await loadHandler(authorizers[api].handler);
-  const result = (await authorize(authorizerEvent(event, [keyOf(api, f)]), lambdaContext(`${api}-authorizer`))) as { isAuthorized: boolean; context: unknown };
+  const result = (await authorize(authorizerEvent(event, [keyOf(api, f)]), lambdaContext(`${api}-authorizer`))) as {
+    isAuthorized: boolean;
+    context: unknown;
+  };
   if (!result.isAuthorized) throw new Error(`The ${api} authorizer refused the fixture's key`);
   return result.context;
 }
@@ -178,7 +222,11 @@ async function measure(f: Fixture, calls: number, contexts: Map<ApiName, unknown
     const floor: number[] = [];
     const shapes = new Map<string, number>();
     for (let i = 0; i < warmUp + calls; i++) {
-      const { url, headers, body } = prepare({ ...validRequests[route.operationId]!(fixtureFor(i)), method: route.method, key: keyOf(route.api, f) });
+      const { url, headers, body } = prepare({
+        ...validRequests[route.operationId]!(fixtureFor(i)),
+        method: route.method,
+        key: keyOf(route.api, f),
+      });
       const { event } = router(route.method, new URL(url, 'http://localhost'), { headers, body })!;
       if (!route.anonymous) event.requestContext.authorizer = { lambda: contexts.get(route.api) } as never;
 
@@ -202,7 +250,9 @@ async function measure(f: Fixture, calls: number, contexts: Map<ApiName, unknown
     // The calls most invocations made (a warm process seldom refills its block of ids, for one).
     const floorCalls = [...shapes].sort((x, y) => y[1] - x[1])[0]![0];
     const [s50, s99, f50, f99] = [percentile(stack, 50), percentile(stack, 99), percentile(floor, 50), percentile(floor, 99)];
-    rows.push(`| ${route.operationId} | ${s50.toFixed(1)} | ${s99.toFixed(1)} | ${floorCalls} | ${f50.toFixed(1)} | ${f99.toFixed(1)} | ${(s50 / f50).toFixed(2)} | ${(s99 / f99).toFixed(2)} |`);
+    rows.push(
+      `| ${route.operationId} | ${s50.toFixed(1)} | ${s99.toFixed(1)} | ${floorCalls} | ${f50.toFixed(1)} | ${f99.toFixed(1)} | ${(s50 / f50).toFixed(2)} | ${(s99 / f99).toFixed(2)} |`,
+    );
   }
   return [
     `### Warm latency of the handler stack (${calls} calls each after ${warmUp} unmeasured, alternating with the floor; DynamoDB Local)`,

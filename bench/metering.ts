@@ -42,7 +42,16 @@ export function meter(client: DynamoDBDocumentClient) {
 const sum = (calls: Call[], field: 'read' | 'write') => Math.round(calls.reduce((total, call) => total + call[field], 0) * 100) / 100;
 
 /** DynamoDB's own operation names, whether the document client or the low-level client made the call. */
-const DOCUMENT_TO_LOW_LEVEL: Record<string, string> = { Get: 'GetItem', Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', BatchGet: 'BatchGetItem', BatchWrite: 'BatchWriteItem', TransactGet: 'TransactGetItems', TransactWrite: 'TransactWriteItems' };
+const DOCUMENT_TO_LOW_LEVEL: Record<string, string> = {
+  Get: 'GetItem',
+  Put: 'PutItem',
+  Update: 'UpdateItem',
+  Delete: 'DeleteItem',
+  BatchGet: 'BatchGetItem',
+  BatchWrite: 'BatchWriteItem',
+  TransactGet: 'TransactGetItems',
+  TransactWrite: 'TransactWriteItems',
+};
 export const lowLevelName = (commandName: string) => {
   const name = commandName.replace(/Command$/, '');
   return DOCUMENT_TO_LOW_LEVEL[name] ?? name;

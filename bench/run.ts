@@ -26,14 +26,29 @@ if (unknown.length) {
 const tables: string[] = [];
 if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
   // The gateway caches the authorizer's answer for 300 s, as API Gateway does by default.
-  const stack = await startLocalStack({ port: 0, chatbotPort: 0, dynamoDbPort: 0, sqsPort: 0, tableName: 'bench', authorizerCacheTtlSeconds: 300, seed: true, visibilityTimeoutSeconds: 30 });
+  const stack = await startLocalStack({
+    port: 0,
+    chatbotPort: 0,
+    dynamoDbPort: 0,
+    sqsPort: 0,
+    tableName: 'bench',
+    authorizerCacheTtlSeconds: 300,
+    seed: true,
+    visibilityTimeoutSeconds: 30,
+  });
   try {
     // The fixture module builds its data through the API, as the tests do.
     const { fixture } = await import('../test/reliability/fixtures.js');
     if (wanted('cost')) tables.push(await costPerOperation(await fixture()), await endToEnd(await fixture()));
     if (wanted('latency')) tables.push(await warmLatency(await fixture(), { calls: Number(process.env.BENCH_CALLS ?? 1000) }));
-    if (wanted('throughput')) tables.push(await consumerThroughput((await fixture()).tenantId, { transactions: Number(process.env.BENCH_TRANSACTIONS ?? 500), rounds: 3 }));
-    if (wanted('http')) tables.push(await httpThroughput(stack.publicUrl, await fixture(), { seconds: Number(process.env.BENCH_HTTP_SECONDS ?? 10), connections: 10 }));
+    if (wanted('throughput'))
+      tables.push(
+        await consumerThroughput((await fixture()).tenantId, { transactions: Number(process.env.BENCH_TRANSACTIONS ?? 500), rounds: 3 }),
+      );
+    if (wanted('http'))
+      tables.push(
+        await httpThroughput(stack.publicUrl, await fixture(), { seconds: Number(process.env.BENCH_HTTP_SECONDS ?? 10), connections: 10 }),
+      );
   } finally {
     await stack.stop();
   }

@@ -24,26 +24,33 @@ async function rate(total: number, runBatch: () => Promise<void>): Promise<numbe
   const batches = Math.ceil(total / 10);
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENT_BATCHES }, async () => {
-    while (next++ < batches) await runBatch();
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENT_BATCHES }, async () => {
+      while (next++ < batches) await runBatch();
+    }),
+  );
   return (batches * 10 * 1000) / (performance.now() - started);
 }
 
 export async function consumerThroughput(tenantId: number, { transactions, rounds }: ThroughputOptions): Promise<string> {
   const { client, tableName } = db();
   const consumerBatch = async () => {
-    const { failed } = await consume(Array.from({ length: 10 }, () => messageFor(tenantId, v2Payload({ customer: { externalId: `B-${randomUUID()}`, name: 'Bench' } }))));
+    const { failed } = await consume(
+      Array.from({ length: 10 }, () => messageFor(tenantId, v2Payload({ customer: { externalId: `B-${randomUUID()}`, name: 'Bench' } }))),
+    );
     if (failed.length) throw new Error(`${failed.length} records failed`);
   };
   const floorBatch = async () => {
-    await Promise.all(Array.from({ length: 10 }, async () => {
-      const code = `F-${randomUUID()}`;
-      const put = (Item: Record<string, unknown>) => client.send(new PutCommand({ TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' }));
-      await put({ ...keys.externalId(tenantId, 'CUSTOMER', code), entity: 'BENCH', id: 1 });
-      await put({ pk: `BENCH#${code}`, sk: 'CUSTOMER', name: 'Bench', gsi3pk: 'BENCH#NAME', gsi3sk: `bench#${code}` });
-      await put({ ...keys.transaction(tenantId, transactionIdFor(code)), entity: 'BENCH', journey_id: 1 });
-    }));
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const code = `F-${randomUUID()}`;
+        const put = (Item: Record<string, unknown>) =>
+          client.send(new PutCommand({ TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' }));
+        await put({ ...keys.externalId(tenantId, 'CUSTOMER', code), entity: 'BENCH', id: 1 });
+        await put({ pk: `BENCH#${code}`, sk: 'CUSTOMER', name: 'Bench', gsi3pk: 'BENCH#NAME', gsi3sk: `bench#${code}` });
+        await put({ ...keys.transaction(tenantId, transactionIdFor(code)), entity: 'BENCH', journey_id: 1 });
+      }),
+    );
   };
   // Both warm up (DynamoDB Local's JIT, the SDK's connections), then run in alternating rounds: medians of rounds.
   await rate(Math.min(transactions, 100), consumerBatch);

@@ -34,7 +34,8 @@ otherwise the local stack's DynamoDB Local (AWS_ENDPOINT_URL_DYNAMODB, default h
 class UsageError extends Error {}
 
 function target(): string {
-  if (process.env[ENV.tableName]) return `table ${process.env[ENV.tableName]} in AWS${process.env.AWS_ENDPOINT_URL_DYNAMODB ? ` at ${process.env.AWS_ENDPOINT_URL_DYNAMODB}` : ''}`;
+  if (process.env[ENV.tableName])
+    return `table ${process.env[ENV.tableName]} in AWS${process.env.AWS_ENDPOINT_URL_DYNAMODB ? ` at ${process.env.AWS_ENDPOINT_URL_DYNAMODB}` : ''}`;
   process.env[ENV.tableName] = 'survey-service';
   process.env.AWS_ENDPOINT_URL_DYNAMODB ??= `http://127.0.0.1:${process.env.DYNAMODB_PORT ?? 8000}`;
   process.env.AWS_REGION ??= LOCAL_REGION;
@@ -54,9 +55,18 @@ async function run(argv: string[]): Promise<void> {
     args: argv,
     allowPositionals: true,
     options: {
-      name: { type: 'string' }, id: { type: 'string' }, tenant: { type: 'string' }, scope: { type: 'string' },
-      key: { type: 'string' }, 'key-id': { type: 'string' }, all: { type: 'boolean' }, stores: { type: 'string' },
-      groups: { type: 'string' }, help: { type: 'boolean' }, 'dlq-url': { type: 'string' }, 'source-url': { type: 'string' },
+      name: { type: 'string' },
+      id: { type: 'string' },
+      tenant: { type: 'string' },
+      scope: { type: 'string' },
+      key: { type: 'string' },
+      'key-id': { type: 'string' },
+      all: { type: 'boolean' },
+      stores: { type: 'string' },
+      groups: { type: 'string' },
+      help: { type: 'boolean' },
+      'dlq-url': { type: 'string' },
+      'source-url': { type: 'string' },
     },
   });
   const [command, file] = positionals;

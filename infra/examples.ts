@@ -35,7 +35,11 @@ export interface Fixture {
 export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   getHealth: () => ({ path: '/health' }),
   listStores: (f) => ({ path: '/public/store', query: { store_id: f.storeCode, limit: 10 } }),
-  createStore: (f) => ({ method: 'POST', path: '/public/store', body: { trade_name: `${f.marker} new`, store_id: `${f.marker}-${randomUUID().slice(0, 6)}` } }),
+  createStore: (f) => ({
+    method: 'POST',
+    path: '/public/store',
+    body: { trade_name: `${f.marker} new`, store_id: `${f.marker}-${randomUUID().slice(0, 6)}` },
+  }),
   getStore: (f) => ({ path: `/public/store/${f.storeId}` }),
   updateStore: (f) => ({ method: 'PUT', path: `/public/store/${f.storeId}`, body: { company_name: 'Changed' } }),
   deleteStore: (f) => ({ method: 'DELETE', path: `/public/store/${f.storeId}` }),
@@ -49,12 +53,35 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   updateEmployee: (f) => ({ method: 'PUT', path: `/public/employee/${f.employeeId}`, body: { name: 'Changed' } }),
   deleteEmployee: (f) => ({ method: 'DELETE', path: `/public/employee/${f.employeeId}` }),
   getEmployeeStores: (f) => ({ path: `/public/employee/${f.employeeId}/stores` }),
-  putEmployeeStores: (f) => ({ method: 'PUT', path: `/public/employee/${f.employeeId}/stores`, query: { token: f.userToken }, body: { stores: [1] } }),
+  putEmployeeStores: (f) => ({
+    method: 'PUT',
+    path: `/public/employee/${f.employeeId}/stores`,
+    query: { token: f.userToken },
+    body: { stores: [1] },
+  }),
   getEmployeeGroups: (f) => ({ path: `/public/employee/${f.employeeId}/groups` }),
-  putEmployeeGroups: (f) => ({ method: 'PUT', path: `/public/employee/${f.employeeId}/groups`, query: { token: f.userToken }, body: { groups: [1] } }),
-  postV2Transaction: (f) => ({ method: 'POST', path: '/v2/transactions', body: { store: { id: f.storeId }, employee: { id: f.employeeId }, customer: { id: f.customerId }, transaction: { journeySlug: 'loja' } } }),
+  putEmployeeGroups: (f) => ({
+    method: 'PUT',
+    path: `/public/employee/${f.employeeId}/groups`,
+    query: { token: f.userToken },
+    body: { groups: [1] },
+  }),
+  postV2Transaction: (f) => ({
+    method: 'POST',
+    path: '/v2/transactions',
+    body: {
+      store: { id: f.storeId },
+      employee: { id: f.employeeId },
+      customer: { id: f.customerId },
+      transaction: { journeySlug: 'loja' },
+    },
+  }),
   getTransactionRequest: (f) => ({ path: `/v2/transactions/requests/${f.requestId}` }),
-  postTransaction: (f) => ({ method: 'POST', path: '/public/transaction', body: { store_id: f.storeId, employee_id: f.employeeId, customer_id: f.customerId, journey: 'loja' } }),
+  postTransaction: (f) => ({
+    method: 'POST',
+    path: '/public/transaction',
+    body: { store_id: f.storeId, employee_id: f.employeeId, customer_id: f.customerId, journey: 'loja' },
+  }),
   getTransaction: (f) => ({ path: `/public/transaction/${f.transactionId}` }),
   listEvaluations: (f) => {
     const today = new Date().toISOString().slice(0, 10);
@@ -62,13 +89,33 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   },
   getEvaluation: (f) => ({ path: `/public/rating/formbuilder/${f.answeredId}` }),
   getSurvey: (f) => ({ path: '/survey', query: { transactionId: f.transactionId, attemptId: 1, journey: 'loja', source: 'whatsapp' } }),
-  postSurvey: (f) => ({ method: 'POST', path: '/survey', body: { transactionId: f.transactionId, attemptId: 1, journey: 'loja', classes: [], score: 7 } }),
-  putSurvey: (f) => ({ method: 'PUT', path: '/survey', body: { transactionId: f.answeredId, attemptId: 1, journey: 'loja', classes: [], score: 8 } }),
+  postSurvey: (f) => ({
+    method: 'POST',
+    path: '/survey',
+    body: { transactionId: f.transactionId, attemptId: 1, journey: 'loja', classes: [], score: 7 },
+  }),
+  putSurvey: (f) => ({
+    method: 'PUT',
+    path: '/survey',
+    body: { transactionId: f.answeredId, attemptId: 1, journey: 'loja', classes: [], score: 8 },
+  }),
 };
 
 /** Example ids and names, for the examples of the OpenAPI document. */
 export const EXAMPLE_FIXTURE: Fixture = {
-  tenantId: 1, key: 'local-dev-api-key', chatbotKey: 'local-dev-chatbot-key', userToken: 'local-dev-user-token', limitedToken: 'local-dev-limited-token',
-  marker: 'Loja', storeId: 2, storeCode: 'CTR-1', customerId: 1, clientId: 'C-42', employeeId: 2, transactionId: 184729384756, transactionExternalId: 'T-1001',
-  answeredId: 184729384756, requestId: 'tx-3q2Vb1kQm9ZcX8yT4rN7pL0sD5fG6hJ2.Hk3dP0qLx9sVb2mT7yWc1A',
+  tenantId: 1,
+  key: 'local-dev-api-key',
+  chatbotKey: 'local-dev-chatbot-key',
+  userToken: 'local-dev-user-token',
+  limitedToken: 'local-dev-limited-token',
+  marker: 'Loja',
+  storeId: 2,
+  storeCode: 'CTR-1',
+  customerId: 1,
+  clientId: 'C-42',
+  employeeId: 2,
+  transactionId: 184729384756,
+  transactionExternalId: 'T-1001',
+  answeredId: 184729384756,
+  requestId: 'tx-3q2Vb1kQm9ZcX8yT4rN7pL0sD5fG6hJ2.Hk3dP0qLx9sVb2mT7yWc1A',
 };

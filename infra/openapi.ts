@@ -50,10 +50,17 @@ function exampleOf(operationId: string, template: string) {
   const pattern = new RegExp(`^${template.replace(/\{\w+\}/g, '([^/]+)')}$`);
   const values = pattern.exec(request.path)?.slice(1) ?? [];
   const { token: _, ...query } = request.query ?? {};
-  return { path: Object.fromEntries(names.map((n, i) => [n, values[i]])), query, body: typeof request.body === 'object' ? request.body : undefined };
+  return {
+    path: Object.fromEntries(names.map((n, i) => [n, values[i]])),
+    query,
+    body: typeof request.body === 'object' ? request.body : undefined,
+  };
 }
 
-const TITLES: Record<ApiName, string> = { public: 'Satisfaction survey service: public API', chatbot: 'Satisfaction survey service: chatbot API' };
+const TITLES: Record<ApiName, string> = {
+  public: 'Satisfaction survey service: public API',
+  chatbot: 'Satisfaction survey service: chatbot API',
+};
 
 export async function openApiDocument(api: ApiName, serverUrl?: string): Promise<JsonSchema> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -62,15 +69,37 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
     const responses: Record<string, unknown> = {};
     for (const [status, doc] of Object.entries(contract.responses ?? {})) {
       const type = Number(status) >= 400 ? 'application/problem+json' : 'application/json';
-      responses[status] = { description: doc.description, ...(doc.schema ? { content: { [type]: { schema: schemaOf(doc.schema) } } } : {}) };
+      responses[status] = {
+        description: doc.description,
+        ...(doc.schema ? { content: { [type]: { schema: schemaOf(doc.schema) } } } : {}),
+      };
     }
-    if (!contract.anonymous) responses['401'] ??= { description: 'Missing, unknown or revoked API key', content: { 'application/problem+json': { schema: schemaOf(ProblemBody) } } };
-    responses['500'] = { description: 'Unexpected error (generic body; quote the x-request-id header)', content: { 'application/problem+json': { schema: schemaOf(ProblemBody) } } };
+    if (!contract.anonymous)
+      responses['401'] ??= {
+        description: 'Missing, unknown or revoked API key',
+        content: { 'application/problem+json': { schema: schemaOf(ProblemBody) } },
+      };
+    responses['500'] = {
+      description: 'Unexpected error (generic body; quote the x-request-id header)',
+      content: { 'application/problem+json': { schema: schemaOf(ProblemBody) } },
+    };
     const userToken = contract.anonymous
       ? []
       : [
-          { name: USER_TOKEN_QUERY, in: 'query', required: false, description: 'User token (where the route needs one; also as a header)', schema: { type: 'string' } },
-          { name: USER_TOKEN_HEADER, in: 'header', required: false, description: 'User token (where the route needs one)', schema: { type: 'string' } },
+          {
+            name: USER_TOKEN_QUERY,
+            in: 'query',
+            required: false,
+            description: 'User token (where the route needs one; also as a header)',
+            schema: { type: 'string' },
+          },
+          {
+            name: USER_TOKEN_HEADER,
+            in: 'header',
+            required: false,
+            description: 'User token (where the route needs one)',
+            schema: { type: 'string' },
+          },
         ];
     const example = exampleOf(route.operationId, route.paths[0]!);
     route.paths.forEach((path, i) => {
@@ -79,9 +108,23 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
         operationId: i === 0 ? route.operationId : `${route.operationId}Alias${i}`,
         summary: route.summary,
         ...(i === 0 ? {} : { description: `Alias of ${route.method} ${route.paths[0]}.` }),
-        tags: [route.paths[0]!.split('/').filter((part) => part && part !== 'public' && part !== 'v2' && part !== 'api' && part !== 'v1')[0] ?? 'service'],
-        parameters: [...parameters(contract.path, 'path', example.path), ...parameters(contract.query, 'query', example.query), ...userToken],
-        ...(contract.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(contract.body), ...(example.body ? { example: example.body } : {}) } } } } : {}),
+        tags: [
+          route.paths[0]!.split('/').filter((part) => part && part !== 'public' && part !== 'v2' && part !== 'api' && part !== 'v1')[0] ??
+            'service',
+        ],
+        parameters: [
+          ...parameters(contract.path, 'path', example.path),
+          ...parameters(contract.query, 'query', example.query),
+          ...userToken,
+        ],
+        ...(contract.body
+          ? {
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: schemaOf(contract.body), ...(example.body ? { example: example.body } : {}) } },
+              },
+            }
+          : {}),
         responses,
         security: contract.anonymous ? [] : [{ apiKey: [] }],
       };
@@ -89,7 +132,11 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
   }
   return {
     openapi: '3.1.0',
-    info: { title: TITLES[api], version: '1.0.0', description: 'Errors are RFC 9457 problem details; every response carries x-request-id.' },
+    info: {
+      title: TITLES[api],
+      version: '1.0.0',
+      description: 'Errors are RFC 9457 problem details; every response carries x-request-id.',
+    },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } } },
     security: [{ apiKey: [] }],

@@ -64,16 +64,42 @@ export class SurveyServiceStack extends Stack {
 
     const alarms = new Alarms(this, 'Alarms', { email: props.alarmEmail });
     for (const [queueId, dlq] of Object.entries(deadLetterQueues)) {
-      alarms.add(`${QUEUES[queueId as QueueId].name}DlqNotEmpty`, 'A message is in a dead-letter queue: inspect and redrive it (README, Operations)', dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }), 1);
+      alarms.add(
+        `${QUEUES[queueId as QueueId].name}DlqNotEmpty`,
+        'A message is in a dead-letter queue: inspect and redrive it (README, Operations)',
+        dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+        1,
+      );
     }
-    alarms.add('TableThrottles', 'DynamoDB throttled requests', table.metricThrottledRequestsForOperations({ operations: [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY, Operation.BATCH_GET_ITEM, Operation.TRANSACT_WRITE_ITEMS], period: Duration.minutes(5) }), 10);
+    alarms.add(
+      'TableThrottles',
+      'DynamoDB throttled requests',
+      table.metricThrottledRequestsForOperations({
+        operations: [
+          Operation.GET_ITEM,
+          Operation.PUT_ITEM,
+          Operation.UPDATE_ITEM,
+          Operation.QUERY,
+          Operation.BATCH_GET_ITEM,
+          Operation.TRANSACT_WRITE_ITEMS,
+        ],
+        period: Duration.minutes(5),
+      }),
+      10,
+    );
 
     const tableEnv = { [ENV.tableName]: table.tableName };
     // Signs v2 request ids; resolved into the two functions' environment at deploy time.
-    const requestIdSecret = new Secret(this, 'RequestIdSecret', { description: 'Signs the request ids of POST /v2/transactions', generateSecretString: { passwordLength: 48, excludePunctuation: true } });
+    const requestIdSecret = new Secret(this, 'RequestIdSecret', {
+      description: 'Signs the request ids of POST /v2/transactions',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
     const apis = {} as Record<ApiName, { api: HttpApi; authorizer: IHttpRouteAuthorizer }>;
     for (const name of ['public', 'chatbot'] as const) {
-      const api = new HttpApi(this, `${capitalise(name)}Api`, { apiName: `survey-service-${name}-${props.stage}`, createDefaultStage: false });
+      const api = new HttpApi(this, `${capitalise(name)}Api`, {
+        apiName: `survey-service-${name}-${props.stage}`,
+        createDefaultStage: false,
+      });
       const stage = new HttpStage(this, `${capitalise(name)}Stage`, { httpApi: api, stageName: props.stage, autoDeploy: true });
       const authorizerFunction = new ServiceFunction(this, `${capitalise(name)}Authorizer`, {
         handler: authorizers[name].handler,
@@ -89,16 +115,35 @@ export class SurveyServiceStack extends Stack {
         resultsCacheTtl: Duration.seconds(props.authorizerCacheTtlSeconds),
       });
       apis[name] = { api, authorizer };
-      alarms.add(`${capitalise(name)}Api5xxRate`, `More than 1% of ${name} API requests answered 5xx`, new MathExpression({
-        expression: 'IF(requests > 0, 100 * errors / requests, 0)',
-        usingMetrics: { errors: api.metricServerError({ period: Duration.minutes(5) }), requests: api.metricCount({ period: Duration.minutes(5) }) },
-        period: Duration.minutes(5),
-      }), 1);
+      alarms.add(
+        `${capitalise(name)}Api5xxRate`,
+        `More than 1% of ${name} API requests answered 5xx`,
+        new MathExpression({
+          expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+          usingMetrics: {
+            errors: api.metricServerError({ period: Duration.minutes(5) }),
+            requests: api.metricCount({ period: Duration.minutes(5) }),
+          },
+          period: Duration.minutes(5),
+        }),
+        1,
+      );
       new CfnOutput(this, `${capitalise(name)}ApiUrl`, { value: stage.url });
     }
 
     /** A function with exactly the table and queue access it declares, and the environment naming them. */
-    const serviceFunction = (id: string, spec: { handler: string; description: string; table: 'none' | 'read' | 'readwrite'; sends: readonly QueueId[]; requestIds?: true; timeout?: Duration; reservedConcurrency?: number | undefined }) => {
+    const serviceFunction = (
+      id: string,
+      spec: {
+        handler: string;
+        description: string;
+        table: 'none' | 'read' | 'readwrite';
+        sends: readonly QueueId[];
+        requestIds?: true;
+        timeout?: Duration;
+        reservedConcurrency?: number | undefined;
+      },
+    ) => {
       const fn = new ServiceFunction(this, id, {
         handler: spec.handler,
         description: spec.description,
@@ -125,13 +170,35 @@ export class SurveyServiceStack extends Stack {
         reservedConcurrency: props.consumerReservedConcurrency,
       });
       // Up to a second's wait fills batches at moderate traffic: a tenth of the invocations, receives and deletes.
-      fn.addEventSource(new SqsEventSource(queues[consumer.queue], { batchSize: 10, maxBatchingWindow: Duration.seconds(1), reportBatchItemFailures: true }));
-      alarms.add(`${capitalise(consumer.id)}Errors`, `${consumer.id} failed invocations`, fn.metricErrors({ period: Duration.minutes(5) }), 1);
-      alarms.add(`${capitalise(consumer.id)}Throttles`, `${consumer.id} throttled invocations`, fn.metricThrottles({ period: Duration.minutes(5) }), 1);
+      fn.addEventSource(
+        new SqsEventSource(queues[consumer.queue], {
+          batchSize: 10,
+          maxBatchingWindow: Duration.seconds(1),
+          reportBatchItemFailures: true,
+        }),
+      );
+      alarms.add(
+        `${capitalise(consumer.id)}Errors`,
+        `${consumer.id} failed invocations`,
+        fn.metricErrors({ period: Duration.minutes(5) }),
+        1,
+      );
+      alarms.add(
+        `${capitalise(consumer.id)}Throttles`,
+        `${consumer.id} throttled invocations`,
+        fn.metricThrottles({ period: Duration.minutes(5) }),
+        1,
+      );
     }
 
     for (const route of routes) {
-      const fn = serviceFunction(capitalise(route.operationId), { handler: route.handler, description: `${route.method} ${route.paths[0]}: ${route.summary}`, table: route.table, sends: route.queues, ...(route.requestIds ? { requestIds: true as const } : {}) });
+      const fn = serviceFunction(capitalise(route.operationId), {
+        handler: route.handler,
+        description: `${route.method} ${route.paths[0]}: ${route.summary}`,
+        table: route.table,
+        sends: route.queues,
+        ...(route.requestIds ? { requestIds: true as const } : {}),
+      });
 
       const integration = new HttpLambdaIntegration(`${capitalise(route.operationId)}Integration`, fn);
       const { api, authorizer } = apis[route.api];

@@ -18,14 +18,7 @@ export class DomainError extends Error {
   }
 }
 
-export type ProblemKind =
-  | 'validation'
-  | 'not-found'
-  | 'conflict'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'unavailable'
-  | 'concurrent-edit';
+export type ProblemKind = 'validation' | 'not-found' | 'conflict' | 'unauthenticated' | 'forbidden' | 'unavailable' | 'concurrent-edit';
 
 export class ValidationError extends DomainError {
   constructor(message: string, errors: FieldProblem[] = []) {

@@ -48,7 +48,10 @@ export const keys = {
   nameSort: (normalisedName: string, id: number) => `${normalisedName}#${padId(id)}`,
 
   /** A link from an employee to a store, indexed from the store's side (gsi2) to list a store's employees. */
-  employeeStore: (tenantId: number, employeeId: number, storeId: number) => ({ pk: `${tenant(tenantId)}#EMPLOYEE#${employeeId}`, sk: `STORE#${padId(storeId)}` }),
+  employeeStore: (tenantId: number, employeeId: number, storeId: number) => ({
+    pk: `${tenant(tenantId)}#EMPLOYEE#${employeeId}`,
+    sk: `STORE#${padId(storeId)}`,
+  }),
   storeEmployees: (tenantId: number, storeId: number) => `${tenant(tenantId)}#STORE#${storeId}#EMPLOYEES`,
 
   /** A transaction, or the rejection of a request, under the id its request key hashes to (shared/transactions/request-key.ts). */
@@ -57,7 +60,10 @@ export const keys = {
   evaluationsByMonth: (tenantId: number, month: string) => `${tenant(tenantId)}#EVAL#${month}`,
   evaluationByExternalId: (tenantId: number, externalId: string) => `${tenant(tenantId)}#EVAL#EXT#${externalId}`,
   /** When a customer was last surveyed on a journey (the resurvey window). */
-  surveyed: (tenantId: number, customerId: number, journeyId: number) => ({ pk: `${tenant(tenantId)}#CUSTOMER#${customerId}`, sk: `SURVEYED#${padId(journeyId)}` }),
+  surveyed: (tenantId: number, customerId: number, journeyId: number) => ({
+    pk: `${tenant(tenantId)}#CUSTOMER#${customerId}`,
+    sk: `SURVEYED#${padId(journeyId)}`,
+  }),
 
   health: () => ({ pk: 'HEALTH', sk: 'HEALTH' }),
 } as const;

@@ -6,7 +6,13 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
  */
 export const metrics = new Metrics({ namespace: 'SurveyService', serviceName: 'survey-service' });
 
-export type MetricName = 'TransactionsAccepted' | 'TransactionsCreated' | 'TransactionsRejected' | 'SurveysDispatched' | 'SurveysSuppressed' | 'ConsumerRecordFailures';
+export type MetricName =
+  | 'TransactionsAccepted'
+  | 'TransactionsCreated'
+  | 'TransactionsRejected'
+  | 'SurveysDispatched'
+  | 'SurveysSuppressed'
+  | 'ConsumerRecordFailures';
 
 /** Counts one event, with a `reason` dimension where there is one (a rejected transaction, a survey not sent). */
 export function count(name: MetricName, reason?: string, value = 1): void {

@@ -6,7 +6,13 @@ import { PAGING } from './paging.js';
 export const MAX_INT_ID = 2_147_483_647;
 
 /** A non-empty string of at most `max` characters, trimmed. */
-export const text = (max: number) => v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
+export const text = (max: number) =>
+  v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(max, `must be at most ${max} characters`),
+  );
 
 /**
  * Characters no code should hold: control and format characters (zero-width spaces, bidirectional overrides),
@@ -31,11 +37,20 @@ export const externalCode = v.pipe(
  */
 export const storableNumber = v.pipe(
   v.number('must be a number'),
-  v.check((n) => Number.isFinite(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER && (n === 0 || Math.abs(n) >= 1e-130), 'must be a number between -9007199254740991 and 9007199254740991, zero or at least 1e-130 in magnitude'),
+  v.check(
+    (n) => Number.isFinite(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER && (n === 0 || Math.abs(n) >= 1e-130),
+    'must be a number between -9007199254740991 and 9007199254740991, zero or at least 1e-130 in magnitude',
+  ),
 );
 
 /** An e-mail address, lower-cased so that searches match whatever case was sent. */
-export const email = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(254, 'must be at most 254 characters'), v.email('must be an e-mail address'), v.toLowerCase());
+export const email = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.maxLength(254, 'must be at most 254 characters'),
+  v.email('must be an e-mail address'),
+  v.toLowerCase(),
+);
 
 /** An integer sent as a string (path and query parameters). */
 export const integerString = (min: number, max: number) =>
@@ -69,7 +84,18 @@ export const refusingReservedKeys = <S extends v.GenericSchema>(schema: S) =>
       const value = dataset.value;
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
       for (const key of RESERVED_KEYS.filter((name) => Object.hasOwn(value, name))) {
-        addIssue({ message: `"${key}" is a reserved name`, path: [{ type: 'object', origin: 'value', input: value as Record<string, unknown>, key, value: (value as Record<string, unknown>)[key] }] });
+        addIssue({
+          message: `"${key}" is a reserved name`,
+          path: [
+            {
+              type: 'object',
+              origin: 'value',
+              input: value as Record<string, unknown>,
+              key,
+              value: (value as Record<string, unknown>)[key],
+            },
+          ],
+        });
       }
     }),
     schema,
@@ -105,7 +131,8 @@ export function isCalendarDate(value: string): boolean {
 }
 
 /** A birth date: a calendar date that is not in the future. */
-export const isBirthDate = (value: string, today = new Date()): boolean => isCalendarDate(value) && value <= today.toISOString().slice(0, 10);
+export const isBirthDate = (value: string, today = new Date()): boolean =>
+  isCalendarDate(value) && value <= today.toISOString().slice(0, 10);
 
 /** An ISO 8601 date or date-time (with a time zone) whose day exists, within CALENDAR's years. */
 export function isDateTime(value: string): boolean {
@@ -115,10 +142,19 @@ export function isDateTime(value: string): boolean {
 }
 
 export const dateShape = v.pipe(v.string('must be a string'), v.regex(DATE_SHAPE, 'must be a date as YYYY-MM-DD'));
-export const calendarDate = v.pipe(dateShape, v.check(isCalendarDate, `is not a valid calendar date between ${CALENDAR.minYear} and ${CALENDAR.maxYear}`));
-export const birthDate = v.pipe(dateShape, v.check((value) => isBirthDate(value), 'is not a valid birth date (a calendar date, not in the future)'));
+export const calendarDate = v.pipe(
+  dateShape,
+  v.check(isCalendarDate, `is not a valid calendar date between ${CALENDAR.minYear} and ${CALENDAR.maxYear}`),
+);
+export const birthDate = v.pipe(
+  dateShape,
+  v.check((value) => isBirthDate(value), 'is not a valid birth date (a calendar date, not in the future)'),
+);
 export const dateTime = v.pipe(
   v.string('must be a string'),
   v.maxLength(40, 'must be at most 40 characters'),
-  v.check(isDateTime, `must be a date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SSZ) of a day that exists, between ${CALENDAR.minYear} and ${CALENDAR.maxYear}`),
+  v.check(
+    isDateTime,
+    `must be a date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SSZ) of a day that exists, between ${CALENDAR.minYear} and ${CALENDAR.maxYear}`,
+  ),
 );

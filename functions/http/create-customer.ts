@@ -5,7 +5,13 @@ import { createCustomer } from '../../shared/customers/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
 /** Seed 4.1: a create answers 200. */
-export const contract = { body: CreateCustomerBody, responses: { 200: answer('The created customer, with warnings about what was ignored', CreatedCustomerBody), 400: problem('Invalid parameters, or a client_id that exists') } };
+export const contract = {
+  body: CreateCustomerBody,
+  responses: {
+    200: answer('The created customer, with warnings about what was ignored', CreatedCustomerBody),
+    400: problem('Invalid parameters, or a client_id that exists'),
+  },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, body }) => ({
   status: 200,

@@ -4,7 +4,10 @@ import { createEmployee } from '../../shared/employees/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
 /** Seed 4.3: a create answers 200. */
-export const contract = { body: CreateEmployeeBody, responses: { 200: answer('The created employee', Employee), 400: problem('Invalid parameters, or an employee_id that exists') } };
+export const contract = {
+  body: CreateEmployeeBody,
+  responses: { 200: answer('The created employee', Employee), 400: problem('Invalid parameters, or an employee_id that exists') },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, body }) => ({
   status: 200,

@@ -3,7 +3,10 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { CreateStoreBody, Store } from '../../shared/stores/schema.js';
 import { createStore } from '../../shared/stores/service.js';
 
-export const contract = { body: CreateStoreBody, responses: { 201: answer('The created store', Store), 400: problem('Invalid parameters, or a store_id that exists') } };
+export const contract = {
+  body: CreateStoreBody,
+  responses: { 201: answer('The created store', Store), 400: problem('Invalid parameters, or a store_id that exists') },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, body }) => ({
   status: 201,

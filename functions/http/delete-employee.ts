@@ -5,7 +5,11 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
 /** Seed 4.3: deactivating an unknown employee answers 422. */
-export const contract = { path: IdPath, statuses: { 'not-found': 422 }, responses: { 200: answer('The deactivated employee', Employee), 422: problem('No such employee') } };
+export const contract = {
+  path: IdPath,
+  statuses: { 'not-found': 422 },
+  responses: { 200: answer('The deactivated employee', Employee), 422: problem('No such employee') },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,

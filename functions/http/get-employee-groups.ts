@@ -4,7 +4,10 @@ import { employeeGroups } from '../../shared/employees/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
-export const contract = { path: IdPath, responses: { 200: answer('The groups linked to the employee', dataOf(Group)), 404: problem('No such employee') } };
+export const contract = {
+  path: IdPath,
+  responses: { 200: answer('The groups linked to the employee', dataOf(Group)), 404: problem('No such employee') },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,

@@ -4,7 +4,10 @@ import { employeeStores } from '../../shared/employees/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
-export const contract = { path: IdPath, responses: { 200: answer('The stores linked to the employee', dataOf(Store)), 404: problem('No such employee') } };
+export const contract = {
+  path: IdPath,
+  responses: { 200: answer('The stores linked to the employee', dataOf(Store)), 404: problem('No such employee') },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,

@@ -4,7 +4,11 @@ import { EvaluationBody, EvaluationPath, EvaluationQuery } from '../../shared/su
 import { getEvaluation } from '../../shared/surveys/service.js';
 
 /** Seed 4.6: one evaluation, by its id or (is_external=true) by the transaction's external id. */
-export const contract = { path: EvaluationPath, query: EvaluationQuery, responses: { 200: answer('The evaluation', EvaluationBody), 404: problem('No such evaluation') } };
+export const contract = {
+  path: EvaluationPath,
+  query: EvaluationQuery,
+  responses: { 200: answer('The evaluation', EvaluationBody), 404: problem('No such evaluation') },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, path, query }) => ({
   status: 200,

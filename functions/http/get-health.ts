@@ -2,6 +2,9 @@ import { answer, problem } from '../../shared/http/contract.js';
 import { Health, checkHealth } from '../../shared/health/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
-export const contract = { anonymous: true as const, responses: { 200: answer('The service reaches its table', Health), 503: problem('The table cannot be reached') } };
+export const contract = {
+  anonymous: true as const,
+  responses: { 200: answer('The service reaches its table', Health), 503: problem('The table cannot be reached') },
+};
 
 export const handler = httpHandler(contract, async () => ({ status: 200, body: await checkHealth() }));

@@ -8,12 +8,18 @@ import { RequestOutcomeBody } from '../../shared/transactions/schema.js';
 
 const requestIdSecret = requireEnv(ENV.requestIdSecret);
 
-const RequestPath = v.strictObject({ requestId: v.pipe(v.string(), v.regex(REQUEST_ID_SHAPE, 'must be an x-request-id returned by POST /v2/transactions')) });
+const RequestPath = v.strictObject({
+  requestId: v.pipe(v.string(), v.regex(REQUEST_ID_SHAPE, 'must be an x-request-id returned by POST /v2/transactions')),
+});
 
 /** Whether a queued transaction was created, rejected or given up on, and why. */
 export const contract = {
   path: RequestPath,
-  responses: { 200: answer('What became of the request', RequestOutcomeBody), 400: problem('Not a request id'), 404: problem('No such request for this tenant') },
+  responses: {
+    200: answer('What became of the request', RequestOutcomeBody),
+    400: problem('Not a request id'),
+    404: problem('No such request for this tenant'),
+  },
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, path }) => ({

@@ -8,7 +8,10 @@ import { getTransaction } from '../../shared/transactions/queries.js';
 
 const TransactionIdPath = v.strictObject({ id: integerString(1, MAX_TRANSACTION_ID) });
 
-export const contract = { path: TransactionIdPath, responses: { 200: answer('The transaction', Transaction), 404: problem('No such transaction') } };
+export const contract = {
+  path: TransactionIdPath,
+  responses: { 200: answer('The transaction', Transaction), 404: problem('No such transaction') },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,

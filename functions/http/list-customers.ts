@@ -6,7 +6,15 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { readAsUser } from '../../shared/tenants/service.js';
 
 /** Seed 4.1 and 5.2: the list needs a user token; invalid parameters answer 422. */
-export const contract = { query: ListCustomersQuery, statuses: { validation: 422 }, responses: { 200: answer('A page of customers', listOf(Customer)), 401: problem('No valid user token'), 422: problem('Invalid parameters') } };
+export const contract = {
+  query: ListCustomersQuery,
+  statuses: { validation: 422 },
+  responses: {
+    200: answer('A page of customers', listOf(Customer)),
+    401: problem('No valid user token'),
+    422: problem('Invalid parameters'),
+  },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, query, userToken }) => {
   return { status: 200, body: await readAsUser(tenantId, userToken, () => listCustomers(tenantId, query)) };

@@ -3,7 +3,11 @@ import { Employee, ListEmployeesQuery } from '../../shared/employees/schema.js';
 import { listEmployees } from '../../shared/employees/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
-export const contract = { query: ListEmployeesQuery, statuses: { validation: 422 }, responses: { 200: answer('A page of employees', listOf(Employee)), 422: problem('Invalid parameters') } };
+export const contract = {
+  query: ListEmployeesQuery,
+  statuses: { validation: 422 },
+  responses: { 200: answer('A page of employees', listOf(Employee)), 422: problem('Invalid parameters') },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, query }) => ({
   status: 200,

@@ -8,9 +8,22 @@ import { readAsUser, seesStore } from '../../shared/tenants/service.js';
  * Flexible-form ratings in a date range; needs a user token; invalid parameters answer 422. A token limited to some
  * stores sees their evaluations only (a page may then hold fewer than `limit`; follow next_cursor).
  */
-export const contract = { query: EvaluationsQuery, statuses: { validation: 422 }, responses: { 200: answer('A page of evaluations, newest first', listOf(EvaluationBody)), 401: problem('No valid user token'), 422: problem('Invalid parameters') } };
+export const contract = {
+  query: EvaluationsQuery,
+  statuses: { validation: 422 },
+  responses: {
+    200: answer('A page of evaluations, newest first', listOf(EvaluationBody)),
+    401: problem('No valid user token'),
+    422: problem('Invalid parameters'),
+  },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, query, userToken }) => {
-  const page = await readAsUser(tenantId, userToken, () => listEvaluations(tenantId, query), (result, user) => ({ ...result, data: result.data.filter((e) => seesStore(user.scope, e.store_id)) }));
+  const page = await readAsUser(
+    tenantId,
+    userToken,
+    () => listEvaluations(tenantId, query),
+    (result, user) => ({ ...result, data: result.data.filter((e) => seesStore(user.scope, e.store_id)) }),
+  );
   return { status: 200, body: page };
 });

@@ -4,7 +4,11 @@ import { ListStoresQuery, Store } from '../../shared/stores/schema.js';
 import { listStores } from '../../shared/stores/service.js';
 
 /** Seed 4.2: invalid list parameters answer 422. */
-export const contract = { query: ListStoresQuery, statuses: { validation: 422 }, responses: { 200: answer('A page of stores', listOf(Store)), 422: problem('Invalid parameters') } };
+export const contract = {
+  query: ListStoresQuery,
+  statuses: { validation: 422 },
+  responses: { 200: answer('A page of stores', listOf(Store)), 422: problem('Invalid parameters') },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, query }) => ({
   status: 200,

@@ -4,7 +4,15 @@ import { EvaluationBody, SurveyBody } from '../../shared/surveys/schema.js';
 import { answerSurvey } from '../../shared/surveys/service.js';
 
 /** Chatbot API: records the answer to an attempt (201); one answered already is a 409. */
-export const contract = { body: SurveyBody, responses: { 201: answer('The recorded answer', EvaluationBody), 400: problem('Invalid answer'), 404: problem('No such attempt for that journey'), 409: problem('Answered already: use PUT') } };
+export const contract = {
+  body: SurveyBody,
+  responses: {
+    201: answer('The recorded answer', EvaluationBody),
+    400: problem('Invalid answer'),
+    404: problem('No such attempt for that journey'),
+    409: problem('Answered already: use PUT'),
+  },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, body }) => ({
   status: 201,

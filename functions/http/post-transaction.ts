@@ -6,15 +6,23 @@ import { Transaction, toLegacyPath } from '../../shared/transactions/schema.js';
 import { registerTransaction, TransactionRejected } from '../../shared/transactions/service.js';
 
 /** Seed 4.4, the legacy interface: created synchronously (201), or 422 with every problem. */
-export const contract = { body: LegacyTransactionBody, statuses: { validation: 422, 'malformed-json': 422 }, responses: { 201: answer('The created transaction', Transaction), 422: problem('Validation error: every problem listed') } };
+export const contract = {
+  body: LegacyTransactionBody,
+  statuses: { validation: 422, 'malformed-json': 422 },
+  responses: { 201: answer('The created transaction', Transaction), 422: problem('Validation error: every problem listed') },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, body }) => {
   const command = fromLegacy(body);
   try {
     const { transaction, warnings } = await registerTransaction(tenantId, command, requestKeyFor(command));
-    return { status: 201, body: warnings.length ? { ...transaction, warnings: warnings.map((w) => ({ ...w, path: toLegacyPath(w.path) })) } : transaction };
+    return {
+      status: 201,
+      body: warnings.length ? { ...transaction, warnings: warnings.map((w) => ({ ...w, path: toLegacyPath(w.path) })) } : transaction,
+    };
   } catch (error) {
-    if (error instanceof TransactionRejected) throw new TransactionRejected(error.errors.map((e) => ({ ...e, path: toLegacyPath(e.path) })));
+    if (error instanceof TransactionRejected)
+      throw new TransactionRejected(error.errors.map((e) => ({ ...e, path: toLegacyPath(e.path) })));
     throw error;
   }
 });

@@ -12,7 +12,10 @@ const requestIdSecret = requireEnv(ENV.requestIdSecret);
 /** Checks the shape, queues what was validated and answers 201 with the sent object. No DynamoDB call. */
 export const contract = {
   body: V2TransactionBody,
-  responses: { 201: answer('Queued; the body is the sent object, the x-request-id header names the request'), 400: problem('Invalid payload, or too large to queue: every problem listed') },
+  responses: {
+    201: answer('Queued; the body is the sent object, the x-request-id header names the request'),
+    400: problem('Invalid payload, or too large to queue: every problem listed'),
+  },
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, body, sent }) => {

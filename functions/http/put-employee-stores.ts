@@ -7,7 +7,17 @@ import { IdPath } from '../../shared/schema.js';
 import { resolveUser } from '../../shared/tenants/service.js';
 
 /** Seed 4.3: replaces the links; the user token must cover every store added or removed (else 401). */
-export const contract = { path: IdPath, body: EmployeeStoresBody, responses: { 200: answer('The stores now linked', dataOf(Store)), 400: problem('Invalid parameters'), 401: problem('The user token does not cover every store added or removed'), 404: problem('No such employee or store'), 409: problem('Edited concurrently; try again') } };
+export const contract = {
+  path: IdPath,
+  body: EmployeeStoresBody,
+  responses: {
+    200: answer('The stores now linked', dataOf(Store)),
+    400: problem('Invalid parameters'),
+    401: problem('The user token does not cover every store added or removed'),
+    404: problem('No such employee or store'),
+    409: problem('Edited concurrently; try again'),
+  },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body, userToken }) => {
   const user = await resolveUser(tenantId, userToken);

@@ -4,7 +4,10 @@ import { EvaluationBody, SurveyBody } from '../../shared/surveys/schema.js';
 import { answerSurvey } from '../../shared/surveys/service.js';
 
 /** Chatbot API: replaces the answer of an attempt (200); 404 when it has none. */
-export const contract = { body: SurveyBody, responses: { 200: answer('The corrected answer', EvaluationBody), 400: problem('Invalid answer'), 404: problem('No answer to replace') } };
+export const contract = {
+  body: SurveyBody,
+  responses: { 200: answer('The corrected answer', EvaluationBody), 400: problem('Invalid answer'), 404: problem('No answer to replace') },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, body }) => ({
   status: 200,

@@ -6,7 +6,11 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
 /** Seed 4.1: an edit answers 201. */
-export const contract = { path: IdPath, body: UpdateCustomerBody, responses: { 201: answer('The edited customer', Customer), 400: problem('Invalid parameters'), 404: problem('No such customer') } };
+export const contract = {
+  path: IdPath,
+  body: UpdateCustomerBody,
+  responses: { 201: answer('The edited customer', Customer), 400: problem('Invalid parameters'), 404: problem('No such customer') },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body }) => ({
   status: 201,

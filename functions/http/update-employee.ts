@@ -5,7 +5,14 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
 /** Seed 4.3: invalid parameters of an edit answer 422. */
-export const contract = { path: IdPath, body: UpdateEmployeeBody, statuses: { validation: 422, 'malformed-json': 422, conflict: 422 }, responses: { 200: answer('The edited employee', Employee), 404: problem('No such employee'), 422: problem('Invalid parameters') } };
+export const contract = {
+  path: IdPath,
+  body: UpdateEmployeeBody,
+  statuses: { validation: 422, 'malformed-json': 422, conflict: 422 },
+  responses: { 200: answer('The edited employee', Employee), 404: problem('No such employee'), 422: problem('Invalid parameters') },
+};
 
-export const handler = httpHandler(contract, async ({ tenantId, path, body }) => ({ status: 200, body: await editEmployee(tenantId, path.id, body) }),
-);
+export const handler = httpHandler(contract, async ({ tenantId, path, body }) => ({
+  status: 200,
+  body: await editEmployee(tenantId, path.id, body),
+}));

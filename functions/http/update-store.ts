@@ -5,7 +5,11 @@ import { Store, UpdateStoreBody } from '../../shared/stores/schema.js';
 import { editStore } from '../../shared/stores/service.js';
 
 /** Seed 4.2: an edit answers 202. */
-export const contract = { path: IdPath, body: UpdateStoreBody, responses: { 202: answer('The edited store', Store), 400: problem('Invalid parameters'), 404: problem('No such store') } };
+export const contract = {
+  path: IdPath,
+  body: UpdateStoreBody,
+  responses: { 202: answer('The edited store', Store), 400: problem('Invalid parameters'), 404: problem('No such store') },
+};
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body }) => ({
   status: 202,

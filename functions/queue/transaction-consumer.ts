@@ -14,12 +14,19 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
   logger.addContext(context);
   const prepared = await prepareBatch(event.Records);
   const outbox = dispatchOutbox();
-  const processed = await processPartialResponse(event, (record: SQSRecord) => processTransactionRecord(record, prepared.get(record.messageId), outbox.for(record.messageId)), processor, { context, throwOnFullBatchFailure: false });
+  const processed = await processPartialResponse(
+    event,
+    (record: SQSRecord) => processTransactionRecord(record, prepared.get(record.messageId), outbox.for(record.messageId)),
+    processor,
+    { context, throwOnFullBatchFailure: false },
+  );
   const undelivered = await outbox.flush(new Set(processed.batchItemFailures.map((f) => f.itemIdentifier)));
   // A new answer (the processor keeps its own between invocations), its failures in the batch's order.
   const position = new Map(event.Records.map((record, i) => [record.messageId, i]));
   const failures = [...processed.batchItemFailures, ...undelivered.map((itemIdentifier) => ({ itemIdentifier }))];
-  const response: SQSBatchResponse = { batchItemFailures: failures.sort((a, b) => position.get(a.itemIdentifier)! - position.get(b.itemIdentifier)!) };
+  const response: SQSBatchResponse = {
+    batchItemFailures: failures.sort((a, b) => position.get(a.itemIdentifier)! - position.get(b.itemIdentifier)!),
+  };
   if (response.batchItemFailures.length) count('ConsumerRecordFailures', undefined, response.batchItemFailures.length);
   flushMetrics();
   return response;

@@ -1,4 +1,3 @@
-
 import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -29,4 +28,3 @@ export class Alarms extends Construct {
     return alarm;
   }
 }
-

@@ -18,7 +18,10 @@ export interface HttpRequestShape {
   requestId?: string;
 }
 
-export function httpEvent(request: HttpRequestShape, authorizer?: unknown): APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda: unknown } } } {
+export function httpEvent(
+  request: HttpRequestShape,
+  authorizer?: unknown,
+): APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda: unknown } } } {
   const now = new Date();
   const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   const query = request.query && Object.keys(request.query).length ? request.query : undefined;
@@ -37,7 +40,13 @@ export function httpEvent(request: HttpRequestShape, authorizer?: unknown): APIG
       apiId: 'local',
       domainName: headers.host ?? 'localhost',
       domainPrefix: 'localhost',
-      http: { method: request.method, path: request.rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+      http: {
+        method: request.method,
+        path: request.rawPath,
+        protocol: 'HTTP/1.1',
+        sourceIp: '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
       requestId: request.requestId ?? randomUUID(),
       routeKey: `${request.method} ${request.routePath}`,
       stage: '$default',

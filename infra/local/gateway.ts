@@ -87,7 +87,13 @@ export interface GatewayResponse {
  * The route of the table a request matches and the event API Gateway builds for it (payload format 2.0, without the
  * authorizer's context), or undefined when no route matches.
  */
-export function createRouter(api: ApiName): (method: string, url: URL, request: Omit<GatewayRequest, 'url' | 'method'>) => { route: Route; event: ReturnType<typeof httpEvent> } | undefined {
+export function createRouter(
+  api: ApiName,
+): (
+  method: string,
+  url: URL,
+  request: Omit<GatewayRequest, 'url' | 'method'>,
+) => { route: Route; event: ReturnType<typeof httpEvent> } | undefined {
   const table = compile(api);
   return (method, url, request) => {
     const match = table.map((r) => ({ r, m: r.route.method === method ? r.pattern.exec(url.pathname) : null })).find((x) => x.m);
@@ -120,7 +126,10 @@ export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: 
     const cached = cache.get(key);
     if (cached && cached.expires > Date.now()) return cached.context;
     const authorize = await loadHandler(authorizer.handler);
-    const result = (await authorize(authorizerEvent(event, [key]), lambdaContext(`${options.api}-authorizer`))) as { isAuthorized: boolean; context?: unknown };
+    const result = (await authorize(authorizerEvent(event, [key]), lambdaContext(`${options.api}-authorizer`))) as {
+      isAuthorized: boolean;
+      context?: unknown;
+    };
     if (!result.isAuthorized) throw new GatewayAnswer(403, 'Forbidden');
     if (ttlMs > 0) cache.set(key, { context: result.context, expires: Date.now() + ttlMs });
     return result.context;
@@ -130,7 +139,8 @@ export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: 
     try {
       // API Gateway matches the path as sent: it resolves no dot segments and merges no slashes, so neither do we.
       const rawPath = request.url.split('?')[0]!;
-      if (!rawPath.startsWith('/') || rawPath.includes('//') || rawPath.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) throw new GatewayAnswer(404, 'Not Found');
+      if (!rawPath.startsWith('/') || rawPath.includes('//') || rawPath.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment)))
+        throw new GatewayAnswer(404, 'Not Found');
       const url = new URL(`http://localhost${request.url}`);
       const { method } = request;
       if (method === 'GET') {
@@ -177,7 +187,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new StartupError(`Port ${options.port} (${options.api} API) is in use: stop what uses it or set another port.`) : error),
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new StartupError(`Port ${options.port} (${options.api} API) is in use: stop what uses it or set another port.`)
+          : error,
+      ),
     );
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
   });
@@ -186,12 +200,20 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   return {
     url: `http://localhost:${port}`,
     server,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 const SWAGGER_UI = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const ASSETS: Record<string, string> = { 'swagger-ui.css': 'text/css', 'swagger-ui-bundle.js': 'text/javascript', 'favicon-32x32.png': 'image/png' };
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css',
+  'swagger-ui-bundle.js': 'text/javascript',
+  'favicon-32x32.png': 'image/png',
+};
 const documents = new Map<ApiName, Promise<Buffer>>();
 
 /**
@@ -200,7 +222,11 @@ const documents = new Map<ApiName, Promise<Buffer>>();
  */
 async function referencePage(api: ApiName, path: string): Promise<GatewayResponse | undefined> {
   if (path === '/openapi.json') {
-    if (!documents.has(api)) documents.set(api, import('../openapi.js').then(async ({ openApiDocument }) => Buffer.from(JSON.stringify(await openApiDocument(api)))));
+    if (!documents.has(api))
+      documents.set(
+        api,
+        import('../openapi.js').then(async ({ openApiDocument }) => Buffer.from(JSON.stringify(await openApiDocument(api)))),
+      );
     return { status: 200, headers: { 'content-type': 'application/json' }, body: await documents.get(api)! };
   }
   if (path === '/docs' || path === '/docs/') {
@@ -211,18 +237,26 @@ async function referencePage(api: ApiName, path: string): Promise<GatewayRespons
     return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from(html) };
   }
   const asset = path.startsWith('/docs/assets/') ? path.slice('/docs/assets/'.length) : undefined;
-  if (asset && ASSETS[asset]) return { status: 200, headers: { 'content-type': ASSETS[asset] }, body: await readFile(join(SWAGGER_UI, asset)) };
+  if (asset && ASSETS[asset])
+    return { status: 200, headers: { 'content-type': ASSETS[asset] }, body: await readFile(join(SWAGGER_UI, asset)) };
   return undefined;
 }
 
 /** An answer API Gateway gives by itself, with its own bare JSON body. */
 class GatewayAnswer extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 
   response(): GatewayResponse {
-    return { status: this.status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ message: this.message })) };
+    return {
+      status: this.status,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify({ message: this.message })),
+    };
   }
 }
 
@@ -248,7 +282,9 @@ function decodePathParameter(raw: string): string {
 
 /** Repeated headers and query parameters are joined with commas, as payload format 2.0 does. */
 function flattenHeaders(req: IncomingMessage): Record<string, string> {
-  return Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : String(value)]));
+  return Object.fromEntries(
+    Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : String(value)]),
+  );
 }
 
 function flattenQuery(params: URLSearchParams): Record<string, string> {

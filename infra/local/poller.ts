@@ -23,7 +23,13 @@ export function startPoller(client: SQSClient, queueUrls: QueueUrls, options: { 
     while (running) {
       try {
         const { Messages = [] } = await client.send(
-          new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: options.visibilityTimeoutSeconds, MessageSystemAttributeNames: ['All'] }),
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: 1,
+            VisibilityTimeout: options.visibilityTimeoutSeconds,
+            MessageSystemAttributeNames: ['All'],
+          }),
         );
         if (!Messages.length) continue;
         const event: SQSEvent = {
@@ -48,7 +54,12 @@ export function startPoller(client: SQSClient, queueUrls: QueueUrls, options: { 
         }
         const done = Messages.filter((m) => !failed.has(m.MessageId!));
         if (done.length) {
-          await client.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+          await client.send(
+            new DeleteMessageBatchCommand({
+              QueueUrl: queueUrl,
+              Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+            }),
+          );
         }
       } catch (error) {
         if (running) {

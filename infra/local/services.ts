@@ -18,7 +18,9 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local
 export function checkJava(): void {
   const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
   if (probe.error || probe.status !== 0) {
-    throw new StartupError('DynamoDB Local needs Java 17 or later: install it (Debian/Ubuntu: apt-get install openjdk-17-jre-headless) and run again.');
+    throw new StartupError(
+      'DynamoDB Local needs Java 17 or later: install it (Debian/Ubuntu: apt-get install openjdk-17-jre-headless) and run again.',
+    );
   }
 }
 

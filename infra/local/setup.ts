@@ -1,4 +1,10 @@
-import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  type DynamoDBClient,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { MAX_RECEIVE_COUNT, QUEUE_VISIBILITY_TIMEOUT_SECONDS, QUEUES, type QueueId } from '../../shared/queues.js';
 import { TABLE } from '../../shared/table.js';
@@ -31,7 +37,9 @@ export async function createTable(client: DynamoDBClient, tableName: string): Pr
       })),
     }),
   );
-  await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true } }));
+  await client.send(
+    new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true } }),
+  );
 }
 
 export type QueueUrls = Record<QueueId, string>;

@@ -86,8 +86,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
 
     const gateways: Gateway[] = [];
-    for (const [api, port] of [['public', options.port], ['chatbot', options.chatbotPort]] as const) {
-      const gateway = await startGateway({ api, port, host: options.host ?? '127.0.0.1', authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds });
+    for (const [api, port] of [
+      ['public', options.port],
+      ['chatbot', options.chatbotPort],
+    ] as const) {
+      const gateway = await startGateway({
+        api,
+        port,
+        host: options.host ?? '127.0.0.1',
+        authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds,
+      });
       gateways.push(gateway);
       stops.push(gateway.close);
     }

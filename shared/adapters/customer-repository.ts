@@ -17,7 +17,10 @@ export const customers = entityRepository<Customer>({
   collection: false,
   derived: {
     // Sparse: only opted-out customers are in gsi2.
-    opt_out: (tenantId, id, optOut) => ({ gsi2pk: optOut ? keys.byStatus(tenantId, ENTITY, 'OPTOUT') : undefined, gsi2sk: optOut ? padId(id) : undefined }),
+    opt_out: (tenantId, id, optOut) => ({
+      gsi2pk: optOut ? keys.byStatus(tenantId, ENTITY, 'OPTOUT') : undefined,
+      gsi2sk: optOut ? padId(id) : undefined,
+    }),
     name: (tenantId, id, name) => {
       const normalised = normaliseName(name);
       return { gsi3pk: keys.byName(tenantId, ENTITY, nameShard(normalised)), gsi3sk: keys.nameSort(normalised, id) };

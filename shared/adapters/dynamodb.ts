@@ -1,5 +1,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  UpdateCommand,
+  type QueryCommandInput,
+  type QueryCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../errors.js';
 import { TABLE, type IndexName } from '../table.js';
 import { ENV, requireEnv } from '../config.js';
@@ -91,9 +99,7 @@ export interface Page {
 
 export async function queryPage(database: Db, spec: QuerySpec, request: PageRequest): Promise<Page> {
   const base = queryInput(database.tableName, spec);
-  let startKey = request.cursor
-    ? decodeCursor(request.cursor, spec)
-    : await skipItems(database, base, (request.page - 1) * request.limit);
+  let startKey = request.cursor ? decodeCursor(request.cursor, spec) : await skipItems(database, base, (request.page - 1) * request.limit);
   if (startKey === null) return { items: [], nextCursor: null };
 
   const items: Item[] = [];
@@ -113,12 +119,21 @@ export async function queryPage(database: Db, spec: QuerySpec, request: PageRequ
  * BatchGetItem of `limit` consecutive ids (and a read of the id counter, in parallel), whatever the page number.
  * Ids never used (a create that failed) leave a page short.
  */
-export async function pageByIdRange(database: Db, tenantId: number, entity: Entity, request: PageRequest, keep: (item: Item) => boolean): Promise<Page> {
+export async function pageByIdRange(
+  database: Db,
+  tenantId: number,
+  entity: Entity,
+  request: PageRequest,
+  keep: (item: Item) => boolean,
+): Promise<Page> {
   const start = request.cursor ? decodeIdCursor(request.cursor) : (request.page - 1) * request.limit + 1;
   const ids = Array.from({ length: request.limit }, (_, i) => start + i);
   const [counter, items] = await Promise.all([
     database.client.send(new GetCommand({ TableName: database.tableName, Key: keys.counter(tenantId, entity) })),
-    batchGet(database, ids.map((id) => keys.entity(tenantId, entity, id))),
+    batchGet(
+      database,
+      ids.map((id) => keys.entity(tenantId, entity, id)),
+    ),
   ]);
   const lastId = Number(counter.Item?.value ?? 0);
   const end = start + request.limit - 1;
@@ -150,7 +165,8 @@ function decodeIdCursor(cursor: string): number {
   try {
     const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
     const id = (decoded as { id?: unknown })?.id;
-    if (typeof id === 'number' && Number.isInteger(id) && id >= 1 && id <= MAX_INT_ID && Object.keys(decoded as object).length === 1) return id;
+    if (typeof id === 'number' && Number.isInteger(id) && id >= 1 && id <= MAX_INT_ID && Object.keys(decoded as object).length === 1)
+      return id;
   } catch {
     // falls through to the validation error
   }
@@ -158,7 +174,9 @@ function decodeIdCursor(cursor: string): number {
 }
 
 const invalidCursor = () =>
-  new ValidationError('The cursor is not valid for this query.', [{ path: 'cursor', message: 'must be a next_cursor returned by this list with the same filters' }]);
+  new ValidationError('The cursor is not valid for this query.', [
+    { path: 'cursor', message: 'must be a next_cursor returned by this list with the same filters' },
+  ]);
 
 function queryInput(tableName: string, spec: QuerySpec): QueryCommandInput {
   const index = spec.index ? TABLE.indexes.find((i) => i.name === spec.index)! : undefined;

@@ -37,15 +37,26 @@ export function storeLink(tenantId: number, employeeId: number, storeId: number)
  * Lists employees. A store filter reads that store's links (gsi2) and then the employees; otherwise the most
  * selective of email, name and status is the key condition and the rest filter.
  */
-export async function listEmployees(tenantId: number, filters: EmployeeFilters, storeId: number | undefined): Promise<{ page: Page; viaLinks: boolean }> {
+export async function listEmployees(
+  tenantId: number,
+  filters: EmployeeFilters,
+  storeId: number | undefined,
+): Promise<{ page: Page; viaLinks: boolean }> {
   const { name, email, status } = filters;
   const nameFilter: Filter[] = name ? [{ attribute: 'gsi3sk', beginsWith: normaliseName(name) }] : [];
   const emailFilter: Filter[] = email ? [{ attribute: 'email', equals: email }] : [];
   const statusFilter: Filter[] = status ? [{ attribute: 'status', equals: status }] : [];
   let spec: QuerySpec;
   if (storeId !== undefined) spec = { index: 'gsi2', partition: keys.storeEmployees(tenantId, storeId) };
-  else if (email) spec = { index: 'gsi5', partition: keys.byValue(tenantId, ENTITY, 'EMAIL', email), filters: [...nameFilter, ...statusFilter] };
-  else if (name) spec = { index: 'gsi3', partition: keys.byName(tenantId, ENTITY), sortBeginsWith: normaliseName(name), filters: [...emailFilter, ...statusFilter] };
+  else if (email)
+    spec = { index: 'gsi5', partition: keys.byValue(tenantId, ENTITY, 'EMAIL', email), filters: [...nameFilter, ...statusFilter] };
+  else if (name)
+    spec = {
+      index: 'gsi3',
+      partition: keys.byName(tenantId, ENTITY),
+      sortBeginsWith: normaliseName(name),
+      filters: [...emailFilter, ...statusFilter],
+    };
   else if (status) spec = { index: 'gsi2', partition: keys.byStatus(tenantId, ENTITY, status) };
   else spec = { index: 'gsi1', partition: keys.collection(tenantId, ENTITY) };
   return { page: await queryPage(db(), spec, filters), viaLinks: storeId !== undefined };
@@ -57,7 +68,13 @@ export class ConcurrentEditError extends Error {}
  * Replaces an employee's store links atomically: the employee's `stores` and the link items change together, and
  * only if `stores` is still what the caller read (otherwise ConcurrentEditError, and nothing changed).
  */
-export async function replaceStoreLinks(tenantId: number, employeeId: number, before: number[], after: number[], now: string): Promise<void> {
+export async function replaceStoreLinks(
+  tenantId: number,
+  employeeId: number,
+  before: number[],
+  after: number[],
+  now: string,
+): Promise<void> {
   const { client, tableName } = db();
   const added = after.filter((id) => !before.includes(id));
   const removed = before.filter((id) => !after.includes(id));
@@ -87,7 +104,15 @@ export async function replaceGroups(tenantId: number, employeeId: number, before
   }
 }
 
-function relationUpdate(tableName: string, tenantId: number, employeeId: number, field: 'stores' | 'groups', before: number[], after: number[], now: string) {
+function relationUpdate(
+  tableName: string,
+  tenantId: number,
+  employeeId: number,
+  field: 'stores' | 'groups',
+  before: number[],
+  after: number[],
+  now: string,
+) {
   return {
     TableName: tableName,
     Key: keys.entity(tenantId, ENTITY, employeeId),

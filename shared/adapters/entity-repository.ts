@@ -27,16 +27,20 @@ type Changes<T> = Partial<Omit<T, 'id' | 'created_at'>>;
  * Index attributes holding one exact value of a field (a status, a code, an e-mail...) in `index`; absent when the
  * value is, which takes the item out of that index.
  */
-export const exactIndex = (index: string, entity: Entity, field: string) => (tenantId: number, id: number, value: string | null | undefined) => ({
-  [`${index}pk`]: value ? keys.byValue(tenantId, entity, field, value) : undefined,
-  [`${index}sk`]: value ? padId(id) : undefined,
-});
+export const exactIndex =
+  (index: string, entity: Entity, field: string) => (tenantId: number, id: number, value: string | null | undefined) => ({
+    [`${index}pk`]: value ? keys.byValue(tenantId, entity, field, value) : undefined,
+    [`${index}sk`]: value ? padId(id) : undefined,
+  });
 
 export function entityRepository<T extends { id: number; updated_at: string }>(model: EntityModel<T>) {
   const { entity } = model;
   const derivedFrom = (tenantId: number, id: number, fields: Partial<T>) => {
     const attributes: Record<string, string | undefined> = {};
-    for (const [field, derive] of Object.entries(model.derived) as [keyof T & string, (t: number, i: number, v: unknown) => Record<string, string | undefined>][]) {
+    for (const [field, derive] of Object.entries(model.derived) as [
+      keyof T & string,
+      (t: number, i: number, v: unknown) => Record<string, string | undefined>,
+    ][]) {
       if (field in fields) Object.assign(attributes, derive(tenantId, id, fields[field]));
     }
     return attributes;
@@ -73,17 +77,31 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
     const { client, tableName } = db();
     const now = Date.now();
     try {
-      await client.send(new PutCommand({ TableName: tableName, Item: { ...guardKey(tenantId, code), [TABLE.entityAttribute]: `${entity}_EXT`, id, claimed_at: now }, ConditionExpression: 'attribute_not_exists(pk)' }));
+      await client.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { ...guardKey(tenantId, code), [TABLE.entityAttribute]: `${entity}_EXT`, id, claimed_at: now },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
       return;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
-    const { Item: guard } = await client.send(new GetCommand({ TableName: tableName, Key: guardKey(tenantId, code), ConsistentRead: true }));
+    const { Item: guard } = await client.send(
+      new GetCommand({ TableName: tableName, Key: guardKey(tenantId, code), ConsistentRead: true }),
+    );
     const orphan = guard && Number(guard.claimed_at ?? 0) < now - ORPHAN_GUARD_SECONDS * 1000 && !(await get(tenantId, Number(guard.id)));
     if (!orphan) throw duplicate(code);
     try {
       await client.send(
-        new UpdateCommand({ TableName: tableName, Key: guardKey(tenantId, code), UpdateExpression: 'SET id = :id, claimed_at = :now', ConditionExpression: 'id = :old', ExpressionAttributeValues: { ':id': id, ':now': now, ':old': guard.id } }),
+        new UpdateCommand({
+          TableName: tableName,
+          Key: guardKey(tenantId, code),
+          UpdateExpression: 'SET id = :id, claimed_at = :now',
+          ConditionExpression: 'id = :old',
+          ExpressionAttributeValues: { ':id': id, ':now': now, ':old': guard.id },
+        }),
       );
     } catch (error) {
       if (isConditionFailure(error)) throw duplicate(code);
@@ -107,7 +125,10 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
   /** Reads several entities in one round trip (at most 100 ids), in the order asked; absent ones are skipped. */
   async function getMany(tenantId: number, ids: number[]): Promise<T[]> {
     if (ids.length === 0) return [];
-    const items = await batchGet(db(), [...new Set(ids)].map((id) => keys.entity(tenantId, entity, id)));
+    const items = await batchGet(
+      db(),
+      [...new Set(ids)].map((id) => keys.entity(tenantId, entity, id)),
+    );
     const found = new Map(items.map((item) => model.parse(item)).map((value) => [value.id, value]));
     return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
   }
@@ -116,12 +137,20 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
    * Applies changes to an existing entity and returns it as stored; NotFoundError when there is none. Changing the
    * external code moves its guard in the same transaction, so the code stays unique.
    */
-  async function update(tenantId: number, id: number, changes: Changes<T>, now: string, extra: NonNullable<TransactWriteCommandInput['TransactItems']> = []): Promise<T> {
+  async function update(
+    tenantId: number,
+    id: number,
+    changes: Changes<T>,
+    now: string,
+    extra: NonNullable<TransactWriteCommandInput['TransactItems']> = [],
+  ): Promise<T> {
     const { client, tableName } = db();
     const key = keys.entity(tenantId, entity, id);
     const attributes: Item = { ...changes, updated_at: now, ...derivedFrom(tenantId, id, changes as Partial<T>) };
     const set = Object.entries(attributes).filter(([, value]) => value !== undefined);
-    const remove = Object.entries(attributes).filter(([, value]) => value === undefined).map(([name]) => name);
+    const remove = Object.entries(attributes)
+      .filter(([, value]) => value === undefined)
+      .map(([name]) => name);
     const names: Record<string, string> = {};
     const values: Item = {};
     const setParts = set.map(([name, value], i) => {
@@ -147,11 +176,27 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
         values[':before'] = before ?? null;
         condition += before == null ? ' AND (attribute_not_exists(#code) OR #code = :before)' : ' AND #code = :before';
         if (before != null) guards.push({ Delete: { TableName: tableName, Key: guardKey(tenantId, before) } });
-        if (after != null) guards.push({ Put: { TableName: tableName, Item: { ...guardKey(tenantId, after), [TABLE.entityAttribute]: `${entity}_EXT`, id }, ConditionExpression: 'attribute_not_exists(pk)' } });
+        if (after != null)
+          guards.push({
+            Put: {
+              TableName: tableName,
+              Item: { ...guardKey(tenantId, after), [TABLE.entityAttribute]: `${entity}_EXT`, id },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          });
       }
     }
-    const expression = [setParts.length ? `SET ${setParts.join(', ')}` : '', removeParts.length ? `REMOVE ${removeParts.join(', ')}` : ''].join(' ').trim();
-    const updateInput = { TableName: tableName, Key: key, UpdateExpression: expression, ConditionExpression: condition, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+    const expression = [setParts.length ? `SET ${setParts.join(', ')}` : '', removeParts.length ? `REMOVE ${removeParts.join(', ')}` : '']
+      .join(' ')
+      .trim();
+    const updateInput = {
+      TableName: tableName,
+      Key: key,
+      UpdateExpression: expression,
+      ConditionExpression: condition,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    };
     try {
       if (guards.length === 0 && extra.length === 0) {
         const { Attributes } = await client.send(new UpdateCommand({ ...updateInput, ReturnValues: 'ALL_NEW' }));

@@ -14,7 +14,9 @@ export function evaluationIndex(tenantId: number, transaction: { id: number; tra
     answered_at: answeredAt,
     gsi2pk: keys.evaluationsByMonth(tenantId, answeredAt.slice(0, 7)),
     gsi2sk: `${answeredAt}#${padId(transaction.id)}`,
-    ...(transaction.transaction_id ? { gsi4pk: keys.evaluationByExternalId(tenantId, transaction.transaction_id), gsi4sk: answeredAt } : {}),
+    ...(transaction.transaction_id
+      ? { gsi4pk: keys.evaluationByExternalId(tenantId, transaction.transaction_id), gsi4sk: answeredAt }
+      : {}),
   };
 }
 
@@ -24,7 +26,13 @@ export type AnswerOutcome = 'written' | 'missing' | 'conflict';
  * Writes an answer onto a transaction's survey attempt with one conditional UpdateItem. `create` requires the
  * attempt not to be answered yet (two answers at once: one wins); `replace` requires an answer to exist.
  */
-export async function writeAnswer(tenantId: number, id: number, attemptId: number, mode: 'create' | 'replace', set: Item): Promise<{ outcome: AnswerOutcome; item?: Item }> {
+export async function writeAnswer(
+  tenantId: number,
+  id: number,
+  attemptId: number,
+  mode: 'create' | 'replace',
+  set: Item,
+): Promise<{ outcome: AnswerOutcome; item?: Item }> {
   const { client, tableName } = db();
   const names: Record<string, string> = { '#survey': 'survey', '#status': 'status', '#attempt': 'attempt_id' };
   const values: Item = { ':attempt': attemptId, ':answered': 'answered', ':created': 'created' };
@@ -49,15 +57,23 @@ export async function writeAnswer(tenantId: number, id: number, attemptId: numbe
     return { outcome: 'written', item: Attributes };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    const { Item: old } = await client.send(new GetCommand({ TableName: tableName, Key: keys.transaction(tenantId, id), ConsistentRead: true }));
-    const answered = (old?.survey as { status?: string; attempt_id?: number } | undefined);
+    const { Item: old } = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.transaction(tenantId, id), ConsistentRead: true }),
+    );
+    const answered = old?.survey as { status?: string; attempt_id?: number } | undefined;
     const conflict = mode === 'create' && old?.status === 'created' && answered?.attempt_id === attemptId && answered.status === 'answered';
     return { outcome: conflict ? 'conflict' : 'missing' };
   }
 }
 
 /** Evaluations answered between two instants, newest first, across the month partitions they span. */
-export async function queryEvaluations(tenantId: number, from: string, to: string, limit: number, cursor: string | undefined): Promise<{ items: Item[]; nextCursor: string | null }> {
+export async function queryEvaluations(
+  tenantId: number,
+  from: string,
+  to: string,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ items: Item[]; nextCursor: string | null }> {
   const { client, tableName } = db();
   const months = monthsBetween(from, to).reverse();
   let position = cursor ? decode(cursor, months, tenantId, from, to) : { month: months[0]!, key: undefined as Item | undefined };
@@ -86,7 +102,14 @@ export async function queryEvaluations(tenantId: number, from: string, to: strin
 export async function queryByExternalId(tenantId: number, externalId: string): Promise<Item | undefined> {
   const { client, tableName } = db();
   const { Items } = await client.send(
-    new QueryCommand({ TableName: tableName, IndexName: 'gsi4', KeyConditionExpression: 'gsi4pk = :pk', ExpressionAttributeValues: { ':pk': keys.evaluationByExternalId(tenantId, externalId) }, ScanIndexForward: false, Limit: 1 }),
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: 'gsi4',
+      KeyConditionExpression: 'gsi4pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.evaluationByExternalId(tenantId, externalId) },
+      ScanIndexForward: false,
+      Limit: 1,
+    }),
   );
   return Items?.[0];
 }
@@ -99,23 +122,42 @@ export function monthsBetween(from: string, to: string): string[] {
   const index = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
   const first = index(from);
   const count = index(to) - first + 1;
-  if (!(count >= 1 && count <= MAX_MONTHS_PER_QUERY)) throw new ValidationError('The date range is too long.', [{ path: 'end_date', message: `the range may span at most ${MAX_MONTHS_PER_QUERY} months` }]);
-  return Array.from({ length: count }, (_, i) => `${String(Math.floor((first + i) / 12)).padStart(4, '0')}-${String(((first + i) % 12) + 1).padStart(2, '0')}`);
+  if (!(count >= 1 && count <= MAX_MONTHS_PER_QUERY))
+    throw new ValidationError('The date range is too long.', [
+      { path: 'end_date', message: `the range may span at most ${MAX_MONTHS_PER_QUERY} months` },
+    ]);
+  return Array.from(
+    { length: count },
+    (_, i) => `${String(Math.floor((first + i) / 12)).padStart(4, '0')}-${String(((first + i) % 12) + 1).padStart(2, '0')}`,
+  );
 }
 
 const encode = (position: { month: string; key: Item | undefined }) => Buffer.from(JSON.stringify(position)).toString('base64url');
 
 const keyPart = v.pipe(v.string(), v.minLength(1), v.maxLength(1024));
 /** What an evaluation cursor holds: the month partition and, within it, the last key read (exactly its four attributes). */
-const Position = v.strictObject({ month: v.string(), key: v.optional(v.strictObject({ pk: keyPart, sk: keyPart, gsi2pk: keyPart, gsi2sk: keyPart })) });
+const Position = v.strictObject({
+  month: v.string(),
+  key: v.optional(v.strictObject({ pk: keyPart, sk: keyPart, gsi2pk: keyPart, gsi2sk: keyPart })),
+});
 
 function decode(cursor: string, months: string[], tenantId: number, from: string, to: string): { month: string; key: Item | undefined } {
   try {
     const position = v.parse(Position, JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
     const { month, key } = position;
-    if (months.includes(month) && (key === undefined || (key.gsi2pk === keys.evaluationsByMonth(tenantId, month) && key.gsi2sk.startsWith(month) && key.gsi2sk >= from && key.gsi2sk <= `${to}\uffff`))) return { month, key };
+    if (
+      months.includes(month) &&
+      (key === undefined ||
+        (key.gsi2pk === keys.evaluationsByMonth(tenantId, month) &&
+          key.gsi2sk.startsWith(month) &&
+          key.gsi2sk >= from &&
+          key.gsi2sk <= `${to}\uffff`))
+    )
+      return { month, key };
   } catch {
     // falls through
   }
-  throw new ValidationError('The cursor is not valid for this query.', [{ path: 'cursor', message: 'must be a next_cursor returned by this list with the same dates' }]);
+  throw new ValidationError('The cursor is not valid for this query.', [
+    { path: 'cursor', message: 'must be a next_cursor returned by this list with the same dates' },
+  ]);
 }

@@ -37,8 +37,10 @@ export async function readReferences(tenantId: number, references: Reference[], 
  * The consumer reads a whole batch of transactions this way.
  */
 export async function readManyReferences(requests: ReferenceRequest[]): Promise<ReferencesRead[]> {
-  const keyOf = (tenantId: number, ref: Reference) => (ref.id !== undefined ? keys.entity(tenantId, ref.entity, ref.id) : keys.externalId(tenantId, ref.entity, ref.externalId!));
-  const guardOf = (tenantId: number, ref: Reference) => (ref.id !== undefined && ref.externalId !== undefined ? keys.externalId(tenantId, ref.entity, ref.externalId) : undefined);
+  const keyOf = (tenantId: number, ref: Reference) =>
+    ref.id !== undefined ? keys.entity(tenantId, ref.entity, ref.id) : keys.externalId(tenantId, ref.entity, ref.externalId!);
+  const guardOf = (tenantId: number, ref: Reference) =>
+    ref.id !== undefined && ref.externalId !== undefined ? keys.externalId(tenantId, ref.entity, ref.externalId) : undefined;
   const byKey = new Map<string, Item>();
   const remember = (items: Item[]) => items.forEach((item) => byKey.set(keyString(item as Key), item));
   const first = requests.flatMap(({ tenantId, references, alsoKeys = [] }) => [

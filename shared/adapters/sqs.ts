@@ -10,7 +10,9 @@ export const sqs = (): SQSClient => (client ??= new SQSClient({}));
 
 /** Sends one JSON message to a queue named by the environment; returns its message id. */
 export async function sendMessage(queue: QueueId, body: unknown): Promise<string | undefined> {
-  const { MessageId } = await sqs().send(new SendMessageCommand({ QueueUrl: requireEnv(QUEUES[queue].urlEnv), MessageBody: JSON.stringify(body) }));
+  const { MessageId } = await sqs().send(
+    new SendMessageCommand({ QueueUrl: requireEnv(QUEUES[queue].urlEnv), MessageBody: JSON.stringify(body) }),
+  );
   return MessageId;
 }
 
@@ -20,11 +22,18 @@ export async function sendMessage(queue: QueueId, body: unknown): Promise<string
  */
 export async function sendMessages(queue: QueueId, bodies: unknown[]): Promise<number[]> {
   const queueUrl = requireEnv(QUEUES[queue].urlEnv);
-  const chunks = Array.from({ length: Math.ceil(bodies.length / 10) }, (_, c) => bodies.slice(c * 10, c * 10 + 10).map((body, i) => ({ index: c * 10 + i, body })));
+  const chunks = Array.from({ length: Math.ceil(bodies.length / 10) }, (_, c) =>
+    bodies.slice(c * 10, c * 10 + 10).map((body, i) => ({ index: c * 10 + i, body })),
+  );
   const unsent = await Promise.all(
     chunks.map(async (chunk) => {
       try {
-        const { Failed = [] } = await sqs().send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: chunk.map(({ index, body }) => ({ Id: String(index), MessageBody: JSON.stringify(body) })) }));
+        const { Failed = [] } = await sqs().send(
+          new SendMessageBatchCommand({
+            QueueUrl: queueUrl,
+            Entries: chunk.map(({ index, body }) => ({ Id: String(index), MessageBody: JSON.stringify(body) })),
+          }),
+        );
         return Failed.map((failure) => Number(failure.Id));
       } catch (error) {
         logger.warn('SendMessageBatch failed', { queue, messages: chunk.length, error });

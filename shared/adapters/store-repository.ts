@@ -22,8 +22,10 @@ export function listStores(tenantId: number, filters: StoreFilters): Promise<Pag
   const nameFilter = name ? [{ attribute: 'gsi3sk', beginsWith: normaliseName(name) }] : [];
   const statusFilter = status ? [{ attribute: 'status', equals: status }] : [];
   let spec: QuerySpec;
-  if (storeId) spec = { index: 'gsi4', partition: keys.byExternalId(tenantId, 'STORE', storeId), filters: [...nameFilter, ...statusFilter] };
-  else if (name) spec = { index: 'gsi3', partition: keys.byName(tenantId, 'STORE'), sortBeginsWith: normaliseName(name), filters: statusFilter };
+  if (storeId)
+    spec = { index: 'gsi4', partition: keys.byExternalId(tenantId, 'STORE', storeId), filters: [...nameFilter, ...statusFilter] };
+  else if (name)
+    spec = { index: 'gsi3', partition: keys.byName(tenantId, 'STORE'), sortBeginsWith: normaliseName(name), filters: statusFilter };
   else if (status) spec = { index: 'gsi2', partition: keys.byStatus(tenantId, 'STORE', status) };
   else spec = { index: 'gsi1', partition: keys.collection(tenantId, 'STORE') };
   return queryPage(db(), spec, filters);

@@ -46,8 +46,31 @@ export async function insertTenant(name: string, requestedId?: number): Promise<
         new TransactWriteCommand({
           TransactItems: [
             put({ ...keys.tenant(id), ...entity('TENANT'), gsi1pk: keys.tenantCollection(), gsi1sk: padId(id), ...tenant }),
-            put(stores.toItem(id, { id: 1, store_id: null, trade_name: 'Default store', company_name: null, status: 'active', created_at: now, updated_at: now })),
-            put(employees.toItem(id, { id: 1, employee_id: null, name: 'Default employee', email: null, store_id: null, status: 'active', stores: [1], groups: [], created_at: now, updated_at: now })),
+            put(
+              stores.toItem(id, {
+                id: 1,
+                store_id: null,
+                trade_name: 'Default store',
+                company_name: null,
+                status: 'active',
+                created_at: now,
+                updated_at: now,
+              }),
+            ),
+            put(
+              employees.toItem(id, {
+                id: 1,
+                employee_id: null,
+                name: 'Default employee',
+                email: null,
+                store_id: null,
+                status: 'active',
+                stores: [1],
+                groups: [],
+                created_at: now,
+                updated_at: now,
+              }),
+            ),
             put(storeLink(id, 1, 1)),
             counter('STORE'),
             counter('EMPLOYEE'),
@@ -118,7 +141,13 @@ export async function insertApiKey(hash: string, record: ApiKeyRecord): Promise<
     await client.send(
       new PutCommand({
         TableName: tableName,
-        Item: { ...keys.apiKey(hash), ...entity('APIKEY'), gsi1pk: keys.apiKeyCollection(record.tenantId), gsi1sk: record.keyId, ...record },
+        Item: {
+          ...keys.apiKey(hash),
+          ...entity('APIKEY'),
+          gsi1pk: keys.apiKeyCollection(record.tenantId),
+          gsi1sk: record.keyId,
+          ...record,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -179,7 +208,13 @@ export async function putUser(tenantId: number, user: UserRecord): Promise<void>
   await client.send(
     new PutCommand({
       TableName: tableName,
-      Item: { ...keys.userToken(tenantId, user.tokenHash), ...entity('USER'), gsi1pk: keys.userCollection(tenantId), gsi1sk: user.name, ...user },
+      Item: {
+        ...keys.userToken(tenantId, user.tokenHash),
+        ...entity('USER'),
+        gsi1pk: keys.userCollection(tenantId),
+        gsi1sk: user.name,
+        ...user,
+      },
     }),
   );
 }
@@ -224,7 +259,10 @@ export async function putSettings(tenantId: number, settings: TenantSettings): P
 
 /** The groups of a tenant among `ids`, in one BatchGetItem. */
 export async function getGroups(tenantId: number, ids: number[]): Promise<GroupConfig[]> {
-  const items = await batchGet(db(), ids.map((id) => ({ pk: keys.config(tenantId), sk: keys.configItem('GROUP', id) })));
+  const items = await batchGet(
+    db(),
+    ids.map((id) => ({ pk: keys.config(tenantId), sk: keys.configItem('GROUP', id) })),
+  );
   return items.map((item) => v.parse(Group, item)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
 }
 

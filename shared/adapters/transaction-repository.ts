@@ -23,7 +23,12 @@ export function toRecord(item: Item): RequestRecord {
     const outcome = v.parse(Outcome, item);
     return { status: outcome.status, errors: outcome.errors, receivedAt: outcome.received_at };
   }
-  return { status: 'created', transaction: v.parse(Transaction, item), extra: item, warnings: v.parse(v.optional(Problems, []), item.warnings) };
+  return {
+    status: 'created',
+    transaction: v.parse(Transaction, item),
+    extra: item,
+    warnings: v.parse(v.optional(Problems, []), item.warnings),
+  };
 }
 
 /** The item a request key holds: its created transaction or its rejection; undefined while none is stored. */
@@ -84,7 +89,11 @@ async function putUnderKey(tenantId: number, requestKey: string, build: (id: num
  * Stores a created transaction. `build` gets the transaction's id. When the key already holds a created
  * transaction, nothing is written and that one is returned (`created: false`).
  */
-export async function putCreated(tenantId: number, requestKey: string, build: (id: number) => { transaction: Transaction; extra: Item }): Promise<{ created: boolean; record: Extract<RequestRecord, { status: 'created' }> }> {
+export async function putCreated(
+  tenantId: number,
+  requestKey: string,
+  build: (id: number) => { transaction: Transaction; extra: Item },
+): Promise<{ created: boolean; record: Extract<RequestRecord, { status: 'created' }> }> {
   const { written, item } = await putUnderKey(tenantId, requestKey, (id) => {
     const { transaction, extra } = build(id);
     return { [TABLE.entityAttribute]: 'TRANSACTION', status: 'created', ...extra, ...transaction };
@@ -98,17 +107,35 @@ export async function putCreated(tenantId: number, requestKey: string, build: (i
  * Records why a request was rejected (or that the queue gave up on it), readable for REJECTION_TTL_DAYS; never over
  * a created transaction. A failed request that a redrive then registers is overwritten by its transaction.
  */
-export async function putOutcome(tenantId: number, requestKey: string, status: 'rejected' | 'failed', errors: FieldProblem[], receivedAt: string): Promise<void> {
+export async function putOutcome(
+  tenantId: number,
+  requestKey: string,
+  status: 'rejected' | 'failed',
+  errors: FieldProblem[],
+  receivedAt: string,
+): Promise<void> {
   const expiresAt = Math.floor(Date.now() / 1000) + REJECTION_TTL_DAYS * 86_400;
   const entity = status === 'rejected' ? 'TRANSACTION_REJECTION' : 'TRANSACTION_FAILURE';
-  await putUnderKey(tenantId, requestKey, () => ({ [TABLE.entityAttribute]: entity, status, errors, received_at: receivedAt, [TABLE.ttlAttribute]: expiresAt }));
+  await putUnderKey(tenantId, requestKey, () => ({
+    [TABLE.entityAttribute]: entity,
+    status,
+    errors,
+    received_at: receivedAt,
+    [TABLE.ttlAttribute]: expiresAt,
+  }));
 }
 
 /**
  * Takes the customer's survey slot on a journey: succeeds when the customer was not surveyed on it within the
  * window, and records now. One conditional write, so two transactions at once cannot both survey.
  */
-export async function claimSurveySlot(tenantId: number, customerId: number, journeyId: number, windowDays: number, now: Date): Promise<boolean> {
+export async function claimSurveySlot(
+  tenantId: number,
+  customerId: number,
+  journeyId: number,
+  windowDays: number,
+  now: Date,
+): Promise<boolean> {
   const { client, tableName } = db();
   const cutoff = new Date(now.getTime() - windowDays * 86_400_000).toISOString();
   try {
@@ -119,7 +146,12 @@ export async function claimSurveySlot(tenantId: number, customerId: number, jour
         UpdateExpression: 'SET surveyed_at = :now, #entity = :entity, #ttl = :ttl',
         ConditionExpression: 'attribute_not_exists(surveyed_at) OR surveyed_at < :cutoff',
         ExpressionAttributeNames: { '#entity': TABLE.entityAttribute, '#ttl': TABLE.ttlAttribute },
-        ExpressionAttributeValues: { ':now': now.toISOString(), ':cutoff': cutoff, ':entity': 'SURVEYED', ':ttl': Math.floor(now.getTime() / 1000) + windowDays * 86_400 },
+        ExpressionAttributeValues: {
+          ':now': now.toISOString(),
+          ':cutoff': cutoff,
+          ':entity': 'SURVEYED',
+          ':ttl': Math.floor(now.getTime() / 1000) + windowDays * 86_400,
+        },
       }),
     );
     return true;

@@ -52,11 +52,21 @@ export type CustomerChanges = v.InferOutput<typeof UpdateCustomerBody>;
 
 export const ListCustomersQuery = v.strictObject({
   ...pagingQuery,
-  name: v.optional(v.pipe(text(200), v.check((value) => normaliseName(value).length >= 2, 'must have at least 2 characters'))),
+  name: v.optional(
+    v.pipe(
+      text(200),
+      v.check((value) => normaliseName(value).length >= 2, 'must have at least 2 characters'),
+    ),
+  ),
   email: v.optional(email),
   phone: v.optional(phone),
   cpf: v.optional(cpf),
   client_id: v.optional(externalCode),
-  opt_out: v.optional(v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((value) => value === 'true'))),
+  opt_out: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false'], 'must be true or false'),
+      v.transform((value) => value === 'true'),
+    ),
+  ),
 });
 export type CustomerFilters = v.InferOutput<typeof ListCustomersQuery>;

@@ -17,5 +17,7 @@ export const Customer = v.object({
 export type Customer = v.InferOutput<typeof Customer>;
 
 /** What a create answers: the customer, and what was accepted but not stored. */
-export const CreatedCustomerBody = v.object({ ...Customer.entries, warnings: v.optional(v.array(v.object({ path: v.string(), message: v.string() }))) });
-
+export const CreatedCustomerBody = v.object({
+  ...Customer.entries,
+  warnings: v.optional(v.array(v.object({ path: v.string(), message: v.string() }))),
+});

@@ -18,7 +18,10 @@ export async function createCustomer(tenantId: number, input: CreateCustomerInpu
   const warnings: FieldProblem[] = [];
   let birthDate = input.birth_date ?? null;
   if (birthDate && !isBirthDate(birthDate)) {
-    warnings.push({ path: 'birth_date', message: `${birthDate} is not a valid birth date (a calendar date, not in the future) and was ignored` });
+    warnings.push({
+      path: 'birth_date',
+      message: `${birthDate} is not a valid birth date (a calendar date, not in the future) and was ignored`,
+    });
     birthDate = null;
   }
   const id = await nextId(db(), tenantId, 'CUSTOMER', CUSTOMER_ID_BLOCK);

@@ -52,7 +52,15 @@ export type EmployeeFilters = v.InferOutput<typeof ListEmployeesQuery>;
 /** Relation bodies carry internal ids only (seed 4.3). */
 const internalIds = (field: string) =>
   v.pipe(
-    v.array(v.pipe(v.number('must be an internal id (a number)'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(MAX_INT_ID, 'is too large')), `must be a list of internal ${field} ids`),
+    v.array(
+      v.pipe(
+        v.number('must be an internal id (a number)'),
+        v.integer('must be an integer'),
+        v.minValue(1, 'must be at least 1'),
+        v.maxValue(MAX_INT_ID, 'is too large'),
+      ),
+      `must be a list of internal ${field} ids`,
+    ),
     v.maxLength(1000, 'may hold at most 1000 ids'),
     v.check((ids) => new Set(ids).size === ids.length, 'must not repeat an id'),
   );

@@ -1,5 +1,12 @@
 import { db, nextId } from '../adapters/dynamodb.js';
-import { ConcurrentEditError, employees, listEmployees as queryEmployees, replaceGroups, replaceStoreLinks, storeLink } from '../adapters/employee-repository.js';
+import {
+  ConcurrentEditError,
+  employees,
+  listEmployees as queryEmployees,
+  replaceGroups,
+  replaceStoreLinks,
+  storeLink,
+} from '../adapters/employee-repository.js';
 import { stores } from '../adapters/store-repository.js';
 import { getGroups } from '../adapters/tenant-repository.js';
 import { DomainError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
@@ -36,7 +43,11 @@ export async function createEmployee(tenantId: number, input: CreateEmployeeInpu
     updated_at: now,
   };
   const { tableName } = db();
-  await employees.insert(tenantId, employee, mainStore ? [{ Put: { TableName: tableName, Item: storeLink(tenantId, id, mainStore) } }] : []);
+  await employees.insert(
+    tenantId,
+    employee,
+    mainStore ? [{ Put: { TableName: tableName, Item: storeLink(tenantId, id, mainStore) } }] : [],
+  );
   return employee;
 }
 
@@ -56,7 +67,12 @@ export const deactivateEmployee = (tenantId: number, id: number): Promise<Employ
   employees.update(tenantId, id, { status: 'inactive' }, new Date().toISOString());
 
 export async function listEmployees(tenantId: number, filters: EmployeeFilters): Promise<ListBody<Employee>> {
-  const body = (data: Employee[], next: string | null): ListBody<Employee> => ({ data, page: filters.page, limit: filters.limit, next_cursor: next });
+  const body = (data: Employee[], next: string | null): ListBody<Employee> => ({
+    data,
+    page: filters.page,
+    limit: filters.limit,
+    next_cursor: next,
+  });
   const storeFilter = filters.store ?? filters.store_id;
   let storeId = storeFilter;
   if (filters.external_store_id !== undefined) {
@@ -69,7 +85,12 @@ export async function listEmployees(tenantId: number, filters: EmployeeFilters):
     return body(employee && matches(employee, filters, storeId) ? [employee] : [], null);
   }
   const { page, viaLinks } = await queryEmployees(tenantId, filters, storeId);
-  const found = viaLinks ? await employees.getMany(tenantId, page.items.map((link) => Number(link.employeeId))) : page.items.map(employees.parse);
+  const found = viaLinks
+    ? await employees.getMany(
+        tenantId,
+        page.items.map((link) => Number(link.employeeId)),
+      )
+    : page.items.map(employees.parse);
   return body(viaLinks ? found.filter((e) => matches(e, filters, storeId)) : found, page.nextCursor);
 }
 
@@ -98,7 +119,13 @@ type Relation = 'stores' | 'groups';
  * (else 401, nothing changed); every id added must exist (else 404); the change is all or nothing, retried when
  * another edit of the same employee got in first.
  */
-export async function replaceRelation(tenantId: number, id: number, relation: Relation, wanted: number[], scope: UserScope): Promise<Store[] | GroupConfig[]> {
+export async function replaceRelation(
+  tenantId: number,
+  id: number,
+  relation: Relation,
+  wanted: number[],
+  scope: UserScope,
+): Promise<Store[] | GroupConfig[]> {
   for (let attempt = 1; ; attempt++) {
     const employee = await getEmployee(tenantId, id);
     const before = employee[relation];
@@ -107,7 +134,9 @@ export async function replaceRelation(tenantId: number, id: number, relation: Re
     const denied = allowed ? changed.filter((x) => !allowed.includes(x)) : [];
     if (denied.length) throw new ForbiddenError(`The user token has no access to ${relation} ${denied.join(', ')}.`);
     if (changed.length > MAX_LINK_CHANGES) {
-      throw new ValidationError(`At most ${MAX_LINK_CHANGES} links may change in one request.`, [{ path: relation, message: `changes ${changed.length} links; send at most ${MAX_LINK_CHANGES} changes at a time` }]);
+      throw new ValidationError(`At most ${MAX_LINK_CHANGES} links may change in one request.`, [
+        { path: relation, message: `changes ${changed.length} links; send at most ${MAX_LINK_CHANGES} changes at a time` },
+      ]);
     }
     const found = relation === 'stores' ? await stores.getMany(tenantId, wanted) : await getGroups(tenantId, wanted);
     const missing = wanted.filter((x) => !found.some((item) => item.id === x));

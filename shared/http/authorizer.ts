@@ -16,7 +16,11 @@ export function authorizerHandler(scope: KeyScope) {
       return { isAuthorized: true, context };
     } catch (error) {
       // A throw would be API Gateway's bare 500; the handler checks the key again and answers 503 if it still cannot.
-      logger.error('API key could not be checked', { requestId: event.requestContext.requestId, scope, error: error instanceof Error ? error.name : 'unknown' });
+      logger.error('API key could not be checked', {
+        requestId: event.requestContext.requestId,
+        scope,
+        error: error instanceof Error ? error.name : 'unknown',
+      });
       return { isAuthorized: true, context: { authenticated: false, recheck: scope } };
     }
   };

@@ -58,10 +58,11 @@ type HttpEvent = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lam
  * the tenant from the authorizer context, and problem+json for every failure, with the request id on every
  * response and log line.
  */
-export function httpHandler<B extends Schema | undefined = undefined, P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined>(
-  spec: RouteSpec<B, P, Q>,
-  run: (input: RequestInput<B, P, Q>) => Promise<Reply>,
-) {
+export function httpHandler<
+  B extends Schema | undefined = undefined,
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+>(spec: RouteSpec<B, P, Q>, run: (input: RequestInput<B, P, Q>) => Promise<Reply>) {
   const statusOf = (kind: keyof typeof PROBLEMS) =>
     spec.statuses?.[kind as keyof NonNullable<RouteSpec<B, P, Q>['statuses']>] ?? PROBLEMS[kind].status;
 
@@ -147,7 +148,8 @@ const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 /** The JSON body, parsed here rather than by a library so that each transport problem is its own typed error. */
 function parseJsonBody(event: HttpEvent): unknown {
   const type = event.headers?.['content-type'] ?? '';
-  if (!JSON_MEDIA_TYPE.test(type)) throw new TransportError('unsupported-media-type', 'Send the body as JSON with Content-Type: application/json.');
+  if (!JSON_MEDIA_TYPE.test(type))
+    throw new TransportError('unsupported-media-type', 'Send the body as JSON with Content-Type: application/json.');
   const text = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
   try {
     return JSON.parse(text) as unknown;

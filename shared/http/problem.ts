@@ -48,7 +48,11 @@ export const RETRY_AFTER_SECONDS = 5;
 export function problemResponse(body: Problem, headers: Record<string, string> = {}): APIGatewayProxyStructuredResultV2 {
   return {
     statusCode: body.status,
-    headers: { ...headers, 'content-type': 'application/problem+json', ...(body.status === 503 ? { 'retry-after': String(RETRY_AFTER_SECONDS) } : {}) },
+    headers: {
+      ...headers,
+      'content-type': 'application/problem+json',
+      ...(body.status === 503 ? { 'retry-after': String(RETRY_AFTER_SECONDS) } : {}),
+    },
     body: JSON.stringify(body),
   };
 }

@@ -7,7 +7,10 @@ export function validate<S extends v.GenericSchema | undefined>(schema: S, input
   if (!schema) return undefined;
   const result = v.safeParse(schema, input);
   if (result.success) return result.output as S extends v.GenericSchema ? v.InferOutput<S> : undefined;
-  throw new ValidationError(`Invalid ${where}.`, result.issues.map((issue) => describe(issue, where)));
+  throw new ValidationError(
+    `Invalid ${where}.`,
+    result.issues.map((issue) => describe(issue, where)),
+  );
 }
 
 function describe(issue: v.BaseIssue<unknown>, where: string): FieldProblem {

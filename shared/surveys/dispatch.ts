@@ -25,7 +25,10 @@ export type DispatchMessage = v.InferOutput<typeof DispatchMessage>;
 export type Channel = (typeof CHANNELS)[number];
 
 /** The first channel of the journey the customer can be reached on: a phone for whatsapp, sms and ura, else e-mail. */
-export function chooseChannel(channels: readonly Channel[], contact: { phone: string | null; email: string | null }): { channel: Channel; contact: string } | undefined {
+export function chooseChannel(
+  channels: readonly Channel[],
+  contact: { phone: string | null; email: string | null },
+): { channel: Channel; contact: string } | undefined {
   for (const channel of channels) {
     const address = channel === 'email' ? contact.email : contact.phone;
     if (address) return { channel, contact: address };

@@ -24,14 +24,28 @@ export const RATING_SOURCES = {
 export type SourceName = keyof typeof RATING_SOURCES;
 const SURVEY_SOURCES = Object.keys(RATING_SOURCES).filter((name) => name !== 'api') as Exclude<SourceName, 'api'>[];
 const sourceName = v.picklist(SURVEY_SOURCES, `must be one of ${SURVEY_SOURCES.join(', ')}`);
-const sourceCode = v.picklist(Object.values(RATING_SOURCES).filter((code) => code !== RATING_SOURCES.api), 'must be a RatingSource code');
-export const sourceOfCode = (code: number): SourceName => (Object.entries(RATING_SOURCES).find(([, c]) => c === code)?.[0] ?? 'api') as SourceName;
+const sourceCode = v.picklist(
+  Object.values(RATING_SOURCES).filter((code) => code !== RATING_SOURCES.api),
+  'must be a RatingSource code',
+);
+export const sourceOfCode = (code: number): SourceName =>
+  (Object.entries(RATING_SOURCES).find(([, c]) => c === code)?.[0] ?? 'api') as SourceName;
 
 /** Survey status codes as the reference API reports them (3 = evaluated), with a readable name beside. */
 export const SURVEY_STATUS_CODES = { scheduled: 1, answered: 3 } as const;
 
-const transactionId = v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(MAX_TRANSACTION_ID, 'is too large'));
-const attemptId = v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(1000, 'is too large'));
+const transactionId = v.pipe(
+  v.number('must be a number'),
+  v.integer('must be an integer'),
+  v.minValue(1, 'must be at least 1'),
+  v.maxValue(MAX_TRANSACTION_ID, 'is too large'),
+);
+const attemptId = v.pipe(
+  v.number('must be a number'),
+  v.integer('must be an integer'),
+  v.minValue(1, 'must be at least 1'),
+  v.maxValue(1000, 'is too large'),
+);
 const score = v.pipe(v.number('must be a number'), v.finite('must be a number'));
 
 /** SurveyParametersDto: the query of GET /survey. */
@@ -48,24 +62,35 @@ export const ClassItemType = v.picklist(Object.keys(INDICATORS) as Indicator[], 
 /** SurveyDto: the body of POST and PUT /survey. */
 export const SurveyBody = v.pipe(
   v.strictObject({
-  transactionId,
-  attemptId,
-  journey: text(64),
-  classes: v.pipe(
-    v.array(v.strictObject({ classId: v.pipe(v.number('must be a number'), v.integer(), v.minValue(1), v.maxValue(MAX_INT_ID)), label: text(100), score: v.optional(score), type: ClassItemType }), 'must be a list'),
-    v.maxLength(100, 'may hold at most 100 classes'),
-  ),
-  score,
-  comment: v.optional(v.pipe(v.string('must be a string'), v.maxLength(2000, 'must be at most 2000 characters'))),
-  src: v.optional(sourceCode),
-  source: v.optional(sourceName),
-  name: v.optional(text(200)),
-  phone: v.optional(v.pipe(v.string('must be a string'), v.maxLength(20, 'must be at most 20 characters'))),
-  storeId: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100))),
-  employeeId: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100))),
-}),
+    transactionId,
+    attemptId,
+    journey: text(64),
+    classes: v.pipe(
+      v.array(
+        v.strictObject({
+          classId: v.pipe(v.number('must be a number'), v.integer(), v.minValue(1), v.maxValue(MAX_INT_ID)),
+          label: text(100),
+          score: v.optional(score),
+          type: ClassItemType,
+        }),
+        'must be a list',
+      ),
+      v.maxLength(100, 'may hold at most 100 classes'),
+    ),
+    score,
+    comment: v.optional(v.pipe(v.string('must be a string'), v.maxLength(2000, 'must be at most 2000 characters'))),
+    src: v.optional(sourceCode),
+    source: v.optional(sourceName),
+    name: v.optional(text(200)),
+    phone: v.optional(v.pipe(v.string('must be a string'), v.maxLength(20, 'must be at most 20 characters'))),
+    storeId: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100))),
+    employeeId: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100))),
+  }),
   v.forward(
-    v.check((body) => body.src === undefined || body.source === undefined || RATING_SOURCES[body.source] === body.src, 'names another source than src'),
+    v.check(
+      (body) => body.src === undefined || body.source === undefined || RATING_SOURCES[body.source] === body.src,
+      'names another source than src',
+    ),
     ['source'],
   ),
   v.forward(
@@ -84,10 +109,18 @@ export const EvaluationsQuery = v.strictObject({
 export type EvaluationsQuery = v.InferOutput<typeof EvaluationsQuery>;
 
 export const EvaluationQuery = v.strictObject({
-  is_external: v.optional(v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((value) => value === 'true')), 'false'),
+  is_external: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false'], 'must be true or false'),
+      v.transform((value) => value === 'true'),
+    ),
+    'false',
+  ),
 });
 
-export const EvaluationPath = v.strictObject({ id: v.pipe(v.string(), v.minLength(1), v.maxLength(100, 'must be at most 100 characters')) });
+export const EvaluationPath = v.strictObject({
+  id: v.pipe(v.string(), v.minLength(1), v.maxLength(100, 'must be at most 100 characters')),
+});
 
 export const EvaluationBody = v.object({
   id: v.number(),

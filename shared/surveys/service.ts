@@ -6,7 +6,16 @@ import { DomainError, NotFoundError, ValidationError, type FieldProblem } from '
 import { INDICATORS, isSupported, type Indicator } from '../tenants/config-schema.js';
 import { tenantSettings, type Settings } from '../tenants/settings.js';
 import { Transaction } from '../transactions/schema.js';
-import { RATING_SOURCES, sourceOfCode, SURVEY_STATUS_CODES, type Evaluation, type EvaluationsQuery, type SourceName, type SurveyBody, type SurveyQuery } from './schema.js';
+import {
+  RATING_SOURCES,
+  sourceOfCode,
+  SURVEY_STATUS_CODES,
+  type Evaluation,
+  type EvaluationsQuery,
+  type SourceName,
+  type SurveyBody,
+  type SurveyQuery,
+} from './schema.js';
 
 /** The longest date range the evaluation list accepts. */
 export const MAX_EVALUATION_RANGE_DAYS = 92;
@@ -14,7 +23,12 @@ export const MAX_EVALUATION_RANGE_DAYS = 92;
 const notFound = () => new NotFoundError('No such survey attempt for this journey.');
 
 /** The transaction a survey attempt belongs to, if the attempt exists for that journey. */
-async function attemptOf(tenantId: number, transactionId: number, attemptId: number, journey: string): Promise<{ item: Item; transaction: Transaction }> {
+async function attemptOf(
+  tenantId: number,
+  transactionId: number,
+  attemptId: number,
+  journey: string,
+): Promise<{ item: Item; transaction: Transaction }> {
   const item = await findByIdItem(tenantId, transactionId);
   if (!item || item.status !== 'created' || item.journey_slug !== journey) throw notFound();
   const transaction = v.parse(Transaction, item);
@@ -30,7 +44,10 @@ function journeyOf(settings: Settings, id: number) {
 
 /** What a chatbot needs to conduct a survey (GET /survey). */
 export async function getSurvey(tenantId: number, query: SurveyQuery) {
-  const [{ item, transaction }, settings] = await Promise.all([attemptOf(tenantId, query.transactionId, query.attemptId, query.journey), tenantSettings(tenantId)]);
+  const [{ item, transaction }, settings] = await Promise.all([
+    attemptOf(tenantId, query.transactionId, query.attemptId, query.journey),
+    tenantSettings(tenantId),
+  ]);
   const journey = journeyOf(settings, transaction.journey_id);
   const status = transaction.survey.status === 'answered' ? 'answered' : 'scheduled';
   return {
@@ -39,7 +56,9 @@ export async function getSurvey(tenantId: number, query: SurveyQuery) {
     journey: journey.slug,
     indicator: journey.indicator,
     scale: INDICATORS[journey.indicator],
-    classes: journey.classes.flatMap((id) => settings.classes.filter((c) => c.id === id)).map((c) => ({ classId: c.id, label: c.label, type: c.type, scale: INDICATORS[c.type] })),
+    classes: journey.classes
+      .flatMap((id) => settings.classes.filter((c) => c.id === id))
+      .map((c) => ({ classId: c.id, label: c.label, type: c.type, scale: INDICATORS[c.type] })),
     customerFirstName: String(item.customer_name ?? '').split(/\s+/)[0] ?? '',
     channel: transaction.survey.channel,
     status,
@@ -52,7 +71,10 @@ export async function getSurvey(tenantId: number, query: SurveyQuery) {
  * Scores out of scale are refused, never nulled; an attempt answered already is a 409 on POST; PUT needs an answer.
  */
 export async function answerSurvey(tenantId: number, body: SurveyBody, mode: 'create' | 'replace'): Promise<Evaluation> {
-  const [{ transaction }, settings] = await Promise.all([attemptOf(tenantId, body.transactionId, body.attemptId, body.journey), tenantSettings(tenantId)]);
+  const [{ transaction }, settings] = await Promise.all([
+    attemptOf(tenantId, body.transactionId, body.attemptId, body.journey),
+    tenantSettings(tenantId),
+  ]);
   const journey = journeyOf(settings, transaction.journey_id);
   const errors: FieldProblem[] = [];
   if (!isSupported(journey.indicator, body.score)) errors.push({ path: 'score', message: outOfScale(body.score, journey.indicator) });
@@ -62,8 +84,10 @@ export async function answerSurvey(tenantId: number, body: SurveyBody, mode: 'cr
       errors.push({ path: `classes[${i}].classId`, message: `class ${answer.classId} is not a class of journey ${journey.slug}` });
       return [];
     }
-    if (configured.type !== answer.type) errors.push({ path: `classes[${i}].type`, message: `class ${answer.classId} is of type ${configured.type}` });
-    if (answer.score !== undefined && !isSupported(configured.type, answer.score)) errors.push({ path: `classes[${i}].score`, message: outOfScale(answer.score, configured.type) });
+    if (configured.type !== answer.type)
+      errors.push({ path: `classes[${i}].type`, message: `class ${answer.classId} is of type ${configured.type}` });
+    if (answer.score !== undefined && !isSupported(configured.type, answer.score))
+      errors.push({ path: `classes[${i}].score`, message: outOfScale(answer.score, configured.type) });
     return answer.score === undefined ? [] : [{ class_id: configured.id, score: answer.score }];
   });
   if (errors.length) throw new ValidationError('The answer does not fit this survey.', errors);
@@ -78,12 +102,15 @@ export async function answerSurvey(tenantId: number, body: SurveyBody, mode: 'cr
     respondent: { name: body.name ?? null, phone: body.phone ?? null, storeId: body.storeId ?? null, employeeId: body.employeeId ?? null },
     ...(mode === 'create' ? evaluationIndex(tenantId, transaction, now) : {}),
   });
-  if (outcome === 'conflict') throw new DomainError('concurrent-edit', 'This survey attempt is answered already: correct the answer with PUT /survey.');
-  if (outcome === 'missing') throw mode === 'replace' ? new NotFoundError('This survey attempt has no answer to replace: answer it with POST /survey.') : notFound();
+  if (outcome === 'conflict')
+    throw new DomainError('concurrent-edit', 'This survey attempt is answered already: correct the answer with PUT /survey.');
+  if (outcome === 'missing')
+    throw mode === 'replace' ? new NotFoundError('This survey attempt has no answer to replace: answer it with POST /survey.') : notFound();
   return toEvaluation(item!, settings);
 }
 
-const outOfScale = (score: number, indicator: Indicator) => `${score} is not a ${indicator} score (${INDICATORS[indicator].min}-${INDICATORS[indicator].max})`;
+const outOfScale = (score: number, indicator: Indicator) =>
+  `${score} is not a ${indicator} score (${INDICATORS[indicator].min}-${INDICATORS[indicator].max})`;
 
 /** An evaluation as the formbuilder routes answer it. */
 export function toEvaluation(item: Item, settings: Settings): Evaluation {
@@ -113,10 +140,20 @@ export function toEvaluation(item: Item, settings: Settings): Evaluation {
 /** Evaluations answered between two dates (inclusive, UTC), newest first. */
 export async function listEvaluations(tenantId: number, query: EvaluationsQuery) {
   const days = (Date.parse(query.end_date) - Date.parse(query.start_date)) / 86_400_000;
-  if (days < 0) throw new ValidationError('end_date is before start_date.', [{ path: 'end_date', message: 'must not be before start_date' }]);
-  if (days >= MAX_EVALUATION_RANGE_DAYS) throw new ValidationError('The date range is too long.', [{ path: 'end_date', message: `the range may span at most ${MAX_EVALUATION_RANGE_DAYS} days` }]);
-  if (query.page > 1 && !query.cursor) throw new ValidationError('Walk this list with cursor.', [{ path: 'page', message: 'pages after the first are reached with next_cursor' }]);
-  const [{ items, nextCursor }, settings] = await Promise.all([queryEvaluations(tenantId, query.start_date, query.end_date, query.limit, query.cursor), tenantSettings(tenantId)]);
+  if (days < 0)
+    throw new ValidationError('end_date is before start_date.', [{ path: 'end_date', message: 'must not be before start_date' }]);
+  if (days >= MAX_EVALUATION_RANGE_DAYS)
+    throw new ValidationError('The date range is too long.', [
+      { path: 'end_date', message: `the range may span at most ${MAX_EVALUATION_RANGE_DAYS} days` },
+    ]);
+  if (query.page > 1 && !query.cursor)
+    throw new ValidationError('Walk this list with cursor.', [
+      { path: 'page', message: 'pages after the first are reached with next_cursor' },
+    ]);
+  const [{ items, nextCursor }, settings] = await Promise.all([
+    queryEvaluations(tenantId, query.start_date, query.end_date, query.limit, query.cursor),
+    tenantSettings(tenantId),
+  ]);
   return { data: items.map((item) => toEvaluation(item, settings)), page: query.page, limit: query.limit, next_cursor: nextCursor };
 }
 

@@ -11,14 +11,25 @@ export const INDICATORS = {
 } as const;
 export type Indicator = keyof typeof INDICATORS;
 /** Whether a score is on an indicator's scale. */
-export const isSupported = (indicator: Indicator, score: number) => Number.isInteger(score) && score >= INDICATORS[indicator].min && score <= INDICATORS[indicator].max;
+export const isSupported = (indicator: Indicator, score: number) =>
+  Number.isInteger(score) && score >= INDICATORS[indicator].min && score <= INDICATORS[indicator].max;
 const indicator = v.picklist(Object.keys(INDICATORS) as Indicator[], `must be one of ${Object.keys(INDICATORS).join(', ')}`);
 
 export const CHANNELS = ['whatsapp', 'sms', 'email', 'ura'] as const;
 
-const id = v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(2_147_483_647, 'is too large'));
-const name = (max: number) => v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
-const secret = v.pipe(v.string('must be a string'), v.minLength(16, 'must be at least 16 characters'), v.maxLength(256, 'must be at most 256 characters'));
+const id = v.pipe(
+  v.number('must be a number'),
+  v.integer('must be an integer'),
+  v.minValue(1, 'must be at least 1'),
+  v.maxValue(2_147_483_647, 'is too large'),
+);
+const name = (max: number) =>
+  v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
+const secret = v.pipe(
+  v.string('must be a string'),
+  v.minLength(16, 'must be at least 16 characters'),
+  v.maxLength(256, 'must be at most 256 characters'),
+);
 
 export const ClassConfig = v.strictObject({ id, label: name(100), type: indicator });
 export type ClassConfig = v.InferOutput<typeof ClassConfig>;
@@ -29,7 +40,10 @@ export const JourneyConfig = v.strictObject({
   name: v.optional(name(200)),
   indicator,
   classes: v.pipe(v.array(id, 'must be a list of class ids'), v.maxLength(100, 'may list at most 100 classes')),
-  channels: v.pipe(v.array(v.picklist(CHANNELS, `must be one of ${CHANNELS.join(', ')}`)), v.minLength(1, 'must list at least one channel')),
+  channels: v.pipe(
+    v.array(v.picklist(CHANNELS, `must be one of ${CHANNELS.join(', ')}`)),
+    v.minLength(1, 'must list at least one channel'),
+  ),
   resurveyWindowDays: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3650))), null),
 });
 export type JourneyConfig = v.InferOutput<typeof JourneyConfig>;
@@ -62,7 +76,10 @@ const uniqueBy = <T>(field: keyof T & string, label: string) =>
     const seen = new Set<unknown>();
     dataset.value.forEach((item, index) => {
       if (seen.has(item[field])) {
-        addIssue({ message: `${label} ${String(item[field])} is defined twice`, path: [{ type: 'array', origin: 'value', input: dataset.value, key: index, value: item }] });
+        addIssue({
+          message: `${label} ${String(item[field])} is defined twice`,
+          path: [{ type: 'array', origin: 'value', input: dataset.value, key: index, value: item }],
+        });
       }
       seen.add(item[field]);
     });
@@ -73,7 +90,10 @@ export const TenantConfig = v.pipe(
     id,
     name: name(200),
     classes: v.optional(v.pipe(v.array(ClassConfig), uniqueBy<ClassConfig>('id', 'class')), []),
-    journeys: v.optional(v.pipe(v.array(JourneyConfig), uniqueBy<JourneyConfig>('id', 'journey'), uniqueBy<JourneyConfig>('slug', 'slug')), []),
+    journeys: v.optional(
+      v.pipe(v.array(JourneyConfig), uniqueBy<JourneyConfig>('id', 'journey'), uniqueBy<JourneyConfig>('slug', 'slug')),
+      [],
+    ),
     groups: v.optional(v.pipe(v.array(GroupConfig), uniqueBy<GroupConfig>('id', 'group')), []),
     users: v.optional(v.array(UserConfig), []),
     keys: v.optional(v.array(KeyConfig), []),

@@ -18,7 +18,11 @@ export interface IssuedKey {
 }
 
 /** Issues an API key. The clear value is returned once and never stored; `value` is for fixed local demo keys. */
-export async function issueApiKey(tenantId: number, scope: KeyScope, value = newSecret(scope === 'public' ? 'ssk' : 'sck')): Promise<IssuedKey> {
+export async function issueApiKey(
+  tenantId: number,
+  scope: KeyScope,
+  value = newSecret(scope === 'public' ? 'ssk' : 'sck'),
+): Promise<IssuedKey> {
   if (!(await getTenant(tenantId))) throw new Error(`Tenant ${tenantId} does not exist.`);
   const { keyId, created } = await storeKey(tenantId, scope, value);
   if (!created) throw new Error('That key value is already in use.');
@@ -79,7 +83,12 @@ export async function resolveUser(tenantId: number, token: string | undefined): 
  * read is answered only when the token holds; a refused token's 401 wins over anything the read answered. `visible`
  * then keeps of the result what the user's scope may see.
  */
-export async function readAsUser<T>(tenantId: number, token: string | undefined, read: () => Promise<T>, visible: (result: T, user: UserRecord) => T = (result) => result): Promise<T> {
+export async function readAsUser<T>(
+  tenantId: number,
+  token: string | undefined,
+  read: () => Promise<T>,
+  visible: (result: T, user: UserRecord) => T = (result) => result,
+): Promise<T> {
   const [user, result] = await Promise.allSettled([resolveUser(tenantId, token), read()]);
   if (user.status === 'rejected') throw user.reason;
   if (result.status === 'rejected') throw result.reason;

@@ -39,5 +39,10 @@ function expand(value: unknown, env: NodeJS.ProcessEnv, path: string): unknown {
 }
 
 function fieldName(issue: v.BaseIssue<unknown>): string {
-  return (issue.path ?? []).reduce<string>((name, item) => (typeof item.key === 'number' ? `${name}[${item.key}]` : name ? `${name}.${String(item.key)}` : String(item.key)), '') || '(file)';
+  return (
+    (issue.path ?? []).reduce<string>(
+      (name, item) => (typeof item.key === 'number' ? `${name}[${item.key}]` : name ? `${name}.${String(item.key)}` : String(item.key)),
+      '',
+    ) || '(file)'
+  );
 }

@@ -11,9 +11,17 @@ export const MAX_MESSAGE_BYTES = 256 * 1024;
  * so that what the consumer reads is what was checked. A message the queue could not take is refused here.
  */
 export function transactionMessage(tenantId: number, body: V2TransactionBody, receivedAt: Date): TransactionMessage {
-  const message: TransactionMessage = { version: 1, tenantId, requestId: requestKeyFor(fromV2(body)), receivedAt: receivedAt.toISOString(), payload: body };
+  const message: TransactionMessage = {
+    version: 1,
+    tenantId,
+    requestId: requestKeyFor(fromV2(body)),
+    receivedAt: receivedAt.toISOString(),
+    payload: body,
+  };
   if (Buffer.byteLength(JSON.stringify(message)) > MAX_MESSAGE_BYTES) {
-    throw new ValidationError('The transaction is too large to queue.', [{ path: 'body', message: `must be at most ${MAX_MESSAGE_BYTES} bytes once validated` }]);
+    throw new ValidationError('The transaction is too large to queue.', [
+      { path: 'body', message: `must be at most ${MAX_MESSAGE_BYTES} bytes once validated` },
+    ]);
   }
   return message;
 }

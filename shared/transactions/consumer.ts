@@ -58,7 +58,11 @@ export async function prepareBatch(records: SQSRecord[]): Promise<Map<string, Pa
  * Every failure is logged with what identifies it, never with the payload; on the last receive the request's
  * outcome becomes `failed`, so that its client learns it is not merely pending.
  */
-export async function processTransactionRecord(record: SQSRecord, prepared?: Parsed, dispatch?: (message: DispatchMessage) => Promise<void>): Promise<void> {
+export async function processTransactionRecord(
+  record: SQSRecord,
+  prepared?: Parsed,
+  dispatch?: (message: DispatchMessage) => Promise<void>,
+): Promise<void> {
   const receives = Number(record.attributes?.ApproximateReceiveCount ?? 1);
   const where = { messageId: record.messageId, receives };
   let parsed: Parsed;
@@ -72,13 +76,25 @@ export async function processTransactionRecord(record: SQSRecord, prepared?: Par
   try {
     await registerRecord(parsed, dispatch);
   } catch (error) {
-    logger.error('Transaction record failed', { ...where, tenantId, requestId, lastReceive: receives >= MAX_RECEIVE_COUNT, error: describeError(error) });
-    if (receives >= MAX_RECEIVE_COUNT) await recordFailure(tenantId, requestId, receivedAt).catch((cause: unknown) => logger.error('Failure outcome not recorded', { tenantId, requestId, error: describeError(cause) }));
+    logger.error('Transaction record failed', {
+      ...where,
+      tenantId,
+      requestId,
+      lastReceive: receives >= MAX_RECEIVE_COUNT,
+      error: describeError(error),
+    });
+    if (receives >= MAX_RECEIVE_COUNT)
+      await recordFailure(tenantId, requestId, receivedAt).catch((cause: unknown) =>
+        logger.error('Failure outcome not recorded', { tenantId, requestId, error: describeError(cause) }),
+      );
     throw error;
   }
 }
 
-async function registerRecord({ message, command, problems, read }: Parsed, dispatch?: (message: DispatchMessage) => Promise<void>): Promise<void> {
+async function registerRecord(
+  { message, command, problems, read }: Parsed,
+  dispatch?: (message: DispatchMessage) => Promise<void>,
+): Promise<void> {
   const { tenantId, requestId, receivedAt } = message;
   // Records of a batch run concurrently: log keys go on each line, not on the shared logger.
   const keys = { tenantId, requestId };
@@ -90,7 +106,11 @@ async function registerRecord({ message, command, problems, read }: Parsed, disp
   }
   try {
     const { transaction, duplicate } = await registerTransaction(tenantId, command, requestId, { read, ...(dispatch ? { dispatch } : {}) });
-    logger.info(duplicate ? 'Transaction already registered' : 'Transaction created', { ...keys, transactionId: transaction.id, survey: transaction.survey.status });
+    logger.info(duplicate ? 'Transaction already registered' : 'Transaction created', {
+      ...keys,
+      transactionId: transaction.id,
+      survey: transaction.survey.status,
+    });
   } catch (error) {
     if (!(error instanceof TransactionRejected)) throw error;
     logger.info('Transaction rejected', { ...keys, reasons: error.errors.map((e) => e.path) });
@@ -100,7 +120,8 @@ async function registerRecord({ message, command, problems, read }: Parsed, disp
 }
 
 /** An error as a log line may show it: its class and the start of its message (SDK messages name no personal data). */
-const describeError = (error: unknown) => (error instanceof Error ? { name: error.name, message: error.message.slice(0, 300) } : { name: typeof error, message: '' });
+const describeError = (error: unknown) =>
+  error instanceof Error ? { name: error.name, message: error.message.slice(0, 300) } : { name: typeof error, message: '' };
 
 /**
  * The survey messages of a batch, sent together once its records are processed: one SendMessageBatch for ten
@@ -116,7 +137,10 @@ export function dispatchOutbox() {
     async flush(failed: ReadonlySet<string>): Promise<string[]> {
       const due = pending.filter((p) => !failed.has(p.messageId));
       if (!due.length) return [];
-      const unsent = await sendMessages('surveyDispatch', due.map((p) => p.message));
+      const unsent = await sendMessages(
+        'surveyDispatch',
+        due.map((p) => p.message),
+      );
       count('SurveysDispatched', undefined, due.length - unsent.length);
       if (unsent.length) logger.error('Survey dispatch messages not sent; their records go back to the queue', { unsent: unsent.length });
       return [...new Set(unsent.map((i) => due[i]!.messageId))];

@@ -9,7 +9,9 @@ import type { TransactionCommand } from './requests.js';
  */
 export function requestKeyFor(command: Pick<TransactionCommand, 'externalId' | 'journey'>): string {
   if (command.externalId === undefined) return randomUUID();
-  const digest = createHash('sha256').update(`${command.journey.id ?? ''}\u0000${command.journey.slug ?? ''}\u0000${command.externalId}`).digest('base64url');
+  const digest = createHash('sha256')
+    .update(`${command.journey.id ?? ''}\u0000${command.journey.slug ?? ''}\u0000${command.externalId}`)
+    .digest('base64url');
   return `tx-${digest.slice(0, 32)}`;
 }
 
@@ -52,6 +54,8 @@ export const MAX_ID_PROBES = 4;
  * probe on: the stored item names its key.
  */
 export function transactionIdFor(requestKey: string, probe = 0): number {
-  const digest = createHash('sha256').update(probe ? `${requestKey}#${probe}` : requestKey).digest();
+  const digest = createHash('sha256')
+    .update(probe ? `${requestKey}#${probe}` : requestKey)
+    .digest();
   return digest.readUIntBE(0, 6) || 1;
 }

@@ -68,9 +68,17 @@ const sendNow = async (message: DispatchMessage) => {
  * TransactionRejected for a business rejection; any other error is infrastructure and may be retried, which is
  * safe: the request key makes the write idempotent.
  */
-export async function registerTransaction(tenantId: number, command: TransactionCommand, requestKey: string, { now = new Date(), read, dispatch = sendNow }: RegisterOptions = {}): Promise<Registered> {
+export async function registerTransaction(
+  tenantId: number,
+  command: TransactionCommand,
+  requestKey: string,
+  { now = new Date(), read, dispatch = sendNow }: RegisterOptions = {},
+): Promise<Registered> {
   const request = referencesOf(tenantId, command, requestKey);
-  const [settings, references] = await Promise.all([tenantSettings(tenantId), read ?? readReferences(tenantId, request.references, request.alsoKeys)]);
+  const [settings, references] = await Promise.all([
+    tenantSettings(tenantId),
+    read ?? readReferences(tenantId, request.references, request.alsoKeys),
+  ]);
   const [existingItem, defaultStore] = references.also;
   const existing = existingItem?.request_key === requestKey ? toRecord(existingItem) : undefined;
   if (existing?.status === 'created') {
@@ -85,8 +93,13 @@ export async function registerTransaction(tenantId: number, command: Transaction
   const ratingItems = journey ? checkRatingItems(settings, journey, command.ratingItems, errors) : [];
   let rating: Transaction['rating'] = null;
   if (journey && command.rating) {
-    if (isSupported(journey.indicator, command.rating.score)) rating = { score: command.rating.score, comment: command.rating.comment ?? null };
-    else warnings.push({ path: 'rating.score', message: `${command.rating.score} is not a ${journey.indicator} score (${INDICATORS[journey.indicator].min}-${INDICATORS[journey.indicator].max}); the transaction has no rating` });
+    if (isSupported(journey.indicator, command.rating.score))
+      rating = { score: command.rating.score, comment: command.rating.comment ?? null };
+    else
+      warnings.push({
+        path: 'rating.score',
+        message: `${command.rating.score} is not a ${journey.indicator} score (${INDICATORS[journey.indicator].min}-${INDICATORS[journey.indicator].max}); the transaction has no rating`,
+      });
   }
 
   const [storeItem, employeeItem, customerItem] = references.found;
@@ -96,13 +109,30 @@ export async function registerTransaction(tenantId: number, command: Transaction
   if (store && store.status !== 'active') errors.push({ path: 'store', message: `store ${store.id} is inactive` });
   const employeeId = employeeItem ? v.parse(Employee, employeeItem).id : command.employee.id !== undefined ? DEFAULT_ID : undefined;
   let customer = customerItem ? v.parse(Customer, customerItem) : undefined;
-  if (!customer && command.customer.id !== undefined) errors.push({ path: 'customer.id', message: `customer ${command.customer.id} does not exist` });
+  if (!customer && command.customer.id !== undefined)
+    errors.push({ path: 'customer.id', message: `customer ${command.customer.id} does not exist` });
   if (errors.length || !journey) throw new TransactionRejected(errors);
 
   // Rule 5: what an external id names but does not exist yet is created from the payload.
   const [storeId, resolvedEmployee, newCustomer] = await Promise.all([
-    store ? store.id : createOrFind(tenantId, 'STORE', command.store.externalId!, () => createStore(tenantId, { trade_name: command.store.tradeName ?? command.store.externalId!, company_name: command.store.companyName, store_id: command.store.externalId })),
-    employeeId ?? createOrFind(tenantId, 'EMPLOYEE', command.employee.externalId!, () => createEmployee(tenantId, { name: command.employee.name ?? command.employee.externalId!, email: command.employee.email, employee_id: command.employee.externalId, status: 'active' })),
+    store
+      ? store.id
+      : createOrFind(tenantId, 'STORE', command.store.externalId!, () =>
+          createStore(tenantId, {
+            trade_name: command.store.tradeName ?? command.store.externalId!,
+            company_name: command.store.companyName,
+            store_id: command.store.externalId,
+          }),
+        ),
+    employeeId ??
+      createOrFind(tenantId, 'EMPLOYEE', command.employee.externalId!, () =>
+        createEmployee(tenantId, {
+          name: command.employee.name ?? command.employee.externalId!,
+          email: command.employee.email,
+          employee_id: command.employee.externalId,
+          status: 'active',
+        }),
+      ),
     customer ? undefined : createCustomerFrom(tenantId, command, warnings),
   ]);
   customer ??= newCustomer!;
@@ -132,7 +162,13 @@ export async function registerTransaction(tenantId: number, command: Transaction
     survey_contact: survey.contact ?? null,
     survey_token: surveyToken,
     ...(warnings.length ? { warnings } : {}),
-    ...(rated ? { eval_source: 'api', eval_src: RATING_SOURCES.api, ...evaluationIndex(tenantId, { id, transaction_id: command.externalId ?? null }, now.toISOString()) } : {}),
+    ...(rated
+      ? {
+          eval_source: 'api',
+          eval_src: RATING_SOURCES.api,
+          ...evaluationIndex(tenantId, { id, transaction_id: command.externalId ?? null }, now.toISOString()),
+        }
+      : {}),
   });
   const { created, record } = await putCreated(tenantId, requestKey, (id) => ({ transaction: transaction(id), extra: extra(id) }));
   // When another delivery of the same request got there first, its transaction is the answer.
@@ -145,23 +181,37 @@ export async function registerTransaction(tenantId: number, command: Transaction
 }
 
 /** Records a rejection against the request key, so that the caller can read why (v2 interface). */
-export const recordRejection = (tenantId: number, requestKey: string, errors: FieldProblem[], receivedAt: string) => putOutcome(tenantId, requestKey, 'rejected', errors, receivedAt);
+export const recordRejection = (tenantId: number, requestKey: string, errors: FieldProblem[], receivedAt: string) =>
+  putOutcome(tenantId, requestKey, 'rejected', errors, receivedAt);
 
 /** Records that the queue gave up on a request (its last receive failed): it waits in the dead-letter queue for a redrive. */
 export const recordFailure = (tenantId: number, requestKey: string, receivedAt: string) =>
-  putOutcome(tenantId, requestKey, 'failed', [{ path: 'request', message: 'the transaction could not be stored after repeated attempts; it is kept for the operator to redrive' }], receivedAt);
+  putOutcome(
+    tenantId,
+    requestKey,
+    'failed',
+    [{ path: 'request', message: 'the transaction could not be stored after repeated attempts; it is kept for the operator to redrive' }],
+    receivedAt,
+  );
 
 // ---- Rules ------------------------------------------------------------------------------------------------------
 
 function findJourney(settings: Settings, ref: TransactionCommand['journey'], errors: FieldProblem[]): JourneyConfig | undefined {
   const journey = settings.journeys.find((j) => (ref.id !== undefined ? j.id === ref.id : j.slug === ref.slug));
   if (!journey) {
-    errors.push(ref.id !== undefined ? { path: 'transaction.journeyId', message: `journey ${ref.id} does not exist` } : { path: 'transaction.journeySlug', message: `journey "${ref.slug}" does not exist` });
+    errors.push(
+      ref.id !== undefined
+        ? { path: 'transaction.journeyId', message: `journey ${ref.id} does not exist` }
+        : { path: 'transaction.journeySlug', message: `journey "${ref.slug}" does not exist` },
+    );
     return undefined;
   }
   // Both forms given: they must name the same journey.
   if (ref.slug !== undefined && journey.slug !== ref.slug) {
-    errors.push({ path: 'transaction.journeySlug', message: `journeySlug "${ref.slug}" and journeyId ${ref.id} name different journeys (${ref.id} is "${journey.slug}")` });
+    errors.push({
+      path: 'transaction.journeySlug',
+      message: `journeySlug "${ref.slug}" and journeyId ${ref.id} name different journeys (${ref.id} is "${journey.slug}")`,
+    });
     return undefined;
   }
   return journey;
@@ -178,23 +228,40 @@ function disagreements(command: TransactionCommand, read: ReferencesRead): Field
     const target = read.externalTargets[i];
     const codeOfId = read.found[i]?.[EXTERNAL_CODE_FIELD[name]];
     if (typeof target === 'number' && target !== ref.id) {
-      return [{ path: `${name}.externalId`, message: `${name}.externalId "${ref.externalId}" names ${name} ${target}, not ${name}.id ${ref.id}` }];
+      return [
+        { path: `${name}.externalId`, message: `${name}.externalId "${ref.externalId}" names ${name} ${target}, not ${name}.id ${ref.id}` },
+      ];
     }
     if (typeof codeOfId === 'string' && codeOfId !== ref.externalId) {
-      return [{ path: `${name}.externalId`, message: `${name}.id ${ref.id} has another external code than ${name}.externalId "${ref.externalId}"` }];
+      return [
+        {
+          path: `${name}.externalId`,
+          message: `${name}.id ${ref.id} has another external code than ${name}.externalId "${ref.externalId}"`,
+        },
+      ];
     }
     return [];
   });
 }
 
 /** Rules 2 and 3: each item's class must be available for the journey, and its score supported by the class. */
-function checkRatingItems(settings: Settings, journey: JourneyConfig, items: TransactionCommand['ratingItems'], errors: FieldProblem[]): Transaction['rating_items'] {
+function checkRatingItems(
+  settings: Settings,
+  journey: JourneyConfig,
+  items: TransactionCommand['ratingItems'],
+  errors: FieldProblem[],
+): Transaction['rating_items'] {
   const seen = new Set<number>();
   return items.flatMap((item, i) => {
-    const found: ClassConfig | undefined = settings.classes.find((c) => (item.classId !== undefined ? c.id === item.classId : c.label.toLowerCase() === item.label!.toLowerCase()));
+    const found: ClassConfig | undefined = settings.classes.find((c) =>
+      item.classId !== undefined ? c.id === item.classId : c.label.toLowerCase() === item.label!.toLowerCase(),
+    );
     const name = item.classId !== undefined ? `class ${item.classId}` : `class "${item.label}"`;
     if (!found || !journey.classes.includes(found.id)) {
-      errors.push({ path: `ratingItems[${i}].${item.classId !== undefined ? 'classId' : 'class'}`, message: `${name} is not available for journey ${journey.slug}` });
+      errors.push({
+        path: `ratingItems[${i}].${item.classId !== undefined ? 'classId' : 'class'}`,
+        message: `${name} is not available for journey ${journey.slug}`,
+      });
       return [];
     }
     if (!isSupported(found.type, item.score)) {
@@ -212,17 +279,33 @@ function checkRatingItems(settings: Settings, journey: JourneyConfig, items: Tra
 }
 
 /** Design section 6: survey attempt 1 on the first reachable channel, or the reason for not surveying. */
-async function decideSurvey(tenantId: number, journey: JourneyConfig, customer: Customer, command: TransactionCommand, rated: boolean, now: Date): Promise<{ survey: Survey; contact?: string }> {
+async function decideSurvey(
+  tenantId: number,
+  journey: JourneyConfig,
+  customer: Customer,
+  command: TransactionCommand,
+  rated: boolean,
+  now: Date,
+): Promise<{ survey: Survey; contact?: string }> {
   const notSent = (reason: Survey['reason']) => ({ survey: { status: 'not_sent' as const, reason, attempt_id: null, channel: null } });
   if (rated) return notSent('already_rated');
   if (customer.opt_out) return notSent('opted_out');
-  const route = chooseChannel(journey.channels, { phone: customer.phone ?? command.customer.phone ?? null, email: customer.email ?? command.customer.email ?? null });
+  const route = chooseChannel(journey.channels, {
+    phone: customer.phone ?? command.customer.phone ?? null,
+    email: customer.email ?? command.customer.email ?? null,
+  });
   if (!route) return notSent('no_contact');
-  if (journey.resurveyWindowDays && !(await claimSurveySlot(tenantId, customer.id, journey.id, journey.resurveyWindowDays, now))) return notSent('throttled');
+  if (journey.resurveyWindowDays && !(await claimSurveySlot(tenantId, customer.id, journey.id, journey.resurveyWindowDays, now)))
+    return notSent('throttled');
   return { survey: { status: 'scheduled', reason: null, attempt_id: 1, channel: route.channel }, contact: route.contact };
 }
 
-async function dispatchIfScheduled(tenantId: number, transaction: Transaction, extra: Record<string, unknown>, dispatch: (message: DispatchMessage) => Promise<void>): Promise<void> {
+async function dispatchIfScheduled(
+  tenantId: number,
+  transaction: Transaction,
+  extra: Record<string, unknown>,
+  dispatch: (message: DispatchMessage) => Promise<void>,
+): Promise<void> {
   const { survey } = transaction;
   if (survey.status !== 'scheduled' || !survey.channel || typeof extra.survey_contact !== 'string') return;
   const message: DispatchMessage = {
@@ -260,7 +343,15 @@ async function createCustomerFrom(tenantId: number, command: TransactionCommand,
   let created: Customer | undefined;
   const id = await createOrFind(tenantId, 'CUSTOMER', c.externalId!, async () => {
     const customer = await createCustomer(tenantId, {
-      name: c.name, email: c.email, phone: c.phone, phone2: c.phone2, cpf: c.cpf, birth_date: c.birthDate, gender: c.gender, client_id: c.externalId, opt_out: false,
+      name: c.name,
+      email: c.email,
+      phone: c.phone,
+      phone2: c.phone2,
+      cpf: c.cpf,
+      birth_date: c.birthDate,
+      gender: c.gender,
+      client_id: c.externalId,
+      opt_out: false,
     });
     warnings.push(...(customer.warnings ?? []).map((w) => ({ ...w, path: w.path === 'birth_date' ? 'customer.birthDate' : w.path })));
     const { warnings: _, ...stored } = customer;

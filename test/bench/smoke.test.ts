@@ -19,7 +19,12 @@ beforeAll(async () => {
 /** The rows of a markdown table under its header row, as cells. */
 function rows(table: string): string[][] {
   const lines = table.split('\n').filter((line) => line.startsWith('|'));
-  return lines.slice(2).map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
+  return lines.slice(2).map((line) =>
+    line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim()),
+  );
 }
 const number = (cell: string | undefined) => Number(cell?.replace(/^\$/, ''));
 
@@ -36,7 +41,14 @@ describe('benchmarks, one iteration each', () => {
   it('warm latency: every route beside the calls it made, replayed', async () => {
     const table = rows(await warmLatency(await fixture(), { calls: 1 }));
     expect(table.map((row) => row[0]).sort()).toEqual(routes.map((r) => r.operationId).sort());
-    for (const row of table) expect(row.slice(1, 3).concat(row.slice(4)).every((cell) => Number.isFinite(number(cell))), row[0]).toBe(true);
+    for (const row of table)
+      expect(
+        row
+          .slice(1, 3)
+          .concat(row.slice(4))
+          .every((cell) => Number.isFinite(number(cell))),
+        row[0],
+      ).toBe(true);
     expect(table.find((row) => row[0] === 'getStore')?.[3]).toBe('GetItem');
   }, 120_000);
 
@@ -58,6 +70,10 @@ describe('benchmarks, one iteration each', () => {
   it('cold start: a function is bundled as deployed and imported beside the floor', async () => {
     const table = rows(await coldStart({ runs: 1, only: ['getStore'] }));
     expect(table.map((row) => row[0])).toEqual(['floor: DynamoDB document client only', 'getStore']);
-    for (const row of table) expect(row.slice(1).every((cell) => number(cell) > 0), row[0]).toBe(true);
+    for (const row of table)
+      expect(
+        row.slice(1).every((cell) => number(cell) > 0),
+        row[0],
+      ).toBe(true);
   }, 60_000);
 });

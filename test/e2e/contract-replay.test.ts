@@ -22,9 +22,15 @@ describe('every operation answers what its contract documents', () => {
   const ordered = [...routes].sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
   it.each(ordered.map((r) => r.operationId))('%s', async (operationId) => {
     const route = routes.find((r) => r.operationId === operationId)!;
-    const { contract } = (await import(pathToFileURL(new URL(`../../functions/${route.handler}`, import.meta.url).pathname).href)) as { contract: { responses: Record<number, ResponseDoc> } };
+    const { contract } = (await import(pathToFileURL(new URL(`../../functions/${route.handler}`, import.meta.url).pathname).href)) as {
+      contract: { responses: Record<number, ResponseDoc> };
+    };
     const request = validRequests[operationId]!(f);
-    const res = await clients[route.api]({ ...request, method: route.method, ...(route.anonymous ? {} : { key: route.api === 'chatbot' ? f.chatbotKey : f.key }) });
+    const res = await clients[route.api]({
+      ...request,
+      method: route.method,
+      ...(route.anonymous ? {} : { key: route.api === 'chatbot' ? f.chatbotKey : f.key }),
+    });
 
     const documented = contract.responses[res.status];
     expect(documented, `${operationId} answered ${res.status}, which its contract does not list: ${res.text.slice(0, 200)}`).toBeDefined();

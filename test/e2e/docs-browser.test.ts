@@ -21,9 +21,15 @@ describe.skipIf(!existsSync(CHROMIUM))('the /docs reference page in a browser', 
     });
     await page.goto(`${inject(api === 'public' ? 'publicUrl' : 'chatbotUrl')}/docs`);
     await page.waitForSelector('.opblock', { timeout: 20_000 });
-    const listed = await page.$$eval('.opblock-summary-path', (nodes) => nodes.map((n) => n.getAttribute('data-path') ?? n.textContent ?? ''));
+    const listed = await page.$$eval('.opblock-summary-path', (nodes) =>
+      nodes.map((n) => n.getAttribute('data-path') ?? n.textContent ?? ''),
+    );
     const declared = routes.filter((r) => r.api === api).flatMap((r) => r.paths);
-    for (const path of declared) expect(listed.map((p) => p.replace(/\u200b/g, '')), path).toContain(path);
+    for (const path of declared)
+      expect(
+        listed.map((p) => p.replace(/\u200b/g, '')),
+        path,
+      ).toContain(path);
     expect(offline).toEqual([]);
     await page.close();
   });

@@ -21,23 +21,42 @@ describe('the local stack over HTTP', () => {
     expect(res.headers['x-request-id']).toBe(res.headers['apigw-requestid']);
   });
 
-  it("keeps the second demo tenant apart from the first", async () => {
+  it('keeps the second demo tenant apart from the first', async () => {
     const created = await api({ method: 'POST', path: '/public/store', key: DEMO_KEY, body: { trade_name: 'Demo only' } });
     const res = await api({ path: `/public/store/${created.body.id}`, key: 'local-dev-api-key-2' });
     expect(res.status).toBe(404);
   });
 
   it("keeps demo's customers and employees from demo-2's key", async () => {
-    const customer = await api({ method: 'POST', path: '/public/customer', key: DEMO_KEY, body: { name: 'Demo customer', client_id: `E2E-${Date.now()}` } });
+    const customer = await api({
+      method: 'POST',
+      path: '/public/customer',
+      key: DEMO_KEY,
+      body: { name: 'Demo customer', client_id: `E2E-${Date.now()}` },
+    });
     const employee = await api({ method: 'POST', path: '/public/employee', key: DEMO_KEY, body: { name: 'Demo employee' } });
     expect([customer.status, employee.status]).toEqual([200, 200]);
-    for (const path of [`/public/customer/${customer.body.id}`, `/public/employee/${employee.body.id}`, `/employee/${employee.body.id}/stores`]) {
+    for (const path of [
+      `/public/customer/${customer.body.id}`,
+      `/public/employee/${employee.body.id}`,
+      `/employee/${employee.body.id}/stores`,
+    ]) {
       expect((await api({ path, key: 'local-dev-api-key-2' })).status).toBe(404);
     }
-    expect((await api({ method: 'PUT', path: `/customer/${customer.body.id}`, key: 'local-dev-api-key-2', body: { name: 'x' } })).status).toBe(404);
-    const search = await api({ path: '/public/customer', key: 'local-dev-api-key-2', query: { client_id: customer.body.client_id, token: 'local-dev-user-token' } });
+    expect(
+      (await api({ method: 'PUT', path: `/customer/${customer.body.id}`, key: 'local-dev-api-key-2', body: { name: 'x' } })).status,
+    ).toBe(404);
+    const search = await api({
+      path: '/public/customer',
+      key: 'local-dev-api-key-2',
+      query: { client_id: customer.body.client_id, token: 'local-dev-user-token' },
+    });
     expect(search.status).toBe(401);
-    const mine = await api({ path: '/public/customer', key: DEMO_KEY, query: { client_id: customer.body.client_id, token: 'local-dev-user-token' } });
+    const mine = await api({
+      path: '/public/customer',
+      key: DEMO_KEY,
+      query: { client_id: customer.body.client_id, token: 'local-dev-user-token' },
+    });
     expect(mine.body.data).toHaveLength(1);
   });
 
@@ -66,7 +85,12 @@ describe.each([
 ] as [string, ApiClient][])('a store lifecycle (%s)', (_, api) => {
   it('creates, lists, edits and deactivates a store with the seed status codes', async () => {
     const { key } = await newTenant();
-    const created = await api({ method: 'POST', path: '/public/store', key, body: { trade_name: 'Loja Norte', company_name: 'Norte SA', store_id: 'N-1' } });
+    const created = await api({
+      method: 'POST',
+      path: '/public/store',
+      key,
+      body: { trade_name: 'Loja Norte', company_name: 'Norte SA', store_id: 'N-1' },
+    });
     expect(created.status).toBe(201);
     const id = created.body.id;
 

@@ -18,7 +18,9 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
 
   it('holds every path and method of the route table, and nothing else', async () => {
     const { body } = await client({ path: '/openapi.json' });
-    const documented = Object.entries(body.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
+    const documented = Object.entries(body.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     const declared = routes.filter((r) => r.api === api).flatMap((r) => r.paths.map((p) => `${r.method} ${p}`));
     expect(documented.sort()).toEqual(declared.sort());
   });
@@ -28,9 +30,14 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
     for (const route of routes.filter((r) => r.api === api)) {
       const operation = body.paths[route.paths[0]!][route.method.toLowerCase()];
       const statuses = Object.keys(operation.responses);
-      expect(statuses.some((s) => s.startsWith('2')), route.operationId).toBe(true);
+      expect(
+        statuses.some((s) => s.startsWith('2')),
+        route.operationId,
+      ).toBe(true);
       for (const status of statuses.filter((s) => Number(s) >= 400)) {
-        expect(Object.keys(operation.responses[status].content ?? {}), `${route.operationId} ${status}`).toEqual(['application/problem+json']);
+        expect(Object.keys(operation.responses[status].content ?? {}), `${route.operationId} ${status}`).toEqual([
+          'application/problem+json',
+        ]);
       }
       expect(operation.security).toEqual(route.anonymous ? [] : [{ apiKey: [] }]);
       // Examples come from the requests the tests send.

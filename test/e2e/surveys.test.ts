@@ -23,16 +23,35 @@ describe('a survey end to end through the local stack', () => {
     expect(survey.body).toMatchObject({ transactionId: id, status: 'scheduled', indicator: 'nps', customerFirstName: 'Cliente' });
     expect((await chatbot({ path: '/survey', key: KEY, query })).status).toBe(401);
 
-    const body = { transactionId: id, attemptId: 1, journey: 'loja', classes: [{ classId: 1, label: 'Atendimento', type: 'csat', score: 4 }], score: 8, src: 7 };
+    const body = {
+      transactionId: id,
+      attemptId: 1,
+      journey: 'loja',
+      classes: [{ classId: 1, label: 'Atendimento', type: 'csat', score: 4 }],
+      score: 8,
+      src: 7,
+    };
     expect((await chatbot({ method: 'POST', path: '/survey', key: CHATBOT_KEY, body })).status).toBe(201);
     expect((await chatbot({ method: 'POST', path: '/survey', key: CHATBOT_KEY, body })).status).toBe(409);
     expect((await chatbot({ method: 'PUT', path: '/survey', key: CHATBOT_KEY, body: { ...body, score: 10 } })).status).toBe(200);
 
-    expect((await api({ path: `/public/transaction/${id}`, key: KEY })).body).toMatchObject({ rating: { score: 10 }, survey: { status: 'answered' } });
+    expect((await api({ path: `/public/transaction/${id}`, key: KEY })).body).toMatchObject({
+      rating: { score: 10 },
+      survey: { status: 'answered' },
+    });
     const today = new Date().toISOString().slice(0, 10);
-    const listed = await api({ path: '/public/rating/formbuilder', key: KEY, query: { token: 'local-dev-user-token', start_date: today, end_date: today, limit: 100 } });
+    const listed = await api({
+      path: '/public/rating/formbuilder',
+      key: KEY,
+      query: { token: 'local-dev-user-token', start_date: today, end_date: today, limit: 100 },
+    });
     expect(listed.body.data.map((e: { id: number }) => e.id)).toContain(id);
     const external = (payload.transaction as { externalId: string }).externalId;
-    expect((await api({ path: `/public/rating/formbuilder/${external}`, key: KEY, query: { is_external: 'true' } })).body).toMatchObject({ id, score: 10, source: 'whatsapp', src: 7 });
+    expect((await api({ path: `/public/rating/formbuilder/${external}`, key: KEY, query: { is_external: 'true' } })).body).toMatchObject({
+      id,
+      score: 10,
+      source: 'whatsapp',
+      src: 7,
+    });
   });
 });

@@ -18,7 +18,12 @@ async function outcomeOf(requestId: string, until: (status: string) => boolean =
 
 describe('v2 transactions through the local stack (API, queue, consumer)', () => {
   it('are created: post, then poll the outcome', async () => {
-    const post = await api({ method: 'POST', path: '/v2/transactions', key: KEY, body: v2Payload({ ratingItems: [{ classId: 2, score: 5 }] }) });
+    const post = await api({
+      method: 'POST',
+      path: '/v2/transactions',
+      key: KEY,
+      body: v2Payload({ ratingItems: [{ classId: 2, score: 5 }] }),
+    });
     expect(post.status).toBe(201);
     const outcome = await outcomeOf(post.headers['x-request-id']!);
     expect(outcome).toMatchObject({ status: 'created', errors: [] });
@@ -27,7 +32,12 @@ describe('v2 transactions through the local stack (API, queue, consumer)', () =>
   });
 
   it('are rejected with the reasons when a rule refuses them', async () => {
-    const post = await api({ method: 'POST', path: '/v2/transactions', key: KEY, body: v2Payload({ ratingItems: [{ classId: 4, score: 10 }] }) });
+    const post = await api({
+      method: 'POST',
+      path: '/v2/transactions',
+      key: KEY,
+      body: v2Payload({ ratingItems: [{ classId: 4, score: 10 }] }),
+    });
     const outcome = await outcomeOf(post.headers['x-request-id']!);
     expect(outcome).toMatchObject({ status: 'rejected', transactionId: null, errors: [{ path: 'ratingItems[0].classId' }] });
   });
@@ -48,7 +58,9 @@ describe('v2 transactions through the local stack (API, queue, consumer)', () =>
 
     let found = false;
     for (let i = 0; i < 40 && !found; i++) {
-      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: dlqUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }));
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: dlqUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }),
+      );
       found = Messages.some((m) => m.Body?.includes(marker));
     }
     expect(found).toBe(true);

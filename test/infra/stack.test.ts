@@ -13,7 +13,11 @@ let resources: Record<string, Resource>;
 beforeAll(() => {
   // Bundling is exercised by `npx cdk synth` and the benchmarks; here only the template matters.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new SurveyServiceStack(app, 'Test', { stage: 'test', logRetention: RetentionDays.ONE_MONTH, authorizerCacheTtlSeconds: 300 });
+  const stack = new SurveyServiceStack(app, 'Test', {
+    stage: 'test',
+    logRetention: RetentionDays.ONE_MONTH,
+    authorizerCacheTtlSeconds: 300,
+  });
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
 });
@@ -45,7 +49,10 @@ describe('the CDK stack', () => {
 
   it('routes every path of the route table, with the authorizer on all but /health', () => {
     const declared = routes.flatMap((r) => r.paths.map((path) => ({ key: `${r.method} ${path}`, anonymous: !!r.anonymous })));
-    const synthesized = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => ({ key: r.Properties.RouteKey, anonymous: r.Properties.AuthorizationType === 'NONE' }));
+    const synthesized = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => ({
+      key: r.Properties.RouteKey,
+      anonymous: r.Properties.AuthorizationType === 'NONE',
+    }));
     expect(synthesized.map((r) => r.key).sort()).toEqual(declared.map((r) => r.key).sort());
     for (const route of synthesized) {
       expect(route.anonymous).toBe(route.key === 'GET /health');
@@ -59,7 +66,12 @@ describe('the CDK stack', () => {
     const apisWithKeys = new Set(routes.filter((r) => !r.anonymous).map((r) => r.api)).size;
     template.resourcePropertiesCountIs(
       'AWS::ApiGatewayV2::Authorizer',
-      { AuthorizerType: 'REQUEST', EnableSimpleResponses: true, IdentitySource: ['$request.header.x-service-api-key'], AuthorizerResultTtlInSeconds: 300 },
+      {
+        AuthorizerType: 'REQUEST',
+        EnableSimpleResponses: true,
+        IdentitySource: ['$request.header.x-service-api-key'],
+        AuthorizerResultTtlInSeconds: 300,
+      },
       apisWithKeys,
     );
   });
@@ -80,7 +92,11 @@ describe('the CDK stack', () => {
 
   it('gives each queue a dead-letter queue after 5 receives', () => {
     template.resourceCountIs('AWS::SQS::Queue', 4);
-    template.resourcePropertiesCountIs('AWS::SQS::Queue', { RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }), VisibilityTimeout: 180 }, 2);
+    template.resourcePropertiesCountIs(
+      'AWS::SQS::Queue',
+      { RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }), VisibilityTimeout: 180 },
+      2,
+    );
   });
 
   it('grants read-only routes no write on the table, and writing routes write', () => {
@@ -96,7 +112,11 @@ describe('the CDK stack', () => {
   });
 
   it('feeds each consumer from its queue in batches of 10, reporting failed records one by one', () => {
-    template.resourcePropertiesCountIs('AWS::Lambda::EventSourceMapping', { BatchSize: 10, MaximumBatchingWindowInSeconds: 1, FunctionResponseTypes: ['ReportBatchItemFailures'] }, consumers.length);
+    template.resourcePropertiesCountIs(
+      'AWS::Lambda::EventSourceMapping',
+      { BatchSize: 10, MaximumBatchingWindowInSeconds: 1, FunctionResponseTypes: ['ReportBatchItemFailures'] },
+      consumers.length,
+    );
     for (const consumer of consumers) {
       const [, fn] = ofType('AWS::Lambda::Function').find(([, r]) => String(r.Properties.Description).includes(consumer.summary))!;
       expect(fn.Properties.Timeout * 6).toBeLessThanOrEqual(180);
@@ -104,7 +124,9 @@ describe('the CDK stack', () => {
   });
 
   it('lets only the functions that declare a queue send to it', () => {
-    const senders = ofType('AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes('sqs:SendMessage')).length;
+    const senders = ofType('AWS::IAM::Policy').filter(([, p]) =>
+      JSON.stringify(p.Properties.PolicyDocument).includes('sqs:SendMessage'),
+    ).length;
     expect(senders).toBe(routes.filter((r) => r.queues.length).length + consumers.filter((c) => c.sends.length).length);
   });
 
@@ -119,7 +141,13 @@ describe('the CDK stack', () => {
 
   it('takes the alarm e-mail and the consumer concurrency cap from deploy-time settings', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    const stack = new SurveyServiceStack(app, 'Configured', { stage: 'test', logRetention: RetentionDays.ONE_WEEK, authorizerCacheTtlSeconds: 60, alarmEmail: 'ops@example.com', consumerReservedConcurrency: 5 });
+    const stack = new SurveyServiceStack(app, 'Configured', {
+      stage: 'test',
+      logRetention: RetentionDays.ONE_WEEK,
+      authorizerCacheTtlSeconds: 60,
+      alarmEmail: 'ops@example.com',
+      consumerReservedConcurrency: 5,
+    });
     const configured = Template.fromStack(stack);
     configured.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
     configured.hasResourceProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 5 });
@@ -129,7 +157,14 @@ describe('the CDK stack', () => {
 
   it('outputs both base URLs, the table name and the queue URLs', () => {
     const outputs = Object.keys(template.toJSON().Outputs);
-    for (const name of ['PublicApiUrl', 'ChatbotApiUrl', 'TableName', 'TransactionQueueUrl', 'SurveyDispatchQueueUrl', 'TransactionQueueDlqUrl']) {
+    for (const name of [
+      'PublicApiUrl',
+      'ChatbotApiUrl',
+      'TableName',
+      'TransactionQueueUrl',
+      'SurveyDispatchQueueUrl',
+      'TransactionQueueDlqUrl',
+    ]) {
       expect(outputs).toContain(name);
     }
   });

@@ -40,7 +40,12 @@ describe('API keys', () => {
       expect(res.headers['content-type']).toBe('application/problem+json');
     }
     expect(new Set(answers.map((r) => r.text)).size).toBe(1);
-    expect(answers[0]!.body).toEqual({ type: '/problems/unauthenticated', title: 'Unauthorized', status: 401, detail: 'A valid API key is required.' });
+    expect(answers[0]!.body).toEqual({
+      type: '/problems/unauthenticated',
+      title: 'Unauthorized',
+      status: 401,
+      detail: 'A valid API key is required.',
+    });
   });
 
   it('answers 401 before looking at the body', async () => {

@@ -13,7 +13,8 @@ const people = [
   { name: 'Pedro', email: 'pedro@example.com', phone: '11911110005', cpf: '55555555555', client_id: 'P-2' },
 ];
 
-const list = (query: Record<string, string | number | boolean>) => api({ path: '/public/customer', key: tenant.key, query: { token: tenant.userToken, ...query } });
+const list = (query: Record<string, string | number | boolean>) =>
+  api({ path: '/public/customer', key: tenant.key, query: { token: tenant.userToken, ...query } });
 const names = (res: { body: { data: { name: string }[] } }) => res.body.data.map((c) => c.name);
 
 beforeAll(async () => {
@@ -23,7 +24,7 @@ beforeAll(async () => {
 });
 
 describe('GET /public/customer', () => {
-  it('requires a user token: 401 without one, with an unknown one, or with another tenant\'s', async () => {
+  it("requires a user token: 401 without one, with an unknown one, or with another tenant's", async () => {
     const other = await newTenant();
     for (const query of [{}, { token: 'nope' }, { token: other.userToken }] as Record<string, string>[]) {
       const res = await api({ path: '/public/customer', key: tenant.key, query });

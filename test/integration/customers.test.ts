@@ -19,12 +19,28 @@ const errorPaths = (res: { body: { errors: { path: string }[] } }) => res.body.e
 
 describe('POST /public/customer', () => {
   it('creates a customer and answers 200 with it, phones in E.164 and the cpf as digits', async () => {
-    const res = await create({ name: 'Ana Souza', email: 'Ana@Example.com', phone: '(11) 99999-0001', phone2: '+1 415 555 2671', cpf: '123.456.789-09', birth_date: '1990-01-31', gender: 'F', client_id: 'C-1' });
+    const res = await create({
+      name: 'Ana Souza',
+      email: 'Ana@Example.com',
+      phone: '(11) 99999-0001',
+      phone2: '+1 415 555 2671',
+      cpf: '123.456.789-09',
+      birth_date: '1990-01-31',
+      gender: 'F',
+      client_id: 'C-1',
+    });
 
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      name: 'Ana Souza', email: 'ana@example.com', phone: '+5511999990001', phone2: '+14155552671', cpf: '12345678909',
-      birth_date: '1990-01-31', gender: 'F', client_id: 'C-1', opt_out: false,
+      name: 'Ana Souza',
+      email: 'ana@example.com',
+      phone: '+5511999990001',
+      phone2: '+14155552671',
+      cpf: '12345678909',
+      birth_date: '1990-01-31',
+      gender: 'F',
+      client_id: 'C-1',
+      opt_out: false,
     });
     expect(res.body.warnings).toBeUndefined();
     expect((await api({ path: `/customer/${res.body.id}`, key: tenant.key })).body).toEqual(res.body);
@@ -35,7 +51,9 @@ describe('POST /public/customer', () => {
 
     expect(res.status).toBe(200);
     expect(res.body.birth_date).toBeNull();
-    expect(res.body.warnings).toEqual([{ path: 'birth_date', message: '1998-04-31 is not a valid birth date (a calendar date, not in the future) and was ignored' }]);
+    expect(res.body.warnings).toEqual([
+      { path: 'birth_date', message: '1998-04-31 is not a valid birth date (a calendar date, not in the future) and was ignored' },
+    ]);
     expect((await api({ path: `/customer/${res.body.id}`, key: tenant.key })).body.birth_date).toBeNull();
   });
 
@@ -91,7 +109,14 @@ describe('PUT /public/customer/{id}', () => {
     const res = await edit(customer.id, { email: 'fabio@new.example.com', phone2: '21 3333-4444', opt_out: true });
 
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ name: 'Fábio', email: 'fabio@new.example.com', phone: '+5511988887777', phone2: '+552133334444', opt_out: true, client_id: 'F-1' });
+    expect(res.body).toMatchObject({
+      name: 'Fábio',
+      email: 'fabio@new.example.com',
+      phone: '+5511988887777',
+      phone2: '+552133334444',
+      opt_out: true,
+      client_id: 'F-1',
+    });
     const byOldEmail = await api({ path: '/customer', key: tenant.key, query: { email: 'fabio@example.com', token: tenant.userToken } });
     expect(byOldEmail.body.data).toEqual([]);
   });
@@ -102,13 +127,18 @@ describe('PUT /public/customer/{id}', () => {
 
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([{ path: 'birth_date', message: 'is not a valid birth date (a calendar date, not in the future)' }]);
-    expect((await api({ path: `/customer/${customer.id}`, key: tenant.key })).body).toMatchObject({ name: 'Gil', birth_date: '1990-02-01' });
+    expect((await api({ path: `/customer/${customer.id}`, key: tenant.key })).body).toMatchObject({
+      name: 'Gil',
+      birth_date: '1990-02-01',
+    });
   });
 
   it('answers 404 for an unknown id, and creates nothing', async () => {
     const res = await edit(987654, { name: 'Ghost' });
     expect(res.status).toBe(404);
-    const { Item } = await db().client.send(new GetCommand({ TableName: db().tableName, Key: keys.entity(tenant.tenantId, 'CUSTOMER', 987654) }));
+    const { Item } = await db().client.send(
+      new GetCommand({ TableName: db().tableName, Key: keys.entity(tenant.tenantId, 'CUSTOMER', 987654) }),
+    );
     expect(Item).toBeUndefined();
   });
 

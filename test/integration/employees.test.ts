@@ -22,7 +22,15 @@ describe('employees', () => {
     const res = await create({ name: 'João', email: 'Joao@Example.com', employee_id: 'E-1', store_id: 'SA' });
 
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: 'João', email: 'joao@example.com', employee_id: 'E-1', store_id: 'SA', status: 'active', stores: [storeA], groups: [] });
+    expect(res.body).toMatchObject({
+      name: 'João',
+      email: 'joao@example.com',
+      employee_id: 'E-1',
+      store_id: 'SA',
+      status: 'active',
+      stores: [storeA],
+      groups: [],
+    });
     expect((await api({ path: `/employee/${res.body.id}`, key: tenant.key })).body).toEqual(res.body);
     const stores = await api({ path: `/public/employee/${res.body.id}/stores`, key: tenant.key });
     expect(stores.body.data.map((s: { trade_name: string }) => s.trade_name)).toEqual(['Loja A']);
@@ -47,7 +55,12 @@ describe('employees', () => {
     expect(invalid.status).toBe(422);
     const unknownField = await api({ method: 'PUT', path: `/public/employee/${employee.id}`, key: tenant.key, body: { stores: [1] } });
     expect(unknownField.status).toBe(422);
-    const edited = await api({ method: 'PUT', path: `/public/employee/${employee.id}`, key: tenant.key, body: { name: 'Rui Costa', email: 'rui@example.com' } });
+    const edited = await api({
+      method: 'PUT',
+      path: `/public/employee/${employee.id}`,
+      key: tenant.key,
+      body: { name: 'Rui Costa', email: 'rui@example.com' },
+    });
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ name: 'Rui Costa', email: 'rui@example.com' });
     expect((await api({ method: 'PUT', path: '/public/employee/999999', key: tenant.key, body: { name: 'X' } })).status).toBe(404);
@@ -64,13 +77,19 @@ describe('employees', () => {
     expect(unknown.headers['content-type']).toBe('application/problem+json');
   });
 
-  it("are invisible to another tenant, which can change none of them", async () => {
+  it('are invisible to another tenant, which can change none of them', async () => {
     const { body: employee } = await create({ name: 'Private' });
     expect((await api({ path: `/employee/${employee.id}`, key: other.key })).status).toBe(404);
     expect((await api({ method: 'PUT', path: `/employee/${employee.id}`, key: other.key, body: { name: 'X' } })).status).toBe(404);
     expect((await api({ method: 'DELETE', path: `/employee/${employee.id}`, key: other.key })).status).toBe(422);
     expect((await api({ path: `/employee/${employee.id}/stores`, key: other.key })).status).toBe(404);
-    const put = await api({ method: 'PUT', path: `/employee/${employee.id}/stores`, key: other.key, body: { stores: [1] }, headers: { 'x-service-user-token': other.userToken } });
+    const put = await api({
+      method: 'PUT',
+      path: `/employee/${employee.id}/stores`,
+      key: other.key,
+      body: { stores: [1] },
+      headers: { 'x-service-user-token': other.userToken },
+    });
     expect(put.status).toBe(404);
     expect((await api({ path: `/employee/${employee.id}`, key: tenant.key })).body).toMatchObject({ name: 'Private', status: 'active' });
   });
@@ -85,8 +104,16 @@ describe('employee lists', () => {
     list = (query) => api({ path: '/public/employee', key: t.key, query });
     const sa = (await api({ method: 'POST', path: '/store', key: t.key, body: { trade_name: 'A', store_id: 'LA' } })).body.id;
     team = [];
-    for (const [name, email, store] of [['Carla', 'carla@x.com', 'LA'], ['Carlos', 'carlos@x.com', undefined], ['Célia', 'celia@x.com', 'LA'], ['Dora', 'dora@x.com', undefined]] as const) {
-      team.push((await api({ method: 'POST', path: '/employee', key: t.key, body: { name, email, ...(store ? { store_id: store } : {}) } })).body.id);
+    for (const [name, email, store] of [
+      ['Carla', 'carla@x.com', 'LA'],
+      ['Carlos', 'carlos@x.com', undefined],
+      ['Célia', 'celia@x.com', 'LA'],
+      ['Dora', 'dora@x.com', undefined],
+    ] as const) {
+      team.push(
+        (await api({ method: 'POST', path: '/employee', key: t.key, body: { name, email, ...(store ? { store_id: store } : {}) } })).body
+          .id,
+      );
     }
     await api({ method: 'DELETE', path: `/employee/${team[3]}`, key: t.key });
     expect(sa).toBeGreaterThan(1);
@@ -132,7 +159,13 @@ describe('employee relations', () => {
 
   it('replace the stores with internal ids and answer the updated list of stores', async () => {
     const { body: employee } = await create({ name: 'Linked' });
-    const res = await api({ method: 'PUT', path: `/public/employee/${employee.id}/stores`, key: tenant.key, body: { stores: [storeA, storeB] }, headers: token(tenant.userToken) });
+    const res = await api({
+      method: 'PUT',
+      path: `/public/employee/${employee.id}/stores`,
+      key: tenant.key,
+      body: { stores: [storeA, storeB] },
+      headers: token(tenant.userToken),
+    });
 
     expect(res.status).toBe(200);
     expect(res.body.data.map((s: { id: number }) => s.id)).toEqual([storeA, storeB]);
@@ -140,13 +173,25 @@ describe('employee relations', () => {
     const byStore = await api({ path: '/employee', key: tenant.key, query: { store: storeB } });
     expect(ids(byStore)).toContain(employee.id);
 
-    await api({ method: 'PUT', path: `/employee/${employee.id}/stores`, key: tenant.key, body: { stores: [storeA] }, headers: token(tenant.userToken) });
+    await api({
+      method: 'PUT',
+      path: `/employee/${employee.id}/stores`,
+      key: tenant.key,
+      body: { stores: [storeA] },
+      headers: token(tenant.userToken),
+    });
     expect(ids(await api({ path: '/employee', key: tenant.key, query: { store: storeB } }))).not.toContain(employee.id);
   });
 
   it('answer 401 and change nothing when the token does not cover a store added or removed, or is missing', async () => {
     const { body: employee } = await create({ name: 'Guarded', store_id: 'SA' });
-    const limited = await api({ method: 'PUT', path: `/employee/${employee.id}/stores`, key: tenant.key, body: { stores: [1] }, headers: token(tenant.limitedToken) });
+    const limited = await api({
+      method: 'PUT',
+      path: `/employee/${employee.id}/stores`,
+      key: tenant.key,
+      body: { stores: [1] },
+      headers: token(tenant.limitedToken),
+    });
     expect(limited.status).toBe(401);
     expect(limited.body.detail).toMatch(new RegExp(`stores ${storeA}\\b`));
     const missing = await api({ method: 'PUT', path: `/employee/${employee.id}/stores`, key: tenant.key, body: { stores: [] } });
@@ -156,12 +201,30 @@ describe('employee relations', () => {
 
   it('let a limited token change what it covers', async () => {
     const { body: employee } = await create({ name: 'Within scope' });
-    const res = await api({ method: 'PUT', path: `/employee/${employee.id}/stores`, key: tenant.key, body: { stores: [1] }, headers: token(tenant.limitedToken) });
+    const res = await api({
+      method: 'PUT',
+      path: `/employee/${employee.id}/stores`,
+      key: tenant.key,
+      body: { stores: [1] },
+      headers: token(tenant.limitedToken),
+    });
     expect(res.status).toBe(200);
-    const groups = await api({ method: 'PUT', path: `/employee/${employee.id}/groups`, key: tenant.key, query: { token: tenant.limitedToken }, body: { groups: [1] } });
+    const groups = await api({
+      method: 'PUT',
+      path: `/employee/${employee.id}/groups`,
+      key: tenant.key,
+      query: { token: tenant.limitedToken },
+      body: { groups: [1] },
+    });
     expect(groups.status).toBe(200);
     expect(groups.body.data).toEqual([{ id: 1, name: 'Gerentes' }]);
-    const denied = await api({ method: 'PUT', path: `/employee/${employee.id}/groups`, key: tenant.key, query: { token: tenant.limitedToken }, body: { groups: [1, 2] } });
+    const denied = await api({
+      method: 'PUT',
+      path: `/employee/${employee.id}/groups`,
+      key: tenant.key,
+      query: { token: tenant.limitedToken },
+      body: { groups: [1, 2] },
+    });
     expect(denied.status).toBe(401);
     expect((await api({ path: `/employee/${employee.id}/groups`, key: tenant.key })).body.data).toEqual([{ id: 1, name: 'Gerentes' }]);
   });
@@ -169,18 +232,44 @@ describe('employee relations', () => {
   it('answer 404 for an unknown employee, store or group, and change nothing', async () => {
     const { body: employee } = await create({ name: 'Careful', store_id: 'SB' });
     const full = token(tenant.userToken);
-    expect((await api({ method: 'PUT', path: '/employee/999999/stores', key: tenant.key, body: { stores: [1] }, headers: full })).status).toBe(404);
-    expect((await api({ method: 'PUT', path: `/employee/${employee.id}/stores`, key: tenant.key, body: { stores: [storeA, 424242] }, headers: full })).status).toBe(404);
-    expect((await api({ method: 'PUT', path: `/employee/${employee.id}/groups`, key: tenant.key, body: { groups: [9] }, headers: full })).status).toBe(404);
+    expect(
+      (await api({ method: 'PUT', path: '/employee/999999/stores', key: tenant.key, body: { stores: [1] }, headers: full })).status,
+    ).toBe(404);
+    expect(
+      (
+        await api({
+          method: 'PUT',
+          path: `/employee/${employee.id}/stores`,
+          key: tenant.key,
+          body: { stores: [storeA, 424242] },
+          headers: full,
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await api({ method: 'PUT', path: `/employee/${employee.id}/groups`, key: tenant.key, body: { groups: [9] }, headers: full })).status,
+    ).toBe(404);
     expect((await api({ path: '/employee/999999/groups', key: tenant.key })).status).toBe(404);
     expect((await api({ path: `/employee/${employee.id}`, key: tenant.key })).body).toMatchObject({ stores: [storeB], groups: [] });
   });
 
   it('carry internal ids only', async () => {
-    const res = await api({ method: 'PUT', path: '/employee/1/stores', key: tenant.key, body: { stores: ['SA'] }, headers: token(tenant.userToken) });
+    const res = await api({
+      method: 'PUT',
+      path: '/employee/1/stores',
+      key: tenant.key,
+      body: { stores: ['SA'] },
+      headers: token(tenant.userToken),
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].message).toMatch(/internal id/);
-    const repeated = await api({ method: 'PUT', path: '/employee/1/stores', key: tenant.key, body: { stores: [1, 1] }, headers: token(tenant.userToken) });
+    const repeated = await api({
+      method: 'PUT',
+      path: '/employee/1/stores',
+      key: tenant.key,
+      body: { stores: [1, 1] },
+      headers: token(tenant.userToken),
+    });
     expect(repeated.status).toBe(400);
   });
 
@@ -188,7 +277,15 @@ describe('employee relations', () => {
     const { body: employee } = await create({ name: 'Contended' });
     const wanted = [[storeA], [storeB], [storeA, storeB], [1], []];
     const results = await Promise.all(
-      wanted.map((stores) => api({ method: 'PUT', path: `/employee/${employee.id}/stores`, key: tenant.key, body: { stores }, headers: token(tenant.userToken) })),
+      wanted.map((stores) =>
+        api({
+          method: 'PUT',
+          path: `/employee/${employee.id}/stores`,
+          key: tenant.key,
+          body: { stores },
+          headers: token(tenant.userToken),
+        }),
+      ),
     );
     expect(results.every((r) => r.status === 200 || r.status === 409)).toBe(true);
     const final = (await api({ path: `/employee/${employee.id}`, key: tenant.key })).body.stores as number[];

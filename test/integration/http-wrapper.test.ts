@@ -5,8 +5,7 @@ import { httpEvent, lambdaContext } from '../../infra/local/events.js';
 import { logger } from '../../shared/logger.js';
 
 const TENANT_1 = { authenticated: true, tenantId: 1, scope: 'public' };
-const event = (authorizer: unknown) =>
-  httpEvent({ method: 'GET', routePath: '/x', rawPath: '/x', requestId: 'req-123' }, authorizer);
+const event = (authorizer: unknown) => httpEvent({ method: 'GET', routePath: '/x', rawPath: '/x', requestId: 'req-123' }, authorizer);
 
 describe('the HTTP wrapper', () => {
   it('answers an unexpected failure with a generic 500 that leaks nothing, and logs it with the request id', async () => {

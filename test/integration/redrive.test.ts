@@ -15,7 +15,9 @@ describe('redrive', () => {
 
     const bodies: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: sourceUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 60 }));
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: sourceUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 60 }),
+      );
       bodies.push(...Messages.map((m) => m.Body!));
     }
     expect(bodies.sort()).toEqual(Array.from({ length: 13 }, (_, i) => `m${i}`).sort());

@@ -61,7 +61,9 @@ describe('GET /public/store', () => {
 
   it('filters by name prefix, ignoring case and accents', async () => {
     const res = await list({ name: 'sao' });
-    expect(res.body.data.map((s: { trade_name: string }) => s.trade_name).sort()).toEqual(['Sao Bernardo', 'SÃO JOSÉ', 'São Paulo Centro'].sort());
+    expect(res.body.data.map((s: { trade_name: string }) => s.trade_name).sort()).toEqual(
+      ['Sao Bernardo', 'SÃO JOSÉ', 'São Paulo Centro'].sort(),
+    );
     const narrower = await list({ name: 'SÃO J' });
     expect(narrower.body.data.map((s: { trade_name: string }) => s.trade_name)).toEqual(['SÃO JOSÉ']);
   });

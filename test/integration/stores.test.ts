@@ -123,7 +123,13 @@ describe('PUT /public/store/{id}', () => {
     const res = await api({ method: 'PUT', path: `/public/store/${store.id}`, key: tenant.key, body: { trade_name: 'After' } });
 
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ id: store.id, trade_name: 'After', company_name: 'Co', store_id: 'EDIT-1', created_at: store.created_at });
+    expect(res.body).toMatchObject({
+      id: store.id,
+      trade_name: 'After',
+      company_name: 'Co',
+      store_id: 'EDIT-1',
+      created_at: store.created_at,
+    });
     expect(res.body.updated_at >= store.updated_at).toBe(true);
     expect((await api({ path: `/store/${store.id}`, key: tenant.key })).body.trade_name).toBe('After');
   });
@@ -131,7 +137,9 @@ describe('PUT /public/store/{id}', () => {
   it('answers 404 for an unknown id and creates nothing', async () => {
     const res = await api({ method: 'PUT', path: '/public/store/888888', key: tenant.key, body: { trade_name: 'Ghost' } });
     expect(res.status).toBe(404);
-    const { Item } = await db().client.send(new GetCommand({ TableName: db().tableName, Key: keys.entity(tenant.tenantId, 'STORE', 888888) }));
+    const { Item } = await db().client.send(
+      new GetCommand({ TableName: db().tableName, Key: keys.entity(tenant.tenantId, 'STORE', 888888) }),
+    );
     expect(Item).toBeUndefined();
   });
 

@@ -46,7 +46,9 @@ describe('tenants', () => {
     expect(await authorizeKey(`apply-test-key-${id}`, 'public')).toEqual({ authenticated: true, tenantId: id, scope: 'public' });
     expect((await readSettings(id)).map((item) => item.sk)).toEqual(['CLASS#0000000001', 'GROUP#0000000001', 'JOURNEY#0000000001']);
 
-    const second = await applyTenantConfig(file([{ name: 'ops', token: `ops-token-${id}-000000`, scope: { stores: [1], groups: [] } }], 'renamed'));
+    const second = await applyTenantConfig(
+      file([{ name: 'ops', token: `ops-token-${id}-000000`, scope: { stores: [1], groups: [] } }], 'renamed'),
+    );
     expect(second[0]).toMatch(/updated/);
     expect(second).toContain('  public key: already present');
     expect((await getTenant(id))?.name).toBe('renamed');

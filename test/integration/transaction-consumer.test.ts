@@ -24,29 +24,56 @@ async function run(payload: Record<string, unknown>) {
   const { failed } = await consume([message]);
   expect(failed).toEqual([]);
   const outcome = (await api({ path: outcomePath(message), key: tenant.key })).body;
-  const transaction = outcome.transactionId ? (await api({ path: `/public/transaction/${outcome.transactionId}`, key: tenant.key })).body : undefined;
+  const transaction = outcome.transactionId
+    ? (await api({ path: `/public/transaction/${outcome.transactionId}`, key: tenant.key })).body
+    : undefined;
   return { outcome, transaction, requestId: message.requestId };
 }
 
-const getItem = async (key: { pk: string; sk: string }) => (await db().client.send(new GetCommand({ TableName: db().tableName, Key: key }))).Item;
+const getItem = async (key: { pk: string; sk: string }) =>
+  (await db().client.send(new GetCommand({ TableName: db().tableName, Key: key }))).Item;
 
 describe('the transaction consumer applies the seed rules', () => {
   it('creates a transaction and schedules survey attempt 1 on the first reachable channel', async () => {
     await dispatch.drain();
-    const { outcome, transaction } = await run(v2Payload({ transaction: { journeySlug: 'loja', externalId: 'T-OK-1', amount: 50, params: { pos: 'A1' } } }));
+    const { outcome, transaction } = await run(
+      v2Payload({ transaction: { journeySlug: 'loja', externalId: 'T-OK-1', amount: 50, params: { pos: 'A1' } } }),
+    );
 
     expect(outcome).toMatchObject({ status: 'created', errors: [] });
     expect(transaction).toMatchObject({
-      id: outcome.transactionId, transaction_id: 'T-OK-1', journey_id: 1, store_id: 1, employee_id: 1, amount: 50, params: { pos: 'A1' },
-      rating: null, rating_items: [], survey: { status: 'scheduled', reason: null, attempt_id: 1, channel: 'whatsapp' },
+      id: outcome.transactionId,
+      transaction_id: 'T-OK-1',
+      journey_id: 1,
+      store_id: 1,
+      employee_id: 1,
+      amount: 50,
+      params: { pos: 'A1' },
+      rating: null,
+      rating_items: [],
+      survey: { status: 'scheduled', reason: null, attempt_id: 1, channel: 'whatsapp' },
     });
     const [sent] = await dispatch.drain();
-    expect(sent).toMatchObject({ version: 1, tenantId: tenant.tenantId, transactionId: transaction.id, attemptId: 1, journey: 'loja', channel: 'whatsapp', contact: '+5511987654321' });
+    expect(sent).toMatchObject({
+      version: 1,
+      tenantId: tenant.tenantId,
+      transactionId: transaction.id,
+      attemptId: 1,
+      journey: 'loja',
+      channel: 'whatsapp',
+      contact: '+5511987654321',
+    });
   });
 
   it('rule 1: rejects an unknown journey, and records why', async () => {
     const { outcome } = await run(v2Payload({ transaction: { journeySlug: 'nope' } }));
-    expect(outcome).toEqual({ requestId: expect.any(String), status: 'rejected', transactionId: null, errors: [{ path: 'transaction.journeySlug', message: 'journey "nope" does not exist' }], warnings: [] });
+    expect(outcome).toEqual({
+      requestId: expect.any(String),
+      status: 'rejected',
+      transactionId: null,
+      errors: [{ path: 'transaction.journeySlug', message: 'journey "nope" does not exist' }],
+      warnings: [],
+    });
   });
 
   it('rule 2: does not create a transaction whose rating item class is not available for the journey', async () => {
@@ -56,13 +83,22 @@ describe('the transaction consumer applies the seed rules', () => {
   });
 
   it('rule 3: does not create a transaction whose rating item score its class does not support', async () => {
-    const { outcome } = await run(v2Payload({ ratingItems: [{ classId: 1, score: 4 }, { class: 'limpeza', score: 6 }] }));
+    const { outcome } = await run(
+      v2Payload({
+        ratingItems: [
+          { classId: 1, score: 4 },
+          { class: 'limpeza', score: 6 },
+        ],
+      }),
+    );
     expect(outcome.status).toBe('rejected');
     expect(outcome.errors).toEqual([{ path: 'ratingItems[1].score', message: '6 is not a csat5Stars score (1-5)' }]);
   });
 
   it('rule 4: creates the transaction with a null rating when the journey indicator does not support the score', async () => {
-    const { outcome, transaction } = await run(v2Payload({ rating: { score: 11, comment: 'off scale' }, ratingItems: [{ classId: 1, score: 5 }] }));
+    const { outcome, transaction } = await run(
+      v2Payload({ rating: { score: 11, comment: 'off scale' }, ratingItems: [{ classId: 1, score: 5 }] }),
+    );
     expect(outcome.status).toBe('created');
     expect(transaction.rating).toBeNull();
     expect(transaction.rating_items).toEqual([{ class_id: 1, score: 5 }]);
@@ -76,13 +112,33 @@ describe('the transaction consumer applies the seed rules', () => {
       customer: { externalId: 'CU-NEW', name: 'Nina', cpf: '123.456.789-09', phone: '21 98888-7777' },
     });
     const first = (await run(payload)).transaction;
-    const second = (await run(v2Payload({ store: { externalId: 'ST-NEW' }, employee: { externalId: 'EMP-NEW' }, customer: { externalId: 'CU-NEW', cpf: '99999999999' } }))).transaction;
+    const second = (
+      await run(
+        v2Payload({
+          store: { externalId: 'ST-NEW' },
+          employee: { externalId: 'EMP-NEW' },
+          customer: { externalId: 'CU-NEW', cpf: '99999999999' },
+        }),
+      )
+    ).transaction;
 
     expect(second).toMatchObject({ store_id: first.store_id, employee_id: first.employee_id, customer_id: first.customer_id });
-    expect((await api({ path: `/store/${first.store_id}`, key: tenant.key })).body).toMatchObject({ store_id: 'ST-NEW', trade_name: 'Loja Nova', status: 'active' });
-    expect((await api({ path: `/employee/${first.employee_id}`, key: tenant.key })).body).toMatchObject({ employee_id: 'EMP-NEW', name: 'Vera' });
+    expect((await api({ path: `/store/${first.store_id}`, key: tenant.key })).body).toMatchObject({
+      store_id: 'ST-NEW',
+      trade_name: 'Loja Nova',
+      status: 'active',
+    });
+    expect((await api({ path: `/employee/${first.employee_id}`, key: tenant.key })).body).toMatchObject({
+      employee_id: 'EMP-NEW',
+      name: 'Vera',
+    });
     // rule 8 too: a phone without a country code gets +55; and an existing customer's cpf is never overwritten.
-    expect((await api({ path: `/customer/${first.customer_id}`, key: tenant.key })).body).toMatchObject({ client_id: 'CU-NEW', name: 'Nina', cpf: '12345678909', phone: '+5521988887777' });
+    expect((await api({ path: `/customer/${first.customer_id}`, key: tenant.key })).body).toMatchObject({
+      client_id: 'CU-NEW',
+      name: 'Nina',
+      cpf: '12345678909',
+      phone: '+5521988887777',
+    });
   });
 
   it('rule 6: uses store 1 and employee 1 when the store id or employee id does not exist', async () => {
@@ -96,7 +152,12 @@ describe('the transaction consumer applies the seed rules', () => {
   });
 
   it('rule 7: does not create a transaction for an inactive store', async () => {
-    const { body: store } = await api({ method: 'POST', path: '/store', key: tenant.key, body: { trade_name: 'Fechada', store_id: 'CLOSED' } });
+    const { body: store } = await api({
+      method: 'POST',
+      path: '/store',
+      key: tenant.key,
+      body: { trade_name: 'Fechada', store_id: 'CLOSED' },
+    });
     await api({ method: 'DELETE', path: `/store/${store.id}`, key: tenant.key });
     const byId = await run(v2Payload({ store: { id: store.id } }));
     const byCode = await run(v2Payload({ store: { externalId: 'CLOSED' } }));
@@ -112,13 +173,19 @@ describe('the transaction consumer applies the seed rules', () => {
   });
 
   it('records opted_out, no_contact and throttled, and picks e-mail when that is the reachable channel', async () => {
-    const { body: optedOut } = await api({ method: 'POST', path: '/customer', key: tenant.key, body: { name: 'Sem pesquisa', phone: '11911112222', opt_out: true } });
+    const { body: optedOut } = await api({
+      method: 'POST',
+      path: '/customer',
+      key: tenant.key,
+      body: { name: 'Sem pesquisa', phone: '11911112222', opt_out: true },
+    });
     expect((await run(v2Payload({ customer: { id: optedOut.id } }))).transaction.survey.reason).toBe('opted_out');
     expect((await run(v2Payload({ customer: { externalId: 'NO-CONTACT', name: 'Anon' } }))).transaction.survey.reason).toBe('no_contact');
     const emailOnly = await run(v2Payload({ customer: { externalId: 'MAIL-ONLY', email: 'mail@example.com' } }));
     expect(emailOnly.transaction.survey).toMatchObject({ status: 'scheduled', channel: 'email' });
 
-    const ecommerce = (externalId: string) => v2Payload({ customer: { externalId: 'WINDOW-1', email: 'w@example.com' }, transaction: { journeyId: 2, externalId } });
+    const ecommerce = (externalId: string) =>
+      v2Payload({ customer: { externalId: 'WINDOW-1', email: 'w@example.com' }, transaction: { journeyId: 2, externalId } });
     expect((await run(ecommerce('E-1'))).transaction.survey.status).toBe('scheduled');
     expect((await run(ecommerce('E-2'))).transaction.survey).toMatchObject({ status: 'not_sent', reason: 'throttled' });
     // The window is per journey: the same customer on journey 1 is surveyed.
@@ -134,7 +201,11 @@ describe('at-least-once delivery', () => {
     const outcome = (await api({ path: outcomePath(message), key: tenant.key })).body;
     const item = await getItem(keys.transaction(tenant.tenantId, transactionIdFor(message.requestId)));
     expect(item?.id).toBe(outcome.transactionId);
-    const customers = await api({ path: '/customer', key: tenant.key, query: { client_id: (message.payload as { customer: { externalId: string } }).customer.externalId, token: tenant.userToken } });
+    const customers = await api({
+      path: '/customer',
+      key: tenant.key,
+      query: { client_id: (message.payload as { customer: { externalId: string } }).customer.externalId, token: tenant.userToken },
+    });
     expect(customers.body.data).toHaveLength(1);
   });
 
@@ -176,7 +247,10 @@ describe('at-least-once delivery', () => {
       (next, context) => async (args) => {
         if (/^Put(Item)?Command$/.test(String(context.commandName)) && failures < 10) {
           failures++;
-          throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ProvisionedThroughputExceededException', $metadata: {} });
+          throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
+            name: 'ProvisionedThroughputExceededException',
+            $metadata: {},
+          });
         }
         return next(args);
       },

@@ -33,7 +33,12 @@ describe('POST /v2/transactions', () => {
   });
 
   it('answers 400 listing every problem, and queues nothing', async () => {
-    const res = await api({ method: 'POST', path: '/v2/transactions', key: tenant.key, body: { store: {}, employee: { id: 'one' }, customer: { externalId: 42 }, transaction: { amount: 'x' }, ratingItems: [{ score: 3 }] } });
+    const res = await api({
+      method: 'POST',
+      path: '/v2/transactions',
+      key: tenant.key,
+      body: { store: {}, employee: { id: 'one' }, customer: { externalId: 42 }, transaction: { amount: 'x' }, ratingItems: [{ score: 3 }] },
+    });
 
     expect(res.status).toBe(400);
     const paths = res.body.errors.map((e: { path: string }) => e.path);
@@ -63,19 +68,59 @@ describe('POST /public/transaction (legacy)', () => {
   const post = (body: unknown, path = '/public/transaction') => api({ method: 'POST', path, key: tenant.key, body });
 
   it('creates synchronously and answers 201 with the transaction, on all four paths', async () => {
-    for (const path of ['/public/transaction', '/public/transaction/integration', '/api/v1/transaction', '/api/v1/transaction/integration']) {
-      const res = await post({ store_id: 1, employee_id: 1, customer_integration: `L-${path}`, name: 'Legado', phone: '11955554444', journey: 'loja', transaction_id: `LT-${path}`, amount: 10.5, register_date: '2026-11-20', param_canal: 'loja', rating_items: [{ class_id: 1, score: 5 }] }, path);
+    for (const path of [
+      '/public/transaction',
+      '/public/transaction/integration',
+      '/api/v1/transaction',
+      '/api/v1/transaction/integration',
+    ]) {
+      const res = await post(
+        {
+          store_id: 1,
+          employee_id: 1,
+          customer_integration: `L-${path}`,
+          name: 'Legado',
+          phone: '11955554444',
+          journey: 'loja',
+          transaction_id: `LT-${path}`,
+          amount: 10.5,
+          register_date: '2026-11-20',
+          param_canal: 'loja',
+          rating_items: [{ class_id: 1, score: 5 }],
+        },
+        path,
+      );
       expect(res.status, path).toBe(201);
-      expect(res.body).toMatchObject({ transaction_id: `LT-${path}`, store_id: 1, journey_id: 1, amount: 10.5, params: { canal: 'loja' }, rating_items: [{ class_id: 1, score: 5 }], survey: { status: 'scheduled', channel: 'whatsapp' } });
+      expect(res.body).toMatchObject({
+        transaction_id: `LT-${path}`,
+        store_id: 1,
+        journey_id: 1,
+        amount: 10.5,
+        params: { canal: 'loja' },
+        rating_items: [{ class_id: 1, score: 5 }],
+        survey: { status: 'scheduled', channel: 'whatsapp' },
+      });
       expect((await api({ path: `/public/transaction/${res.body.id}`, key: tenant.key })).body).toEqual(res.body);
     }
   });
 
   it.each([
     ['an unknown journey', { journey: 'nope' }, [{ path: 'journey', message: 'journey "nope" does not exist' }]],
-    ['a class not available for the journey (rule 2)', { rating_items: [{ class_id: 4, score: 5 }] }, [{ path: 'rating_items[0].class_id', message: 'class 4 is not available for journey loja' }]],
-    ['a score the class does not support (rule 3)', { rating_items: [{ class: 'Atendimento', score: 0 }] }, [{ path: 'rating_items[0].score', message: '0 is not a csat score (1-5)' }]],
-    ['an unknown customer id', { customer_id: 999999, customer_integration: undefined }, [{ path: 'customer_id', message: 'customer 999999 does not exist' }]],
+    [
+      'a class not available for the journey (rule 2)',
+      { rating_items: [{ class_id: 4, score: 5 }] },
+      [{ path: 'rating_items[0].class_id', message: 'class 4 is not available for journey loja' }],
+    ],
+    [
+      'a score the class does not support (rule 3)',
+      { rating_items: [{ class: 'Atendimento', score: 0 }] },
+      [{ path: 'rating_items[0].score', message: '0 is not a csat score (1-5)' }],
+    ],
+    [
+      'an unknown customer id',
+      { customer_id: 999999, customer_integration: undefined },
+      [{ path: 'customer_id', message: 'customer 999999 does not exist' }],
+    ],
   ])('answers 422 for %s, naming the legacy field', async (_, overrides, errors) => {
     const res = await post({ store_id: 1, employee_id: 1, customer_integration: 'L-422', journey: 'loja', ...overrides });
     expect(res.status).toBe(422);
@@ -91,8 +136,18 @@ describe('POST /public/transaction (legacy)', () => {
 
     const missing = await post({ employee_id: 1, journey: 'loja' });
     expect(missing.status).toBe(422);
-    expect(missing.body.errors.map((e: { message: string }) => e.message)).toEqual(['needs one of store_id or store_integration', 'needs one of customer_id or customer_integration']);
-    const unknown = await post({ store_id: 1, employee_id: 1, customer_integration: 'x', journey: 'loja', colour: 'red', param_ok: { nested: true } });
+    expect(missing.body.errors.map((e: { message: string }) => e.message)).toEqual([
+      'needs one of store_id or store_integration',
+      'needs one of customer_id or customer_integration',
+    ]);
+    const unknown = await post({
+      store_id: 1,
+      employee_id: 1,
+      customer_integration: 'x',
+      journey: 'loja',
+      colour: 'red',
+      param_ok: { nested: true },
+    });
     expect(unknown.body.errors.map((e: { path: string }) => e.path)).toEqual(['colour', 'param_ok']);
     expect((await post('{bad json')).status).toBe(422);
   });
@@ -116,7 +171,12 @@ describe('POST /public/transaction (legacy)', () => {
 
 describe('GET /public/transaction/{id}', () => {
   it("answers 404 for an unknown id and for another tenant's transaction", async () => {
-    const { body } = await api({ method: 'POST', path: '/public/transaction', key: tenant.key, body: { store_id: 1, employee_id: 1, customer_integration: 'G-1', journey: 'loja' } });
+    const { body } = await api({
+      method: 'POST',
+      path: '/public/transaction',
+      key: tenant.key,
+      body: { store_id: 1, employee_id: 1, customer_integration: 'G-1', journey: 'loja' },
+    });
     const other = await newTenant();
     expect((await api({ path: `/transaction/${body.id}`, key: other.key })).status).toBe(404);
     expect((await api({ path: '/transaction/987654321', key: tenant.key })).status).toBe(404);

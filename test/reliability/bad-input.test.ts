@@ -22,18 +22,64 @@ beforeAll(async () => {
   f = await fixture();
 });
 afterAll(() => {
-  console.info(`bad input: ${tally.requests} requests, ${tally.refused} refused with a 4xx problem, ${tally.accepted} valid by chance, 0 server errors`);
+  console.info(
+    `bad input: ${tally.requests} requests, ${tally.refused} refused with a 4xx problem, ${tally.accepted} valid by chance, 0 server errors`,
+  );
 });
 
 const hostile = fc.constantFrom(
-  '', ' ', '0', '-1', '1.5', '1e3', 'NaN', 'Infinity', 'null', 'true', '[]', '{}', '99999999999999999999', "' OR '1'='1", '<script>alert(1)</script>',
-  '${jndi:ldap://x/a}', '../../../etc/passwd', '\u0000', '\ud800', 'T#1#STORE#1', '%', 'é'.repeat(300), '1; DROP TABLE x', '{"$gt":""}',
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1.5',
+  '1e3',
+  'NaN',
+  'Infinity',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  '99999999999999999999',
+  "' OR '1'='1",
+  '<script>alert(1)</script>',
+  '${jndi:ldap://x/a}',
+  '../../../etc/passwd',
+  '\u0000',
+  '\ud800',
+  'T#1#STORE#1',
+  '%',
+  'é'.repeat(300),
+  '1; DROP TABLE x',
+  '{"$gt":""}',
   // Calendar-invalid and far-future dates, invisible characters in codes.
-  '2026-02-30', '9999-12-01', '+275760-09-13', 'March 7', 'A\u200bB', 'A\u202eB', '__proto__', 'constructor',
+  '2026-02-30',
+  '9999-12-01',
+  '+275760-09-13',
+  'March 7',
+  'A\u200bB',
+  'A\u202eB',
+  '__proto__',
+  'constructor',
 );
 /** Numbers at and beyond what DynamoDB stores: above 2^53-1, beyond 9.99e125, below 1e-130. */
-const edgeNumbers = fc.constantFrom(2 ** 53, Number('12345678901234567'), 1e126, 1e200, 1e-131, -1e-131, 1e-130, Number.MAX_SAFE_INTEGER, -0);
-const anyString = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 40 }), hostile, fc.string({ minLength: 1000, maxLength: 5000 }));
+const edgeNumbers = fc.constantFrom(
+  2 ** 53,
+  Number('12345678901234567'),
+  1e126,
+  1e200,
+  1e-131,
+  -1e-131,
+  1e-130,
+  Number.MAX_SAFE_INTEGER,
+  -0,
+);
+const anyString = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  hostile,
+  fc.string({ minLength: 1000, maxLength: 5000 }),
+);
 const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   anyString,
@@ -54,20 +100,35 @@ function variants(route: Route, valid: ApiRequest): fc.Arbitrary<ApiRequest> {
   }
   const query = valid.query ?? {};
   options.push(
-    fc.record({ key: fc.constantFrom(...Object.keys(query), 'limit', 'page', 'cursor', 'status'), value: anyString }).map(({ key, value }) => ({ ...valid, query: { ...query, [key]: value } })),
-    fc.tuple(fc.string({ minLength: 1, maxLength: 20 }), anyString).map(([key, value]) => ({ ...valid, query: { ...query, [`x${key}`]: value } })),
+    fc
+      .record({ key: fc.constantFrom(...Object.keys(query), 'limit', 'page', 'cursor', 'status'), value: anyString })
+      .map(({ key, value }) => ({ ...valid, query: { ...query, [key]: value } })),
+    fc
+      .tuple(fc.string({ minLength: 1, maxLength: 20 }), anyString)
+      .map(([key, value]) => ({ ...valid, query: { ...query, [`x${key}`]: value } })),
   );
   if (valid.body !== undefined) {
     const body = valid.body as Record<string, unknown>;
     const fields = Object.keys(body);
     options.push(
       anyJson.map((value) => ({ ...valid, body: JSON.stringify(value ?? null) })),
-      fc.record({ field: fc.constantFrom(...fields), value: anyJson }).map(({ field, value }) => ({ ...valid, body: { ...body, [field]: value } })),
-      fc.constantFrom(...fields).map((field) => ({ ...valid, body: Object.fromEntries(Object.entries(body).filter(([k]) => k !== field)) })),
-      fc.tuple(fc.string({ minLength: 1, maxLength: 20 }), anyJson).map(([key, value]) => ({ ...valid, body: { ...body, [`x${key}`]: value } })),
+      fc
+        .record({ field: fc.constantFrom(...fields), value: anyJson })
+        .map(({ field, value }) => ({ ...valid, body: { ...body, [field]: value } })),
+      fc
+        .constantFrom(...fields)
+        .map((field) => ({ ...valid, body: Object.fromEntries(Object.entries(body).filter(([k]) => k !== field)) })),
+      fc
+        .tuple(fc.string({ minLength: 1, maxLength: 20 }), anyJson)
+        .map(([key, value]) => ({ ...valid, body: { ...body, [`x${key}`]: value } })),
       fc.string({ maxLength: 200 }).map((text) => ({ ...valid, body: `{${text}` })),
-      fc.uint8Array({ minLength: 1, maxLength: 200 }).map((bytes) => ({ ...valid, body: Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff, 0xfe, ...bytes]), Buffer.from('"}')]) })),
-      fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data', '').map((type) => ({ ...valid, headers: { 'content-type': type }, body: JSON.stringify(body) })),
+      fc.uint8Array({ minLength: 1, maxLength: 200 }).map((bytes) => ({
+        ...valid,
+        body: Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff, 0xfe, ...bytes]), Buffer.from('"}')]),
+      })),
+      fc
+        .constantFrom('text/plain', 'application/xml', 'multipart/form-data', '')
+        .map((type) => ({ ...valid, headers: { 'content-type': type }, body: JSON.stringify(body) })),
     );
   }
   return fc.oneof(...options);
@@ -75,13 +136,18 @@ function variants(route: Route, valid: ApiRequest): fc.Arbitrary<ApiRequest> {
 
 /** A path segment for any string, lone surrogates included (encodeURIComponent throws on those). */
 function encodePathSegment(value: string): string {
-  const encoded = [...Buffer.from(value, 'utf8')].map((byte) => (/[\w.~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, '0')}`)).join('');
+  const encoded = [...Buffer.from(value, 'utf8')]
+    .map((byte) => (/[\w.~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, '0')}`))
+    .join('');
   return encoded.slice(0, 4000) || '%20';
 }
 
 function check(res: ApiResponse, request: ApiRequest): void {
   tally.requests++;
-  expect(res.status, `${request.method ?? 'GET'} ${request.path} ${JSON.stringify(request.query)} -> ${res.status} ${res.text.slice(0, 300)}`).toBeLessThan(500);
+  expect(
+    res.status,
+    `${request.method ?? 'GET'} ${request.path} ${JSON.stringify(request.query)} -> ${res.status} ${res.text.slice(0, 300)}`,
+  ).toBeLessThan(500);
   if (res.status >= 400) {
     tally.refused++;
     // API Gateway's own answers (an unknown route) are bare JSON; every answer of ours is a problem.
@@ -114,7 +180,12 @@ describe('bad input on every route', () => {
   it.each(routes.filter((r) => r.method !== 'GET').map((r) => r.operationId))('%s: a body over 1 MiB is a 413', async (operationId) => {
     const route = routes.find((r) => r.operationId === operationId)!;
     const valid = validRequests[operationId]!(f);
-    const res = await clients[route.api]({ ...valid, method: route.method, key: route.api === 'chatbot' ? f.chatbotKey : f.key, body: JSON.stringify({ padding: 'x'.repeat(1024 * 1024) }) });
+    const res = await clients[route.api]({
+      ...valid,
+      method: route.method,
+      key: route.api === 'chatbot' ? f.chatbotKey : f.key,
+      body: JSON.stringify({ padding: 'x'.repeat(1024 * 1024) }),
+    });
     expect(res.status).toBe(413);
   });
 });
@@ -122,24 +193,52 @@ describe('bad input on every route', () => {
 describe('the v2 pipeline', () => {
   const client = clients.public;
   /** Mostly what is valid, sometimes what is at or past a limit: most payloads pass the edge and reach the consumer. */
-  const mostly = <T, U>(valid: fc.Arbitrary<T>, edge: fc.Arbitrary<U>) => fc.oneof({ arbitrary: valid, weight: 5 }, { arbitrary: edge, weight: 1 });
+  const mostly = <T, U>(valid: fc.Arbitrary<T>, edge: fc.Arbitrary<U>) =>
+    fc.oneof({ arbitrary: valid, weight: 5 }, { arbitrary: edge, weight: 1 });
   const code = mostly(fc.stringMatching(/^[A-Z0-9-]{1,12}$/), hostile);
-  const cell = mostly(fc.oneof(fc.integer(), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 20 })), fc.oneof(edgeNumbers, hostile));
+  const cell = mostly(
+    fc.oneof(fc.integer(), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 20 })),
+    fc.oneof(edgeNumbers, hostile),
+  );
   const params = fc.dictionary(mostly(fc.stringMatching(/^[a-z]{1,10}$/), fc.oneof(hostile, fc.constant(''))), cell, { maxKeys: 4 });
-  const payload = fc.record({
-    store: mostly(fc.constant({ id: 1 }), fc.oneof(code.map((externalId) => ({ externalId })), fc.record({ id: fc.integer({ min: 1, max: 5 }), externalId: code }))),
-    employee: fc.constant({ id: 1 }),
-    customer: fc.record({ externalId: code, name: fc.option(mostly(fc.string({ minLength: 1, maxLength: 30 }), hostile), { nil: undefined }), birthDate: fc.option(mostly(fc.constant('1990-01-31'), hostile), { nil: undefined }) }, { requiredKeys: ['externalId'] }),
-    transaction: fc.record({
-      journeySlug: fc.constant('loja'),
-      journeyId: fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
-      date: fc.option(mostly(fc.constant('2026-11-20T10:00:00Z'), hostile), { nil: undefined }),
-      amount: fc.option(mostly(fc.double({ min: -1e6, max: 1e6, noNaN: true }), edgeNumbers), { nil: undefined }),
-      params: fc.option(params, { nil: undefined }),
-    }, { requiredKeys: ['journeySlug'] }),
-    rating: fc.option(fc.record({ score: mostly(fc.integer({ min: -2, max: 12 }), edgeNumbers) }), { nil: undefined }),
-    ratingItems: fc.option(fc.array(fc.record({ classId: fc.integer({ min: 1, max: 5 }), score: mostly(fc.integer({ min: 0, max: 10 }), edgeNumbers) }), { maxLength: 3 }), { nil: undefined }),
-  }, { requiredKeys: ['store', 'employee', 'customer', 'transaction'] });
+  const payload = fc.record(
+    {
+      store: mostly(
+        fc.constant({ id: 1 }),
+        fc.oneof(
+          code.map((externalId) => ({ externalId })),
+          fc.record({ id: fc.integer({ min: 1, max: 5 }), externalId: code }),
+        ),
+      ),
+      employee: fc.constant({ id: 1 }),
+      customer: fc.record(
+        {
+          externalId: code,
+          name: fc.option(mostly(fc.string({ minLength: 1, maxLength: 30 }), hostile), { nil: undefined }),
+          birthDate: fc.option(mostly(fc.constant('1990-01-31'), hostile), { nil: undefined }),
+        },
+        { requiredKeys: ['externalId'] },
+      ),
+      transaction: fc.record(
+        {
+          journeySlug: fc.constant('loja'),
+          journeyId: fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
+          date: fc.option(mostly(fc.constant('2026-11-20T10:00:00Z'), hostile), { nil: undefined }),
+          amount: fc.option(mostly(fc.double({ min: -1e6, max: 1e6, noNaN: true }), edgeNumbers), { nil: undefined }),
+          params: fc.option(params, { nil: undefined }),
+        },
+        { requiredKeys: ['journeySlug'] },
+      ),
+      rating: fc.option(fc.record({ score: mostly(fc.integer({ min: -2, max: 12 }), edgeNumbers) }), { nil: undefined }),
+      ratingItems: fc.option(
+        fc.array(fc.record({ classId: fc.integer({ min: 1, max: 5 }), score: mostly(fc.integer({ min: 0, max: 10 }), edgeNumbers) }), {
+          maxLength: 3,
+        }),
+        { nil: undefined },
+      ),
+    },
+    { requiredKeys: ['store', 'employee', 'customer', 'transaction'] },
+  );
 
   it('never accepts a transaction that the consumer then cannot store: every accepted message is created or rejected', async () => {
     await queued.drain();

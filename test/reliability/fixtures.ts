@@ -22,16 +22,50 @@ export async function fixture(): Promise<Fixture> {
   const marker = `MARK${randomUUID().slice(0, 8)}`;
   const key = tenant.key;
   const store = await publicApi({ method: 'POST', path: '/store', key, body: { trade_name: `${marker} store`, store_id: `${marker}-S` } });
-  const customer = await publicApi({ method: 'POST', path: '/customer', key, body: { name: `${marker} customer`, client_id: `${marker}-C`, phone: '11955554444', cpf: '52998224725' } });
-  const employee = await publicApi({ method: 'POST', path: '/employee', key, body: { name: `${marker} employee`, employee_id: `${marker}-E`, store_id: `${marker}-S` } });
+  const customer = await publicApi({
+    method: 'POST',
+    path: '/customer',
+    key,
+    body: { name: `${marker} customer`, client_id: `${marker}-C`, phone: '11955554444', cpf: '52998224725' },
+  });
+  const employee = await publicApi({
+    method: 'POST',
+    path: '/employee',
+    key,
+    body: { name: `${marker} employee`, employee_id: `${marker}-E`, store_id: `${marker}-S` },
+  });
   const tx = (externalId: string) =>
-    publicApi({ method: 'POST', path: '/public/transaction', key, body: { store_id: store.body.id, employee_id: employee.body.id, customer_id: customer.body.id, journey: 'loja', transaction_id: externalId } });
+    publicApi({
+      method: 'POST',
+      path: '/public/transaction',
+      key,
+      body: {
+        store_id: store.body.id,
+        employee_id: employee.body.id,
+        customer_id: customer.body.id,
+        journey: 'loja',
+        transaction_id: externalId,
+      },
+    });
   const transaction = await tx(`${marker}-T`);
   const answered = await tx(`${marker}-A`);
-  await chatbot({ method: 'POST', path: '/survey', key: tenant.chatbotKey, body: { transactionId: answered.body.id, attemptId: 1, journey: 'loja', classes: [], score: 9, comment: marker } });
+  await chatbot({
+    method: 'POST',
+    path: '/survey',
+    key: tenant.chatbotKey,
+    body: { transactionId: answered.body.id, attemptId: 1, journey: 'loja', classes: [], score: 9, comment: marker },
+  });
   return {
-    ...tenant, marker, storeId: store.body.id, storeCode: `${marker}-S`, customerId: customer.body.id, clientId: `${marker}-C`, employeeId: employee.body.id,
-    transactionId: transaction.body.id, transactionExternalId: `${marker}-T`, answeredId: answered.body.id,
+    ...tenant,
+    marker,
+    storeId: store.body.id,
+    storeCode: `${marker}-S`,
+    customerId: customer.body.id,
+    clientId: `${marker}-C`,
+    employeeId: employee.body.id,
+    transactionId: transaction.body.id,
+    transactionExternalId: `${marker}-T`,
+    answeredId: answered.body.id,
     // The legacy create shares its request key with v2: the outcome of that key is this transaction.
     requestId: requestIdFor(tenant.tenantId, requestKeyFor({ externalId: `${marker}-T`, journey: { slug: 'loja' } })),
   };
@@ -45,7 +79,15 @@ export async function snapshot(tenantId: number): Promise<string> {
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await client.send(new ScanCommand({ TableName: tableName, FilterExpression: 'begins_with(pk, :p)', ExpressionAttributeValues: { ':p': `T#${tenantId}#` }, ExclusiveStartKey: start, ConsistentRead: true }));
+    const out = await client.send(
+      new ScanCommand({
+        TableName: tableName,
+        FilterExpression: 'begins_with(pk, :p)',
+        ExpressionAttributeValues: { ':p': `T#${tenantId}#` },
+        ExclusiveStartKey: start,
+        ConsistentRead: true,
+      }),
+    );
     items.push(...(out.Items ?? []));
     start = out.LastEvaluatedKey;
   } while (start);

@@ -23,9 +23,17 @@ beforeEach(async () => {
 
 /** What the other tenant may see for a request naming the first tenant's ids: not found, or its own (empty) view. */
 const ALLOWED: Record<string, number[]> = {
-  listStores: [200], listCustomers: [200], listEmployees: [200], listEvaluations: [200], getTransactionRequest: [404],
-  createStore: [201], createCustomer: [200], createEmployee: [200], postV2Transaction: [201],
-  postTransaction: [422], deleteEmployee: [422],
+  listStores: [200],
+  listCustomers: [200],
+  listEmployees: [200],
+  listEvaluations: [200],
+  getTransactionRequest: [404],
+  createStore: [201],
+  createCustomer: [200],
+  createEmployee: [200],
+  postV2Transaction: [201],
+  postTransaction: [422],
+  deleteEmployee: [422],
 };
 
 describe('tenant isolation', () => {
@@ -33,29 +41,44 @@ describe('tenant isolation', () => {
     expect(routes.map((r) => r.operationId).filter((id) => !validRequests[id])).toEqual([]);
   });
 
-  it.each(routes.filter((r) => !r.anonymous).map((r) => r.operationId))("%s: the other tenant's key gets nothing of the first tenant's and changes nothing", async (operationId) => {
-    const route = routeOf(operationId);
-    const before = await snapshot(a.tenantId);
-    const request = validRequests[operationId]!(a);
-    const query = request.query?.token ? { ...request.query, token: b.userToken } : request.query;
-    const res = await clients[route.api]({ ...request, ...(query ? { query } : {}), key: route.api === 'chatbot' ? b.chatbotKey : b.key });
+  it.each(routes.filter((r) => !r.anonymous).map((r) => r.operationId))(
+    "%s: the other tenant's key gets nothing of the first tenant's and changes nothing",
+    async (operationId) => {
+      const route = routeOf(operationId);
+      const before = await snapshot(a.tenantId);
+      const request = validRequests[operationId]!(a);
+      const query = request.query?.token ? { ...request.query, token: b.userToken } : request.query;
+      const res = await clients[route.api]({
+        ...request,
+        ...(query ? { query } : {}),
+        key: route.api === 'chatbot' ? b.chatbotKey : b.key,
+      });
 
-    expect(ALLOWED[operationId] ?? [404], `${operationId} answered ${res.status}`).toContain(res.status);
-    // A create echoes what its caller sent, which here carries the marker; anything else must not show it.
-    if (!JSON.stringify(request.body ?? '').includes(a.marker)) expect(res.text).not.toContain(a.marker);
-    expect(await snapshot(a.tenantId)).toBe(before);
-  });
+      expect(ALLOWED[operationId] ?? [404], `${operationId} answered ${res.status}`).toContain(res.status);
+      // A create echoes what its caller sent, which here carries the marker; anything else must not show it.
+      if (!JSON.stringify(request.body ?? '').includes(a.marker)) expect(res.text).not.toContain(a.marker);
+      expect(await snapshot(a.tenantId)).toBe(before);
+    },
+  );
 
-  it.each(routes.filter((r) => !r.anonymous).map((r) => r.operationId))('%s: keys of the other API, and unknown keys, get 401', async (operationId) => {
-    const route = routeOf(operationId);
-    const request = validRequests[operationId]!(a);
-    const wrongKind = route.api === 'public' ? a.chatbotKey : a.key;
-    for (const key of [wrongKind, 'ssk_not-a-key-at-all-000000000000000000000000']) {
-      const res = await clients[route.api]({ ...request, key });
-      expect(res.status).toBe(401);
-      expect(res.body).toEqual({ type: '/problems/unauthenticated', title: 'Unauthorized', status: 401, detail: 'A valid API key is required.' });
-    }
-  });
+  it.each(routes.filter((r) => !r.anonymous).map((r) => r.operationId))(
+    '%s: keys of the other API, and unknown keys, get 401',
+    async (operationId) => {
+      const route = routeOf(operationId);
+      const request = validRequests[operationId]!(a);
+      const wrongKind = route.api === 'public' ? a.chatbotKey : a.key;
+      for (const key of [wrongKind, 'ssk_not-a-key-at-all-000000000000000000000000']) {
+        const res = await clients[route.api]({ ...request, key });
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({
+          type: '/problems/unauthenticated',
+          title: 'Unauthorized',
+          status: 401,
+          detail: 'A valid API key is required.',
+        });
+      }
+    },
+  );
 
   it.each(routes.filter((r) => validRequests[r.operationId]!({} as Fixture).query?.token !== undefined).map((r) => r.operationId))(
     "%s: the other tenant's user token is worthless here",

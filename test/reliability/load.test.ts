@@ -50,6 +50,8 @@ describe('load on the local gateway', () => {
     // stopped, and may be stored without its answer having been read.
     expect(stored - 1).toBeGreaterThanOrEqual(created);
     expect(stored - 1).toBeLessThanOrEqual(created + CONNECTIONS);
-    console.info(`load: ${result.requests.total} requests in ${SECONDS} s (${Math.round(result.requests.average)}/s), p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${created} stores created and ${stored - 1} found, 0 errors`);
+    console.info(
+      `load: ${result.requests.total} requests in ${SECONDS} s (${Math.round(result.requests.average)}/s), p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${created} stores created and ${stored - 1} found, 0 errors`,
+    );
   }, 120_000);
 });

@@ -34,14 +34,32 @@ describe('logs', () => {
     await api({ path: '/public/customer', key: tenant.key, query: { token: tenant.userToken, cpf } });
     await api({ path: '/public/customer', key: tenant.key, query: { token: 'sut_wrong-token-value-000000000000000000', phone } });
     await api({ method: 'POST', path: '/public/customer', key: tenant.key, body: { name: 'Log Test', cpf, phone } });
-    await api({ method: 'POST', path: '/public/customer', key: tenant.key, body: { name: 'Log Test', cpf: `${cpf}0`, phone: `${phone}999999999999` } });
-    await api({ method: 'POST', path: '/public/transaction', key: tenant.key, body: { store_id: 1, employee_id: 1, customer_integration: 'LOG-1', cpf, phone, journey: 'nope' } });
+    await api({
+      method: 'POST',
+      path: '/public/customer',
+      key: tenant.key,
+      body: { name: 'Log Test', cpf: `${cpf}0`, phone: `${phone}999999999999` },
+    });
+    await api({
+      method: 'POST',
+      path: '/public/transaction',
+      key: tenant.key,
+      body: { store_id: 1, employee_id: 1, customer_integration: 'LOG-1', cpf, phone, journey: 'nope' },
+    });
     await consume([messageFor(tenant.tenantId, v2Payload({ customer: { externalId: 'LOG-2', cpf, phone } })), '{broken']);
 
     const output = lines.join('');
     expect(output.length).toBeGreaterThan(0);
     expect(output).toContain('"level"');
-    for (const secret of [tenant.key, tenant.userToken, 'ssk_secret-looking-but-unknown-key', 'sut_wrong-token-value', cpf, phone, `+55${phone}`]) {
+    for (const secret of [
+      tenant.key,
+      tenant.userToken,
+      'ssk_secret-looking-but-unknown-key',
+      'sut_wrong-token-value',
+      cpf,
+      phone,
+      `+55${phone}`,
+    ]) {
       expect(output, secret).not.toContain(secret);
     }
   });

@@ -15,8 +15,13 @@ beforeAll(async () => {
   tenant = await newTenant();
 });
 
-const transactionsOf = async () => (JSON.parse(await snapshot(tenant.tenantId)) as { entity: string; status?: string }[]).filter((i) => i.entity === 'TRANSACTION');
-const shuffle = <T>(list: T[]) => list.map((x) => [Math.random(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x);
+const transactionsOf = async () =>
+  (JSON.parse(await snapshot(tenant.tenantId)) as { entity: string; status?: string }[]).filter((i) => i.entity === 'TRANSACTION');
+const shuffle = <T>(list: T[]) =>
+  list
+    .map((x) => [Math.random(), x] as const)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, x]) => x);
 
 describe('the transaction pipeline', () => {
   it('creates one transaction and one customer per message when each is delivered 2 and 5 times', async () => {
@@ -39,7 +44,11 @@ describe('the transaction pipeline', () => {
     stack.add(
       (next, context) => async (args) => {
         // The crash: after four transactions are written, every later write fails.
-        if (/^Put(Item)?Command$/.test(String(context.commandName)) && (args.input as { Item?: { entity?: string } }).Item?.entity === 'TRANSACTION' && ++puts > 4) {
+        if (
+          /^Put(Item)?Command$/.test(String(context.commandName)) &&
+          (args.input as { Item?: { entity?: string } }).Item?.entity === 'TRANSACTION' &&
+          ++puts > 4
+        ) {
           throw Object.assign(new Error('connection reset'), { name: 'TimeoutError', $metadata: {} });
         }
         return next(args);

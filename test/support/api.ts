@@ -30,7 +30,10 @@ export type ApiClient = (request: ApiRequest) => Promise<ApiResponse>;
 /** The request as the gateway receives it: path and query, headers (the key among them), and the body as bytes. */
 export function prepare(request: ApiRequest): { url: string; headers: Record<string, string>; body: Buffer } {
   const query = new URLSearchParams(Object.entries(request.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
-  const headers: Record<string, string> = { accept: 'application/json', ...(request.key === undefined ? {} : { 'x-service-api-key': request.key }) };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...(request.key === undefined ? {} : { 'x-service-api-key': request.key }),
+  };
   let body: Buffer = Buffer.alloc(0);
   if (request.body !== undefined) {
     const raw = typeof request.body === 'string' || Buffer.isBuffer(request.body);

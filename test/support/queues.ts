@@ -29,7 +29,9 @@ export async function privateQueue(queue: QueueId): Promise<PrivateQueue> {
     async drain() {
       const bodies: Record<string, unknown>[] = [];
       for (;;) {
-        const { Messages = [] } = await client.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 300 }));
+        const { Messages = [] } = await client.send(
+          new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 300 }),
+        );
         if (!Messages.length) return bodies;
         bodies.push(...Messages.map((m) => JSON.parse(m.Body!) as Record<string, unknown>));
       }
@@ -53,13 +55,21 @@ export function usePrivateQueue(queue: QueueId): PrivateQueue {
 }
 
 /** Invokes the transaction consumer with one SQS batch of these message bodies, as the event source would. */
-export async function consume(bodies: unknown[], { receiveCount = 1 }: { receiveCount?: number } = {}): Promise<{ failed: number[]; response: SQSBatchResponse }> {
+export async function consume(
+  bodies: unknown[],
+  { receiveCount = 1 }: { receiveCount?: number } = {},
+): Promise<{ failed: number[]; response: SQSBatchResponse }> {
   const event: SQSEvent = {
     Records: bodies.map((body, i) => ({
       messageId: `m-${i}`,
       receiptHandle: `r-${i}`,
       body: typeof body === 'string' ? body : JSON.stringify(body),
-      attributes: { ApproximateReceiveCount: String(receiveCount), SentTimestamp: String(Date.now()), SenderId: 'test', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+      attributes: {
+        ApproximateReceiveCount: String(receiveCount),
+        SentTimestamp: String(Date.now()),
+        SenderId: 'test',
+        ApproximateFirstReceiveTimestamp: String(Date.now()),
+      },
       messageAttributes: {},
       md5OfBody: '',
       eventSource: 'aws:sqs',

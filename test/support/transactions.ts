@@ -19,12 +19,17 @@ export function v2Payload(overrides: Partial<Record<keyof V2TransactionBody, unk
 /** The queue message POST /v2/transactions would send for this payload. */
 export function messageFor(tenantId: number, payload: Record<string, unknown>): TransactionMessage {
   const transaction = payload.transaction as { journeyId?: number; journeySlug?: string; externalId?: string } | undefined;
-  const requestId = requestKeyFor({ externalId: transaction?.externalId, journey: { id: transaction?.journeyId, slug: transaction?.journeySlug } });
+  const requestId = requestKeyFor({
+    externalId: transaction?.externalId,
+    journey: { id: transaction?.journeyId, slug: transaction?.journeySlug },
+  });
   return { version: 1, tenantId, requestId, receivedAt: new Date().toISOString(), payload };
 }
 
 /** The x-request-id a client would have been given for a request key of a tenant. */
-export const requestIdFor = (tenantId: number, requestKey: string) => publicRequestId(tenantId, requestKey, requireEnv(ENV.requestIdSecret));
+export const requestIdFor = (tenantId: number, requestKey: string) =>
+  publicRequestId(tenantId, requestKey, requireEnv(ENV.requestIdSecret));
 
 /** Where the outcome of a queued message is read. */
-export const outcomePath = (message: Pick<TransactionMessage, 'tenantId' | 'requestId'>) => `/v2/transactions/requests/${requestIdFor(message.tenantId, message.requestId)}`;
+export const outcomePath = (message: Pick<TransactionMessage, 'tenantId' | 'requestId'>) =>
+  `/v2/transactions/requests/${requestIdFor(message.tenantId, message.requestId)}`;

@@ -36,13 +36,30 @@ describe('tenant files', () => {
   });
 
   it.each([
-    [{ journeys: [{ id: 1, slug: 'loja', indicator: 'stars', classes: [1], channels: ['sms'] }] }, 'tenants[0].journeys[0].indicator: must be one of nps, csat, csat5Stars, ces, binary'],
-    [{ journeys: [{ id: 1, slug: 'loja', indicator: 'nps', classes: [9], channels: ['sms'] }] }, 'tenants[0].journeys[0].classes[0]: class 9 is not defined in classes'],
-    [{ classes: [{ id: 1, label: 'A', type: 'csat' }, { id: 1, label: 'B', type: 'nps' }] }, 'tenants[0].classes[1]: class 1 is defined twice'],
+    [
+      { journeys: [{ id: 1, slug: 'loja', indicator: 'stars', classes: [1], channels: ['sms'] }] },
+      'tenants[0].journeys[0].indicator: must be one of nps, csat, csat5Stars, ces, binary',
+    ],
+    [
+      { journeys: [{ id: 1, slug: 'loja', indicator: 'nps', classes: [9], channels: ['sms'] }] },
+      'tenants[0].journeys[0].classes[0]: class 9 is not defined in classes',
+    ],
+    [
+      {
+        classes: [
+          { id: 1, label: 'A', type: 'csat' },
+          { id: 1, label: 'B', type: 'nps' },
+        ],
+      },
+      'tenants[0].classes[1]: class 1 is defined twice',
+    ],
     [{ users: [{ name: 'x', scope: 'some' }] }, 'tenants[0].users[0].scope: must be "all" or { "stores": [ids], "groups": [ids] }'],
     [{ colour: 'red' }, 'tenants[0].colour: is not a known field'],
     [{ id: '7' }, 'tenants[0].id: must be a number'],
-    [{ keys: [{ scope: 'public', value: '${UNSET_VARIABLE_FOR_TEST}' }] }, 'tenants[0].keys[0].value: environment variable UNSET_VARIABLE_FOR_TEST is not set and has no default'],
+    [
+      { keys: [{ scope: 'public', value: '${UNSET_VARIABLE_FOR_TEST}' }] },
+      'tenants[0].keys[0].value: environment variable UNSET_VARIABLE_FOR_TEST is not set and has no default',
+    ],
   ])('reject %o naming the field', (overrides, message) => {
     expect(() => parseTenantFile(tenant(overrides), {})).toThrow(message);
   });
