@@ -11,8 +11,16 @@ import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
 import { Alarms } from './constructs/alarms.js';
 import type { Construct } from 'constructs';
 import { ENV } from '../shared/config.js';
-import { CONSUMER_TIMEOUT_SECONDS, MAX_RECEIVE_COUNT, QUEUES, QUEUE_VISIBILITY_TIMEOUT_SECONDS, type QueueId } from '../shared/queues.js';
+import {
+  CONSUMER_TIMEOUT_SECONDS,
+  MAX_RECEIVE_COUNT,
+  QUEUE_BATCH_SIZE,
+  QUEUES,
+  QUEUE_VISIBILITY_TIMEOUT_SECONDS,
+  type QueueId,
+} from '../shared/queues.js';
 import { TABLE } from '../shared/table.js';
+import { capitalise } from '../shared/text.js';
 import { API_KEY_HEADER } from '../shared/tenants/credentials.js';
 import { ServiceFunction } from './constructs/service-function.js';
 import { authorizers, consumers, routes, type ApiName } from './routes.js';
@@ -172,7 +180,7 @@ export class SurveyServiceStack extends Stack {
       // Up to a second's wait fills batches at moderate traffic: a tenth of the invocations, receives and deletes.
       fn.addEventSource(
         new SqsEventSource(queues[consumer.queue], {
-          batchSize: 10,
+          batchSize: QUEUE_BATCH_SIZE,
           maxBatchingWindow: Duration.seconds(1),
           reportBatchItemFailures: true,
         }),
@@ -211,5 +219,3 @@ export class SurveyServiceStack extends Stack {
     new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn });
   }
 }
-
-const capitalise = (name: string) => name[0]!.toUpperCase() + name.slice(1);

@@ -12,12 +12,20 @@ export const padId = (id: number): string => id.toString().padStart(10, '0');
 
 const tenant = (tenantId: number) => `T#${tenantId}`;
 
+/** The segment of each exact-value index partition: the writer of an index entry and its query both use it. */
+export const INDEXED = { status: 'STATUS', externalId: 'EXTID', email: 'EMAIL', phone: 'PHONE', cpf: 'CPF' } as const;
+export type IndexedField = keyof typeof INDEXED;
+
+const API_KEY_PREFIX = 'APIKEY#';
+
 export const keys = {
   tenant: (tenantId: number) => ({ pk: tenant(tenantId), sk: 'TENANT' }),
   tenantCollection: () => 'TENANTS',
   tenantCounter: () => ({ pk: 'COUNTER', sk: 'TENANT' }),
 
-  apiKey: (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
+  apiKey: (hash: string) => ({ pk: `${API_KEY_PREFIX}${hash}`, sk: 'APIKEY' }),
+  /** The hash an API key's item is stored under. */
+  apiKeyHashOf: (pk: string) => pk.slice(API_KEY_PREFIX.length),
   apiKeyCollection: (tenantId: number) => `${tenant(tenantId)}#APIKEY`,
 
   /** A user is found by the hash of its token; its name is its identity in tenant files. */
@@ -40,9 +48,12 @@ export const keys = {
   /** Index partitions of an entity collection (see `shared/table.ts` for what each index is for). */
   collection: (tenantId: number, entity: Entity) => `${tenant(tenantId)}#${entity}`,
   /** An index partition holding the entities whose `field` has `value` (status, e-mail, phone, cpf, external code). */
-  byValue: (tenantId: number, entity: Entity, field: string, value: string) => `${tenant(tenantId)}#${entity}#${field}#${value}`,
-  byStatus: (tenantId: number, entity: Entity, status: string) => keys.byValue(tenantId, entity, 'STATUS', status),
-  byExternalId: (tenantId: number, entity: Entity, externalId: string) => keys.byValue(tenantId, entity, 'EXTID', externalId),
+  byValue: (tenantId: number, entity: Entity, field: IndexedField, value: string) =>
+    `${tenant(tenantId)}#${entity}#${INDEXED[field]}#${value}`,
+  byStatus: (tenantId: number, entity: Entity, status: string) => keys.byValue(tenantId, entity, 'status', status),
+  byExternalId: (tenantId: number, entity: Entity, externalId: string) => keys.byValue(tenantId, entity, 'externalId', externalId),
+  /** Customers who opted out: a sparse partition of the status index. */
+  optedOut: (tenantId: number) => keys.byStatus(tenantId, 'CUSTOMER', 'OPTOUT'),
   /** Names of large collections are sharded by their first characters, so no partition takes every write. */
   byName: (tenantId: number, entity: Entity, shard = '') => `${tenant(tenantId)}#${entity}#NAME${shard ? `#${shard}` : ''}`,
   nameSort: (normalisedName: string, id: number) => `${normalisedName}#${padId(id)}`,
@@ -58,6 +69,7 @@ export const keys = {
   transaction: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#TX#${id}`, sk: 'TX' }),
   /** Evaluations (answered or rated transactions) by month, newest first within (gsi2), and by external id (gsi4). */
   evaluationsByMonth: (tenantId: number, month: string) => `${tenant(tenantId)}#EVAL#${month}`,
+  evaluationSort: (answeredAt: string, transactionId: number) => `${answeredAt}#${padId(transactionId)}`,
   evaluationByExternalId: (tenantId: number, externalId: string) => `${tenant(tenantId)}#EVAL#EXT#${externalId}`,
   /** When a customer was last surveyed on a journey (the resurvey window). */
   surveyed: (tenantId: number, customerId: number, journeyId: number) => ({

@@ -7,6 +7,9 @@ export const QUEUES = {
 } as const;
 export type QueueId = keyof typeof QUEUES;
 
+/** Records per consumer invocation: SQS's largest receive, and the event source's batch size. */
+export const QUEUE_BATCH_SIZE = 10;
+
 /** Receives before a message moves to its dead-letter queue. */
 export const MAX_RECEIVE_COUNT = 5;
 

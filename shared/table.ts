@@ -24,3 +24,8 @@ export const TABLE = {
 } as const;
 
 export type IndexName = (typeof TABLE.indexes)[number]['name'];
+
+/** The key attribute names of an index, as declared above. */
+export function indexAttributes(name: IndexName): { partitionKey: string; sortKey: string } {
+  return TABLE.indexes.find((index) => index.name === name)!;
+}

@@ -4,7 +4,7 @@ import { CreatedCustomerBody } from '../../shared/customers/schema.js';
 import { createCustomer } from '../../shared/customers/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
-/** Seed 4.1: a create answers 200. */
+/** Creating a customer answers 200 (the interface's status, unlike stores' 201). */
 export const contract = {
   body: CreateCustomerBody,
   responses: {

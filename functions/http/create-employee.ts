@@ -3,7 +3,7 @@ import { CreateEmployeeBody, Employee } from '../../shared/employees/schema.js';
 import { createEmployee } from '../../shared/employees/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
-/** Seed 4.3: a create answers 200. */
+/** Creating an employee answers 200 (the interface's status, unlike stores' 201). */
 export const contract = {
   body: CreateEmployeeBody,
   responses: { 200: answer('The created employee', Employee), 400: problem('Invalid parameters, or an employee_id that exists') },

@@ -4,7 +4,7 @@ import { deactivateEmployee } from '../../shared/employees/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
-/** Seed 4.3: deactivating an unknown employee answers 422. */
+/** Deactivating an unknown employee answers 422 (the interface's status), not 404. */
 export const contract = {
   path: IdPath,
   statuses: { 'not-found': 422 },

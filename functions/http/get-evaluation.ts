@@ -3,7 +3,7 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { EvaluationBody, EvaluationPath, EvaluationQuery } from '../../shared/surveys/schema.js';
 import { getEvaluation } from '../../shared/surveys/service.js';
 
-/** Seed 4.6: one evaluation, by its id or (is_external=true) by the transaction's external id. */
+/** One evaluation, by its id or (is_external=true) by the transaction's external id. */
 export const contract = {
   path: EvaluationPath,
   query: EvaluationQuery,

@@ -5,7 +5,7 @@ import { listCustomers } from '../../shared/customers/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { readAsUser } from '../../shared/tenants/service.js';
 
-/** Seed 4.1 and 5.2: the list needs a user token; invalid parameters answer 422. */
+/** The customer list needs a user token; invalid parameters answer 422. */
 export const contract = {
   query: ListCustomersQuery,
   statuses: { validation: 422 },

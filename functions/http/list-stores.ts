@@ -3,7 +3,7 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ListStoresQuery, Store } from '../../shared/stores/schema.js';
 import { listStores } from '../../shared/stores/service.js';
 
-/** Seed 4.2: invalid list parameters answer 422. */
+/** Invalid store list parameters answer 422. */
 export const contract = {
   query: ListStoresQuery,
   statuses: { validation: 422 },

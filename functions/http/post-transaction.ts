@@ -5,7 +5,7 @@ import { LegacyTransactionBody, fromLegacy } from '../../shared/transactions/req
 import { Transaction, toLegacyPath } from '../../shared/transactions/schema.js';
 import { registerTransaction, TransactionRejected } from '../../shared/transactions/service.js';
 
-/** Seed 4.4, the legacy interface: created synchronously (201), or 422 with every problem. */
+/** The legacy interface: created synchronously (201), or 422 with every problem. */
 export const contract = {
   body: LegacyTransactionBody,
   statuses: { validation: 422, 'malformed-json': 422 },

@@ -6,7 +6,7 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 import { resolveUser } from '../../shared/tenants/service.js';
 
-/** Seed 4.3: replaces the links; the user token must cover every group added or removed (else 401). */
+/** Replaces the links; the user token must cover every group added or removed (else 401). */
 export const contract = {
   path: IdPath,
   body: EmployeeGroupsBody,

@@ -5,7 +5,7 @@ import { editCustomer } from '../../shared/customers/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
-/** Seed 4.1: an edit answers 201. */
+/** Editing a customer answers 201 (the interface's status). */
 export const contract = {
   path: IdPath,
   body: UpdateCustomerBody,

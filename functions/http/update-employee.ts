@@ -4,7 +4,7 @@ import { editEmployee } from '../../shared/employees/service.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
-/** Seed 4.3: invalid parameters of an edit answer 422. */
+/** Invalid parameters of an employee edit answer 422 (the interface's status). */
 export const contract = {
   path: IdPath,
   body: UpdateEmployeeBody,

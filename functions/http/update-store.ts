@@ -4,7 +4,7 @@ import { IdPath } from '../../shared/schema.js';
 import { Store, UpdateStoreBody } from '../../shared/stores/schema.js';
 import { editStore } from '../../shared/stores/service.js';
 
-/** Seed 4.2: an edit answers 202. */
+/** Editing a store answers 202 (the interface's status). */
 export const contract = {
   path: IdPath,
   body: UpdateStoreBody,

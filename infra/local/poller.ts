@@ -1,5 +1,6 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { QUEUE_BATCH_SIZE } from '../../shared/queues.js';
 import { consumers } from '../routes.js';
 import type { QueueUrls } from './setup.js';
 import { lambdaContext } from './events.js';
@@ -25,7 +26,7 @@ export function startPoller(client: SQSClient, queueUrls: QueueUrls, options: { 
         const { Messages = [] } = await client.send(
           new ReceiveMessageCommand({
             QueueUrl: queueUrl,
-            MaxNumberOfMessages: 10,
+            MaxNumberOfMessages: QUEUE_BATCH_SIZE,
             WaitTimeSeconds: 1,
             VisibilityTimeout: options.visibilityTimeoutSeconds,
             MessageSystemAttributeNames: ['All'],

@@ -18,16 +18,16 @@ export const customers = entityRepository<Customer>({
   derived: {
     // Sparse: only opted-out customers are in gsi2.
     opt_out: (tenantId, id, optOut) => ({
-      gsi2pk: optOut ? keys.byStatus(tenantId, ENTITY, 'OPTOUT') : undefined,
+      gsi2pk: optOut ? keys.optedOut(tenantId) : undefined,
       gsi2sk: optOut ? padId(id) : undefined,
     }),
     name: (tenantId, id, name) => {
       const normalised = normaliseName(name);
       return { gsi3pk: keys.byName(tenantId, ENTITY, nameShard(normalised)), gsi3sk: keys.nameSort(normalised, id) };
     },
-    email: exactIndex('gsi5', ENTITY, 'EMAIL'),
-    phone: exactIndex('gsi6', ENTITY, 'PHONE'),
-    cpf: exactIndex('gsi7', ENTITY, 'CPF'),
+    email: exactIndex('gsi5', ENTITY, 'email'),
+    phone: exactIndex('gsi6', ENTITY, 'phone'),
+    cpf: exactIndex('gsi7', ENTITY, 'cpf'),
   },
 });
 
@@ -45,11 +45,11 @@ export async function listCustomers(tenantId: number, filters: CustomerFilters):
   }
   const normalised = name ? normaliseName(name) : undefined;
   const candidates: [unknown, QuerySpec['index'], () => string, Filter][] = [
-    [cpf, 'gsi7', () => keys.byValue(tenantId, ENTITY, 'CPF', cpf!), { attribute: 'cpf', equals: cpf! }],
-    [email, 'gsi5', () => keys.byValue(tenantId, ENTITY, 'EMAIL', email!), { attribute: 'email', equals: email! }],
-    [phone, 'gsi6', () => keys.byValue(tenantId, ENTITY, 'PHONE', phone!), { attribute: 'phone', equals: phone! }],
+    [cpf, 'gsi7', () => keys.byValue(tenantId, ENTITY, 'cpf', cpf!), { attribute: 'cpf', equals: cpf! }],
+    [email, 'gsi5', () => keys.byValue(tenantId, ENTITY, 'email', email!), { attribute: 'email', equals: email! }],
+    [phone, 'gsi6', () => keys.byValue(tenantId, ENTITY, 'phone', phone!), { attribute: 'phone', equals: phone! }],
     [normalised, 'gsi3', () => keys.byName(tenantId, ENTITY, nameShard(normalised!)), { attribute: 'gsi3sk', beginsWith: normalised! }],
-    [optOut === true ? true : undefined, 'gsi2', () => keys.byStatus(tenantId, ENTITY, 'OPTOUT'), { attribute: 'opt_out', equals: true }],
+    [optOut === true ? true : undefined, 'gsi2', () => keys.optedOut(tenantId), { attribute: 'opt_out', equals: true }],
   ];
   const present = candidates.filter(([value]) => value !== undefined);
   const others = (skip: number) => [

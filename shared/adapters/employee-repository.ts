@@ -14,10 +14,10 @@ export const employees = entityRepository<Employee>({
   externalId: 'employee_id',
   collection: true,
   derived: {
-    status: exactIndex('gsi2', ENTITY, 'STATUS'),
+    status: exactIndex('gsi2', ENTITY, 'status'),
     name: (tenantId, id, name) => ({ gsi3pk: keys.byName(tenantId, ENTITY), gsi3sk: keys.nameSort(normaliseName(name), id) }),
-    employee_id: exactIndex('gsi4', ENTITY, 'EXTID'),
-    email: exactIndex('gsi5', ENTITY, 'EMAIL'),
+    employee_id: exactIndex('gsi4', ENTITY, 'externalId'),
+    email: exactIndex('gsi5', ENTITY, 'email'),
   },
 });
 
@@ -49,7 +49,7 @@ export async function listEmployees(
   let spec: QuerySpec;
   if (storeId !== undefined) spec = { index: 'gsi2', partition: keys.storeEmployees(tenantId, storeId) };
   else if (email)
-    spec = { index: 'gsi5', partition: keys.byValue(tenantId, ENTITY, 'EMAIL', email), filters: [...nameFilter, ...statusFilter] };
+    spec = { index: 'gsi5', partition: keys.byValue(tenantId, ENTITY, 'email', email), filters: [...nameFilter, ...statusFilter] };
   else if (name)
     spec = {
       index: 'gsi3',

@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { DuplicateError, NotFoundError } from '../errors.js';
-import { keys, padId, type Entity } from '../keys.js';
-import { TABLE } from '../table.js';
+import { keys, padId, type Entity, type IndexedField } from '../keys.js';
+import { indexAttributes, TABLE, type IndexName } from '../table.js';
+import { capitalise } from '../text.js';
 import { batchGet, cancelledByCondition, db, isConditionFailure, type Item } from './dynamodb.js';
 
 /**
@@ -27,11 +28,13 @@ type Changes<T> = Partial<Omit<T, 'id' | 'created_at'>>;
  * Index attributes holding one exact value of a field (a status, a code, an e-mail...) in `index`; absent when the
  * value is, which takes the item out of that index.
  */
-export const exactIndex =
-  (index: string, entity: Entity, field: string) => (tenantId: number, id: number, value: string | null | undefined) => ({
-    [`${index}pk`]: value ? keys.byValue(tenantId, entity, field, value) : undefined,
-    [`${index}sk`]: value ? padId(id) : undefined,
+export const exactIndex = (index: IndexName, entity: Entity, field: IndexedField) => {
+  const { partitionKey, sortKey } = indexAttributes(index);
+  return (tenantId: number, id: number, value: string | null | undefined) => ({
+    [partitionKey]: value ? keys.byValue(tenantId, entity, field, value) : undefined,
+    [sortKey]: value ? padId(id) : undefined,
   });
+};
 
 export function entityRepository<T extends { id: number; updated_at: string }>(model: EntityModel<T>) {
   const { entity } = model;
@@ -167,7 +170,7 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
     const field = model.externalId;
     if (field && field in changes) {
       const current = await get(tenantId, id);
-      if (!current) throw new NotFoundError(`${capitalise(entity)} ${id} not found.`);
+      if (!current) throw new NotFoundError(`${capitalise(entity.toLowerCase())} ${id} not found.`);
       const before = current[field];
       const after = (changes as Partial<T>)[field];
       if (before !== after) {
@@ -204,7 +207,8 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
       }
       await client.send(new TransactWriteCommand({ TransactItems: [{ Update: updateInput }, ...guards, ...extra] }));
     } catch (error) {
-      if (isConditionFailure(error) || cancelledByCondition(error, 0)) throw new NotFoundError(`${capitalise(entity)} ${id} not found.`);
+      if (isConditionFailure(error) || cancelledByCondition(error, 0))
+        throw new NotFoundError(`${capitalise(entity.toLowerCase())} ${id} not found.`);
       if (guards.length && cancelledByCondition(error, guards.length)) throw duplicate((changes as Partial<T>)[field!]);
       throw error;
     }
@@ -216,5 +220,3 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
 
 /** A guard this old whose entity does not exist was left by a create that crashed between its two writes. */
 export const ORPHAN_GUARD_SECONDS = 60;
-
-const capitalise = (word: string) => word[0] + word.slice(1).toLowerCase();

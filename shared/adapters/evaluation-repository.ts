@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ValidationError } from '../errors.js';
-import { keys, padId } from '../keys.js';
+import { keys } from '../keys.js';
 import { db, isConditionFailure, type Item } from './dynamodb.js';
 
 /**
@@ -13,7 +13,7 @@ export function evaluationIndex(tenantId: number, transaction: { id: number; tra
   return {
     answered_at: answeredAt,
     gsi2pk: keys.evaluationsByMonth(tenantId, answeredAt.slice(0, 7)),
-    gsi2sk: `${answeredAt}#${padId(transaction.id)}`,
+    gsi2sk: keys.evaluationSort(answeredAt, transaction.id),
     ...(transaction.transaction_id
       ? { gsi4pk: keys.evaluationByExternalId(tenantId, transaction.transaction_id), gsi4sk: answeredAt }
       : {}),

@@ -10,9 +10,9 @@ export const stores = entityRepository<Store>({
   externalId: 'store_id',
   collection: true,
   derived: {
-    status: exactIndex('gsi2', 'STORE', 'STATUS'),
+    status: exactIndex('gsi2', 'STORE', 'status'),
     trade_name: (tenantId, id, name) => ({ gsi3pk: keys.byName(tenantId, 'STORE'), gsi3sk: keys.nameSort(normaliseName(name), id) }),
-    store_id: exactIndex('gsi4', 'STORE', 'EXTID'),
+    store_id: exactIndex('gsi4', 'STORE', 'externalId'),
   },
 });
 

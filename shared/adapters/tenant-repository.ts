@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteComma
 import * as v from 'valibot';
 import { keys, padId } from '../keys.js';
 import { TABLE } from '../table.js';
-import { Group, type ClassConfig, type GroupConfig, type JourneyConfig, type UserScope } from '../tenants/config-schema.js';
+import { Group, type GroupConfig, type Settings, type UserScope } from '../tenants/config-schema.js';
 import { stores } from './store-repository.js';
 import { employees, storeLink } from './employee-repository.js';
 import { batchGet, db, isConditionFailure, type Item } from './dynamodb.js';
@@ -160,7 +160,7 @@ export async function insertApiKey(hash: string, record: ApiKeyRecord): Promise<
 
 export async function listApiKeys(tenantId: number): Promise<(ApiKeyRecord & { hash: string })[]> {
   const items = await queryAll({ index: 'gsi1', partition: keys.apiKeyCollection(tenantId) });
-  return items.map((item) => ({ ...v.parse(ApiKeyRecord, item), hash: String(item.pk).slice('APIKEY#'.length) }));
+  return items.map((item) => ({ ...v.parse(ApiKeyRecord, item), hash: keys.apiKeyHashOf(String(item.pk)) }));
 }
 
 export async function markApiKeyRevoked(hash: string, at: string): Promise<boolean> {
@@ -239,13 +239,7 @@ export async function updateUserScope(tenantId: number, tokenHash: string, scope
 
 // ---- Configuration: journeys, classes, groups ---------------------------------------------------------------
 
-export interface TenantSettings {
-  journeys: JourneyConfig[];
-  classes: ClassConfig[];
-  groups: GroupConfig[];
-}
-
-export async function putSettings(tenantId: number, settings: TenantSettings): Promise<void> {
+export async function putSettings(tenantId: number, settings: Settings): Promise<void> {
   const { client, tableName } = db();
   const items = [
     ...settings.journeys.map((journey) => ({ sk: keys.configItem('JOURNEY', journey.id), kind: 'JOURNEY', ...journey })),

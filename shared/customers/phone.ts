@@ -1,7 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import * as v from 'valibot';
 
-/** Brazil is assumed when a phone carries no country code (seed 2.1). */
+/** Brazil (+55) is assumed when a phone carries no country code. */
 export const DEFAULT_COUNTRY = 'BR';
 
 /** The E.164 form of a phone, or undefined when the text cannot be a phone number. */

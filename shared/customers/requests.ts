@@ -19,7 +19,7 @@ export const gender = v.pipe(v.string('must be a string'), v.trim(), v.maxLength
 
 const IDENTIFYING = ['name', 'email', 'phone', 'cpf', 'client_id'] as const;
 
-/** POST: an impossible birth date is not an error here (seed 2.1); the service drops it and says so. */
+/** POST: an impossible birth date is not an error here; the service drops it and says so. */
 export const CreateCustomerBody = v.pipe(
   v.strictObject({
     name: v.optional(text(200)),

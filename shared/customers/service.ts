@@ -10,7 +10,7 @@ import type { Customer } from './schema.js';
 export const CUSTOMER_ID_BLOCK = 20;
 
 export interface CreatedCustomer extends Customer {
-  /** What was accepted but not stored, e.g. an impossible birth date (seed 2.1: ignored on create). */
+  /** What was accepted but not stored, e.g. an impossible birth date (ignored on create, refused on edit). */
   warnings?: FieldProblem[];
 }
 

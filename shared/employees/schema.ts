@@ -49,7 +49,7 @@ export const ListEmployeesQuery = v.strictObject({
 });
 export type EmployeeFilters = v.InferOutput<typeof ListEmployeesQuery>;
 
-/** Relation bodies carry internal ids only (seed 4.3). */
+/** Relation bodies carry internal ids only. */
 const internalIds = (field: string) =>
   v.pipe(
     v.array(

@@ -17,7 +17,7 @@ type Schema = v.GenericSchema;
 type Out<S> = S extends Schema ? v.InferOutput<S> : undefined;
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-/** Names of query parameters every route accepts: the user token may be sent this way (seed section 5). */
+/** Names of query parameters every route accepts: the user token may be sent this way. */
 export const USER_TOKEN_QUERY = 'token';
 export const USER_TOKEN_HEADER = 'x-service-user-token';
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { KEY_SCOPES } from './credentials.js';
 
-/** Score scales: a score is supported when it is an integer inside its indicator's scale (design section 5). */
+/** Score scales: a score is supported when it is an integer inside its indicator's scale. */
 export const INDICATORS = {
   nps: { min: 0, max: 10 },
   csat: { min: 1, max: 5 },
@@ -122,3 +122,10 @@ export type TenantConfig = v.InferOutput<typeof TenantConfig>;
 
 export const TenantFile = v.strictObject({ tenants: v.pipe(v.array(TenantConfig), v.minLength(1, 'must list at least one tenant')) });
 export type TenantFile = v.InferOutput<typeof TenantFile>;
+
+/** A tenant's configuration as the services read it: its journeys, classes and groups. */
+export interface Settings {
+  journeys: JourneyConfig[];
+  classes: ClassConfig[];
+  groups: GroupConfig[];
+}

@@ -1,16 +1,12 @@
 import * as v from 'valibot';
 import { readSettings } from '../adapters/tenant-repository.js';
 import { TABLE } from '../table.js';
-import { ClassConfig, Group, JourneyConfig, type GroupConfig } from './config-schema.js';
+import { ClassConfig, Group, JourneyConfig, type Settings } from './config-schema.js';
+
+export type { Settings };
 
 /** How long a Lambda keeps a tenant's journeys and classes before reading them again. */
 export const SETTINGS_CACHE_SECONDS = 60;
-
-export interface Settings {
-  journeys: JourneyConfig[];
-  classes: ClassConfig[];
-  groups: GroupConfig[];
-}
 
 const JourneyItem = v.object(JourneyConfig.entries);
 const ClassItem = v.object(ClassConfig.entries);

@@ -21,7 +21,7 @@ import { transactionIdFor } from './request-key.js';
 import type { TransactionCommand } from './requests.js';
 import type { Survey, Transaction } from './schema.js';
 
-/** A transaction the rules refuse (seed 4.4): not created, and not worth retrying. */
+/** A transaction the rules refuse: not created, and not worth retrying. */
 export class TransactionRejected extends ValidationError {
   constructor(errors: FieldProblem[]) {
     super('The transaction was not created.', errors);
@@ -64,7 +64,7 @@ const sendNow = async (message: DispatchMessage) => {
 };
 
 /**
- * Registers a transaction under the seed's rules (4.4): the one domain service both interfaces call. Throws
+ * Registers a transaction under the transaction rules: the one domain service both interfaces call. Throws
  * TransactionRejected for a business rejection; any other error is infrastructure and may be retried, which is
  * safe: the request key makes the write idempotent.
  */

@@ -83,7 +83,7 @@ describe.each([
   ['in-process', inProcess('public')],
   ['over HTTP', overHttp('public')],
 ] as [string, ApiClient][])('a store lifecycle (%s)', (_, api) => {
-  it('creates, lists, edits and deactivates a store with the seed status codes', async () => {
+  it('creates, lists, edits and deactivates a store with the status codes of the interface', async () => {
     const { key } = await newTenant();
     const created = await api({
       method: 'POST',
