@@ -53,6 +53,10 @@ export const FLOORS: Record<string, [number, string]> = {
   getSurvey: [1, 'one GetItem (the configuration is cached)'],
   postSurvey: [2, 'the attempt, one conditional update'],
   putSurvey: [2, 'the attempt, one conditional update'],
+  getSurveyPage: [2, 'the attempt, and the store it names (settings are cached)'],
+  postSurveyPage: [2, 'the attempt, one conditional update'],
+  getUnsubscribePage: [1, 'the attempt'],
+  postUnsubscribe: [2, 'the attempt, one conditional update of the customer'],
 };
 
 export async function costPerOperation(f: Fixture): Promise<string> {

@@ -4,7 +4,9 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { authorizerEvent, lambdaContext } from '../infra/local/events.js';
 import { createRouter, loadHandler } from '../infra/local/gateway.js';
-import { authorizers, routes, type ApiName, type Route } from '../infra/routes.js';
+import { authorizers, routes, succeeded, type ApiName, type Route } from '../infra/routes.js';
+import { ENV, requireEnv } from '../shared/config.js';
+import { signSurveyLink } from '../shared/surveys/link.js';
 import { db } from '../shared/adapters/dynamodb.js';
 import { sqs } from '../shared/adapters/sqs.js';
 import { lowLevelName } from './metering.js';
@@ -161,7 +163,7 @@ const percentile = (values: number[], p: number) =>
 
 /** Requests that cannot be repeated as they are: each call gets its own target. */
 async function variants(route: Route, f: Fixture, count: number): Promise<(i: number) => Fixture> {
-  if (route.operationId !== 'postSurvey') return () => f;
+  if (route.operationId !== 'postSurvey' && route.operationId !== 'postSurveyPage') return () => f;
   // An answer closes its attempt: each call answers a transaction of its own, created beforehand.
   const api = inProcess('public', 300);
   const ids: number[] = [];
@@ -174,7 +176,13 @@ async function variants(route: Route, f: Fixture, count: number): Promise<(i: nu
     });
     ids.push(res.body.id);
   }
-  return (i) => ({ ...f, transactionId: ids[i]! });
+  const secret = requireEnv(ENV.surveySecret);
+  const expiresAt = Math.floor(Date.now() / 1000) + 86_400;
+  return (i) => ({
+    ...f,
+    transactionId: ids[i]!,
+    surveyToken: signSurveyLink({ tenantId: f.tenantId, transactionId: ids[i]!, attemptId: 1, channel: 'whatsapp', expiresAt }, secret),
+  });
 }
 
 const keyOf = (api: ApiName, f: Fixture) => (api === 'chatbot' ? f.chatbotKey : f.key);
@@ -235,7 +243,7 @@ async function measure(f: Fixture, calls: number, contexts: Map<ApiName, unknown
       const res = await handler(event, lambdaContext(route.operationId));
       const handlerMs = performance.now() - t;
       captured.stop();
-      if ((res.statusCode ?? 500) >= 300) throw new Error(`${route.operationId} answered ${res.statusCode}: ${res.body}`);
+      if (!succeeded(route, res.statusCode ?? 500)) throw new Error(`${route.operationId} answered ${res.statusCode}: ${res.body}`);
 
       t = performance.now();
       await replayAll(captured.calls);

@@ -31,6 +31,8 @@ if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
     chatbotPort: 0,
     dynamoDbPort: 0,
     sqsPort: 0,
+    sesPort: 0,
+    outboxPort: 0,
     tableName: 'bench',
     authorizerCacheTtlSeconds: 300,
     seed: true,

@@ -29,6 +29,8 @@ export interface Fixture {
   transactionExternalId: string;
   answeredId: number;
   requestId: string;
+  /** The link token of a transaction's survey attempt 1 that nothing else answers (the survey page's examples). */
+  surveyToken: string;
 }
 
 /** Every operation of the route table has an entry: a route without one fails the tests that cover every route. */
@@ -99,6 +101,10 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
     path: '/survey',
     body: { transactionId: f.answeredId, attemptId: 1, journey: 'loja', classes: [], score: 8 },
   }),
+  getSurveyPage: (f) => ({ path: `/s/${f.surveyToken}`, query: { score: 9 } }),
+  postSurveyPage: (f) => ({ method: 'POST', path: `/s/${f.surveyToken}`, body: 'score=9&class_1=5&comment=Muito+bom' }),
+  getUnsubscribePage: (f) => ({ path: `/s/${f.surveyToken}/unsubscribe` }),
+  postUnsubscribe: (f) => ({ method: 'POST', path: `/s/${f.surveyToken}/unsubscribe`, body: 'List-Unsubscribe=One-Click' }),
 };
 
 /** Example ids and names, for the examples of the OpenAPI document. */
@@ -118,4 +124,5 @@ export const EXAMPLE_FIXTURE: Fixture = {
   transactionExternalId: 'T-1001',
   answeredId: 184729384756,
   requestId: 'tx-3q2Vb1kQm9ZcX8yT4rN7pL0sD5fG6hJ2.Hk3dP0qLx9sVb2mT7yWc1A',
+  surveyToken: 'AQAAAAH5hI2DO0wBAmsMNTMTWwrDg-yCNLMcQ0xsvD0b',
 };

@@ -19,8 +19,13 @@ interface Contract {
   path?: v.GenericSchema;
   query?: v.GenericSchema;
   anonymous?: true;
+  /** An HTML page for people: its answers are text/html, its body a form. */
+  page?: true;
+  form?: Record<string, string>;
   responses?: Record<number, ResponseDoc>;
 }
+
+const HTML = { 'text/html': { schema: { type: 'string' } } };
 
 type JsonSchema = Record<string, unknown>;
 const FUNCTIONS = fileURLToPath(new URL('../functions/', import.meta.url));
@@ -45,7 +50,7 @@ function parameters(schema: v.GenericSchema | undefined, where: 'path' | 'query'
 /** The example of an operation: the valid request the tests send, with the demo tenant's names. */
 function exampleOf(operationId: string, template: string) {
   const request = validRequests[operationId]?.(EXAMPLE_FIXTURE);
-  if (!request) return { path: {}, query: {}, body: undefined };
+  if (!request) return { path: {}, query: {}, body: undefined, rawBody: undefined };
   const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   const pattern = new RegExp(`^${template.replace(/\{\w+\}/g, '([^/]+)')}$`);
   const values = pattern.exec(request.path)?.slice(1) ?? [];
@@ -54,7 +59,33 @@ function exampleOf(operationId: string, template: string) {
     path: Object.fromEntries(names.map((n, i) => [n, values[i]])),
     query,
     body: typeof request.body === 'object' ? request.body : undefined,
+    rawBody: typeof request.body === 'string' ? request.body : undefined,
   };
+}
+
+/** A survey page's parameters: the link's token, and the score a GET may preselect. */
+function pageParameters(path: string, method: string, example: ReturnType<typeof exampleOf>): JsonSchema[] {
+  return [
+    {
+      name: 'token',
+      in: 'path',
+      required: true,
+      description: "The survey link's token: the credential of the page (44 URL-safe characters)",
+      schema: { type: 'string', pattern: '^[\\w-]{44}$' },
+      ...((example.path as Record<string, string | undefined>).token ? { example: (example.path as Record<string, string>).token } : {}),
+    },
+    ...(method === 'GET' && !path.endsWith('/unsubscribe')
+      ? [
+          {
+            name: 'score',
+            in: 'query',
+            required: false,
+            description: 'A score to show chosen (records nothing)',
+            schema: { type: 'string' },
+          },
+        ]
+      : []),
+  ];
 }
 
 const TITLES: Record<ApiName, string> = {
@@ -69,20 +100,25 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
     const responses: Record<string, unknown> = {};
     for (const [status, doc] of Object.entries(contract.responses ?? {})) {
       const type = Number(status) >= 400 ? 'application/problem+json' : 'application/json';
-      responses[status] = {
-        description: doc.description,
-        ...(doc.schema ? { content: { [type]: { schema: schemaOf(doc.schema) } } } : {}),
-      };
+      responses[status] = contract.page
+        ? {
+            description: doc.description,
+            content: HTML,
+            ...(status === '303' ? { headers: { location: { schema: { type: 'string' } } } } : {}),
+          }
+        : { description: doc.description, ...(doc.schema ? { content: { [type]: { schema: schemaOf(doc.schema) } } } : {}) };
     }
     if (!contract.anonymous)
       responses['401'] ??= {
         description: 'Missing, unknown or revoked API key',
         content: { 'application/problem+json': { schema: schemaOf(ProblemBody) } },
       };
-    responses['500'] = {
-      description: 'Unexpected error (generic body; quote the x-request-id header)',
-      content: { 'application/problem+json': { schema: schemaOf(ProblemBody) } },
-    };
+    responses['500'] = contract.page
+      ? { description: 'Unexpected error (a generic page)', content: HTML }
+      : {
+          description: 'Unexpected error (generic body; quote the x-request-id header)',
+          content: { 'application/problem+json': { schema: schemaOf(ProblemBody) } },
+        };
     const userToken = contract.anonymous
       ? []
       : [
@@ -113,10 +149,29 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
             'service',
         ],
         parameters: [
+          ...(contract.page ? pageParameters(path, route.method, example) : []),
           ...parameters(contract.path, 'path', example.path),
           ...parameters(contract.query, 'query', example.query),
           ...userToken,
         ],
+        ...(contract.form
+          ? {
+              requestBody: {
+                required: route.operationId !== 'postUnsubscribe',
+                content: {
+                  'application/x-www-form-urlencoded': {
+                    schema: {
+                      type: 'object',
+                      properties: Object.fromEntries(
+                        Object.entries(contract.form).map(([name, description]) => [name, { type: 'string', description }]),
+                      ),
+                    },
+                    ...(typeof example.rawBody === 'string' ? { example: example.rawBody } : {}),
+                  },
+                },
+              },
+            }
+          : {}),
         ...(contract.body
           ? {
               requestBody: {

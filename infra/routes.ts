@@ -20,10 +20,17 @@ export interface Route {
   queues: readonly QueueId[];
   /** Issues or reads v2 request ids, which are signed (ENV.requestIdSecret). */
   requestIds?: true;
-  /** Only /health is reachable without an API key. */
+  /** Reachable without an API key: /health, and the survey pages (the link's token is the credential). */
   anonymous?: true;
+  /** Reads or signs survey links (ENV.surveySecret). */
+  surveyLinks?: true;
+  /** Answers an HTML page for people, not JSON. */
+  page?: true;
   summary: string;
 }
+
+/** Whether a status is the operation's success: 2xx, or the redirect after a page's form post. */
+export const succeeded = (route: Pick<Route, 'page'>, status: number) => status < 300 || (route.page === true && status === 303);
 
 const both = (path: string) => [`/public${path}`, path];
 
@@ -317,7 +324,63 @@ export const routes: readonly Route[] = [
     queues: [],
     summary: 'Correct the answer of a survey attempt',
   },
+
+  {
+    operationId: 'getSurveyPage',
+    method: 'GET',
+    paths: ['/s/{token}'],
+    handler: 'http/get-survey-page.ts',
+    api: 'public',
+    table: 'read',
+    queues: [],
+    anonymous: true,
+    surveyLinks: true,
+    page: true,
+    summary: 'The survey page of a link (score=N preselects a score and records nothing)',
+  },
+  {
+    operationId: 'postSurveyPage',
+    method: 'POST',
+    paths: ['/s/{token}'],
+    handler: 'http/post-survey-page.ts',
+    api: 'public',
+    table: 'readwrite',
+    queues: [],
+    anonymous: true,
+    surveyLinks: true,
+    page: true,
+    summary: "Record the customer's answer (form post)",
+  },
+  {
+    operationId: 'getUnsubscribePage',
+    method: 'GET',
+    paths: ['/s/{token}/unsubscribe'],
+    handler: 'http/get-unsubscribe-page.ts',
+    api: 'public',
+    table: 'read',
+    queues: [],
+    anonymous: true,
+    surveyLinks: true,
+    page: true,
+    summary: 'Ask the customer to confirm opting out of surveys',
+  },
+  {
+    operationId: 'postUnsubscribe',
+    method: 'POST',
+    paths: ['/s/{token}/unsubscribe'],
+    handler: 'http/post-unsubscribe.ts',
+    api: 'public',
+    table: 'readwrite',
+    queues: [],
+    anonymous: true,
+    surveyLinks: true,
+    page: true,
+    summary: 'Opt the customer out of surveys (also RFC 8058 one-click)',
+  },
 ];
+
+/** The providers a consumer sends through, for its grants. */
+export type Provider = 'ses' | 'sms' | 'whatsapp';
 
 /** Queue consumers: each reads one queue in batches and reports failed records one by one. */
 export interface Consumer {
@@ -326,6 +389,8 @@ export interface Consumer {
   queue: QueueId;
   table: 'read' | 'readwrite';
   sends: readonly QueueId[];
+  surveyLinks?: true;
+  providers?: readonly Provider[];
   summary: string;
 }
 
@@ -337,6 +402,16 @@ export const consumers: readonly Consumer[] = [
     table: 'readwrite',
     sends: ['surveyDispatch'],
     summary: 'Registers queued transactions and dispatches their surveys',
+  },
+  {
+    id: 'surveyDispatcher',
+    handler: 'queue/survey-dispatcher.ts',
+    queue: 'surveyDispatch',
+    table: 'readwrite',
+    sends: [],
+    surveyLinks: true,
+    providers: ['ses', 'sms', 'whatsapp'],
+    summary: "Sends each survey attempt on its channel (e-mail, SMS, WhatsApp) or to the tenant's chatbot, once",
   },
 ];
 

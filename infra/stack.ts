@@ -8,6 +8,10 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
+import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { CfnConfigurationSet, CfnConfigurationSetEventDestination } from 'aws-cdk-lib/aws-ses';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Alarms } from './constructs/alarms.js';
 import type { Construct } from 'constructs';
 import { ENV } from '../shared/config.js';
@@ -23,7 +27,7 @@ import { TABLE } from '../shared/table.js';
 import { capitalise } from '../shared/text.js';
 import { API_KEY_HEADER } from '../shared/tenants/credentials.js';
 import { ServiceFunction } from './constructs/service-function.js';
-import { authorizers, consumers, routes, type ApiName } from './routes.js';
+import { authorizers, consumers, routes, type ApiName, type Provider } from './routes.js';
 
 export interface SurveyServiceProps extends StackProps {
   stage: string;
@@ -33,6 +37,12 @@ export interface SurveyServiceProps extends StackProps {
   alarmEmail?: string | undefined;
   /** Caps the transaction consumer's concurrency (and so its pressure on the table); unset: no cap. */
   consumerReservedConcurrency?: number | undefined;
+  /**
+   * The identities the survey dispatcher may send from: SES identity ARNs (verified domains or addresses), SMS
+   * origination identities (phone number or sender id ARNs) and WhatsApp phone number ids' ARNs. Unset: any of this
+   * account's in the region (narrow it in production with the context settings of the README).
+   */
+  senders?: { ses?: string[]; sms?: string[]; whatsapp?: string[] } | undefined;
 }
 
 /** The whole service: one table, two queues with DLQs, two HTTP APIs, one function per operation of the route table. */
@@ -102,7 +112,12 @@ export class SurveyServiceStack extends Stack {
       description: 'Signs the request ids of POST /v2/transactions',
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
-    const apis = {} as Record<ApiName, { api: HttpApi; authorizer: IHttpRouteAuthorizer }>;
+    // Signs survey links and derives each tenant's webhook secret.
+    const surveySecret = new Secret(this, 'SurveySecret', {
+      description: "Signs survey links and derives each tenant's chatbot webhook secret",
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    const apis = {} as Record<ApiName, { api: HttpApi; authorizer: IHttpRouteAuthorizer; url: string }>;
     for (const name of ['public', 'chatbot'] as const) {
       const api = new HttpApi(this, `${capitalise(name)}Api`, {
         apiName: `survey-service-${name}-${props.stage}`,
@@ -122,7 +137,7 @@ export class SurveyServiceStack extends Stack {
         identitySource: [`$request.header.${API_KEY_HEADER}`],
         resultsCacheTtl: Duration.seconds(props.authorizerCacheTtlSeconds),
       });
-      apis[name] = { api, authorizer };
+      apis[name] = { api, authorizer, url: stage.url };
       alarms.add(
         `${capitalise(name)}Api5xxRate`,
         `More than 1% of ${name} API requests answered 5xx`,
@@ -139,6 +154,49 @@ export class SurveyServiceStack extends Stack {
       new CfnOutput(this, `${capitalise(name)}ApiUrl`, { value: stage.url });
     }
 
+    // Bounces and complaints of survey e-mails come back through this configuration set, to the SES events function.
+    const configurationSet = new CfnConfigurationSet(this, 'SurveyEmails', {
+      reputationOptions: { reputationMetricsEnabled: true },
+      sendingOptions: { sendingEnabled: true },
+    });
+    const emailEvents = new Topic(this, 'SurveyEmailEvents', { enforceSSL: true });
+    new CfnConfigurationSetEventDestination(this, 'SurveyEmailEventDestination', {
+      configurationSetName: configurationSet.ref,
+      eventDestination: {
+        enabled: true,
+        matchingEventTypes: ['BOUNCE', 'COMPLAINT'],
+        snsDestination: { topicArn: emailEvents.topicArn },
+      },
+    });
+    const region = Stack.of(this).region;
+    const account = Stack.of(this).account;
+    emailEvents.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal('ses.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [emailEvents.topicArn],
+        conditions: { StringEquals: { 'AWS:SourceAccount': account } },
+      }),
+    );
+    const sendPolicy = (provider: Provider) => {
+      const given = props.senders?.[provider];
+      const policies: Record<Provider, { actions: string[]; resources: string[] }> = {
+        ses: {
+          actions: ['ses:SendEmail'],
+          resources: [
+            ...(given ?? [`arn:aws:ses:${region}:${account}:identity/*`]),
+            `arn:aws:ses:${region}:${account}:configuration-set/${configurationSet.ref}`,
+          ],
+        },
+        sms: { actions: ['sms-voice:SendTextMessage'], resources: given ?? [`arn:aws:sms-voice:${region}:${account}:*`] },
+        whatsapp: {
+          actions: ['social-messaging:SendWhatsAppMessage'],
+          resources: given ?? [`arn:aws:social-messaging:${region}:${account}:phone-number-id/*`],
+        },
+      };
+      return new PolicyStatement({ effect: Effect.ALLOW, ...policies[provider] });
+    };
+
     /** A function with exactly the table and queue access it declares, and the environment naming them. */
     const serviceFunction = (
       id: string,
@@ -148,6 +206,8 @@ export class SurveyServiceStack extends Stack {
         table: 'none' | 'read' | 'readwrite';
         sends: readonly QueueId[];
         requestIds?: true;
+        surveyLinks?: true;
+        providers?: readonly Provider[] | undefined;
         timeout?: Duration;
         reservedConcurrency?: number | undefined;
       },
@@ -162,8 +222,11 @@ export class SurveyServiceStack extends Stack {
           ...(spec.table === 'none' ? {} : tableEnv),
           ...Object.fromEntries(spec.sends.map((q) => [QUEUES[q].urlEnv, queues[q].queueUrl])),
           ...(spec.requestIds ? { [ENV.requestIdSecret]: requestIdSecret.secretValue.unsafeUnwrap() } : {}),
+          ...(spec.surveyLinks ? { [ENV.surveySecret]: surveySecret.secretValue.unsafeUnwrap() } : {}),
+          ...(spec.providers?.length ? { [ENV.surveyBaseUrl]: apis.public.url, SES_CONFIGURATION_SET: configurationSet.ref } : {}),
         },
       });
+      for (const provider of spec.providers ?? []) fn.addToRolePolicy(sendPolicy(provider));
       if (spec.table === 'read') table.grantReadData(fn);
       if (spec.table === 'readwrite') table.grantReadWriteData(fn);
       for (const q of spec.sends) queues[q].grantSendMessages(fn);
@@ -197,7 +260,22 @@ export class SurveyServiceStack extends Stack {
         fn.metricThrottles({ period: Duration.minutes(5) }),
         1,
       );
+      alarms.add(
+        `${QUEUES[consumer.queue].name}OldestMessage`,
+        `A message waited more than 15 minutes in ${QUEUES[consumer.queue].name}: its consumer is failing or falling behind`,
+        queues[consumer.queue].metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' }),
+        900,
+      );
     }
+
+    // SES bounce and complaint notifications: mark the address undeliverable, opt a complainer out.
+    const sesEvents = serviceFunction('SesEvents', {
+      handler: 'queue/ses-events.ts',
+      description: 'SES bounces and complaints of survey e-mails: suppress the address, opt complainers out',
+      table: 'readwrite',
+      sends: [],
+    });
+    emailEvents.addSubscription(new LambdaSubscription(sesEvents));
 
     for (const route of routes) {
       const fn = serviceFunction(capitalise(route.operationId), {
@@ -206,6 +284,7 @@ export class SurveyServiceStack extends Stack {
         table: route.table,
         sends: route.queues,
         ...(route.requestIds ? { requestIds: true as const } : {}),
+        ...(route.surveyLinks ? { surveyLinks: true as const } : {}),
       });
 
       const integration = new HttpLambdaIntegration(`${capitalise(route.operationId)}Integration`, fn);
@@ -216,6 +295,8 @@ export class SurveyServiceStack extends Stack {
     }
 
     new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'SurveyBaseUrl', { value: apis.public.url, description: 'Survey links open <this>/s/<token>' });
+    new CfnOutput(this, 'SesConfigurationSet', { value: configurationSet.ref });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn });
   }
 }

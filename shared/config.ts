@@ -6,6 +6,10 @@ export const ENV = {
   keyScope: 'KEY_SCOPE',
   /** Signs the request ids POST /v2/transactions hands out, so that GET can tell an id it never issued. */
   requestIdSecret: 'REQUEST_ID_SECRET',
+  /** Signs survey links and derives each tenant's webhook secret. */
+  surveySecret: 'SURVEY_SECRET',
+  /** The public API's base URL, which survey links open (a stack output; locally http://localhost:3000). */
+  surveyBaseUrl: 'SURVEY_BASE_URL',
 } as const;
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];

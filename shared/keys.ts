@@ -35,6 +35,8 @@ export const keys = {
   /** Journeys, classes and groups: a tenant's configuration, small, read in one Query. */
   config: (tenantId: number) => `${tenant(tenantId)}#CONFIG`,
   configItem: (kind: 'JOURNEY' | 'CLASS' | 'GROUP', id: number) => `${kind}#${padId(id)}`,
+  /** The tenant's delivery settings: one item in the configuration partition. */
+  deliveryConfig: 'DELIVERY',
 
   counter: (tenantId: number, entity: Entity) => ({ pk: `${tenant(tenantId)}#COUNTER`, sk: entity }),
 
@@ -76,6 +78,9 @@ export const keys = {
     pk: `${tenant(tenantId)}#CUSTOMER#${customerId}`,
     sk: `SURVEYED#${padId(journeyId)}`,
   }),
+
+  /** An address that bounced or complained, per tenant, by the SHA-256 of the address (the address is not kept). */
+  suppressed: (tenantId: number, addressHash: string) => ({ pk: `${tenant(tenantId)}#SUPPRESSED#${addressHash}`, sk: 'SUPPRESSED' }),
 
   health: () => ({ pk: 'HEALTH', sk: 'HEALTH' }),
 } as const;

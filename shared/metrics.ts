@@ -12,12 +12,15 @@ export type MetricName =
   | 'TransactionsRejected'
   | 'SurveysDispatched'
   | 'SurveysSuppressed'
-  | 'ConsumerRecordFailures';
+  | 'ConsumerRecordFailures'
+  | 'SurveysSent'
+  | 'SurveysFailed'
+  | 'SurveysBounced';
 
 /** Counts one event, with a `reason` dimension where there is one (a rejected transaction, a survey not sent). */
-export function count(name: MetricName, reason?: string, value = 1): void {
+export function count(name: MetricName, reason?: string, value = 1, dimension = 'reason'): void {
   if (reason === undefined) metrics.addMetric(name, MetricUnit.Count, value);
-  else metrics.singleMetric().addDimension('reason', reason).addMetric(name, MetricUnit.Count, value);
+  else metrics.singleMetric().addDimension(dimension, reason).addMetric(name, MetricUnit.Count, value);
 }
 
 /** Writes what this invocation counted, if anything (Powertools warns on every empty flush). */

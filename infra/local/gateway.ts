@@ -19,7 +19,8 @@ type Handler = (event: unknown, context: Context) => Promise<unknown>;
 const FUNCTIONS_DIR = fileURLToPath(new URL('../../functions/', import.meta.url));
 /** API Gateway's payload limit for HTTP APIs; our handlers enforce their own, smaller one. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
-const TEXT_TYPES = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|x-www-form-urlencoded))/i;
+/** The media types API Gateway HTTP API passes as text; every other body (form posts, no type at all) is base64. */
+const TEXT_TYPES = /^(text\/[\w.+-]+|application\/(json|xml|javascript))\s*(;|$)/i;
 
 interface CompiledRoute {
   route: Route;

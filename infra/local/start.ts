@@ -21,6 +21,9 @@ try {
     chatbotPort: port('CHATBOT_PORT', 3001),
     dynamoDbPort: port('DYNAMODB_PORT', 8000),
     sqsPort: port('SQS_PORT', 9324),
+    sesPort: port('SES_PORT', 8005),
+    outboxPort: port('OUTBOX_PORT', 8006),
+    surveyBaseUrl: env.SURVEY_BASE_URL ?? `http://localhost:${port('PORT', 3000)}`,
     dataDir: env.DATA_DIR,
     tableName: env.TABLE_NAME ?? 'survey-service',
     authorizerCacheTtlSeconds: Number(env.AUTHORIZER_CACHE_TTL ?? 0),
@@ -35,6 +38,8 @@ Satisfaction survey service, running locally (${env.DATA_DIR ? `data kept in ${e
   chatbot API  ${stack.chatbotUrl}    (its own key)
   DynamoDB     ${stack.dynamoDbEndpoint}  table ${stack.tableName}
   SQS          ${stack.sqsEndpoint}
+  mailbox      ${stack.sesUrl}    (every e-mail sent; JSON at /store)
+  outbox       ${stack.outboxUrl}    (SMS, WhatsApp and chatbot webhooks; JSON at /messages)
 
 Demo tenant "demo" (id 1):   public key ${key}
                              chatbot key ${env.LOCAL_CHATBOT_API_KEY ?? 'local-dev-chatbot-key'}

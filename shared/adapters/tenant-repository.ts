@@ -239,7 +239,7 @@ export async function updateUserScope(tenantId: number, tokenHash: string, scope
 
 // ---- Configuration: journeys, classes, groups ---------------------------------------------------------------
 
-export async function putSettings(tenantId: number, settings: Settings): Promise<void> {
+export async function putSettings(tenantId: number, settings: Omit<Settings, 'delivery'>): Promise<void> {
   const { client, tableName } = db();
   const items = [
     ...settings.journeys.map((journey) => ({ sk: keys.configItem('JOURNEY', journey.id), kind: 'JOURNEY', ...journey })),
@@ -249,6 +249,24 @@ export async function putSettings(tenantId: number, settings: Settings): Promise
   for (const item of items) {
     await client.send(new PutCommand({ TableName: tableName, Item: { pk: keys.config(tenantId), ...entity(item.kind), ...item } }));
   }
+}
+
+/**
+ * Writes the tenant's delivery settings, keeping the generation of its webhook secret; a chatbot webhook gets
+ * generation 1 the first time (`newWebhookSecret`).
+ */
+export async function putDelivery(
+  tenantId: number,
+  delivery: Settings['delivery'],
+): Promise<{ delivery: Settings['delivery']; newWebhookSecret: boolean }> {
+  const { client, tableName } = db();
+  const key = { pk: keys.config(tenantId), sk: keys.deliveryConfig };
+  const { Item: current } = await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+  const kept = current?.webhookSecretVersion as number | undefined;
+  const version = delivery.webhookSecretVersion ?? kept ?? (delivery.chatbot ? 1 : undefined);
+  const item = { ...delivery, ...(version ? { webhookSecretVersion: version } : {}) };
+  await client.send(new PutCommand({ TableName: tableName, Item: { ...key, ...entity('DELIVERY'), ...item } }));
+  return { delivery: item, newWebhookSecret: !kept && version !== undefined };
 }
 
 /** The groups of a tenant among `ids`, in one BatchGetItem. */

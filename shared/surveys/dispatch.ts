@@ -2,8 +2,9 @@ import * as v from 'valibot';
 import { CHANNELS } from '../tenants/config-schema.js';
 
 /**
- * The message a transaction puts on SurveyDispatchQueue for the channel senders. Delivery is at least once:
- * senders deduplicate on (tenantId, transactionId, attemptId).
+ * The message a transaction puts on SurveyDispatchQueue for the channel senders. It names the attempt and carries
+ * no personal data: the sender reads the contact from the transaction when it claims the attempt. Delivery is at
+ * least once: the claim (tenantId, transactionId, attemptId) makes the send happen once.
  */
 export const DispatchMessage = v.object({
   version: v.literal(1),
@@ -13,11 +14,6 @@ export const DispatchMessage = v.object({
   journeyId: v.number(),
   journey: v.string(),
   channel: v.picklist(CHANNELS),
-  /** The phone (E.164) or e-mail address to send to. */
-  contact: v.string(),
-  customerName: v.string(),
-  /** Opaque token for the survey link. */
-  surveyToken: v.string(),
   createdAt: v.string(),
 });
 export type DispatchMessage = v.InferOutput<typeof DispatchMessage>;

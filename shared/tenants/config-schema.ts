@@ -16,6 +16,8 @@ export const isSupported = (indicator: Indicator, score: number) =>
 const indicator = v.picklist(Object.keys(INDICATORS) as Indicator[], `must be one of ${Object.keys(INDICATORS).join(', ')}`);
 
 export const CHANNELS = ['whatsapp', 'sms', 'email', 'ura'] as const;
+/** Channels a journey may hand to the tenant's chatbot. */
+export const HAND_OFF_CHANNELS = ['whatsapp', 'ura'] as const;
 
 const id = v.pipe(
   v.number('must be a number'),
@@ -45,6 +47,15 @@ export const JourneyConfig = v.strictObject({
     v.minLength(1, 'must list at least one channel'),
   ),
   resurveyWindowDays: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3650))), null),
+  /** The journey's main question, as the survey asks it; by default a question of its indicator. */
+  question: v.optional(name(300)),
+  /** Days a survey link stays valid after it is sent. */
+  surveyValidityDays: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(1, 'must be at least 1'), v.maxValue(90, 'must be at most 90')),
+    7,
+  ),
+  /** Channels whose attempts go to the tenant's own chatbot (its webhook) instead of a message from this service. */
+  handOff: v.optional(v.array(v.picklist(HAND_OFF_CHANNELS, `must be one of ${HAND_OFF_CHANNELS.join(', ')}`)), []),
 });
 export type JourneyConfig = v.InferOutput<typeof JourneyConfig>;
 
@@ -65,6 +76,36 @@ export const UserScope = v.union(
   'must be "all" or { "stores": [ids], "groups": [ids] }',
 );
 export type UserScope = v.InferOutput<typeof UserScope>;
+
+const address = v.pipe(
+  v.string('must be a string'),
+  v.maxLength(254, 'must be at most 254 characters'),
+  v.email('must be an e-mail address'),
+);
+const webUrl = v.pipe(
+  v.string('must be a string'),
+  v.maxLength(2000, 'must be at most 2000 characters'),
+  v.url('must be a URL'),
+  v.check(
+    (url) => /^https:\/\//.test(url) || /^http:\/\/(localhost|127\.0\.0\.1)[:/]/.test(url),
+    'must be https (http only for localhost)',
+  ),
+);
+
+/** How a tenant's surveys go out: its sender identities on each channel, and its chatbot's webhook. */
+export const DeliveryConfig = v.strictObject({
+  email: v.optional(v.strictObject({ from: address, name: v.optional(name(100)) })),
+  sms: v.optional(v.strictObject({ originationIdentity: name(256) })),
+  whatsapp: v.optional(
+    v.strictObject({
+      phoneNumberId: name(256),
+      template: name(512),
+      language: v.pipe(v.string('must be a string'), v.regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a language code such as pt_BR')),
+    }),
+  ),
+  chatbot: v.optional(v.strictObject({ url: webUrl })),
+});
+export type DeliveryConfig = v.InferOutput<typeof DeliveryConfig>;
 
 export const UserConfig = v.strictObject({ name: name(200), token: v.optional(secret), scope: UserScope });
 
@@ -97,6 +138,7 @@ export const TenantConfig = v.pipe(
     groups: v.optional(v.pipe(v.array(GroupConfig), uniqueBy<GroupConfig>('id', 'group')), []),
     users: v.optional(v.array(UserConfig), []),
     keys: v.optional(v.array(KeyConfig), []),
+    delivery: v.optional(DeliveryConfig, {}),
   }),
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
@@ -123,9 +165,13 @@ export type TenantConfig = v.InferOutput<typeof TenantConfig>;
 export const TenantFile = v.strictObject({ tenants: v.pipe(v.array(TenantConfig), v.minLength(1, 'must list at least one tenant')) });
 export type TenantFile = v.InferOutput<typeof TenantFile>;
 
-/** A tenant's configuration as the services read it: its journeys, classes and groups. */
+/** A tenant's configuration as the services read it: its journeys, classes, groups and delivery settings. */
 export interface Settings {
   journeys: JourneyConfig[];
   classes: ClassConfig[];
   groups: GroupConfig[];
+  delivery: DeliveryConfig & {
+    /** The generation of the chatbot webhook's signing secret (the secret itself is derived, never stored). */
+    webhookSecretVersion?: number;
+  };
 }

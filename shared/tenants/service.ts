@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import * as repo from '../adapters/tenant-repository.js';
 import { getTenant, insertTenant, type Tenant, type UserRecord } from '../adapters/tenant-repository.js';
 import { UnauthenticatedError } from '../errors.js';
+import { ENV } from '../config.js';
+import { webhookSecret } from '../surveys/webhook.js';
 import type { AuthContext } from './auth-context.js';
 import type { TenantConfig, UserScope } from './config-schema.js';
 import { hashSecret, MAX_SECRET_LENGTH, newSecret, type KeyScope } from './credentials.js';
@@ -99,6 +101,24 @@ export async function readAsUser<T>(
 export const seesStore = (scope: UserScope, storeId: number): boolean => scope === 'all' || scope.stores.includes(storeId);
 
 /**
+ * Writes the tenant's delivery settings. A chatbot webhook gets a signing secret the first time: derived from the
+ * deployment's survey secret (never stored), shown here once when that secret is in the environment.
+ */
+async function applyDelivery(config: TenantConfig): Promise<string[]> {
+  const stored = await repo.putDelivery(config.id, config.delivery);
+  const report = [`  delivery: ${Object.keys(config.delivery).join(', ') || 'none'}`];
+  if (stored.newWebhookSecret) {
+    const surveySecret = process.env[ENV.surveySecret];
+    report.push(
+      surveySecret
+        ? `  chatbot webhook signing secret (shown once): ${webhookSecret(surveySecret, config.id, stored.delivery.webhookSecretVersion!)}`
+        : `  chatbot webhook signing secret: run with ${ENV.surveySecret} set to the stack's survey secret to see it`,
+    );
+  }
+  return report;
+}
+
+/**
  * Brings a tenant to what its file declares: creates it (with store 1 and employee 1) if missing, writes its
  * journeys, classes and groups, and creates or updates its users (by name) and keys. Returns what a person needs
  * to see: generated tokens are shown here once.
@@ -115,6 +135,7 @@ export async function applyTenantConfig(config: TenantConfig): Promise<string[]>
   }
   await repo.putSettings(config.id, config);
   report.push(`  ${config.journeys.length} journeys, ${config.classes.length} classes, ${config.groups.length} groups written`);
+  report.push(...(await applyDelivery(config)));
   for (const user of config.users) {
     const current = await repo.findUserByName(config.id, user.name);
     if (current && (!user.token || current.tokenHash === hashSecret(user.token))) {

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { readSettings } from '../adapters/tenant-repository.js';
 import { TABLE } from '../table.js';
-import { ClassConfig, Group, JourneyConfig, type Settings } from './config-schema.js';
+import { ClassConfig, DeliveryConfig, Group, JourneyConfig, type Settings } from './config-schema.js';
 
 export type { Settings };
 
@@ -10,6 +10,7 @@ export const SETTINGS_CACHE_SECONDS = 60;
 
 const JourneyItem = v.object(JourneyConfig.entries);
 const ClassItem = v.object(ClassConfig.entries);
+const DeliveryItem = v.object({ ...DeliveryConfig.entries, webhookSecretVersion: v.optional(v.number()) });
 
 const cache = new Map<number, { settings: Promise<Settings>; expires: number }>();
 
@@ -23,6 +24,7 @@ export function tenantSettings(tenantId: number): Promise<Settings> {
       journeys: of('JOURNEY').map((item) => v.parse(JourneyItem, item)),
       classes: of('CLASS').map((item) => v.parse(ClassItem, item)),
       groups: of('GROUP').map((item) => v.parse(Group, item)),
+      delivery: v.parse(DeliveryItem, of('DELIVERY')[0] ?? {}),
     };
   });
   settings.catch(() => cache.delete(tenantId));

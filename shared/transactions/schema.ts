@@ -2,14 +2,32 @@ import * as v from 'valibot';
 
 // ---- The stored transaction -------------------------------------------------------------------------------------
 
-export const SURVEY_STATUSES = ['scheduled', 'not_sent', 'answered'] as const;
-export const SURVEY_REASONS = ['already_rated', 'opted_out', 'no_contact', 'throttled'] as const;
+/**
+ * A survey attempt's life: `scheduled` -> `sent` -> `answered`, or `failed` (the provider refused the contact),
+ * or `not_sent` from the start. An answer may arrive while the attempt is still `scheduled` (through the chatbot).
+ */
+export const SURVEY_STATUSES = ['scheduled', 'sent', 'answered', 'failed', 'not_sent'] as const;
+/** Why a survey was not sent (`not_sent`) or did not arrive (`failed`). */
+export const SURVEY_REASONS = [
+  'already_rated',
+  'opted_out',
+  'no_contact',
+  'throttled',
+  'undeliverable',
+  'refused',
+  'not_configured',
+] as const;
 
 export const Survey = v.object({
   status: v.picklist(SURVEY_STATUSES),
   reason: v.nullable(v.picklist(SURVEY_REASONS)),
   attempt_id: v.nullable(v.number()),
   channel: v.nullable(v.string()),
+  /** When the provider accepted the message, and its id for the message (both once sent). */
+  sent_at: v.optional(v.string()),
+  message_id: v.optional(v.string()),
+  /** The provider's words for a `failed` attempt. */
+  detail: v.optional(v.string()),
 });
 export type Survey = v.InferOutput<typeof Survey>;
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { evaluationIndex } from '../adapters/evaluation-repository.js';
 import { readReferences, type ReferenceRequest, type ReferencesRead } from '../adapters/references.js';
@@ -153,14 +152,12 @@ export async function registerTransaction(
     survey: survey.survey,
     created_at: now.toISOString(),
   });
-  const surveyToken = randomBytes(16).toString('base64url');
   // A rating sent with the transaction is an evaluation too (source "api"), listed with the chatbot's answers.
   const rated = rating !== null || ratingItems.length > 0;
   const extra = (id: number) => ({
     journey_slug: journey.slug,
     customer_name: customer.name,
     survey_contact: survey.contact ?? null,
-    survey_token: surveyToken,
     ...(warnings.length ? { warnings } : {}),
     ...(rated
       ? {
@@ -316,9 +313,6 @@ async function dispatchIfScheduled(
     journeyId: transaction.journey_id,
     journey: String(extra.journey_slug),
     channel: survey.channel as DispatchMessage['channel'],
-    contact: extra.survey_contact,
-    customerName: String(extra.customer_name),
-    surveyToken: String(extra.survey_token),
     createdAt: transaction.created_at,
   };
   await dispatch(message);

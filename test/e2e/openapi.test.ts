@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../infra/routes.js';
+import { routes, succeeded } from '../../infra/routes.js';
 import { overHttp } from '../support/api.js';
 
 describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s API', (api) => {
@@ -31,17 +31,19 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
       const operation = body.paths[route.paths[0]!][route.method.toLowerCase()];
       const statuses = Object.keys(operation.responses);
       expect(
-        statuses.some((s) => s.startsWith('2')),
+        statuses.some((s) => succeeded(route, Number(s))),
         route.operationId,
       ).toBe(true);
+      // Survey pages answer HTML, failures included; everything else answers problem+json for a failure.
       for (const status of statuses.filter((s) => Number(s) >= 400)) {
         expect(Object.keys(operation.responses[status].content ?? {}), `${route.operationId} ${status}`).toEqual([
-          'application/problem+json',
+          route.page ? 'text/html' : 'application/problem+json',
         ]);
       }
       expect(operation.security).toEqual(route.anonymous ? [] : [{ apiKey: [] }]);
       // Examples come from the requests the tests send.
-      if (operation.requestBody) expect(operation.requestBody.content['application/json'].example, route.operationId).toBeDefined();
+      const media = route.page ? 'application/x-www-form-urlencoded' : 'application/json';
+      if (operation.requestBody) expect(operation.requestBody.content[media].example, route.operationId).toBeDefined();
     }
   });
 

@@ -36,9 +36,9 @@ function tableActions(descriptionPrefix: string): string[] {
 }
 
 describe('the CDK stack', () => {
-  it('has one Node 22 arm64 function per operation and per consumer, plus one authorizer per API', () => {
+  it('has one Node 22 arm64 function per operation and per consumer, one authorizer per API, and the SES events function', () => {
     const functions = ofType('AWS::Lambda::Function');
-    expect(functions).toHaveLength(routes.length + consumers.length + 2);
+    expect(functions).toHaveLength(routes.length + consumers.length + 2 + 1);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
     }
@@ -47,7 +47,7 @@ describe('the CDK stack', () => {
     }
   });
 
-  it('routes every path of the route table, with the authorizer on all but /health', () => {
+  it('routes every path of the route table, with the authorizer on all but /health and the survey pages', () => {
     const declared = routes.flatMap((r) => r.paths.map((path) => ({ key: `${r.method} ${path}`, anonymous: !!r.anonymous })));
     const synthesized = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => ({
       key: r.Properties.RouteKey,
@@ -55,7 +55,7 @@ describe('the CDK stack', () => {
     }));
     expect(synthesized.map((r) => r.key).sort()).toEqual(declared.map((r) => r.key).sort());
     for (const route of synthesized) {
-      expect(route.anonymous).toBe(route.key === 'GET /health');
+      expect(route.anonymous, route.key).toBe(route.key === 'GET /health' || / \/s\/\{token\}/.test(route.key));
     }
   });
 
@@ -130,13 +130,39 @@ describe('the CDK stack', () => {
     expect(senders).toBe(routes.filter((r) => r.queues.length).length + consumers.filter((c) => c.sends.length).length);
   });
 
-  it('alarms on DLQ messages, consumer errors and throttles, table throttles and each API 5xx rate, through one SNS topic', () => {
-    template.resourceCountIs('AWS::SNS::Topic', 1);
+  it('alarms on DLQ messages, consumer errors, throttles and oldest message, table throttles and each API 5xx rate, through one SNS topic', () => {
+    // Two topics: the alarms', and the one SES publishes bounces and complaints to.
+    template.resourceCountIs('AWS::SNS::Topic', 2);
     const alarms = ofType('AWS::CloudWatch::Alarm');
-    expect(alarms).toHaveLength(2 + 1 + 2 + consumers.length * 2);
+    expect(alarms).toHaveLength(2 + 1 + 2 + consumers.length * 3);
     for (const [, alarm] of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
     expect(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(2);
-    template.resourceCountIs('AWS::SNS::Subscription', 0);
+    expect(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage')).toHaveLength(consumers.length);
+    // The only subscription: the SES events function on the SES topic (no alarm e-mail configured here).
+    template.resourceCountIs('AWS::SNS::Subscription', 1);
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'lambda' });
+  });
+
+  it('sends surveys with grants for exactly the provider actions, through an SES configuration set that reports bounces and complaints', () => {
+    const [, dispatcher] = ofType('AWS::Lambda::Function').find(([, r]) =>
+      String(r.Properties.Description).startsWith('SurveyDispatchQueue'),
+    )!;
+    const role = dispatcher.Properties.Role['Fn::GetAtt'][0];
+    const actions = ofType('AWS::IAM::Policy')
+      .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === role))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));
+    expect(actions).toEqual(expect.arrayContaining(['ses:SendEmail', 'sms-voice:SendTextMessage', 'social-messaging:SendWhatsAppMessage']));
+    expect(actions.filter((a: string) => /^(ses|sms-voice|social-messaging):/.test(a)).sort()).toEqual([
+      'ses:SendEmail',
+      'sms-voice:SendTextMessage',
+      'social-messaging:SendWhatsAppMessage',
+    ]);
+    expect(Object.keys(dispatcher.Properties.Environment.Variables)).toEqual(
+      expect.arrayContaining(['SURVEY_SECRET', 'SURVEY_BASE_URL', 'SES_CONFIGURATION_SET', 'TABLE_NAME']),
+    );
+    template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      EventDestination: Match.objectLike({ Enabled: true, MatchingEventTypes: ['BOUNCE', 'COMPLAINT'] }),
+    });
   });
 
   it('takes the alarm e-mail and the consumer concurrency cap from deploy-time settings', () => {

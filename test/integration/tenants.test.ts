@@ -44,7 +44,12 @@ describe('tenants', () => {
     const first = await applyTenantConfig(file([{ name: 'ops', token: `ops-token-${id}-000000`, scope: 'all' }]));
     expect(first[0]).toMatch(/created/);
     expect(await authorizeKey(`apply-test-key-${id}`, 'public')).toEqual({ authenticated: true, tenantId: id, scope: 'public' });
-    expect((await readSettings(id)).map((item) => item.sk)).toEqual(['CLASS#0000000001', 'GROUP#0000000001', 'JOURNEY#0000000001']);
+    expect((await readSettings(id)).map((item) => item.sk)).toEqual([
+      'CLASS#0000000001',
+      'DELIVERY',
+      'GROUP#0000000001',
+      'JOURNEY#0000000001',
+    ]);
 
     const second = await applyTenantConfig(
       file([{ name: 'ops', token: `ops-token-${id}-000000`, scope: { stores: [1], groups: [] } }], 'renamed'),

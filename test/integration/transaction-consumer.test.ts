@@ -61,8 +61,9 @@ describe('the transaction consumer applies the seed rules', () => {
       attemptId: 1,
       journey: 'loja',
       channel: 'whatsapp',
-      contact: '+5511987654321',
     });
+    // No personal data travels on the queue: the sender reads the contact when it claims the attempt.
+    expect(JSON.stringify(sent)).not.toContain('98765');
   });
 
   it('rule 1: rejects an unknown journey, and records why', async () => {

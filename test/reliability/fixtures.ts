@@ -2,6 +2,8 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { routes } from '../../infra/routes.js';
 import { db } from '../../shared/adapters/dynamodb.js';
+import { ENV, requireEnv } from '../../shared/config.js';
+import { signSurveyLink } from '../../shared/surveys/link.js';
 import { requestKeyFor } from '../../shared/transactions/request-key.js';
 import { requestIdFor } from '../support/transactions.js';
 import { inProcess } from '../support/api.js';
@@ -49,6 +51,7 @@ export async function fixture(): Promise<Fixture> {
     });
   const transaction = await tx(`${marker}-T`);
   const answered = await tx(`${marker}-A`);
+  const surveyed = await tx(`${marker}-P`);
   await chatbot({
     method: 'POST',
     path: '/survey',
@@ -68,8 +71,16 @@ export async function fixture(): Promise<Fixture> {
     answeredId: answered.body.id,
     // The legacy create shares its request key with v2: the outcome of that key is this transaction.
     requestId: requestIdFor(tenant.tenantId, requestKeyFor({ externalId: `${marker}-T`, journey: { slug: 'loja' } })),
+    surveyToken: surveyTokenFor(tenant.tenantId, surveyed.body.id),
   };
 }
+
+/** The link of a transaction's survey attempt 1 (journey loja, whose first channel is whatsapp), valid for a week. */
+export const surveyTokenFor = (tenantId: number, transactionId: number, attemptId = 1) =>
+  signSurveyLink(
+    { tenantId, transactionId, attemptId, channel: 'whatsapp', expiresAt: Math.floor(Date.now() / 1000) + 7 * 86_400 },
+    requireEnv(ENV.surveySecret),
+  );
 
 export const routeOf = (operationId: string) => routes.find((r) => r.operationId === operationId)!;
 

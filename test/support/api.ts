@@ -68,7 +68,7 @@ export function overHttp(api: ApiName = 'public'): ApiClient {
   return async (request) => {
     const { url, headers, body } = prepare(request);
     const method = request.method ?? 'GET';
-    const response = await fetch(`${base}${url}`, { method, headers, body: body.length ? body : undefined });
+    const response = await fetch(`${base}${url}`, { method, headers, body: body.length ? body : undefined, redirect: 'manual' });
     return parse({
       status: response.status,
       headers: Object.fromEntries(response.headers.entries()),

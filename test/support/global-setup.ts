@@ -6,6 +6,8 @@ declare module 'vitest' {
     stackEnv: Record<string, string>;
     publicUrl: string;
     chatbotUrl: string;
+    sesUrl: string;
+    outboxUrl: string;
   }
 }
 
@@ -19,6 +21,8 @@ export default async function setup(project: TestProject) {
     chatbotPort: 0,
     dynamoDbPort: 0,
     sqsPort: 0,
+    sesPort: 0,
+    outboxPort: 0,
     tableName: 'survey-service-test',
     authorizerCacheTtlSeconds: 0,
     seed: true,
@@ -27,5 +31,7 @@ export default async function setup(project: TestProject) {
   project.provide('stackEnv', stack.env);
   project.provide('publicUrl', stack.publicUrl);
   project.provide('chatbotUrl', stack.chatbotUrl);
+  project.provide('sesUrl', stack.sesUrl);
+  project.provide('outboxUrl', stack.outboxUrl);
   return () => stack.stop();
 }

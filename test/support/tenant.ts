@@ -6,7 +6,7 @@ import { createTenant, createUser, issueApiKey } from '../../shared/tenants/serv
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 
 /** The demo tenant's journeys, classes and groups, which every test tenant gets too. */
-const DEMO_SETTINGS = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), {}).tenants[0]!;
+export const DEMO_SETTINGS = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), {}).tenants[0]!;
 
 export interface TestTenant {
   tenantId: number;

@@ -24,10 +24,18 @@ describe('tenant files', () => {
       { scope: 'public', value: 'local-dev-api-key' },
       { scope: 'chatbot', value: 'local-dev-chatbot-key' },
     ]);
-    expect(tenants[0]!.journeys.map((j) => [j.id, j.slug, j.indicator, j.classes, j.resurveyWindowDays])).toEqual([
-      [1, 'loja', 'nps', [1, 2], null],
-      [2, 'ecommerce', 'csat', [3, 4], 30],
+    expect(tenants[0]!.journeys.map((j) => [j.id, j.slug, j.indicator, j.classes, j.resurveyWindowDays, j.handOff])).toEqual([
+      [1, 'loja', 'nps', [1, 2], null, []],
+      [2, 'ecommerce', 'csat', [3, 4], 30, []],
+      [3, 'atendimento', 'nps', [1], null, ['whatsapp']],
     ]);
+    expect(tenants[0]!.delivery).toEqual({
+      email: { from: 'pesquisa@demo.local', name: 'Pesquisa Demo' },
+      sms: { originationIdentity: '+5511900000001' },
+      whatsapp: { phoneNumberId: 'phone-number-id-demo', template: 'pesquisa_satisfacao', language: 'pt_BR' },
+      chatbot: { url: 'http://localhost:8006/webhooks/1' },
+    });
+    expect(tenants[1]!.delivery).toEqual({});
   });
 
   it('take variables from the environment', () => {

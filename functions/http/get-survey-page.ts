@@ -1,0 +1,17 @@
+import { ENV, requireEnv } from '../../shared/config.js';
+import { PAGE_RESPONSES, pageHandler, type PageContract } from '../../shared/http/page.js';
+import { showSurvey } from '../../shared/surveys/answer-page.js';
+import { surveyPage } from '../../shared/wiring.js';
+
+const secret = requireEnv(ENV.surveySecret);
+
+export const contract: PageContract = {
+  anonymous: true,
+  page: true,
+  responses: {
+    200: { description: 'The survey form (with `score` chosen when given; nothing is recorded), or thanks once answered' },
+    ...PAGE_RESPONSES,
+  },
+};
+
+export const handler = pageHandler(({ token, query }) => showSurvey(token, query.score, surveyPage, secret));

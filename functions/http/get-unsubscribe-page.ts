@@ -1,0 +1,17 @@
+import { ENV, requireEnv } from '../../shared/config.js';
+import { pageHandler, type PageContract } from '../../shared/http/page.js';
+import { showUnsubscribe } from '../../shared/surveys/answer-page.js';
+import { surveyPage } from '../../shared/wiring.js';
+
+const secret = requireEnv(ENV.surveySecret);
+
+export const contract: PageContract = {
+  anonymous: true,
+  page: true,
+  responses: {
+    200: { description: 'Asks to confirm (works after the survey link expired)' },
+    404: { description: 'Unknown or tampered link (HTML page)' },
+  },
+};
+
+export const handler = pageHandler(({ token }) => showUnsubscribe(token, surveyPage, secret));

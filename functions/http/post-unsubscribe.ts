@@ -1,0 +1,18 @@
+import { ENV, requireEnv } from '../../shared/config.js';
+import { pageHandler, type PageContract } from '../../shared/http/page.js';
+import { unsubscribe } from '../../shared/surveys/answer-page.js';
+import { surveyPage } from '../../shared/wiring.js';
+
+const secret = requireEnv(ENV.surveySecret);
+
+export const contract: PageContract = {
+  anonymous: true,
+  page: true,
+  form: { 'List-Unsubscribe': 'One-Click (RFC 8058); any body is accepted' },
+  responses: {
+    200: { description: 'The customer is opted out of surveys' },
+    404: { description: 'Unknown or tampered link (HTML page)' },
+  },
+};
+
+export const handler = pageHandler(({ token }) => unsubscribe(token, surveyPage, secret));

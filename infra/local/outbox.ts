@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { escapeHtml } from '../../shared/surveys/compose.js';
+import { SIGNATURE_HEADER, verifySignature } from '../../shared/surveys/webhook.js';
+
+/**
+ * The local outbox: where SMS, WhatsApp and chatbot webhooks go when no AWS emulator exists. The real SDK clients are
+ * pointed at it, and it answers their calls as AWS End User Messaging SMS (`SendTextMessage`, JSON 1.0 protocol) and
+ * Social (`SendWhatsAppMessage`, REST JSON) do, so the SDKs' serialisation is exercised for real. Webhooks to
+ * `/webhooks/<tenant>` are checked against the tenant's signing secret. Everything received is listed at
+ * `GET /messages` (JSON) and shown at `/`.
+ *
+ * What it refuses as the services would: a destination number that is not E.164 (ValidationException), and the
+ * next calls to one destination while a fault is armed for it with `POST /faults`
+ * ({ "channel": "sms", "to": "+5511...", "status": 429, "count": 2 }: 429 throttles, 400 refuses the number, 5xx fails).
+ */
+export interface OutboxMessage {
+  channel: 'sms' | 'whatsapp' | 'webhook';
+  to: string | null;
+  text: string;
+  link: string | null;
+  transactionId: number | null;
+  attemptId: number | null;
+  receivedAt: string;
+  signatureValid: boolean | null;
+  /** The webhook's signature header as received (null for SMS and WhatsApp). */
+  signature: string | null;
+}
+
+export interface Outbox {
+  url: string;
+  messages: OutboxMessage[];
+  stop(): Promise<void>;
+}
+
+const E164 = /^\+[1-9]\d{7,14}$/;
+const LINK = /https?:\/\/\S+\/s\/[\w-]+/;
+
+export async function startOutbox(options: {
+  port: number;
+  host?: string;
+  /** The webhook signing secret of a tenant, by the name in the webhook's path. */
+  webhookSecret: (tenant: string) => Promise<string | undefined>;
+  /** The transaction and attempt a survey link names, to list them beside each message. */
+  readLink?: (link: string) => { transactionId: number; attemptId: number } | undefined;
+}): Promise<Outbox> {
+  const messages: OutboxMessage[] = [];
+  const faults: { channel: string; to: string; status: number; count: number }[] = [];
+  const record = (message: Omit<OutboxMessage, 'receivedAt' | 'link' | 'signature'> & { link?: string | null; signature?: string }) => {
+    const link = message.link === null ? null : (LINK.exec(message.text)?.[0] ?? null);
+    const named = link ? options.readLink?.(link) : undefined;
+    messages.push({ signature: null, ...message, ...named, link, receivedAt: new Date().toISOString() });
+  };
+
+  const fault = (channel: string, to: string | undefined) => {
+    const armed = faults.find((f) => f.channel === channel && f.to === to && f.count > 0);
+    if (!armed) return undefined;
+    armed.count--;
+    return armed.status;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const body = await readBody(req);
+    const url = new URL(req.url ?? '/', 'http://outbox');
+    const json = (status: number, value: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(value));
+    };
+    const awsError = (status: number, type: string, message: string) =>
+      json(status, { __type: type, message, Message: message }, { 'x-amzn-errortype': type });
+
+    if (req.method === 'GET' && url.pathname === '/messages') return json(200, messages);
+    if (req.method === 'GET' && url.pathname === '/') {
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+      });
+      return res.end(outboxPage(messages));
+    }
+    if (req.method === 'POST' && url.pathname === '/faults') {
+      faults.push(JSON.parse(body) as (typeof faults)[number]);
+      return json(200, { armed: true });
+    }
+    if (req.method === 'POST' && url.pathname === '/clear') {
+      messages.length = 0;
+      return json(200, { cleared: true });
+    }
+
+    // AWS End User Messaging SMS: JSON 1.0, the operation in X-Amz-Target.
+    const target = req.headers['x-amz-target'];
+    if (req.method === 'POST' && target === 'PinpointSMSVoiceV2.SendTextMessage') {
+      const input = JSON.parse(body) as { DestinationPhoneNumber?: string; MessageBody?: string; OriginationIdentity?: string };
+      const status = fault('sms', input.DestinationPhoneNumber);
+      if (status) return awsError(status, ...SMS_FAULTS(status));
+      if (!input.DestinationPhoneNumber || !E164.test(input.DestinationPhoneNumber))
+        return awsError(400, 'ValidationException', 'The destination phone number is not valid.');
+      record({
+        channel: 'sms',
+        to: input.DestinationPhoneNumber,
+        text: input.MessageBody ?? '',
+        transactionId: null,
+        attemptId: null,
+        signatureValid: null,
+      });
+      return json(200, { MessageId: randomUUID() });
+    }
+    if (req.method === 'POST' && typeof target === 'string')
+      return awsError(400, 'UnknownOperationException', `${target} is not served here`);
+
+    // AWS End User Messaging Social: REST JSON.
+    if (req.method === 'POST' && url.pathname === '/v1/whatsapp/send') {
+      const input = JSON.parse(body) as { originationPhoneNumberId?: string; message?: string; metaApiVersion?: string };
+      let message: { to?: string; template?: { components?: { parameters?: { text?: string }[] }[] } };
+      try {
+        message = JSON.parse(Buffer.from(input.message ?? '', 'base64').toString('utf8')) as typeof message;
+      } catch {
+        return awsError(400, 'ValidationException', 'The message is not a WhatsApp message object.');
+      }
+      const to = message.to?.startsWith('+') ? message.to : `+${message.to ?? ''}`;
+      const status = fault('whatsapp', to);
+      if (status) return awsError(status, ...WHATSAPP_FAULTS(status));
+      if (!input.originationPhoneNumberId || !input.metaApiVersion || !E164.test(to))
+        return awsError(400, 'ValidationException', 'The origination number, the API version and a valid destination are required.');
+      const text = (message.template?.components ?? [])
+        .flatMap((c) => c.parameters ?? [])
+        .map((p) => p.text ?? '')
+        .join(' | ');
+      record({ channel: 'whatsapp', to, text, transactionId: null, attemptId: null, signatureValid: null });
+      return json(200, { messageId: `wamid.${randomUUID()}` });
+    }
+
+    // A tenant's chatbot webhook.
+    const webhook = /^\/webhooks\/([\w-]+)$/.exec(url.pathname);
+    if (req.method === 'POST' && webhook) {
+      const payload = JSON.parse(body) as { transactionId?: number; attemptId?: number; phone?: string; journey?: string };
+      const status = fault('webhook', payload.phone);
+      if (status) return json(status, { error: 'injected fault' });
+      const secret = await options.webhookSecret(webhook[1]!);
+      const signature = header(req, SIGNATURE_HEADER) ?? null;
+      const signatureValid = !!secret && verifySignature(secret, body, signature ?? undefined, new Date());
+      record({
+        channel: 'webhook',
+        to: payload.phone ?? null,
+        text: body,
+        link: null,
+        transactionId: payload.transactionId ?? null,
+        attemptId: payload.attemptId ?? null,
+        signatureValid,
+        ...(signature ? { signature } : {}),
+      });
+      return json(signatureValid ? 200 : 401, { received: signatureValid });
+    }
+    return json(404, { message: 'Not found' });
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: (error as Error).message }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port, options.host ?? '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    messages,
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The error each service answers for an injected status. */
+const SMS_FAULTS = (status: number): [string, string] =>
+  status === 429
+    ? ['ThrottlingException', 'Rate exceeded']
+    : status < 500
+      ? ['ValidationException', 'The destination phone number is not valid.']
+      : ['InternalServerException', 'Internal failure'];
+const WHATSAPP_FAULTS = (status: number): [string, string] =>
+  status === 429
+    ? ['ThrottledRequestException', 'Rate exceeded']
+    : status < 500
+      ? ['ValidationException', 'The recipient is not a valid WhatsApp user.']
+      : ['InternalServiceException', 'Internal failure'];
+
+const header = (req: IncomingMessage, name: string) => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function outboxPage(messages: OutboxMessage[]): string {
+  const rows = [...messages]
+    .reverse()
+    .map(
+      (m) =>
+        `<tr><td>${escapeHtml(m.receivedAt)}</td><td>${m.channel}</td><td>${escapeHtml(m.to ?? '')}</td><td>${escapeHtml(m.text)}</td>` +
+        `<td>${m.link ? `<a href="${escapeHtml(m.link)}">abrir</a>` : ''}</td><td>${m.signatureValid === null ? '' : m.signatureValid ? 'valid' : 'INVALID'}</td></tr>`,
+    )
+    .join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Local outbox</title>
+<style>body{font:14px system-ui,sans-serif;margin:1rem}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:4px;text-align:left;vertical-align:top}td:nth-child(4){word-break:break-all}</style></head>
+<body><h1>Local outbox</h1><p>SMS, WhatsApp messages and chatbot webhooks the service sent, newest first. JSON: <a href="/messages">/messages</a>.</p>
+<table><thead><tr><th>received</th><th>channel</th><th>to</th><th>text</th><th>link</th><th>signature</th></tr></thead><tbody>${rows}</tbody></table></body></html>`;
+}

@@ -1,0 +1,88 @@
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { isUnavailable } from '../adapters/unavailable.js';
+import { logger } from '../logger.js';
+import { flushMetrics } from '../metrics.js';
+import type { Page } from '../surveys/answer-page.js';
+import { messagePage, PAGE_HEADERS } from '../surveys/page-html.js';
+import type { ResponseDoc } from './contract.js';
+
+/** A form post is small: a score, a few classes and a comment of 1,000 characters. */
+export const MAX_FORM_BYTES = 16 * 1024;
+
+export interface PageInput {
+  /** The link's token, from the path. Never logged: it is the credential. */
+  token: string;
+  query: Record<string, string | undefined>;
+  /** The posted form (application/x-www-form-urlencoded), for POST routes. */
+  form: URLSearchParams;
+}
+
+/** What a page route documents: it needs no API key and answers HTML. */
+export interface PageContract {
+  anonymous: true;
+  page: true;
+  /** The form fields a POST takes, for the OpenAPI document. */
+  form?: Record<string, string>;
+  responses: Record<number, ResponseDoc>;
+}
+
+const html = (page: Page, requestId: string): APIGatewayProxyStructuredResultV2 => ({
+  statusCode: page.status,
+  headers: { ...PAGE_HEADERS, 'x-request-id': requestId, ...(page.location ? { location: page.location } : {}) },
+  body: page.html,
+});
+
+/**
+ * The wrapper of the survey pages: HTML for every answer (never JSON), the security headers on each, a bounded
+ * form body, and an unexpected failure as a generic page that is logged without the token.
+ */
+export function pageHandler(run: (input: PageInput) => Promise<Page>) {
+  const core = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    const requestId = event.requestContext.requestId;
+    const bytes = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+    if (bytes.length > MAX_FORM_BYTES)
+      return html({ status: 413, html: messagePage('Resposta longa demais', 'Encurte o comentário e envie de novo.') }, requestId);
+    const page = await run({
+      token: event.pathParameters?.token ?? '',
+      query: event.queryStringParameters ?? {},
+      form: new URLSearchParams(bytes.toString('utf8')),
+    });
+    return html(page, requestId);
+  };
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use({ after: flushMetrics, onError: flushMetrics })
+    .use({
+      before: ({ event }) => {
+        logger.appendKeys({ requestId: event.requestContext.requestId });
+      },
+      onError: (request) => {
+        const unavailable = isUnavailable(request.error);
+        logger.error(unavailable ? 'A service the survey page needs is unavailable' : 'Survey page failed', {
+          error: { name: request.error?.name },
+        });
+        request.response = html(
+          unavailable
+            ? {
+                status: 503,
+                html: messagePage(
+                  'Tente de novo em instantes',
+                  'Não conseguimos abrir a pesquisa agora. Tente de novo em alguns segundos.',
+                ),
+              }
+            : { status: 500, html: messagePage('Algo deu errado', 'Não conseguimos registrar sua resposta. Tente de novo mais tarde.') },
+          request.event.requestContext.requestId,
+        );
+        if (unavailable) request.response.headers = { ...request.response.headers, 'retry-after': '5' };
+      },
+    })
+    .handler(core);
+}
+
+/** The statuses every survey page route answers, for the OpenAPI document. */
+export const PAGE_RESPONSES: Record<number, ResponseDoc> = {
+  404: { description: 'Unknown or tampered link (HTML page)' },
+  410: { description: 'Expired link (HTML page)' },
+};

@@ -1,0 +1,174 @@
+import { logger } from '../logger.js';
+import { count } from '../metrics.js';
+import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
+import { firstName, surveyEmail, surveySms } from './compose.js';
+import type { DispatchMessage } from './dispatch.js';
+import { signSurveyLink, surveyUrl } from './link.js';
+import { DeliveryRefused, type AttemptKey, type ClaimedAttempt, type DeliveryPorts, type Sent } from './ports.js';
+import { SIGNATURE_HEADER, signatureHeader, webhookSecret } from './webhook.js';
+
+/**
+ * Survey delivery: one dispatch message becomes one message to the customer (or one webhook to the tenant's
+ * chatbot), once. The attempt is claimed with a conditional write before the provider is called, so a redelivered
+ * message, a retried batch or a resent transaction finds it taken and sends nothing.
+ */
+
+export interface DeliveryConfig {
+  /** Signs survey links and derives webhook secrets. */
+  surveySecret: string;
+  /** The public API's base URL: links open `<base>/s/<token>`. */
+  baseUrl: string;
+}
+
+/**
+ * How long a claim holds. A delivery that crashed between its claim and its result leaves the claim; the next
+ * delivery of the message (after the queue's visibility timeout, 180 s) may take it once it has lapsed.
+ */
+export const CLAIM_LEASE_SECONDS = 120;
+
+export type DeliveryOutcome = 'sent' | 'duplicate' | 'failed' | 'missing';
+
+/** The claim is held by another delivery in flight: the message goes back to the queue. */
+export class AttemptBusy extends Error {
+  override name = 'AttemptBusy';
+}
+
+export async function deliverSurvey(
+  message: DispatchMessage,
+  ports: DeliveryPorts & { settings: (tenantId: number) => Promise<Settings> },
+  config: DeliveryConfig,
+  now = new Date(),
+): Promise<DeliveryOutcome> {
+  const key: AttemptKey = { tenantId: message.tenantId, transactionId: message.transactionId, attemptId: message.attemptId };
+  const claim = await ports.attempts.claim(key, now, CLAIM_LEASE_SECONDS);
+  if (claim.status === 'done') return 'duplicate';
+  if (claim.status === 'missing') return 'missing';
+  if (claim.status === 'busy') throw new AttemptBusy('The survey attempt is being sent by another delivery.');
+  const attempt = claim.attempt;
+  const fail = async (reason: 'refused' | 'not_configured' | 'opted_out' | 'undeliverable', detail: string) => {
+    await ports.attempts.markFailed(key, { reason, detail });
+    count('SurveysFailed', attempt.channel, 1, 'channel');
+    logger.info('Survey not delivered', { ...key, channel: attempt.channel, reason });
+    return 'failed' as const;
+  };
+  try {
+    const [settings, reach] = await Promise.all([
+      ports.settings(key.tenantId),
+      ports.reachability.check(key.tenantId, attempt.customerId, attempt.channel, attempt.contact),
+    ]);
+    if (reach !== 'ok') return await fail(reach, reach === 'opted_out' ? 'the customer opted out' : 'the address is known to bounce');
+    const journey = settings.journeys.find((j) => j.id === attempt.journeyId);
+    if (!journey) return await fail('not_configured', 'the journey no longer exists');
+    const store = await ports.stores.tradeName(key.tenantId, attempt.storeId);
+    const token = signSurveyLink(
+      { ...key, channel: attempt.channel, expiresAt: Math.floor(now.getTime() / 1000) + journey.surveyValidityDays * 86_400 },
+      config.surveySecret,
+    );
+    const link = surveyUrl(config.baseUrl, token);
+    const send = sender(attempt, journey, settings, { store, link }, ports, config, now);
+    if (typeof send === 'string') return await fail('not_configured', send);
+    const sent = await send();
+    await ports.attempts.markSent(key, { messageId: sent.messageId, at: now });
+    count('SurveysSent', attempt.channel, 1, 'channel');
+    logger.info('Survey sent', { ...key, channel: attempt.channel, handedOff: journey.handOff.includes(attempt.channel as 'whatsapp') });
+    return 'sent';
+  } catch (error) {
+    if (error instanceof DeliveryRefused) return await fail('refused', error.detail);
+    // Throttling, a provider's 5xx, a timeout: give the claim back and let the queue retry.
+    await ports.attempts.release(key).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The provider call for this attempt, or why the tenant's configuration cannot send it. */
+function sender(
+  attempt: ClaimedAttempt,
+  journey: JourneyConfig,
+  settings: Settings,
+  content: { store: string; link: string },
+  ports: DeliveryPorts,
+  config: DeliveryConfig,
+  now: Date,
+): (() => Promise<Sent>) | string {
+  const { delivery } = settings;
+  const channel = attempt.channel;
+  if ((journey.handOff as string[]).includes(channel)) {
+    if (!delivery.chatbot || !delivery.webhookSecretVersion) return 'the tenant has no chatbot webhook';
+    const body = JSON.stringify({
+      transactionId: attempt.transactionId,
+      attemptId: attempt.attemptId,
+      journey: journey.slug,
+      source: channel,
+      customerFirstName: firstName(attempt.customerName),
+      phone: attempt.contact,
+    });
+    const secret = webhookSecret(config.surveySecret, attempt.tenantId, delivery.webhookSecretVersion);
+    return () =>
+      ports.senders.webhook({
+        url: delivery.chatbot!.url,
+        body,
+        headers: {
+          'content-type': 'application/json',
+          [SIGNATURE_HEADER]: signatureHeader(secret, body, now),
+          'x-survey-event-id': `${attempt.tenantId}.${attempt.transactionId}.${attempt.attemptId}`,
+        },
+      });
+  }
+  switch (channel) {
+    case 'email': {
+      if (!delivery.email) return 'the tenant has no e-mail sender';
+      const unsubscribeLink = `${content.link}/unsubscribe`;
+      const { subject, html, text } = surveyEmail({
+        customerName: attempt.customerName,
+        store: content.store,
+        journey,
+        link: content.link,
+        unsubscribeLink,
+      });
+      return () =>
+        ports.senders.email({
+          from: mailbox(delivery.email!.from, delivery.email!.name),
+          to: attempt.contact,
+          subject,
+          html,
+          text,
+          // RFC 8058 one-click unsubscribe: mail clients POST to the link.
+          headers: [
+            { name: 'List-Unsubscribe', value: `<${unsubscribeLink}>` },
+            { name: 'List-Unsubscribe-Post', value: 'List-Unsubscribe=One-Click' },
+          ],
+          tags: {
+            tenant: String(attempt.tenantId),
+            customer: String(attempt.customerId),
+            transaction: String(attempt.transactionId),
+            attempt: String(attempt.attemptId),
+          },
+        });
+    }
+    case 'sms':
+      if (!delivery.sms) return 'the tenant has no SMS origination identity';
+      return () =>
+        ports.senders.sms({ to: attempt.contact, text: surveySms(content), originationIdentity: delivery.sms!.originationIdentity });
+    case 'whatsapp':
+      if (!delivery.whatsapp) return 'the tenant has no WhatsApp number';
+      return () =>
+        ports.senders.whatsapp({
+          to: attempt.contact,
+          phoneNumberId: delivery.whatsapp!.phoneNumberId,
+          template: delivery.whatsapp!.template,
+          language: delivery.whatsapp!.language,
+          parameters: [firstName(attempt.customerName) || 'cliente', content.store, content.link],
+        });
+    case 'ura':
+      return 'voice surveys are handed to the tenant chatbot: list ura in the journey handOff';
+  }
+}
+
+/** An address with its display name; a name outside ASCII is a MIME encoded-word, as SES requires. */
+export function mailbox(address: string, name: string | undefined): string {
+  if (!name) return address;
+  const ascii = /^[\x20-\x7e]*$/.test(name);
+  return ascii ? `"${name.replace(/["\\]/g, '\\$&')}" <${address}>` : `=?UTF-8?B?${Buffer.from(name).toString('base64')}?= <${address}>`;
+}
+
+export type { AttemptKey };

@@ -1,0 +1,66 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { CHANNELS } from '../tenants/config-schema.js';
+import type { Channel } from './dispatch.js';
+
+/**
+ * The token of a survey link: the credential of the survey page, so it is unguessable, bound to one tenant,
+ * transaction, attempt and channel, expiring, and it carries no personal data. It is those ids and the expiry in
+ * 17 bytes, then a 128-bit HMAC-SHA256 tag under the deployment's survey secret: 44 URL-safe characters, short
+ * enough for an SMS. A token that fails its tag is unknown; one past its expiry is expired; nothing is stored
+ * to check either.
+ */
+export interface SurveyLink {
+  tenantId: number;
+  transactionId: number;
+  attemptId: number;
+  channel: Channel;
+  /** Epoch seconds after which the link answers 410. */
+  expiresAt: number;
+}
+
+const VERSION = 1;
+const PAYLOAD_BYTES = 17;
+const TAG_BYTES = 16;
+export const SURVEY_TOKEN_LENGTH = Math.ceil(((PAYLOAD_BYTES + TAG_BYTES) * 4) / 3);
+export const SURVEY_TOKEN_SHAPE = /^[\w-]{44}$/;
+
+/** The key that signs links, derived from the survey secret so that the secret's other uses never share it. */
+const linkKey = (secret: string) => createHmac('sha256', secret).update('survey-link/v1').digest();
+
+const tagOf = (payload: Buffer, secret: string) => createHmac('sha256', linkKey(secret)).update(payload).digest().subarray(0, TAG_BYTES);
+
+export function signSurveyLink(link: SurveyLink, secret: string): string {
+  const payload = Buffer.alloc(PAYLOAD_BYTES);
+  payload.writeUInt8(VERSION, 0);
+  payload.writeUInt32BE(link.tenantId, 1);
+  payload.writeUIntBE(link.transactionId, 5, 6);
+  payload.writeUInt8(link.attemptId, 11);
+  payload.writeUInt8(CHANNELS.indexOf(link.channel), 12);
+  payload.writeUInt32BE(link.expiresAt, 13);
+  return Buffer.concat([payload, tagOf(payload, secret)]).toString('base64url');
+}
+
+export type LinkCheck = { status: 'valid'; link: SurveyLink } | { status: 'expired'; link: SurveyLink } | { status: 'unknown' };
+
+/** What a token names, if this deployment signed it, and whether it is still valid at `now`. */
+export function readSurveyLink(token: string, secret: string, now: Date): LinkCheck {
+  if (!SURVEY_TOKEN_SHAPE.test(token)) return { status: 'unknown' };
+  const bytes = Buffer.from(token, 'base64url');
+  if (bytes.length !== PAYLOAD_BYTES + TAG_BYTES || bytes.toString('base64url') !== token) return { status: 'unknown' };
+  const payload = bytes.subarray(0, PAYLOAD_BYTES);
+  if (!timingSafeEqual(bytes.subarray(PAYLOAD_BYTES), tagOf(payload, secret)) || payload.readUInt8(0) !== VERSION)
+    return { status: 'unknown' };
+  const channel = CHANNELS[payload.readUInt8(12)];
+  if (!channel) return { status: 'unknown' };
+  const link: SurveyLink = {
+    tenantId: payload.readUInt32BE(1),
+    transactionId: payload.readUIntBE(5, 6),
+    attemptId: payload.readUInt8(11),
+    channel,
+    expiresAt: payload.readUInt32BE(13),
+  };
+  return { status: link.expiresAt * 1000 > now.getTime() ? 'valid' : 'expired', link };
+}
+
+/** The survey page of a link, under the public API's base URL. */
+export const surveyUrl = (baseUrl: string, token: string) => `${baseUrl.replace(/\/+$/, '')}/s/${token}`;

@@ -1,0 +1,426 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../../shared/errors.js';
+import { submitSurvey, showSurvey, unsubscribe, type PagePorts, type PageTransaction } from '../../shared/surveys/answer-page.js';
+import { isGsm7, SMS_MAX, surveyEmail, surveySms } from '../../shared/surveys/compose.js';
+import { AttemptBusy, deliverSurvey, mailbox } from '../../shared/surveys/delivery.js';
+import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
+import { readSurveyLink, signSurveyLink, type SurveyLink } from '../../shared/surveys/link.js';
+import {
+  DeliveryRefused,
+  type AttemptKey,
+  type Claim,
+  type ClaimedAttempt,
+  type DeliveryPorts,
+  type Senders,
+} from '../../shared/surveys/ports.js';
+import type { SurveyBody } from '../../shared/surveys/schema.js';
+import { webhookSecret } from '../../shared/surveys/webhook.js';
+import type { Settings } from '../../shared/tenants/config-schema.js';
+
+/** Survey delivery and the survey page against in-memory ports: no table, no provider, no Java. */
+
+const SECRET = 'unit-survey-secret';
+const NOW = new Date('2026-11-22T12:00:00Z');
+const BASE = 'https://surveys.example.com';
+
+const settings: Settings = {
+  journeys: [
+    {
+      id: 1,
+      slug: 'loja',
+      indicator: 'nps',
+      classes: [1],
+      channels: ['whatsapp', 'email'],
+      resurveyWindowDays: null,
+      surveyValidityDays: 7,
+      handOff: [],
+    },
+    {
+      id: 3,
+      slug: 'atendimento',
+      indicator: 'nps',
+      classes: [],
+      channels: ['whatsapp'],
+      resurveyWindowDays: null,
+      surveyValidityDays: 7,
+      handOff: ['whatsapp'],
+    },
+  ],
+  classes: [{ id: 1, label: 'Atendimento', type: 'csat' }],
+  groups: [],
+  delivery: {
+    email: { from: 'pesquisa@loja.example', name: 'Loja Exemplo' },
+    sms: { originationIdentity: '+5511900000001' },
+    whatsapp: { phoneNumberId: 'pn-1', template: 'pesquisa', language: 'pt_BR' },
+    chatbot: { url: 'https://bot.example.com/hook' },
+    webhookSecretVersion: 1,
+  },
+};
+
+// ---- Links -------------------------------------------------------------------------------------------------------
+
+describe('survey links', () => {
+  const link: SurveyLink = { tenantId: 7, transactionId: 2 ** 48 - 1, attemptId: 3, channel: 'sms', expiresAt: 1_800_000_000 };
+
+  it('are 44 URL-safe characters that name the attempt and nothing personal', () => {
+    const token = signSurveyLink(link, SECRET);
+    expect(token).toMatch(/^[\w-]{44}$/);
+    expect(readSurveyLink(token, SECRET, NOW)).toEqual({ status: 'valid', link });
+  });
+
+  it('are unknown when tampered with, signed by another secret, or malformed', () => {
+    const token = signSurveyLink(link, SECRET);
+    const flipped = token.slice(0, 10) + (token[10] === 'A' ? 'B' : 'A') + token.slice(11);
+    expect(readSurveyLink(flipped, SECRET, NOW).status).toBe('unknown');
+    expect(readSurveyLink(token, 'another-secret', NOW).status).toBe('unknown');
+    expect(readSurveyLink(`${token}x`, SECRET, NOW).status).toBe('unknown');
+    expect(readSurveyLink('../../etc/passwd', SECRET, NOW).status).toBe('unknown');
+    // Another tenant's link cannot be turned into this tenant's: the tag covers the tenant.
+    const other = signSurveyLink({ ...link, tenantId: 8 }, SECRET);
+    expect(other.slice(0, 10)).not.toBe(token.slice(0, 10));
+  });
+
+  it('expire at their time', () => {
+    const token = signSurveyLink({ ...link, expiresAt: Math.floor(NOW.getTime() / 1000) }, SECRET);
+    expect(readSurveyLink(token, SECRET, new Date(NOW.getTime() - 1000)).status).toBe('valid');
+    expect(readSurveyLink(token, SECRET, NOW).status).toBe('expired');
+  });
+});
+
+// ---- Messages ----------------------------------------------------------------------------------------------------
+
+describe('survey messages', () => {
+  it('fit an SMS in one GSM-7 segment with the whole link, however long the store name', () => {
+    const link = `${BASE}/s/${'A'.repeat(44)}`;
+    for (const store of ['Padaria São João', 'Loja 😀 Emoji', 'X'.repeat(300), '']) {
+      const text = surveySms({ store, link });
+      expect(text.length, store).toBeLessThanOrEqual(SMS_MAX);
+      expect(isGsm7(text), store).toBe(true);
+      expect(text).toContain(link);
+    }
+    expect(surveySms({ store: 'Padaria São João', link })).toContain('Padaria Sao Joao');
+  });
+
+  it('e-mail: greets by first name, names the store, one button per score preselecting it, text part and unsubscribe link', () => {
+    const mail = surveyEmail({
+      customerName: 'Maria <b>Silva</b>',
+      store: 'Loja & Cia',
+      journey: { indicator: 'nps' },
+      link: `${BASE}/s/tok`,
+      unsubscribeLink: `${BASE}/s/tok/unsubscribe`,
+    });
+    expect(mail.subject).toBe('Como foi sua experiência com Loja & Cia?');
+    expect(mail.html).toContain('Olá, Maria!');
+    expect(mail.html).toContain('Loja &amp; Cia');
+    expect(mail.html).not.toContain('<b>');
+    for (let score = 0; score <= 10; score++) expect(mail.html).toContain(`href="${BASE}/s/tok?score=${score}"`);
+    expect(mail.html).toContain(`${BASE}/s/tok/unsubscribe`);
+    expect(mail.text).toContain(`${BASE}/s/tok`);
+    expect(mail.text).toContain('Olá, Maria!');
+  });
+
+  it('writes a display name outside ASCII as a MIME encoded-word', () => {
+    expect(mailbox('a@b.c', 'Loja Exemplo')).toBe('"Loja Exemplo" <a@b.c>');
+    expect(mailbox('a@b.c', 'Padaria São João')).toBe(`=?UTF-8?B?${Buffer.from('Padaria São João').toString('base64')}?= <a@b.c>`);
+    expect(mailbox('a@b.c', undefined)).toBe('a@b.c');
+  });
+});
+
+// ---- Delivery ----------------------------------------------------------------------------------------------------
+
+interface Stored {
+  status: 'scheduled' | 'sent' | 'answered' | 'failed';
+  claimedUntil?: number;
+  messageId?: string;
+  reason?: string;
+}
+
+/** In-memory ports that behave as the DynamoDB attempt store does: a claim is a conditional write. */
+function memoryDelivery(
+  attempt: Partial<ClaimedAttempt> = {},
+  behaviour: Partial<Record<keyof Senders, () => Promise<{ messageId: string }>>> = {},
+) {
+  const claimed: ClaimedAttempt = {
+    tenantId: 1,
+    transactionId: 42,
+    attemptId: 1,
+    channel: 'email',
+    journeyId: 1,
+    storeId: 1,
+    customerId: 9,
+    contact: 'maria@example.com',
+    customerName: 'Maria Silva',
+    ...attempt,
+  };
+  const state: Stored = { status: 'scheduled' };
+  const calls: { channel: keyof Senders; message: unknown }[] = [];
+  let optedOut = false;
+  const sender =
+    (channel: keyof Senders) =>
+    async (message: unknown): Promise<{ messageId: string }> => {
+      calls.push({ channel, message });
+      return behaviour[channel] ? behaviour[channel]() : { messageId: `${channel}-${calls.length}` };
+    };
+  const ports: DeliveryPorts & { settings: () => Promise<Settings> } = {
+    attempts: {
+      async claim(key: AttemptKey, now: Date, lease: number): Promise<Claim> {
+        if (key.transactionId !== claimed.transactionId || key.attemptId !== claimed.attemptId) return { status: 'missing' };
+        if (state.status !== 'scheduled') return { status: 'done' };
+        const seconds = now.getTime() / 1000;
+        if (state.claimedUntil !== undefined && state.claimedUntil >= seconds) return { status: 'busy' };
+        state.claimedUntil = seconds + lease;
+        return { status: 'claimed', attempt: claimed };
+      },
+      async markSent(_key, sent) {
+        Object.assign(state, { status: 'sent', messageId: sent.messageId, claimedUntil: undefined });
+      },
+      async markFailed(_key, failure) {
+        Object.assign(state, { status: 'failed', reason: failure.reason, claimedUntil: undefined });
+      },
+      async release() {
+        state.claimedUntil = undefined;
+      },
+    },
+    reachability: { check: async () => (optedOut ? 'opted_out' : 'ok') },
+    stores: { tradeName: async () => 'Loja Centro' },
+    senders: { email: sender('email'), sms: sender('sms'), whatsapp: sender('whatsapp'), webhook: sender('webhook') },
+    settings: async () => settings,
+  };
+  const message: DispatchMessage = {
+    version: 1,
+    tenantId: 1,
+    transactionId: claimed.transactionId,
+    attemptId: claimed.attemptId,
+    journeyId: claimed.journeyId,
+    journey: 'loja',
+    channel: claimed.channel,
+    createdAt: NOW.toISOString(),
+  };
+  return {
+    ports,
+    state,
+    calls,
+    message,
+    optOut: () => (optedOut = true),
+    deliver: (now = NOW) => deliverSurvey(message, ports, { surveySecret: SECRET, baseUrl: BASE }, now),
+  };
+}
+
+describe('survey delivery', () => {
+  it('sends an attempt once, however often its message is delivered', async () => {
+    const d = memoryDelivery();
+    expect(await d.deliver()).toBe('sent');
+    expect(await d.deliver()).toBe('duplicate');
+    expect(await d.deliver(new Date(NOW.getTime() + 86_400_000))).toBe('duplicate');
+    expect(d.calls).toHaveLength(1);
+    expect(d.state).toMatchObject({ status: 'sent', messageId: 'email-1' });
+    const email = d.calls[0]!.message as { to: string; from: string; headers: { name: string; value: string }[]; text: string };
+    expect(email.to).toBe('maria@example.com');
+    expect(email.from).toBe('"Loja Exemplo" <pesquisa@loja.example>');
+    expect(email.headers).toContainEqual({ name: 'List-Unsubscribe-Post', value: 'List-Unsubscribe=One-Click' });
+    // The link in the e-mail opens this attempt, on this channel, for the journey's validity.
+    const token = /\/s\/([\w-]{44})/.exec(email.text)![1]!;
+    expect(readSurveyLink(token, SECRET, NOW)).toEqual({
+      status: 'valid',
+      link: { tenantId: 1, transactionId: 42, attemptId: 1, channel: 'email', expiresAt: NOW.getTime() / 1000 + 7 * 86_400 },
+    });
+  });
+
+  it('leaves an attempt another delivery holds, and takes it once that claim has lapsed', async () => {
+    const d = memoryDelivery();
+    await d.ports.attempts.claim({ tenantId: 1, transactionId: 42, attemptId: 1 }, NOW, 120);
+    await expect(d.deliver()).rejects.toBeInstanceOf(AttemptBusy);
+    expect(await d.deliver(new Date(NOW.getTime() + 121_000))).toBe('sent');
+    expect(d.calls).toHaveLength(1);
+  });
+
+  it('fails for good when the provider refuses the contact, and does not retry', async () => {
+    const d = memoryDelivery(
+      { channel: 'sms', contact: '+5511900000000' },
+      {
+        sms: () => Promise.reject(new DeliveryRefused('ValidationException: invalid number')),
+      },
+    );
+    expect(await d.deliver()).toBe('failed');
+    expect(d.state).toMatchObject({ status: 'failed', reason: 'refused' });
+    expect(await d.deliver()).toBe('duplicate');
+  });
+
+  it('gives the claim back when the provider throttles, so that the queue retries at once', async () => {
+    let throttle = true;
+    const d = memoryDelivery(
+      { channel: 'whatsapp', contact: '+5511987654321' },
+      {
+        whatsapp: async () => {
+          if (throttle) throw Object.assign(new Error('Rate exceeded'), { name: 'ThrottledRequestException' });
+          return { messageId: 'wamid.1' };
+        },
+      },
+    );
+    await expect(d.deliver()).rejects.toThrow('Rate exceeded');
+    expect(d.state.status).toBe('scheduled');
+    throttle = false;
+    expect(await d.deliver()).toBe('sent');
+    const sent = d.calls.at(-1)!.message as { parameters: string[]; template: string; language: string };
+    expect(sent).toMatchObject({ template: 'pesquisa', language: 'pt_BR' });
+    expect(sent.parameters.slice(0, 2)).toEqual(['Maria', 'Loja Centro']);
+    expect(sent.parameters[2]).toMatch(/^https:\/\/surveys\.example\.com\/s\/[\w-]{44}$/);
+  });
+
+  it('does not send to a customer who opted out after the transaction', async () => {
+    const d = memoryDelivery();
+    d.optOut();
+    expect(await d.deliver()).toBe('failed');
+    expect(d.state).toMatchObject({ status: 'failed', reason: 'opted_out' });
+    expect(d.calls).toHaveLength(0);
+  });
+
+  it("hands a journey's whatsapp attempt to the tenant's chatbot with a signature its own HMAC verifies", async () => {
+    const d = memoryDelivery({ channel: 'whatsapp', journeyId: 3, contact: '+5511987654321' });
+    expect(await d.deliver()).toBe('sent');
+    const hook = d.calls[0]!.message as { url: string; body: string; headers: Record<string, string> };
+    expect(d.calls[0]!.channel).toBe('webhook');
+    expect(hook.url).toBe('https://bot.example.com/hook');
+    expect(JSON.parse(hook.body)).toEqual({
+      transactionId: 42,
+      attemptId: 1,
+      journey: 'atendimento',
+      source: 'whatsapp',
+      customerFirstName: 'Maria',
+      phone: '+5511987654321',
+    });
+    // Verified as a receiver would, from the README's recipe, without the service's own code.
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(hook.headers['x-survey-signature']!)!;
+    const secret = webhookSecret(SECRET, 1, 1);
+    expect(createHmac('sha256', secret).update(`${t}.${hook.body}`).digest('hex')).toBe(v1);
+  });
+
+  it('fails an attempt whose channel the tenant has not configured, naming what is missing', async () => {
+    const d = memoryDelivery({ channel: 'ura', contact: '+5511987654321' });
+    expect(await d.deliver()).toBe('failed');
+    expect(d.state).toMatchObject({ status: 'failed', reason: 'not_configured' });
+  });
+});
+
+// ---- The survey page ---------------------------------------------------------------------------------------------
+
+function memoryPage(transaction: Partial<PageTransaction> = {}) {
+  const tx: PageTransaction = {
+    id: 42,
+    journeyId: 1,
+    journeySlug: 'loja',
+    storeId: 1,
+    customerId: 9,
+    customerName: 'Maria Silva',
+    attemptId: 1,
+    status: 'sent',
+    ...transaction,
+  };
+  const answers: SurveyBody[] = [];
+  const optedOut: number[] = [];
+  const ports: PagePorts = {
+    transaction: async (tenantId, id) => (tenantId === 1 && id === tx.id ? tx : undefined),
+    settings: async () => settings,
+    stores: { tradeName: async () => 'Loja Centro' },
+    answer: async (_tenantId, body) => {
+      if (tx.status === 'answered') throw new DomainError('concurrent-edit', 'answered');
+      answers.push(body);
+      tx.status = 'answered';
+      return body;
+    },
+    optOut: async (_tenantId, customerId) => {
+      optedOut.push(customerId);
+    },
+  };
+  const token = (link: Partial<SurveyLink> = {}) =>
+    signSurveyLink(
+      { tenantId: 1, transactionId: 42, attemptId: 1, channel: 'email', expiresAt: NOW.getTime() / 1000 + 86_400, ...link },
+      SECRET,
+    );
+  return { ports, answers, optedOut, token, tx };
+}
+
+describe('the survey page', () => {
+  it('shows the form with the score of the link chosen, and records nothing', async () => {
+    const p = memoryPage();
+    const page = await showSurvey(p.token(), '9', p.ports, SECRET, NOW);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Loja Centro');
+    expect(page.html).toMatch(/name="score" value="9" checked/);
+    expect(page.html).toContain('name="class_1"');
+    expect(page.html).toContain('maxlength="1000"');
+    expect(p.answers).toHaveLength(0);
+    // A score off the scale is not chosen.
+    expect((await showSurvey(p.token(), '11', p.ports, SECRET, NOW)).html).not.toMatch(/ checked[ >]/);
+  });
+
+  it("records the form through the one answer path, with the attempt's channel as source, then 303", async () => {
+    const p = memoryPage();
+    const form = new URLSearchParams({ score: '9', class_1: '5', comment: 'Ótimo atendimento' });
+    const page = await submitSurvey(p.token(), form, p.ports, SECRET, NOW);
+    expect(page).toMatchObject({ status: 303, location: p.token() });
+    expect(p.answers).toEqual([
+      {
+        transactionId: 42,
+        attemptId: 1,
+        journey: 'loja',
+        score: 9,
+        classes: [{ classId: 1, label: 'Atendimento', type: 'csat', score: 5 }],
+        comment: 'Ótimo atendimento',
+        source: 'email',
+      },
+    ]);
+    expect((await submitSurvey(p.token(), form, p.ports, SECRET, NOW)).status).toBe(409);
+    expect((await showSurvey(p.token(), undefined, p.ports, SECRET, NOW)).html).toContain('Obrigado');
+  });
+
+  it('answers 400 with the form and the problem for a missing, out-of-scale or unknown field, and records nothing', async () => {
+    const p = memoryPage();
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'Escolha uma nota.'],
+      [{ score: '11' }, 'A nota deve ser de 0 a 10.'],
+      [{ score: 'x' }, 'A nota deve ser de 0 a 10.'],
+      [{ score: '9', class_1: '6' }, 'A nota de &quot;Atendimento&quot; deve ser de 1 a 5.'],
+      [{ score: '9', class_2: '3' }, 'A pergunta 2 não faz parte desta pesquisa.'],
+      [{ score: '9', admin: '1' }, 'O campo &quot;admin&quot; não faz parte desta pesquisa.'],
+      [{ score: '9', comment: 'a'.repeat(1001) }, 'O comentário pode ter até 1000 caracteres.'],
+    ];
+    for (const [fields, problem] of cases) {
+      const page = await submitSurvey(p.token(), new URLSearchParams(fields), p.ports, SECRET, NOW);
+      expect(page.status, JSON.stringify(fields)).toBe(400);
+      expect(page.html, JSON.stringify(fields)).toContain(problem);
+      expect(page.html).toContain('<form');
+    }
+    expect(p.answers).toHaveLength(0);
+  });
+
+  it("answers 404 for a tampered token, another attempt's or another tenant's, and 410 once expired", async () => {
+    const p = memoryPage();
+    const form = new URLSearchParams({ score: '9' });
+    expect(
+      (
+        await showSurvey(
+          p.token().replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+          undefined,
+          p.ports,
+          SECRET,
+          NOW,
+        )
+      ).status,
+    ).toBe(404);
+    expect((await showSurvey(p.token({ attemptId: 2 }), undefined, p.ports, SECRET, NOW)).status).toBe(404);
+    expect((await submitSurvey(p.token({ tenantId: 2 }), form, p.ports, SECRET, NOW)).status).toBe(404);
+    const expired = p.token({ expiresAt: NOW.getTime() / 1000 - 1 });
+    expect((await showSurvey(expired, undefined, p.ports, SECRET, NOW)).status).toBe(410);
+    expect((await submitSurvey(expired, form, p.ports, SECRET, NOW)).status).toBe(410);
+    expect(p.answers).toHaveLength(0);
+  });
+
+  it('opts the customer out from the unsubscribe link, even after the survey expired', async () => {
+    const p = memoryPage();
+    const expired = p.token({ expiresAt: NOW.getTime() / 1000 - 1 });
+    expect((await unsubscribe(expired, p.ports, SECRET, NOW)).status).toBe(200);
+    expect(p.optedOut).toEqual([9]);
+  });
+});
