@@ -23,6 +23,17 @@ export const PRICES = {
   logIngestionGb: 0.5,
 };
 
+/**
+ * What one survey costs on each channel, USD per million, as listed in 2026-11 (approximate: message prices change
+ * by country and carrier, and this machine cannot read the price pages; check them before quoting).
+ */
+export const CHANNEL_PRICES: [channel: string, basis: string, perMillion: number][] = [
+  ['email', 'SES outbound, $0.10 per 1,000 e-mails', 100],
+  ['sms', 'End User Messaging SMS to Brazil, about $0.0197 per segment (one segment: the text fits 160 GSM-7 characters)', 19_700],
+  ['whatsapp', "End User Messaging Social, $0.005 per message plus Meta's utility template rate for Brazil (about $0.008)", 13_000],
+  ['chatbot hand-off', 'one HTTPS POST from the dispatcher: no provider charge', 0],
+];
+
 /** The fewest DynamoDB round trips each operation can need with the data it must touch, and why. */
 export const FLOORS: Record<string, [number, string]> = {
   getHealth: [1, 'one read proves the table answers'],

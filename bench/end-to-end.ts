@@ -12,7 +12,7 @@ import { prepare } from '../test/support/api.js';
 import type { Fixture } from '../infra/examples.js';
 import { consume } from '../test/support/queues.js';
 import { messageFor, v2Payload } from '../test/support/transactions.js';
-import { PRICES } from './cost.js';
+import { CHANNEL_PRICES, PRICES } from './cost.js';
 import { meter } from './metering.js';
 
 /**
@@ -156,5 +156,11 @@ export async function endToEnd(f: Fixture): Promise<string> {
     `| **total** | | **$${total.toFixed(2)}** |`,
     '',
     `Target: under $3 per million. Lambda time is the median handler time measured here against DynamoDB Local (an upper bound); Lambda at $${PRICES.lambdaGbSecond} per million GB-seconds, logs at $${PRICES.logIngestionGb} per GB.`,
+    '',
+    'Each survey then sent adds its channel (dispatcher: one receive and delete per batch, one conditional write to claim, one to mark sent):',
+    '',
+    '| channel | list price | $ per million surveys |',
+    '|---|---|---:|',
+    ...CHANNEL_PRICES.map(([channel, basis, price]) => `| ${channel} | ${basis} | $${price.toLocaleString('en-US')} |`),
   ].join('\n');
 }

@@ -6,6 +6,15 @@ import { SurveyServiceStack } from './stack.js';
 const app = new App();
 const setting = (name: string) => app.node.tryGetContext(name) as string | number | undefined;
 
+/** A comma-separated list setting, or undefined when unset. */
+const list = (name: string) =>
+  setting(name)
+    ? String(setting(name))
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    : undefined;
+
 const stage = String(setting('stage') ?? 'prod');
 const logRetentionDays = Number(setting('logRetentionDays') ?? 30);
 const retention = Object.values(RetentionDays).find((days) => days === logRetentionDays);
@@ -17,5 +26,10 @@ new SurveyServiceStack(app, `SurveyService-${stage}`, {
   authorizerCacheTtlSeconds: Number(setting('authorizerCacheTtlSeconds') ?? 300),
   alarmEmail: setting('alarmEmail') ? String(setting('alarmEmail')) : undefined,
   consumerReservedConcurrency: setting('consumerReservedConcurrency') ? Number(setting('consumerReservedConcurrency')) : undefined,
+  senders: {
+    ses: list('sesIdentityArns'),
+    sms: list('smsOriginationArns'),
+    whatsapp: list('whatsappPhoneNumberArns'),
+  },
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

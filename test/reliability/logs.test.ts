@@ -1,4 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { SQSEvent } from 'aws-lambda';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { loadHandler } from '../../infra/local/gateway.js';
+import { lambdaContext } from '../../infra/local/events.js';
+import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { logger } from '../../shared/logger.js';
 import { inProcess } from '../support/api.js';
 import { consume, usePrivateQueue } from '../support/queues.js';
@@ -8,11 +12,20 @@ import { messageFor, v2Payload } from '../support/transactions.js';
 /** Logs carry no key, token, cpf or phone: every line the service writes during these calls is captured and read. */
 const api = inProcess();
 let tenant: TestTenant;
-usePrivateQueue('surveyDispatch');
+const dispatch = usePrivateQueue('surveyDispatch');
 const lines: string[] = [];
 
 beforeAll(async () => {
   tenant = await newTenant();
+  // Before anything reads the tenant's settings: a process keeps them for a minute.
+  await putDelivery(tenant.tenantId, {
+    email: { from: 'pesquisa@loja.example' },
+    whatsapp: { phoneNumberId: 'pn-log', template: 'pesquisa', language: 'pt_BR' },
+  });
+  logger.setLogLevel('DEBUG');
+});
+beforeEach(() => {
+  // Each test turns logging up again: a handler's middleware may set the level back from the environment.
   logger.setLogLevel('DEBUG');
   const capture = (chunk: unknown) => {
     lines.push(String(chunk));
@@ -63,4 +76,59 @@ describe('logs', () => {
       expect(output, secret).not.toContain(secret);
     }
   });
+
+  it('never contain e-mails, phones, survey links or tokens when surveys go out and are answered', async () => {
+    await dispatch.drain();
+    const email = `log-${Date.now()}@example.com`;
+    const phone = '+5511912340000';
+    await fetch(`${inject('outboxUrl')}/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ channel: 'whatsapp', to: phone, status: 400, count: 5 }),
+    });
+    for (const [journey, contact] of [
+      ['ecommerce', { email }],
+      ['loja', { phone }],
+    ] as const)
+      await api({
+        method: 'POST',
+        path: '/public/transaction',
+        key: tenant.key,
+        body: { store_id: 1, employee_id: 1, customer_integration: `LOG-${journey}`, journey, ...contact },
+      });
+    const messages = await dispatch.drain();
+    expect(messages).toHaveLength(2);
+    lines.length = 0;
+    logger.setLogLevel('DEBUG');
+    // Loaded as the local stack loads a consumer, so that it logs through the logger this file turned up.
+    const dispatcher = (await loadHandler('queue/survey-dispatcher.ts')) as (event: SQSEvent, context: unknown) => Promise<unknown>;
+    await dispatcher(sqsEvent(messages), lambdaContext('surveyDispatcher'));
+    const { emails } = (await (await fetch(`${inject('sesUrl')}/store`)).json()) as {
+      emails: { destination: { to: string[] }; body: { text: string } }[];
+    };
+    const link = /(http\S+\/s\/([\w-]{44}))/.exec(emails.find((e) => e.destination.to.includes(email))!.body.text)!;
+    const path = new URL(link[1]!).pathname;
+    await api({ path, query: { score: 3 } });
+    await api({ method: 'POST', path, body: 'score=99', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    await api({ method: 'POST', path, body: 'score=4', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    await api({ path: `${path.slice(0, -1)}A` });
+
+    const output = lines.join('');
+    expect(output).toContain('Survey sent');
+    expect(output).toContain('Survey not delivered');
+    for (const secret of [email, phone, phone.slice(3), link[1]!, link[2]!]) expect(output, secret).not.toContain(secret);
+  });
+});
+
+const sqsEvent = (bodies: unknown[]): SQSEvent => ({
+  Records: bodies.map((body, i) => ({
+    messageId: `l-${i}`,
+    receiptHandle: `r-${i}`,
+    body: JSON.stringify(body),
+    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:local:000000000000:SurveyDispatchQueue',
+    awsRegion: 'local',
+  })),
 });
