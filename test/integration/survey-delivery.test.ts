@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { GetQueueUrlCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { SNSEvent, SQSEvent } from 'aws-lambda';
+import type { SNSEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as dispatcher } from '../../functions/queue/survey-dispatcher.js';
 import { handler as sesEvents } from '../../functions/queue/ses-events.js';
@@ -10,7 +10,7 @@ import { ENV, requireEnv } from '../../shared/config.js';
 import { QUEUES } from '../../shared/queues.js';
 import { webhookSecret } from '../../shared/surveys/webhook.js';
 import { inProcess } from '../support/api.js';
-import { usePrivateQueue } from '../support/queues.js';
+import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
 
 /**
@@ -75,25 +75,7 @@ async function transaction(journey: string, customer: Record<string, unknown>) {
 }
 
 async function deliver(bodies: unknown[], receiveCount = 1): Promise<string[]> {
-  const event: SQSEvent = {
-    Records: bodies.map((body, i) => ({
-      messageId: `d-${i}`,
-      receiptHandle: `r-${i}`,
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-      attributes: {
-        ApproximateReceiveCount: String(receiveCount),
-        SentTimestamp: String(Date.now()),
-        SenderId: 'test',
-        ApproximateFirstReceiveTimestamp: String(Date.now()),
-      },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:local:000000000000:SurveyDispatchQueue',
-      awsRegion: 'local',
-    })),
-  };
-  const response = await dispatcher(event, lambdaContext('surveyDispatcher'));
+  const response = await dispatcher(sqsEvent(bodies, { receiveCount, queue: 'SurveyDispatchQueue' }), lambdaContext('surveyDispatcher'));
   return response.batchItemFailures.map((f) => f.itemIdentifier);
 }
 
@@ -189,7 +171,7 @@ describe('survey delivery', () => {
     const { id, message } = await transaction('loja', { name: 'Lia', phone });
     // The SDK retries a throttled call three times by itself; the queue retries what is still throttled after that.
     await arm({ channel: 'whatsapp', to: phone, status: 429, count: 3 });
-    expect(await deliver([message])).toEqual(['d-0']);
+    expect(await deliver([message])).toEqual(['m-0']);
     expect(await survey(id)).toMatchObject({ status: 'scheduled' });
     expect(await deliver([message], 2)).toEqual([]);
     expect(await outboxTo(phone)).toHaveLength(1);
@@ -232,13 +214,13 @@ describe('survey delivery', () => {
     const phone = newPhone();
     const { message } = await transaction('atendimento', { name: 'Caio', phone });
     await arm({ channel: 'webhook', to: phone, status: 503, count: 1 });
-    expect(await deliver([message])).toEqual(['d-0']);
+    expect(await deliver([message])).toEqual(['m-0']);
     expect(await deliver([message], 2)).toEqual([]);
     expect((await outboxTo(phone)).filter((m) => m.signatureValid)).toHaveLength(1);
   });
 
   it('fails a message that is not a dispatch message, so that it reaches the dead-letter queue', async () => {
-    expect(await deliver(['{"not":"a dispatch message"}', 'not json'])).toEqual(['d-0', 'd-1']);
+    expect(await deliver(['{"not":"a dispatch message"}', 'not json'])).toEqual(['m-0', 'm-1']);
   });
 
   it('a permanent bounce (AWS sample event) makes the address undeliverable; a complaint opts the customer out', async () => {

@@ -5,7 +5,7 @@ import { lambdaContext } from '../../infra/local/events.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { logger } from '../../shared/logger.js';
 import { inProcess } from '../support/api.js';
-import { consume, usePrivateQueue } from '../support/queues.js';
+import { consume, sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { messageFor, v2Payload } from '../support/transactions.js';
 
@@ -101,7 +101,7 @@ describe('logs', () => {
     logger.setLogLevel('DEBUG');
     // Loaded as the local stack loads a consumer, so that it logs through the logger this file turned up.
     const dispatcher = (await loadHandler('queue/survey-dispatcher.ts')) as (event: SQSEvent, context: unknown) => Promise<unknown>;
-    await dispatcher(sqsEvent(messages), lambdaContext('surveyDispatcher'));
+    await dispatcher(sqsEvent(messages, { queue: 'SurveyDispatchQueue' }), lambdaContext('surveyDispatcher'));
     const { emails } = (await (await fetch(`${inject('sesUrl')}/store`)).json()) as {
       emails: { destination: { to: string[] }; body: { text: string } }[];
     };
@@ -117,18 +117,4 @@ describe('logs', () => {
     expect(output).toContain('Survey not delivered');
     for (const secret of [email, phone, phone.slice(3), link[1]!, link[2]!]) expect(output, secret).not.toContain(secret);
   });
-});
-
-const sqsEvent = (bodies: unknown[]): SQSEvent => ({
-  Records: bodies.map((body, i) => ({
-    messageId: `l-${i}`,
-    receiptHandle: `r-${i}`,
-    body: JSON.stringify(body),
-    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:local:000000000000:SurveyDispatchQueue',
-    awsRegion: 'local',
-  })),
 });

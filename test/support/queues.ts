@@ -54,12 +54,9 @@ export function usePrivateQueue(queue: QueueId): PrivateQueue {
   return handle;
 }
 
-/** Invokes the transaction consumer with one SQS batch of these message bodies, as the event source would. */
-export async function consume(
-  bodies: unknown[],
-  { receiveCount = 1 }: { receiveCount?: number } = {},
-): Promise<{ failed: number[]; response: SQSBatchResponse }> {
-  const event: SQSEvent = {
+/** An SQS batch of these bodies as the event source hands it to a consumer (message ids m-0, m-1...). */
+export function sqsEvent(bodies: unknown[], { receiveCount = 1, queue = 'TransactionQueue' } = {}): SQSEvent {
+  return {
     Records: bodies.map((body, i) => ({
       messageId: `m-${i}`,
       receiptHandle: `r-${i}`,
@@ -73,10 +70,17 @@ export async function consume(
       messageAttributes: {},
       md5OfBody: '',
       eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:local:000000000000:TransactionQueue',
+      eventSourceARN: `arn:aws:sqs:local:000000000000:${queue}`,
       awsRegion: 'local',
     })),
   };
-  const response = await consumer(event, lambdaContext('transactionConsumer'));
+}
+
+/** Invokes the transaction consumer with one SQS batch of these message bodies, as the event source would. */
+export async function consume(
+  bodies: unknown[],
+  { receiveCount = 1 }: { receiveCount?: number } = {},
+): Promise<{ failed: number[]; response: SQSBatchResponse }> {
+  const response = await consumer(sqsEvent(bodies, { receiveCount }), lambdaContext('transactionConsumer'));
   return { failed: response.batchItemFailures.map((f) => Number(f.itemIdentifier.slice(2))), response };
 }

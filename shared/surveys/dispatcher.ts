@@ -1,0 +1,57 @@
+import * as v from 'valibot';
+import { logger } from '../logger.js';
+import { deliverSurvey, type DeliveryConfig } from './delivery.js';
+import { DispatchMessage } from './dispatch.js';
+import type { DeliveryPorts } from './ports.js';
+import type { Settings } from '../tenants/config-schema.js';
+
+/** What the dispatcher reads of a queue record (an SQS record has these and more). */
+export interface QueueRecord {
+  messageId: string;
+  body: string;
+  attributes?: { ApproximateReceiveCount?: string };
+}
+
+/**
+ * One SurveyDispatchQueue record: one survey attempt, sent on its channel once. A record that is not a dispatch
+ * message, or whose send must be retried (throttling, a provider's 5xx, an attempt another delivery holds), throws:
+ * it comes back, and reaches the DLQ after 5 receives. Logged by ids only: providers' messages may quote an address.
+ */
+export async function dispatchRecord(
+  record: QueueRecord,
+  ports: DeliveryPorts & { settings: (tenantId: number) => Promise<Settings> },
+  config: DeliveryConfig,
+): Promise<void> {
+  const receives = Number(record.attributes?.ApproximateReceiveCount ?? 1);
+  const parsed = v.safeParse(DispatchMessage, safeJson(record.body));
+  if (!parsed.success) {
+    logger.error('Not a survey dispatch message', { messageId: record.messageId, receives });
+    throw new Error('Not a survey dispatch message.');
+  }
+  const { tenantId, transactionId, attemptId, channel } = parsed.output;
+  try {
+    const outcome = await deliverSurvey(parsed.output, ports, config);
+    if (outcome !== 'sent') logger.info('Survey attempt not sent now', { tenantId, transactionId, attemptId, channel, outcome });
+  } catch (error) {
+    const name = error instanceof Error ? error.name : typeof error;
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    logger.error('Survey delivery failed; the message goes back to the queue', {
+      messageId: record.messageId,
+      receives,
+      tenantId,
+      transactionId,
+      attemptId,
+      channel,
+      error: { name, status },
+    });
+    throw error;
+  }
+}
+
+const safeJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
