@@ -1,8 +1,13 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../infra/routes.js';
 import { inProcess } from '../support/api.js';
+import { usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { fixture, routeOf, snapshot, validRequests, type Fixture } from './fixtures.js';
+
+// Survey messages go to a queue of this file: the local stack's dispatcher would otherwise send them, and change
+// the tenant's items, while a test compares them before and after.
+usePrivateQueue('surveyDispatch');
 
 /**
  * Tenant isolation (BOLA), generated from the route table: for every route, the second tenant's credentials with
