@@ -70,7 +70,7 @@ export async function deliverSurvey(
     const sent = await send();
     await ports.attempts.markSent(key, { messageId: sent.messageId, at: now });
     count('SurveysSent', attempt.channel, 1, 'channel');
-    logger.info('Survey sent', { ...key, channel: attempt.channel, handedOff: journey.handOff.includes(attempt.channel as 'whatsapp') });
+    logger.info('Survey sent', { ...key, channel: attempt.channel, handedOff: handsOff(journey, attempt.channel) });
     return 'sent';
   } catch (error) {
     if (error instanceof DeliveryRefused) return await fail('refused', error.detail);
@@ -92,7 +92,7 @@ function sender(
 ): (() => Promise<Sent>) | string {
   const { delivery } = settings;
   const channel = attempt.channel;
-  if ((journey.handOff as string[]).includes(channel)) {
+  if (handsOff(journey, channel)) {
     if (!delivery.chatbot || !delivery.webhookSecretVersion) return 'the tenant has no chatbot webhook';
     const body = JSON.stringify({
       transactionId: attempt.transactionId,
@@ -164,11 +164,12 @@ function sender(
   }
 }
 
+/** Whether the journey hands this channel's attempts to the tenant's chatbot. */
+const handsOff = (journey: JourneyConfig, channel: ClaimedAttempt['channel']) => (journey.handOff as readonly string[]).includes(channel);
+
 /** An address with its display name; a name outside ASCII is a MIME encoded-word, as SES requires. */
 export function mailbox(address: string, name: string | undefined): string {
   if (!name) return address;
   const ascii = /^[\x20-\x7e]*$/.test(name);
   return ascii ? `"${name.replace(/["\\]/g, '\\$&')}" <${address}>` : `=?UTF-8?B?${Buffer.from(name).toString('base64')}?= <${address}>`;
 }
-
-export type { AttemptKey };

@@ -1,6 +1,6 @@
 import type { Channel } from './dispatch.js';
 
-/** The storage and the providers survey delivery needs; `shared/adapters/delivery.ts` implements them. */
+/** The storage and the providers survey delivery needs; `shared/adapters/attempt-repository.ts` and `senders.ts` implement them. */
 
 export interface AttemptKey {
   tenantId: number;

@@ -1,18 +1,10 @@
-import { deliveryPorts, suppressAddress } from './adapters/delivery.js';
-import { findByIdItem } from './adapters/transaction-repository.js';
-import { editCustomer } from './customers/service.js';
-import type { PagePorts, PageTransaction } from './surveys/answer-page.js';
-import type { FeedbackPorts } from './surveys/feedback.js';
-import { answerSurvey } from './surveys/service.js';
-import { tenantSettings } from './tenants/settings.js';
-
-/**
- * Where the domain's ports meet their adapters: the functions take their ports from here, the unit tests give the
- * same services in-memory ports instead.
- */
-
-/** Survey delivery: the attempt store, reachability, store names and the providers (SES, SMS, WhatsApp, webhooks). */
-export const surveyDelivery = { ...deliveryPorts, settings: tenantSettings };
+import { storeNames, suppressAddress } from '../adapters/attempt-repository.js';
+import { findByIdItem } from '../adapters/transaction-repository.js';
+import { editCustomer } from '../customers/service.js';
+import type { PagePorts, PageTransaction } from '../surveys/answer-page.js';
+import type { FeedbackPorts } from '../surveys/feedback.js';
+import { answerSurvey } from '../surveys/service.js';
+import { tenantSettings } from '../tenants/settings.js';
 
 /** The survey page: the transaction behind a link, the tenant's settings, the one answer path and the opt-out. */
 export const surveyPage: PagePorts = {
@@ -32,7 +24,7 @@ export const surveyPage: PagePorts = {
     };
   },
   settings: tenantSettings,
-  stores: deliveryPorts.stores,
+  stores: storeNames,
   answer: (tenantId, body) => answerSurvey(tenantId, body, 'create'),
   optOut: async (tenantId, customerId) => {
     await editCustomer(tenantId, customerId, { opt_out: true });

@@ -1,21 +1,14 @@
+/**
+ * Survey attempts in the table: the claim and the result of each attempt (the survey map of its transaction), who
+ * can still be reached (opt-outs, suppressed addresses), and store names. DynamoDB only: the survey pages use this
+ * without loading the providers' SDKs.
+ */
 import { createHash } from 'node:crypto';
-import { PinpointSMSVoiceV2Client, SendTextMessageCommand } from '@aws-sdk/client-pinpoint-sms-voice-v2';
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { SendWhatsAppMessageCommand, SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
 import type { Channel } from '../surveys/dispatch.js';
-import {
-  DeliveryRefused,
-  type AttemptKey,
-  type AttemptStore,
-  type Claim,
-  type DeliveryPorts,
-  type Reachability,
-  type Senders,
-  type StoreNames,
-} from '../surveys/ports.js';
+import type { AttemptKey, AttemptStore, Claim, Reachability, StoreNames } from '../surveys/ports.js';
 import { batchGet, db, isConditionFailure, type Item } from './dynamodb.js';
 
 // ---- Attempts: the survey map of the transaction item ------------------------------------------------------------
@@ -183,119 +176,3 @@ export const storeNames: StoreNames = {
     return typeof Item?.trade_name === 'string' ? Item.trade_name : '';
   },
 };
-
-// ---- Providers --------------------------------------------------------------------------------------------------
-
-let ses: SESv2Client | undefined;
-let sms: PinpointSMSVoiceV2Client | undefined;
-let social: SocialMessagingClient | undefined;
-
-/** The SES configuration set whose event destination reports bounces and complaints (unset locally). */
-const configurationSet = () => process.env.SES_CONFIGURATION_SET || undefined;
-
-/** Errors of these names are refusals a retry cannot fix; anything else (throttling, 5xx) is retried. */
-const REFUSALS: Record<string, ReadonlySet<string>> = {
-  email: new Set([
-    'MessageRejected',
-    'BadRequestException',
-    'MailFromDomainNotVerifiedException',
-    'NotFoundException',
-    'AccountSuspendedException',
-    'SendingPausedException',
-  ]),
-  sms: new Set(['ValidationException', 'ConflictException', 'ResourceNotFoundException', 'AccessDeniedException']),
-  whatsapp: new Set(['ValidationException', 'InvalidParametersException', 'ResourceNotFoundException', 'AccessDeniedByMetaException']),
-};
-
-async function refusing<T>(channel: keyof typeof REFUSALS, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    const name = (error as Error).name;
-    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    if (REFUSALS[channel]!.has(name) && status !== undefined && status < 500)
-      throw new DeliveryRefused(`${name}: ${(error as Error).message}`.slice(0, 300));
-    throw error;
-  }
-}
-
-/** Webhook answers that a retry cannot fix: the URL is wrong or the receiver refuses the request itself. */
-const PERMANENT_WEBHOOK_STATUSES = new Set([400, 401, 403, 404, 410, 413, 422]);
-export const WEBHOOK_TIMEOUT_MS = 5000;
-
-export const senders: Senders = {
-  async email(message) {
-    const out = await refusing('email', () =>
-      (ses ??= new SESv2Client({})).send(
-        new SendEmailCommand({
-          FromEmailAddress: message.from,
-          Destination: { ToAddresses: [message.to] },
-          ConfigurationSetName: configurationSet(),
-          EmailTags: Object.entries(message.tags).map(([Name, Value]) => ({ Name, Value })),
-          Content: {
-            Simple: {
-              Subject: { Data: message.subject, Charset: 'UTF-8' },
-              Body: { Html: { Data: message.html, Charset: 'UTF-8' }, Text: { Data: message.text, Charset: 'UTF-8' } },
-              Headers: message.headers.map((h) => ({ Name: h.name, Value: h.value })),
-            },
-          },
-        }),
-      ),
-    );
-    return { messageId: out.MessageId ?? '' };
-  },
-
-  async sms(message) {
-    const out = await refusing('sms', () =>
-      (sms ??= new PinpointSMSVoiceV2Client({})).send(
-        new SendTextMessageCommand({
-          DestinationPhoneNumber: message.to,
-          OriginationIdentity: message.originationIdentity,
-          MessageBody: message.text,
-          MessageType: 'TRANSACTIONAL',
-        }),
-      ),
-    );
-    return { messageId: out.MessageId ?? '' };
-  },
-
-  async whatsapp(message) {
-    const body = {
-      messaging_product: 'whatsapp',
-      to: message.to,
-      type: 'template',
-      template: {
-        name: message.template,
-        language: { code: message.language },
-        components: [{ type: 'body', parameters: message.parameters.map((text) => ({ type: 'text', text })) }],
-      },
-    };
-    const out = await refusing('whatsapp', () =>
-      (social ??= new SocialMessagingClient({})).send(
-        new SendWhatsAppMessageCommand({
-          originationPhoneNumberId: message.phoneNumberId,
-          message: new TextEncoder().encode(JSON.stringify(body)),
-          metaApiVersion: 'v20.0',
-        }),
-      ),
-    );
-    return { messageId: out.messageId ?? '' };
-  },
-
-  async webhook(message) {
-    const response = await fetch(message.url, {
-      method: 'POST',
-      headers: message.headers,
-      body: message.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-    });
-    await response.body?.cancel();
-    if (response.ok) return { messageId: message.headers['x-survey-event-id'] ?? '' };
-    if (PERMANENT_WEBHOOK_STATUSES.has(response.status)) throw new DeliveryRefused(`the chatbot webhook answered ${response.status}`);
-    throw new Error(`The chatbot webhook answered ${response.status}.`);
-  },
-};
-
-/** The adapters survey delivery runs on. */
-export const deliveryPorts: DeliveryPorts = { attempts: attemptStore, reachability, stores: storeNames, senders };

@@ -1,0 +1,116 @@
+import { PinpointSMSVoiceV2Client, SendTextMessageCommand } from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { SendWhatsAppMessageCommand, SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
+import { DeliveryRefused, type Senders } from '../surveys/ports.js';
+
+/** The providers surveys go out through: SES, End User Messaging SMS and Social, and HTTPS webhooks. */
+let ses: SESv2Client | undefined;
+let sms: PinpointSMSVoiceV2Client | undefined;
+let social: SocialMessagingClient | undefined;
+
+/** The SES configuration set whose event destination reports bounces and complaints (unset locally). */
+const configurationSet = () => process.env.SES_CONFIGURATION_SET || undefined;
+
+/** Errors of these names are refusals a retry cannot fix; anything else (throttling, 5xx) is retried. */
+const REFUSALS: Record<string, ReadonlySet<string>> = {
+  email: new Set([
+    'MessageRejected',
+    'BadRequestException',
+    'MailFromDomainNotVerifiedException',
+    'NotFoundException',
+    'AccountSuspendedException',
+    'SendingPausedException',
+  ]),
+  sms: new Set(['ValidationException', 'ConflictException', 'ResourceNotFoundException', 'AccessDeniedException']),
+  whatsapp: new Set(['ValidationException', 'InvalidParametersException', 'ResourceNotFoundException', 'AccessDeniedByMetaException']),
+};
+
+async function refusing<T>(channel: keyof typeof REFUSALS, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const name = (error as Error).name;
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (REFUSALS[channel]!.has(name) && status !== undefined && status < 500)
+      throw new DeliveryRefused(`${name}: ${(error as Error).message}`.slice(0, 300));
+    throw error;
+  }
+}
+
+/** Webhook answers that a retry cannot fix: the URL is wrong or the receiver refuses the request itself. */
+const PERMANENT_WEBHOOK_STATUSES = new Set([400, 401, 403, 404, 410, 413, 422]);
+export const WEBHOOK_TIMEOUT_MS = 5000;
+
+export const senders: Senders = {
+  async email(message) {
+    const out = await refusing('email', () =>
+      (ses ??= new SESv2Client({})).send(
+        new SendEmailCommand({
+          FromEmailAddress: message.from,
+          Destination: { ToAddresses: [message.to] },
+          ConfigurationSetName: configurationSet(),
+          EmailTags: Object.entries(message.tags).map(([Name, Value]) => ({ Name, Value })),
+          Content: {
+            Simple: {
+              Subject: { Data: message.subject, Charset: 'UTF-8' },
+              Body: { Html: { Data: message.html, Charset: 'UTF-8' }, Text: { Data: message.text, Charset: 'UTF-8' } },
+              Headers: message.headers.map((h) => ({ Name: h.name, Value: h.value })),
+            },
+          },
+        }),
+      ),
+    );
+    return { messageId: out.MessageId ?? '' };
+  },
+
+  async sms(message) {
+    const out = await refusing('sms', () =>
+      (sms ??= new PinpointSMSVoiceV2Client({})).send(
+        new SendTextMessageCommand({
+          DestinationPhoneNumber: message.to,
+          OriginationIdentity: message.originationIdentity,
+          MessageBody: message.text,
+          MessageType: 'TRANSACTIONAL',
+        }),
+      ),
+    );
+    return { messageId: out.MessageId ?? '' };
+  },
+
+  async whatsapp(message) {
+    const body = {
+      messaging_product: 'whatsapp',
+      to: message.to,
+      type: 'template',
+      template: {
+        name: message.template,
+        language: { code: message.language },
+        components: [{ type: 'body', parameters: message.parameters.map((text) => ({ type: 'text', text })) }],
+      },
+    };
+    const out = await refusing('whatsapp', () =>
+      (social ??= new SocialMessagingClient({})).send(
+        new SendWhatsAppMessageCommand({
+          originationPhoneNumberId: message.phoneNumberId,
+          message: new TextEncoder().encode(JSON.stringify(body)),
+          metaApiVersion: 'v20.0',
+        }),
+      ),
+    );
+    return { messageId: out.messageId ?? '' };
+  },
+
+  async webhook(message) {
+    const response = await fetch(message.url, {
+      method: 'POST',
+      headers: message.headers,
+      body: message.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+    });
+    await response.body?.cancel();
+    if (response.ok) return { messageId: message.headers['x-survey-event-id'] ?? '' };
+    if (PERMANENT_WEBHOOK_STATUSES.has(response.status)) throw new DeliveryRefused(`the chatbot webhook answered ${response.status}`);
+    throw new Error(`The chatbot webhook answered ${response.status}.`);
+  },
+};
