@@ -15,3 +15,9 @@ export interface ListBody<T> {
   limit: number;
   next_cursor: string | null;
 }
+
+/** What a storage port answers for one page of a list: the records and where the next page starts. */
+export interface Found<T> {
+  items: T[];
+  nextCursor: string | null;
+}

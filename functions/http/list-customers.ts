@@ -1,9 +1,9 @@
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { ListCustomersQuery } from '../../shared/customers/requests.js';
 import { Customer } from '../../shared/customers/schema.js';
-import { listCustomers } from '../../shared/customers/service.js';
+import { listCustomers } from '../../shared/wiring/customers.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { readAsUser } from '../../shared/tenants/service.js';
+import { readAsUser } from '../../shared/wiring/tenants.js';
 
 /** The customer list needs a user token; invalid parameters answer 422. */
 export const contract = {

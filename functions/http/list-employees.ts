@@ -1,6 +1,6 @@
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { Employee, ListEmployeesQuery } from '../../shared/employees/schema.js';
-import { listEmployees } from '../../shared/employees/service.js';
+import { listEmployees } from '../../shared/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
 export const contract = {

@@ -2,7 +2,8 @@ import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { EvaluationBody, EvaluationsQuery } from '../../shared/surveys/schema.js';
 import { listEvaluations } from '../../shared/surveys/service.js';
-import { readAsUser, seesStore } from '../../shared/tenants/service.js';
+import { seesStore } from '../../shared/tenants/service.js';
+import { readAsUser } from '../../shared/wiring/tenants.js';
 
 /**
  * Flexible-form ratings in a date range; needs a user token; invalid parameters answer 422. A token limited to some

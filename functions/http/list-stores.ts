@@ -1,7 +1,7 @@
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { ListStoresQuery, Store } from '../../shared/stores/schema.js';
-import { listStores } from '../../shared/stores/service.js';
+import { listStores } from '../../shared/wiring/stores.js';
 
 /** Invalid store list parameters answer 422. */
 export const contract = {

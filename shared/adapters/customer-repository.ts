@@ -2,10 +2,13 @@ import * as v from 'valibot';
 import { keys, normaliseName, padId } from '../keys.js';
 import type { CustomerFilters } from '../customers/requests.js';
 import { Customer } from '../customers/schema.js';
-import { db, pageByIdRange, queryPage, type Filter, type Item, type Page, type QuerySpec } from './dynamodb.js';
+import type { CustomerRepository } from '../customers/ports.js';
+import { db, nextId, pageByIdRange, queryPage, type Filter, type Item, type Page, type QuerySpec } from './dynamodb.js';
 import { entityRepository, exactIndex } from './entity-repository.js';
 
 const ENTITY = 'CUSTOMER';
+/** Customers are created often (by transactions too): their ids are reserved this many at a time. */
+export const CUSTOMER_ID_BLOCK = 20;
 /** Customer names are sharded by their first two characters: a tenant may have ten million customers. */
 export const nameShard = (normalisedName: string) => normalisedName.slice(0, 2);
 
@@ -36,7 +39,7 @@ export const customers = entityRepository<Customer>({
  * the most selective filter present is the key condition (cpf, email, phone, name, opt_out=true) and the others
  * filter; with none, the list pages by id range.
  */
-export async function listCustomers(tenantId: number, filters: CustomerFilters): Promise<Page> {
+async function queryCustomers(tenantId: number, filters: CustomerFilters): Promise<Page> {
   const { name, email, phone, cpf, client_id: clientId, opt_out: optOut } = filters;
   if (clientId !== undefined) {
     const customer = await customers.findByExternalId(tenantId, clientId);
@@ -76,3 +79,12 @@ function matches(customer: Customer, filters: CustomerFilters): boolean {
     (filters.opt_out === undefined || customer.opt_out === filters.opt_out)
   );
 }
+
+export const customerRepository: CustomerRepository = {
+  ...customers,
+  nextId: (tenantId) => nextId(db(), tenantId, ENTITY, CUSTOMER_ID_BLOCK),
+  async list(tenantId, filters) {
+    const { items, nextCursor } = await queryCustomers(tenantId, filters);
+    return { items: items.map(customers.parse), nextCursor };
+  },
+};

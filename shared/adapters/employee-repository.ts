@@ -1,9 +1,20 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { ConcurrentEditError, type EmployeeRepository } from '../employees/ports.js';
 import { Employee, type EmployeeFilters } from '../employees/schema.js';
 import { keys, normaliseName, padId } from '../keys.js';
 import { TABLE } from '../table.js';
-import { cancelledByCondition, db, isConditionFailure, queryPage, type Filter, type Item, type Page, type QuerySpec } from './dynamodb.js';
+import {
+  cancelledByCondition,
+  db,
+  isConditionFailure,
+  nextId,
+  queryPage,
+  type Filter,
+  type Item,
+  type Page,
+  type QuerySpec,
+} from './dynamodb.js';
 import { entityRepository, exactIndex } from './entity-repository.js';
 
 const ENTITY = 'EMPLOYEE';
@@ -37,7 +48,7 @@ export function storeLink(tenantId: number, employeeId: number, storeId: number)
  * Lists employees. A store filter reads that store's links (gsi2) and then the employees; otherwise the most
  * selective of email, name and status is the key condition and the rest filter.
  */
-export async function listEmployees(
+async function queryEmployees(
   tenantId: number,
   filters: EmployeeFilters,
   storeId: number | undefined,
@@ -62,19 +73,11 @@ export async function listEmployees(
   return { page: await queryPage(db(), spec, filters), viaLinks: storeId !== undefined };
 }
 
-export class ConcurrentEditError extends Error {}
-
 /**
  * Replaces an employee's store links atomically: the employee's `stores` and the link items change together, and
  * only if `stores` is still what the caller read (otherwise ConcurrentEditError, and nothing changed).
  */
-export async function replaceStoreLinks(
-  tenantId: number,
-  employeeId: number,
-  before: number[],
-  after: number[],
-  now: string,
-): Promise<void> {
+async function replaceStoreLinks(tenantId: number, employeeId: number, before: number[], after: number[], now: string): Promise<void> {
   const { client, tableName } = db();
   const added = after.filter((id) => !before.includes(id));
   const removed = before.filter((id) => !after.includes(id));
@@ -94,7 +97,7 @@ export async function replaceStoreLinks(
   }
 }
 
-export async function replaceGroups(tenantId: number, employeeId: number, before: number[], after: number[], now: string): Promise<void> {
+async function replaceGroups(tenantId: number, employeeId: number, before: number[], after: number[], now: string): Promise<void> {
   const { client, tableName } = db();
   try {
     await client.send(new UpdateCommand(relationUpdate(tableName, tenantId, employeeId, 'groups', before, after, now)));
@@ -122,3 +125,26 @@ function relationUpdate(
     ExpressionAttributeValues: { ':after': after, ':before': before, ':now': now },
   };
 }
+
+export const employeeRepository: EmployeeRepository = {
+  ...employees,
+  nextId: (tenantId) => nextId(db(), tenantId, ENTITY),
+  insert: (tenantId, employee) =>
+    employees.insert(
+      tenantId,
+      employee,
+      employee.stores.map((storeId) => ({ Put: { TableName: db().tableName, Item: storeLink(tenantId, employee.id, storeId) } })),
+    ),
+  async list(tenantId, filters, storeId) {
+    const { page, viaLinks } = await queryEmployees(tenantId, filters, storeId);
+    const items = viaLinks
+      ? await employees.getMany(
+          tenantId,
+          page.items.map((link) => Number(link.employeeId)),
+        )
+      : page.items.map(employees.parse);
+    return { items, nextCursor: page.nextCursor, storeOnly: viaLinks };
+  },
+  replaceStores: replaceStoreLinks,
+  replaceGroups,
+};

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { keys, normaliseName } from '../keys.js';
 import { Store, type StoreFilters } from '../stores/schema.js';
-import { db, queryPage, type Page, type QuerySpec } from './dynamodb.js';
+import type { StoreRepository } from '../stores/ports.js';
+import { db, nextId, queryPage, type Page, type QuerySpec } from './dynamodb.js';
 import { entityRepository, exactIndex } from './entity-repository.js';
 
 export const stores = entityRepository<Store>({
@@ -17,7 +18,7 @@ export const stores = entityRepository<Store>({
 });
 
 /** Each filter has its own index; the most selective one present is the key condition, the others filter. */
-export function listStores(tenantId: number, filters: StoreFilters): Promise<Page> {
+function queryStores(tenantId: number, filters: StoreFilters): Promise<Page> {
   const { status, name, store_id: storeId } = filters;
   const nameFilter = name ? [{ attribute: 'gsi3sk', beginsWith: normaliseName(name) }] : [];
   const statusFilter = status ? [{ attribute: 'status', equals: status }] : [];
@@ -30,3 +31,12 @@ export function listStores(tenantId: number, filters: StoreFilters): Promise<Pag
   else spec = { index: 'gsi1', partition: keys.collection(tenantId, 'STORE') };
   return queryPage(db(), spec, filters);
 }
+
+export const storeRepository: StoreRepository = {
+  ...stores,
+  nextId: (tenantId) => nextId(db(), tenantId, 'STORE'),
+  async list(tenantId, filters) {
+    const { items, nextCursor } = await queryStores(tenantId, filters);
+    return { items: items.map(stores.parse), nextCursor };
+  },
+};

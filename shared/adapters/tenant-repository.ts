@@ -2,30 +2,19 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteComma
 import * as v from 'valibot';
 import { keys, padId } from '../keys.js';
 import { TABLE } from '../table.js';
-import { Group, type GroupConfig, type Settings, type UserScope } from '../tenants/config-schema.js';
+import {
+  ClassConfig,
+  DeliveryConfig,
+  Group,
+  JourneyConfig,
+  type GroupConfig,
+  type Settings,
+  type UserScope,
+} from '../tenants/config-schema.js';
+import { ApiKeyRecord, Tenant, UserRecord, type TenantRepository } from '../tenants/ports.js';
 import { stores } from './store-repository.js';
 import { employees, storeLink } from './employee-repository.js';
 import { batchGet, db, isConditionFailure, type Item } from './dynamodb.js';
-
-export const Tenant = v.object({ id: v.number(), name: v.string(), created_at: v.string() });
-export type Tenant = v.InferOutput<typeof Tenant>;
-
-export const ApiKeyRecord = v.object({
-  tenantId: v.number(),
-  scope: v.string(),
-  keyId: v.string(),
-  created_at: v.string(),
-  revoked_at: v.optional(v.nullable(v.string())),
-});
-export type ApiKeyRecord = v.InferOutput<typeof ApiKeyRecord>;
-
-export const UserRecord = v.object({
-  name: v.string(),
-  scope: v.union([v.literal('all'), v.object({ stores: v.array(v.number()), groups: v.array(v.number()) })]),
-  tokenHash: v.string(),
-  created_at: v.string(),
-});
-export type UserRecord = v.InferOutput<typeof UserRecord>;
 
 const entity = (name: string) => ({ [TABLE.entityAttribute]: name });
 
@@ -278,8 +267,20 @@ export async function getGroups(tenantId: number, ids: number[]): Promise<GroupC
   return items.map((item) => v.parse(Group, item)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
 }
 
-export async function readSettings(tenantId: number): Promise<Item[]> {
-  return queryAll({ partition: keys.config(tenantId) });
+const JourneyItem = v.object(JourneyConfig.entries);
+const ClassItem = v.object(ClassConfig.entries);
+const DeliveryItem = v.object({ ...DeliveryConfig.entries, webhookSecretVersion: v.optional(v.number()) });
+
+/** A tenant's journeys, classes, groups and delivery settings: one Query of its configuration partition. */
+export async function readSettings(tenantId: number): Promise<Settings> {
+  const items = await queryAll({ partition: keys.config(tenantId) });
+  const of = (kind: string) => items.filter((item) => item[TABLE.entityAttribute] === kind);
+  return {
+    journeys: of('JOURNEY').map((item) => v.parse(JourneyItem, item)),
+    classes: of('CLASS').map((item) => v.parse(ClassItem, item)),
+    groups: of('GROUP').map((item) => v.parse(Group, item)),
+    delivery: v.parse(DeliveryItem, of('DELIVERY')[0] ?? {}),
+  };
 }
 
 async function queryAll(spec: { index?: 'gsi1'; partition: string }): Promise<Item[]> {
@@ -301,3 +302,21 @@ async function queryAll(spec: { index?: 'gsi1'; partition: string }): Promise<It
   } while (startKey);
   return items;
 }
+
+export const tenantRepository: TenantRepository = {
+  insertTenant,
+  getTenant,
+  renameTenant,
+  listTenants,
+  findApiKey,
+  insertApiKey,
+  listApiKeys,
+  markApiKeyRevoked,
+  findUserByToken,
+  findUserByName,
+  putUser,
+  deleteUser,
+  updateUserScope,
+  putSettings,
+  putDelivery,
+};

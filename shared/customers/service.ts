@@ -1,60 +1,63 @@
-import { db, nextId } from '../adapters/dynamodb.js';
-import { customers, listCustomers as queryCustomers } from '../adapters/customer-repository.js';
 import { NotFoundError, type FieldProblem } from '../errors.js';
 import type { ListBody } from '../paging.js';
 import { isBirthDate } from '../schema.js';
+import type { CustomerRepository } from './ports.js';
 import type { CreateCustomerInput, CustomerChanges, CustomerFilters } from './requests.js';
 import type { Customer } from './schema.js';
-
-/** Customers are created often (by transactions too): their ids are reserved this many at a time. */
-export const CUSTOMER_ID_BLOCK = 20;
 
 export interface CreatedCustomer extends Customer {
   /** What was accepted but not stored, e.g. an impossible birth date (ignored on create, refused on edit). */
   warnings?: FieldProblem[];
 }
 
-export async function createCustomer(tenantId: number, input: CreateCustomerInput): Promise<CreatedCustomer> {
-  const warnings: FieldProblem[] = [];
-  let birthDate = input.birth_date ?? null;
-  if (birthDate && !isBirthDate(birthDate)) {
-    warnings.push({
-      path: 'birth_date',
-      message: `${birthDate} is not a valid birth date (a calendar date, not in the future) and was ignored`,
-    });
-    birthDate = null;
+/** Customers: created (by the API and by transactions), read, edited and listed through their repository. */
+export function customerService(customers: CustomerRepository) {
+  async function createCustomer(tenantId: number, input: CreateCustomerInput): Promise<CreatedCustomer> {
+    const warnings: FieldProblem[] = [];
+    let birthDate = input.birth_date ?? null;
+    if (birthDate && !isBirthDate(birthDate)) {
+      warnings.push({
+        path: 'birth_date',
+        message: `${birthDate} is not a valid birth date (a calendar date, not in the future) and was ignored`,
+      });
+      birthDate = null;
+    }
+    const id = await customers.nextId(tenantId);
+    const now = new Date().toISOString();
+    const customer: Customer = {
+      id,
+      // A customer always has a name to show; without one, the best identifier sent stands in (as the reference API does).
+      name: input.name ?? input.email ?? input.cpf ?? input.phone ?? input.client_id!,
+      email: input.email ?? null,
+      phone: input.phone ?? null,
+      phone2: input.phone2 ?? null,
+      cpf: input.cpf ?? null,
+      birth_date: birthDate,
+      gender: input.gender ?? null,
+      client_id: input.client_id ?? null,
+      opt_out: input.opt_out,
+      created_at: now,
+      updated_at: now,
+    };
+    await customers.insert(tenantId, customer);
+    return warnings.length ? { ...customer, warnings } : customer;
   }
-  const id = await nextId(db(), tenantId, 'CUSTOMER', CUSTOMER_ID_BLOCK);
-  const now = new Date().toISOString();
-  const customer: Customer = {
-    id,
-    // A customer always has a name to show; without one, the best identifier sent stands in (as the reference API does).
-    name: input.name ?? input.email ?? input.cpf ?? input.phone ?? input.client_id!,
-    email: input.email ?? null,
-    phone: input.phone ?? null,
-    phone2: input.phone2 ?? null,
-    cpf: input.cpf ?? null,
-    birth_date: birthDate,
-    gender: input.gender ?? null,
-    client_id: input.client_id ?? null,
-    opt_out: input.opt_out,
-    created_at: now,
-    updated_at: now,
-  };
-  await customers.insert(tenantId, customer);
-  return warnings.length ? { ...customer, warnings } : customer;
+
+  async function getCustomer(tenantId: number, id: number): Promise<Customer> {
+    const customer = await customers.get(tenantId, id);
+    if (!customer) throw new NotFoundError(`Customer ${id} not found.`);
+    return customer;
+  }
+
+  const editCustomer = (tenantId: number, id: number, changes: CustomerChanges): Promise<Customer> =>
+    customers.update(tenantId, id, changes, new Date().toISOString());
+
+  async function listCustomers(tenantId: number, filters: CustomerFilters): Promise<ListBody<Customer>> {
+    const { items, nextCursor } = await customers.list(tenantId, filters);
+    return { data: items, page: filters.page, limit: filters.limit, next_cursor: nextCursor };
+  }
+
+  return { createCustomer, getCustomer, editCustomer, listCustomers };
 }
 
-export async function getCustomer(tenantId: number, id: number): Promise<Customer> {
-  const customer = await customers.get(tenantId, id);
-  if (!customer) throw new NotFoundError(`Customer ${id} not found.`);
-  return customer;
-}
-
-export const editCustomer = (tenantId: number, id: number, changes: CustomerChanges): Promise<Customer> =>
-  customers.update(tenantId, id, changes, new Date().toISOString());
-
-export async function listCustomers(tenantId: number, filters: CustomerFilters): Promise<ListBody<Customer>> {
-  const { items, nextCursor } = await queryCustomers(tenantId, filters);
-  return { data: items.map(customers.parse), page: filters.page, limit: filters.limit, next_cursor: nextCursor };
-}
+export type CustomerService = ReturnType<typeof customerService>;

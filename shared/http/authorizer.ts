@@ -2,7 +2,7 @@ import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWith
 import { logger } from '../logger.js';
 import type { AuthContext } from '../tenants/auth-context.js';
 import { API_KEY_HEADER, type KeyScope } from '../tenants/credentials.js';
-import { authorizeKey } from '../tenants/service.js';
+import { authorizeKey } from '../wiring/tenants.js';
 
 /**
  * A REQUEST authorizer with simple responses. It always allows, passing `authenticated: false` for a bad key, so

@@ -4,7 +4,8 @@ import { findByIdItem } from '../adapters/transaction-repository.js';
 import type { Item } from '../adapters/dynamodb.js';
 import { DomainError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
 import { INDICATORS, isSupported, type Indicator } from '../tenants/config-schema.js';
-import { tenantSettings, type Settings } from '../tenants/settings.js';
+import type { Settings } from '../tenants/settings.js';
+import { tenantSettings } from '../wiring/tenants.js';
 import { Transaction } from '../transactions/schema.js';
 import {
   RATING_SOURCES,

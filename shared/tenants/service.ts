@@ -1,16 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import * as repo from '../adapters/tenant-repository.js';
-import { getTenant, insertTenant, type Tenant, type UserRecord } from '../adapters/tenant-repository.js';
 import { UnauthenticatedError } from '../errors.js';
-import { ENV } from '../config.js';
 import { webhookSecret } from '../surveys/webhook.js';
 import type { AuthContext } from './auth-context.js';
+import type { Tenant, TenantRepository, UserRecord } from './ports.js';
 import type { TenantConfig, UserScope } from './config-schema.js';
 import { hashSecret, MAX_SECRET_LENGTH, newSecret, type KeyScope } from './credentials.js';
 
 export type { Tenant, UserRecord };
-
-export const createTenant = (name: string, id?: number): Promise<Tenant> => insertTenant(name, id);
 
 export interface IssuedKey {
   key: string;
@@ -19,139 +15,162 @@ export interface IssuedKey {
   scope: KeyScope;
 }
 
-/** Issues an API key. The clear value is returned once and never stored; `value` is for fixed local demo keys. */
-export async function issueApiKey(
-  tenantId: number,
-  scope: KeyScope,
-  value = newSecret(scope === 'public' ? 'ssk' : 'sck'),
-): Promise<IssuedKey> {
-  if (!(await getTenant(tenantId))) throw new Error(`Tenant ${tenantId} does not exist.`);
-  const { keyId, created } = await storeKey(tenantId, scope, value);
-  if (!created) throw new Error('That key value is already in use.');
-  return { key: value, keyId, tenantId, scope };
-}
-
-async function storeKey(tenantId: number, scope: KeyScope, value: string): Promise<{ keyId: string; created: boolean }> {
-  const keyId = randomBytes(6).toString('hex');
-  const record = { tenantId, scope, keyId, created_at: new Date().toISOString(), revoked_at: null };
-  return { keyId, created: await repo.insertApiKey(hashSecret(value), record) };
-}
-
-/** Revokes by the key itself or by its id; false when no such key exists. */
-export async function revokeApiKey(by: { key: string } | { tenantId: number; keyId: string }): Promise<boolean> {
-  let hash: string | undefined;
-  if ('key' in by) hash = hashSecret(by.key);
-  else hash = (await repo.listApiKeys(by.tenantId)).find((k) => k.keyId === by.keyId)?.hash;
-  return hash ? repo.markApiKeyRevoked(hash, new Date().toISOString()) : false;
-}
-
-export const listApiKeys = (tenantId: number) => repo.listApiKeys(tenantId);
-
-/**
- * What the authorizer decides for a presented key. A missing, malformed, unknown, revoked or wrong-scope key is
- * `authenticated: false`; the handler answers it with one 401 body whatever the reason.
- */
-export async function authorizeKey(presented: string | undefined, scope: KeyScope): Promise<AuthContext> {
-  if (!presented || presented.length > MAX_SECRET_LENGTH) return { authenticated: false };
-  const record = await repo.findApiKey(hashSecret(presented));
-  if (!record || record.revoked_at || record.scope !== scope) return { authenticated: false };
-  return { authenticated: true, tenantId: record.tenantId, scope: record.scope };
-}
-
 export interface IssuedUser {
   name: string;
   token: string;
   scope: UserScope;
 }
 
-/** Creates (or replaces, by name) a user; the clear token is returned once. */
-export async function createUser(tenantId: number, name: string, scope: UserScope, token = newSecret('sut')): Promise<IssuedUser> {
-  const existing = await repo.findUserByName(tenantId, name);
-  const tokenHash = hashSecret(token);
-  if (existing && existing.tokenHash !== tokenHash) await repo.deleteUser(tenantId, existing.tokenHash);
-  await repo.putUser(tenantId, { name, scope, tokenHash, created_at: existing?.created_at ?? new Date().toISOString() });
-  return { name, token, scope };
-}
-
-/** The user a token belongs to in this tenant; a token of another tenant is worth nothing here. */
-export async function resolveUser(tenantId: number, token: string | undefined): Promise<UserRecord> {
-  const user = token && token.length <= MAX_SECRET_LENGTH ? await repo.findUserByToken(tenantId, hashSecret(token)) : undefined;
-  if (!user) throw new UnauthenticatedError('A valid user token is required (query parameter token or header x-service-user-token).');
-  return user;
-}
-
 /**
- * A read that needs a user token, made while the token is checked: one round trip of waiting instead of two. The
- * read is answered only when the token holds; a refused token's 401 wins over anything the read answered. `visible`
- * then keeps of the result what the user's scope may see.
+ * Tenants, their API keys, users and configuration. `surveySecret` is the deployment's survey secret when the
+ * caller has it (the admin CLI), so that a new chatbot webhook's signing secret can be shown once;
+ * `surveySecretName` names where it comes from.
  */
-export async function readAsUser<T>(
-  tenantId: number,
-  token: string | undefined,
-  read: () => Promise<T>,
-  visible: (result: T, user: UserRecord) => T = (result) => result,
-): Promise<T> {
-  const [user, result] = await Promise.allSettled([resolveUser(tenantId, token), read()]);
-  if (user.status === 'rejected') throw user.reason;
-  if (result.status === 'rejected') throw result.reason;
-  return visible(result.value, user.value);
+export function tenantService(
+  tenants: TenantRepository,
+  { surveySecret, surveySecretName }: { surveySecret?: string; surveySecretName: string },
+) {
+  const createTenant = (name: string, id?: number): Promise<Tenant> => tenants.insertTenant(name, id);
+
+  /** Issues an API key. The clear value is returned once and never stored; `value` is for fixed local demo keys. */
+  async function issueApiKey(tenantId: number, scope: KeyScope, value = newSecret(scope === 'public' ? 'ssk' : 'sck')): Promise<IssuedKey> {
+    if (!(await tenants.getTenant(tenantId))) throw new Error(`Tenant ${tenantId} does not exist.`);
+    const { keyId, created } = await storeKey(tenantId, scope, value);
+    if (!created) throw new Error('That key value is already in use.');
+    return { key: value, keyId, tenantId, scope };
+  }
+
+  async function storeKey(tenantId: number, scope: KeyScope, value: string): Promise<{ keyId: string; created: boolean }> {
+    const keyId = randomBytes(6).toString('hex');
+    const record = { tenantId, scope, keyId, created_at: new Date().toISOString(), revoked_at: null };
+    return { keyId, created: await tenants.insertApiKey(hashSecret(value), record) };
+  }
+
+  /** Revokes by the key itself or by its id; false when no such key exists. */
+  async function revokeApiKey(by: { key: string } | { tenantId: number; keyId: string }): Promise<boolean> {
+    let hash: string | undefined;
+    if ('key' in by) hash = hashSecret(by.key);
+    else hash = (await tenants.listApiKeys(by.tenantId)).find((k) => k.keyId === by.keyId)?.hash;
+    return hash ? tenants.markApiKeyRevoked(hash, new Date().toISOString()) : false;
+  }
+
+  const listApiKeys = (tenantId: number) => tenants.listApiKeys(tenantId);
+
+  /**
+   * What the authorizer decides for a presented key. A missing, malformed, unknown, revoked or wrong-scope key is
+   * `authenticated: false`; the handler answers it with one 401 body whatever the reason.
+   */
+  async function authorizeKey(presented: string | undefined, scope: KeyScope): Promise<AuthContext> {
+    if (!presented || presented.length > MAX_SECRET_LENGTH) return { authenticated: false };
+    const record = await tenants.findApiKey(hashSecret(presented));
+    if (!record || record.revoked_at || record.scope !== scope) return { authenticated: false };
+    return { authenticated: true, tenantId: record.tenantId, scope: record.scope };
+  }
+
+  /** Creates (or replaces, by name) a user; the clear token is returned once. */
+  async function createUser(tenantId: number, name: string, scope: UserScope, token = newSecret('sut')): Promise<IssuedUser> {
+    const existing = await tenants.findUserByName(tenantId, name);
+    const tokenHash = hashSecret(token);
+    if (existing && existing.tokenHash !== tokenHash) await tenants.deleteUser(tenantId, existing.tokenHash);
+    await tenants.putUser(tenantId, { name, scope, tokenHash, created_at: existing?.created_at ?? new Date().toISOString() });
+    return { name, token, scope };
+  }
+
+  /** The user a token belongs to in this tenant; a token of another tenant is worth nothing here. */
+  async function resolveUser(tenantId: number, token: string | undefined): Promise<UserRecord> {
+    const user = token && token.length <= MAX_SECRET_LENGTH ? await tenants.findUserByToken(tenantId, hashSecret(token)) : undefined;
+    if (!user) throw new UnauthenticatedError('A valid user token is required (query parameter token or header x-service-user-token).');
+    return user;
+  }
+
+  /**
+   * A read that needs a user token, made while the token is checked: one round trip of waiting instead of two. The
+   * read is answered only when the token holds; a refused token's 401 wins over anything the read answered. `visible`
+   * then keeps of the result what the user's scope may see.
+   */
+  async function readAsUser<T>(
+    tenantId: number,
+    token: string | undefined,
+    read: () => Promise<T>,
+    visible: (result: T, user: UserRecord) => T = (result) => result,
+  ): Promise<T> {
+    const [user, result] = await Promise.allSettled([resolveUser(tenantId, token), read()]);
+    if (user.status === 'rejected') throw user.reason;
+    if (result.status === 'rejected') throw result.reason;
+    return visible(result.value, user.value);
+  }
+
+  /**
+   * Writes the tenant's delivery settings. A chatbot webhook gets a signing secret the first time: derived from the
+   * deployment's survey secret (never stored), shown here once when that secret is in the environment.
+   */
+  async function applyDelivery(config: TenantConfig): Promise<string[]> {
+    const stored = await tenants.putDelivery(config.id, config.delivery);
+    const report = [`  delivery: ${Object.keys(config.delivery).join(', ') || 'none'}`];
+    if (stored.newWebhookSecret) {
+      report.push(
+        surveySecret
+          ? `  chatbot webhook signing secret (shown once): ${webhookSecret(surveySecret, config.id, stored.delivery.webhookSecretVersion!)}`
+          : `  chatbot webhook signing secret: run with ${surveySecretName} set to the stack's survey secret to see it`,
+      );
+    }
+    return report;
+  }
+
+  /**
+   * Brings a tenant to what its file declares: creates it (with store 1 and employee 1) if missing, writes its
+   * journeys, classes and groups, and creates or updates its users (by name) and keys. Returns what a person needs
+   * to see: generated tokens are shown here once.
+   */
+  async function applyTenantConfig(config: TenantConfig): Promise<string[]> {
+    const report: string[] = [];
+    const existing = await tenants.getTenant(config.id);
+    if (existing) {
+      if (existing.name !== config.name) await tenants.renameTenant(config.id, config.name);
+      report.push(`tenant ${config.id} "${config.name}": updated`);
+    } else {
+      await createTenant(config.name, config.id);
+      report.push(`tenant ${config.id} "${config.name}": created with store 1 and employee 1`);
+    }
+    await tenants.putSettings(config.id, config);
+    report.push(`  ${config.journeys.length} journeys, ${config.classes.length} classes, ${config.groups.length} groups written`);
+    report.push(...(await applyDelivery(config)));
+    for (const user of config.users) {
+      const current = await tenants.findUserByName(config.id, user.name);
+      if (current && (!user.token || current.tokenHash === hashSecret(user.token))) {
+        await tenants.updateUserScope(config.id, current.tokenHash, user.scope);
+        report.push(`  user "${user.name}": scope updated`);
+      } else {
+        const issued = await createUser(config.id, user.name, user.scope, user.token);
+        report.push(`  user "${user.name}": created${user.token ? '' : `, token (shown once): ${issued.token}`}`);
+      }
+    }
+    for (const key of config.keys) {
+      const { created } = await storeKey(config.id, key.scope, key.value);
+      if (!created && (await tenants.findApiKey(hashSecret(key.value)))?.tenantId !== config.id) {
+        throw new Error(`A ${key.scope} key of tenant ${config.id} is already used by another tenant.`);
+      }
+      report.push(`  ${key.scope} key: ${created ? 'stored' : 'already present'}`);
+    }
+    return report;
+  }
+
+  return {
+    createTenant,
+    issueApiKey,
+    revokeApiKey,
+    listApiKeys,
+    authorizeKey,
+    createUser,
+    resolveUser,
+    readAsUser,
+    applyTenantConfig,
+    getTenant: tenants.getTenant,
+    listTenants: tenants.listTenants,
+  };
 }
+
+export type TenantService = ReturnType<typeof tenantService>;
 
 /** Whether a user's scope covers a store: every store, or one it lists. */
 export const seesStore = (scope: UserScope, storeId: number): boolean => scope === 'all' || scope.stores.includes(storeId);
-
-/**
- * Writes the tenant's delivery settings. A chatbot webhook gets a signing secret the first time: derived from the
- * deployment's survey secret (never stored), shown here once when that secret is in the environment.
- */
-async function applyDelivery(config: TenantConfig): Promise<string[]> {
-  const stored = await repo.putDelivery(config.id, config.delivery);
-  const report = [`  delivery: ${Object.keys(config.delivery).join(', ') || 'none'}`];
-  if (stored.newWebhookSecret) {
-    const surveySecret = process.env[ENV.surveySecret];
-    report.push(
-      surveySecret
-        ? `  chatbot webhook signing secret (shown once): ${webhookSecret(surveySecret, config.id, stored.delivery.webhookSecretVersion!)}`
-        : `  chatbot webhook signing secret: run with ${ENV.surveySecret} set to the stack's survey secret to see it`,
-    );
-  }
-  return report;
-}
-
-/**
- * Brings a tenant to what its file declares: creates it (with store 1 and employee 1) if missing, writes its
- * journeys, classes and groups, and creates or updates its users (by name) and keys. Returns what a person needs
- * to see: generated tokens are shown here once.
- */
-export async function applyTenantConfig(config: TenantConfig): Promise<string[]> {
-  const report: string[] = [];
-  const existing = await getTenant(config.id);
-  if (existing) {
-    if (existing.name !== config.name) await repo.renameTenant(config.id, config.name);
-    report.push(`tenant ${config.id} "${config.name}": updated`);
-  } else {
-    await createTenant(config.name, config.id);
-    report.push(`tenant ${config.id} "${config.name}": created with store 1 and employee 1`);
-  }
-  await repo.putSettings(config.id, config);
-  report.push(`  ${config.journeys.length} journeys, ${config.classes.length} classes, ${config.groups.length} groups written`);
-  report.push(...(await applyDelivery(config)));
-  for (const user of config.users) {
-    const current = await repo.findUserByName(config.id, user.name);
-    if (current && (!user.token || current.tokenHash === hashSecret(user.token))) {
-      await repo.updateUserScope(config.id, current.tokenHash, user.scope);
-      report.push(`  user "${user.name}": scope updated`);
-    } else {
-      const issued = await createUser(config.id, user.name, user.scope, user.token);
-      report.push(`  user "${user.name}": created${user.token ? '' : `, token (shown once): ${issued.token}`}`);
-    }
-  }
-  for (const key of config.keys) {
-    const { created } = await storeKey(config.id, key.scope, key.value);
-    if (!created && (await repo.findApiKey(hashSecret(key.value)))?.tenantId !== config.id) {
-      throw new Error(`A ${key.scope} key of tenant ${config.id} is already used by another tenant.`);
-    }
-    report.push(`  ${key.scope} key: ${created ? 'stored' : 'already present'}`);
-  }
-  return report;
-}

@@ -1,6 +1,6 @@
 import { attemptStore, reachability, storeNames } from '../adapters/attempt-repository.js';
 import { senders } from '../adapters/senders.js';
-import { tenantSettings } from '../tenants/settings.js';
+import { tenantSettings } from '../wiring/tenants.js';
 
 /** Survey delivery: the attempt store, reachability, store names and the providers (SES, SMS, WhatsApp, webhooks). */
 export const surveyDelivery = { attempts: attemptStore, reachability, stores: storeNames, senders, settings: tenantSettings };

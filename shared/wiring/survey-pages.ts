@@ -1,10 +1,10 @@
 import { storeNames, suppressAddress } from '../adapters/attempt-repository.js';
 import { findByIdItem } from '../adapters/transaction-repository.js';
-import { editCustomer } from '../customers/service.js';
+import { editCustomer } from '../wiring/customers.js';
 import type { PagePorts, PageTransaction } from '../surveys/answer-page.js';
 import type { FeedbackPorts } from '../surveys/feedback.js';
 import { answerSurvey } from '../surveys/service.js';
-import { tenantSettings } from '../tenants/settings.js';
+import { tenantSettings } from '../wiring/tenants.js';
 
 /** The survey page: the transaction behind a link, the tenant's settings, the one answer path and the opt-out. */
 export const surveyPage: PagePorts = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createTenant, issueApiKey, applyTenantConfig, resolveUser, authorizeKey } from '../../shared/tenants/service.js';
+import { createTenant, issueApiKey, applyTenantConfig, resolveUser, authorizeKey } from '../../shared/wiring/tenants.js';
 import { getTenant } from '../../shared/adapters/tenant-repository.js';
-import { getStore } from '../../shared/stores/service.js';
+import { getStore } from '../../shared/wiring/stores.js';
 import { readSettings } from '../../shared/adapters/tenant-repository.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 import { inProcess } from '../support/api.js';
@@ -44,12 +44,11 @@ describe('tenants', () => {
     const first = await applyTenantConfig(file([{ name: 'ops', token: `ops-token-${id}-000000`, scope: 'all' }]));
     expect(first[0]).toMatch(/created/);
     expect(await authorizeKey(`apply-test-key-${id}`, 'public')).toEqual({ authenticated: true, tenantId: id, scope: 'public' });
-    expect((await readSettings(id)).map((item) => item.sk)).toEqual([
-      'CLASS#0000000001',
-      'DELIVERY',
-      'GROUP#0000000001',
-      'JOURNEY#0000000001',
-    ]);
+    const settings = await readSettings(id);
+    expect(settings.journeys.map((journey) => journey.slug)).toEqual(['loja']);
+    expect(settings.classes.map((item) => item.id)).toEqual([1]);
+    expect(settings.groups).toEqual([{ id: 1, name: 'Gerentes' }]);
+    expect(settings.delivery).toEqual({});
 
     const second = await applyTenantConfig(
       file([{ name: 'ops', token: `ops-token-${id}-000000`, scope: { stores: [1], groups: [] } }], 'renamed'),

@@ -1,0 +1,34 @@
+import type { Found } from '../paging.js';
+import type { StoreRepository } from '../stores/ports.js';
+import type { GroupConfig } from '../tenants/config-schema.js';
+import type { Employee, EmployeeFilters } from './schema.js';
+
+/** Another edit of the same employee's stores or groups got in first: nothing was changed. */
+export class ConcurrentEditError extends Error {}
+
+/** Where employees and their store links are kept: `shared/adapters/employee-repository.ts` implements it. */
+export interface EmployeeRepository {
+  nextId(tenantId: number): Promise<number>;
+  /** Stores a new employee with its links to `employee.stores`; an `employee_id` in use is a DuplicateError. */
+  insert(tenantId: number, employee: Employee): Promise<void>;
+  get(tenantId: number, id: number): Promise<Employee | undefined>;
+  getMany(tenantId: number, ids: number[]): Promise<Employee[]>;
+  /** The employee after the change; NotFoundError when it does not exist. */
+  update(tenantId: number, id: number, changes: Partial<Employee>, now: string): Promise<Employee>;
+  /**
+   * A page of employees. With `storeId` it is that store's employees and the other filters are not applied
+   * (`storeOnly`); without, the filters are.
+   */
+  list(tenantId: number, filters: EmployeeFilters, storeId: number | undefined): Promise<Found<Employee> & { storeOnly: boolean }>;
+  /** Sets the employee's stores (and their links) to `after` if they are still `before`; else ConcurrentEditError. */
+  replaceStores(tenantId: number, employeeId: number, before: number[], after: number[], now: string): Promise<void>;
+  /** Sets the employee's groups to `after` if they are still `before`; else ConcurrentEditError. */
+  replaceGroups(tenantId: number, employeeId: number, before: number[], after: number[], now: string): Promise<void>;
+}
+
+export interface EmployeePorts {
+  employees: EmployeeRepository;
+  stores: Pick<StoreRepository, 'findByExternalId' | 'getMany'>;
+  /** The tenant's groups among `ids`. */
+  groups(tenantId: number, ids: number[]): Promise<GroupConfig[]>;
+}

@@ -1,0 +1,46 @@
+import * as v from 'valibot';
+import type { Settings, UserScope } from './config-schema.js';
+
+export const Tenant = v.object({ id: v.number(), name: v.string(), created_at: v.string() });
+export type Tenant = v.InferOutput<typeof Tenant>;
+
+export const ApiKeyRecord = v.object({
+  tenantId: v.number(),
+  scope: v.string(),
+  keyId: v.string(),
+  created_at: v.string(),
+  revoked_at: v.optional(v.nullable(v.string())),
+});
+export type ApiKeyRecord = v.InferOutput<typeof ApiKeyRecord>;
+
+export const UserRecord = v.object({
+  name: v.string(),
+  scope: v.union([v.literal('all'), v.object({ stores: v.array(v.number()), groups: v.array(v.number()) })]),
+  tokenHash: v.string(),
+  created_at: v.string(),
+});
+export type UserRecord = v.InferOutput<typeof UserRecord>;
+
+/** Where tenants, their keys, users and settings are kept: `shared/adapters/tenant-repository.ts` implements it. */
+export interface TenantRepository {
+  /** Creates a tenant with its default store 1 and employee 1; without an id, the next free one. */
+  insertTenant(name: string, requestedId?: number): Promise<Tenant>;
+  getTenant(id: number): Promise<Tenant | undefined>;
+  renameTenant(id: number, name: string): Promise<void>;
+  listTenants(): Promise<Tenant[]>;
+  /** Keys are found by the hash of their value; the value itself is never stored. */
+  findApiKey(hash: string): Promise<ApiKeyRecord | undefined>;
+  /** False when a key with this hash exists already. */
+  insertApiKey(hash: string, record: ApiKeyRecord): Promise<boolean>;
+  listApiKeys(tenantId: number): Promise<(ApiKeyRecord & { hash: string })[]>;
+  /** False when no such key exists. */
+  markApiKeyRevoked(hash: string, at: string): Promise<boolean>;
+  findUserByToken(tenantId: number, tokenHash: string): Promise<UserRecord | undefined>;
+  findUserByName(tenantId: number, name: string): Promise<UserRecord | undefined>;
+  putUser(tenantId: number, user: UserRecord): Promise<void>;
+  deleteUser(tenantId: number, tokenHash: string): Promise<void>;
+  updateUserScope(tenantId: number, tokenHash: string, scope: UserScope): Promise<void>;
+  putSettings(tenantId: number, settings: Omit<Settings, 'delivery'>): Promise<void>;
+  /** Writes the delivery settings, keeping the webhook secret's generation (the first chatbot webhook gets 1). */
+  putDelivery(tenantId: number, delivery: Settings['delivery']): Promise<{ delivery: Settings['delivery']; newWebhookSecret: boolean }>;
+}

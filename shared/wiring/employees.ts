@@ -1,0 +1,15 @@
+import { employeeRepository } from '../adapters/employee-repository.js';
+import { storeRepository } from '../adapters/store-repository.js';
+import { getGroups } from '../adapters/tenant-repository.js';
+import { employeeService } from '../employees/service.js';
+
+export const {
+  createEmployee,
+  getEmployee,
+  editEmployee,
+  deactivateEmployee,
+  listEmployees,
+  employeeStores,
+  employeeGroups,
+  replaceRelation,
+} = employeeService({ employees: employeeRepository, stores: storeRepository, groups: getGroups });
