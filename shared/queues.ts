@@ -16,3 +16,13 @@ export const MAX_RECEIVE_COUNT = 5;
 /** The consumer's timeout, and the visibility timeout that must be at least six times it (AWS guidance). */
 export const CONSUMER_TIMEOUT_SECONDS = 30;
 export const QUEUE_VISIBILITY_TIMEOUT_SECONDS = 6 * CONSUMER_TIMEOUT_SECONDS;
+
+/** What consumers read of a queue record (an SQS record has these and more). */
+export interface QueueRecord {
+  messageId: string;
+  body: string;
+  attributes?: { ApproximateReceiveCount?: string };
+}
+
+/** How many times the queue has handed this record out, this time included. */
+export const receiveCount = (record: QueueRecord): number => Number(record.attributes?.ApproximateReceiveCount ?? 1);

@@ -1,7 +1,7 @@
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { EvaluationBody, EvaluationsQuery } from '../../shared/surveys/schema.js';
-import { listEvaluations } from '../../shared/surveys/service.js';
+import { listEvaluations } from '../../shared/wiring/surveys.js';
 import { seesStore } from '../../shared/tenants/service.js';
 import { readAsUser } from '../../shared/wiring/tenants.js';
 

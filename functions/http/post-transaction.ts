@@ -3,7 +3,8 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { requestKeyFor } from '../../shared/transactions/request-key.js';
 import { LegacyTransactionBody, fromLegacy } from '../../shared/transactions/requests.js';
 import { Transaction, toLegacyPath } from '../../shared/transactions/schema.js';
-import { registerTransaction, TransactionRejected } from '../../shared/transactions/service.js';
+import { TransactionRejected } from '../../shared/transactions/service.js';
+import { registerTransaction } from '../../shared/wiring/transactions.js';
 
 /** The legacy interface: created synchronously (201), or 422 with every problem. */
 export const contract = {

@@ -2,7 +2,11 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ValidationError } from '../errors.js';
 import { keys } from '../keys.js';
+import type { Answer, AnswerOutcome, EvaluationStore } from '../surveys/ports.js';
+import type { TransactionRecord } from '../transactions/ports.js';
+import type { Transaction } from '../transactions/schema.js';
 import { db, isConditionFailure, type Item } from './dynamodb.js';
+import { answerAttributes, findById, fromItem } from './transaction-repository.js';
 
 /**
  * Evaluations live on their transaction's item: the rating, its items and where the answer came from. These index
@@ -20,19 +24,26 @@ export function evaluationIndex(tenantId: number, transaction: { id: number; tra
   };
 }
 
-export type AnswerOutcome = 'written' | 'missing' | 'conflict';
-
 /**
  * Writes an answer onto a transaction's survey attempt with one conditional UpdateItem. `create` requires the
  * attempt not to be answered yet (two answers at once: one wins); `replace` requires an answer to exist.
  */
-export async function writeAnswer(
+async function writeAnswer(
   tenantId: number,
-  id: number,
+  transaction: Pick<Transaction, 'id' | 'transaction_id'>,
   attemptId: number,
   mode: 'create' | 'replace',
-  set: Item,
-): Promise<{ outcome: AnswerOutcome; item?: Item }> {
+  answer: Answer,
+): Promise<{ outcome: AnswerOutcome; record?: TransactionRecord }> {
+  const { id } = transaction;
+  const set: Item = {
+    rating: answer.rating,
+    rating_items: answer.ratingItems,
+    ...answerAttributes(answer.origin),
+    respondent: answer.respondent,
+    // The first answer's time stays: a correction does not move the evaluation in the lists.
+    ...(mode === 'create' ? evaluationIndex(tenantId, transaction, answer.origin.answeredAt) : {}),
+  };
   const { client, tableName } = db();
   const names: Record<string, string> = { '#survey': 'survey', '#status': 'status', '#attempt': 'attempt_id' };
   const values: Item = { ':attempt': attemptId, ':answered': 'answered', ':created': 'created' };
@@ -54,7 +65,7 @@ export async function writeAnswer(
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return { outcome: 'written', item: Attributes };
+    return { outcome: 'written', record: fromItem(Attributes!) };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     const { Item: old } = await client.send(
@@ -67,7 +78,7 @@ export async function writeAnswer(
 }
 
 /** Evaluations answered between two instants, newest first, across the month partitions they span. */
-export async function queryEvaluations(
+async function queryEvaluations(
   tenantId: number,
   from: string,
   to: string,
@@ -99,7 +110,7 @@ export async function queryEvaluations(
   }
 }
 
-export async function queryByExternalId(tenantId: number, externalId: string): Promise<Item | undefined> {
+async function queryByExternalId(tenantId: number, externalId: string): Promise<Item | undefined> {
   const { client, tableName } = db();
   const { Items } = await client.send(
     new QueryCommand({
@@ -161,3 +172,16 @@ function decode(cursor: string, months: string[], tenantId: number, from: string
     { path: 'cursor', message: 'must be a next_cursor returned by this list with the same dates' },
   ]);
 }
+
+export const evaluationStore: EvaluationStore = {
+  transaction: findById,
+  writeAnswer,
+  async answeredBetween(tenantId, from, to, limit, cursor) {
+    const { items, nextCursor } = await queryEvaluations(tenantId, from, to, limit, cursor);
+    return { items: items.map(fromItem), nextCursor };
+  },
+  async answeredByExternalId(tenantId, externalId) {
+    const item = await queryByExternalId(tenantId, externalId);
+    return item?.status === 'created' && item.answered_at ? fromItem(item) : undefined;
+  },
+};

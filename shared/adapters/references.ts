@@ -1,5 +1,11 @@
 import { keys, type Entity } from '../keys.js';
+import type { Referenced, ReferenceReader } from '../transactions/ports.js';
+import { transactionIdFor } from '../transactions/request-key.js';
+import { customers } from './customer-repository.js';
 import { batchGet, db, type Item } from './dynamodb.js';
+import { employees } from './employee-repository.js';
+import { stores } from './store-repository.js';
+import { toRequestRecord } from './transaction-repository.js';
 
 /** An entity named by its internal id or its external code, as transactions name their store, employee, customer. */
 export interface Reference {
@@ -76,3 +82,30 @@ export type Key = { pk: string; sk: string };
 const NOTHING: Key = { pk: '', sk: '' };
 const keyString = (key: Key) => `${key.pk}|${key.sk}`;
 const dedupe = (list: Key[]) => [...new Map(list.map((key) => [keyString(key), key])).values()];
+
+/**
+ * What registering transactions reads first, for many requests at once: the store, employee and customer each
+ * names, what its request key holds (at the first id the key derives: a key whose id another key took is found
+ * when the write probes on), and the fallback store.
+ */
+export const readTransactionReferences: ReferenceReader = async (requests) => {
+  const reads = await readManyReferences(
+    requests.map(({ tenantId, requestKey, store, employee, customer, fallbackStoreId }) => ({
+      tenantId,
+      references: [
+        { entity: 'STORE', ...store },
+        { entity: 'EMPLOYEE', ...employee },
+        { entity: 'CUSTOMER', ...customer },
+      ],
+      alsoKeys: [keys.transaction(tenantId, transactionIdFor(requestKey)), keys.entity(tenantId, 'STORE', fallbackStoreId)],
+    })),
+  );
+  return reads.map(({ found: [store, employee, customer], also: [held, fallbackStore], externalTargets }, i): Referenced => ({
+    store: store && stores.parse(store),
+    employee: employee && employees.parse(employee),
+    customer: customer && customers.parse(customer),
+    externalTargets: { store: externalTargets[0], employee: externalTargets[1], customer: externalTargets[2] },
+    existing: held?.request_key === requests[i]!.requestKey ? toRequestRecord(held) : undefined,
+    fallbackStore: fallbackStore && stores.parse(fallbackStore),
+  }));
+};

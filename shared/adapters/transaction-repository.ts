@@ -5,30 +5,63 @@ import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
 import { MAX_ID_PROBES, transactionIdFor } from '../transactions/request-key.js';
 import { Transaction } from '../transactions/schema.js';
+import { RATING_SOURCES, type SourceName } from '../surveys/schema.js';
+import type { AnswerOrigin, RequestRecord, TransactionRecord, TransactionRepository } from '../transactions/ports.js';
 import { db, isConditionFailure, type Item } from './dynamodb.js';
+import { evaluationIndex } from './evaluation-repository.js';
 
 /** How long the outcome of a rejected request stays readable. */
 export const REJECTION_TTL_DAYS = 30;
 
-export type RequestRecord =
-  | { status: 'created'; transaction: Transaction; extra: Item; warnings: FieldProblem[] }
-  | { status: 'rejected' | 'failed'; errors: FieldProblem[]; receivedAt: string };
-
 const Problems = v.array(v.object({ path: v.string(), message: v.string() }));
 const Outcome = v.object({ status: v.picklist(['rejected', 'failed']), errors: Problems, received_at: v.string() });
 
+/**
+ * A transaction's item: the resource's fields as they are, beside what only the service reads (journey slug,
+ * customer name, survey contact, warnings) and, once rated, the answer's origin with the evaluation indexes.
+ */
+export function toItem(
+  tenantId: number,
+  { transaction, journeySlug, customerName, surveyContact, warnings, answer }: TransactionRecord,
+): Item {
+  return {
+    [TABLE.entityAttribute]: 'TRANSACTION',
+    status: 'created',
+    journey_slug: journeySlug,
+    customer_name: customerName,
+    survey_contact: surveyContact,
+    ...(warnings.length ? { warnings } : {}),
+    ...(answer ? { ...answerAttributes(answer), ...evaluationIndex(tenantId, transaction, answer.answeredAt) } : {}),
+    ...transaction,
+  };
+}
+
+/** Where an answer came from, as the item keeps it. */
+export const answerAttributes = (answer: AnswerOrigin): Item => ({ eval_source: answer.source, eval_src: answer.src });
+
+/** The record of a created transaction's item. */
+export function fromItem(item: Item): TransactionRecord {
+  const source = (item.eval_source as SourceName | undefined) ?? 'api';
+  return {
+    transaction: v.parse(Transaction, item),
+    journeySlug: String(item.journey_slug),
+    customerName: typeof item.customer_name === 'string' ? item.customer_name : null,
+    surveyContact: typeof item.survey_contact === 'string' ? item.survey_contact : null,
+    warnings: v.parse(v.optional(Problems, []), item.warnings),
+    answer:
+      typeof item.answered_at === 'string'
+        ? { source, src: Number(item.eval_src ?? RATING_SOURCES[source]), answeredAt: item.answered_at }
+        : null,
+  };
+}
+
 /** The created transaction, or the rejection or failure, an item under a request key holds. */
-export function toRecord(item: Item): RequestRecord {
+export function toRequestRecord(item: Item): RequestRecord {
   if (item.status === 'rejected' || item.status === 'failed') {
     const outcome = v.parse(Outcome, item);
     return { status: outcome.status, errors: outcome.errors, receivedAt: outcome.received_at };
   }
-  return {
-    status: 'created',
-    transaction: v.parse(Transaction, item),
-    extra: item,
-    warnings: v.parse(v.optional(Problems, []), item.warnings),
-  };
+  return { status: 'created', record: fromItem(item) };
 }
 
 /** The item a request key holds: its created transaction or its rejection; undefined while none is stored. */
@@ -36,18 +69,15 @@ export async function findByRequestKey(tenantId: number, requestKey: string): Pr
   for (let probe = 0; probe < MAX_ID_PROBES; probe++) {
     const item = await getItem(tenantId, transactionIdFor(requestKey, probe));
     if (!item) return undefined;
-    if (item.request_key === requestKey) return toRecord(item);
+    if (item.request_key === requestKey) return toRequestRecord(item);
   }
   return undefined;
 }
 
-export async function findById(tenantId: number, id: number): Promise<Transaction | undefined> {
+export async function findById(tenantId: number, id: number): Promise<TransactionRecord | undefined> {
   const item = await getItem(tenantId, id);
-  return item && item.status === 'created' ? v.parse(Transaction, item) : undefined;
+  return item && item.status === 'created' ? fromItem(item) : undefined;
 }
-
-/** The raw item of a transaction id (with what the resource does not show: journey slug, survey contact...). */
-export const findByIdItem = (tenantId: number, id: number) => getItem(tenantId, id);
 
 async function getItem(tenantId: number, id: number): Promise<Item | undefined> {
   const { client, tableName } = db();
@@ -92,15 +122,12 @@ async function putUnderKey(tenantId: number, requestKey: string, build: (id: num
 export async function putCreated(
   tenantId: number,
   requestKey: string,
-  build: (id: number) => { transaction: Transaction; extra: Item },
-): Promise<{ created: boolean; record: Extract<RequestRecord, { status: 'created' }> }> {
-  const { written, item } = await putUnderKey(tenantId, requestKey, (id) => {
-    const { transaction, extra } = build(id);
-    return { [TABLE.entityAttribute]: 'TRANSACTION', status: 'created', ...extra, ...transaction };
-  });
-  const record = toRecord(item);
-  if (record.status !== 'created') throw new Error('A rejection was stored over a created transaction.');
-  return { created: written, record };
+  build: (id: number) => TransactionRecord,
+): Promise<{ created: boolean; record: TransactionRecord }> {
+  const { written, item } = await putUnderKey(tenantId, requestKey, (id) => toItem(tenantId, build(id)));
+  const stored = toRequestRecord(item);
+  if (stored.status !== 'created') throw new Error('A rejection was stored over a created transaction.');
+  return { created: written, record: stored.record };
 }
 
 /**
@@ -160,3 +187,5 @@ export async function claimSurveySlot(
     throw error;
   }
 }
+
+export const transactionRepository: TransactionRepository = { findByRequestKey, findById, putCreated, putOutcome, claimSurveySlot };

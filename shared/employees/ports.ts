@@ -13,6 +13,7 @@ export interface EmployeeRepository {
   insert(tenantId: number, employee: Employee): Promise<void>;
   get(tenantId: number, id: number): Promise<Employee | undefined>;
   getMany(tenantId: number, ids: number[]): Promise<Employee[]>;
+  findByExternalId(tenantId: number, employeeId: string): Promise<Employee | undefined>;
   /** The employee after the change; NotFoundError when it does not exist. */
   update(tenantId: number, id: number, changes: Partial<Employee>, now: string): Promise<Employee>;
   /**

@@ -1,16 +1,10 @@
 import * as v from 'valibot';
 import { logger } from '../logger.js';
+import { receiveCount, type QueueRecord } from '../queues.js';
 import { deliverSurvey, type DeliveryConfig } from './delivery.js';
 import { DispatchMessage } from './dispatch.js';
 import type { DeliveryPorts } from './ports.js';
 import type { Settings } from '../tenants/config-schema.js';
-
-/** What the dispatcher reads of a queue record (an SQS record has these and more). */
-export interface QueueRecord {
-  messageId: string;
-  body: string;
-  attributes?: { ApproximateReceiveCount?: string };
-}
 
 /**
  * One SurveyDispatchQueue record: one survey attempt, sent on its channel once. A record that is not a dispatch
@@ -22,7 +16,7 @@ export async function dispatchRecord(
   ports: DeliveryPorts & { settings: (tenantId: number) => Promise<Settings> },
   config: DeliveryConfig,
 ): Promise<void> {
-  const receives = Number(record.attributes?.ApproximateReceiveCount ?? 1);
+  const receives = receiveCount(record);
   const parsed = v.safeParse(DispatchMessage, safeJson(record.body));
   if (!parsed.success) {
     logger.error('Not a survey dispatch message', { messageId: record.messageId, receives });

@@ -1,3 +1,6 @@
+import type { Found } from '../paging.js';
+import type { AnswerOrigin, TransactionRecord } from '../transactions/ports.js';
+import type { Transaction } from '../transactions/schema.js';
 import type { Channel } from './dispatch.js';
 
 /** The storage and the providers survey delivery needs; `shared/adapters/attempt-repository.ts` and `senders.ts` implement them. */
@@ -106,4 +109,38 @@ export interface DeliveryPorts {
   reachability: Reachability;
   stores: StoreNames;
   senders: Senders;
+}
+
+// ---- Answers and evaluations ---------------------------------------------------------------------------------
+
+/** An answer to a survey attempt: it becomes the transaction's rating. */
+export interface Answer {
+  rating: NonNullable<Transaction['rating']>;
+  ratingItems: Transaction['rating_items'];
+  /** Where it came from; `answeredAt` is kept from the first answer when an answer is replaced. */
+  origin: AnswerOrigin;
+  /** Who answered, as the chatbot reports it. */
+  respondent: { name: string | null; phone: string | null; storeId: string | null; employeeId: string | null };
+}
+
+export type AnswerOutcome = 'written' | 'missing' | 'conflict';
+
+/** Transactions as evaluations: `shared/adapters/evaluation-repository.ts` implements it. */
+export interface EvaluationStore {
+  transaction(tenantId: number, id: number): Promise<TransactionRecord | undefined>;
+  /**
+   * Writes an answer onto a transaction's survey attempt with one conditional write. `create` requires the attempt
+   * not to be answered yet (of two answers at once, one wins: `conflict`); `replace` requires an answer to exist.
+   */
+  writeAnswer(
+    tenantId: number,
+    transaction: Pick<Transaction, 'id' | 'transaction_id'>,
+    attemptId: number,
+    mode: 'create' | 'replace',
+    answer: Answer,
+  ): Promise<{ outcome: AnswerOutcome; record?: TransactionRecord }>;
+  /** Rated transactions answered between two dates (inclusive), newest first. */
+  answeredBetween(tenantId: number, from: string, to: string, limit: number, cursor: string | undefined): Promise<Found<TransactionRecord>>;
+  /** The rated transaction with this external id (the latest answered, when several share it). */
+  answeredByExternalId(tenantId: number, externalId: string): Promise<TransactionRecord | undefined>;
 }

@@ -1,12 +1,8 @@
-import * as v from 'valibot';
-import { evaluationIndex, queryByExternalId, queryEvaluations, writeAnswer } from '../adapters/evaluation-repository.js';
-import { findByIdItem } from '../adapters/transaction-repository.js';
-import type { Item } from '../adapters/dynamodb.js';
 import { DomainError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
 import { INDICATORS, isSupported, type Indicator } from '../tenants/config-schema.js';
 import type { Settings } from '../tenants/settings.js';
-import { tenantSettings } from '../wiring/tenants.js';
-import { Transaction } from '../transactions/schema.js';
+import type { TransactionRecord } from '../transactions/ports.js';
+import type { EvaluationStore } from './ports.js';
 import {
   RATING_SOURCES,
   sourceOfCode,
@@ -23,105 +19,22 @@ export const MAX_EVALUATION_RANGE_DAYS = 92;
 
 const notFound = () => new NotFoundError('No such survey attempt for this journey.');
 
-/** The transaction a survey attempt belongs to, if the attempt exists for that journey. */
-async function attemptOf(
-  tenantId: number,
-  transactionId: number,
-  attemptId: number,
-  journey: string,
-): Promise<{ item: Item; transaction: Transaction }> {
-  const item = await findByIdItem(tenantId, transactionId);
-  if (!item || item.status !== 'created' || item.journey_slug !== journey) throw notFound();
-  const transaction = v.parse(Transaction, item);
-  if (transaction.survey.attempt_id !== attemptId) throw notFound();
-  return { item, transaction };
-}
-
 function journeyOf(settings: Settings, id: number) {
   const journey = settings.journeys.find((j) => j.id === id);
   if (!journey) throw new NotFoundError('The journey of this survey no longer exists.');
   return journey;
 }
 
-/** What a chatbot needs to conduct a survey (GET /survey). */
-export async function getSurvey(tenantId: number, query: SurveyQuery) {
-  const [{ item, transaction }, settings] = await Promise.all([
-    attemptOf(tenantId, query.transactionId, query.attemptId, query.journey),
-    tenantSettings(tenantId),
-  ]);
-  const journey = journeyOf(settings, transaction.journey_id);
-  const status = transaction.survey.status === 'answered' ? 'answered' : 'scheduled';
-  return {
-    transactionId: transaction.id,
-    attemptId: query.attemptId,
-    journey: journey.slug,
-    indicator: journey.indicator,
-    scale: INDICATORS[journey.indicator],
-    classes: journey.classes
-      .flatMap((id) => settings.classes.filter((c) => c.id === id))
-      .map((c) => ({ classId: c.id, label: c.label, type: c.type, scale: INDICATORS[c.type] })),
-    customerFirstName: String(item.customer_name ?? '').split(/\s+/)[0] ?? '',
-    channel: transaction.survey.channel,
-    status,
-    statusCode: SURVEY_STATUS_CODES[status],
-  };
-}
-
-/**
- * Records (POST) or replaces (PUT) the answer to a survey attempt: the transaction's rating becomes the answer.
- * Scores out of scale are refused, never nulled; an attempt answered already is a 409 on POST; PUT needs an answer.
- */
-export async function answerSurvey(tenantId: number, body: SurveyBody, mode: 'create' | 'replace'): Promise<Evaluation> {
-  const [{ transaction }, settings] = await Promise.all([
-    attemptOf(tenantId, body.transactionId, body.attemptId, body.journey),
-    tenantSettings(tenantId),
-  ]);
-  const journey = journeyOf(settings, transaction.journey_id);
-  const errors: FieldProblem[] = [];
-  if (!isSupported(journey.indicator, body.score)) errors.push({ path: 'score', message: outOfScale(body.score, journey.indicator) });
-  const items = body.classes.flatMap((answer, i) => {
-    const configured = settings.classes.find((c) => c.id === answer.classId);
-    if (!configured || !journey.classes.includes(configured.id)) {
-      errors.push({ path: `classes[${i}].classId`, message: `class ${answer.classId} is not a class of journey ${journey.slug}` });
-      return [];
-    }
-    if (configured.type !== answer.type)
-      errors.push({ path: `classes[${i}].type`, message: `class ${answer.classId} is of type ${configured.type}` });
-    if (answer.score !== undefined && !isSupported(configured.type, answer.score))
-      errors.push({ path: `classes[${i}].score`, message: outOfScale(answer.score, configured.type) });
-    return answer.score === undefined ? [] : [{ class_id: configured.id, score: answer.score }];
-  });
-  if (errors.length) throw new ValidationError('The answer does not fit this survey.', errors);
-
-  const source: SourceName = body.source ?? (body.src !== undefined ? sourceOfCode(body.src) : 'chatbot');
-  const now = new Date().toISOString();
-  const { outcome, item } = await writeAnswer(tenantId, transaction.id, body.attemptId, mode, {
-    rating: { score: body.score, comment: body.comment ?? null },
-    rating_items: items,
-    eval_source: source,
-    eval_src: body.src ?? RATING_SOURCES[source],
-    respondent: { name: body.name ?? null, phone: body.phone ?? null, storeId: body.storeId ?? null, employeeId: body.employeeId ?? null },
-    ...(mode === 'create' ? evaluationIndex(tenantId, transaction, now) : {}),
-  });
-  if (outcome === 'conflict')
-    throw new DomainError('concurrent-edit', 'This survey attempt is answered already: correct the answer with PUT /survey.');
-  if (outcome === 'missing')
-    throw mode === 'replace' ? new NotFoundError('This survey attempt has no answer to replace: answer it with POST /survey.') : notFound();
-  return toEvaluation(item!, settings);
-}
-
 const outOfScale = (score: number, indicator: Indicator) =>
   `${score} is not a ${indicator} score (${INDICATORS[indicator].min}-${INDICATORS[indicator].max})`;
 
 /** An evaluation as the formbuilder routes answer it. */
-export function toEvaluation(item: Item, settings: Settings): Evaluation {
-  const transaction = v.parse(Transaction, item);
-  const source = (item.eval_source as SourceName | undefined) ?? 'api';
+export function toEvaluation({ transaction, journeySlug, answer }: TransactionRecord, settings: Settings): Evaluation {
   return {
     id: transaction.id,
     transaction_id: transaction.transaction_id,
     transaction: transaction.id,
-    journey: String(item.journey_slug),
+    journey: journeySlug,
     store_id: transaction.store_id,
     employee_id: transaction.employee_id,
     customer_id: transaction.customer_id,
@@ -131,39 +44,130 @@ export function toEvaluation(item: Item, settings: Settings): Evaluation {
       const c = settings.classes.find((x) => x.id === ri.class_id);
       return { classId: ri.class_id, label: c?.label ?? '', type: c?.type ?? '', score: ri.score };
     }),
-    source,
-    src: Number(item.eval_src ?? RATING_SOURCES[source]),
-    answered_at: String(item.answered_at),
+    source: answer?.source ?? 'api',
+    src: answer?.src ?? RATING_SOURCES.api,
+    answered_at: answer?.answeredAt ?? '',
     created_at: transaction.created_at,
   };
 }
 
-/** Evaluations answered between two dates (inclusive, UTC), newest first. */
-export async function listEvaluations(tenantId: number, query: EvaluationsQuery) {
-  const days = (Date.parse(query.end_date) - Date.parse(query.start_date)) / 86_400_000;
-  if (days < 0)
-    throw new ValidationError('end_date is before start_date.', [{ path: 'end_date', message: 'must not be before start_date' }]);
-  if (days >= MAX_EVALUATION_RANGE_DAYS)
-    throw new ValidationError('The date range is too long.', [
-      { path: 'end_date', message: `the range may span at most ${MAX_EVALUATION_RANGE_DAYS} days` },
+/** Surveys as the chatbot and the survey page conduct them, and their answers as evaluations. */
+export function surveyService({
+  evaluations,
+  settings: tenantSettings,
+}: {
+  evaluations: EvaluationStore;
+  settings: (tenantId: number) => Promise<Settings>;
+}) {
+  /** The transaction a survey attempt belongs to, if the attempt exists for that journey. */
+  async function attemptOf(tenantId: number, transactionId: number, attemptId: number, journey: string): Promise<TransactionRecord> {
+    const record = await evaluations.transaction(tenantId, transactionId);
+    if (!record || record.journeySlug !== journey || record.transaction.survey.attempt_id !== attemptId) throw notFound();
+    return record;
+  }
+
+  /** What a chatbot needs to conduct a survey (GET /survey). */
+  async function getSurvey(tenantId: number, query: SurveyQuery) {
+    const [{ transaction, customerName }, settings] = await Promise.all([
+      attemptOf(tenantId, query.transactionId, query.attemptId, query.journey),
+      tenantSettings(tenantId),
     ]);
-  if (query.page > 1 && !query.cursor)
-    throw new ValidationError('Walk this list with cursor.', [
-      { path: 'page', message: 'pages after the first are reached with next_cursor' },
+    const journey = journeyOf(settings, transaction.journey_id);
+    const status = transaction.survey.status === 'answered' ? 'answered' : 'scheduled';
+    return {
+      transactionId: transaction.id,
+      attemptId: query.attemptId,
+      journey: journey.slug,
+      indicator: journey.indicator,
+      scale: INDICATORS[journey.indicator],
+      classes: journey.classes
+        .flatMap((id) => settings.classes.filter((c) => c.id === id))
+        .map((c) => ({ classId: c.id, label: c.label, type: c.type, scale: INDICATORS[c.type] })),
+      customerFirstName: (customerName ?? '').split(/\s+/)[0] ?? '',
+      channel: transaction.survey.channel,
+      status,
+      statusCode: SURVEY_STATUS_CODES[status],
+    };
+  }
+
+  /**
+   * Records (POST) or replaces (PUT) the answer to a survey attempt: the transaction's rating becomes the answer.
+   * Scores out of scale are refused, never nulled; an attempt answered already is a 409 on POST; PUT needs an answer.
+   */
+  async function answerSurvey(tenantId: number, body: SurveyBody, mode: 'create' | 'replace'): Promise<Evaluation> {
+    const [{ transaction }, settings] = await Promise.all([
+      attemptOf(tenantId, body.transactionId, body.attemptId, body.journey),
+      tenantSettings(tenantId),
     ]);
-  const [{ items, nextCursor }, settings] = await Promise.all([
-    queryEvaluations(tenantId, query.start_date, query.end_date, query.limit, query.cursor),
-    tenantSettings(tenantId),
-  ]);
-  return { data: items.map((item) => toEvaluation(item, settings)), page: query.page, limit: query.limit, next_cursor: nextCursor };
+    const journey = journeyOf(settings, transaction.journey_id);
+    const errors: FieldProblem[] = [];
+    if (!isSupported(journey.indicator, body.score)) errors.push({ path: 'score', message: outOfScale(body.score, journey.indicator) });
+    const items = body.classes.flatMap((answer, i) => {
+      const configured = settings.classes.find((c) => c.id === answer.classId);
+      if (!configured || !journey.classes.includes(configured.id)) {
+        errors.push({ path: `classes[${i}].classId`, message: `class ${answer.classId} is not a class of journey ${journey.slug}` });
+        return [];
+      }
+      if (configured.type !== answer.type)
+        errors.push({ path: `classes[${i}].type`, message: `class ${answer.classId} is of type ${configured.type}` });
+      if (answer.score !== undefined && !isSupported(configured.type, answer.score))
+        errors.push({ path: `classes[${i}].score`, message: outOfScale(answer.score, configured.type) });
+      return answer.score === undefined ? [] : [{ class_id: configured.id, score: answer.score }];
+    });
+    if (errors.length) throw new ValidationError('The answer does not fit this survey.', errors);
+
+    const source: SourceName = body.source ?? (body.src !== undefined ? sourceOfCode(body.src) : 'chatbot');
+    const { outcome, record } = await evaluations.writeAnswer(tenantId, transaction, body.attemptId, mode, {
+      rating: { score: body.score, comment: body.comment ?? null },
+      ratingItems: items,
+      origin: { source, src: body.src ?? RATING_SOURCES[source], answeredAt: new Date().toISOString() },
+      respondent: {
+        name: body.name ?? null,
+        phone: body.phone ?? null,
+        storeId: body.storeId ?? null,
+        employeeId: body.employeeId ?? null,
+      },
+    });
+    if (outcome === 'conflict')
+      throw new DomainError('concurrent-edit', 'This survey attempt is answered already: correct the answer with PUT /survey.');
+    if (outcome === 'missing')
+      throw mode === 'replace'
+        ? new NotFoundError('This survey attempt has no answer to replace: answer it with POST /survey.')
+        : notFound();
+    return toEvaluation(record!, settings);
+  }
+
+  /** Evaluations answered between two dates (inclusive, UTC), newest first. */
+  async function listEvaluations(tenantId: number, query: EvaluationsQuery) {
+    const days = (Date.parse(query.end_date) - Date.parse(query.start_date)) / 86_400_000;
+    if (days < 0)
+      throw new ValidationError('end_date is before start_date.', [{ path: 'end_date', message: 'must not be before start_date' }]);
+    if (days >= MAX_EVALUATION_RANGE_DAYS)
+      throw new ValidationError('The date range is too long.', [
+        { path: 'end_date', message: `the range may span at most ${MAX_EVALUATION_RANGE_DAYS} days` },
+      ]);
+    if (query.page > 1 && !query.cursor)
+      throw new ValidationError('Walk this list with cursor.', [
+        { path: 'page', message: 'pages after the first are reached with next_cursor' },
+      ]);
+    const [{ items, nextCursor }, settings] = await Promise.all([
+      evaluations.answeredBetween(tenantId, query.start_date, query.end_date, query.limit, query.cursor),
+      tenantSettings(tenantId),
+    ]);
+    return { data: items.map((record) => toEvaluation(record, settings)), page: query.page, limit: query.limit, next_cursor: nextCursor };
+  }
+
+  /** One evaluation, by the transaction's internal id or (is_external) by its external id. */
+  async function getEvaluation(tenantId: number, id: string, isExternal: boolean): Promise<Evaluation> {
+    const absent = () => new NotFoundError(`Evaluation ${id} not found.`);
+    let record: TransactionRecord | undefined;
+    if (isExternal) record = await evaluations.answeredByExternalId(tenantId, id);
+    else if (/^\d{1,15}$/.test(id)) record = await evaluations.transaction(tenantId, Number(id));
+    if (!record?.answer) throw absent();
+    return toEvaluation(record, await tenantSettings(tenantId));
+  }
+
+  return { getSurvey, answerSurvey, listEvaluations, getEvaluation };
 }
 
-/** One evaluation, by the transaction's internal id or (is_external) by its external id. */
-export async function getEvaluation(tenantId: number, id: string, isExternal: boolean): Promise<Evaluation> {
-  const absent = () => new NotFoundError(`Evaluation ${id} not found.`);
-  let item: Item | undefined;
-  if (isExternal) item = await queryByExternalId(tenantId, id);
-  else if (/^\d{1,15}$/.test(id)) item = await findByIdItem(tenantId, Number(id));
-  if (!item || item.status !== 'created' || !item.answered_at) throw absent();
-  return toEvaluation(item, await tenantSettings(tenantId));
-}
+export type SurveyService = ReturnType<typeof surveyService>;

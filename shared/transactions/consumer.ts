@@ -1,16 +1,14 @@
-import type { SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
+import type { FieldProblem } from '../errors.js';
 import { logger } from '../logger.js';
 import { count } from '../metrics.js';
-import { readManyReferences, type ReferencesRead } from '../adapters/references.js';
-import { sendMessages } from '../adapters/sqs.js';
-import type { FieldProblem } from '../errors.js';
+import { MAX_RECEIVE_COUNT, receiveCount, type QueueRecord } from '../queues.js';
 import { describeIssue } from '../schema.js';
 import type { DispatchMessage } from '../surveys/dispatch.js';
 import { TransactionMessage } from './message.js';
+import type { Dispatcher, Referenced, ReferenceReader } from './ports.js';
 import { fromV2, V2TransactionBody, type TransactionCommand } from './requests.js';
-import { MAX_RECEIVE_COUNT } from '../queues.js';
-import { recordFailure, recordRejection, referencesOf, registerTransaction, TransactionRejected } from './service.js';
+import { referencesOf, TransactionRejected, type TransactionService } from './service.js';
 
 /** A record parsed once: its message, and the command its payload becomes or why the payload is refused. */
 interface Parsed {
@@ -18,135 +16,146 @@ interface Parsed {
   command?: TransactionCommand;
   problems?: FieldProblem[];
   /** What the command names, read with the rest of its batch. */
-  read?: ReferencesRead;
+  read?: Referenced;
 }
 
-function parse(record: SQSRecord): Parsed {
+function parse(record: QueueRecord): Parsed {
   const message = v.parse(TransactionMessage, JSON.parse(record.body));
   const body = v.safeParse(V2TransactionBody, message.payload);
   if (body.success) return { message, command: fromV2(body.output) };
   return { message, problems: body.issues.map((issue) => ({ path: v.getDotPath(issue) ?? 'payload', message: describeIssue(issue) })) };
 }
 
-/**
- * Parses a batch and reads what all its transactions name in one or two BatchGetItem round trips, instead of one
- * or two per record. Records that do not parse are left out (their own processing fails them); when the batch
- * read fails, each record reads for itself.
- */
-export async function prepareBatch(records: SQSRecord[]): Promise<Map<string, Parsed>> {
-  const prepared = new Map<string, Parsed>();
-  for (const record of records) {
+export interface ConsumerPorts {
+  service: TransactionService;
+  readReferences: ReferenceReader;
+  dispatcher: Dispatcher;
+}
+
+/** The TransactionQueue's records: read a batch at once, register each, send the batch's survey messages together. */
+export function transactionConsumer({ service, readReferences, dispatcher }: ConsumerPorts) {
+  /**
+   * Parses a batch and reads what all its transactions name in one or two BatchGetItem round trips, instead of one
+   * or two per record. Records that do not parse are left out (their own processing fails them); when the batch
+   * read fails, each record reads for itself.
+   */
+  async function prepareBatch(records: QueueRecord[]): Promise<Map<string, Parsed>> {
+    const prepared = new Map<string, Parsed>();
+    for (const record of records) {
+      try {
+        prepared.set(record.messageId, parse(record));
+      } catch {
+        // Reported when the record itself is processed.
+      }
+    }
+    const readers = [...prepared.values()].filter((p) => p.command);
     try {
-      prepared.set(record.messageId, parse(record));
-    } catch {
-      // Reported when the record itself is processed.
+      const reads = await readReferences(readers.map((p) => referencesOf(p.message.tenantId, p.command!, p.message.requestId)));
+      readers.forEach((p, i) => (p.read = reads[i]));
+    } catch (error) {
+      logger.warn('Batch read failed; each record reads for itself', { error });
+    }
+    return prepared;
+  }
+
+  /**
+   * One TransactionQueue record. Business rejections are recorded against the request and the record is done;
+   * anything thrown is an infrastructure failure: the record goes back to the queue (and to the DLQ after 5 receives).
+   * Every failure is logged with what identifies it, never with the payload; on the last receive the request's
+   * outcome becomes `failed`, so that its client learns it is not merely pending.
+   */
+  async function processTransactionRecord(
+    record: QueueRecord,
+    prepared?: Parsed,
+    dispatch?: (message: DispatchMessage) => Promise<void>,
+  ): Promise<void> {
+    const receives = receiveCount(record);
+    const where = { messageId: record.messageId, receives };
+    let parsed: Parsed;
+    try {
+      parsed = prepared ?? parse(record);
+    } catch (error) {
+      logger.error('Transaction message cannot be read', { ...where, error: describeError(error) });
+      throw error;
+    }
+    const { tenantId, requestId, receivedAt } = parsed.message;
+    try {
+      await registerRecord(parsed, dispatch);
+    } catch (error) {
+      logger.error('Transaction record failed', {
+        ...where,
+        tenantId,
+        requestId,
+        lastReceive: receives >= MAX_RECEIVE_COUNT,
+        error: describeError(error),
+      });
+      if (receives >= MAX_RECEIVE_COUNT)
+        await service
+          .recordFailure(tenantId, requestId, receivedAt)
+          .catch((cause: unknown) => logger.error('Failure outcome not recorded', { tenantId, requestId, error: describeError(cause) }));
+      throw error;
     }
   }
-  const readers = [...prepared.values()].filter((p) => p.command);
-  try {
-    const reads = await readManyReferences(readers.map((p) => referencesOf(p.message.tenantId, p.command!, p.message.requestId)));
-    readers.forEach((p, i) => (p.read = reads[i]));
-  } catch (error) {
-    logger.warn('Batch read failed; each record reads for itself', { error });
-  }
-  return prepared;
-}
 
-/**
- * One TransactionQueue record. Business rejections are recorded against the request and the record is done;
- * anything thrown is an infrastructure failure: the record goes back to the queue (and to the DLQ after 5 receives).
- * Every failure is logged with what identifies it, never with the payload; on the last receive the request's
- * outcome becomes `failed`, so that its client learns it is not merely pending.
- */
-export async function processTransactionRecord(
-  record: SQSRecord,
-  prepared?: Parsed,
-  dispatch?: (message: DispatchMessage) => Promise<void>,
-): Promise<void> {
-  const receives = Number(record.attributes?.ApproximateReceiveCount ?? 1);
-  const where = { messageId: record.messageId, receives };
-  let parsed: Parsed;
-  try {
-    parsed = prepared ?? parse(record);
-  } catch (error) {
-    logger.error('Transaction message cannot be read', { ...where, error: describeError(error) });
-    throw error;
+  async function registerRecord(
+    { message, command, problems, read }: Parsed,
+    dispatch?: (message: DispatchMessage) => Promise<void>,
+  ): Promise<void> {
+    const { tenantId, requestId, receivedAt } = message;
+    // Records of a batch run concurrently: log keys go on each line, not on the shared logger.
+    const keys = { tenantId, requestId };
+    if (!command) {
+      // The API validated this shape; a message that fails now was not sent by it, or the schema changed under it.
+      logger.warn('Transaction message failed validation', keys);
+      await service.recordRejection(tenantId, requestId, problems ?? [], receivedAt);
+      return;
+    }
+    try {
+      const { transaction, duplicate } = await service.registerTransaction(tenantId, command, requestId, {
+        read,
+        ...(dispatch ? { dispatch } : {}),
+      });
+      logger.info(duplicate ? 'Transaction already registered' : 'Transaction created', {
+        ...keys,
+        transactionId: transaction.id,
+        survey: transaction.survey.status,
+      });
+    } catch (error) {
+      if (!(error instanceof TransactionRejected)) throw error;
+      logger.info('Transaction rejected', { ...keys, reasons: error.errors.map((e) => e.path) });
+      count('TransactionsRejected', rejectionReason(error.errors[0]?.path));
+      await service.recordRejection(tenantId, requestId, error.errors, receivedAt);
+    }
   }
-  const { tenantId, requestId, receivedAt } = parsed.message;
-  try {
-    await registerRecord(parsed, dispatch);
-  } catch (error) {
-    logger.error('Transaction record failed', {
-      ...where,
-      tenantId,
-      requestId,
-      lastReceive: receives >= MAX_RECEIVE_COUNT,
-      error: describeError(error),
-    });
-    if (receives >= MAX_RECEIVE_COUNT)
-      await recordFailure(tenantId, requestId, receivedAt).catch((cause: unknown) =>
-        logger.error('Failure outcome not recorded', { tenantId, requestId, error: describeError(cause) }),
-      );
-    throw error;
-  }
-}
 
-async function registerRecord(
-  { message, command, problems, read }: Parsed,
-  dispatch?: (message: DispatchMessage) => Promise<void>,
-): Promise<void> {
-  const { tenantId, requestId, receivedAt } = message;
-  // Records of a batch run concurrently: log keys go on each line, not on the shared logger.
-  const keys = { tenantId, requestId };
-  if (!command) {
-    // The API validated this shape; a message that fails now was not sent by it, or the schema changed under it.
-    logger.warn('Transaction message failed validation', keys);
-    await recordRejection(tenantId, requestId, problems ?? [], receivedAt);
-    return;
+  /**
+   * The survey messages of a batch, sent together once its records are processed: one SendMessageBatch for ten
+   * instead of ten SendMessage. `flush` answers the records whose message could not be sent, so that they go back to
+   * the queue and are sent again on redelivery; records that failed anyway send nothing.
+   */
+  function dispatchOutbox() {
+    const pending: { messageId: string; message: DispatchMessage }[] = [];
+    return {
+      for: (messageId: string) => async (message: DispatchMessage) => {
+        pending.push({ messageId, message });
+      },
+      async flush(failed: ReadonlySet<string>): Promise<string[]> {
+        const due = pending.filter((p) => !failed.has(p.messageId));
+        if (!due.length) return [];
+        const unsent = await dispatcher.sendBatch(due.map((p) => p.message));
+        count('SurveysDispatched', undefined, due.length - unsent.length);
+        if (unsent.length) logger.error('Survey dispatch messages not sent; their records go back to the queue', { unsent: unsent.length });
+        return [...new Set(unsent.map((i) => due[i]!.messageId))];
+      },
+    };
   }
-  try {
-    const { transaction, duplicate } = await registerTransaction(tenantId, command, requestId, { read, ...(dispatch ? { dispatch } : {}) });
-    logger.info(duplicate ? 'Transaction already registered' : 'Transaction created', {
-      ...keys,
-      transactionId: transaction.id,
-      survey: transaction.survey.status,
-    });
-  } catch (error) {
-    if (!(error instanceof TransactionRejected)) throw error;
-    logger.info('Transaction rejected', { ...keys, reasons: error.errors.map((e) => e.path) });
-    count('TransactionsRejected', rejectionReason(error.errors[0]?.path));
-    await recordRejection(tenantId, requestId, error.errors, receivedAt);
-  }
+
+  return { prepareBatch, processTransactionRecord, dispatchOutbox };
 }
 
 /** An error as a log line may show it: its class and the start of its message (SDK messages name no personal data). */
 const describeError = (error: unknown) =>
   error instanceof Error ? { name: error.name, message: error.message.slice(0, 300) } : { name: typeof error, message: '' };
-
-/**
- * The survey messages of a batch, sent together once its records are processed: one SendMessageBatch for ten
- * instead of ten SendMessage. `flush` answers the records whose message could not be sent, so that they go back to
- * the queue and are sent again on redelivery; records that failed anyway send nothing.
- */
-export function dispatchOutbox() {
-  const pending: { messageId: string; message: DispatchMessage }[] = [];
-  return {
-    for: (messageId: string) => async (message: DispatchMessage) => {
-      pending.push({ messageId, message });
-    },
-    async flush(failed: ReadonlySet<string>): Promise<string[]> {
-      const due = pending.filter((p) => !failed.has(p.messageId));
-      if (!due.length) return [];
-      const unsent = await sendMessages(
-        'surveyDispatch',
-        due.map((p) => p.message),
-      );
-      count('SurveysDispatched', undefined, due.length - unsent.length);
-      if (unsent.length) logger.error('Survey dispatch messages not sent; their records go back to the queue', { unsent: unsent.length });
-      return [...new Set(unsent.map((i) => due[i]!.messageId))];
-    },
-  };
-}
 
 /** The metric dimension of a rejection: which rule refused it, from the field it names. */
 export function rejectionReason(path: string | undefined): string {

@@ -1,6 +1,6 @@
-import { findByRequestKey, findById } from '../adapters/transaction-repository.js';
 import { NotFoundError, type FieldProblem } from '../errors.js';
 import { requestKeyOf } from './request-key.js';
+import type { TransactionRepository } from './ports.js';
 import type { Transaction } from './schema.js';
 
 /** Reading transactions and the outcome of v2 requests: apart from registering them, which loads far more. */
@@ -14,22 +14,27 @@ export interface RequestOutcome {
   warnings: FieldProblem[];
 }
 
-/**
- * What became of a v2 request: pending until the consumer has decided; failed once the queue gave up on it. An id
- * this tenant was never given is not found.
- */
-export async function requestOutcome(tenantId: number, requestId: string, secret: string): Promise<RequestOutcome> {
-  const requestKey = requestKeyOf(tenantId, requestId, secret);
-  if (!requestKey) throw new NotFoundError(`No request ${requestId} was accepted for this tenant.`);
-  const record = await findByRequestKey(tenantId, requestKey);
-  const outcome = { requestId, transactionId: null, errors: [], warnings: [] };
-  if (!record) return { ...outcome, status: 'pending' };
-  if (record.status !== 'created') return { ...outcome, status: record.status, errors: record.errors };
-  return { ...outcome, status: 'created', transactionId: record.transaction.id, warnings: record.warnings };
-}
+/** Reading transactions and what became of v2 requests. */
+export function transactionQueries(transactions: Pick<TransactionRepository, 'findByRequestKey' | 'findById'>) {
+  /**
+   * What became of a v2 request: pending until the consumer has decided; failed once the queue gave up on it. An id
+   * this tenant was never given is not found.
+   */
+  async function requestOutcome(tenantId: number, requestId: string, secret: string): Promise<RequestOutcome> {
+    const requestKey = requestKeyOf(tenantId, requestId, secret);
+    if (!requestKey) throw new NotFoundError(`No request ${requestId} was accepted for this tenant.`);
+    const record = await transactions.findByRequestKey(tenantId, requestKey);
+    const outcome = { requestId, transactionId: null, errors: [], warnings: [] };
+    if (!record) return { ...outcome, status: 'pending' };
+    if (record.status !== 'created') return { ...outcome, status: record.status, errors: record.errors };
+    return { ...outcome, status: 'created', transactionId: record.record.transaction.id, warnings: record.record.warnings };
+  }
 
-export async function getTransaction(tenantId: number, id: number): Promise<Transaction> {
-  const transaction = await findById(tenantId, id);
-  if (!transaction) throw new NotFoundError(`Transaction ${id} not found.`);
-  return transaction;
+  async function getTransaction(tenantId: number, id: number): Promise<Transaction> {
+    const transaction = (await transactions.findById(tenantId, id))?.transaction;
+    if (!transaction) throw new NotFoundError(`Transaction ${id} not found.`);
+    return transaction;
+  }
+
+  return { requestOutcome, getTransaction };
 }

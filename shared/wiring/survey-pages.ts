@@ -1,26 +1,26 @@
 import { storeNames, suppressAddress } from '../adapters/attempt-repository.js';
-import { findByIdItem } from '../adapters/transaction-repository.js';
-import { editCustomer } from '../wiring/customers.js';
+import { findById } from '../adapters/transaction-repository.js';
+import { editCustomer } from './customers.js';
 import type { PagePorts, PageTransaction } from '../surveys/answer-page.js';
 import type { FeedbackPorts } from '../surveys/feedback.js';
-import { answerSurvey } from '../surveys/service.js';
-import { tenantSettings } from '../wiring/tenants.js';
+import { answerSurvey } from './surveys.js';
+import { tenantSettings } from './tenants.js';
 
 /** The survey page: the transaction behind a link, the tenant's settings, the one answer path and the opt-out. */
 export const surveyPage: PagePorts = {
   async transaction(tenantId, id): Promise<PageTransaction | undefined> {
-    const item = await findByIdItem(tenantId, id);
-    if (!item || item.status !== 'created') return undefined;
-    const survey = item.survey as { status: string; attempt_id: number | null };
+    const record = await findById(tenantId, id);
+    if (!record) return undefined;
+    const { transaction } = record;
     return {
       id,
-      journeyId: Number(item.journey_id),
-      journeySlug: String(item.journey_slug),
-      storeId: Number(item.store_id),
-      customerId: Number(item.customer_id),
-      customerName: typeof item.customer_name === 'string' ? item.customer_name : null,
-      attemptId: survey.attempt_id,
-      status: survey.status,
+      journeyId: transaction.journey_id,
+      journeySlug: record.journeySlug,
+      storeId: transaction.store_id,
+      customerId: transaction.customer_id,
+      customerName: record.customerName,
+      attemptId: transaction.survey.attempt_id,
+      status: transaction.survey.status,
     };
   },
   settings: tenantSettings,

@@ -1,0 +1,40 @@
+import { customerRepository } from '../adapters/customer-repository.js';
+import { employeeRepository } from '../adapters/employee-repository.js';
+import { readTransactionReferences } from '../adapters/references.js';
+import { sendMessage, sendMessages } from '../adapters/sqs.js';
+import { storeRepository } from '../adapters/store-repository.js';
+import { transactionRepository } from '../adapters/transaction-repository.js';
+import { transactionConsumer } from '../transactions/consumer.js';
+import type { Dispatcher } from '../transactions/ports.js';
+import { transactionService } from '../transactions/service.js';
+import { createCustomer } from './customers.js';
+import { createEmployee } from './employees.js';
+import { createStore } from './stores.js';
+import { tenantSettings } from './tenants.js';
+
+/** Registering transactions: the table, the tenant's settings, the entities rule 5 creates, the survey queue. */
+const dispatcher: Dispatcher = {
+  send: async (message) => {
+    await sendMessage('surveyDispatch', message);
+  },
+  sendBatch: (messages) => sendMessages('surveyDispatch', messages),
+};
+
+const service = transactionService({
+  transactions: transactionRepository,
+  readReferences: readTransactionReferences,
+  settings: tenantSettings,
+  creators: {
+    store: { create: createStore, findByExternalId: storeRepository.findByExternalId },
+    employee: { create: createEmployee, findByExternalId: employeeRepository.findByExternalId },
+    customer: { create: createCustomer, findByExternalId: customerRepository.findByExternalId },
+  },
+  dispatcher,
+});
+
+export const { registerTransaction } = service;
+export const { prepareBatch, processTransactionRecord, dispatchOutbox } = transactionConsumer({
+  service,
+  readReferences: readTransactionReferences,
+  dispatcher,
+});
