@@ -1,0 +1,164 @@
+/**
+ * In-memory implementations of the domain's storage ports, for the unit tier: the real services run over them with
+ * no table, no queue and no Java. They keep the ports' promises that the rules depend on (external codes unique,
+ * a request key stored once, the repeat window) and nothing of the table's shape.
+ */
+import type { Customer } from '../../shared/customers/schema.js';
+import type { CustomerRepository } from '../../shared/customers/ports.js';
+import type { Employee } from '../../shared/employees/schema.js';
+import type { EmployeeRepository } from '../../shared/employees/ports.js';
+import { DuplicateError, NotFoundError } from '../../shared/errors.js';
+import type { Store } from '../../shared/stores/schema.js';
+import type { StoreRepository } from '../../shared/stores/ports.js';
+import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
+import type { Dispatcher, Reference, ReferenceReader, RequestRecord, TransactionRepository } from '../../shared/transactions/ports.js';
+import { transactionIdFor } from '../../shared/transactions/request-key.js';
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+/** Entities of one kind by tenant and id, their external codes unique per tenant. */
+function memoryEntities<T extends { id: number; updated_at: string }>(kind: string, codeField: keyof T & string) {
+  const rows = new Map<string, T>();
+  const codes = new Map<string, number>();
+  const lastId = new Map<number, number>();
+  const at = (tenantId: number, id: number) => `${tenantId}#${id}`;
+  const get = async (tenantId: number, id: number) => copy(rows.get(at(tenantId, id)));
+  return {
+    rows,
+    async nextId(tenantId: number) {
+      const id = Math.max(lastId.get(tenantId) ?? 0, ...[...rows.values()].map((row) => row.id)) + 1;
+      lastId.set(tenantId, id);
+      return id;
+    },
+    async insert(tenantId: number, value: T) {
+      const code = value[codeField];
+      if (code !== null && code !== undefined) {
+        if (codes.has(`${tenantId}#${String(code)}`))
+          throw new DuplicateError(`A ${kind} with ${codeField} "${String(code)}" already exists.`, codeField);
+        codes.set(`${tenantId}#${String(code)}`, value.id);
+      }
+      rows.set(at(tenantId, value.id), copy(value));
+    },
+    get,
+    async getMany(tenantId: number, ids: number[]) {
+      return ids.flatMap((id) => (rows.has(at(tenantId, id)) ? [copy(rows.get(at(tenantId, id))!)] : []));
+    },
+    async findByExternalId(tenantId: number, code: string) {
+      const id = codes.get(`${tenantId}#${code}`);
+      return id === undefined ? undefined : get(tenantId, id);
+    },
+    async update(tenantId: number, id: number, changes: Partial<T>, now: string) {
+      const current = rows.get(at(tenantId, id));
+      if (!current) throw new NotFoundError(`${kind} ${id} not found.`);
+      const next = { ...current, ...changes, updated_at: now };
+      rows.set(at(tenantId, id), next);
+      return copy(next);
+    },
+    async list(tenantId: number) {
+      return { items: [...rows.entries()].filter(([key]) => key.startsWith(`${tenantId}#`)).map(([, row]) => copy(row)), nextCursor: null };
+    },
+  };
+}
+
+export const memoryStores = (): StoreRepository & { rows: Map<string, Store> } => memoryEntities<Store>('store', 'store_id');
+export const memoryCustomers = (): CustomerRepository & { rows: Map<string, Customer> } =>
+  memoryEntities<Customer>('customer', 'client_id');
+
+export function memoryEmployees(): EmployeeRepository & { rows: Map<string, Employee> } {
+  const entities = memoryEntities<Employee>('employee', 'employee_id');
+  const replace = (field: 'stores' | 'groups') => async (tenantId: number, id: number, _before: number[], after: number[], now: string) => {
+    await entities.update(tenantId, id, { [field]: after } as Partial<Employee>, now);
+  };
+  return {
+    ...entities,
+    list: async (tenantId) => ({ ...(await entities.list(tenantId)), storeOnly: false }),
+    replaceStores: replace('stores'),
+    replaceGroups: replace('groups'),
+  };
+}
+
+/** Transactions by request key, each at the id its key derives; the repeat window's slots by customer and journey. */
+export function memoryTransactions(): TransactionRepository & { byKey: Map<string, RequestRecord> } {
+  const byKey = new Map<string, RequestRecord>();
+  const slots = new Map<string, Date>();
+  const key = (tenantId: number, requestKey: string) => `${tenantId}#${requestKey}`;
+  return {
+    byKey,
+    async findByRequestKey(tenantId, requestKey) {
+      return copy(byKey.get(key(tenantId, requestKey)));
+    },
+    async findById(tenantId, id) {
+      for (const [k, stored] of byKey)
+        if (k.startsWith(`${tenantId}#`) && stored.status === 'created' && stored.record.transaction.id === id) return copy(stored.record);
+      return undefined;
+    },
+    async putCreated(tenantId, requestKey, build) {
+      const held = byKey.get(key(tenantId, requestKey));
+      if (held?.status === 'created') return { created: false, record: copy(held.record) };
+      const record = build(transactionIdFor(requestKey));
+      byKey.set(key(tenantId, requestKey), { status: 'created', record: copy(record) });
+      return { created: true, record };
+    },
+    async putOutcome(tenantId, requestKey, status, errors, receivedAt) {
+      if (byKey.get(key(tenantId, requestKey))?.status === 'created') return;
+      byKey.set(key(tenantId, requestKey), { status, errors, receivedAt });
+    },
+    async claimSurveySlot(tenantId, customerId, journeyId, windowDays, now) {
+      const slot = `${tenantId}#${customerId}#${journeyId}`;
+      const last = slots.get(slot);
+      if (last && now.getTime() - last.getTime() < windowDays * 86_400_000) return false;
+      slots.set(slot, now);
+      return true;
+    },
+  };
+}
+
+/** Reads what transactions name from the in-memory repositories, as the table adapter does in one or two round trips. */
+export function memoryReferences(
+  repositories: { stores: StoreRepository; employees: EmployeeRepository; customers: CustomerRepository },
+  transactions: TransactionRepository,
+): ReferenceReader {
+  const resolve = async <T extends { id: number }>(
+    repository: { get(t: number, id: number): Promise<T | undefined>; findByExternalId(t: number, code: string): Promise<T | undefined> },
+    tenantId: number,
+    ref: Reference,
+  ) => {
+    const byCode = ref.externalId !== undefined ? await repository.findByExternalId(tenantId, ref.externalId) : undefined;
+    const found = ref.id !== undefined ? await repository.get(tenantId, ref.id) : byCode;
+    const target = ref.id !== undefined && ref.externalId !== undefined ? (byCode?.id ?? null) : undefined;
+    return { found, target };
+  };
+  return (requests) =>
+    Promise.all(
+      requests.map(async ({ tenantId, requestKey, store, employee, customer, fallbackStoreId }) => {
+        const [s, e, c] = await Promise.all([
+          resolve(repositories.stores, tenantId, store),
+          resolve(repositories.employees, tenantId, employee),
+          resolve(repositories.customers, tenantId, customer),
+        ]);
+        return {
+          store: s.found,
+          employee: e.found,
+          customer: c.found,
+          externalTargets: { store: s.target, employee: e.target, customer: c.target },
+          existing: await transactions.findByRequestKey(tenantId, requestKey),
+          fallbackStore: await repositories.stores.get(tenantId, fallbackStoreId),
+        };
+      }),
+    );
+}
+
+/** Keeps what would go to the survey dispatch queue. */
+export function memoryDispatcher(): Dispatcher & { sent: DispatchMessage[] } {
+  const sent: DispatchMessage[] = [];
+  return {
+    sent,
+    send: async (message) => {
+      sent.push(copy(message));
+    },
+    sendBatch: async (messages) => {
+      sent.push(...copy(messages));
+      return [];
+    },
+  };
+}
