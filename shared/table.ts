@@ -29,3 +29,9 @@ export type IndexName = (typeof TABLE.indexes)[number]['name'];
 export function indexAttributes(name: IndexName): { partitionKey: string; sortKey: string } {
   return TABLE.indexes.find((index) => index.name === name)!;
 }
+
+/** The attributes that put an item in an index at (partition, sort); undefined values leave it out (sparse indexes). */
+export function inIndex(name: IndexName, partition: string | undefined, sort: string | undefined): Record<string, string | undefined> {
+  const { partitionKey, sortKey } = indexAttributes(name);
+  return { [partitionKey]: partition, [sortKey]: sort };
+}

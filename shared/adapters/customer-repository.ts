@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { keys, normaliseName, padId } from '../keys.js';
+import { inIndex, indexAttributes } from '../table.js';
 import type { CustomerFilters } from '../customers/requests.js';
 import { Customer } from '../customers/schema.js';
 import type { CustomerRepository } from '../customers/ports.js';
@@ -20,13 +21,10 @@ export const customers = entityRepository<Customer>({
   collection: false,
   derived: {
     // Sparse: only opted-out customers are in gsi2.
-    opt_out: (tenantId, id, optOut) => ({
-      gsi2pk: optOut ? keys.optedOut(tenantId) : undefined,
-      gsi2sk: optOut ? padId(id) : undefined,
-    }),
+    opt_out: (tenantId, id, optOut) => inIndex('gsi2', optOut ? keys.optedOut(tenantId) : undefined, optOut ? padId(id) : undefined),
     name: (tenantId, id, name) => {
       const normalised = normaliseName(name);
-      return { gsi3pk: keys.byName(tenantId, ENTITY, nameShard(normalised)), gsi3sk: keys.nameSort(normalised, id) };
+      return inIndex('gsi3', keys.byName(tenantId, ENTITY, nameShard(normalised)), keys.nameSort(normalised, id));
     },
     email: exactIndex('gsi5', ENTITY, 'email'),
     phone: exactIndex('gsi6', ENTITY, 'phone'),
@@ -51,7 +49,12 @@ async function queryCustomers(tenantId: number, filters: CustomerFilters): Promi
     [cpf, 'gsi7', () => keys.byValue(tenantId, ENTITY, 'cpf', cpf!), { attribute: 'cpf', equals: cpf! }],
     [email, 'gsi5', () => keys.byValue(tenantId, ENTITY, 'email', email!), { attribute: 'email', equals: email! }],
     [phone, 'gsi6', () => keys.byValue(tenantId, ENTITY, 'phone', phone!), { attribute: 'phone', equals: phone! }],
-    [normalised, 'gsi3', () => keys.byName(tenantId, ENTITY, nameShard(normalised!)), { attribute: 'gsi3sk', beginsWith: normalised! }],
+    [
+      normalised,
+      'gsi3',
+      () => keys.byName(tenantId, ENTITY, nameShard(normalised!)),
+      { attribute: indexAttributes('gsi3').sortKey, beginsWith: normalised! },
+    ],
     [optOut === true ? true : undefined, 'gsi2', () => keys.optedOut(tenantId), { attribute: 'opt_out', equals: true }],
   ];
   const present = candidates.filter(([value]) => value !== undefined);

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { ConcurrentEditError, type EmployeeRepository } from '../employees/ports.js';
 import { Employee, type EmployeeFilters } from '../employees/schema.js';
 import { keys, normaliseName, padId } from '../keys.js';
-import { TABLE } from '../table.js';
+import { inIndex, indexAttributes, TABLE } from '../table.js';
 import {
   cancelledByCondition,
   db,
@@ -26,7 +26,7 @@ export const employees = entityRepository<Employee>({
   collection: true,
   derived: {
     status: exactIndex('gsi2', ENTITY, 'status'),
-    name: (tenantId, id, name) => ({ gsi3pk: keys.byName(tenantId, ENTITY), gsi3sk: keys.nameSort(normaliseName(name), id) }),
+    name: (tenantId, id, name) => inIndex('gsi3', keys.byName(tenantId, ENTITY), keys.nameSort(normaliseName(name), id)),
     employee_id: exactIndex('gsi4', ENTITY, 'externalId'),
     email: exactIndex('gsi5', ENTITY, 'email'),
   },
@@ -37,8 +37,7 @@ export function storeLink(tenantId: number, employeeId: number, storeId: number)
   return {
     ...keys.employeeStore(tenantId, employeeId, storeId),
     [TABLE.entityAttribute]: 'EMPLOYEE_STORE',
-    gsi2pk: keys.storeEmployees(tenantId, storeId),
-    gsi2sk: padId(employeeId),
+    ...inIndex('gsi2', keys.storeEmployees(tenantId, storeId), padId(employeeId)),
     employeeId,
     storeId,
   };
@@ -54,7 +53,7 @@ async function queryEmployees(
   storeId: number | undefined,
 ): Promise<{ page: Page; viaLinks: boolean }> {
   const { name, email, status } = filters;
-  const nameFilter: Filter[] = name ? [{ attribute: 'gsi3sk', beginsWith: normaliseName(name) }] : [];
+  const nameFilter: Filter[] = name ? [{ attribute: indexAttributes('gsi3').sortKey, beginsWith: normaliseName(name) }] : [];
   const emailFilter: Filter[] = email ? [{ attribute: 'email', equals: email }] : [];
   const statusFilter: Filter[] = status ? [{ attribute: 'status', equals: status }] : [];
   let spec: QuerySpec;

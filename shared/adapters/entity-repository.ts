@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { DuplicateError, NotFoundError } from '../errors.js';
 import { keys, padId, type Entity, type IndexedField } from '../keys.js';
-import { indexAttributes, TABLE, type IndexName } from '../table.js';
+import { indexAttributes, inIndex, TABLE, type IndexName } from '../table.js';
 import { capitalise } from '../text.js';
 import { batchGet, cancelledByCondition, db, isConditionFailure, type Item } from './dynamodb.js';
 
@@ -56,7 +56,7 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
     return {
       ...keys.entity(tenantId, entity, value.id),
       [TABLE.entityAttribute]: entity,
-      ...(model.collection ? { gsi1pk: keys.collection(tenantId, entity), gsi1sk: padId(value.id) } : {}),
+      ...(model.collection ? inIndex('gsi1', keys.collection(tenantId, entity), padId(value.id)) : {}),
       ...derivedFrom(tenantId, value.id, value),
       ...value,
     };

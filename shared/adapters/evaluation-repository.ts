@@ -2,6 +2,10 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ValidationError } from '../errors.js';
 import { keys } from '../keys.js';
+import { indexAttributes, inIndex, TABLE } from '../table.js';
+
+/** gsi2 lists evaluations by month, newest first. */
+const BY_MONTH = indexAttributes('gsi2');
 import type { Answer, AnswerOutcome, EvaluationStore } from '../surveys/ports.js';
 import type { TransactionRecord } from '../transactions/ports.js';
 import type { Transaction } from '../transactions/schema.js';
@@ -16,11 +20,8 @@ import { answerAttributes, findById, fromItem } from './transaction-repository.j
 export function evaluationIndex(tenantId: number, transaction: { id: number; transaction_id: string | null }, answeredAt: string): Item {
   return {
     answered_at: answeredAt,
-    gsi2pk: keys.evaluationsByMonth(tenantId, answeredAt.slice(0, 7)),
-    gsi2sk: keys.evaluationSort(answeredAt, transaction.id),
-    ...(transaction.transaction_id
-      ? { gsi4pk: keys.evaluationByExternalId(tenantId, transaction.transaction_id), gsi4sk: answeredAt }
-      : {}),
+    ...inIndex('gsi2', keys.evaluationsByMonth(tenantId, answeredAt.slice(0, 7)), keys.evaluationSort(answeredAt, transaction.id)),
+    ...(transaction.transaction_id ? inIndex('gsi4', keys.evaluationByExternalId(tenantId, transaction.transaction_id), answeredAt) : {}),
   };
 }
 
@@ -94,7 +95,8 @@ async function queryEvaluations(
       new QueryCommand({
         TableName: tableName,
         IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk BETWEEN :from AND :to',
+        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+        ExpressionAttributeNames: { '#pk': BY_MONTH.partitionKey, '#sk': BY_MONTH.sortKey },
         ExpressionAttributeValues: { ':pk': keys.evaluationsByMonth(tenantId, position.month), ':from': from, ':to': `${to}\uffff` },
         ScanIndexForward: false,
         Limit: limit - items.length,
@@ -116,7 +118,8 @@ async function queryByExternalId(tenantId: number, externalId: string): Promise<
     new QueryCommand({
       TableName: tableName,
       IndexName: 'gsi4',
-      KeyConditionExpression: 'gsi4pk = :pk',
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': indexAttributes('gsi4').partitionKey },
       ExpressionAttributeValues: { ':pk': keys.evaluationByExternalId(tenantId, externalId) },
       ScanIndexForward: false,
       Limit: 1,
@@ -149,7 +152,14 @@ const keyPart = v.pipe(v.string(), v.minLength(1), v.maxLength(1024));
 /** What an evaluation cursor holds: the month partition and, within it, the last key read (exactly its four attributes). */
 const Position = v.strictObject({
   month: v.string(),
-  key: v.optional(v.strictObject({ pk: keyPart, sk: keyPart, gsi2pk: keyPart, gsi2sk: keyPart })),
+  key: v.optional(
+    v.strictObject({
+      [TABLE.partitionKey]: keyPart,
+      [TABLE.sortKey]: keyPart,
+      [BY_MONTH.partitionKey]: keyPart,
+      [BY_MONTH.sortKey]: keyPart,
+    }),
+  ),
 });
 
 function decode(cursor: string, months: string[], tenantId: number, from: string, to: string): { month: string; key: Item | undefined } {
@@ -159,10 +169,10 @@ function decode(cursor: string, months: string[], tenantId: number, from: string
     if (
       months.includes(month) &&
       (key === undefined ||
-        (key.gsi2pk === keys.evaluationsByMonth(tenantId, month) &&
-          key.gsi2sk.startsWith(month) &&
-          key.gsi2sk >= from &&
-          key.gsi2sk <= `${to}\uffff`))
+        (key[BY_MONTH.partitionKey] === keys.evaluationsByMonth(tenantId, month) &&
+          key[BY_MONTH.sortKey]!.startsWith(month) &&
+          key[BY_MONTH.sortKey]! >= from &&
+          key[BY_MONTH.sortKey]! <= `${to}\uffff`))
     )
       return { month, key };
   } catch {

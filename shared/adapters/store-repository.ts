@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { keys, normaliseName } from '../keys.js';
+import { inIndex, indexAttributes } from '../table.js';
 import { Store, type StoreFilters } from '../stores/schema.js';
 import type { StoreRepository } from '../stores/ports.js';
 import { db, nextId, queryPage, type Page, type QuerySpec } from './dynamodb.js';
@@ -12,7 +13,7 @@ export const stores = entityRepository<Store>({
   collection: true,
   derived: {
     status: exactIndex('gsi2', 'STORE', 'status'),
-    trade_name: (tenantId, id, name) => ({ gsi3pk: keys.byName(tenantId, 'STORE'), gsi3sk: keys.nameSort(normaliseName(name), id) }),
+    trade_name: (tenantId, id, name) => inIndex('gsi3', keys.byName(tenantId, 'STORE'), keys.nameSort(normaliseName(name), id)),
     store_id: exactIndex('gsi4', 'STORE', 'externalId'),
   },
 });
@@ -20,7 +21,7 @@ export const stores = entityRepository<Store>({
 /** Each filter has its own index; the most selective one present is the key condition, the others filter. */
 function queryStores(tenantId: number, filters: StoreFilters): Promise<Page> {
   const { status, name, store_id: storeId } = filters;
-  const nameFilter = name ? [{ attribute: 'gsi3sk', beginsWith: normaliseName(name) }] : [];
+  const nameFilter = name ? [{ attribute: indexAttributes('gsi3').sortKey, beginsWith: normaliseName(name) }] : [];
   const statusFilter = status ? [{ attribute: 'status', equals: status }] : [];
   let spec: QuerySpec;
   if (storeId)

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { keys, padId } from '../keys.js';
-import { TABLE } from '../table.js';
+import { indexAttributes, inIndex, TABLE } from '../table.js';
 import {
   ClassConfig,
   DeliveryConfig,
@@ -15,6 +15,9 @@ import { ApiKeyRecord, Tenant, UserRecord, type TenantRepository } from '../tena
 import { stores } from './store-repository.js';
 import { employees, storeLink } from './employee-repository.js';
 import { batchGet, db, isConditionFailure, type Item } from './dynamodb.js';
+
+/** gsi1 holds the tenants, and each tenant's keys and users. */
+const COLLECTION = indexAttributes('gsi1');
 
 const entity = (name: string) => ({ [TABLE.entityAttribute]: name });
 
@@ -34,7 +37,7 @@ export async function insertTenant(name: string, requestedId?: number): Promise<
       await client.send(
         new TransactWriteCommand({
           TransactItems: [
-            put({ ...keys.tenant(id), ...entity('TENANT'), gsi1pk: keys.tenantCollection(), gsi1sk: padId(id), ...tenant }),
+            put({ ...keys.tenant(id), ...entity('TENANT'), ...inIndex('gsi1', keys.tenantCollection(), padId(id)), ...tenant }),
             put(
               stores.toItem(id, {
                 id: 1,
@@ -133,8 +136,7 @@ export async function insertApiKey(hash: string, record: ApiKeyRecord): Promise<
         Item: {
           ...keys.apiKey(hash),
           ...entity('APIKEY'),
-          gsi1pk: keys.apiKeyCollection(record.tenantId),
-          gsi1sk: record.keyId,
+          ...inIndex('gsi1', keys.apiKeyCollection(record.tenantId), record.keyId),
           ...record,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -185,7 +187,8 @@ export async function findUserByName(tenantId: number, name: string): Promise<Us
     new QueryCommand({
       TableName: tableName,
       IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :name',
+      KeyConditionExpression: '#pk = :pk AND #sk = :name',
+      ExpressionAttributeNames: { '#pk': COLLECTION.partitionKey, '#sk': COLLECTION.sortKey },
       ExpressionAttributeValues: { ':pk': keys.userCollection(tenantId), ':name': name },
     }),
   );
@@ -200,8 +203,7 @@ export async function putUser(tenantId: number, user: UserRecord): Promise<void>
       Item: {
         ...keys.userToken(tenantId, user.tokenHash),
         ...entity('USER'),
-        gsi1pk: keys.userCollection(tenantId),
-        gsi1sk: user.name,
+        ...inIndex('gsi1', keys.userCollection(tenantId), user.name),
         ...user,
       },
     }),
@@ -292,7 +294,8 @@ async function queryAll(spec: { index?: 'gsi1'; partition: string }): Promise<It
       new QueryCommand({
         TableName: tableName,
         IndexName: spec.index,
-        KeyConditionExpression: `${spec.index ? 'gsi1pk' : 'pk'} = :pk`,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': spec.index ? COLLECTION.partitionKey : TABLE.partitionKey },
         ExpressionAttributeValues: { ':pk': spec.partition },
         ExclusiveStartKey: startKey,
       }),
