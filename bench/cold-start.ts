@@ -45,6 +45,10 @@ function importMs(file: string): number {
     ...FUNCTION_ENVIRONMENT,
     TABLE_NAME: 'bench',
     REQUEST_ID_SECRET: 'bench',
+    TRANSACTION_QUEUE_URL: 'http://localhost/bench-transactions',
+    SURVEY_DISPATCH_QUEUE_URL: 'http://localhost/bench-dispatch',
+    SURVEY_SECRET: 'bench',
+    SURVEY_BASE_URL: 'http://localhost',
     AWS_REGION: 'us-east-1',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };

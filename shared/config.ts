@@ -1,4 +1,7 @@
-/** Every environment variable the functions read, named once. Read at module load and fail fast. */
+/**
+ * Every environment variable the functions read, named once. Each function checks what it needs at module load
+ * (requireEnvs in the wiring module it imports), so that a missing variable fails the cold start, not a request.
+ */
 export const ENV = {
   tableName: 'TABLE_NAME',
   transactionQueueUrl: 'TRANSACTION_QUEUE_URL',
@@ -18,4 +21,10 @@ export function requireEnv(name: EnvName): string {
   const value = process.env[name];
   if (!value) throw new Error(`Missing environment variable ${name}`);
   return value;
+}
+
+/** Fails at once, in one line naming every variable that is missing, when any of `names` is not set. */
+export function requireEnvs(...names: EnvName[]): void {
+  const missing = names.filter((name) => !process.env[name]);
+  if (missing.length) throw new Error(`Missing environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
 }

@@ -1,5 +1,5 @@
 import { sendMessage } from '../../shared/adapters/sqs.js';
-import { ENV, requireEnv } from '../../shared/config.js';
+import { ENV, requireEnv, requireEnvs } from '../../shared/config.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { count } from '../../shared/metrics.js';
@@ -7,6 +7,7 @@ import { transactionMessage } from '../../shared/transactions/accept.js';
 import { publicRequestId } from '../../shared/transactions/request-key.js';
 import { V2TransactionBody } from '../../shared/transactions/requests.js';
 
+requireEnvs(ENV.transactionQueueUrl);
 const requestIdSecret = requireEnv(ENV.requestIdSecret);
 
 /** Checks the shape, queues what was validated and answers 201 with the sent object. No DynamoDB call. */

@@ -3,6 +3,10 @@ import { logger } from '../logger.js';
 import type { AuthContext } from '../tenants/auth-context.js';
 import { API_KEY_HEADER, type KeyScope } from '../tenants/credentials.js';
 import { authorizeKey } from '../wiring/tenants.js';
+import { ENV, requireEnvs } from '../config.js';
+
+// Keys are looked up in the table: without its name, the authorizer's cold start fails.
+requireEnvs(ENV.tableName);
 
 /**
  * A REQUEST authorizer with simple responses. It always allows, passing `authenticated: false` for a bad key, so

@@ -1,3 +1,4 @@
+import { ENV, requireEnvs } from '../config.js';
 import { storeNames, suppressAddress } from '../adapters/attempt-repository.js';
 import { findById } from '../adapters/transaction-repository.js';
 import { editCustomer } from './customers.js';
@@ -5,6 +6,9 @@ import type { PagePorts, PageTransaction } from '../surveys/answer-page.js';
 import type { FeedbackPorts } from '../surveys/feedback.js';
 import { answerSurvey } from './surveys.js';
 import { tenantSettings } from './tenants.js';
+
+// The functions this module serves read the table: without its name, the cold start fails.
+requireEnvs(ENV.tableName);
 
 /** The survey page: the transaction behind a link, the tenant's settings, the one answer path and the opt-out. */
 export const surveyPage: PagePorts = {

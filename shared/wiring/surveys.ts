@@ -1,6 +1,10 @@
+import { ENV, requireEnvs } from '../config.js';
 import { evaluationStore } from '../adapters/evaluation-repository.js';
 import { surveyService } from '../surveys/service.js';
 import { tenantSettings } from './tenants.js';
+
+// The functions this module serves read the table: without its name, the cold start fails.
+requireEnvs(ENV.tableName);
 
 /** The chatbot's survey routes and the evaluation lists: the table and the tenant's settings. */
 export const { getSurvey, answerSurvey, listEvaluations, getEvaluation } = surveyService({

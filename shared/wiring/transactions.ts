@@ -1,3 +1,4 @@
+import { ENV, requireEnvs } from '../config.js';
 import { customerRepository } from '../adapters/customer-repository.js';
 import { employeeRepository } from '../adapters/employee-repository.js';
 import { readTransactionReferences } from '../adapters/references.js';
@@ -11,6 +12,9 @@ import { createCustomer } from './customers.js';
 import { createEmployee } from './employees.js';
 import { createStore } from './stores.js';
 import { tenantSettings } from './tenants.js';
+
+// Registering reads the table and queues survey messages: both must be named before the first request.
+requireEnvs(ENV.tableName, ENV.surveyDispatchQueueUrl);
 
 /** Registering transactions: the table, the tenant's settings, the entities rule 5 creates, the survey queue. */
 const dispatcher: Dispatcher = {

@@ -1,0 +1,45 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Every function checks the configuration it needs when its module loads: with an empty environment, importing it
+ * fails at once with one line naming what is missing, instead of failing the first request.
+ */
+const ROOT = join(import.meta.dirname, '../..');
+const FUNCTIONS = ['auth', 'http', 'queue'].flatMap((folder) =>
+  readdirSync(join(ROOT, 'functions', folder))
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => `functions/${folder}/${file}`),
+);
+
+/** Imports each module in a fresh process with only PATH (and `env`) set; answers each one's error message (or "loaded"). */
+function importEach(modules: string[], env: Record<string, string> = {}): Record<string, string> {
+  const script = `
+    const out = {};
+    for (const m of ${JSON.stringify(modules)}) {
+      try { await import('./' + m); out[m] = 'loaded'; } catch (e) { out[m] = String(e.message).split('\\n')[0]; }
+    }
+    process.stdout.write(JSON.stringify(out));`;
+  const stdout = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, POWERTOOLS_LOG_LEVEL: 'SILENT', ...env },
+    encoding: 'utf8',
+  });
+  return JSON.parse(stdout) as Record<string, string>;
+}
+
+describe('configuration at cold start', () => {
+  it('fails every function at module load, naming the missing variable', { timeout: 60_000 }, () => {
+    const results = importEach(FUNCTIONS);
+    expect(Object.keys(results)).toHaveLength(FUNCTIONS.length);
+    for (const [module, message] of Object.entries(results)) expect(message, module).toMatch(/^Missing environment variables? [A-Z_]+/);
+    expect(results['functions/http/get-store.ts']).toBe('Missing environment variable TABLE_NAME');
+    expect(results['functions/http/post-v2-transaction.ts']).toBe('Missing environment variable TRANSACTION_QUEUE_URL');
+    expect(results['functions/queue/transaction-consumer.ts']).toBe('Missing environment variable TABLE_NAME');
+    expect(importEach(['functions/queue/transaction-consumer.ts'], { TABLE_NAME: 'survey-service' })).toEqual({
+      'functions/queue/transaction-consumer.ts': 'Missing environment variable SURVEY_DISPATCH_QUEUE_URL',
+    });
+  });
+});
