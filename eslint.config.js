@@ -6,13 +6,13 @@ import tseslint from 'typescript-eslint';
 const NO_TEST_CODE = { group: ['**/test/**'], message: 'Nothing that runs in production imports test code.' };
 const NO_ADAPTERS = {
   group: ['**/adapters/*', '**/wiring/*', '@aws-sdk/*', 'aws-lambda'],
-  message: 'Domain code depends on its ports; adapters, the AWS SDK and Lambda types stay in shared/adapters and shared/http, and shared/wiring plugs them in.',
+  message:
+    'Domain code depends on its ports; adapters, the AWS SDK and Lambda types stay in shared/adapters and shared/http, and shared/wiring plugs them in.',
 };
 const NO_OUTER_LAYERS = {
   group: ['**/functions/**', '**/infra/**'],
   message: 'shared/ is the inner layer: it never imports functions/ or infra/.',
 };
-
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'cdk.out/**', 'bench/.bundles/**', '.local-data/**', 'coverage/**'] },
