@@ -4,13 +4,15 @@ import { cpus } from 'node:os';
 import { startLocalStack } from '../infra/local/stack.js';
 import { coldStart } from './cold-start.js';
 import { costPerOperation } from './cost.js';
+import { readmeBlock } from './summary.js';
 import { endToEnd } from './end-to-end.js';
 import { httpThroughput } from './http.js';
 import { warmLatency } from './latency.js';
 import { consumerThroughput } from './throughput.js';
 
 /**
- * `npm run bench`: prints each table and writes them all to bench/results/latest.md.
+ * `npm run bench`: prints each table, writes them all to bench/results/latest.md and their headline ratios to the
+ * README's Performance section.
  * `npm run bench -- cold-start latency` runs only the sections named (cost, latency, throughput, http, cold-start)
  * and writes nothing.
  */
@@ -57,8 +59,6 @@ if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
 }
 if (wanted('cold-start')) tables.push(await coldStart({ runs: 21 }));
 
-const README_BEGIN = '<!-- bench:begin (written by npm run bench) -->';
-const README_END = '<!-- bench:end -->';
 const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), ${process.platform}/${process.arch}, Node ${process.version}`;
 const runLine = `\`npm run bench\`, ${new Date().toISOString()}, on ${machine}`;
 const report = ['# Benchmarks', `${runLine}.`, ...tables].join('\n\n');
@@ -66,12 +66,8 @@ console.log(report);
 if (chosen.length === 0) {
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('./results/latest.md', import.meta.url), `${report}\n`);
-  // The README's Performance section shows the same tables, one heading level down.
+  // The README's Performance section shows the headline ratios and links the tables.
   const readmeFile = new URL('../README.md', import.meta.url);
-  const readme = readFileSync(readmeFile, 'utf8');
-  const [begin, end] = [readme.indexOf(README_BEGIN), readme.indexOf(README_END)];
-  if (begin < 0 || end < begin) throw new Error(`README.md has no ${README_BEGIN} … ${README_END} block`);
-  const tablesForReadme = [`Latest run: ${runLine}.`, ...tables.map((table) => table.replace(/^### /gm, '#### '))].join('\n\n');
-  writeFileSync(readmeFile, `${readme.slice(0, begin + README_BEGIN.length)}\n${tablesForReadme}\n${readme.slice(end)}`);
+  writeFileSync(readmeFile, readmeBlock(readFileSync(readmeFile, 'utf8'), runLine, tables));
 }
 process.exit(0);

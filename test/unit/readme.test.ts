@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../infra/routes.js';
 
@@ -13,6 +13,13 @@ describe('the README', () => {
       expect(row).toContain(route.operationId);
       for (const alias of aliases) expect(row).toContain(`\`${alias}\``);
     }
+  });
+
+  it('maps every folder of shared/, infra/ and test/', () => {
+    const map = readme.slice(readme.indexOf('Where to find things'), readme.indexOf('## Endpoints'));
+    for (const top of ['shared', 'infra', 'test'])
+      for (const entry of readdirSync(new URL(`../../${top}/`, import.meta.url), { withFileTypes: true }))
+        if (entry.isDirectory()) expect(map, `${top}/${entry.name}/`).toContain(`${top}/${entry.name}/`);
   });
 
   it('shows the two commands', () => {
