@@ -87,7 +87,7 @@ export async function costPerOperation(f: Fixture): Promise<string> {
     };
     if (route.method === 'GET') await clients[route.api](request);
     metered.reset();
-    const res = await clients[route.api](request);
+    const res = await metered.run(() => clients[route.api](request));
     const { roundTrips, read, write } = metered.totals();
     const [floor, why] = FLOORS[route.operationId] ?? [NaN, '?'];
     // Authorizer results are cached by API Gateway, so the key lookup is not counted per request.

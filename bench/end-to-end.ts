@@ -13,7 +13,7 @@ import type { Fixture } from '../infra/examples.js';
 import { consume } from '../test/support/queues.js';
 import { messageFor, v2Payload } from '../test/support/transactions.js';
 import { CHANNEL_PRICES, PRICES } from './cost.js';
-import { meter } from './metering.js';
+import { isWithin, meter, within } from './metering.js';
 
 /**
  * What one v2 transaction costs end to end at list prices, measured: POST /v2/transactions (API Gateway, its
@@ -33,15 +33,17 @@ type Handler = (event: unknown, context: unknown) => Promise<{ statusCode?: numb
 /** Runs `work` with the logger at INFO, as deployed, and counts the bytes it writes. */
 async function withLogBytes<T>(work: () => Promise<T>): Promise<{ result: T; bytes: number }> {
   let bytes = 0;
+  const token = {};
   const write = process.stdout.write.bind(process.stdout);
+  // Only what `work` logs counts: the local stack's pollers log to the same stdout.
   process.stdout.write = ((chunk: string | Uint8Array) => {
-    bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (isWithin(token)) bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
     return true;
   }) as typeof process.stdout.write;
   const level = logger.getLevelName();
   logger.setLogLevel('INFO');
   try {
-    return { result: await work(), bytes };
+    return { result: await within(token, work), bytes };
   } finally {
     logger.setLogLevel(level);
     process.stdout.write = write;
@@ -106,15 +108,17 @@ export async function endToEnd(f: Fixture): Promise<string> {
   sent.clear();
   const metered = meter(db().client);
   const batchTimes: number[] = [];
-  const consumerLogs = await withLogBytes(async () => {
-    for (let b = 0; b < BATCHES; b++) {
-      const messages = Array.from({ length: 10 }, (_, i) => messageFor(f.tenantId, v2Payload(i % 2 ? { customer: known } : {})));
-      const t = performance.now();
-      const { failed } = await consume(messages);
-      batchTimes.push(performance.now() - t);
-      if (failed.length) throw new Error(`${failed.length} records failed`);
-    }
-  });
+  const consumerLogs = await withLogBytes(() =>
+    metered.run(async () => {
+      for (let b = 0; b < BATCHES; b++) {
+        const messages = Array.from({ length: 10 }, (_, i) => messageFor(f.tenantId, v2Payload(i % 2 ? { customer: known } : {})));
+        const t = performance.now();
+        const { failed } = await consume(messages);
+        batchTimes.push(performance.now() - t);
+        if (failed.length) throw new Error(`${failed.length} records failed`);
+      }
+    }),
+  );
   metered.stop();
   sqs().middlewareStack.remove(countSends);
   const transactions = BATCHES * 10;

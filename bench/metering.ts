@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /** One DynamoDB round trip and the capacity it consumed, as DynamoDB reports it (ReturnConsumedCapacity TOTAL). */
@@ -10,14 +11,30 @@ export interface Call {
 type Capacity = { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number };
 
 /**
+ * Which measured piece of work the running code belongs to. The local stack runs its queue pollers (the survey
+ * dispatcher, the consumer) in the same process and on the same clients as the benchmarks: without this, their
+ * calls and log lines would be counted against whatever operation happened to be measured at the time.
+ */
+const scope = new AsyncLocalStorage<ReadonlySet<object>>();
+
+/** Runs `work` as a measured piece of work: what it does, and what it awaits, is attributed to `token` (and to the pieces it runs within). */
+export const within = <T>(token: object, work: () => Promise<T>): Promise<T> =>
+  scope.run(new Set([...(scope.getStore() ?? []), token]), work);
+export const isWithin = (token: object): boolean => scope.getStore()?.has(token) ?? false;
+
+/**
  * Counts the round trips a client makes and the capacity each consumed: a middleware on the real client asks
- * DynamoDB for ConsumedCapacity on every call and adds it up. Nothing is mocked.
+ * DynamoDB for ConsumedCapacity on every call and adds it up. Nothing is mocked. Once `run` is used, only the calls
+ * made inside it are counted (not those of pollers running beside it).
  */
 export function meter(client: DynamoDBDocumentClient) {
   const calls: Call[] = [];
   const name = `meter-${Math.random()}`;
+  const token = {};
+  let scoped = false;
   client.middlewareStack.add(
     (next, context) => async (args) => {
+      if (scoped && !isWithin(token)) return next(args);
       const input = args.input as Record<string, unknown>;
       input.ReturnConsumedCapacity ??= 'TOTAL';
       const result = await next(args);
@@ -36,6 +53,10 @@ export function meter(client: DynamoDBDocumentClient) {
     reset: () => calls.splice(0),
     totals: () => ({ roundTrips: calls.length, read: sum(calls, 'read'), write: sum(calls, 'write') }),
     stop: () => client.middlewareStack.remove(name),
+    run<T>(work: () => Promise<T>): Promise<T> {
+      scoped = true;
+      return within(token, work);
+    },
   };
 }
 

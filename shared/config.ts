@@ -23,8 +23,13 @@ export function requireEnv(name: EnvName): string {
   return value;
 }
 
-/** Fails at once, in one line naming every variable that is missing, when any of `names` is not set. */
+/**
+ * In a function's runtime (Lambda sets AWS_LAMBDA_FUNCTION_NAME), fails at once, in one line naming every variable
+ * that is missing, when any of `names` is not set: module load is the cold start. Elsewhere a module may be loaded
+ * only for its contract (the route table, `cdk synth`, the OpenAPI document), and its configuration is not needed.
+ */
 export function requireEnvs(...names: EnvName[]): void {
+  if (!process.env.AWS_LAMBDA_FUNCTION_NAME) return;
   const missing = names.filter((name) => !process.env[name]);
   if (missing.length) throw new Error(`Missing environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
 }

@@ -27,8 +27,11 @@ export interface PagePorts {
   transaction(tenantId: number, id: number): Promise<PageTransaction | undefined>;
   settings(tenantId: number): Promise<Settings>;
   stores: StoreNames;
-  /** The one answer path (the chatbot's POST /survey): the answer becomes the transaction's rating and evaluation. */
-  answer(tenantId: number, body: SurveyBody): Promise<unknown>;
+  /**
+   * The one answer path (the chatbot's POST /survey): the answer becomes the transaction's rating and evaluation.
+   * `read` is what `transaction` answered for this request, so that the transaction need not be read again.
+   */
+  answer(tenantId: number, body: SurveyBody, read: PageTransaction): Promise<unknown>;
   optOut(tenantId: number, customerId: number): Promise<void>;
 }
 
@@ -133,18 +136,22 @@ export async function submitSurvey(
   if (problems.length || answer.score === undefined)
     return page(400, surveyPage(await view(opened, ports, token, answer, problems.length ? problems : ['Escolha uma nota.'])));
   try {
-    await ports.answer(opened.link.tenantId, {
-      transactionId: opened.transaction.id,
-      attemptId: opened.link.attemptId,
-      journey: opened.journey.slug,
-      score: answer.score,
-      classes: [...answer.classes].map(([classId, score]) => {
-        const configured = opened.settings.classes.find((c) => c.id === classId)!;
-        return { classId, label: configured.label, type: configured.type, score };
-      }),
-      ...(answer.comment ? { comment: answer.comment } : {}),
-      source: opened.link.channel,
-    });
+    await ports.answer(
+      opened.link.tenantId,
+      {
+        transactionId: opened.transaction.id,
+        attemptId: opened.link.attemptId,
+        journey: opened.journey.slug,
+        score: answer.score,
+        classes: [...answer.classes].map(([classId, score]) => {
+          const configured = opened.settings.classes.find((c) => c.id === classId)!;
+          return { classId, label: configured.label, type: configured.type, score };
+        }),
+        ...(answer.comment ? { comment: answer.comment } : {}),
+        source: opened.link.channel,
+      },
+      opened.transaction,
+    );
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'concurrent-edit') return ANSWERED();
     if (error instanceof ValidationError)

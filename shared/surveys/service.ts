@@ -60,8 +60,14 @@ export function surveyService({
   settings: (tenantId: number) => Promise<Settings>;
 }) {
   /** The transaction a survey attempt belongs to, if the attempt exists for that journey. */
-  async function attemptOf(tenantId: number, transactionId: number, attemptId: number, journey: string): Promise<TransactionRecord> {
-    const record = await evaluations.transaction(tenantId, transactionId);
+  async function attemptOf(
+    tenantId: number,
+    transactionId: number,
+    attemptId: number,
+    journey: string,
+    known?: TransactionRecord,
+  ): Promise<TransactionRecord> {
+    const record = known?.transaction.id === transactionId ? known : await evaluations.transaction(tenantId, transactionId);
     if (!record || record.journeySlug !== journey || record.transaction.survey.attempt_id !== attemptId) throw notFound();
     return record;
   }
@@ -93,10 +99,17 @@ export function surveyService({
   /**
    * Records (POST) or replaces (PUT) the answer to a survey attempt: the transaction's rating becomes the answer.
    * Scores out of scale are refused, never nulled; an attempt answered already is a 409 on POST; PUT needs an answer.
+   * `known` is the transaction when the caller has just read it (the survey page): the write's condition still
+   * checks the attempt, so a stale copy cannot record a wrong answer.
    */
-  async function answerSurvey(tenantId: number, body: SurveyBody, mode: 'create' | 'replace'): Promise<Evaluation> {
+  async function answerSurvey(
+    tenantId: number,
+    body: SurveyBody,
+    mode: 'create' | 'replace',
+    known?: TransactionRecord,
+  ): Promise<Evaluation> {
     const [{ transaction }, settings] = await Promise.all([
-      attemptOf(tenantId, body.transactionId, body.attemptId, body.journey),
+      attemptOf(tenantId, body.transactionId, body.attemptId, body.journey, known),
       tenantSettings(tenantId),
     ]);
     const journey = journeyOf(settings, transaction.journey_id);

@@ -3,6 +3,7 @@ import { storeNames, suppressAddress } from '../adapters/attempt-repository.js';
 import { findById } from '../adapters/transaction-repository.js';
 import { editCustomer } from './customers.js';
 import type { PagePorts, PageTransaction } from '../surveys/answer-page.js';
+import type { TransactionRecord } from '../transactions/ports.js';
 import type { FeedbackPorts } from '../surveys/feedback.js';
 import { answerSurvey } from './surveys.js';
 import { tenantSettings } from './tenants.js';
@@ -10,13 +11,16 @@ import { tenantSettings } from './tenants.js';
 // The functions this module serves read the table: without its name, the cold start fails.
 requireEnvs(ENV.tableName);
 
+/** The records behind what `transaction` answered: the answer reuses them instead of reading again. */
+const readRecords = new WeakMap<PageTransaction, TransactionRecord>();
+
 /** The survey page: the transaction behind a link, the tenant's settings, the one answer path and the opt-out. */
 export const surveyPage: PagePorts = {
   async transaction(tenantId, id): Promise<PageTransaction | undefined> {
     const record = await findById(tenantId, id);
     if (!record) return undefined;
     const { transaction } = record;
-    return {
+    const read: PageTransaction = {
       id,
       journeyId: transaction.journey_id,
       journeySlug: record.journeySlug,
@@ -26,10 +30,12 @@ export const surveyPage: PagePorts = {
       attemptId: transaction.survey.attempt_id,
       status: transaction.survey.status,
     };
+    readRecords.set(read, record);
+    return read;
   },
   settings: tenantSettings,
   stores: storeNames,
-  answer: (tenantId, body) => answerSurvey(tenantId, body, 'create'),
+  answer: (tenantId, body, read) => answerSurvey(tenantId, body, 'create', readRecords.get(read)),
   optOut: async (tenantId, customerId) => {
     await editCustomer(tenantId, customerId, { opt_out: true });
   },

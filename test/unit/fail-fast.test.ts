@@ -14,7 +14,7 @@ const FUNCTIONS = ['auth', 'http', 'queue'].flatMap((folder) =>
     .map((file) => `functions/${folder}/${file}`),
 );
 
-/** Imports each module in a fresh process with only PATH (and `env`) set; answers each one's error message (or "loaded"). */
+/** Imports each module in a fresh process as Lambda would load it, with only PATH (and `env`) set; answers each one's error message (or "loaded"). */
 function importEach(modules: string[], env: Record<string, string> = {}): Record<string, string> {
   const script = `
     const out = {};
@@ -24,7 +24,7 @@ function importEach(modules: string[], env: Record<string, string> = {}): Record
     process.stdout.write(JSON.stringify(out));`;
   const stdout = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, POWERTOOLS_LOG_LEVEL: 'SILENT', ...env },
+    env: { PATH: process.env.PATH, POWERTOOLS_LOG_LEVEL: 'SILENT', AWS_LAMBDA_FUNCTION_NAME: 'fail-fast-test', ...env },
     encoding: 'utf8',
   });
   return JSON.parse(stdout) as Record<string, string>;
@@ -42,4 +42,13 @@ describe('configuration at cold start', () => {
       'functions/queue/transaction-consumer.ts': 'Missing environment variable SURVEY_DISPATCH_QUEUE_URL',
     });
   });
+
+  it(
+    'lets the route table load every function for its contract outside a function runtime (cdk synth, OpenAPI)',
+    { timeout: 60_000 },
+    () => {
+      const results = importEach(['infra/routes.ts'], { AWS_LAMBDA_FUNCTION_NAME: '' });
+      expect(results).toEqual({ 'infra/routes.ts': 'loaded' });
+    },
+  );
 });
