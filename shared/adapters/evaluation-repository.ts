@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ValidationError } from '../errors.js';
 import { keys } from '../keys.js';
-import { indexAttributes, inIndex, TABLE } from '../table.js';
+import { indexAttributes, TABLE } from '../table.js';
 
 /** gsi2 lists evaluations by month, newest first. */
 const BY_MONTH = indexAttributes('gsi2');
@@ -10,20 +10,7 @@ import type { Answer, AnswerOutcome, EvaluationStore } from '../surveys/ports.js
 import type { TransactionRecord } from '../transactions/ports.js';
 import type { Transaction } from '../transactions/schema.js';
 import { db, isConditionFailure, type Item } from './dynamodb.js';
-import { answerAttributes, findById, fromItem } from './transaction-repository.js';
-
-/**
- * Evaluations live on their transaction's item: the rating, its items and where the answer came from. These index
- * attributes make them listable by date (gsi2, a partition a month, newest first) and findable by the
- * transaction's external id (gsi4).
- */
-export function evaluationIndex(tenantId: number, transaction: { id: number; transaction_id: string | null }, answeredAt: string): Item {
-  return {
-    answered_at: answeredAt,
-    ...inIndex('gsi2', keys.evaluationsByMonth(tenantId, answeredAt.slice(0, 7)), keys.evaluationSort(answeredAt, transaction.id)),
-    ...(transaction.transaction_id ? inIndex('gsi4', keys.evaluationByExternalId(tenantId, transaction.transaction_id), answeredAt) : {}),
-  };
-}
+import { answerAttributes, evaluationIndex, findById, fromItem } from './transaction-repository.js';
 
 /**
  * Writes an answer onto a transaction's survey attempt with one conditional UpdateItem. `create` requires the

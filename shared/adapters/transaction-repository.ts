@@ -2,13 +2,25 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { FieldProblem } from '../errors.js';
 import { keys } from '../keys.js';
-import { TABLE } from '../table.js';
+import { inIndex, TABLE } from '../table.js';
 import { MAX_ID_PROBES, transactionIdFor } from '../transactions/request-key.js';
 import { Transaction } from '../transactions/schema.js';
 import { RATING_SOURCES, type SourceName } from '../surveys/schema.js';
 import type { AnswerOrigin, RequestRecord, TransactionRecord, TransactionRepository } from '../transactions/ports.js';
 import { db, isConditionFailure, type Item } from './dynamodb.js';
-import { evaluationIndex } from './evaluation-repository.js';
+
+/**
+ * Evaluations live on their transaction's item: the rating, its items and where the answer came from. These index
+ * attributes make them listable by date (gsi2, a partition a month, newest first) and findable by the
+ * transaction's external id (gsi4).
+ */
+export function evaluationIndex(tenantId: number, transaction: { id: number; transaction_id: string | null }, answeredAt: string): Item {
+  return {
+    answered_at: answeredAt,
+    ...inIndex('gsi2', keys.evaluationsByMonth(tenantId, answeredAt.slice(0, 7)), keys.evaluationSort(answeredAt, transaction.id)),
+    ...(transaction.transaction_id ? inIndex('gsi4', keys.evaluationByExternalId(tenantId, transaction.transaction_id), answeredAt) : {}),
+  };
+}
 
 /** How long the outcome of a rejected request stays readable. */
 export const REJECTION_TTL_DAYS = 30;

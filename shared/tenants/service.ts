@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { UnauthenticatedError } from '../errors.js';
-import { webhookSecret } from '../surveys/webhook.js';
 import type { AuthContext } from './auth-context.js';
 import type { Tenant, TenantRepository, UserRecord } from './ports.js';
 import type { TenantConfig, UserScope } from './config-schema.js';
@@ -22,13 +21,16 @@ export interface IssuedUser {
 }
 
 /**
- * Tenants, their API keys, users and configuration. `surveySecret` is the deployment's survey secret when the
- * caller has it (the admin CLI), so that a new chatbot webhook's signing secret can be shown once;
- * `surveySecretName` names where it comes from.
+ * Tenants, their API keys, users and configuration. `webhookSecret` derives a tenant's chatbot webhook signing
+ * secret when the caller has the deployment's survey secret (the admin CLI), so that a new one can be shown once;
+ * `surveySecretName` names where that secret comes from.
  */
 export function tenantService(
   tenants: TenantRepository,
-  { surveySecret, surveySecretName }: { surveySecret?: string; surveySecretName: string },
+  {
+    webhookSecret,
+    surveySecretName,
+  }: { webhookSecret?: ((tenantId: number, version: number) => string) | undefined; surveySecretName: string },
 ) {
   const createTenant = (name: string, id?: number): Promise<Tenant> => tenants.insertTenant(name, id);
 
@@ -109,8 +111,8 @@ export function tenantService(
     const report = [`  delivery: ${Object.keys(config.delivery).join(', ') || 'none'}`];
     if (stored.newWebhookSecret) {
       report.push(
-        surveySecret
-          ? `  chatbot webhook signing secret (shown once): ${webhookSecret(surveySecret, config.id, stored.delivery.webhookSecretVersion!)}`
+        webhookSecret
+          ? `  chatbot webhook signing secret (shown once): ${webhookSecret(config.id, stored.delivery.webhookSecretVersion!)}`
           : `  chatbot webhook signing secret: run with ${surveySecretName} set to the stack's survey secret to see it`,
       );
     }

@@ -2,6 +2,9 @@ import { readSettings, tenantRepository } from '../adapters/tenant-repository.js
 import { ENV } from '../config.js';
 import { tenantService } from '../tenants/service.js';
 import { cachedSettings } from '../tenants/settings.js';
+import { webhookSecret } from '../surveys/webhook.js';
+
+const surveySecret = process.env[ENV.surveySecret];
 
 /** A tenant's journeys, classes, groups and delivery settings, cached per process. */
 export const tenantSettings = cachedSettings(readSettings);
@@ -18,4 +21,7 @@ export const {
   applyTenantConfig,
   getTenant,
   listTenants,
-} = tenantService(tenantRepository, { surveySecret: process.env[ENV.surveySecret], surveySecretName: ENV.surveySecret });
+} = tenantService(tenantRepository, {
+  webhookSecret: surveySecret ? (tenantId, version) => webhookSecret(surveySecret, tenantId, version) : undefined,
+  surveySecretName: ENV.surveySecret,
+});
