@@ -10,11 +10,11 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../errors.js';
 import { TABLE, type IndexName } from '../table.js';
+import { decodeCursor, decodeIdCursor, encodeCursor } from './cursor.js';
 import { ENV, requireEnv } from '../config.js';
 import type { Entity } from '../keys.js';
 import { keys } from '../keys.js';
 import { PAGING } from '../paging.js';
-import { MAX_INT_ID } from '../schema.js';
 
 export type Item = Record<string, unknown>;
 
@@ -161,23 +161,6 @@ export async function batchGet(database: Db, keyList: Item[]): Promise<Item[]> {
   return items;
 }
 
-function decodeIdCursor(cursor: string): number {
-  try {
-    const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    const id = (decoded as { id?: unknown })?.id;
-    if (typeof id === 'number' && Number.isInteger(id) && id >= 1 && id <= MAX_INT_ID && Object.keys(decoded as object).length === 1)
-      return id;
-  } catch {
-    // falls through to the validation error
-  }
-  throw invalidCursor();
-}
-
-const invalidCursor = () =>
-  new ValidationError('The cursor is not valid for this query.', [
-    { path: 'cursor', message: 'must be a next_cursor returned by this list with the same filters' },
-  ]);
-
 function queryInput(tableName: string, spec: QuerySpec): QueryCommandInput {
   const index = spec.index ? TABLE.indexes.find((i) => i.name === spec.index)! : undefined;
   const names: Record<string, string> = { '#pk': index?.partitionKey ?? TABLE.partitionKey };
@@ -225,34 +208,4 @@ async function skipItems(database: Db, base: QueryCommandInput, count: number): 
     if (!startKey) return null;
   }
   return startKey;
-}
-
-function encodeCursor(key: Item): string {
-  return Buffer.from(JSON.stringify(key)).toString('base64url');
-}
-
-/** A cursor is only accepted for the query that produced it: same index, same partition. */
-function decodeCursor(cursor: string, spec: QuerySpec): Item {
-  const invalid = invalidCursor();
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid;
-  }
-  const index = spec.index ? TABLE.indexes.find((i) => i.name === spec.index)! : undefined;
-  const expected = [TABLE.partitionKey, TABLE.sortKey, ...(index ? [index.partitionKey, index.sortKey] : [])];
-  const keyString = (value: unknown) => typeof value === 'string' && value.length > 0 && value.length <= 1024;
-  if (
-    typeof key !== 'object' ||
-    key === null ||
-    Array.isArray(key) ||
-    Object.keys(key).length !== expected.length ||
-    !expected.every((name) => keyString((key as Item)[name])) ||
-    (key as Item)[index?.partitionKey ?? TABLE.partitionKey] !== spec.partition ||
-    !String((key as Item)[index?.sortKey ?? TABLE.sortKey]).startsWith(spec.sortBeginsWith ?? '')
-  ) {
-    throw invalid;
-  }
-  return key as Item;
 }
