@@ -415,6 +415,27 @@ export const consumers: readonly Consumer[] = [
   },
 ];
 
+/** Functions run on a schedule (an EventBridge rule in AWS, a timer in the local stack). */
+export interface Scheduled {
+  id: string;
+  handler: string;
+  everyMinutes: number;
+  table: 'read' | 'readwrite';
+  sends: readonly QueueId[];
+  summary: string;
+}
+
+export const scheduled: readonly Scheduled[] = [
+  {
+    id: 'attemptScheduler',
+    handler: 'schedule/release-attempts.ts',
+    everyMinutes: 1,
+    table: 'readwrite',
+    sends: ['surveyDispatch'],
+    summary: 'Releases the survey attempts due in the next minutes onto the dispatch queue',
+  },
+];
+
 /** The authorizer of each API: the key scope it accepts. */
 export const authorizers: Record<ApiName, { handler: string; scope: ApiName }> = {
   public: { handler: 'auth/public-authorizer.ts', scope: 'public' },

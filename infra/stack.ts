@@ -10,6 +10,8 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnConfigurationSet, CfnConfigurationSetEventDestination } from 'aws-cdk-lib/aws-ses';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Alarms } from './constructs/alarms.js';
@@ -27,7 +29,7 @@ import { TABLE } from '../shared/table.js';
 import { capitalise } from '../shared/text.js';
 import { API_KEY_HEADER } from '../shared/tenants/credentials.js';
 import { ServiceFunction } from './constructs/service-function.js';
-import { authorizers, consumers, routes, type ApiName, type Provider } from './routes.js';
+import { authorizers, consumers, routes, scheduled, type ApiName, type Provider } from './routes.js';
 
 export interface SurveyServiceProps extends StackProps {
   stage: string;
@@ -266,6 +268,21 @@ export class SurveyServiceStack extends Stack {
         queues[consumer.queue].metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' }),
         900,
       );
+    }
+
+    // Scheduled functions: the survey attempts due later than the queue can delay, released every minute.
+    for (const job of scheduled) {
+      const fn = serviceFunction(capitalise(job.id), {
+        ...job,
+        description: job.summary,
+        timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS),
+        reservedConcurrency: 1,
+      });
+      new Rule(this, `${capitalise(job.id)}Schedule`, {
+        schedule: Schedule.rate(Duration.minutes(job.everyMinutes)),
+        targets: [new LambdaFunction(fn, { retryAttempts: 2 })],
+      });
+      alarms.add(`${capitalise(job.id)}Errors`, `${job.id} failed runs`, fn.metricErrors({ period: Duration.minutes(5) }), 3);
     }
 
     // SES bounce and complaint notifications: mark the address undeliverable, opt a complainer out.

@@ -80,6 +80,16 @@ export const keys = {
   }),
 
   /** An address that bounced or complained, per tenant, by the SHA-256 of the address (the address is not kept). */
+  /**
+   * Survey attempts due in one minute (UTC, `YYYY-MM-DDTHH:MM`), across tenants: the scheduler reads a minute's
+   * partition when the minute comes near. The checkpoint is the last minute it released.
+   */
+  dueAttempt: (minute: string, tenantId: number, transactionId: number, attemptId: number) => ({
+    pk: `DUE#${minute}`,
+    sk: `${tenant(tenantId)}#TX#${padId(transactionId)}#${attemptId}`,
+  }),
+  dueMinute: (minute: string) => `DUE#${minute}`,
+  dueCheckpoint: () => ({ pk: 'DUE', sk: 'CHECKPOINT' }),
   suppressed: (tenantId: number, addressHash: string) => ({ pk: `${tenant(tenantId)}#SUPPRESSED#${addressHash}`, sk: 'SUPPRESSED' }),
 
   health: () => ({ pk: 'HEALTH', sk: 'HEALTH' }),

@@ -15,7 +15,10 @@ export type MetricName =
   | 'ConsumerRecordFailures'
   | 'SurveysSent'
   | 'SurveysFailed'
-  | 'SurveysBounced';
+  | 'SurveysBounced'
+  | 'SurveyAttemptsSent'
+  | 'SurveyAttemptsHeld'
+  | 'SurveyAttemptsReleased';
 
 /** Counts one event, with a `reason` dimension where there is one (a rejected transaction, a survey not sent). */
 export function count(name: MetricName, reason?: string, value = 1, dimension = 'reason'): void {

@@ -26,3 +26,10 @@ export interface QueueRecord {
 
 /** How many times the queue has handed this record out, this time included. */
 export const receiveCount = (record: QueueRecord): number => Number(record.attributes?.ApproximateReceiveCount ?? 1);
+
+/** The longest an SQS message can be delayed: waits up to this go on the queue itself, longer ones to the scheduler's table. */
+export const MAX_DELAY_SECONDS = 900;
+
+/** The DelaySeconds that makes a message arrive at `dueAt` (0 when due, at most MAX_DELAY_SECONDS). */
+export const delayUntil = (dueAt: Date | string | undefined, now: Date): number =>
+  dueAt === undefined ? 0 : Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((new Date(dueAt).getTime() - now.getTime()) / 1000)));

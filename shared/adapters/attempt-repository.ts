@@ -5,14 +5,21 @@
  */
 import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { keys } from '../keys.js';
+import { CHANNELS } from '../tenants/config-schema.js';
 import { TABLE } from '../table.js';
 import type { Channel } from '../surveys/dispatch.js';
 import type { AttemptKey, AttemptStore, Claim, Reachability, StoreNames } from '../surveys/ports.js';
 import { batchGet, db, isConditionFailure, type Item } from './dynamodb.js';
 
-// ---- Attempts: the survey map of the transaction item ------------------------------------------------------------
+// ---- Attempts: the survey map of the transaction item, and its list of attempts ----------------------------------
 
+/**
+ * The survey map holds the current attempt (its status, channel and claim); `attempts` holds every attempt's plan
+ * and outcome, by position (attempt n at index n - 1). Transactions registered before attempts existed have no
+ * `attempts`: their one attempt lives in the survey map alone.
+ */
 const names = {
   '#status': 'status',
   '#survey': 'survey',
@@ -21,26 +28,53 @@ const names = {
   '#claimed': 'claimed_until',
 };
 
+/** The expression path of attempt n's entry in the list. */
+const entry = (attemptId: number) => `#attempts[${attemptId - 1}]`;
+
 export const attemptStore: AttemptStore = {
-  async claim(key, now, leaseSeconds): Promise<Claim> {
+  async claim(key, now, leaseSeconds, channel): Promise<Claim> {
     const { client, tableName } = db();
     const nowSeconds = Math.floor(now.getTime() / 1000);
+    const current =
+      '(#survey.#attempt = :attempt AND #survey.#sstatus = :scheduled AND (attribute_not_exists(#survey.#claimed) OR #survey.#claimed < :now))';
+    // Attempt n > 1 takes over once an earlier attempt was sent or failed and the sender scheduled this one.
+    const later = `#survey.#attempt < :attempt AND #survey.#sstatus IN (:sent, :failed) AND ${entry(key.attemptId)}.#astatus = :scheduled`;
+    const moving = key.attemptId > 1;
     try {
       const { Attributes } = await client.send(
         new UpdateCommand({
           TableName: tableName,
           Key: keys.transaction(key.tenantId, key.transactionId),
-          UpdateExpression: 'SET #survey.#claimed = :until',
-          ConditionExpression:
-            '#status = :created AND #survey.#attempt = :attempt AND #survey.#sstatus = :scheduled AND ' +
-            '(attribute_not_exists(#survey.#claimed) OR #survey.#claimed < :now)',
-          ExpressionAttributeNames: names,
+          UpdateExpression: moving
+            ? 'SET #survey.#claimed = :until, #survey.#attempt = :attempt, #survey.#sstatus = :scheduled, #survey.#channel = :channel, ' +
+              '#survey.#reason = :null, #contact = #contacts.#kind REMOVE #survey.#sent_at, #survey.#message_id, #survey.#detail'
+            : 'SET #survey.#claimed = :until',
+          // DynamoDB refuses redundant parentheses; AND binds tighter than OR, so only the OR is grouped.
+          ConditionExpression: `#status = :created AND ${moving ? `(${current} OR ${later})` : current}`,
+          ExpressionAttributeNames: {
+            ...names,
+            ...(moving
+              ? {
+                  '#attempts': 'attempts',
+                  '#astatus': 'status',
+                  '#channel': 'channel',
+                  '#reason': 'reason',
+                  '#contact': 'survey_contact',
+                  '#contacts': 'survey_contacts',
+                  '#kind': channel === 'email' ? 'email' : 'phone',
+                  '#sent_at': 'sent_at',
+                  '#message_id': 'message_id',
+                  '#detail': 'detail',
+                }
+              : {}),
+          },
           ExpressionAttributeValues: {
             ':until': nowSeconds + leaseSeconds,
             ':now': nowSeconds,
             ':created': 'created',
             ':attempt': key.attemptId,
             ':scheduled': 'scheduled',
+            ...(moving ? { ':sent': 'sent', ':failed': 'failed', ':channel': channel, ':null': null } : {}),
           },
           ReturnValues: 'ALL_NEW',
         }),
@@ -52,34 +86,65 @@ export const attemptStore: AttemptStore = {
     const { Item: item } = await client.send(
       new GetCommand({ TableName: tableName, Key: keys.transaction(key.tenantId, key.transactionId), ConsistentRead: true }),
     );
-    const survey = item?.survey as { status?: string; attempt_id?: number } | undefined;
-    if (!item || item.status !== 'created' || survey?.attempt_id !== key.attemptId) return { status: 'missing' };
-    return survey.status === 'scheduled' ? { status: 'busy' } : { status: 'done' };
+    if (!item || item.status !== 'created') return { status: 'missing' };
+    const survey = item.survey as { status?: string; attempt_id?: number };
+    const planned = (item.attempts as { status?: string }[] | undefined)?.[key.attemptId - 1];
+    if (key.attemptId > 1 && !planned) return { status: 'missing' };
+    if (survey.status === 'answered' || (survey.attempt_id ?? 0) > key.attemptId) return { status: 'done' };
+    if (survey.attempt_id === key.attemptId) return survey.status === 'scheduled' ? { status: 'busy' } : { status: 'done' };
+    // An earlier attempt is still being sent, or was sent but not yet marked: this one waits for it.
+    return planned?.status === 'pending' || planned?.status === 'scheduled' ? { status: 'busy' } : { status: 'done' };
   },
 
-  async markSent(key, sent) {
-    const values = { ':attempt': key.attemptId, ':sent_at': sent.at.toISOString(), ':message_id': sent.messageId };
-    const sentNames = { '#survey': 'survey', '#attempt': 'attempt_id', '#sent_at': 'sent_at', '#message_id': 'message_id' };
-    const written = await update(key, {
+  async markSent(attempt, sent) {
+    const tracked = (attempt.plan ?? []).length > 0;
+    const at = sent.at.toISOString();
+    const names = {
+      '#survey': 'survey',
+      '#attempt': 'attempt_id',
+      '#sent_at': 'sent_at',
+      '#message_id': 'message_id',
+      '#expires': 'expires_at',
+      ...(tracked ? { '#attempts': 'attempts', '#astatus': 'status', ...(sent.next ? { '#due': 'due_at' } : {}) } : {}),
+    };
+    const values = {
+      ':attempt': attempt.attemptId,
+      ':sent_at': at,
+      ':message_id': sent.messageId,
+      ':expires': sent.expiresAt.toISOString(),
+      ...(tracked ? { ':asent': 'sent', ...(sent.next ? { ':next': 'scheduled', ':due': sent.next.dueAt.toISOString() } : {}) } : {}),
+    };
+    const plan = tracked
+      ? `, ${entry(attempt.attemptId)}.#astatus = :asent, ${entry(attempt.attemptId)}.#sent_at = :sent_at` +
+        (sent.next ? `, ${entry(sent.next.attemptId)}.#astatus = :next, ${entry(sent.next.attemptId)}.#due = :due` : '')
+      : '';
+    const written = await update(attempt, {
       UpdateExpression:
-        'SET #survey.#sstatus = :sent, #survey.#sent_at = :sent_at, #survey.#message_id = :message_id REMOVE #survey.#claimed',
+        'SET #survey.#sstatus = :sent, #survey.#sent_at = :sent_at, #survey.#message_id = :message_id, ' +
+        `#survey.#expires = if_not_exists(#survey.#expires, :expires)${plan} REMOVE #survey.#claimed`,
       ConditionExpression: '#survey.#attempt = :attempt AND #survey.#sstatus = :scheduled',
-      ExpressionAttributeNames: { ...sentNames, '#sstatus': 'status', '#claimed': 'claimed_until' },
+      ExpressionAttributeNames: { ...names, '#sstatus': 'status', '#claimed': 'claimed_until' },
       ExpressionAttributeValues: { ...values, ':sent': 'sent', ':scheduled': 'scheduled' },
     });
     // Answered while it was being sent (the chatbot was quicker): keep the answer, note the message.
     if (!written)
-      await update(key, {
-        UpdateExpression: 'SET #survey.#sent_at = :sent_at, #survey.#message_id = :message_id',
+      await update(attempt, {
+        UpdateExpression: `SET #survey.#sent_at = :sent_at, #survey.#message_id = :message_id, #survey.#expires = if_not_exists(#survey.#expires, :expires)${plan}`,
         ConditionExpression: '#survey.#attempt = :attempt',
-        ExpressionAttributeNames: sentNames,
+        ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       });
   },
 
-  async markFailed(key, failure) {
-    await update(key, {
-      UpdateExpression: 'SET #survey.#sstatus = :failed, #survey.#reason = :reason, #survey.#detail = :detail REMOVE #survey.#claimed',
+  async markFailed(attempt, failure) {
+    const tracked = (attempt.plan ?? []).length > 0;
+    const next = tracked ? failure.next : undefined;
+    await update(attempt, {
+      UpdateExpression:
+        'SET #survey.#sstatus = :failed, #survey.#reason = :reason, #survey.#detail = :detail' +
+        (tracked ? `, ${entry(attempt.attemptId)}.#astatus = :failed` : '') +
+        (next ? `, ${entry(next.attemptId)}.#astatus = :next, ${entry(next.attemptId)}.#due = :due` : '') +
+        ' REMOVE #survey.#claimed',
       ConditionExpression: '#survey.#attempt = :attempt AND #survey.#sstatus = :scheduled',
       ExpressionAttributeNames: {
         '#survey': 'survey',
@@ -88,29 +153,41 @@ export const attemptStore: AttemptStore = {
         '#reason': 'reason',
         '#detail': 'detail',
         '#claimed': 'claimed_until',
+        ...(tracked ? { '#attempts': 'attempts', '#astatus': 'status' } : {}),
+        ...(next ? { '#due': 'due_at' } : {}),
       },
       ExpressionAttributeValues: {
         ':failed': 'failed',
         ':reason': failure.reason,
         ':detail': failure.detail.slice(0, 500),
-        ':attempt': key.attemptId,
+        ':attempt': attempt.attemptId,
         ':scheduled': 'scheduled',
+        ...(next ? { ':next': 'scheduled', ':due': next.dueAt.toISOString() } : {}),
       },
     });
   },
 
-  async release(key) {
-    await update(key, {
-      UpdateExpression: 'REMOVE #survey.#claimed',
+  async release(attempt, dueAt) {
+    const moved = dueAt && (attempt.plan ?? []).length > 0;
+    await update(attempt, {
+      UpdateExpression: `REMOVE #survey.#claimed${moved ? ` SET ${entry(attempt.attemptId)}.#due = :due` : ''}`,
       ConditionExpression: '#survey.#attempt = :attempt',
-      ExpressionAttributeNames: { '#survey': 'survey', '#attempt': 'attempt_id', '#claimed': 'claimed_until' },
-      ExpressionAttributeValues: { ':attempt': key.attemptId },
+      ExpressionAttributeNames: {
+        '#survey': 'survey',
+        '#attempt': 'attempt_id',
+        '#claimed': 'claimed_until',
+        ...(moved ? { '#attempts': 'attempts', '#due': 'due_at' } : {}),
+      },
+      ExpressionAttributeValues: { ':attempt': attempt.attemptId, ...(moved ? { ':due': dueAt.toISOString() } : {}) },
     });
   },
 };
 
+const Plan = v.array(v.object({ attempt_id: v.number(), channel: v.picklist(CHANNELS), status: v.string() }));
+
 function claimed(key: AttemptKey, item: Item): Claim {
-  const survey = item.survey as { channel: Channel };
+  const survey = item.survey as { channel: Channel; expires_at?: string };
+  const waits = (item.attempt_waits as number[] | undefined) ?? [];
   return {
     status: 'claimed',
     attempt: {
@@ -121,6 +198,13 @@ function claimed(key: AttemptKey, item: Item): Claim {
       customerId: Number(item.customer_id),
       contact: String(item.survey_contact),
       customerName: typeof item.customer_name === 'string' ? item.customer_name : null,
+      plan: v.parse(v.optional(Plan, []), item.attempts).map((planned, i) => ({
+        attemptId: planned.attempt_id,
+        channel: planned.channel,
+        status: planned.status,
+        afterMinutes: waits[i] ?? 0,
+      })),
+      expiresAt: survey.expires_at,
     },
   };
 }

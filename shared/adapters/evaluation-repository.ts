@@ -47,7 +47,7 @@ async function writeAnswer(
         TableName: tableName,
         Key: keys.transaction(tenantId, id),
         UpdateExpression: `SET ${assignments.join(', ')}, #survey.#status = :answered`,
-        ConditionExpression: `#status = :created AND #survey.#attempt = :attempt AND ${state}`,
+        ConditionExpression: `#status = :created AND #survey.#attempt >= :attempt AND ${state}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
@@ -60,7 +60,8 @@ async function writeAnswer(
       new GetCommand({ TableName: tableName, Key: keys.transaction(tenantId, id), ConsistentRead: true }),
     );
     const answered = old?.survey as { status?: string; attempt_id?: number } | undefined;
-    const conflict = mode === 'create' && old?.status === 'created' && answered?.attempt_id === attemptId && answered.status === 'answered';
+    const conflict =
+      mode === 'create' && old?.status === 'created' && (answered?.attempt_id ?? 0) >= attemptId && answered?.status === 'answered';
     return { outcome: conflict ? 'conflict' : 'missing' };
   }
 }

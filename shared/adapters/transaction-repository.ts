@@ -25,23 +25,29 @@ export function evaluationIndex(tenantId: number, transaction: { id: number; tra
 /** How long the outcome of a rejected request stays readable. */
 export const REJECTION_TTL_DAYS = 30;
 
+const Contacts = v.object({ phone: v.optional(v.string()), email: v.optional(v.string()) });
 const Problems = v.array(v.object({ path: v.string(), message: v.string() }));
 const Outcome = v.object({ status: v.picklist(['rejected', 'failed']), errors: Problems, received_at: v.string() });
 
 /**
  * A transaction's item: the resource's fields as they are, beside what only the service reads (journey slug,
- * customer name, survey contact, warnings) and, once rated, the answer's origin with the evaluation indexes.
+ * customer name, the survey's contacts and waits, warnings) and, once rated, the answer's origin with the evaluation indexes.
  */
 export function toItem(
   tenantId: number,
-  { transaction, journeySlug, customerName, surveyContact, warnings, answer }: TransactionRecord,
+  { transaction, journeySlug, customerName, surveyContact, surveyContacts, attemptWaits, warnings, answer }: TransactionRecord,
 ): Item {
+  // Later attempts need an address only if one of them uses its kind of channel.
+  const later = transaction.attempts.slice(1).map((attempt) => (attempt.channel === 'email' ? 'email' : 'phone'));
+  const contacts = Object.fromEntries(later.filter((kind) => surveyContacts[kind]).map((kind) => [kind, surveyContacts[kind]]));
   return {
     [TABLE.entityAttribute]: 'TRANSACTION',
     status: 'created',
     journey_slug: journeySlug,
     customer_name: customerName,
     survey_contact: surveyContact,
+    ...(Object.keys(contacts).length ? { survey_contacts: contacts } : {}),
+    ...(attemptWaits.length > 1 ? { attempt_waits: attemptWaits } : {}),
     ...(warnings.length ? { warnings } : {}),
     ...(answer ? { ...answerAttributes(answer), ...evaluationIndex(tenantId, transaction, answer.answeredAt) } : {}),
     ...transaction,
@@ -59,6 +65,8 @@ export function fromItem(item: Item): TransactionRecord {
     journeySlug: String(item.journey_slug),
     customerName: typeof item.customer_name === 'string' ? item.customer_name : null,
     surveyContact: typeof item.survey_contact === 'string' ? item.survey_contact : null,
+    surveyContacts: { phone: null, email: null, ...v.parse(Contacts, item.survey_contacts ?? {}) },
+    attemptWaits: v.parse(v.optional(v.array(v.number()), []), item.attempt_waits),
     warnings: v.parse(v.optional(Problems, []), item.warnings),
     answer:
       typeof item.answered_at === 'string'

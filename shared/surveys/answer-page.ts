@@ -64,7 +64,8 @@ async function open(token: string, ports: PagePorts, secret: string, now: Date, 
   if (checked.status === 'expired' && !allowExpired) return EXPIRED();
   const { link } = checked;
   const [transaction, settings] = await Promise.all([ports.transaction(link.tenantId, link.transactionId), ports.settings(link.tenantId)]);
-  if (!transaction || transaction.attemptId !== link.attemptId) return NOT_FOUND();
+  // Every attempt's link opens the survey until it expires.
+  if (!transaction || link.attemptId < 1 || link.attemptId > (transaction.attemptId ?? 0)) return NOT_FOUND();
   const journey = settings.journeys.find((j) => j.id === transaction.journeyId);
   if (!journey) return NOT_FOUND();
   return { link, transaction, journey, settings };

@@ -4,7 +4,8 @@ import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
 import { firstName, surveyEmail, surveySms } from './compose.js';
 import type { DispatchMessage } from './dispatch.js';
 import { signSurveyLink, surveyUrl } from './link.js';
-import { DeliveryRefused, type AttemptKey, type ClaimedAttempt, type DeliveryPorts, type Sent } from './ports.js';
+import { heldByQuietHours, nextAttempt, quietUntil } from './attempts.js';
+import { DeliveryRefused, type AttemptKey, type ClaimedAttempt, type DeliveryPorts, type NextAttempt, type Sent } from './ports.js';
 import { SIGNATURE_HEADER, signatureHeader, webhookSecret } from './webhook.js';
 
 /**
@@ -26,32 +27,53 @@ export interface DeliveryConfig {
  */
 export const CLAIM_LEASE_SECONDS = 120;
 
-export type DeliveryOutcome = 'sent' | 'duplicate' | 'failed' | 'missing';
+export type DeliveryOutcome = 'sent' | 'duplicate' | 'failed' | 'missing' | 'held' | 'expired';
 
-/** The claim is held by another delivery in flight: the message goes back to the queue. */
+/** The claim is held by another delivery in flight (or the attempt before it is): the message goes back to the queue. */
 export class AttemptBusy extends Error {
   override name = 'AttemptBusy';
 }
 
+/**
+ * Delivers one attempt, at most once: held until its due time or the end of the tenant's quiet hours; dropped once
+ * the survey is answered, expired or the customer opted out; sent on its channel; then the next attempt of the plan
+ * is scheduled (after its wait when this one was sent, at once when this one could not reach the customer).
+ */
 export async function deliverSurvey(
   message: DispatchMessage,
   ports: DeliveryPorts & { settings: (tenantId: number) => Promise<Settings> },
   config: DeliveryConfig,
   now = new Date(),
 ): Promise<DeliveryOutcome> {
+  if (message.dueAt && Date.parse(message.dueAt) > now.getTime() + EARLY_TOLERANCE_MS) {
+    await ports.scheduler.schedule(message, new Date(message.dueAt), now);
+    return 'held';
+  }
   const key: AttemptKey = { tenantId: message.tenantId, transactionId: message.transactionId, attemptId: message.attemptId };
-  const claim = await ports.attempts.claim(key, now, CLAIM_LEASE_SECONDS);
+  const claim = await ports.attempts.claim(key, now, CLAIM_LEASE_SECONDS, message.channel);
   if (claim.status === 'done') return 'duplicate';
   if (claim.status === 'missing') return 'missing';
   if (claim.status === 'busy') throw new AttemptBusy('The survey attempt is being sent by another delivery.');
   const attempt = claim.attempt;
+  const plan = attempt.plan ?? [];
+  const schedule = async (next: NextAttempt | undefined) => {
+    if (next) await ports.scheduler.schedule(dispatchOf(message, next), next.dueAt, now);
+  };
   const fail = async (reason: 'refused' | 'not_configured' | 'opted_out' | 'undeliverable', detail: string) => {
-    await ports.attempts.markFailed(key, { reason, detail });
+    // An opt-out ends the survey; any other failure passes the turn to the next attempt at once.
+    const next = reason === 'opted_out' ? undefined : nextAttempt(plan, attempt.attemptId, now, true);
+    await schedule(next);
+    await ports.attempts.markFailed(attempt, { reason, detail, next });
     count('SurveysFailed', attempt.channel, 1, 'channel');
-    logger.info('Survey not delivered', { ...key, channel: attempt.channel, reason });
+    logger.info('Survey not delivered', { ...key, channel: attempt.channel, reason, next: next?.attemptId });
     return 'failed' as const;
   };
   try {
+    if (attempt.expiresAt && Date.parse(attempt.expiresAt) <= now.getTime()) {
+      await ports.attempts.release(attempt);
+      logger.info('Survey attempt not sent: the survey expired', { ...key });
+      return 'expired';
+    }
     const [settings, reach] = await Promise.all([
       ports.settings(key.tenantId),
       ports.reachability.check(key.tenantId, attempt.customerId, attempt.channel, attempt.contact),
@@ -60,25 +82,50 @@ export async function deliverSurvey(
     const journey = settings.journeys.find((j) => j.id === attempt.journeyId);
     if (!journey) return await fail('not_configured', 'the journey no longer exists');
     const store = await ports.stores.tradeName(key.tenantId, attempt.storeId);
+    // Every attempt's link lapses with the survey: its validity counts from the first attempt sent.
+    const expiresAt = attempt.expiresAt ? new Date(attempt.expiresAt) : new Date(now.getTime() + journey.surveyValidityDays * 86_400_000);
     const token = signSurveyLink(
-      { ...key, channel: attempt.channel, expiresAt: Math.floor(now.getTime() / 1000) + journey.surveyValidityDays * 86_400 },
+      { ...key, channel: attempt.channel, expiresAt: Math.floor(expiresAt.getTime() / 1000) },
       config.surveySecret,
     );
     const link = surveyUrl(config.baseUrl, token);
     const send = sender(attempt, journey, settings, { store, link }, ports, config, now);
     if (typeof send === 'string') return await fail('not_configured', send);
+    const until = heldByQuietHours(attempt.channel) ? quietUntil(settings.delivery.quietHours, now) : undefined;
+    if (until) {
+      await ports.scheduler.schedule({ ...message, dueAt: until.toISOString() }, until, now);
+      await ports.attempts.release(attempt, until);
+      count('SurveyAttemptsHeld', attempt.channel, 1, 'channel');
+      logger.info('Survey attempt held for quiet hours', { ...key, channel: attempt.channel, until: until.toISOString() });
+      return 'held';
+    }
     const sent = await send();
-    await ports.attempts.markSent(key, { messageId: sent.messageId, at: now });
+    const next = nextAttempt(plan, attempt.attemptId, now);
+    // Scheduled before the attempt is marked sent: a crash in between leaves a message that waits for the mark.
+    await schedule(next);
+    await ports.attempts.markSent(attempt, { messageId: sent.messageId, at: now, expiresAt, next });
     count('SurveysSent', attempt.channel, 1, 'channel');
-    logger.info('Survey sent', { ...key, channel: attempt.channel, handedOff: handsOff(journey, attempt.channel) });
+    count('SurveyAttemptsSent', String(attempt.attemptId), 1, 'attempt');
+    logger.info('Survey sent', { ...key, channel: attempt.channel, handedOff: handsOff(journey, attempt.channel), next: next?.attemptId });
     return 'sent';
   } catch (error) {
     if (error instanceof DeliveryRefused) return await fail('refused', error.detail);
     // Throttling, a provider's 5xx, a timeout: give the claim back and let the queue retry.
-    await ports.attempts.release(key).catch(() => undefined);
+    await ports.attempts.release(attempt).catch(() => undefined);
     throw error;
   }
 }
+
+/** A message may arrive this early (clocks, the queue's own rounding) and still go out now. */
+const EARLY_TOLERANCE_MS = 2000;
+
+/** The dispatch message of the next attempt: same survey, its own attempt, channel and due time. */
+const dispatchOf = (message: DispatchMessage, next: NextAttempt): DispatchMessage => ({
+  ...message,
+  attemptId: next.attemptId,
+  channel: next.channel,
+  dueAt: next.dueAt.toISOString(),
+});
 
 /** The provider call for this attempt, or why the tenant's configuration cannot send it. */
 function sender(

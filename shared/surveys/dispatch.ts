@@ -15,6 +15,8 @@ export const DispatchMessage = v.object({
   journey: v.string(),
   channel: v.picklist(CHANNELS),
   createdAt: v.string(),
+  /** When the attempt is due, if later than the message is sent: a message that arrives early is put back until then. */
+  dueAt: v.optional(v.string()),
 });
 export type DispatchMessage = v.InferOutput<typeof DispatchMessage>;
 

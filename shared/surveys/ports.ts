@@ -1,7 +1,7 @@
 import type { Found } from '../paging.js';
 import type { AnswerOrigin, TransactionRecord } from '../transactions/ports.js';
 import type { Transaction } from '../transactions/schema.js';
-import type { Channel } from './dispatch.js';
+import type { Channel, DispatchMessage } from './dispatch.js';
 
 /** The storage and the providers survey delivery needs; `shared/adapters/attempt-repository.ts` and `senders.ts` implement them. */
 
@@ -20,6 +20,26 @@ export interface ClaimedAttempt extends AttemptKey {
   /** The phone (E.164) or e-mail address the attempt goes to. */
   contact: string;
   customerName: string | null;
+  /** Every attempt of the survey as planned (none for transactions registered before attempts existed). */
+  plan?: PlannedAttempt[];
+  /** When the survey's links lapse, once its first attempt was sent. */
+  expiresAt?: string | undefined;
+}
+
+/** An attempt as the transaction planned it. */
+export interface PlannedAttempt {
+  attemptId: number;
+  channel: Channel;
+  /** Minutes after the attempt before it was sent. */
+  afterMinutes: number;
+  status: string;
+}
+
+/** The attempt that comes next, and when. */
+export interface NextAttempt {
+  attemptId: number;
+  channel: Channel;
+  dueAt: Date;
 }
 
 export type Claim =
@@ -33,16 +53,28 @@ export type Claim =
 
 export interface AttemptStore {
   /** Takes the attempt for `leaseSeconds` with one conditional write, so that two deliveries cannot both send it. */
-  claim(key: AttemptKey, now: Date, leaseSeconds: number): Promise<Claim>;
-  /** The provider accepted the message. */
-  markSent(key: AttemptKey, sent: { messageId: string; at: Date }): Promise<void>;
-  /** The provider refused the contact or the attempt cannot go out: it is not retried. */
+  /**
+   * Takes attempt `key.attemptId` on `channel`. It may be the survey's current attempt, or the next one once the
+   * attempt before it was sent or failed (the survey then moves on to it); an answered survey has nothing to claim.
+   */
+  claim(key: AttemptKey, now: Date, leaseSeconds: number, channel: Channel): Promise<Claim>;
+  /**
+   * The provider accepted the message: the attempt is sent, the survey's links lapse at `expiresAt` (kept from the
+   * first attempt), and `next` is scheduled.
+   */
+  markSent(attempt: ClaimedAttempt, sent: { messageId: string; at: Date; expiresAt: Date; next?: NextAttempt | undefined }): Promise<void>;
+  /** The provider refused the contact or the attempt cannot go out: it is not retried; `next` takes its place. */
   markFailed(
-    key: AttemptKey,
-    failure: { reason: 'refused' | 'not_configured' | 'opted_out' | 'undeliverable'; detail: string },
+    attempt: ClaimedAttempt,
+    failure: { reason: 'refused' | 'not_configured' | 'opted_out' | 'undeliverable'; detail: string; next?: NextAttempt | undefined },
   ): Promise<void>;
-  /** Gives the claim back (a retryable failure), so that the next delivery need not wait for the lease. */
-  release(key: AttemptKey): Promise<void>;
+  /** Gives the claim back (a retryable failure, or quiet hours: then it is due again at `dueAt`). */
+  release(attempt: ClaimedAttempt, dueAt?: Date): Promise<void>;
+}
+
+/** Puts a dispatch message back on the queue so that it arrives at `dueAt` (durably, however far away). */
+export interface Scheduler {
+  schedule(message: DispatchMessage, dueAt: Date, now: Date): Promise<void>;
 }
 
 /** Whether a customer can still be surveyed: not opted out, the address not known to bounce. */
@@ -106,6 +138,7 @@ export class DeliveryRefused extends Error {
 
 export interface DeliveryPorts {
   attempts: AttemptStore;
+  scheduler: Scheduler;
   reachability: Reachability;
   stores: StoreNames;
   senders: Senders;

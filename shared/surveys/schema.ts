@@ -32,7 +32,7 @@ export const sourceOfCode = (code: number): SourceName =>
   (Object.entries(RATING_SOURCES).find(([, c]) => c === code)?.[0] ?? 'api') as SourceName;
 
 /** Survey status codes as the reference API reports them (3 = evaluated), with a readable name beside. */
-export const SURVEY_STATUS_CODES = { scheduled: 1, answered: 3 } as const;
+export const SURVEY_STATUS_CODES = { scheduled: 1, answered: 3, expired: 4 } as const;
 
 const transactionId = v.pipe(
   v.number('must be a number'),
@@ -151,6 +151,6 @@ export const SurveyView = v.object({
   classes: v.array(v.object({ classId: v.number(), label: v.string(), type: ClassItemType, scale: Scale })),
   customerFirstName: v.string(),
   channel: v.nullable(v.string()),
-  status: v.picklist(['scheduled', 'answered']),
+  status: v.picklist(['scheduled', 'answered', 'expired']),
   statusCode: v.number(),
 });

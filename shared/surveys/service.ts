@@ -2,6 +2,7 @@ import { DomainError, NotFoundError, ValidationError, type FieldProblem } from '
 import { INDICATORS, isSupported, type Indicator } from '../tenants/config-schema.js';
 import type { Settings } from '../tenants/settings.js';
 import type { TransactionRecord } from '../transactions/ports.js';
+import { isExpired } from './attempts.js';
 import type { EvaluationStore } from './ports.js';
 import {
   RATING_SOURCES,
@@ -68,7 +69,9 @@ export function surveyService({
     known?: TransactionRecord,
   ): Promise<TransactionRecord> {
     const record = known?.transaction.id === transactionId ? known : await evaluations.transaction(tenantId, transactionId);
-    if (!record || record.journeySlug !== journey || record.transaction.survey.attempt_id !== attemptId) throw notFound();
+    // Every attempt sent so far opens the survey: an answer to any of them answers it.
+    const current = record?.transaction.survey.attempt_id ?? 0;
+    if (!record || record.journeySlug !== journey || attemptId < 1 || attemptId > current) throw notFound();
     return record;
   }
 
@@ -79,7 +82,8 @@ export function surveyService({
       tenantSettings(tenantId),
     ]);
     const journey = journeyOf(settings, transaction.journey_id);
-    const status = transaction.survey.status === 'answered' ? 'answered' : 'scheduled';
+    const status =
+      transaction.survey.status === 'answered' ? 'answered' : isExpired(transaction.survey, new Date()) ? 'expired' : 'scheduled';
     return {
       transactionId: transaction.id,
       attemptId: query.attemptId,

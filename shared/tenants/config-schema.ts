@@ -16,6 +16,9 @@ export const isSupported = (indicator: Indicator, score: number) =>
 const indicator = v.picklist(Object.keys(INDICATORS) as Indicator[], `must be one of ${Object.keys(INDICATORS).join(', ')}`);
 
 export const CHANNELS = ['whatsapp', 'sms', 'email', 'ura'] as const;
+/** A survey is sent at most this many times, each attempt waiting at most MAX_ATTEMPT_WAIT_MINUTES after the previous. */
+export const MAX_ATTEMPTS = 5;
+export const MAX_ATTEMPT_WAIT_MINUTES = 43_200;
 /** Channels a journey may hand to the tenant's chatbot. */
 export const HAND_OFF_CHANNELS = ['whatsapp', 'ura'] as const;
 
@@ -56,6 +59,28 @@ export const JourneyConfig = v.strictObject({
   ),
   /** Channels whose attempts go to the tenant's own chatbot (its webhook) instead of a message from this service. */
   handOff: v.optional(v.array(v.picklist(HAND_OFF_CHANNELS, `must be one of ${HAND_OFF_CHANNELS.join(', ')}`)), []),
+  /**
+   * The survey's attempts in order, each `afterMinutes` after the previous one was sent (the first after the
+   * transaction). Without it, one attempt on the first reachable channel of `channels`.
+   */
+  attempts: v.optional(
+    v.pipe(
+      v.array(
+        v.strictObject({
+          channel: v.picklist(CHANNELS, `must be one of ${CHANNELS.join(', ')}`),
+          afterMinutes: v.pipe(
+            v.number('must be a number'),
+            v.integer('must be an integer'),
+            v.minValue(0, 'must be at least 0'),
+            v.maxValue(MAX_ATTEMPT_WAIT_MINUTES, `must be at most ${MAX_ATTEMPT_WAIT_MINUTES} (30 days)`),
+          ),
+        }),
+        'must be a list of { channel, afterMinutes }',
+      ),
+      v.minLength(1, 'must list at least one attempt'),
+      v.maxLength(MAX_ATTEMPTS, `may list at most ${MAX_ATTEMPTS} attempts`),
+    ),
+  ),
 });
 export type JourneyConfig = v.InferOutput<typeof JourneyConfig>;
 
@@ -92,6 +117,25 @@ const webUrl = v.pipe(
   ),
 );
 
+const clockTime = v.pipe(v.string('must be a string'), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time such as 21:00'));
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface QuietHours {
+  timeZone: string;
+  from: string;
+  to: string;
+}
+/** Quiet hours of a tenant that sets none: 21:00 to 08:00 in São Paulo. */
+export const DEFAULT_QUIET_HOURS: QuietHours = { timeZone: 'America/Sao_Paulo', from: '21:00', to: '08:00' };
+
 /** How a tenant's surveys go out: its sender identities on each channel, and its chatbot's webhook. */
 export const DeliveryConfig = v.strictObject({
   email: v.optional(v.strictObject({ from: address, name: v.optional(name(100)) })),
@@ -104,6 +148,19 @@ export const DeliveryConfig = v.strictObject({
     }),
   ),
   chatbot: v.optional(v.strictObject({ url: webUrl })),
+  /**
+   * A daily window, in the tenant's time zone, in which no SMS, WhatsApp, voice or chatbot hand-off goes out (e-mail
+   * does); an attempt due inside it waits until it ends. Absent: DEFAULT_QUIET_HOURS; null: none.
+   */
+  quietHours: v.optional(
+    v.nullable(
+      v.strictObject({
+        timeZone: v.pipe(v.string('must be a string'), v.check(isTimeZone, 'must be an IANA time zone such as America/Sao_Paulo')),
+        from: clockTime,
+        to: clockTime,
+      }),
+    ),
+  ),
 });
 export type DeliveryConfig = v.InferOutput<typeof DeliveryConfig>;
 

@@ -24,6 +24,10 @@ export interface TransactionRecord {
   customerName: string | null;
   /** The phone (E.164) or e-mail address attempt 1 goes to, when a survey is scheduled. */
   surveyContact: string | null;
+  /** The addresses later attempts may use: a phone for whatsapp, sms and ura, an e-mail address for email. */
+  surveyContacts: { phone: string | null; email: string | null };
+  /** Each attempt's wait in minutes after the one before it was sent (by attempt, in order). */
+  attemptWaits: number[];
   /** What was accepted but not stored as sent. */
   warnings: FieldProblem[];
   /** Set once the transaction is rated. */

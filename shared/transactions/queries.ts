@@ -1,4 +1,5 @@
 import { NotFoundError, type FieldProblem } from '../errors.js';
+import { surveyAsSeen } from '../surveys/attempts.js';
 import { requestKeyOf } from './request-key.js';
 import type { TransactionRepository } from './ports.js';
 import type { Transaction } from './schema.js';
@@ -31,7 +32,8 @@ export function transactionQueries(transactions: Pick<TransactionRepository, 'fi
   }
 
   async function getTransaction(tenantId: number, id: number): Promise<Transaction> {
-    const transaction = (await transactions.findById(tenantId, id))?.transaction;
+    const found = (await transactions.findById(tenantId, id))?.transaction;
+    const transaction = found && surveyAsSeen(found, new Date());
     if (!transaction) throw new NotFoundError(`Transaction ${id} not found.`);
     return transaction;
   }

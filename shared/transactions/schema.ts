@@ -3,10 +3,11 @@ import * as v from 'valibot';
 // ---- The stored transaction -------------------------------------------------------------------------------------
 
 /**
- * A survey attempt's life: `scheduled` -> `sent` -> `answered`, or `failed` (the provider refused the contact),
- * or `not_sent` from the start. An answer may arrive while the attempt is still `scheduled` (through the chatbot).
+ * A survey's life, as its current attempt stands: `scheduled` -> `sent` -> `answered`, or `failed` (the provider
+ * refused the contact and no attempt is left), or `not_sent` from the start; `expired` once its links lapse
+ * unanswered. An answer may arrive while the attempt is still `scheduled` (through the chatbot).
  */
-export const SURVEY_STATUSES = ['scheduled', 'sent', 'answered', 'failed', 'not_sent'] as const;
+export const SURVEY_STATUSES = ['scheduled', 'sent', 'answered', 'failed', 'not_sent', 'expired'] as const;
 /** Why a survey was not sent (`not_sent`) or did not arrive (`failed`). */
 export const SURVEY_REASONS = [
   'already_rated',
@@ -28,8 +29,26 @@ export const Survey = v.object({
   message_id: v.optional(v.string()),
   /** The provider's words for a `failed` attempt. */
   detail: v.optional(v.string()),
+  /** When its links lapse: set when the first attempt is sent. */
+  expires_at: v.optional(v.string()),
 });
 export type Survey = v.InferOutput<typeof Survey>;
+
+/**
+ * One attempt of the survey: `pending` until the one before it is sent, `scheduled` once its time is known, then
+ * `sent` or `failed`; `skipped` when its channel cannot reach the customer; `cancelled` when the survey was answered,
+ * expired or refused before it went out.
+ */
+export const ATTEMPT_STATUSES = ['pending', 'scheduled', 'sent', 'failed', 'skipped', 'cancelled'] as const;
+export const Attempt = v.object({
+  attempt_id: v.number(),
+  channel: v.string(),
+  status: v.picklist(ATTEMPT_STATUSES),
+  /** When it goes out (quiet hours may move it); null while the attempt before it has not been sent. */
+  due_at: v.nullable(v.string()),
+  sent_at: v.optional(v.string()),
+});
+export type Attempt = v.InferOutput<typeof Attempt>;
 
 export const Transaction = v.object({
   id: v.number(),
@@ -44,6 +63,8 @@ export const Transaction = v.object({
   rating: v.nullable(v.object({ score: v.number(), comment: v.nullable(v.string()) })),
   rating_items: v.array(v.object({ class_id: v.number(), score: v.number() })),
   survey: Survey,
+  /** Every attempt of the survey, in order (transactions registered before attempts existed have none). */
+  attempts: v.optional(v.array(Attempt), []),
   created_at: v.string(),
 });
 export type Transaction = v.InferOutput<typeof Transaction>;

@@ -2,13 +2,13 @@ import type { Customer } from '../customers/schema.js';
 import type { CreatedCustomer } from '../customers/service.js';
 import { DuplicateError, ValidationError, type FieldProblem } from '../errors.js';
 import { count } from '../metrics.js';
-import { chooseChannel, type DispatchMessage } from '../surveys/dispatch.js';
+import { chooseChannel, type Channel, type DispatchMessage } from '../surveys/dispatch.js';
 import { RATING_SOURCES } from '../surveys/schema.js';
 import { INDICATORS, isSupported, type ClassConfig, type JourneyConfig } from '../tenants/config-schema.js';
 import type { Settings } from '../tenants/settings.js';
 import type { Referenced, ReferenceRequest, TransactionPorts, TransactionRecord } from './ports.js';
 import type { TransactionCommand } from './requests.js';
-import type { Survey, Transaction } from './schema.js';
+import type { Attempt, Survey, Transaction } from './schema.js';
 
 /** A transaction the rules refuse: not created, and not worth retrying. */
 export class TransactionRejected extends ValidationError {
@@ -140,11 +140,14 @@ export function transactionService({ transactions, readReferences, settings: ten
         rating,
         rating_items: ratingItems,
         survey: survey.survey,
+        attempts: survey.attempts,
         created_at: now.toISOString(),
       },
       journeySlug: journey.slug,
       customerName: customer.name,
       surveyContact: survey.contact ?? null,
+      surveyContacts: survey.contacts,
+      attemptWaits: survey.waits,
       warnings,
       answer: rated ? { source: 'api', src: RATING_SOURCES.api, answeredAt: now.toISOString() } : null,
     });
@@ -180,11 +183,11 @@ export function transactionService({ transactions, readReferences, settings: ten
     command: TransactionCommand,
     rated: boolean,
     now: Date,
-  ): Promise<{ survey: Survey; contact?: string }> {
-    const decision = surveyDecision(journey, customer, command, rated);
+  ): Promise<SurveyPlan> {
+    const decision = surveyDecision(journey, customer, command, rated, now);
     if (decision.survey.status !== 'scheduled' || !journey.resurveyWindowDays) return decision;
     const claimed = await transactions.claimSurveySlot(tenantId, customer.id, journey.id, journey.resurveyWindowDays, now);
-    return claimed ? decision : notSent('throttled');
+    return claimed ? decision : notSent('throttled', decision.contacts);
   }
 
   /** Creates the entity; when a concurrent request created it first (its guard exists), uses that one instead. */
@@ -312,23 +315,57 @@ function checkRatingItems(
   });
 }
 
-const notSent = (reason: Survey['reason']) => ({ survey: { status: 'not_sent' as const, reason, attempt_id: null, channel: null } });
+/** What a transaction decides about its survey: the current attempt, the plan of every attempt, where they go. */
+export interface SurveyPlan {
+  survey: Survey;
+  attempts: Attempt[];
+  waits: number[];
+  /** The address of the first attempt, while one is scheduled. */
+  contact?: string;
+  contacts: { phone: string | null; email: string | null };
+}
 
-/** Whether to survey, before the repeat window: not when rated already or opted out, else the first reachable channel. */
+const notSent = (reason: Survey['reason'], contacts: SurveyPlan['contacts']): SurveyPlan => ({
+  survey: { status: 'not_sent', reason, attempt_id: null, channel: null },
+  attempts: [],
+  waits: [],
+  contacts,
+});
+
+/**
+ * Whether and how to survey, before the repeat window: not when rated already or opted out. The journey's
+ * `attempts` (or one attempt on the first reachable of its `channels`) become the plan; an attempt whose channel has
+ * no address is skipped, and the first reachable one is scheduled when the first attempt was due.
+ */
 export function surveyDecision(
   journey: JourneyConfig,
   customer: Customer,
   command: TransactionCommand,
   rated: boolean,
-): { survey: Survey; contact?: string } {
-  if (rated) return notSent('already_rated');
-  if (customer.opt_out) return notSent('opted_out');
-  const route = chooseChannel(journey.channels, {
-    phone: customer.phone ?? command.customer.phone ?? null,
-    email: customer.email ?? command.customer.email ?? null,
-  });
-  if (!route) return notSent('no_contact');
-  return { survey: { status: 'scheduled', reason: null, attempt_id: 1, channel: route.channel }, contact: route.contact };
+  now = new Date(),
+): SurveyPlan {
+  const contacts = { phone: customer.phone ?? command.customer.phone ?? null, email: customer.email ?? command.customer.email ?? null };
+  if (rated) return notSent('already_rated', contacts);
+  if (customer.opt_out) return notSent('opted_out', contacts);
+  const steps = journey.attempts ?? [{ channel: chooseChannel(journey.channels, contacts)?.channel, afterMinutes: 0 }];
+  const address = (channel: Channel | undefined) => (channel === undefined ? null : channel === 'email' ? contacts.email : contacts.phone);
+  const first = steps.findIndex((step) => address(step.channel) !== null);
+  if (first < 0) return notSent('no_contact', contacts);
+  const attempts = steps.map((step, i): Attempt => ({
+    attempt_id: i + 1,
+    channel: step.channel!,
+    status: i < first || address(step.channel) === null ? 'skipped' : i === first ? 'scheduled' : 'pending',
+    // A skipped first attempt passes its time to the next: the survey starts when the journey says.
+    due_at: i === first ? new Date(now.getTime() + steps[0]!.afterMinutes * 60_000).toISOString() : null,
+  }));
+  const channel = steps[first]!.channel!;
+  return {
+    survey: { status: 'scheduled', reason: null, attempt_id: first + 1, channel },
+    attempts,
+    waits: steps.map((step) => step.afterMinutes),
+    contact: address(channel)!,
+    contacts,
+  };
 }
 
 /** The dispatch message of a transaction whose survey is scheduled; it names no person, only ids. */
@@ -339,6 +376,7 @@ async function dispatchIfScheduled(
 ): Promise<void> {
   const { survey } = transaction;
   if (survey.status !== 'scheduled' || !survey.channel || !surveyContact) return;
+  const dueAt = transaction.attempts.find((attempt) => attempt.attempt_id === survey.attempt_id)?.due_at;
   await dispatch({
     version: 1,
     tenantId,
@@ -348,5 +386,6 @@ async function dispatchIfScheduled(
     journey: journeySlug,
     channel: survey.channel as DispatchMessage['channel'],
     createdAt: transaction.created_at,
+    ...(dueAt && dueAt > transaction.created_at ? { dueAt } : {}),
   });
 }

@@ -6,6 +6,8 @@ import { sendMessage, sendMessages } from '../adapters/sqs.js';
 import { storeRepository } from '../adapters/store-repository.js';
 import { transactionRepository } from '../adapters/transaction-repository.js';
 import { transactionConsumer } from '../transactions/consumer.js';
+import { delayUntil } from '../queues.js';
+import type { DispatchMessage } from '../surveys/dispatch.js';
 import type { Dispatcher } from '../transactions/ports.js';
 import { transactionService } from '../transactions/service.js';
 import { createCustomer } from './customers.js';
@@ -17,11 +19,14 @@ import { tenantSettings } from './tenants.js';
 requireEnvs(ENV.tableName, ENV.surveyDispatchQueueUrl);
 
 /** Registering transactions: the table, the tenant's settings, the entities rule 5 creates, the survey queue. */
+// A first attempt due later (its journey waits before surveying) is delayed on the queue; the dispatcher holds it
+// further when the wait is longer than the queue can delay.
+const delayOf = (message: unknown) => delayUntil((message as DispatchMessage).dueAt, new Date());
 const dispatcher: Dispatcher = {
   send: async (message) => {
-    await sendMessage('surveyDispatch', message);
+    await sendMessage('surveyDispatch', message, delayOf(message));
   },
-  sendBatch: (messages) => sendMessages('surveyDispatch', messages),
+  sendBatch: (messages) => sendMessages('surveyDispatch', messages, delayOf),
 };
 
 const service = transactionService({

@@ -69,7 +69,10 @@ async function postTransaction(email: string, journey = 'loja'): Promise<number>
 describe.skipIf(!existsSync(CHROMIUM))('the survey page in a browser', () => {
   beforeAll(async () => {
     tenant = await newTenant();
-    await putDelivery(tenant.tenantId, { email: { from: 'pesquisa@demo.local', name: 'Pesquisa Demo' } });
+    await putDelivery(tenant.tenantId, {
+      quietHours: null,
+      email: { from: 'pesquisa@demo.local', name: 'Pesquisa Demo' },
+    });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   });
   afterAll(() => browser?.close());

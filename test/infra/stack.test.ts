@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SurveyServiceStack } from '../../infra/stack.js';
-import { consumers, routes } from '../../infra/routes.js';
+import { consumers, routes, scheduled } from '../../infra/routes.js';
 import { TABLE } from '../../shared/table.js';
 
 let template: Template;
@@ -38,13 +38,23 @@ function tableActions(descriptionPrefix: string): string[] {
 describe('the CDK stack', () => {
   it('has one Node 22 arm64 function per operation and per consumer, one authorizer per API, and the SES events function', () => {
     const functions = ofType('AWS::Lambda::Function');
-    expect(functions).toHaveLength(routes.length + consumers.length + 2 + 1);
+    expect(functions).toHaveLength(routes.length + consumers.length + scheduled.length + 2 + 1);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
     }
     for (const route of routes) {
       expect(functions.some(([, fn]) => String(fn.Properties.Description).startsWith(`${route.method} ${route.paths[0]}:`))).toBe(true);
     }
+  });
+
+  it('runs each scheduled function on its rate, with one run at a time, able to read the table and queue survey messages', () => {
+    const rules = ofType('AWS::Events::Rule');
+    expect(rules.map(([, r]) => r.Properties.ScheduleExpression)).toEqual(
+      scheduled.map((job) => `rate(${job.everyMinutes} minute${job.everyMinutes > 1 ? 's' : ''})`),
+    );
+    const [, fn] = ofType('AWS::Lambda::Function').find(([, r]) => r.Properties.Description === scheduled[0]!.summary)!;
+    expect(fn.Properties.ReservedConcurrentExecutions).toBe(1);
+    expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(expect.arrayContaining(['TABLE_NAME', 'SURVEY_DISPATCH_QUEUE_URL']));
   });
 
   it('routes every path of the route table, with the authorizer on all but /health and the survey pages', () => {
@@ -127,14 +137,18 @@ describe('the CDK stack', () => {
     const senders = ofType('AWS::IAM::Policy').filter(([, p]) =>
       JSON.stringify(p.Properties.PolicyDocument).includes('sqs:SendMessage'),
     ).length;
-    expect(senders).toBe(routes.filter((r) => r.queues.length).length + consumers.filter((c) => c.sends.length).length);
+    expect(senders).toBe(
+      routes.filter((r) => r.queues.length).length +
+        consumers.filter((c) => c.sends.length).length +
+        scheduled.filter((s) => s.sends.length).length,
+    );
   });
 
   it('alarms on DLQ messages, consumer errors, throttles and oldest message, table throttles and each API 5xx rate, through one SNS topic', () => {
     // Two topics: the alarms', and the one SES publishes bounces and complaints to.
     template.resourceCountIs('AWS::SNS::Topic', 2);
     const alarms = ofType('AWS::CloudWatch::Alarm');
-    expect(alarms).toHaveLength(2 + 1 + 2 + consumers.length * 3);
+    expect(alarms).toHaveLength(2 + 1 + 2 + consumers.length * 3 + scheduled.length);
     for (const [, alarm] of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
     expect(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(2);
     expect(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage')).toHaveLength(consumers.length);

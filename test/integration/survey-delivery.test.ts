@@ -44,6 +44,7 @@ beforeAll(async () => {
     ],
   });
   await putDelivery(tenant.tenantId, {
+    quietHours: null,
     email: { from: 'pesquisa@loja.example', name: 'Loja Exemplo' },
     sms: { originationIdentity: '+5511900000001' },
     whatsapp: { phoneNumberId: 'pn-test', template: 'pesquisa_satisfacao', language: 'pt_BR' },

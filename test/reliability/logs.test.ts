@@ -19,6 +19,7 @@ beforeAll(async () => {
   tenant = await newTenant();
   // Before anything reads the tenant's settings: a process keeps them for a minute.
   await putDelivery(tenant.tenantId, {
+    quietHours: null,
     email: { from: 'pesquisa@loja.example' },
     whatsapp: { phoneNumberId: 'pn-log', template: 'pesquisa', language: 'pt_BR' },
   });

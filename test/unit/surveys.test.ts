@@ -156,6 +156,7 @@ function memoryDelivery(
   const state: Stored = { status: 'scheduled' };
   const calls: { channel: keyof Senders; message: unknown }[] = [];
   let optedOut = false;
+  const scheduled: { message: DispatchMessage; dueAt: Date }[] = [];
   const sender =
     (channel: keyof Senders) =>
     async (message: unknown): Promise<{ messageId: string }> => {
@@ -183,6 +184,11 @@ function memoryDelivery(
       },
     },
     reachability: { check: async () => (optedOut ? 'opted_out' : 'ok') },
+    scheduler: {
+      schedule: async (message, dueAt) => {
+        scheduled.push({ message, dueAt });
+      },
+    },
     stores: { tradeName: async () => 'Loja Centro' },
     senders: { email: sender('email'), sms: sender('sms'), whatsapp: sender('whatsapp'), webhook: sender('webhook') },
     settings: async () => settings,
@@ -202,6 +208,7 @@ function memoryDelivery(
     state,
     calls,
     message,
+    scheduled,
     optOut: () => (optedOut = true),
     deliver: (now = NOW) => deliverSurvey(message, ports, { surveySecret: SECRET, baseUrl: BASE }, now),
   };
@@ -229,7 +236,7 @@ describe('survey delivery', () => {
 
   it('leaves an attempt another delivery holds, and takes it once that claim has lapsed', async () => {
     const d = memoryDelivery();
-    await d.ports.attempts.claim({ tenantId: 1, transactionId: 42, attemptId: 1 }, NOW, 120);
+    await d.ports.attempts.claim({ tenantId: 1, transactionId: 42, attemptId: 1 }, NOW, 120, 'email');
     await expect(d.deliver()).rejects.toBeInstanceOf(AttemptBusy);
     expect(await d.deliver(new Date(NOW.getTime() + 121_000))).toBe('sent');
     expect(d.calls).toHaveLength(1);

@@ -28,14 +28,20 @@ describe('tenant files', () => {
       [1, 'loja', 'nps', [1, 2], null, []],
       [2, 'ecommerce', 'csat', [3, 4], 30, []],
       [3, 'atendimento', 'nps', [1], null, ['whatsapp']],
+      [4, 'lembrete', 'nps', [1], null, []],
+    ]);
+    expect(tenants[0]!.journeys[3]!.attempts).toEqual([
+      { channel: 'whatsapp', afterMinutes: 0 },
+      { channel: 'email', afterMinutes: 1 },
     ]);
     expect(tenants[0]!.delivery).toEqual({
+      quietHours: null,
       email: { from: 'pesquisa@demo.local', name: 'Pesquisa Demo' },
       sms: { originationIdentity: '+5511900000001' },
       whatsapp: { phoneNumberId: 'phone-number-id-demo', template: 'pesquisa_satisfacao', language: 'pt_BR' },
       chatbot: { url: 'http://localhost:8006/webhooks/1' },
     });
-    expect(tenants[1]!.delivery).toEqual({});
+    expect(tenants[1]!.delivery).toEqual({ quietHours: null });
   });
 
   it('take variables from the environment', () => {

@@ -1,0 +1,63 @@
+import type { Transaction } from '../transactions/schema.js';
+import type { Channel } from './dispatch.js';
+import { DEFAULT_QUIET_HOURS, type QuietHours } from '../tenants/config-schema.js';
+import type { NextAttempt, PlannedAttempt } from './ports.js';
+
+/** The rules of a survey's attempts over time: what comes next, and when a channel may not be used. */
+
+/** The first attempt after `current` that is not skipped, due `afterMinutes` after `from` (or at `from` when `immediately`). */
+export function nextAttempt(plan: readonly PlannedAttempt[], current: number, from: Date, immediately = false): NextAttempt | undefined {
+  const next = plan.find((attempt) => attempt.attemptId > current && attempt.status !== 'skipped');
+  if (!next) return undefined;
+  return {
+    attemptId: next.attemptId,
+    channel: next.channel,
+    dueAt: new Date(from.getTime() + (immediately ? 0 : next.afterMinutes * 60_000)),
+  };
+}
+
+/** Channels quiet hours hold: everything but e-mail (SMS, WhatsApp, voice, and the chatbot hand-offs of those). */
+export const heldByQuietHours = (channel: Channel): boolean => channel !== 'email';
+
+const minutesOf = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
+
+/**
+ * When the quiet window that `now` falls in ends (to the minute), or undefined outside it. `quiet` undefined means
+ * the default window; null means none. The window may cross midnight (21:00 to 08:00).
+ */
+export function quietUntil(quiet: QuietHours | null | undefined, now: Date): Date | undefined {
+  const window = quiet === undefined ? DEFAULT_QUIET_HOURS : quiet;
+  if (!window) return undefined;
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: window.timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(now);
+  const local = Number(parts.find((p) => p.type === 'hour')!.value) * 60 + Number(parts.find((p) => p.type === 'minute')!.value);
+  const [from, to] = [minutesOf(window.from), minutesOf(window.to)];
+  const inside = from < to ? local >= from && local < to : local >= from || local < to;
+  if (!inside || from === to) return undefined;
+  const wait = (to - local + 1440) % 1440;
+  const end = new Date(now.getTime() + wait * 60_000);
+  end.setUTCSeconds(0, 0);
+  return end;
+}
+
+/** Whether the survey's links have lapsed unanswered. */
+export const isExpired = (survey: Transaction['survey'], now: Date): boolean =>
+  survey.status !== 'answered' && survey.expires_at !== undefined && Date.parse(survey.expires_at) <= now.getTime();
+
+/**
+ * A transaction's survey as it stands at `now`: `expired` once its links lapsed unanswered, and attempts that will
+ * never go out (the survey answered, expired or refused by an opt-out) shown `cancelled`.
+ */
+export function surveyAsSeen(transaction: Transaction, now: Date): Transaction {
+  const expired = isExpired(transaction.survey, now);
+  const survey = expired ? { ...transaction.survey, status: 'expired' as const } : transaction.survey;
+  const over = survey.status === 'answered' || survey.status === 'expired' || survey.reason === 'opted_out';
+  const attempts = over
+    ? transaction.attempts.map((a) => (a.status === 'pending' || a.status === 'scheduled' ? { ...a, status: 'cancelled' as const } : a))
+    : transaction.attempts;
+  return { ...transaction, survey, attempts };
+}
