@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { BUNDLING, FUNCTION_ENVIRONMENT } from '../infra/constructs/service-function.js';
-import { authorizers, consumers, routes } from '../infra/routes.js';
+import { authorizers, consumers, routes, scheduled } from '../infra/routes.js';
 
 /**
  * Cold-start proxy: every function bundled with the stack's own bundling options, its size, and the time a fresh
@@ -70,6 +70,7 @@ export async function coldStart({ runs, only }: ColdStartOptions): Promise<strin
     ['floor: DynamoDB document client only', { source: FLOOR_SOURCE }],
     ...routes.map((r): [string, { file: string }] => [r.operationId, { file: `${ROOT}functions/${r.handler}` }]),
     ...consumers.map((c): [string, { file: string }] => [c.id, { file: `${ROOT}functions/${c.handler}` }]),
+    ...scheduled.map((j): [string, { file: string }] => [j.id, { file: `${ROOT}functions/${j.handler}` }]),
     ...Object.entries(authorizers).map(([api, a]): [string, { file: string }] => [
       `${api}Authorizer`,
       { file: `${ROOT}functions/${a.handler}` },

@@ -408,7 +408,8 @@ export const consumers: readonly Consumer[] = [
     handler: 'queue/survey-dispatcher.ts',
     queue: 'surveyDispatch',
     table: 'readwrite',
-    sends: [],
+    // Later attempts, and attempts held for quiet hours, go back on its own queue (delayed) or to the table.
+    sends: ['surveyDispatch'],
     surveyLinks: true,
     providers: ['ses', 'sms', 'whatsapp'],
     summary: "Sends each survey attempt on its channel (e-mail, SMS, WhatsApp) or to the tenant's chatbot, once",
