@@ -1,0 +1,23 @@
+import { ENV, requireEnvs } from '../config.js';
+import { dueAttempts } from '../adapters/due-attempts.js';
+import { sendMessages } from '../adapters/sqs.js';
+import { dueScheduler, releaseDue, type DelayedSend } from '../surveys/scheduler.js';
+
+// The scheduler reads and writes the table and puts attempts on the dispatch queue: both are named at cold start.
+requireEnvs(ENV.tableName, ENV.surveyDispatchQueueUrl);
+
+/** Messages on the dispatch queue, each delayed to its attempt's due time. */
+export const sendDelayed: DelayedSend = (messages) => {
+  const delays = new Map(messages.map((m) => [m.message as unknown, m.delaySeconds]));
+  return sendMessages(
+    'surveyDispatch',
+    messages.map((m) => m.message),
+    (body) => delays.get(body) ?? 0,
+  );
+};
+
+/** Where later attempts wait: on the queue when it can delay them, else in the table by due minute. */
+export const attemptScheduler = dueScheduler(dueAttempts, sendDelayed);
+
+/** One run of the scheduled release: the minutes coming up, from the checkpoint. */
+export const releaseDueAttempts = (now = new Date()) => releaseDue(dueAttempts, sendDelayed, now);
