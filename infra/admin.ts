@@ -10,7 +10,7 @@ import { QUEUES, type QueueId } from '../shared/queues.js';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/services.js';
 import { queueUrl, redrive } from './redrive.js';
 
-// The SDK warns that its 2027 releases need Node 22; Lambda runs 22, and this machine's Node 20 is supported until then.
+// The SDK warns that its 2027 releases need Node 22; Lambda runs 24, and this machine's Node 20 is supported until then.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const HELP = `Usage: npm run admin -- <command> [options]

@@ -20,12 +20,24 @@ const logRetentionDays = Number(setting('logRetentionDays') ?? 30);
 const retention = Object.values(RetentionDays).find((days) => days === logRetentionDays);
 if (retention === undefined) throw new Error(`logRetentionDays ${logRetentionDays} is not a CloudWatch retention period.`);
 
+// Reserved concurrency throttled the SQS event source (each throttle a receive, healthy messages to the DLQ).
+if (setting('consumerReservedConcurrency') !== undefined)
+  throw new Error(
+    "The context setting consumerReservedConcurrency is now consumerMaxConcurrency (the queue event source's maximum concurrency).",
+  );
+
 new SurveyServiceStack(app, `SurveyService-${stage}`, {
   stage,
   logRetention: retention as RetentionDays,
   authorizerCacheTtlSeconds: Number(setting('authorizerCacheTtlSeconds') ?? 300),
   alarmEmail: setting('alarmEmail') ? String(setting('alarmEmail')) : undefined,
-  consumerReservedConcurrency: setting('consumerReservedConcurrency') ? Number(setting('consumerReservedConcurrency')) : undefined,
+  consumerMaxConcurrency: setting('consumerMaxConcurrency') ? Number(setting('consumerMaxConcurrency')) : undefined,
+  throttle: {
+    ...(setting('throttleRate') !== undefined ? { rate: Number(setting('throttleRate')) } : {}),
+    ...(setting('throttleBurst') !== undefined ? { burst: Number(setting('throttleBurst')) } : {}),
+    ...(setting('anonymousThrottleRate') !== undefined ? { anonymousRate: Number(setting('anonymousThrottleRate')) } : {}),
+    ...(setting('anonymousThrottleBurst') !== undefined ? { anonymousBurst: Number(setting('anonymousThrottleBurst')) } : {}),
+  },
   senders: {
     ses: list('sesIdentityArns'),
     sms: list('smsOriginationArns'),

@@ -1,9 +1,10 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod, HttpStage, type IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnStage, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, type IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
+import { AccessLogField, AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, Operation, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -37,15 +38,34 @@ export interface SurveyServiceProps extends StackProps {
   authorizerCacheTtlSeconds: number;
   /** Where alarms are e-mailed (optional: the SNS topic exists either way). */
   alarmEmail?: string | undefined;
-  /** Caps the transaction consumer's concurrency (and so its pressure on the table); unset: no cap. */
-  consumerReservedConcurrency?: number | undefined;
+  /**
+   * Caps how many invocations each queue consumer's event source runs at once (2 to 1000), and so the write
+   * pressure on the table; unset: no cap. The event source's own limit: messages wait in the queue, never throttled
+   * into the dead-letter queue as reserved concurrency would.
+   */
+  consumerMaxConcurrency?: number | undefined;
   /**
    * The identities the survey dispatcher may send from: SES identity ARNs (verified domains or addresses), SMS
    * origination identities (phone number or sender id ARNs) and WhatsApp phone number ids' ARNs. Unset: any of this
    * account's in the region (narrow it in production with the context settings of the README).
    */
   senders?: { ses?: string[]; sms?: string[]; whatsapp?: string[] } | undefined;
+  /**
+   * Requests per second (steady, burst) each API's stage admits on every route, and on the routes that need no key
+   * (health and the survey pages), which get less. Over it, API Gateway answers 429 before any function runs.
+   */
+  throttle?: Partial<Throttle> | undefined;
 }
+
+export interface Throttle {
+  rate: number;
+  burst: number;
+  anonymousRate: number;
+  anonymousBurst: number;
+}
+
+/** Default stage throttling: the account's concurrency is shared by every tenant, and the anonymous routes read the table. */
+export const DEFAULT_THROTTLE: Throttle = { rate: 500, burst: 1000, anonymousRate: 20, anonymousBurst: 40 };
 
 /** The whole service: one table, two queues with DLQs, two HTTP APIs, one function per operation of the route table. */
 export class SurveyServiceStack extends Stack {
@@ -72,10 +92,14 @@ export class SurveyServiceStack extends Stack {
     const queues = {} as Record<QueueId, Queue>;
     const deadLetterQueues = {} as Record<QueueId, Queue>;
     for (const [queueId, declared] of Object.entries(QUEUES) as [QueueId, (typeof QUEUES)[QueueId]][]) {
-      const deadLetterQueue = new Queue(this, `${declared.name}Dlq`, { retentionPeriod: Duration.days(14) });
+      const deadLetterQueue = new Queue(this, `${declared.name}Dlq`, { retentionPeriod: Duration.days(14), enforceSSL: true });
       deadLetterQueues[queueId] = deadLetterQueue;
       queues[queueId] = new Queue(this, declared.name, {
         visibilityTimeout: Duration.seconds(QUEUE_VISIBILITY_TIMEOUT_SECONDS),
+        // Four days, SQS's default, said out loud: a message must outlive its five receives (15 minutes) and a
+        // delayed survey attempt (15 minutes) many times over; the dead-letter queue keeps failures for 14 days.
+        retentionPeriod: Duration.days(4),
+        enforceSSL: true,
         deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
       });
       new CfnOutput(this, `${declared.name}Url`, { value: queues[queueId].queueUrl });
@@ -119,13 +143,50 @@ export class SurveyServiceStack extends Stack {
       description: "Signs survey links and derives each tenant's chatbot webhook secret",
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
-    const apis = {} as Record<ApiName, { api: HttpApi; authorizer: IHttpRouteAuthorizer; url: string }>;
+    const apis = {} as Record<ApiName, { api: HttpApi; stage: HttpStage; authorizer: IHttpRouteAuthorizer; url: string }>;
     for (const name of ['public', 'chatbot'] as const) {
       const api = new HttpApi(this, `${capitalise(name)}Api`, {
         apiName: `survey-service-${name}-${props.stage}`,
         createDefaultStage: false,
       });
-      const stage = new HttpStage(this, `${capitalise(name)}Stage`, { httpApi: api, stageName: props.stage, autoDeploy: true });
+      const throttle = { ...DEFAULT_THROTTLE, ...props.throttle };
+      // JSON access logs: who was answered what, how fast, and why an integration or the authorizer failed. The
+      // route key, never the path: a survey page's path holds its link's token.
+      const accessLogs = new LogGroup(this, `${capitalise(name)}AccessLogs`, {
+        retention: props.logRetention,
+        removalPolicy: RemovalPolicy.DESTROY,
+      });
+      const stage = new HttpStage(this, `${capitalise(name)}Stage`, {
+        httpApi: api,
+        stageName: props.stage,
+        autoDeploy: true,
+        throttle: { rateLimit: throttle.rate, burstLimit: throttle.burst },
+        accessLogSettings: {
+          destination: new LogGroupLogDestination(accessLogs),
+          format: AccessLogFormat.custom(
+            JSON.stringify({
+              requestId: AccessLogField.contextRequestId(),
+              time: AccessLogField.contextRequestTime(),
+              route: '$context.routeKey',
+              status: AccessLogField.contextStatus(),
+              responseLength: AccessLogField.contextResponseLength(),
+              latency: AccessLogField.contextResponseLatency(),
+              integrationLatency: AccessLogField.contextIntegrationLatency(),
+              integrationStatus: '$context.integrationStatus',
+              integrationError: AccessLogField.contextIntegrationErrorMessage(),
+              authorizerError: AccessLogField.contextAuthorizerError(),
+              errorMessage: '$context.error.message',
+            }),
+          ),
+        },
+      });
+      // The routes anyone may call get a tighter limit of their own (a JSON map: CloudFormation's own names).
+      (stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
+        routes
+          .filter((route) => route.api === name && route.anonymous)
+          .flatMap((route) => route.paths.map((path) => `${route.method} ${path}`))
+          .map((key) => [key, { ThrottlingRateLimit: throttle.anonymousRate, ThrottlingBurstLimit: throttle.anonymousBurst }]),
+      );
       const authorizerFunction = new ServiceFunction(this, `${capitalise(name)}Authorizer`, {
         handler: authorizers[name].handler,
         description: `API key authorizer of the ${name} API`,
@@ -139,7 +200,7 @@ export class SurveyServiceStack extends Stack {
         identitySource: [`$request.header.${API_KEY_HEADER}`],
         resultsCacheTtl: Duration.seconds(props.authorizerCacheTtlSeconds),
       });
-      apis[name] = { api, authorizer, url: stage.url };
+      apis[name] = { api, stage, authorizer, url: stage.url };
       alarms.add(
         `${capitalise(name)}Api5xxRate`,
         `More than 1% of ${name} API requests answered 5xx`,
@@ -240,7 +301,6 @@ export class SurveyServiceStack extends Stack {
         ...consumer,
         description: `${QUEUES[consumer.queue].name}: ${consumer.summary}`,
         timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS),
-        reservedConcurrency: props.consumerReservedConcurrency,
       });
       // Up to a second's wait fills batches at moderate traffic: a tenth of the invocations, receives and deletes.
       fn.addEventSource(
@@ -248,6 +308,7 @@ export class SurveyServiceStack extends Stack {
           batchSize: QUEUE_BATCH_SIZE,
           maxBatchingWindow: Duration.seconds(1),
           reportBatchItemFailures: true,
+          ...(props.consumerMaxConcurrency ? { maxConcurrency: props.consumerMaxConcurrency } : {}),
         }),
       );
       alarms.add(
@@ -307,7 +368,9 @@ export class SurveyServiceStack extends Stack {
       const integration = new HttpLambdaIntegration(`${capitalise(route.operationId)}Integration`, fn);
       const { api, authorizer } = apis[route.api];
       for (const path of route.paths) {
-        api.addRoutes({ path, methods: [HttpMethod[route.method]], integration, ...(route.anonymous ? {} : { authorizer }) });
+        const added = api.addRoutes({ path, methods: [HttpMethod[route.method]], integration, ...(route.anonymous ? {} : { authorizer }) });
+        // The stage's settings for this route need the route to exist first.
+        if (route.anonymous) apis[route.api].stage.node.addDependency(...added);
       }
     }
 

@@ -10,7 +10,7 @@ export class Alarms extends Construct {
 
   constructor(scope: Construct, id: string, props: { email?: string | undefined }) {
     super(scope, id);
-    this.topic = new Topic(this, 'Topic', { displayName: 'Satisfaction survey service alarms' });
+    this.topic = new Topic(this, 'Topic', { displayName: 'Satisfaction survey service alarms', enforceSSL: true });
     if (props.email) this.topic.addSubscription(new EmailSubscription(props.email));
   }
 

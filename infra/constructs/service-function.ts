@@ -10,7 +10,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Bundling exactly as deployed; the benchmarks bundle with these same options. */
 export const BUNDLING: BundlingOptions = {
   format: OutputFormat.ESM,
-  target: 'node22',
+  target: 'node24',
   mainFields: ['module', 'main'],
   // Neither minified nor source-mapped. Node's --enable-source-maps, which a minified bundle needs for readable
   // stack traces, made a function's import 43% slower here (121 ms against 85, median of 21); unminified, a stack
@@ -37,7 +37,7 @@ export interface ServiceFunctionProps {
 /** The environment every function starts with (the benchmarks import bundles with it too). */
 export const FUNCTION_ENVIRONMENT: Record<string, string> = { POWERTOOLS_LOG_LEVEL: 'INFO' };
 
-/** Every Lambda of the service: Node 22 on arm64, an ESM bundle, its own log group with retention, JSON logs. */
+/** Every Lambda of the service: Node 24 on arm64, an ESM bundle, its own log group with retention, JSON logs. */
 export class ServiceFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
@@ -46,7 +46,7 @@ export class ServiceFunction extends NodejsFunction {
       handler: 'handler',
       projectRoot: ROOT,
       depsLockFilePath: `${ROOT}package-lock.json`,
-      runtime: Runtime.NODEJS_22_X,
+      runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),

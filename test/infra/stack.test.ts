@@ -36,11 +36,11 @@ function tableActions(descriptionPrefix: string): string[] {
 }
 
 describe('the CDK stack', () => {
-  it('has one Node 22 arm64 function per operation and per consumer, one authorizer per API, and the SES events function', () => {
+  it('has one Node 24 arm64 function per operation and per consumer, one authorizer per API, and the SES events function', () => {
     const functions = ofType('AWS::Lambda::Function');
     expect(functions).toHaveLength(routes.length + consumers.length + scheduled.length + 2 + 1);
     for (const [, fn] of functions) {
-      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
     }
     for (const route of routes) {
       expect(functions.some(([, fn]) => String(fn.Properties.Description).startsWith(`${route.method} ${route.paths[0]}:`))).toBe(true);
@@ -55,6 +55,24 @@ describe('the CDK stack', () => {
     const [, fn] = ofType('AWS::Lambda::Function').find(([, r]) => r.Properties.Description === scheduled[0]!.summary)!;
     expect(fn.Properties.ReservedConcurrentExecutions).toBe(1);
     expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(expect.arrayContaining(['TABLE_NAME', 'SURVEY_DISPATCH_QUEUE_URL']));
+  });
+
+  it('throttles each stage, the routes anyone may call harder, and writes JSON access logs without paths or query strings', () => {
+    const stages = ofType('AWS::ApiGatewayV2::Stage');
+    expect(stages).toHaveLength(2);
+    for (const [, stage] of stages) {
+      expect(stage.Properties.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 });
+      const format = JSON.parse(stage.Properties.AccessLogSettings.Format);
+      expect(Object.keys(format)).toEqual(
+        expect.arrayContaining(['requestId', 'route', 'status', 'latency', 'integrationError', 'authorizerError']),
+      );
+      expect(stage.Properties.AccessLogSettings.Format).not.toMatch(/\$context\.(path|identity\.sourceIp)|querystring/i);
+    }
+    const publicStage = stages.find(([id]) => id.startsWith('PublicStage'))![1];
+    expect(Object.keys(publicStage.Properties.RouteSettings)).toEqual(
+      expect.arrayContaining(['GET /health', 'GET /s/{token}', 'POST /s/{token}']),
+    );
+    expect(publicStage.Properties.RouteSettings['GET /health']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
   });
 
   it('routes every path of the route table, with the authorizer on all but /health and the survey pages', () => {
@@ -186,11 +204,13 @@ describe('the CDK stack', () => {
       logRetention: RetentionDays.ONE_WEEK,
       authorizerCacheTtlSeconds: 60,
       alarmEmail: 'ops@example.com',
-      consumerReservedConcurrency: 5,
+      consumerMaxConcurrency: 5,
     });
     const configured = Template.fromStack(stack);
     configured.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
-    configured.hasResourceProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 5 });
+    // The event source caps the consumers: messages wait in the queue instead of being throttled into the DLQ.
+    configured.resourcePropertiesCountIs('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 5 } }, consumers.length);
+    expect(JSON.stringify(configured.findResources('AWS::Lambda::Function'))).not.toContain('"ReservedConcurrentExecutions":5');
     configured.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
     configured.resourcePropertiesCountIs('AWS::ApiGatewayV2::Authorizer', { AuthorizerResultTtlInSeconds: 60 }, 2);
   });
