@@ -1,5 +1,12 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { type CfnStage, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, type IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type CfnElement, type StackProps } from 'aws-cdk-lib';
+import {
+  type CfnStage,
+  HttpApi,
+  HttpMethod,
+  HttpStage,
+  LogGroupLogDestination,
+  type IHttpRouteAuthorizer,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogField, AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -29,6 +36,12 @@ import {
 import { TABLE } from '../shared/table.js';
 import { capitalise } from '../shared/text.js';
 import { API_KEY_HEADER } from '../shared/tenants/credentials.js';
+import {
+  acknowledgeAnonymousRoute,
+  acknowledgeDeadLetterQueue,
+  acknowledgeQueueEventSource,
+  acknowledgeStackFindings,
+} from './constructs/acknowledgments.js';
 import { ServiceFunction } from './constructs/service-function.js';
 import { authorizers, consumers, routes, scheduled, type ApiName, type Provider } from './routes.js';
 
@@ -93,6 +106,7 @@ export class SurveyServiceStack extends Stack {
     const deadLetterQueues = {} as Record<QueueId, Queue>;
     for (const [queueId, declared] of Object.entries(QUEUES) as [QueueId, (typeof QUEUES)[QueueId]][]) {
       const deadLetterQueue = new Queue(this, `${declared.name}Dlq`, { retentionPeriod: Duration.days(14), enforceSSL: true });
+      acknowledgeDeadLetterQueue(deadLetterQueue);
       deadLetterQueues[queueId] = deadLetterQueue;
       queues[queueId] = new Queue(this, declared.name, {
         visibilityTimeout: Duration.seconds(QUEUE_VISIBILITY_TIMEOUT_SECONDS),
@@ -107,6 +121,18 @@ export class SurveyServiceStack extends Stack {
     }
 
     const alarms = new Alarms(this, 'Alarms', { email: props.alarmEmail });
+    /** A dead-letter queue of an EventBridge target or an SNS subscription, with an alarm on its first message. */
+    const deadLetterQueueOf = (id: string) => {
+      const queue = new Queue(this, id, { retentionPeriod: Duration.days(14), enforceSSL: true });
+      acknowledgeDeadLetterQueue(queue);
+      alarms.add(
+        `${id}Messages`,
+        `${id} holds a message that could not be delivered`,
+        queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+        1,
+      );
+      return queue;
+    };
     for (const [queueId, dlq] of Object.entries(deadLetterQueues)) {
       alarms.add(
         `${QUEUES[queueId as QueueId].name}DlqNotEmpty`,
@@ -303,6 +329,7 @@ export class SurveyServiceStack extends Stack {
         timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS),
       });
       // Up to a second's wait fills batches at moderate traffic: a tenth of the invocations, receives and deletes.
+      acknowledgeQueueEventSource(fn);
       fn.addEventSource(
         new SqsEventSource(queues[consumer.queue], {
           batchSize: QUEUE_BATCH_SIZE,
@@ -341,7 +368,14 @@ export class SurveyServiceStack extends Stack {
       });
       new Rule(this, `${capitalise(job.id)}Schedule`, {
         schedule: Schedule.rate(Duration.minutes(job.everyMinutes)),
-        targets: [new LambdaFunction(fn, { retryAttempts: 2 })],
+        // A run that cannot be invoked is retried; one still failing lands in a dead-letter queue (and its minutes
+        // are released by the next run anyway: the checkpoint has not moved).
+        targets: [
+          new LambdaFunction(fn, {
+            retryAttempts: 2,
+            deadLetterQueue: deadLetterQueueOf(`${capitalise(job.id)}Dlq`),
+          }),
+        ],
       });
       alarms.add(`${capitalise(job.id)}Errors`, `${job.id} failed runs`, fn.metricErrors({ period: Duration.minutes(5) }), 3);
     }
@@ -353,7 +387,12 @@ export class SurveyServiceStack extends Stack {
       table: 'readwrite',
       sends: [],
     });
-    emailEvents.addSubscription(new LambdaSubscription(sesEvents));
+    // Notifications SNS cannot deliver after its retries wait in a dead-letter queue instead of vanishing.
+    emailEvents.addSubscription(
+      new LambdaSubscription(sesEvents, {
+        deadLetterQueue: deadLetterQueueOf('SesEventsDlq'),
+      }),
+    );
 
     for (const route of routes) {
       const fn = serviceFunction(capitalise(route.operationId), {
@@ -370,10 +409,14 @@ export class SurveyServiceStack extends Stack {
       for (const path of route.paths) {
         const added = api.addRoutes({ path, methods: [HttpMethod[route.method]], integration, ...(route.anonymous ? {} : { authorizer }) });
         // The stage's settings for this route need the route to exist first.
-        if (route.anonymous) apis[route.api].stage.node.addDependency(...added);
+        if (route.anonymous) {
+          apis[route.api].stage.node.addDependency(...added);
+          added.forEach(acknowledgeAnonymousRoute);
+        }
       }
     }
 
+    acknowledgeStackFindings(this, this.getLogicalId(table.node.defaultChild as CfnElement));
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'SurveyBaseUrl', { value: apis.public.url, description: 'Survey links open <this>/s/<token>' });
     new CfnOutput(this, 'SesConfigurationSet', { value: configurationSet.ref });

@@ -118,8 +118,15 @@ describe('the CDK stack', () => {
     template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
   });
 
-  it('gives each queue a dead-letter queue after 5 receives', () => {
-    template.resourceCountIs('AWS::SQS::Queue', 4);
+  it('gives each queue a dead-letter queue after 5 receives, and the scheduler target and SES subscription theirs, all TLS-only', () => {
+    // Two queues with their DLQs, the attempt scheduler's EventBridge target DLQ, the SES events subscription's DLQ.
+    template.resourceCountIs('AWS::SQS::Queue', 6);
+    template.resourcePropertiesCountIs('AWS::SQS::Queue', { MessageRetentionPeriod: 4 * 86_400 }, 2);
+    const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy'));
+    expect(policies).toHaveLength(6);
+    for (const policy of policies) expect(JSON.stringify(policy)).toContain('"aws:SecureTransport":"false"');
+    template.hasResourceProperties('AWS::Events::Rule', { Targets: [Match.objectLike({ DeadLetterConfig: Match.anyValue() })] });
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'lambda', RedrivePolicy: Match.anyValue() });
     template.resourcePropertiesCountIs(
       'AWS::SQS::Queue',
       { RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }), VisibilityTimeout: 180 },
@@ -166,9 +173,10 @@ describe('the CDK stack', () => {
     // Two topics: the alarms', and the one SES publishes bounces and complaints to.
     template.resourceCountIs('AWS::SNS::Topic', 2);
     const alarms = ofType('AWS::CloudWatch::Alarm');
-    expect(alarms).toHaveLength(2 + 1 + 2 + consumers.length * 3 + scheduled.length);
+    expect(alarms).toHaveLength(2 + 1 + 2 + consumers.length * 3 + scheduled.length + 2);
     for (const [, alarm] of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
-    expect(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(2);
+    // Every dead-letter queue: the two queues', the scheduler target's and the SES subscription's.
+    expect(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(4);
     expect(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage')).toHaveLength(consumers.length);
     // The only subscription: the SES events function on the SES topic (no alarm e-mail configured here).
     template.resourceCountIs('AWS::SNS::Subscription', 1);

@@ -1,0 +1,72 @@
+import { Validations, type Stack } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
+
+/**
+ * The cdk-nag findings this design accepts, each with its reason (test/infra/nag.test.ts runs the AwsSolutions and
+ * Serverless packs and fails on any finding without one). A rule's id names its pack; a bracket names one finding.
+ */
+export function acknowledgeStackFindings(stack: Stack, tableArnToken: string): void {
+  Validations.of(stack).acknowledge(
+    {
+      id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason:
+        "Every function's role has AWSLambdaBasicExecutionRole only: CreateLogStream and PutLogEvents on its own log group; no other managed policy.",
+    },
+    {
+      id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${tableArnToken}.Arn>/index/*]`,
+      reason: "The table's grants cover its indexes (lists query them); the wildcard is the index name under this one table.",
+    },
+    {
+      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::arn:aws:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
+      reason: 'Only when the deployment names no SES identities (context sesIdentityArns): this account and Region only.',
+    },
+    {
+      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::arn:aws:sms-voice:<AWS::Region>:<AWS::AccountId>:*]',
+      reason: 'Only when the deployment names no SMS origination identities (context smsOriginationArns): this account and Region only.',
+    },
+    {
+      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::arn:aws:social-messaging:<AWS::Region>:<AWS::AccountId>:phone-number-id/*]',
+      reason: 'Only when the deployment names no WhatsApp numbers (context whatsappPhoneNumberArns): this account and Region only.',
+    },
+    {
+      id: 'Serverless::Serverless-LambdaTracing',
+      reason:
+        'X-Ray is not enabled: each request is traced by its request id through structured logs and access logs, and metrics count outcomes; active tracing would cost per request for little more.',
+    },
+    {
+      id: 'Serverless::Serverless-LambdaDLQ',
+      reason:
+        "HTTP functions are invoked synchronously (the caller gets the error); queue consumers fail records to their queue's DLQ; the scheduled and SNS-invoked functions have DLQs on their EventBridge target and subscription.",
+    },
+    {
+      id: 'AwsSolutions::AwsSolutions-SMG4',
+      reason:
+        'The survey secret signs links valid for up to 90 days and derives webhook secrets; the request-id secret signs ids that clients poll. Scheduled rotation would break both in flight: they rotate by an operator procedure.',
+    },
+  );
+}
+
+/** A route anyone may call: GET /health, and the survey pages (their link's signed token is their authorization). */
+export const acknowledgeAnonymousRoute = (route: IConstruct): void =>
+  Validations.of(route).acknowledge({
+    id: 'AwsSolutions::AwsSolutions-APIG4',
+    reason:
+      'Anonymous by design: the health check, or a survey page whose signed, expiring link token is its authorization; throttled harder than keyed routes.',
+  });
+
+/** A dead-letter queue: it has no dead-letter queue of its own, and keeps its messages 14 days for the operator. */
+export const acknowledgeDeadLetterQueue = (queue: IConstruct): void =>
+  Validations.of(queue).acknowledge(
+    {
+      id: 'Serverless::Serverless-SQSRedrivePolicy',
+      reason: 'This is a dead-letter queue: messages stop here for the operator (14 days).',
+    },
+    { id: 'AwsSolutions::AwsSolutions-SQS3', reason: 'This is a dead-letter queue (of an EventBridge target or an SNS subscription).' },
+  );
+
+/** A queue consumer's event source: failures go to the queue's own dead-letter queue after 5 receives. */
+export const acknowledgeQueueEventSource = (fn: IConstruct): void =>
+  Validations.of(fn).acknowledge({
+    id: 'Serverless::Serverless-LambdaEventSourceMappingDestination',
+    reason: "An SQS event source's failed records return to the queue, whose redrive policy moves them to its DLQ after 5 receives.",
+  });

@@ -1,0 +1,37 @@
+import { App, Validations } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { describe, expect, it } from 'vitest';
+import { SurveyServiceStack } from '../../infra/stack.js';
+
+/**
+ * cdk-nag's AwsSolutions and Serverless packs on the synthesized stack: any finding without a written reason
+ * (infra/constructs/acknowledgments.ts) fails the synthesis, and so this test.
+ */
+function synthesizeWithNag(props: Partial<ConstructorParameters<typeof SurveyServiceStack>[2]> = {}): string | undefined {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  new SurveyServiceStack(app, 'Nag', { stage: 'test', logRetention: RetentionDays.ONE_MONTH, authorizerCacheTtlSeconds: 300, ...props });
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
+  try {
+    app.synth();
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+describe('cdk-nag', () => {
+  it('finds nothing unacknowledged in the stack, with and without narrowed sender identities', { timeout: 120_000 }, () => {
+    expect(synthesizeWithNag()).toBeUndefined();
+    expect(
+      synthesizeWithNag({
+        senders: {
+          ses: ['arn:aws:ses:us-east-1:111122223333:identity/loja.example'],
+          sms: ['arn:aws:sms-voice:us-east-1:111122223333:phone-number/phone-1'],
+          whatsapp: ['arn:aws:social-messaging:us-east-1:111122223333:phone-number-id/pn-1'],
+        },
+        consumerMaxConcurrency: 5,
+      }),
+    ).toBeUndefined();
+  });
+});
