@@ -7,6 +7,7 @@ import { readAsUser } from '../../shared/wiring/tenants.js';
 
 /** The customer list needs a user token; invalid parameters answer 422. */
 export const contract = {
+  userToken: true as const,
   query: ListCustomersQuery,
   statuses: { validation: 422 },
   responses: {

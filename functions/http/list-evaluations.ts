@@ -10,6 +10,7 @@ import { readAsUser } from '../../shared/wiring/tenants.js';
  * stores sees their evaluations only (a page may then hold fewer than `limit`; follow next_cursor).
  */
 export const contract = {
+  userToken: true as const,
   query: EvaluationsQuery,
   statuses: { validation: 422 },
   responses: {

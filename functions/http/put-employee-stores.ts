@@ -8,6 +8,7 @@ import { resolveUser } from '../../shared/wiring/tenants.js';
 
 /** Replaces the links; the user token must cover every store added or removed (else 401). */
 export const contract = {
+  userToken: true as const,
   path: IdPath,
   body: EmployeeStoresBody,
   responses: {

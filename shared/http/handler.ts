@@ -8,7 +8,7 @@ import { flushMetrics } from '../metrics.js';
 import { isUnavailable } from '../adapters/unavailable.js';
 import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js';
 import { API_KEY_HEADER } from '../tenants/credentials.js';
-import { authorizeKey } from '../wiring/tenants.js';
+import { authorizeKey, resolveUser } from '../wiring/tenants.js';
 import type { ResponseDoc } from './contract.js';
 import { problem, problemResponse, PROBLEMS, TransportError, type Problem, type TransportKind } from './problem.js';
 import { validate } from './validate.js';
@@ -29,6 +29,11 @@ export interface RouteSpec<B, P, Q> {
   statuses?: Partial<Record<ProblemKind | TransportKind, number>>;
   /** Routes outside the tenant (only /health). */
   anonymous?: true;
+  /**
+   * The route needs a user token: a request whose body, path or query is invalid has its token checked first, so
+   * that a caller without a valid token learns nothing about the request (401 before any other 4xx).
+   */
+  userToken?: true;
   /** What the operation answers, by status (for the OpenAPI document). */
   responses?: Record<number, ResponseDoc>;
 }
@@ -70,18 +75,27 @@ export function httpHandler<
     const requestId = event.requestContext.requestId;
     const tenantId = spec.anonymous ? 0 : tenantFromContext(event.requestContext.authorizer?.lambda);
     if (!spec.anonymous) logger.appendKeys({ tenantId });
-    const { [USER_TOKEN_QUERY]: queryToken, ...query } = event.queryStringParameters ?? {};
-    const sent = spec.body ? parseJsonBody(event) : undefined;
-    const reply = await run({
-      tenantId,
-      body: validate(spec.body, sent, 'body') as Out<B>,
-      path: validate(spec.path, event.pathParameters ?? {}, 'path') as Out<P>,
-      // A route that takes no query parameters refuses any (but the user token), like a route that takes some.
-      query: validate(spec.query ?? NO_QUERY, query, 'query') as Out<Q>,
-      requestId,
-      userToken: event.headers?.[USER_TOKEN_HEADER] ?? queryToken,
-      sent,
-    });
+    const { [USER_TOKEN_QUERY]: _token, ...query } = event.queryStringParameters ?? {};
+    const userToken = userTokenOf(event);
+    let input: RequestInput<B, P, Q>;
+    try {
+      const sent = spec.body ? parseJsonBody(event) : undefined;
+      input = {
+        tenantId,
+        body: validate(spec.body, sent, 'body') as Out<B>,
+        path: validate(spec.path, event.pathParameters ?? {}, 'path') as Out<P>,
+        // A route that takes no query parameters refuses any (but the user token), like a route that takes some.
+        query: validate(spec.query ?? NO_QUERY, query, 'query') as Out<Q>,
+        requestId,
+        userToken,
+        sent,
+      };
+    } catch (invalid) {
+      // A valid request checks its token beside its read (one round trip); an invalid one checks it first.
+      if (spec.userToken) await resolveUser(tenantId, userToken);
+      throw invalid;
+    }
+    const reply = await run(input);
     return {
       statusCode: reply.status,
       headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...reply.headers },
@@ -108,7 +122,12 @@ export function httpHandler<
       before: async ({ event }) => {
         logger.appendKeys({ requestId: event.requestContext.requestId });
         if (!spec.anonymous) await authenticate(event);
-        checkBody(event, !!spec.body);
+        try {
+          checkBody(event, !!spec.body);
+        } catch (refused) {
+          if (spec.userToken) await resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), userTokenOf(event));
+          throw refused;
+        }
       },
       onError: (request) => {
         request.response = problemResponse(toProblem(request.error), { 'x-request-id': request.event.requestContext.requestId });
@@ -116,6 +135,10 @@ export function httpHandler<
     });
   return stack.handler(core);
 }
+
+/** The user token, from its header or the `token` query parameter. */
+const userTokenOf = (event: HttpEvent): string | undefined =>
+  event.headers?.[USER_TOKEN_HEADER] ?? event.queryStringParameters?.[USER_TOKEN_QUERY];
 
 /**
  * The tenant the authorizer found. When it could not check the key (the table was unreachable), the key is checked

@@ -107,4 +107,18 @@ describe('user tokens', () => {
     await expect(resolveUser(tenant.tenantId, undefined)).rejects.toMatchObject({ kind: 'unauthenticated' });
     await expect(resolveUser(tenant.tenantId, 'sut_nope')).rejects.toMatchObject({ kind: 'unauthenticated' });
   });
+
+  it('are checked before anything about the request on the routes that need one: 401 first, then the 4xx', async () => {
+    const badQuery = { path: '/public/customer', key: tenant.key, query: { limit: 0 } };
+    expect((await publicApi(badQuery)).status).toBe(401);
+    expect((await publicApi({ ...badQuery, query: { limit: 0, token: 'sut_wrong' } })).status).toBe(401);
+    expect((await publicApi({ ...badQuery, query: { limit: 0, token: tenant.userToken } })).status).toBe(422);
+    const evaluations = { path: '/public/rating/formbuilder', key: tenant.key, query: { start_date: 'yesterday' } };
+    expect((await publicApi(evaluations)).status).toBe(401);
+    expect((await publicApi({ ...evaluations, headers: { 'x-service-user-token': tenant.userToken } })).status).toBe(422);
+    const badBody = { method: 'PUT', path: '/public/employee/1/stores', key: tenant.key, body: '{not json' };
+    expect((await publicApi(badBody)).status).toBe(401);
+    expect((await publicApi({ ...badBody, headers: { 'x-service-user-token': tenant.userToken } })).status).toBe(400);
+    expect((await publicApi({ ...badBody, body: { stores: 'all' } })).status).toBe(401);
+  });
 });
