@@ -45,6 +45,7 @@ function importMs(file: string): number {
     ...FUNCTION_ENVIRONMENT,
     TABLE_NAME: 'bench',
     REQUEST_ID_SECRET: 'bench',
+    CURSOR_SECRET: 'bench',
     TRANSACTION_QUEUE_URL: 'http://localhost/bench-transactions',
     SURVEY_DISPATCH_QUEUE_URL: 'http://localhost/bench-dispatch',
     SURVEY_SECRET: 'bench',

@@ -20,6 +20,8 @@ export interface Route {
   queues: readonly QueueId[];
   /** Issues or reads v2 request ids, which are signed (ENV.requestIdSecret). */
   requestIds?: true;
+  /** Pages with cursors: the function seals them with the deployment's cursor secret. */
+  cursors?: true;
   /** Reachable without an API key: /health, and the survey pages (the link's token is the credential). */
   anonymous?: true;
   /** Reads or signs survey links (ENV.surveySecret). */
@@ -49,6 +51,7 @@ export const routes: readonly Route[] = [
 
   {
     operationId: 'listStores',
+    cursors: true,
     method: 'GET',
     paths: both('/store'),
     handler: 'http/list-stores.ts',
@@ -100,6 +103,7 @@ export const routes: readonly Route[] = [
 
   {
     operationId: 'listCustomers',
+    cursors: true,
     method: 'GET',
     paths: both('/customer'),
     handler: 'http/list-customers.ts',
@@ -141,6 +145,7 @@ export const routes: readonly Route[] = [
 
   {
     operationId: 'listEmployees',
+    cursors: true,
     method: 'GET',
     paths: both('/employee'),
     handler: 'http/list-employees.ts',
@@ -275,6 +280,7 @@ export const routes: readonly Route[] = [
 
   {
     operationId: 'listEvaluations',
+    cursors: true,
     method: 'GET',
     paths: both('/rating/formbuilder'),
     handler: 'http/list-evaluations.ts',

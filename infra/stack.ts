@@ -169,6 +169,11 @@ export class SurveyServiceStack extends Stack {
       description: "Signs survey links and derives each tenant's chatbot webhook secret",
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
+    // Seals list cursors, which carry table keys.
+    const cursorSecret = new Secret(this, 'CursorSecret', {
+      description: 'Seals the cursors of paged lists',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
     const apis = {} as Record<ApiName, { api: HttpApi; stage: HttpStage; authorizer: IHttpRouteAuthorizer; url: string }>;
     for (const name of ['public', 'chatbot'] as const) {
       const api = new HttpApi(this, `${capitalise(name)}Api`, {
@@ -295,6 +300,7 @@ export class SurveyServiceStack extends Stack {
         table: 'none' | 'read' | 'readwrite';
         sends: readonly QueueId[];
         requestIds?: true;
+        cursors?: true;
         surveyLinks?: true;
         providers?: readonly Provider[] | undefined;
         timeout?: Duration;
@@ -311,6 +317,7 @@ export class SurveyServiceStack extends Stack {
           ...(spec.table === 'none' ? {} : tableEnv),
           ...Object.fromEntries(spec.sends.map((q) => [QUEUES[q].urlEnv, queues[q].queueUrl])),
           ...(spec.requestIds ? { [ENV.requestIdSecret]: requestIdSecret.secretValue.unsafeUnwrap() } : {}),
+          ...(spec.cursors ? { [ENV.cursorSecret]: cursorSecret.secretValue.unsafeUnwrap() } : {}),
           ...(spec.surveyLinks ? { [ENV.surveySecret]: surveySecret.secretValue.unsafeUnwrap() } : {}),
           ...(spec.providers?.length ? { [ENV.surveyBaseUrl]: apis.public.url, SES_CONFIGURATION_SET: configurationSet.ref } : {}),
         },
@@ -401,6 +408,7 @@ export class SurveyServiceStack extends Stack {
         table: route.table,
         sends: route.queues,
         ...(route.requestIds ? { requestIds: true as const } : {}),
+        ...(route.cursors ? { cursors: true as const } : {}),
         ...(route.surveyLinks ? { surveyLinks: true as const } : {}),
       });
 

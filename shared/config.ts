@@ -11,6 +11,8 @@ export const ENV = {
   requestIdSecret: 'REQUEST_ID_SECRET',
   /** Signs survey links and derives each tenant's webhook secret. */
   surveySecret: 'SURVEY_SECRET',
+  /** Seals list cursors (they carry table keys): the client can neither read nor alter them. */
+  cursorSecret: 'CURSOR_SECRET',
   /** The public API's base URL, which survey links open (a stack output; locally http://localhost:3000). */
   surveyBaseUrl: 'SURVEY_BASE_URL',
 } as const;

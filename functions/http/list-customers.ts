@@ -1,9 +1,13 @@
+import { ENV, requireEnvs } from '../../shared/config.js';
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { ListCustomersQuery } from '../../shared/customers/requests.js';
 import { Customer } from '../../shared/customers/schema.js';
 import { listCustomers } from '../../shared/wiring/customers.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { readAsUser } from '../../shared/wiring/tenants.js';
+
+// Its pages' cursors are sealed with the deployment's cursor secret.
+requireEnvs(ENV.cursorSecret);
 
 /** The customer list needs a user token; invalid parameters answer 422. */
 export const contract = {

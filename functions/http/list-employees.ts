@@ -1,7 +1,11 @@
+import { ENV, requireEnvs } from '../../shared/config.js';
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { Employee, ListEmployeesQuery } from '../../shared/employees/schema.js';
 import { listEmployees } from '../../shared/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
+
+// Its pages' cursors are sealed with the deployment's cursor secret.
+requireEnvs(ENV.cursorSecret);
 
 export const contract = {
   query: ListEmployeesQuery,

@@ -41,7 +41,7 @@ export function acknowledgeStackFindings(stack: Stack, tableArnToken: string): v
     {
       id: 'AwsSolutions::AwsSolutions-SMG4',
       reason:
-        'The survey secret signs links valid for up to 90 days and derives webhook secrets; the request-id secret signs ids that clients poll. Scheduled rotation would break both in flight: they rotate by an operator procedure.',
+        'The survey secret signs links valid for up to 90 days and derives webhook secrets; the request-id secret signs ids that clients poll; the cursor secret seals list cursors clients hold. Scheduled rotation would break them in flight: they rotate by an operator procedure.',
     },
   );
 }

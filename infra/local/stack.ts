@@ -107,6 +107,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       [ENV.tableName]: options.tableName,
       // Local only: on AWS the stack generates these secrets.
       [ENV.requestIdSecret]: 'local-request-id-secret',
+      [ENV.cursorSecret]: 'local-cursor-secret',
       [ENV.surveySecret]: LOCAL_SURVEY_SECRET,
       ...Object.fromEntries(Object.entries(QUEUES).map(([id, queue]) => [queue.urlEnv, queueUrls[id as keyof QueueUrls]])),
     };

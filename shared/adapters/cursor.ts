@@ -1,7 +1,11 @@
 /**
- * The cursors of paged lists: where the next page starts, as the client carries it. A cursor is accepted only for
- * the query that produced it (same index, same partition, same prefix); anything else is a 422 naming `cursor`.
+ * The cursors of paged lists: where the next page starts, as the client carries it. A cursor is sealed with
+ * AES-256-GCM under a key derived from the deployment's cursor secret, the query it belongs to (index, partition
+ * and prefix, which name the tenant) as its associated data: the client can neither read the table's keys in it nor
+ * alter it, nor use it with another query or tenant. Anything else is a 422 naming `cursor`.
  */
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { ENV } from '../config.js';
 import { ValidationError } from '../errors.js';
 import { MAX_INT_ID } from '../schema.js';
 import { TABLE, type IndexName } from '../table.js';
@@ -15,19 +19,45 @@ export interface CursorScope {
   sortBeginsWith?: string | undefined;
 }
 
-export function encodeCursor(key: Key): string {
-  return Buffer.from(JSON.stringify(key)).toString('base64url');
+let sealingKey: Buffer | undefined;
+/** The AES key, derived once from the cursor secret (so that the secret itself can be any length). */
+function keyOf(): Buffer {
+  if (sealingKey) return sealingKey;
+  const secret = process.env[ENV.cursorSecret];
+  if (!secret) throw new Error(`Missing environment variable ${ENV.cursorSecret}`);
+  return (sealingKey = createHmac('sha256', secret).update('list-cursor-v1').digest());
 }
 
-/** A cursor is only accepted for the query that produced it: same index, same partition. */
-export function decodeCursor(cursor: string, spec: CursorScope): Key {
-  const invalid = invalidCursor();
-  let key: unknown;
+/** Seals any JSON value for one query: 12 bytes of nonce, the ciphertext, 16 bytes of tag, base64url. */
+export function sealCursor(value: unknown, query: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keyOf(), iv).setAAD(Buffer.from(query));
+  const sealed = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64url');
+}
+
+/** The value a cursor sealed for this query; a 422 for anything else (altered, forged, another query). */
+export function openCursor(cursor: string, query: string): unknown {
   try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid;
+    const bytes = Buffer.from(cursor, 'base64url');
+    if (bytes.length < 29 || bytes.length > 4096) throw invalidCursor();
+    const decipher = createDecipheriv('aes-256-gcm', keyOf(), bytes.subarray(0, 12)).setAAD(Buffer.from(query));
+    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+    return JSON.parse(Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]).toString('utf8'));
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith('Missing environment variable')) throw error;
+    throw invalidCursor();
   }
+}
+
+const queryOf = (spec: CursorScope) => JSON.stringify(['query', spec.index ?? '', spec.partition, spec.sortBeginsWith ?? '']);
+
+/** The cursor after `key`, the last key a Query read. */
+export const encodeCursor = (key: Key, spec: CursorScope): string => sealCursor(key, queryOf(spec));
+
+/** A cursor is only accepted for the query that produced it: same index, same partition, same prefix. */
+export function decodeCursor(cursor: string, spec: CursorScope): Key {
+  const key = openCursor(cursor, queryOf(spec));
   const index = spec.index ? TABLE.indexes.find((i) => i.name === spec.index)! : undefined;
   const expected = [TABLE.partitionKey, TABLE.sortKey, ...(index ? [index.partitionKey, index.sortKey] : [])];
   const keyString = (value: unknown) => typeof value === 'string' && value.length > 0 && value.length <= 1024;
@@ -40,21 +70,22 @@ export function decodeCursor(cursor: string, spec: CursorScope): Key {
     (key as Key)[index?.partitionKey ?? TABLE.partitionKey] !== spec.partition ||
     !String((key as Key)[index?.sortKey ?? TABLE.sortKey]).startsWith(spec.sortBeginsWith ?? '')
   ) {
-    throw invalid;
+    throw invalidCursor();
   }
   return key as Key;
 }
 
+/** The scope of a list paged by id range: the tenant and the entity. */
+const idsOf = (tenantId: number, entity: string) => JSON.stringify(['ids', tenantId, entity]);
+
 /** The cursor of a list paged by id range: the next id. */
-export function decodeIdCursor(cursor: string): number {
-  try {
-    const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    const id = (decoded as { id?: unknown })?.id;
-    if (typeof id === 'number' && Number.isInteger(id) && id >= 1 && id <= MAX_INT_ID && Object.keys(decoded as object).length === 1)
-      return id;
-  } catch {
-    // falls through to the validation error
-  }
+export const encodeIdCursor = (id: number, tenantId: number, entity: string): string => sealCursor({ id }, idsOf(tenantId, entity));
+
+export function decodeIdCursor(cursor: string, tenantId: number, entity: string): number {
+  const decoded = openCursor(cursor, idsOf(tenantId, entity));
+  const id = (decoded as { id?: unknown } | null)?.id;
+  if (typeof id === 'number' && Number.isInteger(id) && id >= 1 && id <= MAX_INT_ID && Object.keys(decoded as object).length === 1)
+    return id;
   throw invalidCursor();
 }
 

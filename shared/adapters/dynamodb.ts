@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../errors.js';
 import { TABLE, type IndexName } from '../table.js';
-import { decodeCursor, decodeIdCursor, encodeCursor } from './cursor.js';
+import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor } from './cursor.js';
 import { ENV, requireEnv } from '../config.js';
 import type { Entity } from '../keys.js';
 import { keys } from '../keys.js';
@@ -111,7 +111,7 @@ export async function queryPage(database: Db, spec: QuerySpec, request: PageRequ
     startKey = out.LastEvaluatedKey;
     if (!startKey) break;
   }
-  return { items, nextCursor: startKey ? encodeCursor(startKey) : null };
+  return { items, nextCursor: startKey ? encodeCursor(startKey, spec) : null };
 }
 
 /**
@@ -126,7 +126,7 @@ export async function pageByIdRange(
   request: PageRequest,
   keep: (item: Item) => boolean,
 ): Promise<Page> {
-  const start = request.cursor ? decodeIdCursor(request.cursor) : (request.page - 1) * request.limit + 1;
+  const start = request.cursor ? decodeIdCursor(request.cursor, tenantId, entity) : (request.page - 1) * request.limit + 1;
   const ids = Array.from({ length: request.limit }, (_, i) => start + i);
   const [counter, items] = await Promise.all([
     database.client.send(new GetCommand({ TableName: database.tableName, Key: keys.counter(tenantId, entity) })),
@@ -139,7 +139,7 @@ export async function pageByIdRange(
   const end = start + request.limit - 1;
   return {
     items: items.sort((a, b) => Number(a.id) - Number(b.id)).filter(keep),
-    nextCursor: end < lastId ? encodeCursor({ id: end + 1 }) : null,
+    nextCursor: end < lastId ? encodeIdCursor(end + 1, tenantId, entity) : null,
   };
 }
 

@@ -10,6 +10,7 @@ import type { Answer, AnswerOutcome, EvaluationStore } from '../surveys/ports.js
 import type { TransactionRecord } from '../transactions/ports.js';
 import type { Transaction } from '../transactions/schema.js';
 import { db, isConditionFailure, type Item } from './dynamodb.js';
+import { openCursor, sealCursor } from './cursor.js';
 import { answerAttributes, evaluationIndex, findById, fromItem } from './transaction-repository.js';
 
 /**
@@ -96,7 +97,7 @@ async function queryEvaluations(
     if (out.LastEvaluatedKey) position = { month: position.month, key: out.LastEvaluatedKey };
     else if (next) position = { month: next, key: undefined };
     else return { items, nextCursor: null };
-    if (items.length >= limit) return { items, nextCursor: encode(position) };
+    if (items.length >= limit) return { items, nextCursor: encode(position, tenantId, from, to) };
   }
 }
 
@@ -134,7 +135,11 @@ export function monthsBetween(from: string, to: string): string[] {
   );
 }
 
-const encode = (position: { month: string; key: Item | undefined }) => Buffer.from(JSON.stringify(position)).toString('base64url');
+/** The query an evaluation cursor belongs to: the tenant and the dates. */
+const queryOf = (tenantId: number, from: string, to: string) => JSON.stringify(['evaluations', tenantId, from, to]);
+
+const encode = (position: { month: string; key: Item | undefined }, tenantId: number, from: string, to: string) =>
+  sealCursor(position, queryOf(tenantId, from, to));
 
 const keyPart = v.pipe(v.string(), v.minLength(1), v.maxLength(1024));
 /** What an evaluation cursor holds: the month partition and, within it, the last key read (exactly its four attributes). */
@@ -152,7 +157,7 @@ const Position = v.strictObject({
 
 function decode(cursor: string, months: string[], tenantId: number, from: string, to: string): { month: string; key: Item | undefined } {
   try {
-    const position = v.parse(Position, JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    const position = v.parse(Position, openCursor(cursor, queryOf(tenantId, from, to)));
     const { month, key } = position;
     if (
       months.includes(month) &&

@@ -75,6 +75,21 @@ describe('the CDK stack', () => {
     expect(publicStage.Properties.RouteSettings['GET /health']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
   });
 
+  it('gives the cursor secret to the functions that page with cursors, and to no other', () => {
+    for (const route of routes) {
+      const [, fn] = ofType('AWS::Lambda::Function').find(([, r]) =>
+        String(r.Properties.Description).startsWith(`${route.method} ${route.paths[0]}:`),
+      )!;
+      expect(Object.keys(fn.Properties.Environment.Variables).includes('CURSOR_SECRET'), route.operationId).toBe(route.cursors === true);
+    }
+    expect(routes.filter((route) => route.cursors).map((route) => route.operationId)).toEqual([
+      'listStores',
+      'listCustomers',
+      'listEmployees',
+      'listEvaluations',
+    ]);
+  });
+
   it('routes every path of the route table, with the authorizer on all but /health and the survey pages', () => {
     const declared = routes.flatMap((r) => r.paths.map((path) => ({ key: `${r.method} ${path}`, anonymous: !!r.anonymous })));
     const synthesized = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => ({

@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { decodeCursor, decodeIdCursor, encodeCursor } from '../../shared/adapters/cursor.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor, openCursor, sealCursor } from '../../shared/adapters/cursor.js';
 import { ValidationError } from '../../shared/errors.js';
 
-/** Cursors of paged lists: accepted only for the query that produced them. */
+/** Cursors of paged lists: sealed, opaque, accepted only for the query (and tenant) that produced them. */
+
+beforeAll(() => {
+  process.env.CURSOR_SECRET = 'unit-cursor-secret';
+});
 
 const byName = { index: 'gsi3' as const, partition: 'T#7#STORE#NAME', sortBeginsWith: 'loja' };
 const key = { pk: 'T#7#STORE#0000000012', sk: 'STORE', gsi3pk: 'T#7#STORE#NAME', gsi3sk: 'loja centro#0000000012' };
@@ -17,26 +21,36 @@ const refused = (work: () => unknown) => {
 };
 
 describe('cursors', () => {
-  it('give back the key they were made from, for the same query', () => {
-    expect(decodeCursor(encodeCursor(key), byName)).toEqual(key);
-    expect(decodeIdCursor(encodeCursor({ id: 41 }))).toBe(41);
+  it('give back the key they were made from, for the same query, and show nothing of it', () => {
+    const cursor = encodeCursor(key, byName);
+    expect(decodeCursor(cursor, byName)).toEqual(key);
+    expect(Buffer.from(cursor, 'base64url').toString('latin1')).not.toMatch(/STORE|loja|T#7/);
+    expect(encodeCursor(key, byName)).not.toBe(cursor);
+    expect(decodeIdCursor(encodeIdCursor(41, 7, 'CUSTOMER'), 7, 'CUSTOMER')).toBe(41);
   });
 
-  it('refuse another partition, another prefix, another index, extra or missing attributes', () => {
-    const cursor = encodeCursor(key);
+  it('refuse another partition, prefix, index, tenant or entity', () => {
+    const cursor = encodeCursor(key, byName);
     refused(() => decodeCursor(cursor, { ...byName, partition: 'T#8#STORE#NAME' }));
     refused(() => decodeCursor(cursor, { ...byName, sortBeginsWith: 'mercado' }));
     refused(() => decodeCursor(cursor, { index: 'gsi1', partition: 'T#7#STORE#NAME' }));
-    refused(() => decodeCursor(encodeCursor({ ...key, extra: 'x' }), byName));
-    refused(() => decodeCursor(encodeCursor({ pk: key.pk, sk: key.sk, gsi3pk: key.gsi3pk }), byName));
+    refused(() => decodeIdCursor(encodeIdCursor(41, 7, 'CUSTOMER'), 8, 'CUSTOMER'));
+    refused(() => decodeIdCursor(encodeIdCursor(41, 7, 'CUSTOMER'), 7, 'STORE'));
   });
 
-  it('refuse what is not a cursor', () => {
-    for (const bad of ['', 'not base64!', Buffer.from('[1,2]').toString('base64url'), Buffer.from('{"id":0}').toString('base64url')]) {
-      refused(() => decodeCursor(bad, byName));
-      refused(() => decodeIdCursor(bad));
-    }
-    refused(() => decodeIdCursor(encodeCursor({ id: 1.5 })));
-    refused(() => decodeIdCursor(encodeCursor({ id: 2, more: 1 })));
+  it('refuse a cursor altered by one bit, forged from the old readable format, or not a cursor at all', () => {
+    const bytes = Buffer.from(encodeCursor(key, byName), 'base64url');
+    bytes[20] = bytes[20]! ^ 1;
+    refused(() => decodeCursor(bytes.toString('base64url'), byName));
+    refused(() => decodeCursor(Buffer.from(JSON.stringify(key)).toString('base64url'), byName));
+    refused(() => decodeIdCursor(Buffer.from('{"id":2}').toString('base64url'), 7, 'CUSTOMER'));
+    for (const bad of ['', 'not base64!', 'x'.repeat(10_000)]) refused(() => decodeCursor(bad, byName));
+  });
+
+  it('seal any value for one query; the sealed content is checked after opening', () => {
+    expect(openCursor(sealCursor({ month: '2026-11' }, 'q'), 'q')).toEqual({ month: '2026-11' });
+    refused(() => openCursor(sealCursor({ month: '2026-11' }, 'q'), 'another'));
+    refused(() => decodeIdCursor(sealCursor({ id: 1.5 }, JSON.stringify(['ids', 7, 'CUSTOMER'])), 7, 'CUSTOMER'));
+    refused(() => decodeCursor(encodeCursor({ ...key, extra: 'x' }, byName), byName));
   });
 });
