@@ -1,7 +1,8 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import { logger } from '../logger.js';
 import type { AuthContext } from '../tenants/auth-context.js';
-import { API_KEY_HEADER, type KeyScope } from '../tenants/credentials.js';
+import { API_KEY_HEADER, hashSecret, MAX_SECRET_LENGTH, type KeyScope } from '../tenants/credentials.js';
+import { keyMemory } from '../tenants/key-memory.js';
 import { authorizeKey } from '../wiring/tenants.js';
 import { ENV, requireEnvs } from '../config.js';
 
@@ -13,12 +14,22 @@ requireEnvs(ENV.tableName);
  * that the handler answers the same 401 problem body for every bad key (a deny would be API Gateway's bare 403).
  */
 export function authorizerHandler(scope: KeyScope) {
+  const memory = keyMemory();
   return async (event: APIGatewayRequestAuthorizerEventV2): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthContext>> => {
+    const presented = event.headers?.[API_KEY_HEADER];
+    const keyHash = presented && presented.length <= MAX_SECRET_LENGTH ? hashSecret(presented) : undefined;
     try {
-      const context = await authorizeKey(event.headers?.[API_KEY_HEADER], scope);
+      const context = await authorizeKey(presented, scope);
+      if (keyHash) memory.remember(keyHash, context);
       if (!context.authenticated) logger.info('Rejected API key', { requestId: event.requestContext.requestId, scope });
       return { isAuthorized: true, context };
     } catch (error) {
+      // A key this authorizer verified a little while ago keeps working, so that sales keep queueing.
+      const remembered = keyHash ? memory.recall(keyHash) : undefined;
+      if (remembered) {
+        logger.warn('API key accepted from memory: the table cannot be reached', { requestId: event.requestContext.requestId, scope });
+        return { isAuthorized: true, context: remembered };
+      }
       // A throw would be API Gateway's bare 500; the handler checks the key again and answers 503 if it still cannot.
       logger.error('API key could not be checked', {
         requestId: event.requestContext.requestId,

@@ -6,11 +6,28 @@ import { KEY_SCOPES } from './credentials.js';
  * What the authorizer hands to every handler. Unknown and revoked keys are let through as `authenticated: false`
  * so that the handler answers the one 401 problem body (API Gateway's own deny is a bare 403).
  */
-export const AuthContext = v.variant('authenticated', [
-  v.object({ authenticated: v.literal(true), tenantId: v.pipe(v.number(), v.integer(), v.minValue(1)), scope: v.string() }),
+// API Gateway may hand the authorizer's context values to the function as strings ("true", "1", "42").
+const yes = v.union([
+  v.literal(true),
+  v.pipe(
+    v.picklist(['true', '1']),
+    v.transform(() => true as const),
+  ),
+]);
+const no = v.union([
+  v.literal(false),
+  v.pipe(
+    v.picklist(['false', '0']),
+    v.transform(() => false as const),
+  ),
+]);
+const tenantId = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{1,10}$/), v.transform(Number))]), v.integer(), v.minValue(1));
+
+export const AuthContext = v.union([
+  v.object({ authenticated: yes, tenantId, scope: v.string() }),
   // The key could not be checked (the table was unreachable): the handler checks it again itself, because API
   // Gateway caches this answer for the key and the table may be back by the next request.
-  v.object({ authenticated: v.literal(false), recheck: v.optional(v.picklist(KEY_SCOPES)) }),
+  v.object({ authenticated: no, recheck: v.optional(v.picklist(KEY_SCOPES)) }),
 ]);
 export type AuthContext = v.InferOutput<typeof AuthContext>;
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { logger } from '../../shared/logger.js';
+import { issueApiKey, revokeApiKey } from '../../shared/wiring/tenants.js';
 import { createGateway } from '../../infra/local/gateway.js';
 import { inProcess, prepare } from '../support/api.js';
 import { consume, usePrivateQueue } from '../support/queues.js';
@@ -432,6 +433,33 @@ describe('a table that cannot be reached', () => {
     expect((await whileFailing(/.*/, refused, () => cached({ path: '/public/store/1', key: tenant.key }))).status).toBe(503);
     expect((await cached({ path: '/public/store/1', key: tenant.key })).status).toBe(200);
     expect((await cached({ path: '/public/store/1', key: 'ssk_not-a-key' })).status).toBe(401);
+  });
+});
+
+describe('ingestion through a table outage', () => {
+  const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+
+  it('keeps queueing sales for a key the authorizer verified before the outage, and for no other', async () => {
+    expect((await post(v2Payload())).status).toBe(201);
+    const during = await whileFailing(/.*/, refused(), () => post(v2Payload()));
+    expect(during.status, during.text).toBe(201);
+    // A route that needs the table still says it cannot reach it.
+    expect((await whileFailing(/.*/, refused(), () => api({ path: '/public/store/1', key: tenant.key }))).status).toBe(503);
+    // A key this authorizer never verified is not taken on trust.
+    const { key: fresh } = await issueApiKey(tenant.tenantId, 'public');
+    const unknown = await whileFailing(/.*/, refused(), () =>
+      api({ method: 'POST', path: '/v2/transactions', key: fresh, body: v2Payload() }),
+    );
+    expect(unknown.status).toBe(503);
+  });
+
+  it('never answers from memory for a key it has seen revoked', async () => {
+    const { key } = await issueApiKey(tenant.tenantId, 'public');
+    const send = () => api({ method: 'POST', path: '/v2/transactions', key, body: v2Payload() });
+    expect((await send()).status).toBe(201);
+    await revokeApiKey({ key });
+    expect((await send()).status).toBe(401);
+    expect((await whileFailing(/.*/, refused(), send)).status).toBe(503);
   });
 });
 
