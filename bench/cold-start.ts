@@ -20,8 +20,21 @@ export const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 export const handler = async () => client;
 `;
 
-async function bundle(name: string, entry: { file: string } | { source: string }): Promise<string> {
-  const outfile = `${OUT}${name}/index.mjs`;
+/** Every function the stack deploys, by name, with its entry file (the SES events function included). */
+export const functionEntries = (): [string, { file: string }][] => [
+  ...routes.map((r): [string, { file: string }] => [r.operationId, { file: `${ROOT}functions/${r.handler}` }]),
+  ...consumers.map((c): [string, { file: string }] => [c.id, { file: `${ROOT}functions/${c.handler}` }]),
+  ...scheduled.map((j): [string, { file: string }] => [j.id, { file: `${ROOT}functions/${j.handler}` }]),
+  ...Object.entries(authorizers).map(([api, a]): [string, { file: string }] => [
+    `${api}Authorizer`,
+    { file: `${ROOT}functions/${a.handler}` },
+  ]),
+  ['sesEvents', { file: `${ROOT}functions/queue/ses-events.ts` }],
+];
+
+/** Bundles one entry with the stack's own options (into bench/.bundles/<name>/, or under `out`). */
+export async function bundle(name: string, entry: { file: string } | { source: string }, out = OUT): Promise<string> {
+  const outfile = `${out}${name}/index.mjs`;
   await build({
     ...('file' in entry ? { entryPoints: [entry.file] } : { stdin: { contents: entry.source, resolveDir: ROOT, loader: 'ts' } }),
     outfile,
@@ -69,13 +82,7 @@ export async function coldStart({ runs, only }: ColdStartOptions): Promise<strin
   mkdirSync(OUT, { recursive: true });
   const entries: [string, { file: string } | { source: string }][] = [
     ['floor: DynamoDB document client only', { source: FLOOR_SOURCE }],
-    ...routes.map((r): [string, { file: string }] => [r.operationId, { file: `${ROOT}functions/${r.handler}` }]),
-    ...consumers.map((c): [string, { file: string }] => [c.id, { file: `${ROOT}functions/${c.handler}` }]),
-    ...scheduled.map((j): [string, { file: string }] => [j.id, { file: `${ROOT}functions/${j.handler}` }]),
-    ...Object.entries(authorizers).map(([api, a]): [string, { file: string }] => [
-      `${api}Authorizer`,
-      { file: `${ROOT}functions/${a.handler}` },
-    ]),
+    ...functionEntries(),
   ];
   const chosen = entries.filter(([name], i) => i === 0 || !only || only.includes(name));
   const files = await Promise.all(chosen.map(([name, entry], i) => bundle(`f${i}`, entry).then((file) => ({ name, file }))));
