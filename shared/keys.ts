@@ -31,6 +31,8 @@ export const keys = {
   /** A user is found by the hash of its token; its name is its identity in tenant files. */
   userToken: (tenantId: number, hash: string) => ({ pk: `${tenant(tenantId)}#USERTOKEN#${hash}`, sk: 'USER' }),
   userCollection: (tenantId: number) => `${tenant(tenantId)}#USER`,
+  /** A user's name, pointing at its token's hash: names are unique per tenant, and read consistently. */
+  userName: (tenantId: number, name: string) => ({ pk: `${tenant(tenantId)}#USERNAME#${name}`, sk: 'USERNAME' }),
 
   /** Journeys, classes and groups: a tenant's configuration, small, read in one Query. */
   config: (tenantId: number) => `${tenant(tenantId)}#CONFIG`,

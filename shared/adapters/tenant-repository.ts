@@ -181,8 +181,21 @@ export async function findUserByToken(tenantId: number, tokenHash: string): Prom
   return Item ? v.parse(UserRecord, Item) : undefined;
 }
 
+/**
+ * The user of a name, read consistently through its name item (the apply command decides from it what to write).
+ * Users written before name items existed are found through the index, which may lag a moment behind a write.
+ */
 export async function findUserByName(tenantId: number, name: string): Promise<UserRecord | undefined> {
   const { client, tableName } = db();
+  const { Item: pointer } = await client.send(
+    new GetCommand({ TableName: tableName, Key: keys.userName(tenantId, name), ConsistentRead: true }),
+  );
+  if (typeof pointer?.tokenHash === 'string') {
+    const { Item } = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.userToken(tenantId, pointer.tokenHash), ConsistentRead: true }),
+    );
+    return Item ? v.parse(UserRecord, Item) : undefined;
+  }
   const { Items } = await client.send(
     new QueryCommand({
       TableName: tableName,
@@ -195,17 +208,27 @@ export async function findUserByName(tenantId: number, name: string): Promise<Us
   return Items?.[0] ? v.parse(UserRecord, Items[0]) : undefined;
 }
 
+/** Writes a user and its name item together. */
 export async function putUser(tenantId: number, user: UserRecord): Promise<void> {
   const { client, tableName } = db();
   await client.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...keys.userToken(tenantId, user.tokenHash),
-        ...entity('USER'),
-        ...inIndex('gsi1', keys.userCollection(tenantId), user.name),
-        ...user,
-      },
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName,
+            Item: {
+              ...keys.userToken(tenantId, user.tokenHash),
+              ...entity('USER'),
+              ...inIndex('gsi1', keys.userCollection(tenantId), user.name),
+              ...user,
+            },
+          },
+        },
+        {
+          Put: { TableName: tableName, Item: { ...keys.userName(tenantId, user.name), ...entity('USER_NAME'), tokenHash: user.tokenHash } },
+        },
+      ],
     }),
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createTenant, issueApiKey, applyTenantConfig, resolveUser, authorizeKey } from '../../shared/wiring/tenants.js';
+import { db } from '../../shared/adapters/dynamodb.js';
+import { createTenant, createUser, issueApiKey, applyTenantConfig, resolveUser, authorizeKey } from '../../shared/wiring/tenants.js';
 import { getTenant } from '../../shared/adapters/tenant-repository.js';
 import { getStore } from '../../shared/wiring/stores.js';
 import { readSettings } from '../../shared/adapters/tenant-repository.js';
@@ -57,5 +58,26 @@ describe('tenants', () => {
     expect(second).toContain('  public key: already present');
     expect((await getTenant(id))?.name).toBe('renamed');
     expect((await resolveUser(id, `ops-token-${id}-000000`)).scope).toEqual({ stores: [1], groups: [] });
+  });
+
+  it('decide what to write about a user from consistent reads, never from an index that may lag behind a write', async () => {
+    const { id } = await createTenant(`users-${Date.now()}`);
+    await createUser(id, 'ops', 'all', `ops-first-token-${id}`);
+    // Were the name read through the index (eventually consistent on AWS), this would fail: no Query is answered.
+    const stack = db().client.middlewareStack;
+    stack.add(
+      (next, context) => async (args) => {
+        if (String(context.commandName).startsWith('Query')) throw new Error('no index reads here');
+        return next(args);
+      },
+      { step: 'initialize', name: 'noQueries' },
+    );
+    try {
+      await createUser(id, 'ops', { stores: [1], groups: [] }, `ops-second-token-${id}`);
+    } finally {
+      stack.remove('noQueries');
+    }
+    await expect(resolveUser(id, `ops-first-token-${id}`)).rejects.toMatchObject({ kind: 'unauthenticated' });
+    expect((await resolveUser(id, `ops-second-token-${id}`)).scope).toEqual({ stores: [1], groups: [] });
   });
 });
