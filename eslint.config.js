@@ -5,9 +5,9 @@ import tseslint from 'typescript-eslint';
 
 const NO_TEST_CODE = { group: ['**/test/**'], message: 'Nothing that runs in production imports test code.' };
 const NO_ADAPTERS = {
-  group: ['**/adapters/*', '**/wiring/*', '@aws-sdk/*', 'aws-lambda'],
+  group: ['**/adapters/*', '**/adapters/**', '@aws-sdk/*', 'aws-lambda'],
   message:
-    'Domain code depends on its ports; adapters, the AWS SDK and Lambda types stay in shared/adapters and shared/http, and shared/wiring plugs them in.',
+    'Domain code depends on its ports; adapters, the AWS SDK and Lambda types stay in shared/adapters and shared/http, and shared/adapters/wiring plugs them in.',
 };
 const NO_OUTER_LAYERS = {
   group: ['**/functions/**', '**/infra/**'],
@@ -36,12 +36,7 @@ export default tseslint.config(
   },
   {
     files: ['shared/**'],
-    ignores: ['shared/adapters/**', 'shared/http/**', 'shared/wiring/**'],
+    ignores: ['shared/adapters/**', 'shared/http/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS, NO_ADAPTERS] }] },
-  },
-  // The one place that plugs adapters into the domain's ports.
-  {
-    files: ['shared/wiring/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS] }] },
   },
 );

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { ENV } from '../shared/config.js';
 import { KEY_SCOPES, type KeyScope } from '../shared/tenants/credentials.js';
 import { parseTenantFile } from '../shared/tenants/tenant-file.js';
-import * as tenants from '../shared/wiring/tenants.js';
+import * as tenants from '../shared/adapters/wiring/tenants.js';
 import { listTenants } from '../shared/adapters/tenant-repository.js';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { QUEUES, type QueueId } from '../shared/queues.js';

@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { CreateCustomerBody } from '../../shared/customers/requests.js';
 import { CreatedCustomerBody } from '../../shared/customers/schema.js';
-import { createCustomer } from '../../shared/wiring/customers.js';
+import { createCustomer } from '../../shared/adapters/wiring/customers.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
 /** Creating a customer answers 200 (the interface's status, unlike stores' 201). */

@@ -1,6 +1,6 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { CreateEmployeeBody, Employee } from '../../shared/employees/schema.js';
-import { createEmployee } from '../../shared/wiring/employees.js';
+import { createEmployee } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
 /** Creating an employee answers 200 (the interface's status, unlike stores' 201). */

@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { CreateStoreBody, Store } from '../../shared/stores/schema.js';
-import { createStore } from '../../shared/wiring/stores.js';
+import { createStore } from '../../shared/adapters/wiring/stores.js';
 
 export const contract = {
   body: CreateStoreBody,

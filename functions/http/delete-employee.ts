@@ -1,6 +1,6 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { Employee } from '../../shared/employees/schema.js';
-import { deactivateEmployee } from '../../shared/wiring/employees.js';
+import { deactivateEmployee } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 

@@ -1,6 +1,6 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { Customer } from '../../shared/customers/schema.js';
-import { getCustomer } from '../../shared/wiring/customers.js';
+import { getCustomer } from '../../shared/adapters/wiring/customers.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 

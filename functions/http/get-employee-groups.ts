@@ -1,6 +1,6 @@
 import { answer, dataOf, problem } from '../../shared/http/contract.js';
 import { Group } from '../../shared/tenants/config-schema.js';
-import { employeeGroups } from '../../shared/wiring/employees.js';
+import { employeeGroups } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 

@@ -1,6 +1,6 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { Health } from '../../shared/health/service.js';
-import { checkHealth } from '../../shared/wiring/health.js';
+import { checkHealth } from '../../shared/adapters/wiring/health.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
 export const contract = {

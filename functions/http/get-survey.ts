@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { SurveyQuery, SurveyView } from '../../shared/surveys/schema.js';
-import { getSurvey } from '../../shared/wiring/surveys.js';
+import { getSurvey } from '../../shared/adapters/wiring/surveys.js';
 
 /** Chatbot API: the survey of one attempt, with what the chatbot needs to conduct it. */
 export const contract = {

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { ENV, requireEnv } from '../../shared/config.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { requestOutcome } from '../../shared/wiring/transaction-queries.js';
+import { requestOutcome } from '../../shared/adapters/wiring/transaction-queries.js';
 import { REQUEST_ID_SHAPE } from '../../shared/transactions/request-key.js';
 import { RequestOutcomeBody } from '../../shared/transactions/schema.js';
 

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { httpHandler } from '../../shared/http/handler.js';
 import { integerString } from '../../shared/schema.js';
 import { MAX_TRANSACTION_ID } from '../../shared/transactions/request-key.js';
-import { getTransaction } from '../../shared/wiring/transaction-queries.js';
+import { getTransaction } from '../../shared/adapters/wiring/transaction-queries.js';
 
 const TransactionIdPath = v.strictObject({ id: integerString(1, MAX_TRANSACTION_ID) });
 

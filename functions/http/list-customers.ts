@@ -2,9 +2,9 @@ import { ENV, requireEnvs } from '../../shared/config.js';
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { ListCustomersQuery } from '../../shared/customers/requests.js';
 import { Customer } from '../../shared/customers/schema.js';
-import { listCustomers } from '../../shared/wiring/customers.js';
+import { listCustomers } from '../../shared/adapters/wiring/customers.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { readAsUser } from '../../shared/wiring/tenants.js';
+import { readAsUser } from '../../shared/adapters/wiring/tenants.js';
 
 // Its pages' cursors are sealed with the deployment's cursor secret.
 requireEnvs(ENV.cursorSecret);

@@ -1,7 +1,7 @@
 import { ENV, requireEnvs } from '../../shared/config.js';
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { Employee, ListEmployeesQuery } from '../../shared/employees/schema.js';
-import { listEmployees } from '../../shared/wiring/employees.js';
+import { listEmployees } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
 // Its pages' cursors are sealed with the deployment's cursor secret.

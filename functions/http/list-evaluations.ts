@@ -2,9 +2,9 @@ import { ENV, requireEnvs } from '../../shared/config.js';
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { EvaluationBody, EvaluationsQuery } from '../../shared/surveys/schema.js';
-import { listEvaluations } from '../../shared/wiring/surveys.js';
+import { listEvaluations } from '../../shared/adapters/wiring/surveys.js';
 import { seesStore } from '../../shared/tenants/service.js';
-import { readAsUser } from '../../shared/wiring/tenants.js';
+import { readAsUser } from '../../shared/adapters/wiring/tenants.js';
 
 // Its pages' cursors are sealed with the deployment's cursor secret.
 requireEnvs(ENV.cursorSecret);

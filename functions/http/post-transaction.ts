@@ -4,7 +4,7 @@ import { requestKeyFor } from '../../shared/transactions/request-key.js';
 import { LegacyTransactionBody, fromLegacy } from '../../shared/transactions/requests.js';
 import { Transaction, toLegacyPath } from '../../shared/transactions/schema.js';
 import { TransactionRejected } from '../../shared/transactions/service.js';
-import { registerTransaction } from '../../shared/wiring/transactions.js';
+import { registerTransaction } from '../../shared/adapters/wiring/transactions.js';
 
 /** The legacy interface: created synchronously (201), or 422 with every problem. */
 export const contract = {

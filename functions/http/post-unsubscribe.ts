@@ -1,7 +1,7 @@
 import { ENV, requireEnv } from '../../shared/config.js';
 import { pageHandler, type PageContract } from '../../shared/http/page.js';
 import { unsubscribe } from '../../shared/surveys/answer-page.js';
-import { surveyPage } from '../../shared/wiring/survey-pages.js';
+import { surveyPage } from '../../shared/adapters/wiring/survey-pages.js';
 
 const secret = requireEnv(ENV.surveySecret);
 

@@ -1,10 +1,10 @@
 import { answer, dataOf, problem } from '../../shared/http/contract.js';
 import { Store } from '../../shared/stores/schema.js';
 import { EmployeeStoresBody } from '../../shared/employees/schema.js';
-import { replaceRelation } from '../../shared/wiring/employees.js';
+import { replaceRelation } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
-import { resolveUser } from '../../shared/wiring/tenants.js';
+import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
 
 /** Replaces the links; the user token must cover every store added or removed (else 401). */
 export const contract = {

@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { EvaluationBody, SurveyBody } from '../../shared/surveys/schema.js';
-import { answerSurvey } from '../../shared/wiring/surveys.js';
+import { answerSurvey } from '../../shared/adapters/wiring/surveys.js';
 
 /** Chatbot API: replaces the answer of an attempt (200); 404 when it has none. */
 export const contract = {

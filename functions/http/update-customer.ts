@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { UpdateCustomerBody } from '../../shared/customers/requests.js';
 import { Customer } from '../../shared/customers/schema.js';
-import { editCustomer } from '../../shared/wiring/customers.js';
+import { editCustomer } from '../../shared/adapters/wiring/customers.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 

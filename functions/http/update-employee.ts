@@ -1,6 +1,6 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { Employee, UpdateEmployeeBody } from '../../shared/employees/schema.js';
-import { editEmployee } from '../../shared/wiring/employees.js';
+import { editEmployee } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 

@@ -2,7 +2,7 @@ import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 import { Store, UpdateStoreBody } from '../../shared/stores/schema.js';
-import { editStore } from '../../shared/wiring/stores.js';
+import { editStore } from '../../shared/adapters/wiring/stores.js';
 
 /** Editing a store answers 202 (the interface's status). */
 export const contract = {

@@ -4,7 +4,7 @@ import { ENV, requireEnv } from '../../shared/config.js';
 import { logger } from '../../shared/logger.js';
 import { count, flushMetrics } from '../../shared/metrics.js';
 import { dispatchRecord } from '../../shared/surveys/dispatcher.js';
-import { surveyDelivery as ports } from '../../shared/wiring/survey-delivery.js';
+import { surveyDelivery as ports } from '../../shared/adapters/wiring/survey-delivery.js';
 
 const config = { surveySecret: requireEnv(ENV.surveySecret), baseUrl: requireEnv(ENV.surveyBaseUrl) };
 const processor = new BatchProcessor(EventType.SQS);

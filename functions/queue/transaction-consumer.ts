@@ -2,7 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../../shared/logger.js';
 import { count, flushMetrics } from '../../shared/metrics.js';
-import { dispatchOutbox, prepareBatch, processTransactionRecord } from '../../shared/wiring/transactions.js';
+import { dispatchOutbox, prepareBatch, processTransactionRecord } from '../../shared/adapters/wiring/transactions.js';
 
 const processor = new BatchProcessor(EventType.SQS);
 

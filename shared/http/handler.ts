@@ -8,7 +8,7 @@ import { flushMetrics } from '../metrics.js';
 import { isUnavailable } from '../adapters/unavailable.js';
 import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js';
 import { API_KEY_HEADER } from '../tenants/credentials.js';
-import { authorizeKey, resolveUser } from '../wiring/tenants.js';
+import { authorizeKey, resolveUser } from '../adapters/wiring/tenants.js';
 import type { ResponseDoc } from './contract.js';
 import { problem, problemResponse, PROBLEMS, TransportError, type Problem, type TransportKind } from './problem.js';
 import { validate } from './validate.js';

@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { hashSecret } from '../../shared/tenants/credentials.js';
-import { resolveUser, revokeApiKey } from '../../shared/wiring/tenants.js';
+import { resolveUser, revokeApiKey } from '../../shared/adapters/wiring/tenants.js';
 import { keys } from '../../shared/keys.js';
 import { inProcess } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
@@ -24,7 +24,7 @@ describe('API keys', () => {
   });
 
   it('answers one and the same 401 problem for unknown, malformed, revoked and wrong-scope keys', async () => {
-    const { issueApiKey } = await import('../../shared/wiring/tenants.js');
+    const { issueApiKey } = await import('../../shared/adapters/wiring/tenants.js');
     const revoked = await issueApiKey(tenant.tenantId, 'public');
     expect(await revokeApiKey({ key: revoked.key })).toBe(true);
 
@@ -59,7 +59,7 @@ describe('API keys', () => {
   });
 
   it('revokes by key id too', async () => {
-    const { issueApiKey, listApiKeys } = await import('../../shared/wiring/tenants.js');
+    const { issueApiKey, listApiKeys } = await import('../../shared/adapters/wiring/tenants.js');
     const issued = await issueApiKey(tenant.tenantId, 'public');
     expect((await listWith(issued.key)).status).toBe(200);
     expect(await revokeApiKey({ tenantId: tenant.tenantId, keyId: issued.keyId })).toBe(true);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { logger } from '../../shared/logger.js';
-import { issueApiKey, revokeApiKey } from '../../shared/wiring/tenants.js';
+import { issueApiKey, revokeApiKey } from '../../shared/adapters/wiring/tenants.js';
 import { createGateway } from '../../infra/local/gateway.js';
 import { inProcess, prepare } from '../support/api.js';
 import { consume, usePrivateQueue } from '../support/queues.js';

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
-import { createTenant, createUser, issueApiKey, applyTenantConfig, resolveUser, authorizeKey } from '../../shared/wiring/tenants.js';
+import {
+  createTenant,
+  createUser,
+  issueApiKey,
+  applyTenantConfig,
+  resolveUser,
+  authorizeKey,
+} from '../../shared/adapters/wiring/tenants.js';
 import { getTenant } from '../../shared/adapters/tenant-repository.js';
-import { getStore } from '../../shared/wiring/stores.js';
+import { getStore } from '../../shared/adapters/wiring/stores.js';
 import { readSettings } from '../../shared/adapters/tenant-repository.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 import { inProcess } from '../support/api.js';

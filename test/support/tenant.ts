@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
 import { putSettings } from '../../shared/adapters/tenant-repository.js';
-import { createTenant, createUser, issueApiKey } from '../../shared/wiring/tenants.js';
+import { createTenant, createUser, issueApiKey } from '../../shared/adapters/wiring/tenants.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 
 /** The demo tenant's journeys, classes and groups, which every test tenant gets too. */

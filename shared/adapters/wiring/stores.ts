@@ -1,6 +1,6 @@
-import { ENV, requireEnvs } from '../config.js';
-import { storeRepository } from '../adapters/store-repository.js';
-import { storeService } from '../stores/service.js';
+import { ENV, requireEnvs } from '../../config.js';
+import { storeRepository } from '../store-repository.js';
+import { storeService } from '../../stores/service.js';
 
 // The functions this module serves read the table: without its name, the cold start fails.
 requireEnvs(ENV.tableName);

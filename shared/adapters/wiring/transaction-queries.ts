@@ -1,6 +1,6 @@
-import { ENV, requireEnvs } from '../config.js';
-import { transactionRepository } from '../adapters/transaction-repository.js';
-import { transactionQueries } from '../transactions/queries.js';
+import { ENV, requireEnvs } from '../../config.js';
+import { transactionRepository } from '../transaction-repository.js';
+import { transactionQueries } from '../../transactions/queries.js';
 
 // The functions this module serves read the table: without its name, the cold start fails.
 requireEnvs(ENV.tableName);

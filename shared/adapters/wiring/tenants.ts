@@ -1,8 +1,8 @@
-import { readSettings, tenantRepository } from '../adapters/tenant-repository.js';
-import { ENV } from '../config.js';
-import { tenantService } from '../tenants/service.js';
-import { cachedSettings } from '../tenants/settings.js';
-import { webhookSecret } from '../surveys/webhook.js';
+import { readSettings, tenantRepository } from '../tenant-repository.js';
+import { ENV } from '../../config.js';
+import { tenantService } from '../../tenants/service.js';
+import { cachedSettings } from '../../tenants/settings.js';
+import { webhookSecret } from '../../surveys/webhook.js';
 
 const surveySecret = process.env[ENV.surveySecret];
 

@@ -1,6 +1,6 @@
-import { ENV, requireEnvs } from '../config.js';
-import { attemptStore, reachability, storeNames } from '../adapters/attempt-repository.js';
-import { senders } from '../adapters/senders.js';
+import { ENV, requireEnvs } from '../../config.js';
+import { attemptStore, reachability, storeNames } from '../attempt-repository.js';
+import { senders } from '../senders.js';
 import { attemptScheduler } from './attempt-scheduler.js';
 import { tenantSettings } from './tenants.js';
 

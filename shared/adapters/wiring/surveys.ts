@@ -1,6 +1,6 @@
-import { ENV, requireEnvs } from '../config.js';
-import { evaluationStore } from '../adapters/evaluation-repository.js';
-import { surveyService } from '../surveys/service.js';
+import { ENV, requireEnvs } from '../../config.js';
+import { evaluationStore } from '../evaluation-repository.js';
+import { surveyService } from '../../surveys/service.js';
 import { tenantSettings } from './tenants.js';
 
 // The functions this module serves read the table: without its name, the cold start fails.

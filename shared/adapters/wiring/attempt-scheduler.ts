@@ -1,7 +1,7 @@
-import { ENV, requireEnvs } from '../config.js';
-import { dueAttempts } from '../adapters/due-attempts.js';
-import { sendMessages } from '../adapters/sqs.js';
-import { dueScheduler, releaseDue, type DelayedSend } from '../surveys/scheduler.js';
+import { ENV, requireEnvs } from '../../config.js';
+import { dueAttempts } from '../due-attempts.js';
+import { sendMessages } from '../sqs.js';
+import { dueScheduler, releaseDue, type DelayedSend } from '../../surveys/scheduler.js';
 
 // The scheduler reads and writes the table and puts attempts on the dispatch queue: both are named at cold start.
 requireEnvs(ENV.tableName, ENV.surveyDispatchQueueUrl);

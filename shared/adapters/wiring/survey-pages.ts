@@ -1,10 +1,10 @@
-import { ENV, requireEnvs } from '../config.js';
-import { storeNames, suppressAddress } from '../adapters/attempt-repository.js';
-import { findById } from '../adapters/transaction-repository.js';
+import { ENV, requireEnvs } from '../../config.js';
+import { storeNames, suppressAddress } from '../attempt-repository.js';
+import { findById } from '../transaction-repository.js';
 import { editCustomer } from './customers.js';
-import type { PagePorts, PageTransaction } from '../surveys/answer-page.js';
-import type { TransactionRecord } from '../transactions/ports.js';
-import type { FeedbackPorts } from '../surveys/feedback.js';
+import type { PagePorts, PageTransaction } from '../../surveys/answer-page.js';
+import type { TransactionRecord } from '../../transactions/ports.js';
+import type { FeedbackPorts } from '../../surveys/feedback.js';
 import { answerSurvey } from './surveys.js';
 import { tenantSettings } from './tenants.js';
 

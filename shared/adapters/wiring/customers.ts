@@ -1,6 +1,6 @@
-import { ENV, requireEnvs } from '../config.js';
-import { customerRepository } from '../adapters/customer-repository.js';
-import { customerService } from '../customers/service.js';
+import { ENV, requireEnvs } from '../../config.js';
+import { customerRepository } from '../customer-repository.js';
+import { customerService } from '../../customers/service.js';
 
 // The functions this module serves read the table: without its name, the cold start fails.
 requireEnvs(ENV.tableName);
