@@ -1,10 +1,10 @@
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { keys } from '../keys.js';
 import { DispatchMessage } from '../surveys/dispatch.js';
 import type { DueStore } from '../surveys/scheduler.js';
 import { TABLE } from '../table.js';
-import { db, type Item } from './dynamodb.js';
+import { db, queryAll } from './dynamodb.js';
 
 /** A due attempt left in the table this long after its time (the scheduler stopped for a month) is dropped. */
 const DUE_TTL_DAYS = 30;
@@ -28,22 +28,8 @@ export const dueAttempts: DueStore = {
   },
 
   async dueIn(minute) {
-    const { client, tableName } = db();
-    const items: Item[] = [];
-    let startKey: Item | undefined;
-    do {
-      const out = await client.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': TABLE.partitionKey },
-          ExpressionAttributeValues: { ':pk': keys.dueMinute(minute) },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
+    // A minute's partition holds the attempts due in it: released within ten minutes of their time, never grown.
+    const items = await queryAll(db(), { partition: keys.dueMinute(minute) });
     return items.map((item) => ({ id: String(item[TABLE.sortKey]), message: v.parse(DispatchMessage, item.message) }));
   },
 

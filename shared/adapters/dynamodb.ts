@@ -9,7 +9,7 @@ import {
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../errors.js';
-import { TABLE, type IndexName } from '../table.js';
+import { indexAttributes, TABLE, type IndexName } from '../table.js';
 import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor } from './cursor.js';
 import { ENV, requireEnv } from '../config.js';
 import type { Entity } from '../keys.js';
@@ -95,6 +95,27 @@ export type Filter = { attribute: string; equals: string | number | boolean } | 
 export interface Page {
   items: Item[];
   nextCursor: string | null;
+}
+
+/** Every item of one partition (of the table or of an index), page after page: for partitions known to be small. */
+export async function queryAll({ client, tableName }: Db, spec: { index?: IndexName; partition: string }): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: Item | undefined;
+  do {
+    const out: QueryCommandOutput = await client.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: spec.index,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': spec.index ? indexAttributes(spec.index).partitionKey : TABLE.partitionKey },
+        ExpressionAttributeValues: { ':pk': spec.partition },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return items;
 }
 
 export async function queryPage(database: Db, spec: QuerySpec, request: PageRequest): Promise<Page> {

@@ -14,7 +14,7 @@ import {
 import { ApiKeyRecord, Tenant, UserRecord, type TenantRepository } from '../tenants/ports.js';
 import { stores } from './store-repository.js';
 import { employees, storeLink } from './employee-repository.js';
-import { batchGet, db, isConditionFailure, type Item } from './dynamodb.js';
+import { batchGet, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
 
 /** gsi1 holds the tenants, and each tenant's keys and users. */
 const COLLECTION = indexAttributes('gsi1');
@@ -115,7 +115,7 @@ export async function renameTenant(id: number, name: string): Promise<void> {
 }
 
 export async function listTenants(): Promise<Tenant[]> {
-  return (await queryAll({ index: 'gsi1', partition: keys.tenantCollection() })).map((item) => v.parse(Tenant, item));
+  return (await queryAll(db(), { index: 'gsi1', partition: keys.tenantCollection() })).map((item) => v.parse(Tenant, item));
 }
 
 // ---- API keys -----------------------------------------------------------------------------------------------
@@ -150,7 +150,7 @@ export async function insertApiKey(hash: string, record: ApiKeyRecord): Promise<
 }
 
 export async function listApiKeys(tenantId: number): Promise<(ApiKeyRecord & { hash: string })[]> {
-  const items = await queryAll({ index: 'gsi1', partition: keys.apiKeyCollection(tenantId) });
+  const items = await queryAll(db(), { index: 'gsi1', partition: keys.apiKeyCollection(tenantId) });
   return items.map((item) => ({ ...v.parse(ApiKeyRecord, item), hash: keys.apiKeyHashOf(String(item.pk)) }));
 }
 
@@ -298,7 +298,7 @@ const DeliveryItem = v.object({ ...DeliveryConfig.entries, webhookSecretVersion:
 
 /** A tenant's journeys, classes, groups and delivery settings: one Query of its configuration partition. */
 export async function readSettings(tenantId: number): Promise<Settings> {
-  const items = await queryAll({ partition: keys.config(tenantId) });
+  const items = await queryAll(db(), { partition: keys.config(tenantId) });
   const of = (kind: string) => items.filter((item) => item[TABLE.entityAttribute] === kind);
   return {
     journeys: of('JOURNEY').map((item) => v.parse(JourneyItem, item)),
@@ -306,27 +306,6 @@ export async function readSettings(tenantId: number): Promise<Settings> {
     groups: of('GROUP').map((item) => v.parse(Group, item)),
     delivery: v.parse(DeliveryItem, of('DELIVERY')[0] ?? {}),
   };
-}
-
-async function queryAll(spec: { index?: 'gsi1'; partition: string }): Promise<Item[]> {
-  const { client, tableName } = db();
-  const items: Item[] = [];
-  let startKey: Item | undefined;
-  do {
-    const out = await client.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: spec.index,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': spec.index ? COLLECTION.partitionKey : TABLE.partitionKey },
-        ExpressionAttributeValues: { ':pk': spec.partition },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
-  return items;
 }
 
 export const tenantRepository: TenantRepository = {
