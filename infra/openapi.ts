@@ -4,10 +4,11 @@ import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
 import type { ResponseDoc } from '../shared/http/contract.js';
 import { ProblemBody } from '../shared/http/contract.js';
-import { USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/http/handler.js';
+import { MAX_BODY_BYTES, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/http/handler.js';
+import { MAX_FORM_BYTES } from '../shared/http/page.js';
 import { API_KEY_HEADER } from '../shared/tenants/credentials.js';
 import { EXAMPLE_FIXTURE, validRequests } from './examples.js';
-import { routes, type ApiName } from './routes.js';
+import { routes, type ApiName, type Route } from './routes.js';
 
 /**
  * The OpenAPI 3.1 document of one API, generated from the route table and the contract each handler exports (the
@@ -18,14 +19,13 @@ interface Contract {
   body?: v.GenericSchema;
   path?: v.GenericSchema;
   query?: v.GenericSchema;
+  userToken?: true;
   anonymous?: true;
   /** An HTML page for people: its answers are text/html, its body a form. */
   page?: true;
   form?: Record<string, string>;
   responses?: Record<number, ResponseDoc>;
 }
-
-const HTML = { 'text/html': { schema: { type: 'string' } } };
 
 type JsonSchema = Record<string, unknown>;
 const FUNCTIONS = fileURLToPath(new URL('../functions/', import.meta.url));
@@ -63,6 +63,18 @@ function exampleOf(operationId: string, template: string) {
   };
 }
 
+/** A form's fields; a name with a {placeholder} (class_{classId}) is a pattern of names. */
+function formFields(form: Record<string, string>): JsonSchema {
+  const fields = Object.entries(form).map(([name, description]) => [name, { type: 'string', description }] as const);
+  const patterns = fields.filter(([name]) => name.includes('{'));
+  return {
+    properties: Object.fromEntries(fields.filter(([name]) => !name.includes('{'))),
+    ...(patterns.length
+      ? { patternProperties: Object.fromEntries(patterns.map(([name, field]) => [`^${name.replace(/\{\w+\}/g, '\\w+')}$`, field])) }
+      : {}),
+  };
+}
+
 /** A survey page's parameters: the link's token, and the score a GET may preselect. */
 function pageParameters(path: string, method: string, example: ReturnType<typeof exampleOf>): JsonSchema[] {
   return [
@@ -88,6 +100,131 @@ function pageParameters(path: string, method: string, example: ReturnType<typeof
   ];
 }
 
+const PROBLEM = { $ref: '#/components/schemas/Problem' };
+const GATEWAY_MESSAGE = { $ref: '#/components/schemas/GatewayMessage' };
+
+/** One answer an operation can give: a status, what it means, and its body's media type and schema. */
+interface Answer {
+  status: number;
+  description: string;
+  media?: string;
+  schema?: JsonSchema;
+  /** The 303 of a page's form post carries the page to go to. */
+  location?: true;
+}
+
+/**
+ * What API Gateway answers by itself, before or instead of the function, with its bare `{"message"}` body. A path
+ * or method that is not in the document answers 404 `{"message":"Not Found"}` the same way.
+ */
+function gatewayAnswers(contract: Contract, route: Route): Answer[] {
+  const gateway = (status: number, message: string, when: string): Answer => ({
+    status,
+    description: `${when} (API Gateway: {"message":"${message}"})`,
+    media: 'application/json',
+    schema: GATEWAY_MESSAGE,
+  });
+  return [
+    ...(contract.anonymous ? [] : [gateway(401, 'Unauthorized', `No ${API_KEY_HEADER} header`)]),
+    ...(route.method === 'GET' ? [] : [gateway(413, 'Request Entity Too Large', 'A body over 10 MB')]),
+    gateway(429, 'Too Many Requests', "Over the stage's request rate"),
+    gateway(500, 'Internal Server Error', 'The function or the key authorizer failed without answering'),
+    gateway(503, 'Service Unavailable', 'The function could not be started (its concurrency is exhausted)'),
+    gateway(504, 'Service Unavailable', 'The function did not answer within 30 seconds'),
+  ];
+}
+
+/** What the HTTP layer answers for every operation of its kind, beside what the handler's contract declares. */
+function layerAnswers(contract: Contract): Answer[] {
+  if (contract.page)
+    return [
+      { status: 413, description: `A form over ${MAX_FORM_BYTES / 1024} KB (a page)`, media: 'text/html' },
+      { status: 500, description: 'Unexpected error (a generic page)', media: 'text/html' },
+      { status: 503, description: 'A service the page needs is briefly unavailable (a page)', media: 'text/html' },
+    ];
+  const problem = (status: number, description: string): Answer => ({
+    status,
+    description,
+    media: 'application/problem+json',
+    schema: PROBLEM,
+  });
+  return [
+    ...(contract.anonymous ? [] : [problem(401, 'Unknown or revoked API key')]),
+    ...(contract.body ? [problem(400, 'The body is not valid JSON'), problem(415, 'The body is not application/json')] : []),
+    problem(413, `A body over ${MAX_BODY_BYTES / 1024 / 1024} MiB`),
+    problem(500, 'Unexpected error (generic body; quote the x-request-id header)'),
+    problem(503, 'A service the operation needs is briefly unavailable (see Retry-After)'),
+  ];
+}
+
+/** Every answer of an operation, merged by status: one description, one schema per media type. */
+function responsesOf(contract: Contract, route: Route): Record<string, JsonSchema> {
+  const declared: Answer[] = Object.entries(contract.responses ?? {}).map(([status, doc]) => ({
+    status: Number(status),
+    description: doc.description,
+    ...(contract.page
+      ? { media: 'text/html', ...(status === '303' ? { location: true as const } : {}) }
+      : doc.schema
+        ? {
+            media: Number(status) >= 400 ? 'application/problem+json' : 'application/json',
+            schema: doc.schema === ProblemBody ? PROBLEM : schemaOf(doc.schema),
+          }
+        : {}),
+  }));
+  const responses: Record<string, { description: string; content?: Record<string, JsonSchema>; headers?: JsonSchema }> = {};
+  for (const answer of [...declared, ...layerAnswers(contract), ...gatewayAnswers(contract, route)]) {
+    const response = (responses[answer.status] ??= { description: '' });
+    response.description = response.description ? `${response.description}; or: ${answer.description}` : answer.description;
+    // The first schema given for a media type stays: the contract's own before the layers'.
+    if (answer.media && !response.content?.[answer.media])
+      response.content = { ...response.content, [answer.media]: { schema: answer.schema ?? { type: 'string' } } };
+    if (answer.location) response.headers = { location: { description: 'The page to show next', schema: { type: 'string' } } };
+  }
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+}
+
+/** The tags, one per resource: each operation's is the first segment of its canonical path after the prefixes. */
+const TAGS: Record<string, string> = {
+  health: 'Whether the service can serve',
+  store: 'The stores a tenant rates',
+  customer: 'The customers surveys are sent to',
+  employee: 'The employees rated, their stores and groups',
+  transactions: 'Sales and visits, each of which may send a survey (v2: queued)',
+  transaction: 'Sales and visits registered synchronously (the legacy interface)',
+  rating: "Flexible-form ratings: the forms and the answers' evaluations",
+  s: 'The survey page a link opens, for the customer (HTML)',
+  survey: 'The chatbot hand-off: read a survey, answer it, correct the answer',
+};
+
+function tagOf(route: Route): string {
+  const tag = route.paths[0]!.split('/').filter((part) => part && !['public', 'v2', 'api', 'v1'].includes(part))[0];
+  if (!tag || !TAGS[tag]) throw new Error(`${route.operationId}: no tag described for ${route.paths[0]}`);
+  return tag;
+}
+
+/** What a reader needs beyond the summary: who may call it, how it pages, and which path is canonical. */
+function descriptionOf(route: Route, contract: Contract, path: string): string {
+  const access = contract.page
+    ? 'No API key: the token in the path is the credential.'
+    : contract.anonymous
+      ? 'No API key needed.'
+      : `Needs the tenant's API key (${API_KEY_HEADER} header)${
+          contract.userToken ? ` and a user token (${USER_TOKEN_HEADER} header or ${USER_TOKEN_QUERY} query parameter)` : ''
+        }.`;
+  return [
+    `${route.summary}.`,
+    access,
+    route.cursors ? 'Pages are opaque cursors: pass next_cursor back as cursor; they are bound to the tenant and the query.' : '',
+    path === route.paths[0]
+      ? route.paths.length > 1
+        ? `Also served at ${route.paths.slice(1).join(', ')} (alias).`
+        : ''
+      : `Alias of ${route.method} ${route.paths[0]}: the same operation and answers.`,
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
 const TITLES: Record<ApiName, string> = {
   public: 'Satisfaction survey service: public API',
   chatbot: 'Satisfaction survey service: chatbot API',
@@ -97,28 +234,7 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes.filter((r) => r.api === api)) {
     const { contract } = (await import(pathToFileURL(FUNCTIONS + route.handler).href)) as { contract: Contract };
-    const responses: Record<string, unknown> = {};
-    for (const [status, doc] of Object.entries(contract.responses ?? {})) {
-      const type = Number(status) >= 400 ? 'application/problem+json' : 'application/json';
-      responses[status] = contract.page
-        ? {
-            description: doc.description,
-            content: HTML,
-            ...(status === '303' ? { headers: { location: { schema: { type: 'string' } } } } : {}),
-          }
-        : { description: doc.description, ...(doc.schema ? { content: { [type]: { schema: schemaOf(doc.schema) } } } : {}) };
-    }
-    if (!contract.anonymous)
-      responses['401'] ??= {
-        description: 'Missing, unknown or revoked API key',
-        content: { 'application/problem+json': { schema: schemaOf(ProblemBody) } },
-      };
-    responses['500'] = contract.page
-      ? { description: 'Unexpected error (a generic page)', content: HTML }
-      : {
-          description: 'Unexpected error (generic body; quote the x-request-id header)',
-          content: { 'application/problem+json': { schema: schemaOf(ProblemBody) } },
-        };
+    const responses = responsesOf(contract, route);
     const userToken = contract.anonymous
       ? []
       : [
@@ -143,11 +259,9 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
       paths[path][route.method.toLowerCase()] = {
         operationId: i === 0 ? route.operationId : `${route.operationId}Alias${i}`,
         summary: route.summary,
-        ...(i === 0 ? {} : { description: `Alias of ${route.method} ${route.paths[0]}.` }),
-        tags: [
-          route.paths[0]!.split('/').filter((part) => part && part !== 'public' && part !== 'v2' && part !== 'api' && part !== 'v1')[0] ??
-            'service',
-        ],
+        description: descriptionOf(route, contract, path),
+        ...(i === 0 ? {} : { 'x-alias-of': route.paths[0] }),
+        tags: [tagOf(route)],
         parameters: [
           ...(contract.page ? pageParameters(path, route.method, example) : []),
           ...parameters(contract.path, 'path', example.path),
@@ -162,11 +276,9 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
                   'application/x-www-form-urlencoded': {
                     schema: {
                       type: 'object',
-                      properties: Object.fromEntries(
-                        Object.entries(contract.form).map(([name, description]) => [name, { type: 'string', description }]),
-                      ),
+                      ...formFields(contract.form),
                     },
-                    ...(typeof example.rawBody === 'string' ? { example: example.rawBody } : {}),
+                    ...(typeof example.rawBody === 'string' ? { example: Object.fromEntries(new URLSearchParams(example.rawBody)) } : {}),
                   },
                 },
               },
@@ -190,10 +302,31 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
     info: {
       title: TITLES[api],
       version: '1.0.0',
-      description: 'Errors are RFC 9457 problem details; every response carries x-request-id.',
+      description: [
+        'Errors are RFC 9457 problem details (application/problem+json); every response carries x-request-id.',
+        'API Gateway answers some requests itself, before the service, with a bare JSON body: 401',
+        `{"message":"Unauthorized"} without an ${API_KEY_HEADER} header, 404 {"message":"Not Found"} for a path or`,
+        'method not in this document, 413 over 10 MB, 429 over the rate limit, and 500, 503 or 504 when the function',
+        'fails, cannot start or times out. Each operation lists the ones it can meet.',
+      ].join(' '),
+      contact: { name: 'The operators of this deployment' },
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
-    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
-    components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } } },
+    // Relative to the document, which each deployment serves at the root of its API (the stage's URL included).
+    servers: [{ url: serverUrl ?? '.', description: 'The deployment serving this document' }],
+    tags: [...new Set(routes.filter((r) => r.api === api).map(tagOf))].map((name) => ({ name, description: TAGS[name] })),
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } },
+      schemas: {
+        Problem: schemaOf(ProblemBody),
+        GatewayMessage: {
+          type: 'object',
+          description: "API Gateway's own answer, given before or instead of the service",
+          properties: { message: { type: 'string', examples: ['Unauthorized', 'Too Many Requests'] } },
+          required: ['message'],
+        },
+      },
+    },
     security: [{ apiKey: [] }],
     paths,
   };

@@ -35,3 +35,12 @@ export function requireEnvs(...names: EnvName[]): void {
   const missing = names.filter((name) => !process.env[name]);
   if (missing.length) throw new Error(`Missing environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
 }
+
+/**
+ * A variable a module needs: checked at load in a function runtime (a missing one fails the cold start), read when
+ * first used elsewhere, so that loading the module only for its contract (the OpenAPI document) needs no configuration.
+ */
+export function configured(name: EnvName): () => string {
+  requireEnvs(name);
+  return () => requireEnv(name);
+}

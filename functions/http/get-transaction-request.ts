@@ -1,12 +1,12 @@
 import * as v from 'valibot';
-import { ENV, requireEnv } from '../../shared/config.js';
+import { configured, ENV } from '../../shared/config.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { requestOutcome } from '../../shared/adapters/wiring/transaction-queries.js';
 import { REQUEST_ID_SHAPE } from '../../shared/transactions/request-key.js';
 import { RequestOutcomeBody } from '../../shared/transactions/schema.js';
 
-const requestIdSecret = requireEnv(ENV.requestIdSecret);
+const requestIdSecret = configured(ENV.requestIdSecret);
 
 const RequestPath = v.strictObject({
   requestId: v.pipe(v.string(), v.regex(REQUEST_ID_SHAPE, 'must be an x-request-id returned by POST /v2/transactions')),
@@ -24,5 +24,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,
-  body: await requestOutcome(tenantId, path.requestId, requestIdSecret),
+  body: await requestOutcome(tenantId, path.requestId, requestIdSecret()),
 }));

@@ -1,9 +1,9 @@
-import { ENV, requireEnv } from '../../shared/config.js';
+import { configured, ENV } from '../../shared/config.js';
 import { pageHandler, type PageContract } from '../../shared/http/page.js';
 import { showUnsubscribe } from '../../shared/surveys/answer-page.js';
 import { surveyPage } from '../../shared/adapters/wiring/survey-pages.js';
 
-const secret = requireEnv(ENV.surveySecret);
+const secret = configured(ENV.surveySecret);
 
 export const contract: PageContract = {
   anonymous: true,
@@ -14,4 +14,4 @@ export const contract: PageContract = {
   },
 };
 
-export const handler = pageHandler(({ token }) => showUnsubscribe(token, surveyPage, secret));
+export const handler = pageHandler(({ token }) => showUnsubscribe(token, surveyPage, secret()));

@@ -1,9 +1,9 @@
-import { ENV, requireEnv } from '../../shared/config.js';
+import { configured, ENV } from '../../shared/config.js';
 import { PAGE_RESPONSES, pageHandler, type PageContract } from '../../shared/http/page.js';
 import { submitSurvey } from '../../shared/surveys/answer-page.js';
 import { surveyPage } from '../../shared/adapters/wiring/survey-pages.js';
 
-const secret = requireEnv(ENV.surveySecret);
+const secret = configured(ENV.surveySecret);
 
 export const contract: PageContract = {
   anonymous: true,
@@ -21,4 +21,4 @@ export const contract: PageContract = {
   },
 };
 
-export const handler = pageHandler(({ token, form }) => submitSurvey(token, form, surveyPage, secret));
+export const handler = pageHandler(({ token, form }) => submitSurvey(token, form, surveyPage, secret()));

@@ -1,5 +1,5 @@
 import { sendMessage } from '../../shared/adapters/sqs.js';
-import { ENV, requireEnv, requireEnvs } from '../../shared/config.js';
+import { configured, ENV, requireEnvs } from '../../shared/config.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { count } from '../../shared/metrics.js';
@@ -8,7 +8,7 @@ import { publicRequestId } from '../../shared/transactions/request-key.js';
 import { V2TransactionBody } from '../../shared/transactions/requests.js';
 
 requireEnvs(ENV.transactionQueueUrl);
-const requestIdSecret = requireEnv(ENV.requestIdSecret);
+const requestIdSecret = configured(ENV.requestIdSecret);
 
 /** Checks the shape, queues what was validated and answers 201 with the sent object. No DynamoDB call. */
 export const contract = {
@@ -23,5 +23,5 @@ export const handler = httpHandler(contract, async ({ tenantId, body, sent }) =>
   const message = transactionMessage(tenantId, body, new Date());
   await sendMessage('transactions', message);
   count('TransactionsAccepted');
-  return { status: 201, body: sent, headers: { 'x-request-id': publicRequestId(tenantId, message.requestId, requestIdSecret) } };
+  return { status: 201, body: sent, headers: { 'x-request-id': publicRequestId(tenantId, message.requestId, requestIdSecret()) } };
 });
