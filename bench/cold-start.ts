@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { BUNDLING, FUNCTION_ENVIRONMENT } from '../infra/constructs/service-function.js';
-import { authorizers, consumers, routes, scheduled } from '../infra/routes.js';
+import { authorizers, consumers, reference, routes, scheduled } from '../infra/routes.js';
 
 /**
  * Cold-start proxy: every function bundled with the stack's own bundling options, its size, and the time a fresh
@@ -30,6 +30,7 @@ export const functionEntries = (): [string, { file: string }][] => [
     { file: `${ROOT}functions/${a.handler}` },
   ]),
   ['sesEvents', { file: `${ROOT}functions/queue/ses-events.ts` }],
+  ['reference', { file: `${ROOT}functions/${reference.handler}` }],
 ];
 
 /** Bundles one entry with the stack's own options (into bench/.bundles/<name>/, or under `out`). */

@@ -1,5 +1,6 @@
 import { App } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { writeReference } from './reference.js';
 import { SurveyServiceStack } from './stack.js';
 
 /** `npx cdk deploy`. Settings come from CDK context (cdk.json, or `-c name=value`). */
@@ -26,6 +27,9 @@ if (setting('consumerReservedConcurrency') !== undefined)
     "The context setting consumerReservedConcurrency is now consumerMaxConcurrency (the queue event source's maximum concurrency).",
   );
 
+// The OpenAPI documents and /docs, written now from the code being deployed; each API's reference function bundles its own.
+const references = { public: await writeReference('public'), chatbot: await writeReference('chatbot') };
+
 new SurveyServiceStack(app, `SurveyService-${stage}`, {
   stage,
   logRetention: retention as RetentionDays,
@@ -38,6 +42,8 @@ new SurveyServiceStack(app, `SurveyService-${stage}`, {
     ...(setting('anonymousThrottleRate') !== undefined ? { anonymousRate: Number(setting('anonymousThrottleRate')) } : {}),
     ...(setting('anonymousThrottleBurst') !== undefined ? { anonymousBurst: Number(setting('anonymousThrottleBurst')) } : {}),
   },
+  corsOrigins: { public: list('corsOrigins'), chatbot: list('chatbotCorsOrigins') },
+  references,
   senders: {
     ses: list('sesIdentityArns'),
     sms: list('smsOriginationArns'),

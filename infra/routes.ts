@@ -1,3 +1,4 @@
+import { REFERENCE_ROUTES } from '../shared/http/reference.js';
 import type { QueueId } from '../shared/queues.js';
 
 /**
@@ -448,3 +449,9 @@ export const authorizers: Record<ApiName, { handler: string; scope: ApiName }> =
   public: { handler: 'auth/public-authorizer.ts', scope: 'public' },
   chatbot: { handler: 'auth/chatbot-authorizer.ts', scope: 'chatbot' },
 };
+
+/**
+ * The API reference each API serves without a key (its OpenAPI document, and /docs with its assets): one function
+ * per API, bundled with that API's files, which are written at build time. Not an operation of the document.
+ */
+export const reference = { handler: 'http/get-reference.ts', paths: REFERENCE_ROUTES } as const;

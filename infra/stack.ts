@@ -1,6 +1,7 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import {
   type CfnStage,
+  CorsHttpMethod,
   HttpApi,
   HttpMethod,
   HttpStage,
@@ -35,6 +36,7 @@ import {
 } from '../shared/queues.js';
 import { TABLE } from '../shared/table.js';
 import { capitalise } from '../shared/text.js';
+import { USER_TOKEN_HEADER } from '../shared/http/handler.js';
 import { API_KEY_HEADER } from '../shared/tenants/credentials.js';
 import {
   acknowledgeAnonymousRoute,
@@ -43,7 +45,7 @@ import {
   acknowledgeStackFindings,
 } from './constructs/acknowledgments.js';
 import { ServiceFunction } from './constructs/service-function.js';
-import { authorizers, consumers, routes, scheduled, type ApiName, type Provider } from './routes.js';
+import { authorizers, consumers, reference, routes, scheduled, type ApiName, type Provider } from './routes.js';
 
 export interface SurveyServiceProps extends StackProps {
   stage: string;
@@ -68,6 +70,13 @@ export interface SurveyServiceProps extends StackProps {
    * (health and the survey pages), which get less. Over it, API Gateway answers 429 before any function runs.
    */
   throttle?: Partial<Throttle> | undefined;
+  /**
+   * The browser origins (`https://app.example.com`) each API admits across origins (CORS, answered by API Gateway
+   * itself); unset or empty: none, so that no web page elsewhere can call the API from a visitor's browser.
+   */
+  corsOrigins?: Partial<Record<ApiName, readonly string[]>> | undefined;
+  /** Each API's reference directory (writeReference), bundled with the function that serves /docs and /openapi.json. */
+  references: Record<ApiName, string>;
 }
 
 export interface Throttle {
@@ -176,9 +185,24 @@ export class SurveyServiceStack extends Stack {
     });
     const apis = {} as Record<ApiName, { api: HttpApi; stage: HttpStage; authorizer: IHttpRouteAuthorizer; url: string }>;
     for (const name of ['public', 'chatbot'] as const) {
+      const origins = props.corsOrigins?.[name] ?? [];
+      for (const origin of origins)
+        if (!/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(origin))
+          throw new Error(`${JSON.stringify(origin)} is not a browser origin such as https://app.example.com (no path, no wildcard).`);
       const api = new HttpApi(this, `${capitalise(name)}Api`, {
         apiName: `survey-service-${name}-${props.stage}`,
         createDefaultStage: false,
+        ...(origins.length
+          ? {
+              corsPreflight: {
+                allowOrigins: [...origins],
+                allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PUT, CorsHttpMethod.DELETE],
+                allowHeaders: ['content-type', API_KEY_HEADER, USER_TOKEN_HEADER],
+                exposeHeaders: ['x-request-id', 'retry-after'],
+                maxAge: Duration.days(1),
+              },
+            }
+          : {}),
       });
       const throttle = { ...DEFAULT_THROTTLE, ...props.throttle };
       // JSON access logs: who was answered what, how fast, and why an integration or the authorizer failed. The
@@ -213,10 +237,12 @@ export class SurveyServiceStack extends Stack {
       });
       // The routes anyone may call get a tighter limit of their own (a JSON map: CloudFormation's own names).
       (stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
-        routes
-          .filter((route) => route.api === name && route.anonymous)
-          .flatMap((route) => route.paths.map((path) => `${route.method} ${path}`))
-          .map((key) => [key, { ThrottlingRateLimit: throttle.anonymousRate, ThrottlingBurstLimit: throttle.anonymousBurst }]),
+        [
+          ...routes
+            .filter((route) => route.api === name && route.anonymous)
+            .flatMap((route) => route.paths.map((path) => `${route.method} ${path}`)),
+          ...reference.paths.map((path) => `GET ${path}`),
+        ].map((key) => [key, { ThrottlingRateLimit: throttle.anonymousRate, ThrottlingBurstLimit: throttle.anonymousBurst }]),
       );
       const authorizerFunction = new ServiceFunction(this, `${capitalise(name)}Authorizer`, {
         handler: authorizers[name].handler,
@@ -421,6 +447,23 @@ export class SurveyServiceStack extends Stack {
           apis[route.api].stage.node.addDependency(...added);
           added.forEach(acknowledgeAnonymousRoute);
         }
+      }
+    }
+
+    // Each API's reference: its document and /docs, written at build time and served by a function of its own.
+    for (const name of ['public', 'chatbot'] as const) {
+      const fn = new ServiceFunction(this, `${capitalise(name)}Reference`, {
+        handler: reference.handler,
+        description: `GET /openapi.json and /docs: the ${name} API's reference`,
+        logRetention: props.logRetention,
+        memorySize: 256,
+        files: [props.references[name], 'reference'],
+      });
+      const integration = new HttpLambdaIntegration(`${capitalise(name)}ReferenceIntegration`, fn);
+      for (const path of reference.paths) {
+        const added = apis[name].api.addRoutes({ path, methods: [HttpMethod.GET], integration });
+        apis[name].stage.node.addDependency(...added);
+        added.forEach(acknowledgeAnonymousRoute);
       }
     }
 

@@ -32,6 +32,8 @@ export interface ServiceFunctionProps {
   memorySize?: number;
   timeout?: Duration;
   reservedConcurrentExecutions?: number;
+  /** A directory of files the function reads, copied beside its bundle under this name (`[directory, name]`). */
+  files?: readonly [string, string];
 }
 
 /** The environment every function starts with (the benchmarks import bundles with it too). */
@@ -53,7 +55,16 @@ export class ServiceFunction extends NodejsFunction {
       ...(props.reservedConcurrentExecutions ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions } : {}),
       description: props.description,
       logGroup,
-      bundling: BUNDLING,
+      bundling: props.files
+        ? {
+            ...BUNDLING,
+            commandHooks: {
+              beforeBundling: () => [],
+              beforeInstall: () => [],
+              afterBundling: (_input: string, output: string) => [`cp -R "${props.files![0]}" "${output}/${props.files![1]}"`],
+            },
+          }
+        : BUNDLING,
       environment: { ...FUNCTION_ENVIRONMENT, ...props.environment },
     });
   }

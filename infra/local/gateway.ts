@@ -1,11 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { API_KEY_HEADER } from '../../shared/tenants/credentials.js';
-import { authorizers, routes, type ApiName, type Route } from '../routes.js';
+import { referenceHandler } from '../../shared/http/reference.js';
+import { writeReference } from '../reference.js';
+import { authorizers, reference, routes, type ApiName, type Route } from '../routes.js';
 import { authorizerEvent, httpEvent, lambdaContext } from './events.js';
 import { StartupError } from './services.js';
 
@@ -144,10 +143,8 @@ export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: 
         throw new GatewayAnswer(404, 'Not Found');
       const url = new URL(`http://localhost${request.url}`);
       const { method } = request;
-      if (method === 'GET') {
-        const page = await referencePage(options.api, url.pathname);
-        if (page) return page;
-      }
+      const referenced = await referenceRoute(options.api, method, url);
+      if (referenced) return referenced;
       const routed = route(method, url, request);
       if (!routed) throw new GatewayAnswer(404, 'Not Found');
       const { route: matched, event } = routed;
@@ -209,38 +206,29 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   };
 }
 
-const SWAGGER_UI = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css',
-  'swagger-ui-bundle.js': 'text/javascript',
-  'favicon-32x32.png': 'image/png',
-};
-const documents = new Map<ApiName, Promise<Buffer>>();
+const references = new Map<ApiName, Promise<Handler>>();
 
 /**
- * The local stack also serves each API's OpenAPI document (/openapi.json, no key needed) and a browsable reference
- * (/docs) whose assets come from the swagger-ui-dist package: it works offline.
+ * The API reference, served by its real handler over files written on first use (as the deployment writes them
+ * at build time): the document is generated from the code as it is now.
  */
-async function referencePage(api: ApiName, path: string): Promise<GatewayResponse | undefined> {
-  if (path === '/openapi.json') {
-    if (!documents.has(api))
-      documents.set(
-        api,
-        import('../openapi.js').then(async ({ openApiDocument }) => Buffer.from(JSON.stringify(await openApiDocument(api)))),
-      );
-    return { status: 200, headers: { 'content-type': 'application/json' }, body: await documents.get(api)! };
-  }
-  if (path === '/docs' || path === '/docs/') {
-    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Satisfaction survey service: ${api} API</title>
-<link rel="stylesheet" href="/docs/assets/swagger-ui.css"><link rel="icon" href="/docs/assets/favicon-32x32.png"></head>
-<body><div id="reference"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script>window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#reference', deepLinking: true });</script></body></html>`;
-    return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from(html) };
-  }
-  const asset = path.startsWith('/docs/assets/') ? path.slice('/docs/assets/'.length) : undefined;
-  if (asset && ASSETS[asset])
-    return { status: 200, headers: { 'content-type': ASSETS[asset] }, body: await readFile(join(SWAGGER_UI, asset)) };
-  return undefined;
+async function referenceRoute(api: ApiName, method: string, url: URL): Promise<GatewayResponse | undefined> {
+  const path = reference.paths.find((p) => new RegExp(`^${p.replace(/\{\w+\}/, '([^/]+)')}$`).test(url.pathname));
+  if (method !== 'GET' || !path) return undefined;
+  if (!references.has(api))
+    references.set(
+      api,
+      writeReference(api).then((dir) => referenceHandler(dir) as Handler),
+    );
+  const serve = await references.get(api)!;
+  const asset = path.includes('{asset}') ? decodePathParameter(url.pathname.slice('/docs/assets/'.length)) : undefined;
+  const event = httpEvent({ method, routePath: path, rawPath: url.pathname, ...(asset ? { pathParameters: { asset } } : {}) });
+  const result = (await serve(event, lambdaContext('reference'))) as APIGatewayProxyStructuredResultV2;
+  return {
+    status: result.statusCode ?? 200,
+    headers: result.headers as Record<string, string>,
+    body: Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8'),
+  };
 }
 
 /** An answer API Gateway gives by itself, with its own bare JSON body. */

@@ -19,6 +19,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the /docs reference page in a browser', 
     page.on('request', (request) => {
       if (!request.url().startsWith(inject(api === 'public' ? 'publicUrl' : 'chatbotUrl'))) offline.push(request.url());
     });
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') refused.push(message.text());
+    });
     await page.goto(`${inject(api === 'public' ? 'publicUrl' : 'chatbotUrl')}/docs`);
     await page.waitForSelector('.opblock', { timeout: 20_000 });
     const listed = await page.$$eval('.opblock-summary-path', (nodes) =>
@@ -31,6 +35,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the /docs reference page in a browser', 
         path,
       ).toContain(path);
     expect(offline).toEqual([]);
+    // Nothing the page needs is refused by its content security policy, or fails to load.
+    expect(refused).toEqual([]);
     await page.close();
   });
 });

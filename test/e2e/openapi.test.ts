@@ -106,15 +106,22 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
     expect(text).not.toMatch(/\\\\p\{/);
   });
 
-  it('has a browsable reference at /docs whose assets are served locally', async () => {
+  it('has a browsable reference at /docs whose assets it serves itself, under a strict content security policy', async () => {
     const page = await client({ path: '/docs' });
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
-    for (const asset of [...page.text.matchAll(/(?:href|src)="(\/docs\/assets\/[^"]+)"/g)].map((m) => m[1]!)) {
-      const res = await client({ path: asset });
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self';/);
+    // Relative addresses, so that the page works under a stage's path prefix on AWS.
+    const assets = [...page.text.matchAll(/(?:href|src)="(docs\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets).toHaveLength(4);
+    for (const asset of assets) {
+      const res = await client({ path: `/${asset}` });
       expect(res.status, asset).toBe(200);
-      expect(res.text.length).toBeGreaterThan(100);
+      expect(res.headers['cache-control'], asset).toMatch(/^public, max-age=\d+$/);
+      expect(res.text.length, asset).toBeGreaterThan(50);
     }
     expect(page.text).not.toMatch(/https?:\/\//);
+    for (const path of ['/docs/assets/nothing.js', '/docs/assets/openapi.json', '/docs/assets/..%2Fopenapi.json'])
+      expect((await client({ path })).status, path).toBe(404);
   });
 });

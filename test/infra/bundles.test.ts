@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bundle, functionEntries } from '../../bench/cold-start.js';
 import { FUNCTION_ENVIRONMENT } from '../../infra/constructs/service-function.js';
 import { httpEvent, lambdaContext } from '../../infra/local/events.js';
+import { writeReference } from '../../infra/reference.js';
 
 /**
  * Every function as Lambda runs it: bundled with the stack's options and loaded by the runtime's Node major (24,
@@ -33,6 +35,10 @@ describe.skipIf(!existsSync(NODE))('the function bundles on the Lambda runtime N
     const files = await Promise.all(entries.map(([name, entry]) => bundle(name, entry, OUT)));
     const health = files[entries.findIndex(([name]) => name === 'getHealth')]!;
     const event = httpEvent({ method: 'GET', routePath: '/health', rawPath: '/health' });
+    // The reference function reads the files the deployment copies beside its bundle.
+    const referenceBundle = files[entries.findIndex(([name]) => name === 'reference')]!;
+    await writeReference('chatbot', join(dirname(referenceBundle), 'reference'));
+    const documentEvent = httpEvent({ method: 'GET', routePath: '/openapi.json', rawPath: '/prod/openapi.json' });
     const script = `
       const loaded = {};
       for (const [name, file] of ${JSON.stringify(entries.map(([name], i) => [name, files[i]]))}) {
@@ -40,14 +46,17 @@ describe.skipIf(!existsSync(NODE))('the function bundles on the Lambda runtime N
       }
       const { handler } = await import(${JSON.stringify(health)});
       const answer = await handler(${JSON.stringify(event)}, ${JSON.stringify(lambdaContext('getHealth'))});
-      process.stdout.write(JSON.stringify({ version: process.version, loaded, status: answer.statusCode }));`;
+      const served = await (await import(${JSON.stringify(referenceBundle)})).handler(${JSON.stringify(documentEvent)});
+      process.stdout.write(JSON.stringify({ version: process.version, loaded, status: answer.statusCode,
+        document: [served.statusCode, JSON.parse(served.body).openapi] }));`;
     const out = execFileSync(NODE, ['--input-type=module', '-e', script], {
       env: { ...process.env, ...FUNCTION_ENVIRONMENT, AWS_LAMBDA_FUNCTION_NAME: 'bundle-test', POWERTOOLS_LOG_LEVEL: 'SILENT' },
       encoding: 'utf8',
     });
-    const result = JSON.parse(out) as { version: string; loaded: Record<string, string>; status: number };
+    const result = JSON.parse(out) as { version: string; loaded: Record<string, string>; status: number; document: unknown };
     expect(result.version).toMatch(/^v24\./);
     expect(result.loaded).toEqual(Object.fromEntries(entries.map(([name]) => [name, 'function'])));
     expect(result.status).toBe(200);
+    expect(result.document).toEqual([200, '3.1.0']);
   });
 });

@@ -4,13 +4,22 @@ import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { SurveyServiceStack } from '../../infra/stack.js';
 
+/** Bundling is skipped here, so the reference directories are never read. */
+const UNBUNDLED = { public: 'unbundled', chatbot: 'unbundled' };
+
 /**
  * cdk-nag's AwsSolutions and Serverless packs on the synthesized stack: any finding without a written reason
  * (infra/constructs/acknowledgments.ts) fails the synthesis, and so this test.
  */
 function synthesizeWithNag(props: Partial<ConstructorParameters<typeof SurveyServiceStack>[2]> = {}): string | undefined {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  new SurveyServiceStack(app, 'Nag', { stage: 'test', logRetention: RetentionDays.ONE_MONTH, authorizerCacheTtlSeconds: 300, ...props });
+  new SurveyServiceStack(app, 'Nag', {
+    stage: 'test',
+    logRetention: RetentionDays.ONE_MONTH,
+    authorizerCacheTtlSeconds: 300,
+    references: UNBUNDLED,
+    ...props,
+  });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
   try {
     app.synth();

@@ -3,7 +3,10 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SurveyServiceStack } from '../../infra/stack.js';
-import { consumers, routes, scheduled } from '../../infra/routes.js';
+
+/** Bundling is skipped here, so the reference directories are never read. */
+const UNBUNDLED = { public: 'unbundled', chatbot: 'unbundled' };
+import { consumers, reference, routes, scheduled } from '../../infra/routes.js';
 import { TABLE } from '../../shared/table.js';
 
 let template: Template;
@@ -17,6 +20,7 @@ beforeAll(() => {
     stage: 'test',
     logRetention: RetentionDays.ONE_MONTH,
     authorizerCacheTtlSeconds: 300,
+    references: UNBUNDLED,
   });
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
@@ -36,9 +40,9 @@ function tableActions(descriptionPrefix: string): string[] {
 }
 
 describe('the CDK stack', () => {
-  it('has one Node 24 arm64 function per operation and per consumer, one authorizer per API, and the SES events function', () => {
+  it('has one Node 24 arm64 function per operation and per consumer, one authorizer and one reference per API, and the SES events function', () => {
     const functions = ofType('AWS::Lambda::Function');
-    expect(functions).toHaveLength(routes.length + consumers.length + scheduled.length + 2 + 1);
+    expect(functions).toHaveLength(routes.length + consumers.length + scheduled.length + 2 + 2 + 1);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
     }
@@ -90,15 +94,18 @@ describe('the CDK stack', () => {
     ]);
   });
 
-  it('routes every path of the route table, with the authorizer on all but /health and the survey pages', () => {
-    const declared = routes.flatMap((r) => r.paths.map((path) => ({ key: `${r.method} ${path}`, anonymous: !!r.anonymous })));
+  it('routes every path of the route table and the references, with the authorizer on all but /health, the survey pages and the references', () => {
+    const declared = [
+      ...routes.flatMap((r) => r.paths.map((path) => ({ key: `${r.method} ${path}`, anonymous: !!r.anonymous }))),
+      ...['public', 'chatbot'].flatMap(() => reference.paths.map((path) => ({ key: `GET ${path}`, anonymous: true }))),
+    ];
     const synthesized = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => ({
       key: r.Properties.RouteKey,
       anonymous: r.Properties.AuthorizationType === 'NONE',
     }));
     expect(synthesized.map((r) => r.key).sort()).toEqual(declared.map((r) => r.key).sort());
     for (const route of synthesized) {
-      expect(route.anonymous, route.key).toBe(route.key === 'GET /health' || / \/s\/\{token\}/.test(route.key));
+      expect(route.anonymous, route.key).toBe(route.key === 'GET /health' || / \/(s\/\{token\}|docs|openapi\.json)/.test(route.key));
     }
   });
 
@@ -228,6 +235,8 @@ describe('the CDK stack', () => {
       authorizerCacheTtlSeconds: 60,
       alarmEmail: 'ops@example.com',
       consumerMaxConcurrency: 5,
+      references: UNBUNDLED,
+      corsOrigins: { public: ['https://app.example.com'] },
     });
     const configured = Template.fromStack(stack);
     configured.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
@@ -236,6 +245,52 @@ describe('the CDK stack', () => {
     expect(JSON.stringify(configured.findResources('AWS::Lambda::Function'))).not.toContain('"ReservedConcurrentExecutions":5');
     configured.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
     configured.resourcePropertiesCountIs('AWS::ApiGatewayV2::Authorizer', { AuthorizerResultTtlInSeconds: 60 }, 2);
+    // Browsers at the configured origin may call the public API; the chatbot API admits none.
+    const cors = Object.values(configured.findResources('AWS::ApiGatewayV2::Api')).map((api) => [
+      api.Properties.Name,
+      api.Properties.CorsConfiguration,
+    ]);
+    expect(Object.fromEntries(cors)).toEqual({
+      'survey-service-public-test': {
+        AllowOrigins: ['https://app.example.com'],
+        AllowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
+        AllowHeaders: ['content-type', 'x-service-api-key', 'x-service-user-token'],
+        ExposeHeaders: ['x-request-id', 'retry-after'],
+        MaxAge: 86400,
+      },
+      'survey-service-chatbot-test': undefined,
+    });
+  });
+
+  it("serves each API's reference (/openapi.json, /docs and its assets) without a key, at the anonymous rate, and admits no other origin by default", () => {
+    for (const api of ['Public', 'Chatbot']) {
+      const routeKeys = Object.values(template.findResources('AWS::ApiGatewayV2::Route'))
+        .filter((route) => route.Properties.ApiId.Ref.startsWith(`${api}Api`))
+        .filter((route) => ['GET /openapi.json', 'GET /docs', 'GET /docs/assets/{asset}'].includes(route.Properties.RouteKey));
+      expect(routeKeys.map((route) => route.Properties.AuthorizationType ?? 'NONE').sort()).toEqual(['NONE', 'NONE', 'NONE']);
+      const [stage] = Object.values(template.findResources('AWS::ApiGatewayV2::Stage')).filter((s) =>
+        s.Properties.ApiId.Ref.startsWith(`${api}Api`),
+      );
+      for (const key of ['GET /openapi.json', 'GET /docs', 'GET /docs/assets/{asset}'])
+        expect(stage!.Properties.RouteSettings[key], `${api} ${key}`).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
+    }
+    expect(ofType('AWS::Lambda::Function').filter(([, fn]) => String(fn.Properties.Description).includes('reference'))).toHaveLength(2);
+    for (const [, api] of ofType('AWS::ApiGatewayV2::Api')) expect(api.Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  it('refuses a CORS origin that is a wildcard or has a path', () => {
+    for (const origin of ['*', 'https://*.example.com', 'https://app.example.com/', 'app.example.com'])
+      expect(
+        () =>
+          new SurveyServiceStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Cors', {
+            stage: 'test',
+            logRetention: RetentionDays.ONE_WEEK,
+            authorizerCacheTtlSeconds: 60,
+            references: UNBUNDLED,
+            corsOrigins: { chatbot: [origin] },
+          }),
+        origin,
+      ).toThrow(/is not a browser origin/);
   });
 
   it('outputs both base URLs, the table name and the queue URLs', () => {
