@@ -300,6 +300,16 @@ export const routes: readonly Route[] = [
     queues: [],
     summary: 'One flexible-form rating (is_external: by transaction_id)',
   },
+  {
+    operationId: 'getResults',
+    method: 'GET',
+    paths: ['/public/results'],
+    handler: 'http/get-results.ts',
+    api: 'public',
+    table: 'read',
+    queues: [],
+    summary: 'NPS, mean, answers and response rate of a journey by store, employee, class or period (user token)',
+  },
 
   {
     operationId: 'getSurvey',

@@ -75,6 +75,13 @@ export const keys = {
   evaluationsByMonth: (tenantId: number, month: string) => `${tenant(tenantId)}#EVAL#${month}`,
   evaluationSort: (answeredAt: string, transactionId: number) => `${answeredAt}#${padId(transactionId)}`,
   evaluationByExternalId: (tenantId: number, externalId: string) => `${tenant(tenantId)}#EVAL#EXT#${externalId}`,
+  /**
+   * Result counters of a journey (shared/results/tally.ts): day counters in a partition a month, month counters in a
+   * partition a year; the sort key names the grain, the dimension, its ids and the period.
+   */
+  results: (tenantId: number, journeyId: number, partition: string) => `${tenant(tenantId)}#RESULTS#${journeyId}#${partition}`,
+  resultSort: (grain: 'day' | 'month', dimension: string, ids: number[], period = '') =>
+    `${grain === 'day' ? 'D' : 'M'}#${dimension}#${ids.map((id) => `${id}#`).join('')}${period}`,
   /** When a customer was last surveyed on a journey (the resurvey window). */
   surveyed: (tenantId: number, customerId: number, journeyId: number) => ({
     pk: `${tenant(tenantId)}#CUSTOMER#${customerId}`,

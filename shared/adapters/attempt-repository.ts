@@ -11,6 +11,7 @@ import { CHANNELS } from '../tenants/config-schema.js';
 import { TABLE } from '../table.js';
 import type { Channel } from '../surveys/dispatch.js';
 import type { AttemptKey, AttemptStore, Claim, Reachability, StoreNames } from '../surveys/ports.js';
+import { counterUpdates, updateCounting, type TransactItem } from './result-counters.js';
 import { batchGet, db, isConditionFailure, type Item } from './dynamodb.js';
 
 // ---- Attempts: the survey map of the transaction item, and its list of attempts ----------------------------------
@@ -118,22 +119,31 @@ export const attemptStore: AttemptStore = {
       ? `, ${entry(attempt.attemptId)}.#astatus = :asent, ${entry(attempt.attemptId)}.#sent_at = :sent_at` +
         (sent.next ? `, ${entry(sent.next.attemptId)}.#astatus = :next, ${entry(sent.next.attemptId)}.#due = :due` : '')
       : '';
-    const written = await update(attempt, {
-      UpdateExpression:
-        'SET #survey.#sstatus = :sent, #survey.#sent_at = :sent_at, #survey.#message_id = :message_id, ' +
-        `#survey.#expires = if_not_exists(#survey.#expires, :expires)${plan} REMOVE #survey.#claimed`,
-      ConditionExpression: '#survey.#attempt = :attempt AND #survey.#sstatus = :scheduled',
-      ExpressionAttributeNames: { ...names, '#sstatus': 'status', '#claimed': 'claimed_until' },
-      ExpressionAttributeValues: { ...values, ':sent': 'sent', ':scheduled': 'scheduled' },
-    });
+    const counters = sent.tally ? counterUpdates(attempt.tenantId, sent.tally) : [];
+    const written = await update(
+      attempt,
+      {
+        UpdateExpression:
+          'SET #survey.#sstatus = :sent, #survey.#sent_at = :sent_at, #survey.#message_id = :message_id, ' +
+          `#survey.#expires = if_not_exists(#survey.#expires, :expires)${plan} REMOVE #survey.#claimed`,
+        ConditionExpression: '#survey.#attempt = :attempt AND #survey.#sstatus = :scheduled',
+        ExpressionAttributeNames: { ...names, '#sstatus': 'status', '#claimed': 'claimed_until' },
+        ExpressionAttributeValues: { ...values, ':sent': 'sent', ':scheduled': 'scheduled' },
+      },
+      counters,
+    );
     // Answered while it was being sent (the chatbot was quicker): keep the answer, note the message.
     if (!written)
-      await update(attempt, {
-        UpdateExpression: `SET #survey.#sent_at = :sent_at, #survey.#message_id = :message_id, #survey.#expires = if_not_exists(#survey.#expires, :expires)${plan}`,
-        ConditionExpression: '#survey.#attempt = :attempt',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      });
+      await update(
+        attempt,
+        {
+          UpdateExpression: `SET #survey.#sent_at = :sent_at, #survey.#message_id = :message_id, #survey.#expires = if_not_exists(#survey.#expires, :expires)${plan}`,
+          ConditionExpression: '#survey.#attempt = :attempt',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+        counters,
+      );
   },
 
   async markFailed(attempt, failure) {
@@ -195,6 +205,7 @@ function claimed(key: AttemptKey, item: Item): Claim {
       channel: survey.channel,
       journeyId: Number(item.journey_id),
       storeId: Number(item.store_id),
+      employeeId: Number(item.employee_id),
       customerId: Number(item.customer_id),
       contact: String(item.survey_contact),
       customerName: typeof item.customer_name === 'string' ? item.customer_name : null,
@@ -216,15 +227,10 @@ async function update(
     UpdateCommand['input'],
     'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
   >,
+  counters: TransactItem[] = [],
 ): Promise<boolean> {
-  const { client, tableName } = db();
-  try {
-    await client.send(new UpdateCommand({ TableName: tableName, Key: keys.transaction(key.tenantId, key.transactionId), ...expression }));
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  const { tableName } = db();
+  return updateCounting({ TableName: tableName, Key: keys.transaction(key.tenantId, key.transactionId), ...expression }, counters);
 }
 
 // ---- Reachability: opt-outs and addresses that bounce -------------------------------------------------------------

@@ -98,7 +98,10 @@ export interface Page {
 }
 
 /** Every item of one partition (of the table or of an index), page after page: for partitions known to be small. */
-export async function queryAll({ client, tableName }: Db, spec: { index?: IndexName; partition: string }): Promise<Item[]> {
+export async function queryAll(
+  { client, tableName }: Db,
+  spec: { index?: IndexName; partition: string; sortBeginsWith?: string },
+): Promise<Item[]> {
   const items: Item[] = [];
   let startKey: Item | undefined;
   do {
@@ -106,9 +109,12 @@ export async function queryAll({ client, tableName }: Db, spec: { index?: IndexN
       new QueryCommand({
         TableName: tableName,
         IndexName: spec.index,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': spec.index ? indexAttributes(spec.index).partitionKey : TABLE.partitionKey },
-        ExpressionAttributeValues: { ':pk': spec.partition },
+        KeyConditionExpression: spec.sortBeginsWith ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
+        ExpressionAttributeNames: {
+          '#pk': spec.index ? indexAttributes(spec.index).partitionKey : TABLE.partitionKey,
+          ...(spec.sortBeginsWith ? { '#sk': spec.index ? indexAttributes(spec.index).sortKey : TABLE.sortKey } : {}),
+        },
+        ExpressionAttributeValues: { ':pk': spec.partition, ...(spec.sortBeginsWith ? { ':prefix': spec.sortBeginsWith } : {}) },
         ExclusiveStartKey: startKey,
       }),
     );

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ValidationError } from '../errors.js';
 import { keys } from '../keys.js';
@@ -8,8 +8,9 @@ import { indexAttributes, TABLE } from '../table.js';
 const BY_MONTH = indexAttributes('gsi2');
 import type { Answer, AnswerOutcome, EvaluationStore } from '../surveys/ports.js';
 import type { TransactionRecord } from '../transactions/ports.js';
-import type { Transaction } from '../transactions/schema.js';
-import { db, isConditionFailure, type Item } from './dynamodb.js';
+import type { Tally } from '../results/tally.js';
+import { db, type Item } from './dynamodb.js';
+import { counterUpdates, updateCounting } from './result-counters.js';
 import { openCursor, sealCursor } from './cursor.js';
 import { answerAttributes, evaluationIndex, findById, fromItem } from './transaction-repository.js';
 
@@ -19,52 +20,80 @@ import { answerAttributes, evaluationIndex, findById, fromItem } from './transac
  */
 async function writeAnswer(
   tenantId: number,
-  transaction: Pick<Transaction, 'id' | 'transaction_id'>,
+  read: TransactionRecord,
   attemptId: number,
   mode: 'create' | 'replace',
   answer: Answer,
+  tally?: Tally,
 ): Promise<{ outcome: AnswerOutcome; record?: TransactionRecord }> {
+  const { transaction } = read;
   const { id } = transaction;
+  const counting = { seenVersion: read.answer?.version };
   const set: Item = {
     rating: answer.rating,
     rating_items: answer.ratingItems,
     ...answerAttributes(answer.origin),
     respondent: answer.respondent,
+    answer_version: (mode === 'replace' ? (counting.seenVersion ?? 0) : 0) + 1,
     // The first answer's time stays: a correction does not move the evaluation in the lists.
     ...(mode === 'create' ? evaluationIndex(tenantId, transaction, answer.origin.answeredAt) : {}),
   };
-  const { client, tableName } = db();
-  const names: Record<string, string> = { '#survey': 'survey', '#status': 'status', '#attempt': 'attempt_id' };
+  const { tableName } = db();
+  const names: Record<string, string> = {
+    '#survey': 'survey',
+    '#status': 'status',
+    '#attempt': 'attempt_id',
+    '#version': 'answer_version',
+  };
   const values: Item = { ':attempt': attemptId, ':answered': 'answered', ':created': 'created' };
   const assignments = Object.entries(set).map(([name, value], i) => {
     names[`#a${i}`] = name;
     values[`:a${i}`] = value;
     return `#a${i} = :a${i}`;
   });
+  // A correction moves the counts of the answer it read: it requires that answer still to be there.
+  const seen =
+    mode === 'create' ? '' : counting.seenVersion === undefined ? ' AND attribute_not_exists(#version)' : ' AND #version = :seen';
+  if (mode === 'replace' && counting.seenVersion !== undefined) values[':seen'] = counting.seenVersion;
+  if (!seen) delete names['#version'];
   const state = mode === 'create' ? '#survey.#status <> :answered' : '#survey.#status = :answered';
-  try {
-    const { Attributes } = await client.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.transaction(tenantId, id),
-        UpdateExpression: `SET ${assignments.join(', ')}, #survey.#status = :answered`,
-        ConditionExpression: `#status = :created AND #survey.#attempt >= :attempt AND ${state}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return { outcome: 'written', record: fromItem(Attributes!) };
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const { Item: old } = await client.send(
-      new GetCommand({ TableName: tableName, Key: keys.transaction(tenantId, id), ConsistentRead: true }),
-    );
-    const answered = old?.survey as { status?: string; attempt_id?: number } | undefined;
-    const conflict =
-      mode === 'create' && old?.status === 'created' && (answered?.attempt_id ?? 0) >= attemptId && answered?.status === 'answered';
-    return { outcome: conflict ? 'conflict' : 'missing' };
-  }
+  const written = await updateCounting(
+    {
+      TableName: tableName,
+      Key: keys.transaction(tenantId, id),
+      UpdateExpression: `SET ${assignments.join(', ')}, #survey.#status = :answered`,
+      ConditionExpression: `#status = :created AND #survey.#attempt >= :attempt AND ${state}${seen}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+    tally ? counterUpdates(tenantId, tally) : [],
+  );
+  // Written: the record read with the answer on it (the condition held, so nothing else changed what it shows).
+  if (written)
+    return {
+      outcome: 'written',
+      record: {
+        ...read,
+        transaction: {
+          ...transaction,
+          rating: answer.rating,
+          rating_items: answer.ratingItems,
+          survey: { ...transaction.survey, status: 'answered' },
+        },
+        answer: {
+          ...answer.origin,
+          answeredAt: mode === 'replace' ? (read.answer?.answeredAt ?? answer.origin.answeredAt) : answer.origin.answeredAt,
+          version: set.answer_version as number,
+        },
+      },
+    };
+  const { Item: stored } = await db().client.send(
+    new GetCommand({ TableName: tableName, Key: keys.transaction(tenantId, id), ConsistentRead: true }),
+  );
+  const answered = stored?.survey as { status?: string; attempt_id?: number } | undefined;
+  const conflict = stored?.status === 'created' && (answered?.attempt_id ?? 0) >= attemptId && answered?.status === 'answered';
+  // A correction that lost to another one at once is a conflict too: the caller reads again and retries.
+  return { outcome: conflict && (mode === 'create' || seen !== '') ? 'conflict' : 'missing' };
 }
 
 /** Evaluations answered between two instants, newest first, across the month partitions they span. */

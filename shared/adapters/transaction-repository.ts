@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { FieldProblem } from '../errors.js';
 import { keys } from '../keys.js';
@@ -7,7 +7,9 @@ import { MAX_ID_PROBES, transactionIdFor } from '../transactions/request-key.js'
 import { Transaction } from '../transactions/schema.js';
 import { RATING_SOURCES, type SourceName } from '../surveys/schema.js';
 import type { AnswerOrigin, RequestRecord, TransactionRecord, TransactionRepository } from '../transactions/ports.js';
-import { db, isConditionFailure, type Item } from './dynamodb.js';
+import type { Tally } from '../results/tally.js';
+import { cancelledByCondition, db, isConditionFailure, type Item } from './dynamodb.js';
+import { counterUpdates, type TransactItem } from './result-counters.js';
 
 /**
  * Evaluations live on their transaction's item: the rating, its items and where the answer came from. These index
@@ -55,7 +57,11 @@ export function toItem(
 }
 
 /** Where an answer came from, as the item keeps it. */
-export const answerAttributes = (answer: AnswerOrigin): Item => ({ eval_source: answer.source, eval_src: answer.src });
+export const answerAttributes = (answer: AnswerOrigin): Item => ({
+  eval_source: answer.source,
+  eval_src: answer.src,
+  ...(answer.version !== undefined ? { answer_version: answer.version } : {}),
+});
 
 /** The record of a created transaction's item. */
 export function fromItem(item: Item): TransactionRecord {
@@ -70,7 +76,12 @@ export function fromItem(item: Item): TransactionRecord {
     warnings: v.parse(v.optional(Problems, []), item.warnings),
     answer:
       typeof item.answered_at === 'string'
-        ? { source, src: Number(item.eval_src ?? RATING_SOURCES[source]), answeredAt: item.answered_at }
+        ? {
+            source,
+            src: Number(item.eval_src ?? RATING_SOURCES[source]),
+            answeredAt: item.answered_at,
+            ...(typeof item.answer_version === 'number' ? { version: item.answer_version } : {}),
+          }
         : null,
   };
 }
@@ -109,24 +120,31 @@ async function getItem(tenantId: number, id: number): Promise<Item | undefined> 
  * or only this key's rejection or failure, is stored there. Returns the record now stored under the key: `written` is false
  * when a created transaction was already there (a duplicate request), which is then returned unchanged.
  */
-async function putUnderKey(tenantId: number, requestKey: string, build: (id: number) => Item): Promise<{ written: boolean; item: Item }> {
+async function putUnderKey(
+  tenantId: number,
+  requestKey: string,
+  build: (id: number) => Item,
+  counters: (item: Item) => TransactItem[] = () => [],
+): Promise<{ written: boolean; item: Item }> {
   const { client, tableName } = db();
   for (let probe = 0; probe < MAX_ID_PROBES; probe++) {
     const id = transactionIdFor(requestKey, probe);
     const item = { ...keys.transaction(tenantId, id), ...build(id), request_key: requestKey };
+    const put = {
+      TableName: tableName,
+      Item: item,
+      ConditionExpression: 'attribute_not_exists(pk) OR (#status IN (:rejected, :failed) AND request_key = :key)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':rejected': 'rejected', ':failed': 'failed', ':key': requestKey },
+    };
+    const moved = counters(item);
     try {
-      await client.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: item,
-          ConditionExpression: 'attribute_not_exists(pk) OR (#status IN (:rejected, :failed) AND request_key = :key)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':rejected': 'rejected', ':failed': 'failed', ':key': requestKey },
-        }),
-      );
+      // With the result counters it moves, the transaction is written with them or not at all.
+      if (moved.length) await client.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...moved] }));
+      else await client.send(new PutCommand(put));
       return { written: true, item };
     } catch (error) {
-      if (!isConditionFailure(error)) throw error;
+      if (!isConditionFailure(error) && !cancelledByCondition(error, 0)) throw error;
     }
     const stored = await getItem(tenantId, id);
     if (stored?.request_key === requestKey) return { written: false, item: stored };
@@ -143,8 +161,22 @@ export async function putCreated(
   tenantId: number,
   requestKey: string,
   build: (id: number) => TransactionRecord,
+  tally?: (record: TransactionRecord) => Tally | undefined,
 ): Promise<{ created: boolean; record: TransactionRecord }> {
-  const { written, item } = await putUnderKey(tenantId, requestKey, (id) => toItem(tenantId, build(id)));
+  const records = new Map<number, TransactionRecord>();
+  const { written, item } = await putUnderKey(
+    tenantId,
+    requestKey,
+    (id) => {
+      const record = build(id);
+      records.set(id, record);
+      return toItem(tenantId, record);
+    },
+    (item) => {
+      const moved = tally?.(records.get(Number(item.id))!);
+      return moved ? counterUpdates(tenantId, moved) : [];
+    },
+  );
   const stored = toRequestRecord(item);
   if (stored.status !== 'created') throw new Error('A rejection was stored over a created transaction.');
   return { created: written, record: stored.record };

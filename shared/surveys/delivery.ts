@@ -1,3 +1,4 @@
+import { sentTally } from '../results/tally.js';
 import { logger } from '../logger.js';
 import { count } from '../metrics.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
@@ -103,7 +104,9 @@ export async function deliverSurvey(
     const next = nextAttempt(plan, attempt.attemptId, now);
     // Scheduled before the attempt is marked sent: a crash in between leaves a message that waits for the mark.
     await schedule(next);
-    await ports.attempts.markSent(attempt, { messageId: sent.messageId, at: now, expiresAt, next });
+    // A survey counts as sent once, with its first attempt (the one that sets when its links lapse).
+    const tally = attempt.expiresAt === undefined ? { journeyId: attempt.journeyId, deltas: sentTally(attempt, now) } : undefined;
+    await ports.attempts.markSent(attempt, { messageId: sent.messageId, at: now, expiresAt, next, tally });
     count('SurveysSent', attempt.channel, 1, 'channel');
     count('SurveyAttemptsSent', String(attempt.attemptId), 1, 'attempt');
     logger.info('Survey sent', { ...key, channel: attempt.channel, handedOff: handsOff(journey, attempt.channel), next: next?.attemptId });

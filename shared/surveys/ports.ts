@@ -1,6 +1,7 @@
 import type { Found } from '../paging.js';
 import type { AnswerOrigin, TransactionRecord } from '../transactions/ports.js';
 import type { Transaction } from '../transactions/schema.js';
+import type { Tally } from '../results/tally.js';
 import type { Channel, DispatchMessage } from './dispatch.js';
 
 /** The storage and the providers survey delivery needs; `shared/adapters/attempt-repository.ts` and `senders.ts` implement them. */
@@ -16,6 +17,7 @@ export interface ClaimedAttempt extends AttemptKey {
   channel: Channel;
   journeyId: number;
   storeId: number;
+  employeeId: number;
   customerId: number;
   /** The phone (E.164) or e-mail address the attempt goes to. */
   contact: string;
@@ -62,7 +64,17 @@ export interface AttemptStore {
    * The provider accepted the message: the attempt is sent, the survey's links lapse at `expiresAt` (kept from the
    * first attempt), and `next` is scheduled.
    */
-  markSent(attempt: ClaimedAttempt, sent: { messageId: string; at: Date; expiresAt: Date; next?: NextAttempt | undefined }): Promise<void>;
+  markSent(
+    attempt: ClaimedAttempt,
+    sent: {
+      messageId: string;
+      at: Date;
+      expiresAt: Date;
+      next?: NextAttempt | undefined;
+      /** The result counters a survey's first send moves (`sent`), written with the mark. */
+      tally?: Tally | undefined;
+    },
+  ): Promise<void>;
   /** The provider refused the contact or the attempt cannot go out: it is not retried; `next` takes its place. */
   markFailed(
     attempt: ClaimedAttempt,
@@ -163,14 +175,17 @@ export interface EvaluationStore {
   transaction(tenantId: number, id: number): Promise<TransactionRecord | undefined>;
   /**
    * Writes an answer onto a transaction's survey attempt with one conditional write. `create` requires the attempt
-   * not to be answered yet (of two answers at once, one wins: `conflict`); `replace` requires an answer to exist.
+   * not to be answered yet (of two answers at once, one wins: `conflict`); `replace` requires the answer `read` holds
+   * to be the one stored (of two corrections at once, one wins: `conflict`).
    */
   writeAnswer(
     tenantId: number,
-    transaction: Pick<Transaction, 'id' | 'transaction_id'>,
+    read: TransactionRecord,
     attemptId: number,
     mode: 'create' | 'replace',
     answer: Answer,
+    /** The result counters the answer moves, written with it (a correction's only if the answer read is still there). */
+    tally?: Tally,
   ): Promise<{ outcome: AnswerOutcome; record?: TransactionRecord }>;
   /** Rated transactions answered between two dates (inclusive), newest first. */
   answeredBetween(tenantId: number, from: string, to: string, limit: number, cursor: string | undefined): Promise<Found<TransactionRecord>>;

@@ -1,4 +1,5 @@
 import { DomainError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
+import { answerTally, countedOf, scoredRating } from '../results/tally.js';
 import { INDICATORS, isSupported, type Indicator } from '../tenants/config-schema.js';
 import type { Settings } from '../tenants/settings.js';
 import type { TransactionRecord } from '../transactions/ports.js';
@@ -112,10 +113,11 @@ export function surveyService({
     mode: 'create' | 'replace',
     known?: TransactionRecord,
   ): Promise<Evaluation> {
-    const [{ transaction }, settings] = await Promise.all([
+    const [read, settings] = await Promise.all([
       attemptOf(tenantId, body.transactionId, body.attemptId, body.journey, known),
       tenantSettings(tenantId),
     ]);
+    const { transaction } = read;
     const journey = journeyOf(settings, transaction.journey_id);
     const errors: FieldProblem[] = [];
     if (!isSupported(journey.indicator, body.score)) errors.push({ path: 'score', message: outOfScale(body.score, journey.indicator) });
@@ -134,7 +136,7 @@ export function surveyService({
     if (errors.length) throw new ValidationError('The answer does not fit this survey.', errors);
 
     const source: SourceName = body.source ?? (body.src !== undefined ? sourceOfCode(body.src) : 'chatbot');
-    const { outcome, record } = await evaluations.writeAnswer(tenantId, transaction, body.attemptId, mode, {
+    const answer = {
       rating: { score: body.score, comment: body.comment ?? null },
       ratingItems: items,
       origin: { source, src: body.src ?? RATING_SOURCES[source], answeredAt: new Date().toISOString() },
@@ -144,7 +146,14 @@ export function surveyService({
         storeId: body.storeId ?? null,
         employeeId: body.employeeId ?? null,
       },
-    });
+    };
+    // Results move with the answer: a correction takes back the answer it replaces (if that one was counted).
+    const answeredAt = mode === 'replace' ? (read.answer?.answeredAt ?? answer.origin.answeredAt) : answer.origin.answeredAt;
+    const scored = scoredRating({ ...transaction, rating: answer.rating, rating_items: items }, settings, answeredAt, true);
+    const previous =
+      mode === 'replace' && read.answer?.version !== undefined ? scoredRating(transaction, settings, answeredAt, true) : undefined;
+    const tally = scored && { journeyId: journey.id, deltas: answerTally(countedOf(transaction), scored, previous) };
+    const { outcome, record } = await evaluations.writeAnswer(tenantId, read, body.attemptId, mode, answer, tally);
     if (outcome === 'conflict')
       throw new DomainError('concurrent-edit', 'This survey attempt is answered already: correct the answer with PUT /survey.');
     if (outcome === 'missing')

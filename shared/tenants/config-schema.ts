@@ -52,6 +52,8 @@ export const JourneyConfig = v.strictObject({
   resurveyWindowDays: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3650))), null),
   /** The journey's main question, as the survey asks it; by default a question of its indicator. */
   question: v.optional(name(300)),
+  /** Results of fewer answers than this are flagged `low_sample` (their score says little yet); 5 when unset. */
+  minSample: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1, 'must be at least 1'), v.maxValue(1000, 'must be at most 1000'))),
   /** Days a survey link stays valid after it is sent. */
   surveyValidityDays: v.optional(
     v.pipe(v.number(), v.integer(), v.minValue(1, 'must be at least 1'), v.maxValue(90, 'must be at most 90')),

@@ -3,6 +3,7 @@ import type { CreateCustomerInput } from '../customers/requests.js';
 import type { Customer } from '../customers/schema.js';
 import type { CreateEmployeeInput, Employee } from '../employees/schema.js';
 import type { FieldProblem } from '../errors.js';
+import type { Tally } from '../results/tally.js';
 import type { CreateStoreInput, Store } from '../stores/schema.js';
 import type { DispatchMessage } from '../surveys/dispatch.js';
 import type { SourceName } from '../surveys/schema.js';
@@ -15,6 +16,11 @@ export interface AnswerOrigin {
   /** The numeric source code the legacy interface uses. */
   src: number;
   answeredAt: string;
+  /**
+   * 1 when the answer was counted in the results, one more at each correction (a correction's condition, so that
+   * two at once cannot both move the counts); absent for answers recorded before results were counted.
+   */
+  version?: number;
 }
 
 /** A transaction as the service keeps it: the resource, and what its survey and evaluation need beside it. */
@@ -50,6 +56,8 @@ export interface TransactionRepository {
     tenantId: number,
     requestKey: string,
     build: (id: number) => TransactionRecord,
+    /** The result counters the new transaction moves (a rating registered with it), written with it. */
+    tally?: (record: TransactionRecord) => Tally | undefined,
   ): Promise<{ created: boolean; record: TransactionRecord }>;
   /** Records a rejection or failure under the request key, readable for a while; never over a created transaction. */
   putOutcome(

@@ -2,6 +2,7 @@ import type { Customer } from '../customers/schema.js';
 import type { CreatedCustomer } from '../customers/service.js';
 import { DuplicateError, ValidationError, type FieldProblem } from '../errors.js';
 import { count } from '../metrics.js';
+import { answerTally, countedOf, scoredRating } from '../results/tally.js';
 import { chooseChannel, type Channel, type DispatchMessage } from '../surveys/dispatch.js';
 import { RATING_SOURCES } from '../surveys/schema.js';
 import { INDICATORS, isSupported, type ClassConfig, type JourneyConfig } from '../tenants/config-schema.js';
@@ -149,9 +150,13 @@ export function transactionService({ transactions, readReferences, settings: ten
       surveyContacts: survey.contacts,
       attemptWaits: survey.waits,
       warnings,
-      answer: rated ? { source: 'api', src: RATING_SOURCES.api, answeredAt: now.toISOString() } : null,
+      answer: rated ? { source: 'api', src: RATING_SOURCES.api, answeredAt: now.toISOString(), version: 1 } : null,
     });
-    const stored = await transactions.putCreated(tenantId, requestKey, record);
+    // A rating registered with the sale counts in the results in the same write.
+    const stored = await transactions.putCreated(tenantId, requestKey, record, (created) => {
+      const scored = created.answer && scoredRating(created.transaction, settings, created.answer.answeredAt, false);
+      return scored ? { journeyId: journey.id, deltas: answerTally(countedOf(created.transaction), scored) } : undefined;
+    });
     // When another delivery of the same request got there first, its transaction is the answer.
     if (stored.created) {
       count('TransactionsCreated');

@@ -148,6 +148,7 @@ function memoryDelivery(
     channel: 'email',
     journeyId: 1,
     storeId: 1,
+    employeeId: 1,
     customerId: 9,
     contact: 'maria@example.com',
     customerName: 'Maria Silva',

@@ -1,0 +1,27 @@
+import { answer, problem } from '../../shared/http/contract.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { ReportBody, ResultsQuery } from '../../shared/results/schema.js';
+import { report } from '../../shared/adapters/wiring/results.js';
+import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
+
+/**
+ * NPS, mean score, answers and response rate of one journey between two days (UTC, both included), by store,
+ * employee, journey, class, day, week or month, read from counters kept as answers arrive. Needs a user token; a
+ * token limited to some stores sees those stores (and its groups' employees) only.
+ */
+export const contract = {
+  userToken: true as const,
+  query: ResultsQuery,
+  statuses: { validation: 422 },
+  responses: {
+    200: answer('The report: one row per group, periods in time order, other groups best first', ReportBody),
+    401: problem('No valid user token'),
+    404: problem('A store or employee the token may not see'),
+    422: problem('Invalid parameters (an unknown journey, a range over 400 days or backwards)'),
+  },
+};
+
+export const handler = httpHandler(contract, async ({ tenantId, query, userToken }) => ({
+  status: 200,
+  body: await report(tenantId, query, resolveUser(tenantId, userToken)),
+}));

@@ -1,0 +1,36 @@
+import type { Employee } from '../employees/schema.js';
+import type { Store } from '../stores/schema.js';
+import type { Settings } from '../tenants/config-schema.js';
+import type { Dimension } from './tally.js';
+
+/** A counter as stored: its dimension and ids, the day (YYYY-MM-DD) or month (YYYY-MM) it counts, and its sums. */
+export interface CounterRow {
+  dimension: Dimension;
+  ids: number[];
+  period: string;
+  counts: Record<string, number>;
+}
+
+/** Where counters are read: `shared/adapters/result-counters.ts` implements it (their writes ride on the answer's). */
+export interface ResultCounters {
+  /**
+   * The counters of one journey and dimension over one month (`grain` day: its days) or one year (`grain` month: its
+   * months), optionally only those whose ids start with `ids`.
+   */
+  read(query: {
+    tenantId: number;
+    journeyId: number;
+    dimension: Dimension;
+    grain: 'day' | 'month';
+    /** YYYY-MM for days, YYYY for months. */
+    partition: string;
+    ids?: number[];
+  }): Promise<CounterRow[]>;
+}
+
+export interface ResultsPorts {
+  counters: ResultCounters;
+  settings: (tenantId: number) => Promise<Settings>;
+  stores: { getMany(tenantId: number, ids: number[]): Promise<Store[]> };
+  employees: { getMany(tenantId: number, ids: number[]): Promise<Employee[]> };
+}

@@ -1,0 +1,202 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { attemptStore, reachability, storeNames } from '../../shared/adapters/attempt-repository.js';
+import { senders } from '../../shared/adapters/senders.js';
+import { putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
+import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
+import { ENV, requireEnv } from '../../shared/config.js';
+import { deliverSurvey } from '../../shared/surveys/delivery.js';
+import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
+import { inProcess } from '../support/api.js';
+import { usePrivateQueue } from '../support/queues.js';
+import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
+
+/**
+ * Results counted as answers arrive, read through GET /public/results: a known set of sends and answers (one
+ * corrected, one posted twice, one send delivered twice, one rating registered with the sale) gives exactly the
+ * figures worked out by hand below.
+ */
+const dispatch = usePrivateQueue('surveyDispatch');
+const api = inProcess('public');
+const chatbot = inProcess('chatbot');
+let tenant: TestTenant;
+let unique = 0;
+const today = new Date().toISOString().slice(0, 10);
+const dayOffset = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+const ports = {
+  attempts: attemptStore,
+  reachability,
+  stores: storeNames,
+  senders,
+  scheduler: { schedule: async () => {} },
+  settings: tenantSettings,
+};
+const config = () => ({ surveySecret: requireEnv(ENV.surveySecret), baseUrl: requireEnv(ENV.surveyBaseUrl) });
+
+/** Registers a sale on journey loja for a customer with an e-mail; answers its id and its dispatch message. */
+async function sale(store: number, employee: number, score?: number) {
+  const res = await api({
+    method: 'POST',
+    path: '/public/transaction',
+    key: tenant.key,
+    body: {
+      store_id: store,
+      employee_id: employee,
+      journey: 'loja',
+      customer_integration: `R-${Date.now()}-${unique++}`,
+      name: 'Bia Lima',
+      email: `bia${unique}@example.com`,
+      ...(score === undefined ? {} : { score }),
+    },
+  });
+  expect(res.status, res.text).toBe(201);
+  const [message] = await dispatch.drain();
+  return { id: res.body.id as number, message: message as DispatchMessage | undefined };
+}
+
+const answer = (id: number, score: number, method: 'POST' | 'PUT' = 'POST', classes: unknown[] = []) =>
+  chatbot({ method, path: '/survey', key: tenant.chatbotKey, body: { transactionId: id, attemptId: 1, journey: 'loja', score, classes } });
+
+const results = (query: Record<string, string | number>, token = tenant.userToken) =>
+  api({ path: '/public/results', key: tenant.key, query: { token, journey: 'loja', from: today, to: today, ...query } });
+
+const byKey = (rows: { key: string }[]) => Object.fromEntries(rows.map((row) => [row.key, row]));
+
+beforeAll(async () => {
+  tenant = await newTenant();
+  await putSettings(tenant.tenantId, {
+    ...DEMO_SETTINGS,
+    journeys: DEMO_SETTINGS.journeys.map((journey) => (journey.slug === 'loja' ? { ...journey, minSample: 2 } : journey)),
+  });
+  await putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'pesquisa@loja.example', name: 'Loja Exemplo' } });
+  const store = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja Centro' } });
+  const employee = await api({ method: 'POST', path: '/public/employee', key: tenant.key, body: { name: 'Caio Souza' } });
+  expect([store.body.id, employee.body.id]).toEqual([2, 2]);
+
+  // Store 1: three surveys sent; one answered 10 (class Atendimento 5), one answered 6 then corrected to 8.
+  const t1 = await sale(1, 1);
+  const t2 = await sale(1, 1);
+  const t5 = await sale(1, 2);
+  // Store 2: one survey sent (delivered twice) and answered 9 (posted twice); one sale registered with a 3.
+  const t3 = await sale(2, 1);
+  await sale(2, 2, 3);
+  for (const { message } of [t1, t2, t5, t3]) expect(await deliverSurvey(message!, ports, config())).toBe('sent');
+  expect(await deliverSurvey(t3.message!, ports, config())).toBe('duplicate');
+
+  expect((await answer(t1.id, 10, 'POST', [{ classId: 1, label: 'Atendimento', type: 'csat', score: 5 }])).status).toBe(201);
+  expect((await answer(t2.id, 6)).status).toBe(201);
+  expect((await answer(t2.id, 8, 'PUT')).status).toBe(200);
+  expect((await answer(t3.id, 9)).status).toBe(201);
+  expect((await answer(t3.id, 9)).status).toBe(409);
+});
+
+describe('GET /public/results', () => {
+  it('counts each store exactly: answers, sends, response rate, mean and NPS with its interval', async () => {
+    const res = await results({ group_by: 'store' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      journey: { id: 1, slug: 'loja', indicator: 'nps' },
+      from: today,
+      to: today,
+      group_by: 'store',
+      min_sample: 2,
+    });
+    const rows = byKey(res.body.data);
+    expect(rows['1']).toEqual({
+      key: '1',
+      label: expect.any(String),
+      responses: 2,
+      sent: 3,
+      response_rate: 0.667,
+      mean: 9,
+      scale: { min: 0, max: 10 },
+      nps: { score: 50, promoters: 1, passives: 1, detractors: 0, ci95: [-19.3, 100] },
+      low_sample: false,
+    });
+    // The rating registered with the sale is a response but not an answer to a survey sent.
+    expect(rows['2']).toEqual({
+      key: '2',
+      label: 'Loja Centro',
+      responses: 2,
+      sent: 1,
+      response_rate: 1,
+      mean: 6,
+      scale: { min: 0, max: 10 },
+      nps: { score: 0, promoters: 1, passives: 0, detractors: 1, ci95: [-100, 100] },
+      low_sample: false,
+    });
+    // Best first.
+    expect(res.body.data.map((row: { key: string }) => row.key)).toEqual(['1', '2']);
+  });
+
+  it('groups by employee, journey, class and period from the same counts', async () => {
+    const employees = byKey((await results({ group_by: 'employee' })).body.data);
+    expect(employees['1']).toMatchObject({ label: expect.any(String), responses: 3, sent: 3, nps: { score: 66.7, ci95: [13.3, 100] } });
+    expect(employees['2']).toMatchObject({ label: 'Caio Souza', responses: 1, sent: 1, mean: 3, low_sample: true });
+
+    const journey = (await results({ group_by: 'journey' })).body.data;
+    expect(journey).toEqual([
+      expect.objectContaining({
+        key: '1',
+        responses: 4,
+        sent: 4,
+        response_rate: 0.75,
+        mean: 7.5,
+        nps: expect.objectContaining({ score: 25, ci95: [-56.3, 100] }),
+      }),
+    ]);
+
+    const classes = (await results({ group_by: 'class' })).body.data;
+    expect(classes).toEqual([
+      expect.objectContaining({
+        key: '1',
+        label: 'Atendimento',
+        responses: 1,
+        mean: 5,
+        scale: { min: 1, max: 5 },
+        nps: null,
+        low_sample: true,
+      }),
+      expect.objectContaining({ key: '2', label: 'Limpeza', responses: 0, mean: null, nps: null }),
+    ]);
+
+    for (const [groupBy, key] of [
+      ['day', today],
+      ['month', `${today.slice(0, 7)}-01`],
+    ]) {
+      const rows = (await results({ group_by: groupBy! })).body.data;
+      expect(rows, groupBy).toEqual([expect.objectContaining({ key, responses: 4, sent: 4 })]);
+    }
+    expect((await results({ group_by: 'week' })).body.data).toEqual([expect.objectContaining({ responses: 4 })]);
+  });
+
+  it('narrows to a store or an employee', async () => {
+    const store1ByEmployee = (await results({ group_by: 'employee', store: 1 })).body.data;
+    expect(store1ByEmployee.map((row: { key: string; responses: number; sent: number }) => [row.key, row.responses, row.sent])).toEqual([
+      ['1', 2, 2],
+      ['2', 0, 1],
+    ]);
+    const employee2 = (await results({ group_by: 'journey', employee: 2 })).body.data;
+    expect(employee2).toEqual([expect.objectContaining({ responses: 1, sent: 1, mean: 3 })]);
+  });
+
+  it('shows a limited token its stores only', async () => {
+    const stores = (await results({ group_by: 'store' }, tenant.limitedToken)).body.data;
+    expect(stores.map((row: { key: string }) => row.key)).toEqual(['1']);
+    const journey = (await results({ group_by: 'journey' }, tenant.limitedToken)).body.data;
+    expect(journey).toEqual([expect.objectContaining({ responses: 2, sent: 3, nps: expect.objectContaining({ score: 50 }) })]);
+    expect((await results({ group_by: 'store', store: 2 }, tenant.limitedToken)).status).toBe(404);
+  });
+
+  it('bounds the range: both days included, at most 400 days, never backwards', async () => {
+    expect((await results({ group_by: 'day', from: dayOffset(1), to: dayOffset(1) })).body.data).toEqual([]);
+    expect((await results({ group_by: 'day', from: dayOffset(-399), to: today })).body.data).toHaveLength(1);
+    const tooLong = await results({ group_by: 'month', from: dayOffset(-400), to: today });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.errors).toEqual([{ path: 'to', message: 'at most 400 days after from, both included' }]);
+    expect((await results({ group_by: 'day', from: today, to: dayOffset(-1) })).status).toBe(422);
+    expect((await results({ group_by: 'store', journey: 'nope' })).status).toBe(422);
+    expect((await results({ group_by: 'hour' })).status).toBe(422);
+    expect((await results({ group_by: 'store' }, 'not-a-token')).status).toBe(401);
+  });
+});
