@@ -1,6 +1,7 @@
 // Lint: typescript-eslint's recommended rules, Prettier for layout, and the import rules that encode the layering.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const NO_TEST_CODE = { group: ['**/test/**'], message: 'Nothing that runs in production imports test code.' };
@@ -39,4 +40,6 @@ export default tseslint.config(
     ignores: ['shared/adapters/**', 'shared/http/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS, NO_ADAPTERS] }] },
   },
+  // The pages' scripts run in the browser, as plain scripts beside the Chart.js bundle.
+  { files: ['infra/pages/**/*.js'], languageOptions: { sourceType: 'script', globals: { ...globals.browser, Chart: 'readonly' } } },
 );

@@ -1,4 +1,4 @@
-import { REFERENCE_ROUTES } from '../shared/http/reference.js';
+import { REFERENCE_ROUTES, RESULTS_ROUTE } from '../shared/http/reference.js';
 import type { QueueId } from '../shared/queues.js';
 
 /**
@@ -461,7 +461,11 @@ export const authorizers: Record<ApiName, { handler: string; scope: ApiName }> =
 };
 
 /**
- * The API reference each API serves without a key (its OpenAPI document, and /docs with its assets): one function
- * per API, bundled with that API's files, which are written at build time. Not an operation of the document.
+ * The pages each API serves without a key (its OpenAPI document, /docs, and on the public API the results page,
+ * with their assets): one function per API, bundled with that API's files, which are written at build time. Not
+ * operations of the document.
  */
-export const reference = { handler: 'http/get-reference.ts', paths: REFERENCE_ROUTES } as const;
+export const reference = { handler: 'http/get-reference.ts', paths: REFERENCE_ROUTES, publicPaths: [RESULTS_ROUTE] } as const;
+
+/** The reference paths one API serves. */
+export const referencePaths = (api: ApiName): readonly string[] => [...reference.paths, ...(api === 'public' ? reference.publicPaths : [])];

@@ -45,7 +45,7 @@ import {
   acknowledgeStackFindings,
 } from './constructs/acknowledgments.js';
 import { ServiceFunction } from './constructs/service-function.js';
-import { authorizers, consumers, reference, routes, scheduled, type ApiName, type Provider } from './routes.js';
+import { authorizers, consumers, reference, referencePaths, routes, scheduled, type ApiName, type Provider } from './routes.js';
 
 export interface SurveyServiceProps extends StackProps {
   stage: string;
@@ -241,7 +241,7 @@ export class SurveyServiceStack extends Stack {
           ...routes
             .filter((route) => route.api === name && route.anonymous)
             .flatMap((route) => route.paths.map((path) => `${route.method} ${path}`)),
-          ...reference.paths.map((path) => `GET ${path}`),
+          ...referencePaths(name).map((path) => `GET ${path}`),
         ].map((key) => [key, { ThrottlingRateLimit: throttle.anonymousRate, ThrottlingBurstLimit: throttle.anonymousBurst }]),
       );
       const authorizerFunction = new ServiceFunction(this, `${capitalise(name)}Authorizer`, {
@@ -460,7 +460,7 @@ export class SurveyServiceStack extends Stack {
         files: [props.references[name], 'reference'],
       });
       const integration = new HttpLambdaIntegration(`${capitalise(name)}ReferenceIntegration`, fn);
-      for (const path of reference.paths) {
+      for (const path of referencePaths(name)) {
         const added = apis[name].api.addRoutes({ path, methods: [HttpMethod.GET], integration });
         apis[name].stage.node.addDependency(...added);
         added.forEach(acknowledgeAnonymousRoute);

@@ -4,7 +4,7 @@ import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { API_KEY_HEADER } from '../../shared/tenants/credentials.js';
 import { referenceHandler } from '../../shared/http/reference.js';
 import { writeReference } from '../reference.js';
-import { authorizers, reference, routes, type ApiName, type Route } from '../routes.js';
+import { authorizers, referencePaths, routes, type ApiName, type Route } from '../routes.js';
 import { authorizerEvent, httpEvent, lambdaContext } from './events.js';
 import { StartupError } from './services.js';
 
@@ -213,7 +213,7 @@ const references = new Map<ApiName, Promise<Handler>>();
  * at build time): the document is generated from the code as it is now.
  */
 async function referenceRoute(api: ApiName, method: string, url: URL): Promise<GatewayResponse | undefined> {
-  const path = reference.paths.find((p) => new RegExp(`^${p.replace(/\{\w+\}/, '([^/]+)')}$`).test(url.pathname));
+  const path = referencePaths(api).find((p) => new RegExp(`^${p.replace(/\{\w+\}/, '([^/]+)')}$`).test(url.pathname));
   if (method !== 'GET' || !path) return undefined;
   if (!references.has(api))
     references.set(
@@ -221,7 +221,7 @@ async function referenceRoute(api: ApiName, method: string, url: URL): Promise<G
       writeReference(api).then((dir) => referenceHandler(dir) as Handler),
     );
   const serve = await references.get(api)!;
-  const asset = path.includes('{asset}') ? decodePathParameter(url.pathname.slice('/docs/assets/'.length)) : undefined;
+  const asset = path.includes('{asset}') ? decodePathParameter(url.pathname.slice(path.indexOf('{asset}'))) : undefined;
   const event = httpEvent({ method, routePath: path, rawPath: url.pathname, ...(asset ? { pathParameters: { asset } } : {}) });
   const result = (await serve(event, lambdaContext('reference'))) as APIGatewayProxyStructuredResultV2;
   return {

@@ -4,12 +4,15 @@ import { join } from 'node:path';
 import { problem, problemResponse } from './problem.js';
 
 /**
- * The API reference each API serves without a key: its OpenAPI document and a browsable page (Swagger UI, every
- * asset served from here, so it works offline and under a strict content security policy). The files are written
+ * The pages each API serves without a key: its OpenAPI document, a browsable reference (Swagger UI) and, on the
+ * public API, the results page; every asset is served from here, so they work offline and under a strict content
+ * security policy. The files are written
  * at build time beside the function's bundle; this only reads them. Requests are told apart by their route key
  * (a named stage's raw path carries the stage).
  */
-export const REFERENCE_ROUTES = ['/openapi.json', '/docs', '/docs/assets/{asset}'] as const;
+export const REFERENCE_ROUTES = ['/openapi.json', '/docs', '/assets/{asset}'] as const;
+/** The results page (the public API's only): it asks for the key and a user token and reads GET /public/results. */
+export const RESULTS_ROUTE = '/results';
 
 interface ReferenceFile {
   type: string;
@@ -21,6 +24,10 @@ export const REFERENCE_FILES: Record<string, ReferenceFile> = {
   'openapi.json': { type: 'application/json' },
   'docs.html': { type: 'text/html; charset=utf-8' },
   'docs.js': { type: 'text/javascript; charset=utf-8' },
+  'results.html': { type: 'text/html; charset=utf-8' },
+  'results.js': { type: 'text/javascript; charset=utf-8' },
+  'results.css': { type: 'text/css; charset=utf-8' },
+  'chart.umd.min.js': { type: 'text/javascript; charset=utf-8' },
   'swagger-ui.css': { type: 'text/css; charset=utf-8' },
   'swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8' },
   'favicon-32x32.png': { type: 'image/png', binary: true },
@@ -38,13 +45,15 @@ const PAGE_POLICY = [
   "form-action 'none'",
 ].join('; ');
 
+const PAGES: Record<string, string> = { '/openapi.json': 'openapi.json', '/docs': 'docs.html', [RESULTS_ROUTE]: 'results.html' };
+const isPage = (file: string) => Object.values(PAGES).includes(file);
+
 /** The file a request names, or undefined for an asset that is not in the reference. */
 function fileOf(event: APIGatewayProxyEventV2): string | undefined {
-  const route = event.routeKey.replace(/^GET /, '');
-  if (route === '/openapi.json') return 'openapi.json';
-  if (route === '/docs') return 'docs.html';
+  const page = PAGES[event.routeKey.replace(/^GET /, '')];
+  if (page) return page;
   const asset = event.pathParameters?.asset;
-  return asset && asset !== 'openapi.json' && asset !== 'docs.html' && Object.hasOwn(REFERENCE_FILES, asset) ? asset : undefined;
+  return asset && !isPage(asset) && Object.hasOwn(REFERENCE_FILES, asset) ? asset : undefined;
 }
 
 /** Serves the reference files of `dir`, each read once per container. */
@@ -61,9 +70,10 @@ export function referenceHandler(dir: string) {
       headers: {
         'content-type': type,
         // The document and the page change with each deployment; the assets with the Swagger UI version only.
-        'cache-control': name.startsWith('swagger-ui') || binary ? 'public, max-age=86400' : 'public, max-age=300',
+        'cache-control':
+          name.startsWith('swagger-ui') || name.startsWith('chart.') || binary ? 'public, max-age=86400' : 'public, max-age=300',
         'x-content-type-options': 'nosniff',
-        ...(name === 'docs.html' ? { 'content-security-policy': PAGE_POLICY, 'referrer-policy': 'no-referrer' } : {}),
+        ...(name.endsWith('.html') ? { 'content-security-policy': PAGE_POLICY, 'referrer-policy': 'no-referrer' } : {}),
       },
       body: (await content).toString(binary ? 'base64' : 'utf8'),
       isBase64Encoded: binary === true,

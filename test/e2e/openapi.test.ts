@@ -112,7 +112,7 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.headers['content-security-policy']).toMatch(/script-src 'self';/);
     // Relative addresses, so that the page works under a stage's path prefix on AWS.
-    const assets = [...page.text.matchAll(/(?:href|src)="(docs\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    const assets = [...page.text.matchAll(/(?:href|src)="(assets\/[^"]+)"/g)].map((m) => m[1]!);
     expect(assets).toHaveLength(4);
     for (const asset of assets) {
       const res = await client({ path: `/${asset}` });
@@ -121,7 +121,7 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
       expect(res.text.length, asset).toBeGreaterThan(50);
     }
     expect(page.text).not.toMatch(/https?:\/\//);
-    for (const path of ['/docs/assets/nothing.js', '/docs/assets/openapi.json', '/docs/assets/..%2Fopenapi.json'])
+    for (const path of ['/assets/nothing.js', '/assets/openapi.json', '/assets/..%2Fopenapi.json', '/docs/assets/docs.js'])
       expect((await client({ path })).status, path).toBe(404);
   });
 });

@@ -6,7 +6,7 @@ import { SurveyServiceStack } from '../../infra/stack.js';
 
 /** Bundling is skipped here, so the reference directories are never read. */
 const UNBUNDLED = { public: 'unbundled', chatbot: 'unbundled' };
-import { consumers, reference, routes, scheduled } from '../../infra/routes.js';
+import { consumers, referencePaths, routes, scheduled } from '../../infra/routes.js';
 import { TABLE } from '../../shared/table.js';
 
 let template: Template;
@@ -97,7 +97,7 @@ describe('the CDK stack', () => {
   it('routes every path of the route table and the references, with the authorizer on all but /health, the survey pages and the references', () => {
     const declared = [
       ...routes.flatMap((r) => r.paths.map((path) => ({ key: `${r.method} ${path}`, anonymous: !!r.anonymous }))),
-      ...['public', 'chatbot'].flatMap(() => reference.paths.map((path) => ({ key: `GET ${path}`, anonymous: true }))),
+      ...(['public', 'chatbot'] as const).flatMap((api) => referencePaths(api).map((path) => ({ key: `GET ${path}`, anonymous: true }))),
     ];
     const synthesized = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => ({
       key: r.Properties.RouteKey,
@@ -105,7 +105,9 @@ describe('the CDK stack', () => {
     }));
     expect(synthesized.map((r) => r.key).sort()).toEqual(declared.map((r) => r.key).sort());
     for (const route of synthesized) {
-      expect(route.anonymous, route.key).toBe(route.key === 'GET /health' || / \/(s\/\{token\}|docs|openapi\.json)/.test(route.key));
+      expect(route.anonymous, route.key).toBe(
+        route.key === 'GET /health' || / \/(s\/\{token\}|docs|assets|results$|openapi\.json)/.test(route.key),
+      );
     }
   });
 
@@ -266,12 +268,12 @@ describe('the CDK stack', () => {
     for (const api of ['Public', 'Chatbot']) {
       const routeKeys = Object.values(template.findResources('AWS::ApiGatewayV2::Route'))
         .filter((route) => route.Properties.ApiId.Ref.startsWith(`${api}Api`))
-        .filter((route) => ['GET /openapi.json', 'GET /docs', 'GET /docs/assets/{asset}'].includes(route.Properties.RouteKey));
+        .filter((route) => ['GET /openapi.json', 'GET /docs', 'GET /assets/{asset}'].includes(route.Properties.RouteKey));
       expect(routeKeys.map((route) => route.Properties.AuthorizationType ?? 'NONE').sort()).toEqual(['NONE', 'NONE', 'NONE']);
       const [stage] = Object.values(template.findResources('AWS::ApiGatewayV2::Stage')).filter((s) =>
         s.Properties.ApiId.Ref.startsWith(`${api}Api`),
       );
-      for (const key of ['GET /openapi.json', 'GET /docs', 'GET /docs/assets/{asset}'])
+      for (const key of ['GET /openapi.json', 'GET /docs', 'GET /assets/{asset}'])
         expect(stage!.Properties.RouteSettings[key], `${api} ${key}`).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
     }
     expect(ofType('AWS::Lambda::Function').filter(([, fn]) => String(fn.Properties.Description).includes('reference'))).toHaveLength(2);
