@@ -61,6 +61,7 @@ export const FLOORS: Record<string, [number, string]> = {
   getTransaction: [1, 'one GetItem'],
   listEvaluations: [2, 'the user token, one Query of the month'],
   getEvaluation: [1, 'one GetItem'],
+  listWebhookDeliveries: [1, 'one Query of the failed deliveries, newest first'],
   getResults: [2, "the user token beside one Query of the month's day counters; the stores' names (a BatchGetItem)"],
   getSurvey: [1, 'one GetItem (the configuration is cached)'],
   postSurvey: [2, 'the attempt, one conditional update'],

@@ -24,7 +24,7 @@ Commands:
   create-user --tenant ID --name NAME (--all | --stores 1,2 --groups 1)
                                              print a new user token (shown once); replaces a user of that name
   apply FILE                                 apply a declarative tenant file (journeys, classes, groups, users, keys)
-  redrive transactions|surveyDispatch [--dlq-url URL --source-url URL]
+  redrive transactions|surveyDispatch|events [--dlq-url URL --source-url URL]
                                              move a dead-letter queue's messages back to their queue (on AWS, give the
                                              URLs from the stack outputs; locally the queues are found by name)
 

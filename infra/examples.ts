@@ -90,6 +90,7 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
     return { path: '/public/rating/formbuilder', query: { token: f.userToken, start_date: today, end_date: today } };
   },
   getEvaluation: (f) => ({ path: `/public/rating/formbuilder/${f.answeredId}` }),
+  listWebhookDeliveries: () => ({ path: '/public/webhooks/deliveries', query: { status: 'failed' } }),
   getResults: (f) => {
     const today = new Date().toISOString().slice(0, 10);
     return { path: '/public/results', query: { token: f.userToken, journey: 'loja', from: today, to: today, group_by: 'store' } };

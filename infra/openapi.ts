@@ -192,6 +192,7 @@ const TAGS: Record<string, string> = {
   transactions: 'Sales and visits, each of which may send a survey (v2: queued)',
   transaction: 'Sales and visits registered synchronously (the legacy interface)',
   rating: "Flexible-form ratings: the forms and the answers' evaluations",
+  webhooks: "The deliveries of events to the tenant's webhook endpoints",
   results: 'NPS, CSAT and CES by store, employee, journey, class and period, counted as answers arrive',
   s: 'The survey page a link opens, for the customer (HTML)',
   survey: 'The chatbot hand-off: read a survey, answer it, correct the answer',

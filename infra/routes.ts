@@ -310,6 +310,16 @@ export const routes: readonly Route[] = [
     queues: [],
     summary: 'NPS, mean, answers and response rate of a journey by store, employee, class or period (user token)',
   },
+  {
+    operationId: 'listWebhookDeliveries',
+    method: 'GET',
+    paths: ['/public/webhooks/deliveries'],
+    handler: 'http/list-webhook-deliveries.ts',
+    api: 'public',
+    table: 'read',
+    queues: [],
+    summary: 'The event deliveries to the tenant webhooks that failed in the last 30 days, newest first',
+  },
 
   {
     operationId: 'getSurvey',
@@ -328,7 +338,7 @@ export const routes: readonly Route[] = [
     handler: 'http/post-survey.ts',
     api: 'chatbot',
     table: 'readwrite',
-    queues: [],
+    queues: ['events'],
     summary: 'Answer a survey attempt',
   },
   {
@@ -338,7 +348,7 @@ export const routes: readonly Route[] = [
     handler: 'http/put-survey.ts',
     api: 'chatbot',
     table: 'readwrite',
-    queues: [],
+    queues: ['events'],
     summary: 'Correct the answer of a survey attempt',
   },
 
@@ -362,7 +372,7 @@ export const routes: readonly Route[] = [
     handler: 'http/post-survey-page.ts',
     api: 'public',
     table: 'readwrite',
-    queues: [],
+    queues: ['events'],
     anonymous: true,
     surveyLinks: true,
     page: true,
@@ -407,6 +417,8 @@ export interface Consumer {
   table: 'read' | 'readwrite';
   sends: readonly QueueId[];
   surveyLinks?: true;
+  /** Signs v2 request ids (the rejection events carry the one the tenant was given). */
+  requestIds?: true;
   providers?: readonly Provider[];
   summary: string;
 }
@@ -417,7 +429,8 @@ export const consumers: readonly Consumer[] = [
     handler: 'queue/transaction-consumer.ts',
     queue: 'transactions',
     table: 'readwrite',
-    sends: ['surveyDispatch'],
+    sends: ['surveyDispatch', 'events'],
+    requestIds: true,
     summary: 'Registers queued transactions and dispatches their surveys',
   },
   {
@@ -426,10 +439,20 @@ export const consumers: readonly Consumer[] = [
     queue: 'surveyDispatch',
     table: 'readwrite',
     // Later attempts, and attempts held for quiet hours, go back on its own queue (delayed) or to the table.
-    sends: ['surveyDispatch'],
+    sends: ['surveyDispatch', 'events'],
     surveyLinks: true,
     providers: ['ses', 'sms', 'whatsapp'],
     summary: "Sends each survey attempt on its channel (e-mail, SMS, WhatsApp) or to the tenant's chatbot, once",
+  },
+  {
+    id: 'eventWebhooks',
+    handler: 'queue/event-webhooks.ts',
+    queue: 'events',
+    table: 'readwrite',
+    // A failed delivery goes back on its own queue, delayed; the failure is recorded for the tenant to list.
+    sends: ['events'],
+    surveyLinks: true,
+    summary: "Delivers each event to the tenant's webhook endpoint, signed; retries for about two days, then dead-letters",
   },
 ];
 

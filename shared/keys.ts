@@ -82,6 +82,8 @@ export const keys = {
   results: (tenantId: number, journeyId: number, partition: string) => `${tenant(tenantId)}#RESULTS#${journeyId}#${partition}`,
   resultSort: (grain: 'day' | 'month', dimension: string, ids: number[], period = '') =>
     `${grain === 'day' ? 'D' : 'M'}#${dimension}#${ids.map((id) => `${id}#`).join('')}${period}`,
+  /** A tenant's failed event deliveries, newest last (sort key: when, event id, attempt), kept 30 days. */
+  failedDeliveries: (tenantId: number) => `${tenant(tenantId)}#EVENTS#FAILED`,
   /** When a customer was last surveyed on a journey (the resurvey window). */
   surveyed: (tenantId: number, customerId: number, journeyId: number) => ({
     pk: `${tenant(tenantId)}#CUSTOMER#${customerId}`,

@@ -18,7 +18,8 @@ export type MetricName =
   | 'SurveysBounced'
   | 'SurveyAttemptsSent'
   | 'SurveyAttemptsHeld'
-  | 'SurveyAttemptsReleased';
+  | 'SurveyAttemptsReleased'
+  | 'EventDeliveries';
 
 /** Counts one event, with a `reason` dimension where there is one (a rejected transaction, a survey not sent). */
 export function count(name: MetricName, reason?: string, value = 1, dimension = 'reason'): void {

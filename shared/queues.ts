@@ -4,6 +4,8 @@ import { ENV } from './config.js';
 export const QUEUES = {
   transactions: { name: 'TransactionQueue', urlEnv: ENV.transactionQueueUrl },
   surveyDispatch: { name: 'SurveyDispatchQueue', urlEnv: ENV.surveyDispatchQueueUrl },
+  /** One message per event and endpoint: its delivery, and its retries. */
+  events: { name: 'EventQueue', urlEnv: ENV.eventQueueUrl },
 } as const;
 export type QueueId = keyof typeof QUEUES;
 

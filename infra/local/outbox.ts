@@ -15,7 +15,7 @@ import { SIGNATURE_HEADER, verifySignature } from '../../shared/surveys/webhook.
  * ({ "channel": "sms", "to": "+5511...", "status": 429, "count": 2 }: 429 throttles, 400 refuses the number, 5xx fails).
  */
 export interface OutboxMessage {
-  channel: 'sms' | 'whatsapp' | 'webhook';
+  channel: 'sms' | 'whatsapp' | 'webhook' | 'event';
   to: string | null;
   text: string;
   link: string | null;
@@ -25,6 +25,9 @@ export interface OutboxMessage {
   signatureValid: boolean | null;
   /** The webhook's signature header as received (null for SMS and WhatsApp). */
   signature: string | null;
+  /** An event's id and type, from its headers (events only). */
+  eventId?: string;
+  eventType?: string;
 }
 
 export interface Outbox {
@@ -149,6 +152,27 @@ export async function startOutbox(options: {
         ...(signature ? { signature } : {}),
       });
       return json(signatureValid ? 200 : 401, { received: signatureValid });
+    }
+    // A tenant's event endpoint: `?status=NNN` makes it answer that status instead (a failing endpoint, for tests).
+    const events = /^\/events\/([\w-]+)$/.exec(url.pathname);
+    if (req.method === 'POST' && events) {
+      const secret = await options.webhookSecret(events[1]!);
+      const signature = header(req, SIGNATURE_HEADER) ?? null;
+      const signatureValid = !!secret && verifySignature(secret, body, signature ?? undefined, new Date());
+      const forced = Number(url.searchParams.get('status')) || undefined;
+      record({
+        channel: 'event',
+        to: null,
+        text: body,
+        link: null,
+        transactionId: null,
+        attemptId: null,
+        signatureValid,
+        ...(signature ? { signature } : {}),
+        eventId: header(req, 'x-survey-event-id') ?? '',
+        eventType: header(req, 'x-survey-event-type') ?? '',
+      });
+      return json(forced ?? (signatureValid ? 200 : 401), { received: signatureValid });
     }
     return json(404, { message: 'Not found' });
   };

@@ -277,7 +277,7 @@ export async function putDelivery(
   const key = { pk: keys.config(tenantId), sk: keys.deliveryConfig };
   const { Item: current } = await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
   const kept = current?.webhookSecretVersion as number | undefined;
-  const version = delivery.webhookSecretVersion ?? kept ?? (delivery.chatbot ? 1 : undefined);
+  const version = delivery.webhookSecretVersion ?? kept ?? (delivery.chatbot || delivery.webhooks?.length ? 1 : undefined);
   const item = { ...delivery, ...(version ? { webhookSecretVersion: version } : {}) };
   await client.send(new PutCommand({ TableName: tableName, Item: { ...key, ...entity('DELIVERY'), ...item } }));
   return { delivery: item, newWebhookSecret: !kept && version !== undefined };

@@ -1,3 +1,4 @@
+import { tenantEvent } from '../events/events.js';
 import { sentTally } from '../results/tally.js';
 import { logger } from '../logger.js';
 import { count } from '../metrics.js';
@@ -65,6 +66,24 @@ export async function deliverSurvey(
     const next = reason === 'opted_out' ? undefined : nextAttempt(plan, attempt.attemptId, now, true);
     await schedule(next);
     await ports.attempts.markFailed(attempt, { reason, detail, next });
+    await ports.events?.publish(
+      attempt.tenantId,
+      tenantEvent(
+        attempt.tenantId,
+        'survey.failed',
+        `${attempt.transactionId}/${attempt.attemptId}`,
+        {
+          transaction_id: attempt.transactionId,
+          attempt_id: attempt.attemptId,
+          journey_id: attempt.journeyId,
+          store_id: attempt.storeId,
+          channel: attempt.channel,
+          reason,
+          next_attempt_id: next?.attemptId ?? null,
+        },
+        now,
+      ),
+    );
     count('SurveysFailed', attempt.channel, 1, 'channel');
     logger.info('Survey not delivered', { ...key, channel: attempt.channel, reason, next: next?.attemptId });
     return 'failed' as const;

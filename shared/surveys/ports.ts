@@ -1,6 +1,7 @@
 import type { Found } from '../paging.js';
 import type { AnswerOrigin, TransactionRecord } from '../transactions/ports.js';
 import type { Transaction } from '../transactions/schema.js';
+import type { EventPublisher } from '../events/ports.js';
 import type { Tally } from '../results/tally.js';
 import type { Channel, DispatchMessage } from './dispatch.js';
 
@@ -154,6 +155,8 @@ export interface DeliveryPorts {
   reachability: Reachability;
   stores: StoreNames;
   senders: Senders;
+  /** Where `survey.failed` goes. */
+  events?: EventPublisher;
 }
 
 // ---- Answers and evaluations ---------------------------------------------------------------------------------

@@ -1,4 +1,6 @@
 import { DomainError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
+import { tenantEvent } from '../events/events.js';
+import type { EventPublisher } from '../events/ports.js';
 import { answerTally, countedOf, scoredRating } from '../results/tally.js';
 import { INDICATORS, isSupported, type Indicator } from '../tenants/config-schema.js';
 import type { Settings } from '../tenants/settings.js';
@@ -54,12 +56,39 @@ export function toEvaluation({ transaction, journeySlug, answer }: TransactionRe
 }
 
 /** Surveys as the chatbot and the survey page conduct them, and their answers as evaluations. */
+/** `survey.answered`: the answer as the evaluation lists show it, without who answered; a correction is a new event. */
+function answeredEvent(tenantId: number, record: TransactionRecord, journey: string, mode: 'create' | 'replace') {
+  const { transaction, answer } = record;
+  return tenantEvent(
+    tenantId,
+    'survey.answered',
+    `${transaction.id}/${answer?.version ?? 1}`,
+    {
+      transaction_id: transaction.id,
+      external_id: transaction.transaction_id,
+      journey,
+      store_id: transaction.store_id,
+      employee_id: transaction.employee_id,
+      attempt_id: transaction.survey.attempt_id,
+      score: transaction.rating?.score ?? null,
+      comment: transaction.rating?.comment ?? null,
+      rating_items: transaction.rating_items,
+      answered_at: answer?.answeredAt ?? null,
+      correction: mode === 'replace',
+    },
+    new Date(),
+  );
+}
+
 export function surveyService({
   evaluations,
   settings: tenantSettings,
+  events,
 }: {
   evaluations: EvaluationStore;
   settings: (tenantId: number) => Promise<Settings>;
+  /** Where `survey.answered` goes, once the answer is written. */
+  events?: EventPublisher;
 }) {
   /** The transaction a survey attempt belongs to, if the attempt exists for that journey. */
   async function attemptOf(
@@ -154,6 +183,7 @@ export function surveyService({
       mode === 'replace' && read.answer?.version !== undefined ? scoredRating(transaction, settings, answeredAt, true) : undefined;
     const tally = scored && { journeyId: journey.id, deltas: answerTally(countedOf(transaction), scored, previous) };
     const { outcome, record } = await evaluations.writeAnswer(tenantId, read, body.attemptId, mode, answer, tally);
+    if (outcome === 'written' && events) await events.publish(tenantId, answeredEvent(tenantId, record!, journey.slug, mode));
     if (outcome === 'conflict')
       throw new DomainError('concurrent-edit', 'This survey attempt is answered already: correct the answer with PUT /survey.');
     if (outcome === 'missing')

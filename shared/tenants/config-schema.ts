@@ -139,6 +139,10 @@ export interface QuietHours {
 export const DEFAULT_QUIET_HOURS: QuietHours = { timeZone: 'America/Sao_Paulo', from: '21:00', to: '08:00' };
 
 /** How a tenant's surveys go out: its sender identities on each channel, and its chatbot's webhook. */
+/** The events a tenant's webhooks can receive. */
+export const EVENT_TYPES = ['survey.answered', 'survey.failed', 'transaction.rejected'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
 export const DeliveryConfig = v.strictObject({
   email: v.optional(v.strictObject({ from: address, name: v.optional(name(100)) })),
   sms: v.optional(v.strictObject({ originationIdentity: name(256) })),
@@ -150,6 +154,19 @@ export const DeliveryConfig = v.strictObject({
     }),
   ),
   chatbot: v.optional(v.strictObject({ url: webUrl })),
+  /** Endpoints that receive the tenant's events, signed as the chatbot hand-off is (shared/events/). */
+  webhooks: v.optional(
+    v.pipe(
+      v.array(
+        v.strictObject({
+          url: webUrl,
+          /** The event types it receives; all when absent. */
+          events: v.optional(v.pipe(v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`)), v.minLength(1))),
+        }),
+      ),
+      v.maxLength(5, 'may list at most 5 endpoints'),
+    ),
+  ),
   /**
    * A daily window, in the tenant's time zone, in which no SMS, WhatsApp, voice or chatbot hand-off goes out (e-mail
    * does); an attempt due inside it waits until it ends. Absent: DEFAULT_QUIET_HOURS; null: none.

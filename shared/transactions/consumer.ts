@@ -1,3 +1,5 @@
+import { tenantEvent } from '../events/events.js';
+import type { EventPublisher } from '../events/ports.js';
 import * as v from 'valibot';
 import type { FieldProblem } from '../errors.js';
 import { logger } from '../logger.js';
@@ -30,10 +32,23 @@ export interface ConsumerPorts {
   service: TransactionService;
   readReferences: ReferenceReader;
   dispatcher: Dispatcher;
+  /** Where `transaction.rejected` goes, with the request id the tenant was given for the request. */
+  events?: { publisher: EventPublisher; requestIdOf: (tenantId: number, requestKey: string) => string };
 }
 
 /** The TransactionQueue's records: read a batch at once, register each, send the batch's survey messages together. */
-export function transactionConsumer({ service, readReferences, dispatcher }: ConsumerPorts) {
+export function transactionConsumer({ service, readReferences, dispatcher, events }: ConsumerPorts) {
+  /** Records a rejection, then tells the tenant's webhooks (the same event however often the message comes). */
+  async function reject(tenantId: number, requestKey: string, errors: FieldProblem[], receivedAt: string): Promise<void> {
+    await service.recordRejection(tenantId, requestKey, errors, receivedAt);
+    if (!events) return;
+    const requestId = events.requestIdOf(tenantId, requestKey);
+    await events.publisher.publish(
+      tenantId,
+      tenantEvent(tenantId, 'transaction.rejected', requestKey, { request_id: requestId, received_at: receivedAt, errors }, new Date()),
+    );
+  }
+
   /**
    * Parses a batch and reads what all its transactions name in one or two BatchGetItem round trips, instead of one
    * or two per record. Records that do not parse are left out (their own processing fails them); when the batch
@@ -107,7 +122,7 @@ export function transactionConsumer({ service, readReferences, dispatcher }: Con
     if (!command) {
       // The API validated this shape; a message that fails now was not sent by it, or the schema changed under it.
       logger.warn('Transaction message failed validation', keys);
-      await service.recordRejection(tenantId, requestId, problems ?? [], receivedAt);
+      await reject(tenantId, requestId, problems ?? [], receivedAt);
       return;
     }
     try {
@@ -124,7 +139,7 @@ export function transactionConsumer({ service, readReferences, dispatcher }: Con
       if (!(error instanceof TransactionRejected)) throw error;
       logger.info('Transaction rejected', { ...keys, reasons: error.errors.map((e) => e.path) });
       count('TransactionsRejected', rejectionReason(error.errors[0]?.path));
-      await service.recordRejection(tenantId, requestId, error.errors, receivedAt);
+      await reject(tenantId, requestId, error.errors, receivedAt);
     }
   }
 

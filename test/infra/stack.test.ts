@@ -7,6 +7,7 @@ import { SurveyServiceStack } from '../../infra/stack.js';
 /** Bundling is skipped here, so the reference directories are never read. */
 const UNBUNDLED = { public: 'unbundled', chatbot: 'unbundled' };
 import { consumers, referencePaths, routes, scheduled } from '../../infra/routes.js';
+import { QUEUES } from '../../shared/queues.js';
 import { TABLE } from '../../shared/table.js';
 
 let template: Template;
@@ -143,18 +144,19 @@ describe('the CDK stack', () => {
   });
 
   it('gives each queue a dead-letter queue after 5 receives, and the scheduler target and SES subscription theirs, all TLS-only', () => {
-    // Two queues with their DLQs, the attempt scheduler's EventBridge target DLQ, the SES events subscription's DLQ.
-    template.resourceCountIs('AWS::SQS::Queue', 6);
-    template.resourcePropertiesCountIs('AWS::SQS::Queue', { MessageRetentionPeriod: 4 * 86_400 }, 2);
+    // The queues with their DLQs, the attempt scheduler's EventBridge target DLQ, the SES events subscription's DLQ.
+    const queueCount = Object.keys(QUEUES).length;
+    template.resourceCountIs('AWS::SQS::Queue', 2 * queueCount + 2);
+    template.resourcePropertiesCountIs('AWS::SQS::Queue', { MessageRetentionPeriod: 4 * 86_400 }, queueCount);
     const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy'));
-    expect(policies).toHaveLength(6);
+    expect(policies).toHaveLength(2 * queueCount + 2);
     for (const policy of policies) expect(JSON.stringify(policy)).toContain('"aws:SecureTransport":"false"');
     template.hasResourceProperties('AWS::Events::Rule', { Targets: [Match.objectLike({ DeadLetterConfig: Match.anyValue() })] });
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'lambda', RedrivePolicy: Match.anyValue() });
     template.resourcePropertiesCountIs(
       'AWS::SQS::Queue',
       { RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }), VisibilityTimeout: 180 },
-      2,
+      queueCount,
     );
   });
 
@@ -197,10 +199,12 @@ describe('the CDK stack', () => {
     // Two topics: the alarms', and the one SES publishes bounces and complaints to.
     template.resourceCountIs('AWS::SNS::Topic', 2);
     const alarms = ofType('AWS::CloudWatch::Alarm');
-    expect(alarms).toHaveLength(2 + 1 + 2 + consumers.length * 3 + scheduled.length + 2);
+    expect(alarms).toHaveLength(Object.keys(QUEUES).length + 1 + 2 + consumers.length * 3 + scheduled.length + 2);
     for (const [, alarm] of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
-    // Every dead-letter queue: the two queues', the scheduler target's and the SES subscription's.
-    expect(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(4);
+    // Every dead-letter queue: the queues', the scheduler target's and the SES subscription's.
+    expect(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(
+      Object.keys(QUEUES).length + 2,
+    );
     expect(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage')).toHaveLength(consumers.length);
     // The only subscription: the SES events function on the SES topic (no alarm e-mail configured here).
     template.resourceCountIs('AWS::SNS::Subscription', 1);

@@ -34,6 +34,7 @@ const ALLOWED: Record<string, number[]> = {
   listEvaluations: [200],
   // Its own journey loja, with no answers: nothing of the first tenant's counts.
   getResults: [200],
+  listWebhookDeliveries: [200],
   getTransactionRequest: [404],
   createStore: [201],
   createCustomer: [200],

@@ -40,6 +40,7 @@ describe('tenant files', () => {
       sms: { originationIdentity: '+5511900000001' },
       whatsapp: { phoneNumberId: 'phone-number-id-demo', template: 'pesquisa_satisfacao', language: 'pt_BR' },
       chatbot: { url: 'http://localhost:8006/webhooks/1' },
+      webhooks: [{ url: 'http://localhost:8006/events/1' }],
     });
     expect(tenants[1]!.delivery).toEqual({ quietHours: null });
   });

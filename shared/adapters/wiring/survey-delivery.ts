@@ -2,6 +2,7 @@ import { ENV, requireEnvs } from '../../config.js';
 import { attemptStore, reachability, storeNames } from '../attempt-repository.js';
 import { senders } from '../senders.js';
 import { attemptScheduler } from './attempt-scheduler.js';
+import { events } from './events.js';
 import { tenantSettings } from './tenants.js';
 
 // Delivery reads the table and puts later attempts back on the dispatch queue: both must be named at cold start.
@@ -18,4 +19,5 @@ export const surveyDelivery = {
   senders,
   scheduler: attemptScheduler,
   settings: tenantSettings,
+  events,
 };

@@ -1,6 +1,7 @@
 import { ENV, requireEnvs } from '../../config.js';
 import { evaluationStore } from '../evaluation-repository.js';
 import { surveyService } from '../../surveys/service.js';
+import { events } from './events.js';
 import { tenantSettings } from './tenants.js';
 
 // The functions this module serves read the table: without its name, the cold start fails.
@@ -10,4 +11,5 @@ requireEnvs(ENV.tableName);
 export const { getSurvey, answerSurvey, listEvaluations, getEvaluation } = surveyService({
   evaluations: evaluationStore,
   settings: tenantSettings,
+  events,
 });

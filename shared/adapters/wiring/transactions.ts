@@ -1,4 +1,5 @@
-import { ENV, requireEnvs } from '../../config.js';
+import { configured, ENV, requireEnvs } from '../../config.js';
+import { publicRequestId } from '../../transactions/request-key.js';
 import { customerRepository } from '../customer-repository.js';
 import { employeeRepository } from '../employee-repository.js';
 import { readTransactionReferences } from '../references.js';
@@ -13,6 +14,7 @@ import { transactionService } from '../../transactions/service.js';
 import { createCustomer } from './customers.js';
 import { createEmployee } from './employees.js';
 import { createStore } from './stores.js';
+import { events } from './events.js';
 import { tenantSettings } from './tenants.js';
 
 // Registering reads the table and queues survey messages: both must be named before the first request.
@@ -42,8 +44,10 @@ const service = transactionService({
 });
 
 export const { registerTransaction } = service;
+const requestIdSecret = configured(ENV.requestIdSecret);
 export const { prepareBatch, processTransactionRecord, dispatchOutbox } = transactionConsumer({
   service,
   readReferences: readTransactionReferences,
   dispatcher,
+  events: { publisher: events, requestIdOf: (tenantId, requestKey) => publicRequestId(tenantId, requestKey, requestIdSecret()) },
 });

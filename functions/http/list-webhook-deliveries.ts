@@ -1,0 +1,36 @@
+import * as v from 'valibot';
+import { answer, dataOf, problem } from '../../shared/http/contract.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { integerString } from '../../shared/schema.js';
+import { EVENT_TYPES } from '../../shared/tenants/config-schema.js';
+import { failedDeliveries } from '../../shared/adapters/wiring/events.js';
+
+const Query = v.strictObject({
+  status: v.picklist(['failed'], 'must be failed (the deliveries kept are the failed ones)'),
+  limit: v.optional(integerString(1, 100), '50'),
+});
+
+const FailedDeliveryBody = v.object({
+  event_id: v.string(),
+  type: v.picklist(EVENT_TYPES),
+  url: v.string(),
+  attempt: v.number(),
+  failed_at: v.string(),
+  error: v.string(),
+  next_attempt_at: v.nullable(v.string()),
+});
+
+/** The tenant's event deliveries that failed in the last 30 days, newest first: each try, and when the next is. */
+export const contract = {
+  query: Query,
+  statuses: { validation: 422 },
+  responses: {
+    200: answer('Failed deliveries, newest first', dataOf(FailedDeliveryBody)),
+    422: problem('Invalid parameters'),
+  },
+};
+
+export const handler = httpHandler(contract, async ({ tenantId, query }) => ({
+  status: 200,
+  body: { data: await failedDeliveries.recent(tenantId, query.limit) },
+}));

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { MAX_DELAY_SECONDS } from '../queues.js';
+import { SIGNATURE_HEADER, signatureHeader } from '../surveys/webhook.js';
+import type { EventType } from '../tenants/config-schema.js';
+import type { EventDelivery, EventDeliveryPorts, TenantEvent } from './ports.js';
+
+export const EVENT_ID_HEADER = 'x-survey-event-id';
+export const EVENT_TYPE_HEADER = 'x-survey-event-type';
+
+/**
+ * Waits before each retry of a delivery that failed: growing from a minute to a day, about 44 hours in all. After
+ * the last, the delivery goes to the event queue's dead-letter queue (by failing it there until it is redriven).
+ */
+export const RETRY_MINUTES = [1, 5, 30, 120, 360, 720, 1440] as const;
+
+/** An event's id: the same for the same happening, however often it is published. */
+export const eventId = (tenantId: number, type: EventType, subject: string) =>
+  `evt_${createHash('sha256').update(`${tenantId}/${type}/${subject}`).digest('base64url').slice(0, 32)}`;
+
+export function tenantEvent(tenantId: number, type: EventType, subject: string, data: Record<string, unknown>, at: Date): TenantEvent {
+  return { id: eventId(tenantId, type, subject), type, created_at: at.toISOString(), data };
+}
+
+export type DeliveryOutcome = 'delivered' | 'waiting' | 'retrying' | 'dead';
+
+/** Thrown for the last failure: the queue retries it a few times more, then dead-letters it. */
+export class DeliveryExhausted extends Error {
+  constructor(readonly delivery: EventDelivery) {
+    super('The event could not be delivered: it goes to the dead-letter queue');
+    this.name = 'DeliveryExhausted';
+  }
+}
+
+/**
+ * Delivers one event to one endpoint: POSTs it signed; a 2xx is delivered. Anything else (another status, a
+ * timeout, a refused connection) is recorded as a failed delivery and retried after the next wait.
+ */
+export async function deliverEvent(delivery: EventDelivery, ports: EventDeliveryPorts, now = new Date()): Promise<DeliveryOutcome> {
+  if (delivery.notBefore && Date.parse(delivery.notBefore) > now.getTime()) {
+    await ports.requeue(delivery, Math.min(MAX_DELAY_SECONDS, Math.ceil((Date.parse(delivery.notBefore) - now.getTime()) / 1000)));
+    return 'waiting';
+  }
+  const secret = await ports.secret(delivery.tenantId);
+  const body = JSON.stringify(delivery.event);
+  let error: string;
+  try {
+    const status = await ports.post(delivery.url, body, {
+      'content-type': 'application/json',
+      [EVENT_ID_HEADER]: delivery.event.id,
+      [EVENT_TYPE_HEADER]: delivery.event.type,
+      ...(secret ? { [SIGNATURE_HEADER]: signatureHeader(secret, body, now) } : {}),
+    });
+    if (status >= 200 && status < 300) return 'delivered';
+    error = `HTTP ${status}`;
+  } catch (failure) {
+    error = failure instanceof Error && failure.name === 'TimeoutError' ? 'timeout' : 'unreachable';
+  }
+  const wait = RETRY_MINUTES[delivery.attempt - 1];
+  const next = wait === undefined ? undefined : new Date(now.getTime() + wait * 60_000);
+  await ports.recordFailure(delivery.tenantId, {
+    event_id: delivery.event.id,
+    type: delivery.event.type,
+    url: delivery.url,
+    attempt: delivery.attempt,
+    failed_at: now.toISOString(),
+    error,
+    next_attempt_at: next?.toISOString() ?? null,
+  });
+  if (!next) throw new DeliveryExhausted(delivery);
+  await ports.requeue(
+    { ...delivery, attempt: delivery.attempt + 1, notBefore: next.toISOString() },
+    Math.min(MAX_DELAY_SECONDS, wait! * 60),
+  );
+  return 'retrying';
+}

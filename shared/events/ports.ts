@@ -1,0 +1,54 @@
+import type { EventType } from '../tenants/config-schema.js';
+
+/**
+ * Events a tenant's webhooks receive: an id that stays the same however often the event is published (receivers
+ * deduplicate on it), its type, when it happened and what it is about. No customer contact is ever in one.
+ */
+export interface TenantEvent {
+  id: string;
+  type: EventType;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+/** Publishes an event to each of the tenant's endpoints that takes its type (none configured: nothing happens). */
+export interface EventPublisher {
+  publish(tenantId: number, event: TenantEvent): Promise<void>;
+}
+
+/** One delivery of one event to one endpoint: what the event queue carries. */
+export interface EventDelivery {
+  tenantId: number;
+  url: string;
+  event: TenantEvent;
+  /** 1 for the first try. */
+  attempt: number;
+  /** Not to be tried before (a wait longer than the queue can delay a message). */
+  notBefore?: string | undefined;
+}
+
+/** A delivery that failed, as the tenant can list it. */
+export interface FailedDelivery {
+  event_id: string;
+  type: EventType;
+  url: string;
+  attempt: number;
+  failed_at: string;
+  error: string;
+  /** When it is tried again; null once it went to the dead-letter queue. */
+  next_attempt_at: string | null;
+}
+
+export interface EventDeliveryPorts {
+  /** POSTs the body with the signature; answers the status, or throws for a network failure or a timeout. */
+  post(url: string, body: string, headers: Record<string, string>): Promise<number>;
+  /** Puts a delivery back on the queue to arrive after `delaySeconds` (at most the queue's longest delay). */
+  requeue(delivery: EventDelivery, delaySeconds: number): Promise<void>;
+  recordFailure(tenantId: number, failure: FailedDelivery): Promise<void>;
+  /** The tenant's webhook signing secret (derived, never stored). */
+  secret(tenantId: number): Promise<string | undefined>;
+}
+
+export interface FailedDeliveries {
+  recent(tenantId: number, limit: number): Promise<FailedDelivery[]>;
+}

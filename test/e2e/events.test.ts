@@ -1,0 +1,53 @@
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { putDelivery } from '../../shared/adapters/tenant-repository.js';
+import { overHttp } from '../support/api.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+
+/** Through the local stack: an answer's survey.answered event reaches the tenant's endpoint (the outbox), signed. */
+const api = overHttp('public');
+const chatbot = overHttp('chatbot');
+const outboxUrl = inject('outboxUrl');
+let tenant: TestTenant;
+
+beforeAll(async () => {
+  tenant = await newTenant();
+  await putDelivery(tenant.tenantId, { quietHours: null, webhooks: [{ url: `${outboxUrl}/events/${tenant.tenantId}` }] });
+});
+
+describe('events through the local stack', () => {
+  it("delivers survey.answered to the tenant's endpoint by the event queue's consumer, with a valid signature", async () => {
+    const sale = await api({
+      method: 'POST',
+      path: '/public/transaction',
+      key: tenant.key,
+      body: {
+        store_id: 1,
+        employee_id: 1,
+        journey: 'loja',
+        customer_integration: `EV-${Date.now()}`,
+        name: 'Bia',
+        email: `ev${Date.now()}@example.com`,
+      },
+    });
+    expect(sale.status).toBe(201);
+    const answer = await chatbot({
+      method: 'POST',
+      path: '/survey',
+      key: tenant.chatbotKey,
+      body: { transactionId: sale.body.id, attemptId: 1, journey: 'loja', score: 10, classes: [] },
+    });
+    expect(answer.status).toBe(201);
+    let event: { text: string; signatureValid: boolean; eventType?: string } | undefined;
+    for (let i = 0; i < 100 && !event; i++) {
+      const messages = (await (await fetch(`${outboxUrl}/messages`)).json()) as {
+        channel: string;
+        text: string;
+        signatureValid: boolean;
+      }[];
+      event = messages.find((m) => m.channel === 'event' && m.text.includes(`"transaction_id":${sale.body.id}`));
+      if (!event) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(event).toMatchObject({ signatureValid: true, eventType: 'survey.answered' });
+    expect(JSON.parse(event!.text).data).toMatchObject({ score: 10, journey: 'loja' });
+  });
+});
