@@ -14,11 +14,19 @@ const processor = new BatchProcessor(EventType.SQS);
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
   logger.addContext(context);
   const config = { surveySecret: surveySecret(), baseUrl: baseUrl() };
-  const response = await processPartialResponse(event, (record: SQSRecord) => dispatchRecord(record, ports, config), processor, {
-    context,
-    throwOnFullBatchFailure: false,
-  });
+  const outcomes: Record<string, number> = {};
+  const response = await processPartialResponse(
+    event,
+    async (record: SQSRecord) => {
+      const outcome = await dispatchRecord(record, ports, config);
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    },
+    processor,
+    { context, throwOnFullBatchFailure: false },
+  );
   if (response.batchItemFailures.length) count('ConsumerRecordFailures', undefined, response.batchItemFailures.length);
+  // One line per batch at INFO; each attempt's own line is DEBUG, failures are errors where they happen.
+  logger.info('Survey dispatch batch', { records: event.Records.length, ...outcomes, failed: response.batchItemFailures.length });
   flushMetrics();
   return { batchItemFailures: [...response.batchItemFailures] };
 };

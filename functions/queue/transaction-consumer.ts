@@ -14,9 +14,13 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
   logger.addContext(context);
   const prepared = await prepareBatch(event.Records);
   const outbox = dispatchOutbox();
+  const outcomes: Record<string, number> = {};
   const processed = await processPartialResponse(
     event,
-    (record: SQSRecord) => processTransactionRecord(record, prepared.get(record.messageId), outbox.for(record.messageId)),
+    async (record: SQSRecord) => {
+      const outcome = await processTransactionRecord(record, prepared.get(record.messageId), outbox.for(record.messageId));
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    },
     processor,
     { context, throwOnFullBatchFailure: false },
   );
@@ -28,6 +32,8 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
     batchItemFailures: failures.sort((a, b) => position.get(a.itemIdentifier)! - position.get(b.itemIdentifier)!),
   };
   if (response.batchItemFailures.length) count('ConsumerRecordFailures', undefined, response.batchItemFailures.length);
+  // One line per batch at INFO (the records' own lines are DEBUG; failures are logged as errors where they happen).
+  logger.info('Transaction batch', { records: event.Records.length, ...outcomes, failed: response.batchItemFailures.length });
   flushMetrics();
   return response;
 };

@@ -85,13 +85,13 @@ export async function deliverSurvey(
       ),
     );
     count('SurveysFailed', attempt.channel, 1, 'channel');
-    logger.info('Survey not delivered', { ...key, channel: attempt.channel, reason, next: next?.attemptId });
+    logger.debug('Survey not delivered', { ...key, channel: attempt.channel, reason, next: next?.attemptId });
     return 'failed' as const;
   };
   try {
     if (attempt.expiresAt && Date.parse(attempt.expiresAt) <= now.getTime()) {
       await ports.attempts.release(attempt);
-      logger.info('Survey attempt not sent: the survey expired', { ...key });
+      logger.debug('Survey attempt not sent: the survey expired', { ...key });
       return 'expired';
     }
     const [settings, reach] = await Promise.all([
@@ -116,7 +116,7 @@ export async function deliverSurvey(
       await ports.scheduler.schedule({ ...message, dueAt: until.toISOString() }, until, now);
       await ports.attempts.release(attempt, until);
       count('SurveyAttemptsHeld', attempt.channel, 1, 'channel');
-      logger.info('Survey attempt held for quiet hours', { ...key, channel: attempt.channel, until: until.toISOString() });
+      logger.debug('Survey attempt held for quiet hours', { ...key, channel: attempt.channel, until: until.toISOString() });
       return 'held';
     }
     const sent = await send();
@@ -128,7 +128,7 @@ export async function deliverSurvey(
     await ports.attempts.markSent(attempt, { messageId: sent.messageId, at: now, expiresAt, next, tally });
     count('SurveysSent', attempt.channel, 1, 'channel');
     count('SurveyAttemptsSent', String(attempt.attemptId), 1, 'attempt');
-    logger.info('Survey sent', { ...key, channel: attempt.channel, handedOff: handsOff(journey, attempt.channel), next: next?.attemptId });
+    logger.debug('Survey sent', { ...key, channel: attempt.channel, handedOff: handsOff(journey, attempt.channel), next: next?.attemptId });
     return 'sent';
   } catch (error) {
     if (error instanceof DeliveryRefused) return await fail('refused', error.detail);

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { logger } from '../logger.js';
 import { receiveCount, type QueueRecord } from '../queues.js';
-import { deliverSurvey, type DeliveryConfig } from './delivery.js';
+import { deliverSurvey, type DeliveryConfig, type DeliveryOutcome } from './delivery.js';
 import { DispatchMessage } from './dispatch.js';
 import type { DeliveryPorts } from './ports.js';
 import type { Settings } from '../tenants/config-schema.js';
@@ -15,7 +15,7 @@ export async function dispatchRecord(
   record: QueueRecord,
   ports: DeliveryPorts & { settings: (tenantId: number) => Promise<Settings> },
   config: DeliveryConfig,
-): Promise<void> {
+): Promise<DeliveryOutcome> {
   const receives = receiveCount(record);
   const parsed = v.safeParse(DispatchMessage, safeJson(record.body));
   if (!parsed.success) {
@@ -25,7 +25,8 @@ export async function dispatchRecord(
   const { tenantId, transactionId, attemptId, channel } = parsed.output;
   try {
     const outcome = await deliverSurvey(parsed.output, ports, config);
-    if (outcome !== 'sent') logger.info('Survey attempt not sent now', { tenantId, transactionId, attemptId, channel, outcome });
+    if (outcome !== 'sent') logger.debug('Survey attempt not sent now', { tenantId, transactionId, attemptId, channel, outcome });
+    return outcome;
   } catch (error) {
     const name = error instanceof Error ? error.name : typeof error;
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;

@@ -79,6 +79,9 @@ export async function releaseDue(due: DueStore, send: DelayedSend, now: Date): P
   // Empty minutes move the checkpoint once per run, not once each.
   if (last) await due.saveCheckpoint(last);
   if (released) count('SurveyAttemptsReleased', undefined, released);
-  logger.info('Due survey attempts released', { minutes, released, upTo: minute });
+  // A quiet minute is not worth a line at INFO: there are 43,200 of them a month.
+  const summary = { minutes, released, upTo: minute };
+  if (released) logger.info('Due survey attempts released', summary);
+  else logger.debug('Due survey attempts released', summary);
   return { minutes, released };
 }

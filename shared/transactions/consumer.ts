@@ -28,6 +28,9 @@ function parse(record: QueueRecord): Parsed {
   return { message, problems: body.issues.map((issue) => ({ path: v.getDotPath(issue) ?? 'payload', message: describeIssue(issue) })) };
 }
 
+/** What became of one record: counted per batch in the batch's one log line. */
+export type RecordOutcome = 'created' | 'duplicate' | 'rejected';
+
 export interface ConsumerPorts {
   service: TransactionService;
   readReferences: ReferenceReader;
@@ -83,7 +86,7 @@ export function transactionConsumer({ service, readReferences, dispatcher, event
     record: QueueRecord,
     prepared?: Parsed,
     dispatch?: (message: DispatchMessage) => Promise<void>,
-  ): Promise<void> {
+  ): Promise<RecordOutcome> {
     const receives = receiveCount(record);
     const where = { messageId: record.messageId, receives };
     let parsed: Parsed;
@@ -95,7 +98,7 @@ export function transactionConsumer({ service, readReferences, dispatcher, event
     }
     const { tenantId, requestId, receivedAt } = parsed.message;
     try {
-      await registerRecord(parsed, dispatch);
+      return await registerRecord(parsed, dispatch);
     } catch (error) {
       logger.error('Transaction record failed', {
         ...where,
@@ -115,7 +118,7 @@ export function transactionConsumer({ service, readReferences, dispatcher, event
   async function registerRecord(
     { message, command, problems, read }: Parsed,
     dispatch?: (message: DispatchMessage) => Promise<void>,
-  ): Promise<void> {
+  ): Promise<RecordOutcome> {
     const { tenantId, requestId, receivedAt } = message;
     // Records of a batch run concurrently: log keys go on each line, not on the shared logger.
     const keys = { tenantId, requestId };
@@ -123,23 +126,25 @@ export function transactionConsumer({ service, readReferences, dispatcher, event
       // The API validated this shape; a message that fails now was not sent by it, or the schema changed under it.
       logger.warn('Transaction message failed validation', keys);
       await reject(tenantId, requestId, problems ?? [], receivedAt);
-      return;
+      return 'rejected';
     }
     try {
       const { transaction, duplicate } = await service.registerTransaction(tenantId, command, requestId, {
         read,
         ...(dispatch ? { dispatch } : {}),
       });
-      logger.info(duplicate ? 'Transaction already registered' : 'Transaction created', {
+      logger.debug(duplicate ? 'Transaction already registered' : 'Transaction created', {
         ...keys,
         transactionId: transaction.id,
         survey: transaction.survey.status,
       });
+      return duplicate ? 'duplicate' : 'created';
     } catch (error) {
       if (!(error instanceof TransactionRejected)) throw error;
-      logger.info('Transaction rejected', { ...keys, reasons: error.errors.map((e) => e.path) });
+      logger.debug('Transaction rejected', { ...keys, reasons: error.errors.map((e) => e.path) });
       count('TransactionsRejected', rejectionReason(error.errors[0]?.path));
       await reject(tenantId, requestId, error.errors, receivedAt);
+      return 'rejected';
     }
   }
 

@@ -118,4 +118,21 @@ describe('logs', () => {
     expect(output).toContain('Survey not delivered');
     for (const secret of [email, phone, phone.slice(3), link[1]!, link[2]!]) expect(output, secret).not.toContain(secret);
   });
+
+  it('at the default level, a consumer writes one line per batch with its counts (the records at DEBUG)', async () => {
+    const messages = [1, 2, 3].map(() => messageFor(tenant.tenantId, v2Payload()));
+    const rejected = messageFor(tenant.tenantId, v2Payload({ transaction: { journeySlug: 'no-such-journey' } }));
+    lines.length = 0;
+    logger.setLogLevel('INFO');
+    expect((await consume([...messages, rejected, messages[0]])).failed).toEqual([]);
+    const written = lines
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const logged = written.filter((line) => typeof line.level === 'string');
+    expect(logged.map((line) => line.message)).toEqual(['Transaction batch']);
+    expect(logged[0]).toMatchObject({ level: 'INFO', records: 5, created: 3, duplicate: 1, rejected: 1, failed: 0 });
+    await dispatch.drain();
+  });
 });
