@@ -6,6 +6,8 @@ import { routes } from '../infra/routes.js';
 import { db } from '../shared/adapters/dynamodb.js';
 import { sqs } from '../shared/adapters/sqs.js';
 import { requireEnv } from '../shared/config.js';
+import { SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
+import { SYSTEM_LOG_LEVEL } from '../infra/constructs/service-function.js';
 import { logger } from '../shared/logger.js';
 import { QUEUES } from '../shared/queues.js';
 import { prepare } from '../test/support/api.js';
@@ -25,8 +27,8 @@ import { isWithin, meter, within } from './metering.js';
  */
 const MEMORY_GB = 0.5;
 const BATCHES = 10;
-/** Lambda's own START, END and REPORT lines, per invocation. */
-const PLATFORM_LOG_BYTES = 300;
+/** Lambda's own START, END and REPORT lines per invocation: none at the stack's system log level (WARN). */
+const PLATFORM_LOG_BYTES = SYSTEM_LOG_LEVEL === SystemLogLevel.WARN ? 0 : 300;
 
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode?: number }>;
 

@@ -1,5 +1,5 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -36,6 +36,13 @@ export interface ServiceFunctionProps {
   files?: readonly [string, string];
 }
 
+/**
+ * Lambda's own lines (START, END, REPORT: about 300 bytes an invocation, most of the service's log bill at INFO) are
+ * left out: the system log level is WARN, so only the platform's warnings (a timeout, a crash) are kept. Duration,
+ * errors and throttles stay in CloudWatch metrics. Set INFO here to have the REPORT lines back.
+ */
+export const SYSTEM_LOG_LEVEL = SystemLogLevel.WARN;
+
 /** The environment every function starts with (the benchmarks import bundles with it too). */
 export const FUNCTION_ENVIRONMENT: Record<string, string> = { POWERTOOLS_LOG_LEVEL: 'INFO' };
 
@@ -55,6 +62,10 @@ export class ServiceFunction extends NodejsFunction {
       ...(props.reservedConcurrentExecutions ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions } : {}),
       description: props.description,
       logGroup,
+      // JSON logs: Lambda filters them by level (the application's at INFO, as POWERTOOLS_LOG_LEVEL).
+      loggingFormat: LoggingFormat.JSON,
+      systemLogLevelV2: SYSTEM_LOG_LEVEL,
+      applicationLogLevelV2: ApplicationLogLevel.INFO,
       bundling: props.files
         ? {
             ...BUNDLING,

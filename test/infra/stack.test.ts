@@ -46,6 +46,8 @@ describe('the CDK stack', () => {
     expect(functions).toHaveLength(routes.length + consumers.length + scheduled.length + 2 + 2 + 1);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
+      // JSON logs filtered by level; Lambda's START/END/REPORT lines (INFO) left out.
+      expect(fn.Properties.LoggingConfig).toMatchObject({ LogFormat: 'JSON', SystemLogLevel: 'WARN', ApplicationLogLevel: 'INFO' });
     }
     for (const route of routes) {
       expect(functions.some(([, fn]) => String(fn.Properties.Description).startsWith(`${route.method} ${route.paths[0]}:`))).toBe(true);

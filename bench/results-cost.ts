@@ -1,0 +1,79 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../shared/adapters/dynamodb.js';
+import { counterUpdates } from '../shared/adapters/result-counters.js';
+import { answerCounts, countersOf, merge, sentTally } from '../shared/results/tally.js';
+import type { Fixture } from '../infra/examples.js';
+import { inProcess } from '../test/support/api.js';
+import { PRICES } from './cost.js';
+import { meter } from './metering.js';
+
+/** Stores in the year of counters the report reads. */
+/** Stores in the year of counters the report reads (at most 24: a day's counters go in one transaction). */
+const STORES = Math.min(24, Number(process.env.BENCH_RESULT_STORES ?? 20));
+const DAY_MS = 86_400_000;
+
+/**
+ * What results cost: the write units an answer adds by counting (answer and correction, against the same write
+ * without counters), and what a year's report reads, over a year of counters for STORES stores with answers every
+ * day (seeded straight into the counters: the counts, not the answers, are what a report reads).
+ */
+export async function resultsCost(f: Fixture): Promise<string> {
+  const client = inProcess('public', 300);
+  const today = new Date();
+  const days = Array.from({ length: 365 }, (_, i) => new Date(today.getTime() - i * DAY_MS).toISOString().slice(0, 10));
+  const journeyId = 1;
+  // One transaction per day: that day's counters for every store (a counter at most once in a transaction).
+  for (const day of days) {
+    const deltas = merge(
+      Array.from({ length: STORES }, (_, s) => [
+        ...countersOf(
+          { journeyId, storeId: 1000 + s, employeeId: 1 },
+          day,
+          answerCounts({ indicator: 'nps', score: 9, items: [], answeredAt: day, surveyed: true }, 1),
+        ),
+        ...sentTally({ journeyId, storeId: 1000 + s, employeeId: 1 }, new Date(`${day}T12:00:00Z`)),
+      ]).flat(),
+    );
+    await db().client.send(new TransactWriteCommand({ TransactItems: counterUpdates(f.tenantId, { journeyId, deltas }) }));
+  }
+
+  const metered = meter(db().client);
+  const rows: string[] = [];
+  const from = days.at(-1)!;
+  for (const groupBy of ['store', 'journey', 'month', 'employee']) {
+    const request = {
+      path: '/public/results',
+      key: f.key,
+      query: { token: f.userToken, journey: 'loja', from, to: days[0]!, group_by: groupBy },
+    };
+    await client(request);
+    metered.reset();
+    const res = await metered.run(() => client(request));
+    const { roundTrips, read } = metered.totals();
+    const groups = (res.body as { data: unknown[] }).data.length;
+    rows.push(`| ${groupBy} | ${res.status} | ${groups} | ${roundTrips} | ${read} | $${(read * PRICES.readUnit).toFixed(2)} |`);
+  }
+  metered.stop();
+
+  // What counting adds to an answer: the counters of one answer, written as the answer writes them.
+  const perAnswer = merge(
+    countersOf(
+      { journeyId, storeId: 1, employeeId: 1 },
+      days[0]!,
+      answerCounts(
+        { indicator: 'nps', score: 9, items: [{ classId: 1, indicator: 'csat', score: 5 }], answeredAt: days[0]!, surveyed: true },
+        1,
+      ),
+    ),
+  );
+  const counterWrites = counterUpdates(f.tenantId, { journeyId, deltas: perAnswer }).length;
+  return [
+    `### Results: a year's report, and what counting adds to each answer (${STORES} stores, answers every day)`,
+    '',
+    `A report reads counters, never answers: whole months from month counters, the partial months at either end from day counters. Each answer, correction and first send adds ${counterWrites} counter updates (day and month, for the journey, the store, the employee and the pair) to the write it rides on, in one TransactWriteItems. On AWS a transactional write costs 2 write units per item of up to 1 KB, so counting adds ${2 * counterWrites} write units to an answer ($${(2 * counterWrites * PRICES.writeUnit).toFixed(2)} per million answers, $${(2 * counterWrites * PRICES.writeUnit * 0.3).toFixed(2)} per million transactions at a 30% response rate); DynamoDB Local reports transactional writes at the plain rate, so the postSurvey row above shows fewer.`,
+    '',
+    '| report over 365 days, group_by | status | groups | round trips | read units | $ per million reports |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows,
+  ].join('\n');
+}
