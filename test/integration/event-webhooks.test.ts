@@ -42,8 +42,9 @@ interface Received {
 const received = async (): Promise<Received[]> =>
   ((await (await fetch(`${outboxUrl}/messages`)).json()) as Received[]).filter((m) => m.channel === 'event');
 
-async function answeredSale(score: number) {
-  const sale = await api({
+/** Registers a sale on journey loja for a customer with an e-mail; answers the transaction's id and its dispatch message. */
+async function sale() {
+  const res = await api({
     method: 'POST',
     path: '/public/transaction',
     key: tenant.key,
@@ -56,16 +57,21 @@ async function answeredSale(score: number) {
       email: `e${unique}@example.com`,
     },
   });
-  expect(sale.status).toBe(201);
-  await dispatch.drain();
+  expect(res.status).toBe(201);
+  const [message] = await dispatch.drain();
+  return { id: res.body.id as number, message: message as unknown as DispatchMessage };
+}
+
+async function answeredSale(score: number) {
+  const { id } = await sale();
   const answer = await chatbot({
     method: 'POST',
     path: '/survey',
     key: tenant.chatbotKey,
-    body: { transactionId: sale.body.id, attemptId: 1, journey: 'loja', score, comment: 'Bom', classes: [] },
+    body: { transactionId: id, attemptId: 1, journey: 'loja', score, comment: 'Bom', classes: [] },
   });
   expect(answer.status).toBe(201);
-  return sale.body.id as number;
+  return id;
 }
 
 beforeAll(async () => {
@@ -175,25 +181,12 @@ describe('event webhooks', () => {
 
   it('publishes survey.failed when an attempt cannot go out, and transaction.rejected with the request id the tenant was given', async () => {
     // The tenant has no e-mail sender configured: the attempt fails, for good.
-    const sale = await api({
-      method: 'POST',
-      path: '/public/transaction',
-      key: tenant.key,
-      body: {
-        store_id: 1,
-        employee_id: 1,
-        journey: 'loja',
-        customer_integration: `F-${unique++}`,
-        name: 'Bia',
-        email: `f${unique}@example.com`,
-      },
-    });
-    const [message] = await dispatch.drain();
-    expect(await deliverSurvey(message as unknown as DispatchMessage, surveyDelivery, config())).toBe('failed');
+    const { id, message } = await sale();
+    expect(await deliverSurvey(message, surveyDelivery, config())).toBe('failed');
     const [failed] = (await events.drain()) as unknown as EventDelivery[];
     expect(failed!.event).toMatchObject({
       type: 'survey.failed',
-      data: { transaction_id: sale.body.id, attempt_id: 1, channel: 'email', reason: 'not_configured', next_attempt_id: null },
+      data: { transaction_id: id, attempt_id: 1, channel: 'email', reason: 'not_configured', next_attempt_id: null },
     });
 
     const body = {
