@@ -1,5 +1,4 @@
 import type { Indicator, Settings } from '../tenants/config-schema.js';
-import type { Transaction } from '../transactions/schema.js';
 
 /**
  * Results are counted as answers arrive, never computed from the answers at read time. Each answer (and each
@@ -102,9 +101,16 @@ export interface Tally {
   deltas: CounterDelta[];
 }
 
+/** What results read of a rated transaction (its fields as the transaction record names them). */
+export interface Rated {
+  journey_id: number;
+  rating: { score: number } | null;
+  rating_items: { class_id: number; score: number }[];
+}
+
 /** A transaction's rating as results count it, each class with its configured indicator; none when unrated. */
 export function scoredRating(
-  transaction: Pick<Transaction, 'journey_id' | 'rating' | 'rating_items'>,
+  transaction: Rated,
   settings: Pick<Settings, 'journeys' | 'classes'>,
   answeredAt: string,
   surveyed: boolean,
@@ -118,7 +124,7 @@ export function scoredRating(
   return { indicator: journey.indicator, score: transaction.rating.score, items, answeredAt, surveyed };
 }
 
-export const countedOf = (transaction: Pick<Transaction, 'journey_id' | 'store_id' | 'employee_id'>): Counted => ({
+export const countedOf = (transaction: { journey_id: number; store_id: number; employee_id: number }): Counted => ({
   journeyId: transaction.journey_id,
   storeId: transaction.store_id,
   employeeId: transaction.employee_id,
