@@ -108,9 +108,18 @@ export function resultsService({ counters, settings, stores, employees }: Result
 
   /** `user` is being resolved: counters that do not depend on the user's scope are read meanwhile. */
   async function report(tenantId: number, query: ResultsQuery, user: Promise<UserRecord>): Promise<Report> {
-    checkRange(query);
+    // Handled here too, so that a failure before it is awaited is not an unhandled rejection.
+    user.catch(() => undefined);
     const all = await settings(tenantId);
-    const journey = journeyOf(all, query.journey);
+    let journey: JourneyConfig;
+    try {
+      checkRange(query);
+      journey = journeyOf(all, query.journey);
+    } catch (invalid) {
+      // A caller without a valid token learns nothing about its request: its 401 comes first.
+      await user;
+      throw invalid;
+    }
     const unscoped = sourceOf(query, false);
     const early = unscoped.dimension === 'all' ? undefined : readRows(tenantId, journey.id, query, unscoped.dimension, unscoped.ids);
     // Settled whatever the user turns out to be: a refused token's 401 wins over anything the read answered.

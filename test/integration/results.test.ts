@@ -198,5 +198,7 @@ describe('GET /public/results', () => {
     expect((await results({ group_by: 'store', journey: 'nope' })).status).toBe(422);
     expect((await results({ group_by: 'hour' })).status).toBe(422);
     expect((await results({ group_by: 'store' }, 'not-a-token')).status).toBe(401);
+    // The token is checked before the request: a bad token with a bad range is a 401.
+    expect((await results({ group_by: 'day', from: today, to: dayOffset(-1) }, 'not-a-token')).status).toBe(401);
   });
 });
