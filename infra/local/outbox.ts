@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { escapeHtml } from '../../shared/surveys/compose.js';
-import { SIGNATURE_HEADER, verifySignature } from '../../shared/surveys/webhook.js';
+import { SIGNATURE_HEADER, verifySignature } from '../../shared/events/signature.js';
 
 /**
  * The local outbox: where SMS, WhatsApp and chatbot webhooks go when no AWS emulator exists. The real SDK clients are

@@ -10,7 +10,7 @@ import { startOutbox } from './outbox.js';
 import { startPoller } from './poller.js';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDbLocal, startSesServer, startSqsServer } from './services.js';
 import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
-import { webhookSecret } from '../../shared/surveys/webhook.js';
+import { webhookSecret } from '../../shared/events/signature.js';
 import { readSurveyLink } from '../../shared/surveys/link.js';
 import { createQueues, createTable, type QueueUrls } from './setup.js';
 

@@ -3,7 +3,7 @@ import type { EventDelivery, EventDeliveryPorts, EventPublisher, FailedDeliverie
 import { keys } from '../keys.js';
 import { logger } from '../logger.js';
 import { TABLE } from '../table.js';
-import { webhookSecret } from '../surveys/webhook.js';
+import { webhookSecret } from '../events/signature.js';
 import type { Settings } from '../tenants/config-schema.js';
 import { db } from './dynamodb.js';
 import { sendMessage, sendMessages } from './sqs.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { MAX_DELAY_SECONDS } from '../queues.js';
-import { SIGNATURE_HEADER, signatureHeader } from '../surveys/webhook.js';
+import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
 import type { EventType } from '../tenants/config-schema.js';
 import type { EventDelivery, EventDeliveryPorts, TenantEvent } from './ports.js';
 

@@ -8,7 +8,7 @@ import type { DispatchMessage } from './dispatch.js';
 import { signSurveyLink, surveyUrl } from './link.js';
 import { heldByQuietHours, nextAttempt, quietUntil } from './attempts.js';
 import { DeliveryRefused, type AttemptKey, type ClaimedAttempt, type DeliveryPorts, type NextAttempt, type Sent } from './ports.js';
-import { SIGNATURE_HEADER, signatureHeader, webhookSecret } from './webhook.js';
+import { SIGNATURE_HEADER, signatureHeader, webhookSecret } from '../events/signature.js';
 
 /**
  * Survey delivery: one dispatch message becomes one message to the customer (or one webhook to the tenant's

@@ -5,7 +5,7 @@ import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
 import { ENV, requireEnv } from '../../shared/config.js';
 import { DeliveryExhausted, deliverEvent, RETRY_MINUTES } from '../../shared/events/events.js';
 import type { EventDelivery } from '../../shared/events/ports.js';
-import { webhookSecret } from '../../shared/surveys/webhook.js';
+import { webhookSecret } from '../../shared/events/signature.js';
 import { handler as eventConsumer } from '../../functions/queue/event-webhooks.js';
 import { lambdaContext } from '../../infra/local/events.js';
 import { inProcess } from '../support/api.js';

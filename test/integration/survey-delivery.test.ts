@@ -8,7 +8,7 @@ import { lambdaContext } from '../../infra/local/events.js';
 import { putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
 import { ENV, requireEnv } from '../../shared/config.js';
 import { QUEUES } from '../../shared/queues.js';
-import { webhookSecret } from '../../shared/surveys/webhook.js';
+import { webhookSecret } from '../../shared/events/signature.js';
 import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';

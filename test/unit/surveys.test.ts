@@ -15,7 +15,7 @@ import {
   type Senders,
 } from '../../shared/surveys/ports.js';
 import type { SurveyBody } from '../../shared/surveys/schema.js';
-import { webhookSecret } from '../../shared/surveys/webhook.js';
+import { webhookSecret } from '../../shared/events/signature.js';
 import type { Settings } from '../../shared/tenants/config-schema.js';
 
 /** Survey delivery and the survey page against in-memory ports: no table, no provider, no Java. */

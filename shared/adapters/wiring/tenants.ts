@@ -2,7 +2,7 @@ import { readSettings, tenantRepository } from '../tenant-repository.js';
 import { ENV } from '../../config.js';
 import { tenantService } from '../../tenants/service.js';
 import { cachedSettings } from '../../tenants/settings.js';
-import { webhookSecret } from '../../surveys/webhook.js';
+import { webhookSecret } from '../../events/signature.js';
 
 const surveySecret = process.env[ENV.surveySecret];
 
