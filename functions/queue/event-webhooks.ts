@@ -25,7 +25,7 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
     { context, throwOnFullBatchFailure: false },
   );
   for (const [outcome, n] of Object.entries(outcomes)) count('EventDeliveries', outcome, n, 'outcome');
-  if (response.batchItemFailures.length) count('EventDeliveries', 'dead', response.batchItemFailures.length, 'outcome');
+  if (response.batchItemFailures.length) count('EventDeliveries', 'failed', response.batchItemFailures.length, 'outcome');
   logger.info('Event deliveries', { records: event.Records.length, ...outcomes, failed: response.batchItemFailures.length });
   flushMetrics();
   return { batchItemFailures: [...response.batchItemFailures] };

@@ -64,9 +64,11 @@ export function eventDeliveryPorts(settings: (tenantId: number) => Promise<Setti
         }),
       );
     },
-    async secret(tenantId) {
-      const version = (await settings(tenantId)).delivery.webhookSecretVersion;
-      return version ? webhookSecret(surveySecret(), tenantId, version) : undefined;
+    async endpoint(tenantId, url) {
+      const { delivery } = await settings(tenantId);
+      if (!(delivery.webhooks ?? []).some((endpoint) => endpoint.url === url)) return undefined;
+      const version = delivery.webhookSecretVersion;
+      return { secret: version ? webhookSecret(surveySecret(), tenantId, version) : undefined };
     },
   };
 }

@@ -21,7 +21,7 @@ export function tenantEvent(tenantId: number, type: EventType, subject: string, 
   return { id: eventId(tenantId, type, subject), type, created_at: at.toISOString(), data };
 }
 
-export type DeliveryOutcome = 'delivered' | 'waiting' | 'retrying' | 'dead';
+export type DeliveryOutcome = 'delivered' | 'waiting' | 'retrying' | 'dropped';
 
 /** Thrown for the last failure: the queue retries it a few times more, then dead-letters it. */
 export class DeliveryExhausted extends Error {
@@ -33,14 +33,17 @@ export class DeliveryExhausted extends Error {
 
 /**
  * Delivers one event to one endpoint: POSTs it signed; a 2xx is delivered. Anything else (another status, a
- * timeout, a refused connection) is recorded as a failed delivery and retried after the next wait.
+ * timeout, a refused connection) is recorded as a failed delivery and retried after the next wait. An endpoint the
+ * tenant no longer lists gets nothing more.
  */
 export async function deliverEvent(delivery: EventDelivery, ports: EventDeliveryPorts, now = new Date()): Promise<DeliveryOutcome> {
   if (delivery.notBefore && Date.parse(delivery.notBefore) > now.getTime()) {
     await ports.requeue(delivery, Math.min(MAX_DELAY_SECONDS, Math.ceil((Date.parse(delivery.notBefore) - now.getTime()) / 1000)));
     return 'waiting';
   }
-  const secret = await ports.secret(delivery.tenantId);
+  const endpoint = await ports.endpoint(delivery.tenantId, delivery.url);
+  if (!endpoint) return 'dropped';
+  const { secret } = endpoint;
   const body = JSON.stringify(delivery.event);
   let error: string;
   try {

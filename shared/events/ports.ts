@@ -45,8 +45,11 @@ export interface EventDeliveryPorts {
   /** Puts a delivery back on the queue to arrive after `delaySeconds` (at most the queue's longest delay). */
   requeue(delivery: EventDelivery, delaySeconds: number): Promise<void>;
   recordFailure(tenantId: number, failure: FailedDelivery): Promise<void>;
-  /** The tenant's webhook signing secret (derived, never stored). */
-  secret(tenantId: number): Promise<string | undefined>;
+  /**
+   * Whether the tenant still lists this endpoint, and its webhook signing secret (derived, never stored): undefined
+   * once the endpoint was removed, so that a delivery still waiting to be retried is dropped, not sent.
+   */
+  endpoint(tenantId: number, url: string): Promise<{ secret: string | undefined } | undefined>;
 }
 
 export interface FailedDeliveries {

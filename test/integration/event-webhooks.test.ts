@@ -177,6 +177,11 @@ describe('event webhooks', () => {
     const after = await api({ path: '/public/webhooks/deliveries', key: tenant.key, query: { status: 'failed', limit: 1 } });
     expect(after.body.data).toEqual([expect.objectContaining({ attempt: RETRY_MINUTES.length + 1, next_attempt_at: null })]);
     expect((await api({ path: '/public/webhooks/deliveries', key: tenant.key, query: { status: 'sent' } })).status).toBe(422);
+
+    // An endpoint the tenant no longer lists gets nothing more, retries included.
+    const before = (await received()).length;
+    expect(await deliverEvent({ ...failing, url: `${outboxUrl}/events/${tenant.tenantId}?removed` }, deliveryPorts())).toBe('dropped');
+    expect((await received()).length).toBe(before);
   });
 
   it('publishes survey.failed when an attempt cannot go out, and transaction.rejected with the request id the tenant was given', async () => {
