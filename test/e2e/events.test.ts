@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { overHttp } from '../support/api.js';
+import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
 /** Through the local stack: an answer's survey.answered event reaches the tenant's endpoint (the outbox), signed. */
@@ -16,25 +17,12 @@ beforeAll(async () => {
 
 describe('events through the local stack', () => {
   it("delivers survey.answered to the tenant's endpoint by the event queue's consumer, with a valid signature", async () => {
-    const sale = await api({
-      method: 'POST',
-      path: '/public/transaction',
-      key: tenant.key,
-      body: {
-        store_id: 1,
-        employee_id: 1,
-        journey: 'loja',
-        customer_integration: `EV-${Date.now()}`,
-        name: 'Bia',
-        email: `ev${Date.now()}@example.com`,
-      },
-    });
-    expect(sale.status).toBe(201);
+    const id = await registerSale(api, tenant.key);
     const answer = await chatbot({
       method: 'POST',
       path: '/survey',
       key: tenant.chatbotKey,
-      body: { transactionId: sale.body.id, attemptId: 1, journey: 'loja', score: 10, classes: [] },
+      body: { transactionId: id, attemptId: 1, journey: 'loja', score: 10, classes: [] },
     });
     expect(answer.status).toBe(201);
     let event: { text: string; signatureValid: boolean; eventType?: string } | undefined;
@@ -44,7 +32,7 @@ describe('events through the local stack', () => {
         text: string;
         signatureValid: boolean;
       }[];
-      event = messages.find((m) => m.channel === 'event' && m.text.includes(`"transaction_id":${sale.body.id}`));
+      event = messages.find((m) => m.channel === 'event' && m.text.includes(`"transaction_id":${id}`));
       if (!event) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(event).toMatchObject({ signatureValid: true, eventType: 'survey.answered' });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { overHttp } from '../support/api.js';
+import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
 /**
@@ -22,25 +23,12 @@ let browser: Browser;
 let tenant: TestTenant;
 
 async function answered(store: number, score: number) {
-  const sale = await api({
-    method: 'POST',
-    path: '/public/transaction',
-    key: tenant.key,
-    body: {
-      store_id: store,
-      employee_id: 1,
-      journey: 'loja',
-      customer_integration: `RB-${store}-${score}-${Math.random()}`,
-      name: 'Ana',
-      email: `ana${Math.random()}@example.com`,
-    },
-  });
-  expect(sale.status, sale.text).toBe(201);
+  const id = await registerSale(api, tenant.key, { store_id: store });
   const answer = await chatbot({
     method: 'POST',
     path: '/survey',
     key: tenant.chatbotKey,
-    body: { transactionId: sale.body.id, attemptId: 1, journey: 'loja', score, classes: [] },
+    body: { transactionId: id, attemptId: 1, journey: 'loja', score, classes: [] },
   });
   expect(answer.status, answer.text).toBe(201);
 }

@@ -10,6 +10,7 @@ import { handler as eventConsumer } from '../../functions/queue/event-webhooks.j
 import { lambdaContext } from '../../infra/local/events.js';
 import { inProcess } from '../support/api.js';
 import { consume, usePrivateQueue } from '../support/queues.js';
+import { registerSale } from '../support/sales.js';
 import { surveyDelivery } from '../../shared/adapters/wiring/survey-delivery.js';
 import { deliverSurvey } from '../../shared/surveys/delivery.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
@@ -44,22 +45,9 @@ const received = async (): Promise<Received[]> =>
 
 /** Registers a sale on journey loja for a customer with an e-mail; answers the transaction's id and its dispatch message. */
 async function sale() {
-  const res = await api({
-    method: 'POST',
-    path: '/public/transaction',
-    key: tenant.key,
-    body: {
-      store_id: 1,
-      employee_id: 1,
-      journey: 'loja',
-      customer_integration: `E-${Date.now()}-${unique++}`,
-      name: 'Bia',
-      email: `e${unique}@example.com`,
-    },
-  });
-  expect(res.status).toBe(201);
+  const id = await registerSale(api, tenant.key);
   const [message] = await dispatch.drain();
-  return { id: res.body.id as number, message: message as unknown as DispatchMessage };
+  return { id, message: message as unknown as DispatchMessage };
 }
 
 async function answeredSale(score: number) {

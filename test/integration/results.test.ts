@@ -8,6 +8,7 @@ import { deliverSurvey } from '../../shared/surveys/delivery.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import { inProcess } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';
+import { registerSale } from '../support/sales.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
 
 /**
@@ -19,7 +20,6 @@ const dispatch = usePrivateQueue('surveyDispatch');
 const api = inProcess('public');
 const chatbot = inProcess('chatbot');
 let tenant: TestTenant;
-let unique = 0;
 const today = new Date().toISOString().slice(0, 10);
 const dayOffset = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
@@ -35,23 +35,9 @@ const config = () => ({ surveySecret: requireEnv(ENV.surveySecret), baseUrl: req
 
 /** Registers a sale on journey loja for a customer with an e-mail; answers its id and its dispatch message. */
 async function sale(store: number, employee: number, score?: number) {
-  const res = await api({
-    method: 'POST',
-    path: '/public/transaction',
-    key: tenant.key,
-    body: {
-      store_id: store,
-      employee_id: employee,
-      journey: 'loja',
-      customer_integration: `R-${Date.now()}-${unique++}`,
-      name: 'Bia Lima',
-      email: `bia${unique}@example.com`,
-      ...(score === undefined ? {} : { score }),
-    },
-  });
-  expect(res.status, res.text).toBe(201);
+  const id = await registerSale(api, tenant.key, { store_id: store, employee_id: employee, ...(score === undefined ? {} : { score }) });
   const [message] = await dispatch.drain();
-  return { id: res.body.id as number, message: message as DispatchMessage | undefined };
+  return { id, message: message as DispatchMessage | undefined };
 }
 
 const answer = (id: number, score: number, method: 'POST' | 'PUT' = 'POST', classes: unknown[] = []) =>
