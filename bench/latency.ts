@@ -33,7 +33,7 @@ interface Captured {
 }
 
 /** Records every call the document client and the SQS client make, with its input as the caller gave it. */
-function capture() {
+export function capture() {
   const calls: Captured[] = [];
   const name = `capture-${randomUUID()}`;
   const middleware = (next: (args: any) => Promise<any>, context: { commandName?: string }) => async (args: { input: unknown }) => {
@@ -82,7 +82,7 @@ const documentName = (command: string) => {
  * replay would fail (a version has moved on); condition checks in a transaction are left out. Both make the floor
  * cheaper than the calls it stands for, never dearer.
  */
-function replayable({ command, input }: Captured): () => Promise<unknown> {
+export function replayable({ command, input }: Captured): () => Promise<unknown> {
   if (command === 'SendMessageCommand') return () => sqs().send(new SendMessageCommand(structuredClone(input) as SendMessageCommandInput));
   const name = documentName(command);
   const Command = (documentCommands as unknown as Record<string, new (input: unknown) => any>)[name];

@@ -38,29 +38,54 @@ export function db(): Db {
   return defaultDb;
 }
 
-const idBlocks = new Map<string, { next: number; end: number }>();
+type Reservation = Promise<{ first: number; end: number }>;
+/** Each process's block of ids per counter, and the next block, reserved once half the current one is used. */
+const idBlocks = new Map<string, { next: number; end: number; ahead?: Reservation }>();
 
 /**
  * The next internal id of an entity, from its atomic counter. With `blockSize` above 1, this process reserves that
- * many ids in one write and hands them out from memory: ids stay unique, but leave gaps when a process ends.
+ * many ids in one write and hands them out from memory: ids stay unique, but leave gaps when a process ends. The
+ * next block is reserved in the background once half of the current one is used, so that creating a customer
+ * rarely waits for the counter; concurrent creates that do wait share one reservation.
  */
-export async function nextId({ client, tableName }: Db, tenantId: number, entity: Entity, blockSize = 1): Promise<number> {
-  const blockKey = `${tableName}|${tenantId}|${entity}`;
-  const block = idBlocks.get(blockKey);
-  if (block && block.next <= block.end) return block.next++;
+export async function nextId(db: Db, tenantId: number, entity: Entity, blockSize = 1): Promise<number> {
+  if (blockSize === 1) return (await reserveIds(db, tenantId, entity, 1)).end;
+  const blockKey = `${db.tableName}|${tenantId}|${entity}`;
+  const block = idBlocks.get(blockKey) ?? idBlocks.set(blockKey, { next: 1, end: 0 }).get(blockKey)!;
+  const reserveAhead = () => {
+    const ahead = reserveIds(db, tenantId, entity, blockSize);
+    // Awaited when the current block runs out; a failure then clears it, so the next create tries again.
+    ahead.catch(() => undefined);
+    return (block.ahead = ahead);
+  };
+  while (block.next > block.end) {
+    const ahead = block.ahead ?? reserveAhead();
+    try {
+      const { first, end } = await ahead;
+      if (block.ahead === ahead) Object.assign(block, { next: first, end, ahead: undefined });
+    } catch (error) {
+      if (block.ahead === ahead) block.ahead = undefined;
+      throw error;
+    }
+  }
+  const id = block.next++;
+  if (!block.ahead && block.end - block.next < blockSize / 2) reserveAhead();
+  return id;
+}
+
+async function reserveIds({ client, tableName }: Db, tenantId: number, entity: Entity, size: number) {
   const { Attributes } = await client.send(
     new UpdateCommand({
       TableName: tableName,
       Key: keys.counter(tenantId, entity),
       UpdateExpression: 'ADD #value :size',
       ExpressionAttributeNames: { '#value': 'value' },
-      ExpressionAttributeValues: { ':size': blockSize },
+      ExpressionAttributeValues: { ':size': size },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
   const end = Number(Attributes?.value);
-  idBlocks.set(blockKey, { next: end - blockSize + 2, end });
-  return end - blockSize + 1;
+  return { first: end - size + 1, end };
 }
 
 export function isConditionFailure(error: unknown): boolean {
