@@ -10,14 +10,15 @@ import { endToEnd } from './end-to-end.js';
 import { httpThroughput } from './http.js';
 import { warmLatency } from './latency.js';
 import { consumerThroughput } from './throughput.js';
+import { growth } from './growth.js';
 
 /**
  * `npm run bench`: prints each table, writes them all to bench/results/latest.md and their headline ratios to the
  * README's Performance section.
- * `npm run bench -- cold-start latency` runs only the sections named (cost, latency, throughput, http, cold-start)
+ * `npm run bench -- cold-start latency` runs only the sections named (cost, latency, throughput, http, growth, cold-start)
  * and writes nothing.
  */
-const SECTIONS = ['cost', 'latency', 'throughput', 'http', 'cold-start'] as const;
+const SECTIONS = ['cost', 'latency', 'throughput', 'http', 'growth', 'cold-start'] as const;
 const chosen = process.argv.slice(2);
 const wanted = (section: (typeof SECTIONS)[number]) => chosen.length === 0 || chosen.includes(section);
 const unknown = chosen.filter((name) => !(SECTIONS as readonly string[]).includes(name));
@@ -55,6 +56,7 @@ if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
       tables.push(
         await httpThroughput(stack.publicUrl, await fixture(), { seconds: Number(process.env.BENCH_HTTP_SECONDS ?? 10), connections: 10 }),
       );
+    if (wanted('growth')) tables.push(await growth(await fixture()));
   } finally {
     await stack.stop();
   }

@@ -4,6 +4,7 @@ import { costPerOperation } from '../../bench/cost.js';
 import { httpThroughput } from '../../bench/http.js';
 import { warmLatency } from '../../bench/latency.js';
 import { consumerThroughput } from '../../bench/throughput.js';
+import { growth } from '../../bench/growth.js';
 import { routes, succeeded } from '../../infra/routes.js';
 import { fixture, type Fixture } from '../reliability/fixtures.js';
 
@@ -72,6 +73,19 @@ describe('benchmarks, one iteration each', () => {
       expect(number(row[5]), row[0]).toBe(0);
     }
   }, 60_000);
+
+  it('growth: a tenant is grown through the consumer and each read is measured at each size', async () => {
+    const table = rows(await growth(await fixture(), [10, 30]));
+    const measured = table.filter((row) => !row[0]!.startsWith('*'));
+    expect(measured).toHaveLength(10);
+    for (const row of measured) {
+      expect(number(row[3]), row[0]).toBeGreaterThan(0);
+      expect(number(row[4]), row[0]).toBeGreaterThan(0);
+    }
+    // The tenant really grew: the unfiltered first page at 30 customers holds more than at 10.
+    const firstPage = measured.filter((row) => row[0] === 'customers, first page, no filter').map((row) => number(row[2]));
+    expect(firstPage[1]).toBeGreaterThan(firstPage[0]!);
+  }, 120_000);
 
   it('cold start: a function is bundled as deployed and imported beside the floor and its own floor', async () => {
     const table = rows(await coldStart({ runs: 1, only: ['getStore', 'postV2Transaction'] }));
