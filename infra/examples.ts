@@ -31,6 +31,8 @@ export interface Fixture {
   requestId: string;
   /** The link token of a transaction's survey attempt 1 that nothing else answers (the survey page's examples). */
   surveyToken: string;
+  /** A done export request naming the fixture's customer. */
+  privacyRequestId: string;
 }
 
 /** Every operation of the route table has an entry: a route without one fails the tests that cover every route. */
@@ -90,6 +92,14 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
     return { path: '/public/rating/formbuilder', query: { token: f.userToken, start_date: today, end_date: today } };
   },
   getEvaluation: (f) => ({ path: `/public/rating/formbuilder/${f.answeredId}` }),
+  postPrivacyRequest: (f) => ({
+    method: 'POST',
+    path: '/public/privacy/requests',
+    query: { token: f.userToken },
+    body: { type: 'export', client_id: f.clientId },
+  }),
+  getPrivacyRequest: (f) => ({ path: `/public/privacy/requests/${f.privacyRequestId}`, query: { token: f.userToken } }),
+  getPrivacyExport: (f) => ({ path: `/public/privacy/requests/${f.privacyRequestId}/export`, query: { token: f.userToken } }),
   listWebhookDeliveries: () => ({ path: '/public/webhooks/deliveries', query: { status: 'failed' } }),
   getResults: (f) => {
     const today = new Date().toISOString().slice(0, 10);
@@ -130,4 +140,5 @@ export const EXAMPLE_FIXTURE: Fixture = {
   answeredId: 184729384756,
   requestId: 'tx-3q2Vb1kQm9ZcX8yT4rN7pL0sD5fG6hJ2.Hk3dP0qLx9sVb2mT7yWc1A',
   surveyToken: 'AQAAAAH5hI2DO0wBAmsMNTMTWwrDg-yCNLMcQ0xsvD0b',
+  privacyRequestId: 'pr_Qm9hdmlzdGEgZGUgZXhlbX',
 };

@@ -194,6 +194,7 @@ const TAGS: Record<string, string> = {
   rating: "Flexible-form ratings: the forms and the answers' evaluations",
   webhooks: "The deliveries of events to the tenant's webhook endpoints",
   results: 'NPS, CSAT and CES by store, employee, journey, class and period, counted as answers arrive',
+  privacy: "A data subject's rights under the LGPD: a copy of their data, and its erasure",
   s: 'The survey page a link opens, for the customer (HTML)',
   survey: 'The chatbot hand-off: read a survey, answer it, correct the answer',
 };

@@ -322,6 +322,37 @@ export const routes: readonly Route[] = [
   },
 
   {
+    operationId: 'postPrivacyRequest',
+    method: 'POST',
+    paths: ['/public/privacy/requests'],
+    handler: 'http/post-privacy-request.ts',
+    api: 'public',
+    table: 'readwrite',
+    queues: ['privacy'],
+    summary: "A data subject's request (LGPD): export or erase their data, worked on from a queue (user token with every store)",
+  },
+  {
+    operationId: 'getPrivacyRequest',
+    method: 'GET',
+    paths: ['/public/privacy/requests/{id}'],
+    handler: 'http/get-privacy-request.ts',
+    api: 'public',
+    table: 'read',
+    queues: [],
+    summary: 'A privacy request: pending, done with the customers it found, or failed (user token with every store)',
+  },
+  {
+    operationId: 'getPrivacyExport',
+    method: 'GET',
+    paths: ['/public/privacy/requests/{id}/export'],
+    handler: 'http/get-privacy-export.ts',
+    api: 'public',
+    table: 'read',
+    queues: [],
+    summary: 'Everything kept about the customers an export request found, for 7 days after it is done (user token with every store)',
+  },
+
+  {
     operationId: 'getSurvey',
     method: 'GET',
     paths: ['/survey'],
@@ -453,6 +484,14 @@ export const consumers: readonly Consumer[] = [
     sends: ['events'],
     surveyLinks: true,
     summary: "Delivers each event to the tenant's webhook endpoint, signed; retries for about two days, then dead-letters",
+  },
+  {
+    id: 'privacyRequests',
+    handler: 'queue/privacy-requests.ts',
+    queue: 'privacy',
+    table: 'readwrite',
+    sends: [],
+    summary: 'Works on privacy requests: finds the customers they name, erases them or makes their export readable',
   },
 ];
 

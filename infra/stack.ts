@@ -107,7 +107,7 @@ export class SurveyServiceStack extends Stack {
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        projectionType: ProjectionType.ALL,
+        projectionType: 'keysOnly' in index ? ProjectionType.KEYS_ONLY : ProjectionType.ALL,
       });
     }
 

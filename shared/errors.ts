@@ -18,7 +18,8 @@ export class DomainError extends Error {
   }
 }
 
-export type ProblemKind = 'validation' | 'not-found' | 'conflict' | 'unauthenticated' | 'forbidden' | 'unavailable' | 'concurrent-edit';
+export type ProblemKind =
+  'validation' | 'not-found' | 'conflict' | 'unauthenticated' | 'forbidden' | 'unavailable' | 'concurrent-edit' | 'not-ready' | 'gone';
 
 export class ValidationError extends DomainError {
   constructor(message: string, errors: FieldProblem[] = []) {
@@ -42,6 +43,20 @@ export class DuplicateError extends DomainError {
 export class UnauthenticatedError extends DomainError {
   constructor(message = 'A valid API key is required.') {
     super('unauthenticated', message);
+  }
+}
+
+/** What was asked for is being made: ask again shortly. */
+export class NotReadyError extends DomainError {
+  constructor(message: string) {
+    super('not-ready', message);
+  }
+}
+
+/** What was asked for existed and no longer does, for good (an expired export). */
+export class GoneError extends DomainError {
+  constructor(message: string) {
+    super('gone', message);
   }
 }
 

@@ -90,6 +90,17 @@ export const keys = {
     sk: `SURVEYED#${padId(journeyId)}`,
   }),
 
+  /** A privacy request (export or erasure) of a data subject. */
+  privacyRequest: (tenantId: number, id: string) => ({ pk: `${tenant(tenantId)}#PRIVACY#${id}`, sk: 'PRIVACY' }),
+  /** A note in a customer's partition that a privacy request named it (its export lists them). */
+  privacyNamed: (tenantId: number, customerId: number, requestId: string) => ({
+    pk: `${tenant(tenantId)}#CUSTOMER#${customerId}`,
+    sk: `PRIVACY#${requestId}`,
+  }),
+  privacyNamedPrefix: 'PRIVACY#',
+  /** A customer's transactions (gsi8, keys only): what an export reads and an erasure reaches. */
+  customerTransactions: (tenantId: number, customerId: number) => `${tenant(tenantId)}#CUSTOMER#${customerId}#TX`,
+
   /** An address that bounced or complained, per tenant, by the SHA-256 of the address (the address is not kept). */
   /**
    * Survey attempts due in one minute (UTC, `YYYY-MM-DDTHH:MM`), across tenants: the scheduler reads a minute's

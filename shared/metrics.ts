@@ -20,7 +20,8 @@ export type MetricName =
   | 'SurveyAttemptsSent'
   | 'SurveyAttemptsHeld'
   | 'SurveyAttemptsReleased'
-  | 'EventDeliveries';
+  | 'EventDeliveries'
+  | 'PrivacyRequests';
 
 /** This invocation's counts until its flush: by dimension and value ('' for none), then by metric. */
 const counted = new Map<string, { dimension?: [string, string]; counts: Map<MetricName, number> }>();

@@ -6,6 +6,8 @@ export const QUEUES = {
   surveyDispatch: { name: 'SurveyDispatchQueue', urlEnv: ENV.surveyDispatchQueueUrl },
   /** One message per event and endpoint: its delivery, and its retries. */
   events: { name: 'EventQueue', urlEnv: ENV.eventQueueUrl },
+  /** One message per privacy request (export or erasure) of a data subject. */
+  privacy: { name: 'PrivacyQueue', urlEnv: ENV.privacyQueueUrl },
 } as const;
 export type QueueId = keyof typeof QUEUES;
 

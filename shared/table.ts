@@ -20,6 +20,8 @@ export const TABLE = {
     { name: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
     { name: 'gsi6', partitionKey: 'gsi6pk', sortKey: 'gsi6sk' },
     { name: 'gsi7', partitionKey: 'gsi7pk', sortKey: 'gsi7sk' },
+    // gsi8: a customer's transactions, keys only: an update of a transaction never rewrites its entry.
+    { name: 'gsi8', partitionKey: 'gsi8pk', sortKey: 'gsi8sk', keysOnly: true },
   ],
 } as const;
 

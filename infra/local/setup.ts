@@ -3,16 +3,38 @@ import {
   DescribeTableCommand,
   type DynamoDBClient,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { MAX_RECEIVE_COUNT, QUEUE_VISIBILITY_TIMEOUT_SECONDS, QUEUES, type QueueId } from '../../shared/queues.js';
 import { TABLE } from '../../shared/table.js';
 
-/** Creates the table from its one declaration, as the CDK stack does; does nothing when it exists. */
+const indexDeclaration = (index: (typeof TABLE.indexes)[number]) => ({
+  IndexName: index.name,
+  KeySchema: [
+    { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+    { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+  ],
+  Projection: { ProjectionType: 'keysOnly' in index ? ('KEYS_ONLY' as const) : ('ALL' as const) },
+});
+
+/**
+ * Creates the table from its one declaration, as the CDK stack does. A table kept from an older version (the local
+ * data directory) gets the indexes it lacks, one at a time, as DynamoDB allows.
+ */
 export async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+    for (const index of TABLE.indexes.filter((declared) => !present.has(declared.name)))
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: [index.partitionKey, index.sortKey].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+          GlobalSecondaryIndexUpdates: [{ Create: indexDeclaration(index) }],
+        }),
+      );
     return;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -27,14 +49,7 @@ export async function createTable(client: DynamoDBClient, tableName: string): Pr
         { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
         { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: TABLE.indexes.map((index) => ({
-        IndexName: index.name,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      })),
+      GlobalSecondaryIndexes: TABLE.indexes.map(indexDeclaration),
     }),
   );
   await client.send(

@@ -51,9 +51,11 @@ export const attemptStore: AttemptStore = {
               '#survey.#reason = :null, #contact = #contacts.#kind REMOVE #survey.#sent_at, #survey.#message_id, #survey.#detail'
             : 'SET #survey.#claimed = :until',
           // DynamoDB refuses redundant parentheses; AND binds tighter than OR, so only the OR is grouped.
-          ConditionExpression: `#status = :created AND ${moving ? `(${current} OR ${later})` : current}`,
+          // An erased customer's transaction sends nothing more: its contacts are gone with it.
+          ConditionExpression: `#status = :created AND attribute_not_exists(#erased) AND ${moving ? `(${current} OR ${later})` : current}`,
           ExpressionAttributeNames: {
             ...names,
+            '#erased': 'erased_at',
             ...(moving
               ? {
                   '#attempts': 'attempts',
@@ -87,7 +89,7 @@ export const attemptStore: AttemptStore = {
     const { Item: item } = await client.send(
       new GetCommand({ TableName: tableName, Key: keys.transaction(key.tenantId, key.transactionId), ConsistentRead: true }),
     );
-    if (!item || item.status !== 'created') return { status: 'missing' };
+    if (!item || item.status !== 'created' || item.erased_at) return { status: 'missing' };
     const survey = item.survey as { status?: string; attempt_id?: number };
     const planned = (item.attempts as { status?: string }[] | undefined)?.[key.attemptId - 1];
     if (key.attemptId > 1 && !planned) return { status: 'missing' };

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { keys, normaliseName, padId } from '../keys.js';
-import { inIndex, indexAttributes } from '../table.js';
+import { inIndex, indexAttributes, TABLE } from '../table.js';
 import type { CustomerFilters } from '../customers/requests.js';
 import { Customer } from '../customers/schema.js';
 import type { CustomerRepository } from '../customers/ports.js';
@@ -64,7 +64,13 @@ async function queryCustomers(tenantId: number, filters: CustomerFilters): Promi
   ];
   const [first] = present;
   if (!first) {
-    return pageByIdRange(db(), tenantId, ENTITY, filters, (item) => optOut === undefined || item.opt_out === optOut);
+    return pageByIdRange(
+      db(),
+      tenantId,
+      ENTITY,
+      filters,
+      (item) => item[TABLE.entityAttribute] === ENTITY && (optOut === undefined || item.opt_out === optOut),
+    );
   }
   const [, index, partition, filter] = first;
   const spec: QuerySpec = { index, partition: partition(), filters: others(0) };

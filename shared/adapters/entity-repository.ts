@@ -48,6 +48,8 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
     }
     return attributes;
   };
+  /** An item of this entity, not the marker an erasure leaves in its place (its entity is `<ENTITY>_ERASED`). */
+  const isLive = (item: Item | undefined): item is Item => item?.[TABLE.entityAttribute] === entity;
   const guardKey = (tenantId: number, code: unknown) => keys.externalId(tenantId, entity, String(code));
   const duplicate = (code: unknown) =>
     new DuplicateError(`A ${entity.toLowerCase()} with ${model.externalId} "${String(code)}" already exists.`, model.externalId!);
@@ -122,7 +124,7 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
   async function get(tenantId: number, id: number): Promise<T | undefined> {
     const { client, tableName } = db();
     const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.entity(tenantId, entity, id) }));
-    return Item ? model.parse(Item) : undefined;
+    return isLive(Item) ? model.parse(Item) : undefined;
   }
 
   /** Reads several entities in one round trip (at most 100 ids), in the order asked; absent ones are skipped. */
@@ -132,7 +134,12 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
       db(),
       [...new Set(ids)].map((id) => keys.entity(tenantId, entity, id)),
     );
-    const found = new Map(items.map((item) => model.parse(item)).map((value) => [value.id, value]));
+    const found = new Map(
+      items
+        .filter(isLive)
+        .map((item) => model.parse(item))
+        .map((value) => [value.id, value]),
+    );
     return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
   }
 
@@ -165,7 +172,10 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
       names[`#r${i}`] = name;
       return `#r${i}`;
     });
-    let condition = 'attribute_exists(pk)';
+    // An erased entity's marker keeps its key: it is not there to edit.
+    let condition = '#entity = :entity';
+    names['#entity'] = TABLE.entityAttribute;
+    values[':entity'] = entity;
     const guards: NonNullable<TransactWriteCommandInput['TransactItems']> = [];
     const field = model.externalId;
     if (field && field in changes) {

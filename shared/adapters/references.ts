@@ -1,3 +1,4 @@
+import { TABLE } from '../table.js';
 import { keys, type Entity } from '../keys.js';
 import type { Referenced, ReferenceReader } from '../transactions/ports.js';
 import { transactionIdFor } from '../transactions/request-key.js';
@@ -103,7 +104,8 @@ export const readTransactionReferences: ReferenceReader = async (requests) => {
   return reads.map(({ found: [store, employee, customer], also: [held, fallbackStore], externalTargets }, i): Referenced => ({
     store: store && stores.parse(store),
     employee: employee && employees.parse(employee),
-    customer: customer && customers.parse(customer),
+    // An erased customer's marker is no customer: a transaction naming its id is told the customer is unknown.
+    customer: customer?.[TABLE.entityAttribute] === 'CUSTOMER' ? customers.parse(customer) : undefined,
     externalTargets: { store: externalTargets[0], employee: externalTargets[1], customer: externalTargets[2] },
     existing: held?.request_key === requests[i]!.requestKey ? toRequestRecord(held) : undefined,
     fallbackStore: fallbackStore && stores.parse(fallbackStore),

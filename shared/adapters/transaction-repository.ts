@@ -52,6 +52,7 @@ export function toItem(
     ...(attemptWaits.length > 1 ? { attempt_waits: attemptWaits } : {}),
     ...(warnings.length ? { warnings } : {}),
     ...(answer ? { ...answerAttributes(answer), ...evaluationIndex(tenantId, transaction, answer.answeredAt) } : {}),
+    ...inIndex('gsi8', keys.customerTransactions(tenantId, transaction.customer_id), `${transaction.created_at}#${transaction.id}`),
     ...transaction,
   };
 }

@@ -21,6 +21,8 @@ export const PROBLEMS: Record<ProblemKind | TransportKind | 'internal', { status
   conflict: { status: 400, title: 'Already exists' },
   'not-found': { status: 404, title: 'Not found' },
   'concurrent-edit': { status: 409, title: 'Edited concurrently' },
+  'not-ready': { status: 409, title: 'Not ready' },
+  gone: { status: 410, title: 'Gone' },
   unauthenticated: { status: 401, title: 'Unauthorized' },
   forbidden: { status: 401, title: 'Not authorized for this change' },
   'payload-too-large': { status: 413, title: 'Body too large' },

@@ -2,7 +2,7 @@ import { tenantEvent } from '../events/events.js';
 import type { EventPublisher } from '../events/ports.js';
 import * as v from 'valibot';
 import type { FieldProblem } from '../errors.js';
-import { logger } from '../logger.js';
+import { describeError, logger } from '../logger.js';
 import { count } from '../metrics.js';
 import { MAX_RECEIVE_COUNT, receiveCount, type QueueRecord } from '../queues.js';
 import { describeIssue } from '../schema.js';
@@ -172,10 +172,6 @@ export function transactionConsumer({ service, readReferences, dispatcher, event
 
   return { prepareBatch, processTransactionRecord, dispatchOutbox };
 }
-
-/** An error as a log line may show it: its class and the start of its message (SDK messages name no personal data). */
-const describeError = (error: unknown) =>
-  error instanceof Error ? { name: error.name, message: error.message.slice(0, 300) } : { name: typeof error, message: '' };
 
 /** The metric dimension of a rejection: which rule refused it, from the field it names. */
 export function rejectionReason(path: string | undefined): string {

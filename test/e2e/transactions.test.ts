@@ -28,7 +28,9 @@ describe('v2 transactions through the local stack (API, queue, consumer)', () =>
     const outcome = await outcomeOf(post.headers['x-request-id']!);
     expect(outcome).toMatchObject({ status: 'created', errors: [] });
     const transaction = await api({ path: `/public/transaction/${outcome.transactionId}`, key: KEY });
-    expect(transaction.body).toMatchObject({ journey_id: 1, rating_items: [{ class_id: 2, score: 5 }], survey: { status: 'scheduled' } });
+    expect(transaction.body).toMatchObject({ journey_id: 1, rating_items: [{ class_id: 2, score: 5 }] });
+    // The stack's dispatcher may already have sent the survey by the time it is read.
+    expect(['scheduled', 'sent']).toContain(transaction.body.survey.status);
   });
 
   it('are rejected with the reasons when a rule refuses them', async () => {

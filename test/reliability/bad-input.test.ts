@@ -16,6 +16,8 @@ let f: Fixture;
 // Valid-by-chance v2 transactions go to a queue of this file, so that no consumer writes behind the snapshots.
 const queued = usePrivateQueue('transactions');
 usePrivateQueue('surveyDispatch');
+// Accepted privacy requests wait here: the local stack's consumer would change the tenant under a later route's check.
+usePrivateQueue('privacy');
 export const tally = { requests: 0, refused: 0, accepted: 0 };
 
 beforeAll(async () => {

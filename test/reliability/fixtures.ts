@@ -1,3 +1,4 @@
+import { privacy } from '../../shared/adapters/wiring/privacy.js';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { routes } from '../../infra/routes.js';
@@ -58,9 +59,19 @@ export async function fixture(): Promise<Fixture> {
     key: tenant.chatbotKey,
     body: { transactionId: answered.body.id, attemptId: 1, journey: 'loja', classes: [], score: 9, comment: marker },
   });
+  // A done export of the customer's data: submitted as a tenant would, worked on here rather than by a poller.
+  const exportRequest = await publicApi({
+    method: 'POST',
+    path: '/public/privacy/requests',
+    key,
+    query: { token: tenant.userToken },
+    body: { type: 'export', client_id: `${marker}-C` },
+  });
+  await privacy.process(tenant.tenantId, exportRequest.body.id as string);
   return {
     ...tenant,
     marker,
+    privacyRequestId: exportRequest.body.id as string,
     storeId: store.body.id,
     storeCode: `${marker}-S`,
     customerId: customer.body.id,

@@ -1,3 +1,4 @@
+import { NotFoundError } from '../../errors.js';
 import { ENV, requireEnvs } from '../../config.js';
 import { storeNames, suppressAddress } from '../attempt-repository.js';
 import { findById } from '../transaction-repository.js';
@@ -37,7 +38,12 @@ export const surveyPage: PagePorts = {
   stores: storeNames,
   answer: (tenantId, body, read) => answerSurvey(tenantId, body, 'create', readRecords.get(read)),
   optOut: async (tenantId, customerId) => {
-    await editCustomer(tenantId, customerId, { opt_out: true });
+    try {
+      await editCustomer(tenantId, customerId, { opt_out: true });
+    } catch (error) {
+      // An erased customer has nothing left to opt out of.
+      if (!(error instanceof NotFoundError)) throw error;
+    }
   },
 };
 

@@ -1,0 +1,22 @@
+import { answer, problem } from '../../shared/http/contract.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { PrivacyRequestPath, PrivacyRequestView } from '../../shared/privacy/schema.js';
+import { requireEveryStore } from '../../shared/privacy/service.js';
+import { privacy } from '../../shared/adapters/wiring/privacy.js';
+import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
+
+/** A privacy request: pending, done (with the customers it found) or failed. Needs a user token with every store. */
+export const contract = {
+  userToken: true as const,
+  path: PrivacyRequestPath,
+  responses: {
+    200: answer('The request', PrivacyRequestView),
+    401: problem('No valid user token, or one limited to some stores'),
+    404: problem('No such request in this tenant'),
+  },
+};
+
+export const handler = httpHandler(contract, async ({ tenantId, path, userToken }) => {
+  requireEveryStore(await resolveUser(tenantId, userToken));
+  return { status: 200, body: await privacy.get(tenantId, path.id) };
+});

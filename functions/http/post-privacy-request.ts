@@ -1,0 +1,28 @@
+import { answer, problem } from '../../shared/http/contract.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { PrivacyRequestBody, PrivacyRequestView } from '../../shared/privacy/schema.js';
+import { requireEveryStore } from '../../shared/privacy/service.js';
+import { privacy } from '../../shared/adapters/wiring/privacy.js';
+import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
+
+/**
+ * A data subject's request under the LGPD: a copy of their data (export) or its deletion (erase), naming them by
+ * cpf, e-mail, phone or client_id. Accepted at once (202) and worked on from a queue; GET …/requests/{id} follows it.
+ * Needs a user token with access to every store.
+ */
+export const contract = {
+  userToken: true as const,
+  body: PrivacyRequestBody,
+  statuses: { validation: 422 },
+  responses: {
+    202: answer('Accepted: the request, pending', PrivacyRequestView),
+    401: problem('No valid user token, or one limited to some stores'),
+    422: problem('Invalid body (a type, and at least one identifier)'),
+  },
+};
+
+export const handler = httpHandler(contract, async ({ tenantId, body, userToken }) => {
+  const user = await resolveUser(tenantId, userToken);
+  requireEveryStore(user);
+  return { status: 202, body: await privacy.submit(tenantId, body, user.name) };
+});

@@ -1,0 +1,235 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { keys } from '../keys.js';
+import type { DataSubjects, PrivacyRequestRecord, PrivacyRequests } from '../privacy/ports.js';
+import { PRIVACY_REQUEST_STATUSES, PRIVACY_REQUEST_TYPES } from '../privacy/schema.js';
+import { TABLE } from '../table.js';
+import { customers } from './customer-repository.js';
+import { batchGet, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
+
+/** How long a privacy request's record is kept: the tenant's proof that it answered (LGPD asks for five years). */
+const REQUEST_KEPT_DAYS = 5 * 365;
+/** An export lists at most this many transactions of a customer (a response must stay under Lambda's 6 MB). */
+export const EXPORT_MAX_TRANSACTIONS = 2000;
+
+const Problems = v.array(v.object({ path: v.string(), message: v.string() }));
+const Stored = v.object({
+  id: v.string(),
+  type: v.picklist(PRIVACY_REQUEST_TYPES),
+  status: v.picklist(PRIVACY_REQUEST_STATUSES),
+  identifiers: v.optional(v.nullable(v.record(v.string(), v.string()))),
+  subjects: v.array(v.number()),
+  requested_by: v.string(),
+  created_at: v.string(),
+  finished_at: v.nullable(v.string()),
+  errors: Problems,
+});
+
+export const privacyRequests: PrivacyRequests = {
+  async insert(tenantId, request) {
+    const { client, tableName } = db();
+    await client.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: {
+          ...keys.privacyRequest(tenantId, request.id),
+          [TABLE.entityAttribute]: 'PRIVACY_REQUEST',
+          id: request.id,
+          type: request.type,
+          status: request.status,
+          identifiers: request.identifiers,
+          subjects: request.subjects,
+          requested_by: request.requestedBy,
+          created_at: request.createdAt,
+          finished_at: request.finishedAt,
+          errors: request.errors,
+          [TABLE.ttlAttribute]: Math.floor(Date.parse(request.createdAt) / 1000) + REQUEST_KEPT_DAYS * 86_400,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  },
+
+  async get(tenantId, id) {
+    const { client, tableName } = db();
+    const { Item } = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.privacyRequest(tenantId, id), ConsistentRead: true }),
+    );
+    if (!Item) return undefined;
+    const stored = v.parse(Stored, Item);
+    return {
+      id: stored.id,
+      type: stored.type,
+      status: stored.status,
+      identifiers: stored.identifiers ?? null,
+      subjects: stored.subjects,
+      requestedBy: stored.requested_by,
+      createdAt: stored.created_at,
+      finishedAt: stored.finished_at,
+      errors: stored.errors,
+    } satisfies PrivacyRequestRecord;
+  },
+
+  async finish(tenantId, id, outcome) {
+    const { client, tableName } = db();
+    try {
+      await client.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.privacyRequest(tenantId, id),
+          // The identifiers were needed to find the subjects; once found, the request keeps only their ids.
+          UpdateExpression: 'SET #status = :status, subjects = :subjects, finished_at = :at, #errors = :errors REMOVE identifiers',
+          ConditionExpression: '#status = :pending',
+          ExpressionAttributeNames: { '#status': 'status', '#errors': 'errors' },
+          ExpressionAttributeValues: {
+            ':status': outcome.status,
+            ':subjects': outcome.subjects,
+            ':at': outcome.finishedAt,
+            ':errors': outcome.errors,
+            ':pending': 'pending',
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  },
+};
+
+/** Stored attributes that are keys or index entries, not data: left out of exports. */
+const isDataAttribute = (name: string) => !/^(pk|sk|gsi\d+(pk|sk)|entity|expiresAt)$/.test(name);
+const dataOf = (item: Item): Record<string, unknown> => Object.fromEntries(Object.entries(item).filter(([name]) => isDataAttribute(name)));
+
+/** The keys of a customer's transactions, newest last (gsi8 holds keys only). */
+async function transactionKeys(tenantId: number, customerId: number, limit = Infinity): Promise<{ keys: Item[]; more: boolean }> {
+  const { client, tableName } = db();
+  const found: Item[] = [];
+  let startKey: Item | undefined;
+  do {
+    const out: QueryCommandOutput = await client.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'gsi8',
+        KeyConditionExpression: 'gsi8pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.customerTransactions(tenantId, customerId) },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    found.push(...(out.Items ?? []).map((item) => ({ pk: item.pk, sk: item.sk })));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey && found.length < limit);
+  return { keys: found.slice(0, limit), more: found.length > limit || startKey !== undefined };
+}
+
+const INDEXED_BY = { cpf: 'gsi7', email: 'gsi5', phone: 'gsi6' } as const;
+
+export const dataSubjects: DataSubjects = {
+  async find(tenantId, identifiers) {
+    const ids = new Set<number>();
+    const lookups: Promise<void>[] = [];
+    if (identifiers.client_id !== undefined)
+      lookups.push(customers.findByExternalId(tenantId, identifiers.client_id).then((customer) => void (customer && ids.add(customer.id))));
+    for (const field of ['cpf', 'email', 'phone'] as const) {
+      const value = identifiers[field];
+      if (value === undefined) continue;
+      lookups.push(
+        queryAll(db(), { index: INDEXED_BY[field], partition: keys.byValue(tenantId, 'CUSTOMER', field, value) }).then((items) => {
+          for (const item of items) if (item[TABLE.entityAttribute] === 'CUSTOMER') ids.add(Number(item.id));
+        }),
+      );
+    }
+    await Promise.all(lookups);
+    return [...ids].sort((a, b) => a - b);
+  },
+
+  async named(tenantId, customerId, request) {
+    const { client, tableName } = db();
+    await client.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: {
+          ...keys.privacyNamed(tenantId, customerId, request.id),
+          [TABLE.entityAttribute]: 'PRIVACY_NAMED',
+          request_id: request.id,
+          type: request.type,
+          created_at: request.createdAt,
+        },
+      }),
+    );
+  },
+
+  async dossier(tenantId, customerId) {
+    const { client, tableName } = db();
+    const [{ Item: customer }, { keys: txKeys, more }, named] = await Promise.all([
+      client.send(new GetCommand({ TableName: tableName, Key: keys.entity(tenantId, 'CUSTOMER', customerId), ConsistentRead: true })),
+      transactionKeys(tenantId, customerId, EXPORT_MAX_TRANSACTIONS),
+      queryAll(db(), { partition: keys.entity(tenantId, 'CUSTOMER', customerId).pk, sortBeginsWith: keys.privacyNamedPrefix }),
+    ]);
+    if (!customer) return undefined;
+    const transactions = await batchGet(db(), txKeys);
+    return {
+      customer: dataOf(customer),
+      transactions: transactions.map(dataOf).sort((a, b) => String(a.created_at).localeCompare(String(b.created_at))),
+      transactionsTruncated: more,
+      privacyRequests: named.map(dataOf),
+    };
+  },
+
+  async erase(tenantId, customerId, requestId, at) {
+    const { client, tableName } = db();
+    // What the transactions copied first: a retry after a failure half way starts here again and finds the rest.
+    const { keys: txKeys } = await transactionKeys(tenantId, customerId);
+    const transactions = await batchGet(db(), txKeys);
+    await Promise.all(transactions.map((item) => eraseTransactionCopy(item, requestId, at)));
+
+    const key = keys.entity(tenantId, 'CUSTOMER', customerId);
+    const { Item: customer } = await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+    if (!customer || customer[TABLE.entityAttribute] !== 'CUSTOMER') return;
+    if (typeof customer.client_id === 'string') {
+      // The client_id's guard goes, so the same client_id later makes a new customer; only if it still names this one.
+      try {
+        await client.send(
+          new DeleteCommand({
+            TableName: tableName,
+            Key: keys.externalId(tenantId, 'CUSTOMER', customer.client_id),
+            ConditionExpression: 'id = :id',
+            ExpressionAttributeValues: { ':id': customerId },
+          }),
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    }
+    // The customer becomes a marker: its id, when and by which request. Replacing the item takes it out of every index.
+    await client.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...key, [TABLE.entityAttribute]: 'CUSTOMER_ERASED', id: customerId, erased_at: at, erased_by: requestId },
+      }),
+    );
+  },
+};
+
+/** A transaction without the personal data it copied: the customer's name, its contacts, the comment, the respondent. */
+async function eraseTransactionCopy(item: Item, requestId: string, at: string): Promise<void> {
+  const rating = item.rating as { comment?: unknown } | null | undefined;
+  const respondent = item.respondent as Record<string, unknown> | null | undefined;
+  const sets = ['customer_name = :null', 'survey_contact = :null', 'erased_at = :at', 'erased_by = :request'];
+  if (rating && typeof rating === 'object') sets.push('rating.#comment = :null');
+  if (respondent && typeof respondent === 'object') sets.push('respondent.#name = :null', 'respondent.#phone = :null');
+  const names: Record<string, string> = {};
+  if (rating && typeof rating === 'object') names['#comment'] = 'comment';
+  if (respondent && typeof respondent === 'object') Object.assign(names, { '#name': 'name', '#phone': 'phone' });
+  const { client, tableName } = db();
+  await client.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: { pk: item.pk, sk: item.sk },
+      UpdateExpression: `SET ${sets.join(', ')} REMOVE survey_contacts`,
+      ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: { ':null': null, ':at': at, ':request': requestId },
+    }),
+  );
+}

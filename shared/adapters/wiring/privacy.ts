@@ -1,0 +1,13 @@
+import { ENV, requireEnvs } from '../../config.js';
+import { privacyService } from '../../privacy/service.js';
+import { dataSubjects, privacyRequests } from '../privacy-repository.js';
+import { sendMessage } from '../sqs.js';
+
+requireEnvs(ENV.tableName);
+
+/** Privacy requests: kept in the table, worked on from the privacy queue, over the tenant's customers and transactions. */
+export const privacy = privacyService({
+  requests: privacyRequests,
+  subjects: dataSubjects,
+  queue: { send: async (message) => void (await sendMessage('privacy', message)) },
+});

@@ -1,0 +1,53 @@
+import type { FieldProblem } from '../errors.js';
+import type { Identifiers, PrivacyMessage, PrivacyRequestType } from './schema.js';
+
+/** A privacy request as kept: its identifiers only while it is pending. */
+export interface PrivacyRequestRecord {
+  id: string;
+  type: PrivacyRequestType;
+  status: 'pending' | 'done' | 'failed';
+  identifiers: Identifiers | null;
+  subjects: number[];
+  requestedBy: string;
+  createdAt: string;
+  finishedAt: string | null;
+  errors: FieldProblem[];
+}
+
+/** Where privacy requests are kept (`shared/adapters/privacy-repository.ts`). */
+export interface PrivacyRequests {
+  insert(tenantId: number, request: PrivacyRequestRecord): Promise<void>;
+  get(tenantId: number, id: string): Promise<PrivacyRequestRecord | undefined>;
+  /** Records the outcome of a pending request and forgets its identifiers; false when it was no longer pending. */
+  finish(
+    tenantId: number,
+    id: string,
+    outcome: Pick<PrivacyRequestRecord, 'status' | 'subjects' | 'finishedAt' | 'errors'>,
+  ): Promise<boolean>;
+}
+
+/** What the service keeps about one customer, as stored (keys and index attributes left out). */
+export interface Dossier {
+  customer: Record<string, unknown>;
+  transactions: Record<string, unknown>[];
+  transactionsTruncated: boolean;
+  privacyRequests: Record<string, unknown>[];
+}
+
+/** The customers of a tenant as data subjects: found by identifier, read whole, erased. */
+export interface DataSubjects {
+  /** The ids of every customer any of the identifiers matches (erased customers match nothing). */
+  find(tenantId: number, identifiers: Identifiers): Promise<number[]>;
+  /** Notes on the customer that this request named it (kept for the customer's export, and through erasure). */
+  named(tenantId: number, customerId: number, request: { id: string; type: PrivacyRequestType; createdAt: string }): Promise<void>;
+  dossier(tenantId: number, customerId: number): Promise<Dossier | undefined>;
+  /**
+   * Removes the customer's personal data from the customer and from what its transactions copied (name, contacts,
+   * comments, the chatbot respondent), and its lookup entries. Idempotent.
+   */
+  erase(tenantId: number, customerId: number, requestId: string, at: string): Promise<void>;
+}
+
+export interface PrivacyQueue {
+  send(message: PrivacyMessage): Promise<void>;
+}

@@ -1,0 +1,63 @@
+import * as v from 'valibot';
+import { cpf } from '../customers/requests.js';
+import { phone } from '../customers/phone.js';
+import { email, externalCode } from '../schema.js';
+
+export const PRIVACY_REQUEST_TYPES = ['export', 'erase'] as const;
+export type PrivacyRequestType = (typeof PRIVACY_REQUEST_TYPES)[number];
+
+const IDENTIFIERS = ['cpf', 'email', 'phone', 'client_id'] as const;
+
+/** POST /public/privacy/requests: what the data subject asks, and how the tenant knows them (at least one identifier). */
+export const PrivacyRequestBody = v.pipe(
+  v.strictObject({
+    type: v.picklist(PRIVACY_REQUEST_TYPES, `must be ${PRIVACY_REQUEST_TYPES.join(' or ')}`),
+    cpf: v.optional(cpf),
+    email: v.optional(email),
+    phone: v.optional(phone),
+    client_id: v.optional(externalCode),
+  }),
+  v.check((body) => IDENTIFIERS.some((field) => body[field] !== undefined), `send at least one of ${IDENTIFIERS.join(', ')}`),
+);
+export type PrivacyRequestInput = v.InferOutput<typeof PrivacyRequestBody>;
+export type Identifiers = Pick<PrivacyRequestInput, (typeof IDENTIFIERS)[number]>;
+
+export const PRIVACY_REQUEST_STATUSES = ['pending', 'done', 'failed'] as const;
+
+/** A privacy request as the API shows it: the identifiers it was given are not shown back, nor kept once it is done. */
+export const PrivacyRequestView = v.object({
+  id: v.string(),
+  type: v.picklist(PRIVACY_REQUEST_TYPES),
+  status: v.picklist(PRIVACY_REQUEST_STATUSES),
+  subjects: v.array(v.number()),
+  requested_by: v.string(),
+  created_at: v.string(),
+  finished_at: v.nullable(v.string()),
+  /** Until when GET …/export answers (exports only, once done). */
+  export_expires_at: v.nullable(v.string()),
+  errors: v.array(v.object({ path: v.string(), message: v.string() })),
+});
+export type PrivacyRequestView = v.InferOutput<typeof PrivacyRequestView>;
+
+export const PrivacyRequestPath = v.strictObject({
+  id: v.pipe(v.string(), v.regex(/^pr_[A-Za-z0-9_-]{22}$/, 'is not a privacy request id')),
+});
+
+/** The export document: each customer found, with everything the service keeps about them. */
+export const ExportDocument = v.object({
+  request: PrivacyRequestView,
+  generated_at: v.string(),
+  customers: v.array(
+    v.object({
+      customer: v.record(v.string(), v.unknown()),
+      transactions: v.array(v.record(v.string(), v.unknown())),
+      privacy_requests: v.array(v.record(v.string(), v.unknown())),
+      transactions_truncated: v.boolean(),
+    }),
+  ),
+});
+export type ExportDocument = v.InferOutput<typeof ExportDocument>;
+
+/** The message the privacy queue carries: which request to work on (its identifiers stay in the table). */
+export const PrivacyMessage = v.object({ version: v.literal(1), tenantId: v.number(), requestId: v.string() });
+export type PrivacyMessage = v.InferOutput<typeof PrivacyMessage>;

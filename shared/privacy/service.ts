@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { ForbiddenError, GoneError, NotFoundError, NotReadyError, type FieldProblem } from '../errors.js';
+import { logger } from '../logger.js';
+import type { UserScope } from '../tenants/config-schema.js';
+import type { DataSubjects, PrivacyQueue, PrivacyRequestRecord, PrivacyRequests } from './ports.js';
+import type { ExportDocument, PrivacyRequestInput, PrivacyRequestView } from './schema.js';
+
+/** How long an export can be fetched after its request is done. */
+export const EXPORT_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+export interface PrivacyPorts {
+  requests: PrivacyRequests;
+  subjects: DataSubjects;
+  queue: PrivacyQueue;
+}
+
+export const newPrivacyRequestId = () => `pr_${randomBytes(16).toString('base64url')}`;
+
+const exportExpiry = (request: PrivacyRequestRecord) =>
+  request.type === 'export' && request.status === 'done' && request.finishedAt
+    ? new Date(Date.parse(request.finishedAt) + EXPORT_DAYS * DAY_MS).toISOString()
+    : null;
+
+export const viewOf = (request: PrivacyRequestRecord): PrivacyRequestView => ({
+  id: request.id,
+  type: request.type,
+  status: request.status,
+  subjects: request.subjects,
+  requested_by: request.requestedBy,
+  created_at: request.createdAt,
+  finished_at: request.finishedAt,
+  export_expires_at: exportExpiry(request),
+  errors: request.errors,
+});
+
+/**
+ * A data subject's rights under the LGPD: a copy of their data (export) and its deletion (erase). A request is
+ * accepted at once and worked on from a queue: it finds every customer its identifiers match, then erases them or
+ * makes their export readable for EXPORT_DAYS.
+ */
+export function privacyService({ requests, subjects, queue }: PrivacyPorts) {
+  async function submit(tenantId: number, input: PrivacyRequestInput, requestedBy: string): Promise<PrivacyRequestView> {
+    const { type, ...identifiers } = input;
+    const request: PrivacyRequestRecord = {
+      id: newPrivacyRequestId(),
+      type,
+      status: 'pending',
+      identifiers,
+      subjects: [],
+      requestedBy,
+      createdAt: new Date().toISOString(),
+      finishedAt: null,
+      errors: [],
+    };
+    await requests.insert(tenantId, request);
+    await queue.send({ version: 1, tenantId, requestId: request.id });
+    return viewOf(request);
+  }
+
+  async function read(tenantId: number, id: string): Promise<PrivacyRequestRecord> {
+    const request = await requests.get(tenantId, id);
+    if (!request) throw new NotFoundError(`Privacy request ${id} not found.`);
+    return request;
+  }
+
+  /**
+   * Works on one queued request: finds its subjects, notes the request on each, erases them if asked, and records
+   * the outcome. A redelivered message finds the request done and does nothing; an erasure that failed half way is
+   * thrown, so the queue hands it out again (erasing twice is harmless).
+   */
+  async function process(tenantId: number, id: string): Promise<'done' | 'failed' | 'skipped'> {
+    const request = await requests.get(tenantId, id);
+    if (!request || request.status !== 'pending' || !request.identifiers) return 'skipped';
+    const found = await subjects.find(tenantId, request.identifiers);
+    const errors: FieldProblem[] = [];
+    for (const customerId of found) {
+      await subjects.named(tenantId, customerId, request);
+      if (request.type === 'erase') await subjects.erase(tenantId, customerId, request.id, new Date().toISOString());
+    }
+    if (!found.length) errors.push({ path: '', message: 'no customer matches the identifiers given' });
+    const status = 'done';
+    await requests.finish(tenantId, id, { status, subjects: found, finishedAt: new Date().toISOString(), errors });
+    logger.info('Privacy request done', { tenantId, privacyRequest: id, type: request.type, subjects: found.length });
+    return status;
+  }
+
+  /** The export of a done export request, while it has not expired. */
+  async function exportOf(tenantId: number, id: string): Promise<ExportDocument> {
+    const request = await read(tenantId, id);
+    if (request.type !== 'export') throw new NotFoundError(`Privacy request ${id} is an erasure: it has no export.`);
+    if (request.status === 'pending') throw new NotReadyError(`Privacy request ${id} is still pending; ask again shortly.`);
+    const expires = exportExpiry(request);
+    if (!expires || Date.parse(expires) < Date.now()) throw new GoneError(`The export of privacy request ${id} has expired.`);
+    const dossiers = await Promise.all(request.subjects.map((customerId) => subjects.dossier(tenantId, customerId)));
+    return {
+      request: viewOf(request),
+      generated_at: new Date().toISOString(),
+      customers: dossiers.flatMap((dossier) =>
+        dossier
+          ? [
+              {
+                customer: dossier.customer,
+                transactions: dossier.transactions,
+                transactions_truncated: dossier.transactionsTruncated,
+                privacy_requests: dossier.privacyRequests,
+              },
+            ]
+          : [],
+      ),
+    };
+  }
+
+  return { submit, get: async (tenantId: number, id: string) => viewOf(await read(tenantId, id)), process, exportOf };
+}
+
+export type PrivacyService = ReturnType<typeof privacyService>;
+
+/** Privacy requests reach customers of every store: only a user who sees every store may make or read them. */
+export function requireEveryStore(user: { scope: UserScope }): void {
+  if (user.scope !== 'all') throw new ForbiddenError('Privacy requests need a user token with access to every store.');
+}

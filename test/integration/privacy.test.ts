@@ -1,0 +1,247 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lambdaContext } from '../../infra/local/events.js';
+import { handler as privacyConsumer } from '../../functions/queue/privacy-requests.js';
+import { attemptStore, reachability, storeNames } from '../../shared/adapters/attempt-repository.js';
+import { db } from '../../shared/adapters/dynamodb.js';
+import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
+import { senders } from '../../shared/adapters/senders.js';
+import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
+import { ENV, requireEnv } from '../../shared/config.js';
+import { keys } from '../../shared/keys.js';
+import { deliverSurvey } from '../../shared/surveys/delivery.js';
+import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
+import { inProcess } from '../support/api.js';
+import { sqsEvent, usePrivateQueue } from '../support/queues.js';
+import { registerSale } from '../support/sales.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+
+const api = inProcess('public');
+const chatbot = inProcess('chatbot');
+const privacyQueue = usePrivateQueue('privacy');
+const dispatch = usePrivateQueue('surveyDispatch');
+let tenant: TestTenant;
+let other: TestTenant;
+
+const CPF = '52998224725';
+const clientId = `P-${randomUUID().slice(0, 8)}`;
+const email = `titular-${randomUUID().slice(0, 8)}@example.com`;
+const today = new Date().toISOString().slice(0, 10);
+
+const request = (body: unknown, who: TestTenant = tenant, token = who.userToken) =>
+  api({ method: 'POST', path: '/public/privacy/requests', key: who.key, query: { token }, body });
+const read = (id: string, who: TestTenant = tenant, token = who.userToken) =>
+  api({ path: `/public/privacy/requests/${id}`, key: who.key, query: { token } });
+const exported = (id: string) =>
+  api({ path: `/public/privacy/requests/${id}/export`, key: tenant.key, query: { token: tenant.userToken } });
+const results = () =>
+  api({
+    path: '/public/results',
+    key: tenant.key,
+    query: { token: tenant.userToken, journey: 'loja', from: today, to: today, group_by: 'store' },
+  });
+
+/** Runs the privacy consumer on what was queued, as the event source would; answers how many records it had. */
+async function work(): Promise<number> {
+  const bodies = await privacyQueue.drain();
+  if (bodies.length) {
+    const { batchItemFailures } = await privacyConsumer(sqsEvent(bodies, { queue: 'PrivacyQueue' }), lambdaContext('privacyRequests'));
+    expect(batchItemFailures).toEqual([]);
+  }
+  return bodies.length;
+}
+
+const item = async (key: { pk: string; sk: string }) =>
+  (await db().client.send(new GetCommand({ TableName: db().tableName, Key: key }))).Item;
+
+let customerId: number;
+let sales: number[];
+let pending: DispatchMessage | undefined;
+
+beforeAll(async () => {
+  [tenant, other] = await Promise.all([newTenant(), newTenant()]);
+  const customer = { customer_integration: clientId, name: 'Titular Teste', email, cpf: CPF, phone: '11987650000' };
+  sales = [await registerSale(api, tenant.key, customer), await registerSale(api, tenant.key, customer)];
+  await dispatch.drain();
+  // The first sale's survey is answered through the chatbot, with a comment and the respondent's name and phone.
+  const answered = await chatbot({
+    method: 'POST',
+    path: '/survey',
+    key: tenant.chatbotKey,
+    body: {
+      transactionId: sales[0],
+      attemptId: 1,
+      journey: 'loja',
+      score: 9,
+      classes: [],
+      comment: 'A Joana me atendeu muito bem',
+      name: 'Titular',
+      phone: '11987650000',
+    },
+  });
+  expect(answered.status, answered.text).toBe(201);
+  // A third sale whose survey is still waiting to go out when the customer is erased.
+  sales.push(await registerSale(api, tenant.key, customer));
+  [pending] = (await dispatch.drain()) as unknown as DispatchMessage[];
+  customerId = (await api({ path: `/public/transaction/${sales[0]}`, key: tenant.key })).body.customer_id as number;
+});
+
+describe('privacy requests: export', () => {
+  let id: string;
+
+  it('is accepted as pending (202), then done with the customers the identifiers match', async () => {
+    const res = await request({ type: 'export', cpf: '529.982.247-25' });
+    expect(res.status, res.text).toBe(202);
+    expect(res.body).toMatchObject({ type: 'export', status: 'pending', subjects: [], finished_at: null });
+    expect(res.body).not.toHaveProperty('cpf');
+    id = res.body.id as string;
+    expect((await read(id)).body.status).toBe('pending');
+    expect((await exported(id)).status).toBe(409);
+
+    expect(await work()).toBe(1);
+    const done = await read(id);
+    expect(done.body).toMatchObject({ status: 'done', subjects: [customerId], errors: [] });
+    expect(Date.parse(done.body.export_expires_at as string) - Date.parse(done.body.finished_at as string)).toBe(7 * 86_400_000);
+    // The identifiers served to find the customers; the request does not keep them.
+    const stored = await item(keys.privacyRequest(tenant.tenantId, id));
+    expect(stored).not.toHaveProperty('identifiers');
+  });
+
+  it('exports the customer, its transactions with their attempts, answer and comment, and the requests that named it', async () => {
+    const res = await exported(id);
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const [subject] = res.body.customers as Record<string, any>[];
+    expect(subject!.customer).toMatchObject({
+      id: customerId,
+      cpf: CPF,
+      email,
+      client_id: clientId,
+      name: 'Titular Teste',
+      phone: '+5511987650000',
+    });
+    expect(subject!.customer).not.toHaveProperty('pk');
+    expect(subject!.transactions.map((t: { id: number }) => t.id).sort()).toEqual([...sales].sort());
+    const answered = subject!.transactions.find((t: { id: number }) => t.id === sales[0]);
+    expect(answered).toMatchObject({
+      rating: { score: 9, comment: 'A Joana me atendeu muito bem' },
+      respondent: { name: 'Titular', phone: '11987650000' },
+      customer_name: 'Titular Teste',
+    });
+    expect(answered.attempts).toEqual(expect.arrayContaining([expect.objectContaining({ attempt_id: 1 })]));
+    expect(subject!.privacy_requests).toEqual([expect.objectContaining({ request_id: id, type: 'export' })]);
+    expect(subject!.transactions_truncated).toBe(false);
+  });
+
+  it('matches nothing of another tenant, whose requests and exports this tenant cannot read', async () => {
+    const res = await request({ type: 'export', cpf: CPF, email, client_id: clientId }, other);
+    expect(res.status).toBe(202);
+    await work();
+    expect((await read(res.body.id as string, other)).body).toMatchObject({
+      status: 'done',
+      subjects: [],
+      errors: [{ path: '', message: 'no customer matches the identifiers given' }],
+    });
+    expect((await read(id, other)).status).toBe(404);
+  });
+});
+
+describe('privacy requests: erase', () => {
+  let before: unknown;
+  let id: string;
+
+  it('removes the personal data from the customer and what its transactions copied, keeping scores and counts', async () => {
+    before = (await results()).body;
+    const res = await request({ type: 'erase', client_id: clientId });
+    expect(res.status, res.text).toBe(202);
+    id = res.body.id as string;
+    await work();
+    expect((await read(id)).body).toMatchObject({ status: 'done', subjects: [customerId] });
+
+    // The customer reads as not found (its id stays, marked erased), and no search finds it.
+    expect((await api({ path: `/public/customer/${customerId}`, key: tenant.key })).status).toBe(404);
+    for (const query of [{ cpf: CPF }, { email }, { client_id: clientId }, { name: 'Titular' }] as Record<string, string>[]) {
+      const list = await api({ path: '/public/customer', key: tenant.key, query: { ...query, token: tenant.userToken } });
+      expect(list.body.data, JSON.stringify(query)).toEqual([]);
+    }
+    const marker = await item(keys.entity(tenant.tenantId, 'CUSTOMER', customerId));
+    expect(marker).toEqual(expect.objectContaining({ id: customerId, erased_by: id, entity: 'CUSTOMER_ERASED' }));
+    expect(JSON.stringify(marker)).not.toMatch(new RegExp(`${CPF}|${email}|Titular|${clientId}`));
+
+    // The transactions keep their score; the copies of the customer's name and contacts, the comment and the respondent are gone.
+    for (const saleId of sales) {
+      const stored = await item(keys.transaction(tenant.tenantId, saleId));
+      expect(stored).toMatchObject({ customer_name: null, survey_contact: null, erased_by: id, customer_id: customerId });
+      expect(stored).not.toHaveProperty('survey_contacts');
+      expect(JSON.stringify(stored)).not.toMatch(new RegExp(`${email}|Titular|Joana|11987650000`));
+    }
+    const answered = await item(keys.transaction(tenant.tenantId, sales[0]!));
+    expect(answered).toMatchObject({ rating: { score: 9, comment: null }, respondent: { name: null, phone: null } });
+    const evaluation = await api({ path: `/public/rating/formbuilder/${sales[0]}`, key: tenant.key });
+    expect(JSON.stringify(evaluation.body)).not.toContain('Joana');
+
+    // Results count what they counted.
+    expect((await results()).body).toEqual(before);
+  });
+
+  it('sends no survey attempt that was still waiting', async () => {
+    const ports = {
+      attempts: attemptStore,
+      reachability,
+      stores: storeNames,
+      senders,
+      scheduler: { schedule: async () => {} },
+      settings: tenantSettings,
+    };
+    const config = { surveySecret: requireEnv(ENV.surveySecret), baseUrl: requireEnv(ENV.surveyBaseUrl) };
+    expect(pending).toBeDefined();
+    expect(await deliverSurvey(pending!, ports, config)).toBe('missing');
+    const stored = await item(keys.transaction(tenant.tenantId, pending!.transactionId));
+    expect((stored!.survey as { status: string }).status).toBe('scheduled');
+  });
+
+  it('lets the same client_id make a new customer afterwards', async () => {
+    const saleId = await registerSale(api, tenant.key, { customer_integration: clientId, name: 'Outra Pessoa', email: `novo-${email}` });
+    const { body } = await api({ path: `/public/transaction/${saleId}`, key: tenant.key });
+    expect(body.customer_id).not.toBe(customerId);
+    const fresh = await api({ path: '/public/customer', key: tenant.key, query: { client_id: clientId, token: tenant.userToken } });
+    expect(fresh.body.data).toEqual([expect.objectContaining({ id: body.customer_id, name: 'Outra Pessoa' })]);
+  });
+
+  it('is idempotent: a redelivered request does nothing more, and erasing again changes nothing', async () => {
+    await dataSubjects.erase(tenant.tenantId, customerId, id, new Date().toISOString());
+    const marker = await item(keys.entity(tenant.tenantId, 'CUSTOMER', customerId));
+    expect(marker).toMatchObject({ entity: 'CUSTOMER_ERASED', erased_by: id });
+    const { batchItemFailures } = await privacyConsumer(
+      sqsEvent([{ version: 1, tenantId: tenant.tenantId, requestId: id }], { queue: 'PrivacyQueue' }),
+      lambdaContext('privacyRequests'),
+    );
+    expect(batchItemFailures).toEqual([]);
+    expect((await read(id)).body).toMatchObject({ status: 'done', subjects: [customerId] });
+  });
+
+  it('has no export', async () => {
+    const res = await exported(id);
+    expect(res.status).toBe(404);
+    expect(res.body.detail).toBe(`Privacy request ${id} is an erasure: it has no export.`);
+  });
+});
+
+describe('privacy requests: who may ask, and what', () => {
+  it('need a user token with every store (401 otherwise)', async () => {
+    expect((await request({ type: 'export', cpf: CPF }, tenant, tenant.limitedToken)).status).toBe(401);
+    expect((await request({ type: 'export', cpf: CPF }, tenant, 'sut_not-a-token')).status).toBe(401);
+  });
+
+  it('say what is wrong with a request (422)', async () => {
+    const none = await request({ type: 'export' });
+    expect(none.status).toBe(422);
+    expect(none.body.errors[0].message).toBe('send at least one of cpf, email, phone, client_id');
+    const wrong = await request({ type: 'delete', cpf: '123' });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['cpf', 'type']);
+    expect((await read('pr_unknown')).status).toBe(400);
+    expect((await read(`pr_${'a'.repeat(22)}`)).status).toBe(404);
+  });
+});
