@@ -65,6 +65,7 @@ export const FLOORS: Record<string, [number, string]> = {
   getResults: [2, "the user token beside one Query of the month's day counters; the stores' names (a BatchGetItem)"],
   postPrivacyRequest: [2, 'the user token, then the request (and one SQS message)'],
   getPrivacyRequest: [2, 'the user token, then the request'],
+  getPrivacyAccess: [2, "the user token, then one Query of the customer's partition"],
   getPrivacyExport: [4, "the user token, the request, the customer beside its transactions' keys and its requests, then the transactions"],
   getSurvey: [1, 'one GetItem (the configuration is cached)'],
   postSurvey: [2, 'the attempt, one conditional update'],

@@ -100,6 +100,7 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   }),
   getPrivacyRequest: (f) => ({ path: `/public/privacy/requests/${f.privacyRequestId}`, query: { token: f.userToken } }),
   getPrivacyExport: (f) => ({ path: `/public/privacy/requests/${f.privacyRequestId}/export`, query: { token: f.userToken } }),
+  getPrivacyAccess: (f) => ({ path: '/public/privacy/access', query: { customer: f.customerId, token: f.userToken } }),
   listWebhookDeliveries: () => ({ path: '/public/webhooks/deliveries', query: { status: 'failed' } }),
   getResults: (f) => {
     const today = new Date().toISOString().slice(0, 10);

@@ -353,6 +353,17 @@ export const routes: readonly Route[] = [
   },
 
   {
+    operationId: 'getPrivacyAccess',
+    method: 'GET',
+    paths: ['/public/privacy/access'],
+    handler: 'http/get-privacy-access.ts',
+    api: 'public',
+    table: 'read',
+    queues: [],
+    summary: "Who read a customer's personal data, when and how, newest first, for a year (user token with every store)",
+  },
+
+  {
     operationId: 'getSurvey',
     method: 'GET',
     paths: ['/survey'],

@@ -98,6 +98,12 @@ export const keys = {
     sk: `PRIVACY#${requestId}`,
   }),
   privacyNamedPrefix: 'PRIVACY#',
+  /** A read of a customer's personal data, in the customer's partition (kept a year). */
+  customerAccess: (tenantId: number, customerId: number, at: string, requestId: string) => ({
+    pk: `${tenant(tenantId)}#CUSTOMER#${customerId}`,
+    sk: `ACCESS#${at}#${requestId}`,
+  }),
+  customerAccessPrefix: 'ACCESS#',
   /** A customer's transactions (gsi8, keys only): what an export reads and an erasure reaches. */
   customerTransactions: (tenantId: number, customerId: number) => `${tenant(tenantId)}#CUSTOMER#${customerId}#TX`,
 

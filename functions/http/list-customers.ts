@@ -5,6 +5,7 @@ import { Customer } from '../../shared/customers/schema.js';
 import { listCustomers } from '../../shared/adapters/wiring/customers.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { readAsUser } from '../../shared/adapters/wiring/tenants.js';
+import { accessLog } from '../../shared/adapters/wiring/access-log.js';
 
 // Its pages' cursors are sealed with the deployment's cursor secret.
 requireEnvs(ENV.cursorSecret);
@@ -21,6 +22,16 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, query, userToken }) => {
-  return { status: 200, body: await readAsUser(tenantId, userToken, () => listCustomers(tenantId, query)) };
+export const handler = httpHandler(contract, async ({ tenantId, query, userToken, keyId, requestId }) => {
+  let user: string | null = null;
+  const page = await readAsUser(
+    tenantId,
+    userToken,
+    () => listCustomers(tenantId, query),
+    (found, reader) => ((user = reader.name), found),
+  );
+  const customerIds = page.data.map((customer) => customer.id);
+  if (customerIds.length)
+    await accessLog.record(tenantId, { customerIds, operation: 'listCustomers', keyId, user, requestId, at: new Date().toISOString() });
+  return { status: 200, body: page };
 });

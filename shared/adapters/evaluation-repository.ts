@@ -44,6 +44,7 @@ async function writeAnswer(
     '#status': 'status',
     '#attempt': 'attempt_id',
     '#version': 'answer_version',
+    '#erased': 'erased_at',
   };
   const values: Item = { ':attempt': attemptId, ':answered': 'answered', ':created': 'created' };
   const assignments = Object.entries(set).map(([name, value], i) => {
@@ -62,7 +63,8 @@ async function writeAnswer(
       TableName: tableName,
       Key: keys.transaction(tenantId, id),
       UpdateExpression: `SET ${assignments.join(', ')}, #survey.#status = :answered`,
-      ConditionExpression: `#status = :created AND #survey.#attempt >= :attempt AND ${state}${seen}`,
+      // An erased customer's transaction takes no new answer: its comment and respondent would bring personal data back.
+      ConditionExpression: `#status = :created AND attribute_not_exists(#erased) AND #survey.#attempt >= :attempt AND ${state}${seen}`,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },
@@ -91,7 +93,8 @@ async function writeAnswer(
     new GetCommand({ TableName: tableName, Key: keys.transaction(tenantId, id), ConsistentRead: true }),
   );
   const answered = stored?.survey as { status?: string; attempt_id?: number } | undefined;
-  const conflict = stored?.status === 'created' && (answered?.attempt_id ?? 0) >= attemptId && answered?.status === 'answered';
+  const conflict =
+    stored?.status === 'created' && !stored.erased_at && (answered?.attempt_id ?? 0) >= attemptId && answered?.status === 'answered';
   // A correction that lost to another one at once is a conflict too: the caller reads again and retries.
   return { outcome: conflict && (mode === 'create' || seen !== '') ? 'conflict' : 'missing' };
 }

@@ -48,6 +48,8 @@ export interface RequestInput<B, P, Q> {
   userToken: string | undefined;
   /** The JSON body exactly as sent, before validation transformed it. */
   sent: unknown;
+  /** Which of the tenant's API keys made the request (null on anonymous routes). */
+  keyId: string | null;
 }
 
 export interface Reply {
@@ -89,6 +91,7 @@ export function httpHandler<
         requestId,
         userToken,
         sent,
+        keyId: keyIdOf(event),
       };
     } catch (invalid) {
       // A valid request checks its token beside its read (one round trip); an invalid one checks it first.
@@ -135,6 +138,11 @@ export function httpHandler<
     });
   return stack.handler(core);
 }
+
+const keyIdOf = (event: HttpEvent): string | null => {
+  const context = parseAuthContext(event.requestContext.authorizer?.lambda);
+  return (context.authenticated && context.keyId) || null;
+};
 
 /** The user token, from its header or the `token` query parameter. */
 const userTokenOf = (event: HttpEvent): string | undefined =>

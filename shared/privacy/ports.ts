@@ -51,3 +51,20 @@ export interface DataSubjects {
 export interface PrivacyQueue {
   send(message: PrivacyMessage): Promise<void>;
 }
+
+/** One read of customers' personal data through the API: who (key, user), what, when, by which operation. */
+export interface AccessEntry {
+  customerIds: number[];
+  operation: string;
+  keyId: string | null;
+  user: string | null;
+  requestId: string;
+  at: string;
+}
+
+/** The record of who read a customer's personal data, kept a year (`shared/adapters/privacy-repository.ts`). */
+export interface AccessLog {
+  record(tenantId: number, entry: AccessEntry): Promise<void>;
+  /** A customer's entries, newest first; `before` pages back (an `at` of a previous page's last entry). */
+  list(tenantId: number, customerId: number, limit: number, before?: string): Promise<Omit<AccessEntry, 'customerIds'>[]>;
+}

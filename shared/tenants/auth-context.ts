@@ -24,7 +24,8 @@ const no = v.union([
 const tenantId = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{1,10}$/), v.transform(Number))]), v.integer(), v.minValue(1));
 
 export const AuthContext = v.union([
-  v.object({ authenticated: yes, tenantId, scope: v.string() }),
+  // keyId: which of the tenant's keys made the request (the access log names it); absent in contexts cached before it was added.
+  v.object({ authenticated: yes, tenantId, scope: v.string(), keyId: v.optional(v.string()) }),
   // The key could not be checked (the table was unreachable): the handler checks it again itself, because API
   // Gateway caches this answer for the key and the table may be back by the next request.
   v.object({ authenticated: no, recheck: v.optional(v.picklist(KEY_SCOPES)) }),

@@ -66,7 +66,7 @@ export function tenantService(
     if (!presented || presented.length > MAX_SECRET_LENGTH) return { authenticated: false };
     const record = await tenants.findApiKey(hashSecret(presented));
     if (!record || record.revoked_at || record.scope !== scope) return { authenticated: false };
-    return { authenticated: true, tenantId: record.tenantId, scope: record.scope };
+    return { authenticated: true, tenantId: record.tenantId, scope: record.scope, keyId: record.keyId };
   }
 
   /** Creates (or replaces, by name) a user; the clear token is returned once. */

@@ -147,6 +147,39 @@ describe('privacy requests: export', () => {
   });
 });
 
+describe('the access log', () => {
+  const access = (customer: number, who: TestTenant = tenant, query: Record<string, string | number> = {}) =>
+    api({ path: '/public/privacy/access', key: who.key, query: { customer, token: who.userToken, ...query } });
+
+  it("records each read of a customer's personal data: when, which key, which user, which request", async () => {
+    const read = await api({ path: `/public/customer/${customerId}`, key: tenant.key });
+    expect(read.status).toBe(200);
+    const listed = await api({ path: '/public/customer', key: tenant.key, query: { cpf: CPF, token: tenant.userToken } });
+    expect(listed.body.data).toHaveLength(1);
+
+    const res = await access(customerId);
+    expect(res.status, res.text).toBe(200);
+    const entries = res.body.data as { at: string; operation: string; key_id: string | null; user: string | null; request_id: string }[];
+    // Newest first: the list, the get, and the export made earlier in this file.
+    expect(entries.map((entry) => entry.operation)).toEqual(['listCustomers', 'getCustomer', 'getPrivacyExport']);
+    expect(entries[0]).toMatchObject({ user: 'full', request_id: listed.headers['x-request-id'] });
+    expect(entries[1]).toMatchObject({ user: null, request_id: read.headers['x-request-id'] });
+    expect(entries[2]).toMatchObject({ user: 'full' });
+    for (const entry of entries) expect(entry.key_id).toMatch(/^[A-Za-z0-9_-]{6,}$/);
+    expect(JSON.stringify(entries)).not.toContain(tenant.key);
+
+    // Pages back from the last entry seen.
+    const older = await access(customerId, tenant, { limit: 1, before: entries[0]!.at });
+    expect(older.body.data.map((entry: { operation: string }) => entry.operation)).toEqual(['getCustomer']);
+  });
+
+  it("shows another tenant nothing of this tenant's reads, and needs a user token with every store", async () => {
+    expect((await access(customerId, other)).body.data).toEqual([]);
+    expect((await access(customerId, tenant, { token: tenant.limitedToken })).status).toBe(401);
+    expect((await access(0)).status).toBe(422);
+  });
+});
+
 describe('privacy requests: erase', () => {
   let before: unknown;
   let id: string;
@@ -183,6 +216,9 @@ describe('privacy requests: erase', () => {
 
     // Results count what they counted.
     expect((await results()).body).toEqual(before);
+    // The record of who read the data outlives the data.
+    const reads = await api({ path: '/public/privacy/access', key: tenant.key, query: { customer: customerId, token: tenant.userToken } });
+    expect(reads.body.data.length).toBeGreaterThanOrEqual(3);
   });
 
   it('sends no survey attempt that was still waiting', async () => {
@@ -199,6 +235,17 @@ describe('privacy requests: erase', () => {
     expect(await deliverSurvey(pending!, ports, config)).toBe('missing');
     const stored = await item(keys.transaction(tenant.tenantId, pending!.transactionId));
     expect((stored!.survey as { status: string }).status).toBe('scheduled');
+  });
+
+  it('takes no new answer on an erased transaction (its comment would bring personal data back)', async () => {
+    const late = await chatbot({
+      method: 'POST',
+      path: '/survey',
+      key: tenant.chatbotKey,
+      body: { transactionId: sales[1], attemptId: 1, journey: 'loja', score: 3, classes: [], comment: 'Sou o Titular de novo' },
+    });
+    expect(late.status).toBe(404);
+    expect(JSON.stringify(await item(keys.transaction(tenant.tenantId, sales[1]!)))).not.toContain('Titular');
   });
 
   it('lets the same client_id make a new customer afterwards', async () => {

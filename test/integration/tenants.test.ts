@@ -51,7 +51,12 @@ describe('tenants', () => {
 
     const first = await applyTenantConfig(file([{ name: 'ops', token: `ops-token-${id}-000000`, scope: 'all' }]));
     expect(first[0]).toMatch(/created/);
-    expect(await authorizeKey(`apply-test-key-${id}`, 'public')).toEqual({ authenticated: true, tenantId: id, scope: 'public' });
+    expect(await authorizeKey(`apply-test-key-${id}`, 'public')).toEqual({
+      authenticated: true,
+      tenantId: id,
+      scope: 'public',
+      keyId: expect.stringMatching(/^[0-9a-f]{12}$/),
+    });
     const settings = await readSettings(id);
     expect(settings.journeys.map((journey) => journey.slug)).toEqual(['loja']);
     expect(settings.classes.map((item) => item.id)).toEqual([1]);

@@ -178,6 +178,8 @@ function check(res: ApiResponse, request: ApiRequest, route: Route): void {
   } else tally.accepted++;
 }
 
+const RECORDS_READS = new Set(['getCustomer', 'listCustomers', 'getPrivacyExport']);
+
 describe('bad input on every route', () => {
   const covered = routes.filter((r) => validRequests[r.operationId]);
   it('covers every route', () => expect(covered).toHaveLength(routes.length));
@@ -193,7 +195,8 @@ describe('bad input on every route', () => {
       fc.asyncProperty(variants(route, { ...valid, method: route.method }), async (request) => {
         const res = await client(request);
         check(res, request, route);
-        if (succeeded(route, res.status) && route.method !== 'GET') wrote = true;
+        // Reads of personal data that are answered write their access-log entries.
+        if (succeeded(route, res.status) && (route.method !== 'GET' || RECORDS_READS.has(operationId))) wrote = true;
       }),
       { numRuns: CASES_PER_ROUTE },
     );

@@ -1,0 +1,7 @@
+import { ENV, requireEnvs } from '../../config.js';
+import { accessLog } from '../access-log.js';
+
+requireEnvs(ENV.tableName);
+
+/** Who read which customer's personal data, and when: written by every read that answers it. */
+export { accessLog };
