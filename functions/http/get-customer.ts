@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { Customer } from '../../shared/customers/schema.js';
 import { getCustomer } from '../../shared/adapters/wiring/customers.js';
-import { accessLog } from '../../shared/adapters/wiring/access-log.js';
+import { recordReads } from '../../shared/adapters/wiring/access-log.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
@@ -9,8 +9,6 @@ export const contract = { path: IdPath, responses: { 200: answer('The customer',
 
 export const handler = httpHandler(contract, async ({ tenantId, path, keyId, requestId }) => {
   const customer = await getCustomer(tenantId, path.id);
-  // The read of personal data is recorded before it is answered: no answer leaves without its record.
-  const at = new Date().toISOString();
-  await accessLog.record(tenantId, { customerIds: [customer.id], operation: 'getCustomer', keyId, user: null, requestId, at });
+  await recordReads(tenantId, [customer.id], { operation: 'getCustomer', keyId, user: null, requestId });
   return { status: 200, body: customer };
 });

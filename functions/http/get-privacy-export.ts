@@ -4,7 +4,7 @@ import { ExportDocument, PrivacyRequestPath } from '../../shared/privacy/schema.
 import { requireEveryStore } from '../../shared/privacy/service.js';
 import { privacy } from '../../shared/adapters/wiring/privacy.js';
 import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
-import { accessLog } from '../../shared/adapters/wiring/access-log.js';
+import { recordReads } from '../../shared/adapters/wiring/access-log.js';
 
 /**
  * The export of a done export request: everything the service keeps about each customer it found (the customer,
@@ -28,14 +28,6 @@ export const handler = httpHandler(contract, async ({ tenantId, path, userToken,
   requireEveryStore(user);
   const document = await privacy.exportOf(tenantId, path.id);
   const customerIds = document.customers.map(({ customer }) => Number(customer.id));
-  if (customerIds.length)
-    await accessLog.record(tenantId, {
-      customerIds,
-      operation: 'getPrivacyExport',
-      keyId,
-      user: user.name,
-      requestId,
-      at: document.generated_at,
-    });
+  await recordReads(tenantId, customerIds, { operation: 'getPrivacyExport', keyId, user: user.name, requestId }, document.generated_at);
   return { status: 200, body: document, headers: { 'cache-control': 'no-store' } };
 });

@@ -5,7 +5,7 @@ import { Customer } from '../../shared/customers/schema.js';
 import { listCustomers } from '../../shared/adapters/wiring/customers.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { readAsUser } from '../../shared/adapters/wiring/tenants.js';
-import { accessLog } from '../../shared/adapters/wiring/access-log.js';
+import { recordReads } from '../../shared/adapters/wiring/access-log.js';
 
 // Its pages' cursors are sealed with the deployment's cursor secret.
 requireEnvs(ENV.cursorSecret);
@@ -30,8 +30,10 @@ export const handler = httpHandler(contract, async ({ tenantId, query, userToken
     () => listCustomers(tenantId, query),
     (found, reader) => ((user = reader.name), found),
   );
-  const customerIds = page.data.map((customer) => customer.id);
-  if (customerIds.length)
-    await accessLog.record(tenantId, { customerIds, operation: 'listCustomers', keyId, user, requestId, at: new Date().toISOString() });
+  await recordReads(
+    tenantId,
+    page.data.map((customer) => customer.id),
+    { operation: 'listCustomers', keyId, user, requestId },
+  );
   return { status: 200, body: page };
 });

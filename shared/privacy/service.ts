@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ForbiddenError, GoneError, NotFoundError, NotReadyError, type FieldProblem } from '../errors.js';
-import { logger } from '../logger.js';
+import { describeError, logger } from '../logger.js';
 import type { UserScope } from '../tenants/config-schema.js';
 import type { DataSubjects, PrivacyQueue, PrivacyRequestRecord, PrivacyRequests } from './ports.js';
 import type { ExportDocument, PrivacyRequestInput, PrivacyRequestView } from './schema.js';
@@ -69,7 +69,24 @@ export function privacyService({ requests, subjects, queue }: PrivacyPorts) {
    * the outcome. A redelivered message finds the request done and does nothing; an erasure that failed half way is
    * thrown, so the queue hands it out again (erasing twice is harmless).
    */
-  async function process(tenantId: number, id: string): Promise<'done' | 'failed' | 'skipped'> {
+  async function process(tenantId: number, id: string, { lastTry = false } = {}): Promise<'done' | 'failed' | 'skipped'> {
+    try {
+      return await work(tenantId, id);
+    } catch (error) {
+      logger.error('Privacy request failed', { tenantId, privacyRequest: id, lastTry, error: describeError(error) });
+      // The queue hands it out again; after its last try the tenant learns it must ask again.
+      if (lastTry)
+        await requests.finish(tenantId, id, {
+          status: 'failed',
+          subjects: [],
+          finishedAt: new Date().toISOString(),
+          errors: [{ path: '', message: 'the request could not be completed; submit it again' }],
+        });
+      throw error;
+    }
+  }
+
+  async function work(tenantId: number, id: string): Promise<'done' | 'skipped'> {
     const request = await requests.get(tenantId, id);
     if (!request || request.status !== 'pending' || !request.identifiers) return 'skipped';
     const found = await subjects.find(tenantId, request.identifiers);
