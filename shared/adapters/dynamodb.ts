@@ -122,11 +122,15 @@ export interface Page {
   nextCursor: string | null;
 }
 
-/** Every item of one partition (of the table or of an index), page after page: for partitions known to be small. */
+/**
+ * Every item of one partition (of the table or of an index), page after page: for partitions known to be small, or
+ * bounded by `atMost`.
+ */
 export async function queryAll(
   { client, tableName }: Db,
-  spec: { index?: IndexName; partition: string; sortBeginsWith?: string },
+  spec: { index?: IndexName; partition: string; sortBeginsWith?: string; atMost?: number },
 ): Promise<Item[]> {
+  const atMost = spec.atMost ?? Infinity;
   const items: Item[] = [];
   let startKey: Item | undefined;
   do {
@@ -141,11 +145,12 @@ export async function queryAll(
         },
         ExpressionAttributeValues: { ':pk': spec.partition, ...(spec.sortBeginsWith ? { ':prefix': spec.sortBeginsWith } : {}) },
         ExclusiveStartKey: startKey,
+        ...(Number.isFinite(atMost) ? { Limit: atMost - items.length } : {}),
       }),
     );
     items.push(...(out.Items ?? []));
     startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  } while (startKey && items.length < atMost);
   return items;
 }
 

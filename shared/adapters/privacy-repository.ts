@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { keys } from '../keys.js';
 import type { DataSubjects, PrivacyRequestRecord, PrivacyRequests } from '../privacy/ports.js';
@@ -104,23 +104,9 @@ const dataOf = (item: Item): Record<string, unknown> => Object.fromEntries(Objec
 
 /** The keys of a customer's transactions, newest last (gsi8 holds keys only). */
 async function transactionKeys(tenantId: number, customerId: number, limit = Infinity): Promise<{ keys: Item[]; more: boolean }> {
-  const { client, tableName } = db();
-  const found: Item[] = [];
-  let startKey: Item | undefined;
-  do {
-    const out: QueryCommandOutput = await client.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: 'gsi8',
-        KeyConditionExpression: 'gsi8pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.customerTransactions(tenantId, customerId) },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    found.push(...(out.Items ?? []).map((item) => ({ pk: item.pk, sk: item.sk })));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey && found.length < limit);
-  return { keys: found.slice(0, limit), more: found.length > limit || startKey !== undefined };
+  // One more than asked tells whether there were more.
+  const items = await queryAll(db(), { index: 'gsi8', partition: keys.customerTransactions(tenantId, customerId), atMost: limit + 1 });
+  return { keys: items.slice(0, limit).map(({ pk, sk }) => ({ pk, sk })), more: items.length > limit };
 }
 
 const INDEXED_BY = { cpf: 'gsi7', email: 'gsi5', phone: 'gsi6' } as const;

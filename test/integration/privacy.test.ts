@@ -3,16 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../infra/local/events.js';
 import { handler as privacyConsumer } from '../../functions/queue/privacy-requests.js';
-import { attemptStore, reachability, storeNames } from '../../shared/adapters/attempt-repository.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
-import { senders } from '../../shared/adapters/senders.js';
-import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
-import { ENV, requireEnv } from '../../shared/config.js';
 import { keys } from '../../shared/keys.js';
 import { deliverSurvey } from '../../shared/surveys/delivery.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import { inProcess } from '../support/api.js';
+import { deliveryPorts, linkConfig } from '../support/delivery.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
@@ -222,17 +219,8 @@ describe('privacy requests: erase', () => {
   });
 
   it('sends no survey attempt that was still waiting', async () => {
-    const ports = {
-      attempts: attemptStore,
-      reachability,
-      stores: storeNames,
-      senders,
-      scheduler: { schedule: async () => {} },
-      settings: tenantSettings,
-    };
-    const config = { surveySecret: requireEnv(ENV.surveySecret), baseUrl: requireEnv(ENV.surveyBaseUrl) };
     expect(pending).toBeDefined();
-    expect(await deliverSurvey(pending!, ports, config)).toBe('missing');
+    expect(await deliverSurvey(pending!, deliveryPorts, linkConfig())).toBe('missing');
     const stored = await item(keys.transaction(tenant.tenantId, pending!.transactionId));
     expect((stored!.survey as { status: string }).status).toBe('scheduled');
   });

@@ -1,12 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { attemptStore, reachability, storeNames } from '../../shared/adapters/attempt-repository.js';
-import { senders } from '../../shared/adapters/senders.js';
 import { putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
-import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
-import { ENV, requireEnv } from '../../shared/config.js';
 import { deliverSurvey } from '../../shared/surveys/delivery.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import { inProcess } from '../support/api.js';
+import { deliveryPorts, linkConfig } from '../support/delivery.js';
 import { usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
@@ -23,15 +20,8 @@ let tenant: TestTenant;
 const today = new Date().toISOString().slice(0, 10);
 const dayOffset = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-const ports = {
-  attempts: attemptStore,
-  reachability,
-  stores: storeNames,
-  senders,
-  scheduler: { schedule: async () => {} },
-  settings: tenantSettings,
-};
-const config = () => ({ surveySecret: requireEnv(ENV.surveySecret), baseUrl: requireEnv(ENV.surveyBaseUrl) });
+const ports = deliveryPorts;
+const config = linkConfig;
 
 /** Registers a sale on journey loja for a customer with an e-mail; answers its id and its dispatch message. */
 async function sale(store: number, employee: number, score?: number) {
