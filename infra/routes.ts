@@ -511,6 +511,8 @@ export interface Scheduled {
   id: string;
   handler: string;
   everyMinutes: number;
+  /** How long a run may take; the queue consumers' timeout when absent. */
+  timeoutSeconds?: number;
   table: 'read' | 'readwrite';
   sends: readonly QueueId[];
   summary: string;
@@ -524,6 +526,15 @@ export const scheduled: readonly Scheduled[] = [
     table: 'readwrite',
     sends: ['surveyDispatch'],
     summary: 'Releases the survey attempts due in the next minutes onto the dispatch queue',
+  },
+  {
+    id: 'personalCopiesExpiry',
+    handler: 'schedule/expire-personal-copies.ts',
+    everyMinutes: 15,
+    timeoutSeconds: 300,
+    table: 'readwrite',
+    sends: [],
+    summary: "Removes transactions' personal copies (customer name, contacts, comment) past their tenant's retention",
   },
 ];
 

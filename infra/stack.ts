@@ -391,12 +391,13 @@ export class SurveyServiceStack extends Stack {
       );
     }
 
-    // Scheduled functions: the survey attempts due later than the queue can delay, released every minute.
+    // Scheduled functions: the survey attempts due later than the queue can delay, released every minute; the
+    // personal copies past their tenant's retention, removed every quarter hour.
     for (const job of scheduled) {
       const fn = serviceFunction(capitalise(job.id), {
         ...job,
         description: job.summary,
-        timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS),
+        timeout: Duration.seconds(job.timeoutSeconds ?? CONSUMER_TIMEOUT_SECONDS),
         reservedConcurrency: 1,
       });
       new Rule(this, `${capitalise(job.id)}Schedule`, {

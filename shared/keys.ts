@@ -39,6 +39,8 @@ export const keys = {
   configItem: (kind: 'JOURNEY' | 'CLASS' | 'GROUP', id: number) => `${kind}#${padId(id)}`,
   /** The tenant's delivery settings: one item in the configuration partition. */
   deliveryConfig: 'DELIVERY',
+  /** The tenant's privacy settings (retention). */
+  privacyConfig: 'PRIVACY',
 
   counter: (tenantId: number, entity: Entity) => ({ pk: `${tenant(tenantId)}#COUNTER`, sk: entity }),
 
@@ -107,7 +109,16 @@ export const keys = {
   /** A customer's transactions (gsi8, keys only): what an export reads and an erasure reaches. */
   customerTransactions: (tenantId: number, customerId: number) => `${tenant(tenantId)}#CUSTOMER#${customerId}#TX`,
 
-  /** An address that bounced or complained, per tenant, by the SHA-256 of the address (the address is not kept). */
+  /**
+   * Transactions whose personal copies expire on a UTC day (a tenant's retention), across tenants, in shards so that
+   * no partition takes a busy day's every write (gsi9, keys only). The sort key is the instant, then the transaction.
+   */
+  personalExpiry: (day: string, shard: number) => `EXPIRES#${day}#${shard}`,
+  personalExpirySort: (expiresAt: string, tenantId: number, transactionId: number) =>
+    `${expiresAt}#${tenant(tenantId)}#${padId(transactionId)}`,
+  /** The last day whose expired personal copies are all gone. */
+  personalExpiryCheckpoint: () => ({ pk: 'EXPIRES', sk: 'CHECKPOINT' }),
+
   /**
    * Survey attempts due in one minute (UTC, `YYYY-MM-DDTHH:MM`), across tenants: the scheduler reads a minute's
    * partition when the minute comes near. The checkpoint is the last minute it released.
@@ -118,6 +129,7 @@ export const keys = {
   }),
   dueMinute: (minute: string) => `DUE#${minute}`,
   dueCheckpoint: () => ({ pk: 'DUE', sk: 'CHECKPOINT' }),
+  /** An address that bounced or complained, per tenant, by the SHA-256 of the address (the address is not kept). */
   suppressed: (tenantId: number, addressHash: string) => ({ pk: `${tenant(tenantId)}#SUPPRESSED#${addressHash}`, sk: 'SUPPRESSED' }),
 
   health: () => ({ pk: 'HEALTH', sk: 'HEALTH' }),

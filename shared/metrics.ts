@@ -20,6 +20,7 @@ export type MetricName =
   | 'SurveyAttemptsSent'
   | 'SurveyAttemptsHeld'
   | 'SurveyAttemptsReleased'
+  | 'PersonalCopiesExpired'
   | 'EventDeliveries'
   | 'PrivacyRequests';
 

@@ -11,6 +11,7 @@ import type { TransactionRecord } from '../transactions/ports.js';
 import type { Tally } from '../results/tally.js';
 import { db, type Item } from './dynamodb.js';
 import { counterUpdates, updateCounting } from './result-counters.js';
+import { retentionAttributes } from './personal-copies.js';
 import { openCursor, sealCursor } from './cursor.js';
 import { answerAttributes, evaluationIndex, findById, fromItem } from './transaction-repository.js';
 
@@ -37,6 +38,8 @@ async function writeAnswer(
     answer_version: (mode === 'replace' ? (counting.seenVersion ?? 0) : 0) + 1,
     // The first answer's time stays: a correction does not move the evaluation in the lists.
     ...(mode === 'create' ? evaluationIndex(tenantId, transaction, answer.origin.answeredAt) : {}),
+    // Under a retention, what the answer says is kept that long after it, and the transaction's copies with it.
+    ...(read.retentionDays ? retentionAttributes(tenantId, id, read.retentionDays, answer.origin.answeredAt) : {}),
   };
   const { tableName } = db();
   const names: Record<string, string> = {

@@ -6,6 +6,7 @@ import { PRIVACY_REQUEST_STATUSES, PRIVACY_REQUEST_TYPES } from '../privacy/sche
 import { TABLE } from '../table.js';
 import { customers } from './customer-repository.js';
 import { batchGet, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
+import { stripPersonalCopies, unexpired } from './personal-copies.js';
 
 /** How long a privacy request's record is kept: the tenant's proof that it answered (LGPD asks for five years). */
 const REQUEST_KEPT_DAYS = 5 * 365;
@@ -157,7 +158,9 @@ export const dataSubjects: DataSubjects = {
     const transactions = await batchGet(db(), txKeys);
     return {
       customer: dataOf(customer),
-      transactions: transactions.map(dataOf).sort((a, b) => String(a.created_at).localeCompare(String(b.created_at))),
+      transactions: transactions
+        .map((item) => dataOf(unexpired(item)))
+        .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at))),
       transactionsTruncated: more,
       privacyRequests: named.map(dataOf),
     };
@@ -168,7 +171,7 @@ export const dataSubjects: DataSubjects = {
     // What the transactions copied first: a retry after a failure half way starts here again and finds the rest.
     const { keys: txKeys } = await transactionKeys(tenantId, customerId);
     const transactions = await batchGet(db(), txKeys);
-    await Promise.all(transactions.map((item) => eraseTransactionCopy(item, requestId, at)));
+    await Promise.all(transactions.map((item) => stripPersonalCopies(item, { erased_at: at, erased_by: requestId })));
 
     const key = keys.entity(tenantId, 'CUSTOMER', customerId);
     const { Item: customer } = await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
@@ -197,25 +200,3 @@ export const dataSubjects: DataSubjects = {
     );
   },
 };
-
-/** A transaction without the personal data it copied: the customer's name, its contacts, the comment, the respondent. */
-async function eraseTransactionCopy(item: Item, requestId: string, at: string): Promise<void> {
-  const rating = item.rating as { comment?: unknown } | null | undefined;
-  const respondent = item.respondent as Record<string, unknown> | null | undefined;
-  const sets = ['customer_name = :null', 'survey_contact = :null', 'erased_at = :at', 'erased_by = :request'];
-  if (rating && typeof rating === 'object') sets.push('rating.#comment = :null');
-  if (respondent && typeof respondent === 'object') sets.push('respondent.#name = :null', 'respondent.#phone = :null');
-  const names: Record<string, string> = {};
-  if (rating && typeof rating === 'object') names['#comment'] = 'comment';
-  if (respondent && typeof respondent === 'object') Object.assign(names, { '#name': 'name', '#phone': 'phone' });
-  const { client, tableName } = db();
-  await client.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: { pk: item.pk, sk: item.sk },
-      UpdateExpression: `SET ${sets.join(', ')} REMOVE survey_contacts`,
-      ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-      ExpressionAttributeValues: { ':null': null, ':at': at, ':request': requestId },
-    }),
-  );
-}

@@ -7,6 +7,7 @@ import {
   DeliveryConfig,
   Group,
   JourneyConfig,
+  PrivacyConfig,
   type GroupConfig,
   type Settings,
   type UserScope,
@@ -259,6 +260,7 @@ export async function putSettings(tenantId: number, settings: Omit<Settings, 'de
     ...settings.journeys.map((journey) => ({ sk: keys.configItem('JOURNEY', journey.id), kind: 'JOURNEY', ...journey })),
     ...settings.classes.map((item) => ({ sk: keys.configItem('CLASS', item.id), kind: 'CLASS', ...item })),
     ...settings.groups.map((group) => ({ sk: keys.configItem('GROUP', group.id), kind: 'GROUP', ...group })),
+    { sk: keys.privacyConfig, kind: 'PRIVACY', retentionDays: settings.privacy?.retentionDays ?? null },
   ];
   for (const item of items) {
     await client.send(new PutCommand({ TableName: tableName, Item: { pk: keys.config(tenantId), ...entity(item.kind), ...item } }));
@@ -294,9 +296,10 @@ export async function getGroups(tenantId: number, ids: number[]): Promise<GroupC
 
 const JourneyItem = v.object(JourneyConfig.entries);
 const ClassItem = v.object(ClassConfig.entries);
+const PrivacyItem = v.object(PrivacyConfig.entries);
 const DeliveryItem = v.object({ ...DeliveryConfig.entries, webhookSecretVersion: v.optional(v.number()) });
 
-/** A tenant's journeys, classes, groups and delivery settings: one Query of its configuration partition. */
+/** A tenant's journeys, classes, groups, delivery and privacy settings: one Query of its configuration partition. */
 export async function readSettings(tenantId: number): Promise<Settings> {
   const items = await queryAll(db(), { partition: keys.config(tenantId) });
   const of = (kind: string) => items.filter((item) => item[TABLE.entityAttribute] === kind);
@@ -305,6 +308,7 @@ export async function readSettings(tenantId: number): Promise<Settings> {
     classes: of('CLASS').map((item) => v.parse(ClassItem, item)),
     groups: of('GROUP').map((item) => v.parse(Group, item)),
     delivery: v.parse(DeliveryItem, of('DELIVERY')[0] ?? {}),
+    privacy: v.parse(PrivacyItem, of('PRIVACY')[0] ?? {}),
   };
 }
 

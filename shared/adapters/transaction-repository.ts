@@ -10,6 +10,7 @@ import type { AnswerOrigin, RequestRecord, TransactionRecord, TransactionReposit
 import type { Tally } from '../results/tally.js';
 import { cancelledByCondition, db, isConditionFailure, type Item } from './dynamodb.js';
 import { counterUpdates, type TransactItem } from './result-counters.js';
+import { retentionAttributes, unexpired } from './personal-copies.js';
 
 /**
  * Evaluations live on their transaction's item: the rating, its items and where the answer came from. These index
@@ -37,7 +38,17 @@ const Outcome = v.object({ status: v.picklist(['rejected', 'failed']), errors: P
  */
 export function toItem(
   tenantId: number,
-  { transaction, journeySlug, customerName, surveyContact, surveyContacts, attemptWaits, warnings, answer }: TransactionRecord,
+  {
+    transaction,
+    journeySlug,
+    customerName,
+    surveyContact,
+    surveyContacts,
+    attemptWaits,
+    warnings,
+    answer,
+    retentionDays,
+  }: TransactionRecord,
 ): Item {
   // Later attempts need an address only if one of them uses its kind of channel.
   const later = transaction.attempts.slice(1).map((attempt) => (attempt.channel === 'email' ? 'email' : 'phone'));
@@ -53,6 +64,7 @@ export function toItem(
     ...(warnings.length ? { warnings } : {}),
     ...(answer ? { ...answerAttributes(answer), ...evaluationIndex(tenantId, transaction, answer.answeredAt) } : {}),
     ...inIndex('gsi8', keys.customerTransactions(tenantId, transaction.customer_id), `${transaction.created_at}#${transaction.id}`),
+    ...(retentionDays ? retentionAttributes(tenantId, transaction.id, retentionDays, transaction.created_at) : {}),
     ...transaction,
   };
 }
@@ -64,8 +76,9 @@ export const answerAttributes = (answer: AnswerOrigin): Item => ({
   ...(answer.version !== undefined ? { answer_version: answer.version } : {}),
 });
 
-/** The record of a created transaction's item. */
-export function fromItem(item: Item): TransactionRecord {
+/** The record of a created transaction's item, without its personal copies once they expired. */
+export function fromItem(stored: Item): TransactionRecord {
+  const item = unexpired(stored);
   const source = (item.eval_source as SourceName | undefined) ?? 'api';
   return {
     transaction: v.parse(Transaction, item),
@@ -84,6 +97,7 @@ export function fromItem(item: Item): TransactionRecord {
             ...(typeof item.answer_version === 'number' ? { version: item.answer_version } : {}),
           }
         : null,
+    retentionDays: typeof item.retention_days === 'number' ? item.retention_days : null,
   };
 }
 

@@ -183,6 +183,26 @@ export const DeliveryConfig = v.strictObject({
 });
 export type DeliveryConfig = v.InferOutput<typeof DeliveryConfig>;
 
+/** A tenant's privacy settings. */
+export const PrivacyConfig = v.strictObject({
+  /**
+   * Days after which what a transaction copied of its customer (name, survey contacts) and its answer's comment and
+   * chatbot respondent are removed, counted from the transaction and again from each answer; none when null.
+   */
+  retentionDays: v.optional(
+    v.nullable(
+      v.pipe(
+        v.number('must be a number'),
+        v.integer('must be an integer'),
+        v.minValue(1, 'must be at least 1'),
+        v.maxValue(3650, 'must be at most 3650'),
+      ),
+    ),
+    null,
+  ),
+});
+export type PrivacyConfig = v.InferOutput<typeof PrivacyConfig>;
+
 export const UserConfig = v.strictObject({ name: name(200), token: v.optional(secret), scope: UserScope });
 
 export const KeyConfig = v.strictObject({ scope: v.picklist(KEY_SCOPES, 'must be public or chatbot'), value: secret });
@@ -215,6 +235,7 @@ export const TenantConfig = v.pipe(
     users: v.optional(v.array(UserConfig), []),
     keys: v.optional(v.array(KeyConfig), []),
     delivery: v.optional(DeliveryConfig, {}),
+    privacy: v.optional(PrivacyConfig, {}),
   }),
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
@@ -250,4 +271,6 @@ export interface Settings {
     /** The generation of the chatbot webhook's signing secret (the secret itself is derived, never stored). */
     webhookSecretVersion?: number;
   };
+  /** Absent: no retention. */
+  privacy?: PrivacyConfig;
 }

@@ -136,6 +136,7 @@ export function tenantService(
     }
     await tenants.putSettings(config.id, config);
     report.push(`  ${config.journeys.length} journeys, ${config.classes.length} classes, ${config.groups.length} groups written`);
+    report.push(`  retention: ${config.privacy.retentionDays ? `${config.privacy.retentionDays} days` : 'none'}`);
     report.push(...(await applyDelivery(config)));
     for (const user of config.users) {
       const current = await tenants.findUserByName(config.id, user.name);

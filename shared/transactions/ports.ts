@@ -38,6 +38,8 @@ export interface TransactionRecord {
   warnings: FieldProblem[];
   /** Set once the transaction is rated. */
   answer: AnswerOrigin | null;
+  /** The tenant's retention when it was registered: its personal copies go this many days after it, and after each answer. */
+  retentionDays: number | null;
 }
 
 /** What a request key holds: its transaction, or why it was refused or given up on. */

@@ -146,12 +146,12 @@ describe('the CDK stack', () => {
   });
 
   it('gives each queue a dead-letter queue after 5 receives, and the scheduler target and SES subscription theirs, all TLS-only', () => {
-    // The queues with their DLQs, the attempt scheduler's EventBridge target DLQ, the SES events subscription's DLQ.
+    // The queues with their DLQs, each scheduled function's EventBridge target DLQ, the SES events subscription's DLQ.
     const queueCount = Object.keys(QUEUES).length;
-    template.resourceCountIs('AWS::SQS::Queue', 2 * queueCount + 2);
+    template.resourceCountIs('AWS::SQS::Queue', 2 * queueCount + scheduled.length + 1);
     template.resourcePropertiesCountIs('AWS::SQS::Queue', { MessageRetentionPeriod: 4 * 86_400 }, queueCount);
     const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy'));
-    expect(policies).toHaveLength(2 * queueCount + 2);
+    expect(policies).toHaveLength(2 * queueCount + scheduled.length + 1);
     for (const policy of policies) expect(JSON.stringify(policy)).toContain('"aws:SecureTransport":"false"');
     template.hasResourceProperties('AWS::Events::Rule', { Targets: [Match.objectLike({ DeadLetterConfig: Match.anyValue() })] });
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'lambda', RedrivePolicy: Match.anyValue() });
@@ -201,11 +201,11 @@ describe('the CDK stack', () => {
     // Two topics: the alarms', and the one SES publishes bounces and complaints to.
     template.resourceCountIs('AWS::SNS::Topic', 2);
     const alarms = ofType('AWS::CloudWatch::Alarm');
-    expect(alarms).toHaveLength(Object.keys(QUEUES).length + 1 + 2 + consumers.length * 3 + scheduled.length + 2);
+    expect(alarms).toHaveLength(Object.keys(QUEUES).length + scheduled.length + 2 + consumers.length * 3 + scheduled.length + 2);
     for (const [, alarm] of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
-    // Every dead-letter queue: the queues', the scheduler target's and the SES subscription's.
+    // Every dead-letter queue: the queues', the scheduled functions' targets' and the SES subscription's.
     expect(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(
-      Object.keys(QUEUES).length + 2,
+      Object.keys(QUEUES).length + scheduled.length + 1,
     );
     expect(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage')).toHaveLength(consumers.length);
     // The only subscription: the SES events function on the SES topic (no alarm e-mail configured here).

@@ -43,6 +43,12 @@ describe('tenant files', () => {
       webhooks: [{ url: 'http://localhost:8006/events/1' }],
     });
     expect(tenants[1]!.delivery).toEqual({ quietHours: null });
+    expect(tenants.map((t) => t.privacy.retentionDays)).toEqual([null, 365]);
+  });
+
+  it('keep no retention unless a tenant sets one', () => {
+    expect(parseTenantFile(tenant({}), {}).tenants[0]!.privacy).toEqual({ retentionDays: null });
+    expect(parseTenantFile(tenant({ privacy: { retentionDays: 365 } }), {}).tenants[0]!.privacy).toEqual({ retentionDays: 365 });
   });
 
   it('take variables from the environment', () => {
@@ -70,6 +76,9 @@ describe('tenant files', () => {
     ],
     [{ users: [{ name: 'x', scope: 'some' }] }, 'tenants[0].users[0].scope: must be "all" or { "stores": [ids], "groups": [ids] }'],
     [{ colour: 'red' }, 'tenants[0].colour: is not a known field'],
+    [{ privacy: { retentionDays: 0 } }, 'tenants[0].privacy.retentionDays: must be at least 1'],
+    [{ privacy: { retentionDays: 2.5 } }, 'tenants[0].privacy.retentionDays: must be an integer'],
+    [{ privacy: { keepDays: 30 } }, 'tenants[0].privacy.keepDays: is not a known field'],
     [{ id: '7' }, 'tenants[0].id: must be a number'],
     [
       { keys: [{ scope: 'public', value: '${UNSET_VARIABLE_FOR_TEST}' }] },
