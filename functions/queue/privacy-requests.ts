@@ -16,8 +16,9 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
   const response = await processPartialResponse(
     event,
     async (record: SQSRecord) => {
-      const { tenantId, requestId } = v.parse(PrivacyMessage, JSON.parse(record.body));
-      const outcome = await privacy.process(tenantId, requestId, { lastTry: receiveCount(record) >= MAX_RECEIVE_COUNT });
+      const { tenantId, requestId, recheck } = v.parse(PrivacyMessage, JSON.parse(record.body));
+      const lastTry = receiveCount(record) >= MAX_RECEIVE_COUNT;
+      const outcome = await privacy.process(tenantId, requestId, { lastTry, recheck: recheck === true });
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
     },
     processor,

@@ -170,8 +170,10 @@ export const dataSubjects: DataSubjects = {
     const { client, tableName } = db();
     // What the transactions copied first: a retry after a failure half way starts here again and finds the rest.
     const { keys: txKeys } = await transactionKeys(tenantId, customerId);
-    const transactions = await batchGet(db(), txKeys);
-    await Promise.all(transactions.map((item) => stripPersonalCopies(item, { erased_at: at, erased_by: requestId })));
+    // Those already erased are left as they are: a second pass, or a retry, touches only what is new.
+    const transactions = (await batchGet(db(), txKeys)).filter((item) => item.erased_at === undefined);
+    // The transaction's free params are the tenant's own fields: they may name the customer, so they go too.
+    await Promise.all(transactions.map((item) => stripPersonalCopies(item, { erased_at: at, erased_by: requestId, params: {} })));
 
     const key = keys.entity(tenantId, 'CUSTOMER', customerId);
     const { Item: customer } = await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));

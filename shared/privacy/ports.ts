@@ -49,7 +49,8 @@ export interface DataSubjects {
 }
 
 export interface PrivacyQueue {
-  send(message: PrivacyMessage): Promise<void>;
+  /** Queues a message, delivered after `delaySeconds` (at most 900). */
+  send(message: PrivacyMessage, delaySeconds?: number): Promise<void>;
 }
 
 /** One read of customers' personal data through the API: who (key, user), what, when, by which operation. */

@@ -59,5 +59,11 @@ export const ExportDocument = v.object({
 export type ExportDocument = v.InferOutput<typeof ExportDocument>;
 
 /** The message the privacy queue carries: which request to work on (its identifiers stay in the table). */
-export const PrivacyMessage = v.object({ version: v.literal(1), tenantId: v.number(), requestId: v.string() });
+export const PrivacyMessage = v.object({
+  version: v.literal(1),
+  tenantId: v.number(),
+  requestId: v.string(),
+  /** The second pass of a done erasure (shared/privacy/service.ts, ERASURE_RECHECK_SECONDS). */
+  recheck: v.optional(v.literal(true)),
+});
 export type PrivacyMessage = v.InferOutput<typeof PrivacyMessage>;

@@ -7,6 +7,11 @@ import type { ExportDocument, PrivacyRequestInput, PrivacyRequestView } from './
 
 /** How long an export can be fetched after its request is done. */
 export const EXPORT_DAYS = 7;
+/**
+ * An erasure looks again at its customers' transactions this long after it is done: the index it finds them by is
+ * read eventually, and a sale registered while it ran may have copied the customer after it looked.
+ */
+export const ERASURE_RECHECK_SECONDS = 120;
 const DAY_MS = 86_400_000;
 
 export interface PrivacyPorts {
@@ -69,9 +74,13 @@ export function privacyService({ requests, subjects, queue }: PrivacyPorts) {
    * the outcome. A redelivered message finds the request done and does nothing; an erasure that failed half way is
    * thrown, so the queue hands it out again (erasing twice is harmless).
    */
-  async function process(tenantId: number, id: string, { lastTry = false } = {}): Promise<'done' | 'failed' | 'skipped'> {
+  async function process(
+    tenantId: number,
+    id: string,
+    { lastTry = false, recheck = false } = {},
+  ): Promise<'done' | 'rechecked' | 'skipped'> {
     try {
-      return await work(tenantId, id);
+      return recheck ? await eraseAgain(tenantId, id) : await work(tenantId, id);
     } catch (error) {
       logger.error('Privacy request failed', { tenantId, privacyRequest: id, lastTry, error: describeError(error) });
       // The queue hands it out again; after its last try the tenant learns it must ask again.
@@ -96,10 +105,21 @@ export function privacyService({ requests, subjects, queue }: PrivacyPorts) {
       if (request.type === 'erase') await subjects.erase(tenantId, customerId, request.id, new Date().toISOString());
     }
     if (!found.length) errors.push({ path: '', message: 'no customer matches the identifiers given' });
+    // Queued before the request is marked done: a failure between the two does it all again, twice is harmless.
+    if (request.type === 'erase' && found.length)
+      await queue.send({ version: 1, tenantId, requestId: id, recheck: true }, ERASURE_RECHECK_SECONDS);
     const status = 'done';
     await requests.finish(tenantId, id, { status, subjects: found, finishedAt: new Date().toISOString(), errors });
     logger.info('Privacy request done', { tenantId, privacyRequest: id, type: request.type, subjects: found.length });
     return status;
+  }
+
+  /** An erasure's second pass: what its customers' transactions copied since, or what the index had not shown yet. */
+  async function eraseAgain(tenantId: number, id: string): Promise<'rechecked' | 'skipped'> {
+    const request = await requests.get(tenantId, id);
+    if (request?.type !== 'erase' || request.status !== 'done') return 'skipped';
+    for (const customerId of request.subjects) await subjects.erase(tenantId, customerId, id, new Date().toISOString());
+    return 'rechecked';
   }
 
   /** The export of a done export request, while it has not expired. */

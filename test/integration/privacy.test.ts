@@ -1,11 +1,15 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../infra/local/events.js';
 import { handler as privacyConsumer } from '../../functions/queue/privacy-requests.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
+import { transactionRepository } from '../../shared/adapters/transaction-repository.js';
+import type { TransactionRecord } from '../../shared/transactions/ports.js';
 import { keys } from '../../shared/keys.js';
+import { newPrivacyRequestId } from '../../shared/privacy/service.js';
 import { deliverSurvey } from '../../shared/surveys/delivery.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import { inProcess } from '../support/api.js';
@@ -54,11 +58,26 @@ const item = async (key: { pk: string; sk: string }) =>
 
 let customerId: number;
 let sales: number[];
+let unanswered: TransactionRecord;
+
+/** A transaction of the customer's, as a consumer that read them before their erasure would write it. */
+const lateCopyOf = (id: number): TransactionRecord => ({
+  ...unanswered,
+  transaction: { ...unanswered.transaction, id, rating: null, created_at: new Date().toISOString() },
+  answer: null,
+});
 let pending: DispatchMessage | undefined;
 
 beforeAll(async () => {
   [tenant, other] = await Promise.all([newTenant(), newTenant()]);
-  const customer = { customer_integration: clientId, name: 'Titular Teste', email, cpf: CPF, phone: '11987650000' };
+  const customer = {
+    customer_integration: clientId,
+    name: 'Titular Teste',
+    email,
+    cpf: CPF,
+    phone: '11987650000',
+    param_nota: 'entregar para Titular Teste',
+  };
   sales = [await registerSale(api, tenant.key, customer), await registerSale(api, tenant.key, customer)];
   await dispatch.drain();
   // The first sale's survey is answered through the chatbot, with a comment and the respondent's name and phone.
@@ -82,6 +101,7 @@ beforeAll(async () => {
   sales.push(await registerSale(api, tenant.key, customer));
   [pending] = (await dispatch.drain()) as unknown as DispatchMessage[];
   customerId = (await api({ path: `/public/transaction/${sales[0]}`, key: tenant.key })).body.customer_id as number;
+  unanswered = (await transactionRepository.findById(tenant.tenantId, sales[1]!))!;
 });
 
 describe('privacy requests: export', () => {
@@ -204,6 +224,7 @@ describe('privacy requests: erase', () => {
       const stored = await item(keys.transaction(tenant.tenantId, saleId));
       expect(stored).toMatchObject({ customer_name: null, survey_contact: null, erased_by: id, customer_id: customerId });
       expect(stored).not.toHaveProperty('survey_contacts');
+      expect(stored!.params).toEqual({});
       expect(JSON.stringify(stored)).not.toMatch(new RegExp(`${email}|Titular|Joana|11987650000`));
     }
     const answered = await item(keys.transaction(tenant.tenantId, sales[0]!));
@@ -256,6 +277,27 @@ describe('privacy requests: erase', () => {
     expect((await read(id)).body).toMatchObject({ status: 'done', subjects: [customerId] });
   });
 
+  it('looks again two minutes later, and strips what a sale registered meanwhile copied of the customer', async () => {
+    // The erasure queued its second pass, delayed.
+    const { Attributes } = await new SQSClient({}).send(
+      new GetQueueAttributesCommand({ QueueUrl: privacyQueue.url, AttributeNames: ['ApproximateNumberOfMessagesDelayed'] }),
+    );
+    expect(Number(Attributes?.ApproximateNumberOfMessagesDelayed)).toBeGreaterThanOrEqual(1);
+
+    // A sale whose consumer read the customer before the erasure, and wrote after its look at the customer's transactions.
+    const erasedAt = (await item(keys.transaction(tenant.tenantId, sales[0]!)))!.erased_at;
+    const late = await transactionRepository.putCreated(tenant.tenantId, `late-${randomUUID()}`, lateCopyOf);
+    const { batchItemFailures } = await privacyConsumer(
+      sqsEvent([{ version: 1, tenantId: tenant.tenantId, requestId: id, recheck: true }], { queue: 'PrivacyQueue' }),
+      lambdaContext('privacyRequests'),
+    );
+    expect(batchItemFailures).toEqual([]);
+    const stripped = await item(keys.transaction(tenant.tenantId, late.record.transaction.id));
+    expect(stripped).toMatchObject({ customer_name: null, survey_contact: null, erased_by: id });
+    // What the first pass erased is left as it was.
+    expect((await item(keys.transaction(tenant.tenantId, sales[0]!)))!.erased_at).toBe(erasedAt);
+  });
+
   it('has no export', async () => {
     const res = await exported(id);
     expect(res.status).toBe(404);
@@ -278,5 +320,45 @@ describe('privacy requests: who may ask, and what', () => {
     expect(wrong.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['cpf', 'type']);
     expect((await read('pr_unknown')).status).toBe(400);
     expect((await read(`pr_${'a'.repeat(22)}`)).status).toBe(404);
+  });
+});
+
+describe('a privacy request that cannot be completed', () => {
+  it('is tried again by the queue, and marked failed on its fifth try, telling the tenant to submit it again', async () => {
+    const id = newPrivacyRequestId();
+    // A request item the service cannot read (its subjects are not a list): every try fails.
+    await db().client.send(
+      new PutCommand({
+        TableName: db().tableName,
+        Item: {
+          ...keys.privacyRequest(tenant.tenantId, id),
+          entity: 'PRIVACY_REQUEST',
+          id,
+          type: 'erase',
+          status: 'pending',
+          identifiers: { cpf: CPF },
+          subjects: 'not a list',
+          requested_by: 'full',
+          created_at: new Date().toISOString(),
+          finished_at: null,
+          errors: [],
+        },
+      }),
+    );
+    const message = [{ version: 1, tenantId: tenant.tenantId, requestId: id }];
+    const first = await privacyConsumer(sqsEvent(message, { queue: 'PrivacyQueue' }), lambdaContext('privacyRequests'));
+    expect(first.batchItemFailures).toHaveLength(1);
+    expect((await item(keys.privacyRequest(tenant.tenantId, id)))!.status).toBe('pending');
+
+    const last = await privacyConsumer(sqsEvent(message, { queue: 'PrivacyQueue', receiveCount: 5 }), lambdaContext('privacyRequests'));
+    expect(last.batchItemFailures).toHaveLength(1);
+    const res = await read(id);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'failed',
+      subjects: [],
+      errors: [{ path: '', message: 'the request could not be completed; submit it again' }],
+    });
+    expect(res.body.finished_at).toEqual(expect.any(String));
   });
 });

@@ -9,5 +9,5 @@ requireEnvs(ENV.tableName);
 export const privacy = privacyService({
   requests: privacyRequests,
   subjects: dataSubjects,
-  queue: { send: async (message) => void (await sendMessage('privacy', message)) },
+  queue: { send: async (message, delaySeconds) => void (await sendMessage('privacy', message, delaySeconds)) },
 });
