@@ -22,7 +22,8 @@ export const TABLE = {
     { name: 'gsi7', partitionKey: 'gsi7pk', sortKey: 'gsi7sk' },
     // gsi8: a customer's transactions, keys only: an update of a transaction never rewrites its entry.
     { name: 'gsi8', partitionKey: 'gsi8pk', sortKey: 'gsi8sk', keysOnly: true },
-    // gsi9: transactions by the day their personal copies expire (a tenant's retention), keys only, sparse.
+    // gsi9, keys only, sparse: transactions by the day their personal copies expire (a tenant's retention); customers
+    // by their second phone (a privacy request finds a person by either phone).
     { name: 'gsi9', partitionKey: 'gsi9pk', sortKey: 'gsi9sk', keysOnly: true },
   ],
 } as const;

@@ -28,6 +28,8 @@ export const customers = entityRepository<Customer>({
     },
     email: exactIndex('gsi5', ENTITY, 'email'),
     phone: exactIndex('gsi6', ENTITY, 'phone'),
+    // Only privacy requests look a second phone up; keys only, so it costs one small index write.
+    phone2: exactIndex('gsi9', ENTITY, 'phone'),
     cpf: exactIndex('gsi7', ENTITY, 'cpf'),
   },
 });

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { keys } from '../keys.js';
 import type { DataSubjects, PrivacyRequestRecord, PrivacyRequests } from '../privacy/ports.js';
 import { PRIVACY_REQUEST_STATUSES, PRIVACY_REQUEST_TYPES } from '../privacy/schema.js';
-import { TABLE } from '../table.js';
+import { indexAttributes, TABLE } from '../table.js';
 import { customers } from './customer-repository.js';
 import { batchGet, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
 import { stripPersonalCopies, unexpired } from './personal-copies.js';
@@ -124,6 +124,15 @@ export const dataSubjects: DataSubjects = {
       lookups.push(
         queryAll(db(), { index: INDEXED_BY[field], partition: keys.byValue(tenantId, 'CUSTOMER', field, value) }).then((items) => {
           for (const item of items) if (item[TABLE.entityAttribute] === 'CUSTOMER') ids.add(Number(item.id));
+        }),
+      );
+    }
+    if (identifiers.phone !== undefined) {
+      // A customer's second phone, in a keys-only index whose sort key is the customer's id.
+      const partition = keys.byValue(tenantId, 'CUSTOMER', 'phone', identifiers.phone);
+      lookups.push(
+        queryAll(db(), { index: 'gsi9', partition }).then((items) => {
+          for (const item of items) ids.add(Number(item[indexAttributes('gsi9').sortKey]));
         }),
       );
     }

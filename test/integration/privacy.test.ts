@@ -151,6 +151,15 @@ describe('privacy requests: export', () => {
     expect(subject!.transactions_truncated).toBe(false);
   });
 
+  it('finds a person by either phone: the main one or the second', async () => {
+    const second = '11912340000';
+    const created = await api({ method: 'POST', path: '/public/customer', key: tenant.key, body: { name: 'Dois Fones', phone2: second } });
+    expect(created.status, created.text).toBe(200);
+    const res = await request({ type: 'export', phone: second });
+    await work();
+    expect((await read(res.body.id as string)).body).toMatchObject({ status: 'done', subjects: [created.body.id] });
+  });
+
   it('matches nothing of another tenant, whose requests and exports this tenant cannot read', async () => {
     const res = await request({ type: 'export', cpf: CPF, email, client_id: clientId }, other);
     expect(res.status).toBe(202);
