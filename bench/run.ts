@@ -5,6 +5,7 @@ import { startLocalStack } from '../infra/local/stack.js';
 import { coldStart } from './cold-start.js';
 import { costPerOperation } from './cost.js';
 import { resultsCost } from './results-cost.js';
+import { retentionCost } from './retention-cost.js';
 import { readmeBlock } from './summary.js';
 import { endToEnd } from './end-to-end.js';
 import { httpThroughput } from './http.js';
@@ -46,7 +47,12 @@ if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
     // The fixture module builds its data through the API, as the tests do.
     const { fixture } = await import('../test/reliability/fixtures.js');
     if (wanted('cost'))
-      tables.push(await costPerOperation(await fixture()), await endToEnd(await fixture()), await resultsCost(await fixture()));
+      tables.push(
+        await costPerOperation(await fixture()),
+        await endToEnd(await fixture()),
+        await resultsCost(await fixture()),
+        await retentionCost(),
+      );
     if (wanted('latency')) tables.push(await warmLatency(await fixture(), { calls: Number(process.env.BENCH_CALLS ?? 1000) }));
     if (wanted('throughput'))
       tables.push(

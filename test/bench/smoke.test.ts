@@ -5,6 +5,7 @@ import { httpThroughput } from '../../bench/http.js';
 import { warmLatency } from '../../bench/latency.js';
 import { consumerThroughput } from '../../bench/throughput.js';
 import { growth } from '../../bench/growth.js';
+import { retentionCost } from '../../bench/retention-cost.js';
 import { routes, succeeded } from '../../infra/routes.js';
 import { fixture, type Fixture } from '../reliability/fixtures.js';
 
@@ -30,6 +31,18 @@ function rows(table: string): string[][] {
 const number = (cell: string | undefined) => Number(cell?.replace(/^\$/, ''));
 
 describe('benchmarks, one iteration each', () => {
+  it('retention: a sale with and without it, and the sweep per transaction it strips', async () => {
+    const table = rows(await retentionCost({ sales: 3 }));
+    expect(table.map((row) => row[0])).toEqual([
+      'a sale, without retention',
+      'a sale, with retention',
+      'the sweep, per transaction stripped',
+    ]);
+    // The expiry entry is one more write unit; the sweep spends at least the one update per transaction.
+    expect(number(table[1]![3]) - number(table[0]![3])).toBe(1);
+    expect(number(table[2]![3])).toBeGreaterThanOrEqual(1);
+  });
+
   it('cost per operation: every route, answered 2xx, with its round trips beside a floor', async () => {
     const table = rows(await costPerOperation(f));
     expect(table.map((row) => row[0]).sort()).toEqual(routes.map((r) => r.operationId).sort());
