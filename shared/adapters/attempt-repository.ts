@@ -13,6 +13,7 @@ import type { Channel } from '../surveys/dispatch.js';
 import type { AttemptKey, AttemptStore, Claim, Reachability, StoreNames } from '../surveys/ports.js';
 import { counterUpdates, updateCounting, type TransactItem } from './result-counters.js';
 import { batchGet, db, isConditionFailure, type Item } from './dynamodb.js';
+import { personalCopiesExpired } from './personal-copies.js';
 
 // ---- Attempts: the survey map of the transaction item, and its list of attempts ----------------------------------
 
@@ -51,11 +52,16 @@ export const attemptStore: AttemptStore = {
               '#survey.#reason = :null, #contact = #contacts.#kind REMOVE #survey.#sent_at, #survey.#message_id, #survey.#detail'
             : 'SET #survey.#claimed = :until',
           // DynamoDB refuses redundant parentheses; AND binds tighter than OR, so only the OR is grouped.
-          // An erased customer's transaction sends nothing more: its contacts are gone with it.
-          ConditionExpression: `#status = :created AND attribute_not_exists(#erased) AND ${moving ? `(${current} OR ${later})` : current}`,
+          // An erased customer's transaction sends nothing more: its contacts are gone with it; nor does one whose
+          // personal copies expired under the tenant's retention (or were removed by its sweep).
+          ConditionExpression:
+            `#status = :created AND attribute_not_exists(#erased) AND attribute_not_exists(#stripped) AND ` +
+            `(attribute_not_exists(#expires) OR #expires > :nowIso) AND ${moving ? `(${current} OR ${later})` : current}`,
           ExpressionAttributeNames: {
             ...names,
             '#erased': 'erased_at',
+            '#stripped': 'personal_expired_at',
+            '#expires': 'personal_expires_at',
             ...(moving
               ? {
                   '#attempts': 'attempts',
@@ -74,6 +80,7 @@ export const attemptStore: AttemptStore = {
           ExpressionAttributeValues: {
             ':until': nowSeconds + leaseSeconds,
             ':now': nowSeconds,
+            ':nowIso': now.toISOString(),
             ':created': 'created',
             ':attempt': key.attemptId,
             ':scheduled': 'scheduled',
@@ -89,7 +96,8 @@ export const attemptStore: AttemptStore = {
     const { Item: item } = await client.send(
       new GetCommand({ TableName: tableName, Key: keys.transaction(key.tenantId, key.transactionId), ConsistentRead: true }),
     );
-    if (!item || item.status !== 'created' || item.erased_at) return { status: 'missing' };
+    if (!item || item.status !== 'created' || item.erased_at || item.personal_expired_at || personalCopiesExpired(item, now.toISOString()))
+      return { status: 'missing' };
     const survey = item.survey as { status?: string; attempt_id?: number };
     const planned = (item.attempts as { status?: string }[] | undefined)?.[key.attemptId - 1];
     if (key.attemptId > 1 && !planned) return { status: 'missing' };

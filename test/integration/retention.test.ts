@@ -7,7 +7,10 @@ import { personalExpiry } from '../../shared/adapters/personal-expiry.js';
 import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import { keys } from '../../shared/keys.js';
 import { STOP_MARGIN_MS, sweepExpired, type ExpiryStore } from '../../shared/privacy/retention.js';
+import { deliverSurvey } from '../../shared/surveys/delivery.js';
+import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import { inProcess } from '../support/api.js';
+import { deliveryPorts, linkConfig } from '../support/delivery.js';
 import { usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
@@ -23,6 +26,18 @@ const stored = async (who: TestTenant, id: number) =>
   (await db().client.send(new GetCommand({ TableName: db().tableName, Key: keys.transaction(who.tenantId, id), ConsistentRead: true })))
     .Item!;
 const transaction = async (id: number) => (await api({ path: `/public/transaction/${id}`, key: tenant.key })).body;
+
+/** Time passes for one transaction: its copies' expiry is moved to a second ago. */
+async function expireNow(id: number): Promise<void> {
+  await db().client.send(
+    new UpdateCommand({
+      TableName: db().tableName,
+      Key: keys.transaction(tenant.tenantId, id),
+      UpdateExpression: 'SET personal_expires_at = :past',
+      ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+    }),
+  );
+}
 
 /** The table's sweep with a checkpoint of its own: the table's checkpoint belongs to the stack's scheduled sweep. */
 function sweeper(): ExpiryStore {
@@ -86,18 +101,17 @@ describe('retention: a tenant keeps personal copies for its days', () => {
   });
 
   it('hides expired copies from every read at once, before the sweep comes by', async () => {
-    const { pk, sk } = await stored(tenant, answered);
-    const past = new Date(Date.now() - 1000).toISOString();
-    await db().client.send(
-      new UpdateCommand({
-        TableName: db().tableName,
-        Key: { pk, sk },
-        UpdateExpression: 'SET personal_expires_at = :past',
-        ExpressionAttributeValues: { ':past': past },
-      }),
-    );
+    await expireNow(answered);
     expect((await transaction(answered)).rating).toEqual({ score: 4, comment: null });
     expect((await stored(tenant, answered)).rating.comment).toBe('Demorou');
+  });
+
+  it('sends no survey attempt once the copies expired', async () => {
+    const late = await registerSale(api, tenant.key, { name: 'Rita Prazo' });
+    const [message] = (await dispatch.drain()) as unknown as DispatchMessage[];
+    await expireNow(late);
+    expect(await deliverSurvey(message!, deliveryPorts, linkConfig())).toBe('missing');
+    expect((await stored(tenant, late)).survey.status).toBe('scheduled');
   });
 
   it('removes the name, contacts, comment and respondent once expired, keeping score, attempts and counts', async () => {
@@ -107,7 +121,8 @@ describe('retention: a tenant keeps personal copies for its days', () => {
     const before = (await results()).body;
 
     const outcome = await sweep(new Date(Date.now() + 31 * DAY));
-    expect(outcome).toMatchObject({ stripped: 2, finished: true });
+    // The two sales, and the one whose attempt was not sent above.
+    expect(outcome).toMatchObject({ stripped: 3, finished: true });
     for (const id of [sale, answered]) {
       const item = await stored(tenant, id);
       expect(item).toMatchObject({ customer_name: null, survey_contact: null, retention_days: 30 });
