@@ -439,7 +439,9 @@ export class SurveyServiceStack extends Stack {
         ...(route.surveyLinks ? { surveyLinks: true as const } : {}),
       });
 
-      const integration = new HttpLambdaIntegration(`${capitalise(route.operationId)}Integration`, fn);
+      // One invoke permission per function, for its API, instead of one per route and path: a stack holds at most
+      // 500 resources, and the routes of an API invoke only the functions they integrate anyway.
+      const integration = new HttpLambdaIntegration(`${capitalise(route.operationId)}Integration`, fn, { scopePermissionToRoute: false });
       const { api, authorizer } = apis[route.api];
       for (const path of route.paths) {
         const added = api.addRoutes({ path, methods: [HttpMethod[route.method]], integration, ...(route.anonymous ? {} : { authorizer }) });
@@ -460,7 +462,7 @@ export class SurveyServiceStack extends Stack {
         memorySize: 256,
         files: [props.references[name], 'reference'],
       });
-      const integration = new HttpLambdaIntegration(`${capitalise(name)}ReferenceIntegration`, fn);
+      const integration = new HttpLambdaIntegration(`${capitalise(name)}ReferenceIntegration`, fn, { scopePermissionToRoute: false });
       for (const path of referencePaths(name)) {
         const added = apis[name].api.addRoutes({ path, methods: [HttpMethod.GET], integration });
         apis[name].stage.node.addDependency(...added);

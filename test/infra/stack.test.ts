@@ -41,6 +41,19 @@ function tableActions(descriptionPrefix: string): string[] {
 }
 
 describe('the CDK stack', () => {
+  it("stays within CloudFormation's 500 resources, giving each API function one invoke permission for its API", () => {
+    const resources = Object.keys(template.toJSON().Resources).length;
+    expect(resources, `${resources} resources: a stack deploys at most 500`).toBeLessThan(500);
+    const invokes = ofType('AWS::Lambda::Permission').filter(([, p]) => p.Properties.Principal === 'apigateway.amazonaws.com');
+    // One per operation's function, and per API's reference and authorizer functions, however many paths each serves.
+    expect(invokes).toHaveLength(routes.length + 2 + 2);
+    // Each scoped to its API: any stage, method and path (an API invokes only the functions its routes integrate), or its authorizers.
+    for (const [, permission] of invokes)
+      expect(JSON.stringify(permission.Properties.SourceArn)).toMatch(
+        /Api[A-Z0-9]+"},"(\/\*\/\*\/\*"|\/authorizers\/",{"Ref":"\w+Authorizer)/,
+      );
+  });
+
   it('has one Node 24 arm64 function per operation and per consumer, one authorizer and one reference per API, and the SES events function', () => {
     const functions = ofType('AWS::Lambda::Function');
     expect(functions).toHaveLength(routes.length + consumers.length + scheduled.length + 2 + 2 + 1);
