@@ -13,7 +13,7 @@ import type { Channel } from '../surveys/dispatch.js';
 import type { AttemptKey, AttemptStore, Claim, Reachability, StoreNames } from '../surveys/ports.js';
 import { counterUpdates, updateCounting, type TransactItem } from './result-counters.js';
 import { batchGet, db, isConditionFailure, type Item } from './dynamodb.js';
-import { personalCopiesExpired } from './personal-copies.js';
+import { contactGone } from './personal-copies.js';
 
 // ---- Attempts: the survey map of the transaction item, and its list of attempts ----------------------------------
 
@@ -96,8 +96,7 @@ export const attemptStore: AttemptStore = {
     const { Item: item } = await client.send(
       new GetCommand({ TableName: tableName, Key: keys.transaction(key.tenantId, key.transactionId), ConsistentRead: true }),
     );
-    if (!item || item.status !== 'created' || item.erased_at || item.personal_expired_at || personalCopiesExpired(item, now.toISOString()))
-      return { status: 'missing' };
+    if (!item || item.status !== 'created' || contactGone(item, now.toISOString())) return { status: 'missing' };
     const survey = item.survey as { status?: string; attempt_id?: number };
     const planned = (item.attempts as { status?: string }[] | undefined)?.[key.attemptId - 1];
     if (key.attemptId > 1 && !planned) return { status: 'missing' };

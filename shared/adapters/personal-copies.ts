@@ -35,6 +35,10 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 export const personalCopiesExpired = (item: Item, now: string = new Date().toISOString()): boolean =>
   typeof item.personal_expires_at === 'string' && item.personal_expires_at <= now;
 
+/** Whether a transaction can no longer reach its customer: erased, or its personal copies expired or removed. */
+export const contactGone = (item: Item, now?: string): boolean =>
+  item.erased_at !== undefined || item.personal_expired_at !== undefined || personalCopiesExpired(item, now);
+
 /** A transaction's item as it may be shown: without its personal copies once they expired, before the sweep removes them. */
 export function unexpired(item: Item, now?: string): Item {
   if (!personalCopiesExpired(item, now)) return item;

@@ -10,7 +10,7 @@ import type { AnswerOrigin, RequestRecord, TransactionRecord, TransactionReposit
 import type { Tally } from '../results/tally.js';
 import { cancelledByCondition, db, isConditionFailure, type Item } from './dynamodb.js';
 import { counterUpdates, type TransactItem } from './result-counters.js';
-import { retentionAttributes, unexpired } from './personal-copies.js';
+import { contactGone, retentionAttributes, unexpired } from './personal-copies.js';
 
 /**
  * Evaluations live on their transaction's item: the rating, its items and where the answer came from. These index
@@ -98,6 +98,7 @@ export function fromItem(stored: Item): TransactionRecord {
           }
         : null,
     retentionDays: typeof item.retention_days === 'number' ? item.retention_days : null,
+    contactGone: contactGone(stored),
   };
 }
 

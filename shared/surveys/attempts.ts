@@ -49,13 +49,20 @@ export const isExpired = (survey: Transaction['survey'], now: Date): boolean =>
   survey.status !== 'answered' && survey.expires_at !== undefined && Date.parse(survey.expires_at) <= now.getTime();
 
 /**
- * A transaction's survey as it stands at `now`: `expired` once its links lapsed unanswered, and attempts that will
- * never go out (the survey answered, expired or refused by an opt-out) shown `cancelled`.
+ * A transaction's survey as it stands at `now`: `expired` once its links lapsed unanswered; `not_sent` for want of a
+ * contact once its customer was erased or its personal copies expired (`contactGone`) before it went out; and
+ * attempts that will never go out (the survey answered, expired, refused by an opt-out, or its contact gone) shown
+ * `cancelled`.
  */
-export function surveyAsSeen(transaction: Transaction, now: Date): Transaction {
+export function surveyAsSeen(transaction: Transaction, now: Date, contactGone = false): Transaction {
   const expired = isExpired(transaction.survey, now);
-  const survey = expired ? { ...transaction.survey, status: 'expired' as const } : transaction.survey;
-  const over = survey.status === 'answered' || survey.status === 'expired' || survey.reason === 'opted_out';
+  const unsent = contactGone && transaction.survey.status === 'scheduled';
+  const survey = expired
+    ? { ...transaction.survey, status: 'expired' as const }
+    : unsent
+      ? { ...transaction.survey, status: 'not_sent' as const, reason: 'no_contact' as const }
+      : transaction.survey;
+  const over = contactGone || survey.status === 'answered' || survey.status === 'expired' || survey.reason === 'opted_out';
   const attempts = over
     ? transaction.attempts.map((a) => (a.status === 'pending' || a.status === 'scheduled' ? { ...a, status: 'cancelled' as const } : a))
     : transaction.attempts;

@@ -40,6 +40,8 @@ export interface TransactionRecord {
   answer: AnswerOrigin | null;
   /** The tenant's retention when it was registered: its personal copies go this many days after it, and after each answer. */
   retentionDays: number | null;
+  /** Its customer was erased, or its personal copies expired: no survey attempt goes out any more. */
+  contactGone: boolean;
 }
 
 /** What a request key holds: its transaction, or why it was refused or given up on. */

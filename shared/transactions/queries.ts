@@ -32,8 +32,8 @@ export function transactionQueries(transactions: Pick<TransactionRepository, 'fi
   }
 
   async function getTransaction(tenantId: number, id: number): Promise<Transaction> {
-    const found = (await transactions.findById(tenantId, id))?.transaction;
-    const transaction = found && surveyAsSeen(found, new Date());
+    const found = await transactions.findById(tenantId, id);
+    const transaction = found && surveyAsSeen(found.transaction, new Date(), found.contactGone);
     if (!transaction) throw new NotFoundError(`Transaction ${id} not found.`);
     return transaction;
   }

@@ -152,6 +152,7 @@ export function transactionService({ transactions, readReferences, settings: ten
       warnings,
       answer: rated ? { source: 'api', src: RATING_SOURCES.api, answeredAt: now.toISOString(), version: 1 } : null,
       retentionDays: settings.privacy?.retentionDays ?? null,
+      contactGone: false,
     });
     // A rating registered with the sale counts in the results in the same write.
     const stored = await transactions.putCreated(tenantId, requestKey, record, (created) => {

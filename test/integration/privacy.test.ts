@@ -253,6 +253,9 @@ describe('privacy requests: erase', () => {
     expect(await deliverSurvey(pending!, deliveryPorts, linkConfig())).toBe('missing');
     const stored = await item(keys.transaction(tenant.tenantId, pending!.transactionId));
     expect((stored!.survey as { status: string }).status).toBe('scheduled');
+    // Read through the API, it says why: not sent, for want of a contact.
+    const shown = await api({ path: `/public/transaction/${pending!.transactionId}`, key: tenant.key });
+    expect(shown.body.survey).toMatchObject({ status: 'not_sent', reason: 'no_contact' });
   });
 
   it('takes no new answer on an erased transaction (its comment would bring personal data back)', async () => {

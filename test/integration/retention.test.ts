@@ -111,7 +111,10 @@ describe('retention: a tenant keeps personal copies for its days', () => {
     const [message] = (await dispatch.drain()) as unknown as DispatchMessage[];
     await expireNow(late);
     expect(await deliverSurvey(message!, deliveryPorts, linkConfig())).toBe('missing');
-    expect((await stored(tenant, late)).survey.status).toBe('scheduled');
+    // The transaction says why: not sent, for want of a contact; its waiting attempts will not go out.
+    const shown = await transaction(late);
+    expect(shown.survey).toMatchObject({ status: 'not_sent', reason: 'no_contact' });
+    expect(shown.attempts.map((a: { status: string }) => a.status)).not.toContain('scheduled');
   });
 
   it('removes the name, contacts, comment and respondent once expired, keeping score, attempts and counts', async () => {

@@ -66,6 +66,14 @@ describe('a survey as seen', () => {
     expect(surveyAsSeen(transaction({}), at('2026-11-30T14:59:59Z')).survey.status).toBe('sent');
   });
 
+  it('with its contact gone (customer erased, copies expired): not sent if nothing went, and nothing more goes', () => {
+    const unsent = surveyAsSeen(transaction({ status: 'scheduled', expires_at: undefined }), at('2026-11-24T00:00:00Z'), true);
+    expect(unsent.survey).toMatchObject({ status: 'not_sent', reason: 'no_contact' });
+    const sentOnce = surveyAsSeen(transaction({}), at('2026-11-24T00:00:00Z'), true);
+    expect(sentOnce.survey.status).toBe('sent');
+    expect(sentOnce.attempts.map((a) => a.status)).toEqual(['sent', 'cancelled']);
+  });
+
   it('answered or opted out, nothing more goes', () => {
     expect(surveyAsSeen(transaction({ status: 'answered' }), at('2026-12-30T00:00:00Z')).survey.status).toBe('answered');
     expect(surveyAsSeen(transaction({ status: 'answered' }), at('2026-11-24T00:00:00Z')).attempts[1]!.status).toBe('cancelled');
