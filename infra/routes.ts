@@ -6,6 +6,13 @@ import type { QueueId } from '../shared/queues.js';
  * (and the OpenAPI document) read it; a path or a method is written nowhere else.
  */
 export type ApiName = 'public' | 'chatbot';
+
+/**
+ * What a function does with the table: `read` (GetItem, BatchGetItem, Query), `write` (PutItem, UpdateItem, and
+ * TransactWriteItems of them), `delete` (DeleteItem, alone or in a transaction), `batchWrite` (BatchWriteItem). Empty:
+ * it must not touch the table (POST /v2/transactions). Nothing grants Scan.
+ */
+export type TableAccess = readonly ('read' | 'write' | 'delete' | 'batchWrite')[];
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface Route {
@@ -16,8 +23,8 @@ export interface Route {
   /** Module under functions/ exporting `handler`. */
   handler: string;
   api: ApiName;
-  /** Table access: 'none' for routes that must not touch it (POST /v2/transactions). */
-  table: 'none' | 'read' | 'readwrite';
+  /** Table access: what the code does with the table, and so what its role may do (infra/grants.ts). */
+  table: TableAccess;
   queues: readonly QueueId[];
   /** Issues or reads v2 request ids, which are signed (ENV.requestIdSecret). */
   requestIds?: true;
@@ -44,7 +51,7 @@ export const routes: readonly Route[] = [
     paths: ['/health'],
     handler: 'http/get-health.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     anonymous: true,
     summary: 'Whether the service can reach its table',
@@ -57,7 +64,7 @@ export const routes: readonly Route[] = [
     paths: both('/store'),
     handler: 'http/list-stores.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     summary: 'List stores (filters: status, name, store_id)',
   },
@@ -67,7 +74,7 @@ export const routes: readonly Route[] = [
     paths: both('/store'),
     handler: 'http/create-store.ts',
     api: 'public',
-    table: 'readwrite',
+    table: ['read', 'write'],
     queues: [],
     summary: 'Create a store',
   },
@@ -77,7 +84,7 @@ export const routes: readonly Route[] = [
     paths: both('/store/{id}'),
     handler: 'http/get-store.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     summary: 'Read a store',
   },
@@ -87,7 +94,7 @@ export const routes: readonly Route[] = [
     paths: both('/store/{id}'),
     handler: 'http/update-store.ts',
     api: 'public',
-    table: 'readwrite',
+    table: ['read', 'write', 'delete'],
     queues: [],
     summary: 'Edit a store',
   },
@@ -97,7 +104,7 @@ export const routes: readonly Route[] = [
     paths: both('/store/{id}'),
     handler: 'http/delete-store.ts',
     api: 'public',
-    table: 'readwrite',
+    table: ['read', 'write'],
     queues: [],
     summary: 'Deactivate a store',
   },
@@ -109,7 +116,7 @@ export const routes: readonly Route[] = [
     paths: both('/customer'),
     handler: 'http/list-customers.ts',
     api: 'public',
-    table: 'read',
+    table: ['read', 'batchWrite'],
     queues: [],
     summary: 'List customers (user token; filters: name, email, phone, cpf, client_id, opt_out)',
   },
@@ -119,7 +126,7 @@ export const routes: readonly Route[] = [
     paths: both('/customer'),
     handler: 'http/create-customer.ts',
     api: 'public',
-    table: 'readwrite',
+    table: ['read', 'write'],
     queues: [],
     summary: 'Create a customer',
   },
@@ -129,7 +136,7 @@ export const routes: readonly Route[] = [
     paths: both('/customer/{id}'),
     handler: 'http/get-customer.ts',
     api: 'public',
-    table: 'read',
+    table: ['read', 'batchWrite'],
     queues: [],
     summary: 'Read a customer',
   },
@@ -139,7 +146,7 @@ export const routes: readonly Route[] = [
     paths: both('/customer/{id}'),
     handler: 'http/update-customer.ts',
     api: 'public',
-    table: 'readwrite',
+    table: ['read', 'write', 'delete'],
     queues: [],
     summary: 'Edit a customer',
   },
@@ -151,7 +158,7 @@ export const routes: readonly Route[] = [
     paths: both('/employee'),
     handler: 'http/list-employees.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     summary: 'List employees (filters: name, email, id, store, external_store_id, status)',
   },
@@ -161,7 +168,7 @@ export const routes: readonly Route[] = [
     paths: both('/employee'),
     handler: 'http/create-employee.ts',
     api: 'public',
-    table: 'readwrite',
+    table: ['read', 'write'],
     queues: [],
     summary: 'Create an employee',
   },
@@ -171,7 +178,7 @@ export const routes: readonly Route[] = [
     paths: both('/employee/{id}'),
     handler: 'http/get-employee.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     summary: 'Read an employee',
   },
@@ -181,7 +188,7 @@ export const routes: readonly Route[] = [
     paths: both('/employee/{id}'),
     handler: 'http/update-employee.ts',
     api: 'public',
-    table: 'readwrite',
+    table: ['read', 'write', 'delete'],
     queues: [],
     summary: 'Edit an employee',
   },
@@ -191,7 +198,7 @@ export const routes: readonly Route[] = [
     paths: both('/employee/{id}'),
     handler: 'http/delete-employee.ts',
     api: 'public',
-    table: 'readwrite',
+    table: ['read', 'write'],
     queues: [],
     summary: 'Deactivate an employee',
   },
@@ -201,7 +208,7 @@ export const routes: readonly Route[] = [
     paths: both('/employee/{id}/stores'),
     handler: 'http/get-employee-stores.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     summary: "An employee's stores",
   },
@@ -211,7 +218,7 @@ export const routes: readonly Route[] = [
     paths: both('/employee/{id}/stores'),
     handler: 'http/put-employee-stores.ts',
     api: 'public',
-    table: 'readwrite',
+    table: ['read', 'write', 'delete'],
     queues: [],
     summary: "Replace an employee's stores (user token)",
   },
@@ -221,7 +228,7 @@ export const routes: readonly Route[] = [
     paths: both('/employee/{id}/groups'),
     handler: 'http/get-employee-groups.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     summary: "An employee's groups",
   },
@@ -231,7 +238,7 @@ export const routes: readonly Route[] = [
     paths: both('/employee/{id}/groups'),
     handler: 'http/put-employee-groups.ts',
     api: 'public',
-    table: 'readwrite',
+    table: ['read', 'write', 'delete'],
     queues: [],
     summary: "Replace an employee's groups (user token)",
   },
@@ -242,7 +249,7 @@ export const routes: readonly Route[] = [
     paths: ['/v2/transactions'],
     handler: 'http/post-v2-transaction.ts',
     api: 'public',
-    table: 'none',
+    table: [],
     queues: ['transactions'],
     requestIds: true,
     summary: 'Queue a transaction (asynchronous; 201 with the sent object and x-request-id)',
@@ -253,7 +260,7 @@ export const routes: readonly Route[] = [
     paths: ['/v2/transactions/requests/{requestId}'],
     handler: 'http/get-transaction-request.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     requestIds: true,
     summary: 'What became of a queued transaction',
@@ -264,7 +271,7 @@ export const routes: readonly Route[] = [
     paths: ['/public/transaction', '/public/transaction/integration', '/api/v1/transaction', '/api/v1/transaction/integration'],
     handler: 'http/post-transaction.ts',
     api: 'public',
-    table: 'readwrite',
+    table: ['read', 'write'],
     queues: ['surveyDispatch'],
     summary: 'Create a transaction synchronously (legacy interface)',
   },
@@ -274,7 +281,7 @@ export const routes: readonly Route[] = [
     paths: both('/transaction/{id}'),
     handler: 'http/get-transaction.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     summary: 'Read a transaction',
   },
@@ -286,7 +293,7 @@ export const routes: readonly Route[] = [
     paths: both('/rating/formbuilder'),
     handler: 'http/list-evaluations.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     summary: 'Flexible-form ratings between start_date and end_date (user token)',
   },
@@ -296,7 +303,7 @@ export const routes: readonly Route[] = [
     paths: both('/rating/formbuilder/{id}'),
     handler: 'http/get-evaluation.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     summary: 'One flexible-form rating (is_external: by transaction_id)',
   },
@@ -306,7 +313,7 @@ export const routes: readonly Route[] = [
     paths: ['/public/results'],
     handler: 'http/get-results.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     summary: 'NPS, mean, answers and response rate of a journey by store, employee, class or period (user token)',
   },
@@ -316,7 +323,7 @@ export const routes: readonly Route[] = [
     paths: ['/public/webhooks/deliveries'],
     handler: 'http/list-webhook-deliveries.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     summary: 'The event deliveries to the tenant webhooks that failed in the last 30 days, newest first',
   },
@@ -327,7 +334,7 @@ export const routes: readonly Route[] = [
     paths: ['/public/privacy/requests'],
     handler: 'http/post-privacy-request.ts',
     api: 'public',
-    table: 'readwrite',
+    table: ['read', 'write'],
     queues: ['privacy'],
     summary: "A data subject's request (LGPD): export or erase their data, worked on from a queue (user token with every store)",
   },
@@ -337,7 +344,7 @@ export const routes: readonly Route[] = [
     paths: ['/public/privacy/requests/{id}'],
     handler: 'http/get-privacy-request.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     summary: 'A privacy request: pending, done with the customers it found, or failed (user token with every store)',
   },
@@ -347,7 +354,7 @@ export const routes: readonly Route[] = [
     paths: ['/public/privacy/requests/{id}/export'],
     handler: 'http/get-privacy-export.ts',
     api: 'public',
-    table: 'read',
+    table: ['read', 'batchWrite'],
     queues: [],
     summary: 'Everything kept about the customers an export request found, for 7 days after it is done (user token with every store)',
   },
@@ -358,7 +365,7 @@ export const routes: readonly Route[] = [
     paths: ['/public/privacy/access'],
     handler: 'http/get-privacy-access.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     summary: "Who read a customer's personal data, when and how, newest first, for a year (user token with every store)",
   },
@@ -369,7 +376,7 @@ export const routes: readonly Route[] = [
     paths: ['/survey'],
     handler: 'http/get-survey.ts',
     api: 'chatbot',
-    table: 'read',
+    table: ['read'],
     queues: [],
     summary: 'The survey of one attempt, for the chatbot',
   },
@@ -379,7 +386,7 @@ export const routes: readonly Route[] = [
     paths: ['/survey'],
     handler: 'http/post-survey.ts',
     api: 'chatbot',
-    table: 'readwrite',
+    table: ['read', 'write'],
     queues: ['events'],
     summary: 'Answer a survey attempt',
   },
@@ -389,7 +396,7 @@ export const routes: readonly Route[] = [
     paths: ['/survey'],
     handler: 'http/put-survey.ts',
     api: 'chatbot',
-    table: 'readwrite',
+    table: ['read', 'write'],
     queues: ['events'],
     summary: 'Correct the answer of a survey attempt',
   },
@@ -400,7 +407,7 @@ export const routes: readonly Route[] = [
     paths: ['/s/{token}'],
     handler: 'http/get-survey-page.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     anonymous: true,
     surveyLinks: true,
@@ -413,7 +420,7 @@ export const routes: readonly Route[] = [
     paths: ['/s/{token}'],
     handler: 'http/post-survey-page.ts',
     api: 'public',
-    table: 'readwrite',
+    table: ['read', 'write'],
     queues: ['events'],
     anonymous: true,
     surveyLinks: true,
@@ -426,7 +433,7 @@ export const routes: readonly Route[] = [
     paths: ['/s/{token}/unsubscribe'],
     handler: 'http/get-unsubscribe-page.ts',
     api: 'public',
-    table: 'read',
+    table: ['read'],
     queues: [],
     anonymous: true,
     surveyLinks: true,
@@ -439,7 +446,7 @@ export const routes: readonly Route[] = [
     paths: ['/s/{token}/unsubscribe'],
     handler: 'http/post-unsubscribe.ts',
     api: 'public',
-    table: 'readwrite',
+    table: ['read', 'write'],
     queues: [],
     anonymous: true,
     surveyLinks: true,
@@ -456,7 +463,7 @@ export interface Consumer {
   id: string;
   handler: string;
   queue: QueueId;
-  table: 'read' | 'readwrite';
+  table: TableAccess;
   sends: readonly QueueId[];
   surveyLinks?: true;
   /** Signs v2 request ids (the rejection events carry the one the tenant was given). */
@@ -470,7 +477,7 @@ export const consumers: readonly Consumer[] = [
     id: 'transactionConsumer',
     handler: 'queue/transaction-consumer.ts',
     queue: 'transactions',
-    table: 'readwrite',
+    table: ['read', 'write'],
     sends: ['surveyDispatch', 'events'],
     requestIds: true,
     summary: 'Registers queued transactions and dispatches their surveys',
@@ -479,7 +486,7 @@ export const consumers: readonly Consumer[] = [
     id: 'surveyDispatcher',
     handler: 'queue/survey-dispatcher.ts',
     queue: 'surveyDispatch',
-    table: 'readwrite',
+    table: ['read', 'write'],
     // Later attempts, and attempts held for quiet hours, go back on its own queue (delayed) or to the table.
     sends: ['surveyDispatch', 'events'],
     surveyLinks: true,
@@ -490,7 +497,7 @@ export const consumers: readonly Consumer[] = [
     id: 'eventWebhooks',
     handler: 'queue/event-webhooks.ts',
     queue: 'events',
-    table: 'readwrite',
+    table: ['read', 'write'],
     // A failed delivery goes back on its own queue, delayed; the failure is recorded for the tenant to list.
     sends: ['events'],
     surveyLinks: true,
@@ -500,8 +507,9 @@ export const consumers: readonly Consumer[] = [
     id: 'privacyRequests',
     handler: 'queue/privacy-requests.ts',
     queue: 'privacy',
-    table: 'readwrite',
-    sends: [],
+    table: ['read', 'write', 'delete'],
+    // The second pass of an erasure, two minutes later, is a delayed message on its own queue.
+    sends: ['privacy'],
     summary: 'Works on privacy requests: finds the customers they name, erases them or makes their export readable',
   },
 ];
@@ -513,7 +521,7 @@ export interface Scheduled {
   everyMinutes: number;
   /** How long a run may take; the queue consumers' timeout when absent. */
   timeoutSeconds?: number;
-  table: 'read' | 'readwrite';
+  table: TableAccess;
   sends: readonly QueueId[];
   summary: string;
 }
@@ -523,7 +531,7 @@ export const scheduled: readonly Scheduled[] = [
     id: 'attemptScheduler',
     handler: 'schedule/release-attempts.ts',
     everyMinutes: 1,
-    table: 'readwrite',
+    table: ['read', 'write', 'batchWrite'],
     sends: ['surveyDispatch'],
     summary: 'Releases the survey attempts due in the next minutes onto the dispatch queue',
   },
@@ -532,9 +540,28 @@ export const scheduled: readonly Scheduled[] = [
     handler: 'schedule/expire-personal-copies.ts',
     everyMinutes: 15,
     timeoutSeconds: 300,
-    table: 'readwrite',
+    table: ['read', 'write'],
     sends: [],
     summary: "Removes transactions' personal copies (customer name, contacts, comment) past their tenant's retention",
+  },
+];
+
+/** Functions another AWS service invokes with its notifications: SES's bounces and complaints, through SNS. */
+export interface Notified {
+  id: string;
+  handler: string;
+  table: TableAccess;
+  sends: readonly QueueId[];
+  summary: string;
+}
+
+export const notified: readonly Notified[] = [
+  {
+    id: 'sesEvents',
+    handler: 'queue/ses-events.ts',
+    table: ['read', 'write'],
+    sends: [],
+    summary: 'SES bounces and complaints of survey e-mails: suppress the address, opt complainers out',
   },
 ];
 

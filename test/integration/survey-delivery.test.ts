@@ -4,7 +4,7 @@ import type { SNSEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as dispatcher } from '../../functions/queue/survey-dispatcher.js';
 import { handler as sesEvents } from '../../functions/queue/ses-events.js';
-import { lambdaContext } from '../../infra/local/events.js';
+import { invoke } from '../../infra/local/invoke.js';
 import { putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
 import { ENV, requireEnv } from '../../shared/config.js';
 import { QUEUES } from '../../shared/queues.js';
@@ -76,7 +76,7 @@ async function transaction(journey: string, customer: Record<string, unknown>) {
 }
 
 async function deliver(bodies: unknown[], receiveCount = 1): Promise<string[]> {
-  const response = await dispatcher(sqsEvent(bodies, { receiveCount, queue: 'SurveyDispatchQueue' }), lambdaContext('surveyDispatcher'));
+  const response = await invoke('surveyDispatcher', dispatcher, sqsEvent(bodies, { receiveCount, queue: 'SurveyDispatchQueue' }));
   return response.batchItemFailures.map((f) => f.itemIdentifier);
 }
 
@@ -228,7 +228,7 @@ describe('survey delivery', () => {
     const bounced = `bounce-${Date.now()}@example.com`;
     const first = await transaction('ecommerce', { name: 'Eva', email: bounced, transaction_id: `B-${Date.now()}` });
     await deliver([first.message]);
-    await sesEvents(snsOf(sesSample('Bounce', bounced, tenant.tenantId, 0)), lambdaContext('sesEvents'));
+    await invoke('sesEvents', sesEvents, snsOf(sesSample('Bounce', bounced, tenant.tenantId, 0)));
     const second = await transaction('ecommerce', { name: 'Eva', email: bounced });
     expect(await deliver([second.message])).toEqual([]);
     expect(await survey(second.id)).toMatchObject({ status: 'failed', reason: 'undeliverable' });
@@ -238,7 +238,7 @@ describe('survey delivery', () => {
     const created = await api({ method: 'POST', path: '/public/customer', key: tenant.key, body: { name: 'Léo', email: complainer } });
     const third = await transaction('ecommerce', { customer_id: created.body.id });
     await deliver([third.message]);
-    await sesEvents(snsOf(sesSample('Complaint', complainer, tenant.tenantId, created.body.id)), lambdaContext('sesEvents'));
+    await invoke('sesEvents', sesEvents, snsOf(sesSample('Complaint', complainer, tenant.tenantId, created.body.id)));
     expect((await api({ path: `/public/customer/${created.body.id}`, key: tenant.key })).body.opt_out).toBe(true);
     // Later transactions of that customer are not surveyed, and say why.
     const later = await api({

@@ -1,7 +1,7 @@
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { loadHandler } from '../../infra/local/gateway.js';
-import { lambdaContext } from '../../infra/local/events.js';
+import { invoke } from '../../infra/local/invoke.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { logger } from '../../shared/logger.js';
 import { inProcess } from '../support/api.js';
@@ -102,7 +102,7 @@ describe('logs', () => {
     logger.setLogLevel('DEBUG');
     // Loaded as the local stack loads a consumer, so that it logs through the logger this file turned up.
     const dispatcher = (await loadHandler('queue/survey-dispatcher.ts')) as (event: SQSEvent, context: unknown) => Promise<unknown>;
-    await dispatcher(sqsEvent(messages, { queue: 'SurveyDispatchQueue' }), lambdaContext('surveyDispatcher'));
+    await invoke('surveyDispatcher', dispatcher, sqsEvent(messages, { queue: 'SurveyDispatchQueue' }));
     const { emails } = (await (await fetch(`${inject('sesUrl')}/store`)).json()) as {
       emails: { destination: { to: string[] }; body: { text: string } }[];
     };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { lambdaContext } from '../../infra/local/events.js';
+import { invoke } from '../../infra/local/invoke.js';
 import { handler as consumer } from '../../functions/queue/transaction-consumer.js';
 import { QUEUES, type QueueId } from '../../shared/queues.js';
 import { afterAll, beforeAll } from 'vitest';
@@ -81,6 +81,6 @@ export async function consume(
   bodies: unknown[],
   { receiveCount = 1 }: { receiveCount?: number } = {},
 ): Promise<{ failed: number[]; response: SQSBatchResponse }> {
-  const response = await consumer(sqsEvent(bodies, { receiveCount }), lambdaContext('transactionConsumer'));
+  const response = await invoke('transactionConsumer', consumer, sqsEvent(bodies, { receiveCount }));
   return { failed: response.batchItemFailures.map((f) => Number(f.itemIdentifier.slice(2))), response };
 }

@@ -1,0 +1,116 @@
+import { ENV, type EnvName } from '../shared/config.js';
+import type { QueueId } from '../shared/queues.js';
+import { authorizers, consumers, notified, routes, scheduled, type ApiName, type Provider, type TableAccess } from './routes.js';
+
+/**
+ * What each deployed function may do, as IAM statements over the service's own resources. One function over the
+ * route table: the CDK stack writes these statements into each function's role, and the local stack refuses every
+ * SDK call outside them with AccessDeniedException (infra/local/iam.ts), so a grant that is too narrow fails a test
+ * here instead of a request on AWS.
+ */
+
+/** The secrets a function may read at cold start (Secrets Manager), one per purpose. */
+export type SecretId = 'requestIds' | 'cursors' | 'surveyLinks';
+
+/** The environment variable that gives a function each secret. */
+export const SECRET_ENV: Record<SecretId, EnvName> = {
+  requestIds: ENV.requestIdSecret,
+  cursors: ENV.cursorSecret,
+  surveyLinks: ENV.surveySecret,
+};
+
+/** A resource of the service, named as the stack and the local stack both know it. */
+export type Resource =
+  { kind: 'table' } | { kind: 'queue'; queue: QueueId } | { kind: 'sender'; provider: Provider } | { kind: 'secret'; secret: SecretId };
+
+export interface Statement {
+  actions: readonly string[];
+  resource: Resource;
+}
+
+/** What a function needs, as the route table, the consumers and the scheduled functions declare it. */
+export interface Needs {
+  table: TableAccess;
+  /** Queues it sends to. */
+  sends: readonly QueueId[];
+  /** The queue its event source reads for it (Lambda's event source mapping uses the function's role). */
+  consumes?: QueueId | undefined;
+  providers?: readonly Provider[] | undefined;
+  secrets?: readonly SecretId[] | undefined;
+}
+
+/**
+ * DynamoDB's actions per access the route table names. Never Scan (no request path scans), never stream reads,
+ * never DescribeTable: the code calls none of them. A TransactWriteItems call is authorised item by item as the
+ * PutItem, UpdateItem or DeleteItem it holds; BatchWriteItem is an action of its own.
+ */
+export const TABLE_ACTIONS: Record<TableAccess[number], readonly string[]> = {
+  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
+  write: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  delete: ['dynamodb:DeleteItem'],
+  batchWrite: ['dynamodb:BatchWriteItem'],
+};
+
+/** What Lambda's SQS event source mapping does with the consumer's role (CDK's grantConsumeMessages). */
+export const CONSUME_ACTIONS = [
+  'sqs:ReceiveMessage',
+  'sqs:ChangeMessageVisibility',
+  'sqs:GetQueueUrl',
+  'sqs:DeleteMessage',
+  'sqs:GetQueueAttributes',
+] as const;
+
+const SEND_ACTIONS: Record<Provider, string> = {
+  ses: 'ses:SendEmail',
+  sms: 'sms-voice:SendTextMessage',
+  whatsapp: 'social-messaging:SendWhatsAppMessage',
+};
+
+/** The statements a function's role holds. */
+export function statementsOf(needs: Needs): Statement[] {
+  const tableActions = needs.table.flatMap((access) => TABLE_ACTIONS[access]);
+  return [
+    ...(tableActions.length ? [{ actions: tableActions, resource: { kind: 'table' } as const }] : []),
+    ...needs.sends.map((queue) => ({ actions: ['sqs:SendMessage'], resource: { kind: 'queue', queue } as const })),
+    ...(needs.consumes ? [{ actions: [...CONSUME_ACTIONS], resource: { kind: 'queue', queue: needs.consumes } as const }] : []),
+    ...(needs.providers ?? []).map((provider) => ({ actions: [SEND_ACTIONS[provider]], resource: { kind: 'sender', provider } as const })),
+    ...(needs.secrets ?? []).map((secret) => ({
+      actions: ['secretsmanager:GetSecretValue'],
+      resource: { kind: 'secret', secret } as const,
+    })),
+  ];
+}
+
+/** The secrets a function reads, from the route table's flags. */
+export const secretsOf = (flags: { requestIds?: true; cursors?: true; surveyLinks?: true }): SecretId[] => [
+  ...(flags.requestIds ? (['requestIds'] as const) : []),
+  ...(flags.cursors ? (['cursors'] as const) : []),
+  ...(flags.surveyLinks ? (['surveyLinks'] as const) : []),
+];
+
+/** Every function the service deploys, by id (the stack's construct ids are these, capitalised). */
+export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
+  ...routes.map((route): [string, Needs] => [route.operationId, { table: route.table, sends: route.queues, secrets: secretsOf(route) }]),
+  ...consumers.map((consumer): [string, Needs] => [
+    consumer.id,
+    { table: consumer.table, sends: consumer.sends, consumes: consumer.queue, providers: consumer.providers, secrets: secretsOf(consumer) },
+  ]),
+  ...scheduled.map((job): [string, Needs] => [job.id, { table: job.table, sends: job.sends }]),
+  ...(Object.keys(authorizers) as ApiName[]).map((api): [string, Needs] => [authorizerId(api), { table: ['read'], sends: [] }]),
+  ...(Object.keys(authorizers) as ApiName[]).map((api): [string, Needs] => [referenceId(api), { table: [], sends: [] }]),
+  ...notified.map((fn): [string, Needs] => [fn.id, { table: fn.table, sends: fn.sends }]),
+]);
+
+export function authorizerId(api: ApiName): string {
+  return `${api}Authorizer`;
+}
+export function referenceId(api: ApiName): string {
+  return `${api}Reference`;
+}
+
+/** The statements of a deployed function; throws for a name that is not one (a typo would otherwise grant nothing). */
+export function grantsOf(functionId: string): Statement[] {
+  const needs = FUNCTIONS.get(functionId);
+  if (!needs) throw new Error(`${functionId} is not a function of this service (infra/grants.ts FUNCTIONS).`);
+  return statementsOf(needs);
+}

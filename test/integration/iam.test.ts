@@ -1,0 +1,119 @@
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as createStore } from '../../functions/http/create-store.js';
+import { httpEvent } from '../../infra/local/events.js';
+import { runAs } from '../../infra/local/iam.js';
+import { invoke } from '../../infra/local/invoke.js';
+import { db } from '../../shared/adapters/dynamodb.js';
+import { senders } from '../../shared/adapters/senders.js';
+import { sendMessage } from '../../shared/adapters/sqs.js';
+import { inProcess } from '../support/api.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+
+/**
+ * What AWS answers a call outside the caller's role, as the SDK surfaces it (SQS's JSON protocol also sends its
+ * query-era code, AccessDenied, which the SDK takes as the error's name).
+ */
+const denied = (action: string, name = 'AccessDeniedException') =>
+  expect.objectContaining({
+    name,
+    message: expect.stringContaining(`is not authorized to perform: ${action} on resource:`),
+  });
+
+let tenant: TestTenant;
+beforeAll(async () => {
+  tenant = await newTenant();
+});
+
+const probeKey = (name: string) => ({ pk: `T#${tenant.tenantId}#IAM-PROBE`, sk: name });
+const read = async (name: string) => (await db().client.send(new GetCommand({ TableName: db().tableName, Key: probeKey(name) }))).Item;
+
+describe('grants enforced locally as IAM enforces them on AWS', () => {
+  it('refuses a write from a function whose role only reads, as DynamoDB refuses it, and writes nothing', async () => {
+    const write = runAs('getStore', () =>
+      db().client.send(new PutCommand({ TableName: db().tableName, Item: { ...probeKey('put'), v: 1 } })),
+    );
+
+    const error = await write.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toEqual(denied('dynamodb:PutItem'));
+    expect((error as { $metadata: { httpStatusCode: number } }).$metadata.httpStatusCode).toBe(400);
+    expect(String((error as Error).message)).toContain(`table/${db().tableName}`);
+    expect(await read('put')).toBeUndefined();
+  });
+
+  it('answers a generic 500 when a real handler runs with a read-only role, as the access-logging reads did on AWS', async () => {
+    const event = httpEvent(
+      {
+        method: 'POST',
+        routePath: '/public/store',
+        rawPath: '/public/store',
+        headers: { 'content-type': 'application/json' },
+        body: '{"trade_name":"Denied"}',
+      },
+      { authenticated: true, tenantId: tenant.tenantId, scope: 'public' },
+    );
+
+    const asItself = await invoke('createStore', createStore, structuredClone(event));
+    const asReader = await invoke('getStore', createStore, structuredClone(event));
+
+    expect(asItself.statusCode).toBe(201);
+    expect(asReader.statusCode).toBe(500);
+    expect(asReader.body).not.toContain('AccessDenied');
+  });
+
+  it('authorises each item of a transaction as the single call it is: a Delete needs DeleteItem', async () => {
+    const transact = (functionId: string) =>
+      runAs(functionId, () =>
+        db().client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: { TableName: db().tableName, Item: { ...probeKey(`tx-${functionId}`), v: 1 } } },
+              { Delete: { TableName: db().tableName, Key: probeKey('nothing') } },
+            ],
+          }),
+        ),
+      );
+
+    await expect(transact('createStore')).rejects.toEqual(denied('dynamodb:DeleteItem'));
+    await expect(transact('updateStore')).resolves.toBeDefined();
+    expect(await read('tx-createStore')).toBeUndefined();
+    expect(await read('tx-updateStore')).toMatchObject({ v: 1 });
+  });
+
+  it('refuses a send to a queue the role does not name, and an e-mail from a function that sends none', async () => {
+    await expect(runAs('getStore', () => sendMessage('events', { probe: true }))).rejects.toEqual(
+      denied('sqs:SendMessage', 'AccessDenied'),
+    );
+    await expect(runAs('postV2Transaction', () => sendMessage('events', { probe: true }))).rejects.toEqual(
+      denied('sqs:SendMessage', 'AccessDenied'),
+    );
+    const email = runAs('eventWebhooks', () =>
+      senders.email({ from: 'a@demo.local', to: 'b@demo.local', subject: 's', html: 'h', text: 't', headers: [], tags: {} }),
+    );
+    const error = await email.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toEqual(denied('ses:SendEmail'));
+    expect((error as { $metadata: { httpStatusCode: number } }).$metadata.httpStatusCode).toBe(403);
+  });
+
+  it('reads a customer, which records its access-log entry, within the role it has (AccessDenied on AWS when it only read)', async () => {
+    const api = inProcess();
+    const created = await api({
+      method: 'POST',
+      path: '/public/customer',
+      key: tenant.key,
+      body: { name: 'Ana', email: 'ana@example.com' },
+    });
+    const got = await api({ path: `/public/customer/${created.body.id}`, key: tenant.key });
+    expect(got.status).toBe(200);
+  });
+
+  it('names an unknown function at once instead of denying everything it does', () => {
+    expect(() => runAs('noSuchFunction', async () => undefined)).toThrow(/noSuchFunction is not a function of this service/);
+  });
+});
