@@ -1,10 +1,13 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { BUNDLING, FUNCTION_ENVIRONMENT } from '../infra/constructs/service-function.js';
 import { authorizers, consumers, reference, routes, scheduled } from '../infra/routes.js';
+import { startSecretsServer } from '../infra/local/secrets.js';
+import { ENV, secretArnVariable } from '../shared/config.js';
 
 /**
  * Cold-start proxy: every function bundled with the stack's own bundling options, its size, and the time a fresh
@@ -26,6 +29,7 @@ const CLIENTS: Record<string, string> = {
   '@aws-sdk/client-sesv2': 'SESv2Client',
   '@aws-sdk/client-pinpoint-sms-voice-v2': 'PinpointSMSVoiceV2Client',
   '@aws-sdk/client-socialmessaging': 'SocialMessagingClient',
+  '@aws-sdk/client-secrets-manager': 'SecretsManagerClient',
 };
 
 /** A floor that makes the document client and each of `clients` (packages), and nothing else. */
@@ -76,12 +80,24 @@ async function bundled(name: string, entry: { file: string } | { source: string 
   };
 }
 
-function importMs(file: string): number {
+function importMs(file: string, extra: Record<string, string> = {}): number {
+  return Number(execFileSync(process.execPath, ...importCommand(file, extra)));
+}
+
+/** The same, without blocking this process (which may be serving the import a secret). */
+const importMsAsync = async (file: string, extra: Record<string, string> = {}): Promise<number> =>
+  Number((await promisify(execFile)(process.execPath, ...importCommand(file, extra))).stdout);
+
+function importCommand(
+  file: string,
+  extra: Record<string, string>,
+): [string[], { env: Record<string, string | undefined>; encoding: 'utf8' }] {
   const script = `const t = performance.now(); await import(${JSON.stringify(file)}); process.stdout.write(String(performance.now() - t));`;
-  const env = {
+  const env: Record<string, string | undefined> = {
     ...process.env,
     ...FUNCTION_ENVIRONMENT,
     TABLE_NAME: 'bench',
+    // The values themselves: the import is measured without the secrets' read (the cold-start table measures that apart).
     REQUEST_ID_SECRET: 'bench',
     CURSOR_SECRET: 'bench',
     TRANSACTION_QUEUE_URL: 'http://localhost/bench-transactions',
@@ -90,8 +106,10 @@ function importMs(file: string): number {
     SURVEY_BASE_URL: 'http://localhost',
     AWS_REGION: 'us-east-1',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    ...extra,
   };
-  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env }));
+  for (const [name, value] of Object.entries(extra)) if (value === '') delete env[name];
+  return [['--input-type=module', '-e', script], { env, encoding: 'utf8' }];
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -143,6 +161,8 @@ export async function coldStart({ runs, only }: ColdStartOptions): Promise<strin
     return `| ${name} | ${(raw.length / 1024).toFixed(0)} | ${(gzipSync(raw).length / 1024).toFixed(0)} | ${(raw.length / floorSize).toFixed(2)} | ${median(times[i]!).toFixed(1)} | ${ratio(i, 0).toFixed(2)} | ${ownFloor} | ${ownRatio} |`;
   });
   return [
+    await secretsAtColdStart(functions.find((f) => f.name === 'getSurveyPage')?.file, runs),
+    '',
     `### Cold-start proxy (bundles as deployed; import time median of ${runs} fresh node processes, ${process.version}; import ÷ floor is the median of each run's ratio)`,
     '',
     '| function | bundle KiB | gzip KiB | size ÷ floor | import ms | import ÷ floor | its own floor: the document client | import ÷ own floor |',
@@ -153,4 +173,43 @@ export async function coldStart({ runs, only }: ColdStartOptions): Promise<strin
     'clients its bundle holds (SQS, SES, SMS, WhatsApp), so that its ratio is what our code and libraries add to what',
     'the AWS SDK costs anyway. Targets: import ÷ own floor at most 1.2; size ÷ floor at most 2.',
   ].join('\n');
+}
+
+/**
+ * What reading a secret at cold start costs: the same bundle imported with its secret's value in the environment (the
+ * floor: as before secrets moved out of the configuration) and with only its ARN, read from Secrets Manager through
+ * Powertools Parameters (here the local stand-in on loopback: AWS adds its in-region round trip, typically 10-30 ms).
+ */
+async function secretsAtColdStart(file: string | undefined, runs: number): Promise<string> {
+  if (!file) return '';
+  const secrets = await startSecretsServer({ port: 0 });
+  try {
+    const withArn = {
+      SURVEY_SECRET: '',
+      [secretArnVariable(ENV.surveySecret)]: secrets.arns.surveyLinks,
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    };
+    const given: number[] = [];
+    const read: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      given.push(await importMsAsync(file));
+      read.push(await importMsAsync(file, withArn));
+    }
+    const ratio = median(read.map((ms, i) => ms / given[i]!));
+    return [
+      `### Secrets at cold start (getSurveyPage's bundle, median of ${runs} fresh node processes each)`,
+      '',
+      '| the survey secret | import ms | ÷ floor |',
+      '|---|---:|---:|',
+      `| floor: its value in the environment (before) | ${median(given).toFixed(1)} | 1.00 |`,
+      `| its ARN, read from Secrets Manager at load (now) | ${median(read).toFixed(1)} | ${ratio.toFixed(2)} |`,
+      '',
+      `The read adds ${(median(read) - median(given)).toFixed(1)} ms here (one GetSecretValue on loopback, and Powertools Parameters`,
+      "with the Secrets Manager client); on AWS add the service's in-region round trip. It is paid once per container, never per request.",
+    ].join('\n');
+  } finally {
+    await secrets.stop();
+  }
 }

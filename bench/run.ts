@@ -2,6 +2,8 @@ import './quiet.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { startLocalStack } from '../infra/local/stack.js';
+import { loadSecrets } from '../shared/adapters/secrets.js';
+import { SECRET_NAMES } from '../shared/config.js';
 import { coldStart } from './cold-start.js';
 import { costPerOperation } from './cost.js';
 import { resultsCost } from './results-cost.js';
@@ -43,6 +45,8 @@ if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
     seed: true,
     visibilityTimeoutSeconds: 30,
   });
+  // The benchmarks sign survey links as the deployment does: they read its secrets as the operator would.
+  await loadSecrets(...SECRET_NAMES);
   try {
     // The fixture module builds its data through the API, as the tests do.
     const { fixture } = await import('../test/reliability/fixtures.js');

@@ -1,4 +1,5 @@
-import { ENV, type EnvName } from '../shared/config.js';
+import { ENV, secretArnVariable, type SecretName } from '../shared/config.js';
+import { QUEUES } from '../shared/queues.js';
 import type { QueueId } from '../shared/queues.js';
 import { authorizers, consumers, notified, routes, scheduled, type ApiName, type Provider, type TableAccess } from './routes.js';
 
@@ -13,7 +14,7 @@ import { authorizers, consumers, notified, routes, scheduled, type ApiName, type
 export type SecretId = 'requestIds' | 'cursors' | 'surveyLinks';
 
 /** The environment variable that gives a function each secret. */
-export const SECRET_ENV: Record<SecretId, EnvName> = {
+export const SECRET_ENV: Record<SecretId, SecretName> = {
   requestIds: ENV.requestIdSecret,
   cursors: ENV.cursorSecret,
   surveyLinks: ENV.surveySecret,
@@ -113,4 +114,33 @@ export function grantsOf(functionId: string): Statement[] {
   const needs = FUNCTIONS.get(functionId);
   if (!needs) throw new Error(`${functionId} is not a function of this service (infra/grants.ts FUNCTIONS).`);
   return statementsOf(needs);
+}
+
+/** Where a deployment's resources are: tokens in the CDK stack, real names and URLs in the local stack. */
+export interface Locations {
+  tableName: string;
+  queueUrl(queue: QueueId): string;
+  secretArn(secret: SecretId): string;
+  /** The public API's URL, which survey links open. */
+  surveyBaseUrl(): string;
+  sesConfigurationSet(): string;
+}
+
+/**
+ * A function's environment: where each resource its statements name is, and nothing else. Secrets are given as their
+ * ARN, never their value (shared/adapters/secrets.ts reads it at cold start). The stack deploys exactly this, and the
+ * bundle test loads every function with exactly this, so a module that needs a variable its function is not given
+ * fails a test rather than a cold start on AWS.
+ */
+export function environmentOf(functionId: string, at: Locations): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const { actions, resource } of grantsOf(functionId)) {
+    if (resource.kind === 'table') environment[ENV.tableName] = at.tableName;
+    if (resource.kind === 'queue' && actions.includes('sqs:SendMessage'))
+      environment[QUEUES[resource.queue].urlEnv] = at.queueUrl(resource.queue);
+    if (resource.kind === 'secret') environment[secretArnVariable(SECRET_ENV[resource.secret])] = at.secretArn(resource.secret);
+    if (resource.kind === 'sender')
+      Object.assign(environment, { [ENV.surveyBaseUrl]: at.surveyBaseUrl(), SES_CONFIGURATION_SET: at.sesConfigurationSet() });
+  }
+  return environment;
 }

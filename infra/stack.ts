@@ -25,7 +25,6 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Alarms } from './constructs/alarms.js';
 import type { Construct } from 'constructs';
-import { ENV } from '../shared/config.js';
 import {
   CONSUMER_TIMEOUT_SECONDS,
   MAX_RECEIVE_COUNT,
@@ -46,7 +45,7 @@ import {
 } from './constructs/acknowledgments.js';
 import { ServiceFunction } from './constructs/service-function.js';
 import { authorizers, consumers, notified, reference, referencePaths, routes, scheduled, type ApiName, type Provider } from './routes.js';
-import { authorizerId, grantsOf, SECRET_ENV, type SecretId, type Statement } from './grants.js';
+import { authorizerId, environmentOf, grantsOf, type SecretId, type Statement } from './grants.js';
 
 export interface SurveyServiceProps extends StackProps {
   stage: string;
@@ -168,7 +167,6 @@ export class SurveyServiceStack extends Stack {
       10,
     );
 
-    const tableEnv = { [ENV.tableName]: table.tableName };
     // Signs v2 request ids; resolved into the two functions' environment at deploy time.
     const requestIdSecret = new Secret(this, 'RequestIdSecret', {
       description: 'Signs the request ids of POST /v2/transactions',
@@ -252,7 +250,6 @@ export class SurveyServiceStack extends Stack {
       },
     ) => {
       const statements = grantsOf(functionId);
-      const uses = (kind: Statement['resource']['kind']) => statements.filter((s) => s.resource.kind === kind).map((s) => s.resource);
       const fn = new ServiceFunction(this, capitalise(functionId), {
         handler: spec.handler,
         description: spec.description,
@@ -260,20 +257,13 @@ export class SurveyServiceStack extends Stack {
         ...(spec.timeout ? { timeout: spec.timeout } : {}),
         ...(spec.reservedConcurrency ? { reservedConcurrentExecutions: spec.reservedConcurrency } : {}),
         ...(spec.memorySize ? { memorySize: spec.memorySize } : {}),
-        environment: {
-          ...(uses('table').length ? tableEnv : {}),
-          ...Object.fromEntries(
-            statements.flatMap(({ actions, resource: r }) =>
-              r.kind === 'queue' && actions.includes('sqs:SendMessage') ? [[QUEUES[r.queue].urlEnv, queues[r.queue].queueUrl]] : [],
-            ),
-          ),
-          ...Object.fromEntries(
-            uses('secret').flatMap((r) =>
-              r.kind === 'secret' ? [[SECRET_ENV[r.secret], secrets[r.secret].secretValue.unsafeUnwrap()]] : [],
-            ),
-          ),
-          ...(uses('sender').length ? { [ENV.surveyBaseUrl]: apis.public.url, SES_CONFIGURATION_SET: configurationSet.ref } : {}),
-        },
+        environment: environmentOf(functionId, {
+          tableName: table.tableName,
+          queueUrl: (queue) => queues[queue].queueUrl,
+          secretArn: (secret) => secrets[secret].secretArn,
+          surveyBaseUrl: () => apis.public.url,
+          sesConfigurationSet: () => configurationSet.ref,
+        }),
       });
       for (const statement of statements)
         fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: [...statement.actions], resources: arnsOf(statement) }));

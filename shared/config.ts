@@ -21,6 +21,16 @@ export const ENV = {
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
 
+/**
+ * The deployment's secrets. A function is given each one it needs as the ARN of a Secrets Manager secret, in the
+ * variable named `<NAME>_ARN`, never as a value (anyone allowed lambda:GetFunctionConfiguration reads a function's
+ * environment); it reads the value at cold start (shared/adapters/secrets.ts).
+ */
+export const SECRET_NAMES = [ENV.requestIdSecret, ENV.surveySecret, ENV.cursorSecret] as const;
+export type SecretName = (typeof SECRET_NAMES)[number];
+export const secretArnVariable = (name: SecretName): string => `${name}_ARN`;
+const isSecret = (name: EnvName): name is SecretName => (SECRET_NAMES as readonly EnvName[]).includes(name);
+
 export function requireEnv(name: EnvName): string {
   const value = process.env[name];
   if (!value) throw new Error(`Missing environment variable ${name}`);
@@ -34,7 +44,8 @@ export function requireEnv(name: EnvName): string {
  */
 export function requireEnvs(...names: EnvName[]): void {
   if (!process.env.AWS_LAMBDA_FUNCTION_NAME) return;
-  const missing = names.filter((name) => !process.env[name]);
+  // A secret is present once its value is read, or its ARN given (read by loadSecrets before the first request).
+  const missing = names.filter((name) => !process.env[name] && !(isSecret(name) && process.env[secretArnVariable(name)]));
   if (missing.length) throw new Error(`Missing environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
 }
 

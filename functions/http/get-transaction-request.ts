@@ -1,12 +1,13 @@
+import { configuredSecret } from '../../shared/adapters/secrets.js';
 import * as v from 'valibot';
-import { configured, ENV } from '../../shared/config.js';
+import { ENV } from '../../shared/config.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { requestOutcome } from '../../shared/adapters/wiring/transaction-queries.js';
 import { REQUEST_ID_SHAPE } from '../../shared/transactions/request-key.js';
 import { RequestOutcomeBody } from '../../shared/transactions/schema.js';
 
-const requestIdSecret = configured(ENV.requestIdSecret);
+const requestIdSecret = await configuredSecret(ENV.requestIdSecret);
 
 const RequestPath = v.strictObject({
   requestId: v.pipe(v.string(), v.regex(REQUEST_ID_SHAPE, 'must be an x-request-id returned by POST /v2/transactions')),

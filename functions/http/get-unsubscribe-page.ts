@@ -1,9 +1,10 @@
-import { configured, ENV } from '../../shared/config.js';
+import { configuredSecret } from '../../shared/adapters/secrets.js';
+import { ENV } from '../../shared/config.js';
 import { pageHandler, type PageContract } from '../../shared/http/page.js';
 import { showUnsubscribe } from '../../shared/surveys/answer-page.js';
 import { surveyPage } from '../../shared/adapters/wiring/survey-pages.js';
 
-const secret = configured(ENV.surveySecret);
+const secret = await configuredSecret(ENV.surveySecret);
 
 export const contract: PageContract = {
   anonymous: true,

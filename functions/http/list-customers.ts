@@ -1,4 +1,5 @@
-import { ENV, requireEnvs } from '../../shared/config.js';
+import { configuredSecret } from '../../shared/adapters/secrets.js';
+import { ENV } from '../../shared/config.js';
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { ListCustomersQuery } from '../../shared/customers/requests.js';
 import { Customer } from '../../shared/customers/schema.js';
@@ -8,7 +9,7 @@ import { readAsUser } from '../../shared/adapters/wiring/tenants.js';
 import { recordReads } from '../../shared/adapters/wiring/access-log.js';
 
 // Its pages' cursors are sealed with the deployment's cursor secret.
-requireEnvs(ENV.cursorSecret);
+await configuredSecret(ENV.cursorSecret);
 
 /** The customer list needs a user token; invalid parameters answer 422. */
 export const contract = {

@@ -1,11 +1,12 @@
-import { ENV, requireEnvs } from '../../shared/config.js';
+import { configuredSecret } from '../../shared/adapters/secrets.js';
+import { ENV } from '../../shared/config.js';
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { Employee, ListEmployeesQuery } from '../../shared/employees/schema.js';
 import { listEmployees } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
 // Its pages' cursors are sealed with the deployment's cursor secret.
-requireEnvs(ENV.cursorSecret);
+await configuredSecret(ENV.cursorSecret);
 
 export const contract = {
   query: ListEmployeesQuery,

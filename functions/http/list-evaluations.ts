@@ -1,4 +1,5 @@
-import { ENV, requireEnvs } from '../../shared/config.js';
+import { configuredSecret } from '../../shared/adapters/secrets.js';
+import { ENV } from '../../shared/config.js';
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { EvaluationBody, EvaluationsQuery } from '../../shared/surveys/schema.js';
@@ -7,7 +8,7 @@ import { seesStore } from '../../shared/tenants/service.js';
 import { readAsUser } from '../../shared/adapters/wiring/tenants.js';
 
 // Its pages' cursors are sealed with the deployment's cursor secret.
-requireEnvs(ENV.cursorSecret);
+await configuredSecret(ENV.cursorSecret);
 
 /**
  * Flexible-form ratings in a date range; needs a user token; invalid parameters answer 422. A token limited to some

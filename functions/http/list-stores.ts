@@ -1,11 +1,12 @@
-import { ENV, requireEnvs } from '../../shared/config.js';
+import { configuredSecret } from '../../shared/adapters/secrets.js';
+import { ENV } from '../../shared/config.js';
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { ListStoresQuery, Store } from '../../shared/stores/schema.js';
 import { listStores } from '../../shared/adapters/wiring/stores.js';
 
 // Its pages' cursors are sealed with the deployment's cursor secret.
-requireEnvs(ENV.cursorSecret);
+await configuredSecret(ENV.cursorSecret);
 
 /** Invalid store list parameters answer 422. */
 export const contract = {

@@ -1,5 +1,6 @@
+import { configuredSecret } from '../../shared/adapters/secrets.js';
 import { sendMessage } from '../../shared/adapters/sqs.js';
-import { configured, ENV, requireEnvs } from '../../shared/config.js';
+import { ENV, requireEnvs } from '../../shared/config.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { count } from '../../shared/metrics.js';
@@ -8,7 +9,7 @@ import { publicRequestId } from '../../shared/transactions/request-key.js';
 import { V2TransactionBody } from '../../shared/transactions/requests.js';
 
 requireEnvs(ENV.transactionQueueUrl);
-const requestIdSecret = configured(ENV.requestIdSecret);
+const requestIdSecret = await configuredSecret(ENV.requestIdSecret);
 
 /** Checks the shape, queues what was validated and answers 201 with the sent object. No DynamoDB call. */
 export const contract = {

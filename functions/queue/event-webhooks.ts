@@ -6,8 +6,11 @@ import type { EventDelivery } from '../../shared/events/ports.js';
 import { logger } from '../../shared/logger.js';
 import { count, flushMetrics } from '../../shared/metrics.js';
 import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
+import { loadSecrets } from '../../shared/adapters/secrets.js';
 
 requireEnvs(ENV.eventQueueUrl);
+// Each tenant's webhook secret derives from the survey secret.
+await loadSecrets(ENV.surveySecret);
 const ports = deliveryPorts();
 const processor = new BatchProcessor(EventType.SQS);
 

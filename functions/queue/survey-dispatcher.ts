@@ -1,3 +1,4 @@
+import { configuredSecret } from '../../shared/adapters/secrets.js';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { configured, ENV } from '../../shared/config.js';
@@ -6,7 +7,7 @@ import { count, flushMetrics } from '../../shared/metrics.js';
 import { dispatchRecord } from '../../shared/surveys/dispatcher.js';
 import { surveyDelivery as ports } from '../../shared/adapters/wiring/survey-delivery.js';
 
-const surveySecret = configured(ENV.surveySecret);
+const surveySecret = await configuredSecret(ENV.surveySecret);
 const baseUrl = configured(ENV.surveyBaseUrl);
 const processor = new BatchProcessor(EventType.SQS);
 

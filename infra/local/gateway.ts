@@ -127,8 +127,11 @@ export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: 
   async function authorize(event: ReturnType<typeof httpEvent>, key: string): Promise<unknown> {
     const cached = cache.get(key);
     if (cached && cached.expires > Date.now()) return cached.context;
-    const authorize = await loadHandler(authorizer.handler);
-    const result = (await invoke(authorizerId(options.api), authorize, authorizerEvent(event, [key]))) as {
+    const result = (await invoke(
+      authorizerId(options.api),
+      { load: () => loadHandler(authorizer.handler) },
+      authorizerEvent(event, [key]),
+    )) as {
       isAuthorized: boolean;
       context?: unknown;
     };
@@ -156,8 +159,11 @@ export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: 
         if (!key) throw new GatewayAnswer(401, 'Unauthorized');
         event.requestContext.authorizer = { lambda: await authorize(event, key) };
       }
-      const handler = await loadHandler(matched.handler);
-      const result = (await invoke(matched.operationId, handler, event)) as APIGatewayProxyStructuredResultV2;
+      const result = (await invoke(
+        matched.operationId,
+        { load: () => loadHandler(matched.handler) },
+        event,
+      )) as APIGatewayProxyStructuredResultV2;
       return {
         status: result.statusCode ?? 200,
         headers: { ...(result.headers as Record<string, string>), 'apigw-requestid': event.requestContext.requestId },

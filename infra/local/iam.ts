@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { HttpRequest, HttpResponse } from '@smithy/types';
-import { ENV } from '../../shared/config.js';
+import { ENV, secretArnVariable } from '../../shared/config.js';
 import { QUEUES, type QueueId } from '../../shared/queues.js';
-import { grantsOf, type Resource, type SecretId, type Statement } from '../grants.js';
+import { grantsOf, SECRET_ENV, type Resource, type SecretId, type Statement } from '../grants.js';
 
 /**
  * IAM, locally. On AWS each function's role allows exactly the statements infra/grants.ts gives it, and any other call
@@ -191,8 +191,9 @@ function dynamoCalls(operation: string, body: Record<string, unknown>): Call[] {
 const queueOf = (url: string): QueueId | undefined =>
   (Object.keys(QUEUES) as QueueId[]).find((queue) => url !== '' && process.env[QUEUES[queue].urlEnv] === url);
 
-/** Which of the service's secrets an id names (none yet: the secrets still come from the environment). */
-const secretOf = (_id: string): SecretId | undefined => undefined;
+/** Which of the service's secrets an id names, by the environment that gives each secret's ARN. */
+const secretOf = (id: string): SecretId | undefined =>
+  (Object.keys(SECRET_ENV) as SecretId[]).find((secret) => id !== '' && process.env[secretArnVariable(SECRET_ENV[secret])] === id);
 
 function parseBody(body: unknown): Record<string, unknown> {
   if (typeof body !== 'string' && !(body instanceof Uint8Array)) return {};

@@ -25,10 +25,10 @@ export function startPoller(
   let running = true;
   // Scheduled functions run on a timer, more often than in AWS so that a local run need not wait a minute.
   const timers = scheduled.map(async (job) => {
-    const handler = (await loadHandler(job.handler)) as (event: unknown, context: unknown) => Promise<unknown>;
+    const load = () => loadHandler(job.handler) as Promise<(event: unknown, context: unknown) => Promise<unknown>>;
     while (running) {
       try {
-        await invoke(job.id, handler, { source: 'local.timer' });
+        await invoke(job.id, { load }, { source: 'local.timer' });
       } catch (error) {
         console.error(`local timer: ${job.id} failed`, error);
       }
@@ -38,7 +38,7 @@ export function startPoller(
   });
   const loops = consumers.map(async (consumer) => {
     const queueUrl = queueUrls[consumer.queue];
-    const handler = (await loadHandler(consumer.handler)) as (event: SQSEvent, context: unknown) => Promise<SQSBatchResponse>;
+    const load = () => loadHandler(consumer.handler) as Promise<(event: SQSEvent, context: unknown) => Promise<SQSBatchResponse>>;
     while (running) {
       try {
         // The event source mapping receives and deletes with the consumer's own role, as on AWS.
@@ -69,7 +69,7 @@ export function startPoller(
         };
         let failed = new Set(Messages.map((m) => m.MessageId!));
         try {
-          const response = await invoke(consumer.id, handler, event);
+          const response = await invoke(consumer.id, { load }, event);
           failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
         } catch (error) {
           console.error(`local poller: ${consumer.id} failed; the whole batch returns to the queue`, error);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { ENV } from '../../shared/config.js';
+import { ENV, secretArnVariable } from '../../shared/config.js';
 import { QUEUES } from '../../shared/queues.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 import { applyTenantConfig } from '../../shared/adapters/wiring/tenants.js';
@@ -13,9 +13,8 @@ import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
 import { webhookSecret } from '../../shared/events/signature.js';
 import { readSurveyLink } from '../../shared/surveys/link.js';
 import { createQueues, createTable, type QueueUrls } from './setup.js';
-
-/** Signs survey links and derives webhook secrets locally; on AWS the stack generates it. */
-export const LOCAL_SURVEY_SECRET = 'local-survey-secret';
+import { startSecretsServer } from './secrets.js';
+import { SECRET_ENV, type SecretId } from '../grants.js';
 
 export const DEMO_TENANTS_FILE = new URL('./demo-tenants.json', import.meta.url);
 
@@ -71,16 +70,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stops.push(sqs.stop);
     const ses = await startSesServer({ port: options.sesPort });
     stops.push(ses.stop);
+    const secrets = await startSecretsServer({ port: 0, dataDir: options.dataDir });
+    stops.push(secrets.stop);
     const outbox = await startOutbox({
       port: options.outboxPort,
       // Webhooks name the tenant id in the path (/webhooks/1); its secret derives from the local survey secret.
       webhookSecret: async (tenant) => {
         const id = /^\d{1,9}$/.test(tenant) ? Number(tenant) : undefined;
         const version = id ? (await tenantSettings(id)).delivery.webhookSecretVersion : undefined;
-        return id && version ? webhookSecret(LOCAL_SURVEY_SECRET, id, version) : undefined;
+        return id && version ? webhookSecret(secrets.values.surveyLinks, id, version) : undefined;
       },
       readLink: (link) => {
-        const read = readSurveyLink(link.split('/s/')[1] ?? '', LOCAL_SURVEY_SECRET, new Date(0));
+        const read = readSurveyLink(link.split('/s/')[1] ?? '', secrets.values.surveyLinks, new Date(0));
         return read.status === 'unknown' ? undefined : { transactionId: read.link.transactionId, attemptId: read.link.attemptId };
       },
     });
@@ -104,11 +105,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: outbox.url,
       AWS_ENDPOINT_URL_SOCIALMESSAGING: outbox.url,
       OUTBOX_URL: outbox.url,
+      // No emulator exists for Secrets Manager either: the functions read their secrets from a local stand-in.
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
       [ENV.tableName]: options.tableName,
-      // Local only: on AWS the stack generates these secrets.
-      [ENV.requestIdSecret]: 'local-request-id-secret',
-      [ENV.cursorSecret]: 'local-cursor-secret',
-      [ENV.surveySecret]: LOCAL_SURVEY_SECRET,
+      ...Object.fromEntries((Object.keys(SECRET_ENV) as SecretId[]).map((id) => [secretArnVariable(SECRET_ENV[id]), secrets.arns[id]])),
       ...Object.fromEntries(Object.entries(QUEUES).map(([id, queue]) => [queue.urlEnv, queueUrls[id as keyof QueueUrls]])),
     };
     Object.assign(process.env, env);

@@ -8,6 +8,7 @@ import { SurveyServiceStack } from '../../infra/stack.js';
 const UNBUNDLED = { public: 'unbundled', chatbot: 'unbundled' };
 import { consumers, referencePaths, routes, scheduled } from '../../infra/routes.js';
 import { QUEUES } from '../../shared/queues.js';
+import { SECRET_NAMES, secretArnVariable } from '../../shared/config.js';
 import { FUNCTIONS, grantsOf } from '../../infra/grants.js';
 import { capitalise } from '../../shared/text.js';
 import { TABLE } from '../../shared/table.js';
@@ -98,12 +99,34 @@ describe('the CDK stack', () => {
     expect(publicStage.Properties.RouteSettings['GET /health']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
   });
 
+  it("puts no secret's value in any function's configuration: only the ARN of a secret its role may read", () => {
+    const secretIds = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
+    expect(secretIds).toHaveLength(3);
+    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+      const variables = (fn.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
+      expect(JSON.stringify(variables), id).not.toContain('resolve:secretsmanager');
+      for (const name of SECRET_NAMES) expect(Object.keys(variables), id).not.toContain(name);
+      for (const name of SECRET_NAMES.map(secretArnVariable).filter((n) => n in variables)) {
+        expect(variables[name], `${id} ${name}`).toEqual({ Ref: expect.stringMatching(new RegExp(`^(${secretIds.join('|')})$`)) });
+        const role = fn.Properties.Role['Fn::GetAtt'][0];
+        const statements = ofType('AWS::IAM::Policy')
+          .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === role))
+          .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+        expect(statements, `${id} may read ${name}`).toContainEqual(
+          expect.objectContaining({ Action: 'secretsmanager:GetSecretValue', Resource: variables[name] }),
+        );
+      }
+    }
+  });
+
   it('gives the cursor secret to the functions that page with cursors, and to no other', () => {
     for (const route of routes) {
       const [, fn] = ofType('AWS::Lambda::Function').find(([, r]) =>
         String(r.Properties.Description).startsWith(`${route.method} ${route.paths[0]}:`),
       )!;
-      expect(Object.keys(fn.Properties.Environment.Variables).includes('CURSOR_SECRET'), route.operationId).toBe(route.cursors === true);
+      expect(Object.keys(fn.Properties.Environment.Variables).includes('CURSOR_SECRET_ARN'), route.operationId).toBe(
+        route.cursors === true,
+      );
     }
     expect(routes.filter((route) => route.cursors).map((route) => route.operationId)).toEqual([
       'listStores',
@@ -262,7 +285,7 @@ describe('the CDK stack', () => {
       'social-messaging:SendWhatsAppMessage',
     ]);
     expect(Object.keys(dispatcher.Properties.Environment.Variables)).toEqual(
-      expect.arrayContaining(['SURVEY_SECRET', 'SURVEY_BASE_URL', 'SES_CONFIGURATION_SET', 'TABLE_NAME']),
+      expect.arrayContaining(['SURVEY_SECRET_ARN', 'SURVEY_BASE_URL', 'SES_CONFIGURATION_SET', 'TABLE_NAME']),
     );
     template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
       EventDestination: Match.objectLike({ Enabled: true, MatchingEventTypes: ['BOUNCE', 'COMPLAINT'] }),

@@ -1,3 +1,5 @@
+import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import { ENV, secretArnVariable } from '../../shared/config.js';
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createStore } from '../../functions/http/create-store.js';
@@ -111,6 +113,15 @@ describe('grants enforced locally as IAM enforces them on AWS', () => {
     });
     const got = await api({ path: `/public/customer/${created.body.id}`, key: tenant.key });
     expect(got.status).toBe(200);
+  });
+
+  it('lets a function read only the secrets its role names, from Secrets Manager', async () => {
+    const arn = process.env[secretArnVariable(ENV.surveySecret)]!;
+    const read = (functionId: string) => runAs(functionId, () => getSecret(arn, { forceFetch: true }));
+
+    // Powertools wraps the service's error in its own, keeping the message.
+    await expect(read('getStore')).rejects.toThrow(/is not authorized to perform: secretsmanager:GetSecretValue on resource/);
+    await expect(read('getSurveyPage')).resolves.toBe(process.env[ENV.surveySecret]);
   });
 
   it('names an unknown function at once instead of denying everything it does', () => {

@@ -1,4 +1,4 @@
-import { configured, ENV, requireEnvs } from '../../config.js';
+import { ENV, requireEnv, requireEnvs } from '../../config.js';
 import { publicRequestId } from '../../transactions/request-key.js';
 import { customerRepository } from '../customer-repository.js';
 import { employeeRepository } from '../employee-repository.js';
@@ -44,7 +44,9 @@ const service = transactionService({
 });
 
 export const { registerTransaction } = service;
-const requestIdSecret = configured(ENV.requestIdSecret);
+// Only the consumer signs request ids (its rejection events carry them): it reads the secret at its cold start, and
+// the legacy synchronous route, which shares this module, is given none.
+const requestIdSecret = () => requireEnv(ENV.requestIdSecret);
 export const { prepareBatch, processTransactionRecord, dispatchOutbox } = transactionConsumer({
   service,
   readReferences: readTransactionReferences,
