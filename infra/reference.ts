@@ -51,7 +51,9 @@ export async function writeReference(api: ApiName, dir = mkdtempSync(join(tmpdir
     writeFileSync(join(dir, `${name}${ENCODINGS.br}`), brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }));
     writeFileSync(join(dir, `${name}${ENCODINGS.gzip}`), gzipSync(content, { level: 9 }));
   }
-  const missing = Object.keys(REFERENCE_FILES).filter((name) => !existsSync(join(dir, name)));
+  const missing = Object.keys(REFERENCE_FILES)
+    .flatMap((name) => [name, ...Object.values(ENCODINGS).map((suffix) => `${name}${suffix}`)])
+    .filter((name) => !existsSync(join(dir, name)));
   if (missing.length) throw new Error(`The API reference lacks ${missing.join(', ')}`);
   return dir;
 }
