@@ -86,6 +86,35 @@ describe('a malformed path parameter is answered as the served document says (Pr
   });
   afterAll(() => Object.values(prisms).forEach((prism) => prism.stop()));
 
+  /** A request sent through Prism: the answer's status, and what Prism finds wrong with the answer. */
+  async function throughPrism(operationId: string, path: string, query: Record<string, unknown>) {
+    const route = routes.find((r) => r.operationId === operationId)!;
+    const { body } = validRequests[operationId]!(f);
+    const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    const res = await fetch(`${prisms[route.api]!.url}${path}${search ? `?${search}` : ''}`, {
+      method: route.method,
+      redirect: 'manual',
+      headers: {
+        ...(route.anonymous ? {} : { 'x-service-api-key': route.api === 'chatbot' ? f.chatbotKey : f.key }),
+        ...(body === undefined ? {} : { 'content-type': route.page ? 'application/x-www-form-urlencoded' : 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    const violations = JSON.parse(res.headers.get('sl-violations') ?? '[]') as { location: string[]; message: string }[];
+    return {
+      status: res.status,
+      context: `${route.method} ${path} answered ${res.status}: ${text.slice(0, 200)}`,
+      // Prism names the request's own faults too (the malformed id): only the answer's are the document's.
+      answerViolations: violations.filter((v) => v.location[0] === 'response').map((v) => `${v.location.join('.')}: ${v.message}`),
+    };
+  }
+
+  const documentedStatuses = (operationId: string, template: string) => {
+    const route = routes.find((r) => r.operationId === operationId)!;
+    return Object.keys(documents[route.api]!.paths[template]![route.method.toLowerCase()]!.responses);
+  };
+
   const withPathParameters = routes.flatMap((route) => route.paths.filter((p) => p.includes('{')).map((path) => ({ route, path })));
   it('covers every operation with a path parameter', () => {
     expect(withPathParameters.length).toBeGreaterThanOrEqual(30);
@@ -94,33 +123,27 @@ describe('a malformed path parameter is answered as the served document says (Pr
   it.each(withPathParameters.map(({ route, path }) => [`${route.method} ${path}`, route.operationId, path] as const))(
     '%s',
     async (_, operationId, template) => {
-      const route = routes.find((r) => r.operationId === operationId)!;
-      const valid = validRequests[operationId]!(f);
-      const documented = Object.keys(documents[route.api]!.paths[template]![route.method.toLowerCase()]!.responses);
+      const documented = documentedStatuses(operationId, template);
       for (const malformed of MALFORMED) {
         const path = template.replace(/\{\w+\}/g, encodeURIComponent(malformed));
-        const query = new URLSearchParams(Object.entries(valid.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
-        const res = await fetch(`${prisms[route.api]!.url}${path}${query ? `?${query}` : ''}`, {
-          method: route.method,
-          redirect: 'manual',
-          headers: {
-            ...(route.anonymous ? {} : { 'x-service-api-key': route.api === 'chatbot' ? f.chatbotKey : f.key }),
-            ...(valid.body === undefined ? {} : { 'content-type': route.page ? 'application/x-www-form-urlencoded' : 'application/json' }),
-          },
-          ...(valid.body === undefined ? {} : { body: typeof valid.body === 'string' ? valid.body : JSON.stringify(valid.body) }),
-        });
-        const text = await res.text();
-        const violations = JSON.parse(res.headers.get('sl-violations') ?? '[]') as { location: string[]; message: string }[];
-        const context = `${route.method} ${path} answered ${res.status}: ${text.slice(0, 200)}`;
-        expect(documented, context).toContain(String(res.status));
-        expect(res.status, context).toBeGreaterThanOrEqual(400);
-        expect(res.status, context).toBeLessThan(500);
-        // Prism names the request's own faults too (the malformed id): only the answer's are the document's.
-        expect(
-          violations.filter((v) => v.location[0] === 'response').map((v) => `${v.location.join('.')}: ${v.message}`),
-          context,
-        ).toEqual([]);
+        const answer = await throughPrism(operationId, path, validRequests[operationId]!(f).query ?? {});
+        expect(documented, answer.context).toContain(String(answer.status));
+        expect(answer.status, answer.context).toBeGreaterThanOrEqual(400);
+        expect(answer.status, answer.context).toBeLessThan(500);
+        expect(answer.answerViolations, answer.context).toEqual([]);
       }
     },
   );
+
+  // Every operation but the pages (which ignore what they do not read) refuses a query parameter it does not take.
+  it.each(
+    routes.filter((r) => !r.page).map((r) => [`${r.method} ${r.paths[0]} with a query parameter it does not take`, r.operationId] as const),
+  )('%s', async (_, operationId) => {
+    const valid = validRequests[operationId]!(f);
+    const template = routes.find((r) => r.operationId === operationId)!.paths[0]!;
+    const answer = await throughPrism(operationId, valid.path, { ...valid.query, no_such_parameter: '1' });
+    expect(documentedStatuses(operationId, template), answer.context).toContain(String(answer.status));
+    expect([400, 422], answer.context).toContain(answer.status);
+    expect(answer.answerViolations, answer.context).toEqual([]);
+  });
 });
