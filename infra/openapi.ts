@@ -258,7 +258,8 @@ const TAGS: Record<string, string> = {
   results: 'NPS, CSAT and CES by store, employee, journey, class and period, counted as answers arrive',
   privacy: "A data subject's rights under the LGPD: a copy of their data, and its erasure",
   s: 'The survey page a link opens, for the customer (HTML)',
-  reference: "This document, a browsable reference to it, and the results page: the API's own pages, served without a key",
+  reference:
+    "This document, a browsable reference to it, and the results page: the API's own pages, served without a key, compressed (brotli or gzip) when Accept-Encoding admits it",
   survey: 'The chatbot hand-off: read a survey, answer it, correct the answer',
 };
 
@@ -302,8 +303,8 @@ const REFERENCE: Record<string, { operationId: string; summary: string; media: s
   '/docs': { operationId: 'getDocs', summary: 'A browsable reference to this document (HTML, works offline)', media: ['text/html'] },
   '/assets/{asset}': {
     operationId: 'getReferenceAsset',
-    summary: 'A script, style sheet or icon the reference and results pages load (gzip or brotli when Accept-Encoding admits it)',
-    media: ['text/javascript', 'text/css', 'image/svg+xml'],
+    summary: 'A script or style sheet the reference and results pages load, or the Swagger UI page (console.html)',
+    media: ['text/javascript', 'text/css', 'text/html'],
   },
   '/results': {
     operationId: 'getResultsPage',

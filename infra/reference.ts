@@ -47,7 +47,8 @@ export async function writeReference(api: ApiName, dir = mkdtempSync(join(tmpdir
   };
   for (const [name, content] of Object.entries(files)) {
     writeFileSync(join(dir, name), content);
-    // Compressed once here, at their best, rather than by each container: the handler picks what the browser takes.
+    // Compressed once here rather than by each container; the handler picks what the browser takes. Brotli at 9, not
+    // its best (11): 11 took 6 s more to write the reference for 8% less of Swagger UI (359 KB against 392 KB).
     writeFileSync(join(dir, `${name}${ENCODINGS.br}`), brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }));
     writeFileSync(join(dir, `${name}${ENCODINGS.gzip}`), gzipSync(content, { level: 9 }));
   }

@@ -131,6 +131,9 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
       expect(res.text.length, asset).toBeGreaterThan(50);
     }
     for (const html of [page.text, swagger.text]) expect(html).not.toMatch(/https?:\/\//);
+    // Every page has its icon inline: no browser asks for a /favicon.ico, which would answer 404.
+    for (const path of ['/docs', '/assets/console.html', ...(api === 'public' ? ['/results'] : [])])
+      expect((await client({ path })).text, path).toMatch(/<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml;base64,/);
     for (const path of [
       '/assets/nothing.js',
       '/assets/openapi.json',
