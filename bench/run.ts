@@ -14,14 +14,15 @@ import { httpThroughput } from './http.js';
 import { warmLatency } from './latency.js';
 import { consumerThroughput } from './throughput.js';
 import { growth } from './growth.js';
+import { lighthouse } from './lighthouse.js';
 
 /**
  * `npm run bench`: prints each table, writes them all to bench/results/latest.md and their headline ratios to the
  * README's Performance section.
- * `npm run bench -- cold-start latency` runs only the sections named (cost, latency, throughput, http, growth, cold-start)
- * and writes nothing.
+ * `npm run bench -- cold-start latency` runs only the sections named (cost, latency, throughput, http, growth, lighthouse,
+ * cold-start) and writes nothing.
  */
-const SECTIONS = ['cost', 'latency', 'throughput', 'http', 'growth', 'cold-start'] as const;
+const SECTIONS = ['cost', 'latency', 'throughput', 'http', 'growth', 'lighthouse', 'cold-start'] as const;
 const chosen = process.argv.slice(2);
 const wanted = (section: (typeof SECTIONS)[number]) => chosen.length === 0 || chosen.includes(section);
 const unknown = chosen.filter((name) => !(SECTIONS as readonly string[]).includes(name));
@@ -67,6 +68,7 @@ if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
         await httpThroughput(stack.publicUrl, await fixture(), { seconds: Number(process.env.BENCH_HTTP_SECONDS ?? 10), connections: 10 }),
       );
     if (wanted('growth')) tables.push(await growth(await fixture()));
+    if (wanted('lighthouse')) tables.push(await lighthouse(stack.publicUrl, { runs: Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3) }));
   } finally {
     await stack.stop();
   }

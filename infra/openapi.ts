@@ -1,4 +1,4 @@
-import { toJsonSchema } from '@valibot/to-json-schema';
+import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
@@ -6,9 +6,16 @@ import type { ResponseDoc } from '../shared/http/contract.js';
 import { ProblemBody } from '../shared/http/contract.js';
 import { MAX_BODY_BYTES, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/http/handler.js';
 import { MAX_FORM_BYTES } from '../shared/http/page.js';
+import { PROBLEMS } from '../shared/http/problem.js';
 import { API_KEY_HEADER } from '../shared/tenants/credentials.js';
+import { Customer } from '../shared/customers/schema.js';
+import { Employee } from '../shared/employees/schema.js';
+import { ResultRowBody } from '../shared/results/schema.js';
+import { Store } from '../shared/stores/schema.js';
+import { EvaluationBody, SurveyView } from '../shared/surveys/schema.js';
+import { Transaction } from '../shared/transactions/schema.js';
 import { EXAMPLE_FIXTURE, validRequests } from './examples.js';
-import { routes, type ApiName, type Route } from './routes.js';
+import { referencePaths, routes, type ApiName, type Route } from './routes.js';
 
 /**
  * The OpenAPI 3.1 document of one API, generated from the route table and the contract each handler exports (the
@@ -19,6 +26,8 @@ interface Contract {
   body?: v.GenericSchema;
   path?: v.GenericSchema;
   query?: v.GenericSchema;
+  /** The statuses a route gives some problems instead of their usual ones (422 for an invalid list query, say). */
+  statuses?: Partial<Record<keyof typeof PROBLEMS, number>>;
   userToken?: true;
   anonymous?: true;
   /** An HTML page for people: its answers are text/html, its body a form. */
@@ -30,10 +39,54 @@ interface Contract {
 type JsonSchema = Record<string, unknown>;
 const FUNCTIONS = fileURLToPath(new URL('../functions/', import.meta.url));
 
+/**
+ * The shapes a client meets most, as named components: wherever a contract uses one of these very schemas, the
+ * document refers to it by name, so that a generated client has a type of that name.
+ */
+const COMPONENTS: Record<string, v.GenericSchema> = {
+  Problem: ProblemBody,
+  Store,
+  Customer,
+  Employee,
+  Transaction,
+  Evaluation: EvaluationBody,
+  Survey: SurveyView,
+  ResultRow: ResultRowBody,
+};
+
+const CONVERSION: ConversionConfig = {
+  errorMode: 'ignore',
+  definitions: COMPONENTS,
+  overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+  // A schema may say what it is on the wire where its pipe cannot (an integer read from the path's text).
+  overrideAction: ({ valibotAction }) => {
+    const action = valibotAction as { type: string; metadata?: { jsonSchema?: JsonSchema } };
+    return action.type === 'metadata' && action.metadata?.jsonSchema ? { ...action.metadata.jsonSchema } : undefined;
+  },
+};
+
 function schemaOf(schema: v.GenericSchema): JsonSchema {
-  const { $schema: _, ...json } = toJsonSchema(schema, { errorMode: 'ignore' }) as JsonSchema;
+  const { $schema: _, $defs: __, ...json } = toJsonSchema(schema, CONVERSION) as JsonSchema;
   return json;
 }
+
+/** The named components a document refers to, directly or through another component. */
+function componentsUsedBy(document: unknown): Record<string, JsonSchema> {
+  const all = toJsonSchemaDefs(COMPONENTS, CONVERSION) as Record<string, JsonSchema>;
+  const used = new Set<string>();
+  const visit = (node: unknown) => {
+    for (const [, name] of JSON.stringify(node).matchAll(/"#\/components\/schemas\/(\w+)"/g))
+      if (all[name!] && !used.has(name!)) {
+        used.add(name!);
+        visit(all[name!]);
+      }
+  };
+  visit(document);
+  return Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
+}
+
+/** A parameter's value as its schema types it: path and query text that is an integer is documented as one. */
+const typed = (schema: JsonSchema, value: unknown) => (schema.type === 'integer' ? Number(value) : String(value));
 
 function parameters(schema: v.GenericSchema | undefined, where: 'path' | 'query', examples: Record<string, unknown> = {}): JsonSchema[] {
   if (!schema) return [];
@@ -42,8 +95,8 @@ function parameters(schema: v.GenericSchema | undefined, where: 'path' | 'query'
     name,
     in: where,
     required: where === 'path' || (json.required ?? []).includes(name),
-    schema: property,
-    ...(examples[name] !== undefined ? { example: String(examples[name]) } : {}),
+    schema: property.default === undefined ? property : { ...property, default: typed(property, property.default) },
+    ...(examples[name] !== undefined ? { example: typed(property, examples[name]) } : {}),
   }));
 }
 
@@ -100,7 +153,6 @@ function pageParameters(path: string, method: string, example: ReturnType<typeof
   ];
 }
 
-const PROBLEM = { $ref: '#/components/schemas/Problem' };
 const GATEWAY_MESSAGE = { $ref: '#/components/schemas/GatewayMessage' };
 
 /** One answer an operation can give: a status, what it means, and its body's media type and schema. */
@@ -146,10 +198,15 @@ function layerAnswers(contract: Contract): Answer[] {
     status,
     description,
     media: 'application/problem+json',
-    schema: PROBLEM,
+    schema: schemaOf(ProblemBody),
   });
+  // Every operation validates its path and refuses a query parameter it does not take.
+  const parameters = contract.path
+    ? 'A malformed path parameter (an id that is not one), or a query parameter that is invalid or not taken'
+    : 'A query parameter that is invalid or not taken';
   return [
     ...(contract.anonymous ? [] : [problem(401, 'Unknown or revoked API key')]),
+    problem(contract.statuses?.validation ?? PROBLEMS.validation.status, `${parameters} (errors names each)`),
     ...(contract.body ? [problem(400, 'The body is not valid JSON'), problem(415, 'The body is not application/json')] : []),
     problem(413, `A body over ${MAX_BODY_BYTES / 1024 / 1024} MiB`),
     problem(500, 'Unexpected error (generic body; quote the x-request-id header)'),
@@ -167,14 +224,19 @@ function responsesOf(contract: Contract, route: Route): Record<string, JsonSchem
       : doc.schema
         ? {
             media: Number(status) >= 400 ? 'application/problem+json' : 'application/json',
-            schema: doc.schema === ProblemBody ? PROBLEM : schemaOf(doc.schema),
+            schema: schemaOf(doc.schema),
           }
         : {}),
   }));
+  return merged([...declared, ...layerAnswers(contract), ...gatewayAnswers(contract, route)]);
+}
+
+function merged(answers: Answer[]): Record<string, JsonSchema> {
   const responses: Record<string, { description: string; content?: Record<string, JsonSchema>; headers?: JsonSchema }> = {};
-  for (const answer of [...declared, ...layerAnswers(contract), ...gatewayAnswers(contract, route)]) {
+  for (const answer of answers) {
     const response = (responses[answer.status] ??= { description: '' });
-    response.description = response.description ? `${response.description}; or: ${answer.description}` : answer.description;
+    if (!response.description.split('; or: ').includes(answer.description))
+      response.description = response.description ? `${response.description}; or: ${answer.description}` : answer.description;
     // The first schema given for a media type stays: the contract's own before the layers'.
     if (answer.media && !response.content?.[answer.media])
       response.content = { ...response.content, [answer.media]: { schema: answer.schema ?? { type: 'string' } } };
@@ -196,6 +258,8 @@ const TAGS: Record<string, string> = {
   results: 'NPS, CSAT and CES by store, employee, journey, class and period, counted as answers arrive',
   privacy: "A data subject's rights under the LGPD: a copy of their data, and its erasure",
   s: 'The survey page a link opens, for the customer (HTML)',
+  reference:
+    "This document, a browsable reference to it, and the results page: the API's own pages, served without a key, compressed (brotli or gzip) when Accept-Encoding admits it",
   survey: 'The chatbot hand-off: read a survey, answer it, correct the answer',
 };
 
@@ -226,6 +290,51 @@ function descriptionOf(route: Route, contract: Contract, path: string): string {
   ]
     .filter(Boolean)
     .join(' ');
+}
+
+/** The pages each API serves beside its operations (shared/http/reference.ts): documented as its operations are. */
+const REFERENCE: Record<string, { operationId: string; summary: string; media: string[]; schema?: JsonSchema }> = {
+  '/openapi.json': {
+    operationId: 'getOpenApiDocument',
+    summary: 'This document (OpenAPI 3.1)',
+    media: ['application/json'],
+    schema: { type: 'object', description: 'An OpenAPI 3.1 document' },
+  },
+  '/docs': { operationId: 'getDocs', summary: 'A browsable reference to this document (HTML, works offline)', media: ['text/html'] },
+  '/assets/{asset}': {
+    operationId: 'getReferenceAsset',
+    summary: 'A script or style sheet the reference and results pages load, or the Swagger UI page (console.html)',
+    media: ['text/javascript', 'text/css', 'text/html'],
+  },
+  '/results': {
+    operationId: 'getResultsPage',
+    summary: "The results page: a journey's NPS, CSAT or CES by store and employee (HTML; asks for the key and a user token)",
+    media: ['text/html'],
+  },
+};
+
+function referenceOperation(path: string): Record<string, unknown> {
+  const page = REFERENCE[path];
+  if (!page) throw new Error(`${path}: a reference path with no description`);
+  const route = { method: 'GET' } as Route;
+  const answers: Answer[] = [
+    ...page.media.map((media) => ({ status: 200, description: page.summary, media, ...(page.schema ? { schema: page.schema } : {}) })),
+    ...(path.includes('{asset}')
+      ? [{ status: 404, description: 'No such file in the reference', media: 'application/problem+json', schema: schemaOf(ProblemBody) }]
+      : []),
+    ...gatewayAnswers({ anonymous: true }, route),
+  ];
+  return {
+    operationId: page.operationId,
+    summary: page.summary,
+    description: `${page.summary}. No API key needed.`,
+    tags: ['reference'],
+    parameters: path.includes('{asset}')
+      ? [{ name: 'asset', in: 'path', required: true, description: 'The file name the page links to', schema: { type: 'string' } }]
+      : [],
+    responses: merged(answers),
+    security: [],
+  };
 }
 
 const TITLES: Record<ApiName, string> = {
@@ -300,6 +409,7 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
       };
     });
   }
+  for (const path of referencePaths(api)) paths[path] = { get: referenceOperation(path) };
   return {
     openapi: '3.1.0',
     info: {
@@ -317,11 +427,11 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
     },
     // Relative to the document, which each deployment serves at the root of its API (the stage's URL included).
     servers: [{ url: serverUrl ?? '.', description: 'The deployment serving this document' }],
-    tags: [...new Set(routes.filter((r) => r.api === api).map(tagOf))].map((name) => ({ name, description: TAGS[name] })),
+    tags: [...new Set([...routes.filter((r) => r.api === api).map(tagOf), 'reference'])].map((name) => ({ name, description: TAGS[name] })),
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } },
       schemas: {
-        Problem: schemaOf(ProblemBody),
+        ...componentsUsedBy(paths),
         GatewayMessage: {
           type: 'object',
           description: "API Gateway's own answer, given before or instead of the service",

@@ -52,7 +52,10 @@ export const email = v.pipe(
   v.toLowerCase(),
 );
 
-/** An integer sent as a string (path and query parameters). */
+/**
+ * An integer sent as a string (path and query parameters). Its metadata gives the OpenAPI document its JSON Schema:
+ * an integer, as a client sends it, rather than the text the pipe reads.
+ */
 export const integerString = (min: number, max: number) =>
   v.pipe(
     v.string(),
@@ -60,6 +63,7 @@ export const integerString = (min: number, max: number) =>
     v.transform(Number),
     v.minValue(min, `must be at least ${min}`),
     v.maxValue(max, `must be at most ${max}`),
+    v.metadata({ jsonSchema: { type: 'integer', minimum: min, maximum: max } }),
   );
 
 export const IdPath = v.strictObject({ id: integerString(1, MAX_INT_ID) });

@@ -148,7 +148,7 @@ export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: 
         throw new GatewayAnswer(404, 'Not Found');
       const url = new URL(`http://localhost${request.url}`);
       const { method } = request;
-      const referenced = await referenceRoute(options.api, method, url);
+      const referenced = await referenceRoute(options.api, method, url, request.headers);
       if (referenced) return referenced;
       const routed = route(method, url, request);
       if (!routed) throw new GatewayAnswer(404, 'Not Found');
@@ -220,7 +220,12 @@ const references = new Map<ApiName, Promise<Handler>>();
  * The API reference, served by its real handler over files written on first use (as the deployment writes them
  * at build time): the document is generated from the code as it is now.
  */
-async function referenceRoute(api: ApiName, method: string, url: URL): Promise<GatewayResponse | undefined> {
+async function referenceRoute(
+  api: ApiName,
+  method: string,
+  url: URL,
+  headers: Record<string, string>,
+): Promise<GatewayResponse | undefined> {
   const path = referencePaths(api).find((p) => new RegExp(`^${p.replace(/\{\w+\}/, '([^/]+)')}$`).test(url.pathname));
   if (method !== 'GET' || !path) return undefined;
   if (!references.has(api))
@@ -230,7 +235,14 @@ async function referenceRoute(api: ApiName, method: string, url: URL): Promise<G
     );
   const serve = await references.get(api)!;
   const asset = path.includes('{asset}') ? decodePathParameter(url.pathname.slice(path.indexOf('{asset}'))) : undefined;
-  const event = httpEvent({ method, routePath: path, rawPath: url.pathname, ...(asset ? { pathParameters: { asset } } : {}) });
+  const event = httpEvent({
+    method,
+    routePath: path,
+    rawPath: url.pathname,
+    // Accept-Encoding among them: the function may answer a compressed body, passed on as it is (content-encoding too).
+    headers,
+    ...(asset ? { pathParameters: { asset } } : {}),
+  });
   const result = (await invoke(referenceId(api), serve, event)) as APIGatewayProxyStructuredResultV2;
   return {
     status: result.statusCode ?? 200,

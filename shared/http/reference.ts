@@ -4,39 +4,55 @@ import { join } from 'node:path';
 import { problem, problemResponse } from './problem.js';
 
 /**
- * The pages each API serves without a key: its OpenAPI document, a browsable reference (Swagger UI) and, on the
- * public API, the results page; every asset is served from here, so they work offline and under a strict content
- * security policy. The files are written
- * at build time beside the function's bundle; this only reads them. Requests are told apart by their route key
- * (a named stage's raw path carries the stage).
+ * The pages each API serves without a key: its OpenAPI document, a browsable reference (plain HTML, with Swagger UI
+ * one link away) and, on the public API, the results page; every asset is served from here, so they work offline
+ * and under a strict content security policy. The files, and each one compressed, are written at build time beside
+ * the function's bundle; this only reads them. Requests are told apart by their route key (a named stage's raw path
+ * carries the stage).
  */
 export const REFERENCE_ROUTES = ['/openapi.json', '/docs', '/assets/{asset}'] as const;
 /** The results page (the public API's only): it asks for the key and a user token and reads GET /public/results. */
 export const RESULTS_ROUTE = '/results';
 
-interface ReferenceFile {
-  type: string;
-  binary?: true;
-}
-
-/** Each file of the reference directory, by the name a request asks for. */
-export const REFERENCE_FILES: Record<string, ReferenceFile> = {
-  'openapi.json': { type: 'application/json' },
-  'docs.html': { type: 'text/html; charset=utf-8' },
-  'docs.js': { type: 'text/javascript; charset=utf-8' },
-  'results.html': { type: 'text/html; charset=utf-8' },
-  'results.js': { type: 'text/javascript; charset=utf-8' },
-  'results.css': { type: 'text/css; charset=utf-8' },
-  'chart.umd.min.js': { type: 'text/javascript; charset=utf-8' },
-  'swagger-ui.css': { type: 'text/css; charset=utf-8' },
-  'swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8' },
-  'favicon-32x32.png': { type: 'image/png', binary: true },
+/** Each file of the reference directory, by the name a request asks for, and its media type. */
+export const REFERENCE_FILES: Record<string, string> = {
+  'openapi.json': 'application/json',
+  'docs.html': 'text/html; charset=utf-8',
+  'docs.css': 'text/css; charset=utf-8',
+  'console.html': 'text/html; charset=utf-8',
+  'console.js': 'text/javascript; charset=utf-8',
+  'results.html': 'text/html; charset=utf-8',
+  'results.js': 'text/javascript; charset=utf-8',
+  'results.css': 'text/css; charset=utf-8',
+  'chart.umd.min.js': 'text/javascript; charset=utf-8',
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
 };
+
+/**
+ * The compressed copies written beside each file, by content coding, best first. A Lambda answers a compressed
+ * body as base64 with its content-encoding; API Gateway passes both through (HTTP APIs compress nothing).
+ */
+export const ENCODINGS = { br: '.br', gzip: '.gz' } as const;
+type Encoding = keyof typeof ENCODINGS;
+
+/** The best coding the request's Accept-Encoding admits (a coding with q=0 is refused), or undefined for none. */
+export function chooseEncoding(acceptEncoding: string | undefined): Encoding | undefined {
+  const admitted = new Map<string, number>();
+  for (const part of (acceptEncoding ?? '').toLowerCase().split(',')) {
+    const [coding, ...params] = part.split(';').map((p) => p.trim());
+    if (!coding) continue;
+    const q = params.find((p) => p.startsWith('q='));
+    admitted.set(coding, q ? Number(q.slice(2)) || 0 : 1);
+  }
+  const quality = (coding: string) => admitted.get(coding) ?? admitted.get('*') ?? 0;
+  return (Object.keys(ENCODINGS) as Encoding[]).find((coding) => quality(coding) > 0);
+}
 
 const PAGE_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
-  // Swagger UI sets styles on elements as it renders.
+  // Swagger UI (the console) sets styles on elements as it renders.
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "connect-src 'self'",
@@ -56,27 +72,29 @@ function fileOf(event: APIGatewayProxyEventV2): string | undefined {
   return asset && !isPage(asset) && Object.hasOwn(REFERENCE_FILES, asset) ? asset : undefined;
 }
 
-/** Serves the reference files of `dir`, each read once per container. */
+/** Serves the reference files of `dir`, compressed when the request admits it, each read once per container. */
 export function referenceHandler(dir: string) {
   const files = new Map<string, Promise<Buffer>>();
   return async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
     const name = fileOf(event);
     if (!name) return problemResponse(problem('not-found', 'No such file in the API reference.'));
-    let content = files.get(name);
-    if (!content) files.set(name, (content = readFile(join(dir, name))));
-    const { type, binary } = REFERENCE_FILES[name]!;
+    const encoding = chooseEncoding(event.headers?.['accept-encoding']);
+    const file = encoding ? `${name}${ENCODINGS[encoding]}` : name;
+    let content = files.get(file);
+    if (!content) files.set(file, (content = readFile(join(dir, file))));
     return {
       statusCode: 200,
       headers: {
-        'content-type': type,
-        // The document and the page change with each deployment; the assets with the Swagger UI version only.
-        'cache-control':
-          name.startsWith('swagger-ui') || name.startsWith('chart.') || binary ? 'public, max-age=86400' : 'public, max-age=300',
+        'content-type': REFERENCE_FILES[name]!,
+        // The document and the pages change with each deployment; the libraries with their versions only.
+        'cache-control': name.startsWith('swagger-ui') || name.startsWith('chart.') ? 'public, max-age=86400' : 'public, max-age=300',
+        vary: 'accept-encoding',
+        ...(encoding ? { 'content-encoding': encoding } : {}),
         'x-content-type-options': 'nosniff',
         ...(name.endsWith('.html') ? { 'content-security-policy': PAGE_POLICY, 'referrer-policy': 'no-referrer' } : {}),
       },
-      body: (await content).toString(binary ? 'base64' : 'utf8'),
-      isBase64Encoded: binary === true,
+      body: (await content).toString(encoding ? 'base64' : 'utf8'),
+      isBase64Encoded: encoding !== undefined,
     };
   };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Indicator } from '../tenants/config-schema.js';
 import { escapeHtml, SCALE_ENDS, scoreLabel, scoresOf } from './compose.js';
+import { FAVICON_LINK } from '../favicon.js';
 
 /**
  * The survey pages, server-rendered: pt-BR, mobile-first, complete without JavaScript (radio buttons and a form
@@ -38,7 +39,7 @@ export const PAGE_HEADERS: Record<string, string> = {
 function layout(title: string, body: string): string {
   return `<!doctype html>
 <html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex,nofollow"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
+<meta name="robots" content="noindex,nofollow"><title>${escapeHtml(title)}</title>${FAVICON_LINK}<style>${STYLE}</style></head>
 <body><main>${body}</main></body></html>`;
 }
 

@@ -1,11 +1,39 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { routes } from '../../infra/routes.js';
+import { referencePaths, routes } from '../../infra/routes.js';
 
 /** The API reference in a real browser (Debian's chromium; .ci/run installs it). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let browser: Browser;
+
+/**
+ * Opens a page and records what a person would see go wrong: a request to another host, a console error (a refusal
+ * by the content security policy among them), an answer of 400 or more (a missing favicon among them).
+ */
+async function open(url: string, base: string) {
+  const page = await browser.newPage();
+  const offline: string[] = [];
+  const failed: string[] = [];
+  const refused: string[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith(base) && !request.url().startsWith('data:')) offline.push(request.url());
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') refused.push(message.text());
+  });
+  await page.goto(url);
+  return { page, offline, failed, refused };
+}
+
+const operations = (api: 'public' | 'chatbot') =>
+  [
+    ...routes.filter((r) => r.api === api).flatMap((r) => r.paths.map((path) => `${r.method} ${path}`)),
+    ...referencePaths(api).map((p) => `GET ${p}`),
+  ].sort();
 
 describe.skipIf(!existsSync(CHROMIUM))('the /docs reference page in a browser', () => {
   beforeAll(async () => {
@@ -13,30 +41,46 @@ describe.skipIf(!existsSync(CHROMIUM))('the /docs reference page in a browser', 
   });
   afterAll(() => browser?.close());
 
-  it.each(['public', 'chatbot'] as const)('lists every operation of the %s API', async (api) => {
-    const page = await browser.newPage();
-    const offline: string[] = [];
-    page.on('request', (request) => {
-      if (!request.url().startsWith(inject(api === 'public' ? 'publicUrl' : 'chatbotUrl'))) offline.push(request.url());
+  it.each(['public', 'chatbot'] as const)('lists every operation of the %s API, with JavaScript off', async (api) => {
+    const base = inject(api === 'public' ? 'publicUrl' : 'chatbotUrl');
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page: Page = await context.newPage();
+    const failed: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
     });
-    const refused: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') refused.push(message.text());
-    });
-    await page.goto(`${inject(api === 'public' ? 'publicUrl' : 'chatbotUrl')}/docs`);
-    await page.waitForSelector('.opblock', { timeout: 20_000 });
-    const listed = await page.$$eval('.opblock-summary-path', (nodes) =>
-      nodes.map((n) => n.getAttribute('data-path') ?? n.textContent ?? ''),
+    await page.goto(`${base}/docs`);
+    const listed = await page.$$eval('.op', (nodes) =>
+      nodes.map((n) => `${n.getAttribute('data-method')!.toUpperCase()} ${n.getAttribute('data-path')}`),
     );
-    const declared = routes.filter((r) => r.api === api).flatMap((r) => r.paths);
-    for (const path of declared)
-      expect(
-        listed.map((p) => p.replace(/\u200b/g, '')),
-        path,
-      ).toContain(path);
-    expect(offline).toEqual([]);
-    // Nothing the page needs is refused by its content security policy, or fails to load.
-    expect(refused).toEqual([]);
-    await page.close();
+    expect(listed.sort()).toEqual(operations(api));
+    // The page has its icon: the browser asks for no /favicon.ico.
+    expect(await page.$eval('link[rel=icon]', (link) => link.getAttribute('href'))).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(failed).toEqual([]);
+    await context.close();
   });
+
+  it.each(['public', 'chatbot'] as const)(
+    'opens Swagger UI from /docs to try the %s API, offline and with no console error',
+    async (api) => {
+      const base = inject(api === 'public' ? 'publicUrl' : 'chatbotUrl');
+      const { page, offline, failed, refused } = await open(`${base}/docs`, base);
+      await page.click('a[href="assets/console.html"]');
+      await page.waitForSelector('.opblock', { timeout: 20_000 });
+      const listed = await page.$$eval('.opblock-summary-path', (nodes) =>
+        nodes.map((n) => n.getAttribute('data-path') ?? n.textContent ?? ''),
+      );
+      const declared = routes.filter((r) => r.api === api).flatMap((r) => r.paths);
+      for (const path of declared)
+        expect(
+          listed.map((p) => p.replace(/\u200b/g, '')),
+          path,
+        ).toContain(path);
+      expect(offline).toEqual([]);
+      // Nothing the pages need is refused by their content security policy, or fails to load.
+      expect(refused).toEqual([]);
+      expect(failed).toEqual([]);
+      await page.close();
+    },
+  );
 });

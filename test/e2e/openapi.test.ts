@@ -6,8 +6,8 @@ import type * as SpectralCore from '@stoplight/spectral-core';
 import type { RulesetDefinition } from '@stoplight/spectral-core';
 import type * as SpectralParsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
-import { describe, expect, it } from 'vitest';
-import { routes, succeeded } from '../../infra/routes.js';
+import { describe, expect, inject, it } from 'vitest';
+import { referencePaths, routes, succeeded } from '../../infra/routes.js';
 import { overHttp } from '../support/api.js';
 
 /**
@@ -45,7 +45,8 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
       Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
     );
     const declared = routes.filter((r) => r.api === api).flatMap((r) => r.paths.map((p) => `${r.method} ${p}`));
-    expect(documented.sort()).toEqual(declared.sort());
+    // The pages the API serves beside its operations (this document, /docs, its assets, /results) are in it too.
+    expect(documented.sort()).toEqual([...declared, ...referencePaths(api).map((p) => `GET ${p}`)].sort());
   });
 
   it('documents each status the operation answers, with problem+json for failures', async () => {
@@ -106,22 +107,66 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
     expect(text).not.toMatch(/\\\\p\{/);
   });
 
-  it('has a browsable reference at /docs whose assets it serves itself, under a strict content security policy', async () => {
+  it('has a browsable reference at /docs, plain HTML whose assets it serves itself, under a strict content security policy', async () => {
     const page = await client({ path: '/docs' });
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.headers['content-security-policy']).toMatch(/script-src 'self';/);
-    // Relative addresses, so that the page works under a stage's path prefix on AWS.
-    const assets = [...page.text.matchAll(/(?:href|src)="(assets\/[^"]+)"/g)].map((m) => m[1]!);
-    expect(assets).toHaveLength(4);
+    // Every operation is in the page itself: nothing to run before it can be read.
+    for (const route of routes.filter((r) => r.api === api))
+      for (const path of route.paths)
+        expect(page.text, `${route.method} ${path}`).toContain(`data-path="${path}" data-method="${route.method.toLowerCase()}"`);
+    expect(page.text).not.toMatch(/<script/);
+    // Relative addresses, so that the pages work under a stage's path prefix on AWS; Swagger UI is one link away.
+    const linked = (html: string) => [...html.matchAll(/(?:href|src)="([^"#]+)"/g)].map((m) => m[1]!).filter((a) => !a.startsWith('data:'));
+    expect(linked(page.text).sort()).toEqual(['assets/console.html', 'assets/docs.css', 'openapi.json']);
+    const swagger = await client({ path: '/assets/console.html' });
+    expect(swagger.headers['content-security-policy']).toMatch(/script-src 'self';/);
+    const assets = [...linked(page.text).filter((a) => a.startsWith('assets/')), ...linked(swagger.text).map((a) => `assets/${a}`)];
+    expect(assets).toHaveLength(5);
     for (const asset of assets) {
       const res = await client({ path: `/${asset}` });
       expect(res.status, asset).toBe(200);
       expect(res.headers['cache-control'], asset).toMatch(/^public, max-age=\d+$/);
       expect(res.text.length, asset).toBeGreaterThan(50);
     }
-    expect(page.text).not.toMatch(/https?:\/\//);
-    for (const path of ['/assets/nothing.js', '/assets/openapi.json', '/assets/..%2Fopenapi.json', '/docs/assets/docs.js'])
+    for (const html of [page.text, swagger.text]) expect(html).not.toMatch(/https?:\/\//);
+    // Every page has its icon inline: no browser asks for a /favicon.ico, which would answer 404.
+    for (const path of ['/docs', '/assets/console.html', ...(api === 'public' ? ['/results'] : [])])
+      expect((await client({ path })).text, path).toMatch(/<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml;base64,/);
+    for (const path of [
+      '/assets/nothing.js',
+      '/assets/openapi.json',
+      '/assets/docs.html',
+      '/assets/..%2Fopenapi.json',
+      '/docs/assets/docs.css',
+    ])
       expect((await client({ path })).status, path).toBe(404);
+  });
+
+  it('answers its pages and assets compressed when Accept-Encoding admits it (brotli first, then gzip), the same bytes once decoded', async () => {
+    for (const path of ['/docs', '/openapi.json', '/assets/swagger-ui-bundle.js', ...(api === 'public' ? ['/results'] : [])]) {
+      const plain = await client({ path, headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers['content-encoding'], path).toBeUndefined();
+      for (const [accept, coding] of [
+        ['gzip, deflate, br, zstd', 'br'],
+        ['gzip', 'gzip'],
+        ['br;q=0, gzip;q=0.5', 'gzip'],
+        ['*', 'br'],
+        ['deflate', undefined],
+      ] as const) {
+        const raw = await fetch(`${inject(api === 'public' ? 'publicUrl' : 'chatbotUrl')}${path}`, {
+          headers: { 'accept-encoding': accept },
+        });
+        expect(raw.headers.get('content-encoding') ?? undefined, `${path} ${accept}`).toBe(coding);
+        expect(raw.headers.get('vary'), path).toBe('accept-encoding');
+        // fetch decodes what the content-encoding names, as a browser does.
+        expect(await raw.text(), `${path} ${accept}`).toBe(plain.text);
+      }
+      const compressed = await fetch(`${inject(api === 'public' ? 'publicUrl' : 'chatbotUrl')}${path}`, {
+        headers: { 'accept-encoding': 'br' },
+      });
+      expect(Number(compressed.headers.get('content-length')), path).toBeLessThan(Buffer.byteLength(plain.text) / 2);
+    }
   });
 });

@@ -131,7 +131,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the survey page in a browser', () => {
     expect((await api({ path: `/public/transaction/${id}`, key: tenant.key })).body.survey.status).toBe('sent');
     // The page is small and self-contained.
     const page = await fetch(links[0]!);
-    expect((await page.text()).length).toBeLessThan(30 * 1024);
+    const html = await page.text();
+    expect(html.length).toBeLessThan(30 * 1024);
+    // Its icon is inline: the browser asks for no /favicon.ico (a 404 in the console).
+    expect(html).toMatch(/<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml;base64,/);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     expect(page.headers.get('cache-control')).toBe('no-store');

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../infra/routes.js';
+import { referencePaths, routes } from '../../infra/routes.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -13,6 +13,14 @@ describe('the README', () => {
       expect(row).toContain(route.operationId);
       for (const alias of aliases) expect(row).toContain(`\`${alias}\``);
     }
+  });
+
+  it('lists the pages each API serves beside its operations (the document, /docs, its assets, /results)', () => {
+    for (const path of new Set([...referencePaths('public'), ...referencePaths('chatbot')]))
+      expect(
+        readme.split('\n').some((line) => line.startsWith(`| GET | \`${path}\``)),
+        path,
+      ).toBe(true);
   });
 
   it('maps every folder of shared/, infra/ and test/', () => {
