@@ -90,27 +90,36 @@ export function surveyService({
   /** Where `survey.answered` goes, once the answer is written. */
   events?: EventPublisher;
 }) {
-  /** The transaction a survey attempt belongs to, if the attempt exists for that journey. */
+  /**
+   * The transaction a survey attempt belongs to, if the attempt exists for that journey, with the tenant's settings.
+   * The journey is compared by id: a slug renamed in the tenant file since the transaction still names it (by its
+   * new slug, or by the one the transaction was registered under).
+   */
   async function attemptOf(
     tenantId: number,
     transactionId: number,
     attemptId: number,
     journey: string,
     known?: TransactionRecord,
-  ): Promise<TransactionRecord> {
-    const record = known?.transaction.id === transactionId ? known : await evaluations.transaction(tenantId, transactionId);
+  ): Promise<{ record: TransactionRecord; settings: Settings }> {
+    const [record, settings] = await Promise.all([
+      known?.transaction.id === transactionId ? known : evaluations.transaction(tenantId, transactionId),
+      tenantSettings(tenantId),
+    ]);
     // Every attempt sent so far opens the survey: an answer to any of them answers it.
     const current = record?.transaction.survey.attempt_id ?? 0;
-    if (!record || record.journeySlug !== journey || attemptId < 1 || attemptId > current) throw notFound();
-    return record;
+    const named =
+      record?.journeySlug === journey || settings.journeys.some((j) => j.slug === journey && j.id === record?.transaction.journey_id);
+    if (!record || !named || attemptId < 1 || attemptId > current) throw notFound();
+    return { record, settings };
   }
 
   /** What a chatbot needs to conduct a survey (GET /survey). */
   async function getSurvey(tenantId: number, query: SurveyQuery) {
-    const [{ transaction, customerName }, settings] = await Promise.all([
-      attemptOf(tenantId, query.transactionId, query.attemptId, query.journey),
-      tenantSettings(tenantId),
-    ]);
+    const {
+      record: { transaction, customerName },
+      settings,
+    } = await attemptOf(tenantId, query.transactionId, query.attemptId, query.journey);
     const journey = journeyOf(settings, transaction.journey_id);
     const status =
       transaction.survey.status === 'answered' ? 'answered' : isExpired(transaction.survey, new Date()) ? 'expired' : 'scheduled';
@@ -142,10 +151,7 @@ export function surveyService({
     mode: 'create' | 'replace',
     known?: TransactionRecord,
   ): Promise<Evaluation> {
-    const [read, settings] = await Promise.all([
-      attemptOf(tenantId, body.transactionId, body.attemptId, body.journey, known),
-      tenantSettings(tenantId),
-    ]);
+    const { record: read, settings } = await attemptOf(tenantId, body.transactionId, body.attemptId, body.journey, known);
     const { transaction } = read;
     const journey = journeyOf(settings, transaction.journey_id);
     const errors: FieldProblem[] = [];

@@ -153,6 +153,7 @@ export function transactionService({ transactions, readReferences, settings: ten
       answer: rated ? { source: 'api', src: RATING_SOURCES.api, answeredAt: now.toISOString(), version: 1 } : null,
       retentionDays: settings.privacy?.retentionDays ?? null,
       contactGone: false,
+      erased: false,
     });
     // A rating registered with the sale counts in the results in the same write.
     const stored = await transactions.putCreated(tenantId, requestKey, record, (created) => {
