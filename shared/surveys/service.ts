@@ -1,11 +1,11 @@
-import { DomainError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
+import { DomainError, GoneError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
 import { tenantEvent } from '../events/events.js';
 import type { EventPublisher } from '../events/ports.js';
-import { answerTally, countedOf, scoredRating } from '../results/tally.js';
+import { answerTally, countedOf, scoredRating, sentDayOf } from '../results/tally.js';
 import { INDICATORS, isSupported, type Indicator } from '../tenants/config-schema.js';
 import type { Settings } from '../tenants/settings.js';
 import type { TransactionRecord } from '../transactions/ports.js';
-import { isExpired } from './attempts.js';
+import { isExpired, linksLapsed } from './attempts.js';
 import type { EvaluationStore } from './ports.js';
 import {
   RATING_SOURCES,
@@ -153,6 +153,8 @@ export function surveyService({
   ): Promise<Evaluation> {
     const { record: read, settings } = await attemptOf(tenantId, body.transactionId, body.attemptId, body.journey, known);
     const { transaction } = read;
+    // As its links do (410), an expired survey takes no answer, nor a correction of one.
+    if (linksLapsed(transaction.survey, new Date())) throw new GoneError('This survey expired: it takes no answer any more.');
     const journey = journeyOf(settings, transaction.journey_id);
     const errors: FieldProblem[] = [];
     if (!isSupported(journey.indicator, body.score)) errors.push({ path: 'score', message: outOfScale(body.score, journey.indicator) });
@@ -184,9 +186,11 @@ export function surveyService({
     };
     // Results move with the answer: a correction takes back the answer it replaces (if that one was counted).
     const answeredAt = mode === 'replace' ? (read.answer?.answeredAt ?? answer.origin.answeredAt) : answer.origin.answeredAt;
-    const scored = scoredRating({ ...transaction, rating: answer.rating, rating_items: items }, settings, answeredAt, true);
+    // A response only to a survey that was sent, on the day it was (a correction takes the same on both sides).
+    const sentOn = sentDayOf(transaction);
+    const scored = scoredRating({ ...transaction, rating: answer.rating, rating_items: items }, settings, answeredAt, sentOn);
     const previous =
-      mode === 'replace' && read.answer?.version !== undefined ? scoredRating(transaction, settings, answeredAt, true) : undefined;
+      mode === 'replace' && read.answer?.version !== undefined ? scoredRating(transaction, settings, answeredAt, sentOn) : undefined;
     const tally = scored && { journeyId: journey.id, deltas: answerTally(countedOf(transaction), scored, previous) };
     const { outcome, record } = await evaluations.writeAnswer(tenantId, read, body.attemptId, mode, answer, tally);
     if (outcome === 'written' && events) await events.publish(tenantId, answeredEvent(tenantId, record!, journey.slug, mode));

@@ -157,7 +157,7 @@ export function transactionService({ transactions, readReferences, settings: ten
     });
     // A rating registered with the sale counts in the results in the same write.
     const stored = await transactions.putCreated(tenantId, requestKey, record, (created) => {
-      const scored = created.answer && scoredRating(created.transaction, settings, created.answer.answeredAt, false);
+      const scored = created.answer && scoredRating(created.transaction, settings, created.answer.answeredAt, null);
       return scored ? { journeyId: journey.id, deltas: answerTally(countedOf(created.transaction), scored) } : undefined;
     });
     // When another delivery of the same request got there first, its transaction is the answer.
