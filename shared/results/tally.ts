@@ -99,8 +99,8 @@ const answerDeltas = (where: Counted, answer: ScoredAnswer, sign: 1 | -1): Count
 
 /**
  * What recording an answer adds; with `previous` (a correction of a counted answer), what it moves. A correction
- * reads `sentOn` as the first answer did not (the survey may have been sent since): both sides take the same, so
- * that a correction never moves the responses.
+ * may see a `sentOn` its first answer did not (the survey was sent since): both sides take the one seen now, so a
+ * correction never moves the responses.
  */
 export function answerTally(where: Counted, answer: ScoredAnswer, previous?: ScoredAnswer): CounterDelta[] {
   return merge([...(previous ? answerDeltas(where, previous, -1) : []), ...answerDeltas(where, answer, 1)]);
