@@ -213,6 +213,7 @@ export const dataSubjects: DataSubjects = {
     );
     return items.map((item) => ({
       transactionId: Number(item.id),
+      marked: item.erased_at !== undefined,
       // The transaction's free params are the tenant's own fields: they may name the customer, so they go too.
       holdsCopies: holdsPersonalCopies(item, { params: true }),
       stored: item,

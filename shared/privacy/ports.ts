@@ -43,6 +43,8 @@ export interface ErasureMark {
 /** A transaction of a data subject as its erasure read it. */
 export interface TransactionCopies {
   transactionId: number;
+  /** Whether it was marked erased when it was read: no answer or attempt wrote to it after that. */
+  marked: boolean;
   /** Whether it still holds anything personal: its customer's name or contacts, a comment, a respondent, its params. */
   holdsCopies: boolean;
   /** The item as read: the strip removes the copies only while the transaction still holds this (the adapter's). */

@@ -164,14 +164,19 @@ export type PrivacyService = ReturnType<typeof privacyService>;
  * missed. Idempotent: erasing again strips nothing more and keeps the first mark.
  */
 export async function erase(subjects: DataSubjects, tenantId: number, customerId: number, mark: ErasureMark): Promise<void> {
-  const ids = await subjects.transactionsOf(tenantId, customerId);
-  await subjects.markErased(tenantId, ids, mark);
-  let pending = ids;
-  for (let tries = 0; pending.length; tries++) {
-    if (tries === STRIP_TRIES) throw new Error(`${pending.length} transactions kept changing while they were erased`);
-    const held = (await subjects.copiesOf(tenantId, pending)).filter((read) => read.holdsCopies);
+  const first = await subjects.copiesOf(tenantId, await subjects.transactionsOf(tenantId, customerId));
+  // Those an earlier pass marked were read after their mark: they are stripped as read (a second pass, which finds
+  // them all marked, writes to none that holds nothing). The others are marked, then read again.
+  const unmarked = first.filter((read) => !read.marked).map((read) => read.transactionId);
+  await subjects.markErased(tenantId, unmarked, mark);
+  let held = first.filter((read) => read.marked && read.holdsCopies);
+  let pending = unmarked;
+  for (let tries = 0; held.length || pending.length; tries++) {
+    if (tries === STRIP_TRIES) throw new Error(`${held.length + pending.length} transactions kept changing while they were erased`);
+    held = [...held, ...(await subjects.copiesOf(tenantId, pending)).filter((read) => read.holdsCopies)];
     const stripped = await Promise.all(held.map((read) => subjects.strip(tenantId, read)));
     pending = held.filter((_, i) => !stripped[i]).map((read) => read.transactionId);
+    held = [];
   }
   await subjects.eraseCustomer(tenantId, customerId, mark);
 }

@@ -190,13 +190,14 @@ const personalOf = ({ customerName, contact, comment, respondent, params, detail
 export function memorySubjects(pauses: { beforeMark?: () => Promise<void>; beforeStrip?: (id: number) => Promise<void> } = {}) {
   const transactions = new Map<number, MemoryTransaction>();
   const customers = new Map<number, { erasedBy?: string }>();
-  const calls = { strips: 0, refusedStrips: 0 };
+  const calls = { marks: 0, strips: 0, refusedStrips: 0 };
   const subjects: Pick<DataSubjects, 'transactionsOf' | 'markErased' | 'copiesOf' | 'strip' | 'eraseCustomer'> = {
     async transactionsOf(_tenantId, customerId) {
       return [...transactions.values()].filter((t) => t.customerId === customerId).map((t) => t.id);
     },
     async markErased(_tenantId, ids, mark) {
       await pauses.beforeMark?.();
+      calls.marks += ids.length;
       for (const id of ids) {
         const t = transactions.get(id);
         if (t) t.erasedAt ??= mark.at;
@@ -208,7 +209,9 @@ export function memorySubjects(pauses: { beforeMark?: () => Promise<void>; befor
         if (!t) return [];
         const holdsCopies =
           [t.customerName, t.contact, t.comment, t.respondent, t.detail].some((v) => v !== null) || Object.keys(t.params).length > 0;
-        return [{ transactionId: id, holdsCopies, stored: copy(t) as unknown as Record<string, unknown> }];
+        return [
+          { transactionId: id, marked: t.erasedAt !== undefined, holdsCopies, stored: copy(t) as unknown as Record<string, unknown> },
+        ];
       });
     },
     async strip(_tenantId, read) {
