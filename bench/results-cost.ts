@@ -26,11 +26,10 @@ export async function resultsCost(f: Fixture): Promise<string> {
   for (const day of days) {
     const deltas = merge(
       Array.from({ length: STORES }, (_, s) => [
-        ...countersOf(
-          { journeyId, storeId: 1000 + s, employeeId: 1 },
-          day,
-          answerCounts({ indicator: 'nps', score: 9, items: [], answeredAt: day, surveyed: true }, 1),
-        ),
+        ...countersOf({ journeyId, storeId: 1000 + s, employeeId: 1 }, day, {
+          ...answerCounts({ indicator: 'nps', score: 9, items: [], answeredAt: day, sentOn: day }, 1),
+          r: 1,
+        }),
         ...sentTally({ journeyId, storeId: 1000 + s, employeeId: 1 }, new Date(`${day}T12:00:00Z`)),
       ]).flat(),
     );
@@ -57,14 +56,13 @@ export async function resultsCost(f: Fixture): Promise<string> {
 
   // What counting adds to an answer: the counters of one answer, written as the answer writes them.
   const perAnswer = merge(
-    countersOf(
-      { journeyId, storeId: 1, employeeId: 1 },
-      days[0]!,
-      answerCounts(
-        { indicator: 'nps', score: 9, items: [{ classId: 1, indicator: 'csat', score: 5 }], answeredAt: days[0]!, surveyed: true },
+    countersOf({ journeyId, storeId: 1, employeeId: 1 }, days[0]!, {
+      ...answerCounts(
+        { indicator: 'nps', score: 9, items: [{ classId: 1, indicator: 'csat', score: 5 }], answeredAt: days[0]!, sentOn: days[0]! },
         1,
       ),
-    ),
+      r: 1,
+    }),
   );
   const counterWrites = counterUpdates(f.tenantId, { journeyId, deltas: perAnswer }).length;
   return [

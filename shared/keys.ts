@@ -73,6 +73,8 @@ export const keys = {
 
   /** A transaction, or the rejection of a request, under the id its request key hashes to (shared/transactions/request-key.ts). */
   transaction: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#TX#${id}`, sk: 'TX' }),
+  /** The id of the transaction whose partition key this is. */
+  transactionIdOf: (pk: string) => Number(pk.slice(pk.lastIndexOf('#TX#') + 4)),
   /** Evaluations (answered or rated transactions) by month, newest first within (gsi2), and by external id (gsi4). */
   evaluationsByMonth: (tenantId: number, month: string) => `${tenant(tenantId)}#EVAL#${month}`,
   evaluationSort: (answeredAt: string, transactionId: number) => `${answeredAt}#${padId(transactionId)}`,

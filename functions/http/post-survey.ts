@@ -3,7 +3,7 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { EvaluationBody, SurveyBody } from '../../shared/surveys/schema.js';
 import { answerSurvey } from '../../shared/adapters/wiring/surveys.js';
 
-/** Chatbot API: records the answer to an attempt (201); one answered already is a 409. */
+/** Chatbot API: records the answer to an attempt (201); one answered already is a 409, an expired survey a 410. */
 export const contract = {
   body: SurveyBody,
   responses: {
@@ -11,6 +11,7 @@ export const contract = {
     400: problem('Invalid answer'),
     404: problem('No such attempt for that journey'),
     409: problem('Answered already: use PUT'),
+    410: problem('The survey expired: it takes no answer'),
   },
 };
 

@@ -3,10 +3,15 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { EvaluationBody, SurveyBody } from '../../shared/surveys/schema.js';
 import { answerSurvey } from '../../shared/adapters/wiring/surveys.js';
 
-/** Chatbot API: replaces the answer of an attempt (200); 404 when it has none. */
+/** Chatbot API: replaces the answer of an attempt (200); 404 when it has none, 410 once the survey expired. */
 export const contract = {
   body: SurveyBody,
-  responses: { 200: answer('The corrected answer', EvaluationBody), 400: problem('Invalid answer'), 404: problem('No answer to replace') },
+  responses: {
+    200: answer('The corrected answer', EvaluationBody),
+    400: problem('Invalid answer'),
+    404: problem('No answer to replace'),
+    410: problem('The survey expired: it takes no correction'),
+  },
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, body }) => ({

@@ -94,7 +94,7 @@ export async function startOutbox(options: {
     if (req.method === 'POST' && target === 'PinpointSMSVoiceV2.SendTextMessage') {
       const input = JSON.parse(body) as { DestinationPhoneNumber?: string; MessageBody?: string; OriginationIdentity?: string };
       const status = fault('sms', input.DestinationPhoneNumber);
-      if (status) return awsError(status, ...SMS_FAULTS(status));
+      if (status) return awsError(status, ...SMS_FAULTS(status, input.DestinationPhoneNumber ?? ''));
       if (!input.DestinationPhoneNumber || !E164.test(input.DestinationPhoneNumber))
         return awsError(400, 'ValidationException', 'The destination phone number is not valid.');
       record({
@@ -197,12 +197,12 @@ export async function startOutbox(options: {
   };
 }
 
-/** The error each service answers for an injected status. */
-const SMS_FAULTS = (status: number): [string, string] =>
+/** The error each service answers for an injected status (a refusal names the number, as providers' words may). */
+const SMS_FAULTS = (status: number, to: string): [string, string] =>
   status === 429
     ? ['ThrottlingException', 'Rate exceeded']
     : status < 500
-      ? ['ValidationException', 'The destination phone number is not valid.']
+      ? ['ValidationException', `The destination phone number ${to} is not valid.`]
       : ['InternalServerException', 'Internal failure'];
 const WHATSAPP_FAULTS = (status: number): [string, string] =>
   status === 429

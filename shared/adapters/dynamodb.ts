@@ -201,17 +201,19 @@ export async function pageByIdRange(
 }
 
 /** Reads keys with BatchGetItem, 100 a call, retrying what DynamoDB leaves unprocessed. */
-export async function batchGet(database: Db, keyList: Item[]): Promise<Item[]> {
+export async function batchGet(database: Db, keyList: Item[], { consistent = false } = {}): Promise<Item[]> {
   if (keyList.length > 100) {
     const chunks = Array.from({ length: Math.ceil(keyList.length / 100) }, (_, i) => keyList.slice(i * 100, i * 100 + 100));
-    return (await Promise.all(chunks.map((chunk) => batchGet(database, chunk)))).flat();
+    return (await Promise.all(chunks.map((chunk) => batchGet(database, chunk, { consistent })))).flat();
   }
   const items: Item[] = [];
   let pending: Item[] | undefined = keyList;
   for (let attempt = 0; pending?.length; attempt++) {
     // Keys DynamoDB left unprocessed (throttling) are asked again after an exponential, jittered pause.
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1000, 25 * 2 ** attempt)));
-    const out = await database.client.send(new BatchGetCommand({ RequestItems: { [database.tableName]: { Keys: pending } } }));
+    const out = await database.client.send(
+      new BatchGetCommand({ RequestItems: { [database.tableName]: { Keys: pending, ConsistentRead: consistent } } }),
+    );
     items.push(...(out.Responses?.[database.tableName] ?? []));
     pending = out.UnprocessedKeys?.[database.tableName]?.Keys as Item[] | undefined;
   }

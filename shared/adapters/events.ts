@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventDelivery, EventDeliveryPorts, EventPublisher, FailedDeliveries, FailedDelivery } from '../events/ports.js';
 import { keys } from '../keys.js';
 import { logger } from '../logger.js';
@@ -6,6 +6,7 @@ import { TABLE } from '../table.js';
 import { webhookSecret } from '../events/signature.js';
 import type { Settings } from '../tenants/config-schema.js';
 import { db } from './dynamodb.js';
+import { contactGone } from './personal-copies.js';
 import { sendMessage, sendMessages } from './sqs.js';
 
 /** How long a failed delivery stays listed. */
@@ -69,6 +70,20 @@ export function eventDeliveryPorts(settings: (tenantId: number) => Promise<Setti
       if (!(delivery.webhooks ?? []).some((endpoint) => endpoint.url === url)) return undefined;
       const version = delivery.webhookSecretVersion;
       return { secret: version ? webhookSecret(surveySecret(), tenantId, version) : undefined };
+    },
+    async personalDataGone(tenantId, event) {
+      const transactionId = event.data.transaction_id;
+      if (typeof transactionId !== 'number') return false;
+      const { client, tableName } = db();
+      const { Item } = await client.send(
+        new GetCommand({
+          TableName: tableName,
+          Key: keys.transaction(tenantId, transactionId),
+          ProjectionExpression: 'erased_at, personal_expired_at, personal_expires_at',
+          ConsistentRead: true,
+        }),
+      );
+      return Item !== undefined && contactGone(Item);
     },
   };
 }

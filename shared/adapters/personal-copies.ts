@@ -49,18 +49,47 @@ export function unexpired(item: Item, now?: string): Item {
     survey_contact: null,
     ...(isObject(item.rating) ? { rating: { ...item.rating, comment: null } } : {}),
     ...(isObject(item.respondent) ? { respondent: { ...item.respondent, name: null, phone: null } } : {}),
+    ...(isObject(item.survey) && item.survey.detail !== undefined ? { survey: withoutDetail(item.survey) } : {}),
   };
 }
 
+const withoutDetail = ({ detail: _detail, ...survey }: Record<string, unknown>) => survey;
+const present = (value: unknown) => value !== undefined && value !== null;
+
+/**
+ * Whether a transaction's item still holds a personal copy: its customer's name, a survey contact, the answer's
+ * comment, the chatbot respondent's name or phone, a provider's words about a failed attempt (which may name the
+ * address), and for an erasure the free params. Erasure looks at this, not at its mark: an answer may have landed
+ * between the mark and the strip of an earlier pass.
+ */
+export function holdsPersonalCopies(item: Item, { params }: { params: boolean }): boolean {
+  const { rating, respondent, survey } = item;
+  return (
+    present(item.customer_name) ||
+    present(item.survey_contact) ||
+    item.survey_contacts !== undefined ||
+    (isObject(rating) && present(rating.comment)) ||
+    (isObject(respondent) && (present(respondent.name) || present(respondent.phone))) ||
+    (isObject(survey) && present(survey.detail)) ||
+    (params && isObject(item.params) && Object.keys(item.params).length > 0)
+  );
+}
+
+/** How a strip is guarded: erasure's, that the item still holds what was read; retention's, that its copies are still expired. */
+export type StripGuard = { asRead: true } | { expiredBy: string };
+
 /**
  * Removes a transaction's personal copies (and its expiry entry) with one UpdateItem, setting `marks` beside them.
- * `item` is the stored item, read just before: nested paths are set only where they exist. With `expiredBy`, only
- * while the copies are still expired by then (an answer since may have renewed them): false when they are not.
+ * `item` is the stored item, read just before: nested paths are set only where they exist. Guarded `asRead`, only
+ * while every attribute it overwrites still holds what `item` holds (an answer or an attempt's failure since would
+ * otherwise survive); guarded `expiredBy`, only while the copies are still expired by then (an answer since may
+ * have renewed them). False when the guard failed.
  */
-export async function stripPersonalCopies(item: Item, marks: Item, expiredBy?: string): Promise<boolean> {
+export async function stripPersonalCopies(item: Item, marks: Item, guard: StripGuard): Promise<boolean> {
   const names: Record<string, string> = {};
   const values: Item = { ':null': null };
   const sets = ['customer_name = :null', 'survey_contact = :null'];
+  const removes = ['survey_contacts', 'personal_expires_at', 'gsi9pk', 'gsi9sk'];
   if (isObject(item.rating)) {
     sets.push('rating.#comment = :null');
     names['#comment'] = 'comment';
@@ -69,27 +98,56 @@ export async function stripPersonalCopies(item: Item, marks: Item, expiredBy?: s
     sets.push('respondent.#name = :null', 'respondent.#phone = :null');
     Object.assign(names, { '#name': 'name', '#phone': 'phone' });
   }
+  const detail = () => Object.assign(names, { '#survey': 'survey', '#detail': 'detail' });
+  if (isObject(item.survey)) {
+    removes.push('#survey.#detail');
+    detail();
+  }
   Object.entries(marks).forEach(([name, value], i) => {
     sets.push(`#m${i} = :m${i}`);
     names[`#m${i}`] = name;
     values[`:m${i}`] = value;
   });
-  if (expiredBy) values[':now'] = expiredBy;
+  const conditions: string[] = [];
+  if ('expiredBy' in guard) {
+    conditions.push('personal_expires_at <= :now');
+    values[':now'] = guard.expiredBy;
+  } else {
+    // Each attribute the update overwrites, as read: absent, null, or equal (DynamoDB compares maps whole).
+    const paths: [string, unknown][] = [
+      ...(['customer_name', 'survey_contact', 'survey_contacts', 'rating', 'respondent', ...Object.keys(marks)] as const).map(
+        (name): [string, unknown] => [name, item[name]],
+      ),
+      ['#survey.#detail', isObject(item.survey) ? item.survey.detail : undefined],
+    ];
+    detail();
+    paths.forEach(([path, value], i) => {
+      const at = path.startsWith('#') ? path : `#c${i}`;
+      if (at !== path) names[at] = path;
+      if (value === undefined) conditions.push(`attribute_not_exists(${at})`);
+      else if (value === null) conditions.push(`attribute_type(${at}, :nullType)`);
+      else {
+        conditions.push(`${at} = :c${i}`);
+        values[`:c${i}`] = value;
+      }
+    });
+    if (conditions.some((c) => c.includes(':nullType'))) values[':nullType'] = 'NULL';
+  }
   const { client, tableName } = db();
   try {
     await client.send(
       new UpdateCommand({
         TableName: tableName,
         Key: { pk: item.pk, sk: item.sk },
-        UpdateExpression: `SET ${sets.join(', ')} REMOVE survey_contacts, personal_expires_at, gsi9pk, gsi9sk`,
-        ...(expiredBy ? { ConditionExpression: 'personal_expires_at <= :now' } : {}),
-        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+        UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')}`,
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       }),
     );
     return true;
   } catch (error) {
-    if (expiredBy && isConditionFailure(error)) return false;
+    if (isConditionFailure(error)) return false;
     throw error;
   }
 }

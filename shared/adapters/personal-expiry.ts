@@ -38,7 +38,7 @@ export const personalExpiry: ExpiryStore = {
   async strip(transactions, now) {
     // The index is read eventually: each item is read again, and stripped only if its copies are still expired.
     const items = (await batchGet(db(), transactions)).filter((item) => personalCopiesExpired(item, now));
-    const done = await Promise.all(items.map((item) => stripPersonalCopies(item, { personal_expired_at: now }, now)));
+    const done = await Promise.all(items.map((item) => stripPersonalCopies(item, { personal_expired_at: now }, { expiredBy: now })));
     return done.filter(Boolean).length;
   },
 

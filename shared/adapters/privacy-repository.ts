@@ -6,7 +6,7 @@ import { PRIVACY_REQUEST_STATUSES, PRIVACY_REQUEST_TYPES } from '../privacy/sche
 import { indexAttributes, TABLE } from '../table.js';
 import { customers } from './customer-repository.js';
 import { batchGet, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
-import { stripPersonalCopies, unexpired } from './personal-copies.js';
+import { holdsPersonalCopies, stripPersonalCopies, unexpired } from './personal-copies.js';
 
 /** How long a privacy request's record is kept: the tenant's proof that it answered (LGPD asks for five years). */
 const REQUEST_KEPT_DAYS = 5 * 365;
@@ -110,6 +110,12 @@ async function transactionKeys(tenantId: number, customerId: number, limit = Inf
   return { keys: items.slice(0, limit).map(({ pk, sk }) => ({ pk, sk })), more: items.length > limit };
 }
 
+/** Writes of one erasure in flight at once. */
+const PARALLEL_WRITES = 25;
+const inChunks = async <T>(values: T[], write: (value: T) => Promise<unknown>) => {
+  for (let i = 0; i < values.length; i += PARALLEL_WRITES) await Promise.all(values.slice(i, i + PARALLEL_WRITES).map(write));
+};
+
 const INDEXED_BY = { cpf: 'gsi7', email: 'gsi5', phone: 'gsi6' } as const;
 
 export const dataSubjects: DataSubjects = {
@@ -175,15 +181,51 @@ export const dataSubjects: DataSubjects = {
     };
   },
 
-  async erase(tenantId, customerId, requestId, at) {
-    const { client, tableName } = db();
-    // What the transactions copied first: a retry after a failure half way starts here again and finds the rest.
-    const { keys: txKeys } = await transactionKeys(tenantId, customerId);
-    // Those already erased are left as they are: a second pass, or a retry, touches only what is new.
-    const transactions = (await batchGet(db(), txKeys)).filter((item) => item.erased_at === undefined);
-    // The transaction's free params are the tenant's own fields: they may name the customer, so they go too.
-    await Promise.all(transactions.map((item) => stripPersonalCopies(item, { erased_at: at, erased_by: requestId, params: {} })));
+  async transactionsOf(tenantId, customerId) {
+    const { keys: found } = await transactionKeys(tenantId, customerId);
+    return found.map(({ pk }) => keys.transactionIdOf(String(pk)));
+  },
 
+  async markErased(tenantId, transactionIds, mark) {
+    const { client, tableName } = db();
+    await inChunks(transactionIds, (id) =>
+      client
+        .send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.transaction(tenantId, id),
+            UpdateExpression: 'SET erased_at = if_not_exists(erased_at, :at), erased_by = if_not_exists(erased_by, :by)',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':at': mark.at, ':by': mark.requestId },
+          }),
+        )
+        .catch((error: unknown) => {
+          if (!isConditionFailure(error)) throw error;
+        }),
+    );
+  },
+
+  async copiesOf(tenantId, transactionIds) {
+    const items = await batchGet(
+      db(),
+      transactionIds.map((id) => keys.transaction(tenantId, id)),
+      { consistent: true },
+    );
+    return items.map((item) => ({
+      transactionId: Number(item.id),
+      marked: item.erased_at !== undefined,
+      // The transaction's free params are the tenant's own fields: they may name the customer, so they go too.
+      holdsCopies: holdsPersonalCopies(item, { params: true }),
+      stored: item,
+    }));
+  },
+
+  async strip(_tenantId, read) {
+    return stripPersonalCopies(read.stored, { params: {} }, { asRead: true });
+  },
+
+  async eraseCustomer(tenantId, customerId, { requestId, at }) {
+    const { client, tableName } = db();
     const key = keys.entity(tenantId, 'CUSTOMER', customerId);
     const { Item: customer } = await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
     if (!customer || customer[TABLE.entityAttribute] !== 'CUSTOMER') return;

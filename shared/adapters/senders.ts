@@ -31,8 +31,9 @@ async function refusing<T>(channel: keyof typeof REFUSALS, call: () => Promise<T
   } catch (error) {
     const name = (error as Error).name;
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    if (REFUSALS[channel]!.has(name) && status !== undefined && status < 500)
-      throw new DeliveryRefused(`${name}: ${(error as Error).message}`.slice(0, 300));
+    // The provider's own words are not kept: they may name the address (SES sandbox refusals do), and the detail is
+    // stored on the transaction. The error's name says what kind of refusal it was.
+    if (REFUSALS[channel]!.has(name) && status !== undefined && status < 500) throw new DeliveryRefused(`${name} (HTTP ${status})`);
     throw error;
   }
 }

@@ -99,6 +99,7 @@ export function fromItem(stored: Item): TransactionRecord {
         : null,
     retentionDays: typeof item.retention_days === 'number' ? item.retention_days : null,
     contactGone: contactGone(stored),
+    erased: stored.erased_at !== undefined,
   };
 }
 

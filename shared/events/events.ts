@@ -21,6 +21,16 @@ export function tenantEvent(tenantId: number, type: EventType, subject: string, 
   return { id: eventId(tenantId, type, subject), type, created_at: at.toISOString(), data };
 }
 
+/** What an event carries in a customer's own words (which may hold a name, a cpf, a phone): an answer's comment. */
+const PERSONAL_FIELDS = ['comment'] as const;
+
+/** The event as it may still be sent: without its personal fields once its customer was erased (or they expired). */
+async function withoutErasedData({ tenantId, event }: EventDelivery, ports: EventDeliveryPorts): Promise<TenantEvent> {
+  if (!PERSONAL_FIELDS.some((field) => event.data[field] !== undefined && event.data[field] !== null)) return event;
+  if (!(await ports.personalDataGone(tenantId, event))) return event;
+  return { ...event, data: { ...event.data, ...Object.fromEntries(PERSONAL_FIELDS.map((field) => [field, null])) } };
+}
+
 export type DeliveryOutcome = 'delivered' | 'waiting' | 'retrying' | 'dropped';
 
 /** Thrown for the last failure: the queue retries it a few times more, then dead-letters it. */
@@ -44,7 +54,7 @@ export async function deliverEvent(delivery: EventDelivery, ports: EventDelivery
   const endpoint = await ports.endpoint(delivery.tenantId, delivery.url);
   if (!endpoint) return 'dropped';
   const { secret } = endpoint;
-  const body = JSON.stringify(delivery.event);
+  const body = JSON.stringify(await withoutErasedData(delivery, ports));
   let error: string;
   try {
     const status = await ports.post(delivery.url, body, {

@@ -50,6 +50,11 @@ export interface EventDeliveryPorts {
    * once the endpoint was removed, so that a delivery still waiting to be retried is dropped, not sent.
    */
   endpoint(tenantId: number, url: string): Promise<{ secret: string | undefined } | undefined>;
+  /**
+   * Whether the customer of the transaction an event is about was erased since it was published, or its personal
+   * copies expired: a delivery still waiting then goes without what it carries of them.
+   */
+  personalDataGone(tenantId: number, event: TenantEvent): Promise<boolean>;
 }
 
 export interface FailedDeliveries {

@@ -34,6 +34,23 @@ export interface Dossier {
   privacyRequests: Record<string, unknown>[];
 }
 
+/** Who erased a customer or a transaction, and when. */
+export interface ErasureMark {
+  requestId: string;
+  at: string;
+}
+
+/** A transaction of a data subject as its erasure read it. */
+export interface TransactionCopies {
+  transactionId: number;
+  /** Whether it was marked erased when it was read: no answer or attempt wrote to it after that. */
+  marked: boolean;
+  /** Whether it still holds anything personal: its customer's name or contacts, a comment, a respondent, its params. */
+  holdsCopies: boolean;
+  /** The item as read: the strip removes the copies only while the transaction still holds this (the adapter's). */
+  stored: Readonly<Record<string, unknown>>;
+}
+
 /** The customers of a tenant as data subjects: found by identifier, read whole, erased. */
 export interface DataSubjects {
   /** The ids of every customer any of the identifiers matches (erased customers match nothing). */
@@ -41,11 +58,22 @@ export interface DataSubjects {
   /** Notes on the customer that this request named it (kept for the customer's export, and through erasure). */
   named(tenantId: number, customerId: number, request: { id: string; type: PrivacyRequestType; createdAt: string }): Promise<void>;
   dossier(tenantId: number, customerId: number): Promise<Dossier | undefined>;
+  /** The ids of the customer's transactions (an index read eventually: a sale just written may be missing). */
+  transactionsOf(tenantId: number, customerId: number): Promise<number[]>;
   /**
-   * Removes the customer's personal data from the customer and from what its transactions copied (name, contacts,
-   * comments, the chatbot respondent), and its lookup entries. Idempotent.
+   * Marks the transactions erased (an earlier mark stays): from then on no answer, correction or survey attempt
+   * writes to them.
    */
-  erase(tenantId: number, customerId: number, requestId: string, at: string): Promise<void>;
+  markErased(tenantId: number, transactionIds: number[], mark: ErasureMark): Promise<void>;
+  /** The transactions as they are now (a strongly consistent read). */
+  copiesOf(tenantId: number, transactionIds: number[]): Promise<TransactionCopies[]>;
+  /**
+   * Removes what a transaction copied of its customer (and its params), if it still holds what `read` holds;
+   * false when it changed since (read it again).
+   */
+  strip(tenantId: number, read: TransactionCopies): Promise<boolean>;
+  /** The customer becomes a marker of its id and `mark`, and its lookup entries go. Idempotent. */
+  eraseCustomer(tenantId: number, customerId: number, mark: ErasureMark): Promise<void>;
 }
 
 export interface PrivacyQueue {

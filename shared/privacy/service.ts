@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ForbiddenError, GoneError, NotFoundError, NotReadyError, type FieldProblem } from '../errors.js';
 import { describeError, logger } from '../logger.js';
 import type { UserScope } from '../tenants/config-schema.js';
-import type { DataSubjects, PrivacyQueue, PrivacyRequestRecord, PrivacyRequests } from './ports.js';
+import type { DataSubjects, ErasureMark, PrivacyQueue, PrivacyRequestRecord, PrivacyRequests } from './ports.js';
 import type { ExportDocument, PrivacyRequestInput, PrivacyRequestView } from './schema.js';
 
 /** How long an export can be fetched after its request is done. */
@@ -12,6 +12,8 @@ export const EXPORT_DAYS = 7;
  * read eventually, and a sale registered while it ran may have copied the customer after it looked.
  */
 export const ERASURE_RECHECK_SECONDS = 120;
+/** Reads and strips of a transaction that keeps changing under an erasure before it gives up (the queue retries). */
+export const STRIP_TRIES = 5;
 const DAY_MS = 86_400_000;
 
 export interface PrivacyPorts {
@@ -102,7 +104,7 @@ export function privacyService({ requests, subjects, queue }: PrivacyPorts) {
     const errors: FieldProblem[] = [];
     for (const customerId of found) {
       await subjects.named(tenantId, customerId, request);
-      if (request.type === 'erase') await subjects.erase(tenantId, customerId, request.id, new Date().toISOString());
+      if (request.type === 'erase') await erase(subjects, tenantId, customerId, { requestId: request.id, at: new Date().toISOString() });
     }
     if (!found.length) errors.push({ path: '', message: 'no customer matches the identifiers given' });
     // Queued before the request is marked done: a failure between the two does it all again, twice is harmless.
@@ -118,7 +120,7 @@ export function privacyService({ requests, subjects, queue }: PrivacyPorts) {
   async function eraseAgain(tenantId: number, id: string): Promise<'rechecked' | 'skipped'> {
     const request = await requests.get(tenantId, id);
     if (request?.type !== 'erase' || request.status !== 'done') return 'skipped';
-    for (const customerId of request.subjects) await subjects.erase(tenantId, customerId, id, new Date().toISOString());
+    for (const customerId of request.subjects) await erase(subjects, tenantId, customerId, { requestId: id, at: new Date().toISOString() });
     return 'rechecked';
   }
 
@@ -152,6 +154,32 @@ export function privacyService({ requests, subjects, queue }: PrivacyPorts) {
 }
 
 export type PrivacyService = ReturnType<typeof privacyService>;
+
+/**
+ * Erases a customer: what its transactions copied of it, then the customer itself. Each transaction is marked
+ * first, so that no answer, correction or attempt writes to it any more, and only then read and stripped: an answer
+ * that landed before the mark is in what is read. The strip holds only if the transaction still holds what was read
+ * (something that does not look at the mark, or an earlier pass's answer, may have written since); otherwise it is
+ * read again. A transaction is judged by what it holds, not by its mark, so a later pass finds what an earlier one
+ * missed. Idempotent: erasing again strips nothing more and keeps the first mark.
+ */
+export async function erase(subjects: DataSubjects, tenantId: number, customerId: number, mark: ErasureMark): Promise<void> {
+  const first = await subjects.copiesOf(tenantId, await subjects.transactionsOf(tenantId, customerId));
+  // Those an earlier pass marked were read after their mark: they are stripped as read (a second pass, which finds
+  // them all marked, writes to none that holds nothing). The others are marked, then read again.
+  const unmarked = first.filter((read) => !read.marked).map((read) => read.transactionId);
+  await subjects.markErased(tenantId, unmarked, mark);
+  let held = first.filter((read) => read.marked && read.holdsCopies);
+  let pending = unmarked;
+  for (let tries = 0; held.length || pending.length; tries++) {
+    if (tries === STRIP_TRIES) throw new Error(`${held.length + pending.length} transactions kept changing while they were erased`);
+    held = [...held, ...(await subjects.copiesOf(tenantId, pending)).filter((read) => read.holdsCopies)];
+    const stripped = await Promise.all(held.map((read) => subjects.strip(tenantId, read)));
+    pending = held.filter((_, i) => !stripped[i]).map((read) => read.transactionId);
+    held = [];
+  }
+  await subjects.eraseCustomer(tenantId, customerId, mark);
+}
 
 /** Privacy requests reach customers of every store: only a user who sees every store may make or read them. */
 export function requireEveryStore(user: { scope: UserScope }): void {

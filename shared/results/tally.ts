@@ -6,6 +6,11 @@ import type { Indicator, Settings } from '../tenants/config-schema.js';
  * its employee at its store. A counter holds sums from which every figure of a report follows: answers `n`, the
  * sum of scores `sum`, promoters `p` and detractors `d` (for an NPS scale), surveys `sent` and the answers to them `r`, and the same for each
  * class (`c<id>n`, `c<id>sum`, `c<id>p`, `c<id>d`). Corrections subtract the old answer and add the new one.
+ *
+ * A response `r` counts on the day its survey was sent, beside that survey's `sent`, never on the day it was
+ * answered: so in any period, and for any store or employee, responses never outnumber the surveys sent (a survey
+ * sent on the 31st and answered on the 1st counts for the 31st). An answer to a survey none of whose attempts was
+ * sent (the chatbot reached the customer, a provider refused every attempt) counts as an answer, not a response.
  */
 export type Dimension = 'all' | 'store' | 'employee' | 'storeEmployee';
 
@@ -32,15 +37,18 @@ export interface ScoredAnswer {
   items: { classId: number; indicator: Indicator; score: number }[];
   /** When the answer was given (a correction keeps the first answer's time). */
   answeredAt: string;
-  /** An answer to a survey this service sent (counted in the response rate), not a rating registered with the sale. */
-  surveyed: boolean;
+  /**
+   * The UTC day (YYYY-MM-DD) its survey's first attempt was sent, on which it counts as a response; null for an
+   * answer to a survey never sent and for a rating registered with the sale.
+   */
+  sentOn: string | null;
 }
 
 /** Promoters score 9 or 10 and detractors 0 to 6, on the 0-10 scale only. */
 const npsShare = (indicator: Indicator, score: number) =>
   indicator === 'nps' ? { p: score >= 9 ? 1 : 0, d: score <= 6 ? 1 : 0 } : { p: 0, d: 0 };
 
-/** The counts one answer adds (sign 1) or takes back (sign -1). */
+/** The counts one answer adds (sign 1) or takes back (sign -1) on the day it was answered (its response is apart). */
 export function answerCounts(answer: ScoredAnswer, sign: 1 | -1): Record<string, number> {
   const main = npsShare(answer.indicator, answer.score);
   const counts: Record<string, number> = {
@@ -48,7 +56,6 @@ export function answerCounts(answer: ScoredAnswer, sign: 1 | -1): Record<string,
     sum: sign * answer.score,
     p: sign * main.p,
     d: sign * main.d,
-    r: answer.surveyed ? sign : 0,
   };
   for (const item of answer.items) {
     const share = npsShare(item.indicator, item.score);
@@ -84,12 +91,30 @@ export function merge(deltas: CounterDelta[]): CounterDelta[] {
     .filter((delta) => Object.keys(delta.add).length > 0);
 }
 
-/** What recording an answer adds; with `previous` (a correction of a counted answer), what it moves. */
+/** What one answer adds (sign 1) or takes back (sign -1): its counts on its day, its response on its survey's. */
+const answerDeltas = (where: Counted, answer: ScoredAnswer, sign: 1 | -1): CounterDelta[] => [
+  ...countersOf(where, answer.answeredAt.slice(0, 10), answerCounts(answer, sign)),
+  ...(answer.sentOn ? countersOf(where, answer.sentOn, { r: sign }) : []),
+];
+
+/**
+ * What recording an answer adds; with `previous` (a correction of a counted answer), what it moves. A correction
+ * may see a `sentOn` its first answer did not (the survey was sent since): both sides take the one seen now, so a
+ * correction never moves the responses.
+ */
 export function answerTally(where: Counted, answer: ScoredAnswer, previous?: ScoredAnswer): CounterDelta[] {
-  return merge([
-    ...(previous ? countersOf(where, previous.answeredAt.slice(0, 10), answerCounts(previous, -1)) : []),
-    ...countersOf(where, answer.answeredAt.slice(0, 10), answerCounts(answer, 1)),
-  ]);
+  return merge([...(previous ? answerDeltas(where, previous, -1) : []), ...answerDeltas(where, answer, 1)]);
+}
+
+/**
+ * The UTC day a survey's first attempt was sent, when its `sent` was counted (the attempt marked sent and the
+ * count are one write); null when no attempt was sent.
+ */
+export function sentDayOf(transaction: { survey: { sent_at?: string | undefined }; attempts?: { sent_at?: string | undefined }[] }) {
+  const times = [transaction.survey.sent_at, ...(transaction.attempts ?? []).map((a) => a.sent_at)].filter(
+    (at): at is string => typeof at === 'string',
+  );
+  return times.length ? times.sort()[0]!.slice(0, 10) : null;
 }
 
 /** What sending a survey adds: once per survey, on the day its first attempt went out. */
@@ -113,7 +138,7 @@ export function scoredRating(
   transaction: Rated,
   settings: Pick<Settings, 'journeys' | 'classes'>,
   answeredAt: string,
-  surveyed: boolean,
+  sentOn: string | null,
 ): ScoredAnswer | undefined {
   const journey = settings.journeys.find((j) => j.id === transaction.journey_id);
   if (!journey || !transaction.rating) return undefined;
@@ -121,7 +146,7 @@ export function scoredRating(
     const configured = settings.classes.find((c) => c.id === item.class_id);
     return configured ? [{ classId: item.class_id, indicator: configured.type, score: item.score }] : [];
   });
-  return { indicator: journey.indicator, score: transaction.rating.score, items, answeredAt, surveyed };
+  return { indicator: journey.indicator, score: transaction.rating.score, items, answeredAt, sentOn };
 }
 
 export const countedOf = (transaction: { journey_id: number; store_id: number; employee_id: number }): Counted => ({

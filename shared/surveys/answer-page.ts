@@ -1,4 +1,4 @@
-import { DomainError, ValidationError } from '../errors.js';
+import { DomainError, GoneError, NotFoundError, ValidationError } from '../errors.js';
 import { isSupported, INDICATORS, type JourneyConfig, type Settings } from '../tenants/config-schema.js';
 import { firstName, questionOf } from './compose.js';
 import { readSurveyLink, type SurveyLink } from './link.js';
@@ -21,6 +21,8 @@ export interface PageTransaction {
   customerName: string | null;
   attemptId: number | null;
   status: string;
+  /** Its customer was erased: the survey is closed. */
+  erased: boolean;
 }
 
 export interface PagePorts {
@@ -47,6 +49,7 @@ const NOT_FOUND = () =>
   page(404, messagePage('Pesquisa não encontrada', 'Este link não é válido. Confira se ele foi copiado por inteiro.'));
 const EXPIRED = () =>
   page(410, messagePage('Pesquisa encerrada', 'O prazo para responder a esta pesquisa terminou. Obrigado mesmo assim!'));
+const CLOSED = () => page(410, messagePage('Pesquisa encerrada', 'Esta pesquisa não está mais disponível. Obrigado mesmo assim!'));
 const THANKS = () => page(200, messagePage('Obrigado!', 'Sua resposta foi registrada. Ela ajuda a melhorar o atendimento.'));
 const ANSWERED = () => page(409, messagePage('Pesquisa já respondida', 'Esta pesquisa já foi respondida. Obrigado pela sua participação!'));
 
@@ -66,6 +69,8 @@ async function open(token: string, ports: PagePorts, secret: string, now: Date, 
   const [transaction, settings] = await Promise.all([ports.transaction(link.tenantId, link.transactionId), ports.settings(link.tenantId)]);
   // Every attempt's link opens the survey until it expires.
   if (!transaction || link.attemptId < 1 || link.attemptId > (transaction.attemptId ?? 0)) return NOT_FOUND();
+  // An erased customer's survey is closed: an answer would bring personal data back (the unsubscribe page stays).
+  if (transaction.erased && !allowExpired) return CLOSED();
   const journey = settings.journeys.find((j) => j.id === transaction.journeyId);
   if (!journey) return NOT_FOUND();
   return { link, transaction, journey, settings };
@@ -155,6 +160,9 @@ export async function submitSurvey(
     );
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'concurrent-edit') return ANSWERED();
+    // Erased, or expired, while the form was being filled in (the answer path refuses both).
+    if (error instanceof GoneError) return EXPIRED();
+    if (error instanceof NotFoundError) return CLOSED();
     if (error instanceof ValidationError)
       return page(
         400,

@@ -45,8 +45,11 @@ export function quietUntil(quiet: QuietHours | null | undefined, now: Date): Dat
 }
 
 /** Whether the survey's links have lapsed unanswered. */
-export const isExpired = (survey: Transaction['survey'], now: Date): boolean =>
-  survey.status !== 'answered' && survey.expires_at !== undefined && Date.parse(survey.expires_at) <= now.getTime();
+export const isExpired = (survey: Transaction['survey'], now: Date): boolean => survey.status !== 'answered' && linksLapsed(survey, now);
+
+/** Whether a survey's links lapsed (its validity counts from its first attempt sent): it takes no answer nor correction. */
+export const linksLapsed = (survey: Transaction['survey'], now: Date): boolean =>
+  survey.expires_at !== undefined && Date.parse(survey.expires_at) <= now.getTime();
 
 /**
  * A transaction's survey as it stands at `now`: `expired` once its links lapsed unanswered; `not_sent` for want of a

@@ -1,11 +1,11 @@
-import { DomainError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
+import { DomainError, GoneError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
 import { tenantEvent } from '../events/events.js';
 import type { EventPublisher } from '../events/ports.js';
-import { answerTally, countedOf, scoredRating } from '../results/tally.js';
+import { answerTally, countedOf, scoredRating, sentDayOf } from '../results/tally.js';
 import { INDICATORS, isSupported, type Indicator } from '../tenants/config-schema.js';
 import type { Settings } from '../tenants/settings.js';
 import type { TransactionRecord } from '../transactions/ports.js';
-import { isExpired } from './attempts.js';
+import { isExpired, linksLapsed } from './attempts.js';
 import type { EvaluationStore } from './ports.js';
 import {
   RATING_SOURCES,
@@ -90,27 +90,36 @@ export function surveyService({
   /** Where `survey.answered` goes, once the answer is written. */
   events?: EventPublisher;
 }) {
-  /** The transaction a survey attempt belongs to, if the attempt exists for that journey. */
+  /**
+   * The transaction a survey attempt belongs to, if the attempt exists for that journey, with the tenant's settings.
+   * The journey is compared by id: a slug renamed in the tenant file since the transaction still names it (by its
+   * new slug, or by the one the transaction was registered under).
+   */
   async function attemptOf(
     tenantId: number,
     transactionId: number,
     attemptId: number,
     journey: string,
     known?: TransactionRecord,
-  ): Promise<TransactionRecord> {
-    const record = known?.transaction.id === transactionId ? known : await evaluations.transaction(tenantId, transactionId);
+  ): Promise<{ record: TransactionRecord; settings: Settings }> {
+    const [record, settings] = await Promise.all([
+      known?.transaction.id === transactionId ? known : evaluations.transaction(tenantId, transactionId),
+      tenantSettings(tenantId),
+    ]);
     // Every attempt sent so far opens the survey: an answer to any of them answers it.
     const current = record?.transaction.survey.attempt_id ?? 0;
-    if (!record || record.journeySlug !== journey || attemptId < 1 || attemptId > current) throw notFound();
-    return record;
+    const named =
+      record?.journeySlug === journey || settings.journeys.some((j) => j.slug === journey && j.id === record?.transaction.journey_id);
+    if (!record || !named || attemptId < 1 || attemptId > current) throw notFound();
+    return { record, settings };
   }
 
   /** What a chatbot needs to conduct a survey (GET /survey). */
   async function getSurvey(tenantId: number, query: SurveyQuery) {
-    const [{ transaction, customerName }, settings] = await Promise.all([
-      attemptOf(tenantId, query.transactionId, query.attemptId, query.journey),
-      tenantSettings(tenantId),
-    ]);
+    const {
+      record: { transaction, customerName },
+      settings,
+    } = await attemptOf(tenantId, query.transactionId, query.attemptId, query.journey);
     const journey = journeyOf(settings, transaction.journey_id);
     const status =
       transaction.survey.status === 'answered' ? 'answered' : isExpired(transaction.survey, new Date()) ? 'expired' : 'scheduled';
@@ -142,11 +151,10 @@ export function surveyService({
     mode: 'create' | 'replace',
     known?: TransactionRecord,
   ): Promise<Evaluation> {
-    const [read, settings] = await Promise.all([
-      attemptOf(tenantId, body.transactionId, body.attemptId, body.journey, known),
-      tenantSettings(tenantId),
-    ]);
+    const { record: read, settings } = await attemptOf(tenantId, body.transactionId, body.attemptId, body.journey, known);
     const { transaction } = read;
+    // As its links do (410), an expired survey takes no answer, nor a correction of one.
+    if (linksLapsed(transaction.survey, new Date())) throw new GoneError('This survey expired: it takes no answer any more.');
     const journey = journeyOf(settings, transaction.journey_id);
     const errors: FieldProblem[] = [];
     if (!isSupported(journey.indicator, body.score)) errors.push({ path: 'score', message: outOfScale(body.score, journey.indicator) });
@@ -178,9 +186,11 @@ export function surveyService({
     };
     // Results move with the answer: a correction takes back the answer it replaces (if that one was counted).
     const answeredAt = mode === 'replace' ? (read.answer?.answeredAt ?? answer.origin.answeredAt) : answer.origin.answeredAt;
-    const scored = scoredRating({ ...transaction, rating: answer.rating, rating_items: items }, settings, answeredAt, true);
+    // A response only to a survey that was sent, on the day it was (a correction takes the same on both sides).
+    const sentOn = sentDayOf(transaction);
+    const scored = scoredRating({ ...transaction, rating: answer.rating, rating_items: items }, settings, answeredAt, sentOn);
     const previous =
-      mode === 'replace' && read.answer?.version !== undefined ? scoredRating(transaction, settings, answeredAt, true) : undefined;
+      mode === 'replace' && read.answer?.version !== undefined ? scoredRating(transaction, settings, answeredAt, sentOn) : undefined;
     const tally = scored && { journeyId: journey.id, deltas: answerTally(countedOf(transaction), scored, previous) };
     const { outcome, record } = await evaluations.writeAnswer(tenantId, read, body.attemptId, mode, answer, tally);
     if (outcome === 'written' && events) await events.publish(tenantId, answeredEvent(tenantId, record!, journey.slug, mode));

@@ -42,6 +42,8 @@ export interface TransactionRecord {
   retentionDays: number | null;
   /** Its customer was erased, or its personal copies expired: no survey attempt goes out any more. */
   contactGone: boolean;
+  /** Its customer was erased: it takes no answer any more. */
+  erased: boolean;
 }
 
 /** What a request key holds: its transaction, or why it was refused or given up on. */

@@ -27,7 +27,7 @@ export const Survey = v.object({
   /** When the provider accepted the message, and its id for the message (both once sent). */
   sent_at: v.optional(v.string()),
   message_id: v.optional(v.string()),
-  /** The provider's words for a `failed` attempt. */
+  /** Why a `failed` attempt failed: the provider's error name (never its words, which may name the address). */
   detail: v.optional(v.string()),
   /** When its links lapse: set when the first attempt is sent. */
   expires_at: v.optional(v.string()),

@@ -153,10 +153,11 @@ export function transactionService({ transactions, readReferences, settings: ten
       answer: rated ? { source: 'api', src: RATING_SOURCES.api, answeredAt: now.toISOString(), version: 1 } : null,
       retentionDays: settings.privacy?.retentionDays ?? null,
       contactGone: false,
+      erased: false,
     });
     // A rating registered with the sale counts in the results in the same write.
     const stored = await transactions.putCreated(tenantId, requestKey, record, (created) => {
-      const scored = created.answer && scoredRating(created.transaction, settings, created.answer.answeredAt, false);
+      const scored = created.answer && scoredRating(created.transaction, settings, created.answer.answeredAt, null);
       return scored ? { journeyId: journey.id, deltas: answerTally(countedOf(created.transaction), scored) } : undefined;
     });
     // When another delivery of the same request got there first, its transaction is the answer.

@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
+import { erase } from '../../shared/privacy/service.js';
 import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
 import { ENV, requireEnv } from '../../shared/config.js';
 import { DeliveryExhausted, deliverEvent, RETRY_MINUTES } from '../../shared/events/events.js';
@@ -169,6 +171,26 @@ describe('event webhooks', () => {
     const before = (await received()).length;
     expect(await deliverEvent({ ...failing, url: `${outboxUrl}/events/${tenant.tenantId}?removed` }, deliveryPorts())).toBe('dropped');
     expect((await received()).length).toBe(before);
+  });
+
+  it("stops sending an erased customer's comment: a delivery still waiting goes without it, under the same id", async () => {
+    const { id } = await sale();
+    const answered = await chatbot({
+      method: 'POST',
+      path: '/survey',
+      key: tenant.chatbotKey,
+      body: { transactionId: id, attemptId: 1, journey: 'loja', score: 3, comment: 'Sou a Bia Lima, cpf 52998224725', classes: [] },
+    });
+    expect(answered.status).toBe(201);
+    const waiting = ((await events.drain()) as unknown as EventDelivery[]).find((d) => !d.url.includes('status'))!;
+    expect(waiting.event.data.comment).toBe('Sou a Bia Lima, cpf 52998224725');
+
+    const { body } = await api({ path: `/public/transaction/${id}`, key: tenant.key });
+    await erase(dataSubjects, tenant.tenantId, body.customer_id as number, { requestId: 'pr_events', at: new Date().toISOString() });
+    expect(await deliverEvent(waiting, deliveryPorts())).toBe('delivered');
+    const [got] = (await received()).filter((m) => m.eventId === waiting.event.id);
+    expect(got!.signatureValid).toBe(true);
+    expect(JSON.parse(got!.text)).toEqual({ ...waiting.event, data: { ...waiting.event.data, comment: null } });
   });
 
   it('publishes survey.failed when an attempt cannot go out, and transaction.rejected with the request id the tenant was given', async () => {

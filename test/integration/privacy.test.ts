@@ -1,5 +1,5 @@
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { invoke } from '../../infra/local/invoke.js';
@@ -9,7 +9,7 @@ import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
 import { transactionRepository } from '../../shared/adapters/transaction-repository.js';
 import type { TransactionRecord } from '../../shared/transactions/ports.js';
 import { keys } from '../../shared/keys.js';
-import { newPrivacyRequestId } from '../../shared/privacy/service.js';
+import { erase, newPrivacyRequestId } from '../../shared/privacy/service.js';
 import { deliverSurvey } from '../../shared/surveys/delivery.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import { inProcess } from '../support/api.js';
@@ -278,7 +278,7 @@ describe('privacy requests: erase', () => {
   });
 
   it('is idempotent: a redelivered request does nothing more, and erasing again changes nothing', async () => {
-    await dataSubjects.erase(tenant.tenantId, customerId, id, new Date().toISOString());
+    await erase(dataSubjects, tenant.tenantId, customerId, { requestId: id, at: new Date().toISOString() });
     const marker = await item(keys.entity(tenant.tenantId, 'CUSTOMER', customerId));
     expect(marker).toMatchObject({ entity: 'CUSTOMER_ERASED', erased_by: id });
     const { batchItemFailures } = await invoke(
@@ -374,5 +374,40 @@ describe('a privacy request that cannot be completed', () => {
       errors: [{ path: '', message: 'the request could not be completed; submit it again' }],
     });
     expect(res.body.finished_at).toEqual(expect.any(String));
+  });
+});
+
+describe("an erasure's strip of one transaction", () => {
+  it("holds only while the transaction holds what was read (an answer, a provider's words since), and strips them on a new read", async () => {
+    const who = `lia-${randomUUID().slice(0, 8)}`;
+    const saleId = await registerSale(api, tenant.key, { name: 'Lia Faixa', email: `${who}@example.com` });
+    const [read] = await dataSubjects.copiesOf(tenant.tenantId, [saleId]);
+    expect(read).toMatchObject({ transactionId: saleId, holdsCopies: true });
+
+    // After the read: an answer with a comment and a respondent, and a provider's refusal that names the address.
+    const answered = await chatbot({
+      method: 'POST',
+      path: '/survey',
+      key: tenant.chatbotKey,
+      body: { transactionId: saleId, attemptId: 1, journey: 'loja', score: 7, classes: [], comment: 'Lia Faixa aqui', name: 'Lia' },
+    });
+    expect(answered.status, answered.text).toBe(201);
+    expect(await dataSubjects.strip(tenant.tenantId, read!)).toBe(false);
+    await db().client.send(
+      new UpdateCommand({
+        TableName: db().tableName,
+        Key: keys.transaction(tenant.tenantId, saleId),
+        UpdateExpression: 'SET survey.detail = :detail',
+        ExpressionAttributeValues: { ':detail': `MessageRejected: ${who}@example.com is not verified` },
+      }),
+    );
+
+    const [again] = await dataSubjects.copiesOf(tenant.tenantId, [saleId]);
+    expect(await dataSubjects.strip(tenant.tenantId, again!)).toBe(true);
+    const stored = await item(keys.transaction(tenant.tenantId, saleId));
+    expect(JSON.stringify(stored)).not.toMatch(new RegExp(`Lia|${who}`));
+    expect(stored).toMatchObject({ rating: { score: 7, comment: null }, respondent: { name: null, phone: null }, params: {} });
+    expect(stored!.survey).not.toHaveProperty('detail');
+    expect((await dataSubjects.copiesOf(tenant.tenantId, [saleId]))[0]!.holdsCopies).toBe(false);
   });
 });

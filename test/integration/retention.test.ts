@@ -122,6 +122,15 @@ describe('retention: a tenant keeps personal copies for its days', () => {
     const results = () =>
       api({ path: '/public/results', key: tenant.key, query: { token: tenant.userToken, journey: 'loja', from: today, to: today } });
     const before = (await results()).body;
+    // A provider's refusal stored as it was before its words were dropped: they named the address.
+    await db().client.send(
+      new UpdateCommand({
+        TableName: db().tableName,
+        Key: keys.transaction(tenant.tenantId, sale),
+        UpdateExpression: 'SET survey.detail = :detail',
+        ExpressionAttributeValues: { ':detail': 'MessageRejected: rita.prazo@example.com is not verified' },
+      }),
+    );
 
     const outcome = await sweep(new Date(Date.now() + 31 * DAY));
     // The two sales, and the one whose attempt was not sent above.
@@ -133,6 +142,7 @@ describe('retention: a tenant keeps personal copies for its days', () => {
       for (const attribute of ['survey_contacts', 'personal_expires_at', 'gsi9pk', 'gsi9sk']) expect(item).not.toHaveProperty(attribute);
       expect(JSON.stringify(item)).not.toMatch(/Rita|rita\.prazo|Demorou|11987650001/);
       expect(item.attempts.length).toBeGreaterThan(0);
+      expect(item.survey).not.toHaveProperty('detail');
     }
     expect((await stored(tenant, answered)).rating).toEqual({ score: 4, comment: null });
     expect((await results()).body).toEqual(before);

@@ -1,4 +1,10 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../shared/adapters/dynamodb.js';
+import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
+import { keys } from '../../shared/keys.js';
+import { erase } from '../../shared/privacy/service.js';
 import { ENV, requireEnv } from '../../shared/config.js';
 import { signSurveyLink, type SurveyLink } from '../../shared/surveys/link.js';
 import { inProcess } from '../support/api.js';
@@ -101,5 +107,53 @@ describe('the survey page through the gateway', () => {
       body: { store_id: 1, employee_id: 1, journey: 'loja', customer_integration: 'PAGE-1' },
     });
     expect(later.body.survey).toMatchObject({ status: 'not_sent', reason: 'opted_out' });
+  });
+});
+
+describe('the survey page of a transaction that changed since its link went out', () => {
+  const sale = async (customer: string) => {
+    const res = await api({
+      method: 'POST',
+      path: '/public/transaction',
+      key: tenant.key,
+      body: { store_id: 1, employee_id: 1, journey: 'loja', customer_integration: customer, name: 'Vera Link', phone: '11987650001' },
+    });
+    expect(res.status, res.text).toBe(201);
+    return res.body.id as number;
+  };
+
+  it("answers 410, never a 500, for an erased customer's link, to the page and to the form, and records nothing", async () => {
+    const id = await sale(`ERASED-${randomUUID().slice(0, 8)}`);
+    const { body } = await api({ path: `/public/transaction/${id}`, key: tenant.key });
+    await erase(dataSubjects, tenant.tenantId, body.customer_id as number, { requestId: 'pr_page', at: new Date().toISOString() });
+    const t = token({ transactionId: id });
+
+    const shown = await api({ path: `/s/${t}` });
+    expect(shown.status).toBe(410);
+    html(shown);
+    expect(shown.text).toContain('Pesquisa encerrada');
+    expect(shown.text).not.toContain('Vera');
+    const posted = await api({ method: 'POST', path: `/s/${t}`, headers: FORM, body: 'score=9&comment=Sou+a+Vera' });
+    expect(posted.status).toBe(410);
+    html(posted);
+    expect((await api({ path: `/public/transaction/${id}`, key: tenant.key })).body.rating).toBeNull();
+  });
+
+  it('takes the answer to a link of a journey whose slug was renamed in the tenant file since (journeys compare by id)', async () => {
+    const id = await sale(`RENAMED-${randomUUID().slice(0, 8)}`);
+    // Registered when journey 1 was called 'loja-antiga': the transaction keeps the slug it was registered under.
+    await db().client.send(
+      new UpdateCommand({
+        TableName: db().tableName,
+        Key: keys.transaction(tenant.tenantId, id),
+        UpdateExpression: 'SET journey_slug = :old',
+        ExpressionAttributeValues: { ':old': 'loja-antiga' },
+      }),
+    );
+    const t = token({ transactionId: id });
+    expect((await api({ path: `/s/${t}` })).status).toBe(200);
+    const posted = await api({ method: 'POST', path: `/s/${t}`, headers: FORM, body: 'score=8' });
+    expect(posted.status, posted.text).toBe(303);
+    expect((await api({ path: `/public/transaction/${id}`, key: tenant.key })).body.rating).toMatchObject({ score: 8 });
   });
 });

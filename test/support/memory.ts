@@ -11,6 +11,7 @@ import { DuplicateError, NotFoundError } from '../../shared/errors.js';
 import type { Store } from '../../shared/stores/schema.js';
 import type { StoreRepository } from '../../shared/stores/ports.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
+import type { DataSubjects } from '../../shared/privacy/ports.js';
 import type { Dispatcher, Reference, ReferenceReader, RequestRecord, TransactionRepository } from '../../shared/transactions/ports.js';
 import { transactionIdFor } from '../../shared/transactions/request-key.js';
 
@@ -159,6 +160,92 @@ export function memoryDispatcher(): Dispatcher & { sent: DispatchMessage[] } {
     sendBatch: async (messages) => {
       sent.push(...copy(messages));
       return [];
+    },
+  };
+}
+
+/** A transaction as the in-memory data subjects keep it: what it copied of its customer, and its erasure mark. */
+export interface MemoryTransaction {
+  id: number;
+  customerId: number;
+  customerName: string | null;
+  contact: string | null;
+  comment: string | null;
+  respondent: string | null;
+  params: Record<string, string>;
+  /** A provider's words about a failed attempt (which may name the address). */
+  detail: string | null;
+  erasedAt?: string;
+}
+
+const personalOf = ({ customerName, contact, comment, respondent, params, detail }: MemoryTransaction) =>
+  JSON.stringify([customerName, contact, comment, respondent, params, detail]);
+
+/**
+ * The erasure side of data subjects over in-memory transactions, keeping the table's promises: an answer is refused
+ * once a transaction is marked erased (the answer path's condition), a provider's failure is written whatever the
+ * mark (as the attempt's result is), and a strip holds only while the transaction holds what was read. `pauses`
+ * run between the steps of an erasure, so that a test can land a write exactly there.
+ */
+export function memorySubjects(pauses: { beforeMark?: () => Promise<void>; beforeStrip?: (id: number) => Promise<void> } = {}) {
+  const transactions = new Map<number, MemoryTransaction>();
+  const customers = new Map<number, { erasedBy?: string }>();
+  const calls = { marks: 0, strips: 0, refusedStrips: 0 };
+  const subjects: Pick<DataSubjects, 'transactionsOf' | 'markErased' | 'copiesOf' | 'strip' | 'eraseCustomer'> = {
+    async transactionsOf(_tenantId, customerId) {
+      return [...transactions.values()].filter((t) => t.customerId === customerId).map((t) => t.id);
+    },
+    async markErased(_tenantId, ids, mark) {
+      await pauses.beforeMark?.();
+      calls.marks += ids.length;
+      for (const id of ids) {
+        const t = transactions.get(id);
+        if (t) t.erasedAt ??= mark.at;
+      }
+    },
+    async copiesOf(_tenantId, ids) {
+      return ids.flatMap((id) => {
+        const t = transactions.get(id);
+        if (!t) return [];
+        const holdsCopies =
+          [t.customerName, t.contact, t.comment, t.respondent, t.detail].some((v) => v !== null) || Object.keys(t.params).length > 0;
+        return [
+          { transactionId: id, marked: t.erasedAt !== undefined, holdsCopies, stored: copy(t) as unknown as Record<string, unknown> },
+        ];
+      });
+    },
+    async strip(_tenantId, read) {
+      await pauses.beforeStrip?.(read.transactionId);
+      calls.strips++;
+      const t = transactions.get(read.transactionId);
+      if (!t || personalOf(t) !== personalOf(read.stored as unknown as MemoryTransaction)) {
+        calls.refusedStrips++;
+        return false;
+      }
+      Object.assign(t, { customerName: null, contact: null, comment: null, respondent: null, params: {}, detail: null });
+      return true;
+    },
+    async eraseCustomer(_tenantId, customerId, mark) {
+      const customer = customers.get(customerId) ?? {};
+      customer.erasedBy ??= mark.requestId;
+      customers.set(customerId, customer);
+    },
+  };
+  return {
+    subjects: subjects as DataSubjects,
+    transactions,
+    customers,
+    calls,
+    /** The answer path: written unless the transaction is marked erased. */
+    answer(id: number, comment: string, respondent: string): 'written' | 'missing' {
+      const t = transactions.get(id);
+      if (!t || t.erasedAt) return 'missing';
+      Object.assign(t, { comment, respondent });
+      return 'written';
+    },
+    /** An attempt's failure, with the provider's words: written whatever the mark. */
+    fail(id: number, detail: string) {
+      transactions.get(id)!.detail = detail;
     },
   };
 }

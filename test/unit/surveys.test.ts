@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../shared/errors.js';
+import { DomainError, NotFoundError } from '../../shared/errors.js';
 import { submitSurvey, showSurvey, unsubscribe, type PagePorts, type PageTransaction } from '../../shared/surveys/answer-page.js';
 import { isGsm7, SMS_MAX, surveyEmail, surveySms } from '../../shared/surveys/compose.js';
 import { AttemptBusy, deliverSurvey, mailbox } from '../../shared/surveys/delivery.js';
@@ -323,6 +323,7 @@ function memoryPage(transaction: Partial<PageTransaction> = {}) {
     customerName: 'Maria Silva',
     attemptId: 1,
     status: 'sent',
+    erased: false,
     ...transaction,
   };
   const answers: SurveyBody[] = [];
@@ -401,6 +402,21 @@ describe('the survey page', () => {
       expect(page.html).toContain('<form');
     }
     expect(p.answers).toHaveLength(0);
+  });
+
+  it('answers 410 when the customer was erased: before the page opened, or while the form was filled in', async () => {
+    const erased = memoryPage({ erased: true });
+    expect((await showSurvey(erased.token(), undefined, erased.ports, SECRET, NOW)).status).toBe(410);
+    expect((await submitSurvey(erased.token(), new URLSearchParams('score=9'), erased.ports, SECRET, NOW)).status).toBe(410);
+    expect(erased.answers).toEqual([]);
+
+    const racing = memoryPage();
+    racing.ports.answer = async () => {
+      throw new NotFoundError('No such survey attempt for this journey.');
+    };
+    const page = await submitSurvey(racing.token(), new URLSearchParams('score=9'), racing.ports, SECRET, NOW);
+    expect(page.status).toBe(410);
+    expect(page.html).toContain('Pesquisa encerrada');
   });
 
   it("answers 404 for a tampered token, another attempt's or another tenant's, and 410 once expired", async () => {

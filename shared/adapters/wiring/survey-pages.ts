@@ -30,6 +30,7 @@ export const surveyPage: PagePorts = {
       customerName: record.customerName,
       attemptId: transaction.survey.attempt_id,
       status: transaction.survey.status,
+      erased: record.erased,
     };
     readRecords.set(read, record);
     return read;
