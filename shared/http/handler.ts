@@ -10,7 +10,7 @@ import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js'
 import { API_KEY_HEADER } from '../tenants/credentials.js';
 import { authorizeKey, resolveUser } from '../adapters/wiring/tenants.js';
 import type { ResponseDoc } from './contract.js';
-import { problem, problemResponse, PROBLEMS, TransportError, type Problem, type TransportKind } from './problem.js';
+import { API_HEADERS, problem, problemResponse, PROBLEMS, TransportError, type Problem, type TransportKind } from './problem.js';
 import { validate } from './validate.js';
 
 type Schema = v.GenericSchema;
@@ -101,7 +101,7 @@ export function httpHandler<
     const reply = await run(input);
     return {
       statusCode: reply.status,
-      headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...reply.headers },
+      headers: { 'content-type': 'application/json', ...API_HEADERS, 'x-request-id': requestId, ...reply.headers },
       body: reply.body === undefined ? '' : JSON.stringify(reply.body),
     };
   };

@@ -47,10 +47,18 @@ export function problem(type: ProblemType, detail: string, errors: FieldProblem[
 /** Seconds a client should wait before retrying a 503. */
 export const RETRY_AFTER_SECONDS = 5;
 
+/**
+ * The headers of every API answer, success or problem: no cache (shared, or the browser's) keeps what may be personal
+ * data, and no browser reads it as anything but what its content type says. A route meant to be cached sets its own
+ * cache-control over this.
+ */
+export const API_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
+
 export function problemResponse(body: Problem, headers: Record<string, string> = {}): APIGatewayProxyStructuredResultV2 {
   return {
     statusCode: body.status,
     headers: {
+      ...API_HEADERS,
       ...headers,
       'content-type': 'application/problem+json',
       ...(body.status === 503 ? { 'retry-after': String(RETRY_AFTER_SECONDS) } : {}),
