@@ -38,6 +38,14 @@ export class DuplicateError extends DomainError {
   constructor(message: string, path: string) {
     super('conflict', message, [{ path, message }]);
   }
+
+  /**
+   * An external code already taken: the message names the field, never the code (a client_id may be a CPF, and an
+   * error's message reaches logs).
+   */
+  static of(kind: string, field: string): DuplicateError {
+    return new DuplicateError(`A ${kind} with this ${field} already exists.`, field);
+  }
 }
 
 export class UnauthenticatedError extends DomainError {

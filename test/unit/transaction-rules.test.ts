@@ -207,8 +207,13 @@ describe('transaction rules, in memory', () => {
 
   it('names the field, never the identifier, when an id and an external code disagree (a client_id may be a CPF)', async () => {
     const cpf = '98765432100';
-    const named = await world.customerApi.createCustomer(TENANT, { name: 'Gil', client_id: cpf, email: 'gil@example.com' });
-    const other = await world.customerApi.createCustomer(TENANT, { name: 'Hana', client_id: '11122233344', email: 'hana@example.com' });
+    const named = await world.customerApi.createCustomer(TENANT, { name: 'Gil', client_id: cpf, email: 'gil@example.com', opt_out: false });
+    const other = await world.customerApi.createCustomer(TENANT, {
+      name: 'Hana',
+      client_id: '11122233344',
+      email: 'hana@example.com',
+      opt_out: false,
+    });
     const wrongTarget = await rejection({ customer: { id: other.id, externalId: cpf } });
     expect(wrongTarget).toEqual([
       { path: 'customer.externalId', message: `customer.externalId names customer ${named.id}, not customer.id ${other.id}` },
