@@ -19,7 +19,16 @@ export class DomainError extends Error {
 }
 
 export type ProblemKind =
-  'validation' | 'not-found' | 'conflict' | 'unauthenticated' | 'forbidden' | 'unavailable' | 'concurrent-edit' | 'not-ready' | 'gone';
+  | 'validation'
+  | 'not-found'
+  | 'conflict'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'unavailable'
+  | 'concurrent-edit'
+  | 'not-ready'
+  | 'gone'
+  | 'too-many';
 
 export class ValidationError extends DomainError {
   constructor(message: string, errors: FieldProblem[] = []) {
@@ -51,6 +60,16 @@ export class DuplicateError extends DomainError {
 export class UnauthenticatedError extends DomainError {
   constructor(message = 'A valid API key is required.') {
     super('unauthenticated', message);
+  }
+}
+
+/** A bound on what a tenant may have open at once is reached: ask again after `retryAfterSeconds`. */
+export class TooManyError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('too-many', message);
   }
 }
 

@@ -2,7 +2,7 @@ import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { PrivacyRequestBody, PrivacyRequestView } from '../../shared/privacy/schema.js';
 import { requireEveryStore } from '../../shared/privacy/service.js';
-import { privacy } from '../../shared/adapters/wiring/privacy.js';
+import { submitPrivacyRequest } from '../../shared/adapters/wiring/privacy.js';
 import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
 
 /**
@@ -18,11 +18,12 @@ export const contract = {
     202: answer('Accepted: the request, pending', PrivacyRequestView),
     401: problem('No valid user token, or one limited to some stores'),
     422: problem('Invalid body (a type, and at least one identifier)'),
+    429: problem('The tenant has as many privacy requests pending as it may (the bound is in the detail); see Retry-After'),
   },
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, body, userToken }) => {
   const user = await resolveUser(tenantId, userToken);
   requireEveryStore(user);
-  return { status: 202, body: await privacy.submit(tenantId, body, user.name) };
+  return { status: 202, body: await submitPrivacyRequest(tenantId, body, user.name) };
 });

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
-import { DomainError, ValidationError, type ProblemKind } from '../errors.js';
+import { DomainError, TooManyError, ValidationError, type ProblemKind } from '../errors.js';
 import { logger } from '../logger.js';
 import { flushMetrics } from '../metrics.js';
 import { isUnavailable } from '../adapters/unavailable.js';
@@ -133,7 +133,11 @@ export function httpHandler<
         }
       },
       onError: (request) => {
-        request.response = problemResponse(toProblem(request.error), { 'x-request-id': request.event.requestContext.requestId });
+        const { error } = request;
+        request.response = problemResponse(toProblem(error), {
+          'x-request-id': request.event.requestContext.requestId,
+          ...(error instanceof TooManyError ? { 'retry-after': String(error.retryAfterSeconds) } : {}),
+        });
       },
     });
   return stack.handler(core);

@@ -26,6 +26,7 @@ export const PROBLEMS: Record<ProblemKind | TransportKind | 'internal', { status
   unauthenticated: { status: 401, title: 'Unauthorized' },
   forbidden: { status: 401, title: 'Not authorized for this change' },
   'payload-too-large': { status: 413, title: 'Body too large' },
+  'too-many': { status: 429, title: 'Too many requests' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },
