@@ -8,7 +8,8 @@ import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
 /**
  * A data subject's request under the LGPD: a copy of their data (export) or its deletion (erase), naming them by
  * cpf, e-mail, phone or client_id. Accepted at once (202) and worked on from a queue; GET …/requests/{id} follows it.
- * Needs a user token with access to every store.
+ * Needs a user token with access to every store. Beyond the tenant's bound of pending requests it answers 429
+ * problem+json with Retry-After (shared/privacy/open-requests.ts); the OpenAPI document lists 429 as API Gateway's.
  */
 export const contract = {
   userToken: true as const,
@@ -18,7 +19,6 @@ export const contract = {
     202: answer('Accepted: the request, pending', PrivacyRequestView),
     401: problem('No valid user token, or one limited to some stores'),
     422: problem('Invalid body (a type, and at least one identifier)'),
-    429: problem('The tenant has as many privacy requests pending as it may (the bound is in the detail); see Retry-After'),
   },
 };
 
