@@ -95,12 +95,12 @@ export function resultsService({ counters, settings, stores, employees }: Result
     const second = (row: CounterRow) => row.ids[1]!;
     const whole = () => 0;
     // The employee's counters in each of the token's stores.
-    const perStore = (groupId: Source['groupId']): Source => {
-      if (stores!.length > MAX_SCOPED_STORES)
+    const perStore = (scope: number[], groupId: Source['groupId']): Source => {
+      if (scope.length > MAX_SCOPED_STORES)
         throw new ValidationError('Name a store.', [
           { path: 'store', message: `is required for employee figures with a token limited to more than ${MAX_SCOPED_STORES} stores` },
         ]);
-      return { dimension: 'storeEmployee', prefixes: stores!.map((id) => (employee !== undefined ? [id, employee] : [id])), groupId };
+      return { dimension: 'storeEmployee', prefixes: scope.map((id) => (employee !== undefined ? [id, employee] : [id])), groupId };
     };
     if (store !== undefined) {
       if (employee !== undefined || groupBy === 'employee')
@@ -115,12 +115,14 @@ export function resultsService({ counters, settings, stores, employees }: Result
       return employee === undefined
         ? { dimension: 'store', prefixes: [[]], groupId: first }
         : stores
-          ? perStore(first)
+          ? perStore(stores, first)
           : // No index leads with the employee: its rows are picked from every store's (see `report`).
             { dimension: 'storeEmployee', prefixes: [[]], groupId: first };
     if (groupBy === 'employee')
-      return stores ? perStore(second) : { dimension: 'employee', prefixes: [employee !== undefined ? [employee] : []], groupId: first };
-    if (employee !== undefined) return stores ? perStore(whole) : { dimension: 'employee', prefixes: [[employee]], groupId: whole };
+      return stores
+        ? perStore(stores, second)
+        : { dimension: 'employee', prefixes: [employee !== undefined ? [employee] : []], groupId: first };
+    if (employee !== undefined) return stores ? perStore(stores, whole) : { dimension: 'employee', prefixes: [[employee]], groupId: whole };
     // A token limited to some stores sees the sum of its stores, not the tenant's total.
     return stores ? { dimension: 'store', prefixes: [[]], groupId: whole } : { dimension: 'all', prefixes: [[]], groupId: whole };
   }
