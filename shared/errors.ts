@@ -19,7 +19,16 @@ export class DomainError extends Error {
 }
 
 export type ProblemKind =
-  'validation' | 'not-found' | 'conflict' | 'unauthenticated' | 'forbidden' | 'unavailable' | 'concurrent-edit' | 'not-ready' | 'gone';
+  | 'validation'
+  | 'not-found'
+  | 'conflict'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'unavailable'
+  | 'concurrent-edit'
+  | 'not-ready'
+  | 'gone'
+  | 'too-many';
 
 export class ValidationError extends DomainError {
   constructor(message: string, errors: FieldProblem[] = []) {
@@ -38,11 +47,29 @@ export class DuplicateError extends DomainError {
   constructor(message: string, path: string) {
     super('conflict', message, [{ path, message }]);
   }
+
+  /**
+   * An external code already taken: the message names the field, never the code (a client_id may be a CPF, and an
+   * error's message reaches logs).
+   */
+  static of(kind: string, field: string): DuplicateError {
+    return new DuplicateError(`A ${kind} with this ${field} already exists.`, field);
+  }
 }
 
 export class UnauthenticatedError extends DomainError {
   constructor(message = 'A valid API key is required.') {
     super('unauthenticated', message);
+  }
+}
+
+/** A bound on what a tenant may have open at once is reached: ask again after `retryAfterSeconds`. */
+export class TooManyError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('too-many', message);
   }
 }
 

@@ -96,6 +96,12 @@ export const keys = {
 
   /** A privacy request (export or erasure) of a data subject. */
   privacyRequest: (tenantId: number, id: string) => ({ pk: `${tenant(tenantId)}#PRIVACY#${id}`, sk: 'PRIVACY' }),
+  /**
+   * The slots of a tenant's open privacy requests, one item each in one small partition (read by one Query); a
+   * request holds one while it is pending, which bounds how many are (shared/privacy/open-requests.ts).
+   */
+  privacySlots: (tenantId: number) => `${tenant(tenantId)}#PRIVACY_SLOTS`,
+  privacySlot: (tenantId: number, slot: number) => ({ pk: keys.privacySlots(tenantId), sk: `SLOT#${padId(slot)}` }),
   /** A note in a customer's partition that a privacy request named it (its export lists them). */
   privacyNamed: (tenantId: number, customerId: number, requestId: string) => ({
     pk: `${tenant(tenantId)}#CUSTOMER#${customerId}`,

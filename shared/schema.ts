@@ -1,18 +1,39 @@
 import * as v from 'valibot';
 import { PAGING } from './paging.js';
+import { textProblem } from './text.js';
 
 /** Building blocks every resource schema uses, so that one bound is written once. */
 
 export const MAX_INT_ID = 2_147_483_647;
 
-/** A non-empty string of at most `max` characters, trimmed. */
+/** The free-text rule (shared/text.ts) as a validation step; `lines` lets a field hold new lines. */
+export const freeText = (options: { lines?: boolean } = {}) =>
+  Object.assign(
+    v.rawCheck<string>(({ dataset, addIssue }) => {
+      const problem = dataset.typed ? textProblem(dataset.value, options) : undefined;
+      if (problem) addIssue({ message: problem });
+    }),
+    // Marked, so that a test can find every string of a request that escapes the rule.
+    { freeText: true as const },
+  );
+
+/** A non-empty line of free text of at most `max` characters, trimmed (a name, a label, a trade name). */
 export const text = (max: number) =>
   v.pipe(
     v.string('must be a string'),
     v.trim(),
     v.minLength(1, 'must not be empty'),
     v.maxLength(max, `must be at most ${max} characters`),
+    freeText(),
   );
+
+/** A line of free text of at most `max` characters, trimmed, possibly empty. */
+export const line = (max: number) =>
+  v.pipe(v.string('must be a string'), v.trim(), v.maxLength(max, `must be at most ${max} characters`), freeText());
+
+/** Free text of at most `max` characters that may hold new lines (a comment), kept as sent. */
+export const paragraphs = (max: number) =>
+  v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`), freeText({ lines: true }));
 
 /**
  * Characters no code should hold: control and format characters (zero-width spaces, bidirectional overrides),

@@ -1,2 +1,25 @@
 /** A word with its first letter in upper case, the rest as it is ("transactionConsumer" -> "TransactionConsumer"). */
 export const capitalise = (word: string): string => (word ? word[0]!.toUpperCase() + word.slice(1) : word);
+
+/**
+ * The one rule for free text a person typed (names, comments, labels, a respondent's fields): what reaches e-mail
+ * subjects, SMS and WhatsApp parameters, pages and the table. Refused: C0 and C1 control characters (but new lines,
+ * where a field allows several lines), Unicode line and paragraph separators, bidirectional controls (embeddings,
+ * overrides, isolates and the marks, which can make a text read otherwise than it is) and unpaired surrogates (not
+ * text; DynamoDB may refuse them). Answers what is wrong, or undefined.
+ */
+export function textProblem(value: string, { lines = false }: { lines?: boolean } = {}): string | undefined {
+  if (!value.isWellFormed()) return 'must not contain unpaired surrogates';
+  for (const char of value) {
+    const code = char.codePointAt(0)!;
+    if (code === 0x0a || code === 0x0d) {
+      if (!lines) return 'must be a single line';
+    } else if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return 'must not contain control characters';
+    else if (code === 0x2028 || code === 0x2029) return 'must not contain Unicode line or paragraph separators';
+    else if (BIDI_CONTROLS.has(code)) return 'must not contain bidirectional text controls';
+  }
+  return undefined;
+}
+
+/** Arabic letter mark, left-to-right and right-to-left marks, embeddings and overrides, isolates. */
+const BIDI_CONTROLS = new Set([0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]);

@@ -29,5 +29,5 @@ export const handler = httpHandler(contract, async ({ tenantId, path, userToken,
   const document = await privacy.exportOf(tenantId, path.id);
   const customerIds = document.customers.map(({ customer }) => Number(customer.id));
   await recordReads(tenantId, customerIds, { operation: 'getPrivacyExport', keyId, user: user.name, requestId }, document.generated_at);
-  return { status: 200, body: document, headers: { 'cache-control': 'no-store' } };
+  return { status: 200, body: document };
 });

@@ -2,13 +2,14 @@ import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { PrivacyRequestBody, PrivacyRequestView } from '../../shared/privacy/schema.js';
 import { requireEveryStore } from '../../shared/privacy/service.js';
-import { privacy } from '../../shared/adapters/wiring/privacy.js';
+import { submitPrivacyRequest } from '../../shared/adapters/wiring/privacy.js';
 import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
 
 /**
  * A data subject's request under the LGPD: a copy of their data (export) or its deletion (erase), naming them by
  * cpf, e-mail, phone or client_id. Accepted at once (202) and worked on from a queue; GET …/requests/{id} follows it.
- * Needs a user token with access to every store.
+ * Needs a user token with access to every store. Beyond the tenant's bound of pending requests it answers 429
+ * problem+json with Retry-After (shared/privacy/open-requests.ts); the OpenAPI document lists 429 as API Gateway's.
  */
 export const contract = {
   userToken: true as const,
@@ -24,5 +25,5 @@ export const contract = {
 export const handler = httpHandler(contract, async ({ tenantId, body, userToken }) => {
   const user = await resolveUser(tenantId, userToken);
   requireEveryStore(user);
-  return { status: 202, body: await privacy.submit(tenantId, body, user.name) };
+  return { status: 202, body: await submitPrivacyRequest(tenantId, body, user.name) };
 });

@@ -51,8 +51,7 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
   /** An item of this entity, not the marker an erasure leaves in its place (its entity is `<ENTITY>_ERASED`). */
   const isLive = (item: Item | undefined): item is Item => item?.[TABLE.entityAttribute] === entity;
   const guardKey = (tenantId: number, code: unknown) => keys.externalId(tenantId, entity, String(code));
-  const duplicate = (code: unknown) =>
-    new DuplicateError(`A ${entity.toLowerCase()} with ${model.externalId} "${String(code)}" already exists.`, model.externalId!);
+  const duplicate = () => DuplicateError.of(entity.toLowerCase(), model.externalId!);
 
   function toItem(tenantId: number, value: T): Item {
     return {
@@ -97,7 +96,7 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
       new GetCommand({ TableName: tableName, Key: guardKey(tenantId, code), ConsistentRead: true }),
     );
     const orphan = guard && Number(guard.claimed_at ?? 0) < now - ORPHAN_GUARD_SECONDS * 1000 && !(await get(tenantId, Number(guard.id)));
-    if (!orphan) throw duplicate(code);
+    if (!orphan) throw duplicate();
     try {
       await client.send(
         new UpdateCommand({
@@ -109,7 +108,7 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) throw duplicate(code);
+      if (isConditionFailure(error)) throw duplicate();
       throw error;
     }
   }
@@ -219,7 +218,7 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
     } catch (error) {
       if (isConditionFailure(error) || cancelledByCondition(error, 0))
         throw new NotFoundError(`${capitalise(entity.toLowerCase())} ${id} not found.`);
-      if (guards.length && cancelledByCondition(error, guards.length)) throw duplicate((changes as Partial<T>)[field!]);
+      if (guards.length && cancelledByCondition(error, guards.length)) throw duplicate();
       throw error;
     }
     return (await get(tenantId, id))!;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { normaliseName } from '../keys.js';
-import { birthDate, changesOf, dateShape, email, externalCode, pagingQuery, text } from '../schema.js';
+import { birthDate, changesOf, dateShape, email, externalCode, line, pagingQuery, text } from '../schema.js';
 import { phone } from './phone.js';
 
 /*
@@ -15,7 +15,7 @@ export const cpf = v.pipe(
   v.regex(/^\d{11}$/, 'must be the 11 digits of a cpf (dots and dash allowed)'),
 );
 
-export const gender = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(30, 'must be at most 30 characters'));
+export const gender = line(30);
 
 const IDENTIFYING = ['name', 'email', 'phone', 'cpf', 'client_id'] as const;
 

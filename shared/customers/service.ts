@@ -18,7 +18,8 @@ export function customerService(customers: CustomerRepository) {
     if (birthDate && !isBirthDate(birthDate)) {
       warnings.push({
         path: 'birth_date',
-        message: `${birthDate} is not a valid birth date (a calendar date, not in the future) and was ignored`,
+        // The field, not the date: a transaction keeps its warnings.
+        message: 'is not a valid birth date (a calendar date, not in the future) and was ignored',
       });
       birthDate = null;
     }

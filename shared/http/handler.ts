@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
-import { DomainError, ValidationError, type ProblemKind } from '../errors.js';
+import { DomainError, TooManyError, ValidationError, type ProblemKind } from '../errors.js';
 import { logger } from '../logger.js';
 import { flushMetrics } from '../metrics.js';
 import { isUnavailable } from '../adapters/unavailable.js';
@@ -10,7 +10,7 @@ import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js'
 import { API_KEY_HEADER } from '../tenants/credentials.js';
 import { authorizeKey, resolveUser } from '../adapters/wiring/tenants.js';
 import type { ResponseDoc } from './contract.js';
-import { problem, problemResponse, PROBLEMS, TransportError, type Problem, type TransportKind } from './problem.js';
+import { API_HEADERS, problem, problemResponse, PROBLEMS, TransportError, type Problem, type TransportKind } from './problem.js';
 import { validate } from './validate.js';
 
 type Schema = v.GenericSchema;
@@ -101,7 +101,7 @@ export function httpHandler<
     const reply = await run(input);
     return {
       statusCode: reply.status,
-      headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...reply.headers },
+      headers: { 'content-type': 'application/json', ...API_HEADERS, 'x-request-id': requestId, ...reply.headers },
       body: reply.body === undefined ? '' : JSON.stringify(reply.body),
     };
   };
@@ -133,7 +133,11 @@ export function httpHandler<
         }
       },
       onError: (request) => {
-        request.response = problemResponse(toProblem(request.error), { 'x-request-id': request.event.requestContext.requestId });
+        const { error } = request;
+        request.response = problemResponse(toProblem(error), {
+          'x-request-id': request.event.requestContext.requestId,
+          ...(error instanceof TooManyError ? { 'retry-after': String(error.retryAfterSeconds) } : {}),
+        });
       },
     });
   return stack.handler(core);

@@ -26,6 +26,7 @@ export const PROBLEMS: Record<ProblemKind | TransportKind | 'internal', { status
   unauthenticated: { status: 401, title: 'Unauthorized' },
   forbidden: { status: 401, title: 'Not authorized for this change' },
   'payload-too-large': { status: 413, title: 'Body too large' },
+  'too-many': { status: 429, title: 'Too many requests' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },
@@ -47,10 +48,18 @@ export function problem(type: ProblemType, detail: string, errors: FieldProblem[
 /** Seconds a client should wait before retrying a 503. */
 export const RETRY_AFTER_SECONDS = 5;
 
+/**
+ * The headers of every API answer, success or problem: no cache (shared, or the browser's) keeps what may be personal
+ * data, and no browser reads it as anything but what its content type says. A route meant to be cached sets its own
+ * cache-control over this.
+ */
+export const API_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
+
 export function problemResponse(body: Problem, headers: Record<string, string> = {}): APIGatewayProxyStructuredResultV2 {
   return {
     statusCode: body.status,
     headers: {
+      ...API_HEADERS,
       ...headers,
       'content-type': 'application/problem+json',
       ...(body.status === 503 ? { 'retry-after': String(RETRY_AFTER_SECONDS) } : {}),

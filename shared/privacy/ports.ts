@@ -97,3 +97,18 @@ export interface AccessLog {
   /** A customer's entries, newest first; `before` pages back (an `at` of a previous page's last entry). */
   list(tenantId: number, customerId: number, limit: number, before?: string): Promise<Omit<AccessEntry, 'customerIds'>[]>;
 }
+
+/** A slot of the tenant's open privacy requests, and the request holding it. */
+export interface HeldSlot {
+  slot: number;
+  holder: string;
+  claimedAt: string;
+}
+
+/** The slots that bound a tenant's open privacy requests (`shared/adapters/privacy-slots.ts`). */
+export interface OpenRequestSlots {
+  /** The slots held, by any request, open or not. */
+  held(tenantId: number): Promise<HeldSlot[]>;
+  /** Gives the slot to `holder`, if it is free (`previous` undefined) or still held by `previous`; false otherwise. */
+  claim(tenantId: number, slot: number, holder: string, at: string, previous?: string): Promise<boolean>;
+}

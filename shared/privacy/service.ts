@@ -47,10 +47,16 @@ export const viewOf = (request: PrivacyRequestRecord): PrivacyRequestView => ({
  * makes their export readable for EXPORT_DAYS.
  */
 export function privacyService({ requests, subjects, queue }: PrivacyPorts) {
-  async function submit(tenantId: number, input: PrivacyRequestInput, requestedBy: string): Promise<PrivacyRequestView> {
+  /** `id` is given when the request's id was needed before (open-requests.ts claims a slot with it). */
+  async function submit(
+    tenantId: number,
+    input: PrivacyRequestInput,
+    requestedBy: string,
+    id = newPrivacyRequestId(),
+  ): Promise<PrivacyRequestView> {
     const { type, ...identifiers } = input;
     const request: PrivacyRequestRecord = {
-      id: newPrivacyRequestId(),
+      id,
       type,
       status: 'pending',
       identifiers,

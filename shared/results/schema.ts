@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import { calendarDate, integerString, MAX_INT_ID } from '../schema.js';
+import { calendarDate, integerString, MAX_INT_ID, text } from '../schema.js';
 import { GROUPINGS } from './service.js';
 
 export const ResultsQuery = v.strictObject({
-  journey: v.pipe(v.string(), v.minLength(1, 'is required'), v.maxLength(64, 'must be at most 64 characters')),
+  journey: text(64),
   from: calendarDate,
   to: calendarDate,
   group_by: v.picklist(GROUPINGS, `must be one of ${GROUPINGS.join(', ')}`),

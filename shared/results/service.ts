@@ -10,6 +10,11 @@ export type Grouping = (typeof GROUPINGS)[number];
 export const MAX_REPORT_DAYS = 400;
 /** Below this many answers a group is `low_sample`, unless the journey sets its own `minSample`. */
 export const DEFAULT_MIN_SAMPLE = 5;
+/**
+ * A token limited to stores reads an employee's figures store by store (one query per store and partition): beyond
+ * this many stores it names a store instead, which keeps a report to a few hundred queries.
+ */
+export const MAX_SCOPED_STORES = 50;
 
 export interface ResultsQuery {
   journey: string;
@@ -27,6 +32,13 @@ export interface Report {
   group_by: Grouping;
   min_sample: number;
   data: ResultRow[];
+}
+
+/** The counters a report reads: one dimension, by each of these id prefixes; `groupId` picks a row's group. */
+interface Source {
+  dimension: Dimension;
+  prefixes: number[][];
+  groupId: (row: CounterRow) => number;
 }
 
 const DAY_MS = 86_400_000;
@@ -72,35 +84,61 @@ export function resultsService({ counters, settings, stores, employees }: Result
       ]);
   }
 
-  /** The dimension a report reads, the ids it narrows to, and which id of a row is its group. */
-  function sourceOf(query: ResultsQuery, limited: boolean): { dimension: Dimension; ids: number[]; groupId: (row: CounterRow) => number } {
+  /**
+   * The dimension a report reads, the id prefixes it reads it by, and which id of a row is its group. `stores` is the
+   * scope of a limited token: its every figure then comes from its own stores' counters (store, or store-employee for
+   * an employee's figures), never from the employee dimension, which sums an employee's answers in every store.
+   */
+  function sourceOf(query: ResultsQuery, stores?: number[]): Source {
     const { store, employee, group_by: groupBy } = query;
+    const first = (row: CounterRow) => row.ids[0]!;
+    const second = (row: CounterRow) => row.ids[1]!;
+    const whole = () => 0;
+    // The employee's counters in each of the token's stores.
+    const perStore = (scope: number[], groupId: Source['groupId']): Source => {
+      if (scope.length > MAX_SCOPED_STORES)
+        throw new ValidationError('Name a store.', [
+          { path: 'store', message: `is required for employee figures with a token limited to more than ${MAX_SCOPED_STORES} stores` },
+        ]);
+      return { dimension: 'storeEmployee', prefixes: scope.map((id) => (employee !== undefined ? [id, employee] : [id])), groupId };
+    };
+    if (store !== undefined) {
+      if (employee !== undefined || groupBy === 'employee')
+        return {
+          dimension: 'storeEmployee',
+          prefixes: [employee !== undefined ? [store, employee] : [store]],
+          groupId: groupBy === 'employee' ? second : groupBy === 'store' ? first : whole,
+        };
+      return { dimension: 'store', prefixes: [[store]], groupId: groupBy === 'store' ? first : whole };
+    }
     if (groupBy === 'store')
-      return employee !== undefined
-        ? { dimension: 'storeEmployee', ids: store !== undefined ? [store, employee] : [], groupId: (row) => row.ids[0]! }
-        : { dimension: 'store', ids: store !== undefined ? [store] : [], groupId: (row) => row.ids[0]! };
+      return employee === undefined
+        ? { dimension: 'store', prefixes: [[]], groupId: first }
+        : stores
+          ? perStore(stores, first)
+          : // No index leads with the employee: its rows are picked from every store's (see `report`).
+            { dimension: 'storeEmployee', prefixes: [[]], groupId: first };
     if (groupBy === 'employee')
-      return store !== undefined
-        ? { dimension: 'storeEmployee', ids: employee !== undefined ? [store, employee] : [store], groupId: (row) => row.ids[1]! }
-        : { dimension: 'employee', ids: employee !== undefined ? [employee] : [], groupId: (row) => row.ids[0]! };
-    if (store !== undefined && employee !== undefined) return { dimension: 'storeEmployee', ids: [store, employee], groupId: () => 0 };
-    if (store !== undefined) return { dimension: 'store', ids: [store], groupId: () => 0 };
-    if (employee !== undefined) return { dimension: 'employee', ids: [employee], groupId: () => 0 };
+      return stores
+        ? perStore(stores, second)
+        : { dimension: 'employee', prefixes: [employee !== undefined ? [employee] : []], groupId: first };
+    if (employee !== undefined) return stores ? perStore(stores, whole) : { dimension: 'employee', prefixes: [[employee]], groupId: whole };
     // A token limited to some stores sees the sum of its stores, not the tenant's total.
-    return limited ? { dimension: 'store', ids: [], groupId: () => 0 } : { dimension: 'all', ids: [], groupId: () => 0 };
+    return stores ? { dimension: 'store', prefixes: [[]], groupId: whole } : { dimension: 'all', prefixes: [[]], groupId: whole };
   }
 
-  async function readRows(tenantId: number, journeyId: number, query: ResultsQuery, dimension: Dimension, ids: number[]) {
+  async function readRows(tenantId: number, journeyId: number, query: ResultsQuery, { dimension, prefixes }: Source) {
     const byDay = query.group_by === 'day' || query.group_by === 'week';
     const months = plan(query.from, query.to, byDay);
     const wholeMonths = new Set(months.filter((m) => m.whole).map((m) => m.month));
     const years = [...new Set([...wholeMonths].map((m) => m.slice(0, 4)))];
-    const reads = [
-      ...months
-        .filter((m) => !m.whole)
-        .map((m) => counters.read({ tenantId, journeyId, dimension, grain: 'day', partition: m.month, ids })),
-      ...years.map((year) => counters.read({ tenantId, journeyId, dimension, grain: 'month', partition: year, ids })),
+    const partitions = [
+      ...months.filter((m) => !m.whole).map((m) => ({ grain: 'day' as const, partition: m.month })),
+      ...years.map((year) => ({ grain: 'month' as const, partition: year })),
     ];
+    const reads = partitions.flatMap(({ grain, partition }) =>
+      prefixes.map((ids) => counters.read({ tenantId, journeyId, dimension, grain, partition, ids })),
+    );
     return (await Promise.all(reads))
       .flat()
       .filter((row) => (row.period.length === 7 ? wholeMonths.has(row.period) : row.period >= query.from && row.period <= query.to));
@@ -120,19 +158,19 @@ export function resultsService({ counters, settings, stores, employees }: Result
       await user;
       throw invalid;
     }
-    const unscoped = sourceOf(query, false);
-    const early = unscoped.dimension === 'all' ? undefined : readRows(tenantId, journey.id, query, unscoped.dimension, unscoped.ids);
+    const unscoped = sourceOf(query);
+    const early = unscoped.dimension === 'all' ? undefined : readRows(tenantId, journey.id, query, unscoped);
     // Settled whatever the user turns out to be: a refused token's 401 wins over anything the read answered.
     early?.catch(() => undefined);
     const { scope } = await user;
     const limited = scope !== 'all';
     if (limited && query.store !== undefined && !scope.stores.includes(query.store)) throw new NotFoundError('No such store.');
-    const source = sourceOf(query, limited);
-    let rows = await (early && source.dimension === unscoped.dimension
-      ? early
-      : readRows(tenantId, journey.id, query, source.dimension, source.ids));
-    if (limited && (source.dimension === 'store' || source.dimension === 'storeEmployee'))
-      rows = rows.filter((row) => scope.stores.includes(row.ids[0]!));
+    const source = limited ? sourceOf(query, scope.stores) : unscoped;
+    const same = early && source.dimension === unscoped.dimension && JSON.stringify(source.prefixes) === JSON.stringify(unscoped.prefixes);
+    let rows = await (same ? early : readRows(tenantId, journey.id, query, source));
+    if (source.dimension === 'storeEmployee' && query.employee !== undefined) rows = rows.filter((row) => row.ids[1] === query.employee);
+    // Every source of a limited token is its stores' counters (store or store-employee): only its own are kept.
+    if (limited) rows = rows.filter((row) => scope.stores.includes(row.ids[0]!));
 
     // Employees a limited token may see: those of its groups (checked when an employee is named or listed).
     const employeeIds =

@@ -5,6 +5,7 @@ import { readSurveyLink, type SurveyLink } from './link.js';
 import { MAX_COMMENT_LENGTH, messagePage, surveyPage, unsubscribePage, type ScaleQuestion, type SurveyPageView } from './page-html.js';
 import type { StoreNames } from './ports.js';
 import type { SurveyBody } from './schema.js';
+import { textProblem } from '../text.js';
 
 /**
  * The survey page behind a link: what GET shows and what POST records. Every answer is an HTML page with a status:
@@ -202,6 +203,8 @@ function readForm(form: URLSearchParams, opened: Opened): { answer: Answer; prob
     seen.add(name);
     if (name === 'comment') {
       if ([...value].length > MAX_COMMENT_LENGTH) problems.push(`O comentário pode ter até ${MAX_COMMENT_LENGTH} caracteres.`);
+      // The API's one text rule (shared/text.ts), said in the page's language.
+      if (textProblem(value, { lines: true })) problems.push('O comentário não pode conter caracteres de controle ou de direção de texto.');
       answer.comment = value.trim().slice(0, 4 * MAX_COMMENT_LENGTH);
       continue;
     }

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { calendarDate, integerString, MAX_INT_ID, pagingQuery, text } from '../schema.js';
+import { phone } from '../customers/phone.js';
+import { calendarDate, integerString, line, MAX_INT_ID, pagingQuery, paragraphs, text } from '../schema.js';
 import { INDICATORS, type Indicator } from '../tenants/config-schema.js';
 import { MAX_TRANSACTION_ID } from '../transactions/request-key.js';
 
@@ -78,13 +79,14 @@ export const SurveyBody = v.pipe(
       v.maxLength(100, 'may hold at most 100 classes'),
     ),
     score,
-    comment: v.optional(v.pipe(v.string('must be a string'), v.maxLength(2000, 'must be at most 2000 characters'))),
+    comment: v.optional(paragraphs(2000)),
     src: v.optional(sourceCode),
     source: v.optional(sourceName),
     name: v.optional(text(200)),
-    phone: v.optional(v.pipe(v.string('must be a string'), v.maxLength(20, 'must be at most 20 characters'))),
-    storeId: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100))),
-    employeeId: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100))),
+    /** The respondent's phone, as a customer's: normalised to E.164. */
+    phone: v.optional(phone),
+    storeId: v.optional(line(100)),
+    employeeId: v.optional(line(100)),
   }),
   v.forward(
     v.check(

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { KEY_SCOPES } from './credentials.js';
+import { freeText } from '../schema.js';
 
 /** Score scales: a score is supported when it is an integer inside its indicator's scale. */
 export const INDICATORS = {
@@ -29,7 +30,12 @@ const id = v.pipe(
   v.maxValue(2_147_483_647, 'is too large'),
 );
 const name = (max: number) =>
-  v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
+  v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(max, `must be at most ${max} characters`),
+    freeText(),
+  );
 const secret = v.pipe(
   v.string('must be a string'),
   v.minLength(16, 'must be at least 16 characters'),

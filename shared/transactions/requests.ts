@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { phone } from '../customers/phone.js';
-import { cpf } from '../customers/requests.js';
-import { dateShape, dateTime, email, externalCode, MAX_INT_ID, refusingReservedKeys, storableNumber, text } from '../schema.js';
+import { cpf, gender } from '../customers/requests.js';
+import { dateShape, dateTime, email, externalCode, MAX_INT_ID, paragraphs, refusingReservedKeys, storableNumber, text } from '../schema.js';
 
 /**
  * The payloads of both transaction interfaces, and the one command both become. Shapes only: whether a journey,
@@ -15,14 +15,14 @@ const internalId = v.pipe(
   v.maxValue(MAX_INT_ID, 'is too large'),
 );
 const score = v.pipe(v.number('must be a number'), v.minValue(-1_000_000, 'is out of range'), v.maxValue(1_000_000, 'is out of range'));
-const comment = v.pipe(v.string('must be a string'), v.maxLength(2000, 'must be at most 2000 characters'));
+const comment = paragraphs(2000);
 const amount = v.pipe(
   storableNumber,
   v.minValue(-1e12, 'must be at least -1000000000000'),
   v.maxValue(1e12, 'must be at most 1000000000000'),
 );
 const paramValue = v.union(
-  [v.pipe(v.string(), v.maxLength(500, 'must be at most 500 characters')), storableNumber, v.boolean()],
+  [paragraphs(500), storableNumber, v.boolean()],
   'must be a string, a number the table can store exactly, or a boolean',
 );
 /** Names of custom parameters: what a stored map can hold as a key, and nothing an object already has. */
@@ -86,7 +86,7 @@ export const V2TransactionBody = v.strictObject({
         phone2: v.optional(phone),
         cpf: v.optional(cpf),
         birthDate: v.optional(dateShape),
-        gender: v.optional(v.pipe(v.string(), v.maxLength(30))),
+        gender: v.optional(gender),
       },
       'must be an object',
     ),
@@ -152,7 +152,7 @@ const legacyFields = {
   phone2: v.optional(phone),
   cpf: v.optional(cpf),
   birth_date: v.optional(dateShape),
-  gender: v.optional(v.pipe(v.string(), v.maxLength(30))),
+  gender: v.optional(gender),
 };
 const LegacyObject = v.looseObject(legacyFields, 'must be an object');
 type LegacyFields = v.InferOutput<typeof LegacyObject>;

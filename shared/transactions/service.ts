@@ -264,7 +264,10 @@ function findJourney(settings: Settings, ref: TransactionCommand['journey'], err
 /** Where a store, employee or customer keeps its external code. */
 const EXTERNAL_CODE_FIELD = { store: 'store_id', employee: 'employee_id', customer: 'client_id' } as const;
 
-/** A reference that gives both an id and an external code must name one entity with both; the id never silently wins. */
+/**
+ * A reference that gives both an id and an external code must name one entity with both; the id never silently wins.
+ * The message names the field, never the code: a client_id may be a CPF, and a rejection is kept and sent in events.
+ */
 function disagreements(command: TransactionCommand, read: Referenced): FieldProblem[] {
   return (['store', 'employee', 'customer'] as const).flatMap((name) => {
     const ref = command[name];
@@ -273,15 +276,13 @@ function disagreements(command: TransactionCommand, read: Referenced): FieldProb
     const found = read[name] as Record<string, unknown> | undefined;
     const codeOfId = found?.[EXTERNAL_CODE_FIELD[name]];
     if (typeof target === 'number' && target !== ref.id) {
-      return [
-        { path: `${name}.externalId`, message: `${name}.externalId "${ref.externalId}" names ${name} ${target}, not ${name}.id ${ref.id}` },
-      ];
+      return [{ path: `${name}.externalId`, message: `${name}.externalId names ${name} ${target}, not ${name}.id ${ref.id}` }];
     }
     if (typeof codeOfId === 'string' && codeOfId !== ref.externalId) {
       return [
         {
           path: `${name}.externalId`,
-          message: `${name}.id ${ref.id} has another external code than ${name}.externalId "${ref.externalId}"`,
+          message: `${name}.id ${ref.id} has another external code than ${name}.externalId`,
         },
       ];
     }

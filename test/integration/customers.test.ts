@@ -52,7 +52,7 @@ describe('POST /public/customer', () => {
     expect(res.status).toBe(200);
     expect(res.body.birth_date).toBeNull();
     expect(res.body.warnings).toEqual([
-      { path: 'birth_date', message: '1998-04-31 is not a valid birth date (a calendar date, not in the future) and was ignored' },
+      { path: 'birth_date', message: 'is not a valid birth date (a calendar date, not in the future) and was ignored' },
     ]);
     expect((await api({ path: `/customer/${res.body.id}`, key: tenant.key })).body.birth_date).toBeNull();
   });

@@ -143,7 +143,7 @@ describe('privacy requests: export', () => {
     const answered = subject!.transactions.find((t: { id: number }) => t.id === sales[0]);
     expect(answered).toMatchObject({
       rating: { score: 9, comment: 'A Joana me atendeu muito bem' },
-      respondent: { name: 'Titular', phone: '11987650000' },
+      respondent: { name: 'Titular', phone: '+5511987650000' },
       customer_name: 'Titular Teste',
     });
     expect(answered.attempts).toEqual(expect.arrayContaining([expect.objectContaining({ attempt_id: 1 })]));

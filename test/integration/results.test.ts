@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
+import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { MAX_SCOPED_STORES } from '../../shared/results/service.js';
 import { deliverSurvey } from '../../shared/surveys/delivery.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import { inProcess } from '../support/api.js';
@@ -162,6 +164,55 @@ describe('GET /public/results', () => {
     const journey = (await results({ group_by: 'journey' }, tenant.limitedToken)).body.data;
     expect(journey).toEqual([expect.objectContaining({ responses: 2, sent: 3, nps: expect.objectContaining({ score: 50 }) })]);
     expect((await results({ group_by: 'store', store: 2 }, tenant.limitedToken)).status).toBe(404);
+  });
+
+  it('narrows a per-store report to the employee named, with or without a store', async () => {
+    const rows = byKey((await results({ group_by: 'store', employee: 2 })).body.data);
+    // Employee 2: one survey sent at store 1 (unanswered), one rating of 3 registered at store 2.
+    expect(Object.keys(rows).sort()).toEqual(['1', '2']);
+    expect(rows['1']).toMatchObject({ responses: 0, sent: 1 });
+    expect(rows['2']).toMatchObject({ responses: 1, sent: 0, mean: 3 });
+    expect((await results({ group_by: 'store', employee: 2, store: 2 })).body.data).toEqual([
+      expect.objectContaining({ key: '2', responses: 1, sent: 0 }),
+    ]);
+  });
+
+  it("gives a limited token employee figures from its own stores' answers only", async () => {
+    // Employee 1, in the token's group 1, answered 10 and 8 at store 1 (in scope) and 9 at store 2 (not).
+    const groups = await api({
+      method: 'PUT',
+      path: '/employee/1/groups',
+      key: tenant.key,
+      query: { token: tenant.userToken },
+      body: { groups: [1] },
+    });
+    expect(groups.status, groups.text).toBe(200);
+    const limited = (query: Record<string, string | number>) => results(query, tenant.limitedToken);
+    const inScope = { responses: 2, sent: 2, mean: 9 };
+    for (const groupBy of ['journey', 'day', 'month', 'week', 'store']) {
+      const res = await limited({ group_by: groupBy, employee: 1 });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.data, groupBy).toEqual([expect.objectContaining(inScope)]);
+    }
+    const byClass = (await limited({ group_by: 'class', employee: 1 })).body.data;
+    expect(byClass.map((row: { responses: number }) => row.responses)).toEqual([1, 0]);
+    const byEmployee = (await limited({ group_by: 'employee' })).body.data;
+    expect(byEmployee).toEqual([expect.objectContaining({ key: '1', ...inScope })]);
+    expect((await limited({ group_by: 'employee', employee: 1 })).body.data).toEqual([expect.objectContaining({ key: '1', ...inScope })]);
+    // The full token still sees the employee everywhere.
+    expect((await results({ group_by: 'journey', employee: 1 })).body.data).toEqual([expect.objectContaining({ responses: 3, sent: 3 })]);
+  });
+
+  it('asks a token limited to many stores to name one for employee figures', async () => {
+    const stores = Array.from({ length: MAX_SCOPED_STORES + 1 }, (_, i) => i + 1);
+    const { token } = await createUser(tenant.tenantId, 'many-stores', { stores, groups: [1] });
+    const res = await results({ group_by: 'employee' }, token);
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([
+      { path: 'store', message: `is required for employee figures with a token limited to more than ${MAX_SCOPED_STORES} stores` },
+    ]);
+    expect((await results({ group_by: 'employee', store: 1 }, token)).status).toBe(200);
+    expect((await results({ group_by: 'store' }, token)).status).toBe(200);
   });
 
   it('bounds the range: both days included, at most 400 days, never backwards', async () => {

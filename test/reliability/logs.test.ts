@@ -1,8 +1,11 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { loadHandler } from '../../infra/local/gateway.js';
 import { invoke } from '../../infra/local/invoke.js';
+import { db } from '../../shared/adapters/dynamodb.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
+import { keys } from '../../shared/keys.js';
 import { logger } from '../../shared/logger.js';
 import { inProcess } from '../support/api.js';
 import { consume, sqsEvent, usePrivateQueue } from '../support/queues.js';
@@ -117,6 +120,28 @@ describe('logs', () => {
     expect(output).toContain('Survey sent');
     expect(output).toContain('Survey not delivered');
     for (const secret of [email, phone, phone.slice(3), link[1]!, link[2]!]) expect(output, secret).not.toContain(secret);
+  });
+
+  it('name no client_id when a sale races an erasure of its customer', async () => {
+    // The erasure's window as a sale sees it: the client_id's guard still stands (its create is refused) while the
+    // customer it names is already the erasure's marker (its find answers nothing). The record goes back to the queue.
+    const clientId = '52998224725';
+    const created = await api({ method: 'POST', path: '/public/customer', key: tenant.key, body: { name: 'Race', client_id: clientId } });
+    expect(created.status, created.text).toBe(200);
+    const { client, tableName } = db();
+    await client.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...keys.entity(tenant.tenantId, 'CUSTOMER', created.body.id), entity: 'CUSTOMER_ERASED', id: created.body.id },
+      }),
+    );
+    lines.length = 0;
+    logger.setLogLevel('INFO');
+    const sale = messageFor(tenant.tenantId, v2Payload({ customer: { externalId: clientId, name: 'Race' } }));
+    expect((await consume([sale])).failed).toHaveLength(1);
+    const output = lines.join('');
+    expect(output).toContain('Transaction record failed');
+    expect(output).not.toContain(clientId);
   });
 
   it('at the default level, a consumer writes one line per batch with its counts (the records at DEBUG)', async () => {

@@ -34,8 +34,7 @@ function memoryEntities<T extends { id: number; updated_at: string }>(kind: stri
     async insert(tenantId: number, value: T) {
       const code = value[codeField];
       if (code !== null && code !== undefined) {
-        if (codes.has(`${tenantId}#${String(code)}`))
-          throw new DuplicateError(`A ${kind} with ${codeField} "${String(code)}" already exists.`, codeField);
+        if (codes.has(`${tenantId}#${String(code)}`)) throw DuplicateError.of(kind, codeField);
         codes.set(`${tenantId}#${String(code)}`, value.id);
       }
       rows.set(at(tenantId, value.id), copy(value));

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import * as v from 'valibot';
 import { referencePaths, routes } from '../../infra/routes.js';
+import { DispatchMessage } from '../../shared/surveys/dispatch.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -28,6 +30,13 @@ describe('the README', () => {
     for (const top of ['shared', 'infra', 'test'])
       for (const entry of readdirSync(new URL(`../../${top}/`, import.meta.url), { withFileTypes: true }))
         if (entry.isDirectory()) expect(map, `${top}/${entry.name}/`).toContain(`${top}/${entry.name}/`);
+  });
+
+  it('shows the dispatch message the code sends, which names the attempt and carries no contact or token', () => {
+    const section = readme.slice(readme.indexOf('Each scheduled survey puts one message on SurveyDispatchQueue'));
+    const example = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)![1]!) as Record<string, unknown>;
+    expect(Object.keys(example).sort()).toEqual(Object.keys(DispatchMessage.entries).sort());
+    expect(v.safeParse(DispatchMessage, example).success).toBe(true);
   });
 
   it('shows the two commands', () => {

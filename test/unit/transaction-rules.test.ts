@@ -201,8 +201,28 @@ describe('transaction rules, in memory', () => {
   it('refuses an id and an external code that name different entities', async () => {
     await world.storeApi.createStore(TENANT, { trade_name: 'Filial', store_id: 'L-2' });
     expect(await rejection({ store: { id: 1, externalId: 'L-2' } })).toEqual([
-      { path: 'store.externalId', message: 'store.externalId "L-2" names store 2, not store.id 1' },
+      { path: 'store.externalId', message: 'store.externalId names store 2, not store.id 1' },
     ]);
+  });
+
+  it('names the field, never the identifier, when an id and an external code disagree (a client_id may be a CPF)', async () => {
+    const cpf = '98765432100';
+    const named = await world.customerApi.createCustomer(TENANT, { name: 'Gil', client_id: cpf, email: 'gil@example.com', opt_out: false });
+    const other = await world.customerApi.createCustomer(TENANT, {
+      name: 'Hana',
+      client_id: '11122233344',
+      email: 'hana@example.com',
+      opt_out: false,
+    });
+    const wrongTarget = await rejection({ customer: { id: other.id, externalId: cpf } });
+    expect(wrongTarget).toEqual([
+      { path: 'customer.externalId', message: `customer.externalId names customer ${named.id}, not customer.id ${other.id}` },
+    ]);
+    const otherCode = await rejection({ customer: { id: other.id, externalId: '55566677788' } });
+    expect(otherCode).toEqual([
+      { path: 'customer.externalId', message: `customer.id ${other.id} has another external code than customer.externalId` },
+    ]);
+    for (const problem of [...wrongTarget, ...otherCode]) expect(problem.message).not.toMatch(/\d{11}/);
   });
 
   it('does not survey an opted-out customer, one without a contact, or one surveyed within the repeat window', async () => {
@@ -226,7 +246,10 @@ describe('transaction rules, in memory', () => {
 
   it('keeps an impossible birth date out of the new customer and says so under the payload field', async () => {
     const { warnings } = await register({ customer: { externalId: 'C-5', name: 'Fábio', birthDate: '2030-01-01' } });
-    expect(warnings).toEqual([{ path: 'customer.birthDate', message: expect.stringContaining('2030-01-01 is not a valid birth date') }]);
+    // The warning is kept with the transaction: it names the field, not the date (personal data).
+    expect(warnings).toEqual([
+      { path: 'customer.birthDate', message: 'is not a valid birth date (a calendar date, not in the future) and was ignored' },
+    ]);
     expect((await world.customers.findByExternalId(TENANT, 'C-5'))?.birth_date).toBeNull();
   });
 });

@@ -1,6 +1,8 @@
 import { ENV, requireEnvs } from '../../config.js';
+import { boundOpenRequests } from '../../privacy/open-requests.js';
 import { privacyService } from '../../privacy/service.js';
 import { dataSubjects, privacyRequests } from '../privacy-repository.js';
+import { privacySlots } from '../privacy-slots.js';
 import { sendMessage } from '../sqs.js';
 
 requireEnvs(ENV.tableName);
@@ -11,3 +13,6 @@ export const privacy = privacyService({
   subjects: dataSubjects,
   queue: { send: async (message, delaySeconds) => void (await sendMessage('privacy', message, delaySeconds)) },
 });
+
+/** A new request, refused (429) while the tenant has MAX_OPEN_PRIVACY_REQUESTS pending. */
+export const submitPrivacyRequest = boundOpenRequests({ slots: privacySlots, requests: privacyRequests }, privacy.submit);
