@@ -9,13 +9,10 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { QUEUES, type QueueId } from '../shared/queues.js';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/services.js';
 import { queueUrl, redrive } from './redrive.js';
+import { ROTATION_OVERLAP_HOURS } from '../shared/events/signature.js';
 
 // The SDK warns that its 2027 releases need Node 22; Lambda runs 24, and this machine's Node 20 is supported until then.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
-/** How long a rotated-out secret still signs: a day lets a receiver deploy the new one without losing a delivery. */
-const DEFAULT_OVERLAP_HOURS = 24;
-const MAX_OVERLAP_HOURS = 168;
 
 const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -31,7 +28,7 @@ Commands:
                                              shows each new webhook endpoint's signing secret once
   rotate-webhook-secret --tenant ID (--chatbot | --url URL) [--overlap-hours H]
                                              a new signing secret for the chatbot hand-off or the event endpoint at URL,
-                                             shown once; for H hours (default ${DEFAULT_OVERLAP_HOURS}, 0 to ${MAX_OVERLAP_HOURS}) deliveries carry
+                                             shown once; for H hours (default ${ROTATION_OVERLAP_HOURS.default}, 0 to ${ROTATION_OVERLAP_HOURS.max}) deliveries carry
                                              both the new and the old signature, then the new one only
   redrive transactions|surveyDispatch|events [--dlq-url URL --source-url URL]
                                              move a dead-letter queue's messages back to their queue (on AWS, give the
@@ -128,9 +125,9 @@ async function run(argv: string[]): Promise<void> {
     }
     case 'rotate-webhook-secret': {
       if (!values.chatbot === !values.url) throw new UsageError('give --chatbot, or --url URL of an event endpoint.');
-      const overlap = values['overlap-hours'] ?? String(DEFAULT_OVERLAP_HOURS);
-      if (!/^\d+(\.\d+)?$/.test(overlap) || Number(overlap) > MAX_OVERLAP_HOURS)
-        throw new UsageError(`--overlap-hours must be a number from 0 to ${MAX_OVERLAP_HOURS}.`);
+      const overlap = values['overlap-hours'] ?? String(ROTATION_OVERLAP_HOURS.default);
+      if (!/^\d+(\.\d+)?$/.test(overlap) || Number(overlap) > ROTATION_OVERLAP_HOURS.max)
+        throw new UsageError(`--overlap-hours must be a number from 0 to ${ROTATION_OVERLAP_HOURS.max}.`);
       const rotated = await tenants.rotateWebhookSecret(integer(values.tenant, 'tenant'), values.url ?? 'chatbot', Number(overlap));
       return console.log(
         `${rotated.label}: signing secret generation ${rotated.generation} (shown once, store it now):\n${rotated.secret}\n` +

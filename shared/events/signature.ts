@@ -20,6 +20,12 @@ export interface SigningGenerations {
   current: number;
   previous?: { generation: number; until: string } | undefined;
 }
+/**
+ * How long a rotated-out secret goes on signing beside the new one: a day by default lets a receiver deploy the new
+ * secret without losing a delivery; 0 is a hard cutover (a leaked secret).
+ */
+export const ROTATION_OVERLAP_HOURS = { default: 24, max: 168 } as const;
+
 /** An endpoint whose secret was never rotated signs with generation 1. */
 export const FIRST_GENERATION: SigningGenerations = { current: 1 };
 

@@ -3,7 +3,7 @@ import { UnauthenticatedError } from '../errors.js';
 import type { AuthContext } from './auth-context.js';
 import type { Tenant, TenantRepository, UserRecord } from './ports.js';
 import type { DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
-import { CHATBOT_ENDPOINT, eventEndpoint } from '../events/signature.js';
+import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS } from '../events/signature.js';
 import { hashSecret, MAX_SECRET_LENGTH, newSecret, type KeyScope } from './credentials.js';
 
 export type { Tenant, UserRecord };
@@ -134,10 +134,11 @@ export function tenantService(
     now = new Date(),
   ): Promise<{ label: string; secret: string; generation: number; oldSignsUntil: string }> {
     if (!webhookSecret) throw new Error(`Run with ${surveySecretName} set to the stack's survey secret: the new secret must be shown.`);
+    if (!(overlapHours >= 0 && overlapHours <= ROTATION_OVERLAP_HOURS.max))
+      throw new Error(`The overlap must be from 0 to ${ROTATION_OVERLAP_HOURS.max} hours.`);
     const { delivery } = await tenants.readSettings(tenantId);
-    const found = webhookEndpoints(delivery).find(([endpoint, label]) =>
-      target === CHATBOT_ENDPOINT ? endpoint === CHATBOT_ENDPOINT : label === eventLabel(target),
-    );
+    const wanted = target === CHATBOT_ENDPOINT ? CHATBOT_ENDPOINT : eventEndpoint(target);
+    const found = webhookEndpoints(delivery).find(([endpoint]) => endpoint === wanted);
     if (!found)
       throw new Error(`Tenant ${tenantId} has no webhook endpoint ${target === CHATBOT_ENDPOINT ? 'for the chatbot' : 'at that URL'}.`);
     const until = new Date(now.getTime() + overlapHours * 3_600_000).toISOString();
