@@ -191,7 +191,7 @@ export async function startOutbox(options: {
         signatureValid,
         headers,
         eventId: headers[WEBHOOK_ID_HEADER],
-        eventType: (JSON.parse(body) as { type?: string }).type ?? '',
+        eventType: eventType(body),
       });
       return json(forced ?? (signatureValid ? 200 : 401), { received: signatureValid });
     }
@@ -231,6 +231,16 @@ const WHATSAPP_FAULTS = (status: number): [string, string] =>
     : status < 500
       ? ['ValidationException', 'The recipient is not a valid WhatsApp user.']
       : ['InternalServiceException', 'Internal failure'];
+
+/** An event's type, from its body; empty for a body that is not an event. */
+const eventType = (body: string): string => {
+  try {
+    const type = (JSON.parse(body) as { type?: unknown }).type;
+    return typeof type === 'string' ? type : '';
+  } catch {
+    return '';
+  }
+};
 
 const header = (req: IncomingMessage, name: string) => {
   const value = req.headers[name];

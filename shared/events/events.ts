@@ -40,9 +40,9 @@ export class DeliveryExhausted extends Error {
 
 /**
  * Delivers one event to one endpoint: POSTs it signed (Standard Webhooks, its id as `webhook-id`, with each secret
- * the endpoint signs with now; the comment dropped if the endpoint no longer takes it); a 2xx is delivered. Anything else (another status, a
- * timeout, a refused connection) is recorded as a failed delivery and retried after the next wait. An endpoint the
- * tenant no longer lists gets nothing more.
+ * the endpoint signs with now; the comment dropped if the endpoint no longer takes it); a 2xx is delivered. Anything
+ * else (another status, a timeout, a refused connection) is recorded as a failed delivery and retried after the next
+ * wait. An endpoint the tenant no longer lists gets nothing more.
  */
 export async function deliverEvent(delivery: EventDelivery, ports: EventDeliveryPorts, now = new Date()): Promise<DeliveryOutcome> {
   if (delivery.notBefore && Date.parse(delivery.notBefore) > now.getTime()) {

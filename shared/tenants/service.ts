@@ -116,7 +116,8 @@ export function tenantService(
       report.push(
         webhookSecret
           ? `  ${label} signing secret (shown once): ${webhookSecret(config.id, endpoint, 1)}`
-          : `  ${label} signing secret: run with ${surveySecretName} set to the stack's survey secret to see it`,
+          : `  ${label} signing secret: not shown (${surveySecretName} is not set); with it set to the stack's survey secret, ` +
+              `get one with rotate-webhook-secret --overlap-hours 0`,
       );
     }
     return report;
