@@ -9,6 +9,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { QUEUES, type QueueId } from '../shared/queues.js';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/services.js';
 import { queueUrl, redrive } from './redrive.js';
+import { ROTATION_OVERLAP_HOURS } from '../shared/events/signature.js';
 
 // The SDK warns that its 2027 releases need Node 22; Lambda runs 24, and this machine's Node 20 is supported until then.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -23,10 +24,18 @@ Commands:
   revoke-key --key KEY | --tenant ID --key-id KEY_ID
   create-user --tenant ID --name NAME (--all | --stores 1,2 --groups 1)
                                              print a new user token (shown once); replaces a user of that name
-  apply FILE                                 apply a declarative tenant file (journeys, classes, groups, users, keys)
+  apply FILE                                 apply a declarative tenant file (journeys, classes, groups, users, keys);
+                                             shows each new webhook endpoint's signing secret once
+  rotate-webhook-secret --tenant ID (--chatbot | --url URL) [--overlap-hours H]
+                                             a new signing secret for the chatbot hand-off or the event endpoint at URL,
+                                             shown once; for H hours (default ${ROTATION_OVERLAP_HOURS.default}, 0 to ${ROTATION_OVERLAP_HOURS.max}) deliveries carry
+                                             both the new and the old signature, then the new one only
   redrive transactions|surveyDispatch|events [--dlq-url URL --source-url URL]
                                              move a dead-letter queue's messages back to their queue (on AWS, give the
                                              URLs from the stack outputs; locally the queues are found by name)
+
+Webhook secrets derive from the stack's survey secret: apply and rotate-webhook-secret show them when ${ENV.surveySecret}
+is set to it (rotate-webhook-secret refuses to run without it).
 
 Target: with ${ENV.tableName} set, the table of that name in AWS (credentials and region as the AWS SDK finds them);
 otherwise the local stack's DynamoDB Local (AWS_ENDPOINT_URL_DYNAMODB, default http://127.0.0.1:8000, table survey-service).`;
@@ -67,6 +76,9 @@ async function run(argv: string[]): Promise<void> {
       help: { type: 'boolean' },
       'dlq-url': { type: 'string' },
       'source-url': { type: 'string' },
+      chatbot: { type: 'boolean' },
+      url: { type: 'string' },
+      'overlap-hours': { type: 'string' },
     },
   });
   const [command, file] = positionals;
@@ -110,6 +122,17 @@ async function run(argv: string[]): Promise<void> {
       const parsed = parseTenantFile(readFileSync(file, 'utf8'));
       for (const tenant of parsed.tenants) for (const line of await tenants.applyTenantConfig(tenant)) console.log(line);
       return;
+    }
+    case 'rotate-webhook-secret': {
+      if (!values.chatbot === !values.url) throw new UsageError('give --chatbot, or --url URL of an event endpoint.');
+      const overlap = values['overlap-hours'] ?? String(ROTATION_OVERLAP_HOURS.default);
+      if (!/^\d+(\.\d+)?$/.test(overlap) || Number(overlap) > ROTATION_OVERLAP_HOURS.max)
+        throw new UsageError(`--overlap-hours must be a number from 0 to ${ROTATION_OVERLAP_HOURS.max}.`);
+      const rotated = await tenants.rotateWebhookSecret(integer(values.tenant, 'tenant'), values.url ?? 'chatbot', Number(overlap));
+      return console.log(
+        `${rotated.label}: signing secret generation ${rotated.generation} (shown once, store it now):\n${rotated.secret}\n` +
+          `the previous secret also signs until ${rotated.oldSignsUntil}`,
+      );
     }
     case 'redrive': {
       const queue = QUEUES[file as QueueId];

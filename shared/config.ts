@@ -11,7 +11,7 @@ export const ENV = {
   keyScope: 'KEY_SCOPE',
   /** Signs the request ids POST /v2/transactions hands out, so that GET can tell an id it never issued. */
   requestIdSecret: 'REQUEST_ID_SECRET',
-  /** Signs survey links and derives each tenant's webhook secret. */
+  /** Signs survey links and derives each webhook endpoint's signing secret. */
   surveySecret: 'SURVEY_SECRET',
   /** Seals list cursors (they carry table keys): the client can neither read nor alter them. */
   cursorSecret: 'CURSOR_SECRET',

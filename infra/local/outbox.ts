@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { escapeHtml } from '../../shared/surveys/compose.js';
-import { SIGNATURE_HEADER, verifySignature } from '../../shared/events/signature.js';
+import { Webhook } from 'standardwebhooks';
+import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../shared/events/signature.js';
 
 /**
  * The local outbox: where SMS, WhatsApp and chatbot webhooks go when no AWS emulator exists. The real SDK clients are
  * pointed at it, and it answers their calls as AWS End User Messaging SMS (`SendTextMessage`, JSON 1.0 protocol) and
  * Social (`SendWhatsAppMessage`, REST JSON) do, so the SDKs' serialisation is exercised for real. Webhooks to
- * `/webhooks/<tenant>` are checked against the tenant's signing secret. Everything received is listed at
- * `GET /messages` (JSON) and shown at `/`.
+ * `/webhooks/<tenant>` (the chatbot hand-off) and `/events/<tenant>` are verified as a tenant's receiver would, with
+ * the Standard Webhooks library and the endpoint's secrets (valid when one of them verifies). Everything received is
+ * listed at `GET /messages` (JSON) and shown at `/`.
  *
  * What it refuses as the services would: a destination number that is not E.164 (ValidationException), and the
  * next calls to one destination while a fault is armed for it with `POST /faults`
@@ -16,6 +18,7 @@ import { SIGNATURE_HEADER, verifySignature } from '../../shared/events/signature
  */
 export interface OutboxMessage {
   channel: 'sms' | 'whatsapp' | 'webhook' | 'event';
+  /** The number an SMS, WhatsApp message or hand-off is for; an event's path and query. */
   to: string | null;
   text: string;
   link: string | null;
@@ -23,9 +26,9 @@ export interface OutboxMessage {
   attemptId: number | null;
   receivedAt: string;
   signatureValid: boolean | null;
-  /** The webhook's signature header as received (null for SMS and WhatsApp). */
-  signature: string | null;
-  /** An event's id and type, from its headers (events only). */
+  /** The webhook's Standard Webhooks headers as received (webhooks and events only), to verify again. */
+  headers?: { [WEBHOOK_ID_HEADER]: string; [WEBHOOK_TIMESTAMP_HEADER]: string; [WEBHOOK_SIGNATURE_HEADER]: string };
+  /** An event's id (its webhook-id) and type (events only). */
   eventId?: string;
   eventType?: string;
 }
@@ -42,17 +45,38 @@ const LINK = /https?:\/\/\S+\/s\/[\w-]+/;
 export async function startOutbox(options: {
   port: number;
   host?: string;
-  /** The webhook signing secret of a tenant, by the name in the webhook's path. */
-  webhookSecret: (tenant: string) => Promise<string | undefined>;
+  /**
+   * The secrets a receiver of this endpoint may hold now (the current one, and the one before during a rotation):
+   * by the tenant named in the webhook's path, and the chatbot hand-off or the event endpoint's URL as configured.
+   */
+  signingSecrets: (tenant: string, endpoint: { chatbot: true } | { url: string }) => Promise<string[]>;
   /** The transaction and attempt a survey link names, to list them beside each message. */
   readLink?: (link: string) => { transactionId: number; attemptId: number } | undefined;
 }): Promise<Outbox> {
   const messages: OutboxMessage[] = [];
   const faults: { channel: string; to: string; status: number; count: number }[] = [];
-  const record = (message: Omit<OutboxMessage, 'receivedAt' | 'link' | 'signature'> & { link?: string | null; signature?: string }) => {
+  const record = (message: Omit<OutboxMessage, 'receivedAt' | 'link'> & { link?: string | null }) => {
     const link = message.link === null ? null : (LINK.exec(message.text)?.[0] ?? null);
     const named = link ? options.readLink?.(link) : undefined;
-    messages.push({ signature: null, ...message, ...named, link, receivedAt: new Date().toISOString() });
+    messages.push({ ...message, ...named, link, receivedAt: new Date().toISOString() });
+  };
+  /** Verifies a webhook as its receiver would: valid when one of the endpoint's secrets verifies it. */
+  const verified = async (req: IncomingMessage, body: string, tenant: string, endpoint: { chatbot: true } | { url: string }) => {
+    const headers = {
+      [WEBHOOK_ID_HEADER]: header(req, WEBHOOK_ID_HEADER) ?? '',
+      [WEBHOOK_TIMESTAMP_HEADER]: header(req, WEBHOOK_TIMESTAMP_HEADER) ?? '',
+      [WEBHOOK_SIGNATURE_HEADER]: header(req, WEBHOOK_SIGNATURE_HEADER) ?? '',
+    };
+    const secrets = await options.signingSecrets(tenant, endpoint);
+    const signatureValid = secrets.some((secret) => {
+      try {
+        new Webhook(secret).verify(body, headers);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    return { headers, signatureValid };
   };
 
   const fault = (channel: string, to: string | undefined) => {
@@ -138,9 +162,7 @@ export async function startOutbox(options: {
       const payload = JSON.parse(body) as { transactionId?: number; attemptId?: number; phone?: string; journey?: string };
       const status = fault('webhook', payload.phone);
       if (status) return json(status, { error: 'injected fault' });
-      const secret = await options.webhookSecret(webhook[1]!);
-      const signature = header(req, SIGNATURE_HEADER) ?? null;
-      const signatureValid = !!secret && verifySignature(secret, body, signature ?? undefined, new Date());
+      const { headers, signatureValid } = await verified(req, body, webhook[1]!, { chatbot: true });
       record({
         channel: 'webhook',
         to: payload.phone ?? null,
@@ -149,28 +171,27 @@ export async function startOutbox(options: {
         transactionId: payload.transactionId ?? null,
         attemptId: payload.attemptId ?? null,
         signatureValid,
-        ...(signature ? { signature } : {}),
+        headers,
       });
       return json(signatureValid ? 200 : 401, { received: signatureValid });
     }
     // A tenant's event endpoint: `?status=NNN` makes it answer that status instead (a failing endpoint, for tests).
     const events = /^\/events\/([\w-]+)$/.exec(url.pathname);
     if (req.method === 'POST' && events) {
-      const secret = await options.webhookSecret(events[1]!);
-      const signature = header(req, SIGNATURE_HEADER) ?? null;
-      const signatureValid = !!secret && verifySignature(secret, body, signature ?? undefined, new Date());
+      // The URL as the tenant configured it (and as the sender called it): the endpoint's identity.
+      const { headers, signatureValid } = await verified(req, body, events[1]!, { url: `http://${req.headers.host}${req.url}` });
       const forced = Number(url.searchParams.get('status')) || undefined;
       record({
         channel: 'event',
-        to: null,
+        to: req.url ?? null,
         text: body,
         link: null,
         transactionId: null,
         attemptId: null,
         signatureValid,
-        ...(signature ? { signature } : {}),
-        eventId: header(req, 'x-survey-event-id') ?? '',
-        eventType: header(req, 'x-survey-event-type') ?? '',
+        headers,
+        eventId: headers[WEBHOOK_ID_HEADER],
+        eventType: eventType(body),
       });
       return json(forced ?? (signatureValid ? 200 : 401), { received: signatureValid });
     }
@@ -210,6 +231,16 @@ const WHATSAPP_FAULTS = (status: number): [string, string] =>
     : status < 500
       ? ['ValidationException', 'The recipient is not a valid WhatsApp user.']
       : ['InternalServiceException', 'Internal failure'];
+
+/** An event's type, from its body; empty for a body that is not an event. */
+const eventType = (body: string): string => {
+  try {
+    const type = (JSON.parse(body) as { type?: unknown }).type;
+    return typeof type === 'string' ? type : '';
+  } catch {
+    return '';
+  }
+};
 
 const header = (req: IncomingMessage, name: string) => {
   const value = req.headers[name];

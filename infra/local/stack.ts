@@ -9,8 +9,8 @@ import { startGateway, type Gateway } from './gateway.js';
 import { startOutbox } from './outbox.js';
 import { startPoller } from './poller.js';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDbLocal, startSesServer, startSqsServer } from './services.js';
-import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
-import { webhookSecret } from '../../shared/events/signature.js';
+import { readSettings } from '../../shared/adapters/tenant-repository.js';
+import { CHATBOT_ENDPOINT, eventEndpoint, signingSecrets } from '../../shared/events/signature.js';
 import { readSurveyLink } from '../../shared/surveys/link.js';
 import { createQueues, createTable, type QueueUrls } from './setup.js';
 import { startSecretsServer } from './secrets.js';
@@ -74,11 +74,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stops.push(secrets.stop);
     const outbox = await startOutbox({
       port: options.outboxPort,
-      // Webhooks name the tenant id in the path (/webhooks/1); its secret derives from the local survey secret.
-      webhookSecret: async (tenant) => {
+      // Webhooks name the tenant id in the path (/webhooks/1); secrets derive from the local survey secret. Settings
+      // are read afresh (not cached), so that a rotation shows at once.
+      signingSecrets: async (tenant, endpoint) => {
         const id = /^\d{1,9}$/.test(tenant) ? Number(tenant) : undefined;
-        const version = id ? (await tenantSettings(id)).delivery.webhookSecretVersion : undefined;
-        return id && version ? webhookSecret(secrets.values.surveyLinks, id, version) : undefined;
+        if (!id) return [];
+        const key = 'chatbot' in endpoint ? CHATBOT_ENDPOINT : eventEndpoint(endpoint.url);
+        return signingSecrets(secrets.values.surveyLinks, id, key, (await readSettings(id)).delivery.signing?.[key], new Date());
       },
       readLink: (link) => {
         const read = readSurveyLink(link.split('/s/')[1] ?? '', secrets.values.surveyLinks, new Date(0));

@@ -3,7 +3,8 @@ import type { EventDelivery, EventDeliveryPorts, EventPublisher, FailedDeliverie
 import { keys } from '../keys.js';
 import { logger } from '../logger.js';
 import { TABLE } from '../table.js';
-import { webhookSecret } from '../events/signature.js';
+import { eventEndpoint, signingSecrets } from '../events/signature.js';
+import { eventFor } from '../events/events.js';
 import type { Settings } from '../tenants/config-schema.js';
 import { db } from './dynamodb.js';
 import { contactGone } from './personal-copies.js';
@@ -22,7 +23,13 @@ export function eventPublisher(settings: (tenantId: number) => Promise<Settings>
         (endpoint) => !endpoint.events || endpoint.events.includes(event.type),
       );
       if (endpoints.length === 0) return;
-      const deliveries: EventDelivery[] = endpoints.map((endpoint) => ({ tenantId, url: endpoint.url, event, attempt: 1 }));
+      // The comment never enters the queue for an endpoint that does not take it.
+      const deliveries: EventDelivery[] = endpoints.map((endpoint) => ({
+        tenantId,
+        url: endpoint.url,
+        event: eventFor(event, endpoint),
+        attempt: 1,
+      }));
       const unsent = await sendMessages('events', deliveries);
       if (unsent.length) throw new Error(`${unsent.length} event deliveries could not be queued`);
     },
@@ -65,11 +72,15 @@ export function eventDeliveryPorts(settings: (tenantId: number) => Promise<Setti
         }),
       );
     },
-    async endpoint(tenantId, url) {
+    async endpoint(tenantId, url, now) {
       const { delivery } = await settings(tenantId);
-      if (!(delivery.webhooks ?? []).some((endpoint) => endpoint.url === url)) return undefined;
-      const version = delivery.webhookSecretVersion;
-      return { secret: version ? webhookSecret(surveySecret(), tenantId, version) : undefined };
+      const listed = (delivery.webhooks ?? []).find((endpoint) => endpoint.url === url);
+      if (!listed) return undefined;
+      const endpoint = eventEndpoint(url);
+      return {
+        secrets: signingSecrets(surveySecret(), tenantId, endpoint, delivery.signing?.[endpoint], now),
+        includeComment: listed.includeComment,
+      };
     },
     async personalDataGone(tenantId, event) {
       const transactionId = event.data.transaction_id;

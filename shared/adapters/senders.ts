@@ -2,6 +2,7 @@ import { PinpointSMSVoiceV2Client, SendTextMessageCommand } from '@aws-sdk/clien
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { SendWhatsAppMessageCommand, SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
 import { DeliveryRefused, type Senders } from '../surveys/ports.js';
+import { WEBHOOK_ID_HEADER } from '../events/signature.js';
 
 /** The providers surveys go out through: SES, End User Messaging SMS and Social, and HTTPS webhooks. */
 let ses: SESv2Client | undefined;
@@ -110,7 +111,7 @@ export const senders: Senders = {
       signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
     });
     await response.body?.cancel();
-    if (response.ok) return { messageId: message.headers['x-survey-event-id'] ?? '' };
+    if (response.ok) return { messageId: message.headers[WEBHOOK_ID_HEADER] ?? '' };
     if (PERMANENT_WEBHOOK_STATUSES.has(response.status)) throw new DeliveryRefused(`the chatbot webhook answered ${response.status}`);
     throw new Error(`The chatbot webhook answered ${response.status}.`);
   },

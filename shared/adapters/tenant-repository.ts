@@ -13,6 +13,7 @@ import {
   type UserScope,
 } from '../tenants/config-schema.js';
 import { ApiKeyRecord, Tenant, UserRecord, type TenantRepository } from '../tenants/ports.js';
+import { CHATBOT_ENDPOINT, eventEndpoint, type SigningGenerations } from '../events/signature.js';
 import { stores } from './store-repository.js';
 import { employees, storeLink } from './employee-repository.js';
 import { batchGet, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
@@ -268,22 +269,67 @@ export async function putSettings(tenantId: number, settings: Omit<Settings, 'de
 }
 
 /**
- * Writes the tenant's delivery settings, keeping the generation of its webhook secret; a chatbot webhook gets
- * generation 1 the first time (`newWebhookSecret`).
+ * Writes the tenant's delivery settings as the tenant file states them, and gives each webhook endpoint they list
+ * that has none yet generation 1 of its signing secret (a conditional put per endpoint, so that a rotation made
+ * meanwhile is never undone).
  */
-export async function putDelivery(
-  tenantId: number,
-  delivery: Settings['delivery'],
-): Promise<{ delivery: Settings['delivery']; newWebhookSecret: boolean }> {
+export async function putDelivery(tenantId: number, delivery: DeliveryConfig): Promise<{ newEndpoints: string[] }> {
   const { client, tableName } = db();
-  const key = { pk: keys.config(tenantId), sk: keys.deliveryConfig };
-  const { Item: current } = await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
-  const kept = current?.webhookSecretVersion as number | undefined;
-  const version = delivery.webhookSecretVersion ?? kept ?? (delivery.chatbot || delivery.webhooks?.length ? 1 : undefined);
-  const item = { ...delivery, ...(version ? { webhookSecretVersion: version } : {}) };
-  await client.send(new PutCommand({ TableName: tableName, Item: { ...key, ...entity('DELIVERY'), ...item } }));
-  return { delivery: item, newWebhookSecret: !kept && version !== undefined };
+  await client.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: { pk: keys.config(tenantId), sk: keys.deliveryConfig, ...entity('DELIVERY'), ...delivery },
+    }),
+  );
+  const endpoints = [...(delivery.chatbot ? [CHATBOT_ENDPOINT] : []), ...(delivery.webhooks ?? []).map((w) => eventEndpoint(w.url))];
+  const newEndpoints: string[] = [];
+  for (const endpoint of endpoints) {
+    try {
+      await client.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { pk: keys.config(tenantId), sk: keys.webhookSigning(endpoint), ...entity(SIGNING), endpoint, current: 1 },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      newEndpoints.push(endpoint);
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  return { newEndpoints };
 }
+
+/** One atomic update: two rotations at once raise the generation twice, each answering its own. */
+export async function rotateSigning(tenantId: number, endpoint: string, previousUntil: string): Promise<SigningGenerations> {
+  const { client, tableName } = db();
+  const { Attributes } = await client.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: { pk: keys.config(tenantId), sk: keys.webhookSigning(endpoint) },
+      UpdateExpression:
+        'SET #entity = :entity, endpoint = :endpoint, previousGeneration = if_not_exists(#current, :one), #current = if_not_exists(#current, :one) + :one, previousUntil = :until',
+      ExpressionAttributeNames: { '#entity': TABLE.entityAttribute, '#current': 'current' },
+      ExpressionAttributeValues: { ':entity': SIGNING, ':endpoint': endpoint, ':one': 1, ':until': previousUntil },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return signingOf(v.parse(SigningItem, Attributes));
+}
+
+const SIGNING = 'WEBHOOK_SIGNING';
+const SigningItem = v.object({
+  endpoint: v.string(),
+  current: v.number(),
+  previousGeneration: v.optional(v.number()),
+  previousUntil: v.optional(v.string()),
+});
+const signingOf = (item: v.InferOutput<typeof SigningItem>): SigningGenerations => ({
+  current: item.current,
+  ...(item.previousGeneration && item.previousUntil
+    ? { previous: { generation: item.previousGeneration, until: item.previousUntil } }
+    : {}),
+});
 
 /** The groups of a tenant among `ids`, in one BatchGetItem. */
 export async function getGroups(tenantId: number, ids: number[]): Promise<GroupConfig[]> {
@@ -297,17 +343,21 @@ export async function getGroups(tenantId: number, ids: number[]): Promise<GroupC
 const JourneyItem = v.object(JourneyConfig.entries);
 const ClassItem = v.object(ClassConfig.entries);
 const PrivacyItem = v.object(PrivacyConfig.entries);
-const DeliveryItem = v.object({ ...DeliveryConfig.entries, webhookSecretVersion: v.optional(v.number()) });
+const DeliveryItem = v.object(DeliveryConfig.entries);
 
 /** A tenant's journeys, classes, groups, delivery and privacy settings: one Query of its configuration partition. */
 export async function readSettings(tenantId: number): Promise<Settings> {
   const items = await queryAll(db(), { partition: keys.config(tenantId) });
   const of = (kind: string) => items.filter((item) => item[TABLE.entityAttribute] === kind);
+  const signing = of(SIGNING).map((item) => v.parse(SigningItem, item));
   return {
     journeys: of('JOURNEY').map((item) => v.parse(JourneyItem, item)),
     classes: of('CLASS').map((item) => v.parse(ClassItem, item)),
     groups: of('GROUP').map((item) => v.parse(Group, item)),
-    delivery: v.parse(DeliveryItem, of('DELIVERY')[0] ?? {}),
+    delivery: {
+      ...v.parse(DeliveryItem, of('DELIVERY')[0] ?? {}),
+      ...(signing.length ? { signing: Object.fromEntries(signing.map((item) => [item.endpoint, signingOf(item)])) } : {}),
+    },
     privacy: v.parse(PrivacyItem, of('PRIVACY')[0] ?? {}),
   };
 }
@@ -328,4 +378,6 @@ export const tenantRepository: TenantRepository = {
   updateUserScope,
   putSettings,
   putDelivery,
+  rotateSigning,
+  readSettings,
 };

@@ -1,11 +1,8 @@
 import { createHash } from 'node:crypto';
 import { MAX_DELAY_SECONDS } from '../queues.js';
-import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
+import { webhookHeaders } from './signature.js';
 import type { EventType } from '../tenants/config-schema.js';
 import type { EventDelivery, EventDeliveryPorts, TenantEvent } from './ports.js';
-
-export const EVENT_ID_HEADER = 'x-survey-event-id';
-export const EVENT_TYPE_HEADER = 'x-survey-event-type';
 
 /**
  * Waits before each retry of a delivery that failed: growing from a minute to a day, about 44 hours in all. After
@@ -31,6 +28,16 @@ async function withoutErasedData({ tenantId, event }: EventDelivery, ports: Even
   return { ...event, data: { ...event.data, ...Object.fromEntries(PERSONAL_FIELDS.map((field) => [field, null])) } };
 }
 
+/**
+ * What one endpoint receives of an event: everything but the answer's free-text comment (customers type CPFs and
+ * phones into it), which goes only to an endpoint the tenant opted in with `includeComment`.
+ */
+export function eventFor(event: TenantEvent, endpoint: { includeComment?: boolean | undefined }): TenantEvent {
+  if (endpoint.includeComment || !('comment' in event.data)) return event;
+  const { comment: _, ...data } = event.data;
+  return { ...event, data };
+}
+
 export type DeliveryOutcome = 'delivered' | 'waiting' | 'retrying' | 'dropped';
 
 /** Thrown for the last failure: the queue retries it a few times more, then dead-letters it. */
@@ -42,26 +49,25 @@ export class DeliveryExhausted extends Error {
 }
 
 /**
- * Delivers one event to one endpoint: POSTs it signed; a 2xx is delivered. Anything else (another status, a
- * timeout, a refused connection) is recorded as a failed delivery and retried after the next wait. An endpoint the
- * tenant no longer lists gets nothing more.
+ * Delivers one event to one endpoint: POSTs it signed (Standard Webhooks, its id as `webhook-id`, with each secret
+ * the endpoint signs with now; the comment dropped if the endpoint no longer takes it); a 2xx is delivered. Anything
+ * else (another status, a timeout, a refused connection) is recorded as a failed delivery and retried after the next
+ * wait. An endpoint the tenant no longer lists gets nothing more.
  */
 export async function deliverEvent(delivery: EventDelivery, ports: EventDeliveryPorts, now = new Date()): Promise<DeliveryOutcome> {
   if (delivery.notBefore && Date.parse(delivery.notBefore) > now.getTime()) {
     await ports.requeue(delivery, Math.min(MAX_DELAY_SECONDS, Math.ceil((Date.parse(delivery.notBefore) - now.getTime()) / 1000)));
     return 'waiting';
   }
-  const endpoint = await ports.endpoint(delivery.tenantId, delivery.url);
+  const endpoint = await ports.endpoint(delivery.tenantId, delivery.url, now);
   if (!endpoint) return 'dropped';
-  const { secret } = endpoint;
-  const body = JSON.stringify(await withoutErasedData(delivery, ports));
+  const event = eventFor(await withoutErasedData(delivery, ports), endpoint);
+  const body = JSON.stringify(event);
   let error: string;
   try {
     const status = await ports.post(delivery.url, body, {
       'content-type': 'application/json',
-      [EVENT_ID_HEADER]: delivery.event.id,
-      [EVENT_TYPE_HEADER]: delivery.event.type,
-      ...(secret ? { [SIGNATURE_HEADER]: signatureHeader(secret, body, now) } : {}),
+      ...webhookHeaders(endpoint.secrets, event.id, body, now),
     });
     if (status >= 200 && status < 300) return 'delivered';
     error = `HTTP ${status}`;

@@ -2,7 +2,8 @@ import type { EventType } from '../tenants/config-schema.js';
 
 /**
  * Events a tenant's webhooks receive: an id that stays the same however often the event is published (receivers
- * deduplicate on it), its type, when it happened and what it is about. No customer contact is ever in one.
+ * deduplicate on it), its type, when it happened and what it is about. No customer contact is ever in one, and the
+ * answer's free-text comment only reaches an endpoint the tenant opted in (`eventFor`).
  */
 export interface TenantEvent {
   id: string;
@@ -46,10 +47,11 @@ export interface EventDeliveryPorts {
   requeue(delivery: EventDelivery, delaySeconds: number): Promise<void>;
   recordFailure(tenantId: number, failure: FailedDelivery): Promise<void>;
   /**
-   * Whether the tenant still lists this endpoint, and its webhook signing secret (derived, never stored): undefined
-   * once the endpoint was removed, so that a delivery still waiting to be retried is dropped, not sent.
+   * Whether the tenant still lists this endpoint, with the secrets that sign for it at `now` (derived, never stored:
+   * the current one, and the one before during a rotation window) and whether it takes the answer's comment:
+   * undefined once the endpoint was removed, so that a delivery still waiting to be retried is dropped, not sent.
    */
-  endpoint(tenantId: number, url: string): Promise<{ secret: string | undefined } | undefined>;
+  endpoint(tenantId: number, url: string, now: Date): Promise<{ secrets: string[]; includeComment?: boolean | undefined } | undefined>;
   /**
    * Whether the customer of the transaction an event is about was erased since it was published, or its personal
    * copies expired: a delivery still waiting then goes without what it carries of them.

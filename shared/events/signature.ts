@@ -1,33 +1,67 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 
 /**
- * Signed webhooks to a tenant's chatbot, in the scheme the well-known senders use (Stripe, Standard Webhooks):
- * header `x-survey-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. The receiver recomputes
- * the HMAC with its secret, compares in constant time and refuses a timestamp more than 5 minutes old.
+ * Webhooks (event endpoints and the chatbot hand-off) are signed as the Standard Webhooks specification says: headers
+ * `webhook-id`, `webhook-timestamp` (unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256>` over
+ * `<id>.<timestamp>.<raw body>`, keyed by the base64-decoded part of a `whsec_` secret. During a rotation window the
+ * header lists one signature per secret, space-separated, so that a receiver holding either verifies.
  */
-export const SIGNATURE_HEADER = 'x-survey-signature';
-export const WEBHOOK_TOLERANCE_SECONDS = 300;
+export const WEBHOOK_ID_HEADER = 'webhook-id';
+export const WEBHOOK_TIMESTAMP_HEADER = 'webhook-timestamp';
+export const WEBHOOK_SIGNATURE_HEADER = 'webhook-signature';
+
+/** The chatbot hand-off's signing endpoint; an event endpoint's is `eventEndpoint(url)`. */
+export const CHATBOT_ENDPOINT = 'chatbot';
+/** An event endpoint is known by its URL: a new URL is a new destination, with a secret of its own. */
+export const eventEndpoint = (url: string) => `events:${createHash('sha256').update(url).digest('base64url').slice(0, 22)}`;
+
+/** The generations of one endpoint's secret: the one that signs, and the one before while its window lasts. */
+export interface SigningGenerations {
+  current: number;
+  previous?: { generation: number; until: string } | undefined;
+}
+/**
+ * How long a rotated-out secret goes on signing beside the new one: a day by default lets a receiver deploy the new
+ * secret without losing a delivery; 0 is a hard cutover (a leaked secret).
+ */
+export const ROTATION_OVERLAP_HOURS = { default: 24, max: 168 } as const;
+
+/** An endpoint whose secret was never rotated signs with generation 1. */
+export const FIRST_GENERATION: SigningGenerations = { current: 1 };
 
 /**
- * A tenant's webhook signing secret: derived from the deployment's survey secret, the tenant and the secret's
- * generation, so that it is never stored. Rotating it is raising the generation.
+ * An endpoint's signing secret: 32 bytes derived from the deployment's survey secret, the tenant, the endpoint and the
+ * generation, so that no secret is stored anywhere (the table, its backups and exports hold only generation numbers)
+ * and every endpoint's differs. Rotating is raising the generation.
  */
-export const webhookSecret = (surveySecret: string, tenantId: number, version: number) =>
-  `whsec_${createHmac('sha256', surveySecret).update(`webhook/${tenantId}/${version}`).digest('base64url')}`;
+export const webhookSecret = (rootSecret: string, tenantId: number, endpoint: string, generation: number) =>
+  `whsec_${createHmac('sha256', rootSecret).update(`webhook-signing/${tenantId}/${endpoint}/${generation}`).digest('base64')}`;
 
-const mac = (secret: string, timestamp: number, body: string) => createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+/** The secrets that sign at `now`: the current one first, then the previous one until its window closes. */
+export function signingSecrets(
+  rootSecret: string,
+  tenantId: number,
+  endpoint: string,
+  generations: SigningGenerations | undefined,
+  now: Date,
+): string[] {
+  const { current, previous } = generations ?? FIRST_GENERATION;
+  const live = previous && Date.parse(previous.until) > now.getTime() ? [previous.generation] : [];
+  return [current, ...live].map((generation) => webhookSecret(rootSecret, tenantId, endpoint, generation));
+}
 
-export const signatureHeader = (secret: string, body: string, now: Date) => {
+const signature = (secret: string, content: string) =>
+  `v1,${createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64'))
+    .update(content)
+    .digest('base64')}`;
+
+/** The three headers of a webhook signed with each of `secrets` (its id must hold no dot: the spec's rule). */
+export function webhookHeaders(secrets: string[], id: string, body: string, now: Date): Record<string, string> {
+  if (id.includes('.')) throw new Error('A webhook id may not contain a dot');
   const timestamp = Math.floor(now.getTime() / 1000);
-  return `t=${timestamp},v1=${mac(secret, timestamp, body)}`;
-};
-
-/** Whether a signature header is this secret's for this body, and recent. */
-export function verifySignature(secret: string, body: string, header: string | undefined, now: Date): boolean {
-  const parts = Object.fromEntries((header ?? '').split(',').map((part) => part.split('=', 2) as [string, string]));
-  const timestamp = Number(parts.t);
-  if (!Number.isInteger(timestamp) || Math.abs(now.getTime() / 1000 - timestamp) > WEBHOOK_TOLERANCE_SECONDS) return false;
-  const expected = Buffer.from(mac(secret, timestamp, body));
-  const given = Buffer.from(parts.v1 ?? '');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return {
+    [WEBHOOK_ID_HEADER]: id,
+    [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
+    [WEBHOOK_SIGNATURE_HEADER]: secrets.map((secret) => signature(secret, `${id}.${timestamp}.${body}`)).join(' '),
+  };
 }

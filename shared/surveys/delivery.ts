@@ -8,7 +8,7 @@ import type { DispatchMessage } from './dispatch.js';
 import { signSurveyLink, surveyUrl } from './link.js';
 import { heldByQuietHours, nextAttempt, quietUntil } from './attempts.js';
 import { DeliveryRefused, type AttemptKey, type ClaimedAttempt, type DeliveryPorts, type NextAttempt, type Sent } from './ports.js';
-import { SIGNATURE_HEADER, signatureHeader, webhookSecret } from '../events/signature.js';
+import { CHATBOT_ENDPOINT, signingSecrets, webhookHeaders } from '../events/signature.js';
 
 /**
  * Survey delivery: one dispatch message becomes one message to the customer (or one webhook to the tenant's
@@ -17,7 +17,7 @@ import { SIGNATURE_HEADER, signatureHeader, webhookSecret } from '../events/sign
  */
 
 export interface DeliveryConfig {
-  /** Signs survey links and derives webhook secrets. */
+  /** Signs survey links and derives each webhook endpoint's signing secret. */
   surveySecret: string;
   /** The public API's base URL: links open `<base>/s/<token>`. */
   baseUrl: string;
@@ -162,7 +162,7 @@ function sender(
   const { delivery } = settings;
   const channel = attempt.channel;
   if (handsOff(journey, channel)) {
-    if (!delivery.chatbot || !delivery.webhookSecretVersion) return 'the tenant has no chatbot webhook';
+    if (!delivery.chatbot) return 'the tenant has no chatbot webhook';
     const body = JSON.stringify({
       transactionId: attempt.transactionId,
       attemptId: attempt.attemptId,
@@ -171,16 +171,14 @@ function sender(
       customerFirstName: firstName(attempt.customerName),
       phone: attempt.contact,
     });
-    const secret = webhookSecret(config.surveySecret, attempt.tenantId, delivery.webhookSecretVersion);
+    // Signed with the hand-off's own secret: an event endpoint's secret cannot forge a hand-off.
+    const secrets = signingSecrets(config.surveySecret, attempt.tenantId, CHATBOT_ENDPOINT, delivery.signing?.[CHATBOT_ENDPOINT], now);
+    const id = `attempt_${attempt.tenantId}_${attempt.transactionId}_${attempt.attemptId}`;
     return () =>
       ports.senders.webhook({
         url: delivery.chatbot!.url,
         body,
-        headers: {
-          'content-type': 'application/json',
-          [SIGNATURE_HEADER]: signatureHeader(secret, body, now),
-          'x-survey-event-id': `${attempt.tenantId}.${attempt.transactionId}.${attempt.attemptId}`,
-        },
+        headers: { 'content-type': 'application/json', ...webhookHeaders(secrets, id, body, now) },
       });
   }
   switch (channel) {

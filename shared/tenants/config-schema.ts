@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { KEY_SCOPES } from './credentials.js';
 import { freeText } from '../schema.js';
+import type { SigningGenerations } from '../events/signature.js';
 
 /** Score scales: a score is supported when it is an integer inside its indicator's scale. */
 export const INDICATORS = {
@@ -144,11 +145,11 @@ export interface QuietHours {
 /** Quiet hours of a tenant that sets none: 21:00 to 08:00 in São Paulo. */
 export const DEFAULT_QUIET_HOURS: QuietHours = { timeZone: 'America/Sao_Paulo', from: '21:00', to: '08:00' };
 
-/** How a tenant's surveys go out: its sender identities on each channel, and its chatbot's webhook. */
 /** The events a tenant's webhooks can receive. */
 export const EVENT_TYPES = ['survey.answered', 'survey.failed', 'transaction.rejected'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** How a tenant's surveys go out: its sender identities on each channel, and its chatbot's webhook. */
 export const DeliveryConfig = v.strictObject({
   email: v.optional(v.strictObject({ from: address, name: v.optional(name(100)) })),
   sms: v.optional(v.strictObject({ originationIdentity: name(256) })),
@@ -160,7 +161,10 @@ export const DeliveryConfig = v.strictObject({
     }),
   ),
   chatbot: v.optional(v.strictObject({ url: webUrl })),
-  /** Endpoints that receive the tenant's events, signed as the chatbot hand-off is (shared/events/). */
+  /**
+   * Endpoints that receive the tenant's events, each signed with a secret of its own (shared/events/). An endpoint is
+   * known by its URL, so a URL is listed once.
+   */
   webhooks: v.optional(
     v.pipe(
       v.array(
@@ -168,9 +172,24 @@ export const DeliveryConfig = v.strictObject({
           url: webUrl,
           /** The event types it receives; all when absent. */
           events: v.optional(v.pipe(v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`)), v.minLength(1))),
+          /**
+           * Whether `survey.answered` carries the customer's free-text comment (customers type CPFs and phones into
+           * it): off unless the tenant opts this endpoint in.
+           */
+          includeComment: v.optional(v.boolean('must be true or false')),
         }),
       ),
       v.maxLength(5, 'may list at most 5 endpoints'),
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed) return;
+        dataset.value.forEach((endpoint, index) => {
+          if (dataset.value.findIndex((other) => other.url === endpoint.url) < index)
+            addIssue({
+              message: 'lists a URL twice (an endpoint is known by its URL)',
+              path: [{ type: 'array', origin: 'value', input: dataset.value, key: index, value: endpoint }],
+            });
+        });
+      }),
     ),
   ),
   /**
@@ -274,8 +293,11 @@ export interface Settings {
   classes: ClassConfig[];
   groups: GroupConfig[];
   delivery: DeliveryConfig & {
-    /** The generation of the chatbot webhook's signing secret (the secret itself is derived, never stored). */
-    webhookSecretVersion?: number;
+    /**
+     * The generations of each webhook endpoint's signing secret, by endpoint (`CHATBOT_ENDPOINT`, `eventEndpoint(url)`);
+     * the secrets themselves are derived, never stored. An endpoint absent here signs with generation 1.
+     */
+    signing?: Record<string, SigningGenerations>;
   };
   /** Absent: no retention. */
   privacy?: PrivacyConfig;

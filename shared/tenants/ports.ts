@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import type { Settings, UserScope } from './config-schema.js';
+import type { DeliveryConfig, Settings, UserScope } from './config-schema.js';
+import type { SigningGenerations } from '../events/signature.js';
 
 export const Tenant = v.object({ id: v.number(), name: v.string(), created_at: v.string() });
 export type Tenant = v.InferOutput<typeof Tenant>;
@@ -41,6 +42,15 @@ export interface TenantRepository {
   deleteUser(tenantId: number, tokenHash: string): Promise<void>;
   updateUserScope(tenantId: number, tokenHash: string, scope: UserScope): Promise<void>;
   putSettings(tenantId: number, settings: Omit<Settings, 'delivery'>): Promise<void>;
-  /** Writes the delivery settings, keeping the webhook secret's generation (the first chatbot webhook gets 1). */
-  putDelivery(tenantId: number, delivery: Settings['delivery']): Promise<{ delivery: Settings['delivery']; newWebhookSecret: boolean }>;
+  readSettings(tenantId: number): Promise<Settings>;
+  /**
+   * Writes the delivery settings. Each webhook endpoint they list (`CHATBOT_ENDPOINT`, `eventEndpoint(url)`) that has
+   * no signing generation yet gets generation 1: answered in `newEndpoints`, so that its secret is shown once.
+   */
+  putDelivery(tenantId: number, delivery: DeliveryConfig): Promise<{ newEndpoints: string[] }>;
+  /**
+   * Raises an endpoint's signing generation by one, keeping the one before until `previousUntil` (ISO-8601); answers
+   * the generations now in force.
+   */
+  rotateSigning(tenantId: number, endpoint: string, previousUntil: string): Promise<SigningGenerations>;
 }

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { UnauthenticatedError } from '../errors.js';
 import type { AuthContext } from './auth-context.js';
 import type { Tenant, TenantRepository, UserRecord } from './ports.js';
-import type { TenantConfig, UserScope } from './config-schema.js';
+import type { DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
+import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS } from '../events/signature.js';
 import { hashSecret, MAX_SECRET_LENGTH, newSecret, type KeyScope } from './credentials.js';
 
 export type { Tenant, UserRecord };
@@ -21,8 +22,8 @@ export interface IssuedUser {
 }
 
 /**
- * Tenants, their API keys, users and configuration. `webhookSecret` derives a tenant's chatbot webhook signing
- * secret when the caller has the deployment's survey secret (the admin CLI), so that a new one can be shown once;
+ * Tenants, their API keys, users and configuration. `webhookSecret` derives a webhook endpoint's signing secret when
+ * the caller has the deployment's survey secret (the admin CLI), so that a new one can be shown once;
  * `surveySecretName` names where that secret comes from.
  */
 export function tenantService(
@@ -30,7 +31,7 @@ export function tenantService(
   {
     webhookSecret,
     surveySecretName,
-  }: { webhookSecret?: ((tenantId: number, version: number) => string) | undefined; surveySecretName: string },
+  }: { webhookSecret?: ((tenantId: number, endpoint: string, generation: number) => string) | undefined; surveySecretName: string },
 ) {
   const createTenant = (name: string, id?: number): Promise<Tenant> => tenants.insertTenant(name, id);
 
@@ -103,20 +104,47 @@ export function tenantService(
   }
 
   /**
-   * Writes the tenant's delivery settings. A chatbot webhook gets a signing secret the first time: derived from the
-   * deployment's survey secret (never stored), shown here once when that secret is in the environment.
+   * Writes the tenant's delivery settings. Each webhook endpoint gets a signing secret of its own the first time it
+   * is listed: derived from the deployment's survey secret (never stored), shown here once when that secret is in the
+   * environment.
    */
   async function applyDelivery(config: TenantConfig): Promise<string[]> {
-    const stored = await tenants.putDelivery(config.id, config.delivery);
+    const { newEndpoints } = await tenants.putDelivery(config.id, config.delivery);
     const report = [`  delivery: ${Object.keys(config.delivery).join(', ') || 'none'}`];
-    if (stored.newWebhookSecret) {
+    for (const [endpoint, label] of webhookEndpoints(config.delivery)) {
+      if (!newEndpoints.includes(endpoint)) continue;
       report.push(
         webhookSecret
-          ? `  chatbot webhook signing secret (shown once): ${webhookSecret(config.id, stored.delivery.webhookSecretVersion!)}`
-          : `  chatbot webhook signing secret: run with ${surveySecretName} set to the stack's survey secret to see it`,
+          ? `  ${label} signing secret (shown once): ${webhookSecret(config.id, endpoint, 1)}`
+          : `  ${label} signing secret: not shown (${surveySecretName} is not set); with it set to the stack's survey secret, ` +
+              `get one with rotate-webhook-secret --overlap-hours 0`,
       );
     }
     return report;
+  }
+
+  /**
+   * Rotates the signing secret of one of the tenant's webhook endpoints (`chatbot`, or an event endpoint's URL) and
+   * answers the new secret, to be shown once. For `overlapHours` every delivery is signed with both the new and the
+   * old secret, so that the receiver can switch without losing any; then with the new one only.
+   */
+  async function rotateWebhookSecret(
+    tenantId: number,
+    target: string,
+    overlapHours: number,
+    now = new Date(),
+  ): Promise<{ label: string; secret: string; generation: number; oldSignsUntil: string }> {
+    if (!webhookSecret) throw new Error(`Run with ${surveySecretName} set to the stack's survey secret: the new secret must be shown.`);
+    if (!(overlapHours >= 0 && overlapHours <= ROTATION_OVERLAP_HOURS.max))
+      throw new Error(`The overlap must be from 0 to ${ROTATION_OVERLAP_HOURS.max} hours.`);
+    const { delivery } = await tenants.readSettings(tenantId);
+    const wanted = target === CHATBOT_ENDPOINT ? CHATBOT_ENDPOINT : eventEndpoint(target);
+    const found = webhookEndpoints(delivery).find(([endpoint]) => endpoint === wanted);
+    if (!found)
+      throw new Error(`Tenant ${tenantId} has no webhook endpoint ${target === CHATBOT_ENDPOINT ? 'for the chatbot' : 'at that URL'}.`);
+    const until = new Date(now.getTime() + overlapHours * 3_600_000).toISOString();
+    const { current } = await tenants.rotateSigning(tenantId, found[0], until);
+    return { label: found[1], secret: webhookSecret(tenantId, found[0], current), generation: current, oldSignsUntil: until };
   }
 
   /**
@@ -168,12 +196,21 @@ export function tenantService(
     resolveUser,
     readAsUser,
     applyTenantConfig,
+    rotateWebhookSecret,
     getTenant: tenants.getTenant,
     listTenants: tenants.listTenants,
   };
 }
 
 export type TenantService = ReturnType<typeof tenantService>;
+
+const eventLabel = (url: string) => `events endpoint ${url}`;
+
+/** The webhook endpoints delivery settings list: each one's signing endpoint and how a person reads it. */
+const webhookEndpoints = (delivery: DeliveryConfig): [string, string][] => [
+  ...(delivery.chatbot ? [[CHATBOT_ENDPOINT, 'chatbot webhook'] as [string, string]] : []),
+  ...(delivery.webhooks ?? []).map((w): [string, string] => [eventEndpoint(w.url), eventLabel(w.url)]),
+];
 
 /** Whether a user's scope covers a store: every store, or one it lists. */
 export const seesStore = (scope: UserScope, storeId: number): boolean => scope === 'all' || scope.stores.includes(storeId);

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { GetQueueUrlCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SNSEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -8,7 +8,7 @@ import { invoke } from '../../infra/local/invoke.js';
 import { putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
 import { ENV, requireEnv } from '../../shared/config.js';
 import { QUEUES } from '../../shared/queues.js';
-import { webhookSecret } from '../../shared/events/signature.js';
+import { CHATBOT_ENDPOINT, webhookSecret } from '../../shared/events/signature.js';
 import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
@@ -104,7 +104,7 @@ interface OutboxMessage {
   transactionId: number | null;
   attemptId: number | null;
   signatureValid: boolean | null;
-  signature: string | null;
+  headers?: Record<string, string>;
 }
 
 describe('survey delivery', () => {
@@ -191,7 +191,7 @@ describe('survey delivery', () => {
     expect(await outboxTo(phone)).toHaveLength(0);
   });
 
-  it("hands the journey's whatsapp attempt to the tenant's chatbot, signed so that the receiver's own HMAC verifies it", async () => {
+  it("hands the journey's whatsapp attempt to the tenant's chatbot, signed so that the receiver's Standard Webhooks library verifies it", async () => {
     const phone = newPhone();
     const { id, message } = await transaction('atendimento', { name: 'Bia Lopes', phone });
     expect(await deliver([message])).toEqual([]);
@@ -207,9 +207,8 @@ describe('survey delivery', () => {
       phone,
     });
     expect(hook!.signatureValid).toBe(true);
-    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(hook!.signature!)!;
-    const secret = webhookSecret(requireEnv(ENV.surveySecret), tenant.tenantId, 1);
-    expect(createHmac('sha256', secret).update(`${t}.${hook!.text}`).digest('hex')).toBe(v1);
+    const secret = webhookSecret(requireEnv(ENV.surveySecret), tenant.tenantId, CHATBOT_ENDPOINT, 1);
+    expect(new Webhook(secret).verify(hook!.text, hook!.headers!)).toMatchObject({ transactionId: id });
     expect(await survey(id)).toMatchObject({ status: 'sent', channel: 'whatsapp' });
   });
 

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DomainError, NotFoundError } from '../../shared/errors.js';
 import { submitSurvey, showSurvey, unsubscribe, type PagePorts, type PageTransaction } from '../../shared/surveys/answer-page.js';
@@ -15,7 +14,8 @@ import {
   type Senders,
 } from '../../shared/surveys/ports.js';
 import type { SurveyBody } from '../../shared/surveys/schema.js';
-import { webhookSecret } from '../../shared/events/signature.js';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { CHATBOT_ENDPOINT, eventEndpoint, webhookSecret } from '../../shared/events/signature.js';
 import type { Settings } from '../../shared/tenants/config-schema.js';
 
 /** Survey delivery and the survey page against in-memory ports: no table, no provider, no Java. */
@@ -54,7 +54,6 @@ const settings: Settings = {
     sms: { originationIdentity: '+5511900000001' },
     whatsapp: { phoneNumberId: 'pn-1', template: 'pesquisa', language: 'pt_BR' },
     chatbot: { url: 'https://bot.example.com/hook' },
-    webhookSecretVersion: 1,
   },
 };
 
@@ -284,9 +283,10 @@ describe('survey delivery', () => {
     expect(d.calls).toHaveLength(0);
   });
 
-  it("hands a journey's whatsapp attempt to the tenant's chatbot with a signature its own HMAC verifies", async () => {
+  it("hands a journey's whatsapp attempt to the tenant's chatbot, signed (Standard Webhooks) with the hand-off's own secret", async () => {
     const d = memoryDelivery({ channel: 'whatsapp', journeyId: 3, contact: '+5511987654321' });
-    expect(await d.deliver()).toBe('sent');
+    // Sent now: the receiver refuses a timestamp more than 5 minutes from its clock.
+    expect(await d.deliver(new Date())).toBe('sent');
     const hook = d.calls[0]!.message as { url: string; body: string; headers: Record<string, string> };
     expect(d.calls[0]!.channel).toBe('webhook');
     expect(hook.url).toBe('https://bot.example.com/hook');
@@ -298,10 +298,12 @@ describe('survey delivery', () => {
       customerFirstName: 'Maria',
       phone: '+5511987654321',
     });
-    // Verified as a receiver would, from the README's recipe, without the service's own code.
-    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(hook.headers['x-survey-signature']!)!;
-    const secret = webhookSecret(SECRET, 1, 1);
-    expect(createHmac('sha256', secret).update(`${t}.${hook.body}`).digest('hex')).toBe(v1);
+    expect(hook.headers['webhook-id']).toBe('attempt_1_42_1');
+    // Verified as a receiver would, with the Standard Webhooks library.
+    expect(new Webhook(webhookSecret(SECRET, 1, CHATBOT_ENDPOINT, 1)).verify(hook.body, hook.headers)).toMatchObject({ transactionId: 42 });
+    // The secret of one of the tenant's event endpoints cannot forge a hand-off.
+    const eventSecret = webhookSecret(SECRET, 1, eventEndpoint('https://bot.example.com/hook'), 1);
+    expect(() => new Webhook(eventSecret).verify(hook.body, hook.headers)).toThrow(WebhookVerificationError);
   });
 
   it('fails an attempt whose channel the tenant has not configured, naming what is missing', async () => {

@@ -51,6 +51,15 @@ describe('tenant files', () => {
     expect(parseTenantFile(tenant({ privacy: { retentionDays: 365 } }), {}).tenants[0]!.privacy).toEqual({ retentionDays: 365 });
   });
 
+  it("keep the answer's comment out of events unless an endpoint opts in", () => {
+    const webhooks = (listed: Record<string, unknown>[]) =>
+      parseTenantFile(tenant({ delivery: { webhooks: listed } }), {}).tenants[0]!.delivery.webhooks!.map((w) => w.includeComment ?? false);
+    expect(webhooks([{ url: 'https://hooks.example.com/a' }, { url: 'https://hooks.example.com/b', includeComment: true }])).toEqual([
+      false,
+      true,
+    ]);
+  });
+
   it('take variables from the environment', () => {
     const { tenants } = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), { LOCAL_API_KEY: 'from-the-environment-123' });
     expect(tenants[0]!.keys[0]!.value).toBe('from-the-environment-123');
@@ -80,6 +89,16 @@ describe('tenant files', () => {
     [{ privacy: { retentionDays: 2.5 } }, 'tenants[0].privacy.retentionDays: must be an integer'],
     [{ privacy: { keepDays: 30 } }, 'tenants[0].privacy.keepDays: is not a known field'],
     [{ id: '7' }, 'tenants[0].id: must be a number'],
+    [
+      { delivery: { webhooks: [{ url: 'https://hooks.example.com/a', includeComment: 'yes' }] } },
+      'tenants[0].delivery.webhooks[0].includeComment: must be true or false',
+    ],
+    [
+      {
+        delivery: { webhooks: [{ url: 'https://hooks.example.com/a' }, { url: 'https://hooks.example.com/a', events: ['survey.failed'] }] },
+      },
+      'tenants[0].delivery.webhooks[1]: lists a URL twice (an endpoint is known by its URL)',
+    ],
     [
       { keys: [{ scope: 'public', value: '${UNSET_VARIABLE_FOR_TEST}' }] },
       'tenants[0].keys[0].value: environment variable UNSET_VARIABLE_FOR_TEST is not set and has no default',

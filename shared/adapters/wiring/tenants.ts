@@ -19,9 +19,10 @@ export const {
   resolveUser,
   readAsUser,
   applyTenantConfig,
+  rotateWebhookSecret,
   getTenant,
   listTenants,
 } = tenantService(tenantRepository, {
-  webhookSecret: surveySecret ? (tenantId, version) => webhookSecret(surveySecret, tenantId, version) : undefined,
+  webhookSecret: surveySecret ? (tenantId, endpoint, generation) => webhookSecret(surveySecret, tenantId, endpoint, generation) : undefined,
   surveySecretName: ENV.surveySecret,
 });
