@@ -12,7 +12,7 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDbLocal, startSesServer, st
 import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
 import { webhookSecret } from '../../shared/events/signature.js';
 import { readSurveyLink } from '../../shared/surveys/link.js';
-import { createQueues, createTable, type QueueUrls } from './setup.js';
+import { createAsyncFailureQueue, createQueues, createTable, type QueueUrls } from './setup.js';
 
 /** Signs survey links and derives webhook secrets locally; on AWS the stack generates it. */
 export const LOCAL_SURVEY_SECRET = 'local-survey-secret';
@@ -50,6 +50,8 @@ export interface LocalStack {
   outboxUrl: string;
   tableName: string;
   queueUrls: QueueUrls;
+  /** Where the local timer records a scheduled run that failed three times (AsyncFailureQueue). */
+  asyncFailureQueueUrl: string;
   /** The environment a process needs to use this stack (functions read it at load). */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -91,6 +93,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const sqsClient = new SQSClient({ ...clientConfig, endpoint: sqs.endpoint });
     await createTable(dynamoClient, options.tableName);
     const queueUrls = await createQueues(sqsClient);
+    const asyncFailureQueueUrl = await createAsyncFailureQueue(sqsClient);
     dynamoClient.destroy();
 
     const env: Record<string, string> = {
@@ -133,7 +136,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }
     // Survey links open the public gateway; the dispatcher reads this when it loads, so the poller starts now.
     process.env[ENV.surveyBaseUrl] = env[ENV.surveyBaseUrl] = options.surveyBaseUrl ?? gateways[0]!.url;
-    const poller = startPoller(sqsClient, queueUrls, { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds });
+    const poller = startPoller(sqsClient, queueUrls, { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds, asyncFailureQueueUrl });
     stops.push(async () => {
       await poller.stop();
       sqsClient.destroy();
@@ -147,6 +150,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       outboxUrl: outbox.url,
       tableName: options.tableName,
       queueUrls,
+      asyncFailureQueueUrl,
       env,
       stop,
     };
