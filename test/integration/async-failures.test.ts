@@ -9,8 +9,12 @@ import {
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functionNameOf, invokeAsync, type AsyncFailureRecord } from '../../infra/local/async.js';
+import { startPoller } from '../../infra/local/poller.js';
+import { createQueues } from '../../infra/local/setup.js';
 import { redriveAsyncFailures } from '../../infra/redrive.js';
-import { ASYNC_FAILURES } from '../../shared/queues.js';
+import { scheduled } from '../../infra/routes.js';
+import { ENV } from '../../shared/config.js';
+import { ASYNC_FAILURES, QUEUES } from '../../shared/queues.js';
 
 /**
  * Lambda's asynchronous invocation, as the local timer of the scheduled functions performs it: a run that throws is
@@ -108,5 +112,34 @@ describe('asynchronous invocations (scheduled runs, SES events)', () => {
     // Only the unreadable record is left, back in sight once this run's receive stops hiding it.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await drain()).toEqual(['not json']);
+  });
+});
+
+describe('the local timer of the scheduled functions', () => {
+  it('invokes each as Lambda invokes it asynchronously: a run that fails three times is recorded on the async-failure queue', async () => {
+    const saved = { ...process.env };
+    // Every run fails (the table does not exist); the consumers poll queues of this test's own, which stay empty.
+    process.env[ENV.tableName] = `missing-${randomUUID()}`;
+    const queueUrls = await createQueues(sqs, `timer-${randomUUID().slice(0, 8)}-`);
+    for (const [id, queue] of Object.entries(QUEUES)) process.env[queue.urlEnv] = queueUrls[id as keyof typeof queueUrls];
+    const poller = startPoller(sqs, queueUrls, { visibilityTimeoutSeconds: 1, scheduledEverySeconds: 600, asyncFailureQueueUrl: queueUrl });
+    const records: AsyncFailureRecord[] = [];
+    try {
+      for (let waited = 0; records.length < scheduled.length && waited < 20_000; waited += 250) {
+        records.push(...(await drain()).map((body) => JSON.parse(body) as AsyncFailureRecord));
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    } finally {
+      await poller.stop();
+      process.env = saved;
+      for (const url of Object.values(queueUrls)) await sqs.send(new DeleteQueueCommand({ QueueUrl: url }));
+    }
+
+    expect(records.map((r) => functionNameOf(r.requestContext.functionArn)).sort()).toEqual(scheduled.map((job) => job.id).sort());
+    for (const record of records) {
+      expect(record.requestContext).toMatchObject({ condition: 'RetriesExhausted', approximateInvokeCount: 3 });
+      expect(record.requestPayload).toMatchObject({ source: 'local.timer' });
+      expect(record.responsePayload.errorType).toBe('ResourceNotFoundException');
+    }
   });
 });
