@@ -49,14 +49,21 @@ export const acknowledgeAnonymousRoute = (route: IConstruct): void =>
       'Anonymous by design: the health check, or a survey page whose signed, expiring link token is its authorization; throttled harder than keyed routes.',
   });
 
-/** A dead-letter queue: it has no dead-letter queue of its own, and keeps its messages 14 days for the operator. */
+/**
+ * A dead-letter queue (of a queue, an EventBridge target or an SNS subscription) or the async-failure queue (Lambda's
+ * on-failure destination): it has no dead-letter queue of its own, and keeps its messages 14 days for the operator.
+ */
 export const acknowledgeDeadLetterQueue = (queue: IConstruct): void =>
   Validations.of(queue).acknowledge(
     {
       id: 'Serverless::Serverless-SQSRedrivePolicy',
-      reason: 'This is a dead-letter queue: messages stop here for the operator (14 days).',
+      reason: 'A dead-letter queue or the async-failure queue: messages stop here for the operator (14 days, alarmed on the first).',
     },
-    { id: 'AwsSolutions::AwsSolutions-SQS3', reason: 'This is a dead-letter queue (of an EventBridge target or an SNS subscription).' },
+    {
+      id: 'AwsSolutions::AwsSolutions-SQS3',
+      reason:
+        'A dead-letter queue (of a queue, an EventBridge target or an SNS subscription) or the async-failure queue: where failures end, not a queue that fails onward.',
+    },
   );
 
 /** A queue consumer's event source: failures go to the queue's own dead-letter queue after 5 receives. */
