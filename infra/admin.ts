@@ -6,9 +6,11 @@ import { parseTenantFile } from '../shared/tenants/tenant-file.js';
 import * as tenants from '../shared/adapters/wiring/tenants.js';
 import { listTenants } from '../shared/adapters/tenant-repository.js';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { QUEUES, type QueueId } from '../shared/queues.js';
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { ASYNC_FAILURES, QUEUES, type QueueId } from '../shared/queues.js';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/services.js';
-import { queueUrl, redrive } from './redrive.js';
+import { queueUrl, redrive, redriveAsyncFailures } from './redrive.js';
+import { notified, scheduled } from './routes.js';
 import { ROTATION_OVERLAP_HOURS } from '../shared/events/signature.js';
 
 // The SDK warns that its 2027 releases need Node 22; Lambda runs 24, and this machine's Node 20 is supported until then.
@@ -30,9 +32,12 @@ Commands:
                                              a new signing secret for the chatbot hand-off or the event endpoint at URL,
                                              shown once; for H hours (default ${ROTATION_OVERLAP_HOURS.default}, 0 to ${ROTATION_OVERLAP_HOURS.max}) deliveries carry
                                              both the new and the old signature, then the new one only
-  redrive transactions|surveyDispatch|events [--dlq-url URL --source-url URL]
+  redrive transactions|surveyDispatch|events|privacy [--dlq-url URL --source-url URL]
                                              move a dead-letter queue's messages back to their queue (on AWS, give the
                                              URLs from the stack outputs; locally the queues are found by name)
+  redrive asyncFailures [--dlq-url URL]      invoke again, asynchronously, each failed scheduled run or SES event
+                                             recorded on the async-failure queue (on AWS, --dlq-url is the output
+                                             AsyncFailureQueueUrl; locally the function runs in this process)
 
 Webhook secrets derive from the stack's survey secret: apply and rotate-webhook-secret show them when ${ENV.surveySecret}
 is set to it (rotate-webhook-secret refuses to run without it).
@@ -135,8 +140,9 @@ async function run(argv: string[]): Promise<void> {
       );
     }
     case 'redrive': {
+      if (file === 'asyncFailures') return console.log(await redriveAsync(local, values['dlq-url']));
       const queue = QUEUES[file as QueueId];
-      if (!queue) throw new UsageError(`redrive needs a queue: ${Object.keys(QUEUES).join(' or ')}.`);
+      if (!queue) throw new UsageError(`redrive needs a queue: ${[...Object.keys(QUEUES), 'asyncFailures'].join(' or ')}.`);
       if (local) process.env.AWS_ENDPOINT_URL_SQS ??= `http://127.0.0.1:${process.env.SQS_PORT ?? 9324}`;
       const client = new SQSClient({});
       const dlqUrl = values['dlq-url'] ?? (await queueUrl(client, `${queue.name}-dlq`));
@@ -146,6 +152,33 @@ async function run(argv: string[]): Promise<void> {
     default:
       throw new UsageError(`unknown command "${command}". Run: npm run admin -- help`);
   }
+}
+
+/**
+ * The async-failure queue's records, invoked again. On AWS, through Lambda (InvocationType Event: a failure is
+ * retried and recorded again, as the first time). Locally the functions live in `npm start`'s process, so the one
+ * named runs here, as the local timer runs it (two retries, then a record), against the local stack's table and queues.
+ */
+async function redriveAsync(local: boolean, url: string | undefined): Promise<string> {
+  if (!local) {
+    if (!url) throw new UsageError('on AWS, give --dlq-url: the AsyncFailureQueueUrl output of the service stack.');
+    const lambda = new LambdaClient({});
+    return redriveAsyncFailures(new SQSClient({}), url, async (functionArn, payload) => {
+      await lambda.send(new InvokeCommand({ FunctionName: functionArn, InvocationType: 'Event', Payload: JSON.stringify(payload) }));
+    });
+  }
+  process.env.AWS_ENDPOINT_URL_SQS ??= `http://127.0.0.1:${process.env.SQS_PORT ?? 9324}`;
+  const client = new SQSClient({});
+  for (const queue of Object.values(QUEUES)) process.env[queue.urlEnv] ??= await queueUrl(client, queue.name);
+  const failures = url ?? (await queueUrl(client, ASYNC_FAILURES.name));
+  const { loadHandler } = await import('./local/gateway.js');
+  const { invokeAsync, functionNameOf } = await import('./local/async.js');
+  return redriveAsyncFailures(client, failures, async (functionArn, payload) => {
+    const id = functionNameOf(functionArn);
+    const fn = [...scheduled, ...notified].find((candidate) => candidate.id === id);
+    if (!fn) throw new UsageError(`${id} is not a function invoked asynchronously.`);
+    await invokeAsync(id, await loadHandler(fn.handler), payload, { client, queueUrl: failures });
+  });
 }
 
 try {

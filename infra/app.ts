@@ -1,9 +1,9 @@
 import { App } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { writeReference } from './reference.js';
-import { SurveyServiceStack } from './stack.js';
+import { surveyService } from './stack.js';
 
-/** `npx cdk deploy`. Settings come from CDK context (cdk.json, or `-c name=value`). */
+/** `npx cdk deploy --all`. Settings come from CDK context (cdk.json, or `-c name=value`). */
 const app = new App();
 const setting = (name: string) => app.node.tryGetContext(name) as string | number | undefined;
 
@@ -30,7 +30,9 @@ if (setting('consumerReservedConcurrency') !== undefined)
 // The OpenAPI documents and /docs, written now from the code being deployed; each API's reference function bundles its own.
 const references = { public: await writeReference('public'), chatbot: await writeReference('chatbot') };
 
-new SurveyServiceStack(app, `SurveyService-${stage}`, {
+// Two stacks, SurveyService-<stage>-Data (table and secrets, retained) and SurveyService-<stage> (the service and its
+// nested stacks): `npx cdk deploy --all`.
+surveyService(app, `SurveyService-${stage}`, {
   stage,
   logRetention: retention as RetentionDays,
   authorizerCacheTtlSeconds: Number(setting('authorizerCacheTtlSeconds') ?? 300),

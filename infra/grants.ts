@@ -20,9 +20,18 @@ export const SECRET_ENV: Record<SecretId, SecretName> = {
   surveyLinks: ENV.surveySecret,
 };
 
-/** A resource of the service, named as the stack and the local stack both know it. */
+/**
+ * A resource of the service, named as the stack and the local stack both know it. `logGroup` is the function's own
+ * log group (the runtime writes its logs with the function's role); `asyncFailures` the queue where Lambda records an
+ * asynchronous invocation that failed its retries (ASYNC_FAILURES in shared/queues.ts), sent with the function's role.
+ */
 export type Resource =
-  { kind: 'table' } | { kind: 'queue'; queue: QueueId } | { kind: 'sender'; provider: Provider } | { kind: 'secret'; secret: SecretId };
+  | { kind: 'table' }
+  | { kind: 'queue'; queue: QueueId }
+  | { kind: 'sender'; provider: Provider }
+  | { kind: 'secret'; secret: SecretId }
+  | { kind: 'logGroup' }
+  | { kind: 'asyncFailures' };
 
 export interface Statement {
   actions: readonly string[];
@@ -38,6 +47,8 @@ export interface Needs {
   consumes?: QueueId | undefined;
   providers?: readonly Provider[] | undefined;
   secrets?: readonly SecretId[] | undefined;
+  /** Invoked asynchronously (by EventBridge or SNS): Lambda records a failed invocation on the async-failure queue. */
+  async?: true | undefined;
 }
 
 /**
@@ -67,6 +78,9 @@ const SEND_ACTIONS: Record<Provider, string> = {
   whatsapp: 'social-messaging:SendWhatsAppMessage',
 };
 
+/** What the runtime does with the function's role to write its logs: its own log group only (no logs:* on `*`). */
+export const LOG_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'] as const;
+
 /** The statements a function's role holds. */
 export function statementsOf(needs: Needs): Statement[] {
   const tableActions = needs.table.flatMap((access) => TABLE_ACTIONS[access]);
@@ -79,6 +93,8 @@ export function statementsOf(needs: Needs): Statement[] {
       actions: ['secretsmanager:GetSecretValue'],
       resource: { kind: 'secret', secret } as const,
     })),
+    ...(needs.async ? [{ actions: ['sqs:SendMessage'], resource: { kind: 'asyncFailures' } as const }] : []),
+    { actions: [...LOG_ACTIONS], resource: { kind: 'logGroup' } as const },
   ];
 }
 
@@ -96,10 +112,10 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
     consumer.id,
     { table: consumer.table, sends: consumer.sends, consumes: consumer.queue, providers: consumer.providers, secrets: secretsOf(consumer) },
   ]),
-  ...scheduled.map((job): [string, Needs] => [job.id, { table: job.table, sends: job.sends }]),
+  ...scheduled.map((job): [string, Needs] => [job.id, { table: job.table, sends: job.sends, async: true }]),
   ...(Object.keys(authorizers) as ApiName[]).map((api): [string, Needs] => [authorizerId(api), { table: ['read'], sends: [] }]),
   ...(Object.keys(authorizers) as ApiName[]).map((api): [string, Needs] => [referenceId(api), { table: [], sends: [] }]),
-  ...notified.map((fn): [string, Needs] => [fn.id, { table: fn.table, sends: fn.sends }]),
+  ...notified.map((fn): [string, Needs] => [fn.id, { table: fn.table, sends: fn.sends, async: true }]),
 ]);
 
 export function authorizerId(api: ApiName): string {

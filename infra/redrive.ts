@@ -47,3 +47,55 @@ export async function redrive(client: SQSClient, dlqUrl: string, sourceUrl: stri
 export async function queueUrl(client: SQSClient, name: string): Promise<string> {
   return (await client.send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl!;
 }
+
+/**
+ * Invokes again, asynchronously, each failed invocation recorded on the async-failure queue: `reinvoke` gets the
+ * record's function ARN and its event (`requestContext.functionArn`, `requestPayload`); each record it took is
+ * deleted. A record that cannot be read, or whose invocation is refused, stays on the queue and is counted. An
+ * invocation that fails again is retried twice by Lambda and recorded again, as the first one was.
+ */
+export async function redriveAsyncFailures(
+  client: SQSClient,
+  queueUrl: string,
+  reinvoke: (functionArn: string, payload: unknown) => Promise<void>,
+  hideSeconds = 300,
+): Promise<string> {
+  let invoked = 0;
+  const left: string[] = [];
+  for (;;) {
+    // Hidden for the rest of the run, so that a record left behind is not read twice.
+    const { Messages = [] } = await client.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: hideSeconds }),
+    );
+    if (!Messages.length) break;
+    const done: typeof Messages = [];
+    for (const message of Messages) {
+      let record: { requestContext?: { functionArn?: unknown }; requestPayload?: unknown };
+      try {
+        record = JSON.parse(message.Body ?? '') as typeof record;
+      } catch {
+        record = {};
+      }
+      const functionArn = record.requestContext?.functionArn;
+      if (typeof functionArn !== 'string' || !('requestPayload' in record)) {
+        left.push(`${message.MessageId}: not a record of a failed invocation`);
+        continue;
+      }
+      try {
+        await reinvoke(functionArn, record.requestPayload);
+        done.push(message);
+      } catch (error) {
+        left.push(`${message.MessageId}: ${(error as Error).name}: ${(error as Error).message}`);
+      }
+    }
+    if (done.length)
+      await client.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+        }),
+      );
+    invoked += done.length;
+  }
+  return [`invoked ${invoked} failed invocations again`, ...(left.length ? [`left on the queue: ${left.length}`, ...left] : [])].join('\n');
+}

@@ -11,6 +11,16 @@ export const QUEUES = {
 } as const;
 export type QueueId = keyof typeof QUEUES;
 
+/**
+ * Where Lambda records an asynchronous invocation (a scheduled run, an SNS notification) that failed its two retries:
+ * the on-failure destination of every asynchronously invoked function. Each record holds the function's ARN and the
+ * event (`requestContext.functionArn`, `requestPayload`); `npm run admin -- redrive asyncFailures` invokes each again.
+ */
+export const ASYNC_FAILURES = { name: 'AsyncFailureQueue' } as const;
+
+/** Lambda's retries of a failed asynchronous invocation (its default, said out loud), before the failure is recorded. */
+export const ASYNC_RETRY_ATTEMPTS = 2;
+
 /** Records per consumer invocation: SQS's largest receive, and the event source's batch size. */
 export const QUEUE_BATCH_SIZE = 10;
 

@@ -6,9 +6,11 @@ import { recordEmailFeedback, SesEvent } from '../../shared/surveys/feedback.js'
 import { emailFeedback } from '../../shared/adapters/wiring/survey-pages.js';
 
 /**
- * SES bounce and complaint events of survey e-mails, from the configuration set's SNS destination. A record that
- * is not an SES event is logged and skipped (SNS would retry it forever otherwise); a failure to store throws, and
- * SNS retries the delivery.
+ * SES bounce and complaint events of survey e-mails, from the configuration set's SNS destination. SNS invokes this
+ * function asynchronously: its own retries cover only handing the notification to Lambda. A record that is not an
+ * SES event is logged and skipped (throwing would only fail it three times over); a failure to store throws, Lambda
+ * retries the invocation twice, and then records it, event and error, on the async-failure queue (its alarm fires;
+ * `npm run admin -- redrive asyncFailures` invokes it again). Suppressing an address or opting a customer out twice leaves the same state.
  */
 export const handler = async (event: SNSEvent, context: Context): Promise<void> => {
   logger.addContext(context);

@@ -5,15 +5,10 @@ import type { IConstruct } from 'constructs';
  * The cdk-nag findings this design accepts, each with its reason (test/infra/nag.test.ts runs the AwsSolutions and
  * Serverless packs and fails on any finding without one). A rule's id names its pack; a bracket names one finding.
  */
-export function acknowledgeStackFindings(stack: Stack, tableArnToken: string): void {
+export function acknowledgeStackFindings(stack: Stack, tableArnExport: string): void {
   Validations.of(stack).acknowledge(
     {
-      id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-      reason:
-        "Every function's role has AWSLambdaBasicExecutionRole only: CreateLogStream and PutLogEvents on its own log group; no other managed policy.",
-    },
-    {
-      id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${tableArnToken}.Arn>/index/*]`,
+      id: `AwsSolutions::AwsSolutions-IAM5[Resource::${tableArnExport}/index/*]`,
       reason: "The table's grants cover its indexes (lists query them); the wildcard is the index name under this one table.",
     },
     {
@@ -36,7 +31,7 @@ export function acknowledgeStackFindings(stack: Stack, tableArnToken: string): v
     {
       id: 'Serverless::Serverless-LambdaDLQ',
       reason:
-        "HTTP functions are invoked synchronously (the caller gets the error); queue consumers fail records to their queue's DLQ; the scheduled and SNS-invoked functions have DLQs on their EventBridge target and subscription.",
+        "The rule asks for a dead-letter queue (DeadLetterConfig), which only asynchronous invocations use. HTTP functions and authorizers are invoked synchronously (API Gateway gets the error); queue consumers are invoked synchronously by their event source, and a failed record returns to its queue, whose redrive policy moves it to the queue's DLQ after 5 receives; the asynchronously invoked functions (scheduled, SES events) have an on-failure destination instead, the async-failure queue with its alarm (a destination records the error with the event, a DLQ only the event).",
     },
     {
       id: 'AwsSolutions::AwsSolutions-SMG4',
@@ -54,14 +49,21 @@ export const acknowledgeAnonymousRoute = (route: IConstruct): void =>
       'Anonymous by design: the health check, or a survey page whose signed, expiring link token is its authorization; throttled harder than keyed routes.',
   });
 
-/** A dead-letter queue: it has no dead-letter queue of its own, and keeps its messages 14 days for the operator. */
+/**
+ * A dead-letter queue (of a queue, an EventBridge target or an SNS subscription) or the async-failure queue (Lambda's
+ * on-failure destination): it has no dead-letter queue of its own, and keeps its messages 14 days for the operator.
+ */
 export const acknowledgeDeadLetterQueue = (queue: IConstruct): void =>
   Validations.of(queue).acknowledge(
     {
       id: 'Serverless::Serverless-SQSRedrivePolicy',
-      reason: 'This is a dead-letter queue: messages stop here for the operator (14 days).',
+      reason: 'A dead-letter queue or the async-failure queue: messages stop here for the operator (14 days, alarmed on the first).',
     },
-    { id: 'AwsSolutions::AwsSolutions-SQS3', reason: 'This is a dead-letter queue (of an EventBridge target or an SNS subscription).' },
+    {
+      id: 'AwsSolutions::AwsSolutions-SQS3',
+      reason:
+        'A dead-letter queue (of a queue, an EventBridge target or an SNS subscription) or the async-failure queue: where failures end, not a queue that fails onward.',
+    },
   );
 
 /** A queue consumer's event source: failures go to the queue's own dead-letter queue after 5 receives. */

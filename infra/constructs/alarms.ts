@@ -14,9 +14,12 @@ export class Alarms extends Construct {
     if (props.email) this.topic.addSubscription(new EmailSubscription(props.email));
   }
 
-  /** An alarm when `metric` reaches `threshold` in one period; missing data is not a breach. */
-  add(id: string, description: string, metric: IMetric, threshold: number): Alarm {
-    const alarm = new Alarm(this, id, {
+  /**
+   * An alarm when `metric` reaches `threshold` in one period; missing data is not a breach. `scope`: where the alarm
+   * is declared (the stack of what it watches), this construct by default.
+   */
+  add(id: string, description: string, metric: IMetric, threshold: number, scope: Construct = this): Alarm {
+    const alarm = new Alarm(scope, scope === this ? id : `${id}Alarm`, {
       alarmDescription: description,
       metric,
       threshold,

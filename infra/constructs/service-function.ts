@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 
@@ -46,11 +47,23 @@ export const SYSTEM_LOG_LEVEL = SystemLogLevel.WARN;
 /** The environment every function starts with (the benchmarks import bundles with it too). */
 export const FUNCTION_ENVIRONMENT: Record<string, string> = { POWERTOOLS_LOG_LEVEL: 'INFO' };
 
-/** Every Lambda of the service: Node 24 on arm64, an ESM bundle, its own log group with retention, JSON logs. */
+/**
+ * Every Lambda of the service: Node 24 on arm64, an ESM bundle, its own log group with retention, JSON logs. Its role
+ * starts empty: no AWSLambdaBasicExecutionRole (whose logs actions are on `*`, every log group of the account); the
+ * stack adds the function's statements of infra/grants.ts, among them the writing of its own log group only.
+ */
 export class ServiceFunction extends NodejsFunction {
+  /** The function's own log group, the only one its role may write to. */
+  readonly ownLogGroup: LogGroup;
+
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    const role = new Role(scope, `${id}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `The execution role of ${id}: its statements of infra/grants.ts, nothing else`,
+    });
     super(scope, id, {
+      role,
       entry: `${ROOT}functions/${props.handler}`,
       handler: 'handler',
       projectRoot: ROOT,
@@ -78,5 +91,6 @@ export class ServiceFunction extends NodejsFunction {
         : BUNDLING,
       environment: { ...FUNCTION_ENVIRONMENT, ...props.environment },
     });
+    this.ownLogGroup = logGroup;
   }
 }

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { HttpRequest, HttpResponse } from '@smithy/types';
 import { ENV, secretArnVariable } from '../../shared/config.js';
-import { QUEUES, type QueueId } from '../../shared/queues.js';
+import { ASYNC_FAILURES, QUEUES, type QueueId } from '../../shared/queues.js';
 import { grantsOf, SECRET_ENV, type Resource, type SecretId, type Statement } from '../grants.js';
 
 /**
@@ -81,6 +81,9 @@ function sameResource(granted: Resource, asked: Call['resource']): boolean {
       return asked.kind === 'sender' && asked.provider === granted.provider;
     case 'secret':
       return asked.kind === 'secret' && asked.secret === granted.secret;
+    case 'logGroup':
+    case 'asyncFailures':
+      return true;
   }
 }
 
@@ -121,7 +124,11 @@ function callsOf(request: HttpRequest): Call[] {
         {
           service,
           action,
-          resource: queue ? { kind: 'queue', queue } : { kind: 'other', arn: name },
+          resource: queue
+            ? { kind: 'queue', queue }
+            : name === ASYNC_FAILURES.name || name.startsWith(`${ASYNC_FAILURES.name}-`)
+              ? { kind: 'asyncFailures' }
+              : { kind: 'other', arn: name },
           arn: `arn:aws:sqs:us-east-1:${ACCOUNT}:${name}`,
         },
       ];

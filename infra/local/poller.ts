@@ -5,6 +5,7 @@ import { consumers, scheduled } from '../routes.js';
 import type { QueueUrls } from './setup.js';
 import { runAs } from './iam.js';
 import { invoke } from './invoke.js';
+import { invokeAsync } from './async.js';
 import { loadHandler } from './gateway.js';
 
 /**
@@ -20,17 +21,27 @@ export interface Poller {
 export function startPoller(
   client: SQSClient,
   queueUrls: QueueUrls,
-  options: { visibilityTimeoutSeconds: number; scheduledEverySeconds?: number },
+  options: { visibilityTimeoutSeconds: number; scheduledEverySeconds?: number; asyncFailureQueueUrl: string },
 ): Poller {
   let running = true;
-  // Scheduled functions run on a timer, more often than in AWS so that a local run need not wait a minute.
+  // Scheduled functions run on a timer, more often than in AWS so that a local run need not wait a minute; invoked
+  // as Lambda invokes them asynchronously: two retries, then a record on the async-failure queue.
   const timers = scheduled.map(async (job) => {
     const load = () => loadHandler(job.handler) as Promise<(event: unknown, context: unknown) => Promise<unknown>>;
     while (running) {
       try {
-        await invoke(job.id, { load }, { source: 'local.timer' });
+        const outcome = await invokeAsync(
+          job.id,
+          { load },
+          { source: 'local.timer', time: new Date().toISOString() },
+          {
+            client,
+            queueUrl: options.asyncFailureQueueUrl,
+          },
+        );
+        if (outcome === 'failed') console.error(`local timer: ${job.id} failed three times; recorded on ${options.asyncFailureQueueUrl}`);
       } catch (error) {
-        console.error(`local timer: ${job.id} failed`, error);
+        console.error(`local timer: ${job.id} failed, and so did recording it`, error);
       }
       for (let waited = 0; running && waited < (options.scheduledEverySeconds ?? 10) * 1000; waited += 250)
         await new Promise((resolve) => setTimeout(resolve, 250));

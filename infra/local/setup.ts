@@ -7,7 +7,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { MAX_RECEIVE_COUNT, QUEUE_VISIBILITY_TIMEOUT_SECONDS, QUEUES, type QueueId } from '../../shared/queues.js';
+import { ASYNC_FAILURES, MAX_RECEIVE_COUNT, QUEUE_VISIBILITY_TIMEOUT_SECONDS, QUEUES, type QueueId } from '../../shared/queues.js';
 import { TABLE } from '../../shared/table.js';
 
 const indexDeclaration = (index: (typeof TABLE.indexes)[number]) => ({
@@ -77,4 +77,9 @@ export async function createQueues(client: SQSClient, prefix = ''): Promise<Queu
     urls[id] = created.QueueUrl!;
   }
   return urls;
+}
+
+/** The queue where failed asynchronous invocations are recorded (Lambda's on-failure destination on AWS). */
+export async function createAsyncFailureQueue(client: SQSClient, prefix = ''): Promise<string> {
+  return (await client.send(new CreateQueueCommand({ QueueName: `${prefix}${ASYNC_FAILURES.name}` }))).QueueUrl!;
 }

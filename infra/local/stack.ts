@@ -12,7 +12,7 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDbLocal, startSesServer, st
 import { readSettings } from '../../shared/adapters/tenant-repository.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, signingSecrets } from '../../shared/events/signature.js';
 import { readSurveyLink } from '../../shared/surveys/link.js';
-import { createQueues, createTable, type QueueUrls } from './setup.js';
+import { createAsyncFailureQueue, createQueues, createTable, type QueueUrls } from './setup.js';
 import { startSecretsServer } from './secrets.js';
 import { SECRET_ENV, type SecretId } from '../grants.js';
 
@@ -49,6 +49,8 @@ export interface LocalStack {
   outboxUrl: string;
   tableName: string;
   queueUrls: QueueUrls;
+  /** Where the local timer records a scheduled run that failed three times (AsyncFailureQueue). */
+  asyncFailureQueueUrl: string;
   /** The environment a process needs to use this stack (functions read it at load). */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -94,6 +96,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const sqsClient = new SQSClient({ ...clientConfig, endpoint: sqs.endpoint });
     await createTable(dynamoClient, options.tableName);
     const queueUrls = await createQueues(sqsClient);
+    const asyncFailureQueueUrl = await createAsyncFailureQueue(sqsClient);
     dynamoClient.destroy();
 
     const env: Record<string, string> = {
@@ -135,7 +138,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }
     // Survey links open the public gateway; the dispatcher reads this when it loads, so the poller starts now.
     process.env[ENV.surveyBaseUrl] = env[ENV.surveyBaseUrl] = options.surveyBaseUrl ?? gateways[0]!.url;
-    const poller = startPoller(sqsClient, queueUrls, { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds });
+    const poller = startPoller(sqsClient, queueUrls, { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds, asyncFailureQueueUrl });
     stops.push(async () => {
       await poller.stop();
       sqsClient.destroy();
@@ -149,6 +152,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       outboxUrl: outbox.url,
       tableName: options.tableName,
       queueUrls,
+      asyncFailureQueueUrl,
       env,
       stop,
     };

@@ -2,18 +2,19 @@ import { App, Validations } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { SurveyServiceStack } from '../../infra/stack.js';
+import { surveyService, type SurveyServiceProps } from '../../infra/stack.js';
 
 /** Bundling is skipped here, so the reference directories are never read. */
 const UNBUNDLED = { public: 'unbundled', chatbot: 'unbundled' };
 
 /**
- * cdk-nag's AwsSolutions and Serverless packs on the synthesized stack: any finding without a written reason
+ * cdk-nag's AwsSolutions and Serverless packs on the synthesized stacks: any finding without a written reason
  * (infra/constructs/acknowledgments.ts) fails the synthesis, and so this test.
  */
-function synthesizeWithNag(props: Partial<ConstructorParameters<typeof SurveyServiceStack>[2]> = {}): string | undefined {
+function synthesizeWithNag(props: Partial<SurveyServiceProps> = {}): string | undefined {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  new SurveyServiceStack(app, 'Nag', {
+  // Every stack of the deployment: the data stack, the service stack and its nested stacks.
+  surveyService(app, 'Nag', {
     stage: 'test',
     logRetention: RetentionDays.ONE_MONTH,
     authorizerCacheTtlSeconds: 300,

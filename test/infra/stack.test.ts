@@ -2,32 +2,59 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SurveyServiceStack } from '../../infra/stack.js';
-
-/** Bundling is skipped here, so the reference directories are never read. */
-const UNBUNDLED = { public: 'unbundled', chatbot: 'unbundled' };
-import { consumers, referencePaths, routes, scheduled } from '../../infra/routes.js';
-import { QUEUES } from '../../shared/queues.js';
+import { surveyService, type SurveyServiceProps } from '../../infra/stack.js';
+import { consumers, notified, referencePaths, routes, scheduled } from '../../infra/routes.js';
+import { ASYNC_FAILURES, QUEUES } from '../../shared/queues.js';
+import { FUNCTIONS, grantsOf, LOG_ACTIONS } from '../../infra/grants.js';
 import { SECRET_NAMES, secretArnVariable } from '../../shared/config.js';
-import { FUNCTIONS, grantsOf } from '../../infra/grants.js';
 import { capitalise } from '../../shared/text.js';
 import { TABLE } from '../../shared/table.js';
 
-let template: Template;
-type Resource = { Type: string; Properties: Record<string, any> };
-let resources: Record<string, Resource>;
+/** Bundling is skipped here, so the reference directories are never read. */
+const UNBUNDLED = { public: 'unbundled', chatbot: 'unbundled' };
 
-beforeAll(() => {
+type Resource = { Type: string; Properties: Record<string, any> };
+
+/**
+ * The deployment's stacks (the data stack, the service stack and its nested stacks), and one template of all their
+ * resources: a logical id is unique across them but for a few routes each API stack declares alike, which are kept
+ * under `<stack path>/<logical id>`. A function, its role and policies are always in one stack.
+ */
+function synthesize(name: string, props: Partial<SurveyServiceProps> = {}) {
   // Bundling is exercised by `npx cdk synth` and the benchmarks; here only the template matters.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new SurveyServiceStack(app, 'Test', {
+  const deployment = surveyService(app, name, {
     stage: 'test',
     logRetention: RetentionDays.ONE_MONTH,
     authorizerCacheTtlSeconds: 300,
     references: UNBUNDLED,
+    ...props,
   });
-  template = Template.fromStack(stack);
-  resources = template.toJSON().Resources;
+  const merged: Record<string, Resource> = {};
+  const outputs: Record<string, unknown> = {};
+  const stackOf: Record<string, string> = {};
+  const counts: Record<string, number> = {};
+  for (const stack of deployment.stacks) {
+    const json = Template.fromStack(stack).toJSON() as { Resources: Record<string, Resource>; Outputs?: Record<string, unknown> };
+    counts[stack.node.path] = Object.keys(json.Resources).length;
+    Object.assign(outputs, json.Outputs);
+    for (const [id, resource] of Object.entries(json.Resources)) {
+      const key = id in merged ? `${stack.node.path}/${id}` : id;
+      if (key !== id) expect(resource.Type, key).toBe('AWS::ApiGatewayV2::Route');
+      merged[key] = resource;
+      stackOf[key] = stack.node.path;
+    }
+  }
+  return { template: Template.fromJSON({ Resources: merged, Outputs: outputs }), resources: merged, stackOf, counts };
+}
+
+let template: Template;
+let resources: Record<string, Resource>;
+let stackOf: Record<string, string>;
+let counts: Record<string, number>;
+
+beforeAll(() => {
+  ({ template, resources, stackOf, counts } = synthesize('Test'));
 });
 
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
@@ -39,22 +66,59 @@ function roleActions(functionId: string): string[] {
   expect(found, functionId).toHaveLength(1);
   const roleId = found[0]![1].Properties.Role['Fn::GetAtt'][0];
   const actions = ofType('AWS::IAM::Policy')
-    .filter(([, p]) => p.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId))
+    .filter(([id, p]) => stackOf[id] === stackOf[found[0]![0]] && p.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId))
     .flatMap(([, p]) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));
   return [...new Set<string>(actions)].sort();
 }
 
-describe('the CDK stack', () => {
-  it("stays within CloudFormation's 500 resources, giving each API function one invoke permission for its API", () => {
-    const resources = Object.keys(template.toJSON().Resources).length;
-    expect(resources, `${resources} resources: a stack deploys at most 500`).toBeLessThan(500);
+describe('the CDK stacks', () => {
+  it('split the deployment so that every stack stays under 200 resources (CloudFormation allows 500)', () => {
+    // Pinned: a new operation moves its route group's count; a group nearing 200 is split (routeGroupOf).
+    expect(counts).toEqual({
+      'Test-Data': 4,
+      Test: 4,
+      'Test/Messaging': 30,
+      'Test/PublicApi': 25,
+      'Test/PublicApi/PagesRoutes': 35,
+      'Test/PublicApi/DirectoryRoutes': 112,
+      'Test/PublicApi/TransactionsRoutes': 64,
+      'Test/PublicApi/InsightsRoutes': 30,
+      'Test/PublicApi/PrivacyRoutes': 28,
+      'Test/ChatbotApi': 20,
+      'Test/ChatbotApi/SurveyRoutes': 21,
+      'Test/Workers': 64,
+    });
+    for (const [stack, count] of Object.entries(counts)) expect(count, stack).toBeLessThan(200);
+  });
+
+  it("share what the service stacks need through nested-stack parameters: the only exports are the retained data stack's", () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const { data, stacks } = surveyService(app, 'Exports', {
+      stage: 'test',
+      logRetention: RetentionDays.ONE_MONTH,
+      authorizerCacheTtlSeconds: 300,
+      references: UNBUNDLED,
+    });
+    for (const stack of stacks) {
+      const exports = Object.values((Template.fromStack(stack).toJSON().Outputs ?? {}) as Record<string, { Export?: unknown }>).filter(
+        (o) => o.Export,
+      );
+      if (stack === data) expect(exports.length).toBeGreaterThan(0);
+      else expect(exports, stack.node.path).toEqual([]);
+    }
+    expect(Object.values(Template.fromStack(data).findResources('AWS::DynamoDB::Table'))[0]).toMatchObject({ DeletionPolicy: 'Retain' });
+    for (const secret of Object.values(Template.fromStack(data).findResources('AWS::SecretsManager::Secret')))
+      expect(secret).toMatchObject({ DeletionPolicy: 'Retain' });
+  });
+
+  it('gives each API function one invoke permission for its API', () => {
     const invokes = ofType('AWS::Lambda::Permission').filter(([, p]) => p.Properties.Principal === 'apigateway.amazonaws.com');
     // One per operation's function, and per API's reference and authorizer functions, however many paths each serves.
     expect(invokes).toHaveLength(routes.length + 2 + 2);
     // Each scoped to its API: any stage, method and path (an API invokes only the functions its routes integrate), or its authorizers.
     for (const [, permission] of invokes)
       expect(JSON.stringify(permission.Properties.SourceArn)).toMatch(
-        /Api[A-Z0-9]+"},"(\/\*\/\*\/\*"|\/authorizers\/",{"Ref":"\w+Authorizer)/,
+        /(Api[A-Z0-9]+|referenceto\w+Api[A-Z0-9]+Ref)"},"(\/\*\/\*\/\*"|\/authorizers\/",{"Ref":"\w+Authorizer)/,
       );
   });
 
@@ -107,7 +171,10 @@ describe('the CDK stack', () => {
       expect(JSON.stringify(variables), id).not.toContain('resolve:secretsmanager');
       for (const name of SECRET_NAMES) expect(Object.keys(variables), id).not.toContain(name);
       for (const name of SECRET_NAMES.map(secretArnVariable).filter((n) => n in variables)) {
-        expect(variables[name], `${id} ${name}`).toEqual({ Ref: expect.stringMatching(new RegExp(`^(${secretIds.join('|')})$`)) });
+        // A reference to one of the data stack's secrets (imported from that retained stack), never a value.
+        expect(JSON.stringify(variables[name]), `${id} ${name}`).toMatch(
+          new RegExp(`"(Ref|Fn::ImportValue)":"[^"]*(${secretIds.join('|')})`),
+        );
         const role = fn.Properties.Role['Fn::GetAtt'][0];
         const statements = ofType('AWS::IAM::Policy')
           .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === role))
@@ -185,12 +252,13 @@ describe('the CDK stack', () => {
   });
 
   it('gives each queue a dead-letter queue after 5 receives, and the scheduler target and SES subscription theirs, all TLS-only', () => {
-    // The queues with their DLQs, each scheduled function's EventBridge target DLQ, the SES events subscription's DLQ.
+    // The queues with their DLQs, each scheduled function's EventBridge target DLQ, the SES events subscription's
+    // DLQ, and the async-failure queue.
     const queueCount = Object.keys(QUEUES).length;
-    template.resourceCountIs('AWS::SQS::Queue', 2 * queueCount + scheduled.length + 1);
+    template.resourceCountIs('AWS::SQS::Queue', 2 * queueCount + scheduled.length + 1 + 1);
     template.resourcePropertiesCountIs('AWS::SQS::Queue', { MessageRetentionPeriod: 4 * 86_400 }, queueCount);
     const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy'));
-    expect(policies).toHaveLength(2 * queueCount + scheduled.length + 1);
+    expect(policies).toHaveLength(2 * queueCount + scheduled.length + 1 + 1);
     for (const policy of policies) expect(JSON.stringify(policy)).toContain('"aws:SecureTransport":"false"');
     template.hasResourceProperties('AWS::Events::Rule', { Targets: [Match.objectLike({ DeadLetterConfig: Match.anyValue() })] });
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'lambda', RedrivePolicy: Match.anyValue() });
@@ -243,26 +311,64 @@ describe('the CDK stack', () => {
     }
   });
 
-  it('lets only the functions that declare a queue send to it', () => {
+  it('lets only the functions that declare a queue send to it, and those invoked asynchronously send their failures', () => {
     const senders = ofType('AWS::IAM::Policy').filter(([, p]) =>
       JSON.stringify(p.Properties.PolicyDocument).includes('sqs:SendMessage'),
     ).length;
     expect(senders).toBe(
       routes.filter((r) => r.queues.length).length +
         consumers.filter((c) => c.sends.length).length +
-        scheduled.filter((s) => s.sends.length).length,
+        // Every scheduled and SNS-invoked function: its own failures, to the async-failure queue.
+        scheduled.length +
+        notified.length,
     );
+  });
+
+  it('records every failed asynchronous invocation (scheduled runs, SES events) after two retries on one queue, with an alarm on its first message', () => {
+    const [queueId] = ofType('AWS::SQS::Queue').find(([id]) => id.startsWith(ASYNC_FAILURES.name))!;
+    const configs = ofType('AWS::Lambda::EventInvokeConfig');
+    const asynchronous = [...scheduled.map((job) => job.id), ...notified.map((fn) => fn.id)];
+    expect(configs).toHaveLength(asynchronous.length);
+    for (const id of asynchronous) {
+      const [fnId] = ofType('AWS::Lambda::Function').find(([logicalId]) => new RegExp(`^${capitalise(id)}[0-9A-F]{8}$`).test(logicalId))!;
+      const [, config] = configs.find(([configId, c]) => c.Properties.FunctionName.Ref === fnId && stackOf[configId] === stackOf[fnId])!;
+      expect(config.Properties, id).toMatchObject({ Qualifier: '$LATEST', MaximumRetryAttempts: 2 });
+      // The destination is the Messaging stack's queue, handed to the Workers stack as a parameter.
+      expect(JSON.stringify(config.Properties.DestinationConfig.OnFailure.Destination), id).toMatch(
+        new RegExp(`${queueId.slice(0, -8)}\\w*Arn`),
+      );
+      // Lambda sends the record with the function's role: its statement of infra/grants.ts on that queue.
+      expect(grantsOf(id)).toContainEqual({ actions: ['sqs:SendMessage'], resource: { kind: 'asyncFailures' } });
+    }
+    const alarm = ofType('AWS::CloudWatch::Alarm').find(([, a]) => a.Properties.AlarmDescription.includes('asynchronous invocation'));
+    expect(alarm?.[1].Properties).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 1 });
+    expect(JSON.stringify(alarm?.[1].Properties.Dimensions)).toContain(queueId);
+  });
+
+  it('gives every function a role of its own with no managed policy, writing only to its own log group', () => {
+    const roles = ofType('AWS::IAM::Role');
+    for (const [, role] of roles) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    for (const [fnId, fn] of ofType('AWS::Lambda::Function')) {
+      const logGroup = fn.Properties.LoggingConfig.LogGroup.Ref as string;
+      const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+      const statements = ofType('AWS::IAM::Policy')
+        .filter(([policyId, p]) => stackOf[policyId] === stackOf[fnId] && p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId))
+        .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+      const logs = statements.filter((st) => [st.Action].flat().some((a) => a.startsWith('logs:')));
+      expect(logs, fnId).toEqual([{ Action: [...LOG_ACTIONS], Effect: 'Allow', Resource: { 'Fn::GetAtt': [logGroup, 'Arn'] } }]);
+    }
   });
 
   it('alarms on DLQ messages, consumer errors, throttles and oldest message, table throttles and each API 5xx rate, through one SNS topic', () => {
     // Two topics: the alarms', and the one SES publishes bounces and complaints to.
     template.resourceCountIs('AWS::SNS::Topic', 2);
     const alarms = ofType('AWS::CloudWatch::Alarm');
-    expect(alarms).toHaveLength(Object.keys(QUEUES).length + scheduled.length + 2 + consumers.length * 3 + scheduled.length + 2);
+    expect(alarms).toHaveLength(Object.keys(QUEUES).length + scheduled.length + 2 + consumers.length * 3 + scheduled.length + 2 + 1);
     for (const [, alarm] of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
-    // Every dead-letter queue: the queues', the scheduled functions' targets' and the SES subscription's.
+    // Every dead-letter queue: the queues', the scheduled functions' targets' and the SES subscription's; and the
+    // async-failure queue.
     expect(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(
-      Object.keys(QUEUES).length + scheduled.length + 1,
+      Object.keys(QUEUES).length + scheduled.length + 1 + 1,
     );
     expect(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage')).toHaveLength(consumers.length);
     // The only subscription: the SES events function on the SES topic (no alarm e-mail configured here).
@@ -293,17 +399,13 @@ describe('the CDK stack', () => {
   });
 
   it('takes the alarm e-mail and the consumer concurrency cap from deploy-time settings', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    const stack = new SurveyServiceStack(app, 'Configured', {
-      stage: 'test',
+    const { template: configured } = synthesize('Configured', {
       logRetention: RetentionDays.ONE_WEEK,
       authorizerCacheTtlSeconds: 60,
       alarmEmail: 'ops@example.com',
       consumerMaxConcurrency: 5,
-      references: UNBUNDLED,
       corsOrigins: { public: ['https://app.example.com'] },
     });
-    const configured = Template.fromStack(stack);
     configured.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
     // The event source caps the consumers: messages wait in the queue instead of being throttled into the DLQ.
     configured.resourcePropertiesCountIs('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 5 } }, consumers.length);
@@ -345,17 +447,7 @@ describe('the CDK stack', () => {
 
   it('refuses a CORS origin that is a wildcard or has a path', () => {
     for (const origin of ['*', 'https://*.example.com', 'https://app.example.com/', 'app.example.com'])
-      expect(
-        () =>
-          new SurveyServiceStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Cors', {
-            stage: 'test',
-            logRetention: RetentionDays.ONE_WEEK,
-            authorizerCacheTtlSeconds: 60,
-            references: UNBUNDLED,
-            corsOrigins: { chatbot: [origin] },
-          }),
-        origin,
-      ).toThrow(/is not a browser origin/);
+      expect(() => synthesize('Cors', { corsOrigins: { chatbot: [origin] } }), origin).toThrow(/is not a browser origin/);
   });
 
   it('outputs both base URLs, the table name and the queue URLs', () => {
