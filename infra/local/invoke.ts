@@ -1,8 +1,14 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context } from 'aws-lambda';
+import { nameInvocationsBy } from '../../shared/logger.js';
 import { lambdaContext } from './events.js';
 import { runAs } from './iam.js';
 
 type Handler<E, R> = (event: E, context: Context) => Promise<R>;
+
+// Every function runs in this one process, several at once: each log line names the invocation that wrote it.
+const invocations = new AsyncLocalStorage<Context>();
+nameInvocationsBy(() => invocations.getStore());
 
 /**
  * Invokes a deployed function's handler as Lambda would: with its context, and under its role's grants (iam.ts), so
@@ -11,8 +17,11 @@ type Handler<E, R> = (event: E, context: Context) => Promise<R>;
  * invoke through this.
  */
 export function invoke<E, R>(functionId: string, handler: Handler<E, R> | { load: () => Promise<Handler<E, R>> }, event: E): Promise<R> {
-  return runAs(functionId, async () => {
-    const run = typeof handler === 'function' ? handler : await handler.load();
-    return run(event, lambdaContext(functionId));
-  });
+  const context = lambdaContext(functionId);
+  return invocations.run(context, () =>
+    runAs(functionId, async () => {
+      const run = typeof handler === 'function' ? handler : await handler.load();
+      return run(event, context);
+    }),
+  );
 }

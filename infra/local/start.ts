@@ -1,11 +1,8 @@
+import './quiet.js';
 import { StartupError, onShutdown } from './services.js';
 import { startLocalStack } from './stack.js';
 
 /** `npm start`: the whole service on this machine, no AWS account and no Docker. */
-// The SDK warns that its 2027 releases need Node 22; Lambda runs 24, and this machine's Node 20 is supported until then.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-// Metrics are CloudWatch's; locally they would only clutter the output.
-process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 const env = process.env;
 const port = (name: string, fallback: number) => {

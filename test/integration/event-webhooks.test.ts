@@ -72,6 +72,8 @@ beforeAll(async () => {
       { url: `${outboxUrl}/events/${tenant.tenantId}` },
       { url: `${outboxUrl}/events/${tenant.tenantId}?status=503`, events: ['survey.answered'] },
       { url: `${outboxUrl}/events/${tenant.tenantId}?never`, events: ['transaction.rejected'] },
+      // The one endpoint that takes answers' comments (opted in).
+      { url: `${outboxUrl}/events/${tenant.tenantId}?comments`, events: ['survey.answered'], includeComment: true },
     ],
   });
 });
@@ -82,6 +84,7 @@ describe('event webhooks', () => {
     const queued = (await events.drain()) as unknown as EventDelivery[];
     expect(queued.map((d) => d.url).sort()).toEqual([
       `${outboxUrl}/events/${tenant.tenantId}`,
+      `${outboxUrl}/events/${tenant.tenantId}?comments`,
       `${outboxUrl}/events/${tenant.tenantId}?status=503`,
     ]);
     const good = queued.find((d) => !d.url.includes('status'))!;
@@ -98,7 +101,7 @@ describe('event webhooks', () => {
         correction: false,
       },
     });
-    // No contact of the customer's in it, and no comment: no endpoint here opted in to it.
+    // No contact of the customer's in it, and no comment: this endpoint did not opt in to it.
     expect(JSON.stringify(good.event)).not.toMatch(/@example\.com/);
     expect(good.event.data).not.toHaveProperty('comment');
 
@@ -181,7 +184,7 @@ describe('event webhooks', () => {
       body: { transactionId: id, attemptId: 1, journey: 'loja', score: 3, comment: 'Sou a Bia Lima, cpf 52998224725', classes: [] },
     });
     expect(answered.status).toBe(201);
-    const waiting = ((await events.drain()) as unknown as EventDelivery[]).find((d) => !d.url.includes('status'))!;
+    const waiting = ((await events.drain()) as unknown as EventDelivery[]).find((d) => d.url.endsWith('?comments'))!;
     expect(waiting.event.data.comment).toBe('Sou a Bia Lima, cpf 52998224725');
 
     const { body } = await api({ path: `/public/transaction/${id}`, key: tenant.key });

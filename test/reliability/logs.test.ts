@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { SQSEvent } from 'aws-lambda';
+import type { Context, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { loadHandler } from '../../infra/local/gateway.js';
 import { invoke } from '../../infra/local/invoke.js';
@@ -44,6 +44,27 @@ afterAll(async () => {
 });
 
 describe('logs', () => {
+  it('name, on each line, the function that wrote it, however many functions run at once in the local process', async () => {
+    const handler = async (event: { expected: string; wait: number }, context: Context) => {
+      logger.addContext(context);
+      await new Promise((resolve) => setTimeout(resolve, event.wait));
+      logger.info('which function', { expected: event.expected });
+    };
+    lines.length = 0;
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        const functionId = i % 2 ? 'getStore' : 'listStores';
+        return invoke(functionId, handler, { expected: functionId, wait: (i * 7) % 20 });
+      }),
+    );
+    const written = lines.flatMap((line) => line.split('\n')).filter((line) => line.includes('which function'));
+    expect(written).toHaveLength(20);
+    for (const line of written) {
+      const { function_name, expected } = JSON.parse(line) as { function_name: string; expected: string };
+      expect(function_name).toBe(expected);
+    }
+  });
+
   it('never contain keys, user tokens, cpfs or phones, whatever happens', async () => {
     const cpf = '39053344705';
     const phone = '11912348765';

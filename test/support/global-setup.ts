@@ -1,3 +1,6 @@
+// Before the service's modules load: Powertools reads its settings when its Logger and Metrics are built.
+import './silent.js';
+import '../../infra/local/quiet.js';
 import type { TestProject } from 'vitest/node';
 import { startLocalStack } from '../../infra/local/stack.js';
 
@@ -13,9 +16,6 @@ declare module 'vitest' {
 
 /** One DynamoDB Local, one SQS server and both gateways for the whole run, on free ports; stopped after. */
 export default async function setup(project: TestProject) {
-  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const stack = await startLocalStack({
     port: 0,
     chatbotPort: 0,
