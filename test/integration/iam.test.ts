@@ -3,6 +3,7 @@ import { ENV, secretArnVariable } from '../../shared/config.js';
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createStore } from '../../functions/http/create-store.js';
+import { handler as postV2Transaction } from '../../functions/http/post-v2-transaction.js';
 import { httpEvent } from '../../infra/local/events.js';
 import { runAs } from '../../infra/local/iam.js';
 import { invoke } from '../../infra/local/invoke.js';
@@ -122,6 +123,26 @@ describe('grants enforced locally as IAM enforces them on AWS', () => {
     // Powertools wraps the service's error in its own, keeping the message.
     await expect(read('getStore')).rejects.toThrow(/is not authorized to perform: secretsmanager:GetSecretValue on resource/);
     await expect(read('getSurveyPage')).resolves.toBe(process.env[ENV.surveySecret]);
+  });
+
+  it('takes a sale whose key the authorizer could not check (the table was out): the function checks it with its own read', async () => {
+    const event = httpEvent(
+      {
+        method: 'POST',
+        routePath: '/v2/transactions',
+        rawPath: '/v2/transactions',
+        headers: { 'content-type': 'application/json', 'x-service-api-key': tenant.key },
+        body: JSON.stringify({
+          store: { id: 1 },
+          employee: { id: 1 },
+          customer: { externalId: 'recheck-1', name: 'Recheck' },
+          transaction: { journeySlug: 'loja' },
+        }),
+      },
+      { authenticated: false, recheck: 'public' },
+    );
+    const answer = await invoke('postV2Transaction', postV2Transaction, event);
+    expect(answer.statusCode).toBe(201);
   });
 
   it('names an unknown function at once instead of denying everything it does', () => {
