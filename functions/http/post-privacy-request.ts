@@ -9,7 +9,7 @@ import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
  * A data subject's request under the LGPD: a copy of their data (export) or its deletion (erase), naming them by
  * cpf, e-mail, phone or client_id. Accepted at once (202) and worked on from a queue; GET …/requests/{id} follows it.
  * Needs a user token with access to every store. Beyond the tenant's bound of pending requests it answers 429
- * problem+json with Retry-After (shared/privacy/open-requests.ts); the OpenAPI document lists 429 as API Gateway's.
+ * problem+json with Retry-After (shared/privacy/open-requests.ts), beside API Gateway's own 429 over the rate.
  */
 export const contract = {
   userToken: true as const,
@@ -19,6 +19,7 @@ export const contract = {
     202: answer('Accepted: the request, pending', PrivacyRequestView),
     401: problem('No valid user token, or one limited to some stores'),
     422: problem('Invalid body (a type, and at least one identifier)'),
+    429: problem('The tenant already has its most pending requests (50): try again after Retry-After seconds'),
   },
 };
 
