@@ -11,6 +11,9 @@ import type { Referenced, ReferenceRequest, TransactionPorts, TransactionRecord 
 import type { TransactionCommand } from './requests.js';
 import type { Attempt, Survey, Transaction } from './schema.js';
 
+/** How long a sale waits, in turn, for the entity a concurrent sale is creating (about 1.5 s in all). */
+const FIND_WINNER_WAITS_MS = [25, 50, 100, 200, 400, 800];
+
 /** A transaction the rules refuse: not created, and not worth retrying. */
 export class TransactionRejected extends ValidationError {
   constructor(errors: FieldProblem[]) {
@@ -209,6 +212,13 @@ export function transactionService({ transactions, readReferences, settings: ten
       return await creator.create(tenantId, input);
     } catch (error) {
       if (!(error instanceof DuplicateError)) throw error;
+      // The winner writes the external id's guard, then the entity: between the two (or before an eventually
+      // consistent read sees the guard) there is nothing to find yet, so look again for a moment before giving up.
+      for (const wait of FIND_WINNER_WAITS_MS) {
+        const found = await creator.findByExternalId(tenantId, externalId);
+        if (found) return found;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
       const found = await creator.findByExternalId(tenantId, externalId);
       if (!found) throw error;
       return found;

@@ -182,3 +182,29 @@ describe('GET /public/transaction/{id}', () => {
     expect((await api({ path: '/transaction/987654321', key: tenant.key })).status).toBe(404);
   });
 });
+
+describe('concurrent sales of one new customer', () => {
+  it('all create their transaction for the one customer their client id names, none refused as a duplicate', async () => {
+    const clientId = `RACE-${randomUUID()}`;
+    const sales = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        api({
+          method: 'POST',
+          path: '/public/transaction',
+          key: tenant.key,
+          body: {
+            store_id: 1,
+            employee_id: 1,
+            journey: 'loja',
+            customer_integration: clientId,
+            name: 'Corrida',
+            email: 'corrida@example.com',
+          },
+        }),
+      ),
+    );
+
+    expect(sales.map((sale) => sale.status)).toEqual(sales.map(() => 201));
+    expect(new Set(sales.map((sale) => sale.body.customer_id)).size).toBe(1);
+  });
+});

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { customerService } from '../../shared/customers/service.js';
+import { DuplicateError } from '../../shared/errors.js';
 import { employeeService } from '../../shared/employees/service.js';
 import { storeService } from '../../shared/stores/service.js';
 import type { Settings } from '../../shared/tenants/settings.js';
@@ -55,10 +56,9 @@ const settings: Settings = {
   delivery: {},
 };
 
-function setUp() {
+function setUp(customers = memoryCustomers(), creating?: (create: CustomerCreate) => CustomerCreate) {
   const stores = memoryStores();
   const employees = memoryEmployees();
-  const customers = memoryCustomers();
   const transactions = memoryTransactions();
   const dispatcher = memoryDispatcher();
   const storeApi = storeService(stores);
@@ -71,19 +71,28 @@ function setUp() {
     creators: {
       store: { create: storeApi.createStore, findByExternalId: stores.findByExternalId },
       employee: { create: employeeApi.createEmployee, findByExternalId: employees.findByExternalId },
-      customer: { create: customerApi.createCustomer, findByExternalId: customers.findByExternalId },
+      customer: {
+        create: creating ? creating(customerApi.createCustomer) : customerApi.createCustomer,
+        findByExternalId: customers.findByExternalId,
+      },
     },
     dispatcher,
   });
   return { stores, employees, customers, transactions, dispatcher, storeApi, customerApi, service };
 }
 
+type CustomerCreate = ReturnType<typeof customerService>['createCustomer'];
+
 let world: ReturnType<typeof setUp>;
 let keyCount = 0;
 
 beforeEach(async () => {
   world = setUp();
-  // Every tenant starts with store 1 and employee 1.
+  await seedDefaults();
+});
+
+/** Every tenant starts with store 1 and employee 1. */
+async function seedDefaults() {
   const stamp = NOW.toISOString();
   await world.stores.insert(TENANT, {
     id: 1,
@@ -106,7 +115,7 @@ beforeEach(async () => {
     created_at: stamp,
     updated_at: stamp,
   });
-});
+}
 
 /** Registers a v2 payload (validated as the API does) under a fresh request key unless one is given. */
 function register(payload: Record<string, unknown>, requestKey = `key-${++keyCount}`) {
@@ -251,5 +260,29 @@ describe('transaction rules, in memory', () => {
       { path: 'customer.birthDate', message: 'is not a valid birth date (a calendar date, not in the future) and was ignored' },
     ]);
     expect((await world.customers.findByExternalId(TENANT, 'C-5'))?.birth_date).toBeNull();
+  });
+});
+
+describe('a new customer two sales create at once', () => {
+  it("takes the winner's customer when its guard is written and its record not yet: it looks again, briefly", async () => {
+    // The winner has claimed the client id's guard and not yet written the customer: this sale's create is refused
+    // as a duplicate, and the customer appears only a moment later.
+    const customers = memoryCustomers();
+    const winner = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      return customerService(customers).createCustomer(TENANT, {
+        name: 'Ana Souza',
+        client_id: 'RACE-1',
+        email: 'ana@example.com',
+      } as never);
+    })();
+    world = setUp(customers, () => async () => {
+      throw DuplicateError.of('customer', 'client_id');
+    });
+    await seedDefaults();
+
+    const sale = await register({ customer: { externalId: 'RACE-1', name: 'Ana Souza', email: 'ana@example.com' } });
+
+    expect(sale.transaction.customer_id).toBe((await winner).id);
   });
 });
