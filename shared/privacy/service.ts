@@ -13,8 +13,9 @@ export const EXPORT_DAYS = 7;
  * after that second pass. Why this long: the first pass ends by making the customer a marker (eraseCustomer), and the
  * second pass is queued after that. A sale that read the customer before the marker (the transaction consumer's
  * batch read) copies it into a transaction written within that same invocation, so at most CONSUMER_TIMEOUT_SECONDS
- * (30 s) after its read, and thus after the marker; a sale that reads after the marker finds no customer (its
- * client_id then makes a new one), and a retried sale reads afresh. Its transaction then shows in gsi8, the
+ * (30 s) after its read, and thus after the marker (a sale of the synchronous POST /public/transaction runs in an
+ * API function, within Lambda's default 3 s, and API Gateway gives up at 30 s); a sale that reads after the marker
+ * finds no customer (its client_id then makes a new one), and a retried sale reads afresh. Its transaction then shows in gsi8, the
  * eventually consistent index the passes list the customer's transactions by, after the index's lag (under a second
  * usually, seconds under load). A pass that starts CONSUMER_TIMEOUT_SECONDS + that lag after the marker therefore
  * lists every transaction that holds a copy; 120 s leaves 90 s for the lag, and SQS delays a message at most 900 s.
