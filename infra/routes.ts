@@ -348,7 +348,8 @@ export const routes: readonly Route[] = [
     api: 'public',
     table: ['read'],
     queues: [],
-    summary: 'A privacy request: pending, done with the customers it found, or failed (user token with every store)',
+    summary:
+      'A privacy request: pending (an erasure until its second pass, about two minutes on), done with the customers it found, or failed (user token with every store)',
   },
   {
     operationId: 'getPrivacyExport',
@@ -510,7 +511,7 @@ export const consumers: readonly Consumer[] = [
     handler: 'queue/privacy-requests.ts',
     queue: 'privacy',
     table: ['read', 'write', 'delete'],
-    // The second pass of an erasure, two minutes later, is a delayed message on its own queue.
+    // The second pass of an erasure, two minutes later (ERASURE_RECHECK_SECONDS), is a delayed message on its own queue.
     sends: ['privacy'],
     summary: 'Works on privacy requests: finds the customers they name, erases them or makes their export readable',
   },

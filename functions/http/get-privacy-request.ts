@@ -5,7 +5,10 @@ import { requireEveryStore } from '../../shared/privacy/service.js';
 import { privacy } from '../../shared/adapters/wiring/privacy.js';
 import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
 
-/** A privacy request: pending, done (with the customers it found) or failed. Needs a user token with every store. */
+/**
+ * A privacy request: pending (an erasure until its second pass, ERASURE_RECHECK_SECONDS after its first), done (with
+ * the customers it found) or failed. Needs a user token with every store.
+ */
 export const contract = {
   userToken: true as const,
   path: PrivacyRequestPath,

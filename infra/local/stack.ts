@@ -38,6 +38,8 @@ export interface LocalStackOptions {
   seed: boolean;
   /** How long a message the local consumer failed stays invisible (AWS: the queue's 180 s). */
   visibilityTimeoutSeconds: number;
+  /** The wait between an erasure's two passes (ERASURE_RECHECK_SECONDS; by default the service's 120 s). */
+  erasureRecheckSeconds?: number | undefined;
 }
 
 export interface LocalStack {
@@ -115,6 +117,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       [ENV.tableName]: options.tableName,
       ...Object.fromEntries((Object.keys(SECRET_ENV) as SecretId[]).map((id) => [secretArnVariable(SECRET_ENV[id]), secrets.arns[id]])),
       ...Object.fromEntries(Object.entries(QUEUES).map(([id, queue]) => [queue.urlEnv, queueUrls[id as keyof QueueUrls]])),
+      ...(options.erasureRecheckSeconds === undefined ? {} : { [ENV.erasureRecheckSeconds]: String(options.erasureRecheckSeconds) }),
     };
     Object.assign(process.env, env);
 

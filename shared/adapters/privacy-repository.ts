@@ -18,6 +18,7 @@ const Stored = v.object({
   id: v.string(),
   type: v.picklist(PRIVACY_REQUEST_TYPES),
   status: v.picklist(PRIVACY_REQUEST_STATUSES),
+  phase: v.optional(v.literal('recheck')),
   identifiers: v.optional(v.nullable(v.record(v.string(), v.string()))),
   subjects: v.array(v.number()),
   requested_by: v.string(),
@@ -62,6 +63,7 @@ export const privacyRequests: PrivacyRequests = {
       id: stored.id,
       type: stored.type,
       status: stored.status,
+      phase: stored.phase ?? null,
       identifiers: stored.identifiers ?? null,
       subjects: stored.subjects,
       requestedBy: stored.requested_by,
@@ -69,6 +71,26 @@ export const privacyRequests: PrivacyRequests = {
       finishedAt: stored.finished_at,
       errors: stored.errors,
     } satisfies PrivacyRequestRecord;
+  },
+
+  async firstPassDone(tenantId, id, subjects) {
+    const { client, tableName } = db();
+    try {
+      await client.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.privacyRequest(tenantId, id),
+          UpdateExpression: 'SET phase = :recheck, subjects = :subjects REMOVE identifiers',
+          ConditionExpression: '#status = :pending AND attribute_not_exists(phase)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':recheck': 'recheck', ':subjects': subjects, ':pending': 'pending' },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
   },
 
   async finish(tenantId, id, outcome) {
@@ -79,7 +101,7 @@ export const privacyRequests: PrivacyRequests = {
           TableName: tableName,
           Key: keys.privacyRequest(tenantId, id),
           // The identifiers were needed to find the subjects; once found, the request keeps only their ids.
-          UpdateExpression: 'SET #status = :status, subjects = :subjects, finished_at = :at, #errors = :errors REMOVE identifiers',
+          UpdateExpression: 'SET #status = :status, subjects = :subjects, finished_at = :at, #errors = :errors REMOVE identifiers, phase',
           ConditionExpression: '#status = :pending',
           ExpressionAttributeNames: { '#status': 'status', '#errors': 'errors' },
           ExpressionAttributeValues: {

@@ -5,7 +5,10 @@ import { newPrivacyRequestId } from './service.js';
 
 /** How many privacy requests a tenant may have pending at once: each is kept five years, and each costs a search. */
 export const MAX_OPEN_PRIVACY_REQUESTS = 50;
-/** A request is worked on within seconds of its submit: a minute later, the tenant may well have room again. */
+/**
+ * A request is worked on within seconds of its submit (an erasure is pending until its second pass, two minutes on):
+ * a minute later, the tenant may well have room again.
+ */
 export const OPEN_REQUESTS_RETRY_SECONDS = 60;
 /** A slot whose request was never written (its submit failed after the claim) is free this long after its claim. */
 const UNWRITTEN_GRACE_MS = 60_000;

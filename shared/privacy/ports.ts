@@ -6,6 +6,11 @@ export interface PrivacyRequestRecord {
   id: string;
   type: PrivacyRequestType;
   status: 'pending' | 'done' | 'failed';
+  /**
+   * Where a pending erasure is: `recheck` once its first pass is done (its subjects known, its identifiers
+   * forgotten) and its second pass is queued; it is `done` only after that pass. Null before the first pass.
+   */
+  phase: 'recheck' | null;
   identifiers: Identifiers | null;
   subjects: number[];
   requestedBy: string;
@@ -18,6 +23,11 @@ export interface PrivacyRequestRecord {
 export interface PrivacyRequests {
   insert(tenantId: number, request: PrivacyRequestRecord): Promise<void>;
   get(tenantId: number, id: string): Promise<PrivacyRequestRecord | undefined>;
+  /**
+   * Records that a pending erasure's first pass is done: its subjects, its phase `recheck`, its identifiers
+   * forgotten. False when it was no longer pending, or already past its first pass.
+   */
+  firstPassDone(tenantId: number, id: string, subjects: number[]): Promise<boolean>;
   /** Records the outcome of a pending request and forgets its identifiers; false when it was no longer pending. */
   finish(
     tenantId: number,

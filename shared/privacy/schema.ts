@@ -63,7 +63,7 @@ export const PrivacyMessage = v.object({
   version: v.literal(1),
   tenantId: v.number(),
   requestId: v.string(),
-  /** The second pass of a done erasure (shared/privacy/service.ts, ERASURE_RECHECK_SECONDS). */
+  /** An erasure's second pass, after which it is done (shared/privacy/service.ts, ERASURE_RECHECK_SECONDS). */
   recheck: v.optional(v.literal(true)),
 });
 export type PrivacyMessage = v.InferOutput<typeof PrivacyMessage>;

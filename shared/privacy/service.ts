@@ -3,15 +3,38 @@ import { ForbiddenError, GoneError, NotFoundError, NotReadyError, type FieldProb
 import { describeError, logger } from '../logger.js';
 import type { UserScope } from '../tenants/config-schema.js';
 import type { DataSubjects, ErasureMark, PrivacyQueue, PrivacyRequestRecord, PrivacyRequests } from './ports.js';
+import { MAX_DELAY_SECONDS } from '../queues.js';
 import type { ExportDocument, PrivacyRequestInput, PrivacyRequestView } from './schema.js';
 
 /** How long an export can be fetched after its request is done. */
 export const EXPORT_DAYS = 7;
 /**
- * An erasure looks again at its customers' transactions this long after it is done: the index it finds them by is
- * read eventually, and a sale registered while it ran may have copied the customer after it looked.
+ * How long after its first pass an erasure looks again at its customers' transactions, by default; it is `done` only
+ * after that second pass. Why this long: the first pass ends by making the customer a marker (eraseCustomer), and the
+ * second pass is queued after that. A sale that read the customer before the marker (the transaction consumer's
+ * batch read) copies it into a transaction written within that same invocation, so at most CONSUMER_TIMEOUT_SECONDS
+ * (30 s) after its read, and thus after the marker (a sale of the synchronous POST /public/transaction runs in an
+ * API function, within Lambda's default 3 s, and API Gateway gives up at 30 s); a sale that reads after the marker
+ * finds no customer (its client_id then makes a new one), and a retried sale reads afresh. Its transaction then shows in gsi8, the
+ * eventually consistent index the passes list the customer's transactions by, after the index's lag (under a second
+ * usually, seconds under load). A pass that starts CONSUMER_TIMEOUT_SECONDS + that lag after the marker therefore
+ * lists every transaction that holds a copy; 120 s leaves 90 s for the lag, and SQS delays a message at most 900 s.
+ * Its survey is not sent meanwhile either: the dispatcher reads the customer (strongly) and sends nothing to a marker.
  */
 export const ERASURE_RECHECK_SECONDS = 120;
+
+/**
+ * The wait between an erasure's passes, from ERASURE_RECHECK_SECONDS in the environment (the local stack used by the
+ * tests shortens it to a few seconds; anything under CONSUMER_TIMEOUT_SECONDS is only safe where no sale is slow).
+ */
+export function erasureRecheckSeconds(value: string | undefined): number {
+  if (value === undefined || value === '') return ERASURE_RECHECK_SECONDS;
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_DELAY_SECONDS)
+    throw new Error(`ERASURE_RECHECK_SECONDS must be a whole number of seconds from 0 to ${MAX_DELAY_SECONDS}`);
+  return seconds;
+}
+
 /** Reads and strips of a transaction that keeps changing under an erasure before it gives up (the queue retries). */
 export const STRIP_TRIES = 5;
 const DAY_MS = 86_400_000;
@@ -20,6 +43,8 @@ export interface PrivacyPorts {
   requests: PrivacyRequests;
   subjects: DataSubjects;
   queue: PrivacyQueue;
+  /** The wait between an erasure's two passes (ERASURE_RECHECK_SECONDS by default). */
+  recheckSeconds?: number;
 }
 
 export const newPrivacyRequestId = () => `pr_${randomBytes(16).toString('base64url')}`;
@@ -46,7 +71,7 @@ export const viewOf = (request: PrivacyRequestRecord): PrivacyRequestView => ({
  * accepted at once and worked on from a queue: it finds every customer its identifiers match, then erases them or
  * makes their export readable for EXPORT_DAYS.
  */
-export function privacyService({ requests, subjects, queue }: PrivacyPorts) {
+export function privacyService({ requests, subjects, queue, recheckSeconds = ERASURE_RECHECK_SECONDS }: PrivacyPorts) {
   /** `id` is given when the request's id was needed before (open-requests.ts claims a slot with it). */
   async function submit(
     tenantId: number,
@@ -59,6 +84,7 @@ export function privacyService({ requests, subjects, queue }: PrivacyPorts) {
       id,
       type,
       status: 'pending',
+      phase: null,
       identifiers,
       subjects: [],
       requestedBy,
@@ -79,14 +105,17 @@ export function privacyService({ requests, subjects, queue }: PrivacyPorts) {
 
   /**
    * Works on one queued request: finds its subjects, notes the request on each, erases them if asked, and records
-   * the outcome. A redelivered message finds the request done and does nothing; an erasure that failed half way is
-   * thrown, so the queue hands it out again (erasing twice is harmless).
+   * the outcome. An erasure that found customers stays pending after this first pass, with its subjects and phase
+   * `recheck`, until its second pass (queued recheckSeconds later) is done: only then is it `done`, so that `done`
+   * is true of every transaction, a sale's that raced the first pass included. A redelivered message finds the request
+   * past this step and does nothing; an erasure that failed half way is thrown, so the queue hands it out again
+   * (erasing twice is harmless).
    */
   async function process(
     tenantId: number,
     id: string,
     { lastTry = false, recheck = false } = {},
-  ): Promise<'done' | 'rechecked' | 'skipped'> {
+  ): Promise<'done' | 'rechecking' | 'rechecked' | 'skipped'> {
     try {
       return recheck ? await eraseAgain(tenantId, id) : await work(tenantId, id);
     } catch (error) {
@@ -103,31 +132,48 @@ export function privacyService({ requests, subjects, queue }: PrivacyPorts) {
     }
   }
 
-  async function work(tenantId: number, id: string): Promise<'done' | 'skipped'> {
+  async function work(tenantId: number, id: string): Promise<'done' | 'rechecking' | 'skipped'> {
     const request = await requests.get(tenantId, id);
-    if (!request || request.status !== 'pending' || !request.identifiers) return 'skipped';
+    if (!request || request.status !== 'pending' || request.phase || !request.identifiers) return 'skipped';
     const found = await subjects.find(tenantId, request.identifiers);
     const errors: FieldProblem[] = [];
     for (const customerId of found) {
       await subjects.named(tenantId, customerId, request);
       if (request.type === 'erase') await erase(subjects, tenantId, customerId, { requestId: request.id, at: new Date().toISOString() });
     }
+    if (request.type === 'erase' && found.length) {
+      // Queued before the phase is recorded: a failure between the two does it all again, twice is harmless (the
+      // second pass that finds the request done does nothing).
+      await queue.send({ version: 1, tenantId, requestId: id, recheck: true }, recheckSeconds);
+      await requests.firstPassDone(tenantId, id, found);
+      logger.info('Privacy request: first pass done', { tenantId, privacyRequest: id, subjects: found.length, recheckSeconds });
+      return 'rechecking';
+    }
     if (!found.length) errors.push({ path: '', message: 'no customer matches the identifiers given' });
-    // Queued before the request is marked done: a failure between the two does it all again, twice is harmless.
-    if (request.type === 'erase' && found.length)
-      await queue.send({ version: 1, tenantId, requestId: id, recheck: true }, ERASURE_RECHECK_SECONDS);
     const status = 'done';
     await requests.finish(tenantId, id, { status, subjects: found, finishedAt: new Date().toISOString(), errors });
     logger.info('Privacy request done', { tenantId, privacyRequest: id, type: request.type, subjects: found.length });
     return status;
   }
 
-  /** An erasure's second pass: what its customers' transactions copied since, or what the index had not shown yet. */
-  async function eraseAgain(tenantId: number, id: string): Promise<'rechecked' | 'skipped'> {
+  /**
+   * An erasure's second pass: strips what its customers' transactions copied since the first, or what the index had
+   * not shown it yet (a sale that read the customer just before it), then reports the request done. A request done
+   * before erasures had phases (a second pass queued across a deployment) is erased again and left as it is.
+   */
+  async function eraseAgain(tenantId: number, id: string): Promise<'done' | 'rechecked' | 'skipped'> {
     const request = await requests.get(tenantId, id);
-    if (request?.type !== 'erase' || request.status !== 'done') return 'skipped';
-    for (const customerId of request.subjects) await erase(subjects, tenantId, customerId, { requestId: id, at: new Date().toISOString() });
-    return 'rechecked';
+    if (request?.type !== 'erase') return 'skipped';
+    const rechecking = request.status === 'pending' && request.phase === 'recheck';
+    if (!rechecking && request.status !== 'done') return 'skipped';
+    let late = 0;
+    for (const customerId of request.subjects)
+      late += await erase(subjects, tenantId, customerId, { requestId: id, at: new Date().toISOString() });
+    if (!rechecking) return 'rechecked';
+    // Every strip held: no transaction of the subjects holds a copy any more.
+    await requests.finish(tenantId, id, { status: 'done', subjects: request.subjects, finishedAt: new Date().toISOString(), errors: [] });
+    logger.info('Privacy request done', { tenantId, privacyRequest: id, type: request.type, subjects: request.subjects.length, late });
+    return 'done';
   }
 
   /** The export of a done export request, while it has not expired. */
@@ -167,9 +213,10 @@ export type PrivacyService = ReturnType<typeof privacyService>;
  * that landed before the mark is in what is read. The strip holds only if the transaction still holds what was read
  * (something that does not look at the mark, or an earlier pass's answer, may have written since); otherwise it is
  * read again. A transaction is judged by what it holds, not by its mark, so a later pass finds what an earlier one
- * missed. Idempotent: erasing again strips nothing more and keeps the first mark.
+ * missed. Idempotent: erasing again strips nothing more and keeps the first mark. Answers how many transactions it
+ * found holding a copy (and stripped).
  */
-export async function erase(subjects: DataSubjects, tenantId: number, customerId: number, mark: ErasureMark): Promise<void> {
+export async function erase(subjects: DataSubjects, tenantId: number, customerId: number, mark: ErasureMark): Promise<number> {
   const first = await subjects.copiesOf(tenantId, await subjects.transactionsOf(tenantId, customerId));
   // Those an earlier pass marked were read after their mark: they are stripped as read (a second pass, which finds
   // them all marked, writes to none that holds nothing). The others are marked, then read again.
@@ -177,14 +224,17 @@ export async function erase(subjects: DataSubjects, tenantId: number, customerId
   await subjects.markErased(tenantId, unmarked, mark);
   let held = first.filter((read) => read.marked && read.holdsCopies);
   let pending = unmarked;
+  const holding = new Set<number>();
   for (let tries = 0; held.length || pending.length; tries++) {
     if (tries === STRIP_TRIES) throw new Error(`${held.length + pending.length} transactions kept changing while they were erased`);
     held = [...held, ...(await subjects.copiesOf(tenantId, pending)).filter((read) => read.holdsCopies)];
+    for (const read of held) holding.add(read.transactionId);
     const stripped = await Promise.all(held.map((read) => subjects.strip(tenantId, read)));
     pending = held.filter((_, i) => !stripped[i]).map((read) => read.transactionId);
     held = [];
   }
   await subjects.eraseCustomer(tenantId, customerId, mark);
+  return holding.size;
 }
 
 /** Privacy requests reach customers of every store: only a user who sees every store may make or read them. */

@@ -98,6 +98,12 @@ export async function deliverSurvey(
       ports.settings(key.tenantId),
       ports.reachability.check(key.tenantId, attempt.customerId, attempt.channel, attempt.contact),
     ]);
+    if (reach === 'erased') {
+      // As the claim does for an erased transaction: nothing is sent, nothing more is planned; the erasure strips it.
+      await ports.attempts.release(attempt);
+      logger.debug('Survey attempt not sent: the customer was erased', { ...key });
+      return 'missing';
+    }
     if (reach !== 'ok') return await fail(reach, reach === 'opted_out' ? 'the customer opted out' : 'the address is known to bounce');
     const journey = settings.journeys.find((j) => j.id === attempt.journeyId);
     if (!journey) return await fail('not_configured', 'the journey no longer exists');

@@ -90,9 +90,13 @@ export interface Scheduler {
   schedule(message: DispatchMessage, dueAt: Date, now: Date): Promise<void>;
 }
 
-/** Whether a customer can still be surveyed: not opted out, the address not known to bounce. */
+/**
+ * Whether a customer can still be surveyed: not erased (a sale that read the customer just before its erasure may
+ * have registered the transaction after it, unmarked until the erasure's second pass), not opted out, the address
+ * not known to bounce.
+ */
 export interface Reachability {
-  check(tenantId: number, customerId: number, channel: Channel, contact: string): Promise<'ok' | 'opted_out' | 'undeliverable'>;
+  check(tenantId: number, customerId: number, channel: Channel, contact: string): Promise<'ok' | 'erased' | 'opted_out' | 'undeliverable'>;
 }
 
 export interface StoreNames {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { ENV } from '../../shared/config.js';
 import { overHttp } from '../support/api.js';
 import { v2Payload } from '../support/transactions.js';
 
@@ -66,6 +67,10 @@ describe('privacy requests through the local stack (API, queue, consumer)', () =
 
     const erased = await privacyRequest({ type: 'erase', cpf });
     expect(erased).toMatchObject({ status: 'done', subjects: [first.customer_id] });
+    // Done only after its second pass, which the stack's privacy consumer ran ERASURE_RECHECK_SECONDS after the first.
+    const recheckSeconds = Number(process.env[ENV.erasureRecheckSeconds]);
+    expect(recheckSeconds).toBeGreaterThan(0);
+    expect(Date.parse(erased.finished_at) - Date.parse(erased.created_at)).toBeGreaterThanOrEqual(recheckSeconds * 1000);
     expect((await api({ path: `/public/customer/${first.customer_id}`, key: KEY })).status).toBe(404);
     const evaluation = await api({ path: `/public/rating/formbuilder/${first.id}`, key: KEY });
     expect(JSON.stringify(evaluation.body)).not.toContain(unique);

@@ -27,6 +27,9 @@ export default async function setup(project: TestProject) {
     authorizerCacheTtlSeconds: 0,
     seed: true,
     visibilityTimeoutSeconds: 1,
+    // An erasure is done only after its second pass: 3 seconds here, not the two minutes of a deployment (tests
+    // that wait for an erasure read it as ERASURE_RECHECK_SECONDS).
+    erasureRecheckSeconds: 3,
   });
   project.provide('stackEnv', stack.env);
   project.provide('publicUrl', stack.publicUrl);

@@ -156,6 +156,7 @@ function memoryDelivery(
   const state: Stored = { status: 'scheduled' };
   const calls: { channel: keyof Senders; message: unknown }[] = [];
   let optedOut = false;
+  let erased = false;
   const scheduled: { message: DispatchMessage; dueAt: Date }[] = [];
   const sender =
     (channel: keyof Senders) =>
@@ -183,7 +184,7 @@ function memoryDelivery(
         state.claimedUntil = undefined;
       },
     },
-    reachability: { check: async () => (optedOut ? 'opted_out' : 'ok') },
+    reachability: { check: async () => (erased ? 'erased' : optedOut ? 'opted_out' : 'ok') },
     scheduler: {
       schedule: async (message, dueAt) => {
         scheduled.push({ message, dueAt });
@@ -210,6 +211,7 @@ function memoryDelivery(
     message,
     scheduled,
     optOut: () => (optedOut = true),
+    erase: () => (erased = true),
     deliver: (now = NOW) => deliverSurvey(message, ports, { surveySecret: SECRET, baseUrl: BASE }, now),
   };
 }
@@ -232,6 +234,16 @@ describe('survey delivery', () => {
       status: 'valid',
       link: { tenantId: 1, transactionId: 42, attemptId: 1, channel: 'email', expiresAt: NOW.getTime() / 1000 + 7 * 86_400 },
     });
+  });
+
+  it("sends nothing once the customer was erased, though the attempt's transaction is not marked yet, and plans nothing more", async () => {
+    // A sale that read the customer just before its erasure wrote this transaction after it (issue 29, H1).
+    const d = memoryDelivery();
+    d.erase();
+    expect(await d.deliver()).toBe('missing');
+    expect(d.calls).toEqual([]);
+    expect(d.scheduled).toEqual([]);
+    expect(d.state).toMatchObject({ status: 'scheduled', claimedUntil: undefined });
   });
 
   it('leaves an attempt another delivery holds, and takes it once that claim has lapsed', async () => {
