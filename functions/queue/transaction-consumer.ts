@@ -1,13 +1,9 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { ENV } from '../../shared/config.js';
-import { configuredSecret } from '../../shared/adapters/secrets.js';
 import { logger } from '../../shared/logger.js';
 import { count, flushMetrics } from '../../shared/metrics.js';
-import { dispatchOutbox, prepareBatch, processTransactionRecord } from '../../shared/adapters/wiring/transactions.js';
+import { dispatchOutbox, prepareBatch, processTransactionRecord } from '../../shared/adapters/wiring/transaction-consumer.js';
 
-// Rejection events carry the request id the client was given, signed with the request-id secret.
-await configuredSecret(ENV.requestIdSecret);
 const processor = new BatchProcessor(EventType.SQS);
 
 /**
