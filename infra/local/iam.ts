@@ -30,9 +30,6 @@ export function runAs<T>(functionId: string, work: () => Promise<T>): Promise<T>
   return running.run(functionId, work);
 }
 
-/** The function whose grants the current code runs under, if any. */
-export const currentFunction = (): string | undefined => running.getStore();
-
 const ACCOUNT = '000000000000';
 
 /** A request as IAM sees it: the action, and the resources it names. */

@@ -116,6 +116,22 @@ describe('grants enforced locally as IAM enforces them on AWS', () => {
     expect(got.status).toBe(200);
   });
 
+  it('refuses an SMS or a WhatsApp message from a function that sends none, as those services refuse it', async () => {
+    // The SMS adapter turns the refusal into a delivery refused for good, named by the service's error.
+    await expect(
+      runAs('getStore', () => senders.sms({ to: '+5511900000000', text: 't', originationIdentity: '+5511900000001' })),
+    ).rejects.toThrow(/AccessDeniedException/);
+    await expect(
+      runAs('getStore', () =>
+        senders.whatsapp({ to: '+5511900000000', phoneNumberId: 'pn', template: 't', language: 'pt_BR', parameters: [] }),
+      ),
+    ).rejects.toThrow(/is not authorized to perform: social-messaging:SendWhatsAppMessage/);
+    // The dispatcher, whose role sends both, is let through to the provider (the local outbox answers).
+    await expect(
+      runAs('surveyDispatcher', () => senders.sms({ to: '+5511900000000', text: 't', originationIdentity: '+5511900000001' })),
+    ).resolves.toMatchObject({ messageId: expect.any(String) });
+  });
+
   it('lets a function read only the secrets its role names, from Secrets Manager', async () => {
     const arn = process.env[secretArnVariable(ENV.surveySecret)]!;
     const read = (functionId: string) => runAs(functionId, () => getSecret(arn, { forceFetch: true }));
