@@ -26,7 +26,7 @@ const round = (value: number, digits: number) => Math.round(value * 10 ** digits
 const Z95 = 1.959964;
 
 /** Wilson's 95% score interval of a proportion of `n` answers: within 0..1, never of width 0 while n is small. */
-export function wilson(share: number, n: number): { low: number; centre: number; high: number } {
+function wilson(share: number, n: number): { low: number; centre: number; high: number } {
   const z2 = Z95 ** 2;
   const centre = (share + z2 / (2 * n)) / (1 + z2 / n);
   const half = (Z95 / (1 + z2 / n)) * Math.sqrt((share * (1 - share)) / n + z2 / (4 * n * n));
