@@ -23,23 +23,49 @@ export interface Nps {
 
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
+const Z95 = 1.959964;
+
+/** Wilson's 95% score interval of a proportion of `n` answers: within 0..1, never of width 0 while n is small. */
+function wilson(share: number, n: number): { low: number; centre: number; high: number } {
+  const z2 = Z95 ** 2;
+  const centre = (share + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z95 / (1 + z2 / n)) * Math.sqrt((share * (1 - share)) / n + z2 / (4 * n * n));
+  return { low: Math.max(0, centre - half), centre, high: Math.min(1, centre + half) };
+}
+
 /**
- * NPS = (promoters - detractors) / answers x 100. Its 95% interval treats each answer as +1, 0 or -1: the variance
- * of that mean is (p + d) - (p - d)^2 over the answers, and the interval is the score +- 1.96 standard errors,
- * within -100..100.
+ * NPS = (promoters - detractors) / answers x 100, with its 95% interval.
+ *
+ * The interval is Wilson's score interval of each share, promoters p and detractors d, joined for their difference
+ * by the method of variance estimates recovery (MOVER: Newcombe 1998, Zou and Donner 2008), with the correlation
+ * of two shares of one sample, -sqrt(p d / ((1 - p)(1 - d))). Why not the plain interval, the score +- 1.96
+ * standard errors: its standard error is 0 whenever every answer is alike, so one promoter read "100 a 100" (and
+ * so did two, or ten), a certainty no sample gives. Wilson's interval is the one recommended for small samples: it
+ * behaves at n = 1 (one promoter: -58.7 a 100, the Wilson interval of the mean answer counted +1, 0 or -1), always
+ * holds the score, and for many answers comes to the plain interval (variance (p + d) - (p - d)^2 over the
+ * answers), so large groups read as before. Within -100..100, rounded to 0.1.
  */
 export function nps(n: number, promoters: number, detractors: number): Nps | null {
   if (n <= 0) return null;
   const p = promoters / n;
   const d = detractors / n;
-  const margin = 1.96 * Math.sqrt(Math.max(0, p + d - (p - d) ** 2) / n) * 100;
+  const promoted = wilson(p, n);
+  const detracted = wilson(d, n);
+  // The correlation of the two shares of one sample, taken at the shares Wilson's intervals centre on: those are
+  // never 0 or 1, so a sample whose answers are all alike does not read as two shares that cannot move together.
+  const [pc, dc] = [promoted.centre, detracted.centre];
+  const rho = -Math.sqrt(Math.min(1, (pc * dc) / ((1 - pc) * (1 - dc))));
+  const [a, b] = [p - promoted.low, detracted.high - d];
+  const [c, e] = [promoted.high - p, d - detracted.low];
+  const below = Math.sqrt(Math.max(0, a * a - 2 * rho * a * b + b * b));
+  const above = Math.sqrt(Math.max(0, c * c - 2 * rho * c * e + e * e));
   const score = (p - d) * 100;
   return {
     score: round(score, 1),
     promoters,
     passives: n - promoters - detractors,
     detractors,
-    ci95: [round(Math.max(-100, score - margin), 1), round(Math.min(100, score + margin), 1)],
+    ci95: [round(Math.max(-100, score - below * 100), 1), round(Math.min(100, score + above * 100), 1)],
   };
 }
 

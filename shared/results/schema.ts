@@ -1,22 +1,24 @@
 import * as v from 'valibot';
 import { calendarDate, integerString, MAX_INT_ID, text } from '../schema.js';
-import { GROUPINGS } from './service.js';
+import { GROUPING_NAMES } from './groupings.js';
 
 export const ResultsQuery = v.strictObject({
   journey: text(64),
   from: calendarDate,
   to: calendarDate,
-  group_by: v.picklist(GROUPINGS, `must be one of ${GROUPINGS.join(', ')}`),
+  group_by: v.picklist(GROUPING_NAMES, `must be one of ${GROUPING_NAMES.join(', ')}`),
   store: v.optional(integerString(1, MAX_INT_ID)),
   employee: v.optional(integerString(1, MAX_INT_ID)),
 });
+/** A results query once its schema has read it: the type follows the schema. */
+export type ResultsQuery = v.InferOutput<typeof ResultsQuery>;
 
 const Nps = v.object({
   score: v.number(),
   promoters: v.number(),
   passives: v.number(),
   detractors: v.number(),
-  /** The 95% interval of the score: [low, high]. */
+  /** The 95% interval of the score, [low, high]: Wilson's, for small samples too (see `nps` in `report.ts`). */
   ci95: v.pipe(v.array(v.number()), v.length(2, 'is a [low, high] pair')),
 });
 
@@ -36,7 +38,7 @@ export const ReportBody = v.object({
   journey: v.object({ id: v.number(), slug: v.string(), indicator: v.string() }),
   from: v.string(),
   to: v.string(),
-  group_by: v.picklist(GROUPINGS),
+  group_by: v.picklist(GROUPING_NAMES),
   min_sample: v.number(),
   data: v.array(ResultRowBody),
 });

@@ -1,12 +1,12 @@
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { UserRecord } from '../tenants/ports.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
+import { GROUPINGS, type Grouping, type GroupingName } from './groupings.js';
 import type { CounterRow, ResultsPorts } from './ports.js';
 import { addInto, rowOf, type ResultRow } from './report.js';
+import type { ResultsQuery } from './schema.js';
 import type { Dimension } from './tally.js';
 
-export const GROUPINGS = ['store', 'employee', 'journey', 'class', 'day', 'week', 'month'] as const;
-export type Grouping = (typeof GROUPINGS)[number];
 export const MAX_REPORT_DAYS = 400;
 /** Below this many answers a group is `low_sample`, unless the journey sets its own `minSample`. */
 export const DEFAULT_MIN_SAMPLE = 5;
@@ -16,20 +16,11 @@ export const DEFAULT_MIN_SAMPLE = 5;
  */
 export const MAX_SCOPED_STORES = 50;
 
-export interface ResultsQuery {
-  journey: string;
-  from: string;
-  to: string;
-  group_by: Grouping;
-  store?: number | undefined;
-  employee?: number | undefined;
-}
-
 export interface Report {
   journey: { id: number; slug: string; indicator: string };
   from: string;
   to: string;
-  group_by: Grouping;
+  group_by: GroupingName;
   min_sample: number;
   data: ResultRow[];
 }
@@ -58,12 +49,6 @@ function plan(from: string, to: string, byDay: boolean): { month: string; whole:
   return months;
 }
 
-/** Monday of the ISO week a day belongs to. */
-function weekOf(date: string): string {
-  const ms = Date.parse(`${date}T00:00:00Z`);
-  return day(ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS);
-}
-
 /**
  * Reports over the counters: a year for a tenant of any size reads at most 12 month counters and two partial
  * months of day counters per group, never an answer.
@@ -90,7 +75,8 @@ export function resultsService({ counters, settings, stores, employees }: Result
    * an employee's figures), never from the employee dimension, which sums an employee's answers in every store.
    */
   function sourceOf(query: ResultsQuery, stores?: number[]): Source {
-    const { store, employee, group_by: groupBy } = query;
+    const { store, employee } = query;
+    const by = GROUPINGS[query.group_by].dimension;
     const first = (row: CounterRow) => row.ids[0]!;
     const second = (row: CounterRow) => row.ids[1]!;
     const whole = () => 0;
@@ -103,22 +89,22 @@ export function resultsService({ counters, settings, stores, employees }: Result
       return { dimension: 'storeEmployee', prefixes: scope.map((id) => (employee !== undefined ? [id, employee] : [id])), groupId };
     };
     if (store !== undefined) {
-      if (employee !== undefined || groupBy === 'employee')
+      if (employee !== undefined || by === 'employee')
         return {
           dimension: 'storeEmployee',
           prefixes: [employee !== undefined ? [store, employee] : [store]],
-          groupId: groupBy === 'employee' ? second : groupBy === 'store' ? first : whole,
+          groupId: by === 'employee' ? second : by === 'store' ? first : whole,
         };
-      return { dimension: 'store', prefixes: [[store]], groupId: groupBy === 'store' ? first : whole };
+      return { dimension: 'store', prefixes: [[store]], groupId: by === 'store' ? first : whole };
     }
-    if (groupBy === 'store')
+    if (by === 'store')
       return employee === undefined
         ? { dimension: 'store', prefixes: [[]], groupId: first }
         : stores
           ? perStore(stores, first)
           : // No index leads with the employee: its rows are picked from every store's (see `report`).
             { dimension: 'storeEmployee', prefixes: [[]], groupId: first };
-    if (groupBy === 'employee')
+    if (by === 'employee')
       return stores
         ? perStore(stores, second)
         : { dimension: 'employee', prefixes: [employee !== undefined ? [employee] : []], groupId: first };
@@ -128,8 +114,7 @@ export function resultsService({ counters, settings, stores, employees }: Result
   }
 
   async function readRows(tenantId: number, journeyId: number, query: ResultsQuery, { dimension, prefixes }: Source) {
-    const byDay = query.group_by === 'day' || query.group_by === 'week';
-    const months = plan(query.from, query.to, byDay);
+    const months = plan(query.from, query.to, GROUPINGS[query.group_by].grain === 'day');
     const wholeMonths = new Set(months.filter((m) => m.whole).map((m) => m.month));
     const years = [...new Set([...wholeMonths].map((m) => m.slice(0, 4)))];
     const partitions = [
@@ -149,6 +134,7 @@ export function resultsService({ counters, settings, stores, employees }: Result
     // Handled here too, so that a failure before it is awaited is not an unhandled rejection.
     user.catch(() => undefined);
     const all = await settings(tenantId);
+    const grouping: Grouping = GROUPINGS[query.group_by];
     let journey: JourneyConfig;
     try {
       checkRange(query);
@@ -174,47 +160,32 @@ export function resultsService({ counters, settings, stores, employees }: Result
 
     // Employees a limited token may see: those of its groups (checked when an employee is named or listed).
     const employeeIds =
-      query.group_by === 'employee' ? [...new Set(rows.map(source.groupId))] : query.employee !== undefined ? [query.employee] : [];
+      grouping.dimension === 'employee' ? [...new Set(rows.map(source.groupId))] : query.employee !== undefined ? [query.employee] : [];
     const employeeList = employeeIds.length ? await employees.getMany(tenantId, employeeIds) : [];
     const visibleEmployee = (id: number) =>
       !limited || (employeeList.find((e) => e.id === id)?.groups ?? []).some((group) => scope.groups.includes(group));
     if (query.employee !== undefined && !visibleEmployee(query.employee)) throw new NotFoundError('No such employee.');
 
     const groups = new Map<string, Record<string, number>>();
-    const keyOf = (row: CounterRow): string => {
-      switch (query.group_by) {
-        case 'day':
-          return row.period;
-        case 'week':
-          return weekOf(row.period);
-        case 'month':
-          return `${row.period.slice(0, 7)}-01`;
-        case 'journey':
-        case 'class':
-          return String(journey.id);
-        default:
-          return String(source.groupId(row));
-      }
-    };
     for (const row of rows) {
-      if (query.group_by === 'employee' && !visibleEmployee(source.groupId(row))) continue;
-      const key = keyOf(row);
+      if (grouping.dimension === 'employee' && !visibleEmployee(source.groupId(row))) continue;
+      const key = grouping.key(row, source.groupId(row), journey);
       groups.set(key, addInto(groups.get(key) ?? {}, row.counts));
     }
 
     const minSample = journey.minSample ?? DEFAULT_MIN_SAMPLE;
     let data: ResultRow[];
-    if (query.group_by === 'class') {
+    if (grouping.dimension === 'class') {
       const total = groups.get(String(journey.id)) ?? {};
       data = journey.classes.flatMap((classId) => {
         const configured = all.classes.find((c) => c.id === classId);
         return configured ? [rowOf(String(classId), configured.label, total, configured.type, minSample, `c${classId}`)] : [];
       });
     } else {
-      const labels = await labelsOf(tenantId, query, journey, [...groups.keys()], employeeList);
+      const labels = await grouping.label({ tenantId, journey, keys: [...groups.keys()], employees: employeeList, stores });
       data = [...groups].map(([key, counts]) => rowOf(key, labels.get(key) ?? key, counts, journey.indicator, minSample));
     }
-    if (['day', 'week', 'month'].includes(query.group_by)) data.sort((a, b) => a.key.localeCompare(b.key));
+    if (grouping.order === 'time') data.sort((a, b) => a.key.localeCompare(b.key));
     else data.sort(bestFirst);
     return {
       journey: { id: journey.id, slug: journey.slug, indicator: journey.indicator },
@@ -224,20 +195,6 @@ export function resultsService({ counters, settings, stores, employees }: Result
       min_sample: minSample,
       data,
     };
-  }
-
-  async function labelsOf(
-    tenantId: number,
-    query: ResultsQuery,
-    journey: JourneyConfig,
-    keys: string[],
-    employeeList: { id: number; name: string }[],
-  ): Promise<Map<string, string>> {
-    if (query.group_by === 'journey') return new Map([[String(journey.id), journey.name ?? journey.slug]]);
-    if (query.group_by === 'employee') return new Map(employeeList.map((e) => [String(e.id), e.name]));
-    if (query.group_by === 'store')
-      return new Map((await stores.getMany(tenantId, keys.map(Number))).map((store) => [String(store.id), store.trade_name]));
-    return new Map();
   }
 
   return { report };

@@ -88,7 +88,7 @@ describe('GET /public/results', () => {
       response_rate: 0.667,
       mean: 9,
       scale: { min: 0, max: 10 },
-      nps: { score: 50, promoters: 1, passives: 1, detractors: 0, ci95: [-19.3, 100] },
+      nps: { score: 50, promoters: 1, passives: 1, detractors: 0, ci95: [-48.5, 90.5] },
       low_sample: false,
     });
     // The rating registered with the sale is a response but not an answer to a survey sent.
@@ -100,7 +100,7 @@ describe('GET /public/results', () => {
       response_rate: 1,
       mean: 6,
       scale: { min: 0, max: 10 },
-      nps: { score: 0, promoters: 1, passives: 0, detractors: 1, ci95: [-100, 100] },
+      nps: { score: 0, promoters: 1, passives: 0, detractors: 1, ci95: [-81.1, 81.1] },
       low_sample: false,
     });
     // Best first.
@@ -109,7 +109,7 @@ describe('GET /public/results', () => {
 
   it('groups by employee, journey, class and period from the same counts', async () => {
     const employees = byKey((await results({ group_by: 'employee' })).body.data);
-    expect(employees['1']).toMatchObject({ label: expect.any(String), responses: 3, sent: 3, nps: { score: 66.7, ci95: [13.3, 100] } });
+    expect(employees['1']).toMatchObject({ label: expect.any(String), responses: 3, sent: 3, nps: { score: 66.7, ci95: [-28.2, 93.9] } });
     expect(employees['2']).toMatchObject({ label: 'Caio Souza', responses: 1, sent: 1, mean: 3, low_sample: true });
 
     const journey = (await results({ group_by: 'journey' })).body.data;
@@ -120,7 +120,7 @@ describe('GET /public/results', () => {
         sent: 4,
         response_rate: 0.75,
         mean: 7.5,
-        nps: expect.objectContaining({ score: 25, ci95: [-56.3, 100] }),
+        nps: expect.objectContaining({ score: 25, ci95: [-50.3, 77.4] }),
       }),
     ]);
 

@@ -12,6 +12,8 @@ import type { Store } from '../../shared/stores/schema.js';
 import type { StoreRepository } from '../../shared/stores/ports.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import type { DataSubjects } from '../../shared/privacy/ports.js';
+import type { CounterRow, ResultCounters } from '../../shared/results/ports.js';
+import type { Tally } from '../../shared/results/tally.js';
 import type { Dispatcher, Reference, ReferenceReader, RequestRecord, TransactionRepository } from '../../shared/transactions/ports.js';
 import { transactionIdFor } from '../../shared/transactions/request-key.js';
 
@@ -245,6 +247,38 @@ export function memorySubjects(pauses: { beforeMark?: () => Promise<void>; befor
     /** An attempt's failure, with the provider's words: written whatever the mark. */
     fail(id: number, detail: string) {
       transactions.get(id)!.detail = detail;
+    },
+  };
+}
+
+/**
+ * Result counters in memory, keeping the port's promises: a tally adds each delta to its day counter (its month's
+ * partition) and its month counter (its year's), a count once added stays (at 0 when taken back), and a read answers
+ * one journey's dimension over one partition and grain, the counters whose ids start with the ones asked, in the
+ * order the table's sort key gives them (ids as text, then the period).
+ */
+export function memoryCounters(): ResultCounters & { add(tenantId: number, tally: Tally): void } {
+  const partitions = new Map<string, Map<string, CounterRow & { grain: 'day' | 'month' }>>();
+  const order = (row: CounterRow) => `${row.ids.map((id) => `${id}#`).join('')}${row.period}`;
+  return {
+    add(tenantId, { journeyId, deltas }) {
+      for (const delta of deltas)
+        for (const grain of ['day', 'month'] as const) {
+          const period = grain === 'day' ? delta.day : delta.day.slice(0, 7);
+          const partition = `${tenantId}#${journeyId}#${grain === 'day' ? delta.day.slice(0, 7) : delta.day.slice(0, 4)}`;
+          const rows = partitions.get(partition) ?? new Map();
+          partitions.set(partition, rows);
+          const id = `${grain}#${delta.dimension}#${delta.ids.join('#')}#${period}`;
+          const row = rows.get(id) ?? { grain, dimension: delta.dimension, ids: [...delta.ids], period, counts: {} };
+          for (const [name, value] of Object.entries(delta.add)) row.counts[name] = (row.counts[name] ?? 0) + value;
+          rows.set(id, row);
+        }
+    },
+    async read({ tenantId, journeyId, dimension, grain, partition, ids = [] }) {
+      return [...(partitions.get(`${tenantId}#${journeyId}#${partition}`)?.values() ?? [])]
+        .filter((row) => row.grain === grain && row.dimension === dimension && ids.every((id, i) => row.ids[i] === id))
+        .sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0))
+        .map(({ dimension: d, ids: rowIds, period, counts }) => copy({ dimension: d, ids: rowIds, period, counts }));
     },
   };
 }

@@ -1,0 +1,75 @@
+import type { JourneyConfig } from '../tenants/config-schema.js';
+import type { CounterRow, ResultsPorts } from './ports.js';
+
+/** What a grouping's labels may read: the groups found, and the employees the report has already read. */
+export interface LabelContext {
+  tenantId: number;
+  journey: JourneyConfig;
+  keys: string[];
+  employees: { id: number; name: string }[];
+  stores: ResultsPorts['stores'];
+}
+
+/** One way to group a report: a new grouping is one more row of `GROUPINGS`. */
+export interface Grouping {
+  /**
+   * What makes a group: a store's counters, an employee's, or the journey's as a whole (`class`: the journey's, each
+   * class its own row). A store or employee grouping reads that dimension's counters, within a limited token's
+   * stores (see `sourceOf` in `service.ts`).
+   */
+  dimension: 'store' | 'employee' | 'journey' | 'class';
+  /** The finest counters it needs: day counters throughout, or month counters for the months the range covers. */
+  grain: 'day' | 'month';
+  /** A counter's group, from the counter, its store or employee id (0 for the journey) and the journey. */
+  key: (row: CounterRow, id: number, journey: JourneyConfig) => string;
+  /** The groups' labels; a group without one shows its key. */
+  label: (context: LabelContext) => Map<string, string> | Promise<Map<string, string>>;
+  /** Periods in time order (by key), other groups best first. */
+  order: 'time' | 'best';
+}
+
+const DAY_MS = 86_400_000;
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Monday of the ISO week a day belongs to. */
+export function weekOf(date: string): string {
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  return day(ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS);
+}
+
+const byId: Grouping['key'] = (_row, id) => String(id);
+const theJourney: Grouping['key'] = (_row, _id, journey) => String(journey.id);
+const none: Grouping['label'] = () => new Map();
+
+/** The groupings of GET /public/results, in the order the contract lists them. */
+export const GROUPINGS = {
+  store: {
+    dimension: 'store',
+    grain: 'month',
+    key: byId,
+    label: async ({ tenantId, keys, stores }) =>
+      new Map((await stores.getMany(tenantId, keys.map(Number))).map((store) => [String(store.id), store.trade_name])),
+    order: 'best',
+  },
+  employee: {
+    dimension: 'employee',
+    grain: 'month',
+    key: byId,
+    label: ({ employees }) => new Map(employees.map((e) => [String(e.id), e.name])),
+    order: 'best',
+  },
+  journey: {
+    dimension: 'journey',
+    grain: 'month',
+    key: theJourney,
+    label: ({ journey }) => new Map([[String(journey.id), journey.name ?? journey.slug]]),
+    order: 'best',
+  },
+  class: { dimension: 'class', grain: 'month', key: theJourney, label: none, order: 'best' },
+  day: { dimension: 'journey', grain: 'day', key: (row) => row.period, label: none, order: 'time' },
+  week: { dimension: 'journey', grain: 'day', key: (row) => weekOf(row.period), label: none, order: 'time' },
+  month: { dimension: 'journey', grain: 'month', key: (row) => `${row.period.slice(0, 7)}-01`, label: none, order: 'time' },
+} satisfies Record<string, Grouping>;
+
+export type GroupingName = keyof typeof GROUPINGS;
+export const GROUPING_NAMES = Object.keys(GROUPINGS) as GroupingName[];
