@@ -63,7 +63,10 @@ export const FLOORS: Record<string, [number, string]> = {
   getEvaluation: [1, 'one GetItem'],
   listWebhookDeliveries: [1, 'one Query of the failed deliveries, newest first'],
   getResults: [2, "the user token beside one Query of the month's day counters; the stores' names (a BatchGetItem)"],
-  postPrivacyRequest: [2, 'the user token, then the request (and one SQS message)'],
+  postPrivacyRequest: [
+    4,
+    "the user token, a place among the tenant's 50 pending requests (a Query of its places, one conditional PutItem), then the request (and one SQS message)",
+  ],
   getPrivacyRequest: [2, 'the user token, then the request'],
   getPrivacyAccess: [2, "the user token, then one Query of the customer's partition"],
   getPrivacyExport: [
