@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { KEY_SCOPES } from './credentials.js';
 import { freeText } from '../schema.js';
 import type { SigningGenerations } from '../events/signature.js';
+import { CHANNELS, HAND_OFF_CHANNELS } from '../channels.js';
 
 /** Score scales: a score is supported when it is an integer inside its indicator's scale. */
 export const INDICATORS = {
@@ -17,12 +18,9 @@ export const isSupported = (indicator: Indicator, score: number) =>
   Number.isInteger(score) && score >= INDICATORS[indicator].min && score <= INDICATORS[indicator].max;
 const indicator = v.picklist(Object.keys(INDICATORS) as Indicator[], `must be one of ${Object.keys(INDICATORS).join(', ')}`);
 
-export const CHANNELS = ['whatsapp', 'sms', 'email', 'ura'] as const;
 /** A survey is sent at most this many times, each attempt waiting at most MAX_ATTEMPT_WAIT_MINUTES after the previous. */
 export const MAX_ATTEMPTS = 5;
 export const MAX_ATTEMPT_WAIT_MINUTES = 43_200;
-/** Channels a journey may hand to the tenant's chatbot. */
-export const HAND_OFF_CHANNELS = ['whatsapp', 'ura'] as const;
 
 const id = v.pipe(
   v.number('must be a number'),

@@ -3,7 +3,8 @@ import type { CreatedCustomer } from '../customers/service.js';
 import { DuplicateError, ValidationError, type FieldProblem } from '../errors.js';
 import { count } from '../metrics.js';
 import { answerTally, countedOf, scoredRating } from '../results/tally.js';
-import { chooseChannel, type Channel, type DispatchMessage } from '../surveys/dispatch.js';
+import { addressFor, type Channel } from '../channels.js';
+import { chooseChannel, type DispatchMessage } from '../surveys/dispatch.js';
 import { RATING_SOURCES } from '../surveys/schema.js';
 import { INDICATORS, isSupported, type ClassConfig, type JourneyConfig } from '../tenants/config-schema.js';
 import type { Settings } from '../tenants/settings.js';
@@ -367,7 +368,7 @@ export function surveyDecision(
   if (rated) return notSent('already_rated', contacts);
   if (customer.opt_out) return notSent('opted_out', contacts);
   const steps = journey.attempts ?? [{ channel: chooseChannel(journey.channels, contacts)?.channel, afterMinutes: 0 }];
-  const address = (channel: Channel | undefined) => (channel === undefined ? null : channel === 'email' ? contacts.email : contacts.phone);
+  const address = (channel: Channel | undefined) => (channel === undefined ? null : addressFor(channel, contacts));
   const first = steps.findIndex((step) => address(step.channel) !== null);
   if (first < 0) return notSent('no_contact', contacts);
   const attempts = steps.map((step, i): Attempt => ({
