@@ -1,9 +1,8 @@
 /**
- * The survey channels: one record each, and every list of channels derives from it (the journey's picklist, the
- * dispatch message, the rating sources, the link encoding, the address rule, quiet hours, the sender). Adding a
- * channel is its record here, its sender adapter (`shared/adapters/senders.ts`), its delivery settings and its local
- * fake. It lives at the ground floor, pure data, so that tenant settings (which name channels) import it without
- * importing surveys.
+ * The survey channels, and the sources an answer can come from. One record per channel; every list of channels
+ * derives from it (the journey's picklist, the dispatch message, the rating sources, the link encoding, the address
+ * rule, quiet hours, the sender). Adding a channel: the README's recipe (Survey delivery). It sits on the ground floor,
+ * pure data, so that tenant settings, which name channels, import it without importing surveys.
  */
 export interface ChannelRecord {
   /**
@@ -45,7 +44,7 @@ export const HAND_OFF_CHANNELS = CHANNELS.filter((c) => CHANNEL_RECORDS[c].handO
 export type HandOffChannel = { [C in Channel]: Records[C]['handOff'] extends true ? C : never }[Channel];
 
 /** The channels' rating source codes, by channel name. */
-export const CHANNEL_SOURCES = Object.fromEntries(CHANNELS.map((c) => [c, CHANNEL_RECORDS[c].ratingSource])) as {
+const CHANNEL_SOURCES = Object.fromEntries(CHANNELS.map((c) => [c, CHANNEL_RECORDS[c].ratingSource])) as {
   readonly [C in Channel]: Records[C]['ratingSource'];
 };
 
@@ -60,3 +59,23 @@ export const addressFor = (channel: Channel, contacts: { phone: string | null; e
 
 /** Whether quiet hours hold the channel (everything but e-mail, and the chatbot hand-offs of those). */
 export const heldByQuietHours = (channel: Channel): boolean => CHANNEL_RECORDS[channel].quietHours;
+
+/** Where an answer came from. 1, 2, 4 and 7 are the reference API's codes; the others are ours and do not collide. */
+const OTHER_SOURCES = {
+  push: 3,
+  facebook: 5,
+  tablet: 6,
+  widget: 8,
+  qrcode: 9,
+  employee: 10,
+  chatbot: 11,
+  workplace: 12,
+  portals: 13,
+  /** A rating sent with the transaction itself. */
+  api: 14,
+} as const;
+/** Every answer source: the channels' codes from their records, and the others; listed in code order. */
+export const RATING_SOURCES = Object.fromEntries(
+  Object.entries({ ...CHANNEL_SOURCES, ...OTHER_SOURCES }).sort(([, a], [, b]) => a - b),
+) as typeof CHANNEL_SOURCES & typeof OTHER_SOURCES;
+export type SourceName = keyof typeof RATING_SOURCES;

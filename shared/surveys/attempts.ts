@@ -1,4 +1,4 @@
-import type { Transaction } from '../transactions/schema.js';
+import type { Transaction } from '../transaction-record.js';
 import { DEFAULT_QUIET_HOURS, type QuietHours } from '../tenants/config-schema.js';
 import type { NextAttempt, PlannedAttempt } from './ports.js';
 

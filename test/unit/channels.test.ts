@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { addressFor, CHANNEL_RECORDS, CHANNELS, HAND_OFF_CHANNELS, heldByQuietHours, type Channel } from '../../shared/channels.js';
+import {
+  addressFor,
+  CHANNEL_RECORDS,
+  CHANNELS,
+  HAND_OFF_CHANNELS,
+  heldByQuietHours,
+  RATING_SOURCES,
+  type Channel,
+} from '../../shared/channels.js';
 import { readSurveyLink, signSurveyLink } from '../../shared/surveys/link.js';
-import { RATING_SOURCES } from '../../shared/surveys/schema.js';
 
 const SECRET = 'unit-survey-secret';
 const NOW = new Date('2026-11-22T12:00:00Z');
