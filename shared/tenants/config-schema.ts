@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { KEY_SCOPES } from './credentials.js';
 import { freeText } from '../schema.js';
 import type { SigningGenerations } from '../events/signature.js';
+import { EVENT_TYPES } from '../events/ports.js';
 import { CHANNELS, HAND_OFF_CHANNELS } from '../channels.js';
 
 /** Score scales: a score is supported when it is an integer inside its indicator's scale. */
@@ -142,10 +143,6 @@ export interface QuietHours {
 }
 /** Quiet hours of a tenant that sets none: 21:00 to 08:00 in São Paulo. */
 export const DEFAULT_QUIET_HOURS: QuietHours = { timeZone: 'America/Sao_Paulo', from: '21:00', to: '08:00' };
-
-/** The events a tenant's webhooks can receive. */
-export const EVENT_TYPES = ['survey.answered', 'survey.failed', 'transaction.rejected'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 /** How a tenant's surveys go out: its sender identities on each channel, and its chatbot's webhook. */
 export const DeliveryConfig = v.strictObject({
