@@ -15,6 +15,17 @@ const NO_OUTER_LAYERS = {
   message: 'shared/ is the inner layer: it never imports functions/ or infra/.',
 };
 
+const NO_TRANSACTIONS = {
+  group: ['**/transactions/*', '**/transactions/**'],
+  message:
+    'Surveys sit below the transaction rules: they read transactions through shared/transaction-record.ts, and the rules import the survey plan (surveys/plan.ts), never the other way.',
+};
+const NO_TENANTS = {
+  group: ['**/tenants/*', '**/tenants/**'],
+  message: 'Events sit below tenant settings: the settings name event types from shared/events/ports.ts, never the other way.',
+};
+const DOMAIN = [NO_TEST_CODE, NO_OUTER_LAYERS, NO_ADAPTERS];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'cdk.out/**', 'bench/.bundles/**', '.local-data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -40,6 +51,8 @@ export default tseslint.config(
     ignores: ['shared/adapters/**', 'shared/http/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS, NO_ADAPTERS] }] },
   },
+  { files: ['shared/surveys/**'], rules: { 'no-restricted-imports': ['error', { patterns: [...DOMAIN, NO_TRANSACTIONS] }] } },
+  { files: ['shared/events/**'], rules: { 'no-restricted-imports': ['error', { patterns: [...DOMAIN, NO_TENANTS] }] } },
   // The pages' scripts run in the browser, as plain scripts beside the Chart.js bundle.
   { files: ['infra/pages/**/*.js'], languageOptions: { sourceType: 'script', globals: { ...globals.browser, Chart: 'readonly' } } },
 );

@@ -13,7 +13,7 @@ import { Employee } from '../shared/employees/schema.js';
 import { ResultRowBody } from '../shared/results/schema.js';
 import { Store } from '../shared/stores/schema.js';
 import { EvaluationBody, SurveyView } from '../shared/surveys/schema.js';
-import { Transaction } from '../shared/transactions/schema.js';
+import { Transaction } from '../shared/transaction-record.js';
 import { EXAMPLE_FIXTURE, validRequests } from './examples.js';
 import { referencePaths, routes, type ApiName, type Route } from './routes.js';
 

@@ -1,9 +1,8 @@
 import { answer, problem } from '../../shared/http/contract.js';
-import { Transaction } from '../../shared/transactions/schema.js';
+import { MAX_TRANSACTION_ID, Transaction } from '../../shared/transaction-record.js';
 import * as v from 'valibot';
 import { httpHandler } from '../../shared/http/handler.js';
 import { integerString } from '../../shared/schema.js';
-import { MAX_TRANSACTION_ID } from '../../shared/transactions/request-key.js';
 import { getTransaction } from '../../shared/adapters/wiring/transaction-queries.js';
 
 const TransactionIdPath = v.strictObject({ id: integerString(1, MAX_TRANSACTION_ID) });

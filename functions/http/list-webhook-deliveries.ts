@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { answer, dataOf, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { integerString } from '../../shared/schema.js';
-import { EVENT_TYPES } from '../../shared/tenants/config-schema.js';
+import { EVENT_TYPES } from '../../shared/events/ports.js';
 import { failedDeliveries } from '../../shared/adapters/wiring/events.js';
 
 const Query = v.strictObject({

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { keys } from '../keys.js';
-import { CHANNELS } from '../tenants/config-schema.js';
+import { CHANNELS } from '../channels.js';
 import { TABLE } from '../table.js';
 import type { Channel } from '../surveys/dispatch.js';
 import type { AttemptKey, AttemptStore, Claim, Reachability, StoreNames } from '../surveys/ports.js';

@@ -7,7 +7,7 @@ import { indexAttributes, TABLE } from '../table.js';
 /** gsi2 lists evaluations by month, newest first. */
 const BY_MONTH = indexAttributes('gsi2');
 import type { Answer, AnswerOutcome, EvaluationStore } from '../surveys/ports.js';
-import type { TransactionRecord } from '../transactions/ports.js';
+import type { TransactionRecord } from '../transaction-record.js';
 import type { Tally } from '../results/tally.js';
 import { db, type Item } from './dynamodb.js';
 import { counterUpdates, updateCounting } from './result-counters.js';

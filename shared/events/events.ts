@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MAX_DELAY_SECONDS } from '../queues.js';
 import { webhookHeaders } from './signature.js';
-import type { EventType } from '../tenants/config-schema.js';
-import type { EventDelivery, EventDeliveryPorts, TenantEvent } from './ports.js';
+import type { EventDelivery, EventDeliveryPorts, EventType, TenantEvent } from './ports.js';
 
 /**
  * Waits before each retry of a delivery that failed: growing from a minute to a day, about 44 hours in all. After

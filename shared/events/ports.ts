@@ -1,4 +1,6 @@
-import type { EventType } from '../tenants/config-schema.js';
+/** The events a tenant's webhooks can receive. */
+export const EVENT_TYPES = ['survey.answered', 'survey.failed', 'transaction.rejected'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
  * Events a tenant's webhooks receive: an id that stays the same however often the event is published (receivers

@@ -1,5 +1,4 @@
-import type { Transaction } from '../transactions/schema.js';
-import type { Channel } from './dispatch.js';
+import type { Transaction } from '../transaction-record.js';
 import { DEFAULT_QUIET_HOURS, type QuietHours } from '../tenants/config-schema.js';
 import type { NextAttempt, PlannedAttempt } from './ports.js';
 
@@ -15,9 +14,6 @@ export function nextAttempt(plan: readonly PlannedAttempt[], current: number, fr
     dueAt: new Date(from.getTime() + (immediately ? 0 : next.afterMinutes * 60_000)),
   };
 }
-
-/** Channels quiet hours hold: everything but e-mail (SMS, WhatsApp, voice, and the chatbot hand-offs of those). */
-export const heldByQuietHours = (channel: Channel): boolean => channel !== 'email';
 
 const minutesOf = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
 

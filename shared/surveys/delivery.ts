@@ -6,7 +6,8 @@ import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
 import { firstName, surveyEmail, surveySms } from './compose.js';
 import type { DispatchMessage } from './dispatch.js';
 import { signSurveyLink, surveyUrl } from './link.js';
-import { heldByQuietHours, nextAttempt, quietUntil } from './attempts.js';
+import { nextAttempt, quietUntil } from './attempts.js';
+import { CHANNEL_RECORDS, heldByQuietHours, type ChannelRecord } from '../channels.js';
 import { DeliveryRefused, type AttemptKey, type ClaimedAttempt, type DeliveryPorts, type NextAttempt, type Sent } from './ports.js';
 import { CHATBOT_ENDPOINT, signingSecrets, webhookHeaders } from '../events/signature.js';
 
@@ -187,55 +188,69 @@ function sender(
         headers: { 'content-type': 'application/json', ...webhookHeaders(secrets, id, body, now) },
       });
   }
-  switch (channel) {
-    case 'email': {
-      if (!delivery.email) return 'the tenant has no e-mail sender';
-      const unsubscribeLink = `${content.link}/unsubscribe`;
-      const { subject, html, text } = surveyEmail({
-        customerName: attempt.customerName,
-        store: content.store,
-        journey,
-        link: content.link,
-        unsubscribeLink,
-      });
-      return () =>
-        ports.senders.email({
-          from: mailbox(delivery.email!.from, delivery.email!.name),
-          to: attempt.contact,
-          subject,
-          html,
-          text,
-          // RFC 8058 one-click unsubscribe: mail clients POST to the link.
-          headers: [
-            { name: 'List-Unsubscribe', value: `<${unsubscribeLink}>` },
-            { name: 'List-Unsubscribe-Post', value: 'List-Unsubscribe=One-Click' },
-          ],
-          tags: {
-            tenant: String(attempt.tenantId),
-            customer: String(attempt.customerId),
-            transaction: String(attempt.transactionId),
-            attempt: String(attempt.attemptId),
-          },
-        });
-    }
-    case 'sms':
-      if (!delivery.sms) return 'the tenant has no SMS origination identity';
-      return () =>
-        ports.senders.sms({ to: attempt.contact, text: surveySms(content), originationIdentity: delivery.sms!.originationIdentity });
-    case 'whatsapp':
-      if (!delivery.whatsapp) return 'the tenant has no WhatsApp number';
-      return () =>
-        ports.senders.whatsapp({
-          to: attempt.contact,
-          phoneNumberId: delivery.whatsapp!.phoneNumberId,
-          template: delivery.whatsapp!.template,
-          language: delivery.whatsapp!.language,
-          parameters: [firstName(attempt.customerName) || 'cliente', content.store, content.link],
-        });
-    case 'ura':
-      return 'voice surveys are handed to the tenant chatbot: list ura in the journey handOff';
-  }
+  const via = CHANNEL_RECORDS[channel].sender;
+  if (via === null)
+    return `${CHANNEL_RECORDS[channel].label} surveys are handed to the tenant chatbot: list ${channel} in the journey handOff`;
+  return OUTBOUND[via](attempt, journey, settings, content, ports);
 }
+
+type Outbound = (
+  attempt: ClaimedAttempt,
+  journey: JourneyConfig,
+  settings: Settings,
+  content: { store: string; link: string },
+  ports: DeliveryPorts,
+) => (() => Promise<Sent>) | string;
+
+/** Each sender's message (its words from `compose.ts`), or why the tenant's configuration cannot send it; a channel's record names its sender. */
+const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
+  email(attempt, journey, { delivery }, content, ports) {
+    if (!delivery.email) return 'the tenant has no e-mail sender';
+    const unsubscribeLink = `${content.link}/unsubscribe`;
+    const { subject, html, text } = surveyEmail({
+      customerName: attempt.customerName,
+      store: content.store,
+      journey,
+      link: content.link,
+      unsubscribeLink,
+    });
+    return () =>
+      ports.senders.email({
+        from: mailbox(delivery.email!.from, delivery.email!.name),
+        to: attempt.contact,
+        subject,
+        html,
+        text,
+        // RFC 8058 one-click unsubscribe: mail clients POST to the link.
+        headers: [
+          { name: 'List-Unsubscribe', value: `<${unsubscribeLink}>` },
+          { name: 'List-Unsubscribe-Post', value: 'List-Unsubscribe=One-Click' },
+        ],
+        tags: {
+          tenant: String(attempt.tenantId),
+          customer: String(attempt.customerId),
+          transaction: String(attempt.transactionId),
+          attempt: String(attempt.attemptId),
+        },
+      });
+  },
+  sms(attempt, _journey, { delivery }, content, ports) {
+    if (!delivery.sms) return 'the tenant has no SMS origination identity';
+    return () =>
+      ports.senders.sms({ to: attempt.contact, text: surveySms(content), originationIdentity: delivery.sms!.originationIdentity });
+  },
+  whatsapp(attempt, _journey, { delivery }, content, ports) {
+    if (!delivery.whatsapp) return 'the tenant has no WhatsApp number';
+    return () =>
+      ports.senders.whatsapp({
+        to: attempt.contact,
+        phoneNumberId: delivery.whatsapp!.phoneNumberId,
+        template: delivery.whatsapp!.template,
+        language: delivery.whatsapp!.language,
+        parameters: [firstName(attempt.customerName) || 'cliente', content.store, content.link],
+      });
+  },
+};
 
 /** Whether the journey hands this channel's attempts to the tenant's chatbot. */
 const handsOff = (journey: JourneyConfig, channel: ClaimedAttempt['channel']) => (journey.handOff as readonly string[]).includes(channel);

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { CHANNELS } from '../tenants/config-schema.js';
+import { addressFor, CHANNELS, type Channel } from '../channels.js';
 
 /**
  * The message a transaction puts on SurveyDispatchQueue for the channel senders. It names the attempt and carries
@@ -20,15 +20,15 @@ export const DispatchMessage = v.object({
 });
 export type DispatchMessage = v.InferOutput<typeof DispatchMessage>;
 
-export type Channel = (typeof CHANNELS)[number];
+export type { Channel };
 
-/** The first channel of the journey the customer can be reached on: a phone for whatsapp, sms and ura, else e-mail. */
+/** The first channel of the journey the customer can be reached on (the address rule: `addressFor`). */
 export function chooseChannel(
   channels: readonly Channel[],
   contact: { phone: string | null; email: string | null },
 ): { channel: Channel; contact: string } | undefined {
   for (const channel of channels) {
-    const address = channel === 'email' ? contact.email : contact.phone;
+    const address = addressFor(channel, contact);
     if (address) return { channel, contact: address };
   }
   return undefined;

@@ -1,11 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { CHANNELS } from '../tenants/config-schema.js';
-import type { Channel } from './dispatch.js';
+import { channelOfLinkCode, linkCodeOf, type Channel } from '../channels.js';
 
 /**
  * The token of a survey link: the credential of the survey page, so it is unguessable, bound to one tenant,
  * transaction, attempt and channel, expiring, and it carries no personal data. It is those ids and the expiry in
- * 17 bytes, then a 128-bit HMAC-SHA256 tag under the deployment's survey secret: 44 URL-safe characters, short
+ * 17 bytes (the channel as its record's never-reused `linkCode`, `shared/channels.ts`), then a 128-bit HMAC-SHA256 tag under the deployment's survey secret: 44 URL-safe characters, short
  * enough for an SMS. A token that fails its tag is unknown; one past its expiry is expired; nothing is stored
  * to check either.
  */
@@ -35,7 +34,7 @@ export function signSurveyLink(link: SurveyLink, secret: string): string {
   payload.writeUInt32BE(link.tenantId, 1);
   payload.writeUIntBE(link.transactionId, 5, 6);
   payload.writeUInt8(link.attemptId, 11);
-  payload.writeUInt8(CHANNELS.indexOf(link.channel), 12);
+  payload.writeUInt8(linkCodeOf(link.channel), 12);
   payload.writeUInt32BE(link.expiresAt, 13);
   return Buffer.concat([payload, tagOf(payload, secret)]).toString('base64url');
 }
@@ -50,7 +49,7 @@ export function readSurveyLink(token: string, secret: string, now: Date): LinkCh
   const payload = bytes.subarray(0, PAYLOAD_BYTES);
   if (!timingSafeEqual(bytes.subarray(PAYLOAD_BYTES), tagOf(payload, secret)) || payload.readUInt8(0) !== VERSION)
     return { status: 'unknown' };
-  const channel = CHANNELS[payload.readUInt8(12)];
+  const channel = channelOfLinkCode(payload.readUInt8(12));
   if (!channel) return { status: 'unknown' };
   const link: SurveyLink = {
     tenantId: payload.readUInt32BE(1),

@@ -1,6 +1,5 @@
 import type { Found } from '../paging.js';
-import type { AnswerOrigin, TransactionRecord } from '../transactions/ports.js';
-import type { Transaction } from '../transactions/schema.js';
+import type { AnswerOrigin, Transaction, TransactionRecord } from '../transaction-record.js';
 import type { EventPublisher } from '../events/ports.js';
 import type { Tally } from '../results/tally.js';
 import type { Channel, DispatchMessage } from './dispatch.js';

@@ -1,28 +1,10 @@
 import * as v from 'valibot';
+import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { phone } from '../customers/phone.js';
 import { calendarDate, integerString, line, MAX_INT_ID, pagingQuery, paragraphs, text } from '../schema.js';
 import { INDICATORS, type Indicator } from '../tenants/config-schema.js';
-import { MAX_TRANSACTION_ID } from '../transactions/request-key.js';
+import { MAX_TRANSACTION_ID } from '../transaction-record.js';
 
-/** Where an answer came from. 1, 2, 4 and 7 are the reference API's codes; the others are ours and do not collide. */
-export const RATING_SOURCES = {
-  email: 1,
-  sms: 2,
-  push: 3,
-  ura: 4,
-  facebook: 5,
-  tablet: 6,
-  whatsapp: 7,
-  widget: 8,
-  qrcode: 9,
-  employee: 10,
-  chatbot: 11,
-  workplace: 12,
-  portals: 13,
-  /** A rating sent with the transaction itself. */
-  api: 14,
-} as const;
-export type SourceName = keyof typeof RATING_SOURCES;
 const SURVEY_SOURCES = Object.keys(RATING_SOURCES).filter((name) => name !== 'api') as Exclude<SourceName, 'api'>[];
 const sourceName = v.picklist(SURVEY_SOURCES, `must be one of ${SURVEY_SOURCES.join(', ')}`);
 const sourceCode = v.picklist(

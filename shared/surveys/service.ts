@@ -4,19 +4,11 @@ import type { EventPublisher } from '../events/ports.js';
 import { answerTally, countedOf, scoredRating, sentDayOf } from '../results/tally.js';
 import { INDICATORS, isSupported, type Indicator } from '../tenants/config-schema.js';
 import type { Settings } from '../tenants/settings.js';
-import type { TransactionRecord } from '../transactions/ports.js';
+import type { TransactionRecord } from '../transaction-record.js';
+import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { isExpired, linksLapsed } from './attempts.js';
 import type { EvaluationStore } from './ports.js';
-import {
-  RATING_SOURCES,
-  sourceOfCode,
-  SURVEY_STATUS_CODES,
-  type Evaluation,
-  type EvaluationsQuery,
-  type SourceName,
-  type SurveyBody,
-  type SurveyQuery,
-} from './schema.js';
+import { sourceOfCode, SURVEY_STATUS_CODES, type Evaluation, type EvaluationsQuery, type SurveyBody, type SurveyQuery } from './schema.js';
 
 /** The longest date range the evaluation list accepts. */
 export const MAX_EVALUATION_RANGE_DAYS = 92;

@@ -2,6 +2,8 @@ import * as v from 'valibot';
 import { KEY_SCOPES } from './credentials.js';
 import { freeText } from '../schema.js';
 import type { SigningGenerations } from '../events/signature.js';
+import { EVENT_TYPES } from '../events/ports.js';
+import { CHANNELS, HAND_OFF_CHANNELS } from '../channels.js';
 
 /** Score scales: a score is supported when it is an integer inside its indicator's scale. */
 export const INDICATORS = {
@@ -17,12 +19,9 @@ export const isSupported = (indicator: Indicator, score: number) =>
   Number.isInteger(score) && score >= INDICATORS[indicator].min && score <= INDICATORS[indicator].max;
 const indicator = v.picklist(Object.keys(INDICATORS) as Indicator[], `must be one of ${Object.keys(INDICATORS).join(', ')}`);
 
-export const CHANNELS = ['whatsapp', 'sms', 'email', 'ura'] as const;
 /** A survey is sent at most this many times, each attempt waiting at most MAX_ATTEMPT_WAIT_MINUTES after the previous. */
 export const MAX_ATTEMPTS = 5;
 export const MAX_ATTEMPT_WAIT_MINUTES = 43_200;
-/** Channels a journey may hand to the tenant's chatbot. */
-export const HAND_OFF_CHANNELS = ['whatsapp', 'ura'] as const;
 
 const id = v.pipe(
   v.number('must be a number'),
@@ -144,10 +143,6 @@ export interface QuietHours {
 }
 /** Quiet hours of a tenant that sets none: 21:00 to 08:00 in São Paulo. */
 export const DEFAULT_QUIET_HOURS: QuietHours = { timeZone: 'America/Sao_Paulo', from: '21:00', to: '08:00' };
-
-/** The events a tenant's webhooks can receive. */
-export const EVENT_TYPES = ['survey.answered', 'survey.failed', 'transaction.rejected'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 /** How a tenant's surveys go out: its sender identities on each channel, and its chatbot's webhook. */
 export const DeliveryConfig = v.strictObject({

@@ -6,45 +6,8 @@ import type { FieldProblem } from '../errors.js';
 import type { Tally } from '../results/tally.js';
 import type { CreateStoreInput, Store } from '../stores/schema.js';
 import type { DispatchMessage } from '../surveys/dispatch.js';
-import type { SourceName } from '../surveys/schema.js';
 import type { Settings } from '../tenants/settings.js';
-import type { Transaction } from './schema.js';
-
-/** Where an answer came from and when: kept with the rating it set (a rating sent with the transaction is source `api`). */
-export interface AnswerOrigin {
-  source: SourceName;
-  /** The numeric source code the legacy interface uses. */
-  src: number;
-  answeredAt: string;
-  /**
-   * 1 when the answer was counted in the results, one more at each correction (a correction's condition, so that
-   * two at once cannot both move the counts); absent for answers recorded before results were counted.
-   */
-  version?: number;
-}
-
-/** A transaction as the service keeps it: the resource, and what its survey and evaluation need beside it. */
-export interface TransactionRecord {
-  transaction: Transaction;
-  journeySlug: string;
-  customerName: string | null;
-  /** The phone (E.164) or e-mail address attempt 1 goes to, when a survey is scheduled. */
-  surveyContact: string | null;
-  /** The addresses later attempts may use: a phone for whatsapp, sms and ura, an e-mail address for email. */
-  surveyContacts: { phone: string | null; email: string | null };
-  /** Each attempt's wait in minutes after the one before it was sent (by attempt, in order). */
-  attemptWaits: number[];
-  /** What was accepted but not stored as sent. */
-  warnings: FieldProblem[];
-  /** Set once the transaction is rated. */
-  answer: AnswerOrigin | null;
-  /** The tenant's retention when it was registered: its personal copies go this many days after it, and after each answer. */
-  retentionDays: number | null;
-  /** Its customer was erased, or its personal copies expired: no survey attempt goes out any more. */
-  contactGone: boolean;
-  /** Its customer was erased: it takes no answer any more. */
-  erased: boolean;
-}
+import type { TransactionRecord } from '../transaction-record.js';
 
 /** What a request key holds: its transaction, or why it was refused or given up on. */
 export type RequestRecord =

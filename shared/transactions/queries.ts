@@ -2,7 +2,7 @@ import { NotFoundError, type FieldProblem } from '../errors.js';
 import { surveyAsSeen } from '../surveys/attempts.js';
 import { requestKeyOf } from './request-key.js';
 import type { TransactionRepository } from './ports.js';
-import type { Transaction } from './schema.js';
+import type { Transaction } from '../transaction-record.js';
 
 /** Reading transactions and the outcome of v2 requests: apart from registering them, which loads far more. */
 

@@ -42,9 +42,6 @@ export function requestKeyOf(tenantId: number, requestId: string, secret: string
   return timingSafeEqual(tag, Buffer.from(tagOf(tenantId, key, secret))) ? key : undefined;
 }
 
-/** Transaction ids are 48-bit integers: safe in JSON and JavaScript, and in any 64-bit column. */
-export const MAX_TRANSACTION_ID = 2 ** 48 - 1;
-
 /** How many ids a request key may probe before giving up (a second is needed about once in 10^9 transactions). */
 export const MAX_ID_PROBES = 4;
 

@@ -3,13 +3,14 @@ import type { CreatedCustomer } from '../customers/service.js';
 import { DuplicateError, ValidationError, type FieldProblem } from '../errors.js';
 import { count } from '../metrics.js';
 import { answerTally, countedOf, scoredRating } from '../results/tally.js';
-import { chooseChannel, type Channel, type DispatchMessage } from '../surveys/dispatch.js';
-import { RATING_SOURCES } from '../surveys/schema.js';
+import type { DispatchMessage } from '../surveys/dispatch.js';
+import { dispatchIfScheduled, notSent, surveyDecision, type SurveyPlan } from '../surveys/plan.js';
+import { RATING_SOURCES } from '../channels.js';
 import { INDICATORS, isSupported, type ClassConfig, type JourneyConfig } from '../tenants/config-schema.js';
 import type { Settings } from '../tenants/settings.js';
-import type { Referenced, ReferenceRequest, TransactionPorts, TransactionRecord } from './ports.js';
+import type { Referenced, ReferenceRequest, TransactionPorts } from './ports.js';
 import type { TransactionCommand } from './requests.js';
-import type { Attempt, Survey, Transaction } from './schema.js';
+import type { Transaction, TransactionRecord } from '../transaction-record.js';
 
 /** How long a sale waits, in turn, for the entity a concurrent sale is creating (about 1.5 s in all). */
 const FIND_WINNER_WAITS_MS = [25, 50, 100, 200, 400, 800];
@@ -195,7 +196,7 @@ export function transactionService({ transactions, readReferences, settings: ten
     rated: boolean,
     now: Date,
   ): Promise<SurveyPlan> {
-    const decision = surveyDecision(journey, customer, command, rated, now);
+    const decision = surveyDecision(journey, customer, command.customer, rated, now);
     if (decision.survey.status !== 'scheduled' || !journey.resurveyWindowDays) return decision;
     const claimed = await transactions.claimSurveySlot(tenantId, customer.id, journey.id, journey.resurveyWindowDays, now);
     return claimed ? decision : notSent('throttled', decision.contacts);
@@ -331,80 +332,5 @@ function checkRatingItems(
     }
     seen.add(found.id);
     return [{ class_id: found.id, score: item.score }];
-  });
-}
-
-/** What a transaction decides about its survey: the current attempt, the plan of every attempt, where they go. */
-export interface SurveyPlan {
-  survey: Survey;
-  attempts: Attempt[];
-  waits: number[];
-  /** The address of the first attempt, while one is scheduled. */
-  contact?: string;
-  contacts: { phone: string | null; email: string | null };
-}
-
-const notSent = (reason: Survey['reason'], contacts: SurveyPlan['contacts']): SurveyPlan => ({
-  survey: { status: 'not_sent', reason, attempt_id: null, channel: null },
-  attempts: [],
-  waits: [],
-  contacts,
-});
-
-/**
- * Whether and how to survey, before the repeat window: not when rated already or opted out. The journey's
- * `attempts` (or one attempt on the first reachable of its `channels`) become the plan; an attempt whose channel has
- * no address is skipped, and the first reachable one is scheduled when the first attempt was due.
- */
-export function surveyDecision(
-  journey: JourneyConfig,
-  customer: Customer,
-  command: TransactionCommand,
-  rated: boolean,
-  now = new Date(),
-): SurveyPlan {
-  const contacts = { phone: customer.phone ?? command.customer.phone ?? null, email: customer.email ?? command.customer.email ?? null };
-  if (rated) return notSent('already_rated', contacts);
-  if (customer.opt_out) return notSent('opted_out', contacts);
-  const steps = journey.attempts ?? [{ channel: chooseChannel(journey.channels, contacts)?.channel, afterMinutes: 0 }];
-  const address = (channel: Channel | undefined) => (channel === undefined ? null : channel === 'email' ? contacts.email : contacts.phone);
-  const first = steps.findIndex((step) => address(step.channel) !== null);
-  if (first < 0) return notSent('no_contact', contacts);
-  const attempts = steps.map((step, i): Attempt => ({
-    attempt_id: i + 1,
-    channel: step.channel!,
-    status: i < first || address(step.channel) === null ? 'skipped' : i === first ? 'scheduled' : 'pending',
-    // A skipped first attempt passes its time to the next: the survey starts when the journey says.
-    due_at: i === first ? new Date(now.getTime() + steps[0]!.afterMinutes * 60_000).toISOString() : null,
-  }));
-  const channel = steps[first]!.channel!;
-  return {
-    survey: { status: 'scheduled', reason: null, attempt_id: first + 1, channel },
-    attempts,
-    waits: steps.map((step) => step.afterMinutes),
-    contact: address(channel)!,
-    contacts,
-  };
-}
-
-/** The dispatch message of a transaction whose survey is scheduled; it names no person, only ids. */
-async function dispatchIfScheduled(
-  tenantId: number,
-  { transaction, journeySlug, surveyContact }: TransactionRecord,
-  dispatch: (message: DispatchMessage) => Promise<void>,
-): Promise<void> {
-  const { survey } = transaction;
-  if (survey.status !== 'scheduled' || !survey.channel || !surveyContact) return;
-  const dueAt = transaction.attempts.find((attempt) => attempt.attempt_id === survey.attempt_id)?.due_at;
-  await dispatch({
-    version: 1,
-    tenantId,
-    transactionId: transaction.id,
-    attemptId: survey.attempt_id ?? 1,
-    journeyId: transaction.journey_id,
-    journey: journeySlug,
-    channel: survey.channel as DispatchMessage['channel'],
-    createdAt: transaction.created_at,
-    ...(dueAt && dueAt > transaction.created_at ? { dueAt } : {}),
   });
 }

@@ -7,7 +7,7 @@ import { handler as privacyConsumer } from '../../functions/queue/privacy-reques
 import { db } from '../../shared/adapters/dynamodb.js';
 import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
 import { transactionRepository } from '../../shared/adapters/transaction-repository.js';
-import type { TransactionRecord } from '../../shared/transactions/ports.js';
+import type { TransactionRecord } from '../../shared/transaction-record.js';
 import { keys } from '../../shared/keys.js';
 import { erase, newPrivacyRequestId } from '../../shared/privacy/service.js';
 import { deliverSurvey } from '../../shared/surveys/delivery.js';

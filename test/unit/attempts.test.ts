@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { heldByQuietHours, nextAttempt, quietUntil, surveyAsSeen } from '../../shared/surveys/attempts.js';
+import { nextAttempt, quietUntil, surveyAsSeen } from '../../shared/surveys/attempts.js';
+import { heldByQuietHours } from '../../shared/channels.js';
 import type { PlannedAttempt } from '../../shared/surveys/ports.js';
 import { dueScheduler, minuteOf, releaseDue, type DueStore } from '../../shared/surveys/scheduler.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
-import type { Transaction } from '../../shared/transactions/schema.js';
+import type { Transaction } from '../../shared/transaction-record.js';
 
 /** The rules of attempts over time, with a clock the test holds. */
 

@@ -4,7 +4,7 @@ import { storeNames, suppressAddress } from '../attempt-repository.js';
 import { findById } from '../transaction-repository.js';
 import { editCustomer } from './customers.js';
 import type { PagePorts, PageTransaction } from '../../surveys/answer-page.js';
-import type { TransactionRecord } from '../../transactions/ports.js';
+import type { TransactionRecord } from '../../transaction-record.js';
 import type { FeedbackPorts } from '../../surveys/feedback.js';
 import { answerSurvey } from './surveys.js';
 import { tenantSettings } from './tenants.js';

@@ -1,0 +1,115 @@
+import * as v from 'valibot';
+import type { SourceName } from './channels.js';
+import type { FieldProblem } from './errors.js';
+
+/**
+ * The stored transaction and its survey: the records both concepts read. The transaction rules write them
+ * (`shared/transactions/`), the survey plan, delivery and answers read and move them (`shared/surveys/`); they sit
+ * here, below both, so that neither imports the other to name them.
+ */
+
+/** Transaction ids are 48-bit integers: safe in JSON and JavaScript, and in any 64-bit column. */
+export const MAX_TRANSACTION_ID = 2 ** 48 - 1;
+
+/**
+ * A survey's life, as its current attempt stands: `scheduled` -> `sent` -> `answered`, or `failed` (the provider
+ * refused the contact and no attempt is left), or `not_sent` from the start; `expired` once its links lapse
+ * unanswered. An answer may arrive while the attempt is still `scheduled` (through the chatbot).
+ */
+export const SURVEY_STATUSES = ['scheduled', 'sent', 'answered', 'failed', 'not_sent', 'expired'] as const;
+/** Why a survey was not sent (`not_sent`) or did not arrive (`failed`). */
+export const SURVEY_REASONS = [
+  'already_rated',
+  'opted_out',
+  'no_contact',
+  'throttled',
+  'undeliverable',
+  'refused',
+  'not_configured',
+] as const;
+
+export const Survey = v.object({
+  status: v.picklist(SURVEY_STATUSES),
+  reason: v.nullable(v.picklist(SURVEY_REASONS)),
+  attempt_id: v.nullable(v.number()),
+  channel: v.nullable(v.string()),
+  /** When the provider accepted the message, and its id for the message (both once sent). */
+  sent_at: v.optional(v.string()),
+  message_id: v.optional(v.string()),
+  /** Why a `failed` attempt failed: the provider's error name (never its words, which may name the address). */
+  detail: v.optional(v.string()),
+  /** When its links lapse: set when the first attempt is sent. */
+  expires_at: v.optional(v.string()),
+});
+export type Survey = v.InferOutput<typeof Survey>;
+
+/**
+ * One attempt of the survey: `pending` until the one before it is sent, `scheduled` once its time is known, then
+ * `sent` or `failed`; `skipped` when its channel cannot reach the customer; `cancelled` when the survey was answered,
+ * expired or refused before it went out.
+ */
+export const ATTEMPT_STATUSES = ['pending', 'scheduled', 'sent', 'failed', 'skipped', 'cancelled'] as const;
+export const Attempt = v.object({
+  attempt_id: v.number(),
+  channel: v.string(),
+  status: v.picklist(ATTEMPT_STATUSES),
+  /** When it goes out (quiet hours may move it); null while the attempt before it has not been sent. */
+  due_at: v.nullable(v.string()),
+  sent_at: v.optional(v.string()),
+});
+export type Attempt = v.InferOutput<typeof Attempt>;
+
+export const Transaction = v.object({
+  id: v.number(),
+  transaction_id: v.nullable(v.string()),
+  journey_id: v.number(),
+  store_id: v.number(),
+  employee_id: v.number(),
+  customer_id: v.number(),
+  amount: v.nullable(v.number()),
+  register_date: v.nullable(v.string()),
+  params: v.record(v.string(), v.union([v.string(), v.number(), v.boolean()])),
+  rating: v.nullable(v.object({ score: v.number(), comment: v.nullable(v.string()) })),
+  rating_items: v.array(v.object({ class_id: v.number(), score: v.number() })),
+  survey: Survey,
+  /** Every attempt of the survey, in order (transactions registered before attempts existed have none). */
+  attempts: v.optional(v.array(Attempt), []),
+  created_at: v.string(),
+});
+export type Transaction = v.InferOutput<typeof Transaction>;
+
+/** Where an answer came from and when: kept with the rating it set (a rating sent with the transaction is source `api`). */
+export interface AnswerOrigin {
+  source: SourceName;
+  /** The numeric source code the legacy interface uses. */
+  src: number;
+  answeredAt: string;
+  /**
+   * 1 when the answer was counted in the results, one more at each correction (a correction's condition, so that
+   * two at once cannot both move the counts); absent for answers recorded before results were counted.
+   */
+  version?: number;
+}
+
+/** A transaction as the service keeps it: the resource, and what its survey and evaluation need beside it. */
+export interface TransactionRecord {
+  transaction: Transaction;
+  journeySlug: string;
+  customerName: string | null;
+  /** The phone (E.164) or e-mail address attempt 1 goes to, when a survey is scheduled. */
+  surveyContact: string | null;
+  /** The addresses later attempts may use: a phone for whatsapp, sms and ura, an e-mail address for email. */
+  surveyContacts: { phone: string | null; email: string | null };
+  /** Each attempt's wait in minutes after the one before it was sent (by attempt, in order). */
+  attemptWaits: number[];
+  /** What was accepted but not stored as sent. */
+  warnings: FieldProblem[];
+  /** Set once the transaction is rated. */
+  answer: AnswerOrigin | null;
+  /** The tenant's retention when it was registered: its personal copies go this many days after it, and after each answer. */
+  retentionDays: number | null;
+  /** Its customer was erased, or its personal copies expired: no survey attempt goes out any more. */
+  contactGone: boolean;
+  /** Its customer was erased: it takes no answer any more. */
+  erased: boolean;
+}
