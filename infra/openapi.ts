@@ -257,14 +257,18 @@ const TAGS: Record<string, string> = {
   webhooks: "The deliveries of events to the tenant's webhook endpoints",
   results: 'NPS, CSAT and CES by store, employee, journey, class and period, counted as answers arrive',
   privacy: "A data subject's rights under the LGPD: a copy of their data, and its erasure",
-  s: 'The survey page a link opens, for the customer (HTML)',
+  'survey-page': 'The survey page a link opens, for the customer (HTML)',
   reference:
     "This document, a browsable reference to it, and the results page: the API's own pages, served without a key, compressed (brotli or gzip) when Accept-Encoding admits it",
   survey: 'The chatbot hand-off: read a survey, answer it, correct the answer',
 };
 
+/** Tags read as words where a path's segment is terse: `/s/{token}` is the survey page. */
+const TAG_OF_SEGMENT: Record<string, string> = { s: 'survey-page' };
+
 function tagOf(route: Route): string {
-  const tag = route.paths[0]!.split('/').filter((part) => part && !['public', 'v2', 'api', 'v1'].includes(part))[0];
+  const segment = route.paths[0]!.split('/').filter((part) => part && !['public', 'v2', 'api', 'v1'].includes(part))[0];
+  const tag = segment && (TAG_OF_SEGMENT[segment] ?? segment);
   if (!tag || !TAGS[tag]) throw new Error(`${route.operationId}: no tag described for ${route.paths[0]}`);
   return tag;
 }
