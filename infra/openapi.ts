@@ -4,10 +4,10 @@ import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
 import type { ResponseDoc } from '../shared/http/contract.js';
 import { ProblemBody } from '../shared/http/contract.js';
-import { MAX_BODY_BYTES, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/http/handler.js';
+import { MAX_BODY_BYTES } from '../shared/http/handler.js';
+import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/headers.js';
 import { MAX_FORM_BYTES } from '../shared/http/page.js';
 import { PROBLEMS } from '../shared/http/problem.js';
-import { API_KEY_HEADER } from '../shared/tenants/credentials.js';
 import { Customer } from '../shared/customers/schema.js';
 import { Employee } from '../shared/employees/schema.js';
 import { ResultRowBody } from '../shared/results/schema.js';
@@ -16,6 +16,7 @@ import { EvaluationBody, SurveyView } from '../shared/surveys/schema.js';
 import { Transaction } from '../shared/transaction-record.js';
 import { EXAMPLE_FIXTURE, validRequests } from './examples.js';
 import { referencePaths, routes, type ApiName, type Route } from './routes.js';
+import { isUnsubscribePath } from '../shared/surveys/paths.js';
 
 /**
  * The OpenAPI 3.1 document of one API, generated from the route table and the contract each handler exports (the
@@ -139,7 +140,7 @@ function pageParameters(path: string, method: string, example: ReturnType<typeof
       schema: { type: 'string', pattern: '^[\\w-]{44}$' },
       ...((example.path as Record<string, string | undefined>).token ? { example: (example.path as Record<string, string>).token } : {}),
     },
-    ...(method === 'GET' && !path.endsWith('/unsubscribe')
+    ...(method === 'GET' && !isUnsubscribePath(path)
       ? [
           {
             name: 'score',
