@@ -1,4 +1,4 @@
-import { REFERENCE_ROUTES, RESULTS_ROUTE } from '../shared/http/reference.js';
+import { REFERENCE_ROUTES, RESULTS_ROUTE } from '../shared/http/reference-data.js';
 import type { QueueId } from '../shared/queues.js';
 import { SURVEY_PAGE_PATH, UNSUBSCRIBE_PAGE_PATH } from '../shared/surveys/paths.js';
 
