@@ -3,8 +3,9 @@ import type { QueueId } from '../shared/queues.js';
 import { SURVEY_PAGE_PATH, UNSUBSCRIBE_PAGE_PATH } from '../shared/surveys/paths.js';
 
 /**
- * The route table: every operation of both APIs, as plain data. The CDK stack, the local gateway, the infra tests
- * (and the OpenAPI document) read it; a path or a method is written nowhere else.
+ * The route table: every operation of both APIs, as plain data, one line each (`route()` below applies the defaults).
+ * The CDK stack, the grants, the local gateway, the infra tests and the OpenAPI document read it; a path or a method
+ * is written nowhere else. It imports only data: the paths it shares with the code come from pure modules.
  */
 export type ApiName = 'public' | 'chatbot';
 
