@@ -48,7 +48,7 @@ export const succeeded = (route: Pick<Route, 'page'>, status: number) => status 
 type Options = Partial<Pick<Route, 'api' | 'queues' | 'handler' | 'requestIds' | 'cursors' | 'anonymous' | 'surveyLinks' | 'page'>>;
 
 /** The handler module of an operation: `getStore` -> `http/get-store.ts`. */
-export const handlerOf = (operationId: string) => `http/${operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}.ts`;
+const handlerOf = (operationId: string) => `http/${operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}.ts`;
 
 /** One route, its defaults applied: what the rest of the code reads is always the full record. */
 const route = (
@@ -72,6 +72,7 @@ const route = (
 
 /** A path served both under /public and bare. */
 const both = (path: string) => [`/public${path}`, path];
+/** The table accesses routes use (TableAccess): read, read-write, read-write-delete, read-batchWrite. */
 const R = ['read'] as const;
 const RW = ['read', 'write'] as const;
 const RWD = ['read', 'write', 'delete'] as const;
