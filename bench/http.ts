@@ -7,6 +7,7 @@ import { db } from '../shared/adapters/dynamodb.js';
 import { requireEnv } from '../shared/config.js';
 import { keys } from '../shared/keys.js';
 import { QUEUES } from '../shared/queues.js';
+import { API_KEY_HEADER } from '../shared/headers.js';
 import type { Fixture } from '../infra/examples.js';
 import { v2Payload } from '../test/support/transactions.js';
 
@@ -91,7 +92,7 @@ async function floorServer(f: Fixture): Promise<{ url: string; server: Server }>
 
 export async function httpThroughput(publicUrl: string, f: Fixture, options: HttpOptions): Promise<string> {
   const floor = await floorServer(f);
-  const headers = { 'x-service-api-key': f.key, 'content-type': 'application/json' };
+  const headers = { [API_KEY_HEADER]: f.key, 'content-type': 'application/json' };
   const body = () => JSON.stringify(v2Payload());
   const pairs: [Run, Run][] = [
     [

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { surveyPagePath, unsubscribeOf } from '../shared/surveys/paths.js';
 
 /**
  * A valid request for every operation, naming the resources of a tenant that holds one of everything. The OpenAPI
@@ -117,10 +118,10 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
     path: '/survey',
     body: { transactionId: f.answeredId, attemptId: 1, journey: 'loja', classes: [], score: 8 },
   }),
-  getSurveyPage: (f) => ({ path: `/s/${f.surveyToken}`, query: { score: 9 } }),
-  postSurveyPage: (f) => ({ method: 'POST', path: `/s/${f.surveyToken}`, body: 'score=9&class_1=5&comment=Muito+bom' }),
-  getUnsubscribePage: (f) => ({ path: `/s/${f.surveyToken}/unsubscribe` }),
-  postUnsubscribe: (f) => ({ method: 'POST', path: `/s/${f.surveyToken}/unsubscribe`, body: 'List-Unsubscribe=One-Click' }),
+  getSurveyPage: (f) => ({ path: surveyPagePath(f.surveyToken), query: { score: 9 } }),
+  postSurveyPage: (f) => ({ method: 'POST', path: surveyPagePath(f.surveyToken), body: 'score=9&class_1=5&comment=Muito+bom' }),
+  getUnsubscribePage: (f) => ({ path: unsubscribeOf(surveyPagePath(f.surveyToken)) }),
+  postUnsubscribe: (f) => ({ method: 'POST', path: unsubscribeOf(surveyPagePath(f.surveyToken)), body: 'List-Unsubscribe=One-Click' }),
 };
 
 /** Example ids and names, for the examples of the OpenAPI document. */

@@ -4,10 +4,10 @@ import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
 import type { ResponseDoc } from '../shared/http/contract.js';
 import { ProblemBody } from '../shared/http/contract.js';
-import { MAX_BODY_BYTES, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/http/handler.js';
+import { MAX_BODY_BYTES } from '../shared/http/handler.js';
+import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/headers.js';
 import { MAX_FORM_BYTES } from '../shared/http/page.js';
 import { PROBLEMS } from '../shared/http/problem.js';
-import { API_KEY_HEADER } from '../shared/tenants/credentials.js';
 import { Customer } from '../shared/customers/schema.js';
 import { Employee } from '../shared/employees/schema.js';
 import { ResultRowBody } from '../shared/results/schema.js';
@@ -16,6 +16,8 @@ import { EvaluationBody, SurveyView } from '../shared/surveys/schema.js';
 import { Transaction } from '../shared/transaction-record.js';
 import { EXAMPLE_FIXTURE, validRequests } from './examples.js';
 import { referencePaths, routes, type ApiName, type Route } from './routes.js';
+import { ASSET_PATH, DOCS_PATH, OPENAPI_PATH, RESULTS_ROUTE } from '../shared/http/reference-data.js';
+import { isUnsubscribePath } from '../shared/surveys/paths.js';
 
 /**
  * The OpenAPI 3.1 document of one API, generated from the route table and the contract each handler exports (the
@@ -139,7 +141,7 @@ function pageParameters(path: string, method: string, example: ReturnType<typeof
       schema: { type: 'string', pattern: '^[\\w-]{44}$' },
       ...((example.path as Record<string, string | undefined>).token ? { example: (example.path as Record<string, string>).token } : {}),
     },
-    ...(method === 'GET' && !path.endsWith('/unsubscribe')
+    ...(method === 'GET' && !isUnsubscribePath(path)
       ? [
           {
             name: 'score',
@@ -298,19 +300,19 @@ function descriptionOf(route: Route, contract: Contract, path: string): string {
 
 /** The pages each API serves beside its operations (shared/http/reference.ts): documented as its operations are. */
 const REFERENCE: Record<string, { operationId: string; summary: string; media: string[]; schema?: JsonSchema }> = {
-  '/openapi.json': {
+  [OPENAPI_PATH]: {
     operationId: 'getOpenApiDocument',
     summary: 'This document (OpenAPI 3.1)',
     media: ['application/json'],
     schema: { type: 'object', description: 'An OpenAPI 3.1 document' },
   },
-  '/docs': { operationId: 'getDocs', summary: 'A browsable reference to this document (HTML, works offline)', media: ['text/html'] },
-  '/assets/{asset}': {
+  [DOCS_PATH]: { operationId: 'getDocs', summary: 'A browsable reference to this document (HTML, works offline)', media: ['text/html'] },
+  [ASSET_PATH]: {
     operationId: 'getReferenceAsset',
     summary: 'A script or style sheet the reference and results pages load, or the Swagger UI page (console.html)',
     media: ['text/javascript', 'text/css', 'text/html'],
   },
-  '/results': {
+  [RESULTS_ROUTE]: {
     operationId: 'getResultsPage',
     summary: "The results page: a journey's NPS, CSAT or CES by store and employee (HTML; asks for the key and a user token)",
     media: ['text/html'],

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { FAVICON_LINK } from '../shared/favicon.js';
-import { ENCODINGS, REFERENCE_FILES } from '../shared/http/reference.js';
+import { ENCODINGS, REFERENCE_FILES } from '../shared/http/reference-data.js';
 import { docsPage } from './docs-page.js';
 import { openApiDocument } from './openapi.js';
 import type { ApiName } from './routes.js';

@@ -40,8 +40,7 @@ import {
 } from '../shared/queues.js';
 import { TABLE } from '../shared/table.js';
 import { capitalise } from '../shared/text.js';
-import { USER_TOKEN_HEADER } from '../shared/http/handler.js';
-import { API_KEY_HEADER } from '../shared/tenants/credentials.js';
+import { API_KEY_HEADER, USER_TOKEN_HEADER } from '../shared/headers.js';
 import {
   acknowledgeAnonymousRoute,
   acknowledgeDeadLetterQueue,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { API_KEY_HEADER } from '../../shared/tenants/credentials.js';
+import { API_KEY_HEADER } from '../../shared/headers.js';
 import { referenceHandler } from '../../shared/http/reference.js';
 import { writeReference } from '../reference.js';
 import { authorizers, referencePaths, routes, type ApiName, type Route } from '../routes.js';

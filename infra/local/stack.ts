@@ -15,6 +15,7 @@ import { readSurveyLink } from '../../shared/surveys/link.js';
 import { createAsyncFailureQueue, createQueues, createTable, type QueueUrls } from './setup.js';
 import { startSecretsServer } from './secrets.js';
 import { SECRET_ENV, type SecretId } from '../grants.js';
+import { tokenOfSurveyLink } from '../../shared/surveys/paths.js';
 
 export const DEMO_TENANTS_FILE = new URL('./demo-tenants.json', import.meta.url);
 
@@ -87,7 +88,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         return signingSecrets(secrets.values.surveyLinks, id, key, (await readSettings(id)).delivery.signing?.[key], new Date());
       },
       readLink: (link) => {
-        const read = readSurveyLink(link.split('/s/')[1] ?? '', secrets.values.surveyLinks, new Date(0));
+        const read = readSurveyLink(tokenOfSurveyLink(link) ?? '', secrets.values.surveyLinks, new Date(0));
         return read.status === 'unknown' ? undefined : { transactionId: read.link.transactionId, attemptId: read.link.attemptId };
       },
     });

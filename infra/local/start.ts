@@ -1,6 +1,7 @@
 import './quiet.js';
 import { StartupError, onShutdown } from './services.js';
 import { startLocalStack } from './stack.js';
+import { API_KEY_HEADER } from '../../shared/headers.js';
 
 /** `npm start`: the whole service on this machine, no AWS account and no Docker. */
 
@@ -31,7 +32,7 @@ try {
   const key = env.LOCAL_API_KEY ?? 'local-dev-api-key';
   console.log(`
 Satisfaction survey service, running locally (${env.DATA_DIR ? `data kept in ${env.DATA_DIR}` : 'data in memory'})
-  public API   ${stack.publicUrl}    (header x-service-api-key)
+  public API   ${stack.publicUrl}    (header ${API_KEY_HEADER})
   chatbot API  ${stack.chatbotUrl}    (its own key)
   DynamoDB     ${stack.dynamoDbEndpoint}  table ${stack.tableName}
   SQS          ${stack.sqsEndpoint}
@@ -44,7 +45,7 @@ Demo tenant "demo" (id 1):   public key ${key}
 Demo tenant "demo-2" (id 2): public key ${env.LOCAL_API_KEY_2 ?? 'local-dev-api-key-2'}
 
 Try:  curl -s ${stack.publicUrl}/health
-      curl -s -H 'x-service-api-key: ${key}' ${stack.publicUrl}/public/store
+      curl -s -H '${API_KEY_HEADER}: ${key}' ${stack.publicUrl}/public/store
 Admin: npm run admin -- help      (talks to this DynamoDB Local by default)
 Ctrl-C stops everything.
 `);

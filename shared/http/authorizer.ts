@@ -1,7 +1,8 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import { logger } from '../logger.js';
 import type { AuthContext } from '../tenants/auth-context.js';
-import { API_KEY_HEADER, hashSecret, MAX_SECRET_LENGTH, type KeyScope } from '../tenants/credentials.js';
+import { API_KEY_HEADER } from '../headers.js';
+import { hashSecret, MAX_SECRET_LENGTH, type KeyScope } from '../tenants/credentials.js';
 import { keyMemory } from '../tenants/key-memory.js';
 import { authorizeKey } from '../adapters/wiring/tenants.js';
 import { ENV, requireEnvs } from '../config.js';

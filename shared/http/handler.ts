@@ -7,7 +7,7 @@ import { logger } from '../logger.js';
 import { flushMetrics } from '../metrics.js';
 import { isUnavailable } from '../adapters/unavailable.js';
 import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js';
-import { API_KEY_HEADER } from '../tenants/credentials.js';
+import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
 import { authorizeKey, resolveUser } from '../adapters/wiring/tenants.js';
 import type { ResponseDoc } from './contract.js';
 import { API_HEADERS, problem, problemResponse, PROBLEMS, TransportError, type Problem, type TransportKind } from './problem.js';
@@ -17,9 +17,6 @@ type Schema = v.GenericSchema;
 type Out<S> = S extends Schema ? v.InferOutput<S> : undefined;
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-/** Names of query parameters every route accepts: the user token may be sent this way. */
-export const USER_TOKEN_QUERY = 'token';
-export const USER_TOKEN_HEADER = 'x-service-user-token';
 
 export interface RouteSpec<B, P, Q> {
   body?: B;

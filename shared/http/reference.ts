@@ -2,6 +2,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { problem, problemResponse } from './problem.js';
+import { DOCS_PATH, ENCODINGS, OPENAPI_PATH, REFERENCE_FILES, RESULTS_ROUTE } from './reference-data.js';
 
 /**
  * The pages each API serves without a key: its OpenAPI document, a browsable reference (plain HTML, with Swagger UI
@@ -10,30 +11,6 @@ import { problem, problemResponse } from './problem.js';
  * the function's bundle; this only reads them. Requests are told apart by their route key (a named stage's raw path
  * carries the stage).
  */
-export const REFERENCE_ROUTES = ['/openapi.json', '/docs', '/assets/{asset}'] as const;
-/** The results page (the public API's only): it asks for the key and a user token and reads GET /public/results. */
-export const RESULTS_ROUTE = '/results';
-
-/** Each file of the reference directory, by the name a request asks for, and its media type. */
-export const REFERENCE_FILES: Record<string, string> = {
-  'openapi.json': 'application/json',
-  'docs.html': 'text/html; charset=utf-8',
-  'docs.css': 'text/css; charset=utf-8',
-  'console.html': 'text/html; charset=utf-8',
-  'console.js': 'text/javascript; charset=utf-8',
-  'results.html': 'text/html; charset=utf-8',
-  'results.js': 'text/javascript; charset=utf-8',
-  'results.css': 'text/css; charset=utf-8',
-  'chart.umd.min.js': 'text/javascript; charset=utf-8',
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-};
-
-/**
- * The compressed copies written beside each file, by content coding, best first. A Lambda answers a compressed
- * body as base64 with its content-encoding; API Gateway passes both through (HTTP APIs compress nothing).
- */
-export const ENCODINGS = { br: '.br', gzip: '.gz' } as const;
 type Encoding = keyof typeof ENCODINGS;
 
 /** The best coding the request's Accept-Encoding admits (a coding with q=0 is refused), or undefined for none. */
@@ -61,7 +38,7 @@ const PAGE_POLICY = [
   "form-action 'none'",
 ].join('; ');
 
-const PAGES: Record<string, string> = { '/openapi.json': 'openapi.json', '/docs': 'docs.html', [RESULTS_ROUTE]: 'results.html' };
+const PAGES: Record<string, string> = { [OPENAPI_PATH]: 'openapi.json', [DOCS_PATH]: 'docs.html', [RESULTS_ROUTE]: 'results.html' };
 const isPage = (file: string) => Object.values(PAGES).includes(file);
 
 /** The file a request names, or undefined for an asset that is not in the reference. */

@@ -10,6 +10,7 @@ import { nextAttempt, quietUntil } from './attempts.js';
 import { CHANNEL_RECORDS, heldByQuietHours, type ChannelRecord } from '../channels.js';
 import { DeliveryRefused, type AttemptKey, type ClaimedAttempt, type DeliveryPorts, type NextAttempt, type Sent } from './ports.js';
 import { CHATBOT_ENDPOINT, signingSecrets, webhookHeaders } from '../events/signature.js';
+import { unsubscribeOf } from './paths.js';
 
 /**
  * Survey delivery: one dispatch message becomes one message to the customer (or one webhook to the tenant's
@@ -206,7 +207,7 @@ type Outbound = (
 const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
   email(attempt, journey, { delivery }, content, ports) {
     if (!delivery.email) return 'the tenant has no e-mail sender';
-    const unsubscribeLink = `${content.link}/unsubscribe`;
+    const unsubscribeLink = unsubscribeOf(content.link);
     const { subject, html, text } = surveyEmail({
       customerName: attempt.customerName,
       store: content.store,

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { channelOfLinkCode, linkCodeOf, type Channel } from '../channels.js';
+import { surveyPagePath } from './paths.js';
 
 /**
  * The token of a survey link: the credential of the survey page, so it is unguessable, bound to one tenant,
@@ -62,4 +63,4 @@ export function readSurveyLink(token: string, secret: string, now: Date): LinkCh
 }
 
 /** The survey page of a link, under the public API's base URL. */
-export const surveyUrl = (baseUrl: string, token: string) => `${baseUrl.replace(/\/+$/, '')}/s/${token}`;
+export const surveyUrl = (baseUrl: string, token: string) => `${baseUrl.replace(/\/+$/, '')}${surveyPagePath(token)}`;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Indicator } from '../tenants/config-schema.js';
 import { escapeHtml, SCALE_ENDS, scoreLabel, scoresOf } from './compose.js';
 import { FAVICON_LINK } from '../favicon.js';
+import { unsubscribeOf } from './paths.js';
 
 /**
  * The survey pages, server-rendered: pt-BR, mobile-first, complete without JavaScript (radio buttons and a form
@@ -97,7 +98,7 @@ ${view.classes.map(scale).join('\n')}
 <p class="hint" id="comment-hint">Até ${MAX_COMMENT_LENGTH} caracteres.</p>
 <button type="submit">Enviar resposta</button>
 </form></div>
-<footer><a href="${escapeHtml(view.token)}/unsubscribe">Não quero mais receber pesquisas</a></footer>`,
+<footer><a href="${unsubscribeOf(escapeHtml(view.token))}">Não quero mais receber pesquisas</a></footer>`,
   );
 }
 

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-export const API_KEY_HEADER = 'x-service-api-key';
 export const KEY_SCOPES = ['public', 'chatbot'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
 

@@ -5,6 +5,7 @@ import type { Tenant, TenantRepository, UserRecord } from './ports.js';
 import type { DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS } from '../events/signature.js';
 import { hashSecret, MAX_SECRET_LENGTH, newSecret, type KeyScope } from './credentials.js';
+import { USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
 
 export type { Tenant, UserRecord };
 
@@ -82,7 +83,10 @@ export function tenantService(
   /** The user a token belongs to in this tenant; a token of another tenant is worth nothing here. */
   async function resolveUser(tenantId: number, token: string | undefined): Promise<UserRecord> {
     const user = token && token.length <= MAX_SECRET_LENGTH ? await tenants.findUserByToken(tenantId, hashSecret(token)) : undefined;
-    if (!user) throw new UnauthenticatedError('A valid user token is required (query parameter token or header x-service-user-token).');
+    if (!user)
+      throw new UnauthenticatedError(
+        `A valid user token is required (query parameter ${USER_TOKEN_QUERY} or header ${USER_TOKEN_HEADER}).`,
+      );
     return user;
   }
 
