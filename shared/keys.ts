@@ -145,13 +145,3 @@ export const keys = {
 
   health: () => ({ pk: 'HEALTH', sk: 'HEALTH' }),
 } as const;
-
-/** Case- and accent-insensitive form of a name, for prefix search. */
-export function normaliseName(name: string): string {
-  return name
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
-}

@@ -2,7 +2,8 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ConcurrentEditError, type EmployeeRepository } from '../employees/ports.js';
 import { Employee, type EmployeeFilters } from '../employees/schema.js';
-import { keys, normaliseName, padId } from '../keys.js';
+import { keys, padId } from '../keys.js';
+import { normaliseName } from '../text.js';
 import { inIndex, indexAttributes, TABLE } from '../table.js';
 import {
   cancelledByCondition,

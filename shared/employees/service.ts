@@ -1,5 +1,5 @@
 import { DomainError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
-import { normaliseName } from '../keys.js';
+import { normaliseName } from '../text.js';
 import type { ListBody } from '../paging.js';
 import type { Store } from '../stores/schema.js';
 import type { GroupConfig, UserScope } from '../tenants/config-schema.js';
