@@ -73,7 +73,10 @@ export interface Referenced {
 /** Reads what many requests name together (the consumer reads a whole batch in one or two round trips). */
 export type ReferenceReader = (requests: ReferenceRequest[]) => Promise<Referenced[]>;
 
-/** What a transaction's external ids may create (rule 5), and find when a concurrent request created it first. */
+/**
+ * The store, employee and customer a transaction's unknown external ids create (the seed contract's create rule 4),
+ * and find when a concurrent request created them first.
+ */
 export interface Creators {
   store: {
     create(tenantId: number, input: CreateStoreInput): Promise<Store>;
