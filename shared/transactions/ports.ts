@@ -6,7 +6,7 @@ import type { FieldProblem } from '../errors.js';
 import type { Tally } from '../results/tally.js';
 import type { CreateStoreInput, Store } from '../stores/schema.js';
 import type { DispatchMessage } from '../surveys/dispatch.js';
-import type { Settings } from '../tenants/settings.js';
+import type { Settings } from '../tenants/config-schema.js';
 import type { TransactionRecord } from '../transaction-record.js';
 
 /** What a request key holds: its transaction, or why it was refused or given up on. */

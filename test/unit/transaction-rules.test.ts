@@ -4,7 +4,7 @@ import { customerService } from '../../shared/customers/service.js';
 import { DuplicateError } from '../../shared/errors.js';
 import { employeeService } from '../../shared/employees/service.js';
 import { storeService } from '../../shared/stores/service.js';
-import type { Settings } from '../../shared/tenants/settings.js';
+import type { Settings } from '../../shared/tenants/config-schema.js';
 import { fromV2, V2TransactionBody } from '../../shared/transactions/requests.js';
 import { TransactionRejected, transactionService } from '../../shared/transactions/service.js';
 import {
