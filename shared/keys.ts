@@ -119,6 +119,8 @@ export const keys = {
   customerAccessPrefix: 'ACCESS#',
   /** A customer's transactions (gsi8, keys only): what an export reads and an erasure reaches. */
   customerTransactions: (tenantId: number, customerId: number) => `${tenant(tenantId)}#CUSTOMER#${customerId}#TX`,
+  /** Its sort key: when the transaction was created, then its id (unpadded, as stored since gsi8 began). */
+  customerTransactionSort: (createdAt: string, transactionId: number) => `${createdAt}#${transactionId}`,
 
   /**
    * Transactions whose personal copies expire on a UTC day (a tenant's retention), across tenants, in shards so that

@@ -149,6 +149,7 @@ describe('the README', () => {
       customerAccess: [keys.customerAccess(7, 5, '2026-11-23T10:00:00Z', 'r1')],
       customerAccessPrefix: [`${keys.customerAccessPrefix}2026-11-23T10:00:00Z#r1`],
       customerTransactions: [keys.customerTransactions(7, 5)],
+      customerTransactionSort: [keys.customerTransactionSort('2026-11-23T10:00:00Z', 123456)],
       personalExpiry: [keys.personalExpiry('2026-11-23', 3)],
       personalExpirySort: [keys.personalExpirySort('2026-11-23T10:00:00Z', 7, 123456)],
       personalExpiryCheckpoint: [keys.personalExpiryCheckpoint()],
