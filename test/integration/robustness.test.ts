@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { logger } from '../../shared/logger.js';
-import { createGateway } from '../../infra/local/gateway.js';
-import { inProcess, prepare } from '../support/api.js';
+import { inProcess } from '../support/api.js';
 import { whileFailing } from '../support/faults.js';
 import { consume, usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
@@ -383,16 +382,5 @@ describe('scope of a limited user token', () => {
     const limited = await list(tenant.limitedToken);
     expect(limited).toContain(mine.body.id);
     expect(limited).not.toContain(theirs.body.id);
-  });
-});
-
-describe('the local gateway', () => {
-  it('does not resolve dot segments or merge slashes into a route, as API Gateway does not', async () => {
-    const gateway = createGateway({ api: 'public' });
-    for (const path of ['/public/x/../store/1', '//public/store/1', '/public/./store/1', '/public/%2e%2e/public/store/1']) {
-      const { url, headers, body } = prepare({ path, key: tenant.key });
-      const res = await gateway({ method: 'GET', url, headers, body });
-      expect(res.status, path).toBe(404);
-    }
   });
 });
