@@ -87,6 +87,23 @@ export class GoneError extends DomainError {
   }
 }
 
+/**
+ * Another request changed the same thing first (the same survey answer, the same employee's links): nothing of this
+ * one was written; the client reads again and retries, or corrects.
+ */
+export class ConcurrentEditError extends DomainError {
+  constructor(message: string) {
+    super('concurrent-edit', message);
+  }
+}
+
+/** Something the service needs (its table, the key check) cannot be reached now: retry after Retry-After. */
+export class UnavailableError extends DomainError {
+  constructor(message = 'The service is briefly unavailable. Retry after the number of seconds in Retry-After.') {
+    super('unavailable', message);
+  }
+}
+
 /** The user token does not cover what the request changes. */
 export class ForbiddenError extends DomainError {
   constructor(message: string) {

@@ -90,6 +90,7 @@ export const keys = {
     `${grain === 'day' ? 'D' : 'M'}#${dimension}#${ids.map((id) => `${id}#`).join('')}${period}`,
   /** A tenant's failed event deliveries, newest last (sort key: when, event id, attempt), kept 30 days. */
   failedDeliveries: (tenantId: number) => `${tenant(tenantId)}#EVENTS#FAILED`,
+  failedDeliverySort: (failedAt: string, eventId: string, attempt: number) => `${failedAt}#${eventId}#${attempt}`,
   /** When a customer was last surveyed on a journey (the resurvey window). */
   surveyed: (tenantId: number, customerId: number, journeyId: number) => ({
     pk: `${tenant(tenantId)}#CUSTOMER#${customerId}`,
@@ -118,6 +119,8 @@ export const keys = {
   customerAccessPrefix: 'ACCESS#',
   /** A customer's transactions (gsi8, keys only): what an export reads and an erasure reaches. */
   customerTransactions: (tenantId: number, customerId: number) => `${tenant(tenantId)}#CUSTOMER#${customerId}#TX`,
+  /** Its sort key: when the transaction was created, then its id (unpadded, as stored since gsi8 began). */
+  customerTransactionSort: (createdAt: string, transactionId: number) => `${createdAt}#${transactionId}`,
 
   /**
    * Transactions whose personal copies expire on a UTC day (a tenant's retention), across tenants, in shards so that
@@ -144,13 +147,3 @@ export const keys = {
 
   health: () => ({ pk: 'HEALTH', sk: 'HEALTH' }),
 } as const;
-
-/** Case- and accent-insensitive form of a name, for prefix search. */
-export function normaliseName(name: string): string {
-  return name
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
-}

@@ -23,3 +23,13 @@ export function textProblem(value: string, { lines = false }: { lines?: boolean 
 
 /** Arabic letter mark, left-to-right and right-to-left marks, embeddings and overrides, isolates. */
 const BIDI_CONTROLS = new Set([0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]);
+
+/** Case- and accent-insensitive form of a name, for prefix search. */
+export function normaliseName(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+}

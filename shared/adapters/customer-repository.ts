@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { keys, normaliseName, padId } from '../keys.js';
+import { keys, padId } from '../keys.js';
+import { normaliseName } from '../text.js';
 import { inIndex, indexAttributes, TABLE } from '../table.js';
 import type { CustomerFilters } from '../customers/requests.js';
 import { Customer } from '../customers/schema.js';

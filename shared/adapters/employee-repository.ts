@@ -1,8 +1,9 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { ConcurrentEditError, type EmployeeRepository } from '../employees/ports.js';
+import { LinksChangedError, type EmployeeRepository } from '../employees/ports.js';
 import { Employee, type EmployeeFilters } from '../employees/schema.js';
-import { keys, normaliseName, padId } from '../keys.js';
+import { keys, padId } from '../keys.js';
+import { normaliseName } from '../text.js';
 import { inIndex, indexAttributes, TABLE } from '../table.js';
 import {
   cancelledByCondition,
@@ -74,7 +75,7 @@ async function queryEmployees(
 
 /**
  * Replaces an employee's store links atomically: the employee's `stores` and the link items change together, and
- * only if `stores` is still what the caller read (otherwise ConcurrentEditError, and nothing changed).
+ * only if `stores` is still what the caller read (otherwise LinksChangedError, and nothing changed).
  */
 async function replaceStoreLinks(tenantId: number, employeeId: number, before: number[], after: number[], now: string): Promise<void> {
   const { client, tableName } = db();
@@ -91,7 +92,7 @@ async function replaceStoreLinks(tenantId: number, employeeId: number, before: n
       }),
     );
   } catch (error) {
-    if (cancelledByCondition(error, 0)) throw new ConcurrentEditError();
+    if (cancelledByCondition(error, 0)) throw new LinksChangedError();
     throw error;
   }
 }
@@ -101,7 +102,7 @@ async function replaceGroups(tenantId: number, employeeId: number, before: numbe
   try {
     await client.send(new UpdateCommand(relationUpdate(tableName, tenantId, employeeId, 'groups', before, after, now)));
   } catch (error) {
-    if (isConditionFailure(error)) throw new ConcurrentEditError();
+    if (isConditionFailure(error)) throw new LinksChangedError();
     throw error;
   }
 }

@@ -64,7 +64,7 @@ export function eventDeliveryPorts(settings: (tenantId: number) => Promise<Setti
           TableName: tableName,
           Item: {
             pk: keys.failedDeliveries(tenantId),
-            sk: `${failure.failed_at}#${failure.event_id}#${failure.attempt}`,
+            sk: keys.failedDeliverySort(failure.failed_at, failure.event_id, failure.attempt),
             [TABLE.entityAttribute]: 'EVENT_DELIVERY',
             ...failure,
             [TABLE.ttlAttribute]: Math.floor(Date.parse(failure.failed_at) / 1000) + FAILED_DELIVERY_DAYS * 86_400,

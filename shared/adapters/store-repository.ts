@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { keys, normaliseName } from '../keys.js';
+import { keys } from '../keys.js';
+import { normaliseName } from '../text.js';
 import { inIndex, indexAttributes } from '../table.js';
 import { Store, type StoreFilters } from '../stores/schema.js';
 import type { StoreRepository } from '../stores/ports.js';

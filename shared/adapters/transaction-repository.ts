@@ -63,7 +63,11 @@ export function toItem(
     ...(attemptWaits.length > 1 ? { attempt_waits: attemptWaits } : {}),
     ...(warnings.length ? { warnings } : {}),
     ...(answer ? { ...answerAttributes(answer), ...evaluationIndex(tenantId, transaction, answer.answeredAt) } : {}),
-    ...inIndex('gsi8', keys.customerTransactions(tenantId, transaction.customer_id), `${transaction.created_at}#${transaction.id}`),
+    ...inIndex(
+      'gsi8',
+      keys.customerTransactions(tenantId, transaction.customer_id),
+      keys.customerTransactionSort(transaction.created_at, transaction.id),
+    ),
     ...(retentionDays ? retentionAttributes(tenantId, transaction.id, retentionDays, transaction.created_at) : {}),
     ...transaction,
   };

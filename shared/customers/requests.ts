@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { normaliseName } from '../keys.js';
+import { normaliseName } from '../text.js';
 import { birthDate, changesOf, dateShape, email, externalCode, line, pagingQuery, text } from '../schema.js';
 import { phone } from './phone.js';
 

@@ -4,7 +4,7 @@ import type { GroupConfig } from '../tenants/config-schema.js';
 import type { Employee, EmployeeFilters } from './schema.js';
 
 /** Another edit of the same employee's stores or groups got in first: nothing was changed. */
-export class ConcurrentEditError extends Error {}
+export class LinksChangedError extends Error {}
 
 /** Where employees and their store links are kept: `shared/adapters/employee-repository.ts` implements it. */
 export interface EmployeeRepository {
@@ -21,9 +21,9 @@ export interface EmployeeRepository {
    * (`storeOnly`); without, the filters are.
    */
   list(tenantId: number, filters: EmployeeFilters, storeId: number | undefined): Promise<Found<Employee> & { storeOnly: boolean }>;
-  /** Sets the employee's stores (and their links) to `after` if they are still `before`; else ConcurrentEditError. */
+  /** Sets the employee's stores (and their links) to `after` if they are still `before`; else LinksChangedError. */
   replaceStores(tenantId: number, employeeId: number, before: number[], after: number[], now: string): Promise<void>;
-  /** Sets the employee's groups to `after` if they are still `before`; else ConcurrentEditError. */
+  /** Sets the employee's groups to `after` if they are still `before`; else LinksChangedError. */
   replaceGroups(tenantId: number, employeeId: number, before: number[], after: number[], now: string): Promise<void>;
 }
 

@@ -1,9 +1,9 @@
-import { DomainError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
-import { normaliseName } from '../keys.js';
+import { ConcurrentEditError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { normaliseName } from '../text.js';
 import type { ListBody } from '../paging.js';
 import type { Store } from '../stores/schema.js';
 import type { GroupConfig, UserScope } from '../tenants/config-schema.js';
-import { ConcurrentEditError, type EmployeePorts } from './ports.js';
+import { LinksChangedError, type EmployeePorts } from './ports.js';
 import type { CreateEmployeeInput, Employee, EmployeeChanges, EmployeeFilters } from './schema.js';
 
 /** DynamoDB transactions hold at most 100 items: the employee plus the links that change. */
@@ -118,8 +118,8 @@ export function employeeService({ employees, stores, groups }: EmployeePorts) {
         else await employees.replaceGroups(tenantId, id, before, wanted, now);
         return found;
       } catch (error) {
-        if (!(error instanceof ConcurrentEditError)) throw error;
-        if (attempt === 3) throw new DomainError('concurrent-edit', `Employee ${id} is being edited by another request; try again.`);
+        if (!(error instanceof LinksChangedError)) throw error;
+        if (attempt === 3) throw new ConcurrentEditError(`Employee ${id} is being edited by another request; try again.`);
       }
     }
   }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DomainError } from '../errors.js';
+import { UnavailableError } from '../errors.js';
 import { logger } from '../logger.js';
 
 export const Health = v.object({ status: v.literal('ok'), time: v.string() });
@@ -15,6 +15,6 @@ export const healthCheck = (probe: StorageProbe) => async (): Promise<Health> =>
     return { status: 'ok', time: new Date().toISOString() };
   } catch (error) {
     logger.warn('Health check failed', error as Error);
-    throw new DomainError('unavailable', 'The service cannot reach its table.');
+    throw new UnavailableError('The service cannot reach its table.');
   }
 };

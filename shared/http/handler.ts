@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
-import { DomainError, TooManyError, ValidationError, type ProblemKind } from '../errors.js';
+import { DomainError, TooManyError, UnavailableError, ValidationError, type ProblemKind } from '../errors.js';
 import { logger } from '../logger.js';
 import { flushMetrics } from '../metrics.js';
 import { isUnavailable } from '../adapters/unavailable.js';
@@ -108,7 +108,8 @@ export function httpHandler<
     if (error instanceof TransportError) return problem(error.kind, error.message, [], statusOf(error.kind));
     if (isUnavailable(error)) {
       logger.error('A service this request needs is unavailable', { error: { name: (error as Error).name } });
-      return problem('unavailable', 'The service is briefly unavailable. Retry after the number of seconds in Retry-After.');
+      const unavailable = new UnavailableError();
+      return problem(unavailable.kind, unavailable.message);
     }
     logger.error('Unhandled error', error as Error);
     return problem('internal', 'An unexpected error occurred. Quote the x-request-id header when reporting it.');
@@ -160,7 +161,7 @@ async function authenticate(event: HttpEvent): Promise<void> {
     try {
       rechecked = await authorizeKey(event.headers?.[API_KEY_HEADER], context.recheck);
     } catch {
-      throw new DomainError('unavailable', 'The service is briefly unavailable. Retry after the number of seconds in Retry-After.');
+      throw new UnavailableError();
     }
     event.requestContext.authorizer = { lambda: rechecked };
   }

@@ -1,4 +1,4 @@
-import { DomainError, GoneError, NotFoundError, ValidationError } from '../errors.js';
+import { ConcurrentEditError, GoneError, NotFoundError, ValidationError } from '../errors.js';
 import { isSupported, INDICATORS, type JourneyConfig, type Settings } from '../tenants/config-schema.js';
 import { firstName, questionOf } from './compose.js';
 import { readSurveyLink, type SurveyLink } from './link.js';
@@ -160,7 +160,7 @@ export async function submitSurvey(
       opened.transaction,
     );
   } catch (error) {
-    if (error instanceof DomainError && error.kind === 'concurrent-edit') return ANSWERED();
+    if (error instanceof ConcurrentEditError) return ANSWERED();
     // Erased, or expired, while the form was being filled in (the answer path refuses both).
     if (error instanceof GoneError) return EXPIRED();
     if (error instanceof NotFoundError) return CLOSED();

@@ -1,9 +1,8 @@
-import { DomainError, GoneError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
+import { ConcurrentEditError, GoneError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
 import { tenantEvent } from '../events/events.js';
 import type { EventPublisher } from '../events/ports.js';
 import { answerTally, countedOf, scoredRating, sentDayOf } from '../results/tally.js';
-import { INDICATORS, isSupported, type Indicator } from '../tenants/config-schema.js';
-import type { Settings } from '../tenants/settings.js';
+import { INDICATORS, isSupported, type Indicator, type Settings } from '../tenants/config-schema.js';
 import type { TransactionRecord } from '../transaction-record.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { isExpired, linksLapsed } from './attempts.js';
@@ -187,7 +186,7 @@ export function surveyService({
     const { outcome, record } = await evaluations.writeAnswer(tenantId, read, body.attemptId, mode, answer, tally);
     if (outcome === 'written' && events) await events.publish(tenantId, answeredEvent(tenantId, record!, journey.slug, mode));
     if (outcome === 'conflict')
-      throw new DomainError('concurrent-edit', 'This survey attempt is answered already: correct the answer with PUT /survey.');
+      throw new ConcurrentEditError('This survey attempt is answered already: correct the answer with PUT /survey.');
     if (outcome === 'missing')
       throw mode === 'replace'
         ? new NotFoundError('This survey attempt has no answer to replace: answer it with POST /survey.')

@@ -1,7 +1,5 @@
 import type { Settings } from './config-schema.js';
 
-export type { Settings };
-
 /** How long a Lambda keeps a tenant's journeys and classes before reading them again. */
 export const SETTINGS_CACHE_SECONDS = 60;
 

@@ -6,7 +6,7 @@ import type { FieldProblem } from '../errors.js';
 import type { Tally } from '../results/tally.js';
 import type { CreateStoreInput, Store } from '../stores/schema.js';
 import type { DispatchMessage } from '../surveys/dispatch.js';
-import type { Settings } from '../tenants/settings.js';
+import type { Settings } from '../tenants/config-schema.js';
 import type { TransactionRecord } from '../transaction-record.js';
 
 /** What a request key holds: its transaction, or why it was refused or given up on. */
@@ -73,7 +73,10 @@ export interface Referenced {
 /** Reads what many requests name together (the consumer reads a whole batch in one or two round trips). */
 export type ReferenceReader = (requests: ReferenceRequest[]) => Promise<Referenced[]>;
 
-/** What a transaction's external ids may create (rule 5), and find when a concurrent request created it first. */
+/**
+ * The store, employee and customer a transaction's unknown external ids create (the seed contract's create rule 4),
+ * and find when a concurrent request created them first.
+ */
 export interface Creators {
   store: {
     create(tenantId: number, input: CreateStoreInput): Promise<Store>;

@@ -6,8 +6,7 @@ import { answerTally, countedOf, scoredRating } from '../results/tally.js';
 import type { DispatchMessage } from '../surveys/dispatch.js';
 import { dispatchIfScheduled, notSent, surveyDecision, type SurveyPlan } from '../surveys/plan.js';
 import { RATING_SOURCES } from '../channels.js';
-import { INDICATORS, isSupported, type ClassConfig, type JourneyConfig } from '../tenants/config-schema.js';
-import type { Settings } from '../tenants/settings.js';
+import { INDICATORS, isSupported, type ClassConfig, type JourneyConfig, type Settings } from '../tenants/config-schema.js';
 import type { Referenced, ReferenceRequest, TransactionPorts } from './ports.js';
 import type { TransactionCommand } from './requests.js';
 import type { Transaction, TransactionRecord } from '../transaction-record.js';
@@ -108,7 +107,8 @@ export function transactionService({ transactions, readReferences, settings: ten
       errors.push({ path: 'customer.id', message: `customer ${command.customer.id} does not exist` });
     if (errors.length || !journey) throw new TransactionRejected(errors);
 
-    // Rule 5: what an external id names but does not exist yet is created from the payload.
+    // An external id that names no store, employee or customer yet creates it from the payload (the seed contract's
+    // create rule 4; an id that does not exist falls back to 1 above: create rule 5).
     const [storeId, resolvedEmployee, newCustomer] = await Promise.all([
       store
         ? store.id
@@ -301,7 +301,10 @@ function disagreements(command: TransactionCommand, read: Referenced): FieldProb
   });
 }
 
-/** Rules 2 and 3: each item's class must be available for the journey, and its score supported by the class. */
+/**
+ * Each rating item's class must be available for the journey, and its score supported by the class (the seed
+ * contract's create rules 2 and 3).
+ */
 function checkRatingItems(
   settings: Settings,
   journey: JourneyConfig,

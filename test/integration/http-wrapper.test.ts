@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { httpHandler } from '../../shared/http/handler.js';
 import { httpEvent, lambdaContext } from '../../infra/local/events.js';
 import { logger } from '../../shared/logger.js';
+import { ConcurrentEditError, UnavailableError } from '../../shared/errors.js';
 
 const TENANT_1 = { authenticated: true, tenantId: 1, scope: 'public' };
 const event = (authorizer: unknown) => httpEvent({ method: 'GET', routePath: '/x', rawPath: '/x', requestId: 'req-123' }, authorizer);
@@ -40,5 +41,29 @@ describe('the HTTP wrapper', () => {
     }));
     const res = await handler({ ...event(TENANT_1), queryStringParameters: { n: '21' } }, lambdaContext('test'));
     expect(JSON.parse(res.body!)).toEqual({ doubled: 42, tenantId: 1 });
+  });
+
+  it('answers a concurrent edit with a 409 and an unavailable dependency with a 503 and Retry-After, each naming its problem', async () => {
+    const answer = async (error: Error) => {
+      const res = await httpHandler({}, async () => {
+        throw error;
+      })(event(TENANT_1), lambdaContext('test'));
+      return { status: res.statusCode, retryAfter: res.headers?.['retry-after'], body: JSON.parse(res.body!) as Record<string, unknown> };
+    };
+    expect(await answer(new ConcurrentEditError('Employee 3 is being edited by another request; try again.'))).toEqual({
+      status: 409,
+      retryAfter: undefined,
+      body: {
+        type: '/problems/concurrent-edit',
+        title: 'Edited concurrently',
+        status: 409,
+        detail: 'Employee 3 is being edited by another request; try again.',
+      },
+    });
+    expect(await answer(new UnavailableError())).toMatchObject({
+      status: 503,
+      retryAfter: '5',
+      body: { type: '/problems/unavailable', status: 503, detail: expect.stringContaining('Retry-After') },
+    });
   });
 });

@@ -66,7 +66,7 @@ describe('the transaction consumer applies the seed rules', () => {
     expect(JSON.stringify(sent)).not.toContain('98765');
   });
 
-  it('rule 1: rejects an unknown journey, and records why', async () => {
+  it('rejects an unknown journey, and records why (create rule 1: the mandatory identifiers)', async () => {
     const { outcome } = await run(v2Payload({ transaction: { journeySlug: 'nope' } }));
     expect(outcome).toEqual({
       requestId: expect.any(String),
@@ -96,7 +96,7 @@ describe('the transaction consumer applies the seed rules', () => {
     expect(outcome.errors).toEqual([{ path: 'ratingItems[1].score', message: '6 is not a csat5Stars score (1-5)' }]);
   });
 
-  it('rule 4: creates the transaction with a null rating when the journey indicator does not support the score', async () => {
+  it('creates the transaction with a null rating when the journey indicator does not support the score (seed: rating.score)', async () => {
     const { outcome, transaction } = await run(
       v2Payload({ rating: { score: 11, comment: 'off scale' }, ratingItems: [{ classId: 1, score: 5 }] }),
     );
@@ -106,7 +106,7 @@ describe('the transaction consumer applies the seed rules', () => {
     expect(transaction.survey.status).toBe('scheduled');
   });
 
-  it('rule 5: creates the store, employee and customer an unknown external id names, and reuses them after', async () => {
+  it('create rule 4: creates the store, employee and customer an unknown external id names, and reuses them after', async () => {
     const payload = v2Payload({
       store: { externalId: 'ST-NEW', tradeName: 'Loja Nova' },
       employee: { externalId: 'EMP-NEW', name: 'Vera' },
@@ -133,7 +133,7 @@ describe('the transaction consumer applies the seed rules', () => {
       employee_id: 'EMP-NEW',
       name: 'Vera',
     });
-    // rule 8 too: a phone without a country code gets +55; and an existing customer's cpf is never overwritten.
+    // And the seed's customer phone rule: a phone without a country code gets +55; and an existing customer's cpf is never overwritten.
     expect((await api({ path: `/customer/${first.customer_id}`, key: tenant.key })).body).toMatchObject({
       client_id: 'CU-NEW',
       name: 'Nina',
@@ -142,7 +142,7 @@ describe('the transaction consumer applies the seed rules', () => {
     });
   });
 
-  it('rule 6: uses store 1 and employee 1 when the store id or employee id does not exist', async () => {
+  it('create rule 5: uses store 1 and employee 1 when the store id or employee id does not exist', async () => {
     const { transaction } = await run(v2Payload({ store: { id: 424242 }, employee: { id: 434343 } }));
     expect(transaction).toMatchObject({ store_id: 1, employee_id: 1 });
   });
@@ -152,7 +152,7 @@ describe('the transaction consumer applies the seed rules', () => {
     expect(outcome.errors).toEqual([{ path: 'customer.id', message: 'customer 999999 does not exist' }]);
   });
 
-  it('rule 7: does not create a transaction for an inactive store', async () => {
+  it('create rule 6: does not create a transaction for an inactive store', async () => {
     const { body: store } = await api({
       method: 'POST',
       path: '/store',
@@ -165,7 +165,7 @@ describe('the transaction consumer applies the seed rules', () => {
     for (const { outcome } of [byId, byCode]) expect(outcome.errors).toEqual([{ path: 'store', message: `store ${store.id} is inactive` }]);
   });
 
-  it('rule 9: dispatches no survey when a rating is given', async () => {
+  it('create rule 7: dispatches no survey when a rating is given', async () => {
     await dispatch.drain();
     const { transaction } = await run(v2Payload({ rating: { score: 9, comment: 'ótimo' } }));
     expect(transaction.rating).toEqual({ score: 9, comment: 'ótimo' });

@@ -107,12 +107,12 @@ describe('POST /public/transaction (legacy)', () => {
   it.each([
     ['an unknown journey', { journey: 'nope' }, [{ path: 'journey', message: 'journey "nope" does not exist' }]],
     [
-      'a class not available for the journey (rule 2)',
+      'a class not available for the journey (create rule 2)',
       { rating_items: [{ class_id: 4, score: 5 }] },
       [{ path: 'rating_items[0].class_id', message: 'class 4 is not available for journey loja' }],
     ],
     [
-      'a score the class does not support (rule 3)',
+      'a score the class does not support (create rule 3)',
       { rating_items: [{ class: 'Atendimento', score: 0 }] },
       [{ path: 'rating_items[0].score', message: '0 is not a csat score (1-5)' }],
     ],
@@ -127,7 +127,7 @@ describe('POST /public/transaction (legacy)', () => {
     expect(res.body.errors).toEqual(errors);
   });
 
-  it('answers 422 for an inactive store (rule 7) and for invalid or missing fields', async () => {
+  it('answers 422 for an inactive store (create rule 6) and for invalid or missing fields', async () => {
     const { body: store } = await api({ method: 'POST', path: '/store', key: tenant.key, body: { trade_name: 'Inativa' } });
     await api({ method: 'DELETE', path: `/store/${store.id}`, key: tenant.key });
     const inactive = await post({ store_id: store.id, employee_id: 1, customer_integration: 'L-7', journey_id: 1 });
@@ -152,7 +152,7 @@ describe('POST /public/transaction (legacy)', () => {
     expect((await post('{bad json')).status).toBe(422);
   });
 
-  it('keeps the rating when the journey supports it, and nulls it (rule 4) when not', async () => {
+  it('keeps the rating when the journey supports it, and nulls it when not (seed: rating.score)', async () => {
     const kept = await post({ store_id: 1, employee_id: 1, customer_integration: 'L-R', journey: 'loja', score: 10, comment: 'top' });
     expect(kept.body).toMatchObject({ rating: { score: 10, comment: 'top' }, survey: { status: 'not_sent', reason: 'already_rated' } });
     const nulled = await post({ store_id: 1, employee_id: 1, customer_integration: 'L-R', journey: 'ecommerce', score: 9 });

@@ -8,7 +8,7 @@ import { ResultsQuery } from '../../shared/results/schema.js';
 import { CreateStoreBody, ListStoresQuery, UpdateStoreBody } from '../../shared/stores/schema.js';
 import { EvaluationsQuery, SurveyBody, SurveyQuery } from '../../shared/surveys/schema.js';
 import { TenantFile } from '../../shared/tenants/config-schema.js';
-import { textProblem } from '../../shared/text.js';
+import { normaliseName, textProblem } from '../../shared/text.js';
 import { LegacyTransactionBody, V2TransactionBody } from '../../shared/transactions/requests.js';
 
 /**
@@ -192,5 +192,12 @@ describe('the free-text rule', () => {
     for (const [name, schema] of Object.entries(requests)) walk(schema, name);
     expect(seen).toEqual(expect.arrayContaining(['V2TransactionBody.customer.name', 'SurveyBody.comment', 'LegacyTransactionBody.gender']));
     expect(uncovered.join(' ')).toEqual('');
+  });
+});
+
+describe('normaliseName', () => {
+  it('normalises names for case- and accent-insensitive prefix search', () => {
+    expect(normaliseName('  SÃO   José do Pará ')).toBe('sao jose do para');
+    expect(normaliseName('Ação')).toBe(normaliseName('acao'));
   });
 });

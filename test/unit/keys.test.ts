@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keys, normaliseName, padId } from '../../shared/keys.js';
+import { keys, padId } from '../../shared/keys.js';
 import { hashSecret, newSecret } from '../../shared/tenants/credentials.js';
 
 describe('keys', () => {
@@ -11,11 +11,6 @@ describe('keys', () => {
 
   it('pad ids so that sort keys sort numerically', () => {
     expect([padId(10), padId(9), padId(100)].sort()).toEqual([padId(9), padId(10), padId(100)]);
-  });
-
-  it('normalise names for case- and accent-insensitive prefix search', () => {
-    expect(normaliseName('  SÃO   José do Pará ')).toBe('sao jose do para');
-    expect(normaliseName('Ação')).toBe(normaliseName('acao'));
   });
 });
 

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { referencePaths, routes } from '../../infra/routes.js';
 import { DispatchMessage } from '../../shared/surveys/dispatch.js';
+import { keys } from '../../shared/keys.js';
+import { TABLE } from '../../shared/table.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -42,5 +44,168 @@ describe('the README', () => {
   it('shows the two commands', () => {
     expect(readme).toContain('npm install && npm start');
     expect(readme).toContain('npm test');
+  });
+
+  describe('data model', () => {
+    const section = readme.slice(readme.indexOf('## Data model and access patterns'), readme.indexOf('## Deploy'));
+    /** The rows of the markdown table whose header starts with `header`, as cells. */
+    const tableRows = (header: string): string[][] => {
+      const lines = section.split('\n');
+      const start = lines.findIndex((line) => line.startsWith(header));
+      expect(start, header).toBeGreaterThanOrEqual(0);
+      const rows: string[][] = [];
+      for (const line of lines.slice(start + 2)) {
+        if (!line.startsWith('|')) break;
+        rows.push(
+          line
+            .slice(1, -1)
+            .split(' | ')
+            .map((cell) => cell.trim()),
+        );
+      }
+      return rows;
+    };
+    const code = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
+    /** A README key pattern as a regular expression: `<anything>` is one key segment, `...` any leading segments. */
+    const pattern = (text: string) =>
+      new RegExp(
+        `^${text
+          .split(/(<[^>]+>|\.\.\.)/)
+          .map((part) => (part === '...' ? '.+' : part.startsWith('<') ? '[^#]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+          .join('')}$`,
+      );
+
+    it('lists every index of shared/table.ts, with its key attributes and projection', () => {
+      const rows = tableRows('| index |').map(([name, partitionKey, sortKey, projection]) => ({
+        name,
+        partitionKey: code(partitionKey!)[0],
+        sortKey: code(sortKey!)[0],
+        projection,
+      }));
+      expect(rows).toEqual(
+        TABLE.indexes.map((index) => ({
+          name: index.name,
+          partitionKey: index.partitionKey,
+          sortKey: index.sortKey,
+          projection: 'keysOnly' in index && index.keysOnly ? 'keys only' : 'all',
+        })),
+      );
+    });
+
+    const items = tableRows('| item | pk | sk | indexes |').map(([item, pk, sk, indexes]) => ({
+      item: item!,
+      pk: code(pk!).map(pattern),
+      sk: code(sk!).map(pattern),
+      indexes: code(indexes!).map(pattern),
+      indexNames: [...indexes!.matchAll(/\bgsi\d+\b/g)].map((match) => match[0]),
+    }));
+
+    // One example of each thing shared/keys.ts builds (the type makes a new builder add its own): every item key must
+    // be a row of the item table, every partition or sort value a pattern of it, and every row must be something built.
+    type Builder = Exclude<keyof typeof keys, 'apiKeyHashOf' | 'transactionIdOf'>;
+    const built: Record<Builder, ({ pk: string; sk: string } | string)[]> = {
+      tenant: [keys.tenant(7)],
+      tenantCollection: [keys.tenantCollection()],
+      tenantCounter: [keys.tenantCounter()],
+      apiKey: [keys.apiKey('ab12')],
+      apiKeyCollection: [keys.apiKeyCollection(7)],
+      userToken: [keys.userToken(7, 'ab12')],
+      userCollection: [keys.userCollection(7)],
+      userName: [keys.userName(7, 'gerente')],
+      config: [keys.config(7)],
+      configItem: (['JOURNEY', 'CLASS', 'GROUP'] as const).map((kind) => ({ pk: keys.config(7), sk: keys.configItem(kind, 1) })),
+      deliveryConfig: [{ pk: keys.config(7), sk: keys.deliveryConfig }],
+      privacyConfig: [{ pk: keys.config(7), sk: keys.privacyConfig }],
+      webhookSigning: [{ pk: keys.config(7), sk: keys.webhookSigning('https://hooks.example/a') }],
+      counter: (['STORE', 'EMPLOYEE', 'CUSTOMER'] as const).map((entity) => keys.counter(7, entity)),
+      entity: (['STORE', 'EMPLOYEE', 'CUSTOMER'] as const).map((entity) => keys.entity(7, entity, 5)),
+      externalId: (['STORE', 'EMPLOYEE', 'CUSTOMER'] as const).map((entity) => keys.externalId(7, entity, 'X-1')),
+      collection: (['STORE', 'EMPLOYEE'] as const).map((entity) => keys.collection(7, entity)),
+      byValue: [
+        keys.byValue(7, 'EMPLOYEE', 'email', 'a@b.example'),
+        ...(['email', 'phone', 'cpf'] as const).map((field) => keys.byValue(7, 'CUSTOMER', field, 'v1')),
+      ],
+      byStatus: (['STORE', 'EMPLOYEE'] as const).map((entity) => keys.byStatus(7, entity, 'active')),
+      byExternalId: (['STORE', 'EMPLOYEE'] as const).map((entity) => keys.byExternalId(7, entity, 'X-1')),
+      optedOut: [keys.optedOut(7)],
+      byName: [keys.byName(7, 'STORE'), keys.byName(7, 'EMPLOYEE'), keys.byName(7, 'CUSTOMER', 'jo')],
+      nameSort: [keys.nameSort('joao', 5)],
+      employeeStore: [keys.employeeStore(7, 5, 1)],
+      storeEmployees: [keys.storeEmployees(7, 1)],
+      transaction: [keys.transaction(7, 123456)],
+      evaluationsByMonth: [keys.evaluationsByMonth(7, '2026-11')],
+      evaluationSort: [keys.evaluationSort('2026-11-23T10:00:00Z', 123456)],
+      evaluationByExternalId: [keys.evaluationByExternalId(7, 'X-1')],
+      results: [{ pk: keys.results(7, 1, '2026-11'), sk: keys.resultSort('day', 'store', [1], '2026-11-23') }],
+      resultSort: [{ pk: keys.results(7, 1, '2026'), sk: keys.resultSort('month', 'store', [1], '2026-11') }],
+      failedDeliveries: [{ pk: keys.failedDeliveries(7), sk: keys.failedDeliverySort('2026-11-23T10:00:00Z', 'e1', 1) }],
+      failedDeliverySort: [keys.failedDeliverySort('2026-11-23T10:00:00Z', 'e1', 2)],
+      surveyed: [keys.surveyed(7, 5, 1)],
+      privacyRequest: [keys.privacyRequest(7, 'r1')],
+      privacySlots: [keys.privacySlots(7)],
+      privacySlot: [keys.privacySlot(7, 3)],
+      privacyNamed: [keys.privacyNamed(7, 5, 'r1')],
+      privacyNamedPrefix: [`${keys.privacyNamedPrefix}r1`],
+      customerAccess: [keys.customerAccess(7, 5, '2026-11-23T10:00:00Z', 'r1')],
+      customerAccessPrefix: [`${keys.customerAccessPrefix}2026-11-23T10:00:00Z#r1`],
+      customerTransactions: [keys.customerTransactions(7, 5)],
+      customerTransactionSort: [keys.customerTransactionSort('2026-11-23T10:00:00Z', 123456)],
+      personalExpiry: [keys.personalExpiry('2026-11-23', 3)],
+      personalExpirySort: [keys.personalExpirySort('2026-11-23T10:00:00Z', 7, 123456)],
+      personalExpiryCheckpoint: [keys.personalExpiryCheckpoint()],
+      dueAttempt: [keys.dueAttempt('2026-11-23T10:00', 7, 123456, 1)],
+      dueMinute: [keys.dueMinute('2026-11-23T10:00')],
+      dueCheckpoint: [keys.dueCheckpoint()],
+      suppressed: [keys.suppressed(7, 'ab12')],
+      health: [keys.health()],
+    };
+    const examples = Object.values(built).flat();
+    const pairs = examples.filter((example): example is { pk: string; sk: string } => typeof example !== 'string');
+    const values = [...examples.filter((example) => typeof example === 'string'), ...pairs.flatMap(({ pk, sk }) => [pk, sk])];
+
+    it('has an example of every key builder of shared/keys.ts here', () => {
+      const parsers = ['apiKeyHashOf', 'transactionIdOf'];
+      expect(
+        Object.keys(keys)
+          .filter((name) => !parsers.includes(name))
+          .sort(),
+      ).toEqual(Object.keys(built).sort());
+    });
+
+    it('has a row of the item table for every item key shared/keys.ts builds', () => {
+      for (const { pk, sk } of pairs)
+        expect(
+          items.some((row) => row.pk.some((p) => p.test(pk)) && row.sk.some((s) => s.test(sk))),
+          `${pk} / ${sk}`,
+        ).toBe(true);
+    });
+
+    it('shows in the item table every partition and sort value shared/keys.ts builds', () => {
+      const patterns = items.flatMap((row) => [...row.pk, ...row.sk, ...row.indexes]);
+      for (const value of values)
+        expect(
+          patterns.some((p) => p.test(value)),
+          value,
+        ).toBe(true);
+    });
+
+    it('lists no item, key or index entry that shared/keys.ts does not build', () => {
+      for (const row of items) {
+        expect(
+          pairs.some(({ pk, sk }) => row.pk.some((p) => p.test(pk)) && row.sk.some((s) => s.test(sk))),
+          row.item,
+        ).toBe(true);
+        for (const entry of row.indexes)
+          expect(
+            values.some((value) => entry.test(value)),
+            `${row.item}: ${entry.source}`,
+          ).toBe(true);
+      }
+    });
+
+    it('names in the item table only indexes of shared/table.ts, and each of them', () => {
+      const named = new Set(items.flatMap((row) => row.indexNames));
+      expect([...named].sort()).toEqual(TABLE.indexes.map((index) => index.name).sort());
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, NotFoundError } from '../../shared/errors.js';
+import { ConcurrentEditError, NotFoundError } from '../../shared/errors.js';
 import { submitSurvey, showSurvey, unsubscribe, type PagePorts, type PageTransaction } from '../../shared/surveys/answer-page.js';
 import { isGsm7, SMS_MAX, surveyEmail, surveySms } from '../../shared/surveys/compose.js';
 import { AttemptBusy, deliverSurvey, mailbox } from '../../shared/surveys/delivery.js';
@@ -347,7 +347,7 @@ function memoryPage(transaction: Partial<PageTransaction> = {}) {
     settings: async () => settings,
     stores: { tradeName: async () => 'Loja Centro' },
     answer: async (_tenantId, body) => {
-      if (tx.status === 'answered') throw new DomainError('concurrent-edit', 'answered');
+      if (tx.status === 'answered') throw new ConcurrentEditError('answered');
       answers.push(body);
       tx.status = 'answered';
       return body;

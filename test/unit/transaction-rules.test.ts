@@ -4,7 +4,7 @@ import { customerService } from '../../shared/customers/service.js';
 import { DuplicateError } from '../../shared/errors.js';
 import { employeeService } from '../../shared/employees/service.js';
 import { storeService } from '../../shared/stores/service.js';
-import type { Settings } from '../../shared/tenants/settings.js';
+import type { Settings } from '../../shared/tenants/config-schema.js';
 import { fromV2, V2TransactionBody } from '../../shared/transactions/requests.js';
 import { TransactionRejected, transactionService } from '../../shared/transactions/service.js';
 import {
@@ -18,7 +18,7 @@ import {
 
 /**
  * The transaction rules, against in-memory ports: the real services (transactions, and the store, employee and
- * customer services that rule 5 creates through), with no table and no queue.
+ * customer services through which an unknown external id creates them), with no table and no queue.
  */
 
 const TENANT = 7;
@@ -156,13 +156,13 @@ describe('transaction rules, in memory', () => {
     expect((await rejection({ transaction: { journeyId: 2, journeySlug: 'loja' } }))[0]!.path).toBe('transaction.journeySlug');
   });
 
-  it('rule 2: refuses rating items whose class is not available for the journey', async () => {
+  it('create rule 2: refuses rating items whose class is not available for the journey', async () => {
     expect(await rejection({ ratingItems: [{ classId: 3, score: 2 }] })).toEqual([
       { path: 'ratingItems[0].classId', message: 'class 3 is not available for journey loja' },
     ]);
   });
 
-  it('rule 3: refuses an item score its class does not support; an overall score out of scale is dropped with a warning', async () => {
+  it('create rule 3: refuses an item score its class does not support; an overall score out of scale is dropped with a warning', async () => {
     expect(await rejection({ ratingItems: [{ classId: 2, score: 5 }] })).toEqual([
       { path: 'ratingItems[0].score', message: '5 is not a binary score (0-1)' },
     ]);
@@ -171,7 +171,7 @@ describe('transaction rules, in memory', () => {
     expect(warnings).toEqual([{ path: 'rating.score', message: '9 is not a csat score (1-5); the transaction has no rating' }]);
   });
 
-  it('rule 4: creates the store, employee and customer an unknown external id names, once', async () => {
+  it('create rule 4: creates the store, employee and customer an unknown external id names, once', async () => {
     const payload = {
       store: { externalId: 'L-9', tradeName: 'Loja Centro' },
       employee: { externalId: 'E-9', name: 'Bruno' },
@@ -188,18 +188,18 @@ describe('transaction rules, in memory', () => {
     expect(world.customers.rows.size).toBe(1);
   });
 
-  it('rule 5: a store or employee id that does not exist falls back to 1; a customer id that does not exist is refused', async () => {
+  it('create rule 5: a store or employee id that does not exist falls back to 1; a customer id that does not exist is refused', async () => {
     const { transaction } = await register({ store: { id: 40 }, employee: { id: 41 } });
     expect([transaction.store_id, transaction.employee_id]).toEqual([1, 1]);
     expect(await rejection({ customer: { id: 42 } })).toEqual([{ path: 'customer.id', message: 'customer 42 does not exist' }]);
   });
 
-  it('rule 6: refuses an inactive store', async () => {
+  it('create rule 6: refuses an inactive store', async () => {
     await world.storeApi.deactivateStore(TENANT, 1);
     expect(await rejection({})).toEqual([{ path: 'store', message: 'store 1 is inactive' }]);
   });
 
-  it('rule 7: sends no survey when the transaction is rated already', async () => {
+  it('create rule 7: sends no survey when the transaction is rated already', async () => {
     const { transaction } = await register({ rating: { score: 10, comment: 'ótimo' }, ratingItems: [{ class: 'atendimento', score: 5 }] });
     expect(transaction.rating).toEqual({ score: 10, comment: 'ótimo' });
     expect(transaction.rating_items).toEqual([{ class_id: 1, score: 5 }]);

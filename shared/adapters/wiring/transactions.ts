@@ -20,7 +20,10 @@ import { tenantSettings } from './tenants.js';
 // Registering reads the table and queues survey messages: both must be named before the first request.
 requireEnvs(ENV.tableName, ENV.surveyDispatchQueueUrl);
 
-/** Registering transactions: the table, the tenant's settings, the entities rule 5 creates, the survey queue. */
+/**
+ * Registering transactions: the table, the tenant's settings, the stores, employees and customers an unknown external
+ * id creates, the survey queue.
+ */
 // A first attempt due later (its journey waits before surveying) is delayed on the queue; the dispatcher holds it
 // further when the wait is longer than the queue can delay.
 const delayOf = (message: unknown) => delayUntil((message as DispatchMessage).dueAt, new Date());
