@@ -8,7 +8,7 @@ const NO_TEST_CODE = { group: ['**/test/**'], message: 'Nothing that runs in pro
 const NO_ADAPTERS = {
   group: ['**/adapters/*', '**/adapters/**', '@aws-sdk/*', 'aws-lambda'],
   message:
-    'Domain code depends on its ports; adapters, the AWS SDK and Lambda types stay in shared/adapters and shared/http, and shared/adapters/wiring plugs them in.',
+    'Domain code depends on its ports; adapters, the AWS SDK and Lambda types stay in shared/adapters, shared/http and shared/queue, and shared/adapters/wiring plugs them in.',
 };
 const NO_OUTER_LAYERS = {
   group: ['**/functions/**', '**/infra/**'],
@@ -23,6 +23,11 @@ const NO_TRANSACTIONS = {
 const NO_TENANTS = {
   group: ['**/tenants/*', '**/tenants/**'],
   message: 'Events sit below tenant settings: the settings name event types from shared/events/ports.ts, never the other way.',
+};
+const NO_BATCH_PLUMBING = {
+  group: ['@aws-lambda-powertools/batch'],
+  message:
+    'A consumer is a few lines over queueHandler (shared/queue/handler.ts), which owns batch processing, counts, the log line and the metrics.',
 };
 const DOMAIN = [NO_TEST_CODE, NO_OUTER_LAYERS, NO_ADAPTERS];
 
@@ -41,14 +46,15 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
-  { files: ['functions/**', 'infra/**'], rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE] }] } },
+  { files: ['infra/**'], rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE] }] } },
+  { files: ['functions/**'], rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_BATCH_PLUMBING] }] } },
   {
-    files: ['shared/adapters/**', 'shared/http/**'],
+    files: ['shared/adapters/**', 'shared/http/**', 'shared/queue/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS] }] },
   },
   {
     files: ['shared/**'],
-    ignores: ['shared/adapters/**', 'shared/http/**'],
+    ignores: ['shared/adapters/**', 'shared/http/**', 'shared/queue/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS, NO_ADAPTERS] }] },
   },
   { files: ['shared/surveys/**'], rules: { 'no-restricted-imports': ['error', { patterns: [...DOMAIN, NO_TRANSACTIONS] }] } },

@@ -38,6 +38,12 @@ export interface QueueRecord {
   attributes?: { ApproximateReceiveCount?: string };
 }
 
+/**
+ * Runs `processRecord` on each record of a batch, concurrently, and answers the message ids of the records it threw
+ * for: those go back to the queue. The queue wrapper (shared/queue/handler.ts) gives it to a consumer of whole batches.
+ */
+export type EachRecord<O> = (processRecord: (record: QueueRecord) => Promise<O>) => Promise<string[]>;
+
 /** How many times the queue has handed this record out, this time included. */
 export const receiveCount = (record: QueueRecord): number => Number(record.attributes?.ApproximateReceiveCount ?? 1);
 

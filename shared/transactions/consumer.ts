@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import type { FieldProblem } from '../errors.js';
 import { describeError, logger } from '../logger.js';
 import { count } from '../metrics.js';
-import { MAX_RECEIVE_COUNT, receiveCount, type QueueRecord } from '../queues.js';
+import { MAX_RECEIVE_COUNT, receiveCount, type EachRecord, type QueueRecord } from '../queues.js';
 import { describeIssue } from '../schema.js';
 import type { DispatchMessage } from '../surveys/dispatch.js';
 import { TransactionMessage } from './message.js';
@@ -170,7 +170,23 @@ export function transactionConsumer({ service, readReferences, dispatcher, event
     };
   }
 
-  return { prepareBatch, processTransactionRecord, dispatchOutbox };
+  /**
+   * A batch: read at once (prepareBatch), each record registered (its survey messages held), then the messages of
+   * the records that held sent together. Answers the records that go back to the queue, in the batch's order: those
+   * that failed, and those whose survey message could not be sent.
+   */
+  async function consumeBatch(records: QueueRecord[], eachRecord: EachRecord<RecordOutcome>): Promise<string[]> {
+    const prepared = await prepareBatch(records);
+    const outbox = dispatchOutbox();
+    const failed = await eachRecord((record) =>
+      processTransactionRecord(record, prepared.get(record.messageId), outbox.for(record.messageId)),
+    );
+    const undelivered = await outbox.flush(new Set(failed));
+    const position = new Map(records.map((record, i) => [record.messageId, i]));
+    return [...failed, ...undelivered].sort((a, b) => position.get(a)! - position.get(b)!);
+  }
+
+  return { consumeBatch };
 }
 
 /** The metric dimension of a rejection: which rule refused it, from the field it names. */

@@ -5,4 +5,4 @@ import { configuredSecret } from '../secrets.js';
 // secret at cold start; the synchronous route, which shares the transactions wiring, is given none.
 await configuredSecret(ENV.requestIdSecret);
 
-export { dispatchOutbox, prepareBatch, processTransactionRecord } from './transactions.js';
+export { consumeBatch } from './transactions.js';

@@ -50,7 +50,7 @@ export const { registerTransaction } = service;
 // Only the consumer signs request ids (its rejection events carry them): it reads the secret at its cold start, and
 // the legacy synchronous route, which shares this module, is given none.
 const requestIdSecret = () => requireEnv(ENV.requestIdSecret);
-export const { prepareBatch, processTransactionRecord, dispatchOutbox } = transactionConsumer({
+export const { consumeBatch } = transactionConsumer({
   service,
   readReferences: readTransactionReferences,
   dispatcher,
