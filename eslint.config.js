@@ -29,6 +29,16 @@ const NO_BATCH_PLUMBING = {
   message:
     'A consumer is a few lines over queueHandler (shared/queue/handler.ts), which owns batch processing, counts, the log line and the metrics.',
 };
+const NO_USER_PLUMBING = {
+  group: ['**/wiring/tenants*', '**/wiring/tenant-access*', '**/tenants/service*'],
+  message:
+    "A handler does not check keys or tokens: its contract declares the user it needs (`user`) and the HTTP wrapper resolves it (the input's `user()`).",
+};
+const NO_TENANT_ADMINISTRATION = {
+  group: ['**/tenants/service*', '**/wiring/tenants*', '**/tenant-repository*'],
+  message:
+    'The HTTP wrapper and the authorizer check keys and tokens only (shared/tenants/access.ts, plugged in by wiring/tenant-access.ts): every function behind the API bundles them, and none needs the tenant administration.',
+};
 const DOMAIN = [NO_TEST_CODE, NO_OUTER_LAYERS, NO_ADAPTERS];
 
 export default tseslint.config(
@@ -47,7 +57,10 @@ export default tseslint.config(
     },
   },
   { files: ['infra/**'], rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE] }] } },
-  { files: ['functions/**'], rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_BATCH_PLUMBING] }] } },
+  {
+    files: ['functions/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_BATCH_PLUMBING, NO_USER_PLUMBING] }] },
+  },
   {
     files: ['shared/adapters/**', 'shared/http/**', 'shared/queue/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS] }] },
@@ -56,6 +69,10 @@ export default tseslint.config(
     files: ['shared/**'],
     ignores: ['shared/adapters/**', 'shared/http/**', 'shared/queue/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS, NO_ADAPTERS] }] },
+  },
+  {
+    files: ['shared/http/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS, NO_TENANT_ADMINISTRATION] }] },
   },
   { files: ['shared/surveys/**'], rules: { 'no-restricted-imports': ['error', { patterns: [...DOMAIN, NO_TRANSACTIONS] }] } },
   { files: ['shared/events/**'], rules: { 'no-restricted-imports': ['error', { patterns: [...DOMAIN, NO_TENANTS] }] } },

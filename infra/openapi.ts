@@ -18,6 +18,7 @@ import { EXAMPLE_FIXTURE, validRequests } from './examples.js';
 import { referencePaths, routes, type ApiName, type Route } from './routes.js';
 import { ASSET_PATH, DOCS_PATH, OPENAPI_PATH, RESULTS_ROUTE } from '../shared/http/reference-data.js';
 import { isUnsubscribePath } from '../shared/surveys/paths.js';
+import type { UserNeed } from '../shared/tenants/access.js';
 
 /**
  * The OpenAPI 3.1 document of one API, generated from the route table and the contract each handler exports (the
@@ -30,7 +31,8 @@ interface Contract {
   query?: v.GenericSchema;
   /** The statuses a route gives some problems instead of their usual ones (422 for an invalid list query, say). */
   statuses?: Partial<Record<keyof typeof PROBLEMS, number>>;
-  userToken?: true;
+  /** The user token the route needs (shared/http/handler.ts RouteSpec). */
+  user?: UserNeed;
   anonymous?: true;
   /** An HTML page for people: its answers are text/html, its body a form. */
   page?: true;
@@ -282,7 +284,7 @@ function descriptionOf(route: Route, contract: Contract, path: string): string {
     : contract.anonymous
       ? 'No API key needed.'
       : `Needs the tenant's API key (${API_KEY_HEADER} header)${
-          contract.userToken ? ` and a user token (${USER_TOKEN_HEADER} header or ${USER_TOKEN_QUERY} query parameter)` : ''
+          contract.user ? ` and a user token (${USER_TOKEN_HEADER} header or ${USER_TOKEN_QUERY} query parameter)` : ''
         }.`;
   return [
     `${route.summary}.`,

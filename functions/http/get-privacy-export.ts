@@ -1,9 +1,8 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { ExportDocument, PrivacyRequestPath } from '../../shared/privacy/schema.js';
-import { requireEveryStore } from '../../shared/privacy/service.js';
+import { PRIVACY_USER } from '../../shared/privacy/service.js';
 import { privacy } from '../../shared/adapters/wiring/privacy.js';
-import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
 import { recordReads } from '../../shared/adapters/wiring/access-log.js';
 
 /**
@@ -12,7 +11,7 @@ import { recordReads } from '../../shared/adapters/wiring/access-log.js';
  * when asked. Answers for 7 days after the request is done, then 410. Needs a user token with every store.
  */
 export const contract = {
-  userToken: true as const,
+  user: PRIVACY_USER,
   path: PrivacyRequestPath,
   responses: {
     200: answer('The export document', ExportDocument),
@@ -23,11 +22,10 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, path, userToken, keyId, requestId }) => {
-  const user = await resolveUser(tenantId, userToken);
-  requireEveryStore(user);
+export const handler = httpHandler(contract, async ({ tenantId, path, user, keyId, requestId }) => {
+  const { name } = await user();
   const document = await privacy.exportOf(tenantId, path.id);
   const customerIds = document.customers.map(({ customer }) => Number(customer.id));
-  await recordReads(tenantId, customerIds, { operation: 'getPrivacyExport', keyId, user: user.name, requestId }, document.generated_at);
+  await recordReads(tenantId, customerIds, { operation: 'getPrivacyExport', keyId, user: name, requestId }, document.generated_at);
   return { status: 200, body: document };
 });

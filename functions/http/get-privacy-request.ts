@@ -1,16 +1,15 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { PrivacyRequestPath, PrivacyRequestView } from '../../shared/privacy/schema.js';
-import { requireEveryStore } from '../../shared/privacy/service.js';
+import { PRIVACY_USER } from '../../shared/privacy/service.js';
 import { privacy } from '../../shared/adapters/wiring/privacy.js';
-import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
 
 /**
  * A privacy request: pending (an erasure until its second pass, ERASURE_RECHECK_SECONDS after its first), done (with
  * the customers it found) or failed. Needs a user token with every store.
  */
 export const contract = {
-  userToken: true as const,
+  user: PRIVACY_USER,
   path: PrivacyRequestPath,
   responses: {
     200: answer('The request', PrivacyRequestView),
@@ -19,7 +18,4 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, path, userToken }) => {
-  requireEveryStore(await resolveUser(tenantId, userToken));
-  return { status: 200, body: await privacy.get(tenantId, path.id) };
-});
+export const handler = httpHandler(contract, async ({ tenantId, path }) => ({ status: 200, body: await privacy.get(tenantId, path.id) }));

@@ -2,7 +2,6 @@ import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { ReportBody, ResultsQuery } from '../../shared/results/schema.js';
 import { report } from '../../shared/adapters/wiring/results.js';
-import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
 
 /**
  * NPS, mean score, answers and response rate of one journey between two days (UTC, both included), by store,
@@ -10,7 +9,7 @@ import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
  * token limited to some stores sees those stores (and its groups' employees) only.
  */
 export const contract = {
-  userToken: true as const,
+  user: 'any' as const,
   query: ResultsQuery,
   statuses: { validation: 422 },
   responses: {
@@ -21,7 +20,7 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, query, userToken }) => ({
+export const handler = httpHandler(contract, async ({ tenantId, query, user }) => ({
   status: 200,
-  body: await report(tenantId, query, resolveUser(tenantId, userToken)),
+  body: await report(tenantId, query, user()),
 }));

@@ -4,8 +4,7 @@ import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { EvaluationBody, EvaluationsQuery } from '../../shared/surveys/schema.js';
 import { listEvaluations } from '../../shared/adapters/wiring/surveys.js';
-import { seesStore } from '../../shared/tenants/service.js';
-import { readAsUser } from '../../shared/adapters/wiring/tenants.js';
+import { seesStore } from '../../shared/tenants/access.js';
 
 // Its pages' cursors are sealed with the deployment's cursor secret.
 await configuredSecret(ENV.cursorSecret);
@@ -15,7 +14,7 @@ await configuredSecret(ENV.cursorSecret);
  * stores sees their evaluations only (a page may then hold fewer than `limit`; follow next_cursor).
  */
 export const contract = {
-  userToken: true as const,
+  user: 'any' as const,
   query: EvaluationsQuery,
   statuses: { validation: 422 },
   responses: {
@@ -25,12 +24,7 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, query, userToken }) => {
-  const page = await readAsUser(
-    tenantId,
-    userToken,
-    () => listEvaluations(tenantId, query),
-    (result, user) => ({ ...result, data: result.data.filter((e) => seesStore(user.scope, e.store_id)) }),
-  );
-  return { status: 200, body: page };
+export const handler = httpHandler(contract, async ({ tenantId, query, user }) => {
+  const [page, { scope }] = await Promise.all([listEvaluations(tenantId, query), user()]);
+  return { status: 200, body: { ...page, data: page.data.filter((e) => seesStore(scope, e.store_id)) } };
 });

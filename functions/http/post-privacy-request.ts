@@ -1,9 +1,8 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { PrivacyRequestBody, PrivacyRequestView } from '../../shared/privacy/schema.js';
-import { requireEveryStore } from '../../shared/privacy/service.js';
+import { PRIVACY_USER } from '../../shared/privacy/service.js';
 import { submitPrivacyRequest } from '../../shared/adapters/wiring/privacy.js';
-import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
 
 /**
  * A data subject's request under the LGPD: a copy of their data (export) or its deletion (erase), naming them by
@@ -12,7 +11,7 @@ import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
  * problem+json with Retry-After (shared/privacy/open-requests.ts), beside API Gateway's own 429 over the rate.
  */
 export const contract = {
-  userToken: true as const,
+  user: PRIVACY_USER,
   body: PrivacyRequestBody,
   statuses: { validation: 422 },
   responses: {
@@ -23,8 +22,7 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, body, userToken }) => {
-  const user = await resolveUser(tenantId, userToken);
-  requireEveryStore(user);
-  return { status: 202, body: await submitPrivacyRequest(tenantId, body, user.name) };
-});
+export const handler = httpHandler(contract, async ({ tenantId, body, user }) => ({
+  status: 202,
+  body: await submitPrivacyRequest(tenantId, body, (await user()).name),
+}));

@@ -4,11 +4,10 @@ import { EmployeeStoresBody } from '../../shared/employees/schema.js';
 import { replaceRelation } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
-import { resolveUser } from '../../shared/adapters/wiring/tenants.js';
 
 /** Replaces the links; the user token must cover every store added or removed (else 401). */
 export const contract = {
-  userToken: true as const,
+  user: 'any' as const,
   path: IdPath,
   body: EmployeeStoresBody,
   responses: {
@@ -20,7 +19,7 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, path, body, userToken }) => {
-  const user = await resolveUser(tenantId, userToken);
-  return { status: 200, body: { data: await replaceRelation(tenantId, path.id, 'stores', body.stores, user.scope) } };
+export const handler = httpHandler(contract, async ({ tenantId, path, body, user }) => {
+  const { scope } = await user();
+  return { status: 200, body: { data: await replaceRelation(tenantId, path.id, 'stores', body.stores, scope) } };
 });

@@ -17,6 +17,7 @@ import { CHATBOT_ENDPOINT, eventEndpoint, type SigningGenerations } from '../eve
 import { stores } from './store-repository.js';
 import { employees, storeLink } from './employee-repository.js';
 import { batchGet, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
+import { findApiKey, findUserByToken } from './tenant-access-repository.js';
 
 /** gsi1 holds the tenants, and each tenant's keys and users. */
 const COLLECTION = indexAttributes('gsi1');
@@ -122,12 +123,6 @@ export async function listTenants(): Promise<Tenant[]> {
 
 // ---- API keys -----------------------------------------------------------------------------------------------
 
-export async function findApiKey(hash: string): Promise<ApiKeyRecord | undefined> {
-  const { client, tableName } = db();
-  const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.apiKey(hash) }));
-  return Item ? v.parse(ApiKeyRecord, Item) : undefined;
-}
-
 /** Stores a key by its hash. Putting the same key again keeps the first record (and its revocation). */
 export async function insertApiKey(hash: string, record: ApiKeyRecord): Promise<boolean> {
   const { client, tableName } = db();
@@ -176,12 +171,6 @@ export async function markApiKeyRevoked(hash: string, at: string): Promise<boole
 }
 
 // ---- Users --------------------------------------------------------------------------------------------------
-
-export async function findUserByToken(tenantId: number, tokenHash: string): Promise<UserRecord | undefined> {
-  const { client, tableName } = db();
-  const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.userToken(tenantId, tokenHash) }));
-  return Item ? v.parse(UserRecord, Item) : undefined;
-}
 
 /**
  * The user of a name, read consistently through its name item (the apply command decides from it what to write).

@@ -4,7 +4,7 @@ import type { AuthContext } from '../tenants/auth-context.js';
 import { API_KEY_HEADER } from '../headers.js';
 import { hashSecret, MAX_SECRET_LENGTH, type KeyScope } from '../tenants/credentials.js';
 import { keyMemory } from '../tenants/key-memory.js';
-import { authorizeKey } from '../adapters/wiring/tenants.js';
+import { authorizeKey } from '../adapters/wiring/tenant-access.js';
 import { ENV, requireEnvs } from '../config.js';
 
 // Keys are looked up in the table: without its name, the authorizer's cold start fails.

@@ -8,7 +8,9 @@ import { flushMetrics } from '../metrics.js';
 import { isUnavailable } from '../adapters/unavailable.js';
 import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
-import { authorizeKey, resolveUser } from '../adapters/wiring/tenants.js';
+import { authorizeKey, resolveUser } from '../adapters/wiring/tenant-access.js';
+import { requireScope, type UserNeed } from '../tenants/access.js';
+import type { UserRecord } from '../tenants/ports.js';
 import type { ResponseDoc } from './contract.js';
 import { API_HEADERS, problem, problemResponse, PROBLEMS, TransportError, type Problem, type TransportKind } from './problem.js';
 import { validate } from './validate.js';
@@ -27,10 +29,12 @@ export interface RouteSpec<B, P, Q> {
   /** Routes outside the tenant (only /health). */
   anonymous?: true;
   /**
-   * The route needs a user token: a request whose body, path or query is invalid has its token checked first, so
-   * that a caller without a valid token learns nothing about the request (401 before any other 4xx).
+   * The user token the route needs: of `any` user of the tenant, or of one who sees every store. The wrapper resolves
+   * it, and a refused token answers 401 whatever the operation did; a request whose body, path or query is invalid
+   * has its token checked first, so that a caller without a valid token learns nothing about it (401 before any other
+   * 4xx).
    */
-  userToken?: true;
+  user?: UserNeed;
   /** What the operation answers, by status (for the OpenAPI document). */
   responses?: Record<number, ResponseDoc>;
 }
@@ -41,8 +45,13 @@ export interface RequestInput<B, P, Q> {
   path: Out<P>;
   query: Out<Q>;
   requestId: string;
-  /** The user token, from the `token` query parameter or the `x-service-user-token` header. */
-  userToken: string | undefined;
+  /**
+   * The caller's user, on a route that declares `user`: its token (the `token` query parameter or the
+   * `x-service-user-token` header) is read at the first call, once. Call it beside a read, not before, where the read
+   * does not depend on it: the two round trips then overlap, and a refused token still wins. A route that needs every
+   * store has it checked before the operation runs.
+   */
+  user: () => Promise<UserRecord>;
   /** The JSON body exactly as sent, before validation transformed it. */
   sent: unknown;
   /** Which of the tenant's API keys made the request (null on anonymous routes). */
@@ -75,7 +84,7 @@ export function httpHandler<
     const tenantId = spec.anonymous ? 0 : tenantFromContext(event.requestContext.authorizer?.lambda);
     if (!spec.anonymous) logger.appendKeys({ tenantId });
     const { [USER_TOKEN_QUERY]: _token, ...query } = event.queryStringParameters ?? {};
-    const userToken = userTokenOf(event);
+    const user = spec.user ? once(() => resolveUser(tenantId, userTokenOf(event))) : undeclaredUser;
     let input: RequestInput<B, P, Q>;
     try {
       const sent = spec.body ? parseJsonBody(event) : undefined;
@@ -86,16 +95,24 @@ export function httpHandler<
         // A route that takes no query parameters refuses any (but the user token), like a route that takes some.
         query: validate(spec.query ?? NO_QUERY, query, 'query') as Out<Q>,
         requestId,
-        userToken,
+        user,
         sent,
         keyId: keyIdOf(event),
       };
     } catch (invalid) {
       // A valid request checks its token beside its read (one round trip); an invalid one checks it first.
-      if (spec.userToken) await resolveUser(tenantId, userToken);
+      if (spec.user) await user();
       throw invalid;
     }
-    const reply = await run(input);
+    if (spec.user && spec.user !== 'any') requireScope(spec.user, await user());
+    const outcome = await run(input).then(
+      (reply) => ({ reply }),
+      (error: unknown) => ({ error }),
+    );
+    // A refused token's 401 wins over whatever the operation answered or threw (a read may have run beside the check).
+    if (spec.user) await user();
+    if ('error' in outcome) throw outcome.error;
+    const { reply } = outcome;
     return {
       statusCode: reply.status,
       headers: { 'content-type': 'application/json', ...API_HEADERS, 'x-request-id': requestId, ...reply.headers },
@@ -126,7 +143,7 @@ export function httpHandler<
         try {
           checkBody(event, !!spec.body);
         } catch (refused) {
-          if (spec.userToken) await resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), userTokenOf(event));
+          if (spec.user) await resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), userTokenOf(event));
           throw refused;
         }
       },
@@ -145,6 +162,17 @@ const keyIdOf = (event: HttpEvent): string | null => {
   const context = parseAuthContext(event.requestContext.authorizer?.lambda);
   return (context.authenticated && context.keyId) || null;
 };
+
+/** A promise made at the first call only; its rejection is left to whoever awaits it (never unhandled). */
+function once<T>(start: () => Promise<T>): () => Promise<T> {
+  let started: Promise<T> | undefined;
+  return () => {
+    if (!started) (started = start()).catch(() => undefined);
+    return started;
+  };
+}
+
+const undeclaredUser = (): Promise<UserRecord> => Promise.reject(new Error('The route does not declare a user in its contract.'));
 
 /** The user token, from its header or the `token` query parameter. */
 const userTokenOf = (event: HttpEvent): string | undefined =>

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { ForbiddenError, GoneError, NotFoundError, NotReadyError, type FieldProblem } from '../errors.js';
+import { GoneError, NotFoundError, NotReadyError, type FieldProblem } from '../errors.js';
 import { describeError, logger } from '../logger.js';
-import type { UserScope } from '../tenants/config-schema.js';
+import type { UserNeed } from '../tenants/access.js';
 import type { DataSubjects, ErasureMark, PrivacyQueue, PrivacyRequestRecord, PrivacyRequests } from './ports.js';
 import { MAX_DELAY_SECONDS } from '../queues.js';
 import type { ExportDocument, PrivacyRequestInput, PrivacyRequestView } from './schema.js';
@@ -238,6 +238,4 @@ export async function erase(subjects: DataSubjects, tenantId: number, customerId
 }
 
 /** Privacy requests reach customers of every store: only a user who sees every store may make or read them. */
-export function requireEveryStore(user: { scope: UserScope }): void {
-  if (user.scope !== 'all') throw new ForbiddenError('Privacy requests need a user token with access to every store.');
-}
+export const PRIVACY_USER: UserNeed = { everyStore: 'Privacy requests need a user token with access to every store.' };

@@ -22,21 +22,25 @@ export const UserRecord = v.object({
 });
 export type UserRecord = v.InferOutput<typeof UserRecord>;
 
+/** The two reads that check a caller: `shared/adapters/tenant-access-repository.ts` implements it. */
+export interface TenantAccessRepository {
+  /** Keys are found by the hash of their value; the value itself is never stored. */
+  findApiKey(hash: string): Promise<ApiKeyRecord | undefined>;
+  findUserByToken(tenantId: number, tokenHash: string): Promise<UserRecord | undefined>;
+}
+
 /** Where tenants, their keys, users and settings are kept: `shared/adapters/tenant-repository.ts` implements it. */
-export interface TenantRepository {
+export interface TenantRepository extends TenantAccessRepository {
   /** Creates a tenant with its default store 1 and employee 1; without an id, the next free one. */
   insertTenant(name: string, requestedId?: number): Promise<Tenant>;
   getTenant(id: number): Promise<Tenant | undefined>;
   renameTenant(id: number, name: string): Promise<void>;
   listTenants(): Promise<Tenant[]>;
-  /** Keys are found by the hash of their value; the value itself is never stored. */
-  findApiKey(hash: string): Promise<ApiKeyRecord | undefined>;
   /** False when a key with this hash exists already. */
   insertApiKey(hash: string, record: ApiKeyRecord): Promise<boolean>;
   listApiKeys(tenantId: number): Promise<(ApiKeyRecord & { hash: string })[]>;
   /** False when no such key exists. */
   markApiKeyRevoked(hash: string, at: string): Promise<boolean>;
-  findUserByToken(tenantId: number, tokenHash: string): Promise<UserRecord | undefined>;
   findUserByName(tenantId: number, name: string): Promise<UserRecord | undefined>;
   putUser(tenantId: number, user: UserRecord): Promise<void>;
   deleteUser(tenantId: number, tokenHash: string): Promise<void>;

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { UnauthenticatedError } from '../errors.js';
-import type { AuthContext } from './auth-context.js';
+import { tenantAccess } from './access.js';
 import type { Tenant, TenantRepository, UserRecord } from './ports.js';
 import type { DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS } from '../events/signature.js';
-import { hashSecret, MAX_SECRET_LENGTH, newSecret, type KeyScope } from './credentials.js';
-import { USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
+import { hashSecret, newSecret, type KeyScope } from './credentials.js';
 
 export type { Tenant, UserRecord };
 
@@ -34,6 +32,7 @@ export function tenantService(
     surveySecretName,
   }: { webhookSecret?: ((tenantId: number, endpoint: string, generation: number) => string) | undefined; surveySecretName: string },
 ) {
+  const { authorizeKey, resolveUser } = tenantAccess(tenants);
   const createTenant = (name: string, id?: number): Promise<Tenant> => tenants.insertTenant(name, id);
 
   /** Issues an API key. The clear value is returned once and never stored; `value` is for fixed local demo keys. */
@@ -60,17 +59,6 @@ export function tenantService(
 
   const listApiKeys = (tenantId: number) => tenants.listApiKeys(tenantId);
 
-  /**
-   * What the authorizer decides for a presented key. A missing, malformed, unknown, revoked or wrong-scope key is
-   * `authenticated: false`; the handler answers it with one 401 body whatever the reason.
-   */
-  async function authorizeKey(presented: string | undefined, scope: KeyScope): Promise<AuthContext> {
-    if (!presented || presented.length > MAX_SECRET_LENGTH) return { authenticated: false };
-    const record = await tenants.findApiKey(hashSecret(presented));
-    if (!record || record.revoked_at || record.scope !== scope) return { authenticated: false };
-    return { authenticated: true, tenantId: record.tenantId, scope: record.scope, keyId: record.keyId };
-  }
-
   /** Creates (or replaces, by name) a user; the clear token is returned once. */
   async function createUser(tenantId: number, name: string, scope: UserScope, token = newSecret('sut')): Promise<IssuedUser> {
     const existing = await tenants.findUserByName(tenantId, name);
@@ -78,33 +66,6 @@ export function tenantService(
     if (existing && existing.tokenHash !== tokenHash) await tenants.deleteUser(tenantId, existing.tokenHash);
     await tenants.putUser(tenantId, { name, scope, tokenHash, created_at: existing?.created_at ?? new Date().toISOString() });
     return { name, token, scope };
-  }
-
-  /** The user a token belongs to in this tenant; a token of another tenant is worth nothing here. */
-  async function resolveUser(tenantId: number, token: string | undefined): Promise<UserRecord> {
-    const user = token && token.length <= MAX_SECRET_LENGTH ? await tenants.findUserByToken(tenantId, hashSecret(token)) : undefined;
-    if (!user)
-      throw new UnauthenticatedError(
-        `A valid user token is required (query parameter ${USER_TOKEN_QUERY} or header ${USER_TOKEN_HEADER}).`,
-      );
-    return user;
-  }
-
-  /**
-   * A read that needs a user token, made while the token is checked: one round trip of waiting instead of two. The
-   * read is answered only when the token holds; a refused token's 401 wins over anything the read answered. `visible`
-   * then keeps of the result what the user's scope may see.
-   */
-  async function readAsUser<T>(
-    tenantId: number,
-    token: string | undefined,
-    read: () => Promise<T>,
-    visible: (result: T, user: UserRecord) => T = (result) => result,
-  ): Promise<T> {
-    const [user, result] = await Promise.allSettled([resolveUser(tenantId, token), read()]);
-    if (user.status === 'rejected') throw user.reason;
-    if (result.status === 'rejected') throw result.reason;
-    return visible(result.value, user.value);
   }
 
   /**
@@ -198,7 +159,6 @@ export function tenantService(
     authorizeKey,
     createUser,
     resolveUser,
-    readAsUser,
     applyTenantConfig,
     rotateWebhookSecret,
     getTenant: tenants.getTenant,
@@ -215,6 +175,3 @@ const webhookEndpoints = (delivery: DeliveryConfig): [string, string][] => [
   ...(delivery.chatbot ? [[CHATBOT_ENDPOINT, 'chatbot webhook'] as [string, string]] : []),
   ...(delivery.webhooks ?? []).map((w): [string, string] => [eventEndpoint(w.url), eventLabel(w.url)]),
 ];
-
-/** Whether a user's scope covers a store: every store, or one it lists. */
-export const seesStore = (scope: UserScope, storeId: number): boolean => scope === 'all' || scope.stores.includes(storeId);

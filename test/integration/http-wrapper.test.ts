@@ -1,9 +1,10 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import * as v from 'valibot';
 import { httpHandler } from '../../shared/http/handler.js';
 import { httpEvent, lambdaContext } from '../../infra/local/events.js';
 import { logger } from '../../shared/logger.js';
-import { ConcurrentEditError, UnavailableError } from '../../shared/errors.js';
+import { ConcurrentEditError, NotFoundError, UnavailableError } from '../../shared/errors.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
 
 const TENANT_1 = { authenticated: true, tenantId: 1, scope: 'public' };
 const event = (authorizer: unknown) => httpEvent({ method: 'GET', routePath: '/x', rawPath: '/x', requestId: 'req-123' }, authorizer);
@@ -64,6 +65,58 @@ describe('the HTTP wrapper', () => {
       status: 503,
       retryAfter: '5',
       body: { type: '/problems/unavailable', status: 503, detail: expect.stringContaining('Retry-After') },
+    });
+  });
+
+  describe('on a route that declares the user it needs', () => {
+    let tenant: TestTenant;
+    beforeAll(async () => {
+      tenant = await newTenant();
+    });
+    const asUser = (token: string | undefined) =>
+      httpEvent(
+        {
+          method: 'GET',
+          routePath: '/x',
+          rawPath: '/x',
+          requestId: 'req-user',
+          ...(token ? { headers: { 'x-service-user-token': token } } : {}),
+        },
+        { authenticated: true, tenantId: tenant.tenantId, scope: 'public' },
+      );
+    const outcome = (res: { statusCode?: number; body?: string }) => [res.statusCode, JSON.parse(res.body!).type] as const;
+
+    it("hands the operation the token's user, and answers 401 for a refused token even when the operation never asked for it", async () => {
+      const handler = httpHandler({ user: 'any' }, async ({ user }) => ({ status: 200, body: { name: (await user()).name } }));
+      const silent = httpHandler({ user: 'any' }, async () => ({ status: 200, body: { secret: 'answered' } }));
+
+      expect(JSON.parse((await handler(asUser(tenant.limitedToken), lambdaContext('test'))).body!)).toEqual({ name: 'limited' });
+      expect(outcome(await silent(asUser('sut_wrong'), lambdaContext('test')))).toEqual([401, '/problems/unauthenticated']);
+      expect(outcome(await silent(asUser(undefined), lambdaContext('test')))).toEqual([401, '/problems/unauthenticated']);
+    });
+
+    it("answers a refused token's 401 over whatever the operation threw while the token was checked", async () => {
+      const handler = httpHandler({ user: 'any' }, async ({ user }) => {
+        await Promise.all([user(), Promise.reject(new NotFoundError('No such thing.'))]);
+        return { status: 200 };
+      });
+
+      expect(outcome(await handler(asUser('sut_wrong'), lambdaContext('test')))).toEqual([401, '/problems/unauthenticated']);
+      expect(outcome(await handler(asUser(tenant.userToken), lambdaContext('test')))).toEqual([404, '/problems/not-found']);
+    });
+
+    it('refuses a user without every store before the operation runs, where the route needs every store', async () => {
+      let ran = 0;
+      const handler = httpHandler({ user: { everyStore: 'These need every store.' } }, async () => {
+        ran++;
+        return { status: 204 };
+      });
+
+      const limited = await handler(asUser(tenant.limitedToken), lambdaContext('test'));
+      expect([limited.statusCode, JSON.parse(limited.body!).detail]).toEqual([401, 'These need every store.']);
+      expect(ran).toBe(0);
+      expect((await handler(asUser(tenant.userToken), lambdaContext('test'))).statusCode).toBe(204);
+      expect(ran).toBe(1);
     });
   });
 });

@@ -17,7 +17,6 @@ export const {
   authorizeKey,
   createUser,
   resolveUser,
-  readAsUser,
   applyTenantConfig,
   rotateWebhookSecret,
   getTenant,

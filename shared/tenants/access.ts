@@ -1,0 +1,49 @@
+import { ForbiddenError, UnauthenticatedError } from '../errors.js';
+import { USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
+import type { AuthContext } from './auth-context.js';
+import type { UserScope } from './config-schema.js';
+import { hashSecret, MAX_SECRET_LENGTH, type KeyScope } from './credentials.js';
+import type { TenantAccessRepository, UserRecord } from './ports.js';
+
+/**
+ * Who may call: the checks of an API key and of a user token, and nothing of the tenants' administration, so that
+ * the authorizer and the HTTP wrapper (every function behind the API) bundle only these two reads.
+ */
+export function tenantAccess(tenants: TenantAccessRepository) {
+  /**
+   * What the authorizer decides for a presented key. A missing, malformed, unknown, revoked or wrong-scope key is
+   * `authenticated: false`; the handler answers it with one 401 body whatever the reason.
+   */
+  async function authorizeKey(presented: string | undefined, scope: KeyScope): Promise<AuthContext> {
+    if (!presented || presented.length > MAX_SECRET_LENGTH) return { authenticated: false };
+    const record = await tenants.findApiKey(hashSecret(presented));
+    if (!record || record.revoked_at || record.scope !== scope) return { authenticated: false };
+    return { authenticated: true, tenantId: record.tenantId, scope: record.scope, keyId: record.keyId };
+  }
+
+  /** The user a token belongs to in this tenant; a token of another tenant is worth nothing here. */
+  async function resolveUser(tenantId: number, token: string | undefined): Promise<UserRecord> {
+    const user = token && token.length <= MAX_SECRET_LENGTH ? await tenants.findUserByToken(tenantId, hashSecret(token)) : undefined;
+    if (!user)
+      throw new UnauthenticatedError(
+        `A valid user token is required (query parameter ${USER_TOKEN_QUERY} or header ${USER_TOKEN_HEADER}).`,
+      );
+    return user;
+  }
+
+  return { authorizeKey, resolveUser };
+}
+
+/**
+ * What a route needs of its caller's user token, declared in its contract (`user`): any user of the tenant, or one
+ * who sees every store, refused otherwise with the reason given.
+ */
+export type UserNeed = 'any' | { everyStore: string };
+
+/** Refuses a user whose scope is not every store, when the route needs one. */
+export function requireScope(need: UserNeed, user: UserRecord): void {
+  if (need !== 'any' && user.scope !== 'all') throw new ForbiddenError(need.everyStore);
+}
+
+/** Whether a user's scope covers a store: every store, or one it lists. */
+export const seesStore = (scope: UserScope, storeId: number): boolean => scope === 'all' || scope.stores.includes(storeId);
