@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { BUNDLING, FUNCTION_ENVIRONMENT } from '../infra/constructs/service-function.js';
 import { authorizers, consumers, reference, routes, scheduled } from '../infra/routes.js';
 import { startSecretsServer } from '../infra/local/secrets.js';
@@ -50,28 +50,35 @@ export const functionEntries = (): [string, { file: string }][] => [
   ['reference', { file: `${ROOT}functions/${reference.handler}` }],
 ];
 
+/** The stack's own bundling options for one entry. */
+const buildOptions = (entry: { file: string } | { source: string }): BuildOptions => ({
+  ...('file' in entry ? { entryPoints: [entry.file] } : { stdin: { contents: entry.source, resolveDir: ROOT, loader: 'ts' } }),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: BUNDLING.target,
+  mainFields: BUNDLING.mainFields,
+  minify: BUNDLING.minify,
+  sourcemap: BUNDLING.sourceMap,
+  banner: { js: BUNDLING.banner! },
+  logLevel: 'silent',
+});
+
 /** Bundles one entry with the stack's own options (into bench/.bundles/<name>/, or under `out`). */
 export async function bundle(name: string, entry: { file: string } | { source: string }, out = OUT): Promise<string> {
   return (await bundled(name, entry, out)).file;
 }
 
+/** The project's own files (not node_modules) a bundle of one entry holds, as paths from the repository's root. */
+export async function bundledSources(entry: { file: string }): Promise<string[]> {
+  const { metafile } = await build({ ...buildOptions(entry), write: false, outfile: 'index.mjs', metafile: true });
+  return Object.keys(metafile.inputs).filter((input) => !input.includes('node_modules/'));
+}
+
 /** A bundle's file and the SDK clients (packages beside DynamoDB's) that went into it. */
 async function bundled(name: string, entry: { file: string } | { source: string }, out = OUT) {
   const outfile = `${out}${name}/index.mjs`;
-  const { metafile } = await build({
-    ...('file' in entry ? { entryPoints: [entry.file] } : { stdin: { contents: entry.source, resolveDir: ROOT, loader: 'ts' } }),
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: BUNDLING.target,
-    mainFields: BUNDLING.mainFields,
-    minify: BUNDLING.minify,
-    sourcemap: BUNDLING.sourceMap,
-    banner: { js: BUNDLING.banner! },
-    logLevel: 'silent',
-    metafile: true,
-  });
+  const { metafile } = await build({ ...buildOptions(entry), outfile, metafile: true });
   const inputs = Object.keys(metafile.inputs).join('\n');
   return {
     file: outfile,

@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors.js';
+import { count } from '../metrics.js';
 import type { TransactionMessage } from './message.js';
 import { requestKeyFor } from './request-key.js';
 import { fromV2, type V2TransactionBody } from './requests.js';
@@ -24,4 +25,22 @@ export function transactionMessage(tenantId: number, body: V2TransactionBody, re
     ]);
   }
   return message;
+}
+
+/** Where an accepted transaction goes, and how its request key becomes the id the client is given. */
+export interface IntakePorts {
+  queue: (message: TransactionMessage) => Promise<void>;
+  requestIdOf: (tenantId: number, requestKey: string) => string;
+}
+
+/** Accepting v2 transactions: no table, one queue message each. */
+export function transactionIntake({ queue, requestIdOf }: IntakePorts) {
+  /** Queues the transaction; answers the request id its client follows it by. */
+  async function acceptTransaction(tenantId: number, body: V2TransactionBody, receivedAt = new Date()): Promise<string> {
+    const message = transactionMessage(tenantId, body, receivedAt);
+    await queue(message);
+    count('TransactionsAccepted');
+    return requestIdOf(tenantId, message.requestId);
+  }
+  return { acceptTransaction };
 }

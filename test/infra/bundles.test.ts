@@ -7,7 +7,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { environmentOf, referenceId, SECRET_ENV, type Locations } from '../../infra/grants.js';
 import { ENV, secretArnVariable } from '../../shared/config.js';
 import { QUEUES } from '../../shared/queues.js';
-import { bundle, functionEntries } from '../../bench/cold-start.js';
+import { bundle, bundledSources, functionEntries } from '../../bench/cold-start.js';
 import { FUNCTION_ENVIRONMENT } from '../../infra/constructs/service-function.js';
 import { httpEvent, lambdaContext } from '../../infra/local/events.js';
 import { writeReference } from '../../infra/reference.js';
@@ -100,4 +100,17 @@ describe.skipIf(!existsSync(NODE))('the function bundles on the Lambda runtime N
       expect(result.document).toEqual([200, '3.1.0']);
     },
   );
+});
+
+describe('what the functions behind the API bundle', () => {
+  it('the key and token checks only, never the tenant administration: the authorizer, getHealth and the table-free postV2Transaction', async () => {
+    const entries = new Map(functionEntries());
+    const held = await Promise.all(
+      ['publicAuthorizer', 'getHealth', 'postV2Transaction'].map(async (name) => {
+        const sources = await bundledSources(entries.get(name)!);
+        return [name, sources.filter((source) => /tenants\/service|tenant-repository|wiring\/tenants/.test(source))] as const;
+      }),
+    );
+    expect(Object.fromEntries(held)).toEqual({ publicAuthorizer: [], getHealth: [], postV2Transaction: [] });
+  });
 });
