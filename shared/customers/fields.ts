@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { LOCALES } from '../locale.js';
 import { birthDate, dateShape, email, line, text } from '../schema.js';
 import { phone } from './phone.js';
 
@@ -38,6 +39,7 @@ export const CUSTOMER_FIELDS = {
   cpf: { rule: cpf },
   birth_date: { rule: dateShape, edit: birthDate, v2: 'birthDate' },
   gender: { rule: gender },
+  locale: { rule: v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`) },
 } as const satisfies Record<string, FieldRule>;
 
 type Fields = typeof CUSTOMER_FIELDS;

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { LOCALES } from '../locale.js';
 import { timestamps } from '../schema.js';
 
 export const Customer = v.object({
@@ -10,6 +11,8 @@ export const Customer = v.object({
   cpf: v.nullable(v.string()),
   birth_date: v.nullable(v.string()),
   gender: v.nullable(v.string()),
+  /** Absent while unset (a field added after the seed contract); the language its surveys are in, when set. */
+  locale: v.optional(v.picklist(LOCALES)),
   client_id: v.nullable(v.string()),
   opt_out: v.boolean(),
   ...timestamps,
