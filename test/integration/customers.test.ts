@@ -60,6 +60,25 @@ describe('POST /public/customer', () => {
     expect((await api({ path: `/customer/${res.body.id}`, key: tenant.key })).body.birth_date).toBeNull();
   });
 
+  it('ignores a birth date in the future on create, with a warning, and refuses it on edit', async () => {
+    const created = await api({
+      method: 'POST',
+      path: '/public/customer',
+      key: tenant.key,
+      body: { name: 'Futuro', birth_date: '2999-01-01' },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body.birth_date).toBeNull();
+    expect(created.body.warnings).toEqual([expect.objectContaining({ path: 'birth_date' })]);
+    const edited = await api({
+      method: 'PUT',
+      path: `/public/customer/${created.body.id}`,
+      key: tenant.key,
+      body: { birth_date: '2999-01-01' },
+    });
+    expect(edited.status).toBe(400);
+  });
+
   it('rejects a phone longer than 20 characters with 400 naming it', async () => {
     const res = await create({ name: 'Caio', phone: '+55 (11) 99999-0001 ramal 22' });
     expect(res.status).toBe(400);
