@@ -6,9 +6,9 @@ import { phone } from './phone.js';
 /*
  * The customer fields a client may send, each once: the rule it is checked with and how each interface names it.
  * Create and update (./requests.ts), the v2 transaction's `customer` and the legacy transaction's flat fields
- * (../transactions/requests.ts) are all picked from CUSTOMER_FIELDS, so a new field is its line here, its place in
- * the record (./schema.ts) and, if it is personal, its place in the privacy rules; the privacy export holds the
- * stored record whole and OpenAPI is generated from these schemas.
+ * (../transactions/requests.ts) are all picked from CUSTOMER_FIELDS. A new field is its line here and its place in
+ * the record (./schema.ts); GET, the privacy export (the stored record whole) and OpenAPI (generated from these
+ * schemas) follow. Only a field that transactions copy would also need the privacy rules that strip those copies.
  */
 
 /** The 11 digits of a cpf; dots, dashes and spaces are stripped. */
@@ -73,8 +73,12 @@ export const v2Fields = Object.fromEntries(entries.map(([field, rule]) => [v2Nam
 export type GivenFields = { [K in CustomerField]?: v.InferOutput<Fields[K]['rule']> | undefined };
 
 /** The fields of a v2 `customer`, by the record's names. */
-export const fromV2Fields = (customer: { [K in CustomerField as V2Name<K>]?: unknown }): GivenFields =>
+export const fromV2Fields = (customer: { [K in CustomerField as V2Name<K>]?: GivenFields[K] }): GivenFields =>
   Object.fromEntries(entries.map(([field, rule]) => [field, customer[v2NameOf(field, rule) as keyof typeof customer]])) as GivenFields;
+
+/** The fields of a legacy transaction's flat body (the record's names). */
+export const fromLegacyFields = (body: GivenFields): GivenFields =>
+  Object.fromEntries(entries.map(([field]) => [field, body[field]])) as GivenFields;
 
 /** A record field's path in the v2 transaction body (`customer.birthDate`). */
 export const v2PathOf = (field: string): string =>

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { fromV2Fields, givenFields, v2Fields, type GivenFields } from '../customers/fields.js';
+import { fromLegacyFields, fromV2Fields, givenFields, v2Fields, type GivenFields } from '../customers/fields.js';
 import { dateTime, email, externalCode, MAX_INT_ID, paragraphs, refusingReservedKeys, storableNumber, text } from '../schema.js';
 
 /**
@@ -214,7 +214,7 @@ export function fromLegacy(body: LegacyTransactionBody): TransactionCommand {
     customer: {
       id: body.customer_id,
       externalId: body.customer_integration,
-      ...Object.fromEntries(Object.keys(givenFields).map((field) => [field, body[field as keyof typeof givenFields]])),
+      ...fromLegacyFields(body),
     },
     journey: { id: body.journey_id, slug: body.journey },
     externalId: body.transaction_id,
