@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { normaliseName } from '../text.js';
-import { birthDate, changesOf, dateShape, email, externalCode, line, pagingQuery, text } from '../schema.js';
+import { changesOf, email, externalCode, pagingQuery, text } from '../schema.js';
+import { changedFields, cpf, givenFields } from './fields.js';
 import { phone } from './phone.js';
 
 /*
@@ -8,27 +9,12 @@ import { phone } from './phone.js';
  * libphonenumber's metadata, which only the functions that take phones should load.
  */
 
-/** The 11 digits of a cpf; dots, dashes and spaces are stripped. */
-export const cpf = v.pipe(
-  v.string('must be a string'),
-  v.transform((value) => value.replace(/[\s.\-/]/g, '')),
-  v.regex(/^\d{11}$/, 'must be the 11 digits of a cpf (dots and dash allowed)'),
-);
-
-export const gender = line(30);
-
 const IDENTIFYING = ['name', 'email', 'phone', 'cpf', 'client_id'] as const;
 
 /** POST: an impossible birth date is not an error here; the service drops it and says so. */
 export const CreateCustomerBody = v.pipe(
   v.strictObject({
-    name: v.optional(text(200)),
-    email: v.optional(email),
-    phone: v.optional(phone),
-    phone2: v.optional(phone),
-    cpf: v.optional(cpf),
-    birth_date: v.optional(dateShape),
-    gender: v.optional(gender),
+    ...givenFields,
     client_id: v.optional(externalCode),
     opt_out: v.optional(v.boolean('must be true or false'), false),
   }),
@@ -38,13 +24,7 @@ export type CreateCustomerInput = v.InferOutput<typeof CreateCustomerBody>;
 
 /** PUT: the fields to change; null clears an optional one. An impossible birth date is an error here. */
 export const UpdateCustomerBody = changesOf({
-  name: v.optional(text(200)),
-  email: v.optional(v.nullable(email)),
-  phone: v.optional(v.nullable(phone)),
-  phone2: v.optional(v.nullable(phone)),
-  cpf: v.optional(v.nullable(cpf)),
-  birth_date: v.optional(v.nullable(birthDate)),
-  gender: v.optional(v.nullable(gender)),
+  ...changedFields,
   client_id: v.optional(v.nullable(externalCode)),
   opt_out: v.optional(v.boolean('must be true or false')),
 });

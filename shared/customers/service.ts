@@ -3,7 +3,7 @@ import type { ListBody } from '../paging.js';
 import { isBirthDate } from '../schema.js';
 import type { CustomerRepository } from './ports.js';
 import type { CreateCustomerInput, CustomerChanges, CustomerFilters } from './requests.js';
-import type { Customer } from './schema.js';
+import { changedValues, givenValues, type Customer } from './schema.js';
 
 export interface CreatedCustomer extends Customer {
   /** What was accepted but not stored, e.g. an impossible birth date (ignored on create, refused on edit). */
@@ -26,17 +26,11 @@ export function customerService(customers: CustomerRepository) {
     const id = await customers.nextId(tenantId);
     const now = new Date().toISOString();
     const customer: Customer = {
+      ...givenValues(input),
       id,
       // A customer always has a name to show; without one, the best identifier sent stands in (as the reference API does).
       name: input.name ?? input.email ?? input.cpf ?? input.phone ?? input.client_id!,
-      email: input.email ?? null,
-      phone: input.phone ?? null,
-      phone2: input.phone2 ?? null,
-      cpf: input.cpf ?? null,
       birth_date: birthDate,
-      gender: input.gender ?? null,
-      client_id: input.client_id ?? null,
-      opt_out: input.opt_out,
       created_at: now,
       updated_at: now,
     };
@@ -51,7 +45,7 @@ export function customerService(customers: CustomerRepository) {
   }
 
   const editCustomer = (tenantId: number, id: number, changes: CustomerChanges): Promise<Customer> =>
-    customers.update(tenantId, id, changes, new Date().toISOString());
+    customers.update(tenantId, id, changedValues(changes), new Date().toISOString());
 
   async function listCustomers(tenantId: number, filters: CustomerFilters): Promise<ListBody<Customer>> {
     const { items, nextCursor } = await customers.list(tenantId, filters);

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { cpf } from '../customers/requests.js';
+import { cpf } from '../customers/fields.js';
 import { phone } from '../customers/phone.js';
 import { email, externalCode } from '../schema.js';
 

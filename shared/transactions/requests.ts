@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { phone } from '../customers/phone.js';
-import { cpf, gender } from '../customers/requests.js';
-import { dateShape, dateTime, email, externalCode, MAX_INT_ID, paragraphs, refusingReservedKeys, storableNumber, text } from '../schema.js';
+import { fromLegacyFields, fromV2Fields, givenFields, v2Fields, type GivenFields } from '../customers/fields.js';
+import { dateTime, email, externalCode, MAX_INT_ID, paragraphs, refusingReservedKeys, storableNumber, text } from '../schema.js';
 
 /**
  * The payloads of both transaction interfaces, and the one command both become. Shapes only: whether a journey,
@@ -80,13 +79,7 @@ export const V2TransactionBody = v.strictObject({
       {
         id: v.optional(internalId),
         externalId: v.optional(externalCode),
-        name: v.optional(text(200)),
-        email: v.optional(email),
-        phone: v.optional(phone),
-        phone2: v.optional(phone),
-        cpf: v.optional(cpf),
-        birthDate: v.optional(dateShape),
-        gender: v.optional(gender),
+        ...v2Fields,
       },
       'must be an object',
     ),
@@ -146,13 +139,7 @@ const legacyFields = {
       v.maxLength(50, 'may hold at most 50 items'),
     ),
   ),
-  name: v.optional(text(200)),
-  email: v.optional(email),
-  phone: v.optional(phone),
-  phone2: v.optional(phone),
-  cpf: v.optional(cpf),
-  birth_date: v.optional(dateShape),
-  gender: v.optional(gender),
+  ...givenFields,
 };
 const LegacyObject = v.looseObject(legacyFields, 'must be an object');
 type LegacyFields = v.InferOutput<typeof LegacyObject>;
@@ -189,17 +176,8 @@ export type LegacyTransactionBody = v.InferOutput<typeof LegacyTransactionBody>;
 export interface TransactionCommand {
   store: { id?: number | undefined; externalId?: string | undefined; tradeName?: string | undefined; companyName?: string | undefined };
   employee: { id?: number | undefined; externalId?: string | undefined; name?: string | undefined; email?: string | undefined };
-  customer: {
-    id?: number | undefined;
-    externalId?: string | undefined;
-    name?: string | undefined;
-    email?: string | undefined;
-    phone?: string | undefined;
-    phone2?: string | undefined;
-    cpf?: string | undefined;
-    birthDate?: string | undefined;
-    gender?: string | undefined;
-  };
+  /** The customer's id or external code, and its fields by the record's names. */
+  customer: { id?: number | undefined; externalId?: string | undefined } & GivenFields;
   journey: { id?: number | undefined; slug?: string | undefined };
   externalId?: string | undefined;
   amount?: number | undefined;
@@ -213,7 +191,7 @@ export function fromV2(body: V2TransactionBody): TransactionCommand {
   return {
     store: body.store,
     employee: body.employee,
-    customer: body.customer,
+    customer: { id: body.customer.id, externalId: body.customer.externalId, ...fromV2Fields(body.customer) },
     journey: { id: body.transaction.journeyId, slug: body.transaction.journeySlug },
     externalId: body.transaction.externalId,
     amount: body.transaction.amount,
@@ -236,13 +214,7 @@ export function fromLegacy(body: LegacyTransactionBody): TransactionCommand {
     customer: {
       id: body.customer_id,
       externalId: body.customer_integration,
-      name: body.name,
-      email: body.email,
-      phone: body.phone,
-      phone2: body.phone2,
-      cpf: body.cpf,
-      birthDate: body.birth_date,
-      gender: body.gender,
+      ...fromLegacyFields(body),
     },
     journey: { id: body.journey_id, slug: body.journey },
     externalId: body.transaction_id,

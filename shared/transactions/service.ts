@@ -1,4 +1,5 @@
 import type { Customer } from '../customers/schema.js';
+import { v2PathOf } from '../customers/fields.js';
 import type { CreatedCustomer } from '../customers/service.js';
 import { DuplicateError, ValidationError, type FieldProblem } from '../errors.js';
 import { count } from '../metrics.js';
@@ -227,20 +228,14 @@ export function transactionService({ transactions, readReferences, settings: ten
   }
 
   async function createCustomerFrom(tenantId: number, command: TransactionCommand, warnings: FieldProblem[]): Promise<Customer> {
-    const c = command.customer;
-    const customer: CreatedCustomer = await createOrFind(tenantId, creators.customer, c.externalId!, {
-      name: c.name,
-      email: c.email,
-      phone: c.phone,
-      phone2: c.phone2,
-      cpf: c.cpf,
-      birth_date: c.birthDate,
-      gender: c.gender,
-      client_id: c.externalId,
+    const { id: _, externalId, ...given } = command.customer;
+    const customer: CreatedCustomer = await createOrFind(tenantId, creators.customer, externalId!, {
+      ...given,
+      client_id: externalId,
       opt_out: false,
     });
     const { warnings: ignored = [], ...stored } = customer;
-    warnings.push(...ignored.map((w) => ({ ...w, path: w.path === 'birth_date' ? 'customer.birthDate' : w.path })));
+    warnings.push(...ignored.map((w) => ({ ...w, path: v2PathOf(w.path) })));
     return stored;
   }
 

@@ -175,3 +175,19 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
     }
   });
 });
+
+describe('the customer fields in the OpenAPI document of the public API', () => {
+  it('documents the locale with its allowed values wherever a customer is sent or read', async () => {
+    const { body } = await overHttp('public')({ path: '/openapi.json' });
+    const locale = { enum: ['pt-BR', 'es', 'en'] };
+    const bodyOf = (path: string, method: string) => body.paths[path][method].requestBody.content['application/json'].schema;
+    expect(body.components.schemas.Customer.properties.locale).toMatchObject(locale);
+    expect(body.components.schemas.Customer.required).not.toContain('locale');
+    expect(bodyOf('/public/customer', 'post').properties.locale).toMatchObject(locale);
+    expect(bodyOf('/public/customer/{id}', 'put').properties.locale.anyOf).toEqual(
+      expect.arrayContaining([expect.objectContaining(locale)]),
+    );
+    expect(bodyOf('/v2/transactions', 'post').properties.customer.properties.locale).toMatchObject(locale);
+    expect(bodyOf('/public/transaction', 'post').properties.locale).toMatchObject(locale);
+  });
+});

@@ -251,6 +251,51 @@ describe('the CDK stacks', () => {
     template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
   });
 
+  it('keeps the logical ids of what holds data or is referenced from outside: a changed id is a new resource to CloudFormation', () => {
+    // Pinned as deployed: a new id would replace the table (and lose its data), a secret (and invalidate every link,
+    // request id and cursor in flight), a queue (and drop its messages), or a nested stack (and everything in it).
+    // Moving a resource into a construct changes its path, and so its id: infra/stack.ts keeps each part in its stack's scope.
+    const pinned: Record<string, string[]> = {
+      'AWS::DynamoDB::Table': ['TableCD117FA1'],
+      'AWS::SecretsManager::Secret': ['CursorSecretABAE1358', 'RequestIdSecretA55B4C7E', 'SurveySecret2DC653C3'],
+      'AWS::SQS::Queue': [
+        'AsyncFailureQueue12E179B5',
+        'AttemptSchedulerDlq34ECEE50',
+        'EventQueueDlqFF1FDC9D',
+        'EventQueueFD722DCD',
+        'PersonalCopiesExpiryDlqF1710A84',
+        'PrivacyQueueDF586D34',
+        'PrivacyQueueDlqCC4222FC',
+        'SesEventsDlq23EE7D89',
+        'SurveyDispatchQueue0821B1BC',
+        'SurveyDispatchQueueDlq66BAC4B4',
+        'TransactionQueueB08641A1',
+        'TransactionQueueDlqCD425A46',
+      ],
+      'AWS::SNS::Topic': ['AlarmsTopic3A2DFEBA', 'SurveyEmailEventsE9225EE0'],
+      'AWS::SES::ConfigurationSet': ['SurveyEmails'],
+      'AWS::CloudFormation::Stack': [
+        'ChatbotApiNestedStackChatbotApiNestedStackResource1F4AD138',
+        'DirectoryRoutesNestedStackDirectoryRoutesNestedStackResource23930F77',
+        'InsightsRoutesNestedStackInsightsRoutesNestedStackResource1F25A33E',
+        'MessagingNestedStackMessagingNestedStackResource44F98313',
+        'PagesRoutesNestedStackPagesRoutesNestedStackResourceD454D589',
+        'PrivacyRoutesNestedStackPrivacyRoutesNestedStackResource3B7D865F',
+        'PublicApiNestedStackPublicApiNestedStackResource5861920E',
+        'SurveyRoutesNestedStackSurveyRoutesNestedStackResource6C53797E',
+        'TransactionsRoutesNestedStackTransactionsRoutesNestedStackResource58D4D6DB',
+        'WorkersNestedStackWorkersNestedStackResourceCEAEF017',
+      ],
+    };
+    for (const [type, ids] of Object.entries(pinned))
+      expect(
+        ofType(type)
+          .map(([id]) => id)
+          .sort(),
+        type,
+      ).toEqual(ids);
+  });
+
   it('gives each queue a dead-letter queue after 5 receives, and the scheduler target and SES subscription theirs, all TLS-only', () => {
     // The queues with their DLQs, each scheduled function's EventBridge target DLQ, the SES events subscription's
     // DLQ, and the async-failure queue.

@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { keys } from '../../shared/keys.js';
 import { inProcess } from '../support/api.js';
+import { consume } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
+import { messageFor, outcomePath, v2Payload } from '../support/transactions.js';
 
 const api = inProcess();
 let tenant: TestTenant;
@@ -55,6 +58,25 @@ describe('POST /public/customer', () => {
       { path: 'birth_date', message: 'is not a valid birth date (a calendar date, not in the future) and was ignored' },
     ]);
     expect((await api({ path: `/customer/${res.body.id}`, key: tenant.key })).body.birth_date).toBeNull();
+  });
+
+  it('ignores a birth date in the future on create, with a warning, and refuses it on edit', async () => {
+    const created = await api({
+      method: 'POST',
+      path: '/public/customer',
+      key: tenant.key,
+      body: { name: 'Futuro', birth_date: '2999-01-01' },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body.birth_date).toBeNull();
+    expect(created.body.warnings).toEqual([expect.objectContaining({ path: 'birth_date' })]);
+    const edited = await api({
+      method: 'PUT',
+      path: `/public/customer/${created.body.id}`,
+      key: tenant.key,
+      body: { birth_date: '2999-01-01' },
+    });
+    expect(edited.status).toBe(400);
   });
 
   it('rejects a phone longer than 20 characters with 400 naming it', async () => {
@@ -167,5 +189,71 @@ describe('GET /public/customer/{id}', () => {
   it('answers 404 for an unknown id and 400 for one that is not an id', async () => {
     expect((await api({ path: '/public/customer/999999', key: tenant.key })).status).toBe(404);
     expect((await api({ path: '/public/customer/abc', key: tenant.key })).status).toBe(400);
+  });
+});
+
+describe('the customer locale (pt-BR, es or en)', () => {
+  const read = async (id: number) => (await api({ path: `/public/customer/${id}`, key: tenant.key })).body;
+  const refusal = [{ path: 'locale', message: 'must be one of pt-BR, es, en' }];
+
+  it('is stored on create, changed and cleared on edit, and returned by GET', async () => {
+    const created = await create({ name: 'Lola', locale: 'es' });
+    expect(created.status).toBe(200);
+    expect(created.body.locale).toBe('es');
+    expect((await read(created.body.id)).locale).toBe('es');
+
+    expect((await edit(created.body.id, { locale: 'en' })).body.locale).toBe('en');
+    expect((await read(created.body.id)).locale).toBe('en');
+    const cleared = await edit(created.body.id, { locale: null });
+    expect(cleared.status).toBe(201);
+    expect(await read(created.body.id)).not.toHaveProperty('locale');
+    const { body: without } = await create({ name: 'Sem idioma' });
+    expect(await read(without.id)).not.toHaveProperty('locale');
+  });
+
+  it('refuses any other value on create and edit, naming the field and the allowed values, and changes nothing', async () => {
+    for (const locale of ['fr', 'pt_BR', 'PT-BR', '', 1]) {
+      const res = await create({ name: 'Lola', locale });
+      expect(res.status, String(locale)).toBe(400);
+      expect(res.body.errors).toEqual(refusal);
+    }
+    const { body: customer } = await create({ name: 'Mia', locale: 'pt-BR' });
+    const res = await edit(customer.id, { locale: 'fr', name: 'Changed' });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual(refusal);
+    expect(await read(customer.id)).toMatchObject({ name: 'Mia', locale: 'pt-BR' });
+  });
+
+  it('is taken from a v2 transaction’s customer.locale for the customer it creates, and a wrong one is refused with 400', async () => {
+    const payload = v2Payload({
+      customer: { externalId: `LOC-${randomUUID().slice(0, 8)}`, name: 'Nina', phone: '11987654321', locale: 'en' },
+    });
+    const message = messageFor(tenant.tenantId, payload);
+    expect((await consume([message])).failed).toEqual([]);
+    const outcome = (await api({ path: outcomePath(message), key: tenant.key })).body;
+    expect(outcome).toMatchObject({ status: 'created', errors: [] });
+    const transaction = (await api({ path: `/public/transaction/${outcome.transactionId}`, key: tenant.key })).body;
+    expect((await read(transaction.customer_id)).locale).toBe('en');
+
+    const wrong = await api({
+      method: 'POST',
+      path: '/v2/transactions',
+      key: tenant.key,
+      body: v2Payload({ customer: { externalId: 'LOC-X', locale: 'de' } }),
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors).toEqual([{ path: 'customer.locale', message: 'must be one of pt-BR, es, en' }]);
+  });
+
+  it('is taken from a legacy transaction’s locale field, and a wrong one is refused with 422', async () => {
+    const post = (body: Record<string, unknown>) => api({ method: 'POST', path: '/public/transaction', key: tenant.key, body });
+    const sale = { store_id: 1, employee_id: 1, customer_integration: `LOC-L-${randomUUID().slice(0, 8)}`, journey: 'loja' };
+    const res = await post({ ...sale, name: 'Olga', phone: '11955554444', locale: 'es' });
+    expect(res.status, res.text).toBe(201);
+    expect((await read(res.body.customer_id)).locale).toBe('es');
+
+    const wrong = await post({ ...sale, locale: 'es-AR' });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors).toEqual(refusal);
   });
 });

@@ -76,6 +76,7 @@ beforeAll(async () => {
     email,
     cpf: CPF,
     phone: '11987650000',
+    locale: 'es',
     param_nota: 'entregar para Titular Teste',
   };
   sales = [await registerSale(api, tenant.key, customer), await registerSale(api, tenant.key, customer)];
@@ -137,6 +138,7 @@ describe('privacy requests: export', () => {
       client_id: clientId,
       name: 'Titular Teste',
       phone: '+5511987650000',
+      locale: 'es',
     });
     expect(subject!.customer).not.toHaveProperty('pk');
     expect(subject!.transactions.map((t: { id: number }) => t.id).sort()).toEqual([...sales].sort());
@@ -264,6 +266,7 @@ describe('privacy requests: erase', () => {
     const marker = await item(keys.entity(tenant.tenantId, 'CUSTOMER', customerId));
     expect(marker).toEqual(expect.objectContaining({ id: customerId, erased_by: id, entity: 'CUSTOMER_ERASED' }));
     expect(JSON.stringify(marker)).not.toMatch(new RegExp(`${CPF}|${email}|Titular|${clientId}`));
+    expect(marker).not.toHaveProperty('locale');
 
     // The transactions keep their score; the copies of the customer's name and contacts, the comment and the respondent are gone.
     for (const saleId of sales) {

@@ -88,6 +88,29 @@ describe('POST /public/store', () => {
     expect(res.headers['content-type']).toBe('application/problem+json');
     expect(res.body).toMatchObject({ type, status });
   });
+
+  it('refuses external codes with invisible, control or unpaired characters, and normalises the rest to NFC', async () => {
+    for (const code of ['AB\u200bC', 'AB\u202eC', 'A\ud800B', 'A\u0007B', 'A\u2028B']) {
+      const res = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja', store_id: code } });
+      expect(res.status, JSON.stringify(code)).toBe(400);
+      expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['store_id']);
+    }
+    const decomposed = `CAFE\u0301-${Date.now()}`;
+    const created = await api({
+      method: 'POST',
+      path: '/public/store',
+      key: tenant.key,
+      body: { trade_name: 'Café', store_id: decomposed },
+    });
+    expect(created.body.store_id).toBe(decomposed.normalize('NFC'));
+    const again = await api({
+      method: 'POST',
+      path: '/public/store',
+      key: tenant.key,
+      body: { trade_name: 'Café', store_id: decomposed.normalize('NFC') },
+    });
+    expect(again.status).toBe(400);
+  });
 });
 
 describe('GET /public/store/{id}', () => {

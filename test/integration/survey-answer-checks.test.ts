@@ -83,3 +83,32 @@ describe('the answer path and the attempt it answers', () => {
     expect((await api({ path: `/public/transaction/${answered}`, key: tenant.key })).body.rating).toMatchObject({ score: 7 });
   });
 });
+
+describe('the classes and source of a chatbot answer', () => {
+  const paths = (res: { body: { errors?: { path: string }[] } }) => (res.body.errors ?? []).map((e) => e.path);
+
+  it('refuses the same class twice in a chatbot answer', async () => {
+    const survey = await sale(false);
+    const twice = { classId: 1, label: 'Atendimento', type: 'csat', score: 5 };
+    const res = await chatbot({
+      method: 'POST',
+      path: '/survey',
+      key: tenant.chatbotKey,
+      body: { transactionId: survey, attemptId: 1, journey: 'loja', classes: [twice, twice], score: 9 },
+    });
+    expect(res.status).toBe(400);
+    expect(paths(res)).toEqual(['classes']);
+  });
+
+  it('refuses a src and a source that name different sources', async () => {
+    const survey = await sale(false);
+    const res = await chatbot({
+      method: 'POST',
+      path: '/survey',
+      key: tenant.chatbotKey,
+      body: { transactionId: survey, attemptId: 1, journey: 'loja', classes: [], score: 9, src: 11, source: 'email' },
+    });
+    expect(res.status).toBe(400);
+    expect(paths(res)).toEqual(['source']);
+  });
+});

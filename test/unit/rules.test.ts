@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { monthsBetween } from '../../shared/adapters/evaluation-repository.js';
 import { phone } from '../../shared/customers/phone.js';
-import { cpf } from '../../shared/customers/requests.js';
+import { cpf } from '../../shared/customers/fields.js';
 import { externalCode, isBirthDate, isCalendarDate, isDateTime, storableNumber } from '../../shared/schema.js';
 import { chooseChannel } from '../../shared/surveys/dispatch.js';
 import { INDICATORS, isSupported } from '../../shared/tenants/config-schema.js';

@@ -1,0 +1,166 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AccessLogField, AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  type CfnStage,
+  CorsHttpMethod,
+  HttpApi,
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  type IHttpRouteAuthorizer,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import type { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { API_KEY_HEADER, USER_TOKEN_HEADER } from '../../shared/headers.js';
+import { capitalise } from '../../shared/text.js';
+import { authorizerId } from '../grants.js';
+import { authorizers, referencePaths, routes, type ApiName, type Route } from '../routes.js';
+import { acknowledgeAnonymousRoute } from './acknowledgments.js';
+import type { Alarms } from './alarms.js';
+import type { FunctionBinding } from './function-binding.js';
+
+export interface Throttle {
+  rate: number;
+  burst: number;
+  anonymousRate: number;
+  anonymousBurst: number;
+}
+
+/** Default stage throttling: the account's concurrency is shared by every tenant, and the anonymous routes read the table. */
+export const DEFAULT_THROTTLE: Throttle = { rate: 500, burst: 1000, anonymousRate: 20, anonymousBurst: 40 };
+
+export interface ServiceHttpApiProps {
+  stage: string;
+  logRetention: RetentionDays;
+  authorizerCacheTtlSeconds: number;
+  throttle?: Partial<Throttle> | undefined;
+  /** The browser origins the API admits across origins (CORS); none by default. */
+  corsOrigins?: readonly string[] | undefined;
+}
+
+/**
+ * One HTTP API, built into `scope` (its nested stack; see infra/stack.ts on why a part keeps its stack's scope):
+ * the HttpApi, its stage with throttling and JSON access logs, its key authorizer, its 5xx alarm; routes are added
+ * to it with `addRoute`, from whichever stack holds their functions.
+ */
+export class ServiceHttpApi {
+  readonly api: HttpApi;
+  readonly stage: HttpStage;
+  readonly authorizer: IHttpRouteAuthorizer;
+  readonly url: string;
+
+  constructor(scope: Construct, name: ApiName, props: ServiceHttpApiProps, binding: FunctionBinding, alarms: Alarms) {
+    const origins = props.corsOrigins ?? [];
+    this.api = new HttpApi(scope, `${capitalise(name)}Api`, {
+      apiName: `survey-service-${name}-${props.stage}`,
+      createDefaultStage: false,
+      ...(origins.length
+        ? {
+            corsPreflight: {
+              allowOrigins: [...origins],
+              allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PUT, CorsHttpMethod.DELETE],
+              allowHeaders: ['content-type', API_KEY_HEADER, USER_TOKEN_HEADER],
+              exposeHeaders: ['x-request-id', 'retry-after'],
+              maxAge: Duration.days(1),
+            },
+          }
+        : {}),
+    });
+    this.stage = this.addStage(scope, name, props);
+    this.url = this.stage.url;
+    const authorizerFunction = binding.function(scope, authorizerId(name), {
+      handler: authorizers[name].handler,
+      description: `API key authorizer of the ${name} API`,
+      memorySize: 256,
+    });
+    // Bound with the API's first keyed route, in the API's scope, whichever route group adds it.
+    this.authorizer = new HttpLambdaAuthorizer(`${capitalise(name)}KeyAuthorizer`, authorizerFunction, {
+      responseTypes: [HttpLambdaResponseType.SIMPLE],
+      identitySource: [`$request.header.${API_KEY_HEADER}`],
+      resultsCacheTtl: Duration.seconds(props.authorizerCacheTtlSeconds),
+    });
+    alarms.add(
+      `${capitalise(name)}Api5xxRate`,
+      `More than 1% of ${name} API requests answered 5xx`,
+      new MathExpression({
+        expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+        usingMetrics: {
+          errors: this.api.metricServerError({ period: Duration.minutes(5) }),
+          requests: this.api.metricCount({ period: Duration.minutes(5) }),
+        },
+        period: Duration.minutes(5),
+      }),
+      1,
+      scope,
+    );
+  }
+
+  /** The stage: the API's throttle, a tighter one on the routes anyone may call, JSON access logs. */
+  private addStage(scope: Construct, name: ApiName, props: ServiceHttpApiProps): HttpStage {
+    const throttle = { ...DEFAULT_THROTTLE, ...props.throttle };
+    // JSON access logs: who was answered what, how fast, and why an integration or the authorizer failed. The
+    // route key, never the path: a survey page's path holds its link's token.
+    const accessLogs = new LogGroup(scope, `${capitalise(name)}AccessLogs`, {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const stage = new HttpStage(scope, `${capitalise(name)}Stage`, {
+      httpApi: this.api,
+      stageName: props.stage,
+      autoDeploy: true,
+      throttle: { rateLimit: throttle.rate, burstLimit: throttle.burst },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: AccessLogField.contextRequestId(),
+            time: AccessLogField.contextRequestTime(),
+            route: '$context.routeKey',
+            status: AccessLogField.contextStatus(),
+            responseLength: AccessLogField.contextResponseLength(),
+            latency: AccessLogField.contextResponseLatency(),
+            integrationLatency: AccessLogField.contextIntegrationLatency(),
+            integrationStatus: '$context.integrationStatus',
+            integrationError: AccessLogField.contextIntegrationErrorMessage(),
+            authorizerError: AccessLogField.contextAuthorizerError(),
+            errorMessage: '$context.error.message',
+          }),
+        ),
+      },
+    });
+    // The routes anyone may call get a tighter limit of their own (a JSON map: CloudFormation's own names).
+    (stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
+      [
+        ...routes
+          .filter((route) => route.api === name && route.anonymous)
+          .flatMap((route) => route.paths.map((path) => `${route.method} ${path}`)),
+        ...referencePaths(name).map((path) => `GET ${path}`),
+      ].map((key) => [key, { ThrottlingRateLimit: throttle.anonymousRate, ThrottlingBurstLimit: throttle.anonymousBurst }]),
+    );
+    return stage;
+  }
+
+  /** Adds a route to this API, in `scope` (the API's stack or a route group's); an anonymous one gets the anonymous throttle. */
+  addRoute(
+    scope: Construct,
+    route: { path: string; method: Route['method']; integration: HttpLambdaIntegration; anonymous?: boolean | undefined },
+  ): HttpRoute {
+    const added = new HttpRoute(scope, `${route.method}${route.path}`, {
+      httpApi: this.api,
+      routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
+      integration: route.integration,
+      ...(route.anonymous ? {} : { authorizer: this.authorizer }),
+    });
+    if (route.anonymous) {
+      // The stage's settings for this route need the route to exist first.
+      this.stage.node.addDependency(added);
+      acknowledgeAnonymousRoute(added);
+    }
+    return added;
+  }
+}

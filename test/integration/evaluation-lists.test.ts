@@ -1,0 +1,52 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inProcess } from '../support/api.js';
+import { usePrivateQueue } from '../support/queues.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+
+/** GET /public/rating/formbuilder: the evaluations of a date range, within a user token's stores. */
+const api = inProcess('public');
+usePrivateQueue('surveyDispatch');
+let tenant: TestTenant;
+
+beforeAll(async () => {
+  tenant = await newTenant();
+});
+
+const legacy = (body: Record<string, unknown>) =>
+  api({
+    method: 'POST',
+    path: '/public/transaction',
+    key: tenant.key,
+    body: { store_id: 1, employee_id: 1, customer_integration: `R-${Math.random()}`, journey: 'loja', ...body },
+  });
+const paths = (res: { body: { errors?: { path: string }[] } }) => (res.body.errors ?? []).map((e) => e.path);
+
+describe('GET /public/rating/formbuilder', () => {
+  it('answers a far-future evaluation range with 422 in milliseconds', async () => {
+    const started = Date.now();
+    const res = await api({
+      path: '/public/rating/formbuilder',
+      key: tenant.key,
+      query: { token: tenant.userToken, start_date: '9999-12-01', end_date: '9999-12-02' },
+    });
+    expect(res.status).toBe(422);
+    expect(paths(res)).toContain('start_date');
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('lists only the evaluations of its stores to a limited user token', async () => {
+    const store = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Outra loja' } });
+    const mine = await legacy({ score: 9, customer_integration: `SC-1-${Date.now()}` });
+    const theirs = await legacy({ store_id: store.body.id, score: 8, customer_integration: `SC-2-${Date.now()}` });
+    const today = new Date().toISOString().slice(0, 10);
+    const list = async (token: string) =>
+      (
+        await api({ path: '/public/rating/formbuilder', key: tenant.key, query: { token, start_date: today, end_date: today, limit: 100 } })
+      ).body.data.map((e: { id: number }) => e.id);
+    const full = await list(tenant.userToken);
+    expect(full).toEqual(expect.arrayContaining([mine.body.id, theirs.body.id]));
+    const limited = await list(tenant.limitedToken);
+    expect(limited).toContain(mine.body.id);
+    expect(limited).not.toContain(theirs.body.id);
+  });
+});
