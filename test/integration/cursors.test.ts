@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inProcess } from '../support/api.js';
+import { inProcess, errorPaths } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
 /** The cursors of paged lists: a list takes back only the cursors it issued. */
@@ -9,8 +9,6 @@ let tenant: TestTenant;
 beforeAll(async () => {
   tenant = await newTenant();
 });
-
-const paths = (res: { body: { errors?: { path: string }[] } }) => (res.body.errors ?? []).map((e) => e.path);
 
 describe('cursors', () => {
   const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -56,7 +54,7 @@ describe('cursors', () => {
     for (const [path, query] of crafted) {
       const res = await api({ path, key: tenant.key, query });
       expect(res.status, `${path} ${query.cursor}`).toBe(422);
-      expect(paths(res)).toEqual(['cursor']);
+      expect(errorPaths(res)).toEqual(['cursor']);
     }
   });
 });

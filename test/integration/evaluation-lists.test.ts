@@ -1,5 +1,6 @@
+import { postLegacySale } from '../support/sales.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inProcess } from '../support/api.js';
+import { inProcess, errorPaths } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
@@ -12,14 +13,7 @@ beforeAll(async () => {
   tenant = await newTenant();
 });
 
-const legacy = (body: Record<string, unknown>) =>
-  api({
-    method: 'POST',
-    path: '/public/transaction',
-    key: tenant.key,
-    body: { store_id: 1, employee_id: 1, customer_integration: `R-${Math.random()}`, journey: 'loja', ...body },
-  });
-const paths = (res: { body: { errors?: { path: string }[] } }) => (res.body.errors ?? []).map((e) => e.path);
+const legacy = (body: Record<string, unknown>) => postLegacySale(api, tenant.key, body);
 
 describe('GET /public/rating/formbuilder', () => {
   it('answers a far-future evaluation range with 422 in milliseconds', async () => {
@@ -30,7 +24,7 @@ describe('GET /public/rating/formbuilder', () => {
       query: { token: tenant.userToken, start_date: '9999-12-01', end_date: '9999-12-02' },
     });
     expect(res.status).toBe(422);
-    expect(paths(res)).toContain('start_date');
+    expect(errorPaths(res)).toContain('start_date');
     expect(Date.now() - started).toBeLessThan(1000);
   });
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENV, requireEnv } from '../../shared/config.js';
 import { signSurveyLink } from '../../shared/surveys/link.js';
-import { inProcess } from '../support/api.js';
+import { inProcess, errorPaths } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
@@ -26,8 +26,6 @@ async function sale(): Promise<number> {
   return res.body.id as number;
 }
 
-const pathsOf = (res: { body: { errors?: { path: string }[] } }) => (res.body.errors ?? []).map((e) => e.path);
-
 beforeAll(async () => {
   tenant = await newTenant();
 });
@@ -36,10 +34,10 @@ describe('free text', () => {
   it('is refused by the public API with its validation status, naming the field', async () => {
     const customer = await api({ method: 'POST', path: '/public/customer', key: tenant.key, body: { name: `Ana${RLO}Lima` } });
     expect(customer.status).toBe(400);
-    expect(pathsOf(customer)).toEqual(['name']);
+    expect(errorPaths(customer)).toEqual(['name']);
     const store = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja\u0007Centro' } });
     expect(store.status).toBe(400);
-    expect(pathsOf(store)).toEqual(['trade_name']);
+    expect(errorPaths(store)).toEqual(['trade_name']);
     const v2 = await api({
       method: 'POST',
       path: '/v2/transactions',
@@ -52,7 +50,7 @@ describe('free text', () => {
       },
     });
     expect(v2.status).toBe(400);
-    expect(pathsOf(v2)).toEqual(['customer.name']);
+    expect(errorPaths(v2)).toEqual(['customer.name']);
     const legacy = await api({
       method: 'POST',
       path: '/public/transaction',
@@ -60,7 +58,7 @@ describe('free text', () => {
       body: { store_id: 1, employee_id: 1, journey: 'loja', customer_integration: 'T', score: 9, comment: 'ok\u0000' },
     });
     expect(legacy.status).toBe(422);
-    expect(pathsOf(legacy)).toEqual(['comment']);
+    expect(errorPaths(legacy)).toEqual(['comment']);
   });
 
   it("is refused by the chatbot's survey answer, and the respondent's phone must be a phone", async () => {
@@ -79,7 +77,7 @@ describe('free text', () => {
     ] as const) {
       const res = await answer(extra);
       expect(res.status, JSON.stringify(extra)).toBe(400);
-      expect(pathsOf(res)).toEqual([field]);
+      expect(errorPaths(res)).toEqual([field]);
     }
     const ok = await answer({ phone: '(11) 98765-0000', name: 'Caio', comment: 'Bom\natendimento' });
     expect(ok.status, ok.text).toBe(201);

@@ -5,7 +5,7 @@ import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { keys } from '../../shared/keys.js';
 import { deliverSurvey } from '../../shared/surveys/delivery.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
-import { inProcess } from '../support/api.js';
+import { inProcess, errorPaths } from '../support/api.js';
 import { deliveryPorts, linkConfig } from '../support/delivery.js';
 import { usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
@@ -85,8 +85,6 @@ describe('the answer path and the attempt it answers', () => {
 });
 
 describe('the classes and source of a chatbot answer', () => {
-  const paths = (res: { body: { errors?: { path: string }[] } }) => (res.body.errors ?? []).map((e) => e.path);
-
   it('refuses the same class twice in a chatbot answer', async () => {
     const survey = await sale(false);
     const twice = { classId: 1, label: 'Atendimento', type: 'csat', score: 5 };
@@ -97,7 +95,7 @@ describe('the classes and source of a chatbot answer', () => {
       body: { transactionId: survey, attemptId: 1, journey: 'loja', classes: [twice, twice], score: 9 },
     });
     expect(res.status).toBe(400);
-    expect(paths(res)).toEqual(['classes']);
+    expect(errorPaths(res)).toEqual(['classes']);
   });
 
   it('refuses a src and a source that name different sources', async () => {
@@ -109,6 +107,6 @@ describe('the classes and source of a chatbot answer', () => {
       body: { transactionId: survey, attemptId: 1, journey: 'loja', classes: [], score: 9, src: 11, source: 'email' },
     });
     expect(res.status).toBe(400);
-    expect(paths(res)).toEqual(['source']);
+    expect(errorPaths(res)).toEqual(['source']);
   });
 });

@@ -1,5 +1,6 @@
+import { postLegacySale } from '../support/sales.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inProcess } from '../support/api.js';
+import { inProcess, errorPaths } from '../support/api.js';
 import { consume, usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { messageFor, outcomePath, v2Payload } from '../support/transactions.js';
@@ -15,14 +16,7 @@ beforeAll(async () => {
 });
 
 const post = (body: unknown) => api({ method: 'POST', path: '/v2/transactions', key: tenant.key, body });
-const legacy = (body: Record<string, unknown>) =>
-  api({
-    method: 'POST',
-    path: '/public/transaction',
-    key: tenant.key,
-    body: { store_id: 1, employee_id: 1, customer_integration: `R-${Math.random()}`, journey: 'loja', ...body },
-  });
-const paths = (res: { body: { errors?: { path: string }[] } }) => (res.body.errors ?? []).map((e) => e.path);
+const legacy = (body: Record<string, unknown>) => postLegacySale(api, tenant.key, body);
 
 /** Registers a v2 payload through the consumer and answers its outcome. */
 async function outcomeOf(payload: Record<string, unknown>) {
@@ -36,12 +30,12 @@ describe('dates', () => {
     for (const register_date of ['2026-02-30', '1', 'March 7', '+275760-09-13', '2026-11-20 10:00']) {
       const res = await legacy({ register_date });
       expect(res.status, register_date).toBe(422);
-      expect(paths(res)).toEqual(['register_date']);
+      expect(errorPaths(res)).toEqual(['register_date']);
     }
     expect((await legacy({ register_date: '2026-11-20T10:00:00-03:00' })).status).toBe(201);
     const res = await post(v2Payload({ transaction: { journeySlug: 'loja', date: '2026-02-30T10:00:00Z' } }));
     expect(res.status).toBe(400);
-    expect(paths(res)).toEqual(['transaction.date']);
+    expect(errorPaths(res)).toEqual(['transaction.date']);
   });
 });
 
@@ -59,8 +53,8 @@ describe('values the table cannot store', () => {
       const res = await post(v2Payload({ transaction: { journeySlug: 'loja', params } }));
       expect(res.status, JSON.stringify(params)).toBe(400);
       expect(
-        paths(res).some((p) => p.startsWith(path)),
-        `${JSON.stringify(params)}: ${paths(res)}`,
+        errorPaths(res).some((p) => p.startsWith(path)),
+        `${JSON.stringify(params)}: ${errorPaths(res)}`,
       ).toBe(true);
     }
     expect(await transactions.drain()).toEqual([]);
@@ -137,7 +131,7 @@ describe('references', () => {
       body: { store_id: 1, employee_id: 1, customer_id: mine.body.id, customer_integration: other.body.client_id, journey: 'loja' },
     });
     expect(res.status).toBe(422);
-    expect(paths(res)).toEqual(['customer_integration']);
+    expect(errorPaths(res)).toEqual(['customer_integration']);
   });
 });
 
@@ -162,7 +156,7 @@ describe('ratings', () => {
       ],
     });
     expect(res.status).toBe(422);
-    expect(paths(res)).toEqual(['rating_items[1].class_id']);
+    expect(errorPaths(res)).toEqual(['rating_items[1].class_id']);
   });
 
   it('keeps the warning of an out-of-scale overall score in the v2 outcome', async () => {

@@ -76,3 +76,6 @@ export function overHttp(api: ApiName = 'public'): ApiClient {
     });
   };
 }
+
+/** The `path` of each error a problem answer names, in order (empty when it names none). */
+export const errorPaths = (res: { body: { errors?: { path: string }[] } }): string[] => (res.body.errors ?? []).map((e) => e.path);

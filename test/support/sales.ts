@@ -25,3 +25,15 @@ export async function registerSale(client: ApiClient, key: string, fields: Recor
   expect(res.status, res.text).toBe(201);
   return res.body.id as number;
 }
+
+/**
+ * Posts a legacy sale (store 1, employee 1, journey loja, a customer of its own) with `body` over it, and answers the
+ * response whatever its status: for tests of what the route refuses.
+ */
+export const postLegacySale = (client: ApiClient, key: string, body: Record<string, unknown>) =>
+  client({
+    method: 'POST',
+    path: '/public/transaction',
+    key,
+    body: { store_id: 1, employee_id: 1, customer_integration: `R-${Math.random()}`, journey: 'loja', ...body },
+  });
