@@ -38,7 +38,7 @@ import {
   QUEUE_VISIBILITY_TIMEOUT_SECONDS,
   type QueueId,
 } from '../shared/queues.js';
-import { TABLE } from '../shared/table.js';
+import { projectionOf, TABLE } from '../shared/table.js';
 import { capitalise } from '../shared/text.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER } from '../shared/headers.js';
 import {
@@ -152,11 +152,13 @@ export class SurveyDataStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
     for (const index of TABLE.indexes) {
+      const projection = projectionOf(index);
       table.addGlobalSecondaryIndex({
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        projectionType: 'keysOnly' in index ? ProjectionType.KEYS_ONLY : ProjectionType.ALL,
+        projectionType: ProjectionType[projection.type],
+        ...(projection.type === 'INCLUDE' ? { nonKeyAttributes: [...projection.attributes] } : {}),
       });
     }
     const secret = (secretId: string, description: string) =>
@@ -435,6 +437,7 @@ const ROUTE_GROUPS: Record<string, string> = {
   transactions: 'Transactions',
   rating: 'Insights',
   results: 'Insights',
+  answers: 'Insights',
   webhooks: 'Insights',
   privacy: 'Privacy',
   s: 'Pages',
