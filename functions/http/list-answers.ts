@@ -22,7 +22,11 @@ export const contract = {
   query: AnswersQuery,
   statuses: { validation: 422 },
   responses: {
-    200: answer('A page of answers, newest first (as CSV, UTF-8 with a BOM, when `Accept: text/csv`)', AnswersBody),
+    200: {
+      ...answer('A page of answers, newest first (as CSV, UTF-8 with a BOM, when `Accept: text/csv`)', AnswersBody),
+      alternatives: [CSV],
+      nextLink: true as const,
+    },
     401: problem('No valid user token'),
     404: problem('A store the token may not see'),
     422: problem('Invalid parameters (an unknown journey or class, a bucket not of the journey, a period over 400 days)'),
