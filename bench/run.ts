@@ -7,6 +7,7 @@ import { SECRET_NAMES } from '../shared/config.js';
 import { coldStart } from './cold-start.js';
 import { costPerOperation } from './cost.js';
 import { resultsCost } from './results-cost.js';
+import { answersCost } from './answers-cost.js';
 import { retentionCost } from './retention-cost.js';
 import { readmeBlock } from './summary.js';
 import { endToEnd } from './end-to-end.js';
@@ -56,6 +57,7 @@ if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
         await costPerOperation(await fixture()),
         await endToEnd(await fixture()),
         await resultsCost(await fixture()),
+        await answersCost(await fixture()),
         await retentionCost(),
       );
     if (wanted('latency')) tables.push(await warmLatency(await fixture(), { calls: Number(process.env.BENCH_CALLS ?? 1000) }));
