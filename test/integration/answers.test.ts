@@ -2,6 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { stripPersonalCopies } from '../../shared/adapters/personal-copies.js';
+import { MAX_STORE_PARTITIONS } from '../../shared/adapters/answer-repository.js';
+import { createUser } from '../../shared/adapters/wiring/tenants.js';
 import { keys } from '../../shared/keys.js';
 import { inProcess } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';
@@ -177,6 +179,14 @@ describe('GET /public/answers', () => {
     const csv = await answers({ bucket: 'detractor' }, tenant.limitedToken, { accept: 'text/csv' });
     expect(csv.text).not.toContain('HYPERLINK');
     expect(csv.text).not.toContain('Fila');
+  });
+
+  it('shows a user of more stores than it reads one by one only its stores, through the shards', async () => {
+    const stores = [2, ...Array.from({ length: MAX_STORE_PARTITIONS }, (_, i) => 100 + i)];
+    const { token } = await createUser(tenant.tenantId, 'regional', { stores, groups: [] });
+    const res = await answers({}, token);
+    expect(res.status, res.text).toBe(200);
+    expect(ids(res.body)).toEqual(newestFirst(sales.filter((s) => s.store === 2)));
   });
 
   it('pages newest first by cursor, with the next page in the Link header, each answer once', async () => {
