@@ -1,5 +1,6 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../shared/adapters/dynamodb.js';
+import { toItem, transactionRepository } from '../shared/adapters/transaction-repository.js';
 import { keys } from '../shared/keys.js';
 import { projectionOf, TABLE } from '../shared/table.js';
 import type { Fixture } from '../infra/examples.js';
@@ -82,5 +83,84 @@ export async function answersCost(f: Fixture): Promise<string> {
     '| page | answers | Queries | read units | $ per million pages |',
     '|---|---:|---:|---:|---:|',
     ...reads,
+  ].join('\n');
+}
+
+const ANSWER_SIZES = (process.env.BENCH_ANSWER_SIZES ?? '1000,100000').split(',').map(Number);
+
+/**
+ * Whether a page of answers costs the same at any history: one store's answers grown to each size (answered
+ * transactions written as the repository writes them, `toItem` of a real answered record under new ids and times,
+ * by BatchWriteItem: the consumer would take hours here for 100,000), and at each size the read units of a store's
+ * first page and of every store's. Sizes: BENCH_ANSWER_SIZES (default 1,000 and 100,000).
+ */
+export async function answersGrowth(f: Fixture, sizes = ANSWER_SIZES): Promise<string> {
+  const api = inProcess('public', 300);
+  const store = f.storeId;
+  const seedId = await registerSale(api, f.key, { store_id: store, score: 4, comment: COMMENT, rating_items: [{ class_id: 1, score: 2 }] });
+  const record = (await transactionRepository.findById(f.tenantId, seedId))!;
+  const { client, tableName } = db();
+  const started = Date.now();
+  let size = 1;
+  const rows: string[] = [];
+  const first = new Map<string, number>();
+  for (const target of sizes) {
+    const ids = Array.from({ length: target - size }, (_, i) => size + i);
+    const chunks = Array.from({ length: Math.ceil(ids.length / 25) }, (_, c) => ids.slice(c * 25, c * 25 + 25));
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < chunks.length) {
+          const chunk = chunks[next++]!;
+          let requests = chunk.map((n) => {
+            // Older than the seed sale, a second apart: the first page is the newest, whatever the size.
+            const at = new Date(started - n * 1000).toISOString();
+            const id = 1_000_000_000 + n;
+            return {
+              PutRequest: {
+                Item: {
+                  ...keys.transaction(f.tenantId, id),
+                  ...toItem(f.tenantId, {
+                    ...record,
+                    transaction: { ...record.transaction, id, transaction_id: null, created_at: at },
+                    answer: { ...record.answer!, answeredAt: at },
+                  }),
+                },
+              },
+            };
+          });
+          while (requests.length) {
+            const out = await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
+            requests = (out.UnprocessedItems?.[tableName] ?? []) as typeof requests;
+          }
+        }
+      }),
+    );
+    size = target;
+    for (const [label, query] of [
+      ["a store's first page", { store }],
+      ["every store's first page", {}],
+    ] as const) {
+      const ask = { path: '/public/answers', key: f.key, query: { token: f.userToken, ...query } };
+      await api(ask);
+      const metered = meter(db().client);
+      const res = await metered.run(() => api(ask));
+      const calls = metered.calls.filter((call) => call.command === 'Query');
+      metered.stop();
+      const read = Math.round(calls.reduce((total, call) => total + call.read, 0) * 100) / 100;
+      if (!first.has(label)) first.set(label, read);
+      rows.push(
+        `| ${label} | ${target.toLocaleString('en-US')} | ${(res.body as { data: unknown[] }).data.length} | ${calls.length} | ${read} | ${(read / first.get(label)!).toFixed(2)} |`,
+      );
+    }
+  }
+  return [
+    `### Answers: a first page at ${sizes.map((s) => s.toLocaleString('en-US')).join(' and ')} answers in one store (DynamoDB Local)`,
+    '',
+    '| page | answers in the store | answers shown | Queries | read units | growth |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+    `Growth is the read units over those at the first size. A page queries each partition once with a limit, newest first: its cost is the page's, not the history's.`,
   ].join('\n');
 }

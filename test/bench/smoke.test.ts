@@ -6,7 +6,7 @@ import { warmLatency } from '../../bench/latency.js';
 import { consumerThroughput } from '../../bench/throughput.js';
 import { growth } from '../../bench/growth.js';
 import { retentionCost } from '../../bench/retention-cost.js';
-import { answersCost } from '../../bench/answers-cost.js';
+import { answersCost, answersGrowth } from '../../bench/answers-cost.js';
 import { routes, succeeded } from '../../infra/routes.js';
 import { fixture, type Fixture } from '../reliability/fixtures.js';
 
@@ -59,6 +59,18 @@ describe('benchmarks, one iteration each', () => {
     ]);
     expect(number(pages![0]![1])).toBe(20);
     expect(number(pages![1]![2])).toBe(8);
+  }, 60_000);
+
+  it("answers growth: a store's answers grown to each size, and its first pages measured at each", async () => {
+    const table = rows(await answersGrowth(await fixture(), [10, 30]));
+    // The fixture's own answer is there too: 11 at the first size.
+    expect(table.map((row) => [row[0], row[1], row[2]])).toEqual([
+      ["a store's first page", '10', '11'],
+      ["every store's first page", '10', '11'],
+      ["a store's first page", '30', '20'],
+      ["every store's first page", '30', '20'],
+    ]);
+    for (const row of table) expect(number(row[4]), row[0]).toBeGreaterThan(0);
   }, 60_000);
 
   it('cost per operation: every route, answered 2xx, with its round trips beside a floor', async () => {
