@@ -1,12 +1,12 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { AnswerSelection, AnswerStore, StoredAnswer } from '../answers/ports.js';
 import { keys } from '../keys.js';
 import { indexAttributes, type IndexName } from '../table.js';
 import { openCursor, sealCursor } from './cursor.js';
-import { db, type Item } from './dynamodb.js';
+import { db, isConditionFailure, type Item } from './dynamodb.js';
 import { unexpired } from './personal-copies.js';
-import { ANSWER_SHARDS } from './transaction-repository.js';
+import { ANSWER_SHARDS, answerIndex } from './transaction-repository.js';
 
 /**
  * Answers, newest first, from the answer indexes (written with the evaluation's, `evaluationIndex`): a few stores'
@@ -156,3 +156,53 @@ async function list(selection: AnswerSelection): Promise<{ answers: StoredAnswer
 }
 
 export const answerStore: AnswerStore = { list };
+
+/**
+ * Puts the answers of a tenant answered in the given months (YYYY-MM) into the answer indexes, when they were stored
+ * before those indexes existed: read from the month partitions of gsi2, each written once with a conditional
+ * UpdateItem (`attribute_not_exists`), so that a second run, or an answer landing meanwhile, changes nothing. For the
+ * operator (`npm run admin -- index-answers`), never on a request path. Answers how many it indexed.
+ */
+export async function indexAnswers(tenantId: number, months: string[]): Promise<number> {
+  const { client, tableName } = db();
+  const byMonth = indexAttributes('gsi2');
+  const { partitionKey: storePartition } = indexAttributes('gsi10');
+  let indexed = 0;
+  for (const month of months) {
+    let start: Item | undefined;
+    do {
+      const out = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: 'gsi2',
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': byMonth.partitionKey },
+          ExpressionAttributeValues: { ':pk': keys.evaluationsByMonth(tenantId, month) },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        if (item[storePartition] !== undefined || typeof item.answered_at !== 'string') continue;
+        const entries = answerIndex(tenantId, { id: Number(item.id), store_id: Number(item.store_id) }, item.answered_at);
+        const names = Object.keys(entries);
+        try {
+          await client.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: { pk: item.pk, sk: item.sk },
+              UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :v${i}`).join(', ')}`,
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#n0)',
+              ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#n${i}`, name])),
+              ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, entries[name]])),
+            }),
+          );
+          indexed++;
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+        }
+      }
+      start = out.LastEvaluatedKey;
+    } while (start);
+  }
+  return indexed;
+}

@@ -27,11 +27,18 @@ export function evaluationIndex(
   transaction: { id: number; transaction_id: string | null; store_id: number },
   answeredAt: string,
 ): Item {
-  const sort = keys.evaluationSort(answeredAt, transaction.id);
   return {
     answered_at: answeredAt,
-    ...inIndex('gsi2', keys.evaluationsByMonth(tenantId, answeredAt.slice(0, 7)), sort),
+    ...inIndex('gsi2', keys.evaluationsByMonth(tenantId, answeredAt.slice(0, 7)), keys.evaluationSort(answeredAt, transaction.id)),
     ...(transaction.transaction_id ? inIndex('gsi4', keys.evaluationByExternalId(tenantId, transaction.transaction_id), answeredAt) : {}),
+    ...answerIndex(tenantId, transaction, answeredAt),
+  };
+}
+
+/** The answer indexes' entries of an answered transaction (by store, and in the tenant's shards). */
+export function answerIndex(tenantId: number, transaction: { id: number; store_id: number }, answeredAt: string): Item {
+  const sort = keys.evaluationSort(answeredAt, transaction.id);
+  return {
     ...inIndex('gsi10', keys.answersByStore(tenantId, transaction.store_id), sort),
     ...inIndex('gsi11', keys.answersByShard(tenantId, transaction.id % ANSWER_SHARDS), sort),
   };

@@ -1,8 +1,8 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { stripPersonalCopies } from '../../shared/adapters/personal-copies.js';
-import { MAX_STORE_PARTITIONS } from '../../shared/adapters/answer-repository.js';
+import { indexAnswers, MAX_STORE_PARTITIONS } from '../../shared/adapters/answer-repository.js';
 import { createUser } from '../../shared/adapters/wiring/tenants.js';
 import { keys } from '../../shared/keys.js';
 import { inProcess } from '../support/api.js';
@@ -276,5 +276,24 @@ describe('GET /public/answers', () => {
     const listed = (await answers()).body.data.find((a: { id: number }) => a.id === target.id);
     expect(listed).toMatchObject({ score: 9, comment: null, customer: { name: null } });
     expect((await answers({ has_comment: 'true' })).body.data.map((a: { id: number }) => a.id)).not.toContain(target.id);
+  });
+
+  it('lists, once indexed by the admin command, an answer stored before the answer indexes existed', async () => {
+    const id = await registerSale(api, tenant.key, { store_id: 1, score: 0, comment: 'Antiga' });
+    // As an answer written before gsi10 and gsi11: without their attributes.
+    await db().client.send(
+      new UpdateCommand({
+        TableName: db().tableName,
+        Key: keys.transaction(tenant.tenantId, id),
+        UpdateExpression: 'REMOVE gsi10pk, gsi10sk, gsi11pk, gsi11sk',
+      }),
+    );
+    expect(ids((await answers({ store: 1 })).body)).not.toContain(id);
+    const month = new Date().toISOString().slice(0, 7);
+    expect(await indexAnswers(tenant.tenantId, [month])).toBe(1);
+    expect((await answers({ store: 1, limit: 1 })).body.data).toEqual([expect.objectContaining({ id, comment: 'Antiga' })]);
+    expect(ids((await answers({ has_comment: 'true', bucket: 'detractor' })).body)).toContain(id);
+    // Run again: nothing left to index.
+    expect(await indexAnswers(tenant.tenantId, [month])).toBe(0);
   });
 });
