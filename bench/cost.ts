@@ -63,6 +63,10 @@ export const FLOORS: Record<string, [number, string]> = {
   getEvaluation: [1, 'one GetItem'],
   listWebhookDeliveries: [1, 'one Query of the failed deliveries, newest first'],
   getResults: [2, "the user token beside one Query of the month's day counters; the stores' names (a BatchGetItem)"],
+  listAnswers: [
+    10,
+    "the user token, a Query of each of the tenant's 8 answer shards (in parallel: one round trip of waiting), the access-log entries of the customers shown",
+  ],
   postPrivacyRequest: [
     4,
     "the user token, a place among the tenant's 50 pending requests (a Query of its places, one conditional PutItem), then the request (and one SQS message)",

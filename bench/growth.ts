@@ -86,6 +86,9 @@ export async function growth(f: Fixture, sizes = SIZES): Promise<string> {
     ['customer by e-mail', { path: '/public/customer', query: { email: probe, token: f.userToken } }],
     ['customers, first page, no filter', { path: '/public/customer', query: { token: f.userToken } }],
     ['stores, first page', { path: '/public/store' }],
+    // Every seeded transaction is rated in store 1: its partition holds them all, the tenant's 8 shards an eighth each.
+    ["a store's answers, first page", { path: '/public/answers', query: { token: f.userToken, store: 1 } }],
+    ['answers of every store, first page', { path: '/public/answers', query: { token: f.userToken } }],
     [
       'results over 30 days by store',
       { path: '/public/results', query: { token: f.userToken, journey: 'loja', from: monthAgo, to: today, group_by: 'store' } },

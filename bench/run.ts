@@ -7,6 +7,7 @@ import { SECRET_NAMES } from '../shared/config.js';
 import { coldStart } from './cold-start.js';
 import { costPerOperation } from './cost.js';
 import { resultsCost } from './results-cost.js';
+import { answersCost, answersGrowth } from './answers-cost.js';
 import { retentionCost } from './retention-cost.js';
 import { readmeBlock } from './summary.js';
 import { endToEnd } from './end-to-end.js';
@@ -19,10 +20,10 @@ import { lighthouse } from './lighthouse.js';
 /**
  * `npm run bench`: prints each table, writes them all to bench/results/latest.md and their headline ratios to the
  * README's Performance section.
- * `npm run bench -- cold-start latency` runs only the sections named (cost, latency, throughput, http, growth, lighthouse,
+ * `npm run bench -- cold-start latency` runs only the sections named (cost, latency, throughput, http, growth, answers, lighthouse,
  * cold-start) and writes nothing.
  */
-const SECTIONS = ['cost', 'latency', 'throughput', 'http', 'growth', 'lighthouse', 'cold-start'] as const;
+const SECTIONS = ['cost', 'latency', 'throughput', 'http', 'growth', 'answers', 'lighthouse', 'cold-start'] as const;
 const chosen = process.argv.slice(2);
 const wanted = (section: (typeof SECTIONS)[number]) => chosen.length === 0 || chosen.includes(section);
 const unknown = chosen.filter((name) => !(SECTIONS as readonly string[]).includes(name));
@@ -56,6 +57,7 @@ if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
         await costPerOperation(await fixture()),
         await endToEnd(await fixture()),
         await resultsCost(await fixture()),
+        await answersCost(await fixture()),
         await retentionCost(),
       );
     if (wanted('latency')) tables.push(await warmLatency(await fixture(), { calls: Number(process.env.BENCH_CALLS ?? 1000) }));
@@ -68,6 +70,7 @@ if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
         await httpThroughput(stack.publicUrl, await fixture(), { seconds: Number(process.env.BENCH_HTTP_SECONDS ?? 10), connections: 10 }),
       );
     if (wanted('growth')) tables.push(await growth(await fixture()));
+    if (wanted('answers')) tables.push(await answersGrowth(await fixture()));
     if (wanted('lighthouse')) tables.push(await lighthouse(stack.publicUrl, { runs: Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3) }));
   } finally {
     await stack.stop();

@@ -5,6 +5,7 @@ import { KEY_SCOPES, type KeyScope } from '../shared/tenants/credentials.js';
 import { parseTenantFile } from '../shared/tenants/tenant-file.js';
 import * as tenants from '../shared/adapters/wiring/tenants.js';
 import { listTenants } from '../shared/adapters/tenant-repository.js';
+import { indexAnswers } from '../shared/adapters/answer-repository.js';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { ASYNC_FAILURES, QUEUES, type QueueId } from '../shared/queues.js';
@@ -32,6 +33,9 @@ Commands:
                                              a new signing secret for the chatbot hand-off or the event endpoint at URL,
                                              shown once; for H hours (default ${ROTATION_OVERLAP_HOURS.default}, 0 to ${ROTATION_OVERLAP_HOURS.max}) deliveries carry
                                              both the new and the old signature, then the new one only
+  index-answers --tenant ID [--since YYYY-MM]
+                                             list in GET /public/answers the answers stored before its indexes existed,
+                                             from that month (default: 13 months ago) to this one; safe to run again
   redrive transactions|surveyDispatch|events|privacy [--dlq-url URL --source-url URL]
                                              move a dead-letter queue's messages back to their queue (on AWS, give the
                                              URLs from the stack outputs; locally the queues are found by name)
@@ -84,6 +88,7 @@ async function run(argv: string[]): Promise<void> {
       chatbot: { type: 'boolean' },
       url: { type: 'string' },
       'overlap-hours': { type: 'string' },
+      since: { type: 'string' },
     },
   });
   const [command, file] = positionals;
@@ -138,6 +143,17 @@ async function run(argv: string[]): Promise<void> {
         `${rotated.label}: signing secret generation ${rotated.generation} (shown once, store it now):\n${rotated.secret}\n` +
           `the previous secret also signs until ${rotated.oldSignsUntil}`,
       );
+    }
+    case 'index-answers': {
+      const now = new Date();
+      const since = values.since ?? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 13, 1)).toISOString().slice(0, 7);
+      if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(since) || since > now.toISOString().slice(0, 7))
+        throw new UsageError('--since must be a month (YYYY-MM), not after this one.');
+      const months: string[] = [];
+      for (let m = new Date(`${since}-01T00:00:00Z`); m <= now; m.setUTCMonth(m.getUTCMonth() + 1))
+        months.push(m.toISOString().slice(0, 7));
+      const indexed = await indexAnswers(integer(values.tenant, 'tenant'), months);
+      return console.log(`${indexed} answers indexed (${months[0]} to ${months[months.length - 1]})`);
     }
     case 'redrive': {
       if (file === 'asyncFailures') return console.log(await redriveAsync(local, values['dlq-url']));

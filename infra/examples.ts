@@ -107,6 +107,7 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
     const today = new Date().toISOString().slice(0, 10);
     return { path: '/public/results', query: { token: f.userToken, journey: 'loja', from: today, to: today, group_by: 'store' } };
   },
+  listAnswers: (f) => ({ path: '/public/answers', query: { token: f.userToken } }),
   getSurvey: (f) => ({ path: '/survey', query: { transactionId: f.transactionId, attemptId: 1, journey: 'loja', source: 'whatsapp' } }),
   postSurvey: (f) => ({
     method: 'POST',

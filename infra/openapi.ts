@@ -167,6 +167,8 @@ interface Answer {
   schema?: JsonSchema;
   /** The 303 of a page's form post carries the page to go to. */
   location?: true;
+  /** A list's page carries the next page's address in a `Link` header. */
+  link?: true;
 }
 
 /**
@@ -231,8 +233,13 @@ function responsesOf(contract: Contract, route: Route): Record<string, JsonSchem
             schema: schemaOf(doc.schema),
           }
         : {}),
+    ...(doc.nextLink ? { link: true as const } : {}),
   }));
-  return merged([...declared, ...layerAnswers(contract), ...gatewayAnswers(contract, route)]);
+  // The same answer in another media type (CSV, say): a text body.
+  const alternatives: Answer[] = Object.entries(contract.responses ?? {}).flatMap(([status, doc]) =>
+    (doc.alternatives ?? []).map((media) => ({ status: Number(status), description: doc.description, media })),
+  );
+  return merged([...declared, ...alternatives, ...layerAnswers(contract), ...gatewayAnswers(contract, route)]);
 }
 
 function merged(answers: Answer[]): Record<string, JsonSchema> {
@@ -245,6 +252,13 @@ function merged(answers: Answer[]): Record<string, JsonSchema> {
     if (answer.media && !response.content?.[answer.media])
       response.content = { ...response.content, [answer.media]: { schema: answer.schema ?? { type: 'string' } } };
     if (answer.location) response.headers = { location: { description: 'The page to show next', schema: { type: 'string' } } };
+    if (answer.link)
+      response.headers = {
+        link: {
+          description: 'The next page, when there is one: `<?...&cursor=...>; rel="next"` (relative to this one)',
+          schema: { type: 'string' },
+        },
+      };
   }
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
 }
@@ -260,6 +274,7 @@ const TAGS: Record<string, string> = {
   rating: "Flexible-form ratings: the forms and the answers' evaluations",
   webhooks: "The deliveries of events to the tenant's webhook endpoints",
   results: 'NPS, CSAT and CES by store, employee, journey, class and period, counted as answers arrive',
+  answers: 'What customers answered, with their comments, for managers and integrations (JSON or CSV)',
   privacy: "A data subject's rights under the LGPD: a copy of their data, and its erasure",
   'survey-page': 'The survey page a link opens, for the customer (HTML)',
   reference:

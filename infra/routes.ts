@@ -121,6 +121,7 @@ export const routes: readonly Route[] = [
   route('GET', both('/rating/formbuilder'), 'listEvaluations', R, 'Flexible-form ratings between start_date and end_date (user token)', { cursors: true }),
   route('GET', both('/rating/formbuilder/{id}'), 'getEvaluation', R, 'One flexible-form rating (is_external: by transaction_id)'),
   route('GET', '/public/results', 'getResults', R, 'NPS, mean, answers and response rate of a journey by store, employee, class or period (user token)'),
+  route('GET', '/public/answers', 'listAnswers', RB, 'What customers answered, newest first, with comments and filters; JSON or CSV (user token; a limited token sees its stores)', { cursors: true }),
   route('GET', '/public/webhooks/deliveries', 'listWebhookDeliveries', R, 'The event deliveries to the tenant webhooks that failed in the last 30 days, newest first'),
 
   route('POST', '/public/privacy/requests', 'postPrivacyRequest', RW, "A data subject's request (LGPD): export or erase their data, worked on from a queue (user token with every store)", { queues: ['privacy'] }),

@@ -223,6 +223,7 @@ const ROUTE_GROUPS: Record<string, string> = {
   transaction: 'Transactions',
   transactions: 'Transactions',
   rating: 'Insights',
+  answers: 'Insights',
   results: 'Insights',
   webhooks: 'Insights',
   privacy: 'Privacy',

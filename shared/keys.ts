@@ -82,6 +82,14 @@ export const keys = {
   evaluationSort: (answeredAt: string, transactionId: number) => `${answeredAt}#${padId(transactionId)}`,
   evaluationByExternalId: (tenantId: number, externalId: string) => `${tenant(tenantId)}#EVAL#EXT#${externalId}`,
   /**
+   * Answers listed for people and integrations (GET /public/answers), newest first by `evaluationSort`: a store's
+   * answers in one partition (gsi10; a store's peak is a fraction of a write a second, so no time split is needed and
+   * a page reads the same at any history), and the tenant's answers over `ANSWER_SHARDS` partitions by transaction id
+   * (gsi11), so that every answer of a busy tenant lands on no one partition and an all-stores listing merges a few.
+   */
+  answersByStore: (tenantId: number, storeId: number) => `${tenant(tenantId)}#ANSWERS#STORE#${storeId}`,
+  answersByShard: (tenantId: number, shard: number) => `${tenant(tenantId)}#ANSWERS#SHARD#${shard}`,
+  /**
    * Result counters of a journey (shared/results/tally.ts): day counters in a partition a month, month counters in a
    * partition a year; the sort key names the grain, the dimension, its ids and the period.
    */

@@ -2,6 +2,24 @@
  * The single table, declared once: the CDK stack and the local setup both build it from this.
  * Generic key names let every entity share the indexes; `shared/keys.ts` decides what goes in them.
  */
+/** What the answer indexes hold of a transaction's item (besides keys): what GET /public/answers shows and filters on. */
+const ANSWER_ATTRIBUTES = [
+  'id',
+  'transaction_id',
+  'status',
+  'journey_id',
+  'store_id',
+  'employee_id',
+  'customer_id',
+  'customer_name',
+  'rating',
+  'rating_items',
+  'eval_source',
+  'answered_at',
+  'personal_expires_at',
+  'erased_at',
+] as const;
+
 export const TABLE = {
   partitionKey: 'pk',
   sortKey: 'sk',
@@ -25,10 +43,22 @@ export const TABLE = {
     // gsi9, keys only, sparse: transactions by the day their personal copies expire (a tenant's retention); customers
     // by their second phone (a privacy request finds a person by either phone).
     { name: 'gsi9', partitionKey: 'gsi9pk', sortKey: 'gsi9sk', keysOnly: true },
+    // gsi10-11: answers newest first, by store (gsi10) and across the tenant in shards (gsi11), with only what a
+    // listing shows: an update of a transaction's other attributes (attempts, contacts) writes neither.
+    { name: 'gsi10', partitionKey: 'gsi10pk', sortKey: 'gsi10sk', include: ANSWER_ATTRIBUTES },
+    { name: 'gsi11', partitionKey: 'gsi11pk', sortKey: 'gsi11sk', include: ANSWER_ATTRIBUTES },
   ],
 } as const;
 
 export type IndexName = (typeof TABLE.indexes)[number]['name'];
+
+/** What an index holds of an item beside the keys: nothing, everything, or the attributes it names. */
+export function projectionOf(
+  index: (typeof TABLE.indexes)[number],
+): { type: 'KEYS_ONLY' | 'ALL' } | { type: 'INCLUDE'; attributes: readonly string[] } {
+  if ('include' in index) return { type: 'INCLUDE', attributes: index.include };
+  return { type: 'keysOnly' in index ? 'KEYS_ONLY' : 'ALL' };
+}
 
 /** The key attribute names of an index, as declared above. */
 export function indexAttributes(name: IndexName): { partitionKey: string; sortKey: string } {

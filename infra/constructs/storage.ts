@@ -2,7 +2,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { TABLE } from '../../shared/table.js';
+import { projectionOf, TABLE } from '../../shared/table.js';
 import type { SecretId } from '../grants.js';
 
 /**
@@ -23,11 +23,13 @@ export class Storage {
       removalPolicy: RemovalPolicy.RETAIN,
     });
     for (const index of TABLE.indexes) {
+      const projection = projectionOf(index);
       this.table.addGlobalSecondaryIndex({
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        projectionType: 'keysOnly' in index ? ProjectionType.KEYS_ONLY : ProjectionType.ALL,
+        projectionType: ProjectionType[projection.type],
+        ...(projection.type === 'INCLUDE' ? { nonKeyAttributes: [...projection.attributes] } : {}),
       });
     }
     const secret = (secretId: string, description: string) =>

@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { ASYNC_FAILURES, MAX_RECEIVE_COUNT, QUEUE_VISIBILITY_TIMEOUT_SECONDS, QUEUES, type QueueId } from '../../shared/queues.js';
-import { TABLE } from '../../shared/table.js';
+import { projectionOf, TABLE } from '../../shared/table.js';
 
 const indexDeclaration = (index: (typeof TABLE.indexes)[number]) => ({
   IndexName: index.name,
@@ -16,8 +16,15 @@ const indexDeclaration = (index: (typeof TABLE.indexes)[number]) => ({
     { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
     { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
   ],
-  Projection: { ProjectionType: 'keysOnly' in index ? ('KEYS_ONLY' as const) : ('ALL' as const) },
+  Projection: projection(index),
 });
+
+const projection = (index: (typeof TABLE.indexes)[number]) => {
+  const declared = projectionOf(index);
+  return declared.type === 'INCLUDE'
+    ? { ProjectionType: declared.type, NonKeyAttributes: [...declared.attributes] }
+    : { ProjectionType: declared.type };
+};
 
 /**
  * Creates the table from its one declaration, as the CDK stack does. A table kept from an older version (the local

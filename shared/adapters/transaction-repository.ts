@@ -12,16 +12,35 @@ import { cancelledByCondition, db, isConditionFailure, type Item } from './dynam
 import { counterUpdates, type TransactItem } from './result-counters.js';
 import { contactGone, retentionAttributes, unexpired } from './personal-copies.js';
 
+/** The answer indexes' shards (keys.answersByShard): a tenant's peak of answers spread over this many partitions. */
+export const ANSWER_SHARDS = 8;
+
 /**
  * Evaluations live on their transaction's item: the rating, its items and where the answer came from. These index
- * attributes make them listable by date (gsi2, a partition a month, newest first) and findable by the
- * transaction's external id (gsi4).
+ * attributes make them listable by date (gsi2, a partition a month, newest first), findable by the transaction's
+ * external id (gsi4), and listed as answers by store (gsi10) and across the tenant (gsi11). The answer indexes are
+ * projections of the item, so a redelivered answer writes the same entries, a correction updates them, and erasure
+ * and retention, which strip the item, strip them too.
  */
-export function evaluationIndex(tenantId: number, transaction: { id: number; transaction_id: string | null }, answeredAt: string): Item {
+export function evaluationIndex(
+  tenantId: number,
+  transaction: { id: number; transaction_id: string | null; store_id: number },
+  answeredAt: string,
+): Item {
   return {
     answered_at: answeredAt,
     ...inIndex('gsi2', keys.evaluationsByMonth(tenantId, answeredAt.slice(0, 7)), keys.evaluationSort(answeredAt, transaction.id)),
     ...(transaction.transaction_id ? inIndex('gsi4', keys.evaluationByExternalId(tenantId, transaction.transaction_id), answeredAt) : {}),
+    ...answerIndex(tenantId, transaction, answeredAt),
+  };
+}
+
+/** The answer indexes' entries of an answered transaction (by store, and in the tenant's shards). */
+export function answerIndex(tenantId: number, transaction: { id: number; store_id: number }, answeredAt: string): Item {
+  const sort = keys.evaluationSort(answeredAt, transaction.id);
+  return {
+    ...inIndex('gsi10', keys.answersByStore(tenantId, transaction.store_id), sort),
+    ...inIndex('gsi11', keys.answersByShard(tenantId, transaction.id % ANSWER_SHARDS), sort),
   };
 }
 

@@ -7,6 +7,10 @@ import * as v from 'valibot';
 export interface ResponseDoc {
   description: string;
   schema?: v.GenericSchema;
+  /** Other media types the same answer may come in, by `Accept` (a text body each, CSV say). */
+  alternatives?: readonly string[];
+  /** The answer carries a `Link` header to the next page (rel="next") when there is one. */
+  nextLink?: true;
 }
 
 export const ProblemBody = v.object({

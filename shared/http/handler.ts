@@ -56,11 +56,15 @@ export interface RequestInput<B, P, Q> {
   sent: unknown;
   /** Which of the tenant's API keys made the request (null on anonymous routes). */
   keyId: string | null;
+  /** The request's `Accept` header, for the routes that answer more than JSON. */
+  accept: string | undefined;
 }
 
 export interface Reply {
   status: number;
   body?: unknown;
+  /** A body sent as it is, not as JSON (its `content-type` in `headers`). */
+  text?: string;
   headers?: Record<string, string>;
 }
 
@@ -98,6 +102,7 @@ export function httpHandler<
         user,
         sent,
         keyId: keyIdOf(event),
+        accept: event.headers?.accept,
       };
     } catch (invalid) {
       // A valid request checks its token beside its read (one round trip); an invalid one checks it first.
@@ -116,7 +121,7 @@ export function httpHandler<
     return {
       statusCode: reply.status,
       headers: { 'content-type': 'application/json', ...API_HEADERS, 'x-request-id': requestId, ...reply.headers },
-      body: reply.body === undefined ? '' : JSON.stringify(reply.body),
+      body: reply.text ?? (reply.body === undefined ? '' : JSON.stringify(reply.body)),
     };
   };
 

@@ -6,6 +6,7 @@ import { warmLatency } from '../../bench/latency.js';
 import { consumerThroughput } from '../../bench/throughput.js';
 import { growth } from '../../bench/growth.js';
 import { retentionCost } from '../../bench/retention-cost.js';
+import { answersCost, answersGrowth } from '../../bench/answers-cost.js';
 import { routes, succeeded } from '../../infra/routes.js';
 import { fixture, type Fixture } from '../reliability/fixtures.js';
 
@@ -42,6 +43,35 @@ describe('benchmarks, one iteration each', () => {
     expect(number(table[1]![3]) - number(table[0]![3])).toBe(1);
     expect(number(table[2]![3])).toBeGreaterThanOrEqual(1);
   });
+
+  it('answers cost: the index entries of an answer and the read units of its pages', async () => {
+    const [entries, pages] = (await answersCost(await fixture()))
+      .split('\n\n')
+      .filter((part) => part.startsWith('|'))
+      .map(rows);
+    expect(entries!.map((row) => row[0])).toEqual(['gsi10', 'gsi11']);
+    // An entry holds what a listing shows, less than the whole item.
+    for (const row of entries!) expect(number(row[1])).toBeLessThan(number(row[2]));
+    expect(pages!.map((row) => row[0])).toEqual([
+      "a store's first page (20 answers)",
+      "every store's first page (20 answers, 8 shards)",
+      'detractors with a comment, first page',
+    ]);
+    expect(number(pages![0]![1])).toBe(20);
+    expect(number(pages![1]![2])).toBe(8);
+  }, 60_000);
+
+  it("answers growth: a store's answers grown to each size, and its first pages measured at each", async () => {
+    const table = rows(await answersGrowth(await fixture(), [10, 30]));
+    // The fixture's own answer is there too: 11 at the first size.
+    expect(table.map((row) => [row[0], row[1], row[2]])).toEqual([
+      ["a store's first page", '10', '11'],
+      ["every store's first page", '10', '11'],
+      ["a store's first page", '30', '20'],
+      ["every store's first page", '30', '20'],
+    ]);
+    for (const row of table) expect(number(row[4]), row[0]).toBeGreaterThan(0);
+  }, 60_000);
 
   it('cost per operation: every route, answered 2xx, with its round trips beside a floor', async () => {
     const table = rows(await costPerOperation(f));
@@ -90,7 +120,7 @@ describe('benchmarks, one iteration each', () => {
   it('growth: a tenant is grown through the consumer and each read is measured at each size', async () => {
     const table = rows(await growth(await fixture(), [10, 30]));
     const measured = table.filter((row) => !row[0]!.startsWith('*'));
-    expect(measured).toHaveLength(10);
+    expect(measured).toHaveLength(14);
     for (const row of measured) {
       expect(number(row[3]), row[0]).toBeGreaterThan(0);
       expect(number(row[4]), row[0]).toBeGreaterThan(0);

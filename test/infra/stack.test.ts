@@ -82,7 +82,7 @@ describe('the CDK stacks', () => {
       'Test/PublicApi/PagesRoutes': 35,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
-      'Test/PublicApi/InsightsRoutes': 30,
+      'Test/PublicApi/InsightsRoutes': 37,
       'Test/PublicApi/PrivacyRoutes': 28,
       'Test/ChatbotApi': 20,
       'Test/ChatbotApi/SurveyRoutes': 21,
@@ -200,6 +200,7 @@ describe('the CDK stacks', () => {
       'listCustomers',
       'listEmployees',
       'listEvaluations',
+      'listAnswers',
     ]);
   });
 
@@ -333,7 +334,9 @@ describe('the CDK stacks', () => {
     expect(withAction('dynamodb:DeleteItem')).toEqual(
       ['privacyRequests', 'putEmployeeStores', 'updateCustomer', 'updateEmployee', 'updateStore'].sort(),
     );
-    expect(withAction('dynamodb:BatchWriteItem')).toEqual(['attemptScheduler', 'getCustomer', 'getPrivacyExport', 'listCustomers'].sort());
+    expect(withAction('dynamodb:BatchWriteItem')).toEqual(
+      ['attemptScheduler', 'getCustomer', 'getPrivacyExport', 'listAnswers', 'listCustomers'].sort(),
+    );
     expect(withAction('dynamodb:PutItem').length).toBeGreaterThan(0);
     // The sale only queues; it reads the table only to check its key when the authorizer could not.
     expect(granted.postV2Transaction).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);

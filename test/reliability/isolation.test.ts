@@ -35,6 +35,8 @@ const ALLOWED: Record<string, number[]> = {
   // Its own journey loja, with no answers: nothing of the first tenant's counts.
   getResults: [200],
   listWebhookDeliveries: [200],
+  // Its own answers (none): nothing of the first tenant's.
+  listAnswers: [200],
   getTransactionRequest: [404],
   createStore: [201],
   createCustomer: [200],

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { referencePaths, routes } from '../../infra/routes.js';
 import { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import { keys } from '../../shared/keys.js';
-import { TABLE } from '../../shared/table.js';
+import { projectionOf, TABLE } from '../../shared/table.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -87,7 +87,7 @@ describe('the README', () => {
           name: index.name,
           partitionKey: index.partitionKey,
           sortKey: index.sortKey,
-          projection: 'keysOnly' in index && index.keysOnly ? 'keys only' : 'all',
+          projection: { KEYS_ONLY: 'keys only', ALL: 'all', INCLUDE: 'the answer attributes' }[projectionOf(index).type],
         })),
       );
     });
@@ -136,6 +136,8 @@ describe('the README', () => {
       evaluationsByMonth: [keys.evaluationsByMonth(7, '2026-11')],
       evaluationSort: [keys.evaluationSort('2026-11-23T10:00:00Z', 123456)],
       evaluationByExternalId: [keys.evaluationByExternalId(7, 'X-1')],
+      answersByStore: [keys.answersByStore(7, 1)],
+      answersByShard: [keys.answersByShard(7, 3)],
       results: [{ pk: keys.results(7, 1, '2026-11'), sk: keys.resultSort('day', 'store', [1], '2026-11-23') }],
       resultSort: [{ pk: keys.results(7, 1, '2026'), sk: keys.resultSort('month', 'store', [1], '2026-11') }],
       failedDeliveries: [{ pk: keys.failedDeliveries(7), sk: keys.failedDeliverySort('2026-11-23T10:00:00Z', 'e1', 1) }],

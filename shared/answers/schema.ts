@@ -1,0 +1,84 @@
+import * as v from 'valibot';
+import { calendarDate, integerString, MAX_INT_ID, pagingQuery, text } from '../schema.js';
+import { INDICATORS, type Indicator } from '../tenants/config-schema.js';
+
+/** Where a score falls: detractor, passive, promoter on the NPS scale; low, mid, high on any other. */
+export const NPS_BUCKETS = ['detractor', 'passive', 'promoter'] as const;
+export const SCALE_BUCKETS = ['low', 'mid', 'high'] as const;
+export const BUCKETS = [...NPS_BUCKETS, ...SCALE_BUCKETS] as const;
+export type Bucket = (typeof BUCKETS)[number];
+
+/**
+ * The scores of a bucket on an indicator's scale, or null when the bucket is not one of that scale's. NPS: 0-6
+ * detractors, 7-8 passives, 9-10 promoters. Other scales: below, at and above the scale's middle (csat 1-2, 3, 4-5;
+ * ces 1-3, 4, 5-7; binary 0 and 1, no middle).
+ */
+export function scoresOf(indicator: Indicator, bucket: Bucket): { min: number; max: number } | null {
+  const { min, max } = INDICATORS[indicator];
+  if (indicator === 'nps')
+    return { detractor: { min: 0, max: 6 }, passive: { min: 7, max: 8 }, promoter: { min: 9, max: 10 } }[bucket as 'detractor'] ?? null;
+  const middle = (min + max) / 2;
+  const ranges = {
+    low: { min, max: Math.ceil(middle) - 1 },
+    mid: Number.isInteger(middle) ? { min: middle, max: middle } : null,
+    high: { min: Math.floor(middle) + 1, max },
+  };
+  return ranges[bucket as 'low'] ?? null;
+}
+
+/** The bucket a score falls in on its indicator's scale (null off the scale: a journey whose scale changed since). */
+export function bucketOf(indicator: Indicator, score: number): Bucket | null {
+  const buckets = indicator === 'nps' ? NPS_BUCKETS : SCALE_BUCKETS;
+  return (
+    buckets.find((bucket) => {
+      const range = scoresOf(indicator, bucket);
+      return range !== null && score >= range.min && score <= range.max;
+    }) ?? null
+  );
+}
+
+/** The most days one listing spans: a year and a month, like the results. */
+export const MAX_ANSWER_DAYS = 400;
+/** The days listed when no `from` is given: the 30 before `to`, and it. */
+export const DEFAULT_ANSWER_DAYS = 31;
+
+export const AnswersQuery = v.strictObject({
+  /** A journey's slug or id. */
+  journey: v.optional(text(64)),
+  store: v.optional(integerString(1, MAX_INT_ID)),
+  employee: v.optional(integerString(1, MAX_INT_ID)),
+  from: v.optional(calendarDate),
+  to: v.optional(calendarDate),
+  bucket: v.optional(v.picklist(BUCKETS, `must be one of ${BUCKETS.join(', ')}`)),
+  class: v.optional(integerString(1, MAX_INT_ID)),
+  has_comment: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
+  limit: pagingQuery.limit,
+  cursor: pagingQuery.cursor,
+});
+export type AnswersQuery = v.InferOutput<typeof AnswersQuery>;
+
+export const AnswerBody = v.object({
+  /** The transaction answered (its id, and the caller's transaction_id when it sent one). */
+  id: v.number(),
+  transaction_id: v.nullable(v.string()),
+  answered_at: v.string(),
+  journey: v.object({ id: v.number(), slug: v.string(), indicator: v.string() }),
+  store: v.number(),
+  employee: v.number(),
+  customer: v.object({ id: v.number(), name: v.nullable(v.string()) }),
+  /** Where the answer came from: a survey channel, `chatbot`, or `api` for a rating registered with the sale. */
+  channel: v.string(),
+  score: v.number(),
+  bucket: v.nullable(v.picklist(BUCKETS)),
+  comment: v.nullable(v.string()),
+  classes: v.array(v.object({ class_id: v.number(), label: v.nullable(v.string()), score: v.number() })),
+});
+export type AnswerBody = v.InferOutput<typeof AnswerBody>;
+
+export const AnswersBody = v.object({
+  data: v.array(AnswerBody),
+  limit: v.number(),
+  /** Where the next page starts (also in the `Link` header, rel="next"); null on the last page. */
+  next_cursor: v.nullable(v.string()),
+});
+export type AnswersBody = v.InferOutput<typeof AnswersBody>;
