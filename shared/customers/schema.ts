@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { timestamps } from '../schema.js';
+import { LOCALES } from '../locale.js';
 
 export const Customer = v.object({
   id: v.number(),
@@ -12,6 +13,8 @@ export const Customer = v.object({
   gender: v.nullable(v.string()),
   client_id: v.nullable(v.string()),
   opt_out: v.boolean(),
+  /** The language the customer's surveys speak (before the journey's and the tenant's). */
+  locale: v.optional(v.picklist(LOCALES)),
   ...timestamps,
 });
 export type Customer = v.InferOutput<typeof Customer>;
