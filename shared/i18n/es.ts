@@ -28,7 +28,7 @@ export const es: Catalogue = {
   'classQuestion.nps': 'De 0 a 10, ¿cómo evalúa: {label}?',
   'classQuestion.csat': '¿Qué tan satisfecho está con: {label}?',
   'classQuestion.csat5Stars': '¿Cuántas estrellas le da a: {label}?',
-  'classQuestion.ces': '¿Fue fácil: {label}?',
+  'classQuestion.ces': '¿Qué tan fácil fue: {label}?',
   'classQuestion.binary': '¿Quedó satisfecho con: {label}?',
   'followUp.detractor': '¿Qué podemos mejorar?',
   'followUp.passive': '¿Qué faltó para que la nota fuera 10?',

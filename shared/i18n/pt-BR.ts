@@ -29,7 +29,7 @@ export const ptBR = {
   'classQuestion.nps': 'De 0 a 10, como você avalia: {label}?',
   'classQuestion.csat': 'Qual a sua satisfação com: {label}?',
   'classQuestion.csat5Stars': 'Quantas estrelas você dá para: {label}?',
-  'classQuestion.ces': 'Foi fácil: {label}?',
+  'classQuestion.ces': 'Quão fácil foi: {label}?',
   'classQuestion.binary': 'Você ficou satisfeito com: {label}?',
   'followUp.detractor': 'O que podemos melhorar?',
   'followUp.passive': 'O que faltou para a nota ser 10?',
