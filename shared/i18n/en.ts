@@ -75,7 +75,7 @@ export const en: Catalogue = {
   'email.greeting': '{named, select, yes {Hello, {name}!} other {Hello!}}',
   'email.intro': 'Thank you for choosing {company}. It only takes a few seconds:',
   'email.scoreLabel': 'Score {score}',
-  'email.orAnswer': 'Or answer at:',
+  'email.openSurvey': 'Open the full survey',
   'email.answerAt': 'Answer at: {link}',
   'email.unsubscribeQuestion': 'No more surveys?',
   'email.unsubscribeLink': 'Unsubscribe',

@@ -75,7 +75,7 @@ export const es: Catalogue = {
   'email.greeting': '{named, select, yes {¡Hola, {name}!} other {¡Hola!}}',
   'email.intro': 'Gracias por elegir {company}. Solo le tomará unos segundos:',
   'email.scoreLabel': 'Nota {score}',
-  'email.orAnswer': 'O responda en:',
+  'email.openSurvey': 'Abrir la encuesta completa',
   'email.answerAt': 'Responda en: {link}',
   'email.unsubscribeQuestion': '¿No quiere recibir más encuestas?',
   'email.unsubscribeLink': 'Cancelar suscripción',

@@ -77,7 +77,7 @@ export const ptBR = {
   'email.greeting': '{named, select, yes {Olá, {name}!} other {Olá!}}',
   'email.intro': 'Obrigado por escolher {company}. Leva só alguns segundos:',
   'email.scoreLabel': 'Nota {score}',
-  'email.orAnswer': 'Ou responda em:',
+  'email.openSurvey': 'Abrir a pesquisa completa',
   'email.answerAt': 'Responda em: {link}',
   'email.unsubscribeQuestion': 'Não quer mais receber pesquisas?',
   'email.unsubscribeLink': 'Cancelar inscrição',

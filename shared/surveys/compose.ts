@@ -12,6 +12,21 @@ import { questionOf, scaleEnds, scoreLabel, scoreName, scoresOf } from './questi
 export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/** A brand colour a page or an e-mail can use as it is: #rrggbb only (the brand's rules check its contrast where it is set). */
+export const safeColour = (colour: string | undefined) => (colour && /^#[0-9a-fA-F]{6}$/.test(colour) ? colour : undefined);
+
+/** A logo a page or an e-mail may load: an https address (http only on this machine), with its origin for the policy. */
+export function safeLogo(url: string | undefined): { url: string; origin: string } | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    const local = parsed.protocol === 'http:' && ['localhost', '127.0.0.1'].includes(parsed.hostname);
+    return parsed.protocol === 'https:' || local ? { url: parsed.href, origin: parsed.origin } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export const firstName = (name: string | null | undefined) => (name ?? '').trim().split(/\s+/)[0] ?? '';
 
 /** What a message shows of the tenant: its name, and its colour and logo when it set them. */
@@ -55,13 +70,13 @@ export function surveyEmail(input: SurveyEmailInput): { subject: string; html: s
   const { indicator } = input.journey;
   const scores = scoresOf(indicator);
   const [low, high] = scaleEnds(indicator, t);
-  const colour = input.brand.colour && /^#[0-9a-fA-F]{6}$/.test(input.brand.colour) ? input.brand.colour : '#0b5cad';
-  const logo = input.brand.logoUrl && /^https:\/\//.test(input.brand.logoUrl) ? input.brand.logoUrl : undefined;
+  const colour = safeColour(input.brand.colour) ?? '#0b5cad';
+  const logo = safeLogo(input.brand.logoUrl)?.url;
   const subject = t('email.subject', { company });
   const button = (score: number) =>
     `<td align="center" style="padding:2px 1px"><a href="${escapeHtml(`${input.link}?score=${score}`)}" ` +
-    `style="display:inline-block;min-width:${BUTTON}px;height:${BUTTON}px;line-height:${BUTTON}px;border-radius:6px;background:${colour};color:#ffffff;` +
-    `font:bold 17px Arial,sans-serif;text-decoration:none;text-align:center" aria-label="${escapeHtml(t('email.scoreLabel', { score: scoreName(indicator, score, t) }))}">${escapeHtml(scoreLabel(indicator, score, t))}</a></td>`;
+    `style="display:inline-block;min-width:${BUTTON}px;height:${BUTTON}px;border-radius:6px;background:${colour};color:#ffffff;` +
+    `font:bold 17px/${BUTTON}px Arial,sans-serif;text-decoration:none;text-align:center" aria-label="${escapeHtml(t('email.scoreLabel', { score: scoreName(indicator, score, t) }))}">${escapeHtml(scoreLabel(indicator, score, t))}</a></td>`;
   const rows = scoreRows(scores)
     .map(
       (row) =>
@@ -83,7 +98,7 @@ export function surveyEmail(input: SurveyEmailInput): { subject: string; html: s
 ${rows}
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="font:13px Arial,sans-serif;color:#4b5563"><tr>
 <td align="left" style="padding-top:6px">${end(scores[0]!, low)}</td><td align="right" style="padding-top:6px">${end(scores.at(-1)!, high)}</td></tr></table>
-<p style="margin:20px 0 0">${escapeHtml(t('email.orAnswer'))} <a href="${escapeHtml(input.link)}" style="color:${colour};word-break:break-all">${escapeHtml(input.link)}</a></p>
+<p style="margin:20px 0 0"><a href="${escapeHtml(input.link)}" style="color:${colour};display:inline-block;padding:12px 0">${escapeHtml(t('email.openSurvey'))}</a></p>
 </td></tr>
 <tr><td style="padding:12px;border-top:1px solid #e5e7eb;font:13px/1.5 Arial,sans-serif;color:#4b5563">
 ${escapeHtml(t('email.unsubscribeQuestion'))} <a href="${escapeHtml(input.unsubscribeLink)}" style="color:#374151;display:inline-block;padding:12px 0">${escapeHtml(t('email.unsubscribeLink'))}</a>

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { BUCKETS, type Bucket, type Indicator } from '../tenants/config-schema.js';
 import type { Locale } from '../locale.js';
 import { translator, type Translate } from '../i18n/messages.js';
-import { escapeHtml } from './compose.js';
+import { escapeHtml, safeColour, safeLogo } from './compose.js';
 import { bucketOf, scaleEnds, scoreLabel, scoreName, scoresOf } from './questions.js';
 import { FAVICON_LINK } from '../favicon.js';
 import { unsubscribeOf } from './paths.js';
@@ -52,10 +52,10 @@ legend{font-weight:600;margin-bottom:.5rem;padding:0}.scale{display:grid}.n2{gri
 .scale span{flex:1;display:flex;align-items:center;justify-content:center;margin:2px;border:2px solid var(--brand);border-radius:.5rem;color:var(--brand);font-weight:700;background:#fff}
 .scale input:checked+span{background:var(--brand);color:#fff}.scale input:focus-visible+span{outline:3px solid #f59e0b;outline-offset:1px}
 .stars span{font-size:1.05rem}.ends{display:flex;justify-content:space-between;gap:1rem;font-size:.85rem;color:#4b5563;margin-top:.25rem}.ends span:last-child{text-align:right}
-label.block{display:block;font-weight:600;margin-bottom:.35rem}textarea{width:100%;min-height:6rem;font:inherit;padding:.5rem;border:2px solid #6b7280;border-radius:.5rem}
+label.block{display:block;font-weight:600;margin-bottom:.35rem}textarea{display:block;width:100%;min-height:6rem;font:inherit;padding:.5rem;border:2px solid #6b7280;border-radius:.5rem}
 textarea:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 button{width:100%;min-height:2.75rem;font:inherit;font-weight:700;padding:.8rem;border:0;border-radius:.5rem;background:var(--brand);color:#fff;cursor:pointer;margin-top:.5rem}
-.hint{font-size:.85rem;color:#4b5563}.error{border:2px solid #b91c1c;background:#fef2f2;color:#7f1d1d;border-radius:.5rem;padding:.75rem;margin-bottom:1rem}
+.hint{font-size:.85rem;color:#4b5563;margin:.35rem 0 1.25rem}.error{border:2px solid #b91c1c;background:#fef2f2;color:#7f1d1d;border-radius:.5rem;padding:.75rem;margin-bottom:1rem}
 .error ul{margin:.25rem 0 0;padding-left:1.2rem}.optional{font-weight:400;color:#4b5563}footer{text-align:center;font-size:.85rem;padding:1rem;color:#4b5563}
 footer a,.hint a{color:#374151;display:inline-block;padding:.6rem 0}${FOLLOW_UP_STYLE}
 @media (max-width:24rem){main{padding:.5rem 0}.card{border-radius:0;padding:1rem .375rem}}
@@ -78,21 +78,6 @@ const policyOf = (styles: string[], images: string[]) =>
 
 /** The policy of a page without a brand (the wrapper's error pages). */
 export const PLAIN_POLICY = policyOf([STYLE_HASH], []);
-
-/** A colour the page can use as it is: #rrggbb only (the brand's rules check its contrast where it is set). */
-const safeColour = (colour: string | undefined) => (colour && /^#[0-9a-fA-F]{6}$/.test(colour) ? colour : undefined);
-
-/** A logo the page may load: an https address (http only on this machine), with its origin for the policy. */
-function safeLogo(url: string | undefined): { url: string; origin: string } | undefined {
-  if (!url) return undefined;
-  try {
-    const parsed = new URL(url);
-    const local = parsed.protocol === 'http:' && ['localhost', '127.0.0.1'].includes(parsed.hostname);
-    return parsed.protocol === 'https:' || local ? { url: parsed.href, origin: parsed.origin } : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function layout(frame: PageFrame, title: string, body: string, footer = ''): Rendered {
   const colour = safeColour(frame.brand?.colour);

@@ -6,6 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
 import { LOCALES, type Locale } from '../../shared/locale.js';
+import { surveyPage } from '../../shared/surveys/page-html.js';
 import { overHttp } from '../support/api.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
 
@@ -68,10 +69,14 @@ async function accessibilityProblems(page: Page): Promise<string[]> {
   });
 }
 
+/** The document's width as laid out: more than the viewport means a horizontal scroll. */
+const scrollWidth = () =>
+  (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth;
+
 /** The page scrolls nowhere sideways, and every tap target of `selector` is at least 44 x 44 px. */
 async function fitsAndTaps(page: Page, selector: string, what: string) {
   const width = page.viewportSize()!.width;
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${what}: scroll width`).toBeLessThanOrEqual(width);
+  expect(await page.evaluate(scrollWidth), `${what}: scroll width`).toBeLessThanOrEqual(width);
   const boxes = await page
     .locator(selector)
     .evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [r.width, r.height]));
@@ -189,7 +194,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the survey in every language, on a phone
           await page.setViewportSize({ width: thanksWidth, height: 844 });
           await page.reload();
           expect(await page.getAttribute('html', 'lang')).toBe(locale);
-          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(thanksWidth);
+          expect(await page.evaluate(scrollWidth)).toBeLessThanOrEqual(thanksWidth);
           expect(await accessibilityProblems(page)).toEqual([]);
           await page.screenshot({ path: join(SCREENS, `thanks-${locale}-${thanksWidth}.png`), fullPage: true });
         }
@@ -197,4 +202,36 @@ describe.skipIf(!existsSync(CHROMIUM))('the survey in every language, on a phone
       }
     });
   }
+
+  it("paints the page in the brand's colour, still with no accessibility problem", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const rendered = surveyPage({
+      locale: 'pt-BR',
+      brand: { name: 'Ótica Visão', colour: '#7c2d12' },
+      token: 'tok',
+      customerFirstName: 'Maria',
+      question: {
+        field: 'score',
+        legend: 'De 0 a 10, quanto você recomendaria a Ótica Visão?',
+        indicator: 'nps',
+        chosen: 9,
+        optional: false,
+      },
+      followUps: [{ bucket: 'promoter', text: 'O que você mais gostou?' }],
+      classes: [{ field: 'class_1', legend: 'Quão fácil foi: Entrega?', indicator: 'ces', chosen: undefined, optional: true }],
+      comment: '',
+      problems: [],
+    });
+    await page.setContent(rendered.html);
+    const background = await page
+      .locator('input[value="9"] + span')
+      .evaluate(
+        (e) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(e).backgroundColor,
+      );
+    expect(background).toBe('rgb(124, 45, 18)');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.screenshot({ path: join(SCREENS, 'page-branded-390.png'), fullPage: true });
+    await context.close();
+  });
 });

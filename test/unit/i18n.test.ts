@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUES, chooseLocale, localeOfRequest, translator, type MessageKey } from '../../shared/i18n/messages.js';
 import { LOCALES } from '../../shared/locale.js';
 import { surveyEmail, surveySms } from '../../shared/surveys/compose.js';
-import { messagePage } from '../../shared/surveys/page-html.js';
+import { messagePage, PLAIN_POLICY, STYLE_HASH, surveyPage, unsubscribePage } from '../../shared/surveys/page-html.js';
 import { bucketOf } from '../../shared/surveys/questions.js';
 
 /** The arguments a message takes, with their kinds (plain, number, select, plural), from its parsed form. */
@@ -104,5 +105,62 @@ describe('the message catalogues', () => {
     expect([1, 2, 3, 4, 5].map((s) => bucketOf('csat', s))).toEqual(['low', 'low', 'mid', 'high', 'high']);
     expect([1, 3, 4, 5, 6, 7].map((s) => bucketOf('ces', s))).toEqual(['low', 'low', 'mid', 'mid', 'high', 'high']);
     expect([0, 1].map((s) => bucketOf('binary', s))).toEqual(['low', 'high']);
+  });
+});
+
+describe('the brand on pages and e-mail', () => {
+  const view = (brand: { name: string; colour?: string; logoUrl?: string }) =>
+    surveyPage({
+      locale: 'en',
+      brand,
+      token: 'tok',
+      customerFirstName: '',
+      question: { field: 'score', legend: 'Q?', indicator: 'nps', chosen: undefined, optional: false },
+      followUps: [],
+      classes: [],
+      comment: '',
+      problems: [],
+    });
+
+  it("shows the name, the logo as header and favicon, and the colour; the policy admits exactly the logo's origin and the colour's sheet", () => {
+    const page = view({ name: 'Ótica Visão', colour: '#7c2d12', logoUrl: 'https://cdn.example/t/7/logo.png' });
+    expect(page.html).toContain('<span>Ótica Visão</span>');
+    expect(page.html).toContain('<img src="https://cdn.example/t/7/logo.png" alt=""');
+    expect(page.html).toContain('<link rel="icon" href="https://cdn.example/t/7/logo.png">');
+    expect(page.html).toContain('<style>:root{--brand:#7c2d12}</style>');
+    const sheet = `'sha256-${createHash('sha256').update(':root{--brand:#7c2d12}').digest('base64')}'`;
+    expect(page.policy).toContain(`style-src ${STYLE_HASH} ${sheet};`);
+    expect(page.policy).toContain("img-src 'self' data: https://cdn.example;");
+  });
+
+  it('ignores a colour or logo it cannot use safely, and keeps the default icon and policy', () => {
+    const page = view({ name: 'X', colour: 'red;}body{display:none', logoUrl: 'javascript:alert(1)' });
+    expect(page.html).not.toContain('--brand:red');
+    expect(page.html).not.toContain('javascript:');
+    expect(page.policy).toBe(PLAIN_POLICY);
+    expect(view({ name: 'X', logoUrl: 'http://evil.example/x.png' }).html).not.toContain('evil.example');
+  });
+
+  it("names the company on the unsubscribe page instead of 'this company'", () => {
+    for (const [locale, text] of [
+      ['pt-BR', 'Você deixará de receber pesquisas de satisfação de Ótica Visão.'],
+      ['es', 'Dejará de recibir encuestas de satisfacción de Ótica Visão.'],
+      ['en', 'You will no longer receive satisfaction surveys from Ótica Visão.'],
+    ] as const)
+      expect(unsubscribePage({ locale, brand: { name: 'Ótica Visão' } }, 'tok').html).toContain(text);
+  });
+
+  it('paints the e-mail in the colour and heads it with the logo', () => {
+    const mail = surveyEmail({
+      customerName: null,
+      brand: { name: 'Ótica Visão', colour: '#7c2d12', logoUrl: 'https://cdn.example/t/7/logo.png' },
+      journey: { indicator: 'csat' },
+      locale: 'pt-BR',
+      link: 'https://x.example/s/tok',
+      unsubscribeLink: 'https://x.example/s/tok/unsubscribe',
+    });
+    expect(mail.html).toContain('background:#7c2d12');
+    expect(mail.html).toContain('<img src="https://cdn.example/t/7/logo.png"');
+    expect(mail.subject).toBe('Como foi sua experiência com Ótica Visão?');
   });
 });
