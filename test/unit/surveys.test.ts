@@ -401,6 +401,25 @@ describe('the survey page', () => {
     expect((await showSurvey(p.token(), undefined, p.ports, SECRET, NOW)).html).toContain('Obrigado');
   });
 
+  it("thanks in the words of the main score's bucket: the journey's own in the survey's language, else the built-in ones", async () => {
+    const detractor = memoryPage();
+    const posted = await submitSurvey(detractor.token(), new URLSearchParams({ score: '3' }), detractor.ports, SECRET, NOW);
+    expect(posted.status).toBe(303);
+    expect(posted.html).toContain('Sentimos muito que a experiência não tenha sido boa: Loja Centro vai ler o que você contou.');
+    const answered = memoryPage({ status: 'answered', score: 10, locale: 'en' });
+    expect((await showSurvey(answered.token(), undefined, answered.ports, SECRET, NOW)).html).toContain(
+      'We are glad you enjoyed Loja Centro!',
+    );
+    settings.journeys[0]!.thanks = { promoter: { en: 'Thanks, see you soon at {company}!' } };
+    try {
+      const own = await showSurvey(answered.token(), undefined, answered.ports, SECRET, NOW);
+      expect(own.html).toContain('Thanks, see you soon at Loja Centro!');
+      expect(own.html).toContain('<html lang="en">');
+    } finally {
+      delete settings.journeys[0]!.thanks;
+    }
+  });
+
   it('answers 400 with the form and the problem for a missing, out-of-scale or unknown field, and records nothing', async () => {
     const p = memoryPage();
     const cases: [Record<string, string>, string][] = [
