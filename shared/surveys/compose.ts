@@ -101,7 +101,7 @@ ${rows}
 <p style="margin:20px 0 0"><a href="${escapeHtml(input.link)}" style="color:${colour};display:inline-block;padding:12px 0">${escapeHtml(t('email.openSurvey'))}</a></p>
 </td></tr>
 <tr><td style="padding:12px;border-top:1px solid #e5e7eb;font:13px/1.5 Arial,sans-serif;color:#4b5563">
-${escapeHtml(t('email.unsubscribeQuestion'))} <a href="${escapeHtml(input.unsubscribeLink)}" style="color:#374151;display:inline-block;padding:12px 0">${escapeHtml(t('email.unsubscribeLink'))}</a>
+${escapeHtml(t('email.unsubscribeQuestion'))} <a href="${escapeHtml(input.unsubscribeLink)}" style="color:#374151;display:inline-block;padding:13px 0">${escapeHtml(t('email.unsubscribeLink'))}</a>
 </td></tr></table></td></tr></table></body></html>`;
   const text = [
     greeting,

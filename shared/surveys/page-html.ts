@@ -57,7 +57,7 @@ textarea:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #f
 button{width:100%;min-height:2.75rem;font:inherit;font-weight:700;padding:.8rem;border:0;border-radius:.5rem;background:var(--brand);color:#fff;cursor:pointer;margin-top:.5rem}
 .hint{font-size:.85rem;color:#4b5563;margin:.35rem 0 1.25rem}.error{border:2px solid #b91c1c;background:#fef2f2;color:#7f1d1d;border-radius:.5rem;padding:.75rem;margin-bottom:1rem}
 .error ul{margin:.25rem 0 0;padding-left:1.2rem}.optional{font-weight:400;color:#4b5563}footer{text-align:center;font-size:.85rem;padding:1rem;color:#4b5563}
-footer a,.hint a{color:#374151;display:inline-block;padding:.6rem 0}${FOLLOW_UP_STYLE}
+footer a,.hint a{color:#374151;display:inline-block;padding:.75rem 0}${FOLLOW_UP_STYLE}
 @media (max-width:24rem){main{padding:.5rem 0}.card{border-radius:0;padding:1rem .375rem}}
 @media (min-width:36rem){.n11{grid-template-columns:repeat(11,1fr)}.n11 label,.n11 label:nth-child(7){grid-column:auto}}`;
 
