@@ -45,26 +45,27 @@ const secret = v.pipe(
 
 const locale = v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`);
 
+/** One of `schema` per language (`satisfies` keeps it to LOCALES: a language added there fails to compile here). */
+const perLocale = <S>(schema: () => S) => ({ 'pt-BR': schema(), es: schema(), en: schema() }) satisfies Record<Locale, S>;
+
 /** A text the tenant writes once per language it speaks; a language it leaves out gets the built-in text. */
-const localized = (max: number) =>
-  v.strictObject(
-    Object.fromEntries(LOCALES.map((l) => [l, v.optional(name(max))])) as Record<
-      Locale,
-      v.OptionalSchema<ReturnType<typeof name>, undefined>
-    >,
-  );
+const localized = (max: number) => v.strictObject(perLocale(() => v.optional(name(max))));
 export type LocalizedText = Partial<Record<Locale, string>>;
 
 /** The buckets a main score falls in: NPS's three groups, thirds of the scale for the other indicators. */
 export const BUCKETS = ['detractor', 'passive', 'promoter', 'low', 'mid', 'high'] as const;
 export type Bucket = (typeof BUCKETS)[number];
-const byBucket = (max: number) =>
-  v.strictObject(
-    Object.fromEntries(BUCKETS.map((b) => [b, v.optional(localized(max))])) as Record<
-      Bucket,
-      v.OptionalSchema<ReturnType<typeof localized>, undefined>
-    >,
-  );
+const byBucket = (max: number) => {
+  const text = () => v.optional(localized(max));
+  return v.strictObject({
+    detractor: text(),
+    passive: text(),
+    promoter: text(),
+    low: text(),
+    mid: text(),
+    high: text(),
+  } satisfies Record<Bucket, unknown>);
+};
 
 export const ClassConfig = v.strictObject({
   id,
@@ -195,17 +196,7 @@ export const DeliveryConfig = v.strictObject({
       language: whatsAppLanguage,
       /** The approved template of each survey language; a language without one uses `template` and `language`. */
       templates: v.optional(
-        v.strictObject(
-          Object.fromEntries(
-            LOCALES.map((l) => [l, v.optional(v.strictObject({ template: name(512), language: whatsAppLanguage }))]),
-          ) as Record<
-            Locale,
-            v.OptionalSchema<
-              v.StrictObjectSchema<{ template: ReturnType<typeof name>; language: typeof whatsAppLanguage }, undefined>,
-              undefined
-            >
-          >,
-        ),
+        v.strictObject(perLocale(() => v.optional(v.strictObject({ template: name(512), language: whatsAppLanguage })))),
       ),
     }),
   ),
