@@ -2,14 +2,13 @@ import { ConcurrentEditError, GoneError, NotFoundError, ValidationError } from '
 import { isSupported, INDICATORS, type Indicator, type JourneyConfig, type Settings } from '../tenants/config-schema.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import { translator, type MessageKey, type Translate } from '../i18n/messages.js';
-import { firstName } from './compose.js';
+import { firstName, type SurveyBrand } from './compose.js';
 import { readSurveyLink, type SurveyLink } from './link.js';
 import {
   MAX_COMMENT_LENGTH,
   messagePage,
   surveyPage,
   unsubscribePage,
-  type PageBrand,
   type PageFrame,
   type Rendered,
   type ScaleQuestion,
@@ -47,7 +46,7 @@ export interface PagePorts {
   transaction(tenantId: number, id: number): Promise<PageTransaction | undefined>;
   settings(tenantId: number): Promise<Settings>;
   /** What the pages show of the tenant (its name, colour and logo) for a survey of this store. */
-  brand(tenantId: number, storeId: number): Promise<PageBrand>;
+  brand(tenantId: number, storeId: number): Promise<SurveyBrand>;
   /**
    * The one answer path (the chatbot's POST /survey): the answer becomes the transaction's rating and evaluation.
    * `read` is what `transaction` answered for this request, so that the transaction need not be read again.
@@ -74,7 +73,7 @@ interface Opened {
   transaction: PageTransaction;
   journey: JourneyConfig;
   settings: Settings;
-  frame: PageFrame & { brand: PageBrand };
+  frame: PageFrame & { brand: SurveyBrand };
   t: Translate;
 }
 

@@ -29,8 +29,11 @@ export function safeLogo(url: string | undefined): { url: string; origin: string
 
 export const firstName = (name: string | null | undefined) => (name ?? '').trim().split(/\s+/)[0] ?? '';
 
-/** What a message shows of the tenant: its name, and its colour and logo when it set them. */
-export interface MessageBrand {
+/**
+ * What a page or a message shows of the tenant: its name, and its colour and logo when it set them (the brand
+ * branch's `Brand` fills it).
+ */
+export interface SurveyBrand {
   name: string;
   colour?: string;
   logoUrl?: string;
@@ -38,7 +41,7 @@ export interface MessageBrand {
 
 export interface SurveyEmailInput {
   customerName: string | null;
-  brand: MessageBrand;
+  brand: SurveyBrand;
   journey: Pick<JourneyConfig, 'question' | 'questions' | 'indicator'>;
   locale: Locale;
   link: string;

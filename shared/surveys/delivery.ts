@@ -3,7 +3,7 @@ import { sentTally } from '../results/tally.js';
 import { logger } from '../logger.js';
 import { count } from '../metrics.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
-import { firstName, surveyEmail, surveySms, type MessageBrand } from './compose.js';
+import { firstName, surveyEmail, surveySms, type SurveyBrand } from './compose.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import { translator } from '../i18n/messages.js';
 import type { DispatchMessage } from './dispatch.js';
@@ -112,7 +112,7 @@ export async function deliverSurvey(
     const journey = settings.journeys.find((j) => j.id === attempt.journeyId);
     if (!journey) return await fail('not_configured', 'the journey no longer exists');
     // Until the tenant's brand (shared/tenants/brand.ts) is wired in, messages carry the store's name and no logo.
-    const brand: MessageBrand = { name: await ports.stores.tradeName(key.tenantId, attempt.storeId) };
+    const brand: SurveyBrand = { name: await ports.stores.tradeName(key.tenantId, attempt.storeId) };
     // Every attempt's link lapses with the survey: its validity counts from the first attempt sent.
     const expiresAt = attempt.expiresAt ? new Date(attempt.expiresAt) : new Date(now.getTime() + journey.surveyValidityDays * 86_400_000);
     const token = signSurveyLink(
@@ -266,7 +266,7 @@ const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
 
 /** What a message says beyond the attempt: the tenant's brand, the survey's link and its language. */
 interface Content {
-  brand: MessageBrand;
+  brand: SurveyBrand;
   link: string;
   locale: Locale;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { BUCKETS, type Bucket, type Indicator } from '../tenants/config-schema.js';
 import type { Locale } from '../locale.js';
 import { translator, type Translate } from '../i18n/messages.js';
-import { escapeHtml, safeColour, safeLogo } from './compose.js';
+import { escapeHtml, safeColour, safeLogo, type SurveyBrand } from './compose.js';
 import { bucketOf, scaleEnds, scoreLabel, scoreName, scoresOf } from './questions.js';
 import { FAVICON_LINK } from '../favicon.js';
 import { unsubscribeOf } from './paths.js';
@@ -14,17 +14,10 @@ import { unsubscribeOf } from './paths.js';
  * allowed by its own hash, and the logo's origin is the only other address a page may load from.
  */
 
-/** What a page shows of the tenant: its name, and its colour and logo when it set them. */
-export interface PageBrand {
-  name: string;
-  colour?: string;
-  logoUrl?: string;
-}
-
 /** Who a page speaks to: the survey's language and the tenant's brand (none on a page with no survey behind it). */
 export interface PageFrame {
   locale: Locale;
-  brand?: PageBrand;
+  brand?: SurveyBrand;
 }
 
 /** A rendered page: its HTML and the Content-Security-Policy that admits exactly what it loads. */
@@ -106,7 +99,7 @@ export interface ScaleQuestion {
 }
 
 export interface SurveyPageView extends PageFrame {
-  brand: PageBrand;
+  brand: SurveyBrand;
   /** The link's token: the form posts to it (relative URL, so it works under any stage path). */
   token: string;
   customerFirstName: string;
@@ -166,7 +159,7 @@ export function messagePage(frame: PageFrame, title: string, text: string): Rend
   return layout(frame, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`);
 }
 
-export function unsubscribePage(frame: PageFrame & { brand: PageBrand }, token: string): Rendered {
+export function unsubscribePage(frame: PageFrame & { brand: SurveyBrand }, token: string): Rendered {
   const t = translator(frame.locale);
   return layout(
     frame,
