@@ -15,7 +15,7 @@ import { httpThroughput } from './http.js';
 import { warmLatency } from './latency.js';
 import { consumerThroughput } from './throughput.js';
 import { growth } from './growth.js';
-import { lighthouse } from './lighthouse.js';
+import { lighthouse, LIGHTHOUSE_PAGES } from './lighthouse.js';
 
 /**
  * `npm run bench`: prints each table, writes them all to bench/results/latest.md and their headline ratios to the
@@ -71,7 +71,13 @@ if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
       );
     if (wanted('growth')) tables.push(await growth(await fixture()));
     if (wanted('answers')) tables.push(await answersGrowth(await fixture()));
-    if (wanted('lighthouse')) tables.push(await lighthouse(stack.publicUrl, { runs: Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3) }));
+    if (wanted('lighthouse'))
+      tables.push(
+        await lighthouse(stack.publicUrl, {
+          runs: Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3),
+          pages: [...LIGHTHOUSE_PAGES, { path: `/s/${(await fixture()).surveyToken}?score=9`, label: '/s/{token}', floor: 100 }],
+        }),
+      );
   } finally {
     await stack.stop();
   }

@@ -92,6 +92,20 @@ export const TARGETS: Target[] = [
     ifMissed: 'the results page loads more before it shows (Chart.js is loaded with it, compressed)',
   },
   {
+    table: 'Lighthouse',
+    column: 'performance',
+    row: '/s/{token}',
+    atLeast: 100,
+    ifMissed: 'the survey page grew or loads something before it shows: it is one inline sheet and no script',
+  },
+  {
+    table: 'Lighthouse',
+    column: 'accessibility',
+    row: '/s/{token}',
+    atLeast: 100,
+    ifMissed: 'see the page in the browser tests (axe-core and HTML_CodeSniffer find what Lighthouse does)',
+  },
+  {
     table: 'How cost grows',
     column: 'growth',
     atMost: 1.5,

@@ -41,6 +41,8 @@ export const keys = {
   deliveryConfig: 'DELIVERY',
   /** The tenant's privacy settings (retention). */
   privacyConfig: 'PRIVACY',
+  /** The tenant's survey language. */
+  languageConfig: 'LANGUAGE',
   /** The generations of one webhook endpoint's signing secret (never the secret): read with the configuration. */
   webhookSigning: (endpoint: string) => `WEBHOOK_SIGNING#${endpoint}`,
 

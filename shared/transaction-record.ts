@@ -1,3 +1,4 @@
+import type { Locale } from './locale.js';
 import * as v from 'valibot';
 import type { SourceName } from './channels.js';
 import type { FieldProblem } from './errors.js';
@@ -112,4 +113,6 @@ export interface TransactionRecord {
   contactGone: boolean;
   /** Its customer was erased: it takes no answer any more. */
   erased: boolean;
+  /** The survey's language, chosen when it was registered (customer, journey, tenant); absent on older ones: pt-BR. */
+  locale?: Locale;
 }

@@ -15,4 +15,4 @@ export const contract: PageContract = {
   },
 };
 
-export const handler = pageHandler(({ token, query }) => showSurvey(token, query.score, surveyPage, secret()));
+export const handler = pageHandler(({ token, query, locale }) => showSurvey(token, query.score, surveyPage, secret(), new Date(), locale));

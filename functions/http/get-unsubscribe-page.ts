@@ -15,4 +15,4 @@ export const contract: PageContract = {
   },
 };
 
-export const handler = pageHandler(({ token }) => showUnsubscribe(token, surveyPage, secret()));
+export const handler = pageHandler(({ token, locale }) => showUnsubscribe(token, surveyPage, secret(), new Date(), locale));

@@ -22,4 +22,4 @@ export const contract: PageContract = {
   },
 };
 
-export const handler = pageHandler(({ token, form }) => submitSurvey(token, form, surveyPage, secret()));
+export const handler = pageHandler(({ token, form, locale }) => submitSurvey(token, form, surveyPage, secret(), new Date(), locale));

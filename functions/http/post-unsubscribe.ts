@@ -16,4 +16,4 @@ export const contract: PageContract = {
   },
 };
 
-export const handler = pageHandler(({ token }) => unsubscribe(token, surveyPage, secret()));
+export const handler = pageHandler(({ token, locale }) => unsubscribe(token, surveyPage, secret(), new Date(), locale));

@@ -28,6 +28,8 @@ export interface OutboxMessage {
   signatureValid: boolean | null;
   /** The webhook's Standard Webhooks headers as received (webhooks and events only), to verify again. */
   headers?: { [WEBHOOK_ID_HEADER]: string; [WEBHOOK_TIMESTAMP_HEADER]: string; [WEBHOOK_SIGNATURE_HEADER]: string };
+  /** The WhatsApp template and its language code, as sent (WhatsApp only). */
+  template?: { name: string; language: string };
   /** An event's id (its webhook-id) and type (events only). */
   eventId?: string;
   eventType?: string;
@@ -137,7 +139,10 @@ export async function startOutbox(options: {
     // AWS End User Messaging Social: REST JSON.
     if (req.method === 'POST' && url.pathname === '/v1/whatsapp/send') {
       const input = JSON.parse(body) as { originationPhoneNumberId?: string; message?: string; metaApiVersion?: string };
-      let message: { to?: string; template?: { components?: { parameters?: { text?: string }[] }[] } };
+      let message: {
+        to?: string;
+        template?: { name?: string; language?: { code?: string }; components?: { parameters?: { text?: string }[] }[] };
+      };
       try {
         message = JSON.parse(Buffer.from(input.message ?? '', 'base64').toString('utf8')) as typeof message;
       } catch {
@@ -152,7 +157,8 @@ export async function startOutbox(options: {
         .flatMap((c) => c.parameters ?? [])
         .map((p) => p.text ?? '')
         .join(' | ');
-      record({ channel: 'whatsapp', to, text, transactionId: null, attemptId: null, signatureValid: null });
+      const template = { name: message.template?.name ?? '', language: message.template?.language?.code ?? '' };
+      record({ channel: 'whatsapp', to, text, transactionId: null, attemptId: null, signatureValid: null, template });
       return json(200, { messageId: `wamid.${randomUUID()}` });
     }
 

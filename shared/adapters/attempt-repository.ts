@@ -1,3 +1,4 @@
+import { isLocale } from '../i18n/messages.js';
 /**
  * Survey attempts in the table: the claim and the result of each attempt (the survey map of its transaction), who
  * can still be reached (opt-outs, suppressed addresses), and store names. DynamoDB only: the survey pages use this
@@ -218,6 +219,7 @@ function claimed(key: AttemptKey, item: Item): Claim {
       customerId: Number(item.customer_id),
       contact: String(item.survey_contact),
       customerName: typeof item.customer_name === 'string' ? item.customer_name : null,
+      ...(isLocale(item.survey_locale) ? { locale: item.survey_locale } : {}),
       plan: v.parse(v.optional(Plan, []), item.attempts).map((planned, i) => ({
         attemptId: planned.attempt_id,
         channel: planned.channel,

@@ -1,3 +1,4 @@
+import { LOCALES } from '../locale.js';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { keys, padId } from '../keys.js';
@@ -251,6 +252,7 @@ export async function putSettings(tenantId: number, settings: Omit<Settings, 'de
     ...settings.classes.map((item) => ({ sk: keys.configItem('CLASS', item.id), kind: 'CLASS', ...item })),
     ...settings.groups.map((group) => ({ sk: keys.configItem('GROUP', group.id), kind: 'GROUP', ...group })),
     { sk: keys.privacyConfig, kind: 'PRIVACY', retentionDays: settings.privacy?.retentionDays ?? null },
+    { sk: keys.languageConfig, kind: 'LANGUAGE', locale: settings.locale ?? null },
   ];
   for (const item of items) {
     await client.send(new PutCommand({ TableName: tableName, Item: { pk: keys.config(tenantId), ...entity(item.kind), ...item } }));
@@ -333,12 +335,14 @@ const JourneyItem = v.object(JourneyConfig.entries);
 const ClassItem = v.object(ClassConfig.entries);
 const PrivacyItem = v.object(PrivacyConfig.entries);
 const DeliveryItem = v.object(DeliveryConfig.entries);
+const LanguageItem = v.object({ locale: v.nullish(v.picklist(LOCALES)) });
 
 /** A tenant's journeys, classes, groups, delivery and privacy settings: one Query of its configuration partition. */
 export async function readSettings(tenantId: number): Promise<Settings> {
   const items = await queryAll(db(), { partition: keys.config(tenantId) });
   const of = (kind: string) => items.filter((item) => item[TABLE.entityAttribute] === kind);
   const signing = of(SIGNING).map((item) => v.parse(SigningItem, item));
+  const locale = v.parse(LanguageItem, of('LANGUAGE')[0] ?? {}).locale;
   return {
     journeys: of('JOURNEY').map((item) => v.parse(JourneyItem, item)),
     classes: of('CLASS').map((item) => v.parse(ClassItem, item)),
@@ -348,6 +352,7 @@ export async function readSettings(tenantId: number): Promise<Settings> {
       ...(signing.length ? { signing: Object.fromEntries(signing.map((item) => [item.endpoint, signingOf(item)])) } : {}),
     },
     privacy: v.parse(PrivacyItem, of('PRIVACY')[0] ?? {}),
+    ...(locale ? { locale } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import { isLocale } from '../i18n/messages.js';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { FieldProblem } from '../errors.js';
@@ -67,6 +68,7 @@ export function toItem(
     warnings,
     answer,
     retentionDays,
+    locale,
   }: TransactionRecord,
 ): Item {
   // Later attempts need an address only if one of them uses its kind of channel.
@@ -77,6 +79,7 @@ export function toItem(
     status: 'created',
     journey_slug: journeySlug,
     customer_name: customerName,
+    ...(locale ? { survey_locale: locale } : {}),
     survey_contact: surveyContact,
     ...(Object.keys(contacts).length ? { survey_contacts: contacts } : {}),
     ...(attemptWaits.length > 1 ? { attempt_waits: attemptWaits } : {}),
@@ -107,6 +110,7 @@ export function fromItem(stored: Item): TransactionRecord {
     transaction: v.parse(Transaction, item),
     journeySlug: String(item.journey_slug),
     customerName: typeof item.customer_name === 'string' ? item.customer_name : null,
+    ...(isLocale(item.survey_locale) ? { locale: item.survey_locale } : {}),
     surveyContact: typeof item.survey_contact === 'string' ? item.survey_contact : null,
     surveyContacts: { phone: null, email: null, ...v.parse(Contacts, item.survey_contacts ?? {}) },
     attemptWaits: v.parse(v.optional(v.array(v.number()), []), item.attempt_waits),

@@ -11,7 +11,7 @@ export const Customer = v.object({
   cpf: v.nullable(v.string()),
   birth_date: v.nullable(v.string()),
   gender: v.nullable(v.string()),
-  /** Absent while unset (a field added after the seed contract); the language its surveys are in, when set. */
+  /** Absent while unset (a field added after the seed contract); the language its surveys speak, before the journey's and the tenant's. */
   locale: v.optional(v.picklist(LOCALES)),
   client_id: v.nullable(v.string()),
   opt_out: v.boolean(),

@@ -6,6 +6,8 @@ import { logger } from '../logger.js';
 import { flushMetrics } from '../metrics.js';
 import type { Page } from '../surveys/answer-page.js';
 import { messagePage, PAGE_HEADERS } from '../surveys/page-html.js';
+import { localeOfRequest, translator } from '../i18n/messages.js';
+import type { Locale } from '../locale.js';
 import type { ResponseDoc } from './contract.js';
 
 /** A form post is small: a score, a few classes and a comment of 1,000 characters. */
@@ -17,6 +19,8 @@ export interface PageInput {
   query: Record<string, string | undefined>;
   /** The posted form (application/x-www-form-urlencoded), for POST routes. */
   form: URLSearchParams;
+  /** The language the browser asks for (Accept-Language), for pages with no survey behind them. */
+  locale: Locale;
 }
 
 /** What a page route documents: it needs no API key and answers HTML. */
@@ -28,9 +32,21 @@ export interface PageContract {
   responses: Record<number, ResponseDoc>;
 }
 
+/** A page of the wrapper's own, in the browser's language: the request failed before any survey was read. */
+const failure = (status: number, event: APIGatewayProxyEventV2, what: 'tooLong' | 'unavailable' | 'failed'): Page => {
+  const locale = localeOfRequest(event.headers?.['accept-language']);
+  const t = translator(locale);
+  return { status, ...messagePage({ locale }, t(`${what}.title`), t(`${what}.text`)) };
+};
+
 const html = (page: Page, requestId: string): APIGatewayProxyStructuredResultV2 => ({
   statusCode: page.status,
-  headers: { ...PAGE_HEADERS, 'x-request-id': requestId, ...(page.location ? { location: page.location } : {}) },
+  headers: {
+    ...PAGE_HEADERS,
+    'content-security-policy': page.policy,
+    'x-request-id': requestId,
+    ...(page.location ? { location: page.location } : {}),
+  },
   body: page.html,
 });
 
@@ -42,12 +58,12 @@ export function pageHandler(run: (input: PageInput) => Promise<Page>) {
   const core = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
     const requestId = event.requestContext.requestId;
     const bytes = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
-    if (bytes.length > MAX_FORM_BYTES)
-      return html({ status: 413, html: messagePage('Resposta longa demais', 'Encurte o comentário e envie de novo.') }, requestId);
+    if (bytes.length > MAX_FORM_BYTES) return html(failure(413, event, 'tooLong'), requestId);
     const page = await run({
       token: event.pathParameters?.token ?? '',
       query: event.queryStringParameters ?? {},
       form: new URLSearchParams(bytes.toString('utf8')),
+      locale: localeOfRequest(event.headers?.['accept-language']),
     });
     return html(page, requestId);
   };
@@ -64,15 +80,7 @@ export function pageHandler(run: (input: PageInput) => Promise<Page>) {
           error: { name: request.error?.name },
         });
         request.response = html(
-          unavailable
-            ? {
-                status: 503,
-                html: messagePage(
-                  'Tente de novo em instantes',
-                  'Não conseguimos abrir a pesquisa agora. Tente de novo em alguns segundos.',
-                ),
-              }
-            : { status: 500, html: messagePage('Algo deu errado', 'Não conseguimos registrar sua resposta. Tente de novo mais tarde.') },
+          unavailable ? failure(503, request.event, 'unavailable') : failure(500, request.event, 'failed'),
           request.event.requestContext.requestId,
         );
         if (unavailable) request.response.headers = { ...request.response.headers, 'retry-after': '5' };

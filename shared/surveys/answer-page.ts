@@ -1,16 +1,28 @@
 import { ConcurrentEditError, GoneError, NotFoundError, ValidationError } from '../errors.js';
-import { isSupported, INDICATORS, type JourneyConfig, type Settings } from '../tenants/config-schema.js';
-import { firstName, questionOf } from './compose.js';
+import { isSupported, INDICATORS, type Indicator, type JourneyConfig, type Settings } from '../tenants/config-schema.js';
+import { DEFAULT_LOCALE, type Locale } from '../locale.js';
+import { translator, type MessageKey, type Translate } from '../i18n/messages.js';
+import { firstName, type SurveyBrand } from './compose.js';
 import { readSurveyLink, type SurveyLink } from './link.js';
-import { MAX_COMMENT_LENGTH, messagePage, surveyPage, unsubscribePage, type ScaleQuestion, type SurveyPageView } from './page-html.js';
-import type { StoreNames } from './ports.js';
+import {
+  MAX_COMMENT_LENGTH,
+  messagePage,
+  surveyPage,
+  unsubscribePage,
+  type PageFrame,
+  type Rendered,
+  type ScaleQuestion,
+  type SurveyPageView,
+} from './page-html.js';
+import { bucketOf, bucketsOf, classQuestionOf, followUpOf, questionOf, thanksOf } from './questions.js';
 import type { SurveyBody } from './schema.js';
 import { textProblem } from '../text.js';
 
 /**
- * The survey page behind a link: what GET shows and what POST records. Every answer is an HTML page with a status:
- * 200 the form (or thanks, once answered), 303 after a recorded answer, 400 an invalid form shown again with its
- * problems, 404 an unknown or tampered link, 409 an attempt answered already, 410 an expired link.
+ * The survey page behind a link: what GET shows and what POST records, in the survey's language and with the
+ * tenant's brand. Every answer is an HTML page with a status: 200 the form (or thanks, once answered), 303 after a
+ * recorded answer, 400 an invalid form shown again with its problems, 404 an unknown or tampered link, 409 an
+ * attempt answered already, 410 an expired link. A page with no survey behind it speaks the browser's language.
  */
 
 export interface PageTransaction {
@@ -24,12 +36,17 @@ export interface PageTransaction {
   status: string;
   /** Its customer was erased: the survey is closed. */
   erased: boolean;
+  /** The survey's language, chosen when the transaction was registered. */
+  locale: Locale;
+  /** The main score once answered. */
+  score: number | null;
 }
 
 export interface PagePorts {
   transaction(tenantId: number, id: number): Promise<PageTransaction | undefined>;
   settings(tenantId: number): Promise<Settings>;
-  stores: StoreNames;
+  /** What the pages show of the tenant (its name, colour and logo) for a survey of this store. */
+  brand(tenantId: number, storeId: number): Promise<SurveyBrand>;
   /**
    * The one answer path (the chatbot's POST /survey): the answer becomes the transaction's rating and evaluation.
    * `read` is what `transaction` answered for this request, so that the transaction need not be read again.
@@ -38,66 +55,87 @@ export interface PagePorts {
   optOut(tenantId: number, customerId: number): Promise<void>;
 }
 
-export interface Page {
+export interface Page extends Rendered {
   status: number;
-  html: string;
   /** A relative URL to go to (303). */
   location?: string;
 }
 
-const page = (status: number, html: string): Page => ({ status, html });
-const NOT_FOUND = () =>
-  page(404, messagePage('Pesquisa não encontrada', 'Este link não é válido. Confira se ele foi copiado por inteiro.'));
-const EXPIRED = () =>
-  page(410, messagePage('Pesquisa encerrada', 'O prazo para responder a esta pesquisa terminou. Obrigado mesmo assim!'));
-const CLOSED = () => page(410, messagePage('Pesquisa encerrada', 'Esta pesquisa não está mais disponível. Obrigado mesmo assim!'));
-const THANKS = () => page(200, messagePage('Obrigado!', 'Sua resposta foi registrada. Ela ajuda a melhorar o atendimento.'));
-const ANSWERED = () => page(409, messagePage('Pesquisa já respondida', 'Esta pesquisa já foi respondida. Obrigado pela sua participação!'));
+const page = (status: number, rendered: Rendered): Page => ({ status, ...rendered });
+/** A page of a title and a text from the catalogue. */
+const told = (status: number, frame: PageFrame, title: 'notFound' | 'expired' | 'answered' | 'unsubscribed', text?: MessageKey) => {
+  const t = translator(frame.locale);
+  return page(status, messagePage(frame, t(`${title}.title`), t(text ?? `${title}.text`, { company: frame.brand?.name ?? '' })));
+};
 
 interface Opened {
   link: SurveyLink;
   transaction: PageTransaction;
   journey: JourneyConfig;
   settings: Settings;
+  frame: PageFrame & { brand: SurveyBrand };
+  t: Translate;
 }
 
 /** The attempt a token opens, or the page that says why it does not. */
-async function open(token: string, ports: PagePorts, secret: string, now: Date, allowExpired = false): Promise<Opened | Page> {
+async function open(
+  token: string,
+  ports: PagePorts,
+  secret: string,
+  now: Date,
+  requested: Locale,
+  allowExpired = false,
+): Promise<Opened | Page> {
   const checked = readSurveyLink(token, secret, now);
-  if (checked.status === 'unknown') return NOT_FOUND();
-  if (checked.status === 'expired' && !allowExpired) return EXPIRED();
+  const anonymous: PageFrame = { locale: requested };
+  if (checked.status === 'unknown') return told(404, anonymous, 'notFound');
+  if (checked.status === 'expired' && !allowExpired) return told(410, anonymous, 'expired');
   const { link } = checked;
   const [transaction, settings] = await Promise.all([ports.transaction(link.tenantId, link.transactionId), ports.settings(link.tenantId)]);
   // Every attempt's link opens the survey until it expires.
-  if (!transaction || link.attemptId < 1 || link.attemptId > (transaction.attemptId ?? 0)) return NOT_FOUND();
-  // An erased customer's survey is closed: an answer would bring personal data back (the unsubscribe page stays).
-  if (transaction.erased && !allowExpired) return CLOSED();
+  if (!transaction || link.attemptId < 1 || link.attemptId > (transaction.attemptId ?? 0)) return told(404, anonymous, 'notFound');
   const journey = settings.journeys.find((j) => j.id === transaction.journeyId);
-  if (!journey) return NOT_FOUND();
-  return { link, transaction, journey, settings };
+  if (!journey) return told(404, anonymous, 'notFound');
+  const frame = { locale: transaction.locale, brand: await ports.brand(link.tenantId, transaction.storeId) };
+  // An erased customer's survey is closed: an answer would bring personal data back (the unsubscribe page stays).
+  if (transaction.erased && !allowExpired) return told(410, frame, 'expired', 'closed.text');
+  return { link, transaction, journey, settings, frame, t: translator(frame.locale) };
 }
 
 const isPage = (value: Opened | Page): value is Page => 'html' in value;
 
-async function view(opened: Opened, ports: PagePorts, token: string, chosen: Answer, problems: string[]): Promise<SurveyPageView> {
-  const { journey, settings, transaction } = opened;
-  const store = (await ports.stores.tradeName(opened.link.tenantId, transaction.storeId)) || 'nossa loja';
+/** Thanks, in the words of the bucket the main score fell in. */
+function thanks(opened: Opened, status = 200): Page {
+  const { journey, transaction, frame, t } = opened;
+  const bucket = transaction.score === null ? undefined : bucketOf(journey.indicator, transaction.score);
+  return page(status, messagePage(frame, t('thanks.title'), thanksOf(journey, bucket, frame.brand.name, frame.locale, t)));
+}
+
+function view(opened: Opened, token: string, chosen: Answer, problems: string[]): SurveyPageView {
+  const { journey, settings, transaction, frame, t } = opened;
   return {
+    ...frame,
     token,
-    store,
     customerFirstName: firstName(transaction.customerName),
-    question: { field: 'score', legend: questionOf(journey, store), indicator: journey.indicator, chosen: chosen.score, optional: false },
+    question: {
+      field: 'score',
+      legend: questionOf(journey, frame.brand.name, frame.locale, t),
+      indicator: journey.indicator,
+      chosen: chosen.score,
+      optional: false,
+    },
+    followUps: bucketsOf(journey.indicator).map((bucket) => ({ bucket, text: followUpOf(journey, bucket, frame.locale, t) })),
     classes: journey.classes.flatMap((id) => {
       const c = settings.classes.find((x) => x.id === id);
       return c
         ? [
             {
               field: `class_${c.id}`,
-              legend: c.label,
+              legend: classQuestionOf(c, frame.locale, t),
               indicator: c.type,
               chosen: chosen.classes.get(c.id),
               optional: true,
-            } as ScaleQuestion,
+            } satisfies ScaleQuestion,
           ]
         : [];
     }),
@@ -119,13 +157,14 @@ export async function showSurvey(
   ports: PagePorts,
   secret: string,
   now = new Date(),
+  requested: Locale = DEFAULT_LOCALE,
 ): Promise<Page> {
-  const opened = await open(token, ports, secret, now);
+  const opened = await open(token, ports, secret, now, requested);
   if (isPage(opened)) return opened;
-  if (opened.transaction.status === 'answered') return THANKS();
+  if (opened.transaction.status === 'answered') return thanks(opened);
   const preset =
     score !== undefined && /^\d{1,2}$/.test(score) && isSupported(opened.journey.indicator, Number(score)) ? Number(score) : undefined;
-  return page(200, surveyPage(await view(opened, ports, token, { score: preset, classes: new Map(), comment: '' }, [])));
+  return page(200, surveyPage(view(opened, token, { score: preset, classes: new Map(), comment: '' }, [])));
 }
 
 /** POST /s/{token}: records the answer through the one answer path, with the attempt's channel as its source. */
@@ -135,13 +174,14 @@ export async function submitSurvey(
   ports: PagePorts,
   secret: string,
   now = new Date(),
+  requested: Locale = DEFAULT_LOCALE,
 ): Promise<Page> {
-  const opened = await open(token, ports, secret, now);
+  const opened = await open(token, ports, secret, now, requested);
   if (isPage(opened)) return opened;
-  if (opened.transaction.status === 'answered') return ANSWERED();
+  if (opened.transaction.status === 'answered') return told(409, opened.frame, 'answered');
   const { answer, problems } = readForm(form, opened);
   if (problems.length || answer.score === undefined)
-    return page(400, surveyPage(await view(opened, ports, token, answer, problems.length ? problems : ['Escolha uma nota.'])));
+    return page(400, surveyPage(view(opened, token, answer, problems.length ? problems : [opened.t('problem.chooseScore')])));
   try {
     await ports.answer(
       opened.link.tenantId,
@@ -160,17 +200,16 @@ export async function submitSurvey(
       opened.transaction,
     );
   } catch (error) {
-    if (error instanceof ConcurrentEditError) return ANSWERED();
+    if (error instanceof ConcurrentEditError) return told(409, opened.frame, 'answered');
     // Erased, or expired, while the form was being filled in (the answer path refuses both).
-    if (error instanceof GoneError) return EXPIRED();
-    if (error instanceof NotFoundError) return CLOSED();
+    if (error instanceof GoneError) return told(410, opened.frame, 'expired');
+    if (error instanceof NotFoundError) return told(410, opened.frame, 'expired', 'closed.text');
     if (error instanceof ValidationError)
       return page(
         400,
         surveyPage(
-          await view(
+          view(
             opened,
-            ports,
             token,
             answer,
             error.errors.map((e) => e.message),
@@ -179,32 +218,34 @@ export async function submitSurvey(
       );
     throw error;
   }
-  return { status: 303, html: messagePage('Obrigado!', 'Sua resposta foi registrada.'), location: token };
+  return { ...thanks({ ...opened, transaction: { ...opened.transaction, score: answer.score } }, 303), location: token };
 }
 
 const FIELD = /^(score|comment|class_(\d{1,9}))$/;
 
 /** The form's fields, each checked against the journey: a score on its scale, classes of the journey, a bounded comment. */
 function readForm(form: URLSearchParams, opened: Opened): { answer: Answer; problems: string[] } {
+  const { t } = opened;
   const problems: string[] = [];
   const answer: Answer = { score: undefined, classes: new Map(), comment: '' };
-  const scaleOf = (indicator: keyof typeof INDICATORS) => `de ${INDICATORS[indicator].min} a ${INDICATORS[indicator].max}`;
+  const range = (indicator: Indicator) => INDICATORS[indicator];
   const seen = new Set<string>();
+  let scoreProblem = false;
   for (const [name, value] of form) {
     const match = FIELD.exec(name);
     if (!match) {
-      problems.push(`O campo "${name.slice(0, 40)}" não faz parte desta pesquisa.`);
+      problems.push(t('problem.unknownField', { name: name.slice(0, 40) }));
       continue;
     }
     if (seen.has(name)) {
-      problems.push(`O campo "${name}" foi enviado mais de uma vez.`);
+      problems.push(t('problem.repeatedField', { name }));
       continue;
     }
     seen.add(name);
     if (name === 'comment') {
-      if ([...value].length > MAX_COMMENT_LENGTH) problems.push(`O comentário pode ter até ${MAX_COMMENT_LENGTH} caracteres.`);
+      if ([...value].length > MAX_COMMENT_LENGTH) problems.push(t('problem.commentLength', { max: MAX_COMMENT_LENGTH }));
       // The API's one text rule (shared/text.ts), said in the page's language.
-      if (textProblem(value, { lines: true })) problems.push('O comentário não pode conter caracteres de controle ou de direção de texto.');
+      if (textProblem(value, { lines: true })) problems.push(t('problem.commentText'));
       answer.comment = value.trim().slice(0, 4 * MAX_COMMENT_LENGTH);
       continue;
     }
@@ -212,29 +253,45 @@ function readForm(form: URLSearchParams, opened: Opened): { answer: Answer; prob
     const score = /^\d{1,2}$/.test(value) ? Number(value) : NaN;
     if (name === 'score') {
       if (isSupported(opened.journey.indicator, score)) answer.score = score;
-      else problems.push(`A nota deve ser ${scaleOf(opened.journey.indicator)}.`);
+      else {
+        scoreProblem = true;
+        problems.push(t('problem.scoreRange', range(opened.journey.indicator)));
+      }
       continue;
     }
     const classId = Number(match[2]);
     const configured = opened.journey.classes.includes(classId) ? opened.settings.classes.find((c) => c.id === classId) : undefined;
-    if (!configured) problems.push(`A pergunta ${classId} não faz parte desta pesquisa.`);
-    else if (!isSupported(configured.type, score)) problems.push(`A nota de "${configured.label}" deve ser ${scaleOf(configured.type)}.`);
+    if (!configured) problems.push(t('problem.unknownClass', { id: classId }));
+    else if (!isSupported(configured.type, score))
+      problems.push(t('problem.classRange', { label: configured.label, ...range(configured.type) }));
     else answer.classes.set(classId, score);
   }
-  if (answer.score === undefined && !problems.some((p) => p.startsWith('A nota deve'))) problems.unshift('Escolha uma nota.');
+  if (answer.score === undefined && !scoreProblem) problems.unshift(t('problem.chooseScore'));
   return { answer, problems };
 }
 
 /** GET /s/{token}/unsubscribe: asks to confirm. Links keep this page after they expire. */
-export async function showUnsubscribe(token: string, ports: PagePorts, secret: string, now = new Date()): Promise<Page> {
-  const opened = await open(token, ports, secret, now, true);
-  return isPage(opened) ? opened : page(200, unsubscribePage(token));
+export async function showUnsubscribe(
+  token: string,
+  ports: PagePorts,
+  secret: string,
+  now = new Date(),
+  requested: Locale = DEFAULT_LOCALE,
+): Promise<Page> {
+  const opened = await open(token, ports, secret, now, requested, true);
+  return isPage(opened) ? opened : page(200, unsubscribePage(opened.frame, token));
 }
 
 /** POST /s/{token}/unsubscribe (the page's button, or a mail client's RFC 8058 one-click post): opts the customer out. */
-export async function unsubscribe(token: string, ports: PagePorts, secret: string, now = new Date()): Promise<Page> {
-  const opened = await open(token, ports, secret, now, true);
+export async function unsubscribe(
+  token: string,
+  ports: PagePorts,
+  secret: string,
+  now = new Date(),
+  requested: Locale = DEFAULT_LOCALE,
+): Promise<Page> {
+  const opened = await open(token, ports, secret, now, requested, true);
   if (isPage(opened)) return opened;
   await ports.optOut(opened.link.tenantId, opened.transaction.customerId);
-  return page(200, messagePage('Pronto', 'Você não receberá mais pesquisas desta empresa.'));
+  return told(200, opened.frame, 'unsubscribed');
 }

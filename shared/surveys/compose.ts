@@ -1,100 +1,120 @@
-import { INDICATORS, type Indicator, type JourneyConfig } from '../tenants/config-schema.js';
+import type { JourneyConfig } from '../tenants/config-schema.js';
+import type { Locale } from '../locale.js';
+import { translator } from '../i18n/messages.js';
+import { questionOf, scaleEnds, scoreLabel, scoreName, scoresOf } from './questions.js';
 
 /**
- * The words of a survey on each channel, in pt-BR. Pure functions: the delivery service fills them with the
- * attempt's link, the store's name and the customer's first name.
+ * The words of a survey on each channel, in the survey's language (shared/i18n/). Pure functions: the delivery
+ * service fills them with the attempt's link, the tenant's brand and the customer's first name.
  */
 
 /** Escapes text for HTML content and attribute values. */
 export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-export const firstName = (name: string | null | undefined) => (name ?? '').trim().split(/\s+/)[0] ?? '';
+/** A brand colour a page or an e-mail can use as it is: #rrggbb only (the brand's rules check its contrast where it is set). */
+export const safeColour = (colour: string | undefined) => (colour && /^#[0-9a-fA-F]{6}$/.test(colour) ? colour : undefined);
 
-/** The journey's main question: its own, or its indicator's usual one. */
-export function questionOf(journey: Pick<JourneyConfig, 'question' | 'indicator'>, store: string): string {
-  if (journey.question) return journey.question.replaceAll('{loja}', store);
-  const questions: Record<Indicator, string> = {
-    nps: `Em uma escala de 0 a 10, o quanto você recomendaria ${store} a um amigo ou familiar?`,
-    csat: `Qual a sua satisfação com o atendimento de ${store}?`,
-    csat5Stars: `Quantas estrelas você dá para ${store}?`,
-    ces: `Foi fácil resolver o que você precisava com ${store}?`,
-    binary: `Você ficou satisfeito com ${store}?`,
-  };
-  return questions[journey.indicator];
+/** A logo a page or an e-mail may load: an https address (http only on this machine), with its origin for the policy. */
+export function safeLogo(url: string | undefined): { url: string; origin: string } | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    const local = parsed.protocol === 'http:' && ['localhost', '127.0.0.1'].includes(parsed.hostname);
+    return parsed.protocol === 'https:' || local ? { url: parsed.href, origin: parsed.origin } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
-/** The labels of the ends of a scale, as the page and the e-mail show them. */
-export const SCALE_ENDS: Record<Indicator, [string, string]> = {
-  nps: ['Nada provável', 'Muito provável'],
-  csat: ['Muito insatisfeito', 'Muito satisfeito'],
-  csat5Stars: ['1 estrela', '5 estrelas'],
-  ces: ['Muito difícil', 'Muito fácil'],
-  binary: ['Não', 'Sim'],
-};
+export const firstName = (name: string | null | undefined) => (name ?? '').trim().split(/\s+/)[0] ?? '';
 
-export const scoresOf = (indicator: Indicator) => {
-  const { min, max } = INDICATORS[indicator];
-  return Array.from({ length: max - min + 1 }, (_, i) => min + i);
-};
-
-/** How a score reads on a button: binary answers are words. */
-export const scoreLabel = (indicator: Indicator, score: number) => (indicator === 'binary' ? (score ? 'Sim' : 'Não') : String(score));
+/**
+ * What a page or a message shows of the tenant: its name, and its colour and logo when it set them (the brand
+ * branch's `Brand` fills it).
+ */
+export interface SurveyBrand {
+  name: string;
+  colour?: string;
+  logoUrl?: string;
+}
 
 export interface SurveyEmailInput {
   customerName: string | null;
-  store: string;
-  journey: Pick<JourneyConfig, 'question' | 'indicator'>;
+  brand: SurveyBrand;
+  journey: Pick<JourneyConfig, 'question' | 'questions' | 'indicator'>;
+  locale: Locale;
   link: string;
   unsubscribeLink: string;
 }
 
+/** The width of a score button and of its cell: 44 px (the tap target) and 1 px either side. */
+const BUTTON = 44;
+
+/** Scores in rows of at most 6, balanced (0-10: 6 + 5; 1-7: 4 + 3): each row fits 280 px, a 320 px screen's column. */
+function scoreRows(scores: number[]): number[][] {
+  if (scores.length <= 6) return [scores];
+  const first = Math.ceil(scores.length / 2);
+  return [scores.slice(0, first), scores.slice(first)];
+}
+
 /**
- * The survey e-mail: subject, HTML and text. The HTML is a single-column table layout with inline styles, the form
- * mail clients render alike (Gmail, Outlook, Apple Mail); one button per score opens the page with that score chosen.
+ * The survey e-mail: subject, HTML and text, in the survey's language. The HTML is a single-column table layout
+ * with inline styles, the form mail clients render alike (Gmail, Outlook, Apple Mail), at most 560 px wide and
+ * fluid below that (320 px screens scroll nowhere); one 44 x 44 px button per score opens the page with that score
+ * chosen. The brand's colour paints the buttons; its logo heads the message when set.
  */
 export function surveyEmail(input: SurveyEmailInput): { subject: string; html: string; text: string } {
+  const t = translator(input.locale);
+  const company = input.brand.name;
   const name = firstName(input.customerName);
-  const greeting = name ? `Olá, ${name}!` : 'Olá!';
-  const question = questionOf(input.journey, input.store);
-  const scores = scoresOf(input.journey.indicator);
-  const [low, high] = SCALE_ENDS[input.journey.indicator];
-  const subject = `Como foi sua experiência com ${input.store}?`;
+  const greeting = t('email.greeting', { named: name ? 'yes' : 'no', name });
+  const question = questionOf(input.journey, company, input.locale, t);
+  const { indicator } = input.journey;
+  const scores = scoresOf(indicator);
+  const [low, high] = scaleEnds(indicator, t);
+  const colour = safeColour(input.brand.colour) ?? '#0b5cad';
+  const logo = safeLogo(input.brand.logoUrl)?.url;
+  const subject = t('email.subject', { company });
   const button = (score: number) =>
-    `<td align="center" style="padding:2px"><a href="${escapeHtml(`${input.link}?score=${score}`)}" ` +
-    `style="display:inline-block;min-width:28px;padding:10px 4px;border-radius:6px;background:#0b5cad;color:#ffffff;` +
-    `font:bold 16px Arial,sans-serif;text-decoration:none" aria-label="Nota ${score}">${escapeHtml(scoreLabel(input.journey.indicator, score))}</a></td>`;
+    `<td align="center" style="padding:2px 1px"><a href="${escapeHtml(`${input.link}?score=${score}`)}" ` +
+    `style="display:inline-block;min-width:${BUTTON}px;height:${BUTTON}px;border-radius:6px;background:${colour};color:#ffffff;` +
+    `font:bold 17px/${BUTTON}px Arial,sans-serif;text-decoration:none;text-align:center" aria-label="${escapeHtml(t('email.scoreLabel', { score: scoreName(indicator, score, t) }))}">${escapeHtml(scoreLabel(indicator, score, t))}</a></td>`;
+  const rows = scoreRows(scores)
+    .map(
+      (row) =>
+        `<table role="presentation" cellpadding="0" cellspacing="0" align="center" style="margin:0 auto"><tr>${row.map(button).join('')}</tr></table>`,
+    )
+    .join('\n');
+  const end = (score: number, label: string) => escapeHtml(t('scale.ends', { score: scoreLabel(indicator, score, t), label }));
   const html = `<!doctype html>
-<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<html lang="${input.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:0;background:#f3f4f6">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6"><tr><td align="center" style="padding:16px">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px">
-<tr><td style="padding:24px;font:16px/1.5 Arial,sans-serif;color:#1f2937">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6"><tr><td align="center" style="padding:16px 8px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;border-top:4px solid ${colour}">
+<tr><td style="padding:16px 12px 0;font:bold 17px/1.4 Arial,sans-serif;color:#374151">${logo ? `<img src="${escapeHtml(logo)}" alt="" height="40" style="display:block;max-height:40px;max-width:160px;margin:0 0 8px;border:0">` : ''}${escapeHtml(company)}</td></tr>
+<tr><td style="padding:12px 12px 20px;font:16px/1.5 Arial,sans-serif;color:#1f2937">
 <p style="margin:0 0 12px">${escapeHtml(greeting)}</p>
-<p style="margin:0 0 16px">Obrigado por escolher <strong>${escapeHtml(input.store)}</strong>. Leva só alguns segundos:</p>
-<p style="margin:0 0 16px;font-weight:bold">${escapeHtml(question)}</p>
-${
-  scores.length <= 11
-    ? `<table role="presentation" cellpadding="0" cellspacing="0" width="100%"><tr>${scores.map(button).join('')}</tr></table>
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="font:12px Arial,sans-serif;color:#4b5563"><tr>
-<td align="left" style="padding-top:4px">${escapeHtml(low)}</td><td align="right" style="padding-top:4px">${escapeHtml(high)}</td></tr></table>`
-    : ''
-}
-<p style="margin:20px 0 0">Ou responda em: <a href="${escapeHtml(input.link)}" style="color:#0b5cad">${escapeHtml(input.link)}</a></p>
+<p style="margin:0 0 16px">${escapeHtml(t('email.intro', { company }))}</p>
+<p style="margin:0 0 12px;font-weight:bold">${escapeHtml(question)}</p>
+${rows}
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="font:13px Arial,sans-serif;color:#4b5563"><tr>
+<td align="left" style="padding-top:6px">${end(scores[0]!, low)}</td><td align="right" style="padding-top:6px">${end(scores.at(-1)!, high)}</td></tr></table>
+<p style="margin:20px 0 0"><a href="${escapeHtml(input.link)}" style="color:${colour};display:inline-block;padding:12px 0">${escapeHtml(t('email.openSurvey'))}</a></p>
 </td></tr>
-<tr><td style="padding:16px 24px;border-top:1px solid #e5e7eb;font:12px/1.5 Arial,sans-serif;color:#4b5563">
-Não quer mais receber pesquisas? <a href="${escapeHtml(input.unsubscribeLink)}" style="color:#4b5563">Cancelar inscrição</a>
+<tr><td style="padding:12px;border-top:1px solid #e5e7eb;font:13px/1.5 Arial,sans-serif;color:#4b5563">
+${escapeHtml(t('email.unsubscribeQuestion'))} <a href="${escapeHtml(input.unsubscribeLink)}" style="color:#374151;display:inline-block;padding:13px 0">${escapeHtml(t('email.unsubscribeLink'))}</a>
 </td></tr></table></td></tr></table></body></html>`;
   const text = [
     greeting,
     '',
-    `Obrigado por escolher ${input.store}. Leva só alguns segundos:`,
+    t('email.intro', { company }),
     '',
     question,
-    `Responda em: ${input.link}`,
+    t('email.answerAt', { link: input.link }),
     '',
-    `Não quer mais receber pesquisas? ${input.unsubscribeLink}`,
+    `${t('email.unsubscribeQuestion')} ${input.unsubscribeLink}`,
   ].join('\n');
   return { subject, html, text };
 }
@@ -114,15 +134,19 @@ export const toGsm7 = (text: string) =>
     .join('')
     .replace(/ {2,}/g, ' ');
 
-/** The survey SMS: one segment of at most 160 GSM-7 characters, the link whole; the store's name shortened to fit. */
-export function surveySms(input: { store: string; link: string }): string {
-  const build = (store: string) => toGsm7(`${store}: como foi sua experiencia? Sua opiniao leva 10 segundos: ${input.link}`);
-  let store = toGsm7(input.store).trim();
-  let text = build(store);
-  while (text.length > SMS_MAX && store.length > 0) {
-    store = store.slice(0, -1).trimEnd();
-    text = build(store);
+/**
+ * The survey SMS in the survey's language: one segment of at most 160 GSM-7 characters, the link whole; the
+ * company's name shortened to fit.
+ */
+export function surveySms(input: { company: string; link: string; locale: Locale }): string {
+  const t = translator(input.locale);
+  const build = (company: string) => toGsm7(t('sms.text', { company, link: input.link }));
+  let company = toGsm7(input.company).trim();
+  let text = build(company);
+  while (text.length > SMS_MAX && company.length > 0) {
+    company = company.slice(0, -1).trimEnd();
+    text = build(company);
   }
-  if (!store || text.length > SMS_MAX) text = toGsm7(`Como foi sua experiencia? Responda: ${input.link}`);
+  if (!company || text.length > SMS_MAX) text = toGsm7(t('sms.short', { link: input.link }));
   return text;
 }

@@ -3,7 +3,9 @@ import { sentTally } from '../results/tally.js';
 import { logger } from '../logger.js';
 import { count } from '../metrics.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
-import { firstName, surveyEmail, surveySms } from './compose.js';
+import { firstName, surveyEmail, surveySms, type SurveyBrand } from './compose.js';
+import { DEFAULT_LOCALE, type Locale } from '../locale.js';
+import { translator } from '../i18n/messages.js';
 import type { DispatchMessage } from './dispatch.js';
 import { signSurveyLink, surveyUrl } from './link.js';
 import { nextAttempt, quietUntil } from './attempts.js';
@@ -109,7 +111,8 @@ export async function deliverSurvey(
     if (reach !== 'ok') return await fail(reach, reach === 'opted_out' ? 'the customer opted out' : 'the address is known to bounce');
     const journey = settings.journeys.find((j) => j.id === attempt.journeyId);
     if (!journey) return await fail('not_configured', 'the journey no longer exists');
-    const store = await ports.stores.tradeName(key.tenantId, attempt.storeId);
+    // Until the tenant's brand (shared/tenants/brand.ts) is wired in, messages carry the store's name and no logo.
+    const brand: SurveyBrand = { name: await ports.stores.tradeName(key.tenantId, attempt.storeId) };
     // Every attempt's link lapses with the survey: its validity counts from the first attempt sent.
     const expiresAt = attempt.expiresAt ? new Date(attempt.expiresAt) : new Date(now.getTime() + journey.surveyValidityDays * 86_400_000);
     const token = signSurveyLink(
@@ -117,7 +120,7 @@ export async function deliverSurvey(
       config.surveySecret,
     );
     const link = surveyUrl(config.baseUrl, token);
-    const send = sender(attempt, journey, settings, { store, link }, ports, config, now);
+    const send = sender(attempt, journey, settings, { brand, link, locale: attempt.locale ?? DEFAULT_LOCALE }, ports, config, now);
     if (typeof send === 'string') return await fail('not_configured', send);
     const until = heldByQuietHours(attempt.channel) ? quietUntil(settings.delivery.quietHours, now) : undefined;
     if (until) {
@@ -162,7 +165,7 @@ function sender(
   attempt: ClaimedAttempt,
   journey: JourneyConfig,
   settings: Settings,
-  content: { store: string; link: string },
+  content: Content,
   ports: DeliveryPorts,
   config: DeliveryConfig,
   now: Date,
@@ -199,7 +202,7 @@ type Outbound = (
   attempt: ClaimedAttempt,
   journey: JourneyConfig,
   settings: Settings,
-  content: { store: string; link: string },
+  content: Content,
   ports: DeliveryPorts,
 ) => (() => Promise<Sent>) | string;
 
@@ -210,8 +213,9 @@ const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
     const unsubscribeLink = unsubscribeOf(content.link);
     const { subject, html, text } = surveyEmail({
       customerName: attempt.customerName,
-      store: content.store,
+      brand: content.brand,
       journey,
+      locale: content.locale,
       link: content.link,
       unsubscribeLink,
     });
@@ -238,20 +242,34 @@ const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
   sms(attempt, _journey, { delivery }, content, ports) {
     if (!delivery.sms) return 'the tenant has no SMS origination identity';
     return () =>
-      ports.senders.sms({ to: attempt.contact, text: surveySms(content), originationIdentity: delivery.sms!.originationIdentity });
+      ports.senders.sms({
+        to: attempt.contact,
+        text: surveySms({ company: content.brand.name, link: content.link, locale: content.locale }),
+        originationIdentity: delivery.sms!.originationIdentity,
+      });
   },
   whatsapp(attempt, _journey, { delivery }, content, ports) {
     if (!delivery.whatsapp) return 'the tenant has no WhatsApp number';
+    // The template approved in the survey's language, else the tenant's default one.
+    const { template, language } = delivery.whatsapp.templates?.[content.locale] ?? delivery.whatsapp;
+    const customer = firstName(attempt.customerName) || translator(content.locale)('whatsapp.customer');
     return () =>
       ports.senders.whatsapp({
         to: attempt.contact,
         phoneNumberId: delivery.whatsapp!.phoneNumberId,
-        template: delivery.whatsapp!.template,
-        language: delivery.whatsapp!.language,
-        parameters: [firstName(attempt.customerName) || 'cliente', content.store, content.link],
+        template,
+        language,
+        parameters: [customer, content.brand.name, content.link],
       });
   },
 };
+
+/** What a message says beyond the attempt: the tenant's brand, the survey's link and its language. */
+interface Content {
+  brand: SurveyBrand;
+  link: string;
+  locale: Locale;
+}
 
 /** Whether the journey hands this channel's attempts to the tenant's chatbot. */
 const handsOff = (journey: JourneyConfig, channel: ClaimedAttempt['channel']) => (journey.handOff as readonly string[]).includes(channel);

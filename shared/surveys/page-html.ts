@@ -1,47 +1,92 @@
 import { createHash } from 'node:crypto';
-import type { Indicator } from '../tenants/config-schema.js';
-import { escapeHtml, SCALE_ENDS, scoreLabel, scoresOf } from './compose.js';
+import { BUCKETS, type Bucket, type Indicator } from '../tenants/config-schema.js';
+import type { Locale } from '../locale.js';
+import { translator, type Translate } from '../i18n/messages.js';
+import { escapeHtml, safeColour, safeLogo, type SurveyBrand } from './compose.js';
+import { bucketOf, scaleEnds, scoreLabel, scoreName, scoresOf } from './questions.js';
 import { FAVICON_LINK } from '../favicon.js';
 import { unsubscribeOf } from './paths.js';
 
 /**
- * The survey pages, server-rendered: pt-BR, mobile-first, complete without JavaScript (radio buttons and a form
- * posted as application/x-www-form-urlencoded), no request to any other host. One stylesheet, inline and allowed
- * by its hash in the Content-Security-Policy.
+ * The survey pages, server-rendered in the survey's language: mobile-first, complete without JavaScript (radio
+ * buttons and a form posted as application/x-www-form-urlencoded), showing the tenant's brand. One stylesheet,
+ * inline and allowed by its hash in the Content-Security-Policy; the brand's colour is a second one-line sheet
+ * allowed by its own hash, and the logo's origin is the only other address a page may load from.
  */
 
+/** Who a page speaks to: the survey's language and the tenant's brand (none on a page with no survey behind it). */
+export interface PageFrame {
+  locale: Locale;
+  brand?: SurveyBrand;
+}
+
+/** A rendered page: its HTML and the Content-Security-Policy that admits exactly what it loads. */
+export interface Rendered {
+  html: string;
+  policy: string;
+}
+
+/** The comment's label names the follow-up of the bucket the chosen score is in; CSS shows it, no script needed. */
+const FOLLOW_UP_STYLE =
+  '.fu>span{display:none}.fu>.fu-any{display:inline}' +
+  BUCKETS.map((b) => `form:has(.b-${b}:checked) .fu>.fu-any{display:none}form:has(.b-${b}:checked) .fu>.fu-${b}{display:inline}`).join('');
+
+/**
+ * The scales are grids of equal cells, each at least 44 x 44 px (the tap target): 1-7 in one row from 320 px wide
+ * (the narrow layout leaves 308 px for 7 x 44), 0-10 in two centred rows of 6 and 5 until one row of 11 fits.
+ */
 const STYLE = `*{box-sizing:border-box}body{margin:0;background:#f3f4f6;color:#1f2937;font:17px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif}
-main{max-width:34rem;margin:0 auto;padding:1rem}.card{background:#fff;border-radius:.75rem;padding:1.25rem;box-shadow:0 1px 3px #0002}
-h1{font-size:1.35rem;margin:0 0 .25rem}.store{color:#4b5563;margin:0 0 1rem}fieldset{border:0;margin:0 0 1.25rem;padding:0}
-legend{font-weight:600;margin-bottom:.5rem;padding:0}.scale{display:flex;flex-wrap:wrap;gap:.35rem}
-.scale label{flex:1 0 2.6rem;position:relative}.scale input{position:absolute;opacity:0;inset:0;margin:0;cursor:pointer}
-.scale span{display:block;text-align:center;padding:.6rem .2rem;border:2px solid #0b5cad;border-radius:.5rem;color:#0b5cad;font-weight:700;background:#fff}
-.scale input:checked+span{background:#0b5cad;color:#fff}.scale input:focus-visible+span{outline:3px solid #f59e0b;outline-offset:2px}
-.stars span{font-size:1.4rem;padding:.3rem .2rem}.ends{display:flex;justify-content:space-between;font-size:.85rem;color:#4b5563;margin-top:.25rem}
-label.block{display:block;font-weight:600;margin-bottom:.35rem}textarea{width:100%;min-height:6rem;font:inherit;padding:.5rem;border:2px solid #6b7280;border-radius:.5rem}
+:root{--brand:#0b5cad}main{max-width:36rem;margin:0 auto;padding:1rem}.card{background:#fff;border-radius:.75rem;padding:1.25rem;box-shadow:0 1px 3px #0002}
+.brand{display:flex;align-items:center;gap:.6rem;margin:0 0 1rem;font-weight:700;color:#374151}.brand img{max-height:2.75rem;max-width:9rem;object-fit:contain}
+h1{font-size:1.35rem;margin:0 0 1rem}fieldset{border:0;margin:0 0 1.25rem;padding:0;min-width:0}
+legend{font-weight:600;margin-bottom:.5rem;padding:0}.scale{display:grid}.n2{grid-template-columns:repeat(2,1fr)}.n5{grid-template-columns:repeat(5,1fr)}
+.n7{grid-template-columns:repeat(7,1fr)}.n11{grid-template-columns:repeat(12,1fr)}.n11 label{grid-column:span 2}.n11 label:nth-child(7){grid-column:2/span 2}
+.scale label{position:relative;min-height:2.75rem;display:flex}.scale input{position:absolute;opacity:0;inset:0;margin:0;cursor:pointer;width:100%;height:100%}
+.scale span{flex:1;display:flex;align-items:center;justify-content:center;margin:2px;border:2px solid var(--brand);border-radius:.5rem;color:var(--brand);font-weight:700;background:#fff}
+.scale input:checked+span{background:var(--brand);color:#fff}.scale input:focus-visible+span{outline:3px solid #f59e0b;outline-offset:1px}
+.stars span{font-size:1.05rem}.ends{display:flex;justify-content:space-between;gap:1rem;font-size:.85rem;color:#4b5563;margin-top:.25rem}.ends span:last-child{text-align:right}
+label.block{display:block;font-weight:600;margin-bottom:.35rem}textarea{display:block;width:100%;min-height:6rem;font:inherit;padding:.5rem;border:2px solid #6b7280;border-radius:.5rem}
 textarea:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
-button{width:100%;font:inherit;font-weight:700;padding:.8rem;border:0;border-radius:.5rem;background:#0b5cad;color:#fff;cursor:pointer;margin-top:.5rem}
-.hint{font-size:.85rem;color:#4b5563}.error{border:2px solid #b91c1c;background:#fef2f2;color:#7f1d1d;border-radius:.5rem;padding:.75rem;margin-bottom:1rem}
+button{width:100%;min-height:2.75rem;font:inherit;font-weight:700;padding:.8rem;border:0;border-radius:.5rem;background:var(--brand);color:#fff;cursor:pointer;margin-top:.5rem}
+.hint{font-size:.85rem;color:#4b5563;margin:.35rem 0 1.25rem}.error{border:2px solid #b91c1c;background:#fef2f2;color:#7f1d1d;border-radius:.5rem;padding:.75rem;margin-bottom:1rem}
 .error ul{margin:.25rem 0 0;padding-left:1.2rem}.optional{font-weight:400;color:#4b5563}footer{text-align:center;font-size:.85rem;padding:1rem;color:#4b5563}
-footer a{color:#374151}`;
+footer a,.hint a{color:#374151;display:inline-block;padding:.75rem 0}${FOLLOW_UP_STYLE}
+@media (max-width:24rem){main{padding:.5rem 0}.card{border-radius:0;padding:1rem .375rem}}
+@media (min-width:36rem){.n11{grid-template-columns:repeat(11,1fr)}.n11 label,.n11 label:nth-child(7){grid-column:auto}}`;
 
-export const STYLE_HASH = `sha256-${createHash('sha256').update(STYLE).digest('base64')}`;
+const hashOf = (css: string) => `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
+export const STYLE_HASH = hashOf(STYLE);
 
-/** The headers every survey page carries. */
+/** The headers every survey page carries besides its Content-Security-Policy. */
 export const PAGE_HEADERS: Record<string, string> = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': `default-src 'none'; style-src '${STYLE_HASH}'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
 };
 
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex,nofollow"><title>${escapeHtml(title)}</title>${FAVICON_LINK}<style>${STYLE}</style></head>
-<body><main>${body}</main></body></html>`;
+const policyOf = (styles: string[], images: string[]) =>
+  `default-src 'none'; style-src ${styles.join(' ')}; img-src 'self' data:${images.map((i) => ` ${i}`).join('')}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+
+/** The policy of a page without a brand (the wrapper's error pages). */
+export const PLAIN_POLICY = policyOf([STYLE_HASH], []);
+
+function layout(frame: PageFrame, title: string, body: string, footer = ''): Rendered {
+  const colour = safeColour(frame.brand?.colour);
+  const logo = safeLogo(frame.brand?.logoUrl);
+  const brandStyle = colour ? `:root{--brand:${colour}}` : '';
+  const icon = logo ? `<link rel="icon" href="${escapeHtml(logo.url)}">` : FAVICON_LINK;
+  const header = frame.brand
+    ? `<header class="brand">${logo ? `<img src="${escapeHtml(logo.url)}" alt="" height="44">` : ''}<span>${escapeHtml(frame.brand.name)}</span></header>`
+    : '';
+  return {
+    html: `<!doctype html>
+<html lang="${frame.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex,nofollow"><title>${escapeHtml(title)}</title>${icon}<style>${STYLE}</style>${brandStyle ? `<style>${brandStyle}</style>` : ''}</head>
+<body><main><div class="card">${header}${body}</div>${footer}</main></body></html>`,
+    policy: policyOf([STYLE_HASH, ...(brandStyle ? [hashOf(brandStyle)] : [])], logo ? [logo.origin] : []),
+  };
 }
 
 export interface ScaleQuestion {
@@ -53,12 +98,14 @@ export interface ScaleQuestion {
   optional: boolean;
 }
 
-export interface SurveyPageView {
+export interface SurveyPageView extends PageFrame {
+  brand: SurveyBrand;
   /** The link's token: the form posts to it (relative URL, so it works under any stage path). */
   token: string;
-  store: string;
   customerFirstName: string;
   question: ScaleQuestion;
+  /** The follow-up question of each bucket of the main scale: the comment's label once a score in it is chosen. */
+  followUps: { bucket: Bucket; text: string }[];
   classes: ScaleQuestion[];
   comment: string;
   problems: string[];
@@ -66,52 +113,59 @@ export interface SurveyPageView {
 
 export const MAX_COMMENT_LENGTH = 1000;
 
-function scale(q: ScaleQuestion): string {
+function scale(q: ScaleQuestion, t: Translate, main: boolean): string {
   const stars = q.indicator === 'csat5Stars';
-  const [low, high] = SCALE_ENDS[q.indicator];
-  const options = scoresOf(q.indicator)
+  const [low, high] = scaleEnds(q.indicator, t);
+  const scores = scoresOf(q.indicator);
+  const options = scores
     .map((score) => {
-      const text = stars ? `${score} ★` : escapeHtml(scoreLabel(q.indicator, score));
-      const name = stars ? `${score} ${score === 1 ? 'estrela' : 'estrelas'}` : scoreLabel(q.indicator, score);
-      return `<label><input type="radio" name="${q.field}" value="${score}"${q.chosen === score ? ' checked' : ''}${q.optional ? '' : ' required'} aria-label="${escapeHtml(name)}"><span aria-hidden="true">${text}</span></label>`;
+      const text = stars ? `${score} ★` : escapeHtml(scoreLabel(q.indicator, score, t));
+      const bucket = main ? ` class="b-${bucketOf(q.indicator, score)}"` : '';
+      return `<label><input type="radio" name="${q.field}" value="${score}"${bucket}${q.chosen === score ? ' checked' : ''}${q.optional ? '' : ' required'} aria-label="${escapeHtml(scoreName(q.indicator, score, t))}"><span aria-hidden="true">${text}</span></label>`;
     })
     .join('');
   const id = `${q.field}-legend`;
-  return `<fieldset aria-describedby="${id}-ends"><legend id="${id}">${escapeHtml(q.legend)}${q.optional ? ' <span class="optional">(opcional)</span>' : ''}</legend>
-<div class="scale${stars ? ' stars' : ''}">${options}</div>
-<div class="ends" id="${id}-ends"><span>${scoresOf(q.indicator)[0]} = ${escapeHtml(low)}</span><span>${scoresOf(q.indicator).at(-1)} = ${escapeHtml(high)}</span></div></fieldset>`;
+  const end = (score: number, label: string) => escapeHtml(t('scale.ends', { score: scoreLabel(q.indicator, score, t), label }));
+  return `<fieldset aria-describedby="${id}-ends"><legend id="${id}">${escapeHtml(q.legend)}${q.optional ? ` <span class="optional">${escapeHtml(t('page.optional'))}</span>` : ''}</legend>
+<div class="scale n${scores.length}${stars ? ' stars' : ''}">${options}</div>
+<div class="ends" id="${id}-ends"><span>${end(scores[0]!, low)}</span><span>${end(scores.at(-1)!, high)}</span></div></fieldset>`;
 }
 
-export function surveyPage(view: SurveyPageView): string {
+export function surveyPage(view: SurveyPageView): Rendered {
+  const t = translator(view.locale);
   const errors = view.problems.length
-    ? `<div class="error" role="alert"><strong>Confira sua resposta:</strong><ul>${view.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul></div>`
+    ? `<div class="error" role="alert"><strong>${escapeHtml(t('page.problemsHeading'))}</strong><ul>${view.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul></div>`
     : '';
-  const greeting = view.customerFirstName ? `${view.customerFirstName}, sua opinião importa` : 'Sua opinião importa';
+  const greeting = t('page.greeting', { named: view.customerFirstName ? 'yes' : 'no', name: view.customerFirstName });
+  const followUps = view.followUps.map((f) => `<span class="fu-${f.bucket}">${escapeHtml(f.text)}</span>`).join('');
   return layout(
-    `Pesquisa de satisfação – ${view.store}`,
-    `<div class="card"><h1>${escapeHtml(greeting)}</h1><p class="store">${escapeHtml(view.store)}</p>${errors}
+    view,
+    t('page.title', { company: view.brand.name }),
+    `<h1>${escapeHtml(greeting)}</h1>${errors}
 <form method="post" action="${escapeHtml(view.token)}">
-${scale(view.question)}
-${view.classes.map(scale).join('\n')}
-<label class="block" for="comment">Quer contar mais? <span class="optional">(opcional)</span></label>
+${scale(view.question, t, true)}
+<label class="block fu" for="comment"><span class="fu-any">${escapeHtml(t('page.commentLabel'))}</span>${followUps} <span class="optional">${escapeHtml(t('page.optional'))}</span></label>
 <textarea id="comment" name="comment" maxlength="${MAX_COMMENT_LENGTH}" aria-describedby="comment-hint">${escapeHtml(view.comment)}</textarea>
-<p class="hint" id="comment-hint">Até ${MAX_COMMENT_LENGTH} caracteres.</p>
-<button type="submit">Enviar resposta</button>
-</form></div>
-<footer><a href="${unsubscribeOf(escapeHtml(view.token))}">Não quero mais receber pesquisas</a></footer>`,
+<p class="hint" id="comment-hint">${escapeHtml(t('page.commentHint', { max: MAX_COMMENT_LENGTH }))}</p>
+${view.classes.map((q) => scale(q, t, false)).join('\n')}
+<button type="submit">${escapeHtml(t('page.submit'))}</button>
+</form>`,
+    `<footer><a href="${unsubscribeOf(escapeHtml(view.token))}">${escapeHtml(t('page.unsubscribeLink'))}</a></footer>`,
   );
 }
 
-/** A page with a heading and a paragraph: thanks, already answered, expired, not found. */
-export function messagePage(title: string, text: string, extra = ''): string {
-  return layout(title, `<div class="card"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${extra}</div>`);
+/** A page with a heading and a paragraph: thanks, already answered, expired, not found, the wrapper's errors. */
+export function messagePage(frame: PageFrame, title: string, text: string): Rendered {
+  return layout(frame, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`);
 }
 
-export function unsubscribePage(token: string): string {
+export function unsubscribePage(frame: PageFrame & { brand: SurveyBrand }, token: string): Rendered {
+  const t = translator(frame.locale);
   return layout(
-    'Cancelar pesquisas',
-    `<div class="card"><h1>Cancelar pesquisas</h1><p>Você deixará de receber pesquisas de satisfação desta empresa.</p>
-<form method="post" action="unsubscribe"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Confirmar</button></form>
-<p class="hint"><a href="../${escapeHtml(token)}">Voltar para a pesquisa</a></p></div>`,
+    frame,
+    t('unsubscribe.title'),
+    `<h1>${escapeHtml(t('unsubscribe.title'))}</h1><p>${escapeHtml(t('unsubscribe.text', { company: frame.brand.name }))}</p>
+<form method="post" action="unsubscribe"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${escapeHtml(t('unsubscribe.confirm'))}</button></form>
+<p class="hint"><a href="../${escapeHtml(token)}">${escapeHtml(t('unsubscribe.back'))}</a></p>`,
   );
 }

@@ -1,3 +1,4 @@
+import type { Locale } from '../locale.js';
 import type { Found } from '../paging.js';
 import type { AnswerOrigin, Transaction, TransactionRecord } from '../transaction-record.js';
 import type { EventPublisher } from '../events/ports.js';
@@ -22,6 +23,8 @@ export interface ClaimedAttempt extends AttemptKey {
   /** The phone (E.164) or e-mail address the attempt goes to. */
   contact: string;
   customerName: string | null;
+  /** The survey's language (absent on surveys registered before languages: pt-BR). */
+  locale?: Locale;
   /** Every attempt of the survey as planned (none for transactions registered before attempts existed). */
   plan?: PlannedAttempt[];
   /** When the survey's links lapse, once its first attempt was sent. */

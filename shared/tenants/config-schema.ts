@@ -4,6 +4,7 @@ import { freeText } from '../schema.js';
 import type { SigningGenerations } from '../events/signature.js';
 import { EVENT_TYPES } from '../events/ports.js';
 import { CHANNELS, HAND_OFF_CHANNELS } from '../channels.js';
+import { LOCALES, type Locale } from '../locale.js';
 
 /** Score scales: a score is supported when it is an integer inside its indicator's scale. */
 export const INDICATORS = {
@@ -42,7 +43,37 @@ const secret = v.pipe(
   v.maxLength(256, 'must be at most 256 characters'),
 );
 
-export const ClassConfig = v.strictObject({ id, label: name(100), type: indicator });
+const locale = v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`);
+
+/** One of `schema` per language (`satisfies` keeps it to LOCALES: a language added there fails to compile here). */
+const perLocale = <S>(schema: () => S) => ({ 'pt-BR': schema(), es: schema(), en: schema() }) satisfies Record<Locale, S>;
+
+/** A text the tenant writes once per language it speaks; a language it leaves out gets the built-in text. */
+const localized = (max: number) => v.strictObject(perLocale(() => v.optional(name(max))));
+export type LocalizedText = Partial<Record<Locale, string>>;
+
+/** The buckets a main score falls in: NPS's three groups, thirds of the scale for the other indicators. */
+export const BUCKETS = ['detractor', 'passive', 'promoter', 'low', 'mid', 'high'] as const;
+export type Bucket = (typeof BUCKETS)[number];
+const byBucket = (max: number) => {
+  const text = () => v.optional(localized(max));
+  return v.strictObject({
+    detractor: text(),
+    passive: text(),
+    promoter: text(),
+    low: text(),
+    mid: text(),
+    high: text(),
+  } satisfies Record<Bucket, unknown>);
+};
+
+export const ClassConfig = v.strictObject({
+  id,
+  label: name(100),
+  type: indicator,
+  /** The class's question per language, e.g. { "pt-BR": "A entrega chegou no prazo?" }; by default one built on its label. */
+  question: v.optional(localized(300)),
+});
 export type ClassConfig = v.InferOutput<typeof ClassConfig>;
 
 export const JourneyConfig = v.strictObject({
@@ -56,8 +87,16 @@ export const JourneyConfig = v.strictObject({
     v.minLength(1, 'must list at least one channel'),
   ),
   resurveyWindowDays: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3650))), null),
-  /** The journey's main question, as the survey asks it; by default a question of its indicator. */
+  /** The journey's main question, as the survey asks it in any language ({loja} is the company); by default a question of its indicator. */
   question: v.optional(name(300)),
+  /** The main question per language, before `question`. */
+  questions: v.optional(localized(300)),
+  /** The language of its surveys when the customer has none; the tenant's when absent. */
+  locale: v.optional(locale),
+  /** A follow-up question by the main score's bucket, per language (the comment's label); built-in ones when absent. */
+  followUp: v.optional(byBucket(300)),
+  /** The thank-you text by the main score's bucket, per language; built-in ones when absent. */
+  thanks: v.optional(byBucket(500)),
   /** Results of fewer answers than this are flagged `low_sample` (their score says little yet); 5 when unset. */
   minSample: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1, 'must be at least 1'), v.maxValue(1000, 'must be at most 1000'))),
   /** Days a survey link stays valid after it is sent. */
@@ -144,6 +183,8 @@ export interface QuietHours {
 /** Quiet hours of a tenant that sets none: 21:00 to 08:00 in São Paulo. */
 export const DEFAULT_QUIET_HOURS: QuietHours = { timeZone: 'America/Sao_Paulo', from: '21:00', to: '08:00' };
 
+const whatsAppLanguage = v.pipe(v.string('must be a string'), v.regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a language code such as pt_BR'));
+
 /** How a tenant's surveys go out: its sender identities on each channel, and its chatbot's webhook. */
 export const DeliveryConfig = v.strictObject({
   email: v.optional(v.strictObject({ from: address, name: v.optional(name(100)) })),
@@ -152,7 +193,11 @@ export const DeliveryConfig = v.strictObject({
     v.strictObject({
       phoneNumberId: name(256),
       template: name(512),
-      language: v.pipe(v.string('must be a string'), v.regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a language code such as pt_BR')),
+      language: whatsAppLanguage,
+      /** The approved template of each survey language; a language without one uses `template` and `language`. */
+      templates: v.optional(
+        v.strictObject(perLocale(() => v.optional(v.strictObject({ template: name(512), language: whatsAppLanguage })))),
+      ),
     }),
   ),
   chatbot: v.optional(v.strictObject({ url: webUrl })),
@@ -246,6 +291,8 @@ export const TenantConfig = v.pipe(
   v.strictObject({
     id,
     name: name(200),
+    /** The language of its surveys when neither the customer nor the journey has one; pt-BR when absent. */
+    locale: v.optional(locale),
     classes: v.optional(v.pipe(v.array(ClassConfig), uniqueBy<ClassConfig>('id', 'class')), []),
     journeys: v.optional(
       v.pipe(v.array(JourneyConfig), uniqueBy<JourneyConfig>('id', 'journey'), uniqueBy<JourneyConfig>('slug', 'slug')),
@@ -296,4 +343,6 @@ export interface Settings {
   };
   /** Absent: no retention. */
   privacy?: PrivacyConfig;
+  /** The tenant's survey language; absent: pt-BR. */
+  locale?: Locale;
 }

@@ -11,6 +11,7 @@ import { INDICATORS, isSupported, type ClassConfig, type JourneyConfig, type Set
 import type { Referenced, ReferenceRequest, TransactionPorts } from './ports.js';
 import type { TransactionCommand } from './requests.js';
 import type { Transaction, TransactionRecord } from '../transaction-record.js';
+import { chooseLocale } from '../i18n/messages.js';
 
 /** How long a sale waits, in turn, for the entity a concurrent sale is creating (about 1.5 s in all). */
 const FIND_WINNER_WAITS_MS = [25, 50, 100, 200, 400, 800];
@@ -159,6 +160,7 @@ export function transactionService({ transactions, readReferences, settings: ten
       retentionDays: settings.privacy?.retentionDays ?? null,
       contactGone: false,
       erased: false,
+      locale: chooseLocale(customer.locale, journey.locale, settings.locale),
     });
     // A rating registered with the sale counts in the results in the same write.
     const stored = await transactions.putCreated(tenantId, requestKey, record, (created) => {

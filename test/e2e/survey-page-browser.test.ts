@@ -102,7 +102,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the survey page in a browser', () => {
     // Rate the classes with the keyboard and the pointer, as people do.
     await page.getByRole('radio', { name: '4', exact: true }).nth(1).check();
     await page.getByRole('radio', { name: '5 estrelas' }).check();
-    await page.getByLabel('Quer contar mais?').fill('Atendimento excelente, voltarei.');
+    await page.getByLabel('O que você mais gostou?').fill('Atendimento excelente, voltarei.');
     await page.screenshot({ path: join(tmpdir(), 'survey-page-390x844.png'), fullPage: true });
     await page.getByRole('button', { name: 'Enviar resposta' }).click();
     await page.waitForSelector('h1:text("Obrigado!")');

@@ -93,19 +93,20 @@ describe('survey messages', () => {
   it('fit an SMS in one GSM-7 segment with the whole link, however long the store name', () => {
     const link = `${BASE}/s/${'A'.repeat(44)}`;
     for (const store of ['Padaria São João', 'Loja 😀 Emoji', 'X'.repeat(300), '']) {
-      const text = surveySms({ store, link });
+      const text = surveySms({ company: store, link, locale: 'pt-BR' });
       expect(text.length, store).toBeLessThanOrEqual(SMS_MAX);
       expect(isGsm7(text), store).toBe(true);
       expect(text).toContain(link);
     }
-    expect(surveySms({ store: 'Padaria São João', link })).toContain('Padaria Sao Joao');
+    expect(surveySms({ company: 'Padaria São João', link, locale: 'pt-BR' })).toContain('Padaria Sao Joao');
   });
 
   it('e-mail: greets by first name, names the store, one button per score preselecting it, text part and unsubscribe link', () => {
     const mail = surveyEmail({
       customerName: 'Maria <b>Silva</b>',
-      store: 'Loja & Cia',
+      brand: { name: 'Loja & Cia' },
       journey: { indicator: 'nps' },
+      locale: 'pt-BR',
       link: `${BASE}/s/tok`,
       unsubscribeLink: `${BASE}/s/tok/unsubscribe`,
     });
@@ -338,6 +339,8 @@ function memoryPage(transaction: Partial<PageTransaction> = {}) {
     attemptId: 1,
     status: 'sent',
     erased: false,
+    locale: 'pt-BR',
+    score: null,
     ...transaction,
   };
   const answers: SurveyBody[] = [];
@@ -345,7 +348,7 @@ function memoryPage(transaction: Partial<PageTransaction> = {}) {
   const ports: PagePorts = {
     transaction: async (tenantId, id) => (tenantId === 1 && id === tx.id ? tx : undefined),
     settings: async () => settings,
-    stores: { tradeName: async () => 'Loja Centro' },
+    brand: async () => ({ name: 'Loja Centro' }),
     answer: async (_tenantId, body) => {
       if (tx.status === 'answered') throw new ConcurrentEditError('answered');
       answers.push(body);
@@ -370,7 +373,7 @@ describe('the survey page', () => {
     const page = await showSurvey(p.token(), '9', p.ports, SECRET, NOW);
     expect(page.status).toBe(200);
     expect(page.html).toContain('Loja Centro');
-    expect(page.html).toMatch(/name="score" value="9" checked/);
+    expect(page.html).toMatch(/name="score" value="9"[^>]* checked/);
     expect(page.html).toContain('name="class_1"');
     expect(page.html).toContain('maxlength="1000"');
     expect(p.answers).toHaveLength(0);
@@ -398,6 +401,25 @@ describe('the survey page', () => {
     expect((await showSurvey(p.token(), undefined, p.ports, SECRET, NOW)).html).toContain('Obrigado');
   });
 
+  it("thanks in the words of the main score's bucket: the journey's own in the survey's language, else the built-in ones", async () => {
+    const detractor = memoryPage();
+    const posted = await submitSurvey(detractor.token(), new URLSearchParams({ score: '3' }), detractor.ports, SECRET, NOW);
+    expect(posted.status).toBe(303);
+    expect(posted.html).toContain('Sentimos muito que a experiência não tenha sido boa: Loja Centro vai ler o que você contou.');
+    const answered = memoryPage({ status: 'answered', score: 10, locale: 'en' });
+    expect((await showSurvey(answered.token(), undefined, answered.ports, SECRET, NOW)).html).toContain(
+      'We are glad you enjoyed Loja Centro!',
+    );
+    settings.journeys[0]!.thanks = { promoter: { en: 'Thanks, see you soon at {company}!' } };
+    try {
+      const own = await showSurvey(answered.token(), undefined, answered.ports, SECRET, NOW);
+      expect(own.html).toContain('Thanks, see you soon at Loja Centro!');
+      expect(own.html).toContain('<html lang="en">');
+    } finally {
+      delete settings.journeys[0]!.thanks;
+    }
+  });
+
   it('answers 400 with the form and the problem for a missing, out-of-scale or unknown field, and records nothing', async () => {
     const p = memoryPage();
     const cases: [Record<string, string>, string][] = [
@@ -407,7 +429,7 @@ describe('the survey page', () => {
       [{ score: '9', class_1: '6' }, 'A nota de &quot;Atendimento&quot; deve ser de 1 a 5.'],
       [{ score: '9', class_2: '3' }, 'A pergunta 2 não faz parte desta pesquisa.'],
       [{ score: '9', admin: '1' }, 'O campo &quot;admin&quot; não faz parte desta pesquisa.'],
-      [{ score: '9', comment: 'a'.repeat(1001) }, 'O comentário pode ter até 1000 caracteres.'],
+      [{ score: '9', comment: 'a'.repeat(1001) }, 'O comentário pode ter até 1.000 caracteres.'],
     ];
     for (const [fields, problem] of cases) {
       const page = await submitSurvey(p.token(), new URLSearchParams(fields), p.ports, SECRET, NOW);

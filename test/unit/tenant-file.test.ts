@@ -60,6 +60,41 @@ describe('tenant files', () => {
     ]);
   });
 
+  it("take the languages: the tenant's and a journey's locale, texts per language, a WhatsApp template per language", () => {
+    const [parsed] = parseTenantFile(
+      tenant({
+        locale: 'es',
+        classes: [{ id: 1, label: 'Entrega', type: 'ces', question: { 'pt-BR': 'Foi fácil receber?', en: 'Was delivery easy?' } }],
+        journeys: [
+          {
+            id: 1,
+            slug: 'loja',
+            indicator: 'nps',
+            classes: [1],
+            channels: ['whatsapp'],
+            locale: 'en',
+            questions: { en: 'Would you recommend {company}?' },
+            followUp: { detractor: { en: 'What went wrong?' } },
+            thanks: { promoter: { es: '¡Gracias!' } },
+          },
+        ],
+        delivery: {
+          whatsapp: {
+            phoneNumberId: 'pn',
+            template: 'pesquisa',
+            language: 'pt_BR',
+            templates: { es: { template: 'encuesta', language: 'es' } },
+          },
+        },
+      }),
+      {},
+    ).tenants;
+    expect(parsed!.locale).toBe('es');
+    expect(parsed!.journeys[0]).toMatchObject({ locale: 'en', followUp: { detractor: { en: 'What went wrong?' } } });
+    expect(parsed!.classes[0]!.question).toEqual({ 'pt-BR': 'Foi fácil receber?', en: 'Was delivery easy?' });
+    expect(parsed!.delivery.whatsapp!.templates).toEqual({ es: { template: 'encuesta', language: 'es' } });
+  });
+
   it('take variables from the environment', () => {
     const { tenants } = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), { LOCAL_API_KEY: 'from-the-environment-123' });
     expect(tenants[0]!.keys[0]!.value).toBe('from-the-environment-123');
@@ -89,6 +124,20 @@ describe('tenant files', () => {
     [{ privacy: { retentionDays: 2.5 } }, 'tenants[0].privacy.retentionDays: must be an integer'],
     [{ privacy: { keepDays: 30 } }, 'tenants[0].privacy.keepDays: is not a known field'],
     [{ id: '7' }, 'tenants[0].id: must be a number'],
+    [{ locale: 'pt' }, 'tenants[0].locale: must be one of pt-BR, es, en'],
+    [{ classes: [{ id: 1, label: 'A', type: 'csat', question: { fr: 'Q?' } }] }, 'tenants[0].classes[0].question.fr: is not a known field'],
+    [
+      { journeys: [{ id: 1, slug: 'loja', indicator: 'nps', classes: [1], channels: ['sms'], followUp: { promoter: { es: '' } } }] },
+      'tenants[0].journeys[0].followUp.promoter.es: must not be empty',
+    ],
+    [
+      {
+        delivery: {
+          whatsapp: { phoneNumberId: 'pn', template: 't', language: 'pt_BR', templates: { en: { template: 't', language: 'english' } } },
+        },
+      },
+      'tenants[0].delivery.whatsapp.templates.en.language: must be a language code such as pt_BR',
+    ],
     [
       { delivery: { webhooks: [{ url: 'https://hooks.example.com/a', includeComment: 'yes' }] } },
       'tenants[0].delivery.webhooks[0].includeComment: must be true or false',

@@ -1,3 +1,4 @@
+import { DEFAULT_LOCALE } from '../../locale.js';
 import { NotFoundError } from '../../errors.js';
 import { ENV, requireEnvs } from '../../config.js';
 import { storeNames, suppressAddress } from '../attempt-repository.js';
@@ -31,12 +32,15 @@ export const surveyPage: PagePorts = {
       attemptId: transaction.survey.attempt_id,
       status: transaction.survey.status,
       erased: record.erased,
+      locale: record.locale ?? DEFAULT_LOCALE,
+      score: transaction.rating?.score ?? null,
     };
     readRecords.set(read, record);
     return read;
   },
   settings: tenantSettings,
-  stores: storeNames,
+  // Until the tenant's brand (shared/tenants/brand.ts) is wired in, the pages show the store's name and no logo.
+  brand: async (tenantId, storeId) => ({ name: await storeNames.tradeName(tenantId, storeId) }),
   answer: (tenantId, body, read) => answerSurvey(tenantId, body, 'create', readRecords.get(read)),
   optOut: async (tenantId, customerId) => {
     try {

@@ -1,0 +1,237 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
+import { LOCALES, type Locale } from '../../shared/locale.js';
+import { surveyPage } from '../../shared/surveys/page-html.js';
+import { overHttp } from '../support/api.js';
+import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
+
+/**
+ * The survey in each language as a phone shows it, in Debian's chromium at 320, 390 and 768 px: the e-mail and the
+ * page fit the screen (no horizontal scroll), every score is a tap target of at least 44 x 44 px, 0-10 is two
+ * balanced rows (6 + 5) or one row and 1-7 one row, the follow-up of the tapped score is in view, and axe-core and
+ * HTML_CodeSniffer (pa11y's runner, WCAG 2 AA) find nothing on the page, the thanks, the unsubscribe and the error
+ * pages. Screenshots go to <tmpdir>/survey-screens, to be looked at.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const resolve = createRequire(import.meta.url).resolve;
+const AXE = readFileSync(resolve('axe-core/axe.min.js'), 'utf8');
+const HTMLCS = readFileSync(resolve('html_codesniffer/build/HTMLCS.js'), 'utf8');
+const SCREENS = join(tmpdir(), 'survey-screens');
+const WIDTHS = [320, 390, 768];
+const api = overHttp('public');
+const [publicUrl, sesUrl] = [inject('publicUrl'), inject('sesUrl')];
+let browser: Browser;
+let tenant: TestTenant;
+
+const until = async <T>(read: () => Promise<T | undefined>, what: string): Promise<T> => {
+  for (let i = 0; i < 150; i++) {
+    const value = await read();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`Waited 15 s for ${what}`);
+};
+
+interface Mail {
+  destination: { to: string[] };
+  body: { html: string; text: string };
+}
+const mailTo = (address: string) =>
+  until(async () => {
+    const { emails } = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] };
+    return emails.find((e) => e.destination.to.includes(address));
+  }, `an e-mail to ${address}`);
+
+/** axe-core's violations of every impact, and HTML_CodeSniffer's WCAG 2 AA errors. */
+async function accessibilityProblems(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  await page.addScriptTag({ content: HTMLCS });
+  return page.evaluate(async () => {
+    const w = globalThis as unknown as {
+      axe: { run(): Promise<{ violations: { id: string; nodes: unknown[] }[] }> };
+      HTMLCS: {
+        process(standard: string, element: unknown, done: () => void): void;
+        getMessages(): { type: number; code: string; msg: string }[];
+      };
+      document: unknown;
+    };
+    const axe = (await w.axe.run()).violations.map((v) => `axe ${v.id} (${v.nodes.length})`);
+    await new Promise<void>((done) => w.HTMLCS.process('WCAG2AA', w.document, done));
+    const sniffer = w.HTMLCS.getMessages()
+      .filter((m) => m.type === 1)
+      .map((m) => `htmlcs ${m.code}: ${m.msg}`);
+    return [...axe, ...sniffer];
+  });
+}
+
+/** The document's width as laid out: more than the viewport means a horizontal scroll. */
+const scrollWidth = () =>
+  (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth;
+
+/** The page scrolls nowhere sideways, and every tap target of `selector` is at least 44 x 44 px. */
+async function fitsAndTaps(page: Page, selector: string, what: string) {
+  const width = page.viewportSize()!.width;
+  expect(await page.evaluate(scrollWidth), `${what}: scroll width`).toBeLessThanOrEqual(width);
+  const boxes = await page
+    .locator(selector)
+    .evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [r.width, r.height]));
+  expect(boxes.length, what).toBeGreaterThan(0);
+  for (const [w, h] of boxes) {
+    expect(w, `${what}: target width`).toBeGreaterThanOrEqual(44);
+    expect(h, `${what}: target height`).toBeGreaterThanOrEqual(44);
+  }
+}
+
+/** The number of buttons in each row of a scale, top to bottom. */
+const rowsOf = (page: Page, field: string) =>
+  page.locator(`.scale:has(input[name="${field}"]) label`).evaluateAll((labels) => {
+    const rows = new Map<number, number>();
+    for (const label of labels) {
+      const top = Math.round(label.getBoundingClientRect().top);
+      rows.set(top, (rows.get(top) ?? 0) + 1);
+    }
+    return [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, n]) => n);
+  });
+
+const JOURNEY_ID: Record<Locale, number> = { 'pt-BR': 11, es: 12, en: 13 };
+const slug = (locale: Locale) => `loja-${locale.toLowerCase()}`;
+
+async function postTransaction(email: string, locale: Locale): Promise<void> {
+  const posted = await api({
+    method: 'POST',
+    path: '/v2/transactions',
+    key: tenant.key,
+    body: {
+      store: { id: 1 },
+      employee: { id: 1 },
+      customer: { externalId: `L-${email}`, name: 'Maria Silva', email },
+      transaction: { journeySlug: slug(locale) },
+    },
+  });
+  expect(posted.status, posted.text).toBe(201);
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('the survey in every language, on a phone', () => {
+  beforeAll(async () => {
+    mkdirSync(SCREENS, { recursive: true });
+    tenant = await newTenant();
+    // One NPS journey per language, asking a csat, a csat5Stars and a ces class: the 11, 5 and 7 button scales.
+    await putSettings(tenant.tenantId, {
+      ...DEMO_SETTINGS,
+      journeys: [
+        ...DEMO_SETTINGS.journeys,
+        ...LOCALES.map((locale) => ({
+          ...DEMO_SETTINGS.journeys.find((j) => j.slug === 'loja')!,
+          id: JOURNEY_ID[locale],
+          slug: slug(locale),
+          locale,
+          classes: [1, 2, 3],
+          channels: ['email' as const],
+        })),
+      ],
+    });
+    await putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'pesquisa@demo.local', name: 'Pesquisa Demo' } });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+  afterAll(() => browser?.close());
+
+  for (const locale of LOCALES) {
+    it(`${locale}: the e-mail and the page fit 320-768 px with 44 px targets, the tapped score's follow-up in view, thanks; no accessibility problem`, async () => {
+      const email = `screens-${locale.toLowerCase()}-${Date.now()}@example.com`;
+      await postTransaction(email, locale);
+      const mail = await mailTo(email);
+      const link = /(http\S+\/s\/[\w-]{44})/.exec(mail.body.text)![1]!;
+
+      for (const width of WIDTHS) {
+        const context = await browser.newContext({ viewport: { width, height: width === 768 ? 1024 : 844 }, bypassCSP: true, locale });
+        const page = await context.newPage();
+
+        // The e-mail as a mail client shows it.
+        await page.setContent(mail.body.html);
+        expect(await page.getAttribute('html', 'lang')).toBe(locale);
+        await fitsAndTaps(page, 'a', `${locale} e-mail at ${width}`);
+        await page.screenshot({ path: join(SCREENS, `email-${locale}-${width}.png`), fullPage: true });
+
+        // The page its score-3 button opens: a detractor, whose follow-up question is the comment's label.
+        await page.goto(`${link}?score=3`);
+        expect(await page.getAttribute('html', 'lang')).toBe(locale);
+        await fitsAndTaps(page, '.scale label, button, footer a', `${locale} page at ${width}`);
+        const main = await rowsOf(page, 'score');
+        expect(main, `0-10 at ${width}`).toEqual(width < 576 ? [6, 5] : [11]);
+        expect(await rowsOf(page, 'class_3'), `1-7 at ${width}`).toEqual([7]);
+        const followUp = page.locator('label[for="comment"] .fu-detractor');
+        expect(await followUp.isVisible()).toBe(true);
+        expect(await page.locator('label[for="comment"] .fu-any').isVisible()).toBe(false);
+        const box = (await followUp.boundingBox())!;
+        expect(box.y + box.height, 'the follow-up is in view').toBeLessThanOrEqual(page.viewportSize()!.height);
+        expect(await accessibilityProblems(page)).toEqual([]);
+        await page.screenshot({ path: join(SCREENS, `page-${locale}-${width}.png`), fullPage: true });
+
+        if (width === WIDTHS.at(-1)) {
+          // Choosing another score changes the follow-up with no script.
+          await page.locator('input[name="score"][value="10"]').check({ force: true });
+          expect(await page.locator('label[for="comment"] .fu-promoter').isVisible()).toBe(true);
+          await page.locator('textarea').fill('Ok');
+          await page.locator('button[type="submit"]').click();
+          await page.waitForURL((url) => !url.search);
+        } else {
+          // The unsubscribe page, and the page of a link that is no link, in the browser's language.
+          await page.goto(`${link}/unsubscribe`);
+          expect(await accessibilityProblems(page)).toEqual([]);
+          await page.goto(`${publicUrl}/s/not-a-token`);
+          expect(await page.getAttribute('html', 'lang')).toBe(locale);
+          expect(await accessibilityProblems(page)).toEqual([]);
+          await context.close();
+          continue;
+        }
+        // Thanks, in the words of the promoter's bucket, at every width.
+        for (const thanksWidth of WIDTHS) {
+          await page.setViewportSize({ width: thanksWidth, height: 844 });
+          await page.reload();
+          expect(await page.getAttribute('html', 'lang')).toBe(locale);
+          expect(await page.evaluate(scrollWidth)).toBeLessThanOrEqual(thanksWidth);
+          expect(await accessibilityProblems(page)).toEqual([]);
+          await page.screenshot({ path: join(SCREENS, `thanks-${locale}-${thanksWidth}.png`), fullPage: true });
+        }
+        await context.close();
+      }
+    });
+  }
+
+  it("paints the page in the brand's colour, still with no accessibility problem", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const rendered = surveyPage({
+      locale: 'pt-BR',
+      brand: { name: 'Ótica Visão', colour: '#7c2d12' },
+      token: 'tok',
+      customerFirstName: 'Maria',
+      question: {
+        field: 'score',
+        legend: 'De 0 a 10, quanto você recomendaria a Ótica Visão?',
+        indicator: 'nps',
+        chosen: 9,
+        optional: false,
+      },
+      followUps: [{ bucket: 'promoter', text: 'O que você mais gostou?' }],
+      classes: [{ field: 'class_1', legend: 'Quão fácil foi: Entrega?', indicator: 'ces', chosen: undefined, optional: true }],
+      comment: '',
+      problems: [],
+    });
+    await page.setContent(rendered.html);
+    const background = await page
+      .locator('input[value="9"] + span')
+      .evaluate(
+        (e) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(e).backgroundColor,
+      );
+    expect(background).toBe('rgb(124, 45, 18)');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.screenshot({ path: join(SCREENS, 'page-branded-390.png'), fullPage: true });
+    await context.close();
+  });
+});
