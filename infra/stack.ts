@@ -25,6 +25,7 @@ import { CfnConfigurationSet, CfnConfigurationSetEventDestination } from 'aws-cd
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import { AccountRecovery, ClientAttributes, Mfa, StringAttribute, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Alarms } from './constructs/alarms.js';
 import type { Construct } from 'constructs';
@@ -46,6 +47,7 @@ import {
   acknowledgeDeadLetterQueue,
   acknowledgeQueueEventSource,
   acknowledgeStackFindings,
+  acknowledgeUserPool,
 } from './constructs/acknowledgments.js';
 import { ServiceFunction } from './constructs/service-function.js';
 import {
@@ -56,6 +58,8 @@ import {
   referencePaths,
   routes,
   scheduled,
+  sessionAuthorizer,
+  workspaceRoutes,
   type ApiName,
   type Provider,
   type Route,
@@ -140,6 +144,8 @@ export interface SurveyService {
 export class SurveyDataStack extends Stack {
   readonly table: Table;
   readonly secrets: Record<SecretId, Secret>;
+  readonly userPool: UserPool;
+  readonly workspaceClient: UserPoolClient;
 
   constructor(scope: Construct, id: string, props: StackProps) {
     super(scope, id, props);
@@ -175,6 +181,41 @@ export class SurveyDataStack extends Stack {
       surveyLinks: secret('SurveySecret', "Signs survey links and derives each tenant's chatbot webhook secret"),
     };
     this.table = table;
+    // The managers who sign in to the workspace: one Cognito user per tenant user, bound to its tenant by an attribute
+    // only an administrator writes; their scope stays in the table. Retained: the users outlive every deployment.
+    this.userPool = new UserPool(this, 'Managers', {
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      autoVerify: { email: true },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      mfa: Mfa.OPTIONAL,
+      mfaSecondFactor: { otp: true, sms: false },
+      passwordPolicy: { minLength: 12, requireLowercase: true, requireUppercase: true, requireDigits: true, requireSymbols: true },
+      customAttributes: { tenant_id: new StringAttribute({ minLen: 1, maxLen: 10, mutable: false }) },
+      userInvitation: {
+        emailSubject: 'Seu acesso ao painel de satisfação',
+        emailBody: 'Olá! Seu usuário é {username} e sua senha temporária é {####}. Ao entrar, escolha uma senha sua.',
+      },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    // The workspace signs in through the service (USER_PASSWORD_AUTH over TLS to Cognito, never from the page); a
+    // tenant's own SAML or OIDC provider is added to this pool and client later, without code changes.
+    this.workspaceClient = this.userPool.addClient('Workspace', {
+      authFlows: { userPassword: true },
+      generateSecret: false,
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+      idTokenValidity: Duration.minutes(15),
+      accessTokenValidity: Duration.minutes(15),
+      refreshTokenValidity: Duration.days(30),
+      readAttributes: new ClientAttributes().withStandardAttributes({ email: true, emailVerified: true }).withCustomAttributes('tenant_id'),
+      writeAttributes: new ClientAttributes(),
+    });
+    acknowledgeUserPool(this.userPool);
+    new CfnOutput(this, 'UserPoolId', {
+      value: this.userPool.userPoolId,
+      description: 'npm run admin -- create-user needs it (USER_POOL_ID)',
+    });
     acknowledgeStackFindings(this, this.tableArnExport);
     // Exported by name: the service's roles name `<this ARN>/index/*`, whose finding cdk-nag names by this export.
     new CfnOutput(this, 'TableName', { value: table.tableName, exportName: this.tableNameExport });
@@ -207,6 +248,8 @@ interface Shared {
   alarms: Alarms;
   /** The public API's URL, once that stack exists (survey links open under it). */
   surveyBaseUrl?: string;
+  /** The managers' user pool: its token issuer and the workspace's client. */
+  userPool: { issuer: string; clientId: string };
 }
 
 /** The service: its nested stacks, and the outputs an operator reads. */
@@ -232,6 +275,7 @@ export class SurveyServiceStack extends Stack {
       configurationSet: this.messaging.configurationSet,
       emailEvents: this.messaging.emailEvents,
       alarms: this.messaging.alarms,
+      userPool: { issuer: props.data.userPool.userPoolProviderUrl, clientId: props.data.workspaceClient.userPoolClientId },
     };
     const publicApi = new ApiStack(this, 'PublicApi', shared, 'public');
     this.apis = { public: publicApi, chatbot: new ApiStack(this, 'ChatbotApi', shared, 'chatbot') };
@@ -391,6 +435,7 @@ function serviceFunction(
       secretArn: (secret) => secrets[secret].secretArn,
       surveyBaseUrl,
       sesConfigurationSet: () => configurationSet.ref,
+      userPool: () => shared.userPool,
     }),
   });
 
@@ -412,6 +457,8 @@ function serviceFunction(
         return [fn.ownLogGroup.logGroupArn];
       case 'asyncFailures':
         return [shared.asyncFailures.queueArn];
+      case 'userPool':
+        return [`arn:aws:cognito-idp:${region}:${account}:userpool/*`];
     }
   };
   for (const statement of statements)
@@ -453,6 +500,8 @@ export class ApiStack extends NestedStack {
   readonly api: HttpApi;
   readonly stage: HttpStage;
   readonly authorizer: IHttpRouteAuthorizer;
+  /** The workspace's pages' authorizer (the session cookie), on the public API only. */
+  readonly sessionAuthorizer?: IHttpRouteAuthorizer;
   readonly url: string;
 
   constructor(scope: Construct, id: string, shared: Shared, name: ApiName) {
@@ -525,6 +574,20 @@ export class ApiStack extends NestedStack {
       identitySource: [`$request.header.${API_KEY_HEADER}`],
       resultsCacheTtl: Duration.seconds(props.authorizerCacheTtlSeconds),
     });
+    if (name === 'public') {
+      const sessionFunction = serviceFunction(this, shared, sessionAuthorizer.id, {
+        handler: sessionAuthorizer.handler,
+        description: "The workspace's authorizer: verifies the session cookie's Cognito ID token",
+        memorySize: 256,
+      });
+      // No identity source and no cache: a request without a session must reach the authorizer, and its page then
+      // sends it to sign in.
+      this.sessionAuthorizer = new HttpLambdaAuthorizer('SessionAuthorizer', sessionFunction, {
+        responseTypes: [HttpLambdaResponseType.SIMPLE],
+        identitySource: [],
+        resultsCacheTtl: Duration.seconds(0),
+      });
+    }
     this.api = api;
     this.stage = stage;
     this.url = stage.url;
@@ -559,18 +622,26 @@ export class ApiStack extends NestedStack {
     for (const route of routes.filter((r) => r.api === name))
       groups.set(routeGroupOf(route), [...(groups.get(routeGroupOf(route)) ?? []), route]);
     for (const [group, grouped] of groups) new RouteGroupStack(this, `${group}Routes`, shared, grouped);
+    if (name === 'public') new RouteGroupStack(this, 'WorkspaceRoutes', shared, workspaceRoutes);
   }
 
   /** Adds a route to this API, in `scope` (this stack or a route group's); an anonymous one gets the anonymous throttle. */
   addRoute(
     scope: Construct,
-    route: { path: string; method: Route['method']; integration: HttpLambdaIntegration; anonymous?: boolean | undefined },
+    route: {
+      path: string;
+      method: Route['method'];
+      integration: HttpLambdaIntegration;
+      anonymous?: boolean | undefined;
+      session?: boolean | undefined;
+    },
   ): HttpRoute {
+    if (route.session && !this.sessionAuthorizer) throw new Error(`${route.path}: the workspace is on the public API only.`);
     const added = new HttpRoute(scope, `${route.method}${route.path}`, {
       httpApi: this.api,
       routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
       integration: route.integration,
-      ...(route.anonymous ? {} : { authorizer: this.authorizer }),
+      ...(route.anonymous ? {} : { authorizer: route.session ? this.sessionAuthorizer! : this.authorizer }),
     });
     if (route.anonymous) {
       // The stage's settings for this route need the route to exist first.
@@ -593,7 +664,8 @@ export class RouteGroupStack extends NestedStack {
       // One invoke permission per function, for its API, instead of one per route and path: the routes of an API
       // invoke only the functions they integrate anyway.
       const integration = new HttpLambdaIntegration(`${capitalise(route.operationId)}Integration`, fn, { scopePermissionToRoute: false });
-      for (const path of route.paths) scope.addRoute(this, { path, method: route.method, integration, anonymous: route.anonymous });
+      for (const path of route.paths)
+        scope.addRoute(this, { path, method: route.method, integration, anonymous: route.anonymous, session: route.session });
     }
   }
 }

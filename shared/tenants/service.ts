@@ -91,6 +91,16 @@ export function tenantService(
   }
 
   /**
+   * The tenant user a signed-in session names: the one whose name is the e-mail address they sign in with. A session
+   * whose user the tenant no longer has is refused, whatever Cognito says.
+   */
+  async function resolveSessionUser(tenantId: number, name: string): Promise<UserRecord> {
+    const user = await tenants.findUserByName(tenantId, name);
+    if (!user) throw new UnauthenticatedError('This account has no access to the workspace.');
+    return user;
+  }
+
+  /**
    * A read that needs a user token, made while the token is checked: one round trip of waiting instead of two. The
    * read is answered only when the token holds; a refused token's 401 wins over anything the read answered. `visible`
    * then keeps of the result what the user's scope may see.
@@ -198,6 +208,7 @@ export function tenantService(
     authorizeKey,
     createUser,
     resolveUser,
+    resolveSessionUser,
     readAsUser,
     applyTenantConfig,
     rotateWebhookSecret,

@@ -17,6 +17,7 @@ export const {
   authorizeKey,
   createUser,
   resolveUser,
+  resolveSessionUser,
   readAsUser,
   applyTenantConfig,
   rotateWebhookSecret,
