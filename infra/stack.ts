@@ -557,7 +557,7 @@ export class ApiStack extends NestedStack {
     // The routes anyone may call get a tighter limit of their own (a JSON map: CloudFormation's own names).
     (stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
       [
-        ...routes
+        ...[...routes, ...workspaceRoutes]
           .filter((route) => route.api === name && route.anonymous)
           .flatMap((route) => route.paths.map((path) => `${route.method} ${path}`)),
         ...referencePaths(name).map((path) => `GET ${path}`),

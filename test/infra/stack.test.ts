@@ -161,8 +161,10 @@ describe('the CDK stacks', () => {
     }
     const publicStage = stages.find(([id]) => id.startsWith('PublicStage'))![1];
     expect(Object.keys(publicStage.Properties.RouteSettings)).toEqual(
-      expect.arrayContaining(['GET /health', 'GET /s/{token}', 'POST /s/{token}']),
+      expect.arrayContaining(['GET /health', 'GET /s/{token}', 'POST /s/{token}', 'POST /app/sign-in', 'POST /app/sign-in/new-password']),
     );
+    // Password guesses meet the anonymous limit too, before Cognito's own.
+    expect(publicStage.Properties.RouteSettings['POST /app/sign-in']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
     expect(publicStage.Properties.RouteSettings['GET /health']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
   });
 
