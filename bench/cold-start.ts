@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
 import { BUNDLING, FUNCTION_ENVIRONMENT } from '../infra/constructs/service-function.js';
-import { authorizers, consumers, reference, routes, scheduled } from '../infra/routes.js';
+import { authorizers, consumers, reference, routes, scheduled, sessionAuthorizer, workspaceRoutes } from '../infra/routes.js';
 import { startSecretsServer } from '../infra/local/secrets.js';
 import { ENV, secretArnVariable } from '../shared/config.js';
 
@@ -39,13 +39,14 @@ const floorSource = (clients: string[]) =>
 
 /** Every function the stack deploys, by name, with its entry file (the SES events function included). */
 export const functionEntries = (): [string, { file: string }][] => [
-  ...routes.map((r): [string, { file: string }] => [r.operationId, { file: `${ROOT}functions/${r.handler}` }]),
+  ...[...routes, ...workspaceRoutes].map((r): [string, { file: string }] => [r.operationId, { file: `${ROOT}functions/${r.handler}` }]),
   ...consumers.map((c): [string, { file: string }] => [c.id, { file: `${ROOT}functions/${c.handler}` }]),
   ...scheduled.map((j): [string, { file: string }] => [j.id, { file: `${ROOT}functions/${j.handler}` }]),
   ...Object.entries(authorizers).map(([api, a]): [string, { file: string }] => [
     `${api}Authorizer`,
     { file: `${ROOT}functions/${a.handler}` },
   ]),
+  [sessionAuthorizer.id, { file: `${ROOT}functions/${sessionAuthorizer.handler}` }],
   ['sesEvents', { file: `${ROOT}functions/queue/ses-events.ts` }],
   ['reference', { file: `${ROOT}functions/${reference.handler}` }],
 ];

@@ -13,6 +13,11 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/services.js';
 import { queueUrl, redrive, redriveAsyncFailures } from './redrive.js';
 import { notified, scheduled } from './routes.js';
 import { ROTATION_OVERLAP_HOURS } from '../shared/events/signature.js';
+import { randomBytes } from 'node:crypto';
+import type { UserScope } from '../shared/tenants/config-schema.js';
+import { inviteManager } from '../shared/session/managers.js';
+import { cognitoUserDirectory } from '../shared/adapters/cognito.js';
+import { setupUserPool, USER_POOL_NAME } from './local/cognito.js';
 
 // The SDK warns that its 2027 releases need Node 22; Lambda runs 24, and this machine's Node 20 is supported until then.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -27,6 +32,10 @@ Commands:
   revoke-key --key KEY | --tenant ID --key-id KEY_ID
   create-user --tenant ID --name NAME (--all | --stores 1,2 --groups 1)
                                              print a new user token (shown once); replaces a user of that name
+  create-user --tenant ID --email EMAIL (--all | --stores 1,2 --groups 1)
+                                             a manager who signs in to the workspace (/app/): the tenant user of that
+                                             e-mail with this scope, and its Cognito user, invited with a temporary
+                                             password (on AWS Cognito e-mails it; locally it is shown here)
   apply FILE                                 apply a declarative tenant file (journeys, classes, groups, users, keys);
                                              shows each new webhook endpoint's signing secret once
   rotate-webhook-secret --tenant ID (--chatbot | --url URL) [--overlap-hours H]
@@ -46,8 +55,10 @@ Commands:
 Webhook secrets derive from the stack's survey secret: apply and rotate-webhook-secret show them when ${ENV.surveySecret}
 is set to it (rotate-webhook-secret refuses to run without it).
 
-Target: with ${ENV.tableName} set, the table of that name in AWS (credentials and region as the AWS SDK finds them);
-otherwise the local stack's DynamoDB Local (AWS_ENDPOINT_URL_DYNAMODB, default http://127.0.0.1:8000, table survey-service).`;
+Target: with ${ENV.tableName} set, the table of that name in AWS (credentials and region as the AWS SDK finds them),
+and for --email the user pool ${ENV.userPoolId} (the data stack's output UserPoolId); otherwise the local stack's
+DynamoDB Local (AWS_ENDPOINT_URL_DYNAMODB, default http://127.0.0.1:8000, table survey-service) and Cognito emulator
+(AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER, default http://127.0.0.1:9229, pool ${USER_POOL_NAME}).`;
 
 class UsageError extends Error {}
 
@@ -74,6 +85,7 @@ async function run(argv: string[]): Promise<void> {
     allowPositionals: true,
     options: {
       name: { type: 'string' },
+      email: { type: 'string' },
       id: { type: 'string' },
       tenant: { type: 'string' },
       scope: { type: 'string' },
@@ -121,9 +133,11 @@ async function run(argv: string[]): Promise<void> {
       return console.log('key revoked (API Gateway may accept it for up to the authorizer cache TTL)');
     }
     case 'create-user': {
-      if (!values.name) throw new UsageError('--name is required.');
+      if (!values.name === !values.email) throw new UsageError('give --name (a user token) or --email (a manager who signs in).');
       if (!values.all && !values.stores && !values.groups) throw new UsageError('give --all, or --stores and/or --groups.');
       const scope = values.all ? ('all' as const) : { stores: ids(values.stores, 'stores'), groups: ids(values.groups, 'groups') };
+      if (values.email) return console.log(await createManager(local, integer(values.tenant, 'tenant'), values.email, scope));
+      if (!values.name) throw new UsageError('--name is required.');
       const user = await tenants.createUser(integer(values.tenant, 'tenant'), values.name, scope);
       return console.log(`user "${user.name}" created; token (shown once, store it now):\n${user.token}`);
     }
@@ -168,6 +182,31 @@ async function run(argv: string[]): Promise<void> {
     default:
       throw new UsageError(`unknown command "${command}". Run: npm run admin -- help`);
   }
+}
+
+/**
+ * A manager who signs in: the tenant user and the Cognito user. Locally the temporary password is made here and shown
+ * (no e-mail leaves the machine); on AWS Cognito makes it and e-mails the invitation.
+ */
+async function createManager(local: boolean, tenantId: number, email: string, scope: UserScope): Promise<string> {
+  if (!(await tenants.getTenant(tenantId))) throw new UsageError(`tenant ${tenantId} does not exist.`);
+  let userPoolId = process.env[ENV.userPoolId];
+  if (local) {
+    process.env.AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER ??= `http://127.0.0.1:${process.env.COGNITO_PORT ?? 9229}`;
+    userPoolId ??= (await setupUserPool(process.env.AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER)).userPoolId;
+  }
+  if (!userPoolId) throw new UsageError(`set ${ENV.userPoolId} to the data stack's output UserPoolId.`);
+  // Cognito's own policy: 12 characters or more, upper and lower case, a digit and a symbol.
+  const temporaryPassword = local ? `Tmp-${randomBytes(9).toString('base64url')}-7a` : undefined;
+  const putTenantUser = (id: number, name: string, given: UserScope) => tenants.createUser(id, name, given);
+  const { email: created, invited } = await inviteManager(
+    { putTenantUser, directory: cognitoUserDirectory(userPoolId) },
+    { tenantId, email, scope, temporaryPassword },
+  );
+  if (invited === 'exists') return `manager ${created}: scope updated (already in the user pool; no new invitation)`;
+  return local
+    ? `manager ${created} invited. Local invitation (no e-mail is sent): sign in at /app/ with the temporary password\n${temporaryPassword}\nand choose a password.`
+    : `manager ${created} invited: Cognito e-mails the temporary password; they choose a password at first sign-in.`;
 }
 
 /**

@@ -1,7 +1,18 @@
 import { ENV, secretArnVariable, type SecretName } from '../shared/config.js';
 import { QUEUES } from '../shared/queues.js';
 import type { QueueId } from '../shared/queues.js';
-import { authorizers, consumers, notified, routes, scheduled, type ApiName, type Provider, type TableAccess } from './routes.js';
+import {
+  authorizers,
+  consumers,
+  notified,
+  routes,
+  scheduled,
+  sessionAuthorizer,
+  workspaceRoutes,
+  type ApiName,
+  type Provider,
+  type TableAccess,
+} from './routes.js';
 
 /**
  * What each deployed function may do, as IAM statements over the service's own resources. One function over the
@@ -31,7 +42,14 @@ export type Resource =
   | { kind: 'sender'; provider: Provider }
   | { kind: 'secret'; secret: SecretId }
   | { kind: 'logGroup' }
-  | { kind: 'asyncFailures' };
+  | { kind: 'asyncFailures' }
+  /**
+   * The managers' Cognito user pool: its administrative actions (cognito-idp:Admin*) are IAM's to grant. The sign-in
+   * operations (InitiateAuth, RespondToAuthChallenge, RevokeToken) are public, unsigned, outside IAM on AWS; the local
+   * check lets them through for the same reason (infra/local/iam.ts). No function holds an Admin action today: users
+   * are created by the admin command, with the operator's credentials.
+   */
+  | { kind: 'userPool' };
 
 export interface Statement {
   actions: readonly string[];
@@ -49,6 +67,8 @@ export interface Needs {
   secrets?: readonly SecretId[] | undefined;
   /** Invoked asynchronously (by EventBridge or SNS): Lambda records a failed invocation on the async-failure queue. */
   async?: true | undefined;
+  /** Signs managers in or verifies their sessions: given the user pool's issuer and web client id. */
+  userPool?: true | undefined;
 }
 
 /**
@@ -116,6 +136,11 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
   ...(Object.keys(authorizers) as ApiName[]).map((api): [string, Needs] => [authorizerId(api), { table: ['read'], sends: [] }]),
   ...(Object.keys(authorizers) as ApiName[]).map((api): [string, Needs] => [referenceId(api), { table: [], sends: [] }]),
   ...notified.map((fn): [string, Needs] => [fn.id, { table: fn.table, sends: fn.sends, async: true }]),
+  ...workspaceRoutes.map((route): [string, Needs] => [
+    route.operationId,
+    { table: route.table, sends: route.queues, secrets: secretsOf(route), userPool: route.userPool },
+  ]),
+  [sessionAuthorizer.id, { table: [], sends: [], userPool: true }],
 ]);
 
 export function authorizerId(api: ApiName): string {
@@ -140,6 +165,8 @@ export interface Locations {
   /** The public API's URL, which survey links open. */
   surveyBaseUrl(): string;
   sesConfigurationSet(): string;
+  /** The managers' user pool: its token issuer and the workspace's app client. */
+  userPool(): { issuer: string; clientId: string };
 }
 
 /**
@@ -150,6 +177,10 @@ export interface Locations {
  */
 export function environmentOf(functionId: string, at: Locations): Record<string, string> {
   const environment: Record<string, string> = {};
+  if (FUNCTIONS.get(functionId)?.userPool) {
+    const { issuer, clientId } = at.userPool();
+    Object.assign(environment, { [ENV.userPoolIssuer]: issuer, [ENV.userPoolClientId]: clientId });
+  }
   for (const { actions, resource } of grantsOf(functionId)) {
     if (resource.kind === 'table') environment[ENV.tableName] = at.tableName;
     if (resource.kind === 'queue' && actions.includes('sqs:SendMessage'))

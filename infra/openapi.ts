@@ -16,7 +16,7 @@ import { EvaluationBody, SurveyView } from '../shared/surveys/schema.js';
 import { Transaction } from '../shared/transaction-record.js';
 import { EXAMPLE_FIXTURE, validRequests } from './examples.js';
 import { referencePaths, routes, type ApiName, type Route } from './routes.js';
-import { ASSET_PATH, DOCS_PATH, OPENAPI_PATH, RESULTS_ROUTE } from '../shared/http/reference-data.js';
+import { ASSET_PATH, DOCS_PATH, OPENAPI_PATH } from '../shared/http/reference-data.js';
 import { isUnsubscribePath } from '../shared/surveys/paths.js';
 import type { UserNeed } from '../shared/tenants/access.js';
 
@@ -326,13 +326,8 @@ const REFERENCE: Record<string, { operationId: string; summary: string; media: s
   [DOCS_PATH]: { operationId: 'getDocs', summary: 'A browsable reference to this document (HTML, works offline)', media: ['text/html'] },
   [ASSET_PATH]: {
     operationId: 'getReferenceAsset',
-    summary: 'A script or style sheet the reference and results pages load, or the Swagger UI page (console.html)',
+    summary: 'A script or style sheet the reference and the workspace pages load, or the Swagger UI page (console.html)',
     media: ['text/javascript', 'text/css', 'text/html'],
-  },
-  [RESULTS_ROUTE]: {
-    operationId: 'getResultsPage',
-    summary: "The results page: a journey's NPS, CSAT or CES by store and employee (HTML; asks for the key and a user token)",
-    media: ['text/html'],
   },
 };
 

@@ -40,9 +40,9 @@ export async function writeReference(api: ApiName, dir = mkdtempSync(join(tmpdir
     'console.js': "window.ui = SwaggerUIBundle({ url: '../openapi.json', dom_id: '#reference', deepLinking: true });\n",
     'swagger-ui.css': readFileSync(join(SWAGGER_UI, 'swagger-ui.css')),
     'swagger-ui-bundle.js': unmapped(join(SWAGGER_UI, 'swagger-ui-bundle.js')),
-    'results.html': readFileSync(join(PAGES, 'results.html'), 'utf8').replace('</title>', `</title>\n    ${FAVICON_LINK}`),
-    'results.js': readFileSync(join(PAGES, 'results.js')),
-    'results.css': readFileSync(join(PAGES, 'results.css')),
+    // The workspace's style sheet and its one script (the trend chart: the pages work without it).
+    'app.css': readFileSync(join(PAGES, 'app.css')),
+    'app.js': readFileSync(join(PAGES, 'app.js')),
     'chart.umd.min.js': unmapped(CHART_JS),
   };
   for (const [name, content] of Object.entries(files)) {

@@ -1,4 +1,5 @@
 import { REFERENCE_ROUTES, RESULTS_ROUTE } from '../shared/http/reference-data.js';
+import { APP_PATH, APP_RESULTS_PATH, NEW_PASSWORD_PATH, REFRESH_PATH, SIGN_IN_PATH, SIGN_OUT_PATH } from '../shared/session/paths.js';
 import type { QueueId } from '../shared/queues.js';
 import { SURVEY_PAGE_PATH, UNSUBSCRIBE_PAGE_PATH } from '../shared/surveys/paths.js';
 
@@ -38,6 +39,10 @@ export interface Route {
   surveyLinks?: true;
   /** Answers an HTML page for people, not JSON. */
   page?: true;
+  /** A workspace page behind the session authorizer (a signed-in manager's cookie), not the API key. */
+  session?: true;
+  /** Calls the user pool's sign-in operations (ENV.userPoolClientId). */
+  userPool?: true;
   summary: string;
 }
 
@@ -45,7 +50,9 @@ export interface Route {
 export const succeeded = (route: Pick<Route, 'page'>, status: number) => status < 300 || (route.page === true && status === 303);
 
 /** What a route may leave out: `api` is the public one, it sends to no queue, its handler is named after its operation. */
-type Options = Partial<Pick<Route, 'api' | 'queues' | 'handler' | 'requestIds' | 'cursors' | 'anonymous' | 'surveyLinks' | 'page'>>;
+type Options = Partial<
+  Pick<Route, 'api' | 'queues' | 'handler' | 'requestIds' | 'cursors' | 'anonymous' | 'surveyLinks' | 'page' | 'session' | 'userPool'>
+>;
 
 /** The handler module of an operation: `getStore` -> `http/get-store.ts`. */
 const handlerOf = (operationId: string) => `http/${operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}.ts`;
@@ -138,6 +145,29 @@ export const routes: readonly Route[] = [
   route('GET', UNSUBSCRIBE_PAGE_PATH, 'getUnsubscribePage', R, 'Ask the customer to confirm opting out of surveys', page),
   route('POST', UNSUBSCRIBE_PAGE_PATH, 'postUnsubscribe', RW, 'Opt the customer out of surveys (also RFC 8058 one-click)', page),
 ];
+
+/**
+ * The managers' workspace on the public API (issue 32): pages for people, not operations of the API document. The
+ * sign-in pages are open to anyone; every other page is behind the session authorizer, which answers a page without a
+ * session by sending it to sign in. The old /results page only redirects to its new place.
+ */
+const signInPage = { anonymous: true, page: true, userPool: true } as const;
+const workspacePage = { session: true, page: true } as const;
+// prettier-ignore
+export const workspaceRoutes: readonly Route[] = [
+  route('GET', SIGN_IN_PATH, 'getSignIn', [], 'The sign-in form', { anonymous: true, page: true }),
+  route('POST', SIGN_IN_PATH, 'postSignIn', [], 'Sign in with e-mail and password (Cognito): sets the session cookies', signInPage),
+  route('POST', NEW_PASSWORD_PATH, 'postNewPassword', [], "An invited user's first sign-in: choose a password", signInPage),
+  route('GET', REFRESH_PATH, 'getSessionRefresh', [], 'A new session from the refresh cookie, back to the page asked for', signInPage),
+  route('POST', SIGN_OUT_PATH, 'postSignOut', [], 'Sign out: revokes the refresh token and clears the cookies', signInPage),
+  // API Gateway routes /app/ here too (a route matches its path with a trailing slash; none may end in one).
+  route('GET', APP_PATH, 'getApp', [], "The workspace's home: its first section", workspacePage),
+  route('GET', APP_RESULTS_PATH, 'getAppResults', R, 'Results of a journey and period, by store, employee and class, against the period before', workspacePage),
+  route('GET', RESULTS_ROUTE, 'getResultsPage', [], 'The old results page: moved to /app/results', { anonymous: true, page: true }),
+];
+
+/** The authorizer of the workspace's pages: the session cookie's Cognito ID token, verified. */
+export const sessionAuthorizer = { id: 'sessionAuthorizer', handler: 'auth/session-authorizer.ts' } as const;
 
 /** The providers a consumer sends through, for its grants. */
 export type Provider = 'ses' | 'sms' | 'whatsapp';
@@ -256,11 +286,11 @@ export const authorizers: Record<ApiName, { handler: string; scope: ApiName }> =
 };
 
 /**
- * The pages each API serves without a key (its OpenAPI document, /docs, and on the public API the results page,
- * with their assets): one function per API, bundled with that API's files, which are written at build time. Not
- * operations of the document.
+ * The pages each API serves without a key (its OpenAPI document, /docs, with their assets, which the workspace's pages
+ * use too): one function per API, bundled with that API's files, which are written at build time. Not operations of
+ * the document.
  */
-export const reference = { handler: 'http/get-reference.ts', paths: REFERENCE_ROUTES, publicPaths: [RESULTS_ROUTE] } as const;
+export const reference = { handler: 'http/get-reference.ts', paths: REFERENCE_ROUTES } as const;
 
 /** The reference paths one API serves. */
-export const referencePaths = (api: ApiName): readonly string[] => [...reference.paths, ...(api === 'public' ? reference.publicPaths : [])];
+export const referencePaths = (_api: ApiName): readonly string[] => reference.paths;

@@ -17,8 +17,9 @@ import { EmailEvents } from './constructs/email-events.js';
 import { FunctionBinding } from './constructs/function-binding.js';
 import { ServiceHttpApi, type Throttle } from './constructs/http-api.js';
 import { ServiceQueues } from './constructs/queues.js';
+import { Managers } from './constructs/managers.js';
 import { Storage } from './constructs/storage.js';
-import { consumers, notified, reference, referencePaths, routes, scheduled, type ApiName, type Route } from './routes.js';
+import { consumers, notified, reference, referencePaths, routes, scheduled, workspaceRoutes, type ApiName, type Route } from './routes.js';
 import { referenceId, type SecretId } from './grants.js';
 
 export { DEFAULT_THROTTLE, type Throttle } from './constructs/http-api.js';
@@ -99,10 +100,16 @@ export interface SurveyService {
 export class SurveyDataStack extends Stack {
   readonly table: Table;
   readonly secrets: Record<SecretId, Secret>;
+  readonly managers: Managers;
 
   constructor(scope: Construct, id: string, props: StackProps) {
     super(scope, id, props);
     ({ table: this.table, secrets: this.secrets } = new Storage(this));
+    this.managers = new Managers(this);
+    new CfnOutput(this, 'UserPoolId', {
+      value: this.managers.userPool.userPoolId,
+      description: 'npm run admin -- create-user needs it (USER_POOL_ID)',
+    });
     acknowledgeStackFindings(this, this.tableArnExport);
     // Exported by name: the service's roles name `<this ARN>/index/*`, whose finding cdk-nag names by this export.
     new CfnOutput(this, 'TableName', { value: this.table.tableName, exportName: this.tableNameExport });
@@ -157,6 +164,10 @@ export class SurveyServiceStack extends Stack {
         configurationSet: messaging.emailEvents.configurationSet,
         logRetention: props.logRetention,
         senders: props.senders,
+        userPool: {
+          issuer: props.data.managers.userPool.userPoolProviderUrl,
+          clientId: props.data.managers.workspaceClient.userPoolClientId,
+        },
       }),
     };
     const publicApi = new ApiStack(this, 'PublicApi', shared, 'public');
@@ -271,6 +282,7 @@ export class ApiStack extends NestedStack {
     for (const route of routes.filter((r) => r.api === name))
       groups.set(routeGroupOf(route), [...(groups.get(routeGroupOf(route)) ?? []), route]);
     for (const [group, grouped] of groups) new RouteGroupStack(this, `${group}Routes`, binding, grouped);
+    if (name === 'public') new RouteGroupStack(this, 'WorkspaceRoutes', binding, workspaceRoutes);
   }
 }
 
@@ -286,7 +298,8 @@ export class RouteGroupStack extends NestedStack {
       // One invoke permission per function, for its API, instead of one per route and path: the routes of an API
       // invoke only the functions they integrate anyway.
       const integration = new HttpLambdaIntegration(`${capitalise(route.operationId)}Integration`, fn, { scopePermissionToRoute: false });
-      for (const path of route.paths) scope.http.addRoute(this, { path, method: route.method, integration, anonymous: route.anonymous });
+      for (const path of route.paths)
+        scope.http.addRoute(this, { path, method: route.method, integration, anonymous: route.anonymous, session: route.session });
     }
   }
 }

@@ -19,6 +19,14 @@ export const ENV = {
   surveyBaseUrl: 'SURVEY_BASE_URL',
   /** Optional: the wait between an erasure's two passes (shared/privacy/service.ts); the local stack shortens it. */
   erasureRecheckSeconds: 'ERASURE_RECHECK_SECONDS',
+  /**
+   * The Cognito user pool managers sign in with: its token issuer (`https://cognito-idp.<region>.amazonaws.com/<pool
+   * id>` on AWS, the emulator's URL locally), whose JWKS verifies the session, and the web app client's id.
+   */
+  userPoolIssuer: 'USER_POOL_ISSUER',
+  userPoolClientId: 'USER_POOL_CLIENT_ID',
+  /** The user pool's id: for the admin command's create-user only (no function administers users). */
+  userPoolId: 'USER_POOL_ID',
 } as const;
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];

@@ -41,13 +41,31 @@ export function acknowledgeStackFindings(stack: Stack, tableArnExport: string): 
   );
 }
 
-/** A route anyone may call: GET /health, and the survey pages (their link's signed token is their authorization). */
+/**
+ * A route anyone may call: GET /health, the survey pages (their link's signed token is their authorization), and the
+ * workspace's sign-in pages (the manager's password or refresh token, checked by Cognito, is theirs).
+ */
 export const acknowledgeAnonymousRoute = (route: IConstruct): void =>
   Validations.of(route).acknowledge({
     id: 'AwsSolutions::AwsSolutions-APIG4',
     reason:
-      'Anonymous by design: the health check, or a survey page whose signed, expiring link token is its authorization; throttled harder than keyed routes.',
+      "Anonymous by design: the health check, a survey page whose signed, expiring link token is its authorization, or the workspace's sign-in, refresh and sign-out, which Cognito authorizes; throttled harder than keyed routes.",
   });
+
+/** The managers' user pool: MFA offered, not imposed; the Essentials feature plan. */
+export const acknowledgeUserPool = (pool: IConstruct): void =>
+  Validations.of(pool).acknowledge(
+    {
+      id: 'AwsSolutions::AwsSolutions-COG2',
+      reason:
+        'MFA is optional (TOTP): each manager may enrol; a deployment whose tenants require it sets the pool to required. Store managers sign in on shared shop devices, where a required second factor is a decision for the tenant.',
+    },
+    {
+      id: 'AwsSolutions::AwsSolutions-COG8',
+      reason:
+        'The Essentials feature plan: the Plus plan (threat protection, adaptive authentication) is billed per active user; a deployment that wants it sets the feature plan, with no code change.',
+    },
+  );
 
 /**
  * A dead-letter queue (of a queue, an EventBridge target or an SNS subscription) or the async-failure queue (Lambda's

@@ -25,6 +25,8 @@ export interface BoundResources {
   senders?: { ses?: string[]; sms?: string[]; whatsapp?: string[] } | undefined;
   /** The public API's URL, once that stack exists (survey links open under it). */
   surveyBaseUrl?: string;
+  /** The managers' user pool: its token issuer and the workspace's client. */
+  userPool: { issuer: string; clientId: string };
 }
 
 /**
@@ -74,6 +76,7 @@ export class FunctionBinding {
         secretArn: (secret) => secrets[secret].secretArn,
         surveyBaseUrl,
         sesConfigurationSet: () => configurationSet.ref,
+        userPool: () => this.resources.userPool,
       }),
     });
 
@@ -110,6 +113,10 @@ export class FunctionBinding {
         return [fn.ownLogGroup.logGroupArn];
       case 'asyncFailures':
         return [asyncFailures.queueArn];
+      case 'userPool': {
+        const { region, account } = Stack.of(fn);
+        return [`arn:aws:cognito-idp:${region}:${account}:userpool/*`];
+      }
     }
   }
 

@@ -19,7 +19,7 @@ import type { Construct } from 'constructs';
 import { API_KEY_HEADER, USER_TOKEN_HEADER } from '../../shared/headers.js';
 import { capitalise } from '../../shared/text.js';
 import { authorizerId } from '../grants.js';
-import { authorizers, referencePaths, routes, type ApiName, type Route } from '../routes.js';
+import { authorizers, referencePaths, routes, sessionAuthorizer, workspaceRoutes, type ApiName, type Route } from '../routes.js';
 import { acknowledgeAnonymousRoute } from './acknowledgments.js';
 import type { Alarms } from './alarms.js';
 import type { FunctionBinding } from './function-binding.js';
@@ -52,6 +52,8 @@ export class ServiceHttpApi {
   readonly api: HttpApi;
   readonly stage: HttpStage;
   readonly authorizer: IHttpRouteAuthorizer;
+  /** The workspace's pages' authorizer (the session cookie), on the public API only. */
+  readonly sessionAuthorizer?: IHttpRouteAuthorizer;
   readonly url: string;
 
   constructor(scope: Construct, name: ApiName, props: ServiceHttpApiProps, binding: FunctionBinding, alarms: Alarms) {
@@ -84,6 +86,20 @@ export class ServiceHttpApi {
       identitySource: [`$request.header.${API_KEY_HEADER}`],
       resultsCacheTtl: Duration.seconds(props.authorizerCacheTtlSeconds),
     });
+    if (name === 'public') {
+      const sessionFunction = binding.function(scope, sessionAuthorizer.id, {
+        handler: sessionAuthorizer.handler,
+        description: "The workspace's authorizer: verifies the session cookie's Cognito ID token",
+        memorySize: 256,
+      });
+      // No identity source and no cache: a request without a session must reach the authorizer, and its page then
+      // sends it to sign in.
+      this.sessionAuthorizer = new HttpLambdaAuthorizer('SessionAuthorizer', sessionFunction, {
+        responseTypes: [HttpLambdaResponseType.SIMPLE],
+        identitySource: [],
+        resultsCacheTtl: Duration.seconds(0),
+      });
+    }
     alarms.add(
       `${capitalise(name)}Api5xxRate`,
       `More than 1% of ${name} API requests answered 5xx`,
@@ -136,7 +152,7 @@ export class ServiceHttpApi {
     // The routes anyone may call get a tighter limit of their own (a JSON map: CloudFormation's own names).
     (stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
       [
-        ...routes
+        ...[...routes, ...workspaceRoutes]
           .filter((route) => route.api === name && route.anonymous)
           .flatMap((route) => route.paths.map((path) => `${route.method} ${path}`)),
         ...referencePaths(name).map((path) => `GET ${path}`),
@@ -148,13 +164,20 @@ export class ServiceHttpApi {
   /** Adds a route to this API, in `scope` (the API's stack or a route group's); an anonymous one gets the anonymous throttle. */
   addRoute(
     scope: Construct,
-    route: { path: string; method: Route['method']; integration: HttpLambdaIntegration; anonymous?: boolean | undefined },
+    route: {
+      path: string;
+      method: Route['method'];
+      integration: HttpLambdaIntegration;
+      anonymous?: boolean | undefined;
+      session?: boolean | undefined;
+    },
   ): HttpRoute {
+    if (route.session && !this.sessionAuthorizer) throw new Error(`${route.path}: the workspace is on the public API only.`);
     const added = new HttpRoute(scope, `${route.method}${route.path}`, {
       httpApi: this.api,
       routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
       integration: route.integration,
-      ...(route.anonymous ? {} : { authorizer: this.authorizer }),
+      ...(route.anonymous ? {} : { authorizer: route.session ? this.sessionAuthorizer! : this.authorizer }),
     });
     if (route.anonymous) {
       // The stage's settings for this route need the route to exist first.

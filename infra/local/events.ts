@@ -23,13 +23,21 @@ export function httpEvent(
   authorizer?: unknown,
 ): APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda: unknown } } } {
   const now = new Date();
-  const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const { cookie, ...headers } = Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  // Payload format 2.0 hands the Cookie header as `cookies`, one `name=value` each, and not among the headers.
+  const cookies = cookie
+    ? cookie
+        .split(';')
+        .map((part) => part.trim())
+        .filter(Boolean)
+    : undefined;
   const query = request.query && Object.keys(request.query).length ? request.query : undefined;
   return {
     version: '2.0',
     routeKey: `${request.method} ${request.routePath}`,
     rawPath: request.rawPath,
     rawQueryString: query ? new URLSearchParams(query).toString() : '',
+    ...(cookies ? { cookies } : {}),
     headers,
     queryStringParameters: query,
     pathParameters: request.pathParameters && Object.keys(request.pathParameters).length ? request.pathParameters : undefined,
@@ -66,7 +74,7 @@ export function authorizerEvent(event: APIGatewayProxyEventV2, identitySource: s
     routeKey: event.routeKey,
     rawPath: event.rawPath,
     rawQueryString: event.rawQueryString,
-    cookies: [],
+    cookies: event.cookies ?? [],
     headers: event.headers,
     queryStringParameters: event.queryStringParameters ?? {},
     requestContext: event.requestContext,

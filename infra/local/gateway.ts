@@ -4,7 +4,7 @@ import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { API_KEY_HEADER } from '../../shared/headers.js';
 import { referenceHandler } from '../../shared/http/reference.js';
 import { writeReference } from '../reference.js';
-import { authorizers, referencePaths, routes, type ApiName, type Route } from '../routes.js';
+import { authorizers, referencePaths, routes, sessionAuthorizer, workspaceRoutes, type ApiName, type Route } from '../routes.js';
 import { authorizerEvent, httpEvent } from './events.js';
 import { invoke } from './invoke.js';
 import { authorizerId, referenceId } from '../grants.js';
@@ -55,7 +55,7 @@ export function loadHandler(file: string): Promise<Handler> {
 }
 
 function compile(api: ApiName): CompiledRoute[] {
-  const compiled = routes
+  const compiled = [...routes, ...workspaceRoutes]
     .filter((route) => route.api === api)
     .flatMap((route) =>
       route.paths.map((path) => {
@@ -82,6 +82,8 @@ export interface GatewayRequest {
 export interface GatewayResponse {
   status: number;
   headers: Record<string, string>;
+  /** The function's `cookies`: one Set-Cookie header each, as API Gateway sends them. */
+  cookies?: string[];
   body: Buffer;
 }
 
@@ -98,7 +100,9 @@ export function createRouter(
 ) => { route: Route; event: ReturnType<typeof httpEvent> } | undefined {
   const table = compile(api);
   return (method, url, request) => {
-    const match = table.map((r) => ({ r, m: r.route.method === method ? r.pattern.exec(url.pathname) : null })).find((x) => x.m);
+    // As API Gateway does, a path with a trailing slash matches the route without it (/app/ is /app's).
+    const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
+    const match = table.map((r) => ({ r, m: r.route.method === method ? r.pattern.exec(path) : null })).find((x) => x.m);
     if (!match) return undefined;
     const { r: compiled, m } = match;
     const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]));
@@ -153,7 +157,16 @@ export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: 
       const routed = route(method, url, request);
       if (!routed) throw new GatewayAnswer(404, 'Not Found');
       const { route: matched, event } = routed;
-      if (!matched.anonymous) {
+      if (matched.session) {
+        // No identity source and no cache (infra/stack.ts): every request of a workspace page reaches the authorizer.
+        const result = (await invoke(
+          sessionAuthorizer.id,
+          { load: () => loadHandler(sessionAuthorizer.handler) },
+          authorizerEvent(event, []),
+        )) as { isAuthorized: boolean; context?: unknown };
+        if (!result.isAuthorized) throw new GatewayAnswer(403, 'Forbidden');
+        event.requestContext.authorizer = { lambda: result.context };
+      } else if (!matched.anonymous) {
         const key = event.headers[API_KEY_HEADER];
         // With an identity source, API Gateway answers a request that lacks it without calling the authorizer.
         if (!key) throw new GatewayAnswer(401, 'Unauthorized');
@@ -167,6 +180,7 @@ export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: 
       return {
         status: result.statusCode ?? 200,
         headers: { ...(result.headers as Record<string, string>), 'apigw-requestid': event.requestContext.requestId },
+        ...(result.cookies?.length ? { cookies: result.cookies } : {}),
         body: Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8'),
       };
     } catch (error) {
@@ -187,7 +201,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     } catch (error) {
       response = (error instanceof GatewayAnswer ? error : new GatewayAnswer(400, 'Bad Request')).response();
     }
-    res.writeHead(response.status, { ...response.headers, 'content-length': response.body.length });
+    res.writeHead(response.status, {
+      ...response.headers,
+      ...(response.cookies ? { 'set-cookie': response.cookies } : {}),
+      'content-length': response.body.length,
+    });
     res.end(response.body);
   });
   server.keepAliveTimeout = 5_000;

@@ -80,6 +80,7 @@ function sameResource(granted: Resource, asked: Call['resource']): boolean {
       return asked.kind === 'secret' && asked.secret === granted.secret;
     case 'logGroup':
     case 'asyncFailures':
+    case 'userPool':
       return true;
   }
 }
@@ -101,11 +102,44 @@ const SQS_ACTIONS: Record<string, string> = {
   ChangeMessageVisibilityBatch: 'ChangeMessageVisibility',
 };
 
+/**
+ * Cognito's operations that are public on AWS: unsigned (the SDK sends them without credentials), authorised by the
+ * app client id and the user's own password or token, never by IAM. Any other Cognito call is IAM's (cognito-idp:*).
+ */
+const PUBLIC_COGNITO_OPERATIONS = new Set([
+  'InitiateAuth',
+  'RespondToAuthChallenge',
+  'RevokeToken',
+  'GlobalSignOut',
+  'GetUser',
+  'ChangePassword',
+  'ForgotPassword',
+  'ConfirmForgotPassword',
+  'SignUp',
+  'ConfirmSignUp',
+  'AssociateSoftwareToken',
+  'VerifySoftwareToken',
+  'SetUserMFAPreference',
+]);
+const COGNITO_TARGET = 'AWSCognitoIdentityProviderService.';
+
 /** The calls one request makes, as IAM authorises them (a transaction: one per item). */
 function callsOf(request: HttpRequest): Call[] {
-  const service = serviceOf(request) ?? 'unknown';
   const target = String(request.headers['x-amz-target'] ?? '');
   const operation = target.split('.')[1];
+  if (target.startsWith(COGNITO_TARGET)) {
+    // A public operation is not IAM's: nothing to check (it passes here as on AWS, whoever calls it).
+    if (PUBLIC_COGNITO_OPERATIONS.has(operation ?? '')) return [];
+    return [
+      {
+        service: 'cognito-idp',
+        action: operation ?? 'unknown',
+        resource: { kind: 'userPool' },
+        arn: `arn:aws:cognito-idp:us-east-1:${ACCOUNT}:userpool/${String(parseBody(request.body).UserPoolId ?? '*')}`,
+      },
+    ];
+  }
+  const service = serviceOf(request) ?? 'unknown';
   const body = parseBody(request.body);
   switch (service) {
     case 'dynamodb':

@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { ENV, secretArnVariable } from '../../shared/config.js';
 import { QUEUES } from '../../shared/queues.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
-import { applyTenantConfig } from '../../shared/adapters/wiring/tenants.js';
+import { applyTenantConfig, createUser } from '../../shared/adapters/wiring/tenants.js';
 import { startGateway, type Gateway } from './gateway.js';
 import { startOutbox } from './outbox.js';
 import { startPoller } from './poller.js';
@@ -16,6 +16,10 @@ import { createAsyncFailureQueue, createQueues, createTable, type QueueUrls } fr
 import { startSecretsServer } from './secrets.js';
 import { SECRET_ENV, type SecretId } from '../grants.js';
 import { tokenOfSurveyLink } from '../../shared/surveys/paths.js';
+import { setupUserPool, startCognitoLocal } from './cognito.js';
+import { DEMO_MANAGERS } from './demo-managers.js';
+import { inviteManager } from '../../shared/session/managers.js';
+import { cognitoUserDirectory } from '../../shared/adapters/cognito.js';
 
 export const DEMO_TENANTS_FILE = new URL('./demo-tenants.json', import.meta.url);
 
@@ -30,6 +34,8 @@ export interface LocalStackOptions {
   sesPort: number;
   /** The outbox for SMS, WhatsApp and chatbot webhooks. */
   outboxPort: number;
+  /** The Cognito emulator (managers' sign-in); 0 or absent: a free port. */
+  cognitoPort?: number | undefined;
   /** The base URL survey links open; by default the public gateway's own URL. */
   surveyBaseUrl?: string | undefined;
   dataDir?: string | undefined;
@@ -50,6 +56,8 @@ export interface LocalStack {
   sqsEndpoint: string;
   sesUrl: string;
   outboxUrl: string;
+  /** The Cognito emulator's endpoint, and the managers' pool and workspace client in it. */
+  cognito: { endpoint: string; userPoolId: string; clientId: string };
   tableName: string;
   queueUrls: QueueUrls;
   /** Where the local timer records a scheduled run that failed three times (AsyncFailureQueue). */
@@ -93,6 +101,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
     });
     stops.push(outbox.stop);
+    const cognito = await startCognitoLocal({ port: options.cognitoPort ?? 0, dataDir: options.dataDir });
+    stops.push(cognito.stop);
+    const userPool = await setupUserPool(cognito.endpoint);
 
     const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
     const dynamoClient = new DynamoDBClient({ ...clientConfig, endpoint: dynamo.endpoint });
@@ -115,6 +126,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       OUTBOX_URL: outbox.url,
       // No emulator exists for Secrets Manager either: the functions read their secrets from a local stand-in.
       AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
+      AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognito.endpoint,
+      [ENV.userPoolIssuer]: userPool.issuer,
+      [ENV.userPoolClientId]: userPool.clientId,
+      [ENV.userPoolId]: userPool.userPoolId,
       [ENV.tableName]: options.tableName,
       ...Object.fromEntries((Object.keys(SECRET_ENV) as SecretId[]).map((id) => [secretArnVariable(SECRET_ENV[id]), secrets.arns[id]])),
       ...Object.fromEntries(Object.entries(QUEUES).map(([id, queue]) => [queue.urlEnv, queueUrls[id as keyof QueueUrls]])),
@@ -124,6 +139,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     if (options.seed) {
       for (const tenant of parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8')).tenants) await applyTenantConfig(tenant);
+      const directory = cognitoUserDirectory(userPool.userPoolId);
+      for (const manager of DEMO_MANAGERS) {
+        await inviteManager({ putTenantUser: createUser, directory }, { ...manager, temporaryPassword: manager.password });
+        // Signed in with at once: the invitation's new-password step is for real invitations.
+        await directory.setPassword(manager.email, manager.password);
+      }
     }
 
     const gateways: Gateway[] = [];
@@ -154,6 +175,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sqsEndpoint: sqs.endpoint,
       sesUrl: ses.endpoint,
       outboxUrl: outbox.url,
+      cognito: { endpoint: cognito.endpoint, userPoolId: userPool.userPoolId, clientId: userPool.clientId },
       tableName: options.tableName,
       queueUrls,
       asyncFailureQueueUrl,

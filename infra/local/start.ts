@@ -2,6 +2,7 @@ import './quiet.js';
 import { StartupError, onShutdown } from './services.js';
 import { startLocalStack } from './stack.js';
 import { API_KEY_HEADER } from '../../shared/headers.js';
+import { DEMO_MANAGERS } from './demo-managers.js';
 
 /** `npm start`: the whole service on this machine, no AWS account and no Docker. */
 
@@ -21,6 +22,7 @@ try {
     sqsPort: port('SQS_PORT', 9324),
     sesPort: port('SES_PORT', 8005),
     outboxPort: port('OUTBOX_PORT', 8006),
+    cognitoPort: port('COGNITO_PORT', 9229),
     surveyBaseUrl: env.SURVEY_BASE_URL ?? `http://localhost:${port('PORT', 3000)}`,
     dataDir: env.DATA_DIR,
     tableName: env.TABLE_NAME ?? 'survey-service',
@@ -38,10 +40,12 @@ Satisfaction survey service, running locally (${env.DATA_DIR ? `data kept in ${e
   SQS          ${stack.sqsEndpoint}
   mailbox      ${stack.sesUrl}    (every e-mail sent; JSON at /store)
   outbox       ${stack.outboxUrl}    (SMS, WhatsApp and chatbot webhooks; JSON at /messages)
+  Cognito      ${stack.cognito.endpoint}  (cognito-local; pool ${stack.cognito.userPoolId})
 
 Demo tenant "demo" (id 1):   public key ${key}
                              chatbot key ${env.LOCAL_CHATBOT_API_KEY ?? 'local-dev-chatbot-key'}
                              user token ${env.LOCAL_USER_TOKEN ?? 'local-dev-user-token'} (all stores), ${env.LOCAL_LIMITED_USER_TOKEN ?? 'local-dev-limited-token'} (store 1, group 1)
+                             workspace ${stack.publicUrl}/app/ (e-mail / password): ${DEMO_MANAGERS.map((m) => `${m.email} / ${m.password}`).join(', ')}
 Demo tenant "demo-2" (id 2): public key ${env.LOCAL_API_KEY_2 ?? 'local-dev-api-key-2'}
 
 Try:  curl -s ${stack.publicUrl}/health

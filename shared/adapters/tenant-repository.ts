@@ -1,8 +1,8 @@
 import { LOCALES } from '../locale.js';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { keys, padId } from '../keys.js';
-import { indexAttributes, inIndex, TABLE } from '../table.js';
+import { inIndex, TABLE } from '../table.js';
 import {
   ClassConfig,
   DeliveryConfig,
@@ -13,15 +13,12 @@ import {
   type Settings,
   type UserScope,
 } from '../tenants/config-schema.js';
-import { ApiKeyRecord, Tenant, UserRecord, type TenantRepository } from '../tenants/ports.js';
+import { ApiKeyRecord, Tenant, type UserRecord, type TenantRepository } from '../tenants/ports.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, type SigningGenerations } from '../events/signature.js';
 import { stores } from './store-repository.js';
 import { employees, storeLink } from './employee-repository.js';
 import { batchGet, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
-import { findApiKey, findUserByToken } from './tenant-access-repository.js';
-
-/** gsi1 holds the tenants, and each tenant's keys and users. */
-const COLLECTION = indexAttributes('gsi1');
+import { findApiKey, findUserByName, findUserByToken } from './tenant-access-repository.js';
 
 const entity = (name: string) => ({ [TABLE.entityAttribute]: name });
 
@@ -172,33 +169,6 @@ export async function markApiKeyRevoked(hash: string, at: string): Promise<boole
 }
 
 // ---- Users --------------------------------------------------------------------------------------------------
-
-/**
- * The user of a name, read consistently through its name item (the apply command decides from it what to write).
- * Users written before name items existed are found through the index, which may lag a moment behind a write.
- */
-export async function findUserByName(tenantId: number, name: string): Promise<UserRecord | undefined> {
-  const { client, tableName } = db();
-  const { Item: pointer } = await client.send(
-    new GetCommand({ TableName: tableName, Key: keys.userName(tenantId, name), ConsistentRead: true }),
-  );
-  if (typeof pointer?.tokenHash === 'string') {
-    const { Item } = await client.send(
-      new GetCommand({ TableName: tableName, Key: keys.userToken(tenantId, pointer.tokenHash), ConsistentRead: true }),
-    );
-    return Item ? v.parse(UserRecord, Item) : undefined;
-  }
-  const { Items } = await client.send(
-    new QueryCommand({
-      TableName: tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: '#pk = :pk AND #sk = :name',
-      ExpressionAttributeNames: { '#pk': COLLECTION.partitionKey, '#sk': COLLECTION.sortKey },
-      ExpressionAttributeValues: { ':pk': keys.userCollection(tenantId), ':name': name },
-    }),
-  );
-  return Items?.[0] ? v.parse(UserRecord, Items[0]) : undefined;
-}
 
 /** Writes a user and its name item together. */
 export async function putUser(tenantId: number, user: UserRecord): Promise<void> {

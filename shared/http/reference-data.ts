@@ -6,7 +6,7 @@ export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PATH = '/docs';
 export const ASSET_PATH = '/assets/{asset}';
 export const REFERENCE_ROUTES = [OPENAPI_PATH, DOCS_PATH, ASSET_PATH] as const;
-/** The results page (the public API's only): it asks for the key and a user token and reads GET /public/results. */
+/** Where the results page was before the workspace (issue 32): it redirects to /app/results now. */
 export const RESULTS_ROUTE = '/results';
 
 /** Each file of the reference directory, by the name a request asks for, and its media type. */
@@ -16,9 +16,8 @@ export const REFERENCE_FILES: Record<string, string> = {
   'docs.css': 'text/css; charset=utf-8',
   'console.html': 'text/html; charset=utf-8',
   'console.js': 'text/javascript; charset=utf-8',
-  'results.html': 'text/html; charset=utf-8',
-  'results.js': 'text/javascript; charset=utf-8',
-  'results.css': 'text/css; charset=utf-8',
+  'app.css': 'text/css; charset=utf-8',
+  'app.js': 'text/javascript; charset=utf-8',
   'chart.umd.min.js': 'text/javascript; charset=utf-8',
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',

@@ -2,11 +2,11 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { problem, problemResponse } from './problem.js';
-import { DOCS_PATH, ENCODINGS, OPENAPI_PATH, REFERENCE_FILES, RESULTS_ROUTE } from './reference-data.js';
+import { DOCS_PATH, ENCODINGS, OPENAPI_PATH, REFERENCE_FILES } from './reference-data.js';
 
 /**
  * The pages each API serves without a key: its OpenAPI document, a browsable reference (plain HTML, with Swagger UI
- * one link away) and, on the public API, the results page; every asset is served from here, so they work offline
+ * one link away), and the workspace's style sheet and chart scripts; every asset is served from here, so they work offline
  * and under a strict content security policy. The files, and each one compressed, are written at build time beside
  * the function's bundle; this only reads them. Requests are told apart by their route key (a named stage's raw path
  * carries the stage).
@@ -38,7 +38,7 @@ const PAGE_POLICY = [
   "form-action 'none'",
 ].join('; ');
 
-const PAGES: Record<string, string> = { [OPENAPI_PATH]: 'openapi.json', [DOCS_PATH]: 'docs.html', [RESULTS_ROUTE]: 'results.html' };
+const PAGES: Record<string, string> = { [OPENAPI_PATH]: 'openapi.json', [DOCS_PATH]: 'docs.html' };
 const isPage = (file: string) => Object.values(PAGES).includes(file);
 
 /** The file a request names, or undefined for an asset that is not in the reference. */

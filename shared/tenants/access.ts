@@ -7,7 +7,7 @@ import type { TenantAccessRepository, UserRecord } from './ports.js';
 
 /**
  * Who may call: the checks of an API key and of a user token, and nothing of the tenants' administration, so that
- * the authorizer and the HTTP wrapper (every function behind the API) bundle only these two reads.
+ * the authorizer and the HTTP wrapper (every function behind the API) bundle only these reads.
  */
 export function tenantAccess(tenants: TenantAccessRepository) {
   /**
@@ -31,7 +31,17 @@ export function tenantAccess(tenants: TenantAccessRepository) {
     return user;
   }
 
-  return { authorizeKey, resolveUser };
+  /**
+   * The tenant user a signed-in session names: the one whose name is the e-mail address they sign in with. A session
+   * whose user the tenant no longer has is refused, whatever Cognito says.
+   */
+  async function resolveSessionUser(tenantId: number, name: string): Promise<UserRecord> {
+    const user = await tenants.findUserByName(tenantId, name);
+    if (!user) throw new UnauthenticatedError('This account has no access to the workspace.');
+    return user;
+  }
+
+  return { authorizeKey, resolveUser, resolveSessionUser };
 }
 
 /**

@@ -27,6 +27,8 @@ export interface TenantAccessRepository {
   /** Keys are found by the hash of their value; the value itself is never stored. */
   findApiKey(hash: string): Promise<ApiKeyRecord | undefined>;
   findUserByToken(tenantId: number, tokenHash: string): Promise<UserRecord | undefined>;
+  /** The user a signed-in session names (its e-mail address), read consistently. */
+  findUserByName(tenantId: number, name: string): Promise<UserRecord | undefined>;
 }
 
 /** Where tenants, their keys, users and settings are kept: `shared/adapters/tenant-repository.ts` implements it. */

@@ -45,7 +45,7 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
       Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
     );
     const declared = routes.filter((r) => r.api === api).flatMap((r) => r.paths.map((p) => `${r.method} ${p}`));
-    // The pages the API serves beside its operations (this document, /docs, its assets, /results) are in it too.
+    // The pages the API serves beside its operations (this document, /docs, its assets) are in it too.
     expect(documented.sort()).toEqual([...declared, ...referencePaths(api).map((p) => `GET ${p}`)].sort());
   });
 
@@ -137,7 +137,7 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
     }
     for (const html of [page.text, swagger.text]) expect(html).not.toMatch(/https?:\/\//);
     // Every page has its icon inline: no browser asks for a /favicon.ico, which would answer 404.
-    for (const path of ['/docs', '/assets/console.html', ...(api === 'public' ? ['/results'] : [])])
+    for (const path of ['/docs', '/assets/console.html', ...(api === 'public' ? ['/app/sign-in'] : [])])
       expect((await client({ path })).text, path).toMatch(/<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml;base64,/);
     for (const path of [
       '/assets/nothing.js',
@@ -150,7 +150,7 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
   });
 
   it('answers its pages and assets compressed when Accept-Encoding admits it (brotli first, then gzip), the same bytes once decoded', async () => {
-    for (const path of ['/docs', '/openapi.json', '/assets/swagger-ui-bundle.js', ...(api === 'public' ? ['/results'] : [])]) {
+    for (const path of ['/docs', '/openapi.json', '/assets/swagger-ui-bundle.js', '/assets/app.css']) {
       const plain = await client({ path, headers: { 'accept-encoding': 'identity' } });
       expect(plain.headers['content-encoding'], path).toBeUndefined();
       for (const [accept, coding] of [

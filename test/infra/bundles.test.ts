@@ -58,6 +58,7 @@ describe.skipIf(!existsSync(NODE))('the function bundles on the Lambda runtime N
         secretArn: (secret) => stackEnv[secretArnVariable(SECRET_ENV[secret])]!,
         surveyBaseUrl: () => inject('publicUrl'),
         sesConfigurationSet: () => 'local',
+        userPool: () => ({ issuer: stackEnv[ENV.userPoolIssuer]!, clientId: stackEnv[ENV.userPoolClientId]! }),
       };
       const endpoints = Object.fromEntries(
         Object.entries(stackEnv).filter(([name]) => /^AWS_(ENDPOINT_URL_|REGION|ACCESS_KEY_ID|SECRET_ACCESS_KEY)/.test(name)),

@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { surveyService, type SurveyServiceProps } from '../../infra/stack.js';
-import { consumers, notified, referencePaths, routes, scheduled } from '../../infra/routes.js';
+import { consumers, notified, referencePaths, routes, scheduled, workspaceRoutes } from '../../infra/routes.js';
 import { ASYNC_FAILURES, QUEUES } from '../../shared/queues.js';
 import { FUNCTIONS, grantsOf, LOG_ACTIONS } from '../../infra/grants.js';
 import { SECRET_NAMES, secretArnVariable } from '../../shared/config.js';
@@ -75,10 +75,12 @@ describe('the CDK stacks', () => {
   it('split the deployment so that every stack stays under 200 resources (CloudFormation allows 500)', () => {
     // Pinned: a new operation moves its route group's count; a group nearing 200 is split (routeGroupOf).
     expect(counts).toEqual({
-      'Test-Data': 4,
+      // The table, the user pool and its workspace client, and three secrets: the table, the pool and its outputs.
+      'Test-Data': 6,
       Test: 4,
       'Test/Messaging': 30,
-      'Test/PublicApi': 25,
+      'Test/PublicApi': 31,
+      'Test/PublicApi/WorkspaceRoutes': 56,
       'Test/PublicApi/PagesRoutes': 35,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
@@ -113,8 +115,9 @@ describe('the CDK stacks', () => {
 
   it('gives each API function one invoke permission for its API', () => {
     const invokes = ofType('AWS::Lambda::Permission').filter(([, p]) => p.Properties.Principal === 'apigateway.amazonaws.com');
-    // One per operation's function, and per API's reference and authorizer functions, however many paths each serves.
-    expect(invokes).toHaveLength(routes.length + 2 + 2);
+    // One per operation's function and workspace page, per API's reference and authorizer functions, and the workspace's
+    // session authorizer, however many paths each serves.
+    expect(invokes).toHaveLength(routes.length + workspaceRoutes.length + 2 + 2 + 1);
     // Each scoped to its API: any stage, method and path (an API invokes only the functions its routes integrate), or its authorizers.
     for (const [, permission] of invokes)
       expect(JSON.stringify(permission.Properties.SourceArn)).toMatch(
@@ -124,7 +127,7 @@ describe('the CDK stacks', () => {
 
   it('has one Node 24 arm64 function per operation and per consumer, one authorizer and one reference per API, and the SES events function', () => {
     const functions = ofType('AWS::Lambda::Function');
-    expect(functions).toHaveLength(routes.length + consumers.length + scheduled.length + 2 + 2 + 1);
+    expect(functions).toHaveLength(routes.length + workspaceRoutes.length + consumers.length + scheduled.length + 2 + 2 + 1 + 1);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
       // JSON logs filtered by level; Lambda's START/END/REPORT lines (INFO) left out.
@@ -158,8 +161,10 @@ describe('the CDK stacks', () => {
     }
     const publicStage = stages.find(([id]) => id.startsWith('PublicStage'))![1];
     expect(Object.keys(publicStage.Properties.RouteSettings)).toEqual(
-      expect.arrayContaining(['GET /health', 'GET /s/{token}', 'POST /s/{token}']),
+      expect.arrayContaining(['GET /health', 'GET /s/{token}', 'POST /s/{token}', 'POST /app/sign-in', 'POST /app/sign-in/new-password']),
     );
+    // Password guesses meet the anonymous limit too, before Cognito's own.
+    expect(publicStage.Properties.RouteSettings['POST /app/sign-in']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
     expect(publicStage.Properties.RouteSettings['GET /health']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
   });
 
@@ -206,7 +211,7 @@ describe('the CDK stacks', () => {
 
   it('routes every path of the route table and the references, with the authorizer on all but /health, the survey pages and the references', () => {
     const declared = [
-      ...routes.flatMap((r) => r.paths.map((path) => ({ key: `${r.method} ${path}`, anonymous: !!r.anonymous }))),
+      ...[...routes, ...workspaceRoutes].flatMap((r) => r.paths.map((path) => ({ key: `${r.method} ${path}`, anonymous: !!r.anonymous }))),
       ...(['public', 'chatbot'] as const).flatMap((api) => referencePaths(api).map((path) => ({ key: `GET ${path}`, anonymous: true }))),
     ];
     const synthesized = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => ({
@@ -216,8 +221,46 @@ describe('the CDK stacks', () => {
     expect(synthesized.map((r) => r.key).sort()).toEqual(declared.map((r) => r.key).sort());
     for (const route of synthesized) {
       expect(route.anonymous, route.key).toBe(
-        route.key === 'GET /health' || / \/(s\/\{token\}|docs|assets|results$|openapi\.json)/.test(route.key),
+        route.key === 'GET /health' || / \/(s\/\{token\}|docs|assets|results$|openapi\.json|app\/(sign-in|session\/))/.test(route.key),
       );
+    }
+    // The workspace's pages behind the session authorizer (no identity source, no cache), every other keyed route behind the key's.
+    const [sessionId] = ofType('AWS::ApiGatewayV2::Authorizer').find(([, a]) => a.Properties.Name === 'SessionAuthorizer')!;
+    expect(resources[sessionId]!.Properties).toMatchObject({
+      IdentitySource: [],
+      AuthorizerResultTtlInSeconds: 0,
+      EnableSimpleResponses: true,
+    });
+    const behindSession = ofType('AWS::ApiGatewayV2::Route')
+      .filter(([, r]) => JSON.stringify(r.Properties.AuthorizerId ?? '').includes('SessionAuthorizer'))
+      .map(([, r]) => r.Properties.RouteKey as string)
+      .sort();
+    expect(behindSession).toEqual(['GET /app', 'GET /app/results']);
+  });
+
+  it('keeps the managers in a retained Cognito user pool: e-mail sign-in, optional TOTP MFA, a tenant attribute the web client cannot write', () => {
+    const [pool] = ofType('AWS::Cognito::UserPool').map(([, r]) => r);
+    expect(pool).toMatchObject({ DeletionPolicy: 'Retain' });
+    expect(pool!.Properties).toMatchObject({
+      UsernameAttributes: ['email'],
+      MfaConfiguration: 'OPTIONAL',
+      EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      Schema: [{ Name: 'tenant_id', AttributeDataType: 'String', Mutable: false }],
+    });
+    const [client] = ofType('AWS::Cognito::UserPoolClient').map(([, r]) => r);
+    expect(client!.Properties).toMatchObject({
+      ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+      GenerateSecret: false,
+      PreventUserExistenceErrors: 'ENABLED',
+      EnableTokenRevocation: true,
+      WriteAttributes: [],
+      ReadAttributes: ['custom:tenant_id', 'email', 'email_verified'],
+    });
+    // The session functions are told where the pool is: its issuer and the client, never a secret.
+    for (const id of ['PostSignIn', 'SessionAuthorizer']) {
+      const [, fn] = ofType('AWS::Lambda::Function').find(([key]) => key.startsWith(id))!;
+      expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(expect.arrayContaining(['USER_POOL_ISSUER', 'USER_POOL_CLIENT_ID']));
     }
   });
 
@@ -286,6 +329,7 @@ describe('the CDK stacks', () => {
         'SurveyRoutesNestedStackSurveyRoutesNestedStackResource6C53797E',
         'TransactionsRoutesNestedStackTransactionsRoutesNestedStackResource58D4D6DB',
         'WorkersNestedStackWorkersNestedStackResourceCEAEF017',
+        'WorkspaceRoutesNestedStackWorkspaceRoutesNestedStackResource6925753F',
       ],
     };
     for (const [type, ids] of Object.entries(pinned))

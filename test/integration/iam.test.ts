@@ -10,6 +10,7 @@ import { invoke } from '../../infra/local/invoke.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { senders } from '../../shared/adapters/senders.js';
 import { sendMessage } from '../../shared/adapters/sqs.js';
+import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adapters/cognito.js';
 import { inProcess } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
@@ -159,6 +160,26 @@ describe('grants enforced locally as IAM enforces them on AWS', () => {
     );
     const answer = await invoke('postV2Transaction', postV2Transaction, event);
     expect(answer.statusCode).toBe(201);
+  });
+
+  it("lets a sign-in function call Cognito's public sign-in, unsigned as on AWS, and refuses it the user pool's admin actions", async () => {
+    const email = `iam-${tenant.tenantId}@test.local`;
+    const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
+    const created = runAs('postSignIn', () =>
+      directory.invite({ email, tenantId: tenant.tenantId, temporaryPassword: 'Temp-iam-pass-1!' }),
+    );
+
+    const error = await created.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toEqual(denied('cognito-idp:AdminCreateUser'));
+    expect(String((error as Error).message)).toContain(`userpool/${process.env[ENV.userPoolId]}`);
+    // Nothing was created: the operator may create the user, and then the function signs in with it.
+    await expect(directory.invite({ email, tenantId: tenant.tenantId, temporaryPassword: 'Temp-iam-pass-1!' })).resolves.toBe('created');
+    const idp = cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!);
+    await expect(runAs('postSignIn', () => idp.signIn(email, 'Temp-iam-pass-1!'))).resolves.toMatchObject({ kind: 'new-password' });
+    await expect(runAs('postSignIn', () => idp.signIn(`nobody-${email}`, 'Temp-iam-pass-1!'))).resolves.toEqual({ kind: 'refused' });
   });
 
   it('names an unknown function at once instead of denying everything it does', () => {

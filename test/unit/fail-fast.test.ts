@@ -12,8 +12,16 @@ const FUNCTIONS = ['auth', 'http', 'queue'].flatMap((folder) =>
   readdirSync(join(ROOT, 'functions', folder))
     .filter((file) => file.endsWith('.ts'))
     .map((file) => `functions/${folder}/${file}`)
-    // The reference needs no configuration: its files sit beside its bundle.
-    .filter((module) => module !== 'functions/http/get-reference.ts'),
+    // The reference needs no configuration: its files sit beside its bundle; the workspace's two redirects and its sign-in form none either.
+    .filter(
+      (module) =>
+        ![
+          'functions/http/get-reference.ts',
+          'functions/http/get-app.ts',
+          'functions/http/get-results-page.ts',
+          'functions/http/get-sign-in.ts',
+        ].includes(module),
+    ),
 );
 
 /** Imports each module in a fresh process as Lambda would load it, with only PATH (and `env`) set; answers each one's error message (or "loaded"). */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { referencePaths, routes } from '../../infra/routes.js';
+import { referencePaths, routes, workspaceRoutes } from '../../infra/routes.js';
 import { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import { keys } from '../../shared/keys.js';
 import { projectionOf, TABLE } from '../../shared/table.js';
@@ -9,8 +9,8 @@ import { projectionOf, TABLE } from '../../shared/table.js';
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
 describe('the README', () => {
-  it('lists every route of the route table, with its alias', () => {
-    for (const route of routes) {
+  it('lists every route of the route table and every workspace page, with its alias', () => {
+    for (const route of [...routes, ...workspaceRoutes]) {
       const [canonical, ...aliases] = route.paths;
       const row = readme.split('\n').find((line) => line.startsWith(`| ${route.method} | \`${canonical}\``));
       expect(row, `${route.method} ${canonical}`).toBeDefined();

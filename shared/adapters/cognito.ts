@@ -1,0 +1,199 @@
+import {
+  AdminCreateUserCommand,
+  AdminSetUserPasswordCommand,
+  CognitoIdentityProviderClient,
+  InitiateAuthCommand,
+  RespondToAuthChallengeCommand,
+  RevokeTokenCommand,
+  type AuthenticationResultType,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { JwtVerifier } from 'aws-jwt-verify';
+import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
+import type { Fetcher } from 'aws-jwt-verify/https';
+import type { IdentityProvider, SessionClaims, SessionTokens, SessionVerifier, SignInOutcome, UserDirectory } from '../session/ports.js';
+
+/**
+ * Cognito, the managers' identity provider. Sign-in, the new-password challenge, refresh and revocation are Cognito's
+ * public operations (unsigned: the app client id is their credential; IAM has no part in them), so the functions
+ * that call them hold no Cognito grant. The tenant a user belongs to is the Cognito attribute `custom:tenant_id`,
+ * which only an administrator writes (the app client may read it, not write it); the scope stays in the table.
+ */
+export const TENANT_ATTRIBUTE = 'custom:tenant_id';
+
+let client: CognitoIdentityProviderClient | undefined;
+/** One client per container; locally AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER points it at the emulator. */
+const cognito = () => (client ??= new CognitoIdentityProviderClient({}));
+
+/** Cognito's refusals of a sign-in: the same answer for each, so that nobody learns whether an address has an account. */
+const REFUSALS = new Set([
+  'NotAuthorizedException',
+  'UserNotFoundException',
+  'UserNotConfirmedException',
+  'PasswordResetRequiredException',
+  // cognito-local answers a wrong password so; Cognito answers NotAuthorizedException.
+  'InvalidPasswordException',
+]);
+const THROTTLES = new Set(['TooManyRequestsException', 'TooManyFailedAttemptsException', 'LimitExceededException']);
+
+function tokensOf(result: AuthenticationResultType | undefined): SessionTokens | undefined {
+  if (!result?.IdToken) return undefined;
+  return { idToken: result.IdToken, refreshToken: result.RefreshToken, expiresInSeconds: result.ExpiresIn ?? 900 };
+}
+
+/** What a Cognito refusal means for the form: a refused sign-in, or a new password the pool's policy refuses. */
+type Refusals = { refused: ReadonlySet<string>; weak?: ReadonlySet<string> };
+
+async function authenticate(
+  call: () => Promise<{ AuthenticationResult?: AuthenticationResultType; ChallengeName?: string; Session?: string }>,
+  { refused, weak }: Refusals,
+): Promise<SignInOutcome> {
+  try {
+    const answered = await call();
+    const tokens = tokensOf(answered.AuthenticationResult);
+    if (tokens) return { kind: 'signed-in', tokens };
+    if (answered.ChallengeName === 'NEW_PASSWORD_REQUIRED' && answered.Session)
+      return { kind: 'new-password', challenge: answered.Session };
+    // Another challenge (MFA) is answered on Cognito's managed login, which this form does not replace.
+    return { kind: 'refused' };
+  } catch (error) {
+    const name = (error as Error).name;
+    if (THROTTLES.has(name)) return { kind: 'too-many' };
+    if (weak?.has(name)) return { kind: 'weak-password' };
+    if (refused.has(name)) return { kind: 'refused' };
+    throw error;
+  }
+}
+
+export function cognitoIdentityProvider(clientId: () => string): IdentityProvider {
+  return {
+    signIn: (username, password) =>
+      authenticate(
+        () =>
+          cognito().send(
+            new InitiateAuthCommand({
+              ClientId: clientId(),
+              AuthFlow: 'USER_PASSWORD_AUTH',
+              AuthParameters: { USERNAME: username, PASSWORD: password },
+            }),
+          ),
+        { refused: REFUSALS },
+      ),
+    setNewPassword: (username, challenge, newPassword) =>
+      authenticate(
+        () =>
+          cognito().send(
+            new RespondToAuthChallengeCommand({
+              ClientId: clientId(),
+              ChallengeName: 'NEW_PASSWORD_REQUIRED',
+              Session: challenge,
+              ChallengeResponses: { USERNAME: username, NEW_PASSWORD: newPassword },
+            }),
+          ),
+        // Here an invalid password is one the policy refuses; an expired challenge is NotAuthorized.
+        {
+          refused: new Set(['NotAuthorizedException', 'CodeMismatchException', 'ExpiredCodeException']),
+          weak: new Set(['InvalidPasswordException']),
+        },
+      ),
+    async refresh(refreshToken) {
+      try {
+        const answered = await cognito().send(
+          new InitiateAuthCommand({
+            ClientId: clientId(),
+            AuthFlow: 'REFRESH_TOKEN_AUTH',
+            AuthParameters: { REFRESH_TOKEN: refreshToken },
+          }),
+        );
+        return tokensOf(answered.AuthenticationResult);
+      } catch (error) {
+        if ((error as Error).name === 'NotAuthorizedException') return undefined;
+        throw error;
+      }
+    },
+    async revoke(refreshToken) {
+      try {
+        await cognito().send(new RevokeTokenCommand({ ClientId: clientId(), Token: refreshToken }));
+      } catch (error) {
+        // Already revoked or expired: signed out all the same.
+        if ((error as Error).name !== 'NotAuthorizedException' && (error as Error).name !== 'UnsupportedTokenTypeException') throw error;
+      }
+    },
+  };
+}
+
+/**
+ * Plain HTTP for the local emulator only: aws-jwt-verify fetches JWKS over HTTPS, and on AWS the issuer is Cognito's
+ * HTTPS URL, where the library's own fetcher is used.
+ */
+const localFetcher: Fetcher = {
+  fetch: async (uri) => {
+    const response = await fetch(uri, { signal: AbortSignal.timeout(3000) });
+    if (!response.ok) throw new Error(`JWKS answered ${response.status}`);
+    return response.arrayBuffer();
+  },
+};
+
+/**
+ * Verifies session ID tokens with aws-jwt-verify against the pool's JWKS (fetched once per container, and again only
+ * for a key it has not seen): signature, issuer, audience (the web client), expiry, and that it is an ID token.
+ */
+export function cognitoSessionVerifier(issuer: string, clientId: string): SessionVerifier {
+  const verifier = JwtVerifier.create(
+    {
+      issuer,
+      audience: clientId,
+      jwksUri: `${issuer}/.well-known/jwks.json`,
+      customJwtCheck: ({ payload }) => {
+        if (payload.token_use !== 'id') throw new Error('not an ID token');
+      },
+    },
+    issuer.startsWith('http://') ? { jwksCache: new SimpleJwksCache({ fetcher: localFetcher }) } : undefined,
+  );
+  return {
+    async verify(idToken): Promise<SessionClaims | undefined> {
+      let payload: Record<string, unknown>;
+      try {
+        payload = (await verifier.verify(idToken)) as Record<string, unknown>;
+      } catch {
+        return undefined;
+      }
+      const tenantId = Number(payload[TENANT_ATTRIBUTE]);
+      const user = payload.email;
+      if (!Number.isInteger(tenantId) || tenantId < 1 || typeof user !== 'string' || !user) return undefined;
+      return { tenantId, user: user.toLowerCase() };
+    },
+  };
+}
+
+/** The administrator's side: users created in the pool, bound to their tenant. */
+export function cognitoUserDirectory(userPoolId: string): UserDirectory {
+  return {
+    async invite({ email, tenantId, temporaryPassword }) {
+      try {
+        await cognito().send(
+          new AdminCreateUserCommand({
+            UserPoolId: userPoolId,
+            Username: email,
+            UserAttributes: [
+              { Name: 'email', Value: email },
+              { Name: 'email_verified', Value: 'true' },
+              { Name: TENANT_ATTRIBUTE, Value: String(tenantId) },
+            ],
+            ...(temporaryPassword
+              ? { TemporaryPassword: temporaryPassword, MessageAction: 'SUPPRESS' as const }
+              : { DesiredDeliveryMediums: ['EMAIL' as const] }),
+          }),
+        );
+        return 'created';
+      } catch (error) {
+        if ((error as Error).name === 'UsernameExistsException') return 'exists';
+        throw error;
+      }
+    },
+    async setPassword(email, password) {
+      await cognito().send(
+        new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: email, Password: password, Permanent: true }),
+      );
+    },
+  };
+}

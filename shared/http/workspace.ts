@@ -1,0 +1,126 @@
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { UnauthenticatedError } from '../errors.js';
+import { isUnavailable } from '../adapters/unavailable.js';
+import { logger } from '../logger.js';
+import { flushMetrics } from '../metrics.js';
+import { sessionFromContext } from '../session/context.js';
+import { CHALLENGE_COOKIE, clearedCookies, cookieValue, REFRESH_COOKIE, sameOrigin, SESSION_COOKIE } from '../session/cookies.js';
+import { REFRESH_PATH } from '../session/paths.js';
+import type { SessionClaims } from '../session/ports.js';
+import type { WebAnswer } from '../workspace/answer.js';
+import { layout, messageBody, WORKSPACE_HEADERS } from '../workspace/layout.js';
+import { MAX_FORM_BYTES } from './page.js';
+import { resolveSessionUser } from '../adapters/wiring/tenant-access.js';
+import type { UserRecord } from '../tenants/ports.js';
+
+export interface WorkspaceInput {
+  /** The stage's path prefix: '' at the root (`$default`), `/prod` under a named stage. */
+  base: string;
+  query: Record<string, string | undefined>;
+  form: URLSearchParams;
+  /** The session's cookies, as sent: never logged. */
+  cookies: { session?: string | undefined; refresh?: string | undefined; challenge?: string | undefined };
+}
+
+type Event = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda?: unknown } } };
+
+const baseOf = (event: Event) =>
+  event.requestContext.stage && event.requestContext.stage !== '$default' ? `/${event.requestContext.stage}` : '';
+
+const html = (answer: WebAnswer, requestId: string): APIGatewayProxyStructuredResultV2 => ({
+  statusCode: answer.status,
+  headers: { ...WORKSPACE_HEADERS, 'x-request-id': requestId, ...(answer.location ? { location: answer.location } : {}) },
+  ...(answer.cookies?.length ? { cookies: answer.cookies } : {}),
+  body: answer.html ?? '',
+});
+
+const message = (base: string, status: number, title: string, text: string, cookies?: string[]): WebAnswer => ({
+  status,
+  html: layout({ title, base, body: messageBody(title, text) }),
+  ...(cookies ? { cookies } : {}),
+});
+
+/**
+ * The wrapper of the workspace's pages: HTML for every answer, the security headers, a bounded form, posts only from
+ * the workspace's own pages (Origin), and an unexpected failure as a generic page, logged without cookie or form.
+ * `signedIn` pages get the session the authorizer verified; a request without one goes to be signed in (through the
+ * refresh, which signs in again silently while the refresh token is valid).
+ */
+export const workspacePage = (run: (input: WorkspaceInput) => Promise<WebAnswer>) => wrap(false, run);
+export const signedInPage = (run: (input: SignedInInput) => Promise<WebAnswer>) => wrap(true, run);
+
+/** A signed-in page's input: the session, and the tenant user it names (read on the first call, once). */
+export type SignedInInput = WorkspaceInput & { session: SessionClaims; user: () => Promise<UserRecord> };
+
+function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswer>) {
+  const core = async (event: Event): Promise<APIGatewayProxyStructuredResultV2> => {
+    const requestId = event.requestContext.requestId;
+    const base = baseOf(event);
+    const post = event.requestContext.http.method === 'POST';
+    if (post && !sameOrigin(event.headers ?? {}))
+      return html(message(base, 403, 'Envio recusado', 'Este formulário só pode ser enviado pelas páginas do próprio serviço.'), requestId);
+    const bytes = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+    if (bytes.length > MAX_FORM_BYTES) return html(message(base, 413, 'Formulário longo demais', 'Envie de novo, mais curto.'), requestId);
+    const session = sessionFromContext(event.requestContext.authorizer?.lambda);
+    if (signedIn && !session) {
+      const here = `${event.rawPath}${event.rawQueryString ? `?${event.rawQueryString}` : ''}`;
+      return html({ status: 303, location: `${base}${REFRESH_PATH}?next=${encodeURIComponent(here)}` }, requestId);
+    }
+    if (session) logger.appendKeys({ tenantId: session.tenantId });
+    const cookies = event.cookies;
+    let user: Promise<UserRecord> | undefined;
+    const answer = await run({
+      base,
+      query: event.queryStringParameters ?? {},
+      form: new URLSearchParams(bytes.toString('utf8')),
+      cookies: {
+        session: cookieValue(cookies, SESSION_COOKIE),
+        refresh: cookieValue(cookies, REFRESH_COOKIE),
+        challenge: cookieValue(cookies, CHALLENGE_COOKIE),
+      },
+      session: session!,
+      user: () => (user ??= resolveSessionUser(session!.tenantId, session!.user)),
+    });
+    return html(answer, requestId);
+  };
+  return middy<Event, APIGatewayProxyStructuredResultV2, Error, Context>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use({ after: flushMetrics, onError: flushMetrics })
+    .use({
+      before: ({ event }) => {
+        logger.appendKeys({ requestId: event.requestContext.requestId });
+      },
+      onError: (request) => {
+        const base = baseOf(request.event);
+        const { error } = request;
+        let answer: WebAnswer;
+        if (error instanceof UnauthenticatedError) {
+          // Cognito knows the user, the tenant does not (any more): signed out, with a word why.
+          logger.info('Session of a user the tenant does not have');
+          answer = message(
+            base,
+            403,
+            'Sem acesso',
+            'Esta conta não tem acesso ao painel. Fale com o administrador da sua empresa.',
+            clearedCookies(base),
+          );
+        } else if (isUnavailable(error)) {
+          logger.error('A service the workspace needs is unavailable', { error: { name: error?.name } });
+          answer = message(
+            base,
+            503,
+            'Tente de novo em instantes',
+            'Não conseguimos abrir a página agora. Tente de novo em alguns segundos.',
+          );
+        } else {
+          logger.error('Workspace page failed', { error: { name: error?.name } });
+          answer = message(base, 500, 'Algo deu errado', 'Não conseguimos abrir a página. Tente de novo mais tarde.');
+        }
+        request.response = html(answer, request.event.requestContext.requestId);
+        if (answer.status === 503) request.response.headers = { ...request.response.headers, 'retry-after': '5' };
+      },
+    })
+    .handler(core);
+}

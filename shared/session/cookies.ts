@@ -1,0 +1,102 @@
+import { APP_HOME, APP_PATH, SESSION_PATH, SIGN_IN_PATH } from './paths.js';
+
+/**
+ * The session, in cookies. The cookies hold Cognito's own tokens rather than an opaque id: the authorizer verifies the
+ * ID token against the pool's public keys (cached), with no table read and no session store, and sign-out revokes the
+ * refresh token at Cognito. The ID token lives 15 minutes (the pool's setting), so a copied cookie outlives a
+ * sign-out by at most that; the refresh token goes only to /app/session. All are HttpOnly (no script reads them),
+ * Secure, and SameSite=Lax: a link from an e-mail opens the workspace signed in, and no other site can post with them.
+ */
+export const SESSION_COOKIE = 'sid';
+export const REFRESH_COOKIE = 'srt';
+/** An invited user's new-password challenge, between the two sign-in forms (Cognito's session lasts 3 minutes). */
+export const CHALLENGE_COOKIE = 'sch';
+const CHALLENGE_SECONDS = 180;
+/** The refresh token's lifetime (the pool's setting): the cookie goes when the token does. */
+export const REFRESH_DAYS = 30;
+
+const cookie = (name: string, value: string, path: string, maxAge: number) =>
+  `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; Secure; SameSite=Lax`;
+
+/** The cookies a sign-in or a refresh sets; `base` is the stage's path prefix ('' at the root). */
+export function sessionCookies(base: string, tokens: { idToken: string; refreshToken?: string | undefined; expiresInSeconds: number }) {
+  return [
+    cookie(SESSION_COOKIE, tokens.idToken, `${base}${APP_PATH}`, tokens.expiresInSeconds),
+    ...(tokens.refreshToken ? [cookie(REFRESH_COOKIE, tokens.refreshToken, `${base}${SESSION_PATH}`, REFRESH_DAYS * 86_400)] : []),
+    ...clearChallenge(base),
+  ];
+}
+
+/** The cookies sign-out (or a refused refresh) sets: every session cookie expired. */
+export const clearedCookies = (base: string) => [
+  cookie(SESSION_COOKIE, '', `${base}${APP_PATH}`, 0),
+  cookie(REFRESH_COOKIE, '', `${base}${SESSION_PATH}`, 0),
+];
+
+export const challengeCookie = (base: string, username: string, challenge: string) =>
+  cookie(
+    CHALLENGE_COOKIE,
+    Buffer.from(JSON.stringify([username, challenge])).toString('base64url'),
+    `${base}${SIGN_IN_PATH}`,
+    CHALLENGE_SECONDS,
+  );
+
+const clearChallenge = (base: string) => [cookie(CHALLENGE_COOKIE, '', `${base}${SIGN_IN_PATH}`, 0)];
+
+/** The username and Cognito session a challenge cookie holds, or undefined for anything else. */
+export function readChallenge(value: string | undefined): { username: string; challenge: string } | undefined {
+  if (!value) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      parsed.every((part) => typeof part === 'string' && part.length > 0 && part.length <= 4096)
+    )
+      return { username: parsed[0] as string, challenge: parsed[1] as string };
+  } catch {
+    // not a challenge of ours
+  }
+  return undefined;
+}
+
+/** A cookie's value among the request's cookies (payload format 2.0 hands them as `name=value` strings). */
+export function cookieValue(cookies: readonly string[] | undefined, name: string): string | undefined {
+  for (const entry of cookies ?? []) {
+    for (const part of entry.split(';')) {
+      const at = part.indexOf('=');
+      if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim() || undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Where to go after signing in: a workspace path this deployment serves, never another site (`//evil.example`,
+ * `https://...`, `/app/../x`); anything else goes home.
+ */
+export function safeNext(base: string, next: string | undefined): string {
+  const home = `${base}${APP_HOME}`;
+  if (!next || next.length > 512 || !next.startsWith(`${base}${APP_PATH}/`) || /[\\\s]|\/\/|\/\.\.?(\/|$|\?)/.test(next)) return home;
+  if (next.startsWith(`${base}${SESSION_PATH}`) || next.startsWith(`${base}${SIGN_IN_PATH}`)) return home;
+  return next;
+}
+
+/**
+ * Whether a state-changing request comes from the workspace's own pages: its Origin (sent by every browser on a POST)
+ * names the host it was sent to. SameSite=Lax already keeps the session cookie off other sites' posts; this also
+ * refuses a cross-site post to the sign-in form (login CSRF).
+ */
+export function sameOrigin(headers: Record<string, string | undefined>): boolean {
+  const origin = headers.origin;
+  const host = headers.host;
+  // A browser that hides the origin (`null`) still says where the request came from: Sec-Fetch-Site, which no page
+  // can set.
+  if (!origin || origin === 'null') return headers['sec-fetch-site'] === 'same-origin';
+  if (!host) return false;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * The workspace's paths, as data: the route table, the pages and the session cookies read them here. Every page of the
+ * workspace lives under `/app`; the session's own paths (refresh, sign-out) under `/app/session`, the only path its
+ * refresh cookie is sent to.
+ */
+export const APP_PATH = '/app';
+export const SIGN_IN_PATH = `${APP_PATH}/sign-in`;
+export const NEW_PASSWORD_PATH = `${APP_PATH}/sign-in/new-password`;
+export const SESSION_PATH = `${APP_PATH}/session`;
+export const REFRESH_PATH = `${SESSION_PATH}/refresh`;
+export const SIGN_OUT_PATH = `${SESSION_PATH}/sign-out`;
+export const APP_RESULTS_PATH = `${APP_PATH}/results`;
+/** Where a signed-in manager lands. */
+export const APP_HOME = APP_RESULTS_PATH;

@@ -1,0 +1,50 @@
+/** What Cognito answers a sign-in with: the tokens, kept in the session cookies. */
+export interface SessionTokens {
+  idToken: string;
+  /** Absent when a refresh answers (Cognito keeps the refresh token it was given). */
+  refreshToken?: string | undefined;
+  /** The ID token's lifetime. */
+  expiresInSeconds: number;
+}
+
+export type SignInOutcome =
+  | { kind: 'signed-in'; tokens: SessionTokens }
+  /** An invited user's first sign-in: a new password is required; `challenge` is Cognito's session for it. */
+  | { kind: 'new-password'; challenge: string }
+  /** Unknown user, wrong password, disabled user: one answer for all, so that nobody learns which. */
+  | { kind: 'refused' }
+  /** The new password does not meet the pool's policy. */
+  | { kind: 'weak-password' }
+  | { kind: 'too-many' };
+
+/** The identity provider managers sign in with (Cognito: `shared/adapters/cognito.ts`). No password is kept here. */
+export interface IdentityProvider {
+  signIn(username: string, password: string): Promise<SignInOutcome>;
+  setNewPassword(username: string, challenge: string, newPassword: string): Promise<SignInOutcome>;
+  /** New tokens for a refresh token, or undefined when it is no longer valid (revoked, expired). */
+  refresh(refreshToken: string): Promise<SessionTokens | undefined>;
+  /** Revokes the refresh token (and the tokens it issued): sign-out. */
+  revoke(refreshToken: string): Promise<void>;
+}
+
+/** Who a verified session token names: the tenant, and the tenant user's name (the e-mail address they sign in with). */
+export interface SessionClaims {
+  tenantId: number;
+  user: string;
+}
+
+/** Checks a session's ID token (signature, issuer, audience, expiry, use) and reads who it names. */
+export interface SessionVerifier {
+  verify(idToken: string): Promise<SessionClaims | undefined>;
+}
+
+/** Creates sign-in users in the identity provider (the admin command). */
+export interface UserDirectory {
+  /**
+   * Creates the user, bound to its tenant, and sends the invitation with a temporary password (Cognito's e-mail on
+   * AWS). With `temporaryPassword` the caller chose it and shows it itself (the local stack: no e-mail leaves).
+   */
+  invite(user: { email: string; tenantId: number; temporaryPassword?: string | undefined }): Promise<'created' | 'exists'>;
+  /** Sets a permanent password (the local demo users only). */
+  setPassword(email: string, password: string): Promise<void>;
+}

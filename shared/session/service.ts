@@ -1,0 +1,91 @@
+import { newPasswordPage, signInPage } from '../workspace/sign-in-page.js';
+import { redirect, type WebAnswer } from '../workspace/answer.js';
+import { challengeCookie, clearedCookies, readChallenge, safeNext, sessionCookies } from './cookies.js';
+import { SIGN_IN_PATH } from './paths.js';
+import type { IdentityProvider, SignInOutcome } from './ports.js';
+
+/** What the session's pages receive: the stage's path prefix and the posted form or the query. */
+export interface SessionRequest {
+  base: string;
+  form: URLSearchParams;
+  query: Record<string, string | undefined>;
+  cookies: { session?: string | undefined; refresh?: string | undefined; challenge?: string | undefined };
+}
+
+const MAX_EMAIL = 254;
+const MAX_PASSWORD = 256;
+
+const REFUSED = 'E-mail ou senha incorretos.';
+const TOO_MANY = 'Muitas tentativas. Espere alguns minutos e tente de novo.';
+
+/** The sign-in form: needs no identity provider (its function is given no user pool). */
+export function showSignIn({ base, query }: Pick<SessionRequest, 'base' | 'query'>): WebAnswer {
+  return { status: 200, html: signInPage(base, safeNext(base, query.next)) };
+}
+
+/**
+ * Signing in, out and again: the service posts the manager's e-mail and password to Cognito and keeps the tokens it
+ * answers in cookies (`cookies.ts`). The password passes through once and is kept nowhere.
+ */
+export function sessionService(idp: IdentityProvider) {
+  const signInUrl = (base: string, next: string) => `${base}${SIGN_IN_PATH}?next=${encodeURIComponent(next)}`;
+
+  function answer(base: string, next: string, outcome: SignInOutcome, username: string, again: (message: string) => string): WebAnswer {
+    switch (outcome.kind) {
+      case 'signed-in':
+        return redirect(next, sessionCookies(base, outcome.tokens));
+      case 'new-password':
+        return { status: 200, html: newPasswordPage(base, next), cookies: [challengeCookie(base, username, outcome.challenge)] };
+      case 'too-many':
+        return { status: 429, html: again(TOO_MANY) };
+      case 'weak-password':
+        return {
+          status: 400,
+          html: newPasswordPage(
+            base,
+            next,
+            'A senha não atende à política: use ao menos 8 caracteres, com maiúscula, minúscula, número e símbolo.',
+          ),
+        };
+      case 'refused':
+        return { status: 401, html: again(REFUSED) };
+    }
+  }
+
+  async function submitSignIn({ base, form }: SessionRequest): Promise<WebAnswer> {
+    const next = safeNext(base, form.get('next') ?? undefined);
+    const email = (form.get('email') ?? '').trim().toLowerCase();
+    const password = form.get('password') ?? '';
+    const again = (message: string) => signInPage(base, next, message, email.length <= MAX_EMAIL ? email : '');
+    if (!email || !password) return { status: 400, html: again('Informe o e-mail e a senha.') };
+    if (email.length > MAX_EMAIL || password.length > MAX_PASSWORD) return { status: 401, html: again(REFUSED) };
+    return answer(base, next, await idp.signIn(email, password), email, again);
+  }
+
+  async function submitNewPassword({ base, form, cookies }: SessionRequest): Promise<WebAnswer> {
+    const next = safeNext(base, form.get('next') ?? undefined);
+    const challenge = readChallenge(cookies.challenge);
+    // The challenge lasts 3 minutes: past it, the invited user signs in again with the temporary password.
+    if (!challenge)
+      return { status: 401, html: signInPage(base, next, 'O tempo para escolher a senha acabou. Entre de novo com a senha do convite.') };
+    const password = form.get('password') ?? '';
+    if (!password || password.length > MAX_PASSWORD) return { status: 400, html: newPasswordPage(base, next, 'Informe a nova senha.') };
+    if (password !== form.get('confirm')) return { status: 400, html: newPasswordPage(base, next, 'As duas senhas não são iguais.') };
+    const outcome = await idp.setNewPassword(challenge.username, challenge.challenge, password);
+    return answer(base, next, outcome, challenge.username, (message) => signInPage(base, next, message));
+  }
+
+  /** New tokens for the refresh cookie, back to where the manager was going; without one, or refused: sign in. */
+  async function refresh({ base, query, cookies }: SessionRequest): Promise<WebAnswer> {
+    const next = safeNext(base, query.next);
+    const tokens = cookies.refresh ? await idp.refresh(cookies.refresh) : undefined;
+    return tokens ? redirect(next, sessionCookies(base, tokens)) : redirect(signInUrl(base, next), clearedCookies(base));
+  }
+
+  async function signOut({ base, cookies }: SessionRequest): Promise<WebAnswer> {
+    if (cookies.refresh) await idp.revoke(cookies.refresh);
+    return redirect(`${base}${SIGN_IN_PATH}`, clearedCookies(base));
+  }
+
+  return { submitSignIn, submitNewPassword, refresh, signOut };
+}

@@ -1,0 +1,58 @@
+import { FAVICON_LINK } from '../favicon.js';
+import { escapeHtml } from '../surveys/compose.js';
+import { APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
+
+/**
+ * The workspace's pages, server-rendered: pt-BR, mobile-first, complete without JavaScript (only the trend chart
+ * needs it). One stylesheet and one script, served by the public API's reference function beside Chart.js, so that
+ * the policy admits `'self'` only.
+ */
+export const WORKSPACE_HEADERS: Record<string, string> = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  // Not no-referrer: under it browsers send `Origin: null` with a form post, and posts are checked by their Origin.
+  'referrer-policy': 'same-origin',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+/**
+ * The workspace's sections, in the order the navigation shows them. The answers inbox (issue 32) takes its place here
+ * first: `{ label: 'Respostas', path: APP_ANSWERS_PATH }`.
+ */
+export const SECTIONS: readonly { label: string; path: string }[] = [{ label: 'Resultados', path: APP_RESULTS_PATH }];
+
+export interface Layout {
+  title: string;
+  /** The stage's path prefix ('' at the root). */
+  base: string;
+  body: string;
+  /** The signed-in user's name, for the header and its sign-out button; absent on the sign-in pages. */
+  user?: string | undefined;
+  /** The section the page belongs to, for the navigation. */
+  current?: string | undefined;
+  /** Scripts of the reference's assets the page runs (the chart). */
+  scripts?: readonly string[];
+}
+
+export function layout({ title, base, body, user, current, scripts = [] }: Layout): string {
+  const nav = user
+    ? `<nav aria-label="Seções"><ul>${SECTIONS.map(
+        (section) =>
+          `<li><a href="${escapeHtml(base + section.path)}"${section.path === current ? ' aria-current="page"' : ''}>${escapeHtml(section.label)}</a></li>`,
+      ).join('')}</ul></nav>
+<form method="post" action="${escapeHtml(base + SIGN_OUT_PATH)}" class="sign-out"><span>${escapeHtml(user)}</span> <button type="submit">Sair</button></form>`
+    : '';
+  return `<!doctype html>
+<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex,nofollow"><title>${escapeHtml(title)} · pesquisa de satisfação</title>${FAVICON_LINK}
+<link rel="stylesheet" href="${escapeHtml(base)}/assets/app.css"></head>
+<body><header class="top"><p class="brand">Pesquisa de satisfação</p>${nav}</header>
+<main>${body}</main>${scripts.map((script) => `<script src="${escapeHtml(base)}/assets/${escapeHtml(script)}"></script>`).join('')}</body></html>
+`;
+}
+
+/** A page that only says something (an error, a refusal). */
+export const messageBody = (title: string, text: string) => `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`;

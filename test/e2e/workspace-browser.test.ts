@@ -1,0 +1,246 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { cognitoUserDirectory } from '../../shared/adapters/cognito.js';
+import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { ENV } from '../../shared/config.js';
+import { inviteManager } from '../../shared/session/managers.js';
+import type { UserScope } from '../../shared/tenants/config-schema.js';
+import { overHttp } from '../support/api.js';
+import { registerSale } from '../support/sales.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+
+/**
+ * The workspace in Debian's chromium over the local stack and its Cognito emulator: managers invited as the admin
+ * command invites them sign in through the form, an invited one chooses a password first, and each sees the results
+ * its scope allows, computed from answers given through the chatbot API. axe-core checks the pages; screenshots at
+ * 390 and 1280 px are written outside the repository.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const api = overHttp('public');
+const chatbot = overHttp('chatbot');
+const publicUrl = inject('publicUrl');
+let browser: Browser;
+let tenant: TestTenant;
+/** The user token the tenant user of each manager holds (the API's side of the same scope). */
+const tokens = new Map<string, string>();
+const STORE_MANAGER = { password: 'Loja1-test-pass!' };
+const ALL_MANAGER = { temporary: 'Temp-test-pass-1!', password: 'Todas-test-pass-2!' };
+let storeManager: string;
+let allManager: string;
+
+async function answered(store: number, score: number) {
+  const id = await registerSale(api, tenant.key, { store_id: store });
+  const answer = await chatbot({
+    method: 'POST',
+    path: '/survey',
+    key: tenant.chatbotKey,
+    body: {
+      transactionId: id,
+      attemptId: 1,
+      journey: 'loja',
+      score,
+      classes: [{ classId: 1, label: 'Atendimento', type: 'csat', score: store === 1 ? 5 : 2 }],
+    },
+  });
+  expect(answer.status, answer.text).toBe(201);
+}
+
+async function invite(email: string, scope: UserScope, temporaryPassword: string) {
+  const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
+  const putTenantUser = async (tenantId: number, name: string, given: UserScope) =>
+    tokens.set(name, (await createUser(tenantId, name, given)).token);
+  return {
+    directory,
+    invited: await inviteManager({ putTenantUser, directory }, { tenantId: tenant.tenantId, email, scope, temporaryPassword }),
+  };
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Senha', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+}
+
+const rows = (page: Page, table: string) =>
+  page.$$eval(`#${table} tbody tr`, (trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent)));
+const summary = (page: Page) =>
+  page.$$eval('#summary div', (items) =>
+    items.map((item) => [item.querySelector('dt')!.textContent, item.querySelector('dd')!.firstChild!.textContent]),
+  );
+
+async function axe(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  const results = (await page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as {
+    violations: { id: string; impact: string }[];
+  };
+  return results.violations.map((v) => `${v.id} (${v.impact})`);
+}
+
+/** A context that records console errors and any request leaving the service. */
+async function watched(options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; problems: string[] }> {
+  const context = await browser.newContext(options);
+  const problems: string[] = [];
+  context.on('console', (message) => {
+    // A form answered 400 or 401 (a wrong password) is the page the test asked for; script and policy errors are not.
+    if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of 40[01]\b/.test(message.text()))
+      problems.push(message.text());
+  });
+  context.on('request', (request) => {
+    if (!request.url().startsWith(publicUrl)) problems.push(`elsewhere: ${request.url()}`);
+  });
+  return { context, problems };
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('the workspace in a browser', () => {
+  beforeAll(async () => {
+    tenant = await newTenant();
+    const store = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja Centro' } });
+    expect(store.status).toBe(201);
+    // Store 1: 10, 9, 9, 8, 6, 10 (NPS 50); store 2: 7, 3 (NPS -50): 8 answers, NPS 25.
+    for (const score of [10, 9, 9, 8, 6, 10]) await answered(1, score);
+    for (const score of [7, 3]) await answered(2, score);
+    storeManager = `loja1-${tenant.tenantId}@test.local`;
+    allManager = `todas-${tenant.tenantId}@test.local`;
+    const { directory } = await invite(storeManager, { stores: [1], groups: [1] }, 'Temp-loja1-pass!');
+    await directory.setPassword(storeManager, STORE_MANAGER.password);
+    expect((await invite(allManager, 'all', ALL_MANAGER.temporary)).invited).toEqual({ email: allManager, invited: 'created' });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  }, 60_000);
+  afterAll(() => browser?.close());
+
+  it('sends a signed-out visit of /app/ (and of the old /results) to sign in, and back after it', async () => {
+    const { context, problems } = await watched();
+    const page = await context.newPage();
+    await page.goto(`${publicUrl}/results`);
+    expect(new URL(page.url()).pathname).toBe('/app/sign-in');
+    await page.goto(`${publicUrl}/app/`);
+    expect(new URL(page.url()).pathname).toBe('/app/sign-in');
+    expect(await page.textContent('h1')).toBe('Entrar');
+
+    await signIn(page, storeManager, 'not-the-password');
+    expect(await page.textContent('[role=alert]')).toBe('E-mail ou senha incorretos.');
+    expect(await page.context().cookies()).toEqual([]);
+    await page.getByLabel('Senha', { exact: true }).fill(STORE_MANAGER.password);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.waitForSelector('#summary');
+    expect(new URL(page.url()).pathname).toBe('/app/results');
+    const cookies = await context.cookies();
+    expect(cookies.map((c) => [c.name, c.path, c.httpOnly, c.secure, c.sameSite]).sort()).toEqual([
+      ['sid', '/app', true, true, 'Lax'],
+      ['srt', '/app/session', true, true, 'Lax'],
+    ]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("shows a store-1 manager store 1's results only, on the page and through the API", async () => {
+    const { context, problems } = await watched({ viewport: { width: 1280, height: 1000 } });
+    const page = await context.newPage();
+    await page.goto(`${publicUrl}/app/results`);
+    await signIn(page, storeManager, STORE_MANAGER.password);
+    await page.waitForSelector('#stores');
+    expect(await summary(page)).toEqual([
+      ['NPS', '50'],
+      ['Respostas', '6'],
+      ['Pesquisas enviadas', '0'],
+      ['Taxa de resposta', '–'],
+    ]);
+    const stores = await rows(page, 'stores');
+    expect(stores).toHaveLength(1);
+    expect(stores[0]!.slice(1, 4)).toEqual(['50', '-22,4 a 85,5', '6']);
+    expect(await page.textContent('main')).not.toContain('Loja Centro');
+    // The class the journey asks about, from store 1's answers only (all scored 5).
+    expect((await rows(page, 'classes'))[0]!.slice(0, 3)).toEqual(['Atendimento', '5', '6']);
+    expect(await page.textContent('#trend-caption')).toMatch(/^NPS por dia: \d{4}-\d{2}-\d{2} 50$/);
+    // The chart is drawn (the page's one script), under the page's content security policy.
+    expect(await page.$eval('#trend', (canvas) => (canvas as unknown as { width: number }).width)).toBeGreaterThan(100);
+    await page.screenshot({ path: join(tmpdir(), 'workspace-results-1280.png'), fullPage: true });
+    expect(problems).toEqual([]);
+
+    // The API, with the user token of the same tenant user: the same scope.
+    const today = new Date().toISOString().slice(0, 10);
+    const query = { journey: 'loja', from: today, to: today, group_by: 'store' };
+    const own = await api({
+      path: '/public/results',
+      key: tenant.key,
+      query,
+      headers: { 'x-service-user-token': tokens.get(storeManager)! },
+    });
+    expect(own.status, own.text).toBe(200);
+    expect(own.body.data.map((row: { key: string }) => row.key)).toEqual(['1']);
+    const other = await api({
+      path: '/public/results',
+      key: tenant.key,
+      query: { ...query, store: 2 },
+      headers: { 'x-service-user-token': tokens.get(storeManager)! },
+    });
+    expect(other.status).toBe(404);
+    await context.close();
+  });
+
+  it('has an invited manager choose a password, then shows every store, and signs out', async () => {
+    const { context, problems } = await watched({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${publicUrl}/app/`);
+    await signIn(page, allManager, ALL_MANAGER.temporary);
+    expect(await page.textContent('h1')).toBe('Escolha sua senha');
+    await page.getByLabel('Nova senha').fill(ALL_MANAGER.password);
+    await page.getByLabel('Repita a senha').fill(`${ALL_MANAGER.password}x`);
+    await page.getByRole('button', { name: 'Salvar e entrar' }).click();
+    expect(await page.textContent('[role=alert]')).toBe('As duas senhas não são iguais.');
+    await page.getByLabel('Nova senha').fill(ALL_MANAGER.password);
+    await page.getByLabel('Repita a senha').fill(ALL_MANAGER.password);
+    await page.getByRole('button', { name: 'Salvar e entrar' }).click();
+    await page.waitForSelector('#stores');
+    expect((await summary(page)).slice(0, 2)).toEqual([
+      ['NPS', '25'],
+      ['Respostas', '8'],
+    ]);
+    const stores = await rows(page, 'stores');
+    expect(stores.map((row) => row.slice(1, 2))).toEqual([['50'], ['-50']]);
+    expect(stores[1]![0]).toBe('Loja Centro (amostra pequena)');
+    await page.screenshot({ path: join(tmpdir(), 'workspace-results-390.png'), fullPage: true });
+
+    await page.getByRole('button', { name: 'Sair' }).click();
+    expect(new URL(page.url()).pathname).toBe('/app/sign-in');
+    expect(await context.cookies()).toEqual([]);
+    await page.goto(`${publicUrl}/app/results`);
+    expect(new URL(page.url()).pathname).toBe('/app/sign-in');
+    // The password chosen is the one that signs in now.
+    await signIn(page, allManager, ALL_MANAGER.password);
+    await page.waitForSelector('#stores');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('passes axe-core on the sign-in form and the results, at 390 and 1280 px', async () => {
+    for (const width of [390, 1280]) {
+      // CSP bypassed only so that axe-core can be injected.
+      const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto(`${publicUrl}/app/sign-in`);
+      expect(await axe(page), `sign-in at ${width}`).toEqual([]);
+      await page.screenshot({ path: join(tmpdir(), `workspace-sign-in-${width}.png`), fullPage: true });
+      await signIn(page, storeManager, STORE_MANAGER.password);
+      await page.waitForSelector('#stores');
+      expect(await axe(page), `results at ${width}`).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it('refuses a sign-in posted from another site, whatever the password', async () => {
+    const posted = await fetch(`${publicUrl}/app/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+      body: new URLSearchParams({ email: storeManager, password: STORE_MANAGER.password }),
+    });
+    expect(posted.status).toBe(403);
+    expect(posted.headers.getSetCookie()).toEqual([]);
+  });
+});

@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { cookieValue, readChallenge, safeNext, sameOrigin, sessionCookies, challengeCookie } from '../../shared/session/cookies.js';
+import { sessionFromContext } from '../../shared/session/context.js';
+import type { IdentityProvider, SessionTokens, SignInOutcome } from '../../shared/session/ports.js';
+import { sessionService, type SessionRequest } from '../../shared/session/service.js';
+
+/** Cognito as the session sees it: one account with a password, one invited account, refresh tokens it issued. */
+function memoryIdentityProvider() {
+  const passwords = new Map([['ana@example.com', 'Senha-certa-1']]);
+  const invited = new Map([['novo@example.com', 'Temporaria-1']]);
+  const refreshTokens = new Set<string>();
+  const calls: string[] = [];
+  let issued = 0;
+  const tokens = (): SessionTokens => {
+    const refreshToken = `refresh-${++issued}`;
+    refreshTokens.add(refreshToken);
+    return { idToken: `id-${issued}`, refreshToken, expiresInSeconds: 900 };
+  };
+  const idp: IdentityProvider = {
+    async signIn(username, password): Promise<SignInOutcome> {
+      calls.push(`signIn ${username}`);
+      if (invited.get(username) === password) return { kind: 'new-password', challenge: `challenge-for-${username}` };
+      return passwords.get(username) === password ? { kind: 'signed-in', tokens: tokens() } : { kind: 'refused' };
+    },
+    async setNewPassword(username, challenge, newPassword) {
+      if (challenge !== `challenge-for-${username}` || !invited.has(username)) return { kind: 'refused' };
+      if (newPassword.length < 12) return { kind: 'weak-password' };
+      invited.delete(username);
+      passwords.set(username, newPassword);
+      return { kind: 'signed-in', tokens: tokens() };
+    },
+    async refresh(refreshToken) {
+      return refreshTokens.has(refreshToken) ? { idToken: `id-${++issued}`, expiresInSeconds: 900 } : undefined;
+    },
+    async revoke(refreshToken) {
+      refreshTokens.delete(refreshToken);
+    },
+  };
+  return { idp, calls, refreshTokens };
+}
+
+const request = (over: Partial<SessionRequest> = {}): SessionRequest => ({
+  base: '',
+  form: new URLSearchParams(),
+  query: {},
+  cookies: {},
+  ...over,
+});
+const names = (cookies: string[] | undefined) => (cookies ?? []).map((c) => c.split(';')[0]);
+
+describe('the session rules', () => {
+  it('sends a sign-in only to a workspace page of this deployment, never elsewhere', () => {
+    expect(safeNext('', '/app/results?journey=loja')).toBe('/app/results?journey=loja');
+    expect(safeNext('/prod', '/prod/app/results')).toBe('/prod/app/results');
+    for (const next of [
+      'https://evil.example/app/',
+      '//evil.example/app/',
+      '/app/../admin',
+      '/app//evil',
+      '/results',
+      '/app/sign-in',
+      '/app/session/sign-out',
+      '/prod/app/results',
+      '/app/\\evil',
+      undefined,
+    ])
+      expect(safeNext('', next), String(next)).toBe('/app/results');
+  });
+
+  it('sets HttpOnly, Secure, SameSite=Lax cookies: the ID token for /app, the refresh token for /app/session only', () => {
+    expect(sessionCookies('/prod', { idToken: 'id', refreshToken: 'rt', expiresInSeconds: 900 })).toEqual([
+      'sid=id; Path=/prod/app; Max-Age=900; HttpOnly; Secure; SameSite=Lax',
+      'srt=rt; Path=/prod/app/session; Max-Age=2592000; HttpOnly; Secure; SameSite=Lax',
+      'sch=; Path=/prod/app/sign-in; Max-Age=0; HttpOnly; Secure; SameSite=Lax',
+    ]);
+  });
+
+  it('reads a cookie among the request cookies, and a challenge only of its own shape', () => {
+    expect(cookieValue(['a=1', 'sid=abc.def', 'srt=x=y'], 'sid')).toBe('abc.def');
+    expect(cookieValue(['srt=x=y'], 'srt')).toBe('x=y');
+    expect(cookieValue(['xsid=1'], 'sid')).toBeUndefined();
+    const value = challengeCookie('', 'ana@example.com', 'session').split(';')[0]!.slice('sch='.length);
+    expect(readChallenge(value)).toEqual({ username: 'ana@example.com', challenge: 'session' });
+    for (const bad of ['', 'not-base64!', Buffer.from('["only-one"]').toString('base64url'), Buffer.from('{"a":1}').toString('base64url')])
+      expect(readChallenge(bad), bad).toBeUndefined();
+  });
+
+  it("takes a form post only from the service's own pages", () => {
+    expect(sameOrigin({ origin: 'http://localhost:3000', host: 'localhost:3000' })).toBe(true);
+    expect(sameOrigin({ origin: 'https://evil.example', host: 'localhost:3000' })).toBe(false);
+    expect(sameOrigin({ host: 'localhost:3000' })).toBe(false);
+    expect(sameOrigin({ origin: 'null', host: 'localhost:3000', 'sec-fetch-site': 'same-origin' })).toBe(true);
+    expect(sameOrigin({ origin: 'null', host: 'localhost:3000', 'sec-fetch-site': 'cross-site' })).toBe(false);
+  });
+
+  it("reads the authorizer's context, numbers as strings included, and nothing else as a session", () => {
+    expect(sessionFromContext({ tenantId: '7', user: 'ana@example.com' })).toEqual({ tenantId: 7, user: 'ana@example.com' });
+    for (const context of [
+      {},
+      undefined,
+      { tenantId: 0, user: 'a' },
+      { tenantId: 1, user: '' },
+      { authenticated: true, tenantId: 1, scope: 'public' },
+    ])
+      expect(sessionFromContext(context)).toBeUndefined();
+  });
+});
+
+describe('signing in and out', () => {
+  it('signs in with the right password and goes where it was asked, with the session cookies', async () => {
+    const { idp } = memoryIdentityProvider();
+    const answer = await sessionService(idp).submitSignIn(
+      request({
+        form: new URLSearchParams({ email: ' Ana@Example.com ', password: 'Senha-certa-1', next: '/app/results?from=2026-01-01' }),
+      }),
+    );
+    expect(answer.status).toBe(303);
+    expect(answer.location).toBe('/app/results?from=2026-01-01');
+    expect(names(answer.cookies)).toEqual(['sid=id-1', 'srt=refresh-1', 'sch=']);
+  });
+
+  it('answers a wrong password, an unknown address and an empty form with the form again and no cookie', async () => {
+    const { idp, calls } = memoryIdentityProvider();
+    const service = sessionService(idp);
+    const wrong = await service.submitSignIn(request({ form: new URLSearchParams({ email: 'ana@example.com', password: 'errada' }) }));
+    const unknown = await service.submitSignIn(request({ form: new URLSearchParams({ email: 'ninguem@example.com', password: 'x' }) }));
+    const empty = await service.submitSignIn(request({ form: new URLSearchParams({ email: 'ana@example.com' }) }));
+    expect([wrong.status, unknown.status, empty.status]).toEqual([401, 401, 400]);
+    expect(wrong.html).toContain('E-mail ou senha incorretos.');
+    // The same words whether the address has an account or not.
+    expect(unknown.html).toContain('E-mail ou senha incorretos.');
+    expect(empty.html).toContain('Informe o e-mail e a senha.');
+    expect([wrong.cookies, unknown.cookies, empty.cookies]).toEqual([undefined, undefined, undefined]);
+    // An empty password never reaches Cognito.
+    expect(calls).toEqual(['signIn ana@example.com', 'signIn ninguem@example.com']);
+  });
+
+  it('has an invited user choose a password first, then signs them in with it', async () => {
+    const { idp } = memoryIdentityProvider();
+    const service = sessionService(idp);
+    const first = await service.submitSignIn(
+      request({ form: new URLSearchParams({ email: 'novo@example.com', password: 'Temporaria-1' }) }),
+    );
+    expect(first.status).toBe(200);
+    expect(first.html).toContain('Escolha sua senha');
+    const challenge = first.cookies![0]!.split(';')[0]!.slice('sch='.length);
+
+    const differ = await service.submitNewPassword(
+      request({ form: new URLSearchParams({ password: 'Nova-senha-longa-1', confirm: 'outra' }), cookies: { challenge } }),
+    );
+    expect(differ.status).toBe(400);
+    const weak = await service.submitNewPassword(
+      request({ form: new URLSearchParams({ password: 'curta', confirm: 'curta' }), cookies: { challenge } }),
+    );
+    expect([weak.status, weak.html?.includes('não atende à política')]).toEqual([400, true]);
+    const expired = await service.submitNewPassword(
+      request({ form: new URLSearchParams({ password: 'Nova-senha-longa-1', confirm: 'Nova-senha-longa-1' }) }),
+    );
+    expect(expired.status).toBe(401);
+
+    const chosen = await service.submitNewPassword(
+      request({ form: new URLSearchParams({ password: 'Nova-senha-longa-1', confirm: 'Nova-senha-longa-1' }), cookies: { challenge } }),
+    );
+    expect([chosen.status, chosen.location]).toEqual([303, '/app/results']);
+    const again = await service.submitSignIn(
+      request({ form: new URLSearchParams({ email: 'novo@example.com', password: 'Nova-senha-longa-1' }) }),
+    );
+    expect(again.status).toBe(303);
+  });
+
+  it('refreshes a session from its refresh cookie, and sends a revoked or missing one to sign in with the cookies cleared', async () => {
+    const { idp } = memoryIdentityProvider();
+    const service = sessionService(idp);
+    const signedIn = await service.submitSignIn(
+      request({ form: new URLSearchParams({ email: 'ana@example.com', password: 'Senha-certa-1' }) }),
+    );
+    const refresh = signedIn.cookies![1]!.split(';')[0]!.slice('srt='.length);
+
+    const renewed = await service.refresh(request({ query: { next: '/app/results?journey=loja' }, cookies: { refresh } }));
+    expect([renewed.status, renewed.location, names(renewed.cookies)]).toEqual([303, '/app/results?journey=loja', ['sid=id-2', 'sch=']]);
+
+    const out = await service.signOut(request({ cookies: { refresh } }));
+    expect([out.status, out.location, names(out.cookies)]).toEqual([303, '/app/sign-in', ['sid=', 'srt=']]);
+    const afterOut = await service.refresh(request({ query: { next: '/app/results' }, cookies: { refresh } }));
+    expect([afterOut.status, afterOut.location, names(afterOut.cookies)]).toEqual([
+      303,
+      '/app/sign-in?next=%2Fapp%2Fresults',
+      ['sid=', 'srt='],
+    ]);
+    const none = await service.refresh(request({ query: { next: 'https://evil.example/' } }));
+    expect(none.location).toBe('/app/sign-in?next=%2Fapp%2Fresults');
+  });
+});
