@@ -3,6 +3,9 @@ import { parseArgs } from 'node:util';
 import { ENV } from '../shared/config.js';
 import { KEY_SCOPES, type KeyScope } from '../shared/tenants/credentials.js';
 import { parseTenantFile } from '../shared/tenants/tenant-file.js';
+import * as v from 'valibot';
+import { FirstStoreConfig } from '../shared/tenants/config-schema.js';
+import { describeIssue } from '../shared/schema.js';
 import * as tenants from '../shared/adapters/wiring/tenants.js';
 import { listTenants } from '../shared/adapters/tenant-repository.js';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -19,7 +22,9 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const HELP = `Usage: npm run admin -- <command> [options]
 
 Commands:
-  create-tenant --name NAME [--id ID]        create a tenant (with default store 1 and employee 1)
+  create-tenant --name NAME --store STORE [--employee EMPLOYEE] [--id ID]
+                                             create a tenant with its store 1 named STORE (the name customers read in
+                                             their surveys) and employee 1 named EMPLOYEE (the store's name when absent)
   list-tenants
   issue-key --tenant ID --scope public|chatbot   print a new API key (shown once; only its hash is stored)
   list-keys --tenant ID                      key ids, scopes and revocation (never the keys)
@@ -70,6 +75,8 @@ async function run(argv: string[]): Promise<void> {
     allowPositionals: true,
     options: {
       name: { type: 'string' },
+      store: { type: 'string' },
+      employee: { type: 'string' },
       id: { type: 'string' },
       tenant: { type: 'string' },
       scope: { type: 'string' },
@@ -93,8 +100,13 @@ async function run(argv: string[]): Promise<void> {
   switch (command) {
     case 'create-tenant': {
       if (!values.name) throw new UsageError('--name is required.');
-      const tenant = await tenants.createTenant(values.name, values.id ? integer(values.id, 'id') : undefined);
-      return console.log(`tenant ${tenant.id} "${tenant.name}" created, with store 1 and employee 1`);
+      if (!values.store)
+        throw new UsageError('--store is required: the name of the first store, as customers know it (e.g. --store "Loja Centro").');
+      const first = v.safeParse(FirstStoreConfig, { store: values.store, employee: values.employee });
+      if (!first.success)
+        throw new UsageError(first.issues.map((issue) => `--${String(issue.path?.[0]?.key)} ${describeIssue(issue)}.`).join(' '));
+      const tenant = await tenants.createTenant(values.name, first.output, values.id ? integer(values.id, 'id') : undefined);
+      return console.log(`tenant ${tenant.id} "${tenant.name}" created, with store 1 "${first.output.store}" and employee 1`);
     }
     case 'list-tenants':
       for (const tenant of await listTenants()) console.log(`${tenant.id}\t${tenant.name}\t${tenant.created_at}`);

@@ -3,6 +3,7 @@ import { sentTally } from '../results/tally.js';
 import { logger } from '../logger.js';
 import { count } from '../metrics.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
+import { brandOf } from '../tenants/brand.js';
 import { firstName, surveyEmail, surveySms } from './compose.js';
 import type { DispatchMessage } from './dispatch.js';
 import { signSurveyLink, surveyUrl } from './link.js';
@@ -205,7 +206,8 @@ type Outbound = (
 
 /** Each sender's message (its words from `compose.ts`), or why the tenant's configuration cannot send it; a channel's record names its sender. */
 const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
-  email(attempt, journey, { delivery }, content, ports) {
+  email(attempt, journey, settings, content, ports) {
+    const { delivery } = settings;
     if (!delivery.email) return 'the tenant has no e-mail sender';
     const unsubscribeLink = unsubscribeOf(content.link);
     const { subject, html, text } = surveyEmail({
@@ -217,7 +219,8 @@ const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
     });
     return () =>
       ports.senders.email({
-        from: mailbox(delivery.email!.from, delivery.email!.name),
+        // The tenant's brand names the sender (brand.senderName, else delivery.email.name, else the brand's name).
+        from: mailbox(delivery.email!.from, brandOf(settings).senderName),
         to: attempt.contact,
         subject,
         html,

@@ -87,7 +87,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the results page in a browser', () => {
     ]);
     expect(await rows(shown, 'stores')).toEqual([
       // The 95% interval (Wilson's, see shared/results/report.ts): 4 promoters and 1 detractor of 6; 1 detractor of 2.
-      ['Default store', '50', '-22,4 a 85,5', '6', '0', '–'],
+      ['Loja Paulista', '50', '-22,4 a 85,5', '6', '0', '–'],
       ['Loja Centro (amostra pequena)', '-50', '-90,5 a 48,5', '2', '0', '–'],
     ]);
     expect((await rows(shown, 'employees'))[0]!.slice(1, 2)).toEqual(['25']);
