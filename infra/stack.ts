@@ -1,8 +1,11 @@
 import { CfnOutput, Duration, Fn, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import {
+  ApiMapping,
   type CfnStage,
   CorsHttpMethod,
+  DomainName,
   HttpApi,
+  SecurityPolicy,
   HttpMethod,
   HttpRoute,
   HttpRouteKey,
@@ -11,6 +14,7 @@ import {
   type IHttpRouteAuthorizer,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogField, AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, type ITable, Operation, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -92,6 +96,35 @@ export interface SurveyServiceProps extends StackProps {
   corsOrigins?: Partial<Record<ApiName, readonly string[]>> | undefined;
   /** Each API's reference directory (writeReference), bundled with the function that serves /docs and /openapi.json. */
   references: Record<ApiName, string>;
+  /**
+   * The tenant-facing domain of the public API (`pesquisa.example.com`) and the ARN of the deployer's ACM certificate
+   * for it, in the stack's region: the API gets an API Gateway domain name mapped to its stage, and survey links use
+   * `https://<domainName>`. Unset: links use the API's execute-api URL.
+   */
+  customDomain?: CustomDomain | undefined;
+}
+
+export interface CustomDomain {
+  domainName: string;
+  certificateArn: string;
+}
+
+/**
+ * The custom domain from CDK context (`-c customDomain=pesquisa.example.com -c certificateArn=arn:aws:acm:...`): both or
+ * neither, each checked, so that a typo fails the synth rather than the deployment.
+ */
+export function customDomainFromContext(setting: (name: string) => unknown): CustomDomain | undefined {
+  const [domainName, certificateArn] = [setting('customDomain'), setting('certificateArn')].map((value) =>
+    value === undefined || value === '' ? undefined : String(value),
+  );
+  if (!domainName && !certificateArn) return undefined;
+  if (!domainName || !certificateArn)
+    throw new Error('Give both customDomain and certificateArn (the ACM certificate of that domain), or neither.');
+  if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i.test(domainName))
+    throw new Error(`customDomain ${JSON.stringify(domainName)} is not a domain name such as pesquisa.example.com.`);
+  if (!/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[\w-]+$/.test(certificateArn))
+    throw new Error(`certificateArn ${JSON.stringify(certificateArn)} is not an ACM certificate ARN.`);
+  return { domainName: domainName.toLowerCase(), certificateArn };
 }
 
 export interface Throttle {
@@ -235,7 +268,7 @@ export class SurveyServiceStack extends Stack {
     };
     const publicApi = new ApiStack(this, 'PublicApi', shared, 'public');
     this.apis = { public: publicApi, chatbot: new ApiStack(this, 'ChatbotApi', shared, 'chatbot') };
-    this.workers = new WorkersStack(this, 'Workers', { ...shared, surveyBaseUrl: publicApi.url });
+    this.workers = new WorkersStack(this, 'Workers', { ...shared, surveyBaseUrl: publicApi.linkBaseUrl });
 
     acknowledgeStackFindings(this, props.data.tableArnExport);
     for (const [queueId, queue] of Object.entries(this.messaging.queues)) {
@@ -249,7 +282,12 @@ export class SurveyServiceStack extends Stack {
       description: 'Failed asynchronous invocations (scheduled runs, SES events): npm run admin -- redrive asyncFailures --dlq-url <this>',
     });
     for (const name of ['public', 'chatbot'] as const) new CfnOutput(this, `${capitalise(name)}ApiUrl`, { value: this.apis[name].url });
-    new CfnOutput(this, 'SurveyBaseUrl', { value: publicApi.url, description: 'Survey links open <this>/s/<token>' });
+    new CfnOutput(this, 'SurveyBaseUrl', { value: publicApi.linkBaseUrl, description: 'Survey links open <this>/s/<token>' });
+    if (publicApi.domainName)
+      new CfnOutput(this, 'CustomDomainTarget', {
+        value: publicApi.domainName.regionalDomainName,
+        description: `Create the DNS record: ${props.customDomain!.domainName} CNAME <this>`,
+      });
     new CfnOutput(this, 'SesConfigurationSet', { value: this.messaging.configurationSet.ref });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.messaging.alarms.topic.topicArn });
   }
@@ -454,6 +492,10 @@ export class ApiStack extends NestedStack {
   readonly stage: HttpStage;
   readonly authorizer: IHttpRouteAuthorizer;
   readonly url: string;
+  /** Where survey links open: the custom domain when the public API has one, else its stage's URL. */
+  readonly linkBaseUrl: string;
+  /** The public API's custom domain, when the deployment gives one. */
+  readonly domainName?: DomainName;
 
   constructor(scope: Construct, id: string, shared: Shared, name: ApiName) {
     super(scope, id, { description: `Satisfaction survey service: the ${name} API` });
@@ -528,6 +570,18 @@ export class ApiStack extends NestedStack {
     this.api = api;
     this.stage = stage;
     this.url = stage.url;
+    this.linkBaseUrl = stage.url;
+    if (name === 'public' && props.customDomain) {
+      // The stage at the domain's root: https://<domain>/s/<token>. The certificate is the deployer's (ACM, this region).
+      const { domainName, certificateArn } = props.customDomain;
+      this.domainName = new DomainName(this, 'PublicDomainName', {
+        domainName,
+        certificate: Certificate.fromCertificateArn(this, 'PublicDomainCertificate', certificateArn),
+        securityPolicy: SecurityPolicy.TLS_1_2,
+      });
+      new ApiMapping(this, 'PublicApiMapping', { api, domainName: this.domainName, stage });
+      this.linkBaseUrl = `https://${domainName}`;
+    }
     alarms.add(
       `${capitalise(name)}Api5xxRate`,
       `More than 1% of ${name} API requests answered 5xx`,
