@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENV } from '../shared/config.js';
 import { KEY_SCOPES, type KeyScope } from '../shared/tenants/credentials.js';
@@ -11,9 +12,10 @@ import { listTenants } from '../shared/adapters/tenant-repository.js';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { ASYNC_FAILURES, QUEUES, type QueueId } from '../shared/queues.js';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/services.js';
+import { LOCAL_CREDENTIALS, LOCAL_LOGO_BUCKET, LOCAL_REGION } from './local/services.js';
 import { queueUrl, redrive, redriveAsyncFailures } from './redrive.js';
 import { notified, scheduled } from './routes.js';
+import { applyTenantFile } from './apply-tenant.js';
 import { ROTATION_OVERLAP_HOURS } from '../shared/events/signature.js';
 
 // The SDK warns that its 2027 releases need Node 22; Lambda runs 24, and this machine's Node 20 is supported until then.
@@ -31,8 +33,9 @@ Commands:
   revoke-key --key KEY | --tenant ID --key-id KEY_ID
   create-user --tenant ID --name NAME (--all | --stores 1,2 --groups 1)
                                              print a new user token (shown once); replaces a user of that name
-  apply FILE                                 apply a declarative tenant file (journeys, classes, groups, users, keys);
-                                             shows each new webhook endpoint's signing secret once
+  apply FILE                                 apply a declarative tenant file (journeys, classes, groups, users, keys,
+                                             brand); uploads the brand's logo (a path relative to FILE) to the logo
+                                             bucket (${ENV.logoBucket}); shows each new webhook endpoint's signing secret once
   rotate-webhook-secret --tenant ID (--chatbot | --url URL) [--overlap-hours H]
                                              a new signing secret for the chatbot hand-off or the event endpoint at URL,
                                              shown once; for H hours (default ${ROTATION_OVERLAP_HOURS.default}, 0 to ${ROTATION_OVERLAP_HOURS.max}) deliveries carry
@@ -57,6 +60,8 @@ function target(): string {
     return `table ${process.env[ENV.tableName]} in AWS${process.env.AWS_ENDPOINT_URL_DYNAMODB ? ` at ${process.env.AWS_ENDPOINT_URL_DYNAMODB}` : ''}`;
   process.env[ENV.tableName] = 'survey-service';
   process.env.AWS_ENDPOINT_URL_DYNAMODB ??= `http://127.0.0.1:${process.env.DYNAMODB_PORT ?? 8000}`;
+  process.env.AWS_ENDPOINT_URL_S3 ??= `http://127.0.0.1:${process.env.S3_PORT ?? 8007}`;
+  process.env[ENV.logoBucket] ??= LOCAL_LOGO_BUCKET;
   process.env.AWS_REGION ??= LOCAL_REGION;
   process.env.AWS_ACCESS_KEY_ID ??= LOCAL_CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;
@@ -137,7 +142,7 @@ async function run(argv: string[]): Promise<void> {
     case 'apply': {
       if (!file) throw new UsageError('apply needs a file: npm run admin -- apply tenants.json');
       const parsed = parseTenantFile(readFileSync(file, 'utf8'));
-      for (const tenant of parsed.tenants) for (const line of await tenants.applyTenantConfig(tenant)) console.log(line);
+      for (const tenant of parsed.tenants) for (const line of await applyTenantFile(tenant, dirname(resolve(file)))) console.log(line);
       return;
     }
     case 'rotate-webhook-secret': {

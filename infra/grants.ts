@@ -1,4 +1,4 @@
-import { ENV, secretArnVariable, type SecretName } from '../shared/config.js';
+import { ENV, secretArnVariable, type EnvName, type SecretName } from '../shared/config.js';
 import { QUEUES } from '../shared/queues.js';
 import type { QueueId } from '../shared/queues.js';
 import { authorizers, consumers, notified, routes, scheduled, type ApiName, type Provider, type TableAccess } from './routes.js';
@@ -20,6 +20,16 @@ export const SECRET_ENV: Record<SecretId, SecretName> = {
   surveyLinks: ENV.surveySecret,
 };
 
+/** The service's S3 buckets: the tenants' logos. */
+export type BucketId = 'logos';
+
+/** The environment variable that gives a function each bucket's name. */
+export const BUCKET_ENV: Record<BucketId, EnvName> = { logos: ENV.logoBucket };
+
+/** What a function may do with a bucket's objects: read them (GetObject, and HeadObject, which IAM authorises as it) or write them. */
+export const BUCKET_ACTIONS = { read: ['s3:GetObject'], write: ['s3:PutObject'] } as const;
+export type BucketAccess = keyof typeof BUCKET_ACTIONS;
+
 /**
  * A resource of the service, named as the stack and the local stack both know it. `logGroup` is the function's own
  * log group (the runtime writes its logs with the function's role); `asyncFailures` the queue where Lambda records an
@@ -30,6 +40,8 @@ export type Resource =
   | { kind: 'queue'; queue: QueueId }
   | { kind: 'sender'; provider: Provider }
   | { kind: 'secret'; secret: SecretId }
+  /** A bucket's objects (arn:aws:s3:::<bucket>/*). */
+  | { kind: 'bucket'; bucket: BucketId }
   | { kind: 'logGroup' }
   | { kind: 'asyncFailures' };
 
@@ -49,6 +61,8 @@ export interface Needs {
   secrets?: readonly SecretId[] | undefined;
   /** Invoked asynchronously (by EventBridge or SNS): Lambda records a failed invocation on the async-failure queue. */
   async?: true | undefined;
+  /** The buckets whose objects it reads or writes. */
+  buckets?: Partial<Record<BucketId, readonly BucketAccess[]>> | undefined;
 }
 
 /**
@@ -94,6 +108,10 @@ export function statementsOf(needs: Needs): Statement[] {
       resource: { kind: 'secret', secret } as const,
     })),
     ...(needs.async ? [{ actions: ['sqs:SendMessage'], resource: { kind: 'asyncFailures' } as const }] : []),
+    ...(Object.entries(needs.buckets ?? {}) as [BucketId, readonly BucketAccess[]][]).map(([bucket, access]) => ({
+      actions: access.flatMap((a) => BUCKET_ACTIONS[a]),
+      resource: { kind: 'bucket', bucket } as const,
+    })),
     { actions: [...LOG_ACTIONS], resource: { kind: 'logGroup' } as const },
   ];
 }
@@ -140,6 +158,7 @@ export interface Locations {
   /** The public API's URL, which survey links open. */
   surveyBaseUrl(): string;
   sesConfigurationSet(): string;
+  bucketName(bucket: BucketId): string;
 }
 
 /**
@@ -155,6 +174,7 @@ export function environmentOf(functionId: string, at: Locations): Record<string,
     if (resource.kind === 'queue' && actions.includes('sqs:SendMessage'))
       environment[QUEUES[resource.queue].urlEnv] = at.queueUrl(resource.queue);
     if (resource.kind === 'secret') environment[secretArnVariable(SECRET_ENV[resource.secret])] = at.secretArn(resource.secret);
+    if (resource.kind === 'bucket') environment[BUCKET_ENV[resource.bucket]] = at.bucketName(resource.bucket);
     if (resource.kind === 'sender')
       Object.assign(environment, { [ENV.surveyBaseUrl]: at.surveyBaseUrl(), SES_CONFIGURATION_SET: at.sesConfigurationSet() });
   }

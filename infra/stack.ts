@@ -23,6 +23,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { IDestination } from 'aws-cdk-lib/aws-lambda';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnConfigurationSet, CfnConfigurationSetEventDestination } from 'aws-cdk-lib/aws-ses';
@@ -43,11 +44,13 @@ import {
   type QueueId,
 } from '../shared/queues.js';
 import { TABLE } from '../shared/table.js';
+import { ENV } from '../shared/config.js';
 import { capitalise } from '../shared/text.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER } from '../shared/headers.js';
 import {
   acknowledgeAnonymousRoute,
   acknowledgeDeadLetterQueue,
+  acknowledgeLogoBucket,
   acknowledgeQueueEventSource,
   acknowledgeStackFindings,
 } from './constructs/acknowledgments.js';
@@ -173,6 +176,8 @@ export interface SurveyService {
 export class SurveyDataStack extends Stack {
   readonly table: Table;
   readonly secrets: Record<SecretId, Secret>;
+  /** The tenants' logos (shared/tenants/logo.ts): private, objects named by their content's hash. */
+  readonly logoBucket: Bucket;
 
   constructor(scope: Construct, id: string, props: StackProps) {
     super(scope, id, props);
@@ -207,6 +212,22 @@ export class SurveyDataStack extends Stack {
       // Signs survey links and derives each tenant's webhook secret.
       surveyLinks: secret('SurveySecret', "Signs survey links and derives each tenant's chatbot webhook secret"),
     };
+    // Private (every public access blocked), TLS only, no versions (an object's name is its content's hash: it is never
+    // overwritten with other bytes), owned by the account (no ACLs). Retained like the table: tenant files name it.
+    this.logoBucket = new Bucket(this, 'LogoBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      versioned: false,
+      encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledgeLogoBucket(this.logoBucket);
+    new CfnOutput(this, 'LogoBucketName', {
+      value: this.logoBucket.bucketName,
+      exportName: `${this.stackName}-LogoBucketName`,
+      description: `The tenants' logos: the admin command uploads a tenant file's logo here (${ENV.logoBucket}=<this>)`,
+    });
     this.table = table;
     acknowledgeStackFindings(this, this.tableArnExport);
     // Exported by name: the service's roles name `<this ARN>/index/*`, whose finding cdk-nag names by this export.
@@ -219,6 +240,11 @@ export class SurveyDataStack extends Stack {
   }
   get tableArnExport(): string {
     return `${this.stackName}-TableArn`;
+  }
+
+  /** The logo bucket, as the stack `scope` imports it (from this retained stack's exports). */
+  importLogoBucket(scope: Construct): IBucket {
+    return Bucket.fromBucketName(scope, 'LogoBucket', Fn.importValue(`${this.stackName}-LogoBucketName`));
   }
 
   /** The table, as the stack `scope` imports it (from this retained stack's exports). */
@@ -240,6 +266,8 @@ interface Shared {
   alarms: Alarms;
   /** The public API's URL, once that stack exists (survey links open under it). */
   surveyBaseUrl?: string;
+  /** The logo bucket, imported in the stack of the first function granted it. */
+  logoBucket: () => IBucket;
 }
 
 /** The service: its nested stacks, and the outputs an operator reads. */
@@ -255,6 +283,7 @@ export class SurveyServiceStack extends Stack {
         if (!/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(origin))
           throw new Error(`${JSON.stringify(origin)} is not a browser origin such as https://app.example.com (no path, no wildcard).`);
     const table = props.data.importTable(this);
+    let importedLogos: IBucket | undefined;
     this.messaging = new MessagingStack(this, 'Messaging', props, table);
     const shared: Shared = {
       props,
@@ -265,6 +294,7 @@ export class SurveyServiceStack extends Stack {
       configurationSet: this.messaging.configurationSet,
       emailEvents: this.messaging.emailEvents,
       alarms: this.messaging.alarms,
+      logoBucket: () => (importedLogos ??= props.data.importLogoBucket(this)),
     };
     const publicApi = new ApiStack(this, 'PublicApi', shared, 'public');
     this.apis = { public: publicApi, chatbot: new ApiStack(this, 'ChatbotApi', shared, 'chatbot') };
@@ -429,6 +459,7 @@ function serviceFunction(
       secretArn: (secret) => secrets[secret].secretArn,
       surveyBaseUrl,
       sesConfigurationSet: () => configurationSet.ref,
+      bucketName: () => shared.logoBucket().bucketName,
     }),
   });
 
@@ -450,6 +481,8 @@ function serviceFunction(
         return [fn.ownLogGroup.logGroupArn];
       case 'asyncFailures':
         return [shared.asyncFailures.queueArn];
+      case 'bucket':
+        return [shared.logoBucket().arnForObjects('logos/*')];
     }
   };
   for (const statement of statements)

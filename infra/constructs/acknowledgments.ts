@@ -41,6 +41,14 @@ export function acknowledgeStackFindings(stack: Stack, tableArnExport: string): 
   );
 }
 
+/** The logo bucket: its objects are public images put by the operator, each named by its content's hash. */
+export const acknowledgeLogoBucket = (bucket: IConstruct): void =>
+  Validations.of(bucket).acknowledge({
+    id: 'AwsSolutions::AwsSolutions-S1',
+    reason:
+      "Server access logs would record reads of public logos: the operator's admin command is the only writer (CloudTrail records its calls), and the objects are images that every survey e-mail shows anyway.",
+  });
+
 /** A route anyone may call: GET /health, and the survey pages (their link's signed token is their authorization). */
 export const acknowledgeAnonymousRoute = (route: IConstruct): void =>
   Validations.of(route).acknowledge({

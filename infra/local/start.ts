@@ -21,6 +21,7 @@ try {
     sqsPort: port('SQS_PORT', 9324),
     sesPort: port('SES_PORT', 8005),
     outboxPort: port('OUTBOX_PORT', 8006),
+    s3Port: port('S3_PORT', 8007),
     surveyBaseUrl: env.SURVEY_BASE_URL ?? `http://localhost:${port('PORT', 3000)}`,
     dataDir: env.DATA_DIR,
     tableName: env.TABLE_NAME ?? 'survey-service',
@@ -38,6 +39,7 @@ Satisfaction survey service, running locally (${env.DATA_DIR ? `data kept in ${e
   SQS          ${stack.sqsEndpoint}
   mailbox      ${stack.sesUrl}    (every e-mail sent; JSON at /store)
   outbox       ${stack.outboxUrl}    (SMS, WhatsApp and chatbot webhooks; JSON at /messages)
+  S3           ${stack.s3Endpoint}    (the tenants' logos)
 
 Demo tenant "demo" (id 1):   public key ${key}
                              chatbot key ${env.LOCAL_CHATBOT_API_KEY ?? 'local-dev-chatbot-key'}

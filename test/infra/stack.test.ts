@@ -75,7 +75,7 @@ describe('the CDK stacks', () => {
   it('split the deployment so that every stack stays under 200 resources (CloudFormation allows 500)', () => {
     // Pinned: a new operation moves its route group's count; a group nearing 200 is split (routeGroupOf).
     expect(counts).toEqual({
-      'Test-Data': 4,
+      'Test-Data': 6,
       Test: 4,
       'Test/Messaging': 30,
       'Test/PublicApi': 25,
@@ -446,6 +446,25 @@ describe('the CDK stacks', () => {
     }
     expect(ofType('AWS::Lambda::Function').filter(([, fn]) => String(fn.Properties.Description).includes('reference'))).toHaveLength(2);
     for (const [, api] of ofType('AWS::ApiGatewayV2::Api')) expect(api.Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  it("keeps the tenants' logos in a private, TLS-only, unversioned bucket, retained with the data", () => {
+    const [[id, bucket]] = ofType('AWS::S3::Bucket') as [[string, Resource & { DeletionPolicy?: string }]];
+    expect(stackOf[id]).toBe('Test-Data');
+    expect(bucket.DeletionPolicy).toBe('Retain');
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
+    const [, policy] = ofType('AWS::S3::BucketPolicy')[0]!;
+    expect(policy.Properties.PolicyDocument.Statement).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      ]),
+    );
   });
 
   describe('the custom link domain', () => {

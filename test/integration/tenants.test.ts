@@ -1,4 +1,8 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
@@ -15,6 +19,7 @@ import { getStore } from '../../shared/adapters/wiring/stores.js';
 import { getEmployee } from '../../shared/adapters/wiring/employees.js';
 import { readSettings } from '../../shared/adapters/tenant-repository.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
+import { logoStore } from '../../shared/adapters/logo-store.js';
 import { inProcess } from '../support/api.js';
 
 const run = promisify(execFile);
@@ -57,6 +62,34 @@ describe('tenants', () => {
     const [config] = parseTenantFile(JSON.stringify({ tenants: [{ id, name: 'sem-loja' }] }), {}).tenants;
     await expect(applyTenantConfig(config!)).rejects.toThrow(/Tenant \d+ does not exist yet: give its firstStore/);
     expect(await getTenant(id)).toBeUndefined();
+  });
+
+  it("apply uploads the brand's logo to the logo bucket under its content's hash; an SVG is refused and nothing changes", async () => {
+    const id = 800_000 + Math.floor(Math.random() * 100_000);
+    const dir = mkdtempSync(join(tmpdir(), 'tenant-file-'));
+    const logo = readFileSync(new URL('../../infra/local/demo-logo.png', import.meta.url));
+    writeFileSync(join(dir, 'logo.png'), logo);
+    writeFileSync(join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    const file = (logoPath: string) => {
+      const path = join(dir, `tenants-${logoPath}.json`);
+      const tenant = { id, name: 'logo', firstStore: { store: 'Loja Logo' }, brand: { name: 'Logo & Cia', logo: logoPath } };
+      writeFileSync(path, JSON.stringify({ tenants: [tenant] }));
+      return path;
+    };
+
+    const { stdout } = await admin(['apply', file('logo.png')]);
+    const hash = createHash('sha256').update(logo).digest('hex');
+    expect(stdout).toContain(`  brand: "Logo & Cia", logo ${hash}.png`);
+    expect((await readSettings(id)).brand).toEqual({ name: 'Logo & Cia', logo: { file: `${hash}.png`, contentType: 'image/png' } });
+    const stored = await logoStore.get(`${hash}.png`);
+    expect(stored?.contentType).toBe('image/png');
+    expect(Buffer.from(stored!.bytes).equals(logo)).toBe(true);
+
+    const refused = await admin(['apply', file('logo.svg')]).catch((error: { stderr: string }) => error);
+    expect((refused as { stderr: string }).stderr).toContain(
+      'admin: The logo is an SVG, which is refused (it can carry scripts); export it as PNG or WebP.',
+    );
+    expect((await readSettings(id)).brand?.logo?.file).toBe(`${hash}.png`);
   });
 
   it('refuses a key for a tenant that does not exist', async () => {
