@@ -125,7 +125,10 @@ export const secretsOf = (flags: { requestIds?: true; cursors?: true; surveyLink
 
 /** Every function the service deploys, by id (the stack's construct ids are these, capitalised). */
 export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
-  ...routes.map((route): [string, Needs] => [route.operationId, { table: route.table, sends: route.queues, secrets: secretsOf(route) }]),
+  ...routes.map((route): [string, Needs] => [
+    route.operationId,
+    { table: route.table, sends: route.queues, secrets: secretsOf(route), buckets: route.logos ? { logos: ['read'] } : undefined },
+  ]),
   ...consumers.map((consumer): [string, Needs] => [
     consumer.id,
     { table: consumer.table, sends: consumer.sends, consumes: consumer.queue, providers: consumer.providers, secrets: secretsOf(consumer) },

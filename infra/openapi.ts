@@ -218,7 +218,22 @@ function layerAnswers(contract: Contract): Answer[] {
 
 /** Every answer of an operation, merged by status: one description, one schema per media type. */
 function responsesOf(contract: Contract, route: Route): Record<string, JsonSchema> {
-  const declared: Answer[] = Object.entries(contract.responses ?? {}).map(([status, doc]) => ({
+  const declared: Answer[] = Object.entries(contract.responses ?? {}).flatMap(([status, doc]): Answer[] =>
+    doc.media
+      ? doc.media.map((media) => ({
+          status: Number(status),
+          description: doc.description,
+          media,
+          schema: { type: 'string', format: 'binary' },
+        }))
+      : [answerOf(contract, status, doc)],
+  );
+  return merged([...declared, ...layerAnswers(contract), ...gatewayAnswers(contract, route)]);
+}
+
+/** A declared answer of JSON, problem+json or a page. */
+function answerOf(contract: Contract, status: string, doc: ResponseDoc): Answer {
+  return {
     status: Number(status),
     description: doc.description,
     ...(contract.page
@@ -229,8 +244,7 @@ function responsesOf(contract: Contract, route: Route): Record<string, JsonSchem
             schema: schemaOf(doc.schema),
           }
         : {}),
-  }));
-  return merged([...declared, ...layerAnswers(contract), ...gatewayAnswers(contract, route)]);
+  };
 }
 
 function merged(answers: Answer[]): Record<string, JsonSchema> {
@@ -250,6 +264,7 @@ function merged(answers: Answer[]): Record<string, JsonSchema> {
 /** The tags, one per resource: each operation's is the first segment of its canonical path after the prefixes. */
 const TAGS: Record<string, string> = {
   health: 'Whether the service can serve',
+  brand: "What customers see of a tenant: its logo, served by its content's hash",
   store: 'The stores a tenant rates',
   customer: 'The customers surveys are sent to',
   employee: 'The employees rated, their stores and groups',

@@ -510,6 +510,7 @@ const ROUTE_GROUPS: Record<string, string> = {
   privacy: 'Privacy',
   s: 'Pages',
   health: 'Pages',
+  brand: 'Pages',
   survey: 'Survey',
 };
 

@@ -1,15 +1,9 @@
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { configured, ENV } from '../config.js';
-import type { LogoStore } from '../tenants/logo.js';
+import { LOGO_CACHE_CONTROL, type LogoStore } from '../tenants/logo.js';
 
 /** Logos are objects under this prefix of the logo bucket. */
 const PREFIX = 'logos/';
-
-/**
- * Served as they are for a year, by anyone: the name is the content's hash, so a new logo is a new object and an
- * old URL never changes meaning (RFC 8246 `immutable`: browsers skip revalidation).
- */
-export const LOGO_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 const bucket = configured(ENV.logoBucket);
 let client: S3Client | undefined;

@@ -7,6 +7,8 @@ import * as v from 'valibot';
 export interface ResponseDoc {
   description: string;
   schema?: v.GenericSchema;
+  /** A binary answer's media types (an image): its body is the bytes, not JSON. */
+  media?: readonly string[];
 }
 
 export const ProblemBody = v.object({
@@ -19,6 +21,8 @@ export const ProblemBody = v.object({
 
 /** A failure answered with a problem+json body. */
 export const problem = (description: string): ResponseDoc => ({ description, schema: ProblemBody });
+/** A success answered with bytes of one of `media` (an image). */
+export const binary = (description: string, media: readonly string[]): ResponseDoc => ({ description, media });
 export const answer = (description: string, schema?: v.GenericSchema): ResponseDoc => ({ description, ...(schema ? { schema } : {}) });
 
 export const listOf = (item: v.GenericSchema) =>

@@ -52,6 +52,8 @@ export interface RequestInput<B, P, Q> {
 export interface Reply {
   status: number;
   body?: unknown;
+  /** A binary answer (an image) instead of JSON: sent base64-encoded, with the content-type its headers give. */
+  bytes?: Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -99,7 +101,9 @@ export function httpHandler<
     return {
       statusCode: reply.status,
       headers: { 'content-type': 'application/json', ...API_HEADERS, 'x-request-id': requestId, ...reply.headers },
-      body: reply.body === undefined ? '' : JSON.stringify(reply.body),
+      ...(reply.bytes
+        ? { body: Buffer.from(reply.bytes).toString('base64'), isBase64Encoded: true }
+        : { body: reply.body === undefined ? '' : JSON.stringify(reply.body) }),
     };
   };
 

@@ -15,8 +15,9 @@ export interface Brand {
 /** The colour of a tenant that sets none: the survey page's blue, 6.5:1 against its grey background and with white text. */
 export const DEFAULT_BRAND_COLOUR = '#0b5cad';
 
-/** The path under the public API's base URL where a logo's object is served (its `file` is content-addressed). */
-export const logoPath = (file: string) => `/brand/logos/${file}`;
+/** The route that serves a logo, and the path of one logo's object under the public API's base URL (content-addressed). */
+export const LOGO_ROUTE = '/brand/logos/{file}';
+export const logoPath = (file: string) => LOGO_ROUTE.replace('{file}', file);
 
 /**
  * The tenant's brand from its settings, with defaults: its display name is the tenant's name (stored with the brand

@@ -26,6 +26,12 @@ export const LOGO_TYPES = [
   },
 ] as const;
 
+/**
+ * Served as they are for a year, by anyone: the name is the content's hash, so a new logo is a new object and an
+ * old URL never changes meaning (RFC 8246 `immutable`: browsers skip revalidation).
+ */
+export const LOGO_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
 /** A logo's object name: `<sha-256 in hex>.<extension>`; the only names the logo route serves. */
 export const LOGO_FILE = /^[0-9a-f]{64}\.(png|jpg|webp)$/;
 

@@ -79,7 +79,7 @@ describe('the CDK stacks', () => {
       Test: 4,
       'Test/Messaging': 30,
       'Test/PublicApi': 25,
-      'Test/PublicApi/PagesRoutes': 35,
+      'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
       'Test/PublicApi/InsightsRoutes': 30,
@@ -203,7 +203,7 @@ describe('the CDK stacks', () => {
     ]);
   });
 
-  it('routes every path of the route table and the references, with the authorizer on all but /health, the survey pages and the references', () => {
+  it('routes every path of the route table and the references, with the authorizer on all but /health, the survey pages, the logos and the references', () => {
     const declared = [
       ...routes.flatMap((r) => r.paths.map((path) => ({ key: `${r.method} ${path}`, anonymous: !!r.anonymous }))),
       ...(['public', 'chatbot'] as const).flatMap((api) => referencePaths(api).map((path) => ({ key: `GET ${path}`, anonymous: true }))),
@@ -215,7 +215,7 @@ describe('the CDK stacks', () => {
     expect(synthesized.map((r) => r.key).sort()).toEqual(declared.map((r) => r.key).sort());
     for (const route of synthesized) {
       expect(route.anonymous, route.key).toBe(
-        route.key === 'GET /health' || / \/(s\/\{token\}|docs|assets|results$|openapi\.json)/.test(route.key),
+        route.key === 'GET /health' || / \/(s\/\{token\}|docs|assets|results$|openapi\.json|brand\/logos\/)/.test(route.key),
       );
     }
   });
@@ -465,6 +465,12 @@ describe('the CDK stacks', () => {
         expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
       ]),
     );
+  });
+
+  it('lets only the logo route read the logo bucket, its objects only', () => {
+    const readers = [...FUNCTIONS.keys()].filter((id) => grantsOf(id).some((statement) => statement.resource.kind === 'bucket'));
+    expect(readers).toEqual(['getBrandLogo']);
+    expect(roleActions('getBrandLogo').filter((action) => action.startsWith('s3:'))).toEqual(['s3:GetObject']);
   });
 
   describe('the custom link domain', () => {
