@@ -12,7 +12,7 @@ export interface Brand {
   senderName: string;
 }
 
-/** The colour of a tenant that sets none: the survey page's blue, 6.5:1 against its grey background and with white text. */
+/** The colour of a tenant that sets none: the survey page's blue, 6.06:1 against its grey background (more on white). */
 export const DEFAULT_BRAND_COLOUR = '#0b5cad';
 
 /** The route that serves a logo, and the path of one logo's object under the public API's base URL (content-addressed). */
