@@ -225,11 +225,11 @@ export class SurveyDataStack extends Stack {
     acknowledgeLogoBucket(this.logoBucket);
     new CfnOutput(this, 'LogoBucketName', {
       value: this.logoBucket.bucketName,
-      exportName: `${this.stackName}-LogoBucketName`,
+      exportName: this.logoBucketNameExport,
       description: `The tenants' logos: the admin command uploads a tenant file's logo here (${ENV.logoBucket}=<this>)`,
     });
     this.table = table;
-    acknowledgeStackFindings(this, this.tableArnExport);
+    acknowledgeStackFindings(this, this.tableArnExport, this.logoBucketNameExport);
     // Exported by name: the service's roles name `<this ARN>/index/*`, whose finding cdk-nag names by this export.
     new CfnOutput(this, 'TableName', { value: table.tableName, exportName: this.tableNameExport });
     new CfnOutput(this, 'TableArn', { value: table.tableArn, exportName: this.tableArnExport });
@@ -238,13 +238,16 @@ export class SurveyDataStack extends Stack {
   get tableNameExport(): string {
     return `${this.stackName}-TableName`;
   }
+  get logoBucketNameExport(): string {
+    return `${this.stackName}-LogoBucketName`;
+  }
   get tableArnExport(): string {
     return `${this.stackName}-TableArn`;
   }
 
   /** The logo bucket, as the stack `scope` imports it (from this retained stack's exports). */
   importLogoBucket(scope: Construct): IBucket {
-    return Bucket.fromBucketName(scope, 'LogoBucket', Fn.importValue(`${this.stackName}-LogoBucketName`));
+    return Bucket.fromBucketName(scope, 'LogoBucket', Fn.importValue(this.logoBucketNameExport));
   }
 
   /** The table, as the stack `scope` imports it (from this retained stack's exports). */
@@ -300,7 +303,7 @@ export class SurveyServiceStack extends Stack {
     this.apis = { public: publicApi, chatbot: new ApiStack(this, 'ChatbotApi', shared, 'chatbot') };
     this.workers = new WorkersStack(this, 'Workers', { ...shared, surveyBaseUrl: publicApi.linkBaseUrl });
 
-    acknowledgeStackFindings(this, props.data.tableArnExport);
+    acknowledgeStackFindings(this, props.data.tableArnExport, props.data.logoBucketNameExport);
     for (const [queueId, queue] of Object.entries(this.messaging.queues)) {
       new CfnOutput(this, `${QUEUES[queueId as QueueId].name}Url`, { value: queue.queueUrl });
       new CfnOutput(this, `${QUEUES[queueId as QueueId].name}DlqUrl`, {

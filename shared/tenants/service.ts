@@ -175,8 +175,8 @@ export function tenantService(
       report.push(`tenant ${config.id} "${config.name}": created with store 1 "${config.firstStore.store}" and its employee 1`);
     }
     await tenants.putSettings(config.id, config);
-    const { logo: logoPath, ...brand } = config.brand;
-    if (logoPath && !logo) throw new Error(`The logo of tenant ${config.id} was not stored.`);
+    // The file names the logo by its path; only the object the caller stored (apply-tenant.ts) goes in the brand.
+    const { logo: _path, ...brand } = config.brand;
     await tenants.putBrand(config.id, { ...brand, name: brand.name ?? config.name, ...(logo ? { logo } : {}) });
     report.push(
       `  brand: "${brand.name ?? config.name}"${brand.colour ? `, colour ${brand.colour}` : ''}${logo ? `, logo ${logo.file}` : ''}`,
