@@ -82,6 +82,7 @@ export const FLOORS: Record<string, [number, string]> = {
   putSurvey: [2, 'the attempt, one conditional update'],
   getSurveyPage: [2, 'the attempt, and the store it names (settings are cached)'],
   postSurveyPage: [2, 'the attempt, one conditional update'],
+  getBrandLogo: [0, 'no table read: one S3 GetObject of the logo, by its name'],
   getUnsubscribePage: [1, 'the attempt'],
   postUnsubscribe: [2, 'the attempt, one conditional update of the customer'],
 };

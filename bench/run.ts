@@ -42,6 +42,7 @@ if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
     sqsPort: 0,
     sesPort: 0,
     outboxPort: 0,
+    s3Port: 0,
     tableName: 'bench',
     authorizerCacheTtlSeconds: 300,
     seed: true,

@@ -1,17 +1,22 @@
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENV } from '../shared/config.js';
 import { KEY_SCOPES, type KeyScope } from '../shared/tenants/credentials.js';
 import { parseTenantFile } from '../shared/tenants/tenant-file.js';
+import * as v from 'valibot';
+import { FirstStoreConfig } from '../shared/tenants/config-schema.js';
+import { describeIssue } from '../shared/schema.js';
 import * as tenants from '../shared/adapters/wiring/tenants.js';
 import { listTenants } from '../shared/adapters/tenant-repository.js';
 import { indexAnswers } from '../shared/adapters/answer-repository.js';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { ASYNC_FAILURES, QUEUES, type QueueId } from '../shared/queues.js';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/services.js';
+import { LOCAL_CREDENTIALS, LOCAL_LOGO_BUCKET, LOCAL_REGION } from './local/services.js';
 import { queueUrl, redrive, redriveAsyncFailures } from './redrive.js';
 import { notified, scheduled } from './routes.js';
+import { applyTenantFile } from './apply-tenant.js';
 import { ROTATION_OVERLAP_HOURS } from '../shared/events/signature.js';
 import { randomBytes } from 'node:crypto';
 import type { UserScope } from '../shared/tenants/config-schema.js';
@@ -25,7 +30,9 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const HELP = `Usage: npm run admin -- <command> [options]
 
 Commands:
-  create-tenant --name NAME [--id ID]        create a tenant (with default store 1 and employee 1)
+  create-tenant --name NAME --store STORE [--employee EMPLOYEE] [--id ID]
+                                             create a tenant with its store 1 named STORE (the name customers read in
+                                             their surveys) and employee 1 named EMPLOYEE (the store's name when absent)
   list-tenants
   issue-key --tenant ID --scope public|chatbot   print a new API key (shown once; only its hash is stored)
   list-keys --tenant ID                      key ids, scopes and revocation (never the keys)
@@ -36,8 +43,9 @@ Commands:
                                              a manager who signs in to the workspace (/app/): the tenant user of that
                                              e-mail with this scope, and its Cognito user, invited with a temporary
                                              password (on AWS Cognito e-mails it; locally it is shown here)
-  apply FILE                                 apply a declarative tenant file (journeys, classes, groups, users, keys);
-                                             shows each new webhook endpoint's signing secret once
+  apply FILE                                 apply a declarative tenant file (journeys, classes, groups, users, keys,
+                                             brand); uploads the brand's logo (a path relative to FILE) to the logo
+                                             bucket (${ENV.logoBucket}); shows each new webhook endpoint's signing secret once
   rotate-webhook-secret --tenant ID (--chatbot | --url URL) [--overlap-hours H]
                                              a new signing secret for the chatbot hand-off or the event endpoint at URL,
                                              shown once; for H hours (default ${ROTATION_OVERLAP_HOURS.default}, 0 to ${ROTATION_OVERLAP_HOURS.max}) deliveries carry
@@ -67,6 +75,8 @@ function target(): string {
     return `table ${process.env[ENV.tableName]} in AWS${process.env.AWS_ENDPOINT_URL_DYNAMODB ? ` at ${process.env.AWS_ENDPOINT_URL_DYNAMODB}` : ''}`;
   process.env[ENV.tableName] = 'survey-service';
   process.env.AWS_ENDPOINT_URL_DYNAMODB ??= `http://127.0.0.1:${process.env.DYNAMODB_PORT ?? 8000}`;
+  process.env.AWS_ENDPOINT_URL_S3 ??= `http://127.0.0.1:${process.env.S3_PORT ?? 8007}`;
+  process.env[ENV.logoBucket] ??= LOCAL_LOGO_BUCKET;
   process.env.AWS_REGION ??= LOCAL_REGION;
   process.env.AWS_ACCESS_KEY_ID ??= LOCAL_CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;
@@ -86,6 +96,8 @@ async function run(argv: string[]): Promise<void> {
     options: {
       name: { type: 'string' },
       email: { type: 'string' },
+      store: { type: 'string' },
+      employee: { type: 'string' },
       id: { type: 'string' },
       tenant: { type: 'string' },
       scope: { type: 'string' },
@@ -110,8 +122,13 @@ async function run(argv: string[]): Promise<void> {
   switch (command) {
     case 'create-tenant': {
       if (!values.name) throw new UsageError('--name is required.');
-      const tenant = await tenants.createTenant(values.name, values.id ? integer(values.id, 'id') : undefined);
-      return console.log(`tenant ${tenant.id} "${tenant.name}" created, with store 1 and employee 1`);
+      if (!values.store)
+        throw new UsageError('--store is required: the name of the first store, as customers know it (e.g. --store "Loja Centro").');
+      const first = v.safeParse(FirstStoreConfig, { store: values.store, employee: values.employee });
+      if (!first.success)
+        throw new UsageError(first.issues.map((issue) => `--${String(issue.path?.[0]?.key)} ${describeIssue(issue)}.`).join(' '));
+      const tenant = await tenants.createTenant(values.name, first.output, values.id ? integer(values.id, 'id') : undefined);
+      return console.log(`tenant ${tenant.id} "${tenant.name}" created, with store 1 "${first.output.store}" and employee 1`);
     }
     case 'list-tenants':
       for (const tenant of await listTenants()) console.log(`${tenant.id}\t${tenant.name}\t${tenant.created_at}`);
@@ -144,7 +161,7 @@ async function run(argv: string[]): Promise<void> {
     case 'apply': {
       if (!file) throw new UsageError('apply needs a file: npm run admin -- apply tenants.json');
       const parsed = parseTenantFile(readFileSync(file, 'utf8'));
-      for (const tenant of parsed.tenants) for (const line of await tenants.applyTenantConfig(tenant)) console.log(line);
+      for (const tenant of parsed.tenants) for (const line of await applyTenantFile(tenant, dirname(resolve(file)))) console.log(line);
       return;
     }
     case 'rotate-webhook-secret': {

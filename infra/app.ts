@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { writeReference } from './reference.js';
-import { surveyService } from './stack.js';
+import { customDomainFromContext, surveyService } from './stack.js';
 
 /** `npx cdk deploy --all`. Settings come from CDK context (cdk.json, or `-c name=value`). */
 const app = new App();
@@ -46,6 +46,7 @@ surveyService(app, `SurveyService-${stage}`, {
   },
   corsOrigins: { public: list('corsOrigins'), chatbot: list('chatbotCorsOrigins') },
   references,
+  customDomain: customDomainFromContext(setting),
   senders: {
     ses: list('sesIdentityArns'),
     sms: list('smsOriginationArns'),

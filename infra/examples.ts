@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { surveyPagePath, unsubscribeOf } from '../shared/surveys/paths.js';
+import { logoPath } from '../shared/tenants/brand.js';
 
 /**
  * A valid request for every operation, naming the resources of a tenant that holds one of everything. The OpenAPI
@@ -34,6 +35,8 @@ export interface Fixture {
   surveyToken: string;
   /** A done export request naming the fixture's customer. */
   privacyRequestId: string;
+  /** A stored logo's object name (`<sha-256>.png`). */
+  logoFile: string;
 }
 
 /** Every operation of the route table has an entry: a route without one fails the tests that cover every route. */
@@ -119,6 +122,7 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
     path: '/survey',
     body: { transactionId: f.answeredId, attemptId: 1, journey: 'loja', classes: [], score: 8 },
   }),
+  getBrandLogo: (f) => ({ path: logoPath(f.logoFile) }),
   getSurveyPage: (f) => ({ path: surveyPagePath(f.surveyToken), query: { score: 9 } }),
   postSurveyPage: (f) => ({ method: 'POST', path: surveyPagePath(f.surveyToken), body: 'score=9&class_1=5&comment=Muito+bom' }),
   getUnsubscribePage: (f) => ({ path: unsubscribeOf(surveyPagePath(f.surveyToken)) }),
@@ -144,4 +148,5 @@ export const EXAMPLE_FIXTURE: Fixture = {
   requestId: 'tx-3q2Vb1kQm9ZcX8yT4rN7pL0sD5fG6hJ2.Hk3dP0qLx9sVb2mT7yWc1A',
   surveyToken: 'AQAAAAH5hI2DO0wBAmsMNTMTWwrDg-yCNLMcQ0xsvD0b',
   privacyRequestId: 'pr_Qm9hdmlzdGEgZGUgZXhlbX',
+  logoFile: '5f0d7c3b2a1e4d6f8a9b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f7.png',
 };

@@ -1,4 +1,4 @@
-import { ENV, secretArnVariable, type SecretName } from '../shared/config.js';
+import { ENV, secretArnVariable, type EnvName, type SecretName } from '../shared/config.js';
 import { QUEUES } from '../shared/queues.js';
 import type { QueueId } from '../shared/queues.js';
 import {
@@ -31,6 +31,16 @@ export const SECRET_ENV: Record<SecretId, SecretName> = {
   surveyLinks: ENV.surveySecret,
 };
 
+/** The service's S3 buckets: the tenants' logos. */
+export type BucketId = 'logos';
+
+/** The environment variable that gives a function each bucket's name. */
+export const BUCKET_ENV: Record<BucketId, EnvName> = { logos: ENV.logoBucket };
+
+/** What a function may do with a bucket's objects: read them (GetObject, and HeadObject, which IAM authorises as it) or write them. */
+export const BUCKET_ACTIONS = { read: ['s3:GetObject'], write: ['s3:PutObject'] } as const;
+export type BucketAccess = keyof typeof BUCKET_ACTIONS;
+
 /**
  * A resource of the service, named as the stack and the local stack both know it. `logGroup` is the function's own
  * log group (the runtime writes its logs with the function's role); `asyncFailures` the queue where Lambda records an
@@ -41,6 +51,8 @@ export type Resource =
   | { kind: 'queue'; queue: QueueId }
   | { kind: 'sender'; provider: Provider }
   | { kind: 'secret'; secret: SecretId }
+  /** A bucket's objects (arn:aws:s3:::<bucket>/*). */
+  | { kind: 'bucket'; bucket: BucketId }
   | { kind: 'logGroup' }
   | { kind: 'asyncFailures' }
   /**
@@ -67,8 +79,12 @@ export interface Needs {
   secrets?: readonly SecretId[] | undefined;
   /** Invoked asynchronously (by EventBridge or SNS): Lambda records a failed invocation on the async-failure queue. */
   async?: true | undefined;
+  /** A customer-facing page that shows the tenant's logo: it is given the public base URL the logo is served under. */
+  brandedPage?: true | undefined;
   /** Signs managers in or verifies their sessions: given the user pool's issuer and web client id. */
   userPool?: true | undefined;
+  /** The buckets whose objects it reads or writes. */
+  buckets?: Partial<Record<BucketId, readonly BucketAccess[]>> | undefined;
 }
 
 /**
@@ -114,6 +130,10 @@ export function statementsOf(needs: Needs): Statement[] {
       resource: { kind: 'secret', secret } as const,
     })),
     ...(needs.async ? [{ actions: ['sqs:SendMessage'], resource: { kind: 'asyncFailures' } as const }] : []),
+    ...(Object.entries(needs.buckets ?? {}) as [BucketId, readonly BucketAccess[]][]).map(([bucket, access]) => ({
+      actions: access.flatMap((a) => BUCKET_ACTIONS[a]),
+      resource: { kind: 'bucket', bucket } as const,
+    })),
     { actions: [...LOG_ACTIONS], resource: { kind: 'logGroup' } as const },
   ];
 }
@@ -127,7 +147,16 @@ export const secretsOf = (flags: { requestIds?: true; cursors?: true; surveyLink
 
 /** Every function the service deploys, by id (the stack's construct ids are these, capitalised). */
 export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
-  ...routes.map((route): [string, Needs] => [route.operationId, { table: route.table, sends: route.queues, secrets: secretsOf(route) }]),
+  ...routes.map((route): [string, Needs] => [
+    route.operationId,
+    {
+      table: route.table,
+      sends: route.queues,
+      secrets: secretsOf(route),
+      buckets: route.logos ? { logos: ['read'] } : undefined,
+      brandedPage: route.page && route.surveyLinks ? true : undefined,
+    },
+  ]),
   ...consumers.map((consumer): [string, Needs] => [
     consumer.id,
     { table: consumer.table, sends: consumer.sends, consumes: consumer.queue, providers: consumer.providers, secrets: secretsOf(consumer) },
@@ -167,6 +196,7 @@ export interface Locations {
   sesConfigurationSet(): string;
   /** The managers' user pool: its token issuer and the workspace's app client. */
   userPool(): { issuer: string; clientId: string };
+  bucketName(bucket: BucketId): string;
 }
 
 /**
@@ -181,11 +211,13 @@ export function environmentOf(functionId: string, at: Locations): Record<string,
     const { issuer, clientId } = at.userPool();
     Object.assign(environment, { [ENV.userPoolIssuer]: issuer, [ENV.userPoolClientId]: clientId });
   }
+  if (FUNCTIONS.get(functionId)?.brandedPage) environment[ENV.surveyBaseUrl] = at.surveyBaseUrl();
   for (const { actions, resource } of grantsOf(functionId)) {
     if (resource.kind === 'table') environment[ENV.tableName] = at.tableName;
     if (resource.kind === 'queue' && actions.includes('sqs:SendMessage'))
       environment[QUEUES[resource.queue].urlEnv] = at.queueUrl(resource.queue);
     if (resource.kind === 'secret') environment[secretArnVariable(SECRET_ENV[resource.secret])] = at.secretArn(resource.secret);
+    if (resource.kind === 'bucket') environment[BUCKET_ENV[resource.bucket]] = at.bucketName(resource.bucket);
     if (resource.kind === 'sender')
       Object.assign(environment, { [ENV.surveyBaseUrl]: at.surveyBaseUrl(), SES_CONFIGURATION_SET: at.sesConfigurationSet() });
   }

@@ -222,7 +222,26 @@ function layerAnswers(contract: Contract): Answer[] {
 
 /** Every answer of an operation, merged by status: one description, one schema per media type. */
 function responsesOf(contract: Contract, route: Route): Record<string, JsonSchema> {
-  const declared: Answer[] = Object.entries(contract.responses ?? {}).map(([status, doc]) => ({
+  const declared: Answer[] = Object.entries(contract.responses ?? {}).flatMap(([status, doc]): Answer[] =>
+    doc.media
+      ? doc.media.map((media) => ({
+          status: Number(status),
+          description: doc.description,
+          media,
+          schema: { type: 'string', format: 'binary' },
+        }))
+      : [answerOf(contract, status, doc)],
+  );
+  // The same answer in another media type (CSV, say): a text body.
+  const alternatives: Answer[] = Object.entries(contract.responses ?? {}).flatMap(([status, doc]) =>
+    (doc.alternatives ?? []).map((media) => ({ status: Number(status), description: doc.description, media })),
+  );
+  return merged([...declared, ...alternatives, ...layerAnswers(contract), ...gatewayAnswers(contract, route)]);
+}
+
+/** A declared answer of JSON, problem+json or a page. */
+function answerOf(contract: Contract, status: string, doc: ResponseDoc): Answer {
+  return {
     status: Number(status),
     description: doc.description,
     ...(contract.page
@@ -234,12 +253,7 @@ function responsesOf(contract: Contract, route: Route): Record<string, JsonSchem
           }
         : {}),
     ...(doc.nextLink ? { link: true as const } : {}),
-  }));
-  // The same answer in another media type (CSV, say): a text body.
-  const alternatives: Answer[] = Object.entries(contract.responses ?? {}).flatMap(([status, doc]) =>
-    (doc.alternatives ?? []).map((media) => ({ status: Number(status), description: doc.description, media })),
-  );
-  return merged([...declared, ...alternatives, ...layerAnswers(contract), ...gatewayAnswers(contract, route)]);
+  };
 }
 
 function merged(answers: Answer[]): Record<string, JsonSchema> {
@@ -266,6 +280,7 @@ function merged(answers: Answer[]): Record<string, JsonSchema> {
 /** The tags, one per resource: each operation's is the first segment of its canonical path after the prefixes. */
 const TAGS: Record<string, string> = {
   health: 'Whether the service can serve',
+  brand: "What customers see of a tenant: its logo, served by its content's hash",
   store: 'The stores a tenant rates',
   customer: 'The customers surveys are sent to',
   employee: 'The employees rated, their stores and groups',

@@ -2,6 +2,7 @@ import { REFERENCE_ROUTES, RESULTS_ROUTE } from '../shared/http/reference-data.j
 import { APP_PATH, APP_RESULTS_PATH, NEW_PASSWORD_PATH, REFRESH_PATH, SIGN_IN_PATH, SIGN_OUT_PATH } from '../shared/session/paths.js';
 import type { QueueId } from '../shared/queues.js';
 import { SURVEY_PAGE_PATH, UNSUBSCRIBE_PAGE_PATH } from '../shared/surveys/paths.js';
+import { LOGO_ROUTE } from '../shared/tenants/brand.js';
 
 /**
  * The route table: every operation of both APIs, as plain data, one line each (`route()` below applies the defaults).
@@ -43,6 +44,8 @@ export interface Route {
   session?: true;
   /** Calls the user pool's sign-in operations (ENV.userPoolClientId). */
   userPool?: true;
+  /** Reads the tenants' logos from the logo bucket. */
+  logos?: true;
   summary: string;
 }
 
@@ -51,7 +54,10 @@ export const succeeded = (route: Pick<Route, 'page'>, status: number) => status 
 
 /** What a route may leave out: `api` is the public one, it sends to no queue, its handler is named after its operation. */
 type Options = Partial<
-  Pick<Route, 'api' | 'queues' | 'handler' | 'requestIds' | 'cursors' | 'anonymous' | 'surveyLinks' | 'page' | 'session' | 'userPool'>
+  Pick<
+    Route,
+    'api' | 'queues' | 'handler' | 'requestIds' | 'cursors' | 'anonymous' | 'surveyLinks' | 'page' | 'session' | 'userPool' | 'logos'
+  >
 >;
 
 /** The handler module of an operation: `getStore` -> `http/get-store.ts`. */
@@ -140,6 +146,7 @@ export const routes: readonly Route[] = [
   route('POST', '/survey', 'postSurvey', RW, 'Answer a survey attempt', { api: 'chatbot', queues: ['events'] }),
   route('PUT', '/survey', 'putSurvey', RW, 'Correct the answer of a survey attempt', { api: 'chatbot', queues: ['events'] }),
 
+  route('GET', LOGO_ROUTE, 'getBrandLogo', [], "A tenant's logo, by its content-addressed name (no key; cached for a year)", { anonymous: true, logos: true }),
   route('GET', SURVEY_PAGE_PATH, 'getSurveyPage', R, 'The survey page of a link (score=N preselects a score and records nothing)', page),
   route('POST', SURVEY_PAGE_PATH, 'postSurveyPage', RW, "Record the customer's answer (form post)", { ...page, queues: ['events'] }),
   route('GET', UNSUBSCRIBE_PAGE_PATH, 'getUnsubscribePage', R, 'Ask the customer to confirm opting out of surveys', page),

@@ -8,21 +8,24 @@ import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { ENV } from '../shared/config.js';
 import { ASYNC_FAILURES, CONSUMER_TIMEOUT_SECONDS, QUEUE_BATCH_SIZE, QUEUES, type QueueId } from '../shared/queues.js';
 import { capitalise } from '../shared/text.js';
 import { acknowledgeDeadLetterQueue, acknowledgeQueueEventSource, acknowledgeStackFindings } from './constructs/acknowledgments.js';
 import { Alarms } from './constructs/alarms.js';
 import { EmailEvents } from './constructs/email-events.js';
 import { FunctionBinding } from './constructs/function-binding.js';
-import { ServiceHttpApi, type Throttle } from './constructs/http-api.js';
+import { ServiceHttpApi, type CustomDomain, type Throttle } from './constructs/http-api.js';
 import { ServiceQueues } from './constructs/queues.js';
+import { logoBucket } from './constructs/logos.js';
 import { Managers } from './constructs/managers.js';
 import { Storage } from './constructs/storage.js';
 import { consumers, notified, reference, referencePaths, routes, scheduled, workspaceRoutes, type ApiName, type Route } from './routes.js';
 import { referenceId, type SecretId } from './grants.js';
 
-export { DEFAULT_THROTTLE, type Throttle } from './constructs/http-api.js';
+export { customDomainFromContext, DEFAULT_THROTTLE, type CustomDomain, type Throttle } from './constructs/http-api.js';
 
 export interface SurveyServiceProps extends StackProps {
   stage: string;
@@ -54,6 +57,12 @@ export interface SurveyServiceProps extends StackProps {
   corsOrigins?: Partial<Record<ApiName, readonly string[]>> | undefined;
   /** Each API's reference directory (writeReference), bundled with the function that serves /docs and /openapi.json. */
   references: Record<ApiName, string>;
+  /**
+   * The tenant-facing domain of the public API (`pesquisa.example.com`) and the ARN of the deployer's ACM certificate
+   * for it, in the stack's region: the API gets an API Gateway domain name mapped to its stage, and survey links use
+   * `https://<domainName>`. Unset: links use the API's execute-api URL.
+   */
+  customDomain?: CustomDomain | undefined;
 }
 
 /**
@@ -101,16 +110,24 @@ export class SurveyDataStack extends Stack {
   readonly table: Table;
   readonly secrets: Record<SecretId, Secret>;
   readonly managers: Managers;
+  /** The tenants' logos (shared/tenants/logo.ts): private, objects named by their content's hash. */
+  readonly logoBucket: Bucket;
 
   constructor(scope: Construct, id: string, props: StackProps) {
     super(scope, id, props);
     ({ table: this.table, secrets: this.secrets } = new Storage(this));
+    this.logoBucket = logoBucket(this);
+    new CfnOutput(this, 'LogoBucketName', {
+      value: this.logoBucket.bucketName,
+      exportName: this.logoBucketNameExport,
+      description: `The tenants' logos: the admin command uploads a tenant file's logo here (${ENV.logoBucket}=<this>)`,
+    });
     this.managers = new Managers(this);
     new CfnOutput(this, 'UserPoolId', {
       value: this.managers.userPool.userPoolId,
       description: 'npm run admin -- create-user needs it (USER_POOL_ID)',
     });
-    acknowledgeStackFindings(this, this.tableArnExport);
+    acknowledgeStackFindings(this, this.tableArnExport, this.logoBucketNameExport);
     // Exported by name: the service's roles name `<this ARN>/index/*`, whose finding cdk-nag names by this export.
     new CfnOutput(this, 'TableName', { value: this.table.tableName, exportName: this.tableNameExport });
     new CfnOutput(this, 'TableArn', { value: this.table.tableArn, exportName: this.tableArnExport });
@@ -121,6 +138,14 @@ export class SurveyDataStack extends Stack {
   }
   get tableArnExport(): string {
     return `${this.stackName}-TableArn`;
+  }
+  get logoBucketNameExport(): string {
+    return `${this.stackName}-LogoBucketName`;
+  }
+
+  /** The logo bucket, as the stack `scope` imports it (from this retained stack's exports). */
+  importLogoBucket(scope: Construct): IBucket {
+    return Bucket.fromBucketName(scope, 'LogoBucket', Fn.importValue(this.logoBucketNameExport));
   }
 
   /** The table, as the stack `scope` imports it (from this retained stack's exports). */
@@ -151,6 +176,7 @@ export class SurveyServiceStack extends Stack {
         if (!/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(origin))
           throw new Error(`${JSON.stringify(origin)} is not a browser origin such as https://app.example.com (no path, no wildcard).`);
     const table = props.data.importTable(this);
+    let importedLogos: IBucket | undefined;
     const messaging = new MessagingStack(this, 'Messaging', props, table);
     const shared: Shared = {
       props,
@@ -164,6 +190,7 @@ export class SurveyServiceStack extends Stack {
         configurationSet: messaging.emailEvents.configurationSet,
         logRetention: props.logRetention,
         senders: props.senders,
+        logoBucket: () => (importedLogos ??= props.data.importLogoBucket(this)),
         userPool: {
           issuer: props.data.managers.userPool.userPoolProviderUrl,
           clientId: props.data.managers.workspaceClient.userPoolClientId,
@@ -173,12 +200,12 @@ export class SurveyServiceStack extends Stack {
     const publicApi = new ApiStack(this, 'PublicApi', shared, 'public');
     this.messaging = messaging;
     this.apis = { public: publicApi, chatbot: new ApiStack(this, 'ChatbotApi', shared, 'chatbot') };
-    this.workers = new WorkersStack(this, 'Workers', { ...shared, binding: shared.binding.withSurveyBaseUrl(publicApi.url) });
-    acknowledgeStackFindings(this, props.data.tableArnExport);
-    this.addOutputs(messaging.queues, publicApi.url);
+    this.workers = new WorkersStack(this, 'Workers', { ...shared, binding: shared.binding.withSurveyBaseUrl(publicApi.http.linkBaseUrl) });
+    acknowledgeStackFindings(this, props.data.tableArnExport, props.data.logoBucketNameExport);
+    this.addOutputs(messaging.queues, publicApi.http, props.customDomain?.domainName);
   }
 
-  private addOutputs(queues: ServiceQueues, surveyBaseUrl: string): void {
+  private addOutputs(queues: ServiceQueues, publicApi: ServiceHttpApi, customDomain: string | undefined): void {
     for (const [queueId, queue] of Object.entries(queues.queues)) {
       new CfnOutput(this, `${QUEUES[queueId as QueueId].name}Url`, { value: queue.queueUrl });
       new CfnOutput(this, `${QUEUES[queueId as QueueId].name}DlqUrl`, { value: queues.deadLetterQueues[queueId as QueueId].queueUrl });
@@ -188,7 +215,12 @@ export class SurveyServiceStack extends Stack {
       description: 'Failed asynchronous invocations (scheduled runs, SES events): npm run admin -- redrive asyncFailures --dlq-url <this>',
     });
     for (const name of ['public', 'chatbot'] as const) new CfnOutput(this, `${capitalise(name)}ApiUrl`, { value: this.apis[name].url });
-    new CfnOutput(this, 'SurveyBaseUrl', { value: surveyBaseUrl, description: 'Survey links open <this>/s/<token>' });
+    new CfnOutput(this, 'SurveyBaseUrl', { value: publicApi.linkBaseUrl, description: 'Survey links open <this>/s/<token>' });
+    if (publicApi.domainName)
+      new CfnOutput(this, 'CustomDomainTarget', {
+        value: publicApi.domainName.regionalDomainName,
+        description: `Create the DNS record: ${customDomain} CNAME <this>`,
+      });
     new CfnOutput(this, 'SesConfigurationSet', { value: this.messaging.emailEvents.configurationSet.ref });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.messaging.alarms.topic.topicArn });
   }
@@ -240,6 +272,7 @@ const ROUTE_GROUPS: Record<string, string> = {
   privacy: 'Privacy',
   s: 'Pages',
   health: 'Pages',
+  brand: 'Pages',
   survey: 'Survey',
 };
 
@@ -281,7 +314,9 @@ export class ApiStack extends NestedStack {
     const groups = new Map<string, Route[]>();
     for (const route of routes.filter((r) => r.api === name))
       groups.set(routeGroupOf(route), [...(groups.get(routeGroupOf(route)) ?? []), route]);
-    for (const [group, grouped] of groups) new RouteGroupStack(this, `${group}Routes`, binding, grouped);
+    // The survey pages show the tenant's logo under the address survey links use.
+    const pages = name === 'public' ? binding.withSurveyBaseUrl(this.http.linkBaseUrl) : binding;
+    for (const [group, grouped] of groups) new RouteGroupStack(this, `${group}Routes`, pages, grouped);
     if (name === 'public') new RouteGroupStack(this, 'WorkspaceRoutes', binding, workspaceRoutes);
   }
 }

@@ -17,6 +17,8 @@ export const ENV = {
   cursorSecret: 'CURSOR_SECRET',
   /** The public API's base URL, which survey links open (a stack output; locally http://localhost:3000). */
   surveyBaseUrl: 'SURVEY_BASE_URL',
+  /** The S3 bucket of the tenants' logos (a stack output; locally the S3-compatible server's bucket). */
+  logoBucket: 'LOGO_BUCKET',
   /** Optional: the wait between an erasure's two passes (shared/privacy/service.ts); the local stack shortens it. */
   erasureRecheckSeconds: 'ERASURE_RECHECK_SECONDS',
   /**

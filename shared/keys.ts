@@ -43,6 +43,8 @@ export const keys = {
   privacyConfig: 'PRIVACY',
   /** The tenant's survey language. */
   languageConfig: 'LANGUAGE',
+  /** The tenant's brand (display name, colour, logo object, sender name): written at creation and by each apply. */
+  brandConfig: 'BRAND',
   /** The generations of one webhook endpoint's signing secret (never the secret): read with the configuration. */
   webhookSigning: (endpoint: string) => `WEBHOOK_SIGNING#${endpoint}`,
 

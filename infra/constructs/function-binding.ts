@@ -1,5 +1,6 @@
 import { Stack, type Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IDestination } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -25,6 +26,8 @@ export interface BoundResources {
   senders?: { ses?: string[]; sms?: string[]; whatsapp?: string[] } | undefined;
   /** The public API's URL, once that stack exists (survey links open under it). */
   surveyBaseUrl?: string;
+  /** The logo bucket, imported in the service stack when the first function granted it is bound. */
+  logoBucket: () => IBucket;
   /** The managers' user pool: its token issuer and the workspace's client. */
   userPool: { issuer: string; clientId: string };
 }
@@ -77,6 +80,7 @@ export class FunctionBinding {
         surveyBaseUrl,
         sesConfigurationSet: () => configurationSet.ref,
         userPool: () => this.resources.userPool,
+        bucketName: () => this.resources.logoBucket().bucketName,
       }),
     });
 
@@ -113,6 +117,8 @@ export class FunctionBinding {
         return [fn.ownLogGroup.logGroupArn];
       case 'asyncFailures':
         return [asyncFailures.queueArn];
+      case 'bucket':
+        return [this.resources.logoBucket().arnForObjects('logos/*')];
       case 'userPool': {
         const { region, account } = Stack.of(fn);
         return [`arn:aws:cognito-idp:${region}:${account}:userpool/*`];

@@ -1,8 +1,11 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogField, AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
+  ApiMapping,
   type CfnStage,
   CorsHttpMethod,
+  DomainName,
+  SecurityPolicy,
   HttpApi,
   HttpMethod,
   HttpRoute,
@@ -12,6 +15,7 @@ import {
   LogGroupLogDestination,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -41,6 +45,31 @@ export interface ServiceHttpApiProps {
   throttle?: Partial<Throttle> | undefined;
   /** The browser origins the API admits across origins (CORS); none by default. */
   corsOrigins?: readonly string[] | undefined;
+  /** The public API's own domain (SurveyServiceProps.customDomain). */
+  customDomain?: CustomDomain | undefined;
+}
+
+export interface CustomDomain {
+  domainName: string;
+  certificateArn: string;
+}
+
+/**
+ * The custom domain from CDK context (`-c customDomain=pesquisa.example.com -c certificateArn=arn:aws:acm:...`): both or
+ * neither, each checked, so that a typo fails the synth rather than the deployment.
+ */
+export function customDomainFromContext(setting: (name: string) => unknown): CustomDomain | undefined {
+  const [domainName, certificateArn] = [setting('customDomain'), setting('certificateArn')].map((value) =>
+    value === undefined || value === '' ? undefined : String(value),
+  );
+  if (!domainName && !certificateArn) return undefined;
+  if (!domainName || !certificateArn)
+    throw new Error('Give both customDomain and certificateArn (the ACM certificate of that domain), or neither.');
+  if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i.test(domainName))
+    throw new Error(`customDomain ${JSON.stringify(domainName)} is not a domain name such as pesquisa.example.com.`);
+  if (!/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[\w-]+$/.test(certificateArn))
+    throw new Error(`certificateArn ${JSON.stringify(certificateArn)} is not an ACM certificate ARN.`);
+  return { domainName: domainName.toLowerCase(), certificateArn };
 }
 
 /**
@@ -55,6 +84,10 @@ export class ServiceHttpApi {
   /** The workspace's pages' authorizer (the session cookie), on the public API only. */
   readonly sessionAuthorizer?: IHttpRouteAuthorizer;
   readonly url: string;
+  /** Where survey links open: the custom domain when the public API has one, else its stage's URL. */
+  readonly linkBaseUrl: string;
+  /** The public API's custom domain, when the deployment gives one. */
+  readonly domainName?: DomainName;
 
   constructor(scope: Construct, name: ApiName, props: ServiceHttpApiProps, binding: FunctionBinding, alarms: Alarms) {
     const origins = props.corsOrigins ?? [];
@@ -75,6 +108,18 @@ export class ServiceHttpApi {
     });
     this.stage = this.addStage(scope, name, props);
     this.url = this.stage.url;
+    this.linkBaseUrl = this.stage.url;
+    if (name === 'public' && props.customDomain) {
+      // The stage at the domain's root: https://<domain>/s/<token>. The certificate is the deployer's (ACM, this region).
+      const { domainName, certificateArn } = props.customDomain;
+      this.domainName = new DomainName(scope, 'PublicDomainName', {
+        domainName,
+        certificate: Certificate.fromCertificateArn(scope, 'PublicDomainCertificate', certificateArn),
+        securityPolicy: SecurityPolicy.TLS_1_2,
+      });
+      new ApiMapping(scope, 'PublicApiMapping', { api: this.api, domainName: this.domainName, stage: this.stage });
+      this.linkBaseUrl = `https://${domainName}`;
+    }
     const authorizerFunction = binding.function(scope, authorizerId(name), {
       handler: authorizers[name].handler,
       description: `API key authorizer of the ${name} API`,

@@ -5,7 +5,7 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { HttpRequest, HttpResponse } from '@smithy/types';
 import { ENV, secretArnVariable } from '../../shared/config.js';
 import { ASYNC_FAILURES, QUEUES, type QueueId } from '../../shared/queues.js';
-import { grantsOf, SECRET_ENV, type Resource, type SecretId, type Statement } from '../grants.js';
+import { BUCKET_ENV, grantsOf, SECRET_ENV, type BucketId, type Resource, type SecretId, type Statement } from '../grants.js';
 
 /**
  * IAM, locally. On AWS each function's role allows exactly the statements infra/grants.ts gives it, and any other call
@@ -78,6 +78,8 @@ function sameResource(granted: Resource, asked: Call['resource']): boolean {
       return asked.kind === 'sender' && asked.provider === granted.provider;
     case 'secret':
       return asked.kind === 'secret' && asked.secret === granted.secret;
+    case 'bucket':
+      return asked.kind === 'bucket' && asked.bucket === granted.bucket;
     case 'logGroup':
     case 'asyncFailures':
     case 'userPool':
@@ -185,6 +187,8 @@ function callsOf(request: HttpRequest): Call[] {
         },
       ];
     }
+    case 's3':
+      return [s3Call(request)];
     default: {
       const rest = REST_ACTIONS.find((r) => r.service === service && r.method === request.method && r.path.test(request.path));
       return [
@@ -198,6 +202,33 @@ function callsOf(request: HttpRequest): Call[] {
     }
   }
 }
+
+/**
+ * An S3 REST call as IAM sees it: the action from the method and whether the path names an object (HeadObject is
+ * authorised as s3:GetObject), the resource `arn:aws:s3:::<bucket>/<key>`. The bucket is the path's first segment
+ * (path-style, as the local server is called) or the host's first label (virtual-hosted, as on AWS).
+ */
+function s3Call(request: HttpRequest): Call {
+  const hostBucket = /^(.+)\.s3[.-]/.exec(request.hostname)?.[1];
+  const segments = request.path.replace(/^\//, '').split('/');
+  const bucket = hostBucket ?? decodeURIComponent(segments.shift() ?? '');
+  const key = segments.join('/');
+  const action = key
+    ? ({ GET: 'GetObject', HEAD: 'GetObject', PUT: 'PutObject', DELETE: 'DeleteObject', POST: 'PutObject' }[request.method] ??
+      request.method)
+    : ({ GET: 'ListBucket', HEAD: 'ListBucket', PUT: 'CreateBucket', DELETE: 'DeleteBucket' }[request.method] ?? request.method);
+  const known = bucketOf(bucket);
+  return {
+    service: 's3',
+    action,
+    resource: known && key ? { kind: 'bucket', bucket: known } : { kind: 'other', arn: bucket },
+    arn: `arn:aws:s3:::${bucket}${key ? `/${decodeURIComponent(key)}` : ''}`,
+  };
+}
+
+/** Which of the service's buckets a name is, by the environment that names each bucket. */
+const bucketOf = (name: string): BucketId | undefined =>
+  (Object.keys(BUCKET_ENV) as BucketId[]).find((bucket) => name !== '' && process.env[BUCKET_ENV[bucket]] === name);
 
 const TRANSACT_ACTIONS: Record<string, string> = {
   Put: 'PutItem',
@@ -245,6 +276,24 @@ function parseBody(body: unknown): Record<string, unknown> {
   }
 }
 
+/** S3 answers in XML: 403 with the error code AccessDenied, which the SDK takes as the error's name. */
+function s3AccessDenied(message: string): HttpResponse {
+  const escaped = message.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const requestId = randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase();
+  const body =
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>${escaped}</Message>` +
+    `<RequestId>${requestId}</RequestId><HostId>${randomUUID()}</HostId></Error>`;
+  return {
+    statusCode: 403,
+    headers: {
+      'content-type': 'application/xml',
+      'x-amz-request-id': requestId,
+      'content-length': String(Buffer.byteLength(body)),
+    },
+    body: Readable.from([Buffer.from(body)]),
+  };
+}
+
 /** The services whose protocol is REST-JSON answer 403; the JSON-RPC ones (awsJson) answer 400 with `__type`. */
 const REST_SERVICES = new Set(['ses', 'social-messaging']);
 
@@ -253,7 +302,8 @@ function accessDenied(functionId: string, call: Call): HttpResponse {
   const action = `${call.service}:${call.action}`;
   const message =
     `User: arn:aws:sts::${ACCOUNT}:assumed-role/${functionId}-role/${functionId} is not authorized to perform: ${action} ` +
-    `on resource: ${call.arn} because no identity-based policy allows the ${action} action`;
+    `on resource: ${call.service === 's3' ? `"${call.arn}"` : call.arn} because no identity-based policy allows the ${action} action`;
+  if (call.service === 's3') return s3AccessDenied(message);
   const rest = REST_SERVICES.has(call.service);
   const body = JSON.stringify(rest ? { message } : { __type: 'com.amazon.coral.service#AccessDeniedException', Message: message });
   return {

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 import type { Server } from 'node:http';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createSqsServer } from 'local-aws-sqs';
 
@@ -149,6 +150,60 @@ export async function startSesServer(options: { port: number }): Promise<LocalSe
   };
 }
 type SesServer = (config: { host: string; port: number }) => Promise<Server>;
+
+export interface LocalS3 {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+/** The bucket of the tenants' logos in the local S3-compatible server (on AWS, the stack names it). */
+export const LOCAL_LOGO_BUCKET = 'survey-service-logos';
+
+interface S3rver {
+  run(): Promise<unknown>;
+  close(): Promise<void>;
+}
+type S3rverOptions = {
+  port: number;
+  address: string;
+  silent: boolean;
+  directory: string;
+  resetOnClose: boolean;
+  configureBuckets: { name: string }[];
+};
+
+/**
+ * An S3-compatible server (npm s3rver) in this process, with the logo bucket: the same S3 client code as on AWS, no
+ * network. Objects are files under DATA_DIR/s3 when it is set, else in a temporary directory removed on stop.
+ */
+export async function startS3Server(options: { port: number; dataDir?: string | undefined }): Promise<LocalS3> {
+  const port = await reservePort(options.port, 'S3 server');
+  const require = createRequire(import.meta.url);
+  const S3rver = require('s3rver') as new (options: S3rverOptions) => S3rver;
+  // s3rver accepts only the access keys it knows (it does not check SigV4 signatures): it learns the local stack's.
+  const { DUMMY_ACCOUNT } = require('s3rver/lib/models/account.js') as {
+    DUMMY_ACCOUNT: { createKeyPair(accessKeyId: string, secretAccessKey: string): void };
+  };
+  DUMMY_ACCOUNT.createKeyPair(LOCAL_CREDENTIALS.accessKeyId, LOCAL_CREDENTIALS.secretAccessKey);
+  const directory = options.dataDir ? join(options.dataDir, 's3') : mkdtempSync(join(tmpdir(), 'survey-service-s3-'));
+  mkdirSync(directory, { recursive: true });
+  const server = new S3rver({
+    port,
+    address: '127.0.0.1',
+    silent: true,
+    directory,
+    resetOnClose: false,
+    configureBuckets: [{ name: LOCAL_LOGO_BUCKET }],
+  });
+  await server.run();
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      await server.close();
+      if (!options.dataDir) rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
 
 /** Stops everything once on Ctrl-C or SIGTERM, then exits. */
 export function onShutdown(stop: () => Promise<void>): void {

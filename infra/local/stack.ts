@@ -4,11 +4,21 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { ENV, secretArnVariable } from '../../shared/config.js';
 import { QUEUES } from '../../shared/queues.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
-import { applyTenantConfig, createUser } from '../../shared/adapters/wiring/tenants.js';
+import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { fileURLToPath } from 'node:url';
+import { applyTenantFile } from '../apply-tenant.js';
 import { startGateway, type Gateway } from './gateway.js';
 import { startOutbox } from './outbox.js';
 import { startPoller } from './poller.js';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDbLocal, startSesServer, startSqsServer } from './services.js';
+import {
+  LOCAL_CREDENTIALS,
+  LOCAL_LOGO_BUCKET,
+  LOCAL_REGION,
+  startDynamoDbLocal,
+  startS3Server,
+  startSesServer,
+  startSqsServer,
+} from './services.js';
 import { readSettings } from '../../shared/adapters/tenant-repository.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, signingSecrets } from '../../shared/events/signature.js';
 import { readSurveyLink } from '../../shared/surveys/link.js';
@@ -36,6 +46,8 @@ export interface LocalStackOptions {
   outboxPort: number;
   /** The Cognito emulator (managers' sign-in); 0 or absent: a free port. */
   cognitoPort?: number | undefined;
+  /** The S3-compatible server of the tenants' logos. */
+  s3Port: number;
   /** The base URL survey links open; by default the public gateway's own URL. */
   surveyBaseUrl?: string | undefined;
   dataDir?: string | undefined;
@@ -58,6 +70,7 @@ export interface LocalStack {
   outboxUrl: string;
   /** The Cognito emulator's endpoint, and the managers' pool and workspace client in it. */
   cognito: { endpoint: string; userPoolId: string; clientId: string };
+  s3Endpoint: string;
   tableName: string;
   queueUrls: QueueUrls;
   /** Where the local timer records a scheduled run that failed three times (AsyncFailureQueue). */
@@ -83,6 +96,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stops.push(sqs.stop);
     const ses = await startSesServer({ port: options.sesPort });
     stops.push(ses.stop);
+    const s3 = await startS3Server({ port: options.s3Port, dataDir: options.dataDir });
+    stops.push(s3.stop);
     const secrets = await startSecretsServer({ port: 0, dataDir: options.dataDir });
     stops.push(secrets.stop);
     const outbox = await startOutbox({
@@ -120,6 +135,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
       AWS_ENDPOINT_URL_SQS: sqs.endpoint,
       AWS_ENDPOINT_URL_SESV2: ses.endpoint,
+      AWS_ENDPOINT_URL_S3: s3.endpoint,
+      [ENV.logoBucket]: LOCAL_LOGO_BUCKET,
       // No emulator exists for these two: the outbox answers their calls.
       AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: outbox.url,
       AWS_ENDPOINT_URL_SOCIALMESSAGING: outbox.url,
@@ -138,7 +155,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     Object.assign(process.env, env);
 
     if (options.seed) {
-      for (const tenant of parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8')).tenants) await applyTenantConfig(tenant);
+      for (const tenant of parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8')).tenants)
+        await applyTenantFile(tenant, fileURLToPath(new URL('.', DEMO_TENANTS_FILE)));
       const directory = cognitoUserDirectory(userPool.userPoolId);
       for (const manager of DEMO_MANAGERS) {
         await inviteManager({ putTenantUser: createUser, directory }, { ...manager, temporaryPassword: manager.password });
@@ -176,6 +194,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sesUrl: ses.endpoint,
       outboxUrl: outbox.url,
       cognito: { endpoint: cognito.endpoint, userPoolId: userPool.userPoolId, clientId: userPool.clientId },
+      s3Endpoint: s3.endpoint,
       tableName: options.tableName,
       queueUrls,
       asyncFailureQueueUrl,

@@ -23,6 +23,7 @@ try {
     sesPort: port('SES_PORT', 8005),
     outboxPort: port('OUTBOX_PORT', 8006),
     cognitoPort: port('COGNITO_PORT', 9229),
+    s3Port: port('S3_PORT', 8007),
     surveyBaseUrl: env.SURVEY_BASE_URL ?? `http://localhost:${port('PORT', 3000)}`,
     dataDir: env.DATA_DIR,
     tableName: env.TABLE_NAME ?? 'survey-service',
@@ -41,6 +42,7 @@ Satisfaction survey service, running locally (${env.DATA_DIR ? `data kept in ${e
   mailbox      ${stack.sesUrl}    (every e-mail sent; JSON at /store)
   outbox       ${stack.outboxUrl}    (SMS, WhatsApp and chatbot webhooks; JSON at /messages)
   Cognito      ${stack.cognito.endpoint}  (cognito-local; pool ${stack.cognito.userPoolId})
+  S3           ${stack.s3Endpoint}    (the tenants' logos)
 
 Demo tenant "demo" (id 1):   public key ${key}
                              chatbot key ${env.LOCAL_CHATBOT_API_KEY ?? 'local-dev-chatbot-key'}

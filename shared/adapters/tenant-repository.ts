@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { keys, padId } from '../keys.js';
 import { inIndex, TABLE } from '../table.js';
 import {
+  BrandSettings,
   ClassConfig,
   DeliveryConfig,
   Group,
@@ -13,7 +14,7 @@ import {
   type Settings,
   type UserScope,
 } from '../tenants/config-schema.js';
-import { ApiKeyRecord, Tenant, type UserRecord, type TenantRepository } from '../tenants/ports.js';
+import { ApiKeyRecord, Tenant, type UserRecord, type FirstStore, type TenantRepository } from '../tenants/ports.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, type SigningGenerations } from '../events/signature.js';
 import { stores } from './store-repository.js';
 import { employees, storeLink } from './employee-repository.js';
@@ -23,10 +24,11 @@ import { findApiKey, findUserByName, findUserByToken } from './tenant-access-rep
 const entity = (name: string) => ({ [TABLE.entityAttribute]: name });
 
 /**
- * Creates a tenant with its default store 1 and employee 1, atomically. With no id, one is allocated from the
- * tenant counter; an id taken by a tenant created with an explicit id is skipped.
+ * Creates a tenant with its first store 1 and employee 1, named as the operator gave them, and its brand (the
+ * tenant's name until a tenant file sets one), atomically. With no id, one is allocated from the tenant counter; an
+ * id taken by a tenant created with an explicit id is skipped.
  */
-export async function insertTenant(name: string, requestedId?: number): Promise<Tenant> {
+export async function insertTenant(name: string, first: FirstStore, requestedId?: number): Promise<Tenant> {
   const { client, tableName } = db();
   for (;;) {
     const id = requestedId ?? (await nextTenantId());
@@ -43,7 +45,7 @@ export async function insertTenant(name: string, requestedId?: number): Promise<
               stores.toItem(id, {
                 id: 1,
                 store_id: null,
-                trade_name: 'Default store',
+                trade_name: first.store,
                 company_name: null,
                 status: 'active',
                 created_at: now,
@@ -54,7 +56,7 @@ export async function insertTenant(name: string, requestedId?: number): Promise<
               employees.toItem(id, {
                 id: 1,
                 employee_id: null,
-                name: 'Default employee',
+                name: first.employee,
                 email: null,
                 store_id: null,
                 status: 'active',
@@ -65,6 +67,7 @@ export async function insertTenant(name: string, requestedId?: number): Promise<
               }),
             ),
             put(storeLink(id, 1, 1)),
+            put(brandItem(id, { name })),
             counter('STORE'),
             counter('EMPLOYEE'),
           ],
@@ -215,7 +218,20 @@ export async function updateUserScope(tenantId: number, tokenHash: string, scope
 
 // ---- Configuration: journeys, classes, groups ---------------------------------------------------------------
 
-export async function putSettings(tenantId: number, settings: Omit<Settings, 'delivery'>): Promise<void> {
+const brandItem = (tenantId: number, brand: BrandSettings): Item => ({
+  pk: keys.config(tenantId),
+  sk: keys.brandConfig,
+  ...entity('BRAND'),
+  ...brand,
+});
+
+/** Replaces the tenant's brand. */
+export async function putBrand(tenantId: number, brand: BrandSettings): Promise<void> {
+  const { client, tableName } = db();
+  await client.send(new PutCommand({ TableName: tableName, Item: brandItem(tenantId, brand) }));
+}
+
+export async function putSettings(tenantId: number, settings: Omit<Settings, 'delivery' | 'brand'>): Promise<void> {
   const { client, tableName } = db();
   const items = [
     ...settings.journeys.map((journey) => ({ sk: keys.configItem('JOURNEY', journey.id), kind: 'JOURNEY', ...journey })),
@@ -323,6 +339,7 @@ export async function readSettings(tenantId: number): Promise<Settings> {
     },
     privacy: v.parse(PrivacyItem, of('PRIVACY')[0] ?? {}),
     ...(locale ? { locale } : {}),
+    ...(of('BRAND')[0] ? { brand: v.parse(BrandSettings, of('BRAND')[0]) } : {}),
   };
 }
 
@@ -341,6 +358,7 @@ export const tenantRepository: TenantRepository = {
   deleteUser,
   updateUserScope,
   putSettings,
+  putBrand,
   putDelivery,
   rotateSigning,
   readSettings,

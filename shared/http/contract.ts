@@ -11,6 +11,8 @@ export interface ResponseDoc {
   alternatives?: readonly string[];
   /** The answer carries a `Link` header to the next page (rel="next") when there is one. */
   nextLink?: true;
+  /** A binary answer's media types (an image): its body is the bytes, not JSON. */
+  media?: readonly string[];
 }
 
 export const ProblemBody = v.object({
@@ -23,6 +25,8 @@ export const ProblemBody = v.object({
 
 /** A failure answered with a problem+json body. */
 export const problem = (description: string): ResponseDoc => ({ description, schema: ProblemBody });
+/** A success answered with bytes of one of `media` (an image). */
+export const binary = (description: string, media: readonly string[]): ResponseDoc => ({ description, media });
 export const answer = (description: string, schema?: v.GenericSchema): ResponseDoc => ({ description, ...(schema ? { schema } : {}) });
 
 export const listOf = (item: v.GenericSchema) =>

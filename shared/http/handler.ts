@@ -65,6 +65,8 @@ export interface Reply {
   body?: unknown;
   /** A body sent as it is, not as JSON (its `content-type` in `headers`). */
   text?: string;
+  /** A binary answer (an image) instead of JSON: sent base64-encoded, with the content-type its headers give. */
+  bytes?: Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -121,7 +123,9 @@ export function httpHandler<
     return {
       statusCode: reply.status,
       headers: { 'content-type': 'application/json', ...API_HEADERS, 'x-request-id': requestId, ...reply.headers },
-      body: reply.text ?? (reply.body === undefined ? '' : JSON.stringify(reply.body)),
+      ...(reply.bytes
+        ? { body: Buffer.from(reply.bytes).toString('base64'), isBase64Encoded: true }
+        : { body: reply.text ?? (reply.body === undefined ? '' : JSON.stringify(reply.body)) }),
     };
   };
 

@@ -6,6 +6,7 @@ import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
 import { firstName, surveyEmail, surveySms, type SurveyBrand } from './compose.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import { translator } from '../i18n/messages.js';
+import { brandOf } from '../tenants/brand.js';
 import type { DispatchMessage } from './dispatch.js';
 import { signSurveyLink, surveyUrl } from './link.js';
 import { nextAttempt, quietUntil } from './attempts.js';
@@ -111,8 +112,9 @@ export async function deliverSurvey(
     if (reach !== 'ok') return await fail(reach, reach === 'opted_out' ? 'the customer opted out' : 'the address is known to bounce');
     const journey = settings.journeys.find((j) => j.id === attempt.journeyId);
     if (!journey) return await fail('not_configured', 'the journey no longer exists');
-    // Until the tenant's brand (shared/tenants/brand.ts) is wired in, messages carry the store's name and no logo.
-    const brand: SurveyBrand = { name: await ports.stores.tradeName(key.tenantId, attempt.storeId) };
+    // The tenant's brand; a tenant that names none (made before brands) signs with the store's name.
+    const tenantName = settings.brand?.name ? undefined : await ports.stores.tradeName(key.tenantId, attempt.storeId);
+    const brand: SurveyBrand = brandOf(settings, { tenantName, baseUrl: config.baseUrl });
     // Every attempt's link lapses with the survey: its validity counts from the first attempt sent.
     const expiresAt = attempt.expiresAt ? new Date(attempt.expiresAt) : new Date(now.getTime() + journey.surveyValidityDays * 86_400_000);
     const token = signSurveyLink(
@@ -208,7 +210,8 @@ type Outbound = (
 
 /** Each sender's message (its words from `compose.ts`), or why the tenant's configuration cannot send it; a channel's record names its sender. */
 const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
-  email(attempt, journey, { delivery }, content, ports) {
+  email(attempt, journey, settings, content, ports) {
+    const { delivery } = settings;
     if (!delivery.email) return 'the tenant has no e-mail sender';
     const unsubscribeLink = unsubscribeOf(content.link);
     const { subject, html, text } = surveyEmail({
@@ -221,7 +224,8 @@ const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
     });
     return () =>
       ports.senders.email({
-        from: mailbox(delivery.email!.from, delivery.email!.name),
+        // The tenant's brand names the sender (brand.senderName, else delivery.email.name, else the brand's name).
+        from: mailbox(delivery.email!.from, brandOf(settings).senderName),
         to: attempt.contact,
         subject,
         html,

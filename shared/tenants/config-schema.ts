@@ -5,6 +5,7 @@ import type { SigningGenerations } from '../events/signature.js';
 import { EVENT_TYPES } from '../events/ports.js';
 import { CHANNELS, HAND_OFF_CHANNELS } from '../channels.js';
 import { LOCALES, type Locale } from '../locale.js';
+import { contrastProblem, HEX_COLOUR, normaliseColour } from './contrast.js';
 
 /** Score scales: a score is supported when it is an integer inside its indicator's scale. */
 export const INDICATORS = {
@@ -268,6 +269,48 @@ export const PrivacyConfig = v.strictObject({
 });
 export type PrivacyConfig = v.InferOutput<typeof PrivacyConfig>;
 
+/** A brand colour: `#rrggbb` or `#rgb`, stored as `#rrggbb`, refused when it fails WCAG AA on the page (contrast.ts). */
+const brandColour = v.pipe(
+  v.string('must be a string'),
+  v.regex(HEX_COLOUR, 'must be a colour such as #0b5cad'),
+  v.transform(normaliseColour),
+  v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed ? contrastProblem(dataset.value) : undefined;
+    if (problem) addIssue({ message: problem });
+  }),
+);
+
+/**
+ * What the customer sees of the tenant (shared/tenants/brand.ts): its display name (the tenant's name when absent),
+ * primary colour, logo and the survey e-mail's sender name (`delivery.email.name`, else the display name, when absent).
+ */
+export const BrandConfig = v.strictObject({
+  name: v.optional(name(100)),
+  colour: v.optional(brandColour),
+  /** A PNG, JPEG or WebP file of at most MAX_LOGO_BYTES, its path relative to the tenant file; `apply` uploads it. */
+  logo: v.optional(
+    v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(1000, 'must be at most 1000 characters')),
+  ),
+  senderName: v.optional(name(100)),
+});
+export type BrandConfig = v.InferOutput<typeof BrandConfig>;
+
+/** The brand as stored and read: the display name resolved, the logo as its content-addressed object. */
+export const BrandSettings = v.object({
+  name: v.string(),
+  colour: v.optional(v.string()),
+  logo: v.optional(v.object({ file: v.string(), contentType: v.string() })),
+  senderName: v.optional(v.string()),
+});
+export type BrandSettings = v.InferOutput<typeof BrandSettings>;
+
+/**
+ * The names of a new tenant's store 1 and employee 1 (`create-tenant --store`, or `firstStore` in the tenant file, required
+ * when `apply` creates the tenant): customers read the store's name in their survey, so it is never a placeholder. The
+ * employee is named after the store (its team) when absent.
+ */
+export const FirstStoreConfig = v.strictObject({ store: name(200), employee: v.optional(name(200)) });
+
 export const UserConfig = v.strictObject({ name: name(200), token: v.optional(secret), scope: UserScope });
 
 export const KeyConfig = v.strictObject({ scope: v.picklist(KEY_SCOPES, 'must be public or chatbot'), value: secret });
@@ -303,6 +346,8 @@ export const TenantConfig = v.pipe(
     keys: v.optional(v.array(KeyConfig), []),
     delivery: v.optional(DeliveryConfig, {}),
     privacy: v.optional(PrivacyConfig, {}),
+    brand: v.optional(BrandConfig, {}),
+    firstStore: v.optional(FirstStoreConfig),
   }),
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
@@ -345,4 +390,6 @@ export interface Settings {
   privacy?: PrivacyConfig;
   /** The tenant's survey language; absent: pt-BR. */
   locale?: Locale;
+  /** Absent for a tenant created before brands: brandOf's defaults. */
+  brand?: BrandSettings;
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { DeliveryConfig, Settings, UserScope } from './config-schema.js';
+import type { BrandSettings, DeliveryConfig, Settings, UserScope } from './config-schema.js';
 import type { SigningGenerations } from '../events/signature.js';
 
 export const Tenant = v.object({ id: v.number(), name: v.string(), created_at: v.string() });
@@ -22,6 +22,15 @@ export const UserRecord = v.object({
 });
 export type UserRecord = v.InferOutput<typeof UserRecord>;
 
+/**
+ * The names of a new tenant's first store and employee, which customers read in their survey ("How was your visit
+ * to <store>?"): given by the operator, never a placeholder.
+ */
+export interface FirstStore {
+  store: string;
+  employee: string;
+}
+
 /** The two reads that check a caller: `shared/adapters/tenant-access-repository.ts` implements it. */
 export interface TenantAccessRepository {
   /** Keys are found by the hash of their value; the value itself is never stored. */
@@ -33,8 +42,8 @@ export interface TenantAccessRepository {
 
 /** Where tenants, their keys, users and settings are kept: `shared/adapters/tenant-repository.ts` implements it. */
 export interface TenantRepository extends TenantAccessRepository {
-  /** Creates a tenant with its default store 1 and employee 1; without an id, the next free one. */
-  insertTenant(name: string, requestedId?: number): Promise<Tenant>;
+  /** Creates a tenant with its first store 1 and employee 1 and its brand; without an id, the next free one. */
+  insertTenant(name: string, first: FirstStore, requestedId?: number): Promise<Tenant>;
   getTenant(id: number): Promise<Tenant | undefined>;
   renameTenant(id: number, name: string): Promise<void>;
   listTenants(): Promise<Tenant[]>;
@@ -47,7 +56,8 @@ export interface TenantRepository extends TenantAccessRepository {
   putUser(tenantId: number, user: UserRecord): Promise<void>;
   deleteUser(tenantId: number, tokenHash: string): Promise<void>;
   updateUserScope(tenantId: number, tokenHash: string, scope: UserScope): Promise<void>;
-  putSettings(tenantId: number, settings: Omit<Settings, 'delivery'>): Promise<void>;
+  putSettings(tenantId: number, settings: Omit<Settings, 'delivery' | 'brand'>): Promise<void>;
+  putBrand(tenantId: number, brand: BrandSettings): Promise<void>;
   readSettings(tenantId: number): Promise<Settings>;
   /**
    * Writes the delivery settings. Each webhook endpoint they list (`CHATBOT_ENDPOINT`, `eventEndpoint(url)`) that has

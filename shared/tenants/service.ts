@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { tenantAccess } from './access.js';
-import type { Tenant, TenantRepository, UserRecord } from './ports.js';
-import type { DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
+import type { FirstStore, Tenant, TenantRepository, UserRecord } from './ports.js';
+import type { BrandSettings, DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS } from '../events/signature.js';
 import { hashSecret, newSecret, type KeyScope } from './credentials.js';
 
@@ -33,7 +33,12 @@ export function tenantService(
   }: { webhookSecret?: ((tenantId: number, endpoint: string, generation: number) => string) | undefined; surveySecretName: string },
 ) {
   const { authorizeKey, resolveUser } = tenantAccess(tenants);
-  const createTenant = (name: string, id?: number): Promise<Tenant> => tenants.insertTenant(name, id);
+  /** A new tenant, its first store named `store` and its first employee `employee` (the store's name when absent). */
+  const createTenant = (
+    name: string,
+    { store, employee }: { store: string; employee?: string | undefined },
+    id?: number,
+  ): Promise<Tenant> => tenants.insertTenant(name, { store, employee: employee ?? store } satisfies FirstStore, id);
 
   /** Issues an API key. The clear value is returned once and never stored; `value` is for fixed local demo keys. */
   async function issueApiKey(tenantId: number, scope: KeyScope, value = newSecret(scope === 'public' ? 'ssk' : 'sck')): Promise<IssuedKey> {
@@ -113,21 +118,30 @@ export function tenantService(
   }
 
   /**
-   * Brings a tenant to what its file declares: creates it (with store 1 and employee 1) if missing, writes its
-   * journeys, classes and groups, and creates or updates its users (by name) and keys. Returns what a person needs
-   * to see: generated tokens are shown here once.
+   * Brings a tenant to what its file declares: creates it (with its `firstStore`) if missing, writes its journeys,
+   * classes, groups and brand, and creates or updates its users (by name) and keys. `logo` is the brand's logo object,
+   * already checked and stored by the caller (logo.ts), which read the file the brand names. Returns what a person
+   * needs to see: generated tokens are shown here once.
    */
-  async function applyTenantConfig(config: TenantConfig): Promise<string[]> {
+  async function applyTenantConfig(config: TenantConfig, { logo }: { logo?: BrandSettings['logo'] } = {}): Promise<string[]> {
     const report: string[] = [];
     const existing = await tenants.getTenant(config.id);
     if (existing) {
       if (existing.name !== config.name) await tenants.renameTenant(config.id, config.name);
       report.push(`tenant ${config.id} "${config.name}": updated`);
     } else {
-      await createTenant(config.name, config.id);
-      report.push(`tenant ${config.id} "${config.name}": created with store 1 and employee 1`);
+      if (!config.firstStore)
+        throw new Error(`Tenant ${config.id} does not exist yet: give its firstStore ({ "store": "<name customers know it by>" }).`);
+      await createTenant(config.name, config.firstStore, config.id);
+      report.push(`tenant ${config.id} "${config.name}": created with store 1 "${config.firstStore.store}" and its employee 1`);
     }
     await tenants.putSettings(config.id, config);
+    // The file names the logo by its path; only the object the caller stored (apply-tenant.ts) goes in the brand.
+    const { logo: _path, ...brand } = config.brand;
+    await tenants.putBrand(config.id, { ...brand, name: brand.name ?? config.name, ...(logo ? { logo } : {}) });
+    report.push(
+      `  brand: "${brand.name ?? config.name}"${brand.colour ? `, colour ${brand.colour}` : ''}${logo ? `, logo ${logo.file}` : ''}`,
+    );
     report.push(`  ${config.journeys.length} journeys, ${config.classes.length} classes, ${config.groups.length} groups written`);
     report.push(`  retention: ${config.privacy.retentionDays ? `${config.privacy.retentionDays} days` : 'none'}`);
     report.push(...(await applyDelivery(config)));

@@ -53,7 +53,7 @@ describe('journey lembrete on the local stack', () => {
       }, 120);
       // A minute after the WhatsApp message was sent, give or take the queue's and the poller's own seconds.
       expect(whatsapp.after + mail.after).toBeGreaterThan(55);
-      expect(mail.value.subject).toContain('Default store');
+      expect(mail.value.subject).toContain('Café Aurora');
     },
   );
 });

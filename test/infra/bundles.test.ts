@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
-import { environmentOf, referenceId, SECRET_ENV, type Locations } from '../../infra/grants.js';
+import { BUCKET_ENV, environmentOf, referenceId, SECRET_ENV, type Locations } from '../../infra/grants.js';
 import { ENV, secretArnVariable } from '../../shared/config.js';
 import { QUEUES } from '../../shared/queues.js';
 import { bundle, bundledSources, functionEntries } from '../../bench/cold-start.js';
@@ -59,6 +59,7 @@ describe.skipIf(!existsSync(NODE))('the function bundles on the Lambda runtime N
         surveyBaseUrl: () => inject('publicUrl'),
         sesConfigurationSet: () => 'local',
         userPool: () => ({ issuer: stackEnv[ENV.userPoolIssuer]!, clientId: stackEnv[ENV.userPoolClientId]! }),
+        bucketName: (bucket) => stackEnv[BUCKET_ENV[bucket]]!,
       };
       const endpoints = Object.fromEntries(
         Object.entries(stackEnv).filter(([name]) => /^AWS_(ENDPOINT_URL_|REGION|ACCESS_KEY_ID|SECRET_ACCESS_KEY)/.test(name)),

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { surveyService, type SurveyServiceProps } from '../../infra/stack.js';
+import { customDomainFromContext, surveyService, type SurveyServiceProps } from '../../infra/stack.js';
 import { consumers, notified, referencePaths, routes, scheduled, workspaceRoutes } from '../../infra/routes.js';
 import { ASYNC_FAILURES, QUEUES } from '../../shared/queues.js';
 import { FUNCTIONS, grantsOf, LOG_ACTIONS } from '../../infra/grants.js';
@@ -75,13 +75,13 @@ describe('the CDK stacks', () => {
   it('split the deployment so that every stack stays under 200 resources (CloudFormation allows 500)', () => {
     // Pinned: a new operation moves its route group's count; a group nearing 200 is split (routeGroupOf).
     expect(counts).toEqual({
-      // The table, the user pool and its workspace client, and three secrets: the table, the pool and its outputs.
-      'Test-Data': 6,
+      // The table, the user pool and its workspace client, the logo bucket and its policy, and three secrets.
+      'Test-Data': 8,
       Test: 4,
       'Test/Messaging': 30,
       'Test/PublicApi': 31,
       'Test/PublicApi/WorkspaceRoutes': 56,
-      'Test/PublicApi/PagesRoutes': 35,
+      'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
       'Test/PublicApi/InsightsRoutes': 37,
@@ -209,7 +209,7 @@ describe('the CDK stacks', () => {
     ]);
   });
 
-  it('routes every path of the route table and the references, with the authorizer on all but /health, the survey pages and the references', () => {
+  it('routes every path of the route table and the references, with the authorizer on all but /health, the survey pages, the logos and the references', () => {
     const declared = [
       ...[...routes, ...workspaceRoutes].flatMap((r) => r.paths.map((path) => ({ key: `${r.method} ${path}`, anonymous: !!r.anonymous }))),
       ...(['public', 'chatbot'] as const).flatMap((api) => referencePaths(api).map((path) => ({ key: `GET ${path}`, anonymous: true }))),
@@ -221,7 +221,8 @@ describe('the CDK stacks', () => {
     expect(synthesized.map((r) => r.key).sort()).toEqual(declared.map((r) => r.key).sort());
     for (const route of synthesized) {
       expect(route.anonymous, route.key).toBe(
-        route.key === 'GET /health' || / \/(s\/\{token\}|docs|assets|results$|openapi\.json|app\/(sign-in|session\/))/.test(route.key),
+        route.key === 'GET /health' ||
+          / \/(s\/\{token\}|docs|assets|results$|openapi\.json|app\/(sign-in|session\/)|brand\/logos\/)/.test(route.key),
       );
     }
     // The workspace's pages behind the session authorizer (no identity source, no cache), every other keyed route behind the key's.
@@ -538,6 +539,86 @@ describe('the CDK stacks', () => {
     }
     expect(ofType('AWS::Lambda::Function').filter(([, fn]) => String(fn.Properties.Description).includes('reference'))).toHaveLength(2);
     for (const [, api] of ofType('AWS::ApiGatewayV2::Api')) expect(api.Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  it("keeps the tenants' logos in a private, TLS-only, unversioned bucket, retained with the data", () => {
+    const [[id, bucket]] = ofType('AWS::S3::Bucket') as [[string, Resource & { DeletionPolicy?: string }]];
+    expect(stackOf[id]).toBe('Test-Data');
+    expect(bucket.DeletionPolicy).toBe('Retain');
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
+    const [, policy] = ofType('AWS::S3::BucketPolicy')[0]!;
+    expect(policy.Properties.PolicyDocument.Statement).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      ]),
+    );
+  });
+
+  it('lets only the logo route read the logo bucket, its objects only', () => {
+    const readers = [...FUNCTIONS.keys()].filter((id) => grantsOf(id).some((statement) => statement.resource.kind === 'bucket'));
+    expect(readers).toEqual(['getBrandLogo']);
+    expect(roleActions('getBrandLogo').filter((action) => action.startsWith('s3:'))).toEqual(['s3:GetObject']);
+  });
+
+  describe('the custom link domain', () => {
+    /** The context `cdk synth -c customDomain=... -c certificateArn=...` gives the app (infra/app.ts reads it so). */
+    const fromContext = (context: Record<string, string>) => {
+      const app = new App({ context });
+      return customDomainFromContext((name) => app.node.tryGetContext(name));
+    };
+    const CERTIFICATE = 'arn:aws:acm:us-east-1:111111111111:certificate/x';
+    const baseUrlOf = (resources: Record<string, Resource>) =>
+      Object.values(resources).find(
+        (r) => r.Type === 'AWS::Lambda::Function' && String(r.Properties.Description).startsWith('SurveyDispatchQueue'),
+      )!.Properties.Environment.Variables.SURVEY_BASE_URL;
+
+    it('gives the public API a domain name mapped to its stage, and survey links open on it', () => {
+      const customDomain = fromContext({ customDomain: 'pesquisa.example.com', certificateArn: CERTIFICATE });
+      const { template: custom, resources: customResources } = synthesize('Domain', { customDomain });
+      custom.resourceCountIs('AWS::ApiGatewayV2::DomainName', 1);
+      custom.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+        DomainName: 'pesquisa.example.com',
+        DomainNameConfigurations: [Match.objectLike({ CertificateArn: CERTIFICATE, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' })],
+      });
+      // Mapped at the domain's root to the public API's stage, not the chatbot API's.
+      const [mapping] = Object.values(custom.findResources('AWS::ApiGatewayV2::ApiMapping'));
+      expect(mapping).toBeDefined();
+      expect(Object.values(custom.findResources('AWS::ApiGatewayV2::ApiMapping'))).toHaveLength(1);
+      expect(mapping!.Properties.ApiMappingKey).toBeUndefined();
+      const publicApiId = Object.entries(customResources).find(
+        ([, r]) => r.Type === 'AWS::ApiGatewayV2::Api' && r.Properties.Name === 'survey-service-public-test',
+      )![0];
+      expect(mapping!.Properties.ApiId).toEqual({ Ref: publicApiId });
+      expect(baseUrlOf(customResources)).toBe('https://pesquisa.example.com');
+      const outputs = custom.toJSON().Outputs as Record<string, { Value: unknown; Description?: string }>;
+      expect(outputs.SurveyBaseUrl!.Value).toBe('https://pesquisa.example.com');
+      expect(outputs.CustomDomainTarget!.Description).toBe('Create the DNS record: pesquisa.example.com CNAME <this>');
+    });
+
+    it('without the context, has no domain name and links on the execute-api URL as before', () => {
+      expect(fromContext({})).toBeUndefined();
+      template.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
+      template.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 0);
+      expect(JSON.stringify(baseUrlOf(resources))).toContain('execute-api');
+      expect(Object.keys(template.toJSON().Outputs)).not.toContain('CustomDomainTarget');
+    });
+
+    it('refuses half a setting, a domain that is not one and an ARN that is not a certificate', () => {
+      expect(() => fromContext({ customDomain: 'pesquisa.example.com' })).toThrow(/Give both customDomain and certificateArn/);
+      expect(() => fromContext({ certificateArn: CERTIFICATE })).toThrow(/Give both customDomain and certificateArn/);
+      expect(() => fromContext({ customDomain: 'https://pesquisa.example.com', certificateArn: CERTIFICATE })).toThrow(
+        /is not a domain name such as pesquisa.example.com/,
+      );
+      expect(() => fromContext({ customDomain: 'pesquisa.example.com', certificateArn: 'arn:aws:iam::1:role/x' })).toThrow(
+        /is not an ACM certificate ARN/,
+      );
+    });
   });
 
   it('refuses a CORS origin that is a wildcard or has a path', () => {

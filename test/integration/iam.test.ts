@@ -1,7 +1,8 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
-import { ENV, secretArnVariable } from '../../shared/config.js';
+import { ENV, requireEnv, secretArnVariable } from '../../shared/config.js';
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { handler as createStore } from '../../functions/http/create-store.js';
 import { handler as postV2Transaction } from '../../functions/http/post-v2-transaction.js';
 import { httpEvent } from '../../infra/local/events.js';
@@ -180,6 +181,42 @@ describe('grants enforced locally as IAM enforces them on AWS', () => {
     const idp = cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!);
     await expect(runAs('postSignIn', () => idp.signIn(email, 'Temp-iam-pass-1!'))).resolves.toMatchObject({ kind: 'new-password' });
     await expect(runAs('postSignIn', () => idp.signIn(`nobody-${email}`, 'Temp-iam-pass-1!'))).resolves.toEqual({ kind: 'refused' });
+  });
+
+  it("refuses S3 calls a role does not grant with S3's own 403 AccessDenied XML, and lets the operator's calls through", async () => {
+    const bucket = requireEnv(ENV.logoBucket);
+    const s3 = new S3Client({ forcePathStyle: true });
+    const Key = `logos/iam-probe-${tenant.tenantId}.png`;
+    // The operator (outside any function) writes; nothing of the service is granted the bucket yet.
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key, Body: 'probe' }));
+
+    // What the wire carries back, as the SDK's own deserializer sees it.
+    let raw: { status: number; type: string; body: string } | undefined;
+    s3.middlewareStack.add(
+      (next) => async (args) => {
+        const out = await next(args);
+        const response = out.response as { statusCode: number; headers: Record<string, string> };
+        raw = { status: response.statusCode, type: response.headers['content-type']!, body: '' };
+        return out;
+      },
+      { step: 'deserialize', name: 'rawProbe' },
+    );
+    const read = await runAs('getStore', () => s3.send(new GetObjectCommand({ Bucket: bucket, Key }))).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(read).toEqual(denied('s3:GetObject', 'AccessDenied'));
+    expect((read as Error).message).toContain(`on resource: "arn:aws:s3:::${bucket}/${Key}"`);
+    expect((read as { $metadata: { httpStatusCode: number } }).$metadata.httpStatusCode).toBe(403);
+    expect(raw).toMatchObject({ status: 403, type: 'application/xml' });
+
+    const write = await runAs('getStore', () => s3.send(new PutObjectCommand({ Bucket: bucket, Key, Body: 'overwritten' }))).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(write).toEqual(denied('s3:PutObject', 'AccessDenied'));
+    const kept = await s3.send(new GetObjectCommand({ Bucket: bucket, Key }));
+    expect(await kept.Body!.transformToString()).toBe('probe');
   });
 
   it('names an unknown function at once instead of denying everything it does', () => {

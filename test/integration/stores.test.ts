@@ -117,7 +117,7 @@ describe('GET /public/store/{id}', () => {
   it('answers 200 with the default store 1 of a new tenant', async () => {
     const res = await api({ path: '/public/store/1', key: tenant.key });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: 1, status: 'active', trade_name: 'Default store' });
+    expect(res.body).toMatchObject({ id: 1, status: 'active', trade_name: 'Loja Paulista' });
   });
 
   it('answers 404 for an unknown id', async () => {

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as dispatcher } from '../../functions/queue/survey-dispatcher.js';
 import { handler as sesEvents } from '../../functions/queue/ses-events.js';
 import { invoke } from '../../infra/local/invoke.js';
-import { putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
+import { putBrand, putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
 import { ENV, requireEnv } from '../../shared/config.js';
 import { QUEUES } from '../../shared/queues.js';
 import { CHATBOT_ENDPOINT, webhookSecret } from '../../shared/events/signature.js';
@@ -27,6 +27,8 @@ let unique = 0;
 
 beforeAll(async () => {
   tenant = await newTenant();
+  // The brand customers read (the store is Loja Paulista, the sender's name the delivery's).
+  await putBrand(tenant.tenantId, { name: 'Mercado Central' });
   await putSettings(tenant.tenantId, {
     ...DEMO_SETTINGS,
     journeys: [
@@ -56,11 +58,11 @@ beforeAll(async () => {
 const newPhone = () => `+55119${String(Date.now() % 10_000_000).padStart(7, '0')}${unique++ % 10}`.slice(0, 14);
 
 /** Registers a transaction (legacy, synchronous) and returns its id and the dispatch message it queued. */
-async function transaction(journey: string, customer: Record<string, unknown>) {
+async function transaction(journey: string, customer: Record<string, unknown>, key = tenant.key) {
   const res = await api({
     method: 'POST',
     path: '/public/transaction',
-    key: tenant.key,
+    key,
     body: {
       store_id: 1,
       employee_id: 1,
@@ -116,7 +118,7 @@ describe('survey delivery', () => {
     const [mail, ...more] = await mailTo(email);
     expect(more).toHaveLength(0);
     expect(mail!.from).toBe('"Loja Exemplo" <pesquisa@loja.example>');
-    expect(mail!.subject).toBe('Como foi sua experiência com Default store?');
+    expect(mail!.subject).toBe('Como foi sua experiência com Mercado Central?');
     expect(mail!.body.text).toContain('Olá, Maria!');
     const link = /(http\S+\/s\/[\w-]{44})/.exec(mail!.body.text!)![1]!;
     for (let score = 1; score <= 5; score++) expect(mail!.body.html).toContain(`${link}?score=${score}"`);
@@ -132,7 +134,22 @@ describe('survey delivery', () => {
     // The link opens this attempt's page.
     const page = await pages({ path: new URL(link).pathname });
     expect(page.status).toBe(200);
-    expect(page.text).toContain('Default store');
+    expect(page.text).toContain('Mercado Central');
+  });
+
+  it("e-mail: the From carries the brand's sender name, RFC 2047 encoded when it is not ASCII", async () => {
+    // A tenant of its own: the dispatcher keeps a tenant's settings for a minute, and this one's brand differs.
+    const branded = await newTenant();
+    await putDelivery(branded.tenantId, { quietHours: null, email: { from: 'pesquisa@aurora.example', name: 'Not this one' } });
+    await putBrand(branded.tenantId, { name: 'Café Aurora', senderName: 'Café Aurora – Pesquisa' });
+    const email = `brand-${Date.now()}@example.com`;
+    const { message } = await transaction('ecommerce', { name: 'Rita', email }, branded.key);
+    expect(await deliver([message])).toEqual([]);
+
+    const [mail] = await mailTo(email);
+    const encoded = `=?UTF-8?B?${Buffer.from('Café Aurora – Pesquisa').toString('base64')}?=`;
+    expect(mail!.from).toBe(`${encoded} <pesquisa@aurora.example>`);
+    expect(mail!.subject).not.toMatch(/Default (store|employee)/);
   });
 
   it('sends once when the message is redelivered, retried in a batch, or comes twice in one batch', async () => {
@@ -152,7 +169,7 @@ describe('survey delivery', () => {
     const [sent, ...more] = await outboxTo(phone);
     expect(more).toHaveLength(0);
     expect(sent).toMatchObject({ channel: 'whatsapp', transactionId: id, attemptId: 1, signatureValid: null });
-    expect(sent!.text).toMatch(/^João \| Default store \| http\S+\/s\/[\w-]{44}$/);
+    expect(sent!.text).toMatch(/^João \| Mercado Central \| http\S+\/s\/[\w-]{44}$/);
     expect(await survey(id)).toMatchObject({ status: 'sent', channel: 'whatsapp', message_id: expect.stringMatching(/^wamid\./) });
   });
 

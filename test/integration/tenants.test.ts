@@ -1,3 +1,9 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import {
@@ -10,20 +16,80 @@ import {
 } from '../../shared/adapters/wiring/tenants.js';
 import { getTenant } from '../../shared/adapters/tenant-repository.js';
 import { getStore } from '../../shared/adapters/wiring/stores.js';
+import { getEmployee } from '../../shared/adapters/wiring/employees.js';
 import { readSettings } from '../../shared/adapters/tenant-repository.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
+import { logoStore } from '../../shared/adapters/logo-store.js';
 import { inProcess } from '../support/api.js';
+
+const run = promisify(execFile);
+/** The admin command as an operator runs it, against the test stack's table (its endpoint is in the environment). */
+const admin = (args: string[]) => run('npx', ['tsx', 'infra/admin.ts', ...args], { env: { ...process.env } });
 
 const api = inProcess();
 
 describe('tenants', () => {
-  it('are created with default store 1 and employee 1, and distinct ids', async () => {
-    const [a, b] = await Promise.all([createTenant('alpha'), createTenant('beta')]);
+  it('are created with store 1 and employee 1 named as the operator gave them, and distinct ids', async () => {
+    const [a, b] = await Promise.all([
+      createTenant('alpha', { store: 'Loja Alfa', employee: 'Ana Souza' }),
+      createTenant('beta', { store: 'Loja Beta' }),
+    ]);
     expect(a.id).not.toBe(b.id);
-    expect(await getStore(a.id, 1)).toMatchObject({ id: 1, status: 'active' });
+    expect(await getStore(a.id, 1)).toMatchObject({ id: 1, status: 'active', trade_name: 'Loja Alfa' });
+    expect(await getEmployee(a.id, 1)).toMatchObject({ id: 1, name: 'Ana Souza' });
+    // Without an employee's name, the first employee is the store's team.
+    expect(await getEmployee(b.id, 1)).toMatchObject({ id: 1, name: 'Loja Beta' });
+    expect((await readSettings(a.id)).brand).toEqual({ name: 'alpha' });
     const { key } = await issueApiKey(a.id, 'public');
     const created = await api({ method: 'POST', path: '/public/store', key, body: { trade_name: 'Second' } });
     expect(created.body.id).toBe(2);
+  });
+
+  it("create-tenant (the admin command) requires the first store's name, and names store 1 with it", async () => {
+    const id = 600_000 + Math.floor(Math.random() * 100_000);
+    const refused = await admin(['create-tenant', '--name', 'sem-loja', '--id', String(id)]).catch((error: { stderr: string }) => error);
+    expect((refused as { stderr: string }).stderr).toMatch(/admin: --store is required: the name of the first store, as customers know it/);
+    expect(await getTenant(id)).toBeUndefined();
+
+    const { stdout } = await admin(['create-tenant', '--name', 'com-loja', '--id', String(id), '--store', 'Loja Centro']);
+    expect(stdout).toContain(`tenant ${id} "com-loja" created, with store 1 "Loja Centro" and employee 1`);
+    expect(await getStore(id, 1)).toMatchObject({ trade_name: 'Loja Centro' });
+    expect(await getEmployee(id, 1)).toMatchObject({ name: 'Loja Centro' });
+  });
+
+  it('apply refuses to create a tenant whose file gives no first store', async () => {
+    const id = 700_000 + Math.floor(Math.random() * 100_000);
+    const [config] = parseTenantFile(JSON.stringify({ tenants: [{ id, name: 'sem-loja' }] }), {}).tenants;
+    await expect(applyTenantConfig(config!)).rejects.toThrow(/Tenant \d+ does not exist yet: give its firstStore/);
+    expect(await getTenant(id)).toBeUndefined();
+  });
+
+  it("apply uploads the brand's logo to the logo bucket under its content's hash; an SVG is refused and nothing changes", async () => {
+    const id = 800_000 + Math.floor(Math.random() * 100_000);
+    const dir = mkdtempSync(join(tmpdir(), 'tenant-file-'));
+    const logo = readFileSync(new URL('../../infra/local/demo-logo.png', import.meta.url));
+    writeFileSync(join(dir, 'logo.png'), logo);
+    writeFileSync(join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    const file = (logoPath: string) => {
+      const path = join(dir, `tenants-${logoPath}.json`);
+      const tenant = { id, name: 'logo', firstStore: { store: 'Loja Logo' }, brand: { name: 'Logo & Cia', logo: logoPath } };
+      writeFileSync(path, JSON.stringify({ tenants: [tenant] }));
+      return path;
+    };
+
+    const { stdout } = await admin(['apply', file('logo.png')]);
+    const hash = createHash('sha256').update(logo).digest('hex');
+    expect(stdout).toContain(`  brand: "Logo & Cia", logo ${hash}.png`);
+    expect((await readSettings(id)).brand).toEqual({ name: 'Logo & Cia', logo: { file: `${hash}.png`, contentType: 'image/png' } });
+    const stored = await logoStore.get(`${hash}.png`);
+    expect(stored?.contentType).toBe('image/png');
+    expect(Buffer.from(stored!.bytes).equals(logo)).toBe(true);
+
+    const refused = await admin(['apply', file('logo.svg')]).catch((error: { stderr: string }) => error);
+    expect((refused as { stderr: string }).stderr).toContain(
+      'admin: The logo is an SVG, which is refused (it can carry scripts); export it as PNG or WebP.',
+    );
+    expect((await readSettings(id)).brand?.logo?.file).toBe(`${hash}.png`);
   });
 
   it('refuses a key for a tenant that does not exist', async () => {
@@ -44,6 +110,8 @@ describe('tenants', () => {
               groups: [{ id: 1, name: 'Gerentes' }],
               users,
               keys: [{ scope: 'public', value: '${TEST_APPLY_KEY:-apply-test-key-' + id + '}' }],
+              firstStore: { store: 'Loja Filed' },
+              brand: { name: 'Filed & Co', colour: '#145a32', senderName: 'Pesquisa Filed' },
             },
           ],
         }),
@@ -62,6 +130,8 @@ describe('tenants', () => {
     expect(settings.classes.map((item) => item.id)).toEqual([1]);
     expect(settings.groups).toEqual([{ id: 1, name: 'Gerentes' }]);
     expect(settings.delivery).toEqual({});
+    expect(settings.brand).toEqual({ name: 'Filed & Co', colour: '#145a32', senderName: 'Pesquisa Filed' });
+    expect(await getStore(id, 1)).toMatchObject({ trade_name: 'Loja Filed' });
 
     const second = await applyTenantConfig(
       file([{ name: 'ops', token: `ops-token-${id}-000000`, scope: { stores: [1], groups: [] } }], 'renamed'),
@@ -73,7 +143,7 @@ describe('tenants', () => {
   });
 
   it('decide what to write about a user from consistent reads, never from an index that may lag behind a write', async () => {
-    const { id } = await createTenant(`users-${Date.now()}`);
+    const { id } = await createTenant(`users-${Date.now()}`, { store: 'Loja Usuários' });
     await createUser(id, 'ops', 'all', `ops-first-token-${id}`);
     // Were the name read through the index (eventually consistent on AWS), this would fail: no Query is answered.
     const stack = db().client.middlewareStack;

@@ -10,6 +10,9 @@ import { requestIdFor } from '../support/transactions.js';
 import { inProcess } from '../support/api.js';
 import { validRequests, type Fixture } from '../../infra/examples.js';
 import { newTenant } from '../support/tenant.js';
+import { readFileSync } from 'node:fs';
+import { storeLogo } from '../../shared/tenants/logo.js';
+import { logoStore } from '../../shared/adapters/logo-store.js';
 
 export { validRequests, type Fixture };
 
@@ -68,8 +71,11 @@ export async function fixture(): Promise<Fixture> {
     body: { type: 'export', client_id: `${marker}-C` },
   });
   await privacy.process(tenant.tenantId, exportRequest.body.id as string);
+  // A logo stored as the admin command stores a tenant file's.
+  const logo = await storeLogo(readFileSync(new URL('../../infra/local/demo-logo.png', import.meta.url)), logoStore);
   return {
     ...tenant,
+    logoFile: logo.file,
     marker,
     privacyRequestId: exportRequest.body.id as string,
     storeId: store.body.id,

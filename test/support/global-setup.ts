@@ -23,6 +23,7 @@ export default async function setup(project: TestProject) {
     sqsPort: 0,
     sesPort: 0,
     outboxPort: 0,
+    s3Port: 0,
     tableName: 'survey-service-test',
     authorizerCacheTtlSeconds: 0,
     seed: true,

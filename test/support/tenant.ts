@@ -23,7 +23,7 @@ export interface TestTenant {
  * 1-2): tests isolate by tenant, so files run in parallel against one table.
  */
 export async function newTenant(name = `test-${randomUUID().slice(0, 8)}`): Promise<TestTenant> {
-  const { id: tenantId } = await createTenant(name);
+  const { id: tenantId } = await createTenant(name, DEMO_SETTINGS.firstStore!);
   const [publicKey, chatbotKey, full, limited] = await Promise.all([
     putSettings(tenantId, DEMO_SETTINGS).then(() => issueApiKey(tenantId, 'public')),
     issueApiKey(tenantId, 'chatbot'),

@@ -117,6 +117,7 @@ describe('the README', () => {
       deliveryConfig: [{ pk: keys.config(7), sk: keys.deliveryConfig }],
       privacyConfig: [{ pk: keys.config(7), sk: keys.privacyConfig }],
       languageConfig: [{ pk: keys.config(7), sk: keys.languageConfig }],
+      brandConfig: [{ pk: keys.config(7), sk: keys.brandConfig }],
       webhookSigning: [{ pk: keys.config(7), sk: keys.webhookSigning('https://hooks.example/a') }],
       counter: (['STORE', 'EMPLOYEE', 'CUSTOMER'] as const).map((entity) => keys.counter(7, entity)),
       entity: (['STORE', 'EMPLOYEE', 'CUSTOMER'] as const).map((entity) => keys.entity(7, entity, 5)),

@@ -9,6 +9,7 @@ import type { TransactionRecord } from '../../transaction-record.js';
 import type { FeedbackPorts } from '../../surveys/feedback.js';
 import { answerSurvey } from './surveys.js';
 import { tenantSettings } from './tenants.js';
+import { brandOf } from '../../tenants/brand.js';
 
 // The functions this module serves read the table: without its name, the cold start fails.
 requireEnvs(ENV.tableName);
@@ -39,8 +40,12 @@ export const surveyPage: PagePorts = {
     return read;
   },
   settings: tenantSettings,
-  // Until the tenant's brand (shared/tenants/brand.ts) is wired in, the pages show the store's name and no logo.
-  brand: async (tenantId, storeId) => ({ name: await storeNames.tradeName(tenantId, storeId) }),
+  // The tenant's brand; a tenant that names none (made before brands) shows the store's name.
+  brand: async (tenantId, storeId) => {
+    const settings = await tenantSettings(tenantId);
+    const tenantName = settings.brand?.name ? undefined : await storeNames.tradeName(tenantId, storeId);
+    return brandOf(settings, { tenantName, baseUrl: process.env[ENV.surveyBaseUrl] });
+  },
   answer: (tenantId, body, read) => answerSurvey(tenantId, body, 'create', readRecords.get(read)),
   optOut: async (tenantId, customerId) => {
     try {

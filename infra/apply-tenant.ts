@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { TenantConfig } from '../shared/tenants/config-schema.js';
+import { storeLogo } from '../shared/tenants/logo.js';
+import { logoStore } from '../shared/adapters/logo-store.js';
+import { applyTenantConfig } from '../shared/adapters/wiring/tenants.js';
+
+/**
+ * Applies one tenant of a tenant file (`npm run admin -- apply`, and the local stack's demo tenants): its brand's logo,
+ * a path relative to the file's directory `baseDir`, is read, checked (logo.ts: type by its bytes, at most 200 KB) and
+ * stored in the logo bucket first, so that the brand never names an object that is not there.
+ */
+export async function applyTenantFile(config: TenantConfig, baseDir: string): Promise<string[]> {
+  const logo = config.brand.logo ? await storeLogo(readLogoFile(resolve(baseDir, config.brand.logo)), logoStore) : undefined;
+  return applyTenantConfig(config, logo ? { logo } : {});
+}
+
+function readLogoFile(path: string): Uint8Array {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new Error(`The logo file ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+  }
+}

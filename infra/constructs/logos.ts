@@ -1,0 +1,23 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import { acknowledgeLogoBucket } from './acknowledgments.js';
+
+/**
+ * The tenants' logos (shared/tenants/logo.ts): private (every public access blocked), TLS only, no versions (an
+ * object's name is its content's hash: it is never overwritten with other bytes), owned by the account (no ACLs).
+ * Retained like the table: tenant files name it. Built into `scope`, the data stack (see infra/stack.ts on why a part
+ * keeps its stack's scope).
+ */
+export function logoBucket(scope: Construct): Bucket {
+  const bucket = new Bucket(scope, 'LogoBucket', {
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    enforceSSL: true,
+    versioned: false,
+    encryption: BucketEncryption.S3_MANAGED,
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+  acknowledgeLogoBucket(bucket);
+  return bucket;
+}
