@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Route } from './routes.js';
+import { parseTenantFile } from '../shared/tenants/tenant-file.js';
 import { surveyPagePath, unsubscribeOf } from '../shared/surveys/paths.js';
 
 /**
@@ -10,6 +13,7 @@ export interface ExampleRequest {
   method?: string;
   path: string;
   query?: Record<string, string | number | boolean>;
+  headers?: Record<string, string>;
   body?: unknown;
 }
 
@@ -18,6 +22,10 @@ export interface Fixture {
   tenantId: number;
   key: string;
   chatbotKey: string;
+  /** An API key with scope admin. */
+  adminKey: string;
+  /** The ETag of the tenant's configuration as the fixture left it. */
+  configEtag: string;
   userToken: string;
   limitedToken: string;
   marker: string;
@@ -102,6 +110,9 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   getPrivacyRequest: (f) => ({ path: `/public/privacy/requests/${f.privacyRequestId}`, query: { token: f.userToken } }),
   getPrivacyExport: (f) => ({ path: `/public/privacy/requests/${f.privacyRequestId}/export`, query: { token: f.userToken } }),
   getPrivacyAccess: (f) => ({ path: '/public/privacy/access', query: { customer: f.customerId, token: f.userToken } }),
+  getAdminConfig: () => ({ path: '/public/admin/config' }),
+  // The demo configuration again, which every test tenant has: replacing it changes nothing a later request relies on.
+  putAdminConfig: (f) => ({ method: 'PUT', path: '/public/admin/config', headers: { 'if-match': f.configEtag }, body: DEMO_CONFIG }),
   listWebhookDeliveries: () => ({ path: '/public/webhooks/deliveries', query: { status: 'failed' } }),
   getResults: (f) => {
     const today = new Date().toISOString().slice(0, 10);
@@ -124,11 +135,17 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   postUnsubscribe: (f) => ({ method: 'POST', path: unsubscribeOf(surveyPagePath(f.surveyToken)), body: 'List-Unsubscribe=One-Click' }),
 };
 
+/** The key a fixture calls a route with: its API's key, or the admin key on an admin route. */
+export const keyFor = (route: Pick<Route, 'api' | 'admin'>, f: Pick<Fixture, 'key' | 'chatbotKey' | 'adminKey'>): string =>
+  route.api === 'chatbot' ? f.chatbotKey : route.admin ? f.adminKey : f.key;
+
 /** Example ids and names, for the examples of the OpenAPI document. */
 export const EXAMPLE_FIXTURE: Fixture = {
   tenantId: 1,
   key: 'local-dev-api-key',
   chatbotKey: 'local-dev-chatbot-key',
+  adminKey: 'local-dev-admin-key',
+  configEtag: '"1"',
   userToken: 'local-dev-user-token',
   limitedToken: 'local-dev-limited-token',
   marker: 'Loja',
@@ -144,3 +161,14 @@ export const EXAMPLE_FIXTURE: Fixture = {
   surveyToken: 'AQAAAAH5hI2DO0wBAmsMNTMTWwrDg-yCNLMcQ0xsvD0b',
   privacyRequestId: 'pr_Qm9hdmlzdGEgZGUgZXhlbX',
 };
+
+/** The demo tenant's configuration as the admin API takes it (infra/local/demo-tenants.json, without id, users, keys). */
+const DEMO_CONFIG = (() => {
+  const {
+    id: _id,
+    users: _users,
+    keys: _keys,
+    ...config
+  } = parseTenantFile(readFileSync(new URL('./local/demo-tenants.json', import.meta.url), 'utf8'), {}).tenants[0]!;
+  return config;
+})();

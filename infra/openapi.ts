@@ -33,6 +33,8 @@ interface Contract {
   statuses?: Partial<Record<keyof typeof PROBLEMS, number>>;
   /** The user token the route needs (shared/http/handler.ts RouteSpec). */
   user?: UserNeed;
+  /** An admin route: API keys with scope admin only. */
+  admin?: true;
   anonymous?: true;
   /** An HTML page for people: its answers are text/html, its body a form. */
   page?: true;
@@ -283,7 +285,7 @@ function descriptionOf(route: Route, contract: Contract, path: string): string {
     ? 'No API key: the token in the path is the credential.'
     : contract.anonymous
       ? 'No API key needed.'
-      : `Needs the tenant's API key (${API_KEY_HEADER} header)${
+      : `Needs the tenant's ${contract.admin ? 'admin ' : ''}API key (${API_KEY_HEADER} header${contract.admin ? ', a key with scope admin; any other key gets 403' : ''})${
           contract.user ? ` and a user token (${USER_TOKEN_HEADER} header or ${USER_TOKEN_QUERY} query parameter)` : ''
         }.`;
   return [

@@ -38,6 +38,11 @@ export interface Route {
   surveyLinks?: true;
   /** Answers an HTML page for people, not JSON. */
   page?: true;
+  /**
+   * Only API keys with scope admin may call it (the handler's contract declares `admin` too, which is what the
+   * wrapper enforces; test/e2e/contract-replay.test.ts holds the two together).
+   */
+  admin?: true;
   summary: string;
 }
 
@@ -45,7 +50,9 @@ export interface Route {
 export const succeeded = (route: Pick<Route, 'page'>, status: number) => status < 300 || (route.page === true && status === 303);
 
 /** What a route may leave out: `api` is the public one, it sends to no queue, its handler is named after its operation. */
-type Options = Partial<Pick<Route, 'api' | 'queues' | 'handler' | 'requestIds' | 'cursors' | 'anonymous' | 'surveyLinks' | 'page'>>;
+type Options = Partial<
+  Pick<Route, 'api' | 'queues' | 'handler' | 'requestIds' | 'cursors' | 'anonymous' | 'surveyLinks' | 'page' | 'admin'>
+>;
 
 /** The handler module of an operation: `getStore` -> `http/get-store.ts`. */
 const handlerOf = (operationId: string) => `http/${operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}.ts`;
@@ -79,6 +86,8 @@ const RWD = ['read', 'write', 'delete'] as const;
 const RB = ['read', 'batchWrite'] as const;
 /** The survey pages: no API key (the link's token is the credential), links read, HTML for people. */
 const page = { anonymous: true, surveyLinks: true, page: true } as const;
+/** The tenant's self-administration: admin keys only. */
+const admin = { admin: true } as const;
 const LEGACY_TRANSACTION = [
   '/public/transaction',
   '/public/transaction/integration',
@@ -122,6 +131,9 @@ export const routes: readonly Route[] = [
   route('GET', both('/rating/formbuilder/{id}'), 'getEvaluation', R, 'One flexible-form rating (is_external: by transaction_id)'),
   route('GET', '/public/results', 'getResults', R, 'NPS, mean, answers and response rate of a journey by store, employee, class or period (user token)'),
   route('GET', '/public/webhooks/deliveries', 'listWebhookDeliveries', R, 'The event deliveries to the tenant webhooks that failed in the last 30 days, newest first'),
+
+  route('GET', '/public/admin/config', 'getAdminConfig', R, "The tenant's whole configuration (journeys, classes, groups, delivery, retention; no secrets) with its ETag", admin),
+  route('PUT', '/public/admin/config', 'putAdminConfig', RWD, "Replace the tenant's configuration (the tenant file's schema; If-Match: the ETag read), answering what changed; in effect from the next request", admin),
 
   route('POST', '/public/privacy/requests', 'postPrivacyRequest', RW, "A data subject's request (LGPD): export or erase their data, worked on from a queue (user token with every store)", { queues: ['privacy'] }),
   route('GET', '/public/privacy/requests/{id}', 'getPrivacyRequest', R, 'A privacy request: pending (an erasure until its second pass, about two minutes on), done with the customers it found, or failed (user token with every store)'),

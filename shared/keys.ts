@@ -41,6 +41,11 @@ export const keys = {
   deliveryConfig: 'DELIVERY',
   /** The tenant's privacy settings (retention). */
   privacyConfig: 'PRIVACY',
+  /**
+   * The configuration's version, raised by every change of it: functions read this one small item (strongly) on each
+   * request and read the whole configuration again only when it moved. The admin API's ETag.
+   */
+  configVersion: 'VERSION',
   /** The generations of one webhook endpoint's signing secret (never the secret): read with the configuration. */
   webhookSigning: (endpoint: string) => `WEBHOOK_SIGNING#${endpoint}`,
 

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { tenantAccess } from './access.js';
 import type { Tenant, TenantRepository, UserRecord } from './ports.js';
-import type { DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
+import type { ConfigDocument, DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
+import { configChanges, configDocument, type ConfigChange } from './configuration.js';
+import { NotFoundError, PreconditionFailedError } from '../errors.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS } from '../events/signature.js';
-import { hashSecret, newSecret, type KeyScope } from './credentials.js';
+import { hashSecret, KEY_PREFIXES, newSecret, type KeyScope } from './credentials.js';
 
 export type { Tenant, UserRecord };
 
@@ -36,7 +38,7 @@ export function tenantService(
   const createTenant = (name: string, id?: number): Promise<Tenant> => tenants.insertTenant(name, id);
 
   /** Issues an API key. The clear value is returned once and never stored; `value` is for fixed local demo keys. */
-  async function issueApiKey(tenantId: number, scope: KeyScope, value = newSecret(scope === 'public' ? 'ssk' : 'sck')): Promise<IssuedKey> {
+  async function issueApiKey(tenantId: number, scope: KeyScope, value = newSecret(KEY_PREFIXES[scope])): Promise<IssuedKey> {
     if (!(await tenants.getTenant(tenantId))) throw new Error(`Tenant ${tenantId} does not exist.`);
     const { keyId, created } = await storeKey(tenantId, scope, value);
     if (!created) throw new Error('That key value is already in use.');
@@ -109,6 +111,7 @@ export function tenantService(
       throw new Error(`Tenant ${tenantId} has no webhook endpoint ${target === CHATBOT_ENDPOINT ? 'for the chatbot' : 'at that URL'}.`);
     const until = new Date(now.getTime() + overlapHours * 3_600_000).toISOString();
     const { current } = await tenants.rotateSigning(tenantId, found[0], until);
+    await tenants.raiseConfigVersion(tenantId);
     return { label: found[1], secret: webhookSecret(tenantId, found[0], current), generation: current, oldSignsUntil: until };
   }
 
@@ -148,7 +151,37 @@ export function tenantService(
       }
       report.push(`  ${key.scope} key: ${created ? 'stored' : 'already present'}`);
     }
+    await tenants.raiseConfigVersion(config.id);
     return report;
+  }
+
+  /** The tenant's configuration as the admin API answers it, and its version (the ETag). */
+  async function readConfig(tenantId: number): Promise<{ config: ConfigDocument; version: number }> {
+    const [tenant, { settings, version }] = await Promise.all([tenants.getTenant(tenantId), tenants.readVersionedSettings(tenantId)]);
+    if (!tenant) throw new NotFoundError('No such tenant.');
+    return { config: configDocument(tenant.name, settings), version };
+  }
+
+  /**
+   * Replaces the tenant's configuration if it is still at version `expected` (the caller's If-Match), and answers the
+   * new version and what changed. The version is claimed first (one conditional update), so of two replacements made
+   * from the same read exactly one is written; it is raised again once everything is written, so that a function
+   * that read the configuration midway reads it again.
+   */
+  async function replaceConfig(
+    tenantId: number,
+    expected: number,
+    config: ConfigDocument,
+  ): Promise<{ version: number; changes: ConfigChange[] }> {
+    const before = await readConfig(tenantId);
+    if (before.version !== expected || (await tenants.raiseConfigVersion(tenantId, expected)) === undefined)
+      throw new PreconditionFailedError('The configuration changed since it was read: read it again (GET) and apply your change to it.');
+    if (before.config.name !== config.name) await tenants.renameTenant(tenantId, config.name);
+    await tenants.putSettings(tenantId, config);
+    await tenants.removeUnlisted(tenantId, config);
+    await tenants.putDelivery(tenantId, config.delivery);
+    const version = (await tenants.raiseConfigVersion(tenantId))!;
+    return { version, changes: configChanges(before.config, configDocument(config.name, { ...config, delivery: config.delivery })) };
   }
 
   return {
@@ -161,6 +194,8 @@ export function tenantService(
     resolveUser,
     applyTenantConfig,
     rotateWebhookSecret,
+    readConfig,
+    replaceConfig,
     getTenant: tenants.getTenant,
     listTenants: tenants.listTenants,
   };

@@ -8,10 +8,10 @@ import { signSurveyLink } from '../../shared/surveys/link.js';
 import { requestKeyFor } from '../../shared/transactions/request-key.js';
 import { requestIdFor } from '../support/transactions.js';
 import { inProcess } from '../support/api.js';
-import { validRequests, type Fixture } from '../../infra/examples.js';
+import { keyFor, validRequests, type Fixture } from '../../infra/examples.js';
 import { newTenant } from '../support/tenant.js';
 
-export { validRequests, type Fixture };
+export { keyFor, validRequests, type Fixture };
 
 /** How many cases each property-based check generates: small in `npm test`, full with RELIABILITY_FULL=1. */
 export const FULL = process.env.RELIABILITY_FULL === '1';
@@ -68,8 +68,10 @@ export async function fixture(): Promise<Fixture> {
     body: { type: 'export', client_id: `${marker}-C` },
   });
   await privacy.process(tenant.tenantId, exportRequest.body.id as string);
+  const config = await publicApi({ path: '/public/admin/config', key: tenant.adminKey });
   return {
     ...tenant,
+    configEtag: config.headers.etag!,
     marker,
     privacyRequestId: exportRequest.body.id as string,
     storeId: store.body.id,

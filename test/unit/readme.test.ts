@@ -116,6 +116,7 @@ describe('the README', () => {
       configItem: (['JOURNEY', 'CLASS', 'GROUP'] as const).map((kind) => ({ pk: keys.config(7), sk: keys.configItem(kind, 1) })),
       deliveryConfig: [{ pk: keys.config(7), sk: keys.deliveryConfig }],
       privacyConfig: [{ pk: keys.config(7), sk: keys.privacyConfig }],
+      configVersion: [{ pk: keys.config(7), sk: keys.configVersion }],
       webhookSigning: [{ pk: keys.config(7), sk: keys.webhookSigning('https://hooks.example/a') }],
       counter: (['STORE', 'EMPLOYEE', 'CUSTOMER'] as const).map((entity) => keys.counter(7, entity)),
       entity: (['STORE', 'EMPLOYEE', 'CUSTOMER'] as const).map((entity) => keys.entity(7, entity, 5)),

@@ -1,13 +1,13 @@
-import { readSettings, tenantRepository } from '../tenant-repository.js';
+import { readConfigVersion, readVersionedSettings, tenantRepository } from '../tenant-repository.js';
 import { ENV } from '../../config.js';
 import { tenantService } from '../../tenants/service.js';
-import { cachedSettings } from '../../tenants/settings.js';
+import { versionedSettings } from '../../tenants/settings.js';
 import { webhookSecret } from '../../events/signature.js';
 
 const surveySecret = process.env[ENV.surveySecret];
 
-/** A tenant's journeys, classes, groups and delivery settings, cached per process. */
-export const tenantSettings = cachedSettings(readSettings);
+/** A tenant's journeys, classes, groups and delivery settings, kept per process while their version holds. */
+export const tenantSettings = versionedSettings({ version: readConfigVersion, read: readVersionedSettings });
 
 export const {
   createTenant,
@@ -19,6 +19,8 @@ export const {
   resolveUser,
   applyTenantConfig,
   rotateWebhookSecret,
+  readConfig,
+  replaceConfig,
   getTenant,
   listTenants,
 } = tenantService(tenantRepository, {
