@@ -111,6 +111,7 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   getPrivacyExport: (f) => ({ path: `/public/privacy/requests/${f.privacyRequestId}/export`, query: { token: f.userToken } }),
   getPrivacyAccess: (f) => ({ path: '/public/privacy/access', query: { customer: f.customerId, token: f.userToken } }),
   getAdminConfig: () => ({ path: '/public/admin/config' }),
+  listAdminAudit: () => ({ path: '/public/admin/audit', query: { limit: 10 } }),
   // The demo configuration again, which every test tenant has: replacing it changes nothing a later request relies on.
   putAdminConfig: (f) => ({ method: 'PUT', path: '/public/admin/config', headers: { 'if-match': f.configEtag }, body: DEMO_CONFIG }),
   listWebhookDeliveries: () => ({ path: '/public/webhooks/deliveries', query: { status: 'failed' } }),

@@ -133,6 +133,7 @@ export const routes: readonly Route[] = [
   route('GET', '/public/webhooks/deliveries', 'listWebhookDeliveries', R, 'The event deliveries to the tenant webhooks that failed in the last 30 days, newest first'),
 
   route('GET', '/public/admin/config', 'getAdminConfig', R, "The tenant's whole configuration (journeys, classes, groups, delivery, retention; no secrets) with its ETag", admin),
+  route('GET', '/public/admin/audit', 'listAdminAudit', R, 'The admin changes of the tenant, newest first: who (key id or the operator), when, and each changed value (from, to, cursor); kept 400 days', { ...admin, cursors: true }),
   route('PUT', '/public/admin/config', 'putAdminConfig', RWD, "Replace the tenant's configuration (the tenant file's schema; If-Match: the ETag read), answering what changed; in effect from the next request", admin),
 
   route('POST', '/public/privacy/requests', 'postPrivacyRequest', RW, "A data subject's request (LGPD): export or erase their data, worked on from a queue (user token with every store)", { queues: ['privacy'] }),

@@ -27,7 +27,8 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, body, headers }) => {
-  const { version, changes } = await replaceConfig(tenantId, expectedVersion(headers['if-match']), body);
+export const handler = httpHandler(contract, async ({ tenantId, body, headers, keyId }) => {
+  // keyId is absent only from contexts cached before it was added; such a change is recorded as made by an unknown key.
+  const { version, changes } = await replaceConfig(tenantId, expectedVersion(headers['if-match']), body, { keyId: keyId ?? 'unknown' });
   return { status: 200, body: { etag: etagOf(version), changes }, headers: { etag: etagOf(version) } };
 });

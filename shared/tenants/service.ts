@@ -4,6 +4,7 @@ import type { Tenant, TenantRepository, UserRecord } from './ports.js';
 import type { ConfigDocument, DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
 import { configChanges, configDocument, type ConfigChange } from './configuration.js';
 import { NotFoundError, PreconditionFailedError } from '../errors.js';
+import type { AuditActor, AuditEntry, AuditLog } from './audit.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS } from '../events/signature.js';
 import { hashSecret, KEY_PREFIXES, newSecret, type KeyScope } from './credentials.js';
 
@@ -32,8 +33,20 @@ export function tenantService(
   {
     webhookSecret,
     surveySecretName,
-  }: { webhookSecret?: ((tenantId: number, endpoint: string, generation: number) => string) | undefined; surveySecretName: string },
+    audit,
+  }: {
+    webhookSecret?: ((tenantId: number, endpoint: string, generation: number) => string) | undefined;
+    surveySecretName: string;
+    /** Where admin changes are recorded (who, when, what changed). */
+    audit: AuditLog;
+  },
 ) {
+  /** Records an admin change, unless it changed nothing. */
+  async function recordChange(tenantId: number, actor: AuditActor, action: AuditEntry['action'], changes: ConfigChange[]): Promise<void> {
+    if (!changes.length) return;
+    await audit.record(tenantId, { id: randomBytes(6).toString('hex'), at: new Date().toISOString(), actor, action, changes });
+  }
+
   const { authorizeKey, resolveUser } = tenantAccess(tenants);
   const createTenant = (name: string, id?: number): Promise<Tenant> => tenants.insertTenant(name, id);
 
@@ -123,6 +136,7 @@ export function tenantService(
   async function applyTenantConfig(config: TenantConfig): Promise<string[]> {
     const report: string[] = [];
     const existing = await tenants.getTenant(config.id);
+    const before = existing ? (await readConfig(config.id)).config : undefined;
     if (existing) {
       if (existing.name !== config.name) await tenants.renameTenant(config.id, config.name);
       report.push(`tenant ${config.id} "${config.name}": updated`);
@@ -152,6 +166,8 @@ export function tenantService(
       report.push(`  ${key.scope} key: ${created ? 'stored' : 'already present'}`);
     }
     await tenants.raiseConfigVersion(config.id);
+    const after = (await readConfig(config.id)).config;
+    await recordChange(config.id, { operator: true }, 'config.apply', configChanges(before ?? {}, after));
     return report;
   }
 
@@ -172,6 +188,7 @@ export function tenantService(
     tenantId: number,
     expected: number,
     config: ConfigDocument,
+    actor: AuditActor,
   ): Promise<{ version: number; changes: ConfigChange[] }> {
     const before = await readConfig(tenantId);
     if (before.version !== expected || (await tenants.raiseConfigVersion(tenantId, expected)) === undefined)
@@ -181,7 +198,9 @@ export function tenantService(
     await tenants.removeUnlisted(tenantId, config);
     await tenants.putDelivery(tenantId, config.delivery);
     const version = (await tenants.raiseConfigVersion(tenantId))!;
-    return { version, changes: configChanges(before.config, configDocument(config.name, { ...config, delivery: config.delivery })) };
+    const changes = configChanges(before.config, configDocument(config.name, config));
+    await recordChange(tenantId, actor, 'config.replace', changes);
+    return { version, changes };
   }
 
   return {
@@ -196,6 +215,7 @@ export function tenantService(
     rotateWebhookSecret,
     readConfig,
     replaceConfig,
+    auditEntries: audit.list,
     getTenant: tenants.getTenant,
     listTenants: tenants.listTenants,
   };

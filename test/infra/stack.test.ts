@@ -84,7 +84,7 @@ describe('the CDK stacks', () => {
       'Test/PublicApi/TransactionsRoutes': 64,
       'Test/PublicApi/InsightsRoutes': 30,
       'Test/PublicApi/PrivacyRoutes': 28,
-      'Test/PublicApi/AdminRoutes': 14,
+      'Test/PublicApi/AdminRoutes': 21,
       'Test/ChatbotApi': 20,
       'Test/ChatbotApi/SurveyRoutes': 21,
       'Test/Workers': 64,
@@ -201,6 +201,7 @@ describe('the CDK stacks', () => {
       'listCustomers',
       'listEmployees',
       'listEvaluations',
+      'listAdminAudit',
     ]);
   });
 

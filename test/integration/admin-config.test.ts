@@ -141,10 +141,49 @@ describe('PUT /public/admin/config', () => {
   });
 });
 
+describe('GET /public/admin/audit', () => {
+  it('lists each change with who and what, newest first, by cursor and period; refused and empty changes leave none', async () => {
+    // Prepare: a tenant of its own, changed twice by its admin key and once refused.
+    const own = await newTenant();
+    const ownRead = () => api({ path: CONFIG, key: own.adminKey });
+    const put = (body: unknown, etag: string | undefined) =>
+      api({ method: 'PUT', path: CONFIG, key: own.adminKey, body, headers: { 'if-match': etag ?? '' } });
+    const first = await ownRead();
+    await put({ ...first.body, name: 'one' }, first.headers.etag);
+    const second = await ownRead();
+    await put({ ...second.body, privacy: { retentionDays: 90 } }, second.headers.etag);
+    await put({ ...second.body, name: 'refused' }, second.headers.etag);
+    const third = await ownRead();
+    await put(third.body, third.headers.etag);
+
+    // Act
+    const all = await api({ path: '/public/admin/audit', key: own.adminKey });
+    const page1 = await api({ path: '/public/admin/audit', key: own.adminKey, query: { limit: 1 } });
+    const page2 = await api({ path: '/public/admin/audit', key: own.adminKey, query: { limit: 1, cursor: page1.body.next_cursor } });
+    const future = await api({ path: '/public/admin/audit', key: own.adminKey, query: { from: '2100-01-01' } });
+    const publicKey = await api({ path: '/public/admin/audit', key: own.key });
+
+    // Assess
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((e: { changes: unknown }) => e.changes)).toEqual([
+      [{ path: 'privacy.retentionDays', old: null, new: 90 }],
+      [{ path: 'name', old: first.body.name, new: 'one' }],
+    ]);
+    const [latest] = all.body.data;
+    expect(latest).toMatchObject({ action: 'config.replace', actor: { keyId: expect.stringMatching(/^[0-9a-f]{12}$/) } });
+    expect(Date.parse(latest.at)).toBeGreaterThan(Date.now() - 60_000);
+    expect(all.text).not.toContain(own.adminKey);
+    expect([...page1.body.data, ...page2.body.data]).toEqual(all.body.data);
+    expect(future.body).toEqual({ data: [], next_cursor: null });
+    expect(publicKey.status).toBe(403);
+  });
+});
+
 describe('admin routes and keys', () => {
   const adminRoutes = routes.filter((r) => r.admin);
 
-  it('has admin routes', () => expect(adminRoutes.map((r) => r.operationId)).toEqual(['getAdminConfig', 'putAdminConfig']));
+  it('has admin routes', () =>
+    expect(adminRoutes.map((r) => r.operationId)).toEqual(['getAdminConfig', 'listAdminAudit', 'putAdminConfig']));
 
   it.each(adminRoutes.map((r) => r.operationId))('%s: a public key gets 403 and changes nothing', async (operationId) => {
     const before = await read();

@@ -48,6 +48,7 @@ const ALLOWED: Record<string, number[]> = {
   deleteEmployee: [422],
   // Its own configuration: the admin routes take no ids, so the other tenant's admin key reads and replaces its own.
   getAdminConfig: [200],
+  listAdminAudit: [200],
   putAdminConfig: [200, 412],
 };
 

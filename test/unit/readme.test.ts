@@ -117,6 +117,8 @@ describe('the README', () => {
       deliveryConfig: [{ pk: keys.config(7), sk: keys.deliveryConfig }],
       privacyConfig: [{ pk: keys.config(7), sk: keys.privacyConfig }],
       configVersion: [{ pk: keys.config(7), sk: keys.configVersion }],
+      audit: [keys.audit(7)],
+      auditEntry: [keys.auditEntry(7, '2026-11-23T20:00:00.000Z', 'a1b2c3')],
       webhookSigning: [{ pk: keys.config(7), sk: keys.webhookSigning('https://hooks.example/a') }],
       counter: (['STORE', 'EMPLOYEE', 'CUSTOMER'] as const).map((entity) => keys.counter(7, entity)),
       entity: (['STORE', 'EMPLOYEE', 'CUSTOMER'] as const).map((entity) => keys.entity(7, entity, 5)),

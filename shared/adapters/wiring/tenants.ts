@@ -1,5 +1,6 @@
 import { readConfigVersion, readVersionedSettings, tenantRepository } from '../tenant-repository.js';
 import { ENV } from '../../config.js';
+import { auditLog } from '../audit-log.js';
 import { tenantService } from '../../tenants/service.js';
 import { versionedSettings } from '../../tenants/settings.js';
 import { webhookSecret } from '../../events/signature.js';
@@ -21,9 +22,11 @@ export const {
   rotateWebhookSecret,
   readConfig,
   replaceConfig,
+  auditEntries,
   getTenant,
   listTenants,
 } = tenantService(tenantRepository, {
   webhookSecret: surveySecret ? (tenantId, endpoint, generation) => webhookSecret(surveySecret, tenantId, endpoint, generation) : undefined,
   surveySecretName: ENV.surveySecret,
+  audit: auditLog,
 });
