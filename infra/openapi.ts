@@ -263,6 +263,7 @@ const TAGS: Record<string, string> = {
   webhooks: "The deliveries of events to the tenant's webhook endpoints",
   results: 'NPS, CSAT and CES by store, employee, journey, class and period, counted as answers arrive',
   privacy: "A data subject's rights under the LGPD: a copy of their data, and its erasure",
+  admin: "The tenant's self-administration, with an API key of scope admin: its configuration and the audit log of changes",
   'survey-page': 'The survey page a link opens, for the customer (HTML)',
   reference:
     "This document, a browsable reference to it, and the results page: the API's own pages, served without a key, compressed (brotli or gzip) when Accept-Encoding admits it",
