@@ -163,7 +163,7 @@ export const EXAMPLE_FIXTURE: Fixture = {
   privacyRequestId: 'pr_Qm9hdmlzdGEgZGUgZXhlbX',
 };
 
-/** The demo tenant's configuration as the admin API takes it (infra/local/demo-tenants.json, without id, users, keys). */
+/** The demo tenant's configuration as the admin API takes it (infra/local/demo-tenants.json, without id, users, keys, delivery). */
 const DEMO_CONFIG = (() => {
   const {
     id: _id,
@@ -171,5 +171,7 @@ const DEMO_CONFIG = (() => {
     keys: _keys,
     ...config
   } = parseTenantFile(readFileSync(new URL('./local/demo-tenants.json', import.meta.url), 'utf8'), {}).tenants[0]!;
-  return config;
+  // Without delivery settings, as test tenants have them (tests/support/tenant.ts): replacing a fixture's configuration
+  // with this one must not give it webhooks that later requests would deliver to.
+  return { ...config, delivery: {} };
 })();

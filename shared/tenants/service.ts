@@ -186,21 +186,22 @@ export function tenantService(
    */
   async function replaceConfig(
     tenantId: number,
-    expected: number,
+    expected: number | 'current',
     config: ConfigDocument,
     actor: AuditActor,
   ): Promise<{ version: number; changes: ConfigChange[] }> {
     const before = await readConfig(tenantId);
-    if (before.version !== expected || (await tenants.raiseConfigVersion(tenantId, expected)) === undefined)
+    const version = expected === 'current' ? before.version : expected;
+    if (before.version !== version || (await tenants.raiseConfigVersion(tenantId, version)) === undefined)
       throw new PreconditionFailedError('The configuration changed since it was read: read it again (GET) and apply your change to it.');
     if (before.config.name !== config.name) await tenants.renameTenant(tenantId, config.name);
     await tenants.putSettings(tenantId, config);
     await tenants.removeUnlisted(tenantId, config);
     await tenants.putDelivery(tenantId, config.delivery);
-    const version = (await tenants.raiseConfigVersion(tenantId))!;
+    const written = (await tenants.raiseConfigVersion(tenantId))!;
     const changes = configChanges(before.config, configDocument(config.name, config));
     await recordChange(tenantId, actor, 'config.replace', changes);
-    return { version, changes };
+    return { version: written, changes };
   }
 
   return {

@@ -98,7 +98,7 @@ describe('PUT /public/admin/config', () => {
 
     const stale = await replace({ ...before.body, name: 'stale' }, before.headers.etag);
     const missing = await replace({ ...before.body, name: 'missing' });
-    const foreign = await replace({ ...before.body, name: 'any' }, '*');
+    const foreign = await replace({ ...before.body, name: 'any' }, '"not-a-version"');
 
     expect(fresh.status).toBe(200);
     expect(fresh.body.changes).toEqual([{ path: 'name', old: before.body.name, new: 'renamed' }]);
