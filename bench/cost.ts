@@ -2,7 +2,7 @@ import { meter } from './metering.js';
 import { db } from '../shared/adapters/dynamodb.js';
 import { routes } from '../infra/routes.js';
 import { inProcess } from '../test/support/api.js';
-import { validRequests } from '../infra/examples.js';
+import { keyFor, validRequests } from '../infra/examples.js';
 import type { Fixture } from '../infra/examples.js';
 
 /**
@@ -62,6 +62,9 @@ export const FLOORS: Record<string, [number, string]> = {
   listEvaluations: [2, 'the user token, one Query of the month'],
   getEvaluation: [1, 'one GetItem'],
   listWebhookDeliveries: [1, 'one Query of the failed deliveries, newest first'],
+  getAdminConfig: [1, "the tenant's name beside one Query of its configuration partition (the version in it)"],
+  putAdminConfig: [3, 'read what it replaces, claim the version (conditional), write the items and raise the version again'],
+  listAdminAudit: [1, 'one Query of the audit partition, newest first'],
   getResults: [2, "the user token beside one Query of the month's day counters; the stores' names (a BatchGetItem)"],
   listAnswers: [
     10,
@@ -100,7 +103,7 @@ export async function costPerOperation(f: Fixture): Promise<string> {
     const request = {
       ...validRequests[route.operationId]!(f),
       method: route.method,
-      ...(route.anonymous ? {} : { key: route.api === 'chatbot' ? f.chatbotKey : f.key }),
+      ...(route.anonymous ? {} : { key: keyFor(route, f) }),
     };
     if (route.method === 'GET') await clients[route.api](request);
     metered.reset();

@@ -34,7 +34,7 @@ Commands:
                                              create a tenant with its store 1 named STORE (the name customers read in
                                              their surveys) and employee 1 named EMPLOYEE (the store's name when absent)
   list-tenants
-  issue-key --tenant ID --scope public|chatbot   print a new API key (shown once; only its hash is stored)
+  issue-key --tenant ID --scope public|chatbot|admin  print a new API key (shown once; only its hash is stored)
   list-keys --tenant ID                      key ids, scopes and revocation (never the keys)
   revoke-key --key KEY | --tenant ID --key-id KEY_ID
   create-user --tenant ID --name NAME (--all | --stores 1,2 --groups 1)
@@ -134,7 +134,7 @@ async function run(argv: string[]): Promise<void> {
       for (const tenant of await listTenants()) console.log(`${tenant.id}\t${tenant.name}\t${tenant.created_at}`);
       return;
     case 'issue-key': {
-      if (!KEY_SCOPES.includes(values.scope as KeyScope)) throw new UsageError('--scope must be public or chatbot.');
+      if (!KEY_SCOPES.includes(values.scope as KeyScope)) throw new UsageError(`--scope must be one of ${KEY_SCOPES.join(', ')}.`);
       const issued = await tenants.issueApiKey(integer(values.tenant, 'tenant'), values.scope as KeyScope);
       return console.log(`${issued.scope} key ${issued.keyId} for tenant ${issued.tenantId} (shown once, store it now):\n${issued.key}`);
     }

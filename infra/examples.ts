@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Route } from './routes.js';
+import { parseTenantFile } from '../shared/tenants/tenant-file.js';
 import { surveyPagePath, unsubscribeOf } from '../shared/surveys/paths.js';
 import { logoPath } from '../shared/tenants/brand.js';
 
@@ -11,6 +14,7 @@ export interface ExampleRequest {
   method?: string;
   path: string;
   query?: Record<string, string | number | boolean>;
+  headers?: Record<string, string>;
   body?: unknown;
 }
 
@@ -19,6 +23,10 @@ export interface Fixture {
   tenantId: number;
   key: string;
   chatbotKey: string;
+  /** An API key with scope admin. */
+  adminKey: string;
+  /** The ETag of the tenant's configuration as the fixture left it. */
+  configEtag: string;
   userToken: string;
   limitedToken: string;
   marker: string;
@@ -105,6 +113,10 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   getPrivacyRequest: (f) => ({ path: `/public/privacy/requests/${f.privacyRequestId}`, query: { token: f.userToken } }),
   getPrivacyExport: (f) => ({ path: `/public/privacy/requests/${f.privacyRequestId}/export`, query: { token: f.userToken } }),
   getPrivacyAccess: (f) => ({ path: '/public/privacy/access', query: { customer: f.customerId, token: f.userToken } }),
+  getAdminConfig: () => ({ path: '/public/admin/config' }),
+  listAdminAudit: () => ({ path: '/public/admin/audit', query: { limit: 10 } }),
+  // The demo configuration again, which every test tenant has: replacing it changes nothing a later request relies on.
+  putAdminConfig: (f) => ({ method: 'PUT', path: '/public/admin/config', headers: { 'if-match': f.configEtag }, body: DEMO_CONFIG }),
   listWebhookDeliveries: () => ({ path: '/public/webhooks/deliveries', query: { status: 'failed' } }),
   getResults: (f) => {
     const today = new Date().toISOString().slice(0, 10);
@@ -129,11 +141,17 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   postUnsubscribe: (f) => ({ method: 'POST', path: unsubscribeOf(surveyPagePath(f.surveyToken)), body: 'List-Unsubscribe=One-Click' }),
 };
 
+/** The key a fixture calls a route with: its API's key, or the admin key on an admin route. */
+export const keyFor = (route: Pick<Route, 'api' | 'admin'>, f: Pick<Fixture, 'key' | 'chatbotKey' | 'adminKey'>): string =>
+  route.api === 'chatbot' ? f.chatbotKey : route.admin ? f.adminKey : f.key;
+
 /** Example ids and names, for the examples of the OpenAPI document. */
 export const EXAMPLE_FIXTURE: Fixture = {
   tenantId: 1,
   key: 'local-dev-api-key',
   chatbotKey: 'local-dev-chatbot-key',
+  adminKey: 'local-dev-admin-key',
+  configEtag: '"1"',
   userToken: 'local-dev-user-token',
   limitedToken: 'local-dev-limited-token',
   marker: 'Loja',
@@ -150,3 +168,20 @@ export const EXAMPLE_FIXTURE: Fixture = {
   privacyRequestId: 'pr_Qm9hdmlzdGEgZGUgZXhlbX',
   logoFile: '5f0d7c3b2a1e4d6f8a9b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f7.png',
 };
+
+/** The demo tenant's configuration as the admin API takes it (infra/local/demo-tenants.json, without id, users, keys, delivery, brand, first store, language). */
+const DEMO_CONFIG = (() => {
+  const {
+    id: _id,
+    users: _users,
+    keys: _keys,
+    // The brand, the first store's names and the tenant's language are the tenant file's alone so far.
+    brand: _brand,
+    firstStore: _firstStore,
+    locale: _locale,
+    ...config
+  } = parseTenantFile(readFileSync(new URL('./local/demo-tenants.json', import.meta.url), 'utf8'), {}).tenants[0]!;
+  // Without delivery settings, as test tenants have them (tests/support/tenant.ts): replacing a fixture's configuration
+  // with this one must not give it webhooks that later requests would deliver to.
+  return { ...config, delivery: {} };
+})();

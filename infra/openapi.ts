@@ -33,6 +33,8 @@ interface Contract {
   statuses?: Partial<Record<keyof typeof PROBLEMS, number>>;
   /** The user token the route needs (shared/http/handler.ts RouteSpec). */
   user?: UserNeed;
+  /** An admin route: API keys with scope admin only. */
+  admin?: true;
   anonymous?: true;
   /** An HTML page for people: its answers are text/html, its body a form. */
   page?: true;
@@ -291,6 +293,7 @@ const TAGS: Record<string, string> = {
   results: 'NPS, CSAT and CES by store, employee, journey, class and period, counted as answers arrive',
   answers: 'What customers answered, with their comments, for managers and integrations (JSON or CSV)',
   privacy: "A data subject's rights under the LGPD: a copy of their data, and its erasure",
+  admin: "The tenant's self-administration, with an API key of scope admin: its configuration and the audit log of changes",
   'survey-page': 'The survey page a link opens, for the customer (HTML)',
   reference:
     "This document, a browsable reference to it, and the results page: the API's own pages, served without a key, compressed (brotli or gzip) when Accept-Encoding admits it",
@@ -313,7 +316,7 @@ function descriptionOf(route: Route, contract: Contract, path: string): string {
     ? 'No API key: the token in the path is the credential.'
     : contract.anonymous
       ? 'No API key needed.'
-      : `Needs the tenant's API key (${API_KEY_HEADER} header)${
+      : `Needs the tenant's ${contract.admin ? 'admin ' : ''}API key (${API_KEY_HEADER} header${contract.admin ? ', a key with scope admin; any other key gets 403' : ''})${
           contract.user ? ` and a user token (${USER_TOKEN_HEADER} header or ${USER_TOKEN_QUERY} query parameter)` : ''
         }.`;
   return [

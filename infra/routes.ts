@@ -46,6 +46,11 @@ export interface Route {
   userPool?: true;
   /** Reads the tenants' logos from the logo bucket. */
   logos?: true;
+  /**
+   * Only API keys with scope admin may call it (the handler's contract declares `admin` too, which is what the
+   * wrapper enforces; test/e2e/contract-replay.test.ts holds the two together).
+   */
+  admin?: true;
   summary: string;
 }
 
@@ -56,7 +61,18 @@ export const succeeded = (route: Pick<Route, 'page'>, status: number) => status 
 type Options = Partial<
   Pick<
     Route,
-    'api' | 'queues' | 'handler' | 'requestIds' | 'cursors' | 'anonymous' | 'surveyLinks' | 'page' | 'session' | 'userPool' | 'logos'
+    | 'api'
+    | 'queues'
+    | 'handler'
+    | 'requestIds'
+    | 'cursors'
+    | 'anonymous'
+    | 'surveyLinks'
+    | 'page'
+    | 'session'
+    | 'userPool'
+    | 'logos'
+    | 'admin'
   >
 >;
 
@@ -92,6 +108,8 @@ const RWD = ['read', 'write', 'delete'] as const;
 const RB = ['read', 'batchWrite'] as const;
 /** The survey pages: no API key (the link's token is the credential), links read, HTML for people. */
 const page = { anonymous: true, surveyLinks: true, page: true } as const;
+/** The tenant's self-administration: admin keys only. */
+const admin = { admin: true } as const;
 const LEGACY_TRANSACTION = [
   '/public/transaction',
   '/public/transaction/integration',
@@ -136,6 +154,10 @@ export const routes: readonly Route[] = [
   route('GET', '/public/results', 'getResults', R, 'NPS, mean, answers and response rate of a journey by store, employee, class or period (user token)'),
   route('GET', '/public/answers', 'listAnswers', RB, 'What customers answered, newest first, with comments and filters; JSON or CSV (user token; a limited token sees its stores)', { cursors: true }),
   route('GET', '/public/webhooks/deliveries', 'listWebhookDeliveries', R, 'The event deliveries to the tenant webhooks that failed in the last 30 days, newest first'),
+
+  route('GET', '/public/admin/config', 'getAdminConfig', R, "The tenant's whole configuration (journeys, classes, groups, delivery, retention; no secrets) with its ETag", admin),
+  route('GET', '/public/admin/audit', 'listAdminAudit', R, 'The admin changes of the tenant, newest first: who (key id or the operator), when, and each changed value (from, to, cursor); kept 400 days', { ...admin, cursors: true }),
+  route('PUT', '/public/admin/config', 'putAdminConfig', RWD, "Replace the tenant's configuration (the tenant file's schema; If-Match: the ETag read), answering what changed; in effect from the next request", admin),
 
   route('POST', '/public/privacy/requests', 'postPrivacyRequest', RW, "A data subject's request (LGPD): export or erase their data, worked on from a queue (user token with every store)", { queues: ['privacy'] }),
   route('GET', '/public/privacy/requests/{id}', 'getPrivacyRequest', R, 'A privacy request: pending (an erasure until its second pass, about two minutes on), done with the customers it found, or failed (user token with every store)'),

@@ -270,6 +270,7 @@ const ROUTE_GROUPS: Record<string, string> = {
   results: 'Insights',
   webhooks: 'Insights',
   privacy: 'Privacy',
+  admin: 'Admin',
   s: 'Pages',
   health: 'Pages',
   brand: 'Pages',

@@ -28,7 +28,9 @@ export type ProblemKind =
   | 'concurrent-edit'
   | 'not-ready'
   | 'gone'
-  | 'too-many';
+  | 'too-many'
+  | 'precondition-failed'
+  | 'precondition-required';
 
 export class ValidationError extends DomainError {
   constructor(message: string, errors: FieldProblem[] = []) {
@@ -108,5 +110,19 @@ export class UnavailableError extends DomainError {
 export class ForbiddenError extends DomainError {
   constructor(message: string) {
     super('forbidden', message);
+  }
+}
+
+/** A conditional change whose condition (If-Match) no longer holds: someone changed it since the caller read it. */
+export class PreconditionFailedError extends DomainError {
+  constructor(message: string) {
+    super('precondition-failed', message);
+  }
+}
+
+/** A change that must be conditional (If-Match) came without its condition. */
+export class PreconditionRequiredError extends DomainError {
+  constructor(message: string) {
+    super('precondition-required', message);
   }
 }

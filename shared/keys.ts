@@ -45,6 +45,14 @@ export const keys = {
   languageConfig: 'LANGUAGE',
   /** The tenant's brand (display name, colour, logo object, sender name): written at creation and by each apply. */
   brandConfig: 'BRAND',
+  /**
+   * The configuration's version, raised by every change of it: functions read this one small item (strongly) on each
+   * request and read the whole configuration again only when it moved. The admin API's ETag.
+   */
+  configVersion: 'VERSION',
+  /** The tenant's audit log of admin changes: newest first by the time of the change (kept AUDIT_KEPT_DAYS). */
+  audit: (tenantId: number) => `${tenant(tenantId)}#AUDIT`,
+  auditEntry: (tenantId: number, at: string, id: string) => ({ pk: `${tenant(tenantId)}#AUDIT`, sk: `${at}#${id}` }),
   /** The generations of one webhook endpoint's signing secret (never the secret): read with the configuration. */
   webhookSigning: (endpoint: string) => `WEBHOOK_SIGNING#${endpoint}`,
 

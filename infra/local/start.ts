@@ -46,6 +46,7 @@ Satisfaction survey service, running locally (${env.DATA_DIR ? `data kept in ${e
 
 Demo tenant "demo" (id 1):   public key ${key}
                              chatbot key ${env.LOCAL_CHATBOT_API_KEY ?? 'local-dev-chatbot-key'}
+                             admin key ${env.LOCAL_ADMIN_API_KEY ?? 'local-dev-admin-key'} (GET/PUT /public/admin/config)
                              user token ${env.LOCAL_USER_TOKEN ?? 'local-dev-user-token'} (all stores), ${env.LOCAL_LIMITED_USER_TOKEN ?? 'local-dev-limited-token'} (store 1, group 1)
                              workspace ${stack.publicUrl}/app/ (e-mail / password): ${DEMO_MANAGERS.map((m) => `${m.email} / ${m.password}`).join(', ')}
 Demo tenant "demo-2" (id 2): public key ${env.LOCAL_API_KEY_2 ?? 'local-dev-api-key-2'}

@@ -128,7 +128,7 @@ export interface Page {
  */
 export async function queryAll(
   { client, tableName }: Db,
-  spec: { index?: IndexName; partition: string; sortBeginsWith?: string; atMost?: number },
+  spec: { index?: IndexName; partition: string; sortBeginsWith?: string; atMost?: number; consistent?: true },
 ): Promise<Item[]> {
   const atMost = spec.atMost ?? Infinity;
   const items: Item[] = [];
@@ -145,6 +145,7 @@ export async function queryAll(
         },
         ExpressionAttributeValues: { ':pk': spec.partition, ...(spec.sortBeginsWith ? { ':prefix': spec.sortBeginsWith } : {}) },
         ExclusiveStartKey: startKey,
+        ...(spec.consistent ? { ConsistentRead: true } : {}),
         ...(Number.isFinite(atMost) ? { Limit: atMost - items.length } : {}),
       }),
     );

@@ -323,13 +323,16 @@ const PrivacyItem = v.object(PrivacyConfig.entries);
 const DeliveryItem = v.object(DeliveryConfig.entries);
 const LanguageItem = v.object({ locale: v.nullish(v.picklist(LOCALES)) });
 
-/** A tenant's journeys, classes, groups, delivery and privacy settings: one Query of its configuration partition. */
-export async function readSettings(tenantId: number): Promise<Settings> {
-  const items = await queryAll(db(), { partition: keys.config(tenantId) });
+/**
+ * A tenant's journeys, classes, groups, delivery and privacy settings, with the version they were read at: one strongly
+ * consistent Query of its configuration partition (which holds the version item too).
+ */
+export async function readVersionedSettings(tenantId: number): Promise<{ settings: Settings; version: number }> {
+  const items = await queryAll(db(), { partition: keys.config(tenantId), consistent: true });
   const of = (kind: string) => items.filter((item) => item[TABLE.entityAttribute] === kind);
   const signing = of(SIGNING).map((item) => v.parse(SigningItem, item));
   const locale = v.parse(LanguageItem, of('LANGUAGE')[0] ?? {}).locale;
-  return {
+  const settings: Settings = {
     journeys: of('JOURNEY').map((item) => v.parse(JourneyItem, item)),
     classes: of('CLASS').map((item) => v.parse(ClassItem, item)),
     groups: of('GROUP').map((item) => v.parse(Group, item)),
@@ -341,6 +344,69 @@ export async function readSettings(tenantId: number): Promise<Settings> {
     ...(locale ? { locale } : {}),
     ...(of('BRAND')[0] ? { brand: v.parse(BrandSettings, of('BRAND')[0]) } : {}),
   };
+  return { settings, version: versionOf(of(VERSION)[0]) };
+}
+
+export const readSettings = async (tenantId: number): Promise<Settings> => (await readVersionedSettings(tenantId)).settings;
+
+const VERSION = 'CONFIG_VERSION';
+const versionOf = (item: Item | undefined): number => v.parse(v.optional(v.number(), 0), item?.version);
+const versionKey = (tenantId: number) => ({ pk: keys.config(tenantId), sk: keys.configVersion });
+
+/** The configuration's version: one strongly consistent GetItem of a small item (1 read unit). 0 before any change. */
+export async function readConfigVersion(tenantId: number): Promise<number> {
+  const { client, tableName } = db();
+  const { Item } = await client.send(
+    new GetCommand({ TableName: tableName, Key: versionKey(tenantId), ConsistentRead: true, ProjectionExpression: 'version' }),
+  );
+  return versionOf(Item);
+}
+
+/**
+ * Raises the configuration's version by one and answers the new one; with `expected`, only if it is still that one
+ * (undefined otherwise: someone changed the configuration since).
+ */
+export async function raiseConfigVersion(tenantId: number, expected?: number): Promise<number | undefined> {
+  const { client, tableName } = db();
+  try {
+    const { Attributes } = await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: versionKey(tenantId),
+        UpdateExpression: 'SET #entity = :entity, version = if_not_exists(version, :zero) + :one',
+        ...(expected === undefined
+          ? {}
+          : { ConditionExpression: expected === 0 ? 'attribute_not_exists(version) OR version = :zero' : 'version = :expected' }),
+        ExpressionAttributeNames: { '#entity': TABLE.entityAttribute },
+        ExpressionAttributeValues: {
+          ':entity': VERSION,
+          ':zero': 0,
+          ':one': 1,
+          ...(expected === undefined || expected === 0 ? {} : { ':expected': expected }),
+        },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return versionOf(Attributes);
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Removes the journeys, classes and groups the tenant has that `settings` no longer lists. */
+export async function removeUnlisted(tenantId: number, settings: Pick<Settings, 'journeys' | 'classes' | 'groups'>): Promise<void> {
+  const { client, tableName } = db();
+  const kept = new Set([
+    ...settings.journeys.map((j) => keys.configItem('JOURNEY', j.id)),
+    ...settings.classes.map((c) => keys.configItem('CLASS', c.id)),
+    ...settings.groups.map((g) => keys.configItem('GROUP', g.id)),
+  ]);
+  const items = await queryAll(db(), { partition: keys.config(tenantId), consistent: true });
+  for (const item of items) {
+    if (!['JOURNEY', 'CLASS', 'GROUP'].includes(String(item[TABLE.entityAttribute])) || kept.has(String(item.sk))) continue;
+    await client.send(new DeleteCommand({ TableName: tableName, Key: { pk: item.pk, sk: item.sk } }));
+  }
 }
 
 export const tenantRepository: TenantRepository = {
@@ -362,4 +428,8 @@ export const tenantRepository: TenantRepository = {
   putDelivery,
   rotateSigning,
   readSettings,
+  readVersionedSettings,
+  readConfigVersion,
+  raiseConfigVersion,
+  removeUnlisted,
 };

@@ -2,7 +2,7 @@ import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWith
 import { logger } from '../logger.js';
 import type { AuthContext } from '../tenants/auth-context.js';
 import { API_KEY_HEADER } from '../headers.js';
-import { hashSecret, MAX_SECRET_LENGTH, type KeyScope } from '../tenants/credentials.js';
+import { hashSecret, MAX_SECRET_LENGTH, type KeyApi } from '../tenants/credentials.js';
 import { keyMemory } from '../tenants/key-memory.js';
 import { authorizeKey } from '../adapters/wiring/tenant-access.js';
 import { ENV, requireEnvs } from '../config.js';
@@ -14,7 +14,7 @@ requireEnvs(ENV.tableName);
  * A REQUEST authorizer with simple responses. It always allows, passing `authenticated: false` for a bad key, so
  * that the handler answers the same 401 problem body for every bad key (a deny would be API Gateway's bare 403).
  */
-export function authorizerHandler(scope: KeyScope) {
+export function authorizerHandler(scope: KeyApi) {
   const memory = keyMemory();
   return async (event: APIGatewayRequestAuthorizerEventV2): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthContext>> => {
     const presented = event.headers?.[API_KEY_HEADER];

@@ -9,7 +9,7 @@ import { isUnavailable } from '../adapters/unavailable.js';
 import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
 import { authorizeKey, resolveUser } from '../adapters/wiring/tenant-access.js';
-import { requireScope, type UserNeed } from '../tenants/access.js';
+import { requireAdminKey, requireScope, type UserNeed } from '../tenants/access.js';
 import type { UserRecord } from '../tenants/ports.js';
 import type { ResponseDoc } from './contract.js';
 import { API_HEADERS, problem, problemResponse, PROBLEMS, TransportError, type Problem, type TransportKind } from './problem.js';
@@ -35,6 +35,8 @@ export interface RouteSpec<B, P, Q> {
    * 4xx).
    */
   user?: UserNeed;
+  /** An admin route: only an API key with scope admin may call it; any other key is refused (403 by the contract). */
+  admin?: true;
   /** What the operation answers, by status (for the OpenAPI document). */
   responses?: Record<number, ResponseDoc>;
 }
@@ -58,6 +60,8 @@ export interface RequestInput<B, P, Q> {
   keyId: string | null;
   /** The request's `Accept` header, for the routes that answer more than JSON. */
   accept: string | undefined;
+  /** The request's headers, names in lower case (as API Gateway gives them). */
+  headers: Record<string, string | undefined>;
 }
 
 export interface Reply {
@@ -105,6 +109,7 @@ export function httpHandler<
         sent,
         keyId: keyIdOf(event),
         accept: event.headers?.accept,
+        headers: event.headers ?? {},
       };
     } catch (invalid) {
       // A valid request checks its token beside its read (one round trip); an invalid one checks it first.
@@ -149,6 +154,7 @@ export function httpHandler<
       before: async ({ event }) => {
         logger.appendKeys({ requestId: event.requestContext.requestId });
         if (!spec.anonymous) await authenticate(event);
+        if (spec.admin) requireAdminKey(scopeOf(event));
         try {
           checkBody(event, !!spec.body);
         } catch (refused) {
@@ -166,6 +172,11 @@ export function httpHandler<
     });
   return stack.handler(core);
 }
+
+const scopeOf = (event: HttpEvent): string => {
+  const context = parseAuthContext(event.requestContext.authorizer?.lambda);
+  return context.authenticated ? context.scope : '';
+};
 
 const keyIdOf = (event: HttpEvent): string | null => {
   const context = parseAuthContext(event.requestContext.authorizer?.lambda);

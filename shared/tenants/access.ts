@@ -2,7 +2,7 @@ import { ForbiddenError, UnauthenticatedError } from '../errors.js';
 import { USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
 import type { AuthContext } from './auth-context.js';
 import type { UserScope } from './config-schema.js';
-import { hashSecret, MAX_SECRET_LENGTH, type KeyScope } from './credentials.js';
+import { ACCEPTED_SCOPES, hashSecret, MAX_SECRET_LENGTH, type KeyApi } from './credentials.js';
 import type { TenantAccessRepository, UserRecord } from './ports.js';
 
 /**
@@ -12,12 +12,13 @@ import type { TenantAccessRepository, UserRecord } from './ports.js';
 export function tenantAccess(tenants: TenantAccessRepository) {
   /**
    * What the authorizer decides for a presented key. A missing, malformed, unknown, revoked or wrong-scope key is
-   * `authenticated: false`; the handler answers it with one 401 body whatever the reason.
+   * `authenticated: false`; the handler answers it with one 401 body whatever the reason. `api` is the API asked:
+   * the public one takes public and admin keys (ACCEPTED_SCOPES).
    */
-  async function authorizeKey(presented: string | undefined, scope: KeyScope): Promise<AuthContext> {
+  async function authorizeKey(presented: string | undefined, api: KeyApi): Promise<AuthContext> {
     if (!presented || presented.length > MAX_SECRET_LENGTH) return { authenticated: false };
     const record = await tenants.findApiKey(hashSecret(presented));
-    if (!record || record.revoked_at || record.scope !== scope) return { authenticated: false };
+    if (!record || record.revoked_at || !ACCEPTED_SCOPES[api].some((scope) => scope === record.scope)) return { authenticated: false };
     return { authenticated: true, tenantId: record.tenantId, scope: record.scope, keyId: record.keyId };
   }
 
@@ -53,6 +54,11 @@ export type UserNeed = 'any' | { everyStore: string };
 /** Refuses a user whose scope is not every store, when the route needs one. */
 export function requireScope(need: UserNeed, user: UserRecord): void {
   if (need !== 'any' && user.scope !== 'all') throw new ForbiddenError(need.everyStore);
+}
+
+/** Refuses a key that is not an admin key, on a route that declares `admin` in its contract. */
+export function requireAdminKey(scope: string): void {
+  if (scope !== 'admin') throw new ForbiddenError('This route needs an API key with scope admin.');
 }
 
 /** Whether a user's scope covers a store: every store, or one it lists. */

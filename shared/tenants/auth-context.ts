@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { UnauthenticatedError } from '../errors.js';
-import { KEY_SCOPES } from './credentials.js';
+import type { KeyApi } from './credentials.js';
 
 /**
  * What the authorizer hands to every handler. Unknown and revoked keys are let through as `authenticated: false`
@@ -28,7 +28,7 @@ export const AuthContext = v.union([
   v.object({ authenticated: yes, tenantId, scope: v.string(), keyId: v.optional(v.string()) }),
   // The key could not be checked (the table was unreachable): the handler checks it again itself, because API
   // Gateway caches this answer for the key and the table may be back by the next request.
-  v.object({ authenticated: no, recheck: v.optional(v.picklist(KEY_SCOPES)) }),
+  v.object({ authenticated: no, recheck: v.optional(v.picklist(['public', 'chatbot'] satisfies KeyApi[])) }),
 ]);
 export type AuthContext = v.InferOutput<typeof AuthContext>;
 

@@ -313,7 +313,7 @@ export const FirstStoreConfig = v.strictObject({ store: name(200), employee: v.o
 
 export const UserConfig = v.strictObject({ name: name(200), token: v.optional(secret), scope: UserScope });
 
-export const KeyConfig = v.strictObject({ scope: v.picklist(KEY_SCOPES, 'must be public or chatbot'), value: secret });
+export const KeyConfig = v.strictObject({ scope: v.picklist(KEY_SCOPES, `must be one of ${KEY_SCOPES.join(', ')}`), value: secret });
 
 const uniqueBy = <T>(field: keyof T & string, label: string) =>
   v.rawCheck<T[]>(({ dataset, addIssue }) => {
@@ -330,26 +330,9 @@ const uniqueBy = <T>(field: keyof T & string, label: string) =>
     });
   });
 
-export const TenantConfig = v.pipe(
-  v.strictObject({
-    id,
-    name: name(200),
-    /** The language of its surveys when neither the customer nor the journey has one; pt-BR when absent. */
-    locale: v.optional(locale),
-    classes: v.optional(v.pipe(v.array(ClassConfig), uniqueBy<ClassConfig>('id', 'class')), []),
-    journeys: v.optional(
-      v.pipe(v.array(JourneyConfig), uniqueBy<JourneyConfig>('id', 'journey'), uniqueBy<JourneyConfig>('slug', 'slug')),
-      [],
-    ),
-    groups: v.optional(v.pipe(v.array(GroupConfig), uniqueBy<GroupConfig>('id', 'group')), []),
-    users: v.optional(v.array(UserConfig), []),
-    keys: v.optional(v.array(KeyConfig), []),
-    delivery: v.optional(DeliveryConfig, {}),
-    privacy: v.optional(PrivacyConfig, {}),
-    brand: v.optional(BrandConfig, {}),
-    firstStore: v.optional(FirstStoreConfig),
-  }),
-  v.rawCheck(({ dataset, addIssue }) => {
+/** Each class a journey lists is defined in the same configuration. */
+const journeyClassesDefined = <T extends { classes: ClassConfig[]; journeys: JourneyConfig[] }>() =>
+  v.rawCheck<T>(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
     const classIds = new Set(dataset.value.classes.map((c) => c.id));
     dataset.value.journeys.forEach((journey, j) =>
@@ -367,9 +350,42 @@ export const TenantConfig = v.pipe(
         }
       }),
     );
+  });
+
+/**
+ * What a tenant configures about itself, field by field: its entry in the tenant file holds these beside its id,
+ * users and keys, and `PUT /public/admin/config` takes exactly these. One set of rules for both.
+ */
+const configEntries = {
+  name: name(200),
+  classes: v.optional(v.pipe(v.array(ClassConfig), uniqueBy<ClassConfig>('id', 'class')), []),
+  journeys: v.optional(
+    v.pipe(v.array(JourneyConfig), uniqueBy<JourneyConfig>('id', 'journey'), uniqueBy<JourneyConfig>('slug', 'slug')),
+    [],
+  ),
+  groups: v.optional(v.pipe(v.array(GroupConfig), uniqueBy<GroupConfig>('id', 'group')), []),
+  delivery: v.optional(DeliveryConfig, {}),
+  privacy: v.optional(PrivacyConfig, {}),
+};
+
+export const TenantConfig = v.pipe(
+  v.strictObject({
+    id,
+    ...configEntries,
+    /** The language of its surveys when neither the customer nor the journey has one; pt-BR when absent. */
+    locale: v.optional(locale),
+    users: v.optional(v.array(UserConfig), []),
+    keys: v.optional(v.array(KeyConfig), []),
+    brand: v.optional(BrandConfig, {}),
+    firstStore: v.optional(FirstStoreConfig),
   }),
+  journeyClassesDefined(),
 );
 export type TenantConfig = v.InferOutput<typeof TenantConfig>;
+
+/** A tenant's configuration as the admin API reads and replaces it: the tenant file's rules, no id, users or keys. */
+export const ConfigDocument = v.pipe(v.strictObject(configEntries), journeyClassesDefined());
+export type ConfigDocument = v.InferOutput<typeof ConfigDocument>;
 
 export const TenantFile = v.strictObject({ tenants: v.pipe(v.array(TenantConfig), v.minLength(1, 'must list at least one tenant')) });
 export type TenantFile = v.InferOutput<typeof TenantFile>;

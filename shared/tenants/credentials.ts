@@ -1,7 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-export const KEY_SCOPES = ['public', 'chatbot'] as const;
+export const KEY_SCOPES = ['public', 'chatbot', 'admin'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/** The APIs a key is checked for, each by its own authorizer. */
+export type KeyApi = 'public' | 'chatbot';
+
+/**
+ * The key scopes each API accepts: an admin key also calls the public API (what a public key may do, and the admin
+ * routes, which refuse every other key).
+ */
+export const ACCEPTED_SCOPES: Record<KeyApi, readonly KeyScope[]> = { public: ['public', 'admin'], chatbot: ['chatbot'] };
+
+/** The readable prefix of a new key of each scope. */
+export const KEY_PREFIXES: Record<KeyScope, string> = { public: 'ssk', chatbot: 'sck', admin: 'sak' };
 
 /** Longer than any key or token we issue; anything longer is rejected without a lookup. */
 export const MAX_SECRET_LENGTH = 256;

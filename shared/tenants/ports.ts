@@ -59,6 +59,17 @@ export interface TenantRepository extends TenantAccessRepository {
   putSettings(tenantId: number, settings: Omit<Settings, 'delivery' | 'brand'>): Promise<void>;
   putBrand(tenantId: number, brand: BrandSettings): Promise<void>;
   readSettings(tenantId: number): Promise<Settings>;
+  /** The settings and the configuration version they were read at, read strongly. */
+  readVersionedSettings(tenantId: number): Promise<{ settings: Settings; version: number }>;
+  /** The configuration's version, read strongly: 0 before any change. */
+  readConfigVersion(tenantId: number): Promise<number>;
+  /**
+   * Raises the configuration's version by one and answers the new one; with `expected`, only if it is still that
+   * one (undefined otherwise). Every change of the configuration raises it, so that functions read it again.
+   */
+  raiseConfigVersion(tenantId: number, expected?: number): Promise<number | undefined>;
+  /** Deletes the journeys, classes and groups stored for the tenant that `settings` does not list. */
+  removeUnlisted(tenantId: number, settings: Pick<Settings, 'journeys' | 'classes' | 'groups'>): Promise<void>;
   /**
    * Writes the delivery settings. Each webhook endpoint they list (`CHATBOT_ENDPOINT`, `eventEndpoint(url)`) that has
    * no signing generation yet gets generation 1: answered in `newEndpoints`, so that its secret is shown once.

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { tenantAccess } from './access.js';
 import type { FirstStore, Tenant, TenantRepository, UserRecord } from './ports.js';
-import type { BrandSettings, DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
+import type { BrandSettings, ConfigDocument, DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
+import { configChanges, configDocument, type ConfigChange } from './configuration.js';
+import { NotFoundError, PreconditionFailedError } from '../errors.js';
+import type { AuditActor, AuditEntry, AuditLog } from './audit.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS } from '../events/signature.js';
-import { hashSecret, newSecret, type KeyScope } from './credentials.js';
+import { hashSecret, KEY_PREFIXES, newSecret, type KeyScope } from './credentials.js';
 
 export type { Tenant, UserRecord };
 
@@ -30,8 +33,20 @@ export function tenantService(
   {
     webhookSecret,
     surveySecretName,
-  }: { webhookSecret?: ((tenantId: number, endpoint: string, generation: number) => string) | undefined; surveySecretName: string },
+    audit,
+  }: {
+    webhookSecret?: ((tenantId: number, endpoint: string, generation: number) => string) | undefined;
+    surveySecretName: string;
+    /** Where admin changes are recorded (who, when, what changed). */
+    audit: AuditLog;
+  },
 ) {
+  /** Records an admin change, unless it changed nothing. */
+  async function recordChange(tenantId: number, actor: AuditActor, action: AuditEntry['action'], changes: ConfigChange[]): Promise<void> {
+    if (!changes.length) return;
+    await audit.record(tenantId, { id: randomBytes(6).toString('hex'), at: new Date().toISOString(), actor, action, changes });
+  }
+
   const { authorizeKey, resolveUser } = tenantAccess(tenants);
   /** A new tenant, its first store named `store` and its first employee `employee` (the store's name when absent). */
   const createTenant = (
@@ -41,7 +56,7 @@ export function tenantService(
   ): Promise<Tenant> => tenants.insertTenant(name, { store, employee: employee ?? store } satisfies FirstStore, id);
 
   /** Issues an API key. The clear value is returned once and never stored; `value` is for fixed local demo keys. */
-  async function issueApiKey(tenantId: number, scope: KeyScope, value = newSecret(scope === 'public' ? 'ssk' : 'sck')): Promise<IssuedKey> {
+  async function issueApiKey(tenantId: number, scope: KeyScope, value = newSecret(KEY_PREFIXES[scope])): Promise<IssuedKey> {
     if (!(await tenants.getTenant(tenantId))) throw new Error(`Tenant ${tenantId} does not exist.`);
     const { keyId, created } = await storeKey(tenantId, scope, value);
     if (!created) throw new Error('That key value is already in use.');
@@ -114,6 +129,7 @@ export function tenantService(
       throw new Error(`Tenant ${tenantId} has no webhook endpoint ${target === CHATBOT_ENDPOINT ? 'for the chatbot' : 'at that URL'}.`);
     const until = new Date(now.getTime() + overlapHours * 3_600_000).toISOString();
     const { current } = await tenants.rotateSigning(tenantId, found[0], until);
+    await tenants.raiseConfigVersion(tenantId);
     return { label: found[1], secret: webhookSecret(tenantId, found[0], current), generation: current, oldSignsUntil: until };
   }
 
@@ -126,6 +142,7 @@ export function tenantService(
   async function applyTenantConfig(config: TenantConfig, { logo }: { logo?: BrandSettings['logo'] } = {}): Promise<string[]> {
     const report: string[] = [];
     const existing = await tenants.getTenant(config.id);
+    const before = existing ? (await readConfig(config.id)).config : undefined;
     if (existing) {
       if (existing.name !== config.name) await tenants.renameTenant(config.id, config.name);
       report.push(`tenant ${config.id} "${config.name}": updated`);
@@ -162,7 +179,43 @@ export function tenantService(
       }
       report.push(`  ${key.scope} key: ${created ? 'stored' : 'already present'}`);
     }
+    await tenants.raiseConfigVersion(config.id);
+    const after = (await readConfig(config.id)).config;
+    await recordChange(config.id, { operator: true }, 'config.apply', configChanges(before ?? {}, after));
     return report;
+  }
+
+  /** The tenant's configuration as the admin API answers it, and its version (the ETag). */
+  async function readConfig(tenantId: number): Promise<{ config: ConfigDocument; version: number }> {
+    const [tenant, { settings, version }] = await Promise.all([tenants.getTenant(tenantId), tenants.readVersionedSettings(tenantId)]);
+    if (!tenant) throw new NotFoundError('No such tenant.');
+    return { config: configDocument(tenant.name, settings), version };
+  }
+
+  /**
+   * Replaces the tenant's configuration if it is still at version `expected` (the caller's If-Match), and answers the
+   * new version and what changed. The version is claimed first (one conditional update), so of two replacements made
+   * from the same read exactly one is written; it is raised again once everything is written, so that a function
+   * that read the configuration midway reads it again.
+   */
+  async function replaceConfig(
+    tenantId: number,
+    expected: number | 'current',
+    config: ConfigDocument,
+    actor: AuditActor,
+  ): Promise<{ version: number; changes: ConfigChange[] }> {
+    const before = await readConfig(tenantId);
+    const version = expected === 'current' ? before.version : expected;
+    if (before.version !== version || (await tenants.raiseConfigVersion(tenantId, version)) === undefined)
+      throw new PreconditionFailedError('The configuration changed since it was read: read it again (GET) and apply your change to it.');
+    if (before.config.name !== config.name) await tenants.renameTenant(tenantId, config.name);
+    await tenants.putSettings(tenantId, config);
+    await tenants.removeUnlisted(tenantId, config);
+    await tenants.putDelivery(tenantId, config.delivery);
+    const written = (await tenants.raiseConfigVersion(tenantId))!;
+    const changes = configChanges(before.config, configDocument(config.name, config));
+    await recordChange(tenantId, actor, 'config.replace', changes);
+    return { version: written, changes };
   }
 
   return {
@@ -175,6 +228,9 @@ export function tenantService(
     resolveUser,
     applyTenantConfig,
     rotateWebhookSecret,
+    readConfig,
+    replaceConfig,
+    auditEntries: audit.list,
     getTenant: tenants.getTenant,
     listTenants: tenants.listTenants,
   };

@@ -1,3 +1,4 @@
+import type { Settings } from '../tenants/config-schema.js';
 import { tenantEvent } from '../events/events.js';
 import type { EventPublisher } from '../events/ports.js';
 import * as v from 'valibot';
@@ -19,6 +20,8 @@ interface Parsed {
   problems?: FieldProblem[];
   /** What the command names, read with the rest of its batch. */
   read?: Referenced;
+  /** Its tenant's configuration, checked beside the batch's read. */
+  settings?: Promise<Settings>;
 }
 
 function parse(record: QueueRecord): Parsed {
@@ -34,13 +37,15 @@ export type RecordOutcome = 'created' | 'duplicate' | 'rejected';
 export interface ConsumerPorts {
   service: TransactionService;
   readReferences: ReferenceReader;
+  /** The tenant's configuration, checked for each batch beside the batch's read (one round trip, not two). */
+  settings: (tenantId: number) => Promise<Settings>;
   dispatcher: Dispatcher;
   /** Where `transaction.rejected` goes, with the request id the tenant was given for the request. */
   events?: { publisher: EventPublisher; requestIdOf: (tenantId: number, requestKey: string) => string };
 }
 
 /** The TransactionQueue's records: read a batch at once, register each, send the batch's survey messages together. */
-export function transactionConsumer({ service, readReferences, dispatcher, events }: ConsumerPorts) {
+export function transactionConsumer({ service, readReferences, settings, dispatcher, events }: ConsumerPorts) {
   /** Records a rejection, then tells the tenant's webhooks (the same event however often the message comes). */
   async function reject(tenantId: number, requestKey: string, errors: FieldProblem[], receivedAt: string): Promise<void> {
     await service.recordRejection(tenantId, requestKey, errors, receivedAt);
@@ -67,6 +72,14 @@ export function transactionConsumer({ service, readReferences, dispatcher, event
       }
     }
     const readers = [...prepared.values()].filter((p) => p.command);
+    const checks = new Map<number, Promise<Settings>>();
+    for (const p of readers) {
+      const { tenantId } = p.message;
+      if (!checks.has(tenantId)) checks.set(tenantId, settings(tenantId));
+      // Awaited by the record, whose own processing reports a failure.
+      p.settings = checks.get(tenantId)!;
+      p.settings.catch(() => undefined);
+    }
     try {
       const reads = await readReferences(readers.map((p) => referencesOf(p.message.tenantId, p.command!, p.message.requestId)));
       readers.forEach((p, i) => (p.read = reads[i]));
@@ -116,7 +129,7 @@ export function transactionConsumer({ service, readReferences, dispatcher, event
   }
 
   async function registerRecord(
-    { message, command, problems, read }: Parsed,
+    { message, command, problems, read, settings: checked }: Parsed,
     dispatch?: (message: DispatchMessage) => Promise<void>,
   ): Promise<RecordOutcome> {
     const { tenantId, requestId, receivedAt } = message;
@@ -131,6 +144,7 @@ export function transactionConsumer({ service, readReferences, dispatcher, event
     try {
       const { transaction, duplicate } = await service.registerTransaction(tenantId, command, requestId, {
         read,
+        ...(checked ? { settings: await checked } : {}),
         ...(dispatch ? { dispatch } : {}),
       });
       logger.debug(duplicate ? 'Transaction already registered' : 'Transaction created', {

@@ -50,6 +50,8 @@ export interface RegisterOptions {
   now?: Date;
   /** What referencesOf names, when the caller has read it already (the consumer reads a whole batch at once). */
   read?: Referenced;
+  /** The tenant's configuration, when the caller has checked it already (the consumer does, beside its batch read). */
+  settings?: Settings;
   /** Sends a survey's dispatch message; by default at once (the consumer sends a batch's messages together). */
   dispatch?: (message: DispatchMessage) => Promise<void>;
 }
@@ -70,10 +72,10 @@ export function transactionService({ transactions, readReferences, settings: ten
     tenantId: number,
     command: TransactionCommand,
     requestKey: string,
-    { now = new Date(), read, dispatch = sendNow }: RegisterOptions = {},
+    { now = new Date(), read, settings: checked, dispatch = sendNow }: RegisterOptions = {},
   ): Promise<Registered> {
     const [settings, references] = await Promise.all([
-      tenantSettings(tenantId),
+      checked ?? tenantSettings(tenantId),
       read ?? readReferences([referencesOf(tenantId, command, requestKey)]).then((all) => all[0]!),
     ]);
     const existing = references.existing;

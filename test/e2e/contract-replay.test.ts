@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { routes, succeeded, type ApiName } from '../../infra/routes.js';
 import type { ResponseDoc } from '../../shared/http/contract.js';
 import { overHttp } from '../support/api.js';
-import { fixture, validRequests, type Fixture } from '../reliability/fixtures.js';
+import { fixture, keyFor, validRequests, type Fixture } from '../reliability/fixtures.js';
 
 /**
  * Replays a valid request for every operation against the local stack over HTTP and checks the answer against the
@@ -28,13 +28,15 @@ describe('every operation answers what its contract documents', () => {
   it.each(ordered.map((r) => r.operationId))('%s', async (operationId) => {
     const route = routes.find((r) => r.operationId === operationId)!;
     const { contract } = (await import(pathToFileURL(new URL(`../../functions/${route.handler}`, import.meta.url).pathname).href)) as {
-      contract: { responses: Record<number, ResponseDoc> };
+      contract: { responses: Record<number, ResponseDoc>; admin?: true };
     };
+    // The route table's admin flag (which key the tests use, the OpenAPI text) and the contract's (what the wrapper enforces) agree.
+    expect(contract.admin ?? false, `${operationId}: the route table and the contract disagree on admin`).toBe(route.admin ?? false);
     const request = validRequests[operationId]!(f);
     const res = await clients[route.api]({
       ...request,
       method: route.method,
-      ...(route.anonymous ? {} : { key: route.api === 'chatbot' ? f.chatbotKey : f.key }),
+      ...(route.anonymous ? {} : { key: keyFor(route, f) }),
     });
 
     const documented = contract.responses[res.status];
@@ -89,13 +91,14 @@ describe('a malformed path parameter is answered as the served document says (Pr
   /** A request sent through Prism: the answer's status, and what Prism finds wrong with the answer. */
   async function throughPrism(operationId: string, path: string, query: Record<string, unknown>) {
     const route = routes.find((r) => r.operationId === operationId)!;
-    const { body } = validRequests[operationId]!(f);
+    const { body, headers } = validRequests[operationId]!(f);
     const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
     const res = await fetch(`${prisms[route.api]!.url}${path}${search ? `?${search}` : ''}`, {
       method: route.method,
       redirect: 'manual',
       headers: {
-        ...(route.anonymous ? {} : { 'x-service-api-key': route.api === 'chatbot' ? f.chatbotKey : f.key }),
+        ...(route.anonymous ? {} : { 'x-service-api-key': keyFor(route, f) }),
+        ...headers,
         ...(body === undefined ? {} : { 'content-type': route.page ? 'application/x-www-form-urlencoded' : 'application/json' }),
       },
       ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),

@@ -79,13 +79,14 @@ describe('the CDK stacks', () => {
       'Test-Data': 8,
       Test: 4,
       'Test/Messaging': 30,
-      'Test/PublicApi': 31,
+      'Test/PublicApi': 32,
       'Test/PublicApi/WorkspaceRoutes': 56,
       'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
       'Test/PublicApi/InsightsRoutes': 37,
       'Test/PublicApi/PrivacyRoutes': 28,
+      'Test/PublicApi/AdminRoutes': 21,
       'Test/ChatbotApi': 20,
       'Test/ChatbotApi/SurveyRoutes': 21,
       'Test/Workers': 64,
@@ -206,6 +207,7 @@ describe('the CDK stacks', () => {
       'listEmployees',
       'listEvaluations',
       'listAnswers',
+      'listAdminAudit',
     ]);
   });
 
@@ -320,6 +322,7 @@ describe('the CDK stacks', () => {
       'AWS::SNS::Topic': ['AlarmsTopic3A2DFEBA', 'SurveyEmailEventsE9225EE0'],
       'AWS::SES::ConfigurationSet': ['SurveyEmails'],
       'AWS::CloudFormation::Stack': [
+        'AdminRoutesNestedStackAdminRoutesNestedStackResource438972D3',
         'ChatbotApiNestedStackChatbotApiNestedStackResource1F4AD138',
         'DirectoryRoutesNestedStackDirectoryRoutesNestedStackResource23930F77',
         'InsightsRoutesNestedStackInsightsRoutesNestedStackResource1F25A33E',
@@ -377,7 +380,8 @@ describe('the CDK stacks', () => {
         .sort();
     // Pinned: a change here is a change of what a role may do, to be read in review.
     expect(withAction('dynamodb:DeleteItem')).toEqual(
-      ['privacyRequests', 'putEmployeeStores', 'updateCustomer', 'updateEmployee', 'updateStore'].sort(),
+      // putAdminConfig deletes the journeys, classes and groups a replaced configuration no longer lists.
+      ['privacyRequests', 'putAdminConfig', 'putEmployeeStores', 'updateCustomer', 'updateEmployee', 'updateStore'].sort(),
     );
     expect(withAction('dynamodb:BatchWriteItem')).toEqual(
       ['attemptScheduler', 'getCustomer', 'getPrivacyExport', 'listAnswers', 'listCustomers'].sort(),

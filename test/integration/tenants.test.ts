@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import {
+  auditEntries,
   createTenant,
   createUser,
   issueApiKey,
@@ -140,6 +141,13 @@ describe('tenants', () => {
     expect(second).toContain('  public key: already present');
     expect((await getTenant(id))?.name).toBe('renamed');
     expect((await resolveUser(id, `ops-token-${id}-000000`)).scope).toEqual({ stores: [1], groups: [] });
+    // The operator's command writes the audit log too: the rename, newest first, after the creation.
+    const audit = await auditEntries(id, { limit: 10 });
+    expect(audit.data.map((entry) => [entry.actor, entry.action])).toEqual([
+      [{ operator: true }, 'config.apply'],
+      [{ operator: true }, 'config.apply'],
+    ]);
+    expect(audit.data[0]!.changes).toEqual([{ path: 'name', old: 'filed', new: 'renamed' }]);
   });
 
   it('decide what to write about a user from consistent reads, never from an index that may lag behind a write', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes, succeeded, type Route } from '../../infra/routes.js';
 import { consume, usePrivateQueue } from '../support/queues.js';
 import { inProcess, type ApiRequest, type ApiResponse } from '../support/api.js';
-import { CASES_PER_ROUTE, fixture, snapshot, validRequests, type Fixture } from './fixtures.js';
+import { CASES_PER_ROUTE, fixture, keyFor, snapshot, validRequests, type Fixture } from './fixtures.js';
 
 /**
  * Malformed and hostile requests for every route, generated with fast-check: wrong types, missing and extra
@@ -187,7 +187,7 @@ describe('bad input on every route', () => {
   it.each(covered.map((r) => r.operationId))('%s: never a 5xx, and what it refuses changes nothing', async (operationId) => {
     const route = routes.find((r) => r.operationId === operationId)!;
     const client = clients[route.api];
-    const key = route.api === 'chatbot' ? f.chatbotKey : f.key;
+    const key = keyFor(route, f);
     const valid = { ...validRequests[operationId]!(f), key };
     const before = await snapshot(f.tenantId);
     let wrote = false;
@@ -209,7 +209,7 @@ describe('bad input on every route', () => {
     const res = await clients[route.api]({
       ...valid,
       method: route.method,
-      key: route.api === 'chatbot' ? f.chatbotKey : f.key,
+      key: keyFor(route, f),
       body: JSON.stringify({ padding: 'x'.repeat(1024 * 1024) }),
     });
     expect(res.status).toBe(413);

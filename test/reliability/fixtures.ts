@@ -8,13 +8,13 @@ import { signSurveyLink } from '../../shared/surveys/link.js';
 import { requestKeyFor } from '../../shared/transactions/request-key.js';
 import { requestIdFor } from '../support/transactions.js';
 import { inProcess } from '../support/api.js';
-import { validRequests, type Fixture } from '../../infra/examples.js';
+import { keyFor, validRequests, type Fixture } from '../../infra/examples.js';
 import { newTenant } from '../support/tenant.js';
 import { readFileSync } from 'node:fs';
 import { storeLogo } from '../../shared/tenants/logo.js';
 import { logoStore } from '../../shared/adapters/logo-store.js';
 
-export { validRequests, type Fixture };
+export { keyFor, validRequests, type Fixture };
 
 /** How many cases each property-based check generates: small in `npm test`, full with RELIABILITY_FULL=1. */
 export const FULL = process.env.RELIABILITY_FULL === '1';
@@ -73,9 +73,11 @@ export async function fixture(): Promise<Fixture> {
   await privacy.process(tenant.tenantId, exportRequest.body.id as string);
   // A logo stored as the admin command stores a tenant file's.
   const logo = await storeLogo(readFileSync(new URL('../../infra/local/demo-logo.png', import.meta.url)), logoStore);
+  const config = await publicApi({ path: '/public/admin/config', key: tenant.adminKey });
   return {
     ...tenant,
     logoFile: logo.file,
+    configEtag: config.headers.etag!,
     marker,
     privacyRequestId: exportRequest.body.id as string,
     storeId: store.body.id,

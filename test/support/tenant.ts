@@ -12,6 +12,8 @@ export interface TestTenant {
   tenantId: number;
   key: string;
   chatbotKey: string;
+  /** An API key with scope admin. */
+  adminKey: string;
   /** A user token with access to every store and group. */
   userToken: string;
   /** A user token limited to store 1 and group 1. */
@@ -24,11 +26,19 @@ export interface TestTenant {
  */
 export async function newTenant(name = `test-${randomUUID().slice(0, 8)}`): Promise<TestTenant> {
   const { id: tenantId } = await createTenant(name, DEMO_SETTINGS.firstStore!);
-  const [publicKey, chatbotKey, full, limited] = await Promise.all([
+  const [publicKey, chatbotKey, adminKey, full, limited] = await Promise.all([
     putSettings(tenantId, DEMO_SETTINGS).then(() => issueApiKey(tenantId, 'public')),
     issueApiKey(tenantId, 'chatbot'),
+    issueApiKey(tenantId, 'admin'),
     createUser(tenantId, 'full', 'all'),
     createUser(tenantId, 'limited', { stores: [1], groups: [1] }),
   ]);
-  return { tenantId, key: publicKey.key, chatbotKey: chatbotKey.key, userToken: full.token, limitedToken: limited.token };
+  return {
+    tenantId,
+    key: publicKey.key,
+    chatbotKey: chatbotKey.key,
+    adminKey: adminKey.key,
+    userToken: full.token,
+    limitedToken: limited.token,
+  };
 }

@@ -23,6 +23,7 @@ describe('tenant files', () => {
     expect(tenants[0]!.keys).toEqual([
       { scope: 'public', value: 'local-dev-api-key' },
       { scope: 'chatbot', value: 'local-dev-chatbot-key' },
+      { scope: 'admin', value: 'local-dev-admin-key' },
     ]);
     expect(tenants[0]!.journeys.map((j) => [j.id, j.slug, j.indicator, j.classes, j.resurveyWindowDays, j.handOff])).toEqual([
       [1, 'loja', 'nps', [1, 2], null, []],

@@ -1,13 +1,14 @@
-import { readSettings, tenantRepository } from '../tenant-repository.js';
+import { readConfigVersion, readVersionedSettings, tenantRepository } from '../tenant-repository.js';
 import { ENV } from '../../config.js';
+import { auditLog } from '../audit-log.js';
 import { tenantService } from '../../tenants/service.js';
-import { cachedSettings } from '../../tenants/settings.js';
+import { versionedSettings } from '../../tenants/settings.js';
 import { webhookSecret } from '../../events/signature.js';
 
 const surveySecret = process.env[ENV.surveySecret];
 
-/** A tenant's journeys, classes, groups and delivery settings, cached per process. */
-export const tenantSettings = cachedSettings(readSettings);
+/** A tenant's journeys, classes, groups and delivery settings, kept per process while their version holds. */
+export const tenantSettings = versionedSettings({ version: readConfigVersion, read: readVersionedSettings });
 
 export const {
   createTenant,
@@ -19,9 +20,13 @@ export const {
   resolveUser,
   applyTenantConfig,
   rotateWebhookSecret,
+  readConfig,
+  replaceConfig,
+  auditEntries,
   getTenant,
   listTenants,
 } = tenantService(tenantRepository, {
   webhookSecret: surveySecret ? (tenantId, endpoint, generation) => webhookSecret(surveySecret, tenantId, endpoint, generation) : undefined,
   surveySecretName: ENV.surveySecret,
+  audit: auditLog,
 });

@@ -53,6 +53,7 @@ const requestIdSecret = () => requireEnv(ENV.requestIdSecret);
 export const { consumeBatch } = transactionConsumer({
   service,
   readReferences: readTransactionReferences,
+  settings: tenantSettings,
   dispatcher,
   events: { publisher: events, requestIdOf: (tenantId, requestKey) => publicRequestId(tenantId, requestKey, requestIdSecret()) },
 });

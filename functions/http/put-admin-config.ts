@@ -1,0 +1,34 @@
+import * as v from 'valibot';
+import { answer, problem } from '../../shared/http/contract.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { etagOf, expectedVersion } from '../../shared/http/admin.js';
+import { ConfigDocument } from '../../shared/tenants/config-schema.js';
+import { replaceConfig } from '../../shared/adapters/wiring/tenant-admin.js';
+
+const Changed = v.object({
+  etag: v.string(),
+  changes: v.array(v.object({ path: v.string(), old: v.unknown(), new: v.unknown() })),
+});
+
+/**
+ * Replaces the tenant's configuration, validated by the tenant file's schema, if it is still the one the caller read
+ * (If-Match: its ETag); answers the new ETag and each changed value. Every function uses it from its next request.
+ */
+export const contract = {
+  admin: true as const,
+  body: ConfigDocument,
+  statuses: { forbidden: 403 },
+  responses: {
+    200: answer('Replaced: the new ETag (also in the ETag header) and what changed, path by path', Changed),
+    400: problem('Invalid configuration (errors names each wrong field)'),
+    403: problem('Not an admin key'),
+    412: problem('The configuration changed since that ETag was read'),
+    428: problem('No If-Match header'),
+  },
+};
+
+export const handler = httpHandler(contract, async ({ tenantId, body, headers, keyId }) => {
+  // keyId is absent only from contexts cached before it was added; such a change is recorded as made by an unknown key.
+  const { version, changes } = await replaceConfig(tenantId, expectedVersion(headers['if-match']), body, { keyId: keyId ?? 'unknown' });
+  return { status: 200, body: { etag: etagOf(version), changes }, headers: { etag: etagOf(version) } };
+});

@@ -1,0 +1,26 @@
+import type { ConfigChange } from './configuration.js';
+
+/** How long an admin change stays in the tenant's audit log. */
+export const AUDIT_KEPT_DAYS = 400;
+
+/** Who made an admin change: one of the tenant's API keys (by id, never its value), or the operator's command. */
+export type AuditActor = { keyId: string } | { operator: true };
+
+/** One admin change: when, who, and each changed value (the configuration holds no secrets, so none is shown). */
+export interface AuditEntry {
+  id: string;
+  at: string;
+  actor: AuditActor;
+  action: 'config.replace' | 'config.apply';
+  changes: ConfigChange[];
+}
+
+/** Where the audit log is kept: `shared/adapters/audit-log.ts` implements it. */
+export interface AuditLog {
+  record(tenantId: number, entry: AuditEntry): Promise<void>;
+  /** Newest first, between `from` and `to` (ISO-8601 in UTC, both included; unbounded when absent); `cursor` continues a page. */
+  list(
+    tenantId: number,
+    query: { from?: string | undefined; to?: string | undefined; limit: number; cursor?: string | undefined },
+  ): Promise<{ data: AuditEntry[]; next_cursor: string | null }>;
+}

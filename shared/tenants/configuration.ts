@@ -1,0 +1,57 @@
+import type { ConfigDocument, Settings } from './config-schema.js';
+
+/**
+ * A tenant's configuration as the admin API answers it: what the tenant file holds of it, without the signing
+ * generations of its webhook endpoints (the secrets themselves are never stored).
+ */
+export function configDocument(name: string, settings: Settings): ConfigDocument {
+  const { signing: _signing, ...delivery } = settings.delivery;
+  return {
+    name,
+    classes: settings.classes,
+    journeys: [...settings.journeys].sort((a, b) => a.id - b.id),
+    groups: settings.groups,
+    delivery,
+    privacy: settings.privacy ?? { retentionDays: null },
+  };
+}
+
+/** One changed value of a configuration: its path (`journeys[id=3].channels`), the value before and after. */
+export interface ConfigChange {
+  path: string;
+  old: unknown;
+  new: unknown;
+}
+
+/**
+ * What changed between two configurations, leaf by leaf. Lists of things with an id (journeys, classes, groups) are
+ * compared by id and webhooks by URL, so that adding a journey is one change, not a shift of every later one.
+ */
+export function configChanges(before: unknown, after: unknown, path = ''): ConfigChange[] {
+  if (Array.isArray(before) && Array.isArray(after)) {
+    const identity = identityOf(before, after);
+    if (identity) {
+      const keyOf = (item: unknown) => String((item as Record<string, unknown>)[identity]);
+      const was = new Map(before.map((item) => [keyOf(item), item]));
+      const is = new Map(after.map((item) => [keyOf(item), item]));
+      const ids = [...new Set([...was.keys(), ...is.keys()])];
+      return ids.flatMap((id) => configChanges(was.get(id), is.get(id), `${path}[${identity}=${id}]`));
+    }
+    return JSON.stringify(before) === JSON.stringify(after) ? [] : [{ path, old: before, new: after }];
+  }
+  if (isRecord(before) && isRecord(after)) {
+    const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+    return fields.flatMap((field) => configChanges(before[field], after[field], path ? `${path}.${field}` : field));
+  }
+  if (JSON.stringify(before) === JSON.stringify(after)) return [];
+  return [{ path, old: before ?? null, new: after ?? null }];
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+
+/** The field that identifies the items of a list, when every item of both has it: `id`, or `url` (webhooks). */
+function identityOf(before: unknown[], after: unknown[]): string | undefined {
+  const all = [...before, ...after];
+  if (!all.length || !all.every(isRecord)) return undefined;
+  return ['id', 'url'].find((field) => all.every((item) => item[field] !== undefined));
+}
