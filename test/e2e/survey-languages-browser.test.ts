@@ -8,6 +8,7 @@ import { putDelivery, putSettings } from '../../shared/adapters/tenant-repositor
 import { LOCALES, type Locale } from '../../shared/locale.js';
 import { surveyPage } from '../../shared/surveys/page-html.js';
 import { overHttp } from '../support/api.js';
+import { mailTo as mailboxTo } from '../support/mailbox.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
 
 /**
@@ -28,24 +29,7 @@ const [publicUrl, sesUrl] = [inject('publicUrl'), inject('sesUrl')];
 let browser: Browser;
 let tenant: TestTenant;
 
-const until = async <T>(read: () => Promise<T | undefined>, what: string): Promise<T> => {
-  for (let i = 0; i < 150; i++) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`Waited 15 s for ${what}`);
-};
-
-interface Mail {
-  destination: { to: string[] };
-  body: { html: string; text: string };
-}
-const mailTo = (address: string) =>
-  until(async () => {
-    const { emails } = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] };
-    return emails.find((e) => e.destination.to.includes(address));
-  }, `an e-mail to ${address}`);
+const mailTo = (address: string) => mailboxTo(sesUrl, address);
 
 /** axe-core's violations of every impact, and HTML_CodeSniffer's WCAG 2 AA errors. */
 async function accessibilityProblems(page: Page): Promise<string[]> {

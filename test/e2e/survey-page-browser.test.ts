@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { overHttp } from '../support/api.js';
+import { mailTo as mailboxTo, until } from '../support/mailbox.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 
@@ -20,24 +21,7 @@ const [publicUrl, sesUrl] = [inject('publicUrl'), inject('sesUrl')];
 let browser: Browser;
 let tenant: TestTenant;
 
-const until = async <T>(read: () => Promise<T | undefined>, what: string): Promise<T> => {
-  for (let i = 0; i < 150; i++) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`Waited 15 s for ${what}`);
-};
-
-interface Mail {
-  destination: { to: string[] };
-  body: { html: string; text: string };
-}
-const mailTo = (address: string) =>
-  until(async () => {
-    const { emails } = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] };
-    return emails.find((e) => e.destination.to.includes(address));
-  }, `an e-mail to ${address}`);
+const mailTo = (address: string) => mailboxTo(sesUrl, address);
 
 async function axeViolations(page: Page) {
   await page.addScriptTag({ content: AXE });
