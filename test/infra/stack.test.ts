@@ -304,6 +304,8 @@ describe('the CDK stacks', () => {
     // Moving a resource into a construct changes its path, and so its id: infra/stack.ts keeps each part in its stack's scope.
     const pinned: Record<string, string[]> = {
       'AWS::DynamoDB::Table': ['TableCD117FA1'],
+      'AWS::Cognito::UserPool': ['ManagersA948B0DC'],
+      'AWS::S3::Bucket': ['LogoBucketEB73FE35'],
       'AWS::SecretsManager::Secret': ['CursorSecretABAE1358', 'RequestIdSecretA55B4C7E', 'SurveySecret2DC653C3'],
       'AWS::SQS::Queue': [
         'AsyncFailureQueue12E179B5',
