@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { AnswersPage } from '../answers/service.js';
-import { AnswersQuery, type AnswerBody, type Bucket } from '../answers/schema.js';
+import { AnswersQuery, NPS_BUCKETS, SCALE_BUCKETS, type AnswerBody, type Bucket } from '../answers/schema.js';
 import { DomainError } from '../errors.js';
 import type { Reader } from '../privacy/access.js';
 import { PAGING } from '../paging.js';
@@ -166,6 +166,8 @@ function filterForm(base: string, config: Pick<Settings, 'journeys' | 'classes'>
     `<option value="${escapeHtml(value)}"${value === (chosen ?? '') ? ' selected' : ''}>${escapeHtml(label)}</option>`;
   const select = (name: string, label: string, options: [string, string][]) =>
     `<div><label for="f-${name}">${label}</label><select id="f-${name}" name="${name}">${options.map(([value, text]) => option(value, text, filters[name])).join('')}</select></div>`;
+  const group = (label: string, buckets: readonly Bucket[]) =>
+    `<optgroup label="${label}">${buckets.map((b) => option(b, BUCKET_LABELS[b], filters.bucket)).join('')}</optgroup>`;
   const input = (name: string, label: string, type: string, extra = '') =>
     `<div><label for="f-${name}">${label}</label><input id="f-${name}" name="${name}" type="${type}" value="${escapeHtml(filters[name] ?? '')}"${extra}></div>`;
   return `<form method="get" action="${escapeHtml(base + APP_ANSWERS_PATH)}" class="filters card">
@@ -174,7 +176,7 @@ ${input('store', 'Loja (código)', 'number', ' min="1" inputmode="numeric"')}
 ${input('employee', 'Funcionário (código)', 'number', ' min="1" inputmode="numeric"')}
 ${input('from', 'De', 'date')}
 ${input('to', 'Até', 'date')}
-${select('bucket', 'Faixa', [['', 'Todas'], ...Object.entries(BUCKET_LABELS)])}
+<div><label for="f-bucket">Faixa</label><select id="f-bucket" name="bucket">${option('', 'Todas', filters.bucket)}${group('NPS (0 a 10)', NPS_BUCKETS)}${group('Outras escalas', SCALE_BUCKETS)}</select></div>
 ${select('class', 'Item avaliado', [['', 'Todos'], ...config.classes.map((c): [string, string] => [String(c.id), c.label])])}
 <div class="check"><input id="f-has_comment" name="has_comment" type="checkbox" value="true"${filters.has_comment === 'true' ? ' checked' : ''}><label for="f-has_comment">Só com comentário</label></div>
 <button type="submit">Filtrar</button></form>`;
