@@ -230,7 +230,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the answers inbox in a browser', () => {
     await context.close();
   });
 
-  it("shows the all-stores manager both stores' answers, and a store's name opens that store's", async () => {
+  it("shows the all-stores manager both stores' answers; a store's name, here and in the results, opens that store's", async () => {
     const { context, problems } = await watched({ viewport: { width: 1280, height: 1000 } });
     const page = await context.newPage();
     await page.goto(`${publicUrl}/app/answers`);
@@ -247,6 +247,18 @@ describe.skipIf(!existsSync(CHROMIUM))('the answers inbox in a browser', () => {
     await page.getByRole('link', { name: 'Loja Centro' }).first().click();
     await page.waitForURL(/store=2/);
     expect((await listed(page)).map((a) => a.comment)).toEqual(['Ótimo na Centro', 'Loja dois estava suja']);
+
+    // From the results: a store's name in the ranking opens its answers, and an employee's, theirs.
+    await page.goto(`${publicUrl}/app/results?journey=loja`);
+    await page.locator('#stores').getByRole('link', { name: 'Loja Centro (amostra pequena)' }).click();
+    await page.waitForURL(/\/app\/answers\?/);
+    expect(new URL(page.url()).searchParams.get('store')).toBe('2');
+    expect(new URL(page.url()).searchParams.get('journey')).toBe('loja');
+    expect((await listed(page)).map((a) => a.comment)).toEqual(['Ótimo na Centro', 'Loja dois estava suja']);
+    await page.goBack();
+    await page.locator('#employees').getByRole('link', { name: 'Ana Souza' }).click();
+    await page.waitForURL(/employee=1/);
+    expect(await listed(page)).toHaveLength(6);
     expect(problems).toEqual([]);
     await context.close();
   });
