@@ -1,5 +1,5 @@
 import { configuredSecret } from '../../shared/adapters/secrets.js';
-import { showAnswers } from '../../shared/adapters/wiring/workspace.js';
+import { showAnswers } from '../../shared/adapters/wiring/inbox.js';
 import { ENV } from '../../shared/config.js';
 import { signedInPage } from '../../shared/http/workspace.js';
 
