@@ -1,5 +1,14 @@
 import { REFERENCE_ROUTES, RESULTS_ROUTE } from '../shared/http/reference-data.js';
-import { APP_PATH, APP_RESULTS_PATH, NEW_PASSWORD_PATH, REFRESH_PATH, SIGN_IN_PATH, SIGN_OUT_PATH } from '../shared/session/paths.js';
+import {
+  APP_ANSWERS_CSV_PATH,
+  APP_ANSWERS_PATH,
+  APP_PATH,
+  APP_RESULTS_PATH,
+  NEW_PASSWORD_PATH,
+  REFRESH_PATH,
+  SIGN_IN_PATH,
+  SIGN_OUT_PATH,
+} from '../shared/session/paths.js';
 import type { QueueId } from '../shared/queues.js';
 import { SURVEY_PAGE_PATH, UNSUBSCRIBE_PAGE_PATH } from '../shared/surveys/paths.js';
 import { LOGO_ROUTE } from '../shared/tenants/brand.js';
@@ -191,6 +200,8 @@ export const workspaceRoutes: readonly Route[] = [
   route('POST', SIGN_OUT_PATH, 'postSignOut', [], 'Sign out: revokes the refresh token and clears the cookies', signInPage),
   // API Gateway routes /app/ here too (a route matches its path with a trailing slash; none may end in one).
   route('GET', APP_PATH, 'getApp', [], "The workspace's home: its first section", workspacePage),
+  route('GET', APP_ANSWERS_PATH, 'getAppAnswers', RB, 'What customers answered, newest first, with comments and filters, as the signed-in user may see them', { ...workspacePage, cursors: true }),
+  route('GET', APP_ANSWERS_CSV_PATH, 'getAppAnswersCsv', RB, 'The answers of the same filters as CSV, a page at a time (its Link header goes on)', { ...workspacePage, cursors: true }),
   route('GET', APP_RESULTS_PATH, 'getAppResults', R, 'Results of a journey and period, by store, employee and class, against the period before', workspacePage),
   route('GET', RESULTS_ROUTE, 'getResultsPage', [], 'The old results page: moved to /app/results', { anonymous: true, page: true }),
 ];

@@ -18,6 +18,8 @@ import type { UserRecord } from '../tenants/ports.js';
 export interface WorkspaceInput {
   /** The stage's path prefix: '' at the root (`$default`), `/prod` under a named stage. */
   base: string;
+  /** The gateway's request id, for the access log. */
+  requestId: string;
   query: Record<string, string | undefined>;
   form: URLSearchParams;
   /** The session's cookies, as sent: never logged. */
@@ -31,9 +33,16 @@ const baseOf = (event: Event) =>
 
 const html = (answer: WebAnswer, requestId: string): APIGatewayProxyStructuredResultV2 => ({
   statusCode: answer.status,
-  headers: { ...WORKSPACE_HEADERS, 'x-request-id': requestId, ...(answer.location ? { location: answer.location } : {}) },
+  headers: {
+    ...WORKSPACE_HEADERS,
+    'x-request-id': requestId,
+    ...(answer.location ? { location: answer.location } : {}),
+    ...(answer.file
+      ? { ...answer.file.headers, 'content-type': answer.file.type, 'content-disposition': `attachment; filename="${answer.file.name}"` }
+      : {}),
+  },
   ...(answer.cookies?.length ? { cookies: answer.cookies } : {}),
-  body: answer.html ?? '',
+  body: answer.file?.body ?? answer.html ?? '',
 });
 
 const message = (base: string, status: number, title: string, text: string, cookies?: string[]): WebAnswer => ({
@@ -73,6 +82,7 @@ function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswe
     let user: Promise<UserRecord> | undefined;
     const answer = await run({
       base,
+      requestId,
       query: event.queryStringParameters ?? {},
       form: new URLSearchParams(bytes.toString('utf8')),
       cookies: {

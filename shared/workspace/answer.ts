@@ -4,6 +4,8 @@ export interface WebAnswer {
   html?: string;
   location?: string;
   cookies?: string[];
+  /** A file instead of a page (the CSV export): its type, its name, and the headers it adds (a `Link` to go on). */
+  file?: { type: string; name: string; body: string; headers?: Record<string, string> };
 }
 
 /** See other: after a form post, or to send a request where it belongs. */

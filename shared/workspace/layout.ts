@@ -1,6 +1,6 @@
 import { FAVICON_LINK } from '../favicon.js';
 import { escapeHtml } from '../surveys/compose.js';
-import { APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
+import { APP_ANSWERS_PATH, APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
 
 /**
  * The workspace's pages, server-rendered: pt-BR, mobile-first, complete without JavaScript (only the trend chart
@@ -18,11 +18,11 @@ export const WORKSPACE_HEADERS: Record<string, string> = {
   'x-frame-options': 'DENY',
 };
 
-/**
- * The workspace's sections, in the order the navigation shows them. The answers inbox (issue 32) takes its place here
- * first: `{ label: 'Respostas', path: APP_ANSWERS_PATH }`.
- */
-export const SECTIONS: readonly { label: string; path: string }[] = [{ label: 'Resultados', path: APP_RESULTS_PATH }];
+/** The workspace's sections, in the order the navigation shows them. */
+export const SECTIONS: readonly { label: string; path: string }[] = [
+  { label: 'Respostas', path: APP_ANSWERS_PATH },
+  { label: 'Resultados', path: APP_RESULTS_PATH },
+];
 
 export interface Layout {
   title: string;

@@ -5,7 +5,7 @@ import type { ResultsQuery } from '../results/schema.js';
 import { escapeHtml } from '../surveys/compose.js';
 import type { JourneyConfig } from '../tenants/config-schema.js';
 import type { UserRecord } from '../tenants/ports.js';
-import { APP_RESULTS_PATH } from '../session/paths.js';
+import { APP_ANSWERS_PATH, APP_RESULTS_PATH } from '../session/paths.js';
 import type { WebAnswer } from './answer.js';
 import { layout } from './layout.js';
 
@@ -89,12 +89,15 @@ export function resultsPage(ports: ResultsPagePorts) {
       read('class'),
     ]);
     const nps = journey.indicator === 'nps';
+    // A store's or an employee's name opens its answers in the inbox, for the same journey and period.
+    const answersOf = (filter: 'store' | 'employee') => (row: ResultRow) =>
+      `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, [filter]: row.key, from, to })}`;
     const body = `<h1>Resultados</h1>${form}
 <section aria-labelledby="summary-title"><h2 id="summary-title">Resumo de ${escapeHtml(from)} a ${escapeHtml(to)}</h2>
 ${summary(nps, current.data[0], previous.data[0], previousFrom, previousTo)}</section>
 ${trendFigure(nps, trend)}
-${ranking('stores', 'Lojas', 'Loja', 'Lojas, da melhor para a pior; amostras pequenas por último', nps, stores)}
-${ranking('employees', 'Funcionários', 'Funcionário', 'Funcionários, do melhor para o pior; amostras pequenas por último', nps, employees)}
+${ranking('stores', 'Lojas', 'Loja', 'Lojas, da melhor para a pior; amostras pequenas por último', nps, stores, undefined, answersOf('store'))}
+${ranking('employees', 'Funcionários', 'Funcionário', 'Funcionários, do melhor para o pior; amostras pequenas por último', nps, employees, undefined, answersOf('employee'))}
 ${ranking('classes', 'Por item avaliado', 'Item', 'Cada item que a jornada avalia, na escala dele (NPS ou média)', false, classes, 'Nota')}`;
     return page(200, body);
   };
@@ -170,6 +173,7 @@ function ranking(
   nps: boolean,
   report: Report,
   score = nps ? 'NPS' : 'Média',
+  linkOf?: (row: ResultRow) => string,
 ): string {
   const headers = [what, score, ...(nps ? ['IC 95%'] : []), 'Respostas', 'Enviadas', 'Taxa de resposta'];
   const rows = report.data.map((row) => {
@@ -181,7 +185,8 @@ function ranking(
       rate(row),
     ];
     const name = row.low_sample ? `${row.label} (amostra pequena)` : row.label;
-    return `<tr${row.low_sample ? ' class="low"' : ''}><th scope="row">${escapeHtml(name)}</th>${cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`;
+    const title = linkOf ? `<a href="${escapeHtml(linkOf(row))}">${escapeHtml(name)}</a>` : escapeHtml(name);
+    return `<tr${row.low_sample ? ' class="low"' : ''}><th scope="row">${title}</th>${cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`;
   });
   return `<h2 id="${id}-title">${escapeHtml(title)}</h2>
 <div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-title"><table id="${id}"><caption>${escapeHtml(caption)}</caption>

@@ -80,7 +80,7 @@ describe('the CDK stacks', () => {
       Test: 4,
       'Test/Messaging': 30,
       'Test/PublicApi': 32,
-      'Test/PublicApi/WorkspaceRoutes': 56,
+      'Test/PublicApi/WorkspaceRoutes': 70,
       'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
@@ -238,7 +238,7 @@ describe('the CDK stacks', () => {
       .filter(([, r]) => JSON.stringify(r.Properties.AuthorizerId ?? '').includes('SessionAuthorizer'))
       .map(([, r]) => r.Properties.RouteKey as string)
       .sort();
-    expect(behindSession).toEqual(['GET /app', 'GET /app/results']);
+    expect(behindSession).toEqual(['GET /app', 'GET /app/answers', 'GET /app/answers.csv', 'GET /app/results']);
   });
 
   it('keeps the managers in a retained Cognito user pool: e-mail sign-in, optional TOTP MFA, a tenant attribute the web client cannot write', () => {
@@ -386,7 +386,7 @@ describe('the CDK stacks', () => {
       ['privacyRequests', 'putAdminConfig', 'putEmployeeStores', 'updateCustomer', 'updateEmployee', 'updateStore'].sort(),
     );
     expect(withAction('dynamodb:BatchWriteItem')).toEqual(
-      ['attemptScheduler', 'getCustomer', 'getPrivacyExport', 'listAnswers', 'listCustomers'].sort(),
+      ['attemptScheduler', 'getAppAnswers', 'getAppAnswersCsv', 'getCustomer', 'getPrivacyExport', 'listAnswers', 'listCustomers'].sort(),
     );
     expect(withAction('dynamodb:PutItem').length).toBeGreaterThan(0);
     // The sale only queues; it reads the table only to check its key when the authorizer could not.
@@ -394,7 +394,7 @@ describe('the CDK stacks', () => {
     // SES's bounces and complaints write an address's suppression and a customer's opt-out, and read nothing.
     expect(granted.sesEvents).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
     // The reads of personal data record their access-log entry: read, and the batch write of that entry; no other write.
-    for (const id of ['getCustomer', 'listCustomers', 'getPrivacyExport'])
+    for (const id of ['getCustomer', 'listCustomers', 'getPrivacyExport', 'listAnswers', 'getAppAnswers', 'getAppAnswersCsv'])
       expect(granted[id], id).toEqual(['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:Query']);
     for (const route of routes.filter((r) => r.table.length === 1 && r.table[0] === 'read'))
       expect(granted[route.operationId], route.operationId).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
