@@ -45,7 +45,12 @@ export interface Fixture {
   privacyRequestId: string;
   /** A stored logo's object name (`<sha-256>.png`). */
   logoFile: string;
+  /** A failed event delivery to FIXTURE_ENDPOINT, not re-sent yet. */
+  failedDeliveryId: string;
 }
+
+/** The webhook endpoint the fixture's failed delivery went to (nothing listens there). */
+export const FIXTURE_ENDPOINT = 'http://127.0.0.1:9/fixture-events';
 
 /** Every operation of the route table has an entry: a route without one fails the tests that cover every route. */
 export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
@@ -118,6 +123,12 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   // The demo configuration again, which every test tenant has: replacing it changes nothing a later request relies on.
   putAdminConfig: (f) => ({ method: 'PUT', path: '/public/admin/config', headers: { 'if-match': f.configEtag }, body: DEMO_CONFIG }),
   listWebhookDeliveries: () => ({ path: '/public/webhooks/deliveries', query: { status: 'failed' } }),
+  retryWebhookDelivery: (f) => ({ method: 'POST', path: `/public/webhooks/deliveries/${f.failedDeliveryId}/retry` }),
+  replayWebhookDeliveries: () => ({
+    method: 'POST',
+    path: '/public/webhooks/deliveries/replay',
+    body: { endpoint: FIXTURE_ENDPOINT, since: '2026-11-01T00:00:00Z' },
+  }),
   getResults: (f) => {
     const today = new Date().toISOString().slice(0, 10);
     return { path: '/public/results', query: { token: f.userToken, journey: 'loja', from: today, to: today, group_by: 'store' } };
@@ -167,6 +178,7 @@ export const EXAMPLE_FIXTURE: Fixture = {
   surveyToken: 'AQAAAAH5hI2DO0wBAmsMNTMTWwrDg-yCNLMcQ0xsvD0b',
   privacyRequestId: 'pr_Qm9hdmlzdGEgZGUgZXhlbX',
   logoFile: '5f0d7c3b2a1e4d6f8a9b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f7.png',
+  failedDeliveryId: 'dlv_RXhhbXBsZURlbGl2ZXJ5SWQtMDAwMDAx',
 };
 
 /** The demo tenant's configuration as the admin API takes it (infra/local/demo-tenants.json, without id, users, keys, delivery, brand, first store, language). */

@@ -163,6 +163,8 @@ export const routes: readonly Route[] = [
   route('GET', '/public/results', 'getResults', R, 'NPS, mean, answers and response rate of a journey by store, employee, class or period (user token)'),
   route('GET', '/public/answers', 'listAnswers', RB, 'What customers answered, newest first, with comments and filters; JSON or CSV (user token; a limited token sees its stores)', { cursors: true }),
   route('GET', '/public/webhooks/deliveries', 'listWebhookDeliveries', R, 'The event deliveries to the tenant webhooks that failed in the last 30 days, newest first'),
+  route('POST', '/public/webhooks/deliveries/{id}/retry', 'retryWebhookDelivery', RW, 'Re-send one failed event delivery now, under its event id (404 unknown, 409 not failed); written to the audit log', { ...admin, queues: ['events'] }),
+  route('POST', '/public/webhooks/deliveries/replay', 'replayWebhookDeliveries', RW, 'Re-queue the failed deliveries to one endpoint of events since a time, at most 100 a call (next_cursor continues), each sent once; written to the audit log', { ...admin, queues: ['events'], cursors: true }),
 
   route('GET', '/public/admin/config', 'getAdminConfig', R, "The tenant's whole configuration (journeys, classes, groups, delivery, retention; no secrets) with its ETag", admin),
   route('GET', '/public/admin/audit', 'listAdminAudit', R, 'The admin changes of the tenant, newest first: who (key id or the operator), when, and each changed value (from, to, cursor); kept 400 days', { ...admin, cursors: true }),

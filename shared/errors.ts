@@ -22,6 +22,7 @@ export type ProblemKind =
   | 'validation'
   | 'not-found'
   | 'conflict'
+  | 'state-conflict'
   | 'unauthenticated'
   | 'forbidden'
   | 'unavailable'
@@ -56,6 +57,13 @@ export class DuplicateError extends DomainError {
    */
   static of(kind: string, field: string): DuplicateError {
     return new DuplicateError(`A ${kind} with this ${field} already exists.`, field);
+  }
+}
+
+/** What was asked cannot be done to the thing in the state it is in (re-sending a delivery that is not failed). */
+export class StateConflictError extends DomainError {
+  constructor(message: string) {
+    super('state-conflict', message);
   }
 }
 

@@ -111,6 +111,13 @@ export const keys = {
   /** A tenant's failed event deliveries, newest last (sort key: when, event id, attempt), kept 30 days. */
   failedDeliveries: (tenantId: number) => `${tenant(tenantId)}#EVENTS#FAILED`,
   failedDeliverySort: (failedAt: string, eventId: string, attempt: number) => `${failedAt}#${eventId}#${attempt}`,
+  /**
+   * One delivery of one event to one endpoint that failed at least once (what the retry and replay routes address): its
+   * state, and while it is failed an entry in its endpoint's partition of gsi1 by the event's time (the replay's Query).
+   */
+  webhookDelivery: (tenantId: number, deliveryId: string) => ({ pk: `${tenant(tenantId)}#EVENTS#DELIVERY#${deliveryId}`, sk: 'DELIVERY' }),
+  failedDeliveriesOf: (tenantId: number, endpoint: string) => `${tenant(tenantId)}#EVENTS#FAILED#${endpoint}`,
+  failedDeliveryOfSort: (createdAt: string, deliveryId: string) => `${createdAt}#${deliveryId}`,
   /** When a customer was last surveyed on a journey (the resurvey window). */
   surveyed: (tenantId: number, customerId: number, journeyId: number) => ({
     pk: `${tenant(tenantId)}#CUSTOMER#${customerId}`,

@@ -11,6 +11,7 @@ const Query = v.strictObject({
 });
 
 const FailedDeliveryBody = v.object({
+  id: v.string(),
   event_id: v.string(),
   type: v.picklist(EVENT_TYPES),
   url: v.string(),

@@ -11,7 +11,7 @@ const EntryItem = v.object({
   id: v.string(),
   at: v.string(),
   actor: v.union([v.object({ keyId: v.string() }), v.object({ operator: v.literal(true) })]),
-  action: v.picklist(['config.replace', 'config.apply']),
+  action: v.picklist(['config.replace', 'config.apply', 'webhook.retry', 'webhook.replay']),
   changes: v.array(v.object({ path: v.string(), old: v.unknown(), new: v.unknown() })),
 });
 

@@ -1,10 +1,21 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { EventDelivery, EventDeliveryPorts, EventPublisher, FailedDeliveries, FailedDelivery } from '../events/ports.js';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import type {
+  DeliveryReplayPorts,
+  EventDelivery,
+  EventDeliveryPorts,
+  EventPublisher,
+  FailedDeliveries,
+  FailedDelivery,
+} from '../events/ports.js';
+import { EVENT_TYPES } from '../events/ports.js';
 import { keys } from '../keys.js';
 import { logger } from '../logger.js';
-import { TABLE } from '../table.js';
+import { indexAttributes, inIndex, TABLE } from '../table.js';
 import { eventEndpoint, signingSecrets } from '../events/signature.js';
-import { eventFor } from '../events/events.js';
+import { deliveryId, eventFor, withoutPersonalFields } from '../events/events.js';
+import { ValidationError } from '../errors.js';
+import { openCursor, sealCursor } from './cursor.js';
 import type { Settings } from '../tenants/config-schema.js';
 import { db } from './dynamodb.js';
 import { contactGone } from './personal-copies.js';
@@ -57,8 +68,31 @@ export function eventDeliveryPorts(settings: (tenantId: number) => Promise<Setti
     async requeue(delivery, delaySeconds) {
       await sendMessage('events', delivery, delaySeconds);
     },
-    async recordFailure(tenantId, failure) {
+    async recordFailure(tenantId, failure, delivery) {
       const { client, tableName } = db();
+      const expiresAt = Math.floor(Date.parse(failure.failed_at) / 1000) + FAILED_DELIVERY_DAYS * 86_400;
+      // The delivery's state: failed again, listed in its endpoint's partition (gsi1) for a replay, its event kept
+      // without personal fields for a re-send. Whatever it was (replaying, delivered), its newest try decides.
+      await client.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            ...keys.webhookDelivery(tenantId, failure.id),
+            [TABLE.entityAttribute]: 'WEBHOOK_DELIVERY',
+            ...inIndex(
+              'gsi1',
+              keys.failedDeliveriesOf(tenantId, eventEndpoint(delivery.url)),
+              keys.failedDeliveryOfSort(delivery.event.created_at, failure.id),
+            ),
+            status: 'failed',
+            url: delivery.url,
+            event: withoutPersonalFields(delivery.event),
+            attempt: delivery.attempt,
+            failed_at: failure.failed_at,
+            [TABLE.ttlAttribute]: expiresAt,
+          },
+        }),
+      );
       await client.send(
         new PutCommand({
           TableName: tableName,
@@ -67,10 +101,27 @@ export function eventDeliveryPorts(settings: (tenantId: number) => Promise<Setti
             sk: keys.failedDeliverySort(failure.failed_at, failure.event_id, failure.attempt),
             [TABLE.entityAttribute]: 'EVENT_DELIVERY',
             ...failure,
-            [TABLE.ttlAttribute]: Math.floor(Date.parse(failure.failed_at) / 1000) + FAILED_DELIVERY_DAYS * 86_400,
+            [TABLE.ttlAttribute]: expiresAt,
           },
         }),
       );
+    },
+    async recordDelivered(tenantId, id) {
+      await setStatus(tenantId, id, 'delivered');
+    },
+    async stillFailed(tenantId, id) {
+      const { client, tableName } = db();
+      const { Item } = await client.send(
+        new GetCommand({
+          TableName: tableName,
+          Key: keys.webhookDelivery(tenantId, id),
+          ProjectionExpression: '#s',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ConsistentRead: true,
+        }),
+      );
+      // A delivery that failed before deliveries had a state (none kept) is still failed.
+      return Item === undefined || Item.status === 'failed';
     },
     async endpoint(tenantId, url, now) {
       const { delivery } = await settings(tenantId);
@@ -112,6 +163,7 @@ export const failedDeliveries: FailedDeliveries = {
       }),
     );
     return Items.map((item): FailedDelivery => ({
+      id: item.id ?? deliveryId(item.event_id, item.url),
       event_id: item.event_id,
       type: item.type,
       url: item.url,
@@ -120,5 +172,83 @@ export const failedDeliveries: FailedDeliveries = {
       error: item.error,
       next_attempt_at: item.next_attempt_at ?? null,
     }));
+  },
+};
+
+const { partitionKey: GSI1PK, sortKey: GSI1SK } = indexAttributes('gsi1');
+
+/** Sets a delivery's state (when it has one), leaving the failed index: only a failed delivery is replayed. */
+async function setStatus(tenantId: number, id: string, status: 'delivered' | 'replaying', onlyIfFailed = false): Promise<boolean> {
+  const { client, tableName } = db();
+  try {
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.webhookDelivery(tenantId, id),
+        UpdateExpression: `SET #s = :status REMOVE ${GSI1PK}, ${GSI1SK}`,
+        ConditionExpression: onlyIfFailed ? '#s = :failed' : 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':status': status, ...(onlyIfFailed ? { ':failed': 'failed' } : {}) },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+const DeliveryItem = v.object({
+  status: v.picklist(['failed', 'replaying', 'delivered']),
+  url: v.string(),
+  attempt: v.number(),
+  event: v.object({ id: v.string(), type: v.picklist(EVENT_TYPES), created_at: v.string(), data: v.record(v.string(), v.unknown()) }),
+});
+
+const StartKey = v.strictObject({ pk: v.string(), sk: v.string(), [GSI1PK]: v.string(), [GSI1SK]: v.string() });
+
+export const deliveryReplays: DeliveryReplayPorts = {
+  async find(tenantId, id) {
+    const { client, tableName } = db();
+    const { Item } = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.webhookDelivery(tenantId, id), ConsistentRead: true }),
+    );
+    if (!Item) return undefined;
+    const item = v.parse(DeliveryItem, Item);
+    return { status: item.status, delivery: { tenantId, url: item.url, event: item.event, attempt: item.attempt } };
+  },
+  claim: (tenantId, id) => setStatus(tenantId, id, 'replaying', true),
+  async failedSince(tenantId, url, since, limit, cursor) {
+    const { client, tableName } = db();
+    const partition = keys.failedDeliveriesOf(tenantId, eventEndpoint(url));
+    // A cursor is sealed for this tenant, endpoint and time: it cannot be altered or used with another replay.
+    const scope = JSON.stringify(['webhook-replay', partition, since]);
+    let start: Record<string, unknown> | undefined;
+    if (cursor) {
+      const key = v.safeParse(StartKey, openCursor(cursor, scope));
+      if (!key.success || key.output[GSI1PK] !== partition)
+        throw new ValidationError('The cursor is not valid for this replay.', [
+          { path: 'cursor', message: 'must be a next_cursor returned by a replay of the same endpoint and since' },
+        ]);
+      start = key.output;
+    }
+    const { Items = [], LastEvaluatedKey } = await client.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: '#pk = :pk AND #sk >= :since',
+        ExpressionAttributeNames: { '#pk': GSI1PK, '#sk': GSI1SK },
+        ExpressionAttributeValues: { ':pk': partition, ':since': since },
+        Limit: limit,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    return {
+      ids: Items.map((item) => String(item[GSI1SK]).slice(String(item[GSI1SK]).lastIndexOf('#') + 1)),
+      next_cursor: LastEvaluatedKey ? sealCursor(LastEvaluatedKey, scope) : null,
+    };
+  },
+  async send(delivery) {
+    await sendMessage('events', delivery);
   },
 };

@@ -13,12 +13,25 @@ export const RETRY_MINUTES = [1, 5, 30, 120, 360, 720, 1440] as const;
 export const eventId = (tenantId: number, type: EventType, subject: string) =>
   `evt_${createHash('sha256').update(`${tenantId}/${type}/${subject}`).digest('base64url').slice(0, 32)}`;
 
+/** A delivery's id: one event to one endpoint, the same for every try of it (what the retry route takes). */
+export const deliveryId = (eventId: string, url: string) =>
+  `dlv_${createHash('sha256').update(`${eventId}\n${url}`).digest('base64url').slice(0, 32)}`;
+
 export function tenantEvent(tenantId: number, type: EventType, subject: string, data: Record<string, unknown>, at: Date): TenantEvent {
   return { id: eventId(tenantId, type, subject), type, created_at: at.toISOString(), data };
 }
 
 /** What an event carries in a customer's own words (which may hold a name, a cpf, a phone): an answer's comment. */
 const PERSONAL_FIELDS = ['comment'] as const;
+
+/**
+ * The event as a failed delivery keeps it for a retry: without its personal fields, so that the copy kept 30 days is
+ * not one more place an erasure would have to reach (a replayed answer goes without its comment).
+ */
+export const withoutPersonalFields = (event: TenantEvent): TenantEvent => ({
+  ...event,
+  data: Object.fromEntries(Object.entries(event.data).filter(([field]) => !(PERSONAL_FIELDS as readonly string[]).includes(field))),
+});
 
 /** The event as it may still be sent: without its personal fields once its customer was erased (or they expired). */
 async function withoutErasedData({ tenantId, event }: EventDelivery, ports: EventDeliveryPorts): Promise<TenantEvent> {
@@ -37,7 +50,7 @@ export function eventFor(event: TenantEvent, endpoint: { includeComment?: boolea
   return { ...event, data };
 }
 
-export type DeliveryOutcome = 'delivered' | 'waiting' | 'retrying' | 'dropped';
+export type DeliveryOutcome = 'delivered' | 'waiting' | 'retrying' | 'dropped' | 'failed';
 
 /** Thrown for the last failure: the queue retries it a few times more, then dead-letters it. */
 export class DeliveryExhausted extends Error {
@@ -54,6 +67,9 @@ export class DeliveryExhausted extends Error {
  * wait. An endpoint the tenant no longer lists gets nothing more.
  */
 export async function deliverEvent(delivery: EventDelivery, ports: EventDeliveryPorts, now = new Date()): Promise<DeliveryOutcome> {
+  const id = deliveryId(delivery.event.id, delivery.url);
+  // An automatic retry of a delivery the tenant re-sent (or that was delivered since) is not sent again.
+  if (delivery.attempt > 1 && !delivery.replay && !(await ports.stillFailed(delivery.tenantId, id))) return 'dropped';
   if (delivery.notBefore && Date.parse(delivery.notBefore) > now.getTime()) {
     await ports.requeue(delivery, Math.min(MAX_DELAY_SECONDS, Math.ceil((Date.parse(delivery.notBefore) - now.getTime()) / 1000)));
     return 'waiting';
@@ -68,22 +84,33 @@ export async function deliverEvent(delivery: EventDelivery, ports: EventDelivery
       'content-type': 'application/json',
       ...webhookHeaders(endpoint.secrets, event.id, body, now),
     });
-    if (status >= 200 && status < 300) return 'delivered';
+    if (status >= 200 && status < 300) {
+      // Only a delivery that failed before has a state to update: a first try that succeeds costs no write.
+      if (delivery.attempt > 1 || delivery.replay) await ports.recordDelivered(delivery.tenantId, id);
+      return 'delivered';
+    }
     error = `HTTP ${status}`;
   } catch (failure) {
     error = failure instanceof Error && failure.name === 'TimeoutError' ? 'timeout' : 'unreachable';
   }
-  const wait = RETRY_MINUTES[delivery.attempt - 1];
+  // A re-sent delivery that fails again is listed as failed, to be re-sent again: the tenant chose to try it now.
+  const wait = delivery.replay ? undefined : RETRY_MINUTES[delivery.attempt - 1];
   const next = wait === undefined ? undefined : new Date(now.getTime() + wait * 60_000);
-  await ports.recordFailure(delivery.tenantId, {
-    event_id: delivery.event.id,
-    type: delivery.event.type,
-    url: delivery.url,
-    attempt: delivery.attempt,
-    failed_at: now.toISOString(),
-    error,
-    next_attempt_at: next?.toISOString() ?? null,
-  });
+  await ports.recordFailure(
+    delivery.tenantId,
+    {
+      id,
+      event_id: delivery.event.id,
+      type: delivery.event.type,
+      url: delivery.url,
+      attempt: delivery.attempt,
+      failed_at: now.toISOString(),
+      error,
+      next_attempt_at: next?.toISOString() ?? null,
+    },
+    delivery,
+  );
+  if (delivery.replay) return 'failed';
   if (!next) throw new DeliveryExhausted(delivery);
   await ports.requeue(
     { ...delivery, attempt: delivery.attempt + 1, notBefore: next.toISOString() },

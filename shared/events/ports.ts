@@ -28,10 +28,14 @@ export interface EventDelivery {
   attempt: number;
   /** Not to be tried before (a wait longer than the queue can delay a message). */
   notBefore?: string | undefined;
+  /** Re-sent by the tenant (retry or replay): sent once more, not retried again automatically. */
+  replay?: true | undefined;
 }
 
 /** A delivery that failed, as the tenant can list it. */
 export interface FailedDelivery {
+  /** The delivery's id (one event to one endpoint), which the retry route takes. */
+  id: string;
   event_id: string;
   type: EventType;
   url: string;
@@ -47,7 +51,12 @@ export interface EventDeliveryPorts {
   post(url: string, body: string, headers: Record<string, string>): Promise<number>;
   /** Puts a delivery back on the queue to arrive after `delaySeconds` (at most the queue's longest delay). */
   requeue(delivery: EventDelivery, delaySeconds: number): Promise<void>;
-  recordFailure(tenantId: number, failure: FailedDelivery): Promise<void>;
+  /** Records the failure, and the delivery as failed with its event (for a retry or a replay). */
+  recordFailure(tenantId: number, failure: FailedDelivery, delivery: EventDelivery): Promise<void>;
+  /** Records a delivery that had failed as delivered (its id): a retry of it still waiting is then dropped. */
+  recordDelivered(tenantId: number, deliveryId: string): Promise<void>;
+  /** Whether a delivery that failed is still failed (not delivered since, nor being re-sent by the tenant). */
+  stillFailed(tenantId: number, deliveryId: string): Promise<boolean>;
   /**
    * Whether the tenant still lists this endpoint, with the secrets that sign for it at `now` (derived, never stored:
    * the current one, and the one before during a rotation window) and whether it takes the answer's comment:
@@ -63,4 +72,24 @@ export interface EventDeliveryPorts {
 
 export interface FailedDeliveries {
   recent(tenantId: number, limit: number): Promise<FailedDelivery[]>;
+}
+
+/** What the retry and replay routes need: the failed deliveries, claimed once each, and the event queue. */
+export interface DeliveryReplayPorts {
+  /** A delivery that failed at least once; undefined when unknown (or older than the failures kept). */
+  find(
+    tenantId: number,
+    deliveryId: string,
+  ): Promise<{ status: 'failed' | 'replaying' | 'delivered'; delivery: EventDelivery } | undefined>;
+  /** Marks a failed delivery as being re-sent; false when it no longer is failed (a concurrent claim, a delivery). */
+  claim(tenantId: number, deliveryId: string, at: string): Promise<boolean>;
+  /** The failed deliveries to one endpoint of events created at or after `since`, oldest first, a page at a time. */
+  failedSince(
+    tenantId: number,
+    url: string,
+    since: string,
+    limit: number,
+    cursor: string | undefined,
+  ): Promise<{ ids: string[]; next_cursor: string | null }>;
+  send(delivery: EventDelivery): Promise<void>;
 }

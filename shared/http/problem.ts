@@ -21,6 +21,7 @@ export const PROBLEMS: Record<ProblemKind | TransportKind | 'internal', { status
   conflict: { status: 400, title: 'Already exists' },
   'not-found': { status: 404, title: 'Not found' },
   'concurrent-edit': { status: 409, title: 'Edited concurrently' },
+  'state-conflict': { status: 409, title: 'Not in the state this needs' },
   'not-ready': { status: 409, title: 'Not ready' },
   gone: { status: 410, title: 'Gone' },
   unauthenticated: { status: 401, title: 'Unauthorized' },

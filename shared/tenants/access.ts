@@ -11,14 +11,16 @@ import type { TenantAccessRepository, UserRecord } from './ports.js';
  */
 export function tenantAccess(tenants: TenantAccessRepository) {
   /**
-   * What the authorizer decides for a presented key. A missing, malformed, unknown, revoked or wrong-scope key is
+   * What the authorizer decides for a presented key. A missing, malformed, unknown, revoked, expired or wrong-scope key is
    * `authenticated: false`; the handler answers it with one 401 body whatever the reason. `api` is the API asked:
    * the public one takes public and admin keys (ACCEPTED_SCOPES).
    */
-  async function authorizeKey(presented: string | undefined, api: KeyApi): Promise<AuthContext> {
+  async function authorizeKey(presented: string | undefined, api: KeyApi, now = new Date()): Promise<AuthContext> {
     if (!presented || presented.length > MAX_SECRET_LENGTH) return { authenticated: false };
     const record = await tenants.findApiKey(hashSecret(presented));
     if (!record || record.revoked_at || !ACCEPTED_SCOPES[api].some((scope) => scope === record.scope)) return { authenticated: false };
+    // An expired key is refused like a revoked one (an authorizer's cached answer still lasts its TTL).
+    if (record.expires_at && Date.parse(record.expires_at) <= now.getTime()) return { authenticated: false };
     return { authenticated: true, tenantId: record.tenantId, scope: record.scope, keyId: record.keyId };
   }
 

@@ -11,7 +11,7 @@ export interface AuditEntry {
   id: string;
   at: string;
   actor: AuditActor;
-  action: 'config.replace' | 'config.apply';
+  action: 'config.replace' | 'config.apply' | 'webhook.retry' | 'webhook.replay';
   changes: ConfigChange[];
 }
 

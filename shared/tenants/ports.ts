@@ -11,6 +11,8 @@ export const ApiKeyRecord = v.object({
   keyId: v.string(),
   created_at: v.string(),
   revoked_at: v.optional(v.nullable(v.string())),
+  /** When the key stops working (ISO-8601 UTC); none: it works until revoked. */
+  expires_at: v.optional(v.nullable(v.string())),
 });
 export type ApiKeyRecord = v.InferOutput<typeof ApiKeyRecord>;
 

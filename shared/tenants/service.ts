@@ -56,16 +56,26 @@ export function tenantService(
   ): Promise<Tenant> => tenants.insertTenant(name, { store, employee: employee ?? store } satisfies FirstStore, id);
 
   /** Issues an API key. The clear value is returned once and never stored; `value` is for fixed local demo keys. */
-  async function issueApiKey(tenantId: number, scope: KeyScope, value = newSecret(KEY_PREFIXES[scope])): Promise<IssuedKey> {
+  async function issueApiKey(
+    tenantId: number,
+    scope: KeyScope,
+    value = newSecret(KEY_PREFIXES[scope]),
+    expiresAt: string | null = null,
+  ): Promise<IssuedKey> {
     if (!(await tenants.getTenant(tenantId))) throw new Error(`Tenant ${tenantId} does not exist.`);
-    const { keyId, created } = await storeKey(tenantId, scope, value);
+    const { keyId, created } = await storeKey(tenantId, scope, value, expiresAt);
     if (!created) throw new Error('That key value is already in use.');
     return { key: value, keyId, tenantId, scope };
   }
 
-  async function storeKey(tenantId: number, scope: KeyScope, value: string): Promise<{ keyId: string; created: boolean }> {
+  async function storeKey(
+    tenantId: number,
+    scope: KeyScope,
+    value: string,
+    expiresAt: string | null = null,
+  ): Promise<{ keyId: string; created: boolean }> {
     const keyId = randomBytes(6).toString('hex');
-    const record = { tenantId, scope, keyId, created_at: new Date().toISOString(), revoked_at: null };
+    const record = { tenantId, scope, keyId, created_at: new Date().toISOString(), revoked_at: null, expires_at: expiresAt };
     return { keyId, created: await tenants.insertApiKey(hashSecret(value), record) };
   }
 

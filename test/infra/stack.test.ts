@@ -84,7 +84,7 @@ describe('the CDK stacks', () => {
       'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
-      'Test/PublicApi/InsightsRoutes': 37,
+      'Test/PublicApi/InsightsRoutes': 51,
       'Test/PublicApi/PrivacyRoutes': 28,
       'Test/PublicApi/AdminRoutes': 21,
       'Test/ChatbotApi': 20,
@@ -207,6 +207,7 @@ describe('the CDK stacks', () => {
       'listEmployees',
       'listEvaluations',
       'listAnswers',
+      'replayWebhookDeliveries',
       'listAdminAudit',
     ]);
   });

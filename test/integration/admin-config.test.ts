@@ -183,7 +183,13 @@ describe('admin routes and keys', () => {
   const adminRoutes = routes.filter((r) => r.admin);
 
   it('has admin routes', () =>
-    expect(adminRoutes.map((r) => r.operationId)).toEqual(['getAdminConfig', 'listAdminAudit', 'putAdminConfig']));
+    expect(adminRoutes.map((r) => r.operationId)).toEqual([
+      'retryWebhookDelivery',
+      'replayWebhookDeliveries',
+      'getAdminConfig',
+      'listAdminAudit',
+      'putAdminConfig',
+    ]));
 
   it.each(adminRoutes.map((r) => r.operationId))('%s: a public key gets 403 and changes nothing', async (operationId) => {
     const before = await read();

@@ -5,7 +5,7 @@ import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { erase } from '../../shared/privacy/service.js';
 import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
 import { ENV, requireEnv } from '../../shared/config.js';
-import { DeliveryExhausted, deliverEvent, RETRY_MINUTES } from '../../shared/events/events.js';
+import { DeliveryExhausted, deliverEvent, deliveryId, RETRY_MINUTES } from '../../shared/events/events.js';
 import type { EventDelivery } from '../../shared/events/ports.js';
 import { eventEndpoint, webhookSecret } from '../../shared/events/signature.js';
 import { handler as eventConsumer } from '../../functions/queue/event-webhooks.js';
@@ -149,6 +149,7 @@ describe('event webhooks', () => {
     const listed = await api({ path: '/public/webhooks/deliveries', key: tenant.key, query: { status: 'failed' } });
     expect(listed.status).toBe(200);
     expect(listed.body.data[0]).toEqual({
+      id: deliveryId(failing.event.id, failing.url),
       event_id: failing.event.id,
       type: 'survey.answered',
       url: failing.url,

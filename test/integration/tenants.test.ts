@@ -46,6 +46,18 @@ describe('tenants', () => {
     expect(created.body.id).toBe(2);
   });
 
+  it('refuses a key from its expiry on (controlled clock), and keeps a key without one', async () => {
+    const tenant = await createTenant('expiring', { store: 'Loja Prazo' });
+    const expiresAt = '2030-01-01T00:00:00.000Z';
+    const { key } = await issueApiKey(tenant.id, 'public', undefined, expiresAt);
+    const { key: lasting } = await issueApiKey(tenant.id, 'public');
+    const before = new Date(Date.parse(expiresAt) - 1000);
+    const at = new Date(expiresAt);
+    expect(await authorizeKey(key, 'public', before)).toMatchObject({ authenticated: true, tenantId: tenant.id });
+    expect(await authorizeKey(key, 'public', at)).toEqual({ authenticated: false });
+    expect(await authorizeKey(lasting, 'public', new Date('2099-01-01T00:00:00Z'))).toMatchObject({ authenticated: true });
+  });
+
   it("create-tenant (the admin command) requires the first store's name, and names store 1 with it", async () => {
     const id = 600_000 + Math.floor(Math.random() * 100_000);
     const refused = await admin(['create-tenant', '--name', 'sem-loja', '--id', String(id)]).catch((error: { stderr: string }) => error);

@@ -8,7 +8,9 @@ import { signSurveyLink } from '../../shared/surveys/link.js';
 import { requestKeyFor } from '../../shared/transactions/request-key.js';
 import { requestIdFor } from '../support/transactions.js';
 import { inProcess } from '../support/api.js';
-import { keyFor, validRequests, type Fixture } from '../../infra/examples.js';
+import { FIXTURE_ENDPOINT, keyFor, validRequests, type Fixture } from '../../infra/examples.js';
+import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
+import { deliveryId, tenantEvent } from '../../shared/events/events.js';
 import { newTenant } from '../support/tenant.js';
 import { readFileSync } from 'node:fs';
 import { storeLogo } from '../../shared/tenants/logo.js';
@@ -72,11 +74,34 @@ export async function fixture(): Promise<Fixture> {
   });
   await privacy.process(tenant.tenantId, exportRequest.body.id as string);
   // A logo stored as the admin command stores a tenant file's.
+  // A delivery that failed, recorded as the event consumer records one (its endpoint refused the connection).
+  const failed = {
+    tenantId: tenant.tenantId,
+    url: FIXTURE_ENDPOINT,
+    attempt: 1,
+    event: tenantEvent(tenant.tenantId, 'survey.answered', marker, { transaction_id: answered.body.id }, new Date()),
+  };
+  const failedDeliveryId = deliveryId(failed.event.id, failed.url);
+  await deliveryPorts().recordFailure(
+    tenant.tenantId,
+    {
+      id: failedDeliveryId,
+      event_id: failed.event.id,
+      type: failed.event.type,
+      url: failed.url,
+      attempt: 1,
+      failed_at: new Date().toISOString(),
+      error: 'unreachable',
+      next_attempt_at: null,
+    },
+    failed,
+  );
   const logo = await storeLogo(readFileSync(new URL('../../infra/local/demo-logo.png', import.meta.url)), logoStore);
   const config = await publicApi({ path: '/public/admin/config', key: tenant.adminKey });
   return {
     ...tenant,
     logoFile: logo.file,
+    failedDeliveryId,
     configEtag: config.headers.etag!,
     marker,
     privacyRequestId: exportRequest.body.id as string,

@@ -1,5 +1,7 @@
 import { configured, ENV, requireEnvs } from '../../config.js';
-import { bestEffort, eventDeliveryPorts, eventPublisher, failedDeliveries } from '../events.js';
+import { bestEffort, deliveryReplays, eventDeliveryPorts, eventPublisher, failedDeliveries } from '../events.js';
+import { auditLog } from '../audit-log.js';
+import { replayService } from '../../tenants/webhook-replay.js';
 import { tenantSettings } from './tenants.js';
 
 requireEnvs(ENV.tableName);
@@ -11,3 +13,6 @@ requireEnvs(ENV.tableName);
 export const events = bestEffort(eventPublisher(tenantSettings));
 export const deliveryPorts = () => eventDeliveryPorts(tenantSettings, configured(ENV.surveySecret));
 export { failedDeliveries };
+
+/** Re-sending failed deliveries (the admin's retry and replay), each written to the audit log. */
+export const deliveryReplay = replayService({ deliveries: deliveryReplays, audit: auditLog });
