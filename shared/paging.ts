@@ -21,3 +21,11 @@ export interface Found<T> {
   items: T[];
   nextCursor: string | null;
 }
+
+/** A query string (`?a=1&b=2`, or '' when empty) of the values given: for the links to a list's next page. */
+export function queryString(query: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams(
+    Object.entries(query).flatMap(([k, value]): [string, string][] => (value === undefined || value === '' ? [] : [[k, String(value)]])),
+  );
+  return params.size ? `?${params}` : '';
+}

@@ -183,3 +183,8 @@ export const dateTime = v.pipe(
     `must be a date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SSZ) of a day that exists, between ${CALENDAR.minYear} and ${CALENDAR.maxYear}`,
   ),
 );
+/** A day or a date-time taken as an instant: a day stays a day (it bounds the whole day), a date-time becomes UTC. */
+export const utcInstant = v.pipe(
+  dateTime,
+  v.transform((value) => (value.length === 10 ? value : new Date(value).toISOString())),
+);

@@ -5,12 +5,10 @@ import { AnswersBody, AnswersQuery } from '../../shared/answers/schema.js';
 import { ENV } from '../../shared/config.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { preferredType } from '../../shared/http/negotiate.js';
+import { CSV_MEDIA, listPageReply } from '../../shared/http/negotiate.js';
 
 // Its pages' cursors are sealed with the deployment's cursor secret.
 await configuredSecret(ENV.cursorSecret);
-
-const CSV = 'text/csv';
 
 /**
  * What customers answered, newest first, with their comments, for the stores the user token may see; `Accept:
@@ -23,7 +21,7 @@ export const contract = {
   responses: {
     200: {
       ...answer('A page of answers, newest first (as CSV, UTF-8 with a BOM, when `Accept: text/csv`)', AnswersBody),
-      alternatives: [CSV],
+      alternatives: [CSV_MEDIA],
       nextLink: true as const,
     },
     401: problem('No valid user token'),
@@ -37,13 +35,5 @@ export const handler = httpHandler(contract, async ({ tenantId, query, user, key
   const page = await listAnswers(tenantId, query, reader.scope);
   // Names and comments are personal data: their reads are recorded before they are answered.
   await recordReads(tenantId, page.shownCustomers, { operation: 'listAnswers', keyId, user: reader.name, requestId });
-  const next = page.body.next_cursor;
-  const headers: Record<string, string> = next ? { link: `<${nextPage(query, next)}>; rel="next"` } : {};
-  if (preferredType(accept, ['application/json', CSV]) === CSV)
-    return { status: 200, text: page.csv(), headers: { ...headers, 'content-type': `${CSV}; charset=utf-8` } };
-  return { status: 200, body: page.body, headers };
+  return listPageReply(accept, page, query);
 });
-
-/** The next page's address relative to this one (the same path, the same filters, its cursor): never the user token. */
-const nextPage = (query: Record<string, string | number | undefined>, cursor: string) =>
-  `?${new URLSearchParams({ ...Object.fromEntries(Object.entries(query).flatMap(([k, value]) => (value === undefined ? [] : [[k, String(value)]]))), cursor })}`;

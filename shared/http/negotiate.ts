@@ -1,3 +1,5 @@
+import { queryString } from '../paging.js';
+
 /**
  * The media type a request prefers of those offered, by its `Accept` header's quality values (RFC 9110 §12.5.1);
  * the first offered wins a tie, and when the header is absent or accepts none of them.
@@ -20,3 +22,21 @@ export function preferredType<T extends string>(accept: string | undefined, offe
   for (const type of offered) if (qualityOf(type) > qualityOf(best)) best = type;
   return best;
 }
+
+/**
+ * A page of a list as JSON, or as CSV when `Accept` prefers it, with a relative `Link` to its next page (the same
+ * path and query, its cursor: never a credential, which travels in a header).
+ */
+export function listPageReply(
+  accept: string | undefined,
+  page: { body: { next_cursor: string | null }; csv: () => string },
+  query: Record<string, string | number | undefined>,
+) {
+  const next = page.body.next_cursor;
+  const headers: Record<string, string> = next ? { link: `<${queryString({ ...query, cursor: next })}>; rel="next"` } : {};
+  if (preferredType(accept, ['application/json', CSV_MEDIA]) === CSV_MEDIA)
+    return { status: 200, text: page.csv(), headers: { ...headers, 'content-type': `${CSV_MEDIA}; charset=utf-8` } };
+  return { status: 200, body: page.body, headers };
+}
+
+export const CSV_MEDIA = 'text/csv';

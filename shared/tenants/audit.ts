@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+import { integerString, pagingQuery, utcInstant } from '../schema.js';
 import type { ConfigChange } from './configuration.js';
 
 /** How long an admin change stays in the tenant's audit log. */
@@ -24,3 +26,20 @@ export interface AuditLog {
     query: { from?: string | undefined; to?: string | undefined; limit: number; cursor?: string | undefined },
   ): Promise<{ data: AuditEntry[]; next_cursor: string | null }>;
 }
+
+/** GET /public/admin/audit's query: a period (days or UTC instants, as the entries are sorted), paging. */
+export const AuditQuery = v.strictObject({
+  from: v.optional(utcInstant),
+  to: v.optional(utcInstant),
+  limit: v.optional(integerString(1, 100), '20'),
+  cursor: pagingQuery.cursor,
+});
+
+/** An audit entry as the API answers it. */
+export const AuditEntryBody = v.object({
+  id: v.string(),
+  at: v.string(),
+  actor: v.union([v.object({ keyId: v.string() }), v.object({ operator: v.literal(true) })]),
+  action: v.string(),
+  changes: v.array(v.object({ path: v.string(), old: v.unknown(), new: v.unknown() })),
+});

@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+import { utcInstant } from '../schema.js';
 import { randomBytes } from 'node:crypto';
 import { NotFoundError, StateConflictError } from '../errors.js';
 import type { AuditActor, AuditLog } from './audit.js';
@@ -54,3 +56,10 @@ export function replayService({ deliveries, audit }: ReplayServicePorts) {
 
   return { retry, replay };
 }
+
+/** POST /public/webhooks/deliveries/replay's body: the endpoint, since when (a day, or an instant taken as UTC), a cursor. */
+export const ReplayBody = v.strictObject({
+  endpoint: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(2000, 'must be at most 2000 characters')),
+  since: utcInstant,
+  cursor: v.optional(v.pipe(v.string('must be a string'), v.maxLength(4096, 'must be at most 4096 characters'))),
+});

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { queryString } from '../paging.js';
 import type { AnswersPage } from '../answers/service.js';
 import { AnswersQuery, NPS_BUCKETS, SCALE_BUCKETS, type AnswerBody, type Bucket } from '../answers/schema.js';
 import { DomainError } from '../errors.js';
@@ -54,12 +55,7 @@ const when = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: '
 const filtersOf = (query: Record<string, string | undefined>) =>
   Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
 
-const href = (base: string, path: string, query: Record<string, string | number | undefined>) => {
-  const params = new URLSearchParams(
-    Object.entries(query).flatMap(([k, value]): [string, string][] => (value === undefined || value === '' ? [] : [[k, String(value)]])),
-  );
-  return `${base}${path}${params.size ? `?${params}` : ''}`;
-};
+const href = (base: string, path: string, query: Record<string, string | number | undefined>) => `${base}${path}${queryString(query)}`;
 
 /**
  * The answers inbox (issue 32): newest first, each with its score, bucket, comment and class scores, filtered as
