@@ -65,6 +65,11 @@ export const FLOORS: Record<string, [number, string]> = {
   getAdminConfig: [1, "the tenant's name beside one Query of its configuration partition (the version in it)"],
   putAdminConfig: [3, 'read what it replaces, claim the version (conditional), write the items and raise the version again'],
   listAdminAudit: [1, 'one Query of the audit partition, newest first'],
+  retryWebhookDelivery: [4, "read the delivery's state, claim it (conditional), queue it, record the audit entry"],
+  replayWebhookDeliveries: [
+    2,
+    "one Query of the endpoint's failed deliveries and the audit entry; 3 more (read, claim, queue) per delivery re-queued",
+  ],
   getResults: [2, "the user token beside one Query of the month's day counters; the stores' names (a BatchGetItem)"],
   listAnswers: [
     10,

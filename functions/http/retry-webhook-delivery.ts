@@ -19,7 +19,7 @@ export const contract = {
     202: answer('Queued to be sent again now', v.object({ id: v.string(), status: v.literal('replaying') })),
     403: problem('Not an admin key'),
     404: problem('No failed delivery has this id'),
-    409: problem('The delivery is not failed (delivered since, or already being re-sent)'),
+    409: problem('The delivery is not failed: it was delivered since'),
     422: problem('Invalid delivery id'),
   },
 };

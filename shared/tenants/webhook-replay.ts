@@ -26,12 +26,16 @@ export function replayService({ deliveries, audit }: ReplayServicePorts) {
     changes: { path: string; old: unknown; new: unknown }[],
   ) => audit.record(tenantId, { id: randomBytes(6).toString('hex'), at: new Date().toISOString(), actor, action, changes });
 
-  /** Re-sends one failed delivery now: 404 when unknown, 409 when it is not failed (delivered, or being re-sent). */
+  /**
+   * Re-sends one failed delivery now: 404 when unknown, 409 once delivered. Idempotent: a retry of a delivery already
+   * being re-sent (by this call repeated, another retry or a replay) answers the same and queues nothing more.
+   */
   async function retry(tenantId: number, id: string, actor: AuditActor) {
     const found = await deliveries.find(tenantId, id);
     if (!found) throw new NotFoundError('No failed delivery has this id.');
-    if (found.status !== 'failed' || !(await deliveries.claim(tenantId, id, new Date().toISOString())))
-      throw new StateConflictError(`The delivery is not failed: it is ${found.status === 'delivered' ? 'delivered' : 'being re-sent'}.`);
+    if (found.status === 'delivered') throw new StateConflictError('The delivery is not failed: it is delivered.');
+    if (found.status === 'replaying' || !(await deliveries.claim(tenantId, id, new Date().toISOString())))
+      return { id, status: 'replaying' as const };
     await deliveries.send({ ...found.delivery, attempt: found.delivery.attempt + 1, notBefore: undefined, replay: true });
     await record(tenantId, actor, 'webhook.retry', [{ path: `webhooks.deliveries.${id}`, old: 'failed', new: 'replaying' }]);
     return { id, status: 'replaying' as const };

@@ -87,9 +87,9 @@ describe('webhook replay', () => {
     const [first, second, single] = answers;
     expect(first!.status).toBe(202);
     expect(second!.status).toBe(202);
-    expect([202, 409]).toContain(single!.status);
-    const claimed = [...first!.body.replayed, ...second!.body.replayed, ...(single!.status === 202 ? [single!.body.id] : [])];
-    expect(claimed).toEqual([id]);
+    // A retry answers 202 whether it claimed the delivery or found it being re-sent: either way it is sent once.
+    expect(single!.body).toEqual({ id, status: 'replaying' });
+    expect([...first!.body.replayed, ...second!.body.replayed].length).toBeLessThanOrEqual(1);
     const queued = await events.drain();
     expect(queued).toHaveLength(1);
     const result = await invoke('eventWebhooks', eventConsumer, {
