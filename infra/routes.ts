@@ -288,7 +288,8 @@ export const scheduled: readonly Scheduled[] = [
     handler: 'schedule/release-attempts.ts',
     everyMinutes: 1,
     table: ['read', 'write', 'batchWrite'],
-    sends: ['surveyDispatch'],
+    // Every timer due soon goes to the queue its kind names (shared/timers.ts): attempts, case deadlines.
+    sends: ['surveyDispatch', 'caseDeadlines'],
     summary: 'Releases the survey attempts due in the next minutes onto the dispatch queue',
   },
   {

@@ -19,7 +19,7 @@ export type MetricName =
   | 'SurveysBounced'
   | 'SurveyAttemptsSent'
   | 'SurveyAttemptsHeld'
-  | 'SurveyAttemptsReleased'
+  | 'TimersReleased'
   | 'PersonalCopiesExpired'
   | 'EventDeliveries'
   | 'PrivacyRequests';

@@ -1,4 +1,4 @@
-import * as v from 'valibot';
+import { DAYS, type WeekDay } from '../tenants/config-schema.js';
 
 /**
  * A case's deadline counts business hours: only the time inside the tenant's working hours, in its time zone, on its
@@ -6,45 +6,17 @@ import * as v from 'valibot';
  * window that a DST change shortens counts what it really holds.
  */
 
-/** ISO weekdays: 1 is Monday, 7 is Sunday. */
-export type Weekday = 1 | 2 | 3 | 4 | 5 | 6 | 7;
-
-const clock = v.pipe(v.string(), v.regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'a time as HH:MM (24:00 is the end of the day)'));
-const timeZone = v.pipe(
-  v.string(),
-  v.check((zone) => {
-    try {
-      new Intl.DateTimeFormat('en-GB', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'an IANA time zone, such as America/Sao_Paulo'),
-);
-
-/** When a tenant works: the tenant file's `workingHours`. A working day runs from `from` to `to` (24:00: midnight). */
-export const WorkingHoursSchema = v.pipe(
-  v.strictObject({
-    timeZone,
-    days: v.pipe(v.array(v.picklist([1, 2, 3, 4, 5, 6, 7] as const)), v.minLength(1, 'at least one working day'), v.maxLength(7)),
-    from: clock,
-    to: clock,
-  }),
-  v.check((hours) => minutesOf(hours.from) < minutesOf(hours.to), 'the working day must end after it starts (from < to)'),
-);
-export type WorkingHours = v.InferOutput<typeof WorkingHoursSchema>;
-
-/** Without a tenant's own: Monday to Friday, 09:00 to 18:00 in São Paulo. */
-export const DEFAULT_WORKING_HOURS: WorkingHours = {
-  timeZone: 'America/Sao_Paulo',
-  days: [1, 2, 3, 4, 5],
-  from: '09:00',
-  to: '18:00',
-};
-export const DEFAULT_DEADLINE_HOURS = 24;
-/** The longest deadline a rule may set: 30 working days of 24 hours. */
-export const MAX_DEADLINE_HOURS = 720;
-export const DeadlineHoursSchema = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_DEADLINE_HOURS));
+/**
+ * When a tenant works (its `cases.workingHours`, validated by the tenant file's schema): on `days`, from `from` to `to`
+ * (`HH:MM`) in `timeZone` (IANA). A `to` not after `from` ends the next morning: a night shift (22:00 to 06:00), or a
+ * whole day (00:00 to 00:00); its day is the one it starts on.
+ */
+export interface WorkingHours {
+  timeZone: string;
+  days: readonly WeekDay[];
+  from: string;
+  to: string;
+}
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -57,13 +29,15 @@ const DAY = 86_400_000;
 export function caseDueAt(openedAt: Date, deadlineHours: number, hours: WorkingHours): Date {
   let remaining = deadlineHours * HOUR;
   if (!(remaining > 0)) return openedAt;
-  const [from, to] = [minutesOf(hours.from), minutesOf(hours.to)];
-  const days = new Set<number>(hours.days);
-  let day = localDay(openedAt, hours.timeZone);
+  const from = minutesOf(hours.from);
+  const to = minutesOf(hours.to) + (minutesOf(hours.to) <= from ? 1440 : 0);
+  const days = new Set<WeekDay>(hours.days);
+  // A night shift that started the day before may still be running when the case opens.
+  let day = localDay(openedAt, hours.timeZone) - (to > 1440 ? DAY : 0);
   // Each week holds at least a minute of work, so this many days always reach the largest deadline.
-  const limit = Math.ceil((deadlineHours * 60) / Math.max(1, to - from)) * 7 + 7;
+  const limit = Math.ceil((deadlineHours * 60) / (to - from)) * 7 + 8;
   for (let i = 0; i <= limit; i++, day += DAY) {
-    if (!days.has(isoWeekday(day))) continue;
+    if (!days.has(weekdayOf(day))) continue;
     const start = Math.max(instantAt(day, from, hours.timeZone), openedAt.getTime());
     const end = instantAt(day, to, hours.timeZone);
     if (end <= start) continue;
@@ -103,10 +77,10 @@ const offsetAt = (instant: number, zone: string): number => wallClock(instant, z
 /** The local calendar day of `instant` in `zone`, as the UTC midnight of the same date. */
 const localDay = (instant: Date, zone: string): number => Math.floor(wallClock(instant.getTime(), zone) / DAY) * DAY;
 
-const isoWeekday = (day: number): number => ((new Date(day).getUTCDay() + 6) % 7) + 1;
+const weekdayOf = (day: number): WeekDay => DAYS[(new Date(day).getUTCDay() + 6) % 7]!;
 
 /**
- * The instant at which the zone's clocks read `minutes` past midnight of `day` (24:00 is the next midnight). A wall
+ * The instant at which the zone's clocks read `minutes` past midnight of `day` (1440 and more: the next day). A wall
  * time repeated by a change back is its first occurrence; one skipped by a change forward is read with the offset
  * before the change, as clocks that jumped would show it (02:30 on a spring-forward night is 03:30).
  */

@@ -14,7 +14,8 @@ import {
   type CaseRecord,
   type CaseRecovery,
 } from './record.js';
-import { caseDueAt, caseRuleOf, casesSettingsOf, opensCase } from './rules.js';
+import { caseDueAt } from './deadline.js';
+import { caseRuleOf, casesSettingsOf, opensCase } from './rules.js';
 import { caseBody, type CaseBody, type CasePatch, type CasesQuery } from './schema.js';
 
 /** Who acts on a case through the API or the workspace: a user, with the scope its token or session carries. */
@@ -105,7 +106,7 @@ export function caseService(ports: CasePorts) {
       answeredAt: answer!.answeredAt,
       answerVersion: answer!.version ?? 1,
       openedAt: at,
-      dueAt: caseDueAt(now, caseRuleOf(journey).deadlineHours, casesSettingsOf(config)).toISOString(),
+      dueAt: caseDueAt(now, caseRuleOf(journey).deadlineHours, casesSettingsOf(config).workingHours).toISOString(),
       overdue: false,
       overdueAt: null,
       owners,

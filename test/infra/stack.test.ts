@@ -78,7 +78,7 @@ describe('the CDK stacks', () => {
       // The table, the user pool and its workspace client, the logo bucket and its policy, and three secrets.
       'Test-Data': 8,
       Test: 4,
-      'Test/Messaging': 30,
+      'Test/Messaging': 40,
       'Test/PublicApi': 32,
       'Test/PublicApi/WorkspaceRoutes': 70,
       'Test/PublicApi/PagesRoutes': 42,
@@ -311,6 +311,10 @@ describe('the CDK stacks', () => {
       'AWS::SQS::Queue': [
         'AsyncFailureQueue12E179B5',
         'AttemptSchedulerDlq34ECEE50',
+        'CaseDeadlineQueueA946D22E',
+        'CaseDeadlineQueueDlq274D6EF3',
+        'CaseQueue1D9A7E69',
+        'CaseQueueDlqAC011126',
         'EventQueueDlqFF1FDC9D',
         'EventQueueFD722DCD',
         'PersonalCopiesExpiryDlqF1710A84',
