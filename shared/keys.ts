@@ -122,6 +122,8 @@ export const keys = {
   failedDeliveryOfSort: (createdAt: string, deliveryId: string) => `${createdAt}#${deliveryId}`,
   /** A case: one per transaction, under the transaction's id (shared/cases/), so that no answer opens two. */
   case: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#CASE#${id}`, sk: 'CASE' }),
+  /** A case's one escalation when it is overdue: its claim, then the record that it went out (shared/cases/overdue.ts). */
+  caseEscalation: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#CASE#${id}`, sk: 'ESCALATION' }),
   /**
    * Cases listed for managers and integrations (GET /public/cases) in the list's order (`caseSort`): a store's cases
    * in one partition (gsi12; a store opens a few a day, so a page reads the same at any history), and the tenant's

@@ -20,6 +20,7 @@ export type MetricName =
   | 'SurveyAttemptsSent'
   | 'SurveyAttemptsHeld'
   | 'TimersReleased'
+  | 'CaseDeadlines'
   | 'PersonalCopiesExpired'
   | 'EventDeliveries'
   | 'PrivacyRequests'

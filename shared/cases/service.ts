@@ -15,6 +15,7 @@ import {
   type CaseRecovery,
 } from './record.js';
 import { caseDueAt } from './deadline.js';
+import { scheduleDeadline } from './overdue.js';
 import { caseRuleOf, casesSettingsOf, opensCase } from './rules.js';
 import { caseBody, type CaseBody, type CasePatch, type CasesQuery } from './schema.js';
 
@@ -210,6 +211,9 @@ export function caseService(ports: CasePorts) {
         outcome = 'rescored';
       }
     }
+    // Its deadline, on every delivery while it can still fall due: a timer put twice is one, and none is lost to a crash.
+    if (ports.deadlines && !current.overdue && !CLOSED_STATUSES.includes(current.status))
+      await scheduleDeadline(ports.deadlines, tenantId, current.id, new Date(current.dueAt), now);
     await alertOnce(tenantId, current, config, now);
     if (outcome !== 'rescored') await publish(tenantId, 'case.opened', current, config, now);
     return outcome;

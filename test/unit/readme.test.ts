@@ -157,6 +157,7 @@ describe('the README', () => {
       surveyed: [keys.surveyed(7, 5, 1)],
       casesConfig: [{ pk: keys.config(7), sk: keys.casesConfig }],
       case: [keys.case(7, 123456)],
+      caseEscalation: [keys.caseEscalation(7, 123456)],
       casesByStore: [keys.casesByStore(7, 1)],
       casesByShard: [keys.casesByShard(7, 2)],
       caseSort: [keys.caseSort(2, false, '2026-11-24T10:00:00.000Z', 123456)],
