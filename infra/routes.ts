@@ -269,7 +269,8 @@ export const consumers: readonly Consumer[] = [
     handler: 'queue/case-opener.ts',
     queue: 'cases',
     table: ['read', 'write'],
-    sends: ['events'],
+    // A case's deadline is a timer: in the table by due minute, or on its queue when due within 15 minutes.
+    sends: ['events', 'caseDeadlines'],
     providers: ['ses'],
     summary:
       "Opens the case of an answer that matches its journey's rule (once per transaction), alerts the store's managers once, publishes case.opened",
@@ -282,6 +283,17 @@ export const consumers: readonly Consumer[] = [
     // The second pass of an erasure, two minutes later (ERASURE_RECHECK_SECONDS), is a delayed message on its own queue.
     sends: ['privacy'],
     summary: 'Works on privacy requests: finds the customers they name, erases them or makes their export readable',
+  },
+  {
+    id: 'caseDeadlines',
+    handler: 'queue/case-deadlines.ts',
+    queue: 'caseDeadlines',
+    // The escalation's claim is given back (DeleteItem) when its e-mail fails.
+    table: ['read', 'write', 'delete'],
+    // A deadline that arrives early goes back on its own queue; case.overdue goes to the events; the escalation by SES.
+    sends: ['caseDeadlines', 'events'],
+    providers: ['ses'],
+    summary: "Marks a case still open when its deadline fires overdue and escalates it once, by e-mail to the users of the store's groups",
   },
 ];
 
@@ -303,8 +315,9 @@ export const scheduled: readonly Scheduled[] = [
     handler: 'schedule/release-attempts.ts',
     everyMinutes: 1,
     table: ['read', 'write', 'batchWrite'],
-    sends: ['surveyDispatch'],
-    summary: 'Releases the survey attempts due in the next minutes onto the dispatch queue',
+    // Every timer due soon goes to the queue its kind names (shared/timers.ts): attempts, case deadlines.
+    sends: ['surveyDispatch', 'caseDeadlines'],
+    summary: 'Releases the timers due in the next minutes (survey attempts, case deadlines) onto the queue each names',
   },
   {
     id: 'personalCopiesExpiry',

@@ -15,15 +15,19 @@ export interface AlertInput {
   link: string;
   locale: Locale;
   timeZone: string;
+  /** The alert when the case opens, or its escalation when it is overdue (shared/cases/overdue.ts). */
+  kind?: 'alert' | 'escalation';
 }
 
 /** The alert e-mail to a store's managers: the score, the comment, the store, the employee and the link to the case. */
-export function alertEmail({ record, company, store, employee, link, locale, timeZone }: AlertInput) {
+export function alertEmail({ record, company, store, employee, link, locale, timeZone, kind = 'alert' }: AlertInput) {
   const t = translator(locale);
   const due = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone }).format(new Date(record.dueAt));
-  const subject = t('caseAlert.subject', { score: record.score, store });
+  const subject = t(kind === 'alert' ? 'caseAlert.subject' : 'caseEscalation.subject', { score: record.score, store });
   const lines = [
-    t('caseAlert.intro', { score: record.score, store, employee }),
+    kind === 'alert'
+      ? t('caseAlert.intro', { score: record.score, store, employee })
+      : t('caseEscalation.intro', { score: record.score, store, employee, due }),
     record.comment ? t('caseAlert.comment', { comment: record.comment }) : t('caseAlert.noComment'),
     t('caseAlert.due', { due }),
   ];

@@ -1,3 +1,5 @@
+import type { TimerScheduler } from '../timers.js';
+import type { CaseDeadlineMessage } from './deadline-message.js';
 import type { EventPublisher } from '../events/ports.js';
 import type { CounterDelta } from '../results/tally.js';
 import type { Settings, UserScope } from '../tenants/config-schema.js';
@@ -96,6 +98,8 @@ export interface CasePorts {
   /** The base URL of the workspace's links (the alert's link to the case). */
   baseUrl?: string;
   recovery?: CaseRecoveryRequests;
+  /** Where a case's deadline waits once it opens (the `deadlines` part: shared/cases/overdue.ts); needed only to open cases. */
+  deadlines?: TimerScheduler<CaseDeadlineMessage>;
 }
 
 /** The provider answered that it did not take the alert (nothing went out): its claim is given back and it is retried. */

@@ -32,11 +32,3 @@ export function opensCase(journey: Pick<JourneyConfig, 'indicator' | 'cases'>, s
   // `detractor` on a scale without detractors means its low third, and `low` on NPS its detractors: the unhappy end.
   return bucket === 'detractor' || bucket === 'low';
 }
-
-/**
- * When a case opened at `openedAt` is due: `deadlineHours` after it. The one place the deadline is computed; the
- * `deadlines` part replaces it with business hours (the tenant's working hours).
- */
-export function caseDueAt(openedAt: Date, deadlineHours: number, _cases: CasesSettings): Date {
-  return new Date(openedAt.getTime() + deadlineHours * 3_600_000);
-}

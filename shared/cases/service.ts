@@ -14,7 +14,9 @@ import {
   type CaseRecord,
   type CaseRecovery,
 } from './record.js';
-import { caseDueAt, caseRuleOf, casesSettingsOf, opensCase } from './rules.js';
+import { caseDueAt } from './deadline.js';
+import { scheduleDeadline } from './overdue.js';
+import { caseRuleOf, casesSettingsOf, opensCase } from './rules.js';
 import { caseBody, type CaseBody, type CasePatch, type CasesQuery } from './schema.js';
 
 /** Who acts on a case through the API or the workspace: a user, with the scope its token or session carries. */
@@ -113,7 +115,7 @@ export function caseService(ports: CasePorts) {
       answeredAt: answer!.answeredAt,
       answerVersion: answer!.version ?? 1,
       openedAt: at,
-      dueAt: caseDueAt(now, caseRuleOf(journey).deadlineHours, casesSettingsOf(config)).toISOString(),
+      dueAt: caseDueAt(now, caseRuleOf(journey).deadlineHours, casesSettingsOf(config).workingHours).toISOString(),
       overdue: false,
       overdueAt: null,
       owners,
@@ -209,6 +211,9 @@ export function caseService(ports: CasePorts) {
         outcome = 'rescored';
       }
     }
+    // Its deadline, on every delivery while it can still fall due: a timer put twice is one, and none is lost to a crash.
+    if (ports.deadlines && !current.overdue && !CLOSED_STATUSES.includes(current.status))
+      await scheduleDeadline(ports.deadlines, tenantId, current.id, new Date(current.dueAt), now);
     await alertOnce(tenantId, current, config, now);
     if (outcome !== 'rescored') await publish(tenantId, 'case.opened', current, config, now);
     return outcome;

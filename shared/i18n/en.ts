@@ -88,4 +88,7 @@ export const en: Catalogue = {
   'caseAlert.noComment': 'The customer left no comment.',
   'caseAlert.due': 'Due: {due}',
   'caseAlert.open': 'Open the case',
+  'caseEscalation.subject': 'Overdue case: score {score} at {store}',
+  'caseEscalation.intro':
+    'The case of a customer who gave a score of {score} at {store}, served by {employee}, passed its deadline ({due}) unresolved.',
 };

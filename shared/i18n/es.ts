@@ -88,4 +88,6 @@ export const es: Catalogue = {
   'caseAlert.noComment': 'El cliente no dejó comentario.',
   'caseAlert.due': 'Plazo para resolverlo: {due}',
   'caseAlert.open': 'Abrir el caso',
+  'caseEscalation.subject': 'Caso vencido: nota {score} en {store}',
+  'caseEscalation.intro': 'El caso de un cliente que dio nota {score} en {store}, atendido por {employee}, venció ({due}) sin resolverse.',
 };

@@ -90,4 +90,7 @@ export const ptBR = {
   'caseAlert.noComment': 'O cliente não deixou comentário.',
   'caseAlert.due': 'Prazo para resolver: {due}',
   'caseAlert.open': 'Abrir o caso',
+  'caseEscalation.subject': 'Caso atrasado: nota {score} na {store}',
+  'caseEscalation.intro':
+    'O caso de um cliente que deu nota {score} na {store}, atendido por {employee}, passou do prazo ({due}) sem ser resolvido.',
 } as const;

@@ -77,7 +77,7 @@ export const ClassConfig = v.strictObject({
 });
 export type ClassConfig = v.InferOutput<typeof ClassConfig>;
 
-const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type WeekDay = (typeof DAYS)[number];
 
 /**

@@ -78,7 +78,7 @@ describe('the CDK stacks', () => {
       // The table, the user pool and its workspace client, the logo bucket and its policy, and three secrets.
       'Test-Data': 8,
       Test: 4,
-      'Test/Messaging': 35,
+      'Test/Messaging': 40,
       'Test/PublicApi': 33,
       'Test/PublicApi/WorkspaceRoutes': 70,
       'Test/PublicApi/PagesRoutes': 42,
@@ -90,7 +90,7 @@ describe('the CDK stacks', () => {
       'Test/PublicApi/CasesRoutes': 28,
       'Test/ChatbotApi': 20,
       'Test/ChatbotApi/SurveyRoutes': 21,
-      'Test/Workers': 72,
+      'Test/Workers': 80,
     });
     for (const [stack, count] of Object.entries(counts)) expect(count, stack).toBeLessThan(200);
   });
@@ -313,6 +313,8 @@ describe('the CDK stacks', () => {
       'AWS::SQS::Queue': [
         'AsyncFailureQueue12E179B5',
         'AttemptSchedulerDlq34ECEE50',
+        'CaseDeadlineQueueA946D22E',
+        'CaseDeadlineQueueDlq274D6EF3',
         'CaseQueue1D9A7E69',
         'CaseQueueDlqAC011126',
         'EventQueueDlqFF1FDC9D',
@@ -389,7 +391,7 @@ describe('the CDK stacks', () => {
     // Pinned: a change here is a change of what a role may do, to be read in review.
     expect(withAction('dynamodb:DeleteItem')).toEqual(
       // putAdminConfig deletes the journeys, classes and groups a replaced configuration no longer lists.
-      ['privacyRequests', 'putAdminConfig', 'putEmployeeStores', 'updateCustomer', 'updateEmployee', 'updateStore'].sort(),
+      ['caseDeadlines', 'privacyRequests', 'putAdminConfig', 'putEmployeeStores', 'updateCustomer', 'updateEmployee', 'updateStore'].sort(),
     );
     expect(withAction('dynamodb:BatchWriteItem')).toEqual(
       [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { caseDueAt, caseRuleOf, casesSettingsOf, DEFAULT_CASES, opensCase } from '../../shared/cases/rules.js';
+import { caseDueAt } from '../../shared/cases/deadline.js';
+import { caseRuleOf, casesSettingsOf, DEFAULT_CASES, opensCase } from '../../shared/cases/rules.js';
 import { ConfigDocument } from '../../shared/tenants/config-schema.js';
 
 const nps = { indicator: 'nps' as const };
@@ -24,10 +25,11 @@ describe('case rules', () => {
     expect(opensCase({ ...nps, cases: { open: 'none', deadlineHours: 24, whatsapp: false } }, 0, 'péssimo')).toBe(false);
   });
 
-  it('is due deadlineHours after it opened (24 by default), until business hours replace it', () => {
+  it('is due deadlineHours business hours after it opened (24 by default), 09:00-18:00 Monday to Friday by default', () => {
     expect(caseRuleOf(nps)).toEqual({ open: 'detractor', deadlineHours: 24, whatsapp: false });
     const opened = new Date('2026-11-23T10:00:00.000Z');
-    expect(caseDueAt(opened, 24, DEFAULT_CASES).toISOString()).toBe('2026-11-24T10:00:00.000Z');
+    // Monday 07:00 in São Paulo: Monday's 9 hours, Tuesday's 9, then 6 on Wednesday (15:00 local).
+    expect(caseDueAt(opened, 24, DEFAULT_CASES.workingHours).toISOString()).toBe('2026-11-25T18:00:00.000Z');
   });
 
   it("takes the rules in the admin document and the tenant file's schema, naming each wrong field", () => {

@@ -4,6 +4,7 @@ import { caseStore } from '../case-repository.js';
 import { caseAlerts } from '../case-alerts.js';
 import { caseNames, caseUsers } from '../case-ports.js';
 import { evaluationStore } from '../evaluation-repository.js';
+import { caseDeadlineTimer } from './case-deadline-timer.js';
 import { events } from './events.js';
 import { tenantSettings } from './tenants.js';
 
@@ -19,5 +20,6 @@ export const caseOpener = caseService({
   events,
   names: caseNames,
   alerts: caseAlerts,
+  deadlines: caseDeadlineTimer,
   baseUrl: process.env[ENV.surveyBaseUrl] ?? '',
 });
