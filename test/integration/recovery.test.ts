@@ -1,0 +1,154 @@
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { handler as dispatcher } from '../../functions/queue/survey-dispatcher.js';
+import { invoke } from '../../infra/local/invoke.js';
+import { putBrand, putDelivery } from '../../shared/adapters/tenant-repository.js';
+import { recovery } from '../../shared/adapters/wiring/recovery-requests.js';
+import type { RecoveryCase } from '../../shared/recovery/ports.js';
+import { inProcess } from '../support/api.js';
+import { sqsEvent, usePrivateQueue } from '../support/queues.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+
+/**
+ * The recovery survey against the emulators: a resolved case's customer gets "Did we solve it?" through the first
+ * survey's delivery (the SES emulator's mailbox, the outbox for WhatsApp), answers it on the survey page once, and the
+ * answer shows in the store's recovery rate in GET /public/results. The case is what the `cases` service hands its
+ * `recovery` port; the dispatcher runs under its own role (the local IAM check).
+ */
+const dispatch = usePrivateQueue('surveyDispatch');
+const api = inProcess('public');
+const [sesUrl, outboxUrl] = [inject('sesUrl'), inject('outboxUrl')];
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+let tenant: TestTenant;
+let unique = 0;
+
+beforeAll(async () => {
+  tenant = await newTenant();
+  await putBrand(tenant.tenantId, { name: 'Mercado Central' });
+  await putDelivery(tenant.tenantId, {
+    quietHours: null,
+    email: { from: 'pesquisa@loja.example', name: 'Loja Exemplo' },
+    whatsapp: { phoneNumberId: 'pn-test', template: 'pesquisa_satisfacao', language: 'pt_BR' },
+  });
+});
+
+interface Mail {
+  destination: { to: string[] };
+  subject: string;
+  body: { html: string; text: string };
+}
+const mailTo = async (address: string) =>
+  ((await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] }).emails.filter((e) => e.destination.to.includes(address));
+const outboxTo = async (to: string) =>
+  ((await (await fetch(`${outboxUrl}/messages`)).json()) as { to: string; channel: string; text: string; link: string | null }[]).filter(
+    (m) => m.to === to,
+  );
+const newPhone = () => `+55119${String(Date.now() % 10_000_000).padStart(7, '0')}${unique++ % 10}`.slice(0, 14);
+
+/** The dispatcher, invoked with the batch the event source would hand it; answers the records that failed. */
+async function deliverQueued(): Promise<number> {
+  const messages = await dispatch.drain();
+  if (!messages.length) return 0;
+  const response = await invoke('surveyDispatcher', dispatcher, sqsEvent(messages, { queue: 'SurveyDispatchQueue' }));
+  expect(response.batchItemFailures).toEqual([]);
+  return messages.length;
+}
+
+/** A sale whose first survey went out (and was answered low, as a case's is), and the case the `cases` service would resolve. */
+async function resolvedCase(journey: string, customer: Record<string, unknown>, store = 1): Promise<RecoveryCase> {
+  const res = await api({
+    method: 'POST',
+    path: '/public/transaction',
+    key: tenant.key,
+    body: { store_id: store, employee_id: 1, journey, customer_integration: `R-${Date.now()}-${unique++}`, ...customer },
+  });
+  expect(res.status, res.text).toBe(201);
+  expect(await deliverQueued()).toBe(1);
+  const tx = res.body as { id: number; journey_id?: number };
+  const journeyId = journey === 'loja' ? 1 : 2;
+  return { id: `case-${tx.id}`, transactionId: tx.id, journeyId, storeId: store, employeeId: 1, openedAt: new Date().toISOString() };
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+const storeRow = async (journey: string, store: number) => {
+  const res = await api({
+    path: '/public/results',
+    key: tenant.key,
+    query: { token: tenant.userToken, journey, from: today(), to: today(), group_by: 'store' },
+  });
+  expect(res.status, res.text).toBe(200);
+  return (res.body.data as { key: string; cases: Record<string, unknown> }[]).find((row) => row.key === String(store));
+};
+
+describe('the recovery survey', () => {
+  it('e-mail: a resolved case asks once "did we solve it?"; "yes" is recorded once and shows in the store recovery rate', async () => {
+    const email = `recovery-${Date.now()}@example.com`;
+    const c = await resolvedCase('ecommerce', { name: 'Maria Silva', email });
+    expect(await mailTo(email)).toHaveLength(1);
+
+    expect(await recovery.request(tenant.tenantId, c)).toBe('scheduled');
+    expect(await deliverQueued()).toBe(1);
+    const mails = await mailTo(email);
+    expect(mails).toHaveLength(2);
+    const mail = mails.find((m) => m.subject === 'Mercado Central: resolvemos?')!;
+    expect(mail.body.text).toContain('Mercado Central resolveu o que você nos contou?');
+    const link = /(http\S+\/s\/[\w-]{44})/.exec(mail.body.text)![1]!;
+    expect(mail.body.html).toContain(`${link}?solved=yes"`);
+    expect(mail.body.html).toContain(`${link}?solved=no"`);
+
+    // A repeated request (a redelivered resolution) sends nothing more.
+    expect(await recovery.request(tenant.tenantId, c)).toBe('duplicate');
+    await deliverQueued();
+    expect(await mailTo(email)).toHaveLength(2);
+
+    const path = new URL(link).pathname;
+    const page = await api({ path, query: { solved: 'yes' } });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Mercado Central resolveu o que você nos contou?');
+    expect(page.text).toContain('value="yes" checked');
+
+    const bad = await api({ method: 'POST', path, headers: FORM, body: 'score=12' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('Diga se resolvemos: sim ou não.');
+    expect(bad.text).toContain('A nota deve ser de 1 a 5.');
+
+    const answered = await api({ method: 'POST', path, headers: FORM, body: 'solved=yes&score=5' });
+    expect(answered.status, answered.text).toBe(303);
+    expect((await api({ path })).text).toContain('Que bom que resolvemos!');
+    const again = await api({ method: 'POST', path, headers: FORM, body: 'solved=no' });
+    expect(again.status).toBe(409);
+    expect(again.text).toContain('Pesquisa já respondida');
+
+    expect((await storeRow('ecommerce', 1))?.cases).toMatchObject({ recovery_answers: 1, recovery_rate: 1 });
+  });
+
+  it('whatsapp: the recovery goes out on the channel that reached the customer, with its own link', async () => {
+    const phone = newPhone();
+    const c = await resolvedCase('loja', { name: 'João Souza', phone }, 1);
+    const [first] = await outboxTo(phone);
+    expect(await recovery.request(tenant.tenantId, c)).toBe('scheduled');
+    expect(await deliverQueued()).toBe(1);
+    const sent = await outboxTo(phone);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toMatchObject({ channel: 'whatsapp' });
+    expect(sent[1]!.link).toMatch(/\/s\/[\w-]{44}$/);
+    expect(sent[1]!.link).not.toBe(first!.link);
+
+    const path = new URL(sent[1]!.link!).pathname;
+    expect((await api({ method: 'POST', path, headers: FORM, body: 'solved=no' })).status).toBe(303);
+    // The first survey's link still opens the first survey, unanswered.
+    expect((await api({ path: new URL(first!.link!).pathname })).text).toContain('recomendar');
+    expect((await storeRow('loja', 1))?.cases).toMatchObject({ recovery_answers: 1, recovery_rate: 0 });
+  });
+
+  it('a customer who opted out gets none', async () => {
+    const email = `optout-${Date.now()}@example.com`;
+    const c = await resolvedCase('ecommerce', { name: 'Ana', email });
+    const [first] = await mailTo(email);
+    const link = /(http\S+\/s\/[\w-]{44})/.exec(first!.body.text)![1]!;
+    expect((await api({ method: 'POST', path: `${new URL(link).pathname}/unsubscribe` })).status).toBe(200);
+
+    expect(await recovery.request(tenant.tenantId, c)).toBe('not_sent');
+    expect(await deliverQueued()).toBe(0);
+    expect(await mailTo(email)).toHaveLength(1);
+  });
+});
