@@ -92,4 +92,10 @@ export const en: Catalogue = {
   'recovery.subject': '{company}: did we solve it?',
   'recovery.sms': '{company}: did we solve your problem? Answer: {link}',
   'recovery.smsShort': 'Did we solve your problem? Answer: {link}',
+  'caseAlert.subject': 'New case: score {score} at {store}',
+  'caseAlert.intro': 'A customer gave a score of {score} at {store}, served by {employee}.',
+  'caseAlert.comment': "The customer's comment: {comment}",
+  'caseAlert.noComment': 'The customer left no comment.',
+  'caseAlert.due': 'Due: {due}',
+  'caseAlert.open': 'Open the case',
 };

@@ -92,4 +92,10 @@ export const es: Catalogue = {
   'recovery.subject': '{company}: ¿lo resolvimos?',
   'recovery.sms': '{company}: ¿resolvimos su problema? Responda: {link}',
   'recovery.smsShort': '¿Resolvimos su problema? Responda: {link}',
+  'caseAlert.subject': 'Nuevo caso: nota {score} en {store}',
+  'caseAlert.intro': 'Un cliente dio nota {score} en {store}, atendido por {employee}.',
+  'caseAlert.comment': 'Comentario del cliente: {comment}',
+  'caseAlert.noComment': 'El cliente no dejó comentario.',
+  'caseAlert.due': 'Plazo para resolverlo: {due}',
+  'caseAlert.open': 'Abrir el caso',
 };

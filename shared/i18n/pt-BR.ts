@@ -94,4 +94,10 @@ export const ptBR = {
   'recovery.subject': '{company}: resolvemos?',
   'recovery.sms': '{company}: resolvemos o seu problema? Responda: {link}',
   'recovery.smsShort': 'Resolvemos o seu problema? Responda: {link}',
+  'caseAlert.subject': 'Novo caso: nota {score} na {store}',
+  'caseAlert.intro': 'Um cliente deu nota {score} na {store}, atendido por {employee}.',
+  'caseAlert.comment': 'Comentário do cliente: {comment}',
+  'caseAlert.noComment': 'O cliente não deixou comentário.',
+  'caseAlert.due': 'Prazo para resolver: {due}',
+  'caseAlert.open': 'Abrir o caso',
 } as const;
