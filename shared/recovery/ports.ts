@@ -6,10 +6,10 @@ import type { RecoverySurvey, TransactionRecord } from '../transaction-record.js
  * survey's delivery, attempts and links (a link of kind `recovery`), and the answer marks the case.
  */
 
-/** What the recovery survey reads of a case (the `cases` service's record has these and more). */
+/** What the recovery survey reads of a case (the `cases` service's `CaseRecord` has these and more). */
 export interface RecoveryCase {
-  id: string;
-  transactionId: number;
+  /** The case's id: its transaction's internal id. */
+  id: number;
   journeyId: number;
   storeId: number;
   employeeId: number;
@@ -24,7 +24,7 @@ export interface RecoveryRequester {
 }
 export type RecoveryRequestOutcome = 'scheduled' | 'duplicate' | 'not_sent' | 'missing';
 
-/** The customer's answer, as the case records it. */
+/** The customer's answer, as the recovery survey keeps it. */
 export interface RecoveryAnswer {
   recovered: boolean;
   /** The new score they gave, on the journey's scale, if any. */
@@ -32,10 +32,17 @@ export interface RecoveryAnswer {
   answeredAt: string;
 }
 
+/** The answer as the case records it (the `cases` service's `CaseRecovery`). */
+export interface CaseRecoveryOutcome {
+  outcome: 'recovered' | 'not_recovered';
+  at: string;
+  score?: number | null;
+}
+
 /** The `cases` service's side of an answer: marks the case recovered or not (and publishes `case.recovered`). */
 export interface CaseRecoveryRecorder {
-  /** Must be idempotent: the same answer may be recorded again (a retried page), and changes nothing then. */
-  recordRecovery(tenantId: number, caseId: string, answer: RecoveryAnswer): Promise<unknown>;
+  /** The same answer may be recorded again (a retried page): the recorder changes nothing then. */
+  recordRecovery(tenantId: number, caseId: number, recovery: CaseRecoveryOutcome): Promise<unknown>;
 }
 
 /** The recovery survey on its transaction's item: `shared/adapters/recovery-repository.ts` implements it. */

@@ -6,7 +6,7 @@ import type { DispatchMessage } from '../surveys/dispatch.js';
 import type { Reachability, Scheduler } from '../surveys/ports.js';
 import { isSupported, type Settings } from '../tenants/config-schema.js';
 import type { RecoverySurvey, TransactionRecord } from '../transaction-record.js';
-import type { CaseRecoveryRecorder, RecoveryAnswer, RecoveryCase, RecoveryRequester, RecoveryStore } from './ports.js';
+import type { CaseRecoveryOutcome, CaseRecoveryRecorder, RecoveryAnswer, RecoveryCase, RecoveryRequester, RecoveryStore } from './ports.js';
 
 /**
  * The recovery survey's rules: which channel asks it, who is never asked, and its one answer. Its delivery is the
@@ -35,6 +35,13 @@ export function recoveryChannel(
   }
   return undefined;
 }
+
+/** The answer as the case records it. */
+const outcomeOf = (answer: RecoveryAnswer): CaseRecoveryOutcome => ({
+  outcome: answer.recovered ? 'recovered' : 'not_recovered',
+  at: answer.answeredAt,
+  score: answer.score,
+});
 
 const isChannel = (value: string | null): value is Channel => value !== null && (CHANNELS as readonly string[]).includes(value);
 
@@ -73,7 +80,7 @@ export function recoveryRequester({
    */
   const request: RecoveryRequester['request'] = async (tenantId, c: RecoveryCase) => {
     const now = clock();
-    const record = await store.transaction(tenantId, c.transactionId);
+    const record = await store.transaction(tenantId, c.id);
     if (!record) return 'missing';
     if (record.recovery) return repeat(tenantId, record, record.recovery, now);
     const settings = await tenantSettings(tenantId);
@@ -86,18 +93,18 @@ export function recoveryRequester({
       else if (check !== 'ok') reason = check;
     }
     const recovery: RecoverySurvey = {
-      case_id: c.id,
+      case_id: String(c.id),
       status: reason ? 'not_sent' : 'scheduled',
       reason,
       channel: reach?.channel ?? null,
       requested_at: now.toISOString(),
       case_opened_on: c.openedAt.slice(0, 10),
     };
-    const opened = await store.open(tenantId, c.transactionId, recovery);
+    const opened = await store.open(tenantId, c.id, recovery);
     if (opened === 'missing') return 'missing';
     if (opened !== 'created') return repeat(tenantId, record, opened.exists, now);
     if (reason || !reach) {
-      logger.debug('Recovery survey not sent', { tenantId, transactionId: c.transactionId, caseId: c.id, reason });
+      logger.debug('Recovery survey not sent', { tenantId, transactionId: c.id, caseId: c.id, reason });
       return 'not_sent';
     }
     await scheduler.schedule(dispatchOf(tenantId, record, reach.channel, now), now, now);
@@ -157,21 +164,21 @@ export function recoveryAnswers({
     const outcome = await store.answer(tenantId, transaction.id, answered, tally);
     if (outcome === 'missing') throw new NotFoundError('No recovery survey to answer.');
     if (outcome === 'conflict') {
-      const now = await store.transaction(tenantId, transaction.id);
-      if (now?.recovery?.status === 'answered') return refuse(tenantId, now.recovery);
+      const latest = await store.transaction(tenantId, transaction.id);
+      if (latest?.recovery?.status === 'answered') return refuse(tenantId, latest.recovery);
       throw new ConcurrentEditError('This survey is answered already.');
     }
-    await recorder?.recordRecovery(tenantId, recovery.case_id, answered);
+    await recorder?.recordRecovery(tenantId, Number(recovery.case_id), outcomeOf(answered));
     return answered;
   }
 
   async function refuse(tenantId: number, stored: RecoverySurvey): Promise<never> {
     if (stored.answered_at && stored.recovered !== undefined)
-      await recorder?.recordRecovery(tenantId, stored.case_id, {
-        recovered: stored.recovered,
-        score: stored.score ?? null,
-        answeredAt: stored.answered_at,
-      });
+      await recorder?.recordRecovery(
+        tenantId,
+        Number(stored.case_id),
+        outcomeOf({ recovered: stored.recovered, score: stored.score ?? null, answeredAt: stored.answered_at }),
+      );
     throw new ConcurrentEditError('This survey is answered already.');
   }
 

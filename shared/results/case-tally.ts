@@ -1,4 +1,4 @@
-import { countersOf, type Counted, type Tally } from './tally.js';
+import { countersOf, merge, type Counted, type CounterDelta, type Tally } from './tally.js';
 
 /**
  * What each case transition adds to the result counters, beside the answers' counts (`tally.ts`): the cases
@@ -55,6 +55,26 @@ export const resolvedTally = (c: CountedCase, at: Date): Tally => tally(c, { rs:
 /** A recovery survey answered (once per case): one more answered, and one more recovered on "yes". */
 export const recoveryTally = (c: Omit<CountedCase, 'dueAt'>, recovered: boolean): Tally =>
   tally({ ...c, dueAt: c.openedAt }, { ra: 1, ry: recovered ? 1 : 0 });
+
+/** Where a case stands, as its counts follow it (the `cases` service's `CaseRecord` has these and more). */
+export interface CaseProgress extends CountedCase {
+  status: string;
+  firstContactAt: string | null;
+  closedAt: string | null;
+}
+
+/**
+ * The deltas a case's write carries, from `current` (none: it is being opened) to `next`: opened; first contacted;
+ * resolved (within its deadline or not). The write is conditional on the case it read, so each counts once.
+ */
+export function caseDeltas(current: CaseProgress | undefined, next: CaseProgress): CounterDelta[] {
+  const tallies: Tally[] = [];
+  if (!current) tallies.push(caseOpenedTally(next));
+  if (next.firstContactAt && !current?.firstContactAt) tallies.push(firstContactTally(next, new Date(next.firstContactAt)));
+  if (next.status === 'resolved' && current?.status !== 'resolved')
+    tallies.push(resolvedTally(next, new Date(next.closedAt ?? next.firstContactAt ?? next.openedAt)));
+  return merge(tallies.flatMap((t) => t.deltas));
+}
 
 /**
  * The median wait to first contact, in minutes, from summed bucket counts: the bucket holding the middle case,

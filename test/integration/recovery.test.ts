@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as dispatcher } from '../../functions/queue/survey-dispatcher.js';
 import { invoke } from '../../infra/local/invoke.js';
+import { caseStore } from '../../shared/adapters/case-repository.js';
+import { recoveryStore } from '../../shared/adapters/recovery-repository.js';
 import { putBrand, putDelivery } from '../../shared/adapters/tenant-repository.js';
+import { findById } from '../../shared/adapters/transaction-repository.js';
+import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
+import { caseService } from '../../shared/cases/service.js';
+import { recoveryAnswers } from '../../shared/recovery/service.js';
 import { recovery } from '../../shared/adapters/wiring/recovery-requests.js';
 import type { RecoveryCase } from '../../shared/recovery/ports.js';
 import { inProcess } from '../support/api.js';
@@ -65,7 +71,7 @@ async function resolvedCase(journey: string, customer: Record<string, unknown>, 
   expect(await deliverQueued()).toBe(1);
   const tx = res.body as { id: number; journey_id?: number };
   const journeyId = journey === 'loja' ? 1 : 2;
-  return { id: `case-${tx.id}`, transactionId: tx.id, journeyId, storeId: store, employeeId: 1, openedAt: new Date().toISOString() };
+  return { id: tx.id, journeyId, storeId: store, employeeId: 1, openedAt: new Date().toISOString() };
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -150,5 +156,56 @@ describe('the recovery survey', () => {
     expect(await recovery.request(tenant.tenantId, c)).toBe('not_sent');
     expect(await deliverQueued()).toBe(0);
     expect(await mailTo(email)).toHaveLength(1);
+  });
+});
+
+describe('the loop, through the cases service over the real adapters', () => {
+  it('a detractor opens a case; contact, resolution and the recovery "yes" show in the store figures of GET /public/results', async () => {
+    // Prepare: a store of its own, so that its figures are this test's only.
+    const store = await api({
+      method: 'POST',
+      path: '/public/store',
+      key: tenant.key,
+      body: { trade_name: 'Loja Loop', company_name: 'Loop Ltda', store_id: `LOOP-${Date.now()}` },
+    });
+    expect(store.status, store.text).toBe(201);
+    const storeId = store.body.id as number;
+    const phone = newPhone();
+    const c = await resolvedCase('loja', { name: 'Rita Lima', phone }, storeId);
+    const [first] = await outboxTo(phone);
+    expect((await api({ method: 'POST', path: new URL(first!.link!).pathname, headers: FORM, body: 'score=3' })).status).toBe(303);
+    const manager = { name: 'gerente@demo.local', scope: 'all' as const };
+    const cases = caseService({
+      cases: caseStore,
+      users: { managersOf: async () => [manager.name], scopeOf: async () => 'all' },
+      answers: { transaction: findById },
+      settings: tenantSettings,
+      recovery: { request: async (tenantId, record) => void (await recovery.request(tenantId, record)) },
+    });
+
+    // Act: the case opens, is contacted, resolved; the customer answers "yes".
+    expect(await cases.openFromAnswer(tenant.tenantId, c.id)).toBe('opened');
+    await cases.update(tenant.tenantId, c.id, { status: 'in_progress' }, manager);
+    await cases.update(tenant.tenantId, c.id, { status: 'resolved', root_cause: 'Atendimento', note: 'Trocamos o produto.' }, manager);
+    expect(await deliverQueued()).toBe(1);
+    const [, recoveryMessage, ...more] = await outboxTo(phone);
+    expect(more).toHaveLength(0);
+    const record = (await findById(tenant.tenantId, c.id))!;
+    expect(record.recovery).toMatchObject({ status: 'sent', channel: 'whatsapp', case_id: String(c.id) });
+    const answers = recoveryAnswers({ store: recoveryStore, settings: tenantSettings, recorder: cases });
+    await answers.answer(tenant.tenantId, record, { recovered: true, score: 9 });
+
+    // Assess: the case is recovered, and the store's row counts it.
+    expect(recoveryMessage!.link).toMatch(/\/s\/[\w-]{44}$/);
+    expect(await caseStore.find(tenant.tenantId, c.id)).toMatchObject({ status: 'resolved', recovery: { outcome: 'recovered', score: 9 } });
+    expect((await storeRow('loja', storeId))?.cases).toEqual({
+      opened: 1,
+      first_contact_median_minutes: expect.any(Number),
+      resolved: 1,
+      resolved_within_deadline: 1,
+      recovery_answers: 1,
+      recovery_rate: 1,
+    });
+    expect((await storeRow('loja', storeId))?.cases.first_contact_median_minutes).toBeLessThanOrEqual(15);
   });
 });
