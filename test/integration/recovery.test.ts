@@ -3,7 +3,9 @@ import { handler as dispatcher } from '../../functions/queue/survey-dispatcher.j
 import { invoke } from '../../infra/local/invoke.js';
 import { caseStore } from '../../shared/adapters/case-repository.js';
 import { recoveryStore } from '../../shared/adapters/recovery-repository.js';
+import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
 import { putBrand, putDelivery } from '../../shared/adapters/tenant-repository.js';
+import { erase } from '../../shared/privacy/service.js';
 import { findById } from '../../shared/adapters/transaction-repository.js';
 import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
 import { caseService } from '../../shared/cases/service.js';
@@ -156,6 +158,56 @@ describe('the recovery survey', () => {
     expect(await recovery.request(tenant.tenantId, c)).toBe('not_sent');
     expect(await deliverQueued()).toBe(0);
     expect(await mailTo(email)).toHaveLength(1);
+  });
+});
+
+describe('the recovery survey, never to whom it must not reach', () => {
+  const eraseCustomer = async (transactionId: number) => {
+    const { body } = await api({ path: `/public/transaction/${transactionId}`, key: tenant.key });
+    await erase(dataSubjects, tenant.tenantId, body.customer_id as number, {
+      requestId: `pr_${transactionId}`,
+      at: new Date().toISOString(),
+    });
+  };
+
+  it('an erased customer gets none: neither when erased before the case is resolved, nor between the request and its send', async () => {
+    const before = `erased-before-${Date.now()}@example.com`;
+    const c1 = await resolvedCase('ecommerce', { name: 'Bia', email: before });
+    await eraseCustomer(c1.id);
+    expect(await recovery.request(tenant.tenantId, c1)).toBe('not_sent');
+    expect(await deliverQueued()).toBe(0);
+
+    const between = `erased-between-${Date.now()}@example.com`;
+    const c2 = await resolvedCase('ecommerce', { name: 'Caio', email: between });
+    expect(await recovery.request(tenant.tenantId, c2)).toBe('scheduled');
+    await eraseCustomer(c2.id);
+    expect(await deliverQueued()).toBe(1);
+    expect(await mailTo(before)).toHaveLength(1);
+    expect(await mailTo(between)).toHaveLength(1);
+  });
+
+  it("waits out the tenant's quiet hours on WhatsApp, as the first survey does", async () => {
+    const quiet = await newTenant();
+    const hhmm = (ms: number) => new Date(Date.now() + ms).toISOString().slice(11, 16);
+    await putDelivery(quiet.tenantId, {
+      quietHours: { timeZone: 'UTC', from: hhmm(-3_600_000), to: hhmm(3_600_000) },
+      whatsapp: { phoneNumberId: 'pn-test', template: 'pesquisa_satisfacao', language: 'pt_BR' },
+    });
+    const phone = newPhone();
+    const res = await api({
+      method: 'POST',
+      path: '/public/transaction',
+      key: quiet.key,
+      body: { store_id: 1, employee_id: 1, journey: 'loja', customer_integration: `Q-${Date.now()}`, phone, name: 'Duda' },
+    });
+    expect(res.status, res.text).toBe(201);
+    await dispatch.drain();
+    const id = res.body.id as number;
+    const c = { id, journeyId: 1, storeId: 1, employeeId: 1, openedAt: new Date().toISOString() };
+    expect(await recovery.request(quiet.tenantId, c)).toBe('scheduled');
+    expect(await deliverQueued()).toBe(1);
+    expect(await outboxTo(phone)).toHaveLength(0);
+    expect((await findById(quiet.tenantId, id))?.recovery).toMatchObject({ status: 'scheduled', channel: 'whatsapp' });
   });
 });
 
