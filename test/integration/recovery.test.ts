@@ -1,15 +1,12 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { handler as caseOpener } from '../../functions/queue/case-opener.js';
 import { handler as dispatcher } from '../../functions/queue/survey-dispatcher.js';
 import { invoke } from '../../infra/local/invoke.js';
 import { caseStore } from '../../shared/adapters/case-repository.js';
-import { recoveryStore } from '../../shared/adapters/recovery-repository.js';
 import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
 import { putBrand, putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { erase } from '../../shared/privacy/service.js';
 import { findById } from '../../shared/adapters/transaction-repository.js';
-import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
-import { caseService } from '../../shared/cases/service.js';
-import { recoveryAnswers } from '../../shared/recovery/service.js';
 import { recovery } from '../../shared/adapters/wiring/recovery-requests.js';
 import type { RecoveryCase } from '../../shared/recovery/ports.js';
 import { inProcess } from '../support/api.js';
@@ -23,6 +20,7 @@ import { newTenant, type TestTenant } from '../support/tenant.js';
  * `recovery` port; the dispatcher runs under its own role (the local IAM check).
  */
 const dispatch = usePrivateQueue('surveyDispatch');
+const caseQueue = usePrivateQueue('cases');
 const api = inProcess('public');
 const [sesUrl, outboxUrl] = [inject('sesUrl'), inject('outboxUrl')];
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -211,8 +209,8 @@ describe('the recovery survey, never to whom it must not reach', () => {
   });
 });
 
-describe('the loop, through the cases service over the real adapters', () => {
-  it('a detractor opens a case; contact, resolution and the recovery "yes" show in the store figures of GET /public/results', async () => {
+describe('the loop, through the local stack', () => {
+  it('a detractor opens a case; the manager contacts and resolves it over PATCH; the recovery "yes" marks it recovered and shows in GET /public/results', async () => {
     // Prepare: a store of its own, so that its figures are this test's only.
     const store = await api({
       method: 'POST',
@@ -223,34 +221,35 @@ describe('the loop, through the cases service over the real adapters', () => {
     expect(store.status, store.text).toBe(201);
     const storeId = store.body.id as number;
     const phone = newPhone();
-    const c = await resolvedCase('loja', { name: 'Rita Lima', phone }, storeId);
+    const { id } = await resolvedCase('loja', { name: 'Rita Lima', phone }, storeId);
     const [first] = await outboxTo(phone);
     expect((await api({ method: 'POST', path: new URL(first!.link!).pathname, headers: FORM, body: 'score=3' })).status).toBe(303);
-    const manager = { name: 'gerente@demo.local', scope: 'all' as const };
-    const cases = caseService({
-      cases: caseStore,
-      users: { managersOf: async () => [manager.name], scopeOf: async () => 'all' },
-      answers: { transaction: findById },
-      settings: tenantSettings,
-      recovery: { request: async (tenantId, record) => void (await recovery.request(tenantId, record)) },
-    });
+    const opened = await caseQueue.drain();
+    expect(opened).toHaveLength(1);
+    expect((await invoke('caseOpener', caseOpener, sqsEvent(opened, { queue: 'CaseQueue' }))).batchItemFailures).toEqual([]);
+    const patch = (body: unknown) =>
+      api({ method: 'PATCH', path: `/public/cases/${id}`, key: tenant.key, query: { token: tenant.userToken }, body });
 
-    // Act: the case opens, is contacted, resolved; the customer answers "yes".
-    expect(await cases.openFromAnswer(tenant.tenantId, c.id)).toBe('opened');
-    await cases.update(tenant.tenantId, c.id, { status: 'in_progress' }, manager);
-    await cases.update(tenant.tenantId, c.id, { status: 'resolved', root_cause: 'Atendimento', note: 'Trocamos o produto.' }, manager);
+    // Act: contacted, resolved (updateCase queues the recovery under its own role), answered "yes" on the page.
+    expect((await patch({ status: 'in_progress' })).status).toBe(200);
+    const resolved = await patch({ status: 'resolved', root_cause: 'Atendimento', note: 'Trocamos o produto.' });
+    expect(resolved.status, resolved.text).toBe(200);
     expect(await deliverQueued()).toBe(1);
     const [, recoveryMessage, ...more] = await outboxTo(phone);
     expect(more).toHaveLength(0);
-    const record = (await findById(tenant.tenantId, c.id))!;
-    expect(record.recovery).toMatchObject({ status: 'sent', channel: 'whatsapp', case_id: String(c.id) });
-    const answers = recoveryAnswers({ store: recoveryStore, settings: tenantSettings, recorder: cases });
-    await answers.answer(tenant.tenantId, record, { recovered: true, score: 9 });
+    expect(recoveryMessage).toMatchObject({ channel: 'whatsapp' });
+    const path = new URL(recoveryMessage!.link!).pathname;
+    expect((await api({ method: 'POST', path, headers: FORM, body: 'solved=yes&score=9' })).status).toBe(303);
+    expect((await api({ method: 'POST', path, headers: FORM, body: 'solved=no' })).status).toBe(409);
 
-    // Assess: the case is recovered, and the store's row counts it.
-    expect(recoveryMessage!.link).toMatch(/\/s\/[\w-]{44}$/);
-    expect(await caseStore.find(tenant.tenantId, c.id)).toMatchObject({ status: 'resolved', recovery: { outcome: 'recovered', score: 9 } });
-    expect((await storeRow('loja', storeId))?.cases).toEqual({
+    // Assess: the case is recovered (once), and the store's row counts it.
+    const shown = await api({ path: `/public/cases/${id}`, key: tenant.key, query: { token: tenant.userToken } });
+    expect(shown.body).toMatchObject({ status: 'resolved', recovery: { outcome: 'recovered', score: 9 } });
+    expect(await caseStore.find(tenant.tenantId, id)).toMatchObject({ recovery: { outcome: 'recovered', score: 9 } });
+    const recoveries = (await caseStore.find(tenant.tenantId, id))!.history.filter((h) => h.action === 'recovery');
+    expect(recoveries).toHaveLength(1);
+    const row = (await storeRow('loja', storeId))?.cases;
+    expect(row).toEqual({
       opened: 1,
       first_contact_median_minutes: expect.any(Number),
       resolved: 1,
@@ -258,6 +257,6 @@ describe('the loop, through the cases service over the real adapters', () => {
       recovery_answers: 1,
       recovery_rate: 1,
     });
-    expect((await storeRow('loja', storeId))?.cases.first_contact_median_minutes).toBeLessThanOrEqual(15);
+    expect(row?.first_contact_median_minutes).toBeLessThanOrEqual(15);
   });
 });

@@ -1,4 +1,5 @@
 import { ENV, requireEnvs } from '../../config.js';
+import type { RecoveryCase } from '../../recovery/ports.js';
 import { recoveryRequester } from '../../recovery/service.js';
 import { reachability } from '../attempt-repository.js';
 import { recoveryStore } from '../recovery-repository.js';
@@ -10,3 +11,10 @@ requireEnvs(ENV.tableName, ENV.surveyDispatchQueueUrl);
 
 /** The `cases` service's optional `recovery` port: asks a resolved case's customer "Did we solve it?", once. */
 export const recovery = recoveryRequester({ store: recoveryStore, reachability, scheduler: attemptScheduler, settings: tenantSettings });
+
+/** The same, as the cases service's `recovery` port takes it (its outcome is the survey's business). */
+export const caseRecovery = {
+  async request(tenantId: number, c: RecoveryCase): Promise<void> {
+    await recovery.request(tenantId, c);
+  },
+};
