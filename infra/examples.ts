@@ -49,6 +49,11 @@ export interface Fixture {
   failedDeliveryId: string;
   /** An open case (a detractor's answer) in the fixture's store. */
   caseId: number;
+  /** Ids of two public keys of the tenant that nothing uses: one to revoke, one to rotate. */
+  revocableKeyId: string;
+  rotatableKeyId: string;
+  /** A manager of the tenant (their e-mail address) whom nothing else uses. */
+  spareUser: string;
 }
 
 /** The webhook endpoint the fixture's failed delivery went to (nothing listens there). */
@@ -124,6 +129,17 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   listAdminAudit: () => ({ path: '/public/admin/audit', query: { limit: 10 } }),
   // The demo configuration again, which every test tenant has: replacing it changes nothing a later request relies on.
   putAdminConfig: (f) => ({ method: 'PUT', path: '/public/admin/config', headers: { 'if-match': f.configEtag }, body: DEMO_CONFIG }),
+  listAdminKeys: () => ({ path: '/public/admin/keys' }),
+  createAdminKey: () => ({ method: 'POST', path: '/public/admin/keys', body: { scope: 'public', name: 'Caixa da loja 2' } }),
+  revokeAdminKey: (f) => ({ method: 'DELETE', path: `/public/admin/keys/${f.revocableKeyId}` }),
+  rotateAdminKey: (f) => ({ method: 'POST', path: `/public/admin/keys/${f.rotatableKeyId}/rotate`, body: { grace_seconds: 3600 } }),
+  listAdminUsers: () => ({ path: '/public/admin/users' }),
+  createAdminUser: (f) => ({
+    method: 'POST',
+    path: '/public/admin/users',
+    body: { email: `gerente-${randomUUID().slice(0, 8)}@loja.example`, scope: { stores: [f.storeId], groups: [] } },
+  }),
+  updateAdminUser: (f) => ({ method: 'PATCH', path: `/public/admin/users/${encodeURIComponent(f.spareUser)}`, body: { role: 'member' } }),
   listWebhookDeliveries: () => ({ path: '/public/webhooks/deliveries', query: { status: 'failed' } }),
   retryWebhookDelivery: (f) => ({ method: 'POST', path: `/public/webhooks/deliveries/${f.failedDeliveryId}/retry` }),
   replayWebhookDeliveries: () => ({
@@ -191,6 +207,9 @@ export const EXAMPLE_FIXTURE: Fixture = {
   logoFile: '5f0d7c3b2a1e4d6f8a9b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f7.png',
   failedDeliveryId: 'dlv_RXhhbXBsZURlbGl2ZXJ5SWQtMDAwMDAx',
   caseId: 184729384757,
+  revocableKeyId: '3f9a1c2b7d4e',
+  rotatableKeyId: '8b2e6f0a1d5c',
+  spareUser: 'gerente.loja2@demo.local',
 };
 
 /** The demo tenant's configuration as the admin API takes it (infra/local/demo-tenants.json, without id, users, keys, delivery, brand, first store, language). */

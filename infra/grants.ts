@@ -58,8 +58,9 @@ export type Resource =
   /**
    * The managers' Cognito user pool: its administrative actions (cognito-idp:Admin*) are IAM's to grant. The sign-in
    * operations (InitiateAuth, RespondToAuthChallenge, RevokeToken) are public, unsigned, outside IAM on AWS; the local
-   * check lets them through for the same reason (infra/local/iam.ts). No function holds an Admin action today: users
-   * are created by the admin command, with the operator's credentials.
+   * check lets them through for the same reason (infra/local/iam.ts). The users routes hold the Admin actions they
+   * call (`userPoolActions` in the route table): createAdminUser AdminCreateUser, updateAdminUser AdminDisableUser
+   * and AdminEnableUser.
    */
   | { kind: 'userPool' };
 
@@ -85,6 +86,8 @@ export interface Needs {
   userPool?: true | undefined;
   /** The buckets whose objects it reads or writes. */
   buckets?: Partial<Record<BucketId, readonly BucketAccess[]>> | undefined;
+  /** The user pool's administrative actions it calls (the users routes: AdminCreateUser, AdminDisableUser...). */
+  userPoolActions?: readonly string[] | undefined;
 }
 
 /**
@@ -97,6 +100,7 @@ export const TABLE_ACTIONS: Record<TableAccess[number], readonly string[]> = {
   write: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
   delete: ['dynamodb:DeleteItem'],
   batchWrite: ['dynamodb:BatchWriteItem'],
+  update: ['dynamodb:UpdateItem'],
 };
 
 /** What Lambda's SQS event source mapping does with the consumer's role (CDK's grantConsumeMessages). */
@@ -134,6 +138,7 @@ export function statementsOf(needs: Needs): Statement[] {
       actions: access.flatMap((a) => BUCKET_ACTIONS[a]),
       resource: { kind: 'bucket', bucket } as const,
     })),
+    ...(needs.userPoolActions?.length ? [{ actions: needs.userPoolActions, resource: { kind: 'userPool' } as const }] : []),
     { actions: [...LOG_ACTIONS], resource: { kind: 'logGroup' } as const },
   ];
 }
@@ -155,6 +160,8 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
       secrets: secretsOf(route),
       buckets: route.logos ? { logos: ['read'] } : undefined,
       brandedPage: route.page && route.surveyLinks ? true : undefined,
+      userPool: route.userPool,
+      userPoolActions: route.userPoolActions,
     },
   ]),
   ...consumers.map((consumer): [string, Needs] => [
@@ -162,7 +169,8 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
     { table: consumer.table, sends: consumer.sends, consumes: consumer.queue, providers: consumer.providers, secrets: secretsOf(consumer) },
   ]),
   ...scheduled.map((job): [string, Needs] => [job.id, { table: job.table, sends: job.sends, async: true }]),
-  ...(Object.keys(authorizers) as ApiName[]).map((api): [string, Needs] => [authorizerId(api), { table: ['read'], sends: [] }]),
+  // The key authorizers read keys and record a key's last use (one conditional UpdateItem per key every few minutes).
+  ...(Object.keys(authorizers) as ApiName[]).map((api): [string, Needs] => [authorizerId(api), { table: ['read', 'update'], sends: [] }]),
   ...(Object.keys(authorizers) as ApiName[]).map((api): [string, Needs] => [referenceId(api), { table: [], sends: [] }]),
   ...notified.map((fn): [string, Needs] => [fn.id, { table: fn.table, sends: fn.sends, async: true }]),
   ...workspaceRoutes.map((route): [string, Needs] => [

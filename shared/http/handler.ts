@@ -9,7 +9,9 @@ import { isUnavailable } from '../adapters/unavailable.js';
 import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
 import { authorizeKey, resolveUser } from '../adapters/wiring/tenant-access.js';
-import { requireAdminKey, requireScope, type UserNeed } from '../tenants/access.js';
+import { isAdminKey, refuseNonAdmin, requireAdminUser, requireScope, type UserNeed } from '../tenants/access.js';
+import type { AuditActor } from '../tenants/audit.js';
+import { apiOfScope } from '../tenants/credentials.js';
 import type { UserRecord } from '../tenants/ports.js';
 import type { ResponseDoc } from './contract.js';
 import { API_HEADERS, problem, problemResponse, PROBLEMS, TransportError, type Problem, type TransportKind } from './problem.js';
@@ -58,6 +60,11 @@ export interface RequestInput<B, P, Q> {
   sent: unknown;
   /** Which of the tenant's API keys made the request (null on anonymous routes). */
   keyId: string | null;
+  /**
+   * Who the audit log names for a change: on an admin route called with a user token, the admin user; otherwise the
+   * key (its id; 'unknown' only for contexts cached before ids existed).
+   */
+  actor: AuditActor;
   /** The request's `Accept` header, for the routes that answer more than JSON. */
   accept: string | undefined;
   /** The request's headers, names in lower case (as API Gateway gives them). */
@@ -108,6 +115,7 @@ export function httpHandler<
         user,
         sent,
         keyId: keyIdOf(event),
+        actor: admins.get(event) ?? { keyId: keyIdOf(event) ?? 'unknown' },
         accept: event.headers?.accept,
         headers: event.headers ?? {},
       };
@@ -154,7 +162,7 @@ export function httpHandler<
       before: async ({ event }) => {
         logger.appendKeys({ requestId: event.requestContext.requestId });
         if (!spec.anonymous) await authenticate(event);
-        if (spec.admin) requireAdminKey(scopeOf(event));
+        if (spec.admin) admins.set(event, await adminOf(event));
         try {
           checkBody(event, !!spec.body);
         } catch (refused) {
@@ -171,6 +179,23 @@ export function httpHandler<
       },
     });
   return stack.handler(core);
+}
+
+/** The admin of each admin-route request, found before the body is read. */
+const admins = new WeakMap<HttpEvent, AuditActor>();
+
+/**
+ * Who may call an admin route: an admin key, or another key of the tenant with the user token of a user whose role is
+ * admin (a refused token is 401, as on any route; a member's is 403).
+ */
+async function adminOf(event: HttpEvent): Promise<AuditActor> {
+  const scope = scopeOf(event);
+  if (isAdminKey(scope)) return { keyId: keyIdOf(event) ?? 'unknown' };
+  const token = userTokenOf(event);
+  if (!token) refuseNonAdmin();
+  const user = await resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), token);
+  requireAdminUser(user);
+  return { user: user.name };
 }
 
 const scopeOf = (event: HttpEvent): string => {
@@ -204,6 +229,13 @@ const userTokenOf = (event: HttpEvent): string | undefined =>
  */
 async function authenticate(event: HttpEvent): Promise<void> {
   const context = parseAuthContext(event.requestContext.authorizer?.lambda);
+  if (context.authenticated && context.checkedFor !== event.requestContext.requestId) {
+    // An answer API Gateway cached for an earlier request: the key may have been revoked or reached its expiry (the end
+    // of a rotation's grace) since, so it is read again (one strongly consistent GetItem). While the table cannot be
+    // reached, the authorizer's own check stands, as the key memory keeps sales queueing.
+    const rechecked = await authorizeKey(event.headers?.[API_KEY_HEADER], apiOfScope(context.scope)).catch(() => context);
+    event.requestContext.authorizer = { lambda: rechecked };
+  }
   if (!context.authenticated && context.recheck) {
     let rechecked;
     try {

@@ -6,28 +6,50 @@ import { ACCEPTED_SCOPES, hashSecret, MAX_SECRET_LENGTH, type KeyApi } from './c
 import type { TenantAccessRepository, UserRecord } from './ports.js';
 
 /**
+ * How finely a key's last use is kept: the authorizer writes it when the recorded one is older than this. API
+ * Gateway's authorizer cache (300 s by default) already hides the requests in between from the authorizer.
+ */
+export const LAST_USE_RESOLUTION_SECONDS = 300;
+
+const lastUseDue = (lastUsedAt: string | null | undefined, now: Date): boolean =>
+  !lastUsedAt || Date.parse(lastUsedAt) <= now.getTime() - LAST_USE_RESOLUTION_SECONDS * 1000;
+
+/**
  * Who may call: the checks of an API key and of a user token, and nothing of the tenants' administration, so that
  * the authorizer and the HTTP wrapper (every function behind the API) bundle only these reads.
  */
-export function tenantAccess(tenants: TenantAccessRepository) {
+export function tenantAccess(tenants: TenantAccessRepository, { onUseNotRecorded }: { onUseNotRecorded?: (error: unknown) => void } = {}) {
   /**
    * What the authorizer decides for a presented key. A missing, malformed, unknown, revoked, expired or wrong-scope key is
    * `authenticated: false`; the handler answers it with one 401 body whatever the reason. `api` is the API asked:
    * the public one takes public and admin keys (ACCEPTED_SCOPES).
    */
-  async function authorizeKey(presented: string | undefined, api: KeyApi, now = new Date()): Promise<AuthContext> {
+  async function authorizeKey(
+    presented: string | undefined,
+    api: KeyApi,
+    now = new Date(),
+    { noteUse = false }: { noteUse?: boolean } = {},
+  ): Promise<AuthContext> {
     if (!presented || presented.length > MAX_SECRET_LENGTH) return { authenticated: false };
-    const record = await tenants.findApiKey(hashSecret(presented));
+    const hash = hashSecret(presented);
+    const record = await tenants.findApiKey(hash);
     if (!record || record.revoked_at || !ACCEPTED_SCOPES[api].some((scope) => scope === record.scope)) return { authenticated: false };
-    // An expired key is refused like a revoked one (an authorizer's cached answer still lasts its TTL).
+    // An expired key is refused like a revoked one (the end of a rotation's grace is an expiry).
     if (record.expires_at && Date.parse(record.expires_at) <= now.getTime()) return { authenticated: false };
+    if (noteUse && lastUseDue(record.last_used_at, now)) {
+      // The key was read already: only a key whose recorded use is older than the resolution is written, so that a
+      // busy key costs one write per resolution, not one per request. A failed write costs the caller nothing.
+      const unlessAfter = new Date(now.getTime() - LAST_USE_RESOLUTION_SECONDS * 1000).toISOString();
+      await tenants.noteKeyUse(hash, now.toISOString(), unlessAfter).catch((error: unknown) => onUseNotRecorded?.(error));
+    }
     return { authenticated: true, tenantId: record.tenantId, scope: record.scope, keyId: record.keyId };
   }
 
   /** The user a token belongs to in this tenant; a token of another tenant is worth nothing here. */
   async function resolveUser(tenantId: number, token: string | undefined): Promise<UserRecord> {
     const user = token && token.length <= MAX_SECRET_LENGTH ? await tenants.findUserByToken(tenantId, hashSecret(token)) : undefined;
-    if (!user)
+    // A disabled user's token is refused like an unknown one.
+    if (!user || user.disabled_at)
       throw new UnauthenticatedError(
         `A valid user token is required (query parameter ${USER_TOKEN_QUERY} or header ${USER_TOKEN_HEADER}).`,
       );
@@ -40,7 +62,7 @@ export function tenantAccess(tenants: TenantAccessRepository) {
    */
   async function resolveSessionUser(tenantId: number, name: string): Promise<UserRecord> {
     const user = await tenants.findUserByName(tenantId, name);
-    if (!user) throw new UnauthenticatedError('This account has no access to the workspace.');
+    if (!user || user.disabled_at) throw new UnauthenticatedError('This account has no access to the workspace.');
     return user;
   }
 
@@ -58,9 +80,19 @@ export function requireScope(need: UserNeed, user: UserRecord): void {
   if (need !== 'any' && user.scope !== 'all') throw new ForbiddenError(need.everyStore);
 }
 
-/** Refuses a key that is not an admin key, on a route that declares `admin` in its contract. */
-export function requireAdminKey(scope: string): void {
-  if (scope !== 'admin') throw new ForbiddenError('This route needs an API key with scope admin.');
+const NOT_ADMIN = 'This route needs an API key with scope admin, or the user token of a user with role admin.';
+
+/** Whether a key's scope is admin: its caller may use the admin routes without a user. */
+export const isAdminKey = (scope: string): boolean => scope === 'admin';
+
+/** Refuses a user without the tenant-admin role (a workspace page or a route that an admin user may use). */
+export function requireAdminUser(user: UserRecord): void {
+  if (user.role !== 'admin' || user.disabled_at) throw new ForbiddenError(NOT_ADMIN);
+}
+
+/** Refuses, on a route that declares `admin` in its contract, a caller with neither an admin key nor an admin user. */
+export function refuseNonAdmin(): never {
+  throw new ForbiddenError(NOT_ADMIN);
 }
 
 /** Whether a user's scope covers a store: every store, or one it lists. */

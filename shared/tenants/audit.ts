@@ -5,15 +5,39 @@ import type { ConfigChange } from './configuration.js';
 /** How long an admin change stays in the tenant's audit log. */
 export const AUDIT_KEPT_DAYS = 400;
 
-/** Who made an admin change: one of the tenant's API keys (by id, never its value), or the operator's command. */
-export type AuditActor = { keyId: string } | { operator: true };
+/**
+ * Who made an admin change: one of the tenant's API keys (by id, never its value), a user with the tenant-admin role
+ * (by name, their e-mail address for a manager), or the operator's command.
+ */
+export type AuditActor = { keyId: string } | { user: string } | { operator: true };
+
+/** An actor as stored and answered. */
+export const AuditActorBody = v.union([
+  v.object({ keyId: v.string() }),
+  v.object({ user: v.string() }),
+  v.object({ operator: v.literal(true) }),
+]);
+
+/** What an admin change was. */
+export const AUDIT_ACTIONS = [
+  'config.replace',
+  'config.apply',
+  'webhook.retry',
+  'webhook.replay',
+  'key.issue',
+  'key.revoke',
+  'key.rotate',
+  'user.create',
+  'user.update',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** One admin change: when, who, and each changed value (the configuration holds no secrets, so none is shown). */
 export interface AuditEntry {
   id: string;
   at: string;
   actor: AuditActor;
-  action: 'config.replace' | 'config.apply' | 'webhook.retry' | 'webhook.replay';
+  action: AuditAction;
   changes: ConfigChange[];
 }
 
@@ -39,7 +63,7 @@ export const AuditQuery = v.strictObject({
 export const AuditEntryBody = v.object({
   id: v.string(),
   at: v.string(),
-  actor: v.union([v.object({ keyId: v.string() }), v.object({ operator: v.literal(true) })]),
+  actor: AuditActorBody,
   action: v.string(),
   changes: v.array(v.object({ path: v.string(), old: v.unknown(), new: v.unknown() })),
 });

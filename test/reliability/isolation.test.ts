@@ -54,6 +54,13 @@ const ALLOWED: Record<string, number[]> = {
   getAdminConfig: [200],
   listAdminAudit: [200],
   putAdminConfig: [200, 412],
+  // Its own keys (the fixture's spare keys carry the first tenant's marker in their names, which must not show), and a
+  // key of its own; the first tenant's key ids are 404 to it (revokeAdminKey, rotateAdminKey).
+  listAdminKeys: [200],
+  createAdminKey: [201],
+  // Its own users, and a user of its own; the first tenant's user is 404 to it (updateAdminUser).
+  listAdminUsers: [200],
+  createAdminUser: [201],
   // Its own failed deliveries to that endpoint: none.
   replayWebhookDeliveries: [202],
 };
