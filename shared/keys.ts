@@ -41,6 +41,8 @@ export const keys = {
   deliveryConfig: 'DELIVERY',
   /** The tenant's privacy settings (retention). */
   privacyConfig: 'PRIVACY',
+  /** The tenant's case settings (root causes, working hours). */
+  casesConfig: 'CASES',
   /** The tenant's survey language. */
   languageConfig: 'LANGUAGE',
   /** The tenant's brand (display name, colour, logo object, sender name): written at creation and by each apply. */
@@ -118,6 +120,20 @@ export const keys = {
   webhookDelivery: (tenantId: number, deliveryId: string) => ({ pk: `${tenant(tenantId)}#EVENTS#DELIVERY#${deliveryId}`, sk: 'DELIVERY' }),
   failedDeliveriesOf: (tenantId: number, endpoint: string) => `${tenant(tenantId)}#EVENTS#FAILED#${endpoint}`,
   failedDeliveryOfSort: (createdAt: string, deliveryId: string) => `${createdAt}#${deliveryId}`,
+  /** A case: one per transaction, under the transaction's id (shared/cases/), so that no answer opens two. */
+  case: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#CASE#${id}`, sk: 'CASE' }),
+  /**
+   * Cases listed for managers and integrations (GET /public/cases) in the list's order (`caseSort`): a store's cases
+   * in one partition (gsi12; a store opens a few a day, so a page reads the same at any history), and the tenant's
+   * over `CASE_SHARDS` partitions by case id (gsi13), so that no one partition takes a busy tenant's every case.
+   */
+  casesByStore: (tenantId: number, storeId: number) => `${tenant(tenantId)}#CASES#STORE#${storeId}`,
+  casesByShard: (tenantId: number, shard: number) => `${tenant(tenantId)}#CASES#SHARD#${shard}`,
+  /** Open, then in progress, then closed (`rank`); overdue first within each; then by due time and id. */
+  caseSort: (rank: number, overdue: boolean, dueAt: string, id: number) => `${rank}#${overdue ? 0 : 1}#${dueAt}#${padId(id)}`,
+  /** The prefix of `caseSort` that holds one status (and overdue or not). */
+  caseSortPrefix: (rank: number, overdue?: boolean) => `${rank}#${overdue === undefined ? '' : `${overdue ? 0 : 1}#`}`,
+
   /** When a customer was last surveyed on a journey (the resurvey window). */
   surveyed: (tenantId: number, customerId: number, journeyId: number) => ({
     pk: `${tenant(tenantId)}#CUSTOMER#${customerId}`,

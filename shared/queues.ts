@@ -8,6 +8,8 @@ export const QUEUES = {
   events: { name: 'EventQueue', urlEnv: ENV.eventQueueUrl },
   /** One message per privacy request (export or erasure) of a data subject. */
   privacy: { name: 'PrivacyQueue', urlEnv: ENV.privacyQueueUrl },
+  /** One message per recorded answer or correction: whether it opens (or updates) a case, and its alert. */
+  cases: { name: 'CaseQueue', urlEnv: ENV.caseQueueUrl },
 } as const;
 export type QueueId = keyof typeof QUEUES;
 

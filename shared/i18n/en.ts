@@ -171,4 +171,10 @@ export const en: Catalogue = {
   'case.event.recovery': 'Recovery survey: {answer}',
   'case.event.other': '{kind}',
   'case.by': 'by {who}',
+  'caseAlert.subject': 'New case: score {score} at {store}',
+  'caseAlert.intro': 'A customer gave a score of {score} at {store}, served by {employee}.',
+  'caseAlert.comment': "The customer's comment: {comment}",
+  'caseAlert.noComment': 'The customer left no comment.',
+  'caseAlert.due': 'Due: {due}',
+  'caseAlert.open': 'Open the case',
 };

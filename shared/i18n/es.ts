@@ -171,4 +171,10 @@ export const es: Catalogue = {
   'case.event.recovery': 'Encuesta de recuperación: {answer}',
   'case.event.other': '{kind}',
   'case.by': 'por {who}',
+  'caseAlert.subject': 'Nuevo caso: nota {score} en {store}',
+  'caseAlert.intro': 'Un cliente dio nota {score} en {store}, atendido por {employee}.',
+  'caseAlert.comment': 'Comentario del cliente: {comment}',
+  'caseAlert.noComment': 'El cliente no dejó comentario.',
+  'caseAlert.due': 'Plazo para resolverlo: {due}',
+  'caseAlert.open': 'Abrir el caso',
 };

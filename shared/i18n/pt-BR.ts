@@ -173,4 +173,10 @@ export const ptBR = {
   'case.event.recovery': 'Pesquisa de recuperação: {answer}',
   'case.event.other': '{kind}',
   'case.by': 'por {who}',
+  'caseAlert.subject': 'Novo caso: nota {score} na {store}',
+  'caseAlert.intro': 'Um cliente deu nota {score} na {store}, atendido por {employee}.',
+  'caseAlert.comment': 'Comentário do cliente: {comment}',
+  'caseAlert.noComment': 'O cliente não deixou comentário.',
+  'caseAlert.due': 'Prazo para resolver: {due}',
+  'caseAlert.open': 'Abrir o caso',
 } as const;

@@ -87,7 +87,11 @@ describe('the README', () => {
           name: index.name,
           partitionKey: index.partitionKey,
           sortKey: index.sortKey,
-          projection: { KEYS_ONLY: 'keys only', ALL: 'all', INCLUDE: 'the answer attributes' }[projectionOf(index).type],
+          projection: {
+            KEYS_ONLY: 'keys only',
+            ALL: 'all',
+            INCLUDE: Number(index.name.slice(3)) >= 12 ? 'the case attributes' : 'the answer attributes',
+          }[projectionOf(index).type],
         })),
       );
     });
@@ -151,6 +155,12 @@ describe('the README', () => {
       failedDeliveriesOf: [keys.failedDeliveriesOf(7, 'events:ab12')],
       failedDeliveryOfSort: [keys.failedDeliveryOfSort('2026-11-23T10:00:00Z', 'dlv_ab12')],
       surveyed: [keys.surveyed(7, 5, 1)],
+      casesConfig: [{ pk: keys.config(7), sk: keys.casesConfig }],
+      case: [keys.case(7, 123456)],
+      casesByStore: [keys.casesByStore(7, 1)],
+      casesByShard: [keys.casesByShard(7, 2)],
+      caseSort: [keys.caseSort(2, false, '2026-11-24T10:00:00.000Z', 123456)],
+      caseSortPrefix: [`${keys.caseSortPrefix(1, true)}2026-11-24T10:00:00.000Z#123456`],
       privacyRequest: [keys.privacyRequest(7, 'r1')],
       privacySlots: [keys.privacySlots(7)],
       privacySlot: [keys.privacySlot(7, 3)],
