@@ -22,7 +22,8 @@ export type MetricName =
   | 'SurveyAttemptsReleased'
   | 'PersonalCopiesExpired'
   | 'EventDeliveries'
-  | 'PrivacyRequests';
+  | 'PrivacyRequests'
+  | 'Cases';
 
 /** This invocation's counts until its flush: by dimension and value ('' for none), then by metric. */
 const counted = new Map<string, { dimension?: [string, string]; counts: Map<MetricName, number> }>();

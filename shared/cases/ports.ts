@@ -54,6 +54,11 @@ export interface CaseAnswers {
   transaction(tenantId: number, id: number): Promise<TransactionRecord | undefined>;
 }
 
+/** A customer's contact as the customer record holds it now; undefined once erased. */
+export interface CaseContacts {
+  of(tenantId: number, customerId: number): Promise<{ name: string | null; phone: string | null; email: string | null } | undefined>;
+}
+
 export interface CaseNames {
   store(tenantId: number, storeId: number): Promise<string>;
   employee(tenantId: number, employeeId: number): Promise<string>;
@@ -81,6 +86,8 @@ export interface CasePorts {
   cases: CaseStore;
   users: CaseUsers;
   answers: CaseAnswers;
+  /** Needed only to reveal a customer's contact. */
+  contacts?: CaseContacts;
   settings: (tenantId: number) => Promise<Settings>;
   events?: EventPublisher;
   /** Needed only to open cases (the consumer). */

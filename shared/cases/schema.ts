@@ -104,3 +104,11 @@ export function caseBody(record: CaseRecord, journeySlug: string | null): CaseBo
     version: record.version,
   };
 }
+
+/** The case queue's message: which answer was written (no personal data: tenant, transaction, answer version). */
+export const CaseMessage = v.object({
+  tenantId: v.pipe(v.number(), v.integer()),
+  transactionId: v.pipe(v.number(), v.integer()),
+  version: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+export type CaseMessage = v.InferOutput<typeof CaseMessage>;

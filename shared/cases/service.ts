@@ -27,6 +27,14 @@ export interface CaseActor {
 export type OpenOutcome = 'opened' | 'rescored' | 'unchanged' | 'none';
 
 const SYSTEM = 'system';
+
+/** The answer a case message announces is not readable yet: the message is retried. */
+export class AnswerNotVisibleYet extends Error {
+  constructor(transactionId: number, version: number) {
+    super(`Answer version ${version} of transaction ${transactionId} is not readable yet`);
+    this.name = 'AnswerNotVisibleYet';
+  }
+}
 /** How often a system change (a correction, the overdue mark) is tried again when a manager wrote the case meanwhile. */
 const SYSTEM_RETRIES = 5;
 const DAY = 86_400_000;
@@ -158,13 +166,17 @@ export function caseService(ports: CasePorts) {
    * journey's rule (one case per transaction, whatever is redelivered), shows a corrected answer on the case it
    * opened, sends the alert once and publishes `case.opened` (the same event id every time).
    */
-  async function openFromAnswer(tenantId: number, transactionId: number, now = new Date()): Promise<OpenOutcome> {
+  async function openFromAnswer(tenantId: number, transactionId: number, version: number, now = new Date()): Promise<OpenOutcome> {
     const [record, config, existing] = await Promise.all([
       answers.transaction(tenantId, transactionId),
       settings(tenantId),
       cases.find(tenantId, transactionId),
     ]);
     const rating = record?.transaction.rating;
+    // The message is sent once the answer is written; a read that does not show it yet (an eventually consistent
+    // replica) is tried again, never taken for no answer.
+    if (record && (!record.answer || (record.answer.version ?? 1) < version) && !record.erased)
+      throw new AnswerNotVisibleYet(transactionId, version);
     if (!record || !rating || !record.answer) return 'none';
     let current = existing;
     let outcome: OpenOutcome = 'unchanged';
@@ -179,16 +191,16 @@ export function caseService(ports: CasePorts) {
       if (!current) return 'none';
     }
     // A correction (PUT /survey) shows on the case it opened: its score and comment, never a second case.
-    const version = record.answer.version ?? 1;
-    if (version > current.answerVersion) {
+    const shown = record.answer.version ?? 1;
+    if (shown > current.answerVersion) {
       const rescored = await changeBySystem(tenantId, transactionId, (c) =>
-        version <= c.answerVersion
+        shown <= c.answerVersion
           ? undefined
           : {
               ...c,
               score: rating.score,
               comment: c.erased ? null : rating.comment,
-              answerVersion: version,
+              answerVersion: shown,
               history: withHistory(c, { at: now.toISOString(), by: SYSTEM, action: 'rescored', to: String(rating.score) }),
             },
       );
@@ -295,7 +307,7 @@ export function caseService(ports: CasePorts) {
       if (!rootCauses.includes(patch.root_cause)) problems.push({ path: 'root_cause', message: `must be one of ${rootCauses.join(', ')}` });
       else next.rootCause = patch.root_cause;
     }
-    if (status === 'resolved' && current.status !== 'resolved') {
+    if (status === 'resolved' && TRANSITIONS[current.status].includes('resolved')) {
       if (patch.root_cause === undefined && !current.rootCause)
         problems.push({ path: 'root_cause', message: 'is required to resolve a case' });
       if (patch.note === undefined) problems.push({ path: 'note', message: 'is required to resolve a case' });
@@ -329,24 +341,18 @@ export function caseService(ports: CasePorts) {
   }
 
   /**
-   * POST /public/cases/{id}/contact: the customer's phone and e-mail address, for the manager to call or write (the
-   * handler records the read in the access log before answering). Nulls once the customer was erased.
+   * POST /public/cases/{id}/contact: the customer's phone and e-mail address as the customer record holds them now,
+   * for the manager to call or write (the handler records the read in the access log before answering). Nulls once
+   * the customer was erased.
    */
   async function revealContact(tenantId: number, id: number, actor: CaseActor) {
     const found = await visible(tenantId, id, actor.scope);
-    const record = await answers.transaction(tenantId, id);
-    const gone = !record || record.erased || record.contactGone;
+    const contact = found.erased ? undefined : await ports.contacts?.of(tenantId, found.customerId);
     return {
-      id,
       customerId: found.customerId,
       body: {
         id,
-        customer: {
-          id: found.customerId,
-          name: gone ? null : (record.customerName ?? null),
-          phone: gone ? null : record.surveyContacts.phone,
-          email: gone ? null : record.surveyContacts.email,
-        },
+        customer: { id: found.customerId, name: contact?.name ?? null, phone: contact?.phone ?? null, email: contact?.email ?? null },
       },
     };
   }
