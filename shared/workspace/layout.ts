@@ -2,7 +2,7 @@ import { FAVICON_LINK } from '../favicon.js';
 import { translator, type MessageKey } from '../i18n/messages.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import { escapeHtml } from '../surveys/compose.js';
-import { APP_ANSWERS_PATH, APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
+import { APP_ANSWERS_PATH, APP_CASES_PATH, APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
 
 /**
  * The workspace's pages, server-rendered: pt-BR, mobile-first, complete without JavaScript (only the trend chart
@@ -24,6 +24,7 @@ export const WORKSPACE_HEADERS: Record<string, string> = {
 export const SECTIONS: readonly { label: MessageKey; path: string }[] = [
   { label: 'workspace.section.answers', path: APP_ANSWERS_PATH },
   { label: 'workspace.section.results', path: APP_RESULTS_PATH },
+  { label: 'workspace.section.cases', path: APP_CASES_PATH },
 ];
 
 export interface Layout {

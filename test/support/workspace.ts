@@ -65,7 +65,7 @@ export async function watched(
   const problems: string[] = [];
   const expected = new RegExp(`^Failed to load resource: the server responded with a status of (${expectedStatuses.join('|')})\\b`);
   context.on('console', (message) => {
-    if (message.type() === 'error' && !expected.test(message.text())) problems.push(message.text());
+    if (message.type() === 'error' && !expected.test(message.text())) problems.push(`${message.text()} (${message.location().url})`);
   });
   context.on('request', (request) => {
     if (!request.url().startsWith(publicUrl)) problems.push(`elsewhere: ${request.url()}`);
