@@ -2,6 +2,9 @@ import { REFERENCE_ROUTES, RESULTS_ROUTE } from '../shared/http/reference-data.j
 import {
   APP_ANSWERS_CSV_PATH,
   APP_ANSWERS_PATH,
+  APP_CASE_CONTACT_PATH,
+  APP_CASE_PATH,
+  APP_CASES_PATH,
   APP_PATH,
   APP_RESULTS_PATH,
   NEW_PASSWORD_PATH,
@@ -114,11 +117,12 @@ const route = (
 
 /** A path served both under /public and bare. */
 const both = (path: string) => [`/public${path}`, path];
-/** The table accesses routes use (TableAccess): read, read-write, read-write-delete, read-batchWrite. */
+/** The table accesses routes use (TableAccess): read, read-write, read-write-delete, read-batchWrite, read-write-batchWrite. */
 const R = ['read'] as const;
 const RW = ['read', 'write'] as const;
 const RWD = ['read', 'write', 'delete'] as const;
 const RB = ['read', 'batchWrite'] as const;
+const RWB = ['read', 'write', 'batchWrite'] as const;
 /** The survey pages: no API key (the link's token is the credential), links read, HTML for people. */
 const page = { anonymous: true, surveyLinks: true, page: true } as const;
 /** The tenant's self-administration: admin keys only. */
@@ -221,6 +225,10 @@ export const workspaceRoutes: readonly Route[] = [
   route('GET', APP_ANSWERS_PATH, 'getAppAnswers', RB, 'What customers answered, newest first, with comments and filters, as the signed-in user may see them', { ...workspacePage, cursors: true }),
   route('GET', APP_ANSWERS_CSV_PATH, 'getAppAnswersCsv', RB, 'The answers of the same filters as CSV, a page at a time (its Link header goes on)', { ...workspacePage, cursors: true }),
   route('GET', APP_RESULTS_PATH, 'getAppResults', R, 'Results of a journey and period, by store, employee and class, against the period before', workspacePage),
+  route('GET', APP_CASES_PATH, 'getAppCases', RB, "The signed-in user's cases (of their stores, or their own; open, overdue, resolved; by store), overdue first", { ...workspacePage, cursors: true }),
+  route('GET', APP_CASE_PATH, 'getAppCase', RB, 'One case: the answer, its notes and history, and the forms that act on it', workspacePage),
+  route('POST', APP_CASE_PATH, 'postAppCase', RWB, "A case's form: a note, a status (a root cause to resolve) or an owner; back to the case", { ...workspacePage, queues: ['events'] }),
+  route('POST', APP_CASE_CONTACT_PATH, 'postAppCaseContact', RB, "The case's customer contact, shown once; the read is written to the access log", workspacePage),
   route('GET', RESULTS_ROUTE, 'getResultsPage', [], 'The old results page: moved to /app/results', { anonymous: true, page: true }),
 ];
 

@@ -159,6 +159,11 @@ function filterOf(selection: CaseSelection): { expression?: string; names: Recor
     );
     parts.push(terms.length > 1 ? `(${terms.join(' OR ')})` : terms[0]!);
   }
+  if (selection.owner !== undefined) {
+    names['#owners'] = 'owners';
+    values[':owner'] = selection.owner;
+    parts.push('contains(#owners, :owner)');
+  }
   if (selection.from || selection.to) {
     names['#opened'] = 'openedAt';
     values[':from'] = selection.from ?? '';

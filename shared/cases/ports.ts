@@ -13,6 +13,8 @@ export interface CaseSelection {
   stores?: number[];
   status?: CaseStatus;
   overdue?: boolean;
+  /** Only the cases this user owns. */
+  owner?: string;
   /** The first and last day a case opened (UTC, YYYY-MM-DD), both included. */
   from?: string;
   to?: string;

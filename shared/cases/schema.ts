@@ -14,6 +14,8 @@ export const CasesQuery = v.strictObject({
   status: v.optional(v.picklist(CASE_STATUSES, statuses)),
   store: v.optional(integerString(1, MAX_INT_ID)),
   overdue: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
+  /** Only the cases this user (a user's name: a manager's e-mail address) owns: a manager's own cases. */
+  owner: v.optional(text(254)),
   /** The first and last day (UTC) a listed case opened. */
   from: v.optional(calendarDate),
   to: v.optional(calendarDate),

@@ -249,6 +249,7 @@ export function caseService(ports: CasePorts) {
       ...(stores ? { stores } : {}),
       ...(query.status ? { status: query.status } : {}),
       ...(overdue !== undefined ? { overdue } : {}),
+      ...(query.owner !== undefined ? { owner: query.owner } : {}),
       ...(query.from ? { from: query.from } : {}),
       ...(query.to ? { to: query.to } : {}),
       limit: query.limit,
@@ -262,6 +263,7 @@ export function caseService(ports: CasePorts) {
         overdue ?? null,
         query.from ?? null,
         query.to ?? null,
+        ...(query.owner !== undefined ? [query.owner] : []),
       ]),
     };
     const [{ cases: found, nextCursor }, config] = await Promise.all([cases.list(selection), settings(tenantId)]);

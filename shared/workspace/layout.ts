@@ -1,6 +1,8 @@
 import { FAVICON_LINK } from '../favicon.js';
+import { translator, type MessageKey } from '../i18n/messages.js';
+import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import { escapeHtml } from '../surveys/compose.js';
-import { APP_ANSWERS_PATH, APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
+import { APP_ANSWERS_PATH, APP_CASES_PATH, APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
 
 /**
  * The workspace's pages, server-rendered: pt-BR, mobile-first, complete without JavaScript (only the trend chart
@@ -19,9 +21,10 @@ export const WORKSPACE_HEADERS: Record<string, string> = {
 };
 
 /** The workspace's sections, in the order the navigation shows them. */
-export const SECTIONS: readonly { label: string; path: string }[] = [
-  { label: 'Respostas', path: APP_ANSWERS_PATH },
-  { label: 'Resultados', path: APP_RESULTS_PATH },
+export const SECTIONS: readonly { label: MessageKey; path: string }[] = [
+  { label: 'workspace.section.answers', path: APP_ANSWERS_PATH },
+  { label: 'workspace.section.results', path: APP_RESULTS_PATH },
+  { label: 'workspace.section.cases', path: APP_CASES_PATH },
 ];
 
 export interface Layout {
@@ -35,21 +38,30 @@ export interface Layout {
   current?: string | undefined;
   /** Scripts of the reference's assets the page runs (the chart). */
   scripts?: readonly string[];
+  /** The tenant's language (its `locale`); pt-BR when absent. */
+  locale?: Locale | undefined;
+  /** The tenant's brand: its name, and its logo (served by this API, so the policy's `'self'` admits it). */
+  brand?: { name: string; logoUrl?: string | undefined } | undefined;
 }
 
-export function layout({ title, base, body, user, current, scripts = [] }: Layout): string {
+export function layout({ title, base, body, user, current, scripts = [], locale = DEFAULT_LOCALE, brand }: Layout): string {
+  const t = translator(locale);
+  const product = t('workspace.product');
   const nav = user
-    ? `<nav aria-label="Seções"><ul>${SECTIONS.map(
+    ? `<nav aria-label="${escapeHtml(t('workspace.sections'))}"><ul>${SECTIONS.map(
         (section) =>
-          `<li><a href="${escapeHtml(base + section.path)}"${section.path === current ? ' aria-current="page"' : ''}>${escapeHtml(section.label)}</a></li>`,
+          `<li><a href="${escapeHtml(base + section.path)}"${section.path === current ? ' aria-current="page"' : ''}>${escapeHtml(t(section.label))}</a></li>`,
       ).join('')}</ul></nav>
-<form method="post" action="${escapeHtml(base + SIGN_OUT_PATH)}" class="sign-out"><span>${escapeHtml(user)}</span> <button type="submit">Sair</button></form>`
+<form method="post" action="${escapeHtml(base + SIGN_OUT_PATH)}" class="sign-out"><span>${escapeHtml(user)}</span> <button type="submit">${escapeHtml(t('workspace.signOut'))}</button></form>`
     : '';
+  // The logo is the brand's name to a screen reader, so the name beside it is not read twice.
+  const logo = brand?.logoUrl ? `<img src="${escapeHtml(base + brand.logoUrl)}" alt="" height="28">` : '';
+  const heading = brand?.name ? `${logo}<span>${escapeHtml(brand.name)}</span>` : escapeHtml(product);
   return `<!doctype html>
-<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex,nofollow"><title>${escapeHtml(title)} · pesquisa de satisfação</title>${FAVICON_LINK}
+<html lang="${escapeHtml(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex,nofollow"><title>${escapeHtml(title)} · ${escapeHtml(brand?.name || product.toLowerCase())}</title>${FAVICON_LINK}
 <link rel="stylesheet" href="${escapeHtml(base)}/assets/app.css"></head>
-<body><header class="top"><p class="brand">Pesquisa de satisfação</p>${nav}</header>
+<body><header class="top"><p class="brand">${heading}</p>${nav}</header>
 <main>${body}</main>${scripts.map((script) => `<script src="${escapeHtml(base)}/assets/${escapeHtml(script)}"></script>`).join('')}</body></html>
 `;
 }

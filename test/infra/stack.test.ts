@@ -80,7 +80,7 @@ describe('the CDK stacks', () => {
       Test: 4,
       'Test/Messaging': 40,
       'Test/PublicApi': 33,
-      'Test/PublicApi/WorkspaceRoutes': 70,
+      'Test/PublicApi/WorkspaceRoutes': 98,
       'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
@@ -241,7 +241,16 @@ describe('the CDK stacks', () => {
       .filter(([, r]) => JSON.stringify(r.Properties.AuthorizerId ?? '').includes('SessionAuthorizer'))
       .map(([, r]) => r.Properties.RouteKey as string)
       .sort();
-    expect(behindSession).toEqual(['GET /app', 'GET /app/answers', 'GET /app/answers.csv', 'GET /app/results']);
+    expect(behindSession).toEqual([
+      'GET /app',
+      'GET /app/answers',
+      'GET /app/answers.csv',
+      'GET /app/cases',
+      'GET /app/cases/{id}',
+      'GET /app/results',
+      'POST /app/cases/{id}',
+      'POST /app/cases/{id}/contact',
+    ]);
   });
 
   it('keeps the managers in a retained Cognito user pool: e-mail sign-in, optional TOTP MFA, a tenant attribute the web client cannot write', () => {
@@ -398,12 +407,16 @@ describe('the CDK stacks', () => {
         'attemptScheduler',
         'getAppAnswers',
         'getAppAnswersCsv',
+        'getAppCase',
+        'getAppCases',
         'getCase',
         'getCustomer',
         'getPrivacyExport',
         'listAnswers',
         'listCases',
         'listCustomers',
+        'postAppCase',
+        'postAppCaseContact',
         'revealCaseContact',
       ].sort(),
     );
@@ -423,6 +436,9 @@ describe('the CDK stacks', () => {
       'listCases',
       'getCase',
       'revealCaseContact',
+      'getAppCases',
+      'getAppCase',
+      'postAppCaseContact',
     ])
       expect(granted[id], id).toEqual(['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:Query']);
     for (const route of routes.filter((r) => r.table.length === 1 && r.table[0] === 'read'))
@@ -448,7 +464,7 @@ describe('the CDK stacks', () => {
       JSON.stringify(p.Properties.PolicyDocument).includes('sqs:SendMessage'),
     ).length;
     expect(senders).toBe(
-      routes.filter((r) => r.queues.length).length +
+      [...routes, ...workspaceRoutes].filter((r) => r.queues.length).length +
         consumers.filter((c) => c.sends.length).length +
         // Every scheduled and SNS-invoked function: its own failures, to the async-failure queue.
         scheduled.length +

@@ -1,0 +1,39 @@
+import { casesSettingsOf } from '../../cases/rules.js';
+import { DEFAULT_LOCALE } from '../../locale.js';
+import { brandOf } from '../../tenants/brand.js';
+import { casesPage } from '../../workspace/cases-page.js';
+import { caseUsers } from '../case-ports.js';
+import { employees } from '../employee-repository.js';
+import { stores } from '../store-repository.js';
+import { recordReads } from './access-log.js';
+import { cases } from './cases.js';
+import { tenantSettings } from './tenants.js';
+
+/**
+ * The workspace's case pages over the cases API's own service (the same rules, the same writes), the tenant's users
+ * who may own a store's case, the names of stores and employees, and the access log.
+ */
+export const { showCases, showCase, changeCase, revealContact } = casesPage({
+  async frame(tenantId) {
+    const settings = await tenantSettings(tenantId);
+    const { name, logoUrl } = brandOf(settings);
+    const { rootCauses, workingHours } = casesSettingsOf(settings);
+    return {
+      locale: settings.locale ?? DEFAULT_LOCALE,
+      brand: { name, logoUrl },
+      timeZone: workingHours.timeZone,
+      rootCauses,
+      journeys: settings.journeys,
+    };
+  },
+  list: cases.list,
+  get: cases.get,
+  update: cases.update,
+  revealContact: cases.revealContact,
+  candidates: caseUsers.managersOf,
+  storeNames: async (tenantId, ids) =>
+    new Map((ids.length ? await stores.getMany(tenantId, ids) : []).map((store) => [store.id, store.trade_name])),
+  employeeNames: async (tenantId, ids) =>
+    new Map((ids.length ? await employees.getMany(tenantId, ids) : []).map((employee) => [employee.id, employee.name])),
+  recordReads,
+});

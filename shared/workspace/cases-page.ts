@@ -1,0 +1,492 @@
+import * as v from 'valibot';
+import { bucketOf } from '../answers/schema.js';
+import { CASE_STATUSES, TRANSITIONS, MAX_NOTE_LENGTH, type CaseStatus } from '../cases/record.js';
+import { CaseIdPath, CasePatch, CasesQuery, type CaseBody, type CaseContactBody } from '../cases/schema.js';
+import type { CaseActor } from '../cases/service.js';
+import { DomainError, type FieldProblem } from '../errors.js';
+import { translator, type MessageKey, type Translate } from '../i18n/messages.js';
+import type { Locale } from '../locale.js';
+import { queryString } from '../paging.js';
+import type { Reader } from '../privacy/access.js';
+import { integerString, MAX_INT_ID } from '../schema.js';
+import { APP_CASE_CONTACT_PATH, APP_CASES_PATH, appCasePath } from '../session/paths.js';
+import { escapeHtml } from '../surveys/compose.js';
+import type { Indicator, JourneyConfig, UserScope } from '../tenants/config-schema.js';
+import type { UserRecord } from '../tenants/ports.js';
+import type { WebAnswer } from './answer.js';
+import { layout } from './layout.js';
+
+/** The page's view of the tenant: its language and brand, the time zone its cases are due in, its root causes. */
+export interface CasesFrame {
+  locale: Locale;
+  brand: { name: string; logoUrl?: string | undefined };
+  timeZone: string;
+  rootCauses: string[];
+  journeys: Pick<JourneyConfig, 'id' | 'slug' | 'name' | 'indicator'>[];
+}
+
+/** A page of the API's cases (GET /public/cases) as the user may see them, and the customers whose comments it shows. */
+export interface ListedCases {
+  body: { data: CaseBody[]; next_cursor: string | null };
+  shownCustomers: number[];
+}
+
+type CaseContact = v.InferOutput<typeof CaseContactBody>;
+
+/** What the case pages read and write: the cases service (the API's), as the signed-in user, and the access log. */
+export interface CasesPagePorts {
+  frame(tenantId: number): Promise<CasesFrame>;
+  list(tenantId: number, query: CasesQuery, scope: UserScope): Promise<ListedCases>;
+  /** NotFoundError when there is no such case among the user's stores. */
+  get(tenantId: number, id: number, scope: UserScope): Promise<CaseBody>;
+  update(tenantId: number, id: number, patch: CasePatch, actor: CaseActor): Promise<CaseBody>;
+  revealContact(tenantId: number, id: number, actor: CaseActor): Promise<{ customerId: number; body: CaseContact }>;
+  /** Who may own a store's case: the users whose scope holds it. */
+  candidates(tenantId: number, storeId: number): Promise<string[]>;
+  storeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
+  employeeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
+  recordReads(tenantId: number, customerIds: number[], reader: Reader): Promise<void>;
+}
+
+export interface CasesPageRequest {
+  tenantId: number;
+  user: UserRecord;
+  base: string;
+  requestId: string;
+  query: Record<string, string | undefined>;
+}
+
+export interface CasePageRequest extends CasesPageRequest {
+  id: string | undefined;
+  form?: URLSearchParams;
+}
+
+/**
+ * The list's filters as a form sends them: whose cases (every case of the user's stores, or the ones they own), which
+ * ones, one store, the page. Mapped onto the API's query (CasesQuery).
+ */
+const LIST_STATUSES = ['all', 'open', 'in_progress', 'overdue', 'resolved', 'closed_unresolved'] as const;
+export const CaseListQuery = v.strictObject({
+  view: v.optional(v.picklist(['stores', 'mine']), 'stores'),
+  status: v.optional(v.picklist(LIST_STATUSES), 'all'),
+  store: v.optional(integerString(1, MAX_INT_ID)),
+  cursor: v.optional(v.pipe(v.string(), v.maxLength(2048))),
+});
+const PROBLEM_OF_FILTER: Record<string, MessageKey> = {
+  view: 'cases.problem.view',
+  status: 'cases.problem.status',
+  store: 'cases.problem.store',
+  cursor: 'cases.problem.cursor',
+};
+const LIST_LABELS: Record<(typeof LIST_STATUSES)[number], MessageKey> = {
+  all: 'cases.filter.all',
+  open: 'case.status.open',
+  in_progress: 'case.status.in_progress',
+  overdue: 'cases.filter.overdue',
+  resolved: 'case.status.resolved',
+  closed_unresolved: 'case.status.closed_unresolved',
+};
+const STATUS_KEYS: Record<CaseStatus, MessageKey> = {
+  open: 'case.status.open',
+  in_progress: 'case.status.in_progress',
+  resolved: 'case.status.resolved',
+  closed_unresolved: 'case.status.closed_unresolved',
+};
+/** The field a problem of the cases service names, in the manager's words. */
+const PROBLEM_OF_FIELD: Record<string, MessageKey> = {
+  status: 'case.problem.status',
+  root_cause: 'case.problem.rootCause',
+  owner: 'case.problem.owner',
+  note: 'case.problem.note',
+};
+
+/** The empty fields a form sends are no filter. */
+const filtersOf = (query: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
+
+/**
+ * The workspace's case pages (issue 33 §5), over the cases API's own service: the list of the user's cases (the
+ * service's order: open before in progress before closed, overdue first), and a case's page with its answer, notes and
+ * history, the reveal of the customer's contact (logged), a note, a change of status (a root cause to resolve) and of
+ * owner. Every form posts back to the case and lands on it again (303), or shows what was wrong with everything typed
+ * kept (400; 409 when someone changed the case meanwhile). All in the tenant's language and brand.
+ */
+export function casesPage(ports: CasesPagePorts) {
+  async function framed(request: CasesPageRequest) {
+    const frame = await ports.frame(request.tenantId);
+    const t = translator(frame.locale);
+    const when = new Intl.DateTimeFormat(frame.locale, { dateStyle: 'short', timeStyle: 'short', timeZone: frame.timeZone });
+    const page = (status: number, title: string, body: string): WebAnswer => ({
+      status,
+      html: layout({
+        title,
+        base: request.base,
+        user: request.user.name,
+        current: APP_CASES_PATH,
+        body,
+        locale: frame.locale,
+        brand: frame.brand,
+      }),
+    });
+    const time = (iso: string) => `<time datetime="${escapeHtml(iso)}">${escapeHtml(when.format(new Date(iso)))}</time>`;
+    return { frame, t, page, time };
+  }
+
+  const reader = (request: CasesPageRequest, operation: string): Reader => ({
+    operation,
+    keyId: null,
+    user: request.user.name,
+    requestId: request.requestId,
+  });
+  const actor = (request: CasesPageRequest): CaseActor => ({ name: request.user.name, scope: request.user.scope });
+
+  async function showCases(request: CasesPageRequest): Promise<WebAnswer> {
+    const { frame, t, page, time } = await framed(request);
+    const filters = filtersOf(request.query);
+    const form = listForm(t, request.base, filters);
+    const refused = (problems: string[]) =>
+      page(
+        400,
+        t('cases.title'),
+        `<h1>${escapeHtml(t('cases.title'))}</h1>${form}<div class="error" role="alert">${problems.map((p) => `<p>${escapeHtml(p)}</p>`).join('')}</div>`,
+      );
+    const parsed = v.safeParse(CaseListQuery, filters);
+    if (!parsed.success)
+      return refused([...new Set(parsed.issues.map((issue) => t(PROBLEM_OF_FILTER[v.getDotPath(issue) ?? ''] ?? 'cases.problem.status')))]);
+    const { view, status, store, cursor } = parsed.output;
+    const query = v.parse(CasesQuery, {
+      ...(status === 'overdue' ? { overdue: 'true' } : status !== 'all' ? { status } : {}),
+      ...(store !== undefined ? { store: String(store) } : {}),
+      ...(view === 'mine' ? { owner: request.user.name } : {}),
+      ...(cursor ? { cursor } : {}),
+    });
+    let listed: ListedCases;
+    try {
+      listed = await ports.list(request.tenantId, query, request.user.scope);
+    } catch (error) {
+      if (!(error instanceof DomainError) || (error.kind !== 'validation' && error.kind !== 'not-found')) throw error;
+      return refused([t(error.kind === 'not-found' ? 'cases.problem.store' : 'cases.problem.cursor')]);
+    }
+    const cases = listed.body.data;
+    const [stores] = await Promise.all([
+      ports.storeNames(request.tenantId, [...new Set(cases.map((c) => c.store))]),
+      ports.recordReads(request.tenantId, listed.shownCustomers, reader(request, 'getAppCases')),
+    ]);
+    const { cursor: _cursor, ...kept } = filters;
+    const items = cases.map((c) => caseItem(t, time, request.base, frame, c, stores)).join('');
+    const next = listed.body.next_cursor;
+    const body = `<h1>${escapeHtml(t('cases.title'))}</h1>${form}
+<h2 id="cases-title" class="visually-hidden">${escapeHtml(t('cases.found'))}</h2>
+${items ? `<ol id="cases" class="answers cases" aria-labelledby="cases-title">${items}</ol>` : `<p id="cases-empty">${escapeHtml(t('cases.empty'))}</p>`}
+${next ? `<p class="more"><a rel="next" href="${escapeHtml(`${request.base}${APP_CASES_PATH}${queryString({ ...kept, cursor: next })}`)}">${escapeHtml(t('cases.more'))}</a></p>` : ''}`;
+    return page(200, t('cases.title'), body);
+  }
+
+  /** The case the path names as the user may see it, or undefined (no such id, not theirs: the same answer). */
+  async function caseOf(request: CasePageRequest): Promise<CaseBody | undefined> {
+    const id = v.safeParse(CaseIdPath, { id: request.id });
+    if (!id.success) return undefined;
+    try {
+      return await ports.get(request.tenantId, id.output.id, request.user.scope);
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'not-found') return undefined;
+      throw error;
+    }
+  }
+
+  interface Shown {
+    status?: number;
+    contact?: CaseContact['customer'];
+    problems?: string[];
+    form?: URLSearchParams;
+    /** The form whose change was saved (`?saved=` after the redirect). */
+    saved?: string | undefined;
+    operation?: string;
+  }
+
+  async function render(request: CasePageRequest, found: CaseBody | undefined, shown: Shown = {}): Promise<WebAnswer> {
+    const { frame, t, page, time } = await framed(request);
+    if (!found)
+      return page(
+        404,
+        t('case.notFound.title'),
+        `<h1>${escapeHtml(t('case.notFound.title'))}</h1><p>${escapeHtml(t('case.notFound.text'))}</p><p><a href="${escapeHtml(request.base + APP_CASES_PATH)}">${escapeHtml(t('case.back'))}</a></p>`,
+      );
+    const [stores, employees, candidates] = await Promise.all([
+      ports.storeNames(request.tenantId, [found.store]),
+      ports.employeeNames(request.tenantId, [found.employee]),
+      ports.candidates(request.tenantId, found.store),
+      // The comment is the customer's words: its read is logged (the reveal logged its own read already).
+      shown.contact || found.comment === null
+        ? undefined
+        : ports.recordReads(request.tenantId, [found.customer.id], reader(request, shown.operation ?? 'getAppCase')),
+    ]);
+    const view: CaseView = {
+      c: found,
+      store: stores.get(found.store) ?? `#${found.store}`,
+      employee: employees.get(found.employee) ?? `#${found.employee}`,
+      journey: frame.journeys.find((j) => j.id === found.journey.id),
+      rootCauses: frame.rootCauses,
+      candidates,
+    };
+    return page(
+      shown.status ?? 200,
+      t('case.title', { id: found.id }),
+      caseBody(t, time, request.base, view, shown.form, shown.contact, shown.problems ?? [], shown.saved),
+    );
+  }
+
+  async function showCase(request: CasePageRequest): Promise<WebAnswer> {
+    return render(request, await caseOf(request), { saved: request.query.saved });
+  }
+
+  /** A form of the case (a note, a status, an owner): saved and back to the case (303), or the case again saying why not. */
+  async function changeCase(request: CasePageRequest): Promise<WebAnswer> {
+    const found = await caseOf(request);
+    if (!found) return render(request, undefined);
+    const { t } = await framed(request);
+    const form = request.form ?? new URLSearchParams();
+    const patch = patchOf(found, form);
+    const problemsOf = (problems: FieldProblem[], resolving: boolean) => [
+      ...new Set(
+        problems.map((p) =>
+          p.path === 'note' && resolving && !form.get('note')?.trim()
+            ? t('case.problem.resolveNote')
+            : t(PROBLEM_OF_FIELD[p.path] ?? 'case.problem.action', { max: MAX_NOTE_LENGTH }),
+        ),
+      ),
+    ];
+    if (!patch) return render(request, found, { status: 400, problems: [t('case.problem.action')], form });
+    const parsed = v.safeParse(CasePatch, patch);
+    const resolving = patch.status === 'resolved';
+    if (!parsed.success)
+      return render(request, found, {
+        status: 400,
+        problems: problemsOf(
+          parsed.issues.map((issue) => ({ path: v.getDotPath(issue) ?? '', message: issue.message })),
+          resolving,
+        ),
+        form,
+      });
+    try {
+      await ports.update(request.tenantId, found.id, parsed.output, actor(request));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      if (error.kind === 'not-found') return render(request, undefined);
+      if (error.kind === 'validation') return render(request, found, { status: 400, problems: problemsOf(error.errors, resolving), form });
+      if (error.kind !== 'concurrent-edit') throw error;
+      // Someone changed the case first: it as it is now, and what this manager typed, to send again.
+      return render(request, await caseOf(request), { status: 409, problems: [t('case.problem.changed')], form });
+    }
+    return { status: 303, location: `${request.base}${appCasePath(found.id)}?saved=${encodeURIComponent(form.get('form') ?? '')}` };
+  }
+
+  /** The customer's contact, shown once on the case's page (the answer to the form's post), its read logged first. */
+  async function revealContact(request: CasePageRequest): Promise<WebAnswer> {
+    const found = await caseOf(request);
+    if (!found) return render(request, undefined);
+    const { customerId, body } = await ports.revealContact(request.tenantId, found.id, actor(request));
+    await ports.recordReads(request.tenantId, [customerId], reader(request, 'postAppCaseContact'));
+    return render(request, found, { contact: body.customer });
+  }
+
+  return { showCases, showCase, changeCase, revealContact };
+}
+
+/** The API's change a form posts: a note (on an open case, with the first contact it notes), a status, an owner. */
+function patchOf(found: CaseBody, form: URLSearchParams): Record<string, string> | undefined {
+  const note = form.get('note') ?? '';
+  const given = (name: string) => {
+    const value = form.get(name);
+    return value ? { [name]: value } : {};
+  };
+  switch (form.get('form')) {
+    case 'note':
+      return { note, ...(found.status === 'open' && form.get('first_contact') === 'yes' ? { status: 'in_progress' } : {}) };
+    case 'status':
+      return { status: form.get('status') ?? '', ...given('root_cause'), ...(note.trim() ? { note } : {}) };
+    case 'owner':
+      return { owner: form.get('owner') ?? '' };
+    default:
+      return undefined;
+  }
+}
+
+interface CaseView {
+  c: CaseBody;
+  store: string;
+  employee: string;
+  journey: CasesFrame['journeys'][number] | undefined;
+  rootCauses: string[];
+  candidates: string[];
+}
+
+function listForm(t: Translate, base: string, filters: Record<string, string>): string {
+  const option = (name: string, value: string, key: MessageKey, fallback: string) =>
+    `<option value="${value}"${(filters[name] ?? fallback) === value ? ' selected' : ''}>${escapeHtml(t(key))}</option>`;
+  return `<form method="get" action="${escapeHtml(base + APP_CASES_PATH)}" class="filters card">
+<div><label for="f-view">${escapeHtml(t('cases.view'))}</label><select id="f-view" name="view">${option('view', 'stores', 'cases.view.stores', 'stores')}${option('view', 'mine', 'cases.view.mine', 'stores')}</select></div>
+<div><label for="f-status">${escapeHtml(t('cases.filter.status'))}</label><select id="f-status" name="status">${LIST_STATUSES.map((s) => option('status', s, LIST_LABELS[s], 'all')).join('')}</select></div>
+<div><label for="f-store">${escapeHtml(t('cases.filter.store'))}</label><input id="f-store" name="store" type="number" min="1" inputmode="numeric" value="${escapeHtml(filters.store ?? '')}"></div>
+<button type="submit">${escapeHtml(t('cases.filter.submit'))}</button></form>`;
+}
+
+const closed = (c: CaseBody) => TRANSITIONS[c.status].length === 0;
+const late = (c: CaseBody) => c.overdue && !closed(c);
+const statusBadge = (t: Translate, c: CaseBody) =>
+  `<span class="status status-${escapeHtml(c.status)}">${escapeHtml(t(STATUS_KEYS[c.status]))}</span>${late(c) ? ` <span class="status overdue">${escapeHtml(t('case.overdue'))}</span>` : ''}`;
+const ownersText = (t: Translate, owners: string[]) => (owners.length ? owners.join(', ') : t('case.noOwner'));
+const bucketClass = (journey: { indicator: Indicator } | undefined, score: number) =>
+  `bucket-${(journey && bucketOf(journey.indicator, score)) ?? 'none'}`;
+
+function caseItem(
+  t: Translate,
+  time: (iso: string) => string,
+  base: string,
+  frame: CasesFrame,
+  c: CaseBody,
+  stores: Map<number, string>,
+): string {
+  const journey = frame.journeys.find((j) => j.id === c.journey.id);
+  return `<li class="card answer case ${bucketClass(journey, c.score)}${late(c) ? ' late' : ''}">
+<p class="score"><a href="${escapeHtml(base + appCasePath(c.id))}"><strong>${c.score}</strong> ${escapeHtml(t('case.title', { id: c.id }))}</a> ${statusBadge(t, c)}</p>
+${c.comment !== null ? `<blockquote class="comment">${escapeHtml(c.comment)}</blockquote>` : `<p class="hint">${escapeHtml(t('case.noComment'))}</p>`}
+<p class="meta">${escapeHtml(stores.get(c.store) ?? `#${c.store}`)} · ${escapeHtml(t('case.owner'))}: ${escapeHtml(ownersText(t, c.owners))} · ${t('case.due', { when: time(c.due_at) })}</p>
+</li>`;
+}
+
+function caseBody(
+  t: Translate,
+  time: (iso: string) => string,
+  base: string,
+  view: CaseView,
+  form: URLSearchParams | undefined,
+  contact: CaseContact['customer'] | undefined,
+  problems: string[],
+  saved: string | undefined,
+): string {
+  const { c, journey } = view;
+  const action = escapeHtml(base + appCasePath(c.id));
+  const posted = form?.get('form');
+  const typed = (name: string, which: string) => (posted === which ? (form?.get(name) ?? '') : '');
+  // What a form answered shows in its own section (its action's fragment brings the browser there), else at the top.
+  const where = problems.length ? posted : saved;
+  const alertHtml = problems.length
+    ? `<div class="error" role="alert"><p>${escapeHtml(t('case.problems'))}</p><ul>${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul></div>`
+    : saved
+      ? `<p class="saved" role="status">${escapeHtml(t('case.saved'))}</p>`
+      : '';
+  const next = TRANSITIONS[c.status];
+  const others = view.candidates.filter((name) => !c.owners.includes(name));
+  const sections = { note: !closed(c), status: next.length > 0, owner: !closed(c) && others.length > 0 };
+  const inSection = (which: keyof typeof sections) => (where === which ? alertHtml : '');
+  const atTop = where && Object.hasOwn(sections, where) && sections[where as keyof typeof sections] ? '' : alertHtml;
+  const formTo = (section: string) => `${action}#${section}`;
+  const facts: [MessageKey, string][] = [
+    ['case.store', escapeHtml(view.store)],
+    ['case.employee', escapeHtml(view.employee)],
+    ['case.journey', journey ? `${escapeHtml(journey.name ?? journey.slug)} (${escapeHtml(journey.indicator.toUpperCase())})` : '–'],
+    ['case.answeredAt', time(c.answered_at)],
+    ['case.owner', escapeHtml(ownersText(t, c.owners))],
+    ...(c.root_cause ? [['case.rootCause', escapeHtml(c.root_cause)] as [MessageKey, string]] : []),
+  ];
+  const recovery = c.recovery
+    ? `<p class="recovery">${escapeHtml(t(c.recovery.outcome === 'recovered' ? 'case.recovered' : c.recovery.outcome === 'not_recovered' ? 'case.notRecovered' : 'case.recoveryPending'))}</p>`
+    : '';
+  const option = (value: string, label: string, chosen: string) =>
+    `<option value="${escapeHtml(value)}"${value === chosen ? ' selected' : ''}>${escapeHtml(label)}</option>`;
+  const statusForm = sections.status
+    ? `<section class="card" aria-labelledby="status-title"><h2 id="status-title">${escapeHtml(t('case.change'))}</h2>${inSection('status')}
+<form method="post" action="${formTo('status-title')}" class="stack"><input type="hidden" name="form" value="status">
+<label for="c-status">${escapeHtml(t('case.change.status'))}</label><select id="c-status" name="status">${next.map((s) => option(s, t(STATUS_KEYS[s]), typed('status', 'status') || next[0]!)).join('')}</select>
+<label for="c-root">${escapeHtml(t('case.change.rootCause'))}</label><select id="c-root" name="root_cause">${option('', t('case.change.rootCause.none'), typed('root_cause', 'status'))}${view.rootCauses.map((cause) => option(cause, cause, typed('root_cause', 'status'))).join('')}</select>
+<label for="c-status-note">${escapeHtml(t('case.change.note'))}</label><textarea id="c-status-note" name="note" rows="3" maxlength="${MAX_NOTE_LENGTH}">${escapeHtml(typed('note', 'status'))}</textarea>
+<button type="submit">${escapeHtml(t('case.change.submit'))}</button></form></section>`
+    : '';
+  const ownerForm = sections.owner
+    ? `<section class="card" aria-labelledby="owner-title"><h2 id="owner-title">${escapeHtml(t('case.reassign'))}</h2>${inSection('owner')}
+<form method="post" action="${formTo('owner-title')}" class="stack"><input type="hidden" name="form" value="owner">
+<label for="c-owner">${escapeHtml(t('case.reassign.owner'))}</label><select id="c-owner" name="owner">${others.map((name) => option(name, name, typed('owner', 'owner'))).join('')}</select>
+<button type="submit">${escapeHtml(t('case.reassign.submit'))}</button></form></section>`
+    : '';
+  const notes = c.notes.length
+    ? `<ol id="notes" class="notes">${c.notes.map((n) => `<li><p class="meta">${time(n.at)} · ${escapeHtml(n.author)}</p><p class="note">${escapeHtml(n.text)}</p></li>`).join('')}</ol>`
+    : `<p class="hint">${escapeHtml(t('case.notes.empty'))}</p>`;
+  // On an open case the first note is usually the first contact, which moves it on (open -> in progress).
+  const firstContact =
+    c.status === 'open'
+      ? `<div class="check"><input id="c-first" name="first_contact" type="checkbox" value="yes"${posted !== 'note' || form?.get('first_contact') === 'yes' ? ' checked' : ''}><label for="c-first">${escapeHtml(t('case.note.firstContact'))}</label></div>`
+      : '';
+  return `<p><a href="${escapeHtml(base + APP_CASES_PATH)}">${escapeHtml(t('case.back'))}</a></p>
+<h1>${escapeHtml(t('case.title', { id: c.id }))} ${statusBadge(t, c)}</h1>
+<p class="due">${closed(c) && c.closed_at ? t('case.closedAt', { when: time(c.closed_at) }) : t('case.due', { when: time(c.due_at) })}</p>
+${atTop}
+<section class="card answer ${bucketClass(journey, c.score)}" aria-labelledby="answer-title"><h2 id="answer-title">${escapeHtml(t('case.answer'))}</h2>
+<p class="score"><span>${escapeHtml(t('case.score'))}</span> <strong>${c.score}</strong></p>
+${c.comment !== null ? `<blockquote class="comment">${escapeHtml(c.comment)}</blockquote>` : `<p class="hint">${escapeHtml(t('case.noComment'))}</p>`}
+<dl class="facts">${facts.map(([key, value]) => `<div><dt>${escapeHtml(t(key))}</dt><dd>${value}</dd></div>`).join('')}</dl>${recovery}</section>
+${contactSection(t, base, c, contact)}
+<section class="card" aria-labelledby="notes-title"><h2 id="notes-title">${escapeHtml(t('case.notes'))}</h2>${inSection('note')}${notes}
+${
+  closed(c)
+    ? ''
+    : `<form method="post" action="${formTo('notes-title')}" class="stack"><input type="hidden" name="form" value="note">
+<label for="c-note">${escapeHtml(t('case.note.label'))}</label><textarea id="c-note" name="note" rows="3" maxlength="${MAX_NOTE_LENGTH}" required>${escapeHtml(typed('note', 'note'))}</textarea>
+${firstContact}<button type="submit">${escapeHtml(t('case.note.submit'))}</button></form>`
+}</section>
+${statusForm}
+${ownerForm}
+<section class="card" aria-labelledby="history-title"><h2 id="history-title">${escapeHtml(t('case.history'))}</h2>
+<ol id="history" class="history">${c.history.map((entry) => `<li>${time(entry.at)} · ${escapeHtml(historyText(t, entry))}${entry.by && entry.by !== 'system' ? ` · ${escapeHtml(t('case.by', { who: entry.by }))}` : ''}</li>`).join('')}</ol></section>`;
+}
+
+function contactSection(t: Translate, base: string, c: CaseBody, contact: CaseContact['customer'] | undefined): string {
+  const title = `<h2 id="contact-title">${escapeHtml(t('case.contact'))}</h2>`;
+  if (!contact)
+    return `<section class="card" aria-labelledby="contact-title">${title}<p class="hint">${escapeHtml(t('case.contact.hint'))}</p>
+<form method="post" action="${escapeHtml(base + APP_CASE_CONTACT_PATH.replace('{id}', String(c.id)))}"><button type="submit">${escapeHtml(t('case.contact.reveal'))}</button></form></section>`;
+  // Phone first: a manager calls or messages from their phone; WhatsApp opens a chat with the number's digits.
+  const rows: string[] = [];
+  if (contact.phone)
+    rows.push(
+      `<div><dt>${escapeHtml(t('case.contact.phone'))}</dt><dd><a href="tel:${escapeHtml(contact.phone)}">${escapeHtml(contact.phone)}</a> <a href="https://wa.me/${escapeHtml(contact.phone.replace(/\D/g, ''))}">${escapeHtml(t('case.contact.whatsapp'))}</a></dd></div>`,
+    );
+  if (contact.email)
+    rows.push(
+      `<div><dt>${escapeHtml(t('case.contact.email'))}</dt><dd><a href="mailto:${escapeHtml(contact.email)}">${escapeHtml(contact.email)}</a></dd></div>`,
+    );
+  if (contact.name) rows.push(`<div><dt>${escapeHtml(t('case.contact.name'))}</dt><dd>${escapeHtml(contact.name)}</dd></div>`);
+  return `<section class="card contact" aria-labelledby="contact-title">${title}
+${contact.phone || contact.email ? `<dl id="contact" class="facts">${rows.join('')}</dl>` : `<p id="contact">${escapeHtml(t('case.contact.none'))}</p>`}
+<p class="hint">${escapeHtml(t('case.contact.once'))}</p></section>`;
+}
+
+function historyText(t: Translate, entry: CaseBody['history'][number]): string {
+  const to = entry.to ?? '';
+  switch (entry.action) {
+    case 'opened':
+      return t('case.event.opened');
+    case 'status':
+      return t('case.event.status', { status: isStatus(to) ? t(STATUS_KEYS[to]) : to });
+    case 'owner':
+      return t('case.event.owner', { owner: to });
+    case 'note':
+      return t('case.event.note');
+    case 'overdue':
+      return t('case.event.overdue');
+    case 'contact':
+      return t('case.event.contact');
+    case 'erased':
+      return t('case.event.erased');
+    case 'rescored':
+      return t('case.event.scoreCorrected', { score: to });
+    case 'recovery':
+      return t('case.event.recovery', {
+        answer: t(to === 'recovered' ? 'case.recovered' : to === 'not_recovered' ? 'case.notRecovered' : 'case.recoveryPending'),
+      });
+    default:
+      return t('case.event.other', { kind: entry.action });
+  }
+}
+
+const isStatus = (value: string): value is CaseStatus => (CASE_STATUSES as readonly string[]).includes(value);
