@@ -1,5 +1,7 @@
 import { REFERENCE_ROUTES, RESULTS_ROUTE } from '../shared/http/reference-data.js';
 import {
+  APP_ADMIN_JOURNEYS_PATH,
+  APP_ADMIN_WEBHOOKS_PATH,
   APP_ANSWERS_CSV_PATH,
   APP_ANSWERS_PATH,
   APP_PATH,
@@ -205,6 +207,12 @@ export const workspaceRoutes: readonly Route[] = [
   route('GET', APP_ANSWERS_PATH, 'getAppAnswers', RB, 'What customers answered, newest first, with comments and filters, as the signed-in user may see them', { ...workspacePage, cursors: true }),
   route('GET', APP_ANSWERS_CSV_PATH, 'getAppAnswersCsv', RB, 'The answers of the same filters as CSV, a page at a time (its Link header goes on)', { ...workspacePage, cursors: true }),
   route('GET', APP_RESULTS_PATH, 'getAppResults', R, 'Results of a journey and period, by store, employee and class, against the period before', workspacePage),
+  // The tenant admins' pages (issue 34 §6): the configuration service of PUT /public/admin/config, which deletes what a
+  // configuration no longer lists.
+  route('GET', APP_ADMIN_JOURNEYS_PATH, 'getAppAdminJourneys', R, "The tenant's journeys and their items, and a form to add or edit one (tenant admins)", workspacePage),
+  route('POST', APP_ADMIN_JOURNEYS_PATH, 'postAppAdminJourneys', RWD, 'Add or edit a journey (the form carries the ETag it was read at; tenant admins)', workspacePage),
+  route('GET', APP_ADMIN_WEBHOOKS_PATH, 'getAppAdminWebhooks', R, "The tenant's event endpoints and a form to add one (tenant admins)", workspacePage),
+  route('POST', APP_ADMIN_WEBHOOKS_PATH, 'postAppAdminWebhooks', RWD, 'Add or remove an event endpoint (the form carries the ETag it was read at; tenant admins)', workspacePage),
   route('GET', RESULTS_ROUTE, 'getResultsPage', [], 'The old results page: moved to /app/results', { anonymous: true, page: true }),
 ];
 

@@ -15,3 +15,7 @@ export const APP_ANSWERS_PATH = `${APP_PATH}/answers`;
 export const APP_ANSWERS_CSV_PATH = `${APP_PATH}/answers.csv`;
 /** Where a signed-in manager lands. */
 export const APP_HOME = APP_RESULTS_PATH;
+/** The tenant admins' pages (issue 34): the journeys and their questions, and the event endpoints. */
+export const APP_ADMIN_PATH = `${APP_PATH}/admin`;
+export const APP_ADMIN_JOURNEYS_PATH = `${APP_ADMIN_PATH}/journeys`;
+export const APP_ADMIN_WEBHOOKS_PATH = `${APP_ADMIN_PATH}/webhooks`;

@@ -5,8 +5,18 @@ import type { ConfigChange } from './configuration.js';
 /** How long an admin change stays in the tenant's audit log. */
 export const AUDIT_KEPT_DAYS = 400;
 
-/** Who made an admin change: one of the tenant's API keys (by id, never its value), or the operator's command. */
-export type AuditActor = { keyId: string } | { operator: true };
+/**
+ * Who made an admin change: one of the tenant's API keys (by id, never its value), a tenant admin signed in to the
+ * workspace (by its user name), or the operator's command.
+ */
+export type AuditActor = { keyId: string } | { user: string } | { operator: true };
+
+/** An actor as stored and answered. */
+export const AuditActorBody = v.union([
+  v.object({ keyId: v.string() }),
+  v.object({ user: v.string() }),
+  v.object({ operator: v.literal(true) }),
+]);
 
 /** One admin change: when, who, and each changed value (the configuration holds no secrets, so none is shown). */
 export interface AuditEntry {
@@ -39,7 +49,7 @@ export const AuditQuery = v.strictObject({
 export const AuditEntryBody = v.object({
   id: v.string(),
   at: v.string(),
-  actor: v.union([v.object({ keyId: v.string() }), v.object({ operator: v.literal(true) })]),
+  actor: AuditActorBody,
   action: v.string(),
   changes: v.array(v.object({ path: v.string(), old: v.unknown(), new: v.unknown() })),
 });

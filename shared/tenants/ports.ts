@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { BrandSettings, DeliveryConfig, Settings, UserScope } from './config-schema.js';
+import { UserRole } from './roles.js';
 import type { SigningGenerations } from '../events/signature.js';
 
 export const Tenant = v.object({ id: v.number(), name: v.string(), created_at: v.string() });
@@ -21,6 +22,8 @@ export const UserRecord = v.object({
   scope: v.union([v.literal('all'), v.object({ stores: v.array(v.number()), groups: v.array(v.number()) })]),
   tokenHash: v.string(),
   created_at: v.string(),
+  /** A tenant admin (`admin`) also changes the tenant's configuration in the workspace; absent: a manager. */
+  role: v.optional(UserRole),
 });
 export type UserRecord = v.InferOutput<typeof UserRecord>;
 

@@ -1,6 +1,8 @@
 import { FAVICON_LINK } from '../favicon.js';
 import { escapeHtml } from '../surveys/compose.js';
-import { APP_ANSWERS_PATH, APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
+import { APP_ADMIN_JOURNEYS_PATH, APP_ANSWERS_PATH, APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
+import { DEFAULT_LOCALE, type Locale } from '../locale.js';
+import type { Brand } from '../tenants/brand.js';
 
 /**
  * The workspace's pages, server-rendered: pt-BR, mobile-first, complete without JavaScript (only the trend chart
@@ -18,10 +20,11 @@ export const WORKSPACE_HEADERS: Record<string, string> = {
   'x-frame-options': 'DENY',
 };
 
-/** The workspace's sections, in the order the navigation shows them. */
-export const SECTIONS: readonly { label: string; path: string }[] = [
+/** The workspace's sections, in the order the navigation shows them; `admin` ones only to the tenant's admins. */
+export const SECTIONS: readonly { label: string; path: string; admin?: true }[] = [
   { label: 'Respostas', path: APP_ANSWERS_PATH },
   { label: 'Resultados', path: APP_RESULTS_PATH },
+  { label: 'Admin', path: APP_ADMIN_JOURNEYS_PATH, admin: true },
 ];
 
 export interface Layout {
@@ -35,24 +38,38 @@ export interface Layout {
   current?: string | undefined;
   /** Scripts of the reference's assets the page runs (the chart). */
   scripts?: readonly string[];
+  /** Whether the user is a tenant admin (isTenantAdmin): the navigation shows the admin section. */
+  admin?: boolean | undefined;
+  /** The page's language; pt-BR when absent. */
+  locale?: Locale | undefined;
+  /** The tenant's brand for the header (its name and logo); the service's name when absent. */
+  brand?: Pick<Brand, 'name' | 'logoUrl'> | undefined;
 }
 
-export function layout({ title, base, body, user, current, scripts = [] }: Layout): string {
+export function layout({ title, base, body, user, current, scripts = [], admin = false, locale = DEFAULT_LOCALE, brand }: Layout): string {
   const nav = user
-    ? `<nav aria-label="Seções"><ul>${SECTIONS.map(
-        (section) =>
-          `<li><a href="${escapeHtml(base + section.path)}"${section.path === current ? ' aria-current="page"' : ''}>${escapeHtml(section.label)}</a></li>`,
-      ).join('')}</ul></nav>
+    ? `<nav aria-label="Seções"><ul>${SECTIONS.filter((section) => admin || !section.admin)
+        .map(
+          (section) =>
+            `<li><a href="${escapeHtml(base + section.path)}"${section.path === current ? ' aria-current="page"' : ''}>${escapeHtml(section.label)}</a></li>`,
+        )
+        .join('')}</ul></nav>
 <form method="post" action="${escapeHtml(base + SIGN_OUT_PATH)}" class="sign-out"><span>${escapeHtml(user)}</span> <button type="submit">Sair</button></form>`
     : '';
   return `<!doctype html>
-<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<html lang="${escapeHtml(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex,nofollow"><title>${escapeHtml(title)} · pesquisa de satisfação</title>${FAVICON_LINK}
 <link rel="stylesheet" href="${escapeHtml(base)}/assets/app.css"></head>
-<body><header class="top"><p class="brand">Pesquisa de satisfação</p>${nav}</header>
+<body><header class="top"><p class="brand">${brandMark(base, brand)}</p>${nav}</header>
 <main>${body}</main>${scripts.map((script) => `<script src="${escapeHtml(base)}/assets/${escapeHtml(script)}"></script>`).join('')}</body></html>
 `;
 }
+
+/** The header's name: the tenant's brand (its logo beside it, decorative) or the service's. */
+const brandMark = (base: string, brand: Layout['brand']) =>
+  brand
+    ? `${brand.logoUrl ? `<img src="${escapeHtml(base + brand.logoUrl)}" alt="" class="logo">` : ''}${escapeHtml(brand.name)}`
+    : 'Pesquisa de satisfação';
 
 /** A page that only says something (an error, a refusal). */
 export const messageBody = (title: string, text: string) => `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`;

@@ -80,7 +80,7 @@ describe('the CDK stacks', () => {
       Test: 4,
       'Test/Messaging': 30,
       'Test/PublicApi': 32,
-      'Test/PublicApi/WorkspaceRoutes': 70,
+      'Test/PublicApi/WorkspaceRoutes': 98,
       'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
@@ -239,7 +239,16 @@ describe('the CDK stacks', () => {
       .filter(([, r]) => JSON.stringify(r.Properties.AuthorizerId ?? '').includes('SessionAuthorizer'))
       .map(([, r]) => r.Properties.RouteKey as string)
       .sort();
-    expect(behindSession).toEqual(['GET /app', 'GET /app/answers', 'GET /app/answers.csv', 'GET /app/results']);
+    expect(behindSession).toEqual([
+      'GET /app',
+      'GET /app/admin/journeys',
+      'GET /app/admin/webhooks',
+      'GET /app/answers',
+      'GET /app/answers.csv',
+      'GET /app/results',
+      'POST /app/admin/journeys',
+      'POST /app/admin/webhooks',
+    ]);
   });
 
   it('keeps the managers in a retained Cognito user pool: e-mail sign-in, optional TOTP MFA, a tenant attribute the web client cannot write', () => {
@@ -383,8 +392,18 @@ describe('the CDK stacks', () => {
         .sort();
     // Pinned: a change here is a change of what a role may do, to be read in review.
     expect(withAction('dynamodb:DeleteItem')).toEqual(
-      // putAdminConfig deletes the journeys, classes and groups a replaced configuration no longer lists.
-      ['privacyRequests', 'putAdminConfig', 'putEmployeeStores', 'updateCustomer', 'updateEmployee', 'updateStore'].sort(),
+      // putAdminConfig deletes the journeys, classes and groups a replaced configuration no longer lists, and so do the
+      // admin pages' forms, through the same service.
+      [
+        'postAppAdminJourneys',
+        'postAppAdminWebhooks',
+        'privacyRequests',
+        'putAdminConfig',
+        'putEmployeeStores',
+        'updateCustomer',
+        'updateEmployee',
+        'updateStore',
+      ].sort(),
     );
     expect(withAction('dynamodb:BatchWriteItem')).toEqual(
       ['attemptScheduler', 'getAppAnswers', 'getAppAnswersCsv', 'getCustomer', 'getPrivacyExport', 'listAnswers', 'listCustomers'].sort(),

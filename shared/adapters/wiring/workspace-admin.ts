@@ -1,0 +1,13 @@
+import { ENV, requireEnvs } from '../../config.js';
+import { adminJourneysPage } from '../../workspace/admin-journeys-page.js';
+import { adminWebhooksPage } from '../../workspace/admin-webhooks-page.js';
+import { readConfig, replaceConfig, tenantSettings } from './tenants.js';
+
+// The admin pages read and write the tenant's configuration in the table: without its name, the cold start fails.
+requireEnvs(ENV.tableName);
+
+const ports = { readConfig, replaceConfig, settings: tenantSettings };
+
+/** The tenant admins' pages over the configuration service of `PUT /public/admin/config`. */
+export const { showJourneys, saveJourney } = adminJourneysPage(ports);
+export const { showWebhooks, saveWebhooks } = adminWebhooksPage(ports);
