@@ -13,6 +13,12 @@ export const APP_RESULTS_PATH = `${APP_PATH}/results`;
 /** The answers inbox, and the same answers as CSV. */
 export const APP_ANSWERS_PATH = `${APP_PATH}/answers`;
 export const APP_ANSWERS_CSV_PATH = `${APP_PATH}/answers.csv`;
+/** The cases list; one case's page and its update form; the reveal of its customer's contact (a form post). */
+export const APP_CASES_PATH = `${APP_PATH}/cases`;
+export const APP_CASE_PATH = `${APP_CASES_PATH}/{id}`;
+export const APP_CASE_CONTACT_PATH = `${APP_CASE_PATH}/contact`;
+/** One case's page, under the stage's base: the alert e-mail links here (after the public base URL). */
+export const appCasePath = (id: number | string) => APP_CASE_PATH.replace('{id}', encodeURIComponent(String(id)));
 /** Where a signed-in manager lands. */
 export const APP_HOME = APP_RESULTS_PATH;
 /** The tenant admins' pages (issue 34): the journeys and their questions, and the event endpoints. */
