@@ -21,6 +21,8 @@ export interface WorkspaceInput {
   /** The gateway's request id, for the access log. */
   requestId: string;
   query: Record<string, string | undefined>;
+  /** The route's path parameters (`/app/cases/{id}`). */
+  path: Record<string, string | undefined>;
   form: URLSearchParams;
   /** The session's cookies, as sent: never logged. */
   cookies: { session?: string | undefined; refresh?: string | undefined; challenge?: string | undefined };
@@ -84,6 +86,7 @@ function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswe
       base,
       requestId,
       query: event.queryStringParameters ?? {},
+      path: event.pathParameters ?? {},
       form: new URLSearchParams(bytes.toString('utf8')),
       cookies: {
         session: cookieValue(cookies, SESSION_COOKIE),

@@ -132,7 +132,7 @@ function render(
     : `<p>${escapeHtml(text.noneYet)}</p>`;
   const body = `<h1>${escapeHtml(text.journeys)}</h1>
 <p class="hint">${escapeHtml(text.journeysIntro)}</p>
-${saved ? `<p class="notice" role="status">${escapeHtml(text.saved(saved))}</p>` : ''}
+${saved ? `<p class="saved" role="status">${escapeHtml(text.saved(saved))}</p>` : ''}
 ${outcome ? problemsBox(text, outcome, labelsOf(frame)) : ''}
 <p><a href="#journey-form">${escapeHtml(text.newJourney)}</a></p>
 <h2 id="journeys-title">${escapeHtml(text.journeyList)}</h2>

@@ -1,8 +1,8 @@
 import { FAVICON_LINK } from '../favicon.js';
+import { translator, type MessageKey } from '../i18n/messages.js';
+import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import { escapeHtml } from '../surveys/compose.js';
 import { APP_ADMIN_JOURNEYS_PATH, APP_ANSWERS_PATH, APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
-import { DEFAULT_LOCALE, type Locale } from '../locale.js';
-import type { Brand } from '../tenants/brand.js';
 
 /**
  * The workspace's pages, server-rendered: pt-BR, mobile-first, complete without JavaScript (only the trend chart
@@ -21,10 +21,10 @@ export const WORKSPACE_HEADERS: Record<string, string> = {
 };
 
 /** The workspace's sections, in the order the navigation shows them; `admin` ones only to the tenant's admins. */
-export const SECTIONS: readonly { label: string; path: string; admin?: true }[] = [
-  { label: 'Respostas', path: APP_ANSWERS_PATH },
-  { label: 'Resultados', path: APP_RESULTS_PATH },
-  { label: 'Admin', path: APP_ADMIN_JOURNEYS_PATH, admin: true },
+export const SECTIONS: readonly { label: MessageKey; path: string; admin?: true }[] = [
+  { label: 'workspace.section.answers', path: APP_ANSWERS_PATH },
+  { label: 'workspace.section.results', path: APP_RESULTS_PATH },
+  { label: 'workspace.section.admin', path: APP_ADMIN_JOURNEYS_PATH, admin: true },
 ];
 
 export interface Layout {
@@ -38,38 +38,37 @@ export interface Layout {
   current?: string | undefined;
   /** Scripts of the reference's assets the page runs (the chart). */
   scripts?: readonly string[];
-  /** Whether the user is a tenant admin (isTenantAdmin): the navigation shows the admin section. */
-  admin?: boolean | undefined;
-  /** The page's language; pt-BR when absent. */
+  /** The tenant's language (its `locale`); pt-BR when absent. */
   locale?: Locale | undefined;
-  /** The tenant's brand for the header (its name and logo); the service's name when absent. */
-  brand?: Pick<Brand, 'name' | 'logoUrl'> | undefined;
+  /** The tenant's brand: its name, and its logo (served by this API, so the policy's `'self'` admits it). */
+  brand?: { name: string; logoUrl?: string | undefined } | undefined;
+  /** Whether the user is a tenant admin (isTenantAdmin): the navigation shows the admin sections. */
+  admin?: boolean | undefined;
 }
 
-export function layout({ title, base, body, user, current, scripts = [], admin = false, locale = DEFAULT_LOCALE, brand }: Layout): string {
+export function layout({ title, base, body, user, current, scripts = [], locale = DEFAULT_LOCALE, brand, admin = false }: Layout): string {
+  const t = translator(locale);
+  const product = t('workspace.product');
   const nav = user
-    ? `<nav aria-label="Seções"><ul>${SECTIONS.filter((section) => admin || !section.admin)
+    ? `<nav aria-label="${escapeHtml(t('workspace.sections'))}"><ul>${SECTIONS.filter((section) => admin || !section.admin)
         .map(
           (section) =>
-            `<li><a href="${escapeHtml(base + section.path)}"${section.path === current ? ' aria-current="page"' : ''}>${escapeHtml(section.label)}</a></li>`,
+            `<li><a href="${escapeHtml(base + section.path)}"${section.path === current ? ' aria-current="page"' : ''}>${escapeHtml(t(section.label))}</a></li>`,
         )
         .join('')}</ul></nav>
-<form method="post" action="${escapeHtml(base + SIGN_OUT_PATH)}" class="sign-out"><span>${escapeHtml(user)}</span> <button type="submit">Sair</button></form>`
+<form method="post" action="${escapeHtml(base + SIGN_OUT_PATH)}" class="sign-out"><span>${escapeHtml(user)}</span> <button type="submit">${escapeHtml(t('workspace.signOut'))}</button></form>`
     : '';
+  // The logo is the brand's name to a screen reader, so the name beside it is not read twice.
+  const logo = brand?.logoUrl ? `<img src="${escapeHtml(base + brand.logoUrl)}" alt="" height="28">` : '';
+  const heading = brand?.name ? `${logo}<span>${escapeHtml(brand.name)}</span>` : escapeHtml(product);
   return `<!doctype html>
 <html lang="${escapeHtml(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex,nofollow"><title>${escapeHtml(title)} · pesquisa de satisfação</title>${FAVICON_LINK}
+<meta name="robots" content="noindex,nofollow"><title>${escapeHtml(title)} · ${escapeHtml(brand?.name || product.toLowerCase())}</title>${FAVICON_LINK}
 <link rel="stylesheet" href="${escapeHtml(base)}/assets/app.css"></head>
-<body><header class="top"><p class="brand">${brandMark(base, brand)}</p>${nav}</header>
+<body><header class="top"><p class="brand">${heading}</p>${nav}</header>
 <main>${body}</main>${scripts.map((script) => `<script src="${escapeHtml(base)}/assets/${escapeHtml(script)}"></script>`).join('')}</body></html>
 `;
 }
-
-/** The header's name: the tenant's brand (its logo beside it, decorative) or the service's. */
-const brandMark = (base: string, brand: Layout['brand']) =>
-  brand
-    ? `${brand.logoUrl ? `<img src="${escapeHtml(base + brand.logoUrl)}" alt="" class="logo">` : ''}${escapeHtml(brand.name)}`
-    : 'Pesquisa de satisfação';
 
 /** A page that only says something (an error, a refusal). */
 export const messageBody = (title: string, text: string) => `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`;

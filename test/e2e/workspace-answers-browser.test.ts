@@ -1,17 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { cognitoUserDirectory } from '../../shared/adapters/cognito.js';
-import { createUser } from '../../shared/adapters/wiring/tenants.js';
-import { ENV } from '../../shared/config.js';
-import { inviteManager } from '../../shared/session/managers.js';
 import type { UserScope } from '../../shared/tenants/config-schema.js';
 import { overHttp } from '../support/api.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
+import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
 
 /**
  * The answers inbox in Debian's chromium over the local stack and its Cognito emulator: a store-1 manager, invited as
@@ -19,8 +15,6 @@ import { newTenant, type TestTenant } from '../support/tenant.js';
  * answers, pages back and exports CSV. axe-core checks the page; screenshots at 390 and 1280 px are written outside
  * the repository.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const api = overHttp('public');
 const chatbot = overHttp('chatbot');
 const publicUrl = inject('publicUrl');
@@ -53,20 +47,8 @@ async function answered(store: number, score: number, comment?: string) {
   customers.set(comment ?? String(score), sale.body.customer_id ?? sale.body.customer?.id);
 }
 
-async function invite(email: string, scope: UserScope, password: string) {
-  const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
-  await inviteManager(
-    { putTenantUser: async (tenantId, name, given) => void (await createUser(tenantId, name, given)), directory },
-    { tenantId: tenant.tenantId, email, scope, temporaryPassword: 'Temp-inbox-pass1!' },
-  );
-  await directory.setPassword(email, password);
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Senha', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-}
+const invite = (email: string, scope: UserScope, password: string) =>
+  inviteManagerOf(tenant.tenantId, email, scope, { temporary: 'Temp-inbox-pass1!', password });
 
 /** Each answer listed: its score, its bucket, its comment (null without one), its store and employee links. */
 const listed = (page: Page) =>
@@ -79,29 +61,10 @@ const listed = (page: Page) =>
     })),
   );
 
-async function axe(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  const results = (await page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as {
-    violations: { id: string; impact: string }[];
-  };
-  return results.violations.map((v) => `${v.id} (${v.impact})`);
-}
+// A page answered 400 (a filter refused) is the page the test asked for.
+const watched = (options: Parameters<Browser['newContext']>[0] = {}) => watchedBy(browser, publicUrl, options, [400]);
 
-async function watched(options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; problems: string[] }> {
-  const context = await browser.newContext(options);
-  const problems: string[] = [];
-  context.on('console', (message) => {
-    // A page answered 400 (a filter refused) is the page the test asked for; script and policy errors are not.
-    if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of 400\b/.test(message.text()))
-      problems.push(message.text());
-  });
-  context.on('request', (request) => {
-    if (!request.url().startsWith(publicUrl)) problems.push(`elsewhere: ${request.url()}`);
-  });
-  return { context, problems };
-}
-
-describe.skipIf(!existsSync(CHROMIUM))('the answers inbox in a browser', () => {
+describe.skipIf(!hasChromium)('the answers inbox in a browser', () => {
   beforeAll(async () => {
     tenant = await newTenant();
     const store = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja Centro' } });

@@ -1,17 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { cognitoUserDirectory } from '../../shared/adapters/cognito.js';
-import { createUser } from '../../shared/adapters/wiring/tenants.js';
 import { ENV } from '../../shared/config.js';
-import { inviteManager } from '../../shared/session/managers.js';
 import type { UserScope } from '../../shared/tenants/config-schema.js';
 import { overHttp } from '../support/api.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
+import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
 
 /**
  * The workspace in Debian's chromium over the local stack and its Cognito emulator: managers invited as the admin
@@ -19,8 +16,6 @@ import { newTenant, type TestTenant } from '../support/tenant.js';
  * its scope allows, computed from answers given through the chatbot API. axe-core checks the pages; screenshots at
  * 390 and 1280 px are written outside the repository.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const api = overHttp('public');
 const chatbot = overHttp('chatbot');
 const publicUrl = inject('publicUrl');
@@ -50,20 +45,10 @@ async function answered(store: number, score: number) {
   expect(answer.status, answer.text).toBe(201);
 }
 
-async function invite(email: string, scope: UserScope, temporaryPassword: string) {
-  const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
-  const putTenantUser = async (tenantId: number, name: string, given: UserScope) =>
-    tokens.set(name, (await createUser(tenantId, name, given)).token);
-  return {
-    directory,
-    invited: await inviteManager({ putTenantUser, directory }, { tenantId: tenant.tenantId, email, scope, temporaryPassword }),
-  };
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Senha', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Entrar' }).click();
+async function invite(email: string, scope: UserScope, temporary: string) {
+  const { invited, token } = await inviteManagerOf(tenant.tenantId, email, scope, { temporary });
+  tokens.set(email, token);
+  return { directory: cognitoUserDirectory(process.env[ENV.userPoolId]!), invited };
 }
 
 const rows = (page: Page, table: string) =>
@@ -73,30 +58,10 @@ const summary = (page: Page) =>
     items.map((item) => [item.querySelector('dt')!.textContent, item.querySelector('dd')!.firstChild!.textContent]),
   );
 
-async function axe(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  const results = (await page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as {
-    violations: { id: string; impact: string }[];
-  };
-  return results.violations.map((v) => `${v.id} (${v.impact})`);
-}
+// A form answered 400 or 401 (a wrong password) is the page the test asked for.
+const watched = (options: Parameters<Browser['newContext']>[0] = {}) => watchedBy(browser, publicUrl, options);
 
-/** A context that records console errors and any request leaving the service. */
-async function watched(options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; problems: string[] }> {
-  const context = await browser.newContext(options);
-  const problems: string[] = [];
-  context.on('console', (message) => {
-    // A form answered 400 or 401 (a wrong password) is the page the test asked for; script and policy errors are not.
-    if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of 40[01]\b/.test(message.text()))
-      problems.push(message.text());
-  });
-  context.on('request', (request) => {
-    if (!request.url().startsWith(publicUrl)) problems.push(`elsewhere: ${request.url()}`);
-  });
-  return { context, problems };
-}
-
-describe.skipIf(!existsSync(CHROMIUM))('the workspace in a browser', () => {
+describe.skipIf(!hasChromium)('the workspace in a browser', () => {
   beforeAll(async () => {
     tenant = await newTenant();
     const store = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja Centro' } });

@@ -1,0 +1,74 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { cognitoUserDirectory } from '../../shared/adapters/cognito.js';
+import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { ENV } from '../../shared/config.js';
+import { inviteManager } from '../../shared/session/managers.js';
+import type { UserScope } from '../../shared/tenants/config-schema.js';
+
+/**
+ * What the workspace's browser tests share: Debian's chromium, axe-core, a manager invited as the admin command
+ * invites one, the sign-in form, and a browser context that records what should never happen (a script or policy
+ * error, a request leaving the service).
+ */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Invites a manager of `tenantId` with `scope` (the tenant user and its Cognito user) and, with `password`, sets it as
+ * their own (without, they still hold the temporary one). Answers the invitation and the tenant user's user token.
+ */
+export async function inviteManagerOf(
+  tenantId: number,
+  email: string,
+  scope: UserScope,
+  { temporary = 'Temp-workspace-1!', password }: { temporary?: string; password?: string } = {},
+) {
+  const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
+  let token = '';
+  const invited = await inviteManager(
+    { putTenantUser: async (id, name, given) => void (token = (await createUser(id, name, given)).token), directory },
+    { tenantId, email, scope, temporaryPassword: temporary },
+  );
+  if (password) await directory.setPassword(email, password);
+  return { invited, token };
+}
+
+export async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Senha', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+}
+
+/** axe-core's violations on the page, as `rule (impact)`; the context must bypass the page's CSP to inject it. */
+export async function axe(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  const results = (await page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as {
+    violations: { id: string; impact: string }[];
+  };
+  return results.violations.map((v) => `${v.id} (${v.impact})`);
+}
+
+/**
+ * A context that records console errors and any request leaving the service (`publicUrl`). A page answered with one of
+ * `expectedStatuses` (a form refused: the page the test asked for) is no problem; script and policy errors are.
+ */
+export async function watched(
+  browser: Browser,
+  publicUrl: string,
+  options: Parameters<Browser['newContext']>[0] = {},
+  expectedStatuses: readonly number[] = [400, 401],
+): Promise<{ context: BrowserContext; problems: string[] }> {
+  const context = await browser.newContext(options);
+  const problems: string[] = [];
+  const expected = new RegExp(`^Failed to load resource: the server responded with a status of (${expectedStatuses.join('|')})\\b`);
+  context.on('console', (message) => {
+    if (message.type() === 'error' && !expected.test(message.text())) problems.push(message.text());
+  });
+  context.on('request', (request) => {
+    if (!request.url().startsWith(publicUrl)) problems.push(`elsewhere: ${request.url()}`);
+  });
+  return { context, problems };
+}
