@@ -129,8 +129,10 @@ export function problemsBox(
   text: AdminText,
   outcome: { kind: 'stale' | 'invalid'; errors: FieldErrors },
   labels: Record<string, { label: string; id: string }>,
+  formId: string,
 ): string {
-  if (outcome.kind === 'stale') return `<div class="error" role="alert" id="form-problems"><p>${escapeHtml(text.staleText)}</p></div>`;
+  if (outcome.kind === 'stale')
+    return `<div class="error" role="alert" id="form-problems"><p>${escapeHtml(text.staleText)}</p><p><a href="#${escapeHtml(formId)}">${escapeHtml(text.toForm)}</a></p></div>`;
   const items = [...outcome.errors].flatMap(([field, messages]) =>
     messages.map((message) =>
       labels[field]

@@ -1,4 +1,4 @@
-import { CHANNEL_RECORDS, CHANNELS, type Channel } from '../channels.js';
+import { CHANNEL_RECORDS, CHANNELS } from '../channels.js';
 import { LOCALES } from '../locale.js';
 import { APP_ADMIN_JOURNEYS_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
@@ -47,7 +47,8 @@ const valuesFrom = (form: URLSearchParams): JourneyValues => ({
   name: (form.get('name') ?? '').trim(),
   indicator: form.get('indicator') ?? '',
   classes: form.getAll('classes'),
-  channels: form.getAll('channels'),
+  // One select per place in the order; an empty place is none, and a channel chosen twice counts once.
+  channels: [...new Set(form.getAll('channels').filter((channel) => channel !== ''))],
   questions: Object.fromEntries(LOCALES.map((locale) => [locale, (form.get(QUESTION(locale)) ?? '').trim()]).filter(([, text]) => text)),
 });
 
@@ -133,7 +134,7 @@ function render(
   const body = `<h1>${escapeHtml(text.journeys)}</h1>
 <p class="hint">${escapeHtml(text.journeysIntro)}</p>
 ${saved ? `<p class="saved" role="status">${escapeHtml(text.saved(saved))}</p>` : ''}
-${outcome ? problemsBox(text, outcome, labelsOf(frame)) : ''}
+${outcome ? problemsBox(text, outcome, labelsOf(frame), 'journey-form') : ''}
 <p><a href="#journey-form">${escapeHtml(text.newJourney)}</a></p>
 <h2 id="journeys-title">${escapeHtml(text.journeyList)}</h2>
 ${list}
@@ -194,7 +195,7 @@ function journeyForm(
 <input id="${id}" name="${escapeHtml(field)}" value="${escapeHtml(value)}"${extra}${error.attributes}${error.invalid}>
 ${hint ? `<p class="hint" id="${hintId}">${escapeHtml(hint)}</p>` : ''}${error.html}</div>`;
   };
-  const checks = (field: 'classes' | 'channels', legend: string, options: [string, string][]) => {
+  const checks = (field: 'classes', legend: string, options: [string, string][]) => {
     const error = fieldError(errors, field, `j-${field}`);
     return `<fieldset id="j-${field}" tabindex="-1"${error.attributes}><legend>${escapeHtml(legend)}</legend><div class="checks">${options
       .map(
@@ -203,9 +204,15 @@ ${hint ? `<p class="hint" id="${hintId}">${escapeHtml(hint)}</p>` : ''}${error.h
       )
       .join('')}</div>${error.html}</fieldset>`;
   };
-  // Checked channels first, in their order: the order they are sent in is the order they are tried.
-  const isChannel = (c: string): c is Channel => (CHANNELS as readonly string[]).includes(c);
-  const channels = [...values.channels.filter(isChannel), ...CHANNELS.filter((c) => !values.channels.includes(c))];
+  // The channels are tried in order, so each place in the order is a select of its own (no script needed to reorder).
+  const channelsError = fieldError(errors, 'channels', 'j-channels');
+  const channels = `<fieldset id="j-channels" tabindex="-1"${channelsError.attributes}><legend>${escapeHtml(text.channels)}</legend><div class="places">${CHANNELS.map(
+    (_, place) =>
+      `<div class="field"><label for="j-channel-${place}">${escapeHtml(text.channelAt(place + 1))}</label><select id="j-channel-${place}" name="channels"><option value="">${escapeHtml(text.noChannel)}</option>${CHANNELS.map(
+        (channel) =>
+          `<option value="${channel}"${values.channels[place] === channel ? ' selected' : ''}>${escapeHtml(CHANNEL_RECORDS[channel].label)}</option>`,
+      ).join('')}</select></div>`,
+  ).join('')}</div>${channelsError.html}</fieldset>`;
   const indicatorError = fieldError(errors, 'indicator', 'j-indicator');
   const title = editing ? text.editJourney(values.name || values.slug) : text.newJourney;
   return `<section class="card form" id="journey-form" aria-labelledby="journey-form-title">
@@ -223,11 +230,7 @@ ${checks(
   text.classes,
   classes.map((c) => [String(c.id), `${c.label} (${c.type})`]),
 )}
-${checks(
-  'channels',
-  text.channels,
-  channels.map((c) => [c, CHANNEL_RECORDS[c].label]),
-)}
+${channels}
 <fieldset><legend>${escapeHtml(text.question)}</legend><p class="hint" id="j-questions-hint">${escapeHtml(text.questionHint)}</p>
 ${LOCALES.map((locale) => input(QUESTION(locale), text.languages[locale], ` maxlength="300" lang="${locale}"`)).join('')}</fieldset>
 <div class="actions"><button type="submit">${escapeHtml(text.save)}</button>${

@@ -15,6 +15,7 @@ const ptBR = {
   staleText:
     'A configuração mudou desde que você abriu este formulário (alguém salvou antes): nada foi salvo. Seus dados continuam no formulário; confira a configuração atual e envie de novo.',
   invalidText: 'Nada foi salvo. Corrija os campos marcados:',
+  toForm: 'Ir para o formulário',
   save: 'Salvar',
   journeysIntro:
     'Cada jornada é um momento do cliente que vira pesquisa: o indicador da nota principal, os itens avaliados, os canais e o texto da pergunta em cada idioma.',
@@ -30,6 +31,8 @@ const ptBR = {
   indicator: 'Indicador da nota principal',
   classes: 'Itens avaliados (perguntas por item)',
   channels: 'Canais, na ordem em que são tentados',
+  channelAt: (place: number) => `${place}º canal`,
+  noChannel: 'Nenhum',
   question: 'Pergunta principal',
   questionHint: '{loja} é o nome da empresa. Em branco: a pergunta padrão do indicador, no idioma do cliente.',
   noClasses: 'Nenhum item',
@@ -73,6 +76,7 @@ const es: AdminText = {
   staleText:
     'La configuración cambió desde que abrió este formulario (alguien guardó antes): no se guardó nada. Sus datos siguen en el formulario; revise la configuración actual y envíelo de nuevo.',
   invalidText: 'No se guardó nada. Corrija los campos marcados:',
+  toForm: 'Ir al formulario',
   save: 'Guardar',
   journeysIntro:
     'Cada recorrido es un momento del cliente que se convierte en encuesta: el indicador de la nota principal, los ítems evaluados, los canales y el texto de la pregunta en cada idioma.',
@@ -88,6 +92,8 @@ const es: AdminText = {
   indicator: 'Indicador de la nota principal',
   classes: 'Ítems evaluados (preguntas por ítem)',
   channels: 'Canales, en el orden en que se intentan',
+  channelAt: (place) => `Canal ${place}`,
+  noChannel: 'Ninguno',
   question: 'Pregunta principal',
   questionHint: '{loja} es el nombre de la empresa. En blanco: la pregunta predeterminada del indicador, en el idioma del cliente.',
   noClasses: 'Ningún ítem',
@@ -129,6 +135,7 @@ const en: AdminText = {
   staleText:
     'The configuration changed since you opened this form (someone saved first): nothing was saved. Your entries are still in the form; check the current configuration and send it again.',
   invalidText: 'Nothing was saved. Correct the marked fields:',
+  toForm: 'Go to the form',
   save: 'Save',
   journeysIntro:
     "Each journey is a customer moment that becomes a survey: the main score's indicator, the rated items, the channels and the question's text in each language.",
@@ -144,6 +151,8 @@ const en: AdminText = {
   indicator: "Main score's indicator",
   classes: 'Rated items (a question each)',
   channels: 'Channels, in the order they are tried',
+  channelAt: (place) => `Channel ${place}`,
+  noChannel: 'None',
   question: 'Main question',
   questionHint: "{loja} is the company's name. Blank: the indicator's default question, in the customer's language.",
   noClasses: 'No item',

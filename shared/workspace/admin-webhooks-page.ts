@@ -107,7 +107,7 @@ function render(
   const body = `<h1>${escapeHtml(text.webhooks)}</h1>
 <p class="hint">${escapeHtml(text.webhooksIntro)}</p>
 ${done ? `<p class="saved" role="status">${escapeHtml(done)}</p>` : ''}
-${outcome ? problemsBox(text, outcome, labels) : ''}
+${outcome ? problemsBox(text, outcome, labels, 'endpoint-form') : ''}
 <h2 id="endpoints-title">${escapeHtml(text.endpointList)}</h2>
 ${
   endpoints.length

@@ -57,6 +57,8 @@ const journeyForm = (etag: string, slug: string, extra: [string, string][] = [])
   ['classes', '3'],
   ['channels', 'email'],
   ['channels', 'sms'],
+  ['channels', ''],
+  ['channels', 'email'],
   ['questions.pt-BR', 'Como foi a retirada na {loja}?'],
   ['questions.es', '¿Cómo fue el retiro en {loja}?'],
   ['questions.en', ''],
