@@ -65,6 +65,10 @@ export const FLOORS: Record<string, [number, string]> = {
   getAdminConfig: [1, "the tenant's name beside one Query of its configuration partition (the version in it)"],
   putAdminConfig: [3, 'read what it replaces, claim the version (conditional), write the items and raise the version again'],
   listAdminAudit: [1, 'one Query of the audit partition, newest first'],
+  listAdminKeys: [1, "one Query of the tenant's key collection (gsi1)"],
+  createAdminKey: [2, 'the key, conditional on its hash being new, and the audit entry'],
+  revokeAdminKey: [4, "the key's id on gsi1, the key read strongly, the revocation, the audit entry"],
+  rotateAdminKey: [4, "the key's id on gsi1, the key read strongly, one transaction (successor and the old key's expiry), the audit entry"],
   retryWebhookDelivery: [4, "read the delivery's state, claim it (conditional), queue it, record the audit entry"],
   replayWebhookDeliveries: [
     2,
@@ -115,7 +119,8 @@ export async function costPerOperation(f: Fixture): Promise<string> {
     const res = await metered.run(() => clients[route.api](request));
     const { roundTrips, read, write } = metered.totals();
     const [floor, why] = FLOORS[route.operationId] ?? [NaN, '?'];
-    // Authorizer results are cached by API Gateway, so the key lookup is not counted per request.
+    // Authorizer results are cached by API Gateway: the authorizer's own lookup is not counted per request, but the
+    // handler's strongly consistent re-read of the key (a revocation holds at once, shared/http/handler.ts) is.
     const price =
       PRICES.httpApiRequest +
       PRICES.lambdaRequest +

@@ -166,6 +166,15 @@ async function variants(route: Route, f: Fixture, count: number): Promise<(i: nu
   // Each replacement would need the ETag of the one before (and the floor's replay raises the version too): the
   // bench replaces whatever is current, `If-Match: *`.
   if (route.operationId === 'putAdminConfig') return () => ({ ...f, configEtag: '*' });
+  // A key is rotated once: each call rotates a key of its own, issued beforehand.
+  if (route.operationId === 'rotateAdminKey') {
+    const issued = await Promise.all(
+      Array.from({ length: count }, () =>
+        inProcess('public')({ method: 'POST', path: '/public/admin/keys', key: f.adminKey, body: { scope: 'public', name: 'bench' } }),
+      ),
+    );
+    return (i) => ({ ...f, rotatableKeyId: issued[i]!.body.id as string });
+  }
   if (route.operationId !== 'postSurvey' && route.operationId !== 'postSurveyPage') return () => f;
   // An answer closes its attempt: each call answers a transaction of its own, created beforehand.
   const api = inProcess('public', 300);

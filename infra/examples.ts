@@ -47,6 +47,9 @@ export interface Fixture {
   logoFile: string;
   /** A failed event delivery to FIXTURE_ENDPOINT, not re-sent yet. */
   failedDeliveryId: string;
+  /** Ids of two public keys of the tenant that nothing uses: one to revoke, one to rotate. */
+  revocableKeyId: string;
+  rotatableKeyId: string;
 }
 
 /** The webhook endpoint the fixture's failed delivery went to (nothing listens there). */
@@ -122,6 +125,10 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   listAdminAudit: () => ({ path: '/public/admin/audit', query: { limit: 10 } }),
   // The demo configuration again, which every test tenant has: replacing it changes nothing a later request relies on.
   putAdminConfig: (f) => ({ method: 'PUT', path: '/public/admin/config', headers: { 'if-match': f.configEtag }, body: DEMO_CONFIG }),
+  listAdminKeys: () => ({ path: '/public/admin/keys' }),
+  createAdminKey: () => ({ method: 'POST', path: '/public/admin/keys', body: { scope: 'public', name: 'Caixa da loja 2' } }),
+  revokeAdminKey: (f) => ({ method: 'DELETE', path: `/public/admin/keys/${f.revocableKeyId}` }),
+  rotateAdminKey: (f) => ({ method: 'POST', path: `/public/admin/keys/${f.rotatableKeyId}/rotate`, body: { grace_seconds: 3600 } }),
   listWebhookDeliveries: () => ({ path: '/public/webhooks/deliveries', query: { status: 'failed' } }),
   retryWebhookDelivery: (f) => ({ method: 'POST', path: `/public/webhooks/deliveries/${f.failedDeliveryId}/retry` }),
   replayWebhookDeliveries: () => ({
@@ -179,6 +186,8 @@ export const EXAMPLE_FIXTURE: Fixture = {
   privacyRequestId: 'pr_Qm9hdmlzdGEgZGUgZXhlbX',
   logoFile: '5f0d7c3b2a1e4d6f8a9b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f7.png',
   failedDeliveryId: 'dlv_RXhhbXBsZURlbGl2ZXJ5SWQtMDAwMDAx',
+  revocableKeyId: '3f9a1c2b7d4e',
+  rotatableKeyId: '8b2e6f0a1d5c',
 };
 
 /** The demo tenant's configuration as the admin API takes it (infra/local/demo-tenants.json, without id, users, keys, delivery, brand, first store, language). */

@@ -97,6 +97,7 @@ export const TABLE_ACTIONS: Record<TableAccess[number], readonly string[]> = {
   write: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
   delete: ['dynamodb:DeleteItem'],
   batchWrite: ['dynamodb:BatchWriteItem'],
+  update: ['dynamodb:UpdateItem'],
 };
 
 /** What Lambda's SQS event source mapping does with the consumer's role (CDK's grantConsumeMessages). */
@@ -162,7 +163,8 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
     { table: consumer.table, sends: consumer.sends, consumes: consumer.queue, providers: consumer.providers, secrets: secretsOf(consumer) },
   ]),
   ...scheduled.map((job): [string, Needs] => [job.id, { table: job.table, sends: job.sends, async: true }]),
-  ...(Object.keys(authorizers) as ApiName[]).map((api): [string, Needs] => [authorizerId(api), { table: ['read'], sends: [] }]),
+  // The key authorizers read keys and record a key's last use (one conditional UpdateItem per key every few minutes).
+  ...(Object.keys(authorizers) as ApiName[]).map((api): [string, Needs] => [authorizerId(api), { table: ['read', 'update'], sends: [] }]),
   ...(Object.keys(authorizers) as ApiName[]).map((api): [string, Needs] => [referenceId(api), { table: [], sends: [] }]),
   ...notified.map((fn): [string, Needs] => [fn.id, { table: fn.table, sends: fn.sends, async: true }]),
   ...workspaceRoutes.map((route): [string, Needs] => [

@@ -24,10 +24,11 @@ export type ApiName = 'public' | 'chatbot';
 
 /**
  * What a function does with the table: `read` (GetItem, BatchGetItem, Query), `write` (PutItem, UpdateItem, and
- * TransactWriteItems of them), `delete` (DeleteItem, alone or in a transaction), `batchWrite` (BatchWriteItem). Empty:
+ * TransactWriteItems of them), `delete` (DeleteItem, alone or in a transaction), `batchWrite` (BatchWriteItem), `update`
+ * (UpdateItem alone: the key authorizers' mark of a key's last use). Empty:
  * it never touches the table (the API references). Nothing grants Scan.
  */
-export type TableAccess = readonly ('read' | 'write' | 'delete' | 'batchWrite')[];
+export type TableAccess = readonly ('read' | 'write' | 'delete' | 'batchWrite' | 'update')[];
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface Route {
@@ -171,6 +172,10 @@ export const routes: readonly Route[] = [
   route('GET', '/public/admin/config', 'getAdminConfig', R, "The tenant's whole configuration (journeys, classes, groups, delivery, retention; no secrets) with its ETag", admin),
   route('GET', '/public/admin/audit', 'listAdminAudit', R, 'The admin changes of the tenant, newest first: who (key id or the operator), when, and each changed value (from, to, cursor); kept 400 days', { ...admin, cursors: true }),
   route('PUT', '/public/admin/config', 'putAdminConfig', RWD, "Replace the tenant's configuration (the tenant file's schema; If-Match: the ETag read), answering what changed; in effect from the next request", admin),
+  route('GET', '/public/admin/keys', 'listAdminKeys', R, "The tenant's API keys: id, name, scope, created, expiry, revocation, last use (to 5 minutes), successor; never a key's value", admin),
+  route('POST', '/public/admin/keys', 'createAdminKey', RW, 'Issue an API key (scope, name, optional expires_at); its value is answered once; written to the audit log', admin),
+  route('DELETE', '/public/admin/keys/{id}', 'revokeAdminKey', RW, 'Revoke a key: refused from the next request of every function; written to the audit log', admin),
+  route('POST', '/public/admin/keys/{id}/rotate', 'rotateAdminKey', RW, 'A new key for an old one, which keeps working for grace_seconds (at most a week), then only the new one; written to the audit log', admin),
 
   route('POST', '/public/privacy/requests', 'postPrivacyRequest', RW, "A data subject's request (LGPD): export or erase their data, worked on from a queue (user token with every store)", { queues: ['privacy'] }),
   route('GET', '/public/privacy/requests/{id}', 'getPrivacyRequest', R, 'A privacy request: pending (an erasure until its second pass, about two minutes on), done with the customers it found, or failed (user token with every store)'),

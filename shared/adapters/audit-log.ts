@@ -2,7 +2,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
-import { AUDIT_KEPT_DAYS, AuditActorBody, type AuditEntry, type AuditLog } from '../tenants/audit.js';
+import { AUDIT_ACTIONS, AUDIT_KEPT_DAYS, AuditActorBody, type AuditEntry, type AuditLog } from '../tenants/audit.js';
 import { openCursor, sealCursor } from './cursor.js';
 import { ValidationError } from '../errors.js';
 import { db } from './dynamodb.js';
@@ -11,7 +11,7 @@ const EntryItem = v.object({
   id: v.string(),
   at: v.string(),
   actor: AuditActorBody,
-  action: v.picklist(['config.replace', 'config.apply', 'webhook.retry', 'webhook.replay']),
+  action: v.picklist(AUDIT_ACTIONS),
   changes: v.array(v.object({ path: v.string(), old: v.unknown(), new: v.unknown() })),
 });
 

@@ -1,8 +1,8 @@
 import { LOCALES } from '../locale.js';
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { keys, padId } from '../keys.js';
-import { inIndex, TABLE } from '../table.js';
+import { indexAttributes, inIndex, TABLE } from '../table.js';
 import {
   BrandSettings,
   ClassConfig,
@@ -19,7 +19,7 @@ import { CHATBOT_ENDPOINT, eventEndpoint, type SigningGenerations } from '../eve
 import { stores } from './store-repository.js';
 import { employees, storeLink } from './employee-repository.js';
 import { batchGet, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
-import { findApiKey, findUserByName, findUserByToken } from './tenant-access-repository.js';
+import { findApiKey, findUserByName, findUserByToken, noteKeyUse } from './tenant-access-repository.js';
 
 const entity = (name: string) => ({ [TABLE.entityAttribute]: name });
 
@@ -124,6 +124,16 @@ export async function listTenants(): Promise<Tenant[]> {
 
 // ---- API keys -----------------------------------------------------------------------------------------------
 
+const KEY_COLLECTION = indexAttributes('gsi1');
+
+/** A key's item: under its hash, in its tenant's key collection (gsi1) by its id. */
+const apiKeyItem = (hash: string, record: ApiKeyRecord): Item => ({
+  ...keys.apiKey(hash),
+  ...entity('APIKEY'),
+  ...inIndex('gsi1', keys.apiKeyCollection(record.tenantId), record.keyId),
+  ...record,
+});
+
 /** Stores a key by its hash. Putting the same key again keeps the first record (and its revocation). */
 export async function insertApiKey(hash: string, record: ApiKeyRecord): Promise<boolean> {
   const { client, tableName } = db();
@@ -131,12 +141,7 @@ export async function insertApiKey(hash: string, record: ApiKeyRecord): Promise<
     await client.send(
       new PutCommand({
         TableName: tableName,
-        Item: {
-          ...keys.apiKey(hash),
-          ...entity('APIKEY'),
-          ...inIndex('gsi1', keys.apiKeyCollection(record.tenantId), record.keyId),
-          ...record,
-        },
+        Item: apiKeyItem(hash, record),
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -167,6 +172,58 @@ export async function markApiKeyRevoked(hash: string, at: string): Promise<boole
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** The key of an id: its gsi1 entry names its hash (the index may lag a moment), then the key itself, read strongly. */
+export async function findApiKeyById(tenantId: number, keyId: string): Promise<(ApiKeyRecord & { hash: string }) | undefined> {
+  const { client, tableName } = db();
+  const { Items = [] } = await client.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: '#pk = :pk AND #sk = :id',
+      ExpressionAttributeNames: { '#pk': KEY_COLLECTION.partitionKey, '#sk': KEY_COLLECTION.sortKey },
+      ExpressionAttributeValues: { ':pk': keys.apiKeyCollection(tenantId), ':id': keyId },
+    }),
+  );
+  const hash = Items[0] ? keys.apiKeyHashOf(String(Items[0].pk)) : undefined;
+  if (!hash) return undefined;
+  const record = await findApiKey(hash);
+  return record && record.tenantId === tenantId ? { ...record, hash } : undefined;
+}
+
+/** The successor's put and the key's update in one transaction, conditional on the key being neither revoked nor rotated. */
+export async function rotateApiKey(hash: string, successor: { hash: string; record: ApiKeyRecord }, expiresAt: string): Promise<boolean> {
+  const { client, tableName } = db();
+  try {
+    await client.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName,
+              Item: apiKeyItem(successor.hash, successor.record),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.apiKey(hash),
+              UpdateExpression: 'SET expires_at = :expires, rotated_to = :successor',
+              ConditionExpression:
+                'attribute_exists(pk) AND (attribute_not_exists(revoked_at) OR revoked_at = :null) AND (attribute_not_exists(rotated_to) OR rotated_to = :null)',
+              ExpressionAttributeValues: { ':expires': expiresAt, ':successor': successor.record.keyId, ':null': null },
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TransactionCanceledException') return false;
     throw error;
   }
 }
@@ -418,6 +475,9 @@ export const tenantRepository: TenantRepository = {
   insertApiKey,
   listApiKeys,
   markApiKeyRevoked,
+  findApiKeyById,
+  rotateApiKey,
+  noteKeyUse,
   findUserByToken,
   findUserByName,
   putUser,

@@ -19,17 +19,18 @@ export function authorizerHandler(scope: KeyApi) {
   return async (event: APIGatewayRequestAuthorizerEventV2): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthContext>> => {
     const presented = event.headers?.[API_KEY_HEADER];
     const keyHash = presented && presented.length <= MAX_SECRET_LENGTH ? hashSecret(presented) : undefined;
+    const checkedFor = event.requestContext.requestId;
     try {
-      const context = await authorizeKey(presented, scope);
+      const context = await authorizeKey(presented, scope, new Date(), { noteUse: true });
       if (keyHash) memory.remember(keyHash, context);
       if (!context.authenticated) logger.info('Rejected API key', { requestId: event.requestContext.requestId, scope });
-      return { isAuthorized: true, context };
+      return { isAuthorized: true, context: context.authenticated ? { ...context, checkedFor } : context };
     } catch (error) {
       // A key this authorizer verified a little while ago keeps working, so that sales keep queueing.
       const remembered = keyHash ? memory.recall(keyHash) : undefined;
       if (remembered) {
         logger.warn('API key accepted from memory: the table cannot be reached', { requestId: event.requestContext.requestId, scope });
-        return { isAuthorized: true, context: remembered };
+        return { isAuthorized: true, context: { ...remembered, checkedFor } };
       }
       // A throw would be API Gateway's bare 500; the handler checks the key again and answers 503 if it still cannot.
       logger.error('API key could not be checked', {

@@ -10,6 +10,7 @@ import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js'
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
 import { authorizeKey, resolveUser } from '../adapters/wiring/tenant-access.js';
 import { requireAdminKey, requireScope, type UserNeed } from '../tenants/access.js';
+import { apiOfScope } from '../tenants/credentials.js';
 import type { UserRecord } from '../tenants/ports.js';
 import type { ResponseDoc } from './contract.js';
 import { API_HEADERS, problem, problemResponse, PROBLEMS, TransportError, type Problem, type TransportKind } from './problem.js';
@@ -204,6 +205,13 @@ const userTokenOf = (event: HttpEvent): string | undefined =>
  */
 async function authenticate(event: HttpEvent): Promise<void> {
   const context = parseAuthContext(event.requestContext.authorizer?.lambda);
+  if (context.authenticated && context.checkedFor !== event.requestContext.requestId) {
+    // An answer API Gateway cached for an earlier request: the key may have been revoked or reached its expiry (the end
+    // of a rotation's grace) since, so it is read again (one strongly consistent GetItem). While the table cannot be
+    // reached, the authorizer's own check stands, as the key memory keeps sales queueing.
+    const rechecked = await authorizeKey(event.headers?.[API_KEY_HEADER], apiOfScope(context.scope)).catch(() => context);
+    event.requestContext.authorizer = { lambda: rechecked };
+  }
   if (!context.authenticated && context.recheck) {
     let rechecked;
     try {

@@ -6,21 +6,42 @@ import { ACCEPTED_SCOPES, hashSecret, MAX_SECRET_LENGTH, type KeyApi } from './c
 import type { TenantAccessRepository, UserRecord } from './ports.js';
 
 /**
+ * How finely a key's last use is kept: the authorizer writes it when the recorded one is older than this. API
+ * Gateway's authorizer cache (300 s by default) already hides the requests in between from the authorizer.
+ */
+export const LAST_USE_RESOLUTION_SECONDS = 300;
+
+const lastUseDue = (lastUsedAt: string | null | undefined, now: Date): boolean =>
+  !lastUsedAt || Date.parse(lastUsedAt) <= now.getTime() - LAST_USE_RESOLUTION_SECONDS * 1000;
+
+/**
  * Who may call: the checks of an API key and of a user token, and nothing of the tenants' administration, so that
  * the authorizer and the HTTP wrapper (every function behind the API) bundle only these reads.
  */
-export function tenantAccess(tenants: TenantAccessRepository) {
+export function tenantAccess(tenants: TenantAccessRepository, { onUseNotRecorded }: { onUseNotRecorded?: (error: unknown) => void } = {}) {
   /**
    * What the authorizer decides for a presented key. A missing, malformed, unknown, revoked, expired or wrong-scope key is
    * `authenticated: false`; the handler answers it with one 401 body whatever the reason. `api` is the API asked:
    * the public one takes public and admin keys (ACCEPTED_SCOPES).
    */
-  async function authorizeKey(presented: string | undefined, api: KeyApi, now = new Date()): Promise<AuthContext> {
+  async function authorizeKey(
+    presented: string | undefined,
+    api: KeyApi,
+    now = new Date(),
+    { noteUse = false }: { noteUse?: boolean } = {},
+  ): Promise<AuthContext> {
     if (!presented || presented.length > MAX_SECRET_LENGTH) return { authenticated: false };
-    const record = await tenants.findApiKey(hashSecret(presented));
+    const hash = hashSecret(presented);
+    const record = await tenants.findApiKey(hash);
     if (!record || record.revoked_at || !ACCEPTED_SCOPES[api].some((scope) => scope === record.scope)) return { authenticated: false };
-    // An expired key is refused like a revoked one (an authorizer's cached answer still lasts its TTL).
+    // An expired key is refused like a revoked one (the end of a rotation's grace is an expiry).
     if (record.expires_at && Date.parse(record.expires_at) <= now.getTime()) return { authenticated: false };
+    if (noteUse && lastUseDue(record.last_used_at, now)) {
+      // The key was read already: only a key whose recorded use is older than the resolution is written, so that a
+      // busy key costs one write per resolution, not one per request. A failed write costs the caller nothing.
+      const unlessAfter = new Date(now.getTime() - LAST_USE_RESOLUTION_SECONDS * 1000).toISOString();
+      await tenants.noteKeyUse(hash, now.toISOString(), unlessAfter).catch((error: unknown) => onUseNotRecorded?.(error));
+    }
     return { authenticated: true, tenantId: record.tenantId, scope: record.scope, keyId: record.keyId };
   }
 

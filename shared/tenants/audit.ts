@@ -18,12 +18,24 @@ export const AuditActorBody = v.union([
   v.object({ operator: v.literal(true) }),
 ]);
 
+/** What an admin change was. */
+export const AUDIT_ACTIONS = [
+  'config.replace',
+  'config.apply',
+  'webhook.retry',
+  'webhook.replay',
+  'key.issue',
+  'key.revoke',
+  'key.rotate',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 /** One admin change: when, who, and each changed value (the configuration holds no secrets, so none is shown). */
 export interface AuditEntry {
   id: string;
   at: string;
   actor: AuditActor;
-  action: 'config.replace' | 'config.apply' | 'webhook.retry' | 'webhook.replay';
+  action: AuditAction;
   changes: ConfigChange[];
 }
 

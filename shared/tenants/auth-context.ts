@@ -25,7 +25,9 @@ const tenantId = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{1,1
 
 export const AuthContext = v.union([
   // keyId: which of the tenant's keys made the request (the access log names it); absent in contexts cached before it was added.
-  v.object({ authenticated: yes, tenantId, scope: v.string(), keyId: v.optional(v.string()) }),
+  // checkedFor: the request the authorizer checked the key for; an answer API Gateway cached for another request is
+  // checked again by the handler (shared/http/handler.ts), so that a revoked or expired key is refused at once.
+  v.object({ authenticated: yes, tenantId, scope: v.string(), keyId: v.optional(v.string()), checkedFor: v.optional(v.string()) }),
   // The key could not be checked (the table was unreachable): the handler checks it again itself, because API
   // Gateway caches this answer for the key and the table may be back by the next request.
   v.object({ authenticated: no, recheck: v.optional(v.picklist(['public', 'chatbot'] satisfies KeyApi[])) }),

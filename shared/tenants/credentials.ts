@@ -12,6 +12,9 @@ export type KeyApi = 'public' | 'chatbot';
  */
 export const ACCEPTED_SCOPES: Record<KeyApi, readonly KeyScope[]> = { public: ['public', 'admin'], chatbot: ['chatbot'] };
 
+/** The API a key of a scope was checked for (an admin key's is the public API). */
+export const apiOfScope = (scope: string): KeyApi => (scope === 'chatbot' ? 'chatbot' : 'public');
+
 /** The readable prefix of a new key of each scope. */
 export const KEY_PREFIXES: Record<KeyScope, string> = { public: 'ssk', chatbot: 'sck', admin: 'sak' };
 

@@ -14,6 +14,12 @@ export const ApiKeyRecord = v.object({
   revoked_at: v.optional(v.nullable(v.string())),
   /** When the key stops working (ISO-8601 UTC); none: it works until revoked. */
   expires_at: v.optional(v.nullable(v.string())),
+  /** What the tenant calls it (keys issued through the API have one). */
+  name: v.optional(v.nullable(v.string())),
+  /** When the authorizer last let it through, to LAST_USE_RESOLUTION_SECONDS (shared/tenants/keys.ts). */
+  last_used_at: v.optional(v.nullable(v.string())),
+  /** The id of the key that replaced it by rotation (it works until its `expires_at`, the end of the grace). */
+  rotated_to: v.optional(v.nullable(v.string())),
 });
 export type ApiKeyRecord = v.InferOutput<typeof ApiKeyRecord>;
 
@@ -43,6 +49,11 @@ export interface TenantAccessRepository {
   findUserByToken(tenantId: number, tokenHash: string): Promise<UserRecord | undefined>;
   /** The user a signed-in session names (its e-mail address), read consistently. */
   findUserByName(tenantId: number, name: string): Promise<UserRecord | undefined>;
+  /**
+   * Records that a key was used at `at`, unless its recorded last use is after `unlessAfter` already (one conditional
+   * update; the caller calls it only when the key it read says so, so that most requests write nothing).
+   */
+  noteKeyUse(hash: string, at: string, unlessAfter: string): Promise<void>;
 }
 
 /** Where tenants, their keys, users and settings are kept: `shared/adapters/tenant-repository.ts` implements it. */
@@ -57,6 +68,13 @@ export interface TenantRepository extends TenantAccessRepository {
   listApiKeys(tenantId: number): Promise<(ApiKeyRecord & { hash: string })[]>;
   /** False when no such key exists. */
   markApiKeyRevoked(hash: string, at: string): Promise<boolean>;
+  /** One of the tenant's keys by its id, read strongly (by its hash, once the id is found). */
+  findApiKeyById(tenantId: number, keyId: string): Promise<(ApiKeyRecord & { hash: string }) | undefined>;
+  /**
+   * Stores `successor` and marks the key of `hash` rotated to it, expiring at `expiresAt`, in one transaction, only if
+   * that key is neither revoked nor rotated already: false otherwise (of two rotations at once, one wins).
+   */
+  rotateApiKey(hash: string, successor: { hash: string; record: ApiKeyRecord }, expiresAt: string): Promise<boolean>;
   findUserByName(tenantId: number, name: string): Promise<UserRecord | undefined>;
   putUser(tenantId: number, user: UserRecord): Promise<void>;
   deleteUser(tenantId: number, tokenHash: string): Promise<void>;

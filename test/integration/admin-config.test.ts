@@ -189,6 +189,10 @@ describe('admin routes and keys', () => {
       'getAdminConfig',
       'listAdminAudit',
       'putAdminConfig',
+      'listAdminKeys',
+      'createAdminKey',
+      'revokeAdminKey',
+      'rotateAdminKey',
     ]));
 
   it.each(adminRoutes.map((r) => r.operationId))('%s: a public key gets 403 and changes nothing', async (operationId) => {

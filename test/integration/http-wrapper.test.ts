@@ -6,7 +6,8 @@ import { logger } from '../../shared/logger.js';
 import { ConcurrentEditError, NotFoundError, UnavailableError } from '../../shared/errors.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
-const TENANT_1 = { authenticated: true, tenantId: 1, scope: 'public' };
+// As the authorizer answers for this very request (checkedFor): an answer cached for another is checked again.
+const TENANT_1 = { authenticated: true, tenantId: 1, scope: 'public', checkedFor: 'req-123' };
 const event = (authorizer: unknown) => httpEvent({ method: 'GET', routePath: '/x', rawPath: '/x', requestId: 'req-123' }, authorizer);
 
 describe('the HTTP wrapper', () => {
@@ -82,7 +83,7 @@ describe('the HTTP wrapper', () => {
           requestId: 'req-user',
           ...(token ? { headers: { 'x-service-user-token': token } } : {}),
         },
-        { authenticated: true, tenantId: tenant.tenantId, scope: 'public' },
+        { authenticated: true, tenantId: tenant.tenantId, scope: 'public', checkedFor: 'req-user' },
       );
     const outcome = (res: { statusCode?: number; body?: string }) => [res.statusCode, JSON.parse(res.body!).type] as const;
 

@@ -57,8 +57,9 @@ describe('grants enforced locally as IAM enforces them on AWS', () => {
         rawPath: '/public/store',
         headers: { 'content-type': 'application/json' },
         body: '{"trade_name":"Denied"}',
+        requestId: 'req-iam',
       },
-      { authenticated: true, tenantId: tenant.tenantId, scope: 'public' },
+      { authenticated: true, tenantId: tenant.tenantId, scope: 'public', checkedFor: 'req-iam' },
     );
 
     const asItself = await invoke('createStore', createStore, structuredClone(event));

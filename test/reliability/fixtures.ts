@@ -98,7 +98,12 @@ export async function fixture(): Promise<Fixture> {
   );
   const logo = await storeLogo(readFileSync(new URL('../../infra/local/demo-logo.png', import.meta.url)), logoStore);
   const config = await publicApi({ path: '/public/admin/config', key: tenant.adminKey });
+  const spareKey = (name: string) =>
+    publicApi({ method: 'POST', path: '/public/admin/keys', key: tenant.adminKey, body: { scope: 'public', name: `${marker} ${name}` } });
+  const [revocable, rotatable] = await Promise.all([spareKey('revocable'), spareKey('rotatable')]);
   return {
+    revocableKeyId: revocable.body.id as string,
+    rotatableKeyId: rotatable.body.id as string,
     ...tenant,
     logoFile: logo.file,
     failedDeliveryId,
@@ -128,7 +133,7 @@ export const surveyTokenFor = (tenantId: number, transactionId: number, attemptI
 
 export const routeOf = (operationId: string) => routes.find((r) => r.operationId === operationId)!;
 
-/** Every item of a tenant, as stored (a Scan: for tests only, never on a request path). */
+/** Every item of a tenant, its API keys included, as stored (a Scan: for tests only, never on a request path). */
 export async function snapshot(tenantId: number): Promise<string> {
   const { client, tableName } = db();
   const items: Record<string, unknown>[] = [];
@@ -137,7 +142,8 @@ export async function snapshot(tenantId: number): Promise<string> {
     const out = await client.send(
       new ScanCommand({
         TableName: tableName,
-        FilterExpression: 'begins_with(pk, :p)',
+        // The tenant's API keys are stored under their hash, outside the tenant's partitions: gsi1 names their tenant.
+        FilterExpression: 'begins_with(pk, :p) OR begins_with(gsi1pk, :p)',
         ExpressionAttributeValues: { ':p': `T#${tenantId}#` },
         ExclusiveStartKey: start,
         ConsistentRead: true,

@@ -52,6 +52,10 @@ const ALLOWED: Record<string, number[]> = {
   getAdminConfig: [200],
   listAdminAudit: [200],
   putAdminConfig: [200, 412],
+  // Its own keys (the fixture's spare keys carry the first tenant's marker in their names, which must not show), and a
+  // key of its own; the first tenant's key ids are 404 to it (revokeAdminKey, rotateAdminKey).
+  listAdminKeys: [200],
+  createAdminKey: [201],
   // Its own failed deliveries to that endpoint: none.
   replayWebhookDeliveries: [202],
 };
