@@ -1,6 +1,7 @@
 import { REFERENCE_ROUTES, RESULTS_ROUTE } from '../shared/http/reference-data.js';
 import {
   APP_ADMIN_JOURNEYS_PATH,
+  APP_ADMIN_KEYS_PATH,
   APP_ADMIN_WEBHOOKS_PATH,
   APP_ANSWERS_CSV_PATH,
   APP_ANSWERS_PATH,
@@ -218,6 +219,9 @@ export const workspaceRoutes: readonly Route[] = [
   route('POST', APP_ADMIN_JOURNEYS_PATH, 'postAppAdminJourneys', RWD, 'Add or edit a journey (the form carries the ETag it was read at; tenant admins)', workspacePage),
   route('GET', APP_ADMIN_WEBHOOKS_PATH, 'getAppAdminWebhooks', R, "The tenant's event endpoints and a form to add one (tenant admins)", workspacePage),
   route('POST', APP_ADMIN_WEBHOOKS_PATH, 'postAppAdminWebhooks', RWD, 'Add or remove an event endpoint (the form carries the ETag it was read at; tenant admins)', workspacePage),
+  // The keys service of /public/admin/keys.
+  route('GET', APP_ADMIN_KEYS_PATH, 'getAppAdminKeys', R, "The tenant's API keys and their last use, and a form to issue one (tenant admins)", workspacePage),
+  route('POST', APP_ADMIN_KEYS_PATH, 'postAppAdminKeys', RW, 'Issue (its value shown once), revoke or replace an API key (tenant admins)', workspacePage),
   route('GET', RESULTS_ROUTE, 'getResultsPage', [], 'The old results page: moved to /app/results', { anonymous: true, page: true }),
 ];
 

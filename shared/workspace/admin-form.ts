@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { PreconditionFailedError } from '../errors.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
-import { APP_ADMIN_JOURNEYS_PATH, APP_ADMIN_WEBHOOKS_PATH } from '../session/paths.js';
+import { APP_ADMIN_JOURNEYS_PATH, APP_ADMIN_KEYS_PATH, APP_ADMIN_WEBHOOKS_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
 import type { AuditActor } from '../tenants/audit.js';
 import { brandOf } from '../tenants/brand.js';
@@ -47,6 +47,8 @@ export interface AdminFrame {
   text: AdminText;
   locale: Locale;
   page(status: number, title: string, body: string): WebAnswer;
+  /** An instant as the tenant's language writes it, in UTC (said so). */
+  dateTime(iso: string): string;
 }
 
 const ETAG_FIELD = 'etag';
@@ -55,6 +57,7 @@ const ETAG_FIELD = 'etag';
 const SUBSECTIONS = [
   { path: APP_ADMIN_JOURNEYS_PATH, label: (text: AdminText) => text.journeys },
   { path: APP_ADMIN_WEBHOOKS_PATH, label: (text: AdminText) => text.webhooks },
+  { path: APP_ADMIN_KEYS_PATH, label: (text: AdminText) => text.keys },
 ];
 
 /**
@@ -77,7 +80,13 @@ export async function adminFrame(
     (section) =>
       `<li><a href="${escapeHtml(request.base + section.path)}"${section.path === path ? ' aria-current="page"' : ''}>${escapeHtml(section.label(text))}</a></li>`,
   ).join('')}</ul></nav>`;
-  const frame: AdminFrame = { text, locale, page: (status, title, body) => ({ status, html: html(title, subnav + body) }) };
+  const when = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone: 'UTC' });
+  const frame: AdminFrame = {
+    text,
+    locale,
+    page: (status, title, body) => ({ status, html: html(title, subnav + body) }),
+    dateTime: (iso) => `${when.format(new Date(iso))} UTC`,
+  };
   if (admin) return { frame };
   return { frame, refused: { status: 403, html: html(text.forbiddenTitle, messageBody(text.forbiddenTitle, text.forbiddenText)) } };
 }

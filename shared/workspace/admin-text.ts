@@ -1,5 +1,6 @@
 import type { Locale } from '../locale.js';
 import type { Indicator } from '../tenants/config-schema.js';
+import type { KeyScope } from '../tenants/credentials.js';
 
 /**
  * The words of the admin pages in each language the service speaks (the tenant's `locale` chooses). pt-BR is the
@@ -63,6 +64,33 @@ const ptBR = {
   added: 'Endpoint adicionado. O segredo de assinatura de um endpoint novo é mostrado uma vez a quem o gera: peça ao operador.',
   removed: 'Endpoint removido.',
   unknownEndpoint: 'Este endpoint não está mais na configuração.',
+  keys: 'Chaves de API',
+  keysIntro:
+    'As chaves com que os sistemas da empresa chamam a API. O valor de uma chave aparece uma vez, quando ela é criada; depois, só o seu identificador.',
+  keyList: 'Chaves',
+  noKeys: 'Nenhuma chave ainda.',
+  newKey: 'Nova chave',
+  keyName: 'Nome',
+  keyNameHint: 'Para quem ou para que sistema, por exemplo ERP da loja.',
+  keyScope: 'Escopo',
+  scopes: { public: 'API pública', chatbot: 'Chatbot', admin: 'Administração' } satisfies Record<KeyScope, string>,
+  keyExpiry: 'Expira em (UTC, opcional)',
+  keyExpiryHint: 'Em branco: vale até ser revogada.',
+  issue: 'Criar chave',
+  created: (at: string) => `criada em ${at}`,
+  lastUsed: (at: string) => `último uso em ${at}`,
+  neverUsed: 'nunca usada',
+  expires: (at: string) => `expira em ${at}`,
+  revokedAt: (at: string) => `revogada em ${at}`,
+  rotatedTo: (id: string) => `substituída pela chave ${id}`,
+  revoke: 'Revogar',
+  rotate: 'Substituir',
+  grace: 'A antiga continua valendo por',
+  graces: { 0: 'nada (troca imediata)', 3600: '1 hora', 86400: '1 dia', 259200: '3 dias', 604800: '7 dias' } as Record<number, string>,
+  issuedKey: 'Chave criada. Copie agora: ela não será mostrada de novo.',
+  rotatedKey: (id: string, until: string) =>
+    `Chave nova criada. A antiga (${id}) vale até ${until}. Copie a nova agora: ela não será mostrada de novo.`,
+  revoked: 'Chave revogada: recusada a partir da próxima chamada.',
 };
 
 export type AdminText = typeof ptBR;
@@ -124,6 +152,33 @@ const es: AdminText = {
   added: 'Endpoint agregado. El secreto de firma de un endpoint nuevo se muestra una vez a quien lo genera: pídalo al operador.',
   removed: 'Endpoint quitado.',
   unknownEndpoint: 'Este endpoint ya no está en la configuración.',
+  keys: 'Claves de API',
+  keysIntro:
+    'Las claves con que los sistemas de la empresa llaman a la API. El valor de una clave aparece una vez, cuando se crea; después, solo su identificador.',
+  keyList: 'Claves',
+  noKeys: 'Todavía no hay claves.',
+  newKey: 'Nueva clave',
+  keyName: 'Nombre',
+  keyNameHint: 'Para quién o para qué sistema, por ejemplo el ERP de la tienda.',
+  keyScope: 'Alcance',
+  scopes: { public: 'API pública', chatbot: 'Chatbot', admin: 'Administración' },
+  keyExpiry: 'Vence el (UTC, opcional)',
+  keyExpiryHint: 'En blanco: vale hasta que se revoque.',
+  issue: 'Crear clave',
+  created: (at) => `creada el ${at}`,
+  lastUsed: (at) => `último uso el ${at}`,
+  neverUsed: 'nunca usada',
+  expires: (at) => `vence el ${at}`,
+  revokedAt: (at) => `revocada el ${at}`,
+  rotatedTo: (id) => `reemplazada por la clave ${id}`,
+  revoke: 'Revocar',
+  rotate: 'Reemplazar',
+  grace: 'La anterior sigue valiendo durante',
+  graces: { 0: 'nada (cambio inmediato)', 3600: '1 hora', 86400: '1 día', 259200: '3 días', 604800: '7 días' },
+  issuedKey: 'Clave creada. Cópiela ahora: no se mostrará de nuevo.',
+  rotatedKey: (id, until) =>
+    `Clave nueva creada. La anterior (${id}) vale hasta el ${until}. Copie la nueva ahora: no se mostrará de nuevo.`,
+  revoked: 'Clave revocada: rechazada desde la próxima llamada.',
 };
 
 const en: AdminText = {
@@ -182,6 +237,31 @@ const en: AdminText = {
   added: "Endpoint added. A new endpoint's signing secret is shown once to whoever makes it: ask the operator.",
   removed: 'Endpoint removed.',
   unknownEndpoint: 'This endpoint is no longer in the configuration.',
+  keys: 'API keys',
+  keysIntro: "The keys the company's systems call the API with. A key's value shows once, when it is made; after that, only its id.",
+  keyList: 'Keys',
+  noKeys: 'No key yet.',
+  newKey: 'New key',
+  keyName: 'Name',
+  keyNameHint: "Who or which system holds it, such as the store's ERP.",
+  keyScope: 'Scope',
+  scopes: { public: 'Public API', chatbot: 'Chatbot', admin: 'Administration' },
+  keyExpiry: 'Expires at (UTC, optional)',
+  keyExpiryHint: 'Blank: valid until revoked.',
+  issue: 'Make key',
+  created: (at) => `made ${at}`,
+  lastUsed: (at) => `last used ${at}`,
+  neverUsed: 'never used',
+  expires: (at) => `expires ${at}`,
+  revokedAt: (at) => `revoked ${at}`,
+  rotatedTo: (id) => `replaced by key ${id}`,
+  revoke: 'Revoke',
+  rotate: 'Replace',
+  grace: 'The old one keeps working for',
+  graces: { 0: 'no time (immediate switch)', 3600: '1 hour', 86400: '1 day', 259200: '3 days', 604800: '7 days' },
+  issuedKey: 'Key made. Copy it now: it will not be shown again.',
+  rotatedKey: (id, until) => `New key made. The old one (${id}) works until ${until}. Copy the new one now: it will not be shown again.`,
+  revoked: 'Key revoked: refused from the next call.',
 };
 
 export const ADMIN_TEXT: Record<Locale, AdminText> = { 'pt-BR': ptBR, es, en };

@@ -10,7 +10,7 @@ import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched as watched
 /**
  * The tenant admin's pages in Debian's chromium over the local stack and its Cognito emulator: an admin, on a phone
  * and on a desktop, adds a journey with its questions in three languages, meets a stale form's refusal without losing
- * what was typed, and adds an event endpoint; a store manager is refused. axe-core checks every page; screenshots go to
+ * what was typed, adds an event endpoint and issues an API key; a store manager is refused. axe-core checks every page; screenshots go to
  * /tmp/shots-admin/ (SHOTS_DIR), outside the repository.
  */
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots-admin';
@@ -188,6 +188,27 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
     await context.close();
   });
 
+  it('issues an API key on a phone: its value shows once, then only its name and id', async () => {
+    const { context, problems } = await watched(PHONE);
+    const page = await context.newPage();
+    await openAsAdmin(page, '/app/admin/keys');
+    const form = page.locator('#key-form');
+    await form.getByLabel('Nome').fill('ERP da loja');
+    await form.getByLabel('Escopo').selectOption('public');
+    await form.getByRole('button', { name: 'Criar chave' }).click();
+    await page.waitForSelector('#new-key');
+    const key = (await page.locator('#new-key').textContent())!;
+    expect(key).toMatch(/^ssk_/);
+    await shot(page, 'key-issued-390');
+    expect((await api({ path: '/public/store/1', key })).status).toBe(200);
+    await page.goto(`${publicUrl}/app/admin/keys`);
+    expect(await page.locator('#keys').textContent()).toContain('ERP da loja');
+    expect(await page.content()).not.toContain(key);
+    await shot(page, 'keys-390');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("refuses a store manager the admin pages with a 403 page, and shows no Admin in the manager's navigation", async () => {
     const { context, problems } = await watched(PHONE);
     const page = await context.newPage();
@@ -220,6 +241,11 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
       expect(await axe(page), `wrong fields at ${viewport.width}`).toEqual([]);
       await page.goto(`${publicUrl}/app/admin/webhooks`);
       expect(await axe(page), `webhooks at ${viewport.width}`).toEqual([]);
+      await page.goto(`${publicUrl}/app/admin/keys`);
+      expect(await axe(page), `keys at ${viewport.width}`).toEqual([]);
+      await page.locator('#key-form').getByRole('button', { name: 'Criar chave' }).click();
+      await page.waitForSelector('#form-problems');
+      expect(await axe(page), `key refused at ${viewport.width}`).toEqual([]);
       await context.close();
 
       const other = await watched(viewport, true);

@@ -80,7 +80,7 @@ describe('the CDK stacks', () => {
       Test: 4,
       'Test/Messaging': 30,
       'Test/PublicApi': 32,
-      'Test/PublicApi/WorkspaceRoutes': 98,
+      'Test/PublicApi/WorkspaceRoutes': 112,
       'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
@@ -242,11 +242,13 @@ describe('the CDK stacks', () => {
     expect(behindSession).toEqual([
       'GET /app',
       'GET /app/admin/journeys',
+      'GET /app/admin/keys',
       'GET /app/admin/webhooks',
       'GET /app/answers',
       'GET /app/answers.csv',
       'GET /app/results',
       'POST /app/admin/journeys',
+      'POST /app/admin/keys',
       'POST /app/admin/webhooks',
     ]);
   });

@@ -81,7 +81,7 @@ describe('the tenant admin pages', () => {
 
   it('refuses a manager who is not a tenant admin every admin page, and shows Admin in the navigation only to admins', async () => {
     const before = await config();
-    for (const path of ['/app/admin/journeys', '/app/admin/webhooks']) {
+    for (const path of ['/app/admin/journeys', '/app/admin/webhooks', '/app/admin/keys']) {
       const page = await get(path, managerCookie);
       expect(page.status, path).toBe(403);
       expect(page.body.toString()).toContain('Só os administradores da empresa abrem as páginas de administração.');
@@ -95,6 +95,13 @@ describe('the tenant admin pages', () => {
     ]);
     expect(added.status).toBe(403);
     expect((await config()).etag).toBe(before.etag);
+    const issued = await post('/app/admin/keys', managerCookie, [
+      ['action', 'issue'],
+      ['name', 'intrusa'],
+      ['scope', 'admin'],
+    ]);
+    expect(issued.status).toBe(403);
+    expect(issued.body.toString()).not.toMatch(/sak_/);
 
     expect((await get('/app/results', managerCookie)).body.toString()).not.toContain('/app/admin/journeys');
     const results = (await get('/app/results', adminCookie)).body.toString();
@@ -261,5 +268,70 @@ describe('the tenant admin pages', () => {
     ]);
     expect(removed.status).toBe(303);
     expect((await config()).body.delivery.webhooks).toBeUndefined();
+  });
+
+  it('issues a key whose value shows once on the answer and works at once, replaces it with a grace period, and revokes it', async () => {
+    const issued = await post('/app/admin/keys', adminCookie, [
+      ['action', 'issue'],
+      ['name', 'ERP da loja'],
+      ['scope', 'public'],
+      ['expires_at', ''],
+    ]);
+    expect(issued.status).toBe(200);
+    const key = /<code id="new-key" class="secret">([^<]+)<\/code>/.exec(issued.body.toString())![1]!;
+    expect((await api({ path: '/public/store/1', key })).status).toBe(200);
+    // Listed by name and id, never by value again.
+    const listed = (await get('/app/admin/keys', adminCookie)).body.toString();
+    expect(listed).toContain('ERP da loja');
+    expect(listed).not.toContain(key);
+    const id = /<li class="card key" id="key-([0-9a-f]{12})">\s*<h3>ERP da loja/.exec(listed)![1]!;
+
+    const rotated = await post('/app/admin/keys', adminCookie, [
+      ['action', 'rotate'],
+      ['id', id],
+      ['grace_seconds', '3600'],
+    ]);
+    expect(rotated.status).toBe(200);
+    const successor = /<code id="new-key" class="secret">([^<]+)<\/code>/.exec(rotated.body.toString())![1]!;
+    expect(successor).not.toBe(key);
+    for (const either of [key, successor]) expect((await api({ path: '/public/store/1', key: either })).status).toBe(200);
+
+    const revoked = await post('/app/admin/keys', adminCookie, [
+      ['action', 'revoke'],
+      ['id', id],
+    ]);
+    expect([revoked.status, revoked.headers.location]).toEqual([303, '/app/admin/keys?done=revoked']);
+    expect((await api({ path: '/public/store/1', key })).status).toBe(401);
+    expect((await api({ path: '/public/store/1', key: successor })).status).toBe(200);
+
+    const audit = await api({ path: '/public/admin/audit', key: tenant.adminKey });
+    expect(audit.body.data.slice(0, 3).map((entry: { action: string; actor: unknown }) => [entry.action, entry.actor])).toEqual([
+      ['key.revoke', { user: admin }],
+      ['key.rotate', { user: admin }],
+      ['key.issue', { user: admin }],
+    ]);
+    expect(JSON.stringify(audit.body)).not.toContain(key);
+  });
+
+  it('names a wrong key field next to its input (an expiry passed, no name) and issues nothing', async () => {
+    const before = (await get('/app/admin/keys', adminCookie)).body.toString().match(/class="card key/g)!.length;
+    const refused = await post('/app/admin/keys', adminCookie, [
+      ['action', 'issue'],
+      ['name', 'Antiga'],
+      ['scope', 'public'],
+      ['expires_at', '2020-01-01T10:00'],
+    ]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.toString()).toMatch(/id="k-expires_at-error">must be in the future</);
+    expect(refused.body.toString()).toContain('value="Antiga"');
+    const unnamed = await post('/app/admin/keys', adminCookie, [
+      ['action', 'issue'],
+      ['name', ''],
+      ['scope', 'public'],
+    ]);
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.toString()).toMatch(/id="k-name-error">/);
+    const after = (await get('/app/admin/keys', adminCookie)).body.toString().match(/class="card key/g)!.length;
+    expect(after).toBe(before);
   });
 });
