@@ -7,7 +7,9 @@ import type { UserScope } from '../../shared/tenants/config-schema.js';
 import type { UserRole } from '../../shared/tenants/roles.js';
 import { inProcess } from '../support/api.js';
 import { registerSale } from '../support/sales.js';
-import { newTenant, type TestTenant } from '../support/tenant.js';
+import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
+import { putSettings } from '../../shared/adapters/tenant-repository.js';
+import { DEMO_MANAGERS } from '../../infra/local/demo-managers.js';
 
 /**
  * The tenant admins' pages through the local gateway's session authorizer and handlers, against the Cognito emulator
@@ -333,5 +335,39 @@ describe('the tenant admin pages', () => {
     expect(unnamed.body.toString()).toMatch(/id="k-name-error">/);
     const after = (await get('/app/admin/keys', adminCookie)).body.toString().match(/class="card key/g)!.length;
     expect(after).toBe(before);
+  });
+
+  it("speaks the tenant's language and shows its brand: a tenant whose locale is es gets the admin pages in Spanish", async () => {
+    const spanish = await newTenant();
+    await putSettings(spanish.tenantId, { ...DEMO_SETTINGS, locale: 'es' });
+    const email = `admin-es-${spanish.tenantId}@test.local`;
+    const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
+    await createUser(spanish.tenantId, email, 'all', undefined, 'admin');
+    await directory.invite({ email, tenantId: spanish.tenantId, temporaryPassword: 'Temp-admin-pages-1!' });
+    await directory.setPassword(email, PASSWORD);
+    const outcome = await cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!).signIn(email, PASSWORD);
+    if (outcome.kind !== 'signed-in') throw new Error(outcome.kind);
+    const page = (await get('/app/admin/journeys', `sid=${outcome.tokens.idToken}`)).body.toString();
+    expect(page).toContain('<html lang="es">');
+    expect(page).toContain('<h1>Recorridos</h1>');
+    expect(page).toContain('Pregunta principal');
+    expect(page).toContain(`<p class="brand"><span>${'test-'}`);
+  });
+});
+
+describe('the local tenant file', () => {
+  it("makes the demo tenant's gerente@demo.local (every store) a tenant admin who opens the admin pages", async () => {
+    const outcome = await cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!).signIn(
+      DEMO_MANAGERS[0]!.email,
+      DEMO_MANAGERS[0]!.password,
+    );
+    if (outcome.kind !== 'signed-in') throw new Error(outcome.kind);
+    expect((await get('/app/admin/journeys', `sid=${outcome.tokens.idToken}`)).status).toBe(200);
+    const storeManager = await cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!).signIn(
+      DEMO_MANAGERS[1]!.email,
+      DEMO_MANAGERS[1]!.password,
+    );
+    if (storeManager.kind !== 'signed-in') throw new Error(storeManager.kind);
+    expect((await get('/app/admin/journeys', `sid=${storeManager.tokens.idToken}`)).status).toBe(403);
   });
 });
