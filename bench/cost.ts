@@ -69,6 +69,15 @@ export const FLOORS: Record<string, [number, string]> = {
   createAdminKey: [2, 'the key, conditional on its hash being new, and the audit entry'],
   revokeAdminKey: [4, "the key's id on gsi1, the key read strongly, the revocation, the audit entry"],
   rotateAdminKey: [4, "the key's id on gsi1, the key read strongly, one transaction (successor and the old key's expiry), the audit entry"],
+  listAdminUsers: [1, "one Query of the tenant's user collection (gsi1)"],
+  createAdminUser: [
+    3,
+    "the name's item read strongly, the user and its name item in one transaction, the audit entry (and Cognito's AdminCreateUser)",
+  ],
+  updateAdminUser: [
+    4,
+    "the name's item and the user read strongly, one conditional update, the audit entry (and Cognito's AdminDisableUser or AdminEnableUser)",
+  ],
   retryWebhookDelivery: [4, "read the delivery's state, claim it (conditional), queue it, record the audit entry"],
   replayWebhookDeliveries: [
     2,

@@ -50,6 +50,8 @@ export interface Fixture {
   /** Ids of two public keys of the tenant that nothing uses: one to revoke, one to rotate. */
   revocableKeyId: string;
   rotatableKeyId: string;
+  /** A manager of the tenant (their e-mail address) whom nothing else uses. */
+  spareUser: string;
 }
 
 /** The webhook endpoint the fixture's failed delivery went to (nothing listens there). */
@@ -129,6 +131,13 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   createAdminKey: () => ({ method: 'POST', path: '/public/admin/keys', body: { scope: 'public', name: 'Caixa da loja 2' } }),
   revokeAdminKey: (f) => ({ method: 'DELETE', path: `/public/admin/keys/${f.revocableKeyId}` }),
   rotateAdminKey: (f) => ({ method: 'POST', path: `/public/admin/keys/${f.rotatableKeyId}/rotate`, body: { grace_seconds: 3600 } }),
+  listAdminUsers: () => ({ path: '/public/admin/users' }),
+  createAdminUser: (f) => ({
+    method: 'POST',
+    path: '/public/admin/users',
+    body: { email: `gerente-${randomUUID().slice(0, 8)}@loja.example`, scope: { stores: [f.storeId], groups: [] } },
+  }),
+  updateAdminUser: (f) => ({ method: 'PATCH', path: `/public/admin/users/${encodeURIComponent(f.spareUser)}`, body: { role: 'member' } }),
   listWebhookDeliveries: () => ({ path: '/public/webhooks/deliveries', query: { status: 'failed' } }),
   retryWebhookDelivery: (f) => ({ method: 'POST', path: `/public/webhooks/deliveries/${f.failedDeliveryId}/retry` }),
   replayWebhookDeliveries: () => ({
@@ -188,6 +197,7 @@ export const EXAMPLE_FIXTURE: Fixture = {
   failedDeliveryId: 'dlv_RXhhbXBsZURlbGl2ZXJ5SWQtMDAwMDAx',
   revocableKeyId: '3f9a1c2b7d4e',
   rotatableKeyId: '8b2e6f0a1d5c',
+  spareUser: 'gerente.loja2@demo.local',
 };
 
 /** The demo tenant's configuration as the admin API takes it (infra/local/demo-tenants.json, without id, users, keys, delivery, brand, first store, language). */

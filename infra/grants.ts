@@ -58,8 +58,9 @@ export type Resource =
   /**
    * The managers' Cognito user pool: its administrative actions (cognito-idp:Admin*) are IAM's to grant. The sign-in
    * operations (InitiateAuth, RespondToAuthChallenge, RevokeToken) are public, unsigned, outside IAM on AWS; the local
-   * check lets them through for the same reason (infra/local/iam.ts). No function holds an Admin action today: users
-   * are created by the admin command, with the operator's credentials.
+   * check lets them through for the same reason (infra/local/iam.ts). The users routes hold the Admin actions they
+   * call (`userPoolActions` in the route table): createAdminUser AdminCreateUser, updateAdminUser AdminDisableUser
+   * and AdminEnableUser.
    */
   | { kind: 'userPool' };
 
@@ -85,6 +86,8 @@ export interface Needs {
   userPool?: true | undefined;
   /** The buckets whose objects it reads or writes. */
   buckets?: Partial<Record<BucketId, readonly BucketAccess[]>> | undefined;
+  /** The user pool's administrative actions it calls (the users routes: AdminCreateUser, AdminDisableUser...). */
+  userPoolActions?: readonly string[] | undefined;
 }
 
 /**
@@ -135,6 +138,7 @@ export function statementsOf(needs: Needs): Statement[] {
       actions: access.flatMap((a) => BUCKET_ACTIONS[a]),
       resource: { kind: 'bucket', bucket } as const,
     })),
+    ...(needs.userPoolActions?.length ? [{ actions: needs.userPoolActions, resource: { kind: 'userPool' } as const }] : []),
     { actions: [...LOG_ACTIONS], resource: { kind: 'logGroup' } as const },
   ];
 }
@@ -156,6 +160,8 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
       secrets: secretsOf(route),
       buckets: route.logos ? { logos: ['read'] } : undefined,
       brandedPage: route.page && route.surveyLinks ? true : undefined,
+      userPool: route.userPool,
+      userPoolActions: route.userPoolActions,
     },
   ]),
   ...consumers.map((consumer): [string, Needs] => [

@@ -30,7 +30,7 @@ export type ApiName = 'public' | 'chatbot';
  * it never touches the table (the API references). Nothing grants Scan.
  */
 export type TableAccess = readonly ('read' | 'write' | 'delete' | 'batchWrite' | 'update')[];
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route {
   operationId: string;
@@ -59,6 +59,8 @@ export interface Route {
   userPool?: true;
   /** Reads the tenants' logos from the logo bucket. */
   logos?: true;
+  /** The user pool's administrative actions it calls (cognito-idp:Admin...), granted on the pool (infra/grants.ts). */
+  userPoolActions?: readonly string[];
   /**
    * Only API keys with scope admin may call it (the handler's contract declares `admin` too, which is what the
    * wrapper enforces; test/e2e/contract-replay.test.ts holds the two together).
@@ -86,6 +88,7 @@ type Options = Partial<
     | 'userPool'
     | 'logos'
     | 'admin'
+    | 'userPoolActions'
   >
 >;
 
@@ -177,6 +180,9 @@ export const routes: readonly Route[] = [
   route('POST', '/public/admin/keys', 'createAdminKey', RW, 'Issue an API key (scope, name, optional expires_at); its value is answered once; written to the audit log', admin),
   route('DELETE', '/public/admin/keys/{id}', 'revokeAdminKey', RW, 'Revoke a key: refused from the next request of every function; written to the audit log', admin),
   route('POST', '/public/admin/keys/{id}/rotate', 'rotateAdminKey', RW, 'A new key for an old one, which keeps working for grace_seconds (at most a week), then only the new one; written to the audit log', admin),
+  route('GET', '/public/admin/users', 'listAdminUsers', R, "The tenant's users: name, scope, role, created, disabled; never a token", { ...admin, userPool: true }),
+  route('POST', '/public/admin/users', 'createAdminUser', RW, 'Create a manager (email, scope, role): their token once, and a Cognito invitation e-mail with a temporary password; written to the audit log', { ...admin, userPool: true, userPoolActions: ['cognito-idp:AdminCreateUser'] }),
+  route('PATCH', '/public/admin/users/{email}', 'updateAdminUser', RW, "Change a user's scope, role or state (disabled: their token, pages and session refresh are refused from the next request, and Cognito's sign-in); written to the audit log", { ...admin, userPool: true, userPoolActions: ['cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser'] }),
 
   route('POST', '/public/privacy/requests', 'postPrivacyRequest', RW, "A data subject's request (LGPD): export or erase their data, worked on from a queue (user token with every store)", { queues: ['privacy'] }),
   route('GET', '/public/privacy/requests/{id}', 'getPrivacyRequest', R, 'A privacy request: pending (an erasure until its second pass, about two minutes on), done with the customers it found, or failed (user token with every store)'),
@@ -206,7 +212,7 @@ export const workspaceRoutes: readonly Route[] = [
   route('GET', SIGN_IN_PATH, 'getSignIn', [], 'The sign-in form', { anonymous: true, page: true }),
   route('POST', SIGN_IN_PATH, 'postSignIn', [], 'Sign in with e-mail and password (Cognito): sets the session cookies', signInPage),
   route('POST', NEW_PASSWORD_PATH, 'postNewPassword', [], "An invited user's first sign-in: choose a password", signInPage),
-  route('GET', REFRESH_PATH, 'getSessionRefresh', [], 'A new session from the refresh cookie, back to the page asked for', signInPage),
+  route('GET', REFRESH_PATH, 'getSessionRefresh', R, 'A new session from the refresh cookie, back to the page asked for (not for a user the tenant disabled)', signInPage),
   route('POST', SIGN_OUT_PATH, 'postSignOut', [], 'Sign out: revokes the refresh token and clears the cookies', signInPage),
   // API Gateway routes /app/ here too (a route matches its path with a trailing slash; none may end in one).
   route('GET', APP_PATH, 'getApp', [], "The workspace's home: its first section", workspacePage),

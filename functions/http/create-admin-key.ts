@@ -1,6 +1,5 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { adminActor } from '../../shared/http/admin.js';
 import { IssuedKeyView, NewKeyBody } from '../../shared/tenants/keys.js';
 import { issueKey } from '../../shared/adapters/wiring/tenant-admin.js';
 
@@ -16,7 +15,7 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, body, keyId }) => ({
+export const handler = httpHandler(contract, async ({ tenantId, body, actor }) => ({
   status: 201,
-  body: await issueKey(tenantId, body, adminActor(keyId)),
+  body: await issueKey(tenantId, body, actor),
 }));

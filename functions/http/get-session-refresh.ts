@@ -1,5 +1,5 @@
 import { workspacePage } from '../../shared/http/workspace.js';
-import { refresh } from '../../shared/adapters/wiring/session.js';
+import { refresh } from '../../shared/adapters/wiring/session-refresh.js';
 
 export const contract = {
   anonymous: true,

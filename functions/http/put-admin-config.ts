@@ -27,8 +27,7 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, body, headers, keyId }) => {
-  // keyId is absent only from contexts cached before it was added; such a change is recorded as made by an unknown key.
-  const { version, changes } = await replaceConfig(tenantId, expectedVersion(headers['if-match']), body, { keyId: keyId ?? 'unknown' });
+export const handler = httpHandler(contract, async ({ tenantId, body, headers, actor }) => {
+  const { version, changes } = await replaceConfig(tenantId, expectedVersion(headers['if-match']), body, actor);
   return { status: 200, body: { etag: etagOf(version), changes }, headers: { etag: etagOf(version) } };
 });

@@ -22,11 +22,11 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, body, keyId }) => ({
+export const handler = httpHandler(contract, async ({ tenantId, body, actor }) => ({
   status: 202,
   body: await deliveryReplay.replay(
     tenantId,
     { url: body.endpoint, since: body.since, cursor: body.cursor },
-    { keyId: keyId ?? 'unknown' },
+    actor,
   ),
 }));

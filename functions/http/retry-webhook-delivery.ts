@@ -24,7 +24,7 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, path, keyId }) => ({
+export const handler = httpHandler(contract, async ({ tenantId, path, actor }) => ({
   status: 202,
-  body: await deliveryReplay.retry(tenantId, path.id, { keyId: keyId ?? 'unknown' }),
+  body: await deliveryReplay.retry(tenantId, path.id, actor),
 }));

@@ -1,6 +1,5 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { adminActor } from '../../shared/http/admin.js';
 import { KeyIdPath, KeyView } from '../../shared/tenants/keys.js';
 import { revokeKey } from '../../shared/adapters/wiring/tenant-admin.js';
 
@@ -17,7 +16,7 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, path, keyId }) => ({
+export const handler = httpHandler(contract, async ({ tenantId, path, actor }) => ({
   status: 200,
-  body: await revokeKey(tenantId, path.id, adminActor(keyId)),
+  body: await revokeKey(tenantId, path.id, actor),
 }));

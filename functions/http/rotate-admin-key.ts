@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { adminActor } from '../../shared/http/admin.js';
 import { IssuedKeyView, KeyIdPath, KeyView, RotateKeyBody } from '../../shared/tenants/keys.js';
 import { rotateKey } from '../../shared/adapters/wiring/tenant-admin.js';
 
@@ -26,7 +25,7 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, path, body, keyId }) => ({
+export const handler = httpHandler(contract, async ({ tenantId, path, body, actor }) => ({
   status: 201,
-  body: await rotateKey(tenantId, path.id, body, adminActor(keyId)),
+  body: await rotateKey(tenantId, path.id, body, actor),
 }));

@@ -2,7 +2,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
-import { AUDIT_ACTIONS, AUDIT_KEPT_DAYS, AuditActorBody, type AuditEntry, type AuditLog } from '../tenants/audit.js';
+import { AUDIT_ACTIONS, AuditActorBody, AUDIT_KEPT_DAYS, type AuditEntry, type AuditLog } from '../tenants/audit.js';
 import { openCursor, sealCursor } from './cursor.js';
 import { ValidationError } from '../errors.js';
 import { db } from './dynamodb.js';

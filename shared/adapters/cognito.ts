@@ -1,5 +1,7 @@
 import {
   AdminCreateUserCommand,
+  AdminDisableUserCommand,
+  AdminEnableUserCommand,
   AdminSetUserPasswordCommand,
   CognitoIdentityProviderClient,
   InitiateAuthCommand,
@@ -11,6 +13,7 @@ import { JwtVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { Fetcher } from 'aws-jwt-verify/https';
 import type { IdentityProvider, SessionClaims, SessionTokens, SessionVerifier, SignInOutcome, UserDirectory } from '../session/ports.js';
+import type { SignInDirectory } from '../tenants/users.js';
 
 /**
  * Cognito, the managers' identity provider. Sign-in, the new-password challenge, refresh and revocation are Cognito's
@@ -194,6 +197,28 @@ export function cognitoUserDirectory(userPoolId: string): UserDirectory {
       await cognito().send(
         new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: email, Password: password, Permanent: true }),
       );
+    },
+  };
+}
+
+/** A pool's id, from its token issuer (`https://cognito-idp.<region>.amazonaws.com/<pool id>`, locally the emulator's). */
+export const userPoolIdOf = (issuer: string): string => new URL(issuer).pathname.split('/').filter(Boolean).at(-1) ?? '';
+
+/**
+ * The tenant admin's side (the users routes): Cognito e-mails the invitation with a temporary password (never shown
+ * by the API), and disabling a user makes Cognito refuse their sign-in and their refresh token. A user without a
+ * Cognito account (an API user of a tenant file) has nothing to enable or disable there.
+ */
+export function cognitoSignInDirectory(userPoolId: () => string): SignInDirectory {
+  return {
+    invite: ({ email, tenantId }) => cognitoUserDirectory(userPoolId()).invite({ email, tenantId }),
+    async setEnabled(email, enabled) {
+      const input = { UserPoolId: userPoolId(), Username: email };
+      try {
+        await cognito().send(enabled ? new AdminEnableUserCommand(input) : new AdminDisableUserCommand(input));
+      } catch (error) {
+        if ((error as Error).name !== 'UserNotFoundException') throw error;
+      }
     },
   };
 }

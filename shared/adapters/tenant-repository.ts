@@ -14,7 +14,7 @@ import {
   type Settings,
   type UserScope,
 } from '../tenants/config-schema.js';
-import { ApiKeyRecord, Tenant, type UserRecord, type FirstStore, type TenantRepository } from '../tenants/ports.js';
+import { ApiKeyRecord, Tenant, UserRecord, type FirstStore, type TenantRepository } from '../tenants/ports.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, type SigningGenerations } from '../events/signature.js';
 import { stores } from './store-repository.js';
 import { employees, storeLink } from './employee-repository.js';
@@ -273,6 +273,28 @@ export async function updateUserScope(tenantId: number, tokenHash: string, scope
   );
 }
 
+export async function listUsers(tenantId: number): Promise<UserRecord[]> {
+  return (await queryAll(db(), { index: 'gsi1', partition: keys.userCollection(tenantId) })).map((item) => v.parse(UserRecord, item));
+}
+
+export async function updateUser(
+  tenantId: number,
+  tokenHash: string,
+  { scope, role, disabled_at }: Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>,
+): Promise<void> {
+  const { client, tableName } = db();
+  await client.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.userToken(tenantId, tokenHash),
+      UpdateExpression: 'SET #scope = :scope, #role = :role, disabled_at = :disabled',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#scope': 'scope', '#role': 'role' },
+      ExpressionAttributeValues: { ':scope': scope, ':role': role ?? 'member', ':disabled': disabled_at ?? null },
+    }),
+  );
+}
+
 // ---- Configuration: journeys, classes, groups ---------------------------------------------------------------
 
 const brandItem = (tenantId: number, brand: BrandSettings): Item => ({
@@ -483,6 +505,8 @@ export const tenantRepository: TenantRepository = {
   putUser,
   deleteUser,
   updateUserScope,
+  listUsers,
+  updateUser,
   putSettings,
   putBrand,
   putDelivery,

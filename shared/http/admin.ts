@@ -1,6 +1,5 @@
 import { PreconditionRequiredError } from '../errors.js';
 import { ConfigDocument } from '../tenants/config-schema.js';
-import type { AuditActor } from '../tenants/audit.js';
 
 /** The configuration the admin API answers: the tenant file's shape (ConfigDocument), without id, users and keys. */
 export const AdminConfigBody = ConfigDocument;
@@ -20,6 +19,3 @@ export function expectedVersion(ifMatch: string | undefined): number | 'current'
   const match = /^\s*(?:W\/)?"(\d{1,15})"\s*$/.exec(ifMatch);
   return match ? Number(match[1]) : -1;
 }
-
-/** Who made an admin change through the API: the key's id (absent only from contexts cached before ids existed). */
-export const adminActor = (keyId: string | null): AuditActor => ({ keyId: keyId ?? 'unknown' });

@@ -9,7 +9,8 @@ import { isUnavailable } from '../adapters/unavailable.js';
 import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
 import { authorizeKey, resolveUser } from '../adapters/wiring/tenant-access.js';
-import { requireAdminKey, requireScope, type UserNeed } from '../tenants/access.js';
+import { isAdminKey, refuseNonAdmin, requireAdminUser, requireScope, type UserNeed } from '../tenants/access.js';
+import type { AuditActor } from '../tenants/audit.js';
 import { apiOfScope } from '../tenants/credentials.js';
 import type { UserRecord } from '../tenants/ports.js';
 import type { ResponseDoc } from './contract.js';
@@ -59,6 +60,11 @@ export interface RequestInput<B, P, Q> {
   sent: unknown;
   /** Which of the tenant's API keys made the request (null on anonymous routes). */
   keyId: string | null;
+  /**
+   * Who the audit log names for a change: on an admin route called with a user token, the admin user; otherwise the
+   * key (its id; 'unknown' only for contexts cached before ids existed).
+   */
+  actor: AuditActor;
   /** The request's `Accept` header, for the routes that answer more than JSON. */
   accept: string | undefined;
   /** The request's headers, names in lower case (as API Gateway gives them). */
@@ -109,6 +115,7 @@ export function httpHandler<
         user,
         sent,
         keyId: keyIdOf(event),
+        actor: admins.get(event) ?? { keyId: keyIdOf(event) ?? 'unknown' },
         accept: event.headers?.accept,
         headers: event.headers ?? {},
       };
@@ -155,7 +162,7 @@ export function httpHandler<
       before: async ({ event }) => {
         logger.appendKeys({ requestId: event.requestContext.requestId });
         if (!spec.anonymous) await authenticate(event);
-        if (spec.admin) requireAdminKey(scopeOf(event));
+        if (spec.admin) admins.set(event, await adminOf(event));
         try {
           checkBody(event, !!spec.body);
         } catch (refused) {
@@ -172,6 +179,23 @@ export function httpHandler<
       },
     });
   return stack.handler(core);
+}
+
+/** The admin of each admin-route request, found before the body is read. */
+const admins = new WeakMap<HttpEvent, AuditActor>();
+
+/**
+ * Who may call an admin route: an admin key, or another key of the tenant with the user token of a user whose role is
+ * admin (a refused token is 401, as on any route; a member's is 403).
+ */
+async function adminOf(event: HttpEvent): Promise<AuditActor> {
+  const scope = scopeOf(event);
+  if (isAdminKey(scope)) return { keyId: keyIdOf(event) ?? 'unknown' };
+  const token = userTokenOf(event);
+  if (!token) refuseNonAdmin();
+  const user = await resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), token);
+  requireAdminUser(user);
+  return { user: user.name };
 }
 
 const scopeOf = (event: HttpEvent): string => {

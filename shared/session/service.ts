@@ -27,7 +27,18 @@ export function showSignIn({ base, query }: Pick<SessionRequest, 'base' | 'query
  * Signing in, out and again: the service posts the manager's e-mail and password to Cognito and keeps the tokens it
  * answers in cookies (`cookies.ts`). The password passes through once and is kept nowhere.
  */
-export function sessionService(idp: IdentityProvider) {
+export function sessionService(
+  idp: IdentityProvider,
+  {
+    admits,
+  }: {
+    /**
+     * Whether the user an ID token names may still use the workspace (the tenant has them, not disabled): a refresh
+     * for one who may not is refused and its refresh token revoked, whatever the identity provider answered.
+     */
+    admits?: (idToken: string) => Promise<boolean>;
+  } = {},
+) {
   const signInUrl = (base: string, next: string) => `${base}${SIGN_IN_PATH}?next=${encodeURIComponent(next)}`;
 
   function answer(base: string, next: string, outcome: SignInOutcome, username: string, again: (message: string) => string): WebAnswer {
@@ -79,6 +90,10 @@ export function sessionService(idp: IdentityProvider) {
   async function refresh({ base, query, cookies }: SessionRequest): Promise<WebAnswer> {
     const next = safeNext(base, query.next);
     const tokens = cookies.refresh ? await idp.refresh(cookies.refresh) : undefined;
+    if (tokens && admits && !(await admits(tokens.idToken))) {
+      await idp.revoke(cookies.refresh!);
+      return redirect(signInUrl(base, next), clearedCookies(base));
+    }
     return tokens ? redirect(next, sessionCookies(base, tokens)) : redirect(signInUrl(base, next), clearedCookies(base));
   }
 

@@ -48,7 +48,8 @@ export function tenantAccess(tenants: TenantAccessRepository, { onUseNotRecorded
   /** The user a token belongs to in this tenant; a token of another tenant is worth nothing here. */
   async function resolveUser(tenantId: number, token: string | undefined): Promise<UserRecord> {
     const user = token && token.length <= MAX_SECRET_LENGTH ? await tenants.findUserByToken(tenantId, hashSecret(token)) : undefined;
-    if (!user)
+    // A disabled user's token is refused like an unknown one.
+    if (!user || user.disabled_at)
       throw new UnauthenticatedError(
         `A valid user token is required (query parameter ${USER_TOKEN_QUERY} or header ${USER_TOKEN_HEADER}).`,
       );
@@ -61,7 +62,7 @@ export function tenantAccess(tenants: TenantAccessRepository, { onUseNotRecorded
    */
   async function resolveSessionUser(tenantId: number, name: string): Promise<UserRecord> {
     const user = await tenants.findUserByName(tenantId, name);
-    if (!user) throw new UnauthenticatedError('This account has no access to the workspace.');
+    if (!user || user.disabled_at) throw new UnauthenticatedError('This account has no access to the workspace.');
     return user;
   }
 
@@ -79,9 +80,19 @@ export function requireScope(need: UserNeed, user: UserRecord): void {
   if (need !== 'any' && user.scope !== 'all') throw new ForbiddenError(need.everyStore);
 }
 
-/** Refuses a key that is not an admin key, on a route that declares `admin` in its contract. */
-export function requireAdminKey(scope: string): void {
-  if (scope !== 'admin') throw new ForbiddenError('This route needs an API key with scope admin.');
+const NOT_ADMIN = 'This route needs an API key with scope admin, or the user token of a user with role admin.';
+
+/** Whether a key's scope is admin: its caller may use the admin routes without a user. */
+export const isAdminKey = (scope: string): boolean => scope === 'admin';
+
+/** Refuses a user without the tenant-admin role (a workspace page or a route that an admin user may use). */
+export function requireAdminUser(user: UserRecord): void {
+  if (user.role !== 'admin' || user.disabled_at) throw new ForbiddenError(NOT_ADMIN);
+}
+
+/** Refuses, on a route that declares `admin` in its contract, a caller with neither an admin key nor an admin user. */
+export function refuseNonAdmin(): never {
+  throw new ForbiddenError(NOT_ADMIN);
 }
 
 /** Whether a user's scope covers a store: every store, or one it lists. */

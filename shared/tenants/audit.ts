@@ -6,8 +6,8 @@ import type { ConfigChange } from './configuration.js';
 export const AUDIT_KEPT_DAYS = 400;
 
 /**
- * Who made an admin change: one of the tenant's API keys (by id, never its value), a tenant admin signed in to the
- * workspace (by its user name), or the operator's command.
+ * Who made an admin change: one of the tenant's API keys (by id, never its value), a user with the tenant-admin role
+ * (by name, their e-mail address for a manager), or the operator's command.
  */
 export type AuditActor = { keyId: string } | { user: string } | { operator: true };
 
@@ -27,6 +27,8 @@ export const AUDIT_ACTIONS = [
   'key.issue',
   'key.revoke',
   'key.rotate',
+  'user.create',
+  'user.update',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { KEY_SCOPES } from './credentials.js';
-import { UserRole } from './roles.js';
+import { UserRoleSchema } from './roles.js';
 import { freeText } from '../schema.js';
 import type { SigningGenerations } from '../events/signature.js';
 import { EVENT_TYPES } from '../events/ports.js';
@@ -312,7 +312,12 @@ export type BrandSettings = v.InferOutput<typeof BrandSettings>;
  */
 export const FirstStoreConfig = v.strictObject({ store: name(200), employee: v.optional(name(200)) });
 
-export const UserConfig = v.strictObject({ name: name(200), token: v.optional(secret), scope: UserScope, role: v.optional(UserRole) });
+export const UserConfig = v.strictObject({
+  name: name(200),
+  token: v.optional(secret),
+  scope: UserScope,
+  role: v.optional(UserRoleSchema),
+});
 
 export const KeyConfig = v.strictObject({ scope: v.picklist(KEY_SCOPES, `must be one of ${KEY_SCOPES.join(', ')}`), value: secret });
 

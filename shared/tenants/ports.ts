@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 import type { BrandSettings, DeliveryConfig, Settings, UserScope } from './config-schema.js';
-import { UserRole } from './roles.js';
 import type { SigningGenerations } from '../events/signature.js';
 
 export const Tenant = v.object({ id: v.number(), name: v.string(), created_at: v.string() });
@@ -23,13 +22,18 @@ export const ApiKeyRecord = v.object({
 });
 export type ApiKeyRecord = v.InferOutput<typeof ApiKeyRecord>;
 
+/** A user's role: `admin` may also call the admin routes (the tenant-admin role); absent: a member. */
+export const USER_ROLES = ['member', 'admin'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
 export const UserRecord = v.object({
   name: v.string(),
   scope: v.union([v.literal('all'), v.object({ stores: v.array(v.number()), groups: v.array(v.number()) })]),
   tokenHash: v.string(),
   created_at: v.string(),
-  /** A tenant admin (`admin`) also changes the tenant's configuration in the workspace; absent: a manager. */
-  role: v.optional(UserRole),
+  role: v.optional(v.picklist(USER_ROLES)),
+  /** Since when the user may no longer sign in or use their token; none: enabled. */
+  disabled_at: v.optional(v.nullable(v.string())),
 });
 export type UserRecord = v.InferOutput<typeof UserRecord>;
 
@@ -79,6 +83,10 @@ export interface TenantRepository extends TenantAccessRepository {
   putUser(tenantId: number, user: UserRecord): Promise<void>;
   deleteUser(tenantId: number, tokenHash: string): Promise<void>;
   updateUserScope(tenantId: number, tokenHash: string, scope: UserScope): Promise<void>;
+  /** The tenant's users (one Query of their collection). */
+  listUsers(tenantId: number): Promise<UserRecord[]>;
+  /** Sets a user's scope, role and disabled state (one UpdateItem of the user's item, which must exist). */
+  updateUser(tenantId: number, tokenHash: string, fields: Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>): Promise<void>;
   putSettings(tenantId: number, settings: Omit<Settings, 'delivery' | 'brand'>): Promise<void>;
   putBrand(tenantId: number, brand: BrandSettings): Promise<void>;
   readSettings(tenantId: number): Promise<Settings>;

@@ -1,13 +1,12 @@
 import * as v from 'valibot';
+import { USER_ROLES, type UserRecord } from './ports.js';
 
 /**
- * The roles a tenant user may hold beside its store and group scope: `admin`, the tenant admin, also changes the
- * tenant's configuration in the workspace (issue 34). A user without a role is a manager. Apart from the schemas so
- * that the access part (the authorizers' bundle) reads users without the tenant file's rules.
+ * The roles a tenant user may hold beside its store and group scope (USER_ROLES, beside the user record): `admin`, the
+ * tenant admin, also changes the tenant's configuration, in the workspace and through the admin API; `member` (or none)
+ * is a manager. The tenant file's `users[].role` is checked by this schema.
  */
-export const USER_ROLES = ['admin'] as const;
-export const UserRole = v.picklist(USER_ROLES, `must be one of ${USER_ROLES.join(', ')}`);
-export type UserRole = v.InferOutput<typeof UserRole>;
+export const UserRoleSchema = v.picklist(USER_ROLES, `must be one of ${USER_ROLES.join(', ')}`);
 
-/** Whether a user is one of the tenant's admins: the one check the admin pages make. */
-export const isTenantAdmin = (user: { role?: UserRole | undefined }): boolean => user.role === 'admin';
+/** Whether a user is one of the tenant's enabled admins: the one check the admin pages and the navigation make. */
+export const isTenantAdmin = (user: Pick<UserRecord, 'role' | 'disabled_at'>): boolean => user.role === 'admin' && !user.disabled_at;

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { tenantAccess } from './access.js';
-import type { FirstStore, Tenant, TenantRepository, UserRecord } from './ports.js';
+import type { FirstStore, Tenant, TenantRepository, UserRecord, UserRole } from './ports.js';
 import type { BrandSettings, ConfigDocument, DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
 import { configChanges, configDocument, type ConfigChange } from './configuration.js';
 import { NotFoundError, PreconditionFailedError } from '../errors.js';
 import type { AuditActor, AuditEntry, AuditLog } from './audit.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS } from '../events/signature.js';
 import { hashSecret, KEY_PREFIXES, newSecret, type KeyScope } from './credentials.js';
-import type { UserRole } from './roles.js';
 
 export type { Tenant, UserRecord };
 

@@ -86,7 +86,7 @@ describe('the CDK stacks', () => {
       'Test/PublicApi/TransactionsRoutes': 64,
       'Test/PublicApi/InsightsRoutes': 51,
       'Test/PublicApi/PrivacyRoutes': 28,
-      'Test/PublicApi/AdminRoutes': 49,
+      'Test/PublicApi/AdminRoutes': 70,
       'Test/ChatbotApi': 20,
       'Test/ChatbotApi/SurveyRoutes': 21,
       'Test/Workers': 64,
@@ -545,7 +545,7 @@ describe('the CDK stacks', () => {
     expect(Object.fromEntries(cors)).toEqual({
       'survey-service-public-test': {
         AllowOrigins: ['https://app.example.com'],
-        AllowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
+        AllowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
         AllowHeaders: ['content-type', 'x-service-api-key', 'x-service-user-token'],
         ExposeHeaders: ['x-request-id', 'retry-after'],
         MaxAge: 86400,

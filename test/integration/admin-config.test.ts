@@ -193,6 +193,9 @@ describe('admin routes and keys', () => {
       'createAdminKey',
       'revokeAdminKey',
       'rotateAdminKey',
+      'listAdminUsers',
+      'createAdminUser',
+      'updateAdminUser',
     ]));
 
   it.each(adminRoutes.map((r) => r.operationId))('%s: a public key gets 403 and changes nothing', async (operationId) => {
@@ -201,7 +204,10 @@ describe('admin routes and keys', () => {
     const res = await api({ ...request, key: tenant.key });
 
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ type: '/problems/forbidden', detail: 'This route needs an API key with scope admin.' });
+    expect(res.body).toMatchObject({
+      type: '/problems/forbidden',
+      detail: 'This route needs an API key with scope admin, or the user token of a user with role admin.',
+    });
     expect(await read()).toMatchObject({ headers: { etag: before.headers.etag } });
   });
 

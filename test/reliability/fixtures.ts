@@ -101,7 +101,10 @@ export async function fixture(): Promise<Fixture> {
   const spareKey = (name: string) =>
     publicApi({ method: 'POST', path: '/public/admin/keys', key: tenant.adminKey, body: { scope: 'public', name: `${marker} ${name}` } });
   const [revocable, rotatable] = await Promise.all([spareKey('revocable'), spareKey('rotatable')]);
+  const spareUser = `spare@${marker.toLowerCase()}.example`;
+  await publicApi({ method: 'POST', path: '/public/admin/users', key: tenant.adminKey, body: { email: spareUser, scope: 'all' } });
   return {
+    spareUser,
     revocableKeyId: revocable.body.id as string,
     rotatableKeyId: rotatable.body.id as string,
     ...tenant,

@@ -56,6 +56,9 @@ const ALLOWED: Record<string, number[]> = {
   // key of its own; the first tenant's key ids are 404 to it (revokeAdminKey, rotateAdminKey).
   listAdminKeys: [200],
   createAdminKey: [201],
+  // Its own users, and a user of its own; the first tenant's user is 404 to it (updateAdminUser).
+  listAdminUsers: [200],
+  createAdminUser: [201],
   // Its own failed deliveries to that endpoint: none.
   replayWebhookDeliveries: [202],
 };

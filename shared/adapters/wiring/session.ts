@@ -3,6 +3,4 @@ import { sessionService } from '../../session/service.js';
 import { cognitoIdentityProvider } from '../cognito.js';
 
 /** The session pages: Cognito's public sign-in operations with the web client's id. */
-export const { submitSignIn, submitNewPassword, refresh, signOut } = sessionService(
-  cognitoIdentityProvider(configured(ENV.userPoolClientId)),
-);
+export const { submitSignIn, submitNewPassword, signOut } = sessionService(cognitoIdentityProvider(configured(ENV.userPoolClientId)));

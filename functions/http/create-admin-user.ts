@@ -1,0 +1,25 @@
+import { answer, problem } from '../../shared/http/contract.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { CreatedUserView, NewUserBody } from '../../shared/tenants/users.js';
+import { createUser } from '../../shared/adapters/wiring/tenant-users.js';
+
+/**
+ * Creates a manager: their tenant user (scope, role; an API user token shown this once) and their sign-in user,
+ * invited by Cognito's e-mail with a temporary password. Written to the audit log.
+ */
+export const contract = {
+  admin: true as const,
+  body: NewUserBody,
+  statuses: { forbidden: 403, conflict: 409 },
+  responses: {
+    201: answer('The user, their token (`token`) shown this once, and whether the invitation went out', CreatedUserView),
+    400: problem('Invalid body (errors names each wrong field)'),
+    403: problem('Not an admin key or admin user'),
+    409: problem('A user with this e-mail exists already (change it with PATCH)'),
+  },
+};
+
+export const handler = httpHandler(contract, async ({ tenantId, body, actor }) => ({
+  status: 201,
+  body: await createUser(tenantId, body, actor),
+}));

@@ -1,0 +1,26 @@
+import { answer, problem } from '../../shared/http/contract.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { UserNamePath, UserPatchBody, UserView } from '../../shared/tenants/users.js';
+import { updateUser } from '../../shared/adapters/wiring/tenant-users.js';
+
+/**
+ * Changes a user's scope, role or state. A disabled user's token, pages and session refresh are refused from their
+ * next request, and Cognito refuses their sign-in. Written to the audit log.
+ */
+export const contract = {
+  admin: true as const,
+  path: UserNamePath,
+  body: UserPatchBody,
+  statuses: { forbidden: 403 },
+  responses: {
+    200: answer('The user as changed', UserView),
+    400: problem('Invalid body (errors names each wrong field)'),
+    403: problem('Not an admin key or admin user'),
+    404: problem('This tenant has no user of that name'),
+  },
+};
+
+export const handler = httpHandler(contract, async ({ tenantId, path, body, actor }) => ({
+  status: 200,
+  body: await updateUser(tenantId, path.email, body, actor),
+}));

@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import * as v from 'valibot';
+import { DuplicateError, NotFoundError } from '../errors.js';
+import { email } from '../schema.js';
+import type { AuditActor, AuditLog } from './audit.js';
+import { UserScope } from './config-schema.js';
+import type { ConfigChange } from './configuration.js';
+import { hashSecret, newSecret } from './credentials.js';
+import { USER_ROLES, type TenantRepository, type UserRecord } from './ports.js';
+
+/** A user's name in a path: a manager's e-mail address, or the name a tenant file gave an API user. */
+export const UserNamePath = v.strictObject({
+  email: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(254, 'must be at most 254 characters')),
+});
+
+const Role = v.picklist(USER_ROLES, `must be one of ${USER_ROLES.join(', ')}`);
+
+/** POST /public/admin/users: a manager who signs in with their e-mail address, what they see, and their role. */
+export const NewUserBody = v.strictObject({ email, scope: UserScope, role: v.optional(Role, 'member') });
+export type NewUserBody = v.InferOutput<typeof NewUserBody>;
+
+/** PATCH /public/admin/users/{email}: the fields to change, at least one. */
+export const UserPatchBody = v.pipe(
+  v.strictObject({ scope: v.optional(UserScope), role: v.optional(Role), disabled: v.optional(v.boolean('must be true or false')) }),
+  v.check((patch) => Object.keys(patch).length > 0, 'must change at least one of scope, role, disabled'),
+);
+export type UserPatchBody = v.InferOutput<typeof UserPatchBody>;
+
+/** A user as the admin API answers it: never their token, which only its hash stands for. */
+export const UserView = v.object({
+  name: v.string(),
+  scope: UserScope,
+  role: Role,
+  created_at: v.string(),
+  disabled_at: v.nullable(v.string()),
+});
+export type UserView = v.InferOutput<typeof UserView>;
+
+/** A user just created: their API user token, shown this once, and whether the sign-in invitation went out. */
+export const CreatedUserView = v.object({ ...UserView.entries, token: v.string(), invited: v.picklist(['created', 'exists']) });
+export type CreatedUserView = v.InferOutput<typeof CreatedUserView>;
+
+const viewOf = (user: UserRecord): UserView => ({
+  name: user.name,
+  scope: user.scope,
+  role: user.role ?? 'member',
+  created_at: user.created_at,
+  disabled_at: user.disabled_at ?? null,
+});
+
+/** The identity provider's side of a user (Cognito: shared/adapters/cognito.ts). */
+export interface SignInDirectory {
+  /** Creates the sign-in user bound to the tenant; Cognito e-mails the invitation with a temporary password. */
+  invite(user: { email: string; tenantId: number }): Promise<'created' | 'exists'>;
+  /** Lets the user sign in again, or not (Cognito then refuses their sign-in and their refresh token). */
+  setEnabled(email: string, enabled: boolean): Promise<void>;
+}
+
+type UserRepository = Pick<TenantRepository, 'findUserByName' | 'putUser' | 'listUsers' | 'updateUser'>;
+
+/**
+ * A tenant's users, administered by the tenant: created (a sign-in invitation, and an API user token shown once),
+ * listed, changed (scope, role) and disabled, which refuses their token, their workspace pages and their session's
+ * refresh at once. Every change is written to the audit log.
+ */
+export function tenantUsers(users: UserRepository, directory: SignInDirectory, audit: AuditLog) {
+  const record = (tenantId: number, actor: AuditActor, action: 'user.create' | 'user.update', changes: ConfigChange[], at: Date) =>
+    audit.record(tenantId, { id: randomBytes(6).toString('hex'), at: at.toISOString(), actor, action, changes });
+
+  async function listUsers(tenantId: number): Promise<UserView[]> {
+    return (await users.listUsers(tenantId)).map(viewOf).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Creates a user named by their e-mail address; one that exists already is a conflict (change it with PATCH). */
+  async function createUser(tenantId: number, body: NewUserBody, actor: AuditActor, now = new Date()): Promise<CreatedUserView> {
+    if (await users.findUserByName(tenantId, body.email)) throw DuplicateError.of('user', 'email');
+    const token = newSecret('sut');
+    const user: UserRecord = {
+      name: body.email,
+      scope: body.scope,
+      role: body.role,
+      tokenHash: hashSecret(token),
+      created_at: now.toISOString(),
+    };
+    await users.putUser(tenantId, user);
+    const invited = await directory.invite({ email: body.email, tenantId });
+    await record(
+      tenantId,
+      actor,
+      'user.create',
+      [{ path: `users[name=${body.email}]`, old: null, new: { scope: body.scope, role: body.role } }],
+      now,
+    );
+    return { ...viewOf(user), token, invited };
+  }
+
+  /** Changes a user's scope, role or state; disabling takes effect on their next request, page or session refresh. */
+  async function updateUser(tenantId: number, name: string, patch: UserPatchBody, actor: AuditActor, now = new Date()): Promise<UserView> {
+    const current = await users.findUserByName(tenantId, name);
+    if (!current) throw new NotFoundError('This tenant has no user of that name.');
+    const before = viewOf(current);
+    const disabled_at =
+      patch.disabled === undefined ? before.disabled_at : patch.disabled ? (before.disabled_at ?? now.toISOString()) : null;
+    const after: UserView = { ...before, scope: patch.scope ?? before.scope, role: patch.role ?? before.role, disabled_at };
+    if (patch.disabled !== undefined && patch.disabled !== (before.disabled_at !== null)) {
+      // The directory first: a user refused by Cognito but enabled here would still be let in by nothing else.
+      await directory.setEnabled(name, !patch.disabled);
+    }
+    await users.updateUser(tenantId, current.tokenHash, { scope: after.scope, role: after.role, disabled_at: after.disabled_at });
+    const changes = (['scope', 'role', 'disabled_at'] as const)
+      .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]))
+      .map((field) => ({ path: `users[name=${name}].${field}`, old: before[field], new: after[field] }));
+    if (changes.length) await record(tenantId, actor, 'user.update', changes, now);
+    return after;
+  }
+
+  return { listUsers, createUser, updateUser };
+}

@@ -1,0 +1,175 @@
+import { AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cognitoClient } from '../../infra/local/cognito.js';
+import { createGateway } from '../../infra/local/gateway.js';
+import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adapters/cognito.js';
+import { ENV } from '../../shared/config.js';
+import { inProcess } from '../support/api.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+
+const api = inProcess('public');
+const gateway = createGateway({ api: 'public' });
+const USERS = '/public/admin/users';
+const PASSWORD = 'Usuarios-test-pass-1!';
+let tenant: TestTenant;
+
+beforeAll(async () => {
+  tenant = await newTenant();
+});
+
+const create = (body: unknown, key = tenant.adminKey, token?: string) =>
+  api({ method: 'POST', path: USERS, key, body, ...(token ? { headers: { 'x-service-user-token': token } } : {}) });
+const patch = (name: string, body: unknown, key = tenant.adminKey, token?: string) =>
+  api({
+    method: 'PATCH',
+    path: `${USERS}/${encodeURIComponent(name)}`,
+    key,
+    body,
+    ...(token ? { headers: { 'x-service-user-token': token } } : {}),
+  });
+const address = (who: string) => `${who}-${tenant.tenantId}@usuarios.example`;
+/** A route that needs a user token: 200 while the token works, 401 once it does not. */
+const answers = (token: string) => api({ path: '/public/answers', key: tenant.key, query: { token } });
+const pool = () => cognitoClient(process.env.AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER!);
+const cognitoUser = (email: string) => pool().send(new AdminGetUserCommand({ UserPoolId: process.env[ENV.userPoolId]!, Username: email }));
+
+/** Signs a created user in as they would after the invitation (the emulator takes any temporary password). */
+async function signIn(email: string) {
+  const idp = cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!);
+  await cognitoUserDirectory(process.env[ENV.userPoolId]!).setPassword(email, PASSWORD);
+  const outcome = await idp.signIn(email, PASSWORD);
+  if (outcome.kind !== 'signed-in') throw new Error(`not signed in: ${outcome.kind}`);
+  return outcome.tokens;
+}
+
+describe('POST /public/admin/users', () => {
+  it('creates the tenant user with a token shown once and the Cognito user bound to the tenant, invited by e-mail', async () => {
+    // Act
+    const email = address('nova');
+    const res = await create({ email: email.toUpperCase(), scope: { stores: [1], groups: [1] } });
+    const listing = await api({ path: USERS, key: tenant.adminKey });
+    const directory = await cognitoUser(email);
+
+    // Assess
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      name: email,
+      scope: { stores: [1], groups: [1] },
+      role: 'member',
+      disabled_at: null,
+      invited: 'created',
+    });
+    expect(res.body.token).toMatch(/^sut_/);
+    expect((await answers(res.body.token)).status).toBe(200);
+    expect(listing.body.data.find((u: { name: string }) => u.name === email)).toEqual({
+      name: email,
+      scope: { stores: [1], groups: [1] },
+      role: 'member',
+      created_at: res.body.created_at,
+      disabled_at: null,
+    });
+    expect(listing.text).not.toContain(res.body.token);
+    expect(directory.UserStatus).toBe('FORCE_CHANGE_PASSWORD');
+    expect(directory.UserAttributes).toEqual(expect.arrayContaining([{ Name: 'custom:tenant_id', Value: String(tenant.tenantId) }]));
+  });
+
+  it('answers 409 for a user that exists and 400 naming every wrong field, creating nothing', async () => {
+    const email = address('dup');
+    await create({ email, scope: 'all' });
+    const before = (await api({ path: USERS, key: tenant.adminKey })).body;
+
+    const again = await create({ email, scope: 'all' });
+    const bad = await create({ email: 'not-an-address', scope: { stores: 'x' }, role: 'owner', extra: true });
+
+    expect(again.status).toBe(409);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { path: string }) => e.path.split('.')[0]).sort()).toEqual(['email', 'extra', 'role', 'scope']);
+    expect((await api({ path: USERS, key: tenant.adminKey })).body).toEqual(before);
+  });
+});
+
+describe('PATCH /public/admin/users/{email}', () => {
+  it("disabling a user stops their token, their pages and their session's refresh at once, and Cognito's user", async () => {
+    // Prepare: a signed-in manager with a token.
+    const email = address('desligar');
+    const { body: created } = await create({ email, scope: 'all' });
+    const { idToken, refreshToken } = await signIn(email);
+    const page = (sid: string) => gateway({ method: 'GET', url: '/app/results', headers: { cookie: `sid=${sid}` }, body: Buffer.alloc(0) });
+    expect((await page(idToken)).status).toBe(200);
+    expect((await answers(created.token)).status).toBe(200);
+
+    // Act
+    const res = await patch(email, { disabled: true });
+    const refreshed = await gateway({
+      method: 'GET',
+      url: '/app/session/refresh?next=%2Fapp%2Fresults',
+      headers: { cookie: `srt=${refreshToken}` },
+      body: Buffer.alloc(0),
+    });
+
+    // Assess
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: email, disabled_at: expect.any(String) });
+    expect((await answers(created.token)).status).toBe(401);
+    expect((await page(idToken)).status).not.toBe(200);
+    expect([refreshed.status, refreshed.headers.location]).toEqual([303, '/app/sign-in?next=%2Fapp%2Fresults']);
+    expect(refreshed.cookies?.some((c) => c.startsWith('sid=;'))).toBe(true);
+    expect((await cognitoUser(email)).Enabled).toBe(false);
+
+    // Enabled again: the token works, and Cognito lets them sign in.
+    const enabled = await patch(email, { disabled: false });
+    expect(enabled.body.disabled_at).toBeNull();
+    expect((await answers(created.token)).status).toBe(200);
+    expect((await cognitoUser(email)).Enabled).toBe(true);
+  });
+
+  it('changes scope and role, answers 404 for an unknown user, 400 for an empty change', async () => {
+    const email = address('escopo');
+    const { body: created } = await create({ email, scope: 'all' });
+
+    const res = await patch(email, { scope: { stores: [2], groups: [] }, role: 'admin' });
+    const unknown = await patch(address('ninguem'), { role: 'admin' });
+    const empty = await patch(email, {});
+
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ scope: { stores: [2], groups: [] }, role: 'admin' });
+    expect(unknown.status).toBe(404);
+    expect(empty.status).toBe(400);
+    expect((await api({ path: '/public/answers', key: tenant.key, query: { token: created.token, store: 1 } })).status).toBe(404);
+  });
+});
+
+describe('the tenant-admin role', () => {
+  it('lets a user with role admin use the admin routes with a public key and their token; refuses a member with 403', async () => {
+    // Prepare
+    const { body: admin } = await create({ email: address('chefe'), scope: 'all', role: 'admin' });
+    const { body: member } = await create({ email: address('membro'), scope: 'all' });
+
+    // Act
+    const asAdmin = await api({ path: '/public/admin/config', key: tenant.key, headers: { 'x-service-user-token': admin.token } });
+    const made = await create({ email: address('feito-por-admin'), scope: 'all' }, tenant.key, admin.token);
+    const asMember = await api({ path: '/public/admin/config', key: tenant.key, headers: { 'x-service-user-token': member.token } });
+    const memberMakes = await create({ email: address('nao'), scope: 'all' }, tenant.key, member.token);
+    const wrongToken = await api({ path: '/public/admin/config', key: tenant.key, headers: { 'x-service-user-token': 'sut_wrong' } });
+    const noToken = await api({ path: '/public/admin/config', key: tenant.key });
+    await patch(admin.name, { disabled: true });
+    const disabledAdmin = await api({ path: '/public/admin/config', key: tenant.key, headers: { 'x-service-user-token': admin.token } });
+
+    // Assess
+    expect(asAdmin.status).toBe(200);
+    expect(made.status).toBe(201);
+    expect([asMember.status, memberMakes.status, noToken.status]).toEqual([403, 403, 403]);
+    expect(wrongToken.status).toBe(401);
+    expect(disabledAdmin.status).toBe(401);
+    const audit = await api({ path: '/public/admin/audit', key: tenant.adminKey });
+    const creation = audit.body.data.find(
+      (e: { action: string; changes: { path: string }[] }) => e.action === 'user.create' && e.changes[0]!.path.includes('feito-por-admin'),
+    );
+    expect(creation.actor).toEqual({ user: admin.name });
+    const disabling = audit.body.data.find(
+      (e: { action: string; changes: { path: string }[] }) => e.action === 'user.update' && e.changes[0]!.path.includes('chefe'),
+    );
+    expect(disabling.changes).toEqual([{ path: `users[name=${admin.name}].disabled_at`, old: null, new: expect.any(String) }]);
+    expect(audit.text).not.toContain(admin.token);
+  });
+});
