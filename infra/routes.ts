@@ -1,5 +1,8 @@
 import { REFERENCE_ROUTES, RESULTS_ROUTE } from '../shared/http/reference-data.js';
 import {
+  APP_ADMIN_JOURNEYS_PATH,
+  APP_ADMIN_KEYS_PATH,
+  APP_ADMIN_WEBHOOKS_PATH,
   APP_ANSWERS_CSV_PATH,
   APP_ANSWERS_PATH,
   APP_CASE_CONTACT_PATH,
@@ -229,6 +232,15 @@ export const workspaceRoutes: readonly Route[] = [
   route('GET', APP_CASE_PATH, 'getAppCase', RB, 'One case: the answer, its notes and history, and the forms that act on it', workspacePage),
   route('POST', APP_CASE_PATH, 'postAppCase', RWB, "A case's form: a note, a status (a root cause to resolve) or an owner; back to the case", { ...workspacePage, queues: ['events'] }),
   route('POST', APP_CASE_CONTACT_PATH, 'postAppCaseContact', RB, "The case's customer contact, shown once; the read is written to the access log", workspacePage),
+  // The tenant admins' pages (issue 34 §6): the configuration service of PUT /public/admin/config, which deletes what a
+  // configuration no longer lists.
+  route('GET', APP_ADMIN_JOURNEYS_PATH, 'getAppAdminJourneys', R, "The tenant's journeys and their items, and a form to add or edit one (tenant admins)", workspacePage),
+  route('POST', APP_ADMIN_JOURNEYS_PATH, 'postAppAdminJourneys', RWD, 'Add or edit a journey (the form carries the ETag it was read at; tenant admins)', workspacePage),
+  route('GET', APP_ADMIN_WEBHOOKS_PATH, 'getAppAdminWebhooks', R, "The tenant's event endpoints and a form to add one (tenant admins)", workspacePage),
+  route('POST', APP_ADMIN_WEBHOOKS_PATH, 'postAppAdminWebhooks', RWD, 'Add or remove an event endpoint (the form carries the ETag it was read at; tenant admins)', workspacePage),
+  // The keys service of /public/admin/keys.
+  route('GET', APP_ADMIN_KEYS_PATH, 'getAppAdminKeys', R, "The tenant's API keys and their last use, and a form to issue one (tenant admins)", workspacePage),
+  route('POST', APP_ADMIN_KEYS_PATH, 'postAppAdminKeys', RW, 'Issue (its value shown once), revoke or replace an API key (tenant admins)', workspacePage),
   route('GET', RESULTS_ROUTE, 'getResultsPage', [], 'The old results page: moved to /app/results', { anonymous: true, page: true }),
 ];
 

@@ -21,3 +21,8 @@ export const APP_CASE_CONTACT_PATH = `${APP_CASE_PATH}/contact`;
 export const appCasePath = (id: number | string) => APP_CASE_PATH.replace('{id}', encodeURIComponent(String(id)));
 /** Where a signed-in manager lands. */
 export const APP_HOME = APP_RESULTS_PATH;
+/** The tenant admins' pages (issue 34): the journeys and their questions, the event endpoints, the API keys. */
+export const APP_ADMIN_PATH = `${APP_PATH}/admin`;
+export const APP_ADMIN_JOURNEYS_PATH = `${APP_ADMIN_PATH}/journeys`;
+export const APP_ADMIN_WEBHOOKS_PATH = `${APP_ADMIN_PATH}/webhooks`;
+export const APP_ADMIN_KEYS_PATH = `${APP_ADMIN_PATH}/keys`;

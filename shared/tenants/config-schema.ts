@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { KEY_SCOPES } from './credentials.js';
+import { UserRoleSchema } from './roles.js';
 import { freeText } from '../schema.js';
 import type { SigningGenerations } from '../events/signature.js';
 import { EVENT_TYPES } from '../events/ports.js';
@@ -369,7 +370,12 @@ export type BrandSettings = v.InferOutput<typeof BrandSettings>;
  */
 export const FirstStoreConfig = v.strictObject({ store: name(200), employee: v.optional(name(200)) });
 
-export const UserConfig = v.strictObject({ name: name(200), token: v.optional(secret), scope: UserScope });
+export const UserConfig = v.strictObject({
+  name: name(200),
+  token: v.optional(secret),
+  scope: UserScope,
+  role: v.optional(UserRoleSchema),
+});
 
 export const KeyConfig = v.strictObject({ scope: v.picklist(KEY_SCOPES, `must be one of ${KEY_SCOPES.join(', ')}`), value: secret });
 
@@ -379,9 +385,13 @@ const uniqueBy = <T>(field: keyof T & string, label: string) =>
     const seen = new Set<unknown>();
     dataset.value.forEach((item, index) => {
       if (seen.has(item[field])) {
+        // The path names the field, so that a form shows the message next to its input.
         addIssue({
           message: `${label} ${String(item[field])} is defined twice`,
-          path: [{ type: 'array', origin: 'value', input: dataset.value, key: index, value: item }],
+          path: [
+            { type: 'array', origin: 'value', input: dataset.value, key: index, value: item },
+            { type: 'object', origin: 'value', input: item as Record<string, unknown>, key: field, value: item[field] },
+          ],
         });
       }
       seen.add(item[field]);

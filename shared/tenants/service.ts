@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { tenantAccess } from './access.js';
-import type { FirstStore, Tenant, TenantRepository, UserRecord } from './ports.js';
+import type { FirstStore, Tenant, TenantRepository, UserRecord, UserRole } from './ports.js';
 import type { BrandSettings, ConfigDocument, DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
 import { configChanges, configDocument, type ConfigChange } from './configuration.js';
 import { NotFoundError, PreconditionFailedError } from '../errors.js';
@@ -89,12 +89,28 @@ export function tenantService(
 
   const listApiKeys = (tenantId: number) => tenants.listApiKeys(tenantId);
 
-  /** Creates (or replaces, by name) a user; the clear token is returned once. */
-  async function createUser(tenantId: number, name: string, scope: UserScope, token = newSecret('sut')): Promise<IssuedUser> {
+  /**
+   * Creates (or replaces, by name) a user; the clear token is returned once. A replaced user keeps its role unless one
+   * is given: inviting a tenant admin to the workspace re-issues its token, not its role.
+   */
+  async function createUser(
+    tenantId: number,
+    name: string,
+    scope: UserScope,
+    token = newSecret('sut'),
+    role?: UserRole,
+  ): Promise<IssuedUser> {
     const existing = await tenants.findUserByName(tenantId, name);
     const tokenHash = hashSecret(token);
     if (existing && existing.tokenHash !== tokenHash) await tenants.deleteUser(tenantId, existing.tokenHash);
-    await tenants.putUser(tenantId, { name, scope, tokenHash, created_at: existing?.created_at ?? new Date().toISOString() });
+    const kept = role ?? existing?.role;
+    await tenants.putUser(tenantId, {
+      name,
+      scope,
+      tokenHash,
+      created_at: existing?.created_at ?? new Date().toISOString(),
+      ...(kept ? { role: kept } : {}),
+    });
     return { name, token, scope };
   }
 
@@ -175,10 +191,14 @@ export function tenantService(
     for (const user of config.users) {
       const current = await tenants.findUserByName(config.id, user.name);
       if (current && (!user.token || current.tokenHash === hashSecret(user.token))) {
-        await tenants.updateUserScope(config.id, current.tokenHash, user.scope);
-        report.push(`  user "${user.name}": scope updated`);
+        if (current.role === user.role) await tenants.updateUserScope(config.id, current.tokenHash, user.scope);
+        else {
+          const { role: _role, ...manager } = current;
+          await tenants.putUser(config.id, { ...manager, scope: user.scope, ...(user.role ? { role: user.role } : {}) });
+        }
+        report.push(`  user "${user.name}": scope${current.role === user.role ? '' : ' and role'} updated`);
       } else {
-        const issued = await createUser(config.id, user.name, user.scope, user.token);
+        const issued = await createUser(config.id, user.name, user.scope, user.token, user.role);
         report.push(`  user "${user.name}": created${user.token ? '' : `, token (shown once): ${issued.token}`}`);
       }
     }

@@ -5,6 +5,7 @@ import type { ResultsQuery } from '../results/schema.js';
 import { escapeHtml } from '../surveys/compose.js';
 import type { JourneyConfig } from '../tenants/config-schema.js';
 import type { UserRecord } from '../tenants/ports.js';
+import { isTenantAdmin } from '../tenants/roles.js';
 import { APP_ANSWERS_PATH, APP_RESULTS_PATH } from '../session/paths.js';
 import type { WebAnswer } from './answer.js';
 import { layout } from './layout.js';
@@ -62,6 +63,7 @@ export function resultsPage(ports: ResultsPagePorts) {
         title: 'Resultados',
         base,
         user: user.name,
+        admin: isTenantAdmin(user),
         current: APP_RESULTS_PATH,
         body,
         scripts: status === 200 ? ['chart.umd.min.js', 'app.js'] : [],

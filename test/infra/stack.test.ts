@@ -243,11 +243,17 @@ describe('the CDK stacks', () => {
       .sort();
     expect(behindSession).toEqual([
       'GET /app',
+      'GET /app/admin/journeys',
+      'GET /app/admin/keys',
+      'GET /app/admin/webhooks',
       'GET /app/answers',
       'GET /app/answers.csv',
       'GET /app/cases',
       'GET /app/cases/{id}',
       'GET /app/results',
+      'POST /app/admin/journeys',
+      'POST /app/admin/keys',
+      'POST /app/admin/webhooks',
       'POST /app/cases/{id}',
       'POST /app/cases/{id}/contact',
     ]);
@@ -399,8 +405,19 @@ describe('the CDK stacks', () => {
         .sort();
     // Pinned: a change here is a change of what a role may do, to be read in review.
     expect(withAction('dynamodb:DeleteItem')).toEqual(
-      // putAdminConfig deletes the journeys, classes and groups a replaced configuration no longer lists.
-      ['caseDeadlines', 'privacyRequests', 'putAdminConfig', 'putEmployeeStores', 'updateCustomer', 'updateEmployee', 'updateStore'].sort(),
+      // putAdminConfig deletes the journeys, classes and groups a replaced configuration no longer lists, and so do the
+      // admin pages' forms, through the same service.
+      [
+        'caseDeadlines',
+        'postAppAdminJourneys',
+        'postAppAdminWebhooks',
+        'privacyRequests',
+        'putAdminConfig',
+        'putEmployeeStores',
+        'updateCustomer',
+        'updateEmployee',
+        'updateStore',
+      ].sort(),
     );
     expect(withAction('dynamodb:BatchWriteItem')).toEqual(
       [

@@ -117,7 +117,7 @@ describe('tenant files', () => {
           { id: 1, label: 'B', type: 'nps' },
         ],
       },
-      'tenants[0].classes[1]: class 1 is defined twice',
+      'tenants[0].classes[1].id: class 1 is defined twice',
     ],
     [{ users: [{ name: 'x', scope: 'some' }] }, 'tenants[0].users[0].scope: must be "all" or { "stores": [ids], "groups": [ids] }'],
     [{ colour: 'red' }, 'tenants[0].colour: is not a known field'],

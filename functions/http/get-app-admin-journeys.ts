@@ -1,0 +1,15 @@
+import { signedInPage } from '../../shared/http/workspace.js';
+import { showJourneys } from '../../shared/adapters/wiring/workspace-admin.js';
+
+export const contract = {
+  page: true,
+  responses: {
+    200: { description: "The tenant's journeys and their items, and the form to add one or edit one (query: edit, the journey's id)" },
+    303: { description: 'No session: to sign in, and back' },
+    403: { description: 'The signed-in user is not a tenant admin' },
+  },
+} as const;
+
+export const handler = signedInPage(async ({ base, query, form, session, user }) =>
+  showJourneys({ tenantId: session.tenantId, user: await user(), base, query, form }),
+);

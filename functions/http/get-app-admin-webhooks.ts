@@ -1,0 +1,15 @@
+import { signedInPage } from '../../shared/http/workspace.js';
+import { showWebhooks } from '../../shared/adapters/wiring/workspace-admin.js';
+
+export const contract = {
+  page: true,
+  responses: {
+    200: { description: "The tenant's event endpoints (URL, event types) and the form to add one" },
+    303: { description: 'No session: to sign in, and back' },
+    403: { description: 'The signed-in user is not a tenant admin' },
+  },
+} as const;
+
+export const handler = signedInPage(async ({ base, query, form, session, user }) =>
+  showWebhooks({ tenantId: session.tenantId, user: await user(), base, query, form }),
+);

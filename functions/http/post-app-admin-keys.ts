@@ -1,0 +1,24 @@
+import { signedInPage } from '../../shared/http/workspace.js';
+import { saveKeys } from '../../shared/adapters/wiring/workspace-admin.js';
+
+export const contract = {
+  page: true,
+  form: {
+    action: '`issue`, `revoke` or `rotate`',
+    name: 'issue: what the tenant calls the key',
+    scope: 'issue: public, chatbot or admin',
+    expires_at: 'issue: when it stops working (YYYY-MM-DDTHH:MM, UTC); empty: until revoked',
+    id: 'revoke, rotate: the key id',
+    grace_seconds: 'rotate: how long the old key keeps working (0 to a week)',
+  },
+  responses: {
+    200: { description: 'Issued or replaced: the page with the new key’s value, shown this once' },
+    303: { description: 'Revoked: back to the keys, saying so' },
+    400: { description: 'The page again, each wrong field named next to its input (or the key’s state); nothing changed' },
+    403: { description: 'Not a tenant admin, or posted from another site' },
+  },
+} as const;
+
+export const handler = signedInPage(async ({ base, query, form, session, user }) =>
+  saveKeys({ tenantId: session.tenantId, user: await user(), base, query, form }),
+);

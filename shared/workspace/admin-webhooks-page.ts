@@ -1,0 +1,152 @@
+import { EVENT_TYPES } from '../events/ports.js';
+import { APP_ADMIN_WEBHOOKS_PATH } from '../session/paths.js';
+import { escapeHtml } from '../surveys/compose.js';
+import type { ConfigDocument } from '../tenants/config-schema.js';
+import type { WebAnswer } from './answer.js';
+import { redirect } from './answer.js';
+import {
+  adminFrame,
+  changeConfig,
+  etagField,
+  fieldError,
+  problemsBox,
+  type AdminFrame,
+  type AdminPagePorts,
+  type AdminPageRequest,
+  type ChangeOutcome,
+  type FieldErrors,
+} from './admin-form.js';
+
+type Endpoint = NonNullable<ConfigDocument['delivery']['webhooks']>[number];
+
+/** What the add form holds, as typed. */
+interface EndpointValues {
+  url: string;
+  events: string[];
+  includeComment: boolean;
+}
+
+const EMPTY: EndpointValues = { url: '', events: [], includeComment: false };
+const DONE = { added: 'added', removed: 'removed' } as const;
+
+/**
+ * The tenant admin's event endpoints (issue 34 §6): each endpoint's URL and the event types it receives; add one,
+ * remove one, through the configuration service as `PUT /public/admin/config` writes (`delivery.webhooks`).
+ */
+export function adminWebhooksPage(ports: AdminPagePorts) {
+  async function showWebhooks(request: AdminPageRequest): Promise<WebAnswer> {
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH);
+    if (refused) return refused;
+    const { config, version } = await ports.readConfig(request.tenantId);
+    const done =
+      request.query.done === DONE.added ? frame.text.added : request.query.done === DONE.removed ? frame.text.removed : undefined;
+    return render(frame, request.base, 200, config, version, EMPTY, undefined, done);
+  }
+
+  async function saveWebhooks(request: AdminPageRequest): Promise<WebAnswer> {
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH);
+    if (refused) return refused;
+    const { form } = request;
+    const removing = form.get('action') === 'remove';
+    const sent: EndpointValues = removing
+      ? EMPTY
+      : { url: (form.get('url') ?? '').trim(), events: form.getAll('events'), includeComment: form.get('includeComment') === 'true' };
+    let added = -1;
+    const outcome = await changeConfig(
+      ports,
+      request,
+      (config) => {
+        const webhooks = config.delivery.webhooks ?? [];
+        if (removing) {
+          const url = form.get('url');
+          if (!webhooks.some((endpoint) => endpoint.url === url)) return new Map([['', [frame.text.unknownEndpoint]]]) as FieldErrors;
+          const kept = webhooks.filter((endpoint) => endpoint.url !== url);
+          const { webhooks: _all, ...delivery } = config.delivery;
+          return { ...config, delivery: kept.length ? { ...delivery, webhooks: kept } : delivery };
+        }
+        added = webhooks.length;
+        const endpoint = {
+          url: sent.url,
+          ...(sent.events.length ? { events: sent.events } : {}),
+          ...(sent.includeComment ? { includeComment: true } : {}),
+        };
+        return { ...config, delivery: { ...config.delivery, webhooks: [...webhooks, endpoint] } };
+      },
+      (path) => {
+        const [delivery, list, at, field] = path.split('.');
+        if (delivery !== 'delivery' || list !== 'webhooks' || Number(at) !== added) return '';
+        // The URL listed twice is the endpoint's own problem: it is the URL's.
+        return field === 'events' || field === 'includeComment' ? field : 'url';
+      },
+    );
+    if (outcome.kind === 'saved') return redirect(`${request.base}${APP_ADMIN_WEBHOOKS_PATH}?done=${removing ? DONE.removed : DONE.added}`);
+    const status = outcome.kind === 'stale' ? 409 : 400;
+    return render(frame, request.base, status, outcome.config, outcome.version, sent, outcome);
+  }
+
+  return { showWebhooks, saveWebhooks };
+}
+
+function render(
+  frame: AdminFrame,
+  base: string,
+  status: number,
+  config: ConfigDocument,
+  version: number,
+  values: EndpointValues,
+  outcome?: Exclude<ChangeOutcome, { kind: 'saved' }>,
+  done?: string,
+): WebAnswer {
+  const { text } = frame;
+  const endpoints = config.delivery.webhooks ?? [];
+  const labels = {
+    url: { label: text.url, id: 'w-url' },
+    events: { label: text.events, id: 'w-events' },
+    includeComment: { label: text.includeComment, id: 'w-includeComment' },
+  };
+  const body = `<h1>${escapeHtml(text.webhooks)}</h1>
+<p class="hint">${escapeHtml(text.webhooksIntro)}</p>
+${done ? `<p class="saved" role="status">${escapeHtml(done)}</p>` : ''}
+${outcome ? problemsBox(text, outcome, labels, 'endpoint-form') : ''}
+<h2 id="endpoints-title">${escapeHtml(text.endpointList)}</h2>
+${
+  endpoints.length
+    ? `<ul class="items" id="endpoints" aria-labelledby="endpoints-title">${endpoints.map((endpoint) => endpointItem(frame, base, version, endpoint)).join('')}</ul>`
+    : `<p id="endpoints-empty">${escapeHtml(text.noEndpoints)}</p>`
+}
+${endpointForm(frame, base, version, values, outcome?.errors)}`;
+  return frame.page(status, text.webhooks, body);
+}
+
+function endpointItem(frame: AdminFrame, base: string, version: number, endpoint: Endpoint): string {
+  const { text } = frame;
+  return `<li class="card endpoint">
+<p class="url"><code>${escapeHtml(endpoint.url)}</code></p>
+<p>${escapeHtml(endpoint.events ? endpoint.events.join(', ') : text.allEvents)} · ${escapeHtml(endpoint.includeComment ? text.withComment : text.withoutComment)}</p>
+<form method="post" action="${escapeHtml(base + APP_ADMIN_WEBHOOKS_PATH)}">${etagField(version)}
+<input type="hidden" name="action" value="remove"><input type="hidden" name="url" value="${escapeHtml(endpoint.url)}">
+<button type="submit" class="secondary">${escapeHtml(text.remove)}<span class="visually-hidden"> ${escapeHtml(endpoint.url)}</span></button></form>
+</li>`;
+}
+
+function endpointForm(frame: AdminFrame, base: string, version: number, values: EndpointValues, errors: FieldErrors | undefined): string {
+  const { text } = frame;
+  const url = fieldError(errors, 'url', 'w-url', 'w-url-hint');
+  const events = fieldError(errors, 'events', 'w-events', 'w-events-hint');
+  const comment = fieldError(errors, 'includeComment', 'w-includeComment');
+  return `<section class="card form" id="endpoint-form" aria-labelledby="endpoint-form-title">
+<h2 id="endpoint-form-title">${escapeHtml(text.newEndpoint)}</h2>
+<form method="post" action="${escapeHtml(base + APP_ADMIN_WEBHOOKS_PATH)}" novalidate>${etagField(version)}
+<input type="hidden" name="action" value="add">
+<div class="field"><label for="w-url">${escapeHtml(text.url)}</label>
+<input id="w-url" name="url" type="url" inputmode="url" required maxlength="2000" autocapitalize="none" spellcheck="false" value="${escapeHtml(values.url)}"${url.attributes}${url.invalid}>
+<p class="hint" id="w-url-hint">${escapeHtml(text.urlHint)}</p>${url.html}</div>
+<fieldset id="w-events" tabindex="-1"${events.attributes}><legend>${escapeHtml(text.events)}</legend><p class="hint" id="w-events-hint">${escapeHtml(text.eventsHint)}</p>
+<div class="checks">${EVENT_TYPES.map(
+    (type) =>
+      `<label class="check"><input type="checkbox" name="events" value="${type}"${values.events.includes(type) ? ' checked' : ''}> ${type}</label>`,
+  ).join('')}</div>${events.html}</fieldset>
+<div class="field"><label class="check"><input type="checkbox" id="w-includeComment" name="includeComment" value="true"${values.includeComment ? ' checked' : ''}${comment.attributes}> ${escapeHtml(text.includeComment)}</label>${comment.html}</div>
+<div class="actions"><button type="submit">${escapeHtml(text.add)}</button></div>
+</form></section>`;
+}

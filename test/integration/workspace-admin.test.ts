@@ -1,0 +1,373 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createGateway } from '../../infra/local/gateway.js';
+import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adapters/cognito.js';
+import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { ENV } from '../../shared/config.js';
+import type { UserScope } from '../../shared/tenants/config-schema.js';
+import type { UserRole } from '../../shared/tenants/ports.js';
+import { inProcess } from '../support/api.js';
+import { registerSale } from '../support/sales.js';
+import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
+import { putSettings } from '../../shared/adapters/tenant-repository.js';
+import { DEMO_MANAGERS } from '../../infra/local/demo-managers.js';
+
+/**
+ * The tenant admins' pages through the local gateway's session authorizer and handlers, against the Cognito emulator
+ * and DynamoDB Local: a form changes the configuration exactly as PUT /public/admin/config does, a stale form or a
+ * wrong field saves nothing and says why, and only tenant admins get in.
+ */
+const gateway = createGateway({ api: 'public' });
+const api = inProcess('public');
+const PASSWORD = 'Admin-pages-pass-1!';
+const SAME_ORIGIN = { origin: 'http://localhost', host: 'localhost' };
+let tenant: TestTenant;
+let admin: string;
+let manager: string;
+
+async function signedIn(email: string, scope: UserScope, role?: UserRole): Promise<string> {
+  const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
+  await createUser(tenant.tenantId, email, scope, undefined, role);
+  await directory.invite({ email, tenantId: tenant.tenantId, temporaryPassword: 'Temp-admin-pages-1!' });
+  await directory.setPassword(email, PASSWORD);
+  const outcome = await cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!).signIn(email, PASSWORD);
+  if (outcome.kind !== 'signed-in') throw new Error(`not signed in: ${outcome.kind}`);
+  return `sid=${outcome.tokens.idToken}`;
+}
+
+const get = (url: string, cookie: string) => gateway({ method: 'GET', url, headers: { cookie }, body: Buffer.alloc(0) });
+const post = (url: string, cookie: string, form: [string, string][], headers: Record<string, string> = SAME_ORIGIN) =>
+  gateway({
+    method: 'POST',
+    url,
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: Buffer.from(new URLSearchParams(form).toString()),
+  });
+
+async function config() {
+  const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
+  expect(read.status, read.text).toBe(200);
+  return { body: read.body, etag: read.headers.etag!, version: read.headers.etag!.replace(/"/g, '') };
+}
+
+/** A new journey's form as a person fills it in. */
+const journeyForm = (etag: string, slug: string, extra: [string, string][] = []): [string, string][] => [
+  ['etag', etag],
+  ['slug', slug],
+  ['name', `Jornada ${slug}`],
+  ['indicator', 'csat'],
+  ['classes', '1'],
+  ['classes', '3'],
+  ['channels', 'email'],
+  ['channels', 'sms'],
+  ['channels', ''],
+  ['channels', 'email'],
+  ['questions.pt-BR', 'Como foi a retirada na {loja}?'],
+  ['questions.es', '¿Cómo fue el retiro en {loja}?'],
+  ['questions.en', ''],
+  ...extra,
+];
+
+beforeAll(async () => {
+  tenant = await newTenant();
+  admin = `admin-pages-${tenant.tenantId}@test.local`;
+  manager = `loja-pages-${tenant.tenantId}@test.local`;
+}, 60_000);
+
+describe('the tenant admin pages', () => {
+  let adminCookie: string;
+  let managerCookie: string;
+  beforeAll(async () => {
+    adminCookie = await signedIn(admin, 'all', 'admin');
+    managerCookie = await signedIn(manager, { stores: [1], groups: [1] });
+  }, 60_000);
+
+  it('refuses a manager who is not a tenant admin every admin page, and shows Admin in the navigation only to admins', async () => {
+    const before = await config();
+    for (const path of ['/app/admin/journeys', '/app/admin/webhooks', '/app/admin/keys']) {
+      const page = await get(path, managerCookie);
+      expect(page.status, path).toBe(403);
+      expect(page.body.toString()).toContain('Só os administradores da empresa abrem as páginas de administração.');
+    }
+    const posted = await post('/app/admin/journeys', managerCookie, journeyForm(before.version, 'intrusa'));
+    expect(posted.status).toBe(403);
+    const added = await post('/app/admin/webhooks', managerCookie, [
+      ['etag', before.version],
+      ['action', 'add'],
+      ['url', 'https://hooks.example.com/intrusa'],
+    ]);
+    expect(added.status).toBe(403);
+    expect((await config()).etag).toBe(before.etag);
+    const issued = await post('/app/admin/keys', managerCookie, [
+      ['action', 'issue'],
+      ['name', 'intrusa'],
+      ['scope', 'admin'],
+    ]);
+    expect(issued.status).toBe(403);
+    expect(issued.body.toString()).not.toMatch(/sak_/);
+
+    expect((await get('/app/results', managerCookie)).body.toString()).not.toContain('/app/admin/journeys');
+    const results = (await get('/app/results', adminCookie)).body.toString();
+    expect(results).toContain('<a href="/app/admin/journeys">Admin</a>');
+    expect((await get('/app/admin/journeys', adminCookie)).status).toBe(200);
+  });
+
+  it('adds a journey as PUT /public/admin/config would: the API reads it, a sale on it is accepted at once, the audit log names the admin', async () => {
+    const before = await config();
+    const saved = await post('/app/admin/journeys', adminCookie, journeyForm(before.version, 'retirada'));
+    expect([saved.status, saved.headers.location]).toEqual([303, '/app/admin/journeys?saved=retirada']);
+
+    const after = await config();
+    const journey = after.body.journeys.find((j: { slug: string }) => j.slug === 'retirada');
+    expect(journey).toMatchObject({
+      id: 5,
+      name: 'Jornada retirada',
+      indicator: 'csat',
+      classes: [1, 3],
+      channels: ['email', 'sms'],
+      questions: { 'pt-BR': 'Como foi a retirada na {loja}?', es: '¿Cómo fue el retiro en {loja}?' },
+    });
+    expect(journey.questions.en).toBeUndefined();
+    const page = (await get('/app/admin/journeys?saved=retirada', adminCookie)).body.toString();
+    expect(page).toContain('Jornada retirada salva.');
+    expect(page).toContain('<span lang="es">¿Cómo fue el retiro en {loja}?</span>');
+
+    // Synchronous, so that an unknown journey would be refused here.
+    await registerSale(api, tenant.key, { journey: 'retirada' });
+
+    const audit = await api({ path: '/public/admin/audit', key: tenant.adminKey });
+    expect(audit.body.data[0]).toMatchObject({ action: 'config.replace', actor: { user: admin } });
+    expect(audit.body.data[0].changes).toContainEqual({
+      path: 'journeys[id=5]',
+      old: null,
+      new: expect.objectContaining({ slug: 'retirada' }),
+    });
+  });
+
+  it('edits a journey and keeps what the form does not show (its attempts, validity, hand-off)', async () => {
+    const before = await config();
+    const form = journeyForm(before.version, 'atendimento-novo').map(([k, v]): [string, string] => [k, k === 'indicator' ? 'nps' : v]);
+    const saved = await post('/app/admin/journeys', adminCookie, [['id', '1'], ...form]);
+    expect(saved.status).toBe(303);
+    const journey = (await config()).body.journeys.find((j: { id: number }) => j.id === 1);
+    const was = before.body.journeys.find((j: { id: number }) => j.id === 1);
+    expect(journey).toEqual({
+      ...was,
+      slug: 'atendimento-novo',
+      name: 'Jornada atendimento-novo',
+      classes: [1, 3],
+      channels: ['email', 'sms'],
+      questions: { 'pt-BR': 'Como foi a retirada na {loja}?', es: '¿Cómo fue el retiro en {loja}?' },
+    });
+  });
+
+  it('names each wrong field next to its input and saves nothing', async () => {
+    const before = await config();
+    const refused = await post('/app/admin/journeys', adminCookie, [
+      ['etag', before.version],
+      ['slug', 'Loja Nova!'],
+      ['indicator', 'csat'],
+      ['classes', '99'],
+      ['questions.en', 'x'.repeat(301)],
+    ]);
+    expect(refused.status).toBe(400);
+    const html = refused.body.toString();
+    const near = (id: string) =>
+      new RegExp(`id="${id}"[^>]*aria-describedby="[^"]*${id}-error"`).test(html) && html.includes(`id="${id}-error"`);
+    expect(near('j-slug')).toBe(true);
+    expect(near('j-questions-en')).toBe(true);
+    expect(html).toMatch(/id="j-channels-error">must list at least one channel</);
+    expect(html).toMatch(/id="j-classes-error">class 99 is not defined in classes</);
+    expect(html).toMatch(/id="j-slug-error">must be lowercase letters, digits and dashes</);
+    // What was typed comes back.
+    expect(html).toContain('value="Loja Nova!"');
+    expect((await config()).etag).toBe(before.etag);
+
+    // A slug another journey has is the slug's problem.
+    const twice = await post('/app/admin/journeys', adminCookie, journeyForm(before.version, 'ecommerce'));
+    expect(twice.status).toBe(400);
+    expect(twice.body.toString()).toMatch(/id="j-slug-error">slug ecommerce is defined twice</);
+  });
+
+  it('refuses a form read before another change (409), with what was typed still in it, and saves nothing', async () => {
+    const read = await config();
+    // Someone else changes the configuration through the API after the form was read.
+    const other = await api({
+      method: 'PUT',
+      path: '/public/admin/config',
+      key: tenant.adminKey,
+      headers: { 'if-match': read.etag },
+      body: { ...read.body, groups: [...read.body.groups, { id: 9, name: 'Outro grupo' }] },
+    });
+    expect(other.status, other.text).toBe(200);
+    const stale = await post('/app/admin/journeys', adminCookie, journeyForm(read.version, 'atrasada'));
+    expect(stale.status).toBe(409);
+    const html = stale.body.toString();
+    expect(html).toContain('A configuração mudou desde que você abriu este formulário');
+    expect(html).toContain('value="atrasada"');
+    expect(html).toContain('¿Cómo fue el retiro en {loja}?');
+    const now = await config();
+    expect(now.body.journeys.map((j: { slug: string }) => j.slug)).not.toContain('atrasada');
+    expect(now.body.groups).toContainEqual({ id: 9, name: 'Outro grupo' });
+    // The form it answers carries the version now current: sent again, it is saved.
+    expect(html).toContain(`name="etag" value="${now.version}"`);
+    expect((await post('/app/admin/journeys', adminCookie, journeyForm(now.version, 'atrasada'))).status).toBe(303);
+  });
+
+  it('saves exactly one of two forms sent at once from the same read', async () => {
+    const read = await config();
+    const answers = await Promise.all(
+      ['paralela-a', 'paralela-b'].map((slug) => post('/app/admin/journeys', adminCookie, journeyForm(read.version, slug))),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([303, 409]);
+    const slugs = (await config()).body.journeys.map((j: { slug: string }) => j.slug);
+    expect(slugs.filter((slug: string) => slug.startsWith('paralela-'))).toHaveLength(1);
+  });
+
+  it('refuses a form posted from another site, and saves nothing', async () => {
+    const before = await config();
+    const forged = await post('/app/admin/journeys', adminCookie, journeyForm(before.version, 'forjada'), {
+      origin: 'https://evil.example',
+      host: 'localhost',
+    });
+    expect(forged.status).toBe(403);
+    expect((await config()).etag).toBe(before.etag);
+  });
+
+  it('adds an event endpoint for some event types, refuses the same URL twice, and removes it', async () => {
+    const url = `https://hooks.example.com/t${tenant.tenantId}`;
+    const read = await config();
+    const added = await post('/app/admin/webhooks', adminCookie, [
+      ['etag', read.version],
+      ['action', 'add'],
+      ['url', url],
+      ['events', 'survey.answered'],
+      ['events', 'survey.failed'],
+    ]);
+    expect([added.status, added.headers.location]).toEqual([303, '/app/admin/webhooks?done=added']);
+    const withIt = await config();
+    expect(withIt.body.delivery.webhooks).toEqual([{ url, events: ['survey.answered', 'survey.failed'] }]);
+    expect((await get('/app/admin/webhooks?done=added', adminCookie)).body.toString()).toContain(`<code>${url}</code>`);
+
+    const again = await post('/app/admin/webhooks', adminCookie, [
+      ['etag', withIt.version],
+      ['action', 'add'],
+      ['url', url],
+    ]);
+    expect(again.status).toBe(400);
+    expect(again.body.toString()).toMatch(/id="w-url-error">lists a URL twice/);
+    const plain = await post('/app/admin/webhooks', adminCookie, [
+      ['etag', withIt.version],
+      ['action', 'add'],
+      ['url', 'http://hooks.example.com/plain'],
+    ]);
+    expect(plain.status).toBe(400);
+    expect(plain.body.toString()).toMatch(/id="w-url-error">must be https/);
+
+    const removed = await post('/app/admin/webhooks', adminCookie, [
+      ['etag', withIt.version],
+      ['action', 'remove'],
+      ['url', url],
+    ]);
+    expect(removed.status).toBe(303);
+    expect((await config()).body.delivery.webhooks).toBeUndefined();
+  });
+
+  it('issues a key whose value shows once on the answer and works at once, replaces it with a grace period, and revokes it', async () => {
+    const issued = await post('/app/admin/keys', adminCookie, [
+      ['action', 'issue'],
+      ['name', 'ERP da loja'],
+      ['scope', 'public'],
+      ['expires_at', ''],
+    ]);
+    expect(issued.status).toBe(200);
+    const key = /<code id="new-key" class="secret">([^<]+)<\/code>/.exec(issued.body.toString())![1]!;
+    expect((await api({ path: '/public/store/1', key })).status).toBe(200);
+    // Listed by name and id, never by value again.
+    const listed = (await get('/app/admin/keys', adminCookie)).body.toString();
+    expect(listed).toContain('ERP da loja');
+    expect(listed).not.toContain(key);
+    const id = /<li class="card key" id="key-([0-9a-f]{12})">\s*<h3>ERP da loja/.exec(listed)![1]!;
+
+    const rotated = await post('/app/admin/keys', adminCookie, [
+      ['action', 'rotate'],
+      ['id', id],
+      ['grace_seconds', '3600'],
+    ]);
+    expect(rotated.status).toBe(200);
+    const successor = /<code id="new-key" class="secret">([^<]+)<\/code>/.exec(rotated.body.toString())![1]!;
+    expect(successor).not.toBe(key);
+    for (const either of [key, successor]) expect((await api({ path: '/public/store/1', key: either })).status).toBe(200);
+
+    const revoked = await post('/app/admin/keys', adminCookie, [
+      ['action', 'revoke'],
+      ['id', id],
+    ]);
+    expect([revoked.status, revoked.headers.location]).toEqual([303, '/app/admin/keys?done=revoked']);
+    expect((await api({ path: '/public/store/1', key })).status).toBe(401);
+    expect((await api({ path: '/public/store/1', key: successor })).status).toBe(200);
+
+    const audit = await api({ path: '/public/admin/audit', key: tenant.adminKey });
+    expect(audit.body.data.slice(0, 3).map((entry: { action: string; actor: unknown }) => [entry.action, entry.actor])).toEqual([
+      ['key.revoke', { user: admin }],
+      ['key.rotate', { user: admin }],
+      ['key.issue', { user: admin }],
+    ]);
+    expect(JSON.stringify(audit.body)).not.toContain(key);
+  });
+
+  it('names a wrong key field next to its input (an expiry passed, no name) and issues nothing', async () => {
+    const before = (await get('/app/admin/keys', adminCookie)).body.toString().match(/class="card key/g)!.length;
+    const refused = await post('/app/admin/keys', adminCookie, [
+      ['action', 'issue'],
+      ['name', 'Antiga'],
+      ['scope', 'public'],
+      ['expires_at', '2020-01-01T10:00'],
+    ]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.toString()).toMatch(/id="k-expires_at-error">must be in the future</);
+    expect(refused.body.toString()).toContain('value="Antiga"');
+    const unnamed = await post('/app/admin/keys', adminCookie, [
+      ['action', 'issue'],
+      ['name', ''],
+      ['scope', 'public'],
+    ]);
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.toString()).toMatch(/id="k-name-error">/);
+    const after = (await get('/app/admin/keys', adminCookie)).body.toString().match(/class="card key/g)!.length;
+    expect(after).toBe(before);
+  });
+
+  it("speaks the tenant's language and shows its brand: a tenant whose locale is es gets the admin pages in Spanish", async () => {
+    const spanish = await newTenant();
+    await putSettings(spanish.tenantId, { ...DEMO_SETTINGS, locale: 'es' });
+    const email = `admin-es-${spanish.tenantId}@test.local`;
+    const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
+    await createUser(spanish.tenantId, email, 'all', undefined, 'admin');
+    await directory.invite({ email, tenantId: spanish.tenantId, temporaryPassword: 'Temp-admin-pages-1!' });
+    await directory.setPassword(email, PASSWORD);
+    const outcome = await cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!).signIn(email, PASSWORD);
+    if (outcome.kind !== 'signed-in') throw new Error(outcome.kind);
+    const page = (await get('/app/admin/journeys', `sid=${outcome.tokens.idToken}`)).body.toString();
+    expect(page).toContain('<html lang="es">');
+    expect(page).toContain('<h1>Recorridos</h1>');
+    expect(page).toContain('Pregunta principal');
+    expect(page).toContain(`<p class="brand"><span>${'test-'}`);
+  });
+});
+
+describe('the local tenant file', () => {
+  it("makes the demo tenant's gerente@demo.local (every store) a tenant admin who opens the admin pages", async () => {
+    const outcome = await cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!).signIn(
+      DEMO_MANAGERS[0]!.email,
+      DEMO_MANAGERS[0]!.password,
+    );
+    if (outcome.kind !== 'signed-in') throw new Error(outcome.kind);
+    expect((await get('/app/admin/journeys', `sid=${outcome.tokens.idToken}`)).status).toBe(200);
+    const storeManager = await cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!).signIn(
+      DEMO_MANAGERS[1]!.email,
+      DEMO_MANAGERS[1]!.password,
+    );
+    if (storeManager.kind !== 'signed-in') throw new Error(storeManager.kind);
+    expect((await get('/app/admin/journeys', `sid=${storeManager.tokens.idToken}`)).status).toBe(403);
+  });
+});
