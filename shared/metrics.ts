@@ -1,11 +1,13 @@
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logger } from './logger.js';
 
 /**
- * Business metrics in CloudWatch embedded metric format (written to the log, no API call). Disabled locally and in
- * tests with POWERTOOLS_METRICS_DISABLED.
+ * Business metrics in CloudWatch embedded metric format (EMF): JSON log lines that CloudWatch Logs turns into metrics,
+ * with no API call. They are written through the logger, at INFO, rather than by Powertools Metrics, whose module made
+ * every function's cold import about 4% slower (measured in the cold-start benchmark); Lambda files a line without a
+ * level at INFO anyway, so a function logging above INFO loses its metrics either way. Disabled locally and in tests
+ * with POWERTOOLS_METRICS_DISABLED, as Powertools reads it.
  */
-const OPTIONS = { namespace: 'SurveyService', serviceName: 'survey-service' };
-export const metrics = new Metrics(OPTIONS);
+export const NAMESPACE = 'SurveyService';
 
 export type MetricName =
   | 'TransactionsAccepted'
@@ -26,6 +28,11 @@ export type MetricName =
   | 'PrivacyRequests'
   | 'Cases';
 
+const TRUTHY = new Set(['1', 'y', 'yes', 't', 'true', 'on']);
+const truthy = (name: string) => TRUTHY.has((process.env[name] ?? '').trim().toLowerCase());
+/** As Powertools decides it: the variable when set, otherwise POWERTOOLS_DEV. */
+const disabled = process.env.POWERTOOLS_METRICS_DISABLED !== undefined ? truthy('POWERTOOLS_METRICS_DISABLED') : truthy('POWERTOOLS_DEV');
+
 /** This invocation's counts until its flush: by dimension and value ('' for none), then by metric. */
 const counted = new Map<string, { dimension?: [string, string]; counts: Map<MetricName, number> }>();
 
@@ -42,14 +49,31 @@ export function count(name: MetricName, reason?: string, value = 1, dimension = 
   entry.counts.set(name, (entry.counts.get(name) ?? 0) + value);
 }
 
-/** Writes what this invocation counted, if anything (Powertools warns on every empty flush). */
+/**
+ * Writes what this invocation counted, if anything, and starts the next from nothing. Each line is one EMF document:
+ * the metrics' values and the dimensions' values at its root, `_aws` naming them (every count in Count, every line with
+ * the `service` dimension, which every log line carries, and its own dimension beside it where it has one).
+ */
 export function flushMetrics(): void {
-  for (const { dimension, counts } of counted.values()) {
-    const line = dimension ? new Metrics(OPTIONS) : metrics;
-    if (dimension) line.addDimension(...dimension);
-    for (const [name, total] of counts) line.addMetric(name, MetricUnit.Count, total);
-    if (dimension) line.publishStoredMetrics();
-  }
+  const lines = [...counted.values()];
   counted.clear();
-  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  if (disabled) return;
+  const timestamp = Date.now();
+  for (const { dimension, counts } of lines) {
+    const names = [...counts.keys()];
+    logger.info('metrics', {
+      _aws: {
+        Timestamp: timestamp,
+        CloudWatchMetrics: [
+          {
+            Namespace: NAMESPACE,
+            Dimensions: [dimension ? ['service', dimension[0]] : ['service']],
+            Metrics: names.map((name) => ({ Name: name, Unit: 'Count' })),
+          },
+        ],
+      },
+      ...(dimension ? { [dimension[0]]: dimension[1] } : {}),
+      ...Object.fromEntries(counts),
+    });
+  }
 }

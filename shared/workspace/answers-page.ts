@@ -12,6 +12,7 @@ import type { UserRecord } from '../tenants/ports.js';
 import { isTenantAdmin } from '../tenants/roles.js';
 import type { WebAnswer } from './answer.js';
 import { layout } from './layout.js';
+import { lazyFormat } from '../text.js';
 
 /** What the inbox reads: the answers service (the API's), the names it shows, and the access log it writes. */
 export interface AnswersPagePorts {
@@ -50,7 +51,7 @@ const FIELD_LABELS: Record<string, string> = {
   cursor: 'Página',
   limit: 'Quantidade',
 };
-const when = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short', timeZone: 'UTC' });
+const when = lazyFormat<Date>(() => new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short', timeZone: 'UTC' }));
 
 /** The filters a form sends: empty fields are no filter; anything else is the API's query, checked by its schema. */
 const filtersOf = (query: Record<string, string | undefined>) =>

@@ -9,6 +9,7 @@ import { isTenantAdmin } from '../tenants/roles.js';
 import { APP_ANSWERS_PATH, APP_RESULTS_PATH } from '../session/paths.js';
 import type { WebAnswer } from './answer.js';
 import { layout } from './layout.js';
+import { lazyFormat } from '../text.js';
 
 /** What the results page reads: the tenant's journeys and the results service's report, as the signed-in user. */
 export interface ResultsPagePorts {
@@ -30,9 +31,9 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const validDate = (text: string | undefined): text is string => !!text && DATE.test(text) && day(Date.parse(`${text}T00:00:00Z`)) === text;
 
-const number = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
-const signed = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1, signDisplay: 'exceptZero' });
-const percent = new Intl.NumberFormat('pt-BR', { style: 'percent', maximumFractionDigits: 1 });
+const number = lazyFormat<number>(() => new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 }));
+const signed = lazyFormat<number>(() => new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1, signDisplay: 'exceptZero' }));
+const percent = lazyFormat<number>(() => new Intl.NumberFormat('pt-BR', { style: 'percent', maximumFractionDigits: 1 }));
 
 /** A row's headline figure: the NPS for an NPS journey, else the mean score. */
 const figure = (row: ResultRow | undefined): number | null => (row ? (row.nps ? row.nps.score : row.mean) : null);

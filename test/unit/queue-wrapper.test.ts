@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SQSEvent } from 'aws-lambda';
 import { lambdaContext } from '../../infra/local/events.js';
 
-/** The queue wrapper as deployed: metrics on, written to stdout in embedded metric format beside the log lines. */
+/**
+ * The queue wrapper as deployed: metrics on, written to stdout in embedded metric format beside the log lines (they are
+ * INFO lines too: `logged` is the others).
+ */
 async function deployedWrapper() {
   vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
   vi.stubEnv('POWERTOOLS_DEV', '');
@@ -17,7 +20,7 @@ async function deployedWrapper() {
   };
   vi.spyOn(process.stdout, 'write').mockImplementation(capture);
   vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-  return { ...wrapper, lines, logged: () => lines.filter((line) => typeof line.level === 'string') };
+  return { ...wrapper, lines, logged: () => lines.filter((line) => typeof line.level === 'string' && !line._aws) };
 }
 
 afterEach(() => {
