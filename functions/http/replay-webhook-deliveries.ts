@@ -24,9 +24,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, body, actor }) => ({
   status: 202,
-  body: await deliveryReplay.replay(
-    tenantId,
-    { url: body.endpoint, since: body.since, cursor: body.cursor },
-    actor,
-  ),
+  body: await deliveryReplay.replay(tenantId, { url: body.endpoint, since: body.since, cursor: body.cursor }, actor),
 }));
