@@ -162,8 +162,8 @@ export const routes: readonly Route[] = [
   route('GET', both('/employee/{id}/groups'), 'getEmployeeGroups', R, "An employee's groups"),
   route('PUT', both('/employee/{id}/groups'), 'putEmployeeGroups', RW, "Replace an employee's groups (user token)"),
 
-  // It reads the table only to check its key itself when the authorizer could not reach the table (and API Gateway
-  // cached that answer): sales then queue again as soon as the table is back. The sale itself touches no table.
+  // It reads the table only to check its key itself: when the authorizer could not reach the table (and API Gateway
+  // cached that answer), and when the answer is a cached one (a revoked key is refused at once). The sale touches no table.
   route('POST', '/v2/transactions', 'postV2Transaction', R, 'Queue a transaction (asynchronous; 201 with the sent object and x-request-id)', { queues: ['transactions'], requestIds: true }),
   route('GET', '/v2/transactions/requests/{requestId}', 'getTransactionRequest', R, 'What became of a queued transaction', { requestIds: true }),
   route('POST', LEGACY_TRANSACTION, 'postTransaction', RW, 'Create a transaction synchronously (legacy interface)', { queues: ['surveyDispatch'] }),

@@ -233,7 +233,10 @@ async function authenticate(event: HttpEvent): Promise<void> {
     // An answer API Gateway cached for an earlier request: the key may have been revoked or reached its expiry (the end
     // of a rotation's grace) since, so it is read again (one strongly consistent GetItem). While the table cannot be
     // reached, the authorizer's own check stands, as the key memory keeps sales queueing.
-    const rechecked = await authorizeKey(event.headers?.[API_KEY_HEADER], apiOfScope(context.scope)).catch(() => context);
+    const rechecked = await authorizeKey(event.headers?.[API_KEY_HEADER], apiOfScope(context.scope)).catch((error: unknown) => {
+      if (isUnavailable(error)) return context;
+      throw error;
+    });
     event.requestContext.authorizer = { lambda: rechecked };
   }
   if (!context.authenticated && context.recheck) {

@@ -39,7 +39,7 @@ const functionIdOf = (name: string) => (name === 'reference' ? referenceId('publ
 describe.skipIf(!existsSync(NODE))('the function bundles on the Lambda runtime Node major', () => {
   it(
     'all load under Node 24 with exactly the environment the stack gives each (secrets read by ARN), and export a handler; getHealth answers through its bundle',
-    { timeout: 180_000 },
+    { timeout: 360_000 },
     async () => {
       const entries = functionEntries();
       const files = await Promise.all(entries.map(([name, entry]) => bundle(name, entry, OUT)));

@@ -438,7 +438,7 @@ describe('the CDK stacks', () => {
       ].sort(),
     );
     expect(withAction('dynamodb:PutItem').length).toBeGreaterThan(0);
-    // The sale only queues; it reads the table only to check its key when the authorizer could not.
+    // The sale only queues; it reads the table only to check its key (the authorizer could not, or its answer was cached).
     expect(granted.postV2Transaction).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
     // SES's bounces and complaints write an address's suppression and a customer's opt-out, and read nothing.
     expect(granted.sesEvents).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
