@@ -33,7 +33,7 @@ export async function resultsCost(f: Fixture): Promise<string> {
         ...sentTally({ journeyId, storeId: 1000 + s, employeeId: 1 }, new Date(`${day}T12:00:00Z`)),
       ]).flat(),
     );
-    await db().client.send(new TransactWriteCommand({ TransactItems: counterUpdates(f.tenantId, { journeyId, deltas }) }));
+    await db().client.send(new TransactWriteCommand({ TransactItems: counterUpdates(f.tenantId, { journeyId, deltas }, 0) }));
   }
 
   const metered = meter(db().client);
@@ -64,7 +64,7 @@ export async function resultsCost(f: Fixture): Promise<string> {
       r: 1,
     }),
   );
-  const counterWrites = counterUpdates(f.tenantId, { journeyId, deltas: perAnswer }).length;
+  const counterWrites = counterUpdates(f.tenantId, { journeyId, deltas: perAnswer }, 0).length;
   return [
     `### Results: a year's report, and what counting adds to each answer (${STORES} stores, answers every day)`,
     '',

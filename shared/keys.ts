@@ -103,9 +103,12 @@ export const keys = {
   answersByShard: (tenantId: number, shard: number) => `${tenant(tenantId)}#ANSWERS#SHARD#${shard}`,
   /**
    * Result counters of a journey (shared/results/tally.ts): day counters in a partition a month, month counters in a
-   * partition a year; the sort key names the grain, the dimension, its ids and the period.
+   * partition a year, each spread over the journey's result shards (`shardOf`; shard 0 keeps the unsharded key, so
+   * counters written before shards stay where readers look); the sort key names the grain, the dimension, its ids
+   * and the period.
    */
-  results: (tenantId: number, journeyId: number, partition: string) => `${tenant(tenantId)}#RESULTS#${journeyId}#${partition}`,
+  results: (tenantId: number, journeyId: number, partition: string, shard = 0) =>
+    `${tenant(tenantId)}#RESULTS#${journeyId}#${partition}${shard ? `#${shard}` : ''}`,
   resultSort: (grain: 'day' | 'month', dimension: string, ids: number[], period = '') =>
     `${grain === 'day' ? 'D' : 'M'}#${dimension}#${ids.map((id) => `${id}#`).join('')}${period}`,
   /** A tenant's failed event deliveries, newest last (sort key: when, event id, attempt), kept 30 days. */

@@ -71,7 +71,7 @@ async function writeAnswer(
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },
-    tally ? counterUpdates(tenantId, tally) : [],
+    tally ? counterUpdates(tenantId, tally, id) : [],
   );
   // Written: the record read with the answer on it (the condition held, so nothing else changed what it shows).
   if (written)

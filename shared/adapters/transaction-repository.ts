@@ -218,7 +218,7 @@ export async function putCreated(
     },
     (item) => {
       const moved = tally?.(records.get(Number(item.id))!);
-      return moved ? counterUpdates(tenantId, moved) : [];
+      return moved ? counterUpdates(tenantId, moved, Number(item.id)) : [];
     },
   );
   const stored = toRequestRecord(item);

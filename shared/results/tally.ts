@@ -124,7 +124,26 @@ export const sentTally = (where: Counted, at: Date): CounterDelta[] => countersO
 export interface Tally {
   journeyId: number;
   deltas: CounterDelta[];
+  /** The journey's `resultShards`: how many partitions its counters are spread over (1 when absent). */
+  shards?: number;
 }
+
+/** The journey's tally of `deltas`, spread over the journey's result shards. */
+export const journeyTally = (journey: { id: number; resultShards?: number | undefined }, deltas: CounterDelta[]): Tally => ({
+  journeyId: journey.id,
+  deltas,
+  shards: journey.resultShards ?? 1,
+});
+
+/**
+ * Which of a journey's `shards` partitions a counter goes to. The journey's own counter (`all`), which every answer and
+ * send of the journey moves, goes where its transaction's id falls, so that its writes spread evenly and its copies
+ * are summed on read; a store's, an employee's and a pair's go where their first id falls, so that each keeps one item
+ * a period (a report by employee reads each employee once, not once per shard). Shard 0 is the partition every counter
+ * was written to before shards existed, so counters of a deployed tenant need no migration.
+ */
+export const shardOf = (delta: Pick<CounterDelta, 'dimension' | 'ids'>, transactionId: number, shards: number): number =>
+  shards <= 1 ? 0 : (delta.dimension === 'all' ? transactionId : delta.ids[0]!) % shards;
 
 /** What results read of a rated transaction (its fields as the transaction record names them). */
 export interface Rated {
