@@ -103,12 +103,12 @@ export const keys = {
   answersByShard: (tenantId: number, shard: number) => `${tenant(tenantId)}#ANSWERS#SHARD#${shard}`,
   /**
    * Result counters of a journey (shared/results/tally.ts): day counters in a partition a month, month counters in a
-   * partition a year, each spread over the journey's result shards (`shardOf`; shard 0 keeps the unsharded key, so
-   * counters written before shards stay where readers look); the sort key names the grain, the dimension, its ids
-   * and the period.
+   * partition a year; a journey with result shards (`shardOf`) writes each dimension's counters to that many partitions
+   * of their own instead, beside the unsharded one, which readers keep reading (the counters written before shards).
+   * The sort key names the grain, the dimension, its ids and the period.
    */
-  results: (tenantId: number, journeyId: number, partition: string, shard = 0) =>
-    `${tenant(tenantId)}#RESULTS#${journeyId}#${partition}${shard ? `#${shard}` : ''}`,
+  results: (tenantId: number, journeyId: number, partition: string, shard?: { dimension: string; index: number }) =>
+    `${tenant(tenantId)}#RESULTS#${journeyId}#${partition}${shard ? `#${shard.dimension}#${shard.index}` : ''}`,
   resultSort: (grain: 'day' | 'month', dimension: string, ids: number[], period = '') =>
     `${grain === 'day' ? 'D' : 'M'}#${dimension}#${ids.map((id) => `${id}#`).join('')}${period}`,
   /** A tenant's failed event deliveries, newest last (sort key: when, event id, attempt), kept 30 days. */

@@ -73,9 +73,11 @@ function rowOf(item: Item): CounterRow {
 }
 
 export const resultCounters: ResultCounters = {
-  // Every shard, in parallel: a counter of the journey is one row per shard it was written to, summed by the report.
+  // The unsharded partition and every shard of the dimension, in parallel: a counter is one row per partition it was
+  // written to, summed by the report.
   async read({ tenantId, journeyId, dimension, grain, partition, ids = [], shards = 1 }) {
-    const reads = Array.from({ length: shards }, (_, shard) =>
+    const shardsRead = shards > 1 ? Array.from({ length: shards }, (_, index) => ({ dimension, index })) : [];
+    const reads = [undefined, ...shardsRead].map((shard) =>
       queryAll(db(), {
         partition: keys.results(tenantId, journeyId, partition, shard),
         sortBeginsWith: keys.resultSort(grain, dimension, ids),

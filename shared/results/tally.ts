@@ -136,14 +136,18 @@ export const journeyTally = (journey: { id: number; resultShards?: number | unde
 });
 
 /**
- * Which of a journey's `shards` partitions a counter goes to. The journey's own counter (`all`), which every answer and
- * send of the journey moves, goes where its transaction's id falls, so that its writes spread evenly and its copies
- * are summed on read; a store's, an employee's and a pair's go where their first id falls, so that each keeps one item
- * a period (a report by employee reads each employee once, not once per shard). Shard 0 is the partition every counter
- * was written to before shards existed, so counters of a deployed tenant need no migration.
+ * Which of its dimension's `shards` partitions a counter goes to (none: the one unsharded partition of every
+ * dimension, as before shards existed, where a deployed tenant's counters stay). The journey's own counter (`all`),
+ * which every answer and send of the journey moves, goes where its transaction's id falls, so that its writes spread
+ * evenly and its copies are summed on read; a store's, an employee's and a pair's go where their first id falls, so
+ * that each keeps one item a period (a report by employee reads each employee once, not once per shard).
  */
-export const shardOf = (delta: Pick<CounterDelta, 'dimension' | 'ids'>, transactionId: number, shards: number): number =>
-  shards <= 1 ? 0 : (delta.dimension === 'all' ? transactionId : delta.ids[0]!) % shards;
+export const shardOf = (
+  delta: Pick<CounterDelta, 'dimension' | 'ids'>,
+  transactionId: number,
+  shards: number,
+): { dimension: Dimension; index: number } | undefined =>
+  shards <= 1 ? undefined : { dimension: delta.dimension, index: (delta.dimension === 'all' ? transactionId : delta.ids[0]!) % shards };
 
 /** What results read of a rated transaction (its fields as the transaction record names them). */
 export interface Rated {

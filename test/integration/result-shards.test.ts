@@ -69,7 +69,8 @@ describe('result counters of a sharded journey', () => {
       [today.slice(0, 4), `M#all#${today.slice(0, 7)}`],
     ] as const) {
       const holding = new Set<unknown>();
-      for (let shard = 0; shard < SHARDS; shard++) {
+      for (let index = 0; index < SHARDS; index++) {
+        const shard = { dimension: 'all', index };
         const items = await queryAll(db(), { partition: keys.results(tenant.tenantId, 1, partition, shard), sortBeginsWith: sort });
         for (const item of items) holding.add(item.pk);
       }
