@@ -89,8 +89,13 @@ export const keys = {
   transaction: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#TX#${id}`, sk: 'TX' }),
   /** The id of the transaction whose partition key this is. */
   transactionIdOf: (pk: string) => Number(pk.slice(pk.lastIndexOf('#TX#') + 4)),
-  /** Evaluations (answered or rated transactions) by month, newest first within (gsi2), and by external id (gsi4). */
-  evaluationsByMonth: (tenantId: number, month: string) => `${tenant(tenantId)}#EVAL#${month}`,
+  /**
+   * Evaluations (answered or rated transactions) by month, newest first within (gsi2), in `EVALUATION_SHARDS` partitions
+   * by transaction id so that a busy tenant's answers land on no one partition (the unsharded one holds the evaluations
+   * written before shards, and stays read); and by external id (gsi4).
+   */
+  evaluationsByMonth: (tenantId: number, month: string, shard?: number) =>
+    `${tenant(tenantId)}#EVAL#${month}${shard === undefined ? '' : `#${shard}`}`,
   evaluationSort: (answeredAt: string, transactionId: number) => `${answeredAt}#${padId(transactionId)}`,
   evaluationByExternalId: (tenantId: number, externalId: string) => `${tenant(tenantId)}#EVAL#EXT#${externalId}`,
   /**
