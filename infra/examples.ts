@@ -47,6 +47,8 @@ export interface Fixture {
   logoFile: string;
   /** A failed event delivery to FIXTURE_ENDPOINT, not re-sent yet. */
   failedDeliveryId: string;
+  /** An open case (a detractor's answer) in the fixture's store. */
+  caseId: number;
 }
 
 /** The webhook endpoint the fixture's failed delivery went to (nothing listens there). */
@@ -134,6 +136,15 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
     return { path: '/public/results', query: { token: f.userToken, journey: 'loja', from: today, to: today, group_by: 'store' } };
   },
   listAnswers: (f) => ({ path: '/public/answers', query: { token: f.userToken } }),
+  listCases: (f) => ({ path: '/public/cases', query: { token: f.userToken, store: f.storeId, status: 'open' } }),
+  getCase: (f) => ({ path: `/public/cases/${f.caseId}`, query: { token: f.userToken } }),
+  updateCase: (f) => ({
+    method: 'PATCH',
+    path: `/public/cases/${f.caseId}`,
+    query: { token: f.userToken },
+    body: { note: 'Liguei para o cliente; retorno amanhã.' },
+  }),
+  revealCaseContact: (f) => ({ method: 'POST', path: `/public/cases/${f.caseId}/contact`, query: { token: f.userToken } }),
   getSurvey: (f) => ({ path: '/survey', query: { transactionId: f.transactionId, attemptId: 1, journey: 'loja', source: 'whatsapp' } }),
   postSurvey: (f) => ({
     method: 'POST',
@@ -179,6 +190,7 @@ export const EXAMPLE_FIXTURE: Fixture = {
   privacyRequestId: 'pr_Qm9hdmlzdGEgZGUgZXhlbX',
   logoFile: '5f0d7c3b2a1e4d6f8a9b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f7.png',
   failedDeliveryId: 'dlv_RXhhbXBsZURlbGl2ZXJ5SWQtMDAwMDAx',
+  caseId: 184729384757,
 };
 
 /** The demo tenant's configuration as the admin API takes it (infra/local/demo-tenants.json, without id, users, keys, delivery, brand, first store, language). */

@@ -26,7 +26,7 @@ export type ApiName = 'public' | 'chatbot';
  * it never touches the table (the API references). Nothing grants Scan.
  */
 export type TableAccess = readonly ('read' | 'write' | 'delete' | 'batchWrite')[];
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route {
   operationId: string;
@@ -176,12 +176,17 @@ export const routes: readonly Route[] = [
   route('GET', '/public/privacy/access', 'getPrivacyAccess', R, "Who read a customer's personal data, when and how, newest first, for a year (user token with every store)"),
 
   route('GET', '/survey', 'getSurvey', R, 'The survey of one attempt, for the chatbot', { api: 'chatbot' }),
-  route('POST', '/survey', 'postSurvey', RW, 'Answer a survey attempt', { api: 'chatbot', queues: ['events'] }),
-  route('PUT', '/survey', 'putSurvey', RW, 'Correct the answer of a survey attempt', { api: 'chatbot', queues: ['events'] }),
+  route('GET', '/public/cases', 'listCases', RB, 'Cases the user may see: open, then in progress, then closed; overdue first, by due time (filters: status, store, overdue, from, to; user token)', { cursors: true }),
+  route('GET', '/public/cases/{id}', 'getCase', RB, "A case: the answer, its status, owners, due time, root cause, notes and history (user token whose scope holds the case's store)"),
+  route('PATCH', '/public/cases/{id}', 'updateCase', RW, 'Move a case (status, owner, root cause, note): one conditional write; 409 when someone changed it first (user token)', { queues: ['events'] }),
+  route('POST', '/public/cases/{id}/contact', 'revealCaseContact', RB, "The case's customer's phone and e-mail, to call or write them; written to the access log (user token)"),
+
+  route('POST', '/survey', 'postSurvey', RW, 'Answer a survey attempt', { api: 'chatbot', queues: ['events', 'cases'] }),
+  route('PUT', '/survey', 'putSurvey', RW, 'Correct the answer of a survey attempt', { api: 'chatbot', queues: ['events', 'cases'] }),
 
   route('GET', LOGO_ROUTE, 'getBrandLogo', [], "A tenant's logo, by its content-addressed name (no key; cached for a year)", { anonymous: true, logos: true }),
   route('GET', SURVEY_PAGE_PATH, 'getSurveyPage', R, 'The survey page of a link (score=N preselects a score and records nothing)', page),
-  route('POST', SURVEY_PAGE_PATH, 'postSurveyPage', RW, "Record the customer's answer (form post)", { ...page, queues: ['events'] }),
+  route('POST', SURVEY_PAGE_PATH, 'postSurveyPage', RW, "Record the customer's answer (form post)", { ...page, queues: ['events', 'cases'] }),
   route('GET', UNSUBSCRIBE_PAGE_PATH, 'getUnsubscribePage', R, 'Ask the customer to confirm opting out of surveys', page),
   route('POST', UNSUBSCRIBE_PAGE_PATH, 'postUnsubscribe', RW, 'Opt the customer out of surveys (also RFC 8058 one-click)', page),
 ];
@@ -260,6 +265,16 @@ export const consumers: readonly Consumer[] = [
     summary: "Delivers each event to the tenant's webhook endpoint, signed; retries for about two days, then dead-letters",
   },
   {
+    id: 'caseOpener',
+    handler: 'queue/case-opener.ts',
+    queue: 'cases',
+    table: ['read', 'write'],
+    sends: ['events'],
+    providers: ['ses'],
+    summary:
+      "Opens the case of an answer that matches its journey's rule (once per transaction), alerts the store's managers once, publishes case.opened",
+  },
+  {
     id: 'privacyRequests',
     handler: 'queue/privacy-requests.ts',
     queue: 'privacy',
@@ -288,7 +303,8 @@ export const scheduled: readonly Scheduled[] = [
     handler: 'schedule/release-attempts.ts',
     everyMinutes: 1,
     table: ['read', 'write', 'batchWrite'],
-    sends: ['surveyDispatch'],
+    // Every timer due soon goes to the queue its kind names (shared/timers.ts): attempts, case deadlines.
+    sends: ['surveyDispatch', 'caseDeadlines'],
     summary: 'Releases the survey attempts due in the next minutes onto the dispatch queue',
   },
   {

@@ -270,6 +270,7 @@ const ROUTE_GROUPS: Record<string, string> = {
   results: 'Insights',
   webhooks: 'Insights',
   privacy: 'Privacy',
+  cases: 'Cases',
   admin: 'Admin',
   s: 'Pages',
   health: 'Pages',

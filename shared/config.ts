@@ -8,6 +8,8 @@ export const ENV = {
   surveyDispatchQueueUrl: 'SURVEY_DISPATCH_QUEUE_URL',
   eventQueueUrl: 'EVENT_QUEUE_URL',
   privacyQueueUrl: 'PRIVACY_QUEUE_URL',
+  caseQueueUrl: 'CASE_QUEUE_URL',
+  caseDeadlineQueueUrl: 'CASE_DEADLINE_QUEUE_URL',
   keyScope: 'KEY_SCOPE',
   /** Signs the request ids POST /v2/transactions hands out, so that GET can tell an id it never issued. */
   requestIdSecret: 'REQUEST_ID_SECRET',

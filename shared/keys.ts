@@ -41,6 +41,8 @@ export const keys = {
   deliveryConfig: 'DELIVERY',
   /** The tenant's privacy settings (retention). */
   privacyConfig: 'PRIVACY',
+  /** The tenant's case settings (root causes, working hours). */
+  casesConfig: 'CASES',
   /** The tenant's survey language. */
   languageConfig: 'LANGUAGE',
   /** The tenant's brand (display name, colour, logo object, sender name): written at creation and by each apply. */
@@ -126,6 +128,20 @@ export const keys = {
   webhookDelivery: (tenantId: number, deliveryId: string) => ({ pk: `${tenant(tenantId)}#EVENTS#DELIVERY#${deliveryId}`, sk: 'DELIVERY' }),
   failedDeliveriesOf: (tenantId: number, endpoint: string) => `${tenant(tenantId)}#EVENTS#FAILED#${endpoint}`,
   failedDeliveryOfSort: (createdAt: string, deliveryId: string) => `${createdAt}#${deliveryId}`,
+  /** A case: one per transaction, under the transaction's id (shared/cases/), so that no answer opens two. */
+  case: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#CASE#${id}`, sk: 'CASE' }),
+  /**
+   * Cases listed for managers and integrations (GET /public/cases) in the list's order (`caseSort`): a store's cases
+   * in one partition (gsi12; a store opens a few a day, so a page reads the same at any history), and the tenant's
+   * over `CASE_SHARDS` partitions by case id (gsi13), so that no one partition takes a busy tenant's every case.
+   */
+  casesByStore: (tenantId: number, storeId: number) => `${tenant(tenantId)}#CASES#STORE#${storeId}`,
+  casesByShard: (tenantId: number, shard: number) => `${tenant(tenantId)}#CASES#SHARD#${shard}`,
+  /** Open, then in progress, then closed (`rank`); overdue first within each; then by due time and id. */
+  caseSort: (rank: number, overdue: boolean, dueAt: string, id: number) => `${rank}#${overdue ? 0 : 1}#${dueAt}#${padId(id)}`,
+  /** The prefix of `caseSort` that holds one status (and overdue or not). */
+  caseSortPrefix: (rank: number, overdue?: boolean) => `${rank}#${overdue === undefined ? '' : `${overdue ? 0 : 1}#`}`,
+
   /** When a customer was last surveyed on a journey (the resurvey window). */
   surveyed: (tenantId: number, customerId: number, journeyId: number) => ({
     pk: `${tenant(tenantId)}#CUSTOMER#${customerId}`,
@@ -168,17 +184,26 @@ export const keys = {
   personalExpiryCheckpoint: () => ({ pk: 'EXPIRES', sk: 'CHECKPOINT' }),
 
   /**
-   * Survey attempts due in one minute (UTC, `YYYY-MM-DDTHH:MM`), across tenants: the scheduler reads a minute's
-   * partition when the minute comes near. The checkpoint is the last minute it released.
+   * Timers due in one minute (UTC, `YYYY-MM-DDTHH:MM`), across tenants: survey attempts and case deadlines, in
+   * `shards` partitions by a hash of the timer's sort key, so that no partition takes a busy minute's every write. The
+   * release reads a minute's shards when the minute comes near. The checkpoint is the last minute it released.
    */
-  dueAttempt: (minute: string, tenantId: number, transactionId: number, attemptId: number) => ({
-    pk: `DUE#${minute}`,
-    sk: `${tenant(tenantId)}#TX#${padId(transactionId)}#${attemptId}`,
-  }),
-  dueMinute: (minute: string) => `DUE#${minute}`,
+  dueMinute: (minute: string, shard: number) => `DUE#${minute}#${shard}`,
+  dueShard: (sort: string, shards: number) => fnv1a(sort) % shards,
+  /** A minute's one partition before the shards: read until its last attempts have passed their TTL. */
+  dueMinuteUnsharded: (minute: string) => `DUE#${minute}`,
+  dueAttempt: (tenantId: number, transactionId: number, attemptId: number) => `${tenant(tenantId)}#TX#${padId(transactionId)}#${attemptId}`,
+  dueCase: (tenantId: number, caseId: number) => `${tenant(tenantId)}#CASE#${padId(caseId)}`,
   dueCheckpoint: () => ({ pk: 'DUE', sk: 'CHECKPOINT' }),
   /** An address that bounced or complained, per tenant, by the SHA-256 of the address (the address is not kept). */
   suppressed: (tenantId: number, addressHash: string) => ({ pk: `${tenant(tenantId)}#SUPPRESSED#${addressHash}`, sk: 'SUPPRESSED' }),
 
   health: () => ({ pk: 'HEALTH', sk: 'HEALTH' }),
 } as const;
+
+/** FNV-1a, 32 bits: a stable, even spread of short strings over shards (not a secret). */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}

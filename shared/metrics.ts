@@ -19,10 +19,11 @@ export type MetricName =
   | 'SurveysBounced'
   | 'SurveyAttemptsSent'
   | 'SurveyAttemptsHeld'
-  | 'SurveyAttemptsReleased'
+  | 'TimersReleased'
   | 'PersonalCopiesExpired'
   | 'EventDeliveries'
-  | 'PrivacyRequests';
+  | 'PrivacyRequests'
+  | 'Cases';
 
 /** This invocation's counts until its flush: by dimension and value ('' for none), then by metric. */
 const counted = new Map<string, { dimension?: [string, string]; counts: Map<MetricName, number> }>();

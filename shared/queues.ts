@@ -8,6 +8,10 @@ export const QUEUES = {
   events: { name: 'EventQueue', urlEnv: ENV.eventQueueUrl },
   /** One message per privacy request (export or erasure) of a data subject. */
   privacy: { name: 'PrivacyQueue', urlEnv: ENV.privacyQueueUrl },
+  /** One message per recorded answer or correction: whether it opens (or updates) a case, and its alert. */
+  cases: { name: 'CaseQueue', urlEnv: ENV.caseQueueUrl },
+  /** One message per case deadline that fired (its timer): the case becomes overdue and escalates, once. */
+  caseDeadlines: { name: 'CaseDeadlineQueue', urlEnv: ENV.caseDeadlineQueueUrl },
 } as const;
 export type QueueId = keyof typeof QUEUES;
 

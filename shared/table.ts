@@ -20,6 +20,33 @@ const ANSWER_ATTRIBUTES = [
   'erased_at',
 ] as const;
 
+/** What the case indexes hold of a case (besides keys): the whole case but its notes and history. */
+const CASE_ATTRIBUTES = [
+  'id',
+  'journeyId',
+  'storeId',
+  'employeeId',
+  'customerId',
+  'customerName',
+  'score',
+  'comment',
+  'answeredAt',
+  'answerVersion',
+  'openedAt',
+  'dueAt',
+  'overdue',
+  'overdueAt',
+  'owners',
+  'status',
+  'firstContactAt',
+  'closedAt',
+  'rootCause',
+  'alertedAt',
+  'recovery',
+  'erased',
+  'version',
+] as const;
+
 export const TABLE = {
   partitionKey: 'pk',
   sortKey: 'sk',
@@ -47,6 +74,10 @@ export const TABLE = {
     // listing shows: an update of a transaction's other attributes (attempts, contacts) writes neither.
     { name: 'gsi10', partitionKey: 'gsi10pk', sortKey: 'gsi10sk', include: ANSWER_ATTRIBUTES },
     { name: 'gsi11', partitionKey: 'gsi11pk', sortKey: 'gsi11sk', include: ANSWER_ATTRIBUTES },
+    // gsi12-13: cases in the list's order (open, overdue first, by due time), by store (gsi12) and across the tenant in
+    // shards (gsi13), without their notes and history (which would make every index entry as large as the case).
+    { name: 'gsi12', partitionKey: 'gsi12pk', sortKey: 'gsi12sk', include: CASE_ATTRIBUTES },
+    { name: 'gsi13', partitionKey: 'gsi13pk', sortKey: 'gsi13sk', include: CASE_ATTRIBUTES },
   ],
 } as const;
 

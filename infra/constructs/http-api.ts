@@ -98,7 +98,7 @@ export class ServiceHttpApi {
         ? {
             corsPreflight: {
               allowOrigins: [...origins],
-              allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PUT, CorsHttpMethod.DELETE],
+              allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PUT, CorsHttpMethod.PATCH, CorsHttpMethod.DELETE],
               allowHeaders: ['content-type', API_KEY_HEADER, USER_TOKEN_HEADER],
               exposeHeaders: ['x-request-id', 'retry-after'],
               maxAge: Duration.days(1),

@@ -10,6 +10,7 @@ import {
   Group,
   JourneyConfig,
   PrivacyConfig,
+  CasesConfig,
   type GroupConfig,
   type Settings,
   type UserScope,
@@ -238,6 +239,7 @@ export async function putSettings(tenantId: number, settings: Omit<Settings, 'de
     ...settings.classes.map((item) => ({ sk: keys.configItem('CLASS', item.id), kind: 'CLASS', ...item })),
     ...settings.groups.map((group) => ({ sk: keys.configItem('GROUP', group.id), kind: 'GROUP', ...group })),
     { sk: keys.privacyConfig, kind: 'PRIVACY', retentionDays: settings.privacy?.retentionDays ?? null },
+    { sk: keys.casesConfig, kind: 'CASES', ...(settings.cases ?? {}) },
     { sk: keys.languageConfig, kind: 'LANGUAGE', locale: settings.locale ?? null },
   ];
   for (const item of items) {
@@ -320,6 +322,7 @@ export async function getGroups(tenantId: number, ids: number[]): Promise<GroupC
 const JourneyItem = v.object(JourneyConfig.entries);
 const ClassItem = v.object(ClassConfig.entries);
 const PrivacyItem = v.object(PrivacyConfig.entries);
+const CasesItem = v.object(CasesConfig.entries);
 const DeliveryItem = v.object(DeliveryConfig.entries);
 const LanguageItem = v.object({ locale: v.nullish(v.picklist(LOCALES)) });
 
@@ -341,6 +344,7 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
       ...(signing.length ? { signing: Object.fromEntries(signing.map((item) => [item.endpoint, signingOf(item)])) } : {}),
     },
     privacy: v.parse(PrivacyItem, of('PRIVACY')[0] ?? {}),
+    cases: v.parse(CasesItem, of('CASES')[0] ?? {}),
     ...(locale ? { locale } : {}),
     ...(of('BRAND')[0] ? { brand: v.parse(BrandSettings, of('BRAND')[0]) } : {}),
   };

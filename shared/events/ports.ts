@@ -1,5 +1,13 @@
 /** The events a tenant's webhooks can receive. */
-export const EVENT_TYPES = ['survey.answered', 'survey.failed', 'transaction.rejected'] as const;
+export const EVENT_TYPES = [
+  'survey.answered',
+  'survey.failed',
+  'transaction.rejected',
+  'case.opened',
+  'case.resolved',
+  'case.overdue',
+  'case.recovered',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**

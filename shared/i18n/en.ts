@@ -82,4 +82,10 @@ export const en: Catalogue = {
   'sms.text': '{company}: how was your experience? It takes 10 seconds: {link}',
   'sms.short': 'How was your experience? Answer: {link}',
   'whatsapp.customer': 'customer',
+  'caseAlert.subject': 'New case: score {score} at {store}',
+  'caseAlert.intro': 'A customer gave a score of {score} at {store}, served by {employee}.',
+  'caseAlert.comment': "The customer's comment: {comment}",
+  'caseAlert.noComment': 'The customer left no comment.',
+  'caseAlert.due': 'Due: {due}',
+  'caseAlert.open': 'Open the case',
 };

@@ -82,4 +82,10 @@ export const es: Catalogue = {
   'sms.text': '{company}: ¿cómo fue su experiencia? Su opinión toma 10 segundos: {link}',
   'sms.short': '¿Cómo fue su experiencia? Responda: {link}',
   'whatsapp.customer': 'cliente',
+  'caseAlert.subject': 'Nuevo caso: nota {score} en {store}',
+  'caseAlert.intro': 'Un cliente dio nota {score} en {store}, atendido por {employee}.',
+  'caseAlert.comment': 'Comentario del cliente: {comment}',
+  'caseAlert.noComment': 'El cliente no dejó comentario.',
+  'caseAlert.due': 'Plazo para resolverlo: {due}',
+  'caseAlert.open': 'Abrir el caso',
 };

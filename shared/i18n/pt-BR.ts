@@ -84,4 +84,10 @@ export const ptBR = {
   'sms.text': '{company}: como foi sua experiência? Sua opinião leva 10 segundos: {link}',
   'sms.short': 'Como foi sua experiência? Responda: {link}',
   'whatsapp.customer': 'cliente',
+  'caseAlert.subject': 'Novo caso: nota {score} na {store}',
+  'caseAlert.intro': 'Um cliente deu nota {score} na {store}, atendido por {employee}.',
+  'caseAlert.comment': 'Comentário do cliente: {comment}',
+  'caseAlert.noComment': 'O cliente não deixou comentário.',
+  'caseAlert.due': 'Prazo para resolver: {due}',
+  'caseAlert.open': 'Abrir o caso',
 } as const;

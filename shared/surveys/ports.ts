@@ -201,3 +201,12 @@ export interface EvaluationStore {
   /** The rated transaction with this external id (the latest answered, when several share it). */
   answeredByExternalId(tenantId: number, externalId: string): Promise<TransactionRecord | undefined>;
 }
+
+/**
+ * Where a written answer is announced for its case (shared/cases/, the case queue): the tenant, the transaction and the
+ * answer's version only, no personal data. Announcing twice is harmless: the case's consumer opens one case per
+ * transaction.
+ */
+export interface AnswerAnnouncer {
+  answered(message: { tenantId: number; transactionId: number; version: number }): Promise<void>;
+}

@@ -6,7 +6,7 @@ import { INDICATORS, isSupported, type Indicator, type Settings } from '../tenan
 import type { TransactionRecord } from '../transaction-record.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { isExpired, linksLapsed } from './attempts.js';
-import type { EvaluationStore } from './ports.js';
+import type { AnswerAnnouncer, EvaluationStore } from './ports.js';
 import { sourceOfCode, SURVEY_STATUS_CODES, type Evaluation, type EvaluationsQuery, type SurveyBody, type SurveyQuery } from './schema.js';
 
 /** The longest date range the evaluation list accepts. */
@@ -75,11 +75,14 @@ export function surveyService({
   evaluations,
   settings: tenantSettings,
   events,
+  cases,
 }: {
   evaluations: EvaluationStore;
   settings: (tenantId: number) => Promise<Settings>;
   /** Where `survey.answered` goes, once the answer is written. */
   events?: EventPublisher;
+  /** Where a written answer goes to open or update its case. */
+  cases?: AnswerAnnouncer;
 }) {
   /**
    * The transaction a survey attempt belongs to, if the attempt exists for that journey, with the tenant's settings.
@@ -185,6 +188,10 @@ export function surveyService({
     const tally = scored && journeyTally(journey, answerTally(countedOf(transaction), scored, previous));
     const { outcome, record } = await evaluations.writeAnswer(tenantId, read, body.attemptId, mode, answer, tally);
     if (outcome === 'written' && events) await events.publish(tenantId, answeredEvent(tenantId, record!, journey.slug, mode));
+    // Its case is looked at again when the answer is written, and when a client resends an answer already written
+    // (the message of the first try may have been lost with its 500): the case's consumer is idempotent.
+    if (cases && (outcome === 'written' || outcome === 'conflict'))
+      await cases.answered({ tenantId, transactionId: transaction.id, version: record?.answer?.version ?? 1 });
     if (outcome === 'conflict')
       throw new ConcurrentEditError('This survey attempt is answered already: correct the answer with PUT /survey.');
     if (outcome === 'missing')

@@ -77,6 +77,36 @@ export const ClassConfig = v.strictObject({
 });
 export type ClassConfig = v.InferOutput<typeof ClassConfig>;
 
+export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type WeekDay = (typeof DAYS)[number];
+
+/**
+ * Which answers of a journey open a case (shared/cases/rules.ts): NPS detractors, the low third of another scale, a
+ * score below `below`, any answer with a comment, or none. Absent: `detractor` for NPS, `low` for the other scales.
+ */
+export const CaseRuleConfig = v.strictObject({
+  open: v.union(
+    [
+      v.picklist(['detractor', 'low', 'comment', 'none']),
+      v.strictObject({ below: v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1), v.maxValue(10)) }),
+    ],
+    'must be detractor, low, comment, none or { "below": n }',
+  ),
+  /** Business hours (the tenant's working hours) to the case's deadline. */
+  deadlineHours: v.optional(
+    v.pipe(
+      v.number('must be a number'),
+      v.integer('must be an integer'),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(720, 'must be at most 720'),
+    ),
+    24,
+  ),
+  /** Whether the alert goes on WhatsApp too (outside quiet hours). */
+  whatsapp: v.optional(v.boolean('must be true or false'), false),
+});
+export type CaseRuleConfig = v.InferOutput<typeof CaseRuleConfig>;
+
 export const JourneyConfig = v.strictObject({
   id,
   slug: v.pipe(name(64), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lowercase letters, digits and dashes')),
@@ -138,6 +168,8 @@ export const JourneyConfig = v.strictObject({
       v.maxLength(MAX_ATTEMPTS, `may list at most ${MAX_ATTEMPTS} attempts`),
     ),
   ),
+  /** When an answer opens a case, its deadline and whether its alert goes on WhatsApp too. */
+  cases: v.optional(CaseRuleConfig),
 });
 export type JourneyConfig = v.InferOutput<typeof JourneyConfig>;
 
@@ -258,6 +290,32 @@ export const DeliveryConfig = v.strictObject({
 });
 export type DeliveryConfig = v.InferOutput<typeof DeliveryConfig>;
 
+/**
+ * A tenant's cases (shared/cases/): the root causes a manager picks from when resolving one, and the working hours
+ * its deadlines count (business hours). Absent: DEFAULT_CASES (shared/cases/rules.ts).
+ */
+export const CasesConfig = v.strictObject({
+  rootCauses: v.optional(
+    v.pipe(
+      v.array(name(100), 'must be a list of root causes'),
+      v.minLength(1, 'must list at least one root cause'),
+      v.maxLength(50, 'may list at most 50 root causes'),
+    ),
+  ),
+  workingHours: v.optional(
+    v.strictObject({
+      timeZone: v.pipe(v.string('must be a string'), v.check(isTimeZone, 'must be an IANA time zone such as America/Sao_Paulo')),
+      days: v.pipe(
+        v.array(v.picklist(DAYS, `must be one of ${DAYS.join(', ')}`), 'must be a list of days'),
+        v.minLength(1, 'must list at least one day'),
+      ),
+      from: clockTime,
+      to: clockTime,
+    }),
+  ),
+});
+export type CasesConfig = v.InferOutput<typeof CasesConfig>;
+
 /** A tenant's privacy settings. */
 export const PrivacyConfig = v.strictObject({
   /**
@@ -375,6 +433,7 @@ const configEntries = {
   groups: v.optional(v.pipe(v.array(GroupConfig), uniqueBy<GroupConfig>('id', 'group')), []),
   delivery: v.optional(DeliveryConfig, {}),
   privacy: v.optional(PrivacyConfig, {}),
+  cases: v.optional(CasesConfig, {}),
 };
 
 export const TenantConfig = v.pipe(
@@ -413,6 +472,8 @@ export interface Settings {
   };
   /** Absent: no retention. */
   privacy?: PrivacyConfig;
+  /** Absent: DEFAULT_CASES. */
+  cases?: CasesConfig;
   /** The tenant's survey language; absent: pt-BR. */
   locale?: Locale;
   /** Absent for a tenant created before brands: brandOf's defaults. */

@@ -13,6 +13,7 @@ export function configDocument(name: string, settings: Settings): ConfigDocument
     groups: settings.groups,
     delivery,
     privacy: settings.privacy ?? { retentionDays: null },
+    cases: settings.cases ?? {},
   };
 }
 

@@ -78,8 +78,8 @@ describe('the CDK stacks', () => {
       // The table, the user pool and its workspace client, the logo bucket and its policy, and three secrets.
       'Test-Data': 8,
       Test: 4,
-      'Test/Messaging': 30,
-      'Test/PublicApi': 32,
+      'Test/Messaging': 40,
+      'Test/PublicApi': 33,
       'Test/PublicApi/WorkspaceRoutes': 70,
       'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
@@ -87,9 +87,10 @@ describe('the CDK stacks', () => {
       'Test/PublicApi/InsightsRoutes': 51,
       'Test/PublicApi/PrivacyRoutes': 28,
       'Test/PublicApi/AdminRoutes': 21,
+      'Test/PublicApi/CasesRoutes': 28,
       'Test/ChatbotApi': 20,
       'Test/ChatbotApi/SurveyRoutes': 21,
-      'Test/Workers': 64,
+      'Test/Workers': 72,
     });
     for (const [stack, count] of Object.entries(counts)) expect(count, stack).toBeLessThan(200);
   });
@@ -209,6 +210,7 @@ describe('the CDK stacks', () => {
       'listAnswers',
       'replayWebhookDeliveries',
       'listAdminAudit',
+      'listCases',
     ]);
   });
 
@@ -311,6 +313,10 @@ describe('the CDK stacks', () => {
       'AWS::SQS::Queue': [
         'AsyncFailureQueue12E179B5',
         'AttemptSchedulerDlq34ECEE50',
+        'CaseDeadlineQueueA946D22E',
+        'CaseDeadlineQueueDlq274D6EF3',
+        'CaseQueue1D9A7E69',
+        'CaseQueueDlqAC011126',
         'EventQueueDlqFF1FDC9D',
         'EventQueueFD722DCD',
         'PersonalCopiesExpiryDlqF1710A84',
@@ -326,6 +332,7 @@ describe('the CDK stacks', () => {
       'AWS::SES::ConfigurationSet': ['SurveyEmails'],
       'AWS::CloudFormation::Stack': [
         'AdminRoutesNestedStackAdminRoutesNestedStackResource438972D3',
+        'CasesRoutesNestedStackCasesRoutesNestedStackResource79E6BC6F',
         'ChatbotApiNestedStackChatbotApiNestedStackResource1F4AD138',
         'DirectoryRoutesNestedStackDirectoryRoutesNestedStackResource23930F77',
         'InsightsRoutesNestedStackInsightsRoutesNestedStackResource1F25A33E',
@@ -387,7 +394,18 @@ describe('the CDK stacks', () => {
       ['privacyRequests', 'putAdminConfig', 'putEmployeeStores', 'updateCustomer', 'updateEmployee', 'updateStore'].sort(),
     );
     expect(withAction('dynamodb:BatchWriteItem')).toEqual(
-      ['attemptScheduler', 'getAppAnswers', 'getAppAnswersCsv', 'getCustomer', 'getPrivacyExport', 'listAnswers', 'listCustomers'].sort(),
+      [
+        'attemptScheduler',
+        'getAppAnswers',
+        'getAppAnswersCsv',
+        'getCase',
+        'getCustomer',
+        'getPrivacyExport',
+        'listAnswers',
+        'listCases',
+        'listCustomers',
+        'revealCaseContact',
+      ].sort(),
     );
     expect(withAction('dynamodb:PutItem').length).toBeGreaterThan(0);
     // The sale only queues; it reads the table only to check its key when the authorizer could not.
@@ -395,7 +413,17 @@ describe('the CDK stacks', () => {
     // SES's bounces and complaints write an address's suppression and a customer's opt-out, and read nothing.
     expect(granted.sesEvents).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
     // The reads of personal data record their access-log entry: read, and the batch write of that entry; no other write.
-    for (const id of ['getCustomer', 'listCustomers', 'getPrivacyExport', 'listAnswers', 'getAppAnswers', 'getAppAnswersCsv'])
+    for (const id of [
+      'getCustomer',
+      'listCustomers',
+      'getPrivacyExport',
+      'listAnswers',
+      'getAppAnswers',
+      'getAppAnswersCsv',
+      'listCases',
+      'getCase',
+      'revealCaseContact',
+    ])
       expect(granted[id], id).toEqual(['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:Query']);
     for (const route of routes.filter((r) => r.table.length === 1 && r.table[0] === 'read'))
       expect(granted[route.operationId], route.operationId).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
@@ -523,7 +551,7 @@ describe('the CDK stacks', () => {
     expect(Object.fromEntries(cors)).toEqual({
       'survey-service-public-test': {
         AllowOrigins: ['https://app.example.com'],
-        AllowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
+        AllowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
         AllowHeaders: ['content-type', 'x-service-api-key', 'x-service-user-token'],
         ExposeHeaders: ['x-request-id', 'retry-after'],
         MaxAge: 86400,

@@ -29,7 +29,7 @@ describe('GET /public/admin/config', () => {
     // Assess
     expect(res.status).toBe(200);
     expect(res.headers.etag).toMatch(/^"\d+"$/);
-    expect(Object.keys(res.body).sort()).toEqual(['classes', 'delivery', 'groups', 'journeys', 'name', 'privacy']);
+    expect(Object.keys(res.body).sort()).toEqual(['cases', 'classes', 'delivery', 'groups', 'journeys', 'name', 'privacy']);
     expect(res.body.journeys.map((j: { slug: string }) => j.slug)).toEqual(DEMO_SETTINGS.journeys.map((j) => j.slug));
     expect(res.body.classes).toHaveLength(4);
     expect(res.text).not.toContain('signing');

@@ -15,6 +15,7 @@ import { newTenant } from '../support/tenant.js';
 import { readFileSync } from 'node:fs';
 import { storeLogo } from '../../shared/tenants/logo.js';
 import { logoStore } from '../../shared/adapters/logo-store.js';
+import { caseOpener } from '../../shared/adapters/wiring/case-opener.js';
 
 export { keyFor, validRequests, type Fixture };
 
@@ -58,12 +59,21 @@ export async function fixture(): Promise<Fixture> {
   const transaction = await tx(`${marker}-T`);
   const answered = await tx(`${marker}-A`);
   const surveyed = await tx(`${marker}-P`);
+  const detracted = await tx(`${marker}-D`);
   await chatbot({
     method: 'POST',
     path: '/survey',
     key: tenant.chatbotKey,
     body: { transactionId: answered.body.id, attemptId: 1, journey: 'loja', classes: [], score: 9, comment: marker },
   });
+  // A detractor's answer and its case, opened here as the case queue's consumer opens it.
+  await chatbot({
+    method: 'POST',
+    path: '/survey',
+    key: tenant.chatbotKey,
+    body: { transactionId: detracted.body.id, attemptId: 1, journey: 'loja', classes: [], score: 2, comment: `${marker} ruim` },
+  });
+  await caseOpener.openFromAnswer(tenant.tenantId, detracted.body.id, 1);
   // A done export of the customer's data: submitted as a tenant would, worked on here rather than by a poller.
   const exportRequest = await publicApi({
     method: 'POST',
@@ -113,6 +123,7 @@ export async function fixture(): Promise<Fixture> {
     transactionId: transaction.body.id,
     transactionExternalId: `${marker}-T`,
     answeredId: answered.body.id,
+    caseId: detracted.body.id,
     // The legacy create shares its request key with v2: the outcome of that key is this transaction.
     requestId: requestIdFor(tenant.tenantId, requestKeyFor({ externalId: `${marker}-T`, journey: { slug: 'loja' } })),
     surveyToken: surveyTokenFor(tenant.tenantId, surveyed.body.id),

@@ -87,7 +87,11 @@ describe('the README', () => {
           name: index.name,
           partitionKey: index.partitionKey,
           sortKey: index.sortKey,
-          projection: { KEYS_ONLY: 'keys only', ALL: 'all', INCLUDE: 'the answer attributes' }[projectionOf(index).type],
+          projection: {
+            KEYS_ONLY: 'keys only',
+            ALL: 'all',
+            INCLUDE: Number(index.name.slice(3)) >= 12 ? 'the case attributes' : 'the answer attributes',
+          }[projectionOf(index).type],
         })),
       );
     });
@@ -102,7 +106,7 @@ describe('the README', () => {
 
     // One example of each thing shared/keys.ts builds (the type makes a new builder add its own): every item key must
     // be a row of the item table, every partition or sort value a pattern of it, and every row must be something built.
-    type Builder = Exclude<keyof typeof keys, 'apiKeyHashOf' | 'transactionIdOf'>;
+    type Builder = Exclude<keyof typeof keys, 'apiKeyHashOf' | 'transactionIdOf' | 'dueShard'>;
     const built: Record<Builder, ({ pk: string; sk: string } | string)[]> = {
       tenant: [keys.tenant(7)],
       tenantCollection: [keys.tenantCollection()],
@@ -151,6 +155,12 @@ describe('the README', () => {
       failedDeliveriesOf: [keys.failedDeliveriesOf(7, 'events:ab12')],
       failedDeliveryOfSort: [keys.failedDeliveryOfSort('2026-11-23T10:00:00Z', 'dlv_ab12')],
       surveyed: [keys.surveyed(7, 5, 1)],
+      casesConfig: [{ pk: keys.config(7), sk: keys.casesConfig }],
+      case: [keys.case(7, 123456)],
+      casesByStore: [keys.casesByStore(7, 1)],
+      casesByShard: [keys.casesByShard(7, 2)],
+      caseSort: [keys.caseSort(2, false, '2026-11-24T10:00:00.000Z', 123456)],
+      caseSortPrefix: [`${keys.caseSortPrefix(1, true)}2026-11-24T10:00:00.000Z#123456`],
       privacyRequest: [keys.privacyRequest(7, 'r1')],
       privacySlots: [keys.privacySlots(7)],
       privacySlot: [keys.privacySlot(7, 3)],
@@ -163,8 +173,13 @@ describe('the README', () => {
       personalExpiry: [keys.personalExpiry('2026-11-23', 3)],
       personalExpirySort: [keys.personalExpirySort('2026-11-23T10:00:00Z', 7, 123456)],
       personalExpiryCheckpoint: [keys.personalExpiryCheckpoint()],
-      dueAttempt: [keys.dueAttempt('2026-11-23T10:00', 7, 123456, 1)],
-      dueMinute: [keys.dueMinute('2026-11-23T10:00')],
+      dueMinute: [
+        { pk: keys.dueMinute('2026-11-23T10:00', 31), sk: keys.dueAttempt(7, 123456, 1) },
+        { pk: keys.dueMinute('2026-11-23T10:00', 0), sk: keys.dueCase(7, 123456) },
+      ],
+      dueMinuteUnsharded: [{ pk: keys.dueMinuteUnsharded('2026-11-23T10:00'), sk: keys.dueAttempt(7, 123456, 1) }],
+      dueAttempt: [keys.dueAttempt(7, 123456, 1)],
+      dueCase: [keys.dueCase(7, 123456)],
       dueCheckpoint: [keys.dueCheckpoint()],
       suppressed: [keys.suppressed(7, 'ab12')],
       health: [keys.health()],
@@ -174,7 +189,7 @@ describe('the README', () => {
     const values = [...examples.filter((example) => typeof example === 'string'), ...pairs.flatMap(({ pk, sk }) => [pk, sk])];
 
     it('has an example of every key builder of shared/keys.ts here', () => {
-      const parsers = ['apiKeyHashOf', 'transactionIdOf'];
+      const parsers = ['apiKeyHashOf', 'transactionIdOf', 'dueShard'];
       expect(
         Object.keys(keys)
           .filter((name) => !parsers.includes(name))

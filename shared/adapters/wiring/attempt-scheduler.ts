@@ -1,9 +1,9 @@
 import { ENV, requireEnvs } from '../../config.js';
 import { dueAttempts } from '../due-attempts.js';
 import { sendMessages } from '../sqs.js';
-import { dueScheduler, releaseDue, type DelayedSend } from '../../surveys/scheduler.js';
+import { dueScheduler, type DelayedSend } from '../../surveys/scheduler.js';
 
-// The scheduler reads and writes the table and puts attempts on the dispatch queue: both are named at cold start.
+// Attempts wait in the table or on the dispatch queue: both are named at cold start.
 requireEnvs(ENV.tableName, ENV.surveyDispatchQueueUrl);
 
 /** Messages on the dispatch queue, each delayed to its attempt's due time. */
@@ -18,6 +18,3 @@ export const sendDelayed: DelayedSend = (messages) => {
 
 /** Where later attempts wait: on the queue when it can delay them, else in the table by due minute. */
 export const attemptScheduler = dueScheduler(dueAttempts, sendDelayed);
-
-/** One run of the scheduled release: the minutes coming up, from the checkpoint. */
-export const releaseDueAttempts = (now = new Date()) => releaseDue(dueAttempts, sendDelayed, now);

@@ -1,6 +1,7 @@
 import { ENV, requireEnvs } from '../../config.js';
 import { evaluationStore } from '../evaluation-repository.js';
 import { surveyService } from '../../surveys/service.js';
+import { caseQueue } from '../case-queue.js';
 import { events } from './events.js';
 import { tenantSettings } from './tenants.js';
 
@@ -12,4 +13,6 @@ export const { getSurvey, answerSurvey, listEvaluations, getEvaluation } = surve
   evaluations: evaluationStore,
   settings: tenantSettings,
   events,
+  // Only the answering functions send (POST and PUT /survey, the survey page's post): they are given the queue.
+  cases: caseQueue,
 });

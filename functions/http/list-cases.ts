@@ -1,0 +1,34 @@
+import { configuredSecret } from '../../shared/adapters/secrets.js';
+import { recordReads } from '../../shared/adapters/wiring/access-log.js';
+import { cases } from '../../shared/adapters/wiring/cases.js';
+import { CasesBody, CasesQuery } from '../../shared/cases/schema.js';
+import { ENV } from '../../shared/config.js';
+import { answer, problem } from '../../shared/http/contract.js';
+import { httpHandler } from '../../shared/http/handler.js';
+
+// Its pages' cursors are sealed with the deployment's cursor secret.
+await configuredSecret(ENV.cursorSecret);
+
+/**
+ * Cases the user token may see: open, then in progress, then closed; overdue first within each, then by due time.
+ * Notes and history are on each case's own read (GET /public/cases/{id}).
+ */
+export const contract = {
+  user: 'any' as const,
+  query: CasesQuery,
+  statuses: { validation: 422 },
+  responses: {
+    200: answer('A page of cases in the list order (the next one in next_cursor)', CasesBody),
+    401: problem('No valid user token'),
+    404: problem('A store the token may not see'),
+    422: problem('Invalid parameters (a status, a period over 400 days, a cursor of another query)'),
+  },
+};
+
+export const handler = httpHandler(contract, async ({ tenantId, query, user, keyId, requestId }) => {
+  const reader = await user();
+  const page = await cases.list(tenantId, query, reader.scope);
+  // Names and comments are personal data: their reads are recorded before they are answered.
+  await recordReads(tenantId, page.shownCustomers, { operation: 'listCases', keyId, user: reader.name, requestId });
+  return { status: 200, body: page.body };
+});

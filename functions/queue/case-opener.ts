@@ -1,0 +1,10 @@
+import * as v from 'valibot';
+import { caseOpener } from '../../shared/adapters/wiring/case-opener.js';
+import { CaseMessage } from '../../shared/cases/schema.js';
+import { queueHandler } from '../../shared/queue/handler.js';
+
+/** CaseQueue consumer: each record one written answer; opens or updates its case, alerts once, publishes case.opened. */
+export const handler = queueHandler({ log: 'Case opener', outcomes: 'Cases', failures: 'outcome' }, (record) => {
+  const { tenantId, transactionId, version } = v.parse(CaseMessage, JSON.parse(record.body));
+  return caseOpener.openFromAnswer(tenantId, transactionId, version);
+});

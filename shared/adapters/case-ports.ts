@@ -1,0 +1,62 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import type { CaseContacts, CaseNames, CaseUsers } from '../cases/ports.js';
+import { TABLE } from '../table.js';
+import { keys } from '../keys.js';
+import { UserRecord } from '../tenants/ports.js';
+import { db, queryAll } from './dynamodb.js';
+import { findUserByName } from './tenant-access-repository.js';
+
+/** What cases need beside their own items: the tenant's users, and the names of stores and employees. */
+
+const holds = (scope: UserRecord['scope'], storeId: number) => scope === 'all' || scope.stores.includes(storeId);
+
+export const caseUsers: CaseUsers = {
+  /**
+   * The tenant's users (gsi1, one Query of its user collection) whose scope holds the store. A tenant's users are a few
+   * per store: hundreds of small items at most, read once per case opened.
+   */
+  async managersOf(tenantId, storeId) {
+    const items = await queryAll(db(), { index: 'gsi1', partition: keys.userCollection(tenantId) });
+    return items
+      .map((item) => v.parse(UserRecord, item))
+      .filter((user) => holds(user.scope, storeId))
+      .map((user) => user.name)
+      .sort();
+  },
+  async scopeOf(tenantId, name) {
+    return (await findUserByName(tenantId, name))?.scope;
+  },
+};
+
+const nameOf = async (tenantId: number, entity: 'STORE' | 'EMPLOYEE', id: number, field: string) => {
+  const { client, tableName } = db();
+  const { Item } = await client.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: keys.entity(tenantId, entity, id),
+      ProjectionExpression: '#n',
+      ExpressionAttributeNames: { '#n': field },
+    }),
+  );
+  return typeof Item?.[field] === 'string' ? Item[field] : '';
+};
+
+export const caseNames: CaseNames = {
+  store: (tenantId, storeId) => nameOf(tenantId, 'STORE', storeId, 'trade_name'),
+  employee: (tenantId, employeeId) => nameOf(tenantId, 'EMPLOYEE', employeeId, 'name'),
+};
+
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+
+export const caseContacts: CaseContacts = {
+  /** The customer's item (one GetItem); an erased customer's marker has another entity and gives nothing. */
+  async of(tenantId, customerId) {
+    const { client, tableName } = db();
+    const { Item } = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.entity(tenantId, 'CUSTOMER', customerId), ConsistentRead: true }),
+    );
+    if (!Item || Item[TABLE.entityAttribute] !== 'CUSTOMER') return undefined;
+    return { name: text(Item.name), phone: text(Item.phone), email: text(Item.email) };
+  },
+};

@@ -1,0 +1,9 @@
+import type { CaseMessage } from '../cases/schema.js';
+import { sendMessage } from './sqs.js';
+
+/** Puts an answer's message on the case queue (after the answer is written). */
+export const caseQueue = {
+  async answered(message: CaseMessage): Promise<void> {
+    await sendMessage('cases', message);
+  },
+};

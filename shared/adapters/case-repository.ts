@@ -1,0 +1,224 @@
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import type { CaseSelection, CaseStore } from '../cases/ports.js';
+import { CaseRecord, type CaseStatus } from '../cases/record.js';
+import { keys } from '../keys.js';
+import type { CounterDelta } from '../results/tally.js';
+import { indexAttributes, inIndex, TABLE, type IndexName } from '../table.js';
+import { openCursor, sealCursor } from './cursor.js';
+import { cancelledByCondition, db, isConditionFailure, type Item } from './dynamodb.js';
+import { counterUpdates, updateCounting } from './result-counters.js';
+
+/**
+ * Cases (shared/cases/): one item per case under the transaction's id, written whole by a conditional put (open) or a
+ * conditional update on its version (every change), and listed from two indexes in the list's order (shared/keys.ts,
+ * `caseSort`): a store's partition of gsi12, or the tenant's shards of gsi13.
+ */
+
+/** The tenant-wide case index's partitions: a tenant opens cases at a fraction of its answers' rate (gsi11 has 8). */
+export const CASE_SHARDS = 4;
+/** Up to this many stores are read from their own partitions; a user of more stores reads the shards with a filter. */
+export const MAX_STORE_PARTITIONS = 10;
+/** What a filtered page reads of each partition at most: a bounded cost per page, however rare the filter's matches. */
+export const FILTERED_READ = 200;
+
+const ENTITY = 'CASE';
+/** The list's order: open, in progress, then the closed ones. */
+const RANK: Record<CaseStatus, number> = { open: 1, in_progress: 2, resolved: 3, closed_unresolved: 4 };
+/** The attributes a change never writes: the key, and the alert's claim (its own conditional write). */
+const NOT_REPLACED = new Set(['id', 'alertedAt']);
+
+const sortOf = (record: CaseRecord) => keys.caseSort(RANK[record.status], record.overdue, record.dueAt, record.id);
+
+/** The index entries of a case: its store's partition and its shard, both at its place in the list's order. */
+function indexEntries(tenantId: number, record: CaseRecord): Item {
+  const sort = sortOf(record);
+  return {
+    ...inIndex('gsi12', keys.casesByStore(tenantId, record.storeId), sort),
+    ...inIndex('gsi13', keys.casesByShard(tenantId, record.id % CASE_SHARDS), sort),
+  };
+}
+
+const counters = (tenantId: number, record: CaseRecord, deltas: CounterDelta[]) =>
+  deltas.length ? counterUpdates(tenantId, { journeyId: record.journeyId, deltas }) : [];
+
+async function open(tenantId: number, record: CaseRecord, deltas: CounterDelta[]): Promise<'opened' | 'exists'> {
+  const { client, tableName } = db();
+  const put = {
+    TableName: tableName,
+    Item: { ...keys.case(tenantId, record.id), [TABLE.entityAttribute]: ENTITY, ...record, ...indexEntries(tenantId, record) },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  };
+  const updates = counters(tenantId, record, deltas);
+  try {
+    if (updates.length) await client.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...updates] }));
+    else await client.send(new PutCommand(put));
+    return 'opened';
+  } catch (error) {
+    if (isConditionFailure(error) || cancelledByCondition(error, 0)) return 'exists';
+    throw error;
+  }
+}
+
+async function find(tenantId: number, id: number): Promise<CaseRecord | undefined> {
+  const { client, tableName } = db();
+  const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.case(tenantId, id), ConsistentRead: true }));
+  return Item ? v.parse(CaseRecord, Item) : undefined;
+}
+
+async function replace(tenantId: number, next: CaseRecord, deltas: CounterDelta[]): Promise<boolean> {
+  const { tableName } = db();
+  const set: Item = { ...next, ...indexEntries(tenantId, next) };
+  const names: Record<string, string> = { '#version': 'version' };
+  const values: Item = { ':expected': next.version - 1 };
+  const assignments = Object.entries(set)
+    .filter(([name]) => !NOT_REPLACED.has(name))
+    .map(([name, value], i) => {
+      names[`#a${i}`] = name;
+      values[`:a${i}`] = value;
+      return `#a${i} = :a${i}`;
+    });
+  return updateCounting(
+    {
+      TableName: tableName,
+      Key: keys.case(tenantId, next.id),
+      UpdateExpression: `SET ${assignments.join(', ')}`,
+      ConditionExpression: '#version = :expected',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+    counters(tenantId, next, deltas),
+  );
+}
+
+async function claimAlert(tenantId: number, id: number, at: string): Promise<boolean> {
+  const { client, tableName } = db();
+  try {
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.case(tenantId, id),
+        UpdateExpression: 'SET #alerted = :at',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#alerted) OR attribute_type(#alerted, :null))',
+        ExpressionAttributeNames: { '#alerted': 'alertedAt' },
+        ExpressionAttributeValues: { ':at': at, ':null': 'NULL' },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+async function releaseAlert(tenantId: number, id: number, at: string): Promise<void> {
+  const { client, tableName } = db();
+  try {
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.case(tenantId, id),
+        UpdateExpression: 'SET #alerted = :none',
+        ConditionExpression: '#alerted = :at',
+        ExpressionAttributeNames: { '#alerted': 'alertedAt' },
+        ExpressionAttributeValues: { ':at': at, ':none': null },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+interface Source {
+  index: IndexName;
+  partition: string;
+}
+
+const sourcesOf = ({ tenantId, stores }: CaseSelection): Source[] =>
+  stores && stores.length <= MAX_STORE_PARTITIONS
+    ? stores.map((store) => ({ index: 'gsi12', partition: keys.casesByStore(tenantId, store) }))
+    : Array.from({ length: CASE_SHARDS }, (_, shard) => ({ index: 'gsi13', partition: keys.casesByShard(tenantId, shard) }));
+
+/** The filter of a selection beyond its key condition: stores read from the shards, the days a case opened. */
+function filterOf(selection: CaseSelection): { expression?: string; names: Record<string, string>; values: Item } {
+  const names: Record<string, string> = {};
+  const values: Item = {};
+  const parts: string[] = [];
+  if (selection.stores && selection.stores.length > MAX_STORE_PARTITIONS) {
+    names['#store'] = 'storeId';
+    // IN takes at most 100 operands.
+    const chunks = Array.from({ length: Math.ceil(selection.stores.length / 100) }, (_, c) =>
+      selection.stores!.slice(c * 100, c * 100 + 100),
+    );
+    const terms = chunks.map(
+      (chunk, c) => `#store IN (${chunk.map((store, i) => ((values[`:s${c}_${i}`] = store), `:s${c}_${i}`)).join(', ')})`,
+    );
+    parts.push(terms.length > 1 ? `(${terms.join(' OR ')})` : terms[0]!);
+  }
+  if (selection.from || selection.to) {
+    names['#opened'] = 'openedAt';
+    values[':from'] = selection.from ?? '';
+    values[':to'] = `${selection.to ?? '9999-12-31'}\uffff`;
+    parts.push('#opened BETWEEN :from AND :to');
+  }
+  return { ...(parts.length ? { expression: parts.join(' AND ') } : {}), names, values };
+}
+
+const Position = v.strictObject({ after: v.pipe(v.string(), v.maxLength(200)) });
+
+/** One page in the list's order: each partition read once from the cursor, in parallel, and merged. */
+async function list(selection: CaseSelection): Promise<{ cases: CaseRecord[]; nextCursor: string | null }> {
+  if (selection.stores?.length === 0) return { cases: [], nextCursor: null };
+  const prefix = selection.status ? keys.caseSortPrefix(RANK[selection.status], selection.overdue) : '';
+  const after = selection.cursor ? v.parse(Position, openCursor(selection.cursor, selection.query)).after : undefined;
+  // Sort keys start with a status rank (a digit): without a status, the whole partition lies between 0 and 9.
+  const floor = prefix || '0';
+  const lower = after !== undefined && after > floor ? after : floor;
+  const upper = prefix ? `${prefix}\uffff` : '9';
+  const filter = filterOf(selection);
+  // Without a status, `overdue` cannot be a key condition (it follows the status in the sort key): a filter then.
+  if (!selection.status && selection.overdue !== undefined) {
+    filter.names['#overdue'] = 'overdue';
+    filter.values[':overdue'] = selection.overdue;
+    filter.expression = [filter.expression, '#overdue = :overdue'].filter(Boolean).join(' AND ');
+  }
+  const read = filter.expression ? Math.max(selection.limit, FILTERED_READ) : selection.limit;
+  const { client, tableName } = db();
+  const pages = await Promise.all(
+    sourcesOf(selection).map(async ({ index, partition }) => {
+      const { partitionKey, sortKey } = indexAttributes(index);
+      const out = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: index,
+          KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lower AND :upper',
+          ...(filter.expression ? { FilterExpression: filter.expression } : {}),
+          ExpressionAttributeNames: { '#pk': partitionKey, '#sk': sortKey, ...filter.names },
+          ExpressionAttributeValues: { ':pk': partition, ':lower': lower, ':upper': upper, ...filter.values },
+          // One more than a page: the boundary item itself may come back first.
+          Limit: read + 1,
+        }),
+      );
+      const items = (out.Items ?? []).map((item) => ({ sort: String(item[sortKey]), item })).filter(({ sort }) => sort !== after);
+      return { items, frontier: out.LastEvaluatedKey ? String(out.LastEvaluatedKey[sortKey]) : null };
+    }),
+  );
+  // Every partition has been read up to the lowest frontier: the cases below it are complete, in order.
+  const frontier = pages.reduce<string | null>(
+    (low, page) => (page.frontier !== null && (low === null || page.frontier < low) ? page.frontier : low),
+    null,
+  );
+  const merged = pages
+    .flatMap((page) => page.items)
+    .filter(({ sort }) => frontier === null || sort <= frontier)
+    .sort((a, b) => (a.sort < b.sort ? -1 : 1));
+  const page = merged.slice(0, selection.limit);
+  const end =
+    page.length === selection.limit && (merged.length > selection.limit || frontier !== null) ? page[page.length - 1]!.sort : frontier;
+  return {
+    cases: page.map(({ item }) => v.parse(CaseRecord, { notes: [], history: [], ...item })),
+    nextCursor: end === null ? null : sealCursor({ after: end }, selection.query),
+  };
+}
+
+export const caseStore: CaseStore = { open, find, replace, claimAlert, releaseAlert, list };

@@ -1,0 +1,23 @@
+import { ENV, requireEnvs } from '../../config.js';
+import { caseService } from '../../cases/service.js';
+import { caseStore } from '../case-repository.js';
+import { caseAlerts } from '../case-alerts.js';
+import { caseNames, caseUsers } from '../case-ports.js';
+import { evaluationStore } from '../evaluation-repository.js';
+import { events } from './events.js';
+import { tenantSettings } from './tenants.js';
+
+// The opener reads answers, writes cases, publishes case.opened and links its alert to the workspace.
+requireEnvs(ENV.tableName, ENV.eventQueueUrl, ENV.surveyBaseUrl);
+
+/** The case queue's consumer: the cases service with the alert's e-mail, the names it shows and the workspace's URL. */
+export const caseOpener = caseService({
+  cases: caseStore,
+  users: caseUsers,
+  answers: evaluationStore,
+  settings: tenantSettings,
+  events,
+  names: caseNames,
+  alerts: caseAlerts,
+  baseUrl: process.env[ENV.surveyBaseUrl] ?? '',
+});

@@ -1,0 +1,20 @@
+import { ENV, requireEnvs } from '../../config.js';
+import { caseService } from '../../cases/service.js';
+import { caseStore } from '../case-repository.js';
+import { caseContacts, caseUsers } from '../case-ports.js';
+import { evaluationStore } from '../evaluation-repository.js';
+import { events } from './events.js';
+import { tenantSettings } from './tenants.js';
+
+// The cases API reads and writes the table (updateCase also publishes case.resolved, on the queue it is given).
+requireEnvs(ENV.tableName);
+
+/** The cases API (GET/PATCH /public/cases...): the case items, the tenant's users, the answered transactions, events. */
+export const cases = caseService({
+  cases: caseStore,
+  users: caseUsers,
+  answers: evaluationStore,
+  contacts: caseContacts,
+  settings: tenantSettings,
+  events,
+});

@@ -1,0 +1,38 @@
+import { translator } from '../i18n/messages.js';
+import type { Locale } from '../locale.js';
+import { escapeHtml } from '../surveys/compose.js';
+import type { CaseRecord } from './record.js';
+
+/** The workspace page of a case (the `cases-app` part serves it): the one place its path is written for the alert. */
+export const casePagePath = (id: number) => `/app/cases/${id}`;
+
+export interface AlertInput {
+  record: CaseRecord;
+  company: string;
+  store: string;
+  employee: string;
+  /** The link to the case in the workspace. */
+  link: string;
+  locale: Locale;
+  timeZone: string;
+}
+
+/** The alert e-mail to a store's managers: the score, the comment, the store, the employee and the link to the case. */
+export function alertEmail({ record, company, store, employee, link, locale, timeZone }: AlertInput) {
+  const t = translator(locale);
+  const due = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone }).format(new Date(record.dueAt));
+  const subject = t('caseAlert.subject', { score: record.score, store });
+  const lines = [
+    t('caseAlert.intro', { score: record.score, store, employee }),
+    record.comment ? t('caseAlert.comment', { comment: record.comment }) : t('caseAlert.noComment'),
+    t('caseAlert.due', { due }),
+  ];
+  const html = `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font:16px/1.5 Arial,sans-serif;color:#111827;margin:0;padding:16px">
+<p style="margin:0 0 8px;font-weight:bold">${escapeHtml(company)}</p>
+${lines.map((line) => `<p style="margin:0 0 12px">${escapeHtml(line)}</p>`).join('\n')}
+<p style="margin:16px 0 0"><a href="${escapeHtml(link)}" style="display:inline-block;padding:12px 0">${escapeHtml(t('caseAlert.open'))}</a></p>
+</body></html>`;
+  const text = `${company}\n\n${lines.join('\n')}\n\n${t('caseAlert.open')}: ${link}\n`;
+  return { subject, html, text };
+}

@@ -1,0 +1,107 @@
+import type { EventPublisher } from '../events/ports.js';
+import type { CounterDelta } from '../results/tally.js';
+import type { Settings, UserScope } from '../tenants/config-schema.js';
+import type { TransactionRecord } from '../transaction-record.js';
+import type { CaseRecord, CaseStatus } from './record.js';
+
+/** Which cases a page lists: the storage port is told the partitions' owner and the filters, never the tenant's rules. */
+export interface CaseSelection {
+  tenantId: number;
+  /** Only these stores' cases (their own partitions); undefined: every store (the tenant's shards). */
+  stores?: number[];
+  status?: CaseStatus;
+  overdue?: boolean;
+  /** The first and last day a case opened (UTC, YYYY-MM-DD), both included. */
+  from?: string;
+  to?: string;
+  limit: number;
+  cursor?: string;
+  /** What the cursor is bound to: a cursor of another query (or tenant, or scope) is refused. */
+  query: string;
+}
+
+/**
+ * Where cases are kept: `shared/adapters/case-repository.ts`. Every write takes the result counter deltas it moves
+ * (written in the same transaction, under the case's journey); none yet.
+ */
+export interface CaseStore {
+  /** Writes a new case; `exists` when the transaction has one already (a conditional put: never two). */
+  open(tenantId: number, record: CaseRecord, counters: CounterDelta[]): Promise<'opened' | 'exists'>;
+  find(tenantId: number, id: number): Promise<CaseRecord | undefined>;
+  /**
+   * Writes `next` over the case if it is still at version `next.version - 1` (false otherwise: someone wrote it since).
+   * The alert's claim is not part of it: a change never undoes a claim made meanwhile.
+   */
+  replace(tenantId: number, next: CaseRecord, counters: CounterDelta[]): Promise<boolean>;
+  /** Claims the case's one alert: true for the one caller that set `alertedAt`, false once it is set. */
+  claimAlert(tenantId: number, id: number, at: string): Promise<boolean>;
+  /** Gives back a claim this caller made at `at` (the send failed and will be retried). */
+  releaseAlert(tenantId: number, id: number, at: string): Promise<void>;
+  /** A page of cases in the list's order: open before in progress before closed; overdue first; then by due time. */
+  list(selection: CaseSelection): Promise<{ cases: CaseRecord[]; nextCursor: string | null }>;
+}
+
+/** The tenant's users, as cases need them: the store's managers, and whether a user may own a store's case. */
+export interface CaseUsers {
+  /** The names of the users whose scope holds the store (every store, or it among theirs). */
+  managersOf(tenantId: number, storeId: number): Promise<string[]>;
+  /** A user's scope; undefined for no such user. */
+  scopeOf(tenantId: number, name: string): Promise<UserScope | undefined>;
+}
+
+/** The answered transaction a case is about. */
+export interface CaseAnswers {
+  transaction(tenantId: number, id: number): Promise<TransactionRecord | undefined>;
+}
+
+/** A customer's contact as the customer record holds it now; undefined once erased. */
+export interface CaseContacts {
+  of(tenantId: number, customerId: number): Promise<{ name: string | null; phone: string | null; email: string | null } | undefined>;
+}
+
+export interface CaseNames {
+  store(tenantId: number, storeId: number): Promise<string>;
+  employee(tenantId: number, employeeId: number): Promise<string>;
+}
+
+/** One alert e-mail, composed: `shared/cases/alert.ts`. */
+export interface AlertEmail {
+  from: string;
+  to: string[];
+  subject: string;
+  html: string;
+  text: string;
+}
+
+export interface CaseAlerts {
+  email(message: AlertEmail): Promise<void>;
+}
+
+/** The recovery survey, sent when a case is resolved (the `recovery` part implements it). */
+export interface CaseRecoveryRequests {
+  request(tenantId: number, record: CaseRecord): Promise<void>;
+}
+
+export interface CasePorts {
+  cases: CaseStore;
+  users: CaseUsers;
+  answers: CaseAnswers;
+  /** Needed only to reveal a customer's contact. */
+  contacts?: CaseContacts;
+  settings: (tenantId: number) => Promise<Settings>;
+  events?: EventPublisher;
+  /** Needed only to open cases (the consumer). */
+  names?: CaseNames;
+  alerts?: CaseAlerts;
+  /** The base URL of the workspace's links (the alert's link to the case). */
+  baseUrl?: string;
+  recovery?: CaseRecoveryRequests;
+}
+
+/** The provider answered that it did not take the alert (nothing went out): its claim is given back and it is retried. */
+export class AlertNotSent extends Error {
+  constructor(readonly reason: string) {
+    super(`The alert was not sent: ${reason}`);
+    this.name = 'AlertNotSent';
+  }
+}

@@ -1,0 +1,34 @@
+import { bucketOf } from '../answers/schema.js';
+import type { CaseRuleConfig, CasesConfig, JourneyConfig, Settings, WeekDay } from '../tenants/config-schema.js';
+
+/** A tenant's case settings with every default filled in. */
+export interface CasesSettings {
+  rootCauses: string[];
+  workingHours: { timeZone: string; days: WeekDay[]; from: string; to: string };
+}
+
+/** The case settings of a tenant that states none: five root causes, 09:00-18:00 Monday to Friday in São Paulo. */
+export const DEFAULT_CASES: CasesSettings = {
+  rootCauses: ['Atendimento', 'Produto', 'Preço', 'Prazo', 'Outro'],
+  workingHours: { timeZone: 'America/Sao_Paulo', days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '18:00' },
+};
+
+export const casesSettingsOf = (settings: Pick<Settings, 'cases'>): CasesSettings => {
+  const cases: CasesConfig = settings.cases ?? {};
+  return { rootCauses: cases.rootCauses ?? DEFAULT_CASES.rootCauses, workingHours: cases.workingHours ?? DEFAULT_CASES.workingHours };
+};
+
+/** A journey's case rule, its defaults applied: NPS detractors, or the low third of another scale; 24 h; no WhatsApp. */
+export const caseRuleOf = (journey: Pick<JourneyConfig, 'indicator' | 'cases'>): CaseRuleConfig =>
+  journey.cases ?? { open: journey.indicator === 'nps' ? 'detractor' : 'low', deadlineHours: 24, whatsapp: false };
+
+/** Whether an answer (its main score and comment) opens a case under a journey's rule. */
+export function opensCase(journey: Pick<JourneyConfig, 'indicator' | 'cases'>, score: number, comment: string | null): boolean {
+  const { open } = caseRuleOf(journey);
+  if (open === 'none') return false;
+  if (open === 'comment') return !!comment?.trim();
+  if (typeof open === 'object') return score < open.below;
+  const bucket = bucketOf(journey.indicator, score);
+  // `detractor` on a scale without detractors means its low third, and `low` on NPS its detractors: the unhappy end.
+  return bucket === 'detractor' || bucket === 'low';
+}

@@ -1,0 +1,114 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { caseStore } from '../../shared/adapters/case-repository.js';
+import type { CaseRecord } from '../../shared/cases/record.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+
+/** The case repository against DynamoDB Local: one case per transaction, one winner per version, the list's order. */
+let tenant: TestTenant;
+beforeAll(async () => {
+  tenant = await newTenant();
+});
+
+const aCase = (id: number, over: Partial<CaseRecord> = {}): CaseRecord => ({
+  id,
+  journeyId: 1,
+  storeId: 1,
+  employeeId: 1,
+  customerId: 1,
+  customerName: 'Maria',
+  score: 2,
+  comment: 'demorou',
+  answeredAt: '2026-11-23T10:00:00.000Z',
+  answerVersion: 1,
+  openedAt: '2026-11-23T10:00:01.000Z',
+  dueAt: '2026-11-24T10:00:01.000Z',
+  overdue: false,
+  overdueAt: null,
+  owners: ['gerente@demo.local'],
+  status: 'open',
+  firstContactAt: null,
+  closedAt: null,
+  rootCause: null,
+  notes: [],
+  history: [{ at: '2026-11-23T10:00:01.000Z', by: 'system', action: 'opened' }],
+  alertedAt: null,
+  recovery: null,
+  erased: false,
+  version: 1,
+  ...over,
+});
+
+const page = (stores: number[] | undefined, status?: CaseRecord['status'], overdue?: boolean, cursor?: string, limit = 50) =>
+  caseStore.list({
+    tenantId: tenant.tenantId,
+    ...(stores ? { stores } : {}),
+    ...(status ? { status } : {}),
+    ...(overdue !== undefined ? { overdue } : {}),
+    limit,
+    ...(cursor ? { cursor } : {}),
+    query: JSON.stringify([stores, status, overdue]),
+  });
+
+describe('case repository', () => {
+  it('opens one case per transaction however many openers race', async () => {
+    const outcomes = await Promise.all(Array.from({ length: 8 }, () => caseStore.open(tenant.tenantId, aCase(101), [])));
+    expect(outcomes.filter((o) => o === 'opened')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'exists')).toHaveLength(7);
+    expect(await caseStore.find(tenant.tenantId, 101)).toMatchObject({ id: 101, status: 'open', version: 1 });
+  });
+
+  it('writes one of two changes made from the same version, and keeps the alert claim made meanwhile', async () => {
+    await caseStore.open(tenant.tenantId, aCase(102), []);
+    expect(await caseStore.claimAlert(tenant.tenantId, 102, '2026-11-23T10:00:02.000Z')).toBe(true);
+    expect(await caseStore.claimAlert(tenant.tenantId, 102, '2026-11-23T10:00:03.000Z')).toBe(false);
+    const read = (await caseStore.find(tenant.tenantId, 102))!;
+    const results = await Promise.all([
+      caseStore.replace(tenant.tenantId, { ...read, status: 'in_progress', version: 2 }, []),
+      caseStore.replace(tenant.tenantId, { ...read, status: 'closed_unresolved', version: 2 }, []),
+    ]);
+    expect(results.sort()).toEqual([false, true]);
+    const after = (await caseStore.find(tenant.tenantId, 102))!;
+    expect(after.version).toBe(2);
+    expect(after.alertedAt).toBe('2026-11-23T10:00:02.000Z');
+  });
+
+  it('gives back an alert claim only to the claim it names', async () => {
+    await caseStore.open(tenant.tenantId, aCase(103), []);
+    await caseStore.claimAlert(tenant.tenantId, 103, 'A');
+    await caseStore.releaseAlert(tenant.tenantId, 103, 'B');
+    expect((await caseStore.find(tenant.tenantId, 103))!.alertedAt).toBe('A');
+    await caseStore.releaseAlert(tenant.tenantId, 103, 'A');
+    expect((await caseStore.find(tenant.tenantId, 103))!.alertedAt).toBeNull();
+    expect(await caseStore.claimAlert(tenant.tenantId, 103, 'C')).toBe(true);
+  });
+
+  it("lists a store's cases by status, overdue first then by due time, page by page, and the tenant's across shards", async () => {
+    const base = 200;
+    const made = [
+      aCase(base + 1, { storeId: 7, dueAt: '2026-11-24T12:00:00.000Z' }),
+      aCase(base + 2, { storeId: 7, dueAt: '2026-11-24T09:00:00.000Z' }),
+      aCase(base + 3, { storeId: 7, dueAt: '2026-11-25T09:00:00.000Z', overdue: true }),
+      aCase(base + 4, { storeId: 7, status: 'in_progress' }),
+      aCase(base + 5, { storeId: 7, status: 'resolved' }),
+      aCase(base + 6, { storeId: 8, dueAt: '2026-11-24T08:00:00.000Z' }),
+    ];
+    await Promise.all(made.map((c) => caseStore.open(tenant.tenantId, c, [])));
+
+    const open = await page([7], 'open');
+    expect(open.cases.map((c) => c.id)).toEqual([base + 3, base + 2, base + 1]);
+    expect((await page([7], 'open', true)).cases.map((c) => c.id)).toEqual([base + 3]);
+    expect((await page([7])).cases.map((c) => c.id)).toEqual([base + 3, base + 2, base + 1, base + 4, base + 5]);
+
+    const first = await page([7], 'open', undefined, undefined, 2);
+    expect(first.cases.map((c) => c.id)).toEqual([base + 3, base + 2]);
+    const second = await page([7], 'open', undefined, first.nextCursor!, 2);
+    expect(second.cases.map((c) => c.id)).toEqual([base + 1]);
+    expect(second.nextCursor).toBeNull();
+
+    const all = await page(undefined, 'open');
+    const ids = all.cases.map((c) => c.id);
+    expect(ids).toEqual(expect.arrayContaining([base + 1, base + 2, base + 3, base + 6]));
+    expect(ids.indexOf(base + 3)).toBeLessThan(ids.indexOf(base + 6));
+    expect(ids.indexOf(base + 6)).toBeLessThan(ids.indexOf(base + 2));
+  });
+});

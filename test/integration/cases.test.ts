@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { handler as caseOpener } from '../../functions/queue/case-opener.js';
+import { invoke } from '../../infra/local/invoke.js';
+import { putDelivery } from '../../shared/adapters/tenant-repository.js';
+import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { inProcess, errorPaths } from '../support/api.js';
+import { sqsEvent, usePrivateQueue } from '../support/queues.js';
+import { registerSale } from '../support/sales.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+
+/**
+ * Cases end to end in process, against the emulators: an answer's message on the case queue (a private one, read
+ * here), the case queue's consumer invoked under its own role with real SQS batches, the alert in the local SES
+ * mailbox, and the cases API with user tokens.
+ */
+usePrivateQueue('surveyDispatch');
+const caseQueue = usePrivateQueue('cases');
+const eventQueue = usePrivateQueue('events');
+const api = inProcess('public');
+const chatbot = inProcess('chatbot');
+const sesUrl = inject('sesUrl');
+let tenant: TestTenant;
+let manager: string;
+let store2: number;
+let store2Token: string;
+let store2User: string;
+
+interface Mail {
+  destination: { to: string[] };
+  subject: string;
+  body: { html: string; text: string };
+}
+const mailsTo = async (address: string) => {
+  const { emails } = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] };
+  return emails.filter((e) => e.destination.to.includes(address));
+};
+
+/** Runs every message the case queue holds through its consumer, `times` times (a redelivery after the first). */
+async function consumeCases(times = 1): Promise<Record<string, unknown>[]> {
+  const messages = await caseQueue.drain();
+  for (let i = 0; i < times; i++) {
+    const response = await invoke('caseOpener', caseOpener, sqsEvent(messages, { queue: 'CaseQueue', receiveCount: i + 1 }));
+    expect(response.batchItemFailures).toEqual([]);
+  }
+  return messages;
+}
+
+const answer = (id: number, score: number, comment: string | null, method: 'POST' | 'PUT' = 'POST') =>
+  chatbot({
+    method,
+    path: '/survey',
+    key: tenant.chatbotKey,
+    body: { transactionId: id, attemptId: 1, journey: 'loja', score, classes: [], ...(comment ? { comment } : {}) },
+  });
+
+const getCase = (id: number, token = tenant.userToken) => api({ path: `/public/cases/${id}`, key: tenant.key, query: { token } });
+const patch = (id: number, body: unknown, token = tenant.userToken) =>
+  api({ method: 'PATCH', path: `/public/cases/${id}`, key: tenant.key, query: { token }, body });
+
+/** A sale in `store` answered with `score`, its case message consumed: answers the transaction's id. */
+async function answered(score: number, comment: string | null, store = 1): Promise<number> {
+  const id = await registerSale(api, tenant.key, { store_id: store, phone: '11987654321' });
+  expect((await answer(id, score, comment)).status).toBe(201);
+  await consumeCases();
+  return id;
+}
+
+beforeAll(async () => {
+  tenant = await newTenant();
+  manager = `gerente-${randomUUID().slice(0, 8)}@loja.test`;
+  await createUser(tenant.tenantId, manager, { stores: [1], groups: [1] });
+  await putDelivery(tenant.tenantId, {
+    quietHours: null,
+    email: { from: 'pesquisa@loja.test' },
+    webhooks: [{ url: 'http://127.0.0.1:9/case-events' }],
+  });
+  const created = await api({ method: 'POST', path: '/store', key: tenant.key, body: { trade_name: 'Loja Dois' } });
+  store2 = created.body.id;
+  store2User = `loja2-${randomUUID().slice(0, 6)}`;
+  store2Token = (await createUser(tenant.tenantId, store2User, { stores: [store2], groups: [] })).token;
+});
+
+describe('opening a case', () => {
+  it("opens one case for a detractor, alerts the store's manager once with a link to it, and lists it as open in store 1", async () => {
+    const id = await registerSale(api, tenant.key, { phone: '11987654321' });
+    expect((await answer(id, 3, 'Demorou muito no caixa')).status).toBe(201);
+    const messages = await consumeCases(2);
+    // The message names the answer only: no contact, name or comment.
+    expect(messages).toEqual([{ tenantId: tenant.tenantId, transactionId: id, version: 1 }]);
+
+    const mails = await mailsTo(manager);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.body.text).toContain(`/app/cases/${id}`);
+    expect(mails[0]!.body.text).toContain('Demorou muito no caixa');
+    expect(mails[0]!.subject).toContain('3');
+
+    const list = await api({ path: '/public/cases', key: tenant.key, query: { token: tenant.userToken, store: 1, status: 'open' } });
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.data.filter((c: { id: number }) => c.id === id)).toHaveLength(1);
+    expect(list.body.data.find((c: { id: number }) => c.id === id)).toMatchObject({
+      status: 'open',
+      store: 1,
+      score: 3,
+      comment: 'Demorou muito no caixa',
+      owners: [manager, 'full', 'limited'].sort(),
+      overdue: false,
+    });
+
+    // case.opened is published for each delivery of the message, under one event id the receiver deduplicates on.
+    const opened = (await eventQueue.drain()).filter((d) => (d.event as { type: string }).type === 'case.opened');
+    expect(opened.length).toBeGreaterThan(0);
+    expect(new Set(opened.map((d) => (d.event as { id: string }).id)).size).toBe(1);
+    expect(JSON.stringify(opened)).not.toContain('11987654321');
+  });
+
+  it('shows a correction (PUT /survey) on the same case, and sends no second alert', async () => {
+    const before = (await mailsTo(manager)).length;
+    const id = await answered(2, 'Atendente grosseiro');
+    expect((await mailsTo(manager)).length).toBe(before + 1);
+    expect((await answer(id, 0, 'Pior ainda', 'PUT')).status).toBe(200);
+    const [message] = await consumeCases(2);
+    expect(message).toEqual({ tenantId: tenant.tenantId, transactionId: id, version: 2 });
+    const read = await getCase(id);
+    expect(read.body).toMatchObject({ id, score: 0, comment: 'Pior ainda' });
+    expect(read.body.history.map((h: { action: string }) => h.action)).toEqual(['opened', 'rescored']);
+    expect((await mailsTo(manager)).length).toBe(before + 1);
+  });
+
+  it('opens nothing for a promoter', async () => {
+    const id = await answered(10, 'Ótimo');
+    expect((await getCase(id)).status).toBe(404);
+  });
+});
+
+describe('the cases API', () => {
+  it('moves a case to in_progress (first contact noted) and then resolved with a root cause and a note', async () => {
+    const id = await answered(4, null);
+    const started = await patch(id, { status: 'in_progress', note: 'Liguei, vou retornar' });
+    expect(started.status, started.text).toBe(200);
+    expect(started.body).toMatchObject({ status: 'in_progress', notes: [{ author: 'full', text: 'Liguei, vou retornar' }] });
+    expect(started.body.first_contact_at).toEqual(expect.any(String));
+    const resolved = await patch(id, { status: 'resolved', root_cause: 'Atendimento', note: 'Troca feita' });
+    expect(resolved.status, resolved.text).toBe(200);
+    expect(resolved.body).toMatchObject({ status: 'resolved', root_cause: 'Atendimento' });
+    expect(resolved.body.closed_at).toEqual(expect.any(String));
+    expect((await getCase(id)).body.status).toBe('resolved');
+    const events = (await eventQueue.drain()).map((d) => d.event as { type: string; data: { case_id: number } });
+    expect(events.filter((e) => e.type === 'case.resolved' && e.data.case_id === id)).toHaveLength(1);
+  });
+
+  it('names every wrong field of a PATCH and changes nothing', async () => {
+    const id = await answered(1, null);
+    const cases = [
+      [{ status: 'archived' }, ['status']],
+      [{ status: 'resolved' }, ['status']],
+      [{ colour: 'red' }, ['colour']],
+      [{}, ['']],
+      [{ owner: 'nobody-here' }, ['owner']],
+      [{ root_cause: 'Astrologia' }, ['root_cause']],
+      [{ note: '   ' }, ['note']],
+      [{ note: 'x'.repeat(2001) }, ['note']],
+    ] as const;
+    for (const [body, paths] of cases) {
+      const res = await patch(id, body);
+      expect(res.status, `${JSON.stringify(body)}: ${res.text}`).toBe(422);
+      expect(errorPaths(res)).toEqual(paths);
+    }
+    await patch(id, { status: 'in_progress' });
+    const res = await patch(id, { status: 'resolved' });
+    expect(res.status).toBe(422);
+    expect(errorPaths(res).sort()).toEqual(['note', 'root_cause']);
+    const read = await getCase(id);
+    expect(read.body).toMatchObject({ status: 'in_progress', notes: [], root_cause: null, version: 2 });
+  });
+
+  it('reassigns a case only to a user whose scope holds its store', async () => {
+    const id = await answered(5, null);
+    expect(errorPaths(await patch(id, { owner: store2User }))).toEqual(['owner']);
+    const res = await patch(id, { owner: manager });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.owners).toEqual([manager]);
+  });
+
+  it('gives one of two managers changing a case at once a 409, and loses no change', async () => {
+    const id = await answered(6, null);
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => patch(id, { note: `nota ${i}` })));
+    const statuses = results.map((r) => r.status);
+    expect(
+      statuses.every((s) => s === 200 || s === 409),
+      statuses.join(),
+    ).toBe(true);
+    expect(statuses).toContain(409);
+    const kept = (await getCase(id)).body.notes.map((n: { text: string }) => n.text).sort();
+    const written = results.flatMap((r, i) => (r.status === 200 ? [`nota ${i}`] : [])).sort();
+    expect(kept).toEqual(written);
+  });
+
+  it('answers 404 to a user token scoped to another store, for the case, its list filter, its change and its contact', async () => {
+    const id = await answered(0, 'Nunca mais');
+    expect((await getCase(id, store2Token)).status).toBe(404);
+    expect((await patch(id, { note: 'x' }, store2Token)).status).toBe(404);
+    const contact = await api({ method: 'POST', path: `/public/cases/${id}/contact`, key: tenant.key, query: { token: store2Token } });
+    expect(contact.status).toBe(404);
+    const list = await api({ path: '/public/cases', key: tenant.key, query: { token: store2Token, store: 1 } });
+    expect(list.status).toBe(404);
+    const own = await api({ path: '/public/cases', key: tenant.key, query: { token: store2Token } });
+    expect(own.body.data.map((c: { id: number }) => c.id)).not.toContain(id);
+    expect((await getCase(id, tenant.limitedToken)).status).toBe(200);
+  });
+
+  it("reveals the customer's contact to a manager of the store, and writes the read to the access log", async () => {
+    const id = await answered(3, null);
+    const customer = (await getCase(id)).body.customer.id as number;
+    const contact = await api({
+      method: 'POST',
+      path: `/public/cases/${id}/contact`,
+      key: tenant.key,
+      query: { token: tenant.limitedToken },
+    });
+    expect(contact.status, contact.text).toBe(200);
+    expect(contact.body.customer).toMatchObject({ id: customer, phone: '+5511987654321', email: expect.stringContaining('@example.com') });
+    const log = await api({ path: '/public/privacy/access', key: tenant.key, query: { token: tenant.userToken, customer } });
+    expect(log.body.data.map((e: { operation: string; user: string }) => [e.operation, e.user])).toContainEqual([
+      'revealCaseContact',
+      'limited',
+    ]);
+  });
+});

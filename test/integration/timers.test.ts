@@ -1,0 +1,127 @@
+import { randomInt } from 'node:crypto';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { db } from '../../shared/adapters/dynamodb.js';
+import { DUE_SHARDS, dueTimers, dueTimersOf } from '../../shared/adapters/due-timers.js';
+import { sendTimers } from '../../shared/adapters/wiring/timers.js';
+import type { CaseDeadlineMessage } from '../../shared/cases/deadline-message.js';
+import { keys } from '../../shared/keys.js';
+import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
+import { TABLE } from '../../shared/table.js';
+import { dueScheduler, minuteOf, releaseDue, type DelayedSend, type DueStore, type Timed } from '../../shared/timers.js';
+import { usePrivateQueue } from '../support/queues.js';
+
+/**
+ * Timers in the real table, released onto the real (private) queues, with a clock the test holds: minutes years ahead,
+ * and a checkpoint of the test's own (the table's belongs to the local stack's release), so nothing else touches them.
+ */
+
+const dispatchQueue = usePrivateQueue('surveyDispatch');
+const deadlineQueue = usePrivateQueue('caseDeadlines');
+const minutes = (from: Date, n: number) => new Date(from.getTime() + n * 60_000);
+/** A minute of its own for each test: a random one in 2031. */
+const aMinute = () => new Date(Date.parse('2031-01-01T00:00:00Z') + randomInt(0, 500_000) * 60_000);
+
+/** The table's timers with a checkpoint of the test's own, starting just before `minute`. */
+function ownCheckpoint<M extends Timed>(store: DueStore<M>, minute: Date): DueStore<M> {
+  let checkpoint: string | undefined = minuteOf(minutes(minute, -1));
+  return { ...store, checkpoint: async () => checkpoint, saveCheckpoint: async (m) => void (checkpoint = m) };
+}
+
+const attempt = (tenantId: number, transactionId: number): DispatchMessage => ({
+  version: 1,
+  tenantId,
+  transactionId,
+  attemptId: 2,
+  journeyId: 4,
+  journey: 'lembrete',
+  channel: 'email',
+  createdAt: '2031-01-01T00:00:00.000Z',
+});
+const deadline = (tenantId: number, caseId: number): CaseDeadlineMessage => ({ version: 1, tenantId, caseId });
+
+/** How many items each partition of a minute holds: its shards, then its one pre-shard partition. */
+async function itemsPerPartition(minute: Date): Promise<number[]> {
+  const { client, tableName } = db();
+  const partitions = [
+    ...Array.from({ length: DUE_SHARDS }, (_, shard) => keys.dueMinute(minuteOf(minute), shard)),
+    keys.dueMinuteUnsharded(minuteOf(minute)),
+  ];
+  return Promise.all(
+    partitions.map(
+      async (pk) =>
+        (
+          await client.send(
+            new QueryCommand({
+              TableName: tableName,
+              KeyConditionExpression: '#pk = :pk',
+              ExpressionAttributeNames: { '#pk': TABLE.partitionKey },
+              ExpressionAttributeValues: { ':pk': pk },
+              Select: 'COUNT',
+              ConsistentRead: true,
+            }),
+          )
+        ).Count ?? 0,
+    ),
+  );
+}
+
+const attempts = dueScheduler(dueTimersOf('surveyAttempt'), sendTimersOf<DispatchMessage>('surveyAttempt'));
+const deadlines = dueScheduler(dueTimersOf('caseDeadline'), sendTimersOf<CaseDeadlineMessage>('caseDeadline'));
+/** Sends of one kind, through the release's own routing. */
+function sendTimersOf<M extends Timed>(kind: 'surveyAttempt' | 'caseDeadline'): DelayedSend<M> {
+  return (messages) => sendTimers(messages.map(({ message, delaySeconds }) => ({ message: { kind, message }, delaySeconds })));
+}
+
+describe('timers', () => {
+  it('spreads a busy minute over its shards, and releases each timer to the queue its kind names, once', async () => {
+    const minute = aMinute();
+    const now = minutes(minute, -120);
+    const tenantId = randomInt(1_000_000, 2_000_000);
+    // Prepare: 320 reminders and 80 case deadlines due in the same minute, each scheduled twice (a redelivery).
+    const due = (i: number) => new Date(minute.getTime() + (i % 60) * 1000);
+    for (let round = 0; round < 2; round++)
+      await Promise.all([
+        ...Array.from({ length: 320 }, (_, i) => attempts.schedule(attempt(tenantId, i + 1), due(i), now)),
+        ...Array.from({ length: 80 }, (_, i) => deadlines.schedule(deadline(tenantId, i + 1), due(i), now)),
+      ]);
+
+    // Assess: 400 items, none in the pre-shard partition; every shard holds some, none more than twice its share.
+    const counts = await itemsPerPartition(minute);
+    expect(counts.reduce((a, b) => a + b)).toBe(400);
+    expect(counts.at(-1)).toBe(0);
+    expect(Math.min(...counts.slice(0, -1))).toBeGreaterThan(0);
+    expect(Math.max(...counts)).toBeLessThanOrEqual((2 * 400) / DUE_SHARDS);
+
+    // Act: the release, a minute after they fell due.
+    expect(await releaseDue(ownCheckpoint(dueTimers, minute), sendTimers, minutes(minute, 1))).toMatchObject({ released: 400 });
+
+    const [dispatched, fired] = [await dispatchQueue.drain(), await deadlineQueue.drain()];
+    expect(dispatched.map((m) => m.transactionId).sort((a, b) => Number(a) - Number(b))).toEqual(
+      Array.from({ length: 320 }, (_, i) => i + 1),
+    );
+    expect(dispatched[0]).toMatchObject({ tenantId, attemptId: 2, channel: 'email', dueAt: expect.stringMatching(/^2031-/) });
+    expect(fired.map((m) => m.caseId).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
+    expect(fired[0]).toEqual({ version: 1, tenantId, caseId: expect.any(Number), dueAt: expect.stringMatching(/^2031-/) });
+    expect((await itemsPerPartition(minute)).reduce((a, b) => a + b)).toBe(0);
+  });
+
+  it('still releases an attempt parked in the one partition of its minute before the shards', async () => {
+    const minute = aMinute();
+    const message = { ...attempt(7, 4242), dueAt: minute.toISOString() };
+    await db().client.send(
+      new PutCommand({
+        TableName: db().tableName,
+        Item: {
+          [TABLE.partitionKey]: keys.dueMinuteUnsharded(minuteOf(minute)),
+          [TABLE.sortKey]: keys.dueAttempt(7, 4242, 2),
+          [TABLE.entityAttribute]: 'DUE_ATTEMPT',
+          message,
+        },
+      }),
+    );
+    expect(await releaseDue(ownCheckpoint(dueTimers, minute), sendTimers, minutes(minute, 1))).toMatchObject({ released: 1 });
+    expect(await dispatchQueue.drain()).toEqual([message]);
+    expect(await deadlineQueue.drain()).toEqual([]);
+  });
+});

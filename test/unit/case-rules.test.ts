@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import * as v from 'valibot';
+import { caseDueAt } from '../../shared/cases/deadline.js';
+import { caseRuleOf, casesSettingsOf, DEFAULT_CASES, opensCase } from '../../shared/cases/rules.js';
+import { ConfigDocument } from '../../shared/tenants/config-schema.js';
+
+const nps = { indicator: 'nps' as const };
+const csat = { indicator: 'csat' as const };
+
+describe('case rules', () => {
+  it('opens a case for an NPS detractor (0-6) by default, not for a passive or a promoter', () => {
+    expect([0, 6].map((score) => opensCase(nps, score, null))).toEqual([true, true]);
+    expect([7, 10].map((score) => opensCase(nps, score, null))).toEqual([false, false]);
+  });
+
+  it('opens a case for the low bucket of another scale by default (csat 1-2)', () => {
+    expect([1, 2, 3, 5].map((score) => opensCase(csat, score, null))).toEqual([true, true, false, false]);
+  });
+
+  it('follows a journey that opens below a score, on any comment, or never', () => {
+    expect(opensCase({ ...nps, cases: { open: { below: 8 }, deadlineHours: 24, whatsapp: false } }, 7, null)).toBe(true);
+    expect(opensCase({ ...nps, cases: { open: { below: 8 }, deadlineHours: 24, whatsapp: false } }, 8, null)).toBe(false);
+    const comment = { ...nps, cases: { open: 'comment' as const, deadlineHours: 24, whatsapp: false } };
+    expect([opensCase(comment, 10, 'ótimo'), opensCase(comment, 0, '  '), opensCase(comment, 0, null)]).toEqual([true, false, false]);
+    expect(opensCase({ ...nps, cases: { open: 'none', deadlineHours: 24, whatsapp: false } }, 0, 'péssimo')).toBe(false);
+  });
+
+  it('is due deadlineHours business hours after it opened (24 by default), 09:00-18:00 Monday to Friday by default', () => {
+    expect(caseRuleOf(nps)).toEqual({ open: 'detractor', deadlineHours: 24, whatsapp: false });
+    const opened = new Date('2026-11-23T10:00:00.000Z');
+    // Monday 07:00 in São Paulo: Monday's 9 hours, Tuesday's 9, then 6 on Wednesday (15:00 local).
+    expect(caseDueAt(opened, 24, DEFAULT_CASES.workingHours).toISOString()).toBe('2026-11-25T18:00:00.000Z');
+  });
+
+  it("takes the rules in the admin document and the tenant file's schema, naming each wrong field", () => {
+    const document = (journey: unknown, cases: unknown = {}) => ({
+      name: 'x',
+      journeys: [{ id: 1, slug: 'loja', indicator: 'nps', classes: [], channels: ['email'], ...(journey as object) }],
+      cases,
+    });
+    const ok = v.parse(ConfigDocument, document({ cases: { open: { below: 5 } } }, { rootCauses: ['Fila'] }));
+    expect(ok.journeys[0]!.cases).toEqual({ open: { below: 5 }, deadlineHours: 24, whatsapp: false });
+    expect(casesSettingsOf(ok)).toEqual({ rootCauses: ['Fila'], workingHours: DEFAULT_CASES.workingHours });
+    const bad = v.safeParse(
+      ConfigDocument,
+      document(
+        { cases: { open: 'sometimes', deadlineHours: 0 } },
+        { rootCauses: [], workingHours: { timeZone: 'Mars/Base', days: ['monday'], from: '9h', to: '18:00' } },
+      ),
+    );
+    const paths = bad.issues!.map((issue) => v.getDotPath(issue));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'journeys.0.cases.open',
+        'journeys.0.cases.deadlineHours',
+        'cases.rootCauses',
+        'cases.workingHours.timeZone',
+        'cases.workingHours.days.0',
+        'cases.workingHours.from',
+      ]),
+    );
+  });
+});
