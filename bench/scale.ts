@@ -86,6 +86,7 @@ function monthCost(shape: DayShape, table: CountingTable, counts: Counts) {
     ['reminder send', perEvent('reminder send', counts.reminderSends), day.reminders],
     ['answer', perEvent('answer', counts.answers), day.answers],
     ['release', perEvent('release', counts.released), day.reminders],
+    ['case', perEvent('case', counts.cases), counts.answers ? (day.answers * counts.cases) / counts.answers : 0],
   ] as const;
   const dynamo = flows.reduce(
     (sum, [, units, events]) => sum + (month(events) * (units.write * PRICES.writeUnit + units.read * PRICES.readUnit)) / 1e6,
@@ -154,11 +155,22 @@ export async function scaleSimulation(options: { shape?: DayShape; windowSeconds
 /** The section's tables: the hottest keys at the peak, the GSI partitions likewise, and the month's cost. */
 export function scaleReport({ table, counts, shape, hot }: Awaited<ReturnType<typeof scaleSimulation>>, windowSeconds: number): string {
   const peakRate = Math.max(...hourlyRates(shape));
-  const row = (key: HotKey) =>
-    `| \`${key.partition.replace(' ', '` `')}\` | ${round(key.write)} | ${percent(key.write / PARTITION_LIMITS.write)} | ${round(key.read)} | ${percent(key.read / PARTITION_LIMITS.read)} |`;
-  const header = ['| index | partition key | write units/s | of 1,000 | read units/s | of 3,000 |', '|---|---|---:|---:|---:|---:|'];
-  const tableKeys = hot.filter((key) => key.partition.startsWith('table ')).slice(0, 12);
-  const indexKeys = hot.filter((key) => !key.partition.startsWith('table ')).slice(0, 10);
+  const row = (key: HotKey & { count: number }) =>
+    `| \`${key.partition.replace(' ', '` `')}\` | ${key.count.toLocaleString('en-US')} | ${round(key.write)} | ${percent(key.write / PARTITION_LIMITS.write)} | ${round(key.read)} | ${percent(key.read / PARTITION_LIMITS.read)} |`;
+  const header = [
+    '| index | partition key (N: any number) | partitions | write units/s | of 1,000 | read units/s | of 3,000 |',
+    '|---|---|---:|---:|---:|---:|---:|',
+  ];
+  // One row per family of partitions (shards, stores, transactions...: the key with its last number as N), its hottest.
+  const families = new Map<string, HotKey & { count: number }>();
+  for (const key of hot) {
+    const family = key.partition.replace(/#\d+$/, '#N');
+    const known = families.get(family);
+    if (known) known.count++;
+    else families.set(family, { ...key, partition: family, count: 1 });
+  }
+  const tableKeys = [...families.values()].filter((key) => key.partition.startsWith('table ')).slice(0, 12);
+  const indexKeys = [...families.values()].filter((key) => !key.partition.startsWith('table ')).slice(0, 10);
   const worst = hot[0]!;
   const cost = monthCost(shape, table, counts);
   const total = cost.service + cost.messaging;
@@ -167,7 +179,7 @@ export function scaleReport({ table, counts, shape, hot }: Awaited<ReturnType<ty
   return [
     `### Scale: a tenant with ${(shape.transactionsPerDay / 1e6).toLocaleString('en-US')} million transactions a day at its peak (simulated)`,
     '',
-    `${shape.stores.toLocaleString('en-US')} stores, ${(shape.stores * shape.employeesPerStore).toLocaleString('en-US')} employees, ${shape.journeys.length} journeys (${shape.journeys.map((j) => `${j.slug} ${j.share * 100}%, resultShards ${j.resultShards}`).join('; ')}), a peak hour at ${shape.peakFactor}x the average (${Math.round(peakRate)} transactions a second), ${shape.responseRate * 100}% answered, reminders parked and released, retention ${shape.retentionDays ?? 'none'}. The first ${windowSeconds} s of the peak hour played through the adapters over the counting table (bench/scale/counting-table.ts): ${counts.transactions.toLocaleString('en-US')} transactions (${counts.newCustomers.toLocaleString('en-US')} new customers), ${counts.firstSends.toLocaleString('en-US')} first sends, ${counts.reminderSends.toLocaleString('en-US')} reminders sent, ${counts.parked.toLocaleString('en-US')} parked, ${counts.released.toLocaleString('en-US')} released, ${counts.answers.toLocaleString('en-US')} answers; ${counts.commands.toLocaleString('en-US')} DynamoDB commands. Each partition's highest second; transactional writes at 2 units per KB.`,
+    `${shape.stores.toLocaleString('en-US')} stores, ${(shape.stores * shape.employeesPerStore).toLocaleString('en-US')} employees, ${shape.journeys.length} journeys (${shape.journeys.map((j) => `${j.slug} ${j.share * 100}%, resultShards ${j.resultShards}`).join('; ')}), a peak hour at ${shape.peakFactor}x the average (${Math.round(peakRate)} transactions a second), ${shape.responseRate * 100}% answered, reminders parked and released, retention ${shape.retentionDays ?? 'none'}. ${windowSeconds} s from the 40th minute of the peak hour played through the adapters over the counting table (bench/scale/counting-table.ts): ${counts.transactions.toLocaleString('en-US')} transactions (${counts.newCustomers.toLocaleString('en-US')} new customers), ${counts.firstSends.toLocaleString('en-US')} first sends, ${counts.reminderSends.toLocaleString('en-US')} reminders sent, ${counts.parked.toLocaleString('en-US')} parked, ${counts.released.toLocaleString('en-US')} released, ${counts.answers.toLocaleString('en-US')} answers, ${counts.cases.toLocaleString('en-US')} cases opened; ${counts.commands.toLocaleString('en-US')} DynamoDB commands. Each family's hottest partition in its highest second; transactional writes at 2 units per KB. The scheduler's release is counted in the second of its run: an upper bound, as a run deletes a minute's timers in sequential batches of 25 over several seconds.`,
     '',
     `**Hottest key: ${percent(worst.share)} of a partition's limit** (\`${worst.partition}\`); target at most ${percent(HOT_SHARE)}: **${worst.share <= HOT_SHARE ? 'met' : 'missed'}**.`,
     '',

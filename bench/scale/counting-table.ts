@@ -126,9 +126,10 @@ export class CountingTable {
     client.middlewareStack.remove('countingTable');
     client.middlewareStack.add(
       () => async (args) => {
-        const request = args.request as { headers: Record<string, string>; body: string };
+        const request = args.request as { headers: Record<string, string>; body: string | Uint8Array };
         const operation = String(request.headers['x-amz-target']).split('.')[1]!;
-        const input = JSON.parse(request.body) as Record<string, unknown>;
+        const body = typeof request.body === 'string' ? request.body : Buffer.from(request.body).toString('utf8');
+        const input = JSON.parse(body) as Record<string, unknown>;
         if (this.recording) this.recorded.push({ operation, input, counted: this.counting });
         if (this.counting) this.commands++;
         return {

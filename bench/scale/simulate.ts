@@ -1,12 +1,13 @@
 import { attemptStore, reachability } from '../../shared/adapters/attempt-repository.js';
 import { CUSTOMER_ID_BLOCK, customers } from '../../shared/adapters/customer-repository.js';
 import { dueAttempts } from '../../shared/adapters/due-attempts.js';
+import { dueTimerKey, dueTimers, dueTimersOf, idOf } from '../../shared/adapters/due-timers.js';
+import { caseStore } from '../../shared/adapters/case-repository.js';
 import { db, nextId } from '../../shared/adapters/dynamodb.js';
 import { evaluationStore } from '../../shared/adapters/evaluation-repository.js';
 import { readManyReferences, type ReferenceRequest } from '../../shared/adapters/references.js';
 import { readConfigVersion } from '../../shared/adapters/tenant-repository.js';
 import { transactionRepository } from '../../shared/adapters/transaction-repository.js';
-import { keys } from '../../shared/keys.js';
 import { answerTally, countedOf, journeyTally, scoredRating, sentTally } from '../../shared/results/tally.js';
 import { dueScheduler, minuteOf } from '../../shared/surveys/scheduler.js';
 import type { ClaimedAttempt } from '../../shared/surveys/ports.js';
@@ -31,6 +32,8 @@ export interface Counts {
   firstSends: number;
   reminderSends: number;
   answers: number;
+  /** Cases opened (detractors of an NPS journey, as the demo's case rule). */
+  cases: number;
   parked: number;
   released: number;
   commands: number;
@@ -72,6 +75,7 @@ export async function simulate(
     firstSends: 0,
     reminderSends: 0,
     answers: 0,
+    cases: 0,
     parked: 0,
     released: 0,
     commands: 0,
@@ -279,6 +283,49 @@ export async function simulate(
     const tally = scored && journeyTally(journeyOf(settings, one), answerTally(countedOf(sentRecord.transaction), scored));
     await evaluationStore.writeAnswer(TENANT, sentRecord, 1, 'create', answerRecord, tally);
     counts.answers++;
+    if (one.journey.indicator === 'nps' && score <= 6)
+      await table.flow('case', () => openCase(one, score, answerRecord.rating.comment, now));
+  }
+
+  /** The case opener: the answer read again, the case put, its alert claimed, its deadline parked (24 hours). */
+  async function openCase(one: Sale, score: number, comment: string | null, now: Date) {
+    const { transaction } = one.record;
+    await evaluationStore.transaction(TENANT, transaction.id);
+    const dueAt = new Date(now.getTime() + 24 * 3_600_000).toISOString();
+    await caseStore.open(
+      TENANT,
+      {
+        id: transaction.id,
+        journeyId: transaction.journey_id,
+        storeId: transaction.store_id,
+        employeeId: transaction.employee_id,
+        customerId: one.customerId,
+        customerName: one.record.customerName,
+        score,
+        comment,
+        answeredAt: now.toISOString(),
+        answerVersion: 1,
+        openedAt: now.toISOString(),
+        dueAt,
+        overdue: false,
+        overdueAt: null,
+        owners: ['gerente@loja.example'],
+        status: 'open',
+        firstContactAt: null,
+        closedAt: null,
+        rootCause: null,
+        notes: [],
+        history: [{ at: now.toISOString(), by: 'system', action: 'opened' }],
+        alertedAt: null,
+        recovery: null,
+        erased: false,
+        version: 1,
+      },
+      [],
+    );
+    await caseStore.claimAlert(TENANT, transaction.id, now.toISOString());
+    await dueTimersOf('caseDeadline').put(minuteOf(new Date(dueAt)), { version: 1, tenantId: TENANT, caseId: transaction.id, dueAt });
+    counts.cases++;
   }
 
   /** What existed before the window: written without counting. */
@@ -291,7 +338,8 @@ export async function simulate(
     }
   }
 
-  const start = shape.peakHour * 3_600;
+  // Forty minutes into the peak hour: the sales at their peak, and most answers (given within half an hour) too.
+  const start = shape.peakHour * 3_600 + 2_400;
   const reachableShare = 1 - shape.unreachableShare;
   let pendingSends: Sale[] = [];
   // The sales of the second before the window, whose first attempts go out in its first second.
@@ -335,17 +383,19 @@ export async function simulate(
             const rate = rateAt(sentSecond) * journey.share * reachableShare * 60;
             for (let i = arrivals(rate, next); i > 0; i--) {
               const one = { ...sale(sentSecond), journey };
-              await dueAttempts.put(minute, { ...messageOf(one, 2), dueAt: `${minute}:30.000Z` });
-              ids.push(keys.dueAttempt(minute, TENANT, one.record.transaction.id, 2).sk);
+              const message = { ...messageOf(one, 2), dueAt: `${minute}:30.000Z` };
+              await dueAttempts.put(minute, message);
+              const { pk, sk } = dueTimerKey(minute, 'surveyAttempt', message);
+              ids.push(idOf(pk, sk));
             }
           }
         return ids;
       });
       await table.flow('release', async () => {
-        await dueAttempts.checkpoint();
-        await dueAttempts.dueIn(minute);
-        await dueAttempts.remove(minute, parked);
-        await dueAttempts.saveCheckpoint(minute);
+        await dueTimers.checkpoint();
+        await dueTimers.dueIn(minute);
+        await dueTimers.remove(minute, parked);
+        await dueTimers.saveCheckpoint(minute);
       });
       counts.released += parked.length;
     }

@@ -17,10 +17,11 @@ import { contactGone, retentionAttributes, unexpired } from './personal-copies.j
 export const ANSWER_SHARDS = 8;
 /**
  * The evaluation index's shards a month (keys.evaluationsByMonth): an evaluation's entry is a whole item (1.3 KB, 2
- * units, doubled in the answer's transaction), so at 10 million transactions a day one month partition would take
- * about 18% of a partition's writes at the peak (`npm run bench -- scale`); four keep each under 5%.
+ * units, doubled in the answer's transaction), so at 10 million transactions a day, with about 250 answers a second
+ * late in the peak hour, one month partition would take a whole partition's writes (`npm run bench -- scale`); 16
+ * keep each near 6%, and a page of the evaluation list reads 17 partitions.
  */
-export const EVALUATION_SHARDS = 4;
+export const EVALUATION_SHARDS = 16;
 
 /**
  * Evaluations live on their transaction's item: the rating, its items and where the answer came from. These index
