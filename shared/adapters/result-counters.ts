@@ -73,10 +73,16 @@ function rowOf(item: Item): CounterRow {
 }
 
 export const resultCounters: ResultCounters = {
-  // The unsharded partition and every shard of the dimension, in parallel: a counter is one row per partition it was
-  // written to, summed by the report.
+  // The unsharded partition and the dimension's shards, in parallel: a counter is one row per partition it was written
+  // to, summed by the report. A store's, an employee's or a pair's counters are all in the shard of their first id.
   async read({ tenantId, journeyId, dimension, grain, partition, ids = [], shards = 1 }) {
-    const shardsRead = shards > 1 ? Array.from({ length: shards }, (_, index) => ({ dimension, index })) : [];
+    const keyed = dimension !== 'all' && ids.length > 0;
+    const shardsRead =
+      shards <= 1
+        ? []
+        : keyed
+          ? [shardOf({ dimension, ids }, 0, shards)!]
+          : Array.from({ length: shards }, (_, index) => ({ dimension, index }));
     const reads = [undefined, ...shardsRead].map((shard) =>
       queryAll(db(), {
         partition: keys.results(tenantId, journeyId, partition, shard),

@@ -91,5 +91,12 @@ describe('result counters of a sharded journey', () => {
     // A store's counter stays one item in one shard: the report by store reads it once.
     const stores = (await results('store')).body.data;
     expect(stores).toEqual([expect.objectContaining({ key: '1', responses: SALES, sent: SALES })]);
+    // Named, a store is read from its one shard.
+    const store = await api({
+      path: '/public/results',
+      key: tenant.key,
+      query: { token: tenant.userToken, journey: 'loja', from: today, to: today, group_by: 'employee', store: 1 },
+    });
+    expect(store.body.data).toEqual([expect.objectContaining({ key: '1', responses: SALES, sent: SALES })]);
   });
 });
