@@ -38,7 +38,7 @@ export async function resultsCost(f: Fixture): Promise<string> {
         ...(SEED_CASES ? caseLife(journeyId, 1000 + s, day) : []),
       ]).flat(),
     );
-    await db().client.send(new TransactWriteCommand({ TransactItems: counterUpdates(f.tenantId, { journeyId, deltas }) }));
+    await db().client.send(new TransactWriteCommand({ TransactItems: counterUpdates(f.tenantId, { journeyId, deltas }, 0) }));
   }
 
   const metered = meter(db().client);
@@ -69,9 +69,9 @@ export async function resultsCost(f: Fixture): Promise<string> {
       r: 1,
     }),
   );
-  const counterWrites = counterUpdates(f.tenantId, { journeyId, deltas: perAnswer }).length;
+  const counterWrites = counterUpdates(f.tenantId, { journeyId, deltas: perAnswer }, 0).length;
   const perTransition = caseLife(journeyId, 1, days[0]!, 'opened');
-  const caseWrites = counterUpdates(f.tenantId, { journeyId, deltas: perTransition }).length;
+  const caseWrites = counterUpdates(f.tenantId, { journeyId, deltas: perTransition }, 0).length;
   return [
     `### Results: a year's report, and what counting adds to each answer (${STORES} stores, answers every day)`,
     '',

@@ -17,14 +17,17 @@ import { warmLatency } from './latency.js';
 import { consumerThroughput } from './throughput.js';
 import { growth } from './growth.js';
 import { lighthouse, LIGHTHOUSE_PAGES } from './lighthouse.js';
+import { scaleReport, scaleSimulation } from './scale.js';
 
 /**
  * `npm run bench`: prints each table, writes them all to bench/results/latest.md and their headline ratios to the
  * README's Performance section.
  * `npm run bench -- cold-start latency` runs only the sections named (cost, latency, throughput, http, growth, answers, lighthouse,
- * cold-start) and writes nothing.
+ * cold-start, scale) and writes nothing.
  */
-const SECTIONS = ['cost', 'latency', 'throughput', 'http', 'growth', 'answers', 'lighthouse', 'cold-start'] as const;
+const SECTIONS = ['cost', 'latency', 'throughput', 'http', 'growth', 'answers', 'lighthouse', 'cold-start', 'scale'] as const;
+/** Sections that need no local stack. */
+const STANDALONE: readonly string[] = ['cold-start', 'scale'];
 const chosen = process.argv.slice(2);
 const wanted = (section: (typeof SECTIONS)[number]) => chosen.length === 0 || chosen.includes(section);
 const unknown = chosen.filter((name) => !(SECTIONS as readonly string[]).includes(name));
@@ -34,7 +37,7 @@ if (unknown.length) {
 }
 
 const tables: string[] = [];
-if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
+if (SECTIONS.some((section) => !STANDALONE.includes(section) && wanted(section))) {
   // The gateway caches the authorizer's answer for 300 s, as API Gateway does by default.
   const stack = await startLocalStack({
     port: 0,
@@ -86,6 +89,16 @@ if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
   }
 }
 if (wanted('cold-start')) tables.push(await coldStart({ runs: 21 }));
+// Last: the simulation takes over this process's table client (a counting table answers it from then on), which needs
+// a table name, a Region and credentials to sign with, though nothing is sent.
+if (wanted('scale')) {
+  process.env.TABLE_NAME ??= 'scale-simulation';
+  process.env.AWS_REGION ??= 'us-east-1';
+  process.env.AWS_ACCESS_KEY_ID ??= 'simulation';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'simulation';
+  const windowSeconds = Number(process.env.BENCH_SCALE_SECONDS ?? 10);
+  tables.push(scaleReport(await scaleSimulation({ windowSeconds }), windowSeconds));
+}
 
 const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), ${process.platform}/${process.arch}, Node ${process.version}`;
 const runLine = `\`npm run bench\`, ${new Date().toISOString()}, on ${machine}`;

@@ -91,8 +91,13 @@ export const keys = {
   transaction: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#TX#${id}`, sk: 'TX' }),
   /** The id of the transaction whose partition key this is. */
   transactionIdOf: (pk: string) => Number(pk.slice(pk.lastIndexOf('#TX#') + 4)),
-  /** Evaluations (answered or rated transactions) by month, newest first within (gsi2), and by external id (gsi4). */
-  evaluationsByMonth: (tenantId: number, month: string) => `${tenant(tenantId)}#EVAL#${month}`,
+  /**
+   * Evaluations (answered or rated transactions) by month, newest first within (gsi2), in `EVALUATION_SHARDS` partitions
+   * by transaction id so that a busy tenant's answers land on no one partition (the unsharded one holds the evaluations
+   * written before shards, and stays read); and by external id (gsi4).
+   */
+  evaluationsByMonth: (tenantId: number, month: string, shard?: number) =>
+    `${tenant(tenantId)}#EVAL#${month}${shard === undefined ? '' : `#${shard}`}`,
   evaluationSort: (answeredAt: string, transactionId: number) => `${answeredAt}#${padId(transactionId)}`,
   evaluationByExternalId: (tenantId: number, externalId: string) => `${tenant(tenantId)}#EVAL#EXT#${externalId}`,
   /**
@@ -105,9 +110,12 @@ export const keys = {
   answersByShard: (tenantId: number, shard: number) => `${tenant(tenantId)}#ANSWERS#SHARD#${shard}`,
   /**
    * Result counters of a journey (shared/results/tally.ts): day counters in a partition a month, month counters in a
-   * partition a year; the sort key names the grain, the dimension, its ids and the period.
+   * partition a year; a journey with result shards (`shardOf`) writes each dimension's counters to that many partitions
+   * of their own instead, beside the unsharded one, which readers keep reading (the counters written before shards).
+   * The sort key names the grain, the dimension, its ids and the period.
    */
-  results: (tenantId: number, journeyId: number, partition: string) => `${tenant(tenantId)}#RESULTS#${journeyId}#${partition}`,
+  results: (tenantId: number, journeyId: number, partition: string, shard?: { dimension: string; index: number }) =>
+    `${tenant(tenantId)}#RESULTS#${journeyId}#${partition}${shard ? `#${shard.dimension}#${shard.index}` : ''}`,
   resultSort: (grain: 'day' | 'month', dimension: string, ids: number[], period = '') =>
     `${grain === 'day' ? 'D' : 'M'}#${dimension}#${ids.map((id) => `${id}#`).join('')}${period}`,
   /** A tenant's failed event deliveries, newest last (sort key: when, event id, attempt), kept 30 days. */

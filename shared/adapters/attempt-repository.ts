@@ -129,7 +129,7 @@ export const attemptStore: AttemptStore = {
       ? `, ${entry(attempt.attemptId)}.#astatus = :asent, ${entry(attempt.attemptId)}.#sent_at = :sent_at` +
         (sent.next ? `, ${entry(sent.next.attemptId)}.#astatus = :next, ${entry(sent.next.attemptId)}.#due = :due` : '')
       : '';
-    const counters = sent.tally ? counterUpdates(attempt.tenantId, sent.tally) : [];
+    const counters = sent.tally ? counterUpdates(attempt.tenantId, sent.tally, attempt.transactionId) : [];
     const written = await update(
       attempt,
       {

@@ -40,7 +40,8 @@ function indexEntries(tenantId: number, record: CaseRecord): Item {
 }
 
 const counters = (tenantId: number, record: CaseRecord, deltas: CounterDelta[]) =>
-  deltas.length ? counterUpdates(tenantId, { journeyId: record.journeyId, deltas }) : [];
+  // The case's id is its transaction's: its counters fall in the shards its transaction's do.
+  deltas.length ? counterUpdates(tenantId, { journeyId: record.journeyId, deltas }, record.id) : [];
 
 /** A case's item: its key, the case, its index entries. */
 export const caseItem = (tenantId: number, record: CaseRecord): Item => ({

@@ -47,7 +47,7 @@ const partitionsOf = (minute: string): string[] => [
 ];
 
 /** A removal id names the item: its partition and sort key. */
-const idOf = (pk: string, sk: string): string => JSON.stringify([pk, sk]);
+export const idOf = (pk: string, sk: string): string => JSON.stringify([pk, sk]);
 const keyOf = (id: string) => {
   const [pk, sk] = v.parse(v.tuple([v.string(), v.string()]), JSON.parse(id));
   return { [TABLE.partitionKey]: pk, [TABLE.sortKey]: sk };

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ValidationError } from '../errors.js';
 import { keys } from '../keys.js';
-import { indexAttributes, TABLE } from '../table.js';
+import { indexAttributes } from '../table.js';
 
 /** gsi2 lists evaluations by month, newest first. */
 const BY_MONTH = indexAttributes('gsi2');
@@ -13,7 +13,7 @@ import { db, type Item } from './dynamodb.js';
 import { counterUpdates, updateCounting } from './result-counters.js';
 import { retentionAttributes } from './personal-copies.js';
 import { openCursor, sealCursor } from './cursor.js';
-import { answerAttributes, evaluationIndex, findById, fromItem } from './transaction-repository.js';
+import { answerAttributes, EVALUATION_SHARDS, evaluationIndex, findById, fromItem } from './transaction-repository.js';
 
 /**
  * Writes an answer onto a transaction's survey attempt with one conditional UpdateItem. `create` requires the
@@ -71,7 +71,7 @@ async function writeAnswer(
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },
-    tally ? counterUpdates(tenantId, tally) : [],
+    tally ? counterUpdates(tenantId, tally, id) : [],
   );
   // Written: the record read with the answer on it (the condition held, so nothing else changed what it shows).
   if (written)
@@ -102,7 +102,12 @@ async function writeAnswer(
   return { outcome: conflict && (mode === 'create' || seen !== '') ? 'conflict' : 'missing' };
 }
 
-/** Evaluations answered between two instants, newest first, across the month partitions they span. */
+/**
+ * Evaluations answered between two instants, newest first, across the month partitions they span: each month's shards
+ * (and its unsharded partition, where evaluations written before shards are) are read at once, each for one more entry
+ * than the page still needs, and merged by their sort key, which is unique (the time, then the transaction id); the
+ * cursor is the month and the last sort key given, below which every partition continues.
+ */
 async function queryEvaluations(
   tenantId: number,
   from: string,
@@ -112,25 +117,41 @@ async function queryEvaluations(
 ): Promise<{ items: Item[]; nextCursor: string | null }> {
   const { client, tableName } = db();
   const months = monthsBetween(from, to).reverse();
-  let position = cursor ? decode(cursor, months, tenantId, from, to) : { month: months[0]!, key: undefined as Item | undefined };
+  let position: Position = cursor ? decode(cursor, months, tenantId, from, to) : { month: months[0]! };
   const items: Item[] = [];
+  const partitions = (month: string) => [
+    keys.evaluationsByMonth(tenantId, month),
+    ...Array.from({ length: EVALUATION_SHARDS }, (_, shard) => keys.evaluationsByMonth(tenantId, month, shard)),
+  ];
   for (;;) {
-    const out = await client.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: 'gsi2',
-        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-        ExpressionAttributeNames: { '#pk': BY_MONTH.partitionKey, '#sk': BY_MONTH.sortKey },
-        ExpressionAttributeValues: { ':pk': keys.evaluationsByMonth(tenantId, position.month), ':from': from, ':to': `${to}\uffff` },
-        ScanIndexForward: false,
-        Limit: limit - items.length,
-        ExclusiveStartKey: position.key,
+    const wanted = limit - items.length;
+    const before = position.before;
+    const pages = await Promise.all(
+      partitions(position.month).map(async (partition) => {
+        const out = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: 'gsi2',
+            KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+            ExpressionAttributeNames: { '#pk': BY_MONTH.partitionKey, '#sk': BY_MONTH.sortKey },
+            ExpressionAttributeValues: { ':pk': partition, ':from': from, ':to': before ?? `${to}\uffff` },
+            ScanIndexForward: false,
+            Limit: wanted + 1,
+          }),
+        );
+        return out.Items ?? [];
       }),
     );
-    items.push(...(out.Items ?? []));
+    const sortOf = (item: Item) => String(item[BY_MONTH.sortKey]);
+    const merged = pages
+      .flat()
+      .filter((item) => sortOf(item) !== before)
+      .sort((a, b) => (sortOf(a) < sortOf(b) ? 1 : -1));
+    const taken = merged.slice(0, wanted);
+    items.push(...taken);
     const next = months[months.indexOf(position.month) + 1];
-    if (out.LastEvaluatedKey) position = { month: position.month, key: out.LastEvaluatedKey };
-    else if (next) position = { month: next, key: undefined };
+    if (merged.length > taken.length) position = { month: position.month, before: sortOf(taken.at(-1)!) };
+    else if (next) position = { month: next };
     else return { items, nextCursor: null };
     if (items.length >= limit) return { items, nextCursor: encode(position, tenantId, from, to) };
   }
@@ -173,36 +194,18 @@ export function monthsBetween(from: string, to: string): string[] {
 /** The query an evaluation cursor belongs to: the tenant and the dates. */
 const queryOf = (tenantId: number, from: string, to: string) => JSON.stringify(['evaluations', tenantId, from, to]);
 
-const encode = (position: { month: string; key: Item | undefined }, tenantId: number, from: string, to: string) =>
-  sealCursor(position, queryOf(tenantId, from, to));
+const encode = (position: Position, tenantId: number, from: string, to: string) => sealCursor(position, queryOf(tenantId, from, to));
 
-const keyPart = v.pipe(v.string(), v.minLength(1), v.maxLength(1024));
-/** What an evaluation cursor holds: the month partition and, within it, the last key read (exactly its four attributes). */
-const Position = v.strictObject({
-  month: v.string(),
-  key: v.optional(
-    v.strictObject({
-      [TABLE.partitionKey]: keyPart,
-      [TABLE.sortKey]: keyPart,
-      [BY_MONTH.partitionKey]: keyPart,
-      [BY_MONTH.sortKey]: keyPart,
-    }),
-  ),
-});
+/** What an evaluation cursor holds: the month, and the sort key of the last evaluation given in it. */
+const Position = v.strictObject({ month: v.string(), before: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(1024))) });
+type Position = v.InferOutput<typeof Position>;
 
-function decode(cursor: string, months: string[], tenantId: number, from: string, to: string): { month: string; key: Item | undefined } {
+function decode(cursor: string, months: string[], tenantId: number, from: string, to: string): Position {
   try {
     const position = v.parse(Position, openCursor(cursor, queryOf(tenantId, from, to)));
-    const { month, key } = position;
-    if (
-      months.includes(month) &&
-      (key === undefined ||
-        (key[BY_MONTH.partitionKey] === keys.evaluationsByMonth(tenantId, month) &&
-          key[BY_MONTH.sortKey]!.startsWith(month) &&
-          key[BY_MONTH.sortKey]! >= from &&
-          key[BY_MONTH.sortKey]! <= `${to}\uffff`))
-    )
-      return { month, key };
+    const { month, before } = position;
+    if (months.includes(month) && (before === undefined || (before.startsWith(month) && before >= from && before <= `${to}\uffff`)))
+      return position;
   } catch {
     // falls through
   }

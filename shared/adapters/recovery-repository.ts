@@ -190,7 +190,7 @@ export const recoveryStore: RecoveryStore = {
           ':score': answer.score,
         } satisfies Item,
       },
-      counterUpdates(tenantId, tally),
+      counterUpdates(tenantId, tally, transactionId),
     );
     if (written) return 'written';
     const stored: RecoverySurvey | undefined = (await findById(tenantId, transactionId))?.recovery;

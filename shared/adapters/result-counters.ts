@@ -1,14 +1,17 @@
 import { TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../keys.js';
 import type { CounterRow, ResultCounters } from '../results/ports.js';
-import type { Dimension, Tally } from '../results/tally.js';
+import { shardOf, type Dimension, type Tally } from '../results/tally.js';
 import { TABLE } from '../table.js';
 import { cancelledByCondition, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** The writes that add a tally: each delta to its day counter and its month counter (ADD creates them). */
-export function counterUpdates(tenantId: number, { journeyId, deltas }: Tally): TransactItem[] {
+/**
+ * The writes that add a tally: each delta to its day counter and its month counter (ADD creates them), in the shard
+ * the transaction (`transactionId`) or the counter's first id falls in.
+ */
+export function counterUpdates(tenantId: number, { journeyId, deltas, shards = 1 }: Tally, transactionId: number): TransactItem[] {
   const { tableName } = db();
   return deltas.flatMap((delta) =>
     (['day', 'month'] as const).map((grain) => {
@@ -24,7 +27,10 @@ export function counterUpdates(tenantId: number, { journeyId, deltas }: Tally): 
       return {
         Update: {
           TableName: tableName,
-          Key: { pk: keys.results(tenantId, journeyId, partition), sk: keys.resultSort(grain, delta.dimension, delta.ids, period) },
+          Key: {
+            pk: keys.results(tenantId, journeyId, partition, shardOf(delta, transactionId, shards)),
+            sk: keys.resultSort(grain, delta.dimension, delta.ids, period),
+          },
           UpdateExpression: `SET #entity = :entity ADD ${adds.join(', ')}`,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
@@ -67,11 +73,22 @@ function rowOf(item: Item): CounterRow {
 }
 
 export const resultCounters: ResultCounters = {
-  async read({ tenantId, journeyId, dimension, grain, partition, ids = [] }) {
-    const items = await queryAll(db(), {
-      partition: keys.results(tenantId, journeyId, partition),
-      sortBeginsWith: keys.resultSort(grain, dimension, ids),
-    });
-    return items.map(rowOf);
+  // The unsharded partition and the dimension's shards, in parallel: a counter is one row per partition it was written
+  // to, summed by the report. A store's, an employee's or a pair's counters are all in the shard of their first id.
+  async read({ tenantId, journeyId, dimension, grain, partition, ids = [], shards = 1 }) {
+    const keyed = dimension !== 'all' && ids.length > 0;
+    const shardsRead =
+      shards <= 1
+        ? []
+        : keyed
+          ? [shardOf({ dimension, ids }, 0, shards)!]
+          : Array.from({ length: shards }, (_, index) => ({ dimension, index }));
+    const reads = [undefined, ...shardsRead].map((shard) =>
+      queryAll(db(), {
+        partition: keys.results(tenantId, journeyId, partition, shard),
+        sortBeginsWith: keys.resultSort(grain, dimension, ids),
+      }),
+    );
+    return (await Promise.all(reads)).flat().map(rowOf);
   },
 };

@@ -15,10 +15,17 @@ import { contactGone, retentionAttributes, unexpired } from './personal-copies.j
 
 /** The answer indexes' shards (keys.answersByShard): a tenant's peak of answers spread over this many partitions. */
 export const ANSWER_SHARDS = 8;
+/**
+ * The evaluation index's shards a month (keys.evaluationsByMonth): an evaluation's entry is a whole item (1.3 KB, 2
+ * units, doubled in the answer's transaction), so at 10 million transactions a day, with about 250 answers a second
+ * late in the peak hour, one month partition would take a whole partition's writes (`npm run bench -- scale`); 16
+ * keep each near 6%, and a page of the evaluation list reads 17 partitions.
+ */
+export const EVALUATION_SHARDS = 16;
 
 /**
  * Evaluations live on their transaction's item: the rating, its items and where the answer came from. These index
- * attributes make them listable by date (gsi2, a partition a month, newest first), findable by the transaction's
+ * attributes make them listable by date (gsi2, EVALUATION_SHARDS partitions a month, newest first), findable by the transaction's
  * external id (gsi4), and listed as answers by store (gsi10) and across the tenant (gsi11). The answer indexes are
  * projections of the item, so a redelivered answer writes the same entries, a correction updates them, and erasure
  * and retention, which strip the item, strip them too.
@@ -30,7 +37,11 @@ export function evaluationIndex(
 ): Item {
   return {
     answered_at: answeredAt,
-    ...inIndex('gsi2', keys.evaluationsByMonth(tenantId, answeredAt.slice(0, 7)), keys.evaluationSort(answeredAt, transaction.id)),
+    ...inIndex(
+      'gsi2',
+      keys.evaluationsByMonth(tenantId, answeredAt.slice(0, 7), transaction.id % EVALUATION_SHARDS),
+      keys.evaluationSort(answeredAt, transaction.id),
+    ),
     ...(transaction.transaction_id ? inIndex('gsi4', keys.evaluationByExternalId(tenantId, transaction.transaction_id), answeredAt) : {}),
     ...answerIndex(tenantId, transaction, answeredAt),
   };
@@ -219,7 +230,7 @@ export async function putCreated(
     },
     (item) => {
       const moved = tally?.(records.get(Number(item.id))!);
-      return moved ? counterUpdates(tenantId, moved) : [];
+      return moved ? counterUpdates(tenantId, moved, Number(item.id)) : [];
     },
   );
   const stored = toRequestRecord(item);

@@ -15,7 +15,8 @@ export interface CounterRow {
 export interface ResultCounters {
   /**
    * The counters of one journey and dimension over one month (`grain` day: its days) or one year (`grain` month: its
-   * months), optionally only those whose ids start with `ids`.
+   * months), optionally only those whose ids start with `ids`. A counter may come as several rows (one per shard it
+   * was written to): their counts add up.
    */
   read(query: {
     tenantId: number;
@@ -25,6 +26,8 @@ export interface ResultCounters {
     /** YYYY-MM for days, YYYY for months. */
     partition: string;
     ids?: number[];
+    /** The journey's `resultShards`: every one is read (1 when absent). */
+    shards?: number | undefined;
   }): Promise<CounterRow[]>;
 }
 

@@ -113,7 +113,7 @@ export function resultsService({ counters, settings, stores, employees }: Result
     return stores ? { dimension: 'store', prefixes: [[]], groupId: whole } : { dimension: 'all', prefixes: [[]], groupId: whole };
   }
 
-  async function readRows(tenantId: number, journeyId: number, query: ResultsQuery, { dimension, prefixes }: Source) {
+  async function readRows(tenantId: number, journey: JourneyConfig, query: ResultsQuery, { dimension, prefixes }: Source) {
     const months = plan(query.from, query.to, GROUPINGS[query.group_by].grain === 'day');
     const wholeMonths = new Set(months.filter((m) => m.whole).map((m) => m.month));
     const years = [...new Set([...wholeMonths].map((m) => m.slice(0, 4)))];
@@ -122,7 +122,9 @@ export function resultsService({ counters, settings, stores, employees }: Result
       ...years.map((year) => ({ grain: 'month' as const, partition: year })),
     ];
     const reads = partitions.flatMap(({ grain, partition }) =>
-      prefixes.map((ids) => counters.read({ tenantId, journeyId, dimension, grain, partition, ids })),
+      prefixes.map((ids) =>
+        counters.read({ tenantId, journeyId: journey.id, dimension, grain, partition, ids, shards: journey.resultShards }),
+      ),
     );
     return (await Promise.all(reads))
       .flat()
@@ -145,7 +147,7 @@ export function resultsService({ counters, settings, stores, employees }: Result
       throw invalid;
     }
     const unscoped = sourceOf(query);
-    const early = unscoped.dimension === 'all' ? undefined : readRows(tenantId, journey.id, query, unscoped);
+    const early = unscoped.dimension === 'all' ? undefined : readRows(tenantId, journey, query, unscoped);
     // Settled whatever the user turns out to be: a refused token's 401 wins over anything the read answered.
     early?.catch(() => undefined);
     const { scope } = await user;
@@ -153,7 +155,7 @@ export function resultsService({ counters, settings, stores, employees }: Result
     if (limited && query.store !== undefined && !scope.stores.includes(query.store)) throw new NotFoundError('No such store.');
     const source = limited ? sourceOf(query, scope.stores) : unscoped;
     const same = early && source.dimension === unscoped.dimension && JSON.stringify(source.prefixes) === JSON.stringify(unscoped.prefixes);
-    let rows = await (same ? early : readRows(tenantId, journey.id, query, source));
+    let rows = await (same ? early : readRows(tenantId, journey, query, source));
     if (source.dimension === 'storeEmployee' && query.employee !== undefined) rows = rows.filter((row) => row.ids[1] === query.employee);
     // Every source of a limited token is its stores' counters (store or store-employee): only its own are kept.
     if (limited) rows = rows.filter((row) => scope.stores.includes(row.ids[0]!));

@@ -124,7 +124,30 @@ export const sentTally = (where: Counted, at: Date): CounterDelta[] => countersO
 export interface Tally {
   journeyId: number;
   deltas: CounterDelta[];
+  /** The journey's `resultShards`: how many partitions its counters are spread over (1 when absent). */
+  shards?: number;
 }
+
+/** The journey's tally of `deltas`, spread over the journey's result shards. */
+export const journeyTally = (journey: { id: number; resultShards?: number | undefined }, deltas: CounterDelta[]): Tally => ({
+  journeyId: journey.id,
+  deltas,
+  shards: journey.resultShards ?? 1,
+});
+
+/**
+ * Which of its dimension's `shards` partitions a counter goes to (none: the one unsharded partition of every
+ * dimension, as before shards existed, where a deployed tenant's counters stay). The journey's own counter (`all`),
+ * which every answer and send of the journey moves, goes where its transaction's id falls, so that its writes spread
+ * evenly and its copies are summed on read; a store's, an employee's and a pair's go where their first id falls, so
+ * that each keeps one item a period (a report by employee reads each employee once, not once per shard).
+ */
+export const shardOf = (
+  delta: Pick<CounterDelta, 'dimension' | 'ids'>,
+  transactionId: number,
+  shards: number,
+): { dimension: Dimension; index: number } | undefined =>
+  shards <= 1 ? undefined : { dimension: delta.dimension, index: (delta.dimension === 'all' ? transactionId : delta.ids[0]!) % shards };
 
 /** What results read of a rated transaction (its fields as the transaction record names them). */
 export interface Rated {

@@ -1,5 +1,5 @@
 import { tenantEvent } from '../events/events.js';
-import { sentTally } from '../results/tally.js';
+import { journeyTally, sentTally } from '../results/tally.js';
 import { logger } from '../logger.js';
 import { count } from '../metrics.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
@@ -148,7 +148,7 @@ export async function deliverSurvey(
     await schedule(next);
     // A survey counts as sent once, with its first attempt (the one that sets when its links lapse).
     const tally =
-      attempt.expiresAt === undefined && !attempt.kind ? { journeyId: attempt.journeyId, deltas: sentTally(attempt, now) } : undefined;
+      attempt.expiresAt === undefined && !attempt.kind ? journeyTally(journey, sentTally(attempt, now)) : undefined;
     await attempts.markSent(attempt, { messageId: sent.messageId, at: now, expiresAt, next, tally });
     count('SurveysSent', attempt.channel, 1, 'channel');
     count('SurveyAttemptsSent', String(attempt.attemptId), 1, 'attempt');

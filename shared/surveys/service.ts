@@ -1,7 +1,7 @@
 import { ConcurrentEditError, GoneError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
 import { tenantEvent } from '../events/events.js';
 import type { EventPublisher } from '../events/ports.js';
-import { answerTally, countedOf, scoredRating, sentDayOf } from '../results/tally.js';
+import { answerTally, countedOf, journeyTally, scoredRating, sentDayOf } from '../results/tally.js';
 import { INDICATORS, isSupported, type Indicator, type Settings } from '../tenants/config-schema.js';
 import type { TransactionRecord } from '../transaction-record.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
@@ -185,7 +185,7 @@ export function surveyService({
     const scored = scoredRating({ ...transaction, rating: answer.rating, rating_items: items }, settings, answeredAt, sentOn);
     const previous =
       mode === 'replace' && read.answer?.version !== undefined ? scoredRating(transaction, settings, answeredAt, sentOn) : undefined;
-    const tally = scored && { journeyId: journey.id, deltas: answerTally(countedOf(transaction), scored, previous) };
+    const tally = scored && journeyTally(journey, answerTally(countedOf(transaction), scored, previous));
     const { outcome, record } = await evaluations.writeAnswer(tenantId, read, body.attemptId, mode, answer, tally);
     if (outcome === 'written' && events) await events.publish(tenantId, answeredEvent(tenantId, record!, journey.slug, mode));
     // Its case is looked at again when the answer is written, and when a client resends an answer already written

@@ -131,6 +131,15 @@ export const JourneyConfig = v.strictObject({
   thanks: v.optional(byBucket(500)),
   /** Results of fewer answers than this are flagged `low_sample` (their score says little yet); 5 when unset. */
   minSample: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1, 'must be at least 1'), v.maxValue(1000, 'must be at most 1000'))),
+  /**
+   * Each dimension of the journey's result counters is spread over this many partitions, summed on read
+   * (shared/results/tally.ts): 1 for most tenants; a journey whose peak writes its counters past a tenth of a partition's 1,000 write units a
+   * second needs more (README, Performance: `npm run bench -- scale` gives the number). Raise it, never lower it:
+   * counters written under a larger number would go unread.
+   */
+  resultShards: v.optional(
+    v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(256, 'must be at most 256')),
+  ),
   /** Days a survey link stays valid after it is sent. */
   surveyValidityDays: v.optional(
     v.pipe(v.number(), v.integer(), v.minValue(1, 'must be at least 1'), v.maxValue(90, 'must be at most 90')),

@@ -3,7 +3,7 @@ import { v2PathOf } from '../customers/fields.js';
 import type { CreatedCustomer } from '../customers/service.js';
 import { DuplicateError, ValidationError, type FieldProblem } from '../errors.js';
 import { count } from '../metrics.js';
-import { answerTally, countedOf, scoredRating } from '../results/tally.js';
+import { answerTally, countedOf, journeyTally, scoredRating } from '../results/tally.js';
 import type { DispatchMessage } from '../surveys/dispatch.js';
 import { dispatchIfScheduled, notSent, surveyDecision, type SurveyPlan } from '../surveys/plan.js';
 import { RATING_SOURCES } from '../channels.js';
@@ -167,7 +167,7 @@ export function transactionService({ transactions, readReferences, settings: ten
     // A rating registered with the sale counts in the results in the same write.
     const stored = await transactions.putCreated(tenantId, requestKey, record, (created) => {
       const scored = created.answer && scoredRating(created.transaction, settings, created.answer.answeredAt, null);
-      return scored ? { journeyId: journey.id, deltas: answerTally(countedOf(created.transaction), scored) } : undefined;
+      return scored ? journeyTally(journey, answerTally(countedOf(created.transaction), scored)) : undefined;
     });
     // When another delivery of the same request got there first, its transaction is the answer.
     if (stored.created) {
