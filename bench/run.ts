@@ -9,6 +9,7 @@ import { costPerOperation } from './cost.js';
 import { resultsCost } from './results-cost.js';
 import { answersCost, answersGrowth } from './answers-cost.js';
 import { retentionCost } from './retention-cost.js';
+import { deadlineCost } from './deadline-cost.js';
 import { readmeBlock } from './summary.js';
 import { endToEnd } from './end-to-end.js';
 import { httpThroughput } from './http.js';
@@ -60,6 +61,7 @@ if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
         await resultsCost(await fixture()),
         await answersCost(await fixture()),
         await retentionCost(),
+        await deadlineCost(),
       );
     if (wanted('latency')) tables.push(await warmLatency(await fixture(), { calls: Number(process.env.BENCH_CALLS ?? 1000) }));
     if (wanted('throughput'))
