@@ -293,6 +293,7 @@ const TAGS: Record<string, string> = {
   results: 'NPS, CSAT and CES by store, employee, journey, class and period, counted as answers arrive',
   answers: 'What customers answered, with their comments, for managers and integrations (JSON or CSV)',
   privacy: "A data subject's rights under the LGPD: a copy of their data, and its erasure",
+  cases: "Cases opened by the answers that match a journey's rule: the list, a case, its changes and its customer's contact (user token)",
   admin: "The tenant's self-administration, with an API key of scope admin: its configuration and the audit log of changes",
   'survey-page': 'The survey page a link opens, for the customer (HTML)',
   reference:

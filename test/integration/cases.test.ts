@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as caseOpener } from '../../functions/queue/case-opener.js';
 import { invoke } from '../../infra/local/invoke.js';
+import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
+import { erase } from '../../shared/privacy/service.js';
+import { cases as caseService } from '../../shared/adapters/wiring/cases.js';
 import { createUser } from '../../shared/adapters/wiring/tenants.js';
 import { inProcess, errorPaths } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
@@ -225,5 +228,76 @@ describe('the cases API', () => {
       'revealCaseContact',
       'limited',
     ]);
+  });
+});
+
+describe('the seams of the deadline and recovery parts', () => {
+  it('marks a case overdue once (the second check answers nothing), lists it first, and publishes case.overdue once', async () => {
+    const later = await answered(3, null);
+    const earlier = await answered(3, null);
+    await eventQueue.drain();
+    const at = new Date();
+    expect(await caseService.markOverdue(tenant.tenantId, later, at)).toMatchObject({ id: later, overdue: true });
+    expect(await caseService.markOverdue(tenant.tenantId, later, at)).toBeUndefined();
+    const list = await api({ path: '/public/cases', key: tenant.key, query: { token: tenant.userToken, store: 1, status: 'open' } });
+    const ids = list.body.data.map((c: { id: number }) => c.id);
+    expect(ids[0]).toBe(later);
+    expect(ids).toContain(earlier);
+    const overdue = await api({
+      path: '/public/cases',
+      key: tenant.key,
+      query: { token: tenant.userToken, store: 1, status: 'open', overdue: 'true' },
+    });
+    expect(overdue.body.data.map((c: { id: number }) => c.id)).toEqual([later]);
+    const events = (await eventQueue.drain()).map((d) => d.event as { type: string; data: { case_id: number } });
+    expect(events.filter((e) => e.type === 'case.overdue')).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ case_id: later }) }),
+    ]);
+  });
+
+  it("records the recovery survey's outcome on the case and publishes case.recovered", async () => {
+    const id = await answered(2, null);
+    await eventQueue.drain();
+    const at = new Date().toISOString();
+    expect(await caseService.recordRecovery(tenant.tenantId, id, { outcome: 'recovered', at, score: 9 })).toMatchObject({
+      recovery: { outcome: 'recovered', score: 9 },
+    });
+    expect((await getCase(id)).body.recovery).toEqual({ outcome: 'recovered', at, score: 9 });
+    const events = (await eventQueue.drain()).map((d) => d.event as { type: string; data: { recovery: string } });
+    expect(events.filter((e) => e.type === 'case.recovered').map((e) => e.data.recovery)).toEqual(['recovered']);
+  });
+});
+
+describe('erasure', () => {
+  it("removes the customer's name and comment from their cases and keeps the managers' notes", async () => {
+    const clientId = `E-${randomUUID().slice(0, 8)}`;
+    const id = await registerSale(api, tenant.key, { customer_integration: clientId, name: 'Titular Apagado', phone: '11987650000' });
+    expect((await answer(id, 1, 'Meu CPF é 529.982.247-25')).status).toBe(201);
+    await consumeCases();
+    expect((await patch(id, { note: 'Cliente pediu retorno à tarde' })).status).toBe(200);
+    expect((await getCase(id)).body.customer.name).toBe('Titular Apagado');
+
+    const request = await api({
+      method: 'POST',
+      path: '/public/privacy/requests',
+      key: tenant.key,
+      query: { token: tenant.userToken },
+      body: { type: 'erase', client_id: clientId },
+    });
+    expect(request.status, request.text).toBe(202);
+    const customerId = (await getCase(id)).body.customer.id as number;
+    await erase(dataSubjects, tenant.tenantId, customerId, { requestId: request.body.id, at: new Date().toISOString() });
+
+    const read = await getCase(id);
+    expect(read.body).toMatchObject({ customer: { id: customerId, name: null }, comment: null, score: 1 });
+    expect(read.body.notes).toEqual([expect.objectContaining({ text: 'Cliente pediu retorno à tarde' })]);
+    expect(read.text).not.toContain('529.982.247-25');
+    expect(read.text).not.toContain('Titular');
+    const contact = await api({ method: 'POST', path: `/public/cases/${id}/contact`, key: tenant.key, query: { token: tenant.userToken } });
+    expect(contact.body.customer).toEqual({ id: customerId, name: null, phone: null, email: null });
+    // Erasing again writes nothing more to the case.
+    const version = read.body.version;
+    await erase(dataSubjects, tenant.tenantId, customerId, { requestId: request.body.id, at: new Date().toISOString() });
+    expect((await getCase(id)).body.version).toBe(version);
   });
 });

@@ -37,6 +37,8 @@ const ALLOWED: Record<string, number[]> = {
   listWebhookDeliveries: [200],
   // Its own answers (none): nothing of the first tenant's.
   listAnswers: [200],
+  // Its own cases of a store of that id (none): nothing of the first tenant's.
+  listCases: [200],
   getTransactionRequest: [404],
   createStore: [201],
   createCustomer: [200],
