@@ -10,6 +10,7 @@ import { resultsCost } from './results-cost.js';
 import { answersCost, answersGrowth } from './answers-cost.js';
 import { casesCost } from './cases-cost.js';
 import { retentionCost } from './retention-cost.js';
+import { deadlineCost } from './deadline-cost.js';
 import { readmeBlock } from './summary.js';
 import { endToEnd } from './end-to-end.js';
 import { httpThroughput } from './http.js';
@@ -65,6 +66,7 @@ if (SECTIONS.some((section) => !STANDALONE.includes(section) && wanted(section))
         await answersCost(await fixture()),
         await casesCost(await fixture()),
         await retentionCost(),
+        await deadlineCost(),
       );
     if (wanted('latency')) tables.push(await warmLatency(await fixture(), { calls: Number(process.env.BENCH_CALLS ?? 1000) }));
     if (wanted('throughput'))

@@ -90,6 +90,7 @@ export async function checkDeadline(message: CaseDeadlineMessage, ports: Overdue
   }
   const found = await ports.cases.find(tenantId, caseId);
   if (!found) return 'gone';
+  if (CLOSED_STATUSES.includes(found.status)) return 'closed';
   // Marked now, or earlier by a delivery that did not finish its escalation; a case closed meanwhile is left alone.
   const current = found.overdue ? found : ((await ports.markOverdue(tenantId, caseId, now)) ?? (await ports.cases.find(tenantId, caseId)));
   if (!current || !current.overdue || CLOSED_STATUSES.includes(current.status)) return 'closed';

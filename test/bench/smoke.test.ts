@@ -6,6 +6,7 @@ import { warmLatency } from '../../bench/latency.js';
 import { consumerThroughput } from '../../bench/throughput.js';
 import { growth } from '../../bench/growth.js';
 import { retentionCost } from '../../bench/retention-cost.js';
+import { deadlineCost } from '../../bench/deadline-cost.js';
 import { answersCost, answersGrowth } from '../../bench/answers-cost.js';
 import { casesCost } from '../../bench/cases-cost.js';
 import { routes, succeeded } from '../../infra/routes.js';
@@ -43,6 +44,21 @@ describe('benchmarks, one iteration each', () => {
     // The expiry entry is one more write unit; the sweep spends at least the one update per transaction.
     expect(number(table[1]![3]) - number(table[0]![3])).toBe(1);
     expect(number(table[2]![3])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('deadline cost: parking, releasing and checking a case deadline', async () => {
+    const table = rows(await deadlineCost({ cases: 3 }));
+    expect(table.map((row) => row[0])).toEqual([
+      'parking the timer (when the case opens)',
+      'the release, per timer (a minute of 3)',
+      'the check, an open case: overdue and escalated',
+      'the check delivered again',
+      'the check, a case resolved before its deadline',
+    ]);
+    // The timer is one write; every check reads the case at least; only the first escalates (the most writes).
+    expect(number(table[0]![3])).toBe(1);
+    for (const row of table.slice(2)) expect(number(row[2])).toBeGreaterThan(0);
+    expect(number(table[2]![3])).toBeGreaterThan(number(table[3]![3]));
   });
 
   it('answers cost: the index entries of an answer and the read units of its pages', async () => {

@@ -5,6 +5,7 @@ import { invoke } from '../../infra/local/invoke.js';
 import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { erase } from '../../shared/privacy/service.js';
+import { cases as caseService } from '../../shared/adapters/wiring/cases.js';
 import { createUser } from '../../shared/adapters/wiring/tenants.js';
 import { inProcess, errorPaths } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
@@ -227,6 +228,43 @@ describe('the cases API', () => {
       'revealCaseContact',
       'limited',
     ]);
+  });
+});
+
+describe('the seams of the deadline and recovery parts', () => {
+  it('marks a case overdue once (the second check answers nothing), lists it first, and publishes case.overdue once', async () => {
+    const later = await answered(3, null);
+    const earlier = await answered(3, null);
+    await eventQueue.drain();
+    const at = new Date();
+    expect(await caseService.markOverdue(tenant.tenantId, later, at)).toMatchObject({ id: later, overdue: true });
+    expect(await caseService.markOverdue(tenant.tenantId, later, at)).toBeUndefined();
+    const list = await api({ path: '/public/cases', key: tenant.key, query: { token: tenant.userToken, store: 1, status: 'open' } });
+    const ids = list.body.data.map((c: { id: number }) => c.id);
+    expect(ids[0]).toBe(later);
+    expect(ids).toContain(earlier);
+    const overdue = await api({
+      path: '/public/cases',
+      key: tenant.key,
+      query: { token: tenant.userToken, store: 1, status: 'open', overdue: 'true' },
+    });
+    expect(overdue.body.data.map((c: { id: number }) => c.id)).toEqual([later]);
+    const events = (await eventQueue.drain()).map((d) => d.event as { type: string; data: { case_id: number } });
+    expect(events.filter((e) => e.type === 'case.overdue')).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ case_id: later }) }),
+    ]);
+  });
+
+  it("records the recovery survey's outcome on the case and publishes case.recovered", async () => {
+    const id = await answered(2, null);
+    await eventQueue.drain();
+    const at = new Date().toISOString();
+    expect(await caseService.recordRecovery(tenant.tenantId, id, { outcome: 'recovered', at, score: 9 })).toMatchObject({
+      recovery: { outcome: 'recovered', score: 9 },
+    });
+    expect((await getCase(id)).body.recovery).toEqual({ outcome: 'recovered', at, score: 9 });
+    const events = (await eventQueue.drain()).map((d) => d.event as { type: string; data: { recovery: string } });
+    expect(events.filter((e) => e.type === 'case.recovered').map((e) => e.data.recovery)).toEqual(['recovered']);
   });
 });
 

@@ -192,7 +192,9 @@ export function memorySubjects(pauses: { beforeMark?: () => Promise<void>; befor
   const transactions = new Map<number, MemoryTransaction>();
   const customers = new Map<number, { erasedBy?: string }>();
   const calls = { marks: 0, strips: 0, refusedStrips: 0 };
-  const subjects: Pick<DataSubjects, 'transactionsOf' | 'markErased' | 'copiesOf' | 'strip' | 'eraseCustomer'> = {
+  /** The transactions whose cases an erasure reached (cases themselves are not modelled here). */
+  const erasedCases = new Set<number>();
+  const subjects: Pick<DataSubjects, 'transactionsOf' | 'markErased' | 'copiesOf' | 'strip' | 'eraseCases' | 'eraseCustomer'> = {
     async transactionsOf(_tenantId, customerId) {
       return [...transactions.values()].filter((t) => t.customerId === customerId).map((t) => t.id);
     },
@@ -226,6 +228,9 @@ export function memorySubjects(pauses: { beforeMark?: () => Promise<void>; befor
       Object.assign(t, { customerName: null, contact: null, comment: null, respondent: null, params: {}, detail: null });
       return true;
     },
+    async eraseCases(_tenantId, ids) {
+      for (const id of ids) erasedCases.add(id);
+    },
     async eraseCustomer(_tenantId, customerId, mark) {
       const customer = customers.get(customerId) ?? {};
       customer.erasedBy ??= mark.requestId;
@@ -236,6 +241,7 @@ export function memorySubjects(pauses: { beforeMark?: () => Promise<void>; befor
     subjects: subjects as DataSubjects,
     transactions,
     customers,
+    erasedCases,
     calls,
     /** The answer path: written unless the transaction is marked erased. */
     answer(id: number, comment: string, respondent: string): 'written' | 'missing' {

@@ -106,7 +106,7 @@ describe('case deadline properties', () => {
       }),
       { numRuns: 200 },
     );
-  });
+  }, 30_000);
 
   it('is never in closed hours: a working day, between its opening and its close', () => {
     fc.assert(
@@ -124,7 +124,7 @@ describe('case deadline properties', () => {
       }),
       { numRuns: 200 },
     );
-  });
+  }, 30_000);
 
   it('takes a deadline in two parts to the same time as in one (additive)', () => {
     fc.assert(
@@ -133,7 +133,7 @@ describe('case deadline properties', () => {
       }),
       { numRuns: 200 },
     );
-  });
+  }, 30_000);
 
   it('takes at least as long as the hours themselves, and exactly so for a tenant working round the clock', () => {
     const always = (timeZone: string): WorkingHours => ({ timeZone, days: WEEKDAYS, from: '00:00', to: '24:00' });
@@ -144,5 +144,5 @@ describe('case deadline properties', () => {
       }),
       { numRuns: 200 },
     );
-  });
+  }, 30_000);
 });
