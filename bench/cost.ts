@@ -75,6 +75,13 @@ export const FLOORS: Record<string, [number, string]> = {
     10,
     "the user token, a Query of each of the tenant's 8 answer shards (in parallel: one round trip of waiting), the access-log entries of the customers shown",
   ],
+  listCases: [
+    3,
+    "the user token, one Query of the store's case partition in list order (every store: the 4 shards, in parallel), the access-log entries of the customers shown",
+  ],
+  getCase: [3, 'the user token, the case (one GetItem), its access-log entry'],
+  updateCase: [3, 'the user token, the case, one UpdateItem conditioned on the version read (a new owner: its scope too)'],
+  revealCaseContact: [4, "the user token, the case, the customer's item, then the access-log entry"],
   postPrivacyRequest: [
     4,
     "the user token, a place among the tenant's 50 pending requests (a Query of its places, one conditional PutItem), then the request (and one SQS message)",

@@ -1,6 +1,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../shared/adapters/dynamodb.js';
 import { counterUpdates } from '../shared/adapters/result-counters.js';
+import { caseDeltas, recoveryTally } from '../shared/results/case-tally.js';
 import { answerCounts, countersOf, merge, sentTally } from '../shared/results/tally.js';
 import type { Fixture } from '../infra/examples.js';
 import { inProcess } from '../test/support/api.js';
@@ -11,6 +12,8 @@ import { meter } from './metering.js';
 /** Stores in the year of counters the report reads (at most 24: a day's counters go in one transaction). */
 const STORES = Math.min(24, Number(process.env.BENCH_RESULT_STORES ?? 20));
 const DAY_MS = 86_400_000;
+/** Whether the counters hold a case a day per store (BENCH_RESULT_CASES=0: answers only, to compare). */
+const SEED_CASES = process.env.BENCH_RESULT_CASES !== '0';
 
 /**
  * What results cost: the write units an answer adds by counting (answer and correction, against the same write
@@ -31,6 +34,8 @@ export async function resultsCost(f: Fixture): Promise<string> {
           r: 1,
         }),
         ...sentTally({ journeyId, storeId: 1000 + s, employeeId: 1 }, new Date(`${day}T12:00:00Z`)),
+        // A case a day per store, contacted, resolved and its recovery answered: every case counter is in the items read.
+        ...(SEED_CASES ? caseLife(journeyId, 1000 + s, day) : []),
       ]).flat(),
     );
     await db().client.send(new TransactWriteCommand({ TransactItems: counterUpdates(f.tenantId, { journeyId, deltas }) }));
@@ -65,13 +70,32 @@ export async function resultsCost(f: Fixture): Promise<string> {
     }),
   );
   const counterWrites = counterUpdates(f.tenantId, { journeyId, deltas: perAnswer }).length;
+  const perTransition = caseLife(journeyId, 1, days[0]!, 'opened');
+  const caseWrites = counterUpdates(f.tenantId, { journeyId, deltas: perTransition }).length;
   return [
     `### Results: a year's report, and what counting adds to each answer (${STORES} stores, answers every day)`,
     '',
-    `A report reads counters, never answers: whole months from month counters, the partial months at either end from day counters. Each answer, correction and first send adds ${counterWrites} counter updates (day and month, for the journey, the store, the employee and the pair) to the write it rides on, in one TransactWriteItems. On AWS a transactional write costs 2 write units per item of up to 1 KB, so counting adds ${2 * counterWrites} write units to an answer ($${(2 * counterWrites * PRICES.writeUnit).toFixed(2)} per million answers, $${(2 * counterWrites * PRICES.writeUnit * 0.3).toFixed(2)} per million transactions at a 30% response rate); DynamoDB Local reports transactional writes at the plain rate, so the postSurvey row above shows fewer.`,
+    `A report reads counters, never answers: whole months from month counters, the partial months at either end from day counters. Each answer, correction and first send adds ${counterWrites} counter updates (day and month, for the journey, the store, the employee and the pair) to the write it rides on, in one TransactWriteItems. On AWS a transactional write costs 2 write units per item of up to 1 KB, so counting adds ${2 * counterWrites} write units to an answer ($${(2 * counterWrites * PRICES.writeUnit).toFixed(2)} per million answers, $${(2 * counterWrites * PRICES.writeUnit * 0.3).toFixed(2)} per million transactions at a 30% response rate); DynamoDB Local reports transactional writes at the plain rate, so the postSurvey row above shows fewer. Cases count the same way: opening a case, its first contact, its resolution and its recovery answer each add ${caseWrites} counter updates (${2 * caseWrites} write units) to the case's or the recovery survey's own write; ${SEED_CASES ? "the counters read below hold a case a day per store, so a report's reads include the case figures." : 'the counters read below hold no case (BENCH_RESULT_CASES=0).'}`,
     '',
     '| report over 365 days, group_by | status | groups | round trips | read units | $ per million reports |',
     '|---|---:|---:|---:|---:|---:|',
     ...rows,
   ].join('\n');
+}
+
+/** The deltas of a case's life on `day` (opened, contacted after 20 minutes, resolved in time, recovered), or of its opening only. */
+function caseLife(journeyId: number, storeId: number, day: string, only?: 'opened') {
+  const opened = {
+    journeyId,
+    storeId,
+    employeeId: 1,
+    openedAt: `${day}T12:00:00.000Z`,
+    dueAt: `${day}T23:00:00.000Z`,
+    status: 'open',
+    firstContactAt: null,
+    closedAt: null,
+  };
+  if (only) return caseDeltas(undefined, opened);
+  const resolved = { ...opened, status: 'resolved', firstContactAt: `${day}T12:20:00.000Z`, closedAt: `${day}T15:00:00.000Z` };
+  return [...caseDeltas(undefined, opened), ...caseDeltas(opened, resolved), ...recoveryTally(opened, true).deltas];
 }

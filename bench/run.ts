@@ -8,6 +8,7 @@ import { coldStart } from './cold-start.js';
 import { costPerOperation } from './cost.js';
 import { resultsCost } from './results-cost.js';
 import { answersCost, answersGrowth } from './answers-cost.js';
+import { casesCost } from './cases-cost.js';
 import { retentionCost } from './retention-cost.js';
 import { readmeBlock } from './summary.js';
 import { endToEnd } from './end-to-end.js';
@@ -59,6 +60,7 @@ if (SECTIONS.some((section) => section !== 'cold-start' && wanted(section))) {
         await endToEnd(await fixture()),
         await resultsCost(await fixture()),
         await answersCost(await fixture()),
+        await casesCost(await fixture()),
         await retentionCost(),
       );
     if (wanted('latency')) tables.push(await warmLatency(await fixture(), { calls: Number(process.env.BENCH_CALLS ?? 1000) }));

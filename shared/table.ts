@@ -20,7 +20,10 @@ const ANSWER_ATTRIBUTES = [
   'erased_at',
 ] as const;
 
-/** What the case indexes hold of a case (besides keys): the whole case but its notes and history. */
+/**
+ * What the case indexes hold of a case (besides keys): the whole case but its notes, its history and its alert's claim
+ * (so that claiming the alert writes the case item alone).
+ */
 const CASE_ATTRIBUTES = [
   'id',
   'journeyId',
@@ -41,7 +44,6 @@ const CASE_ATTRIBUTES = [
   'firstContactAt',
   'closedAt',
   'rootCause',
-  'alertedAt',
   'recovery',
   'erased',
   'version',

@@ -79,6 +79,33 @@ export const Transaction = v.object({
 });
 export type Transaction = v.InferOutput<typeof Transaction>;
 
+/**
+ * The recovery survey of a transaction ("Did we solve it?"): asked once, when a case about its answer was resolved
+ * (`shared/recovery/`). `scheduled` -> `sent` -> `answered`, or `failed` (its one attempt could not go out), or
+ * `not_sent` from the start (the customer opted out, or no channel reaches them). It holds no personal data: the
+ * contact is read from the transaction's own copies when it is sent, so erasure and retention reach it through them.
+ */
+export const RECOVERY_STATUSES = ['scheduled', 'sent', 'answered', 'failed', 'not_sent'] as const;
+export const RecoverySurvey = v.object({
+  /** The case whose resolution asked it. */
+  case_id: v.string(),
+  status: v.picklist(RECOVERY_STATUSES),
+  reason: v.nullable(v.picklist(SURVEY_REASONS)),
+  channel: v.nullable(v.string()),
+  requested_at: v.string(),
+  /** The UTC day (YYYY-MM-DD) the case was opened: the day its counts, this answer's too, belong to. */
+  case_opened_on: v.string(),
+  sent_at: v.optional(v.string()),
+  message_id: v.optional(v.string()),
+  /** When its link lapses: set when it is sent. */
+  expires_at: v.optional(v.string()),
+  answered_at: v.optional(v.string()),
+  /** The customer's answer: whether the case solved it, and the new score they gave (optional). */
+  recovered: v.optional(v.boolean()),
+  score: v.optional(v.nullable(v.number())),
+});
+export type RecoverySurvey = v.InferOutput<typeof RecoverySurvey>;
+
 /** Where an answer came from and when: kept with the rating it set (a rating sent with the transaction is source `api`). */
 export interface AnswerOrigin {
   source: SourceName;
@@ -115,4 +142,6 @@ export interface TransactionRecord {
   erased: boolean;
   /** The survey's language, chosen when it was registered (customer, journey, tenant); absent on older ones: pt-BR. */
   locale?: Locale;
+  /** Its recovery survey, once a case about its answer was resolved. */
+  recovery?: RecoverySurvey;
 }

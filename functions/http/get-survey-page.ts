@@ -10,9 +10,14 @@ export const contract: PageContract = {
   anonymous: true,
   page: true,
   responses: {
-    200: { description: 'The survey form (with `score` chosen when given; nothing is recorded), or thanks once answered' },
+    200: {
+      description:
+        'The survey form (with `score` chosen when given; nothing is recorded), or thanks once answered; a recovery survey\'s link: "Did we solve it?" with `solved` (yes or no) chosen when given',
+    },
     ...PAGE_RESPONSES,
   },
 };
 
-export const handler = pageHandler(({ token, query, locale }) => showSurvey(token, query.score, surveyPage, secret(), new Date(), locale));
+export const handler = pageHandler(({ token, query, locale }) =>
+  showSurvey(token, query.score, surveyPage, secret(), new Date(), locale, { solved: query.solved }),
+);

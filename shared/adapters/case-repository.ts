@@ -42,13 +42,17 @@ function indexEntries(tenantId: number, record: CaseRecord): Item {
 const counters = (tenantId: number, record: CaseRecord, deltas: CounterDelta[]) =>
   deltas.length ? counterUpdates(tenantId, { journeyId: record.journeyId, deltas }) : [];
 
+/** A case's item: its key, the case, its index entries. */
+export const caseItem = (tenantId: number, record: CaseRecord): Item => ({
+  ...keys.case(tenantId, record.id),
+  [TABLE.entityAttribute]: ENTITY,
+  ...record,
+  ...indexEntries(tenantId, record),
+});
+
 async function open(tenantId: number, record: CaseRecord, deltas: CounterDelta[]): Promise<'opened' | 'exists'> {
   const { client, tableName } = db();
-  const put = {
-    TableName: tableName,
-    Item: { ...keys.case(tenantId, record.id), [TABLE.entityAttribute]: ENTITY, ...record, ...indexEntries(tenantId, record) },
-    ConditionExpression: 'attribute_not_exists(pk)',
-  };
+  const put = { TableName: tableName, Item: caseItem(tenantId, record), ConditionExpression: 'attribute_not_exists(pk)' };
   const updates = counters(tenantId, record, deltas);
   try {
     if (updates.length) await client.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...updates] }));
@@ -221,9 +225,50 @@ async function list(selection: CaseSelection): Promise<{ cases: CaseRecord[]; ne
   const end =
     page.length === selection.limit && (merged.length > selection.limit || frontier !== null) ? page[page.length - 1]!.sort : frontier;
   return {
-    cases: page.map(({ item }) => v.parse(CaseRecord, { notes: [], history: [], ...item })),
+    // The indexes leave out the notes, the history and the alert's claim (shared/table.ts).
+    cases: page.map(({ item }) => v.parse(CaseRecord, { notes: [], history: [], alertedAt: null, ...item })),
     nextCursor: end === null ? null : sealCursor({ after: end }, selection.query),
   };
+}
+
+/**
+ * Removes a customer's data from the cases of these transactions (privacy erasure): their name and comment, with one
+ * conditional UpdateItem per case that still holds them (a transaction without a case, or a case erased already, is
+ * left as it is). The managers' notes stay: they are the managers' words.
+ */
+export async function eraseCaseCopies(tenantId: number, transactionIds: number[], at: string): Promise<void> {
+  const { client, tableName } = db();
+  await Promise.all(
+    transactionIds.map(async (id) => {
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.case(tenantId, id),
+            UpdateExpression:
+              'SET #name = :null, #comment = :null, #erased = :true, #version = #version + :one, #history = list_append(#history, :entry)',
+            ConditionExpression: 'attribute_exists(pk) AND #erased = :false',
+            ExpressionAttributeNames: {
+              '#name': 'customerName',
+              '#comment': 'comment',
+              '#erased': 'erased',
+              '#version': 'version',
+              '#history': 'history',
+            },
+            ExpressionAttributeValues: {
+              ':null': null,
+              ':true': true,
+              ':false': false,
+              ':one': 1,
+              ':entry': [{ at, by: 'system', action: 'erased' }],
+            },
+          }),
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    }),
+  );
 }
 
 export const caseStore: CaseStore = { open, find, replace, claimAlert, releaseAlert, list };

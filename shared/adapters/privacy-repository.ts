@@ -5,6 +5,7 @@ import type { DataSubjects, PrivacyRequestRecord, PrivacyRequests } from '../pri
 import { PRIVACY_REQUEST_STATUSES, PRIVACY_REQUEST_TYPES } from '../privacy/schema.js';
 import { indexAttributes, TABLE } from '../table.js';
 import { customers } from './customer-repository.js';
+import { eraseCaseCopies } from './case-repository.js';
 import { batchGet, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
 import { holdsPersonalCopies, stripPersonalCopies, unexpired } from './personal-copies.js';
 
@@ -244,6 +245,10 @@ export const dataSubjects: DataSubjects = {
 
   async strip(_tenantId, read) {
     return stripPersonalCopies(read.stored, { params: {} }, { asRead: true });
+  },
+
+  async eraseCases(tenantId, transactionIds, { at }) {
+    await eraseCaseCopies(tenantId, transactionIds, at);
   },
 
   async eraseCustomer(tenantId, customerId, { requestId, at }) {

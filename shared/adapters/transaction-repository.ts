@@ -5,7 +5,7 @@ import type { FieldProblem } from '../errors.js';
 import { keys } from '../keys.js';
 import { inIndex, TABLE } from '../table.js';
 import { MAX_ID_PROBES, transactionIdFor } from '../transactions/request-key.js';
-import { Transaction, type AnswerOrigin, type TransactionRecord } from '../transaction-record.js';
+import { RecoverySurvey, Transaction, type AnswerOrigin, type TransactionRecord } from '../transaction-record.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
 import type { RequestRecord, TransactionRepository } from '../transactions/ports.js';
 import type { Tally } from '../results/tally.js';
@@ -127,6 +127,7 @@ export function fromItem(stored: Item): TransactionRecord {
     retentionDays: typeof item.retention_days === 'number' ? item.retention_days : null,
     contactGone: contactGone(stored),
     erased: stored.erased_at !== undefined,
+    ...(item.recovery ? { recovery: v.parse(RecoverySurvey, item.recovery) } : {}),
   };
 }
 

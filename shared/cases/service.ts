@@ -1,3 +1,4 @@
+import { caseDeltas } from '../results/case-tally.js';
 import { ConcurrentEditError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
 import { tenantEvent } from '../events/events.js';
 import type { EventType } from '../events/ports.js';
@@ -93,7 +94,8 @@ export function caseService(ports: CasePorts) {
       const current = await cases.find(tenantId, id);
       const next = current && change(current);
       if (!next) return undefined;
-      if (await cases.replace(tenantId, { ...next, version: current.version + 1 }, [])) return { ...next, version: current.version + 1 };
+      if (await cases.replace(tenantId, { ...next, version: current.version + 1 }, caseDeltas(current, next)))
+        return { ...next, version: current.version + 1 };
     }
     throw new ConcurrentEditError(`Case ${id} kept changing: the change is retried.`);
   }
@@ -184,7 +186,7 @@ export function caseService(ports: CasePorts) {
       const journey = config.journeys.find((j) => j.id === record.transaction.journey_id);
       if (!journey || !opensCase(journey, rating.score, rating.comment)) return 'none';
       const fresh = newCase(record, journey, config, await users.managersOf(tenantId, record.transaction.store_id), now);
-      if ((await cases.open(tenantId, fresh, [])) === 'opened') {
+      if ((await cases.open(tenantId, fresh, caseDeltas(undefined, fresh))) === 'opened') {
         current = fresh;
         outcome = 'opened';
       } else current = await cases.find(tenantId, transactionId);
@@ -333,7 +335,7 @@ export function caseService(ports: CasePorts) {
     }
     if (problems.length) throw new ValidationError('The change does not fit this case.', problems);
     next.history = withHistory(current, ...history);
-    if (!(await cases.replace(tenantId, next, [])))
+    if (!(await cases.replace(tenantId, next, caseDeltas(current, next))))
       throw new ConcurrentEditError('The case changed since it was read: read it again and retry.');
     if (next.status === 'resolved' && current.status !== 'resolved') {
       await publish(tenantId, 'case.resolved', next, config, now);

@@ -82,6 +82,11 @@ export interface DataSubjects {
    * false when it changed since (read it again).
    */
   strip(tenantId: number, read: TransactionCopies): Promise<boolean>;
+  /**
+   * Removes the customer's data from the cases of these transactions (their name and their comment; the managers'
+   * notes stay): a case that still holds any is written once, one already erased is left. Idempotent.
+   */
+  eraseCases(tenantId: number, transactionIds: number[], mark: ErasureMark): Promise<void>;
   /** The customer becomes a marker of its id and `mark`, and its lookup entries go. Idempotent. */
   eraseCustomer(tenantId: number, customerId: number, mark: ErasureMark): Promise<void>;
 }

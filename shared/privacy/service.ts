@@ -233,6 +233,9 @@ export async function erase(subjects: DataSubjects, tenantId: number, customerId
     pending = held.filter((_, i) => !stripped[i]).map((read) => read.transactionId);
     held = [];
   }
+  // A case copied the customer's name and comment when it opened (a case opened from a read made before the mark is
+  // caught by the second pass).
+  await subjects.eraseCases(tenantId, [...new Set([...first.map((read) => read.transactionId), ...unmarked])], mark);
   await subjects.eraseCustomer(tenantId, customerId, mark);
   return holding.size;
 }

@@ -1,4 +1,5 @@
 import { INDICATORS, type Indicator } from '../tenants/config-schema.js';
+import { medianMinutes } from './case-tally.js';
 
 /** One row of a report: what a group's counters say. */
 export interface ResultRow {
@@ -11,6 +12,21 @@ export interface ResultRow {
   scale: { min: number; max: number };
   nps: Nps | null;
   low_sample: boolean;
+  /** The cases opened on the group's answers in the period (`case-tally.ts`), and what became of them. */
+  cases: CaseFigures;
+}
+
+export interface CaseFigures {
+  opened: number;
+  /** Minutes from opening to first contact, the median of the contacted cases (from a histogram: see `medianMinutes`). */
+  first_contact_median_minutes: number | null;
+  resolved: number;
+  /** Resolved within the deadline, over the cases opened. */
+  resolved_within_deadline: number | null;
+  /** Recovery surveys answered. */
+  recovery_answers: number;
+  /** "Yes, solved" over the recovery surveys answered. */
+  recovery_rate: number | null;
 }
 
 export interface Nps {
@@ -91,6 +107,20 @@ export function rowOf(
     scale: { ...INDICATORS[indicator] },
     nps: indicator === 'nps' ? nps(n, counts[`${prefix}p`] ?? 0, counts[`${prefix}d`] ?? 0) : null,
     low_sample: n < minSample,
+    cases: casesOf(counts),
+  };
+}
+
+/** A group's case figures from its summed counters. */
+export function casesOf(counts: Record<string, number>): CaseFigures {
+  const [opened, answers] = [counts.co ?? 0, counts.ra ?? 0];
+  return {
+    opened,
+    first_contact_median_minutes: medianMinutes(counts),
+    resolved: counts.rs ?? 0,
+    resolved_within_deadline: opened > 0 ? round((counts.rw ?? 0) / opened, 3) : null,
+    recovery_answers: answers,
+    recovery_rate: answers > 0 ? round((counts.ry ?? 0) / answers, 3) : null,
   };
 }
 

@@ -32,6 +32,18 @@ export const ResultRowBody = v.object({
   scale: v.object({ min: v.number(), max: v.number() }),
   nps: v.nullable(Nps),
   low_sample: v.boolean(),
+  /** Cases opened on the group's answers in the period, and what became of them (counted on the day each opened). */
+  cases: v.object({
+    opened: v.number(),
+    /** Median minutes from opening to first contact, from a histogram of waits (bounds 15, 30, 60, 120, 240, 480, 1440, 2880, 4320, 10080 min). */
+    first_contact_median_minutes: v.nullable(v.number()),
+    resolved: v.number(),
+    /** Share of the cases opened that were resolved within their deadline. */
+    resolved_within_deadline: v.nullable(v.number()),
+    recovery_answers: v.number(),
+    /** Share of the recovery surveys answered "yes, solved". */
+    recovery_rate: v.nullable(v.number()),
+  }),
 });
 
 export const ReportBody = v.object({

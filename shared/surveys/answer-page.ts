@@ -7,6 +7,7 @@ import { readSurveyLink, type SurveyLink } from './link.js';
 import {
   MAX_COMMENT_LENGTH,
   messagePage,
+  recoveryPage,
   surveyPage,
   unsubscribePage,
   type PageFrame,
@@ -40,6 +41,8 @@ export interface PageTransaction {
   locale: Locale;
   /** The main score once answered. */
   score: number | null;
+  /** Its recovery survey, once asked: its status, and the customer's answer once given. */
+  recovery?: { status: string; recovered: boolean | null } | undefined;
 }
 
 export interface PagePorts {
@@ -53,6 +56,11 @@ export interface PagePorts {
    */
   answer(tenantId: number, body: SurveyBody, read: PageTransaction): Promise<unknown>;
   optOut(tenantId: number, customerId: number): Promise<void>;
+  /**
+   * The recovery survey's answer (`shared/recovery/`): kept once and recorded on its case. Throws
+   * ConcurrentEditError when it was answered already, GoneError once expired, NotFoundError once closed.
+   */
+  recover?(tenantId: number, read: PageTransaction, answer: { recovered: boolean; score: number | null }): Promise<unknown>;
 }
 
 export interface Page extends Rendered {
@@ -92,8 +100,12 @@ async function open(
   if (checked.status === 'expired' && !allowExpired) return told(410, anonymous, 'expired');
   const { link } = checked;
   const [transaction, settings] = await Promise.all([ports.transaction(link.tenantId, link.transactionId), ports.settings(link.tenantId)]);
-  // Every attempt's link opens the survey until it expires.
-  if (!transaction || link.attemptId < 1 || link.attemptId > (transaction.attemptId ?? 0)) return told(404, anonymous, 'notFound');
+  // Every attempt's link opens the survey until it expires; a recovery link, its recovery survey once sent.
+  const opens =
+    link.kind === 'recovery'
+      ? transaction?.recovery?.status === 'sent' || transaction?.recovery?.status === 'answered'
+      : transaction !== undefined && link.attemptId >= 1 && link.attemptId <= (transaction.attemptId ?? 0);
+  if (!transaction || !opens) return told(404, anonymous, 'notFound');
   const journey = settings.journeys.find((j) => j.id === transaction.journeyId);
   if (!journey) return told(404, anonymous, 'notFound');
   const frame = { locale: transaction.locale, brand: await ports.brand(link.tenantId, transaction.storeId) };
@@ -158,9 +170,12 @@ export async function showSurvey(
   secret: string,
   now = new Date(),
   requested: Locale = DEFAULT_LOCALE,
+  /** A recovery link's `solved` (yes or no), chosen as `score` is. */
+  recovery: { solved?: string | undefined } = {},
 ): Promise<Page> {
   const opened = await open(token, ports, secret, now, requested);
   if (isPage(opened)) return opened;
+  if (opened.link.kind === 'recovery') return showRecovery(opened, token, recovery.solved);
   if (opened.transaction.status === 'answered') return thanks(opened);
   const preset =
     score !== undefined && /^\d{1,2}$/.test(score) && isSupported(opened.journey.indicator, Number(score)) ? Number(score) : undefined;
@@ -178,6 +193,7 @@ export async function submitSurvey(
 ): Promise<Page> {
   const opened = await open(token, ports, secret, now, requested);
   if (isPage(opened)) return opened;
+  if (opened.link.kind === 'recovery') return submitRecovery(opened, token, form, ports);
   if (opened.transaction.status === 'answered') return told(409, opened.frame, 'answered');
   const { answer, problems } = readForm(form, opened);
   if (problems.length || answer.score === undefined)
@@ -268,6 +284,93 @@ function readForm(form: URLSearchParams, opened: Opened): { answer: Answer; prob
   }
   if (answer.score === undefined && !scoreProblem) problems.unshift(t('problem.chooseScore'));
   return { answer, problems };
+}
+
+// ---- The recovery survey: "Did we solve it?", yes or no, and an optional new score --------------------------------
+
+function recoveryView(opened: Opened, token: string, solved: 'yes' | 'no' | undefined, score: number | undefined, problems: string[]) {
+  const { journey, transaction, frame, t } = opened;
+  return recoveryPage({
+    ...frame,
+    token,
+    customerFirstName: firstName(transaction.customerName),
+    question: t('recovery.question', { company: frame.brand.name }),
+    solved,
+    score: { field: 'score', legend: t('recovery.scoreQuestion'), indicator: journey.indicator, chosen: score, optional: true },
+    problems,
+  });
+}
+
+/** Thanks, in the words of the answer given. */
+function recoveryThanks(opened: Opened, recovered: boolean | null, status = 200): Page {
+  const { frame, t } = opened;
+  const text = recovered === false ? t('recovery.thanksNo', { company: frame.brand.name }) : t('recovery.thanksYes');
+  return page(status, messagePage(frame, t('thanks.title'), text));
+}
+
+const solvedOf = (value: string | undefined) => (value === 'yes' || value === 'no' ? value : undefined);
+
+/** GET of a recovery link: the form (with `solved` chosen when the e-mail's button carried it), or thanks once answered. */
+function showRecovery(opened: Opened, token: string, solved: string | undefined): Page {
+  const recovery = opened.transaction.recovery!;
+  if (recovery.status === 'answered') return recoveryThanks(opened, recovery.recovered);
+  return page(200, recoveryView(opened, token, solvedOf(solved), undefined, []));
+}
+
+/** POST of a recovery link: yes or no (required) and a score on the journey's scale (optional), recorded once. */
+async function submitRecovery(opened: Opened, token: string, form: URLSearchParams, ports: PagePorts): Promise<Page> {
+  const { t, journey } = opened;
+  const problems: string[] = [];
+  let solved: 'yes' | 'no' | undefined;
+  let score: number | undefined;
+  const seen = new Set<string>();
+  for (const [name, value] of form) {
+    if (name !== 'solved' && name !== 'score') {
+      problems.push(t('problem.unknownField', { name: name.slice(0, 40) }));
+      continue;
+    }
+    if (seen.has(name)) {
+      problems.push(t('problem.repeatedField', { name }));
+      continue;
+    }
+    seen.add(name);
+    if (name === 'solved') solved = solvedOf(value);
+    else if (value !== '') {
+      const n = /^\d{1,2}$/.test(value) ? Number(value) : NaN;
+      if (isSupported(journey.indicator, n)) score = n;
+      else problems.push(t('problem.scoreRange', INDICATORS[journey.indicator]));
+    }
+  }
+  if (!solved) problems.unshift(t('recovery.chooseSolved'));
+  if (problems.length) return page(400, recoveryView(opened, token, solved, score, problems));
+  if (opened.transaction.recovery?.status === 'answered' || !ports.recover) {
+    // Answered already: the answer path still records the first answer on its case (a retried page heals).
+    if (ports.recover)
+      await ports
+        .recover(opened.link.tenantId, opened.transaction, { recovered: solved === 'yes', score: score ?? null })
+        .catch(() => undefined);
+    return told(409, opened.frame, 'answered');
+  }
+  try {
+    await ports.recover(opened.link.tenantId, opened.transaction, { recovered: solved === 'yes', score: score ?? null });
+  } catch (error) {
+    if (error instanceof ConcurrentEditError) return told(409, opened.frame, 'answered');
+    if (error instanceof GoneError) return told(410, opened.frame, 'expired');
+    if (error instanceof NotFoundError) return told(410, opened.frame, 'expired', 'closed.text');
+    if (error instanceof ValidationError)
+      return page(
+        400,
+        recoveryView(
+          opened,
+          token,
+          solved,
+          score,
+          error.errors.map((e) => e.message),
+        ),
+      );
+    throw error;
+  }
+  return { ...recoveryThanks(opened, solved === 'yes', 303), location: token };
 }
 
 /** GET /s/{token}/unsubscribe: asks to confirm. Links keep this page after they expire. */

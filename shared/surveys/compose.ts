@@ -150,3 +150,63 @@ export function surveySms(input: { company: string; link: string; locale: Locale
   if (!company || text.length > SMS_MAX) text = toGsm7(t('sms.short', { link: input.link }));
   return text;
 }
+
+/**
+ * The recovery survey's e-mail ("Did we solve it?"): the survey e-mail's layout with two 44 px buttons, yes and
+ * no, each opening the recovery page with its answer chosen (nothing is recorded until the customer sends it).
+ */
+export function recoveryEmail(input: SurveyEmailInput): { subject: string; html: string; text: string } {
+  const t = translator(input.locale);
+  const company = input.brand.name;
+  const name = firstName(input.customerName);
+  const greeting = t('email.greeting', { named: name ? 'yes' : 'no', name });
+  const question = t('recovery.question', { company });
+  const colour = safeColour(input.brand.colour) ?? '#0b5cad';
+  const logo = safeLogo(input.brand.logoUrl)?.url;
+  const subject = t('recovery.subject', { company });
+  const button = (solved: 'yes' | 'no') =>
+    `<td align="center" style="padding:2px 4px"><a href="${escapeHtml(`${input.link}?solved=${solved}`)}" ` +
+    `style="display:inline-block;min-width:${2 * BUTTON}px;height:${BUTTON}px;border-radius:6px;background:${colour};color:#ffffff;` +
+    `font:bold 17px/${BUTTON}px Arial,sans-serif;text-decoration:none;text-align:center">${escapeHtml(t(solved === 'yes' ? 'score.yes' : 'score.no'))}</a></td>`;
+  const html = `<!doctype html>
+<html lang="${input.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:0;background:#f3f4f6">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6"><tr><td align="center" style="padding:16px 8px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;border-top:4px solid ${colour}">
+<tr><td style="padding:16px 12px 0;font:bold 17px/1.4 Arial,sans-serif;color:#374151">${logo ? `<img src="${escapeHtml(logo)}" alt="" height="40" style="display:block;max-height:40px;max-width:160px;margin:0 0 8px;border:0">` : ''}${escapeHtml(company)}</td></tr>
+<tr><td style="padding:12px 12px 20px;font:16px/1.5 Arial,sans-serif;color:#1f2937">
+<p style="margin:0 0 12px">${escapeHtml(greeting)}</p>
+<p style="margin:0 0 16px">${escapeHtml(t('recovery.intro', { company }))}</p>
+<p style="margin:0 0 12px;font-weight:bold">${escapeHtml(question)}</p>
+<table role="presentation" cellpadding="0" cellspacing="0" align="center" style="margin:0 auto"><tr>${button('yes')}${button('no')}</tr></table>
+</td></tr>
+<tr><td style="padding:12px;border-top:1px solid #e5e7eb;font:13px/1.5 Arial,sans-serif;color:#4b5563">
+${escapeHtml(t('email.unsubscribeQuestion'))} <a href="${escapeHtml(input.unsubscribeLink)}" style="color:#374151;display:inline-block;padding:13px 0">${escapeHtml(t('email.unsubscribeLink'))}</a>
+</td></tr></table></td></tr></table></body></html>`;
+  const text = [
+    greeting,
+    '',
+    t('recovery.intro', { company }),
+    '',
+    question,
+    t('email.answerAt', { link: input.link }),
+    '',
+    `${t('email.unsubscribeQuestion')} ${input.unsubscribeLink}`,
+  ].join('\n');
+  return { subject, html, text };
+}
+
+/** The recovery survey's SMS: one GSM-7 segment, the link whole, the company's name shortened to fit. */
+export function recoverySms(input: { company: string; link: string; locale: Locale }): string {
+  const t = translator(input.locale);
+  const build = (company: string) => toGsm7(t('recovery.sms', { company, link: input.link }));
+  let company = toGsm7(input.company).trim();
+  let text = build(company);
+  while (text.length > SMS_MAX && company.length > 0) {
+    company = company.slice(0, -1).trimEnd();
+    text = build(company);
+  }
+  if (!company || text.length > SMS_MAX) text = toGsm7(t('recovery.smsShort', { link: input.link }));
+  return text;
+}

@@ -3,7 +3,7 @@ import { sentTally } from '../results/tally.js';
 import { logger } from '../logger.js';
 import { count } from '../metrics.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
-import { firstName, surveyEmail, surveySms, type SurveyBrand } from './compose.js';
+import { firstName, recoveryEmail, recoverySms, surveyEmail, surveySms, type SurveyBrand } from './compose.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import { translator } from '../i18n/messages.js';
 import { brandOf } from '../tenants/brand.js';
@@ -56,8 +56,16 @@ export async function deliverSurvey(
     await ports.scheduler.schedule(message, new Date(message.dueAt), now);
     return 'held';
   }
-  const key: AttemptKey = { tenantId: message.tenantId, transactionId: message.transactionId, attemptId: message.attemptId };
-  const claim = await ports.attempts.claim(key, now, CLAIM_LEASE_SECONDS, message.channel);
+  const key: AttemptKey = {
+    ...(message.kind ? { kind: message.kind } : {}),
+    tenantId: message.tenantId,
+    transactionId: message.transactionId,
+    attemptId: message.attemptId,
+  };
+  // A recovery survey's one attempt is kept apart from the first survey's attempts, with the same promises.
+  const attempts = message.kind === 'recovery' ? ports.recoveries : ports.attempts;
+  if (!attempts) throw new Error('This delivery cannot send recovery surveys.');
+  const claim = await attempts.claim(key, now, CLAIM_LEASE_SECONDS, message.channel);
   if (claim.status === 'done') return 'duplicate';
   if (claim.status === 'missing') return 'missing';
   if (claim.status === 'busy') throw new AttemptBusy('The survey attempt is being sent by another delivery.');
@@ -70,32 +78,33 @@ export async function deliverSurvey(
     // An opt-out ends the survey; any other failure passes the turn to the next attempt at once.
     const next = reason === 'opted_out' ? undefined : nextAttempt(plan, attempt.attemptId, now, true);
     await schedule(next);
-    await ports.attempts.markFailed(attempt, { reason, detail, next });
-    await ports.events?.publish(
-      attempt.tenantId,
-      tenantEvent(
+    await attempts.markFailed(attempt, { reason, detail, next });
+    if (!attempt.kind)
+      await ports.events?.publish(
         attempt.tenantId,
-        'survey.failed',
-        `${attempt.transactionId}/${attempt.attemptId}`,
-        {
-          transaction_id: attempt.transactionId,
-          attempt_id: attempt.attemptId,
-          journey_id: attempt.journeyId,
-          store_id: attempt.storeId,
-          channel: attempt.channel,
-          reason,
-          next_attempt_id: next?.attemptId ?? null,
-        },
-        now,
-      ),
-    );
+        tenantEvent(
+          attempt.tenantId,
+          'survey.failed',
+          `${attempt.transactionId}/${attempt.attemptId}`,
+          {
+            transaction_id: attempt.transactionId,
+            attempt_id: attempt.attemptId,
+            journey_id: attempt.journeyId,
+            store_id: attempt.storeId,
+            channel: attempt.channel,
+            reason,
+            next_attempt_id: next?.attemptId ?? null,
+          },
+          now,
+        ),
+      );
     count('SurveysFailed', attempt.channel, 1, 'channel');
     logger.debug('Survey not delivered', { ...key, channel: attempt.channel, reason, next: next?.attemptId });
     return 'failed' as const;
   };
   try {
     if (attempt.expiresAt && Date.parse(attempt.expiresAt) <= now.getTime()) {
-      await ports.attempts.release(attempt);
+      await attempts.release(attempt);
       logger.debug('Survey attempt not sent: the survey expired', { ...key });
       return 'expired';
     }
@@ -105,7 +114,7 @@ export async function deliverSurvey(
     ]);
     if (reach === 'erased') {
       // As the claim does for an erased transaction: nothing is sent, nothing more is planned; the erasure strips it.
-      await ports.attempts.release(attempt);
+      await attempts.release(attempt);
       logger.debug('Survey attempt not sent: the customer was erased', { ...key });
       return 'missing';
     }
@@ -122,12 +131,13 @@ export async function deliverSurvey(
       config.surveySecret,
     );
     const link = surveyUrl(config.baseUrl, token);
-    const send = sender(attempt, journey, settings, { brand, link, locale: attempt.locale ?? DEFAULT_LOCALE }, ports, config, now);
+    const content = { brand, link, locale: attempt.locale ?? DEFAULT_LOCALE, kind: attempt.kind ?? 'survey' } as const;
+    const send = sender(attempt, journey, settings, content, ports, config, now);
     if (typeof send === 'string') return await fail('not_configured', send);
     const until = heldByQuietHours(attempt.channel) ? quietUntil(settings.delivery.quietHours, now) : undefined;
     if (until) {
       await ports.scheduler.schedule({ ...message, dueAt: until.toISOString() }, until, now);
-      await ports.attempts.release(attempt, until);
+      await attempts.release(attempt, until);
       count('SurveyAttemptsHeld', attempt.channel, 1, 'channel');
       logger.debug('Survey attempt held for quiet hours', { ...key, channel: attempt.channel, until: until.toISOString() });
       return 'held';
@@ -137,8 +147,9 @@ export async function deliverSurvey(
     // Scheduled before the attempt is marked sent: a crash in between leaves a message that waits for the mark.
     await schedule(next);
     // A survey counts as sent once, with its first attempt (the one that sets when its links lapse).
-    const tally = attempt.expiresAt === undefined ? { journeyId: attempt.journeyId, deltas: sentTally(attempt, now) } : undefined;
-    await ports.attempts.markSent(attempt, { messageId: sent.messageId, at: now, expiresAt, next, tally });
+    const tally =
+      attempt.expiresAt === undefined && !attempt.kind ? { journeyId: attempt.journeyId, deltas: sentTally(attempt, now) } : undefined;
+    await attempts.markSent(attempt, { messageId: sent.messageId, at: now, expiresAt, next, tally });
     count('SurveysSent', attempt.channel, 1, 'channel');
     count('SurveyAttemptsSent', String(attempt.attemptId), 1, 'attempt');
     logger.debug('Survey sent', { ...key, channel: attempt.channel, handedOff: handsOff(journey, attempt.channel), next: next?.attemptId });
@@ -146,7 +157,7 @@ export async function deliverSurvey(
   } catch (error) {
     if (error instanceof DeliveryRefused) return await fail('refused', error.detail);
     // Throttling, a provider's 5xx, a timeout: give the claim back and let the queue retry.
-    await ports.attempts.release(attempt).catch(() => undefined);
+    await attempts.release(attempt).catch(() => undefined);
     throw error;
   }
 }
@@ -174,7 +185,8 @@ function sender(
 ): (() => Promise<Sent>) | string {
   const { delivery } = settings;
   const channel = attempt.channel;
-  if (handsOff(journey, channel)) {
+  // A recovery survey is answered on its page, never through the chatbot: it goes out on the channel itself.
+  if (content.kind === 'survey' && handsOff(journey, channel)) {
     if (!delivery.chatbot) return 'the tenant has no chatbot webhook';
     const body = JSON.stringify({
       transactionId: attempt.transactionId,
@@ -214,14 +226,15 @@ const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
     const { delivery } = settings;
     if (!delivery.email) return 'the tenant has no e-mail sender';
     const unsubscribeLink = unsubscribeOf(content.link);
-    const { subject, html, text } = surveyEmail({
+    const words = {
       customerName: attempt.customerName,
       brand: content.brand,
       journey,
       locale: content.locale,
       link: content.link,
       unsubscribeLink,
-    });
+    };
+    const { subject, html, text } = content.kind === 'recovery' ? recoveryEmail(words) : surveyEmail(words);
     return () =>
       ports.senders.email({
         // The tenant's brand names the sender (brand.senderName, else delivery.email.name, else the brand's name).
@@ -248,7 +261,11 @@ const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
     return () =>
       ports.senders.sms({
         to: attempt.contact,
-        text: surveySms({ company: content.brand.name, link: content.link, locale: content.locale }),
+        text: (content.kind === 'recovery' ? recoverySms : surveySms)({
+          company: content.brand.name,
+          link: content.link,
+          locale: content.locale,
+        }),
         originationIdentity: delivery.sms!.originationIdentity,
       });
   },
@@ -273,6 +290,8 @@ interface Content {
   brand: SurveyBrand;
   link: string;
   locale: Locale;
+  /** Which survey the message asks: the journey's, or the recovery survey's "Did we solve it?". */
+  kind: 'survey' | 'recovery';
 }
 
 /** Whether the journey hands this channel's attempts to the tenant's chatbot. */

@@ -8,6 +8,8 @@ import { addressFor, CHANNELS, type Channel } from '../channels.js';
  */
 export const DispatchMessage = v.object({
   version: v.literal(1),
+  /** The recovery survey of the transaction (`shared/recovery/`): its one attempt, on `channel`; absent: the first survey. */
+  kind: v.optional(v.literal('recovery')),
   tenantId: v.number(),
   transactionId: v.number(),
   attemptId: v.number(),

@@ -10,6 +10,11 @@ import { surveyPagePath } from './paths.js';
  * to check either.
  */
 export interface SurveyLink {
+  /**
+   * Which survey of the transaction the link opens: its first survey, or the recovery survey sent when a case about
+   * its answer was resolved (`shared/recovery/`). Absent means `survey`: links signed before kinds existed read so.
+   */
+  kind?: LinkKind;
   tenantId: number;
   transactionId: number;
   attemptId: number;
@@ -18,7 +23,13 @@ export interface SurveyLink {
   expiresAt: number;
 }
 
-const VERSION = 1;
+/**
+ * The first byte names the link's format and kind: 1 a survey link (every link sent before recovery surveys
+ * existed), 2 a recovery survey's link. NEVER change or reuse one: links already sent decode by it.
+ */
+const KIND_BYTES = { survey: 1, recovery: 2 } as const;
+export type LinkKind = keyof typeof KIND_BYTES;
+const KIND_OF_BYTE = new Map(Object.entries(KIND_BYTES).map(([kind, byte]) => [byte as number, kind as LinkKind]));
 const PAYLOAD_BYTES = 17;
 const TAG_BYTES = 16;
 export const SURVEY_TOKEN_LENGTH = Math.ceil(((PAYLOAD_BYTES + TAG_BYTES) * 4) / 3);
@@ -31,7 +42,7 @@ const tagOf = (payload: Buffer, secret: string) => createHmac('sha256', linkKey(
 
 export function signSurveyLink(link: SurveyLink, secret: string): string {
   const payload = Buffer.alloc(PAYLOAD_BYTES);
-  payload.writeUInt8(VERSION, 0);
+  payload.writeUInt8(KIND_BYTES[link.kind ?? 'survey'], 0);
   payload.writeUInt32BE(link.tenantId, 1);
   payload.writeUIntBE(link.transactionId, 5, 6);
   payload.writeUInt8(link.attemptId, 11);
@@ -48,11 +59,13 @@ export function readSurveyLink(token: string, secret: string, now: Date): LinkCh
   const bytes = Buffer.from(token, 'base64url');
   if (bytes.length !== PAYLOAD_BYTES + TAG_BYTES || bytes.toString('base64url') !== token) return { status: 'unknown' };
   const payload = bytes.subarray(0, PAYLOAD_BYTES);
-  if (!timingSafeEqual(bytes.subarray(PAYLOAD_BYTES), tagOf(payload, secret)) || payload.readUInt8(0) !== VERSION)
-    return { status: 'unknown' };
+  if (!timingSafeEqual(bytes.subarray(PAYLOAD_BYTES), tagOf(payload, secret))) return { status: 'unknown' };
+  const kind = KIND_OF_BYTE.get(payload.readUInt8(0));
+  if (!kind) return { status: 'unknown' };
   const channel = channelOfLinkCode(payload.readUInt8(12));
   if (!channel) return { status: 'unknown' };
   const link: SurveyLink = {
+    ...(kind === 'survey' ? {} : { kind }),
     tenantId: payload.readUInt32BE(1),
     transactionId: payload.readUIntBE(5, 6),
     attemptId: payload.readUInt8(11),

@@ -154,6 +154,41 @@ ${view.classes.map((q) => scale(q, t, false)).join('\n')}
   );
 }
 
+export interface RecoveryPageView extends PageFrame {
+  brand: SurveyBrand;
+  token: string;
+  customerFirstName: string;
+  /** "Did we solve it?", yes or no (required). */
+  question: string;
+  solved: 'yes' | 'no' | undefined;
+  /** The new score, on the journey's scale (optional). */
+  score: ScaleQuestion;
+  problems: string[];
+}
+
+/** The recovery survey's page: yes or no, and an optional new score; the same form, layout and opt-out as the survey's. */
+export function recoveryPage(view: RecoveryPageView): Rendered {
+  const t = translator(view.locale);
+  const errors = view.problems.length
+    ? `<div class="error" role="alert"><strong>${escapeHtml(t('page.problemsHeading'))}</strong><ul>${view.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul></div>`
+    : '';
+  const greeting = t('page.greeting', { named: view.customerFirstName ? 'yes' : 'no', name: view.customerFirstName });
+  const option = (value: 'yes' | 'no') =>
+    `<label><input type="radio" name="solved" value="${value}"${view.solved === value ? ' checked' : ''} required><span>${escapeHtml(t(value === 'yes' ? 'score.yes' : 'score.no'))}</span></label>`;
+  return layout(
+    view,
+    t('recovery.title', { company: view.brand.name }),
+    `<h1>${escapeHtml(greeting)}</h1>${errors}
+<form method="post" action="${escapeHtml(view.token)}">
+<fieldset><legend>${escapeHtml(view.question)}</legend>
+<div class="scale n2">${option('yes')}${option('no')}</div></fieldset>
+${scale(view.score, t, false)}
+<button type="submit">${escapeHtml(t('page.submit'))}</button>
+</form>`,
+    `<footer><a href="${unsubscribeOf(escapeHtml(view.token))}">${escapeHtml(t('page.unsubscribeLink'))}</a></footer>`,
+  );
+}
+
 /** A page with a heading and a paragraph: thanks, already answered, expired, not found, the wrapper's errors. */
 export function messagePage(frame: PageFrame, title: string, text: string): Rendered {
   return layout(frame, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`);

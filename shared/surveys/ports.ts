@@ -8,6 +8,8 @@ import type { Channel, DispatchMessage } from './dispatch.js';
 /** The storage and the providers survey delivery needs; `shared/adapters/attempt-repository.ts` and `senders.ts` implement them. */
 
 export interface AttemptKey {
+  /** The recovery survey's one attempt (`shared/recovery/`); absent: an attempt of the first survey. */
+  kind?: 'recovery';
   tenantId: number;
   transactionId: number;
   attemptId: number;
@@ -157,6 +159,8 @@ export class DeliveryRefused extends Error {
 
 export interface DeliveryPorts {
   attempts: AttemptStore;
+  /** The recovery survey's attempt, with the same promises (no plan: one attempt, no `tally`). */
+  recoveries?: AttemptStore;
   scheduler: Scheduler;
   reachability: Reachability;
   stores: StoreNames;

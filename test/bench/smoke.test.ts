@@ -7,6 +7,7 @@ import { consumerThroughput } from '../../bench/throughput.js';
 import { growth } from '../../bench/growth.js';
 import { retentionCost } from '../../bench/retention-cost.js';
 import { answersCost, answersGrowth } from '../../bench/answers-cost.js';
+import { casesCost } from '../../bench/cases-cost.js';
 import { routes, succeeded } from '../../infra/routes.js';
 import { fixture, type Fixture } from '../reliability/fixtures.js';
 
@@ -71,6 +72,22 @@ describe('benchmarks, one iteration each', () => {
       ["every store's first page", '30', '20'],
     ]);
     for (const row of table) expect(number(row[4]), row[0]).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("cases cost: opening a case and its alert in write units, a redelivery writing nothing, a store's open cases at each size", async () => {
+    const [opening, growth] = (await casesCost(await fixture(), [30, 60]))
+      .split('\n\n')
+      .filter((part) => part.startsWith('|'))
+      .map(rows);
+    expect(opening!.map((row) => row[0])).toEqual(['opening a case (first delivery of its message)', 'a redelivered message']);
+    expect(number(opening![0]![4])).toBeGreaterThan(0);
+    expect(opening![1]![3]).toBe('none');
+    // The store's page reads the same units however many cases the tenant holds.
+    expect(growth!.map((row) => [row[0], row[1], row[2]])).toEqual([
+      ['30', '20', '1'],
+      ['60', '20', '1'],
+    ]);
+    expect(growth![0]![3]).toBe(growth![1]![3]);
   }, 60_000);
 
   it('cost per operation: every route, answered 2xx, with its round trips beside a floor', async () => {

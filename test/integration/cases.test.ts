@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as caseOpener } from '../../functions/queue/case-opener.js';
 import { invoke } from '../../infra/local/invoke.js';
+import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
+import { erase } from '../../shared/privacy/service.js';
 import { createUser } from '../../shared/adapters/wiring/tenants.js';
 import { inProcess, errorPaths } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
@@ -225,5 +227,39 @@ describe('the cases API', () => {
       'revealCaseContact',
       'limited',
     ]);
+  });
+});
+
+describe('erasure', () => {
+  it("removes the customer's name and comment from their cases and keeps the managers' notes", async () => {
+    const clientId = `E-${randomUUID().slice(0, 8)}`;
+    const id = await registerSale(api, tenant.key, { customer_integration: clientId, name: 'Titular Apagado', phone: '11987650000' });
+    expect((await answer(id, 1, 'Meu CPF é 529.982.247-25')).status).toBe(201);
+    await consumeCases();
+    expect((await patch(id, { note: 'Cliente pediu retorno à tarde' })).status).toBe(200);
+    expect((await getCase(id)).body.customer.name).toBe('Titular Apagado');
+
+    const request = await api({
+      method: 'POST',
+      path: '/public/privacy/requests',
+      key: tenant.key,
+      query: { token: tenant.userToken },
+      body: { type: 'erase', client_id: clientId },
+    });
+    expect(request.status, request.text).toBe(202);
+    const customerId = (await getCase(id)).body.customer.id as number;
+    await erase(dataSubjects, tenant.tenantId, customerId, { requestId: request.body.id, at: new Date().toISOString() });
+
+    const read = await getCase(id);
+    expect(read.body).toMatchObject({ customer: { id: customerId, name: null }, comment: null, score: 1 });
+    expect(read.body.notes).toEqual([expect.objectContaining({ text: 'Cliente pediu retorno à tarde' })]);
+    expect(read.text).not.toContain('529.982.247-25');
+    expect(read.text).not.toContain('Titular');
+    const contact = await api({ method: 'POST', path: `/public/cases/${id}/contact`, key: tenant.key, query: { token: tenant.userToken } });
+    expect(contact.body.customer).toEqual({ id: customerId, name: null, phone: null, email: null });
+    // Erasing again writes nothing more to the case.
+    const version = read.body.version;
+    await erase(dataSubjects, tenant.tenantId, customerId, { requestId: request.body.id, at: new Date().toISOString() });
+    expect((await getCase(id)).body.version).toBe(version);
   });
 });

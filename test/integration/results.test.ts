@@ -68,6 +68,16 @@ beforeAll(async () => {
   expect((await answer(t3.id, 9)).status).toBe(409);
 });
 
+/** The case figures of a group no case was opened on. */
+const NO_CASES = {
+  opened: 0,
+  first_contact_median_minutes: null,
+  resolved: 0,
+  resolved_within_deadline: null,
+  recovery_answers: 0,
+  recovery_rate: null,
+};
+
 describe('GET /public/results', () => {
   it('counts each store exactly: answers, sends, response rate, mean and NPS with its interval', async () => {
     const res = await results({ group_by: 'store' });
@@ -90,6 +100,7 @@ describe('GET /public/results', () => {
       scale: { min: 0, max: 10 },
       nps: { score: 50, promoters: 1, passives: 1, detractors: 0, ci95: [-48.5, 90.5] },
       low_sample: false,
+      cases: NO_CASES,
     });
     // The rating registered with the sale is a response but not an answer to a survey sent.
     expect(rows['2']).toEqual({
@@ -102,6 +113,7 @@ describe('GET /public/results', () => {
       scale: { min: 0, max: 10 },
       nps: { score: 0, promoters: 1, passives: 0, detractors: 1, ci95: [-81.1, 81.1] },
       low_sample: false,
+      cases: NO_CASES,
     });
     // Best first.
     expect(res.body.data.map((row: { key: string }) => row.key)).toEqual(['1', '2']);

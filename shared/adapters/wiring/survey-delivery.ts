@@ -1,5 +1,6 @@
 import { ENV, requireEnvs } from '../../config.js';
 import { attemptStore, reachability, storeNames } from '../attempt-repository.js';
+import { recoveryAttempts } from '../recovery-repository.js';
 import { senders } from '../senders.js';
 import { attemptScheduler } from './attempt-scheduler.js';
 import { events } from './events.js';
@@ -14,6 +15,7 @@ requireEnvs(ENV.tableName, ENV.surveyDispatchQueueUrl);
  */
 export const surveyDelivery = {
   attempts: attemptStore,
+  recoveries: recoveryAttempts,
   reachability,
   stores: storeNames,
   senders,

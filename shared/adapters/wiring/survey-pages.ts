@@ -8,6 +8,7 @@ import type { PagePorts, PageTransaction } from '../../surveys/answer-page.js';
 import type { TransactionRecord } from '../../transaction-record.js';
 import type { FeedbackPorts } from '../../surveys/feedback.js';
 import { answerSurvey } from './surveys.js';
+import { recoveryPages } from './recovery.js';
 import { tenantSettings } from './tenants.js';
 import { brandOf } from '../../tenants/brand.js';
 
@@ -35,6 +36,7 @@ export const surveyPage: PagePorts = {
       erased: record.erased,
       locale: record.locale ?? DEFAULT_LOCALE,
       score: transaction.rating?.score ?? null,
+      recovery: record.recovery ? { status: record.recovery.status, recovered: record.recovery.recovered ?? null } : undefined,
     };
     readRecords.set(read, record);
     return read;
@@ -47,6 +49,11 @@ export const surveyPage: PagePorts = {
     return brandOf(settings, { tenantName, baseUrl: process.env[ENV.surveyBaseUrl] });
   },
   answer: (tenantId, body, read) => answerSurvey(tenantId, body, 'create', readRecords.get(read)),
+  recover: async (tenantId, read, given) => {
+    const record = readRecords.get(read) ?? (await findById(tenantId, read.id));
+    if (!record) throw new NotFoundError('No such survey.');
+    return recoveryPages.answer(tenantId, record, given);
+  },
   optOut: async (tenantId, customerId) => {
     try {
       await editCustomer(tenantId, customerId, { opt_out: true });

@@ -1,0 +1,20 @@
+import { ENV, requireEnvs } from '../../config.js';
+import type { RecoveryCase } from '../../recovery/ports.js';
+import { recoveryRequester } from '../../recovery/service.js';
+import { reachability } from '../attempt-repository.js';
+import { recoveryStore } from '../recovery-repository.js';
+import { attemptScheduler } from './attempt-scheduler.js';
+import { tenantSettings } from './tenants.js';
+
+// Asking writes the recovery survey onto its transaction and queues its dispatch message: both named at cold start.
+requireEnvs(ENV.tableName, ENV.surveyDispatchQueueUrl);
+
+/** The `cases` service's optional `recovery` port: asks a resolved case's customer "Did we solve it?", once. */
+export const recovery = recoveryRequester({ store: recoveryStore, reachability, scheduler: attemptScheduler, settings: tenantSettings });
+
+/** The same, as the cases service's `recovery` port takes it (its outcome is the survey's business). */
+export const caseRecovery = {
+  async request(tenantId: number, c: RecoveryCase): Promise<void> {
+    await recovery.request(tenantId, c);
+  },
+};

@@ -1,0 +1,79 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { putDelivery } from '../../shared/adapters/tenant-repository.js';
+import { recovery } from '../../shared/adapters/wiring/recovery-requests.js';
+import { overHttp } from '../support/api.js';
+import { until, type Mail } from '../support/mailbox.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+
+/**
+ * The recovery survey as a customer lives it, in Debian's chromium, against the local stack (its pollers run the
+ * dispatcher): a resolved case's recovery e-mail arrives, the customer taps "Sim", adds a score and sends. axe-core
+ * checks the page; a phone-sized screenshot is written outside the repository.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const api = overHttp('public');
+const sesUrl = inject('sesUrl');
+let browser: Browser;
+let tenant: TestTenant;
+
+const mailsTo = (address: string, count: number) =>
+  until(async () => {
+    const { emails } = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: (Mail & { subject: string })[] };
+    const mine = emails.filter((e) => e.destination.to.includes(address));
+    return mine.length >= count ? mine : undefined;
+  }, `${count} e-mails to ${address}`);
+
+async function axeViolations(page: Page) {
+  await page.addScriptTag({ content: AXE });
+  const results = (await page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as {
+    violations: { id: string; impact: string; nodes: unknown[] }[];
+  };
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('the recovery survey in a browser', () => {
+  beforeAll(async () => {
+    tenant = await newTenant();
+    await putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'pesquisa@demo.local', name: 'Pesquisa Demo' } });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+  afterAll(() => browser?.close());
+
+  it('from the recovery e-mail to a recorded "yes": tap Sim, add a score, send, see thanks', async () => {
+    const email = `recovery-browser-${Date.now()}@example.com`;
+    const posted = await api({
+      method: 'POST',
+      path: '/public/transaction',
+      key: tenant.key,
+      body: { store_id: 1, employee_id: 1, journey: 'ecommerce', customer_integration: `RB-${Date.now()}`, name: 'Maria Silva', email },
+    });
+    expect(posted.status, posted.text).toBe(201);
+    await mailsTo(email, 1);
+    const id = posted.body.id as number;
+    expect(
+      await recovery.request(tenant.tenantId, { id, journeyId: 2, storeId: 1, employeeId: 1, openedAt: new Date().toISOString() }),
+    ).toBe('scheduled');
+    const mail = (await mailsTo(email, 2)).find((m) => m.subject.endsWith('resolvemos?'))!;
+
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    const page = await context.newPage();
+    await page.setContent(mail.body.html);
+    await page.getByRole('link', { name: 'Sim' }).click();
+    await page.waitForURL(/\/s\/[\w-]{44}\?solved=yes$/);
+    expect(await page.getByRole('radio', { name: 'Sim' }).isChecked()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('radio', { name: '5', exact: true }).check();
+    await page.screenshot({ path: join(tmpdir(), 'recovery-page-390x844.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Enviar resposta' }).click();
+    await page.getByRole('heading', { name: 'Obrigado!' }).waitFor();
+    expect(await page.textContent('body')).toContain('Que bom que resolvemos!');
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+});
