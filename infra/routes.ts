@@ -230,7 +230,7 @@ export const workspaceRoutes: readonly Route[] = [
   route('GET', APP_RESULTS_PATH, 'getAppResults', R, 'Results of a journey and period, by store, employee and class, against the period before', workspacePage),
   route('GET', APP_CASES_PATH, 'getAppCases', RB, "The signed-in user's cases (of their stores, or their own; open, overdue, resolved; by store), overdue first", { ...workspacePage, cursors: true }),
   route('GET', APP_CASE_PATH, 'getAppCase', RB, 'One case: the answer, its notes and history, and the forms that act on it', workspacePage),
-  route('POST', APP_CASE_PATH, 'postAppCase', RWB, "A case's form: a note, a status (a root cause to resolve) or an owner; back to the case", { ...workspacePage, queues: ['events'] }),
+  route('POST', APP_CASE_PATH, 'postAppCase', RWB, "A case's form: a note, a status (a root cause to resolve) or an owner; back to the case", { ...workspacePage, queues: ['events', 'surveyDispatch'] }),
   route('POST', APP_CASE_CONTACT_PATH, 'postAppCaseContact', RB, "The case's customer contact, shown once; the read is written to the access log", workspacePage),
   // The tenant admins' pages (issue 34 §6): the configuration service of PUT /public/admin/config, which deletes what a
   // configuration no longer lists.

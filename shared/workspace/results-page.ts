@@ -101,7 +101,9 @@ ${summary(nps, current.data[0], previous.data[0], previousFrom, previousTo)}</se
 ${trendFigure(nps, trend)}
 ${ranking('stores', 'Lojas', 'Loja', 'Lojas, da melhor para a pior; amostras pequenas por último', nps, stores, undefined, answersOf('store'))}
 ${ranking('employees', 'Funcionários', 'Funcionário', 'Funcionários, do melhor para o pior; amostras pequenas por último', nps, employees, undefined, answersOf('employee'))}
-${ranking('classes', 'Por item avaliado', 'Item', 'Cada item que a jornada avalia, na escala dele (NPS ou média)', false, classes, 'Nota')}`;
+${ranking('classes', 'Por item avaliado', 'Item', 'Cada item que a jornada avalia, na escala dele (NPS ou média)', false, classes, 'Nota')}
+${caseFigures('store-cases', 'Casos por loja', 'Loja', stores)}
+${caseFigures('employee-cases', 'Casos por funcionário', 'Funcionário', employees)}`;
     return page(200, body);
   };
 }
@@ -195,4 +197,34 @@ function ranking(
 <div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-title"><table id="${id}"><caption>${escapeHtml(caption)}</caption>
 <thead><tr>${headers.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead>
 <tbody>${rows.join('') || `<tr><td colspan="${headers.length}">Nenhuma resposta no período.</td></tr>`}</tbody></table></div>`;
+}
+
+const minutes = (value: number | null) =>
+  value === null ? '–' : value < 60 ? `${number.format(value)} min` : `${number.format(value / 60)} h`;
+const share = (value: number | null) => (value === null ? '–' : percent.format(value));
+
+/**
+ * The cases of the period beside the results (issue 33 §4): opened on the group's answers, the median time to the
+ * first contact, the share resolved within the deadline, and the recovery rate with the answers it stands on. Read
+ * from the same report rows as the rankings: no other read.
+ */
+function caseFigures(id: string, title: string, what: string, report: Report): string {
+  const rows = report.data.filter((row) => row.cases.opened > 0);
+  const headers = [what, 'Casos abertos', '1º contato (mediana)', 'Resolvidos no prazo', 'Recuperação', 'Respostas de recuperação'];
+  const body = rows.map(
+    (row) =>
+      `<tr><th scope="row">${escapeHtml(row.label)}</th>${[
+        number.format(row.cases.opened),
+        minutes(row.cases.first_contact_median_minutes),
+        share(row.cases.resolved_within_deadline),
+        share(row.cases.recovery_rate),
+        number.format(row.cases.recovery_answers),
+      ]
+        .map((cell) => `<td>${escapeHtml(cell)}</td>`)
+        .join('')}</tr>`,
+  );
+  return `<h2 id="${id}-title">${escapeHtml(title)}</h2>
+<div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-title"><table id="${id}"><caption>Casos abertos nas respostas do período e o que aconteceu com eles; a recuperação é o “sim, foi resolvido” do cliente</caption>
+<thead><tr>${headers.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead>
+<tbody>${body.join('') || `<tr><td colspan="${headers.length}">Nenhum caso aberto no período.</td></tr>`}</tbody></table></div>`;
 }

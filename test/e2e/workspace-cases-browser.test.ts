@@ -154,6 +154,14 @@ describe.skipIf(!hasChromium)('the case pages in a browser', () => {
     await page.getByRole('link', { name: new RegExp(`Caso ${caseId}`) }).click();
     await page.waitForURL(`**/app/cases/${caseId}`);
     await shot(page, '7-case-1280');
+
+    // The case figures beside the results: store 1's two cases, one resolved within its deadline, no recovery answer yet.
+    await page.getByRole('link', { name: 'Resultados' }).click();
+    await page.waitForSelector('#store-cases');
+    const figures = await page.$$eval('#store-cases tbody tr', (trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent)));
+    // The median first contact comes from the counters' histogram (its first bucket here, minutes after opening).
+    expect(figures).toEqual([['Loja Paulista', '2', expect.stringMatching(/^\d+ min$/), '50%', '–', '0']]);
+    await shot(page, '9-results-cases-1280');
     expect(problems).toEqual([]);
     await context.close();
   });
