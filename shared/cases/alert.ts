@@ -1,10 +1,11 @@
 import { translator } from '../i18n/messages.js';
 import type { Locale } from '../locale.js';
+import { appCasePath } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
 import type { CaseRecord } from './record.js';
 
-/** The workspace page of a case (the `cases-app` part serves it): the one place its path is written for the alert. */
-export const casePagePath = (id: number) => `/app/cases/${id}`;
+/** The workspace page of a case, which the alert and the escalation link to. */
+export const casePagePath = (id: number) => appCasePath(id);
 
 export interface AlertInput {
   record: CaseRecord;
