@@ -192,7 +192,7 @@ export function memorySubjects(pauses: { beforeMark?: () => Promise<void>; befor
   const transactions = new Map<number, MemoryTransaction>();
   const customers = new Map<number, { erasedBy?: string }>();
   const calls = { marks: 0, strips: 0, refusedStrips: 0 };
-  const subjects: Pick<DataSubjects, 'transactionsOf' | 'markErased' | 'copiesOf' | 'strip' | 'eraseCustomer'> = {
+  const subjects: Pick<DataSubjects, 'transactionsOf' | 'markErased' | 'copiesOf' | 'strip' | 'eraseCases' | 'eraseCustomer'> = {
     async transactionsOf(_tenantId, customerId) {
       return [...transactions.values()].filter((t) => t.customerId === customerId).map((t) => t.id);
     },
@@ -226,6 +226,8 @@ export function memorySubjects(pauses: { beforeMark?: () => Promise<void>; befor
       Object.assign(t, { customerName: null, contact: null, comment: null, respondent: null, params: {}, detail: null });
       return true;
     },
+    // These transactions have no cases (the case repository's erasure is tested against DynamoDB Local).
+    async eraseCases() {},
     async eraseCustomer(_tenantId, customerId, mark) {
       const customer = customers.get(customerId) ?? {};
       customer.erasedBy ??= mark.requestId;
