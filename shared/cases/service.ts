@@ -148,14 +148,14 @@ export function caseService(ports: CasePorts) {
     if (!(await cases.claimAlert(tenantId, record.id, at))) return;
     try {
       const [store, employee] = await Promise.all([names.store(tenantId, record.storeId), names.employee(tenantId, record.employeeId)]);
-      const journey = config.journeys.find((j) => j.id === record.journeyId);
       const message = alertEmail({
         record,
         company: config.brand?.name ?? store,
         store,
         employee,
         link: `${ports.baseUrl ?? ''}${casePagePath(record.id)}`,
-        locale: journey?.locale ?? config.locale ?? 'pt-BR',
+        // The managers read the tenant's language (a journey's language is its customers').
+        locale: config.locale ?? 'pt-BR',
         timeZone: casesSettingsOf(config).workingHours.timeZone,
       });
       await alerts.email({ from, to, ...message });
