@@ -80,7 +80,7 @@ describe('the CDK stacks', () => {
       Test: 4,
       'Test/Messaging': 30,
       'Test/PublicApi': 32,
-      'Test/PublicApi/WorkspaceRoutes': 112,
+      'Test/PublicApi/WorkspaceRoutes': 126,
       'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
@@ -243,12 +243,14 @@ describe('the CDK stacks', () => {
       'GET /app',
       'GET /app/admin/journeys',
       'GET /app/admin/keys',
+      'GET /app/admin/users',
       'GET /app/admin/webhooks',
       'GET /app/answers',
       'GET /app/answers.csv',
       'GET /app/results',
       'POST /app/admin/journeys',
       'POST /app/admin/keys',
+      'POST /app/admin/users',
       'POST /app/admin/webhooks',
     ]);
   });
