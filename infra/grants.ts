@@ -175,7 +175,13 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
   ...notified.map((fn): [string, Needs] => [fn.id, { table: fn.table, sends: fn.sends, async: true }]),
   ...workspaceRoutes.map((route): [string, Needs] => [
     route.operationId,
-    { table: route.table, sends: route.queues, secrets: secretsOf(route), userPool: route.userPool },
+    {
+      table: route.table,
+      sends: route.queues,
+      secrets: secretsOf(route),
+      userPool: route.userPool,
+      userPoolActions: route.userPoolActions,
+    },
   ]),
   [sessionAuthorizer.id, { table: [], sends: [], userPool: true }],
 ]);

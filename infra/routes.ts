@@ -2,6 +2,7 @@ import { REFERENCE_ROUTES, RESULTS_ROUTE } from '../shared/http/reference-data.j
 import {
   APP_ADMIN_JOURNEYS_PATH,
   APP_ADMIN_KEYS_PATH,
+  APP_ADMIN_USERS_PATH,
   APP_ADMIN_WEBHOOKS_PATH,
   APP_ANSWERS_CSV_PATH,
   APP_ANSWERS_PATH,
@@ -238,6 +239,9 @@ export const workspaceRoutes: readonly Route[] = [
   route('POST', APP_ADMIN_JOURNEYS_PATH, 'postAppAdminJourneys', RWD, 'Add or edit a journey (the form carries the ETag it was read at; tenant admins)', workspacePage),
   route('GET', APP_ADMIN_WEBHOOKS_PATH, 'getAppAdminWebhooks', R, "The tenant's event endpoints and a form to add one (tenant admins)", workspacePage),
   route('POST', APP_ADMIN_WEBHOOKS_PATH, 'postAppAdminWebhooks', RWD, 'Add or remove an event endpoint (the form carries the ETag it was read at; tenant admins)', workspacePage),
+  // The users service of /public/admin/users (the user pool: the invitation, and disabling a sign-in).
+  route('GET', APP_ADMIN_USERS_PATH, 'getAppAdminUsers', R, "The tenant's users, their scope, role and state, and a form to invite one (tenant admins)", { ...workspacePage, userPool: true }),
+  route('POST', APP_ADMIN_USERS_PATH, 'postAppAdminUsers', RW, 'Invite a manager, change a role, disable or enable a user (tenant admins)', { ...workspacePage, userPool: true, userPoolActions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser'] }),
   // The keys service of /public/admin/keys.
   route('GET', APP_ADMIN_KEYS_PATH, 'getAppAdminKeys', R, "The tenant's API keys and their last use, and a form to issue one (tenant admins)", workspacePage),
   route('POST', APP_ADMIN_KEYS_PATH, 'postAppAdminKeys', RW, 'Issue (its value shown once), revoke or replace an API key (tenant admins)', workspacePage),

@@ -26,3 +26,4 @@ export const APP_ADMIN_PATH = `${APP_PATH}/admin`;
 export const APP_ADMIN_JOURNEYS_PATH = `${APP_ADMIN_PATH}/journeys`;
 export const APP_ADMIN_WEBHOOKS_PATH = `${APP_ADMIN_PATH}/webhooks`;
 export const APP_ADMIN_KEYS_PATH = `${APP_ADMIN_PATH}/keys`;
+export const APP_ADMIN_USERS_PATH = `${APP_ADMIN_PATH}/users`;

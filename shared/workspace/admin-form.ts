@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { PreconditionFailedError } from '../errors.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
-import { APP_ADMIN_JOURNEYS_PATH, APP_ADMIN_KEYS_PATH, APP_ADMIN_WEBHOOKS_PATH } from '../session/paths.js';
+import { APP_ADMIN_JOURNEYS_PATH, APP_ADMIN_KEYS_PATH, APP_ADMIN_USERS_PATH, APP_ADMIN_WEBHOOKS_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
 import type { AuditActor } from '../tenants/audit.js';
 import { brandOf } from '../tenants/brand.js';
@@ -57,6 +57,7 @@ const ETAG_FIELD = 'etag';
 const SUBSECTIONS = [
   { path: APP_ADMIN_JOURNEYS_PATH, label: (text: AdminText) => text.journeys },
   { path: APP_ADMIN_WEBHOOKS_PATH, label: (text: AdminText) => text.webhooks },
+  { path: APP_ADMIN_USERS_PATH, label: (text: AdminText) => text.users },
   { path: APP_ADMIN_KEYS_PATH, label: (text: AdminText) => text.keys },
 ];
 

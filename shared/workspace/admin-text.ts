@@ -1,6 +1,7 @@
 import type { Locale } from '../locale.js';
 import type { Indicator } from '../tenants/config-schema.js';
 import type { KeyScope } from '../tenants/credentials.js';
+import type { UserRole } from '../tenants/ports.js';
 
 /**
  * The words of the admin pages in each language the service speaks (the tenant's `locale` chooses). pt-BR is the
@@ -91,6 +92,29 @@ const ptBR = {
   rotatedKey: (id: string, until: string) =>
     `Chave nova criada. A antiga (${id}) vale até ${until}. Copie a nova agora: ela não será mostrada de novo.`,
   revoked: 'Chave revogada: recusada a partir da próxima chamada.',
+  users: 'Usuários',
+  usersIntro: 'Quem entra no painel: gerentes, que veem todas as lojas ou só as listadas, e administradores.',
+  noUsers: 'Nenhum usuário ainda.',
+  newUser: 'Novo usuário',
+  email: 'E-mail',
+  scopeAll: 'Todas as lojas e grupos',
+  scopeSome: 'Só estas lojas e grupos',
+  scope: 'O que vê',
+  stores: 'Lojas (códigos separados por vírgula)',
+  groups: 'Grupos (códigos separados por vírgula)',
+  role: 'Papel',
+  roles: { member: 'Gerente', admin: 'Administrador' } satisfies Record<UserRole, string>,
+  invite: 'Convidar',
+  invited: (email: string) => `Convite enviado a ${email}, com uma senha temporária.`,
+  userToken: 'Token de API deste usuário, mostrado só agora:',
+  everyStore: 'todas as lojas',
+  someStores: (stores: string, groups: string) => `lojas ${stores || '—'}; grupos ${groups || '—'}`,
+  disabledAt: (at: string) => `desativado em ${at}`,
+  disable: 'Desativar',
+  enable: 'Reativar',
+  makeAdmin: 'Tornar administrador',
+  makeMember: 'Tornar gerente',
+  changed: 'Usuário alterado: vale a partir da próxima página que ele abrir.',
 };
 
 export type AdminText = typeof ptBR;
@@ -179,6 +203,29 @@ const es: AdminText = {
   rotatedKey: (id, until) =>
     `Clave nueva creada. La anterior (${id}) vale hasta el ${until}. Copie la nueva ahora: no se mostrará de nuevo.`,
   revoked: 'Clave revocada: rechazada desde la próxima llamada.',
+  users: 'Usuarios',
+  usersIntro: 'Quién entra al panel: gerentes, que ven todas las tiendas o solo las indicadas, y administradores.',
+  noUsers: 'Todavía no hay usuarios.',
+  newUser: 'Nuevo usuario',
+  email: 'Correo electrónico',
+  scopeAll: 'Todas las tiendas y grupos',
+  scopeSome: 'Solo estas tiendas y grupos',
+  scope: 'Qué ve',
+  stores: 'Tiendas (códigos separados por comas)',
+  groups: 'Grupos (códigos separados por comas)',
+  role: 'Rol',
+  roles: { member: 'Gerente', admin: 'Administrador' },
+  invite: 'Invitar',
+  invited: (email) => `Invitación enviada a ${email}, con una contraseña temporal.`,
+  userToken: 'Token de API de este usuario, mostrado solo ahora:',
+  everyStore: 'todas las tiendas',
+  someStores: (stores, groups) => `tiendas ${stores || '—'}; grupos ${groups || '—'}`,
+  disabledAt: (at) => `desactivado el ${at}`,
+  disable: 'Desactivar',
+  enable: 'Reactivar',
+  makeAdmin: 'Hacer administrador',
+  makeMember: 'Hacer gerente',
+  changed: 'Usuario modificado: vale desde la próxima página que abra.',
 };
 
 const en: AdminText = {
@@ -262,6 +309,29 @@ const en: AdminText = {
   issuedKey: 'Key made. Copy it now: it will not be shown again.',
   rotatedKey: (id, until) => `New key made. The old one (${id}) works until ${until}. Copy the new one now: it will not be shown again.`,
   revoked: 'Key revoked: refused from the next call.',
+  users: 'Users',
+  usersIntro: 'Who signs in to the workspace: managers, who see every store or only those listed, and administrators.',
+  noUsers: 'No user yet.',
+  newUser: 'New user',
+  email: 'E-mail',
+  scopeAll: 'Every store and group',
+  scopeSome: 'Only these stores and groups',
+  scope: 'What they see',
+  stores: 'Stores (codes, comma-separated)',
+  groups: 'Groups (codes, comma-separated)',
+  role: 'Role',
+  roles: { member: 'Manager', admin: 'Administrator' },
+  invite: 'Invite',
+  invited: (email) => `Invitation sent to ${email}, with a temporary password.`,
+  userToken: "This user's API token, shown only now:",
+  everyStore: 'every store',
+  someStores: (stores, groups) => `stores ${stores || '—'}; groups ${groups || '—'}`,
+  disabledAt: (at) => `disabled ${at}`,
+  disable: 'Disable',
+  enable: 'Enable',
+  makeAdmin: 'Make administrator',
+  makeMember: 'Make manager',
+  changed: 'User changed: it applies from the next page they open.',
 };
 
 export const ADMIN_TEXT: Record<Locale, AdminText> = { 'pt-BR': ptBR, es, en };

@@ -18,6 +18,8 @@ const api = overHttp('public');
 const publicUrl = inject('publicUrl');
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
+/** Each test opens many pages in chromium beside the local stack: on a loaded machine that takes a while. */
+const SLOW = 120_000;
 const ADMIN_PASSWORD = 'Admin-browser-pass1!';
 const MANAGER_PASSWORD = 'Loja1-browser-pass1!';
 let browser: Browser;
@@ -68,193 +70,220 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
   }, 60_000);
   afterAll(() => browser?.close());
 
-  it('lets an admin on a phone add a journey with its question in three languages, each wrong field named first', async () => {
-    const { context, problems } = await watched(PHONE);
-    const page = await context.newPage();
-    await openAsAdmin(page, '/app/answers');
-    await page.getByRole('link', { name: 'Admin' }).click();
-    await page.waitForURL('**/app/admin/journeys');
-    expect(
-      await page.getByRole('navigation', { name: 'Administração' }).getByRole('link', { name: 'Jornadas' }).getAttribute('aria-current'),
-    ).toBe('page');
-    expect(await page.locator('#journeys-title + ul > li h3').allTextContents()).toEqual([
-      'Loja loja',
-      'E-commerce ecommerce',
-      'Atendimento atendimento',
-      'Lembrete lembrete',
-    ]);
-    await shot(page, 'journeys-390');
-
-    // A wrong slug and no channel: each message is next to its input, and nothing is saved.
-    await page.getByRole('link', { name: 'Nova jornada' }).click();
-    const form = page.locator('#journey-form');
-    await form.getByLabel('Identificador (slug)').fill('Retirada Loja');
-    await form.getByLabel('Espanhol').fill('¿Cómo fue?');
-    await form.getByRole('button', { name: 'Salvar' }).click();
-    await page.waitForSelector('#form-problems');
-    expect(await page.locator('#j-slug-error').textContent()).toBe('must be lowercase letters, digits and dashes');
-    expect(await page.locator('#j-channels-error').textContent()).toBe('must list at least one channel');
-    expect(await form.getByLabel('Identificador (slug)').getAttribute('aria-invalid')).toBe('true');
-    expect(await form.getByLabel('Espanhol').inputValue()).toBe('¿Cómo fue?');
-    await shot(page, 'journey-errors-390');
-    // The summary's link takes the focus to the field.
-    await page.locator('#form-problems').getByRole('link', { name: 'Identificador (slug)' }).click();
-    expect(await form.getByLabel('Identificador (slug)').evaluate((input) => input === input.ownerDocument.activeElement)).toBe(true);
-
-    await fillJourney(page, 'retirada');
-    await form.getByLabel('2º canal').selectOption('sms');
-    await form.getByRole('button', { name: 'Salvar' }).click();
-    await page.waitForURL('**/app/admin/journeys?saved=retirada');
-    expect(await page.getByRole('status').textContent()).toBe('Jornada retirada salva. Vale a partir da próxima transação.');
-    const item = page.locator('#journeys-title + ul > li').filter({ hasText: 'retirada' });
-    expect(await item.locator('[lang=es]').textContent()).toBe('¿Cómo fue retirar su pedido en {loja}?');
-    await shot(page, 'journey-saved-390');
-    const journey = (await configured()).journeys.find((j) => j.slug === 'retirada');
-    expect(journey).toMatchObject({
-      indicator: 'csat',
-      classes: [3],
-      channels: ['email', 'sms'],
-      questions: {
-        'pt-BR': 'Como foi retirar seu pedido na {loja}?',
-        es: '¿Cómo fue retirar su pedido en {loja}?',
-        en: 'How was picking up your order at {loja}?',
-      },
-    });
-    expect(problems).toEqual([]);
-    await context.close();
-  });
-
-  it('refuses a form read before another change on a desktop, saying so, with everything typed still there', async () => {
-    const { context, problems } = await watched(DESKTOP);
-    const first = await context.newPage();
-    await openAsAdmin(first, '/app/admin/journeys');
-    await fillJourney(first, 'balcao');
-    // Meanwhile, in another tab, the same admin edits a journey and saves.
-    const second = await context.newPage();
-    await second.goto(`${publicUrl}/app/admin/journeys`);
-    await second.getByRole('link', { name: 'Editar Lembrete' }).click();
-    await second.locator('#journey-form').getByLabel('Nome').fill('Lembrete por e-mail');
-    await second.locator('#journey-form').getByRole('button', { name: 'Salvar' }).click();
-    await second.waitForURL('**saved=lembrete');
-
-    await first.locator('#journey-form').getByRole('button', { name: 'Salvar' }).click();
-    await first.waitForSelector('#form-problems');
-    expect(await first.locator('#form-problems').textContent()).toContain('A configuração mudou desde que você abriu este formulário');
-    expect(await first.locator('#journey-form').getByLabel('Identificador (slug)').inputValue()).toBe('balcao');
-    expect(await first.locator('#journey-form').getByLabel('Inglês').inputValue()).toBe('How was picking up your order at {loja}?');
-    expect(await first.locator('#journey-form').getByLabel('Entrega (ces)').isChecked()).toBe(true);
-    // The list shows the configuration as it is now.
-    expect(await first.locator('#journeys-title + ul').textContent()).toContain('Lembrete por e-mail');
-    expect((await configured()).journeys.map((j) => j.slug)).not.toContain('balcao');
-    await shot(first, 'journey-stale-1280');
-
-    // Sent again, after reading what changed, it is saved, and the other change is kept.
-    await first.locator('#journey-form').getByRole('button', { name: 'Salvar' }).click();
-    await first.waitForURL('**saved=balcao');
-    const slugs = (await configured()).journeys.map((j) => j.slug);
-    expect(slugs).toContain('balcao');
-    expect(await first.locator('#journeys-title + ul').textContent()).toContain('Lembrete por e-mail');
-    expect(problems).toEqual([]);
-    await context.close();
-  });
-
-  it('adds an event endpoint on a phone and on a desktop, and removes one', async () => {
-    for (const [viewport, name] of [
-      [PHONE, 'phone'],
-      [DESKTOP, 'desktop'],
-    ] as const) {
-      const { context, problems } = await watched(viewport);
+  it(
+    'lets an admin on a phone add a journey with its question in three languages, each wrong field named first',
+    async () => {
+      const { context, problems } = await watched(PHONE);
       const page = await context.newPage();
-      await openAsAdmin(page, '/app/admin/webhooks');
-      const url = `https://hooks.example.com/${name}-${tenant.tenantId}`;
-      const form = page.locator('#endpoint-form');
-      await form.getByLabel('Endereço (URL)').fill(url);
-      await form.getByLabel('survey.answered', { exact: true }).check();
-      await form.getByRole('button', { name: 'Adicionar' }).click();
-      await page.waitForURL('**/app/admin/webhooks?done=added');
-      const listed = page.locator('#endpoints > li').filter({ hasText: url });
-      expect(await listed.textContent()).toContain('survey.answered · sem o comentário do cliente');
-      await shot(page, `webhooks-${viewport.width}`);
-      expect((await configured()).delivery.webhooks).toContainEqual({ url, events: ['survey.answered'] });
+      await openAsAdmin(page, '/app/answers');
+      await page.getByRole('link', { name: 'Admin' }).click();
+      await page.waitForURL('**/app/admin/journeys');
+      expect(
+        await page.getByRole('navigation', { name: 'Administração' }).getByRole('link', { name: 'Jornadas' }).getAttribute('aria-current'),
+      ).toBe('page');
+      expect(await page.locator('#journeys-title + ul > li h3').allTextContents()).toEqual([
+        'Loja loja',
+        'E-commerce ecommerce',
+        'Atendimento atendimento',
+        'Lembrete lembrete',
+      ]);
+      await shot(page, 'journeys-390');
+
+      // A wrong slug and no channel: each message is next to its input, and nothing is saved.
+      await page.getByRole('link', { name: 'Nova jornada' }).click();
+      const form = page.locator('#journey-form');
+      await form.getByLabel('Identificador (slug)').fill('Retirada Loja');
+      await form.getByLabel('Espanhol').fill('¿Cómo fue?');
+      await form.getByRole('button', { name: 'Salvar' }).click();
+      await page.waitForSelector('#form-problems');
+      expect(await page.locator('#j-slug-error').textContent()).toBe('must be lowercase letters, digits and dashes');
+      expect(await page.locator('#j-channels-error').textContent()).toBe('must list at least one channel');
+      expect(await form.getByLabel('Identificador (slug)').getAttribute('aria-invalid')).toBe('true');
+      expect(await form.getByLabel('Espanhol').inputValue()).toBe('¿Cómo fue?');
+      await shot(page, 'journey-errors-390');
+      // The summary's link takes the focus to the field.
+      await page.locator('#form-problems').getByRole('link', { name: 'Identificador (slug)' }).click();
+      expect(await form.getByLabel('Identificador (slug)').evaluate((input) => input === input.ownerDocument.activeElement)).toBe(true);
+
+      await fillJourney(page, 'retirada');
+      await form.getByLabel('2º canal').selectOption('sms');
+      await form.getByRole('button', { name: 'Salvar' }).click();
+      await page.waitForURL('**/app/admin/journeys?saved=retirada');
+      expect(await page.getByRole('status').textContent()).toBe('Jornada retirada salva. Vale a partir da próxima transação.');
+      const item = page.locator('#journeys-title + ul > li').filter({ hasText: 'retirada' });
+      expect(await item.locator('[lang=es]').textContent()).toBe('¿Cómo fue retirar su pedido en {loja}?');
+      await shot(page, 'journey-saved-390');
+      const journey = (await configured()).journeys.find((j) => j.slug === 'retirada');
+      expect(journey).toMatchObject({
+        indicator: 'csat',
+        classes: [3],
+        channels: ['email', 'sms'],
+        questions: {
+          'pt-BR': 'Como foi retirar seu pedido na {loja}?',
+          es: '¿Cómo fue retirar su pedido en {loja}?',
+          en: 'How was picking up your order at {loja}?',
+        },
+      });
       expect(problems).toEqual([]);
       await context.close();
-    }
-    const { context } = await watched(PHONE);
-    const page = await context.newPage();
-    await openAsAdmin(page, '/app/admin/webhooks');
-    await page.getByRole('button', { name: `Remover https://hooks.example.com/phone-${tenant.tenantId}` }).click();
-    await page.waitForURL('**done=removed');
-    expect(await page.locator('#endpoints').textContent()).not.toContain('phone-');
-    await context.close();
-  });
+    },
+    SLOW,
+  );
 
-  it('issues an API key on a phone: its value shows once, then only its name and id', async () => {
-    const { context, problems } = await watched(PHONE);
-    const page = await context.newPage();
-    await openAsAdmin(page, '/app/admin/keys');
-    const form = page.locator('#key-form');
-    await form.getByLabel('Nome').fill('ERP da loja');
-    await form.getByLabel('Escopo').selectOption('public');
-    await form.getByRole('button', { name: 'Criar chave' }).click();
-    await page.waitForSelector('#new-key');
-    const key = (await page.locator('#new-key').textContent())!;
-    expect(key).toMatch(/^ssk_/);
-    await shot(page, 'key-issued-390');
-    expect((await api({ path: '/public/store/1', key })).status).toBe(200);
-    await page.goto(`${publicUrl}/app/admin/keys`);
-    expect(await page.locator('#keys').textContent()).toContain('ERP da loja');
-    expect(await page.content()).not.toContain(key);
-    await shot(page, 'keys-390');
-    expect(problems).toEqual([]);
-    await context.close();
-  });
+  it(
+    'refuses a form read before another change on a desktop, saying so, with everything typed still there',
+    async () => {
+      const { context, problems } = await watched(DESKTOP);
+      const first = await context.newPage();
+      await openAsAdmin(first, '/app/admin/journeys');
+      await fillJourney(first, 'balcao');
+      // Meanwhile, in another tab, the same admin edits a journey and saves.
+      const second = await context.newPage();
+      await second.goto(`${publicUrl}/app/admin/journeys`);
+      await second.getByRole('link', { name: 'Editar Lembrete' }).click();
+      await second.locator('#journey-form').getByLabel('Nome').fill('Lembrete por e-mail');
+      await second.locator('#journey-form').getByRole('button', { name: 'Salvar' }).click();
+      await second.waitForURL('**saved=lembrete');
 
-  it("refuses a store manager the admin pages with a 403 page, and shows no Admin in the manager's navigation", async () => {
-    const { context, problems } = await watched(PHONE);
-    const page = await context.newPage();
-    await page.goto(`${publicUrl}/app/answers`);
-    await signIn(page, manager, MANAGER_PASSWORD);
-    await page.waitForURL('**/app/answers');
-    expect(await page.getByRole('link', { name: 'Admin' }).count()).toBe(0);
-    const refused = await page.goto(`${publicUrl}/app/admin/journeys`);
-    expect(refused!.status()).toBe(403);
-    expect(await page.locator('main').textContent()).toContain('Só os administradores da empresa abrem as páginas de administração.');
-    expect(await page.locator('form[action$="/app/admin/journeys"]').count()).toBe(0);
-    await shot(page, 'forbidden-390');
-    expect((await page.goto(`${publicUrl}/app/admin/webhooks`))!.status()).toBe(403);
-    expect(problems).toEqual([]);
-    await context.close();
-  });
+      await first.locator('#journey-form').getByRole('button', { name: 'Salvar' }).click();
+      await first.waitForSelector('#form-problems');
+      expect(await first.locator('#form-problems').textContent()).toContain('A configuração mudou desde que você abriu este formulário');
+      expect(await first.locator('#journey-form').getByLabel('Identificador (slug)').inputValue()).toBe('balcao');
+      expect(await first.locator('#journey-form').getByLabel('Inglês').inputValue()).toBe('How was picking up your order at {loja}?');
+      expect(await first.locator('#journey-form').getByLabel('Entrega (ces)').isChecked()).toBe(true);
+      // The list shows the configuration as it is now.
+      expect(await first.locator('#journeys-title + ul').textContent()).toContain('Lembrete por e-mail');
+      expect((await configured()).journeys.map((j) => j.slug)).not.toContain('balcao');
+      await shot(first, 'journey-stale-1280');
 
-  it('passes axe-core on every admin page, its refusals included, at 390 and 1280 px', async () => {
-    for (const viewport of [PHONE, DESKTOP]) {
-      // CSP bypassed only so that axe-core can be injected.
-      const { context } = await watched(viewport, true);
-      const page = await context.newPage();
-      await openAsAdmin(page, '/app/admin/journeys');
-      expect(await axe(page), `journeys at ${viewport.width}`).toEqual([]);
-      await page.getByRole('link', { name: 'Editar Loja' }).click();
-      expect(await axe(page), `edit form at ${viewport.width}`).toEqual([]);
-      await page.locator('#journey-form').getByLabel('Identificador (slug)').fill('');
-      await page.locator('#journey-form').getByRole('button', { name: 'Salvar' }).click();
-      await page.waitForSelector('#form-problems');
-      expect(await axe(page), `wrong fields at ${viewport.width}`).toEqual([]);
-      await page.goto(`${publicUrl}/app/admin/webhooks`);
-      expect(await axe(page), `webhooks at ${viewport.width}`).toEqual([]);
-      await page.goto(`${publicUrl}/app/admin/keys`);
-      expect(await axe(page), `keys at ${viewport.width}`).toEqual([]);
-      await page.locator('#key-form').getByRole('button', { name: 'Criar chave' }).click();
-      await page.waitForSelector('#form-problems');
-      expect(await axe(page), `key refused at ${viewport.width}`).toEqual([]);
+      // Sent again, after reading what changed, it is saved, and the other change is kept.
+      await first.locator('#journey-form').getByRole('button', { name: 'Salvar' }).click();
+      await first.waitForURL('**saved=balcao');
+      const slugs = (await configured()).journeys.map((j) => j.slug);
+      expect(slugs).toContain('balcao');
+      expect(await first.locator('#journeys-title + ul').textContent()).toContain('Lembrete por e-mail');
+      expect(problems).toEqual([]);
       await context.close();
+    },
+    SLOW,
+  );
 
-      const other = await watched(viewport, true);
-      const refused = await other.context.newPage();
-      await refused.goto(`${publicUrl}/app/admin/journeys`);
-      await signIn(refused, manager, MANAGER_PASSWORD);
-      await refused.waitForURL('**/app/admin/journeys');
-      expect(await axe(refused), `forbidden at ${viewport.width}`).toEqual([]);
-      await other.context.close();
-    }
-  });
+  it(
+    'adds an event endpoint on a phone and on a desktop, and removes one',
+    async () => {
+      for (const [viewport, name] of [
+        [PHONE, 'phone'],
+        [DESKTOP, 'desktop'],
+      ] as const) {
+        const { context, problems } = await watched(viewport);
+        const page = await context.newPage();
+        await openAsAdmin(page, '/app/admin/webhooks');
+        const url = `https://hooks.example.com/${name}-${tenant.tenantId}`;
+        const form = page.locator('#endpoint-form');
+        await form.getByLabel('Endereço (URL)').fill(url);
+        await form.getByLabel('survey.answered', { exact: true }).check();
+        await form.getByRole('button', { name: 'Adicionar' }).click();
+        await page.waitForURL('**/app/admin/webhooks?done=added');
+        const listed = page.locator('#endpoints > li').filter({ hasText: url });
+        expect(await listed.textContent()).toContain('survey.answered · sem o comentário do cliente');
+        await shot(page, `webhooks-${viewport.width}`);
+        expect((await configured()).delivery.webhooks).toContainEqual({ url, events: ['survey.answered'] });
+        expect(problems).toEqual([]);
+        await context.close();
+      }
+      const { context } = await watched(PHONE);
+      const page = await context.newPage();
+      await openAsAdmin(page, '/app/admin/webhooks');
+      await page.getByRole('button', { name: `Remover https://hooks.example.com/phone-${tenant.tenantId}` }).click();
+      await page.waitForURL('**done=removed');
+      expect(await page.locator('#endpoints').textContent()).not.toContain('phone-');
+      await context.close();
+    },
+    SLOW,
+  );
+
+  it(
+    'issues an API key on a phone: its value shows once, then only its name and id',
+    async () => {
+      const { context, problems } = await watched(PHONE);
+      const page = await context.newPage();
+      await openAsAdmin(page, '/app/admin/keys');
+      const form = page.locator('#key-form');
+      await form.getByLabel('Nome').fill('ERP da loja');
+      await form.getByLabel('Escopo').selectOption('public');
+      await form.getByRole('button', { name: 'Criar chave' }).click();
+      await page.waitForSelector('#new-key');
+      const key = (await page.locator('#new-key').textContent())!;
+      expect(key).toMatch(/^ssk_/);
+      await shot(page, 'key-issued-390');
+      expect((await api({ path: '/public/store/1', key })).status).toBe(200);
+      await page.goto(`${publicUrl}/app/admin/keys`);
+      expect(await page.locator('#keys').textContent()).toContain('ERP da loja');
+      expect(await page.content()).not.toContain(key);
+      await shot(page, 'keys-390');
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+    SLOW,
+  );
+
+  it(
+    "refuses a store manager the admin pages with a 403 page, and shows no Admin in the manager's navigation",
+    async () => {
+      const { context, problems } = await watched(PHONE);
+      const page = await context.newPage();
+      await page.goto(`${publicUrl}/app/answers`);
+      await signIn(page, manager, MANAGER_PASSWORD);
+      await page.waitForURL('**/app/answers');
+      expect(await page.getByRole('link', { name: 'Admin' }).count()).toBe(0);
+      const refused = await page.goto(`${publicUrl}/app/admin/journeys`);
+      expect(refused!.status()).toBe(403);
+      expect(await page.locator('main').textContent()).toContain('Só os administradores da empresa abrem as páginas de administração.');
+      expect(await page.locator('form[action$="/app/admin/journeys"]').count()).toBe(0);
+      await shot(page, 'forbidden-390');
+      expect((await page.goto(`${publicUrl}/app/admin/webhooks`))!.status()).toBe(403);
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+    SLOW,
+  );
+
+  it(
+    'passes axe-core on every admin page, its refusals included, at 390 and 1280 px',
+    async () => {
+      for (const viewport of [PHONE, DESKTOP]) {
+        // CSP bypassed only so that axe-core can be injected.
+        const { context } = await watched(viewport, true);
+        const page = await context.newPage();
+        await openAsAdmin(page, '/app/admin/journeys');
+        expect(await axe(page), `journeys at ${viewport.width}`).toEqual([]);
+        await page.getByRole('link', { name: 'Editar Loja' }).click();
+        expect(await axe(page), `edit form at ${viewport.width}`).toEqual([]);
+        await page.locator('#journey-form').getByLabel('Identificador (slug)').fill('');
+        await page.locator('#journey-form').getByRole('button', { name: 'Salvar' }).click();
+        await page.waitForSelector('#form-problems');
+        expect(await axe(page), `wrong fields at ${viewport.width}`).toEqual([]);
+        await page.goto(`${publicUrl}/app/admin/webhooks`);
+        expect(await axe(page), `webhooks at ${viewport.width}`).toEqual([]);
+        await page.goto(`${publicUrl}/app/admin/users`);
+        expect(await axe(page), `users at ${viewport.width}`).toEqual([]);
+        await shot(page, `users-${viewport.width}`);
+        await page.goto(`${publicUrl}/app/admin/keys`);
+        expect(await axe(page), `keys at ${viewport.width}`).toEqual([]);
+        await page.locator('#key-form').getByRole('button', { name: 'Criar chave' }).click();
+        await page.waitForSelector('#form-problems');
+        expect(await axe(page), `key refused at ${viewport.width}`).toEqual([]);
+        await context.close();
+
+        const other = await watched(viewport, true);
+        const refused = await other.context.newPage();
+        await refused.goto(`${publicUrl}/app/admin/journeys`);
+        await signIn(refused, manager, MANAGER_PASSWORD);
+        await refused.waitForURL('**/app/admin/journeys');
+        expect(await axe(refused), `forbidden at ${viewport.width}`).toEqual([]);
+        await other.context.close();
+      }
+    },
+    SLOW,
+  );
 });

@@ -83,7 +83,7 @@ describe('the tenant admin pages', () => {
 
   it('refuses a manager who is not a tenant admin every admin page, and shows Admin in the navigation only to admins', async () => {
     const before = await config();
-    for (const path of ['/app/admin/journeys', '/app/admin/webhooks', '/app/admin/keys']) {
+    for (const path of ['/app/admin/journeys', '/app/admin/webhooks', '/app/admin/keys', '/app/admin/users']) {
       const page = await get(path, managerCookie);
       expect(page.status, path).toBe(403);
       expect(page.body.toString()).toContain('Só os administradores da empresa abrem as páginas de administração.');
@@ -335,6 +335,56 @@ describe('the tenant admin pages', () => {
     expect(unnamed.body.toString()).toMatch(/id="k-name-error">/);
     const after = (await get('/app/admin/keys', adminCookie)).body.toString().match(/class="card key/g)!.length;
     expect(after).toBe(before);
+  });
+
+  it('invites a manager (the invitation through Cognito, their token shown once), makes them an admin, disables them', async () => {
+    const email = `convidada-${tenant.tenantId}@test.local`;
+    const invited = await post('/app/admin/users', adminCookie, [
+      ['action', 'create'],
+      ['email', email],
+      ['scope', 'some'],
+      ['stores', '1'],
+      ['groups', '1, 2'],
+      ['role', 'member'],
+    ]);
+    expect(invited.status, invited.body.toString().slice(0, 300)).toBe(200);
+    expect(invited.body.toString()).toMatch(/<code id="new-token" class="secret">sut_/);
+    const listed = async () =>
+      (await api({ path: '/public/admin/users', key: tenant.adminKey })).body.data.find((u: { name: string }) => u.name === email);
+    expect(await listed()).toMatchObject({ scope: { stores: [1], groups: [1, 2] }, role: 'member', disabled_at: null });
+
+    const promoted = await post('/app/admin/users', adminCookie, [
+      ['action', 'role'],
+      ['name', email],
+      ['role', 'admin'],
+    ]);
+    expect([promoted.status, promoted.headers.location]).toEqual([303, '/app/admin/users?done=changed']);
+    expect((await listed()).role).toBe('admin');
+    const disabled = await post('/app/admin/users', adminCookie, [
+      ['action', 'disable'],
+      ['name', email],
+    ]);
+    expect(disabled.status).toBe(303);
+    expect((await listed()).disabled_at).not.toBeNull();
+
+    // Twice, or not an address: named next to the e-mail field, nobody invited.
+    const again = await post('/app/admin/users', adminCookie, [
+      ['action', 'create'],
+      ['email', email],
+      ['scope', 'all'],
+      ['role', 'member'],
+    ]);
+    expect(again.status).toBe(400);
+    expect(again.body.toString()).toMatch(/id="u-email-error">/);
+    const wrong = await post('/app/admin/users', adminCookie, [
+      ['action', 'create'],
+      ['email', 'not-an-address'],
+      ['scope', 'all'],
+      ['role', 'member'],
+    ]);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.toString()).toMatch(/id="u-email-error">/);
+    expect(wrong.body.toString()).toContain('value="not-an-address"');
   });
 
   it("speaks the tenant's language and shows its brand: a tenant whose locale is es gets the admin pages in Spanish", async () => {

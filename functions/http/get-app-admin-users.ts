@@ -1,0 +1,15 @@
+import { signedInPage } from '../../shared/http/workspace.js';
+import { showUsers } from '../../shared/adapters/wiring/workspace-admin-users.js';
+
+export const contract = {
+  page: true,
+  responses: {
+    200: { description: "The tenant's users (scope, role, state; never a token) and the form to invite one" },
+    303: { description: 'No session: to sign in, and back' },
+    403: { description: 'The signed-in user is not a tenant admin' },
+  },
+} as const;
+
+export const handler = signedInPage(async ({ base, query, form, session, user }) =>
+  showUsers({ tenantId: session.tenantId, user: await user(), base, query, form }),
+);
