@@ -1,9 +1,9 @@
 import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
 import { DomainError, TooManyError, UnavailableError, ValidationError, type ProblemKind } from '../errors.js';
 import { logger } from '../logger.js';
-import { logInvocation } from './log-invocation.js';
 import { flushMetrics } from '../metrics.js';
 import { isUnavailable } from '../adapters/unavailable.js';
 import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js';
@@ -155,7 +155,7 @@ export function httpHandler<
   };
 
   const stack = middy<HttpEvent, APIGatewayProxyStructuredResultV2, Error, Context>()
-    .use(logInvocation())
+    .use(injectLambdaContext(logger, { resetKeys: true }))
     .use({ after: flushMetrics, onError: flushMetrics })
     .use({
       // Authentication comes before anything about the body, so an anonymous caller learns nothing else.

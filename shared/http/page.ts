@@ -1,8 +1,8 @@
 import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { isUnavailable } from '../adapters/unavailable.js';
 import { logger } from '../logger.js';
-import { logInvocation } from './log-invocation.js';
 import { flushMetrics } from '../metrics.js';
 import type { Page } from '../surveys/answer-page.js';
 import { messagePage, PAGE_HEADERS } from '../surveys/page-html.js';
@@ -68,7 +68,7 @@ export function pageHandler(run: (input: PageInput) => Promise<Page>) {
     return html(page, requestId);
   };
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
-    .use(logInvocation())
+    .use(injectLambdaContext(logger, { resetKeys: true }))
     .use({ after: flushMetrics, onError: flushMetrics })
     .use({
       before: ({ event }) => {

@@ -1,9 +1,9 @@
 import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { UnauthenticatedError } from '../errors.js';
 import { isUnavailable } from '../adapters/unavailable.js';
 import { logger } from '../logger.js';
-import { logInvocation } from './log-invocation.js';
 import { flushMetrics } from '../metrics.js';
 import { sessionFromContext } from '../session/context.js';
 import { CHALLENGE_COOKIE, clearedCookies, cookieValue, REFRESH_COOKIE, sameOrigin, SESSION_COOKIE } from '../session/cookies.js';
@@ -99,7 +99,7 @@ function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswe
     return html(answer, requestId);
   };
   return middy<Event, APIGatewayProxyStructuredResultV2, Error, Context>()
-    .use(logInvocation())
+    .use(injectLambdaContext(logger, { resetKeys: true }))
     .use({ after: flushMetrics, onError: flushMetrics })
     .use({
       before: ({ event }) => {
