@@ -4,6 +4,7 @@ import type { AuthContext } from './auth-context.js';
 import type { UserScope } from './config-schema.js';
 import { ACCEPTED_SCOPES, hashSecret, MAX_SECRET_LENGTH, type KeyApi } from './credentials.js';
 import type { TenantAccessRepository, UserRecord } from './ports.js';
+import { isTenantAdmin } from './roles.js';
 
 /**
  * How finely a key's last use is kept: the authorizer writes it when the recorded one is older than this. API
@@ -87,7 +88,7 @@ export const isAdminKey = (scope: string): boolean => scope === 'admin';
 
 /** Refuses a user without the tenant-admin role (a workspace page or a route that an admin user may use). */
 export function requireAdminUser(user: UserRecord): void {
-  if (user.role !== 'admin' || user.disabled_at) throw new ForbiddenError(NOT_ADMIN);
+  if (!isTenantAdmin(user)) throw new ForbiddenError(NOT_ADMIN);
 }
 
 /** Refuses, on a route that declares `admin` in its contract, a caller with neither an admin key nor an admin user. */

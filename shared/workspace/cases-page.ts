@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isTenantAdmin } from '../tenants/roles.js';
 import { bucketOf } from '../answers/schema.js';
 import { CASE_STATUSES, TRANSITIONS, MAX_NOTE_LENGTH, type CaseStatus } from '../cases/record.js';
 import { CaseIdPath, CasePatch, CasesQuery, type CaseBody, type CaseContactBody } from '../cases/schema.js';
@@ -122,6 +123,7 @@ export function casesPage(ports: CasesPagePorts) {
         title,
         base: request.base,
         user: request.user.name,
+        admin: isTenantAdmin(request.user),
         current: APP_CASES_PATH,
         body,
         locale: frame.locale,
