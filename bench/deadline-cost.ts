@@ -2,11 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { db } from '../shared/adapters/dynamodb.js';
 import { dueTimers } from '../shared/adapters/due-timers.js';
 import { putDelivery } from '../shared/adapters/tenant-repository.js';
-import { caseDeadlineTimer } from '../shared/adapters/wiring/case-deadline-timer.js';
-import { checkCaseDeadline } from '../shared/adapters/wiring/case-deadlines.js';
-import { caseOpener } from '../shared/adapters/wiring/case-opener.js';
 import { createUser } from '../shared/adapters/wiring/tenants.js';
-import { sendTimers } from '../shared/adapters/wiring/timers.js';
 import { minuteOf, releaseDue, type DueStore, type Timer } from '../shared/timers.js';
 import { inProcess } from '../test/support/api.js';
 import { registerSale } from '../test/support/sales.js';
@@ -20,6 +16,14 @@ import { meter } from './metering.js';
  * A clock of its own (2031) and a release checkpoint of its own, so the local stack's release never meets them.
  */
 export async function deadlineCost({ cases = Number(process.env.BENCH_DEADLINE_CASES ?? 20) } = {}): Promise<string> {
+  // The wiring reads its environment when it loads: the local stack has set it by now (npm run bench imports every
+  // section before it starts the stack).
+  const [{ caseDeadlineTimer }, { checkCaseDeadline }, { caseOpener }, { sendTimers }] = await Promise.all([
+    import('../shared/adapters/wiring/case-deadline-timer.js'),
+    import('../shared/adapters/wiring/case-deadlines.js'),
+    import('../shared/adapters/wiring/case-opener.js'),
+    import('../shared/adapters/wiring/timers.js'),
+  ]);
   const api = inProcess('public', 300);
   const chatbot = inProcess('chatbot', 300);
   const tenant = await newTenant();
