@@ -8,6 +8,7 @@ import { evaluationStore } from '../../shared/adapters/evaluation-repository.js'
 import { readManyReferences, type ReferenceRequest } from '../../shared/adapters/references.js';
 import { readConfigVersion } from '../../shared/adapters/tenant-repository.js';
 import { transactionRepository } from '../../shared/adapters/transaction-repository.js';
+import { authorizeKey } from '../../shared/adapters/wiring/tenant-access.js';
 import { answerTally, countedOf, journeyTally, scoredRating, sentTally } from '../../shared/results/tally.js';
 import { dueScheduler, minuteOf } from '../../shared/surveys/scheduler.js';
 import type { ClaimedAttempt } from '../../shared/surveys/ports.js';
@@ -20,6 +21,8 @@ import { ANSWER_DELAYS, arrivals, customerName, hourlyRates, pick, random, store
 
 /** A tenant id no test or demo tenant takes (the simulation's commands may be replayed against a shared table). */
 export const TENANT = 990_035;
+/** The one API key the tenant's sales arrive with (the simulation's: the counting table finds no item for it). */
+const SALE_KEY = 'simulated-sales-api-key';
 /** The simulated day (any day: only its hours matter). */
 export const DAY = '2026-03-10';
 const DAY_START = Date.parse(`${DAY}T00:00:00Z`);
@@ -28,6 +31,8 @@ const BATCH = 10;
 
 export interface Counts {
   transactions: number;
+  /** Sales whose API request was played (the window's; `transactions` also counts those registered before it). */
+  saleRequests: number;
   newCustomers: number;
   firstSends: number;
   reminderSends: number;
@@ -71,6 +76,7 @@ export async function simulate(
   const settings = settingsOf(shape);
   const counts: Counts = {
     transactions: 0,
+    saleRequests: 0,
     newCustomers: 0,
     firstSends: 0,
     reminderSends: 0,
@@ -418,6 +424,10 @@ export async function simulate(
         );
     });
     const work: Promise<unknown>[] = [];
+    // Each sale's request (POST /v2/transactions): API Gateway caches the authorizer's answer for the tenant's one key,
+    // so the HTTP wrapper reads the key again (one strongly consistent GetItem), so that a revoked key is refused at once.
+    for (let i = 0; i < sales.length; i++) work.push(table.flow('sale request', () => authorizeKey(SALE_KEY, 'public')));
+    counts.saleRequests += sales.length;
     for (let i = 0; i < sales.length; i += BATCH) work.push(table.flow('register', () => register(sales.slice(i, i + BATCH), second)));
     for (let i = 0; i < sends.length; i += BATCH) {
       const batch = sends.slice(i, i + BATCH);
