@@ -81,6 +81,7 @@ function monthCost(shape: DayShape, table: CountingTable, counts: Counts) {
       : { read: 0, write: 0, floor: 0 };
   };
   const flows = [
+    ['sale request', perEvent('sale request', counts.saleRequests), day.transactions],
     ['register', perEvent('register', counts.transactions), day.transactions],
     ['first send', perEvent('first send', counts.firstSends), day.sent],
     ['reminder send', perEvent('reminder send', counts.reminderSends), day.reminders],
@@ -171,6 +172,9 @@ export function scaleReport({ table, counts, shape, hot }: Awaited<ReturnType<ty
   }
   const tableKeys = [...families.values()].filter((key) => key.partition.startsWith('table ')).slice(0, 12);
   const indexKeys = [...families.values()].filter((key) => !key.partition.startsWith('table ')).slice(0, 10);
+  // The keys once found hot and taken off since, shown wherever they fall: the configuration version and its copies,
+  // the due minutes (parking and the release), the API keys the HTTP wrapper reads again.
+  const watched = [...families.values()].filter((key) => /^table (T#\d+#CONFIG\b|DUE#|APIKEY#)/.test(key.partition));
   const worst = hot[0]!;
   const cost = monthCost(shape, table, counts);
   const total = cost.service + cost.messaging;
@@ -179,7 +183,7 @@ export function scaleReport({ table, counts, shape, hot }: Awaited<ReturnType<ty
   return [
     `### Scale: a tenant with ${(shape.transactionsPerDay / 1e6).toLocaleString('en-US')} million transactions a day at its peak (simulated)`,
     '',
-    `${shape.stores.toLocaleString('en-US')} stores, ${(shape.stores * shape.employeesPerStore).toLocaleString('en-US')} employees, ${shape.journeys.length} journeys (${shape.journeys.map((j) => `${j.slug} ${j.share * 100}%, resultShards ${j.resultShards}`).join('; ')}), a peak hour at ${shape.peakFactor}x the average (${Math.round(peakRate)} transactions a second), ${shape.responseRate * 100}% answered, reminders parked and released, retention ${shape.retentionDays ?? 'none'}. ${windowSeconds} s from the 40th minute of the peak hour played through the adapters over the counting table (bench/scale/counting-table.ts): ${counts.transactions.toLocaleString('en-US')} transactions (${counts.newCustomers.toLocaleString('en-US')} new customers), ${counts.firstSends.toLocaleString('en-US')} first sends, ${counts.reminderSends.toLocaleString('en-US')} reminders sent, ${counts.parked.toLocaleString('en-US')} parked, ${counts.released.toLocaleString('en-US')} released, ${counts.answers.toLocaleString('en-US')} answers, ${counts.cases.toLocaleString('en-US')} cases opened; ${counts.commands.toLocaleString('en-US')} DynamoDB commands. Each family's hottest partition in its highest second; transactional writes at 2 units per KB. The scheduler's release is counted in the second of its run: an upper bound, as a run deletes a minute's timers in sequential batches of 25 over several seconds.`,
+    `${shape.stores.toLocaleString('en-US')} stores, ${(shape.stores * shape.employeesPerStore).toLocaleString('en-US')} employees, ${shape.journeys.length} journeys (${shape.journeys.map((j) => `${j.slug} ${j.share * 100}%, resultShards ${j.resultShards}`).join('; ')}), a peak hour at ${shape.peakFactor}x the average (${Math.round(peakRate)} transactions a second), ${shape.responseRate * 100}% answered, reminders parked and released, retention ${shape.retentionDays ?? 'none'}. ${windowSeconds} s from the 40th minute of the peak hour played through the adapters over the counting table (bench/scale/counting-table.ts): ${counts.transactions.toLocaleString('en-US')} transactions (${counts.newCustomers.toLocaleString('en-US')} new customers), ${counts.firstSends.toLocaleString('en-US')} first sends, ${counts.reminderSends.toLocaleString('en-US')} reminders sent, ${counts.parked.toLocaleString('en-US')} parked, ${counts.released.toLocaleString('en-US')} released, ${counts.answers.toLocaleString('en-US')} answers, ${counts.cases.toLocaleString('en-US')} cases opened; ${counts.commands.toLocaleString('en-US')} DynamoDB commands. Each family's hottest partition in its highest second; transactional writes at 2 units per KB. The scheduler's release is counted in the second of its run (it reads a minute's timers and moves its checkpoint; the timers' TTL removes them, no delete).`,
     '',
     `**Hottest key: ${percent(worst.share)} of a partition's limit** (\`${worst.partition}\`); target at most ${percent(HOT_SHARE)}: **${worst.share <= HOT_SHARE ? 'met' : 'missed'}**.`,
     '',
@@ -187,6 +191,11 @@ export function scaleReport({ table, counts, shape, hot }: Awaited<ReturnType<ty
     '',
     ...header,
     ...tableKeys.map(row),
+    '',
+    'Keys once hot (the configuration version and its copies, the due minutes, API keys), wherever they fall:',
+    '',
+    ...header,
+    ...watched.map(row),
     '',
     'Index partitions:',
     '',

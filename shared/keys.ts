@@ -52,6 +52,13 @@ export const keys = {
    * request and read the whole configuration again only when it moved. The admin API's ETag.
    */
   configVersion: 'VERSION',
+  /**
+   * The copies of the configuration's version, each in its own partition: every request reads one at random
+   * (strongly), a change writes them all in one transaction, so no partition takes all of a busy tenant's reads. Copy 0
+   * is the version item itself (`configVersion` in the configuration partition), read with the configuration.
+   */
+  configVersionCopy: (tenantId: number, copy: number) =>
+    copy === 0 ? { pk: `${tenant(tenantId)}#CONFIG`, sk: 'VERSION' } : { pk: `${tenant(tenantId)}#CONFIG#VERSION#${copy}`, sk: 'VERSION' },
   /** The tenant's audit log of admin changes: newest first by the time of the change (kept AUDIT_KEPT_DAYS). */
   audit: (tenantId: number) => `${tenant(tenantId)}#AUDIT`,
   auditEntry: (tenantId: number, at: string, id: string) => ({ pk: `${tenant(tenantId)}#AUDIT`, sk: `${at}#${id}` }),

@@ -44,9 +44,12 @@ export const MAX_MINUTES_PER_RUN = 120;
 /** The table side: messages by due minute, and the last minute released. */
 export interface DueStore<M extends Timed> {
   put(minute: string, message: M): Promise<void>;
-  /** Every message due in `minute`, with the id `remove` takes. */
-  dueIn(minute: string): Promise<{ id: string; message: M }[]>;
-  remove(minute: string, ids: string[]): Promise<void>;
+  /**
+   * Every message due in `minute`. Released timers are not deleted: the checkpoint keeps their minute from being read
+   * again, and the table's TTL removes them (a delete per timer, all in the second the release runs, took 194% of a
+   * shard's write units at a 10-million-a-day tenant's peak).
+   */
+  dueIn(minute: string): Promise<M[]>;
   checkpoint(): Promise<string | undefined>;
   saveCheckpoint(minute: string): Promise<void>;
 }
@@ -76,9 +79,9 @@ export function dueScheduler<M extends Timed>(due: DueStore<M>, send: DelayedSen
 
 /**
  * Releases the minutes after the checkpoint up to RELEASE_AHEAD_MINUTES from now: their messages go on the queue
- * (delayed to their due time), then leave the table, then the checkpoint moves. A crash between those steps sends
- * a message twice at worst, which its consumer makes harmless (an attempt's claim, a case's overdue mark); it never
- * loses one.
+ * (delayed to their due time), then the checkpoint moves past the minute; the timers stay until the table's TTL
+ * removes them (DUE_TTL_DAYS after their time). A crash between the two sends the minute again at worst, which its
+ * consumer makes harmless (an attempt's claim, a case's overdue mark); it never loses one.
  */
 export async function releaseDue<M extends Timed>(
   due: DueStore<M>,
@@ -93,12 +96,8 @@ export async function releaseDue<M extends Timed>(
   while (minute <= horizon && minutes < MAX_MINUTES_PER_RUN) {
     const items = await due.dueIn(minute);
     if (items.length) {
-      const unsent = await send(items.map(({ message }) => ({ message, delaySeconds: delayUntil(message.dueAt, now) })));
+      const unsent = await send(items.map((message) => ({ message, delaySeconds: delayUntil(message.dueAt, now) })));
       if (unsent.length) throw new Error(`${unsent.length} timers due in ${minute} could not be queued; the minute is retried.`);
-      await due.remove(
-        minute,
-        items.map((item) => item.id),
-      );
       released += items.length;
       // A minute released is never released again: the checkpoint moves past it at once.
       await due.saveCheckpoint(minute);

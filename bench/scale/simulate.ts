@@ -1,13 +1,14 @@
 import { attemptStore, reachability } from '../../shared/adapters/attempt-repository.js';
 import { CUSTOMER_ID_BLOCK, customers } from '../../shared/adapters/customer-repository.js';
 import { dueAttempts } from '../../shared/adapters/due-attempts.js';
-import { dueTimerKey, dueTimers, dueTimersOf, idOf } from '../../shared/adapters/due-timers.js';
+import { dueTimers, dueTimersOf } from '../../shared/adapters/due-timers.js';
 import { caseStore } from '../../shared/adapters/case-repository.js';
 import { db, nextId } from '../../shared/adapters/dynamodb.js';
 import { evaluationStore } from '../../shared/adapters/evaluation-repository.js';
 import { readManyReferences, type ReferenceRequest } from '../../shared/adapters/references.js';
 import { readConfigVersion } from '../../shared/adapters/tenant-repository.js';
 import { transactionRepository } from '../../shared/adapters/transaction-repository.js';
+import { authorizeKey } from '../../shared/adapters/wiring/tenant-access.js';
 import { answerTally, countedOf, journeyTally, scoredRating, sentTally } from '../../shared/results/tally.js';
 import { dueScheduler, minuteOf } from '../../shared/surveys/scheduler.js';
 import type { ClaimedAttempt } from '../../shared/surveys/ports.js';
@@ -20,6 +21,8 @@ import { ANSWER_DELAYS, arrivals, customerName, hourlyRates, pick, random, store
 
 /** A tenant id no test or demo tenant takes (the simulation's commands may be replayed against a shared table). */
 export const TENANT = 990_035;
+/** The one API key the tenant's sales arrive with (the simulation's: the counting table finds no item for it). */
+const SALE_KEY = 'simulated-sales-api-key';
 /** The simulated day (any day: only its hours matter). */
 export const DAY = '2026-03-10';
 const DAY_START = Date.parse(`${DAY}T00:00:00Z`);
@@ -28,6 +31,8 @@ const BATCH = 10;
 
 export interface Counts {
   transactions: number;
+  /** Sales whose API request was played (the window's; `transactions` also counts those registered before it). */
+  saleRequests: number;
   newCustomers: number;
   firstSends: number;
   reminderSends: number;
@@ -71,6 +76,7 @@ export async function simulate(
   const settings = settingsOf(shape);
   const counts: Counts = {
     transactions: 0,
+    saleRequests: 0,
     newCustomers: 0,
     firstSends: 0,
     reminderSends: 0,
@@ -376,7 +382,7 @@ export async function simulate(
     if (releases && second % 60 === 0) {
       const minute = minuteOf(new Date(now.getTime() + 10 * 60_000));
       const parked = await before(async () => {
-        const ids: string[] = [];
+        let parked = 0;
         for (const journey of shape.journeys)
           for (const attempt of journey.attempts.slice(1, 2)) {
             const sentSecond = (Date.parse(`${minute}:00Z`) - DAY_START) / 1000 - attempt.afterMinutes * 60;
@@ -385,19 +391,18 @@ export async function simulate(
               const one = { ...sale(sentSecond), journey };
               const message = { ...messageOf(one, 2), dueAt: `${minute}:30.000Z` };
               await dueAttempts.put(minute, message);
-              const { pk, sk } = dueTimerKey(minute, 'surveyAttempt', message);
-              ids.push(idOf(pk, sk));
+              parked++;
             }
           }
-        return ids;
+        return parked;
       });
       await table.flow('release', async () => {
         await dueTimers.checkpoint();
         await dueTimers.dueIn(minute);
-        await dueTimers.remove(minute, parked);
+        // Released timers stay until their TTL: the release writes only its checkpoint.
         await dueTimers.saveCheckpoint(minute);
       });
-      counts.released += parked.length;
+      counts.released += parked;
     }
 
     const sales = Array.from({ length: arrivals(rateAt(second), next) }, () => sale(second));
@@ -419,6 +424,10 @@ export async function simulate(
         );
     });
     const work: Promise<unknown>[] = [];
+    // Each sale's request (POST /v2/transactions): API Gateway caches the authorizer's answer for the tenant's one key,
+    // so the HTTP wrapper reads the key again (one strongly consistent GetItem), so that a revoked key is refused at once.
+    for (let i = 0; i < sales.length; i++) work.push(table.flow('sale request', () => authorizeKey(SALE_KEY, 'public')));
+    counts.saleRequests += sales.length;
     for (let i = 0; i < sales.length; i += BATCH) work.push(table.flow('register', () => register(sales.slice(i, i + BATCH), second)));
     for (let i = 0; i < sends.length; i += BATCH) {
       const batch = sends.slice(i, i + BATCH);

@@ -1,4 +1,4 @@
-import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { CaseDeadlineMessage } from '../cases/deadline-message.js';
 import { keys } from '../keys.js';
@@ -7,8 +7,13 @@ import { TABLE } from '../table.js';
 import type { DueStore, Timed, Timer, TimerKind } from '../timers.js';
 import { db, queryAll } from './dynamodb.js';
 
-/** A timer left in the table this long after its time (the release stopped for a month) is dropped. */
-const DUE_TTL_DAYS = 30;
+/**
+ * The table's TTL removes a timer this long after its time: the release does not delete what it released (the
+ * checkpoint keeps a minute from being read again). Two days is far past the release (10 minutes before the time)
+ * and leaves a stopped release (alarmed after 3 failed runs in 5 minutes) two days to resume before a timer it has not
+ * released can go; each day of it keeps about a day's timers stored (13 million items, ~5 GB, at 10 million sales a day).
+ */
+export const DUE_TTL_DAYS = 2;
 
 /**
  * The partitions of one minute. At 10 million transactions a day with a peak hour at 10 times the average (1,157 a
@@ -46,13 +51,6 @@ const partitionsOf = (minute: string): string[] => [
   keys.dueMinuteUnsharded(minute),
 ];
 
-/** A removal id names the item: its partition and sort key. */
-export const idOf = (pk: string, sk: string): string => JSON.stringify([pk, sk]);
-const keyOf = (id: string) => {
-  const [pk, sk] = v.parse(v.tuple([v.string(), v.string()]), JSON.parse(id));
-  return { [TABLE.partitionKey]: pk, [TABLE.sortKey]: sk };
-};
-
 async function put(minute: string, kind: TimerKind, message: Timed): Promise<void> {
   const { client, tableName } = db();
   const expiresAt = Math.floor(Date.parse(message.dueAt ?? `${minute}:00Z`) / 1000) + DUE_TTL_DAYS * 86_400;
@@ -71,27 +69,13 @@ async function put(minute: string, kind: TimerKind, message: Timed): Promise<voi
 }
 
 /** Every timer of a minute, read from its partitions in parallel. Items from before the shards are attempts. */
-async function dueIn(minute: string): Promise<{ id: string; timer: Timer }[]> {
+async function dueIn(minute: string): Promise<Timer[]> {
   const pages = await Promise.all(partitionsOf(minute).map((partition) => queryAll(db(), { partition })));
   return pages.flat().map((item) => {
     const kind = v.parse(v.optional(v.picklist(Object.keys(KINDS) as TimerKind[]), 'surveyAttempt'), item.timer);
     const message = v.parse(KINDS[kind].schema, item.message);
-    return { id: idOf(String(item[TABLE.partitionKey]), String(item[TABLE.sortKey])), timer: { kind, dueAt: message.dueAt, message } };
+    return { kind, dueAt: message.dueAt, message };
   });
-}
-
-async function remove(ids: string[]): Promise<void> {
-  const { client, tableName } = db();
-  for (let i = 0; i < ids.length; i += 25) {
-    let requests: NonNullable<ConstructorParameters<typeof BatchWriteCommand>[0]['RequestItems']>[string] = ids
-      .slice(i, i + 25)
-      .map((id) => ({ DeleteRequest: { Key: keyOf(id) } }));
-    for (let round = 0; requests.length && round < 5; round++) {
-      const out = await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-      requests = out.UnprocessedItems?.[tableName] ?? [];
-    }
-    if (requests.length) throw new Error('Released timers could not be removed; they will be released again.');
-  }
 }
 
 const checkpoint = {
@@ -108,11 +92,10 @@ const checkpoint = {
   },
 };
 
-/** Every timer by due minute, whatever it is for: what the release reads and removes. */
+/** Every timer by due minute, whatever it is for: what the release reads. */
 export const dueTimers: DueStore<Timer> = {
   put: (minute, timer) => put(minute, timer.kind, timer.message),
-  dueIn: async (minute) => (await dueIn(minute)).map(({ id, timer }) => ({ id, message: timer })),
-  remove: (_minute, ids) => remove(ids),
+  dueIn,
   ...checkpoint,
 };
 
@@ -120,11 +103,7 @@ export const dueTimers: DueStore<Timer> = {
 export function dueTimersOf<K extends TimerKind>(kind: K): DueStore<TimerMessage<K>> {
   return {
     put: (minute, message) => put(minute, kind, message),
-    dueIn: async (minute) =>
-      (await dueIn(minute))
-        .filter(({ timer }) => timer.kind === kind)
-        .map(({ id, timer }) => ({ id, message: timer.message as TimerMessage<K> })),
-    remove: (_minute, ids) => remove(ids),
+    dueIn: async (minute) => (await dueIn(minute)).filter((timer) => timer.kind === kind).map((timer) => timer.message as TimerMessage<K>),
     ...checkpoint,
   };
 }

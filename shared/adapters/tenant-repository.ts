@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { LOCALES } from '../locale.js';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
@@ -19,7 +20,7 @@ import { ApiKeyRecord, Tenant, UserRecord, type FirstStore, type TenantRepositor
 import { CHATBOT_ENDPOINT, eventEndpoint, type SigningGenerations } from '../events/signature.js';
 import { stores } from './store-repository.js';
 import { employees, storeLink } from './employee-repository.js';
-import { batchGet, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
+import { batchGet, cancelledByCondition, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
 import { findApiKey, findUserByName, findUserByToken, noteKeyUse } from './tenant-access-repository.js';
 
 const entity = (name: string) => ({ [TABLE.entityAttribute]: name });
@@ -433,49 +434,102 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
 export const readSettings = async (tenantId: number): Promise<Settings> => (await readVersionedSettings(tenantId)).settings;
 
 const VERSION = 'CONFIG_VERSION';
+const VERSION_COPY = 'CONFIG_VERSION_COPY';
 const versionOf = (item: Item | undefined): number => v.parse(v.optional(v.number(), 0), item?.version);
-const versionKey = (tenantId: number) => ({ pk: keys.config(tenantId), sk: keys.configVersion });
+/**
+ * The copies of the version each request reads one of. At the simulated peak of a 10-million-a-day tenant one item
+ * took 26.4% of a partition's reads (792 a second); ten copies take 2.6% each. A change writes all ten in one
+ * transaction (10 items, 20 write units: changes are rare).
+ */
+export const CONFIG_VERSION_COPIES = 10;
 
-/** The configuration's version: one strongly consistent GetItem of a small item (1 read unit). 0 before any change. */
+/**
+ * The configuration's version: one strongly consistent GetItem of a small item (1 read unit), a copy chosen at random.
+ * 0 before any change. A copy not written yet (a tenant whose configuration has not changed since the copies came)
+ * reads 0 too: the cached settings were read at the version item's own number, so they do not match and are read
+ * again in full, never stale; the tenant's next change writes every copy.
+ */
 export async function readConfigVersion(tenantId: number): Promise<number> {
   const { client, tableName } = db();
+  const copy = randomInt(CONFIG_VERSION_COPIES);
   const { Item } = await client.send(
-    new GetCommand({ TableName: tableName, Key: versionKey(tenantId), ConsistentRead: true, ProjectionExpression: 'version' }),
+    new GetCommand({
+      TableName: tableName,
+      Key: keys.configVersionCopy(tenantId, copy),
+      ConsistentRead: true,
+      ProjectionExpression: 'version',
+    }),
   );
   return versionOf(Item);
 }
 
+/** A raise that lost to another at the same time tries again from the version that one wrote, this many times. */
+const RAISE_ATTEMPTS = 10;
+
 /**
  * Raises the configuration's version by one and answers the new one; with `expected`, only if it is still that one
- * (undefined otherwise: someone changed the configuration since).
+ * (undefined otherwise: someone changed the configuration since). All copies are written in one transaction whose
+ * condition is on copy 0 (the version item), so concurrent raises serialize and leave every copy equal.
  */
 export async function raiseConfigVersion(tenantId: number, expected?: number): Promise<number | undefined> {
   const { client, tableName } = db();
-  try {
-    const { Attributes } = await client.send(
-      new UpdateCommand({
+  for (let attempt = 1; ; attempt++) {
+    const { Item } = await client.send(
+      new GetCommand({
         TableName: tableName,
-        Key: versionKey(tenantId),
-        UpdateExpression: 'SET #entity = :entity, version = if_not_exists(version, :zero) + :one',
-        ...(expected === undefined
-          ? {}
-          : { ConditionExpression: expected === 0 ? 'attribute_not_exists(version) OR version = :zero' : 'version = :expected' }),
-        ExpressionAttributeNames: { '#entity': TABLE.entityAttribute },
-        ExpressionAttributeValues: {
-          ':entity': VERSION,
-          ':zero': 0,
-          ':one': 1,
-          ...(expected === undefined || expected === 0 ? {} : { ':expected': expected }),
-        },
-        ReturnValues: 'UPDATED_NEW',
+        Key: keys.configVersionCopy(tenantId, 0),
+        ConsistentRead: true,
+        ProjectionExpression: 'version',
       }),
     );
-    return versionOf(Attributes);
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
+    const current = versionOf(Item);
+    if (expected !== undefined && current !== expected) return undefined;
+    const next = current + 1;
+    try {
+      await client.send(
+        new TransactWriteCommand({
+          TransactItems: Array.from({ length: CONFIG_VERSION_COPIES }, (_, copy) =>
+            copy === 0
+              ? {
+                  Update: {
+                    TableName: tableName,
+                    Key: keys.configVersionCopy(tenantId, 0),
+                    UpdateExpression: 'SET #entity = :entity, version = :next',
+                    ConditionExpression: current === 0 ? 'attribute_not_exists(version) OR version = :zero' : 'version = :current',
+                    ExpressionAttributeNames: { '#entity': TABLE.entityAttribute },
+                    ExpressionAttributeValues: {
+                      ':entity': VERSION,
+                      ':next': next,
+                      ...(current === 0 ? { ':zero': 0 } : { ':current': current }),
+                    },
+                  },
+                }
+              : {
+                  Put: {
+                    TableName: tableName,
+                    Item: { ...keys.configVersionCopy(tenantId, copy), [TABLE.entityAttribute]: VERSION_COPY, version: next },
+                  },
+                },
+          ),
+        }),
+      );
+      return next;
+    } catch (error) {
+      const lost = cancelledByCondition(error, 0) || transactionConflict(error);
+      if (!lost) throw error;
+      // Another raise came first: with `expected`, the configuration changed; without, raise from its version.
+      if (expected !== undefined && cancelledByCondition(error, 0)) return undefined;
+      if (attempt >= RAISE_ATTEMPTS) throw error;
+    }
   }
 }
+
+const transactionConflict = (error: unknown): boolean =>
+  error instanceof Error &&
+  error.name === 'TransactionCanceledException' &&
+  ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).some(
+    (reason) => reason.Code === 'TransactionConflict',
+  );
 
 /** Removes the journeys, classes and groups the tenant has that `settings` no longer lists. */
 export async function removeUnlisted(tenantId: number, settings: Pick<Settings, 'journeys' | 'classes' | 'groups'>): Promise<void> {

@@ -42,10 +42,13 @@ describe('the scale simulation', () => {
       }
   });
 
-  it('keeps the result counters, the evaluation index and the expiry index under a tenth of a partition at full rate', async () => {
+  it('keeps the result counters, the evaluation index, the expiry index, the configuration version and the due minutes under a tenth of a partition at full rate', async () => {
     // Without the scheduler's release, whose minute of 41,000 parked reminders takes most of a run's time.
     const run = await scaleSimulation({ windowSeconds: 2, releases: false });
-    const sharded = run.hot.filter(({ partition }) => /#RESULTS#|#EVAL#|^gsi9 EXPIRES#/.test(partition));
+    const sharded = run.hot.filter(({ partition }) => /#RESULTS#|#EVAL#|^gsi9 EXPIRES#|^table T#\d+#CONFIG\b|^table DUE#/.test(partition));
+    // The configuration version (its ten copies) and the due minutes (parking) are among them.
+    expect(sharded.filter(({ partition }) => /#CONFIG#VERSION#\d+$/.test(partition)).length).toBe(9);
+    expect(sharded.some(({ partition }) => partition.startsWith('table DUE#'))).toBe(true);
     expect(sharded.length).toBeGreaterThan(100);
     expect(sharded[0]!.share, sharded[0]!.partition).toBeLessThanOrEqual(HOT_SHARE);
   }, 180_000);

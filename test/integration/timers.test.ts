@@ -1,14 +1,14 @@
 import { randomInt } from 'node:crypto';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { db } from '../../shared/adapters/dynamodb.js';
-import { DUE_SHARDS, dueTimers, dueTimersOf } from '../../shared/adapters/due-timers.js';
+import { db, queryAll } from '../../shared/adapters/dynamodb.js';
+import { DUE_SHARDS, DUE_TTL_DAYS, dueTimers, dueTimersOf } from '../../shared/adapters/due-timers.js';
 import { sendTimers } from '../../shared/adapters/wiring/timers.js';
 import type { CaseDeadlineMessage } from '../../shared/cases/deadline-message.js';
 import { keys } from '../../shared/keys.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import { TABLE } from '../../shared/table.js';
-import { dueScheduler, minuteOf, releaseDue, type DelayedSend, type DueStore, type Timed } from '../../shared/timers.js';
+import { dueScheduler, minuteOf, releaseDue, type DelayedSend, type DueStore, type Timed, type Timer } from '../../shared/timers.js';
 import { usePrivateQueue } from '../support/queues.js';
 
 /**
@@ -39,6 +39,15 @@ const attempt = (tenantId: number, transactionId: number): DispatchMessage => ({
   createdAt: '2031-01-01T00:00:00.000Z',
 });
 const deadline = (tenantId: number, caseId: number): CaseDeadlineMessage => ({ version: 1, tenantId, caseId });
+
+/** Every timer item of a minute, as stored. */
+async function itemsOf(minute: Date) {
+  const partitions = [
+    ...Array.from({ length: DUE_SHARDS }, (_, shard) => keys.dueMinute(minuteOf(minute), shard)),
+    keys.dueMinuteUnsharded(minuteOf(minute)),
+  ];
+  return (await Promise.all(partitions.map((partition) => queryAll(db(), { partition, consistent: true })))).flat();
+}
 
 /** How many items each partition of a minute holds: its shards, then its one pre-shard partition. */
 async function itemsPerPartition(minute: Date): Promise<number[]> {
@@ -103,7 +112,49 @@ describe('timers', () => {
     expect(dispatched[0]).toMatchObject({ tenantId, attemptId: 2, channel: 'email', dueAt: expect.stringMatching(/^2031-/) });
     expect(fired.map((m) => m.caseId).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
     expect(fired[0]).toEqual({ version: 1, tenantId, caseId: expect.any(Number), dueAt: expect.stringMatching(/^2031-/) });
-    expect((await itemsPerPartition(minute)).reduce((a, b) => a + b)).toBe(0);
+
+    // The release deletes nothing: every timer stays, until the table's TTL, DUE_TTL_DAYS after its due time.
+    const stored = await itemsOf(minute);
+    expect(stored).toHaveLength(400);
+    for (const item of stored)
+      expect(item[TABLE.ttlAttribute]).toBe(Date.parse(String((item.message as Timed).dueAt)) / 1000 + DUE_TTL_DAYS * 86_400);
+    expect(DUE_TTL_DAYS).toBeGreaterThanOrEqual(1);
+  });
+
+  it('releases a minute once though its timers stay: the checkpoint moved past it', async () => {
+    const minute = aMinute();
+    const tenantId = randomInt(1_000_000, 2_000_000);
+    for (let i = 1; i <= 30; i++) await attempts.schedule(attempt(tenantId, i), minutes(minute, 0), minutes(minute, -120));
+    const store = ownCheckpoint(dueTimers, minute);
+    expect(await releaseDue(store, sendTimers, minutes(minute, 1))).toMatchObject({ released: 30 });
+    expect(await dispatchQueue.drain()).toHaveLength(30);
+    expect(await releaseDue(store, sendTimers, minutes(minute, 2))).toMatchObject({ released: 0 });
+    expect(await dispatchQueue.drain()).toEqual([]);
+    expect(await itemsOf(minute)).toHaveLength(30);
+  });
+
+  it('sends a minute again when the release stops before its checkpoint moves, and not a third time', async () => {
+    // What the consumers do with the second copy: test/integration/survey-delivery.test.ts ('sends once when the
+    // message is redelivered...') and test/integration/case-deadlines.test.ts ('...delivered twice at once').
+    const minute = aMinute();
+    const tenantId = randomInt(1_000_000, 2_000_000);
+    for (let i = 1; i <= 5; i++) await deadlines.schedule(deadline(tenantId, i), minutes(minute, 0), minutes(minute, -120));
+    const store = ownCheckpoint(dueTimers, minute);
+    let crash = true;
+    const crashing: DueStore<Timer> = {
+      ...store,
+      saveCheckpoint: async (m) => {
+        if (crash) throw new Error('stopped before the checkpoint');
+        await store.saveCheckpoint(m);
+      },
+    };
+    await expect(releaseDue(crashing, sendTimers, minutes(minute, 1))).rejects.toThrow('stopped before the checkpoint');
+    expect((await deadlineQueue.drain()).map((m) => m.caseId).sort()).toEqual([1, 2, 3, 4, 5]);
+    crash = false;
+    expect(await releaseDue(crashing, sendTimers, minutes(minute, 1))).toMatchObject({ released: 5 });
+    expect((await deadlineQueue.drain()).map((m) => m.caseId).sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(await releaseDue(crashing, sendTimers, minutes(minute, 2))).toMatchObject({ released: 0 });
+    expect(await deadlineQueue.drain()).toEqual([]);
   });
 
   it('still releases an attempt parked in the one partition of its minute before the shards', async () => {

@@ -104,8 +104,7 @@ describe('the scheduler', () => {
       put: async (minute, m) => {
         minutes.set(minute, (minutes.get(minute) ?? new Map()).set(String(m.transactionId), m));
       },
-      dueIn: async (minute) => [...(minutes.get(minute) ?? new Map()).entries()].map(([id, m]) => ({ id, message: m })),
-      remove: async (minute, ids) => ids.forEach((id) => minutes.get(minute)?.delete(id)),
+      dueIn: async (minute) => [...(minutes.get(minute) ?? new Map<string, DispatchMessage>()).values()],
       checkpoint: async () => saved.at(-1),
       saveCheckpoint: async (minute) => {
         saved.push(minute);

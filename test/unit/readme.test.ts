@@ -127,6 +127,7 @@ describe('the README', () => {
       languageConfig: [{ pk: keys.config(7), sk: keys.languageConfig }],
       brandConfig: [{ pk: keys.config(7), sk: keys.brandConfig }],
       configVersion: [{ pk: keys.config(7), sk: keys.configVersion }],
+      configVersionCopy: [keys.configVersionCopy(7, 0), keys.configVersionCopy(7, 9)],
       audit: [keys.audit(7)],
       auditEntry: [keys.auditEntry(7, '2026-11-23T20:00:00.000Z', 'a1b2c3')],
       webhookSigning: [{ pk: keys.config(7), sk: keys.webhookSigning('https://hooks.example/a') }],
