@@ -87,36 +87,11 @@ export function surveyEmail(input: SurveyEmailInput): { subject: string; html: s
     )
     .join('\n');
   const end = (score: number, label: string) => escapeHtml(t('scale.ends', { score: scoreLabel(indicator, score, t), label }));
-  const html = `<!doctype html>
-<html lang="${input.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:0;background:#f3f4f6">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6"><tr><td align="center" style="padding:16px 8px">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;border-top:4px solid ${colour}">
-<tr><td style="padding:16px 12px 0;font:bold 17px/1.4 Arial,sans-serif;color:#374151">${logo ? `<img src="${escapeHtml(logo)}" alt="" height="40" style="display:block;max-height:40px;max-width:160px;margin:0 0 8px;border:0">` : ''}${escapeHtml(company)}</td></tr>
-<tr><td style="padding:12px 12px 20px;font:16px/1.5 Arial,sans-serif;color:#1f2937">
-<p style="margin:0 0 12px">${escapeHtml(greeting)}</p>
-<p style="margin:0 0 16px">${escapeHtml(t('email.intro', { company }))}</p>
-<p style="margin:0 0 12px;font-weight:bold">${escapeHtml(question)}</p>
-${rows}
+  const answers = `${rows}
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="font:13px Arial,sans-serif;color:#4b5563"><tr>
 <td align="left" style="padding-top:6px">${end(scores[0]!, low)}</td><td align="right" style="padding-top:6px">${end(scores.at(-1)!, high)}</td></tr></table>
-<p style="margin:20px 0 0"><a href="${escapeHtml(input.link)}" style="color:${colour};display:inline-block;padding:12px 0">${escapeHtml(t('email.openSurvey'))}</a></p>
-</td></tr>
-<tr><td style="padding:12px;border-top:1px solid #e5e7eb;font:13px/1.5 Arial,sans-serif;color:#4b5563">
-${escapeHtml(t('email.unsubscribeQuestion'))} <a href="${escapeHtml(input.unsubscribeLink)}" style="color:#374151;display:inline-block;padding:13px 0">${escapeHtml(t('email.unsubscribeLink'))}</a>
-</td></tr></table></td></tr></table></body></html>`;
-  const text = [
-    greeting,
-    '',
-    t('email.intro', { company }),
-    '',
-    question,
-    t('email.answerAt', { link: input.link }),
-    '',
-    `${t('email.unsubscribeQuestion')} ${input.unsubscribeLink}`,
-  ].join('\n');
-  return { subject, html, text };
+<p style="margin:20px 0 0"><a href="${escapeHtml(input.link)}" style="color:${colour};display:inline-block;padding:12px 0">${escapeHtml(t('email.openSurvey'))}</a></p>`;
+  return brandedEmail(input, { subject, greeting, intro: t('email.intro', { company }), question, answers, colour, logo });
 }
 
 /** The GSM 03.38 basic character set: a text made of these fits 160 characters in one SMS segment. */
@@ -168,6 +143,21 @@ export function recoveryEmail(input: SurveyEmailInput): { subject: string; html:
     `<td align="center" style="padding:2px 4px"><a href="${escapeHtml(`${input.link}?solved=${solved}`)}" ` +
     `style="display:inline-block;min-width:${2 * BUTTON}px;height:${BUTTON}px;border-radius:6px;background:${colour};color:#ffffff;` +
     `font:bold 17px/${BUTTON}px Arial,sans-serif;text-decoration:none;text-align:center">${escapeHtml(t(solved === 'yes' ? 'score.yes' : 'score.no'))}</a></td>`;
+  const answers = `<table role="presentation" cellpadding="0" cellspacing="0" align="center" style="margin:0 auto"><tr>${button('yes')}${button('no')}</tr></table>`;
+  return brandedEmail(input, { subject, greeting, intro: t('recovery.intro', { company }), question, answers, colour, logo });
+}
+
+/**
+ * The layout both survey e-mails share: the brand's name (and logo) on its colour, the greeting, the introduction, the
+ * question and its answers (buttons that open the page), and the unsubscribe footer; the text part says the same.
+ */
+function brandedEmail(
+  input: SurveyEmailInput,
+  parts: { subject: string; greeting: string; intro: string; question: string; answers: string; colour: string; logo: string | undefined },
+): { subject: string; html: string; text: string } {
+  const t = translator(input.locale);
+  const { subject, greeting, intro, question, answers, colour, logo } = parts;
+  const company = input.brand.name;
   const html = `<!doctype html>
 <html lang="${input.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(subject)}</title></head>
@@ -177,9 +167,9 @@ export function recoveryEmail(input: SurveyEmailInput): { subject: string; html:
 <tr><td style="padding:16px 12px 0;font:bold 17px/1.4 Arial,sans-serif;color:#374151">${logo ? `<img src="${escapeHtml(logo)}" alt="" height="40" style="display:block;max-height:40px;max-width:160px;margin:0 0 8px;border:0">` : ''}${escapeHtml(company)}</td></tr>
 <tr><td style="padding:12px 12px 20px;font:16px/1.5 Arial,sans-serif;color:#1f2937">
 <p style="margin:0 0 12px">${escapeHtml(greeting)}</p>
-<p style="margin:0 0 16px">${escapeHtml(t('recovery.intro', { company }))}</p>
+<p style="margin:0 0 16px">${escapeHtml(intro)}</p>
 <p style="margin:0 0 12px;font-weight:bold">${escapeHtml(question)}</p>
-<table role="presentation" cellpadding="0" cellspacing="0" align="center" style="margin:0 auto"><tr>${button('yes')}${button('no')}</tr></table>
+${answers}
 </td></tr>
 <tr><td style="padding:12px;border-top:1px solid #e5e7eb;font:13px/1.5 Arial,sans-serif;color:#4b5563">
 ${escapeHtml(t('email.unsubscribeQuestion'))} <a href="${escapeHtml(input.unsubscribeLink)}" style="color:#374151;display:inline-block;padding:13px 0">${escapeHtml(t('email.unsubscribeLink'))}</a>
@@ -187,7 +177,7 @@ ${escapeHtml(t('email.unsubscribeQuestion'))} <a href="${escapeHtml(input.unsubs
   const text = [
     greeting,
     '',
-    t('recovery.intro', { company }),
+    intro,
     '',
     question,
     t('email.answerAt', { link: input.link }),
