@@ -4,11 +4,12 @@ import { caseStore } from '../case-repository.js';
 import { caseContacts, caseUsers } from '../case-ports.js';
 import { evaluationStore } from '../evaluation-repository.js';
 import { events } from './events.js';
+import { caseRecovery } from './recovery-requests.js';
 import { tenantSettings } from './tenants.js';
 
 // The cases API reads and writes the table (updateCase also publishes case.resolved, on the queue it is given). Only a
-// function that resolves cases asks for recovery surveys: their wiring loads at the first resolution and checks the
-// survey dispatch queue's URL then, so that the functions that only read cases start without it.
+// function that resolves cases asks for recovery surveys, and only it has the survey dispatch queue's URL: the queue
+// adapter reads the URL when it sends, so that the functions that only read cases start without it.
 requireEnvs(ENV.tableName);
 
 /** The cases API (GET/PATCH /public/cases...): the case items, the tenant's users, the answered transactions, events. */
@@ -19,10 +20,5 @@ export const cases = caseService({
   contacts: caseContacts,
   settings: tenantSettings,
   events,
-  recovery: {
-    async request(tenantId, record) {
-      const { caseRecovery } = await import('./recovery-requests.js');
-      await caseRecovery.request(tenantId, record);
-    },
-  },
+  recovery: caseRecovery,
 });

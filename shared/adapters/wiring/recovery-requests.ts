@@ -6,8 +6,11 @@ import { recoveryStore } from '../recovery-repository.js';
 import { attemptScheduler } from './attempt-scheduler.js';
 import { tenantSettings } from './tenants.js';
 
-// Asking writes the recovery survey onto its transaction and queues its dispatch message: both named at cold start.
-requireEnvs(ENV.tableName, ENV.surveyDispatchQueueUrl);
+// Asking writes the recovery survey onto its transaction and queues its dispatch message. The queue's URL is read when
+// a survey is asked for (the queue adapter's requireEnv): the cases wiring loads this in functions that only read cases,
+// and those are not given the URL. It is imported statically: esbuild keeps a lazily imported module's dependencies
+// whole (every DynamoDB and SQS command), which cost more at cold start than this module's load.
+requireEnvs(ENV.tableName);
 
 /** The `cases` service's optional `recovery` port: asks a resolved case's customer "Did we solve it?", once. */
 export const recovery = recoveryRequester({ store: recoveryStore, reachability, scheduler: attemptScheduler, settings: tenantSettings });

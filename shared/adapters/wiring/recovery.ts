@@ -3,21 +3,20 @@ import type { CaseRecoveryRecorder } from '../../recovery/ports.js';
 import { recoveryAnswers } from '../../recovery/service.js';
 import { caseStore } from '../case-repository.js';
 import { recoveryStore } from '../recovery-repository.js';
+import { cases } from './cases.js';
 import { tenantSettings } from './tenants.js';
 
 // The recovery survey's answers read and write the table.
 requireEnvs(ENV.tableName);
 
 /**
- * The cases service's recordRecovery, loaded on the first recovery answer (the survey page functions mostly answer
- * first surveys: they do not load the cases service at cold start). An answer the case holds already is not
+ * The cases service's recordRecovery. An answer the case holds already is not
  * recorded again: a retried page changes nothing and publishes no second `case.recovered`.
  */
 const recorder: CaseRecoveryRecorder = {
   async recordRecovery(tenantId, caseId, recovery) {
     const held = (await caseStore.find(tenantId, caseId))?.recovery;
     if (held?.outcome === recovery.outcome && held.at === recovery.at) return;
-    const { cases } = await import('./cases.js');
     return cases.recordRecovery(tenantId, caseId, recovery);
   },
 };
