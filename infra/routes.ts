@@ -304,9 +304,10 @@ export const consumers: readonly Consumer[] = [
     handler: 'queue/case-opener.ts',
     queue: 'cases',
     table: ['read', 'write'],
-    // A case's deadline is a timer: in the table by due minute, or on its queue when due within 15 minutes.
-    sends: ['events', 'caseDeadlines'],
-    providers: ['ses'],
+    // A case's deadline is a timer: in the table by due minute, or on its queue when due within 15 minutes. So is a
+    // WhatsApp alert held by quiet hours, which comes back on the case queue itself.
+    sends: ['events', 'caseDeadlines', 'cases'],
+    providers: ['ses', 'whatsapp'],
     summary:
       "Opens the case of an answer that matches its journey's rule (once per transaction), alerts the store's managers once, publishes case.opened",
   },
@@ -350,9 +351,10 @@ export const scheduled: readonly Scheduled[] = [
     handler: 'schedule/release-attempts.ts',
     everyMinutes: 1,
     table: ['read', 'write', 'batchWrite'],
-    // Every timer due soon goes to the queue its kind names (shared/timers.ts): attempts, case deadlines.
-    sends: ['surveyDispatch', 'caseDeadlines'],
-    summary: 'Releases the timers due in the next minutes (survey attempts, case deadlines) onto the queue each names',
+    // Every timer due soon goes to the queue its kind names (shared/timers.ts): attempts, case deadlines, held alerts.
+    sends: ['surveyDispatch', 'caseDeadlines', 'cases'],
+    summary:
+      'Releases the timers due in the next minutes (survey attempts, case deadlines, WhatsApp alerts held by quiet hours) onto the queue each names',
   },
   {
     id: 'personalCopiesExpiry',

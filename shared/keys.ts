@@ -139,6 +139,8 @@ export const keys = {
   case: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#CASE#${id}`, sk: 'CASE' }),
   /** A case's one escalation when it is overdue: its claim, then the record that it went out (shared/cases/overdue.ts). */
   caseEscalation: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#CASE#${id}`, sk: 'ESCALATION' }),
+  /** A case's WhatsApp alert to one manager (by user name): its claim, so that each manager gets it once. */
+  caseWhatsAppAlert: (tenantId: number, id: number, user: string) => ({ pk: `${tenant(tenantId)}#CASE#${id}`, sk: `WHATSAPP#${user}` }),
   /**
    * Cases listed for managers and integrations (GET /public/cases) in the list's order (`caseSort`): a store's cases
    * in one partition (gsi12; a store opens a few a day, so a page reads the same at any history), and the tenant's
@@ -203,6 +205,8 @@ export const keys = {
   dueMinuteUnsharded: (minute: string) => `DUE#${minute}`,
   dueAttempt: (tenantId: number, transactionId: number, attemptId: number) => `${tenant(tenantId)}#TX#${padId(transactionId)}#${attemptId}`,
   dueCase: (tenantId: number, caseId: number) => `${tenant(tenantId)}#CASE#${padId(caseId)}`,
+  /** A case's WhatsApp alert held by quiet hours (one timer per case, whatever is redelivered). */
+  dueCaseAlert: (tenantId: number, caseId: number) => `${tenant(tenantId)}#CASE#${padId(caseId)}#WHATSAPP`,
   dueCheckpoint: () => ({ pk: 'DUE', sk: 'CHECKPOINT' }),
   /** An address that bounced or complained, per tenant, by the SHA-256 of the address (the address is not kept). */
   suppressed: (tenantId: number, addressHash: string) => ({ pk: `${tenant(tenantId)}#SUPPRESSED#${addressHash}`, sk: 'SUPPRESSED' }),

@@ -17,6 +17,8 @@ export const TIMERS = {
   surveyAttempt: { queue: 'surveyDispatch' },
   /** A case's business-hours deadline: when it fires on a case still open, the case is overdue and escalates. */
   caseDeadline: { queue: 'caseDeadlines' },
+  /** A case's WhatsApp alert held by the tenant's quiet hours: the case message, back to the opener when they end. */
+  caseAlert: { queue: 'cases' },
 } as const satisfies Record<string, { queue: QueueId }>;
 export type TimerKind = keyof typeof TIMERS;
 

@@ -1,8 +1,19 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
 import { AlertNotSent, type CaseAlerts } from '../cases/ports.js';
+import { whatsAppCommand } from './whatsapp-message.js';
 
 /** The case alert's provider: SES, as the survey e-mails (only the case queue's consumer bundles it). */
 let ses: SESv2Client | undefined;
+let social: SocialMessagingClient | undefined;
+
+/** An error the provider answered means it took nothing: AlertNotSent. A timeout may have sent it: thrown as it is. */
+function notSent(error: unknown): never {
+  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  // The provider's words may name an address or a number: only the error's name and status are kept.
+  if (status !== undefined) throw new AlertNotSent(`${(error as Error).name} (HTTP ${status})`);
+  throw error;
+}
 
 export const caseAlerts: CaseAlerts = {
   /**
@@ -24,10 +35,16 @@ export const caseAlerts: CaseAlerts = {
         }),
       );
     } catch (error) {
-      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-      // The provider's words may name an address: only the error's name and status are kept.
-      if (status !== undefined) throw new AlertNotSent(`${(error as Error).name} (HTTP ${status})`);
-      throw error;
+      notSent(error);
+    }
+  },
+
+  /** One template message to one manager, through End User Messaging Social (the tenant's WhatsApp sender). */
+  async whatsapp(message) {
+    try {
+      await (social ??= new SocialMessagingClient({})).send(whatsAppCommand(message));
+    } catch (error) {
+      notSent(error);
     }
   },
 };

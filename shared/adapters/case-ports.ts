@@ -24,6 +24,13 @@ export const caseUsers: CaseUsers = {
       .map((user) => user.name)
       .sort();
   },
+  /** The same Query as managersOf (a case's owners are the store's managers): only the users who set a phone. */
+  async phonesOf(tenantId, names) {
+    const wanted = new Set(names);
+    const items = await queryAll(db(), { index: 'gsi1', partition: keys.userCollection(tenantId) });
+    const users = items.map((item) => v.parse(UserRecord, item)).filter((user) => wanted.has(user.name) && user.phone);
+    return new Map(users.map((user) => [user.name, user.phone!]));
+  },
   async scopeOf(tenantId, name) {
     return (await findUserByName(tenantId, name))?.scope;
   },

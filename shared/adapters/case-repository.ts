@@ -134,6 +134,45 @@ async function releaseAlert(tenantId: number, id: number, at: string): Promise<v
   }
 }
 
+/** The claim of one manager's WhatsApp alert: an item of its own beside the case (a change never undoes it). */
+async function claimWhatsAppAlert(tenantId: number, id: number, user: string, at: string): Promise<boolean> {
+  const { client, tableName } = db();
+  try {
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.caseWhatsAppAlert(tenantId, id, user),
+        UpdateExpression: 'SET #at = :at',
+        ConditionExpression: 'attribute_not_exists(#at) OR attribute_type(#at, :null)',
+        ExpressionAttributeNames: { '#at': 'alertedAt' },
+        ExpressionAttributeValues: { ':at': at, ':null': 'NULL' },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+async function releaseWhatsAppAlert(tenantId: number, id: number, user: string, at: string): Promise<void> {
+  const { client, tableName } = db();
+  try {
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.caseWhatsAppAlert(tenantId, id, user),
+        UpdateExpression: 'SET #at = :none',
+        ConditionExpression: '#at = :at',
+        ExpressionAttributeNames: { '#at': 'alertedAt' },
+        ExpressionAttributeValues: { ':at': at, ':none': null },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
 interface Source {
   index: IndexName;
   partition: string;
@@ -272,4 +311,4 @@ export async function eraseCaseCopies(tenantId: number, transactionIds: number[]
   );
 }
 
-export const caseStore: CaseStore = { open, find, replace, claimAlert, releaseAlert, list };
+export const caseStore: CaseStore = { open, find, replace, claimAlert, releaseAlert, claimWhatsAppAlert, releaseWhatsAppAlert, list };

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { CaseDeadlineMessage } from '../cases/deadline-message.js';
+import { CaseMessage } from '../cases/schema.js';
 import { keys } from '../keys.js';
 import { DispatchMessage } from '../surveys/dispatch.js';
 import { TABLE } from '../table.js';
@@ -32,6 +33,10 @@ const KINDS = {
   caseDeadline: {
     schema: CaseDeadlineMessage,
     sort: (m: CaseDeadlineMessage) => keys.dueCase(m.tenantId, m.caseId),
+  },
+  caseAlert: {
+    schema: CaseMessage,
+    sort: (m: CaseMessage) => keys.dueCaseAlert(m.tenantId, m.transactionId),
   },
 } satisfies Record<TimerKind, unknown>;
 /** The message a kind of timer carries. */

@@ -1,8 +1,9 @@
 import { PinpointSMSVoiceV2Client, SendTextMessageCommand } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { SendWhatsAppMessageCommand, SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
+import { SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
 import { DeliveryRefused, type Senders } from '../surveys/ports.js';
 import { WEBHOOK_ID_HEADER } from '../events/signature.js';
+import { whatsAppCommand } from './whatsapp-message.js';
 
 /** The providers surveys go out through: SES, End User Messaging SMS and Social, and HTTPS webhooks. */
 let ses: SESv2Client | undefined;
@@ -80,25 +81,7 @@ export const senders: Senders = {
   },
 
   async whatsapp(message) {
-    const body = {
-      messaging_product: 'whatsapp',
-      to: message.to,
-      type: 'template',
-      template: {
-        name: message.template,
-        language: { code: message.language },
-        components: [{ type: 'body', parameters: message.parameters.map((text) => ({ type: 'text', text })) }],
-      },
-    };
-    const out = await refusing('whatsapp', () =>
-      (social ??= new SocialMessagingClient({})).send(
-        new SendWhatsAppMessageCommand({
-          originationPhoneNumberId: message.phoneNumberId,
-          message: new TextEncoder().encode(JSON.stringify(body)),
-          metaApiVersion: 'v20.0',
-        }),
-      ),
-    );
+    const out = await refusing('whatsapp', () => (social ??= new SocialMessagingClient({})).send(whatsAppCommand(message)));
     return { messageId: out.messageId ?? '' };
   },
 

@@ -5,6 +5,7 @@ import type { CounterDelta } from '../results/tally.js';
 import type { Settings, UserScope } from '../tenants/config-schema.js';
 import type { TransactionRecord } from '../transaction-record.js';
 import type { CaseRecord, CaseStatus } from './record.js';
+import type { CaseMessage } from './schema.js';
 
 /** Which cases a page lists: the storage port is told the partitions' owner and the filters, never the tenant's rules. */
 export interface CaseSelection {
@@ -41,6 +42,10 @@ export interface CaseStore {
   claimAlert(tenantId: number, id: number, at: string): Promise<boolean>;
   /** Gives back a claim this caller made at `at` (the send failed and will be retried). */
   releaseAlert(tenantId: number, id: number, at: string): Promise<void>;
+  /** Claims the case's WhatsApp alert to one manager: true for the one caller that claimed it, false once claimed. */
+  claimWhatsAppAlert(tenantId: number, id: number, user: string, at: string): Promise<boolean>;
+  /** Gives back a WhatsApp claim this caller made at `at` (the send failed and will be retried). */
+  releaseWhatsAppAlert(tenantId: number, id: number, user: string, at: string): Promise<void>;
   /** A page of cases in the list's order: open before in progress before closed; overdue first; then by due time. */
   list(selection: CaseSelection): Promise<{ cases: CaseRecord[]; nextCursor: string | null }>;
 }
@@ -49,6 +54,8 @@ export interface CaseStore {
 export interface CaseUsers {
   /** The names of the users whose scope holds the store (every store, or it among theirs). */
   managersOf(tenantId: number, storeId: number): Promise<string[]>;
+  /** The mobiles (E.164) of those of `names` who have one, by user name. */
+  phonesOf(tenantId: number, names: string[]): Promise<Map<string, string>>;
   /** A user's scope; undefined for no such user. */
   scopeOf(tenantId: number, name: string): Promise<UserScope | undefined>;
 }
@@ -77,8 +84,19 @@ export interface AlertEmail {
   text: string;
 }
 
+/** One WhatsApp alert to one manager: the tenant's approved template, its body's parameters in order. */
+export interface AlertWhatsApp {
+  to: string;
+  phoneNumberId: string;
+  template: string;
+  language: string;
+  parameters: string[];
+}
+
 export interface CaseAlerts {
   email(message: AlertEmail): Promise<void>;
+  /** Throws AlertNotSent when the provider took nothing (the claim is given back and the message retried). */
+  whatsapp?(message: AlertWhatsApp): Promise<void>;
 }
 
 /** The recovery survey, sent when a case is resolved (the `recovery` part implements it). */
@@ -100,6 +118,8 @@ export interface CasePorts {
   /** The base URL of the workspace's links (the alert's link to the case). */
   baseUrl?: string;
   recovery?: CaseRecoveryRequests;
+  /** Where a WhatsApp alert waits for the end of the tenant's quiet hours (a timer back to the case queue). */
+  quietAlerts?: TimerScheduler<CaseMessage>;
   /** Where a case's deadline waits once it opens (the `deadlines` part: shared/cases/overdue.ts); needed only to open cases. */
   deadlines?: TimerScheduler<CaseDeadlineMessage>;
 }

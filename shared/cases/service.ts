@@ -16,6 +16,7 @@ import {
   type CaseRecovery,
 } from './record.js';
 import { caseDueAt } from './deadline.js';
+import { quietUntil } from '../surveys/attempts.js';
 import { scheduleDeadline } from './overdue.js';
 import { caseRuleOf, casesSettingsOf, opensCase } from './rules.js';
 import { caseBody, type CaseBody, type CasePatch, type CasesQuery } from './schema.js';
@@ -166,6 +167,50 @@ export function caseService(ports: CasePorts) {
   }
 
   /**
+   * The WhatsApp alert, when the journey's rule asks for it and the tenant has an alert template: each of the case's
+   * managers who has a phone gets it once (a claim per manager), never inside the tenant's quiet hours: then the case's
+   * message comes back through a timer when they end, and only this part runs again.
+   */
+  async function whatsAppOnce(tenantId: number, record: CaseRecord, config: Settings, now: Date): Promise<'sent' | 'held' | 'none'> {
+    const { alerts, names, quietAlerts } = ports;
+    const sender = config.delivery.whatsapp;
+    const journey = config.journeys.find((j) => j.id === record.journeyId);
+    if (!journey || !caseRuleOf(journey).whatsapp || !sender?.caseAlert || !alerts?.whatsapp || !names) return 'none';
+    if (CLOSED_STATUSES.includes(record.status)) return 'none';
+    const phones = await users.phonesOf(tenantId, record.owners);
+    if (!phones.size) return 'none';
+    const until = quietUntil(config.delivery.quietHours, now);
+    if (until) {
+      if (!quietAlerts) throw new Error('The WhatsApp alert is held by quiet hours, but no timer is wired to bring it back.');
+      const message = { tenantId, transactionId: record.id, version: record.answerVersion, alert: 'whatsapp' as const };
+      await quietAlerts.schedule(message, until, now);
+      return 'held';
+    }
+    const store = await names.store(tenantId, record.storeId);
+    const link = `${ports.baseUrl ?? ''}${casePagePath(record.id)}`;
+    const { template, language } = sender.caseAlert;
+    for (const [user, to] of phones) {
+      const at = now.toISOString();
+      if (!(await cases.claimWhatsAppAlert(tenantId, record.id, user, at))) continue;
+      try {
+        const parameters = [String(record.score), store, link];
+        await alerts.whatsapp({ to, phoneNumberId: sender.phoneNumberId, template, language, parameters });
+      } catch (error) {
+        if (error instanceof AlertNotSent) await cases.releaseWhatsAppAlert(tenantId, record.id, user, at);
+        throw error;
+      }
+    }
+    return 'sent';
+  }
+
+  /** The case message that comes back when quiet hours end: the held WhatsApp alerts go out (or wait again if early). */
+  async function alertHeld(tenantId: number, transactionId: number, now = new Date()): Promise<'sent' | 'held' | 'none'> {
+    const [current, config] = await Promise.all([cases.find(tenantId, transactionId), settings(tenantId)]);
+    if (!current) return 'none';
+    return whatsAppOnce(tenantId, current, config, now);
+  }
+
+  /**
    * The case queue's work for one answer (at least once): opens the transaction's case when its answer matches the
    * journey's rule (one case per transaction, whatever is redelivered), shows a corrected answer on the case it
    * opened, sends the alert once and publishes `case.opened` (the same event id every time).
@@ -217,6 +262,7 @@ export function caseService(ports: CasePorts) {
     if (ports.deadlines && !current.overdue && !CLOSED_STATUSES.includes(current.status))
       await scheduleDeadline(ports.deadlines, tenantId, current.id, new Date(current.dueAt), now);
     await alertOnce(tenantId, current, config, now);
+    await whatsAppOnce(tenantId, current, config, now);
     if (outcome !== 'rescored') await publish(tenantId, 'case.opened', current, config, now);
     return outcome;
   }
@@ -397,7 +443,7 @@ export function caseService(ports: CasePorts) {
     return recorded;
   }
 
-  return { openFromAnswer, list, get, update, revealContact, markOverdue, recordRecovery };
+  return { openFromAnswer, alertHeld, list, get, update, revealContact, markOverdue, recordRecovery };
 }
 
 export type CaseService = ReturnType<typeof caseService>;

@@ -237,6 +237,11 @@ export const DeliveryConfig = v.strictObject({
       phoneNumberId: name(256),
       template: name(512),
       language: whatsAppLanguage,
+      /**
+       * The approved template of the case alert to managers (journeys whose case rule says `whatsapp`): its body takes
+       * the score, the store and the link to the case, in this order. Absent: the alert goes by e-mail only.
+       */
+      caseAlert: v.optional(v.strictObject({ template: name(512), language: whatsAppLanguage })),
       /** The approved template of each survey language; a language without one uses `template` and `language`. */
       templates: v.optional(
         v.strictObject(perLocale(() => v.optional(v.strictObject({ template: name(512), language: whatsAppLanguage })))),
@@ -384,6 +389,11 @@ export const UserConfig = v.strictObject({
   token: v.optional(secret),
   scope: UserScope,
   role: v.optional(UserRoleSchema),
+  /**
+   * The manager's mobile, for the case alert on WhatsApp (personal data: never logged). Normalised to E.164 (+55 when
+   * it has no country code) by the tenant file's reader, which loads the phone rules that no function needs.
+   */
+  phone: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'))),
 });
 
 export const KeyConfig = v.strictObject({ scope: v.picklist(KEY_SCOPES, `must be one of ${KEY_SCOPES.join(', ')}`), value: secret });

@@ -34,6 +34,8 @@ export const UserRecord = v.object({
   role: v.optional(v.picklist(USER_ROLES)),
   /** Since when the user may no longer sign in or use their token; none: enabled. */
   disabled_at: v.optional(v.nullable(v.string())),
+  /** The manager's mobile in E.164, for the case alert on WhatsApp (personal data: never logged nor audited). */
+  phone: v.optional(v.string()),
 });
 export type UserRecord = v.InferOutput<typeof UserRecord>;
 

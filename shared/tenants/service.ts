@@ -99,17 +99,20 @@ export function tenantService(
     scope: UserScope,
     token = newSecret('sut'),
     role?: UserRole,
+    phone?: string,
   ): Promise<IssuedUser> {
     const existing = await tenants.findUserByName(tenantId, name);
     const tokenHash = hashSecret(token);
     if (existing && existing.tokenHash !== tokenHash) await tenants.deleteUser(tenantId, existing.tokenHash);
     const kept = role ?? existing?.role;
+    const keptPhone = phone ?? existing?.phone;
     await tenants.putUser(tenantId, {
       name,
       scope,
       tokenHash,
       created_at: existing?.created_at ?? new Date().toISOString(),
       ...(kept ? { role: kept } : {}),
+      ...(keptPhone ? { phone: keptPhone } : {}),
     });
     return { name, token, scope };
   }
@@ -191,14 +194,23 @@ export function tenantService(
     for (const user of config.users) {
       const current = await tenants.findUserByName(config.id, user.name);
       if (current && (!user.token || current.tokenHash === hashSecret(user.token))) {
-        if (current.role === user.role) await tenants.updateUserScope(config.id, current.tokenHash, user.scope);
+        const same = current.role === user.role && current.phone === user.phone;
+        if (same) await tenants.updateUserScope(config.id, current.tokenHash, user.scope);
         else {
-          const { role: _role, ...manager } = current;
-          await tenants.putUser(config.id, { ...manager, scope: user.scope, ...(user.role ? { role: user.role } : {}) });
+          // The file is the whole truth of a user: a phone it no longer lists is removed.
+          const { role: _role, phone: _phone, ...manager } = current;
+          await tenants.putUser(config.id, {
+            ...manager,
+            scope: user.scope,
+            ...(user.role ? { role: user.role } : {}),
+            ...(user.phone ? { phone: user.phone } : {}),
+          });
         }
-        report.push(`  user "${user.name}": scope${current.role === user.role ? '' : ' and role'} updated`);
+        // The report names what changed, never the phone itself.
+        const changed = ['scope', ...(current.role === user.role ? [] : ['role']), ...(current.phone === user.phone ? [] : ['phone'])];
+        report.push(`  user "${user.name}": ${changed.join(' and ')} updated`);
       } else {
-        const issued = await createUser(config.id, user.name, user.scope, user.token, user.role);
+        const issued = await createUser(config.id, user.name, user.scope, user.token, user.role, user.phone);
         report.push(`  user "${user.name}": created${user.token ? '' : `, token (shown once): ${issued.token}`}`);
       }
     }

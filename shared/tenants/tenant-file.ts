@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { describeIssue } from '../schema.js';
+import { toE164 } from '../customers/phone.js';
 import { TenantFile } from './config-schema.js';
 
 export class TenantFileError extends Error {}
@@ -20,6 +21,17 @@ export function parseTenantFile(text: string, env: NodeJS.ProcessEnv = process.e
   if (!result.success) {
     throw new TenantFileError(result.issues.map((issue) => `${fieldName(issue)}: ${describeIssue(issue)}`).join('\n'));
   }
+  // A manager's phone is normalised as a customer's is (E.164, +55 assumed); the wrong one is named, never shown.
+  const problems: string[] = [];
+  result.output.tenants.forEach((tenant, t) =>
+    tenant.users.forEach((user, u) => {
+      if (user.phone === undefined) return;
+      const e164 = toE164(user.phone);
+      if (e164) user.phone = e164;
+      else problems.push(`tenants[${t}].users[${u}].phone: is not a phone number`);
+    }),
+  );
+  if (problems.length) throw new TenantFileError(problems.join('\n'));
   return result.output;
 }
 

@@ -17,6 +17,19 @@ const tenant = (overrides: Record<string, unknown> = {}) =>
   });
 
 describe('tenant files', () => {
+  it("normalise a manager's phone as a customer's, and name a wrong one without showing it", () => {
+    const users = (phone: string) =>
+      tenant({
+        users: [
+          { name: 'gerente@acme.test', scope: 'all', phone },
+          { name: 'outro', scope: 'all' },
+        ],
+      });
+    const { tenants } = parseTenantFile(users('(11) 98765-4321'), {});
+    expect(tenants[0]!.users.map((u) => u.phone)).toEqual(['+5511987654321', undefined]);
+    expect(() => parseTenantFile(users('12-34'), {})).toThrow(/^tenants\[0\]\.users\[0\]\.phone: is not a phone number$/);
+  });
+
   it('parse the committed demo file, with the defaults of its variables', () => {
     const { tenants } = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), {});
     expect(tenants.map((t) => t.name)).toEqual(['demo', 'demo-2']);
