@@ -6,7 +6,7 @@ import { indexAttributes, type IndexName } from '../table.js';
 import { openCursor, sealCursor } from './cursor.js';
 import { db, isConditionFailure, type Item } from './dynamodb.js';
 import { unexpired } from './personal-copies.js';
-import { ANSWER_SHARDS, answerIndex } from './transaction-repository.js';
+import { ANSWER_SHARDS, answerIndex, evaluationPartitions } from './transaction-repository.js';
 
 /**
  * Answers, newest first, from the answer indexes (written with the evaluation's, `evaluationIndex`): a few stores'
@@ -159,7 +159,7 @@ export const answerStore: AnswerStore = { list };
 
 /**
  * Puts the answers of a tenant answered in the given months (YYYY-MM) into the answer indexes, when they were stored
- * before those indexes existed: read from the month partitions of gsi2, each written once with a conditional
+ * before those indexes existed: read from the month partitions of gsi2 (each month's shards too), each written once with a conditional
  * UpdateItem (`attribute_not_exists`), so that a second run, or an answer landing meanwhile, changes nothing. For the
  * operator (`npm run admin -- index-answers`), never on a request path. Answers how many it indexed.
  */
@@ -168,7 +168,7 @@ export async function indexAnswers(tenantId: number, months: string[]): Promise<
   const byMonth = indexAttributes('gsi2');
   const { partitionKey: storePartition } = indexAttributes('gsi10');
   let indexed = 0;
-  for (const month of months) {
+  for (const partition of months.flatMap((month) => evaluationPartitions(tenantId, month))) {
     let start: Item | undefined;
     do {
       const out = await client.send(
@@ -177,7 +177,7 @@ export async function indexAnswers(tenantId: number, months: string[]): Promise<
           IndexName: 'gsi2',
           KeyConditionExpression: '#pk = :pk',
           ExpressionAttributeNames: { '#pk': byMonth.partitionKey },
-          ExpressionAttributeValues: { ':pk': keys.evaluationsByMonth(tenantId, month) },
+          ExpressionAttributeValues: { ':pk': partition },
           ExclusiveStartKey: start,
         }),
       );

@@ -13,7 +13,7 @@ import { db, type Item } from './dynamodb.js';
 import { counterUpdates, updateCounting } from './result-counters.js';
 import { retentionAttributes } from './personal-copies.js';
 import { openCursor, sealCursor } from './cursor.js';
-import { answerAttributes, EVALUATION_SHARDS, evaluationIndex, findById, fromItem } from './transaction-repository.js';
+import { answerAttributes, evaluationIndex, evaluationPartitions, findById, fromItem } from './transaction-repository.js';
 
 /**
  * Writes an answer onto a transaction's survey attempt with one conditional UpdateItem. `create` requires the
@@ -119,10 +119,7 @@ async function queryEvaluations(
   const months = monthsBetween(from, to).reverse();
   let position: Position = cursor ? decode(cursor, months, tenantId, from, to) : { month: months[0]! };
   const items: Item[] = [];
-  const partitions = (month: string) => [
-    keys.evaluationsByMonth(tenantId, month),
-    ...Array.from({ length: EVALUATION_SHARDS }, (_, shard) => keys.evaluationsByMonth(tenantId, month, shard)),
-  ];
+  const partitions = (month: string) => evaluationPartitions(tenantId, month);
   for (;;) {
     const wanted = limit - items.length;
     const before = position.before;

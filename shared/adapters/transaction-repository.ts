@@ -23,6 +23,12 @@ export const ANSWER_SHARDS = 8;
  */
 export const EVALUATION_SHARDS = 16;
 
+/** Every gsi2 partition of a month's evaluations: the one from before the shards (read until its items age out), then the shards. */
+export const evaluationPartitions = (tenantId: number, month: string): string[] => [
+  keys.evaluationsByMonth(tenantId, month),
+  ...Array.from({ length: EVALUATION_SHARDS }, (_, shard) => keys.evaluationsByMonth(tenantId, month, shard)),
+];
+
 /**
  * Evaluations live on their transaction's item: the rating, its items and where the answer came from. These index
  * attributes make them listable by date (gsi2, EVALUATION_SHARDS partitions a month, newest first), findable by the transaction's

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { invoke } from '../../infra/local/invoke.js';
 import { handler as scheduledSweep } from '../../functions/schedule/expire-personal-copies.js';
 import { db } from '../../shared/adapters/dynamodb.js';
+import { EXPIRY_SHARDS } from '../../shared/adapters/personal-copies.js';
 import { personalExpiry } from '../../shared/adapters/personal-expiry.js';
 import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import { keys } from '../../shared/keys.js';
@@ -80,7 +81,7 @@ describe('retention: a tenant keeps personal copies for its days', () => {
     const item = await stored(tenant, sale);
     expect(item).toMatchObject({ retention_days: 30, customer_name: 'Rita Prazo', survey_contact: 'rita.prazo@example.com' });
     expect(Date.parse(item.personal_expires_at) - Date.parse(item.created_at)).toBe(30 * DAY);
-    expect(item.gsi9pk).toBe(`EXPIRES#${item.personal_expires_at.slice(0, 10)}#${sale % 16}`);
+    expect(item.gsi9pk).toBe(`EXPIRES#${item.personal_expires_at.slice(0, 10)}#${sale % EXPIRY_SHARDS}`);
 
     const rated = await stored(tenant, answered);
     expect(Date.parse(rated.personal_expires_at) - Date.parse(rated.answered_at)).toBe(30 * DAY);
