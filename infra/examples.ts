@@ -56,8 +56,13 @@ export interface Fixture {
   spareUser: string;
 }
 
-/** The webhook endpoint the fixture's failed delivery went to (nothing listens there). */
+/** The fixture's event endpoint: its failed delivery went there (nothing listens), and its secret is the one rotated. */
 export const FIXTURE_ENDPOINT = 'http://127.0.0.1:9/fixture-events';
+/**
+ * How the fixture lists that endpoint: subscribed only to an event no request of the route tests causes (a recovery
+ * survey's answer), so that no delivery to it is recorded while a test compares the tenant's items before and after.
+ */
+export const FIXTURE_WEBHOOK = { url: FIXTURE_ENDPOINT, events: ['case.recovered' as const] };
 
 /** Every operation of the route table has an entry: a route without one fails the tests that cover every route. */
 export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
@@ -141,6 +146,11 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   }),
   updateAdminUser: (f) => ({ method: 'PATCH', path: `/public/admin/users/${encodeURIComponent(f.spareUser)}`, body: { role: 'member' } }),
   listWebhookDeliveries: () => ({ path: '/public/webhooks/deliveries', query: { status: 'failed' } }),
+  rotateAdminWebhookSecret: () => ({
+    method: 'POST',
+    path: '/public/admin/webhooks/rotate',
+    body: { url: FIXTURE_ENDPOINT, overlap_hours: 1 },
+  }),
   retryWebhookDelivery: (f) => ({ method: 'POST', path: `/public/webhooks/deliveries/${f.failedDeliveryId}/retry` }),
   replayWebhookDeliveries: () => ({
     method: 'POST',
@@ -224,7 +234,7 @@ const DEMO_CONFIG = (() => {
     locale: _locale,
     ...config
   } = parseTenantFile(readFileSync(new URL('./local/demo-tenants.json', import.meta.url), 'utf8'), {}).tenants[0]!;
-  // Without delivery settings, as test tenants have them (tests/support/tenant.ts): replacing a fixture's configuration
-  // with this one must not give it webhooks that later requests would deliver to.
-  return { ...config, delivery: {} };
+  // Without sender settings, as test tenants have them (tests/support/tenant.ts), and with the fixture's event endpoint,
+  // which rotateAdminWebhookSecret rotates: replacing a fixture's configuration with this one keeps it.
+  return { ...config, delivery: { webhooks: [FIXTURE_WEBHOOK] } };
 })();

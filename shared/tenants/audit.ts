@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   'config.apply',
   'webhook.retry',
   'webhook.replay',
+  'webhook.rotate',
   'key.issue',
   'key.revoke',
   'key.rotate',

@@ -3,9 +3,9 @@ import { tenantAccess } from './access.js';
 import type { FirstStore, Tenant, TenantRepository, UserRecord, UserRole } from './ports.js';
 import type { BrandSettings, ConfigDocument, DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
 import { configChanges, configDocument, type ConfigChange } from './configuration.js';
-import { NotFoundError, PreconditionFailedError } from '../errors.js';
+import { NotFoundError, PreconditionFailedError, ValidationError } from '../errors.js';
 import type { AuditActor, AuditEntry, AuditLog } from './audit.js';
-import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS } from '../events/signature.js';
+import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS, webhookSecret } from '../events/signature.js';
 import { hashSecret, KEY_PREFIXES, newSecret, type KeyScope } from './credentials.js';
 
 export type { Tenant, UserRecord };
@@ -24,18 +24,19 @@ export interface IssuedUser {
 }
 
 /**
- * Tenants, their API keys, users and configuration. `webhookSecret` derives a webhook endpoint's signing secret when
- * the caller has the deployment's survey secret (the admin CLI), so that a new one can be shown once;
- * `surveySecretName` names where that secret comes from.
+ * Tenants, their API keys, users and configuration. `surveySecret` answers the deployment's survey secret when the
+ * caller has it (the admin CLI with it set, the rotate route once it read it), from which a webhook endpoint's signing
+ * secret derives, so that a new one can be shown once; `surveySecretName` names where that secret comes from.
  */
 export function tenantService(
   tenants: TenantRepository,
   {
-    webhookSecret,
+    surveySecret,
     surveySecretName,
     audit,
   }: {
-    webhookSecret?: ((tenantId: number, endpoint: string, generation: number) => string) | undefined;
+    /** Read when a secret is derived, not at load: a function reads its secrets after its modules load. */
+    surveySecret: () => string | undefined;
     surveySecretName: string;
     /** Where admin changes are recorded (who, when, what changed). */
     audit: AuditLog;
@@ -46,6 +47,12 @@ export function tenantService(
     if (!changes.length) return;
     await audit.record(tenantId, { id: randomBytes(6).toString('hex'), at: new Date().toISOString(), actor, action, changes });
   }
+
+  /** An endpoint's signing secret of one generation, or undefined without the survey secret. */
+  const derivedSecret = (tenantId: number, endpoint: string, generation: number): string | undefined => {
+    const root = surveySecret();
+    return root ? webhookSecret(root, tenantId, endpoint, generation) : undefined;
+  };
 
   const { authorizeKey, resolveUser } = tenantAccess(tenants);
   /** A new tenant, its first store named `store` and its first employee `employee` (the store's name when absent). */
@@ -127,9 +134,10 @@ export function tenantService(
     const report = [`  delivery: ${Object.keys(config.delivery).join(', ') || 'none'}`];
     for (const [endpoint, label] of webhookEndpoints(config.delivery)) {
       if (!newEndpoints.includes(endpoint)) continue;
+      const secret = derivedSecret(config.id, endpoint, 1);
       report.push(
-        webhookSecret
-          ? `  ${label} signing secret (shown once): ${webhookSecret(config.id, endpoint, 1)}`
+        secret
+          ? `  ${label} signing secret (shown once): ${secret}`
           : `  ${label} signing secret: not shown (${surveySecretName} is not set); with it set to the stack's survey secret, ` +
               `get one with rotate-webhook-secret --overlap-hours 0`,
       );
@@ -140,26 +148,41 @@ export function tenantService(
   /**
    * Rotates the signing secret of one of the tenant's webhook endpoints (`chatbot`, or an event endpoint's URL) and
    * answers the new secret, to be shown once. For `overlapHours` every delivery is signed with both the new and the
-   * old secret, so that the receiver can switch without losing any; then with the new one only.
+   * old secret, so that the receiver can switch without losing any; then with the new one only. Written to the audit
+   * log as generation numbers and the end of the overlap: the secret itself is never stored or recorded.
    */
   async function rotateWebhookSecret(
     tenantId: number,
     target: string,
     overlapHours: number,
     now = new Date(),
+    actor: AuditActor = { operator: true },
   ): Promise<{ label: string; secret: string; generation: number; oldSignsUntil: string }> {
-    if (!webhookSecret) throw new Error(`Run with ${surveySecretName} set to the stack's survey secret: the new secret must be shown.`);
+    if (!surveySecret()) throw new Error(`Run with ${surveySecretName} set to the stack's survey secret: the new secret must be shown.`);
     if (!(overlapHours >= 0 && overlapHours <= ROTATION_OVERLAP_HOURS.max))
-      throw new Error(`The overlap must be from 0 to ${ROTATION_OVERLAP_HOURS.max} hours.`);
+      throw new ValidationError(`The overlap must be from 0 to ${ROTATION_OVERLAP_HOURS.max} hours.`);
     const { delivery } = await tenants.readSettings(tenantId);
     const wanted = target === CHATBOT_ENDPOINT ? CHATBOT_ENDPOINT : eventEndpoint(target);
     const found = webhookEndpoints(delivery).find(([endpoint]) => endpoint === wanted);
     if (!found)
-      throw new Error(`Tenant ${tenantId} has no webhook endpoint ${target === CHATBOT_ENDPOINT ? 'for the chatbot' : 'at that URL'}.`);
+      throw new NotFoundError(
+        `Tenant ${tenantId} has no webhook endpoint ${target === CHATBOT_ENDPOINT ? 'for the chatbot' : 'at that URL'}.`,
+      );
     const until = new Date(now.getTime() + overlapHours * 3_600_000).toISOString();
-    const { current } = await tenants.rotateSigning(tenantId, found[0], until);
+    const { current, previous } = await tenants.rotateSigning(tenantId, found[0], until);
     await tenants.raiseConfigVersion(tenantId);
-    return { label: found[1], secret: webhookSecret(tenantId, found[0], current), generation: current, oldSignsUntil: until };
+    const path = `webhooks[${wanted === CHATBOT_ENDPOINT ? CHATBOT_ENDPOINT : `url=${target}`}].signing`;
+    await audit.record(tenantId, {
+      id: randomBytes(6).toString('hex'),
+      at: now.toISOString(),
+      actor,
+      action: 'webhook.rotate',
+      changes: [
+        { path: `${path}.generation`, old: previous?.generation ?? current - 1, new: current },
+        { path: `${path}.previous_signs_until`, old: null, new: until },
+      ],
+    });
+    return { label: found[1], secret: derivedSecret(tenantId, found[0], current)!, generation: current, oldSignsUntil: until };
   }
 
   /**

@@ -189,6 +189,7 @@ describe('admin routes and keys', () => {
       'getAdminConfig',
       'listAdminAudit',
       'putAdminConfig',
+      'rotateAdminWebhookSecret',
       'listAdminKeys',
       'createAdminKey',
       'revokeAdminKey',

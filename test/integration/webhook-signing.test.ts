@@ -202,6 +202,56 @@ describe('webhook signing (Standard Webhooks)', () => {
     expect(verifies(oldSecret, after)).toBe(false);
   });
 
+  it('rotates an event endpoint through POST /public/admin/webhooks/rotate: the new secret once, the overlap, the audit log', async () => {
+    const ROTATE = '/public/admin/webhooks/rotate';
+    const oldSecret = shown.get(`events endpoint ${urls.withComment}`)!;
+    // Not an admin key: refused, and nothing rotates.
+    const publicKey = await api({ method: 'POST', path: ROTATE, key: tenant.key, body: { url: urls.withComment } });
+    expect(publicKey.status).toBe(403);
+    const bad = await api({ method: 'POST', path: ROTATE, key: tenant.adminKey, body: { url: 'chatbot', overlap_hours: 500 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['overlap_hours', 'url']);
+    const unknown = await api({ method: 'POST', path: ROTATE, key: tenant.adminKey, body: { url: `${outboxUrl}/events/elsewhere` } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).not.toContain(outboxUrl);
+
+    // A one-minute overlap.
+    const started = Date.now();
+    const rotated = await api({
+      method: 'POST',
+      path: ROTATE,
+      key: tenant.adminKey,
+      body: { url: urls.withComment, overlap_hours: 1 / 60 },
+    });
+    expect(rotated.status, rotated.text).toBe(201);
+    const { secret, generation, previous_signs_until } = rotated.body;
+    expect(generation).toBe(2);
+    expect(secret).toMatch(/^whsec_/);
+    expect(secret).not.toBe(oldSecret);
+    expect(Date.parse(previous_signs_until) - started).toBeGreaterThanOrEqual(59_000);
+
+    // The receiver verifies with the new secret, and during the overlap with the old one too.
+    const during = (await answerAndDeliver()).got.get(urls.withComment)!;
+    expect(verifies(secret, during)).toBe(true);
+    expect(verifies(oldSecret, during)).toBe(true);
+    const after = (await answerAndDeliver(new Date(Date.now() + 120_000))).got.get(urls.withComment)!;
+    expect(verifies(secret, after)).toBe(true);
+    expect(verifies(oldSecret, after)).toBe(false);
+
+    // The audit log: who and what (generations, the end of the overlap), never the secret.
+    const audit = await api({ path: '/public/admin/audit', key: tenant.adminKey });
+    const entry = audit.body.data.find((e: { action: string }) => e.action === 'webhook.rotate');
+    expect(entry).toMatchObject({
+      actor: { keyId: expect.any(String) },
+      changes: [
+        { path: `webhooks[url=${urls.withComment}].signing.generation`, old: 1, new: 2 },
+        { path: `webhooks[url=${urls.withComment}].signing.previous_signs_until`, old: null, new: previous_signs_until },
+      ],
+    });
+    expect(audit.text).not.toContain(secret.slice(6));
+    expect(audit.text).not.toContain(oldSecret.slice(6));
+  });
+
   it('refuses to rotate an endpoint the tenant does not list', async () => {
     await expect(rotateWebhookSecret(tenant.tenantId, `${outboxUrl}/events/elsewhere`, 1)).rejects.toThrow(
       /no webhook endpoint at that URL/,

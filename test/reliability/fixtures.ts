@@ -8,10 +8,11 @@ import { signSurveyLink } from '../../shared/surveys/link.js';
 import { requestKeyFor } from '../../shared/transactions/request-key.js';
 import { requestIdFor } from '../support/transactions.js';
 import { inProcess } from '../support/api.js';
-import { FIXTURE_ENDPOINT, keyFor, validRequests, type Fixture } from '../../infra/examples.js';
+import { FIXTURE_ENDPOINT, FIXTURE_WEBHOOK, keyFor, validRequests, type Fixture } from '../../infra/examples.js';
 import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
 import { deliveryId, tenantEvent } from '../../shared/events/events.js';
 import { newTenant } from '../support/tenant.js';
+import { putDelivery, readSettings } from '../../shared/adapters/tenant-repository.js';
 import { readFileSync } from 'node:fs';
 import { storeLogo } from '../../shared/tenants/logo.js';
 import { logoStore } from '../../shared/adapters/logo-store.js';
@@ -106,6 +107,10 @@ export async function fixture(): Promise<Fixture> {
     },
     failed,
   );
+  // The event endpoint whose signing secret POST /public/admin/webhooks/rotate rotates: listed before the configuration
+  // is read, so that replacing it (putAdminConfig) keeps it.
+  const { delivery } = await readSettings(tenant.tenantId);
+  await putDelivery(tenant.tenantId, { ...delivery, webhooks: [FIXTURE_WEBHOOK] });
   const logo = await storeLogo(readFileSync(new URL('../../infra/local/demo-logo.png', import.meta.url)), logoStore);
   const config = await publicApi({ path: '/public/admin/config', key: tenant.adminKey });
   const spareKey = (name: string) =>

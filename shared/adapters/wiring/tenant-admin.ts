@@ -6,7 +6,7 @@ import { tenantRepository } from '../tenant-repository.js';
 // The admin routes read and write the tenant's configuration in the table: without its name, the cold start fails.
 requireEnvs(ENV.tableName);
 
-export { auditEntries, readConfig, replaceConfig } from './tenants.js';
+export { auditEntries, readConfig, replaceConfig, rotateWebhookSecret } from './tenants.js';
 
 /** The tenant's API keys: issue, list, revoke, rotate (shared/tenants/keys.ts). */
 export const { issueKey, listKeys, revokeKey, rotateKey } = tenantKeys(tenantRepository, auditLog);

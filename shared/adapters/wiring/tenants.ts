@@ -3,9 +3,6 @@ import { ENV } from '../../config.js';
 import { auditLog } from '../audit-log.js';
 import { tenantService } from '../../tenants/service.js';
 import { versionedSettings } from '../../tenants/settings.js';
-import { webhookSecret } from '../../events/signature.js';
-
-const surveySecret = process.env[ENV.surveySecret];
 
 /** A tenant's journeys, classes, groups and delivery settings, kept per process while their version holds. */
 export const tenantSettings = versionedSettings({ version: readConfigVersion, read: readVersionedSettings });
@@ -26,7 +23,7 @@ export const {
   getTenant,
   listTenants,
 } = tenantService(tenantRepository, {
-  webhookSecret: surveySecret ? (tenantId, endpoint, generation) => webhookSecret(surveySecret, tenantId, endpoint, generation) : undefined,
+  surveySecret: () => process.env[ENV.surveySecret],
   surveySecretName: ENV.surveySecret,
   audit: auditLog,
 });
