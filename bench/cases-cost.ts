@@ -33,7 +33,8 @@ export async function casesCost(f: Fixture, sizes = CASE_SIZES): Promise<string>
   await createUser(f.tenantId, `gerente-${f.storeId}@bench.test`, { stores: [f.storeId], groups: [] });
   await putDelivery(f.tenantId, { quietHours: null, email: { from: 'pesquisa@bench.test' } });
   await raiseConfigVersion(f.tenantId);
-  // Opening: a detractor's answer, its message consumed once (open, alert) and again (a redelivery: nothing written).
+  // Opening: a detractor's answer, its message consumed once (open, alert, deadline timer) and again (a redelivery: the
+  // deadline timer put again, the same item).
   const id = await registerSale(api, f.key, { store_id: f.storeId, phone: '11987654321' });
   await chatbot({
     method: 'POST',
@@ -107,7 +108,7 @@ export async function casesCost(f: Fixture, sizes = CASE_SIZES): Promise<string>
     '|---|---:|---:|---|---:|---:|',
     ...opening,
     '',
-    'Opening writes the case item with its two index entries (gsi12, gsi13) in one conditional PutItem, and claims the alert with one UpdateItem of the item alone (the claim is not projected): the SES e-mail ($0.10 per 1,000) and the case.opened event (one SQS message per endpoint) are beside these. A redelivery reads and writes nothing but the reads that find the case there.',
+    'Opening writes the case item with its two index entries (gsi12, gsi13) in one conditional PutItem, and claims the alert with one UpdateItem of the item alone (the claim is not projected): the SES e-mail ($0.10 per 1,000) and the case.opened event (one SQS message per endpoint) are beside these. A redelivery reads the case and puts its deadline timer again (the same item, 1 write unit), so that an opener that crashed before scheduling it never loses the deadline.',
     '',
     `| cases in the tenant | open cases listed (store of ${STORE_OPEN}) | Queries | read units |`,
     '|---:|---:|---:|---:|',
