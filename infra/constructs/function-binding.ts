@@ -1,4 +1,4 @@
-import { Stack, type Duration } from 'aws-cdk-lib';
+import { Fn, Stack, type Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -120,8 +120,11 @@ export class FunctionBinding {
       case 'bucket':
         return [this.resources.logoBucket().arnForObjects('logos/*')];
       case 'userPool': {
+        // The pool's id is the last segment of its issuer URL (https://cognito-idp.<region>.amazonaws.com/<pool id>),
+        // the one value of the pool this stack is given: the grant names this pool, not every pool of the account.
         const { region, account } = Stack.of(fn);
-        return [`arn:aws:cognito-idp:${region}:${account}:userpool/*`];
+        const poolId = Fn.select(3, Fn.split('/', this.resources.userPool.issuer));
+        return [`arn:aws:cognito-idp:${region}:${account}:userpool/${poolId}`];
       }
     }
   }
