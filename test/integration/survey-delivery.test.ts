@@ -155,8 +155,9 @@ describe('survey delivery', () => {
   it('sends once when the message is redelivered, retried in a batch, or comes twice in one batch', async () => {
     const email = `twice-${Date.now()}@example.com`;
     const { message } = await transaction('ecommerce', { name: 'Ana', email });
-    // Two copies at once: one claims the attempt, the other finds it held and goes back to the queue.
-    expect(await deliver([message, message])).toHaveLength(1);
+    // Two copies at once: one claims the attempt; the other finds it held and goes back to the queue, or, when the first
+    // has already finished (a loaded machine runs them one after the other), finds it sent and is done.
+    expect((await deliver([message, message])).length).toBeLessThanOrEqual(1);
     expect(await deliver([message], 2)).toEqual([]);
     expect(await deliver([message, message, message], 3)).toEqual([]);
     expect(await mailTo(email)).toHaveLength(1);
