@@ -69,6 +69,7 @@ export const FLOORS: Record<string, [number, string]> = {
   createAdminKey: [2, 'the key, conditional on its hash being new, and the audit entry'],
   revokeAdminKey: [4, "the key's id on gsi1, the key read strongly, the revocation, the audit entry"],
   rotateAdminKey: [4, "the key's id on gsi1, the key read strongly, one transaction (successor and the old key's expiry), the audit entry"],
+  rotateAdminWebhookSecret: [4, 'the configuration read, the signing generation raised, the configuration version raised, the audit entry'],
   listAdminUsers: [1, "one Query of the tenant's user collection (gsi1)"],
   createAdminUser: [
     3,

@@ -103,8 +103,10 @@ describe('a case deadline', () => {
     const store = released(minutes(due, -30));
     await releaseDue(store, sendTimers, minutes(due, -20));
     expect(await deadlineQueue.drain()).toEqual([]);
-    expect(await releaseDue(store, sendTimers, due)).toMatchObject({ released: 1 });
-    const fired = (await deadlineQueue.drain()) as CaseDeadlineMessage[];
+    // Released timers stay until their TTL, so other tests' deadlines in this minute (the same 2031 clock) are
+    // released with it: this tenant's is the one to follow.
+    expect((await releaseDue(store, sendTimers, due)).released).toBeGreaterThanOrEqual(1);
+    const fired = ((await deadlineQueue.drain()) as CaseDeadlineMessage[]).filter((m) => m.tenantId === tenant.tenantId);
     expect(fired).toEqual([{ version: 1, tenantId: tenant.tenantId, caseId: id, dueAt: due.toISOString() }]);
 
     // The same message twice, at once: one escalation.

@@ -110,8 +110,10 @@ describe('webhook replay', () => {
     const audit = await api({ path: '/public/admin/audit', key: tenant.adminKey });
     type Entry = { action: string; actor: { keyId?: string }; changes: { path: string; new: unknown }[] };
     const entries = (audit.body.data as Entry[]).filter((e) => e.action.startsWith('webhook.'));
-    // Three replays, and the retry if it claimed the delivery (a refused one changes nothing and is not recorded).
-    expect(entries).toHaveLength(single!.status === 202 ? 4 : 3);
+    // Three replays, and the retry if it claimed the delivery: a refused one, or one that found the delivery already
+    // being re-sent (202, the same answer), changes nothing and is not recorded.
+    expect(entries.length).toBeGreaterThanOrEqual(3);
+    expect(entries.length).toBeLessThanOrEqual(single!.status === 202 ? 4 : 3);
     expect(entries.every((e) => typeof e.actor.keyId === 'string')).toBe(true);
     const sent = entries.map((e) => (e.action === 'webhook.retry' ? 1 : (e.changes[0]!.new as { replayed: number }).replayed));
     expect(sent.reduce((a, b) => a + b)).toBe(1);
