@@ -298,8 +298,14 @@ describe('survey delivery', () => {
 
   it("hands a journey's whatsapp attempt to the tenant's chatbot, signed (Standard Webhooks) with the hand-off's own secret", async () => {
     const d = memoryDelivery({ channel: 'whatsapp', journeyId: 3, contact: '+5511987654321' });
-    // Sent now: the receiver refuses a timestamp more than 5 minutes from its clock.
-    expect(await d.deliver(new Date())).toBe('sent');
+    // Sent now: the receiver refuses a timestamp more than 5 minutes from its clock. Without quiet hours, so that the
+    // test passes at any hour (from 21:00 in São Paulo the default quiet hours would hold the WhatsApp attempt).
+    settings.delivery.quietHours = null;
+    try {
+      expect(await d.deliver(new Date())).toBe('sent');
+    } finally {
+      delete settings.delivery.quietHours;
+    }
     const hook = d.calls[0]!.message as { url: string; body: string; headers: Record<string, string> };
     expect(d.calls[0]!.channel).toBe('webhook');
     expect(hook.url).toBe('https://bot.example.com/hook');
