@@ -66,9 +66,15 @@ export const FLOORS: Record<string, [number, string]> = {
   putAdminConfig: [3, 'read what it replaces, claim the version (conditional), write the items and raise the version again'],
   listAdminAudit: [1, 'one Query of the audit partition, newest first'],
   listAdminKeys: [1, "one Query of the tenant's key collection (gsi1)"],
-  createAdminKey: [2, 'the key, conditional on its hash being new, and the audit entry'],
-  revokeAdminKey: [4, "the key's id on gsi1, the key read strongly, the revocation, the audit entry"],
-  rotateAdminKey: [4, "the key's id on gsi1, the key read strongly, one transaction (successor and the old key's expiry), the audit entry"],
+  createAdminKey: [
+    3,
+    'the key, conditional on its hash being new, the configuration version raised (cached answers look at it), the audit entry',
+  ],
+  revokeAdminKey: [5, "the key's id on gsi1, the key read strongly, the revocation, the configuration version raised, the audit entry"],
+  rotateAdminKey: [
+    5,
+    "the key's id on gsi1, the key read strongly, one transaction (successor and the old key's expiry), the configuration version raised, the audit entry",
+  ],
   rotateAdminWebhookSecret: [4, 'the configuration read, the signing generation raised, the configuration version raised, the audit entry'],
   listAdminUsers: [1, "one Query of the tenant's user collection (gsi1)"],
   createAdminUser: [
@@ -137,7 +143,8 @@ export async function costPerOperation(f: Fixture): Promise<string> {
     const { roundTrips, read, write } = metered.totals();
     const [floor, why] = FLOORS[route.operationId] ?? [NaN, '?'];
     // Authorizer results are cached by API Gateway: the authorizer's own lookup is not counted per request, but the
-    // handler's strongly consistent re-read of the key (a revocation holds at once, shared/http/handler.ts) is.
+    // handler's strongly consistent read of a copy of the configuration version (1 read unit: a revocation holds at
+    // once, shared/http/handler.ts; the key itself only when the version moved) is.
     const price =
       PRICES.httpApiRequest +
       PRICES.lambdaRequest +

@@ -6,6 +6,8 @@ export interface Call {
   command: string;
   read: number;
   write: number;
+  /** The partition key of the item a single-item command names (GetItem, PutItem, UpdateItem, DeleteItem). */
+  pk?: string;
 }
 
 type Capacity = { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number };
@@ -43,7 +45,8 @@ export function meter(client: DynamoDBDocumentClient) {
       const command = lowLevelName(String(context.commandName));
       const isWrite = /Put|Update|Delete|TransactWrite|BatchWrite/.test(command);
       const units = list.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
-      calls.push({ command, read: isWrite ? 0 : units, write: isWrite ? units : 0 });
+      const pk = partitionOf(input.Key ?? input.Item);
+      calls.push({ command, read: isWrite ? 0 : units, write: isWrite ? units : 0, ...(pk ? { pk } : {}) });
       return result;
     },
     { step: 'initialize', name },
@@ -59,6 +62,12 @@ export function meter(client: DynamoDBDocumentClient) {
     },
   };
 }
+
+/** The `pk` of a key or item, whether the document client has marshalled it yet or not. */
+const partitionOf = (key: unknown): string | undefined => {
+  const pk = (key as { pk?: unknown } | undefined)?.pk;
+  return typeof pk === 'string' ? pk : typeof (pk as { S?: unknown })?.S === 'string' ? (pk as { S: string }).S : undefined;
+};
 
 const sum = (calls: Call[], field: 'read' | 'write') => Math.round(calls.reduce((total, call) => total + call[field], 0) * 100) / 100;
 

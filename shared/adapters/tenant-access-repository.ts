@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { keys } from '../keys.js';
 import { indexAttributes } from '../table.js';
 import { ApiKeyRecord, UserRecord, type TenantAccessRepository } from '../tenants/ports.js';
+import { readConfigVersion } from './config-version.js';
 import { db, isConditionFailure } from './dynamodb.js';
 
 /** gsi1 holds the tenants, and each tenant's keys and users. */
@@ -74,4 +75,10 @@ export async function findUserByName(tenantId: number, name: string): Promise<Us
   return Items?.[0] ? v.parse(UserRecord, Items[0]) : undefined;
 }
 
-export const tenantAccessRepository: TenantAccessRepository = { findApiKey, findUserByToken, findUserByName, noteKeyUse };
+export const tenantAccessRepository: TenantAccessRepository = {
+  findApiKey,
+  findUserByToken,
+  findUserByName,
+  noteKeyUse,
+  readConfigVersion,
+};

@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { LOCALES } from '../locale.js';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
@@ -22,6 +21,9 @@ import { stores } from './store-repository.js';
 import { employees, storeLink } from './employee-repository.js';
 import { batchGet, cancelledByCondition, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
 import { findApiKey, findUserByName, findUserByToken, noteKeyUse } from './tenant-access-repository.js';
+import { CONFIG_VERSION_COPIES, readConfigVersion, versionOf } from './config-version.js';
+
+export { CONFIG_VERSION_COPIES, readConfigVersion } from './config-version.js';
 
 const entity = (name: string) => ({ [TABLE.entityAttribute]: name });
 
@@ -435,34 +437,6 @@ export const readSettings = async (tenantId: number): Promise<Settings> => (awai
 
 const VERSION = 'CONFIG_VERSION';
 const VERSION_COPY = 'CONFIG_VERSION_COPY';
-const versionOf = (item: Item | undefined): number => v.parse(v.optional(v.number(), 0), item?.version);
-/**
- * The copies of the version each request reads one of. At the simulated peak of a 10-million-a-day tenant one item
- * took 26.4% of a partition's reads (792 a second); ten copies take 2.6% each. A change writes all ten in one
- * transaction (10 items, 20 write units: changes are rare).
- */
-export const CONFIG_VERSION_COPIES = 10;
-
-/**
- * The configuration's version: one strongly consistent GetItem of a small item (1 read unit), a copy chosen at random.
- * 0 before any change. A copy not written yet (a tenant whose configuration has not changed since the copies came)
- * reads 0 too: the cached settings were read at the version item's own number, so they do not match and are read
- * again in full, never stale; the tenant's next change writes every copy.
- */
-export async function readConfigVersion(tenantId: number): Promise<number> {
-  const { client, tableName } = db();
-  const copy = randomInt(CONFIG_VERSION_COPIES);
-  const { Item } = await client.send(
-    new GetCommand({
-      TableName: tableName,
-      Key: keys.configVersionCopy(tenantId, copy),
-      ConsistentRead: true,
-      ProjectionExpression: 'version',
-    }),
-  );
-  return versionOf(Item);
-}
-
 /** A raise that lost to another at the same time tries again from the version that one wrote, this many times. */
 const RAISE_ATTEMPTS = 10;
 

@@ -8,10 +8,9 @@ import { flushMetrics } from '../metrics.js';
 import { isUnavailable } from '../adapters/unavailable.js';
 import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
-import { authorizeKey, resolveUser } from '../adapters/wiring/tenant-access.js';
+import { authorizeKey, confirmCachedKey, resolveUser } from '../adapters/wiring/tenant-access.js';
 import { isAdminKey, refuseNonAdmin, requireAdminUser, requireScope, type UserNeed } from '../tenants/access.js';
 import type { AuditActor } from '../tenants/audit.js';
-import { apiOfScope } from '../tenants/credentials.js';
 import type { UserRecord } from '../tenants/ports.js';
 import type { ResponseDoc } from './contract.js';
 import { API_HEADERS, problem, problemResponse, PROBLEMS, TransportError, type Problem, type TransportKind } from './problem.js';
@@ -231,9 +230,10 @@ async function authenticate(event: HttpEvent): Promise<void> {
   const context = parseAuthContext(event.requestContext.authorizer?.lambda);
   if (context.authenticated && context.checkedFor !== event.requestContext.requestId) {
     // An answer API Gateway cached for an earlier request: the key may have been revoked or reached its expiry (the end
-    // of a rotation's grace) since, so it is read again (one strongly consistent GetItem). While the table cannot be
-    // reached, the authorizer's own check stands, as the key memory keeps sales queueing.
-    const rechecked = await authorizeKey(event.headers?.[API_KEY_HEADER], apiOfScope(context.scope)).catch((error: unknown) => {
+    // of a rotation's grace) since. The expiry is checked on the clock, a change by one read of the configuration's
+    // version (every change of a key raises it), and the key is read again only when the version moved. While the
+    // table cannot be reached, the authorizer's own check stands, as the key memory keeps sales queueing.
+    const rechecked = await confirmCachedKey(event.headers?.[API_KEY_HEADER], context).catch((error: unknown) => {
       if (isUnavailable(error)) return context;
       throw error;
     });

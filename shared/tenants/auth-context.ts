@@ -21,13 +21,27 @@ const no = v.union([
     v.transform(() => false as const),
   ),
 ]);
-const tenantId = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{1,10}$/), v.transform(Number))]), v.integer(), v.minValue(1));
+const whole = v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{1,15}$/), v.transform(Number))]);
+const tenantId = v.pipe(whole, v.integer(), v.minValue(1));
+const version = v.pipe(whole, v.integer(), v.minValue(0));
 
 export const AuthContext = v.union([
   // keyId: which of the tenant's keys made the request (the access log names it); absent in contexts cached before it was added.
   // checkedFor: the request the authorizer checked the key for; an answer API Gateway cached for another request is
   // checked again by the handler (shared/http/handler.ts), so that a revoked or expired key is refused at once.
-  v.object({ authenticated: yes, tenantId, scope: v.string(), keyId: v.optional(v.string()), checkedFor: v.optional(v.string()) }),
+  // version: the tenant's configuration version the key was checked at (every change of a key raises it), and
+  // validUntil: when the key stops working (its expiry, or the end of its rotation's grace; absent: never by itself).
+  // A cached answer is taken while the version holds and the clock is before validUntil; absent (an answer cached
+  // before they came), the key is read again.
+  v.object({
+    authenticated: yes,
+    tenantId,
+    scope: v.string(),
+    keyId: v.optional(v.string()),
+    checkedFor: v.optional(v.string()),
+    version: v.optional(version),
+    validUntil: v.optional(v.string()),
+  }),
   // The key could not be checked (the table was unreachable): the handler checks it again itself, because API
   // Gateway caches this answer for the key and the table may be back by the next request.
   v.object({ authenticated: no, recheck: v.optional(v.picklist(['public', 'chatbot'] satisfies KeyApi[])) }),

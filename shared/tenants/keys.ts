@@ -73,12 +73,17 @@ const viewOf = (record: ApiKeyRecord): KeyView => ({
 /** What the audit log shows of a key: never its value or hash. */
 const audited = (record: ApiKeyRecord) => ({ name: record.name ?? null, scope: record.scope, expires_at: record.expires_at ?? null });
 
-type KeyRepository = Pick<TenantRepository, 'insertApiKey' | 'listApiKeys' | 'findApiKeyById' | 'markApiKeyRevoked' | 'rotateApiKey'>;
+type KeyRepository = Pick<
+  TenantRepository,
+  'insertApiKey' | 'listApiKeys' | 'findApiKeyById' | 'markApiKeyRevoked' | 'rotateApiKey' | 'raiseConfigVersion'
+>;
 
 /**
  * A tenant's API keys, administered by the tenant itself: issued (the value shown once), listed with their last use,
  * revoked, and rotated with a grace period in which the old key and its successor both work. Every change is written
- * to the audit log, without the key's value.
+ * to the audit log, without the key's value, and raises the tenant's configuration version once the key is written:
+ * a handler takes an authorizer answer cached at the version before without reading the key (shared/tenants/access.ts),
+ * so the raise, after the write and before the answer, is what refuses a revoked key on the very next request.
  */
 export function tenantKeys(tenants: KeyRepository, audit: AuditLog) {
   async function record(tenantId: number, actor: AuditActor, action: AuditEntry['action'], changes: ConfigChange[], at: Date) {
@@ -113,6 +118,7 @@ export function tenantKeys(tenants: KeyRepository, audit: AuditLog) {
     const stored = newRecord(tenantId, { scope: body.scope, name: body.name, expires_at: futureExpiry(body.expires_at, now) }, now);
     // 256 random bits: a value already stored would be a broken random source, not a case to handle.
     if (!(await tenants.insertApiKey(hashSecret(key), stored))) throw new Error('A new key collided with a stored one.');
+    await tenants.raiseConfigVersion(tenantId);
     await record(tenantId, actor, 'key.issue', [{ path: `keys[id=${stored.keyId}]`, old: null, new: audited(stored) }], now);
     return { ...viewOf(stored), key };
   }
@@ -123,11 +129,18 @@ export function tenantKeys(tenants: KeyRepository, audit: AuditLog) {
     return all.map(viewOf).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   }
 
-  /** Revokes a key: refused from the next request of every function. Revoking a revoked key changes nothing. */
+  /**
+   * Revokes a key: refused from the next request of every function. Revoking a revoked key changes nothing but the
+   * version, raised again so that a revocation interrupted before its raise is completed by its retry.
+   */
   async function revokeKey(tenantId: number, keyId: string, actor: AuditActor, now = new Date()): Promise<KeyView> {
     const found = await find(tenantId, keyId);
-    if (found.revoked_at) return viewOf(found);
+    if (found.revoked_at) {
+      await tenants.raiseConfigVersion(tenantId);
+      return viewOf(found);
+    }
     await tenants.markApiKeyRevoked(found.hash, now.toISOString());
+    await tenants.raiseConfigVersion(tenantId);
     await record(tenantId, actor, 'key.revoke', [{ path: `keys[id=${keyId}].revoked_at`, old: null, new: now.toISOString() }], now);
     return viewOf({ ...found, revoked_at: now.toISOString() });
   }
@@ -161,6 +174,7 @@ export function tenantKeys(tenants: KeyRepository, audit: AuditLog) {
     );
     if (!(await tenants.rotateApiKey(old.hash, { hash: hashSecret(key), record: successor }, oldExpiry)))
       throw new StateConflictError('This key was rotated or revoked meanwhile: read the keys list again.');
+    await tenants.raiseConfigVersion(tenantId);
     await record(
       tenantId,
       actor,

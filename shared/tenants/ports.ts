@@ -48,7 +48,7 @@ export interface FirstStore {
   employee: string;
 }
 
-/** The two reads that check a caller: `shared/adapters/tenant-access-repository.ts` implements it. */
+/** The reads that check a caller: `shared/adapters/tenant-access-repository.ts` implements it. */
 export interface TenantAccessRepository {
   /** Keys are found by the hash of their value; the value itself is never stored. */
   findApiKey(hash: string): Promise<ApiKeyRecord | undefined>;
@@ -60,6 +60,11 @@ export interface TenantAccessRepository {
    * update; the caller calls it only when the key it read says so, so that most requests write nothing).
    */
   noteKeyUse(hash: string, at: string, unlessAfter: string): Promise<void>;
+  /**
+   * The configuration's version, read strongly: 0 before any change. Every change of a key (issued, revoked, rotated)
+   * raises it after the key is written, so that a key checked at one version is known unchanged while it holds.
+   */
+  readConfigVersion(tenantId: number): Promise<number>;
 }
 
 /** Where tenants, their keys, users and settings are kept: `shared/adapters/tenant-repository.ts` implements it. */
@@ -94,8 +99,6 @@ export interface TenantRepository extends TenantAccessRepository {
   readSettings(tenantId: number): Promise<Settings>;
   /** The settings and the configuration version they were read at, read strongly. */
   readVersionedSettings(tenantId: number): Promise<{ settings: Settings; version: number }>;
-  /** The configuration's version, read strongly: 0 before any change. */
-  readConfigVersion(tenantId: number): Promise<number>;
   /**
    * Raises the configuration's version by one and answers the new one; with `expected`, only if it is still that
    * one (undefined otherwise). Every change of the configuration raises it, so that functions read it again.

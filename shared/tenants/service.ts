@@ -72,6 +72,8 @@ export function tenantService(
     if (!(await tenants.getTenant(tenantId))) throw new Error(`Tenant ${tenantId} does not exist.`);
     const { keyId, created } = await storeKey(tenantId, scope, value, expiresAt);
     if (!created) throw new Error('That key value is already in use.');
+    // Every change of a key raises the version once the key is written (shared/tenants/keys.ts says why).
+    await tenants.raiseConfigVersion(tenantId);
     return { key: value, keyId, tenantId, scope };
   }
 
@@ -91,7 +93,10 @@ export function tenantService(
     let hash: string | undefined;
     if ('key' in by) hash = hashSecret(by.key);
     else hash = (await tenants.listApiKeys(by.tenantId)).find((k) => k.keyId === by.keyId)?.hash;
-    return hash ? tenants.markApiKeyRevoked(hash, new Date().toISOString()) : false;
+    const record = hash ? await tenants.findApiKey(hash) : undefined;
+    if (!hash || !record || !(await tenants.markApiKeyRevoked(hash, new Date().toISOString()))) return false;
+    await tenants.raiseConfigVersion(record.tenantId);
+    return true;
   }
 
   const listApiKeys = (tenantId: number) => tenants.listApiKeys(tenantId);

@@ -134,8 +134,8 @@ describe('benchmarks, one iteration each', () => {
           .every((cell) => Number.isFinite(number(cell))),
         row[0],
       ).toBe(true);
-    // The authorizer's answer is one made for another request, as API Gateway's cache gives it: the handler reads the
-    // key again (a revoked key is refused at once, shared/http/handler.ts), then the store.
+    // The authorizer's answer is one made for another request, as API Gateway's cache gives it: the handler reads a
+    // copy of the configuration version (a revoked key is refused at once, shared/http/handler.ts), then the store.
     expect(table.find((row) => row[0] === 'getStore')?.[3]).toBe('GetItem, then GetItem');
   }, 120_000);
 

@@ -18,7 +18,7 @@ import {
 import { getTenant } from '../../shared/adapters/tenant-repository.js';
 import { getStore } from '../../shared/adapters/wiring/stores.js';
 import { getEmployee } from '../../shared/adapters/wiring/employees.js';
-import { readSettings } from '../../shared/adapters/tenant-repository.js';
+import { readConfigVersion, readSettings } from '../../shared/adapters/tenant-repository.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 import { logoStore } from '../../shared/adapters/logo-store.js';
 import { inProcess } from '../support/api.js';
@@ -137,6 +137,8 @@ describe('tenants', () => {
       tenantId: id,
       scope: 'public',
       keyId: expect.stringMatching(/^[0-9a-f]{12}$/),
+      // The configuration version it was checked at: the apply's.
+      version: await readConfigVersion(id),
     });
     const settings = await readSettings(id);
     expect(settings.journeys.map((journey) => journey.slug)).toEqual(['loja']);

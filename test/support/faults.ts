@@ -16,3 +16,28 @@ export async function whileFailing<T>(command: RegExp, error: Error, run: () => 
     stack.remove('injectFailure');
   }
 }
+
+/**
+ * A slow network for some calls: each DynamoDB call that `slow` picks (by command and key) waits `delayMs()` before it
+ * is sent, while `run` runs. Widens the windows between the steps of concurrent work, so that a race can be seen.
+ */
+export async function whileSlow<T>(
+  slow: (command: string, key: Record<string, unknown> | undefined) => boolean,
+  delayMs: () => number,
+  run: () => Promise<T>,
+): Promise<T> {
+  const stack = db().client.middlewareStack;
+  stack.add(
+    (next, context) => async (args) => {
+      const key = (args.input as { Key?: Record<string, unknown> }).Key;
+      if (slow(String(context.commandName), key)) await new Promise((resolve) => setTimeout(resolve, delayMs()));
+      return next(args);
+    },
+    { step: 'initialize', name: 'injectLatency' },
+  );
+  try {
+    return await run();
+  } finally {
+    stack.remove('injectLatency');
+  }
+}
