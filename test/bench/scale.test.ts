@@ -42,7 +42,7 @@ describe('the scale simulation', () => {
       }
   });
 
-  it('keeps the result counters, the evaluation index, the expiry index, the configuration version and the due minutes under a tenth of a partition at full rate', async () => {
+  it('keeps the result counters, the evaluation index, the expiry index, the configuration version and the due minutes under a tenth of a partition at full rate, and reads no API key per sale', async () => {
     // Without the scheduler's release, whose minute of 41,000 parked reminders takes most of a run's time.
     const run = await scaleSimulation({ windowSeconds: 2, releases: false });
     const sharded = run.hot.filter(({ partition }) => /#RESULTS#|#EVAL#|^gsi9 EXPIRES#|^table T#\d+#CONFIG\b|^table DUE#/.test(partition));
@@ -51,5 +51,8 @@ describe('the scale simulation', () => {
     expect(sharded.some(({ partition }) => partition.startsWith('table DUE#'))).toBe(true);
     expect(sharded.length).toBeGreaterThan(100);
     expect(sharded[0]!.share, sharded[0]!.partition).toBeLessThanOrEqual(HOT_SHARE);
+    // Each sale's request, its authorizer answer cached, reads one copy of the version (1 unit) and never the API key.
+    expect(run.hot.filter(({ partition }) => partition.startsWith('table APIKEY#'))).toEqual([]);
+    expect(run.table.byFlow.get('sale request')!.read / run.counts.saleRequests).toBe(1);
   }, 180_000);
 });
