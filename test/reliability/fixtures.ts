@@ -112,12 +112,13 @@ export async function fixture(): Promise<Fixture> {
   const { delivery } = await readSettings(tenant.tenantId);
   await putDelivery(tenant.tenantId, { ...delivery, webhooks: [FIXTURE_WEBHOOK] });
   const logo = await storeLogo(readFileSync(new URL('../../infra/local/demo-logo.png', import.meta.url)), logoStore);
-  const config = await publicApi({ path: '/public/admin/config', key: tenant.adminKey });
   const spareKey = (name: string) =>
     publicApi({ method: 'POST', path: '/public/admin/keys', key: tenant.adminKey, body: { scope: 'public', name: `${marker} ${name}` } });
   const [revocable, rotatable] = await Promise.all([spareKey('revocable'), spareKey('rotatable')]);
   const spareUser = `spare@${marker.toLowerCase()}.example`;
   await publicApi({ method: 'POST', path: '/public/admin/users', key: tenant.adminKey, body: { email: spareUser, scope: 'all' } });
+  // Read last: issuing a key raises the configuration version, which is the configuration's ETag.
+  const config = await publicApi({ path: '/public/admin/config', key: tenant.adminKey });
   return {
     spareUser,
     revocableKeyId: revocable.body.id as string,
