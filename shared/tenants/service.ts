@@ -86,16 +86,6 @@ export function tenantService(
     return { keyId, created: await tenants.insertApiKey(hashSecret(value), record) };
   }
 
-  /** Revokes by the key itself or by its id; false when no such key exists. */
-  async function revokeApiKey(by: { key: string } | { tenantId: number; keyId: string }): Promise<boolean> {
-    let hash: string | undefined;
-    if ('key' in by) hash = hashSecret(by.key);
-    else hash = (await tenants.listApiKeys(by.tenantId)).find((k) => k.keyId === by.keyId)?.hash;
-    return hash ? tenants.markApiKeyRevoked(hash, new Date().toISOString()) : false;
-  }
-
-  const listApiKeys = (tenantId: number) => tenants.listApiKeys(tenantId);
-
   /**
    * Creates (or replaces, by name) a user; the clear token is returned once. A replaced user keeps its role unless one
    * is given: inviting a tenant admin to the workspace re-issues its token, not its role.
@@ -286,8 +276,6 @@ export function tenantService(
   return {
     createTenant,
     issueApiKey,
-    revokeApiKey,
-    listApiKeys,
     authorizeKey,
     createUser,
     resolveUser,
