@@ -13,6 +13,7 @@ import {
   PrivacyConfig,
   CasesConfig,
   type GroupConfig,
+  LogoObject,
   type Settings,
   type UserScope,
 } from '../tenants/config-schema.js';
@@ -312,6 +313,31 @@ export async function putBrand(tenantId: number, brand: BrandSettings): Promise<
   await client.send(new PutCommand({ TableName: tableName, Item: brandItem(tenantId, brand) }));
 }
 
+const LogoItem = v.object(LogoObject.entries);
+
+export async function recordLogo(tenantId: number, logo: LogoObject): Promise<boolean> {
+  const { client, tableName } = db();
+  try {
+    await client.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...keys.tenantLogo(tenantId, logo.file), ...entity('LOGO'), ...logo },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+export async function findLogo(tenantId: number, file: string): Promise<LogoObject | undefined> {
+  const { client, tableName } = db();
+  const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.tenantLogo(tenantId, file), ConsistentRead: true }));
+  return Item && v.parse(LogoItem, Item);
+}
+
 export async function putSettings(tenantId: number, settings: Omit<Settings, 'delivery' | 'brand'>): Promise<void> {
   const { client, tableName } = db();
   const items = [
@@ -567,6 +593,8 @@ export const tenantRepository: TenantRepository = {
   updateUser,
   putSettings,
   putBrand,
+  recordLogo,
+  findLogo,
   putDelivery,
   rotateSigning,
   readSettings,

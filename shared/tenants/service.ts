@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { tenantAccess } from './access.js';
 import type { FirstStore, Tenant, TenantRepository, UserRecord, UserRole } from './ports.js';
-import type { BrandSettings, ConfigDocument, DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
-import { configChanges, configDocument, type ConfigChange } from './configuration.js';
+import type { BrandSettings, ConfigDocument, DeliveryConfig, LogoObject, TenantConfig, UserScope } from './config-schema.js';
+import { brandSettings, configChanges, configDocument, type ConfigChange } from './configuration.js';
 import { NotFoundError, PreconditionFailedError, ValidationError } from '../errors.js';
 import type { AuditActor, AuditEntry, AuditLog } from './audit.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS, webhookSecret } from '../events/signature.js';
@@ -261,16 +261,35 @@ export function tenantService(
   ): Promise<{ version: number; changes: ConfigChange[] }> {
     const before = await readConfig(tenantId);
     const version = expected === 'current' ? before.version : expected;
+    const brand = brandSettings(config.name, config.brand);
+    await checkLogo(tenantId, brand.logo, before.config.brand.logo);
     if (before.version !== version || (await tenants.raiseConfigVersion(tenantId, version)) === undefined)
       throw new PreconditionFailedError('The configuration changed since it was read: read it again (GET) and apply your change to it.');
     if (before.config.name !== config.name) await tenants.renameTenant(tenantId, config.name);
     await tenants.putSettings(tenantId, config);
     await tenants.removeUnlisted(tenantId, config);
     await tenants.putDelivery(tenantId, config.delivery);
+    await tenants.putBrand(tenantId, brand);
     const written = (await tenants.raiseConfigVersion(tenantId))!;
-    const changes = configChanges(before.config, configDocument(config.name, config));
+    const changes = configChanges(before.config, configDocument(config.name, { ...config, brand }));
     await recordChange(tenantId, actor, 'config.replace', changes);
     return { version: written, changes };
+  }
+
+  /**
+   * A brand may name its current logo or one the tenant uploaded (POST /public/admin/brand/logos), as that route
+   * answered it: a logo named by hand would show a broken image to every customer.
+   */
+  async function checkLogo(tenantId: number, logo: LogoObject | undefined, current: LogoObject | undefined): Promise<void> {
+    if (!logo || (logo.file === current?.file && logo.contentType === current.contentType)) return;
+    const uploaded = await tenants.findLogo(tenantId, logo.file);
+    if (uploaded?.contentType !== logo.contentType)
+      throw new ValidationError('The brand names a logo this tenant did not upload.', [
+        {
+          path: 'brand.logo',
+          message: 'is not a logo of this tenant: upload it with POST /public/admin/brand/logos and give the object it answers',
+        },
+      ]);
   }
 
   return {
