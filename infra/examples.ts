@@ -143,7 +143,7 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   createAdminUser: (f) => ({
     method: 'POST',
     path: '/public/admin/users',
-    body: { email: `gerente-${randomUUID().slice(0, 8)}@loja.example`, scope: { stores: [f.storeId], groups: [] } },
+    body: { email: `gerente-${randomUUID().slice(0, 8)}@loja.example`, scope: { stores: [f.storeId], groups: [] }, phone: '11 98888-7777' },
   }),
   updateAdminUser: (f) => ({ method: 'PATCH', path: `/public/admin/users/${encodeURIComponent(f.spareUser)}`, body: { role: 'member' } }),
   listWebhookDeliveries: () => ({ path: '/public/webhooks/deliveries', query: { status: 'failed' } }),

@@ -283,17 +283,23 @@ export async function listUsers(tenantId: number): Promise<UserRecord[]> {
 export async function updateUser(
   tenantId: number,
   tokenHash: string,
-  { scope, role, disabled_at }: Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>,
+  { scope, role, disabled_at, phone }: Pick<UserRecord, 'scope' | 'role' | 'disabled_at'> & { phone?: string | null },
 ): Promise<void> {
   const { client, tableName } = db();
+  const set = ['#scope = :scope', '#role = :role', 'disabled_at = :disabled', ...(phone ? ['phone = :phone'] : [])];
   await client.send(
     new UpdateCommand({
       TableName: tableName,
       Key: keys.userToken(tenantId, tokenHash),
-      UpdateExpression: 'SET #scope = :scope, #role = :role, disabled_at = :disabled',
+      UpdateExpression: `SET ${set.join(', ')}${phone === null ? ' REMOVE phone' : ''}`,
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeNames: { '#scope': 'scope', '#role': 'role' },
-      ExpressionAttributeValues: { ':scope': scope, ':role': role ?? 'member', ':disabled': disabled_at ?? null },
+      ExpressionAttributeValues: {
+        ':scope': scope,
+        ':role': role ?? 'member',
+        ':disabled': disabled_at ?? null,
+        ...(phone ? { ':phone': phone } : {}),
+      },
     }),
   );
 }

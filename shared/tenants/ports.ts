@@ -87,8 +87,15 @@ export interface TenantRepository extends TenantAccessRepository {
   updateUserScope(tenantId: number, tokenHash: string, scope: UserScope): Promise<void>;
   /** The tenant's users (one Query of their collection). */
   listUsers(tenantId: number): Promise<UserRecord[]>;
-  /** Sets a user's scope, role and disabled state (one UpdateItem of the user's item, which must exist). */
-  updateUser(tenantId: number, tokenHash: string, fields: Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>): Promise<void>;
+  /**
+   * Sets a user's scope, role and disabled state, and their phone when `phone` is given (null removes it): one
+   * UpdateItem of the user's item, which must exist.
+   */
+  updateUser(
+    tenantId: number,
+    tokenHash: string,
+    fields: Pick<UserRecord, 'scope' | 'role' | 'disabled_at'> & { phone?: string | null },
+  ): Promise<void>;
   putSettings(tenantId: number, settings: Omit<Settings, 'delivery' | 'brand'>): Promise<void>;
   putBrand(tenantId: number, brand: BrandSettings): Promise<void>;
   /** Records that the tenant uploaded this logo object, so that its brand may name it: false when it was recorded already. */
