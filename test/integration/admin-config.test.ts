@@ -245,6 +245,18 @@ describe('the brand through the admin API', () => {
     expect((await read()).body.brand).toEqual({ ...before.body.brand, senderName: 'Outro' });
   });
 
+  it('the same logo uploaded three times at once is one object, recorded and audited once (real concurrency)', async () => {
+    const own = await newTenant();
+    const bytes = Buffer.concat([LOGO, Buffer.from(randomUUID())]);
+
+    const answers = await Promise.all([1, 2, 3].map(() => upload(bytes, 'image/png', own.adminKey)));
+    const audit = await api({ path: '/public/admin/audit', key: own.adminKey });
+
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
+    expect(new Set(answers.map((a) => a.body.file)).size).toBe(1);
+    expect(audit.body.data.filter((e: { action: string }) => e.action === 'logo.upload')).toHaveLength(1);
+  });
+
   it('refuses an SVG, an over-size, an empty and a non-image logo with the reason, storing and recording nothing', async () => {
     const svg = await upload('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'image/svg+xml');
     const large = await upload(Buffer.concat([LOGO.subarray(0, 16), Buffer.alloc(210 * 1024)]));
