@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AuditActor, AuditLog } from './audit.js';
+import type { LogoObject } from './config-schema.js';
 import { ValidationError } from '../errors.js';
 
 /**
@@ -29,12 +30,6 @@ export const LOGO_TYPES = [
 
 /** The media types of the logos accepted. */
 export const LOGO_CONTENT_TYPES = LOGO_TYPES.map((type) => type.contentType);
-export type LogoContentType = (typeof LOGO_TYPES)[number]['contentType'];
-/** A stored logo: its object name and type. */
-export interface StoredLogo {
-  file: string;
-  contentType: LogoContentType;
-}
 
 /**
  * Served as they are for a year, by anyone: the name is the content's hash, so a new logo is a new object and an
@@ -61,7 +56,7 @@ export interface LogoStore {
 }
 
 /** The object a logo's bytes become, or a LogoError naming why they cannot be one. */
-export function logoObjectOf(bytes: Uint8Array, path?: string): StoredLogo {
+export function logoObjectOf(bytes: Uint8Array, path?: string): LogoObject {
   if (bytes.byteLength === 0) throw new LogoError('is empty', path);
   if (bytes.byteLength > MAX_LOGO_BYTES)
     throw new LogoError(`is ${Math.ceil(bytes.byteLength / 1024)} KB; at most ${MAX_LOGO_BYTES / 1024} KB is accepted`, path);
@@ -80,7 +75,7 @@ export function logoObjectOf(bytes: Uint8Array, path?: string): StoredLogo {
 }
 
 /** Checks a logo and stores it; the brand then names the object. Storing the same bytes again is harmless. */
-export async function storeLogo(bytes: Uint8Array, store: LogoStore, path?: string): Promise<StoredLogo> {
+export async function storeLogo(bytes: Uint8Array, store: LogoStore, path?: string): Promise<LogoObject> {
   const object = logoObjectOf(bytes, path);
   await store.put(object.file, bytes, object.contentType);
   return object;
@@ -88,7 +83,7 @@ export async function storeLogo(bytes: Uint8Array, store: LogoStore, path?: stri
 
 /** Where a tenant's uploads are recorded (the tenant repository): true when the logo was not recorded yet. */
 export interface LogoUploads {
-  recordLogo(tenantId: number, logo: StoredLogo): Promise<boolean>;
+  recordLogo(tenantId: number, logo: LogoObject): Promise<boolean>;
 }
 
 /**
@@ -97,7 +92,7 @@ export interface LogoUploads {
  * audit log; the same bytes again answer the same object and record nothing new.
  */
 export function tenantLogos(store: LogoStore, uploads: LogoUploads, audit: AuditLog) {
-  async function uploadLogo(tenantId: number, bytes: Uint8Array, actor: AuditActor, now = new Date()): Promise<StoredLogo> {
+  async function uploadLogo(tenantId: number, bytes: Uint8Array, actor: AuditActor, now = new Date()): Promise<LogoObject> {
     const logo = await storeLogo(bytes, store, 'body');
     if (await uploads.recordLogo(tenantId, logo)) {
       const change = { path: `logos[file=${logo.file}]`, old: null, new: { contentType: logo.contentType, bytes: bytes.byteLength } };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { tenantAccess } from './access.js';
 import type { FirstStore, Tenant, TenantRepository, UserRecord, UserRole } from './ports.js';
-import type { BrandSettings, ConfigDocument, DeliveryConfig, LogoObject, TenantConfig, UserScope } from './config-schema.js';
+import type { ConfigDocument, DeliveryConfig, LogoObject, TenantConfig, UserScope } from './config-schema.js';
 import { brandSettings, configChanges, configDocument, type ConfigChange } from './configuration.js';
 import { NotFoundError, PreconditionFailedError, ValidationError } from '../errors.js';
 import type { AuditActor, AuditEntry, AuditLog } from './audit.js';
@@ -181,7 +181,7 @@ export function tenantService(
    * already checked and stored by the caller (logo.ts), which read the file the brand names. Returns what a person
    * needs to see: generated tokens are shown here once.
    */
-  async function applyTenantConfig(config: TenantConfig, { logo }: { logo?: BrandSettings['logo'] } = {}): Promise<string[]> {
+  async function applyTenantConfig(config: TenantConfig, { logo }: { logo?: LogoObject | undefined } = {}): Promise<string[]> {
     const report: string[] = [];
     const existing = await tenants.getTenant(config.id);
     const before = existing ? (await readConfig(config.id)).config : undefined;
@@ -198,6 +198,8 @@ export function tenantService(
     // The file names the logo by its path; only the object the caller stored (apply-tenant.ts) goes in the brand.
     const { logo: _path, ...brand } = config.brand;
     await tenants.putBrand(config.id, { ...brand, name: brand.name ?? config.name, ...(logo ? { logo } : {}) });
+    // The tenant's own logo from then on: its admin may name it again after choosing another.
+    if (logo) await tenants.recordLogo(config.id, logo);
     report.push(
       `  brand: "${brand.name ?? config.name}"${brand.colour ? `, colour ${brand.colour}` : ''}${logo ? `, logo ${logo.file}` : ''}`,
     );
