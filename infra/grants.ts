@@ -158,7 +158,7 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
       table: route.table,
       sends: route.queues,
       secrets: secretsOf(route),
-      buckets: route.logos ? { logos: ['read'] } : undefined,
+      buckets: route.logos ? { logos: [route.logos] } : undefined,
       brandedPage: route.page && route.surveyLinks ? true : undefined,
       userPool: route.userPool,
       userPoolActions: route.userPoolActions,

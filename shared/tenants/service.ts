@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { tenantAccess } from './access.js';
 import type { FirstStore, Tenant, TenantRepository, UserRecord, UserRole } from './ports.js';
-import type { BrandSettings, ConfigDocument, DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
-import { configChanges, configDocument, type ConfigChange } from './configuration.js';
+import type { ConfigDocument, DeliveryConfig, LogoObject, TenantConfig, UserScope } from './config-schema.js';
+import { brandSettings, configChanges, configDocument, type ConfigChange } from './configuration.js';
 import { NotFoundError, PreconditionFailedError, ValidationError } from '../errors.js';
 import type { AuditActor, AuditEntry, AuditLog } from './audit.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS, webhookSecret } from '../events/signature.js';
@@ -87,19 +87,6 @@ export function tenantService(
     const record = { tenantId, scope, keyId, created_at: new Date().toISOString(), revoked_at: null, expires_at: expiresAt };
     return { keyId, created: await tenants.insertApiKey(hashSecret(value), record) };
   }
-
-  /** Revokes by the key itself or by its id; false when no such key exists. */
-  async function revokeApiKey(by: { key: string } | { tenantId: number; keyId: string }): Promise<boolean> {
-    let hash: string | undefined;
-    if ('key' in by) hash = hashSecret(by.key);
-    else hash = (await tenants.listApiKeys(by.tenantId)).find((k) => k.keyId === by.keyId)?.hash;
-    const record = hash ? await tenants.findApiKey(hash) : undefined;
-    if (!hash || !record || !(await tenants.markApiKeyRevoked(hash, new Date().toISOString()))) return false;
-    await tenants.raiseConfigVersion(record.tenantId);
-    return true;
-  }
-
-  const listApiKeys = (tenantId: number) => tenants.listApiKeys(tenantId);
 
   /**
    * Creates (or replaces, by name) a user; the clear token is returned once. A replaced user keeps its role unless one
@@ -196,7 +183,7 @@ export function tenantService(
    * already checked and stored by the caller (logo.ts), which read the file the brand names. Returns what a person
    * needs to see: generated tokens are shown here once.
    */
-  async function applyTenantConfig(config: TenantConfig, { logo }: { logo?: BrandSettings['logo'] } = {}): Promise<string[]> {
+  async function applyTenantConfig(config: TenantConfig, { logo }: { logo?: LogoObject | undefined } = {}): Promise<string[]> {
     const report: string[] = [];
     const existing = await tenants.getTenant(config.id);
     const before = existing ? (await readConfig(config.id)).config : undefined;
@@ -213,6 +200,8 @@ export function tenantService(
     // The file names the logo by its path; only the object the caller stored (apply-tenant.ts) goes in the brand.
     const { logo: _path, ...brand } = config.brand;
     await tenants.putBrand(config.id, { ...brand, name: brand.name ?? config.name, ...(logo ? { logo } : {}) });
+    // The tenant's own logo from then on: its admin may name it again after choosing another.
+    if (logo) await tenants.recordLogo(config.id, logo);
     report.push(
       `  brand: "${brand.name ?? config.name}"${brand.colour ? `, colour ${brand.colour}` : ''}${logo ? `, logo ${logo.file}` : ''}`,
     );
@@ -276,23 +265,40 @@ export function tenantService(
   ): Promise<{ version: number; changes: ConfigChange[] }> {
     const before = await readConfig(tenantId);
     const version = expected === 'current' ? before.version : expected;
+    const brand = brandSettings(config.name, config.brand);
+    await checkLogo(tenantId, brand.logo, before.config.brand.logo);
     if (before.version !== version || (await tenants.raiseConfigVersion(tenantId, version)) === undefined)
       throw new PreconditionFailedError('The configuration changed since it was read: read it again (GET) and apply your change to it.');
     if (before.config.name !== config.name) await tenants.renameTenant(tenantId, config.name);
     await tenants.putSettings(tenantId, config);
     await tenants.removeUnlisted(tenantId, config);
     await tenants.putDelivery(tenantId, config.delivery);
+    await tenants.putBrand(tenantId, brand);
     const written = (await tenants.raiseConfigVersion(tenantId))!;
-    const changes = configChanges(before.config, configDocument(config.name, config));
+    const changes = configChanges(before.config, configDocument(config.name, { ...config, brand }));
     await recordChange(tenantId, actor, 'config.replace', changes);
     return { version: written, changes };
+  }
+
+  /**
+   * A brand may name its current logo or one the tenant uploaded (POST /public/admin/brand/logos), as that route
+   * answered it: a logo named by hand would show a broken image to every customer.
+   */
+  async function checkLogo(tenantId: number, logo: LogoObject | undefined, current: LogoObject | undefined): Promise<void> {
+    if (!logo || (logo.file === current?.file && logo.contentType === current.contentType)) return;
+    const uploaded = await tenants.findLogo(tenantId, logo.file);
+    if (uploaded?.contentType !== logo.contentType)
+      throw new ValidationError('The brand names a logo this tenant did not upload.', [
+        {
+          path: 'brand.logo',
+          message: 'is not a logo of this tenant: upload it with POST /public/admin/brand/logos and give the object it answers',
+        },
+      ]);
   }
 
   return {
     createTenant,
     issueApiKey,
-    revokeApiKey,
-    listApiKeys,
     authorizeKey,
     createUser,
     resolveUser,

@@ -86,7 +86,7 @@ describe('the CDK stacks', () => {
       'Test/PublicApi/TransactionsRoutes': 64,
       'Test/PublicApi/InsightsRoutes': 51,
       'Test/PublicApi/PrivacyRoutes': 28,
-      'Test/PublicApi/AdminRoutes': 77,
+      'Test/PublicApi/AdminRoutes': 84,
       'Test/PublicApi/CasesRoutes': 28,
       'Test/ChatbotApi': 20,
       'Test/ChatbotApi/SurveyRoutes': 21,
@@ -631,10 +631,11 @@ describe('the CDK stacks', () => {
     );
   });
 
-  it('lets only the logo route read the logo bucket, its objects only', () => {
-    const readers = [...FUNCTIONS.keys()].filter((id) => grantsOf(id).some((statement) => statement.resource.kind === 'bucket'));
-    expect(readers).toEqual(['getBrandLogo']);
+  it('lets only the logo route read the logo bucket and only the logo upload write it, its objects only', () => {
+    const users = [...FUNCTIONS.keys()].filter((id) => grantsOf(id).some((statement) => statement.resource.kind === 'bucket'));
+    expect(users).toEqual(['createAdminLogo', 'getBrandLogo']);
     expect(roleActions('getBrandLogo').filter((action) => action.startsWith('s3:'))).toEqual(['s3:GetObject']);
+    expect(roleActions('createAdminLogo').filter((action) => action.startsWith('s3:'))).toEqual(['s3:PutObject']);
   });
 
   describe('the custom link domain', () => {

@@ -15,7 +15,7 @@ import {
   resolveUser,
   authorizeKey,
 } from '../../shared/adapters/wiring/tenants.js';
-import { getTenant } from '../../shared/adapters/tenant-repository.js';
+import { findLogo, getTenant } from '../../shared/adapters/tenant-repository.js';
 import { getStore } from '../../shared/adapters/wiring/stores.js';
 import { getEmployee } from '../../shared/adapters/wiring/employees.js';
 import { readConfigVersion, readSettings } from '../../shared/adapters/tenant-repository.js';
@@ -97,6 +97,8 @@ describe('tenants', () => {
     const stored = await logoStore.get(`${hash}.png`);
     expect(stored?.contentType).toBe('image/png');
     expect(Buffer.from(stored!.bytes).equals(logo)).toBe(true);
+    // Recorded as the tenant's own, so that its admin may name it again in PUT /public/admin/config after another.
+    expect(await findLogo(id, `${hash}.png`)).toEqual({ file: `${hash}.png`, contentType: 'image/png' });
 
     const refused = await admin(['apply', file('logo.svg')]).catch((error: { stderr: string }) => error);
     expect((refused as { stderr: string }).stderr).toContain(
