@@ -27,7 +27,15 @@ export function safeLogo(url: string | undefined): { url: string; origin: string
   }
 }
 
-export const firstName = (name: string | null | undefined) => (name ?? '').trim().split(/\s+/)[0] ?? '';
+/**
+ * The customer's first name as a greeting shows it, or none. A customer created without a name is named by its e-mail,
+ * cpf, phone or client id (customers/service.ts), and a greeting must never show those: the survey page is reached by a
+ * link that may be forwarded. A word with a digit or an `@` is no one's first name.
+ */
+export const firstName = (name: string | null | undefined) => {
+  const first = (name ?? '').trim().split(/\s+/)[0] ?? '';
+  return /[\d@]/.test(first) ? '' : first;
+};
 
 /**
  * What a page or a message shows of the tenant: its name, and its colour and logo when it set them (the brand

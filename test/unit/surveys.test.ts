@@ -120,6 +120,21 @@ describe('survey messages', () => {
     expect(mail.text).toContain('Olá, Maria!');
   });
 
+  it('never greets by a contact: a customer created without a name is named by its phone, e-mail or cpf', () => {
+    for (const customerName of ['+5511987650000', 'maria@example.com', '123.456.789-09']) {
+      const mail = surveyEmail({
+        customerName,
+        brand: { name: 'Loja' },
+        journey: { indicator: 'nps' },
+        locale: 'pt-BR',
+        link: `${BASE}/s/tok`,
+        unsubscribeLink: `${BASE}/s/tok/unsubscribe`,
+      });
+      expect(mail.html).not.toContain(customerName);
+      expect(mail.text).not.toContain(customerName);
+    }
+  });
+
   it('writes a display name outside ASCII as a MIME encoded-word', () => {
     expect(mailbox('a@b.c', 'Loja Exemplo')).toBe('"Loja Exemplo" <a@b.c>');
     expect(mailbox('a@b.c', 'Padaria São João')).toBe(`=?UTF-8?B?${Buffer.from('Padaria São João').toString('base64')}?= <a@b.c>`);
@@ -385,6 +400,15 @@ describe('the survey page', () => {
     expect(p.answers).toHaveLength(0);
     // A score off the scale is not chosen.
     expect((await showSurvey(p.token(), '11', p.ports, SECRET, NOW)).html).not.toMatch(/ checked[ >]/);
+  });
+
+  it('greets by first name, and never by the phone a customer without a name is named by (a link may be forwarded)', async () => {
+    const named = memoryPage();
+    expect((await showSurvey(named.token(), undefined, named.ports, SECRET, NOW)).html).toContain('Maria, sua opinião importa');
+    const unnamed = memoryPage({ customerName: '+5511987650000' });
+    const html = (await showSurvey(unnamed.token(), undefined, unnamed.ports, SECRET, NOW)).html;
+    expect(html).toContain('Sua opinião importa');
+    expect(html).not.toContain('987650000');
   });
 
   it("records the form through the one answer path, with the attempt's channel as source, then 303", async () => {
