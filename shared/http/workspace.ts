@@ -6,7 +6,15 @@ import { isUnavailable } from '../adapters/unavailable.js';
 import { logger } from '../logger.js';
 import { flushMetrics } from '../metrics.js';
 import { sessionFromContext } from '../session/context.js';
-import { CHALLENGE_COOKIE, clearedCookies, cookieValue, REFRESH_COOKIE, sameOrigin, SESSION_COOKIE } from '../session/cookies.js';
+import {
+  CHALLENGE_COOKIE,
+  clearedCookies,
+  cookieValue,
+  REFRESH_COOKIE,
+  sameOrigin,
+  SESSION_COOKIE,
+  SHOWN_ONCE_COOKIE,
+} from '../session/cookies.js';
 import { REFRESH_PATH } from '../session/paths.js';
 import type { SessionClaims } from '../session/ports.js';
 import type { WebAnswer } from '../workspace/answer.js';
@@ -25,7 +33,13 @@ export interface WorkspaceInput {
   path: Record<string, string | undefined>;
   form: URLSearchParams;
   /** The session's cookies, as sent: never logged. */
-  cookies: { session?: string | undefined; refresh?: string | undefined; challenge?: string | undefined };
+  cookies: {
+    session?: string | undefined;
+    refresh?: string | undefined;
+    challenge?: string | undefined;
+    /** An admin page's secret, carried from its post to the page after it (shared/session/cookies.ts). */
+    shownOnce?: string | undefined;
+  };
 }
 
 type Event = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda?: unknown } } };
@@ -92,6 +106,7 @@ function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswe
         session: cookieValue(cookies, SESSION_COOKIE),
         refresh: cookieValue(cookies, REFRESH_COOKIE),
         challenge: cookieValue(cookies, CHALLENGE_COOKIE),
+        shownOnce: cookieValue(cookies, SHOWN_ONCE_COOKIE),
       },
       session: session!,
       user: () => (user ??= resolveSessionUser(session!.tenantId, session!.user)),
