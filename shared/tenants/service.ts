@@ -283,7 +283,32 @@ export function tenantService(
     return { version: written, changes };
   }
 
+  /**
+   * Replaces the tenant's brand (the workspace's brand page) if the configuration is still at `expected`, as
+   * replaceConfig does: the version is claimed first and raised after, so every function's cached settings read the
+   * new brand, and each changed field is audited as `brand.<field>`. The logo is an object stored already (logo.ts).
+   */
+  async function replaceBrand(
+    tenantId: number,
+    expected: number,
+    brand: BrandSettings,
+    actor: AuditActor,
+  ): Promise<{ version: number; changes: ConfigChange[] }> {
+    const current = await tenants.readVersionedSettings(tenantId);
+    if (current.version !== expected || (await tenants.raiseConfigVersion(tenantId, expected)) === undefined)
+      throw new PreconditionFailedError('The configuration changed since it was read: read it again (GET) and apply your change to it.');
+    await tenants.putBrand(tenantId, brand);
+    const written = (await tenants.raiseConfigVersion(tenantId))!;
+    const before: Partial<BrandSettings> = current.settings.brand ?? {};
+    const changes = (['name', 'colour', 'logo', 'senderName'] as const)
+      .filter((field) => JSON.stringify(before[field] ?? null) !== JSON.stringify(brand[field] ?? null))
+      .map((field) => ({ path: `brand.${field}`, old: before[field] ?? null, new: brand[field] ?? null }));
+    if (changes.length) await recordChange(tenantId, actor, 'config.replace', changes);
+    return { version: written, changes };
+  }
+
   return {
+    replaceBrand,
     createTenant,
     issueApiKey,
     revokeApiKey,

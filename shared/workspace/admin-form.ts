@@ -1,7 +1,13 @@
 import * as v from 'valibot';
 import { PreconditionFailedError } from '../errors.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
-import { APP_ADMIN_JOURNEYS_PATH, APP_ADMIN_KEYS_PATH, APP_ADMIN_USERS_PATH, APP_ADMIN_WEBHOOKS_PATH } from '../session/paths.js';
+import {
+  APP_ADMIN_BRAND_PATH,
+  APP_ADMIN_JOURNEYS_PATH,
+  APP_ADMIN_KEYS_PATH,
+  APP_ADMIN_USERS_PATH,
+  APP_ADMIN_WEBHOOKS_PATH,
+} from '../session/paths.js';
 import { clearedShownOnce, shownOnceCookie } from '../session/cookies.js';
 import { escapeHtml } from '../surveys/compose.js';
 import type { AuditActor } from '../tenants/audit.js';
@@ -64,6 +70,7 @@ const SUBSECTIONS = [
   { path: APP_ADMIN_WEBHOOKS_PATH, label: (text: AdminText) => text.webhooks },
   { path: APP_ADMIN_USERS_PATH, label: (text: AdminText) => text.users },
   { path: APP_ADMIN_KEYS_PATH, label: (text: AdminText) => text.keys },
+  { path: APP_ADMIN_BRAND_PATH, label: (text: AdminText) => text.brand },
 ];
 
 /**
@@ -201,6 +208,7 @@ const MESSAGES: [RegExp, (problems: AdminText['problems'], ...found: string[]) =
   [/^is not a PNG, JPEG or WebP image/, (p) => p.image],
   [/^is an SVG/, (p) => p.svg],
   [/^is too large$/, (p) => p.tooLarge],
+  [/^is (\d+) KB; at most (\d+) KB/, (p, size, max) => p.logoSize(size!, max!)],
   [/^must be "all" or /, (p) => p.scope],
   [/^A user with this email already exists/, (p) => p.duplicateUser],
 ];

@@ -282,6 +282,46 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
   );
 
   it(
+    'changes the brand on a phone and a desktop: a pale colour refused with its contrast, then a logo uploaded and previewed, axe clean',
+    async () => {
+      for (const viewport of [PHONE, DESKTOP]) {
+        // CSP bypassed only so that axe-core can be injected.
+        const { context, problems } = await watched(viewport, true);
+        const page = await context.newPage();
+        await openAsAdmin(page, '/app/admin/keys');
+        await page.locator('.subnav').getByRole('link', { name: 'Marca' }).click();
+        await page.waitForURL('**/app/admin/brand');
+        expect(await axe(page), `brand at ${viewport.width}`).toEqual([]);
+        const form = page.locator('#brand-form');
+        await form.getByLabel('Nome de exibição').fill(`Lojas ${viewport.width}`);
+        await form.getByLabel('Cor principal').fill('#ffd700');
+        await form.getByRole('button', { name: 'Salvar' }).click();
+        await page.waitForSelector('#form-problems');
+        expect(await page.locator('#b-colour-error').textContent()).toMatch(
+          /^tem contraste de 1\.\d+:1 com o fundo #[0-9a-f]{6}; a norma WCAG AA pede/,
+        );
+        expect(await form.getByLabel('Nome de exibição').inputValue()).toBe(`Lojas ${viewport.width}`);
+        expect(await axe(page), `brand refused at ${viewport.width}`).toEqual([]);
+        await shot(page, `brand-refused-${viewport.width}`);
+
+        await form.getByLabel('Cor principal').fill('#7c2d12');
+        await form.getByLabel('Nome do remetente dos e-mails').fill('Atendimento');
+        await form.getByLabel('Novo logo').setInputFiles(new URL('../../infra/local/demo-logo.png', import.meta.url).pathname);
+        await form.getByRole('button', { name: 'Salvar' }).click();
+        await page.waitForURL('**/app/admin/brand?done=saved');
+        const logo = page.locator('#current-logo');
+        expect(await logo.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+        expect(await page.locator('header .brand').textContent()).toContain(`Lojas ${viewport.width}`);
+        expect(await axe(page), `brand saved at ${viewport.width}`).toEqual([]);
+        await shot(page, `brand-saved-${viewport.width}`);
+        expect(problems).toEqual([]);
+        await context.close();
+      }
+    },
+    SLOW,
+  );
+
+  it(
     "refuses a store manager the admin pages with a 403 page, and shows no Admin in the manager's navigation",
     async () => {
       const { context, problems } = await watched(PHONE);

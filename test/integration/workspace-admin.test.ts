@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../../infra/local/gateway.js';
 import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adapters/cognito.js';
@@ -470,6 +471,102 @@ describe('the tenant admin pages', () => {
     const me = (await api({ path: '/public/admin/users', key: tenant.adminKey })).body.data.find((u: { name: string }) => u.name === admin);
     expect(me).toMatchObject({ role: 'admin', disabled_at: null });
     expect((await get('/app/admin/users', adminCookie)).status).toBe(200);
+  });
+
+  /** The brand form as a browser sends it: multipart, with the logo as a file. */
+  async function postBrand(cookie: string, fields: Record<string, string>, logo?: { bytes: Buffer; type: string; name: string }) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    form.append('logo', logo ? new Blob([logo.bytes], { type: logo.type }) : new Blob([]), logo?.name ?? '');
+    const request = new Request('http://localhost/app/admin/brand', { method: 'POST', body: form });
+    return gateway({
+      method: 'POST',
+      url: '/app/admin/brand',
+      headers: { cookie, 'content-type': request.headers.get('content-type')!, ...SAME_ORIGIN },
+      body: Buffer.from(await request.arrayBuffer()),
+    });
+  }
+  const DEMO_LOGO = readFileSync(new URL('../../infra/local/demo-logo.png', import.meta.url));
+  const brandPage = async () => (await get('/app/admin/brand', adminCookie)).body.toString();
+  const versionOf = (html: string) => /name="etag" value="(\d+)"/.exec(html)![1]!;
+
+  it('changes the brand with a logo uploaded in the form: saved and audited, the logo served and previewed, the navigation links it', async () => {
+    const page = await brandPage();
+    expect((await get('/app/admin/keys', adminCookie)).body.toString()).toContain('<a href="/app/admin/brand">Marca</a>');
+    const saved = await postBrand(
+      adminCookie,
+      { etag: versionOf(page), name: 'Lojas Exemplo', colour: '#1d4ed8', senderName: 'Atendimento Exemplo' },
+      { bytes: DEMO_LOGO, type: 'image/png', name: 'logo.png' },
+    );
+    expect([saved.status, saved.headers.location]).toEqual([303, '/app/admin/brand?done=saved']);
+
+    const after = (await get(saved.headers.location!, adminCookie)).body.toString();
+    expect(after).toContain('Marca salva');
+    const src = /<img id="current-logo" src="([^"]+)"/.exec(after)![1]!;
+    expect(src).toMatch(/^\/brand\/logos\/[0-9a-f]{64}\.png$/);
+    const served = await gateway({ method: 'GET', url: src, headers: {}, body: Buffer.alloc(0) });
+    expect([served.status, served.headers['content-type']]).toEqual([200, 'image/png']);
+    expect(Buffer.compare(served.body, DEMO_LOGO)).toBe(0);
+    expect(after).toContain('value="Atendimento Exemplo"');
+    // Every page's header shows the new brand: the settings' caches read it (the version moved).
+    expect((await get('/app/admin/keys', adminCookie)).body.toString()).toContain('<span>Lojas Exemplo</span>');
+
+    const audit = await api({ path: '/public/admin/audit', key: tenant.adminKey });
+    const entry = audit.body.data[0];
+    expect([entry.action, entry.actor]).toEqual(['config.replace', { user: admin }]);
+    expect(entry.changes.map((c: { path: string }) => c.path).sort()).toEqual([
+      'brand.colour',
+      'brand.logo',
+      'brand.name',
+      'brand.senderName',
+    ]);
+
+    // The logo stays when the form sends none, and goes when asked.
+    const kept = await postBrand(adminCookie, { etag: versionOf(after), name: 'Lojas Exemplo', colour: '#1d4ed8', senderName: '' });
+    expect(kept.status).toBe(303);
+    const keptPage = await brandPage();
+    expect(keptPage).toContain(src);
+    const removed = await postBrand(adminCookie, { etag: versionOf(keptPage), name: 'Lojas Exemplo', colour: '', removeLogo: 'yes' });
+    expect(removed.status).toBe(303);
+    expect(await brandPage()).not.toContain('id="current-logo"');
+  });
+
+  it("refuses a colour without enough contrast, an SVG logo and a stale form in the tenant's language, and saves nothing", async () => {
+    const page = await brandPage();
+    const version = versionOf(page);
+    const pale = await postBrand(adminCookie, { etag: version, name: 'Marca Pálida', colour: '#ffd700' });
+    expect(pale.status).toBe(400);
+    expect(pale.body.toString()).toMatch(
+      /id="b-colour-error">tem contraste de 1\.\d+:1 com o fundo #[0-9a-f]{6}; a norma WCAG AA pede pelo menos 4\.5:1: escolha uma cor mais escura</,
+    );
+    expect(pale.body.toString()).toContain('value="Marca Pálida"');
+    const svg = await postBrand(
+      adminCookie,
+      { etag: version, name: 'Marca SVG' },
+      {
+        bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        type: 'image/svg+xml',
+        name: 'logo.svg',
+      },
+    );
+    expect(svg.status).toBe(400);
+    expect(svg.body.toString()).toMatch(/id="b-logo-error">SVG não é aceito \(pode conter scripts\): exporte como PNG ou WebP</);
+    const large = await postBrand(
+      adminCookie,
+      { etag: version, name: 'Marca Grande' },
+      { bytes: Buffer.concat([DEMO_LOGO, Buffer.alloc(210 * 1024)]), type: 'image/png', name: 'big.png' },
+    );
+    expect(large.status).toBe(400);
+    expect(large.body.toString()).toMatch(/id="b-logo-error">passa do limite de 200 KB</);
+    const unnamed = await postBrand(adminCookie, { etag: version, name: '' });
+    expect(unnamed.body.toString()).toMatch(/id="b-name-error">preencha este campo</);
+    const stale = await postBrand(adminCookie, { etag: String(Number(version) - 1), name: 'Marca Velha' });
+    expect(stale.status).toBe(409);
+    expect(stale.body.toString()).toContain('A configuração mudou desde que você abriu este formulário');
+    const after = await brandPage();
+    expect(versionOf(after)).toBe(version);
+    expect(after).not.toMatch(/Marca (Pálida|SVG|Grande|Velha)/);
+    expect((await postBrand(managerCookie, { etag: version, name: 'Intrusa' })).status).toBe(403);
   });
 
   it("speaks the tenant's language and shows its brand: a tenant whose locale is es gets the admin pages in Spanish", async () => {

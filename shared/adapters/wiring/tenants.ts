@@ -19,6 +19,7 @@ export const {
   rotateWebhookSecret,
   readConfig,
   replaceConfig,
+  replaceBrand,
   auditEntries,
   getTenant,
   listTenants,
