@@ -59,7 +59,11 @@ export default tseslint.config(
   { files: ['infra/**'], rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE] }] } },
   {
     files: ['functions/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_BATCH_PLUMBING, NO_USER_PLUMBING] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_BATCH_PLUMBING, NO_USER_PLUMBING] }],
+      // A handler is an adapter: parse, call one domain function, answer. Schemas and rules live beside their concept.
+      'max-lines': ['error', { max: 40 }],
+    },
   },
   {
     files: ['shared/adapters/**', 'shared/http/**', 'shared/queue/**'],

@@ -65,6 +65,7 @@ export const FLOORS: Record<string, [number, string]> = {
   getAdminConfig: [1, "the tenant's name beside one Query of its configuration partition (the version in it)"],
   putAdminConfig: [3, 'read what it replaces, claim the version (conditional), write the items and raise the version again'],
   listAdminAudit: [1, 'one Query of the audit partition, newest first'],
+  createAdminLogo: [2, "the tenant's record of the logo (conditional: a first upload only) and the audit entry, beside S3's PutObject"],
   listAdminKeys: [1, "one Query of the tenant's key collection (gsi1)"],
   createAdminKey: [2, 'the key, conditional on its hash being new, and the audit entry'],
   revokeAdminKey: [4, "the key's id on gsi1, the key read strongly, the revocation, the audit entry"],

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENV } from '../shared/config.js';
-import { KEY_SCOPES, type KeyScope } from '../shared/tenants/credentials.js';
+import { NewKeyBody } from '../shared/tenants/keys.js';
+import { NotFoundError } from '../shared/errors.js';
 import { parseTenantFile } from '../shared/tenants/tenant-file.js';
 import * as v from 'valibot';
 import { FirstStoreConfig } from '../shared/tenants/config-schema.js';
@@ -34,9 +35,12 @@ Commands:
                                              create a tenant with its store 1 named STORE (the name customers read in
                                              their surveys) and employee 1 named EMPLOYEE (the store's name when absent)
   list-tenants
-  issue-key --tenant ID --scope public|chatbot|admin  print a new API key (shown once; only its hash is stored)
+  issue-key --tenant ID --scope public|chatbot|admin [--name NAME] [--expires-at 2027-01-01T00:00:00Z]
+                                             print a new API key (shown once; only its hash is stored); written to the
+                                             tenant's audit log
   list-keys --tenant ID                      key ids, scopes and revocation (never the keys)
   revoke-key --key KEY | --tenant ID --key-id KEY_ID
+                                             refused from the next request; written to the tenant's audit log
   create-user --tenant ID --name NAME (--all | --stores 1,2 --groups 1)
                                              print a new user token (shown once); replaces a user of that name
   create-user --tenant ID --email EMAIL (--all | --stores 1,2 --groups 1)
@@ -69,6 +73,19 @@ DynamoDB Local (AWS_ENDPOINT_URL_DYNAMODB, default http://127.0.0.1:8000, table 
 (AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER, default http://127.0.0.1:9229, pool ${USER_POOL_NAME}).`;
 
 class UsageError extends Error {}
+
+/** The operator's changes are written to the tenant's audit log under this actor. */
+const OPERATOR = { operator: true } as const;
+
+/** The option a key field comes from. */
+const optionOf = (issue: v.BaseIssue<unknown>) =>
+  ({ expires_at: 'expires-at' })[String(issue.path?.[0]?.key)] ?? String(issue.path?.[0]?.key);
+
+/** A key id of no key of the tenant is the operator's typo: undefined, for a usage message. */
+const unlessNotFound = (error: unknown) => {
+  if (error instanceof NotFoundError) return undefined;
+  throw error;
+};
 
 function target(): string {
   if (process.env[ENV.tableName])
@@ -113,6 +130,7 @@ async function run(argv: string[]): Promise<void> {
       url: { type: 'string' },
       'overlap-hours': { type: 'string' },
       since: { type: 'string' },
+      'expires-at': { type: 'string' },
     },
   });
   const [command, file] = positionals;
@@ -134,20 +152,31 @@ async function run(argv: string[]): Promise<void> {
       for (const tenant of await listTenants()) console.log(`${tenant.id}\t${tenant.name}\t${tenant.created_at}`);
       return;
     case 'issue-key': {
-      if (!KEY_SCOPES.includes(values.scope as KeyScope)) throw new UsageError(`--scope must be one of ${KEY_SCOPES.join(', ')}.`);
-      const issued = await tenants.issueApiKey(integer(values.tenant, 'tenant'), values.scope as KeyScope);
-      return console.log(`${issued.scope} key ${issued.keyId} for tenant ${issued.tenantId} (shown once, store it now):\n${issued.key}`);
+      const tenantId = integer(values.tenant, 'tenant');
+      const body = v.safeParse(NewKeyBody, {
+        scope: values.scope,
+        name: values.name ?? `${values.scope} key (operator)`,
+        ...(values['expires-at'] ? { expires_at: values['expires-at'] } : {}),
+      });
+      if (!body.success) throw new UsageError(body.issues.map((issue) => `--${optionOf(issue)} ${describeIssue(issue)}.`).join(' '));
+      if (!(await tenants.getTenant(tenantId))) throw new UsageError(`tenant ${tenantId} does not exist.`);
+      const issued = await tenants.issueKey(tenantId, body.output, OPERATOR);
+      return console.log(`${issued.scope} key ${issued.id} for tenant ${tenantId} (shown once, store it now):\n${issued.key}`);
     }
     case 'list-keys':
-      for (const key of await tenants.listApiKeys(integer(values.tenant, 'tenant'))) {
-        console.log(`${key.keyId}\t${key.scope}\tcreated ${key.created_at}\t${key.revoked_at ? `revoked ${key.revoked_at}` : 'active'}`);
+      for (const key of await tenants.listKeys(integer(values.tenant, 'tenant'))) {
+        console.log(`${key.id}\t${key.scope}\tcreated ${key.created_at}\t${key.revoked_at ? `revoked ${key.revoked_at}` : 'active'}`);
       }
       return;
     case 'revoke-key': {
-      const by = values.key ? { key: values.key } : { tenantId: integer(values.tenant, 'tenant'), keyId: values['key-id'] ?? '' };
       if (!values.key && !values['key-id']) throw new UsageError('give --key KEY, or --tenant ID --key-id KEY_ID.');
-      if (!(await tenants.revokeApiKey(by))) throw new UsageError('no such key.');
-      return console.log('key revoked (API Gateway may accept it for up to the authorizer cache TTL)');
+      const key = values.key
+        ? await tenants.keyOfValue(values.key)
+        : { tenantId: integer(values.tenant, 'tenant'), keyId: values['key-id'] ?? '' };
+      const revoked = key && (await tenants.revokeKey(key.tenantId, key.keyId, OPERATOR).catch(unlessNotFound));
+      if (!key || !revoked) throw new UsageError('no such key.');
+      // The HTTP wrapper reads the key again on every request API Gateway answers from its cache, so this holds.
+      return console.log(`key ${revoked.id} of tenant ${key.tenantId} revoked: refused from the next request; recorded in the audit log`);
     }
     case 'create-user': {
       if (!values.name === !values.email) throw new UsageError('give --name (a user token) or --email (a manager who signs in).');

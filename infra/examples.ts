@@ -134,6 +134,7 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   listAdminAudit: () => ({ path: '/public/admin/audit', query: { limit: 10 } }),
   // The demo configuration again, which every test tenant has: replacing it changes nothing a later request relies on.
   putAdminConfig: (f) => ({ method: 'PUT', path: '/public/admin/config', headers: { 'if-match': f.configEtag }, body: DEMO_CONFIG }),
+  createAdminLogo: () => ({ method: 'POST', path: '/public/admin/brand/logos', headers: { 'content-type': 'image/png' }, body: DEMO_LOGO }),
   listAdminKeys: () => ({ path: '/public/admin/keys' }),
   createAdminKey: () => ({ method: 'POST', path: '/public/admin/keys', body: { scope: 'public', name: 'Caixa da loja 2' } }),
   revokeAdminKey: (f) => ({ method: 'DELETE', path: `/public/admin/keys/${f.revocableKeyId}` }),
@@ -142,7 +143,7 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   createAdminUser: (f) => ({
     method: 'POST',
     path: '/public/admin/users',
-    body: { email: `gerente-${randomUUID().slice(0, 8)}@loja.example`, scope: { stores: [f.storeId], groups: [] } },
+    body: { email: `gerente-${randomUUID().slice(0, 8)}@loja.example`, scope: { stores: [f.storeId], groups: [] }, phone: '11 98888-7777' },
   }),
   updateAdminUser: (f) => ({ method: 'PATCH', path: `/public/admin/users/${encodeURIComponent(f.spareUser)}`, body: { role: 'member' } }),
   listWebhookDeliveries: () => ({ path: '/public/webhooks/deliveries', query: { status: 'failed' } }),
@@ -222,19 +223,25 @@ export const EXAMPLE_FIXTURE: Fixture = {
   spareUser: 'gerente.loja2@demo.local',
 };
 
-/** The demo tenant's configuration as the admin API takes it (infra/local/demo-tenants.json, without id, users, keys, delivery, brand, first store, language). */
+/** The demo tenant's logo (a PNG): the logo upload's example body. */
+const DEMO_LOGO = readFileSync(new URL('./local/demo-logo.png', import.meta.url));
+
+/**
+ * The demo tenant's configuration as the admin API takes it (infra/local/demo-tenants.json, without id, users, keys,
+ * delivery, first store, language, and the brand's logo, which the admin API names by the object an upload answers).
+ */
 const DEMO_CONFIG = (() => {
   const {
     id: _id,
     users: _users,
     keys: _keys,
-    // The brand, the first store's names and the tenant's language are the tenant file's alone so far.
-    brand: _brand,
+    // The first store's names and the tenant's language are the tenant file's alone so far.
+    brand: { logo: _logo, ...brand },
     firstStore: _firstStore,
     locale: _locale,
     ...config
   } = parseTenantFile(readFileSync(new URL('./local/demo-tenants.json', import.meta.url), 'utf8'), {}).tenants[0]!;
   // Without sender settings, as test tenants have them (tests/support/tenant.ts), and with the fixture's event endpoint,
   // which rotateAdminWebhookSecret rotates: replacing a fixture's configuration with this one keeps it.
-  return { ...config, delivery: { webhooks: [FIXTURE_WEBHOOK] } };
+  return { ...config, brand, delivery: { webhooks: [FIXTURE_WEBHOOK] } };
 })();

@@ -27,6 +27,8 @@ import type { UserNeed } from '../shared/tenants/access.js';
  */
 interface Contract {
   body?: v.GenericSchema;
+  /** A file as the body (its media types), not JSON. */
+  bytes?: readonly string[];
   path?: v.GenericSchema;
   query?: v.GenericSchema;
   /** The statuses a route gives some problems instead of their usual ones (422 for an invalid list query, say). */
@@ -117,7 +119,7 @@ function exampleOf(operationId: string, template: string) {
   return {
     path: Object.fromEntries(names.map((n, i) => [n, values[i]])),
     query,
-    body: typeof request.body === 'object' ? request.body : undefined,
+    body: typeof request.body === 'object' && !Buffer.isBuffer(request.body) ? request.body : undefined,
     rawBody: typeof request.body === 'string' ? request.body : undefined,
   };
 }
@@ -438,6 +440,14 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
               requestBody: {
                 required: true,
                 content: { 'application/json': { schema: schemaOf(contract.body), ...(example.body ? { example: example.body } : {}) } },
+              },
+            }
+          : {}),
+        ...(contract.bytes
+          ? {
+              requestBody: {
+                required: true,
+                content: Object.fromEntries(contract.bytes.map((media) => [media, { schema: { type: 'string', format: 'binary' } }])),
               },
             }
           : {}),

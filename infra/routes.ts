@@ -62,10 +62,8 @@ export interface Route {
   session?: true;
   /** Calls the user pool's sign-in operations (ENV.userPoolClientId). */
   userPool?: true;
-  /** Reads the tenants' logos from the logo bucket. */
-  logos?: true;
-  /** Writes a tenant's new logo to the logo bucket (its objects are named by their content, so never over another). */
-  logoUploads?: true;
+  /** Reads the tenants' logos from the logo bucket (s3:GetObject), or writes them there (s3:PutObject). */
+  logos?: 'read' | 'write';
   /** The user pool's administrative actions it calls (cognito-idp:Admin...), granted on the pool (infra/grants.ts). */
   userPoolActions?: readonly string[];
   /**
@@ -94,7 +92,6 @@ type Options = Partial<
     | 'session'
     | 'userPool'
     | 'logos'
-    | 'logoUploads'
     | 'admin'
     | 'userPoolActions'
   >
@@ -182,10 +179,11 @@ export const routes: readonly Route[] = [
   route('POST', '/public/webhooks/deliveries/{id}/retry', 'retryWebhookDelivery', RW, 'Re-send one failed event delivery now, under its event id (404 unknown, 409 not failed); written to the audit log', { ...admin, queues: ['events'] }),
   route('POST', '/public/webhooks/deliveries/replay', 'replayWebhookDeliveries', RW, 'Re-queue the failed deliveries to one endpoint of events since a time, at most 100 a call (next_cursor continues), each sent once; written to the audit log', { ...admin, queues: ['events'], cursors: true }),
 
-  route('GET', '/public/admin/config', 'getAdminConfig', R, "The tenant's whole configuration (journeys, classes, groups, delivery, retention; no secrets) with its ETag", admin),
+  route('GET', '/public/admin/config', 'getAdminConfig', R, "The tenant's whole configuration (journeys, classes, groups, delivery, retention, case rules, brand; no secrets) with its ETag", admin),
   route('GET', '/public/admin/audit', 'listAdminAudit', R, 'The admin changes of the tenant, newest first: who (key id or the operator), when, and each changed value (from, to, cursor); kept 400 days', { ...admin, cursors: true }),
   route('PUT', '/public/admin/config', 'putAdminConfig', RWD, "Replace the tenant's configuration (the tenant file's schema; If-Match: the ETag read), answering what changed; in effect from the next request", admin),
   route('POST', '/public/admin/webhooks/rotate', 'rotateAdminWebhookSecret', RW, "Rotate an event endpoint's signing secret (body: its url, overlap_hours): the new secret answered once, the old one signing beside it for the overlap (a day by default); written to the audit log", { ...admin, surveyLinks: true }),
+  route('POST', '/public/admin/brand/logos', 'createAdminLogo', RW, "Upload a logo (its bytes as the body: PNG, JPEG or WebP, at most 200 KB; SVG refused): answers the stored object, which brand.logo of PUT /public/admin/config may name; audited", { ...admin, logos: 'write' }),
   route('GET', '/public/admin/keys', 'listAdminKeys', R, "The tenant's API keys: id, name, scope, created, expiry, revocation, last use (to 5 minutes), successor; never a key's value", admin),
   route('POST', '/public/admin/keys', 'createAdminKey', RW, 'Issue an API key (scope, name, optional expires_at); its value is answered once; written to the audit log', admin),
   route('DELETE', '/public/admin/keys/{id}', 'revokeAdminKey', RW, 'Revoke a key: refused from the next request of every function; written to the audit log', admin),
@@ -208,7 +206,7 @@ export const routes: readonly Route[] = [
   route('POST', '/survey', 'postSurvey', RW, 'Answer a survey attempt', { api: 'chatbot', queues: ['events', 'cases'] }),
   route('PUT', '/survey', 'putSurvey', RW, 'Correct the answer of a survey attempt', { api: 'chatbot', queues: ['events', 'cases'] }),
 
-  route('GET', LOGO_ROUTE, 'getBrandLogo', [], "A tenant's logo, by its content-addressed name (no key; cached for a year)", { anonymous: true, logos: true }),
+  route('GET', LOGO_ROUTE, 'getBrandLogo', [], "A tenant's logo, by its content-addressed name (no key; cached for a year)", { anonymous: true, logos: 'read' }),
   route('GET', SURVEY_PAGE_PATH, 'getSurveyPage', R, 'The survey page of a link (score=N preselects a score and records nothing)', page),
   route('POST', SURVEY_PAGE_PATH, 'postSurveyPage', RW, "Record the customer's answer (form post)", { ...page, queues: ['events', 'cases'] }),
   route('GET', UNSUBSCRIBE_PAGE_PATH, 'getUnsubscribePage', R, 'Ask the customer to confirm opting out of surveys', page),
@@ -252,7 +250,7 @@ export const workspaceRoutes: readonly Route[] = [
   route('POST', APP_ADMIN_KEYS_PATH, 'postAppAdminKeys', RW, 'Issue (its value shown once), revoke or replace an API key (tenant admins)', workspacePage),
   // The brand: what customers see of the tenant; a new logo goes to the logo bucket (a multipart form).
   route('GET', APP_ADMIN_BRAND_PATH, 'getAppAdminBrand', R, "The tenant's brand (display name, colour, sender name, logo with its preview) and the form to change it (tenant admins)", workspacePage),
-  route('POST', APP_ADMIN_BRAND_PATH, 'postAppAdminBrand', RW, 'Change the brand, a new logo uploaded with the form (multipart; tenant admins)', { ...workspacePage, logoUploads: true }),
+  route('POST', APP_ADMIN_BRAND_PATH, 'postAppAdminBrand', RW, 'Change the brand, a new logo uploaded with the form (multipart; tenant admins)', { ...workspacePage, logos: 'write' }),
   route('GET', RESULTS_ROUTE, 'getResultsPage', [], 'The old results page: moved to /app/results', { anonymous: true, page: true }),
 ];
 

@@ -62,6 +62,11 @@ export const keys = {
   /** The tenant's audit log of admin changes: newest first by the time of the change (kept AUDIT_KEPT_DAYS). */
   audit: (tenantId: number) => `${tenant(tenantId)}#AUDIT`,
   auditEntry: (tenantId: number, at: string, id: string) => ({ pk: `${tenant(tenantId)}#AUDIT`, sk: `${at}#${id}` }),
+  /**
+   * A logo the tenant uploaded (PUT /public/admin/brand/logo), by its content-addressed object name: the brand may name
+   * only these (or the one it has). Its own partition, so that the configuration's Query never reads them.
+   */
+  tenantLogo: (tenantId: number, file: string) => ({ pk: `${tenant(tenantId)}#LOGO#${file}`, sk: 'LOGO' }),
   /** The generations of one webhook endpoint's signing secret (never the secret): read with the configuration. */
   webhookSigning: (endpoint: string) => `WEBHOOK_SIGNING#${endpoint}`,
 

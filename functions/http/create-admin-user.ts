@@ -1,6 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { CreatedUserView, NewUserBody } from '../../shared/tenants/users.js';
+import { CreatedUserView } from '../../shared/tenants/users.js';
+import { NewUserApiBody } from '../../shared/tenants/user-phone.js';
 import { createUser } from '../../shared/adapters/wiring/tenant-users.js';
 
 /**
@@ -9,7 +10,7 @@ import { createUser } from '../../shared/adapters/wiring/tenant-users.js';
  */
 export const contract = {
   admin: true as const,
-  body: NewUserBody,
+  body: NewUserApiBody,
   statuses: { forbidden: 403, conflict: 409 },
   responses: {
     201: answer('The user, their token (`token`) shown this once, and whether the invitation went out', CreatedUserView),

@@ -1,6 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { UserNamePath, UserPatchBody, UserView } from '../../shared/tenants/users.js';
+import { UserNamePath, UserView } from '../../shared/tenants/users.js';
+import { UserPatchApiBody } from '../../shared/tenants/user-phone.js';
 import { updateUser } from '../../shared/adapters/wiring/tenant-users.js';
 
 /**
@@ -11,7 +12,7 @@ import { updateUser } from '../../shared/adapters/wiring/tenant-users.js';
 export const contract = {
   admin: true as const,
   path: UserNamePath,
-  body: UserPatchBody,
+  body: UserPatchApiBody,
   statuses: { forbidden: 403 },
   responses: {
     200: answer('The user as changed', UserView),

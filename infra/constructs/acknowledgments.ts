@@ -9,7 +9,8 @@ export function acknowledgeStackFindings(stack: Stack, tableArnExport: string, l
   Validations.of(stack).acknowledge(
     {
       id: `AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${logoBucketNameExport}/logos/*]`,
-      reason: "The logo route reads any logo object: each is named by its content's hash, so the wildcard is the object name under logos/.",
+      reason:
+        "The logo route reads, and the logo upload (createAdminLogo) writes, any logo object: each is named by its content's hash, so the wildcard is the object name under logos/.",
     },
     {
       id: `AwsSolutions::AwsSolutions-IAM5[Resource::${tableArnExport}/index/*]`,
@@ -45,12 +46,12 @@ export function acknowledgeStackFindings(stack: Stack, tableArnExport: string, l
   );
 }
 
-/** The logo bucket: its objects are public images put by the operator, each named by its content's hash. */
+/** The logo bucket: its objects are public images put by the operator or a tenant admin, each named by its content's hash. */
 export const acknowledgeLogoBucket = (bucket: IConstruct): void =>
   Validations.of(bucket).acknowledge({
     id: 'AwsSolutions::AwsSolutions-S1',
     reason:
-      "Server access logs would record reads of public logos: the operator's admin command is the only writer (CloudTrail records its calls), and the objects are images that every survey e-mail shows anyway.",
+      "Server access logs would record reads of public logos: the writers are the operator's admin command (CloudTrail records its calls) and the logo upload route (the tenant's audit log records each upload), and the objects are images that every survey e-mail shows anyway.",
   });
 
 /**

@@ -13,6 +13,7 @@ import {
   PrivacyConfig,
   CasesConfig,
   type GroupConfig,
+  LogoObject,
   type Settings,
   type UserScope,
 } from '../tenants/config-schema.js';
@@ -282,17 +283,23 @@ export async function listUsers(tenantId: number): Promise<UserRecord[]> {
 export async function updateUser(
   tenantId: number,
   tokenHash: string,
-  { scope, role, disabled_at }: Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>,
+  { scope, role, disabled_at, phone }: Pick<UserRecord, 'scope' | 'role' | 'disabled_at'> & { phone?: string | null },
 ): Promise<void> {
   const { client, tableName } = db();
+  const set = ['#scope = :scope', '#role = :role', 'disabled_at = :disabled', ...(phone ? ['phone = :phone'] : [])];
   await client.send(
     new UpdateCommand({
       TableName: tableName,
       Key: keys.userToken(tenantId, tokenHash),
-      UpdateExpression: 'SET #scope = :scope, #role = :role, disabled_at = :disabled',
+      UpdateExpression: `SET ${set.join(', ')}${phone === null ? ' REMOVE phone' : ''}`,
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeNames: { '#scope': 'scope', '#role': 'role' },
-      ExpressionAttributeValues: { ':scope': scope, ':role': role ?? 'member', ':disabled': disabled_at ?? null },
+      ExpressionAttributeValues: {
+        ':scope': scope,
+        ':role': role ?? 'member',
+        ':disabled': disabled_at ?? null,
+        ...(phone ? { ':phone': phone } : {}),
+      },
     }),
   );
 }
@@ -310,6 +317,31 @@ const brandItem = (tenantId: number, brand: BrandSettings): Item => ({
 export async function putBrand(tenantId: number, brand: BrandSettings): Promise<void> {
   const { client, tableName } = db();
   await client.send(new PutCommand({ TableName: tableName, Item: brandItem(tenantId, brand) }));
+}
+
+const LogoItem = v.object(LogoObject.entries);
+
+export async function recordLogo(tenantId: number, logo: LogoObject): Promise<boolean> {
+  const { client, tableName } = db();
+  try {
+    await client.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...keys.tenantLogo(tenantId, logo.file), ...entity('LOGO'), ...logo },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+export async function findLogo(tenantId: number, file: string): Promise<LogoObject | undefined> {
+  const { client, tableName } = db();
+  const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.tenantLogo(tenantId, file), ConsistentRead: true }));
+  return Item && v.parse(LogoItem, Item);
 }
 
 export async function putSettings(tenantId: number, settings: Omit<Settings, 'delivery' | 'brand'>): Promise<void> {
@@ -567,6 +599,8 @@ export const tenantRepository: TenantRepository = {
   updateUser,
   putSettings,
   putBrand,
+  recordLogo,
+  findLogo,
   putDelivery,
   rotateSigning,
   readSettings,

@@ -24,6 +24,11 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface RouteSpec<B, P, Q> {
   body?: B;
+  /**
+   * The route reads its body as bytes (a file), not JSON: these are the media types it documents. The operation judges
+   * the bytes by their content (a logo by its leading bytes), so the Content-Type header is not trusted either way.
+   */
+  bytes?: readonly string[];
   path?: P;
   query?: Q;
   /** Where the contract gives a route its own status for a problem (422 for an invalid list query, say). */
@@ -58,6 +63,8 @@ export interface RequestInput<B, P, Q> {
   user: () => Promise<UserRecord>;
   /** The JSON body exactly as sent, before validation transformed it. */
   sent: unknown;
+  /** The body's bytes, on a route that declares `bytes` (empty otherwise). */
+  bytes: Uint8Array;
   /** Which of the tenant's API keys made the request (null on anonymous routes). */
   keyId: string | null;
   /**
@@ -114,6 +121,7 @@ export function httpHandler<
         requestId,
         user,
         sent,
+        bytes: spec.bytes ? bodyBytes(event) : new Uint8Array(),
         keyId: keyIdOf(event),
         actor: admins.get(event) ?? { keyId: keyIdOf(event) ?? 'unknown' },
         accept: event.headers?.accept,
@@ -164,7 +172,7 @@ export function httpHandler<
         if (!spec.anonymous) await authenticate(event);
         if (spec.admin) admins.set(event, await adminOf(event));
         try {
-          checkBody(event, !!spec.body);
+          checkBody(event, spec.body ? 'A JSON body is required.' : spec.bytes ? "The file's bytes are required as the body." : undefined);
         } catch (refused) {
           if (spec.user) await resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), userTokenOf(event));
           throw refused;
@@ -251,12 +259,16 @@ async function authenticate(event: HttpEvent): Promise<void> {
   tenantFromContext(event.requestContext.authorizer?.lambda);
 }
 
-/** Every route bounds the body, whether it reads one or not; a route that reads one requires it. */
-function checkBody(event: HttpEvent, required: boolean): void {
+/** Every route bounds the body, whether it reads one or not; a route that reads one requires it (`required` says so). */
+function checkBody(event: HttpEvent, required: string | undefined): void {
   const size = event.body ? Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : 0;
   if (size > MAX_BODY_BYTES) throw new TransportError('payload-too-large', `The body may be at most ${MAX_BODY_BYTES} bytes.`);
-  if (required && size === 0) throw new ValidationError('A JSON body is required.', [{ path: 'body', message: 'is required' }]);
+  if (required && size === 0) throw new ValidationError(required, [{ path: 'body', message: 'is required' }]);
 }
+
+/** The body's bytes: API Gateway gives binary media types base64-encoded, text ones (an SVG is XML) as text. */
+const bodyBytes = (event: HttpEvent): Uint8Array =>
+  new Uint8Array(Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8'));
 
 const NO_QUERY = v.strictObject({});
 const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;

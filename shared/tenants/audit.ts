@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = [
   'key.rotate',
   'user.create',
   'user.update',
+  'logo.upload',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -7,6 +7,7 @@ import { EVENT_TYPES } from '../events/ports.js';
 import { CHANNELS, HAND_OFF_CHANNELS } from '../channels.js';
 import { LOCALES, type Locale } from '../locale.js';
 import { contrastProblem, HEX_COLOUR, normaliseColour } from './contrast.js';
+import { LOGO_CONTENT_TYPES, LOGO_FILE } from './logo.js';
 
 /** Score scales: a score is supported when it is an integer inside its indicator's scale. */
 export const INDICATORS = {
@@ -368,14 +369,29 @@ export const BrandConfig = v.strictObject({
 });
 export type BrandConfig = v.InferOutput<typeof BrandConfig>;
 
+/** A stored logo: its content-addressed object name (`<sha-256>.<ext>`, shared/tenants/logo.ts) and its type. */
+export const LogoObject = v.strictObject({
+  file: v.pipe(v.string('must be a string'), v.regex(LOGO_FILE, 'must be a logo object name: 64 hex digits and .png, .jpg or .webp')),
+  contentType: v.picklist(LOGO_CONTENT_TYPES, `must be one of ${LOGO_CONTENT_TYPES.join(', ')}`),
+});
+export type LogoObject = v.InferOutput<typeof LogoObject>;
+
 /** The brand as stored and read: the display name resolved, the logo as its content-addressed object. */
 export const BrandSettings = v.object({
   name: v.string(),
   colour: v.optional(v.string()),
-  logo: v.optional(v.object({ file: v.string(), contentType: v.string() })),
+  logo: v.optional(v.object(LogoObject.entries)),
   senderName: v.optional(v.string()),
 });
 export type BrandSettings = v.InferOutput<typeof BrandSettings>;
+
+/**
+ * The brand as the admin API reads and replaces it: the tenant file's rules (BrandConfig), except the logo, which is
+ * the stored object that `PUT /public/admin/brand/logo` answered (the file's is a path on the operator's disk). The
+ * name is answered resolved; left out of a replacement, it is the tenant's name.
+ */
+export const BrandDocument = v.strictObject({ ...BrandConfig.entries, logo: v.optional(LogoObject) });
+export type BrandDocument = v.InferOutput<typeof BrandDocument>;
 
 /**
  * The names of a new tenant's store 1 and employee 1 (`create-tenant --store`, or `firstStore` in the tenant file, required
@@ -471,8 +487,11 @@ export const TenantConfig = v.pipe(
 );
 export type TenantConfig = v.InferOutput<typeof TenantConfig>;
 
-/** A tenant's configuration as the admin API reads and replaces it: the tenant file's rules, no id, users or keys. */
-export const ConfigDocument = v.pipe(v.strictObject(configEntries), journeyClassesDefined());
+/**
+ * A tenant's configuration as the admin API reads and replaces it: the tenant file's rules, no id, users or keys, and
+ * its brand with the logo as a stored object.
+ */
+export const ConfigDocument = v.pipe(v.strictObject({ ...configEntries, brand: v.optional(BrandDocument, {}) }), journeyClassesDefined());
 export type ConfigDocument = v.InferOutput<typeof ConfigDocument>;
 
 export const TenantFile = v.strictObject({ tenants: v.pipe(v.array(TenantConfig), v.minLength(1, 'must list at least one tenant')) });

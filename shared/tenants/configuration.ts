@@ -1,4 +1,4 @@
-import type { ConfigDocument, Settings } from './config-schema.js';
+import type { BrandDocument, BrandSettings, ConfigDocument, Settings } from './config-schema.js';
 
 /**
  * A tenant's configuration as the admin API answers it: what the tenant file holds of it, without the signing
@@ -14,8 +14,18 @@ export function configDocument(name: string, settings: Settings): ConfigDocument
     delivery,
     privacy: settings.privacy ?? { retentionDays: null },
     cases: settings.cases ?? {},
+    brand: brandDocument(name, settings.brand),
   };
 }
+
+/** The brand as the admin API answers it: as stored, its display name the tenant's for a tenant made before brands. */
+const brandDocument = (tenantName: string, brand: BrandSettings | undefined): BrandDocument => ({
+  ...brand,
+  name: brand?.name ?? tenantName,
+});
+
+/** The brand a replacement stores: a display name left out is the tenant's name (as `apply` resolves it). */
+export const brandSettings = (tenantName: string, brand: BrandDocument): BrandSettings => ({ ...brand, name: brand.name ?? tenantName });
 
 /** One changed value of a configuration: its path (`journeys[id=3].channels`), the value before and after. */
 export interface ConfigChange {

@@ -177,3 +177,12 @@ export function tenantKeys(tenants: KeyRepository, audit: AuditLog) {
 
   return { issueKey, listKeys, revokeKey, rotateKey };
 }
+
+/** The tenant and id of a key given by its value (the operator's `revoke-key --key`), or undefined. */
+export async function keyOfValue(
+  tenants: Pick<TenantRepository, 'findApiKey'>,
+  value: string,
+): Promise<{ tenantId: number; keyId: string } | undefined> {
+  const found = await tenants.findApiKey(hashSecret(value));
+  return found && { tenantId: found.tenantId, keyId: found.keyId };
+}

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import type { AuditActor, AuditLog } from './audit.js';
 import { ValidationError } from '../errors.js';
 
 /**
@@ -26,6 +27,15 @@ export const LOGO_TYPES = [
   },
 ] as const;
 
+/** The media types of the logos accepted. */
+export const LOGO_CONTENT_TYPES = LOGO_TYPES.map((type) => type.contentType);
+export type LogoContentType = (typeof LOGO_TYPES)[number]['contentType'];
+/** A stored logo: its object name and type. */
+export interface StoredLogo {
+  file: string;
+  contentType: LogoContentType;
+}
+
 /**
  * Served as they are for a year, by anyone: the name is the content's hash, so a new logo is a new object and an
  * old URL never changes meaning (RFC 8246 `immutable`: browsers skip revalidation).
@@ -37,8 +47,9 @@ export const LOGO_FILE = /^[0-9a-f]{64}\.(png|jpg|webp)$/;
 
 /** A logo refused, with what was wrong and what is accepted. */
 export class LogoError extends ValidationError {
-  constructor(problem: string) {
-    super(`The logo ${problem}.`, [{ path: 'brand.logo', message: problem }]);
+  /** `path`: the field that held the logo (the tenant file's `brand.logo`, an upload's `body`). */
+  constructor(problem: string, path = 'brand.logo') {
+    super(`The logo ${problem}.`, [{ path, message: problem }]);
   }
 }
 
@@ -50,10 +61,10 @@ export interface LogoStore {
 }
 
 /** The object a logo's bytes become, or a LogoError naming why they cannot be one. */
-export function logoObjectOf(bytes: Uint8Array): { file: string; contentType: string } {
-  if (bytes.byteLength === 0) throw new LogoError('is empty');
+export function logoObjectOf(bytes: Uint8Array, path?: string): StoredLogo {
+  if (bytes.byteLength === 0) throw new LogoError('is empty', path);
   if (bytes.byteLength > MAX_LOGO_BYTES)
-    throw new LogoError(`is ${Math.ceil(bytes.byteLength / 1024)} KB; at most ${MAX_LOGO_BYTES / 1024} KB is accepted`);
+    throw new LogoError(`is ${Math.ceil(bytes.byteLength / 1024)} KB; at most ${MAX_LOGO_BYTES / 1024} KB is accepted`, path);
   const type = LOGO_TYPES.find((candidate) => candidate.matches(bytes));
   if (!type) {
     const head = ascii(bytes, 0, Math.min(bytes.byteLength, 512)).trimStart().toLowerCase();
@@ -62,16 +73,45 @@ export function logoObjectOf(bytes: Uint8Array): { file: string; contentType: st
       svg
         ? 'is an SVG, which is refused (it can carry scripts); export it as PNG or WebP'
         : 'is not a PNG, JPEG or WebP image (judged by its content, not its name)',
+      path,
     );
   }
   return { file: `${createHash('sha256').update(bytes).digest('hex')}.${type.extension}`, contentType: type.contentType };
 }
 
 /** Checks a logo and stores it; the brand then names the object. Storing the same bytes again is harmless. */
-export async function storeLogo(bytes: Uint8Array, store: LogoStore): Promise<{ file: string; contentType: string }> {
-  const object = logoObjectOf(bytes);
+export async function storeLogo(bytes: Uint8Array, store: LogoStore, path?: string): Promise<StoredLogo> {
+  const object = logoObjectOf(bytes, path);
   await store.put(object.file, bytes, object.contentType);
   return object;
+}
+
+/** Where a tenant's uploads are recorded (the tenant repository): true when the logo was not recorded yet. */
+export interface LogoUploads {
+  recordLogo(tenantId: number, logo: StoredLogo): Promise<boolean>;
+}
+
+/**
+ * A tenant's logos through the admin API: an upload is checked by its bytes, stored, and recorded as the tenant's, so
+ * that its brand may name it (shared/tenants/service.ts `replaceConfig`). The first upload of a logo is written to the
+ * audit log; the same bytes again answer the same object and record nothing new.
+ */
+export function tenantLogos(store: LogoStore, uploads: LogoUploads, audit: AuditLog) {
+  async function uploadLogo(tenantId: number, bytes: Uint8Array, actor: AuditActor, now = new Date()): Promise<StoredLogo> {
+    const logo = await storeLogo(bytes, store, 'body');
+    if (await uploads.recordLogo(tenantId, logo)) {
+      const change = { path: `logos[file=${logo.file}]`, old: null, new: { contentType: logo.contentType, bytes: bytes.byteLength } };
+      await audit.record(tenantId, {
+        id: randomBytes(6).toString('hex'),
+        at: now.toISOString(),
+        actor,
+        action: 'logo.upload',
+        changes: [change],
+      });
+    }
+    return logo;
+  }
+  return { uploadLogo };
 }
 
 /** A logo to serve, by its object name; NotFound-free: undefined for a name that is not a logo's or is not stored. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { BrandSettings, DeliveryConfig, Settings, UserScope } from './config-schema.js';
+import type { BrandSettings, DeliveryConfig, LogoObject, Settings, UserScope } from './config-schema.js';
 import type { SigningGenerations } from '../events/signature.js';
 
 export const Tenant = v.object({ id: v.number(), name: v.string(), created_at: v.string() });
@@ -87,10 +87,21 @@ export interface TenantRepository extends TenantAccessRepository {
   updateUserScope(tenantId: number, tokenHash: string, scope: UserScope): Promise<void>;
   /** The tenant's users (one Query of their collection). */
   listUsers(tenantId: number): Promise<UserRecord[]>;
-  /** Sets a user's scope, role and disabled state (one UpdateItem of the user's item, which must exist). */
-  updateUser(tenantId: number, tokenHash: string, fields: Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>): Promise<void>;
+  /**
+   * Sets a user's scope, role and disabled state, and their phone when `phone` is given (null removes it): one
+   * UpdateItem of the user's item, which must exist.
+   */
+  updateUser(
+    tenantId: number,
+    tokenHash: string,
+    fields: Pick<UserRecord, 'scope' | 'role' | 'disabled_at'> & { phone?: string | null },
+  ): Promise<void>;
   putSettings(tenantId: number, settings: Omit<Settings, 'delivery' | 'brand'>): Promise<void>;
   putBrand(tenantId: number, brand: BrandSettings): Promise<void>;
+  /** Records that the tenant uploaded this logo object, so that its brand may name it: false when it was recorded already. */
+  recordLogo(tenantId: number, logo: LogoObject): Promise<boolean>;
+  /** A logo the tenant uploaded, by its object name; undefined for one it did not. */
+  findLogo(tenantId: number, file: string): Promise<LogoObject | undefined>;
   readSettings(tenantId: number): Promise<Settings>;
   /** The settings and the configuration version they were read at, read strongly. */
   readVersionedSettings(tenantId: number): Promise<{ settings: Settings; version: number }>;

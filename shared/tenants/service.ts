@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { tenantAccess } from './access.js';
 import type { FirstStore, Tenant, TenantRepository, UserRecord, UserRole } from './ports.js';
-import type { BrandSettings, ConfigDocument, DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
-import { configChanges, configDocument, type ConfigChange } from './configuration.js';
+import type { BrandSettings, ConfigDocument, DeliveryConfig, LogoObject, TenantConfig, UserScope } from './config-schema.js';
+import { brandSettings, configChanges, configDocument, type ConfigChange } from './configuration.js';
 import { NotFoundError, PreconditionFailedError, ValidationError } from '../errors.js';
 import type { AuditActor, AuditEntry, AuditLog } from './audit.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS, webhookSecret } from '../events/signature.js';
@@ -85,16 +85,6 @@ export function tenantService(
     const record = { tenantId, scope, keyId, created_at: new Date().toISOString(), revoked_at: null, expires_at: expiresAt };
     return { keyId, created: await tenants.insertApiKey(hashSecret(value), record) };
   }
-
-  /** Revokes by the key itself or by its id; false when no such key exists. */
-  async function revokeApiKey(by: { key: string } | { tenantId: number; keyId: string }): Promise<boolean> {
-    let hash: string | undefined;
-    if ('key' in by) hash = hashSecret(by.key);
-    else hash = (await tenants.listApiKeys(by.tenantId)).find((k) => k.keyId === by.keyId)?.hash;
-    return hash ? tenants.markApiKeyRevoked(hash, new Date().toISOString()) : false;
-  }
-
-  const listApiKeys = (tenantId: number) => tenants.listApiKeys(tenantId);
 
   /**
    * Creates (or replaces, by name) a user; the clear token is returned once. A replaced user keeps its role unless one
@@ -271,48 +261,40 @@ export function tenantService(
   ): Promise<{ version: number; changes: ConfigChange[] }> {
     const before = await readConfig(tenantId);
     const version = expected === 'current' ? before.version : expected;
+    const brand = brandSettings(config.name, config.brand);
+    await checkLogo(tenantId, brand.logo, before.config.brand.logo);
     if (before.version !== version || (await tenants.raiseConfigVersion(tenantId, version)) === undefined)
       throw new PreconditionFailedError('The configuration changed since it was read: read it again (GET) and apply your change to it.');
     if (before.config.name !== config.name) await tenants.renameTenant(tenantId, config.name);
     await tenants.putSettings(tenantId, config);
     await tenants.removeUnlisted(tenantId, config);
     await tenants.putDelivery(tenantId, config.delivery);
+    await tenants.putBrand(tenantId, brand);
     const written = (await tenants.raiseConfigVersion(tenantId))!;
-    const changes = configChanges(before.config, configDocument(config.name, config));
+    const changes = configChanges(before.config, configDocument(config.name, { ...config, brand }));
     await recordChange(tenantId, actor, 'config.replace', changes);
     return { version: written, changes };
   }
 
   /**
-   * Replaces the tenant's brand (the workspace's brand page) if the configuration is still at `expected`, as
-   * replaceConfig does: the version is claimed first and raised after, so every function's cached settings read the
-   * new brand, and each changed field is audited as `brand.<field>`. The logo is an object stored already (logo.ts).
+   * A brand may name its current logo or one the tenant uploaded (POST /public/admin/brand/logos), as that route
+   * answered it: a logo named by hand would show a broken image to every customer.
    */
-  async function replaceBrand(
-    tenantId: number,
-    expected: number,
-    brand: BrandSettings,
-    actor: AuditActor,
-  ): Promise<{ version: number; changes: ConfigChange[] }> {
-    const current = await tenants.readVersionedSettings(tenantId);
-    if (current.version !== expected || (await tenants.raiseConfigVersion(tenantId, expected)) === undefined)
-      throw new PreconditionFailedError('The configuration changed since it was read: read it again (GET) and apply your change to it.');
-    await tenants.putBrand(tenantId, brand);
-    const written = (await tenants.raiseConfigVersion(tenantId))!;
-    const before: Partial<BrandSettings> = current.settings.brand ?? {};
-    const changes = (['name', 'colour', 'logo', 'senderName'] as const)
-      .filter((field) => JSON.stringify(before[field] ?? null) !== JSON.stringify(brand[field] ?? null))
-      .map((field) => ({ path: `brand.${field}`, old: before[field] ?? null, new: brand[field] ?? null }));
-    if (changes.length) await recordChange(tenantId, actor, 'config.replace', changes);
-    return { version: written, changes };
+  async function checkLogo(tenantId: number, logo: LogoObject | undefined, current: LogoObject | undefined): Promise<void> {
+    if (!logo || (logo.file === current?.file && logo.contentType === current.contentType)) return;
+    const uploaded = await tenants.findLogo(tenantId, logo.file);
+    if (uploaded?.contentType !== logo.contentType)
+      throw new ValidationError('The brand names a logo this tenant did not upload.', [
+        {
+          path: 'brand.logo',
+          message: 'is not a logo of this tenant: upload it with POST /public/admin/brand/logos and give the object it answers',
+        },
+      ]);
   }
 
   return {
-    replaceBrand,
     createTenant,
     issueApiKey,
-    revokeApiKey,
-    listApiKeys,
     authorizeKey,
     createUser,
     resolveUser,

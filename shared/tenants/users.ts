@@ -17,14 +17,23 @@ const Role = v.picklist(USER_ROLES, `must be one of ${USER_ROLES.join(', ')}`);
 
 /** POST /public/admin/users: a manager who signs in with their e-mail address, what they see, and their role. */
 export const NewUserBody = v.strictObject({ email, scope: UserScope, role: v.optional(Role, 'member') });
-export type NewUserBody = v.InferOutput<typeof NewUserBody>;
+/** A new user; `phone` in E.164, parsed at the edge (user-phone.ts). */
+export type NewUserBody = v.InferOutput<typeof NewUserBody> & { phone?: string };
 
-/** PATCH /public/admin/users/{email}: the fields to change, at least one. */
+/** The fields a user's change may name (the users API adds the phone: user-phone.ts). */
+export const UserPatchFields = v.strictObject({
+  scope: v.optional(UserScope),
+  role: v.optional(Role),
+  disabled: v.optional(v.boolean('must be true or false')),
+});
+
+/** A change of a user's scope, role or state, at least one (the workspace's form). */
 export const UserPatchBody = v.pipe(
-  v.strictObject({ scope: v.optional(UserScope), role: v.optional(Role), disabled: v.optional(v.boolean('must be true or false')) }),
+  UserPatchFields,
   v.check((patch) => Object.keys(patch).length > 0, 'must change at least one of scope, role, disabled'),
 );
-export type UserPatchBody = v.InferOutput<typeof UserPatchBody>;
+/** What a change may hold: `phone` E.164 (parsed at the edge, user-phone.ts), null to remove it. */
+export type UserPatchBody = v.InferOutput<typeof UserPatchBody> & { phone?: string | null };
 
 /** A user as the admin API answers it: never their token, which only its hash stands for. */
 export const UserView = v.object({
@@ -33,6 +42,11 @@ export const UserView = v.object({
   role: Role,
   created_at: v.string(),
   disabled_at: v.nullable(v.string()),
+  /**
+   * The last 4 digits of the manager's mobile, or null without one: enough to check which number is set, while the
+   * number itself (an employee's personal data) stays out of every list an integration reads and may log.
+   */
+  phone_last4: v.nullable(v.string()),
 });
 export type UserView = v.InferOutput<typeof UserView>;
 
@@ -46,7 +60,12 @@ const viewOf = (user: UserRecord): UserView => ({
   role: user.role ?? 'member',
   created_at: user.created_at,
   disabled_at: user.disabled_at ?? null,
+  phone_last4: user.phone ? user.phone.slice(-4) : null,
 });
+
+/** What the audit log records of a phone: whether one is set, never its value. */
+const HIDDEN = '(hidden)';
+const auditedPhone = (phone: string | undefined | null) => (phone ? HIDDEN : null);
 
 /** The identity provider's side of a user (Cognito: shared/adapters/cognito.ts). */
 export interface SignInDirectory {
@@ -103,6 +122,7 @@ export function tenantUsers(users: UserRepository, directory: SignInDirectory, a
       role: body.role,
       tokenHash: hashSecret(token),
       created_at: now.toISOString(),
+      ...(body.phone ? { phone: body.phone } : {}),
     };
     await users.putUser(tenantId, user);
     const invited = await directory.invite({ email: body.email, tenantId });
@@ -110,7 +130,13 @@ export function tenantUsers(users: UserRepository, directory: SignInDirectory, a
       tenantId,
       actor,
       'user.create',
-      [{ path: `users[name=${body.email}]`, old: null, new: { scope: body.scope, role: body.role } }],
+      [
+        {
+          path: `users[name=${body.email}]`,
+          old: null,
+          new: { scope: body.scope, role: body.role, ...(body.phone ? { phone: HIDDEN } : {}) },
+        },
+      ],
       now,
     );
     return { ...viewOf(user), token, invited };
@@ -130,12 +156,21 @@ export function tenantUsers(users: UserRepository, directory: SignInDirectory, a
       // The directory first: a user refused by Cognito but enabled here would still be let in by nothing else.
       await directory.setEnabled(name, !patch.disabled);
     }
-    await users.updateUser(tenantId, current.tokenHash, { scope: after.scope, role: after.role, disabled_at: after.disabled_at });
+    const phone = patch.phone === undefined ? current.phone : (patch.phone ?? undefined);
+    await users.updateUser(tenantId, current.tokenHash, {
+      scope: after.scope,
+      role: after.role,
+      disabled_at: after.disabled_at,
+      ...(patch.phone === undefined ? {} : { phone: patch.phone }),
+    });
     const changes = (['scope', 'role', 'disabled_at'] as const)
       .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]))
-      .map((field) => ({ path: `users[name=${name}].${field}`, old: before[field], new: after[field] }));
+      .map((field): ConfigChange => ({ path: `users[name=${name}].${field}`, old: before[field], new: after[field] }));
+    // That the phone changed, never what it is.
+    if (phone !== current.phone)
+      changes.push({ path: `users[name=${name}].phone`, old: auditedPhone(current.phone), new: auditedPhone(phone) });
     if (changes.length) await record(tenantId, actor, 'user.update', changes, now);
-    return after;
+    return { ...after, phone_last4: phone ? phone.slice(-4) : null };
   }
 
   return { listUsers, createUser, updateUser };

@@ -31,7 +31,7 @@ export interface BrandReadPorts extends Pick<AdminPagePorts, 'settings'> {
   readBrand(tenantId: number): Promise<{ brand: BrandSettings | undefined; version: number }>;
 }
 export interface BrandPagePorts extends BrandReadPorts {
-  uploadLogo(tenantId: number, bytes: Uint8Array, actor: AuditActor): Promise<{ file: string; contentType: string }>;
+  uploadLogo(tenantId: number, bytes: Uint8Array, actor: AuditActor): Promise<NonNullable<BrandSettings['logo']>>;
   replaceBrand(tenantId: number, expected: number, brand: BrandSettings, actor: AuditActor): Promise<unknown>;
 }
 

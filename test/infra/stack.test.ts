@@ -88,7 +88,7 @@ describe('the CDK stacks', () => {
       'Test/PublicApi/TransactionsRoutes': 64,
       'Test/PublicApi/InsightsRoutes': 51,
       'Test/PublicApi/PrivacyRoutes': 28,
-      'Test/PublicApi/AdminRoutes': 77,
+      'Test/PublicApi/AdminRoutes': 84,
       'Test/PublicApi/CasesRoutes': 28,
       'Test/ChatbotApi': 20,
       'Test/ChatbotApi/SurveyRoutes': 21,
@@ -636,11 +636,15 @@ describe('the CDK stacks', () => {
     );
   });
 
-  it('lets only the logo route read the logo bucket and only the brand page write a logo, its objects only', () => {
+  it('lets only the logo route read the logo bucket and only the logo uploads (the API route and the brand page) write it, its objects only', () => {
     const users = [...FUNCTIONS.keys()].filter((id) => grantsOf(id).some((statement) => statement.resource.kind === 'bucket'));
-    expect(users).toEqual(['getBrandLogo', 'postAppAdminBrand']);
+    expect(users).toEqual(['createAdminLogo', 'getBrandLogo', 'postAppAdminBrand']);
     expect(roleActions('getBrandLogo').filter((action) => action.startsWith('s3:'))).toEqual(['s3:GetObject']);
-    expect(roleActions('postAppAdminBrand').filter((action) => action.startsWith('s3:'))).toEqual(['s3:PutObject']);
+    for (const writer of ['createAdminLogo', 'postAppAdminBrand'])
+      expect(
+        roleActions(writer).filter((action) => action.startsWith('s3:')),
+        writer,
+      ).toEqual(['s3:PutObject']);
   });
 
   describe('the custom link domain', () => {

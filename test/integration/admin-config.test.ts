@@ -1,4 +1,9 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ENV, requireEnv } from '../../shared/config.js';
+import { signSurveyLink } from '../../shared/surveys/link.js';
+import { surveyPagePath } from '../../shared/surveys/paths.js';
 import { routes } from '../../infra/routes.js';
 import { validRequests } from '../../infra/examples.js';
 import { inProcess } from '../support/api.js';
@@ -29,7 +34,9 @@ describe('GET /public/admin/config', () => {
     // Assess
     expect(res.status).toBe(200);
     expect(res.headers.etag).toMatch(/^"\d+"$/);
-    expect(Object.keys(res.body).sort()).toEqual(['cases', 'classes', 'delivery', 'groups', 'journeys', 'name', 'privacy']);
+    expect(Object.keys(res.body).sort()).toEqual(['brand', 'cases', 'classes', 'delivery', 'groups', 'journeys', 'name', 'privacy']);
+    // A tenant that set no brand shows its name as the brand's.
+    expect(res.body.brand).toEqual({ name: res.body.name });
     expect(res.body.journeys.map((j: { slug: string }) => j.slug)).toEqual(DEMO_SETTINGS.journeys.map((j) => j.slug));
     expect(res.body.classes).toHaveLength(4);
     expect(res.text).not.toContain('signing');
@@ -141,6 +148,136 @@ describe('PUT /public/admin/config', () => {
   });
 });
 
+describe('the brand through the admin API', () => {
+  const LOGO = readFileSync(new URL('../../infra/local/demo-logo.png', import.meta.url));
+  const upload = (body: Buffer | string, type = 'image/png', key = tenant.adminKey) =>
+    api({ method: 'POST', path: '/public/admin/brand/logos', key, headers: { 'content-type': type }, body });
+  /** The survey page of a transaction of the tenant, as its customer opens it. */
+  const surveyPage = async () => {
+    const tx = await api({
+      method: 'POST',
+      path: '/public/transaction',
+      key: tenant.key,
+      body: { store_id: 1, employee_id: 1, journey: 'loja', customer_integration: `BRAND-${randomUUID()}`, phone: '11987650000' },
+    });
+    const link = { tenantId: tenant.tenantId, transactionId: tx.body.id, attemptId: 1, channel: 'whatsapp' as const };
+    return api({
+      path: surveyPagePath(signSurveyLink({ ...link, expiresAt: Math.floor(Date.now() / 1000) + 3600 }, requireEnv(ENV.surveySecret))),
+    });
+  };
+  usePrivateQueue('surveyDispatch');
+
+  it('a read configuration replaced as it is changes nothing: the brand round-trips', async () => {
+    const before = await read();
+    const res = await replace(before.body, before.headers.etag);
+    expect(res.status).toBe(200);
+    expect(res.body.changes).toEqual([]);
+    expect((await read()).body).toEqual(before.body);
+  });
+
+  it('an uploaded logo and a new colour: the survey page shows both on the next request, the audit log has old and new', async () => {
+    // Prepare: a survey page served once, so that this process holds the old brand.
+    expect((await surveyPage()).text).not.toContain('--brand:#7a3e0f');
+    const uploaded = await upload(LOGO);
+    const before = await read();
+
+    // Act
+    const brand = { ...before.body.brand, colour: '#7A3E0F', logo: uploaded.body };
+    const res = await replace({ ...before.body, brand }, before.headers.etag);
+    const page = await surveyPage();
+
+    // Assess
+    const file = `${createHash('sha256').update(LOGO).digest('hex')}.png`;
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body).toEqual({ file, contentType: 'image/png' });
+    expect(uploaded.headers.location).toBe(`/brand/logos/${file}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.etag).not.toBe(before.headers.etag);
+    expect(res.body.changes).toEqual([
+      { path: 'brand.colour', old: null, new: '#7a3e0f' },
+      { path: 'brand.logo', old: null, new: { file, contentType: 'image/png' } },
+    ]);
+    expect((await read()).body.brand).toEqual({
+      name: before.body.brand.name,
+      colour: '#7a3e0f',
+      logo: { file, contentType: 'image/png' },
+    });
+    expect(page.text).toContain(':root{--brand:#7a3e0f}');
+    expect(page.text).toMatch(new RegExp(`<img src="https?://[^"]+/brand/logos/${file}"`));
+    expect((await api({ path: `/brand/logos/${file}` })).status).toBe(200);
+    const audit = await api({ path: '/public/admin/audit', key: tenant.adminKey, query: { limit: 2 } });
+    expect(audit.body.data.map((e: { action: string }) => e.action)).toEqual(['config.replace', 'logo.upload']);
+    expect(audit.body.data[0].changes).toEqual(res.body.changes);
+  });
+
+  it('refuses a bad colour and a logo the tenant did not upload with 400 naming each, and a stale ETag with 412, changing nothing', async () => {
+    // Prepare: a logo another tenant uploaded: stored, but not this tenant's.
+    const other = await newTenant();
+    const foreign = await upload(Buffer.concat([LOGO, Buffer.from(randomUUID())]), 'image/png', other.adminKey);
+    const before = await read();
+
+    // Act
+    const bad = await replace(
+      { ...before.body, brand: { ...before.body.brand, colour: '#ffcc00', logo: foreign.body } },
+      before.headers.etag,
+    );
+    const made = await replace(
+      { ...before.body, brand: { ...before.body.brand, logo: { file: `${'0'.repeat(64)}.png`, contentType: 'image/png' } } },
+      before.headers.etag,
+    );
+    const changed = await replace({ ...before.body, brand: { ...before.body.brand, senderName: 'Outro' } }, before.headers.etag);
+    const stale = await replace({ ...before.body, brand: { ...before.body.brand, senderName: 'Velho' } }, before.headers.etag);
+
+    // Assess
+    expect(foreign.status).toBe(201);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([
+      { path: 'brand.colour', message: expect.stringMatching(/contrast ratio of 1\.\d+:1 .* WCAG AA needs at least 4\.5:1/) },
+    ]);
+    const logo = await replace({ ...before.body, brand: { ...before.body.brand, logo: foreign.body } }, before.headers.etag);
+    expect(logo.status).toBe(400);
+    expect(logo.body.errors).toEqual([
+      { path: 'brand.logo', message: expect.stringContaining('upload it with POST /public/admin/brand/logos') },
+    ]);
+    expect(made.status).toBe(400);
+    expect(changed.status).toBe(200);
+    expect(stale.status).toBe(412);
+    expect((await read()).body.brand).toEqual({ ...before.body.brand, senderName: 'Outro' });
+  });
+
+  it('the same logo uploaded three times at once is one object, recorded and audited once (real concurrency)', async () => {
+    const own = await newTenant();
+    const bytes = Buffer.concat([LOGO, Buffer.from(randomUUID())]);
+
+    const answers = await Promise.all([1, 2, 3].map(() => upload(bytes, 'image/png', own.adminKey)));
+    const audit = await api({ path: '/public/admin/audit', key: own.adminKey });
+
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
+    expect(new Set(answers.map((a) => a.body.file)).size).toBe(1);
+    expect(audit.body.data.filter((e: { action: string }) => e.action === 'logo.upload')).toHaveLength(1);
+  });
+
+  it('refuses an SVG, an over-size, an empty and a non-image logo with the reason, storing and recording nothing', async () => {
+    const svg = await upload('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'image/svg+xml');
+    const large = await upload(Buffer.concat([LOGO.subarray(0, 16), Buffer.alloc(210 * 1024)]));
+    const empty = await upload(Buffer.alloc(0));
+    const text = await upload('just text', 'image/png');
+    const publicKey = await upload(LOGO, 'image/png', tenant.key);
+
+    expect(svg.status).toBe(400);
+    expect(svg.body.detail).toBe('The logo is an SVG, which is refused (it can carry scripts); export it as PNG or WebP.');
+    expect(svg.body.errors).toEqual([{ path: 'body', message: expect.stringContaining('is an SVG') }]);
+    expect(large.status).toBe(400);
+    expect(large.body.detail).toBe('The logo is 211 KB; at most 200 KB is accepted.');
+    expect(empty.status).toBe(400);
+    expect(text.status).toBe(400);
+    expect(text.body.detail).toContain('is not a PNG, JPEG or WebP image');
+    expect(publicKey.status).toBe(403);
+    const audit = await api({ path: '/public/admin/audit', key: tenant.adminKey, query: { limit: 1 } });
+    expect(audit.body.data[0]?.action).not.toBe('logo.upload');
+  });
+});
+
 describe('GET /public/admin/audit', () => {
   it('lists each change with who and what, newest first, by cursor and period; refused and empty changes leave none', async () => {
     // Prepare: a tenant of its own, changed twice by its admin key and once refused.
@@ -190,6 +327,7 @@ describe('admin routes and keys', () => {
       'listAdminAudit',
       'putAdminConfig',
       'rotateAdminWebhookSecret',
+      'createAdminLogo',
       'listAdminKeys',
       'createAdminKey',
       'revokeAdminKey',

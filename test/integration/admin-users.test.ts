@@ -4,6 +4,7 @@ import { cognitoClient } from '../../infra/local/cognito.js';
 import { createGateway } from '../../infra/local/gateway.js';
 import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adapters/cognito.js';
 import { ENV } from '../../shared/config.js';
+import { findUserByName } from '../../shared/adapters/tenant-access-repository.js';
 import { inProcess } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
@@ -67,6 +68,7 @@ describe('POST /public/admin/users', () => {
       role: 'member',
       created_at: res.body.created_at,
       disabled_at: null,
+      phone_last4: null,
     });
     expect(listing.text).not.toContain(res.body.token);
     expect(directory.UserStatus).toBe('FORCE_CHANGE_PASSWORD');
@@ -136,6 +138,63 @@ describe('PATCH /public/admin/users/{email}', () => {
     expect(unknown.status).toBe(404);
     expect(empty.status).toBe(400);
     expect((await api({ path: '/public/answers', key: tenant.key, query: { token: created.token, store: 1 } })).status).toBe(404);
+  });
+});
+
+describe("a user's phone through the users API", () => {
+  const stored = async (email: string) => (await findUserByName(tenant.tenantId, email))?.phone;
+  const lastAudit = async () => (await api({ path: '/public/admin/audit', key: tenant.adminKey, query: { limit: 1 } })).body.data[0];
+
+  it('is normalised to E.164 when created, listed by its last 4 digits only, and audited without its value', async () => {
+    const email = address('celular');
+    const res = await create({ email, scope: 'all', phone: '(11) 98765-4321' });
+    const audit = await lastAudit();
+    const listing = await api({ path: USERS, key: tenant.adminKey });
+
+    expect(res.status).toBe(201);
+    expect(res.body.phone_last4).toBe('4321');
+    expect(await stored(email)).toBe('+5511987654321');
+    expect(listing.body.data.find((u: { name: string }) => u.name === email).phone_last4).toBe('4321');
+    expect(listing.text).not.toContain('987654321');
+    expect(audit).toMatchObject({ action: 'user.create', changes: [{ new: { scope: 'all', role: 'member', phone: '(hidden)' } }] });
+    expect(JSON.stringify(audit)).not.toContain('98765');
+  });
+
+  it('is changed and removed (null) by PATCH, the audit log saying that it changed and never what it is', async () => {
+    const email = address('troca');
+    await create({ email, scope: 'all', phone: '+55 21 99876-1234' });
+
+    const changed = await patch(email, { phone: '11 91234-5678' });
+    const changeAudit = await lastAudit();
+    const removed = await patch(email, { phone: null });
+    const removeAudit = await lastAudit();
+    const kept = await patch(email, { role: 'admin' });
+
+    expect(changed.status).toBe(200);
+    expect(changed.body.phone_last4).toBe('5678');
+    expect(changeAudit.changes).toEqual([{ path: `users[name=${email}].phone`, old: '(hidden)', new: '(hidden)' }]);
+    expect(removed.status).toBe(200);
+    expect(removed.body.phone_last4).toBeNull();
+    expect(removeAudit.changes).toEqual([{ path: `users[name=${email}].phone`, old: '(hidden)', new: null }]);
+    expect(kept.body.phone_last4).toBeNull();
+    expect(await stored(email)).toBeUndefined();
+    expect(JSON.stringify([changeAudit, removeAudit])).not.toMatch(/91234|99876/);
+  });
+
+  it('refuses a phone that is no phone with 400 naming the field, without echoing it, and changes nothing', async () => {
+    const email = address('ruim');
+    await create({ email, scope: 'all', phone: '11 97777-0000' });
+
+    const bad = await patch(email, { phone: '0800-NOT-A-PHONE' });
+    const long = await create({ email: address('longo'), scope: 'all', phone: '1'.repeat(25) });
+
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([{ path: 'phone', message: 'is not a phone number' }]);
+    expect(bad.text).not.toContain('NOT-A-PHONE');
+    expect(long.status).toBe(400);
+    expect(long.text).not.toContain('1'.repeat(25));
+    expect(await stored(email)).toBe('+5511977770000');
+    expect(await findUserByName(tenant.tenantId, address('longo'))).toBeUndefined();
   });
 });
 

@@ -2,12 +2,16 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { hashSecret } from '../../shared/tenants/credentials.js';
-import { resolveUser, revokeApiKey } from '../../shared/adapters/wiring/tenants.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { auditEntries, issueApiKey, listKeys, resolveUser, revokeKey } from '../../shared/adapters/wiring/tenants.js';
 import { keys } from '../../shared/keys.js';
 import { inProcess } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
 const publicApi = inProcess('public');
+/** The admin command as an operator runs it, against the test stack's table (its endpoint is in the environment). */
+const operator = (args: string[]) => promisify(execFile)('npx', ['tsx', 'infra/admin.ts', ...args], { env: { ...process.env } });
 let tenant: TestTenant;
 let other: TestTenant;
 
@@ -24,9 +28,8 @@ describe('API keys', () => {
   });
 
   it('answers one and the same 401 problem for unknown, malformed, revoked and wrong-scope keys', async () => {
-    const { issueApiKey } = await import('../../shared/adapters/wiring/tenants.js');
     const revoked = await issueApiKey(tenant.tenantId, 'public');
-    expect(await revokeApiKey({ key: revoked.key })).toBe(true);
+    await revokeKey(tenant.tenantId, revoked.keyId, { operator: true });
 
     const answers = await Promise.all([
       listWith('ssk_unknown-key-0000000000000000000000000000'),
@@ -58,14 +61,42 @@ describe('API keys', () => {
     expect(res.status).toBe(401);
   });
 
-  it('revokes by key id too', async () => {
-    const { issueApiKey, listApiKeys } = await import('../../shared/adapters/wiring/tenants.js');
+  it('revokes by key id, refused from the next request; another tenant cannot name the key', async () => {
     const issued = await issueApiKey(tenant.tenantId, 'public');
     expect((await listWith(issued.key)).status).toBe(200);
-    expect(await revokeApiKey({ tenantId: tenant.tenantId, keyId: issued.keyId })).toBe(true);
+    await revokeKey(tenant.tenantId, issued.keyId, { operator: true });
     expect((await listWith(issued.key)).status).toBe(401);
-    expect((await listApiKeys(tenant.tenantId)).find((k) => k.keyId === issued.keyId)?.revoked_at).toBeTruthy();
-    expect(await revokeApiKey({ tenantId: other.tenantId, keyId: issued.keyId })).toBe(false);
+    expect((await listKeys(tenant.tenantId)).find((k) => k.id === issued.keyId)?.revoked_at).toBeTruthy();
+    await expect(revokeKey(other.tenantId, issued.keyId, { operator: true })).rejects.toThrow(/no key with that id/);
+  });
+
+  it("the operator's issue-key and revoke-key go through the audited key service: the audit log lists both, and the revoked key is refused at once", async () => {
+    // Prepare: a gateway that caches the authorizer's answer, as API Gateway does, warmed with the key.
+    const cached = inProcess('public', 300);
+    const issued = await operator(['issue-key', '--tenant', String(tenant.tenantId), '--scope', 'public', '--name', 'Caixa 3']);
+    const [, id, key] = /public key ([0-9a-f]{12}) for tenant \d+ \(shown once, store it now\):\n(\S+)/.exec(issued.stdout) ?? [];
+    expect((await cached({ path: '/public/store', key })).status).toBe(200);
+
+    // Act
+    const revoked = await operator(['revoke-key', '--key', key!]);
+
+    // Assess: the message is true on the next request, through the same cached answer.
+    expect(revoked.stdout).toContain(`key ${id} of tenant ${tenant.tenantId} revoked: refused from the next request`);
+    expect((await cached({ path: '/public/store', key })).status).toBe(401);
+    const { data } = await auditEntries(tenant.tenantId, { limit: 10 });
+    expect(data.filter((entry) => entry.changes.some((change) => change.path.startsWith(`keys[id=${id}]`)))).toEqual([
+      expect.objectContaining({ action: 'key.revoke', actor: { operator: true } }),
+      expect.objectContaining({
+        action: 'key.issue',
+        actor: { operator: true },
+        changes: [{ path: `keys[id=${id}]`, old: null, new: { name: 'Caixa 3', scope: 'public', expires_at: null } }],
+      }),
+    ]);
+    expect(JSON.stringify(data)).not.toContain(key);
+    const again = await operator(['revoke-key', '--tenant', String(other.tenantId), '--key-id', id!]).catch(
+      (error: { stderr: string }) => error,
+    );
+    expect((again as { stderr: string }).stderr).toContain('admin: no such key.');
   });
 
   it('stores keys and user tokens only as SHA-256 hashes', async () => {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueApiKey, revokeApiKey } from '../../shared/adapters/wiring/tenants.js';
+import { issueApiKey, revokeKey } from '../../shared/adapters/wiring/tenants.js';
 import { inProcess } from '../support/api.js';
 import { whileFailing } from '../support/faults.js';
 import { usePrivateQueue } from '../support/queues.js';
@@ -69,10 +69,10 @@ describe('ingestion through a table outage', () => {
   });
 
   it('never answers from memory for a key it has seen revoked', async () => {
-    const { key } = await issueApiKey(tenant.tenantId, 'public');
+    const { key, keyId } = await issueApiKey(tenant.tenantId, 'public');
     const send = () => api({ method: 'POST', path: '/v2/transactions', key, body: v2Payload() });
     expect((await send()).status).toBe(201);
-    await revokeApiKey({ key });
+    await revokeKey(tenant.tenantId, keyId, { operator: true });
     expect((await send()).status).toBe(401);
     expect((await whileFailing(/.*/, refused(), send)).status).toBe(503);
   });

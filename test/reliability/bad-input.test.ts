@@ -129,6 +129,17 @@ function variants(route: Route, valid: ApiRequest): fc.Arbitrary<ApiRequest> {
         .constantFrom('application/json', 'text/plain', 'multipart/form-data', '')
         .map((type) => ({ ...valid, headers: { 'content-type': type } })),
     );
+  } else if (Buffer.isBuffer(valid.body)) {
+    // A file: any bytes, a valid image's head followed by anything, text (an SVG, JSON), and other media types.
+    const head = valid.body.subarray(0, 16);
+    options.push(
+      fc.uint8Array({ maxLength: 300 }).map((bytes) => ({ ...valid, body: Buffer.from(bytes) })),
+      fc.uint8Array({ maxLength: 300 }).map((bytes) => ({ ...valid, body: Buffer.concat([head, Buffer.from(bytes)]) })),
+      anyString.map((text) => ({ ...valid, body: text })),
+      fc
+        .constantFrom('application/json', 'image/svg+xml', 'text/plain', 'multipart/form-data', '')
+        .map((type) => ({ ...valid, headers: { 'content-type': type } })),
+    );
   } else if (valid.body !== undefined) {
     const body = valid.body as Record<string, unknown>;
     const fields = Object.keys(body);

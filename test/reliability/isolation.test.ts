@@ -58,6 +58,8 @@ const ALLOWED: Record<string, number[]> = {
   // key of its own; the first tenant's key ids are 404 to it (revokeAdminKey, rotateAdminKey).
   listAdminKeys: [200],
   createAdminKey: [201],
+  // A logo of its own (logos are content-addressed: the same bytes are one object, recorded for each tenant that uploads them).
+  createAdminLogo: [201],
   // Its own users, and a user of its own; the first tenant's user is 404 to it (updateAdminUser).
   listAdminUsers: [200],
   createAdminUser: [201],

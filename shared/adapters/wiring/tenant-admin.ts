@@ -1,12 +1,7 @@
 import { ENV, requireEnvs } from '../../config.js';
-import { tenantKeys } from '../../tenants/keys.js';
-import { auditLog } from '../audit-log.js';
-import { tenantRepository } from '../tenant-repository.js';
 
 // The admin routes read and write the tenant's configuration in the table: without its name, the cold start fails.
 requireEnvs(ENV.tableName);
 
-export { auditEntries, readConfig, replaceConfig, rotateWebhookSecret } from './tenants.js';
-
-/** The tenant's API keys: issue, list, revoke, rotate (shared/tenants/keys.ts). */
-export const { issueKey, listKeys, revokeKey, rotateKey } = tenantKeys(tenantRepository, auditLog);
+/** The configuration, the audit log, the webhook secrets and the API keys (issue, list, revoke, rotate: shared/tenants/keys.ts). */
+export { auditEntries, readConfig, replaceConfig, rotateWebhookSecret, issueKey, listKeys, revokeKey, rotateKey } from './tenants.js';

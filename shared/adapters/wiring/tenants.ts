@@ -2,6 +2,7 @@ import { readConfigVersion, readVersionedSettings, tenantRepository } from '../t
 import { ENV } from '../../config.js';
 import { auditLog } from '../audit-log.js';
 import { tenantService } from '../../tenants/service.js';
+import { keyOfValue as findKeyOfValue, tenantKeys } from '../../tenants/keys.js';
 import { versionedSettings } from '../../tenants/settings.js';
 
 /** A tenant's journeys, classes, groups and delivery settings, kept per process while their version holds. */
@@ -10,8 +11,6 @@ export const tenantSettings = versionedSettings({ version: readConfigVersion, re
 export const {
   createTenant,
   issueApiKey,
-  revokeApiKey,
-  listApiKeys,
   authorizeKey,
   createUser,
   resolveUser,
@@ -19,7 +18,6 @@ export const {
   rotateWebhookSecret,
   readConfig,
   replaceConfig,
-  replaceBrand,
   auditEntries,
   getTenant,
   listTenants,
@@ -28,3 +26,10 @@ export const {
   surveySecretName: ENV.surveySecret,
   audit: auditLog,
 });
+
+/**
+ * The tenant's API keys as the admin API and the operator's command administer them: issue, list, revoke, rotate,
+ * each written to the audit log (shared/tenants/keys.ts).
+ */
+export const { issueKey, listKeys, revokeKey, rotateKey } = tenantKeys(tenantRepository, auditLog);
+export const keyOfValue = (value: string) => findKeyOfValue(tenantRepository, value);

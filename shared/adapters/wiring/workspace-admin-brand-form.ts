@@ -1,15 +1,18 @@
-import { ENV, requireEnvs } from '../../config.js';
-import { storeLogo } from '../../tenants/logo.js';
+import { readConfig, replaceConfig } from './tenants.js';
+import { uploadLogo } from './tenant-logos.js';
 import { brandForm } from '../../workspace/admin-brand-page.js';
-import { logoStore } from '../logo-store.js';
-import { replaceBrand } from './tenants.js';
 import { brandPorts } from './workspace-admin-brand.js';
 
-// The brand form writes the brand in the table and a new logo to the logo bucket: without either name, the cold start fails.
-requireEnvs(ENV.tableName, ENV.logoBucket);
-
 /**
- * The brand form's post. Until the admin API's brand service (issue 34, the `admin-config` part) is merged, the brand
- * is written by the tenant service's replaceBrand, and a logo is checked and stored as the operator's apply does.
+ * The brand form's post over the admin API's services: the logo uploaded as POST /public/admin/brand/logos does
+ * (checked, stored, recorded as the tenant's, audited), and the brand written into the configuration as PUT
+ * /public/admin/config does, at the version the form was read at (audited as `brand.<field>`).
  */
-export const saveBrand = brandForm({ ...brandPorts, uploadLogo: (_tenantId, bytes) => storeLogo(bytes, logoStore), replaceBrand });
+export const saveBrand = brandForm({
+  ...brandPorts,
+  uploadLogo,
+  replaceBrand: async (tenantId, expected, brand, actor) => {
+    const { config } = await readConfig(tenantId);
+    return replaceConfig(tenantId, expected, { ...config, brand }, actor);
+  },
+});
