@@ -151,7 +151,7 @@ ${
 ${notice}
 ${preview}
 <section class="card form" id="brand-form" aria-labelledby="brand-form-title">
-<h2 id="brand-form-title">${escapeHtml(text.brand)}</h2>
+<h2 id="brand-form-title">${escapeHtml(text.editBrand)}</h2>
 <form method="post" action="${escapeHtml(request.base + APP_ADMIN_BRAND_PATH)}" enctype="multipart/form-data" novalidate>${etagField(version)}
 ${inputField({ id: 'b-name', name: 'name', label: text.brandName, value: values.name, errors, hint: text.brandNameHint, attributes: ' required maxlength="100"' })}
 ${inputField({ id: 'b-colour', name: 'colour', label: text.colour, value: values.colour, errors, hint: text.colourHint, attributes: ' maxlength="7" autocomplete="off" spellcheck="false"' })}

@@ -116,6 +116,7 @@ const ptBR = {
   makeMember: 'Tornar gerente',
   changed: 'Usuário alterado: vale a partir da próxima página que ele abrir.',
   brand: 'Marca',
+  editBrand: 'Alterar a marca',
   brandIntro: 'O que o cliente vê da empresa: o nome e o logo nas pesquisas e e-mails, a cor dos botões e o remetente dos e-mails.',
   brandName: 'Nome de exibição',
   brandNameHint: 'Como os clientes conhecem a empresa.',
@@ -289,6 +290,7 @@ const es: AdminText = {
   makeMember: 'Hacer gerente',
   changed: 'Usuario modificado: vale desde la próxima página que abra.',
   brand: 'Marca',
+  editBrand: 'Cambiar la marca',
   brandIntro:
     'Lo que el cliente ve de la empresa: el nombre y el logo en las encuestas y correos, el color de los botones y el remitente de los correos.',
   brandName: 'Nombre visible',
@@ -458,6 +460,7 @@ const en: AdminText = {
   makeMember: 'Make manager',
   changed: 'User changed: it applies from the next page they open.',
   brand: 'Brand',
+  editBrand: 'Change the brand',
   brandIntro:
     'What customers see of the company: its name and logo on surveys and e-mails, the colour of the buttons, and the e-mails’ sender.',
   brandName: 'Display name',

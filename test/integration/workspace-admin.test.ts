@@ -569,6 +569,19 @@ describe('the tenant admin pages', () => {
     expect((await postBrand(managerCookie, { etag: version, name: 'Intrusa' })).status).toBe(403);
   });
 
+  it('saves exactly one of two brand forms sent at once from the same read; the other is refused as stale', async () => {
+    const version = versionOf(await brandPage());
+    const [first, second] = await Promise.all([
+      postBrand(adminCookie, { etag: version, name: 'Marca Um', colour: '#1d4ed8' }),
+      postBrand(adminCookie, { etag: version, name: 'Marca Dois', colour: '#7c2d12' }),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([303, 409]);
+    const winner = first.status === 303 ? 'Marca Um' : 'Marca Dois';
+    const after = await brandPage();
+    expect(after).toContain(`value="${winner}"`);
+    expect(Number(versionOf(after))).toBeGreaterThan(Number(version));
+  });
+
   it("speaks the tenant's language and shows its brand: a tenant whose locale is es gets the admin pages in Spanish", async () => {
     const spanish = await newTenant();
     await putSettings(spanish.tenantId, { ...DEMO_SETTINGS, locale: 'es' });
@@ -584,6 +597,14 @@ describe('the tenant admin pages', () => {
     expect(page).toContain('<h1>Recorridos</h1>');
     expect(page).toContain('Pregunta principal');
     expect(page).toContain(`<p class="brand"><span>${'test-'}`);
+    const unnamed = await post('/app/admin/keys', `sid=${outcome.tokens.idToken}`, [
+      ['action', 'issue'],
+      ['name', ''],
+      ['scope', 'public'],
+    ]);
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.toString()).toMatch(/id="k-name-error">complete este campo</);
+    expect(unnamed.body.toString()).toContain('No se guardó nada. Corrija los campos marcados:');
   });
 });
 
