@@ -179,6 +179,7 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
       table: route.table,
       sends: route.queues,
       secrets: secretsOf(route),
+      buckets: route.logos ? { logos: [route.logos] } : undefined,
       userPool: route.userPool,
       userPoolActions: route.userPoolActions,
     },

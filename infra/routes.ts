@@ -1,5 +1,6 @@
 import { REFERENCE_ROUTES, RESULTS_ROUTE } from '../shared/http/reference-data.js';
 import {
+  APP_ADMIN_BRAND_PATH,
   APP_ADMIN_JOURNEYS_PATH,
   APP_ADMIN_KEYS_PATH,
   APP_ADMIN_USERS_PATH,
@@ -247,6 +248,9 @@ export const workspaceRoutes: readonly Route[] = [
   // The keys service of /public/admin/keys.
   route('GET', APP_ADMIN_KEYS_PATH, 'getAppAdminKeys', R, "The tenant's API keys and their last use, and a form to issue one (tenant admins)", workspacePage),
   route('POST', APP_ADMIN_KEYS_PATH, 'postAppAdminKeys', RW, 'Issue (its value shown once), revoke or replace an API key (tenant admins)', workspacePage),
+  // The brand: what customers see of the tenant; a new logo goes to the logo bucket (a multipart form).
+  route('GET', APP_ADMIN_BRAND_PATH, 'getAppAdminBrand', R, "The tenant's brand (display name, colour, sender name, logo with its preview) and the form to change it (tenant admins)", workspacePage),
+  route('POST', APP_ADMIN_BRAND_PATH, 'postAppAdminBrand', RW, 'Change the brand, a new logo uploaded with the form (multipart; tenant admins)', { ...workspacePage, logos: 'write' }),
   route('GET', RESULTS_ROUTE, 'getResultsPage', [], 'The old results page: moved to /app/results', { anonymous: true, page: true }),
 ];
 

@@ -4,12 +4,15 @@ import { showKeys } from '../../shared/adapters/wiring/workspace-admin.js';
 export const contract = {
   page: true,
   responses: {
-    200: { description: "The tenant's API keys (name, scope, expiry, last use; never a value) and the form to issue one" },
+    200: {
+      description:
+        "The tenant's API keys (name, scope, expiry, last use; never a value) and the form to issue one; after an issue, the new key's value once (its cookie cleared)",
+    },
     303: { description: 'No session: to sign in, and back' },
     403: { description: 'The signed-in user is not a tenant admin' },
   },
 } as const;
 
-export const handler = signedInPage(async ({ base, query, form, session, user }) =>
-  showKeys({ tenantId: session.tenantId, user: await user(), base, query, form }),
+export const handler = signedInPage(async ({ base, query, form, cookies, session, user }) =>
+  showKeys({ tenantId: session.tenantId, user: await user(), base, query, form, shownOnce: cookies.shownOnce }),
 );

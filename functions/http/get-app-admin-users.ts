@@ -4,12 +4,15 @@ import { showUsers } from '../../shared/adapters/wiring/workspace-admin-users.js
 export const contract = {
   page: true,
   responses: {
-    200: { description: "The tenant's users (scope, role, state; never a token) and the form to invite one" },
+    200: {
+      description:
+        "The tenant's users (scope, role, state; never a token) and the form to invite one; after an invitation, the user's API token once (its cookie cleared)",
+    },
     303: { description: 'No session: to sign in, and back' },
     403: { description: 'The signed-in user is not a tenant admin' },
   },
 } as const;
 
-export const handler = signedInPage(async ({ base, query, form, session, user }) =>
-  showUsers({ tenantId: session.tenantId, user: await user(), base, query, form }),
+export const handler = signedInPage(async ({ base, query, form, cookies, session, user }) =>
+  showUsers({ tenantId: session.tenantId, user: await user(), base, query, form, shownOnce: cookies.shownOnce }),
 );

@@ -9,11 +9,14 @@ export const contract = {
     scope: 'issue: public, chatbot or admin',
     expires_at: 'issue: when it stops working (YYYY-MM-DDTHH:MM, UTC); empty: until revoked',
     id: 'revoke, rotate: the key id',
+    confirm: 'revoke: `yes`, the ticked confirmation (refused without it)',
     grace_seconds: 'rotate: how long the old key keeps working (0 to a week)',
   },
   responses: {
-    200: { description: 'Issued or replaced: the page with the new key’s value, shown this once' },
-    303: { description: 'Revoked: back to the keys, saying so' },
+    303: {
+      description:
+        'Issued or replaced: to the keys page, the new value in a two-minute HttpOnly cookie of that path, shown there once; revoked: back to the keys, saying so',
+    },
     400: { description: 'The page again, each wrong field named next to its input (or the key’s state); nothing changed' },
     403: { description: 'Not a tenant admin, or posted from another site' },
   },

@@ -4,16 +4,22 @@ import { saveUsers } from '../../shared/adapters/wiring/workspace-admin-users.js
 export const contract = {
   page: true,
   form: {
-    action: '`create`, `role`, `disable` or `enable`',
+    action: '`create`, `update`, `disable` or `enable`',
     email: 'create: the manager’s e-mail address',
-    scope: 'create: `all`, or `some` with `stores` and `groups` (comma-separated codes)',
-    role: 'create, role: member or admin',
-    name: 'role, disable, enable: the user’s name (e-mail)',
+    scope: 'create, update: `all`, or `some` with `stores` and `groups` (comma-separated codes)',
+    role: 'create, update: member or admin',
+    name: 'update, disable, enable: the user’s name (e-mail)',
+    confirm: 'disable: `yes`, the ticked confirmation (refused without it)',
   },
   responses: {
-    200: { description: 'Invited: the page with the user’s API token, shown this once' },
-    303: { description: 'Changed: back to the users, saying so' },
-    400: { description: 'The page again, each wrong field named next to its input; nothing changed' },
+    303: {
+      description:
+        'Invited: to the users page, the API token in a two-minute HttpOnly cookie of that path, shown there once; changed: back to the users, saying so',
+    },
+    400: {
+      description:
+        'The page again, each wrong field named (in the tenant’s language); an admin disabling themself or dropping their own admin role; nothing changed',
+    },
     403: { description: 'Not a tenant admin, or posted from another site' },
   },
 } as const;

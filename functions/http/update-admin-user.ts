@@ -6,7 +6,8 @@ import { updateUser } from '../../shared/adapters/wiring/tenant-users.js';
 
 /**
  * Changes a user's scope, role or state. A disabled user's token, pages and session refresh are refused from their
- * next request, and Cognito refuses their sign-in. Written to the audit log.
+ * next request, and Cognito refuses their sign-in. An admin cannot disable themself or drop their own admin role.
+ * Written to the audit log.
  */
 export const contract = {
   admin: true as const,
@@ -18,6 +19,7 @@ export const contract = {
     400: problem('Invalid body (errors names each wrong field)'),
     403: problem('Not an admin key or admin user'),
     404: problem('This tenant has no user of that name'),
+    409: problem('An admin disabling themself or dropping their own admin role (ask another admin)'),
   },
 };
 

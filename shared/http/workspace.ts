@@ -6,7 +6,15 @@ import { isUnavailable } from '../adapters/unavailable.js';
 import { logger } from '../logger.js';
 import { flushMetrics } from '../metrics.js';
 import { sessionFromContext } from '../session/context.js';
-import { CHALLENGE_COOKIE, clearedCookies, cookieValue, REFRESH_COOKIE, sameOrigin, SESSION_COOKIE } from '../session/cookies.js';
+import {
+  CHALLENGE_COOKIE,
+  clearedCookies,
+  cookieValue,
+  REFRESH_COOKIE,
+  sameOrigin,
+  SESSION_COOKIE,
+  SHOWN_ONCE_COOKIE,
+} from '../session/cookies.js';
 import { REFRESH_PATH } from '../session/paths.js';
 import type { SessionClaims } from '../session/ports.js';
 import type { WebAnswer } from '../workspace/answer.js';
@@ -24,8 +32,17 @@ export interface WorkspaceInput {
   /** The route's path parameters (`/app/cases/{id}`). */
   path: Record<string, string | undefined>;
   form: URLSearchParams;
+  /** The body as sent, and its type: a multipart form's (an upload) is read by the page itself. */
+  body: Buffer;
+  contentType: string | undefined;
   /** The session's cookies, as sent: never logged. */
-  cookies: { session?: string | undefined; refresh?: string | undefined; challenge?: string | undefined };
+  cookies: {
+    session?: string | undefined;
+    refresh?: string | undefined;
+    challenge?: string | undefined;
+    /** An admin page's secret, carried from its post to the page after it (shared/session/cookies.ts). */
+    shownOnce?: string | undefined;
+  };
 }
 
 type Event = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda?: unknown } } };
@@ -60,12 +77,14 @@ const message = (base: string, status: number, title: string, text: string, cook
  * refresh, which signs in again silently while the refresh token is valid).
  */
 export const workspacePage = (run: (input: WorkspaceInput) => Promise<WebAnswer>) => wrap(false, run);
-export const signedInPage = (run: (input: SignedInInput) => Promise<WebAnswer>) => wrap(true, run);
+/** `maxBytes`: a larger body than a form's (a page that takes an upload). */
+export const signedInPage = (run: (input: SignedInInput) => Promise<WebAnswer>, { maxBytes = MAX_FORM_BYTES } = {}) =>
+  wrap(true, run, maxBytes);
 
 /** A signed-in page's input: the session, and the tenant user it names (read on the first call, once). */
 export type SignedInInput = WorkspaceInput & { session: SessionClaims; user: () => Promise<UserRecord> };
 
-function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswer>) {
+function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswer>, maxBytes = MAX_FORM_BYTES) {
   const core = async (event: Event): Promise<APIGatewayProxyStructuredResultV2> => {
     const requestId = event.requestContext.requestId;
     const base = baseOf(event);
@@ -73,7 +92,7 @@ function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswe
     if (post && !sameOrigin(event.headers ?? {}))
       return html(message(base, 403, 'Envio recusado', 'Este formulário só pode ser enviado pelas páginas do próprio serviço.'), requestId);
     const bytes = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
-    if (bytes.length > MAX_FORM_BYTES) return html(message(base, 413, 'Formulário longo demais', 'Envie de novo, mais curto.'), requestId);
+    if (bytes.length > maxBytes) return html(message(base, 413, 'Formulário longo demais', 'Envie de novo, mais curto.'), requestId);
     const session = sessionFromContext(event.requestContext.authorizer?.lambda);
     if (signedIn && !session) {
       const here = `${event.rawPath}${event.rawQueryString ? `?${event.rawQueryString}` : ''}`;
@@ -88,10 +107,13 @@ function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswe
       query: event.queryStringParameters ?? {},
       path: event.pathParameters ?? {},
       form: new URLSearchParams(bytes.toString('utf8')),
+      body: bytes,
+      contentType: event.headers?.['content-type'],
       cookies: {
         session: cookieValue(cookies, SESSION_COOKIE),
         refresh: cookieValue(cookies, REFRESH_COOKIE),
         challenge: cookieValue(cookies, CHALLENGE_COOKIE),
+        shownOnce: cookieValue(cookies, SHOWN_ONCE_COOKIE),
       },
       session: session!,
       user: () => (user ??= resolveSessionUser(session!.tenantId, session!.user)),

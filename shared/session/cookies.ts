@@ -12,6 +12,12 @@ export const REFRESH_COOKIE = 'srt';
 /** An invited user's new-password challenge, between the two sign-in forms (Cognito's session lasts 3 minutes). */
 export const CHALLENGE_COOKIE = 'sch';
 const CHALLENGE_SECONDS = 180;
+/**
+ * A secret an admin page made (a new API key, a user's token), carried from the form's post to the page it redirects
+ * to, so a refresh does not post again; read there once and cleared. Scoped to that page's path, strict, two minutes.
+ */
+export const SHOWN_ONCE_COOKIE = 'sso';
+const SHOWN_ONCE_SECONDS = 120;
 /** The refresh token's lifetime (the pool's setting): the cookie goes when the token does. */
 export const REFRESH_DAYS = 30;
 
@@ -26,6 +32,11 @@ export function sessionCookies(base: string, tokens: { idToken: string; refreshT
     ...clearChallenge(base),
   ];
 }
+
+export const shownOnceCookie = (base: string, path: string, value: string) =>
+  `${SHOWN_ONCE_COOKIE}=${value}; Path=${base}${path}; Max-Age=${SHOWN_ONCE_SECONDS}; HttpOnly; Secure; SameSite=Strict`;
+export const clearedShownOnce = (base: string, path: string) =>
+  `${SHOWN_ONCE_COOKIE}=; Path=${base}${path}; Max-Age=0; HttpOnly; Secure; SameSite=Strict`;
 
 /** The cookies sign-out (or a refused refresh) sets: every session cookie expired. */
 export const clearedCookies = (base: string) => [

@@ -27,3 +27,4 @@ export const APP_ADMIN_JOURNEYS_PATH = `${APP_ADMIN_PATH}/journeys`;
 export const APP_ADMIN_WEBHOOKS_PATH = `${APP_ADMIN_PATH}/webhooks`;
 export const APP_ADMIN_KEYS_PATH = `${APP_ADMIN_PATH}/keys`;
 export const APP_ADMIN_USERS_PATH = `${APP_ADMIN_PATH}/users`;
+export const APP_ADMIN_BRAND_PATH = `${APP_ADMIN_PATH}/brand`;

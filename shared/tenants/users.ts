@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { DuplicateError, NotFoundError } from '../errors.js';
+import { DuplicateError, NotFoundError, StateConflictError } from '../errors.js';
 import { email } from '../schema.js';
 import type { AuditActor, AuditLog } from './audit.js';
 import { UserScope } from './config-schema.js';
@@ -75,6 +75,28 @@ export interface SignInDirectory {
   setEnabled(email: string, enabled: boolean): Promise<void>;
 }
 
+/**
+ * An admin disabling themself, or dropping their own admin role, would lock themself out of what they are doing:
+ * refused, for the API (a user token's admin) and the workspace's pages alike.
+ */
+export class SelfLockoutError extends StateConflictError {
+  constructor(readonly change: 'disable' | 'role') {
+    super(
+      change === 'disable'
+        ? 'You cannot disable yourself: ask another admin of the tenant.'
+        : 'You cannot drop your own admin role: ask another admin of the tenant.',
+    );
+  }
+}
+
+/** The change of `patch` that would lock `actor` out of the admin pages and routes, if `name` is the actor. */
+export function selfLockout(actor: AuditActor, name: string, patch: UserPatchBody): SelfLockoutError | undefined {
+  if (!('user' in actor) || actor.user.toLowerCase() !== name.toLowerCase()) return undefined;
+  if (patch.disabled === true) return new SelfLockoutError('disable');
+  if (patch.role !== undefined && patch.role !== 'admin') return new SelfLockoutError('role');
+  return undefined;
+}
+
 type UserRepository = Pick<TenantRepository, 'findUserByName' | 'putUser' | 'listUsers' | 'updateUser'>;
 
 /**
@@ -122,6 +144,8 @@ export function tenantUsers(users: UserRepository, directory: SignInDirectory, a
 
   /** Changes a user's scope, role or state; disabling takes effect on their next request, page or session refresh. */
   async function updateUser(tenantId: number, name: string, patch: UserPatchBody, actor: AuditActor, now = new Date()): Promise<UserView> {
+    const lockout = selfLockout(actor, name, patch);
+    if (lockout) throw lockout;
     const current = await users.findUserByName(tenantId, name);
     if (!current) throw new NotFoundError('This tenant has no user of that name.');
     const before = viewOf(current);

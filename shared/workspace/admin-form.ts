@@ -1,7 +1,14 @@
 import * as v from 'valibot';
 import { PreconditionFailedError } from '../errors.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
-import { APP_ADMIN_JOURNEYS_PATH, APP_ADMIN_KEYS_PATH, APP_ADMIN_USERS_PATH, APP_ADMIN_WEBHOOKS_PATH } from '../session/paths.js';
+import {
+  APP_ADMIN_BRAND_PATH,
+  APP_ADMIN_JOURNEYS_PATH,
+  APP_ADMIN_KEYS_PATH,
+  APP_ADMIN_USERS_PATH,
+  APP_ADMIN_WEBHOOKS_PATH,
+} from '../session/paths.js';
+import { clearedShownOnce, shownOnceCookie } from '../session/cookies.js';
 import { escapeHtml } from '../surveys/compose.js';
 import type { AuditActor } from '../tenants/audit.js';
 import { brandOf } from '../tenants/brand.js';
@@ -9,7 +16,7 @@ import { ConfigDocument, type Settings } from '../tenants/config-schema.js';
 import type { ConfigChange } from '../tenants/configuration.js';
 import type { UserRecord } from '../tenants/ports.js';
 import { isTenantAdmin } from '../tenants/roles.js';
-import type { WebAnswer } from './answer.js';
+import { redirect, type WebAnswer } from './answer.js';
 import { ADMIN_TEXT, type AdminText } from './admin-text.js';
 import { layout, messageBody } from './layout.js';
 
@@ -37,6 +44,8 @@ export interface AdminPageRequest {
   base: string;
   query: Record<string, string | undefined>;
   form: URLSearchParams;
+  /** The shown-once cookie's value, as sent (a secret the post before made; shared/session/cookies.ts). */
+  shownOnce?: string | undefined;
 }
 
 /** What wrong fields a form sent: each form field's messages; '' holds what belongs to no field. */
@@ -49,6 +58,8 @@ export interface AdminFrame {
   page(status: number, title: string, body: string): WebAnswer;
   /** An instant as the tenant's language writes it, in UTC (said so). */
   dateTime(iso: string): string;
+  /** A schema's or a service's message about a field, in the tenant's language. */
+  say(message: string): string;
 }
 
 const ETAG_FIELD = 'etag';
@@ -59,6 +70,7 @@ const SUBSECTIONS = [
   { path: APP_ADMIN_WEBHOOKS_PATH, label: (text: AdminText) => text.webhooks },
   { path: APP_ADMIN_USERS_PATH, label: (text: AdminText) => text.users },
   { path: APP_ADMIN_KEYS_PATH, label: (text: AdminText) => text.keys },
+  { path: APP_ADMIN_BRAND_PATH, label: (text: AdminText) => text.brand },
 ];
 
 /**
@@ -87,6 +99,7 @@ export async function adminFrame(
     locale,
     page: (status, title, body) => ({ status, html: html(title, subnav + body) }),
     dateTime: (iso) => `${when.format(new Date(iso))} UTC`,
+    say: (message) => localMessage(text, message),
   };
   if (admin) return { frame };
   return { frame, refused: { status: 403, html: html(text.forbiddenTitle, messageBody(text.forbiddenTitle, text.forbiddenText)) } };
@@ -105,6 +118,7 @@ export async function changeConfig(
   request: AdminPageRequest,
   change: (config: ConfigDocument) => unknown,
   fieldOf: (path: string) => string,
+  say: (message: string) => string,
 ): Promise<ChangeOutcome> {
   const current = await ports.readConfig(request.tenantId);
   const stale = async (): Promise<ChangeOutcome> => ({ kind: 'stale', errors: new Map(), ...(await ports.readConfig(request.tenantId)) });
@@ -114,7 +128,7 @@ export async function changeConfig(
   const parsed = v.safeParse(ConfigDocument, candidate);
   if (!parsed.success) {
     const errors: FieldErrors = new Map();
-    for (const issue of parsed.issues) addError(errors, fieldOf(v.getDotPath(issue) ?? ''), issue.message);
+    for (const issue of parsed.issues) addError(errors, fieldOf(v.getDotPath(issue) ?? ''), say(issue.message));
     return { kind: 'invalid', errors, ...current };
   }
   try {
@@ -163,3 +177,150 @@ export function fieldError(errors: FieldErrors | undefined, field: string, id: s
     html: messages.length ? `<p class="field-error" id="${id}-error">${messages.map(escapeHtml).join(' ')}</p>` : '',
   };
 }
+
+/**
+ * The schemas' and the services' messages (English, as the API answers them) in the tenant's language: each known
+ * message by its pattern; one this table does not know reads as a plain "not a valid value" rather than English.
+ */
+const MESSAGES: [RegExp, (problems: AdminText['problems'], ...found: string[]) => string][] = [
+  [/^must be at most (\d+) characters$/, (p, n) => p.tooLong(n!)],
+  [/^must be at least (\d+) characters$/, (p, n) => p.tooShort(n!)],
+  [/^must be at most (\d+)/, (p, n) => p.tooBig(n!)],
+  [/^must be (?:at least )?(\d+)(?: or more)?$/, (p, n) => p.tooSmall(n!)],
+  [/^(?:must not be empty|is required|is empty|must be a string)/, (p) => p.required],
+  [/^must be an? (?:integer|number|whole number)/, (p) => p.number],
+  [/^must be an e-mail address$/, (p) => p.email],
+  [/^must be one of /, (p) => p.choice],
+  [/^must list at least one /, (p) => p.listOne],
+  [/^must be in the future$/, (p) => p.future],
+  [/^must be https/, (p) => p.https],
+  [/^must be a URL$/, (p) => p.url],
+  [/^lists a URL twice/, (p) => p.urlTwice],
+  [/^must be lowercase letters, digits and dashes$/, (p) => p.slug],
+  [/^\S+ (.+) is defined twice$/, (p, value) => p.twice(value!)],
+  [/^class (\S+) is not defined in classes$/, (p, id) => p.unknownClass(id!)],
+  [/^must be a colour such as /, (p) => p.colour],
+  [
+    /^has a contrast ratio of ([\d.]+):1 against the page background (#[0-9a-f]+).* at least ([\d.]+):1/,
+    (p, f, b, n) => p.contrast(f!, b!, n!),
+  ],
+  [/^must not contain (?:control or invisible characters|unpaired surrogates)$/, (p) => p.hidden],
+  [/^is not a PNG, JPEG or WebP image/, (p) => p.image],
+  [/^is an SVG/, (p) => p.svg],
+  [/^is too large$/, (p) => p.tooLarge],
+  [/^is (\d+) KB; at most (\d+) KB/, (p, size, max) => p.logoSize(size!, max!)],
+  [/^must be "all" or /, (p) => p.scope],
+  [/^A user with this email already exists/, (p) => p.duplicateUser],
+];
+
+export function localMessage(text: AdminText, message: string): string {
+  for (const [pattern, say] of MESSAGES) {
+    const found = pattern.exec(message);
+    if (found) return say(text.problems, ...found.slice(1));
+  }
+  return text.problems.invalid;
+}
+
+/** The hidden fields of a form. */
+export const hiddenFields = (fields: Record<string, string>) =>
+  Object.entries(fields)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('');
+
+/** A submit button; `about` (what it acts on) completes its name for a screen reader where the card shows it. */
+export const submitButton = (label: string, about?: string, secondary = false) =>
+  `<button type="submit"${secondary ? ' class="secondary"' : ''}>${escapeHtml(label)}${
+    about ? `<span class="visually-hidden"> ${escapeHtml(about)}</span>` : ''
+  }</button>`;
+
+/** A form posting hidden fields and `inner` (its inputs and button) to `action`. */
+export const postForm = (action: string, fields: Record<string, string>, inner: string, attributes = '') =>
+  `<form method="post" action="${escapeHtml(action)}"${attributes}>${hiddenFields(fields)}${inner}</form>`;
+
+const CONFIRM_FIELD = 'confirm';
+
+/** Whether a form's confirmation box was ticked: an irreversible action is refused without it. */
+export const confirmed = (form: URLSearchParams) => form.get(CONFIRM_FIELD) === 'yes';
+
+/**
+ * An action that takes something away (revoking a key, disabling a user) behind a confirmation that works without
+ * JavaScript: it opens in place (details), says what it does, and the server refuses it unless its box is ticked.
+ */
+export function confirmedAction(o: {
+  action: string;
+  fields: Record<string, string>;
+  id: string;
+  label: string;
+  about: string;
+  what: string;
+  confirm: string;
+}): string {
+  return `<details class="confirm"><summary>${escapeHtml(o.label)}<span class="visually-hidden"> ${escapeHtml(o.about)}</span></summary>
+${postForm(
+  o.action,
+  o.fields,
+  `<p id="${o.id}-what">${escapeHtml(o.what)}</p>
+<label class="check"><input type="checkbox" name="${CONFIRM_FIELD}" value="yes" id="${o.id}-confirm" aria-describedby="${o.id}-what"> ${escapeHtml(o.confirm)}</label>
+${submitButton(o.label, o.about, true)}`,
+)}</details>`;
+}
+
+/** A labelled input with its hint and its error. */
+export function inputField(o: {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  errors: FieldErrors | undefined;
+  field?: string;
+  hint?: string;
+  attributes?: string;
+}): string {
+  const error = fieldError(o.errors, o.field ?? o.name, o.id, o.hint ? `${o.id}-hint` : undefined);
+  return `<div class="field"><label for="${o.id}">${escapeHtml(o.label)}</label>
+<input id="${o.id}" name="${escapeHtml(o.name)}" value="${escapeHtml(o.value)}"${o.attributes ?? ''}${error.attributes}${error.invalid}>${
+    o.hint ? `\n<p class="hint" id="${o.id}-hint">${escapeHtml(o.hint)}</p>` : ''
+  }${error.html}</div>`;
+}
+
+/** A labelled select of `options` (value, words), `value` selected, with its error. */
+export function selectField(o: {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  options: readonly (readonly [string, string])[];
+  errors: FieldErrors | undefined;
+}): string {
+  const error = fieldError(o.errors, o.name, o.id);
+  return `<div class="field"><label for="${o.id}">${escapeHtml(o.label)}</label>
+<select id="${o.id}" name="${escapeHtml(o.name)}"${error.attributes}${error.invalid}>${o.options
+    .map(([value, words]) => `<option value="${escapeHtml(value)}"${value === o.value ? ' selected' : ''}>${escapeHtml(words)}</option>`)
+    .join('')}</select>${error.html}</div>`;
+}
+
+/** What a post made and the page after it shows once: the secret, and the notice above it. */
+const ShownOnce = v.strictObject({ notice: v.pipe(v.string(), v.maxLength(500)), secret: v.pipe(v.string(), v.maxLength(200)) });
+export type ShownOnce = v.InferOutput<typeof ShownOnce>;
+
+/** A post's answer that sends the browser to `path` (with `query`), carrying the secret in the shown-once cookie. */
+export const redirectShowingOnce = (request: AdminPageRequest, path: string, query: string, shown: ShownOnce) =>
+  redirect(`${request.base}${path}?${query}`, [
+    shownOnceCookie(request.base, path, Buffer.from(JSON.stringify(shown)).toString('base64url')),
+  ]);
+
+/** The secret the shown-once cookie carries (undefined: none, or not one of ours), and the cookie that clears it. */
+export function readShownOnce(request: AdminPageRequest, path: string): { shown?: ShownOnce; cookies: string[] } {
+  if (!request.shownOnce) return { cookies: [] };
+  const cookies = [clearedShownOnce(request.base, path)];
+  try {
+    const parsed = v.safeParse(ShownOnce, JSON.parse(Buffer.from(request.shownOnce, 'base64url').toString('utf8')));
+    return parsed.success ? { shown: parsed.output, cookies } : { cookies };
+  } catch {
+    return { cookies };
+  }
+}
+
+/** The notice and the secret, on the one page that shows it. */
+export const shownOnceBox = (shown: ShownOnce, id: string) =>
+  `<div class="saved" role="status"><p>${escapeHtml(shown.notice)}</p><p><code id="${id}" class="secret">${escapeHtml(shown.secret)}</code></p></div>`;

@@ -90,6 +90,7 @@ export function adminJourneysPage(ports: AdminPagePorts) {
         if (list !== 'journeys' || Number(at) !== index || !field || field === 'id') return '';
         return field === 'questions' && language ? QUESTION(language) : field;
       },
+      frame.say,
     );
     if (outcome.kind === 'saved') return redirect(`${request.base}${APP_ADMIN_JOURNEYS_PATH}?saved=${encodeURIComponent(sent.slug)}`);
     return render(frame, request.base, outcome.kind === 'stale' ? 409 : 400, outcome.config, outcome.version, sent, outcome);

@@ -3,14 +3,21 @@ import { DomainError } from '../errors.js';
 import { APP_ADMIN_KEYS_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
 import { KEY_SCOPES } from '../tenants/credentials.js';
-import { NewKeyBody, RotateKeyBody, type IssuedKeyView, type KeyView, type tenantKeys } from '../tenants/keys.js';
-import type { WebAnswer } from './answer.js';
-import { redirect } from './answer.js';
+import { NewKeyBody, RotateKeyBody, type KeyView, type tenantKeys } from '../tenants/keys.js';
+import { redirect, type WebAnswer } from './answer.js';
 import {
   addError,
   adminFrame,
-  fieldError,
+  confirmed,
+  confirmedAction,
+  inputField,
+  postForm,
   problemsBox,
+  readShownOnce,
+  redirectShowingOnce,
+  selectField,
+  shownOnceBox,
+  submitButton,
   type AdminFrame,
   type AdminPagePorts,
   type AdminPageRequest,
@@ -34,21 +41,33 @@ const expiryOf = (value: string) => (value ? (value.length === 16 ? `${value}:00
 
 /**
  * The tenant admin's API keys (issue 34 §6) over the keys service of `/public/admin/keys`: each key's name, scope,
- * expiry and last use; issue one (its value shown on the answer, once), revoke one, or replace one with a grace period
- * in which both work. A key's value is never in an address, a log or a later page.
+ * expiry and last use; issue one, revoke one (once its confirmation is ticked), or replace one with a grace period in
+ * which both work. A new key's value goes from the post to the page it redirects to in the shown-once cookie and is
+ * shown there once, so a refresh neither posts again nor shows it again; it is never in an address, a log or a later
+ * page.
  */
 export function adminKeysPage(ports: KeysPorts) {
   async function showKeys(request: AdminPageRequest): Promise<WebAnswer> {
     const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_KEYS_PATH);
     if (refused) return refused;
-    const done = request.query.done === 'revoked' ? `<p class="saved" role="status">${escapeHtml(frame.text.revoked)}</p>` : '';
-    return render(frame, request, 200, EMPTY, done);
+    const { text } = frame;
+    const { shown, cookies } = readShownOnce(request, APP_ADMIN_KEYS_PATH);
+    const done = request.query.done;
+    const notice = shown
+      ? shownOnceBox(shown, 'new-key')
+      : done === 'revoked'
+        ? `<p class="saved" role="status">${escapeHtml(text.revoked)}</p>`
+        : done === 'issued'
+          ? `<p class="saved" role="status">${escapeHtml(text.issuedGone)}</p>`
+          : '';
+    return { ...(await render(frame, request, 200, EMPTY, notice)), cookies };
   }
 
   async function saveKeys(request: AdminPageRequest): Promise<WebAnswer> {
     const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_KEYS_PATH);
     if (refused) return refused;
     const { form, tenantId } = request;
+    const { text } = frame;
     const actor = { user: request.user.name };
     const action = form.get('action');
     const sent: KeyValues = {
@@ -59,33 +78,35 @@ export function adminKeysPage(ports: KeysPorts) {
     const errors: FieldErrors = new Map();
     try {
       if (action === 'revoke') {
-        await ports.revokeKey(tenantId, form.get('id') ?? '', actor);
-        return redirect(`${request.base}${APP_ADMIN_KEYS_PATH}?done=revoked`);
-      }
-      if (action === 'rotate') {
+        if (!confirmed(form)) addError(errors, '', text.confirmRequired);
+        else {
+          await ports.revokeKey(tenantId, form.get('id') ?? '', actor);
+          return redirect(`${request.base}${APP_ADMIN_KEYS_PATH}?done=revoked`);
+        }
+      } else if (action === 'rotate') {
         const body = v.safeParse(RotateKeyBody, { grace_seconds: Number(form.get('grace_seconds')) });
         if (body.success) {
           const issued = await ports.rotateKey(tenantId, form.get('id') ?? '', body.output, actor);
-          const until = frame.dateTime(issued.previous.expires_at!);
-          return render(frame, request, 200, EMPTY, shownOnce(frame.text.rotatedKey(issued.previous.id, until), issued));
+          const notice = text.rotatedKey(issued.previous.id, frame.dateTime(issued.previous.expires_at!));
+          return redirectShowingOnce(request, APP_ADMIN_KEYS_PATH, 'done=issued', { notice, secret: issued.key });
         }
-        for (const issue of body.issues) addError(errors, '', `${frame.text.grace}: ${issue.message}`);
+        for (const issue of body.issues) addError(errors, '', `${text.grace}: ${frame.say(issue.message)}`);
       } else {
         const expiry = expiryOf(sent.expires);
         const body = v.safeParse(NewKeyBody, { scope: sent.scope, name: sent.name, ...(expiry ? { expires_at: expiry } : {}) });
         if (body.success) {
           const issued = await ports.issueKey(tenantId, body.output, actor);
-          return render(frame, request, 200, EMPTY, shownOnce(frame.text.issuedKey, issued));
+          return redirectShowingOnce(request, APP_ADMIN_KEYS_PATH, 'done=issued', { notice: text.issuedKey, secret: issued.key });
         }
-        for (const issue of body.issues) addError(errors, fieldOf(v.getDotPath(issue) ?? ''), issue.message);
+        for (const issue of body.issues) addError(errors, fieldOf(v.getDotPath(issue) ?? ''), frame.say(issue.message));
       }
     } catch (error) {
       if (!(error instanceof DomainError) || !['validation', 'not-found', 'state-conflict'].includes(error.kind)) throw error;
       // The service's own refusals: an expiry in the past names its field; the others are the key's state.
-      if (error.errors.length) for (const problem of error.errors) addError(errors, fieldOf(problem.path), problem.message);
-      else addError(errors, '', error.message);
+      if (error.errors.length) for (const problem of error.errors) addError(errors, fieldOf(problem.path), frame.say(problem.message));
+      else addError(errors, '', text.keyGone);
     }
-    return render(frame, request, 400, sent, problemsBox(frame.text, { kind: 'invalid', errors }, labelsOf(frame), 'key-form'), errors);
+    return render(frame, request, 400, sent, problemsBox(text, { kind: 'invalid', errors }, labelsOf(frame), 'key-form'), errors);
   }
 
   async function render(
@@ -118,10 +139,6 @@ const labelsOf = ({ text }: AdminFrame) => ({
   expires_at: { label: text.keyExpiry, id: 'k-expires_at' },
 });
 
-/** A new key's value, on this answer only. */
-const shownOnce = (message: string, issued: IssuedKeyView) =>
-  `<div class="saved" role="status"><p>${escapeHtml(message)}</p><p><code id="new-key" class="secret">${escapeHtml(issued.key)}</code></p></div>`;
-
 function keyItem(frame: AdminFrame, base: string, key: KeyView): string {
   const { text } = frame;
   const scope = (KEY_SCOPES as readonly string[]).includes(key.scope) ? text.scopes[key.scope as 'public'] : key.scope;
@@ -136,39 +153,43 @@ function keyItem(frame: AdminFrame, base: string, key: KeyView): string {
   const name = key.name ?? key.id;
   const action = base + APP_ADMIN_KEYS_PATH;
   const active = !key.revoked_at && !expired;
-  const forms = active
-    ? `<div class="actions">${
-        key.rotated_to
-          ? ''
-          : `<form method="post" action="${escapeHtml(action)}" class="inline"><input type="hidden" name="action" value="rotate"><input type="hidden" name="id" value="${escapeHtml(key.id)}">
-<label for="grace-${escapeHtml(key.id)}">${escapeHtml(text.grace)}</label> <select id="grace-${escapeHtml(key.id)}" name="grace_seconds">${GRACES.map((g) => `<option value="${g}"${g === 86_400 ? ' selected' : ''}>${escapeHtml(text.graces[g]!)}</option>`).join('')}</select>
-<button type="submit">${escapeHtml(text.rotate)}<span class="visually-hidden"> ${escapeHtml(name)}</span></button></form>`
-      }<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="action" value="revoke"><input type="hidden" name="id" value="${escapeHtml(key.id)}">
-<button type="submit" class="secondary">${escapeHtml(text.revoke)}<span class="visually-hidden"> ${escapeHtml(name)}</span></button></form></div>`
-    : '';
+  const grace = `grace-${escapeHtml(key.id)}`;
+  const rotate = key.rotated_to
+    ? ''
+    : postForm(
+        action,
+        { action: 'rotate', id: key.id },
+        `<label for="${grace}">${escapeHtml(text.grace)}</label> <select id="${grace}" name="grace_seconds">${GRACES.map((g) => `<option value="${g}"${g === 86_400 ? ' selected' : ''}>${escapeHtml(text.graces[g]!)}</option>`).join('')}</select>
+${submitButton(text.rotate, name)}`,
+        ' class="inline"',
+      );
+  const revoke = confirmedAction({
+    action,
+    fields: { action: 'revoke', id: key.id },
+    id: `revoke-${escapeHtml(key.id)}`,
+    label: text.revoke,
+    about: name,
+    what: text.revokeWhat,
+    confirm: text.revokeConfirm,
+  });
   return `<li class="card key${active ? '' : ' inactive'}" id="key-${escapeHtml(key.id)}">
 <h3>${key.name ? `${escapeHtml(key.name)} ` : ''}<code>${escapeHtml(key.id)}</code></h3>
 <p>${escapeHtml(scope)} · ${facts.map(escapeHtml).join(' · ')}</p>
-${forms}
+${active ? `<div class="actions">${rotate}${revoke}</div>` : ''}
 </li>`;
 }
 
 function keyForm(frame: AdminFrame, base: string, values: KeyValues, errors: FieldErrors | undefined): string {
   const { text } = frame;
-  const name = fieldError(errors, 'name', 'k-name', 'k-name-hint');
-  const scope = fieldError(errors, 'scope', 'k-scope');
-  const expires = fieldError(errors, 'expires_at', 'k-expires_at', 'k-expires_at-hint');
   return `<section class="card form" id="key-form" aria-labelledby="key-form-title">
 <h2 id="key-form-title">${escapeHtml(text.newKey)}</h2>
-<form method="post" action="${escapeHtml(base + APP_ADMIN_KEYS_PATH)}" novalidate><input type="hidden" name="action" value="issue">
-<div class="field"><label for="k-name">${escapeHtml(text.keyName)}</label>
-<input id="k-name" name="name" required maxlength="80" value="${escapeHtml(values.name)}"${name.attributes}${name.invalid}>
-<p class="hint" id="k-name-hint">${escapeHtml(text.keyNameHint)}</p>${name.html}</div>
-<div class="field"><label for="k-scope">${escapeHtml(text.keyScope)}</label>
-<select id="k-scope" name="scope"${scope.attributes}${scope.invalid}>${KEY_SCOPES.map((s) => `<option value="${s}"${values.scope === s ? ' selected' : ''}>${escapeHtml(text.scopes[s])}</option>`).join('')}</select>${scope.html}</div>
-<div class="field"><label for="k-expires_at">${escapeHtml(text.keyExpiry)}</label>
-<input id="k-expires_at" name="expires_at" type="datetime-local" value="${escapeHtml(values.expires)}"${expires.attributes}${expires.invalid}>
-<p class="hint" id="k-expires_at-hint">${escapeHtml(text.keyExpiryHint)}</p>${expires.html}</div>
-<div class="actions"><button type="submit">${escapeHtml(text.issue)}</button></div>
-</form></section>`;
+${postForm(
+  base + APP_ADMIN_KEYS_PATH,
+  { action: 'issue' },
+  `${inputField({ id: 'k-name', name: 'name', label: text.keyName, value: values.name, errors, hint: text.keyNameHint, attributes: ' required maxlength="80"' })}
+${selectField({ id: 'k-scope', name: 'scope', label: text.keyScope, value: values.scope, options: KEY_SCOPES.map((s) => [s, text.scopes[s]] as const), errors })}
+${inputField({ id: 'k-expires_at', name: 'expires_at', label: text.keyExpiry, value: values.expires, errors, hint: text.keyExpiryHint, attributes: ' type="datetime-local"' })}
+<div class="actions">${submitButton(text.issue)}</div>`,
+  ' novalidate',
+)}</section>`;
 }

@@ -3,14 +3,22 @@ import { DomainError } from '../errors.js';
 import { APP_ADMIN_USERS_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
 import { USER_ROLES } from '../tenants/ports.js';
-import { NewUserBody, type CreatedUserView, type tenantUsers, type UserView } from '../tenants/users.js';
-import type { WebAnswer } from './answer.js';
-import { redirect } from './answer.js';
+import { NewUserBody, SelfLockoutError, UserPatchBody, type tenantUsers, type UserView } from '../tenants/users.js';
+import { redirect, type WebAnswer } from './answer.js';
 import {
   addError,
   adminFrame,
+  confirmed,
+  confirmedAction,
   fieldError,
+  inputField,
+  postForm,
   problemsBox,
+  readShownOnce,
+  redirectShowingOnce,
+  selectField,
+  shownOnceBox,
+  submitButton,
   type AdminFrame,
   type AdminPagePorts,
   type AdminPageRequest,
@@ -38,6 +46,18 @@ const idsOf = (list: string) =>
     .filter(Boolean)
     .map((id) => (/^\d+$/.test(id) ? Number(id) : id));
 
+/** The scope a form's radio and lists stand for. */
+const scopeOf = (values: Pick<UserValues, 'every' | 'stores' | 'groups'>) =>
+  values.every ? 'all' : { stores: idsOf(values.stores), groups: idsOf(values.groups) };
+
+const valuesOf = (form: URLSearchParams): UserValues => ({
+  email: (form.get('email') ?? '').trim(),
+  every: form.get('scope') === 'all',
+  stores: form.get('stores') ?? '',
+  groups: form.get('groups') ?? '',
+  role: form.get('role') ?? '',
+});
+
 const fieldOf = (path: string) => {
   const [field] = path.split('.');
   return field === 'email' || field === 'role' || field === 'scope' ? field! : '';
@@ -45,51 +65,75 @@ const fieldOf = (path: string) => {
 
 /**
  * The tenant admin's users (issue 34 §6) over the users service of `/public/admin/users`: each user's scope, role and
- * state; invite a manager (Cognito e-mails the invitation), make one an admin or a manager, disable or enable one.
+ * state; invite a manager (Cognito e-mails the invitation; their API token goes to the page after the post in the
+ * shown-once cookie), change what a user sees and their role, disable one (once its confirmation is ticked) or enable
+ * one. An admin cannot disable themself or drop their own admin role (the service's rule).
  */
 export function adminUsersPage(ports: UsersPorts) {
   async function showUsers(request: AdminPageRequest): Promise<WebAnswer> {
     const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_USERS_PATH);
     if (refused) return refused;
-    const done = request.query.done === 'changed' ? `<p class="saved" role="status">${escapeHtml(frame.text.changed)}</p>` : '';
-    return render(frame, request, 200, EMPTY, done);
+    const { text } = frame;
+    const { shown, cookies } = readShownOnce(request, APP_ADMIN_USERS_PATH);
+    const done = request.query.done;
+    const notice = shown
+      ? shownOnceBox(shown, 'new-token')
+      : done === 'changed'
+        ? `<p class="saved" role="status">${escapeHtml(text.changed)}</p>`
+        : done === 'invited'
+          ? `<p class="saved" role="status">${escapeHtml(text.invitedGone)}</p>`
+          : '';
+    return { ...(await render(frame, request, 200, EMPTY, notice)), cookies };
   }
 
   async function saveUsers(request: AdminPageRequest): Promise<WebAnswer> {
     const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_USERS_PATH);
     if (refused) return refused;
     const { form, tenantId } = request;
+    const { text } = frame;
     const actor = { user: request.user.name };
     const action = form.get('action');
-    const sent: UserValues = {
-      email: (form.get('email') ?? '').trim(),
-      every: form.get('scope') === 'all',
-      stores: form.get('stores') ?? '',
-      groups: form.get('groups') ?? '',
-      role: form.get('role') ?? '',
-    };
+    const sent = valuesOf(form);
     const errors: FieldErrors = new Map();
+    const name = form.get('name') ?? '';
+    const changed = () => redirect(`${request.base}${APP_ADMIN_USERS_PATH}?done=changed`);
     try {
-      if (action === 'role' || action === 'disable' || action === 'enable') {
-        const name = form.get('name') ?? '';
-        const role = USER_ROLES.find((r) => r === form.get('role'));
-        await ports.updateUser(tenantId, name, action === 'role' ? (role ? { role } : {}) : { disabled: action === 'disable' }, actor);
-        return redirect(`${request.base}${APP_ADMIN_USERS_PATH}?done=changed`);
+      if (action === 'disable' || action === 'enable') {
+        if (action === 'disable' && !confirmed(form)) addError(errors, '', text.confirmRequired);
+        else {
+          await ports.updateUser(tenantId, name, { disabled: action === 'disable' }, actor);
+          return changed();
+        }
+      } else if (action === 'update') {
+        const patch = v.safeParse(UserPatchBody, { scope: scopeOf(sent), role: sent.role });
+        if (patch.success) {
+          await ports.updateUser(tenantId, name, patch.output, actor);
+          return changed();
+        }
+        for (const issue of patch.issues)
+          addError(errors, '', `${labelOf(frame, fieldOf(v.getDotPath(issue) ?? ''))}${frame.say(issue.message)}`);
+      } else {
+        const body = v.safeParse(NewUserBody, { email: sent.email, scope: scopeOf(sent), role: sent.role });
+        if (body.success) {
+          const created = await ports.createUser(tenantId, body.output, actor);
+          return redirectShowingOnce(request, APP_ADMIN_USERS_PATH, 'done=invited', {
+            notice: `${text.invited(created.name)} ${text.userToken}`,
+            secret: created.token,
+          });
+        }
+        for (const issue of body.issues) addError(errors, fieldOf(v.getDotPath(issue) ?? ''), frame.say(issue.message));
       }
-      const scope = sent.every ? 'all' : { stores: idsOf(sent.stores), groups: idsOf(sent.groups) };
-      const body = v.safeParse(NewUserBody, { email: sent.email, scope, role: sent.role });
-      if (body.success) {
-        const created = await ports.createUser(tenantId, body.output, actor);
-        return render(frame, request, 200, EMPTY, createdNotice(frame, created));
-      }
-      for (const issue of body.issues) addError(errors, fieldOf(v.getDotPath(issue) ?? ''), issue.message);
     } catch (error) {
-      if (!(error instanceof DomainError) || !['validation', 'not-found', 'conflict'].includes(error.kind)) throw error;
-      if (error.kind === 'conflict') addError(errors, 'email', error.message);
-      else if (error.errors.length) for (const problem of error.errors) addError(errors, fieldOf(problem.path), problem.message);
-      else addError(errors, '', error.message);
+      if (error instanceof SelfLockoutError) addError(errors, '', error.change === 'disable' ? text.selfDisable : text.selfRole);
+      else if (!(error instanceof DomainError) || !['validation', 'not-found', 'conflict'].includes(error.kind)) throw error;
+      else if (error.kind === 'conflict') addError(errors, 'email', frame.say(error.message));
+      else if (error.kind === 'not-found') addError(errors, '', text.userGone);
+      else for (const problem of error.errors) addError(errors, fieldOf(problem.path), frame.say(problem.message));
     }
-    return render(frame, request, 400, sent, problemsBox(frame.text, { kind: 'invalid', errors }, labelsOf(frame), 'user-form'), errors);
+    // A refused change of an existing user keeps the invitation form empty and that user's form open.
+    const values = action === 'create' ? sent : EMPTY;
+    const box = problemsBox(text, { kind: 'invalid', errors }, labelsOf(frame), action === 'create' ? 'user-form' : 'users');
+    return render(frame, request, 400, values, box, errors, action === 'update' ? name : undefined);
   }
 
   async function render(
@@ -99,14 +143,16 @@ export function adminUsersPage(ports: UsersPorts) {
     values: UserValues,
     notice: string,
     errors?: FieldErrors,
+    editing?: string,
   ) {
     const { text } = frame;
     const users = await ports.listUsers(request.tenantId);
+    const items = users.map((user, at) => userItem(frame, request, user, at, user.name === editing));
     const body = `<h1>${escapeHtml(text.users)}</h1>
 <p class="hint">${escapeHtml(text.usersIntro)}</p>
 ${notice}
 <h2 id="users-title" class="visually-hidden">${escapeHtml(text.users)}</h2>
-${users.length ? `<ul class="items" id="users" aria-labelledby="users-title">${users.map((user) => userItem(frame, request.base, user)).join('')}</ul>` : `<p>${escapeHtml(text.noUsers)}</p>`}
+${users.length ? `<ul class="items" id="users" aria-labelledby="users-title">${items.join('')}</ul>` : `<p>${escapeHtml(text.noUsers)}</p>`}
 ${userForm(frame, request.base, values, errors)}`;
     return frame.page(status, text.users, body);
   }
@@ -120,50 +166,89 @@ const labelsOf = ({ text }: AdminFrame) => ({
   role: { label: text.role, id: 'u-role' },
 });
 
-const createdNotice = (frame: AdminFrame, created: CreatedUserView) =>
-  `<div class="saved" role="status"><p>${escapeHtml(frame.text.invited(created.name))}</p><p>${escapeHtml(frame.text.userToken)}</p><p><code id="new-token" class="secret">${escapeHtml(created.token)}</code></p></div>`;
+const labelOf = (frame: AdminFrame, field: string) => {
+  const label = labelsOf(frame)[field as 'email'];
+  return label ? `${label.label}: ` : '';
+};
 
-function userItem(frame: AdminFrame, base: string, user: UserView): string {
+/** The scope's radio and lists, for the invitation or for one user's change. */
+function scopeFields(frame: AdminFrame, id: string, values: UserValues, errors: FieldErrors | undefined) {
   const { text } = frame;
+  const scope = fieldError(errors, 'scope', id);
+  return `<fieldset id="${id}" tabindex="-1"${scope.attributes}><legend>${escapeHtml(text.scope)}</legend>
+<label class="check"><input type="radio" name="scope" value="all"${values.every ? ' checked' : ''}> ${escapeHtml(text.scopeAll)}</label>
+<label class="check"><input type="radio" name="scope" value="some"${values.every ? '' : ' checked'}> ${escapeHtml(text.scopeSome)}</label>
+${inputField({ id: `${id}-stores`, name: 'stores', label: text.stores, value: values.stores, errors: undefined, attributes: ' inputmode="numeric"' })}
+${inputField({ id: `${id}-groups`, name: 'groups', label: text.groups, value: values.groups, errors: undefined, attributes: ' inputmode="numeric"' })}
+${scope.html}</fieldset>`;
+}
+
+const roleField = (frame: AdminFrame, id: string, value: string, errors: FieldErrors | undefined) =>
+  selectField({
+    id,
+    name: 'role',
+    label: frame.text.role,
+    value,
+    options: USER_ROLES.map((r) => [r, frame.text.roles[r]] as const),
+    errors,
+  });
+
+function userItem(frame: AdminFrame, request: AdminPageRequest, user: UserView, at: number, editing: boolean): string {
+  const { text } = frame;
+  const self = user.name === request.user.name;
   const scope = user.scope === 'all' ? text.everyStore : text.someStores(user.scope.stores.join(', '), user.scope.groups.join(', '));
   const facts = [text.roles[user.role], scope, ...(user.disabled_at ? [text.disabledAt(frame.dateTime(user.disabled_at))] : [])];
-  const action = escapeHtml(base + APP_ADMIN_USERS_PATH);
-  const button = (fields: Record<string, string>, label: string, secondary = false) =>
-    `<form method="post" action="${action}">${Object.entries(fields)
-      .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
-      .join(
-        '',
-      )}<button type="submit"${secondary ? ' class="secondary"' : ''}>${escapeHtml(label)}<span class="visually-hidden"> ${escapeHtml(user.name)}</span></button></form>`;
-  const other = user.role === 'admin' ? 'member' : 'admin';
+  const action = request.base + APP_ADMIN_USERS_PATH;
+  const current: UserValues = {
+    email: '',
+    every: user.scope === 'all',
+    stores: user.scope === 'all' ? '' : user.scope.stores.join(', '),
+    groups: user.scope === 'all' ? '' : user.scope.groups.join(', '),
+    role: user.role,
+  };
+  const edit = `<details class="edit"${editing ? ' open' : ''}><summary>${escapeHtml(text.editUser)}<span class="visually-hidden"> ${escapeHtml(user.name)}</span></summary>
+${postForm(
+  action,
+  { action: 'update', name: user.name },
+  `${scopeFields(frame, `e${at}-scope`, current, undefined)}
+${self ? hiddenRole(user.role) : roleField(frame, `e${at}-role`, user.role, undefined)}
+<div class="actions">${submitButton(text.save, user.name)}</div>`,
+)}</details>`;
+  const state = user.disabled_at
+    ? postForm(action, { action: 'enable', name: user.name }, submitButton(text.enable, user.name))
+    : self
+      ? ''
+      : confirmedAction({
+          action,
+          fields: { action: 'disable', name: user.name },
+          id: `disable-${at}`,
+          label: text.disable,
+          about: user.name,
+          what: text.disableWhat,
+          confirm: text.disableConfirm,
+        });
   return `<li class="card user${user.disabled_at ? ' inactive' : ''}">
-<h3>${escapeHtml(user.name)}</h3>
+<h3>${escapeHtml(user.name)}${self ? ` <span class="you">(${escapeHtml(text.you)})</span>` : ''}</h3>
 <p>${facts.map(escapeHtml).join(' · ')}</p>
-<div class="actions">${button({ action: 'role', name: user.name, role: other }, other === 'admin' ? text.makeAdmin : text.makeMember)}${
-    user.disabled_at
-      ? button({ action: 'enable', name: user.name }, text.enable)
-      : button({ action: 'disable', name: user.name }, text.disable, true)
-  }</div>
+${self ? `<p class="hint">${escapeHtml(text.selfNote)}</p>` : ''}
+<div class="actions">${edit}${state}</div>
 </li>`;
 }
 
+/** One's own role is not offered for change (the service refuses dropping it): the form keeps it as it is. */
+const hiddenRole = (role: string) => `<input type="hidden" name="role" value="${escapeHtml(role)}">`;
+
 function userForm(frame: AdminFrame, base: string, values: UserValues, errors: FieldErrors | undefined): string {
   const { text } = frame;
-  const email = fieldError(errors, 'email', 'u-email');
-  const scope = fieldError(errors, 'scope', 'u-scope');
-  const role = fieldError(errors, 'role', 'u-role');
   return `<section class="card form" id="user-form" aria-labelledby="user-form-title">
 <h2 id="user-form-title">${escapeHtml(text.newUser)}</h2>
-<form method="post" action="${escapeHtml(base + APP_ADMIN_USERS_PATH)}" novalidate><input type="hidden" name="action" value="create">
-<div class="field"><label for="u-email">${escapeHtml(text.email)}</label>
-<input id="u-email" name="email" type="email" autocomplete="off" required maxlength="254" value="${escapeHtml(values.email)}"${email.attributes}${email.invalid}>${email.html}</div>
-<fieldset id="u-scope" tabindex="-1"${scope.attributes}><legend>${escapeHtml(text.scope)}</legend>
-<label class="check"><input type="radio" name="scope" value="all"${values.every ? ' checked' : ''}> ${escapeHtml(text.scopeAll)}</label>
-<label class="check"><input type="radio" name="scope" value="some"${values.every ? '' : ' checked'}> ${escapeHtml(text.scopeSome)}</label>
-<div class="field"><label for="u-stores">${escapeHtml(text.stores)}</label><input id="u-stores" name="stores" inputmode="numeric" value="${escapeHtml(values.stores)}"></div>
-<div class="field"><label for="u-groups">${escapeHtml(text.groups)}</label><input id="u-groups" name="groups" inputmode="numeric" value="${escapeHtml(values.groups)}"></div>
-${scope.html}</fieldset>
-<div class="field"><label for="u-role">${escapeHtml(text.role)}</label>
-<select id="u-role" name="role"${role.attributes}${role.invalid}>${USER_ROLES.map((r) => `<option value="${r}"${values.role === r ? ' selected' : ''}>${escapeHtml(text.roles[r])}</option>`).join('')}</select>${role.html}</div>
-<div class="actions"><button type="submit">${escapeHtml(text.invite)}</button></div>
-</form></section>`;
+${postForm(
+  base + APP_ADMIN_USERS_PATH,
+  { action: 'create' },
+  `${inputField({ id: 'u-email', name: 'email', label: text.email, value: values.email, errors, attributes: ' type="email" autocomplete="off" required maxlength="254"' })}
+${scopeFields(frame, 'u-scope', values, errors)}
+${roleField(frame, 'u-role', values.role, errors)}
+<div class="actions">${submitButton(text.invite)}</div>`,
+  ' novalidate',
+)}</section>`;
 }

@@ -78,6 +78,7 @@ export function adminWebhooksPage(ports: AdminPagePorts) {
         // The URL listed twice is the endpoint's own problem: it is the URL's.
         return field === 'events' || field === 'includeComment' ? field : 'url';
       },
+      frame.say,
     );
     if (outcome.kind === 'saved') return redirect(`${request.base}${APP_ADMIN_WEBHOOKS_PATH}?done=${removing ? DONE.removed : DONE.added}`);
     const status = outcome.kind === 'stale' ? 409 : 400;

@@ -96,8 +96,8 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
       await form.getByLabel('Espanhol').fill('¿Cómo fue?');
       await form.getByRole('button', { name: 'Salvar' }).click();
       await page.waitForSelector('#form-problems');
-      expect(await page.locator('#j-slug-error').textContent()).toBe('must be lowercase letters, digits and dashes');
-      expect(await page.locator('#j-channels-error').textContent()).toBe('must list at least one channel');
+      expect(await page.locator('#j-slug-error').textContent()).toBe('use só letras minúsculas, números e hífens');
+      expect(await page.locator('#j-channels-error').textContent()).toBe('escolha pelo menos um');
       expect(await form.getByLabel('Identificador (slug)').getAttribute('aria-invalid')).toBe('true');
       expect(await form.getByLabel('Espanhol').inputValue()).toBe('¿Cómo fue?');
       await shot(page, 'journey-errors-390');
@@ -203,7 +203,7 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
   );
 
   it(
-    'issues an API key on a phone: its value shows once, then only its name and id',
+    'issues an API key on a phone: its value shows once, a refresh neither posts again nor shows it; revoking asks for a confirmation',
     async () => {
       const { context, problems } = await watched(PHONE);
       const page = await context.newPage();
@@ -212,17 +212,111 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
       await form.getByLabel('Nome').fill('ERP da loja');
       await form.getByLabel('Escopo').selectOption('public');
       await form.getByRole('button', { name: 'Criar chave' }).click();
-      await page.waitForSelector('#new-key');
+      await page.waitForURL('**/app/admin/keys?done=issued');
       const key = (await page.locator('#new-key').textContent())!;
       expect(key).toMatch(/^ssk_/);
+      expect(page.url()).not.toContain(key);
       await shot(page, 'key-issued-390');
       expect((await api({ path: '/public/store/1', key })).status).toBe(200);
-      await page.goto(`${publicUrl}/app/admin/keys`);
-      expect(await page.locator('#keys').textContent()).toContain('ERP da loja');
+      await page.reload();
+      expect(await page.locator('#new-key').count()).toBe(0);
       expect(await page.content()).not.toContain(key);
+      expect(await page.locator('#keys h3', { hasText: 'ERP da loja' }).count()).toBe(1);
+
+      const card = page.locator('#keys li', { hasText: 'ERP da loja' });
+      await card.locator('summary', { hasText: 'Revogar' }).click();
+      await card.getByRole('button', { name: 'Revogar ERP da loja' }).click();
+      await page.waitForSelector('#form-problems');
+      expect(await page.locator('#form-problems').textContent()).toContain('Marque a confirmação para continuar');
+      expect((await api({ path: '/public/store/1', key })).status).toBe(200);
+      const again = page.locator('#keys li', { hasText: 'ERP da loja' });
+      await again.locator('summary', { hasText: 'Revogar' }).click();
+      await shot(page, 'key-revoke-confirm-390');
+      await again.getByLabel('Entendo, revogar esta chave').check();
+      await again.getByRole('button', { name: 'Revogar ERP da loja' }).click();
+      await page.waitForURL('**/app/admin/keys?done=revoked');
+      expect((await api({ path: '/public/store/1', key })).status).toBe(401);
       await shot(page, 'keys-390');
       expect(problems).toEqual([]);
       await context.close();
+    },
+    SLOW,
+  );
+
+  it(
+    "changes a user's scope and role on a desktop, disables them after a confirmation, and offers the admin no way to lock themself out",
+    async () => {
+      const someone = `equipe-browser-${tenant.tenantId}@test.local`;
+      await createUser(tenant.tenantId, someone, { stores: [1], groups: [] });
+      const { context, problems } = await watched(DESKTOP);
+      const page = await context.newPage();
+      await openAsAdmin(page, '/app/admin/users');
+      const own = page.locator('#users li', { hasText: `${admin} (você)` });
+      expect(await own.locator('summary', { hasText: 'Desativar' }).count()).toBe(0);
+      expect(await own.textContent()).toContain('Você não pode se desativar nem deixar de ser administrador');
+
+      const card = page.locator('#users li', { hasText: someone });
+      await card.locator('summary', { hasText: 'Alterar o que vê e o papel' }).click();
+      await card.getByLabel('Lojas (códigos separados por vírgula)').fill('1, 2');
+      await card.getByLabel('Papel').selectOption('admin');
+      await shot(page, 'user-edit-1280');
+      await card.getByRole('button', { name: `Salvar ${someone}` }).click();
+      await page.waitForURL('**/app/admin/users?done=changed');
+      const listed = async () =>
+        (await api({ path: '/public/admin/users', key: tenant.adminKey })).body.data.find((u: { name: string }) => u.name === someone);
+      expect(await listed()).toMatchObject({ scope: { stores: [1, 2], groups: [] }, role: 'admin' });
+
+      const changed = page.locator('#users li', { hasText: someone });
+      await changed.locator('summary', { hasText: 'Desativar' }).click();
+      expect(await changed.textContent()).toContain('não consegue entrar e o token de API dela é recusado');
+      await changed.getByLabel('Entendo, desativar este usuário').check();
+      await shot(page, 'user-disable-confirm-1280');
+      await changed.getByRole('button', { name: `Desativar ${someone}` }).click();
+      await page.waitForURL('**/app/admin/users?done=changed');
+      expect((await listed()).disabled_at).not.toBeNull();
+      await shot(page, 'users-changed-1280');
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+    SLOW,
+  );
+
+  it(
+    'changes the brand on a phone and a desktop: a pale colour refused with its contrast, then a logo uploaded and previewed, axe clean',
+    async () => {
+      for (const viewport of [PHONE, DESKTOP]) {
+        // CSP bypassed only so that axe-core can be injected.
+        const { context, problems } = await watched(viewport, true);
+        const page = await context.newPage();
+        await openAsAdmin(page, '/app/admin/keys');
+        await page.locator('.subnav').getByRole('link', { name: 'Marca' }).click();
+        await page.waitForURL('**/app/admin/brand');
+        expect(await axe(page), `brand at ${viewport.width}`).toEqual([]);
+        const form = page.locator('#brand-form');
+        await form.getByLabel('Nome de exibição').fill(`Lojas ${viewport.width}`);
+        await form.getByLabel('Cor principal').fill('#ffd700');
+        await form.getByRole('button', { name: 'Salvar' }).click();
+        await page.waitForSelector('#form-problems');
+        expect(await page.locator('#b-colour-error').textContent()).toMatch(
+          /^tem contraste de 1\.\d+:1 com o fundo #[0-9a-f]{6}; a norma WCAG AA pede/,
+        );
+        expect(await form.getByLabel('Nome de exibição').inputValue()).toBe(`Lojas ${viewport.width}`);
+        expect(await axe(page), `brand refused at ${viewport.width}`).toEqual([]);
+        await shot(page, `brand-refused-${viewport.width}`);
+
+        await form.getByLabel('Cor principal').fill('#7c2d12');
+        await form.getByLabel('Nome do remetente dos e-mails').fill('Atendimento');
+        await form.getByLabel('Novo logo').setInputFiles(new URL('../../infra/local/demo-logo.png', import.meta.url).pathname);
+        await form.getByRole('button', { name: 'Salvar' }).click();
+        await page.waitForURL('**/app/admin/brand?done=saved');
+        const logo = page.locator('#current-logo');
+        expect(await logo.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+        expect(await page.locator('header .brand').textContent()).toContain(`Lojas ${viewport.width}`);
+        expect(await axe(page), `brand saved at ${viewport.width}`).toEqual([]);
+        await shot(page, `brand-saved-${viewport.width}`);
+        expect(problems).toEqual([]);
+        await context.close();
+      }
     },
     SLOW,
   );
@@ -267,9 +361,13 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
         expect(await axe(page), `webhooks at ${viewport.width}`).toEqual([]);
         await page.goto(`${publicUrl}/app/admin/users`);
         expect(await axe(page), `users at ${viewport.width}`).toEqual([]);
+        for (const summary of await page.locator('#users summary').all()) await summary.click();
+        expect(await axe(page), `users' forms open at ${viewport.width}`).toEqual([]);
         await shot(page, `users-${viewport.width}`);
         await page.goto(`${publicUrl}/app/admin/keys`);
         expect(await axe(page), `keys at ${viewport.width}`).toEqual([]);
+        for (const summary of await page.locator('#keys summary').all()) await summary.click();
+        expect(await axe(page), `keys' confirmations open at ${viewport.width}`).toEqual([]);
         await page.locator('#key-form').getByRole('button', { name: 'Criar chave' }).click();
         await page.waitForSelector('#form-problems');
         expect(await axe(page), `key refused at ${viewport.width}`).toEqual([]);

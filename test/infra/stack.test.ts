@@ -79,8 +79,10 @@ describe('the CDK stacks', () => {
       'Test-Data': 8,
       Test: 4,
       'Test/Messaging': 40,
-      'Test/PublicApi': 33,
-      'Test/PublicApi/WorkspaceRoutes': 154,
+      'Test/PublicApi': 34,
+      // The workspace's pages in two stacks (infra/stack.ts workspaceGroupOf): the tenant admins' pages apart.
+      'Test/PublicApi/WorkspaceRoutes': 98,
+      'Test/PublicApi/WorkspaceAdminRoutes': 70,
       'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
@@ -243,6 +245,7 @@ describe('the CDK stacks', () => {
       .sort();
     expect(behindSession).toEqual([
       'GET /app',
+      'GET /app/admin/brand',
       'GET /app/admin/journeys',
       'GET /app/admin/keys',
       'GET /app/admin/users',
@@ -252,6 +255,7 @@ describe('the CDK stacks', () => {
       'GET /app/cases',
       'GET /app/cases/{id}',
       'GET /app/results',
+      'POST /app/admin/brand',
       'POST /app/admin/journeys',
       'POST /app/admin/keys',
       'POST /app/admin/users',
@@ -360,6 +364,7 @@ describe('the CDK stacks', () => {
         'SurveyRoutesNestedStackSurveyRoutesNestedStackResource6C53797E',
         'TransactionsRoutesNestedStackTransactionsRoutesNestedStackResource58D4D6DB',
         'WorkersNestedStackWorkersNestedStackResourceCEAEF017',
+        'WorkspaceAdminRoutesNestedStackWorkspaceAdminRoutesNestedStackResourceBB153F0C',
         'WorkspaceRoutesNestedStackWorkspaceRoutesNestedStackResource6925753F',
       ],
     };
@@ -631,11 +636,15 @@ describe('the CDK stacks', () => {
     );
   });
 
-  it('lets only the logo route read the logo bucket and only the logo upload write it, its objects only', () => {
+  it('lets only the logo route read the logo bucket and only the logo uploads (the API route and the brand page) write it, its objects only', () => {
     const users = [...FUNCTIONS.keys()].filter((id) => grantsOf(id).some((statement) => statement.resource.kind === 'bucket'));
-    expect(users).toEqual(['createAdminLogo', 'getBrandLogo']);
+    expect(users).toEqual(['createAdminLogo', 'getBrandLogo', 'postAppAdminBrand']);
     expect(roleActions('getBrandLogo').filter((action) => action.startsWith('s3:'))).toEqual(['s3:GetObject']);
-    expect(roleActions('createAdminLogo').filter((action) => action.startsWith('s3:'))).toEqual(['s3:PutObject']);
+    for (const writer of ['createAdminLogo', 'postAppAdminBrand'])
+      expect(
+        roleActions(writer).filter((action) => action.startsWith('s3:')),
+        writer,
+      ).toEqual(['s3:PutObject']);
   });
 
   describe('the custom link domain', () => {

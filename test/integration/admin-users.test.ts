@@ -232,3 +232,29 @@ describe('the tenant-admin role', () => {
     expect(audit.text).not.toContain(admin.token);
   });
 });
+
+describe('an admin locking themself out', () => {
+  it('refuses an admin user disabling themself or dropping their own admin role with 409, and changes nothing', async () => {
+    // Prepare
+    const { body: admin } = await create({ email: address('unica'), scope: 'all', role: 'admin' });
+    const { body: other } = await create({ email: address('outra'), scope: 'all' });
+    const asAdmin = (name: string, body: unknown) => patch(name, body, tenant.key, admin.token);
+
+    // Act
+    const disabled = await asAdmin(admin.name, { disabled: true });
+    const demoted = await asAdmin(admin.name.toUpperCase(), { role: 'member' });
+    const scoped = await asAdmin(admin.name, { scope: { stores: [1], groups: [] } });
+    const otherDisabled = await asAdmin(other.name, { disabled: true });
+
+    // Assess
+    expect([disabled.status, disabled.body.detail]).toEqual([409, 'You cannot disable yourself: ask another admin of the tenant.']);
+    expect([demoted.status, demoted.body.detail]).toEqual([409, 'You cannot drop your own admin role: ask another admin of the tenant.']);
+    expect(scoped.status).toBe(200);
+    expect(otherDisabled.status).toBe(200);
+    const listed = (await api({ path: USERS, key: tenant.adminKey })).body.data.find((u: { name: string }) => u.name === admin.name);
+    expect(listed).toMatchObject({ role: 'admin', disabled_at: null, scope: { stores: [1], groups: [] } });
+    expect((await api({ path: '/public/admin/config', key: tenant.key, headers: { 'x-service-user-token': admin.token } })).status).toBe(
+      200,
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../../infra/local/gateway.js';
 import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adapters/cognito.js';
@@ -175,9 +176,9 @@ describe('the tenant admin pages', () => {
       new RegExp(`id="${id}"[^>]*aria-describedby="[^"]*${id}-error"`).test(html) && html.includes(`id="${id}-error"`);
     expect(near('j-slug')).toBe(true);
     expect(near('j-questions-en')).toBe(true);
-    expect(html).toMatch(/id="j-channels-error">must list at least one channel</);
-    expect(html).toMatch(/id="j-classes-error">class 99 is not defined in classes</);
-    expect(html).toMatch(/id="j-slug-error">must be lowercase letters, digits and dashes</);
+    expect(html).toMatch(/id="j-channels-error">escolha pelo menos um</);
+    expect(html).toMatch(/id="j-classes-error">o item 99 não está entre os itens avaliados da empresa</);
+    expect(html).toMatch(/id="j-slug-error">use só letras minúsculas, números e hífens</);
     // What was typed comes back.
     expect(html).toContain('value="Loja Nova!"');
     expect((await config()).etag).toBe(before.etag);
@@ -185,7 +186,7 @@ describe('the tenant admin pages', () => {
     // A slug another journey has is the slug's problem.
     const twice = await post('/app/admin/journeys', adminCookie, journeyForm(before.version, 'ecommerce'));
     expect(twice.status).toBe(400);
-    expect(twice.body.toString()).toMatch(/id="j-slug-error">slug ecommerce is defined twice</);
+    expect(twice.body.toString()).toMatch(/id="j-slug-error">ecommerce já está em uso</);
   });
 
   it('refuses a form read before another change (409), with what was typed still in it, and saves nothing', async () => {
@@ -254,14 +255,14 @@ describe('the tenant admin pages', () => {
       ['url', url],
     ]);
     expect(again.status).toBe(400);
-    expect(again.body.toString()).toMatch(/id="w-url-error">lists a URL twice/);
+    expect(again.body.toString()).toMatch(/id="w-url-error">este endereço já está na lista</);
     const plain = await post('/app/admin/webhooks', adminCookie, [
       ['etag', withIt.version],
       ['action', 'add'],
       ['url', 'http://hooks.example.com/plain'],
     ]);
     expect(plain.status).toBe(400);
-    expect(plain.body.toString()).toMatch(/id="w-url-error">must be https/);
+    expect(plain.body.toString()).toMatch(/id="w-url-error">deve começar com https:\/\/ \(http só para localhost\)</);
 
     const removed = await post('/app/admin/webhooks', adminCookie, [
       ['etag', withIt.version],
@@ -272,35 +273,58 @@ describe('the tenant admin pages', () => {
     expect((await config()).body.delivery.webhooks).toBeUndefined();
   });
 
-  it('issues a key whose value shows once on the answer and works at once, replaces it with a grace period, and revokes it', async () => {
+  /** Follows a post's redirect as a browser does: the shown-once cookie it sets goes with the next page only. */
+  async function followShowingOnce(posted: Awaited<ReturnType<typeof post>>, cookie: string) {
+    const set = posted.cookies ?? [];
+    expect(set).toHaveLength(1);
+    const [pair] = set[0]!.split(';');
+    const page = await get(posted.headers.location!, `${cookie}; ${pair}`);
+    return { page, set: set[0]!, body: page.body.toString() };
+  }
+
+  it('issues a key whose value shows once on the page after the post (a refresh posts nothing), replaces it with a grace period, and revokes it once confirmed', async () => {
     const issued = await post('/app/admin/keys', adminCookie, [
       ['action', 'issue'],
       ['name', 'ERP da loja'],
       ['scope', 'public'],
       ['expires_at', ''],
     ]);
-    expect(issued.status).toBe(200);
-    const key = /<code id="new-key" class="secret">([^<]+)<\/code>/.exec(issued.body.toString())![1]!;
+    expect([issued.status, issued.headers.location]).toEqual([303, '/app/admin/keys?done=issued']);
+    const shown = await followShowingOnce(issued, adminCookie);
+    expect(shown.set).toMatch(/^sso=[\w-]+; Path=\/app\/admin\/keys; Max-Age=120; HttpOnly; Secure; SameSite=Strict$/);
+    const key = /<code id="new-key" class="secret">([^<]+)<\/code>/.exec(shown.body)![1]!;
+    expect(shown.body).toContain('Chave criada. Copie agora: ela não será mostrada de novo.');
+    expect(shown.page.cookies).toEqual(['sso=; Path=/app/admin/keys; Max-Age=0; HttpOnly; Secure; SameSite=Strict']);
     expect((await api({ path: '/public/store/1', key })).status).toBe(200);
-    // Listed by name and id, never by value again.
-    const listed = (await get('/app/admin/keys', adminCookie)).body.toString();
-    expect(listed).toContain('ERP da loja');
-    expect(listed).not.toContain(key);
-    const id = /<li class="card key" id="key-([0-9a-f]{12})">\s*<h3>ERP da loja/.exec(listed)![1]!;
+    // The same address again (a refresh, the cookie gone): no value, and still one key of that name.
+    const refreshed = (await get('/app/admin/keys?done=issued', adminCookie)).body.toString();
+    expect(refreshed).toContain('A chave foi criada; o valor dela foi mostrado uma vez e não aparece de novo.');
+    expect(refreshed).not.toContain(key);
+    expect(refreshed.match(/<h3>ERP da loja /g)).toHaveLength(1);
+    const id = /<li class="card key" id="key-([0-9a-f]{12})">\s*<h3>ERP da loja/.exec(refreshed)![1]!;
 
     const rotated = await post('/app/admin/keys', adminCookie, [
       ['action', 'rotate'],
       ['id', id],
       ['grace_seconds', '3600'],
     ]);
-    expect(rotated.status).toBe(200);
-    const successor = /<code id="new-key" class="secret">([^<]+)<\/code>/.exec(rotated.body.toString())![1]!;
+    expect(rotated.status).toBe(303);
+    const successor = /<code id="new-key" class="secret">([^<]+)<\/code>/.exec((await followShowingOnce(rotated, adminCookie)).body)![1]!;
     expect(successor).not.toBe(key);
     for (const either of [key, successor]) expect((await api({ path: '/public/store/1', key: either })).status).toBe(200);
 
+    // Without its confirmation ticked, a revocation is refused and the key works on.
+    const unconfirmed = await post('/app/admin/keys', adminCookie, [
+      ['action', 'revoke'],
+      ['id', id],
+    ]);
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.body.toString()).toContain('Marque a confirmação para continuar: nada foi feito.');
+    expect((await api({ path: '/public/store/1', key })).status).toBe(200);
     const revoked = await post('/app/admin/keys', adminCookie, [
       ['action', 'revoke'],
       ['id', id],
+      ['confirm', 'yes'],
     ]);
     expect([revoked.status, revoked.headers.location]).toEqual([303, '/app/admin/keys?done=revoked']);
     expect((await api({ path: '/public/store/1', key })).status).toBe(401);
@@ -324,7 +348,7 @@ describe('the tenant admin pages', () => {
       ['expires_at', '2020-01-01T10:00'],
     ]);
     expect(refused.status).toBe(400);
-    expect(refused.body.toString()).toMatch(/id="k-expires_at-error">must be in the future</);
+    expect(refused.body.toString()).toMatch(/id="k-expires_at-error">deve ser um momento futuro</);
     expect(refused.body.toString()).toContain('value="Antiga"');
     const unnamed = await post('/app/admin/keys', adminCookie, [
       ['action', 'issue'],
@@ -332,12 +356,12 @@ describe('the tenant admin pages', () => {
       ['scope', 'public'],
     ]);
     expect(unnamed.status).toBe(400);
-    expect(unnamed.body.toString()).toMatch(/id="k-name-error">/);
+    expect(unnamed.body.toString()).toMatch(/id="k-name-error">preencha este campo</);
     const after = (await get('/app/admin/keys', adminCookie)).body.toString().match(/class="card key/g)!.length;
     expect(after).toBe(before);
   });
 
-  it('invites a manager (the invitation through Cognito, their token shown once), makes them an admin, disables them', async () => {
+  it('invites a manager (the invitation through Cognito, their token shown once after the post), changes their scope and role, disables them once confirmed', async () => {
     const email = `convidada-${tenant.tenantId}@test.local`;
     const invited = await post('/app/admin/users', adminCookie, [
       ['action', 'create'],
@@ -347,27 +371,61 @@ describe('the tenant admin pages', () => {
       ['groups', '1, 2'],
       ['role', 'member'],
     ]);
-    expect(invited.status, invited.body.toString().slice(0, 300)).toBe(200);
-    expect(invited.body.toString()).toMatch(/<code id="new-token" class="secret">sut_/);
+    expect([invited.status, invited.headers.location]).toEqual([303, '/app/admin/users?done=invited']);
+    const shown = await followShowingOnce(invited, adminCookie);
+    expect(shown.set).toMatch(/^sso=[\w-]+; Path=\/app\/admin\/users; Max-Age=120; HttpOnly; Secure; SameSite=Strict$/);
+    expect(shown.body).toMatch(/<code id="new-token" class="secret">sut_/);
+    expect((await get('/app/admin/users?done=invited', adminCookie)).body.toString()).not.toMatch(/sut_/);
     const listed = async () =>
       (await api({ path: '/public/admin/users', key: tenant.adminKey })).body.data.find((u: { name: string }) => u.name === email);
     expect(await listed()).toMatchObject({ scope: { stores: [1], groups: [1, 2] }, role: 'member', disabled_at: null });
 
-    const promoted = await post('/app/admin/users', adminCookie, [
-      ['action', 'role'],
+    const changed = await post('/app/admin/users', adminCookie, [
+      ['action', 'update'],
       ['name', email],
+      ['scope', 'some'],
+      ['stores', '3, 4'],
+      ['groups', ''],
       ['role', 'admin'],
     ]);
-    expect([promoted.status, promoted.headers.location]).toEqual([303, '/app/admin/users?done=changed']);
-    expect((await listed()).role).toBe('admin');
+    expect([changed.status, changed.headers.location]).toEqual([303, '/app/admin/users?done=changed']);
+    expect(await listed()).toMatchObject({ scope: { stores: [3, 4], groups: [] }, role: 'admin' });
+    const everything = await post('/app/admin/users', adminCookie, [
+      ['action', 'update'],
+      ['name', email],
+      ['scope', 'all'],
+      ['stores', '3, 4'],
+      ['role', 'member'],
+    ]);
+    expect(everything.status).toBe(303);
+    expect(await listed()).toMatchObject({ scope: 'all', role: 'member' });
+    const wrongStore = await post('/app/admin/users', adminCookie, [
+      ['action', 'update'],
+      ['name', email],
+      ['scope', 'some'],
+      ['stores', 'loja'],
+      ['role', 'member'],
+    ]);
+    expect(wrongStore.status).toBe(400);
+    expect(wrongStore.body.toString()).toContain('<details class="edit" open>');
+    expect(await listed()).toMatchObject({ scope: 'all' });
+
+    const unconfirmed = await post('/app/admin/users', adminCookie, [
+      ['action', 'disable'],
+      ['name', email],
+    ]);
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.body.toString()).toContain('Marque a confirmação para continuar: nada foi feito.');
+    expect((await listed()).disabled_at).toBeNull();
     const disabled = await post('/app/admin/users', adminCookie, [
       ['action', 'disable'],
       ['name', email],
+      ['confirm', 'yes'],
     ]);
     expect(disabled.status).toBe(303);
     expect((await listed()).disabled_at).not.toBeNull();
 
-    // Twice, or not an address: named next to the e-mail field, nobody invited.
+    // Twice, or not an address: named next to the e-mail field in the tenant's language, nobody invited.
     const again = await post('/app/admin/users', adminCookie, [
       ['action', 'create'],
       ['email', email],
@@ -375,7 +433,7 @@ describe('the tenant admin pages', () => {
       ['role', 'member'],
     ]);
     expect(again.status).toBe(400);
-    expect(again.body.toString()).toMatch(/id="u-email-error">/);
+    expect(again.body.toString()).toMatch(/id="u-email-error">já existe um usuário com este e-mail</);
     const wrong = await post('/app/admin/users', adminCookie, [
       ['action', 'create'],
       ['email', 'not-an-address'],
@@ -383,8 +441,145 @@ describe('the tenant admin pages', () => {
       ['role', 'member'],
     ]);
     expect(wrong.status).toBe(400);
-    expect(wrong.body.toString()).toMatch(/id="u-email-error">/);
+    expect(wrong.body.toString()).toMatch(/id="u-email-error">deve ser um endereço de e-mail, como nome@empresa.com.br</);
     expect(wrong.body.toString()).toContain('value="not-an-address"');
+  });
+
+  it('refuses an admin disabling themself or dropping their own admin role, in their language, and offers neither', async () => {
+    const page = (await get('/app/admin/users', adminCookie)).body.toString();
+    const own = page.slice(page.indexOf(`<h3>${admin} <span class="you">(você)</span>`));
+    const card = own.slice(0, own.indexOf('</li>'));
+    expect(card).toContain('Você não pode se desativar nem deixar de ser administrador');
+    expect(card).not.toContain('name="action" value="disable"');
+    expect(card).not.toContain('<select');
+
+    const disabled = await post('/app/admin/users', adminCookie, [
+      ['action', 'disable'],
+      ['name', admin],
+      ['confirm', 'yes'],
+    ]);
+    const demoted = await post('/app/admin/users', adminCookie, [
+      ['action', 'update'],
+      ['name', admin],
+      ['scope', 'all'],
+      ['role', 'member'],
+    ]);
+    expect(disabled.status).toBe(400);
+    expect(disabled.body.toString()).toContain('Você não pode se desativar: peça a outro administrador.');
+    expect(demoted.status).toBe(400);
+    expect(demoted.body.toString()).toContain('Você não pode deixar de ser administrador: peça a outro administrador.');
+    const me = (await api({ path: '/public/admin/users', key: tenant.adminKey })).body.data.find((u: { name: string }) => u.name === admin);
+    expect(me).toMatchObject({ role: 'admin', disabled_at: null });
+    expect((await get('/app/admin/users', adminCookie)).status).toBe(200);
+  });
+
+  /** The brand form as a browser sends it: multipart, with the logo as a file. */
+  async function postBrand(cookie: string, fields: Record<string, string>, logo?: { bytes: Buffer; type: string; name: string }) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    form.append('logo', logo ? new Blob([logo.bytes], { type: logo.type }) : new Blob([]), logo?.name ?? '');
+    const request = new Request('http://localhost/app/admin/brand', { method: 'POST', body: form });
+    return gateway({
+      method: 'POST',
+      url: '/app/admin/brand',
+      headers: { cookie, 'content-type': request.headers.get('content-type')!, ...SAME_ORIGIN },
+      body: Buffer.from(await request.arrayBuffer()),
+    });
+  }
+  const DEMO_LOGO = readFileSync(new URL('../../infra/local/demo-logo.png', import.meta.url));
+  const brandPage = async () => (await get('/app/admin/brand', adminCookie)).body.toString();
+  const versionOf = (html: string) => /name="etag" value="(\d+)"/.exec(html)![1]!;
+
+  it('changes the brand with a logo uploaded in the form: saved and audited, the logo served and previewed, the navigation links it', async () => {
+    const page = await brandPage();
+    expect((await get('/app/admin/keys', adminCookie)).body.toString()).toContain('<a href="/app/admin/brand">Marca</a>');
+    const saved = await postBrand(
+      adminCookie,
+      { etag: versionOf(page), name: 'Lojas Exemplo', colour: '#1d4ed8', senderName: 'Atendimento Exemplo' },
+      { bytes: DEMO_LOGO, type: 'image/png', name: 'logo.png' },
+    );
+    expect([saved.status, saved.headers.location]).toEqual([303, '/app/admin/brand?done=saved']);
+
+    const after = (await get(saved.headers.location!, adminCookie)).body.toString();
+    expect(after).toContain('Marca salva');
+    const src = /<img id="current-logo" src="([^"]+)"/.exec(after)![1]!;
+    expect(src).toMatch(/^\/brand\/logos\/[0-9a-f]{64}\.png$/);
+    const served = await gateway({ method: 'GET', url: src, headers: {}, body: Buffer.alloc(0) });
+    expect([served.status, served.headers['content-type']]).toEqual([200, 'image/png']);
+    expect(Buffer.compare(served.body, DEMO_LOGO)).toBe(0);
+    expect(after).toContain('value="Atendimento Exemplo"');
+    // Every page's header shows the new brand: the settings' caches read it (the version moved).
+    expect((await get('/app/admin/keys', adminCookie)).body.toString()).toContain('<span>Lojas Exemplo</span>');
+
+    const audit = await api({ path: '/public/admin/audit', key: tenant.adminKey });
+    const entry = audit.body.data[0];
+    expect([entry.action, entry.actor]).toEqual(['config.replace', { user: admin }]);
+    expect(entry.changes.map((c: { path: string }) => c.path).sort()).toEqual([
+      'brand.colour',
+      'brand.logo',
+      'brand.name',
+      'brand.senderName',
+    ]);
+
+    // The logo stays when the form sends none, and goes when asked.
+    const kept = await postBrand(adminCookie, { etag: versionOf(after), name: 'Lojas Exemplo', colour: '#1d4ed8', senderName: '' });
+    expect(kept.status).toBe(303);
+    const keptPage = await brandPage();
+    expect(keptPage).toContain(src);
+    const removed = await postBrand(adminCookie, { etag: versionOf(keptPage), name: 'Lojas Exemplo', colour: '', removeLogo: 'yes' });
+    expect(removed.status).toBe(303);
+    expect(await brandPage()).not.toContain('id="current-logo"');
+  });
+
+  it("refuses a colour without enough contrast, an SVG logo and a stale form in the tenant's language, and saves nothing", async () => {
+    const page = await brandPage();
+    const version = versionOf(page);
+    const pale = await postBrand(adminCookie, { etag: version, name: 'Marca Pálida', colour: '#ffd700' });
+    expect(pale.status).toBe(400);
+    expect(pale.body.toString()).toMatch(
+      /id="b-colour-error">tem contraste de 1\.\d+:1 com o fundo #[0-9a-f]{6}; a norma WCAG AA pede pelo menos 4\.5:1: escolha uma cor mais escura</,
+    );
+    expect(pale.body.toString()).toContain('value="Marca Pálida"');
+    const svg = await postBrand(
+      adminCookie,
+      { etag: version, name: 'Marca SVG' },
+      {
+        bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        type: 'image/svg+xml',
+        name: 'logo.svg',
+      },
+    );
+    expect(svg.status).toBe(400);
+    expect(svg.body.toString()).toMatch(/id="b-logo-error">SVG não é aceito \(pode conter scripts\): exporte como PNG ou WebP</);
+    const large = await postBrand(
+      adminCookie,
+      { etag: version, name: 'Marca Grande' },
+      { bytes: Buffer.concat([DEMO_LOGO, Buffer.alloc(210 * 1024)]), type: 'image/png', name: 'big.png' },
+    );
+    expect(large.status).toBe(400);
+    expect(large.body.toString()).toMatch(/id="b-logo-error">passa do limite de 200 KB</);
+    const unnamed = await postBrand(adminCookie, { etag: version, name: '' });
+    expect(unnamed.body.toString()).toMatch(/id="b-name-error">preencha este campo</);
+    const stale = await postBrand(adminCookie, { etag: String(Number(version) - 1), name: 'Marca Velha' });
+    expect(stale.status).toBe(409);
+    expect(stale.body.toString()).toContain('A configuração mudou desde que você abriu este formulário');
+    const after = await brandPage();
+    expect(versionOf(after)).toBe(version);
+    expect(after).not.toMatch(/Marca (Pálida|SVG|Grande|Velha)/);
+    expect((await postBrand(managerCookie, { etag: version, name: 'Intrusa' })).status).toBe(403);
+  });
+
+  it('saves exactly one of two brand forms sent at once from the same read; the other is refused as stale', async () => {
+    const version = versionOf(await brandPage());
+    const [first, second] = await Promise.all([
+      postBrand(adminCookie, { etag: version, name: 'Marca Um', colour: '#1d4ed8' }),
+      postBrand(adminCookie, { etag: version, name: 'Marca Dois', colour: '#7c2d12' }),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([303, 409]);
+    const winner = first.status === 303 ? 'Marca Um' : 'Marca Dois';
+    const after = await brandPage();
+    expect(after).toContain(`value="${winner}"`);
+    expect(Number(versionOf(after))).toBeGreaterThan(Number(version));
   });
 
   it("speaks the tenant's language and shows its brand: a tenant whose locale is es gets the admin pages in Spanish", async () => {
@@ -402,6 +597,14 @@ describe('the tenant admin pages', () => {
     expect(page).toContain('<h1>Recorridos</h1>');
     expect(page).toContain('Pregunta principal');
     expect(page).toContain(`<p class="brand"><span>${'test-'}`);
+    const unnamed = await post('/app/admin/keys', `sid=${outcome.tokens.idToken}`, [
+      ['action', 'issue'],
+      ['name', ''],
+      ['scope', 'public'],
+    ]);
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.toString()).toMatch(/id="k-name-error">complete este campo</);
+    expect(unnamed.body.toString()).toContain('No se guardó nada. Corrija los campos marcados:');
   });
 });
 
