@@ -52,8 +52,11 @@ const viewOf = (user: UserRecord): UserView => ({
 export interface SignInDirectory {
   /** Creates the sign-in user bound to the tenant; Cognito e-mails the invitation with a temporary password. */
   invite(user: { email: string; tenantId: number }): Promise<'created' | 'exists'>;
-  /** Lets the user sign in again, or not (Cognito then refuses their sign-in and their refresh token). */
-  setEnabled(email: string, enabled: boolean): Promise<void>;
+  /**
+   * Lets the tenant's user sign in again, or not (Cognito then refuses their sign-in and their refresh token). A sign-in
+   * user of the address bound to another tenant is not this tenant's to change: left as it is.
+   */
+  setEnabled(user: { email: string; tenantId: number }, enabled: boolean): Promise<void>;
 }
 
 type UserRepository = Pick<TenantRepository, 'findUserByName' | 'putUser' | 'listUsers' | 'updateUser'>;
@@ -104,7 +107,7 @@ export function tenantUsers(users: UserRepository, directory: SignInDirectory, a
     const after: UserView = { ...before, scope: patch.scope ?? before.scope, role: patch.role ?? before.role, disabled_at };
     if (patch.disabled !== undefined && patch.disabled !== (before.disabled_at !== null)) {
       // The directory first: a user refused by Cognito but enabled here would still be let in by nothing else.
-      await directory.setEnabled(name, !patch.disabled);
+      await directory.setEnabled({ email: name, tenantId }, !patch.disabled);
     }
     await users.updateUser(tenantId, current.tokenHash, { scope: after.scope, role: after.role, disabled_at: after.disabled_at });
     const changes = (['scope', 'role', 'disabled_at'] as const)

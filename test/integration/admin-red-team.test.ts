@@ -1,0 +1,73 @@
+import { AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cognitoClient } from '../../infra/local/cognito.js';
+import { ENV } from '../../shared/config.js';
+import { inProcess } from '../support/api.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+
+/**
+ * An outside review of the admin API (issues 34 and 35): each test is an attack that worked before its fix, as a
+ * hostile tenant, a curious manager or a careless admin would make it, against the emulators.
+ */
+const api = inProcess('public');
+const USERS = '/public/admin/users';
+let a: TestTenant;
+let b: TestTenant;
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([newTenant(), newTenant()]);
+});
+
+const pool = () => cognitoClient(process.env.AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER!);
+const signInEnabled = async (email: string) =>
+  (await pool().send(new AdminGetUserCommand({ UserPoolId: process.env[ENV.userPoolId]!, Username: email }))).Enabled;
+const createUser = (tenant: TestTenant, email: string) =>
+  api({ method: 'POST', path: USERS, key: tenant.adminKey, body: { email, scope: 'all' } });
+const patchUser = (tenant: TestTenant, email: string, body: unknown) =>
+  api({ method: 'PATCH', path: `${USERS}/${encodeURIComponent(email)}`, key: tenant.adminKey, body });
+const listed = async (tenant: TestTenant, email: string) =>
+  (
+    (await api({ path: USERS, key: tenant.adminKey })).body.data as {
+      name: string;
+      scope: unknown;
+      role: string;
+      disabled_at: string | null;
+    }[]
+  ).find((user) => user.name === email)!;
+
+describe('users of another tenant', () => {
+  it("leaves the sign-in of another tenant's manager alone when an admin disables or enables a user of the same address", async () => {
+    // Prepare: a manager of tenant B; tenant A's admin creates a user of the same address (the pool is the deployment's).
+    const victim = `vitima-${b.tenantId}@outro.example`;
+    expect((await createUser(b, victim)).status).toBe(201);
+    const made = await createUser(a, victim);
+    const other = `desligada-${b.tenantId}@outro.example`;
+    await createUser(b, other);
+    await createUser(a, other);
+    await patchUser(b, other, { disabled: true });
+
+    // Act: A disables its user of the victim's address, and enables its user of the address B disabled.
+    const disabled = await patchUser(a, victim, { disabled: true });
+    const enabled = await patchUser(a, other, { disabled: false });
+
+    // Assess: A's own users changed; B's managers' sign-in is as B left it.
+    expect(made.status).toBe(201);
+    expect([disabled.status, enabled.status]).toEqual([200, 200]);
+    expect((await listed(a, victim)).disabled_at).not.toBeNull();
+    expect(await signInEnabled(victim)).toBe(true);
+    expect(await signInEnabled(other)).toBe(false);
+    expect((await listed(b, victim)).disabled_at).toBeNull();
+  });
+
+  it('still disables and enables the sign-in of its own manager', async () => {
+    const own = `propria-${a.tenantId}@a.example`;
+    await createUser(a, own);
+
+    const off = await patchUser(a, own, { disabled: true });
+    const offInCognito = await signInEnabled(own);
+    const on = await patchUser(a, own, { disabled: false });
+
+    expect([off.status, on.status]).toEqual([200, 200]);
+    expect([offInCognito, await signInEnabled(own)]).toEqual([false, true]);
+  });
+});
