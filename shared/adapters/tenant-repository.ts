@@ -282,19 +282,23 @@ export async function listUsers(tenantId: number): Promise<UserRecord[]> {
 export async function updateUser(
   tenantId: number,
   tokenHash: string,
-  { scope, role, disabled_at }: Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>,
-): Promise<void> {
+  fields: Partial<Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>>,
+): Promise<UserRecord> {
   const { client, tableName } = db();
-  await client.send(
+  // Only the fields given are written: two admins changing different fields at once both keep their change.
+  const given = (['scope', 'role', 'disabled_at'] as const).filter((field) => fields[field] !== undefined);
+  const { Attributes } = await client.send(
     new UpdateCommand({
       TableName: tableName,
       Key: keys.userToken(tenantId, tokenHash),
-      UpdateExpression: 'SET #scope = :scope, #role = :role, disabled_at = :disabled',
+      UpdateExpression: `SET ${given.map((field) => `#${field} = :${field}`).join(', ')}`,
       ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#scope': 'scope', '#role': 'role' },
-      ExpressionAttributeValues: { ':scope': scope, ':role': role ?? 'member', ':disabled': disabled_at ?? null },
+      ExpressionAttributeNames: Object.fromEntries(given.map((field) => [`#${field}`, field])),
+      ExpressionAttributeValues: Object.fromEntries(given.map((field) => [`:${field}`, fields[field]])),
+      ReturnValues: 'ALL_NEW',
     }),
   );
+  return v.parse(UserRecord, Attributes);
 }
 
 // ---- Configuration: journeys, classes, groups ---------------------------------------------------------------

@@ -87,8 +87,11 @@ export interface TenantRepository extends TenantAccessRepository {
   updateUserScope(tenantId: number, tokenHash: string, scope: UserScope): Promise<void>;
   /** The tenant's users (one Query of their collection). */
   listUsers(tenantId: number): Promise<UserRecord[]>;
-  /** Sets a user's scope, role and disabled state (one UpdateItem of the user's item, which must exist). */
-  updateUser(tenantId: number, tokenHash: string, fields: Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>): Promise<void>;
+  /**
+   * Sets the given of a user's scope, role and disabled state, and no other (one UpdateItem of the user's item, which
+   * must exist); answers the user as stored.
+   */
+  updateUser(tenantId: number, tokenHash: string, fields: Partial<Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>>): Promise<UserRecord>;
   putSettings(tenantId: number, settings: Omit<Settings, 'delivery' | 'brand'>): Promise<void>;
   putBrand(tenantId: number, brand: BrandSettings): Promise<void>;
   readSettings(tenantId: number): Promise<Settings>;

@@ -109,12 +109,15 @@ export function tenantUsers(users: UserRepository, directory: SignInDirectory, a
       // The directory first: a user refused by Cognito but enabled here would still be let in by nothing else.
       await directory.setEnabled({ email: name, tenantId }, !patch.disabled);
     }
-    await users.updateUser(tenantId, current.tokenHash, { scope: after.scope, role: after.role, disabled_at: after.disabled_at });
-    const changes = (['scope', 'role', 'disabled_at'] as const)
-      .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]))
-      .map((field) => ({ path: `users[name=${name}].${field}`, old: before[field], new: after[field] }));
-    if (changes.length) await record(tenantId, actor, 'user.update', changes, now);
-    return after;
+    const changed = (['scope', 'role', 'disabled_at'] as const).filter(
+      (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
+    );
+    if (!changed.length) return after;
+    // Only what this patch changes is written, so that another admin's change of another field at the same time stays.
+    const stored = await users.updateUser(tenantId, current.tokenHash, Object.fromEntries(changed.map((field) => [field, after[field]])));
+    const changes = changed.map((field) => ({ path: `users[name=${name}].${field}`, old: before[field], new: after[field] }));
+    await record(tenantId, actor, 'user.update', changes, now);
+    return viewOf(stored);
   }
 
   return { listUsers, createUser, updateUser };

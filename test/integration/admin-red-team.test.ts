@@ -71,3 +71,31 @@ describe('users of another tenant', () => {
     expect([offInCognito, await signInEnabled(own)]).toEqual([false, true]);
   });
 });
+
+describe('concurrent changes of one user', () => {
+  it('keeps a disable sent at the same time as scope and role changes (real concurrency, 10 rounds)', async () => {
+    const email = `corrida-${a.tenantId}@a.example`;
+    await createUser(a, email);
+    const lost: string[] = [];
+    for (let round = 0; round < 10; round++) {
+      // Prepare: enabled, every store.
+      await patchUser(a, email, { disabled: false, scope: 'all', role: 'member' });
+
+      // Act: one admin disables the user while others change their scope and role.
+      const answers = await Promise.all([
+        patchUser(a, email, { disabled: true }),
+        patchUser(a, email, { scope: { stores: [1], groups: [] } }),
+        patchUser(a, email, { scope: { stores: [1], groups: [] } }),
+        patchUser(a, email, { role: 'admin' }),
+      ]);
+
+      // Assess: every change answered 200 and every one of them holds.
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+      const user = await listed(a, email);
+      if (user.disabled_at === null) lost.push(`round ${round}: the disable`);
+      if (JSON.stringify(user.scope) !== JSON.stringify({ stores: [1], groups: [] })) lost.push(`round ${round}: the scope`);
+      if (user.role !== 'admin') lost.push(`round ${round}: the role`);
+    }
+    expect(lost).toEqual([]);
+  });
+});
