@@ -99,3 +99,47 @@ describe('concurrent changes of one user', () => {
     expect(lost).toEqual([]);
   });
 });
+
+describe('webhook addresses in the configuration', () => {
+  const CONFIG = '/public/admin/config';
+
+  it('refuses an address that names a host after user information (plain http to any host) or carries credentials, changing nothing', async () => {
+    // Prepare
+    const before = await api({ path: CONFIG, key: a.adminKey });
+    const withWebhook = (url: string) => ({ ...before.body, delivery: { ...before.body.delivery, webhooks: [{ url }] } });
+    const replace = (body: unknown) =>
+      api({ method: 'PUT', path: CONFIG, key: a.adminKey, body, headers: { 'if-match': before.headers.etag! } });
+
+    // Act: the https rule's local exception read as a user name, and a password in an https address.
+    const plain = await replace(withWebhook('http://localhost:x@receiver.example/hook'));
+    const secret = await replace(withWebhook('https://recebedor:s3nha-do-cliente@receiver.example/hook'));
+    const chatbot = await replace({
+      ...before.body,
+      delivery: { ...before.body.delivery, chatbot: { url: 'http://127.0.0.1:1@bot.example/' } },
+    });
+
+    // Assess
+    expect([plain.status, secret.status, chatbot.status]).toEqual([400, 400, 400]);
+    expect(new Set(plain.body.errors.map((e: { path: string }) => e.path))).toEqual(new Set(['delivery.webhooks.0.url']));
+    expect(secret.body.errors.map((e: { path: string }) => e.path)).toEqual(['delivery.webhooks.0.url']);
+    expect(new Set(chatbot.body.errors.map((e: { path: string }) => e.path))).toEqual(new Set(['delivery.chatbot.url']));
+    expect(JSON.stringify(secret.body)).not.toContain('s3nha-do-cliente');
+    expect(await api({ path: CONFIG, key: a.adminKey })).toMatchObject({ headers: { etag: before.headers.etag }, body: before.body });
+  });
+
+  it('still takes an https address with a port, a path and a query, and a local http receiver', async () => {
+    const before = await api({ path: CONFIG, key: a.adminKey });
+    const webhooks = [{ url: 'https://receiver.example:8443/hooks/survey?source=pesquisa' }, { url: 'http://127.0.0.1:9430/hook' }];
+
+    const res = await api({
+      method: 'PUT',
+      path: CONFIG,
+      key: a.adminKey,
+      body: { ...before.body, delivery: { ...before.body.delivery, webhooks } },
+      headers: { 'if-match': before.headers.etag! },
+    });
+
+    expect(res.status).toBe(200);
+    expect((await api({ path: CONFIG, key: a.adminKey })).body.delivery.webhooks).toEqual(webhooks);
+  });
+});
