@@ -159,7 +159,8 @@ export async function listApiKeys(tenantId: number): Promise<(ApiKeyRecord & { h
   return items.map((item) => ({ ...v.parse(ApiKeyRecord, item), hash: keys.apiKeyHashOf(String(item.pk)) }));
 }
 
-export async function markApiKeyRevoked(hash: string, at: string): Promise<boolean> {
+/** Revokes a key that is not revoked yet: of two revocations at once, one writes its time, the other learns it. */
+export async function markApiKeyRevoked(hash: string, at: string): Promise<'revoked' | 'already' | 'missing'> {
   const { client, tableName } = db();
   try {
     await client.send(
@@ -167,13 +168,14 @@ export async function markApiKeyRevoked(hash: string, at: string): Promise<boole
         TableName: tableName,
         Key: keys.apiKey(hash),
         UpdateExpression: 'SET revoked_at = :at',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':at': at },
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(revoked_at) OR revoked_at = :null)',
+        ExpressionAttributeValues: { ':at': at, ':null': null },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return true;
+    return 'revoked';
   } catch (error) {
-    if (isConditionFailure(error)) return false;
+    if (isConditionFailure(error)) return (error as { Item?: unknown }).Item ? 'already' : 'missing';
     throw error;
   }
 }

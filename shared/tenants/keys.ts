@@ -127,7 +127,8 @@ export function tenantKeys(tenants: KeyRepository, audit: AuditLog) {
   async function revokeKey(tenantId: number, keyId: string, actor: AuditActor, now = new Date()): Promise<KeyView> {
     const found = await find(tenantId, keyId);
     if (found.revoked_at) return viewOf(found);
-    await tenants.markApiKeyRevoked(found.hash, now.toISOString());
+    // Another revocation may have won since the read: its time stands, and it wrote the audit entry.
+    if ((await tenants.markApiKeyRevoked(found.hash, now.toISOString())) !== 'revoked') return viewOf(await find(tenantId, keyId));
     await record(tenantId, actor, 'key.revoke', [{ path: `keys[id=${keyId}].revoked_at`, old: null, new: now.toISOString() }], now);
     return viewOf({ ...found, revoked_at: now.toISOString() });
   }

@@ -72,8 +72,8 @@ export interface TenantRepository extends TenantAccessRepository {
   /** False when a key with this hash exists already. */
   insertApiKey(hash: string, record: ApiKeyRecord): Promise<boolean>;
   listApiKeys(tenantId: number): Promise<(ApiKeyRecord & { hash: string })[]>;
-  /** False when no such key exists. */
-  markApiKeyRevoked(hash: string, at: string): Promise<boolean>;
+  /** Revokes a key at `at` unless it is revoked already (then its time stays): which of the three it found. */
+  markApiKeyRevoked(hash: string, at: string): Promise<'revoked' | 'already' | 'missing'>;
   /** One of the tenant's keys by its id, read strongly (by its hash, once the id is found). */
   findApiKeyById(tenantId: number, keyId: string): Promise<(ApiKeyRecord & { hash: string }) | undefined>;
   /**

@@ -91,7 +91,7 @@ export function tenantService(
     let hash: string | undefined;
     if ('key' in by) hash = hashSecret(by.key);
     else hash = (await tenants.listApiKeys(by.tenantId)).find((k) => k.keyId === by.keyId)?.hash;
-    return hash ? tenants.markApiKeyRevoked(hash, new Date().toISOString()) : false;
+    return hash ? (await tenants.markApiKeyRevoked(hash, new Date().toISOString())) !== 'missing' : false;
   }
 
   const listApiKeys = (tenantId: number) => tenants.listApiKeys(tenantId);

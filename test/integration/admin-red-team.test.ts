@@ -1,6 +1,7 @@
 import { AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cognitoClient } from '../../infra/local/cognito.js';
+import { revokeApiKey } from '../../shared/adapters/wiring/tenants.js';
 import { ENV } from '../../shared/config.js';
 import { inProcess } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
@@ -141,5 +142,35 @@ describe('webhook addresses in the configuration', () => {
 
     expect(res.status).toBe(200);
     expect((await api({ path: CONFIG, key: a.adminKey })).body.delivery.webhooks).toEqual(webhooks);
+  });
+});
+
+describe('concurrent revocations of one key', () => {
+  it('revokes once: every answer gives the same revocation time, and the audit log has one entry (real concurrency)', async () => {
+    // Prepare
+    const own = await newTenant();
+    const { body: key } = await api({
+      method: 'POST',
+      path: '/public/admin/keys',
+      key: own.adminKey,
+      body: { scope: 'public', name: 'duas-vezes' },
+    });
+
+    // Act: four admins revoke it at once.
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map(() => api({ method: 'DELETE', path: `/public/admin/keys/${key.id}`, key: own.adminKey })),
+    );
+
+    // Assess
+    const listed = ((await api({ path: '/public/admin/keys', key: own.adminKey })).body.data as { id: string; revoked_at: string }[]).find(
+      (k) => k.id === key.id,
+    )!;
+    const audit = (await api({ path: '/public/admin/audit', key: own.adminKey })).body.data as { action: string }[];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(answers.map((answer) => answer.body.revoked_at))).toEqual(new Set([listed.revoked_at]));
+    expect(audit.filter((entry) => entry.action === 'key.revoke')).toHaveLength(1);
+    expect((await api({ path: '/public/store/1', key: key.key })).status).toBe(401);
+    // The operator's command still tells a revoked key (true) from one that never was (false).
+    expect([await revokeApiKey({ key: key.key }), await revokeApiKey({ key: 'ssk_never-issued-0000000000000000' })]).toEqual([true, false]);
   });
 });
