@@ -366,20 +366,40 @@ export async function putDelivery(tenantId: number, delivery: DeliveryConfig): P
 }
 
 /** One atomic update: two rotations at once raise the generation twice, each answering its own. */
-export async function rotateSigning(tenantId: number, endpoint: string, previousUntil: string): Promise<SigningGenerations> {
+export async function rotateSigning(
+  tenantId: number,
+  endpoint: string,
+  previousUntil: string,
+  now: string,
+): Promise<SigningGenerations | undefined> {
   const { client, tableName } = db();
-  const { Attributes } = await client.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: { pk: keys.config(tenantId), sk: keys.webhookSigning(endpoint) },
-      UpdateExpression:
-        'SET #entity = :entity, endpoint = :endpoint, previousGeneration = if_not_exists(#current, :one), #current = if_not_exists(#current, :one) + :one, previousUntil = :until',
-      ExpressionAttributeNames: { '#entity': TABLE.entityAttribute, '#current': 'current' },
-      ExpressionAttributeValues: { ':entity': SIGNING, ':endpoint': endpoint, ':one': 1, ':until': previousUntil },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return signingOf(v.parse(SigningItem, Attributes));
+  // A rotation with an overlap waits for the last one's to end (else the generation receivers hold stops at once); a
+  // hard cutover (no overlap) is taken whenever.
+  const overlap = previousUntil > now;
+  try {
+    const { Attributes } = await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { pk: keys.config(tenantId), sk: keys.webhookSigning(endpoint) },
+        UpdateExpression:
+          'SET #entity = :entity, endpoint = :endpoint, previousGeneration = if_not_exists(#current, :one), #current = if_not_exists(#current, :one) + :one, previousUntil = :until',
+        ...(overlap ? { ConditionExpression: 'attribute_not_exists(previousUntil) OR previousUntil <= :now' } : {}),
+        ExpressionAttributeNames: { '#entity': TABLE.entityAttribute, '#current': 'current' },
+        ExpressionAttributeValues: {
+          ':entity': SIGNING,
+          ':endpoint': endpoint,
+          ':one': 1,
+          ':until': previousUntil,
+          ...(overlap ? { ':now': now } : {}),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return signingOf(v.parse(SigningItem, Attributes));
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
 }
 
 const SIGNING = 'WEBHOOK_SIGNING';

@@ -113,7 +113,8 @@ export interface TenantRepository extends TenantAccessRepository {
   putDelivery(tenantId: number, delivery: DeliveryConfig): Promise<{ newEndpoints: string[] }>;
   /**
    * Raises an endpoint's signing generation by one, keeping the one before until `previousUntil` (ISO-8601); answers
-   * the generations now in force.
+   * the generations now in force. Undefined, and nothing changed, when `previousUntil` is after `now` (an overlap) while
+   * the last rotation's overlap still runs: its older generation would stop signing at once.
    */
-  rotateSigning(tenantId: number, endpoint: string, previousUntil: string): Promise<SigningGenerations>;
+  rotateSigning(tenantId: number, endpoint: string, previousUntil: string, now: string): Promise<SigningGenerations | undefined>;
 }

@@ -3,7 +3,7 @@ import { tenantAccess } from './access.js';
 import type { FirstStore, Tenant, TenantRepository, UserRecord, UserRole } from './ports.js';
 import type { BrandSettings, ConfigDocument, DeliveryConfig, TenantConfig, UserScope } from './config-schema.js';
 import { configChanges, configDocument, type ConfigChange } from './configuration.js';
-import { NotFoundError, PreconditionFailedError, ValidationError } from '../errors.js';
+import { NotFoundError, PreconditionFailedError, StateConflictError, ValidationError } from '../errors.js';
 import type { AuditActor, AuditEntry, AuditLog } from './audit.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS, webhookSecret } from '../events/signature.js';
 import { hashSecret, KEY_PREFIXES, newSecret, type KeyScope } from './credentials.js';
@@ -169,7 +169,12 @@ export function tenantService(
         `Tenant ${tenantId} has no webhook endpoint ${target === CHATBOT_ENDPOINT ? 'for the chatbot' : 'at that URL'}.`,
       );
     const until = new Date(now.getTime() + overlapHours * 3_600_000).toISOString();
-    const { current, previous } = await tenants.rotateSigning(tenantId, found[0], until);
+    const rotated = await tenants.rotateSigning(tenantId, found[0], until, now.toISOString());
+    if (!rotated)
+      throw new StateConflictError(
+        'The secret this endpoint had before its last rotation still signs (that overlap runs): rotate again once it ends, or with overlap_hours 0 to stop every older secret at once.',
+      );
+    const { current, previous } = rotated;
     await tenants.raiseConfigVersion(tenantId);
     const path = `webhooks[${wanted === CHATBOT_ENDPOINT ? CHATBOT_ENDPOINT : `url=${target}`}].signing`;
     await audit.record(tenantId, {

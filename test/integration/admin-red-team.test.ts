@@ -1,7 +1,9 @@
 import { AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cognitoClient } from '../../infra/local/cognito.js';
+import { readSettings } from '../../shared/adapters/tenant-repository.js';
 import { revokeApiKey } from '../../shared/adapters/wiring/tenants.js';
+import { eventEndpoint } from '../../shared/events/signature.js';
 import { ENV } from '../../shared/config.js';
 import { inProcess } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
@@ -172,5 +174,41 @@ describe('concurrent revocations of one key', () => {
     expect((await api({ path: '/public/store/1', key: key.key })).status).toBe(401);
     // The operator's command still tells a revoked key (true) from one that never was (false).
     expect([await revokeApiKey({ key: key.key }), await revokeApiKey({ key: 'ssk_never-issued-0000000000000000' })]).toEqual([true, false]);
+  });
+});
+
+describe('webhook secret rotations', () => {
+  it('keeps the secret receivers hold signing through its overlap: of two rotations at once one is taken, another waits for the overlap to end', async () => {
+    // Prepare: an event endpoint at generation 1, the secret its receiver holds.
+    const own = await newTenant();
+    const url = 'https://receiver.example/rotacao';
+    const config = await api({ path: '/public/admin/config', key: own.adminKey });
+    await api({
+      method: 'PUT',
+      path: '/public/admin/config',
+      key: own.adminKey,
+      body: { ...config.body, delivery: { ...config.body.delivery, webhooks: [{ url }] } },
+      headers: { 'if-match': config.headers.etag! },
+    });
+    const rotate = (overlap_hours: number) =>
+      api({ method: 'POST', path: '/public/admin/webhooks/rotate', key: own.adminKey, body: { url, overlap_hours } });
+    const generations = async () => (await readSettings(own.tenantId)).delivery.signing?.[eventEndpoint(url)];
+
+    // Act: two admins rotate at once with a day's overlap; one tries again; then a hard cutover.
+    const atOnce = await Promise.all([rotate(24), rotate(24)]);
+    const during = await generations();
+    const again = await rotate(24);
+    const cutover = await rotate(0);
+
+    // Assess
+    expect(atOnce.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    expect(during).toMatchObject({ current: 2, previous: { generation: 1 } });
+    expect(Date.parse(during!.previous!.until)).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toMatch(/overlap_hours 0/);
+    expect(cutover.status).toBe(201);
+    expect(cutover.body.generation).toBe(3);
+    const audit = (await api({ path: '/public/admin/audit', key: own.adminKey })).body.data as { action: string }[];
+    expect(audit.filter((entry) => entry.action === 'webhook.rotate')).toHaveLength(2);
   });
 });
