@@ -1,6 +1,7 @@
 import { AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cognitoClient } from '../../infra/local/cognito.js';
+import { auditLog } from '../../shared/adapters/audit-log.js';
 import { readSettings } from '../../shared/adapters/tenant-repository.js';
 import { revokeApiKey } from '../../shared/adapters/wiring/tenants.js';
 import { eventEndpoint } from '../../shared/events/signature.js';
@@ -210,5 +211,69 @@ describe('webhook secret rotations', () => {
     expect(cutover.body.generation).toBe(3);
     const audit = (await api({ path: '/public/admin/audit', key: own.adminKey })).body.data as { action: string }[];
     expect(audit.filter((entry) => entry.action === 'webhook.rotate')).toHaveLength(2);
+  });
+});
+
+describe('the audit log of a large change', () => {
+  it('records a change too large for one audit item, so that a webhook added among 2,000 journeys is in the log', async () => {
+    // Prepare: a hostile admin pads a configuration change with journeys until its old and new values pass DynamoDB's
+    // 400 KB item limit, hoping the audit entry fails while the change stands.
+    const own = await newTenant();
+    const before = await api({ path: '/public/admin/config', key: own.adminKey });
+    const journey = before.body.journeys[0];
+    const url = 'https://exfiltra.example/respostas';
+    const padded = {
+      ...before.body,
+      journeys: Array.from({ length: 2000 }, (_, i) => ({ ...journey, id: i + 1, slug: `jornada-${i + 1}` })),
+      delivery: { ...before.body.delivery, webhooks: [{ url, includeComment: true }] },
+    };
+
+    // Act
+    const res = await api({
+      method: 'PUT',
+      path: '/public/admin/config',
+      key: own.adminKey,
+      body: padded,
+      headers: { 'if-match': before.headers.etag! },
+    });
+    const log = await api({ path: '/public/admin/audit', key: own.adminKey, query: { limit: '100' } });
+
+    // Assess: the change answered what it did, and the log names it, the webhook with its values, every journey's path.
+    expect(res.status).toBe(200);
+    expect(log.status).toBe(200);
+    const entry = (log.body.data as { action: string; changes: { path: string; old: unknown; new: unknown }[] }[]).find(
+      (e) => e.action === 'config.replace',
+    )!;
+    expect(entry).toBeDefined();
+    expect(entry.changes).toContainEqual({ path: 'delivery.webhooks', old: null, new: [{ url, includeComment: true }] });
+    expect(entry.changes.filter((change) => change.path.startsWith('journeys[id=')).length).toBeGreaterThanOrEqual(2000);
+    expect(log.text.length).toBeLessThan(6 * 1024 * 1024);
+  }, 120_000);
+
+  it("answers a page of entries as large as they may be under Lambda's 6 MB response, the cursor going on to every entry", async () => {
+    // Prepare: 20 entries, each as large as an entry may be (values of 20 KB in 18 changes).
+    const own = await newTenant();
+    const value = 'x'.repeat(20_000);
+    for (let i = 0; i < 20; i++)
+      await auditLog.record(own.tenantId, {
+        id: `grande${String(i).padStart(6, '0')}`,
+        at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+        actor: { keyId: 'k' },
+        action: 'config.replace',
+        changes: Array.from({ length: 18 }, (_, n) => ({ path: `journeys[id=${n}].name`, old: value, new: value })),
+      });
+
+    // Act: read the whole log, page by page, 20 entries a page.
+    const pages: { status: number; bytes: number; count: number }[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await api({ path: '/public/admin/audit', key: own.adminKey, query: { limit: '20', ...(cursor ? { cursor } : {}) } });
+      pages.push({ status: page.status, bytes: page.text.length, count: page.body.data.length });
+      cursor = page.body.next_cursor ?? undefined;
+    } while (cursor && pages.length < 10);
+
+    // Assess
+    expect(pages.every((page) => page.status === 200 && page.bytes < 6 * 1024 * 1024)).toBe(true);
+    expect(pages.reduce((sum, page) => sum + page.count, 0)).toBe(20);
   });
 });
