@@ -277,3 +277,18 @@ describe('the audit log of a large change', () => {
     expect(pages.reduce((sum, page) => sum + page.count, 0)).toBe(20);
   });
 });
+
+describe('the audit period', () => {
+  it('refuses a period that ends before it starts with 422 naming to, and takes one day, or a time within that day, as a period', async () => {
+    const audit = (query: Record<string, string>) => api({ path: '/public/admin/audit', key: a.adminKey, query });
+
+    const reversed = await audit({ from: '2026-02-01', to: '2026-01-01' });
+    const reversedTimes = await audit({ from: '2026-01-01T10:00:00Z', to: '2026-01-01T09:59:59Z' });
+    const oneDay = await audit({ from: '2026-01-01', to: '2026-01-01' });
+    const withinTheDay = await audit({ from: '2026-01-01T10:00:00Z', to: '2026-01-01' });
+
+    expect([reversed.status, reversedTimes.status]).toEqual([422, 422]);
+    expect(reversed.body.errors).toEqual([{ path: 'to', message: 'must not be before from' }]);
+    expect([oneDay.status, withinTheDay.status]).toEqual([200, 200]);
+  });
+});
