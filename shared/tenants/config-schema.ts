@@ -184,8 +184,8 @@ export const UserScope = v.union(
   [
     v.literal('all'),
     v.strictObject({
-      stores: v.pipe(v.array(id), v.maxLength(1000)),
-      groups: v.pipe(v.array(id), v.maxLength(1000)),
+      stores: v.pipe(v.array(id), v.maxLength(1000, 'may list at most 1000 stores')),
+      groups: v.pipe(v.array(id), v.maxLength(1000, 'may list at most 1000 groups')),
     }),
   ],
   'must be "all" or { "stores": [ids], "groups": [ids] }',

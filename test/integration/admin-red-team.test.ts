@@ -292,3 +292,41 @@ describe('the audit period', () => {
     expect([oneDay.status, withinTheDay.status]).toEqual([200, 200]);
   });
 });
+
+describe("a user's scope at its bounds", () => {
+  it('takes 1000 stores and 1000 groups, and names the list and its bound at 1001, creating nothing', async () => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+    const email = (who: string) => `${who}-${a.tenantId}@limites.example`;
+
+    const atBound = await api({
+      method: 'POST',
+      path: USERS,
+      key: a.adminKey,
+      body: { email: email('mil'), scope: { stores: ids(1000), groups: ids(1000) } },
+    });
+    const past = await api({
+      method: 'POST',
+      path: USERS,
+      key: a.adminKey,
+      body: { email: email('passou'), scope: { stores: ids(1001), groups: ids(1001) } },
+    });
+    const wrongType = await api({
+      method: 'POST',
+      path: USERS,
+      key: a.adminKey,
+      body: { email: email('tipo'), scope: { stores: '1,2', groups: {} } },
+    });
+
+    expect(atBound.status).toBe(201);
+    expect(past.status).toBe(400);
+    expect(past.body.errors).toEqual([
+      { path: 'scope.stores', message: 'may list at most 1000 stores' },
+      { path: 'scope.groups', message: 'may list at most 1000 groups' },
+    ]);
+    expect(wrongType.body.errors).toEqual([{ path: 'scope', message: 'must be "all" or { "stores": [ids], "groups": [ids] }' }]);
+    const names = ((await api({ path: USERS, key: a.adminKey })).body.data as { name: string }[]).map((user) => user.name);
+    expect(names).toContain(email('mil'));
+    expect(names).not.toContain(email('passou'));
+    expect(names).not.toContain(email('tipo'));
+  });
+});
