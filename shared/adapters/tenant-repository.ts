@@ -493,11 +493,19 @@ export async function readConfigVersion(tenantId: number): Promise<number> {
 const RAISE_ATTEMPTS = 10;
 
 /**
+ * How long a replacement's claim holds off others (`writing` 'claim' to 'release'): longer than a function runs (10 s
+ * by default), so that a claim left by a crash lapses without blocking the admin API for long.
+ */
+const WRITING_CLAIM_SECONDS = 60;
+
+/**
  * Raises the configuration's version by one and answers the new one; with `expected`, only if it is still that one
  * (undefined otherwise: someone changed the configuration since). All copies are written in one transaction whose
- * condition is on copy 0 (the version item), so concurrent raises serialize and leave every copy equal.
+ * condition is on copy 0 (the version item), so concurrent raises serialize and leave every copy equal. A replacement
+ * claims the version (`writing: 'claim'`, with `expected`) before it writes and releases it after: while claimed, the
+ * version a reader sees is that of a configuration half written, and no other claim is taken on it.
  */
-export async function raiseConfigVersion(tenantId: number, expected?: number): Promise<number | undefined> {
+export async function raiseConfigVersion(tenantId: number, expected?: number, writing?: 'claim' | 'release'): Promise<number | undefined> {
   const { client, tableName } = db();
   for (let attempt = 1; ; attempt++) {
     const { Item } = await client.send(
@@ -520,13 +528,23 @@ export async function raiseConfigVersion(tenantId: number, expected?: number): P
                   Update: {
                     TableName: tableName,
                     Key: keys.configVersionCopy(tenantId, 0),
-                    UpdateExpression: 'SET #entity = :entity, version = :next',
-                    ConditionExpression: current === 0 ? 'attribute_not_exists(version) OR version = :zero' : 'version = :current',
+                    UpdateExpression: `SET #entity = :entity, version = :next${
+                      writing === 'claim' ? ', writing_until = :until' : writing === 'release' ? ' REMOVE writing_until' : ''
+                    }`,
+                    ConditionExpression: `(${current === 0 ? 'attribute_not_exists(version) OR version = :zero' : 'version = :current'})${
+                      writing === 'claim' ? ' AND (attribute_not_exists(writing_until) OR writing_until < :now)' : ''
+                    }`,
                     ExpressionAttributeNames: { '#entity': TABLE.entityAttribute },
                     ExpressionAttributeValues: {
                       ':entity': VERSION,
                       ':next': next,
                       ...(current === 0 ? { ':zero': 0 } : { ':current': current }),
+                      ...(writing === 'claim'
+                        ? {
+                            ':now': new Date().toISOString(),
+                            ':until': new Date(Date.now() + WRITING_CLAIM_SECONDS * 1000).toISOString(),
+                          }
+                        : {}),
                     },
                   },
                 }

@@ -103,7 +103,7 @@ export interface TenantRepository extends TenantAccessRepository {
    * Raises the configuration's version by one and answers the new one; with `expected`, only if it is still that
    * one (undefined otherwise). Every change of the configuration raises it, so that functions read it again.
    */
-  raiseConfigVersion(tenantId: number, expected?: number): Promise<number | undefined>;
+  raiseConfigVersion(tenantId: number, expected?: number, writing?: 'claim' | 'release'): Promise<number | undefined>;
   /** Deletes the journeys, classes and groups stored for the tenant that `settings` does not list. */
   removeUnlisted(tenantId: number, settings: Pick<Settings, 'journeys' | 'classes' | 'groups'>): Promise<void>;
   /**

@@ -276,13 +276,18 @@ export function tenantService(
   ): Promise<{ version: number; changes: ConfigChange[] }> {
     const before = await readConfig(tenantId);
     const version = expected === 'current' ? before.version : expected;
-    if (before.version !== version || (await tenants.raiseConfigVersion(tenantId, version)) === undefined)
+    // The claim also holds off another replacement made from a read of this one half written (its version is the claim's).
+    if (before.version !== version || (await tenants.raiseConfigVersion(tenantId, version, 'claim')) === undefined)
       throw new PreconditionFailedError('The configuration changed since it was read: read it again (GET) and apply your change to it.');
-    if (before.config.name !== config.name) await tenants.renameTenant(tenantId, config.name);
-    await tenants.putSettings(tenantId, config);
-    await tenants.removeUnlisted(tenantId, config);
-    await tenants.putDelivery(tenantId, config.delivery);
-    const written = (await tenants.raiseConfigVersion(tenantId))!;
+    let written: number;
+    try {
+      if (before.config.name !== config.name) await tenants.renameTenant(tenantId, config.name);
+      await tenants.putSettings(tenantId, config);
+      await tenants.removeUnlisted(tenantId, config);
+      await tenants.putDelivery(tenantId, config.delivery);
+    } finally {
+      written = (await tenants.raiseConfigVersion(tenantId, undefined, 'release'))!;
+    }
     const changes = configChanges(before.config, configDocument(config.name, config));
     await recordChange(tenantId, actor, 'config.replace', changes);
     return { version: written, changes };

@@ -330,3 +330,48 @@ describe("a user's scope at its bounds", () => {
     expect(names).not.toContain(email('tipo'));
   });
 });
+
+describe('a configuration read while another replaces it', () => {
+  it('refuses (412) a replacement made from a read of a configuration half written, so that the one written is whole', async () => {
+    // Prepare: admin A replaces the configuration with 400 journeys (its writes take a while); admin B reads meanwhile.
+    const own = await newTenant();
+    const before = await api({ path: '/public/admin/config', key: own.adminKey });
+    const journey = before.body.journeys[0];
+    const started = Number(before.headers.etag!.replace(/"/g, ''));
+    const configA = {
+      ...before.body,
+      name: 'Config A',
+      journeys: Array.from({ length: 400 }, (_, i) => ({ ...journey, id: i + 1, slug: `a-${i + 1}` })),
+    };
+    const configB = { ...before.body, name: 'Config B', journeys: [{ ...journey, id: 900, slug: 'so-b' }] };
+    const putA = api({
+      method: 'PUT',
+      path: '/public/admin/config',
+      key: own.adminKey,
+      headers: { 'if-match': before.headers.etag! },
+      body: configA,
+    });
+    let halfWritten: string | undefined;
+    for (let read = 0; read < 500 && !halfWritten; read++) {
+      const seen = await api({ path: '/public/admin/config', key: own.adminKey });
+      if (Number(seen.headers.etag!.replace(/"/g, '')) === started + 1) halfWritten = seen.headers.etag!;
+    }
+
+    // Act: B replaces it from what it read.
+    const putB = await api({
+      method: 'PUT',
+      path: '/public/admin/config',
+      key: own.adminKey,
+      headers: { 'if-match': halfWritten! },
+      body: configB,
+    });
+    const answerA = await putA;
+
+    // Assess: exactly one of the two is written, whole.
+    expect(halfWritten).toBeDefined();
+    expect([answerA.status, putB.status]).toEqual([200, 412]);
+    const after = (await api({ path: '/public/admin/config', key: own.adminKey })).body;
+    expect(after.name).toBe('Config A');
+    expect(after.journeys.map((j: { slug: string }) => j.slug).sort()).toEqual(configA.journeys.map((j) => j.slug).sort());
+  }, 120_000);
+});
