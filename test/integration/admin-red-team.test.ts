@@ -372,6 +372,8 @@ describe('a configuration read while another replaces it', () => {
     expect([answerA.status, putB.status]).toEqual([200, 412]);
     const after = (await api({ path: '/public/admin/config', key: own.adminKey })).body;
     expect(after.name).toBe('Config A');
-    expect(after.journeys.map((j: { slug: string }) => j.slug).sort()).toEqual(configA.journeys.map((j) => j.slug).sort());
+    expect(after.journeys.map((j: { slug: string }) => j.slug).sort()).toEqual(
+      configA.journeys.map((j: { slug: string }) => j.slug).sort(),
+    );
   }, 120_000);
 });
