@@ -150,7 +150,8 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   rotateAdminWebhookSecret: () => ({
     method: 'POST',
     path: '/public/admin/webhooks/rotate',
-    body: { url: FIXTURE_ENDPOINT, overlap_hours: 1 },
+    // A hard cutover: a rotation with an overlap waits for the last one's to end, and the benchmarks replay this call.
+    body: { url: FIXTURE_ENDPOINT, overlap_hours: 0 },
   }),
   retryWebhookDelivery: (f) => ({ method: 'POST', path: `/public/webhooks/deliveries/${f.failedDeliveryId}/retry` }),
   replayWebhookDeliveries: () => ({

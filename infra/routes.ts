@@ -190,7 +190,7 @@ export const routes: readonly Route[] = [
   route('POST', '/public/admin/keys/{id}/rotate', 'rotateAdminKey', RW, 'A new key for an old one, which keeps working for grace_seconds (at most a week), then only the new one; written to the audit log', admin),
   route('GET', '/public/admin/users', 'listAdminUsers', R, "The tenant's users: name, scope, role, created, disabled; never a token", { ...admin, userPool: true }),
   route('POST', '/public/admin/users', 'createAdminUser', RW, 'Create a manager (email, scope, role): their token once, and a Cognito invitation e-mail with a temporary password; written to the audit log', { ...admin, userPool: true, userPoolActions: ['cognito-idp:AdminCreateUser'] }),
-  route('PATCH', '/public/admin/users/{email}', 'updateAdminUser', RW, "Change a user's scope, role or state (disabled: their token, pages and session refresh are refused from the next request, and Cognito's sign-in); written to the audit log", { ...admin, userPool: true, userPoolActions: ['cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser'] }),
+  route('PATCH', '/public/admin/users/{email}', 'updateAdminUser', RW, "Change a user's scope, role or state (disabled: their token, pages and session refresh are refused from the next request, and Cognito's sign-in); written to the audit log", { ...admin, userPool: true, userPoolActions: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser'] }),
 
   route('POST', '/public/privacy/requests', 'postPrivacyRequest', RW, "A data subject's request (LGPD): export or erase their data, worked on from a queue (user token with every store)", { queues: ['privacy'] }),
   route('GET', '/public/privacy/requests/{id}', 'getPrivacyRequest', R, 'A privacy request: pending (an erasure until its second pass, about two minutes on), done with the customers it found, or failed (user token with every store)'),
@@ -244,7 +244,7 @@ export const workspaceRoutes: readonly Route[] = [
   route('POST', APP_ADMIN_WEBHOOKS_PATH, 'postAppAdminWebhooks', RWD, 'Add or remove an event endpoint (the form carries the ETag it was read at; tenant admins)', workspacePage),
   // The users service of /public/admin/users (the user pool: the invitation, and disabling a sign-in).
   route('GET', APP_ADMIN_USERS_PATH, 'getAppAdminUsers', R, "The tenant's users, their scope, role and state, and a form to invite one (tenant admins)", { ...workspacePage, userPool: true }),
-  route('POST', APP_ADMIN_USERS_PATH, 'postAppAdminUsers', RW, 'Invite a manager, change a role, disable or enable a user (tenant admins)', { ...workspacePage, userPool: true, userPoolActions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser'] }),
+  route('POST', APP_ADMIN_USERS_PATH, 'postAppAdminUsers', RW, 'Invite a manager, change a role, disable or enable a user (tenant admins)', { ...workspacePage, userPool: true, userPoolActions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser'] }),
   // The keys service of /public/admin/keys.
   route('GET', APP_ADMIN_KEYS_PATH, 'getAppAdminKeys', R, "The tenant's API keys and their last use, and a form to issue one (tenant admins)", workspacePage),
   route('POST', APP_ADMIN_KEYS_PATH, 'postAppAdminKeys', RW, 'Issue (its value shown once), revoke or replace an API key (tenant admins)', workspacePage),

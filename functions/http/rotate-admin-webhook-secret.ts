@@ -25,6 +25,7 @@ export const contract = {
     400: problem('Invalid body (errors names each wrong field)'),
     403: problem('Not an admin key'),
     404: problem('The tenant has no event endpoint at that URL'),
+    409: problem("The last rotation's overlap still runs (overlap_hours 0, a hard cutover, is taken)"),
   },
 };
 

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
 import { AUDIT_ACTIONS, AuditActorBody, AUDIT_KEPT_DAYS, type AuditEntry, type AuditLog } from '../tenants/audit.js';
+import type { ConfigChange } from '../tenants/configuration.js';
 import { openCursor, sealCursor } from './cursor.js';
 import { ValidationError } from '../errors.js';
 import { db } from './dynamodb.js';
@@ -15,6 +16,41 @@ const EntryItem = v.object({
   changes: v.array(v.object({ path: v.string(), old: v.unknown(), new: v.unknown() })),
 });
 
+/**
+ * The most an entry's changes may take: under DynamoDB's 400 KB item limit, so that no change escapes the log by its
+ * size (2,000 journeys put at once are 480 KB of new values). A page of the log stays under Lambda's 6 MB response
+ * all the same: a Query reads at most 1 MB.
+ */
+export const ENTRY_MAX_BYTES = 350 * 1024;
+
+const bytesOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? 'null');
+const omitted = (value: unknown) => (value === null || value === undefined ? null : { omitted_bytes: bytesOf(value) });
+
+/**
+ * A change list that fits one item: every path kept, and from the largest values down, each value's size in place of
+ * the value until it fits; past that (paths alone too many), the first paths and how many more.
+ */
+export function fitted(changes: ConfigChange[]): ConfigChange[] {
+  let total = bytesOf(changes);
+  if (total <= ENTRY_MAX_BYTES) return changes;
+  const out = [...changes];
+  const largestFirst = out.map((change, index) => ({ index, bytes: bytesOf(change) })).sort((x, y) => y.bytes - x.bytes);
+  for (const { index, bytes } of largestFirst) {
+    if (total <= ENTRY_MAX_BYTES) return out;
+    const change = out[index]!;
+    out[index] = { path: change.path, old: omitted(change.old), new: omitted(change.new) };
+    total += bytesOf(out[index]) - bytes;
+  }
+  const kept: ConfigChange[] = [];
+  let used = 0;
+  for (const change of out) {
+    used += bytesOf(change) + 1;
+    if (used > ENTRY_MAX_BYTES - 100) break;
+    kept.push(change);
+  }
+  return [...kept, { path: '...', old: null, new: { omitted_changes: out.length - kept.length } }];
+}
+
 /** The tenant's admin changes: one item each in the tenant's audit partition, sorted by time, expiring by TTL. */
 export const auditLog: AuditLog = {
   async record(tenantId, entry) {
@@ -26,6 +62,7 @@ export const auditLog: AuditLog = {
           ...keys.auditEntry(tenantId, entry.at, entry.id),
           [TABLE.entityAttribute]: 'AUDIT',
           ...entry,
+          changes: fitted(entry.changes),
           [TABLE.ttlAttribute]: Math.floor(Date.parse(entry.at) / 1000) + AUDIT_KEPT_DAYS * 86_400,
         },
       }),

@@ -2,6 +2,7 @@ import {
   AdminCreateUserCommand,
   AdminDisableUserCommand,
   AdminEnableUserCommand,
+  AdminGetUserCommand,
   AdminSetUserPasswordCommand,
   CognitoIdentityProviderClient,
   InitiateAuthCommand,
@@ -212,9 +213,13 @@ export const userPoolIdOf = (issuer: string): string => new URL(issuer).pathname
 export function cognitoSignInDirectory(userPoolId: () => string): SignInDirectory {
   return {
     invite: ({ email, tenantId }) => cognitoUserDirectory(userPoolId()).invite({ email, tenantId }),
-    async setEnabled(email, enabled) {
+    async setEnabled({ email, tenantId }, enabled) {
       const input = { UserPoolId: userPoolId(), Username: email };
       try {
+        // The pool is the deployment's: an address another tenant invited first is that tenant's sign-in, whatever
+        // user of the same address this tenant made since.
+        const { UserAttributes = [] } = await cognito().send(new AdminGetUserCommand(input));
+        if (UserAttributes.find((attribute) => attribute.Name === TENANT_ATTRIBUTE)?.Value !== String(tenantId)) return;
         await cognito().send(enabled ? new AdminEnableUserCommand(input) : new AdminDisableUserCommand(input));
       } catch (error) {
         if ((error as Error).name !== 'UserNotFoundException') throw error;

@@ -162,7 +162,8 @@ export async function listApiKeys(tenantId: number): Promise<(ApiKeyRecord & { h
   return items.map((item) => ({ ...v.parse(ApiKeyRecord, item), hash: keys.apiKeyHashOf(String(item.pk)) }));
 }
 
-export async function markApiKeyRevoked(hash: string, at: string): Promise<boolean> {
+/** Revokes a key that is not revoked yet: of two revocations at once, one writes its time, the other learns it. */
+export async function markApiKeyRevoked(hash: string, at: string): Promise<'revoked' | 'already' | 'missing'> {
   const { client, tableName } = db();
   try {
     await client.send(
@@ -170,13 +171,14 @@ export async function markApiKeyRevoked(hash: string, at: string): Promise<boole
         TableName: tableName,
         Key: keys.apiKey(hash),
         UpdateExpression: 'SET revoked_at = :at',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':at': at },
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(revoked_at) OR revoked_at = :null)',
+        ExpressionAttributeValues: { ':at': at, ':null': null },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return true;
+    return 'revoked';
   } catch (error) {
-    if (isConditionFailure(error)) return false;
+    if (isConditionFailure(error)) return (error as { Item?: unknown }).Item ? 'already' : 'missing';
     throw error;
   }
 }
@@ -285,25 +287,31 @@ export async function listUsers(tenantId: number): Promise<UserRecord[]> {
 export async function updateUser(
   tenantId: number,
   tokenHash: string,
-  { scope, role, disabled_at, phone }: Pick<UserRecord, 'scope' | 'role' | 'disabled_at'> & { phone?: string | null },
-): Promise<void> {
+  fields: Partial<Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>> & { phone?: string | null },
+): Promise<UserRecord> {
   const { client, tableName } = db();
-  const set = ['#scope = :scope', '#role = :role', 'disabled_at = :disabled', ...(phone ? ['phone = :phone'] : [])];
-  await client.send(
+  // Only the fields given are written: two admins changing different fields at once both keep their change. A phone
+  // given as null is removed.
+  const given = (['scope', 'role', 'disabled_at', 'phone'] as const).filter(
+    (field) => fields[field] !== undefined && !(field === 'phone' && fields.phone === null),
+  );
+  const set = given.length ? `SET ${given.map((field) => `#${field} = :${field}`).join(', ')}` : '';
+  const remove = fields.phone === null ? 'REMOVE #phone' : '';
+  const { Attributes } = await client.send(
     new UpdateCommand({
       TableName: tableName,
       Key: keys.userToken(tenantId, tokenHash),
-      UpdateExpression: `SET ${set.join(', ')}${phone === null ? ' REMOVE phone' : ''}`,
+      UpdateExpression: [set, remove].filter(Boolean).join(' '),
       ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#scope': 'scope', '#role': 'role' },
-      ExpressionAttributeValues: {
-        ':scope': scope,
-        ':role': role ?? 'member',
-        ':disabled': disabled_at ?? null,
-        ...(phone ? { ':phone': phone } : {}),
+      ExpressionAttributeNames: {
+        ...Object.fromEntries(given.map((field) => [`#${field}`, field])),
+        ...(remove ? { '#phone': 'phone' } : {}),
       },
+      ...(given.length ? { ExpressionAttributeValues: Object.fromEntries(given.map((field) => [`:${field}`, fields[field]])) } : {}),
+      ReturnValues: 'ALL_NEW',
     }),
   );
+  return v.parse(UserRecord, Attributes);
 }
 
 // ---- Configuration: journeys, classes, groups ---------------------------------------------------------------
@@ -394,20 +402,40 @@ export async function putDelivery(tenantId: number, delivery: DeliveryConfig): P
 }
 
 /** One atomic update: two rotations at once raise the generation twice, each answering its own. */
-export async function rotateSigning(tenantId: number, endpoint: string, previousUntil: string): Promise<SigningGenerations> {
+export async function rotateSigning(
+  tenantId: number,
+  endpoint: string,
+  previousUntil: string,
+  now: string,
+): Promise<SigningGenerations | undefined> {
   const { client, tableName } = db();
-  const { Attributes } = await client.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: { pk: keys.config(tenantId), sk: keys.webhookSigning(endpoint) },
-      UpdateExpression:
-        'SET #entity = :entity, endpoint = :endpoint, previousGeneration = if_not_exists(#current, :one), #current = if_not_exists(#current, :one) + :one, previousUntil = :until',
-      ExpressionAttributeNames: { '#entity': TABLE.entityAttribute, '#current': 'current' },
-      ExpressionAttributeValues: { ':entity': SIGNING, ':endpoint': endpoint, ':one': 1, ':until': previousUntil },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return signingOf(v.parse(SigningItem, Attributes));
+  // A rotation with an overlap waits for the last one's to end (else the generation receivers hold stops at once); a
+  // hard cutover (no overlap) is taken whenever.
+  const overlap = previousUntil > now;
+  try {
+    const { Attributes } = await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { pk: keys.config(tenantId), sk: keys.webhookSigning(endpoint) },
+        UpdateExpression:
+          'SET #entity = :entity, endpoint = :endpoint, previousGeneration = if_not_exists(#current, :one), #current = if_not_exists(#current, :one) + :one, previousUntil = :until',
+        ...(overlap ? { ConditionExpression: 'attribute_not_exists(previousUntil) OR previousUntil <= :now' } : {}),
+        ExpressionAttributeNames: { '#entity': TABLE.entityAttribute, '#current': 'current' },
+        ExpressionAttributeValues: {
+          ':entity': SIGNING,
+          ':endpoint': endpoint,
+          ':one': 1,
+          ':until': previousUntil,
+          ...(overlap ? { ':now': now } : {}),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return signingOf(v.parse(SigningItem, Attributes));
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
 }
 
 const SIGNING = 'WEBHOOK_SIGNING';
@@ -473,11 +501,19 @@ const VERSION_COPY = 'CONFIG_VERSION_COPY';
 const RAISE_ATTEMPTS = 10;
 
 /**
+ * How long a replacement's claim holds off others (`writing` 'claim' to 'release'): longer than a function runs (10 s
+ * by default), so that a claim left by a crash lapses without blocking the admin API for long.
+ */
+const WRITING_CLAIM_SECONDS = 60;
+
+/**
  * Raises the configuration's version by one and answers the new one; with `expected`, only if it is still that one
  * (undefined otherwise: someone changed the configuration since). All copies are written in one transaction whose
- * condition is on copy 0 (the version item), so concurrent raises serialize and leave every copy equal.
+ * condition is on copy 0 (the version item), so concurrent raises serialize and leave every copy equal. A replacement
+ * claims the version (`writing: 'claim'`, with `expected`) before it writes and releases it after: while claimed, the
+ * version a reader sees is that of a configuration half written, and no other claim is taken on it.
  */
-export async function raiseConfigVersion(tenantId: number, expected?: number): Promise<number | undefined> {
+export async function raiseConfigVersion(tenantId: number, expected?: number, writing?: 'claim' | 'release'): Promise<number | undefined> {
   const { client, tableName } = db();
   for (let attempt = 1; ; attempt++) {
     const { Item } = await client.send(
@@ -500,13 +536,23 @@ export async function raiseConfigVersion(tenantId: number, expected?: number): P
                   Update: {
                     TableName: tableName,
                     Key: keys.configVersionCopy(tenantId, 0),
-                    UpdateExpression: 'SET #entity = :entity, version = :next',
-                    ConditionExpression: current === 0 ? 'attribute_not_exists(version) OR version = :zero' : 'version = :current',
+                    UpdateExpression: `SET #entity = :entity, version = :next${
+                      writing === 'claim' ? ', writing_until = :until' : writing === 'release' ? ' REMOVE writing_until' : ''
+                    }`,
+                    ConditionExpression: `(${current === 0 ? 'attribute_not_exists(version) OR version = :zero' : 'version = :current'})${
+                      writing === 'claim' ? ' AND (attribute_not_exists(writing_until) OR writing_until < :now)' : ''
+                    }`,
                     ExpressionAttributeNames: { '#entity': TABLE.entityAttribute },
                     ExpressionAttributeValues: {
                       ':entity': VERSION,
                       ':next': next,
                       ...(current === 0 ? { ':zero': 0 } : { ':current': current }),
+                      ...(writing === 'claim'
+                        ? {
+                            ':now': new Date().toISOString(),
+                            ':until': new Date(Date.now() + WRITING_CLAIM_SECONDS * 1000).toISOString(),
+                          }
+                        : {}),
                     },
                   },
                 }

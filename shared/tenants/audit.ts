@@ -54,12 +54,19 @@ export interface AuditLog {
 }
 
 /** GET /public/admin/audit's query: a period (days or UTC instants, as the entries are sorted), paging. */
-export const AuditQuery = v.strictObject({
-  from: v.optional(utcInstant),
-  to: v.optional(utcInstant),
-  limit: v.optional(integerString(1, 100), '20'),
-  cursor: pagingQuery.cursor,
-});
+export const AuditQuery = v.pipe(
+  v.strictObject({
+    from: v.optional(utcInstant),
+    to: v.optional(utcInstant),
+    limit: v.optional(integerString(1, 100), '20'),
+    cursor: pagingQuery.cursor,
+  }),
+  // `to` includes its whole day or second (the log reads up to `${to}~`): a period that ends before it starts is refused.
+  v.forward(
+    v.check((query) => query.from === undefined || query.to === undefined || query.from <= `${query.to}~`, 'must not be before from'),
+    ['to'],
+  ),
+);
 
 /** An audit entry as the API answers it. */
 export const AuditEntryBody = v.object({

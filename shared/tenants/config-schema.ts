@@ -185,8 +185,8 @@ export const UserScope = v.union(
   [
     v.literal('all'),
     v.strictObject({
-      stores: v.pipe(v.array(id), v.maxLength(1000)),
-      groups: v.pipe(v.array(id), v.maxLength(1000)),
+      stores: v.pipe(v.array(id), v.maxLength(1000, 'may list at most 1000 stores')),
+      groups: v.pipe(v.array(id), v.maxLength(1000, 'may list at most 1000 groups')),
     }),
   ],
   'must be "all" or { "stores": [ids], "groups": [ids] }',
@@ -202,10 +202,16 @@ const webUrl = v.pipe(
   v.string('must be a string'),
   v.maxLength(2000, 'must be at most 2000 characters'),
   v.url('must be a URL'),
-  v.check(
-    (url) => /^https:\/\//.test(url) || /^http:\/\/(localhost|127\.0\.0\.1)[:/]/.test(url),
-    'must be https (http only for localhost)',
-  ),
+  // Judged by the parsed address, not its text: `http://localhost:x@host/` names `host`, user information first.
+  v.check((url) => {
+    const { protocol, hostname } = new URL(url);
+    return protocol === 'https:' || (protocol === 'http:' && (hostname === 'localhost' || hostname === '127.0.0.1'));
+  }, 'must be https (http only for localhost)'),
+  // A user name or password in the address would be a secret in the configuration the admin API answers and audits.
+  v.check((url) => {
+    const { username, password } = new URL(url);
+    return !username && !password;
+  }, 'must not carry a user name or password (use a token the receiver checks, or the signature)'),
 );
 
 const clockTime = v.pipe(v.string('must be a string'), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time such as 21:00'));

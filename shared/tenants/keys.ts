@@ -139,8 +139,10 @@ export function tenantKeys(tenants: KeyRepository, audit: AuditLog) {
       await tenants.raiseConfigVersion(tenantId);
       return viewOf(found);
     }
-    await tenants.markApiKeyRevoked(found.hash, now.toISOString());
+    // Another revocation may have won since the read: its time stands, and it wrote the audit entry.
+    const revoked = await tenants.markApiKeyRevoked(found.hash, now.toISOString());
     await tenants.raiseConfigVersion(tenantId);
+    if (revoked !== 'revoked') return viewOf(await find(tenantId, keyId));
     await record(tenantId, actor, 'key.revoke', [{ path: `keys[id=${keyId}].revoked_at`, old: null, new: now.toISOString() }], now);
     return viewOf({ ...found, revoked_at: now.toISOString() });
   }

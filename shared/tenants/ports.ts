@@ -77,8 +77,8 @@ export interface TenantRepository extends TenantAccessRepository {
   /** False when a key with this hash exists already. */
   insertApiKey(hash: string, record: ApiKeyRecord): Promise<boolean>;
   listApiKeys(tenantId: number): Promise<(ApiKeyRecord & { hash: string })[]>;
-  /** False when no such key exists. */
-  markApiKeyRevoked(hash: string, at: string): Promise<boolean>;
+  /** Revokes a key at `at` unless it is revoked already (then its time stays): which of the three it found. */
+  markApiKeyRevoked(hash: string, at: string): Promise<'revoked' | 'already' | 'missing'>;
   /** One of the tenant's keys by its id, read strongly (by its hash, once the id is found). */
   findApiKeyById(tenantId: number, keyId: string): Promise<(ApiKeyRecord & { hash: string }) | undefined>;
   /**
@@ -93,14 +93,14 @@ export interface TenantRepository extends TenantAccessRepository {
   /** The tenant's users (one Query of their collection). */
   listUsers(tenantId: number): Promise<UserRecord[]>;
   /**
-   * Sets a user's scope, role and disabled state, and their phone when `phone` is given (null removes it): one
-   * UpdateItem of the user's item, which must exist.
+   * Sets the given of a user's scope, role, disabled state and phone (null removes it), and no other (one UpdateItem
+   * of the user's item, which must exist); answers the user as stored.
    */
   updateUser(
     tenantId: number,
     tokenHash: string,
-    fields: Pick<UserRecord, 'scope' | 'role' | 'disabled_at'> & { phone?: string | null },
-  ): Promise<void>;
+    fields: Partial<Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>> & { phone?: string | null },
+  ): Promise<UserRecord>;
   putSettings(tenantId: number, settings: Omit<Settings, 'delivery' | 'brand'>): Promise<void>;
   putBrand(tenantId: number, brand: BrandSettings): Promise<void>;
   /** Records that the tenant uploaded this logo object, so that its brand may name it: false when it was recorded already. */
@@ -114,7 +114,7 @@ export interface TenantRepository extends TenantAccessRepository {
    * Raises the configuration's version by one and answers the new one; with `expected`, only if it is still that
    * one (undefined otherwise). Every change of the configuration raises it, so that functions read it again.
    */
-  raiseConfigVersion(tenantId: number, expected?: number): Promise<number | undefined>;
+  raiseConfigVersion(tenantId: number, expected?: number, writing?: 'claim' | 'release'): Promise<number | undefined>;
   /** Deletes the journeys, classes and groups stored for the tenant that `settings` does not list. */
   removeUnlisted(tenantId: number, settings: Pick<Settings, 'journeys' | 'classes' | 'groups'>): Promise<void>;
   /**
@@ -124,7 +124,8 @@ export interface TenantRepository extends TenantAccessRepository {
   putDelivery(tenantId: number, delivery: DeliveryConfig): Promise<{ newEndpoints: string[] }>;
   /**
    * Raises an endpoint's signing generation by one, keeping the one before until `previousUntil` (ISO-8601); answers
-   * the generations now in force.
+   * the generations now in force. Undefined, and nothing changed, when `previousUntil` is after `now` (an overlap) while
+   * the last rotation's overlap still runs: its older generation would stop signing at once.
    */
-  rotateSigning(tenantId: number, endpoint: string, previousUntil: string): Promise<SigningGenerations>;
+  rotateSigning(tenantId: number, endpoint: string, previousUntil: string, now: string): Promise<SigningGenerations | undefined>;
 }

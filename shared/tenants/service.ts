@@ -3,7 +3,7 @@ import { tenantAccess } from './access.js';
 import type { FirstStore, Tenant, TenantRepository, UserRecord, UserRole } from './ports.js';
 import type { ConfigDocument, DeliveryConfig, LogoObject, TenantConfig, UserScope } from './config-schema.js';
 import { brandSettings, configChanges, configDocument, type ConfigChange } from './configuration.js';
-import { NotFoundError, PreconditionFailedError, ValidationError } from '../errors.js';
+import { NotFoundError, PreconditionFailedError, StateConflictError, ValidationError } from '../errors.js';
 import type { AuditActor, AuditEntry, AuditLog } from './audit.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS, webhookSecret } from '../events/signature.js';
 import { hashSecret, KEY_PREFIXES, newSecret, type KeyScope } from './credentials.js';
@@ -161,7 +161,12 @@ export function tenantService(
         `Tenant ${tenantId} has no webhook endpoint ${target === CHATBOT_ENDPOINT ? 'for the chatbot' : 'at that URL'}.`,
       );
     const until = new Date(now.getTime() + overlapHours * 3_600_000).toISOString();
-    const { current, previous } = await tenants.rotateSigning(tenantId, found[0], until);
+    const rotated = await tenants.rotateSigning(tenantId, found[0], until, now.toISOString());
+    if (!rotated)
+      throw new StateConflictError(
+        'The secret this endpoint had before its last rotation still signs (that overlap runs): rotate again once it ends, or with overlap_hours 0 to stop every older secret at once.',
+      );
+    const { current, previous } = rotated;
     await tenants.raiseConfigVersion(tenantId);
     const path = `webhooks[${wanted === CHATBOT_ENDPOINT ? CHATBOT_ENDPOINT : `url=${target}`}].signing`;
     await audit.record(tenantId, {
@@ -267,14 +272,19 @@ export function tenantService(
     const version = expected === 'current' ? before.version : expected;
     const brand = brandSettings(config.name, config.brand);
     await checkLogo(tenantId, brand.logo, before.config.brand.logo);
-    if (before.version !== version || (await tenants.raiseConfigVersion(tenantId, version)) === undefined)
+    // The claim also holds off another replacement made from a read of this one half written (its version is the claim's).
+    if (before.version !== version || (await tenants.raiseConfigVersion(tenantId, version, 'claim')) === undefined)
       throw new PreconditionFailedError('The configuration changed since it was read: read it again (GET) and apply your change to it.');
-    if (before.config.name !== config.name) await tenants.renameTenant(tenantId, config.name);
-    await tenants.putSettings(tenantId, config);
-    await tenants.removeUnlisted(tenantId, config);
-    await tenants.putDelivery(tenantId, config.delivery);
-    await tenants.putBrand(tenantId, brand);
-    const written = (await tenants.raiseConfigVersion(tenantId))!;
+    let written: number;
+    try {
+      if (before.config.name !== config.name) await tenants.renameTenant(tenantId, config.name);
+      await tenants.putSettings(tenantId, config);
+      await tenants.removeUnlisted(tenantId, config);
+      await tenants.putDelivery(tenantId, config.delivery);
+      await tenants.putBrand(tenantId, brand);
+    } finally {
+      written = (await tenants.raiseConfigVersion(tenantId, undefined, 'release'))!;
+    }
     const changes = configChanges(before.config, configDocument(config.name, { ...config, brand }));
     await recordChange(tenantId, actor, 'config.replace', changes);
     return { version: written, changes };

@@ -71,8 +71,11 @@ const auditedPhone = (phone: string | undefined | null) => (phone ? HIDDEN : nul
 export interface SignInDirectory {
   /** Creates the sign-in user bound to the tenant; Cognito e-mails the invitation with a temporary password. */
   invite(user: { email: string; tenantId: number }): Promise<'created' | 'exists'>;
-  /** Lets the user sign in again, or not (Cognito then refuses their sign-in and their refresh token). */
-  setEnabled(email: string, enabled: boolean): Promise<void>;
+  /**
+   * Lets the tenant's user sign in again, or not (Cognito then refuses their sign-in and their refresh token). A sign-in
+   * user of the address bound to another tenant is not this tenant's to change: left as it is.
+   */
+  setEnabled(user: { email: string; tenantId: number }, enabled: boolean): Promise<void>;
 }
 
 /**
@@ -154,23 +157,28 @@ export function tenantUsers(users: UserRepository, directory: SignInDirectory, a
     const after: UserView = { ...before, scope: patch.scope ?? before.scope, role: patch.role ?? before.role, disabled_at };
     if (patch.disabled !== undefined && patch.disabled !== (before.disabled_at !== null)) {
       // The directory first: a user refused by Cognito but enabled here would still be let in by nothing else.
-      await directory.setEnabled(name, !patch.disabled);
+      await directory.setEnabled({ email: name, tenantId }, !patch.disabled);
     }
     const phone = patch.phone === undefined ? current.phone : (patch.phone ?? undefined);
-    await users.updateUser(tenantId, current.tokenHash, {
-      scope: after.scope,
-      role: after.role,
-      disabled_at: after.disabled_at,
-      ...(patch.phone === undefined ? {} : { phone: patch.phone }),
+    const changed = (['scope', 'role', 'disabled_at'] as const).filter(
+      (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
+    );
+    const phoneChanged = phone !== current.phone;
+    if (!changed.length && !phoneChanged) return before;
+    // Only what this patch changes is written, so that another admin's change of another field at the same time stays.
+    const stored = await users.updateUser(tenantId, current.tokenHash, {
+      ...Object.fromEntries(changed.map((field) => [field, after[field]])),
+      ...(phoneChanged ? { phone: phone ?? null } : {}),
     });
-    const changes = (['scope', 'role', 'disabled_at'] as const)
-      .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]))
-      .map((field): ConfigChange => ({ path: `users[name=${name}].${field}`, old: before[field], new: after[field] }));
+    const changes: ConfigChange[] = changed.map((field) => ({
+      path: `users[name=${name}].${field}`,
+      old: before[field],
+      new: after[field],
+    }));
     // That the phone changed, never what it is.
-    if (phone !== current.phone)
-      changes.push({ path: `users[name=${name}].phone`, old: auditedPhone(current.phone), new: auditedPhone(phone) });
-    if (changes.length) await record(tenantId, actor, 'user.update', changes, now);
-    return { ...after, phone_last4: phone ? phone.slice(-4) : null };
+    if (phoneChanged) changes.push({ path: `users[name=${name}].phone`, old: auditedPhone(current.phone), new: auditedPhone(phone) });
+    await record(tenantId, actor, 'user.update', changes, now);
+    return viewOf(stored);
   }
 
   return { listUsers, createUser, updateUser };
