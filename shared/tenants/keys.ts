@@ -169,11 +169,13 @@ export function tenantKeys(tenants: KeyRepository, audit: AuditLog) {
     const scope = KEY_SCOPES.find((known) => known === old.scope);
     if (!scope) throw new Error('A stored key has a scope this code does not know.');
     const key = newSecret(KEY_PREFIXES[scope]);
-    const successor = newRecord(
-      tenantId,
-      { scope: old.scope, name: old.name ?? null, expires_at: futureExpiry(body.expires_at, now) },
-      now,
-    );
+    const successorExpiry = futureExpiry(body.expires_at, now);
+    // A successor that stops before its predecessor would leave the integration with the key that dies first.
+    if (successorExpiry && successorExpiry <= oldExpiry)
+      throw new ValidationError('The new key would stop working before the old one.', [
+        { path: 'expires_at', message: `must be after the old key stops working (${oldExpiry})` },
+      ]);
+    const successor = newRecord(tenantId, { scope: old.scope, name: old.name ?? null, expires_at: successorExpiry }, now);
     if (!(await tenants.rotateApiKey(old.hash, { hash: hashSecret(key), record: successor }, oldExpiry)))
       throw new StateConflictError('This key was rotated or revoked meanwhile: read the keys list again.');
     await tenants.raiseConfigVersion(tenantId);

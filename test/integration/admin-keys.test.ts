@@ -198,6 +198,23 @@ describe('POST /public/admin/keys/{id}/rotate', () => {
   });
 });
 
+describe('a rotation whose new key would stop first', () => {
+  it('is refused with 400 naming expires_at, and the old key is left as it was', async () => {
+    const { body: old } = await issue({ scope: 'public', name: 'curta' });
+    const soon = new Date(Date.now() + 600_000).toISOString();
+    const res = await api({
+      method: 'POST',
+      path: `${KEYS}/${old.id}/rotate`,
+      key: tenant.adminKey,
+      body: { grace_seconds: 3600, expires_at: soon },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['expires_at']);
+    expect((await list()).find((k) => k.id === old.id)).toMatchObject({ expires_at: null, rotated_to: null });
+    expect((await list()).filter((k) => k.name === 'curta')).toHaveLength(1);
+  });
+});
+
 describe('the audit log of keys', () => {
   it('lists each issue, revocation and rotation with the admin key that made it, and never a key value', async () => {
     const own = await newTenant();
