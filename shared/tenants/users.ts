@@ -146,11 +146,15 @@ export function tenantUsers(users: UserRepository, directory: SignInDirectory, a
   }
 
   /** Changes a user's scope, role or state; disabling takes effect on their next request, page or session refresh. */
-  async function updateUser(tenantId: number, name: string, patch: UserPatchBody, actor: AuditActor, now = new Date()): Promise<UserView> {
-    const lockout = selfLockout(actor, name, patch);
+  async function updateUser(tenantId: number, given: string, patch: UserPatchBody, actor: AuditActor, now = new Date()): Promise<UserView> {
+    const lockout = selfLockout(actor, given, patch);
     if (lockout) throw lockout;
-    const current = await users.findUserByName(tenantId, name);
+    // An address in capitals names the user POST stored in lower case (a name that is not an address is taken as given).
+    const current =
+      (await users.findUserByName(tenantId, given)) ??
+      (given !== given.toLowerCase() ? await users.findUserByName(tenantId, given.toLowerCase()) : undefined);
     if (!current) throw new NotFoundError('This tenant has no user of that name.');
+    const name = current.name;
     const before = viewOf(current);
     const disabled_at =
       patch.disabled === undefined ? before.disabled_at : patch.disabled ? (before.disabled_at ?? now.toISOString()) : null;

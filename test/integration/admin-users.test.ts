@@ -139,6 +139,14 @@ describe('PATCH /public/admin/users/{email}', () => {
     expect(empty.status).toBe(400);
     expect((await api({ path: '/public/answers', key: tenant.key, query: { token: created.token, store: 1 } })).status).toBe(404);
   });
+
+  it('finds the user by their address written in capitals, as POST stored it in lower case', async () => {
+    const email = address('maiusculas');
+    await create({ email, scope: 'all' });
+    const res = await patch(email.toUpperCase(), { scope: { stores: [1], groups: [] } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: email, scope: { stores: [1], groups: [] } });
+  });
 });
 
 describe("a user's phone through the users API", () => {
