@@ -420,6 +420,15 @@ export const UserConfig = v.strictObject({
 
 export const KeyConfig = v.strictObject({ scope: v.picklist(KEY_SCOPES, `must be one of ${KEY_SCOPES.join(', ')}`), value: secret });
 
+/**
+ * How many of each a configuration holds at most: every function reads the whole configuration again after a change
+ * (one Query of its partition), and a replacement writes each item, so a configuration of thousands would slow every
+ * request and outlast a function's timeout (3,000 journeys took 10.6 s to replace).
+ */
+export const CONFIG_LIMITS = { journeys: 100, classes: 100, groups: 500 } as const;
+
+const atMost = <T>(limit: number, what: string) => v.maxLength<T[], number, string>(limit, `may list at most ${limit} ${what}`);
+
 const uniqueBy = <T>(field: keyof T & string, label: string) =>
   v.rawCheck<T[]>(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
@@ -467,12 +476,23 @@ const journeyClassesDefined = <T extends { classes: ClassConfig[]; journeys: Jou
  */
 const configEntries = {
   name: name(200),
-  classes: v.optional(v.pipe(v.array(ClassConfig), uniqueBy<ClassConfig>('id', 'class')), []),
-  journeys: v.optional(
-    v.pipe(v.array(JourneyConfig), uniqueBy<JourneyConfig>('id', 'journey'), uniqueBy<JourneyConfig>('slug', 'slug')),
+  classes: v.optional(
+    v.pipe(v.array(ClassConfig), atMost<ClassConfig>(CONFIG_LIMITS.classes, 'classes'), uniqueBy<ClassConfig>('id', 'class')),
     [],
   ),
-  groups: v.optional(v.pipe(v.array(GroupConfig), uniqueBy<GroupConfig>('id', 'group')), []),
+  journeys: v.optional(
+    v.pipe(
+      v.array(JourneyConfig),
+      atMost<JourneyConfig>(CONFIG_LIMITS.journeys, 'journeys'),
+      uniqueBy<JourneyConfig>('id', 'journey'),
+      uniqueBy<JourneyConfig>('slug', 'slug'),
+    ),
+    [],
+  ),
+  groups: v.optional(
+    v.pipe(v.array(GroupConfig), atMost<GroupConfig>(CONFIG_LIMITS.groups, 'groups'), uniqueBy<GroupConfig>('id', 'group')),
+    [],
+  ),
   delivery: v.optional(DeliveryConfig, {}),
   privacy: v.optional(PrivacyConfig, {}),
   cases: v.optional(CasesConfig, {}),

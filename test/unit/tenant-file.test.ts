@@ -30,6 +30,15 @@ describe('tenant files', () => {
     expect(() => parseTenantFile(users('12-34'), {})).toThrow(/^tenants\[0\]\.users\[0\]\.phone: is not a phone number$/);
   });
 
+  it('take at most 100 journeys, 100 classes and 500 groups, naming the list past its bound', () => {
+    const journeys = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ id: i + 1, slug: `j${i + 1}`, indicator: 'nps', classes: [], channels: ['sms'] }));
+    const groups = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i + 1, name: `g${i + 1}` }));
+    expect(parseTenantFile(tenant({ journeys: journeys(100), groups: groups(500) }), {}).tenants[0]!.journeys).toHaveLength(100);
+    expect(() => parseTenantFile(tenant({ journeys: journeys(101) }), {})).toThrow(/tenants\[0\]\.journeys: may list at most 100 journeys/);
+    expect(() => parseTenantFile(tenant({ groups: groups(501) }), {})).toThrow(/tenants\[0\]\.groups: may list at most 500 groups/);
+  });
+
   it('parse the committed demo file, with the defaults of its variables', () => {
     const { tenants } = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), {});
     expect(tenants.map((t) => t.name)).toEqual(['demo', 'demo-2']);
