@@ -115,4 +115,16 @@ describe('what the functions behind the API bundle', () => {
     );
     expect(Object.fromEntries(held)).toEqual({ publicAuthorizer: [], getHealth: [], postV2Transaction: [] });
   });
+
+  it('no tenant administration where settings are only read: the survey pages, the cases and the consumers', async () => {
+    const entries = new Map(functionEntries());
+    const names = ['getSurveyPage', 'postSurveyPage', 'sesEvents', 'getCase', 'transactionConsumer', 'surveyDispatcher'];
+    const held = await Promise.all(
+      names.map(async (name) => {
+        const sources = await bundledSources(entries.get(name)!);
+        return [name, sources.filter((source) => /tenants\/service|wiring\/tenants\.ts/.test(source))] as const;
+      }),
+    );
+    expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
+  });
 });

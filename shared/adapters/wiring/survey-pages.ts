@@ -9,7 +9,7 @@ import type { TransactionRecord } from '../../transaction-record.js';
 import type { FeedbackPorts } from '../../surveys/feedback.js';
 import { answerSurvey } from './surveys.js';
 import { recoveryPages } from './recovery.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 import { brandOf } from '../../tenants/brand.js';
 
 // The functions this module serves read the table: without its name, the cold start fails.
