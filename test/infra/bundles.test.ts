@@ -127,4 +127,9 @@ describe('what the functions behind the API bundle', () => {
     );
     expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
   });
+
+  it("sesEvents, which suppresses addresses and opts customers out, bundles none of the survey pages' answers, recovery or cases", async () => {
+    const sources = await bundledSources(new Map(functionEntries()).get('sesEvents')!);
+    expect(sources.filter((source) => /wiring\/(survey-pages|surveys|recovery|cases)\.ts|cases\/service/.test(source))).toEqual([]);
+  });
 });
