@@ -132,4 +132,15 @@ describe('what the functions behind the API bundle', () => {
     const sources = await bundledSources(new Map(functionEntries()).get('sesEvents')!);
     expect(sources.filter((source) => /wiring\/(survey-pages|surveys|recovery|cases)\.ts|cases\/service/.test(source))).toEqual([]);
   });
+
+  it('the phone rules only where a phone is taken: the survey pages and the evaluation reads bundle no phone parsing', async () => {
+    const entries = new Map(functionEntries());
+    const names = ['getSurveyPage', 'postSurveyPage', 'postUnsubscribe', 'listEvaluations', 'getEvaluation', 'getSurvey'];
+    const held = await Promise.all(
+      names.map(
+        async (name) => [name, (await bundledSources(entries.get(name)!)).filter((source) => source.includes('customers/phone'))] as const,
+      ),
+    );
+    expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
+  });
 });
