@@ -17,7 +17,17 @@ export function phoneMetadata() {
   return { ...metadata, countries };
 }
 
-/** The file shared/customers/phone.ts imports, written by `npm run phone-metadata` after libphonenumber-js updates. */
-export const PHONE_METADATA_FILE = new URL('../shared/customers/phone-metadata.json', import.meta.url);
+/** The module shared/customers/phone.ts imports, written by `npm run phone-metadata` after libphonenumber-js updates. */
+export const PHONE_METADATA_FILE = new URL('../shared/customers/phone-metadata.ts', import.meta.url);
 
-export const phoneMetadataText = () => `${JSON.stringify(phoneMetadata())}\n`;
+/**
+ * The metadata as the text of a JSON document in a string, not as an object literal: a string costs the import only
+ * its scanning, and phone.ts parses it at the first phone (the object literal, 36 KiB in every function that takes
+ * phones, was built at every cold start, whether a phone came or not).
+ */
+export const phoneMetadataText = () =>
+  [
+    '// Written by `npm run phone-metadata` (infra/phone-metadata.ts) from the installed libphonenumber-js: do not edit.',
+    `export const PHONE_METADATA = '${JSON.stringify(phoneMetadata()).replaceAll('\\', '\\\\').replaceAll("'", "\\'")}';`,
+    '',
+  ].join('\n');

@@ -1,6 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { EvaluationBody, SurveyBody } from '../../shared/surveys/schema.js';
+import { SurveyBody } from '../../shared/surveys/answer-schema.js';
+import { EvaluationBody } from '../../shared/surveys/schema.js';
 import { answerSurvey } from '../../shared/adapters/wiring/surveys.js';
 
 /** Chatbot API: records the answer to an attempt (201); one answered already is a 409, an expired survey a 410. */

@@ -1,12 +1,12 @@
-import { IntlMessageFormat } from 'intl-messageformat';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locale.js';
 import { en } from './en.js';
 import { es } from './es.js';
 import { ptBR } from './pt-BR.js';
+import { formatMessage, parseMessage } from './message-format.js';
 
 /**
- * The message catalogues, one per locale, in ICU MessageFormat (FormatJS's intl-messageformat: plurals, selects and
- * numbers by the locale's own rules). Arguments are plain text; HTML callers escape what they get back.
+ * The message catalogues, one per locale, in ICU MessageFormat (the part message-format.ts formats: plurals, selects
+ * and numbers by the locale's own rules). Arguments are plain text; HTML callers escape what they get back.
  */
 
 export type MessageKey = keyof typeof ptBR;
@@ -17,18 +17,14 @@ export const CATALOGUES: Record<Locale, Catalogue> = { 'pt-BR': ptBR, es, en };
 export type MessageArgs = Record<string, string | number>;
 export type Translate = (key: MessageKey, args?: MessageArgs) => string;
 
-const compiled = new Map<string, IntlMessageFormat>();
+const parsed = new Map<string, ReturnType<typeof parseMessage>>();
 
-/** The messages of a locale; each is compiled once per container, on first use. */
+/** The messages of a locale; each is parsed once per container, on first use. */
 export function translator(locale: Locale): Translate {
   return (key, args) => {
     const id = `${locale}\u0000${key}`;
-    let format = compiled.get(id);
-    if (!format) {
-      format = new IntlMessageFormat(CATALOGUES[locale][key], locale);
-      compiled.set(id, format);
-    }
-    return String(format.format(args));
+    const parts = parsed.get(id) ?? parsed.set(id, parseMessage(CATALOGUES[locale][key])).get(id)!;
+    return formatMessage(parts, locale, args);
   };
 }
 

@@ -16,7 +16,7 @@ import {
   type SurveyPageView,
 } from './page-html.js';
 import { bucketOf, bucketsOf, classQuestionOf, followUpOf, questionOf, thanksOf } from './questions.js';
-import type { SurveyBody } from './schema.js';
+import type { SurveyBody } from './answer-schema.js';
 import { textProblem } from '../text.js';
 
 /**

@@ -7,7 +7,8 @@ import type { TransactionRecord } from '../transaction-record.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { isExpired, linksLapsed } from './attempts.js';
 import type { AnswerAnnouncer, EvaluationStore } from './ports.js';
-import { sourceOfCode, SURVEY_STATUS_CODES, type Evaluation, type EvaluationsQuery, type SurveyBody, type SurveyQuery } from './schema.js';
+import type { SurveyBody } from './answer-schema.js';
+import { sourceOfCode, SURVEY_STATUS_CODES, type Evaluation, type EvaluationsQuery, type SurveyQuery } from './schema.js';
 
 /** The longest date range the evaluation list accepts. */
 export const MAX_EVALUATION_RANGE_DAYS = 92;

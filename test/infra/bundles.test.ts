@@ -115,4 +115,32 @@ describe('what the functions behind the API bundle', () => {
     );
     expect(Object.fromEntries(held)).toEqual({ publicAuthorizer: [], getHealth: [], postV2Transaction: [] });
   });
+
+  it('no tenant administration where settings are only read: the survey pages, the cases and the consumers', async () => {
+    const entries = new Map(functionEntries());
+    const names = ['getSurveyPage', 'postSurveyPage', 'sesEvents', 'getCase', 'transactionConsumer', 'surveyDispatcher'];
+    const held = await Promise.all(
+      names.map(async (name) => {
+        const sources = await bundledSources(entries.get(name)!);
+        return [name, sources.filter((source) => /tenants\/service|wiring\/tenants\.ts/.test(source))] as const;
+      }),
+    );
+    expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
+  });
+
+  it("sesEvents, which suppresses addresses and opts customers out, bundles none of the survey pages' answers, recovery or cases", async () => {
+    const sources = await bundledSources(new Map(functionEntries()).get('sesEvents')!);
+    expect(sources.filter((source) => /wiring\/(survey-pages|surveys|recovery|cases)\.ts|cases\/service/.test(source))).toEqual([]);
+  });
+
+  it('the phone rules only where a phone is taken: the survey pages and the evaluation reads bundle no phone parsing', async () => {
+    const entries = new Map(functionEntries());
+    const names = ['getSurveyPage', 'postSurveyPage', 'postUnsubscribe', 'listEvaluations', 'getEvaluation', 'getSurvey'];
+    const held = await Promise.all(
+      names.map(
+        async (name) => [name, (await bundledSources(entries.get(name)!)).filter((source) => source.includes('customers/phone'))] as const,
+      ),
+    );
+    expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
+  });
 });

@@ -38,7 +38,7 @@ describe('the README summary of a benchmark run', () => {
     expect(summarise([cold])).toEqual([
       '- **Cold-start proxy**: size ÷ floor 1.26 to 1.56 (highest: postTransaction); import ÷ own floor 1.10 to 1.23 (highest: postTransaction)',
       expect.stringMatching(
-        /^ {2}- target import ÷ own floor ≤ 1\.2: \*\*missed\*\* \(worst postTransaction 1\.23\): the functions above it all take phones/,
+        /^ {2}- target import ÷ own floor ≤ 1\.2: \*\*missed\*\* \(worst postTransaction 1\.23\): the functions above it take phones/,
       ),
       '  - target size ÷ floor ≤ 2: **met** (worst postTransaction 1.56)',
     ]);

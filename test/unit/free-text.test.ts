@@ -6,7 +6,8 @@ import { CreateEmployeeBody, ListEmployeesQuery, UpdateEmployeeBody } from '../.
 import { PrivacyRequestBody } from '../../shared/privacy/schema.js';
 import { ResultsQuery } from '../../shared/results/schema.js';
 import { CreateStoreBody, ListStoresQuery, UpdateStoreBody } from '../../shared/stores/schema.js';
-import { EvaluationsQuery, SurveyBody, SurveyQuery } from '../../shared/surveys/schema.js';
+import { SurveyBody } from '../../shared/surveys/answer-schema.js';
+import { EvaluationsQuery, SurveyQuery } from '../../shared/surveys/schema.js';
 import { TenantFile } from '../../shared/tenants/config-schema.js';
 import { normaliseName, textProblem } from '../../shared/text.js';
 import { LegacyTransactionBody, V2TransactionBody } from '../../shared/transactions/requests.js';

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUES, chooseLocale, localeOfRequest, translator, type MessageKey } from '../../shared/i18n/messages.js';
+import { formatMessage, parseMessage } from '../../shared/i18n/message-format.js';
 import { LOCALES } from '../../shared/locale.js';
 import { surveyEmail, surveySms } from '../../shared/surveys/compose.js';
 import { messagePage, PLAIN_POLICY, STYLE_HASH, surveyPage, unsubscribePage } from '../../shared/surveys/page-html.js';
@@ -32,6 +33,53 @@ describe('the message catalogues', () => {
         expect(catalogue[key].trim(), `${locale} ${key}`).not.toBe('');
       }
     }
+  });
+
+  it('formats every message of every catalogue exactly as intl-messageformat does, each argument through values of every kind', () => {
+    // Each argument is varied in turn (the others at their first value): numbers across plural categories and
+    // grouping, every option of a select and one it lacks, text with ICU's special characters.
+    const NUMBERS = [0, 1, 2, 5, 21, 1000, 1.5, 1234567];
+    const TEXTS = ['Ana', "O'Brien {x} # <b>", ''];
+    let compared = 0;
+    for (const locale of LOCALES)
+      for (const [key, message] of Object.entries(CATALOGUES[locale])) {
+        const candidates: Record<string, (string | number)[]> = {};
+        type Node = { type: number; value?: unknown; options?: Record<string, { value: Node[] }> };
+        const walk = (nodes: Node[]) =>
+          nodes.forEach((node) => {
+            const name = String(node.value);
+            if (node.type === 1) candidates[name] ??= TEXTS;
+            if (node.type === 2 || node.type === 6) candidates[name] = NUMBERS;
+            if (node.type === 5) candidates[name] = [...Object.keys(node.options ?? {}), 'unlisted'];
+            Object.values(node.options ?? {}).forEach((option) => walk(option.value));
+          });
+        walk(new IntlMessageFormat(message, locale).getAst() as Node[]);
+        const first = Object.fromEntries(Object.entries(candidates).map(([name, values]) => [name, values[0]!]));
+        const parts = parseMessage(message);
+        for (const [name, values] of [['', [undefined]] as const, ...Object.entries(candidates)])
+          for (const value of values) {
+            const args = name ? { ...first, [name]: value! } : first;
+            const theirs = String(new IntlMessageFormat(message, locale).format(args));
+            expect(formatMessage(parts, locale, args), `${locale} ${key} ${JSON.stringify(args)}`).toBe(theirs);
+            compared++;
+          }
+      }
+    expect(compared).toBeGreaterThan(3 * Object.keys(CATALOGUES['pt-BR']).length);
+  });
+
+  it("reads ICU's quoting as intl-messageformat does, and refuses what it does not format", () => {
+    for (const message of ["It's '{'literal'}' and ''quoted''", "'#' {n, plural, one {'#' is #} other {# ''#''}}", 'a } b'])
+      for (const n of [1, 3])
+        expect(formatMessage(parseMessage(message), 'en', { n }), message).toBe(String(new IntlMessageFormat(message, 'en').format({ n })));
+    for (const message of [
+      '{when, date}',
+      '{n, number, percent}',
+      '{n, plural, offset:1 other {#}}',
+      '{x, select, yes {y}}',
+      'a <b>c</b>',
+      '{open',
+    ])
+      expect(() => parseMessage(message), message).toThrow();
   });
 
   it('formats plurals and numbers by the rules of each language', () => {

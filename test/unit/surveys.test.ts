@@ -13,7 +13,7 @@ import {
   type DeliveryPorts,
   type Senders,
 } from '../../shared/surveys/ports.js';
-import type { SurveyBody } from '../../shared/surveys/schema.js';
+import type { SurveyBody } from '../../shared/surveys/answer-schema.js';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { CHATBOT_ENDPOINT, eventEndpoint, webhookSecret } from '../../shared/events/signature.js';
 import type { Settings } from '../../shared/tenants/config-schema.js';

@@ -1,7 +1,7 @@
 import { ENV, requireEnvs } from '../../config.js';
 import { answersService } from '../../answers/service.js';
 import { answerStore } from '../answer-repository.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 
 requireEnvs(ENV.tableName);
 

@@ -9,7 +9,7 @@ import { escalationClaims, escalationDirectory } from '../escalations.js';
 import { evaluationStore } from '../evaluation-repository.js';
 import { caseDeadlineTimer } from './case-deadline-timer.js';
 import { events } from './events.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 
 // Deadlines wait in the table or on their queue; the check publishes case.overdue and links the escalation to the workspace.
 requireEnvs(ENV.tableName, ENV.caseDeadlineQueueUrl, ENV.eventQueueUrl, ENV.surveyBaseUrl);

@@ -7,7 +7,7 @@ import { evaluationStore } from '../evaluation-repository.js';
 import { caseAlertTimer } from './case-alert-timer.js';
 import { caseDeadlineTimer } from './case-deadline-timer.js';
 import { events } from './events.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 
 // The opener reads answers, writes cases, publishes case.opened and links its alert to the workspace.
 requireEnvs(ENV.tableName, ENV.eventQueueUrl, ENV.surveyBaseUrl);

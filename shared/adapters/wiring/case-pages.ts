@@ -7,7 +7,7 @@ import { employees } from '../employee-repository.js';
 import { stores } from '../store-repository.js';
 import { recordReads } from './access-log.js';
 import { cases } from './cases.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 
 /**
  * The workspace's case pages over the cases API's own service (the same rules, the same writes), the tenant's users

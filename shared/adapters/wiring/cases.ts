@@ -5,7 +5,7 @@ import { caseContacts, caseUsers } from '../case-ports.js';
 import { evaluationStore } from '../evaluation-repository.js';
 import { events } from './events.js';
 import { caseRecovery } from './recovery-requests.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 
 // The cases API reads and writes the table (updateCase also publishes case.resolved, on the queue it is given). Only a
 // function that resolves cases asks for recovery surveys, and only it has the survey dispatch queue's URL: the queue

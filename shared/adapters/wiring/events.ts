@@ -2,7 +2,7 @@ import { configured, ENV, requireEnvs } from '../../config.js';
 import { bestEffort, deliveryReplays, eventDeliveryPorts, eventPublisher, failedDeliveries } from '../events.js';
 import { auditLog } from '../audit-log.js';
 import { replayService } from '../../tenants/webhook-replay.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 
 requireEnvs(ENV.tableName);
 

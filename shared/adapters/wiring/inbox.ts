@@ -4,7 +4,7 @@ import { employees } from '../employee-repository.js';
 import { stores } from '../store-repository.js';
 import { recordReads } from './access-log.js';
 import { listAnswers } from './answers.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 
 requireEnvs(ENV.tableName);
 

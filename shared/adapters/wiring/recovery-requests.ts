@@ -4,7 +4,7 @@ import { recoveryRequester } from '../../recovery/service.js';
 import { reachability } from '../attempt-repository.js';
 import { recoveryStore } from '../recovery-repository.js';
 import { attemptScheduler } from './attempt-scheduler.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 
 // Asking writes the recovery survey onto its transaction and queues its dispatch message. The queue's URL is read when
 // a survey is asked for (the queue adapter's requireEnv): the cases wiring loads this in functions that only read cases,

@@ -4,7 +4,7 @@ import { recoveryAnswers } from '../../recovery/service.js';
 import { caseStore } from '../case-repository.js';
 import { recoveryStore } from '../recovery-repository.js';
 import { cases } from './cases.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 
 // The recovery survey's answers read and write the table.
 requireEnvs(ENV.tableName);

@@ -3,7 +3,7 @@ import { resultsService } from '../../results/service.js';
 import { employees } from '../employee-repository.js';
 import { resultCounters } from '../result-counters.js';
 import { stores } from '../store-repository.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 
 requireEnvs(ENV.tableName);
 

@@ -4,7 +4,7 @@ import { recoveryAttempts } from '../recovery-repository.js';
 import { senders } from '../senders.js';
 import { attemptScheduler } from './attempt-scheduler.js';
 import { events } from './events.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 
 // Delivery reads the table and puts later attempts back on the dispatch queue: both must be named at cold start.
 requireEnvs(ENV.tableName, ENV.surveyDispatchQueueUrl);

@@ -1,15 +1,14 @@
 import { DEFAULT_LOCALE } from '../../locale.js';
 import { NotFoundError } from '../../errors.js';
 import { ENV, requireEnvs } from '../../config.js';
-import { storeNames, suppressAddress } from '../attempt-repository.js';
+import { storeNames } from '../attempt-repository.js';
 import { findById } from '../transaction-repository.js';
-import { editCustomer } from './customers.js';
+import { optOutCustomer } from './email-feedback.js';
 import type { PagePorts, PageTransaction } from '../../surveys/answer-page.js';
 import type { TransactionRecord } from '../../transaction-record.js';
-import type { FeedbackPorts } from '../../surveys/feedback.js';
 import { answerSurvey } from './surveys.js';
 import { recoveryPages } from './recovery.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 import { brandOf } from '../../tenants/brand.js';
 
 // The functions this module serves read the table: without its name, the cold start fails.
@@ -54,15 +53,5 @@ export const surveyPage: PagePorts = {
     if (!record) throw new NotFoundError('No such survey.');
     return recoveryPages.answer(tenantId, record, given);
   },
-  optOut: async (tenantId, customerId) => {
-    try {
-      await editCustomer(tenantId, customerId, { opt_out: true });
-    } catch (error) {
-      // An erased customer has nothing left to opt out of.
-      if (!(error instanceof NotFoundError)) throw error;
-    }
-  },
+  optOut: optOutCustomer,
 };
-
-/** SES bounces and complaints: suppress the address, opt the customer out. */
-export const emailFeedback: FeedbackPorts = { suppress: suppressAddress, optOut: surveyPage.optOut };

@@ -3,7 +3,7 @@ import { evaluationStore } from '../evaluation-repository.js';
 import { surveyService } from '../../surveys/service.js';
 import { caseQueue } from '../case-queue.js';
 import { events } from './events.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 
 // The functions this module serves read the table: without its name, the cold start fails.
 requireEnvs(ENV.tableName);

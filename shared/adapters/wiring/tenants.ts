@@ -1,12 +1,10 @@
-import { readConfigVersion, readVersionedSettings, tenantRepository } from '../tenant-repository.js';
+import { tenantRepository } from '../tenant-repository.js';
 import { ENV } from '../../config.js';
 import { auditLog } from '../audit-log.js';
 import { tenantService } from '../../tenants/service.js';
 import { keyOfValue as findKeyOfValue, tenantKeys } from '../../tenants/keys.js';
-import { versionedSettings } from '../../tenants/settings.js';
 
-/** A tenant's journeys, classes, groups and delivery settings, kept per process while their version holds. */
-export const tenantSettings = versionedSettings({ version: readConfigVersion, read: readVersionedSettings });
+export { tenantSettings } from './tenant-settings.js';
 
 export const {
   createTenant,

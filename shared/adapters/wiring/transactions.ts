@@ -15,7 +15,7 @@ import { createCustomer } from './customers.js';
 import { createEmployee } from './employees.js';
 import { createStore } from './stores.js';
 import { events } from './events.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 
 // Registering reads the table and queues survey messages: both must be named before the first request.
 requireEnvs(ENV.tableName, ENV.surveyDispatchQueueUrl);

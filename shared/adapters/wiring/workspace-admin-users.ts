@@ -1,5 +1,5 @@
 import { adminUsersPage } from '../../workspace/admin-users-page.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 import { createUser, listUsers, updateUser } from './tenant-users.js';
 
 /** The tenant admins' users page over the users service of `/public/admin/users` (which needs the user pool). */

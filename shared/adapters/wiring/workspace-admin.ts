@@ -3,7 +3,8 @@ import { adminJourneysPage } from '../../workspace/admin-journeys-page.js';
 import { adminWebhooksPage } from '../../workspace/admin-webhooks-page.js';
 import { adminKeysPage } from '../../workspace/admin-keys-page.js';
 import { issueKey, listKeys, revokeKey, rotateKey } from './tenant-admin.js';
-import { readConfig, replaceConfig, tenantSettings } from './tenants.js';
+import { readConfig, replaceConfig } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 
 // The admin pages read and write the tenant's configuration in the table: without its name, the cold start fails.
 requireEnvs(ENV.tableName);

@@ -1,7 +1,7 @@
 import { ENV, requireEnvs } from '../../config.js';
 import { resultsPage } from '../../workspace/results-page.js';
 import { report } from './results.js';
-import { tenantSettings } from './tenants.js';
+import { tenantSettings } from './tenant-settings.js';
 
 requireEnvs(ENV.tableName);
 
