@@ -218,16 +218,19 @@ describe('webhook secret rotations', () => {
 });
 
 describe('the audit log of a large change', () => {
-  it('records a change too large for one audit item, so that a webhook added among 2,000 journeys is in the log', async () => {
-    // Prepare: a hostile admin pads a configuration change with journeys until its old and new values pass DynamoDB's
-    // 400 KB item limit, hoping the audit entry fails while the change stands.
+  it('records a change too large for one audit item, so that a webhook added among 50 long journeys is in the log', async () => {
+    // Prepare: a hostile admin pads a configuration change with journeys (at most 100: CONFIG_LIMITS) whose texts are
+    // as long as they may be, until its old and new values pass DynamoDB's 400 KB item limit, hoping the audit entry
+    // fails while the change stands.
     const own = await newTenant();
     const before = await api({ path: '/public/admin/config', key: own.adminKey });
     const journey = before.body.journeys[0];
     const url = 'https://exfiltra.example/respostas';
+    const text = { 'pt-BR': 'x'.repeat(500), es: 'y'.repeat(500), en: 'z'.repeat(500) };
+    const longThanks = Object.fromEntries(['detractor', 'passive', 'promoter', 'low', 'mid', 'high'].map((bucket) => [bucket, text]));
     const padded = {
       ...before.body,
-      journeys: Array.from({ length: 2000 }, (_, i) => ({ ...journey, id: i + 1, slug: `jornada-${i + 1}` })),
+      journeys: Array.from({ length: 50 }, (_, i) => ({ ...journey, id: i + 1, slug: `jornada-${i + 1}`, thanks: longThanks })),
       delivery: { ...before.body.delivery, webhooks: [{ url, includeComment: true }] },
     };
 
@@ -249,7 +252,8 @@ describe('the audit log of a large change', () => {
     )!;
     expect(entry).toBeDefined();
     expect(entry.changes).toContainEqual({ path: 'delivery.webhooks', old: null, new: [{ url, includeComment: true }] });
-    expect(entry.changes.filter((change) => change.path.startsWith('journeys[id=')).length).toBeGreaterThanOrEqual(2000);
+    expect(entry.changes.filter((change) => change.path.startsWith('journeys[id=')).length).toBeGreaterThanOrEqual(50);
+    expect(JSON.stringify(entry)).toContain('omitted_bytes');
     expect(log.text.length).toBeLessThan(6 * 1024 * 1024);
   }, 120_000);
 
@@ -336,7 +340,8 @@ describe("a user's scope at its bounds", () => {
 
 describe('a configuration read while another replaces it', () => {
   it('refuses (412) a replacement made from a read of a configuration half written, so that the one written is whole', async () => {
-    // Prepare: admin A replaces the configuration with 400 journeys (its writes take a while); admin B reads meanwhile.
+    // Prepare: admin A replaces the configuration with 100 journeys and 400 groups (its writes take a while); admin B
+    // reads meanwhile.
     const own = await newTenant();
     const before = await api({ path: '/public/admin/config', key: own.adminKey });
     const journey = before.body.journeys[0];
@@ -344,7 +349,8 @@ describe('a configuration read while another replaces it', () => {
     const configA = {
       ...before.body,
       name: 'Config A',
-      journeys: Array.from({ length: 400 }, (_, i) => ({ ...journey, id: i + 1, slug: `a-${i + 1}` })),
+      journeys: Array.from({ length: 100 }, (_, i) => ({ ...journey, id: i + 1, slug: `a-${i + 1}` })),
+      groups: Array.from({ length: 400 }, (_, i) => ({ id: i + 1, name: `Grupo ${i + 1}` })),
     };
     const configB = { ...before.body, name: 'Config B', journeys: [{ ...journey, id: 900, slug: 'so-b' }] };
     const putA = api({
