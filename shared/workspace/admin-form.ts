@@ -321,6 +321,23 @@ export function readShownOnce(request: AdminPageRequest, path: string): { shown?
   }
 }
 
+/**
+ * The notice at the top of a page a post redirected to: the secret the post made, shown this once (the shown-once
+ * cookie, which the answer clears), else the words of what `?done=` says was done, else none.
+ */
+export function doneNotice(
+  request: AdminPageRequest,
+  path: string,
+  boxId: string,
+  said: Record<string, string>,
+): { notice: string; cookies: string[] } {
+  const { shown, cookies } = readShownOnce(request, path);
+  const done = request.query.done;
+  const words = done !== undefined && Object.hasOwn(said, done) ? said[done] : undefined;
+  const notice = shown ? shownOnceBox(shown, boxId) : words ? `<p class="saved" role="status">${escapeHtml(words)}</p>` : '';
+  return { notice, cookies };
+}
+
 /** The notice and the secret, on the one page that shows it. */
 export const shownOnceBox = (shown: ShownOnce, id: string) =>
   `<div class="saved" role="status"><p>${escapeHtml(shown.notice)}</p><p><code id="${id}" class="secret">${escapeHtml(shown.secret)}</code></p></div>`;

@@ -13,10 +13,9 @@ import {
   inputField,
   postForm,
   problemsBox,
-  readShownOnce,
+  doneNotice,
   redirectShowingOnce,
   selectField,
-  shownOnceBox,
   submitButton,
   type AdminFrame,
   type AdminPagePorts,
@@ -51,15 +50,7 @@ export function adminKeysPage(ports: KeysPorts) {
     const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_KEYS_PATH);
     if (refused) return refused;
     const { text } = frame;
-    const { shown, cookies } = readShownOnce(request, APP_ADMIN_KEYS_PATH);
-    const done = request.query.done;
-    const notice = shown
-      ? shownOnceBox(shown, 'new-key')
-      : done === 'revoked'
-        ? `<p class="saved" role="status">${escapeHtml(text.revoked)}</p>`
-        : done === 'issued'
-          ? `<p class="saved" role="status">${escapeHtml(text.issuedGone)}</p>`
-          : '';
+    const { notice, cookies } = doneNotice(request, APP_ADMIN_KEYS_PATH, 'new-key', { revoked: text.revoked, issued: text.issuedGone });
     return { ...(await render(frame, request, 200, EMPTY, notice)), cookies };
   }
 

@@ -14,10 +14,9 @@ import {
   inputField,
   postForm,
   problemsBox,
-  readShownOnce,
+  doneNotice,
   redirectShowingOnce,
   selectField,
-  shownOnceBox,
   submitButton,
   type AdminFrame,
   type AdminPagePorts,
@@ -74,15 +73,10 @@ export function adminUsersPage(ports: UsersPorts) {
     const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_USERS_PATH);
     if (refused) return refused;
     const { text } = frame;
-    const { shown, cookies } = readShownOnce(request, APP_ADMIN_USERS_PATH);
-    const done = request.query.done;
-    const notice = shown
-      ? shownOnceBox(shown, 'new-token')
-      : done === 'changed'
-        ? `<p class="saved" role="status">${escapeHtml(text.changed)}</p>`
-        : done === 'invited'
-          ? `<p class="saved" role="status">${escapeHtml(text.invitedGone)}</p>`
-          : '';
+    const { notice, cookies } = doneNotice(request, APP_ADMIN_USERS_PATH, 'new-token', {
+      changed: text.changed,
+      invited: text.invitedGone,
+    });
     return { ...(await render(frame, request, 200, EMPTY, notice)), cookies };
   }
 
