@@ -142,10 +142,14 @@ export async function costPerOperation(f: Fixture): Promise<string> {
     metered.reset();
     const res = await metered.run(() => clients[route.api](request));
     const { roundTrips, read, write } = metered.totals();
-    const [floor, why] = FLOORS[route.operationId] ?? [NaN, '?'];
+    const [ownFloor, ownWhy] = FLOORS[route.operationId] ?? [NaN, '?'];
     // Authorizer results are cached by API Gateway: the authorizer's own lookup is not counted per request, but the
     // handler's strongly consistent read of a copy of the configuration version (1 read unit: a revocation holds at
-    // once, shared/http/handler.ts; the key itself only when the version moved) is.
+    // once, shared/http/handler.ts; the key itself only when the version moved) is, and it is in every keyed route's
+    // floor: no route may take a key it has not checked since the key could have been revoked.
+    const checked = route.anonymous ? 0 : 1;
+    const floor = ownFloor + checked;
+    const why = checked ? `the key's check (a copy of the configuration version), then ${ownWhy}` : ownWhy;
     const price =
       PRICES.httpApiRequest +
       PRICES.lambdaRequest +
