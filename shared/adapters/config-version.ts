@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomInt } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
@@ -22,6 +23,25 @@ export const versionOf = (item: Item | undefined): number => v.parse(v.optional(
  * the HTTP wrapper, which reads it on every request whose authorizer answer was cached, bundles only this.
  */
 export async function readConfigVersion(tenantId: number): Promise<number> {
+  const seen = requestVersions.getStore();
+  const known = seen?.get(tenantId);
+  if (known !== undefined) return known;
+  const version = await readVersionCopy(tenantId);
+  seen?.set(tenantId, version);
+  return version;
+}
+
+/**
+ * The versions one request has read. The HTTP wrapper's check of a cached key and the settings loader both ask for the
+ * version; within one request they take the one read (a change still takes effect on the next request), so a request
+ * that loads settings reads the version once, not twice.
+ */
+const requestVersions = new AsyncLocalStorage<Map<number, number>>();
+
+/** Runs one request with its own memory of the versions it read (shared/http/handler.ts, around each invocation). */
+export const oneVersionPerRequest = <T>(run: () => Promise<T>): Promise<T> => requestVersions.run(new Map(), run);
+
+async function readVersionCopy(tenantId: number): Promise<number> {
   const { client, tableName } = db();
   const copy = randomInt(CONFIG_VERSION_COPIES);
   const { Item } = await client.send(

@@ -6,6 +6,7 @@ import { DomainError, TooManyError, UnavailableError, ValidationError, type Prob
 import { logger } from '../logger.js';
 import { flushMetrics } from '../metrics.js';
 import { isUnavailable } from '../adapters/unavailable.js';
+import { oneVersionPerRequest } from '../adapters/config-version.js';
 import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
 import { authorizeKey, confirmCachedKey, resolveUser } from '../adapters/wiring/tenant-access.js';
@@ -185,7 +186,9 @@ export function httpHandler<
         });
       },
     });
-  return stack.handler(core);
+  const handler = stack.handler(core);
+  // Each invocation reads the configuration version at most once (config-version.ts).
+  return (event: HttpEvent, context: Context) => oneVersionPerRequest(() => handler(event, context));
 }
 
 /** The admin of each admin-route request, found before the body is read. */

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { meter, type Call } from '../../bench/metering.js';
 import { db } from '../../shared/adapters/dynamodb.js';
-import { readConfigVersion } from '../../shared/adapters/config-version.js';
+import { oneVersionPerRequest, readConfigVersion } from '../../shared/adapters/config-version.js';
 import { issueKey, revokeKey, rotateKey } from '../../shared/adapters/wiring/tenant-admin.js';
 import { authorizeKey, confirmCachedKey } from '../../shared/adapters/wiring/tenant-access.js';
 import { issueApiKey } from '../../shared/adapters/wiring/tenants.js';
@@ -147,6 +147,37 @@ describe('a cached authorizer answer', () => {
     expect(after.result.status).toBe(401);
     expect(after.calls).toEqual([]);
     expect(next.status).toBe(200);
+  });
+});
+
+describe('one request', () => {
+  it('reads the configuration version once, however often its key check and settings ask; each request reads its own', async () => {
+    // Act: within one request the version is asked three times; outside any request, twice; two requests at once.
+    const within = await metered(() =>
+      oneVersionPerRequest(async () => [
+        await readConfigVersion(tenant.tenantId),
+        await readConfigVersion(tenant.tenantId),
+        await readConfigVersion(tenant.tenantId),
+      ]),
+    );
+    const outside = await metered(async () => [await readConfigVersion(tenant.tenantId), await readConfigVersion(tenant.tenantId)]);
+    const version = within.result[0]!;
+    await issueKey(tenant.tenantId, { scope: 'public', name: 'entre-pedidos' }, actor);
+    const next = await metered(() => oneVersionPerRequest(() => readConfigVersion(tenant.tenantId)));
+    const both = await metered(() =>
+      Promise.all(
+        [1, 2].map(() =>
+          oneVersionPerRequest(async () => [await readConfigVersion(tenant.tenantId), await readConfigVersion(tenant.tenantId)]),
+        ),
+      ),
+    );
+
+    // Assess: one read a request, and the next request sees a change made between them.
+    expect(versionReads(within.calls)).toHaveLength(1);
+    expect(within.result).toEqual([version, version, version]);
+    expect(versionReads(outside.calls)).toHaveLength(2);
+    expect(next.result).toBe(version + 1);
+    expect(versionReads(both.calls)).toHaveLength(2);
   });
 });
 
