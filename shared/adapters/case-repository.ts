@@ -6,7 +6,7 @@ import { keys } from '../keys.js';
 import type { CounterDelta } from '../results/tally.js';
 import { indexAttributes, inIndex, TABLE, type IndexName } from '../table.js';
 import { openCursor, sealCursor } from './cursor.js';
-import { cancelledByCondition, db, isConditionFailure, type Item } from './dynamodb.js';
+import { cancelledByCondition, conditionHeld, db, isConditionFailure, type Item } from './dynamodb.js';
 import { counterUpdates, updateCounting } from './result-counters.js';
 
 /**
@@ -96,82 +96,47 @@ async function replace(tenantId: number, next: CaseRecord, deltas: CounterDelta[
   );
 }
 
-async function claimAlert(tenantId: number, id: number, at: string): Promise<boolean> {
-  const { client, tableName } = db();
-  try {
-    await client.send(
+/**
+ * A claim on an alert: its `alertedAt` set to `at` unless another claim holds it (unset or null is free); false when
+ * one does. The case's own claim needs the case to exist; a WhatsApp claim is an item of its own beside the case.
+ */
+const claim = (key: Item, at: string, caseExists = false) =>
+  conditionHeld(
+    db().client.send(
       new UpdateCommand({
-        TableName: tableName,
-        Key: keys.case(tenantId, id),
-        UpdateExpression: 'SET #alerted = :at',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#alerted) OR attribute_type(#alerted, :null))',
-        ExpressionAttributeNames: { '#alerted': 'alertedAt' },
-        ExpressionAttributeValues: { ':at': at, ':null': 'NULL' },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
-
-async function releaseAlert(tenantId: number, id: number, at: string): Promise<void> {
-  const { client, tableName } = db();
-  try {
-    await client.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.case(tenantId, id),
-        UpdateExpression: 'SET #alerted = :none',
-        ConditionExpression: '#alerted = :at',
-        ExpressionAttributeNames: { '#alerted': 'alertedAt' },
-        ExpressionAttributeValues: { ':at': at, ':none': null },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
-}
-
-/** The claim of one manager's WhatsApp alert: an item of its own beside the case (a change never undoes it). */
-async function claimWhatsAppAlert(tenantId: number, id: number, user: string, at: string): Promise<boolean> {
-  const { client, tableName } = db();
-  try {
-    await client.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.caseWhatsAppAlert(tenantId, id, user),
+        TableName: db().tableName,
+        Key: key,
         UpdateExpression: 'SET #at = :at',
-        ConditionExpression: 'attribute_not_exists(#at) OR attribute_type(#at, :null)',
+        ConditionExpression: `${caseExists ? 'attribute_exists(pk) AND ' : ''}(attribute_not_exists(#at) OR attribute_type(#at, :null))`,
         ExpressionAttributeNames: { '#at': 'alertedAt' },
         ExpressionAttributeValues: { ':at': at, ':null': 'NULL' },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
+    ),
+  );
 
-async function releaseWhatsAppAlert(tenantId: number, id: number, user: string, at: string): Promise<void> {
-  const { client, tableName } = db();
-  try {
-    await client.send(
+/** Frees a claim this sender holds (its `at`), so that the message's retry may claim it again; another's stays. */
+const release = async (key: Item, at: string): Promise<void> => {
+  await conditionHeld(
+    db().client.send(
       new UpdateCommand({
-        TableName: tableName,
-        Key: keys.caseWhatsAppAlert(tenantId, id, user),
+        TableName: db().tableName,
+        Key: key,
         UpdateExpression: 'SET #at = :none',
         ConditionExpression: '#at = :at',
         ExpressionAttributeNames: { '#at': 'alertedAt' },
         ExpressionAttributeValues: { ':at': at, ':none': null },
       }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
-}
+    ),
+  );
+};
+
+const claimAlert = (tenantId: number, id: number, at: string) => claim(keys.case(tenantId, id), at, true);
+const releaseAlert = (tenantId: number, id: number, at: string) => release(keys.case(tenantId, id), at);
+/** The claim of one manager's WhatsApp alert: an item of its own beside the case (a change never undoes it). */
+const claimWhatsAppAlert = (tenantId: number, id: number, user: string, at: string) =>
+  claim(keys.caseWhatsAppAlert(tenantId, id, user), at);
+const releaseWhatsAppAlert = (tenantId: number, id: number, user: string, at: string) =>
+  release(keys.caseWhatsAppAlert(tenantId, id, user), at);
 
 interface Source {
   index: IndexName;

@@ -92,6 +92,17 @@ export function isConditionFailure(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
 }
 
+/** Whether a conditional write was made: false when its condition failed; any other error is thrown. */
+export async function conditionHeld(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
 /** For a cancelled transaction: whether the item at `index` failed its condition. */
 export function cancelledByCondition(error: unknown, index: number): boolean {
   if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
