@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Bundling exactly as deployed; the benchmarks bundle with these same options. */
+/** The module that stands for `node:stream/web` in a bundle, from the project's root. */
+export const STREAM_WEB_SHIM = './infra/bundling/stream-web.ts';
+
 export const BUNDLING: BundlingOptions = {
   format: OutputFormat.ESM,
   target: 'node24',
@@ -22,6 +25,9 @@ export const BUNDLING: BundlingOptions = {
   bundleAwsSDK: true,
   // ESM bundles of CommonJS dependencies need `require`.
   banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  // Middy's import of web streams, which no function uses, answered without loading them (infra/bundling/stream-web.ts).
+  // The path is from the project's root, the bundler's working directory.
+  esbuildArgs: { '--alias:node:stream/web': STREAM_WEB_SHIM },
 };
 
 export interface ServiceFunctionProps {

@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
@@ -11,6 +11,7 @@ import { bundle, bundledSources, functionEntries } from '../../bench/cold-start.
 import { FUNCTION_ENVIRONMENT } from '../../infra/constructs/service-function.js';
 import { httpEvent, lambdaContext } from '../../infra/local/events.js';
 import { writeReference } from '../../infra/reference.js';
+import { ReadableStream as StreamShim } from '../../infra/bundling/stream-web.js';
 
 /**
  * Every function as Lambda runs it: bundled with the stack's options and loaded by the runtime's Node major (24,
@@ -142,5 +143,14 @@ describe('what the functions behind the API bundle', () => {
       ),
     );
     expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
+  });
+
+  it("no function loads Node's web streams: middy's import of them gets a class that still tells a stream from anything else", async () => {
+    const file = await bundle('getHealth', new Map(functionEntries()).get('getHealth')!, `${OUT}stream-web/`);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('@middy/core');
+    expect(text).not.toContain('node:stream/web');
+    expect(new globalThis.ReadableStream() instanceof StreamShim).toBe(true);
+    expect({ getReader: () => undefined } instanceof StreamShim).toBe(false);
   });
 });
