@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { calendarDate, integerString, MAX_INT_ID, pagingQuery, text } from '../schema.js';
-import { INDICATORS, type Indicator } from '../tenants/config-schema.js';
+import { INDICATORS, type Indicator } from '../tenants/scales.js';
 
 /** Where a score falls: detractor, passive, promoter on the NPS scale; low, mid, high on any other. */
 export const NPS_BUCKETS = ['detractor', 'passive', 'promoter'] as const;

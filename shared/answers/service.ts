@@ -1,5 +1,6 @@
 import { NotFoundError, ValidationError } from '../errors.js';
-import { INDICATORS, type Settings, type UserScope } from '../tenants/config-schema.js';
+import type { Settings, UserScope } from '../tenants/config-schema.js';
+import { INDICATORS } from '../tenants/scales.js';
 import { answersCsv } from './csv.js';
 import type { AnswerSelection, AnswerStore, StoredAnswer } from './ports.js';
 import {

@@ -1,5 +1,6 @@
 import { bucketOf } from '../answers/schema.js';
-import type { CaseRuleConfig, CasesConfig, JourneyConfig, Settings, WeekDay } from '../tenants/config-schema.js';
+import type { CaseRuleConfig, CasesConfig, JourneyConfig, Settings } from '../tenants/config-schema.js';
+import type { WeekDay } from '../tenants/scales.js';
 
 /** A tenant's case settings with every default filled in. */
 export interface CasesSettings {

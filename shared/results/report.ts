@@ -1,4 +1,4 @@
-import { INDICATORS, type Indicator } from '../tenants/config-schema.js';
+import { INDICATORS, type Indicator } from '../tenants/scales.js';
 import { medianMinutes } from './case-tally.js';
 
 /** One row of a report: what a group's counters say. */

@@ -1,4 +1,5 @@
-import type { Indicator, Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../tenants/config-schema.js';
+import type { Indicator } from '../tenants/scales.js';
 
 /**
  * Results are counted as answers arrive, never computed from the answers at read time. Each answer (and each

@@ -1,5 +1,6 @@
 import { ConcurrentEditError, GoneError, NotFoundError, ValidationError } from '../errors.js';
-import { isSupported, INDICATORS, type Indicator, type JourneyConfig, type Settings } from '../tenants/config-schema.js';
+import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
+import { isSupported, INDICATORS, type Indicator } from '../tenants/scales.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import { translator, type MessageKey, type Translate } from '../i18n/messages.js';
 import { firstName, type SurveyBrand } from './compose.js';

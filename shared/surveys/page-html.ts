@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BUCKETS, type Bucket, type Indicator } from '../tenants/config-schema.js';
+import { BUCKETS, type Bucket, type Indicator } from '../tenants/scales.js';
 import type { Locale } from '../locale.js';
 import { translator, type Translate } from '../i18n/messages.js';
 import { escapeHtml, safeColour, safeLogo, type SurveyBrand } from './compose.js';

@@ -1,11 +1,5 @@
-import {
-  INDICATORS,
-  type Bucket,
-  type ClassConfig,
-  type Indicator,
-  type JourneyConfig,
-  type LocalizedText,
-} from '../tenants/config-schema.js';
+import type { ClassConfig, JourneyConfig, LocalizedText } from '../tenants/config-schema.js';
+import { INDICATORS, type Bucket, type Indicator } from '../tenants/scales.js';
 import type { Locale } from '../locale.js';
 import type { Translate } from '../i18n/messages.js';
 

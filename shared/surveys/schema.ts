@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { calendarDate, integerString, pagingQuery, text } from '../schema.js';
-import { INDICATORS, type Indicator } from '../tenants/config-schema.js';
+import { INDICATORS, type Indicator } from '../tenants/scales.js';
 import { MAX_TRANSACTION_ID } from '../transaction-record.js';
 
 const SURVEY_SOURCES = Object.keys(RATING_SOURCES).filter((name) => name !== 'api') as Exclude<SourceName, 'api'>[];

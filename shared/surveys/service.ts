@@ -2,7 +2,8 @@ import { ConcurrentEditError, GoneError, NotFoundError, ValidationError, type Fi
 import { tenantEvent } from '../events/events.js';
 import type { EventPublisher } from '../events/ports.js';
 import { answerTally, countedOf, journeyTally, scoredRating, sentDayOf } from '../results/tally.js';
-import { INDICATORS, isSupported, type Indicator, type Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../tenants/config-schema.js';
+import { INDICATORS, isSupported, type Indicator } from '../tenants/scales.js';
 import type { TransactionRecord } from '../transaction-record.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { isExpired, linksLapsed } from './attempts.js';

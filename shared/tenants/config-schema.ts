@@ -8,24 +8,9 @@ import { CHANNELS, HAND_OFF_CHANNELS } from '../channels.js';
 import { LOCALES, type Locale } from '../locale.js';
 import { contrastProblem, HEX_COLOUR, normaliseColour } from './contrast.js';
 import { LOGO_CONTENT_TYPES, LOGO_FILE } from './logo.js';
+import { DAYS, INDICATORS, MAX_ATTEMPT_WAIT_MINUTES, MAX_ATTEMPTS, type Bucket, type Indicator } from './scales.js';
 
-/** Score scales: a score is supported when it is an integer inside its indicator's scale. */
-export const INDICATORS = {
-  nps: { min: 0, max: 10 },
-  csat: { min: 1, max: 5 },
-  csat5Stars: { min: 1, max: 5 },
-  ces: { min: 1, max: 7 },
-  binary: { min: 0, max: 1 },
-} as const;
-export type Indicator = keyof typeof INDICATORS;
-/** Whether a score is on an indicator's scale. */
-export const isSupported = (indicator: Indicator, score: number) =>
-  Number.isInteger(score) && score >= INDICATORS[indicator].min && score <= INDICATORS[indicator].max;
 const indicator = v.picklist(Object.keys(INDICATORS) as Indicator[], `must be one of ${Object.keys(INDICATORS).join(', ')}`);
-
-/** A survey is sent at most this many times, each attempt waiting at most MAX_ATTEMPT_WAIT_MINUTES after the previous. */
-export const MAX_ATTEMPTS = 5;
-export const MAX_ATTEMPT_WAIT_MINUTES = 43_200;
 
 const id = v.pipe(
   v.number('must be a number'),
@@ -55,9 +40,6 @@ const perLocale = <S>(schema: () => S) => ({ 'pt-BR': schema(), es: schema(), en
 const localized = (max: number) => v.strictObject(perLocale(() => v.optional(name(max))));
 export type LocalizedText = Partial<Record<Locale, string>>;
 
-/** The buckets a main score falls in: NPS's three groups, thirds of the scale for the other indicators. */
-export const BUCKETS = ['detractor', 'passive', 'promoter', 'low', 'mid', 'high'] as const;
-export type Bucket = (typeof BUCKETS)[number];
 const byBucket = (max: number) => {
   const text = () => v.optional(localized(max));
   return v.strictObject({
@@ -78,9 +60,6 @@ export const ClassConfig = v.strictObject({
   question: v.optional(localized(300)),
 });
 export type ClassConfig = v.InferOutput<typeof ClassConfig>;
-
-export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-export type WeekDay = (typeof DAYS)[number];
 
 /**
  * Which answers of a journey open a case (shared/cases/rules.ts): NPS detractors, the low third of another scale, a
@@ -224,14 +203,6 @@ function isTimeZone(zone: string): boolean {
     return false;
   }
 }
-
-export interface QuietHours {
-  timeZone: string;
-  from: string;
-  to: string;
-}
-/** Quiet hours of a tenant that sets none: 21:00 to 08:00 in São Paulo. */
-export const DEFAULT_QUIET_HOURS: QuietHours = { timeZone: 'America/Sao_Paulo', from: '21:00', to: '08:00' };
 
 const whatsAppLanguage = v.pipe(v.string('must be a string'), v.regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a language code such as pt_BR'));
 

@@ -2,7 +2,8 @@ import { CHANNEL_RECORDS, CHANNELS } from '../channels.js';
 import { LOCALES } from '../locale.js';
 import { APP_ADMIN_JOURNEYS_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
-import { INDICATORS, type ClassConfig, type ConfigDocument, type Indicator, type JourneyConfig } from '../tenants/config-schema.js';
+import type { ClassConfig, ConfigDocument, JourneyConfig } from '../tenants/config-schema.js';
+import { INDICATORS, type Indicator } from '../tenants/scales.js';
 import type { WebAnswer } from './answer.js';
 import { redirect } from './answer.js';
 import {

@@ -1,5 +1,5 @@
 import type { Locale } from '../locale.js';
-import type { Indicator } from '../tenants/config-schema.js';
+import type { Indicator } from '../tenants/scales.js';
 import type { KeyScope } from '../tenants/credentials.js';
 import type { UserRole } from '../tenants/ports.js';
 

@@ -5,7 +5,7 @@ import { phone } from '../../shared/customers/phone.js';
 import { cpf } from '../../shared/customers/fields.js';
 import { externalCode, isBirthDate, isCalendarDate, isDateTime, storableNumber } from '../../shared/schema.js';
 import { chooseChannel } from '../../shared/surveys/dispatch.js';
-import { INDICATORS, isSupported } from '../../shared/tenants/config-schema.js';
+import { INDICATORS, isSupported } from '../../shared/tenants/scales.js';
 import { publicRequestId, requestKeyFor, requestKeyOf, transactionIdFor } from '../../shared/transactions/request-key.js';
 
 /** Pure rules, in milliseconds: no table, no queue, no Java. */
