@@ -19,7 +19,7 @@ import {
   startSesServer,
   startSqsServer,
 } from './services.js';
-import { readSettings } from '../../shared/adapters/tenant-repository.js';
+import { readSettings } from '../../shared/adapters/settings-repository.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, signingSecrets } from '../../shared/events/signature.js';
 import { readSurveyLink } from '../../shared/surveys/link.js';
 import { createAsyncFailureQueue, createQueues, createTable, type QueueUrls } from './setup.js';

@@ -1,28 +1,16 @@
-import { LOCALES } from '../locale.js';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { keys, padId } from '../keys.js';
 import { indexAttributes, inIndex, TABLE } from '../table.js';
-import {
-  BrandSettings,
-  ClassConfig,
-  DeliveryConfig,
-  Group,
-  JourneyConfig,
-  PrivacyConfig,
-  CasesConfig,
-  type GroupConfig,
-  LogoObject,
-  type Settings,
-  type UserScope,
-} from '../tenants/config-schema.js';
+import { LogoObject, type BrandSettings, type DeliveryConfig, type Settings, type UserScope } from '../tenants/config-schema.js';
 import { ApiKeyRecord, Tenant, UserRecord, type FirstStore, type TenantRepository } from '../tenants/ports.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, type SigningGenerations } from '../events/signature.js';
 import { stores } from './store-repository.js';
 import { employees, storeLink } from './employee-repository.js';
-import { batchGet, cancelledByCondition, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
+import { cancelledByCondition, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
 import { findApiKey, findUserByName, findUserByToken, noteKeyUse } from './tenant-access-repository.js';
 import { CONFIG_VERSION_COPIES, readConfigVersion, versionOf } from './config-version.js';
+import { readSettings, readVersionedSettings, SIGNING, signingOf, VERSION } from './settings-repository.js';
 
 export { CONFIG_VERSION_COPIES, readConfigVersion } from './config-version.js';
 
@@ -431,71 +419,13 @@ export async function rotateSigning(
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return signingOf(v.parse(SigningItem, Attributes));
+    return signingOf(Attributes!);
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
     throw error;
   }
 }
 
-const SIGNING = 'WEBHOOK_SIGNING';
-const SigningItem = v.object({
-  endpoint: v.string(),
-  current: v.number(),
-  previousGeneration: v.optional(v.number()),
-  previousUntil: v.optional(v.string()),
-});
-const signingOf = (item: v.InferOutput<typeof SigningItem>): SigningGenerations => ({
-  current: item.current,
-  ...(item.previousGeneration && item.previousUntil
-    ? { previous: { generation: item.previousGeneration, until: item.previousUntil } }
-    : {}),
-});
-
-/** The groups of a tenant among `ids`, in one BatchGetItem. */
-export async function getGroups(tenantId: number, ids: number[]): Promise<GroupConfig[]> {
-  const items = await batchGet(
-    db(),
-    ids.map((id) => ({ pk: keys.config(tenantId), sk: keys.configItem('GROUP', id) })),
-  );
-  return items.map((item) => v.parse(Group, item)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
-}
-
-const JourneyItem = v.object(JourneyConfig.entries);
-const ClassItem = v.object(ClassConfig.entries);
-const PrivacyItem = v.object(PrivacyConfig.entries);
-const CasesItem = v.object(CasesConfig.entries);
-const DeliveryItem = v.object(DeliveryConfig.entries);
-const LanguageItem = v.object({ locale: v.nullish(v.picklist(LOCALES)) });
-
-/**
- * A tenant's journeys, classes, groups, delivery and privacy settings, with the version they were read at: one strongly
- * consistent Query of its configuration partition (which holds the version item too).
- */
-export async function readVersionedSettings(tenantId: number): Promise<{ settings: Settings; version: number }> {
-  const items = await queryAll(db(), { partition: keys.config(tenantId), consistent: true });
-  const of = (kind: string) => items.filter((item) => item[TABLE.entityAttribute] === kind);
-  const signing = of(SIGNING).map((item) => v.parse(SigningItem, item));
-  const locale = v.parse(LanguageItem, of('LANGUAGE')[0] ?? {}).locale;
-  const settings: Settings = {
-    journeys: of('JOURNEY').map((item) => v.parse(JourneyItem, item)),
-    classes: of('CLASS').map((item) => v.parse(ClassItem, item)),
-    groups: of('GROUP').map((item) => v.parse(Group, item)),
-    delivery: {
-      ...v.parse(DeliveryItem, of('DELIVERY')[0] ?? {}),
-      ...(signing.length ? { signing: Object.fromEntries(signing.map((item) => [item.endpoint, signingOf(item)])) } : {}),
-    },
-    privacy: v.parse(PrivacyItem, of('PRIVACY')[0] ?? {}),
-    cases: v.parse(CasesItem, of('CASES')[0] ?? {}),
-    ...(locale ? { locale } : {}),
-    ...(of('BRAND')[0] ? { brand: v.parse(BrandSettings, of('BRAND')[0]) } : {}),
-  };
-  return { settings, version: versionOf(of(VERSION)[0]) };
-}
-
-export const readSettings = async (tenantId: number): Promise<Settings> => (await readVersionedSettings(tenantId)).settings;
-
-const VERSION = 'CONFIG_VERSION';
 const VERSION_COPY = 'CONFIG_VERSION_COPY';
 /** A raise that lost to another at the same time tries again from the version that one wrote, this many times. */
 const RAISE_ATTEMPTS = 10;

@@ -8,7 +8,17 @@ import { CHANNELS, HAND_OFF_CHANNELS } from '../channels.js';
 import { LOCALES, type Locale } from '../locale.js';
 import { contrastProblem, HEX_COLOUR, normaliseColour } from './contrast.js';
 import { LOGO_CONTENT_TYPES, LOGO_FILE } from './logo.js';
-import { DAYS, INDICATORS, MAX_ATTEMPT_WAIT_MINUTES, MAX_ATTEMPTS, type Bucket, type Indicator } from './scales.js';
+import {
+  CASE_RULE_DEFAULTS,
+  DAYS,
+  INDICATORS,
+  JOURNEY_DEFAULTS,
+  MAX_ATTEMPT_WAIT_MINUTES,
+  MAX_ATTEMPTS,
+  PRIVACY_DEFAULTS,
+  type Bucket,
+  type Indicator,
+} from './scales.js';
 
 const indicator = v.picklist(Object.keys(INDICATORS) as Indicator[], `must be one of ${Object.keys(INDICATORS).join(', ')}`);
 
@@ -81,10 +91,10 @@ export const CaseRuleConfig = v.strictObject({
       v.minValue(1, 'must be at least 1'),
       v.maxValue(720, 'must be at most 720'),
     ),
-    24,
+    CASE_RULE_DEFAULTS.deadlineHours,
   ),
   /** Whether the alert goes on WhatsApp too (outside quiet hours). */
-  whatsapp: v.optional(v.boolean('must be true or false'), false),
+  whatsapp: v.optional(v.boolean('must be true or false'), CASE_RULE_DEFAULTS.whatsapp),
 });
 export type CaseRuleConfig = v.InferOutput<typeof CaseRuleConfig>;
 
@@ -98,7 +108,10 @@ export const JourneyConfig = v.strictObject({
     v.array(v.picklist(CHANNELS, `must be one of ${CHANNELS.join(', ')}`)),
     v.minLength(1, 'must list at least one channel'),
   ),
-  resurveyWindowDays: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3650))), null),
+  resurveyWindowDays: v.optional(
+    v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3650))),
+    JOURNEY_DEFAULTS.resurveyWindowDays,
+  ),
   /** The journey's main question, as the survey asks it in any language ({loja} is the company); by default a question of its indicator. */
   question: v.optional(name(300)),
   /** The main question per language, before `question`. */
@@ -123,10 +136,10 @@ export const JourneyConfig = v.strictObject({
   /** Days a survey link stays valid after it is sent. */
   surveyValidityDays: v.optional(
     v.pipe(v.number(), v.integer(), v.minValue(1, 'must be at least 1'), v.maxValue(90, 'must be at most 90')),
-    7,
+    JOURNEY_DEFAULTS.surveyValidityDays,
   ),
   /** Channels whose attempts go to the tenant's own chatbot (its webhook) instead of a message from this service. */
-  handOff: v.optional(v.array(v.picklist(HAND_OFF_CHANNELS, `must be one of ${HAND_OFF_CHANNELS.join(', ')}`)), []),
+  handOff: v.optional(v.array(v.picklist(HAND_OFF_CHANNELS, `must be one of ${HAND_OFF_CHANNELS.join(', ')}`)), JOURNEY_DEFAULTS.handOff),
   /**
    * The survey's attempts in order, each `afterMinutes` after the previous one was sent (the first after the
    * transaction). Without it, one attempt on the first reachable channel of `channels`.
@@ -315,7 +328,7 @@ export const PrivacyConfig = v.strictObject({
         v.maxValue(3650, 'must be at most 3650'),
       ),
     ),
-    null,
+    PRIVACY_DEFAULTS.retentionDays,
   ),
 });
 export type PrivacyConfig = v.InferOutput<typeof PrivacyConfig>;

@@ -35,3 +35,11 @@ export interface QuietHours {
 }
 /** Quiet hours of a tenant that sets none: 21:00 to 08:00 in São Paulo. */
 export const DEFAULT_QUIET_HOURS: QuietHours = { timeZone: 'America/Sao_Paulo', from: '21:00', to: '08:00' };
+
+/**
+ * What a journey, its case rule and the privacy settings hold where they leave a field out: the schemas' defaults
+ * (config-schema.ts) and what the settings reader gives an item written before the field existed.
+ */
+export const JOURNEY_DEFAULTS = { resurveyWindowDays: null, surveyValidityDays: 7, handOff: [] as never[] } as const;
+export const CASE_RULE_DEFAULTS = { deadlineHours: 24, whatsapp: false } as const;
+export const PRIVACY_DEFAULTS = { retentionDays: null } as const;

@@ -2,7 +2,7 @@ import { AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cognitoClient } from '../../infra/local/cognito.js';
 import { auditLog } from '../../shared/adapters/audit-log.js';
-import { readSettings } from '../../shared/adapters/tenant-repository.js';
+import { readSettings } from '../../shared/adapters/settings-repository.js';
 import { keyOfValue, revokeKey } from '../../shared/adapters/wiring/tenants.js';
 import { eventEndpoint } from '../../shared/events/signature.js';
 import { ENV } from '../../shared/config.js';

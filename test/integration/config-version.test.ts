@@ -1,12 +1,8 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
-import {
-  CONFIG_VERSION_COPIES,
-  raiseConfigVersion,
-  readConfigVersion,
-  readVersionedSettings,
-} from '../../shared/adapters/tenant-repository.js';
+import { CONFIG_VERSION_COPIES, raiseConfigVersion, readConfigVersion } from '../../shared/adapters/tenant-repository.js';
+import { readVersionedSettings } from '../../shared/adapters/settings-repository.js';
 import { keys } from '../../shared/keys.js';
 import { TABLE } from '../../shared/table.js';
 import { versionedSettings } from '../../shared/tenants/settings.js';

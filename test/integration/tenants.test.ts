@@ -18,7 +18,8 @@ import {
 import { findLogo, getTenant } from '../../shared/adapters/tenant-repository.js';
 import { getStore } from '../../shared/adapters/wiring/stores.js';
 import { getEmployee } from '../../shared/adapters/wiring/employees.js';
-import { readConfigVersion, readSettings } from '../../shared/adapters/tenant-repository.js';
+import { readConfigVersion } from '../../shared/adapters/tenant-repository.js';
+import { readSettings } from '../../shared/adapters/settings-repository.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 import { logoStore } from '../../shared/adapters/logo-store.js';
 import { inProcess } from '../support/api.js';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { readSettings } from '../../shared/adapters/tenant-repository.js';
+import { readSettings } from '../../shared/adapters/settings-repository.js';
 import { eventDeliveryPorts } from '../../shared/adapters/events.js';
 import { applyTenantConfig, rotateWebhookSecret } from '../../shared/adapters/wiring/tenants.js';
 import { ENV, requireEnv } from '../../shared/config.js';

@@ -12,7 +12,8 @@ import { FIXTURE_ENDPOINT, FIXTURE_WEBHOOK, keyFor, validRequests, type Fixture 
 import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
 import { deliveryId, tenantEvent } from '../../shared/events/events.js';
 import { newTenant } from '../support/tenant.js';
-import { putDelivery, readSettings } from '../../shared/adapters/tenant-repository.js';
+import { putDelivery } from '../../shared/adapters/tenant-repository.js';
+import { readSettings } from '../../shared/adapters/settings-repository.js';
 import { readFileSync } from 'node:fs';
 import { storeLogo } from '../../shared/tenants/logo.js';
 import { logoStore } from '../../shared/adapters/logo-store.js';

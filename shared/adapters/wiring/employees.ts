@@ -1,7 +1,7 @@
 import { ENV, requireEnvs } from '../../config.js';
 import { employeeRepository } from '../employee-repository.js';
 import { storeRepository } from '../store-repository.js';
-import { getGroups } from '../tenant-repository.js';
+import { getGroups } from '../settings-repository.js';
 import { employeeService } from '../../employees/service.js';
 
 // The functions this module serves read the table: without its name, the cold start fails.

@@ -1,4 +1,5 @@
-import { readConfigVersion, readVersionedSettings } from '../tenant-repository.js';
+import { readConfigVersion } from '../config-version.js';
+import { readVersionedSettings } from '../settings-repository.js';
 import { versionedSettings } from '../../tenants/settings.js';
 
 /**
