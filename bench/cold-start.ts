@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
-import { BUNDLING, FUNCTION_ENVIRONMENT, STREAM_WEB_SHIM } from '../infra/constructs/service-function.js';
+import { BUNDLE_ALIASES, BUNDLING, FUNCTION_ENVIRONMENT } from '../infra/constructs/service-function.js';
 import { authorizers, consumers, reference, routes, scheduled, sessionAuthorizer, workspaceRoutes } from '../infra/routes.js';
 import { startSecretsServer } from '../infra/local/secrets.js';
 import { ENV, secretArnVariable } from '../shared/config.js';
@@ -65,7 +65,7 @@ const buildOptions = (entry: { file: string } | { source: string }): BuildOption
   minify: BUNDLING.minify,
   sourcemap: BUNDLING.sourceMap,
   banner: { js: BUNDLING.banner! },
-  alias: { 'node:stream/web': STREAM_WEB_SHIM },
+  alias: { ...BUNDLE_ALIASES },
   absWorkingDir: ROOT,
   logLevel: 'silent',
 });

@@ -1,5 +1,6 @@
 import { answer, problem } from '../../shared/http/contract.js';
-import { CreateEmployeeBody, Employee } from '../../shared/employees/schema.js';
+import { CreateEmployeeBody } from '../../shared/employees/requests.js';
+import { Employee } from '../../shared/employees/schema.js';
 import { createEmployee } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 

@@ -1,6 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { CreateStoreBody, Store } from '../../shared/stores/schema.js';
+import { CreateStoreBody } from '../../shared/stores/requests.js';
+import { Store } from '../../shared/stores/schema.js';
 import { createStore } from '../../shared/adapters/wiring/stores.js';
 
 export const contract = {

@@ -1,7 +1,8 @@
 import { configuredSecret } from '../../shared/adapters/secrets.js';
 import { ENV } from '../../shared/config.js';
 import { answer, listOf, problem } from '../../shared/http/contract.js';
-import { Employee, ListEmployeesQuery } from '../../shared/employees/schema.js';
+import { ListEmployeesQuery } from '../../shared/employees/requests.js';
+import { Employee } from '../../shared/employees/schema.js';
 import { listEmployees } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 

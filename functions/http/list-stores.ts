@@ -2,7 +2,8 @@ import { configuredSecret } from '../../shared/adapters/secrets.js';
 import { ENV } from '../../shared/config.js';
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { ListStoresQuery, Store } from '../../shared/stores/schema.js';
+import { ListStoresQuery } from '../../shared/stores/requests.js';
+import { Store } from '../../shared/stores/schema.js';
 import { listStores } from '../../shared/adapters/wiring/stores.js';
 
 // Its pages' cursors are sealed with the deployment's cursor secret.

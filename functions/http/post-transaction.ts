@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { requestKeyFor } from '../../shared/transactions/request-key.js';
-import { LegacyTransactionBody, fromLegacy } from '../../shared/transactions/requests.js';
+import { LegacyTransactionBody, fromLegacy } from '../../shared/transactions/legacy-request.js';
 import { Transaction } from '../../shared/transaction-record.js';
 import { toLegacyPath } from '../../shared/transactions/schema.js';
 import { TransactionRejected } from '../../shared/transactions/service.js';

@@ -1,6 +1,6 @@
 import { answer, dataOf, problem } from '../../shared/http/contract.js';
 import { Group } from '../../shared/tenants/config-schema.js';
-import { EmployeeGroupsBody } from '../../shared/employees/schema.js';
+import { EmployeeGroupsBody } from '../../shared/employees/requests.js';
 import { replaceRelation } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';

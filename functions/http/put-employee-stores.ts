@@ -1,6 +1,6 @@
 import { answer, dataOf, problem } from '../../shared/http/contract.js';
 import { Store } from '../../shared/stores/schema.js';
-import { EmployeeStoresBody } from '../../shared/employees/schema.js';
+import { EmployeeStoresBody } from '../../shared/employees/requests.js';
 import { replaceRelation } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';

@@ -1,7 +1,8 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
-import { Store, UpdateStoreBody } from '../../shared/stores/schema.js';
+import { UpdateStoreBody } from '../../shared/stores/requests.js';
+import { Store } from '../../shared/stores/schema.js';
 import { editStore } from '../../shared/adapters/wiring/stores.js';
 
 /** Editing a store answers 202 (the interface's status). */

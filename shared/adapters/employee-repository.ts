@@ -1,7 +1,8 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { LinksChangedError, type EmployeeRepository } from '../employees/ports.js';
-import { Employee, type EmployeeFilters } from '../employees/schema.js';
+import { Employee } from '../employees/schema.js';
+import type { EmployeeFilters } from '../employees/requests.js';
 import { keys, padId } from '../keys.js';
 import { normaliseName } from '../text.js';
 import { inIndex, indexAttributes, TABLE } from '../table.js';

@@ -1,4 +1,6 @@
-import { parsePhoneNumberFromString, type MetadataJson } from 'libphonenumber-js/core';
+// The default export, the one function bundles take from the library's source (PHONE_PARSER, infra/constructs/service-function.ts).
+import parsePhoneNumberFromString from 'libphonenumber-js/core';
+import type { MetadataJson } from 'libphonenumber-js/core';
 import * as v from 'valibot';
 import { PHONE_METADATA } from './phone-metadata.js';
 

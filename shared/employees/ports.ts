@@ -1,7 +1,8 @@
 import type { Found } from '../paging.js';
 import type { StoreRepository } from '../stores/ports.js';
 import type { GroupConfig } from '../tenants/config-schema.js';
-import type { Employee, EmployeeFilters } from './schema.js';
+import type { Employee } from './schema.js';
+import type { EmployeeFilters } from './requests.js';
 
 /** Another edit of the same employee's stores or groups got in first: nothing was changed. */
 export class LinksChangedError extends Error {}

@@ -4,7 +4,8 @@ import type { ListBody } from '../paging.js';
 import type { Store } from '../stores/schema.js';
 import type { GroupConfig, UserScope } from '../tenants/config-schema.js';
 import { LinksChangedError, type EmployeePorts } from './ports.js';
-import type { CreateEmployeeInput, Employee, EmployeeChanges, EmployeeFilters } from './schema.js';
+import type { Employee } from './schema.js';
+import type { CreateEmployeeInput, EmployeeChanges, EmployeeFilters } from './requests.js';
 
 /** DynamoDB transactions hold at most 100 items: the employee plus the links that change. */
 export const MAX_LINK_CHANGES = 99;

@@ -1,5 +1,6 @@
 import type { Found } from '../paging.js';
-import type { Store, StoreFilters } from './schema.js';
+import type { Store } from './schema.js';
+import type { StoreFilters } from './requests.js';
 
 /** Where stores are kept: `shared/adapters/store-repository.ts` implements it over the table. */
 export interface StoreRepository {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { changesOf, externalCode, pagingQuery, text, timestamps } from '../schema.js';
+import { timestamps } from '../schema.js';
 
 export const StoreStatus = v.picklist(['active', 'inactive'], 'must be active or inactive');
 
@@ -13,25 +13,3 @@ export const Store = v.object({
   ...timestamps,
 });
 export type Store = v.InferOutput<typeof Store>;
-
-export const CreateStoreBody = v.strictObject({
-  trade_name: text(200),
-  company_name: v.optional(text(200)),
-  store_id: v.optional(externalCode),
-});
-export type CreateStoreInput = v.InferOutput<typeof CreateStoreBody>;
-
-export const UpdateStoreBody = changesOf({
-  trade_name: v.optional(text(200)),
-  company_name: v.optional(text(200)),
-  status: v.optional(StoreStatus),
-});
-export type StoreChanges = v.InferOutput<typeof UpdateStoreBody>;
-
-export const ListStoresQuery = v.strictObject({
-  ...pagingQuery,
-  status: v.optional(StoreStatus),
-  name: v.optional(text(200)),
-  store_id: v.optional(externalCode),
-});
-export type StoreFilters = v.InferOutput<typeof ListStoresQuery>;

@@ -1,7 +1,8 @@
 import { NotFoundError } from '../errors.js';
 import type { ListBody } from '../paging.js';
 import type { StoreRepository } from './ports.js';
-import type { CreateStoreInput, Store, StoreChanges, StoreFilters } from './schema.js';
+import type { Store } from './schema.js';
+import type { CreateStoreInput, StoreChanges, StoreFilters } from './requests.js';
 
 /** Stores: created, read, edited, deactivated and listed through their repository. */
 export function storeService(stores: StoreRepository) {

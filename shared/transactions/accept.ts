@@ -2,7 +2,7 @@ import { ValidationError } from '../errors.js';
 import { count } from '../metrics.js';
 import type { TransactionMessage } from './message.js';
 import { requestKeyFor } from './request-key.js';
-import { fromV2, type V2TransactionBody } from './requests.js';
+import { fromV2, type V2TransactionBody } from './v2-request.js';
 
 /** The largest message the transaction queue takes (SQS's limit). */
 export const MAX_MESSAGE_BYTES = 256 * 1024;

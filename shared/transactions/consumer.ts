@@ -10,7 +10,8 @@ import { describeIssue } from '../schema.js';
 import type { DispatchMessage } from '../surveys/dispatch.js';
 import { TransactionMessage } from './message.js';
 import type { Dispatcher, Referenced, ReferenceReader } from './ports.js';
-import { fromV2, V2TransactionBody, type TransactionCommand } from './requests.js';
+import type { TransactionCommand } from './requests.js';
+import { fromV2, V2TransactionBody } from './v2-request.js';
 import { referencesOf, TransactionRejected, type TransactionService } from './service.js';
 
 /** A record parsed once: its message, and the command its payload becomes or why the payload is refused. */

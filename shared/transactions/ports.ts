@@ -1,10 +1,12 @@
 import type { CreatedCustomer } from '../customers/service.js';
 import type { CreateCustomerInput } from '../customers/requests.js';
 import type { Customer } from '../customers/schema.js';
-import type { CreateEmployeeInput, Employee } from '../employees/schema.js';
+import type { Employee } from '../employees/schema.js';
+import type { CreateEmployeeInput } from '../employees/requests.js';
 import type { FieldProblem } from '../errors.js';
 import type { Tally } from '../results/tally.js';
-import type { CreateStoreInput, Store } from '../stores/schema.js';
+import type { Store } from '../stores/schema.js';
+import type { CreateStoreInput } from '../stores/requests.js';
 import type { DispatchMessage } from '../surveys/dispatch.js';
 import type { Settings } from '../tenants/config-schema.js';
 import type { TransactionRecord } from '../transaction-record.js';

@@ -168,6 +168,24 @@ describe('what the functions behind the API bundle', () => {
     expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
   });
 
+  it("each transaction interface builds its own body only, the synchronous one none of the consumer's events, the consumer no event delivery", async () => {
+    const entries = new Map(functionEntries());
+    const held = async (name: string, pattern: RegExp) =>
+      (await bundledSources(entries.get(name)!)).filter((source) => pattern.test(source));
+    const notForRegistering =
+      /transactions\/(consumer|v2-request)\.ts|wiring\/events\.ts|adapters\/(events|audit-log)\.ts|(employees|stores)\/requests\.ts/;
+    expect(await held('postTransaction', notForRegistering)).toEqual([]);
+    expect(await held('postV2Transaction', /transactions\/legacy-request\.ts/)).toEqual([]);
+    expect(
+      await held(
+        'transactionConsumer',
+        /transactions\/legacy-request\.ts|(employees|stores)\/requests\.ts|event-deliveries|audit-log|webhook-replay/,
+      ),
+    ).toEqual([]);
+    // The consumer still holds what it runs: the v2 body it parses again and the events it publishes.
+    expect(await held('transactionConsumer', /transactions\/v2-request\.ts|wiring\/events\.ts/)).toHaveLength(2);
+  });
+
   it("no function loads Node's web streams: middy's import of them gets a class that still tells a stream from anything else", async () => {
     const file = await bundle('getHealth', new Map(functionEntries()).get('getHealth')!, `${OUT}stream-web/`);
     const text = readFileSync(file, 'utf8');

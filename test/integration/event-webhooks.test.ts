@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { erase } from '../../shared/privacy/service.js';
-import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
+import { deliveryPorts } from '../../shared/adapters/wiring/event-deliveries.js';
 import { ENV, requireEnv } from '../../shared/config.js';
 import { DeliveryExhausted, deliverEvent, deliveryId, RETRY_MINUTES } from '../../shared/events/events.js';
 import type { EventDelivery } from '../../shared/events/ports.js';

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { readSettings } from '../../shared/adapters/settings-repository.js';
-import { eventDeliveryPorts } from '../../shared/adapters/events.js';
+import { eventDeliveryPorts } from '../../shared/adapters/event-deliveries.js';
 import { applyTenantConfig, rotateWebhookSecret } from '../../shared/adapters/wiring/tenants.js';
 import { ENV, requireEnv } from '../../shared/config.js';
 import { deliverEvent } from '../../shared/events/events.js';

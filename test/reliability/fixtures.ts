@@ -9,7 +9,7 @@ import { requestKeyFor } from '../../shared/transactions/request-key.js';
 import { requestIdFor } from '../support/transactions.js';
 import { inProcess } from '../support/api.js';
 import { FIXTURE_ENDPOINT, FIXTURE_WEBHOOK, keyFor, validRequests, type Fixture } from '../../infra/examples.js';
-import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
+import { deliveryPorts } from '../../shared/adapters/wiring/event-deliveries.js';
 import { deliveryId, tenantEvent } from '../../shared/events/events.js';
 import { newTenant } from '../support/tenant.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ENV, requireEnv } from '../../shared/config.js';
 import { publicRequestId, requestKeyFor } from '../../shared/transactions/request-key.js';
-import type { V2TransactionBody } from '../../shared/transactions/requests.js';
+import type { V2TransactionBody } from '../../shared/transactions/v2-request.js';
 import type { TransactionMessage } from '../../shared/transactions/message.js';
 
 /** A valid v2 payload: the demo journey "loja", default store and employee, a new customer; override any part. */

@@ -2,15 +2,16 @@ import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody } from '../../shared/customers/requests.js';
-import { CreateEmployeeBody, ListEmployeesQuery, UpdateEmployeeBody } from '../../shared/employees/schema.js';
+import { CreateEmployeeBody, ListEmployeesQuery, UpdateEmployeeBody } from '../../shared/employees/requests.js';
 import { PrivacyRequestBody } from '../../shared/privacy/schema.js';
 import { ResultsQuery } from '../../shared/results/schema.js';
-import { CreateStoreBody, ListStoresQuery, UpdateStoreBody } from '../../shared/stores/schema.js';
+import { CreateStoreBody, ListStoresQuery, UpdateStoreBody } from '../../shared/stores/requests.js';
 import { SurveyBody } from '../../shared/surveys/answer-schema.js';
 import { EvaluationsQuery, SurveyQuery } from '../../shared/surveys/schema.js';
 import { TenantFile } from '../../shared/tenants/config-schema.js';
 import { normaliseName, textProblem } from '../../shared/text.js';
-import { LegacyTransactionBody, V2TransactionBody } from '../../shared/transactions/requests.js';
+import { LegacyTransactionBody } from '../../shared/transactions/legacy-request.js';
+import { V2TransactionBody } from '../../shared/transactions/v2-request.js';
 
 /**
  * One text rule for every free-text field a request carries: control characters (new lines only where a field

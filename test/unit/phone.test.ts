@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import metadata from 'libphonenumber-js/min/metadata';
 import { describe, expect, it } from 'vitest';
+import { bundle } from '../../bench/cold-start.js';
 import { PHONE_METADATA_FILE, phoneMetadataText } from '../../infra/phone-metadata.js';
 import { DEFAULT_COUNTRY, toE164 } from '../../shared/customers/phone.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What the whole library, with its default metadata, makes of a phone. */
 const library = (text: string) => {
@@ -56,6 +60,21 @@ describe('phones', () => {
     // The corpus holds both answers in number: a corpus of only rejections would prove nothing.
     expect(possible).toBeGreaterThan(10_000);
     expect(possible).toBeLessThan(28_000);
+  });
+
+  it('normalise exactly as the whole library does in the bundles too, whose parser is the library source (PHONE_PARSER)', async () => {
+    const file = await bundle('phone', { file: 'shared/customers/phone.ts' }, `${ROOT}bench/.bundles/unit/`);
+    // The bundle's parser is the aliased one: its modules are named by their source paths.
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('node_modules/libphonenumber-js/source/parse.js');
+    expect(text).not.toContain('node_modules/libphonenumber-js/es6/');
+    const bundled = (await import(file)) as { toE164: typeof toE164 };
+    const differences: string[] = [];
+    for (const text of phones(30_000)) {
+      const [ours, theirs] = [bundled.toE164(text), library(text)];
+      if (ours !== theirs) differences.push(`${text}: ${ours} instead of ${theirs}`);
+    }
+    expect(differences.slice(0, 10)).toEqual([]);
   });
 
   it('load metadata written from the installed library (npm run phone-metadata after an update)', () => {

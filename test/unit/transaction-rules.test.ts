@@ -5,7 +5,7 @@ import { DuplicateError } from '../../shared/errors.js';
 import { employeeService } from '../../shared/employees/service.js';
 import { storeService } from '../../shared/stores/service.js';
 import type { Settings } from '../../shared/tenants/config-schema.js';
-import { fromV2, V2TransactionBody } from '../../shared/transactions/requests.js';
+import { fromV2, V2TransactionBody } from '../../shared/transactions/v2-request.js';
 import { TransactionRejected, transactionService } from '../../shared/transactions/service.js';
 import {
   memoryCustomers,
