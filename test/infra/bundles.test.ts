@@ -134,6 +134,24 @@ describe('what the functions behind the API bundle', () => {
     expect(sources.filter((source) => /wiring\/(survey-pages|surveys|recovery|cases)\.ts|cases\/service/.test(source))).toEqual([]);
   });
 
+  it('the survey pages that only show, and the unsubscribe post, bundle no answer path, recovery survey or cases', async () => {
+    const entries = new Map(functionEntries());
+    const names = ['getSurveyPage', 'getUnsubscribePage', 'postUnsubscribe'];
+    const held = await Promise.all(
+      names.map(async (name) => {
+        const sources = await bundledSources(entries.get(name)!);
+        return [
+          name,
+          sources.filter((source) => /wiring\/(survey-pages|surveys|recovery|cases)\.ts|cases\/service|recovery\/service/.test(source)),
+        ] as const;
+      }),
+    );
+    expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
+    // The answering page still holds all of them: the check above looks for the right files.
+    const answering = await bundledSources(entries.get('postSurveyPage')!);
+    expect(answering.filter((source) => /wiring\/(survey-pages|surveys|recovery|cases)\.ts/.test(source))).toHaveLength(4);
+  });
+
   it('the phone rules only where a phone is taken: the survey pages and the evaluation reads bundle no phone parsing', async () => {
     const entries = new Map(functionEntries());
     const names = ['getSurveyPage', 'postSurveyPage', 'postUnsubscribe', 'listEvaluations', 'getEvaluation', 'getSurvey'];
