@@ -2,7 +2,7 @@ import { ConcurrentEditError, GoneError, NotFoundError, ValidationError } from '
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
 import { isSupported, INDICATORS, type Indicator } from '../tenants/scales.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
-import { translator, type MessageKey, type Translate } from '../i18n/messages.js';
+import { translator, type CustomerKey, type Translate } from '../i18n/messages.js';
 import { firstName, type SurveyBrand } from './compose.js';
 import { readSurveyLink, type SurveyLink } from './link.js';
 import {
@@ -76,7 +76,7 @@ export interface Page extends Rendered {
 
 const page = (status: number, rendered: Rendered): Page => ({ status, ...rendered });
 /** A page of a title and a text from the catalogue. */
-const told = (status: number, frame: PageFrame, title: 'notFound' | 'expired' | 'answered' | 'unsubscribed', text?: MessageKey) => {
+const told = (status: number, frame: PageFrame, title: 'notFound' | 'expired' | 'answered' | 'unsubscribed', text?: CustomerKey) => {
   const t = translator(frame.locale);
   return page(status, messagePage(frame, t(`${title}.title`), t(text ?? `${title}.text`, { company: frame.brand?.name ?? '' })));
 };

@@ -152,6 +152,24 @@ describe('what the functions behind the API bundle', () => {
     expect(answering.filter((source) => /wiring\/(survey-pages|surveys|recovery|cases)\.ts/.test(source))).toHaveLength(4);
   });
 
+  it("each function holds the three languages of only the words it shows: the case pages no customer's, the survey pages no manager's", async () => {
+    const entries = new Map(functionEntries());
+    // A message of each area, as its key appears in a bundle.
+    const AREAS = { customer: 'page.unsubscribeLink', workspace: 'cases.filter.status', alerts: 'caseEscalation.intro' };
+    const expected = {
+      getAppCase: ['workspace', 'alerts'],
+      getSurveyPage: ['customer'],
+      caseOpener: ['alerts'],
+    };
+    const held = await Promise.all(
+      Object.keys(expected).map(async (name) => {
+        const text = readFileSync(await bundle(name, entries.get(name)!, `${OUT}words/`), 'utf8');
+        return [name, Object.entries(AREAS).flatMap(([area, key]) => (text.includes(key) ? [area] : []))] as const;
+      }),
+    );
+    expect(Object.fromEntries(held)).toEqual(expected);
+  });
+
   it('the phone rules only where a phone is taken: the survey pages and the evaluation reads bundle no phone parsing', async () => {
     const entries = new Map(functionEntries());
     const names = ['getSurveyPage', 'postSurveyPage', 'postUnsubscribe', 'listEvaluations', 'getEvaluation', 'getSurvey'];
