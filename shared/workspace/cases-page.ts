@@ -41,7 +41,6 @@ export interface CasesPagePorts {
   list(tenantId: number, query: CasesQuery, scope: UserScope): Promise<ListedCases>;
   /** NotFoundError when there is no such case among the user's stores. */
   get(tenantId: number, id: number, scope: UserScope): Promise<CaseBody>;
-  update(tenantId: number, id: number, patch: CasePatch, actor: CaseActor): Promise<CaseBody>;
   revealContact(tenantId: number, id: number, actor: CaseActor): Promise<{ customerId: number; body: CaseContact }>;
   /** Who may own a store's case: the users whose scope holds it. */
   candidates(tenantId: number, storeId: number): Promise<string[]>;
@@ -49,6 +48,9 @@ export interface CasesPagePorts {
   employeeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
   recordReads(tenantId: number, customerIds: number[], reader: Reader): Promise<void>;
 }
+
+/** A manager's change to a case: given to the case form's post only, so that the pages that read bundle no writes. */
+export type CaseUpdate = (tenantId: number, id: number, patch: CasePatch, actor: CaseActor) => Promise<CaseBody>;
 
 export interface CasesPageRequest {
   tenantId: number;
@@ -244,7 +246,7 @@ ${next ? `<p class="more"><a rel="next" href="${escapeHtml(`${request.base}${APP
   }
 
   /** A form of the case (a note, a status, an owner): saved and back to the case (303), or the case again saying why not. */
-  async function changeCase(request: CasePageRequest): Promise<WebAnswer> {
+  async function changeCase(request: CasePageRequest, update: CaseUpdate): Promise<WebAnswer> {
     const found = await caseOf(request);
     if (!found) return render(request, undefined);
     const { t } = await framed(request);
@@ -272,7 +274,7 @@ ${next ? `<p class="more"><a rel="next" href="${escapeHtml(`${request.base}${APP
         form,
       });
     try {
-      await ports.update(request.tenantId, found.id, parsed.output, actor(request));
+      await update(request.tenantId, found.id, parsed.output, actor(request));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       if (error.kind === 'not-found') return render(request, undefined);

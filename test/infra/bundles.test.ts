@@ -149,7 +149,7 @@ describe('what the functions behind the API bundle', () => {
     expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
     // The answering page still holds all of them: the check above looks for the right files.
     const answering = await bundledSources(entries.get('postSurveyPage')!);
-    expect(answering.filter((source) => /wiring\/(survey-pages|surveys|recovery|cases)\.ts/.test(source))).toHaveLength(4);
+    expect(answering.filter((source) => /wiring\/(survey-pages|surveys|recovery)\.ts|cases\/system-changes/.test(source))).toHaveLength(4);
   });
 
   it("each function holds the three languages of only the words it shows: the case pages no customer's, the survey pages no manager's", async () => {
@@ -157,7 +157,7 @@ describe('what the functions behind the API bundle', () => {
     // A message of each area, as its key appears in a bundle.
     const AREAS = { customer: 'page.unsubscribeLink', workspace: 'cases.filter.status', alerts: 'caseEscalation.intro' };
     const expected = {
-      getAppCase: ['workspace', 'alerts'],
+      getAppCase: ['workspace'],
       getSurveyPage: ['customer'],
       caseOpener: ['alerts'],
     };
@@ -165,6 +165,30 @@ describe('what the functions behind the API bundle', () => {
       Object.keys(expected).map(async (name) => {
         const text = readFileSync(await bundle(name, entries.get(name)!, `${OUT}words/`), 'utf8');
         return [name, Object.entries(AREAS).flatMap(([area, key]) => (text.includes(key) ? [area] : []))] as const;
+      }),
+    );
+    expect(Object.fromEntries(held)).toEqual(expected);
+  });
+
+  it('each case function bundles only the part of the cases service it runs: the readers neither the opener nor a change', async () => {
+    const entries = new Map(functionEntries());
+    const PARTS = /shared\/cases\/(opener|reads|changes|system-changes|alert|overdue)\.ts$/;
+    const expected = {
+      getCase: ['reads'],
+      listCases: ['reads'],
+      revealCaseContact: ['reads'],
+      getAppCase: ['reads'],
+      getAppCases: ['reads'],
+      postAppCaseContact: ['reads'],
+      updateCase: ['changes', 'reads'],
+      postAppCase: ['changes', 'reads'],
+      postSurveyPage: ['system-changes'],
+      caseOpener: ['alert', 'opener', 'overdue', 'system-changes'],
+    };
+    const held = await Promise.all(
+      Object.keys(expected).map(async (name) => {
+        const sources = await bundledSources(entries.get(name)!);
+        return [name, sources.flatMap((source) => PARTS.exec(source)?.[1] ?? []).sort()] as const;
       }),
     );
     expect(Object.fromEntries(held)).toEqual(expected);
