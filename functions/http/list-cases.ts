@@ -1,7 +1,8 @@
 import { configuredSecret } from '../../shared/adapters/secrets.js';
 import { recordReads } from '../../shared/adapters/wiring/access-log.js';
 import { caseQueries } from '../../shared/adapters/wiring/case-reads.js';
-import { CasesBody, CasesQuery } from '../../shared/cases/schema.js';
+import { CasesBody } from '../../shared/cases/bodies.js';
+import { CasesQuery } from '../../shared/cases/schema.js';
 import { ENV } from '../../shared/config.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';

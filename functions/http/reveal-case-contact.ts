@@ -1,6 +1,7 @@
 import { recordReads } from '../../shared/adapters/wiring/access-log.js';
 import { caseQueries } from '../../shared/adapters/wiring/case-reads.js';
-import { CaseContactBody, CaseIdPath } from '../../shared/cases/schema.js';
+import { CaseContactBody } from '../../shared/cases/bodies.js';
+import { CaseIdPath } from '../../shared/cases/schema.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 

@@ -1,5 +1,6 @@
 import { caseEdits } from '../../shared/adapters/wiring/case-changes.js';
-import { CaseBody, CaseIdPath, CasePatch } from '../../shared/cases/schema.js';
+import { CaseBody } from '../../shared/cases/bodies.js';
+import { CaseIdPath, CasePatch } from '../../shared/cases/schema.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 

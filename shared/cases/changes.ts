@@ -5,7 +5,8 @@ import type { CasePorts } from './ports.js';
 import { CLOSED_STATUSES, MAX_NOTES, TRANSITIONS, type CaseHistoryEntry, type CaseRecord } from './record.js';
 import { inScope, visibleCase, type CaseActor } from './reads.js';
 import { casesSettingsOf } from './rules.js';
-import { caseBody, type CaseBody, type CasePatch } from './schema.js';
+import type { CaseBody } from './bodies.js';
+import { caseBody, type CasePatch } from './schema.js';
 
 /** A manager's change to a case (PATCH /public/cases/{id}, the workspace's case form). */
 export function caseChanges(ports: Pick<CasePorts, 'cases' | 'users' | 'settings' | 'events' | 'recovery'>) {

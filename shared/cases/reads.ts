@@ -3,7 +3,8 @@ import type { UserScope } from '../tenants/config-schema.js';
 import { slugOf } from './case-event.js';
 import type { CasePorts, CaseSelection } from './ports.js';
 import type { CaseRecord } from './record.js';
-import { caseBody, type CaseBody, type CasesQuery } from './schema.js';
+import type { CaseBody } from './bodies.js';
+import { caseBody, type CasesQuery } from './schema.js';
 
 /** Who acts on a case through the API or the workspace: a user, with the scope its token or session carries. */
 export interface CaseActor {

@@ -194,6 +194,18 @@ describe('what the functions behind the API bundle', () => {
     expect(Object.fromEntries(held)).toEqual(expected);
   });
 
+  it("the workspace's case pages build neither the API's answer schemas nor the transaction record's", async () => {
+    const entries = new Map(functionEntries());
+    const names = ['getAppCase', 'getAppCases', 'postAppCaseContact'];
+    const SCHEMAS = /shared\/(cases\/bodies|transaction-record)\.ts$/;
+    const held = await Promise.all(
+      names.map(async (name) => [name, (await bundledSources(entries.get(name)!)).filter((source) => SCHEMAS.test(source))] as const),
+    );
+    expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
+    // The API's own read holds its answer's schema (its contract): the pattern names the right file.
+    expect((await bundledSources(entries.get('getCase')!)).filter((source) => SCHEMAS.test(source))).toEqual(['shared/cases/bodies.ts']);
+  });
+
   it('the phone rules only where a phone is taken: the survey pages and the evaluation reads bundle no phone parsing', async () => {
     const entries = new Map(functionEntries());
     const names = ['getSurveyPage', 'postSurveyPage', 'postUnsubscribe', 'listEvaluations', 'getEvaluation', 'getSurvey'];
