@@ -134,7 +134,7 @@ describe('what the functions behind the API bundle', () => {
     expect(sources.filter((source) => /wiring\/(survey-pages|surveys|recovery|cases)\.ts|cases\/service/.test(source))).toEqual([]);
   });
 
-  it('the survey pages that only show, and the unsubscribe post, bundle no answer path, recovery survey or cases', async () => {
+  it('the survey pages that only show, and the unsubscribe post, bundle no answer path, recovery survey or cases; the answer no opt-out', async () => {
     const entries = new Map(functionEntries());
     const names = ['getSurveyPage', 'getUnsubscribePage', 'postUnsubscribe'];
     const held = await Promise.all(
@@ -149,6 +149,8 @@ describe('what the functions behind the API bundle', () => {
     expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
     // The answering page still holds all of them: the check above looks for the right files.
     const answering = await bundledSources(entries.get('postSurveyPage')!);
+    // It answers, and never opts out (the unsubscribe post's part): it bundles no customer editing.
+    expect(answering.filter((source) => /wiring\/(email-feedback|customers)\.ts/.test(source))).toEqual([]);
     expect(answering.filter((source) => /wiring\/(survey-pages|surveys|recovery)\.ts|cases\/system-changes/.test(source))).toHaveLength(4);
   });
 

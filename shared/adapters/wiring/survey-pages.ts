@@ -1,13 +1,12 @@
 import { NotFoundError } from '../../errors.js';
-import type { PagePorts } from '../../surveys/answer-page.js';
-import { optOutCustomer } from './email-feedback.js';
+import type { PagePorts, PageReads } from '../../surveys/answer-page.js';
 import { answerSurvey } from './surveys.js';
 import { recoveryPages } from './recovery.js';
 import { findById } from '../transaction-repository.js';
 import { recordOf, surveyPageReads } from './survey-page-reads.js';
 
-/** The survey page's answer (POST /s/{token}): its reads, the one answer path, the recovery survey and the opt-out. */
-export const surveyPage: PagePorts = {
+/** The survey page's answer (POST /s/{token}): its reads, the one answer path and the recovery survey (the opt-out is survey-opt-out.ts's). */
+export const surveyPage: PageReads & Pick<PagePorts, 'answer' | 'recover'> = {
   ...surveyPageReads,
   answer: (tenantId, body, read) => answerSurvey(tenantId, body, 'create', recordOf(read)),
   recover: async (tenantId, read, given) => {
@@ -15,5 +14,4 @@ export const surveyPage: PagePorts = {
     if (!record) throw new NotFoundError('No such survey.');
     return recoveryPages.answer(tenantId, record, given);
   },
-  optOut: optOutCustomer,
 };
