@@ -9,8 +9,7 @@ import type { FieldProblem } from './errors.js';
  * here, below both, so that neither imports the other to name them.
  */
 
-/** Transaction ids are 48-bit integers: safe in JSON and JavaScript, and in any 64-bit column. */
-export const MAX_TRANSACTION_ID = 2 ** 48 - 1;
+export { MAX_TRANSACTION_ID } from './transaction-id.js';
 
 /**
  * A survey's life, as its current attempt stands: `scheduled` -> `sent` -> `answered`, or `failed` (the provider

@@ -1,6 +1,7 @@
 import { recordReads } from '../../shared/adapters/wiring/access-log.js';
-import { cases } from '../../shared/adapters/wiring/cases.js';
-import { CaseBody, CaseIdPath } from '../../shared/cases/schema.js';
+import { caseQueries } from '../../shared/adapters/wiring/case-reads.js';
+import { CaseBody } from '../../shared/cases/bodies.js';
+import { CaseIdPath } from '../../shared/cases/schema.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
@@ -18,7 +19,7 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, user, keyId, requestId }) => {
   const reader = await user();
-  const found = await cases.get(tenantId, path.id, reader.scope);
+  const found = await caseQueries.get(tenantId, path.id, reader.scope);
   if (found.customer.name !== null || found.comment !== null)
     await recordReads(tenantId, [found.customer.id], { operation: 'getCase', keyId, user: reader.name, requestId });
   return { status: 200, body: found };

@@ -2,7 +2,7 @@ import { configuredSecret } from '../../shared/adapters/secrets.js';
 import { ENV } from '../../shared/config.js';
 import { PAGE_RESPONSES, pageHandler, type PageContract } from '../../shared/http/page.js';
 import { showSurvey } from '../../shared/surveys/answer-page.js';
-import { surveyPage } from '../../shared/adapters/wiring/survey-pages.js';
+import { surveyPageReads } from '../../shared/adapters/wiring/survey-page-reads.js';
 
 const secret = await configuredSecret(ENV.surveySecret);
 
@@ -19,5 +19,5 @@ export const contract: PageContract = {
 };
 
 export const handler = pageHandler(({ token, query, locale }) =>
-  showSurvey(token, query.score, surveyPage, secret(), new Date(), locale, { solved: query.solved }),
+  showSurvey(token, query.score, surveyPageReads, secret(), new Date(), locale, { solved: query.solved }),
 );

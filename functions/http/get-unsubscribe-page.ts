@@ -2,7 +2,7 @@ import { configuredSecret } from '../../shared/adapters/secrets.js';
 import { ENV } from '../../shared/config.js';
 import { pageHandler, type PageContract } from '../../shared/http/page.js';
 import { showUnsubscribe } from '../../shared/surveys/answer-page.js';
-import { surveyPage } from '../../shared/adapters/wiring/survey-pages.js';
+import { surveyPageReads } from '../../shared/adapters/wiring/survey-page-reads.js';
 
 const secret = await configuredSecret(ENV.surveySecret);
 
@@ -15,4 +15,4 @@ export const contract: PageContract = {
   },
 };
 
-export const handler = pageHandler(({ token, locale }) => showUnsubscribe(token, surveyPage, secret(), new Date(), locale));
+export const handler = pageHandler(({ token, locale }) => showUnsubscribe(token, surveyPageReads, secret(), new Date(), locale));

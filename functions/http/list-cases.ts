@@ -1,7 +1,8 @@
 import { configuredSecret } from '../../shared/adapters/secrets.js';
 import { recordReads } from '../../shared/adapters/wiring/access-log.js';
-import { cases } from '../../shared/adapters/wiring/cases.js';
-import { CasesBody, CasesQuery } from '../../shared/cases/schema.js';
+import { caseQueries } from '../../shared/adapters/wiring/case-reads.js';
+import { CasesBody } from '../../shared/cases/bodies.js';
+import { CasesQuery } from '../../shared/cases/schema.js';
 import { ENV } from '../../shared/config.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
@@ -27,7 +28,7 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, query, user, keyId, requestId }) => {
   const reader = await user();
-  const page = await cases.list(tenantId, query, reader.scope);
+  const page = await caseQueries.list(tenantId, query, reader.scope);
   // Names and comments are personal data: their reads are recorded before they are answered.
   await recordReads(tenantId, page.shownCustomers, { operation: 'listCases', keyId, user: reader.name, requestId });
   return { status: 200, body: page.body };

@@ -1,4 +1,4 @@
-import { changeCase } from '../../shared/adapters/wiring/case-pages.js';
+import { changeCase } from '../../shared/adapters/wiring/case-change-page.js';
 import { signedInPage } from '../../shared/http/workspace.js';
 
 export const contract = {

@@ -2,7 +2,7 @@ import { configuredSecret } from '../../shared/adapters/secrets.js';
 import { ENV } from '../../shared/config.js';
 import { pageHandler, type PageContract } from '../../shared/http/page.js';
 import { unsubscribe } from '../../shared/surveys/answer-page.js';
-import { surveyPage } from '../../shared/adapters/wiring/survey-pages.js';
+import { surveyOptOut } from '../../shared/adapters/wiring/survey-opt-out.js';
 
 const secret = await configuredSecret(ENV.surveySecret);
 
@@ -16,4 +16,4 @@ export const contract: PageContract = {
   },
 };
 
-export const handler = pageHandler(({ token, locale }) => unsubscribe(token, surveyPage, secret(), new Date(), locale));
+export const handler = pageHandler(({ token, locale }) => unsubscribe(token, surveyOptOut, secret(), new Date(), locale));

@@ -1,6 +1,7 @@
 import { recordReads } from '../../shared/adapters/wiring/access-log.js';
-import { cases } from '../../shared/adapters/wiring/cases.js';
-import { CaseContactBody, CaseIdPath } from '../../shared/cases/schema.js';
+import { caseQueries } from '../../shared/adapters/wiring/case-reads.js';
+import { CaseContactBody } from '../../shared/cases/bodies.js';
+import { CaseIdPath } from '../../shared/cases/schema.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
@@ -21,7 +22,7 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, user, keyId, requestId }) => {
   const reader = await user();
-  const revealed = await cases.revealContact(tenantId, path.id, { name: reader.name, scope: reader.scope });
+  const revealed = await caseQueries.revealContact(tenantId, path.id, { name: reader.name, scope: reader.scope });
   await recordReads(tenantId, [revealed.customerId], { operation: 'revealCaseContact', keyId, user: reader.name, requestId });
   return { status: 200, body: revealed.body };
 });

@@ -1,5 +1,6 @@
-import { cases } from '../../shared/adapters/wiring/cases.js';
-import { CaseBody, CaseIdPath, CasePatch } from '../../shared/cases/schema.js';
+import { caseEdits } from '../../shared/adapters/wiring/case-changes.js';
+import { CaseBody } from '../../shared/cases/bodies.js';
+import { CaseIdPath, CasePatch } from '../../shared/cases/schema.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
@@ -26,5 +27,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body, user }) => {
   const actor = await user();
-  return { status: 200, body: await cases.update(tenantId, path.id, body, { name: actor.name, scope: actor.scope }) };
+  return { status: 200, body: await caseEdits.update(tenantId, path.id, body, { name: actor.name, scope: actor.scope }) };
 });

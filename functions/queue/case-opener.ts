@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { caseOpener } from '../../shared/adapters/wiring/case-opener.js';
-import { CaseMessage } from '../../shared/cases/schema.js';
+import { CaseMessage } from '../../shared/cases/message.js';
 import { queueHandler } from '../../shared/queue/handler.js';
 
 /** CaseQueue consumer: each record one written answer; opens or updates its case, alerts once, publishes case.opened. */

@@ -1,4 +1,4 @@
-import type { CaseMessage } from '../cases/schema.js';
+import type { CaseMessage } from '../cases/message.js';
 import { sendMessage } from './sqs.js';
 
 /** Puts an answer's message on the case queue (after the answer is written). */

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { CaseDeadlineMessage } from '../cases/deadline-message.js';
-import { CaseMessage } from '../cases/schema.js';
+import { CaseMessage } from '../cases/message.js';
 import { keys } from '../keys.js';
 import { DispatchMessage } from '../surveys/dispatch.js';
 import { TABLE } from '../table.js';

@@ -1,4 +1,4 @@
-import { translator } from '../i18n/messages.js';
+import { alertTranslator as translator } from '../i18n/messages.js';
 import type { Locale } from '../locale.js';
 import { appCasePath } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';

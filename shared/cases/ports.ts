@@ -5,7 +5,7 @@ import type { CounterDelta } from '../results/tally.js';
 import type { Settings, UserScope } from '../tenants/config-schema.js';
 import type { TransactionRecord } from '../transaction-record.js';
 import type { CaseRecord, CaseStatus } from './record.js';
-import type { CaseMessage } from './schema.js';
+import type { CaseMessage } from './message.js';
 
 /** Which cases a page lists: the storage port is told the partitions' owner and the filters, never the tenant's rules. */
 export interface CaseSelection {

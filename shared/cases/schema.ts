@@ -1,9 +1,10 @@
 import * as v from 'valibot';
 import { calendarDate, integerString, MAX_INT_ID, pagingQuery, paragraphs, text } from '../schema.js';
-import { MAX_TRANSACTION_ID } from '../transaction-record.js';
+import { MAX_TRANSACTION_ID } from '../transaction-id.js';
+import type { CaseBody } from './bodies.js';
 import { CASE_STATUSES, MAX_NOTE_LENGTH, type CaseRecord } from './record.js';
 
-/** The cases API's requests and answers (GET/PATCH /public/cases...). */
+/** The cases API's requests (GET/PATCH /public/cases...); its answers' schemas are in bodies.ts, which only the API's contracts build. */
 
 /** A case is named by its transaction's internal id. */
 export const CaseIdPath = v.strictObject({ id: integerString(1, MAX_TRANSACTION_ID) });
@@ -41,46 +42,6 @@ export const CasePatch = v.strictObject({
 });
 export type CasePatch = v.InferOutput<typeof CasePatch>;
 
-export const CaseBody = v.object({
-  id: v.number(),
-  transaction_id: v.number(),
-  journey: v.object({ id: v.number(), slug: v.nullable(v.string()) }),
-  store: v.number(),
-  employee: v.number(),
-  customer: v.object({ id: v.number(), name: v.nullable(v.string()) }),
-  score: v.number(),
-  comment: v.nullable(v.string()),
-  answered_at: v.string(),
-  status: v.picklist(CASE_STATUSES),
-  owners: v.array(v.string()),
-  opened_at: v.string(),
-  due_at: v.string(),
-  overdue: v.boolean(),
-  first_contact_at: v.nullable(v.string()),
-  closed_at: v.nullable(v.string()),
-  root_cause: v.nullable(v.string()),
-  notes: v.array(v.object({ author: v.string(), at: v.string(), text: v.string() })),
-  history: v.array(
-    v.object({
-      at: v.string(),
-      by: v.string(),
-      action: v.string(),
-      from: v.optional(v.nullable(v.string())),
-      to: v.optional(v.nullable(v.string())),
-    }),
-  ),
-  recovery: v.nullable(v.object({ outcome: v.string(), at: v.string(), score: v.optional(v.nullable(v.number())) })),
-  version: v.number(),
-});
-export type CaseBody = v.InferOutput<typeof CaseBody>;
-
-export const CasesBody = v.object({ data: v.array(CaseBody), limit: v.number(), next_cursor: v.nullable(v.string()) });
-
-export const CaseContactBody = v.object({
-  id: v.number(),
-  customer: v.object({ id: v.number(), name: v.nullable(v.string()), phone: v.nullable(v.string()), email: v.nullable(v.string()) }),
-});
-
 export function caseBody(record: CaseRecord, journeySlug: string | null): CaseBody {
   return {
     id: record.id,
@@ -106,15 +67,3 @@ export function caseBody(record: CaseRecord, journeySlug: string | null): CaseBo
     version: record.version,
   };
 }
-
-/** The case queue's message: which answer was written (no personal data: tenant, transaction, answer version). */
-export const CaseMessage = v.object({
-  tenantId: v.pipe(v.number(), v.integer()),
-  transactionId: v.pipe(v.number(), v.integer()),
-  version: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  /** Set on the message that comes back when the tenant's quiet hours end: it sends the held WhatsApp alerts only. */
-  alert: v.optional(v.literal('whatsapp')),
-  /** When a held alert is due (set by its timer). */
-  dueAt: v.optional(v.string()),
-});
-export type CaseMessage = v.InferOutput<typeof CaseMessage>;

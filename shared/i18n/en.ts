@@ -1,7 +1,9 @@
-import type { Catalogue } from './messages.js';
+import type { AlertCatalogue, CustomerCatalogue, WorkspaceCatalogue } from './messages.js';
 
 /** The en catalogue, with exactly the keys and arguments of pt-BR. */
-export const en: Catalogue = {
+
+/** What a customer sees: the survey and recovery pages, the unsubscribe page, the pages that say a link failed, and the e-mail, SMS and WhatsApp texts. */
+export const enCustomer: CustomerCatalogue = {
   'page.title': 'Satisfaction survey – {company}',
   'page.greeting': '{named, select, yes {{name}, your opinion matters} other {Your opinion matters}}',
   'page.optional': '(optional)',
@@ -82,6 +84,20 @@ export const en: Catalogue = {
   'sms.text': '{company}: how was your experience? It takes 10 seconds: {link}',
   'sms.short': 'How was your experience? Answer: {link}',
   'whatsapp.customer': 'customer',
+  'recovery.title': 'Did we solve it? – {company}',
+  'recovery.question': 'Did {company} solve what you told us about?',
+  'recovery.intro': 'You told us something went wrong, and {company} looked into it. Just one question:',
+  'recovery.scoreQuestion': 'And now, what score would you give?',
+  'recovery.chooseSolved': 'Tell us whether we solved it: yes or no.',
+  'recovery.thanksYes': 'We are glad we solved it! Thank you for telling us.',
+  'recovery.thanksNo': 'We are sorry it is not solved yet: {company} will get back in touch.',
+  'recovery.subject': '{company}: did we solve it?',
+  'recovery.sms': '{company}: did we solve your problem? Answer: {link}',
+  'recovery.smsShort': 'Did we solve your problem? Answer: {link}',
+};
+
+/** What a manager sees in the workspace: its frame and the case pages. */
+export const enWorkspace: WorkspaceCatalogue = {
   'workspace.product': 'Satisfaction survey',
   'workspace.sections': 'Sections',
   'workspace.section.answers': 'Answers',
@@ -178,16 +194,10 @@ export const en: Catalogue = {
   'case.event.contact': 'Customer contact shown',
   'case.event.erased': 'Customer data erased (LGPD)',
   'case.by': 'by {who}',
-  'recovery.title': 'Did we solve it? – {company}',
-  'recovery.question': 'Did {company} solve what you told us about?',
-  'recovery.intro': 'You told us something went wrong, and {company} looked into it. Just one question:',
-  'recovery.scoreQuestion': 'And now, what score would you give?',
-  'recovery.chooseSolved': 'Tell us whether we solved it: yes or no.',
-  'recovery.thanksYes': 'We are glad we solved it! Thank you for telling us.',
-  'recovery.thanksNo': 'We are sorry it is not solved yet: {company} will get back in touch.',
-  'recovery.subject': '{company}: did we solve it?',
-  'recovery.sms': '{company}: did we solve your problem? Answer: {link}',
-  'recovery.smsShort': 'Did we solve your problem? Answer: {link}',
+};
+
+/** The case alerts and escalations a manager receives by e-mail. */
+export const enAlerts: AlertCatalogue = {
   'caseAlert.subject': 'New case: score {score} at {store}',
   'caseAlert.intro': 'A customer gave a score of {score} at {store}, served by {employee}.',
   'caseAlert.comment': "The customer's comment: {comment}",

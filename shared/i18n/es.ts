@@ -1,7 +1,9 @@
-import type { Catalogue } from './messages.js';
+import type { AlertCatalogue, CustomerCatalogue, WorkspaceCatalogue } from './messages.js';
 
 /** The es catalogue (neutral Latin American Spanish, usted), with exactly the keys and arguments of pt-BR. */
-export const es: Catalogue = {
+
+/** What a customer sees: the survey and recovery pages, the unsubscribe page, the pages that say a link failed, and the e-mail, SMS and WhatsApp texts. */
+export const esCustomer: CustomerCatalogue = {
   'page.title': 'Encuesta de satisfacción – {company}',
   'page.greeting': '{named, select, yes {{name}, su opinión es importante} other {Su opinión es importante}}',
   'page.optional': '(opcional)',
@@ -82,6 +84,20 @@ export const es: Catalogue = {
   'sms.text': '{company}: ¿cómo fue su experiencia? Su opinión toma 10 segundos: {link}',
   'sms.short': '¿Cómo fue su experiencia? Responda: {link}',
   'whatsapp.customer': 'cliente',
+  'recovery.title': '¿Lo resolvimos? – {company}',
+  'recovery.question': '¿{company} resolvió lo que nos contó?',
+  'recovery.intro': 'Nos contó que algo no salió bien y {company} se ocupó del asunto. Solo una pregunta:',
+  'recovery.scoreQuestion': 'Y ahora, ¿qué nota nos daría?',
+  'recovery.chooseSolved': 'Díganos si lo resolvimos: sí o no.',
+  'recovery.thanksYes': '¡Qué bueno que lo resolvimos! Gracias por contarnos.',
+  'recovery.thanksNo': 'Lamentamos que aún no esté resuelto: {company} volverá a contactarle.',
+  'recovery.subject': '{company}: ¿lo resolvimos?',
+  'recovery.sms': '{company}: ¿resolvimos su problema? Responda: {link}',
+  'recovery.smsShort': '¿Resolvimos su problema? Responda: {link}',
+};
+
+/** What a manager sees in the workspace: its frame and the case pages. */
+export const esWorkspace: WorkspaceCatalogue = {
   'workspace.product': 'Encuesta de satisfacción',
   'workspace.sections': 'Secciones',
   'workspace.section.answers': 'Respuestas',
@@ -178,16 +194,10 @@ export const es: Catalogue = {
   'case.event.contact': 'Contacto del cliente mostrado',
   'case.event.erased': 'Datos del cliente borrados (LGPD)',
   'case.by': 'por {who}',
-  'recovery.title': '¿Lo resolvimos? – {company}',
-  'recovery.question': '¿{company} resolvió lo que nos contó?',
-  'recovery.intro': 'Nos contó que algo no salió bien y {company} se ocupó del asunto. Solo una pregunta:',
-  'recovery.scoreQuestion': 'Y ahora, ¿qué nota nos daría?',
-  'recovery.chooseSolved': 'Díganos si lo resolvimos: sí o no.',
-  'recovery.thanksYes': '¡Qué bueno que lo resolvimos! Gracias por contarnos.',
-  'recovery.thanksNo': 'Lamentamos que aún no esté resuelto: {company} volverá a contactarle.',
-  'recovery.subject': '{company}: ¿lo resolvimos?',
-  'recovery.sms': '{company}: ¿resolvimos su problema? Responda: {link}',
-  'recovery.smsShort': '¿Resolvimos su problema? Responda: {link}',
+};
+
+/** The case alerts and escalations a manager receives by e-mail. */
+export const esAlerts: AlertCatalogue = {
   'caseAlert.subject': 'Nuevo caso: nota {score} en {store}',
   'caseAlert.intro': 'Un cliente dio nota {score} en {store}, atendido por {employee}.',
   'caseAlert.comment': 'Comentario del cliente: {comment}',

@@ -1,7 +1,7 @@
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locale.js';
-import { en } from './en.js';
-import { es } from './es.js';
-import { ptBR } from './pt-BR.js';
+import { enAlerts, enCustomer, enWorkspace } from './en.js';
+import { esAlerts, esCustomer, esWorkspace } from './es.js';
+import { ptBRAlerts, ptBRCustomer, ptBRWorkspace } from './pt-BR.js';
 import { formatMessage, parseMessage } from './message-format.js';
 
 /**
@@ -9,24 +9,44 @@ import { formatMessage, parseMessage } from './message-format.js';
  * and numbers by the locale's own rules). Arguments are plain text; HTML callers escape what they get back.
  */
 
-export type MessageKey = keyof typeof ptBR;
+/** The customer's words (survey, recovery and unsubscribe pages, the survey messages), the workspace's, the alerts'. */
+export type CustomerKey = keyof typeof ptBRCustomer;
+export type WorkspaceKey = keyof typeof ptBRWorkspace;
+export type AlertKey = keyof typeof ptBRAlerts;
+export type MessageKey = CustomerKey | WorkspaceKey | AlertKey;
+export type CustomerCatalogue = Record<CustomerKey, string>;
+export type WorkspaceCatalogue = Record<WorkspaceKey, string>;
+export type AlertCatalogue = Record<AlertKey, string>;
 export type Catalogue = Record<MessageKey, string>;
 
-export const CATALOGUES: Record<Locale, Catalogue> = { 'pt-BR': ptBR, es, en };
+// One object per area, so that a function bundles the three languages of only the words it shows.
+const CUSTOMER: Record<Locale, CustomerCatalogue> = { 'pt-BR': ptBRCustomer, es: esCustomer, en: enCustomer };
+const WORKSPACE: Record<Locale, WorkspaceCatalogue> = { 'pt-BR': ptBRWorkspace, es: esWorkspace, en: enWorkspace };
+const ALERTS: Record<Locale, AlertCatalogue> = { 'pt-BR': ptBRAlerts, es: esAlerts, en: enAlerts };
+
+/** Every message of a locale, every area (the catalogue tests compare them). */
+export const catalogueOf = (locale: Locale): Catalogue => ({ ...CUSTOMER[locale], ...WORKSPACE[locale], ...ALERTS[locale] });
 
 export type MessageArgs = Record<string, string | number>;
-export type Translate = (key: MessageKey, args?: MessageArgs) => string;
+export type Translate<K extends MessageKey = CustomerKey> = (key: K, args?: MessageArgs) => string;
 
 const parsed = new Map<string, ReturnType<typeof parseMessage>>();
 
-/** The messages of a locale; each is parsed once per container, on first use. */
-export function translator(locale: Locale): Translate {
+/** The messages of an area in a locale; each is parsed once per container, on first use. */
+function translate<K extends MessageKey>(catalogues: Record<Locale, Record<K, string>>, locale: Locale): Translate<K> {
   return (key, args) => {
     const id = `${locale}\u0000${key}`;
-    const parts = parsed.get(id) ?? parsed.set(id, parseMessage(CATALOGUES[locale][key])).get(id)!;
+    const parts = parsed.get(id) ?? parsed.set(id, parseMessage(catalogues[locale][key])).get(id)!;
     return formatMessage(parts, locale, args);
   };
 }
+
+/** A customer's words in a locale. */
+export const translator = (locale: Locale): Translate => translate(CUSTOMER, locale);
+/** The workspace's words in a locale. */
+export const workspaceTranslator = (locale: Locale): Translate<WorkspaceKey> => translate(WORKSPACE, locale);
+/** The case alerts' words in a locale. */
+export const alertTranslator = (locale: Locale): Translate<AlertKey> => translate(ALERTS, locale);
 
 export const isLocale = (value: unknown): value is Locale => (LOCALES as readonly unknown[]).includes(value);
 

@@ -1,8 +1,11 @@
 /**
- * The pt-BR catalogue: every built-in string a customer (or a manager, in the workspace) sees, in ICU MessageFormat. It is the reference: the other
- * catalogues have exactly its keys with the same arguments (test/unit/i18n.test.ts).
+ * The pt-BR catalogue: every built-in string a customer (or a manager, in the workspace) sees, in ICU MessageFormat, in
+ * three areas, so that a function bundles only the words of what it shows. It is the reference: the other catalogues
+ * have exactly its keys with the same arguments (test/unit/i18n.test.ts).
  */
-export const ptBR = {
+
+/** What a customer sees: the survey and recovery pages, the unsubscribe page, the pages that say a link failed, and the e-mail, SMS and WhatsApp texts. */
+export const ptBRCustomer = {
   'page.title': 'Pesquisa de satisfação – {company}',
   'page.greeting': '{named, select, yes {{name}, sua opinião importa} other {Sua opinião importa}}',
   'page.optional': '(opcional)',
@@ -84,6 +87,20 @@ export const ptBR = {
   'sms.text': '{company}: como foi sua experiência? Sua opinião leva 10 segundos: {link}',
   'sms.short': 'Como foi sua experiência? Responda: {link}',
   'whatsapp.customer': 'cliente',
+  'recovery.title': 'Resolvemos? – {company}',
+  'recovery.question': '{company} resolveu o que você nos contou?',
+  'recovery.intro': 'Você nos contou que algo não foi bem, e {company} tratou do assunto. Só uma pergunta:',
+  'recovery.scoreQuestion': 'E agora, que nota você daria?',
+  'recovery.chooseSolved': 'Diga se resolvemos: sim ou não.',
+  'recovery.thanksYes': 'Que bom que resolvemos! Obrigado por nos contar.',
+  'recovery.thanksNo': 'Sentimos muito que ainda não esteja resolvido: {company} vai retomar o contato.',
+  'recovery.subject': '{company}: resolvemos?',
+  'recovery.sms': '{company}: resolvemos o seu problema? Responda: {link}',
+  'recovery.smsShort': 'Resolvemos o seu problema? Responda: {link}',
+} as const;
+
+/** What a manager sees in the workspace: its frame and the case pages. */
+export const ptBRWorkspace = {
   'workspace.product': 'Pesquisa de satisfação',
   'workspace.sections': 'Seções',
   'workspace.section.answers': 'Respostas',
@@ -180,16 +197,10 @@ export const ptBR = {
   'case.event.contact': 'Contato do cliente mostrado',
   'case.event.erased': 'Dados do cliente apagados (LGPD)',
   'case.by': 'por {who}',
-  'recovery.title': 'Resolvemos? – {company}',
-  'recovery.question': '{company} resolveu o que você nos contou?',
-  'recovery.intro': 'Você nos contou que algo não foi bem, e {company} tratou do assunto. Só uma pergunta:',
-  'recovery.scoreQuestion': 'E agora, que nota você daria?',
-  'recovery.chooseSolved': 'Diga se resolvemos: sim ou não.',
-  'recovery.thanksYes': 'Que bom que resolvemos! Obrigado por nos contar.',
-  'recovery.thanksNo': 'Sentimos muito que ainda não esteja resolvido: {company} vai retomar o contato.',
-  'recovery.subject': '{company}: resolvemos?',
-  'recovery.sms': '{company}: resolvemos o seu problema? Responda: {link}',
-  'recovery.smsShort': 'Resolvemos o seu problema? Responda: {link}',
+} as const;
+
+/** The case alerts and escalations a manager receives by e-mail. */
+export const ptBRAlerts = {
   'caseAlert.subject': 'Novo caso: nota {score} na {store}',
   'caseAlert.intro': 'Um cliente deu nota {score} na {store}, atendido por {employee}.',
   'caseAlert.comment': 'Comentário do cliente: {comment}',

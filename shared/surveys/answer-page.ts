@@ -2,7 +2,7 @@ import { ConcurrentEditError, GoneError, NotFoundError, ValidationError } from '
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
 import { isSupported, INDICATORS, type Indicator } from '../tenants/scales.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
-import { translator, type MessageKey, type Translate } from '../i18n/messages.js';
+import { translator, type CustomerKey, type Translate } from '../i18n/messages.js';
 import { firstName, type SurveyBrand } from './compose.js';
 import { readSurveyLink, type SurveyLink } from './link.js';
 import {
@@ -46,11 +46,15 @@ export interface PageTransaction {
   recovery?: { status: string; recovered: boolean | null } | undefined;
 }
 
-export interface PagePorts {
+/** What every page reads: a page that only shows (GET) needs nothing else, and its function bundles nothing else. */
+export interface PageReads {
   transaction(tenantId: number, id: number): Promise<PageTransaction | undefined>;
   settings(tenantId: number): Promise<Settings>;
   /** What the pages show of the tenant (its name, colour and logo) for a survey of this store. */
   brand(tenantId: number, storeId: number): Promise<SurveyBrand>;
+}
+
+export interface PagePorts extends PageReads {
   /**
    * The one answer path (the chatbot's POST /survey): the answer becomes the transaction's rating and evaluation.
    * `read` is what `transaction` answered for this request, so that the transaction need not be read again.
@@ -72,7 +76,7 @@ export interface Page extends Rendered {
 
 const page = (status: number, rendered: Rendered): Page => ({ status, ...rendered });
 /** A page of a title and a text from the catalogue. */
-const told = (status: number, frame: PageFrame, title: 'notFound' | 'expired' | 'answered' | 'unsubscribed', text?: MessageKey) => {
+const told = (status: number, frame: PageFrame, title: 'notFound' | 'expired' | 'answered' | 'unsubscribed', text?: CustomerKey) => {
   const t = translator(frame.locale);
   return page(status, messagePage(frame, t(`${title}.title`), t(text ?? `${title}.text`, { company: frame.brand?.name ?? '' })));
 };
@@ -89,7 +93,7 @@ interface Opened {
 /** The attempt a token opens, or the page that says why it does not. */
 async function open(
   token: string,
-  ports: PagePorts,
+  ports: PageReads,
   secret: string,
   now: Date,
   requested: Locale,
@@ -167,7 +171,7 @@ interface Answer {
 export async function showSurvey(
   token: string,
   score: string | undefined,
-  ports: PagePorts,
+  ports: PageReads,
   secret: string,
   now = new Date(),
   requested: Locale = DEFAULT_LOCALE,
@@ -187,7 +191,7 @@ export async function showSurvey(
 export async function submitSurvey(
   token: string,
   form: URLSearchParams,
-  ports: PagePorts,
+  ports: PageReads & Pick<PagePorts, 'answer' | 'recover'>,
   secret: string,
   now = new Date(),
   requested: Locale = DEFAULT_LOCALE,
@@ -319,7 +323,7 @@ function showRecovery(opened: Opened, token: string, solved: string | undefined)
 }
 
 /** POST of a recovery link: yes or no (required) and a score on the journey's scale (optional), recorded once. */
-async function submitRecovery(opened: Opened, token: string, form: URLSearchParams, ports: PagePorts): Promise<Page> {
+async function submitRecovery(opened: Opened, token: string, form: URLSearchParams, ports: Pick<PagePorts, 'recover'>): Promise<Page> {
   const { t, journey } = opened;
   const problems: string[] = [];
   let solved: 'yes' | 'no' | undefined;
@@ -377,7 +381,7 @@ async function submitRecovery(opened: Opened, token: string, form: URLSearchPara
 /** GET /s/{token}/unsubscribe: asks to confirm. Links keep this page after they expire. */
 export async function showUnsubscribe(
   token: string,
-  ports: PagePorts,
+  ports: PageReads,
   secret: string,
   now = new Date(),
   requested: Locale = DEFAULT_LOCALE,
@@ -389,7 +393,7 @@ export async function showUnsubscribe(
 /** POST /s/{token}/unsubscribe (the page's button, or a mail client's RFC 8058 one-click post): opts the customer out. */
 export async function unsubscribe(
   token: string,
-  ports: PagePorts,
+  ports: PageReads & Pick<PagePorts, 'optOut'>,
   secret: string,
   now = new Date(),
   requested: Locale = DEFAULT_LOCALE,

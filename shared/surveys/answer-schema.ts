@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { RATING_SOURCES } from '../channels.js';
 import { phone } from '../customers/phone.js';
 import { line, MAX_INT_ID, paragraphs, text } from '../schema.js';
-import { MAX_TRANSACTION_ID } from '../transaction-record.js';
+import { MAX_TRANSACTION_ID } from '../transaction-id.js';
 import { ClassItemType, sourceName } from './schema.js';
 
 /*

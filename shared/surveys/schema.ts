@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { calendarDate, integerString, pagingQuery, text } from '../schema.js';
 import { INDICATORS, type Indicator } from '../tenants/scales.js';
-import { MAX_TRANSACTION_ID } from '../transaction-record.js';
+import { MAX_TRANSACTION_ID } from '../transaction-id.js';
 
 const SURVEY_SOURCES = Object.keys(RATING_SOURCES).filter((name) => name !== 'api') as Exclude<SourceName, 'api'>[];
 export const sourceName = v.picklist(SURVEY_SOURCES, `must be one of ${SURVEY_SOURCES.join(', ')}`);

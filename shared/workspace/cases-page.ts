@@ -2,10 +2,11 @@ import * as v from 'valibot';
 import { isTenantAdmin } from '../tenants/roles.js';
 import { bucketOf } from '../answers/schema.js';
 import { CASE_STATUSES, TRANSITIONS, MAX_NOTE_LENGTH, type CaseStatus } from '../cases/record.js';
-import { CaseIdPath, CasePatch, CasesQuery, type CaseBody, type CaseContactBody } from '../cases/schema.js';
+import type { CaseBody, CaseContactBody } from '../cases/bodies.js';
+import { CaseIdPath, CasePatch, CasesQuery } from '../cases/schema.js';
 import type { CaseActor } from '../cases/service.js';
 import { DomainError, type FieldProblem } from '../errors.js';
-import { translator, type MessageKey, type Translate } from '../i18n/messages.js';
+import { workspaceTranslator as translator, type WorkspaceKey, type Translate } from '../i18n/messages.js';
 import type { Locale } from '../locale.js';
 import { queryString } from '../paging.js';
 import type { Reader } from '../privacy/access.js';
@@ -41,7 +42,6 @@ export interface CasesPagePorts {
   list(tenantId: number, query: CasesQuery, scope: UserScope): Promise<ListedCases>;
   /** NotFoundError when there is no such case among the user's stores. */
   get(tenantId: number, id: number, scope: UserScope): Promise<CaseBody>;
-  update(tenantId: number, id: number, patch: CasePatch, actor: CaseActor): Promise<CaseBody>;
   revealContact(tenantId: number, id: number, actor: CaseActor): Promise<{ customerId: number; body: CaseContact }>;
   /** Who may own a store's case: the users whose scope holds it. */
   candidates(tenantId: number, storeId: number): Promise<string[]>;
@@ -49,6 +49,9 @@ export interface CasesPagePorts {
   employeeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
   recordReads(tenantId: number, customerIds: number[], reader: Reader): Promise<void>;
 }
+
+/** A manager's change to a case: given to the case form's post only, so that the pages that read bundle no writes. */
+export type CaseUpdate = (tenantId: number, id: number, patch: CasePatch, actor: CaseActor) => Promise<CaseBody>;
 
 export interface CasesPageRequest {
   tenantId: number;
@@ -74,13 +77,13 @@ export const CaseListQuery = v.strictObject({
   store: v.optional(integerString(1, MAX_INT_ID)),
   cursor: v.optional(v.pipe(v.string(), v.maxLength(2048))),
 });
-const PROBLEM_OF_FILTER: Record<string, MessageKey> = {
+const PROBLEM_OF_FILTER: Record<string, WorkspaceKey> = {
   view: 'cases.problem.view',
   status: 'cases.problem.status',
   store: 'cases.problem.store',
   cursor: 'cases.problem.cursor',
 };
-const LIST_LABELS: Record<(typeof LIST_STATUSES)[number], MessageKey> = {
+const LIST_LABELS: Record<(typeof LIST_STATUSES)[number], WorkspaceKey> = {
   all: 'cases.filter.all',
   open: 'case.status.open',
   in_progress: 'case.status.in_progress',
@@ -88,14 +91,14 @@ const LIST_LABELS: Record<(typeof LIST_STATUSES)[number], MessageKey> = {
   resolved: 'case.status.resolved',
   closed_unresolved: 'case.status.closed_unresolved',
 };
-const STATUS_KEYS: Record<CaseStatus, MessageKey> = {
+const STATUS_KEYS: Record<CaseStatus, WorkspaceKey> = {
   open: 'case.status.open',
   in_progress: 'case.status.in_progress',
   resolved: 'case.status.resolved',
   closed_unresolved: 'case.status.closed_unresolved',
 };
 /** The field a problem of the cases service names, in the manager's words. */
-const PROBLEM_OF_FIELD: Record<string, MessageKey> = {
+const PROBLEM_OF_FIELD: Record<string, WorkspaceKey> = {
   status: 'case.problem.status',
   root_cause: 'case.problem.rootCause',
   owner: 'case.problem.owner',
@@ -244,7 +247,7 @@ ${next ? `<p class="more"><a rel="next" href="${escapeHtml(`${request.base}${APP
   }
 
   /** A form of the case (a note, a status, an owner): saved and back to the case (303), or the case again saying why not. */
-  async function changeCase(request: CasePageRequest): Promise<WebAnswer> {
+  async function changeCase(request: CasePageRequest, update: CaseUpdate): Promise<WebAnswer> {
     const found = await caseOf(request);
     if (!found) return render(request, undefined);
     const { t } = await framed(request);
@@ -272,7 +275,7 @@ ${next ? `<p class="more"><a rel="next" href="${escapeHtml(`${request.base}${APP
         form,
       });
     try {
-      await ports.update(request.tenantId, found.id, parsed.output, actor(request));
+      await update(request.tenantId, found.id, parsed.output, actor(request));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       if (error.kind === 'not-found') return render(request, undefined);
@@ -324,8 +327,8 @@ interface CaseView {
   candidates: string[];
 }
 
-function listForm(t: Translate, base: string, filters: Record<string, string>): string {
-  const option = (name: string, value: string, key: MessageKey, fallback: string) =>
+function listForm(t: Translate<WorkspaceKey>, base: string, filters: Record<string, string>): string {
+  const option = (name: string, value: string, key: WorkspaceKey, fallback: string) =>
     `<option value="${value}"${(filters[name] ?? fallback) === value ? ' selected' : ''}>${escapeHtml(t(key))}</option>`;
   return `<form method="get" action="${escapeHtml(base + APP_CASES_PATH)}" class="filters card">
 <div><label for="f-view">${escapeHtml(t('cases.view'))}</label><select id="f-view" name="view">${option('view', 'stores', 'cases.view.stores', 'stores')}${option('view', 'mine', 'cases.view.mine', 'stores')}</select></div>
@@ -336,14 +339,14 @@ function listForm(t: Translate, base: string, filters: Record<string, string>): 
 
 const closed = (c: CaseBody) => TRANSITIONS[c.status].length === 0;
 const late = (c: CaseBody) => c.overdue && !closed(c);
-const statusBadge = (t: Translate, c: CaseBody) =>
+const statusBadge = (t: Translate<WorkspaceKey>, c: CaseBody) =>
   `<span class="status status-${escapeHtml(c.status)}">${escapeHtml(t(STATUS_KEYS[c.status]))}</span>${late(c) ? ` <span class="status overdue">${escapeHtml(t('case.overdue'))}</span>` : ''}`;
-const ownersText = (t: Translate, owners: string[]) => (owners.length ? owners.join(', ') : t('case.noOwner'));
+const ownersText = (t: Translate<WorkspaceKey>, owners: string[]) => (owners.length ? owners.join(', ') : t('case.noOwner'));
 const bucketClass = (journey: { indicator: Indicator } | undefined, score: number) =>
   `bucket-${(journey && bucketOf(journey.indicator, score)) ?? 'none'}`;
 
 function caseItem(
-  t: Translate,
+  t: Translate<WorkspaceKey>,
   time: (iso: string) => string,
   base: string,
   frame: CasesFrame,
@@ -359,7 +362,7 @@ ${c.comment !== null ? `<blockquote class="comment">${escapeHtml(c.comment)}</bl
 }
 
 function caseBody(
-  t: Translate,
+  t: Translate<WorkspaceKey>,
   time: (iso: string) => string,
   base: string,
   view: CaseView,
@@ -385,13 +388,13 @@ function caseBody(
   const inSection = (which: keyof typeof sections) => (where === which ? alertHtml : '');
   const atTop = where && Object.hasOwn(sections, where) && sections[where as keyof typeof sections] ? '' : alertHtml;
   const formTo = (section: string) => `${action}#${section}`;
-  const facts: [MessageKey, string][] = [
+  const facts: [WorkspaceKey, string][] = [
     ['case.store', escapeHtml(view.store)],
     ['case.employee', escapeHtml(view.employee)],
     ['case.journey', journey ? `${escapeHtml(journey.name ?? journey.slug)} (${escapeHtml(journey.indicator.toUpperCase())})` : '–'],
     ['case.answeredAt', time(c.answered_at)],
     ['case.owner', escapeHtml(ownersText(t, c.owners))],
-    ...(c.root_cause ? [['case.rootCause', escapeHtml(c.root_cause)] as [MessageKey, string]] : []),
+    ...(c.root_cause ? [['case.rootCause', escapeHtml(c.root_cause)] as [WorkspaceKey, string]] : []),
   ];
   const recovery = c.recovery
     ? `<p class="recovery">${escapeHtml(t(c.recovery.outcome === 'recovered' ? 'case.recovered' : c.recovery.outcome === 'not_recovered' ? 'case.notRecovered' : 'case.recoveryPending'))}</p>`
@@ -443,7 +446,7 @@ ${ownerForm}
 <ol id="history" class="history">${c.history.map((entry) => `<li>${time(entry.at)} · ${escapeHtml(historyText(t, entry))}${entry.by && entry.by !== 'system' ? ` · ${escapeHtml(t('case.by', { who: entry.by }))}` : ''}</li>`).join('')}</ol></section>`;
 }
 
-function contactSection(t: Translate, base: string, c: CaseBody, contact: CaseContact['customer'] | undefined): string {
+function contactSection(t: Translate<WorkspaceKey>, base: string, c: CaseBody, contact: CaseContact['customer'] | undefined): string {
   const title = `<h2 id="contact-title">${escapeHtml(t('case.contact'))}</h2>`;
   if (!contact)
     return `<section class="card" aria-labelledby="contact-title">${title}<p class="hint">${escapeHtml(t('case.contact.hint'))}</p>
@@ -464,7 +467,7 @@ ${contact.phone || contact.email ? `<dl id="contact" class="facts">${rows.join('
 <p class="hint">${escapeHtml(t('case.contact.once'))}</p></section>`;
 }
 
-function historyText(t: Translate, entry: CaseBody['history'][number]): string {
+function historyText(t: Translate<WorkspaceKey>, entry: CaseBody['history'][number]): string {
   const to = entry.to ?? '';
   switch (entry.action) {
     case 'opened':

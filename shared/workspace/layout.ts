@@ -1,5 +1,5 @@
 import { FAVICON_LINK } from '../favicon.js';
-import { translator, type MessageKey } from '../i18n/messages.js';
+import { workspaceTranslator as translator, type WorkspaceKey } from '../i18n/messages.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import { escapeHtml } from '../surveys/compose.js';
 import { APP_ADMIN_JOURNEYS_PATH, APP_ANSWERS_PATH, APP_CASES_PATH, APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
@@ -21,7 +21,7 @@ export const WORKSPACE_HEADERS: Record<string, string> = {
 };
 
 /** The workspace's sections, in the order the navigation shows them; `admin` ones only to the tenant's admins. */
-export const SECTIONS: readonly { label: MessageKey; path: string; admin?: true }[] = [
+export const SECTIONS: readonly { label: WorkspaceKey; path: string; admin?: true }[] = [
   { label: 'workspace.section.answers', path: APP_ANSWERS_PATH },
   { label: 'workspace.section.results', path: APP_RESULTS_PATH },
   { label: 'workspace.section.cases', path: APP_CASES_PATH },

@@ -157,6 +157,80 @@ describe('what the functions behind the API bundle', () => {
     expect(sources.filter((source) => /wiring\/(survey-pages|surveys|recovery|cases)\.ts|cases\/service/.test(source))).toEqual([]);
   });
 
+  it('the survey pages that only show, and the unsubscribe post, bundle no answer path, recovery survey or cases; the answer no opt-out', async () => {
+    const entries = new Map(functionEntries());
+    const names = ['getSurveyPage', 'getUnsubscribePage', 'postUnsubscribe'];
+    const held = await Promise.all(
+      names.map(async (name) => {
+        const sources = await bundledSources(entries.get(name)!);
+        return [
+          name,
+          sources.filter((source) => /wiring\/(survey-pages|surveys|recovery|cases)\.ts|cases\/service|recovery\/service/.test(source)),
+        ] as const;
+      }),
+    );
+    expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
+    // The answering page still holds all of them: the check above looks for the right files.
+    const answering = await bundledSources(entries.get('postSurveyPage')!);
+    // It answers, and never opts out (the unsubscribe post's part): it bundles no customer editing.
+    expect(answering.filter((source) => /wiring\/(email-feedback|customers)\.ts/.test(source))).toEqual([]);
+    expect(answering.filter((source) => /wiring\/(survey-pages|surveys|recovery)\.ts|cases\/system-changes/.test(source))).toHaveLength(4);
+  });
+
+  it("each function holds the three languages of only the words it shows: the case pages no customer's, the survey pages no manager's", async () => {
+    const entries = new Map(functionEntries());
+    // A message of each area, as its key appears in a bundle.
+    const AREAS = { customer: 'page.unsubscribeLink', workspace: 'cases.filter.status', alerts: 'caseEscalation.intro' };
+    const expected = {
+      getAppCase: ['workspace'],
+      getSurveyPage: ['customer'],
+      caseOpener: ['alerts'],
+    };
+    const held = await Promise.all(
+      Object.keys(expected).map(async (name) => {
+        const text = readFileSync(await bundle(name, entries.get(name)!, `${OUT}words/`), 'utf8');
+        return [name, Object.entries(AREAS).flatMap(([area, key]) => (text.includes(key) ? [area] : []))] as const;
+      }),
+    );
+    expect(Object.fromEntries(held)).toEqual(expected);
+  });
+
+  it('each case function bundles only the part of the cases service it runs: the readers neither the opener nor a change', async () => {
+    const entries = new Map(functionEntries());
+    const PARTS = /shared\/cases\/(opener|reads|changes|system-changes|alert|overdue)\.ts$/;
+    const expected = {
+      getCase: ['reads'],
+      listCases: ['reads'],
+      revealCaseContact: ['reads'],
+      getAppCase: ['reads'],
+      getAppCases: ['reads'],
+      postAppCaseContact: ['reads'],
+      updateCase: ['changes', 'reads'],
+      postAppCase: ['changes', 'reads'],
+      postSurveyPage: ['system-changes'],
+      caseOpener: ['alert', 'opener', 'overdue', 'system-changes'],
+    };
+    const held = await Promise.all(
+      Object.keys(expected).map(async (name) => {
+        const sources = await bundledSources(entries.get(name)!);
+        return [name, sources.flatMap((source) => PARTS.exec(source)?.[1] ?? []).sort()] as const;
+      }),
+    );
+    expect(Object.fromEntries(held)).toEqual(expected);
+  });
+
+  it("the workspace's case pages build neither the API's answer schemas nor the transaction record's", async () => {
+    const entries = new Map(functionEntries());
+    const names = ['getAppCase', 'getAppCases', 'postAppCaseContact'];
+    const SCHEMAS = /shared\/(cases\/bodies|transaction-record)\.ts$/;
+    const held = await Promise.all(
+      names.map(async (name) => [name, (await bundledSources(entries.get(name)!)).filter((source) => SCHEMAS.test(source))] as const),
+    );
+    expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
+    // The API's own read holds its answer's schema (its contract): the pattern names the right file.
+    expect((await bundledSources(entries.get('getCase')!)).filter((source) => SCHEMAS.test(source))).toEqual(['shared/cases/bodies.ts']);
+  });
+
   it('the phone rules only where a phone is taken: the survey pages and the evaluation reads bundle no phone parsing', async () => {
     const entries = new Map(functionEntries());
     const names = ['getSurveyPage', 'postSurveyPage', 'postUnsubscribe', 'listEvaluations', 'getEvaluation', 'getSurvey'];

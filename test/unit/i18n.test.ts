@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUES, chooseLocale, localeOfRequest, translator, type MessageKey } from '../../shared/i18n/messages.js';
+import { catalogueOf, chooseLocale, localeOfRequest, translator, type MessageKey } from '../../shared/i18n/messages.js';
 import { formatMessage, parseMessage } from '../../shared/i18n/message-format.js';
 import { LOCALES } from '../../shared/locale.js';
 import { surveyEmail, surveySms } from '../../shared/surveys/compose.js';
@@ -21,6 +21,8 @@ function argumentsOf(message: string, locale: string): string[] {
   walk(new IntlMessageFormat(message, locale).getAst() as Node[]);
   return [...found].sort();
 }
+
+const CATALOGUES = { 'pt-BR': catalogueOf('pt-BR'), es: catalogueOf('es'), en: catalogueOf('en') };
 
 describe('the message catalogues', () => {
   it('every catalogue has every key of pt-BR, no other, each with the same arguments of the same kinds', () => {

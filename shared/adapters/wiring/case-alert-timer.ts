@@ -1,5 +1,5 @@
 import { ENV, requireEnvs } from '../../config.js';
-import type { CaseMessage } from '../../cases/schema.js';
+import type { CaseMessage } from '../../cases/message.js';
 import { dueScheduler, type DelayedSend } from '../../timers.js';
 import { dueTimersOf } from '../due-timers.js';
 import { sendMessages } from '../sqs.js';

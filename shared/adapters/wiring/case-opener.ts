@@ -1,5 +1,5 @@
 import { ENV, requireEnvs } from '../../config.js';
-import { caseService } from '../../cases/service.js';
+import { caseOpening } from '../../cases/opener.js';
 import { caseStore } from '../case-repository.js';
 import { caseAlerts } from '../case-alerts.js';
 import { caseNames, caseUsers } from '../case-ports.js';
@@ -13,7 +13,7 @@ import { tenantSettings } from './tenant-settings.js';
 requireEnvs(ENV.tableName, ENV.eventQueueUrl, ENV.surveyBaseUrl);
 
 /** The case queue's consumer: the cases service with the alert's e-mail and WhatsApp, the names it shows and the workspace's URL. */
-export const caseOpener = caseService({
+export const caseOpener = caseOpening({
   cases: caseStore,
   users: caseUsers,
   answers: evaluationStore,

@@ -6,14 +6,14 @@ import { caseUsers } from '../case-ports.js';
 import { employees } from '../employee-repository.js';
 import { stores } from '../store-repository.js';
 import { recordReads } from './access-log.js';
-import { cases } from './cases.js';
+import { caseQueries } from './case-reads.js';
 import { tenantSettings } from './tenant-settings.js';
 
 /**
  * The workspace's case pages over the cases API's own service (the same rules, the same writes), the tenant's users
  * who may own a store's case, the names of stores and employees, and the access log.
  */
-export const { showCases, showCase, changeCase, revealContact } = casesPage({
+export const casePages = casesPage({
   async frame(tenantId) {
     const settings = await tenantSettings(tenantId);
     const { name, logoUrl } = brandOf(settings);
@@ -26,10 +26,9 @@ export const { showCases, showCase, changeCase, revealContact } = casesPage({
       journeys: settings.journeys,
     };
   },
-  list: cases.list,
-  get: cases.get,
-  update: cases.update,
-  revealContact: cases.revealContact,
+  list: caseQueries.list,
+  get: caseQueries.get,
+  revealContact: caseQueries.revealContact,
   candidates: caseUsers.managersOf,
   storeNames: async (tenantId, ids) =>
     new Map((ids.length ? await stores.getMany(tenantId, ids) : []).map((store) => [store.id, store.trade_name])),
@@ -37,3 +36,5 @@ export const { showCases, showCase, changeCase, revealContact } = casesPage({
     new Map((ids.length ? await employees.getMany(tenantId, ids) : []).map((employee) => [employee.id, employee.name])),
   recordReads,
 });
+
+export const { showCases, showCase, revealContact } = casePages;

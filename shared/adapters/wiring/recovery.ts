@@ -3,11 +3,14 @@ import type { CaseRecoveryRecorder } from '../../recovery/ports.js';
 import { recoveryAnswers } from '../../recovery/service.js';
 import { caseStore } from '../case-repository.js';
 import { recoveryStore } from '../recovery-repository.js';
-import { cases } from './cases.js';
+import { caseSystemChanges } from '../../cases/system-changes.js';
+import { events } from './events.js';
 import { tenantSettings } from './tenant-settings.js';
 
 // The recovery survey's answers read and write the table.
 requireEnvs(ENV.tableName);
+
+const cases = caseSystemChanges({ cases: caseStore, settings: tenantSettings, events });
 
 /**
  * The cases service's recordRecovery. An answer the case holds already is not

@@ -1,57 +1,17 @@
-import { DEFAULT_LOCALE } from '../../locale.js';
 import { NotFoundError } from '../../errors.js';
-import { ENV, requireEnvs } from '../../config.js';
-import { storeNames } from '../attempt-repository.js';
-import { findById } from '../transaction-repository.js';
-import { optOutCustomer } from './email-feedback.js';
-import type { PagePorts, PageTransaction } from '../../surveys/answer-page.js';
-import type { TransactionRecord } from '../../transaction-record.js';
+import type { PagePorts, PageReads } from '../../surveys/answer-page.js';
 import { answerSurvey } from './surveys.js';
 import { recoveryPages } from './recovery.js';
-import { tenantSettings } from './tenant-settings.js';
-import { brandOf } from '../../tenants/brand.js';
+import { findById } from '../transaction-repository.js';
+import { recordOf, surveyPageReads } from './survey-page-reads.js';
 
-// The functions this module serves read the table: without its name, the cold start fails.
-requireEnvs(ENV.tableName);
-
-/** The records behind what `transaction` answered: the answer reuses them instead of reading again. */
-const readRecords = new WeakMap<PageTransaction, TransactionRecord>();
-
-/** The survey page: the transaction behind a link, the tenant's settings, the one answer path and the opt-out. */
-export const surveyPage: PagePorts = {
-  async transaction(tenantId, id): Promise<PageTransaction | undefined> {
-    const record = await findById(tenantId, id);
-    if (!record) return undefined;
-    const { transaction } = record;
-    const read: PageTransaction = {
-      id,
-      journeyId: transaction.journey_id,
-      journeySlug: record.journeySlug,
-      storeId: transaction.store_id,
-      customerId: transaction.customer_id,
-      customerName: record.customerName,
-      attemptId: transaction.survey.attempt_id,
-      status: transaction.survey.status,
-      erased: record.erased,
-      locale: record.locale ?? DEFAULT_LOCALE,
-      score: transaction.rating?.score ?? null,
-      recovery: record.recovery ? { status: record.recovery.status, recovered: record.recovery.recovered ?? null } : undefined,
-    };
-    readRecords.set(read, record);
-    return read;
-  },
-  settings: tenantSettings,
-  // The tenant's brand; a tenant that names none (made before brands) shows the store's name.
-  brand: async (tenantId, storeId) => {
-    const settings = await tenantSettings(tenantId);
-    const tenantName = settings.brand?.name ? undefined : await storeNames.tradeName(tenantId, storeId);
-    return brandOf(settings, { tenantName, baseUrl: process.env[ENV.surveyBaseUrl] });
-  },
-  answer: (tenantId, body, read) => answerSurvey(tenantId, body, 'create', readRecords.get(read)),
+/** The survey page's answer (POST /s/{token}): its reads, the one answer path and the recovery survey (the opt-out is survey-opt-out.ts's). */
+export const surveyPage: PageReads & Pick<PagePorts, 'answer' | 'recover'> = {
+  ...surveyPageReads,
+  answer: (tenantId, body, read) => answerSurvey(tenantId, body, 'create', recordOf(read)),
   recover: async (tenantId, read, given) => {
-    const record = readRecords.get(read) ?? (await findById(tenantId, read.id));
+    const record = recordOf(read) ?? (await findById(tenantId, read.id));
     if (!record) throw new NotFoundError('No such survey.');
     return recoveryPages.answer(tenantId, record, given);
   },
-  optOut: optOutCustomer,
 };

@@ -1,0 +1,49 @@
+import { tenantEvent } from '../events/events.js';
+import type { EventType } from '../events/ports.js';
+import type { Settings } from '../tenants/config-schema.js';
+import type { CasePorts } from './ports.js';
+import { MAX_HISTORY, type CaseHistoryEntry, type CaseRecord } from './record.js';
+
+/** Who changes a case without a manager: the opener, a corrected answer, the deadline, the recovery survey. */
+export const SYSTEM = 'system';
+
+export const withHistory = (record: CaseRecord, ...entries: CaseHistoryEntry[]): CaseHistoryEntry[] =>
+  [...record.history, ...entries].slice(-MAX_HISTORY);
+
+export const slugOf = (config: Settings, journeyId: number) => config.journeys.find((j) => j.id === journeyId)?.slug ?? null;
+
+/** `case.*` events: no contact, no customer name, no comment; the same id for the same happening. */
+function caseEvent(tenantId: number, type: EventType, record: CaseRecord, journey: string | null, at: Date) {
+  return tenantEvent(
+    tenantId,
+    type,
+    String(record.id),
+    {
+      case_id: record.id,
+      transaction_id: record.id,
+      journey,
+      store_id: record.storeId,
+      employee_id: record.employeeId,
+      score: record.score,
+      status: record.status,
+      opened_at: record.openedAt,
+      due_at: record.dueAt,
+      overdue: record.overdue,
+      root_cause: record.rootCause,
+      recovery: record.recovery?.outcome ?? null,
+    },
+    at,
+  );
+}
+
+/** Publishes a `case.*` event when the part has an event publisher. */
+export async function publishCase(
+  ports: Pick<CasePorts, 'events'>,
+  tenantId: number,
+  type: EventType,
+  record: CaseRecord,
+  config: Settings,
+  at: Date,
+) {
+  if (ports.events) await ports.events.publish(tenantId, caseEvent(tenantId, type, record, slugOf(config, record.journeyId), at));
+}

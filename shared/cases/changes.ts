@@ -1,0 +1,86 @@
+import { caseDeltas } from '../results/case-tally.js';
+import { ConcurrentEditError, ValidationError, type FieldProblem } from '../errors.js';
+import { publishCase, slugOf, withHistory } from './case-event.js';
+import type { CasePorts } from './ports.js';
+import { CLOSED_STATUSES, MAX_NOTES, TRANSITIONS, type CaseHistoryEntry, type CaseRecord } from './record.js';
+import { inScope, visibleCase, type CaseActor } from './reads.js';
+import { casesSettingsOf } from './rules.js';
+import type { CaseBody } from './bodies.js';
+import { caseBody, type CasePatch } from './schema.js';
+
+/** A manager's change to a case (PATCH /public/cases/{id}, the workspace's case form). */
+export function caseChanges(ports: Pick<CasePorts, 'cases' | 'users' | 'settings' | 'events' | 'recovery'>) {
+  const { cases, users, settings } = ports;
+  const visible = (tenantId: number, id: number, scope: CaseActor['scope']) => visibleCase(cases, tenantId, id, scope);
+
+  /**
+   * PATCH /public/cases/{id}: a status (along TRANSITIONS; resolving takes a root cause of the tenant's and a note), an
+   * owner (a user whose scope holds the store), a root cause, a note. Every wrong field is named; one conditional write,
+   * so that of two managers changing the case at once one gets a 409.
+   */
+  async function update(tenantId: number, id: number, patch: CasePatch, actor: CaseActor, now = new Date()): Promise<CaseBody> {
+    const fields = ['status', 'owner', 'root_cause', 'note'] as const;
+    if (!fields.some((field) => patch[field] !== undefined))
+      throw new ValidationError('Nothing to change.', [{ path: '', message: `must set at least one of ${fields.join(', ')}` }]);
+    const [current, config] = await Promise.all([visible(tenantId, id, actor.scope), settings(tenantId)]);
+    const at = now.toISOString();
+    const by = actor.name;
+    const problems: FieldProblem[] = [];
+    const next: CaseRecord = { ...current, version: current.version + 1 };
+    const history: CaseHistoryEntry[] = [];
+
+    const status = patch.status ?? current.status;
+    if (status !== current.status) {
+      if (!TRANSITIONS[current.status].includes(status)) {
+        const allowed = TRANSITIONS[current.status];
+        problems.push({
+          path: 'status',
+          message: `a case ${current.status} cannot become ${status}${allowed.length ? ` (it may become ${allowed.join(' or ')})` : ' (it is closed)'}`,
+        });
+      } else {
+        next.status = status;
+        if (status === 'in_progress') next.firstContactAt = current.firstContactAt ?? at;
+        if (CLOSED_STATUSES.includes(status)) next.closedAt = at;
+        history.push({ at, by, action: 'status', from: current.status, to: status });
+      }
+    }
+    if (patch.root_cause !== undefined) {
+      const { rootCauses } = casesSettingsOf(config);
+      if (!rootCauses.includes(patch.root_cause)) problems.push({ path: 'root_cause', message: `must be one of ${rootCauses.join(', ')}` });
+      else next.rootCause = patch.root_cause;
+    }
+    if (status === 'resolved' && TRANSITIONS[current.status].includes('resolved')) {
+      if (patch.root_cause === undefined && !current.rootCause)
+        problems.push({ path: 'root_cause', message: 'is required to resolve a case' });
+      if (patch.note === undefined) problems.push({ path: 'note', message: 'is required to resolve a case' });
+    }
+    if (patch.owner !== undefined && !(current.owners.length === 1 && current.owners[0] === patch.owner)) {
+      const scope = await users.scopeOf(tenantId, patch.owner);
+      if (!scope || !inScope(scope, current.storeId))
+        problems.push({ path: 'owner', message: "must be a user whose scope holds the case's store" });
+      else {
+        next.owners = [patch.owner];
+        history.push({ at, by, action: 'owner', from: current.owners.join(', ') || null, to: patch.owner });
+      }
+    }
+    if (patch.note !== undefined) {
+      if (current.notes.length >= MAX_NOTES)
+        problems.push({ path: 'note', message: `the case holds the most notes it may (${MAX_NOTES})` });
+      else {
+        next.notes = [...current.notes, { author: by, at, text: patch.note }];
+        history.push({ at, by, action: 'note' });
+      }
+    }
+    if (problems.length) throw new ValidationError('The change does not fit this case.', problems);
+    next.history = withHistory(current, ...history);
+    if (!(await cases.replace(tenantId, next, caseDeltas(current, next))))
+      throw new ConcurrentEditError('The case changed since it was read: read it again and retry.');
+    if (next.status === 'resolved' && current.status !== 'resolved') {
+      await publishCase(ports, tenantId, 'case.resolved', next, config, now);
+      await ports.recovery?.request(tenantId, next);
+    }
+    return caseBody(next, slugOf(config, next.journeyId));
+  }
+
+  return { update };
+}

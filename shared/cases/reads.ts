@@ -1,0 +1,104 @@
+import { NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
+import type { UserScope } from '../tenants/config-schema.js';
+import { slugOf } from './case-event.js';
+import type { CasePorts, CaseSelection } from './ports.js';
+import type { CaseRecord } from './record.js';
+import type { CaseBody } from './bodies.js';
+import { caseBody, type CasesQuery } from './schema.js';
+
+/** Who acts on a case through the API or the workspace: a user, with the scope its token or session carries. */
+export interface CaseActor {
+  name: string;
+  scope: UserScope;
+}
+
+const DAY = 86_400_000;
+/** The widest period a list may filter on. */
+export const MAX_CASE_DAYS = 400;
+
+export const inScope = (scope: UserScope, storeId: number) => scope === 'all' || scope.stores.includes(storeId);
+const notFound = (id: number) => new NotFoundError(`Case ${id} not found.`);
+
+/** The case, when the scope holds its store; a case of a store outside it is as absent as one that does not exist (as the answers are). */
+export async function visibleCase(cases: CasePorts['cases'], tenantId: number, id: number, scope: UserScope): Promise<CaseRecord> {
+  const found = await cases.find(tenantId, id);
+  if (!found || !inScope(scope, found.storeId)) throw notFound(id);
+  return found;
+}
+
+/** What reads cases (the list, one case, its customer's contact): a function that only reads bundles nothing else. */
+export function caseReads(ports: Pick<CasePorts, 'cases' | 'settings' | 'contacts'>) {
+  const { cases, settings } = ports;
+  const visible = (tenantId: number, id: number, scope: UserScope) => visibleCase(cases, tenantId, id, scope);
+
+  /** GET /public/cases: a page of the cases the user may see, and the customers it shows by name or comment. */
+  async function list(
+    tenantId: number,
+    query: CasesQuery,
+    scope: UserScope,
+  ): Promise<{ body: { data: CaseBody[]; limit: number; next_cursor: string | null }; shownCustomers: number[] }> {
+    const problems: FieldProblem[] = [];
+    if (query.from && query.to) {
+      const days = (Date.parse(query.to) - Date.parse(query.from)) / DAY + 1;
+      if (days < 1) problems.push({ path: 'from', message: 'must not be after to' });
+      else if (days > MAX_CASE_DAYS) problems.push({ path: 'to', message: `the period may span at most ${MAX_CASE_DAYS} days` });
+    }
+    if (problems.length) throw new ValidationError('Invalid case filters.', problems);
+    if (query.store !== undefined && !inScope(scope, query.store)) throw new NotFoundError('No such store.');
+    const stores = query.store !== undefined ? [query.store] : scope === 'all' ? undefined : scope.stores;
+    const overdue = query.overdue === undefined ? undefined : query.overdue === 'true';
+    const selection: CaseSelection = {
+      tenantId,
+      ...(stores ? { stores } : {}),
+      ...(query.status ? { status: query.status } : {}),
+      ...(overdue !== undefined ? { overdue } : {}),
+      ...(query.owner !== undefined ? { owner: query.owner } : {}),
+      ...(query.from ? { from: query.from } : {}),
+      ...(query.to ? { to: query.to } : {}),
+      limit: query.limit,
+      ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
+      // The cursor holds to the filters and the scope it was given under.
+      query: JSON.stringify([
+        'cases',
+        tenantId,
+        stores ?? 'all',
+        query.status ?? null,
+        overdue ?? null,
+        query.from ?? null,
+        query.to ?? null,
+        ...(query.owner !== undefined ? [query.owner] : []),
+      ]),
+    };
+    const [{ cases: found, nextCursor }, config] = await Promise.all([cases.list(selection), settings(tenantId)]);
+    const data = found.map((c) => caseBody(c, slugOf(config, c.journeyId)));
+    return {
+      body: { data, limit: query.limit, next_cursor: nextCursor },
+      shownCustomers: [...new Set(data.filter((c) => c.customer.name !== null || c.comment !== null).map((c) => c.customer.id))],
+    };
+  }
+
+  /** GET /public/cases/{id}. */
+  async function get(tenantId: number, id: number, scope: UserScope): Promise<CaseBody> {
+    const [found, config] = await Promise.all([visible(tenantId, id, scope), settings(tenantId)]);
+    return caseBody(found, slugOf(config, found.journeyId));
+  }
+
+  /**
+   * POST /public/cases/{id}/contact: the customer's phone and e-mail address as the customer record holds them now,
+   * for the manager to call or write (the handler records the read in the access log before answering). Nulls once
+   * the customer was erased.
+   */
+  async function revealContact(tenantId: number, id: number, actor: CaseActor) {
+    const found = await visible(tenantId, id, actor.scope);
+    const contact = found.erased ? undefined : await ports.contacts?.of(tenantId, found.customerId);
+    return {
+      customerId: found.customerId,
+      body: {
+        id,
+        customer: { id: found.customerId, name: contact?.name ?? null, phone: contact?.phone ?? null, email: contact?.email ?? null },
+      },
+    };
+  }
+
+  return { list, get, revealContact };
+}
