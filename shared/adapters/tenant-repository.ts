@@ -2,7 +2,8 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteComma
 import * as v from 'valibot';
 import { keys, padId } from '../keys.js';
 import { indexAttributes, inIndex, TABLE } from '../table.js';
-import { LogoObject, type BrandSettings, type DeliveryConfig, type Settings, type UserScope } from '../tenants/config-schema.js';
+import type { BrandSettings, DeliveryConfig, Settings, UserScope } from '../tenants/config-schema.js';
+import { LogoObject } from '../tenants/logo.js';
 import { ApiKeyRecord, Tenant, UserRecord, type FirstStore, type TenantRepository } from '../tenants/ports.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, type SigningGenerations } from '../events/signature.js';
 import { stores } from './store-repository.js';

@@ -7,7 +7,8 @@ import { EVENT_TYPES } from '../events/ports.js';
 import { CHANNELS, HAND_OFF_CHANNELS } from '../channels.js';
 import { LOCALES, type Locale } from '../locale.js';
 import { contrastProblem, HEX_COLOUR, normaliseColour } from './contrast.js';
-import { LOGO_CONTENT_TYPES, LOGO_FILE } from './logo.js';
+import { LogoObject } from './logo.js';
+import { entityId as id, UserScope } from './user-scope.js';
 import {
   CASE_RULE_DEFAULTS,
   DAYS,
@@ -22,12 +23,6 @@ import {
 
 const indicator = v.picklist(Object.keys(INDICATORS) as Indicator[], `must be one of ${Object.keys(INDICATORS).join(', ')}`);
 
-const id = v.pipe(
-  v.number('must be a number'),
-  v.integer('must be an integer'),
-  v.minValue(1, 'must be at least 1'),
-  v.maxValue(2_147_483_647, 'is too large'),
-);
 const name = (max: number) =>
   v.pipe(
     v.string('must be a string'),
@@ -171,19 +166,6 @@ export const GroupConfig = v.strictObject({ id, name: name(200) });
 export type GroupConfig = v.InferOutput<typeof GroupConfig>;
 /** A group as stored and answered. */
 export const Group = v.object(GroupConfig.entries);
-
-/** What a user token may change: everything, or the listed stores and groups. */
-export const UserScope = v.union(
-  [
-    v.literal('all'),
-    v.strictObject({
-      stores: v.pipe(v.array(id), v.maxLength(1000, 'may list at most 1000 stores')),
-      groups: v.pipe(v.array(id), v.maxLength(1000, 'may list at most 1000 groups')),
-    }),
-  ],
-  'must be "all" or { "stores": [ids], "groups": [ids] }',
-);
-export type UserScope = v.InferOutput<typeof UserScope>;
 
 const address = v.pipe(
   v.string('must be a string'),
@@ -359,12 +341,8 @@ export const BrandConfig = v.strictObject({
 });
 export type BrandConfig = v.InferOutput<typeof BrandConfig>;
 
-/** A stored logo: its content-addressed object name (`<sha-256>.<ext>`, shared/tenants/logo.ts) and its type. */
-export const LogoObject = v.strictObject({
-  file: v.pipe(v.string('must be a string'), v.regex(LOGO_FILE, 'must be a logo object name: 64 hex digits and .png, .jpg or .webp')),
-  contentType: v.picklist(LOGO_CONTENT_TYPES, `must be one of ${LOGO_CONTENT_TYPES.join(', ')}`),
-});
-export type LogoObject = v.InferOutput<typeof LogoObject>;
+/** A stored logo (shared/tenants/logo.ts) and a user's scope (shared/tenants/user-scope.ts), as the tenant file names them. */
+export { LogoObject, UserScope };
 
 /** The brand as stored and read: the display name resolved, the logo as its content-addressed object. */
 export const BrandSettings = v.object({

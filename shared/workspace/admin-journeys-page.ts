@@ -8,16 +8,15 @@ import type { WebAnswer } from './answer.js';
 import { redirect } from './answer.js';
 import {
   adminFrame,
-  changeConfig,
   etagField,
   fieldError,
   problemsBox,
   type AdminFrame,
   type AdminPagePorts,
   type AdminPageRequest,
-  type ChangeOutcome,
   type FieldErrors,
 } from './admin-form.js';
+import { changeConfig, type ChangeOutcome } from './admin-config-form.js';
 
 /** What the journey form holds, as typed: a journey read, or the fields a refused form sent back. */
 interface JourneyValues {

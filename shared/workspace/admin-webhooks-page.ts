@@ -6,16 +6,15 @@ import type { WebAnswer } from './answer.js';
 import { redirect } from './answer.js';
 import {
   adminFrame,
-  changeConfig,
   etagField,
   fieldError,
   problemsBox,
   type AdminFrame,
   type AdminPagePorts,
   type AdminPageRequest,
-  type ChangeOutcome,
   type FieldErrors,
 } from './admin-form.js';
+import { changeConfig, type ChangeOutcome } from './admin-config-form.js';
 
 type Endpoint = NonNullable<ConfigDocument['delivery']['webhooks']>[number];
 

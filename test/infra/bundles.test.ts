@@ -145,6 +145,40 @@ describe('what the functions behind the API bundle', () => {
     expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
   });
 
+  it('the admin functions bundle only their own part: the multipart parser where the brand form is posted, the configuration schema where the configuration is changed, the tenant service where the operator needs it', async () => {
+    const entries = new Map(functionEntries());
+    const held = async (name: string, pattern: RegExp) =>
+      (await bundledSources(entries.get(name)!)).filter((source) => pattern.test(source));
+    const multipart = /busboy|http\/multipart/;
+    const schema = /tenants\/config-schema/;
+    const service = /tenants\/service|wiring\/tenants\.ts/;
+    expect(await held('postAppAdminBrand', multipart)).not.toEqual([]);
+    expect(await held('getAppAdminBrand', multipart)).toEqual([]);
+    expect(await held('putAdminConfig', schema)).not.toEqual([]);
+    expect(await held('postAppAdminJourneys', schema)).not.toEqual([]);
+    for (const name of [
+      'getAppAdminKeys',
+      'postAppAdminKeys',
+      'getAppAdminUsers',
+      'listAdminKeys',
+      'createAdminKey',
+      'listAdminUsers',
+      'createAdminLogo',
+    ])
+      expect({ name, held: await held(name, schema) }).toEqual({ name, held: [] });
+    expect(await held('rotateAdminWebhookSecret', service)).not.toEqual([]);
+    for (const name of [
+      'getAdminConfig',
+      'putAdminConfig',
+      'listAdminAudit',
+      'createAdminKey',
+      'getAppAdminKeys',
+      'getAppAdminJourneys',
+      'getAppAdminBrand',
+    ])
+      expect({ name, held: await held(name, service) }).toEqual({ name, held: [] });
+  });
+
   it("no function loads Node's web streams: middy's import of them gets a class that still tells a stream from anything else", async () => {
     const file = await bundle('getHealth', new Map(functionEntries()).get('getHealth')!, `${OUT}stream-web/`);
     const text = readFileSync(file, 'utf8');

@@ -1,7 +1,10 @@
 import { ENV, requireEnvs } from '../../config.js';
 
-// The admin routes read and write the tenant's configuration in the table: without its name, the cold start fails.
+// The rotate route reads and writes the tenant's webhook signing in the table: without its name, the cold start fails.
 requireEnvs(ENV.tableName);
 
-/** The configuration, the audit log, the webhook secrets and the API keys (issue, list, revoke, rotate: shared/tenants/keys.ts). */
-export { auditEntries, readConfig, replaceConfig, rotateWebhookSecret, issueKey, listKeys, revokeKey, rotateKey } from './tenants.js';
+/**
+ * The webhook secrets' rotation (the tenant service). The other admin routes wire only what they call: the configuration
+ * (tenant-config.ts), the audit log (tenant-audit.ts), the API keys (tenant-keys.ts), the users (tenant-users.ts).
+ */
+export { rotateWebhookSecret } from './tenants.js';
