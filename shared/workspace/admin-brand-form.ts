@@ -8,6 +8,7 @@ import { MAX_LOGO_BYTES } from '../tenants/logo.js';
 import { redirect, type WebAnswer } from './answer.js';
 import { addError, adminFrame, problemsBox, type AdminPageRequest, type FieldErrors } from './admin-form.js';
 import { labelsOf, render, type BrandReadPorts, type BrandValues } from './admin-brand-page.js';
+import { BRAND_TEXT } from './admin-brand-text.js';
 
 /**
  * The brand form's post (apart from the page, which never reads a multipart body nor checks the form's fields): a
@@ -31,7 +32,7 @@ const BrandFields = v.omit(BrandConfig, ['logo']);
 /** The brand form's post: apart from the page, as only it stores logos (the logo bucket's write grant). */
 export function brandForm(ports: BrandPagePorts) {
   return async function saveBrand(request: BrandPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_BRAND_PATH);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_BRAND_PATH, BRAND_TEXT);
     if (refused) return refused;
     const { text } = frame;
     const actor = { user: request.user.name };

@@ -14,6 +14,11 @@ import {
   type AdminPageRequest,
   type FieldErrors,
 } from './admin-form.js';
+import type { AdminText } from './admin-text.js';
+import { BRAND_TEXT, type BrandText } from './admin-brand-text.js';
+
+/** This page's frame: the shared words and its own. */
+export type BrandFrame = AdminFrame<AdminText & BrandText>;
 
 /** What the brand page needs: the brand with the configuration version it was read at (its form's post: admin-brand-form.ts). */
 export interface BrandReadPorts extends Pick<AdminPagePorts, 'settings'> {
@@ -34,7 +39,7 @@ export interface BrandValues {
  */
 export function brandPage(ports: BrandReadPorts) {
   return async function showBrand(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_BRAND_PATH);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_BRAND_PATH, BRAND_TEXT);
     if (refused) return refused;
     const { brand, version } = await ports.readBrand(request.tenantId);
     const notice = request.query.done === 'saved' ? `<p class="saved" role="status">${escapeHtml(frame.text.brandSaved)}</p>` : '';
@@ -48,7 +53,7 @@ export const valuesOf = (brand: BrandSettings | undefined): BrandValues => ({
   senderName: brand?.senderName ?? '',
 });
 
-export const labelsOf = ({ text }: AdminFrame) => ({
+export const labelsOf = ({ text }: BrandFrame) => ({
   name: { label: text.brandName, id: 'b-name' },
   colour: { label: text.colour, id: 'b-colour' },
   senderName: { label: text.senderName, id: 'b-senderName' },
@@ -57,7 +62,7 @@ export const labelsOf = ({ text }: AdminFrame) => ({
 
 /** The brand page, with the values and errors of a form sent back. */
 export function render(
-  frame: AdminFrame,
+  frame: BrandFrame,
   request: AdminPageRequest,
   status: number,
   brand: BrandSettings | undefined,

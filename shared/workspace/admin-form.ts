@@ -50,9 +50,9 @@ export interface AdminPageRequest {
 /** What wrong fields a form sent: each form field's messages; '' holds what belongs to no field. */
 export type FieldErrors = Map<string, string[]>;
 
-/** A signed-in admin's page: the words of the tenant's language, its brand, and the page frame. */
-export interface AdminFrame {
-  text: AdminText;
+/** A signed-in admin's page: the words of the tenant's language (the shared ones and the page's own), its brand, and the page frame. */
+export interface AdminFrame<Words extends AdminText = AdminText> {
+  text: Words;
   locale: Locale;
   page(status: number, title: string, body: string): WebAnswer;
   /** An instant as the tenant's language writes it, in UTC (said so). */
@@ -75,16 +75,17 @@ const SUBSECTIONS = [
 
 /**
  * The frame of an admin page for a signed-in user, or the 403 page a user who is not a tenant admin gets (in the
- * tenant's language, with the navigation that user sees).
+ * tenant's language, with the navigation that user sees). `own`: the page's own words (admin-<page>-text.ts), beside the shared ones.
  */
-export async function adminFrame(
+export async function adminFrame<Own extends object>(
   ports: Pick<AdminPagePorts, 'settings'>,
   request: AdminPageRequest,
   path: string,
-): Promise<{ frame: AdminFrame; refused?: WebAnswer }> {
+  own: Record<Locale, Own>,
+): Promise<{ frame: AdminFrame<AdminText & Own>; refused?: WebAnswer }> {
   const settings = await ports.settings(request.tenantId);
   const locale = settings.locale ?? DEFAULT_LOCALE;
-  const text = ADMIN_TEXT[locale];
+  const text = { ...ADMIN_TEXT[locale], ...own[locale] };
   const brand = brandOf(settings);
   const admin = isTenantAdmin(request.user);
   const html = (title: string, body: string) =>
@@ -94,7 +95,7 @@ export async function adminFrame(
       `<li><a href="${escapeHtml(request.base + section.path)}"${section.path === path ? ' aria-current="page"' : ''}>${escapeHtml(section.label(text))}</a></li>`,
   ).join('')}</ul></nav>`;
   const when = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone: 'UTC' });
-  const frame: AdminFrame = {
+  const frame: AdminFrame<AdminText & Own> = {
     text,
     locale,
     page: (status, title, body) => ({ status, html: html(title, subnav + body) }),

@@ -16,6 +16,11 @@ import {
   type AdminPageRequest,
   type FieldErrors,
 } from './admin-form.js';
+import type { AdminText } from './admin-text.js';
+import { JOURNEYS_TEXT, type JourneysText } from './admin-journeys-text.js';
+
+/** This page's frame: the shared words and its own. */
+export type JourneysFrame = AdminFrame<AdminText & JourneysText>;
 import { changeConfig, type ChangeOutcome } from './admin-config-form.js';
 
 /** What the journey form holds, as typed: a journey read, or the fields a refused form sent back. */
@@ -61,7 +66,7 @@ const EMPTY: JourneyValues = { slug: '', name: '', indicator: 'nps', classes: []
  */
 export function adminJourneysPage(ports: AdminPagePorts) {
   async function showJourneys(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_JOURNEYS_PATH);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_JOURNEYS_PATH, JOURNEYS_TEXT);
     if (refused) return refused;
     const { config, version } = await ports.readConfig(request.tenantId);
     const editing = config.journeys.find((journey) => String(journey.id) === request.query.edit);
@@ -70,7 +75,7 @@ export function adminJourneysPage(ports: AdminPagePorts) {
   }
 
   async function saveJourney(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_JOURNEYS_PATH);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_JOURNEYS_PATH, JOURNEYS_TEXT);
     if (refused) return refused;
     const sent = valuesFrom(request.form);
     let index = -1;
@@ -118,7 +123,7 @@ function journeyOf(sent: JourneyValues, existing: JourneyConfig | undefined, con
 }
 
 function render(
-  frame: AdminFrame,
+  frame: JourneysFrame,
   base: string,
   status: number,
   config: ConfigDocument,
@@ -143,7 +148,7 @@ ${journeyForm(frame, base, config.classes, version, values, outcome?.errors)}`;
   return frame.page(status, text.journeys, body);
 }
 
-function journeyItem(frame: AdminFrame, base: string, journey: JourneyConfig, classes: Map<number, ClassConfig>): string {
+function journeyItem(frame: JourneysFrame, base: string, journey: JourneyConfig, classes: Map<number, ClassConfig>): string {
   const { text } = frame;
   const items = journey.classes.map((id) => {
     const item = classes.get(id);
@@ -164,7 +169,7 @@ ${questions.length ? `<ul class="texts">${questions.join('')}</ul>` : ''}
 }
 
 /** Each form field's label and input id, for the problems box's links. */
-const labelsOf = ({ text }: AdminFrame): Record<string, { label: string; id: string }> => ({
+const labelsOf = ({ text }: JourneysFrame): Record<string, { label: string; id: string }> => ({
   slug: { label: text.slug, id: 'j-slug' },
   name: { label: text.name, id: 'j-name' },
   indicator: { label: text.indicator, id: 'j-indicator' },
@@ -176,7 +181,7 @@ const labelsOf = ({ text }: AdminFrame): Record<string, { label: string; id: str
 });
 
 function journeyForm(
-  frame: AdminFrame,
+  frame: JourneysFrame,
   base: string,
   classes: ClassConfig[],
   version: number,

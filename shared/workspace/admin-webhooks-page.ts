@@ -14,6 +14,11 @@ import {
   type AdminPageRequest,
   type FieldErrors,
 } from './admin-form.js';
+import type { AdminText } from './admin-text.js';
+import { WEBHOOKS_TEXT, type WebhooksText } from './admin-webhooks-text.js';
+
+/** This page's frame: the shared words and its own. */
+export type WebhooksFrame = AdminFrame<AdminText & WebhooksText>;
 import { changeConfig, type ChangeOutcome } from './admin-config-form.js';
 
 type Endpoint = NonNullable<ConfigDocument['delivery']['webhooks']>[number];
@@ -34,7 +39,7 @@ const DONE = { added: 'added', removed: 'removed' } as const;
  */
 export function adminWebhooksPage(ports: AdminPagePorts) {
   async function showWebhooks(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH, WEBHOOKS_TEXT);
     if (refused) return refused;
     const { config, version } = await ports.readConfig(request.tenantId);
     const done =
@@ -43,7 +48,7 @@ export function adminWebhooksPage(ports: AdminPagePorts) {
   }
 
   async function saveWebhooks(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH, WEBHOOKS_TEXT);
     if (refused) return refused;
     const { form } = request;
     const removing = form.get('action') === 'remove';
@@ -88,7 +93,7 @@ export function adminWebhooksPage(ports: AdminPagePorts) {
 }
 
 function render(
-  frame: AdminFrame,
+  frame: WebhooksFrame,
   base: string,
   status: number,
   config: ConfigDocument,
@@ -118,7 +123,7 @@ ${endpointForm(frame, base, version, values, outcome?.errors)}`;
   return frame.page(status, text.webhooks, body);
 }
 
-function endpointItem(frame: AdminFrame, base: string, version: number, endpoint: Endpoint): string {
+function endpointItem(frame: WebhooksFrame, base: string, version: number, endpoint: Endpoint): string {
   const { text } = frame;
   return `<li class="card endpoint">
 <p class="url"><code>${escapeHtml(endpoint.url)}</code></p>
@@ -129,7 +134,13 @@ function endpointItem(frame: AdminFrame, base: string, version: number, endpoint
 </li>`;
 }
 
-function endpointForm(frame: AdminFrame, base: string, version: number, values: EndpointValues, errors: FieldErrors | undefined): string {
+function endpointForm(
+  frame: WebhooksFrame,
+  base: string,
+  version: number,
+  values: EndpointValues,
+  errors: FieldErrors | undefined,
+): string {
   const { text } = frame;
   const url = fieldError(errors, 'url', 'w-url', 'w-url-hint');
   const events = fieldError(errors, 'events', 'w-events', 'w-events-hint');
