@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { tenantAccess } from './access.js';
-import type { FirstStore, Tenant, TenantRepository, UserRecord, UserRole } from './ports.js';
+import type { FirstStore, Tenant, TenantCreation, TenantRepository, UserRecord, UserRole } from './ports.js';
 import type { DeliveryConfig, LogoObject, TenantConfig, UserScope } from './config-schema.js';
 import { configChanges, type ConfigChange } from './configuration.js';
 import { configService, recordedChange } from './config-service.js';
@@ -30,7 +30,7 @@ export interface IssuedUser {
  * secret derives, so that a new one can be shown once; `surveySecretName` names where that secret comes from.
  */
 export function tenantService(
-  tenants: TenantRepository,
+  tenants: TenantRepository & TenantCreation,
   {
     surveySecret,
     surveySecretName,

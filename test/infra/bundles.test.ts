@@ -145,13 +145,13 @@ describe('what the functions behind the API bundle', () => {
     expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
   });
 
-  it('the admin functions bundle only their own part: the multipart parser where the brand form is posted, the configuration schema where the configuration is changed, the tenant service where the operator needs it', async () => {
+  it("the admin functions bundle only their own part: the multipart parser where the brand form is posted, the configuration schema where the configuration is changed, the tenant service and the first store's entities where the operator needs them", async () => {
     const entries = new Map(functionEntries());
     const held = async (name: string, pattern: RegExp) =>
       (await bundledSources(entries.get(name)!)).filter((source) => pattern.test(source));
     const multipart = /busboy|http\/multipart/;
     const schema = /tenants\/config-schema/;
-    const service = /tenants\/service|wiring\/tenants\.ts/;
+    const service = /tenants\/service|wiring\/tenants\.ts|store-repository|employee-repository/;
     expect(await held('postAppAdminBrand', multipart)).not.toEqual([]);
     expect(await held('getAppAdminBrand', multipart)).toEqual([]);
     expect(await held('putAdminConfig', schema)).not.toEqual([]);
