@@ -21,7 +21,21 @@ export async function recordedChange(
  * A tenant's configuration as the admin API reads and replaces it (GET and PUT /public/admin/config, the admin pages):
  * apart from the rest of the tenant service (tenants, keys, users, the operator's apply), which these never call.
  */
-export function configService(tenants: TenantRepository, audit: AuditLog) {
+/** What the configuration service reads and writes of the tenant repository. */
+export type ConfigRepository = Pick<
+  TenantRepository,
+  | 'getTenant'
+  | 'readVersionedSettings'
+  | 'raiseConfigVersion'
+  | 'renameTenant'
+  | 'putSettings'
+  | 'removeUnlisted'
+  | 'putDelivery'
+  | 'putBrand'
+  | 'findLogo'
+>;
+
+export function configService(tenants: ConfigRepository, audit: AuditLog) {
   /** The tenant's configuration as the admin API answers it, and its version (the ETag). */
   async function readConfig(tenantId: number): Promise<{ config: ConfigDocument; version: number }> {
     const [tenant, { settings, version }] = await Promise.all([tenants.getTenant(tenantId), tenants.readVersionedSettings(tenantId)]);
