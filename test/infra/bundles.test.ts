@@ -179,6 +179,15 @@ describe('what the functions behind the API bundle', () => {
       expect({ name, held: await held(name, service) }).toEqual({ name, held: [] });
   });
 
+  it('the token verification (aws-jwt-verify) only where a session is verified: not in the users routes and pages, which call Cognito to invite and disable managers', async () => {
+    const entries = new Map(functionEntries());
+    const held = async (name: string) =>
+      readFileSync(await bundle(name, entries.get(name)!, `${OUT}jwt/`), 'utf8').includes('node_modules/aws-jwt-verify/');
+    expect(await held('sessionAuthorizer')).toBe(true);
+    for (const name of ['getAppAdminUsers', 'postAppAdminUsers', 'listAdminUsers', 'createAdminUser', 'updateAdminUser'])
+      expect({ name, held: await held(name) }).toEqual({ name, held: false });
+  });
+
   it("no function loads Node's web streams: middy's import of them gets a class that still tells a stream from anything else", async () => {
     const file = await bundle('getHealth', new Map(functionEntries()).get('getHealth')!, `${OUT}stream-web/`);
     const text = readFileSync(file, 'utf8');
