@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { tenantAccess } from './access.js';
 import type { FirstStore, Tenant, TenantCreation, TenantRepository, UserRecord, UserRole } from './ports.js';
-import type { DeliveryConfig, LogoObject, TenantConfig, UserScope } from './config-schema.js';
+import type { LogoObject, TenantConfig, UserScope } from './config-schema.js';
 import { configChanges, type ConfigChange } from './configuration.js';
 import { configService, recordedChange } from './config-service.js';
-import { NotFoundError, StateConflictError, ValidationError } from '../errors.js';
 import type { AuditActor, AuditEntry, AuditLog } from './audit.js';
-import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS, webhookSecret } from '../events/signature.js';
+import { signingSecret, webhookEndpoints, webhookRotation } from './webhook-signing.js';
 import { hashSecret, KEY_PREFIXES, newSecret, type KeyScope } from './credentials.js';
 
 export type { Tenant, UserRecord };
@@ -47,11 +46,8 @@ export function tenantService(
   const recordChange = (tenantId: number, actor: AuditActor, action: AuditEntry['action'], changes: ConfigChange[]) =>
     recordedChange(audit, tenantId, actor, action, changes);
 
-  /** An endpoint's signing secret of one generation, or undefined without the survey secret. */
-  const derivedSecret = (tenantId: number, endpoint: string, generation: number): string | undefined => {
-    const root = surveySecret();
-    return root ? webhookSecret(root, tenantId, endpoint, generation) : undefined;
-  };
+  const derivedSecret = signingSecret(surveySecret);
+  const { rotateWebhookSecret } = webhookRotation(tenants, { surveySecret, surveySecretName, audit });
 
   const { authorizeKey, resolveUser } = tenantAccess(tenants);
   /** A new tenant, its first store named `store` and its first employee `employee` (the store's name when absent). */
@@ -134,51 +130,6 @@ export function tenantService(
       );
     }
     return report;
-  }
-
-  /**
-   * Rotates the signing secret of one of the tenant's webhook endpoints (`chatbot`, or an event endpoint's URL) and
-   * answers the new secret, to be shown once. For `overlapHours` every delivery is signed with both the new and the
-   * old secret, so that the receiver can switch without losing any; then with the new one only. Written to the audit
-   * log as generation numbers and the end of the overlap: the secret itself is never stored or recorded.
-   */
-  async function rotateWebhookSecret(
-    tenantId: number,
-    target: string,
-    overlapHours: number,
-    now = new Date(),
-    actor: AuditActor = { operator: true },
-  ): Promise<{ label: string; secret: string; generation: number; oldSignsUntil: string }> {
-    if (!surveySecret()) throw new Error(`Run with ${surveySecretName} set to the stack's survey secret: the new secret must be shown.`);
-    if (!(overlapHours >= 0 && overlapHours <= ROTATION_OVERLAP_HOURS.max))
-      throw new ValidationError(`The overlap must be from 0 to ${ROTATION_OVERLAP_HOURS.max} hours.`);
-    const { delivery } = await tenants.readSettings(tenantId);
-    const wanted = target === CHATBOT_ENDPOINT ? CHATBOT_ENDPOINT : eventEndpoint(target);
-    const found = webhookEndpoints(delivery).find(([endpoint]) => endpoint === wanted);
-    if (!found)
-      throw new NotFoundError(
-        `Tenant ${tenantId} has no webhook endpoint ${target === CHATBOT_ENDPOINT ? 'for the chatbot' : 'at that URL'}.`,
-      );
-    const until = new Date(now.getTime() + overlapHours * 3_600_000).toISOString();
-    const rotated = await tenants.rotateSigning(tenantId, found[0], until, now.toISOString());
-    if (!rotated)
-      throw new StateConflictError(
-        'The secret this endpoint had before its last rotation still signs (that overlap runs): rotate again once it ends, or with overlap_hours 0 to stop every older secret at once.',
-      );
-    const { current, previous } = rotated;
-    await tenants.raiseConfigVersion(tenantId);
-    const path = `webhooks[${wanted === CHATBOT_ENDPOINT ? CHATBOT_ENDPOINT : `url=${target}`}].signing`;
-    await audit.record(tenantId, {
-      id: randomBytes(6).toString('hex'),
-      at: now.toISOString(),
-      actor,
-      action: 'webhook.rotate',
-      changes: [
-        { path: `${path}.generation`, old: previous?.generation ?? current - 1, new: current },
-        { path: `${path}.previous_signs_until`, old: null, new: until },
-      ],
-    });
-    return { label: found[1], secret: derivedSecret(tenantId, found[0], current)!, generation: current, oldSignsUntil: until };
   }
 
   /**
@@ -265,11 +216,3 @@ export function tenantService(
 }
 
 export type TenantService = ReturnType<typeof tenantService>;
-
-const eventLabel = (url: string) => `events endpoint ${url}`;
-
-/** The webhook endpoints delivery settings list: each one's signing endpoint and how a person reads it. */
-const webhookEndpoints = (delivery: DeliveryConfig): [string, string][] => [
-  ...(delivery.chatbot ? [[CHATBOT_ENDPOINT, 'chatbot webhook'] as [string, string]] : []),
-  ...(delivery.webhooks ?? []).map((w): [string, string] => [eventEndpoint(w.url), eventLabel(w.url)]),
-];
