@@ -1,14 +1,14 @@
 import * as v from 'valibot';
 import { KEY_SCOPES } from './credentials.js';
 import { UserRoleSchema } from './roles.js';
-import { freeText } from '../schema.js';
 import type { SigningGenerations } from '../events/signature.js';
 import { EVENT_TYPES } from '../events/ports.js';
 import { CHANNELS, HAND_OFF_CHANNELS } from '../channels.js';
 import { LOCALES, type Locale } from '../locale.js';
-import { contrastProblem, HEX_COLOUR, normaliseColour } from './contrast.js';
 import { LogoObject } from './logo.js';
-import { entityId as id, UserScope } from './user-scope.js';
+import { UserScope } from './user-scope.js';
+import { entityId as id, nameField as name } from './fields.js';
+import { BrandConfig } from './brand-schema.js';
 import {
   CASE_RULE_DEFAULTS,
   DAYS,
@@ -23,13 +23,6 @@ import {
 
 const indicator = v.picklist(Object.keys(INDICATORS) as Indicator[], `must be one of ${Object.keys(INDICATORS).join(', ')}`);
 
-const name = (max: number) =>
-  v.pipe(
-    v.string('must be a string'),
-    v.minLength(1, 'must not be empty'),
-    v.maxLength(max, `must be at most ${max} characters`),
-    freeText(),
-  );
 const secret = v.pipe(
   v.string('must be a string'),
   v.minLength(16, 'must be at least 16 characters'),
@@ -315,34 +308,11 @@ export const PrivacyConfig = v.strictObject({
 });
 export type PrivacyConfig = v.InferOutput<typeof PrivacyConfig>;
 
-/** A brand colour: `#rrggbb` or `#rgb`, stored as `#rrggbb`, refused when it fails WCAG AA on the page (contrast.ts). */
-const brandColour = v.pipe(
-  v.string('must be a string'),
-  v.regex(HEX_COLOUR, 'must be a colour such as #0b5cad'),
-  v.transform(normaliseColour),
-  v.rawCheck(({ dataset, addIssue }) => {
-    const problem = dataset.typed ? contrastProblem(dataset.value) : undefined;
-    if (problem) addIssue({ message: problem });
-  }),
-);
-
 /**
- * What the customer sees of the tenant (shared/tenants/brand.ts): its display name (the tenant's name when absent),
- * primary colour, logo and the survey e-mail's sender name (`delivery.email.name`, else the display name, when absent).
+ * The brand (shared/tenants/brand-schema.ts), a stored logo (shared/tenants/logo.ts) and a user's scope
+ * (shared/tenants/user-scope.ts), as the tenant file names them.
  */
-export const BrandConfig = v.strictObject({
-  name: v.optional(name(100)),
-  colour: v.optional(brandColour),
-  /** A PNG, JPEG or WebP file of at most MAX_LOGO_BYTES, its path relative to the tenant file; `apply` uploads it. */
-  logo: v.optional(
-    v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(1000, 'must be at most 1000 characters')),
-  ),
-  senderName: v.optional(name(100)),
-});
-export type BrandConfig = v.InferOutput<typeof BrandConfig>;
-
-/** A stored logo (shared/tenants/logo.ts) and a user's scope (shared/tenants/user-scope.ts), as the tenant file names them. */
-export { LogoObject, UserScope };
+export { BrandConfig, LogoObject, UserScope };
 
 /** The brand as stored and read: the display name resolved, the logo as its content-addressed object. */
 export const BrandSettings = v.object({
