@@ -16,12 +16,12 @@ import {
   type AdminPageRequest,
   type FieldErrors,
 } from './admin-form.js';
+import type { changeConfig as ConfigChange, ChangeOutcome } from './admin-config-form.js';
 import type { AdminText } from './admin-text.js';
 import { JOURNEYS_TEXT, type JourneysText } from './admin-journeys-text.js';
 
 /** This page's frame: the shared words and its own. */
 export type JourneysFrame = AdminFrame<AdminText & JourneysText>;
-import { changeConfig, type ChangeOutcome } from './admin-config-form.js';
 
 /** What the journey form holds, as typed: a journey read, or the fields a refused form sent back. */
 interface JourneyValues {
@@ -74,6 +74,14 @@ export function adminJourneysPage(ports: AdminPagePorts) {
     return render(frame, request.base, 200, config, version, editing ? valuesOf(editing) : EMPTY, undefined, saved?.slug);
   }
 
+  return { showJourneys };
+}
+
+/**
+ * The form's post: the change checked by the tenant file's schema (`changeConfig`, admin-config-form.ts), given by the
+ * post's wiring only, so that the page's function does not build that schema.
+ */
+export function adminJourneysForm(ports: AdminPagePorts, changeConfig: typeof ConfigChange) {
   async function saveJourney(request: AdminPageRequest): Promise<WebAnswer> {
     const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_JOURNEYS_PATH, JOURNEYS_TEXT);
     if (refused) return refused;
@@ -101,7 +109,7 @@ export function adminJourneysPage(ports: AdminPagePorts) {
     return render(frame, request.base, outcome.kind === 'stale' ? 409 : 400, outcome.config, outcome.version, sent, outcome);
   }
 
-  return { showJourneys, saveJourney };
+  return { saveJourney };
 }
 
 /**

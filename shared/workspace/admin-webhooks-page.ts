@@ -14,12 +14,12 @@ import {
   type AdminPageRequest,
   type FieldErrors,
 } from './admin-form.js';
+import type { changeConfig as ConfigChange, ChangeOutcome } from './admin-config-form.js';
 import type { AdminText } from './admin-text.js';
 import { WEBHOOKS_TEXT, type WebhooksText } from './admin-webhooks-text.js';
 
 /** This page's frame: the shared words and its own. */
 export type WebhooksFrame = AdminFrame<AdminText & WebhooksText>;
-import { changeConfig, type ChangeOutcome } from './admin-config-form.js';
 
 type Endpoint = NonNullable<ConfigDocument['delivery']['webhooks']>[number];
 
@@ -47,6 +47,14 @@ export function adminWebhooksPage(ports: AdminPagePorts) {
     return render(frame, request.base, 200, config, version, EMPTY, undefined, done);
   }
 
+  return { showWebhooks };
+}
+
+/**
+ * The form's post: the change checked by the tenant file's schema (`changeConfig`, admin-config-form.ts), given by the
+ * post's wiring only, so that the page's function does not build that schema.
+ */
+export function adminWebhooksForm(ports: AdminPagePorts, changeConfig: typeof ConfigChange) {
   async function saveWebhooks(request: AdminPageRequest): Promise<WebAnswer> {
     const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH, WEBHOOKS_TEXT);
     if (refused) return refused;
@@ -89,7 +97,7 @@ export function adminWebhooksPage(ports: AdminPagePorts) {
     return render(frame, request.base, status, outcome.config, outcome.version, sent, outcome);
   }
 
-  return { showWebhooks, saveWebhooks };
+  return { saveWebhooks };
 }
 
 function render(

@@ -164,6 +164,8 @@ describe('what the functions behind the API bundle', () => {
       'createAdminKey',
       'listAdminUsers',
       'createAdminLogo',
+      'getAppAdminBrand',
+      'postAppAdminBrand',
     ])
       expect({ name, held: await held(name, schema) }).toEqual({ name, held: [] });
     for (const name of [

@@ -3,4 +3,4 @@ import { readConfig, replaceConfig } from './tenant-config.js';
 import { tenantSettings } from './tenant-settings.js';
 
 /** The tenant admins' journeys page over the configuration service of `PUT /public/admin/config`. */
-export const { showJourneys, saveJourney } = adminJourneysPage({ readConfig, replaceConfig, settings: tenantSettings });
+export const { showJourneys } = adminJourneysPage({ readConfig, replaceConfig, settings: tenantSettings });

@@ -3,4 +3,4 @@ import { readConfig, replaceConfig } from './tenant-config.js';
 import { tenantSettings } from './tenant-settings.js';
 
 /** The tenant admins' event endpoints page over the configuration service of `PUT /public/admin/config`. */
-export const { showWebhooks, saveWebhooks } = adminWebhooksPage({ readConfig, replaceConfig, settings: tenantSettings });
+export const { showWebhooks } = adminWebhooksPage({ readConfig, replaceConfig, settings: tenantSettings });
