@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IssuedKeyView, NewKeyBody } from '../../shared/tenants/keys.js';
-import { issueKey } from '../../shared/adapters/wiring/tenant-admin.js';
+import { issueKey } from '../../shared/adapters/wiring/tenant-keys.js';
 
 /** Issues an API key of the tenant; its value is in this answer only. Written to the audit log (never the value). */
 export const contract = {

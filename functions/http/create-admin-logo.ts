@@ -1,7 +1,6 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { LogoObject } from '../../shared/tenants/config-schema.js';
-import { LOGO_CONTENT_TYPES } from '../../shared/tenants/logo.js';
+import { LOGO_CONTENT_TYPES, LogoObject } from '../../shared/tenants/logo.js';
 import { logoPath } from '../../shared/tenants/brand.js';
 import { uploadLogo } from '../../shared/adapters/wiring/tenant-logos.js';
 

@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { AdminConfigBody, etagOf } from '../../shared/http/admin.js';
-import { readConfig } from '../../shared/adapters/wiring/tenant-admin.js';
+import { readConfig } from '../../shared/adapters/wiring/tenant-config.js';
 
 /** The tenant's whole configuration (no secrets), with its version as the ETag a replacement must send back. */
 export const contract = {

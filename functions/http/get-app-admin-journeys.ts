@@ -1,5 +1,5 @@
 import { signedInPage } from '../../shared/http/workspace.js';
-import { showJourneys } from '../../shared/adapters/wiring/workspace-admin.js';
+import { showJourneys } from '../../shared/adapters/wiring/workspace-admin-journeys.js';
 
 export const contract = {
   page: true,

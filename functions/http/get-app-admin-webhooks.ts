@@ -1,5 +1,5 @@
 import { signedInPage } from '../../shared/http/workspace.js';
-import { showWebhooks } from '../../shared/adapters/wiring/workspace-admin.js';
+import { showWebhooks } from '../../shared/adapters/wiring/workspace-admin-webhooks.js';
 
 export const contract = {
   page: true,

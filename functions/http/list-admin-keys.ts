@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { KeyView } from '../../shared/tenants/keys.js';
-import { listKeys } from '../../shared/adapters/wiring/tenant-admin.js';
+import { listKeys } from '../../shared/adapters/wiring/tenant-keys.js';
 
 /** The tenant's API keys with their last use, oldest first; never a key's value. */
 export const contract = {

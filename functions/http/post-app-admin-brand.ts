@@ -1,6 +1,6 @@
 import { signedInPage } from '../../shared/http/workspace.js';
 import { saveBrand } from '../../shared/adapters/wiring/workspace-admin-brand-form.js';
-import { MAX_BRAND_FORM_BYTES } from '../../shared/workspace/admin-brand-page.js';
+import { MAX_BRAND_FORM_BYTES } from '../../shared/workspace/admin-brand-form.js';
 
 export const contract = {
   page: true,

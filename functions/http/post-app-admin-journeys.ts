@@ -1,5 +1,5 @@
 import { signedInPage } from '../../shared/http/workspace.js';
-import { saveJourney } from '../../shared/adapters/wiring/workspace-admin.js';
+import { saveJourney } from '../../shared/adapters/wiring/workspace-admin-journeys-form.js';
 
 export const contract = {
   page: true,

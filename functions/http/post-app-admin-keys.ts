@@ -1,5 +1,5 @@
 import { signedInPage } from '../../shared/http/workspace.js';
-import { saveKeys } from '../../shared/adapters/wiring/workspace-admin.js';
+import { saveKeys } from '../../shared/adapters/wiring/workspace-admin-keys.js';
 
 export const contract = {
   page: true,

@@ -1,5 +1,5 @@
 import { signedInPage } from '../../shared/http/workspace.js';
-import { saveWebhooks } from '../../shared/adapters/wiring/workspace-admin.js';
+import { saveWebhooks } from '../../shared/adapters/wiring/workspace-admin-webhooks-form.js';
 
 export const contract = {
   page: true,

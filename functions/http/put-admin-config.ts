@@ -3,7 +3,7 @@ import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { etagOf, expectedVersion } from '../../shared/http/admin.js';
 import { ConfigDocument } from '../../shared/tenants/config-schema.js';
-import { replaceConfig } from '../../shared/adapters/wiring/tenant-admin.js';
+import { replaceConfig } from '../../shared/adapters/wiring/tenant-config.js';
 
 const Changed = v.object({
   etag: v.string(),

@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { KeyIdPath, KeyView } from '../../shared/tenants/keys.js';
-import { revokeKey } from '../../shared/adapters/wiring/tenant-admin.js';
+import { revokeKey } from '../../shared/adapters/wiring/tenant-keys.js';
 
 /** Revokes a key: refused from the next request on, whatever API Gateway cached. Written to the audit log. */
 export const contract = {

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IssuedKeyView, KeyIdPath, KeyView, RotateKeyBody } from '../../shared/tenants/keys.js';
-import { rotateKey } from '../../shared/adapters/wiring/tenant-admin.js';
+import { rotateKey } from '../../shared/adapters/wiring/tenant-keys.js';
 
 /**
  * Gives a key a successor (its value in this answer only); the old key keeps working for `grace_seconds`, then only the

@@ -1,12 +1,11 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { keys, padId } from '../keys.js';
+import { keys } from '../keys.js';
 import { indexAttributes, inIndex, TABLE } from '../table.js';
-import { LogoObject, type BrandSettings, type DeliveryConfig, type Settings, type UserScope } from '../tenants/config-schema.js';
-import { ApiKeyRecord, Tenant, UserRecord, type FirstStore, type TenantRepository } from '../tenants/ports.js';
+import type { BrandSettings, DeliveryConfig, Settings, UserScope } from '../tenants/config-schema.js';
+import { LogoObject } from '../tenants/logo.js';
+import { ApiKeyRecord, Tenant, UserRecord, type TenantRepository } from '../tenants/ports.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, type SigningGenerations } from '../events/signature.js';
-import { stores } from './store-repository.js';
-import { employees, storeLink } from './employee-repository.js';
 import { cancelledByCondition, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
 import { findApiKey, findUserByName, findUserByToken, noteKeyUse } from './tenant-access-repository.js';
 import { CONFIG_VERSION_COPIES, readConfigVersion, versionOf } from './config-version.js';
@@ -14,82 +13,8 @@ import { readSettings, readVersionedSettings, SIGNING, signingOf, VERSION } from
 
 export { CONFIG_VERSION_COPIES, readConfigVersion } from './config-version.js';
 
-const entity = (name: string) => ({ [TABLE.entityAttribute]: name });
-
-/**
- * Creates a tenant with its first store 1 and employee 1, named as the operator gave them, and its brand (the
- * tenant's name until a tenant file sets one), atomically. With no id, one is allocated from the tenant counter; an
- * id taken by a tenant created with an explicit id is skipped.
- */
-export async function insertTenant(name: string, first: FirstStore, requestedId?: number): Promise<Tenant> {
-  const { client, tableName } = db();
-  for (;;) {
-    const id = requestedId ?? (await nextTenantId());
-    const now = new Date().toISOString();
-    const tenant: Tenant = { id, name, created_at: now };
-    const put = (Item: Item) => ({ Put: { TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } });
-    const counter = (entityName: 'STORE' | 'EMPLOYEE') => put({ ...keys.counter(id, entityName), value: 1 });
-    try {
-      await client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            put({ ...keys.tenant(id), ...entity('TENANT'), ...inIndex('gsi1', keys.tenantCollection(), padId(id)), ...tenant }),
-            put(
-              stores.toItem(id, {
-                id: 1,
-                store_id: null,
-                trade_name: first.store,
-                company_name: null,
-                status: 'active',
-                created_at: now,
-                updated_at: now,
-              }),
-            ),
-            put(
-              employees.toItem(id, {
-                id: 1,
-                employee_id: null,
-                name: first.employee,
-                email: null,
-                store_id: null,
-                status: 'active',
-                stores: [1],
-                groups: [],
-                created_at: now,
-                updated_at: now,
-              }),
-            ),
-            put(storeLink(id, 1, 1)),
-            put(brandItem(id, { name })),
-            counter('STORE'),
-            counter('EMPLOYEE'),
-          ],
-        }),
-      );
-      return tenant;
-    } catch (error) {
-      const taken = error instanceof Error && error.name === 'TransactionCanceledException';
-      if (taken && requestedId === undefined) continue;
-      if (taken) throw new Error(`Tenant ${requestedId} already exists.`);
-      throw error;
-    }
-  }
-}
-
-async function nextTenantId(): Promise<number> {
-  const { client, tableName } = db();
-  const { Attributes } = await client.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.tenantCounter(),
-      UpdateExpression: 'ADD #value :one',
-      ExpressionAttributeNames: { '#value': 'value' },
-      ExpressionAttributeValues: { ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return Number(Attributes?.value);
-}
+/** The entity attribute of an item (which kind of thing it is). */
+export const entity = (name: string) => ({ [TABLE.entityAttribute]: name });
 
 export async function getTenant(id: number): Promise<Tenant | undefined> {
   const { client, tableName } = db();
@@ -304,7 +229,7 @@ export async function updateUser(
 
 // ---- Configuration: journeys, classes, groups ---------------------------------------------------------------
 
-const brandItem = (tenantId: number, brand: BrandSettings): Item => ({
+export const brandItem = (tenantId: number, brand: BrandSettings): Item => ({
   pk: keys.config(tenantId),
   sk: keys.brandConfig,
   ...entity('BRAND'),
@@ -529,7 +454,6 @@ export async function removeUnlisted(tenantId: number, settings: Pick<Settings, 
 }
 
 export const tenantRepository: TenantRepository = {
-  insertTenant,
   getTenant,
   renameTenant,
   listTenants,

@@ -1,13 +1,14 @@
 import * as v from 'valibot';
 import { KEY_SCOPES } from './credentials.js';
 import { UserRoleSchema } from './roles.js';
-import { freeText } from '../schema.js';
 import type { SigningGenerations } from '../events/signature.js';
 import { EVENT_TYPES } from '../events/ports.js';
 import { CHANNELS, HAND_OFF_CHANNELS } from '../channels.js';
 import { LOCALES, type Locale } from '../locale.js';
-import { contrastProblem, HEX_COLOUR, normaliseColour } from './contrast.js';
-import { LOGO_CONTENT_TYPES, LOGO_FILE } from './logo.js';
+import { LogoObject } from './logo.js';
+import { UserScope } from './user-scope.js';
+import { entityId as id, nameField as name } from './fields.js';
+import { BrandConfig } from './brand-schema.js';
 import {
   CASE_RULE_DEFAULTS,
   DAYS,
@@ -22,19 +23,6 @@ import {
 
 const indicator = v.picklist(Object.keys(INDICATORS) as Indicator[], `must be one of ${Object.keys(INDICATORS).join(', ')}`);
 
-const id = v.pipe(
-  v.number('must be a number'),
-  v.integer('must be an integer'),
-  v.minValue(1, 'must be at least 1'),
-  v.maxValue(2_147_483_647, 'is too large'),
-);
-const name = (max: number) =>
-  v.pipe(
-    v.string('must be a string'),
-    v.minLength(1, 'must not be empty'),
-    v.maxLength(max, `must be at most ${max} characters`),
-    freeText(),
-  );
 const secret = v.pipe(
   v.string('must be a string'),
   v.minLength(16, 'must be at least 16 characters'),
@@ -171,19 +159,6 @@ export const GroupConfig = v.strictObject({ id, name: name(200) });
 export type GroupConfig = v.InferOutput<typeof GroupConfig>;
 /** A group as stored and answered. */
 export const Group = v.object(GroupConfig.entries);
-
-/** What a user token may change: everything, or the listed stores and groups. */
-export const UserScope = v.union(
-  [
-    v.literal('all'),
-    v.strictObject({
-      stores: v.pipe(v.array(id), v.maxLength(1000, 'may list at most 1000 stores')),
-      groups: v.pipe(v.array(id), v.maxLength(1000, 'may list at most 1000 groups')),
-    }),
-  ],
-  'must be "all" or { "stores": [ids], "groups": [ids] }',
-);
-export type UserScope = v.InferOutput<typeof UserScope>;
 
 const address = v.pipe(
   v.string('must be a string'),
@@ -333,38 +308,11 @@ export const PrivacyConfig = v.strictObject({
 });
 export type PrivacyConfig = v.InferOutput<typeof PrivacyConfig>;
 
-/** A brand colour: `#rrggbb` or `#rgb`, stored as `#rrggbb`, refused when it fails WCAG AA on the page (contrast.ts). */
-const brandColour = v.pipe(
-  v.string('must be a string'),
-  v.regex(HEX_COLOUR, 'must be a colour such as #0b5cad'),
-  v.transform(normaliseColour),
-  v.rawCheck(({ dataset, addIssue }) => {
-    const problem = dataset.typed ? contrastProblem(dataset.value) : undefined;
-    if (problem) addIssue({ message: problem });
-  }),
-);
-
 /**
- * What the customer sees of the tenant (shared/tenants/brand.ts): its display name (the tenant's name when absent),
- * primary colour, logo and the survey e-mail's sender name (`delivery.email.name`, else the display name, when absent).
+ * The brand (shared/tenants/brand-schema.ts), a stored logo (shared/tenants/logo.ts) and a user's scope
+ * (shared/tenants/user-scope.ts), as the tenant file names them.
  */
-export const BrandConfig = v.strictObject({
-  name: v.optional(name(100)),
-  colour: v.optional(brandColour),
-  /** A PNG, JPEG or WebP file of at most MAX_LOGO_BYTES, its path relative to the tenant file; `apply` uploads it. */
-  logo: v.optional(
-    v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(1000, 'must be at most 1000 characters')),
-  ),
-  senderName: v.optional(name(100)),
-});
-export type BrandConfig = v.InferOutput<typeof BrandConfig>;
-
-/** A stored logo: its content-addressed object name (`<sha-256>.<ext>`, shared/tenants/logo.ts) and its type. */
-export const LogoObject = v.strictObject({
-  file: v.pipe(v.string('must be a string'), v.regex(LOGO_FILE, 'must be a logo object name: 64 hex digits and .png, .jpg or .webp')),
-  contentType: v.picklist(LOGO_CONTENT_TYPES, `must be one of ${LOGO_CONTENT_TYPES.join(', ')}`),
-});
-export type LogoObject = v.InferOutput<typeof LogoObject>;
+export { BrandConfig, LogoObject, UserScope };
 
 /** The brand as stored and read: the display name resolved, the logo as its content-addressed object. */
 export const BrandSettings = v.object({

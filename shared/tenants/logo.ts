@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AuditActor, AuditLog } from './audit.js';
-import type { LogoObject } from './config-schema.js';
+import * as v from 'valibot';
 import { ValidationError } from '../errors.js';
 
 /**
@@ -39,6 +39,13 @@ export const LOGO_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /** A logo's object name: `<sha-256 in hex>.<extension>`; the only names the logo route serves. */
 export const LOGO_FILE = /^[0-9a-f]{64}\.(png|jpg|webp)$/;
+
+/** A stored logo: its content-addressed object name (`<sha-256>.<ext>`, shared/tenants/logo.ts) and its type. */
+export const LogoObject = v.strictObject({
+  file: v.pipe(v.string('must be a string'), v.regex(LOGO_FILE, 'must be a logo object name: 64 hex digits and .png, .jpg or .webp')),
+  contentType: v.picklist(LOGO_CONTENT_TYPES, `must be one of ${LOGO_CONTENT_TYPES.join(', ')}`),
+});
+export type LogoObject = v.InferOutput<typeof LogoObject>;
 
 /** A logo refused, with what was wrong and what is accepted. */
 export class LogoError extends ValidationError {

@@ -67,10 +67,17 @@ export interface TenantAccessRepository {
   readConfigVersion(tenantId: number): Promise<number>;
 }
 
-/** Where tenants, their keys, users and settings are kept: `shared/adapters/tenant-repository.ts` implements it. */
-export interface TenantRepository extends TenantAccessRepository {
+/**
+ * Where new tenants are made (the operator's command only): `shared/adapters/tenant-creation.ts` implements it, apart
+ * from the repository, as it writes the first store and employee.
+ */
+export interface TenantCreation {
   /** Creates a tenant with its first store 1 and employee 1 and its brand; without an id, the next free one. */
   insertTenant(name: string, first: FirstStore, requestedId?: number): Promise<Tenant>;
+}
+
+/** Where tenants, their keys, users and settings are kept: `shared/adapters/tenant-repository.ts` implements it. */
+export interface TenantRepository extends TenantAccessRepository {
   getTenant(id: number): Promise<Tenant | undefined>;
   renameTenant(id: number, name: string): Promise<void>;
   listTenants(): Promise<Tenant[]>;

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { tenantAccess } from './access.js';
-import type { FirstStore, Tenant, TenantRepository, UserRecord, UserRole } from './ports.js';
-import type { ConfigDocument, DeliveryConfig, LogoObject, TenantConfig, UserScope } from './config-schema.js';
-import { brandSettings, configChanges, configDocument, type ConfigChange } from './configuration.js';
-import { NotFoundError, PreconditionFailedError, StateConflictError, ValidationError } from '../errors.js';
+import type { FirstStore, Tenant, TenantCreation, TenantRepository, UserRecord, UserRole } from './ports.js';
+import type { LogoObject, TenantConfig, UserScope } from './config-schema.js';
+import { configChanges, type ConfigChange } from './configuration.js';
+import { configService, recordedChange } from './config-service.js';
 import type { AuditActor, AuditEntry, AuditLog } from './audit.js';
-import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS, webhookSecret } from '../events/signature.js';
+import { signingSecret, webhookEndpoints, webhookRotation } from './webhook-signing.js';
 import { hashSecret, KEY_PREFIXES, newSecret, type KeyScope } from './credentials.js';
 
 export type { Tenant, UserRecord };
@@ -29,7 +29,7 @@ export interface IssuedUser {
  * secret derives, so that a new one can be shown once; `surveySecretName` names where that secret comes from.
  */
 export function tenantService(
-  tenants: TenantRepository,
+  tenants: TenantRepository & TenantCreation,
   {
     surveySecret,
     surveySecretName,
@@ -42,17 +42,12 @@ export function tenantService(
     audit: AuditLog;
   },
 ) {
-  /** Records an admin change, unless it changed nothing. */
-  async function recordChange(tenantId: number, actor: AuditActor, action: AuditEntry['action'], changes: ConfigChange[]): Promise<void> {
-    if (!changes.length) return;
-    await audit.record(tenantId, { id: randomBytes(6).toString('hex'), at: new Date().toISOString(), actor, action, changes });
-  }
+  const { readConfig, replaceConfig } = configService(tenants, audit);
+  const recordChange = (tenantId: number, actor: AuditActor, action: AuditEntry['action'], changes: ConfigChange[]) =>
+    recordedChange(audit, tenantId, actor, action, changes);
 
-  /** An endpoint's signing secret of one generation, or undefined without the survey secret. */
-  const derivedSecret = (tenantId: number, endpoint: string, generation: number): string | undefined => {
-    const root = surveySecret();
-    return root ? webhookSecret(root, tenantId, endpoint, generation) : undefined;
-  };
+  const derivedSecret = signingSecret(surveySecret);
+  const { rotateWebhookSecret } = webhookRotation(tenants, { surveySecret, surveySecretName, audit });
 
   const { authorizeKey, resolveUser } = tenantAccess(tenants);
   /** A new tenant, its first store named `store` and its first employee `employee` (the store's name when absent). */
@@ -138,51 +133,6 @@ export function tenantService(
   }
 
   /**
-   * Rotates the signing secret of one of the tenant's webhook endpoints (`chatbot`, or an event endpoint's URL) and
-   * answers the new secret, to be shown once. For `overlapHours` every delivery is signed with both the new and the
-   * old secret, so that the receiver can switch without losing any; then with the new one only. Written to the audit
-   * log as generation numbers and the end of the overlap: the secret itself is never stored or recorded.
-   */
-  async function rotateWebhookSecret(
-    tenantId: number,
-    target: string,
-    overlapHours: number,
-    now = new Date(),
-    actor: AuditActor = { operator: true },
-  ): Promise<{ label: string; secret: string; generation: number; oldSignsUntil: string }> {
-    if (!surveySecret()) throw new Error(`Run with ${surveySecretName} set to the stack's survey secret: the new secret must be shown.`);
-    if (!(overlapHours >= 0 && overlapHours <= ROTATION_OVERLAP_HOURS.max))
-      throw new ValidationError(`The overlap must be from 0 to ${ROTATION_OVERLAP_HOURS.max} hours.`);
-    const { delivery } = await tenants.readSettings(tenantId);
-    const wanted = target === CHATBOT_ENDPOINT ? CHATBOT_ENDPOINT : eventEndpoint(target);
-    const found = webhookEndpoints(delivery).find(([endpoint]) => endpoint === wanted);
-    if (!found)
-      throw new NotFoundError(
-        `Tenant ${tenantId} has no webhook endpoint ${target === CHATBOT_ENDPOINT ? 'for the chatbot' : 'at that URL'}.`,
-      );
-    const until = new Date(now.getTime() + overlapHours * 3_600_000).toISOString();
-    const rotated = await tenants.rotateSigning(tenantId, found[0], until, now.toISOString());
-    if (!rotated)
-      throw new StateConflictError(
-        'The secret this endpoint had before its last rotation still signs (that overlap runs): rotate again once it ends, or with overlap_hours 0 to stop every older secret at once.',
-      );
-    const { current, previous } = rotated;
-    await tenants.raiseConfigVersion(tenantId);
-    const path = `webhooks[${wanted === CHATBOT_ENDPOINT ? CHATBOT_ENDPOINT : `url=${target}`}].signing`;
-    await audit.record(tenantId, {
-      id: randomBytes(6).toString('hex'),
-      at: now.toISOString(),
-      actor,
-      action: 'webhook.rotate',
-      changes: [
-        { path: `${path}.generation`, old: previous?.generation ?? current - 1, new: current },
-        { path: `${path}.previous_signs_until`, old: null, new: until },
-      ],
-    });
-    return { label: found[1], secret: derivedSecret(tenantId, found[0], current)!, generation: current, oldSignsUntil: until };
-  }
-
-  /**
    * Brings a tenant to what its file declares: creates it (with its `firstStore`) if missing, writes its journeys,
    * classes, groups and brand, and creates or updates its users (by name) and keys. `logo` is the brand's logo object,
    * already checked and stored by the caller (logo.ts), which read the file the brand names. Returns what a person
@@ -249,63 +199,6 @@ export function tenantService(
     return report;
   }
 
-  /** The tenant's configuration as the admin API answers it, and its version (the ETag). */
-  async function readConfig(tenantId: number): Promise<{ config: ConfigDocument; version: number }> {
-    const [tenant, { settings, version }] = await Promise.all([tenants.getTenant(tenantId), tenants.readVersionedSettings(tenantId)]);
-    if (!tenant) throw new NotFoundError('No such tenant.');
-    return { config: configDocument(tenant.name, settings), version };
-  }
-
-  /**
-   * Replaces the tenant's configuration if it is still at version `expected` (the caller's If-Match), and answers the
-   * new version and what changed. The version is claimed first (one conditional update), so of two replacements made
-   * from the same read exactly one is written; it is raised again once everything is written, so that a function
-   * that read the configuration midway reads it again.
-   */
-  async function replaceConfig(
-    tenantId: number,
-    expected: number | 'current',
-    config: ConfigDocument,
-    actor: AuditActor,
-  ): Promise<{ version: number; changes: ConfigChange[] }> {
-    const before = await readConfig(tenantId);
-    const version = expected === 'current' ? before.version : expected;
-    const brand = brandSettings(config.name, config.brand);
-    await checkLogo(tenantId, brand.logo, before.config.brand.logo);
-    // The claim also holds off another replacement made from a read of this one half written (its version is the claim's).
-    if (before.version !== version || (await tenants.raiseConfigVersion(tenantId, version, 'claim')) === undefined)
-      throw new PreconditionFailedError('The configuration changed since it was read: read it again (GET) and apply your change to it.');
-    let written: number;
-    try {
-      if (before.config.name !== config.name) await tenants.renameTenant(tenantId, config.name);
-      await tenants.putSettings(tenantId, config);
-      await tenants.removeUnlisted(tenantId, config);
-      await tenants.putDelivery(tenantId, config.delivery);
-      await tenants.putBrand(tenantId, brand);
-    } finally {
-      written = (await tenants.raiseConfigVersion(tenantId, undefined, 'release'))!;
-    }
-    const changes = configChanges(before.config, configDocument(config.name, { ...config, brand }));
-    await recordChange(tenantId, actor, 'config.replace', changes);
-    return { version: written, changes };
-  }
-
-  /**
-   * A brand may name its current logo or one the tenant uploaded (POST /public/admin/brand/logos), as that route
-   * answered it: a logo named by hand would show a broken image to every customer.
-   */
-  async function checkLogo(tenantId: number, logo: LogoObject | undefined, current: LogoObject | undefined): Promise<void> {
-    if (!logo || (logo.file === current?.file && logo.contentType === current.contentType)) return;
-    const uploaded = await tenants.findLogo(tenantId, logo.file);
-    if (uploaded?.contentType !== logo.contentType)
-      throw new ValidationError('The brand names a logo this tenant did not upload.', [
-        {
-          path: 'brand.logo',
-          message: 'is not a logo of this tenant: upload it with POST /public/admin/brand/logos and give the object it answers',
-        },
-      ]);
-  }
-
   return {
     createTenant,
     issueApiKey,
@@ -323,11 +216,3 @@ export function tenantService(
 }
 
 export type TenantService = ReturnType<typeof tenantService>;
-
-const eventLabel = (url: string) => `events endpoint ${url}`;
-
-/** The webhook endpoints delivery settings list: each one's signing endpoint and how a person reads it. */
-const webhookEndpoints = (delivery: DeliveryConfig): [string, string][] => [
-  ...(delivery.chatbot ? [[CHATBOT_ENDPOINT, 'chatbot webhook'] as [string, string]] : []),
-  ...(delivery.webhooks ?? []).map((w): [string, string] => [eventEndpoint(w.url), eventLabel(w.url)]),
-];

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { DuplicateError, NotFoundError, StateConflictError } from '../errors.js';
 import { email } from '../schema.js';
 import type { AuditActor, AuditLog } from './audit.js';
-import { UserScope } from './config-schema.js';
+import { UserScope } from './user-scope.js';
 import type { ConfigChange } from './configuration.js';
 import { hashSecret, newSecret } from './credentials.js';
 import { USER_ROLES, type TenantRepository, type UserRecord } from './ports.js';

@@ -1,55 +1,36 @@
-import * as v from 'valibot';
-import { DomainError, PreconditionFailedError } from '../errors.js';
-import { readMultipart, type SentFile } from '../http/multipart.js';
 import { APP_ADMIN_BRAND_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
-import type { AuditActor } from '../tenants/audit.js';
 import { DEFAULT_BRAND_COLOUR, logoPath } from '../tenants/brand.js';
-import { BrandConfig, type BrandSettings } from '../tenants/config-schema.js';
-import { MAX_LOGO_BYTES } from '../tenants/logo.js';
-import { redirect, type WebAnswer } from './answer.js';
+import type { BrandSettings } from '../tenants/config-schema.js';
+import type { WebAnswer } from './answer.js';
 import {
-  addError,
   adminFrame,
   etagField,
   fieldError,
   inputField,
-  problemsBox,
   submitButton,
   type AdminFrame,
   type AdminPagePorts,
   type AdminPageRequest,
   type FieldErrors,
 } from './admin-form.js';
+import type { AdminText } from './admin-text.js';
+import { BRAND_TEXT, type BrandText } from './admin-brand-text.js';
 
-/**
- * What the brand page needs: the brand with the configuration version it was read at, a logo's bytes checked and
- * stored (its content-addressed object; LogoError when refused), and the brand written if still at that version
- * (PreconditionFailedError otherwise), by the signed-in admin.
- */
+/** This page's frame: the shared words and its own. */
+export type BrandFrame = AdminFrame<AdminText & BrandText>;
+
+/** What the brand page needs: the brand with the configuration version it was read at (its form's post: admin-brand-form.ts). */
 export interface BrandReadPorts extends Pick<AdminPagePorts, 'settings'> {
   readBrand(tenantId: number): Promise<{ brand: BrandSettings | undefined; version: number }>;
 }
-export interface BrandPagePorts extends BrandReadPorts {
-  uploadLogo(tenantId: number, bytes: Uint8Array, actor: AuditActor): Promise<NonNullable<BrandSettings['logo']>>;
-  replaceBrand(tenantId: number, expected: number, brand: BrandSettings, actor: AuditActor): Promise<unknown>;
-}
-
-/** A brand page's request: the admin page's, and the body as sent (a multipart form, for its file). */
-export type BrandPageRequest = AdminPageRequest & { body: Buffer; contentType: string | undefined };
-
-/** The largest body the page takes: a logo at its limit and the form's few fields, with room for the multipart framing. */
-export const MAX_BRAND_FORM_BYTES = MAX_LOGO_BYTES + 32 * 1024;
 
 /** What the form holds, as typed. */
-interface BrandValues {
+export interface BrandValues {
   name: string;
   colour: string;
   senderName: string;
 }
-
-/** The brand's fields the form changes: the tenant file's schema without the logo (which the form sends as a file). */
-const BrandFields = v.omit(BrandConfig, ['logo']);
 
 /**
  * The tenant admin's brand (issue 34 §6): display name, main colour (refused with the contrast rule's reason when it
@@ -58,7 +39,7 @@ const BrandFields = v.omit(BrandConfig, ['logo']);
  */
 export function brandPage(ports: BrandReadPorts) {
   return async function showBrand(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_BRAND_PATH);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_BRAND_PATH, BRAND_TEXT);
     if (refused) return refused;
     const { brand, version } = await ports.readBrand(request.tenantId);
     const notice = request.query.done === 'saved' ? `<p class="saved" role="status">${escapeHtml(frame.text.brandSaved)}</p>` : '';
@@ -66,65 +47,22 @@ export function brandPage(ports: BrandReadPorts) {
   };
 }
 
-/** The brand form's post: apart from the page, as only it stores logos (the logo bucket's write grant). */
-export function brandForm(ports: BrandPagePorts) {
-  return async function saveBrand(request: BrandPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_BRAND_PATH);
-    if (refused) return refused;
-    const { text } = frame;
-    const actor = { user: request.user.name };
-    const { fields, files } = await readMultipart(request.body, request.contentType, { maxFileBytes: MAX_LOGO_BYTES });
-    const sent: BrandValues = {
-      name: (fields.get('name') ?? '').trim(),
-      colour: (fields.get('colour') ?? '').trim(),
-      senderName: (fields.get('senderName') ?? '').trim(),
-    };
-    const current = await ports.readBrand(request.tenantId);
-    const errors: FieldErrors = new Map();
-    const again = (status: number, notice: string) => render(frame, request, status, current.brand, current.version, sent, notice, errors);
-    if (fields.get('etag') !== String(current.version)) return again(409, problemsBox(text, { kind: 'stale', errors }, {}, 'brand-form'));
-
-    const parsed = v.safeParse(BrandFields, {
-      name: sent.name,
-      ...(sent.colour ? { colour: sent.colour } : {}),
-      ...(sent.senderName ? { senderName: sent.senderName } : {}),
-    });
-    if (!sent.name) addError(errors, 'name', text.problems.required);
-    else if (!parsed.success) for (const issue of parsed.issues) addError(errors, v.getDotPath(issue) ?? '', frame.say(issue.message));
-    const file: SentFile | undefined = files.get('logo');
-    if (file?.tooLarge) addError(errors, 'logo', text.problems.fileTooLarge(String(MAX_LOGO_BYTES / 1024)));
-    if (errors.size || !parsed.success) return again(400, problemsBox(text, { kind: 'invalid', errors }, labelsOf(frame), 'brand-form'));
-
-    let logo = fields.get('removeLogo') === 'yes' ? undefined : current.brand?.logo;
-    try {
-      // Stored only once every other field is right; an object no brand names costs nothing and is never served wrong.
-      if (file?.bytes.length) logo = await ports.uploadLogo(request.tenantId, file.bytes, actor);
-      await ports.replaceBrand(request.tenantId, current.version, { ...parsed.output, name: sent.name, ...(logo ? { logo } : {}) }, actor);
-    } catch (error) {
-      if (error instanceof PreconditionFailedError) return again(409, problemsBox(text, { kind: 'stale', errors }, {}, 'brand-form'));
-      if (!(error instanceof DomainError) || error.kind !== 'validation') throw error;
-      for (const problem of error.errors) addError(errors, 'logo', frame.say(problem.message));
-      return again(400, problemsBox(text, { kind: 'invalid', errors }, labelsOf(frame), 'brand-form'));
-    }
-    return redirect(`${request.base}${APP_ADMIN_BRAND_PATH}?done=saved`);
-  };
-}
-
-const valuesOf = (brand: BrandSettings | undefined): BrandValues => ({
+export const valuesOf = (brand: BrandSettings | undefined): BrandValues => ({
   name: brand?.name ?? '',
   colour: brand?.colour ?? '',
   senderName: brand?.senderName ?? '',
 });
 
-const labelsOf = ({ text }: AdminFrame) => ({
+export const labelsOf = ({ text }: BrandFrame) => ({
   name: { label: text.brandName, id: 'b-name' },
   colour: { label: text.colour, id: 'b-colour' },
   senderName: { label: text.senderName, id: 'b-senderName' },
   logo: { label: text.logo, id: 'b-logo' },
 });
 
-function render(
-  frame: AdminFrame,
+/** The brand page, with the values and errors of a form sent back. */
+export function render(
+  frame: BrandFrame,
   request: AdminPageRequest,
   status: number,
   brand: BrandSettings | undefined,

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { PreconditionFailedError } from '../errors.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import {
   APP_ADMIN_BRAND_PATH,
@@ -12,7 +11,7 @@ import { clearedShownOnce, shownOnceCookie } from '../session/cookies.js';
 import { escapeHtml } from '../surveys/compose.js';
 import type { AuditActor } from '../tenants/audit.js';
 import { brandOf } from '../tenants/brand.js';
-import { ConfigDocument, type Settings } from '../tenants/config-schema.js';
+import type { ConfigDocument, Settings } from '../tenants/config-schema.js';
 import type { ConfigChange } from '../tenants/configuration.js';
 import type { UserRecord } from '../tenants/ports.js';
 import { isTenantAdmin } from '../tenants/roles.js';
@@ -51,9 +50,9 @@ export interface AdminPageRequest {
 /** What wrong fields a form sent: each form field's messages; '' holds what belongs to no field. */
 export type FieldErrors = Map<string, string[]>;
 
-/** A signed-in admin's page: the words of the tenant's language, its brand, and the page frame. */
-export interface AdminFrame {
-  text: AdminText;
+/** A signed-in admin's page: the words of the tenant's language (the shared ones and the page's own), its brand, and the page frame. */
+export interface AdminFrame<Words extends AdminText = AdminText> {
+  text: Words;
   locale: Locale;
   page(status: number, title: string, body: string): WebAnswer;
   /** An instant as the tenant's language writes it, in UTC (said so). */
@@ -62,7 +61,8 @@ export interface AdminFrame {
   say(message: string): string;
 }
 
-const ETAG_FIELD = 'etag';
+/** The form field that carries the configuration's version (its ETag). */
+export const ETAG_FIELD = 'etag';
 
 /** The subsections of the admin pages, for their own navigation. */
 const SUBSECTIONS = [
@@ -75,16 +75,17 @@ const SUBSECTIONS = [
 
 /**
  * The frame of an admin page for a signed-in user, or the 403 page a user who is not a tenant admin gets (in the
- * tenant's language, with the navigation that user sees).
+ * tenant's language, with the navigation that user sees). `own`: the page's own words (admin-<page>-text.ts), beside the shared ones.
  */
-export async function adminFrame(
+export async function adminFrame<Own extends object>(
   ports: Pick<AdminPagePorts, 'settings'>,
   request: AdminPageRequest,
   path: string,
-): Promise<{ frame: AdminFrame; refused?: WebAnswer }> {
+  own: Record<Locale, Own>,
+): Promise<{ frame: AdminFrame<AdminText & Own>; refused?: WebAnswer }> {
   const settings = await ports.settings(request.tenantId);
   const locale = settings.locale ?? DEFAULT_LOCALE;
-  const text = ADMIN_TEXT[locale];
+  const text = { ...ADMIN_TEXT[locale], ...own[locale] };
   const brand = brandOf(settings);
   const admin = isTenantAdmin(request.user);
   const html = (title: string, body: string) =>
@@ -94,7 +95,7 @@ export async function adminFrame(
       `<li><a href="${escapeHtml(request.base + section.path)}"${section.path === path ? ' aria-current="page"' : ''}>${escapeHtml(section.label(text))}</a></li>`,
   ).join('')}</ul></nav>`;
   const when = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone: 'UTC' });
-  const frame: AdminFrame = {
+  const frame: AdminFrame<AdminText & Own> = {
     text,
     locale,
     page: (status, title, body) => ({ status, html: html(title, subnav + body) }),
@@ -103,42 +104,6 @@ export async function adminFrame(
   };
   if (admin) return { frame };
   return { frame, refused: { status: 403, html: html(text.forbiddenTitle, messageBody(text.forbiddenTitle, text.forbiddenText)) } };
-}
-
-/** What became of a form's change. */
-export type ChangeOutcome = { kind: 'saved' } | { kind: 'stale' | 'invalid'; errors: FieldErrors; config: ConfigDocument; version: number };
-
-/**
- * Applies a form's change to the configuration it was read at: `change` builds the whole new document from the
- * current one (or answers the field errors it found itself), the tenant file's schema checks it, and `fieldOf` names
- * the form field of each wrong path. Written only if still at the form's version, by the signed-in admin.
- */
-export async function changeConfig(
-  ports: Pick<AdminPagePorts, 'readConfig' | 'replaceConfig'>,
-  request: AdminPageRequest,
-  change: (config: ConfigDocument) => unknown,
-  fieldOf: (path: string) => string,
-  say: (message: string) => string,
-): Promise<ChangeOutcome> {
-  const current = await ports.readConfig(request.tenantId);
-  const stale = async (): Promise<ChangeOutcome> => ({ kind: 'stale', errors: new Map(), ...(await ports.readConfig(request.tenantId)) });
-  if (request.form.get(ETAG_FIELD) !== String(current.version)) return { kind: 'stale', errors: new Map(), ...current };
-  const candidate = change(current.config);
-  if (candidate instanceof Map) return { kind: 'invalid', errors: candidate as FieldErrors, ...current };
-  const parsed = v.safeParse(ConfigDocument, candidate);
-  if (!parsed.success) {
-    const errors: FieldErrors = new Map();
-    for (const issue of parsed.issues) addError(errors, fieldOf(v.getDotPath(issue) ?? ''), say(issue.message));
-    return { kind: 'invalid', errors, ...current };
-  }
-  try {
-    await ports.replaceConfig(request.tenantId, current.version, parsed.output, { user: request.user.name });
-  } catch (error) {
-    // Another change claimed the version between the read and the write.
-    if (error instanceof PreconditionFailedError) return stale();
-    throw error;
-  }
-  return { kind: 'saved' };
 }
 
 export function addError(errors: FieldErrors, field: string, message: string) {

@@ -8,16 +8,20 @@ import type { WebAnswer } from './answer.js';
 import { redirect } from './answer.js';
 import {
   adminFrame,
-  changeConfig,
   etagField,
   fieldError,
   problemsBox,
   type AdminFrame,
   type AdminPagePorts,
   type AdminPageRequest,
-  type ChangeOutcome,
   type FieldErrors,
 } from './admin-form.js';
+import type { changeConfig as ConfigChange, ChangeOutcome } from './admin-config-form.js';
+import type { AdminText } from './admin-text.js';
+import { JOURNEYS_TEXT, type JourneysText } from './admin-journeys-text.js';
+
+/** This page's frame: the shared words and its own. */
+export type JourneysFrame = AdminFrame<AdminText & JourneysText>;
 
 /** What the journey form holds, as typed: a journey read, or the fields a refused form sent back. */
 interface JourneyValues {
@@ -62,7 +66,7 @@ const EMPTY: JourneyValues = { slug: '', name: '', indicator: 'nps', classes: []
  */
 export function adminJourneysPage(ports: AdminPagePorts) {
   async function showJourneys(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_JOURNEYS_PATH);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_JOURNEYS_PATH, JOURNEYS_TEXT);
     if (refused) return refused;
     const { config, version } = await ports.readConfig(request.tenantId);
     const editing = config.journeys.find((journey) => String(journey.id) === request.query.edit);
@@ -70,8 +74,16 @@ export function adminJourneysPage(ports: AdminPagePorts) {
     return render(frame, request.base, 200, config, version, editing ? valuesOf(editing) : EMPTY, undefined, saved?.slug);
   }
 
+  return { showJourneys };
+}
+
+/**
+ * The form's post: the change checked by the tenant file's schema (`changeConfig`, admin-config-form.ts), given by the
+ * post's wiring only, so that the page's function does not build that schema.
+ */
+export function adminJourneysForm(ports: AdminPagePorts, changeConfig: typeof ConfigChange) {
   async function saveJourney(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_JOURNEYS_PATH);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_JOURNEYS_PATH, JOURNEYS_TEXT);
     if (refused) return refused;
     const sent = valuesFrom(request.form);
     let index = -1;
@@ -97,7 +109,7 @@ export function adminJourneysPage(ports: AdminPagePorts) {
     return render(frame, request.base, outcome.kind === 'stale' ? 409 : 400, outcome.config, outcome.version, sent, outcome);
   }
 
-  return { showJourneys, saveJourney };
+  return { saveJourney };
 }
 
 /**
@@ -119,7 +131,7 @@ function journeyOf(sent: JourneyValues, existing: JourneyConfig | undefined, con
 }
 
 function render(
-  frame: AdminFrame,
+  frame: JourneysFrame,
   base: string,
   status: number,
   config: ConfigDocument,
@@ -144,7 +156,7 @@ ${journeyForm(frame, base, config.classes, version, values, outcome?.errors)}`;
   return frame.page(status, text.journeys, body);
 }
 
-function journeyItem(frame: AdminFrame, base: string, journey: JourneyConfig, classes: Map<number, ClassConfig>): string {
+function journeyItem(frame: JourneysFrame, base: string, journey: JourneyConfig, classes: Map<number, ClassConfig>): string {
   const { text } = frame;
   const items = journey.classes.map((id) => {
     const item = classes.get(id);
@@ -165,7 +177,7 @@ ${questions.length ? `<ul class="texts">${questions.join('')}</ul>` : ''}
 }
 
 /** Each form field's label and input id, for the problems box's links. */
-const labelsOf = ({ text }: AdminFrame): Record<string, { label: string; id: string }> => ({
+const labelsOf = ({ text }: JourneysFrame): Record<string, { label: string; id: string }> => ({
   slug: { label: text.slug, id: 'j-slug' },
   name: { label: text.name, id: 'j-name' },
   indicator: { label: text.indicator, id: 'j-indicator' },
@@ -177,7 +189,7 @@ const labelsOf = ({ text }: AdminFrame): Record<string, { label: string; id: str
 });
 
 function journeyForm(
-  frame: AdminFrame,
+  frame: JourneysFrame,
   base: string,
   classes: ClassConfig[],
   version: number,

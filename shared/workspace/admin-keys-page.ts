@@ -22,6 +22,11 @@ import {
   type AdminPageRequest,
   type FieldErrors,
 } from './admin-form.js';
+import type { AdminText } from './admin-text.js';
+import { KEYS_TEXT, type KeysText } from './admin-keys-text.js';
+
+/** This page's frame: the shared words and its own. */
+export type KeysFrame = AdminFrame<AdminText & KeysText>;
 
 /** The keys service of the admin API (shared/tenants/keys.ts). */
 export type KeysPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof tenantKeys>;
@@ -47,7 +52,7 @@ const expiryOf = (value: string) => (value ? (value.length === 16 ? `${value}:00
  */
 export function adminKeysPage(ports: KeysPorts) {
   async function showKeys(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_KEYS_PATH);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_KEYS_PATH, KEYS_TEXT);
     if (refused) return refused;
     const { text } = frame;
     const { notice, cookies } = doneNotice(request, APP_ADMIN_KEYS_PATH, 'new-key', { revoked: text.revoked, issued: text.issuedGone });
@@ -55,7 +60,7 @@ export function adminKeysPage(ports: KeysPorts) {
   }
 
   async function saveKeys(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_KEYS_PATH);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_KEYS_PATH, KEYS_TEXT);
     if (refused) return refused;
     const { form, tenantId } = request;
     const { text } = frame;
@@ -101,7 +106,7 @@ export function adminKeysPage(ports: KeysPorts) {
   }
 
   async function render(
-    frame: AdminFrame,
+    frame: KeysFrame,
     request: AdminPageRequest,
     status: number,
     values: KeyValues,
@@ -124,13 +129,13 @@ ${keyForm(frame, request.base, values, errors)}`;
 
 const fieldOf = (path: string) => (path === 'expires_at' ? 'expires_at' : path === 'name' || path === 'scope' ? path : '');
 
-const labelsOf = ({ text }: AdminFrame) => ({
+const labelsOf = ({ text }: KeysFrame) => ({
   name: { label: text.keyName, id: 'k-name' },
   scope: { label: text.keyScope, id: 'k-scope' },
   expires_at: { label: text.keyExpiry, id: 'k-expires_at' },
 });
 
-function keyItem(frame: AdminFrame, base: string, key: KeyView): string {
+function keyItem(frame: KeysFrame, base: string, key: KeyView): string {
   const { text } = frame;
   const scope = (KEY_SCOPES as readonly string[]).includes(key.scope) ? text.scopes[key.scope as 'public'] : key.scope;
   const expired = key.expires_at !== null && Date.parse(key.expires_at) <= Date.now();
@@ -170,7 +175,7 @@ ${active ? `<div class="actions">${rotate}${revoke}</div>` : ''}
 </li>`;
 }
 
-function keyForm(frame: AdminFrame, base: string, values: KeyValues, errors: FieldErrors | undefined): string {
+function keyForm(frame: KeysFrame, base: string, values: KeyValues, errors: FieldErrors | undefined): string {
   const { text } = frame;
   return `<section class="card form" id="key-form" aria-labelledby="key-form-title">
 <h2 id="key-form-title">${escapeHtml(text.newKey)}</h2>

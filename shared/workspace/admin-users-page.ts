@@ -23,6 +23,11 @@ import {
   type AdminPageRequest,
   type FieldErrors,
 } from './admin-form.js';
+import type { AdminText } from './admin-text.js';
+import { USERS_TEXT, type UsersText } from './admin-users-text.js';
+
+/** This page's frame: the shared words and its own. */
+export type UsersFrame = AdminFrame<AdminText & UsersText>;
 
 /** The users service of `/public/admin/users` (shared/tenants/users.ts). */
 export type UsersPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof tenantUsers>;
@@ -70,7 +75,7 @@ const fieldOf = (path: string) => {
  */
 export function adminUsersPage(ports: UsersPorts) {
   async function showUsers(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_USERS_PATH);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_USERS_PATH, USERS_TEXT);
     if (refused) return refused;
     const { text } = frame;
     const { notice, cookies } = doneNotice(request, APP_ADMIN_USERS_PATH, 'new-token', {
@@ -81,7 +86,7 @@ export function adminUsersPage(ports: UsersPorts) {
   }
 
   async function saveUsers(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_USERS_PATH);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_USERS_PATH, USERS_TEXT);
     if (refused) return refused;
     const { form, tenantId } = request;
     const { text } = frame;
@@ -131,7 +136,7 @@ export function adminUsersPage(ports: UsersPorts) {
   }
 
   async function render(
-    frame: AdminFrame,
+    frame: UsersFrame,
     request: AdminPageRequest,
     status: number,
     values: UserValues,
@@ -154,19 +159,19 @@ ${userForm(frame, request.base, values, errors)}`;
   return { showUsers, saveUsers };
 }
 
-const labelsOf = ({ text }: AdminFrame) => ({
+const labelsOf = ({ text }: UsersFrame) => ({
   email: { label: text.email, id: 'u-email' },
   scope: { label: text.scope, id: 'u-scope' },
   role: { label: text.role, id: 'u-role' },
 });
 
-const labelOf = (frame: AdminFrame, field: string) => {
+const labelOf = (frame: UsersFrame, field: string) => {
   const label = labelsOf(frame)[field as 'email'];
   return label ? `${label.label}: ` : '';
 };
 
 /** The scope's radio and lists, for the invitation or for one user's change. */
-function scopeFields(frame: AdminFrame, id: string, values: UserValues, errors: FieldErrors | undefined) {
+function scopeFields(frame: UsersFrame, id: string, values: UserValues, errors: FieldErrors | undefined) {
   const { text } = frame;
   const scope = fieldError(errors, 'scope', id);
   return `<fieldset id="${id}" tabindex="-1"${scope.attributes}><legend>${escapeHtml(text.scope)}</legend>
@@ -177,7 +182,7 @@ ${inputField({ id: `${id}-groups`, name: 'groups', label: text.groups, value: va
 ${scope.html}</fieldset>`;
 }
 
-const roleField = (frame: AdminFrame, id: string, value: string, errors: FieldErrors | undefined) =>
+const roleField = (frame: UsersFrame, id: string, value: string, errors: FieldErrors | undefined) =>
   selectField({
     id,
     name: 'role',
@@ -187,7 +192,7 @@ const roleField = (frame: AdminFrame, id: string, value: string, errors: FieldEr
     errors,
   });
 
-function userItem(frame: AdminFrame, request: AdminPageRequest, user: UserView, at: number, editing: boolean): string {
+function userItem(frame: UsersFrame, request: AdminPageRequest, user: UserView, at: number, editing: boolean): string {
   const { text } = frame;
   const self = user.name === request.user.name;
   const scope = user.scope === 'all' ? text.everyStore : text.someStores(user.scope.stores.join(', '), user.scope.groups.join(', '));
@@ -232,7 +237,7 @@ ${self ? `<p class="hint">${escapeHtml(text.selfNote)}</p>` : ''}
 /** One's own role is not offered for change (the service refuses dropping it): the form keeps it as it is. */
 const hiddenRole = (role: string) => `<input type="hidden" name="role" value="${escapeHtml(role)}">`;
 
-function userForm(frame: AdminFrame, base: string, values: UserValues, errors: FieldErrors | undefined): string {
+function userForm(frame: UsersFrame, base: string, values: UserValues, errors: FieldErrors | undefined): string {
   const { text } = frame;
   return `<section class="card form" id="user-form" aria-labelledby="user-form-title">
 <h2 id="user-form-title">${escapeHtml(text.newUser)}</h2>

@@ -6,16 +6,20 @@ import type { WebAnswer } from './answer.js';
 import { redirect } from './answer.js';
 import {
   adminFrame,
-  changeConfig,
   etagField,
   fieldError,
   problemsBox,
   type AdminFrame,
   type AdminPagePorts,
   type AdminPageRequest,
-  type ChangeOutcome,
   type FieldErrors,
 } from './admin-form.js';
+import type { changeConfig as ConfigChange, ChangeOutcome } from './admin-config-form.js';
+import type { AdminText } from './admin-text.js';
+import { WEBHOOKS_TEXT, type WebhooksText } from './admin-webhooks-text.js';
+
+/** This page's frame: the shared words and its own. */
+export type WebhooksFrame = AdminFrame<AdminText & WebhooksText>;
 
 type Endpoint = NonNullable<ConfigDocument['delivery']['webhooks']>[number];
 
@@ -35,7 +39,7 @@ const DONE = { added: 'added', removed: 'removed' } as const;
  */
 export function adminWebhooksPage(ports: AdminPagePorts) {
   async function showWebhooks(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH, WEBHOOKS_TEXT);
     if (refused) return refused;
     const { config, version } = await ports.readConfig(request.tenantId);
     const done =
@@ -43,8 +47,16 @@ export function adminWebhooksPage(ports: AdminPagePorts) {
     return render(frame, request.base, 200, config, version, EMPTY, undefined, done);
   }
 
+  return { showWebhooks };
+}
+
+/**
+ * The form's post: the change checked by the tenant file's schema (`changeConfig`, admin-config-form.ts), given by the
+ * post's wiring only, so that the page's function does not build that schema.
+ */
+export function adminWebhooksForm(ports: AdminPagePorts, changeConfig: typeof ConfigChange) {
   async function saveWebhooks(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH, WEBHOOKS_TEXT);
     if (refused) return refused;
     const { form } = request;
     const removing = form.get('action') === 'remove';
@@ -85,11 +97,11 @@ export function adminWebhooksPage(ports: AdminPagePorts) {
     return render(frame, request.base, status, outcome.config, outcome.version, sent, outcome);
   }
 
-  return { showWebhooks, saveWebhooks };
+  return { saveWebhooks };
 }
 
 function render(
-  frame: AdminFrame,
+  frame: WebhooksFrame,
   base: string,
   status: number,
   config: ConfigDocument,
@@ -119,7 +131,7 @@ ${endpointForm(frame, base, version, values, outcome?.errors)}`;
   return frame.page(status, text.webhooks, body);
 }
 
-function endpointItem(frame: AdminFrame, base: string, version: number, endpoint: Endpoint): string {
+function endpointItem(frame: WebhooksFrame, base: string, version: number, endpoint: Endpoint): string {
   const { text } = frame;
   return `<li class="card endpoint">
 <p class="url"><code>${escapeHtml(endpoint.url)}</code></p>
@@ -130,7 +142,13 @@ function endpointItem(frame: AdminFrame, base: string, version: number, endpoint
 </li>`;
 }
 
-function endpointForm(frame: AdminFrame, base: string, version: number, values: EndpointValues, errors: FieldErrors | undefined): string {
+function endpointForm(
+  frame: WebhooksFrame,
+  base: string,
+  version: number,
+  values: EndpointValues,
+  errors: FieldErrors | undefined,
+): string {
   const { text } = frame;
   const url = fieldError(errors, 'url', 'w-url', 'w-url-hint');
   const events = fieldError(errors, 'events', 'w-events', 'w-events-hint');

@@ -260,6 +260,52 @@ describe('what the functions behind the API bundle', () => {
     expect(await held('transactionConsumer', /transactions\/v2-request\.ts|wiring\/events\.ts/)).toHaveLength(2);
   });
 
+  it("the admin functions bundle only their own part: the multipart parser where the brand form is posted, the configuration schema where the configuration is changed, the tenant service and the first store's entities only in the operator's command", async () => {
+    const entries = new Map(functionEntries());
+    const held = async (name: string, pattern: RegExp) =>
+      (await bundledSources(entries.get(name)!)).filter((source) => pattern.test(source));
+    const multipart = /busboy|http\/multipart/;
+    const schema = /tenants\/config-schema/;
+    const service = /tenants\/service|wiring\/tenants\.ts|store-repository|employee-repository/;
+    expect(await held('postAppAdminBrand', multipart)).not.toEqual([]);
+    expect(await held('getAppAdminBrand', multipart)).toEqual([]);
+    expect(await held('putAdminConfig', schema)).not.toEqual([]);
+    expect(await held('postAppAdminJourneys', schema)).not.toEqual([]);
+    for (const name of [
+      'getAppAdminKeys',
+      'postAppAdminKeys',
+      'getAppAdminUsers',
+      'listAdminKeys',
+      'createAdminKey',
+      'listAdminUsers',
+      'createAdminLogo',
+      'getAppAdminBrand',
+      'postAppAdminBrand',
+    ])
+      expect({ name, held: await held(name, schema) }).toEqual({ name, held: [] });
+    for (const name of [
+      'getAdminConfig',
+      'putAdminConfig',
+      'listAdminAudit',
+      'createAdminKey',
+      'rotateAdminWebhookSecret',
+      'createAdminUser',
+      'getAppAdminKeys',
+      'getAppAdminJourneys',
+      'getAppAdminBrand',
+    ])
+      expect({ name, held: await held(name, service) }).toEqual({ name, held: [] });
+  });
+
+  it('the token verification (aws-jwt-verify) only where a session is verified: not in the users routes and pages, which call Cognito to invite and disable managers', async () => {
+    const entries = new Map(functionEntries());
+    const held = async (name: string) =>
+      readFileSync(await bundle(name, entries.get(name)!, `${OUT}jwt/`), 'utf8').includes('node_modules/aws-jwt-verify/');
+    expect(await held('sessionAuthorizer')).toBe(true);
+    for (const name of ['getAppAdminUsers', 'postAppAdminUsers', 'listAdminUsers', 'createAdminUser', 'updateAdminUser'])
+      expect({ name, held: await held(name) }).toEqual({ name, held: false });
+  });
+
   it("no function loads Node's web streams: middy's import of them gets a class that still tells a stream from anything else", async () => {
     const file = await bundle('getHealth', new Map(functionEntries()).get('getHealth')!, `${OUT}stream-web/`);
     const text = readFileSync(file, 'utf8');

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { meter, type Call } from '../../bench/metering.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { oneVersionPerRequest, readConfigVersion } from '../../shared/adapters/config-version.js';
-import { issueKey, revokeKey, rotateKey } from '../../shared/adapters/wiring/tenant-admin.js';
+import { issueKey, revokeKey, rotateKey } from '../../shared/adapters/wiring/tenant-keys.js';
 import { authorizeKey, confirmCachedKey } from '../../shared/adapters/wiring/tenant-access.js';
 import { issueApiKey } from '../../shared/adapters/wiring/tenants.js';
 import type { AuthContext } from '../../shared/tenants/auth-context.js';

@@ -1,6 +1,6 @@
 import { configured, ENV } from '../../config.js';
 import type { SessionVerifier } from '../../session/ports.js';
-import { cognitoSessionVerifier } from '../cognito.js';
+import { cognitoSessionVerifier } from '../cognito-session.js';
 
 const issuer = configured(ENV.userPoolIssuer);
 const clientId = configured(ENV.userPoolClientId);

@@ -1,8 +1,8 @@
 import { tenantRepository } from '../tenant-repository.js';
+import { insertTenant } from '../tenant-creation.js';
 import { ENV } from '../../config.js';
 import { auditLog } from '../audit-log.js';
 import { tenantService } from '../../tenants/service.js';
-import { keyOfValue as findKeyOfValue, tenantKeys } from '../../tenants/keys.js';
 
 export { tenantSettings } from './tenant-settings.js';
 
@@ -19,15 +19,14 @@ export const {
   auditEntries,
   getTenant,
   listTenants,
-} = tenantService(tenantRepository, {
-  surveySecret: () => process.env[ENV.surveySecret],
-  surveySecretName: ENV.surveySecret,
-  audit: auditLog,
-});
+} = tenantService(
+  { ...tenantRepository, insertTenant },
+  {
+    surveySecret: () => process.env[ENV.surveySecret],
+    surveySecretName: ENV.surveySecret,
+    audit: auditLog,
+  },
+);
 
-/**
- * The tenant's API keys as the admin API and the operator's command administer them: issue, list, revoke, rotate,
- * each written to the audit log (shared/tenants/keys.ts).
- */
-export const { issueKey, listKeys, revokeKey, rotateKey } = tenantKeys(tenantRepository, auditLog);
-export const keyOfValue = (value: string) => findKeyOfValue(tenantRepository, value);
+/** The tenant's API keys (issue, list, revoke, rotate), as the admin API administers them. */
+export { issueKey, listKeys, revokeKey, rotateKey, keyOfValue } from './tenant-keys.js';

@@ -1,6 +1,6 @@
-import { readConfig, replaceConfig } from './tenants.js';
+import { readConfig, replaceConfig } from './tenant-config.js';
 import { uploadLogo } from './tenant-logos.js';
-import { brandForm } from '../../workspace/admin-brand-page.js';
+import { brandForm } from '../../workspace/admin-brand-form.js';
 import { brandPorts } from './workspace-admin-brand.js';
 
 /**

@@ -1,6 +1,7 @@
 import { ENV, requireEnvs } from '../../config.js';
 import { brandPage } from '../../workspace/admin-brand-page.js';
-import { readConfig, tenantSettings } from './tenants.js';
+import { readConfig } from './tenant-config.js';
+import { tenantSettings } from './tenant-settings.js';
 
 // The brand page reads the tenant's configuration in the table.
 requireEnvs(ENV.tableName);

@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { NotFoundError, PreconditionFailedError, ValidationError } from '../errors.js';
+import type { AuditActor, AuditEntry, AuditLog } from './audit.js';
+import type { ConfigDocument, LogoObject } from './config-schema.js';
+import { brandSettings, configChanges, configDocument, type ConfigChange } from './configuration.js';
+import type { TenantRepository } from './ports.js';
+
+/** Records an admin change, unless it changed nothing. */
+export async function recordedChange(
+  audit: AuditLog,
+  tenantId: number,
+  actor: AuditActor,
+  action: AuditEntry['action'],
+  changes: ConfigChange[],
+): Promise<void> {
+  if (!changes.length) return;
+  await audit.record(tenantId, { id: randomBytes(6).toString('hex'), at: new Date().toISOString(), actor, action, changes });
+}
+
+/**
+ * A tenant's configuration as the admin API reads and replaces it (GET and PUT /public/admin/config, the admin pages):
+ * apart from the rest of the tenant service (tenants, keys, users, the operator's apply), which these never call.
+ */
+/** What the configuration service reads and writes of the tenant repository. */
+export type ConfigRepository = Pick<
+  TenantRepository,
+  | 'getTenant'
+  | 'readVersionedSettings'
+  | 'raiseConfigVersion'
+  | 'renameTenant'
+  | 'putSettings'
+  | 'removeUnlisted'
+  | 'putDelivery'
+  | 'putBrand'
+  | 'findLogo'
+>;
+
+export function configService(tenants: ConfigRepository, audit: AuditLog) {
+  /** The tenant's configuration as the admin API answers it, and its version (the ETag). */
+  async function readConfig(tenantId: number): Promise<{ config: ConfigDocument; version: number }> {
+    const [tenant, { settings, version }] = await Promise.all([tenants.getTenant(tenantId), tenants.readVersionedSettings(tenantId)]);
+    if (!tenant) throw new NotFoundError('No such tenant.');
+    return { config: configDocument(tenant.name, settings), version };
+  }
+
+  /**
+   * Replaces the tenant's configuration if it is still at version `expected` (the caller's If-Match), and answers the
+   * new version and what changed. The version is claimed first (one conditional update), so of two replacements made
+   * from the same read exactly one is written; it is raised again once everything is written, so that a function
+   * that read the configuration midway reads it again.
+   */
+  async function replaceConfig(
+    tenantId: number,
+    expected: number | 'current',
+    config: ConfigDocument,
+    actor: AuditActor,
+  ): Promise<{ version: number; changes: ConfigChange[] }> {
+    const before = await readConfig(tenantId);
+    const version = expected === 'current' ? before.version : expected;
+    const brand = brandSettings(config.name, config.brand);
+    await checkLogo(tenantId, brand.logo, before.config.brand.logo);
+    // The claim also holds off another replacement made from a read of this one half written (its version is the claim's).
+    if (before.version !== version || (await tenants.raiseConfigVersion(tenantId, version, 'claim')) === undefined)
+      throw new PreconditionFailedError('The configuration changed since it was read: read it again (GET) and apply your change to it.');
+    let written: number;
+    try {
+      if (before.config.name !== config.name) await tenants.renameTenant(tenantId, config.name);
+      await tenants.putSettings(tenantId, config);
+      await tenants.removeUnlisted(tenantId, config);
+      await tenants.putDelivery(tenantId, config.delivery);
+      await tenants.putBrand(tenantId, brand);
+    } finally {
+      written = (await tenants.raiseConfigVersion(tenantId, undefined, 'release'))!;
+    }
+    const changes = configChanges(before.config, configDocument(config.name, { ...config, brand }));
+    await recordedChange(audit, tenantId, actor, 'config.replace', changes);
+    return { version: written, changes };
+  }
+
+  /**
+   * A brand may name its current logo or one the tenant uploaded (POST /public/admin/brand/logos), as that route
+   * answered it: a logo named by hand would show a broken image to every customer.
+   */
+  async function checkLogo(tenantId: number, logo: LogoObject | undefined, current: LogoObject | undefined): Promise<void> {
+    if (!logo || (logo.file === current?.file && logo.contentType === current.contentType)) return;
+    const uploaded = await tenants.findLogo(tenantId, logo.file);
+    if (uploaded?.contentType !== logo.contentType)
+      throw new ValidationError('The brand names a logo this tenant did not upload.', [
+        {
+          path: 'brand.logo',
+          message: 'is not a logo of this tenant: upload it with POST /public/admin/brand/logos and give the object it answers',
+        },
+      ]);
+  }
+
+  return { readConfig, replaceConfig };
+}

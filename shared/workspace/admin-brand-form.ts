@@ -1,0 +1,75 @@
+import * as v from 'valibot';
+import { DomainError, PreconditionFailedError } from '../errors.js';
+import { readMultipart, type SentFile } from '../http/multipart.js';
+import { APP_ADMIN_BRAND_PATH } from '../session/paths.js';
+import type { AuditActor } from '../tenants/audit.js';
+import { BrandConfig } from '../tenants/brand-schema.js';
+import type { BrandSettings } from '../tenants/config-schema.js';
+import { MAX_LOGO_BYTES } from '../tenants/logo.js';
+import { redirect, type WebAnswer } from './answer.js';
+import { addError, adminFrame, problemsBox, type AdminPageRequest, type FieldErrors } from './admin-form.js';
+import { labelsOf, render, type BrandReadPorts, type BrandValues } from './admin-brand-page.js';
+import { BRAND_TEXT } from './admin-brand-text.js';
+
+/**
+ * The brand form's post (apart from the page, which never reads a multipart body nor checks the form's fields): a
+ * logo's bytes checked and stored (its content-addressed object; LogoError when refused), and the brand written if
+ * still at the version the form was read at (PreconditionFailedError otherwise), by the signed-in admin.
+ */
+export interface BrandPagePorts extends BrandReadPorts {
+  uploadLogo(tenantId: number, bytes: Uint8Array, actor: AuditActor): Promise<NonNullable<BrandSettings['logo']>>;
+  replaceBrand(tenantId: number, expected: number, brand: BrandSettings, actor: AuditActor): Promise<unknown>;
+}
+
+/** A brand page's request: the admin page's, and the body as sent (a multipart form, for its file). */
+export type BrandPageRequest = AdminPageRequest & { body: Buffer; contentType: string | undefined };
+
+/** The largest body the page takes: a logo at its limit and the form's few fields, with room for the multipart framing. */
+export const MAX_BRAND_FORM_BYTES = MAX_LOGO_BYTES + 32 * 1024;
+
+/** The brand's fields the form changes: the tenant file's schema without the logo (which the form sends as a file). */
+const BrandFields = v.omit(BrandConfig, ['logo']);
+
+/** The brand form's post: apart from the page, as only it stores logos (the logo bucket's write grant). */
+export function brandForm(ports: BrandPagePorts) {
+  return async function saveBrand(request: BrandPageRequest): Promise<WebAnswer> {
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_BRAND_PATH, BRAND_TEXT);
+    if (refused) return refused;
+    const { text } = frame;
+    const actor = { user: request.user.name };
+    const { fields, files } = await readMultipart(request.body, request.contentType, { maxFileBytes: MAX_LOGO_BYTES });
+    const sent: BrandValues = {
+      name: (fields.get('name') ?? '').trim(),
+      colour: (fields.get('colour') ?? '').trim(),
+      senderName: (fields.get('senderName') ?? '').trim(),
+    };
+    const current = await ports.readBrand(request.tenantId);
+    const errors: FieldErrors = new Map();
+    const again = (status: number, notice: string) => render(frame, request, status, current.brand, current.version, sent, notice, errors);
+    if (fields.get('etag') !== String(current.version)) return again(409, problemsBox(text, { kind: 'stale', errors }, {}, 'brand-form'));
+
+    const parsed = v.safeParse(BrandFields, {
+      name: sent.name,
+      ...(sent.colour ? { colour: sent.colour } : {}),
+      ...(sent.senderName ? { senderName: sent.senderName } : {}),
+    });
+    if (!sent.name) addError(errors, 'name', text.problems.required);
+    else if (!parsed.success) for (const issue of parsed.issues) addError(errors, v.getDotPath(issue) ?? '', frame.say(issue.message));
+    const file: SentFile | undefined = files.get('logo');
+    if (file?.tooLarge) addError(errors, 'logo', text.problems.fileTooLarge(String(MAX_LOGO_BYTES / 1024)));
+    if (errors.size || !parsed.success) return again(400, problemsBox(text, { kind: 'invalid', errors }, labelsOf(frame), 'brand-form'));
+
+    let logo = fields.get('removeLogo') === 'yes' ? undefined : current.brand?.logo;
+    try {
+      // Stored only once every other field is right; an object no brand names costs nothing and is never served wrong.
+      if (file?.bytes.length) logo = await ports.uploadLogo(request.tenantId, file.bytes, actor);
+      await ports.replaceBrand(request.tenantId, current.version, { ...parsed.output, name: sent.name, ...(logo ? { logo } : {}) }, actor);
+    } catch (error) {
+      if (error instanceof PreconditionFailedError) return again(409, problemsBox(text, { kind: 'stale', errors }, {}, 'brand-form'));
+      if (!(error instanceof DomainError) || error.kind !== 'validation') throw error;
+      for (const problem of error.errors) addError(errors, 'logo', frame.say(problem.message));
+      return again(400, problemsBox(text, { kind: 'invalid', errors }, labelsOf(frame), 'brand-form'));
+    }
+    return redirect(`${request.base}${APP_ADMIN_BRAND_PATH}?done=saved`);
+  };
+}
