@@ -10,7 +10,7 @@ import { signSurveyLink } from '../shared/surveys/link.js';
 import { db } from '../shared/adapters/dynamodb.js';
 import { sqs } from '../shared/adapters/sqs.js';
 import { lowLevelName } from './metering.js';
-import { QUEUES } from '../shared/queues.js';
+import { QUEUES, type QueueId } from '../shared/queues.js';
 import { inProcess, prepare } from '../test/support/api.js';
 import { keyFor, validRequests, type Fixture } from '../infra/examples.js';
 
@@ -22,6 +22,8 @@ import { keyFor, validRequests, type Fixture } from '../infra/examples.js';
  */
 export interface LatencyOptions {
   calls: number;
+  /** The local stack's switch for a queue's consumer, when it runs in this process (npm run bench). */
+  setConsumerEnabled?: (queue: QueueId, enabled: boolean) => void;
 }
 
 type Handler = (event: unknown, context: unknown) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -78,8 +80,9 @@ const documentName = (command: string) => {
 
 /**
  * A captured call made again. A Put that may only create (attribute_not_exists) goes to a fresh key of its own, so
- * that it succeeds as the original did. Updates and deletes go to the same items without their conditions, which a
- * replay would fail (a version has moved on); condition checks in a transaction are left out. Both make the floor
+ * that it succeeds as the original did. Other Puts (a place taken over from its previous holder), updates and deletes
+ * go to the same items without their conditions, which a replay would fail (a version or holder has moved on);
+ * condition checks in a transaction are left out. Both make the floor
  * cheaper than the calls it stands for, never dearer.
  */
 export function replayable({ command, input }: Captured): () => Promise<unknown> {
@@ -108,8 +111,11 @@ export function replayable({ command, input }: Captured): () => Promise<unknown>
   return () => db().client.send(new Command(structuredClone(replayed)));
 }
 
+/** A Put that may create goes to a fresh key; one conditioned on the item's earlier state goes without its condition. */
 const fresh = (put: Record<string, any>) =>
-  /attribute_not_exists/.test(put.ConditionExpression ?? '') ? { ...put, Item: { ...put.Item, pk: `BENCH#${randomUUID()}` } } : put;
+  /attribute_not_exists/.test(put.ConditionExpression ?? '')
+    ? { ...put, Item: { ...put.Item, pk: `BENCH#${randomUUID()}` } }
+    : withoutCondition(put);
 
 /** The operation without its ConditionExpression, and without the names and values only the condition used. */
 function withoutCondition({
@@ -218,20 +224,23 @@ async function authorizerContext(api: ApiName, f: Fixture, key = keyOf(api, f)):
   return result.context;
 }
 
-export async function warmLatency(f: Fixture, { calls }: LatencyOptions): Promise<string> {
+export async function warmLatency(f: Fixture, { calls, setConsumerEnabled }: LatencyOptions): Promise<string> {
   const contexts = new Map<ContextOf, unknown>();
   for (const api of Object.keys(authorizers) as ApiName[]) contexts.set(api, await authorizerContext(api, f));
   contexts.set('admin', await authorizerContext('public', f, f.adminKey));
 
   // postV2Transaction's messages go to a queue of their own: the local stack's poller, in this process, would
-  // otherwise consume them while calls are being captured and timed.
+  // otherwise consume them while calls are being captured and timed. Its transaction consumer is paused meanwhile:
+  // its role may read only the queue the environment names, which has moved.
   const { QueueUrl: privateQueue } = await sqs().send(new CreateQueueCommand({ QueueName: `bench-latency-${randomUUID()}` }));
   const transactionQueue = process.env[QUEUES.transactions.urlEnv];
+  setConsumerEnabled?.('transactions', false);
   process.env[QUEUES.transactions.urlEnv] = privateQueue;
   try {
     return await measure(f, calls, contexts);
   } finally {
     process.env[QUEUES.transactions.urlEnv] = transactionQueue;
+    setConsumerEnabled?.('transactions', true);
     await sqs().send(new DeleteQueueCommand({ QueueUrl: privateQueue }));
   }
 }

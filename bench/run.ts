@@ -68,7 +68,13 @@ if (SECTIONS.some((section) => !STANDALONE.includes(section) && wanted(section))
         await retentionCost(),
         await deadlineCost(),
       );
-    if (wanted('latency')) tables.push(await warmLatency(await fixture(), { calls: Number(process.env.BENCH_CALLS ?? 1000) }));
+    if (wanted('latency'))
+      tables.push(
+        await warmLatency(await fixture(), {
+          calls: Number(process.env.BENCH_CALLS ?? 1000),
+          setConsumerEnabled: stack.setConsumerEnabled,
+        }),
+      );
     if (wanted('throughput'))
       tables.push(
         await consumerThroughput((await fixture()).tenantId, { transactions: Number(process.env.BENCH_TRANSACTIONS ?? 500), rounds: 3 }),

@@ -1,6 +1,6 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { QUEUE_BATCH_SIZE } from '../../shared/queues.js';
+import { QUEUE_BATCH_SIZE, type QueueId } from '../../shared/queues.js';
 import { consumers, scheduled } from '../routes.js';
 import type { QueueUrls } from './setup.js';
 import { runAs } from './iam.js';
@@ -15,6 +15,8 @@ import { loadHandler } from './gateway.js';
  * receives.
  */
 export interface Poller {
+  /** Stops or restarts receiving from one queue, as disabling its event source mapping does. */
+  setEnabled(queue: QueueId, enabled: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -24,6 +26,7 @@ export function startPoller(
   options: { visibilityTimeoutSeconds: number; scheduledEverySeconds?: number; asyncFailureQueueUrl: string },
 ): Poller {
   let running = true;
+  const disabled = new Set<QueueId>();
   // Scheduled functions run on a timer, more often than in AWS so that a local run need not wait a minute; invoked
   // as Lambda invokes them asynchronously: two retries, then a record on the async-failure queue.
   const timers = scheduled.map(async (job) => {
@@ -51,6 +54,10 @@ export function startPoller(
     const queueUrl = queueUrls[consumer.queue];
     const load = () => loadHandler(consumer.handler) as Promise<(event: SQSEvent, context: unknown) => Promise<SQSBatchResponse>>;
     while (running) {
+      if (disabled.has(consumer.queue)) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        continue;
+      }
       try {
         // The event source mapping receives and deletes with the consumer's own role, as on AWS.
         const { Messages = [] } = await runAs(consumer.id, () =>
@@ -105,6 +112,7 @@ export function startPoller(
     }
   });
   return {
+    setEnabled: (queue, enabled) => void (enabled ? disabled.delete(queue) : disabled.add(queue)),
     stop: async () => {
       running = false;
       await Promise.allSettled([...loops, ...timers]);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { ENV, secretArnVariable } from '../../shared/config.js';
-import { QUEUES } from '../../shared/queues.js';
+import { QUEUES, type QueueId } from '../../shared/queues.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 import { createUser } from '../../shared/adapters/wiring/tenants.js';
 import { fileURLToPath } from 'node:url';
@@ -77,6 +77,8 @@ export interface LocalStack {
   asyncFailureQueueUrl: string;
   /** The environment a process needs to use this stack (functions read it at load). */
   env: Record<string, string>;
+  /** Disables or enables one queue's event source mapping (its consumer stops receiving; the rest go on). */
+  setConsumerEnabled(queue: QueueId, enabled: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -199,6 +201,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       queueUrls,
       asyncFailureQueueUrl,
       env,
+      setConsumerEnabled: poller.setEnabled,
       stop,
     };
   } catch (error) {
