@@ -181,7 +181,7 @@ export const routes: readonly Route[] = [
 
   route('GET', '/public/admin/config', 'getAdminConfig', R, "The tenant's whole configuration (journeys, classes, groups, delivery, retention, case rules, brand; no secrets) with its ETag", admin),
   route('GET', '/public/admin/audit', 'listAdminAudit', R, 'The admin changes of the tenant, newest first: who (key id or the operator), when, and each changed value (from, to, cursor); kept 400 days', { ...admin, cursors: true }),
-  route('PUT', '/public/admin/config', 'putAdminConfig', RWD, "Replace the tenant's configuration (the tenant file's schema; If-Match: the ETag read), answering what changed; in effect from the next request", admin),
+  route('PUT', '/public/admin/config', 'putAdminConfig', RWB, "Replace the tenant's configuration (the tenant file's schema; If-Match: the ETag read), answering what changed; in effect from the next request", admin),
   route('POST', '/public/admin/webhooks/rotate', 'rotateAdminWebhookSecret', RW, "Rotate an event endpoint's signing secret (body: its url, overlap_hours): the new secret answered once, the old one signing beside it for the overlap (a day by default); written to the audit log", { ...admin, surveyLinks: true }),
   route('POST', '/public/admin/brand/logos', 'createAdminLogo', RW, "Upload a logo (its bytes as the body: PNG, JPEG or WebP, at most 200 KB; SVG refused): answers the stored object, which brand.logo of PUT /public/admin/config may name; audited", { ...admin, logos: 'write' }),
   route('GET', '/public/admin/keys', 'listAdminKeys', R, "The tenant's API keys: id, name, scope, created, expiry, revocation, last use (to 5 minutes), successor; never a key's value", admin),
@@ -239,9 +239,9 @@ export const workspaceRoutes: readonly Route[] = [
   // The tenant admins' pages (issue 34 §6): the configuration service of PUT /public/admin/config, which deletes what a
   // configuration no longer lists.
   route('GET', APP_ADMIN_JOURNEYS_PATH, 'getAppAdminJourneys', R, "The tenant's journeys and their items, and a form to add or edit one (tenant admins)", workspacePage),
-  route('POST', APP_ADMIN_JOURNEYS_PATH, 'postAppAdminJourneys', RWD, 'Add or edit a journey (the form carries the ETag it was read at; tenant admins)', workspacePage),
+  route('POST', APP_ADMIN_JOURNEYS_PATH, 'postAppAdminJourneys', RWB, 'Add or edit a journey (the form carries the ETag it was read at; tenant admins)', workspacePage),
   route('GET', APP_ADMIN_WEBHOOKS_PATH, 'getAppAdminWebhooks', R, "The tenant's event endpoints and a form to add one (tenant admins)", workspacePage),
-  route('POST', APP_ADMIN_WEBHOOKS_PATH, 'postAppAdminWebhooks', RWD, 'Add or remove an event endpoint (the form carries the ETag it was read at; tenant admins)', workspacePage),
+  route('POST', APP_ADMIN_WEBHOOKS_PATH, 'postAppAdminWebhooks', RWB, 'Add or remove an event endpoint (the form carries the ETag it was read at; tenant admins)', workspacePage),
   // The users service of /public/admin/users (the user pool: the invitation, and disabling a sign-in).
   route('GET', APP_ADMIN_USERS_PATH, 'getAppAdminUsers', R, "The tenant's users, their scope, role and state, and a form to invite one (tenant admins)", { ...workspacePage, userPool: true }),
   route('POST', APP_ADMIN_USERS_PATH, 'postAppAdminUsers', RW, 'Invite a manager, change a role, disable or enable a user (tenant admins)', { ...workspacePage, userPool: true, userPoolActions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser'] }),
@@ -250,7 +250,7 @@ export const workspaceRoutes: readonly Route[] = [
   route('POST', APP_ADMIN_KEYS_PATH, 'postAppAdminKeys', RW, 'Issue (its value shown once), revoke or replace an API key (tenant admins)', workspacePage),
   // The brand: what customers see of the tenant; a new logo goes to the logo bucket (a multipart form).
   route('GET', APP_ADMIN_BRAND_PATH, 'getAppAdminBrand', R, "The tenant's brand (display name, colour, sender name, logo with its preview) and the form to change it (tenant admins)", workspacePage),
-  route('POST', APP_ADMIN_BRAND_PATH, 'postAppAdminBrand', RW, 'Change the brand, a new logo uploaded with the form (multipart; tenant admins)', { ...workspacePage, logos: 'write' }),
+  route('POST', APP_ADMIN_BRAND_PATH, 'postAppAdminBrand', RWB, 'Change the brand, a new logo uploaded with the form (multipart; tenant admins)', { ...workspacePage, logos: 'write' }),
   route('GET', RESULTS_ROUTE, 'getResultsPage', [], 'The old results page: moved to /app/results', { anonymous: true, page: true }),
 ];
 

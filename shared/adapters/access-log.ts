@@ -1,8 +1,8 @@
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../keys.js';
 import type { AccessLog } from '../privacy/ports.js';
 import { TABLE } from '../table.js';
-import { db } from './dynamodb.js';
+import { batchWrite, db } from './dynamodb.js';
 
 /** How long the record of a read of personal data is kept. */
 const ACCESS_KEPT_DAYS = 366;
@@ -10,7 +10,6 @@ const ACCESS_KEPT_DAYS = 366;
 /** Reads of customers' personal data: one small item per customer read, in the customer's partition. */
 export const accessLog: AccessLog = {
   async record(tenantId, entry) {
-    const { client, tableName } = db();
     const expiresAt = Math.floor(Date.parse(entry.at) / 1000) + ACCESS_KEPT_DAYS * 86_400;
     const requests = [...new Set(entry.customerIds)].map((customerId) => ({
       PutRequest: {
@@ -26,18 +25,7 @@ export const accessLog: AccessLog = {
         },
       },
     }));
-    // 25 a call, as BatchWriteItem allows; what DynamoDB leaves unprocessed is sent again.
-    const chunks = Array.from({ length: Math.ceil(requests.length / 25) }, (_, i) => requests.slice(i * 25, i * 25 + 25));
-    await Promise.all(
-      chunks.map(async (chunk) => {
-        for (let attempt = 0; chunk.length; attempt++) {
-          if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-          const out = await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: chunk } }));
-          chunk = (out.UnprocessedItems?.[tableName] ?? []) as typeof chunk;
-          if (attempt > 5 && chunk.length) throw new Error('The access log could not be written');
-        }
-      }),
-    );
+    await batchWrite(db(), requests);
   },
 
   async list(tenantId, customerId, limit, before) {

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
@@ -230,6 +231,35 @@ export async function batchGet(database: Db, keyList: Item[], { consistent = fal
     pending = out.UnprocessedKeys?.[database.tableName]?.Keys as Item[] | undefined;
   }
   return items;
+}
+
+/** A put or a delete of BatchWriteItem. */
+export type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
+
+/**
+ * Writes with BatchWriteItem, 25 a call and the calls side by side, sending again what DynamoDB leaves unprocessed
+ * (throttling) after an exponential, jittered pause; after eight tries the write fails. A key written twice is written
+ * once, its last request (BatchWriteItem refuses duplicates), as one write after another would have left it.
+ */
+export async function batchWrite(database: Db, requests: WriteRequest[]): Promise<void> {
+  const byKey = new Map<string, WriteRequest>();
+  for (const request of requests) {
+    const key = 'PutRequest' in request ? request.PutRequest.Item : request.DeleteRequest.Key;
+    byKey.set(JSON.stringify([key[TABLE.partitionKey], key[TABLE.sortKey]]), request);
+  }
+  const unique = [...byKey.values()];
+  const chunks = Array.from({ length: Math.ceil(unique.length / 25) }, (_, i) => unique.slice(i * 25, i * 25 + 25));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let pending: WriteRequest[] = chunk;
+      for (let attempt = 0; pending.length; attempt++) {
+        if (attempt === 8) throw new Error(`BatchWriteItem left ${pending.length} writes unprocessed eight times`);
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1000, 25 * 2 ** attempt)));
+        const out = await database.client.send(new BatchWriteCommand({ RequestItems: { [database.tableName]: pending } }));
+        pending = (out.UnprocessedItems?.[database.tableName] ?? []) as WriteRequest[];
+      }
+    }),
+  );
 }
 
 function queryInput(tableName: string, spec: QuerySpec): QueryCommandInput {

@@ -6,7 +6,7 @@ import type { BrandSettings, DeliveryConfig, Settings, UserScope } from '../tena
 import { LogoObject } from '../tenants/logo.js';
 import { ApiKeyRecord, Tenant, UserRecord, type TenantRepository } from '../tenants/ports.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, type SigningGenerations } from '../events/signature.js';
-import { cancelledByCondition, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
+import { batchWrite, cancelledByCondition, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
 import { findApiKey, findUserByName, findUserByToken, noteKeyUse } from './tenant-access-repository.js';
 import { CONFIG_VERSION_COPIES, readConfigVersion, versionOf } from './config-version.js';
 import { readSettings, readVersionedSettings, SIGNING, signingOf, VERSION } from './settings-repository.js';
@@ -268,7 +268,6 @@ export async function findLogo(tenantId: number, file: string): Promise<LogoObje
 }
 
 export async function putSettings(tenantId: number, settings: Omit<Settings, 'delivery' | 'brand'>): Promise<void> {
-  const { client, tableName } = db();
   const items = [
     ...settings.journeys.map((journey) => ({ sk: keys.configItem('JOURNEY', journey.id), kind: 'JOURNEY', ...journey })),
     ...settings.classes.map((item) => ({ sk: keys.configItem('CLASS', item.id), kind: 'CLASS', ...item })),
@@ -277,9 +276,10 @@ export async function putSettings(tenantId: number, settings: Omit<Settings, 'de
     { sk: keys.casesConfig, kind: 'CASES', ...(settings.cases ?? {}) },
     { sk: keys.languageConfig, kind: 'LANGUAGE', locale: settings.locale ?? null },
   ];
-  for (const item of items) {
-    await client.send(new PutCommand({ TableName: tableName, Item: { pk: keys.config(tenantId), ...entity(item.kind), ...item } }));
-  }
+  await batchWrite(
+    db(),
+    items.map((item) => ({ PutRequest: { Item: { pk: keys.config(tenantId), ...entity(item.kind), ...item } } })),
+  );
 }
 
 /**
@@ -440,17 +440,19 @@ const transactionConflict = (error: unknown): boolean =>
 
 /** Removes the journeys, classes and groups the tenant has that `settings` no longer lists. */
 export async function removeUnlisted(tenantId: number, settings: Pick<Settings, 'journeys' | 'classes' | 'groups'>): Promise<void> {
-  const { client, tableName } = db();
   const kept = new Set([
     ...settings.journeys.map((j) => keys.configItem('JOURNEY', j.id)),
     ...settings.classes.map((c) => keys.configItem('CLASS', c.id)),
     ...settings.groups.map((g) => keys.configItem('GROUP', g.id)),
   ]);
   const items = await queryAll(db(), { partition: keys.config(tenantId), consistent: true });
-  for (const item of items) {
-    if (!['JOURNEY', 'CLASS', 'GROUP'].includes(String(item[TABLE.entityAttribute])) || kept.has(String(item.sk))) continue;
-    await client.send(new DeleteCommand({ TableName: tableName, Key: { pk: item.pk, sk: item.sk } }));
-  }
+  const unlisted = items.filter(
+    (item) => ['JOURNEY', 'CLASS', 'GROUP'].includes(String(item[TABLE.entityAttribute])) && !kept.has(String(item.sk)),
+  );
+  await batchWrite(
+    db(),
+    unlisted.map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })),
+  );
 }
 
 export const tenantRepository: TenantRepository = {

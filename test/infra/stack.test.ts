@@ -412,14 +412,9 @@ describe('the CDK stacks', () => {
         .sort();
     // Pinned: a change here is a change of what a role may do, to be read in review.
     expect(withAction('dynamodb:DeleteItem')).toEqual(
-      // putAdminConfig deletes the journeys, classes and groups a replaced configuration no longer lists, and so do the
-      // admin pages' forms, through the same service.
       [
         'caseDeadlines',
-        'postAppAdminJourneys',
-        'postAppAdminWebhooks',
         'privacyRequests',
-        'putAdminConfig',
         'putEmployeeStores',
         'updateCustomer',
         'updateEmployee',
@@ -427,8 +422,14 @@ describe('the CDK stacks', () => {
       ].sort(),
     );
     expect(withAction('dynamodb:BatchWriteItem')).toEqual(
+      // putAdminConfig writes a replaced configuration's items and deletes those it no longer lists in batches of 25,
+      // and so do the admin pages' forms, through the same service.
       [
         'attemptScheduler',
+        'postAppAdminBrand',
+        'postAppAdminJourneys',
+        'postAppAdminWebhooks',
+        'putAdminConfig',
         'getAppAnswers',
         'getAppAnswersCsv',
         'getAppCase',

@@ -98,6 +98,23 @@ describe('PUT /public/admin/config', () => {
     expect((await read()).body.journeys.map((j: { slug: string }) => j.slug)).not.toContain('ecommerce');
   });
 
+  it('writes a configuration at its largest whole (500 groups, in batches), and removes 480 of them whole', async () => {
+    // Prepare
+    const before = await read();
+    const groups = Array.from({ length: 500 }, (_, i) => ({ id: 1000 + i, name: `Região ${i}` }));
+
+    // Act
+    const grown = await replace({ ...before.body, groups }, before.headers.etag);
+    const afterGrowth = await read();
+    const shrunk = await replace({ ...afterGrowth.body, groups: groups.slice(0, 20) }, afterGrowth.headers.etag);
+
+    // Assess
+    expect(grown.status).toBe(200);
+    expect(afterGrowth.body.groups).toEqual(groups);
+    expect(shrunk.status).toBe(200);
+    expect((await read()).body.groups).toEqual(groups.slice(0, 20));
+  });
+
   it('refuses a stale If-Match with 412 and a missing one with 428, changing nothing', async () => {
     const before = await read();
     const fresh = await replace({ ...before.body, name: 'renamed' }, before.headers.etag);
