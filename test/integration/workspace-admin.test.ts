@@ -262,7 +262,9 @@ describe('the tenant admin pages', () => {
       ['url', 'http://hooks.example.com/plain'],
     ]);
     expect(plain.status).toBe(400);
-    expect(plain.body.toString()).toMatch(/id="w-url-error">deve começar com https:\/\/ \(http só para localhost\)</);
+    expect(plain.body.toString()).toMatch(
+      /id="w-url-error">deve ser https:\/\/ num endereço público \(http e endereços locais só numa instalação local\)</,
+    );
 
     const removed = await post('/app/admin/webhooks', adminCookie, [
       ['etag', withIt.version],
