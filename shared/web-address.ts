@@ -23,12 +23,14 @@ for (const [network, prefix] of [
 ] as const)
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback, and the deprecated IPv4-compatible ::a.b.c.d
   ['64:ff9b::', 96], // NAT64: an IPv4 address inside
+  ['64:ff9b:1::', 48],
+  ['100::', 64], // discard
   ['2002::', 16], // 6to4: an IPv4 address inside
   ['fc00::', 7], // unique local (fd00:ec2::254 is the instance metadata service)
   ['fe80::', 10],
+  ['fec0::', 10], // the deprecated site-local
   ['ff00::', 8],
 ] as const)
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
