@@ -94,6 +94,8 @@ function target(): string {
   process.env.AWS_ENDPOINT_URL_DYNAMODB ??= `http://127.0.0.1:${process.env.DYNAMODB_PORT ?? 8000}`;
   process.env.AWS_ENDPOINT_URL_S3 ??= `http://127.0.0.1:${process.env.S3_PORT ?? 8007}`;
   process.env[ENV.logoBucket] ??= LOCAL_LOGO_BUCKET;
+  // The local stack's rules: a tenant file may point its webhooks at the outbox (http on this machine).
+  process.env[ENV.localDeployment] ??= '1';
   process.env.AWS_REGION ??= LOCAL_REGION;
   process.env.AWS_ACCESS_KEY_ID ??= LOCAL_CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;

@@ -224,6 +224,12 @@ export const EXAMPLE_FIXTURE: Fixture = {
   spareUser: 'gerente.loja2@demo.local',
 };
 
+/**
+ * The demo file's outbox, as a host a deployment takes: this module also loads outside the local stack (the OpenAPI
+ * document), where http://localhost is refused; the delivery settings it names are dropped below.
+ */
+const OUTSIDE_OUTBOX = 'https://outbox.example';
+
 /** The demo tenant's logo (a PNG): the logo upload's example body. */
 const DEMO_LOGO = readFileSync(new URL('./local/demo-logo.png', import.meta.url));
 
@@ -241,7 +247,8 @@ const DEMO_CONFIG = (() => {
     firstStore: _firstStore,
     locale: _locale,
     ...config
-  } = parseTenantFile(readFileSync(new URL('./local/demo-tenants.json', import.meta.url), 'utf8'), {}).tenants[0]!;
+  } = parseTenantFile(readFileSync(new URL('./local/demo-tenants.json', import.meta.url), 'utf8'), { OUTBOX_URL: OUTSIDE_OUTBOX })
+    .tenants[0]!;
   // Without sender settings, as test tenants have them (tests/support/tenant.ts), and with the fixture's event endpoint,
   // which rotateAdminWebhookSecret rotates: replacing a fixture's configuration with this one keeps it.
   return { ...config, brand, delivery: { webhooks: [FIXTURE_WEBHOOK] } };

@@ -31,6 +31,11 @@ export const ENV = {
   userPoolClientId: 'USER_POOL_CLIENT_ID',
   /** The user pool's id: for the admin command's create-user only (no function administers users). */
   userPoolId: 'USER_POOL_ID',
+  /**
+   * Set to 1 by the local stack only (infra/local/stack.ts), never by the CDK stack: tenants' webhooks may then use
+   * http and this machine's addresses (the local outbox). Absent, as on AWS, they must be https on a public host.
+   */
+  localDeployment: 'LOCAL_DEPLOYMENT',
 } as const;
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -71,3 +76,6 @@ export function configured(name: EnvName): () => string {
   requireEnvs(name);
   return () => requireEnv(name);
 }
+
+/** Whether this is the local stack (see ENV.localDeployment), read when asked so that a test can play AWS. */
+export const isLocalDeployment = (): boolean => process.env[ENV.localDeployment] === '1';

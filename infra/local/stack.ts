@@ -143,6 +143,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: outbox.url,
       AWS_ENDPOINT_URL_SOCIALMESSAGING: outbox.url,
       OUTBOX_URL: outbox.url,
+      // Webhooks may point at the outbox (http on this machine); the CDK stack never sets this.
+      [ENV.localDeployment]: '1',
       // No emulator exists for Secrets Manager either: the functions read their secrets from a local stand-in.
       AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
       AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognito.endpoint,

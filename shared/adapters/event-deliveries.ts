@@ -12,6 +12,7 @@ import type { Settings } from '../tenants/config-schema.js';
 import { db } from './dynamodb.js';
 import { contactGone } from './personal-copies.js';
 import { sendMessage } from './sqs.js';
+import { postToWebhook } from './public-post.js';
 
 /*
  * Delivering events (the event consumer), the failed deliveries listed per tenant and their replay (the admin
@@ -25,11 +26,7 @@ export const EVENT_TIMEOUT_MS = 10_000;
 
 export function eventDeliveryPorts(settings: (tenantId: number) => Promise<Settings>, surveySecret: () => string): EventDeliveryPorts {
   return {
-    async post(url, body, headers) {
-      const res = await fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(EVENT_TIMEOUT_MS), redirect: 'manual' });
-      await res.body?.cancel();
-      return res.status;
-    },
+    post: (url, body, headers) => postToWebhook(url, body, headers, EVENT_TIMEOUT_MS),
     async requeue(delivery, delaySeconds) {
       await sendMessage('events', delivery, delaySeconds);
     },

@@ -4,6 +4,7 @@ import { SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
 import { DeliveryRefused, type Senders } from '../surveys/ports.js';
 import { WEBHOOK_ID_HEADER } from '../events/signature.js';
 import { whatsAppCommand } from './whatsapp-message.js';
+import { NotPublicAddress, postToWebhook } from './public-post.js';
 
 /** The providers surveys go out through: SES, End User Messaging SMS and Social, and HTTPS webhooks. */
 let ses: SESv2Client | undefined;
@@ -86,16 +87,16 @@ export const senders: Senders = {
   },
 
   async webhook(message) {
-    const response = await fetch(message.url, {
-      method: 'POST',
-      headers: message.headers,
-      body: message.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-    });
-    await response.body?.cancel();
-    if (response.ok) return { messageId: message.headers[WEBHOOK_ID_HEADER] ?? '' };
-    if (PERMANENT_WEBHOOK_STATUSES.has(response.status)) throw new DeliveryRefused(`the chatbot webhook answered ${response.status}`);
-    throw new Error(`The chatbot webhook answered ${response.status}.`);
+    let status: number;
+    try {
+      status = await postToWebhook(message.url, message.body, message.headers, WEBHOOK_TIMEOUT_MS);
+    } catch (error) {
+      // Refused on this deployment whatever it answers: trying again would not change that.
+      if (error instanceof NotPublicAddress) throw new DeliveryRefused('the chatbot webhook is not on a public host');
+      throw error;
+    }
+    if (status >= 200 && status < 300) return { messageId: message.headers[WEBHOOK_ID_HEADER] ?? '' };
+    if (PERMANENT_WEBHOOK_STATUSES.has(status)) throw new DeliveryRefused(`the chatbot webhook answered ${status}`);
+    throw new Error(`The chatbot webhook answered ${status}.`);
   },
 };

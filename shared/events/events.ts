@@ -91,7 +91,9 @@ export async function deliverEvent(delivery: EventDelivery, ports: EventDelivery
     }
     error = `HTTP ${status}`;
   } catch (failure) {
-    error = failure instanceof Error && failure.name === 'TimeoutError' ? 'timeout' : 'unreachable';
+    const name = failure instanceof Error ? failure.name : '';
+    // NotPublicAddress: the adapter would not call a host that is (or resolves to) a private address on this deployment.
+    error = name === 'TimeoutError' ? 'timeout' : name === 'NotPublicAddress' ? 'not a public host' : 'unreachable';
   }
   // A re-sent delivery that fails again is listed as failed, to be re-sent again: the tenant chose to try it now.
   const wait = delivery.replay ? undefined : RETRY_MINUTES[delivery.attempt - 1];

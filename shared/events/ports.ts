@@ -55,7 +55,10 @@ export interface FailedDelivery {
 }
 
 export interface EventDeliveryPorts {
-  /** POSTs the body with the signature; answers the status, or throws for a network failure or a timeout. */
+  /**
+   * POSTs the body with the signature; answers the status, or throws for a network failure, a timeout, or (off the
+   * local stack) a host that is or resolves to a non-public address, named NotPublicAddress.
+   */
   post(url: string, body: string, headers: Record<string, string>): Promise<number>;
   /** Puts a delivery back on the queue to arrive after `delaySeconds` (at most the queue's longest delay). */
   requeue(delivery: EventDelivery, delaySeconds: number): Promise<void>;

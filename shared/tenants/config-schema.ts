@@ -4,6 +4,8 @@ import { UserRoleSchema } from './roles.js';
 import type { SigningGenerations } from '../events/signature.js';
 import { EVENT_TYPES } from '../events/ports.js';
 import { CHANNELS, HAND_OFF_CHANNELS } from '../channels.js';
+import { isLocalDeployment } from '../config.js';
+import { webAddressProblem } from '../web-address.js';
 import { LOCALES, type Locale } from '../locale.js';
 import { LogoObject } from './logo.js';
 import { UserScope } from './user-scope.js';
@@ -169,16 +171,17 @@ const webUrl = v.pipe(
   v.string('must be a string'),
   v.maxLength(2000, 'must be at most 2000 characters'),
   v.url('must be a URL'),
-  // Judged by the parsed address, not its text: `http://localhost:x@host/` names `host`, user information first.
-  v.check((url) => {
-    const { protocol, hostname } = new URL(url);
-    return protocol === 'https:' || (protocol === 'http:' && (hostname === 'localhost' || hostname === '127.0.0.1'));
-  }, 'must be https (http only for localhost)'),
-  // A user name or password in the address would be a secret in the configuration the admin API answers and audits.
-  v.check((url) => {
-    const { username, password } = new URL(url);
-    return !username && !password;
-  }, 'must not carry a user name or password (use a token the receiver checks, or the signature)'),
+  // Judged by the parsed address, not its text: `http://localhost:x@host/` names `host`, user information first. A
+  // pipe runs on after v.url fails: what is not a URL has its issue already, and must not throw here (a 500).
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed || !URL.canParse(dataset.value)) return;
+    const url = new URL(dataset.value);
+    const problem = webAddressProblem(url, isLocalDeployment());
+    if (problem) addIssue({ message: problem });
+    // A user name or password in the address would be a secret in the configuration the admin API answers and audits.
+    if (url.username || url.password)
+      addIssue({ message: 'must not carry a user name or password (use a token the receiver checks, or the signature)' });
+  }),
 );
 
 const clockTime = v.pipe(v.string('must be a string'), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time such as 21:00'));

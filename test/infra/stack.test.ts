@@ -6,7 +6,7 @@ import { customDomainFromContext, surveyService, type SurveyServiceProps } from 
 import { consumers, notified, referencePaths, routes, scheduled, workspaceRoutes } from '../../infra/routes.js';
 import { ASYNC_FAILURES, QUEUES } from '../../shared/queues.js';
 import { FUNCTIONS, grantsOf, LOG_ACTIONS } from '../../infra/grants.js';
-import { SECRET_NAMES, secretArnVariable } from '../../shared/config.js';
+import { ENV, SECRET_NAMES, secretArnVariable } from '../../shared/config.js';
 import { capitalise } from '../../shared/text.js';
 import { TABLE } from '../../shared/table.js';
 
@@ -170,6 +170,11 @@ describe('the CDK stacks', () => {
     // Password guesses meet the anonymous limit too, before Cognito's own.
     expect(publicStage.Properties.RouteSettings['POST /app/sign-in']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
     expect(publicStage.Properties.RouteSettings['GET /health']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
+  });
+
+  it('flags no function as a local deployment: on AWS webhooks must be https on a public host', () => {
+    const flagged = ofType('AWS::Lambda::Function').filter(([, fn]) => ENV.localDeployment in (fn.Properties.Environment?.Variables ?? {}));
+    expect(flagged.map(([id]) => id)).toEqual([]);
   });
 
   it("puts no secret's value in any function's configuration: only the ARN of a secret its role may read", () => {

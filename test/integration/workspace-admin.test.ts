@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway } from '../../infra/local/gateway.js';
 import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adapters/cognito.js';
 import { createUser } from '../../shared/adapters/wiring/tenants.js';
@@ -234,6 +234,32 @@ describe('the tenant admin pages', () => {
     expect((await config()).etag).toBe(before.etag);
   });
 
+  it('refuses, on AWS, an event endpoint at the instance metadata address or on plain http, saying why, and saves nothing', async () => {
+    // Prepare: a deployment without the local stack's flag.
+    vi.stubEnv(ENV.localDeployment, undefined);
+    const before = await config();
+    const add = (url: string) =>
+      post('/app/admin/webhooks', adminCookie, [
+        ['etag', before.version],
+        ['action', 'add'],
+        ['url', url],
+      ]);
+
+    // Act
+    const metadata = await add('https://169.254.169.254/latest/meta-data/');
+    const plain = await add('http://localhost:8006/events/1');
+    vi.unstubAllEnvs();
+
+    // Assess
+    for (const refused of [metadata, plain]) {
+      expect(refused.status).toBe(400);
+      expect(refused.body.toString()).toMatch(
+        /id="w-url-error">deve ser https:\/\/ num endereço público \(http e endereços locais só numa instalação local\)</,
+      );
+    }
+    expect((await config()).etag).toBe(before.etag);
+  });
+
   it('adds an event endpoint for some event types, refuses the same URL twice, and removes it', async () => {
     const url = `https://hooks.example.com/t${tenant.tenantId}`;
     const read = await config();
@@ -262,7 +288,9 @@ describe('the tenant admin pages', () => {
       ['url', 'http://hooks.example.com/plain'],
     ]);
     expect(plain.status).toBe(400);
-    expect(plain.body.toString()).toMatch(/id="w-url-error">deve começar com https:\/\/ \(http só para localhost\)</);
+    expect(plain.body.toString()).toMatch(
+      /id="w-url-error">deve ser https:\/\/ num endereço público \(http e endereços locais só numa instalação local\)</,
+    );
 
     const removed = await post('/app/admin/webhooks', adminCookie, [
       ['etag', withIt.version],

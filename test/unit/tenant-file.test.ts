@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ENV } from '../../shared/config.js';
 import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 
@@ -17,6 +18,8 @@ const tenant = (overrides: Record<string, unknown> = {}) =>
   });
 
 describe('tenant files', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
   it("normalise a manager's phone as a customer's, and name a wrong one without showing it", () => {
     const users = (phone: string) =>
       tenant({
@@ -39,7 +42,8 @@ describe('tenant files', () => {
     expect(() => parseTenantFile(tenant({ groups: groups(501) }), {})).toThrow(/tenants\[0\]\.groups: may list at most 500 groups/);
   });
 
-  it('parse the committed demo file, with the defaults of its variables', () => {
+  it('parse the committed demo file, with the defaults of its variables (on the local stack)', () => {
+    vi.stubEnv(ENV.localDeployment, '1');
     const { tenants } = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), {});
     expect(tenants.map((t) => t.name)).toEqual(['demo', 'demo-2']);
     expect(tenants[0]!.keys).toEqual([
@@ -67,6 +71,13 @@ describe('tenant files', () => {
     });
     expect(tenants[1]!.delivery).toEqual({ quietHours: null });
     expect(tenants.map((t) => t.privacy.retentionDays)).toEqual([null, 365]);
+  });
+
+  it("refuse the demo file's local outbox off the local stack, naming each field", () => {
+    vi.stubEnv(ENV.localDeployment, undefined);
+    expect(() => parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), {})).toThrow(
+      /^tenants\[0\]\.delivery\.chatbot\.url: must be https on a public host \(http only on a local deployment\)\ntenants\[0\]\.delivery\.webhooks\[0\]\.url: must be https on a public host/,
+    );
   });
 
   it('keep no retention unless a tenant sets one', () => {
@@ -119,7 +130,10 @@ describe('tenant files', () => {
   });
 
   it('take variables from the environment', () => {
-    const { tenants } = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), { LOCAL_API_KEY: 'from-the-environment-123' });
+    const { tenants } = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), {
+      LOCAL_API_KEY: 'from-the-environment-123',
+      OUTBOX_URL: 'https://outbox.example',
+    });
     expect(tenants[0]!.keys[0]!.value).toBe('from-the-environment-123');
   });
 
