@@ -8,6 +8,9 @@ import { findUserByName } from '../../shared/adapters/tenant-access-repository.j
 import { inProcess } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
+/** The tenant's keys as listed, but their last use (which any call with a key may move). */
+const keysOf = (listed: { body: { data: { last_used_at?: unknown }[] } }) => listed.body.data.map(({ last_used_at: _, ...key }) => key);
+
 const api = inProcess('public');
 const gateway = createGateway({ api: 'public' });
 const USERS = '/public/admin/users';
@@ -359,6 +362,32 @@ describe('a tenant admin with a limited scope', () => {
     expect(await findUserByName(tenant.tenantId, address('nova-mais'))).toBeUndefined();
     await expect(cognitoUser(address('nova-mais'))).rejects.toMatchObject({ name: 'UserNotFoundException' });
     expect(await audited()).toEqual(before);
+  });
+
+  it('cannot take a key, which sees every store: issuing or rotating one is refused with 403, and nothing is issued', async () => {
+    // Prepare
+    const { body: limited } = await create({ email: address('limitada-chaves'), scope: SCOPE, role: 'admin' });
+    const { body: full } = await create({ email: address('total-chaves'), scope: 'all', role: 'admin' });
+    const KEYS = '/public/admin/keys';
+    const { body: spare } = await api({ method: 'POST', path: KEYS, key: tenant.adminKey, body: { scope: 'public', name: 'reserva' } });
+    const asUser = (token: string, path: string, body: unknown) =>
+      api({ method: 'POST', path, key: tenant.key, body, headers: { 'x-service-user-token': token } });
+    const keysBefore = keysOf(await api({ path: KEYS, key: tenant.adminKey }));
+
+    // Act
+    const admin = await asUser(limited.token, KEYS, { scope: 'admin', name: 'minha' });
+    const open = await asUser(limited.token, KEYS, { scope: 'public', name: 'minha' });
+    const rotated = await asUser(limited.token, `${KEYS}/${spare.id}/rotate`, { grace_seconds: 60 });
+    const keysAfter = keysOf(await api({ path: KEYS, key: tenant.adminKey }));
+    const byFull = await asUser(full.token, KEYS, { scope: 'admin', name: 'do-admin-total' });
+
+    // Assess
+    const refusal = 'Issuing or rotating an API key needs an admin who sees every store: a key sees them all.';
+    expect([admin.status, admin.body.detail]).toEqual([403, refusal]);
+    expect([open.status, open.body.detail]).toEqual([403, refusal]);
+    expect([rotated.status, rotated.body.detail]).toEqual([403, refusal]);
+    expect(keysAfter).toEqual(keysBefore);
+    expect(byFull.status).toBe(201);
   });
 
   it('may still grant within their scope, make an admin there, and resend their own unchanged scope', async () => {

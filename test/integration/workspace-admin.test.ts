@@ -12,6 +12,9 @@ import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js'
 import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import { DEMO_MANAGERS } from '../../infra/local/demo-managers.js';
 
+/** The tenant's keys as listed, but their last use (which any call with a key may move). */
+const keysOf = (listed: { body: { data: { last_used_at?: unknown }[] } }) => listed.body.data.map(({ last_used_at: _, ...key }) => key);
+
 /**
  * The tenant admins' pages through the local gateway's session authorizer and handlers, against the Cognito emulator
  * and DynamoDB Local: a form changes the configuration exactly as PUT /public/admin/config does, a stale form or a
@@ -474,7 +477,7 @@ describe('the tenant admin pages', () => {
     expect((await get('/app/admin/users', adminCookie)).status).toBe(200);
   });
 
-  it('keeps an admin who sees some stores to granting within them, in their language, and offers no change of a user who sees more', async () => {
+  it('keeps an admin who sees some stores to granting within them and from keys, in their language, and offers no change of a user who sees more', async () => {
     // Prepare: an admin of store 1 and group 1, and an address whose sign-in is another tenant's.
     const limited = `limitada-pages-${tenant.tenantId}@test.local`;
     const limitedCookie = await signedIn(limited, { stores: [1], groups: [1] }, 'admin');
@@ -485,6 +488,7 @@ describe('the tenant admin pages', () => {
     ).toBe(201);
     const users = async () => (await api({ path: '/public/admin/users', key: tenant.adminKey })).body.data as { name: string }[];
     const before = await users();
+    const keysBefore = keysOf(await api({ path: '/public/admin/keys', key: tenant.adminKey }));
 
     // Act
     const page = (await get('/app/admin/users', limitedCookie)).body.toString();
@@ -507,6 +511,12 @@ describe('the tenant admin pages', () => {
       ['name', admin],
       ['confirm', 'yes'],
     ]);
+    const key = await post('/app/admin/keys', limitedCookie, [
+      ['action', 'issue'],
+      ['name', 'minha'],
+      ['scope', 'admin'],
+      ['expires_at', ''],
+    ]);
     const taken = await post('/app/admin/users', adminCookie, [
       ['action', 'create'],
       ['email', elsewhere],
@@ -528,6 +538,9 @@ describe('the tenant admin pages', () => {
     expect(chief.body.toString()).toContain('Esta pessoa vê lojas ou grupos que você não vê');
     expect(taken.status).toBe(400);
     expect(taken.body.toString()).toMatch(/id="u-email-error">este e-mail não pode ser convidado para esta empresa: use outro endereço</);
+    expect(key.status).toBe(400);
+    expect(key.body.toString()).toContain('Só um administrador que vê todas as lojas cria ou substitui chaves: uma chave vê todas elas.');
+    expect(keysOf(await api({ path: '/public/admin/keys', key: tenant.adminKey }))).toEqual(keysBefore);
     expect(await users()).toEqual(before);
   });
 
