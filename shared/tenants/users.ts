@@ -175,7 +175,7 @@ export function selfLockout(actor: AuditActor, name: string, patch: UserPatchBod
   return undefined;
 }
 
-type UserRepository = Pick<TenantRepository, 'findUserByName' | 'putUser' | 'listUsers' | 'updateUser'>;
+type UserRepository = Pick<TenantRepository, 'findUserByName' | 'insertUser' | 'listUsers' | 'updateUser'>;
 
 /**
  * A tenant's users, administered by the tenant: created (a sign-in invitation, and an API user token shown once),
@@ -220,7 +220,8 @@ export function tenantUsers(users: UserRepository, directory: SignInDirectory, a
       created_at: now.toISOString(),
       ...(body.phone ? { phone: body.phone } : {}),
     };
-    await users.putUser(tenantId, user);
+    // Of two invitations of one address at once, one user is made; the other is a conflict like any existing user.
+    if (!(await users.insertUser(tenantId, user))) throw DuplicateError.of('user', 'email');
     await record(
       tenantId,
       actor,

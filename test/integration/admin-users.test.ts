@@ -117,6 +117,19 @@ describe('POST /public/admin/users', () => {
     expect(directory.Enabled).toBe(true);
   });
 
+  it('makes one user of two invitations of the same address sent at once; the other is answered 409', async () => {
+    const email = address('ao-mesmo-tempo');
+
+    const answers = await Promise.all([create({ email, scope: 'all' }), create({ email, scope: { stores: [1], groups: [] } })]);
+
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 409]);
+    const listed = (await api({ path: USERS, key: tenant.adminKey })).body.data.filter((u: { name: string }) => u.name === email);
+    expect(listed).toHaveLength(1);
+    const made = answers.find((res) => res.status === 201)!;
+    expect(listed[0].scope).toEqual(made.body.scope);
+    expect((await findUserByName(tenant.tenantId, email))?.scope).toEqual(made.body.scope);
+  });
+
   it("answers invited: 'exists' for an address whose sign-in is already this tenant's", async () => {
     // Prepare: the sign-in exists, bound to this tenant (as the operator's invitation leaves it), without a tenant user.
     const email = address('ja-convidado');
