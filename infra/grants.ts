@@ -59,8 +59,9 @@ export type Resource =
    * The managers' Cognito user pool: its administrative actions (cognito-idp:Admin*) are IAM's to grant. The sign-in
    * operations (InitiateAuth, RespondToAuthChallenge, RevokeToken) are public, unsigned, outside IAM on AWS; the local
    * check lets them through for the same reason (infra/local/iam.ts). The users routes hold the Admin actions they
-   * call (`userPoolActions` in the route table): createAdminUser AdminCreateUser, updateAdminUser AdminGetUser (the
-   * sign-in user's tenant, checked before it is changed), AdminDisableUser and AdminEnableUser.
+   * call (`userPoolActions` in the route table): createAdminUser AdminCreateUser and AdminGetUser (the tenant of an
+   * address that has a sign-in already), updateAdminUser AdminGetUser (the sign-in user's tenant, checked before it
+   * is changed), AdminDisableUser and AdminEnableUser.
    */
   | { kind: 'userPool' };
 

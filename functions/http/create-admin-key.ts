@@ -11,7 +11,7 @@ export const contract = {
   responses: {
     201: answer('The new key, its value (`key`) shown this once', IssuedKeyView),
     400: problem('Invalid body (errors names each wrong field)'),
-    403: problem('Not an admin key'),
+    403: problem('Not an admin key or admin user, or an admin user who does not see every store (a key sees them all)'),
   },
 };
 

@@ -15,8 +15,12 @@ export const contract = {
   responses: {
     201: answer('The user, their token (`token`) shown this once, and whether the invitation went out', CreatedUserView),
     400: problem('Invalid body (errors names each wrong field)'),
-    403: problem('Not an admin key or admin user'),
-    409: problem('A user with this e-mail exists already (change it with PATCH)'),
+    403: problem(
+      'Not an admin key or admin user, or an admin user granting a scope wider than their own or a role above theirs (detail names which)',
+    ),
+    409: problem(
+      "A user with this e-mail exists already (change it with PATCH), or the address cannot be invited to this tenant (its sign-in is another tenant's; the answer does not say so)",
+    ),
   },
 };
 

@@ -19,7 +19,7 @@ export const contract = {
       v.object({ ...IssuedKeyView.entries, previous: KeyView }),
     ),
     400: problem('Invalid key id or body (errors names each wrong field)'),
-    403: problem('Not an admin key'),
+    403: problem('Not an admin key or admin user, or an admin user who does not see every store (a key sees them all)'),
     404: problem('This tenant has no key with that id'),
     409: problem('The key is revoked, expired or rotated already'),
   },

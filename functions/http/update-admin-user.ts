@@ -6,7 +6,8 @@ import { updateUser } from '../../shared/adapters/wiring/tenant-users.js';
 
 /**
  * Changes a user's scope, role or state. A disabled user's token, pages and session refresh are refused from their
- * next request, and Cognito refuses their sign-in. An admin cannot disable themself or drop their own admin role.
+ * next request, and Cognito refuses their sign-in. An admin cannot disable themself or drop their own admin role; an admin
+ * user grants only within their own scope and role (shared/tenants/users.ts).
  * Written to the audit log.
  */
 export const contract = {
@@ -17,7 +18,9 @@ export const contract = {
   responses: {
     200: answer('The user as changed', UserView),
     400: problem('Invalid body (errors names each wrong field)'),
-    403: problem('Not an admin key or admin user'),
+    403: problem(
+      'Not an admin key or admin user; or an admin user changing their own scope or role, granting a scope wider than their own or a role above theirs, or changing a user who sees stores or groups outside their scope (detail names which)',
+    ),
     404: problem('This tenant has no user of that name'),
     409: problem('An admin disabling themself or dropping their own admin role (ask another admin)'),
   },

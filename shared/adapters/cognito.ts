@@ -158,6 +158,12 @@ export function cognitoUserDirectory(userPoolId: string): UserDirectory {
 /** A pool's id, from its token issuer (`https://cognito-idp.<region>.amazonaws.com/<pool id>`, locally the emulator's). */
 export const userPoolIdOf = (issuer: string): string => new URL(issuer).pathname.split('/').filter(Boolean).at(-1) ?? '';
 
+/** The tenant a sign-in user is bound to (its `custom:tenant_id`), read by the administrator. */
+async function tenantOf(userPoolId: string, email: string): Promise<string | undefined> {
+  const { UserAttributes = [] } = await cognito().send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: email }));
+  return UserAttributes.find((attribute) => attribute.Name === TENANT_ATTRIBUTE)?.Value;
+}
+
 /**
  * The tenant admin's side (the users routes): Cognito e-mails the invitation with a temporary password (never shown
  * by the API), and disabling a user makes Cognito refuse their sign-in and their refresh token. A user without a
@@ -165,14 +171,24 @@ export const userPoolIdOf = (issuer: string): string => new URL(issuer).pathname
  */
 export function cognitoSignInDirectory(userPoolId: () => string): SignInDirectory {
   return {
-    invite: ({ email, tenantId }) => cognitoUserDirectory(userPoolId()).invite({ email, tenantId }),
+    async invite({ email, tenantId }) {
+      const invited = await cognitoUserDirectory(userPoolId()).invite({ email, tenantId });
+      if (invited === 'created') return invited;
+      // The pool is the deployment's, one account per address: one bound to another tenant is not this tenant's.
+      try {
+        return (await tenantOf(userPoolId(), email)) === String(tenantId) ? 'exists' : 'elsewhere';
+      } catch (error) {
+        // Removed since AdminCreateUser found it: not this tenant's either (asked again, it is invited afresh).
+        if ((error as Error).name === 'UserNotFoundException') return 'elsewhere';
+        throw error;
+      }
+    },
     async setEnabled({ email, tenantId }, enabled) {
       const input = { UserPoolId: userPoolId(), Username: email };
       try {
         // The pool is the deployment's: an address another tenant invited first is that tenant's sign-in, whatever
         // user of the same address this tenant made since.
-        const { UserAttributes = [] } = await cognito().send(new AdminGetUserCommand(input));
-        if (UserAttributes.find((attribute) => attribute.Name === TENANT_ATTRIBUTE)?.Value !== String(tenantId)) return;
+        if ((await tenantOf(input.UserPoolId, email)) !== String(tenantId)) return;
         await cognito().send(enabled ? new AdminEnableUserCommand(input) : new AdminDisableUserCommand(input));
       } catch (error) {
         if ((error as Error).name !== 'UserNotFoundException') throw error;

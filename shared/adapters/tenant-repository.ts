@@ -150,29 +150,47 @@ export async function rotateApiKey(hash: string, successor: { hash: string; reco
 
 // ---- Users --------------------------------------------------------------------------------------------------
 
-/** Writes a user and its name item together. */
-export async function putUser(tenantId: number, user: UserRecord): Promise<void> {
-  const { client, tableName } = db();
-  await client.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: tableName,
-            Item: {
-              ...keys.userToken(tenantId, user.tokenHash),
-              ...entity('USER'),
-              ...inIndex('gsi1', keys.userCollection(tenantId), user.name),
-              ...user,
-            },
+/** A user's item and its name item, written together; `onlyNew`: only while no user holds the name. */
+const userWrite = (tenantId: number, user: UserRecord, onlyNew: boolean) => {
+  const { tableName } = db();
+  return new TransactWriteCommand({
+    TransactItems: [
+      {
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...keys.userToken(tenantId, user.tokenHash),
+            ...entity('USER'),
+            ...inIndex('gsi1', keys.userCollection(tenantId), user.name),
+            ...user,
           },
         },
-        {
-          Put: { TableName: tableName, Item: { ...keys.userName(tenantId, user.name), ...entity('USER_NAME'), tokenHash: user.tokenHash } },
+      },
+      {
+        Put: {
+          TableName: tableName,
+          Item: { ...keys.userName(tenantId, user.name), ...entity('USER_NAME'), tokenHash: user.tokenHash },
+          ...(onlyNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
         },
-      ],
-    }),
-  );
+      },
+    ],
+  });
+};
+
+/** Writes a user and its name item together (the operator's replace by name). */
+export async function putUser(tenantId: number, user: UserRecord): Promise<void> {
+  await db().client.send(userWrite(tenantId, user, false));
+}
+
+/** Writes a new user and its name item together, unless a user holds the name already: false then, nothing written. */
+export async function insertUser(tenantId: number, user: UserRecord): Promise<boolean> {
+  try {
+    await db().client.send(userWrite(tenantId, user, true));
+    return true;
+  } catch (error) {
+    if (cancelledByCondition(error, 1)) return false;
+    throw error;
+  }
 }
 
 export async function deleteUser(tenantId: number, tokenHash: string): Promise<void> {
@@ -469,6 +487,7 @@ export const tenantRepository: TenantRepository = {
   findUserByToken,
   findUserByName,
   putUser,
+  insertUser,
   deleteUser,
   updateUserScope,
   listUsers,

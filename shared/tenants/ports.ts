@@ -95,6 +95,8 @@ export interface TenantRepository extends TenantAccessRepository {
   rotateApiKey(hash: string, successor: { hash: string; record: ApiKeyRecord }, expiresAt: string): Promise<boolean>;
   findUserByName(tenantId: number, name: string): Promise<UserRecord | undefined>;
   putUser(tenantId: number, user: UserRecord): Promise<void>;
+  /** Writes a new user unless a user of the tenant holds its name already (false then; of two at once, one wins). */
+  insertUser(tenantId: number, user: UserRecord): Promise<boolean>;
   deleteUser(tenantId: number, tokenHash: string): Promise<void>;
   updateUserScope(tenantId: number, tokenHash: string, scope: UserScope): Promise<void>;
   /** The tenant's users (one Query of their collection). */

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { DuplicateError, NotFoundError, StateConflictError } from '../errors.js';
+import { DomainError, DuplicateError, ForbiddenError, NotFoundError, StateConflictError } from '../errors.js';
 import { email } from '../schema.js';
 import type { AuditActor, AuditLog } from './audit.js';
-import { UserScope } from './user-scope.js';
+import { outsideScope, sameScope, UserScope } from './user-scope.js';
 import type { ConfigChange } from './configuration.js';
 import { hashSecret, newSecret } from './credentials.js';
-import { USER_ROLES, type TenantRepository, type UserRecord } from './ports.js';
+import { USER_ROLES, type TenantRepository, type UserRecord, type UserRole } from './ports.js';
+import { isTenantAdmin } from './roles.js';
 
 /** A user's name in a path: a manager's e-mail address, or the name a tenant file gave an API user. */
 export const UserNamePath = v.strictObject({
@@ -69,8 +70,12 @@ const auditedPhone = (phone: string | undefined | null) => (phone ? HIDDEN : nul
 
 /** The identity provider's side of a user (Cognito: shared/adapters/cognito.ts). */
 export interface SignInDirectory {
-  /** Creates the sign-in user bound to the tenant; Cognito e-mails the invitation with a temporary password. */
-  invite(user: { email: string; tenantId: number }): Promise<'created' | 'exists'>;
+  /**
+   * Creates the sign-in user bound to the tenant; Cognito e-mails the invitation with a temporary password. `exists`:
+   * the address has a sign-in bound to this tenant already. `elsewhere`: its sign-in is bound to another tenant (the
+   * pool is the deployment's, one account per address), left as it is.
+   */
+  invite(user: { email: string; tenantId: number }): Promise<'created' | 'exists' | 'elsewhere'>;
   /**
    * Lets the tenant's user sign in again, or not (Cognito then refuses their sign-in and their refresh token). A sign-in
    * user of the address bound to another tenant is not this tenant's to change: left as it is.
@@ -92,6 +97,76 @@ export class SelfLockoutError extends StateConflictError {
   }
 }
 
+/**
+ * An address whose sign-in belongs to another tenant cannot be this tenant's manager: they could never sign in to it.
+ * Refused with an answer that says neither that the address has an account nor whose it is (an admin probing addresses
+ * learns only that this one cannot be invited here); nothing is written.
+ */
+export class AddressUnavailableError extends DomainError {
+  constructor() {
+    // Not the `conflict` kind, whose title says the address already exists.
+    super('state-conflict', 'This e-mail address cannot be invited to this tenant: invite the manager with another address.', [
+      { path: 'email', message: 'cannot be invited to this tenant' },
+    ]);
+  }
+}
+
+/** What an admin user may not grant or change, beyond their own scope and role: 403 naming what was refused. */
+export class GrantRefusedError extends ForbiddenError {
+  constructor(
+    readonly refused: 'own-scope' | 'own-role' | 'scope' | 'role' | 'user',
+    outside?: ReturnType<typeof outsideScope>,
+  ) {
+    super(
+      {
+        'own-scope': 'You cannot change your own scope: ask another admin of the tenant.',
+        'own-role': 'You cannot change your own role: ask another admin of the tenant.',
+        scope: `You cannot grant a scope wider than your own: ${describeOutside(outside)} outside it.`,
+        role: 'You cannot grant a role above your own.',
+        user: 'You cannot change a user who sees stores or groups outside your own scope: ask an admin who sees them.',
+      }[refused],
+    );
+  }
+}
+
+const describeOutside = (outside: ReturnType<typeof outsideScope>) =>
+  outside === 'all'
+    ? 'every store and group is'
+    : [
+        ...(outside?.stores.length ? [`stores ${outside.stores.join(', ')}`] : []),
+        ...(outside?.groups.length ? [`groups ${outside.groups.join(', ')}`] : []),
+      ].join(', ') + ' are';
+
+const rank = (role: UserRole | undefined) => USER_ROLES.indexOf(role ?? 'member');
+
+/**
+ * Who grants: an admin key or the operator (`all`: anything), or an admin user, who may grant only scopes within
+ * their own and roles up to their own, may change only users whose scope is within their own, and may not change
+ * their own scope or role.
+ */
+export type Grantor = 'all' | Pick<UserRecord, 'name' | 'scope' | 'role'>;
+
+/** What `grantor` may not do in giving `scope` and `role`: undefined when both are within their own. */
+export function grantRefusal(grantor: Grantor, grant: { scope?: UserScope | undefined; role?: UserRole | undefined }) {
+  if (grantor === 'all') return undefined;
+  const outside = grant.scope === undefined ? undefined : outsideScope(grant.scope, grantor.scope);
+  if (outside) return new GrantRefusedError('scope', outside);
+  if (grant.role !== undefined && rank(grant.role) > rank(grantor.role)) return new GrantRefusedError('role');
+  return undefined;
+}
+
+/** What `grantor` may not do in changing `current` (a user as stored) by `patch`: undefined when it is theirs to do. */
+export function changeRefusal(grantor: Grantor, current: UserRecord, patch: UserPatchBody) {
+  if (grantor === 'all') return undefined;
+  if (grantor.name.toLowerCase() === current.name.toLowerCase()) {
+    if (patch.scope !== undefined && !sameScope(patch.scope, current.scope)) return new GrantRefusedError('own-scope');
+    if (patch.role !== undefined && patch.role !== (current.role ?? 'member')) return new GrantRefusedError('own-role');
+    return undefined;
+  }
+  if (outsideScope(current.scope, grantor.scope) || rank(current.role) > rank(grantor.role)) return new GrantRefusedError('user');
+  return grantRefusal(grantor, patch);
+}
+
 /** The change of `patch` that would lock `actor` out of the admin pages and routes, if `name` is the actor. */
 export function selfLockout(actor: AuditActor, name: string, patch: UserPatchBody): SelfLockoutError | undefined {
   if (!('user' in actor) || actor.user.toLowerCase() !== name.toLowerCase()) return undefined;
@@ -100,7 +175,7 @@ export function selfLockout(actor: AuditActor, name: string, patch: UserPatchBod
   return undefined;
 }
 
-type UserRepository = Pick<TenantRepository, 'findUserByName' | 'putUser' | 'listUsers' | 'updateUser'>;
+type UserRepository = Pick<TenantRepository, 'findUserByName' | 'insertUser' | 'listUsers' | 'updateUser'>;
 
 /**
  * A tenant's users, administered by the tenant: created (a sign-in invitation, and an API user token shown once),
@@ -111,13 +186,31 @@ export function tenantUsers(users: UserRepository, directory: SignInDirectory, a
   const record = (tenantId: number, actor: AuditActor, action: 'user.create' | 'user.update', changes: ConfigChange[], at: Date) =>
     audit.record(tenantId, { id: randomBytes(6).toString('hex'), at: at.toISOString(), actor, action, changes });
 
+  /** What the actor may grant: an admin user as stored now (their scope may have changed since their request began). */
+  async function grantorOf(tenantId: number, actor: AuditActor): Promise<Grantor> {
+    if (!('user' in actor)) return 'all';
+    const user = await users.findUserByName(tenantId, actor.user);
+    if (!user || !isTenantAdmin(user))
+      throw new ForbiddenError('This route needs an API key with scope admin, or the user token of a user with role admin.');
+    return user;
+  }
+
   async function listUsers(tenantId: number): Promise<UserView[]> {
     return (await users.listUsers(tenantId)).map(viewOf).sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  /** Creates a user named by their e-mail address; one that exists already is a conflict (change it with PATCH). */
+  /**
+   * Creates a user named by their e-mail address; one that exists already is a conflict (change it with PATCH), and so
+   * is an address whose sign-in is another tenant's. The sign-in is made first, so that a refused address leaves nothing
+   * written; a user whose write then fails is made again by the same request (the invitation answers `exists`).
+   */
   async function createUser(tenantId: number, body: NewUserBody, actor: AuditActor, now = new Date()): Promise<CreatedUserView> {
-    if (await users.findUserByName(tenantId, body.email)) throw DuplicateError.of('user', 'email');
+    const [existing, grantor] = await Promise.all([users.findUserByName(tenantId, body.email), grantorOf(tenantId, actor)]);
+    const refusal = grantRefusal(grantor, body);
+    if (refusal) throw refusal;
+    if (existing) throw DuplicateError.of('user', 'email');
+    const invited = await directory.invite({ email: body.email, tenantId });
+    if (invited === 'elsewhere') throw new AddressUnavailableError();
     const token = newSecret('sut');
     const user: UserRecord = {
       name: body.email,
@@ -127,8 +220,8 @@ export function tenantUsers(users: UserRepository, directory: SignInDirectory, a
       created_at: now.toISOString(),
       ...(body.phone ? { phone: body.phone } : {}),
     };
-    await users.putUser(tenantId, user);
-    const invited = await directory.invite({ email: body.email, tenantId });
+    // Of two invitations of one address at once, one user is made; the other is a conflict like any existing user.
+    if (!(await users.insertUser(tenantId, user))) throw DuplicateError.of('user', 'email');
     await record(
       tenantId,
       actor,
@@ -150,10 +243,11 @@ export function tenantUsers(users: UserRepository, directory: SignInDirectory, a
     const lockout = selfLockout(actor, given, patch);
     if (lockout) throw lockout;
     // An address in capitals names the user POST stored in lower case (a name that is not an address is taken as given).
-    const current =
-      (await users.findUserByName(tenantId, given)) ??
-      (given !== given.toLowerCase() ? await users.findUserByName(tenantId, given.toLowerCase()) : undefined);
+    const [found, grantor] = await Promise.all([users.findUserByName(tenantId, given), grantorOf(tenantId, actor)]);
+    const current = found ?? (given !== given.toLowerCase() ? await users.findUserByName(tenantId, given.toLowerCase()) : undefined);
     if (!current) throw new NotFoundError('This tenant has no user of that name.');
+    const refusal = changeRefusal(grantor, current, patch);
+    if (refusal) throw refusal;
     const name = current.name;
     const before = viewOf(current);
     const disabled_at =

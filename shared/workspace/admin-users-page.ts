@@ -3,7 +3,16 @@ import { DomainError } from '../errors.js';
 import { APP_ADMIN_USERS_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
 import { USER_ROLES } from '../tenants/ports.js';
-import { NewUserBody, SelfLockoutError, UserPatchBody, type tenantUsers, type UserView } from '../tenants/users.js';
+import { outsideScope } from '../tenants/user-scope.js';
+import {
+  AddressUnavailableError,
+  GrantRefusedError,
+  NewUserBody,
+  SelfLockoutError,
+  UserPatchBody,
+  type tenantUsers,
+  type UserView,
+} from '../tenants/users.js';
 import { redirect, type WebAnswer } from './answer.js';
 import {
   addError,
@@ -124,6 +133,9 @@ export function adminUsersPage(ports: UsersPorts) {
       }
     } catch (error) {
       if (error instanceof SelfLockoutError) addError(errors, '', error.change === 'disable' ? text.selfDisable : text.selfRole);
+      else if (error instanceof GrantRefusedError)
+        addError(errors, action === 'create' && error.refused === 'scope' ? 'scope' : '', refusalText(text, error));
+      else if (error instanceof AddressUnavailableError) addError(errors, 'email', text.addressUnavailable);
       else if (!(error instanceof DomainError) || !['validation', 'not-found', 'conflict'].includes(error.kind)) throw error;
       else if (error.kind === 'conflict') addError(errors, 'email', frame.say(error.message));
       else if (error.kind === 'not-found') addError(errors, '', text.userGone);
@@ -158,6 +170,16 @@ ${userForm(frame, request.base, values, errors)}`;
 
   return { showUsers, saveUsers };
 }
+
+/** What the page says of a grant the service refused (shared/tenants/users.ts). */
+const refusalText = (text: UsersText, { refused }: GrantRefusedError) =>
+  ({
+    'own-scope': text.selfScope,
+    'own-role': text.selfRole,
+    scope: text.widerScope,
+    role: text.higherRole,
+    user: text.widerUser,
+  })[refused];
 
 const labelsOf = ({ text }: UsersFrame) => ({
   email: { label: text.email, id: 'u-email' },
@@ -195,6 +217,8 @@ const roleField = (frame: UsersFrame, id: string, value: string, errors: FieldEr
 function userItem(frame: UsersFrame, request: AdminPageRequest, user: UserView, at: number, editing: boolean): string {
   const { text } = frame;
   const self = user.name === request.user.name;
+  // Neither one's own scope and role nor a user who sees more than the admin is theirs to change (the service's rule).
+  const wider = !self && outsideScope(user.scope, request.user.scope) !== undefined;
   const scope = user.scope === 'all' ? text.everyStore : text.someStores(user.scope.stores.join(', '), user.scope.groups.join(', '));
   const facts = [text.roles[user.role], scope, ...(user.disabled_at ? [text.disabledAt(frame.dateTime(user.disabled_at))] : [])];
   const action = request.base + APP_ADMIN_USERS_PATH;
@@ -205,37 +229,39 @@ function userItem(frame: UsersFrame, request: AdminPageRequest, user: UserView, 
     groups: user.scope === 'all' ? '' : user.scope.groups.join(', '),
     role: user.role,
   };
-  const edit = `<details class="edit"${editing ? ' open' : ''}><summary>${escapeHtml(text.editUser)}<span class="visually-hidden"> ${escapeHtml(user.name)}</span></summary>
+  const edit =
+    self || wider
+      ? ''
+      : `<details class="edit"${editing ? ' open' : ''}><summary>${escapeHtml(text.editUser)}<span class="visually-hidden"> ${escapeHtml(user.name)}</span></summary>
 ${postForm(
   action,
   { action: 'update', name: user.name },
   `${scopeFields(frame, `e${at}-scope`, current, undefined)}
-${self ? hiddenRole(user.role) : roleField(frame, `e${at}-role`, user.role, undefined)}
+${roleField(frame, `e${at}-role`, user.role, undefined)}
 <div class="actions">${submitButton(text.save, user.name)}</div>`,
 )}</details>`;
-  const state = user.disabled_at
-    ? postForm(action, { action: 'enable', name: user.name }, submitButton(text.enable, user.name))
-    : self
-      ? ''
-      : confirmedAction({
-          action,
-          fields: { action: 'disable', name: user.name },
-          id: `disable-${at}`,
-          label: text.disable,
-          about: user.name,
-          what: text.disableWhat,
-          confirm: text.disableConfirm,
-        });
+  const state = wider
+    ? ''
+    : user.disabled_at
+      ? postForm(action, { action: 'enable', name: user.name }, submitButton(text.enable, user.name))
+      : self
+        ? ''
+        : confirmedAction({
+            action,
+            fields: { action: 'disable', name: user.name },
+            id: `disable-${at}`,
+            label: text.disable,
+            about: user.name,
+            what: text.disableWhat,
+            confirm: text.disableConfirm,
+          });
   return `<li class="card user${user.disabled_at ? ' inactive' : ''}">
 <h3>${escapeHtml(user.name)}${self ? ` <span class="you">(${escapeHtml(text.you)})</span>` : ''}</h3>
 <p>${facts.map(escapeHtml).join(' · ')}</p>
-${self ? `<p class="hint">${escapeHtml(text.selfNote)}</p>` : ''}
+${self ? `<p class="hint">${escapeHtml(text.selfNote)}</p>` : ''}${wider ? `<p class="hint">${escapeHtml(text.widerUser)}</p>` : ''}
 <div class="actions">${edit}${state}</div>
 </li>`;
 }
-
-/** One's own role is not offered for change (the service refuses dropping it): the form keeps it as it is. */
-const hiddenRole = (role: string) => `<input type="hidden" name="role" value="${escapeHtml(role)}">`;
 
 function userForm(frame: UsersFrame, base: string, values: UserValues, errors: FieldErrors | undefined): string {
   const { text } = frame;

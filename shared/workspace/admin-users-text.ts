@@ -32,9 +32,14 @@ const ptBR = {
   disableWhat:
     'A pessoa sai do painel na próxima página que abrir, não consegue entrar e o token de API dela é recusado. Dá para reativar depois.',
   disableConfirm: 'Entendo, desativar este usuário',
-  selfNote: 'Você não pode se desativar nem deixar de ser administrador: peça a outro administrador.',
+  selfNote: 'Você não pode se desativar, deixar de ser administrador nem mudar o que vê: peça a outro administrador.',
   selfDisable: 'Você não pode se desativar: peça a outro administrador.',
   selfRole: 'Você não pode deixar de ser administrador: peça a outro administrador.',
+  selfScope: 'Você não pode mudar o que você mesmo vê: peça a outro administrador.',
+  widerScope: 'Você só pode dar lojas e grupos que você mesmo vê.',
+  higherRole: 'Você não pode dar um papel acima do seu.',
+  widerUser: 'Esta pessoa vê lojas ou grupos que você não vê: só um administrador que os vê pode mudá-la.',
+  addressUnavailable: 'este e-mail não pode ser convidado para esta empresa: use outro endereço',
   userGone: 'Este usuário não existe mais: veja a lista atual.',
   invitedGone: 'O convite foi enviado; o token de API foi mostrado uma vez e não aparece de novo.',
 };
@@ -67,9 +72,14 @@ const es: UsersText = {
   disableWhat:
     'La persona sale del panel en la próxima página que abra, no puede entrar y su token de API se rechaza. Se puede reactivar después.',
   disableConfirm: 'Entiendo, desactivar este usuario',
-  selfNote: 'No puede desactivarse ni dejar de ser administrador: pídalo a otro administrador.',
+  selfNote: 'No puede desactivarse, dejar de ser administrador ni cambiar lo que ve: pídalo a otro administrador.',
   selfDisable: 'No puede desactivarse: pídalo a otro administrador.',
   selfRole: 'No puede dejar de ser administrador: pídalo a otro administrador.',
+  selfScope: 'No puede cambiar lo que usted mismo ve: pídalo a otro administrador.',
+  widerScope: 'Solo puede dar tiendas y grupos que usted mismo ve.',
+  higherRole: 'No puede dar un rol por encima del suyo.',
+  widerUser: 'Esta persona ve tiendas o grupos que usted no ve: solo un administrador que los ve puede cambiarla.',
+  addressUnavailable: 'este correo no se puede invitar a esta empresa: use otra dirección',
   userGone: 'Este usuario ya no existe: vea la lista actual.',
   invitedGone: 'La invitación fue enviada; el token de API se mostró una vez y no vuelve a aparecer.',
 };
@@ -100,9 +110,14 @@ const en: UsersText = {
   disableWhat:
     'They leave the workspace on the next page they open, cannot sign in, and their API token is refused. You can enable them again later.',
   disableConfirm: 'I understand, disable this user',
-  selfNote: 'You cannot disable yourself or drop your own admin role: ask another admin.',
+  selfNote: 'You cannot disable yourself, drop your own admin role or change what you see: ask another admin.',
   selfDisable: 'You cannot disable yourself: ask another admin.',
   selfRole: 'You cannot drop your own admin role: ask another admin.',
+  selfScope: 'You cannot change what you see yourself: ask another admin.',
+  widerScope: 'You may only grant stores and groups you see yourself.',
+  higherRole: 'You cannot grant a role above your own.',
+  widerUser: 'This person sees stores or groups you do not: only an admin who sees them can change them.',
+  addressUnavailable: 'this e-mail address cannot be invited to this company: use another address',
   userGone: 'This user no longer exists: see the current list.',
   invitedGone: 'The invitation was sent; the API token was shown once and does not appear again.',
 };

@@ -253,7 +253,7 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
       await openAsAdmin(page, '/app/admin/users');
       const own = page.locator('#users li', { hasText: `${admin} (você)` });
       expect(await own.locator('summary', { hasText: 'Desativar' }).count()).toBe(0);
-      expect(await own.textContent()).toContain('Você não pode se desativar nem deixar de ser administrador');
+      expect(await own.textContent()).toContain('Você não pode se desativar, deixar de ser administrador nem mudar o que vê');
 
       const card = page.locator('#users li', { hasText: someone });
       await card.locator('summary', { hasText: 'Alterar o que vê e o papel' }).click();

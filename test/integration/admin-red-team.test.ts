@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cognitoClient } from '../../infra/local/cognito.js';
 import { auditLog } from '../../shared/adapters/audit-log.js';
 import { readSettings } from '../../shared/adapters/settings-repository.js';
-import { keyOfValue, revokeKey } from '../../shared/adapters/wiring/tenants.js';
+import { createUser as operatorCreatesUser, keyOfValue, revokeKey } from '../../shared/adapters/wiring/tenants.js';
 import { eventEndpoint } from '../../shared/events/signature.js';
 import { ENV } from '../../shared/config.js';
 import { inProcess } from '../support/api.js';
@@ -41,13 +41,16 @@ const listed = async (tenant: TestTenant, email: string) =>
 
 describe('users of another tenant', () => {
   it("leaves the sign-in of another tenant's manager alone when an admin disables or enables a user of the same address", async () => {
-    // Prepare: a manager of tenant B; tenant A's admin creates a user of the same address (the pool is the deployment's).
+    // Prepare: a manager of tenant B, and a user of tenant A of the same address (the pool is the deployment's). A's
+    // admin can no longer make one (409: the address cannot be invited here), but the operator's tenant file can, and
+    // users made before that refusal exist.
     const victim = `vitima-${b.tenantId}@outro.example`;
     expect((await createUser(b, victim)).status).toBe(201);
-    const made = await createUser(a, victim);
+    const refused = await createUser(a, victim);
+    await operatorCreatesUser(a.tenantId, victim, 'all');
     const other = `desligada-${b.tenantId}@outro.example`;
     await createUser(b, other);
-    await createUser(a, other);
+    await operatorCreatesUser(a.tenantId, other, 'all');
     await patchUser(b, other, { disabled: true });
 
     // Act: A disables its user of the victim's address, and enables its user of the address B disabled.
@@ -55,7 +58,7 @@ describe('users of another tenant', () => {
     const enabled = await patchUser(a, other, { disabled: false });
 
     // Assess: A's own users changed; B's managers' sign-in is as B left it.
-    expect(made.status).toBe(201);
+    expect(refused.status).toBe(409);
     expect([disabled.status, enabled.status]).toEqual([200, 200]);
     expect((await listed(a, victim)).disabled_at).not.toBeNull();
     expect(await signInEnabled(victim)).toBe(true);

@@ -8,6 +8,9 @@ import { findUserByName } from '../../shared/adapters/tenant-access-repository.j
 import { inProcess } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
+/** The tenant's keys as listed, but their last use (which any call with a key may move). */
+const keysOf = (listed: { body: { data: { last_used_at?: unknown }[] } }) => listed.body.data.map(({ last_used_at: _, ...key }) => key);
+
 const api = inProcess('public');
 const gateway = createGateway({ api: 'public' });
 const USERS = '/public/admin/users';
@@ -87,6 +90,58 @@ describe('POST /public/admin/users', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { path: string }) => e.path.split('.')[0]).sort()).toEqual(['email', 'extra', 'role', 'scope']);
     expect((await api({ path: USERS, key: tenant.adminKey })).body).toEqual(before);
+  });
+
+  it("refuses with 409 an address whose sign-in is another tenant's, naming no tenant and writing nothing", async () => {
+    // Prepare: the address is a manager of another tenant (one Cognito account per address in the deployment's pool).
+    const other = await newTenant();
+    const email = address('de-outro');
+    const theirs = await create({ email, scope: 'all' }, other.adminKey);
+    const auditBefore = (await api({ path: '/public/admin/audit', key: tenant.adminKey, query: { limit: 100 } })).body.data;
+
+    // Act
+    const res = await create({ email: email.toUpperCase(), scope: 'all' });
+
+    // Assess: a clear refusal that says neither that the address has an account nor whose it is.
+    expect(theirs.status).toBe(201);
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toBe('This e-mail address cannot be invited to this tenant: invite the manager with another address.');
+    expect(res.body.errors).toEqual([{ path: 'email', message: 'cannot be invited to this tenant' }]);
+    expect(res.text).not.toMatch(/exist|another tenant|other tenant/i);
+    expect(await findUserByName(tenant.tenantId, email)).toBeUndefined();
+    expect((await api({ path: USERS, key: tenant.adminKey })).body.data.map((u: { name: string }) => u.name)).not.toContain(email);
+    expect((await api({ path: '/public/admin/audit', key: tenant.adminKey, query: { limit: 100 } })).body.data).toEqual(auditBefore);
+    // The other tenant's manager keeps their sign-in, bound to their tenant.
+    const directory = await cognitoUser(email);
+    expect(directory.UserAttributes).toEqual(expect.arrayContaining([{ Name: 'custom:tenant_id', Value: String(other.tenantId) }]));
+    expect(directory.Enabled).toBe(true);
+  });
+
+  it('makes one user of two invitations of the same address sent at once; the other is answered 409', async () => {
+    const email = address('ao-mesmo-tempo');
+
+    const answers = await Promise.all([create({ email, scope: 'all' }), create({ email, scope: { stores: [1], groups: [] } })]);
+
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 409]);
+    const listed = (await api({ path: USERS, key: tenant.adminKey })).body.data.filter((u: { name: string }) => u.name === email);
+    expect(listed).toHaveLength(1);
+    const made = answers.find((res) => res.status === 201)!;
+    expect(listed[0].scope).toEqual(made.body.scope);
+    expect((await findUserByName(tenant.tenantId, email))?.scope).toEqual(made.body.scope);
+  });
+
+  it("answers invited: 'exists' for an address whose sign-in is already this tenant's", async () => {
+    // Prepare: the sign-in exists, bound to this tenant (as the operator's invitation leaves it), without a tenant user.
+    const email = address('ja-convidado');
+    await cognitoUserDirectory(process.env[ENV.userPoolId]!).invite({ email, tenantId: tenant.tenantId, temporaryPassword: PASSWORD });
+
+    // Act
+    const res = await create({ email, scope: { stores: [1], groups: [] } });
+
+    // Assess
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name: email, invited: 'exists' });
+    expect((await answers(res.body.token)).status).toBe(200);
   });
 });
 
@@ -257,12 +312,137 @@ describe('an admin locking themself out', () => {
     // Assess
     expect([disabled.status, disabled.body.detail]).toEqual([409, 'You cannot disable yourself: ask another admin of the tenant.']);
     expect([demoted.status, demoted.body.detail]).toEqual([409, 'You cannot drop your own admin role: ask another admin of the tenant.']);
-    expect(scoped.status).toBe(200);
+    expect([scoped.status, scoped.body.detail]).toEqual([403, 'You cannot change your own scope: ask another admin of the tenant.']);
     expect(otherDisabled.status).toBe(200);
     const listed = (await api({ path: USERS, key: tenant.adminKey })).body.data.find((u: { name: string }) => u.name === admin.name);
-    expect(listed).toMatchObject({ role: 'admin', disabled_at: null, scope: { stores: [1], groups: [] } });
+    expect(listed).toMatchObject({ role: 'admin', disabled_at: null, scope: 'all' });
     expect((await api({ path: '/public/admin/config', key: tenant.key, headers: { 'x-service-user-token': admin.token } })).status).toBe(
       200,
     );
+  });
+});
+
+describe('a tenant admin with a limited scope', () => {
+  const SCOPE = { stores: [1], groups: [1] };
+  const audited = async () => (await api({ path: '/public/admin/audit', key: tenant.adminKey, query: { limit: 100 } })).body.data;
+  const listed = async (name: string) =>
+    (await api({ path: USERS, key: tenant.adminKey })).body.data.find((u: { name: string }) => u.name === name);
+
+  it('cannot change their own scope, widen another user, grant a wider scope or touch a user who sees more, with 403 naming what', async () => {
+    // Prepare
+    const { body: limited } = await create({ email: address('limitada'), scope: SCOPE, role: 'admin' });
+    const { body: member } = await create({ email: address('da-loja'), scope: SCOPE });
+    const { body: everyStore } = await create({ email: address('todas'), scope: 'all' });
+    const { body: chief } = await create({ email: address('chefe-geral'), scope: 'all', role: 'admin' });
+    const asLimited = {
+      create: (body: unknown) => create(body, tenant.key, limited.token),
+      patch: (name: string, body: unknown) => patch(name, body, tenant.key, limited.token),
+    };
+    const before = await audited();
+
+    // Act
+    const selfWider = await asLimited.patch(limited.name, { scope: 'all' });
+    const selfOther = await asLimited.patch(limited.name, { scope: { stores: [2], groups: [1] } });
+    const createdAll = await asLimited.create({ email: address('nova-todas'), scope: 'all' });
+    const createdWider = await asLimited.create({ email: address('nova-mais'), scope: { stores: [1, 2], groups: [1, 3] } });
+    const widened = await asLimited.patch(member.name, { scope: { stores: [1, 2], groups: [1] } });
+    const narrowedWider = await asLimited.patch(everyStore.name, { scope: SCOPE });
+    const demotedChief = await asLimited.patch(chief.name, { role: 'member' });
+    const disabledChief = await asLimited.patch(chief.name, { disabled: true });
+
+    // Assess
+    expect([selfWider.status, selfWider.body.detail]).toEqual([403, 'You cannot change your own scope: ask another admin of the tenant.']);
+    expect([selfOther.status, selfOther.body.detail]).toEqual([403, 'You cannot change your own scope: ask another admin of the tenant.']);
+    expect([createdAll.status, createdAll.body.detail]).toEqual([
+      403,
+      'You cannot grant a scope wider than your own: every store and group is outside it.',
+    ]);
+    expect([createdWider.status, createdWider.body.detail]).toEqual([
+      403,
+      'You cannot grant a scope wider than your own: stores 2, groups 3 are outside it.',
+    ]);
+    expect([widened.status, widened.body.detail]).toEqual([403, 'You cannot grant a scope wider than your own: stores 2 are outside it.']);
+    const outside = 'You cannot change a user who sees stores or groups outside your own scope: ask an admin who sees them.';
+    expect([narrowedWider.status, narrowedWider.body.detail]).toEqual([403, outside]);
+    expect([demotedChief.status, demotedChief.body.detail]).toEqual([403, outside]);
+    expect([disabledChief.status, disabledChief.body.detail]).toEqual([403, outside]);
+    // Nothing changed, nothing created (in the table or the pool), nothing audited.
+    expect(await listed(limited.name)).toMatchObject({ scope: SCOPE, role: 'admin' });
+    expect(await listed(member.name)).toMatchObject({ scope: SCOPE, role: 'member' });
+    expect(await listed(everyStore.name)).toMatchObject({ scope: 'all' });
+    expect(await listed(chief.name)).toMatchObject({ role: 'admin', disabled_at: null });
+    expect(await findUserByName(tenant.tenantId, address('nova-todas'))).toBeUndefined();
+    expect(await findUserByName(tenant.tenantId, address('nova-mais'))).toBeUndefined();
+    await expect(cognitoUser(address('nova-mais'))).rejects.toMatchObject({ name: 'UserNotFoundException' });
+    expect(await audited()).toEqual(before);
+  });
+
+  it('cannot take a key, which sees every store: issuing or rotating one is refused with 403, and nothing is issued', async () => {
+    // Prepare
+    const { body: limited } = await create({ email: address('limitada-chaves'), scope: SCOPE, role: 'admin' });
+    const { body: full } = await create({ email: address('total-chaves'), scope: 'all', role: 'admin' });
+    const KEYS = '/public/admin/keys';
+    const { body: spare } = await api({ method: 'POST', path: KEYS, key: tenant.adminKey, body: { scope: 'public', name: 'reserva' } });
+    const asUser = (token: string, path: string, body: unknown) =>
+      api({ method: 'POST', path, key: tenant.key, body, headers: { 'x-service-user-token': token } });
+    const keysBefore = keysOf(await api({ path: KEYS, key: tenant.adminKey }));
+
+    // Act
+    const admin = await asUser(limited.token, KEYS, { scope: 'admin', name: 'minha' });
+    const open = await asUser(limited.token, KEYS, { scope: 'public', name: 'minha' });
+    const rotated = await asUser(limited.token, `${KEYS}/${spare.id}/rotate`, { grace_seconds: 60 });
+    const keysAfter = keysOf(await api({ path: KEYS, key: tenant.adminKey }));
+    const byFull = await asUser(full.token, KEYS, { scope: 'admin', name: 'do-admin-total' });
+
+    // Assess
+    const refusal = 'Issuing or rotating an API key needs an admin who sees every store: a key sees them all.';
+    expect([admin.status, admin.body.detail]).toEqual([403, refusal]);
+    expect([open.status, open.body.detail]).toEqual([403, refusal]);
+    expect([rotated.status, rotated.body.detail]).toEqual([403, refusal]);
+    expect(keysAfter).toEqual(keysBefore);
+    expect(byFull.status).toBe(201);
+  });
+
+  it('may still grant within their scope, make an admin there, and resend their own unchanged scope', async () => {
+    // Prepare
+    const { body: limited } = await create({ email: address('limitada-ok'), scope: { stores: [1, 2], groups: [1] }, role: 'admin' });
+    const { body: member } = await create({ email: address('da-loja-ok'), scope: { stores: [1], groups: [] } });
+    const as = {
+      create: (body: unknown) => create(body, tenant.key, limited.token),
+      patch: (name: string, body: unknown) => patch(name, body, tenant.key, limited.token),
+    };
+
+    // Act
+    const made = await as.create({ email: address('nova-ok'), scope: { stores: [2], groups: [1] } });
+    const raised = await as.patch(member.name, { scope: { stores: [2, 1], groups: [1] }, role: 'admin' });
+    const own = await as.patch(limited.name, { scope: { stores: [2, 1], groups: [1] }, role: 'admin' });
+
+    // Assess
+    expect(made.status).toBe(201);
+    expect(raised.status).toBe(200);
+    expect(raised.body).toMatchObject({ scope: { stores: [2, 1], groups: [1] }, role: 'admin' });
+    expect(own.status).toBe(200);
+    expect(own.body.scope).toEqual({ stores: [2, 1], groups: [1] });
+  });
+
+  it('leaves a full-scope admin user free to grant every store, the admin role, and to change a user who sees everything', async () => {
+    // Prepare
+    const { body: full } = await create({ email: address('admin-total'), scope: 'all', role: 'admin' });
+    const { body: member } = await create({ email: address('membro-total'), scope: SCOPE });
+    const { body: everyStore } = await create({ email: address('ve-tudo'), scope: 'all' });
+    const as = {
+      create: (body: unknown) => create(body, tenant.key, full.token),
+      patch: (name: string, body: unknown) => patch(name, body, tenant.key, full.token),
+    };
+
+    // Act
+    const made = await as.create({ email: address('nova-admin-total'), scope: 'all', role: 'admin' });
+    const widened = await as.patch(member.name, { scope: 'all', role: 'admin' });
+    const narrowed = await as.patch(everyStore.name, { scope: SCOPE, disabled: true });
+
+    // Assess
+    expect([made.status, made.body.scope, made.body.role]).toEqual([201, 'all', 'admin']);
+    expect(widened.body).toMatchObject({ scope: 'all', role: 'admin' });
+    expect(narrowed.body).toMatchObject({ scope: SCOPE, disabled_at: expect.any(String) });
   });
 });

@@ -12,6 +12,9 @@ import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js'
 import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import { DEMO_MANAGERS } from '../../infra/local/demo-managers.js';
 
+/** The tenant's keys as listed, but their last use (which any call with a key may move). */
+const keysOf = (listed: { body: { data: { last_used_at?: unknown }[] } }) => listed.body.data.map(({ last_used_at: _, ...key }) => key);
+
 /**
  * The tenant admins' pages through the local gateway's session authorizer and handlers, against the Cognito emulator
  * and DynamoDB Local: a form changes the configuration exactly as PUT /public/admin/config does, a stale form or a
@@ -477,8 +480,9 @@ describe('the tenant admin pages', () => {
     const page = (await get('/app/admin/users', adminCookie)).body.toString();
     const own = page.slice(page.indexOf(`<h3>${admin} <span class="you">(você)</span>`));
     const card = own.slice(0, own.indexOf('</li>'));
-    expect(card).toContain('Você não pode se desativar nem deixar de ser administrador');
+    expect(card).toContain('Você não pode se desativar, deixar de ser administrador nem mudar o que vê');
     expect(card).not.toContain('name="action" value="disable"');
+    expect(card).not.toContain('name="action" value="update"');
     expect(card).not.toContain('<select');
 
     const disabled = await post('/app/admin/users', adminCookie, [
@@ -499,6 +503,73 @@ describe('the tenant admin pages', () => {
     const me = (await api({ path: '/public/admin/users', key: tenant.adminKey })).body.data.find((u: { name: string }) => u.name === admin);
     expect(me).toMatchObject({ role: 'admin', disabled_at: null });
     expect((await get('/app/admin/users', adminCookie)).status).toBe(200);
+  });
+
+  it('keeps an admin who sees some stores to granting within them and from keys, in their language, and offers no change of a user who sees more', async () => {
+    // Prepare: an admin of store 1 and group 1, and an address whose sign-in is another tenant's.
+    const limited = `limitada-pages-${tenant.tenantId}@test.local`;
+    const limitedCookie = await signedIn(limited, { stores: [1], groups: [1] }, 'admin');
+    const other = await newTenant();
+    const elsewhere = `de-outra-pages-${tenant.tenantId}@test.local`;
+    expect(
+      (await api({ method: 'POST', path: '/public/admin/users', key: other.adminKey, body: { email: elsewhere, scope: 'all' } })).status,
+    ).toBe(201);
+    const users = async () => (await api({ path: '/public/admin/users', key: tenant.adminKey })).body.data as { name: string }[];
+    const before = await users();
+    const keysBefore = keysOf(await api({ path: '/public/admin/keys', key: tenant.adminKey }));
+
+    // Act
+    const page = (await get('/app/admin/users', limitedCookie)).body.toString();
+    const own = await post('/app/admin/users', limitedCookie, [
+      ['action', 'update'],
+      ['name', limited],
+      ['scope', 'all'],
+      ['role', 'admin'],
+    ]);
+    const wider = await post('/app/admin/users', limitedCookie, [
+      ['action', 'create'],
+      ['email', `mais-pages-${tenant.tenantId}@test.local`],
+      ['scope', 'some'],
+      ['stores', '1, 2'],
+      ['groups', '1'],
+      ['role', 'member'],
+    ]);
+    const chief = await post('/app/admin/users', limitedCookie, [
+      ['action', 'disable'],
+      ['name', admin],
+      ['confirm', 'yes'],
+    ]);
+    const key = await post('/app/admin/keys', limitedCookie, [
+      ['action', 'issue'],
+      ['name', 'minha'],
+      ['scope', 'admin'],
+      ['expires_at', ''],
+    ]);
+    const taken = await post('/app/admin/users', adminCookie, [
+      ['action', 'create'],
+      ['email', elsewhere],
+      ['scope', 'all'],
+      ['role', 'member'],
+    ]);
+
+    // Assess
+    const chiefCard = page.slice(page.indexOf(`<h3>${admin}</h3>`));
+    expect(chiefCard.slice(0, chiefCard.indexOf('</li>'))).toContain(
+      'Esta pessoa vê lojas ou grupos que você não vê: só um administrador que os vê pode mudá-la.',
+    );
+    expect(chiefCard.slice(0, chiefCard.indexOf('</li>'))).not.toContain('name="action"');
+    expect(own.status).toBe(400);
+    expect(own.body.toString()).toContain('Você não pode mudar o que você mesmo vê: peça a outro administrador.');
+    expect(wider.status).toBe(400);
+    expect(wider.body.toString()).toContain('Você só pode dar lojas e grupos que você mesmo vê.');
+    expect(chief.status).toBe(400);
+    expect(chief.body.toString()).toContain('Esta pessoa vê lojas ou grupos que você não vê');
+    expect(taken.status).toBe(400);
+    expect(taken.body.toString()).toMatch(/id="u-email-error">este e-mail não pode ser convidado para esta empresa: use outro endereço</);
+    expect(key.status).toBe(400);
+    expect(key.body.toString()).toContain('Só um administrador que vê todas as lojas cria ou substitui chaves: uma chave vê todas elas.');
+    expect(keysOf(await api({ path: '/public/admin/keys', key: tenant.adminKey }))).toEqual(keysBefore);
+    expect(await users()).toEqual(before);
   });
 
   /** The brand form as a browser sends it: multipart, with the logo as a file. */
