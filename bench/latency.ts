@@ -13,6 +13,7 @@ import { lowLevelName } from './metering.js';
 import { QUEUES, type QueueId } from '../shared/queues.js';
 import { inProcess, prepare } from '../test/support/api.js';
 import { keyFor, validRequests, type Fixture } from '../infra/examples.js';
+import { MAX_NOTES } from '../shared/cases/record.js';
 
 /**
  * Warm latency of the handler stack: every operation invoked in-process through its real handler (middy,
@@ -183,6 +184,14 @@ async function variants(route: Route, f: Fixture, count: number): Promise<(i: nu
       issued.push(res.body.id as string);
     }
     return (i) => ({ ...f, rotatableKeyId: issued[i]! });
+  }
+  // A case keeps at most MAX_NOTES notes: each run of that many calls adds its note to a case of its own.
+  if (route.operationId === 'updateCase') {
+    // Loaded here: the fixtures' module wires functions, which read the local stack's environment at load.
+    const { openCase } = await import('../test/reliability/fixtures.js');
+    const cases: number[] = [];
+    for (let i = 0; i < Math.ceil(count / MAX_NOTES); i++) cases.push(await openCase(f, `${f.marker}-N${i}`));
+    return (i) => ({ ...f, caseId: cases[Math.floor(i / MAX_NOTES)]! });
   }
   if (route.operationId !== 'postSurvey' && route.operationId !== 'postSurveyPage') return () => f;
   // An answer closes its attempt: each call answers a transaction of its own, created beforehand.

@@ -28,6 +28,31 @@ export const CASES_PER_ROUTE = FULL ? 2000 : 40;
 const publicApi = inProcess('public');
 const chatbot = inProcess('chatbot');
 
+/**
+ * A case of its own on the fixture's store, employee and customer: a transaction, a detractor's answer, and the case
+ * opened as the case queue's consumer opens it. Its id is the transaction's.
+ */
+export async function openCase(
+  f: Pick<Fixture, 'key' | 'chatbotKey' | 'tenantId' | 'storeId' | 'employeeId' | 'customerId'>,
+  externalId: string,
+): Promise<number> {
+  const transaction = await publicApi({
+    method: 'POST',
+    path: '/public/transaction',
+    key: f.key,
+    body: { store_id: f.storeId, employee_id: f.employeeId, customer_id: f.customerId, journey: 'loja', transaction_id: externalId },
+  });
+  const id = transaction.body.id as number;
+  await chatbot({
+    method: 'POST',
+    path: '/survey',
+    key: f.chatbotKey,
+    body: { transactionId: id, attemptId: 1, journey: 'loja', classes: [], score: 2, comment: `${externalId} ruim` },
+  });
+  await caseOpener.openFromAnswer(f.tenantId, id, 1);
+  return id;
+}
+
 export async function fixture(): Promise<Fixture> {
   const tenant = await newTenant();
   const marker = `MARK${randomUUID().slice(0, 8)}`;
@@ -61,7 +86,6 @@ export async function fixture(): Promise<Fixture> {
   const transaction = await tx(`${marker}-T`);
   const answered = await tx(`${marker}-A`);
   const surveyed = await tx(`${marker}-P`);
-  const detracted = await tx(`${marker}-D`);
   await chatbot({
     method: 'POST',
     path: '/survey',
@@ -69,13 +93,10 @@ export async function fixture(): Promise<Fixture> {
     body: { transactionId: answered.body.id, attemptId: 1, journey: 'loja', classes: [], score: 9, comment: marker },
   });
   // A detractor's answer and its case, opened here as the case queue's consumer opens it.
-  await chatbot({
-    method: 'POST',
-    path: '/survey',
-    key: tenant.chatbotKey,
-    body: { transactionId: detracted.body.id, attemptId: 1, journey: 'loja', classes: [], score: 2, comment: `${marker} ruim` },
-  });
-  await caseOpener.openFromAnswer(tenant.tenantId, detracted.body.id, 1);
+  const caseId = await openCase(
+    { ...tenant, storeId: store.body.id, employeeId: employee.body.id, customerId: customer.body.id },
+    `${marker}-D`,
+  );
   // A done export of the customer's data: submitted as a tenant would, worked on here rather than by a poller.
   const exportRequest = await publicApi({
     method: 'POST',
@@ -138,7 +159,7 @@ export async function fixture(): Promise<Fixture> {
     transactionId: transaction.body.id,
     transactionExternalId: `${marker}-T`,
     answeredId: answered.body.id,
-    caseId: detracted.body.id,
+    caseId,
     // The legacy create shares its request key with v2: the outcome of that key is this transaction.
     requestId: requestIdFor(tenant.tenantId, requestKeyFor({ externalId: `${marker}-T`, journey: { slug: 'loja' } })),
     surveyToken: surveyTokenFor(tenant.tenantId, surveyed.body.id),
