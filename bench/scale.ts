@@ -157,7 +157,7 @@ export async function scaleSimulation(options: { shape?: DayShape; windowSeconds
 export function scaleReport({ table, counts, shape, hot }: Awaited<ReturnType<typeof scaleSimulation>>, windowSeconds: number): string {
   const peakRate = Math.max(...hourlyRates(shape));
   const row = (key: HotKey & { count: number }) =>
-    `| \`${key.partition.replace(' ', '` `')}\` | ${key.count.toLocaleString('en-US')} | ${round(key.write)} | ${percent(key.write / PARTITION_LIMITS.write)} | ${round(key.read)} | ${percent(key.read / PARTITION_LIMITS.read)} |`;
+    `| \`${key.partition.replace(' ', '` | `')}\` | ${key.count.toLocaleString('en-US')} | ${round(key.write)} | ${percent(key.write / PARTITION_LIMITS.write)} | ${round(key.read)} | ${percent(key.read / PARTITION_LIMITS.read)} |`;
   const header = [
     '| index | partition key (N: any number) | partitions | write units/s | of 1,000 | read units/s | of 3,000 |',
     '|---|---|---:|---:|---:|---:|---:|',

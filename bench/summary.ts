@@ -131,10 +131,10 @@ function parse(table: string): Table | undefined {
   const title = (lines.find((line) => line.startsWith('### ')) ?? '### ?').slice(4).replace(/\s*\(.*$/, '');
   const headerAt = lines.findIndex((line) => line.startsWith('|'));
   if (headerAt < 0) return undefined;
-  const rows = lines
-    .slice(headerAt + 2)
-    .filter((line) => line.startsWith('|'))
-    .map(cells);
+  // The first table only: a section's later tables (the scale's index partitions) have headers of their own.
+  const after = lines.slice(headerAt + 2);
+  const end = after.findIndex((line) => !line.startsWith('|'));
+  const rows = (end < 0 ? after : after.slice(0, end)).map(cells);
   return { title, header: cells(lines[headerAt]!), rows };
 }
 
@@ -199,7 +199,8 @@ export function readmeBlock(readme: string, runLine: string, tables: string[]): 
     `Latest run: ${runLine}. Headline ratios (each figure over its floor); every table in full, with its floors and`,
     'their arguments, is in [`bench/results/latest.md`](bench/results/latest.md).',
     '',
-    ...summarise(tables),
+    // A section may hold several tables, each under its own heading (the secrets before the cold-start proxy).
+    ...summarise(tables.flatMap((table) => tablesOf(`\n${table}`))),
   ].join('\n');
   return `${readme.slice(0, begin + README_BEGIN.length)}\n${block}\n${readme.slice(end)}`;
 }
