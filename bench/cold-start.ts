@@ -75,10 +75,16 @@ export async function bundle(name: string, entry: { file: string } | { source: s
   return (await bundled(name, entry, out)).file;
 }
 
-/** The project's own files (not node_modules) a bundle of one entry holds, as paths from the repository's root. */
+/**
+ * The project's own files (not node_modules) a bundle of one entry holds code of, as paths from the repository's root:
+ * a module it imports whose every part the bundler dropped (an unused composition of a wiring module) is not among them.
+ */
 export async function bundledSources(entry: { file: string }): Promise<string[]> {
   const { metafile } = await build({ ...buildOptions(entry), write: false, outfile: 'index.mjs', metafile: true });
-  return Object.keys(metafile.inputs).filter((input) => !input.includes('node_modules/'));
+  const [output] = Object.values(metafile.outputs);
+  return Object.entries(output!.inputs)
+    .filter(([input, { bytesInOutput }]) => bytesInOutput > 0 && !input.includes('node_modules/'))
+    .map(([input]) => input);
 }
 
 /** A bundle's file and the SDK clients (packages beside DynamoDB's) that went into it. */

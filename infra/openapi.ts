@@ -18,7 +18,7 @@ import { EXAMPLE_FIXTURE, validRequests } from './examples.js';
 import { referencePaths, routes, type ApiName, type Route } from './routes.js';
 import { ASSET_PATH, DOCS_PATH, OPENAPI_PATH } from '../shared/http/reference-data.js';
 import { isUnsubscribePath } from '../shared/surveys/paths.js';
-import type { UserNeed } from '../shared/tenants/access.js';
+import type { UserNeed } from '../shared/access/tenant-access.js';
 
 /**
  * The OpenAPI 3.1 document of one API, generated from the route table and the contract each handler exports (the

@@ -19,7 +19,7 @@ import {
 } from '../shared/session/paths.js';
 import type { QueueId } from '../shared/queues.js';
 import { SURVEY_PAGE_PATH, UNSUBSCRIBE_PAGE_PATH } from '../shared/surveys/paths.js';
-import { LOGO_ROUTE } from '../shared/tenants/brand.js';
+import { LOGO_ROUTE } from '../shared/brand/brand.js';
 
 /**
  * The route table: every operation of both APIs, as plain data, one line each (`route()` below applies the defaults).

@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { AdminConfigBody, etagOf } from '../../shared/http/admin.js';
-import { readConfig } from '../../shared/adapters/wiring/tenant-config.js';
+import { configService } from '../../shared/adapters/wiring/tenants.js';
 
 /** The tenant's whole configuration (no secrets), with its version as the ETag a replacement must send back. */
 export const contract = {
@@ -11,6 +11,6 @@ export const contract = {
 };
 
 export const handler = httpHandler(contract, async ({ tenantId }) => {
-  const { config, version } = await readConfig(tenantId);
+  const { config, version } = await configService.readConfig(tenantId);
   return { status: 200, body: config, headers: { etag: etagOf(version) } };
 });

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { KeyView } from '../../shared/tenants/keys.js';
-import { listKeys } from '../../shared/adapters/wiring/tenant-keys.js';
+import { KeyView } from '../../shared/access/api-keys.js';
+import { apiKeys } from '../../shared/adapters/wiring/access.js';
 
 /** The tenant's API keys with their last use, oldest first; never a key's value. */
 export const contract = {
@@ -11,4 +11,4 @@ export const contract = {
   responses: { 200: answer("The tenant's keys", v.object({ data: v.array(KeyView) })), 403: problem('Not an admin key') },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId }) => ({ status: 200, body: { data: await listKeys(tenantId) } }));
+export const handler = httpHandler(contract, async ({ tenantId }) => ({ status: 200, body: { data: await apiKeys.listKeys(tenantId) } }));

@@ -1,5 +1,5 @@
 import { signedInPage } from '../../shared/http/workspace.js';
-import { saveBrand } from '../../shared/adapters/wiring/workspace-admin-brand-form.js';
+import { brandForm } from '../../shared/adapters/wiring/brand.js';
 import { MAX_BRAND_FORM_BYTES } from '../../shared/workspace/admin-brand-form.js';
 
 export const contract = {
@@ -23,6 +23,6 @@ export const contract = {
 
 export const handler = signedInPage(
   async ({ base, query, form, body, contentType, session, user }) =>
-    saveBrand({ tenantId: session.tenantId, user: await user(), base, query, form, body, contentType }),
+    brandForm({ tenantId: session.tenantId, user: await user(), base, query, form, body, contentType }),
   { maxBytes: MAX_BRAND_FORM_BYTES },
 );

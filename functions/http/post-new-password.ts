@@ -1,5 +1,5 @@
 import { workspacePage } from '../../shared/http/workspace.js';
-import { submitNewPassword } from '../../shared/adapters/wiring/session.js';
+import { sessionPages } from '../../shared/adapters/wiring/session.js';
 
 export const contract = {
   anonymous: true,
@@ -13,4 +13,4 @@ export const contract = {
   },
 } as const;
 
-export const handler = workspacePage(submitNewPassword);
+export const handler = workspacePage(sessionPages.submitNewPassword);

@@ -1,5 +1,5 @@
 import { workspacePage } from '../../shared/http/workspace.js';
-import { submitSignIn } from '../../shared/adapters/wiring/session.js';
+import { sessionPages } from '../../shared/adapters/wiring/session.js';
 
 export const contract = {
   anonymous: true,
@@ -19,4 +19,4 @@ export const contract = {
   },
 } as const;
 
-export const handler = workspacePage(submitSignIn);
+export const handler = workspacePage(sessionPages.submitSignIn);

@@ -3,7 +3,7 @@ import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { etagOf, expectedVersion } from '../../shared/http/admin.js';
 import { ConfigDocument } from '../../shared/tenants/config-schema.js';
-import { replaceConfig } from '../../shared/adapters/wiring/tenant-config.js';
+import { configService } from '../../shared/adapters/wiring/tenants.js';
 
 const Changed = v.object({
   etag: v.string(),
@@ -28,6 +28,6 @@ export const contract = {
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, body, headers, actor }) => {
-  const { version, changes } = await replaceConfig(tenantId, expectedVersion(headers['if-match']), body, actor);
+  const { version, changes } = await configService.replaceConfig(tenantId, expectedVersion(headers['if-match']), body, actor);
   return { status: 200, body: { etag: etagOf(version), changes }, headers: { etag: etagOf(version) } };
 });

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { deliveryReplay } from '../../shared/adapters/wiring/event-deliveries.js';
-import { REPLAY_PAGE, ReplayBody } from '../../shared/tenants/webhook-replay.js';
+import { deliveryReplay } from '../../shared/adapters/wiring/events.js';
+import { REPLAY_PAGE, ReplayBody } from '../../shared/webhooks/webhook-replay.js';
 
 /**
  * Re-queues every failed delivery to one endpoint of an event created at or after `since`, at most REPLAY_PAGE a call

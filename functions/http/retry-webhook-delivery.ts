@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { deliveryReplay } from '../../shared/adapters/wiring/event-deliveries.js';
+import { deliveryReplay } from '../../shared/adapters/wiring/events.js';
 
 const Path = v.strictObject({
   id: v.pipe(

@@ -1,4 +1,4 @@
-import { caseEdits } from '../../shared/adapters/wiring/case-changes.js';
+import { caseChanges } from '../../shared/adapters/wiring/cases.js';
 import { CaseBody } from '../../shared/cases/bodies.js';
 import { CaseIdPath, CasePatch } from '../../shared/cases/schema.js';
 import { answer, problem } from '../../shared/http/contract.js';
@@ -27,5 +27,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body, user }) => {
   const actor = await user();
-  return { status: 200, body: await caseEdits.update(tenantId, path.id, body, { name: actor.name, scope: actor.scope }) };
+  return { status: 200, body: await caseChanges.update(tenantId, path.id, body, { name: actor.name, scope: actor.scope }) };
 });

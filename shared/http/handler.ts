@@ -7,10 +7,10 @@ import { logger } from '../logger.js';
 import { flushMetrics } from '../metrics.js';
 import { isUnavailable } from '../adapters/unavailable.js';
 import { oneVersionPerRequest } from '../adapters/config-version.js';
-import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js';
+import { parseAuthContext, tenantFromContext } from '../access/auth-context.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
-import { authorizeKey, confirmCachedKey, resolveUser } from '../adapters/wiring/tenant-access.js';
-import { isAdminKey, refuseNonAdmin, requireAdminUser, requireScope, type UserNeed } from '../tenants/access.js';
+import { tenantAccess } from '../adapters/wiring/access.js';
+import { isAdminKey, refuseNonAdmin, requireAdminUser, requireScope, type UserNeed } from '../access/tenant-access.js';
 import type { AuditActor } from '../tenants/audit.js';
 import type { UserRecord } from '../tenants/ports.js';
 import type { ResponseDoc } from './contract.js';
@@ -108,7 +108,7 @@ export function httpHandler<
     const tenantId = spec.anonymous ? 0 : tenantFromContext(event.requestContext.authorizer?.lambda);
     if (!spec.anonymous) logger.appendKeys({ tenantId });
     const { [USER_TOKEN_QUERY]: _token, ...query } = event.queryStringParameters ?? {};
-    const user = spec.user ? once(() => resolveUser(tenantId, userTokenOf(event))) : undeclaredUser;
+    const user = spec.user ? once(() => tenantAccess.resolveUser(tenantId, userTokenOf(event))) : undeclaredUser;
     let input: RequestInput<B, P, Q>;
     try {
       const sent = spec.body ? parseJsonBody(event) : undefined;
@@ -174,7 +174,7 @@ export function httpHandler<
         try {
           checkBody(event, spec.body ? 'A JSON body is required.' : spec.bytes ? "The file's bytes are required as the body." : undefined);
         } catch (refused) {
-          if (spec.user) await resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), userTokenOf(event));
+          if (spec.user) await tenantAccess.resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), userTokenOf(event));
           throw refused;
         }
       },
@@ -203,7 +203,7 @@ async function adminOf(event: HttpEvent): Promise<AuditActor> {
   if (isAdminKey(scope)) return { keyId: keyIdOf(event) ?? 'unknown' };
   const token = userTokenOf(event);
   if (!token) refuseNonAdmin();
-  const user = await resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), token);
+  const user = await tenantAccess.resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), token);
   requireAdminUser(user);
   return { user: user.name };
 }
@@ -244,7 +244,7 @@ async function authenticate(event: HttpEvent): Promise<void> {
     // of a rotation's grace) since. The expiry is checked on the clock, a change by one read of the configuration's
     // version (every change of a key raises it), and the key is read again only when the version moved. While the
     // table cannot be reached, the authorizer's own check stands, as the key memory keeps sales queueing.
-    const rechecked = await confirmCachedKey(event.headers?.[API_KEY_HEADER], context).catch((error: unknown) => {
+    const rechecked = await tenantAccess.confirmCachedKey(event.headers?.[API_KEY_HEADER], context).catch((error: unknown) => {
       if (isUnavailable(error)) return context;
       throw error;
     });
@@ -253,7 +253,7 @@ async function authenticate(event: HttpEvent): Promise<void> {
   if (!context.authenticated && context.recheck) {
     let rechecked;
     try {
-      rechecked = await authorizeKey(event.headers?.[API_KEY_HEADER], context.recheck);
+      rechecked = await tenantAccess.authorizeKey(event.headers?.[API_KEY_HEADER], context.recheck);
     } catch {
       throw new UnavailableError();
     }

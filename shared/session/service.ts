@@ -2,7 +2,8 @@ import { newPasswordPage, signInPage } from '../workspace/sign-in-page.js';
 import { redirect, type WebAnswer } from '../workspace/answer.js';
 import { challengeCookie, clearedCookies, readChallenge, safeNext, sessionCookies } from './cookies.js';
 import { SIGN_IN_PATH } from './paths.js';
-import type { IdentityProvider, SignInOutcome } from './ports.js';
+import { UnauthenticatedError } from '../errors.js';
+import type { IdentityProvider, SessionClaims, SignInOutcome } from './ports.js';
 
 /** What the session's pages receive: the stage's path prefix and the posted form or the query. */
 export interface SessionRequest {
@@ -103,4 +104,25 @@ export function sessionService(
   }
 
   return { submitSignIn, submitNewPassword, refresh, signOut };
+}
+
+/**
+ * Whether the user a fresh ID token names may still use the workspace (the refresh's `admits`): the token verified, then
+ * the tenant's own check of its user (a disabled or removed one is refused).
+ */
+export function sessionAdmission(
+  verify: (idToken: string) => Promise<SessionClaims | undefined>,
+  resolveSessionUser: (tenantId: number, name: string) => Promise<unknown>,
+): (idToken: string) => Promise<boolean> {
+  return async (idToken) => {
+    const claims = await verify(idToken);
+    if (!claims) return false;
+    try {
+      await resolveSessionUser(claims.tenantId, claims.user);
+      return true;
+    } catch (refused) {
+      if (refused instanceof UnauthenticatedError) return false;
+      throw refused;
+    }
+  };
 }

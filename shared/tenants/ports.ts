@@ -15,7 +15,7 @@ export const ApiKeyRecord = v.object({
   expires_at: v.optional(v.nullable(v.string())),
   /** What the tenant calls it (keys issued through the API have one). */
   name: v.optional(v.nullable(v.string())),
-  /** When the authorizer last let it through, to LAST_USE_RESOLUTION_SECONDS (shared/tenants/keys.ts). */
+  /** When the authorizer last let it through, to LAST_USE_RESOLUTION_SECONDS (shared/access/api-keys.ts). */
   last_used_at: v.optional(v.nullable(v.string())),
   /** The id of the key that replaced it by rotation (it works until its `expires_at`, the end of the grace). */
   rotated_to: v.optional(v.nullable(v.string())),

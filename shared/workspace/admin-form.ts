@@ -10,11 +10,11 @@ import {
 import { clearedShownOnce, shownOnceCookie } from '../session/cookies.js';
 import { escapeHtml } from '../surveys/compose.js';
 import type { AuditActor } from '../tenants/audit.js';
-import { brandOf } from '../tenants/brand.js';
+import { brandOf } from '../brand/brand.js';
 import type { ConfigDocument, Settings } from '../tenants/config-schema.js';
 import type { ConfigChange } from '../tenants/configuration.js';
 import type { UserRecord } from '../tenants/ports.js';
-import { isTenantAdmin } from '../tenants/roles.js';
+import { isTenantAdmin } from '../access/roles.js';
 import { redirect, type WebAnswer } from './answer.js';
 import { ADMIN_TEXT, type AdminText } from './admin-text.js';
 import { layout, messageBody } from './layout.js';

@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { DomainError } from '../errors.js';
 import { APP_ADMIN_KEYS_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
-import { KEY_SCOPES } from '../tenants/credentials.js';
-import { KeyNeedsEveryStoreError, NewKeyBody, RotateKeyBody, type KeyView, type tenantKeys } from '../tenants/keys.js';
+import { KEY_SCOPES } from '../access/credentials.js';
+import { KeyNeedsEveryStoreError, NewKeyBody, RotateKeyBody, type KeyView, type apiKeys } from '../access/api-keys.js';
 import { redirect, type WebAnswer } from './answer.js';
 import {
   addError,
@@ -28,8 +28,8 @@ import { KEYS_TEXT, type KeysText } from './admin-keys-text.js';
 /** This page's frame: the shared words and its own. */
 export type KeysFrame = AdminFrame<AdminText & KeysText>;
 
-/** The keys service of the admin API (shared/tenants/keys.ts). */
-export type KeysPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof tenantKeys>;
+/** The keys service of the admin API (shared/access/api-keys.ts). */
+export type KeysPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof apiKeys>;
 
 /** What the issue form holds, as typed. */
 interface KeyValues {

@@ -1,5 +1,5 @@
 import type { Locale } from '../locale.js';
-import type { KeyScope } from '../tenants/credentials.js';
+import type { KeyScope } from '../access/credentials.js';
 
 /**
  * The words of the API keys page in each language the service speaks (the tenant's `locale` chooses), beside the

@@ -3,7 +3,7 @@ import { DomainError } from '../errors.js';
 import { APP_ADMIN_USERS_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
 import { USER_ROLES } from '../tenants/ports.js';
-import { outsideScope } from '../tenants/user-scope.js';
+import { outsideScope } from '../access/user-scope.js';
 import {
   AddressUnavailableError,
   GrantRefusedError,
@@ -12,7 +12,7 @@ import {
   UserPatchBody,
   type tenantUsers,
   type UserView,
-} from '../tenants/users.js';
+} from '../access/tenant-users.js';
 import { redirect, type WebAnswer } from './answer.js';
 import {
   addError,
@@ -38,7 +38,7 @@ import { USERS_TEXT, type UsersText } from './admin-users-text.js';
 /** This page's frame: the shared words and its own. */
 export type UsersFrame = AdminFrame<AdminText & UsersText>;
 
-/** The users service of `/public/admin/users` (shared/tenants/users.ts). */
+/** The users service of `/public/admin/users` (shared/access/tenant-users.ts). */
 export type UsersPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof tenantUsers>;
 
 /** What the invitation form holds, as typed. */
@@ -171,7 +171,7 @@ ${userForm(frame, request.base, values, errors)}`;
   return { showUsers, saveUsers };
 }
 
-/** What the page says of a grant the service refused (shared/tenants/users.ts). */
+/** What the page says of a grant the service refused (shared/access/tenant-users.ts). */
 const refusalText = (text: UsersText, { refused }: GrantRefusedError) =>
   ({
     'own-scope': text.selfScope,

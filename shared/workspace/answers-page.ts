@@ -9,7 +9,7 @@ import { APP_ANSWERS_CSV_PATH, APP_ANSWERS_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
 import type { Settings, UserScope } from '../tenants/config-schema.js';
 import type { UserRecord } from '../tenants/ports.js';
-import { isTenantAdmin } from '../tenants/roles.js';
+import { isTenantAdmin } from '../access/roles.js';
 import type { WebAnswer } from './answer.js';
 import { layout } from './layout.js';
 import { lazyFormat } from '../text.js';

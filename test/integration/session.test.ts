@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cognitoClient } from '../../infra/local/cognito.js';
 import { createGateway } from '../../infra/local/gateway.js';
 import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adapters/cognito.js';
-import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { ENV } from '../../shared/config.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
@@ -26,7 +26,7 @@ async function signedIn(address: string, clientId = process.env[ENV.userPoolClie
 
 async function manager(address: string, inTable = true) {
   const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
-  if (inTable) await createUser(tenant.tenantId, address, 'all');
+  if (inTable) await tenantService.createUser(tenant.tenantId, address, 'all');
   await directory.invite({ email: address, tenantId: tenant.tenantId, temporaryPassword: 'Temp-session-1!' });
   await directory.setPassword(address, PASSWORD);
 }

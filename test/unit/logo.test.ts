@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LOGO_FILE, LogoError, logoObjectOf, MAX_LOGO_BYTES } from '../../shared/tenants/logo.js';
+import { LOGO_FILE, LogoError, logoObjectOf, MAX_LOGO_BYTES } from '../../shared/brand/logo.js';
 
 const DEMO_LOGO = readFileSync(new URL('../../infra/local/demo-logo.png', import.meta.url));
 const padded = (head: number[] | string, size = 64) => {

@@ -1,6 +1,0 @@
-import { adminKeysPage } from '../../workspace/admin-keys-page.js';
-import { issueKey, listKeys, revokeKey, rotateKey } from './tenant-keys.js';
-import { tenantSettings } from './tenant-settings.js';
-
-/** The tenant admins' keys page over the keys service of `/public/admin/keys`. */
-export const { showKeys, saveKeys } = adminKeysPage({ settings: tenantSettings, issueKey, listKeys, revokeKey, rotateKey });
