@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { V2TransactionBody } from '../../shared/transactions/v2-request.js';
-import { transactionIntake } from '../../shared/adapters/wiring/transaction-requests.js';
+import { transactionIntake } from '../../shared/adapters/wiring/transaction-intake.js';
 
 /** Checks the shape, queues what was validated and answers 201 with the sent object. No DynamoDB call. */
 export const contract = {

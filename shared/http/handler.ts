@@ -9,7 +9,7 @@ import { isUnavailable } from '../adapters/unavailable.js';
 import { oneVersionPerRequest } from '../adapters/config-version.js';
 import { parseAuthContext, tenantFromContext } from '../access/auth-context.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
-import { tenantAccess } from '../adapters/wiring/access.js';
+import { tenantAccess } from '../adapters/wiring/tenant-access.js';
 import { isAdminKey, refuseNonAdmin, requireAdminUser, requireScope, type UserNeed } from '../access/tenant-access.js';
 import type { AuditActor } from '../tenants/audit.js';
 import type { UserRecord } from '../tenants/ports.js';

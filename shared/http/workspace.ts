@@ -20,7 +20,7 @@ import type { SessionClaims } from '../session/ports.js';
 import type { WebAnswer } from '../workspace/answer.js';
 import { layout, messageBody, WORKSPACE_HEADERS } from '../workspace/layout.js';
 import { MAX_FORM_BYTES } from './page.js';
-import { tenantAccess } from '../adapters/wiring/access.js';
+import { tenantAccess } from '../adapters/wiring/tenant-access.js';
 import type { UserRecord } from '../tenants/ports.js';
 
 export interface WorkspaceInput {

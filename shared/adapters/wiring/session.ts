@@ -3,7 +3,7 @@ import type { SessionVerifier } from '../../session/ports.js';
 import * as session from '../../session/service.js';
 import { cognitoIdentityProvider } from '../cognito.js';
 import { cognitoSessionVerifier } from '../cognito-session.js';
-import { tenantAccess } from './access.js';
+import { tenantAccess } from './tenant-access.js';
 
 /** The session pages: Cognito's public sign-in operations with the web client's id (sign in, new password, sign out). */
 export const sessionPages = /* @__PURE__ */ wire(() => session.sessionService(cognitoIdentityProvider(configured(ENV.userPoolClientId))));

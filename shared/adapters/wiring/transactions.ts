@@ -1,8 +1,10 @@
-import { ENV, requireEnvs, wire } from '../../config.js';
+import { configured, ENV, requireEnvs, wire } from '../../config.js';
 import { delayUntil } from '../../queues.js';
 import type { DispatchMessage } from '../../surveys/dispatch.js';
 import type { Dispatcher } from '../../transactions/ports.js';
+import * as consumer from '../../transactions/consumer.js';
 import * as queries from '../../transactions/queries.js';
+import { publicRequestId } from '../../transactions/request-key.js';
 import * as transactions from '../../transactions/service.js';
 import { customerRepository } from '../customer-repository.js';
 import { employeeRepository } from '../employee-repository.js';
@@ -11,6 +13,7 @@ import { sendMessage, sendMessages } from '../sqs.js';
 import { storeRepository } from '../store-repository.js';
 import { transactionRepository } from '../transaction-repository.js';
 import { customerService } from './customers.js';
+import { events } from './events.js';
 import { employeeService } from './employees.js';
 import { storeService } from './stores.js';
 import { tenantSettings } from './tenants.js';
@@ -30,7 +33,7 @@ export const dispatcher: Dispatcher = {
 /**
  * Registering transactions: the table, the tenant's settings, the stores, employees and customers an unknown external
  * id creates, the survey queue. The legacy synchronous route holds only this; the consumer (events, request ids) is
- * wired in transaction-requests.ts, so that route bundles none of it.
+ * transactionConsumer below, which that route never bundles.
  */
 export const transactionService = /* @__PURE__ */ wire(() => {
   // Registering reads the table and queues survey messages: both must be named before the first request.
@@ -52,4 +55,19 @@ export const transactionService = /* @__PURE__ */ wire(() => {
 export const transactionQueries = /* @__PURE__ */ wire(() => {
   requireEnvs(ENV.tableName);
   return queries.transactionQueries(transactionRepository);
+});
+
+/**
+ * Consuming queued transactions: registering, plus the rejection events and the request ids they carry (signed as the
+ * intake signed them: its function reads the secret at cold start, functions/queue/transaction-consumer.ts).
+ */
+export const transactionConsumer = /* @__PURE__ */ wire(() => {
+  const requestIdSecret = configured(ENV.requestIdSecret);
+  return consumer.transactionConsumer({
+    service: transactionService,
+    readReferences: readTransactionReferences,
+    settings: tenantSettings,
+    dispatcher,
+    events: { publisher: events, requestIdOf: (tenantId, requestKey) => publicRequestId(tenantId, requestKey, requestIdSecret()) },
+  });
 });
