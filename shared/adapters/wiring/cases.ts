@@ -57,7 +57,10 @@ export const caseOpener = /* @__PURE__ */ wire(() => {
     alerts: caseAlerts,
     deadlines: caseDeadlineTimer,
     quietAlerts: caseAlertTimer,
-    baseUrl: process.env[ENV.surveyBaseUrl] ?? '',
+    // Read when a link is made: outside a function runtime (the tests, the benchmarks) the module may load before it is set.
+    get baseUrl() {
+      return process.env[ENV.surveyBaseUrl] ?? '';
+    },
   });
 });
 
@@ -73,7 +76,9 @@ export const overduePorts = /* @__PURE__ */ wire((): overdue.OverduePorts => {
     names: caseNames,
     settings: tenantSettings,
     timer: caseDeadlineTimer,
-    baseUrl: requireEnv(ENV.surveyBaseUrl),
+    get baseUrl() {
+      return requireEnv(ENV.surveyBaseUrl);
+    },
   };
 });
 
