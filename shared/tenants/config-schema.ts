@@ -252,13 +252,14 @@ export const DeliveryConfig = v.strictObject({
     ),
   ),
   /**
-   * A daily window, in the tenant's time zone, in which no SMS, WhatsApp, voice or chatbot hand-off goes out (e-mail
-   * does); an attempt due inside it waits until it ends. Absent: DEFAULT_QUIET_HOURS; null: none.
+   * A daily window, in the tenant's time zone unless it names its own, in which no SMS, WhatsApp, voice or chatbot
+   * hand-off goes out (e-mail does); an attempt due inside it waits until it ends. Absent: DEFAULT_QUIET_HOURS; null: none.
    */
   quietHours: v.optional(
     v.nullable(
       v.strictObject({
-        timeZone,
+        /** The tenant's time zone when absent. */
+        timeZone: v.optional(timeZone),
         from: clockTime,
         to: clockTime,
       }),
@@ -281,7 +282,8 @@ export const CasesConfig = v.strictObject({
   ),
   workingHours: v.optional(
     v.strictObject({
-      timeZone,
+      /** The tenant's time zone when absent. */
+      timeZone: v.optional(timeZone),
       days: v.pipe(
         v.array(v.picklist(DAYS, `must be one of ${DAYS.join(', ')}`), 'must be a list of days'),
         v.minLength(1, 'must list at least one day'),
