@@ -187,7 +187,10 @@ const otherValue: { [K in keyof ConfigDocument]-?: (value: ConfigDocument[K]) =>
   locale: (locale) => (locale === 'es' ? 'en' : 'es'),
   timeZone: (zone) => (zone === 'America/Manaus' ? 'Europe/Lisbon' : 'America/Manaus'),
   classes: (classes) => [...classes, { id: 90, label: 'Embalagem', type: 'csat' }],
-  journeys: (journeys) => [...journeys, { ...JOURNEY_DEFAULTS, id: 91, slug: 'ida-e-volta', indicator: 'nps', classes: [1], channels: ['email'] }],
+  journeys: (journeys) => [
+    ...journeys,
+    { ...JOURNEY_DEFAULTS, id: 91, slug: 'ida-e-volta', indicator: 'nps', classes: [1], channels: ['email'] },
+  ],
   groups: (groups) => [...groups, { id: 92, name: 'Região Norte' }],
   delivery: (delivery) => ({ ...delivery, email: { from: `pesquisa-${randomUUID().slice(0, 8)}@loja.example` } }),
   privacy: (privacy) => ({ retentionDays: privacy.retentionDays === 400 ? 401 : 400 }),
@@ -221,7 +224,10 @@ describe('a document read and put back with one change', () => {
       expect(put.status, `${field}: ${put.text}`).toBe(200);
       // What changed is that field alone.
       expect(put.body.changes.length, field).toBeGreaterThan(0);
-      expect(put.body.changes.map((c: { path: string }) => c.path.split(/[.[]/)[0]), field).toEqual(put.body.changes.map(() => field));
+      expect(
+        put.body.changes.map((c: { path: string }) => c.path.split(/[.[]/)[0]),
+        field,
+      ).toEqual(put.body.changes.map(() => field));
       expect(after.body[field], field).not.toEqual(before.body[field]);
       if (typeof changed === 'object') expect(after.body[field], field).toMatchObject(changed!);
       else expect(after.body[field], field).toBe(changed);
