@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE, DEFAULT_TIME_ZONE } from '../locale.js';
+import { DEFAULT_LOCALE, timeZoneOf } from '../locale.js';
 import type { BrandDocument, BrandSettings, ConfigDocument, Settings } from './config-schema.js';
 
 /**
@@ -16,7 +16,7 @@ export function configDocument(name: string, settings: Settings): ConfigDocument
     privacy: settings.privacy ?? { retentionDays: null },
     cases: settings.cases ?? {},
     locale: settings.locale ?? DEFAULT_LOCALE,
-    timeZone: settings.timeZone ?? DEFAULT_TIME_ZONE,
+    timeZone: timeZoneOf(settings),
     brand: brandDocument(name, settings.brand),
   };
 }
