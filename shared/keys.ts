@@ -43,7 +43,7 @@ export const keys = {
   privacyConfig: 'PRIVACY',
   /** The tenant's case settings (root causes, working hours). */
   casesConfig: 'CASES',
-  /** The tenant's survey language. */
+  /** The tenant's language and time zone. */
   languageConfig: 'LANGUAGE',
   /** The tenant's brand (display name, colour, logo object, sender name): written at creation and by each apply. */
   brandConfig: 'BRAND',

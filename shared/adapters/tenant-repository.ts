@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteComma
 import * as v from 'valibot';
 import { keys } from '../keys.js';
 import { indexAttributes, inIndex, TABLE } from '../table.js';
-import type { BrandSettings, DeliveryConfig, Settings, UserScope } from '../tenants/config-schema.js';
+import type { BrandSettings, DeliveryConfig, Settings, SettingsWrite, UserScope } from '../tenants/config-schema.js';
 import { LogoObject } from '../tenants/logo.js';
 import { ApiKeyRecord, Tenant, UserRecord, type TenantRepository } from '../tenants/ports.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, type SigningGenerations } from '../events/signature.js';
@@ -285,14 +285,14 @@ export async function findLogo(tenantId: number, file: string): Promise<LogoObje
   return Item && v.parse(LogoItem, Item);
 }
 
-export async function putSettings(tenantId: number, settings: Omit<Settings, 'delivery' | 'brand'>): Promise<void> {
+export async function putSettings(tenantId: number, settings: SettingsWrite): Promise<void> {
   const items = [
     ...settings.journeys.map((journey) => ({ sk: keys.configItem('JOURNEY', journey.id), kind: 'JOURNEY', ...journey })),
     ...settings.classes.map((item) => ({ sk: keys.configItem('CLASS', item.id), kind: 'CLASS', ...item })),
     ...settings.groups.map((group) => ({ sk: keys.configItem('GROUP', group.id), kind: 'GROUP', ...group })),
     { sk: keys.privacyConfig, kind: 'PRIVACY', retentionDays: settings.privacy?.retentionDays ?? null },
     { sk: keys.casesConfig, kind: 'CASES', ...(settings.cases ?? {}) },
-    { sk: keys.languageConfig, kind: 'LANGUAGE', locale: settings.locale ?? null },
+    { sk: keys.languageConfig, kind: 'LANGUAGE', locale: settings.locale, timeZone: settings.timeZone },
   ];
   await batchWrite(
     db(),

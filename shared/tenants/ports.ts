@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { BrandSettings, DeliveryConfig, LogoObject, Settings, UserScope } from './config-schema.js';
+import type { BrandSettings, DeliveryConfig, LogoObject, Settings, SettingsWrite, UserScope } from './config-schema.js';
 import type { SigningGenerations } from '../events/signature.js';
 
 export const Tenant = v.object({ id: v.number(), name: v.string(), created_at: v.string() });
@@ -110,7 +110,7 @@ export interface TenantRepository extends TenantAccessRepository {
     tokenHash: string,
     fields: Partial<Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>> & { phone?: string | null },
   ): Promise<UserRecord>;
-  putSettings(tenantId: number, settings: Omit<Settings, 'delivery' | 'brand'>): Promise<void>;
+  putSettings(tenantId: number, settings: SettingsWrite): Promise<void>;
   putBrand(tenantId: number, brand: BrandSettings): Promise<void>;
   /** Records that the tenant uploaded this logo object, so that its brand may name it: false when it was recorded already. */
   recordLogo(tenantId: number, logo: LogoObject): Promise<boolean>;

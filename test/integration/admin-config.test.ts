@@ -9,6 +9,9 @@ import { validRequests } from '../../infra/examples.js';
 import { inProcess } from '../support/api.js';
 import { consume, usePrivateQueue } from '../support/queues.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
+import { putSettings } from '../../shared/adapters/tenant-repository.js';
+import type { ConfigDocument } from '../../shared/tenants/config-schema.js';
+import { JOURNEY_DEFAULTS } from '../../shared/tenants/scales.js';
 import { v2Payload } from '../support/transactions.js';
 
 const api = inProcess('public');
@@ -34,7 +37,20 @@ describe('GET /public/admin/config', () => {
     // Assess
     expect(res.status).toBe(200);
     expect(res.headers.etag).toMatch(/^"\d+"$/);
-    expect(Object.keys(res.body).sort()).toEqual(['brand', 'cases', 'classes', 'delivery', 'groups', 'journeys', 'name', 'privacy']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'brand',
+      'cases',
+      'classes',
+      'delivery',
+      'groups',
+      'journeys',
+      'locale',
+      'name',
+      'privacy',
+      'timeZone',
+    ]);
+    // A tenant that set neither speaks pt-BR in São Paulo's time.
+    expect([res.body.locale, res.body.timeZone]).toEqual(['pt-BR', 'America/Sao_Paulo']);
     // A tenant that set no brand shows its name as the brand's.
     expect(res.body.brand).toEqual({ name: res.body.name });
     expect(res.body.journeys.map((j: { slug: string }) => j.slug)).toEqual(DEMO_SETTINGS.journeys.map((j) => j.slug));
@@ -162,6 +178,63 @@ describe('PUT /public/admin/config', () => {
     const paths = res.body.errors.map((e: { path: string }) => e.path);
     expect(paths).toEqual(expect.arrayContaining(['classes.0.type', 'journeys.0.slug', 'delivery.email.from', 'surprise']));
     expect(await read()).toMatchObject({ headers: { etag: before.headers.etag }, body: before.body });
+  });
+});
+
+/** For each field of the document, a different valid value than `value` (a field the schema gains fails to compile here). */
+const otherValue: { [K in keyof ConfigDocument]-?: (value: ConfigDocument[K]) => ConfigDocument[K] } = {
+  name: (name) => `${name} renomeado`,
+  locale: (locale) => (locale === 'es' ? 'en' : 'es'),
+  timeZone: (zone) => (zone === 'America/Manaus' ? 'Europe/Lisbon' : 'America/Manaus'),
+  classes: (classes) => [...classes, { id: 90, label: 'Embalagem', type: 'csat' }],
+  journeys: (journeys) => [
+    ...journeys,
+    { ...JOURNEY_DEFAULTS, id: 91, slug: 'ida-e-volta', indicator: 'nps', classes: [1], channels: ['email'] },
+  ],
+  groups: (groups) => [...groups, { id: 92, name: 'Região Norte' }],
+  delivery: (delivery) => ({ ...delivery, email: { from: `pesquisa-${randomUUID().slice(0, 8)}@loja.example` } }),
+  privacy: (privacy) => ({ retentionDays: privacy.retentionDays === 400 ? 401 : 400 }),
+  cases: (cases) => ({ ...cases, rootCauses: [`Atraso ${randomUUID().slice(0, 8)}`] }),
+  brand: (brand) => ({ ...brand, colour: brand.colour === '#0b5cad' ? '#1d4ed8' : '#0b5cad' }),
+};
+
+describe('a document read and put back with one change', () => {
+  it('keeps every field it did not change, for every field of the document', async () => {
+    // Prepare: a tenant of its own, in Spanish (as the operator's file sets it), with every field at a value of its own.
+    const own = await newTenant();
+    await putSettings(own.tenantId, { ...DEMO_SETTINGS, locale: 'es' });
+    const get = () => api({ path: CONFIG, key: own.adminKey });
+    const fields = Object.keys((await get()).body);
+    expect(fields.sort()).toEqual(Object.keys(otherValue).sort());
+
+    for (const field of fields as (keyof ConfigDocument)[]) {
+      // Act
+      const before = await get();
+      const changed = (otherValue[field] as (value: unknown) => unknown)(before.body[field]);
+      const put = await api({
+        method: 'PUT',
+        path: CONFIG,
+        key: own.adminKey,
+        body: { ...before.body, [field]: changed },
+        headers: { 'if-match': before.headers.etag! },
+      });
+      const after = await get();
+
+      // Assess
+      expect(put.status, `${field}: ${put.text}`).toBe(200);
+      // What changed is that field alone.
+      expect(put.body.changes.length, field).toBeGreaterThan(0);
+      expect(
+        put.body.changes.map((c: { path: string }) => c.path.split(/[.[]/)[0]),
+        field,
+      ).toEqual(put.body.changes.map(() => field));
+      expect(after.body[field], field).not.toEqual(before.body[field]);
+      if (typeof changed === 'object') expect(after.body[field], field).toMatchObject(changed!);
+      else expect(after.body[field], field).toBe(changed);
+      const { [field]: _after, ...othersAfter } = after.body;
+      const { [field]: _before, ...othersBefore } = before.body;
+      expect(othersAfter, `fields other than ${field}`).toEqual(othersBefore);
+    }
   });
 });
 

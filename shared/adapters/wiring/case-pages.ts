@@ -1,5 +1,5 @@
 import { casesSettingsOf } from '../../cases/rules.js';
-import { DEFAULT_LOCALE } from '../../locale.js';
+import { DEFAULT_LOCALE, timeZoneOf } from '../../locale.js';
 import { brandOf } from '../../tenants/brand.js';
 import { casesPage } from '../../workspace/cases-page.js';
 import { caseUsers } from '../case-ports.js';
@@ -17,11 +17,11 @@ export const casePages = casesPage({
   async frame(tenantId) {
     const settings = await tenantSettings(tenantId);
     const { name, logoUrl } = brandOf(settings);
-    const { rootCauses, workingHours } = casesSettingsOf(settings);
+    const { rootCauses } = casesSettingsOf(settings);
     return {
       locale: settings.locale ?? DEFAULT_LOCALE,
       brand: { name, logoUrl },
-      timeZone: workingHours.timeZone,
+      timeZone: timeZoneOf(settings),
       rootCauses,
       journeys: settings.journeys,
     };
