@@ -1,3 +1,4 @@
+import { isLocalDeployment } from '../config.js';
 import { APP_HOME, APP_PATH, SESSION_PATH, SIGN_IN_PATH } from './paths.js';
 
 /**
@@ -84,19 +85,32 @@ export function cookieValue(cookies: readonly string[] | undefined, name: string
 
 /**
  * Where to go after signing in: a workspace path this deployment serves, never another site (`//evil.example`,
- * `https://...`, `/app/../x`); anything else goes home.
+ * `https://...`, `/app/../x`, `/app/%2e%2e/x`), and only what a Location header may carry. Characters beyond ASCII
+ * are percent-encoded (as a browser sends them); controls, spaces and backslashes, or a path a URL parser would read
+ * differently than it is written (a dot segment, `//`), send home instead.
  */
 export function safeNext(base: string, next: string | undefined): string {
   const home = `${base}${APP_HOME}`;
-  if (!next || next.length > 512 || !next.startsWith(`${base}${APP_PATH}/`) || /[\\\s]|\/\/|\/\.\.?(\/|$|\?)/.test(next)) return home;
-  if (next.startsWith(`${base}${SESSION_PATH}`) || next.startsWith(`${base}${SIGN_IN_PATH}`)) return home;
-  return next;
+  if (!next || next.length > 512 || /[^\u0021-\u007e\u00a0-\u{10ffff}]|\\|\/\//u.test(next)) return home;
+  const origin = 'http://workspace.invalid';
+  try {
+    // encodeURI throws on a lone surrogate (it has no encoding), and so does a URL that cannot be parsed: home.
+    const path = next.replace(/[^\u0021-\u007e]+/g, encodeURI);
+    const parsed = new URL(path, origin);
+    if (parsed.origin !== origin || `${parsed.pathname}${parsed.search}${parsed.hash}` !== path) return home;
+    if (!path.startsWith(`${base}${APP_PATH}/`) || path.startsWith(`${base}${SESSION_PATH}`) || path.startsWith(`${base}${SIGN_IN_PATH}`))
+      return home;
+    return path;
+  } catch {
+    return home;
+  }
 }
 
 /**
  * Whether a state-changing request comes from the workspace's own pages: its Origin (sent by every browser on a POST)
- * names the host it was sent to. SameSite=Lax already keeps the session cookie off other sites' posts; this also
- * refuses a cross-site post to the sign-in form (login CSRF).
+ * is the origin it was sent to, scheme, host and port. SameSite=Lax already keeps the session cookie off other sites'
+ * posts; this also refuses a cross-site post to the sign-in form (login CSRF). API Gateway serves https only; the local
+ * stack's gateway serves http.
  */
 export function sameOrigin(headers: Record<string, string | undefined>): boolean {
   const origin = headers.origin;
@@ -106,7 +120,7 @@ export function sameOrigin(headers: Record<string, string | undefined>): boolean
   if (!origin || origin === 'null') return headers['sec-fetch-site'] === 'same-origin';
   if (!host) return false;
   try {
-    return new URL(origin).host === host;
+    return new URL(origin).origin === new URL(`${isLocalDeployment() ? 'http' : 'https'}://${host}`).origin;
   } catch {
     return false;
   }

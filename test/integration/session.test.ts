@@ -1,3 +1,4 @@
+import { validateHeaderValue } from 'node:http';
 import { CreateUserPoolClientCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cognitoClient } from '../../infra/local/cognito.js';
@@ -14,6 +15,13 @@ import { newTenant, type TestTenant } from '../support/tenant.js';
  */
 const gateway = createGateway({ api: 'public' });
 const get = (url: string, cookie?: string) => gateway({ method: 'GET', url, headers: cookie ? { cookie } : {}, body: Buffer.alloc(0) });
+const post = (url: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
+  gateway({
+    method: 'POST',
+    url,
+    headers: { origin: 'http://localhost', host: 'localhost', 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: Buffer.from(new URLSearchParams(form).toString()),
+  });
 const PASSWORD = 'Sessao-test-pass-1!';
 let tenant: TestTenant;
 let email: string;
@@ -100,5 +108,27 @@ describe('the workspace session', () => {
     const html = answer.body.toString('utf8');
     expect(html).toContain('Jornada desconhecida.');
     expect(html).toContain('Informe as datas como AAAA-MM-DD.');
+  });
+
+  it('goes back after a refresh or a sign-in to a Location that holds only what a header may carry', async () => {
+    const { refreshToken } = await signedIn(email);
+    const renewed = await get('/app/session/refresh?next=%2Fapp%2F%E3%80%82', `srt=${refreshToken}`);
+    expect([renewed.status, renewed.headers.location]).toEqual([303, '/app/%E3%80%82']);
+    for (const [next, location] of [
+      ['/app/\u3002x', '/app/%E3%80%82x'],
+      ['/app/\u0000x', '/app/results'],
+      ['/app/x\r\nset-cookie: a=b', '/app/results'],
+    ]) {
+      const answer = await post('/app/sign-in', { email, password: PASSWORD, next: next! });
+      expect([answer.status, answer.headers.location], JSON.stringify(next)).toEqual([303, location]);
+      expect(() => validateHeaderValue('location', answer.headers.location)).not.toThrow();
+    }
+  });
+
+  it('refuses a sign-in posted from another scheme of the same host', async () => {
+    const answer = await post('/app/sign-in', { email, password: PASSWORD }, { origin: 'https://localhost' });
+    expect(answer.status).toBe(403);
+    expect(answer.cookies).toBeUndefined();
+    expect((await post('/app/sign-in', { email, password: PASSWORD })).status).toBe(303);
   });
 });

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { validateHeaderValue } from 'node:http';
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import { ENV } from '../../shared/config.js';
 import { cookieValue, readChallenge, safeNext, sameOrigin, sessionCookies, challengeCookie } from '../../shared/session/cookies.js';
 import { sessionFromContext } from '../../shared/session/context.js';
 import type { IdentityProvider, SessionTokens, SignInOutcome } from '../../shared/session/ports.js';
@@ -67,6 +70,49 @@ describe('the session rules', () => {
       expect(safeNext('', next), String(next)).toBe('/app/results');
   });
 
+  it('percent-encodes what a Location cannot carry, and sends controls, backslashes and disguised dot segments home', () => {
+    expect(safeNext('', '/app/\u3002x')).toBe('/app/%E3%80%82x');
+    expect(safeNext('', '/app/answers?q=ação')).toBe('/app/answers?q=a%C3%A7%C3%A3o');
+    for (const next of [
+      '/app/\u0000x',
+      '/app/x\ty',
+      '/app/x\u0085',
+      '/app/\ud800',
+      '/app/%2e%2e/sign-in',
+      '/app/%2E./x',
+      '/app/.',
+      '/app/x?a=<b>',
+    ])
+      expect(safeNext('', next), JSON.stringify(next)).toBe('/app/results');
+  });
+
+  it('answers any hostile next with a same-site workspace path a Location header may carry', () => {
+    const hostile = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 40 }).map((tail) => `/app/${tail}`),
+      fc
+        .string({
+          unit: fc.constantFrom('/', '.', '\\', '%', '2', 'e', 'a', '?', '#', ':', '@', '\u3002', '\u0000', '\n', ' '),
+          maxLength: 20,
+        })
+        .map((tail) => `/app/${tail}`),
+      fc.string({ unit: 'binary', maxLength: 60 }),
+    );
+    fc.assert(
+      fc.property(hostile, fc.constantFrom('', '/prod'), (next, base) => {
+        const safe = safeNext(base, next);
+        expect(() => validateHeaderValue('location', safe)).not.toThrow();
+        expect(safe).toMatch(/^[\x21-\x7e]+$/);
+        const url = new URL(safe, 'https://workspace.example');
+        expect(url.origin).toBe('https://workspace.example');
+        expect(`${url.pathname}${url.search}${url.hash}`).toBe(safe);
+        expect(url.pathname.startsWith(`${base}/app/`)).toBe(true);
+        expect(url.pathname.startsWith(`${base}/app/session`) || url.pathname.startsWith(`${base}/app/sign-in`)).toBe(false);
+        expect(safeNext(base, safe)).toBe(safe);
+      }),
+      { numRuns: 300 },
+    );
+  }, 30_000);
+
   it('sets HttpOnly, Secure, SameSite=Lax cookies: the ID token for /app, the refresh token for /app/session only', () => {
     expect(sessionCookies('/prod', { idToken: 'id', refreshToken: 'rt', expiresInSeconds: 900 })).toEqual([
       'sid=id; Path=/prod/app; Max-Age=900; HttpOnly; Secure; SameSite=Lax',
@@ -86,11 +132,25 @@ describe('the session rules', () => {
   });
 
   it("takes a form post only from the service's own pages", () => {
+    vi.stubEnv(ENV.localDeployment, '1');
     expect(sameOrigin({ origin: 'http://localhost:3000', host: 'localhost:3000' })).toBe(true);
     expect(sameOrigin({ origin: 'https://evil.example', host: 'localhost:3000' })).toBe(false);
     expect(sameOrigin({ host: 'localhost:3000' })).toBe(false);
     expect(sameOrigin({ origin: 'null', host: 'localhost:3000', 'sec-fetch-site': 'same-origin' })).toBe(true);
     expect(sameOrigin({ origin: 'null', host: 'localhost:3000', 'sec-fetch-site': 'cross-site' })).toBe(false);
+    vi.unstubAllEnvs();
+  });
+
+  it('compares the whole origin: another scheme or port on the same host is another site', () => {
+    vi.stubEnv(ENV.localDeployment, '1');
+    expect(sameOrigin({ origin: 'https://127.0.0.1:4200', host: '127.0.0.1:4200' })).toBe(false);
+    expect(sameOrigin({ origin: 'http://127.0.0.1:4201', host: '127.0.0.1:4200' })).toBe(false);
+    expect(sameOrigin({ origin: 'http://127.0.0.1:80', host: '127.0.0.1' })).toBe(true);
+    // On AWS the API is https only: an http origin is not its own.
+    vi.stubEnv(ENV.localDeployment, undefined);
+    expect(sameOrigin({ origin: 'http://abc.execute-api.example', host: 'abc.execute-api.example' })).toBe(false);
+    expect(sameOrigin({ origin: 'https://abc.execute-api.example', host: 'abc.execute-api.example' })).toBe(true);
+    vi.unstubAllEnvs();
   });
 
   it("reads the authorizer's context, numbers as strings included, and nothing else as a session", () => {
