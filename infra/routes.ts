@@ -50,7 +50,10 @@ export interface Route {
   queues: readonly QueueId[];
   /** Issues or reads v2 request ids, which are signed (ENV.requestIdSecret). */
   requestIds?: true;
-  /** Pages with cursors: the function seals them with the deployment's cursor secret. */
+  /**
+   * Seals what a client carries and may neither read nor alter with the deployment's cursor secret: a list's cursors,
+   * and the workspace's sign-in challenge and shown-once cookies.
+   */
   cursors?: true;
   /** Reachable without an API key: /health, and the survey pages (the link's token is the credential). */
   anonymous?: true;
@@ -223,8 +226,8 @@ const workspacePage = { session: true, page: true } as const;
 // prettier-ignore
 export const workspaceRoutes: readonly Route[] = [
   route('GET', SIGN_IN_PATH, 'getSignIn', [], 'The sign-in form', { anonymous: true, page: true }),
-  route('POST', SIGN_IN_PATH, 'postSignIn', [], 'Sign in with e-mail and password (Cognito): sets the session cookies', signInPage),
-  route('POST', NEW_PASSWORD_PATH, 'postNewPassword', [], "An invited user's first sign-in: choose a password", signInPage),
+  route('POST', SIGN_IN_PATH, 'postSignIn', RWD, 'Sign in with e-mail and password (Cognito): sets the session cookies; failures counted per account and address (a lock for a while past a limit)', { ...signInPage, cursors: true }),
+  route('POST', NEW_PASSWORD_PATH, 'postNewPassword', [], "An invited user's first sign-in: choose a password", { ...signInPage, cursors: true }),
   route('GET', REFRESH_PATH, 'getSessionRefresh', R, 'A new session from the refresh cookie, back to the page asked for (not for a user the tenant disabled)', signInPage),
   route('POST', SIGN_OUT_PATH, 'postSignOut', [], 'Sign out: revokes the refresh token and clears the cookies', signInPage),
   // API Gateway routes /app/ here too (a route matches its path with a trailing slash; none may end in one).
@@ -243,11 +246,11 @@ export const workspaceRoutes: readonly Route[] = [
   route('GET', APP_ADMIN_WEBHOOKS_PATH, 'getAppAdminWebhooks', R, "The tenant's event endpoints and a form to add one (tenant admins)", workspacePage),
   route('POST', APP_ADMIN_WEBHOOKS_PATH, 'postAppAdminWebhooks', RWB, 'Add or remove an event endpoint (the form carries the ETag it was read at; tenant admins)', workspacePage),
   // The users service of /public/admin/users (the user pool: the invitation, and disabling a sign-in).
-  route('GET', APP_ADMIN_USERS_PATH, 'getAppAdminUsers', R, "The tenant's users, their scope, role and state, and a form to invite one (tenant admins)", { ...workspacePage, userPool: true }),
-  route('POST', APP_ADMIN_USERS_PATH, 'postAppAdminUsers', RW, 'Invite a manager, change a role, disable or enable a user (tenant admins)', { ...workspacePage, userPool: true, userPoolActions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser'] }),
+  route('GET', APP_ADMIN_USERS_PATH, 'getAppAdminUsers', RW, "The tenant's users, their scope, role and state, and a form to invite one (tenant admins); a new user's token once", { ...workspacePage, userPool: true, cursors: true }),
+  route('POST', APP_ADMIN_USERS_PATH, 'postAppAdminUsers', RW, 'Invite a manager, change a role, disable or enable a user (tenant admins)', { ...workspacePage, userPool: true, cursors: true, userPoolActions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser'] }),
   // The keys service of /public/admin/keys.
-  route('GET', APP_ADMIN_KEYS_PATH, 'getAppAdminKeys', R, "The tenant's API keys and their last use, and a form to issue one (tenant admins)", workspacePage),
-  route('POST', APP_ADMIN_KEYS_PATH, 'postAppAdminKeys', RW, 'Issue (its value shown once), revoke or replace an API key (tenant admins)', workspacePage),
+  route('GET', APP_ADMIN_KEYS_PATH, 'getAppAdminKeys', RW, "The tenant's API keys and their last use, and a form to issue one (tenant admins); a new key's value once", { ...workspacePage, cursors: true }),
+  route('POST', APP_ADMIN_KEYS_PATH, 'postAppAdminKeys', RW, 'Issue (its value shown once), revoke or replace an API key (tenant admins)', { ...workspacePage, cursors: true }),
   // The brand: what customers see of the tenant; a new logo goes to the logo bucket (a multipart form).
   route('GET', APP_ADMIN_BRAND_PATH, 'getAppAdminBrand', R, "The tenant's brand (display name, colour, sender name, logo with its preview) and the form to change it (tenant admins)", workspacePage),
   route('POST', APP_ADMIN_BRAND_PATH, 'postAppAdminBrand', RWB, 'Change the brand, a new logo uploaded with the form (multipart; tenant admins)', { ...workspacePage, logos: 'write' }),

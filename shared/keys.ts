@@ -3,7 +3,7 @@
  *
  * Tenant data lives under `T#<tenantId>#...`; the tenant comes only from the authorizer context, so no request
  * can address another tenant's items. The only keys outside a tenant are the ones looked up before the tenant
- * is known (an API key's hash) and the tenant registry itself.
+ * is known (an API key's hash, a sign-in's failed attempts) and the tenant registry itself.
  */
 export type Entity = 'STORE' | 'EMPLOYEE' | 'CUSTOMER' | 'TRANSACTION';
 
@@ -27,6 +27,12 @@ export const keys = {
   /** The hash an API key's item is stored under. */
   apiKeyHashOf: (pk: string) => pk.slice(API_KEY_PREFIX.length),
   apiKeyCollection: (tenantId: number) => `${tenant(tenantId)}#APIKEY`,
+
+  /**
+   * The failed sign-ins of an account or an address in the current window, before any tenant is known (a sign-in
+   * name is the pool's, not a tenant's): by the hash of what is counted, so that no address or e-mail is stored.
+   */
+  signInFailures: (kind: 'account' | 'address', hash: string) => ({ pk: `SIGNIN#${kind.toUpperCase()}#${hash}`, sk: 'FAILURES' }),
 
   /** A user is found by the hash of its token; its name is its identity in tenant files. */
   userToken: (tenantId: number, hash: string) => ({ pk: `${tenant(tenantId)}#USERTOKEN#${hash}`, sk: 'USER' }),
@@ -216,6 +222,8 @@ export const keys = {
   /** An address that bounced or complained, per tenant, by the SHA-256 of the address (the address is not kept). */
   suppressed: (tenantId: number, addressHash: string) => ({ pk: `${tenant(tenantId)}#SUPPRESSED#${addressHash}`, sk: 'SUPPRESSED' }),
 
+  /** A secret an admin page showed once (shared/workspace/admin-form.ts): its cookie's id, so that a replay shows nothing. */
+  shownOnce: (tenantId: number, id: string) => ({ pk: `${tenant(tenantId)}#SHOWN#${id}`, sk: 'SHOWN' }),
   health: () => ({ pk: 'HEALTH', sk: 'HEALTH' }),
 } as const;
 

@@ -1,5 +1,5 @@
 import { workspacePage } from '../../shared/http/workspace.js';
-import { submitNewPassword } from '../../shared/adapters/wiring/session.js';
+import { submitNewPassword } from '../../shared/adapters/wiring/new-password.js';
 
 export const contract = {
   anonymous: true,

@@ -1,5 +1,5 @@
 import { workspacePage } from '../../shared/http/workspace.js';
-import { submitSignIn } from '../../shared/adapters/wiring/session.js';
+import { submitSignIn } from '../../shared/adapters/wiring/sign-in.js';
 
 export const contract = {
   anonymous: true,

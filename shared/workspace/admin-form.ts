@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import {
@@ -7,7 +8,8 @@ import {
   APP_ADMIN_USERS_PATH,
   APP_ADMIN_WEBHOOKS_PATH,
 } from '../session/paths.js';
-import { clearedShownOnce, shownOnceCookie } from '../session/cookies.js';
+import { clearedShownOnce, SHOWN_ONCE_SECONDS, shownOnceCookie } from '../session/cookies.js';
+import type { Sealer } from '../sealed.js';
 import { escapeHtml } from '../surveys/compose.js';
 import type { AuditActor } from '../tenants/audit.js';
 import { brandOf } from '../tenants/brand.js';
@@ -267,36 +269,52 @@ export function selectField(o: {
 /** What a post made and the page after it shows once: the secret, and the notice above it. */
 const ShownOnce = v.strictObject({ notice: v.pipe(v.string(), v.maxLength(500)), secret: v.pipe(v.string(), v.maxLength(200)) });
 export type ShownOnce = v.InferOutput<typeof ShownOnce>;
+const SealedShownOnce = v.strictObject({ ...ShownOnce.entries, id: v.pipe(v.string(), v.uuid()), until: v.number() });
+
+/**
+ * The shown-once cookie, sealed (its value holds no readable secret) for one tenant, user and page, with an id and an
+ * expiry; the page that shows it spends the id first, so a replayed cookie shows nothing.
+ */
+export interface ShownOncePorts {
+  sealer: Sealer;
+  /** Marks the id shown until `until` (then forgotten); false when it already was. */
+  spend(tenantId: number, id: string, until: Date): Promise<boolean>;
+}
+
+const sealedFor = (request: AdminPageRequest, path: string) => JSON.stringify([request.tenantId, request.user.name, path]);
 
 /** A post's answer that sends the browser to `path` (with `query`), carrying the secret in the shown-once cookie. */
-export const redirectShowingOnce = (request: AdminPageRequest, path: string, query: string, shown: ShownOnce) =>
-  redirect(`${request.base}${path}?${query}`, [
-    shownOnceCookie(request.base, path, Buffer.from(JSON.stringify(shown)).toString('base64url')),
-  ]);
+export function redirectShowingOnce(ports: ShownOncePorts, request: AdminPageRequest, path: string, query: string, shown: ShownOnce) {
+  const sealed = ports.sealer.seal({ ...shown, id: randomUUID(), until: Date.now() + SHOWN_ONCE_SECONDS * 1000 }, sealedFor(request, path));
+  return redirect(`${request.base}${path}?${query}`, [shownOnceCookie(request.base, path, sealed)]);
+}
 
-/** The secret the shown-once cookie carries (undefined: none, or not one of ours), and the cookie that clears it. */
-export function readShownOnce(request: AdminPageRequest, path: string): { shown?: ShownOnce; cookies: string[] } {
+/** The secret the shown-once cookie carries, the first time it is read (undefined: none, not ours, expired, shown), and the cookie that clears it. */
+export async function readShownOnce(
+  ports: ShownOncePorts,
+  request: AdminPageRequest,
+  path: string,
+): Promise<{ shown?: ShownOnce; cookies: string[] }> {
   if (!request.shownOnce) return { cookies: [] };
   const cookies = [clearedShownOnce(request.base, path)];
-  try {
-    const parsed = v.safeParse(ShownOnce, JSON.parse(Buffer.from(request.shownOnce, 'base64url').toString('utf8')));
-    return parsed.success ? { shown: parsed.output, cookies } : { cookies };
-  } catch {
-    return { cookies };
-  }
+  const parsed = v.safeParse(SealedShownOnce, ports.sealer.open(request.shownOnce, sealedFor(request, path)));
+  if (!parsed.success || parsed.output.until <= Date.now()) return { cookies };
+  const { id, until, ...shown } = parsed.output;
+  return (await ports.spend(request.tenantId, id, new Date(until))) ? { shown, cookies } : { cookies };
 }
 
 /**
  * The notice at the top of a page a post redirected to: the secret the post made, shown this once (the shown-once
  * cookie, which the answer clears), else the words of what `?done=` says was done, else none.
  */
-export function doneNotice(
+export async function doneNotice(
+  ports: ShownOncePorts,
   request: AdminPageRequest,
   path: string,
   boxId: string,
   said: Record<string, string>,
-): { notice: string; cookies: string[] } {
-  const { shown, cookies } = readShownOnce(request, path);
+): Promise<{ notice: string; cookies: string[] }> {
+  const { shown, cookies } = await readShownOnce(ports, request, path);
   const done = request.query.done;
   const words = done !== undefined && Object.hasOwn(said, done) ? said[done] : undefined;
   const notice = shown ? shownOnceBox(shown, boxId) : words ? `<p class="saved" role="status">${escapeHtml(words)}</p>` : '';

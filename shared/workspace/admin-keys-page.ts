@@ -20,6 +20,7 @@ import {
   type AdminFrame,
   type AdminPagePorts,
   type AdminPageRequest,
+  type ShownOncePorts,
   type FieldErrors,
 } from './admin-form.js';
 import type { AdminText } from './admin-text.js';
@@ -29,7 +30,7 @@ import { KEYS_TEXT, type KeysText } from './admin-keys-text.js';
 export type KeysFrame = AdminFrame<AdminText & KeysText>;
 
 /** The keys service of the admin API (shared/tenants/keys.ts). */
-export type KeysPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof tenantKeys>;
+export type KeysPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof tenantKeys> & { shownOnce: ShownOncePorts };
 
 /** What the issue form holds, as typed. */
 interface KeyValues {
@@ -55,7 +56,10 @@ export function adminKeysPage(ports: KeysPorts) {
     const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_KEYS_PATH, KEYS_TEXT);
     if (refused) return refused;
     const { text } = frame;
-    const { notice, cookies } = doneNotice(request, APP_ADMIN_KEYS_PATH, 'new-key', { revoked: text.revoked, issued: text.issuedGone });
+    const { notice, cookies } = await doneNotice(ports.shownOnce, request, APP_ADMIN_KEYS_PATH, 'new-key', {
+      revoked: text.revoked,
+      issued: text.issuedGone,
+    });
     return { ...(await render(frame, request, 200, EMPTY, notice)), cookies };
   }
 
@@ -84,7 +88,7 @@ export function adminKeysPage(ports: KeysPorts) {
         if (body.success) {
           const issued = await ports.rotateKey(tenantId, form.get('id') ?? '', body.output, actor);
           const notice = text.rotatedKey(issued.previous.id, frame.dateTime(issued.previous.expires_at!));
-          return redirectShowingOnce(request, APP_ADMIN_KEYS_PATH, 'done=issued', { notice, secret: issued.key });
+          return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_KEYS_PATH, 'done=issued', { notice, secret: issued.key });
         }
         for (const issue of body.issues) addError(errors, '', `${text.grace}: ${frame.say(issue.message)}`);
       } else {
@@ -92,7 +96,10 @@ export function adminKeysPage(ports: KeysPorts) {
         const body = v.safeParse(NewKeyBody, { scope: sent.scope, name: sent.name, ...(expiry ? { expires_at: expiry } : {}) });
         if (body.success) {
           const issued = await ports.issueKey(tenantId, body.output, actor);
-          return redirectShowingOnce(request, APP_ADMIN_KEYS_PATH, 'done=issued', { notice: text.issuedKey, secret: issued.key });
+          return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_KEYS_PATH, 'done=issued', {
+            notice: text.issuedKey,
+            secret: issued.key,
+          });
         }
         for (const issue of body.issues) addError(errors, fieldOf(v.getDotPath(issue) ?? ''), frame.say(issue.message));
       }

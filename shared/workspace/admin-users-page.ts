@@ -30,6 +30,7 @@ import {
   type AdminFrame,
   type AdminPagePorts,
   type AdminPageRequest,
+  type ShownOncePorts,
   type FieldErrors,
 } from './admin-form.js';
 import type { AdminText } from './admin-text.js';
@@ -39,7 +40,7 @@ import { USERS_TEXT, type UsersText } from './admin-users-text.js';
 export type UsersFrame = AdminFrame<AdminText & UsersText>;
 
 /** The users service of `/public/admin/users` (shared/tenants/users.ts). */
-export type UsersPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof tenantUsers>;
+export type UsersPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof tenantUsers> & { shownOnce: ShownOncePorts };
 
 /** What the invitation form holds, as typed. */
 interface UserValues {
@@ -87,7 +88,7 @@ export function adminUsersPage(ports: UsersPorts) {
     const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_USERS_PATH, USERS_TEXT);
     if (refused) return refused;
     const { text } = frame;
-    const { notice, cookies } = doneNotice(request, APP_ADMIN_USERS_PATH, 'new-token', {
+    const { notice, cookies } = await doneNotice(ports.shownOnce, request, APP_ADMIN_USERS_PATH, 'new-token', {
       changed: text.changed,
       invited: text.invitedGone,
     });
@@ -124,7 +125,7 @@ export function adminUsersPage(ports: UsersPorts) {
         const body = v.safeParse(NewUserBody, { email: sent.email, scope: scopeOf(sent), role: sent.role });
         if (body.success) {
           const created = await ports.createUser(tenantId, body.output, actor);
-          return redirectShowingOnce(request, APP_ADMIN_USERS_PATH, 'done=invited', {
+          return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_USERS_PATH, 'done=invited', {
             notice: `${text.invited(created.name)} ${text.userToken}`,
             secret: created.token,
           });

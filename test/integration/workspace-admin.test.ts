@@ -241,12 +241,18 @@ describe('the tenant admin pages', () => {
     // Prepare: a deployment without the local stack's flag.
     vi.stubEnv(ENV.localDeployment, undefined);
     const before = await config();
+    // On AWS the page is https (API Gateway serves nothing else), and so is its form's Origin.
     const add = (url: string) =>
-      post('/app/admin/webhooks', adminCookie, [
-        ['etag', before.version],
-        ['action', 'add'],
-        ['url', url],
-      ]);
+      post(
+        '/app/admin/webhooks',
+        adminCookie,
+        [
+          ['etag', before.version],
+          ['action', 'add'],
+          ['url', url],
+        ],
+        { origin: 'https://localhost', host: 'localhost' },
+      );
 
     // Act
     const metadata = await add('https://169.254.169.254/latest/meta-data/');
@@ -312,6 +318,30 @@ describe('the tenant admin pages', () => {
     const page = await get(posted.headers.location!, `${cookie}; ${pair}`);
     return { page, set: set[0]!, body: page.body.toString() };
   }
+
+  it('shows a new key once: its cookie holds no readable key, and the same cookie sent again shows nothing', async () => {
+    const issued = await post('/app/admin/keys', adminCookie, [
+      ['action', 'issue'],
+      ['name', 'Chave mostrada uma vez'],
+      ['scope', 'public'],
+      ['expires_at', ''],
+    ]);
+    const shown = await followShowingOnce(issued, adminCookie);
+    const key = /<code id="new-key" class="secret">([^<]+)<\/code>/.exec(shown.body)![1]!;
+    const value = shown.set.split(';')[0]!.slice('sso='.length);
+    expect(value).not.toContain(key);
+    expect(Buffer.from(value, 'base64url').toString('latin1')).not.toContain(key);
+    expect((await api({ path: '/public/store/1', key })).status).toBe(200);
+
+    // The cookie replayed within its two minutes (a copied or a kept cookie): the page, without the key.
+    const replayed = await get(issued.headers.location!, `${adminCookie}; sso=${value}`);
+    expect(replayed.status).toBe(200);
+    expect(replayed.body.toString()).not.toContain(key);
+    expect(replayed.body.toString()).toContain('A chave foi criada; o valor dela foi mostrado uma vez e não aparece de novo.');
+    // Nor does the keys page of another path or a forged value take it.
+    const forged = Buffer.from(JSON.stringify({ notice: 'x', secret: 'sak_forjada' })).toString('base64url');
+    expect((await get(issued.headers.location!, `${adminCookie}; sso=${forged}`)).body.toString()).not.toContain('sak_forjada');
+  });
 
   it('issues a key whose value shows once on the page after the post (a refresh posts nothing), replaces it with a grace period, and revokes it once confirmed', async () => {
     const issued = await post('/app/admin/keys', adminCookie, [

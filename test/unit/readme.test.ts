@@ -117,6 +117,7 @@ describe('the README', () => {
       tenantCounter: [keys.tenantCounter()],
       apiKey: [keys.apiKey('ab12')],
       apiKeyCollection: [keys.apiKeyCollection(7)],
+      signInFailures: [keys.signInFailures('account', 'ab12'), keys.signInFailures('address', 'ab12')],
       userToken: [keys.userToken(7, 'ab12')],
       userCollection: [keys.userCollection(7)],
       userName: [keys.userName(7, 'gerente')],
@@ -192,6 +193,7 @@ describe('the README', () => {
       dueCaseAlert: [keys.dueCaseAlert(7, 123456)],
       dueCheckpoint: [keys.dueCheckpoint()],
       suppressed: [keys.suppressed(7, 'ab12')],
+      shownOnce: [keys.shownOnce(7, '0f8e2b1c-2a9d-4a4e-9d7e-1c2b3a4d5e6f')],
       health: [keys.health()],
     };
     const examples = Object.values(built).flat();
