@@ -27,9 +27,6 @@ export function adminRefusal(principal: Principal, area: AdminArea): AdminRefusa
   return area === 'tenant' && principal.scope !== 'all' ? 'not-every-store' : undefined;
 }
 
-/** Whether a principal may change what reaches every store. */
-export const mayManageTenant = (principal: Principal): boolean => adminRefusal(principal, 'tenant') === undefined;
-
 /** Whether a key's scope is admin: its caller administers the tenant without a user. */
 export const isAdminKey = (scope: string): boolean => scope === 'admin';
 

@@ -9,7 +9,7 @@ import type { ConfigChange } from '../tenants/configuration.js';
 import type { UserRecord } from '../tenants/ports.js';
 import { adminRefusal } from '../tenants/capabilities.js';
 import { redirect, type WebAnswer } from './answer.js';
-import { ADMIN_SECTIONS, adminHome, openAdminSections } from './admin-sections.js';
+import { ADMIN_SECTIONS, openAdminSections } from './admin-sections.js';
 import { ADMIN_TEXT, type AdminText } from './admin-text.js';
 import { layout, messageBody } from './layout.js';
 
@@ -73,10 +73,10 @@ export async function adminFrame<Own extends object>(
   const locale = settings.locale ?? DEFAULT_LOCALE;
   const text = { ...ADMIN_TEXT[locale], ...own[locale] };
   const brand = brandOf(settings);
-  const home = adminHome(request.user);
+  const open = openAdminSections(request.user);
+  const home = open[0]?.path;
   const html = (title: string, body: string) =>
     layout({ title, base: request.base, user: request.user.name, adminHome: home, current: home, locale, brand, body });
-  const open = openAdminSections(request.user);
   const subnav = open.length
     ? `<nav class="subnav" aria-label="${escapeHtml(text.admin)}"><ul>${open
         .map(

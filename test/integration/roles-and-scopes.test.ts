@@ -39,7 +39,8 @@ function tablesOf(markdown: string) {
       .slice(1, -1)
       .map((cell) => cell.trim());
     if (!current) tables.push((current = { columns: cells, rows: [] }));
-    else if (!cells[0]!.startsWith('---')) current.rows.push({ id: cells[0]!, cells: Object.fromEntries(current.columns.map((c, i) => [c, cells[i]!])) });
+    else if (!cells[0]!.startsWith('---'))
+      current.rows.push({ id: cells[0]!, cells: Object.fromEntries(current.columns.map((c, i) => [c, cells[i]!])) });
   }
   return tables;
 }
@@ -159,9 +160,16 @@ const API_ROWS: Record<string, (caller: Caller) => Promise<number>> = {
     return res.status;
   },
   keys: async (caller) => {
-    const issued = await api({ method: 'POST', path: '/public/admin/keys', key: tenant.adminKey, body: { scope: 'public', name: slug(caller.column) } });
+    const issued = await api({
+      method: 'POST',
+      path: '/public/admin/keys',
+      key: tenant.adminKey,
+      body: { scope: 'public', name: slug(caller.column) },
+    });
     const res = await call(caller, { method: 'DELETE', path: `/public/admin/keys/${issued.body.id}` });
-    const listed = (await api({ path: '/public/admin/keys', key: tenant.adminKey })).body.data.find((k: { id: string }) => k.id === issued.body.id);
+    const listed = (await api({ path: '/public/admin/keys', key: tenant.adminKey })).body.data.find(
+      (k: { id: string }) => k.id === issued.body.id,
+    );
     if (res.status !== 200) {
       refusedCleanly(res);
       expect(listed.revoked_at).toBeNull();
@@ -226,7 +234,13 @@ describe('docs/roles-and-scopes.md', () => {
   beforeAll(async () => {
     const before = await config();
     const delivery = { ...before.body.delivery, webhooks: [{ url: ENDPOINT }] };
-    const put = await api({ method: 'PUT', path: '/public/admin/config', key: tenant.adminKey, body: { ...before.body, delivery }, headers: { 'if-match': before.etag } });
+    const put = await api({
+      method: 'PUT',
+      path: '/public/admin/config',
+      key: tenant.adminKey,
+      body: { ...before.body, delivery },
+      headers: { 'if-match': before.etag },
+    });
     expect(put.status, put.text).toBe(200);
   });
 
