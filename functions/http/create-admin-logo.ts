@@ -1,6 +1,6 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { NOT_TENANT_ADMIN } from '../../shared/http/admin.js';
+import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
 import { LOGO_CONTENT_TYPES, LogoObject } from '../../shared/tenants/logo.js';
 import { logoPath } from '../../shared/tenants/brand.js';
 import { uploadLogo } from '../../shared/adapters/wiring/tenant-logos.js';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { NOT_TENANT_ADMIN } from '../../shared/http/admin.js';
+import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
 import { KeyView } from '../../shared/tenants/keys.js';
 import { listKeys } from '../../shared/adapters/wiring/tenant-keys.js';
 

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { NOT_TENANT_ADMIN, etagOf, expectedVersion } from '../../shared/http/admin.js';
+import { etagOf, expectedVersion } from '../../shared/http/admin.js';
+import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
 import { ConfigDocument } from '../../shared/tenants/config-schema.js';
 import { replaceConfig } from '../../shared/adapters/wiring/tenant-config.js';
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { NOT_TENANT_ADMIN } from '../../shared/http/admin.js';
+import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
 import { deliveryReplay } from '../../shared/adapters/wiring/event-deliveries.js';
 import { REPLAY_PAGE, ReplayBody } from '../../shared/tenants/webhook-replay.js';
 

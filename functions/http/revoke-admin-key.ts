@@ -1,6 +1,6 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { NOT_TENANT_ADMIN } from '../../shared/http/admin.js';
+import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
 import { KeyIdPath, KeyView } from '../../shared/tenants/keys.js';
 import { revokeKey } from '../../shared/adapters/wiring/tenant-keys.js';
 

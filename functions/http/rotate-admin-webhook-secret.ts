@@ -3,7 +3,7 @@ import { ENV } from '../../shared/config.js';
 import { RotatedWebhookSecret, RotateWebhookSecretBody } from '../../shared/events/rotation.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { NOT_TENANT_ADMIN } from '../../shared/http/admin.js';
+import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
 import { rotateWebhookSecret } from '../../shared/adapters/wiring/tenant-admin.js';
 
 // An endpoint's signing secret derives from the deployment's survey secret (never stored): read at the cold start.

@@ -19,6 +19,3 @@ export function expectedVersion(ifMatch: string | undefined): number | 'current'
   const match = /^\s*(?:W\/)?"(\d{1,15})"\s*$/.exec(ifMatch);
   return match ? Number(match[1]) : -1;
 }
-
-/** The 403 of a tenant-wide admin route, as its contract documents it (the rule: shared/tenants/capabilities.ts). */
-export const NOT_TENANT_ADMIN = 'Neither an admin key nor the user token of an admin who sees every store';

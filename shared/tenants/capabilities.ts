@@ -36,6 +36,9 @@ const REASONS: Record<AdminRefusal, string> = {
     "The tenant's configuration, keys and secrets reach every store: they need an admin key or an admin user who sees every store, and this user sees some stores.",
 };
 
+/** The 403 of a tenant-wide admin route, as its contract documents it. */
+export const NOT_TENANT_ADMIN = 'Neither an admin key nor the user token of an admin who sees every store';
+
 /** A refusal by the rule: 403 on the admin routes, naming why and nothing of the tenant. */
 export class AdminRefusedError extends ForbiddenError {
   constructor(readonly refusal: AdminRefusal) {
