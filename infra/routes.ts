@@ -70,8 +70,8 @@ export interface Route {
   /** The user pool's administrative actions it calls (cognito-idp:Admin...), granted on the pool (infra/grants.ts). */
   userPoolActions?: readonly string[];
   /**
-   * Only API keys with scope admin may call it (the handler's contract declares `admin` too, which is what the
-   * wrapper enforces; test/e2e/contract-replay.test.ts holds the two together).
+   * An admin route: admin keys, or admin users as the one rule allows (the handler's contract declares what it
+   * administers, which is what the wrapper enforces; test/e2e/contract-replay.test.ts holds the two together).
    */
   admin?: true;
   summary: string;
@@ -133,7 +133,7 @@ const RB = ['read', 'batchWrite'] as const;
 const RWB = ['read', 'write', 'batchWrite'] as const;
 /** The survey pages: no API key (the link's token is the credential), links read, HTML for people. */
 const page = { anonymous: true, surveyLinks: true, page: true } as const;
-/** The tenant's self-administration: admin keys only. */
+/** The tenant's self-administration: admin keys, or admin users as the rule allows (shared/tenants/capabilities.ts). */
 const admin = { admin: true } as const;
 const LEGACY_TRANSACTION = [
   '/public/transaction',
@@ -152,7 +152,7 @@ export const routes: readonly Route[] = [
   route('PUT', both('/store/{id}'), 'updateStore', RWD, 'Edit a store'),
   route('DELETE', both('/store/{id}'), 'deleteStore', RW, 'Deactivate a store'),
 
-  route('GET', both('/customer'), 'listCustomers', RB, 'List customers (user token; filters: name, email, phone, cpf, client_id, opt_out)', { cursors: true }),
+  route('GET', both('/customer'), 'listCustomers', RB, 'List customers (user token that sees every store; filters: name, email, phone, cpf, client_id, opt_out)', { cursors: true }),
   route('POST', both('/customer'), 'createCustomer', RW, 'Create a customer'),
   route('GET', both('/customer/{id}'), 'getCustomer', RB, 'Read a customer'),
   route('PUT', both('/customer/{id}'), 'updateCustomer', RWD, 'Edit a customer'),

@@ -1,13 +1,14 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { AdminConfigBody, etagOf } from '../../shared/http/admin.js';
+import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
 import { readConfig } from '../../shared/adapters/wiring/tenant-config.js';
 
 /** The tenant's whole configuration (no secrets), with its version as the ETag a replacement must send back. */
 export const contract = {
-  admin: true as const,
+  admin: 'tenant' as const,
   statuses: { forbidden: 403 },
-  responses: { 200: answer('The configuration; its ETag header is its version', AdminConfigBody), 403: problem('Not an admin key') },
+  responses: { 200: answer('The configuration; its ETag header is its version', AdminConfigBody), 403: problem(NOT_TENANT_ADMIN) },
 };
 
 export const handler = httpHandler(contract, async ({ tenantId }) => {

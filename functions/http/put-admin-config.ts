@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { etagOf, expectedVersion } from '../../shared/http/admin.js';
+import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
 import { ConfigDocument } from '../../shared/tenants/config-schema.js';
 import { replaceConfig } from '../../shared/adapters/wiring/tenant-config.js';
 
@@ -15,13 +16,13 @@ const Changed = v.object({
  * (If-Match: its ETag); answers the new ETag and each changed value. Every function uses it from its next request.
  */
 export const contract = {
-  admin: true as const,
+  admin: 'tenant' as const,
   body: ConfigDocument,
   statuses: { forbidden: 403 },
   responses: {
     200: answer('Replaced: the new ETag (also in the ETag header) and what changed, path by path', Changed),
     400: problem('Invalid configuration (errors names each wrong field)'),
-    403: problem('Not an admin key'),
+    403: problem(NOT_TENANT_ADMIN),
     412: problem('The configuration changed since that ETag was read'),
     428: problem('No If-Match header'),
   },

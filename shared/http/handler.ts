@@ -10,7 +10,8 @@ import { oneVersionPerRequest } from '../adapters/config-version.js';
 import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
 import { authorizeKey, confirmCachedKey, resolveUser } from '../adapters/wiring/tenant-access.js';
-import { isAdminKey, refuseNonAdmin, requireAdminUser, requireScope, type UserNeed } from '../tenants/access.js';
+import { requireScope, type UserNeed } from '../tenants/access.js';
+import { AdminRefusedError, isAdminKey, requireAdmin, type AdminArea } from '../tenants/capabilities.js';
 import type { AuditActor } from '../tenants/audit.js';
 import type { UserRecord } from '../tenants/ports.js';
 import type { ResponseDoc } from './contract.js';
@@ -42,8 +43,11 @@ export interface RouteSpec<B, P, Q> {
    * 4xx).
    */
   user?: UserNeed;
-  /** An admin route: only an API key with scope admin may call it; any other key is refused (403 by the contract). */
-  admin?: true;
+  /**
+   * An admin route and what it administers: an admin key may call it, or a user token whose user the one rule lets
+   * administer the area (shared/tenants/capabilities.ts); anyone else is refused (403 by the contract).
+   */
+  admin?: AdminArea;
   /** What the operation answers, by status (for the OpenAPI document). */
   responses?: Record<number, ResponseDoc>;
 }
@@ -170,7 +174,7 @@ export function httpHandler<
       before: async ({ event }) => {
         logger.appendKeys({ requestId: event.requestContext.requestId });
         if (!spec.anonymous) await authenticate(event);
-        if (spec.admin) admins.set(event, await adminOf(event));
+        if (spec.admin) admins.set(event, await adminOf(event, spec.admin));
         try {
           checkBody(event, spec.body ? 'A JSON body is required.' : spec.bytes ? "The file's bytes are required as the body." : undefined);
         } catch (refused) {
@@ -195,16 +199,16 @@ export function httpHandler<
 const admins = new WeakMap<HttpEvent, AuditActor>();
 
 /**
- * Who may call an admin route: an admin key, or another key of the tenant with the user token of a user whose role is
- * admin (a refused token is 401, as on any route; a member's is 403).
+ * Who may call an admin route: an admin key, or another key of the tenant with the user token of a user the rule lets
+ * administer `area` (a refused token is 401, as on any route; a member's, or a store-limited admin's on a tenant-wide
+ * route, is 403).
  */
-async function adminOf(event: HttpEvent): Promise<AuditActor> {
-  const scope = scopeOf(event);
-  if (isAdminKey(scope)) return { keyId: keyIdOf(event) ?? 'unknown' };
+async function adminOf(event: HttpEvent, area: AdminArea): Promise<AuditActor> {
+  if (isAdminKey(scopeOf(event))) return { keyId: keyIdOf(event) ?? 'unknown' };
   const token = userTokenOf(event);
-  if (!token) refuseNonAdmin();
+  if (!token) throw new AdminRefusedError('not-admin');
   const user = await resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), token);
-  requireAdminUser(user);
+  requireAdmin(user, area);
   return { user: user.name };
 }
 

@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
-import {
-  APP_ADMIN_BRAND_PATH,
-  APP_ADMIN_JOURNEYS_PATH,
-  APP_ADMIN_KEYS_PATH,
-  APP_ADMIN_USERS_PATH,
-  APP_ADMIN_WEBHOOKS_PATH,
-} from '../session/paths.js';
 import { clearedShownOnce, SHOWN_ONCE_SECONDS, shownOnceCookie } from '../session/cookies.js';
 import type { Sealer } from '../sealed.js';
 import { escapeHtml } from '../surveys/compose.js';
@@ -16,8 +9,9 @@ import { brandOf } from '../tenants/brand.js';
 import type { ConfigDocument, Settings } from '../tenants/config-schema.js';
 import type { ConfigChange } from '../tenants/configuration.js';
 import type { UserRecord } from '../tenants/ports.js';
-import { isTenantAdmin } from '../tenants/roles.js';
+import { adminRefusal } from '../tenants/capabilities.js';
 import { redirect, type WebAnswer } from './answer.js';
+import { ADMIN_SECTIONS, openAdminSections } from './admin-sections.js';
 import { ADMIN_TEXT, type AdminText } from './admin-text.js';
 import { layout, messageBody } from './layout.js';
 
@@ -66,18 +60,10 @@ export interface AdminFrame<Words extends AdminText = AdminText> {
 /** The form field that carries the configuration's version (its ETag). */
 export const ETAG_FIELD = 'etag';
 
-/** The subsections of the admin pages, for their own navigation. */
-const SUBSECTIONS = [
-  { path: APP_ADMIN_JOURNEYS_PATH, label: (text: AdminText) => text.journeys },
-  { path: APP_ADMIN_WEBHOOKS_PATH, label: (text: AdminText) => text.webhooks },
-  { path: APP_ADMIN_USERS_PATH, label: (text: AdminText) => text.users },
-  { path: APP_ADMIN_KEYS_PATH, label: (text: AdminText) => text.keys },
-  { path: APP_ADMIN_BRAND_PATH, label: (text: AdminText) => text.brand },
-];
-
 /**
- * The frame of an admin page for a signed-in user, or the 403 page a user who is not a tenant admin gets (in the
- * tenant's language, with the navigation that user sees). `own`: the page's own words (admin-<page>-text.ts), beside the shared ones.
+ * The frame of an admin page for a signed-in user, or the 403 page a user the rule refuses the page gets (in the
+ * tenant's language, with the navigation that user sees: only the admin pages they may open). `own`: the page's own
+ * words (admin-<page>-text.ts), beside the shared ones.
  */
 export async function adminFrame<Own extends object>(
   ports: Pick<AdminPagePorts, 'settings'>,
@@ -89,13 +75,18 @@ export async function adminFrame<Own extends object>(
   const locale = settings.locale ?? DEFAULT_LOCALE;
   const text = { ...ADMIN_TEXT[locale], ...own[locale] };
   const brand = brandOf(settings);
-  const admin = isTenantAdmin(request.user);
+  const open = openAdminSections(request.user);
+  const home = open[0]?.path;
   const html = (title: string, body: string) =>
-    layout({ title, base: request.base, user: request.user.name, admin, current: APP_ADMIN_JOURNEYS_PATH, locale, brand, body });
-  const subnav = `<nav class="subnav" aria-label="${escapeHtml(text.admin)}"><ul>${SUBSECTIONS.map(
-    (section) =>
-      `<li><a href="${escapeHtml(request.base + section.path)}"${section.path === path ? ' aria-current="page"' : ''}>${escapeHtml(section.label(text))}</a></li>`,
-  ).join('')}</ul></nav>`;
+    layout({ title, base: request.base, user: request.user.name, adminHome: home, current: home, locale, brand, body });
+  const subnav = open.length
+    ? `<nav class="subnav" aria-label="${escapeHtml(text.admin)}"><ul>${open
+        .map(
+          (section) =>
+            `<li><a href="${escapeHtml(request.base + section.path)}"${section.path === path ? ' aria-current="page"' : ''}>${escapeHtml(text[section.label])}</a></li>`,
+        )
+        .join('')}</ul></nav>`
+    : '';
   const when = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone: 'UTC' });
   const frame: AdminFrame<AdminText & Own> = {
     text,
@@ -104,8 +95,11 @@ export async function adminFrame<Own extends object>(
     dateTime: (iso) => `${when.format(new Date(iso))} UTC`,
     say: (message) => localMessage(text, message),
   };
-  if (admin) return { frame };
-  return { frame, refused: { status: 403, html: html(text.forbiddenTitle, messageBody(text.forbiddenTitle, text.forbiddenText)) } };
+  const area = ADMIN_SECTIONS.find((section) => section.path === path)?.area ?? 'tenant';
+  const refusal = adminRefusal(request.user, area);
+  if (!refusal) return { frame };
+  const why = refusal === 'not-admin' ? text.forbiddenText : text.everyStoreText;
+  return { frame, refused: { status: 403, html: html(text.forbiddenTitle, subnav + messageBody(text.forbiddenTitle, why)) } };
 }
 
 export function addError(errors: FieldErrors, field: string, message: string) {

@@ -3,7 +3,7 @@ import { DomainError } from '../errors.js';
 import { APP_ADMIN_KEYS_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
 import { KEY_SCOPES } from '../tenants/credentials.js';
-import { KeyNeedsEveryStoreError, NewKeyBody, RotateKeyBody, type KeyView, type tenantKeys } from '../tenants/keys.js';
+import { NewKeyBody, RotateKeyBody, type KeyView, type tenantKeys } from '../tenants/keys.js';
 import { redirect, type WebAnswer } from './answer.js';
 import {
   addError,
@@ -104,8 +104,7 @@ export function adminKeysPage(ports: KeysPorts) {
         for (const issue of body.issues) addError(errors, fieldOf(v.getDotPath(issue) ?? ''), frame.say(issue.message));
       }
     } catch (error) {
-      if (error instanceof KeyNeedsEveryStoreError) addError(errors, '', text.needsEveryStore);
-      else if (!(error instanceof DomainError) || !['validation', 'not-found', 'state-conflict'].includes(error.kind)) throw error;
+      if (!(error instanceof DomainError) || !['validation', 'not-found', 'state-conflict'].includes(error.kind)) throw error;
       // The service's own refusals: an expiry in the past names its field; the others are the key's state.
       else if (error.errors.length) for (const problem of error.errors) addError(errors, fieldOf(problem.path), frame.say(problem.message));
       else addError(errors, '', text.keyGone);

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isTenantAdmin } from '../tenants/roles.js';
+import { adminHome } from './admin-sections.js';
 import { bucketOf } from '../answers/schema.js';
 import { CASE_STATUSES, TRANSITIONS, MAX_NOTE_LENGTH, type CaseStatus } from '../cases/record.js';
 import type { CaseBody, CaseContactBody } from '../cases/bodies.js';
@@ -127,7 +127,7 @@ export function casesPage(ports: CasesPagePorts) {
         title,
         base: request.base,
         user: request.user.name,
-        admin: isTenantAdmin(request.user),
+        adminHome: adminHome(request.user),
         current: APP_CASES_PATH,
         body,
         locale: frame.locale,

@@ -5,7 +5,7 @@ import type { ResultsQuery } from '../results/schema.js';
 import { escapeHtml } from '../surveys/compose.js';
 import type { JourneyConfig } from '../tenants/config-schema.js';
 import type { UserRecord } from '../tenants/ports.js';
-import { isTenantAdmin } from '../tenants/roles.js';
+import { adminHome } from './admin-sections.js';
 import { APP_ANSWERS_PATH, APP_RESULTS_PATH } from '../session/paths.js';
 import type { WebAnswer } from './answer.js';
 import { layout } from './layout.js';
@@ -64,7 +64,7 @@ export function resultsPage(ports: ResultsPagePorts) {
         title: 'Resultados',
         base,
         user: user.name,
-        admin: isTenantAdmin(user),
+        adminHome: adminHome(user),
         current: APP_RESULTS_PATH,
         body,
         scripts: status === 200 ? ['chart.umd.min.js', 'app.js'] : [],

@@ -535,7 +535,7 @@ describe('the tenant admin pages', () => {
     expect((await get('/app/admin/users', adminCookie)).status).toBe(200);
   });
 
-  it('keeps an admin who sees some stores to granting within them and from keys, in their language, and offers no change of a user who sees more', async () => {
+  it('keeps an admin who sees some stores to granting within them and out of the keys page, in their language, and offers no change of a user who sees more', async () => {
     // Prepare: an admin of store 1 and group 1, and an address whose sign-in is another tenant's.
     const limited = `limitada-pages-${tenant.tenantId}@test.local`;
     const limitedCookie = await signedIn(limited, { stores: [1], groups: [1] }, 'admin');
@@ -596,8 +596,11 @@ describe('the tenant admin pages', () => {
     expect(chief.body.toString()).toContain('Esta pessoa vê lojas ou grupos que você não vê');
     expect(taken.status).toBe(400);
     expect(taken.body.toString()).toMatch(/id="u-email-error">este e-mail não pode ser convidado para esta empresa: use outro endereço</);
-    expect(key.status).toBe(400);
-    expect(key.body.toString()).toContain('Só um administrador que vê todas as lojas cria ou substitui chaves: uma chave vê todas elas.');
+    expect(key.status).toBe(403);
+    expect(key.body.toString()).toContain(
+      'Esta página muda o que vale para todas as lojas: só um administrador que vê todas as lojas a abre.',
+    );
+    expect(key.body.toString()).not.toMatch(/sak_|ssk_/);
     expect(keysOf(await api({ path: '/public/admin/keys', key: tenant.adminKey }))).toEqual(keysBefore);
     expect(await users()).toEqual(before);
   });
