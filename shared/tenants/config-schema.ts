@@ -117,7 +117,7 @@ export const JourneyConfig = v.strictObject({
   /**
    * Each dimension of the journey's result counters is spread over this many partitions, summed on read
    * (shared/results/tally.ts): 1 for most tenants; a journey whose peak writes its counters past a tenth of a partition's 1,000 write units a
-   * second needs more (README, Performance: `npm run bench -- scale` gives the number). Raise it, never lower it:
+   * second needs more (docs/performance.md: `npm run bench -- scale` gives the number). Raise it, never lower it:
    * counters written under a larger number would go unread.
    */
   resultShards: v.optional(
