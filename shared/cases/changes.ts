@@ -64,7 +64,9 @@ export function caseChanges(ports: Pick<CasePorts, 'cases' | 'users' | 'settings
       }
     }
     if (patch.note !== undefined) {
-      if (current.notes.length >= MAX_NOTES)
+      // A note is about the customer: once they are erased, it would bring their data back.
+      if (current.erased) problems.push({ path: 'note', message: 'the customer of this case was erased: it takes no notes' });
+      else if (current.notes.length >= MAX_NOTES)
         problems.push({ path: 'note', message: `the case holds the most notes it may (${MAX_NOTES})` });
       else {
         next.notes = [...current.notes, { author: by, at, text: patch.note }];

@@ -484,6 +484,8 @@ function historyText(t: Translate<WorkspaceKey>, entry: CaseBody['history'][numb
       return t('case.event.contact');
     case 'erased':
       return t('case.event.erased');
+    case 'expired':
+      return t('case.event.expired');
     case 'rescored':
       return t('case.event.scoreCorrected', { score: to });
     case 'recovery':

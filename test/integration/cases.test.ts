@@ -269,7 +269,7 @@ describe('the seams of the deadline and recovery parts', () => {
 });
 
 describe('erasure', () => {
-  it("removes the customer's name and comment from their cases and keeps the managers' notes", async () => {
+  it("removes the customer's name, comment and the managers' notes from their cases, which take no note afterwards", async () => {
     const clientId = `E-${randomUUID().slice(0, 8)}`;
     const id = await registerSale(api, tenant.key, { customer_integration: clientId, name: 'Titular Apagado', phone: '11987650000' });
     expect((await answer(id, 1, 'Meu CPF é 529.982.247-25')).status).toBe(201);
@@ -290,11 +290,15 @@ describe('erasure', () => {
 
     const read = await getCase(id);
     expect(read.body).toMatchObject({ customer: { id: customerId, name: null }, comment: null, score: 1 });
-    expect(read.body.notes).toEqual([expect.objectContaining({ text: 'Cliente pediu retorno à tarde' })]);
+    expect(read.body.notes).toEqual([]);
+    expect(read.text).not.toContain('retorno à tarde');
     expect(read.text).not.toContain('529.982.247-25');
     expect(read.text).not.toContain('Titular');
     const contact = await api({ method: 'POST', path: `/public/cases/${id}/contact`, key: tenant.key, query: { token: tenant.userToken } });
     expect(contact.body.customer).toEqual({ id: customerId, name: null, phone: null, email: null });
+    const noted = await patch(id, { note: 'Liguei de novo para Titular Apagado' });
+    expect(noted.status).toBe(422);
+    expect(noted.body.errors).toEqual([{ path: 'note', message: 'the customer of this case was erased: it takes no notes' }]);
     // Erasing again writes nothing more to the case.
     const version = read.body.version;
     await erase(dataSubjects, tenant.tenantId, customerId, { requestId: request.body.id, at: new Date().toISOString() });
