@@ -115,7 +115,7 @@ describe('PUT /public/admin/config', () => {
     expect((await read()).body.groups).toEqual(groups.slice(0, 20));
   });
 
-  it('refuses a stale If-Match with 412 and a missing one with 428, changing nothing', async () => {
+  it('refuses a stale or weak If-Match with 412 and a missing one with 428, changing nothing', async () => {
     const before = await read();
     const fresh = await replace({ ...before.body, name: 'renamed' }, before.headers.etag);
     const current = await read();
@@ -123,6 +123,8 @@ describe('PUT /public/admin/config', () => {
     const stale = await replace({ ...before.body, name: 'stale' }, before.headers.etag);
     const missing = await replace({ ...before.body, name: 'missing' });
     const foreign = await replace({ ...before.body, name: 'any' }, '"not-a-version"');
+    // If-Match compares strongly: the same version as a weak tag matches nothing.
+    const weak = await replace({ ...before.body, name: 'weak' }, `W/${current.headers.etag}`);
 
     expect(fresh.status).toBe(200);
     expect(fresh.body.changes).toEqual([{ path: 'name', old: before.body.name, new: 'renamed' }]);
@@ -130,6 +132,8 @@ describe('PUT /public/admin/config', () => {
     expect(stale.body.type).toBe('/problems/precondition-failed');
     expect(missing.status).toBe(428);
     expect(foreign.status).toBe(412);
+    expect(weak.status).toBe(412);
+    expect(weak.body.detail).toContain('weak ETag');
     const after = await read();
     expect(after.headers.etag).toBe(current.headers.etag);
     expect(after.body).toEqual(current.body);
@@ -184,12 +188,15 @@ describe('the brand through the admin API', () => {
   };
   usePrivateQueue('surveyDispatch');
 
-  it('a read configuration replaced as it is changes nothing: the brand round-trips', async () => {
+  it('a read configuration replaced as it is changes nothing, its ETag included: the brand round-trips', async () => {
     const before = await read();
     const res = await replace(before.body, before.headers.etag);
     expect(res.status).toBe(200);
     expect(res.body.changes).toEqual([]);
-    expect((await read()).body).toEqual(before.body);
+    expect([res.headers.etag, res.body.etag]).toEqual([before.headers.etag, before.headers.etag]);
+    expect(await read()).toMatchObject({ headers: { etag: before.headers.etag }, body: before.body });
+    // Sent again from the same read, it still matches: nothing was written.
+    expect((await replace(before.body, before.headers.etag)).status).toBe(200);
   });
 
   it('an uploaded logo and a new colour: the survey page shows both on the next request, the audit log has old and new', async () => {
