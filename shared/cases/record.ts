@@ -28,7 +28,18 @@ export const MAX_HISTORY = 200;
 export const CaseNote = v.object({ author: v.string(), at: v.string(), text: v.string() });
 export type CaseNote = v.InferOutput<typeof CaseNote>;
 
-export const CASE_ACTIONS = ['opened', 'rescored', 'status', 'owner', 'note', 'contact', 'overdue', 'recovery', 'erased', 'expired'] as const;
+export const CASE_ACTIONS = [
+  'opened',
+  'rescored',
+  'status',
+  'owner',
+  'note',
+  'contact',
+  'overdue',
+  'recovery',
+  'erased',
+  'expired',
+] as const;
 export const CaseHistoryEntry = v.object({
   at: v.string(),
   /** A user's name, or `system`. */

@@ -9,6 +9,8 @@ import { validRequests } from '../../infra/examples.js';
 import { inProcess } from '../support/api.js';
 import { consume, usePrivateQueue } from '../support/queues.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
+import { DEMO_LOGO, distinctPng, png } from '../support/logos.js';
+import { MAX_LOGOS } from '../../shared/tenants/logo.js';
 import { v2Payload } from '../support/transactions.js';
 
 const api = inProcess('public');
@@ -237,7 +239,7 @@ describe('the brand through the admin API', () => {
   it('refuses a bad colour and a logo the tenant did not upload with 400 naming each, and a stale ETag with 412, changing nothing', async () => {
     // Prepare: a logo another tenant uploaded: stored, but not this tenant's.
     const other = await newTenant();
-    const foreign = await upload(Buffer.concat([LOGO, Buffer.from(randomUUID())]), 'image/png', other.adminKey);
+    const foreign = await upload(distinctPng(randomUUID()), 'image/png', other.adminKey);
     const before = await read();
 
     // Act
@@ -271,7 +273,7 @@ describe('the brand through the admin API', () => {
 
   it('the same logo uploaded three times at once is one object, recorded and audited once (real concurrency)', async () => {
     const own = await newTenant();
-    const bytes = Buffer.concat([LOGO, Buffer.from(randomUUID())]);
+    const bytes = distinctPng(randomUUID());
 
     const answers = await Promise.all([1, 2, 3].map(() => upload(bytes, 'image/png', own.adminKey)));
     const audit = await api({ path: '/public/admin/audit', key: own.adminKey });
@@ -299,6 +301,42 @@ describe('the brand through the admin API', () => {
     expect(publicKey.status).toBe(403);
     const audit = await api({ path: '/public/admin/audit', key: tenant.adminKey, query: { limit: 1 } });
     expect(audit.body.data[0]?.action).not.toBe('logo.upload');
+  });
+});
+
+describe('logos: decoded in full, and counted', () => {
+  const upload = (body: Buffer, key: string) =>
+    api({ method: 'POST', path: '/public/admin/brand/logos', key, headers: { 'content-type': 'image/png' }, body });
+
+  it('refuses a PNG signature followed by a script, storing nothing, and takes a small valid PNG', async () => {
+    const polyglot = Buffer.concat([DEMO_LOGO.subarray(0, 8), Buffer.from('<script>alert(document.cookie)</script>')]);
+    const refused = await upload(polyglot, tenant.adminKey);
+    const taken = await upload(png(2, 2), tenant.adminKey);
+
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([{ path: 'body', message: 'is not a whole PNG image (a chunk runs past its end)' }]);
+    expect((await api({ path: `/brand/logos/${createHash('sha256').update(polyglot).digest('hex')}.png` })).status).toBe(404);
+    expect(taken.status, taken.text).toBe(201);
+    expect((await api({ path: `/brand/logos/${taken.body.file}` })).status).toBe(200);
+  });
+
+  it(`takes at most ${MAX_LOGOS} logos of a tenant, the same bytes again included, and refuses the next naming the limit`, async () => {
+    const own = await newTenant();
+    const logos = Array.from({ length: MAX_LOGOS }, () => distinctPng(randomUUID()));
+    const answers = await Promise.all(logos.map((logo) => upload(logo, own.adminKey)));
+    const again = await upload(logos[0]!, own.adminKey);
+    const extra = distinctPng(randomUUID());
+    const over = await upload(extra, own.adminKey);
+
+    expect(answers.map((a) => a.status)).toEqual(logos.map(() => 201));
+    expect(again.status).toBe(201);
+    expect(over.status).toBe(400);
+    expect(over.body.errors).toEqual([
+      { path: 'body', message: expect.stringContaining(`has uploaded ${MAX_LOGOS} logos, the most it may`) },
+    ]);
+    expect((await api({ path: `/brand/logos/${createHash('sha256').update(extra).digest('hex')}.png` })).status).toBe(404);
+    // Another tenant's quota is its own.
+    expect((await upload(extra, tenant.adminKey)).status).toBe(201);
   });
 });
 
