@@ -50,8 +50,10 @@ export interface CasesPagePorts {
   recordReads(tenantId: number, customerIds: number[], reader: Reader): Promise<void>;
 }
 
-/** A manager's change to a case: given to the case form's post only, so that the pages that read bundle no writes. */
-/** The API's change (shared/cases/changes.ts), made only while the case is at `expected`, the version the form was read at. */
+/**
+ * A manager's change to a case, made only while the case is at `expected` (the version the form was read at): given to
+ * the case form's post only, so that the pages that read bundle no writes.
+ */
 export type CaseUpdate = (tenantId: number, id: number, patch: CasePatch, actor: CaseActor, expected: number) => Promise<CaseBody>;
 
 export interface CasesPageRequest {
