@@ -109,6 +109,8 @@ export const keys = {
   transaction: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#TX#${id}`, sk: 'TX' }),
   /** The id of the transaction whose partition key this is. */
   transactionIdOf: (pk: string) => Number(pk.slice(pk.lastIndexOf('#TX#') + 4)),
+  /** The tenant whose item this partition key names (every key starts with it). */
+  tenantIdOf: (pk: string) => Number(pk.split('#')[1]),
   /**
    * Evaluations (answered or rated transactions) by month, newest first within (gsi2), in `EVALUATION_SHARDS` partitions
    * by transaction id so that a busy tenant's answers land on no one partition (the unsharded one holds the evaluations

@@ -1,6 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { AdminConfigBody, etagOf } from '../../shared/http/admin.js';
+import { AdminConfigBody } from '../../shared/http/admin.js';
+import { etagOf } from '../../shared/http/etag.js';
 import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
 import { readConfig } from '../../shared/adapters/wiring/tenant-config.js';
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { etagOf, expectedVersion } from '../../shared/http/admin.js';
+import { etagOf, expectedVersion } from '../../shared/http/etag.js';
 import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
 import { ConfigDocument } from '../../shared/tenants/config-schema.js';
 import { replaceConfig } from '../../shared/adapters/wiring/tenant-config.js';
@@ -29,6 +29,11 @@ export const contract = {
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, body, headers, actor }) => {
-  const { version, changes } = await replaceConfig(tenantId, expectedVersion(headers['if-match']), body, actor);
+  const { version, changes } = await replaceConfig(
+    tenantId,
+    expectedVersion(headers['if-match'], 'the configuration you read (GET /public/admin/config)'),
+    body,
+    actor,
+  );
   return { status: 200, body: { etag: etagOf(version), changes }, headers: { etag: etagOf(version) } };
 });

@@ -112,8 +112,8 @@ export interface TenantRepository extends TenantAccessRepository {
   ): Promise<UserRecord>;
   putSettings(tenantId: number, settings: SettingsWrite): Promise<void>;
   putBrand(tenantId: number, brand: BrandSettings): Promise<void>;
-  /** Records that the tenant uploaded this logo object, so that its brand may name it: false when it was recorded already. */
-  recordLogo(tenantId: number, logo: LogoObject): Promise<boolean>;
+  /** Records that the tenant uploaded this logo object, so that its brand may name it (shared/tenants/logo.ts, LogoUploads). */
+  recordLogo(tenantId: number, logo: LogoObject, atMost?: number): Promise<'recorded' | 'exists' | 'full'>;
   /** A logo the tenant uploaded, by its object name; undefined for one it did not. */
   findLogo(tenantId: number, file: string): Promise<LogoObject | undefined>;
   readSettings(tenantId: number): Promise<Settings>;

@@ -159,7 +159,7 @@ describe('the README and the manual in docs/', () => {
 
     // One example of each thing shared/keys.ts builds (the type makes a new builder add its own): every item key must
     // be a row of the item table, every partition or sort value a pattern of it, and every row must be something built.
-    type Builder = Exclude<keyof typeof keys, 'apiKeyHashOf' | 'transactionIdOf' | 'dueShard'>;
+    type Builder = Exclude<keyof typeof keys, 'apiKeyHashOf' | 'transactionIdOf' | 'tenantIdOf' | 'dueShard'>;
     const built: Record<Builder, ({ pk: string; sk: string } | string)[]> = {
       tenant: [keys.tenant(7)],
       tenantCollection: [keys.tenantCollection()],
@@ -250,7 +250,7 @@ describe('the README and the manual in docs/', () => {
     const values = [...examples.filter((example) => typeof example === 'string'), ...pairs.flatMap(({ pk, sk }) => [pk, sk])];
 
     it('has an example of every key builder of shared/keys.ts here', () => {
-      const parsers = ['apiKeyHashOf', 'transactionIdOf', 'dueShard'];
+      const parsers = ['apiKeyHashOf', 'transactionIdOf', 'tenantIdOf', 'dueShard'];
       expect(
         Object.keys(keys)
           .filter((name) => !parsers.includes(name))
