@@ -29,7 +29,8 @@ export default defineConfig({
         test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
-          testTimeout: 30_000,
+          // Synthesising and bundling dozens of functions is CPU-bound: minutes on a busy machine.
+          testTimeout: 120_000,
           hookTimeout: 120_000,
           pool: 'forks',
           env: noStackEnv,
