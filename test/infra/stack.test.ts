@@ -80,7 +80,7 @@ describe('the CDK stacks', () => {
       Test: 4,
       'Test/Messaging': 40,
       'Test/PublicApi': 34,
-      // The workspace's pages in two stacks (infra/stack.ts workspaceGroupOf): the tenant admins' pages apart.
+      // The workspace's pages in two stacks (infra/stacks/api.ts workspaceGroupOf): the tenant admins' pages apart.
       'Test/PublicApi/WorkspaceRoutes': 98,
       'Test/PublicApi/WorkspaceAdminRoutes': 70,
       'Test/PublicApi/PagesRoutes': 42,
