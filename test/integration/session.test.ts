@@ -99,6 +99,6 @@ describe('the workspace session', () => {
     expect(answer.status).toBe(400);
     const html = answer.body.toString('utf8');
     expect(html).toContain('Jornada desconhecida.');
-    expect(html).toContain('Informe as datas como AAAA-MM-DD.');
+    expect(html).toContain('Informe as datas como AAAA-MM-DD, entre 1900 e 2100.');
   });
 });
