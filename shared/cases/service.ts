@@ -5,7 +5,7 @@ import { caseReads } from './reads.js';
 import { caseSystemChanges } from './system-changes.js';
 
 export { AnswerNotVisibleYet, type OpenOutcome } from './opener.js';
-export { MAX_CASE_DAYS, type CaseActor } from './reads.js';
+export { type CaseActor } from './reads.js';
 
 /**
  * Cases (issue 33): opened from matching answers by the case queue's consumer, alerted once, moved by managers through

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import { DomainError } from '../errors.js';
+import { DomainError, NotFoundError } from '../errors.js';
 import { APP_ADMIN_KEYS_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
 import { KEY_SCOPES } from '../tenants/credentials.js';
-import { NewKeyBody, RotateKeyBody, type KeyView, type tenantKeys } from '../tenants/keys.js';
+import { KeyIdPath, NewKeyBody, RotateKeyBody, type KeyView, type tenantKeys } from '../tenants/keys.js';
 import { redirect, type WebAnswer } from './answer.js';
 import {
   addError,
@@ -76,17 +76,23 @@ export function adminKeysPage(ports: KeysPorts) {
       expires: form.get('expires_at') ?? '',
     };
     const errors: FieldErrors = new Map();
+    // The key a form names, checked as the API checks its path: one that cannot be a key's id is no key of this tenant.
+    const keyId = () => {
+      const id = form.get('id') ?? '';
+      if (!v.is(KeyIdPath, { id })) throw new NotFoundError('No such key.');
+      return id;
+    };
     try {
       if (action === 'revoke') {
         if (!confirmed(form)) addError(errors, '', text.confirmRequired);
         else {
-          await ports.revokeKey(tenantId, form.get('id') ?? '', actor);
+          await ports.revokeKey(tenantId, keyId(), actor);
           return redirect(`${request.base}${APP_ADMIN_KEYS_PATH}?done=revoked`);
         }
       } else if (action === 'rotate') {
         const body = v.safeParse(RotateKeyBody, { grace_seconds: Number(form.get('grace_seconds')) });
         if (body.success) {
-          const issued = await ports.rotateKey(tenantId, form.get('id') ?? '', body.output, actor);
+          const issued = await ports.rotateKey(tenantId, keyId(), body.output, actor);
           const notice = text.rotatedKey(issued.previous.id, frame.dateTime(issued.previous.expires_at!));
           return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_KEYS_PATH, 'done=issued', { notice, secret: issued.key });
         }

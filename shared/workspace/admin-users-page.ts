@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DomainError } from '../errors.js';
+import { DomainError, NotFoundError } from '../errors.js';
 import { APP_ADMIN_USERS_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
 import { USER_ROLES } from '../tenants/ports.js';
@@ -9,6 +9,7 @@ import {
   GrantRefusedError,
   NewUserBody,
   SelfLockoutError,
+  UserNamePath,
   UserPatchBody,
   type tenantUsers,
   type UserView,
@@ -106,17 +107,22 @@ export function adminUsersPage(ports: UsersPorts) {
     const errors: FieldErrors = new Map();
     const name = form.get('name') ?? '';
     const changed = () => redirect(`${request.base}${APP_ADMIN_USERS_PATH}?done=changed`);
+    // The user a form names, checked as the API checks its path: a name no user can have is no user of this tenant.
+    const userName = () => {
+      if (!v.is(UserNamePath, { email: name })) throw new NotFoundError('No such user.');
+      return name;
+    };
     try {
       if (action === 'disable' || action === 'enable') {
         if (action === 'disable' && !confirmed(form)) addError(errors, '', text.confirmRequired);
         else {
-          await ports.updateUser(tenantId, name, { disabled: action === 'disable' }, actor);
+          await ports.updateUser(tenantId, userName(), { disabled: action === 'disable' }, actor);
           return changed();
         }
       } else if (action === 'update') {
         const patch = v.safeParse(UserPatchBody, { scope: scopeOf(sent), role: sent.role });
         if (patch.success) {
-          await ports.updateUser(tenantId, name, patch.output, actor);
+          await ports.updateUser(tenantId, userName(), patch.output, actor);
           return changed();
         }
         for (const issue of patch.issues)

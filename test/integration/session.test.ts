@@ -114,7 +114,7 @@ describe('the workspace session', () => {
     expect(answer.status).toBe(400);
     const html = answer.body.toString('utf8');
     expect(html).toContain('Jornada desconhecida.');
-    expect(html).toContain('Informe as datas como AAAA-MM-DD.');
+    expect(html).toContain('Informe as datas como AAAA-MM-DD, entre 1900 e 2100.');
   });
 
   it('goes back after a refresh or a sign-in to a Location that holds only what a header may carry', async () => {

@@ -422,6 +422,23 @@ describe('the tenant admin pages', () => {
     expect(after).toBe(before);
   });
 
+  it('answers a key id or a user name that no key or user can have (5,000 characters) as gone, a 400, not a server error', async () => {
+    const long = `/app/${'a'.repeat(5000)}`;
+    const rotated = await post('/app/admin/keys', adminCookie, [
+      ['action', 'rotate'],
+      ['grace_seconds', '0'],
+      ['id', long],
+    ]);
+    const updated = await post('/app/admin/users', adminCookie, [
+      ['action', 'update'],
+      ['stores', ''],
+      ['groups', ''],
+      ['role', 'member'],
+      ['name', long],
+    ]);
+    expect([rotated.status, updated.status]).toEqual([400, 400]);
+  });
+
   it('invites a manager (the invitation through Cognito, their token shown once after the post), changes their scope and role, disables them once confirmed', async () => {
     const email = `convidada-${tenant.tenantId}@test.local`;
     const invited = await post('/app/admin/users', adminCookie, [
