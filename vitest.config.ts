@@ -7,8 +7,15 @@ const env = {
 };
 
 /**
- * Two tiers. `unit`: pure rules, no Java, no emulator, no network (npm run test:unit). `stack`: everything that talks
- * to DynamoDB Local and the local SQS server, started once per run by the global setup. `npm test` runs both.
+ * The tiers without emulators run as on AWS whatever the stack tier's global setup puts in the run's environment
+ * (it sets LOCAL_DEPLOYMENT): a test that wants the local stack's rules says so itself.
+ */
+const noStackEnv = { ...env, LOCAL_DEPLOYMENT: '' };
+
+/**
+ * Three tiers. `unit`: pure rules, no Java, no emulator, no network (npm run test:unit, run first by CI). `infra`:
+ * the CDK stack, its nag rules and the functions' bundles, synthesised with no emulator. `stack`: everything that
+ * talks to DynamoDB Local and the local SQS server, started once per run by the global setup. `npm test` runs all.
  */
 export default defineConfig({
   test: {
@@ -17,12 +24,23 @@ export default defineConfig({
     pool: 'forks',
     env,
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env } },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env: noStackEnv } },
+      {
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          // Synthesising and bundling dozens of functions is CPU-bound: minutes on a busy machine.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          env: noStackEnv,
+        },
+      },
       {
         test: {
           name: 'stack',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/unit/**'],
+          exclude: ['test/unit/**', 'test/infra/**'],
           globalSetup: ['test/support/global-setup.ts'],
           setupFiles: ['test/support/worker-env.ts'],
           testTimeout: 30_000,

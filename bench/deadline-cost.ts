@@ -68,7 +68,14 @@ export async function deadlineCost({ cases = Number(process.env.BENCH_DEADLINE_C
   const again = await measure(check(ids[0]!, 2));
   const token = tenant.userToken;
   for (const body of [{ status: 'in_progress' }, { status: 'resolved', root_cause: 'Atendimento', note: 'Cliente atendido' }]) {
-    const res = await api({ method: 'PATCH', path: `/public/cases/${ids[1]}`, key: tenant.key, query: { token }, body });
+    const res = await api({
+      method: 'PATCH',
+      path: `/public/cases/${ids[1]}`,
+      key: tenant.key,
+      query: { token },
+      headers: { 'if-match': '*' },
+      body,
+    });
     if (res.status !== 200) throw new Error(`A bench case update answered ${res.status}: ${res.text}`);
   }
   const resolved = await measure(check(ids[1]!, 1));

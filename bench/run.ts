@@ -11,7 +11,7 @@ import { answersCost, answersGrowth } from './answers-cost.js';
 import { casesCost } from './cases-cost.js';
 import { retentionCost } from './retention-cost.js';
 import { deadlineCost } from './deadline-cost.js';
-import { readmeBlock } from './summary.js';
+import { performanceBlock } from './summary.js';
 import { endToEnd } from './end-to-end.js';
 import { httpThroughput } from './http.js';
 import { warmLatency } from './latency.js';
@@ -21,8 +21,8 @@ import { lighthouse, LIGHTHOUSE_PAGES } from './lighthouse.js';
 import { scaleReport, scaleSimulation } from './scale.js';
 
 /**
- * `npm run bench`: prints each table, writes them all to bench/results/latest.md and their headline ratios to the
- * README's Performance section.
+ * `npm run bench`: prints each table, writes them all to bench/results/latest.md and their headline ratios to
+ * docs/performance.md.
  * `npm run bench -- cold-start latency` runs only the sections named (cost, latency, throughput, http, growth, answers, lighthouse,
  * cold-start, scale) and writes nothing.
  */
@@ -119,8 +119,8 @@ console.log(report);
 if (chosen.length === 0) {
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('./results/latest.md', import.meta.url), `${report}\n`);
-  // The README's Performance section shows the headline ratios and links the tables.
-  const readmeFile = new URL('../README.md', import.meta.url);
-  writeFileSync(readmeFile, readmeBlock(readFileSync(readmeFile, 'utf8'), runLine, tables));
+  // docs/performance.md shows the headline ratios and links the tables.
+  const page = new URL('../docs/performance.md', import.meta.url);
+  writeFileSync(page, performanceBlock(readFileSync(page, 'utf8'), runLine, tables));
 }
 process.exit(0);

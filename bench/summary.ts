@@ -1,5 +1,5 @@
 /**
- * The README's short form of a benchmark report: for each table, the range of its ratio columns (each figure over
+ * The short form of a benchmark report in docs/performance.md: for each table, the range of its ratio columns (each figure over
  * its floor) and its total, with the row that is worst. The full tables stay in bench/results/latest.md.
  */
 
@@ -188,19 +188,19 @@ export function summarise(tables: string[]): string[] {
 /** The tables of a report written by bench/run.ts (split at its `### ` headings). */
 export const tablesOf = (report: string): string[] => report.split(/\n(?=### )/).filter((part) => part.startsWith('### '));
 
-const README_BEGIN = '<!-- bench:begin (written by npm run bench) -->';
-const README_END = '<!-- bench:end -->';
+export const BLOCK_BEGIN = '<!-- bench:begin (written by npm run bench) -->';
+export const BLOCK_END = '<!-- bench:end -->';
 
-/** The README with its benchmark block replaced by the run's line and the headline of each table. */
-export function readmeBlock(readme: string, runLine: string, tables: string[]): string {
-  const [begin, end] = [readme.indexOf(README_BEGIN), readme.indexOf(README_END)];
-  if (begin < 0 || end < begin) throw new Error(`README.md has no ${README_BEGIN} … ${README_END} block`);
+/** docs/performance.md with its benchmark block replaced by the run's line and the headline of each table. */
+export function performanceBlock(page: string, runLine: string, tables: string[]): string {
+  const [begin, end] = [page.indexOf(BLOCK_BEGIN), page.indexOf(BLOCK_END)];
+  if (begin < 0 || end < begin) throw new Error(`docs/performance.md has no ${BLOCK_BEGIN} … ${BLOCK_END} block`);
   const block = [
     `Latest run: ${runLine}. Headline ratios (each figure over its floor); every table in full, with its floors and`,
-    'their arguments, is in [`bench/results/latest.md`](bench/results/latest.md).',
+    'their arguments, is in [`bench/results/latest.md`](../bench/results/latest.md).',
     '',
     // A section may hold several tables, each under its own heading (the secrets before the cold-start proxy).
     ...summarise(tables.flatMap((table) => tablesOf(`\n${table}`))),
   ].join('\n');
-  return `${readme.slice(0, begin + README_BEGIN.length)}\n${block}\n${readme.slice(end)}`;
+  return `${page.slice(0, begin + BLOCK_BEGIN.length)}\n${block}\n${page.slice(end)}`;
 }

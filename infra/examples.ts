@@ -170,6 +170,7 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
     method: 'PATCH',
     path: `/public/cases/${f.caseId}`,
     query: { token: f.userToken },
+    headers: { 'if-match': '*' },
     body: { note: 'Liguei para o cliente; retorno amanhã.' },
   }),
   revealCaseContact: (f) => ({ method: 'POST', path: `/public/cases/${f.caseId}/contact`, query: { token: f.userToken } }),

@@ -19,6 +19,7 @@ import { referencePaths, routes, type ApiName, type Route } from './routes.js';
 import { ASSET_PATH, DOCS_PATH, OPENAPI_PATH } from '../shared/http/reference-data.js';
 import { isUnsubscribePath } from '../shared/surveys/paths.js';
 import type { UserNeed } from '../shared/access/tenant-access.js';
+import type { AdminArea } from '../shared/access/capabilities.js';
 
 /**
  * The OpenAPI 3.1 document of one API, generated from the route table and the contract each handler exports (the
@@ -35,8 +36,8 @@ interface Contract {
   statuses?: Partial<Record<keyof typeof PROBLEMS, number>>;
   /** The user token the route needs (shared/http/handler.ts RouteSpec). */
   user?: UserNeed;
-  /** An admin route: API keys with scope admin only. */
-  admin?: true;
+  /** An admin route and what it administers (shared/access/capabilities.ts). */
+  admin?: AdminArea;
   anonymous?: true;
   /** An HTML page for people: its answers are text/html, its body a form. */
   page?: true;
@@ -319,9 +320,13 @@ function descriptionOf(route: Route, contract: Contract, path: string): string {
     ? 'No API key: the token in the path is the credential.'
     : contract.anonymous
       ? 'No API key needed.'
-      : `Needs the tenant's ${contract.admin ? 'admin ' : ''}API key (${API_KEY_HEADER} header${contract.admin ? ', a key with scope admin; any other key gets 403' : ''})${
-          contract.user ? ` and a user token (${USER_TOKEN_HEADER} header or ${USER_TOKEN_QUERY} query parameter)` : ''
-        }.`;
+      : contract.admin
+        ? `Needs the tenant's admin API key (${API_KEY_HEADER} header), or its API key and the user token (${USER_TOKEN_HEADER} header) of a user with role admin${
+            contract.admin === 'tenant' ? ' who sees every store' : ''
+          }; anyone else gets 403.`
+        : `Needs the tenant's API key (${API_KEY_HEADER} header)${
+            contract.user ? ` and a user token (${USER_TOKEN_HEADER} header or ${USER_TOKEN_QUERY} query parameter)` : ''
+          }.`;
   return [
     `${route.summary}.`,
     access,

@@ -50,7 +50,10 @@ export interface Route {
   queues: readonly QueueId[];
   /** Issues or reads v2 request ids, which are signed (ENV.requestIdSecret). */
   requestIds?: true;
-  /** Pages with cursors: the function seals them with the deployment's cursor secret. */
+  /**
+   * Seals what a client carries and may neither read nor alter with the deployment's cursor secret: a list's cursors,
+   * and the workspace's sign-in challenge and shown-once cookies.
+   */
   cursors?: true;
   /** Reachable without an API key: /health, and the survey pages (the link's token is the credential). */
   anonymous?: true;
@@ -67,8 +70,8 @@ export interface Route {
   /** The user pool's administrative actions it calls (cognito-idp:Admin...), granted on the pool (infra/grants.ts). */
   userPoolActions?: readonly string[];
   /**
-   * Only API keys with scope admin may call it (the handler's contract declares `admin` too, which is what the
-   * wrapper enforces; test/e2e/contract-replay.test.ts holds the two together).
+   * An admin route: admin keys, or admin users as the one rule allows (the handler's contract declares what it
+   * administers, which is what the wrapper enforces; test/e2e/contract-replay.test.ts holds the two together).
    */
   admin?: true;
   summary: string;
@@ -130,7 +133,7 @@ const RB = ['read', 'batchWrite'] as const;
 const RWB = ['read', 'write', 'batchWrite'] as const;
 /** The survey pages: no API key (the link's token is the credential), links read, HTML for people. */
 const page = { anonymous: true, surveyLinks: true, page: true } as const;
-/** The tenant's self-administration: admin keys only. */
+/** The tenant's self-administration: admin keys, or admin users as the rule allows (shared/access/capabilities.ts). */
 const admin = { admin: true } as const;
 const LEGACY_TRANSACTION = [
   '/public/transaction',
@@ -149,7 +152,7 @@ export const routes: readonly Route[] = [
   route('PUT', both('/store/{id}'), 'updateStore', RWD, 'Edit a store'),
   route('DELETE', both('/store/{id}'), 'deleteStore', RW, 'Deactivate a store'),
 
-  route('GET', both('/customer'), 'listCustomers', RB, 'List customers (user token; filters: name, email, phone, cpf, client_id, opt_out)', { cursors: true }),
+  route('GET', both('/customer'), 'listCustomers', RB, 'List customers (user token that sees every store; filters: name, email, phone, cpf, client_id, opt_out)', { cursors: true }),
   route('POST', both('/customer'), 'createCustomer', RW, 'Create a customer'),
   route('GET', both('/customer/{id}'), 'getCustomer', RB, 'Read a customer'),
   route('PUT', both('/customer/{id}'), 'updateCustomer', RWD, 'Edit a customer'),
@@ -223,8 +226,8 @@ const workspacePage = { session: true, page: true } as const;
 // prettier-ignore
 export const workspaceRoutes: readonly Route[] = [
   route('GET', SIGN_IN_PATH, 'getSignIn', [], 'The sign-in form', { anonymous: true, page: true }),
-  route('POST', SIGN_IN_PATH, 'postSignIn', [], 'Sign in with e-mail and password (Cognito): sets the session cookies', signInPage),
-  route('POST', NEW_PASSWORD_PATH, 'postNewPassword', [], "An invited user's first sign-in: choose a password", signInPage),
+  route('POST', SIGN_IN_PATH, 'postSignIn', RWD, 'Sign in with e-mail and password (Cognito): sets the session cookies; failures counted per account and address (a lock for a while past a limit)', { ...signInPage, cursors: true }),
+  route('POST', NEW_PASSWORD_PATH, 'postNewPassword', [], "An invited user's first sign-in: choose a password", { ...signInPage, cursors: true }),
   route('GET', REFRESH_PATH, 'getSessionRefresh', R, 'A new session from the refresh cookie, back to the page asked for (not for a user the tenant disabled)', signInPage),
   route('POST', SIGN_OUT_PATH, 'postSignOut', [], 'Sign out: revokes the refresh token and clears the cookies', signInPage),
   // API Gateway routes /app/ here too (a route matches its path with a trailing slash; none may end in one).
@@ -243,11 +246,11 @@ export const workspaceRoutes: readonly Route[] = [
   route('GET', APP_ADMIN_WEBHOOKS_PATH, 'getAppAdminWebhooks', R, "The tenant's event endpoints and a form to add one (tenant admins)", workspacePage),
   route('POST', APP_ADMIN_WEBHOOKS_PATH, 'postAppAdminWebhooks', RWB, 'Add or remove an event endpoint (the form carries the ETag it was read at; tenant admins)', workspacePage),
   // The users service of /public/admin/users (the user pool: the invitation, and disabling a sign-in).
-  route('GET', APP_ADMIN_USERS_PATH, 'getAppAdminUsers', R, "The tenant's users, their scope, role and state, and a form to invite one (tenant admins)", { ...workspacePage, userPool: true }),
-  route('POST', APP_ADMIN_USERS_PATH, 'postAppAdminUsers', RW, 'Invite a manager, change a role, disable or enable a user (tenant admins)', { ...workspacePage, userPool: true, userPoolActions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser'] }),
+  route('GET', APP_ADMIN_USERS_PATH, 'getAppAdminUsers', RW, "The tenant's users, their scope, role and state, and a form to invite one (tenant admins); a new user's token once", { ...workspacePage, userPool: true, cursors: true }),
+  route('POST', APP_ADMIN_USERS_PATH, 'postAppAdminUsers', RW, 'Invite a manager, change a role, disable or enable a user (tenant admins)', { ...workspacePage, userPool: true, cursors: true, userPoolActions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser'] }),
   // The keys service of /public/admin/keys.
-  route('GET', APP_ADMIN_KEYS_PATH, 'getAppAdminKeys', R, "The tenant's API keys and their last use, and a form to issue one (tenant admins)", workspacePage),
-  route('POST', APP_ADMIN_KEYS_PATH, 'postAppAdminKeys', RW, 'Issue (its value shown once), revoke or replace an API key (tenant admins)', workspacePage),
+  route('GET', APP_ADMIN_KEYS_PATH, 'getAppAdminKeys', RW, "The tenant's API keys and their last use, and a form to issue one (tenant admins); a new key's value once", { ...workspacePage, cursors: true }),
+  route('POST', APP_ADMIN_KEYS_PATH, 'postAppAdminKeys', RW, 'Issue (its value shown once), revoke or replace an API key (tenant admins)', { ...workspacePage, cursors: true }),
   // The brand: what customers see of the tenant; a new logo goes to the logo bucket (a multipart form).
   route('GET', APP_ADMIN_BRAND_PATH, 'getAppAdminBrand', R, "The tenant's brand (display name, colour, sender name, logo with its preview) and the form to change it (tenant admins)", workspacePage),
   route('POST', APP_ADMIN_BRAND_PATH, 'postAppAdminBrand', RWB, 'Change the brand, a new logo uploaded with the form (multipart; tenant admins)', { ...workspacePage, logos: 'write' }),

@@ -1,7 +1,7 @@
 /**
  * The survey channels, and the sources an answer can come from. One record per channel; every list of channels
  * derives from it (the journey's picklist, the dispatch message, the rating sources, the link encoding, the address
- * rule, quiet hours, the sender). Adding a channel: the README's recipe (Survey delivery). It sits on the ground floor,
+ * rule, quiet hours, the sender). Adding a channel: the README's "How do I...". It sits on the ground floor,
  * pure data, so that tenant settings, which name channels, import it without importing surveys.
  */
 export interface ChannelRecord {

@@ -3,7 +3,7 @@
  *
  * Tenant data lives under `T#<tenantId>#...`; the tenant comes only from the authorizer context, so no request
  * can address another tenant's items. The only keys outside a tenant are the ones looked up before the tenant
- * is known (an API key's hash) and the tenant registry itself.
+ * is known (an API key's hash, a sign-in's failed attempts) and the tenant registry itself.
  */
 export type Entity = 'STORE' | 'EMPLOYEE' | 'CUSTOMER' | 'TRANSACTION';
 
@@ -28,6 +28,12 @@ export const keys = {
   apiKeyHashOf: (pk: string) => pk.slice(API_KEY_PREFIX.length),
   apiKeyCollection: (tenantId: number) => `${tenant(tenantId)}#APIKEY`,
 
+  /**
+   * The failed sign-ins of an account or an address in the current window, before any tenant is known (a sign-in
+   * name is the pool's, not a tenant's): by the hash of what is counted, so that no address or e-mail is stored.
+   */
+  signInFailures: (kind: 'account' | 'address', hash: string) => ({ pk: `SIGNIN#${kind.toUpperCase()}#${hash}`, sk: 'FAILURES' }),
+
   /** A user is found by the hash of its token; its name is its identity in tenant files. */
   userToken: (tenantId: number, hash: string) => ({ pk: `${tenant(tenantId)}#USERTOKEN#${hash}`, sk: 'USER' }),
   userCollection: (tenantId: number) => `${tenant(tenantId)}#USER`,
@@ -43,7 +49,7 @@ export const keys = {
   privacyConfig: 'PRIVACY',
   /** The tenant's case settings (root causes, working hours). */
   casesConfig: 'CASES',
-  /** The tenant's survey language. */
+  /** The tenant's language and time zone. */
   languageConfig: 'LANGUAGE',
   /** The tenant's brand (display name, colour, logo object, sender name): written at creation and by each apply. */
   brandConfig: 'BRAND',
@@ -103,6 +109,8 @@ export const keys = {
   transaction: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#TX#${id}`, sk: 'TX' }),
   /** The id of the transaction whose partition key this is. */
   transactionIdOf: (pk: string) => Number(pk.slice(pk.lastIndexOf('#TX#') + 4)),
+  /** The tenant whose item this partition key names (every key starts with it). */
+  tenantIdOf: (pk: string) => Number(pk.split('#')[1]),
   /**
    * Evaluations (answered or rated transactions) by month, newest first within (gsi2), in `EVALUATION_SHARDS` partitions
    * by transaction id so that a busy tenant's answers land on no one partition (the unsharded one holds the evaluations
@@ -216,6 +224,8 @@ export const keys = {
   /** An address that bounced or complained, per tenant, by the SHA-256 of the address (the address is not kept). */
   suppressed: (tenantId: number, addressHash: string) => ({ pk: `${tenant(tenantId)}#SUPPRESSED#${addressHash}`, sk: 'SUPPRESSED' }),
 
+  /** A secret an admin page showed once (shared/workspace/admin-form.ts): its cookie's id, so that a replay shows nothing. */
+  shownOnce: (tenantId: number, id: string) => ({ pk: `${tenant(tenantId)}#SHOWN#${id}`, sk: 'SHOWN' }),
   health: () => ({ pk: 'HEALTH', sk: 'HEALTH' }),
 } as const;
 

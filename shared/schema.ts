@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { CALENDAR, CALENDAR_DATE_MESSAGE, DATE_SHAPE, isCalendarDate } from './dates.js';
 import { PAGING } from './paging.js';
 import { textProblem } from './text.js';
 
@@ -141,19 +142,7 @@ export function describeIssue(issue: v.BaseIssue<unknown>): string {
   return issue.message;
 }
 
-/** The years any date this service takes may fall in: loops and keys over dates stay bounded. */
-export const CALENDAR = { minYear: 1900, maxYear: 2100 } as const;
-const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME_SHAPE = /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
-
-/** Whether a YYYY-MM-DD string names a day that exists (1998-04-31 does not) within CALENDAR's years. */
-export function isCalendarDate(value: string): boolean {
-  if (!DATE_SHAPE.test(value)) return false;
-  const year = Number(value.slice(0, 4));
-  if (year < CALENDAR.minYear || year > CALENDAR.maxYear) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
 
 /** A birth date: a calendar date that is not in the future. */
 export const isBirthDate = (value: string, today = new Date()): boolean =>
@@ -167,10 +156,7 @@ export function isDateTime(value: string): boolean {
 }
 
 export const dateShape = v.pipe(v.string('must be a string'), v.regex(DATE_SHAPE, 'must be a date as YYYY-MM-DD'));
-export const calendarDate = v.pipe(
-  dateShape,
-  v.check(isCalendarDate, `is not a valid calendar date between ${CALENDAR.minYear} and ${CALENDAR.maxYear}`),
-);
+export const calendarDate = v.pipe(dateShape, v.check(isCalendarDate, CALENDAR_DATE_MESSAGE));
 export const birthDate = v.pipe(
   dateShape,
   v.check((value) => isBirthDate(value), 'is not a valid birth date (a calendar date, not in the future)'),

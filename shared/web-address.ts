@@ -17,6 +17,7 @@ for (const [network, prefix] of [
   ['169.254.0.0', 16], // link-local: instance metadata, ECS credentials
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
+  ['192.88.99.0', 24], // the 6to4 relay anycast: traffic to it is relayed to an IPv4 address inside
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['224.0.0.0', 3], // multicast, reserved, broadcast
@@ -24,9 +25,11 @@ for (const [network, prefix] of [
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
   ['::', 96], // unspecified, loopback, and the deprecated IPv4-compatible ::a.b.c.d
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT): ::ffff:0:7f00:1 is 127.0.0.1
   ['64:ff9b::', 96], // NAT64: an IPv4 address inside
   ['64:ff9b:1::', 48],
   ['100::', 64], // discard
+  ['2001::', 32], // Teredo: an IPv4 server and client inside
   ['2002::', 16], // 6to4: an IPv4 address inside
   ['fc00::', 7], // unique local (fd00:ec2::254 is the instance metadata service)
   ['fe80::', 10],

@@ -1,5 +1,6 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { LOGO_CONTENT_TYPES, LogoObject } from '../../shared/brand/logo.js';
 import { logoPath } from '../../shared/brand/brand.js';
 import { tenantLogos } from '../../shared/adapters/wiring/brand.js';
@@ -10,13 +11,13 @@ import { tenantLogos } from '../../shared/adapters/wiring/brand.js';
  * URL in `Location`. The same bytes again answer the same object.
  */
 export const contract = {
-  admin: true as const,
+  admin: 'tenant' as const,
   bytes: LOGO_CONTENT_TYPES,
   statuses: { forbidden: 403 },
   responses: {
     201: answer('The stored logo: give it as brand.logo in PUT /public/admin/config', LogoObject),
     400: problem('Not a PNG, JPEG or WebP image, an SVG, empty, or over 200 KB (the reason in detail and errors)'),
-    403: problem('Not an admin key or admin user'),
+    403: problem(NOT_TENANT_ADMIN),
   },
 };
 

@@ -9,7 +9,7 @@ import { tenantUsers } from '../../shared/adapters/wiring/access.js';
  * invited by Cognito's e-mail with a temporary password. Written to the audit log.
  */
 export const contract = {
-  admin: true as const,
+  admin: 'users' as const,
   body: NewUserApiBody,
   statuses: { forbidden: 403, conflict: 409 },
   responses: {

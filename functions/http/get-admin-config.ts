@@ -1,13 +1,15 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { AdminConfigBody, etagOf } from '../../shared/http/admin.js';
+import { AdminConfigBody } from '../../shared/http/admin.js';
+import { etagOf } from '../../shared/http/etag.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { configService } from '../../shared/adapters/wiring/tenants.js';
 
 /** The tenant's whole configuration (no secrets), with its version as the ETag a replacement must send back. */
 export const contract = {
-  admin: true as const,
+  admin: 'tenant' as const,
   statuses: { forbidden: 403 },
-  responses: { 200: answer('The configuration; its ETag header is its version', AdminConfigBody), 403: problem('Not an admin key') },
+  responses: { 200: answer('The configuration; its ETag header is its version', AdminConfigBody), 403: problem(NOT_TENANT_ADMIN) },
 };
 
 export const handler = httpHandler(contract, async ({ tenantId }) => {

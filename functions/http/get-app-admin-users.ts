@@ -1,5 +1,10 @@
 import { signedInPage } from '../../shared/http/workspace.js';
 import { adminUsersPage } from '../../shared/adapters/wiring/access.js';
+import { ENV } from '../../shared/config.js';
+import { loadSecrets } from '../../shared/adapters/secrets.js';
+
+// Its cookies are sealed with the cursor secret: read at cold start.
+await loadSecrets(ENV.cursorSecret);
 
 export const contract = {
   page: true,

@@ -2,16 +2,17 @@ import * as v from 'valibot';
 import { AuditEntryBody, AuditQuery } from '../../shared/tenants/audit.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { auditEntries } from '../../shared/adapters/wiring/tenants.js';
 
 /** The tenant's admin changes, newest first: who (key id, or the operator), when, and each changed value. */
 export const contract = {
-  admin: true as const,
+  admin: 'tenant' as const,
   query: AuditQuery,
   statuses: { forbidden: 403, validation: 422 },
   responses: {
     200: answer('Admin changes, newest first', v.object({ data: v.array(AuditEntryBody), next_cursor: v.nullable(v.string()) })),
-    403: problem('Not an admin key'),
+    403: problem(NOT_TENANT_ADMIN),
     422: problem('Invalid parameters'),
   },
 };

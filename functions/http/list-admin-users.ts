@@ -6,7 +6,7 @@ import { tenantUsers } from '../../shared/adapters/wiring/access.js';
 
 /** The tenant's users with their scope, role and state, by name; never a token. */
 export const contract = {
-  admin: true as const,
+  admin: 'users' as const,
   statuses: { forbidden: 403 },
   responses: { 200: answer("The tenant's users", v.object({ data: v.array(UserView) })), 403: problem('Not an admin key or admin user') },
 };

@@ -1,7 +1,7 @@
 import { configuredSecret } from '../../shared/adapters/secrets.js';
 import { ENV } from '../../shared/config.js';
 import { answer, listOf, problem } from '../../shared/http/contract.js';
-import { ListCustomersQuery } from '../../shared/customers/requests.js';
+import { CUSTOMER_LIST_USER, ListCustomersQuery } from '../../shared/customers/requests.js';
 import { Customer } from '../../shared/customers/schema.js';
 import { customerService } from '../../shared/adapters/wiring/customers.js';
 import { accessService } from '../../shared/adapters/wiring/privacy.js';
@@ -10,14 +10,15 @@ import { httpHandler } from '../../shared/http/handler.js';
 // Its pages' cursors are sealed with the deployment's cursor secret.
 await configuredSecret(ENV.cursorSecret);
 
-/** The customer list needs a user token; invalid parameters answer 422. */
+/** The customer list needs a user token that sees every store (403 otherwise); invalid parameters answer 422. */
 export const contract = {
-  user: 'any' as const,
+  user: CUSTOMER_LIST_USER,
   query: ListCustomersQuery,
-  statuses: { validation: 422 },
+  statuses: { validation: 422, forbidden: 403 },
   responses: {
     200: answer('A page of customers', listOf(Customer)),
     401: problem('No valid user token'),
+    403: problem('A user token limited to some stores'),
     422: problem('Invalid parameters'),
   },
 };

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { etagOf, expectedVersion } from '../../shared/http/admin.js';
+import { etagOf, expectedVersion } from '../../shared/http/etag.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { ConfigDocument } from '../../shared/tenants/config-schema.js';
 import { configService } from '../../shared/adapters/wiring/tenants.js';
 
@@ -15,19 +16,24 @@ const Changed = v.object({
  * (If-Match: its ETag); answers the new ETag and each changed value. Every function uses it from its next request.
  */
 export const contract = {
-  admin: true as const,
+  admin: 'tenant' as const,
   body: ConfigDocument,
   statuses: { forbidden: 403 },
   responses: {
     200: answer('Replaced: the new ETag (also in the ETag header) and what changed, path by path', Changed),
     400: problem('Invalid configuration (errors names each wrong field)'),
-    403: problem('Not an admin key'),
+    403: problem(NOT_TENANT_ADMIN),
     412: problem('The configuration changed since that ETag was read'),
     428: problem('No If-Match header'),
   },
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, body, headers, actor }) => {
-  const { version, changes } = await configService.replaceConfig(tenantId, expectedVersion(headers['if-match']), body, actor);
+  const { version, changes } = await configService.replaceConfig(
+    tenantId,
+    expectedVersion(headers['if-match'], 'the configuration you read (GET /public/admin/config)'),
+    body,
+    actor,
+  );
   return { status: 200, body: { etag: etagOf(version), changes }, headers: { etag: etagOf(version) } };
 });

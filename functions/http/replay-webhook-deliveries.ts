@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { deliveryReplay } from '../../shared/adapters/wiring/events.js';
 import { REPLAY_PAGE, ReplayBody } from '../../shared/webhooks/webhook-replay.js';
 
@@ -9,7 +10,7 @@ import { REPLAY_PAGE, ReplayBody } from '../../shared/webhooks/webhook-replay.js
  * (`next_cursor` continues); each is claimed once, so a delivery is sent once however often this is called.
  */
 export const contract = {
-  admin: true as const,
+  admin: 'tenant' as const,
   body: ReplayBody,
   statuses: { forbidden: 403 },
   responses: {
@@ -18,7 +19,7 @@ export const contract = {
       v.object({ replayed: v.array(v.string()), next_cursor: v.nullable(v.string()) }),
     ),
     400: problem('Invalid body (errors names each wrong field)'),
-    403: problem('Not an admin key'),
+    403: problem(NOT_TENANT_ADMIN),
   },
 };
 

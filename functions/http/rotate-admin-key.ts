@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { IssuedKeyView, KeyIdPath, KeyView, RotateKeyBody } from '../../shared/access/api-keys.js';
 import { apiKeys } from '../../shared/adapters/wiring/access.js';
 
@@ -9,7 +10,7 @@ import { apiKeys } from '../../shared/adapters/wiring/access.js';
  * new one does. Written to the audit log.
  */
 export const contract = {
-  admin: true as const,
+  admin: 'tenant' as const,
   path: KeyIdPath,
   body: RotateKeyBody,
   statuses: { forbidden: 403 },
@@ -19,7 +20,7 @@ export const contract = {
       v.object({ ...IssuedKeyView.entries, previous: KeyView }),
     ),
     400: problem('Invalid key id or body (errors names each wrong field)'),
-    403: problem('Not an admin key or admin user, or an admin user who does not see every store (a key sees them all)'),
+    403: problem(NOT_TENANT_ADMIN),
     404: problem('This tenant has no key with that id'),
     409: problem('The key is revoked, expired or rotated already'),
   },

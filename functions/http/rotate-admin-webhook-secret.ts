@@ -3,6 +3,7 @@ import { ENV } from '../../shared/config.js';
 import { RotatedWebhookSecret, RotateWebhookSecretBody } from '../../shared/events/rotation.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { webhookRotation } from '../../shared/adapters/wiring/events.js';
 
 // An endpoint's signing secret derives from the deployment's survey secret (never stored): read at the cold start.
@@ -14,7 +15,7 @@ await configuredSecret(ENV.surveySecret);
  * audit log (generations and the end of the overlap, never a secret).
  */
 export const contract = {
-  admin: true as const,
+  admin: 'tenant' as const,
   body: RotateWebhookSecretBody,
   statuses: { forbidden: 403 },
   responses: {
@@ -23,7 +24,7 @@ export const contract = {
       RotatedWebhookSecret,
     ),
     400: problem('Invalid body (errors names each wrong field)'),
-    403: problem('Not an admin key'),
+    403: problem(NOT_TENANT_ADMIN),
     404: problem('The tenant has no event endpoint at that URL'),
     409: problem("The last rotation's overlap still runs (overlap_hours 0, a hard cutover, is taken)"),
   },

@@ -11,7 +11,7 @@ import { tenantUsers } from '../../shared/adapters/wiring/access.js';
  * Written to the audit log.
  */
 export const contract = {
-  admin: true as const,
+  admin: 'users' as const,
   path: UserNamePath,
   body: UserPatchApiBody,
   statuses: { forbidden: 403 },

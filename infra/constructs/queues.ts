@@ -40,14 +40,14 @@ export class ServiceQueues {
     for (const [queueId, dlq] of Object.entries(this.deadLetterQueues)) {
       alarms.add(
         `${QUEUES[queueId as QueueId].name}DlqNotEmpty`,
-        'A message is in a dead-letter queue: inspect and redrive it (README, Operations)',
+        'A message is in a dead-letter queue: inspect and redrive it (docs/operations.md)',
         dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
         1,
       );
     }
     alarms.add(
       `${ASYNC_FAILURES.name}NotEmpty`,
-      'An asynchronous invocation (a scheduled run, an SES event) failed its retries: inspect and redrive it (README, Operations)',
+      'An asynchronous invocation (a scheduled run, an SES event) failed its retries: inspect and redrive it (docs/operations.md)',
       this.asyncFailures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
       1,
     );

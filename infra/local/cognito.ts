@@ -10,7 +10,7 @@ import {
   ListUserPoolClientsCommand,
   ListUserPoolsCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, reservePort, StartupError } from './services.js';
+import { LOCAL_CREDENTIALS, LOCAL_REGION, ownChild, reservePort, StartupError } from './services.js';
 
 /**
  * The Cognito emulator: cognito-local (npm), a Node program that speaks Cognito's JSON API, issues RS256 tokens and
@@ -37,11 +37,13 @@ export async function startCognitoLocal(options: { port: number; dataDir?: strin
     JSON.stringify({ TokenConfig: { IssuerDomain: endpoint }, UserPoolDefaults: { UsernameAttributes: ['email'] } }),
   );
   const main = join(dirname(createRequire(import.meta.url).resolve('cognito-local/package.json')), 'lib', 'bin', 'start.js');
-  const child: ChildProcess = spawn(process.execPath, [main], {
-    cwd: dir,
-    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: 'ignore',
-  });
+  const child: ChildProcess = ownChild(
+    spawn(process.execPath, [main], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: 'ignore',
+    }),
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');

@@ -1,7 +1,7 @@
 import type { UserScope } from '../../shared/tenants/config-schema.js';
 
 /**
- * The demo tenant's managers who sign in to the workspace locally (README, "The workspace"): the local stack makes
+ * The demo tenant's managers who sign in to the workspace locally (docs/workspace.md): the local stack makes
  * each one's tenant user (its scope) and Cognito user (its password) at start. The passwords exist only in the local
  * emulator.
  */

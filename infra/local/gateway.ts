@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, validateHeaderName, validateHeaderValue, type IncomingMessage, type Server } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { API_KEY_HEADER } from '../../shared/headers.js';
@@ -192,7 +192,14 @@ export function createGateway(options: Omit<GatewayOptions, 'port'>): (request: 
 }
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
-  const gateway = createGateway(options);
+  return serveGateway(createGateway(options), options);
+}
+
+/** Serves a gateway over HTTP: whatever it answers, the server answers something and goes on serving. */
+export async function serveGateway(
+  gateway: (request: GatewayRequest) => Promise<GatewayResponse>,
+  options: Pick<GatewayOptions, 'api' | 'port' | 'host'>,
+): Promise<Gateway> {
   const server = createServer(async (req, res) => {
     let response: GatewayResponse;
     try {
@@ -201,11 +208,18 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     } catch (error) {
       response = (error instanceof GatewayAnswer ? error : new GatewayAnswer(400, 'Bad Request')).response();
     }
-    res.writeHead(response.status, {
+    const headers = {
       ...response.headers,
       ...(response.cookies ? { 'set-cookie': response.cookies } : {}),
-      'content-length': response.body.length,
-    });
+      'content-length': String(response.body.length),
+    };
+    const invalid = invalidHeader(headers);
+    if (invalid) {
+      // writeHead would throw, out of this request and through the process: API Gateway answers its 500 instead.
+      console.error(`local gateway: the function answered an invalid ${invalid} header`);
+      response = new GatewayAnswer(500, 'Internal Server Error').response();
+      res.writeHead(response.status, { ...response.headers, 'content-length': response.body.length });
+    } else res.writeHead(response.status, headers);
     res.end(response.body);
   });
   server.keepAliveTimeout = 5_000;
@@ -296,6 +310,18 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/** The first header (by name, never its value: it may hold a link) that Node refuses to send, if any. */
+function invalidHeader(headers: Record<string, string | string[]>): string | undefined {
+  for (const [name, value] of Object.entries(headers))
+    try {
+      validateHeaderName(name);
+      for (const one of [value].flat()) validateHeaderValue(name, one);
+    } catch {
+      return /^[\w-]{1,64}$/.test(name) ? name : 'named';
+    }
+  return undefined;
 }
 
 /** API Gateway decodes path parameters; a malformed escape is passed on as it came. */

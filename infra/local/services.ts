@@ -15,6 +15,20 @@ import { createSqsServer } from 'local-aws-sqs';
 
 export class StartupError extends Error {}
 
+const children = new Set<ChildProcess>();
+// However this process ends (a stop, Ctrl-C, an uncaught error), an emulator it started does not outlive it and keep
+// its port: 'exit' runs on an uncaught error too, and only synchronous work, so the kill is a signal sent at once.
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/** An emulator's process, killed with this one if nothing stopped it before. */
+export function ownChild(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
 export const LOCAL_REGION = 'us-east-1';
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
@@ -63,22 +77,24 @@ export async function startDynamoDbLocal(options: { port: number; dataDir?: stri
   const port = await reservePort(options.port, 'DynamoDB Local');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const { dir, jar } = dynamoDbLocalJar();
-  const child: ChildProcess = spawn(
-    'java',
-    [
-      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
-      '-jar',
-      jar,
-      '-port',
-      String(port),
-      ...(options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory']),
-      '-sharedDb',
-      // Nothing leaves this machine, and no web page may call it.
-      '-disableTelemetry',
-      '-cors',
-      DYNAMODB_LOCAL_CORS,
-    ],
-    { cwd: dir, stdio: 'ignore' },
+  const child: ChildProcess = ownChild(
+    spawn(
+      'java',
+      [
+        `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+        '-jar',
+        jar,
+        '-port',
+        String(port),
+        ...(options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory']),
+        '-sharedDb',
+        // Nothing leaves this machine, and no web page may call it.
+        '-disableTelemetry',
+        '-cors',
+        DYNAMODB_LOCAL_CORS,
+      ],
+      { cwd: dir, stdio: 'ignore' },
+    ),
   );
   const endpoint = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

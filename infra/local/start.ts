@@ -13,6 +13,10 @@ const port = (name: string, fallback: number) => {
   return value;
 };
 
+// From the first moment: a signal while the stack starts still ends the process through 'exit', which stops its emulators.
+let stop = async () => {};
+onShutdown(() => stop());
+
 try {
   const stack = await startLocalStack({
     port: port('PORT', 3000),
@@ -31,7 +35,7 @@ try {
     seed: true,
     visibilityTimeoutSeconds: Number(env.LOCAL_VISIBILITY_TIMEOUT ?? 30),
   });
-  onShutdown(stack.stop);
+  stop = stack.stop;
   const key = env.LOCAL_API_KEY ?? 'local-dev-api-key';
   console.log(`
 Satisfaction survey service, running locally (${env.DATA_DIR ? `data kept in ${env.DATA_DIR}` : 'data in memory'})

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { ForbiddenError, NotFoundError, StateConflictError, ValidationError } from '../errors.js';
+import { NotFoundError, StateConflictError, ValidationError } from '../errors.js';
 import { dateTime, text } from '../schema.js';
 import type { AuditActor, AuditEntry, AuditLog } from '../tenants/audit.js';
 import type { ConfigChange } from '../tenants/configuration.js';
@@ -75,19 +75,8 @@ const audited = (record: ApiKeyRecord) => ({ name: record.name ?? null, scope: r
 
 type KeyRepository = Pick<
   TenantRepository,
-  'insertApiKey' | 'listApiKeys' | 'findApiKeyById' | 'markApiKeyRevoked' | 'rotateApiKey' | 'raiseConfigVersion' | 'findUserByName'
+  'insertApiKey' | 'listApiKeys' | 'findApiKeyById' | 'markApiKeyRevoked' | 'rotateApiKey' | 'raiseConfigVersion'
 >;
-
-/**
- * A key sees every store: an admin user whose scope is some stores would, by issuing or rotating one (an admin key
- * above all), take what their scope keeps from them, their own users' scopes included. Refused (403); admin keys and
- * admin users who see every store issue and rotate keys as before.
- */
-export class KeyNeedsEveryStoreError extends ForbiddenError {
-  constructor() {
-    super('Issuing or rotating an API key needs an admin who sees every store: a key sees them all.');
-  }
-}
 
 /**
  * A tenant's API keys, administered by the tenant itself: issued (the value shown once), listed with their last use,
@@ -117,13 +106,6 @@ export function apiKeys(tenants: KeyRepository, audit: AuditLog) {
     ...fields,
   });
 
-  /** Refuses an admin user who does not see every store (as stored now); an admin key or the operator passes. */
-  async function requireEveryStore(tenantId: number, actor: AuditActor) {
-    if (!('user' in actor)) return;
-    const user = await tenants.findUserByName(tenantId, actor.user);
-    if (user?.scope !== 'all') throw new KeyNeedsEveryStoreError();
-  }
-
   async function find(tenantId: number, keyId: string) {
     const found = await tenants.findApiKeyById(tenantId, keyId);
     if (!found) throw new NotFoundError('This tenant has no key with that id.');
@@ -132,7 +114,6 @@ export function apiKeys(tenants: KeyRepository, audit: AuditLog) {
 
   /** Issues a key; its value is answered here once and never stored (only its hash). */
   async function issueKey(tenantId: number, body: NewKeyBody, actor: AuditActor, now = new Date()): Promise<IssuedKeyView> {
-    await requireEveryStore(tenantId, actor);
     const key = newSecret(KEY_PREFIXES[body.scope]);
     const stored = newRecord(tenantId, { scope: body.scope, name: body.name, expires_at: futureExpiry(body.expires_at, now) }, now);
     // 256 random bits: a value already stored would be a broken random source, not a case to handle.
@@ -178,7 +159,7 @@ export function apiKeys(tenants: KeyRepository, audit: AuditLog) {
     actor: AuditActor,
     now = new Date(),
   ): Promise<IssuedKeyView & { previous: KeyView }> {
-    const [old] = await Promise.all([find(tenantId, keyId), requireEveryStore(tenantId, actor)]);
+    const old = await find(tenantId, keyId);
     if (old.revoked_at) throw new StateConflictError('This key is revoked: issue a new one instead.');
     if (old.expires_at && Date.parse(old.expires_at) <= now.getTime())
       throw new StateConflictError('This key has expired: issue a new one instead.');

@@ -4,7 +4,6 @@ import type { AuthContext } from './auth-context.js';
 import type { UserScope } from '../tenants/config-schema.js';
 import { ACCEPTED_SCOPES, apiOfScope, hashSecret, MAX_SECRET_LENGTH, type KeyApi } from './credentials.js';
 import type { ApiKeyRecord, TenantAccessRepository, UserRecord } from '../tenants/ports.js';
-import { isTenantAdmin } from './roles.js';
 
 /**
  * How finely a key's last use is kept: the authorizer writes it when the recorded one is older than this. API
@@ -139,21 +138,6 @@ export type UserNeed = 'any' | { everyStore: string };
 /** Refuses a user whose scope is not every store, when the route needs one. */
 export function requireScope(need: UserNeed, user: UserRecord): void {
   if (need !== 'any' && user.scope !== 'all') throw new ForbiddenError(need.everyStore);
-}
-
-const NOT_ADMIN = 'This route needs an API key with scope admin, or the user token of a user with role admin.';
-
-/** Whether a key's scope is admin: its caller may use the admin routes without a user. */
-export const isAdminKey = (scope: string): boolean => scope === 'admin';
-
-/** Refuses a user without the tenant-admin role (a workspace page or a route that an admin user may use). */
-export function requireAdminUser(user: UserRecord): void {
-  if (!isTenantAdmin(user)) throw new ForbiddenError(NOT_ADMIN);
-}
-
-/** Refuses, on a route that declares `admin` in its contract, a caller with neither an admin key nor an admin user. */
-export function refuseNonAdmin(): never {
-  throw new ForbiddenError(NOT_ADMIN);
 }
 
 /** Whether a user's scope covers a store: every store, or one it lists. */

@@ -7,7 +7,7 @@ import { outsideScope, sameScope, UserScope } from './user-scope.js';
 import type { ConfigChange } from '../tenants/configuration.js';
 import { hashSecret, newSecret } from './credentials.js';
 import { USER_ROLES, type TenantRepository, type UserRecord, type UserRole } from '../tenants/ports.js';
-import { isTenantAdmin } from './roles.js';
+import { AdminRefusedError, requireAdmin } from './capabilities.js';
 
 /** A user's name in a path: a manager's e-mail address, or the name a tenant file gave an API user. */
 export const UserNamePath = v.strictObject({
@@ -190,8 +190,8 @@ export function tenantUsers(users: UserRepository, directory: SignInDirectory, a
   async function grantorOf(tenantId: number, actor: AuditActor): Promise<Grantor> {
     if (!('user' in actor)) return 'all';
     const user = await users.findUserByName(tenantId, actor.user);
-    if (!user || !isTenantAdmin(user))
-      throw new ForbiddenError('This route needs an API key with scope admin, or the user token of a user with role admin.');
+    if (!user) throw new AdminRefusedError('not-admin');
+    requireAdmin(user, 'users');
     return user;
   }
 

@@ -237,11 +237,18 @@ async function list(selection: CaseSelection): Promise<{ cases: CaseRecord[]; ne
 }
 
 /**
- * Removes a customer's data from the cases of these transactions (privacy erasure): their name and comment, with one
- * conditional UpdateItem per case that still holds them (a transaction without a case, or a case erased already, is
- * left as it is). The managers' notes stay: they are the managers' words.
+ * Removes a customer's data from the cases of these transactions, on their erasure or when their transaction's
+ * personal copies expire (`action`, the history's entry): their name, their comment and the managers' notes (a manager
+ * writes about the customer: whom they called, at which number), with one conditional UpdateItem per case that still
+ * holds them (a transaction without a case, or a case erased already, is left as it is; a case erased before notes
+ * were erased is erased again). The case is then `erased`: it takes no note any more.
  */
-export async function eraseCaseCopies(tenantId: number, transactionIds: number[], at: string): Promise<void> {
+export async function eraseCaseCopies(
+  tenantId: number,
+  transactionIds: number[],
+  at: string,
+  action: 'erased' | 'expired' = 'erased',
+): Promise<void> {
   const { client, tableName } = db();
   await Promise.all(
     transactionIds.map(async (id) => {
@@ -251,21 +258,24 @@ export async function eraseCaseCopies(tenantId: number, transactionIds: number[]
             TableName: tableName,
             Key: keys.case(tenantId, id),
             UpdateExpression:
-              'SET #name = :null, #comment = :null, #erased = :true, #version = #version + :one, #history = list_append(#history, :entry)',
-            ConditionExpression: 'attribute_exists(pk) AND #erased = :false',
+              'SET #name = :null, #comment = :null, #notes = :none, #erased = :true, #version = #version + :one, #history = list_append(#history, :entry)',
+            ConditionExpression: 'attribute_exists(pk) AND (#erased = :false OR size(#notes) > :zero)',
             ExpressionAttributeNames: {
               '#name': 'customerName',
               '#comment': 'comment',
+              '#notes': 'notes',
               '#erased': 'erased',
               '#version': 'version',
               '#history': 'history',
             },
             ExpressionAttributeValues: {
               ':null': null,
+              ':none': [],
               ':true': true,
               ':false': false,
               ':one': 1,
-              ':entry': [{ at, by: 'system', action: 'erased' }],
+              ':zero': 0,
+              ':entry': [{ at, by: 'system', action }],
             },
           }),
         );

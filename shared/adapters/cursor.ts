@@ -4,10 +4,10 @@
  * and prefix, which name the tenant) as its associated data: the client can neither read the table's keys in it nor
  * alter it, nor use it with another query or tenant. Anything else is a 422 naming `cursor`.
  */
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { ENV } from '../config.js';
+import { ENV, requireEnv } from '../config.js';
 import { ValidationError } from '../errors.js';
 import { MAX_INT_ID } from '../schema.js';
+import { sealer } from '../sealed.js';
 import { TABLE, type IndexName } from '../table.js';
 
 type Key = Record<string, unknown>;
@@ -19,35 +19,16 @@ export interface CursorScope {
   sortBeginsWith?: string | undefined;
 }
 
-let sealingKey: Buffer | undefined;
-/** The AES key, derived once from the cursor secret (so that the secret itself can be any length). */
-function keyOf(): Buffer {
-  if (sealingKey) return sealingKey;
-  const secret = process.env[ENV.cursorSecret];
-  if (!secret) throw new Error(`Missing environment variable ${ENV.cursorSecret}`);
-  return (sealingKey = createHmac('sha256', secret).update('list-cursor-v1').digest());
-}
+const cursors = sealer(() => requireEnv(ENV.cursorSecret), 'list-cursor-v1');
 
-/** Seals any JSON value for one query: 12 bytes of nonce, the ciphertext, 16 bytes of tag, base64url. */
-export function sealCursor(value: unknown, query: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', keyOf(), iv).setAAD(Buffer.from(query));
-  const sealed = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64url');
-}
+/** Seals any JSON value for one query. */
+export const sealCursor = (value: unknown, query: string): string => cursors.seal(value, query);
 
 /** The value a cursor sealed for this query; a 422 for anything else (altered, forged, another query). */
 export function openCursor(cursor: string, query: string): unknown {
-  try {
-    const bytes = Buffer.from(cursor, 'base64url');
-    if (bytes.length < 29 || bytes.length > 4096) throw invalidCursor();
-    const decipher = createDecipheriv('aes-256-gcm', keyOf(), bytes.subarray(0, 12)).setAAD(Buffer.from(query));
-    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-    return JSON.parse(Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]).toString('utf8'));
-  } catch (error) {
-    if (error instanceof Error && error.message.startsWith('Missing environment variable')) throw error;
-    throw invalidCursor();
-  }
+  const value = cursors.open(cursor, query);
+  if (value === undefined) throw invalidCursor();
+  return value;
 }
 
 const queryOf = (spec: CursorScope) => JSON.stringify(['query', spec.index ?? '', spec.partition, spec.sortBeginsWith ?? '']);

@@ -9,7 +9,7 @@ import { deliveryId, withoutPersonalFields } from '../events/events.js';
 import { ValidationError } from '../errors.js';
 import { openCursor, sealCursor } from './cursor.js';
 import type { Settings } from '../tenants/config-schema.js';
-import { db } from './dynamodb.js';
+import { db, isConditionFailure } from './dynamodb.js';
 import { contactGone } from './personal-copies.js';
 import { sendMessage } from './sqs.js';
 import { postToWebhook } from './public-post.js';
@@ -67,6 +67,26 @@ export function eventDeliveryPorts(settings: (tenantId: number) => Promise<Setti
           },
         }),
       );
+    },
+    async recordRetryDropped(tenantId, failure) {
+      const { client, tableName } = db();
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: {
+              pk: keys.failedDeliveries(tenantId),
+              sk: keys.failedDeliverySort(failure.failed_at, failure.event_id, failure.attempt),
+            },
+            UpdateExpression: 'SET next_attempt_at = :none',
+            // An entry gone (its 30 days passed) stays gone.
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':none': null },
+          }),
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
     },
     async recordDelivered(tenantId, id) {
       await setStatus(tenantId, id, 'delivered');

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, type QueryCommandOutput } from '@
 import { keys } from '../keys.js';
 import type { ExpiryStore, TransactionKey } from '../privacy/retention.js';
 import { indexAttributes, TABLE } from '../table.js';
+import { eraseCaseCopies } from './case-repository.js';
 import { batchGet, db, type Item } from './dynamodb.js';
 import { EXPIRY_SHARDS, personalCopiesExpired, stripPersonalCopies } from './personal-copies.js';
 
@@ -38,7 +39,15 @@ export const personalExpiry: ExpiryStore = {
   async strip(transactions, now) {
     // The index is read eventually: each item is read again, and stripped only if its copies are still expired.
     const items = (await batchGet(db(), transactions)).filter((item) => personalCopiesExpired(item, now));
-    const done = await Promise.all(items.map((item) => stripPersonalCopies(item, { personal_expired_at: now }, { expiredBy: now })));
+    const done = await Promise.all(
+      items.map(async (item) => {
+        // Its case, if its answer opened one, copied the customer's name and comment, and holds the managers' notes:
+        // stripped first, as the transaction's strip takes it out of the index this sweep reads.
+        const pk = String(item.pk);
+        await eraseCaseCopies(keys.tenantIdOf(pk), [keys.transactionIdOf(pk)], now, 'expired');
+        return stripPersonalCopies(item, { personal_expired_at: now }, { expiredBy: now });
+      }),
+    );
     return done.filter(Boolean).length;
   },
 

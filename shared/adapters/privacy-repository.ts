@@ -193,13 +193,21 @@ export const dataSubjects: DataSubjects = {
       queryAll(db(), { partition: keys.entity(tenantId, 'CUSTOMER', customerId).pk, sortBeginsWith: keys.privacyNamedPrefix }),
     ]);
     if (!customer) return undefined;
-    const transactions = await batchGet(db(), txKeys);
+    const [transactions, cases] = await Promise.all([
+      batchGet(db(), txKeys),
+      // A case is under its transaction's id (one read per transaction more: an export is rare).
+      batchGet(
+        db(),
+        txKeys.map(({ pk }) => keys.case(tenantId, keys.transactionIdOf(String(pk)))),
+      ),
+    ]);
     return {
       customer: dataOf(customer),
       transactions: transactions
         .map((item) => dataOf(unexpired(item)))
         .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at))),
       transactionsTruncated: more,
+      cases: cases.map(dataOf).sort((a, b) => Number(a.id) - Number(b.id)),
       privacyRequests: named.map(dataOf),
     };
   },

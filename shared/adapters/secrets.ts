@@ -34,7 +34,7 @@ async function readSecret(name: SecretName, arn: string): Promise<void> {
   process.env[name] = value;
 }
 
-/** Lambda recycles a container within hours; a secret rotates by an operator's procedure (README). */
+/** Lambda recycles a container within hours; a secret rotates by an operator's procedure (docs/security.md). */
 const CONTAINER_LIFE_SECONDS = 24 * 3600;
 
 /** `configured(name)` for a secret: its getter, once the secret is read. */

@@ -70,7 +70,7 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
     return item && recordOf<T>(item);
   };
   const signing = of(SIGNING);
-  const locale = one<{ locale?: Locale | null }>('LANGUAGE')?.locale;
+  const { locale, timeZone } = one<{ locale?: Locale | null; timeZone?: string | null }>('LANGUAGE') ?? {};
   const brand = one<BrandSettings>('BRAND');
   const settings: Settings = {
     journeys: of('JOURNEY').map(journeyOf),
@@ -83,6 +83,7 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
     privacy: { ...PRIVACY_DEFAULTS, ...one<PrivacyConfig>('PRIVACY') },
     cases: one<CasesConfig>('CASES') ?? {},
     ...(locale ? { locale } : {}),
+    ...(timeZone ? { timeZone } : {}),
     ...(brand ? { brand } : {}),
   };
   return { settings, version: versionOf(of(VERSION)[0]) };

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aw
 import * as v from 'valibot';
 import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
-import type { DeliveryConfig, Settings } from '../tenants/config-schema.js';
+import type { DeliveryConfig, Settings, SettingsWrite } from '../tenants/config-schema.js';
 import { Tenant, type TenantRepository } from '../tenants/ports.js';
 import { CHATBOT_ENDPOINT, eventEndpoint } from '../events/signature.js';
 import { batchWrite, cancelledByCondition, db, isConditionFailure, queryAll } from './dynamodb.js';
@@ -61,14 +61,14 @@ export async function listTenants(): Promise<Tenant[]> {
   return (await queryAll(db(), { index: 'gsi1', partition: keys.tenantCollection() })).map((item) => v.parse(Tenant, item));
 }
 
-export async function putSettings(tenantId: number, settings: Omit<Settings, 'delivery' | 'brand'>): Promise<void> {
+export async function putSettings(tenantId: number, settings: SettingsWrite): Promise<void> {
   const items = [
     ...settings.journeys.map((journey) => ({ sk: keys.configItem('JOURNEY', journey.id), kind: 'JOURNEY', ...journey })),
     ...settings.classes.map((item) => ({ sk: keys.configItem('CLASS', item.id), kind: 'CLASS', ...item })),
     ...settings.groups.map((group) => ({ sk: keys.configItem('GROUP', group.id), kind: 'GROUP', ...group })),
     { sk: keys.privacyConfig, kind: 'PRIVACY', retentionDays: settings.privacy?.retentionDays ?? null },
     { sk: keys.casesConfig, kind: 'CASES', ...(settings.cases ?? {}) },
-    { sk: keys.languageConfig, kind: 'LANGUAGE', locale: settings.locale ?? null },
+    { sk: keys.languageConfig, kind: 'LANGUAGE', locale: settings.locale, timeZone: settings.timeZone },
   ];
   await batchWrite(
     db(),

@@ -37,8 +37,6 @@ export function bucketOf(indicator: Indicator, score: number): Bucket | null {
   );
 }
 
-/** The most days one listing spans: a year and a month, like the results. */
-export const MAX_ANSWER_DAYS = 400;
 /** The days listed when no `from` is given: the 30 before `to`, and it. */
 export const DEFAULT_ANSWER_DAYS = 31;
 

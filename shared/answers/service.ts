@@ -1,25 +1,15 @@
+import { dayOf, periodEnding, periodProblems } from '../dates.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { Settings, UserScope } from '../tenants/config-schema.js';
 import { INDICATORS } from '../tenants/scales.js';
 import { answersCsv } from './csv.js';
 import type { AnswerSelection, AnswerStore, StoredAnswer } from './ports.js';
-import {
-  bucketOf,
-  DEFAULT_ANSWER_DAYS,
-  MAX_ANSWER_DAYS,
-  scoresOf,
-  type AnswerBody,
-  type AnswersBody,
-  type AnswersQuery,
-} from './schema.js';
+import { bucketOf, DEFAULT_ANSWER_DAYS, scoresOf, type AnswerBody, type AnswersBody, type AnswersQuery } from './schema.js';
 
 export interface AnswersPorts {
   answers: AnswerStore;
   settings: (tenantId: number) => Promise<Settings>;
 }
-
-const DAY = 86_400_000;
-const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 /** A page of answers, and the customers it shows by name or comment (whose reads the access log records). */
 export interface AnswersPage {
@@ -57,10 +47,8 @@ function selectionOf(tenantId: number, query: AnswersQuery, scope: UserScope, co
   if (query.class !== undefined && !klass) problems.push({ path: 'class', message: 'is not a class of this tenant' });
 
   const to = query.to ?? dayOf(now);
-  const from = query.from ?? dayOf(Date.parse(to) - (DEFAULT_ANSWER_DAYS - 1) * DAY);
-  const days = (Date.parse(to) - Date.parse(from)) / DAY + 1;
-  if (days < 1) problems.push({ path: 'from', message: 'must not be after to' });
-  else if (days > MAX_ANSWER_DAYS) problems.push({ path: 'to', message: `the period may span at most ${MAX_ANSWER_DAYS} days` });
+  const from = query.from ?? periodEnding(to, DEFAULT_ANSWER_DAYS);
+  for (const { path, message } of periodProblems(from, to)) problems.push({ path, message });
 
   let journeys: AnswerSelection['journeys'] = journey ? [{ id: journey.id }] : undefined;
   if (query.bucket !== undefined) {

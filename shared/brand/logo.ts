@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AuditActor, AuditLog } from '../tenants/audit.js';
 import * as v from 'valibot';
 import { ValidationError } from '../errors.js';
+import { imageProblem } from './logo-image.js';
 
 /**
  * A tenant's logo: checked by its bytes, stored once under a name made of its SHA-256 (so the same bytes are one object
@@ -13,7 +14,10 @@ import { ValidationError } from '../errors.js';
 /** At most this many bytes: a logo shows at most about 240 x 80 CSS pixels, 480 x 160 on a dense screen. */
 export const MAX_LOGO_BYTES = 200 * 1024;
 
-/** The types accepted, each known by its leading bytes (the file's name and claimed type are not trusted). */
+/**
+ * The types accepted, each known by its leading bytes (the file's name and claimed type are not trusted), then decoded
+ * in full (logo-image.ts).
+ */
 export const LOGO_TYPES = [
   {
     contentType: 'image/png',
@@ -78,6 +82,8 @@ export function logoObjectOf(bytes: Uint8Array, path?: string): LogoObject {
       path,
     );
   }
+  const problem = imageProblem(bytes, type.extension);
+  if (problem) throw new LogoError(problem, path);
   return { file: `${createHash('sha256').update(bytes).digest('hex')}.${type.extension}`, contentType: type.contentType };
 }
 
@@ -88,9 +94,17 @@ export async function storeLogo(bytes: Uint8Array, store: LogoStore, path?: stri
   return object;
 }
 
-/** Where a tenant's uploads are recorded (the tenant repository): true when the logo was not recorded yet. */
+/**
+ * The most logos a tenant may upload. Counted, never freed by a replacement: a logo is an object named by its bytes,
+ * which another tenant may have uploaded too, and an e-mail sent with a brand's earlier logo shows it for as long as it
+ * is kept; so a replacement deletes nothing, and the count bounds what a tenant can make the bucket hold (20 x 200 KB).
+ */
+export const MAX_LOGOS = 20;
+
+/** Where a tenant's uploads are recorded and counted (the tenant repository). */
 export interface LogoUploads {
-  recordLogo(tenantId: number, logo: LogoObject): Promise<boolean>;
+  /** `exists` when this logo was recorded already; `full` when the tenant recorded `atMost` logos already. */
+  recordLogo(tenantId: number, logo: LogoObject, atMost: number): Promise<'recorded' | 'exists' | 'full'>;
 }
 
 /**
@@ -100,8 +114,14 @@ export interface LogoUploads {
  */
 export function tenantLogos(store: LogoStore, uploads: LogoUploads, audit: AuditLog) {
   async function uploadLogo(tenantId: number, bytes: Uint8Array, actor: AuditActor, now = new Date()): Promise<LogoObject> {
-    const logo = await storeLogo(bytes, store, 'body');
-    if (await uploads.recordLogo(tenantId, logo)) {
+    const logo = logoObjectOf(bytes, 'body');
+    // Counted before it is stored: a tenant at its quota puts nothing in the bucket (a retry of an upload whose
+    // store failed finds it recorded, and stores it).
+    const recorded = await uploads.recordLogo(tenantId, logo, MAX_LOGOS);
+    if (recorded === 'full')
+      throw new LogoError(`cannot be stored: this tenant has uploaded ${MAX_LOGOS} logos, the most it may; use one of them`, 'body');
+    await store.put(logo.file, bytes, logo.contentType);
+    if (recorded === 'recorded') {
       const change = { path: `logos[file=${logo.file}]`, old: null, new: { contentType: logo.contentType, bytes: bytes.byteLength } };
       await audit.record(tenantId, {
         id: randomBytes(6).toString('hex'),

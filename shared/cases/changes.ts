@@ -1,5 +1,5 @@
 import { caseDeltas } from '../results/case-tally.js';
-import { ConcurrentEditError, ValidationError, type FieldProblem } from '../errors.js';
+import { PreconditionFailedError, ValidationError, type FieldProblem } from '../errors.js';
 import { publishCase, slugOf, withHistory } from './case-event.js';
 import type { CasePorts } from './ports.js';
 import { CLOSED_STATUSES, MAX_NOTES, TRANSITIONS, type CaseHistoryEntry, type CaseRecord } from './record.js';
@@ -8,6 +8,11 @@ import { casesSettingsOf } from './rules.js';
 import type { CaseBody } from './bodies.js';
 import { caseBody, type CasePatch } from './schema.js';
 
+const changedSinceRead = (version?: number) =>
+  new PreconditionFailedError(
+    `The case changed since it was read${version ? ` (it is at version ${version})` : ''}: read it again and apply your change to it.`,
+  );
+
 /** A manager's change to a case (PATCH /public/cases/{id}, the workspace's case form). */
 export function caseChanges(ports: Pick<CasePorts, 'cases' | 'users' | 'settings' | 'events' | 'recovery'>) {
   const { cases, users, settings } = ports;
@@ -15,14 +20,24 @@ export function caseChanges(ports: Pick<CasePorts, 'cases' | 'users' | 'settings
 
   /**
    * PATCH /public/cases/{id}: a status (along TRANSITIONS; resolving takes a root cause of the tenant's and a note), an
-   * owner (a user whose scope holds the store), a root cause, a note. Every wrong field is named; one conditional write,
-   * so that of two managers changing the case at once one gets a 409.
+   * owner (a user whose scope holds the store), a root cause, a note. Every wrong field is named. One change per
+   * version read: made only while the case is still at `expected` (the caller's If-Match, the form's version; `current`
+   * whatever it is), with one conditional write, so that of several changes made from one read (two managers, a
+   * form sent twice) exactly one is written and the others are refused (PreconditionFailedError).
    */
-  async function update(tenantId: number, id: number, patch: CasePatch, actor: CaseActor, now = new Date()): Promise<CaseBody> {
+  async function update(
+    tenantId: number,
+    id: number,
+    patch: CasePatch,
+    actor: CaseActor,
+    expected: number | 'current',
+    now = new Date(),
+  ): Promise<CaseBody> {
     const fields = ['status', 'owner', 'root_cause', 'note'] as const;
     if (!fields.some((field) => patch[field] !== undefined))
       throw new ValidationError('Nothing to change.', [{ path: '', message: `must set at least one of ${fields.join(', ')}` }]);
     const [current, config] = await Promise.all([visible(tenantId, id, actor.scope), settings(tenantId)]);
+    if (expected !== 'current' && current.version !== expected) throw changedSinceRead(current.version);
     const at = now.toISOString();
     const by = actor.name;
     const problems: FieldProblem[] = [];
@@ -64,7 +79,9 @@ export function caseChanges(ports: Pick<CasePorts, 'cases' | 'users' | 'settings
       }
     }
     if (patch.note !== undefined) {
-      if (current.notes.length >= MAX_NOTES)
+      // A note is about the customer: once they are erased, it would bring their data back.
+      if (current.erased) problems.push({ path: 'note', message: 'the customer of this case was erased: it takes no notes' });
+      else if (current.notes.length >= MAX_NOTES)
         problems.push({ path: 'note', message: `the case holds the most notes it may (${MAX_NOTES})` });
       else {
         next.notes = [...current.notes, { author: by, at, text: patch.note }];
@@ -73,8 +90,7 @@ export function caseChanges(ports: Pick<CasePorts, 'cases' | 'users' | 'settings
     }
     if (problems.length) throw new ValidationError('The change does not fit this case.', problems);
     next.history = withHistory(current, ...history);
-    if (!(await cases.replace(tenantId, next, caseDeltas(current, next))))
-      throw new ConcurrentEditError('The case changed since it was read: read it again and retry.');
+    if (!(await cases.replace(tenantId, next, caseDeltas(current, next)))) throw changedSinceRead();
     if (next.status === 'resolved' && current.status !== 'resolved') {
       await publishCase(ports, tenantId, 'case.resolved', next, config, now);
       await ports.recovery?.request(tenantId, next);

@@ -9,6 +9,7 @@ import { caseDueAt } from './deadline.js';
 import { quietUntil } from '../surveys/attempts.js';
 import { scheduleDeadline } from './overdue.js';
 import { caseRuleOf, casesSettingsOf, opensCase } from './rules.js';
+import { timeZoneOf } from '../locale.js';
 import { changeBySystem } from './system-changes.js';
 
 /** What opening a case from an answer did. */
@@ -82,7 +83,7 @@ export function caseOpener(ports: CasePorts) {
         link: `${ports.baseUrl ?? ''}${casePagePath(record.id)}`,
         // The managers read the tenant's language (a journey's language is its customers').
         locale: config.locale ?? 'pt-BR',
-        timeZone: casesSettingsOf(config).workingHours.timeZone,
+        timeZone: timeZoneOf(config),
       });
       await alerts.email({ from, to, ...message });
     } catch (error) {
@@ -104,7 +105,7 @@ export function caseOpener(ports: CasePorts) {
     if (CLOSED_STATUSES.includes(record.status)) return 'none';
     const phones = await users.phonesOf(tenantId, record.owners);
     if (!phones.size) return 'none';
-    const until = quietUntil(config.delivery.quietHours, now);
+    const until = quietUntil(config.delivery.quietHours, now, timeZoneOf(config));
     if (until) {
       if (!quietAlerts) throw new Error('The WhatsApp alert is held by quiet hours, but no timer is wired to bring it back.');
       const message = { tenantId, transactionId: record.id, version: record.answerVersion, alert: 'whatsapp' as const };

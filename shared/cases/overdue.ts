@@ -4,7 +4,7 @@ import { alertEmail, casePagePath } from './alert.js';
 import type { CaseDeadlineMessage } from './deadline-message.js';
 import type { CaseAlerts, CaseNames, CaseStore } from './ports.js';
 import { CLOSED_STATUSES, type CaseRecord } from './record.js';
-import { casesSettingsOf } from './rules.js';
+import { timeZoneOf } from '../locale.js';
 
 /**
  * A case's deadline, when its timer fires (at least once): a case still open or in progress becomes overdue (the cases
@@ -127,7 +127,7 @@ async function escalate(tenantId: number, record: CaseRecord, ports: OverduePort
     employee,
     link: `${ports.baseUrl}${casePagePath(record.id)}`,
     locale: journey?.locale ?? config.locale ?? 'pt-BR',
-    timeZone: casesSettingsOf(config).workingHours.timeZone,
+    timeZone: timeZoneOf(config),
     kind: 'escalation',
   });
   await ports.alerts.email({ from, to, ...email });

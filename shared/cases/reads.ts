@@ -1,4 +1,5 @@
-import { NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
+import { periodProblems } from '../dates.js';
+import { NotFoundError, ValidationError } from '../errors.js';
 import type { UserScope } from '../tenants/config-schema.js';
 import { slugOf } from './case-event.js';
 import type { CasePorts, CaseSelection } from './ports.js';
@@ -11,10 +12,6 @@ export interface CaseActor {
   name: string;
   scope: UserScope;
 }
-
-const DAY = 86_400_000;
-/** The widest period a list may filter on. */
-export const MAX_CASE_DAYS = 400;
 
 export const inScope = (scope: UserScope, storeId: number) => scope === 'all' || scope.stores.includes(storeId);
 const notFound = (id: number) => new NotFoundError(`Case ${id} not found.`);
@@ -37,12 +34,7 @@ export function caseReads(ports: Pick<CasePorts, 'cases' | 'settings' | 'contact
     query: CasesQuery,
     scope: UserScope,
   ): Promise<{ body: { data: CaseBody[]; limit: number; next_cursor: string | null }; shownCustomers: number[] }> {
-    const problems: FieldProblem[] = [];
-    if (query.from && query.to) {
-      const days = (Date.parse(query.to) - Date.parse(query.from)) / DAY + 1;
-      if (days < 1) problems.push({ path: 'from', message: 'must not be after to' });
-      else if (days > MAX_CASE_DAYS) problems.push({ path: 'to', message: `the period may span at most ${MAX_CASE_DAYS} days` });
-    }
+    const problems = query.from && query.to ? periodProblems(query.from, query.to) : [];
     if (problems.length) throw new ValidationError('Invalid case filters.', problems);
     if (query.store !== undefined && !inScope(scope, query.store)) throw new NotFoundError('No such store.');
     const stores = query.store !== undefined ? [query.store] : scope === 'all' ? undefined : scope.stores;

@@ -28,7 +28,18 @@ export const MAX_HISTORY = 200;
 export const CaseNote = v.object({ author: v.string(), at: v.string(), text: v.string() });
 export type CaseNote = v.InferOutput<typeof CaseNote>;
 
-export const CASE_ACTIONS = ['opened', 'rescored', 'status', 'owner', 'note', 'contact', 'overdue', 'recovery', 'erased'] as const;
+export const CASE_ACTIONS = [
+  'opened',
+  'rescored',
+  'status',
+  'owner',
+  'note',
+  'contact',
+  'overdue',
+  'recovery',
+  'erased',
+  'expired',
+] as const;
 export const CaseHistoryEntry = v.object({
   at: v.string(),
   /** A user's name, or `system`. */
@@ -57,7 +68,7 @@ export const CaseRecord = v.object({
   /** The customer's name as the transaction copied it; null once erased or expired. */
   customerName: v.nullable(v.string()),
   score: v.number(),
-  /** The customer's words; null once erased. */
+  /** The customer's words; null once erased or expired. */
   comment: v.nullable(v.string()),
   answeredAt: v.string(),
   /** The answer version the case shows (a correction raises it). */
@@ -77,7 +88,7 @@ export const CaseRecord = v.object({
   /** When the alert was claimed (set before it is sent: at most one alert per case). */
   alertedAt: v.nullable(v.string()),
   recovery: v.nullable(CaseRecovery),
-  /** The customer was erased: the case keeps no personal data of theirs. */
+  /** The customer was erased, or their data's retention ended: the case keeps no personal data of theirs, and takes no note. */
   erased: v.boolean(),
   /** Raised by every write, each of which is conditional on the one it read. */
   version: v.number(),

@@ -1,6 +1,7 @@
 import { bucketOf } from '../answers/schema.js';
 import type { CaseRuleConfig, CasesConfig, JourneyConfig, Settings } from '../tenants/config-schema.js';
 import type { WeekDay } from '../tenants/scales.js';
+import { timeZoneOf } from '../locale.js';
 
 /** A tenant's case settings with every default filled in. */
 export interface CasesSettings {
@@ -8,15 +9,19 @@ export interface CasesSettings {
   workingHours: { timeZone: string; days: WeekDay[]; from: string; to: string };
 }
 
-/** The case settings of a tenant that states none: five root causes, 09:00-18:00 Monday to Friday in São Paulo. */
-export const DEFAULT_CASES: CasesSettings = {
+/** The case settings of a tenant that states none: five root causes, 09:00-18:00 Monday to Friday in its time zone. */
+export const DEFAULT_CASES: { rootCauses: string[]; workingHours: Omit<CasesSettings['workingHours'], 'timeZone'> } = {
   rootCauses: ['Atendimento', 'Produto', 'Preço', 'Prazo', 'Outro'],
-  workingHours: { timeZone: 'America/Sao_Paulo', days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '18:00' },
+  workingHours: { days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '18:00' },
 };
 
-export const casesSettingsOf = (settings: Pick<Settings, 'cases'>): CasesSettings => {
+export const casesSettingsOf = (settings: Pick<Settings, 'cases' | 'timeZone'>): CasesSettings => {
   const cases: CasesConfig = settings.cases ?? {};
-  return { rootCauses: cases.rootCauses ?? DEFAULT_CASES.rootCauses, workingHours: cases.workingHours ?? DEFAULT_CASES.workingHours };
+  const hours = cases.workingHours ?? DEFAULT_CASES.workingHours;
+  return {
+    rootCauses: cases.rootCauses ?? DEFAULT_CASES.rootCauses,
+    workingHours: { ...hours, timeZone: cases.workingHours?.timeZone ?? timeZoneOf(settings) },
+  };
 };
 
 /** A journey's case rule, its defaults applied: NPS detractors, or the low third of another scale; 24 h; no WhatsApp. */

@@ -1,2 +1,2 @@
 export { AnswerNotVisibleYet, type OpenOutcome } from './opener.js';
-export { MAX_CASE_DAYS, type CaseActor } from './reads.js';
+export { type CaseActor } from './reads.js';

@@ -3,6 +3,7 @@ import { normaliseName } from '../text.js';
 import { changesOf, email, externalCode, pagingQuery, text } from '../schema.js';
 import { changedFields, cpf, givenFields } from './fields.js';
 import { phone } from './phone.js';
+import type { UserNeed } from '../access/tenant-access.js';
 
 /*
  * What clients send about customers. Apart from the record (./schema.ts) because phones are normalised with
@@ -29,6 +30,15 @@ export const UpdateCustomerBody = changesOf({
   opt_out: v.optional(v.boolean('must be true or false')),
 });
 export type CustomerChanges = v.InferOutput<typeof UpdateCustomerBody>;
+
+/**
+ * Who may list customers: a customer belongs to the tenant, not to a store, and no index holds customers by the stores
+ * they bought in (only each customer's transactions, keys only), so a store-limited token could only be served by
+ * reading every customer's history. It is refused (403) rather than shown every store's customers.
+ */
+export const CUSTOMER_LIST_USER: UserNeed = {
+  everyStore: 'The customer list needs a user token that sees every store: customers belong to no one store.',
+};
 
 export const ListCustomersQuery = v.strictObject({
   ...pagingQuery,

@@ -68,14 +68,24 @@ export class DeliveryExhausted extends Error {
  */
 export async function deliverEvent(delivery: EventDelivery, ports: EventDeliveryPorts, now = new Date()): Promise<DeliveryOutcome> {
   const id = deliveryId(delivery.event.id, delivery.url);
+  // A retry that will not be sent: the failure before it no longer announces it.
+  const dropped = async (): Promise<'dropped'> => {
+    if (delivery.lastFailedAt && !delivery.replay)
+      await ports.recordRetryDropped(delivery.tenantId, {
+        failed_at: delivery.lastFailedAt,
+        event_id: delivery.event.id,
+        attempt: delivery.attempt - 1,
+      });
+    return 'dropped';
+  };
   // An automatic retry of a delivery the tenant re-sent (or that was delivered since) is not sent again.
-  if (delivery.attempt > 1 && !delivery.replay && !(await ports.stillFailed(delivery.tenantId, id))) return 'dropped';
+  if (delivery.attempt > 1 && !delivery.replay && !(await ports.stillFailed(delivery.tenantId, id))) return dropped();
   if (delivery.notBefore && Date.parse(delivery.notBefore) > now.getTime()) {
     await ports.requeue(delivery, Math.min(MAX_DELAY_SECONDS, Math.ceil((Date.parse(delivery.notBefore) - now.getTime()) / 1000)));
     return 'waiting';
   }
   const endpoint = await ports.endpoint(delivery.tenantId, delivery.url, now);
-  if (!endpoint) return 'dropped';
+  if (!endpoint) return dropped();
   const event = eventFor(await withoutErasedData(delivery, ports), endpoint);
   const body = JSON.stringify(event);
   let error: string;
@@ -115,7 +125,7 @@ export async function deliverEvent(delivery: EventDelivery, ports: EventDelivery
   if (delivery.replay) return 'failed';
   if (!next) throw new DeliveryExhausted(delivery);
   await ports.requeue(
-    { ...delivery, attempt: delivery.attempt + 1, notBefore: next.toISOString() },
+    { ...delivery, attempt: delivery.attempt + 1, notBefore: next.toISOString(), lastFailedAt: now.toISOString() },
     Math.min(MAX_DELAY_SECONDS, wait! * 60),
   );
   return 'retrying';

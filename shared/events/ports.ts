@@ -38,6 +38,8 @@ export interface EventDelivery {
   notBefore?: string | undefined;
   /** Re-sent by the tenant (retry or replay): sent once more, not retried again automatically. */
   replay?: true | undefined;
+  /** An automatic retry's: when the try before it failed (its entry in the failures listed, whose retry time it is). */
+  lastFailedAt?: string | undefined;
 }
 
 /** A delivery that failed, as the tenant can list it. */
@@ -64,6 +66,8 @@ export interface EventDeliveryPorts {
   requeue(delivery: EventDelivery, delaySeconds: number): Promise<void>;
   /** Records the failure, and the delivery as failed with its event (for a retry or a replay). */
   recordFailure(tenantId: number, failure: FailedDelivery, delivery: EventDelivery): Promise<void>;
+  /** Records that the retry a listed failure announced will not come (dropped): its `next_attempt_at` becomes null. */
+  recordRetryDropped(tenantId: number, failure: Pick<FailedDelivery, 'failed_at' | 'event_id' | 'attempt'>): Promise<void>;
   /** Records a delivery that had failed as delivered (its id): a retry of it still waiting is then dropped. */
   recordDelivered(tenantId: number, deliveryId: string): Promise<void>;
   /** Whether a delivery that failed is still failed (not delivered since, nor being re-sent by the tenant). */

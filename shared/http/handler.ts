@@ -1,4 +1,5 @@
 import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
@@ -10,7 +11,8 @@ import { oneVersionPerRequest } from '../adapters/config-version.js';
 import { parseAuthContext, tenantFromContext } from '../access/auth-context.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
 import { tenantAccess } from '../adapters/wiring/tenant-access.js';
-import { isAdminKey, refuseNonAdmin, requireAdminUser, requireScope, type UserNeed } from '../access/tenant-access.js';
+import { requireScope, type UserNeed } from '../access/tenant-access.js';
+import { AdminRefusedError, isAdminKey, requireAdmin, type AdminArea } from '../access/capabilities.js';
 import type { AuditActor } from '../tenants/audit.js';
 import type { UserRecord } from '../tenants/ports.js';
 import type { ResponseDoc } from './contract.js';
@@ -42,8 +44,11 @@ export interface RouteSpec<B, P, Q> {
    * 4xx).
    */
   user?: UserNeed;
-  /** An admin route: only an API key with scope admin may call it; any other key is refused (403 by the contract). */
-  admin?: true;
+  /**
+   * An admin route and what it administers: an admin key may call it, or a user token whose user the one rule lets
+   * administer the area (shared/access/capabilities.ts); anyone else is refused (403 by the contract).
+   */
+  admin?: AdminArea;
   /** What the operation answers, by status (for the OpenAPI document). */
   responses?: Record<number, ResponseDoc>;
 }
@@ -111,7 +116,8 @@ export function httpHandler<
     const user = spec.user ? once(() => tenantAccess.resolveUser(tenantId, userTokenOf(event))) : undeclaredUser;
     let input: RequestInput<B, P, Q>;
     try {
-      const sent = spec.body ? parseJsonBody(event) : undefined;
+      // The JSON parser below has replaced a JSON body with its value.
+      const sent: unknown = spec.body ? event.body : undefined;
       input = {
         tenantId,
         body: validate(spec.body, sent, 'body') as Out<B>,
@@ -162,6 +168,11 @@ export function httpHandler<
     return problem('internal', 'An unexpected error occurred. Quote the x-request-id header when reporting it.');
   };
 
+  /** A request refused for its body has its user token checked first: a caller without a valid one learns nothing else. */
+  const tokenFirst = async (event: HttpEvent): Promise<void> => {
+    if (spec.user) await tenantAccess.resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), userTokenOf(event));
+  };
+
   const stack = middy<HttpEvent, APIGatewayProxyStructuredResultV2, Error, Context>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use({ after: flushMetrics, onError: flushMetrics })
@@ -170,22 +181,30 @@ export function httpHandler<
       before: async ({ event }) => {
         logger.appendKeys({ requestId: event.requestContext.requestId });
         if (!spec.anonymous) await authenticate(event);
-        if (spec.admin) admins.set(event, await adminOf(event));
+        if (spec.admin) admins.set(event, await adminOf(event, spec.admin));
         try {
           checkBody(event, spec.body ? 'A JSON body is required.' : spec.bytes ? "The file's bytes are required as the body." : undefined);
+          if (spec.body) checkJsonMediaType(event);
         } catch (refused) {
-          if (spec.user) await tenantAccess.resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), userTokenOf(event));
+          await tokenFirst(event);
           throw refused;
         }
       },
-      onError: (request) => {
-        const { error } = request;
+      onError: async (request) => {
+        const error = isJsonParserError(request.error)
+          ? await tokenFirst(request.event).then(
+              () => new TransportError('malformed-json', 'The body is not valid JSON.'),
+              (refused: unknown) => refused,
+            )
+          : request.error;
         request.response = problemResponse(toProblem(error), {
           'x-request-id': request.event.requestContext.requestId,
           ...(error instanceof TooManyError ? { 'retry-after': String(error.retryAfterSeconds) } : {}),
         });
       },
     });
+  // @middy/http-json-body-parser parses every JSON body, once its size, presence and media type are checked above.
+  if (spec.body) stack.use(httpJsonBodyParser<HttpEvent>(JSON_BODY_OPTIONS));
   const handler = stack.handler(core);
   // Each invocation reads the configuration version at most once (config-version.ts).
   return (event: HttpEvent, context: Context) => oneVersionPerRequest(() => handler(event, context));
@@ -195,16 +214,16 @@ export function httpHandler<
 const admins = new WeakMap<HttpEvent, AuditActor>();
 
 /**
- * Who may call an admin route: an admin key, or another key of the tenant with the user token of a user whose role is
- * admin (a refused token is 401, as on any route; a member's is 403).
+ * Who may call an admin route: an admin key, or another key of the tenant with the user token of a user the rule lets
+ * administer `area` (a refused token is 401, as on any route; a member's, or a store-limited admin's on a tenant-wide
+ * route, is 403).
  */
-async function adminOf(event: HttpEvent): Promise<AuditActor> {
-  const scope = scopeOf(event);
-  if (isAdminKey(scope)) return { keyId: keyIdOf(event) ?? 'unknown' };
+async function adminOf(event: HttpEvent, area: AdminArea): Promise<AuditActor> {
+  if (isAdminKey(scopeOf(event))) return { keyId: keyIdOf(event) ?? 'unknown' };
   const token = userTokenOf(event);
-  if (!token) refuseNonAdmin();
+  if (!token) throw new AdminRefusedError('not-admin');
   const user = await tenantAccess.resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), token);
-  requireAdminUser(user);
+  requireAdmin(user, area);
   return { user: user.name };
 }
 
@@ -276,15 +295,18 @@ const bodyBytes = (event: HttpEvent): Uint8Array =>
 const NO_QUERY = v.strictObject({});
 const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
-/** The JSON body, parsed here rather than by a library so that each transport problem is its own typed error. */
-function parseJsonBody(event: HttpEvent): unknown {
-  const type = event.headers?.['content-type'] ?? '';
-  if (!JSON_MEDIA_TYPE.test(type))
+/** Any JSON media type (a `+json` suffix too), in any case as HTTP allows (the parser's own check is case-sensitive). */
+function checkJsonMediaType(event: HttpEvent): void {
+  if (!JSON_MEDIA_TYPE.test(event.headers?.['content-type'] ?? ''))
     throw new TransportError('unsupported-media-type', 'Send the body as JSON with Content-Type: application/json.');
-  const text = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new TransportError('malformed-json', 'The body is not valid JSON.');
-  }
 }
+
+/**
+ * disableContentTypeCheck is documented (middy.js.org) but left out of the package's types; disableContentTypeError,
+ * its default, is named so that the object matches the declared options.
+ */
+const JSON_BODY_OPTIONS = { disableContentTypeCheck: true, disableContentTypeError: false };
+
+/** The JSON parser's one refusal once the media type is checked: a body that does not parse (its 415, our 400). */
+const isJsonParserError = (error: unknown): boolean =>
+  error instanceof Error && (error.cause as { package?: unknown } | undefined)?.package === '@middy/http-json-body-parser';

@@ -28,6 +28,8 @@ export interface WorkspaceInput {
   base: string;
   /** The gateway's request id, for the access log. */
   requestId: string;
+  /** The address the request came from (API Gateway's source IP): never logged. */
+  address: string;
   query: Record<string, string | undefined>;
   /** The route's path parameters (`/app/cases/{id}`). */
   path: Record<string, string | undefined>;
@@ -104,6 +106,7 @@ function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswe
     const answer = await run({
       base,
       requestId,
+      address: event.requestContext.http.sourceIp,
       query: event.queryStringParameters ?? {},
       path: event.pathParameters ?? {},
       form: new URLSearchParams(bytes.toString('utf8')),

@@ -193,6 +193,7 @@ export const enWorkspace: WorkspaceCatalogue = {
   'case.note.firstContact': 'I have contacted the customer (the case moves to “In progress”)',
   'case.event.contact': 'Customer contact shown',
   'case.event.erased': 'Customer data erased (LGPD)',
+  'case.event.expired': 'Customer data removed: its retention ended',
   'case.by': 'by {who}',
 };
 

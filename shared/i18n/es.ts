@@ -193,6 +193,7 @@ export const esWorkspace: WorkspaceCatalogue = {
   'case.note.firstContact': 'Ya hablé con el cliente (el caso pasa a “En curso”)',
   'case.event.contact': 'Contacto del cliente mostrado',
   'case.event.erased': 'Datos del cliente borrados (LGPD)',
+  'case.event.expired': 'Datos del cliente borrados: terminó su plazo de conservación',
   'case.by': 'por {who}',
 };
 

@@ -196,6 +196,7 @@ export const ptBRWorkspace = {
   'case.note.firstContact': 'Já falei com o cliente (o caso passa a “Em andamento”)',
   'case.event.contact': 'Contato do cliente mostrado',
   'case.event.erased': 'Dados do cliente apagados (LGPD)',
+  'case.event.expired': 'Dados do cliente apagados: terminou o prazo de retenção',
   'case.by': 'por {who}',
 } as const;
 

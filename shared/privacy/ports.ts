@@ -41,6 +41,8 @@ export interface Dossier {
   customer: Record<string, unknown>;
   transactions: Record<string, unknown>[];
   transactionsTruncated: boolean;
+  /** The cases of those transactions, the managers' notes included. */
+  cases: Record<string, unknown>[];
   privacyRequests: Record<string, unknown>[];
 }
 
@@ -83,8 +85,9 @@ export interface DataSubjects {
    */
   strip(tenantId: number, read: TransactionCopies): Promise<boolean>;
   /**
-   * Removes the customer's data from the cases of these transactions (their name and their comment; the managers'
-   * notes stay): a case that still holds any is written once, one already erased is left. Idempotent.
+   * Removes the customer's data from the cases of these transactions: their name, their comment and the managers'
+   * notes (a manager writes about the customer: whom they called, at which number). A case that still holds any is
+   * written once, one already erased is left. Idempotent.
    */
   eraseCases(tenantId: number, transactionIds: number[], mark: ErasureMark): Promise<void>;
   /** The customer becomes a marker of its id and `mark`, and its lookup entries go. Idempotent. */

@@ -51,6 +51,8 @@ export const ExportDocument = v.object({
     v.object({
       customer: v.record(v.string(), v.unknown()),
       transactions: v.array(v.record(v.string(), v.unknown())),
+      /** The cases its answers opened, with the managers' notes about them. */
+      cases: v.array(v.record(v.string(), v.unknown())),
       privacy_requests: v.array(v.record(v.string(), v.unknown())),
       transactions_truncated: v.boolean(),
     }),

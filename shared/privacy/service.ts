@@ -194,6 +194,7 @@ export function privacyService({ requests, subjects, queue, recheckSeconds = ERA
                 customer: dossier.customer,
                 transactions: dossier.transactions,
                 transactions_truncated: dossier.transactionsTruncated,
+                cases: dossier.cases,
                 privacy_requests: dossier.privacyRequests,
               },
             ]
@@ -233,8 +234,8 @@ export async function erase(subjects: DataSubjects, tenantId: number, customerId
     pending = held.filter((_, i) => !stripped[i]).map((read) => read.transactionId);
     held = [];
   }
-  // A case copied the customer's name and comment when it opened (a case opened from a read made before the mark is
-  // caught by the second pass).
+  // A case copied the customer's name and comment when it opened, and holds the managers' notes about them (a case
+  // opened from a read made before the mark is caught by the second pass).
   await subjects.eraseCases(tenantId, [...new Set([...first.map((read) => read.transactionId), ...unmarked])], mark);
   await subjects.eraseCustomer(tenantId, customerId, mark);
   return holding.size;

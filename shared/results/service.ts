@@ -1,3 +1,4 @@
+import { DAY_MS, dayOf, monthsOf, periodProblems } from '../dates.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { UserRecord } from '../tenants/ports.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
@@ -7,7 +8,6 @@ import { addInto, rowOf, type ResultRow } from './report.js';
 import type { ResultsQuery } from './schema.js';
 import type { Dimension } from './tally.js';
 
-export const MAX_REPORT_DAYS = 400;
 /** Below this many answers a group is `low_sample`, unless the journey sets its own `minSample`. */
 export const DEFAULT_MIN_SAMPLE = 5;
 /**
@@ -32,21 +32,13 @@ interface Source {
   groupId: (row: CounterRow) => number;
 }
 
-const DAY_MS = 86_400_000;
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/** The months a range touches, each read whole (its month counter) when the range covers it, else by its days. */
+/** The months a period touches, each read whole (its month counter) when the period covers it, else by its days. */
 function plan(from: string, to: string, byDay: boolean): { month: string; whole: boolean }[] {
-  const months: { month: string; whole: boolean }[] = [];
-  for (let cursor = `${from.slice(0, 7)}-01`; cursor <= to;) {
-    const month = cursor.slice(0, 7);
+  return monthsOf(from, to).map((month) => {
     const next = new Date(`${month}-01T00:00:00Z`);
     next.setUTCMonth(next.getUTCMonth() + 1);
-    const last = day(next.getTime() - DAY_MS);
-    months.push({ month, whole: !byDay && from <= `${month}-01` && last <= to });
-    cursor = day(next.getTime());
-  }
-  return months;
+    return { month, whole: !byDay && from <= `${month}-01` && dayOf(next.getTime() - DAY_MS) <= to };
+  });
 }
 
 /**
@@ -60,13 +52,10 @@ export function resultsService({ counters, settings, stores, employees }: Result
     return journey;
   }
 
+  /** The date rule, here too: the page builds its periods (the one before, the trend) and asks for them. */
   function checkRange(query: ResultsQuery): void {
-    const days = (Date.parse(query.to) - Date.parse(query.from)) / DAY_MS;
-    if (days < 0) throw new ValidationError('The range is empty.', [{ path: 'to', message: 'must not be before from' }]);
-    if (days + 1 > MAX_REPORT_DAYS)
-      throw new ValidationError('The range is too long.', [
-        { path: 'to', message: `at most ${MAX_REPORT_DAYS} days after from, both included` },
-      ]);
+    const problems = periodProblems(query.from, query.to);
+    if (problems.length) throw new ValidationError('Invalid period.', problems);
   }
 
   /**

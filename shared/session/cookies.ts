@@ -1,3 +1,6 @@
+import * as v from 'valibot';
+import { isLocalDeployment } from '../config.js';
+import type { Sealer } from '../sealed.js';
 import { APP_HOME, APP_PATH, SESSION_PATH, SIGN_IN_PATH } from './paths.js';
 
 /**
@@ -17,7 +20,7 @@ const CHALLENGE_SECONDS = 180;
  * to, so a refresh does not post again; read there once and cleared. Scoped to that page's path, strict, two minutes.
  */
 export const SHOWN_ONCE_COOKIE = 'sso';
-const SHOWN_ONCE_SECONDS = 120;
+export const SHOWN_ONCE_SECONDS = 120;
 /** The refresh token's lifetime (the pool's setting): the cookie goes when the token does. */
 export const REFRESH_DAYS = 30;
 
@@ -44,31 +47,35 @@ export const clearedCookies = (base: string) => [
   cookie(REFRESH_COOKIE, '', `${base}${SESSION_PATH}`, 0),
 ];
 
-export const challengeCookie = (base: string, username: string, challenge: string) =>
+/**
+ * The challenge cookie: the username and Cognito's session sealed together (the deployment's key, this purpose only),
+ * with their expiry, so that nobody can make one for another account or keep one past its 3 minutes.
+ */
+export const challengeCookie = (base: string, challenges: Sealer, username: string, challenge: string, now = Date.now()) =>
   cookie(
     CHALLENGE_COOKIE,
-    Buffer.from(JSON.stringify([username, challenge])).toString('base64url'),
+    challenges.seal({ username, challenge, until: now + CHALLENGE_SECONDS * 1000 }, CHALLENGE_COOKIE),
     `${base}${SIGN_IN_PATH}`,
     CHALLENGE_SECONDS,
   );
 
 const clearChallenge = (base: string) => [cookie(CHALLENGE_COOKIE, '', `${base}${SIGN_IN_PATH}`, 0)];
 
-/** The username and Cognito session a challenge cookie holds, or undefined for anything else. */
-export function readChallenge(value: string | undefined): { username: string; challenge: string } | undefined {
-  if (!value) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(parsed) &&
-      parsed.length === 2 &&
-      parsed.every((part) => typeof part === 'string' && part.length > 0 && part.length <= 4096)
-    )
-      return { username: parsed[0] as string, challenge: parsed[1] as string };
-  } catch {
-    // not a challenge of ours
-  }
-  return undefined;
+const Challenge = v.strictObject({
+  username: v.pipe(v.string(), v.minLength(1), v.maxLength(254)),
+  challenge: v.pipe(v.string(), v.minLength(1), v.maxLength(4096)),
+  until: v.number(),
+});
+
+/** The username and Cognito session a challenge cookie this deployment sealed holds, while it lasts; else undefined. */
+export function readChallenge(
+  challenges: Sealer,
+  value: string | undefined,
+  now = Date.now(),
+): { username: string; challenge: string } | undefined {
+  const parsed = v.safeParse(Challenge, value ? challenges.open(value, CHALLENGE_COOKIE) : undefined);
+  if (!parsed.success || parsed.output.until <= now) return undefined;
+  return { username: parsed.output.username, challenge: parsed.output.challenge };
 }
 
 /** A cookie's value among the request's cookies (payload format 2.0 hands them as `name=value` strings). */
@@ -84,19 +91,32 @@ export function cookieValue(cookies: readonly string[] | undefined, name: string
 
 /**
  * Where to go after signing in: a workspace path this deployment serves, never another site (`//evil.example`,
- * `https://...`, `/app/../x`); anything else goes home.
+ * `https://...`, `/app/../x`, `/app/%2e%2e/x`), and only what a Location header may carry. Characters beyond ASCII
+ * are percent-encoded (as a browser sends them); controls, spaces and backslashes, or a path a URL parser would read
+ * differently than it is written (a dot segment, `//`), send home instead.
  */
 export function safeNext(base: string, next: string | undefined): string {
   const home = `${base}${APP_HOME}`;
-  if (!next || next.length > 512 || !next.startsWith(`${base}${APP_PATH}/`) || /[\\\s]|\/\/|\/\.\.?(\/|$|\?)/.test(next)) return home;
-  if (next.startsWith(`${base}${SESSION_PATH}`) || next.startsWith(`${base}${SIGN_IN_PATH}`)) return home;
-  return next;
+  if (!next || next.length > 512 || /[^\u0021-\u007e\u00a0-\u{10ffff}]|\\|\/\//u.test(next)) return home;
+  const origin = 'http://workspace.invalid';
+  try {
+    // encodeURI throws on a lone surrogate (it has no encoding), and so does a URL that cannot be parsed: home.
+    const path = next.replace(/[^\u0021-\u007e]+/g, encodeURI);
+    const parsed = new URL(path, origin);
+    if (parsed.origin !== origin || `${parsed.pathname}${parsed.search}${parsed.hash}` !== path) return home;
+    if (!path.startsWith(`${base}${APP_PATH}/`) || path.startsWith(`${base}${SESSION_PATH}`) || path.startsWith(`${base}${SIGN_IN_PATH}`))
+      return home;
+    return path;
+  } catch {
+    return home;
+  }
 }
 
 /**
  * Whether a state-changing request comes from the workspace's own pages: its Origin (sent by every browser on a POST)
- * names the host it was sent to. SameSite=Lax already keeps the session cookie off other sites' posts; this also
- * refuses a cross-site post to the sign-in form (login CSRF).
+ * is the origin it was sent to, scheme, host and port. SameSite=Lax already keeps the session cookie off other sites'
+ * posts; this also refuses a cross-site post to the sign-in form (login CSRF). API Gateway serves https only; the local
+ * stack's gateway serves http.
  */
 export function sameOrigin(headers: Record<string, string | undefined>): boolean {
   const origin = headers.origin;
@@ -106,7 +126,7 @@ export function sameOrigin(headers: Record<string, string | undefined>): boolean
   if (!origin || origin === 'null') return headers['sec-fetch-site'] === 'same-origin';
   if (!host) return false;
   try {
-    return new URL(origin).host === host;
+    return new URL(origin).origin === new URL(`${isLocalDeployment() ? 'http' : 'https'}://${host}`).origin;
   } catch {
     return false;
   }

@@ -48,3 +48,22 @@ export interface UserDirectory {
   /** Sets a permanent password (the local demo users only). */
   setPassword(email: string, password: string): Promise<void>;
 }
+
+/** Whose failed sign-ins are counted: the name signed in with (any tenant's), or the address the form came from. */
+export interface AttemptKey {
+  kind: 'account' | 'address';
+  id: string;
+}
+
+/**
+ * Failed sign-ins, counted per key in a window that starts at the key's first failure and ends `windowSeconds`
+ * later (shared/adapters/sign-in-attempts.ts: one small item per key, gone with the table's TTL).
+ */
+export interface SignInAttempts {
+  /** The failures counted in each key's current window, in the keys' order (0: none, or the window has passed). */
+  failures(keys: readonly AttemptKey[], now: Date): Promise<number[]>;
+  /** Counts one failure against each key; a key without a current window starts one. */
+  fail(keys: readonly AttemptKey[], now: Date, windowSeconds: number): Promise<void>;
+  /** Forgets a key's failures (the account, once signed in). */
+  forget(key: AttemptKey): Promise<void>;
+}

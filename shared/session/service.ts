@@ -2,12 +2,15 @@ import { newPasswordPage, signInPage } from '../workspace/sign-in-page.js';
 import { redirect, type WebAnswer } from '../workspace/answer.js';
 import { challengeCookie, clearedCookies, readChallenge, safeNext, sessionCookies } from './cookies.js';
 import { SIGN_IN_PATH } from './paths.js';
+import type { Sealer } from '../sealed.js';
 import { UnauthenticatedError } from '../errors.js';
-import type { IdentityProvider, SessionClaims, SignInOutcome } from './ports.js';
+import type { AttemptKey, IdentityProvider, SessionClaims, SignInAttempts, SignInOutcome } from './ports.js';
 
 /** What the session's pages receive: the stage's path prefix and the posted form or the query. */
 export interface SessionRequest {
   base: string;
+  /** The address the request came from (API Gateway's source IP). */
+  address: string;
   form: URLSearchParams;
   query: Record<string, string | undefined>;
   cookies: { session?: string | undefined; refresh?: string | undefined; challenge?: string | undefined };
@@ -15,6 +18,14 @@ export interface SessionRequest {
 
 const MAX_EMAIL = 254;
 const MAX_PASSWORD = 256;
+
+/**
+ * The service's own bound on guessing passwords (Cognito has its own on AWS; the local emulator none): failures
+ * counted per account and per address, each in a window from its first failure. Past a limit every sign-in of that
+ * account or address is refused, the right password too, until the window ends; signing in forgets the account's
+ * failures, not the address's (one address may try many accounts).
+ */
+export const SIGN_IN_LIMITS = { windowSeconds: 15 * 60, perAccount: 10, perAddress: 50 } as const;
 
 const REFUSED = 'E-mail ou senha incorretos.';
 const TOO_MANY = 'Muitas tentativas. Espere alguns minutos e tente de novo.';
@@ -24,10 +35,86 @@ export function showSignIn({ base, query }: Pick<SessionRequest, 'base' | 'query
   return { status: 200, html: signInPage(base, safeNext(base, query.next)) };
 }
 
+function answer(
+  challenges: Sealer,
+  base: string,
+  next: string,
+  outcome: SignInOutcome,
+  username: string,
+  again: (message: string) => string,
+): WebAnswer {
+  switch (outcome.kind) {
+    case 'signed-in':
+      return redirect(next, sessionCookies(base, outcome.tokens));
+    case 'new-password':
+      return { status: 200, html: newPasswordPage(base, next), cookies: [challengeCookie(base, challenges, username, outcome.challenge)] };
+    case 'too-many':
+      return { status: 429, html: again(TOO_MANY) };
+    case 'weak-password':
+      return {
+        status: 400,
+        html: newPasswordPage(
+          base,
+          next,
+          'A senha não atende à política: use ao menos 8 caracteres, com maiúscula, minúscula, número e símbolo.',
+        ),
+      };
+    case 'refused':
+      return { status: 401, html: again(REFUSED) };
+  }
+}
+
 /**
- * Signing in, out and again: the service posts the manager's e-mail and password to Cognito and keeps the tokens it
- * answers in cookies (`cookies.ts`). The password passes through once and is kept nowhere.
+ * Signing in: the service posts the manager's e-mail and password to Cognito and keeps the tokens it answers in
+ * cookies (`cookies.ts`); the password passes through once and is kept nowhere. An invited user's challenge goes to
+ * the new-password form sealed (`challenges`). Failures are bounded (SIGN_IN_LIMITS).
  */
+export function signInService(
+  idp: IdentityProvider,
+  { challenges, attempts, now = () => new Date() }: { challenges: Sealer; attempts: SignInAttempts; now?: () => Date },
+) {
+  async function submitSignIn({ base, address, form }: SessionRequest): Promise<WebAnswer> {
+    const next = safeNext(base, form.get('next') ?? undefined);
+    const email = (form.get('email') ?? '').trim().toLowerCase();
+    const password = form.get('password') ?? '';
+    const again = (message: string) => signInPage(base, next, message, email.length <= MAX_EMAIL ? email : '');
+    if (!email || !password) return { status: 400, html: again('Informe o e-mail e a senha.') };
+    if (email.length > MAX_EMAIL || password.length > MAX_PASSWORD) return { status: 401, html: again(REFUSED) };
+    const account: AttemptKey = { kind: 'account', id: email };
+    const keys = [account, { kind: 'address', id: address } as const];
+    const [byAccount = 0, byAddress = 0] = await attempts.failures(keys, now());
+    if (byAccount >= SIGN_IN_LIMITS.perAccount || byAddress >= SIGN_IN_LIMITS.perAddress) return { status: 429, html: again(TOO_MANY) };
+    const outcome = await idp.signIn(email, password);
+    if (outcome.kind === 'refused') await attempts.fail(keys, now(), SIGN_IN_LIMITS.windowSeconds);
+    else if (outcome.kind === 'signed-in' || outcome.kind === 'new-password') await attempts.forget(account);
+    return answer(challenges, base, next, outcome, email, again);
+  }
+
+  return { submitSignIn };
+}
+
+/** An invited user's new password, for the challenge their sealed cookie holds (only theirs, for 3 minutes). */
+export function newPasswordService(
+  idp: IdentityProvider,
+  { challenges, now = () => new Date() }: { challenges: Sealer; now?: () => Date },
+) {
+  async function submitNewPassword({ base, form, cookies }: SessionRequest): Promise<WebAnswer> {
+    const next = safeNext(base, form.get('next') ?? undefined);
+    const challenge = readChallenge(challenges, cookies.challenge, now().getTime());
+    // The challenge lasts 3 minutes: past it (or forged), the invited user signs in again with the temporary password.
+    if (!challenge)
+      return { status: 401, html: signInPage(base, next, 'O tempo para escolher a senha acabou. Entre de novo com a senha do convite.') };
+    const password = form.get('password') ?? '';
+    if (!password || password.length > MAX_PASSWORD) return { status: 400, html: newPasswordPage(base, next, 'Informe a nova senha.') };
+    if (password !== form.get('confirm')) return { status: 400, html: newPasswordPage(base, next, 'As duas senhas não são iguais.') };
+    const outcome = await idp.setNewPassword(challenge.username, challenge.challenge, password);
+    return answer(challenges, base, next, outcome, challenge.username, (message) => signInPage(base, next, message));
+  }
+
+  return { submitNewPassword };
+}
+
+/** Refreshing and ending a session: Cognito's refresh and revocation of the refresh cookie's token. */
 export function sessionService(
   idp: IdentityProvider,
   {
@@ -41,51 +128,6 @@ export function sessionService(
   } = {},
 ) {
   const signInUrl = (base: string, next: string) => `${base}${SIGN_IN_PATH}?next=${encodeURIComponent(next)}`;
-
-  function answer(base: string, next: string, outcome: SignInOutcome, username: string, again: (message: string) => string): WebAnswer {
-    switch (outcome.kind) {
-      case 'signed-in':
-        return redirect(next, sessionCookies(base, outcome.tokens));
-      case 'new-password':
-        return { status: 200, html: newPasswordPage(base, next), cookies: [challengeCookie(base, username, outcome.challenge)] };
-      case 'too-many':
-        return { status: 429, html: again(TOO_MANY) };
-      case 'weak-password':
-        return {
-          status: 400,
-          html: newPasswordPage(
-            base,
-            next,
-            'A senha não atende à política: use ao menos 8 caracteres, com maiúscula, minúscula, número e símbolo.',
-          ),
-        };
-      case 'refused':
-        return { status: 401, html: again(REFUSED) };
-    }
-  }
-
-  async function submitSignIn({ base, form }: SessionRequest): Promise<WebAnswer> {
-    const next = safeNext(base, form.get('next') ?? undefined);
-    const email = (form.get('email') ?? '').trim().toLowerCase();
-    const password = form.get('password') ?? '';
-    const again = (message: string) => signInPage(base, next, message, email.length <= MAX_EMAIL ? email : '');
-    if (!email || !password) return { status: 400, html: again('Informe o e-mail e a senha.') };
-    if (email.length > MAX_EMAIL || password.length > MAX_PASSWORD) return { status: 401, html: again(REFUSED) };
-    return answer(base, next, await idp.signIn(email, password), email, again);
-  }
-
-  async function submitNewPassword({ base, form, cookies }: SessionRequest): Promise<WebAnswer> {
-    const next = safeNext(base, form.get('next') ?? undefined);
-    const challenge = readChallenge(cookies.challenge);
-    // The challenge lasts 3 minutes: past it, the invited user signs in again with the temporary password.
-    if (!challenge)
-      return { status: 401, html: signInPage(base, next, 'O tempo para escolher a senha acabou. Entre de novo com a senha do convite.') };
-    const password = form.get('password') ?? '';
-    if (!password || password.length > MAX_PASSWORD) return { status: 400, html: newPasswordPage(base, next, 'Informe a nova senha.') };
-    if (password !== form.get('confirm')) return { status: 400, html: newPasswordPage(base, next, 'As duas senhas não são iguais.') };
-    const outcome = await idp.setNewPassword(challenge.username, challenge.challenge, password);
-    return answer(base, next, outcome, challenge.username, (message) => signInPage(base, next, message));
-  }
 
   /** New tokens for the refresh cookie, back to where the manager was going; without one, or refused: sign in. */
   async function refresh({ base, query, cookies }: SessionRequest): Promise<WebAnswer> {
@@ -103,7 +145,7 @@ export function sessionService(
     return redirect(`${base}${SIGN_IN_PATH}`, clearedCookies(base));
   }
 
-  return { submitSignIn, submitNewPassword, refresh, signOut };
+  return { refresh, signOut };
 }
 
 /**

@@ -19,13 +19,14 @@ const minutesOf = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clo
 
 /**
  * When the quiet window that `now` falls in ends (to the minute), or undefined outside it. `quiet` undefined means
- * the default window; null means none. The window may cross midnight (21:00 to 08:00).
+ * the default window; null means none. The window may cross midnight (21:00 to 08:00); it counts in `tenantZone`
+ * unless it names its own.
  */
-export function quietUntil(quiet: QuietHours | null | undefined, now: Date): Date | undefined {
+export function quietUntil(quiet: QuietHours | null | undefined, now: Date, tenantZone: string): Date | undefined {
   const window = quiet === undefined ? DEFAULT_QUIET_HOURS : quiet;
   if (!window) return undefined;
   const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone: window.timeZone,
+    timeZone: window.timeZone ?? tenantZone,
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',

@@ -4,7 +4,7 @@ import { logger } from '../logger.js';
 import { count } from '../metrics.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
 import { firstName, recoveryEmail, recoverySms, surveyEmail, surveySms, type SurveyBrand } from './compose.js';
-import { DEFAULT_LOCALE, type Locale } from '../locale.js';
+import { DEFAULT_LOCALE, timeZoneOf, type Locale } from '../locale.js';
 import { translator } from '../i18n/messages.js';
 import { brandOf } from '../brand/brand.js';
 import type { DispatchMessage } from './dispatch.js';
@@ -134,7 +134,7 @@ export async function deliverSurvey(
     const content = { brand, link, locale: attempt.locale ?? DEFAULT_LOCALE, kind: attempt.kind ?? 'survey' } as const;
     const send = sender(attempt, journey, settings, content, ports, config, now);
     if (typeof send === 'string') return await fail('not_configured', send);
-    const until = heldByQuietHours(attempt.channel) ? quietUntil(settings.delivery.quietHours, now) : undefined;
+    const until = heldByQuietHours(attempt.channel) ? quietUntil(settings.delivery.quietHours, now, timeZoneOf(settings)) : undefined;
     if (until) {
       await ports.scheduler.schedule({ ...message, dueAt: until.toISOString() }, until, now);
       await attempts.release(attempt, until);

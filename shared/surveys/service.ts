@@ -1,3 +1,4 @@
+import { periodProblems } from '../dates.js';
 import { ConcurrentEditError, GoneError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
 import { tenantEvent } from '../events/events.js';
 import type { EventPublisher } from '../events/ports.js';
@@ -205,13 +206,11 @@ export function surveyService({
 
   /** Evaluations answered between two dates (inclusive, UTC), newest first. */
   async function listEvaluations(tenantId: number, query: EvaluationsQuery) {
-    const days = (Date.parse(query.end_date) - Date.parse(query.start_date)) / 86_400_000;
-    if (days < 0)
-      throw new ValidationError('end_date is before start_date.', [{ path: 'end_date', message: 'must not be before start_date' }]);
-    if (days >= MAX_EVALUATION_RANGE_DAYS)
-      throw new ValidationError('The date range is too long.', [
-        { path: 'end_date', message: `the range may span at most ${MAX_EVALUATION_RANGE_DAYS} days` },
-      ]);
+    const problems = periodProblems(query.start_date, query.end_date, {
+      maxDays: MAX_EVALUATION_RANGE_DAYS,
+      paths: ['start_date', 'end_date'],
+    });
+    if (problems.length) throw new ValidationError('Invalid date range.', problems);
     if (query.page > 1 && !query.cursor)
       throw new ValidationError('Walk this list with cursor.', [
         { path: 'page', message: 'pages after the first are reached with next_cursor' },

@@ -6,7 +6,7 @@ import { EVENT_TYPES } from '../events/ports.js';
 import { CHANNELS, HAND_OFF_CHANNELS } from '../channels.js';
 import { isLocalDeployment } from '../config.js';
 import { webAddressProblem } from '../web-address.js';
-import { LOCALES, type Locale } from '../locale.js';
+import { DEFAULT_LOCALE, DEFAULT_TIME_ZONE, LOCALES, type Locale } from '../locale.js';
 import { LogoObject } from '../brand/logo.js';
 import { UserScope } from '../access/user-scope.js';
 import { entityId as id, nameField as name } from './fields.js';
@@ -117,7 +117,7 @@ export const JourneyConfig = v.strictObject({
   /**
    * Each dimension of the journey's result counters is spread over this many partitions, summed on read
    * (shared/results/tally.ts): 1 for most tenants; a journey whose peak writes its counters past a tenth of a partition's 1,000 write units a
-   * second needs more (README, Performance: `npm run bench -- scale` gives the number). Raise it, never lower it:
+   * second needs more (docs/performance.md: `npm run bench -- scale` gives the number). Raise it, never lower it:
    * counters written under a larger number would go unread.
    */
   resultShards: v.optional(
@@ -195,6 +195,8 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
+const timeZone = v.pipe(v.string('must be a string'), v.check(isTimeZone, 'must be an IANA time zone such as America/Sao_Paulo'));
+
 const whatsAppLanguage = v.pipe(v.string('must be a string'), v.regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a language code such as pt_BR'));
 
 /** How a tenant's surveys go out: its sender identities on each channel, and its chatbot's webhook. */
@@ -250,13 +252,14 @@ export const DeliveryConfig = v.strictObject({
     ),
   ),
   /**
-   * A daily window, in the tenant's time zone, in which no SMS, WhatsApp, voice or chatbot hand-off goes out (e-mail
-   * does); an attempt due inside it waits until it ends. Absent: DEFAULT_QUIET_HOURS; null: none.
+   * A daily window, in the tenant's time zone unless it names its own, in which no SMS, WhatsApp, voice or chatbot
+   * hand-off goes out (e-mail does); an attempt due inside it waits until it ends. Absent: DEFAULT_QUIET_HOURS; null: none.
    */
   quietHours: v.optional(
     v.nullable(
       v.strictObject({
-        timeZone: v.pipe(v.string('must be a string'), v.check(isTimeZone, 'must be an IANA time zone such as America/Sao_Paulo')),
+        /** The tenant's time zone when absent. */
+        timeZone: v.optional(timeZone),
         from: clockTime,
         to: clockTime,
       }),
@@ -279,7 +282,8 @@ export const CasesConfig = v.strictObject({
   ),
   workingHours: v.optional(
     v.strictObject({
-      timeZone: v.pipe(v.string('must be a string'), v.check(isTimeZone, 'must be an IANA time zone such as America/Sao_Paulo')),
+      /** The tenant's time zone when absent. */
+      timeZone: v.optional(timeZone),
       days: v.pipe(
         v.array(v.picklist(DAYS, `must be one of ${DAYS.join(', ')}`), 'must be a list of days'),
         v.minLength(1, 'must list at least one day'),
@@ -431,14 +435,16 @@ const configEntries = {
   delivery: v.optional(DeliveryConfig, {}),
   privacy: v.optional(PrivacyConfig, {}),
   cases: v.optional(CasesConfig, {}),
+  /** The language of its surveys and pages when neither the customer nor the journey has one. */
+  locale: v.optional(locale, DEFAULT_LOCALE),
+  /** The time zone its people read times in (an IANA name). */
+  timeZone: v.optional(timeZone, DEFAULT_TIME_ZONE),
 };
 
 export const TenantConfig = v.pipe(
   v.strictObject({
     id,
     ...configEntries,
-    /** The language of its surveys when neither the customer nor the journey has one; pt-BR when absent. */
-    locale: v.optional(locale),
     users: v.optional(v.array(UserConfig), []),
     keys: v.optional(v.array(KeyConfig), []),
     brand: v.optional(BrandConfig, {}),
@@ -474,8 +480,16 @@ export interface Settings {
   privacy?: PrivacyConfig;
   /** Absent: DEFAULT_CASES. */
   cases?: CasesConfig;
-  /** The tenant's survey language; absent: pt-BR. */
+  /** The tenant's language; absent: DEFAULT_LOCALE. */
   locale?: Locale;
+  /** The tenant's time zone; absent: DEFAULT_TIME_ZONE. */
+  timeZone?: string;
   /** Absent for a tenant created before brands: brandOf's defaults. */
   brand?: BrandSettings;
 }
+
+/**
+ * What `putSettings` writes: the settings but the delivery and brand (written apart), with the language and time zone
+ * stated, so that no write leaves them out and resets them (every write states the whole configuration).
+ */
+export type SettingsWrite = Omit<Settings, 'delivery' | 'brand'> & Pick<ConfigDocument, 'locale' | 'timeZone'>;

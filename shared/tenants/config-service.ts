@@ -59,9 +59,14 @@ export function configService(tenants: ConfigRepository, audit: AuditLog) {
     const version = expected === 'current' ? before.version : expected;
     const brand = brandSettings(config.name, config.brand);
     await checkLogo(tenantId, brand.logo, before.config.brand.logo);
+    const changed = () =>
+      new PreconditionFailedError('The configuration changed since it was read: read it again (GET) and apply your change to it.');
+    if (before.version !== version) throw changed();
+    const changes = configChanges(before.config, configDocument(config.name, { ...config, brand }));
+    // The same configuration again writes nothing: its version (the ETag) stays, and no function reads it again.
+    if (!changes.length) return { version, changes };
     // The claim also holds off another replacement made from a read of this one half written (its version is the claim's).
-    if (before.version !== version || (await tenants.raiseConfigVersion(tenantId, version, 'claim')) === undefined)
-      throw new PreconditionFailedError('The configuration changed since it was read: read it again (GET) and apply your change to it.');
+    if ((await tenants.raiseConfigVersion(tenantId, version, 'claim')) === undefined) throw changed();
     let written: number;
     try {
       if (before.config.name !== config.name) await tenants.renameTenant(tenantId, config.name);
@@ -72,7 +77,6 @@ export function configService(tenants: ConfigRepository, audit: AuditLog) {
     } finally {
       written = (await tenants.raiseConfigVersion(tenantId, undefined, 'release'))!;
     }
-    const changes = configChanges(before.config, configDocument(config.name, { ...config, brand }));
     await recordedChange(audit, tenantId, actor, 'config.replace', changes);
     return { version: written, changes };
   }

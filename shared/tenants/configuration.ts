@@ -1,3 +1,4 @@
+import { DEFAULT_LOCALE, timeZoneOf } from '../locale.js';
 import type { BrandDocument, BrandSettings, ConfigDocument, Settings } from './config-schema.js';
 
 /**
@@ -14,6 +15,8 @@ export function configDocument(name: string, settings: Settings): ConfigDocument
     delivery,
     privacy: settings.privacy ?? { retentionDays: null },
     cases: settings.cases ?? {},
+    locale: settings.locale ?? DEFAULT_LOCALE,
+    timeZone: timeZoneOf(settings),
     brand: brandDocument(name, settings.brand),
   };
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { BrandSettings, DeliveryConfig, LogoObject, Settings, UserScope } from './config-schema.js';
+import type { BrandSettings, DeliveryConfig, LogoObject, Settings, SettingsWrite, UserScope } from './config-schema.js';
 import type { SigningGenerations } from '../events/signature.js';
 
 export const Tenant = v.object({ id: v.number(), name: v.string(), created_at: v.string() });
@@ -48,7 +48,7 @@ export interface FirstStore {
   employee: string;
 }
 
-/** The reads that check a caller: `shared/adapters/tenant-access-repository.ts` implements it. */
+/** The reads that check a caller: `shared/adapters/access-repository.ts` implements it. */
 export interface TenantAccessRepository {
   /** Keys are found by the hash of their value; the value itself is never stored. */
   findApiKey(hash: string): Promise<ApiKeyRecord | undefined>;
@@ -110,10 +110,10 @@ export interface TenantRepository extends TenantAccessRepository {
     tokenHash: string,
     fields: Partial<Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>> & { phone?: string | null },
   ): Promise<UserRecord>;
-  putSettings(tenantId: number, settings: Omit<Settings, 'delivery' | 'brand'>): Promise<void>;
+  putSettings(tenantId: number, settings: SettingsWrite): Promise<void>;
   putBrand(tenantId: number, brand: BrandSettings): Promise<void>;
-  /** Records that the tenant uploaded this logo object, so that its brand may name it: false when it was recorded already. */
-  recordLogo(tenantId: number, logo: LogoObject): Promise<boolean>;
+  /** Records that the tenant uploaded this logo object, so that its brand may name it (shared/brand/logo.ts, LogoUploads). */
+  recordLogo(tenantId: number, logo: LogoObject, atMost?: number): Promise<'recorded' | 'exists' | 'full'>;
   /** A logo the tenant uploaded, by its object name; undefined for one it did not. */
   findLogo(tenantId: number, file: string): Promise<LogoObject | undefined>;
   readSettings(tenantId: number): Promise<Settings>;

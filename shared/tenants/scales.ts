@@ -29,12 +29,13 @@ export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type WeekDay = (typeof DAYS)[number];
 
 export interface QuietHours {
-  timeZone: string;
+  /** The tenant's when absent. */
+  timeZone?: string | undefined;
   from: string;
   to: string;
 }
-/** Quiet hours of a tenant that sets none: 21:00 to 08:00 in São Paulo. */
-export const DEFAULT_QUIET_HOURS: QuietHours = { timeZone: 'America/Sao_Paulo', from: '21:00', to: '08:00' };
+/** Quiet hours of a tenant that sets none: 21:00 to 08:00 in its time zone. */
+export const DEFAULT_QUIET_HOURS: QuietHours = { from: '21:00', to: '08:00' };
 
 /**
  * What a journey, its case rule and the privacy settings hold where they leave a field out: the schemas' defaults

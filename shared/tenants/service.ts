@@ -162,6 +162,7 @@ export function tenantService(
     );
     report.push(`  ${config.journeys.length} journeys, ${config.classes.length} classes, ${config.groups.length} groups written`);
     report.push(`  retention: ${config.privacy.retentionDays ? `${config.privacy.retentionDays} days` : 'none'}`);
+    report.push(`  language: ${config.locale}, time zone: ${config.timeZone}`);
     report.push(...(await applyDelivery(config)));
     for (const user of config.users) {
       const current = await tenants.findUserByName(config.id, user.name);

@@ -1,21 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
-import {
-  APP_ADMIN_BRAND_PATH,
-  APP_ADMIN_JOURNEYS_PATH,
-  APP_ADMIN_KEYS_PATH,
-  APP_ADMIN_USERS_PATH,
-  APP_ADMIN_WEBHOOKS_PATH,
-} from '../session/paths.js';
-import { clearedShownOnce, shownOnceCookie } from '../session/cookies.js';
+import { clearedShownOnce, SHOWN_ONCE_SECONDS, shownOnceCookie } from '../session/cookies.js';
+import type { Sealer } from '../sealed.js';
 import { escapeHtml } from '../surveys/compose.js';
 import type { AuditActor } from '../tenants/audit.js';
 import { brandOf } from '../brand/brand.js';
 import type { ConfigDocument, Settings } from '../tenants/config-schema.js';
 import type { ConfigChange } from '../tenants/configuration.js';
 import type { UserRecord } from '../tenants/ports.js';
-import { isTenantAdmin } from '../access/roles.js';
+import { adminRefusal } from '../access/capabilities.js';
 import { redirect, type WebAnswer } from './answer.js';
+import { ADMIN_SECTIONS, openAdminSections } from './admin-sections.js';
 import { ADMIN_TEXT, type AdminText } from './admin-text.js';
 import { layout, messageBody } from './layout.js';
 
@@ -64,18 +60,10 @@ export interface AdminFrame<Words extends AdminText = AdminText> {
 /** The form field that carries the configuration's version (its ETag). */
 export const ETAG_FIELD = 'etag';
 
-/** The subsections of the admin pages, for their own navigation. */
-const SUBSECTIONS = [
-  { path: APP_ADMIN_JOURNEYS_PATH, label: (text: AdminText) => text.journeys },
-  { path: APP_ADMIN_WEBHOOKS_PATH, label: (text: AdminText) => text.webhooks },
-  { path: APP_ADMIN_USERS_PATH, label: (text: AdminText) => text.users },
-  { path: APP_ADMIN_KEYS_PATH, label: (text: AdminText) => text.keys },
-  { path: APP_ADMIN_BRAND_PATH, label: (text: AdminText) => text.brand },
-];
-
 /**
- * The frame of an admin page for a signed-in user, or the 403 page a user who is not a tenant admin gets (in the
- * tenant's language, with the navigation that user sees). `own`: the page's own words (admin-<page>-text.ts), beside the shared ones.
+ * The frame of an admin page for a signed-in user, or the 403 page a user the rule refuses the page gets (in the
+ * tenant's language, with the navigation that user sees: only the admin pages they may open). `own`: the page's own
+ * words (admin-<page>-text.ts), beside the shared ones.
  */
 export async function adminFrame<Own extends object>(
   ports: Pick<AdminPagePorts, 'settings'>,
@@ -87,13 +75,18 @@ export async function adminFrame<Own extends object>(
   const locale = settings.locale ?? DEFAULT_LOCALE;
   const text = { ...ADMIN_TEXT[locale], ...own[locale] };
   const brand = brandOf(settings);
-  const admin = isTenantAdmin(request.user);
+  const open = openAdminSections(request.user);
+  const home = open[0]?.path;
   const html = (title: string, body: string) =>
-    layout({ title, base: request.base, user: request.user.name, admin, current: APP_ADMIN_JOURNEYS_PATH, locale, brand, body });
-  const subnav = `<nav class="subnav" aria-label="${escapeHtml(text.admin)}"><ul>${SUBSECTIONS.map(
-    (section) =>
-      `<li><a href="${escapeHtml(request.base + section.path)}"${section.path === path ? ' aria-current="page"' : ''}>${escapeHtml(section.label(text))}</a></li>`,
-  ).join('')}</ul></nav>`;
+    layout({ title, base: request.base, user: request.user.name, adminHome: home, current: home, locale, brand, body });
+  const subnav = open.length
+    ? `<nav class="subnav" aria-label="${escapeHtml(text.admin)}"><ul>${open
+        .map(
+          (section) =>
+            `<li><a href="${escapeHtml(request.base + section.path)}"${section.path === path ? ' aria-current="page"' : ''}>${escapeHtml(text[section.label])}</a></li>`,
+        )
+        .join('')}</ul></nav>`
+    : '';
   const when = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone: 'UTC' });
   const frame: AdminFrame<AdminText & Own> = {
     text,
@@ -102,8 +95,11 @@ export async function adminFrame<Own extends object>(
     dateTime: (iso) => `${when.format(new Date(iso))} UTC`,
     say: (message) => localMessage(text, message),
   };
-  if (admin) return { frame };
-  return { frame, refused: { status: 403, html: html(text.forbiddenTitle, messageBody(text.forbiddenTitle, text.forbiddenText)) } };
+  const area = ADMIN_SECTIONS.find((section) => section.path === path)?.area ?? 'tenant';
+  const refusal = adminRefusal(request.user, area);
+  if (!refusal) return { frame };
+  const why = refusal === 'not-admin' ? text.forbiddenText : text.everyStoreText;
+  return { frame, refused: { status: 403, html: html(text.forbiddenTitle, subnav + messageBody(text.forbiddenTitle, why)) } };
 }
 
 export function addError(errors: FieldErrors, field: string, message: string) {
@@ -267,36 +263,52 @@ export function selectField(o: {
 /** What a post made and the page after it shows once: the secret, and the notice above it. */
 const ShownOnce = v.strictObject({ notice: v.pipe(v.string(), v.maxLength(500)), secret: v.pipe(v.string(), v.maxLength(200)) });
 export type ShownOnce = v.InferOutput<typeof ShownOnce>;
+const SealedShownOnce = v.strictObject({ ...ShownOnce.entries, id: v.pipe(v.string(), v.uuid()), until: v.number() });
+
+/**
+ * The shown-once cookie, sealed (its value holds no readable secret) for one tenant, user and page, with an id and an
+ * expiry; the page that shows it spends the id first, so a replayed cookie shows nothing.
+ */
+export interface ShownOncePorts {
+  sealer: Sealer;
+  /** Marks the id shown until `until` (then forgotten); false when it already was. */
+  spend(tenantId: number, id: string, until: Date): Promise<boolean>;
+}
+
+const sealedFor = (request: AdminPageRequest, path: string) => JSON.stringify([request.tenantId, request.user.name, path]);
 
 /** A post's answer that sends the browser to `path` (with `query`), carrying the secret in the shown-once cookie. */
-export const redirectShowingOnce = (request: AdminPageRequest, path: string, query: string, shown: ShownOnce) =>
-  redirect(`${request.base}${path}?${query}`, [
-    shownOnceCookie(request.base, path, Buffer.from(JSON.stringify(shown)).toString('base64url')),
-  ]);
+export function redirectShowingOnce(ports: ShownOncePorts, request: AdminPageRequest, path: string, query: string, shown: ShownOnce) {
+  const sealed = ports.sealer.seal({ ...shown, id: randomUUID(), until: Date.now() + SHOWN_ONCE_SECONDS * 1000 }, sealedFor(request, path));
+  return redirect(`${request.base}${path}?${query}`, [shownOnceCookie(request.base, path, sealed)]);
+}
 
-/** The secret the shown-once cookie carries (undefined: none, or not one of ours), and the cookie that clears it. */
-export function readShownOnce(request: AdminPageRequest, path: string): { shown?: ShownOnce; cookies: string[] } {
+/** The secret the shown-once cookie carries, the first time it is read (undefined: none, not ours, expired, shown), and the cookie that clears it. */
+export async function readShownOnce(
+  ports: ShownOncePorts,
+  request: AdminPageRequest,
+  path: string,
+): Promise<{ shown?: ShownOnce; cookies: string[] }> {
   if (!request.shownOnce) return { cookies: [] };
   const cookies = [clearedShownOnce(request.base, path)];
-  try {
-    const parsed = v.safeParse(ShownOnce, JSON.parse(Buffer.from(request.shownOnce, 'base64url').toString('utf8')));
-    return parsed.success ? { shown: parsed.output, cookies } : { cookies };
-  } catch {
-    return { cookies };
-  }
+  const parsed = v.safeParse(SealedShownOnce, ports.sealer.open(request.shownOnce, sealedFor(request, path)));
+  if (!parsed.success || parsed.output.until <= Date.now()) return { cookies };
+  const { id, until, ...shown } = parsed.output;
+  return (await ports.spend(request.tenantId, id, new Date(until))) ? { shown, cookies } : { cookies };
 }
 
 /**
  * The notice at the top of a page a post redirected to: the secret the post made, shown this once (the shown-once
  * cookie, which the answer clears), else the words of what `?done=` says was done, else none.
  */
-export function doneNotice(
+export async function doneNotice(
+  ports: ShownOncePorts,
   request: AdminPageRequest,
   path: string,
   boxId: string,
   said: Record<string, string>,
-): { notice: string; cookies: string[] } {
-  const { shown, cookies } = readShownOnce(request, path);
+): Promise<{ notice: string; cookies: string[] }> {
+  const { shown, cookies } = await readShownOnce(ports, request, path);
   const done = request.query.done;
   const words = done !== undefined && Object.hasOwn(said, done) ? said[done] : undefined;
   const notice = shown ? shownOnceBox(shown, boxId) : words ? `<p class="saved" role="status">${escapeHtml(words)}</p>` : '';

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import { DomainError } from '../errors.js';
+import { DomainError, NotFoundError } from '../errors.js';
 import { APP_ADMIN_KEYS_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
 import { KEY_SCOPES } from '../access/credentials.js';
-import { KeyNeedsEveryStoreError, NewKeyBody, RotateKeyBody, type KeyView, type apiKeys } from '../access/api-keys.js';
+import { KeyIdPath, NewKeyBody, RotateKeyBody, type KeyView, type apiKeys } from '../access/api-keys.js';
 import { redirect, type WebAnswer } from './answer.js';
 import {
   addError,
@@ -20,6 +20,7 @@ import {
   type AdminFrame,
   type AdminPagePorts,
   type AdminPageRequest,
+  type ShownOncePorts,
   type FieldErrors,
 } from './admin-form.js';
 import type { AdminText } from './admin-text.js';
@@ -29,7 +30,7 @@ import { KEYS_TEXT, type KeysText } from './admin-keys-text.js';
 export type KeysFrame = AdminFrame<AdminText & KeysText>;
 
 /** The keys service of the admin API (shared/access/api-keys.ts). */
-export type KeysPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof apiKeys>;
+export type KeysPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof apiKeys> & { shownOnce: ShownOncePorts };
 
 /** What the issue form holds, as typed. */
 interface KeyValues {
@@ -55,7 +56,10 @@ export function adminKeysPage(ports: KeysPorts) {
     const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_KEYS_PATH, KEYS_TEXT);
     if (refused) return refused;
     const { text } = frame;
-    const { notice, cookies } = doneNotice(request, APP_ADMIN_KEYS_PATH, 'new-key', { revoked: text.revoked, issued: text.issuedGone });
+    const { notice, cookies } = await doneNotice(ports.shownOnce, request, APP_ADMIN_KEYS_PATH, 'new-key', {
+      revoked: text.revoked,
+      issued: text.issuedGone,
+    });
     return { ...(await render(frame, request, 200, EMPTY, notice)), cookies };
   }
 
@@ -72,19 +76,25 @@ export function adminKeysPage(ports: KeysPorts) {
       expires: form.get('expires_at') ?? '',
     };
     const errors: FieldErrors = new Map();
+    // The key a form names, checked as the API checks its path: one that cannot be a key's id is no key of this tenant.
+    const keyId = () => {
+      const id = form.get('id') ?? '';
+      if (!v.is(KeyIdPath, { id })) throw new NotFoundError('No such key.');
+      return id;
+    };
     try {
       if (action === 'revoke') {
         if (!confirmed(form)) addError(errors, '', text.confirmRequired);
         else {
-          await ports.revokeKey(tenantId, form.get('id') ?? '', actor);
+          await ports.revokeKey(tenantId, keyId(), actor);
           return redirect(`${request.base}${APP_ADMIN_KEYS_PATH}?done=revoked`);
         }
       } else if (action === 'rotate') {
         const body = v.safeParse(RotateKeyBody, { grace_seconds: Number(form.get('grace_seconds')) });
         if (body.success) {
-          const issued = await ports.rotateKey(tenantId, form.get('id') ?? '', body.output, actor);
+          const issued = await ports.rotateKey(tenantId, keyId(), body.output, actor);
           const notice = text.rotatedKey(issued.previous.id, frame.dateTime(issued.previous.expires_at!));
-          return redirectShowingOnce(request, APP_ADMIN_KEYS_PATH, 'done=issued', { notice, secret: issued.key });
+          return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_KEYS_PATH, 'done=issued', { notice, secret: issued.key });
         }
         for (const issue of body.issues) addError(errors, '', `${text.grace}: ${frame.say(issue.message)}`);
       } else {
@@ -92,13 +102,15 @@ export function adminKeysPage(ports: KeysPorts) {
         const body = v.safeParse(NewKeyBody, { scope: sent.scope, name: sent.name, ...(expiry ? { expires_at: expiry } : {}) });
         if (body.success) {
           const issued = await ports.issueKey(tenantId, body.output, actor);
-          return redirectShowingOnce(request, APP_ADMIN_KEYS_PATH, 'done=issued', { notice: text.issuedKey, secret: issued.key });
+          return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_KEYS_PATH, 'done=issued', {
+            notice: text.issuedKey,
+            secret: issued.key,
+          });
         }
         for (const issue of body.issues) addError(errors, fieldOf(v.getDotPath(issue) ?? ''), frame.say(issue.message));
       }
     } catch (error) {
-      if (error instanceof KeyNeedsEveryStoreError) addError(errors, '', text.needsEveryStore);
-      else if (!(error instanceof DomainError) || !['validation', 'not-found', 'state-conflict'].includes(error.kind)) throw error;
+      if (!(error instanceof DomainError) || !['validation', 'not-found', 'state-conflict'].includes(error.kind)) throw error;
       // The service's own refusals: an expiry in the past names its field; the others are the key's state.
       else if (error.errors.length) for (const problem of error.errors) addError(errors, fieldOf(problem.path), frame.say(problem.message));
       else addError(errors, '', text.keyGone);

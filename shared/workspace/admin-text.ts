@@ -12,6 +12,7 @@ const ptBR = {
   webhooks: 'Webhooks',
   forbiddenTitle: 'Sem acesso',
   forbiddenText: 'Só os administradores da empresa abrem as páginas de administração.',
+  everyStoreText: 'Esta página muda o que vale para todas as lojas: só um administrador que vê todas as lojas a abre.',
   staleText:
     'A configuração mudou desde que você abriu este formulário (alguém salvou antes): nada foi salvo. Seus dados continuam no formulário; confira a configuração atual e envie de novo.',
   invalidText: 'Nada foi salvo. Corrija os campos marcados:',
@@ -68,6 +69,7 @@ const es: AdminText = {
   webhooks: 'Webhooks',
   forbiddenTitle: 'Sin acceso',
   forbiddenText: 'Solo los administradores de la empresa abren las páginas de administración.',
+  everyStoreText: 'Esta página cambia lo que vale para todas las tiendas: solo la abre un administrador que ve todas las tiendas.',
   staleText:
     'La configuración cambió desde que abrió este formulario (alguien guardó antes): no se guardó nada. Sus datos siguen en el formulario; revise la configuración actual y envíelo de nuevo.',
   invalidText: 'No se guardó nada. Corrija los campos marcados:',
@@ -122,6 +124,7 @@ const en: AdminText = {
   webhooks: 'Webhooks',
   forbiddenTitle: 'No access',
   forbiddenText: "Only the company's administrators open the administration pages.",
+  everyStoreText: 'This page changes what holds for every store: only an admin who sees every store opens it.',
   staleText:
     'The configuration changed since you opened this form (someone saved first): nothing was saved. Your entries are still in the form; check the current configuration and send it again.',
   invalidText: 'Nothing was saved. Correct the marked fields:',

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DomainError } from '../errors.js';
+import { DomainError, NotFoundError } from '../errors.js';
 import { APP_ADMIN_USERS_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
 import { USER_ROLES } from '../tenants/ports.js';
@@ -9,6 +9,7 @@ import {
   GrantRefusedError,
   NewUserBody,
   SelfLockoutError,
+  UserNamePath,
   UserPatchBody,
   type tenantUsers,
   type UserView,
@@ -30,6 +31,7 @@ import {
   type AdminFrame,
   type AdminPagePorts,
   type AdminPageRequest,
+  type ShownOncePorts,
   type FieldErrors,
 } from './admin-form.js';
 import type { AdminText } from './admin-text.js';
@@ -39,7 +41,7 @@ import { USERS_TEXT, type UsersText } from './admin-users-text.js';
 export type UsersFrame = AdminFrame<AdminText & UsersText>;
 
 /** The users service of `/public/admin/users` (shared/access/tenant-users.ts). */
-export type UsersPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof tenantUsers>;
+export type UsersPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof tenantUsers> & { shownOnce: ShownOncePorts };
 
 /** What the invitation form holds, as typed. */
 interface UserValues {
@@ -87,7 +89,7 @@ export function adminUsersPage(ports: UsersPorts) {
     const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_USERS_PATH, USERS_TEXT);
     if (refused) return refused;
     const { text } = frame;
-    const { notice, cookies } = doneNotice(request, APP_ADMIN_USERS_PATH, 'new-token', {
+    const { notice, cookies } = await doneNotice(ports.shownOnce, request, APP_ADMIN_USERS_PATH, 'new-token', {
       changed: text.changed,
       invited: text.invitedGone,
     });
@@ -105,17 +107,22 @@ export function adminUsersPage(ports: UsersPorts) {
     const errors: FieldErrors = new Map();
     const name = form.get('name') ?? '';
     const changed = () => redirect(`${request.base}${APP_ADMIN_USERS_PATH}?done=changed`);
+    // The user a form names, checked as the API checks its path: a name no user can have is no user of this tenant.
+    const userName = () => {
+      if (!v.is(UserNamePath, { email: name })) throw new NotFoundError('No such user.');
+      return name;
+    };
     try {
       if (action === 'disable' || action === 'enable') {
         if (action === 'disable' && !confirmed(form)) addError(errors, '', text.confirmRequired);
         else {
-          await ports.updateUser(tenantId, name, { disabled: action === 'disable' }, actor);
+          await ports.updateUser(tenantId, userName(), { disabled: action === 'disable' }, actor);
           return changed();
         }
       } else if (action === 'update') {
         const patch = v.safeParse(UserPatchBody, { scope: scopeOf(sent), role: sent.role });
         if (patch.success) {
-          await ports.updateUser(tenantId, name, patch.output, actor);
+          await ports.updateUser(tenantId, userName(), patch.output, actor);
           return changed();
         }
         for (const issue of patch.issues)
@@ -124,7 +131,7 @@ export function adminUsersPage(ports: UsersPorts) {
         const body = v.safeParse(NewUserBody, { email: sent.email, scope: scopeOf(sent), role: sent.role });
         if (body.success) {
           const created = await ports.createUser(tenantId, body.output, actor);
-          return redirectShowingOnce(request, APP_ADMIN_USERS_PATH, 'done=invited', {
+          return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_USERS_PATH, 'done=invited', {
             notice: `${text.invited(created.name)} ${text.userToken}`,
             secret: created.token,
           });

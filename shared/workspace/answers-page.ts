@@ -9,7 +9,7 @@ import { APP_ANSWERS_CSV_PATH, APP_ANSWERS_PATH } from '../session/paths.js';
 import { escapeHtml } from '../surveys/compose.js';
 import type { Settings, UserScope } from '../tenants/config-schema.js';
 import type { UserRecord } from '../tenants/ports.js';
-import { isTenantAdmin } from '../access/roles.js';
+import { adminHome } from './admin-sections.js';
 import type { WebAnswer } from './answer.js';
 import { layout } from './layout.js';
 import { lazyFormat } from '../text.js';
@@ -83,7 +83,7 @@ export function answersPage(ports: AnswersPagePorts) {
     const filters = filtersOf(request.query);
     const page = (status: number, body: string): WebAnswer => ({
       status,
-      html: layout({ title: 'Respostas', base, user: user.name, admin: isTenantAdmin(user), current: APP_ANSWERS_PATH, body }),
+      html: layout({ title: 'Respostas', base, user: user.name, adminHome: adminHome(user), current: APP_ANSWERS_PATH, body }),
     });
     const form = filterForm(base, config, filters);
     const parsed = v.safeParse(AnswersQuery, filters);

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isTenantAdmin } from '../access/roles.js';
+import { adminHome } from './admin-sections.js';
 import { brandOf } from '../brand/brand.js';
 import { casesSettingsOf } from '../cases/rules.js';
 import { bucketOf } from '../answers/schema.js';
@@ -9,7 +9,7 @@ import { CaseIdPath, CasePatch, CasesQuery } from '../cases/schema.js';
 import type { CaseActor } from '../cases/service.js';
 import { DomainError, type FieldProblem } from '../errors.js';
 import { workspaceTranslator as translator, type WorkspaceKey, type Translate } from '../i18n/messages.js';
-import { DEFAULT_LOCALE, type Locale } from '../locale.js';
+import { DEFAULT_LOCALE, timeZoneOf, type Locale } from '../locale.js';
 import { queryString } from '../paging.js';
 import type { Reader } from '../privacy/access.js';
 import { integerString, MAX_INT_ID } from '../schema.js';
@@ -33,11 +33,11 @@ export interface CasesFrame {
 /** The case pages' frame from the tenant's settings: its language, brand, working hours' time zone, root causes, journeys. */
 export function casesFrameOf(settings: Settings): CasesFrame {
   const { name, logoUrl } = brandOf(settings);
-  const { rootCauses, workingHours } = casesSettingsOf(settings);
+  const { rootCauses } = casesSettingsOf(settings);
   return {
     locale: settings.locale ?? DEFAULT_LOCALE,
     brand: { name, logoUrl },
-    timeZone: workingHours.timeZone,
+    timeZone: timeZoneOf(settings),
     rootCauses,
     journeys: settings.journeys,
   };
@@ -65,8 +65,11 @@ export interface CasesPagePorts {
   recordReads(tenantId: number, customerIds: number[], reader: Reader): Promise<void>;
 }
 
-/** A manager's change to a case: given to the case form's post only, so that the pages that read bundle no writes. */
-export type CaseUpdate = (tenantId: number, id: number, patch: CasePatch, actor: CaseActor) => Promise<CaseBody>;
+/**
+ * A manager's change to a case, made only while the case is at `expected` (the version the form was read at): given to
+ * the case form's post only, so that the pages that read bundle no writes.
+ */
+export type CaseUpdate = (tenantId: number, id: number, patch: CasePatch, actor: CaseActor, expected: number) => Promise<CaseBody>;
 
 export interface CasesPageRequest {
   tenantId: number;
@@ -142,7 +145,7 @@ export function casesPage(ports: CasesPagePorts) {
         title,
         base: request.base,
         user: request.user.name,
-        admin: isTenantAdmin(request.user),
+        adminHome: adminHome(request.user),
         current: APP_CASES_PATH,
         body,
         locale: frame.locale,
@@ -289,15 +292,19 @@ ${next ? `<p class="more"><a rel="next" href="${escapeHtml(`${request.base}${APP
         ),
         form,
       });
+    // Someone changed the case first: it as it is now, and what this manager typed, to send again.
+    const changed = async () => render(request, await caseOf(request), { status: 409, problems: [t('case.problem.changed')], form });
+    // The version the form was read at (one change per version read: a form sent twice saves once).
+    const version = Number(form.get('version'));
+    if (!Number.isSafeInteger(version) || version < 1) return changed();
     try {
-      await update(request.tenantId, found.id, parsed.output, actor(request));
+      await update(request.tenantId, found.id, parsed.output, actor(request), version);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       if (error.kind === 'not-found') return render(request, undefined);
       if (error.kind === 'validation') return render(request, found, { status: 400, problems: problemsOf(error.errors, resolving), form });
-      if (error.kind !== 'concurrent-edit') throw error;
-      // Someone changed the case first: it as it is now, and what this manager typed, to send again.
-      return render(request, await caseOf(request), { status: 409, problems: [t('case.problem.changed')], form });
+      if (error.kind !== 'precondition-failed') throw error;
+      return changed();
     }
     return { status: 303, location: `${request.base}${appCasePath(found.id)}?saved=${encodeURIComponent(form.get('form') ?? '')}` };
   }
@@ -403,6 +410,8 @@ function caseBody(
   const inSection = (which: keyof typeof sections) => (where === which ? alertHtml : '');
   const atTop = where && Object.hasOwn(sections, where) && sections[where as keyof typeof sections] ? '' : alertHtml;
   const formTo = (section: string) => `${action}#${section}`;
+  // The version this page shows: a change is made only from it (a 409 page shows the case as it is now, with its own).
+  const versionField = `<input type="hidden" name="version" value="${c.version}">`;
   const facts: [WorkspaceKey, string][] = [
     ['case.store', escapeHtml(view.store)],
     ['case.employee', escapeHtml(view.employee)],
@@ -418,7 +427,7 @@ function caseBody(
     `<option value="${escapeHtml(value)}"${value === chosen ? ' selected' : ''}>${escapeHtml(label)}</option>`;
   const statusForm = sections.status
     ? `<section class="card" aria-labelledby="status-title"><h2 id="status-title">${escapeHtml(t('case.change'))}</h2>${inSection('status')}
-<form method="post" action="${formTo('status-title')}" class="stack"><input type="hidden" name="form" value="status">
+<form method="post" action="${formTo('status-title')}" class="stack"><input type="hidden" name="form" value="status">${versionField}
 <label for="c-status">${escapeHtml(t('case.change.status'))}</label><select id="c-status" name="status">${next.map((s) => option(s, t(STATUS_KEYS[s]), typed('status', 'status') || next[0]!)).join('')}</select>
 <label for="c-root">${escapeHtml(t('case.change.rootCause'))}</label><select id="c-root" name="root_cause">${option('', t('case.change.rootCause.none'), typed('root_cause', 'status'))}${view.rootCauses.map((cause) => option(cause, cause, typed('root_cause', 'status'))).join('')}</select>
 <label for="c-status-note">${escapeHtml(t('case.change.note'))}</label><textarea id="c-status-note" name="note" rows="3" maxlength="${MAX_NOTE_LENGTH}">${escapeHtml(typed('note', 'status'))}</textarea>
@@ -426,7 +435,7 @@ function caseBody(
     : '';
   const ownerForm = sections.owner
     ? `<section class="card" aria-labelledby="owner-title"><h2 id="owner-title">${escapeHtml(t('case.reassign'))}</h2>${inSection('owner')}
-<form method="post" action="${formTo('owner-title')}" class="stack"><input type="hidden" name="form" value="owner">
+<form method="post" action="${formTo('owner-title')}" class="stack"><input type="hidden" name="form" value="owner">${versionField}
 <label for="c-owner">${escapeHtml(t('case.reassign.owner'))}</label><select id="c-owner" name="owner">${others.map((name) => option(name, name, typed('owner', 'owner'))).join('')}</select>
 <button type="submit">${escapeHtml(t('case.reassign.submit'))}</button></form></section>`
     : '';
@@ -451,7 +460,7 @@ ${contactSection(t, base, c, contact)}
 ${
   closed(c)
     ? ''
-    : `<form method="post" action="${formTo('notes-title')}" class="stack"><input type="hidden" name="form" value="note">
+    : `<form method="post" action="${formTo('notes-title')}" class="stack"><input type="hidden" name="form" value="note">${versionField}
 <label for="c-note">${escapeHtml(t('case.note.label'))}</label><textarea id="c-note" name="note" rows="3" maxlength="${MAX_NOTE_LENGTH}" required>${escapeHtml(typed('note', 'note'))}</textarea>
 ${firstContact}<button type="submit">${escapeHtml(t('case.note.submit'))}</button></form>`
 }</section>
@@ -499,6 +508,8 @@ function historyText(t: Translate<WorkspaceKey>, entry: CaseBody['history'][numb
       return t('case.event.contact');
     case 'erased':
       return t('case.event.erased');
+    case 'expired':
+      return t('case.event.expired');
     case 'rescored':
       return t('case.event.scoreCorrected', { score: to });
     case 'recovery':

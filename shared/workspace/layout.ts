@@ -2,7 +2,7 @@ import { FAVICON_LINK } from '../favicon.js';
 import { workspaceTranslator as translator, type WorkspaceKey } from '../i18n/messages.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import { escapeHtml } from '../surveys/compose.js';
-import { APP_ADMIN_JOURNEYS_PATH, APP_ANSWERS_PATH, APP_CASES_PATH, APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
+import { APP_ANSWERS_PATH, APP_CASES_PATH, APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
 
 /**
  * The workspace's pages, server-rendered: pt-BR, mobile-first, complete without JavaScript (only the trend chart
@@ -20,12 +20,11 @@ export const WORKSPACE_HEADERS: Record<string, string> = {
   'x-frame-options': 'DENY',
 };
 
-/** The workspace's sections, in the order the navigation shows them; `admin` ones only to the tenant's admins. */
-export const SECTIONS: readonly { label: WorkspaceKey; path: string; admin?: true }[] = [
+/** The workspace's sections, in the order the navigation shows them; the admin section after them (Layout's adminHome). */
+export const SECTIONS: readonly { label: WorkspaceKey; path: string }[] = [
   { label: 'workspace.section.answers', path: APP_ANSWERS_PATH },
   { label: 'workspace.section.results', path: APP_RESULTS_PATH },
   { label: 'workspace.section.cases', path: APP_CASES_PATH },
-  { label: 'workspace.section.admin', path: APP_ADMIN_JOURNEYS_PATH, admin: true },
 ];
 
 export interface Layout {
@@ -43,15 +42,16 @@ export interface Layout {
   locale?: Locale | undefined;
   /** The tenant's brand: its name, and its logo (served by this API, so the policy's `'self'` admits it). */
   brand?: { name: string; logoUrl?: string | undefined } | undefined;
-  /** Whether the user is a tenant admin (isTenantAdmin): the navigation shows the admin sections. */
-  admin?: boolean | undefined;
+  /** The admin page the user may open first (admin-form.ts adminHome): the navigation's Admin link; none without. */
+  adminHome?: string | undefined;
 }
 
-export function layout({ title, base, body, user, current, scripts = [], locale = DEFAULT_LOCALE, brand, admin = false }: Layout): string {
+export function layout({ title, base, body, user, current, scripts = [], locale = DEFAULT_LOCALE, brand, adminHome }: Layout): string {
   const t = translator(locale);
   const product = t('workspace.product');
+  const sections = adminHome ? [...SECTIONS, { label: 'workspace.section.admin' as const, path: adminHome }] : SECTIONS;
   const nav = user
-    ? `<nav aria-label="${escapeHtml(t('workspace.sections'))}"><ul>${SECTIONS.filter((section) => admin || !section.admin)
+    ? `<nav aria-label="${escapeHtml(t('workspace.sections'))}"><ul>${sections
         .map(
           (section) =>
             `<li><a href="${escapeHtml(base + section.path)}"${section.path === current ? ' aria-current="page"' : ''}>${escapeHtml(t(section.label))}</a></li>`,

@@ -1,11 +1,11 @@
+import { addDays, CALENDAR, daysIn, daysOf, MAX_PERIOD_DAYS, periodEnding, periodFault, type PeriodFault } from '../dates.js';
 import type { Report } from '../results/service.js';
-import { MAX_REPORT_DAYS } from '../results/service.js';
 import type { ResultRow } from '../results/report.js';
 import type { ResultsQuery } from '../results/schema.js';
 import { escapeHtml } from '../surveys/compose.js';
 import type { JourneyConfig } from '../tenants/config-schema.js';
 import type { UserRecord } from '../tenants/ports.js';
-import { isTenantAdmin } from '../access/roles.js';
+import { adminHome } from './admin-sections.js';
 import { APP_ANSWERS_PATH, APP_RESULTS_PATH } from '../session/paths.js';
 import type { WebAnswer } from './answer.js';
 import { layout } from './layout.js';
@@ -25,11 +25,13 @@ export interface ResultsPageRequest {
   today: string;
 }
 
-const DAY_MS = 86_400_000;
 const DEFAULT_DAYS = 30;
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const validDate = (text: string | undefined): text is string => !!text && DATE.test(text) && day(Date.parse(`${text}T00:00:00Z`)) === text;
+/** The date rule's problems, in the page's words. */
+const PERIOD_TEXT: Record<PeriodFault, string> = {
+  date: `Informe as datas como AAAA-MM-DD, entre ${CALENDAR.minYear} e ${CALENDAR.maxYear}.`,
+  order: 'A data inicial é depois da final.',
+  span: `O período pode ter até ${MAX_PERIOD_DAYS} dias.`,
+};
 
 const number = lazyFormat<number>(() => new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 }));
 const signed = lazyFormat<number>(() => new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1, signDisplay: 'exceptZero' }));
@@ -50,13 +52,11 @@ export function resultsPage(ports: ResultsPagePorts) {
     const journeys = await ports.journeys(tenantId);
     const journey = journeys.find((j) => j.slug === query.journey || String(j.id) === query.journey) ?? journeys[0];
     const to = query.to || today;
-    const from = query.from || day(Date.parse(`${to}T00:00:00Z`) - (DEFAULT_DAYS - 1) * DAY_MS);
+    const from = query.from || periodEnding(to, DEFAULT_DAYS);
     const problems: string[] = [];
     if (query.journey && journey?.slug !== query.journey && String(journey?.id) !== query.journey) problems.push('Jornada desconhecida.');
-    if (!validDate(from) || !validDate(to)) problems.push('Informe as datas como AAAA-MM-DD.');
-    else if (from > to) problems.push('A data inicial é depois da final.');
-    else if ((Date.parse(to) - Date.parse(from)) / DAY_MS + 1 > MAX_REPORT_DAYS)
-      problems.push(`O período pode ter até ${MAX_REPORT_DAYS} dias.`);
+    const fault = periodFault(from, to);
+    if (fault) problems.push(PERIOD_TEXT[fault]);
     const form = filters(base, journeys, journey?.slug, from, to);
     const page = (status: number, body: string): WebAnswer => ({
       status,
@@ -64,7 +64,7 @@ export function resultsPage(ports: ResultsPagePorts) {
         title: 'Resultados',
         base,
         user: user.name,
-        admin: isTenantAdmin(user),
+        adminHome: adminHome(user),
         current: APP_RESULTS_PATH,
         body,
         scripts: status === 200 ? ['chart.umd.min.js', 'app.js'] : [],
@@ -77,15 +77,15 @@ export function resultsPage(ports: ResultsPagePorts) {
         `<h1>Resultados</h1>${form}<div class="error" role="alert">${problems.map((p) => `<p>${escapeHtml(p)}</p>`).join('')}</div>`,
       );
 
-    const days = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
-    const previousTo = day(Date.parse(from) - DAY_MS);
-    const previousFrom = day(Date.parse(from) - days * DAY_MS);
+    const days = daysIn(from, to);
+    const before = { from: addDays(from, -days), to: addDays(from, -1) };
     const asUser = Promise.resolve(user);
     const read = (groupBy: ResultsQuery['group_by'], range = { from, to }) =>
       ports.report(tenantId, { journey: journey.slug, ...range, group_by: groupBy }, asUser);
     const [current, previous, trend, stores, employees, classes] = await Promise.all([
       read('journey'),
-      read('journey', { from: previousFrom, to: previousTo }),
+      // No period before one that starts at the calendar's first year.
+      periodFault(before.from, before.to) ? undefined : read('journey', before),
       read(days > 120 ? 'week' : 'day'),
       read('store'),
       read('employee'),
@@ -97,7 +97,7 @@ export function resultsPage(ports: ResultsPagePorts) {
       `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, [filter]: row.key, from, to })}`;
     const body = `<h1>Resultados</h1>${form}
 <section aria-labelledby="summary-title"><h2 id="summary-title">Resumo de ${escapeHtml(from)} a ${escapeHtml(to)}</h2>
-${summary(nps, current.data[0], previous.data[0], previousFrom, previousTo)}</section>
+${summary(nps, current.data[0], previous && { row: previous.data[0], ...before })}</section>
 ${trendFigure(nps, trend)}
 ${ranking('stores', 'Lojas', 'Loja', 'Lojas, da melhor para a pior; amostras pequenas por último', nps, stores, undefined, answersOf('store'))}
 ${ranking('employees', 'Funcionários', 'Funcionário', 'Funcionários, do melhor para o pior; amostras pequenas por último', nps, employees, undefined, answersOf('employee'))}
@@ -123,12 +123,13 @@ function filters(base: string, journeys: JourneyConfig[], chosen: string | undef
 function summary(
   nps: boolean,
   row: ResultRow | undefined,
-  before: ResultRow | undefined,
-  previousFrom: string,
-  previousTo: string,
+  previous: { row: ResultRow | undefined; from: string; to: string } | undefined,
 ): string {
+  const before = previous?.row;
   const change = (now: number | null, then: number | null, format: (n: number) => string) =>
-    now === null || then === null ? 'sem comparação' : `${format(now - then)} vs. ${escapeHtml(previousFrom)} a ${escapeHtml(previousTo)}`;
+    now === null || then === null || !previous
+      ? 'sem comparação'
+      : `${format(now - then)} vs. ${escapeHtml(previous.from)} a ${escapeHtml(previous.to)}`;
   const items: [string, string, string][] = [
     [nps ? 'NPS' : 'Média', shown(figure(row)), change(figure(row), figure(before), (n) => signed.format(n))],
     ['Respostas', number.format(row?.responses ?? 0), change(row?.responses ?? 0, before?.responses ?? 0, (n) => signed.format(n))],
@@ -150,9 +151,7 @@ function trendFigure(nps: boolean, trend: Report): string {
     ? `${label} por ${trend.group_by === 'week' ? 'semana' : 'dia'}: ${points.map((row) => `${row.key} ${shown(figure(row))}`).join(', ')}`
     : 'Nenhuma resposta no período.';
   // Every day of the range on the axis (weeks as they come): a day without answers is a gap, not a zero.
-  const labels: string[] = [];
-  if (trend.group_by === 'day') for (let t = Date.parse(trend.from); t <= Date.parse(trend.to); t += DAY_MS) labels.push(day(t));
-  else labels.push(...points.map((row) => row.key));
+  const labels = trend.group_by === 'day' ? daysOf(trend.from, trend.to) : points.map((row) => row.key);
   const byKey = new Map(points.map((row) => [row.key, figure(row)]));
   const scale = points[0]?.scale;
   const data = {

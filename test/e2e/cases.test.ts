@@ -59,7 +59,7 @@ describe('a case through the local stack', () => {
     // The chatbot resends its answer (409: answered already) and corrects it: the case shows the correction, one case, one alert.
     expect((await chatbot({ method: 'POST', path: '/survey', key: CHATBOT_KEY, body: answer })).status).toBe(409);
     expect((await chatbot({ method: 'PUT', path: '/survey', key: CHATBOT_KEY, body: { ...answer, score: 1 } })).status).toBe(200);
-    await until(async () => {
+    const corrected = await until(async () => {
       const read = await api({ path: `/public/cases/${id}`, key: KEY, query: { token: TOKEN } });
       return read.body.score === 1 ? read : undefined;
     }, 'the corrected score on the case');
@@ -69,6 +69,7 @@ describe('a case through the local stack', () => {
       path: `/public/cases/${id}`,
       key: KEY,
       query: { token: TOKEN },
+      headers: { 'if-match': corrected.headers.etag! },
       body: { status: 'in_progress' },
     });
     expect(started.status, started.text).toBe(200);
@@ -77,6 +78,7 @@ describe('a case through the local stack', () => {
       path: `/public/cases/${id}`,
       key: KEY,
       query: { token: TOKEN },
+      headers: { 'if-match': started.headers.etag! },
       body: { status: 'resolved', root_cause: 'Atendimento', note: 'Liguei e ofereci um vale' },
     });
     expect(resolved.status, resolved.text).toBe(200);

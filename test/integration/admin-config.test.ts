@@ -9,6 +9,11 @@ import { validRequests } from '../../infra/examples.js';
 import { inProcess } from '../support/api.js';
 import { consume, usePrivateQueue } from '../support/queues.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
+import { putSettings } from '../../shared/adapters/tenant-repository.js';
+import type { ConfigDocument } from '../../shared/tenants/config-schema.js';
+import { JOURNEY_DEFAULTS } from '../../shared/tenants/scales.js';
+import { DEMO_LOGO, distinctPng, png } from '../support/logos.js';
+import { MAX_LOGOS } from '../../shared/brand/logo.js';
 import { v2Payload } from '../support/transactions.js';
 
 const api = inProcess('public');
@@ -34,7 +39,20 @@ describe('GET /public/admin/config', () => {
     // Assess
     expect(res.status).toBe(200);
     expect(res.headers.etag).toMatch(/^"\d+"$/);
-    expect(Object.keys(res.body).sort()).toEqual(['brand', 'cases', 'classes', 'delivery', 'groups', 'journeys', 'name', 'privacy']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'brand',
+      'cases',
+      'classes',
+      'delivery',
+      'groups',
+      'journeys',
+      'locale',
+      'name',
+      'privacy',
+      'timeZone',
+    ]);
+    // A tenant that set neither speaks pt-BR in São Paulo's time.
+    expect([res.body.locale, res.body.timeZone]).toEqual(['pt-BR', 'America/Sao_Paulo']);
     // A tenant that set no brand shows its name as the brand's.
     expect(res.body.brand).toEqual({ name: res.body.name });
     expect(res.body.journeys.map((j: { slug: string }) => j.slug)).toEqual(DEMO_SETTINGS.journeys.map((j) => j.slug));
@@ -115,7 +133,7 @@ describe('PUT /public/admin/config', () => {
     expect((await read()).body.groups).toEqual(groups.slice(0, 20));
   });
 
-  it('refuses a stale If-Match with 412 and a missing one with 428, changing nothing', async () => {
+  it('refuses a stale or weak If-Match with 412 and a missing one with 428, changing nothing', async () => {
     const before = await read();
     const fresh = await replace({ ...before.body, name: 'renamed' }, before.headers.etag);
     const current = await read();
@@ -123,6 +141,8 @@ describe('PUT /public/admin/config', () => {
     const stale = await replace({ ...before.body, name: 'stale' }, before.headers.etag);
     const missing = await replace({ ...before.body, name: 'missing' });
     const foreign = await replace({ ...before.body, name: 'any' }, '"not-a-version"');
+    // If-Match compares strongly: the same version as a weak tag matches nothing.
+    const weak = await replace({ ...before.body, name: 'weak' }, `W/${current.headers.etag}`);
 
     expect(fresh.status).toBe(200);
     expect(fresh.body.changes).toEqual([{ path: 'name', old: before.body.name, new: 'renamed' }]);
@@ -130,6 +150,8 @@ describe('PUT /public/admin/config', () => {
     expect(stale.body.type).toBe('/problems/precondition-failed');
     expect(missing.status).toBe(428);
     expect(foreign.status).toBe(412);
+    expect(weak.status).toBe(412);
+    expect(weak.body.detail).toContain('weak ETag');
     const after = await read();
     expect(after.headers.etag).toBe(current.headers.etag);
     expect(after.body).toEqual(current.body);
@@ -165,6 +187,63 @@ describe('PUT /public/admin/config', () => {
   });
 });
 
+/** For each field of the document, a different valid value than `value` (a field the schema gains fails to compile here). */
+const otherValue: { [K in keyof ConfigDocument]-?: (value: ConfigDocument[K]) => ConfigDocument[K] } = {
+  name: (name) => `${name} renomeado`,
+  locale: (locale) => (locale === 'es' ? 'en' : 'es'),
+  timeZone: (zone) => (zone === 'America/Manaus' ? 'Europe/Lisbon' : 'America/Manaus'),
+  classes: (classes) => [...classes, { id: 90, label: 'Embalagem', type: 'csat' }],
+  journeys: (journeys) => [
+    ...journeys,
+    { ...JOURNEY_DEFAULTS, id: 91, slug: 'ida-e-volta', indicator: 'nps', classes: [1], channels: ['email'] },
+  ],
+  groups: (groups) => [...groups, { id: 92, name: 'Região Norte' }],
+  delivery: (delivery) => ({ ...delivery, email: { from: `pesquisa-${randomUUID().slice(0, 8)}@loja.example` } }),
+  privacy: (privacy) => ({ retentionDays: privacy.retentionDays === 400 ? 401 : 400 }),
+  cases: (cases) => ({ ...cases, rootCauses: [`Atraso ${randomUUID().slice(0, 8)}`] }),
+  brand: (brand) => ({ ...brand, colour: brand.colour === '#0b5cad' ? '#1d4ed8' : '#0b5cad' }),
+};
+
+describe('a document read and put back with one change', () => {
+  it('keeps every field it did not change, for every field of the document', async () => {
+    // Prepare: a tenant of its own, in Spanish (as the operator's file sets it), with every field at a value of its own.
+    const own = await newTenant();
+    await putSettings(own.tenantId, { ...DEMO_SETTINGS, locale: 'es' });
+    const get = () => api({ path: CONFIG, key: own.adminKey });
+    const fields = Object.keys((await get()).body);
+    expect(fields.sort()).toEqual(Object.keys(otherValue).sort());
+
+    for (const field of fields as (keyof ConfigDocument)[]) {
+      // Act
+      const before = await get();
+      const changed = (otherValue[field] as (value: unknown) => unknown)(before.body[field]);
+      const put = await api({
+        method: 'PUT',
+        path: CONFIG,
+        key: own.adminKey,
+        body: { ...before.body, [field]: changed },
+        headers: { 'if-match': before.headers.etag! },
+      });
+      const after = await get();
+
+      // Assess
+      expect(put.status, `${field}: ${put.text}`).toBe(200);
+      // What changed is that field alone.
+      expect(put.body.changes.length, field).toBeGreaterThan(0);
+      expect(
+        put.body.changes.map((c: { path: string }) => c.path.split(/[.[]/)[0]),
+        field,
+      ).toEqual(put.body.changes.map(() => field));
+      expect(after.body[field], field).not.toEqual(before.body[field]);
+      if (typeof changed === 'object') expect(after.body[field], field).toMatchObject(changed!);
+      else expect(after.body[field], field).toBe(changed);
+      const { [field]: _after, ...othersAfter } = after.body;
+      const { [field]: _before, ...othersBefore } = before.body;
+      expect(othersAfter, `fields other than ${field}`).toEqual(othersBefore);
+    }
+  });
+});
+
 describe('the brand through the admin API', () => {
   const LOGO = readFileSync(new URL('../../infra/local/demo-logo.png', import.meta.url));
   const upload = (body: Buffer | string, type = 'image/png', key = tenant.adminKey) =>
@@ -184,12 +263,15 @@ describe('the brand through the admin API', () => {
   };
   usePrivateQueue('surveyDispatch');
 
-  it('a read configuration replaced as it is changes nothing: the brand round-trips', async () => {
+  it('a read configuration replaced as it is changes nothing, its ETag included: the brand round-trips', async () => {
     const before = await read();
     const res = await replace(before.body, before.headers.etag);
     expect(res.status).toBe(200);
     expect(res.body.changes).toEqual([]);
-    expect((await read()).body).toEqual(before.body);
+    expect([res.headers.etag, res.body.etag]).toEqual([before.headers.etag, before.headers.etag]);
+    expect(await read()).toMatchObject({ headers: { etag: before.headers.etag }, body: before.body });
+    // Sent again from the same read, it still matches: nothing was written.
+    expect((await replace(before.body, before.headers.etag)).status).toBe(200);
   });
 
   it('an uploaded logo and a new colour: the survey page shows both on the next request, the audit log has old and new', async () => {
@@ -230,7 +312,7 @@ describe('the brand through the admin API', () => {
   it('refuses a bad colour and a logo the tenant did not upload with 400 naming each, and a stale ETag with 412, changing nothing', async () => {
     // Prepare: a logo another tenant uploaded: stored, but not this tenant's.
     const other = await newTenant();
-    const foreign = await upload(Buffer.concat([LOGO, Buffer.from(randomUUID())]), 'image/png', other.adminKey);
+    const foreign = await upload(distinctPng(randomUUID()), 'image/png', other.adminKey);
     const before = await read();
 
     // Act
@@ -264,7 +346,7 @@ describe('the brand through the admin API', () => {
 
   it('the same logo uploaded three times at once is one object, recorded and audited once (real concurrency)', async () => {
     const own = await newTenant();
-    const bytes = Buffer.concat([LOGO, Buffer.from(randomUUID())]);
+    const bytes = distinctPng(randomUUID());
 
     const answers = await Promise.all([1, 2, 3].map(() => upload(bytes, 'image/png', own.adminKey)));
     const audit = await api({ path: '/public/admin/audit', key: own.adminKey });
@@ -292,6 +374,42 @@ describe('the brand through the admin API', () => {
     expect(publicKey.status).toBe(403);
     const audit = await api({ path: '/public/admin/audit', key: tenant.adminKey, query: { limit: 1 } });
     expect(audit.body.data[0]?.action).not.toBe('logo.upload');
+  });
+});
+
+describe('logos: decoded in full, and counted', () => {
+  const upload = (body: Buffer, key: string) =>
+    api({ method: 'POST', path: '/public/admin/brand/logos', key, headers: { 'content-type': 'image/png' }, body });
+
+  it('refuses a PNG signature followed by a script, storing nothing, and takes a small valid PNG', async () => {
+    const polyglot = Buffer.concat([DEMO_LOGO.subarray(0, 8), Buffer.from('<script>alert(document.cookie)</script>')]);
+    const refused = await upload(polyglot, tenant.adminKey);
+    const taken = await upload(png(2, 2), tenant.adminKey);
+
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([{ path: 'body', message: 'is not a whole PNG image (a chunk runs past its end)' }]);
+    expect((await api({ path: `/brand/logos/${createHash('sha256').update(polyglot).digest('hex')}.png` })).status).toBe(404);
+    expect(taken.status, taken.text).toBe(201);
+    expect((await api({ path: `/brand/logos/${taken.body.file}` })).status).toBe(200);
+  });
+
+  it(`takes at most ${MAX_LOGOS} logos of a tenant, the same bytes again included, and refuses the next naming the limit`, async () => {
+    const own = await newTenant();
+    const logos = Array.from({ length: MAX_LOGOS }, () => distinctPng(randomUUID()));
+    const answers = await Promise.all(logos.map((logo) => upload(logo, own.adminKey)));
+    const again = await upload(logos[0]!, own.adminKey);
+    const extra = distinctPng(randomUUID());
+    const over = await upload(extra, own.adminKey);
+
+    expect(answers.map((a) => a.status)).toEqual(logos.map(() => 201));
+    expect(again.status).toBe(201);
+    expect(over.status).toBe(400);
+    expect(over.body.errors).toEqual([
+      { path: 'body', message: expect.stringContaining(`has uploaded ${MAX_LOGOS} logos, the most it may`) },
+    ]);
+    expect((await api({ path: `/brand/logos/${createHash('sha256').update(extra).digest('hex')}.png` })).status).toBe(404);
+    // Another tenant's quota is its own.
+    expect((await upload(extra, tenant.adminKey)).status).toBe(201);
   });
 });
 

@@ -395,7 +395,8 @@ describe('a tenant admin with a limited scope', () => {
     const byFull = await asUser(full.token, KEYS, { scope: 'admin', name: 'do-admin-total' });
 
     // Assess
-    const refusal = 'Issuing or rotating an API key needs an admin who sees every store: a key sees them all.';
+    const refusal =
+      "The tenant's configuration, keys and secrets reach every store: they need an admin key or an admin user who sees every store, and this user sees some stores.";
     expect([admin.status, admin.body.detail]).toEqual([403, refusal]);
     expect([open.status, open.body.detail]).toEqual([403, refusal]);
     expect([rotated.status, rotated.body.detail]).toEqual([403, refusal]);

@@ -232,7 +232,7 @@ describe('GET /public/answers', () => {
       [{ class: 99 }, 'class'],
       [{ journey: 'ecommerce', bucket: 'detractor' }, 'bucket'],
       [{ from: '2024-01-01', to: '2026-01-01' }, 'to'],
-      [{ from: '2026-02-01', to: '2026-01-01' }, 'from'],
+      [{ from: '2026-02-01', to: '2026-01-01' }, 'to'],
       [{ bucket: 'awful' }, 'bucket'],
       [{ cursor: 'x'.repeat(40) }, 'cursor'],
     ] as const) {

@@ -133,7 +133,14 @@ describe('a case deadline', () => {
     const id = await openCase(monday);
     const token = tenant.userToken;
     for (const body of [{ status: 'in_progress' }, { status: 'resolved', root_cause: 'Atendimento', note: 'Cliente atendido' }]) {
-      const res = await api({ method: 'PATCH', path: `/public/cases/${id}`, key: tenant.key, query: { token }, body });
+      const res = await api({
+        method: 'PATCH',
+        path: `/public/cases/${id}`,
+        key: tenant.key,
+        query: { token },
+        headers: { 'if-match': '*' },
+        body,
+      });
       expect(res.status, res.text).toBe(200);
     }
     const message = { version: 1 as const, tenantId: tenant.tenantId, caseId: id, dueAt: '2031-01-08T18:00:00.000Z' };

@@ -39,6 +39,12 @@ async function detractor(store: number, comment: string): Promise<number> {
 const readCase = (id: number) =>
   api({ path: `/public/cases/${id}`, key: tenant.key, headers: { 'x-service-user-token': tenant.userToken } });
 
+/** A form of a case's page as its page gives it: with the version the page shows (read here, unless given). */
+const caseForm = async (id: number, fields: Record<string, string>) => ({
+  version: String((await readCase(id)).body.version ?? 1),
+  ...fields,
+});
+
 const page = async (path: string, init: { form?: Record<string, string>; origin?: string } = {}) => {
   const response = await fetch(`${publicUrl}${path}`, {
     method: init.form ? 'POST' : 'GET',
@@ -77,7 +83,7 @@ describe('the case pages', () => {
 
     for (const answer of [
       await page(`/app/cases/${otherCase}`),
-      await page(`/app/cases/${otherCase}`, { form: { form: 'note', note: 'Liguei' } }),
+      await page(`/app/cases/${otherCase}`, { form: await caseForm(otherCase, { form: 'note', note: 'Liguei' }) }),
       await page(`/app/cases/${otherCase}/contact`, { form: {} }),
       await page('/app/cases/not-a-case'),
     ]) {
@@ -95,22 +101,26 @@ describe('the case pages', () => {
   });
 
   it('saves nothing from a wrong form, says what was wrong and keeps what was typed', async () => {
-    const empty = await page(`/app/cases/${ownCase}`, { form: { form: 'note', note: '   ' } });
+    const empty = await page(`/app/cases/${ownCase}`, { form: await caseForm(ownCase, { form: 'note', note: '   ' }) });
     expect(empty.status).toBe(400);
     expect(alertOf(empty.html)).toContain('Anotação: escreva de 1 a 2.000 caracteres.');
 
     const long = 'x'.repeat(2001);
-    const tooLong = await page(`/app/cases/${ownCase}`, { form: { form: 'note', note: long } });
+    const tooLong = await page(`/app/cases/${ownCase}`, { form: await caseForm(ownCase, { form: 'note', note: long }) });
     expect(tooLong.status).toBe(400);
     expect(tooLong.html).toContain(`>${long}</textarea>`);
 
     // Open cannot become resolved (the first contact comes first), and resolving needs a root cause of the tenant's.
-    const skipped = await page(`/app/cases/${ownCase}`, { form: { form: 'status', status: 'resolved', note: 'Resolvi por telefone' } });
+    const skipped = await page(`/app/cases/${ownCase}`, {
+      form: await caseForm(ownCase, { form: 'status', status: 'resolved', note: 'Resolvi por telefone' }),
+    });
     expect(skipped.status).toBe(400);
     expect(alertOf(skipped.html)).toContain('Nova situação: escolha uma das opções.');
     expect(skipped.html).toContain('>Resolvi por telefone</textarea>');
 
-    const unknown = await page(`/app/cases/${ownCase}`, { form: { form: 'owner', owner: 'someone@else.example' } });
+    const unknown = await page(`/app/cases/${ownCase}`, {
+      form: await caseForm(ownCase, { form: 'owner', owner: 'someone@else.example' }),
+    });
     expect(unknown.status).toBe(400);
     expect(alertOf(unknown.html)).toContain('Novo responsável: escolha alguém que veja a loja deste caso.');
 
@@ -119,7 +129,10 @@ describe('the case pages', () => {
   });
 
   it('refuses a form posted from another site and changes nothing', async () => {
-    const forged = await page(`/app/cases/${ownCase}`, { form: { form: 'note', note: 'De outro site' }, origin: 'https://evil.example' });
+    const forged = await page(`/app/cases/${ownCase}`, {
+      form: await caseForm(ownCase, { form: 'note', note: 'De outro site' }),
+      origin: 'https://evil.example',
+    });
     expect(forged.status).toBe(403);
     const revealed = await page(`/app/cases/${ownCase}/contact`, { form: {}, origin: 'https://evil.example' });
     expect(revealed.status).toBe(403);
@@ -151,9 +164,10 @@ describe('the case pages', () => {
     expect(reads.map((entry: { user: string }) => entry.user)).toEqual([manager]);
   });
 
-  it('loses no note when managers write at once: each is saved, or refused with 409 keeping its words', async () => {
+  it('saves one note of the forms sent at once from one page, refusing the others with 409 keeping their words', async () => {
     const notes = Array.from({ length: 5 }, (_, i) => `Nota simultânea ${i}`);
-    const answers = await Promise.all(notes.map((note) => page(`/app/cases/${ownCase}`, { form: { form: 'note', note } })));
+    const { version } = await caseForm(ownCase, {});
+    const answers = await Promise.all(notes.map((note) => page(`/app/cases/${ownCase}`, { form: { version, form: 'note', note } })));
     const stored = (await readCase(ownCase)).body.notes.map((n: { text: string }) => n.text);
     answers.forEach((answer, i) => {
       if (answer.status === 303) {
@@ -165,13 +179,17 @@ describe('the case pages', () => {
         expect(stored).not.toContain(notes[i]);
       }
     });
-    expect(stored.length).toBe(answers.filter((a) => a.status === 303).length);
-    expect(stored.length).toBeGreaterThan(0);
+    expect(answers.filter((a) => a.status === 303)).toHaveLength(1);
+    expect(stored).toHaveLength(1);
+    // A form without the version it was read at saves nothing either.
+    const unversioned = await page(`/app/cases/${ownCase}`, { form: { form: 'note', note: 'Sem versão' } });
+    expect(unversioned.status).toBe(409);
+    expect((await readCase(ownCase)).body.notes).toHaveLength(1);
   });
 
   it("reassigns a case to another user of its store, after which it is no longer in the manager's own cases", async () => {
     expect((await page('/app/cases?view=mine')).html).toContain(`href="/app/cases/${ownCase}"`);
-    const moved = await page(`/app/cases/${ownCase}`, { form: { form: 'owner', owner: 'limited' } });
+    const moved = await page(`/app/cases/${ownCase}`, { form: await caseForm(ownCase, { form: 'owner', owner: 'limited' }) });
     expect([moved.status, moved.location]).toEqual([303, `/app/cases/${ownCase}?saved=owner`]);
     expect((await readCase(ownCase)).body.owners).toEqual(['limited']);
     expect((await page('/app/cases?view=mine')).html).not.toContain(`href="/app/cases/${ownCase}"`);

@@ -58,8 +58,9 @@ const answer = (id: number, score: number, comment: string | null, method: 'POST
   });
 
 const getCase = (id: number, token = tenant.userToken) => api({ path: `/public/cases/${id}`, key: tenant.key, query: { token } });
-const patch = (id: number, body: unknown, token = tenant.userToken) =>
-  api({ method: 'PATCH', path: `/public/cases/${id}`, key: tenant.key, query: { token }, body });
+/** A change to a case; `*` (the ETag by default) makes it to whatever version is current. */
+const patch = (id: number, body: unknown, token = tenant.userToken, etag: string | undefined = '*') =>
+  api({ method: 'PATCH', path: `/public/cases/${id}`, key: tenant.key, query: { token }, body, headers: etag ? { 'if-match': etag } : {} });
 
 /** A sale in `store` answered with `score`, its case message consumed: answers the transaction's id. */
 async function answered(score: number, comment: string | null, store = 1): Promise<number> {
@@ -185,18 +186,31 @@ describe('the cases API', () => {
     expect(res.body.owners).toEqual([manager]);
   });
 
-  it('gives one of two managers changing a case at once a 409, and loses no change', async () => {
+  it('makes one change per version read: of four identical resolves sent at once, one is saved and three answer 412', async () => {
     const id = await answered(6, null);
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => patch(id, { note: `nota ${i}` })));
-    const statuses = results.map((r) => r.status);
-    expect(
-      statuses.every((s) => s === 200 || s === 409),
-      statuses.join(),
-    ).toBe(true);
-    expect(statuses).toContain(409);
-    const kept = (await getCase(id)).body.notes.map((n: { text: string }) => n.text).sort();
-    const written = results.flatMap((r, i) => (r.status === 200 ? [`nota ${i}`] : [])).sort();
-    expect(kept).toEqual(written);
+    const started = await patch(id, { status: 'in_progress' });
+    const resolve = { status: 'resolved', root_cause: 'Atendimento', note: 'Troca feita' };
+
+    const results = await Promise.all(Array.from({ length: 4 }, () => patch(id, resolve, tenant.userToken, started.headers.etag)));
+
+    expect(started.headers.etag).toBe(`"${started.body.version}"`);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 412, 412, 412]);
+    const read = await getCase(id);
+    expect(read.body.notes.map((n: { text: string }) => n.text)).toEqual(['Troca feita']);
+    expect(read.headers.etag).toBe(`"${read.body.version}"`);
+    expect(results.find((r) => r.status === 200)!.headers.etag).toBe(read.headers.etag);
+  });
+
+  it('takes a change only with the strong ETag of the version read: none 428, weak or stale 412, changing nothing', async () => {
+    const id = await answered(6, null);
+    const read = await getCase(id);
+    const none = await patch(id, { note: 'sem versão' }, tenant.userToken, '');
+    const weak = await patch(id, { note: 'versão fraca' }, tenant.userToken, `W/${read.headers.etag}`);
+    const stale = await patch(id, { note: 'versão velha' }, tenant.userToken, `"${read.body.version + 1}"`);
+
+    expect([none.status, weak.status, stale.status]).toEqual([428, 412, 412]);
+    expect(weak.body.detail).toContain('weak ETag');
+    expect((await getCase(id)).body).toMatchObject({ notes: [], version: read.body.version });
   });
 
   it('answers 404 to a user token scoped to another store, for the case, its list filter, its change and its contact', async () => {
@@ -269,7 +283,7 @@ describe('the seams of the deadline and recovery parts', () => {
 });
 
 describe('erasure', () => {
-  it("removes the customer's name and comment from their cases and keeps the managers' notes", async () => {
+  it("removes the customer's name, comment and the managers' notes from their cases, which take no note afterwards", async () => {
     const clientId = `E-${randomUUID().slice(0, 8)}`;
     const id = await registerSale(api, tenant.key, { customer_integration: clientId, name: 'Titular Apagado', phone: '11987650000' });
     expect((await answer(id, 1, 'Meu CPF é 529.982.247-25')).status).toBe(201);
@@ -290,11 +304,15 @@ describe('erasure', () => {
 
     const read = await getCase(id);
     expect(read.body).toMatchObject({ customer: { id: customerId, name: null }, comment: null, score: 1 });
-    expect(read.body.notes).toEqual([expect.objectContaining({ text: 'Cliente pediu retorno à tarde' })]);
+    expect(read.body.notes).toEqual([]);
+    expect(read.text).not.toContain('retorno à tarde');
     expect(read.text).not.toContain('529.982.247-25');
     expect(read.text).not.toContain('Titular');
     const contact = await api({ method: 'POST', path: `/public/cases/${id}/contact`, key: tenant.key, query: { token: tenant.userToken } });
     expect(contact.body.customer).toEqual({ id: customerId, name: null, phone: null, email: null });
+    const noted = await patch(id, { note: 'Liguei de novo para Titular Apagado' });
+    expect(noted.status).toBe(422);
+    expect(noted.body.errors).toEqual([{ path: 'note', message: 'the customer of this case was erased: it takes no notes' }]);
     // Erasing again writes nothing more to the case.
     const version = read.body.version;
     await erase(dataSubjects, tenant.tenantId, customerId, { requestId: request.body.id, at: new Date().toISOString() });

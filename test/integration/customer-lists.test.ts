@@ -41,8 +41,15 @@ describe('GET /public/customer', () => {
   });
 
   it('accepts the token as the x-service-user-token header too', async () => {
-    const res = await api({ path: '/public/customer', key: tenant.key, headers: { 'x-service-user-token': tenant.limitedToken } });
+    const res = await api({ path: '/public/customer', key: tenant.key, headers: { 'x-service-user-token': tenant.userToken } });
     expect(res.status).toBe(200);
+  });
+
+  it('refuses a token limited to some stores with 403 naming why, and shows no customer', async () => {
+    const res = await api({ path: '/public/customer', key: tenant.key, query: { token: tenant.limitedToken } });
+    expect([res.status, res.body.type]).toEqual([403, '/problems/forbidden']);
+    expect(res.body.detail).toBe('The customer list needs a user token that sees every store: customers belong to no one store.');
+    expect(res.body.data).toBeUndefined();
   });
 
   it('lists every customer by id, paging by cursor and by page', async () => {

@@ -69,6 +69,92 @@ describe('the HTTP wrapper', () => {
     });
   });
 
+  describe('on a route that reads a JSON body', () => {
+    const Body = v.strictObject({ n: v.number() });
+    const handler = httpHandler({ body: Body }, async ({ body, sent }) => ({ status: 200, body: { n: body.n, sent } }));
+    const post = (contentType: string | undefined, body: string | undefined, isBase64Encoded = false) =>
+      handler(
+        httpEvent(
+          {
+            method: 'POST',
+            routePath: '/x',
+            rawPath: '/x',
+            requestId: 'req-123',
+            body,
+            isBase64Encoded,
+            ...(contentType === undefined ? {} : { headers: { 'content-type': contentType } }),
+          },
+          TENANT_1,
+        ),
+        lambdaContext('test'),
+      );
+    const answer = (res: { statusCode?: number; body?: string; headers?: Record<string, unknown> }) => [
+      res.statusCode,
+      res.headers?.['content-type'],
+      JSON.parse(res.body!),
+    ];
+
+    it('parses the body of any JSON media type, in any case, with parameters, and base64-encoded', async () => {
+      for (const type of [
+        'application/json',
+        'application/json; charset=utf-8',
+        'Application/JSON',
+        'application/json ;charset=UTF-8',
+        'application/merge-patch+json',
+      ])
+        expect({ type, answer: answer(await post(type, '{"n":1}')) }).toEqual({
+          type,
+          answer: [200, 'application/json', { n: 1, sent: { n: 1 } }],
+        });
+      expect(answer(await post('application/json', Buffer.from('{"n":2}').toString('base64'), true))).toEqual([
+        200,
+        'application/json',
+        { n: 2, sent: { n: 2 } },
+      ]);
+    });
+
+    it('answers another media type 415, malformed JSON 400 and no body 400, each with its problem', async () => {
+      const unsupported = {
+        type: '/problems/unsupported-media-type',
+        title: 'Unsupported media type',
+        status: 415,
+        detail: 'Send the body as JSON with Content-Type: application/json.',
+      };
+      for (const type of ['text/plain', 'application/jsonp', 'application/xml', '', undefined])
+        expect({ type, answer: answer(await post(type, '{"n":1}')) }).toEqual({
+          type,
+          answer: [415, 'application/problem+json', unsupported],
+        });
+      const malformed = {
+        type: '/problems/malformed-json',
+        title: 'Malformed JSON body',
+        status: 400,
+        detail: 'The body is not valid JSON.',
+      };
+      for (const body of ['{"n": ', "{'n': 1}", '{"n":1}}'])
+        expect({ body, answer: answer(await post('application/json', body)) }).toEqual({
+          body,
+          answer: [400, 'application/problem+json', malformed],
+        });
+      expect(answer(await post('application/json', '{"n":"1"}'))).toMatchObject([
+        400,
+        'application/problem+json',
+        { type: '/problems/validation' },
+      ]);
+      expect(answer(await post('application/json', ''))).toEqual([
+        400,
+        'application/problem+json',
+        {
+          type: '/problems/validation',
+          title: 'Invalid parameters',
+          status: 400,
+          detail: 'A JSON body is required.',
+          errors: [{ path: 'body', message: 'is required' }],
+        },
+      ]);
+    });
+  });
+
   describe('on a route that declares the user it needs', () => {
     let tenant: TestTenant;
     beforeAll(async () => {
@@ -104,6 +190,20 @@ describe('the HTTP wrapper', () => {
 
       expect(outcome(await handler(asUser('sut_wrong'), lambdaContext('test')))).toEqual([401, '/problems/unauthenticated']);
       expect(outcome(await handler(asUser(tenant.userToken), lambdaContext('test')))).toEqual([404, '/problems/not-found']);
+    });
+
+    it("answers a refused token's 401 before a body it cannot parse, and a valid token's malformed body 400", async () => {
+      const handler = httpHandler({ user: 'any', body: v.strictObject({}) }, async () => ({ status: 204 }));
+      const post = (token: string, contentType: string) =>
+        handler(
+          { ...asUser(token), body: '{"n": ', headers: { 'x-service-user-token': token, 'content-type': contentType } },
+          lambdaContext('test'),
+        );
+
+      expect(outcome(await post('sut_wrong', 'application/json'))).toEqual([401, '/problems/unauthenticated']);
+      expect(outcome(await post('sut_wrong', 'text/plain'))).toEqual([401, '/problems/unauthenticated']);
+      expect(outcome(await post(tenant.userToken, 'application/json'))).toEqual([400, '/problems/malformed-json']);
+      expect(outcome(await post(tenant.userToken, 'text/plain'))).toEqual([415, '/problems/unsupported-media-type']);
     });
 
     it('refuses a user without every store before the operation runs, where the route needs every store', async () => {

@@ -1,5 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createGateway } from '../../infra/local/gateway.js';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { createGateway, serveGateway } from '../../infra/local/gateway.js';
 import { prepare } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
@@ -19,4 +23,60 @@ describe('the local gateway', () => {
       expect(res.status, path).toBe(404);
     }
   });
+
+  it("answers a function's invalid header with a logged 500 that names no value, and serves the next request", async () => {
+    // Prepare: the public gateway over HTTP, but one path answers what `next=/app/。x` once made the session answer.
+    const real = createGateway({ api: 'public' });
+    const gateway = await serveGateway(
+      async (request) =>
+        request.url.startsWith('/bad/')
+          ? { status: 303, headers: { location: `/app/${decodeURIComponent(request.url.slice(5))}` }, body: Buffer.alloc(0) }
+          : real(request),
+      { api: 'public', port: 0 },
+    );
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      // Act: a non-Latin-1 character, a control character and a NUL in a Location, then an ordinary request.
+      const bad = [];
+      for (const value of ['%E3%80%82x', '%0Dx', '%00x']) {
+        const res = await fetch(`${gateway.url}/bad/${value}`, { redirect: 'manual' });
+        bad.push([res.status, await res.text()]);
+      }
+      const health = await fetch(`${gateway.url}/health`);
+
+      // Assess
+      expect(bad).toEqual(Array(3).fill([500, '{"message":"Internal Server Error"}']));
+      expect(health.status).toBe(200);
+      expect(logged.mock.calls.map((call) => call.join(' '))).toEqual(
+        Array(3).fill('local gateway: the function answered an invalid location header'),
+      );
+    } finally {
+      logged.mockRestore();
+      await gateway.close();
+    }
+  });
+
+  it('leaves no emulator behind on its port when the process that started it dies of an uncaught error', async () => {
+    // Prepare: a process that starts DynamoDB Local and cognito-local as `npm start` does, then throws.
+    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+    const child = spawn(process.execPath, [tsx, fileURLToPath(new URL('../support/crashing-emulators.ts', import.meta.url))], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+
+    // Act
+    const [code] = (await once(child, 'exit')) as [number | null];
+
+    // Assess: it failed, and neither endpoint answers any more.
+    const endpoints = JSON.parse(output) as string[];
+    expect([code, endpoints.length]).toEqual([1, 2]);
+    const answering = async (endpoint: string) =>
+      fetch(endpoint, { signal: AbortSignal.timeout(2_000) }).then(
+        () => endpoint,
+        () => undefined,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await Promise.all(endpoints.map(answering))).filter(Boolean)).toEqual([]);
+  }, 90_000);
 });

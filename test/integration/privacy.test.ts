@@ -1,9 +1,10 @@
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { invoke } from '../../infra/local/invoke.js';
 import { handler as privacyConsumer } from '../../functions/queue/privacy-requests.js';
+import { caseOpener } from '../../shared/adapters/wiring/cases.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
 import { transactionRepository } from '../../shared/adapters/transaction-repository.js';
@@ -22,6 +23,7 @@ const api = inProcess('public');
 const chatbot = inProcess('chatbot');
 const privacyQueue = usePrivateQueue('privacy');
 const dispatch = usePrivateQueue('surveyDispatch');
+usePrivateQueue('cases');
 let tenant: TestTenant;
 let other: TestTenant;
 
@@ -425,5 +427,78 @@ describe("an erasure's strip of one transaction", () => {
     expect(stored).toMatchObject({ rating: { score: 7, comment: null }, respondent: { name: null, phone: null }, params: {} });
     expect(stored!.survey).not.toHaveProperty('detail');
     expect((await dataSubjects.copiesOf(tenant.tenantId, [saleId]))[0]!.holdsCopies).toBe(false);
+  });
+});
+
+/** Every item of a tenant as stored (a Scan: in a test only, never on a request path). */
+async function everyItemOf(tenantId: number): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().client.send(
+      new ScanCommand({
+        TableName: db().tableName,
+        FilterExpression: 'begins_with(pk, :p) OR pk = :t',
+        ExpressionAttributeValues: { ':p': `T#${tenantId}#`, ':t': `T#${tenantId}` },
+        ExclusiveStartKey: start,
+        ConsistentRead: true,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+describe("privacy requests: a case's notes", () => {
+  it("are in the customer's export, and no item of the tenant names the customer once their erasure is done", async () => {
+    // Prepare: a customer whose answer opened a case, and a manager's note on it naming them, their phone and e-mail.
+    const who = randomUUID().slice(0, 8);
+    const name = `Eva ${who}`;
+    const phone = `1196${String(Date.now()).slice(-7)}`;
+    const mail = `eva-${who}@example.com`;
+    const saleId = await registerSale(api, tenant.key, { customer_integration: `N-${who}`, name, email: mail, phone });
+    const answered = await chatbot({
+      method: 'POST',
+      path: '/survey',
+      key: tenant.chatbotKey,
+      body: { transactionId: saleId, attemptId: 1, journey: 'loja', score: 1, classes: [], comment: 'Pessimo' },
+    });
+    expect(answered.status, answered.text).toBe(201);
+    expect(await caseOpener.openFromAnswer(tenant.tenantId, saleId, 1)).toBeDefined();
+    const note = `Liguei para ${name} no +55${phone}, e-mail ${mail}`;
+    const opened = await api({ path: `/public/cases/${saleId}`, key: tenant.key, query: { token: tenant.userToken } });
+    const noted = await api({
+      method: 'PATCH',
+      path: `/public/cases/${saleId}`,
+      key: tenant.key,
+      query: { token: tenant.userToken },
+      headers: { 'if-match': `"${opened.body.version}"` },
+      body: { status: 'in_progress', note },
+    });
+    expect(noted.status, noted.text).toBe(200);
+
+    // Act: an export, then an erasure through both its passes.
+    const asked = await request({ type: 'export', email: mail });
+    await work();
+    const copy = await exported(asked.body.id as string);
+    const erasure = await request({ type: 'erase', email: mail });
+    const started = Date.now();
+    while ((await read(erasure.body.id as string)).body.status !== 'done') {
+      expect(Date.now() - started, 'the erasure never finished').toBeLessThan(20_000);
+      await work();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+
+    // Assess
+    expect(copy.status, copy.text).toBe(200);
+    const [subject] = copy.body.customers as Record<string, any>[];
+    expect(subject!.cases).toEqual([expect.objectContaining({ id: saleId, notes: [expect.objectContaining({ text: note })] })]);
+    const named = new RegExp(`${who}|${phone.slice(2)}`);
+    const holding = (await everyItemOf(tenant.tenantId)).filter((item) => named.test(JSON.stringify(item)));
+    expect(holding.map((item) => `${item.pk} ${item.sk}`)).toEqual([]);
+    const kept = await api({ path: `/public/cases/${saleId}`, key: tenant.key, query: { token: tenant.userToken } });
+    expect(kept.body).toMatchObject({ status: 'in_progress', score: 1, notes: [], customer: { name: null }, comment: null });
+    expect(kept.body.history.map((entry: { action: string }) => entry.action)).toEqual(['opened', 'status', 'note', 'erased']);
   });
 });

@@ -229,7 +229,14 @@ describe('the loop, through the local stack', () => {
     expect(opened).toHaveLength(1);
     expect((await invoke('caseOpener', caseOpener, sqsEvent(opened, { queue: 'CaseQueue' }))).batchItemFailures).toEqual([]);
     const patch = (body: unknown) =>
-      api({ method: 'PATCH', path: `/public/cases/${id}`, key: tenant.key, query: { token: tenant.userToken }, body });
+      api({
+        method: 'PATCH',
+        path: `/public/cases/${id}`,
+        key: tenant.key,
+        query: { token: tenant.userToken },
+        headers: { 'if-match': '*' },
+        body,
+      });
 
     // Act: contacted, resolved (updateCase queues the recovery under its own role), answered "yes" on the page.
     expect((await patch({ status: 'in_progress' })).status).toBe(200);

@@ -5,6 +5,7 @@ import { handler as scheduledSweep } from '../../functions/schedule/expire-perso
 import { db } from '../../shared/adapters/dynamodb.js';
 import { EXPIRY_SHARDS } from '../../shared/adapters/personal-copies.js';
 import { personalExpiry } from '../../shared/adapters/personal-expiry.js';
+import { caseOpener } from '../../shared/adapters/wiring/cases.js';
 import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import { keys } from '../../shared/keys.js';
 import { STOP_MARGIN_MS, sweepExpired, type ExpiryStore } from '../../shared/privacy/retention.js';
@@ -19,6 +20,7 @@ import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js'
 const api = inProcess('public');
 const chatbot = inProcess('chatbot');
 const dispatch = usePrivateQueue('surveyDispatch');
+usePrivateQueue('cases');
 const DAY = 86_400_000;
 let tenant: TestTenant;
 let kept: TestTenant;
@@ -74,6 +76,17 @@ beforeAll(async () => {
     },
   });
   expect(res.status, res.text).toBe(201);
+  // The detractor's answer opened a case, on which a manager noted whom they called.
+  await caseOpener.openFromAnswer(tenant.tenantId, answered, 1);
+  const noted = await api({
+    method: 'PATCH',
+    path: `/public/cases/${answered}`,
+    key: tenant.key,
+    query: { token: tenant.userToken },
+    headers: { 'if-match': '"1"' },
+    body: { note: 'Liguei para Rita Prazo no 11987650001' },
+  });
+  expect(noted.status, noted.text).toBe(200);
 });
 
 describe('retention: a tenant keeps personal copies for its days', () => {
@@ -146,6 +159,10 @@ describe('retention: a tenant keeps personal copies for its days', () => {
       expect(item.survey).not.toHaveProperty('detail');
     }
     expect((await stored(tenant, answered)).rating).toEqual({ score: 4, comment: null });
+    // The case its answer opened keeps its score, not the customer's name, comment or the manager's note about them.
+    const kept = (await db().client.send(new GetCommand({ TableName: db().tableName, Key: keys.case(tenant.tenantId, answered) }))).Item!;
+    expect(kept).toMatchObject({ score: 4, customerName: null, comment: null, notes: [], erased: true });
+    expect(JSON.stringify(kept)).not.toMatch(/Rita|Demorou|11987650001/);
     expect((await results()).body).toEqual(before);
     // The customer's own record is not a copy: it stays until the customer is erased.
     const customerId = (await transaction(sale)).customer_id as number;

@@ -38,7 +38,10 @@ const oracle = async (tenantId: number): Promise<Settings> => {
     previousUntil: v.optional(v.string()),
   });
   const signing = of('WEBHOOK_SIGNING').map((item) => v.parse(Signing, item));
-  const locale = v.parse(v.object({ locale: v.nullish(v.picklist(LOCALES)) }), of('LANGUAGE')[0] ?? {}).locale;
+  const { locale, timeZone } = v.parse(
+    v.object({ locale: v.nullish(v.picklist(LOCALES)), timeZone: v.nullish(v.string()) }),
+    of('LANGUAGE')[0] ?? {},
+  );
   return {
     journeys: of('JOURNEY').map((item) => v.parse(v.object(JourneyConfig.entries), item)),
     classes: of('CLASS').map((item) => v.parse(v.object(ClassConfig.entries), item)),
@@ -64,6 +67,7 @@ const oracle = async (tenantId: number): Promise<Settings> => {
     privacy: v.parse(v.object(PrivacyConfig.entries), of('PRIVACY')[0] ?? {}),
     cases: v.parse(v.object(CasesConfig.entries), of('CASES')[0] ?? {}),
     ...(locale ? { locale } : {}),
+    ...(timeZone ? { timeZone } : {}),
     ...(of('BRAND')[0] ? { brand: v.parse(BrandSettings, of('BRAND')[0]) } : {}),
   };
 };
@@ -85,6 +89,7 @@ const fullTenant = (id: number, demoTenant: Record<string, unknown>) => {
           keys: [],
           brand: { ...(demoTenant.brand as object), logo: undefined },
           locale: 'es',
+          timeZone: 'America/Bogota',
           privacy: { retentionDays: 400 },
           journeys: [
             ...journeys,
@@ -141,7 +146,7 @@ describe('the settings reader', () => {
       const read = await readSettings(id);
       expect(read).toEqual(await oracle(id));
       expect(read.journeys.find((journey) => journey.id === 91)?.cases).toEqual({ open: 'comment', deadlineHours: 24, whatsapp: false });
-      expect(read.locale).toBe('es');
+      expect([read.locale, read.timeZone]).toEqual(['es', 'America/Bogota']);
     }
   });
 

@@ -17,6 +17,7 @@ const api = inProcess('public');
 const [sesUrl, outboxUrl] = [inject('sesUrl'), inject('outboxUrl')];
 let tenant: TestTenant;
 let plain: TestTenant;
+let spanish: TestTenant;
 let unique = 0;
 
 const DELIVERY_QUESTION = {
@@ -26,7 +27,8 @@ const DELIVERY_QUESTION = {
 };
 
 beforeAll(async () => {
-  [tenant, plain] = await Promise.all([newTenant(), newTenant()]);
+  [tenant, plain, spanish] = await Promise.all([newTenant(), newTenant(), newTenant()]);
+  await putSettings(spanish.tenantId, { ...DEMO_SETTINGS, locale: 'es' });
   await putSettings(tenant.tenantId, {
     ...DEMO_SETTINGS,
     locale: 'en',
@@ -36,7 +38,7 @@ beforeAll(async () => {
       { ...DEMO_SETTINGS.journeys.find((j) => j.slug === 'ecommerce')!, id: 9, slug: 'ecommerce-es', locale: 'es' },
     ],
   });
-  for (const t of [tenant, plain])
+  for (const t of [tenant, plain, spanish])
     await putDelivery(t.tenantId, {
       quietHours: null,
       email: { from: 'pesquisa@loja.example' },
@@ -145,5 +147,26 @@ describe('the language of a survey', () => {
     }[];
     const sent = messages.find((m) => m.to === phone);
     expect(sent?.template).toEqual({ name: 'satisfaction_survey', language: 'en' });
+  });
+
+  it("keeps the tenant's language after an admin change of something else: the next survey is still in Spanish", async () => {
+    // Prepare: the admin changes the brand's colour alone, as the admin page does (read, change, put back).
+    const read = await api({ path: '/public/admin/config', key: spanish.adminKey });
+    const put = await api({
+      method: 'PUT',
+      path: '/public/admin/config',
+      key: spanish.adminKey,
+      body: { ...read.body, brand: { ...read.body.brand, colour: '#0b5cad' } },
+      headers: { 'if-match': read.headers.etag! },
+    });
+    expect(put.status, put.text).toBe(200);
+
+    // Act
+    const { mail, page } = await mailAndPage(spanish, 'ecommerce');
+
+    // Assess
+    expect(mail.subject).toMatch(/^¿Cómo fue su experiencia con .+\?$/);
+    expect(mail.body.html).toContain('<html lang="es">');
+    expect(page).toContain('<html lang="es">');
   });
 });

@@ -97,6 +97,11 @@ describe('webhook replay', () => {
     } as never);
     expect(result.batchItemFailures).toEqual([]);
     expect(await deliverEvent(requeued[0]!, deliveryPorts())).toBe('dropped');
+    // The failure listed no longer announces the retry that was dropped.
+    const failures = await api({ path: '/public/webhooks/deliveries', key: tenant.key, query: { status: 'failed' } });
+    expect(failures.body.data.find((f: { id: string; attempt: number }) => f.id === id && f.attempt === 1)).toMatchObject({
+      next_attempt_at: null,
+    });
     const got = accepted.filter((m) => JSON.parse(m.body).id === delivery.event.id);
     expect(got).toHaveLength(1);
     const secret = webhookSecret(requireEnv(ENV.surveySecret), tenant.tenantId, eventEndpoint(url), 1);

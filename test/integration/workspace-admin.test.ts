@@ -241,12 +241,18 @@ describe('the tenant admin pages', () => {
     // Prepare: a deployment without the local stack's flag.
     vi.stubEnv(ENV.localDeployment, undefined);
     const before = await config();
+    // On AWS the page is https (API Gateway serves nothing else), and so is its form's Origin.
     const add = (url: string) =>
-      post('/app/admin/webhooks', adminCookie, [
-        ['etag', before.version],
-        ['action', 'add'],
-        ['url', url],
-      ]);
+      post(
+        '/app/admin/webhooks',
+        adminCookie,
+        [
+          ['etag', before.version],
+          ['action', 'add'],
+          ['url', url],
+        ],
+        { origin: 'https://localhost', host: 'localhost' },
+      );
 
     // Act
     const metadata = await add('https://169.254.169.254/latest/meta-data/');
@@ -312,6 +318,30 @@ describe('the tenant admin pages', () => {
     const page = await get(posted.headers.location!, `${cookie}; ${pair}`);
     return { page, set: set[0]!, body: page.body.toString() };
   }
+
+  it('shows a new key once: its cookie holds no readable key, and the same cookie sent again shows nothing', async () => {
+    const issued = await post('/app/admin/keys', adminCookie, [
+      ['action', 'issue'],
+      ['name', 'Chave mostrada uma vez'],
+      ['scope', 'public'],
+      ['expires_at', ''],
+    ]);
+    const shown = await followShowingOnce(issued, adminCookie);
+    const key = /<code id="new-key" class="secret">([^<]+)<\/code>/.exec(shown.body)![1]!;
+    const value = shown.set.split(';')[0]!.slice('sso='.length);
+    expect(value).not.toContain(key);
+    expect(Buffer.from(value, 'base64url').toString('latin1')).not.toContain(key);
+    expect((await api({ path: '/public/store/1', key })).status).toBe(200);
+
+    // The cookie replayed within its two minutes (a copied or a kept cookie): the page, without the key.
+    const replayed = await get(issued.headers.location!, `${adminCookie}; sso=${value}`);
+    expect(replayed.status).toBe(200);
+    expect(replayed.body.toString()).not.toContain(key);
+    expect(replayed.body.toString()).toContain('A chave foi criada; o valor dela foi mostrado uma vez e não aparece de novo.');
+    // Nor does the keys page of another path or a forged value take it.
+    const forged = Buffer.from(JSON.stringify({ notice: 'x', secret: 'sak_forjada' })).toString('base64url');
+    expect((await get(issued.headers.location!, `${adminCookie}; sso=${forged}`)).body.toString()).not.toContain('sak_forjada');
+  });
 
   it('issues a key whose value shows once on the page after the post (a refresh posts nothing), replaces it with a grace period, and revokes it once confirmed', async () => {
     const issued = await post('/app/admin/keys', adminCookie, [
@@ -390,6 +420,23 @@ describe('the tenant admin pages', () => {
     expect(unnamed.body.toString()).toMatch(/id="k-name-error">preencha este campo</);
     const after = (await get('/app/admin/keys', adminCookie)).body.toString().match(/class="card key/g)!.length;
     expect(after).toBe(before);
+  });
+
+  it('answers a key id or a user name that no key or user can have (5,000 characters) as gone, a 400, not a server error', async () => {
+    const long = `/app/${'a'.repeat(5000)}`;
+    const rotated = await post('/app/admin/keys', adminCookie, [
+      ['action', 'rotate'],
+      ['grace_seconds', '0'],
+      ['id', long],
+    ]);
+    const updated = await post('/app/admin/users', adminCookie, [
+      ['action', 'update'],
+      ['stores', ''],
+      ['groups', ''],
+      ['role', 'member'],
+      ['name', long],
+    ]);
+    expect([rotated.status, updated.status]).toEqual([400, 400]);
   });
 
   it('invites a manager (the invitation through Cognito, their token shown once after the post), changes their scope and role, disables them once confirmed', async () => {
@@ -505,7 +552,7 @@ describe('the tenant admin pages', () => {
     expect((await get('/app/admin/users', adminCookie)).status).toBe(200);
   });
 
-  it('keeps an admin who sees some stores to granting within them and from keys, in their language, and offers no change of a user who sees more', async () => {
+  it('keeps an admin who sees some stores to granting within them and out of the keys page, in their language, and offers no change of a user who sees more', async () => {
     // Prepare: an admin of store 1 and group 1, and an address whose sign-in is another tenant's.
     const limited = `limitada-pages-${tenant.tenantId}@test.local`;
     const limitedCookie = await signedIn(limited, { stores: [1], groups: [1] }, 'admin');
@@ -566,8 +613,11 @@ describe('the tenant admin pages', () => {
     expect(chief.body.toString()).toContain('Esta pessoa vê lojas ou grupos que você não vê');
     expect(taken.status).toBe(400);
     expect(taken.body.toString()).toMatch(/id="u-email-error">este e-mail não pode ser convidado para esta empresa: use outro endereço</);
-    expect(key.status).toBe(400);
-    expect(key.body.toString()).toContain('Só um administrador que vê todas as lojas cria ou substitui chaves: uma chave vê todas elas.');
+    expect(key.status).toBe(403);
+    expect(key.body.toString()).toContain(
+      'Esta página muda o que vale para todas as lojas: só um administrador que vê todas as lojas a abre.',
+    );
+    expect(key.body.toString()).not.toMatch(/sak_|ssk_/);
     expect(keysOf(await api({ path: '/public/admin/keys', key: tenant.adminKey }))).toEqual(keysBefore);
     expect(await users()).toEqual(before);
   });

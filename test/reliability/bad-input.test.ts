@@ -1,9 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes, succeeded, type Route } from '../../infra/routes.js';
+import { startGateway, type Gateway } from '../../infra/local/gateway.js';
+import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adapters/cognito.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
+import { ENV } from '../../shared/config.js';
 import { consume, usePrivateQueue } from '../support/queues.js';
 import { inProcess, type ApiRequest, type ApiResponse } from '../support/api.js';
-import { CASES_PER_ROUTE, fixture, keyFor, snapshot, validRequests, type Fixture } from './fixtures.js';
+import { CASES_PER_ROUTE, FULL, fixture, keyFor, snapshot, validRequests, type Fixture } from './fixtures.js';
 
 /**
  * Malformed and hostile requests for every route, generated with fast-check: wrong types, missing and extra
@@ -298,4 +302,194 @@ describe('the v2 pipeline', () => {
     );
     expect(accepted).toBeGreaterThan(0);
   }, 600_000);
+});
+
+/** Hostile values for the workspace's fields: dates past the calendar, `next` that no Location may carry, ids out of range. */
+const PAGE_VALUES = [
+  '9999-12-31',
+  '+010000-01-01',
+  '99999-01-01',
+  '1899-12-31',
+  '2100-12-31',
+  '0000-00-00',
+  '2026-02-30',
+  '/app/\u3002x',
+  '/app/%E3%80%82',
+  '/app/\u0000x',
+  '/app/%00x',
+  '/app/\r\nset-cookie: x=1',
+  '//evil.example/app',
+  'https://evil.example/',
+  '/app/' + 'a'.repeat(5000),
+  '-1',
+  '0',
+  '2147483648',
+  '99999999999999999999',
+  '1e3',
+  '\u0000',
+  '%00',
+  '\u0007\u001b',
+  '\ud800',
+  'é'.repeat(300),
+  'x'.repeat(20_000),
+  '<script>alert(1)</script>',
+];
+/** Fields no form shows but a request may carry: every page is asked for them too. */
+const EXTRA_FIELDS = ['next', 'from', 'to', 'id', 'store', 'employee', 'cursor', 'limit', 'etag'];
+
+interface PageForm {
+  method: 'GET' | 'POST';
+  action: string;
+  multipart: boolean;
+  fields: [string, string][];
+}
+
+const unescapeHtml = (text: string) =>
+  text.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]!);
+const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+
+/** The forms of a page as a browser would send them: each field with the value the page gave it (a select's first). */
+function formsOf(html: string): PageForm[] {
+  return [...html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)].map(([, open, inner]) => ({
+    method: /method="post"/i.test(open!) ? 'POST' : 'GET',
+    action: unescapeHtml(attribute(open!, 'action') ?? ''),
+    multipart: /multipart\/form-data/.test(open!),
+    fields: [...inner!.matchAll(/<input\b([^>]*)>|<(select|textarea)\b([^>]*)>([\s\S]*?)<\/\2>/g)].flatMap(
+      ([, input, tag, attrs, body]) => {
+        const name = attribute(input ?? attrs!, 'name');
+        if (!name || / type="(file|submit|checkbox|radio)"/.test(input ?? '')) return [];
+        const value =
+          input !== undefined
+            ? (attribute(input, 'value') ?? '')
+            : tag === 'select'
+              ? (/<option value="([^"]*)"/.exec(body!)?.[1] ?? '')
+              : body!;
+        return [[name, unescapeHtml(value)] as [string, string]];
+      },
+    ),
+  }));
+}
+
+describe("bad input on the workspace's pages, over HTTP, signed in", () => {
+  const tally = { requests: 0, serverErrors: 0, noAnswer: 0, forms: 0 };
+  let gateway: Gateway;
+  let cookie: string;
+  let refreshCookie: string;
+  let email: string;
+  const PASSWORD = 'Hostile-pages-1!';
+  const crashes: unknown[] = [];
+  const crashed = (error: unknown) => crashes.push(error);
+
+  beforeAll(async () => {
+    gateway = await startGateway({ api: 'public', port: 0 });
+    process.on('unhandledRejection', crashed);
+    process.on('uncaughtException', crashed);
+    email = `hostile-${f.tenantId}@test.local`;
+    await tenantService.createUser(f.tenantId, email, 'all', undefined, 'admin');
+    const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
+    await directory.invite({ email, tenantId: f.tenantId, temporaryPassword: 'Temp-hostile-1!' });
+    await directory.setPassword(email, PASSWORD);
+    const outcome = await cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!).signIn(email, PASSWORD);
+    if (outcome.kind !== 'signed-in') throw new Error(`not signed in: ${outcome.kind}`);
+    cookie = `sid=${outcome.tokens.idToken}`;
+    refreshCookie = `srt=${outcome.tokens.refreshToken}`;
+  }, 60_000);
+  afterAll(async () => {
+    process.off('unhandledRejection', crashed);
+    process.off('uncaughtException', crashed);
+    await gateway?.close();
+    console.info(
+      `bad input on the pages: ${tally.requests} requests over ${tally.forms} forms, ${tally.serverErrors} server errors, ${tally.noAnswer + crashes.length} process crashes`,
+    );
+  });
+
+  async function send(form: PageForm, fields: [string, string][]): Promise<string | undefined> {
+    const query = form.method === 'GET' ? `?${new URLSearchParams(fields)}` : '';
+    const target = `${gateway.url}${form.action}${query}`;
+    const cookies = form.action.includes('/session/') ? `${cookie}; ${refreshCookie}` : cookie;
+    let body: FormData | string | undefined;
+    if (form.method === 'POST') {
+      if (form.multipart) {
+        body = new FormData();
+        for (const [name, value] of fields) body.append(name, value);
+      } else body = new URLSearchParams(fields).toString();
+    }
+    tally.requests++;
+    try {
+      const res = await fetch(target, {
+        method: form.method,
+        redirect: 'manual',
+        headers: {
+          cookie: cookies,
+          origin: gateway.url,
+          ...(typeof body === 'string' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        },
+        ...(body !== undefined ? { body } : {}),
+      });
+      await res.arrayBuffer();
+      if (res.status < 500) return undefined;
+      tally.serverErrors++;
+      return `${form.method} ${form.action} ${JSON.stringify(fields).slice(0, 200)} -> ${res.status}`;
+    } catch (error) {
+      tally.noAnswer++;
+      return `${form.method} ${form.action} ${JSON.stringify(fields).slice(0, 200)} -> no answer (${String(error)})`;
+    }
+  }
+
+  it('answers every hostile value of every field of every page and form below 500, and the process lives on', async () => {
+    const pages = [
+      '/app/results',
+      '/app/answers',
+      '/app/cases',
+      `/app/cases/${f.caseId}`,
+      '/app/admin/journeys',
+      '/app/admin/webhooks',
+      '/app/admin/users',
+      '/app/admin/keys',
+      '/app/admin/brand',
+      '/app/sign-in',
+    ];
+    const forms: PageForm[] = [
+      // The pages themselves, and the session's own entries with their `next`.
+      ...pages.map((action) => ({ method: 'GET' as const, action, multipart: false, fields: [] as [string, string][] })),
+      { method: 'GET', action: '/app/session/refresh', multipart: false, fields: [['next', '/app/results']] },
+      {
+        method: 'POST',
+        action: '/app/sign-in',
+        multipart: false,
+        fields: [
+          ['email', email],
+          ['password', PASSWORD],
+          ['next', '/app/results'],
+        ],
+      },
+      { method: 'GET', action: `/app/cases/{id}`, multipart: false, fields: [] },
+    ];
+    for (const page of pages) {
+      const res = await fetch(`${gateway.url}${page}`, { headers: { cookie }, redirect: 'manual' });
+      expect(res.status, page).toBe(200);
+      forms.push(...formsOf(await res.text()).filter((form) => form.action.startsWith('/app/') && !form.action.includes('sign-out')));
+    }
+    tally.forms = forms.length;
+    // In `npm test`, one value of each kind: a date past the calendar, a `next` no Location carries, an id past any, a long string.
+    const values = FULL ? PAGE_VALUES : ['9999-12-31', '/app/\u3002x', '99999999999999999999', 'x'.repeat(20_000)];
+    const failures: string[] = [];
+    for (const form of forms) {
+      const names = [...new Set([...form.fields.map(([name]) => name), ...EXTRA_FIELDS])];
+      for (const value of values) {
+        if (form.action.includes('{id}')) {
+          const failure = await send({ ...form, action: form.action.replace('{id}', encodePathSegment(value)) }, form.fields);
+          if (failure) failures.push(failure);
+          continue;
+        }
+        for (const name of names) {
+          const failure = await send(form, [...form.fields.filter(([field]) => field !== name), [name, value]]);
+          if (failure) failures.push(failure);
+        }
+      }
+    }
+    expect(crashes).toEqual([]);
+    expect(failures).toEqual([]);
+    expect(tally.forms).toBeGreaterThan(15);
+  }, 1_800_000);
 });

@@ -9,22 +9,31 @@ import type { Transaction } from '../../shared/transaction-record.js';
 /** The rules of attempts over time, with a clock the test holds. */
 
 const at = (iso: string) => new Date(iso);
-const SP = { timeZone: 'America/Sao_Paulo', from: '21:00', to: '08:00' };
+const SAO_PAULO = 'America/Sao_Paulo';
+const SP = { timeZone: SAO_PAULO, from: '21:00', to: '08:00' };
 
 describe('quiet hours', () => {
   it('hold from 21:00 to 08:00 in São Paulo by default, across midnight, and end on the minute', () => {
-    expect(quietUntil(undefined, at('2026-11-23T00:30:00Z'))).toEqual(at('2026-11-23T11:00:00Z')); // 21:30 local
-    expect(quietUntil(undefined, at('2026-11-23T10:59:30Z'))).toEqual(at('2026-11-23T11:00:00Z')); // 07:59 local
-    expect(quietUntil(undefined, at('2026-11-23T11:00:00Z'))).toBeUndefined(); // 08:00 local
-    expect(quietUntil(undefined, at('2026-11-23T23:59:00Z'))).toBeUndefined(); // 20:59 local
-    expect(quietUntil(SP, at('2026-11-24T00:00:00Z'))).toEqual(at('2026-11-24T11:00:00Z')); // 21:00 local
+    expect(quietUntil(undefined, at('2026-11-23T00:30:00Z'), SAO_PAULO)).toEqual(at('2026-11-23T11:00:00Z')); // 21:30 local
+    expect(quietUntil(undefined, at('2026-11-23T10:59:30Z'), SAO_PAULO)).toEqual(at('2026-11-23T11:00:00Z')); // 07:59 local
+    expect(quietUntil(undefined, at('2026-11-23T11:00:00Z'), SAO_PAULO)).toBeUndefined(); // 08:00 local
+    expect(quietUntil(undefined, at('2026-11-23T23:59:00Z'), SAO_PAULO)).toBeUndefined(); // 20:59 local
+    expect(quietUntil(SP, at('2026-11-24T00:00:00Z'), SAO_PAULO)).toEqual(at('2026-11-24T11:00:00Z')); // 21:00 local
   });
 
   it('follow the tenant: its zone and window, or none', () => {
-    expect(quietUntil(null, at('2026-11-23T03:00:00Z'))).toBeUndefined();
+    expect(quietUntil(null, at('2026-11-23T03:00:00Z'), SAO_PAULO)).toBeUndefined();
     const lunch = { timeZone: 'Europe/Lisbon', from: '12:00', to: '14:00' };
-    expect(quietUntil(lunch, at('2026-07-01T11:30:00Z'))).toEqual(at('2026-07-01T13:00:00Z')); // 12:30 summer time
-    expect(quietUntil(lunch, at('2026-07-01T13:00:00Z'))).toBeUndefined();
+    expect(quietUntil(lunch, at('2026-07-01T11:30:00Z'), SAO_PAULO)).toEqual(at('2026-07-01T13:00:00Z')); // 12:30 summer time
+    expect(quietUntil(lunch, at('2026-07-01T13:00:00Z'), SAO_PAULO)).toBeUndefined();
+  });
+
+  it("count in the tenant's time zone unless the window names its own", () => {
+    // 21:30 in São Paulo is 20:30 in Manaus: outside a Manaus tenant's default window, which holds until 08:00 there.
+    expect(quietUntil(undefined, at('2026-11-23T00:30:00Z'), 'America/Manaus')).toBeUndefined();
+    expect(quietUntil(undefined, at('2026-11-23T01:30:00Z'), 'America/Manaus')).toEqual(at('2026-11-23T12:00:00Z'));
+    expect(quietUntil({ from: '21:00', to: '08:00' }, at('2026-11-23T01:30:00Z'), 'America/Manaus')).toEqual(at('2026-11-23T12:00:00Z'));
+    expect(quietUntil(SP, at('2026-11-23T00:30:00Z'), 'America/Manaus')).toEqual(at('2026-11-23T11:00:00Z'));
   });
 
   it('hold every channel but e-mail', () => {

@@ -1,5 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { summarise } from '../../bench/summary.js';
+import { BLOCK_BEGIN, BLOCK_END, performanceBlock, summarise } from '../../bench/summary.js';
 
 const table = (rows: string[]) =>
   [
@@ -12,7 +13,7 @@ const table = (rows: string[]) =>
     'Target: x.',
   ].join('\n');
 
-describe('the README summary of a benchmark run', () => {
+describe('the summary of a benchmark run in docs/performance.md', () => {
   it('says a target is met, with the worst row', () => {
     expect(summarise([table(['| consumer | 180 | 0.83 |', '| floor: the writes | 216 | 1.00 |'])])).toEqual([
       '- **Consumer throughput**: ratio to floor 0.83',
@@ -42,5 +43,17 @@ describe('the README summary of a benchmark run', () => {
       ),
       '  - target size ÷ floor ≤ 2: **met** (worst postTransaction 1.56)',
     ]);
+  });
+
+  it('replaces the block of docs/performance.md and nothing else, linking the full tables from there', () => {
+    const pageUrl = new URL('../../docs/performance.md', import.meta.url);
+    const page = readFileSync(pageUrl, 'utf8');
+    const written = performanceBlock(page, '`npm run bench`, a run', [table(['| consumer | 180 | 0.83 |'])]);
+    const [before, after] = [page.slice(0, page.indexOf(BLOCK_BEGIN)), page.slice(page.indexOf(BLOCK_END))];
+    expect(written.startsWith(before) && written.endsWith(after)).toBe(true);
+    expect(written).toContain('Latest run: `npm run bench`, a run.');
+    expect(written).toContain('- **Consumer throughput**: ratio to floor 0.83');
+    const [, link] = /\]\(([^)]+latest\.md)\)/.exec(written.slice(written.indexOf(BLOCK_BEGIN)))!;
+    expect(existsSync(new URL(link!, pageUrl))).toBe(true);
   });
 });

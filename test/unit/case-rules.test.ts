@@ -29,7 +29,16 @@ describe('case rules', () => {
     expect(caseRuleOf(nps)).toEqual({ open: 'detractor', deadlineHours: 24, whatsapp: false });
     const opened = new Date('2026-11-23T10:00:00.000Z');
     // Monday 07:00 in São Paulo: Monday's 9 hours, Tuesday's 9, then 6 on Wednesday (15:00 local).
-    expect(caseDueAt(opened, 24, DEFAULT_CASES.workingHours).toISOString()).toBe('2026-11-25T18:00:00.000Z');
+    expect(caseDueAt(opened, 24, casesSettingsOf({}).workingHours).toISOString()).toBe('2026-11-25T18:00:00.000Z');
+  });
+
+  it("counts the default working hours in the tenant's time zone, and working hours that name a zone in theirs", () => {
+    const manaus = casesSettingsOf({ timeZone: 'America/Manaus' }).workingHours;
+    expect(manaus).toEqual({ ...DEFAULT_CASES.workingHours, timeZone: 'America/Manaus' });
+    // Monday 06:00 in Manaus: Monday's 9 hours, Tuesday's 9, then 6 on Wednesday (15:00 local, 19:00 UTC).
+    expect(caseDueAt(new Date('2026-11-23T10:00:00.000Z'), 24, manaus).toISOString()).toBe('2026-11-25T19:00:00.000Z');
+    const ownZone = { timeZone: 'Europe/Lisbon', days: ['mon' as const], from: '08:00', to: '12:00' };
+    expect(casesSettingsOf({ timeZone: 'America/Manaus', cases: { workingHours: ownZone } }).workingHours).toEqual(ownZone);
   });
 
   it("takes the rules in the admin document and the tenant file's schema, naming each wrong field", () => {
@@ -40,7 +49,10 @@ describe('case rules', () => {
     });
     const ok = v.parse(ConfigDocument, document({ cases: { open: { below: 5 } } }, { rootCauses: ['Fila'] }));
     expect(ok.journeys[0]!.cases).toEqual({ open: { below: 5 }, deadlineHours: 24, whatsapp: false });
-    expect(casesSettingsOf(ok)).toEqual({ rootCauses: ['Fila'], workingHours: DEFAULT_CASES.workingHours });
+    expect(casesSettingsOf(ok)).toEqual({
+      rootCauses: ['Fila'],
+      workingHours: { ...DEFAULT_CASES.workingHours, timeZone: 'America/Sao_Paulo' },
+    });
     const bad = v.safeParse(
       ConfigDocument,
       document(

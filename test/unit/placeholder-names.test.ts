@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
+import { ENV } from '../../shared/config.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 
 /** A placeholder a customer would read as the tenant's: "Como foi sua experiência com Default store?". */
@@ -23,6 +24,8 @@ describe('no placeholder names', () => {
   });
 
   it("the demo tenants' first stores and employees have real names", () => {
+    // The demo file is the local stack's: its chatbot and webhooks are http on this machine.
+    vi.stubEnv(ENV.localDeployment, '1');
     const { tenants } = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), {});
     for (const tenant of tenants) {
       expect(tenant.firstStore?.store).toMatch(/^Loja /);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { referencePaths, routes, workspaceRoutes } from '../../infra/routes.js';
@@ -6,36 +6,84 @@ import { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import { keys } from '../../shared/keys.js';
 import { projectionOf, TABLE } from '../../shared/table.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const root = new URL('../../', import.meta.url);
+const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
+const readme = read('README.md');
+/** The manual: every page under docs/, by its path from the repository's root. */
+const docs = new Map(
+  readdirSync(new URL('docs/', root), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => [`docs/${name}`, read(`docs/${name}`)]),
+);
+const lines = (text: string) => text.split('\n');
+const docLines = [...docs.values()].flatMap(lines);
+/** The anchors GitHub gives a page's headings. */
+const anchorsOf = (text: string) =>
+  [...text.matchAll(/^#+ (.+)$/gm)].map(([, heading]) =>
+    heading!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-'),
+  );
+const between = (text: string, from: string, to: string) => text.slice(text.indexOf(from), text.indexOf(to));
 
-describe('the README', () => {
-  it('lists every route of the route table and every workspace page, with its alias', () => {
+describe('the README and the manual in docs/', () => {
+  it('list every route of the route table and every workspace page, with its alias: the README in one line, docs/ in full', () => {
     for (const route of [...routes, ...workspaceRoutes]) {
       const [canonical, ...aliases] = route.paths;
-      const row = readme.split('\n').find((line) => line.startsWith(`| ${route.method} | \`${canonical}\``));
-      expect(row, `${route.method} ${canonical}`).toBeDefined();
-      expect(row).toContain(route.operationId);
-      for (const alias of aliases) expect(row).toContain(`\`${alias}\``);
+      const start = `| ${route.method} | \`${canonical}\``;
+      for (const [where, row] of [
+        ['README.md', lines(readme).find((line) => line.startsWith(start))],
+        ['docs/', docLines.find((line) => line.startsWith(start))],
+      ]) {
+        expect(row, `${where}: ${route.method} ${canonical}`).toBeDefined();
+        expect(row).toContain(route.operationId);
+        for (const alias of aliases) expect(row).toContain(`\`${alias}\``);
+      }
     }
   });
 
-  it('lists the pages each API serves beside its operations (the document, /docs, its assets, /results)', () => {
-    for (const path of new Set([...referencePaths('public'), ...referencePaths('chatbot')]))
+  it('list the pages each API serves beside its operations (the document, /docs, its assets, /results)', () => {
+    for (const path of new Set([...referencePaths('public'), ...referencePaths('chatbot')])) {
       expect(
-        readme.split('\n').some((line) => line.startsWith(`| GET | \`${path}\``)),
-        path,
+        lines(readme).some((line) => line.startsWith(`| GET | \`${path}\``)),
+        `README.md ${path}`,
       ).toBe(true);
+      expect(
+        docLines.some((line) => line.startsWith(`| GET | \`${path}\``)),
+        `docs/ ${path}`,
+      ).toBe(true);
+    }
   });
 
-  it('maps every folder of shared/, infra/ and test/', () => {
-    const map = readme.slice(readme.indexOf('Where to find things'), readme.indexOf('## Endpoints'));
+  it("map every folder of shared/, infra/ and test/ in the README's layout", () => {
+    const map = between(readme, '## Layout', '## How do I');
     for (const top of ['shared', 'infra', 'test'])
-      for (const entry of readdirSync(new URL(`../../${top}/`, import.meta.url), { withFileTypes: true }))
+      for (const entry of readdirSync(new URL(`${top}/`, root), { withFileTypes: true }))
         if (entry.isDirectory()) expect(map, `${top}/${entry.name}/`).toContain(`${top}/${entry.name}/`);
   });
 
+  it('name only files and folders that exist, and link only to pages that exist', () => {
+    const missing: string[] = [];
+    for (const [page, text] of [['README.md', readme] as const, ...docs]) {
+      const from = new URL(page, root);
+      for (const [, target, anchor] of text.matchAll(/\]\(([^)#\s]*)(?:#([^)]*))?\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const linked = target ? new URL(target, from) : from;
+        if (!existsSync(linked)) missing.push(`${page} links ${target}`);
+        else if (anchor && linked.pathname.endsWith('.md') && !anchorsOf(readFileSync(linked, 'utf8')).includes(anchor))
+          missing.push(`${page} links ${target}#${anchor}`);
+      }
+      // A path in backticks from the repository's root: a folder of it, and no placeholder (`<concept>`) or glob.
+      for (const [, path] of text.matchAll(/`((?:infra|functions|shared|test|bench|docs)\/[\w./-]*)`/g))
+        if (!path!.includes('*') && !existsSync(new URL(path!, root))) missing.push(`${page} names ${path}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('shows the dispatch message the code sends, which names the attempt and carries no contact or token', () => {
-    const section = readme.slice(readme.indexOf('Each scheduled survey puts one message on SurveyDispatchQueue'));
+    const transactions = docs.get('docs/api/transactions.md')!;
+    const section = transactions.slice(transactions.indexOf('Each scheduled survey puts one message on SurveyDispatchQueue'));
     const example = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)![1]!) as Record<string, unknown>;
     // Every field is in the example, or (`kind`, the recovery survey's) named in the words before it.
     const prose = section.slice(0, section.indexOf('```json'));
@@ -45,13 +93,14 @@ describe('the README', () => {
     expect(v.safeParse(DispatchMessage, example).success).toBe(true);
   });
 
-  it('shows the two commands', () => {
+  it('shows the two commands, and stays a front page of at most 300 lines', () => {
     expect(readme).toContain('npm install && npm start');
     expect(readme).toContain('npm test');
+    expect(lines(readme).length).toBeLessThanOrEqual(300);
   });
 
   describe('data model', () => {
-    const section = readme.slice(readme.indexOf('## Data model and access patterns'), readme.indexOf('## Deploy'));
+    const section = docs.get('docs/data-model.md')!;
     /** The rows of the markdown table whose header starts with `header`, as cells. */
     const tableRows = (header: string): string[][] => {
       const lines = section.split('\n');
@@ -70,7 +119,7 @@ describe('the README', () => {
       return rows;
     };
     const code = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
-    /** A README key pattern as a regular expression: `<anything>` is one key segment, `...` any leading segments. */
+    /** A key pattern of the manual as a regular expression: `<anything>` is one key segment, `...` any leading segments. */
     const pattern = (text: string) =>
       new RegExp(
         `^${text
@@ -110,13 +159,14 @@ describe('the README', () => {
 
     // One example of each thing shared/keys.ts builds (the type makes a new builder add its own): every item key must
     // be a row of the item table, every partition or sort value a pattern of it, and every row must be something built.
-    type Builder = Exclude<keyof typeof keys, 'apiKeyHashOf' | 'transactionIdOf' | 'dueShard'>;
+    type Builder = Exclude<keyof typeof keys, 'apiKeyHashOf' | 'transactionIdOf' | 'tenantIdOf' | 'dueShard'>;
     const built: Record<Builder, ({ pk: string; sk: string } | string)[]> = {
       tenant: [keys.tenant(7)],
       tenantCollection: [keys.tenantCollection()],
       tenantCounter: [keys.tenantCounter()],
       apiKey: [keys.apiKey('ab12')],
       apiKeyCollection: [keys.apiKeyCollection(7)],
+      signInFailures: [keys.signInFailures('account', 'ab12'), keys.signInFailures('address', 'ab12')],
       userToken: [keys.userToken(7, 'ab12')],
       userCollection: [keys.userCollection(7)],
       userName: [keys.userName(7, 'gerente')],
@@ -192,6 +242,7 @@ describe('the README', () => {
       dueCaseAlert: [keys.dueCaseAlert(7, 123456)],
       dueCheckpoint: [keys.dueCheckpoint()],
       suppressed: [keys.suppressed(7, 'ab12')],
+      shownOnce: [keys.shownOnce(7, '0f8e2b1c-2a9d-4a4e-9d7e-1c2b3a4d5e6f')],
       health: [keys.health()],
     };
     const examples = Object.values(built).flat();
@@ -199,7 +250,7 @@ describe('the README', () => {
     const values = [...examples.filter((example) => typeof example === 'string'), ...pairs.flatMap(({ pk, sk }) => [pk, sk])];
 
     it('has an example of every key builder of shared/keys.ts here', () => {
-      const parsers = ['apiKeyHashOf', 'transactionIdOf', 'dueShard'];
+      const parsers = ['apiKeyHashOf', 'transactionIdOf', 'tenantIdOf', 'dueShard'];
       expect(
         Object.keys(keys)
           .filter((name) => !parsers.includes(name))

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
+import { ENV } from '../../shared/config.js';
 import type { Employee } from '../../shared/employees/schema.js';
 import { GROUPING_NAMES } from '../../shared/results/groupings.js';
 import { nps } from '../../shared/results/report.js';
@@ -70,6 +71,8 @@ describe('the NPS interval', () => {
   });
 });
 
+// The demo file is the local stack's: its chatbot and webhooks are http on this machine.
+vi.stubEnv(ENV.localDeployment, '1');
 const demo = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), {}).tenants[0]!;
 const SETTINGS = { ...demo, journeys: demo.journeys.map((j) => ({ ...j, minSample: 2 })) } as unknown as Settings;
 const TENANT = 7;

@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { validateHeaderValue } from 'node:http';
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import { ENV } from '../../shared/config.js';
 import { cookieValue, readChallenge, safeNext, sameOrigin, sessionCookies, challengeCookie } from '../../shared/session/cookies.js';
 import { sessionFromContext } from '../../shared/session/context.js';
-import type { IdentityProvider, SessionTokens, SignInOutcome } from '../../shared/session/ports.js';
-import { sessionService, type SessionRequest } from '../../shared/session/service.js';
+import type { AttemptKey, IdentityProvider, SessionTokens, SignInAttempts, SignInOutcome } from '../../shared/session/ports.js';
+import { sealer } from '../../shared/sealed.js';
+import { newPasswordService, sessionService, signInService, SIGN_IN_LIMITS, type SessionRequest } from '../../shared/session/service.js';
 
 /** Cognito as the session sees it: one account with a password, one invited account, refresh tokens it issued. */
 function memoryIdentityProvider() {
@@ -39,8 +43,45 @@ function memoryIdentityProvider() {
   return { idp, calls, refreshTokens };
 }
 
+/** Failed sign-ins in memory, keeping the port's promises: a window from a key's first failure, forgotten on request. */
+function memoryAttempts(): SignInAttempts {
+  const counted = new Map<string, { failures: number; until: number }>();
+  const id = (key: AttemptKey) => `${key.kind}:${key.id}`;
+  const current = (key: AttemptKey, now: Date) => {
+    const entry = counted.get(id(key));
+    return entry && entry.until > now.getTime() ? entry : undefined;
+  };
+  return {
+    async failures(keys, now) {
+      return keys.map((key) => current(key, now)?.failures ?? 0);
+    },
+    async fail(keys, now, windowSeconds) {
+      for (const key of keys) {
+        const entry = current(key, now) ?? { failures: 0, until: now.getTime() + windowSeconds * 1000 };
+        counted.set(id(key), { ...entry, failures: entry.failures + 1 });
+      }
+    },
+    async forget(key) {
+      counted.delete(id(key));
+    },
+  };
+}
+
+const challenges = sealer(() => 'a-unit-test-secret-of-some-length', 'sign-in-challenge/v1');
+
+/** The sign-in and new-password pages over the in-memory Cognito and attempts, on a clock the test moves. */
+function signInPages(idp: IdentityProvider, clock = { now: new Date('2026-03-02T12:00:00Z') }) {
+  const now = () => clock.now;
+  return {
+    ...signInService(idp, { challenges, attempts: memoryAttempts(), now }),
+    ...newPasswordService(idp, { challenges, now }),
+    clock,
+  };
+}
+
 const request = (over: Partial<SessionRequest> = {}): SessionRequest => ({
   base: '',
+  address: '198.51.100.7',
   form: new URLSearchParams(),
   query: {},
   cookies: {},
@@ -67,6 +108,49 @@ describe('the session rules', () => {
       expect(safeNext('', next), String(next)).toBe('/app/results');
   });
 
+  it('percent-encodes what a Location cannot carry, and sends controls, backslashes and disguised dot segments home', () => {
+    expect(safeNext('', '/app/\u3002x')).toBe('/app/%E3%80%82x');
+    expect(safeNext('', '/app/answers?q=ação')).toBe('/app/answers?q=a%C3%A7%C3%A3o');
+    for (const next of [
+      '/app/\u0000x',
+      '/app/x\ty',
+      '/app/x\u0085',
+      '/app/\ud800',
+      '/app/%2e%2e/sign-in',
+      '/app/%2E./x',
+      '/app/.',
+      '/app/x?a=<b>',
+    ])
+      expect(safeNext('', next), JSON.stringify(next)).toBe('/app/results');
+  });
+
+  it('answers any hostile next with a same-site workspace path a Location header may carry', () => {
+    const hostile = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 40 }).map((tail) => `/app/${tail}`),
+      fc
+        .string({
+          unit: fc.constantFrom('/', '.', '\\', '%', '2', 'e', 'a', '?', '#', ':', '@', '\u3002', '\u0000', '\n', ' '),
+          maxLength: 20,
+        })
+        .map((tail) => `/app/${tail}`),
+      fc.string({ unit: 'binary', maxLength: 60 }),
+    );
+    fc.assert(
+      fc.property(hostile, fc.constantFrom('', '/prod'), (next, base) => {
+        const safe = safeNext(base, next);
+        expect(() => validateHeaderValue('location', safe)).not.toThrow();
+        expect(safe).toMatch(/^[\x21-\x7e]+$/);
+        const url = new URL(safe, 'https://workspace.example');
+        expect(url.origin).toBe('https://workspace.example');
+        expect(`${url.pathname}${url.search}${url.hash}`).toBe(safe);
+        expect(url.pathname.startsWith(`${base}/app/`)).toBe(true);
+        expect(url.pathname.startsWith(`${base}/app/session`) || url.pathname.startsWith(`${base}/app/sign-in`)).toBe(false);
+        expect(safeNext(base, safe)).toBe(safe);
+      }),
+      { numRuns: 300 },
+    );
+  }, 30_000);
+
   it('sets HttpOnly, Secure, SameSite=Lax cookies: the ID token for /app, the refresh token for /app/session only', () => {
     expect(sessionCookies('/prod', { idToken: 'id', refreshToken: 'rt', expiresInSeconds: 900 })).toEqual([
       'sid=id; Path=/prod/app; Max-Age=900; HttpOnly; Secure; SameSite=Lax',
@@ -75,22 +159,49 @@ describe('the session rules', () => {
     ]);
   });
 
-  it('reads a cookie among the request cookies, and a challenge only of its own shape', () => {
+  it('reads a cookie among the request cookies, and a challenge only as this deployment sealed it, while it lasts', () => {
     expect(cookieValue(['a=1', 'sid=abc.def', 'srt=x=y'], 'sid')).toBe('abc.def');
     expect(cookieValue(['srt=x=y'], 'srt')).toBe('x=y');
     expect(cookieValue(['xsid=1'], 'sid')).toBeUndefined();
-    const value = challengeCookie('', 'ana@example.com', 'session').split(';')[0]!.slice('sch='.length);
-    expect(readChallenge(value)).toEqual({ username: 'ana@example.com', challenge: 'session' });
-    for (const bad of ['', 'not-base64!', Buffer.from('["only-one"]').toString('base64url'), Buffer.from('{"a":1}').toString('base64url')])
-      expect(readChallenge(bad), bad).toBeUndefined();
+    const now = Date.parse('2026-03-02T12:00:00Z');
+    const value = challengeCookie('', challenges, 'ana@example.com', 'session', now).split(';')[0]!.slice('sch='.length);
+    expect(readChallenge(challenges, value, now + 179_000)).toEqual({ username: 'ana@example.com', challenge: 'session' });
+    expect(readChallenge(challenges, value, now + 180_000)).toBeUndefined();
+    expect(Buffer.from(value, 'base64url').toString('latin1')).not.toContain('ana@example.com');
+    const tampered = `${value.slice(0, 20)}${value[20] === 'A' ? 'B' : 'A'}${value.slice(21)}`;
+    const otherDeployment = sealer(() => 'another-deployments-secret-value', 'sign-in-challenge/v1');
+    const otherPurpose = sealer(() => 'a-unit-test-secret-of-some-length', 'shown-once/v1');
+    for (const bad of [
+      '',
+      'not-base64!',
+      Buffer.from(JSON.stringify(['ana@example.com', 'session'])).toString('base64url'),
+      tampered,
+      otherDeployment.seal({ username: 'ana@example.com', challenge: 'session', until: now + 60_000 }, 'sch'),
+      otherPurpose.seal({ username: 'ana@example.com', challenge: 'session', until: now + 60_000 }, 'sch'),
+    ])
+      expect(readChallenge(challenges, bad, now), bad).toBeUndefined();
   });
 
   it("takes a form post only from the service's own pages", () => {
+    vi.stubEnv(ENV.localDeployment, '1');
     expect(sameOrigin({ origin: 'http://localhost:3000', host: 'localhost:3000' })).toBe(true);
     expect(sameOrigin({ origin: 'https://evil.example', host: 'localhost:3000' })).toBe(false);
     expect(sameOrigin({ host: 'localhost:3000' })).toBe(false);
     expect(sameOrigin({ origin: 'null', host: 'localhost:3000', 'sec-fetch-site': 'same-origin' })).toBe(true);
     expect(sameOrigin({ origin: 'null', host: 'localhost:3000', 'sec-fetch-site': 'cross-site' })).toBe(false);
+    vi.unstubAllEnvs();
+  });
+
+  it('compares the whole origin: another scheme or port on the same host is another site', () => {
+    vi.stubEnv(ENV.localDeployment, '1');
+    expect(sameOrigin({ origin: 'https://127.0.0.1:4200', host: '127.0.0.1:4200' })).toBe(false);
+    expect(sameOrigin({ origin: 'http://127.0.0.1:4201', host: '127.0.0.1:4200' })).toBe(false);
+    expect(sameOrigin({ origin: 'http://127.0.0.1:80', host: '127.0.0.1' })).toBe(true);
+    // On AWS the API is https only: an http origin is not its own.
+    vi.stubEnv(ENV.localDeployment, undefined);
+    expect(sameOrigin({ origin: 'http://abc.execute-api.example', host: 'abc.execute-api.example' })).toBe(false);
+    expect(sameOrigin({ origin: 'https://abc.execute-api.example', host: 'abc.execute-api.example' })).toBe(true);
+    vi.unstubAllEnvs();
   });
 
   it("reads the authorizer's context, numbers as strings included, and nothing else as a session", () => {
@@ -109,7 +220,7 @@ describe('the session rules', () => {
 describe('signing in and out', () => {
   it('signs in with the right password and goes where it was asked, with the session cookies', async () => {
     const { idp } = memoryIdentityProvider();
-    const answer = await sessionService(idp).submitSignIn(
+    const answer = await signInPages(idp).submitSignIn(
       request({
         form: new URLSearchParams({ email: ' Ana@Example.com ', password: 'Senha-certa-1', next: '/app/results?from=2026-01-01' }),
       }),
@@ -121,7 +232,7 @@ describe('signing in and out', () => {
 
   it('answers a wrong password, an unknown address and an empty form with the form again and no cookie', async () => {
     const { idp, calls } = memoryIdentityProvider();
-    const service = sessionService(idp);
+    const service = signInPages(idp);
     const wrong = await service.submitSignIn(request({ form: new URLSearchParams({ email: 'ana@example.com', password: 'errada' }) }));
     const unknown = await service.submitSignIn(request({ form: new URLSearchParams({ email: 'ninguem@example.com', password: 'x' }) }));
     const empty = await service.submitSignIn(request({ form: new URLSearchParams({ email: 'ana@example.com' }) }));
@@ -137,7 +248,7 @@ describe('signing in and out', () => {
 
   it('has an invited user choose a password first, then signs them in with it', async () => {
     const { idp } = memoryIdentityProvider();
-    const service = sessionService(idp);
+    const service = signInPages(idp);
     const first = await service.submitSignIn(
       request({ form: new URLSearchParams({ email: 'novo@example.com', password: 'Temporaria-1' }) }),
     );
@@ -171,7 +282,7 @@ describe('signing in and out', () => {
   it('refreshes a session from its refresh cookie, and sends a revoked or missing one to sign in with the cookies cleared', async () => {
     const { idp } = memoryIdentityProvider();
     const service = sessionService(idp);
-    const signedIn = await service.submitSignIn(
+    const signedIn = await signInPages(idp).submitSignIn(
       request({ form: new URLSearchParams({ email: 'ana@example.com', password: 'Senha-certa-1' }) }),
     );
     const refresh = signedIn.cookies![1]!.split(';')[0]!.slice('srt='.length);
@@ -189,5 +300,38 @@ describe('signing in and out', () => {
     ]);
     const none = await service.refresh(request({ query: { next: 'https://evil.example/' } }));
     expect(none.location).toBe('/app/sign-in?next=%2Fapp%2Fresults');
+  });
+
+  it('locks an account after its failures in a window, the right password too, until the window ends; a success forgets them', async () => {
+    const { idp, calls } = memoryIdentityProvider();
+    const pages = signInPages(idp);
+    const attempt = (password: string, address = '198.51.100.7') =>
+      pages.submitSignIn(request({ address, form: new URLSearchParams({ email: 'ana@example.com', password }) }));
+    for (let i = 1; i < SIGN_IN_LIMITS.perAccount; i++) expect((await attempt('errada')).status).toBe(401);
+    // One short of the limit, the right password signs in and the count starts again.
+    expect((await attempt('Senha-certa-1')).status).toBe(303);
+    for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i++) expect((await attempt('errada')).status).toBe(401);
+    const locked = await attempt('Senha-certa-1', '203.0.113.9');
+    expect(locked.status).toBe(429);
+    expect(locked.html).toContain('Muitas tentativas. Espere alguns minutos e tente de novo.');
+    expect(locked.cookies).toBeUndefined();
+    const asked = calls.length;
+    pages.clock.now = new Date(pages.clock.now.getTime() + SIGN_IN_LIMITS.windowSeconds * 1000 - 1000);
+    expect((await attempt('Senha-certa-1')).status).toBe(429);
+    // A locked sign-in never reaches the identity provider.
+    expect(calls).toHaveLength(asked);
+    pages.clock.now = new Date(pages.clock.now.getTime() + 1000);
+    expect((await attempt('Senha-certa-1')).status).toBe(303);
+  });
+
+  it('locks an address that fails on many accounts, for every account, and a success elsewhere does not unlock it', async () => {
+    const { idp } = memoryIdentityProvider();
+    const pages = signInPages(idp);
+    const attempt = (email: string, password: string, address = '198.51.100.7') =>
+      pages.submitSignIn(request({ address, form: new URLSearchParams({ email, password }) }));
+    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i++) expect((await attempt(`quem-${i}@example.com`, 'x')).status).toBe(401);
+    expect((await attempt('ana@example.com', 'Senha-certa-1')).status).toBe(429);
+    expect((await attempt('ana@example.com', 'Senha-certa-1', '203.0.113.9')).status).toBe(303);
+    expect((await attempt('ana@example.com', 'Senha-certa-1')).status).toBe(429);
   });
 });

@@ -22,6 +22,11 @@ describe('public addresses', () => {
     '::ffff:169.254.169.254',
     '64:ff9b::a9fe:a9fe',
     '2002:7f00:1::',
+    '::ffff:0:7f00:1',
+    '::ffff:0:a9fe:a9fe',
+    '2001::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '192.88.99.1',
     'fd00:ec2::254',
     'fe80::1',
     'fec0::1',
@@ -29,9 +34,16 @@ describe('public addresses', () => {
     'not-an-address',
   ])('refuses %s', (address) => expect(isPublicAddress(address)).toBe(false));
 
-  it.each(['8.8.8.8', '203.0.113.9', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('takes %s', (address) =>
-    expect(isPublicAddress(address)).toBe(true),
-  );
+  it.each([
+    '8.8.8.8',
+    '203.0.113.9',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '2001:4860:4860::8888',
+    '192.88.98.1',
+  ])('takes %s', (address) => expect(isPublicAddress(address)).toBe(true));
 
   it('judges the host a URL parses to, whatever its spelling', () => {
     const onAws = (url: string) => webAddressProblem(new URL(url), false);

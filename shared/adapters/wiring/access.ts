@@ -1,4 +1,5 @@
 import { configured, ENV, requireEnvs, wire } from '../../config.js';
+import { sealer } from '../../sealed.js';
 import * as keys from '../../access/api-keys.js';
 import * as users from '../../access/tenant-users.js';
 import * as keysPage from '../../workspace/admin-keys-page.js';
@@ -17,6 +18,7 @@ import {
 } from '../access-repository.js';
 import { auditLog } from '../audit-log.js';
 import { cognitoSignInDirectory, userPoolIdOf } from '../cognito.js';
+import { spendShownOnce } from '../shown-once.js';
 import { raiseConfigVersion } from '../tenant-repository.js';
 import { tenantSettings } from './tenants.js';
 
@@ -29,7 +31,7 @@ export const apiKeys = /* @__PURE__ */ wire(() => {
   requireEnvs(ENV.tableName);
   return keys.apiKeys(
     // Only what the service calls, named: the bundle then drops the rest of the repositories (users, configuration).
-    { insertApiKey, listApiKeys, findApiKeyById, markApiKeyRevoked, rotateApiKey, raiseConfigVersion, findUserByName },
+    { insertApiKey, listApiKeys, findApiKeyById, markApiKeyRevoked, rotateApiKey, raiseConfigVersion },
     auditLog,
   );
 });
@@ -49,8 +51,20 @@ export const tenantUsers = /* @__PURE__ */ wire(() => {
   );
 });
 
-/** The tenant admins' keys page over the keys service of `/public/admin/keys`. */
-export const adminKeysPage = /* @__PURE__ */ wire(() => keysPage.adminKeysPage({ settings: tenantSettings, ...apiKeys }));
+/**
+ * A secret an admin page shows once (a new API key, a user's token), sealed with the deployment's cursor secret under a
+ * key of its own purpose (its functions read the secret at cold start), and spent once shown.
+ */
+export const shownOnce = /* @__PURE__ */ wire(() => ({
+  sealer: sealer(configured(ENV.cursorSecret), 'shown-once/v1'),
+  spend: spendShownOnce,
+}));
 
-/** The tenant admins' users page over the users service of `/public/admin/users` (which needs the user pool). */
-export const adminUsersPage = /* @__PURE__ */ wire(() => usersPage.adminUsersPage({ settings: tenantSettings, ...tenantUsers }));
+/** The tenant admins' keys page over the keys service of `/public/admin/keys`; a new key shown once, sealed. */
+export const adminKeysPage = /* @__PURE__ */ wire(() => keysPage.adminKeysPage({ settings: tenantSettings, ...apiKeys, shownOnce }));
+
+/**
+ * The tenant admins' users page over the users service of `/public/admin/users` (which needs the user pool); a new
+ * user's token shown once, sealed.
+ */
+export const adminUsersPage = /* @__PURE__ */ wire(() => usersPage.adminUsersPage({ settings: tenantSettings, ...tenantUsers, shownOnce }));

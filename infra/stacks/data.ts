@@ -1,0 +1,61 @@
+import { CfnOutput, Fn, Stack, type StackProps } from 'aws-cdk-lib';
+import { type ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import { ENV } from '../../shared/config.js';
+import { acknowledgeStackFindings } from '../constructs/acknowledgments.js';
+import { logoBucket } from '../constructs/logos.js';
+import { Managers } from '../constructs/managers.js';
+import { Storage } from '../constructs/storage.js';
+import type { SecretId } from '../grants.js';
+
+/** The table and the secrets: retained on deletion, deployed once and rarely changed. */
+export class SurveyDataStack extends Stack {
+  readonly table: Table;
+  readonly secrets: Record<SecretId, Secret>;
+  readonly managers: Managers;
+  /** The tenants' logos (shared/tenants/logo.ts): private, objects named by their content's hash. */
+  readonly logoBucket: Bucket;
+
+  constructor(scope: Construct, id: string, props: StackProps) {
+    super(scope, id, props);
+    ({ table: this.table, secrets: this.secrets } = new Storage(this));
+    this.logoBucket = logoBucket(this);
+    new CfnOutput(this, 'LogoBucketName', {
+      value: this.logoBucket.bucketName,
+      exportName: this.logoBucketNameExport,
+      description: `The tenants' logos: the admin command uploads a tenant file's logo here (${ENV.logoBucket}=<this>)`,
+    });
+    this.managers = new Managers(this);
+    new CfnOutput(this, 'UserPoolId', {
+      value: this.managers.userPool.userPoolId,
+      description: 'npm run admin -- create-user needs it (USER_POOL_ID)',
+    });
+    acknowledgeStackFindings(this, this.tableArnExport, this.logoBucketNameExport);
+    // Exported by name: the service's roles name `<this ARN>/index/*`, whose finding cdk-nag names by this export.
+    new CfnOutput(this, 'TableName', { value: this.table.tableName, exportName: this.tableNameExport });
+    new CfnOutput(this, 'TableArn', { value: this.table.tableArn, exportName: this.tableArnExport });
+  }
+
+  get tableNameExport(): string {
+    return `${this.stackName}-TableName`;
+  }
+  get tableArnExport(): string {
+    return `${this.stackName}-TableArn`;
+  }
+  get logoBucketNameExport(): string {
+    return `${this.stackName}-LogoBucketName`;
+  }
+
+  /** The logo bucket, as the stack `scope` imports it (from this retained stack's exports). */
+  importLogoBucket(scope: Construct): IBucket {
+    return Bucket.fromBucketName(scope, 'LogoBucket', Fn.importValue(this.logoBucketNameExport));
+  }
+
+  /** The table, as the stack `scope` imports it (from this retained stack's exports). */
+  importTable(scope: Construct): ITable {
+    // Its name is read from the ARN (CDK takes one or the other).
+    return Table.fromTableAttributes(scope, 'Table', { tableArn: Fn.importValue(this.tableArnExport) });
+  }
+}
