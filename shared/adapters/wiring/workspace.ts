@@ -6,4 +6,4 @@ import { tenantSettings } from './tenant-settings.js';
 requireEnvs(ENV.tableName);
 
 /** The workspace's results page over the results service. */
-export const showResults = resultsPage({ journeys: async (tenantId) => (await tenantSettings(tenantId)).journeys, report });
+export const showResults = resultsPage({ settings: tenantSettings, report });
