@@ -82,6 +82,21 @@ export default tseslint.config(
   },
   { files: ['shared/surveys/**'], rules: { 'no-restricted-imports': ['error', { patterns: [...DOMAIN, NO_TRANSACTIONS] }] } },
   { files: ['shared/events/**'], rules: { 'no-restricted-imports': ['error', { patterns: [...DOMAIN, NO_TENANTS] }] } },
+  {
+    // Pages escape by construction: only shared/html.ts escapes, through its html template.
+    files: ['**/*.ts'],
+    ignores: ['shared/html.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.name='escapeHtml'], VariableDeclarator[id.name='escapeHtml'], FunctionDeclaration[id.name='escapeHtml']",
+          message: 'Write HTML with the html template of shared/html.ts, which escapes every value; escapeHtml is its own.',
+        },
+      ],
+    },
+  },
   // The pages' scripts run in the browser, as plain scripts beside the Chart.js bundle.
   { files: ['infra/pages/**/*.js'], languageOptions: { sourceType: 'script', globals: { ...globals.browser, Chart: 'readonly' } } },
 );

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { escapeHtml } from '../../shared/surveys/compose.js';
+import { html } from '../../shared/html.js';
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../shared/events/signature.js';
 
@@ -267,12 +267,10 @@ function outboxPage(messages: OutboxMessage[]): string {
     .reverse()
     .map(
       (m) =>
-        `<tr><td>${escapeHtml(m.receivedAt)}</td><td>${m.channel}</td><td>${escapeHtml(m.to ?? '')}</td><td>${escapeHtml(m.text)}</td>` +
-        `<td>${m.link ? `<a href="${escapeHtml(m.link)}">abrir</a>` : ''}</td><td>${m.signatureValid === null ? '' : m.signatureValid ? 'valid' : 'INVALID'}</td></tr>`,
-    )
-    .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Local outbox</title>
+        html`<tr><td>${m.receivedAt}</td><td>${m.channel}</td><td>${m.to ?? ''}</td><td>${m.text}</td><td>${m.link && html`<a href="${m.link}">abrir</a>`}</td><td>${m.signatureValid === null ? '' : m.signatureValid ? 'valid' : 'INVALID'}</td></tr>`,
+    );
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Local outbox</title>
 <style>body{font:14px system-ui,sans-serif;margin:1rem}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:4px;text-align:left;vertical-align:top}td:nth-child(4){word-break:break-all}</style></head>
 <body><h1>Local outbox</h1><p>SMS, WhatsApp messages and chatbot webhooks the service sent, newest first. JSON: <a href="/messages">/messages</a>.</p>
-<table><thead><tr><th>received</th><th>channel</th><th>to</th><th>text</th><th>link</th><th>signature</th></tr></thead><tbody>${rows}</tbody></table></body></html>`;
+<table><thead><tr><th>received</th><th>channel</th><th>to</th><th>text</th><th>link</th><th>signature</th></tr></thead><tbody>${rows}</tbody></table></body></html>`.toString();
 }

@@ -213,8 +213,12 @@ export async function pageByIdRange(
   };
 }
 
-/** Reads keys with BatchGetItem, 100 a call, retrying what DynamoDB leaves unprocessed. */
-export async function batchGet(database: Db, keyList: Item[], { consistent = false } = {}): Promise<Item[]> {
+/**
+ * Reads keys with BatchGetItem, 100 a call, retrying what DynamoDB leaves unprocessed. A key asked twice is asked once
+ * (BatchGetItem refuses a list with duplicates: ValidationException).
+ */
+export async function batchGet(database: Db, given: Item[], { consistent = false } = {}): Promise<Item[]> {
+  const keyList = [...new Map(given.map((key) => [JSON.stringify([key.pk, key.sk]), key])).values()];
   if (keyList.length > 100) {
     const chunks = Array.from({ length: Math.ceil(keyList.length / 100) }, (_, i) => keyList.slice(i * 100, i * 100 + 100));
     return (await Promise.all(chunks.map((chunk) => batchGet(database, chunk, { consistent })))).flat();

@@ -1,7 +1,7 @@
 import { alertTranslator as translator } from '../i18n/messages.js';
 import type { Locale } from '../locale.js';
 import { appCasePath } from '../session/paths.js';
-import { escapeHtml } from '../surveys/compose.js';
+import { html } from '../html.js';
 import type { CaseRecord } from './record.js';
 
 /** The workspace page of a case, which the alert and the escalation link to. */
@@ -32,12 +32,12 @@ export function alertEmail({ record, company, store, employee, link, locale, tim
     record.comment ? t('caseAlert.comment', { comment: record.comment }) : t('caseAlert.noComment'),
     t('caseAlert.due', { due }),
   ];
-  const html = `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+  const document = html`<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><title>${subject}</title></head>
 <body style="font:16px/1.5 Arial,sans-serif;color:#111827;margin:0;padding:16px">
-<p style="margin:0 0 8px;font-weight:bold">${escapeHtml(company)}</p>
-${lines.map((line) => `<p style="margin:0 0 12px">${escapeHtml(line)}</p>`).join('\n')}
-<p style="margin:16px 0 0"><a href="${escapeHtml(link)}" style="display:inline-block;padding:12px 0">${escapeHtml(t('caseAlert.open'))}</a></p>
+<p style="margin:0 0 8px;font-weight:bold">${company}</p>
+${lines.map((line, at) => html`${at > 0 && '\n'}<p style="margin:0 0 12px">${line}</p>`)}
+<p style="margin:16px 0 0"><a href="${link}" style="display:inline-block;padding:12px 0">${t('caseAlert.open')}</a></p>
 </body></html>`;
   const text = `${company}\n\n${lines.join('\n')}\n\n${t('caseAlert.open')}: ${link}\n`;
-  return { subject, html, text };
+  return { subject, html: document.toString(), text };
 }

@@ -1,52 +1,122 @@
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locale.js';
-import { enAlerts, enCustomer, enWorkspace } from './en.js';
-import { esAlerts, esCustomer, esWorkspace } from './es.js';
-import { ptBRAlerts, ptBRCustomer, ptBRWorkspace } from './pt-BR.js';
+import type {
+  AdminBrandCatalogue,
+  AdminCatalogue,
+  AdminJourneysCatalogue,
+  AdminKey,
+  AdminKeysCatalogue,
+  AdminPageKey,
+  AdminUsersCatalogue,
+  AdminWebhooksCatalogue,
+  AlertCatalogue,
+  AlertKey,
+  Catalogue,
+  CustomerCatalogue,
+  CustomerKey,
+  MessageKey,
+  WorkspaceCatalogue,
+  WorkspaceKey,
+} from './catalogue.js';
+import {
+  enAdmin,
+  enAdminBrand,
+  enAdminJourneys,
+  enAdminKeys,
+  enAdminUsers,
+  enAdminWebhooks,
+  enAlerts,
+  enCustomer,
+  enWorkspace,
+} from './en.js';
+import {
+  esAdmin,
+  esAdminBrand,
+  esAdminJourneys,
+  esAdminKeys,
+  esAdminUsers,
+  esAdminWebhooks,
+  esAlerts,
+  esCustomer,
+  esWorkspace,
+} from './es.js';
+import {
+  ptBRAdmin,
+  ptBRAdminBrand,
+  ptBRAdminJourneys,
+  ptBRAdminKeys,
+  ptBRAdminUsers,
+  ptBRAdminWebhooks,
+  ptBRAlerts,
+  ptBRCustomer,
+  ptBRWorkspace,
+} from './pt-BR.js';
 import { formatMessage, parseMessage } from './message-format.js';
+
+export type { AdminKey, AlertKey, CustomerKey, MessageKey, WorkspaceKey };
 
 /**
  * The message catalogues, one per locale, in ICU MessageFormat (the part message-format.ts formats: plurals, selects
  * and numbers by the locale's own rules). Arguments are plain text; HTML callers escape what they get back.
  */
 
-/** The customer's words (survey, recovery and unsubscribe pages, the survey messages), the workspace's, the alerts'. */
-export type CustomerKey = keyof typeof ptBRCustomer;
-export type WorkspaceKey = keyof typeof ptBRWorkspace;
-export type AlertKey = keyof typeof ptBRAlerts;
-export type MessageKey = CustomerKey | WorkspaceKey | AlertKey;
-export type CustomerCatalogue = Record<CustomerKey, string>;
-export type WorkspaceCatalogue = Record<WorkspaceKey, string>;
-export type AlertCatalogue = Record<AlertKey, string>;
-export type Catalogue = Record<MessageKey, string>;
-
 // One object per area, so that a function bundles the three languages of only the words it shows.
 const CUSTOMER: Record<Locale, CustomerCatalogue> = { 'pt-BR': ptBRCustomer, es: esCustomer, en: enCustomer };
 const WORKSPACE: Record<Locale, WorkspaceCatalogue> = { 'pt-BR': ptBRWorkspace, es: esWorkspace, en: enWorkspace };
 const ALERTS: Record<Locale, AlertCatalogue> = { 'pt-BR': ptBRAlerts, es: esAlerts, en: enAlerts };
+const ADMIN: Record<Locale, AdminCatalogue> = { 'pt-BR': ptBRAdmin, es: esAdmin, en: enAdmin };
+/** Each admin page's own words, beside the ones they share (ADMIN). */
+export const ADMIN_BRAND: Record<Locale, AdminBrandCatalogue> = { 'pt-BR': ptBRAdminBrand, es: esAdminBrand, en: enAdminBrand };
+export const ADMIN_JOURNEYS: Record<Locale, AdminJourneysCatalogue> = {
+  'pt-BR': ptBRAdminJourneys,
+  es: esAdminJourneys,
+  en: enAdminJourneys,
+};
+export const ADMIN_KEYS: Record<Locale, AdminKeysCatalogue> = { 'pt-BR': ptBRAdminKeys, es: esAdminKeys, en: enAdminKeys };
+export const ADMIN_USERS: Record<Locale, AdminUsersCatalogue> = { 'pt-BR': ptBRAdminUsers, es: esAdminUsers, en: enAdminUsers };
+export const ADMIN_WEBHOOKS: Record<Locale, AdminWebhooksCatalogue> = {
+  'pt-BR': ptBRAdminWebhooks,
+  es: esAdminWebhooks,
+  en: enAdminWebhooks,
+};
 
 /** Every message of a locale, every area (the catalogue tests compare them). */
-export const catalogueOf = (locale: Locale): Catalogue => ({ ...CUSTOMER[locale], ...WORKSPACE[locale], ...ALERTS[locale] });
+export const catalogueOf = (locale: Locale): Catalogue => ({
+  ...CUSTOMER[locale],
+  ...WORKSPACE[locale],
+  ...ALERTS[locale],
+  ...ADMIN[locale],
+  ...ADMIN_BRAND[locale],
+  ...ADMIN_JOURNEYS[locale],
+  ...ADMIN_KEYS[locale],
+  ...ADMIN_USERS[locale],
+  ...ADMIN_WEBHOOKS[locale],
+});
 
 export type MessageArgs = Record<string, string | number>;
 export type Translate<K extends MessageKey = CustomerKey> = (key: K, args?: MessageArgs) => string;
 
 const parsed = new Map<string, ReturnType<typeof parseMessage>>();
 
-/** The messages of an area in a locale; each is parsed once per container, on first use. */
-function translate<K extends MessageKey>(catalogues: Record<Locale, Record<K, string>>, locale: Locale): Translate<K> {
+/** The messages of a catalogue in its locale; each is parsed once per container, on first use. */
+function translate<K extends MessageKey>(catalogue: Record<K, string>, locale: Locale): Translate<K> {
   return (key, args) => {
     const id = `${locale}\u0000${key}`;
-    const parts = parsed.get(id) ?? parsed.set(id, parseMessage(catalogues[locale][key])).get(id)!;
+    const parts = parsed.get(id) ?? parsed.set(id, parseMessage(catalogue[key])).get(id)!;
     return formatMessage(parts, locale, args);
   };
 }
 
 /** A customer's words in a locale. */
-export const translator = (locale: Locale): Translate => translate(CUSTOMER, locale);
+export const translator = (locale: Locale): Translate => translate(CUSTOMER[locale], locale);
 /** The workspace's words in a locale. */
-export const workspaceTranslator = (locale: Locale): Translate<WorkspaceKey> => translate(WORKSPACE, locale);
+export const workspaceTranslator = (locale: Locale): Translate<WorkspaceKey> => translate(WORKSPACE[locale], locale);
 /** The case alerts' words in a locale. */
-export const alertTranslator = (locale: Locale): Translate<AlertKey> => translate(ALERTS, locale);
+export const alertTranslator = (locale: Locale): Translate<AlertKey> => translate(ALERTS[locale], locale);
+/** An admin page's words in a locale: the ones every admin page shares and the page's own (one of the ADMIN_* catalogues). */
+export const adminTranslator = <Own extends AdminPageKey>(
+  locale: Locale,
+  own: Record<Locale, Record<Own, string>>,
+): Translate<AdminKey | Own> => translate<AdminKey | Own>({ ...ADMIN[locale], ...own[locale] }, locale);
 
 export const isLocale = (value: unknown): value is Locale => (LOCALES as readonly unknown[]).includes(value);
 

@@ -67,3 +67,12 @@ export interface SignInAttempts {
   /** Forgets a key's failures (the account, once signed in). */
   forget(key: AttemptKey): Promise<void>;
 }
+
+/** What was wrong with a sign-in or a new password, for the page to say in the workspace's words. */
+export type SignInProblem = 'refused' | 'tooMany' | 'missing' | 'expired' | 'missingPassword' | 'mismatch' | 'weak';
+
+/** The pages the session service answers with (shared/workspace/sign-in-page.ts): documents, ready to send. */
+export interface SessionPages {
+  signIn(base: string, next: string, problem?: SignInProblem, email?: string): string;
+  newPassword(base: string, next: string, problem?: SignInProblem): string;
+}

@@ -1,10 +1,9 @@
-import { newPasswordPage, signInPage } from '../workspace/sign-in-page.js';
 import { redirect, type WebAnswer } from '../workspace/answer.js';
 import { challengeCookie, clearedCookies, readChallenge, safeNext, sessionCookies } from './cookies.js';
 import { SIGN_IN_PATH } from './paths.js';
 import type { Sealer } from '../sealed.js';
 import { UnauthenticatedError } from '../errors.js';
-import type { AttemptKey, IdentityProvider, SessionClaims, SignInAttempts, SignInOutcome } from './ports.js';
+import type { AttemptKey, IdentityProvider, SessionClaims, SessionPages, SignInAttempts, SignInOutcome, SignInProblem } from './ports.js';
 
 /** What the session's pages receive: the stage's path prefix and the posted form or the query. */
 export interface SessionRequest {
@@ -27,40 +26,30 @@ const MAX_PASSWORD = 256;
  */
 export const SIGN_IN_LIMITS = { windowSeconds: 15 * 60, perAccount: 10, perAddress: 50 } as const;
 
-const REFUSED = 'E-mail ou senha incorretos.';
-const TOO_MANY = 'Muitas tentativas. Espere alguns minutos e tente de novo.';
-
-/** The sign-in form: needs no identity provider (its function is given no user pool). */
-export function showSignIn({ base, query }: Pick<SessionRequest, 'base' | 'query'>): WebAnswer {
-  return { status: 200, html: signInPage(base, safeNext(base, query.next)) };
-}
-
 function answer(
   challenges: Sealer,
+  pages: SessionPages,
   base: string,
   next: string,
   outcome: SignInOutcome,
   username: string,
-  again: (message: string) => string,
+  again: (problem: SignInProblem) => string,
 ): WebAnswer {
   switch (outcome.kind) {
     case 'signed-in':
       return redirect(next, sessionCookies(base, outcome.tokens));
     case 'new-password':
-      return { status: 200, html: newPasswordPage(base, next), cookies: [challengeCookie(base, challenges, username, outcome.challenge)] };
-    case 'too-many':
-      return { status: 429, html: again(TOO_MANY) };
-    case 'weak-password':
       return {
-        status: 400,
-        html: newPasswordPage(
-          base,
-          next,
-          'A senha não atende à política: use ao menos 8 caracteres, com maiúscula, minúscula, número e símbolo.',
-        ),
+        status: 200,
+        html: pages.newPassword(base, next),
+        cookies: [challengeCookie(base, challenges, username, outcome.challenge)],
       };
+    case 'too-many':
+      return { status: 429, html: again('tooMany') };
+    case 'weak-password':
+      return { status: 400, html: pages.newPassword(base, next, 'weak') };
     case 'refused':
-      return { status: 401, html: again(REFUSED) };
+      return { status: 401, html: again('refused') };
   }
 }
 
@@ -71,23 +60,28 @@ function answer(
  */
 export function signInService(
   idp: IdentityProvider,
-  { challenges, attempts, now = () => new Date() }: { challenges: Sealer; attempts: SignInAttempts; now?: () => Date },
+  {
+    challenges,
+    attempts,
+    pages,
+    now = () => new Date(),
+  }: { challenges: Sealer; attempts: SignInAttempts; pages: SessionPages; now?: () => Date },
 ) {
   async function submitSignIn({ base, address, form }: SessionRequest): Promise<WebAnswer> {
     const next = safeNext(base, form.get('next') ?? undefined);
     const email = (form.get('email') ?? '').trim().toLowerCase();
     const password = form.get('password') ?? '';
-    const again = (message: string) => signInPage(base, next, message, email.length <= MAX_EMAIL ? email : '');
-    if (!email || !password) return { status: 400, html: again('Informe o e-mail e a senha.') };
-    if (email.length > MAX_EMAIL || password.length > MAX_PASSWORD) return { status: 401, html: again(REFUSED) };
+    const again = (problem: SignInProblem) => pages.signIn(base, next, problem, email.length <= MAX_EMAIL ? email : '');
+    if (!email || !password) return { status: 400, html: again('missing') };
+    if (email.length > MAX_EMAIL || password.length > MAX_PASSWORD) return { status: 401, html: again('refused') };
     const account: AttemptKey = { kind: 'account', id: email };
     const keys = [account, { kind: 'address', id: address } as const];
     const [byAccount = 0, byAddress = 0] = await attempts.failures(keys, now());
-    if (byAccount >= SIGN_IN_LIMITS.perAccount || byAddress >= SIGN_IN_LIMITS.perAddress) return { status: 429, html: again(TOO_MANY) };
+    if (byAccount >= SIGN_IN_LIMITS.perAccount || byAddress >= SIGN_IN_LIMITS.perAddress) return { status: 429, html: again('tooMany') };
     const outcome = await idp.signIn(email, password);
     if (outcome.kind === 'refused') await attempts.fail(keys, now(), SIGN_IN_LIMITS.windowSeconds);
     else if (outcome.kind === 'signed-in' || outcome.kind === 'new-password') await attempts.forget(account);
-    return answer(challenges, base, next, outcome, email, again);
+    return answer(challenges, pages, base, next, outcome, email, again);
   }
 
   return { submitSignIn };
@@ -96,19 +90,18 @@ export function signInService(
 /** An invited user's new password, for the challenge their sealed cookie holds (only theirs, for 3 minutes). */
 export function newPasswordService(
   idp: IdentityProvider,
-  { challenges, now = () => new Date() }: { challenges: Sealer; now?: () => Date },
+  { challenges, pages, now = () => new Date() }: { challenges: Sealer; pages: SessionPages; now?: () => Date },
 ) {
   async function submitNewPassword({ base, form, cookies }: SessionRequest): Promise<WebAnswer> {
     const next = safeNext(base, form.get('next') ?? undefined);
     const challenge = readChallenge(challenges, cookies.challenge, now().getTime());
     // The challenge lasts 3 minutes: past it (or forged), the invited user signs in again with the temporary password.
-    if (!challenge)
-      return { status: 401, html: signInPage(base, next, 'O tempo para escolher a senha acabou. Entre de novo com a senha do convite.') };
+    if (!challenge) return { status: 401, html: pages.signIn(base, next, 'expired') };
     const password = form.get('password') ?? '';
-    if (!password || password.length > MAX_PASSWORD) return { status: 400, html: newPasswordPage(base, next, 'Informe a nova senha.') };
-    if (password !== form.get('confirm')) return { status: 400, html: newPasswordPage(base, next, 'As duas senhas não são iguais.') };
+    if (!password || password.length > MAX_PASSWORD) return { status: 400, html: pages.newPassword(base, next, 'missingPassword') };
+    if (password !== form.get('confirm')) return { status: 400, html: pages.newPassword(base, next, 'mismatch') };
     const outcome = await idp.setNewPassword(challenge.username, challenge.challenge, password);
-    return answer(challenges, base, next, outcome, challenge.username, (message) => signInPage(base, next, message));
+    return answer(challenges, pages, base, next, outcome, challenge.username, (problem) => pages.signIn(base, next, problem));
   }
 
   return { submitNewPassword };

@@ -1,5 +1,6 @@
 import type { JourneyConfig } from '../tenants/config-schema.js';
 import type { Locale } from '../locale.js';
+import { colour as checkedColour, html, safeUrl, type Colour, type SafeHtml, type SafeUrl } from '../html.js';
 import { translator } from '../i18n/messages.js';
 import { questionOf, scaleEnds, scoreLabel, scoreName, scoresOf } from './questions.js';
 
@@ -8,20 +9,16 @@ import { questionOf, scaleEnds, scoreLabel, scoreName, scoresOf } from './questi
  * service fills them with the attempt's link, the tenant's brand and the customer's first name.
  */
 
-/** Escapes text for HTML content and attribute values. */
-export const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-/** A brand colour a page or an e-mail can use as it is: #rrggbb only (the brand's rules check its contrast where it is set). */
-export const safeColour = (colour: string | undefined) => (colour && /^#[0-9a-fA-F]{6}$/.test(colour) ? colour : undefined);
+/** The brand colour an e-mail paints with: #rrggbb only (the brand's rules check its contrast where it is set), else the default blue. */
+export const brandColour = (colour: string | undefined): Colour => checkedColour(colour) ?? checkedColour('#0b5cad')!;
 
 /** A logo a page or an e-mail may load: an https address (http only on this machine), with its origin for the policy. */
-export function safeLogo(url: string | undefined): { url: string; origin: string } | undefined {
+export function safeLogo(url: string | undefined): { url: SafeUrl; origin: string } | undefined {
   if (!url) return undefined;
   try {
     const parsed = new URL(url);
     const local = parsed.protocol === 'http:' && ['localhost', '127.0.0.1'].includes(parsed.hostname);
-    return parsed.protocol === 'https:' || local ? { url: parsed.href, origin: parsed.origin } : undefined;
+    return parsed.protocol === 'https:' || local ? { url: safeUrl(parsed.href)!, origin: parsed.origin } : undefined;
   } catch {
     return undefined;
   }
@@ -81,24 +78,20 @@ export function surveyEmail(input: SurveyEmailInput): { subject: string; html: s
   const { indicator } = input.journey;
   const scores = scoresOf(indicator);
   const [low, high] = scaleEnds(indicator, t);
-  const colour = safeColour(input.brand.colour) ?? '#0b5cad';
+  const colour = brandColour(input.brand.colour);
   const logo = safeLogo(input.brand.logoUrl)?.url;
   const subject = t('email.subject', { company });
   const button = (score: number) =>
-    `<td align="center" style="padding:2px 1px"><a href="${escapeHtml(`${input.link}?score=${score}`)}" ` +
-    `style="display:inline-block;min-width:${BUTTON}px;height:${BUTTON}px;border-radius:6px;background:${colour};color:#ffffff;` +
-    `font:bold 17px/${BUTTON}px Arial,sans-serif;text-decoration:none;text-align:center" aria-label="${escapeHtml(t('email.scoreLabel', { score: scoreName(indicator, score, t) }))}">${escapeHtml(scoreLabel(indicator, score, t))}</a></td>`;
-  const rows = scoreRows(scores)
-    .map(
-      (row) =>
-        `<table role="presentation" cellpadding="0" cellspacing="0" align="center" style="margin:0 auto"><tr>${row.map(button).join('')}</tr></table>`,
-    )
-    .join('\n');
-  const end = (score: number, label: string) => escapeHtml(t('scale.ends', { score: scoreLabel(indicator, score, t), label }));
-  const answers = `${rows}
+    html`<td align="center" style="padding:2px 1px"><a href="${`${input.link}?score=${score}`}" style="display:inline-block;min-width:${BUTTON}px;height:${BUTTON}px;border-radius:6px;background:${colour};color:#ffffff;font:bold 17px/${BUTTON}px Arial,sans-serif;text-decoration:none;text-align:center" aria-label="${t('email.scoreLabel', { score: scoreName(indicator, score, t) })}">${scoreLabel(indicator, score, t)}</a></td>`;
+  const rows = scoreRows(scores).map(
+    (row, at) =>
+      html`${at > 0 && '\n'}<table role="presentation" cellpadding="0" cellspacing="0" align="center" style="margin:0 auto"><tr>${row.map(button)}</tr></table>`,
+  );
+  const end = (score: number, label: string) => t('scale.ends', { score: scoreLabel(indicator, score, t), label });
+  const answers = html`${rows}
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="font:13px Arial,sans-serif;color:#4b5563"><tr>
 <td align="left" style="padding-top:6px">${end(scores[0]!, low)}</td><td align="right" style="padding-top:6px">${end(scores.at(-1)!, high)}</td></tr></table>
-<p style="margin:20px 0 0"><a href="${escapeHtml(input.link)}" style="color:${colour};display:inline-block;padding:12px 0">${escapeHtml(t('email.openSurvey'))}</a></p>`;
+<p style="margin:20px 0 0"><a href="${input.link}" style="color:${colour};display:inline-block;padding:12px 0">${t('email.openSurvey')}</a></p>`;
   return brandedEmail(input, { subject, greeting, intro: t('email.intro', { company }), question, answers, colour, logo });
 }
 
@@ -144,14 +137,12 @@ export function recoveryEmail(input: SurveyEmailInput): { subject: string; html:
   const name = firstName(input.customerName);
   const greeting = t('email.greeting', { named: name ? 'yes' : 'no', name });
   const question = t('recovery.question', { company });
-  const colour = safeColour(input.brand.colour) ?? '#0b5cad';
+  const colour = brandColour(input.brand.colour);
   const logo = safeLogo(input.brand.logoUrl)?.url;
   const subject = t('recovery.subject', { company });
   const button = (solved: 'yes' | 'no') =>
-    `<td align="center" style="padding:2px 4px"><a href="${escapeHtml(`${input.link}?solved=${solved}`)}" ` +
-    `style="display:inline-block;min-width:${2 * BUTTON}px;height:${BUTTON}px;border-radius:6px;background:${colour};color:#ffffff;` +
-    `font:bold 17px/${BUTTON}px Arial,sans-serif;text-decoration:none;text-align:center">${escapeHtml(t(solved === 'yes' ? 'score.yes' : 'score.no'))}</a></td>`;
-  const answers = `<table role="presentation" cellpadding="0" cellspacing="0" align="center" style="margin:0 auto"><tr>${button('yes')}${button('no')}</tr></table>`;
+    html`<td align="center" style="padding:2px 4px"><a href="${`${input.link}?solved=${solved}`}" style="display:inline-block;min-width:${2 * BUTTON}px;height:${BUTTON}px;border-radius:6px;background:${colour};color:#ffffff;font:bold 17px/${BUTTON}px Arial,sans-serif;text-decoration:none;text-align:center">${t(solved === 'yes' ? 'score.yes' : 'score.no')}</a></td>`;
+  const answers = html`<table role="presentation" cellpadding="0" cellspacing="0" align="center" style="margin:0 auto"><tr>${button('yes')}${button('no')}</tr></table>`;
   return brandedEmail(input, { subject, greeting, intro: t('recovery.intro', { company }), question, answers, colour, logo });
 }
 
@@ -161,26 +152,34 @@ export function recoveryEmail(input: SurveyEmailInput): { subject: string; html:
  */
 function brandedEmail(
   input: SurveyEmailInput,
-  parts: { subject: string; greeting: string; intro: string; question: string; answers: string; colour: string; logo: string | undefined },
+  parts: {
+    subject: string;
+    greeting: string;
+    intro: string;
+    question: string;
+    answers: SafeHtml;
+    colour: Colour;
+    logo: SafeUrl | undefined;
+  },
 ): { subject: string; html: string; text: string } {
   const t = translator(input.locale);
   const { subject, greeting, intro, question, answers, colour, logo } = parts;
   const company = input.brand.name;
-  const html = `<!doctype html>
+  const document = html`<!doctype html>
 <html lang="${input.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(subject)}</title></head>
+<title>${subject}</title></head>
 <body style="margin:0;padding:0;background:#f3f4f6">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6"><tr><td align="center" style="padding:16px 8px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;border-top:4px solid ${colour}">
-<tr><td style="padding:16px 12px 0;font:bold 17px/1.4 Arial,sans-serif;color:#374151">${logo ? `<img src="${escapeHtml(logo)}" alt="" height="40" style="display:block;max-height:40px;max-width:160px;margin:0 0 8px;border:0">` : ''}${escapeHtml(company)}</td></tr>
+<tr><td style="padding:16px 12px 0;font:bold 17px/1.4 Arial,sans-serif;color:#374151">${logo && html`<img src="${logo}" alt="" height="40" style="display:block;max-height:40px;max-width:160px;margin:0 0 8px;border:0">`}${company}</td></tr>
 <tr><td style="padding:12px 12px 20px;font:16px/1.5 Arial,sans-serif;color:#1f2937">
-<p style="margin:0 0 12px">${escapeHtml(greeting)}</p>
-<p style="margin:0 0 16px">${escapeHtml(intro)}</p>
-<p style="margin:0 0 12px;font-weight:bold">${escapeHtml(question)}</p>
+<p style="margin:0 0 12px">${greeting}</p>
+<p style="margin:0 0 16px">${intro}</p>
+<p style="margin:0 0 12px;font-weight:bold">${question}</p>
 ${answers}
 </td></tr>
 <tr><td style="padding:12px;border-top:1px solid #e5e7eb;font:13px/1.5 Arial,sans-serif;color:#4b5563">
-${escapeHtml(t('email.unsubscribeQuestion'))} <a href="${escapeHtml(input.unsubscribeLink)}" style="color:#374151;display:inline-block;padding:13px 0">${escapeHtml(t('email.unsubscribeLink'))}</a>
+${t('email.unsubscribeQuestion')} <a href="${input.unsubscribeLink}" style="color:#374151;display:inline-block;padding:13px 0">${t('email.unsubscribeLink')}</a>
 </td></tr></table></td></tr></table></body></html>`;
   const text = [
     greeting,
@@ -192,7 +191,7 @@ ${escapeHtml(t('email.unsubscribeQuestion'))} <a href="${escapeHtml(input.unsubs
     '',
     `${t('email.unsubscribeQuestion')} ${input.unsubscribeLink}`,
   ].join('\n');
-  return { subject, html, text };
+  return { subject, html: document.toString(), text };
 }
 
 /** The recovery survey's SMS: one GSM-7 segment, the link whole, the company's name shortened to fit. */

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { BUCKETS, type Bucket, type Indicator } from '../tenants/scales.js';
 import type { Locale } from '../locale.js';
 import { translator, type Translate } from '../i18n/messages.js';
-import { escapeHtml, safeColour, safeLogo, type SurveyBrand } from './compose.js';
+import { colour as checkedColour, html, raw, type SafeHtml } from '../html.js';
+import { safeLogo, type SurveyBrand } from './compose.js';
 import { bucketOf, scaleEnds, scoreLabel, scoreName, scoresOf } from './questions.js';
 import { FAVICON_LINK } from '../favicon.js';
 import { unsubscribeOf } from './paths.js';
@@ -29,7 +30,7 @@ export interface Rendered {
 /** The comment's label names the follow-up of the bucket the chosen score is in; CSS shows it, no script needed. */
 const FOLLOW_UP_STYLE =
   '.fu>span{display:none}.fu>.fu-any{display:inline}' +
-  BUCKETS.map((b) => `form:has(.b-${b}:checked) .fu>.fu-any{display:none}form:has(.b-${b}:checked) .fu>.fu-${b}{display:inline}`).join('');
+  BUCKETS.map((b) => `form:has(.b-${b}:checked) .fu>.fu-any{display:none}form:has(.b-${b}:checked) .fu>.fu-${b}{display:inline}`);
 
 /**
  * The scales are grids of equal cells, each at least 44 x 44 px (the tap target): 1-7 in one row from 320 px wide
@@ -67,24 +68,25 @@ export const PAGE_HEADERS: Record<string, string> = {
 };
 
 const policyOf = (styles: string[], images: string[]) =>
-  `default-src 'none'; style-src ${styles.join(' ')}; img-src 'self' data:${images.map((i) => ` ${i}`).join('')}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+  `default-src 'none'; style-src ${styles.join(' ')}; img-src 'self' data:${images.map((i) => ` ${i}`)}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 
 /** The policy of a page without a brand (the wrapper's error pages). */
 export const PLAIN_POLICY = policyOf([STYLE_HASH], []);
 
-function layout(frame: PageFrame, title: string, body: string, footer = ''): Rendered {
-  const colour = safeColour(frame.brand?.colour);
+function layout(frame: PageFrame, title: string, body: SafeHtml, footer?: SafeHtml): Rendered {
+  const colour = checkedColour(frame.brand?.colour);
   const logo = safeLogo(frame.brand?.logoUrl);
+  // A checked #rrggbb, so the sheet is as vetted as STYLE.
   const brandStyle = colour ? `:root{--brand:${colour}}` : '';
-  const icon = logo ? `<link rel="icon" href="${escapeHtml(logo.url)}">` : FAVICON_LINK;
+  const icon = logo ? html`<link rel="icon" href="${logo.url}">` : FAVICON_LINK;
   const header = frame.brand
-    ? `<header class="brand">${logo ? `<img src="${escapeHtml(logo.url)}" alt="" height="44">` : ''}<span>${escapeHtml(frame.brand.name)}</span></header>`
+    ? html`<header class="brand">${logo ? html`<img src="${logo.url}" alt="" height="44">` : ''}<span>${frame.brand.name}</span></header>`
     : '';
   return {
-    html: `<!doctype html>
+    html: html`<!doctype html>
 <html lang="${frame.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex,nofollow"><title>${escapeHtml(title)}</title>${icon}<style>${STYLE}</style>${brandStyle ? `<style>${brandStyle}</style>` : ''}</head>
-<body><main><div class="card">${header}${body}</div>${footer}</main></body></html>`,
+<meta name="robots" content="noindex,nofollow"><title>${title}</title>${icon}<style>${raw(STYLE)}</style>${brandStyle && html`<style>${raw(brandStyle)}</style>`}</head>
+<body><main><div class="card">${header}${body}</div>${footer}</main></body></html>`.toString(),
     policy: policyOf([STYLE_HASH, ...(brandStyle ? [hashOf(brandStyle)] : [])], logo ? [logo.origin] : []),
   };
 }
@@ -113,20 +115,18 @@ export interface SurveyPageView extends PageFrame {
 
 export const MAX_COMMENT_LENGTH = 1000;
 
-function scale(q: ScaleQuestion, t: Translate, main: boolean): string {
+function scale(q: ScaleQuestion, t: Translate, main: boolean): SafeHtml {
   const stars = q.indicator === 'csat5Stars';
   const [low, high] = scaleEnds(q.indicator, t);
   const scores = scoresOf(q.indicator);
-  const options = scores
-    .map((score) => {
-      const text = stars ? `${score} ★` : escapeHtml(scoreLabel(q.indicator, score, t));
-      const bucket = main ? ` class="b-${bucketOf(q.indicator, score)}"` : '';
-      return `<label><input type="radio" name="${q.field}" value="${score}"${bucket}${q.chosen === score ? ' checked' : ''}${q.optional ? '' : ' required'} aria-label="${escapeHtml(scoreName(q.indicator, score, t))}"><span aria-hidden="true">${text}</span></label>`;
-    })
-    .join('');
+  const options = scores.map((score) => {
+    const text = stars ? `${score} ★` : scoreLabel(q.indicator, score, t);
+    const bucket = main && html` class="b-${bucketOf(q.indicator, score)}"`;
+    return html`<label><input type="radio" name="${q.field}" value="${score}"${bucket}${q.chosen === score ? ' checked' : ''}${q.optional ? '' : ' required'} aria-label="${scoreName(q.indicator, score, t)}"><span aria-hidden="true">${text}</span></label>`;
+  });
   const id = `${q.field}-legend`;
-  const end = (score: number, label: string) => escapeHtml(t('scale.ends', { score: scoreLabel(q.indicator, score, t), label }));
-  return `<fieldset aria-describedby="${id}-ends"><legend id="${id}">${escapeHtml(q.legend)}${q.optional ? ` <span class="optional">${escapeHtml(t('page.optional'))}</span>` : ''}</legend>
+  const end = (score: number, label: string) => t('scale.ends', { score: scoreLabel(q.indicator, score, t), label });
+  return html`<fieldset aria-describedby="${id}-ends"><legend id="${id}">${q.legend}${q.optional ? html` <span class="optional">${t('page.optional')}</span>` : ''}</legend>
 <div class="scale n${scores.length}${stars ? ' stars' : ''}">${options}</div>
 <div class="ends" id="${id}-ends"><span>${end(scores[0]!, low)}</span><span>${end(scores.at(-1)!, high)}</span></div></fieldset>`;
 }
@@ -134,23 +134,23 @@ function scale(q: ScaleQuestion, t: Translate, main: boolean): string {
 export function surveyPage(view: SurveyPageView): Rendered {
   const t = translator(view.locale);
   const errors = view.problems.length
-    ? `<div class="error" role="alert"><strong>${escapeHtml(t('page.problemsHeading'))}</strong><ul>${view.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul></div>`
+    ? html`<div class="error" role="alert"><strong>${t('page.problemsHeading')}</strong><ul>${view.problems.map((p) => html`<li>${p}</li>`)}</ul></div>`
     : '';
   const greeting = t('page.greeting', { named: view.customerFirstName ? 'yes' : 'no', name: view.customerFirstName });
-  const followUps = view.followUps.map((f) => `<span class="fu-${f.bucket}">${escapeHtml(f.text)}</span>`).join('');
+  const followUps = view.followUps.map((f) => html`<span class="fu-${f.bucket}">${f.text}</span>`);
   return layout(
     view,
     t('page.title', { company: view.brand.name }),
-    `<h1>${escapeHtml(greeting)}</h1>${errors}
-<form method="post" action="${escapeHtml(view.token)}">
+    html`<h1>${greeting}</h1>${errors}
+<form method="post" action="${view.token}">
 ${scale(view.question, t, true)}
-<label class="block fu" for="comment"><span class="fu-any">${escapeHtml(t('page.commentLabel'))}</span>${followUps} <span class="optional">${escapeHtml(t('page.optional'))}</span></label>
-<textarea id="comment" name="comment" maxlength="${MAX_COMMENT_LENGTH}" aria-describedby="comment-hint">${escapeHtml(view.comment)}</textarea>
-<p class="hint" id="comment-hint">${escapeHtml(t('page.commentHint', { max: MAX_COMMENT_LENGTH }))}</p>
-${view.classes.map((q) => scale(q, t, false)).join('\n')}
-<button type="submit">${escapeHtml(t('page.submit'))}</button>
+<label class="block fu" for="comment"><span class="fu-any">${t('page.commentLabel')}</span>${followUps} <span class="optional">${t('page.optional')}</span></label>
+<textarea id="comment" name="comment" maxlength="${MAX_COMMENT_LENGTH}" aria-describedby="comment-hint">${view.comment}</textarea>
+<p class="hint" id="comment-hint">${t('page.commentHint', { max: MAX_COMMENT_LENGTH })}</p>
+${view.classes.map((q, at) => html`${at > 0 && '\n'}${scale(q, t, false)}`)}
+<button type="submit">${t('page.submit')}</button>
 </form>`,
-    `<footer><a href="${unsubscribeOf(escapeHtml(view.token))}">${escapeHtml(t('page.unsubscribeLink'))}</a></footer>`,
+    html`<footer><a href="${unsubscribeOf(view.token)}">${t('page.unsubscribeLink')}</a></footer>`,
   );
 }
 
@@ -170,28 +170,28 @@ export interface RecoveryPageView extends PageFrame {
 export function recoveryPage(view: RecoveryPageView): Rendered {
   const t = translator(view.locale);
   const errors = view.problems.length
-    ? `<div class="error" role="alert"><strong>${escapeHtml(t('page.problemsHeading'))}</strong><ul>${view.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul></div>`
+    ? html`<div class="error" role="alert"><strong>${t('page.problemsHeading')}</strong><ul>${view.problems.map((p) => html`<li>${p}</li>`)}</ul></div>`
     : '';
   const greeting = t('page.greeting', { named: view.customerFirstName ? 'yes' : 'no', name: view.customerFirstName });
   const option = (value: 'yes' | 'no') =>
-    `<label><input type="radio" name="solved" value="${value}"${view.solved === value ? ' checked' : ''} required><span>${escapeHtml(t(value === 'yes' ? 'score.yes' : 'score.no'))}</span></label>`;
+    html`<label><input type="radio" name="solved" value="${value}"${view.solved === value ? ' checked' : ''} required><span>${t(value === 'yes' ? 'score.yes' : 'score.no')}</span></label>`;
   return layout(
     view,
     t('recovery.title', { company: view.brand.name }),
-    `<h1>${escapeHtml(greeting)}</h1>${errors}
-<form method="post" action="${escapeHtml(view.token)}">
-<fieldset><legend>${escapeHtml(view.question)}</legend>
+    html`<h1>${greeting}</h1>${errors}
+<form method="post" action="${view.token}">
+<fieldset><legend>${view.question}</legend>
 <div class="scale n2">${option('yes')}${option('no')}</div></fieldset>
 ${scale(view.score, t, false)}
-<button type="submit">${escapeHtml(t('page.submit'))}</button>
+<button type="submit">${t('page.submit')}</button>
 </form>`,
-    `<footer><a href="${unsubscribeOf(escapeHtml(view.token))}">${escapeHtml(t('page.unsubscribeLink'))}</a></footer>`,
+    html`<footer><a href="${unsubscribeOf(view.token)}">${t('page.unsubscribeLink')}</a></footer>`,
   );
 }
 
 /** A page with a heading and a paragraph: thanks, already answered, expired, not found, the wrapper's errors. */
 export function messagePage(frame: PageFrame, title: string, text: string): Rendered {
-  return layout(frame, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`);
+  return layout(frame, title, html`<h1>${title}</h1><p>${text}</p>`);
 }
 
 export function unsubscribePage(frame: PageFrame & { brand: SurveyBrand }, token: string): Rendered {
@@ -199,8 +199,8 @@ export function unsubscribePage(frame: PageFrame & { brand: SurveyBrand }, token
   return layout(
     frame,
     t('unsubscribe.title'),
-    `<h1>${escapeHtml(t('unsubscribe.title'))}</h1><p>${escapeHtml(t('unsubscribe.text', { company: frame.brand.name }))}</p>
-<form method="post" action="unsubscribe"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${escapeHtml(t('unsubscribe.confirm'))}</button></form>
-<p class="hint"><a href="../${escapeHtml(token)}">${escapeHtml(t('unsubscribe.back'))}</a></p>`,
+    html`<h1>${t('unsubscribe.title')}</h1><p>${t('unsubscribe.text', { company: frame.brand.name })}</p>
+<form method="post" action="unsubscribe"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${t('unsubscribe.confirm')}</button></form>
+<p class="hint"><a href="../${token}">${t('unsubscribe.back')}</a></p>`,
   );
 }

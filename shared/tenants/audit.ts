@@ -1,6 +1,12 @@
 import * as v from 'valibot';
 import { integerString, pagingQuery, utcInstant } from '../schema.js';
-import type { ConfigChange } from './configuration.js';
+
+/** One changed value of a configuration: its path (`journeys[id=3].channels`), the value before and after. */
+export interface ConfigChange {
+  path: string;
+  old: unknown;
+  new: unknown;
+}
 
 /** How long an admin change stays in the tenant's audit log. */
 export const AUDIT_KEPT_DAYS = 400;

@@ -1,5 +1,8 @@
 import { DEFAULT_LOCALE, timeZoneOf } from '../locale.js';
+import type { ConfigChange } from './audit.js';
 import type { BrandDocument, BrandSettings, ConfigDocument, Settings } from './config-schema.js';
+
+export type { ConfigChange };
 
 /**
  * A tenant's configuration as the admin API answers it: what the tenant file holds of it, without the signing
@@ -29,13 +32,6 @@ const brandDocument = (tenantName: string, brand: BrandSettings | undefined): Br
 
 /** The brand a replacement stores: a display name left out is the tenant's name (as `apply` resolves it). */
 export const brandSettings = (tenantName: string, brand: BrandDocument): BrandSettings => ({ ...brand, name: brand.name ?? tenantName });
-
-/** One changed value of a configuration: its path (`journeys[id=3].channels`), the value before and after. */
-export interface ConfigChange {
-  path: string;
-  old: unknown;
-  new: unknown;
-}
 
 /**
  * What changed between two configurations, leaf by leaf. Lists of things with an id (journeys, classes, groups) are

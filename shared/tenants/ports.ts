@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { BrandSettings, DeliveryConfig, LogoObject, Settings, SettingsWrite, UserScope } from './config-schema.js';
+import { USER_ROLES, type UserRole } from '../access/roles.js';
 import type { SigningGenerations } from '../events/signature.js';
 
 export const Tenant = v.object({ id: v.number(), name: v.string(), created_at: v.string() });
@@ -22,9 +23,7 @@ export const ApiKeyRecord = v.object({
 });
 export type ApiKeyRecord = v.InferOutput<typeof ApiKeyRecord>;
 
-/** A user's role: `admin` may also call the admin routes (the tenant-admin role); absent: a member. */
-export const USER_ROLES = ['member', 'admin'] as const;
-export type UserRole = (typeof USER_ROLES)[number];
+export { USER_ROLES, type UserRole };
 
 export const UserRecord = v.object({
   name: v.string(),

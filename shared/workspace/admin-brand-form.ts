@@ -1,6 +1,7 @@
 import * as v from 'valibot';
+import { ADMIN_BRAND } from '../i18n/messages.js';
 import { DomainError, PreconditionFailedError } from '../errors.js';
-import { readMultipart, type SentFile } from '../http/multipart.js';
+import type { HtmlValue } from '../html.js';
 import { APP_ADMIN_BRAND_PATH } from '../session/paths.js';
 import type { AuditActor } from '../tenants/audit.js';
 import { BrandConfig } from '../brand/brand-schema.js';
@@ -9,7 +10,6 @@ import { MAX_LOGO_BYTES } from '../brand/logo.js';
 import { redirect, type WebAnswer } from './answer.js';
 import { addError, adminFrame, problemsBox, type AdminPageRequest, type FieldErrors } from './admin-form.js';
 import { labelsOf, render, type BrandConfigService, type BrandReadPorts, type BrandValues } from './admin-brand-page.js';
-import { BRAND_TEXT } from './admin-brand-text.js';
 
 /**
  * The brand form's post (apart from the page, which never reads a multipart body nor checks the form's fields): a
@@ -29,8 +29,14 @@ export const replaceBrandOf =
     return config.replaceConfig(tenantId, expected, { ...document, brand }, actor);
   };
 
-/** A brand page's request: the admin page's, and the body as sent (a multipart form, for its file). */
-export type BrandPageRequest = AdminPageRequest & { body: Buffer; contentType: string | undefined };
+/** A file sent with the form: its bytes (at most the limit), and whether it was longer than that. */
+export interface SentFile {
+  bytes: Uint8Array;
+  tooLarge: boolean;
+}
+
+/** A brand page's request: the admin page's, and the multipart form as read (shared/http/multipart.ts), for its file. */
+export type BrandPageRequest = AdminPageRequest & { sent: { fields: URLSearchParams; files: Map<string, SentFile> } };
 
 /** The largest body the page takes: a logo at its limit and the form's few fields, with room for the multipart framing. */
 export const MAX_BRAND_FORM_BYTES = MAX_LOGO_BYTES + 32 * 1024;
@@ -41,11 +47,11 @@ const BrandFields = v.omit(BrandConfig, ['logo']);
 /** The brand form's post: apart from the page, as only it stores logos (the logo bucket's write grant). */
 export function brandForm(ports: BrandPagePorts) {
   return async function saveBrand(request: BrandPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_BRAND_PATH, BRAND_TEXT);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_BRAND_PATH, ADMIN_BRAND);
     if (refused) return refused;
-    const { text } = frame;
+    const { t } = frame;
     const actor = { user: request.user.name };
-    const { fields, files } = await readMultipart(request.body, request.contentType, { maxFileBytes: MAX_LOGO_BYTES });
+    const { fields, files } = request.sent;
     const sent: BrandValues = {
       name: (fields.get('name') ?? '').trim(),
       colour: (fields.get('colour') ?? '').trim(),
@@ -53,19 +59,21 @@ export function brandForm(ports: BrandPagePorts) {
     };
     const current = await ports.readBrand(request.tenantId);
     const errors: FieldErrors = new Map();
-    const again = (status: number, notice: string) => render(frame, request, status, current.brand, current.version, sent, notice, errors);
-    if (fields.get('etag') !== String(current.version)) return again(409, problemsBox(text, { kind: 'stale', errors }, {}, 'brand-form'));
+    const again = (status: number, notice: HtmlValue) =>
+      render(frame, request, status, current.brand, current.version, sent, notice, errors);
+    if (fields.get('etag') !== String(current.version))
+      return again(409, problemsBox(frame.t, { kind: 'stale', errors }, {}, 'brand-form'));
 
     const parsed = v.safeParse(BrandFields, {
       name: sent.name,
       ...(sent.colour ? { colour: sent.colour } : {}),
       ...(sent.senderName ? { senderName: sent.senderName } : {}),
     });
-    if (!sent.name) addError(errors, 'name', text.problems.required);
+    if (!sent.name) addError(errors, 'name', t('admin.problems.required'));
     else if (!parsed.success) for (const issue of parsed.issues) addError(errors, v.getDotPath(issue) ?? '', frame.say(issue.message));
     const file: SentFile | undefined = files.get('logo');
-    if (file?.tooLarge) addError(errors, 'logo', text.problems.fileTooLarge(String(MAX_LOGO_BYTES / 1024)));
-    if (errors.size || !parsed.success) return again(400, problemsBox(text, { kind: 'invalid', errors }, labelsOf(frame), 'brand-form'));
+    if (file?.tooLarge) addError(errors, 'logo', t('admin.problems.fileTooLarge', { max: String(MAX_LOGO_BYTES / 1024) }));
+    if (errors.size || !parsed.success) return again(400, problemsBox(frame.t, { kind: 'invalid', errors }, labelsOf(frame), 'brand-form'));
 
     let logo = fields.get('removeLogo') === 'yes' ? undefined : current.brand?.logo;
     try {
@@ -73,10 +81,10 @@ export function brandForm(ports: BrandPagePorts) {
       if (file?.bytes.length) logo = await ports.uploadLogo(request.tenantId, file.bytes, actor);
       await ports.replaceBrand(request.tenantId, current.version, { ...parsed.output, name: sent.name, ...(logo ? { logo } : {}) }, actor);
     } catch (error) {
-      if (error instanceof PreconditionFailedError) return again(409, problemsBox(text, { kind: 'stale', errors }, {}, 'brand-form'));
+      if (error instanceof PreconditionFailedError) return again(409, problemsBox(frame.t, { kind: 'stale', errors }, {}, 'brand-form'));
       if (!(error instanceof DomainError) || error.kind !== 'validation') throw error;
       for (const problem of error.errors) addError(errors, 'logo', frame.say(problem.message));
-      return again(400, problemsBox(text, { kind: 'invalid', errors }, labelsOf(frame), 'brand-form'));
+      return again(400, problemsBox(frame.t, { kind: 'invalid', errors }, labelsOf(frame), 'brand-form'));
     }
     return redirect(`${request.base}${APP_ADMIN_BRAND_PATH}?done=saved`);
   };

@@ -1,5 +1,7 @@
+import { colour as checkedColour, html, type HtmlValue } from '../html.js';
+import type { AdminBrandKey } from '../i18n/catalogue.js';
+import { ADMIN_BRAND } from '../i18n/messages.js';
 import { APP_ADMIN_BRAND_PATH } from '../session/paths.js';
-import { escapeHtml } from '../surveys/compose.js';
 import { DEFAULT_BRAND_COLOUR, logoPath } from '../brand/brand.js';
 import type { BrandSettings } from '../tenants/config-schema.js';
 import type { configService } from '../tenants/config-service.js';
@@ -15,11 +17,9 @@ import {
   type AdminPageRequest,
   type FieldErrors,
 } from './admin-form.js';
-import type { AdminText } from './admin-text.js';
-import { BRAND_TEXT, type BrandText } from './admin-brand-text.js';
 
 /** This page's frame: the shared words and its own. */
-export type BrandFrame = AdminFrame<AdminText & BrandText>;
+export type BrandFrame = AdminFrame<AdminBrandKey>;
 
 /** What the brand page needs: the brand with the configuration version it was read at (its form's post: admin-brand-form.ts). */
 export interface BrandReadPorts extends Pick<AdminPagePorts, 'settings'> {
@@ -51,10 +51,10 @@ export interface BrandValues {
  */
 export function brandPage(ports: BrandReadPorts) {
   return async function showBrand(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_BRAND_PATH, BRAND_TEXT);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_BRAND_PATH, ADMIN_BRAND);
     if (refused) return refused;
     const { brand, version } = await ports.readBrand(request.tenantId);
-    const notice = request.query.done === 'saved' ? `<p class="saved" role="status">${escapeHtml(frame.text.brandSaved)}</p>` : '';
+    const notice = request.query.done === 'saved' ? html`<p class="saved" role="status">${frame.t('admin.brand.brandSaved')}</p>` : '';
     return render(frame, request, 200, brand, version, valuesOf(brand), notice);
   };
 }
@@ -65,11 +65,11 @@ export const valuesOf = (brand: BrandSettings | undefined): BrandValues => ({
   senderName: brand?.senderName ?? '',
 });
 
-export const labelsOf = ({ text }: BrandFrame) => ({
-  name: { label: text.brandName, id: 'b-name' },
-  colour: { label: text.colour, id: 'b-colour' },
-  senderName: { label: text.senderName, id: 'b-senderName' },
-  logo: { label: text.logo, id: 'b-logo' },
+export const labelsOf = ({ t }: BrandFrame) => ({
+  name: { label: t('admin.brand.brandName'), id: 'b-name' },
+  colour: { label: t('admin.colour'), id: 'b-colour' },
+  senderName: { label: t('admin.brand.senderName'), id: 'b-senderName' },
+  logo: { label: t('admin.brand.logo'), id: 'b-logo' },
 });
 
 /** The brand page, with the values and errors of a form sent back. */
@@ -80,37 +80,37 @@ export function render(
   brand: BrandSettings | undefined,
   version: number,
   values: BrandValues,
-  notice: string,
+  notice: HtmlValue,
   errors?: FieldErrors,
 ): WebAnswer {
-  const { text } = frame;
-  const colour = brand?.colour ?? DEFAULT_BRAND_COLOUR;
+  const { t } = frame;
+  const colour = checkedColour(brand?.colour) ?? checkedColour(DEFAULT_BRAND_COLOUR)!;
   const logo = fieldError(errors, 'logo', 'b-logo', 'b-logo-hint');
   // The preview shows the brand as saved: the logo on the page's background, and the colour as the survey's button.
-  const preview = `<section class="card brand-preview" aria-labelledby="preview-title">
-<h2 id="preview-title">${escapeHtml(text.preview)}</h2>
+  const preview = html`<section class="card brand-preview" aria-labelledby="preview-title">
+<h2 id="preview-title">${t('admin.brand.preview')}</h2>
 ${
   brand?.logo
-    ? `<p><img id="current-logo" src="${escapeHtml(request.base + logoPath(brand.logo.file))}" alt="${escapeHtml(`${text.currentLogo}: ${brand.name}`)}"></p>`
-    : `<p>${escapeHtml(text.noLogo)}</p>`
+    ? html`<p><img id="current-logo" src="${request.base + logoPath(brand.logo.file)}" alt="${`${t('admin.brand.currentLogo')}: ${brand.name}`}"></p>`
+    : html`<p>${t('admin.brand.noLogo')}</p>`
 }
-<p class="swatch"><svg width="48" height="24" aria-hidden="true"><rect width="48" height="24" rx="4" fill="${escapeHtml(colour)}"/></svg> <span>${escapeHtml(text.colour)}: <code>${escapeHtml(colour)}</code></span></p>
+<p class="swatch"><svg width="48" height="24" aria-hidden="true"><rect width="48" height="24" rx="4" fill="${colour}"/></svg> <span>${t('admin.colour')}: <code>${colour}</code></span></p>
 </section>`;
-  const body = `<h1>${escapeHtml(text.brand)}</h1>
-<p class="hint">${escapeHtml(text.brandIntro)}</p>
+  const body = html`<h1>${t('admin.brand')}</h1>
+<p class="hint">${t('admin.brand.brandIntro')}</p>
 ${notice}
 ${preview}
 <section class="card form" id="brand-form" aria-labelledby="brand-form-title">
-<h2 id="brand-form-title">${escapeHtml(text.editBrand)}</h2>
-<form method="post" action="${escapeHtml(request.base + APP_ADMIN_BRAND_PATH)}" enctype="multipart/form-data" novalidate>${etagField(version)}
-${inputField({ id: 'b-name', name: 'name', label: text.brandName, value: values.name, errors, hint: text.brandNameHint, attributes: ' required maxlength="100"' })}
-${inputField({ id: 'b-colour', name: 'colour', label: text.colour, value: values.colour, errors, hint: text.colourHint, attributes: ' maxlength="7" autocomplete="off" spellcheck="false"' })}
-${inputField({ id: 'b-senderName', name: 'senderName', label: text.senderName, value: values.senderName, errors, hint: text.senderNameHint, attributes: ' maxlength="100"' })}
-<div class="field"><label for="b-logo">${escapeHtml(text.logo)}</label>
+<h2 id="brand-form-title">${t('admin.brand.editBrand')}</h2>
+<form method="post" action="${request.base + APP_ADMIN_BRAND_PATH}" enctype="multipart/form-data" novalidate>${etagField(version)}
+${inputField({ id: 'b-name', name: 'name', label: t('admin.brand.brandName'), value: values.name, errors, hint: t('admin.brand.brandNameHint'), attributes: html` required maxlength="100"` })}
+${inputField({ id: 'b-colour', name: 'colour', label: t('admin.colour'), value: values.colour, errors, hint: t('admin.brand.colourHint'), attributes: html` maxlength="7" autocomplete="off" spellcheck="false"` })}
+${inputField({ id: 'b-senderName', name: 'senderName', label: t('admin.brand.senderName'), value: values.senderName, errors, hint: t('admin.brand.senderNameHint'), attributes: html` maxlength="100"` })}
+<div class="field"><label for="b-logo">${t('admin.brand.logo')}</label>
 <input id="b-logo" name="logo" type="file" accept="image/png,image/jpeg,image/webp"${logo.attributes}${logo.invalid}>
-<p class="hint" id="b-logo-hint">${escapeHtml(text.logoHint)}${errors?.size ? ` ${escapeHtml(text.logoAgain)}` : ''}</p>${logo.html}</div>
-${brand?.logo ? `<label class="check"><input type="checkbox" name="removeLogo" value="yes"> ${escapeHtml(text.removeLogo)}</label>` : ''}
-<div class="actions">${submitButton(text.save)}</div>
+<p class="hint" id="b-logo-hint">${t('admin.brand.logoHint')}${errors?.size ? ` ${t('admin.brand.logoAgain')}` : ''}</p>${logo.html}</div>
+${brand?.logo ? html`<label class="check"><input type="checkbox" name="removeLogo" value="yes"> ${t('admin.brand.removeLogo')}</label>` : ''}
+<div class="actions">${submitButton(t('admin.save'))}</div>
 </form></section>`;
-  return frame.page(status, text.brand, body);
+  return frame.page(status, t('admin.brand'), body);
 }

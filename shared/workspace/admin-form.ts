@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
+import { html, type HtmlValue, type SafeHtml } from '../html.js';
+import type { AdminPageKey } from '../i18n/catalogue.js';
+import { adminTranslator, type AdminKey, type Translate } from '../i18n/messages.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import { clearedShownOnce, SHOWN_ONCE_SECONDS, shownOnceCookie } from '../session/cookies.js';
 import type { Sealer } from '../sealed.js';
-import { escapeHtml } from '../surveys/compose.js';
 import type { AuditActor } from '../tenants/audit.js';
 import { brandOf } from '../brand/brand.js';
 import type { ConfigDocument, Settings } from '../tenants/config-schema.js';
@@ -12,7 +14,6 @@ import type { UserRecord } from '../tenants/ports.js';
 import { adminRefusal } from '../access/capabilities.js';
 import { redirect, type WebAnswer } from './answer.js';
 import { ADMIN_SECTIONS, openAdminSections } from './admin-sections.js';
-import { ADMIN_TEXT, type AdminText } from './admin-text.js';
 import { layout, messageBody } from './layout.js';
 
 /**
@@ -47,10 +48,10 @@ export interface AdminPageRequest {
 export type FieldErrors = Map<string, string[]>;
 
 /** A signed-in admin's page: the words of the tenant's language (the shared ones and the page's own), its brand, and the page frame. */
-export interface AdminFrame<Words extends AdminText = AdminText> {
-  text: Words;
+export interface AdminFrame<Own extends AdminPageKey = AdminPageKey> {
+  t: Translate<AdminKey | Own>;
   locale: Locale;
-  page(status: number, title: string, body: string): WebAnswer;
+  page(status: number, title: string, body: SafeHtml): WebAnswer;
   /** An instant as the tenant's language writes it, in UTC (said so). */
   dateTime(iso: string): string;
   /** A schema's or a service's message about a field, in the tenant's language. */
@@ -63,43 +64,42 @@ export const ETAG_FIELD = 'etag';
 /**
  * The frame of an admin page for a signed-in user, or the 403 page a user the rule refuses the page gets (in the
  * tenant's language, with the navigation that user sees: only the admin pages they may open). `own`: the page's own
- * words (admin-<page>-text.ts), beside the shared ones.
+ * words (one of shared/i18n's ADMIN_* catalogues), beside the shared ones.
  */
-export async function adminFrame<Own extends object>(
+export async function adminFrame<Own extends AdminPageKey>(
   ports: Pick<AdminPagePorts, 'settings'>,
   request: AdminPageRequest,
   path: string,
-  own: Record<Locale, Own>,
-): Promise<{ frame: AdminFrame<AdminText & Own>; refused?: WebAnswer }> {
+  own: Record<Locale, Record<Own, string>>,
+): Promise<{ frame: AdminFrame<Own>; refused?: WebAnswer }> {
   const settings = await ports.settings(request.tenantId);
   const locale = settings.locale ?? DEFAULT_LOCALE;
-  const text = { ...ADMIN_TEXT[locale], ...own[locale] };
+  const t = adminTranslator(locale, own);
   const brand = brandOf(settings);
   const open = openAdminSections(request.user);
   const home = open[0]?.path;
-  const html = (title: string, body: string) =>
+  const document = (title: string, body: SafeHtml) =>
     layout({ title, base: request.base, user: request.user.name, adminHome: home, current: home, locale, brand, body });
-  const subnav = open.length
-    ? `<nav class="subnav" aria-label="${escapeHtml(text.admin)}"><ul>${open
-        .map(
-          (section) =>
-            `<li><a href="${escapeHtml(request.base + section.path)}"${section.path === path ? ' aria-current="page"' : ''}>${escapeHtml(text[section.label])}</a></li>`,
-        )
-        .join('')}</ul></nav>`
-    : '';
+  const subnav =
+    open.length > 0 &&
+    html`<nav class="subnav" aria-label="${t('admin.admin')}"><ul>${open.map(
+      (section) =>
+        html`<li><a href="${request.base + section.path}"${section.path === path && html` aria-current="page"`}>${t(section.label)}</a></li>`,
+    )}</ul></nav>`;
   const when = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone: 'UTC' });
-  const frame: AdminFrame<AdminText & Own> = {
-    text,
+  const frame: AdminFrame<Own> = {
+    t,
     locale,
-    page: (status, title, body) => ({ status, html: html(title, subnav + body) }),
+    page: (status, title, body) => ({ status, html: document(title, html`${subnav}${body}`) }),
     dateTime: (iso) => `${when.format(new Date(iso))} UTC`,
-    say: (message) => localMessage(text, message),
+    say: (message) => localMessage(t, message),
   };
   const area = ADMIN_SECTIONS.find((section) => section.path === path)?.area ?? 'tenant';
   const refusal = adminRefusal(request.user, area);
   if (!refusal) return { frame };
-  const why = refusal === 'not-admin' ? text.forbiddenText : text.everyStoreText;
-  return { frame, refused: { status: 403, html: html(text.forbiddenTitle, subnav + messageBody(text.forbiddenTitle, why)) } };
+  const why = t(refusal === 'not-admin' ? 'admin.forbiddenText' : 'admin.everyStoreText');
+  const title = t('admin.forbiddenTitle');
+  return { frame, refused: { status: 403, html: document(title, html`${subnav}${messageBody(title, why)}`) } };
 }
 
 export function addError(errors: FieldErrors, field: string, message: string) {
@@ -107,25 +107,23 @@ export function addError(errors: FieldErrors, field: string, message: string) {
 }
 
 /** The hidden field that carries the configuration's version (its ETag) with the form. */
-export const etagField = (version: number) => `<input type="hidden" name="${ETAG_FIELD}" value="${version}">`;
+export const etagField = (version: number) => html`<input type="hidden" name="${ETAG_FIELD}" value="${version}">`;
 
 /** The messages above a refused form: stale, or each wrong field (a link to its input) and what belongs to none. */
 export function problemsBox(
-  text: AdminText,
+  t: Translate<AdminKey>,
   outcome: { kind: 'stale' | 'invalid'; errors: FieldErrors },
   labels: Record<string, { label: string; id: string }>,
   formId: string,
-): string {
+): SafeHtml {
   if (outcome.kind === 'stale')
-    return `<div class="error" role="alert" id="form-problems"><p>${escapeHtml(text.staleText)}</p><p><a href="#${escapeHtml(formId)}">${escapeHtml(text.toForm)}</a></p></div>`;
+    return html`<div class="error" role="alert" id="form-problems"><p>${t('admin.staleText')}</p><p><a href="#${formId}">${t('admin.toForm')}</a></p></div>`;
   const items = [...outcome.errors].flatMap(([field, messages]) =>
     messages.map((message) =>
-      labels[field]
-        ? `<li><a href="#${escapeHtml(labels[field].id)}">${escapeHtml(labels[field].label)}</a>: ${escapeHtml(message)}</li>`
-        : `<li>${escapeHtml(message)}</li>`,
+      labels[field] ? html`<li><a href="#${labels[field].id}">${labels[field].label}</a>: ${message}</li>` : html`<li>${message}</li>`,
     ),
   );
-  return `<div class="error" role="alert" id="form-problems"><p>${escapeHtml(text.invalidText)}</p><ul>${items.join('')}</ul></div>`;
+  return html`<div class="error" role="alert" id="form-problems"><p>${t('admin.invalidText')}</p><ul>${items}</ul></div>`;
 }
 
 /** A field's error, next to its input: the paragraph, and the attributes its input (or fieldset) takes. */
@@ -133,9 +131,9 @@ export function fieldError(errors: FieldErrors | undefined, field: string, id: s
   const messages = errors?.get(field) ?? [];
   const described = [hintId, messages.length ? `${id}-error` : undefined].filter(Boolean).join(' ');
   return {
-    attributes: `${described ? ` aria-describedby="${described}"` : ''}`,
-    invalid: messages.length ? ' aria-invalid="true"' : '',
-    html: messages.length ? `<p class="field-error" id="${id}-error">${messages.map(escapeHtml).join(' ')}</p>` : '',
+    attributes: described && html` aria-describedby="${described}"`,
+    invalid: messages.length > 0 && html` aria-invalid="true"`,
+    html: messages.length > 0 && html`<p class="field-error" id="${id}-error">${messages.join(' ')}</p>`,
   };
 }
 
@@ -143,60 +141,58 @@ export function fieldError(errors: FieldErrors | undefined, field: string, id: s
  * The schemas' and the services' messages (English, as the API answers them) in the tenant's language: each known
  * message by its pattern; one this table does not know reads as a plain "not a valid value" rather than English.
  */
-const MESSAGES: [RegExp, (problems: AdminText['problems'], ...found: string[]) => string][] = [
-  [/^must be at most (\d+) characters$/, (p, n) => p.tooLong(n!)],
-  [/^must be at least (\d+) characters$/, (p, n) => p.tooShort(n!)],
-  [/^must be at most (\d+)/, (p, n) => p.tooBig(n!)],
-  [/^must be (?:at least )?(\d+)(?: or more)?$/, (p, n) => p.tooSmall(n!)],
-  [/^(?:must not be empty|is required|is empty|must be a string)/, (p) => p.required],
-  [/^must be an? (?:integer|number|whole number)/, (p) => p.number],
-  [/^must be an e-mail address$/, (p) => p.email],
-  [/^must be one of /, (p) => p.choice],
-  [/^must list at least one /, (p) => p.listOne],
-  [/^must be in the future$/, (p) => p.future],
-  [/^must be https/, (p) => p.https],
-  [/^must be a URL$/, (p) => p.url],
-  [/^lists a URL twice/, (p) => p.urlTwice],
-  [/^must be lowercase letters, digits and dashes$/, (p) => p.slug],
-  [/^\S+ (.+) is defined twice$/, (p, value) => p.twice(value!)],
-  [/^class (\S+) is not defined in classes$/, (p, id) => p.unknownClass(id!)],
-  [/^must be a colour such as /, (p) => p.colour],
+const MESSAGES: [RegExp, (t: Translate<AdminKey>, ...found: string[]) => string][] = [
+  [/^must be at most (\d+) characters$/, (t, n) => t('admin.problems.tooLong', { n: n! })],
+  [/^must be at least (\d+) characters$/, (t, n) => t('admin.problems.tooShort', { n: n! })],
+  [/^must be at most (\d+)/, (t, n) => t('admin.problems.tooBig', { n: n! })],
+  [/^must be (?:at least )?(\d+)(?: or more)?$/, (t, n) => t('admin.problems.tooSmall', { n: n! })],
+  [/^(?:must not be empty|is required|is empty|must be a string)/, (t) => t('admin.problems.required')],
+  [/^must be an? (?:integer|number|whole number)/, (t) => t('admin.problems.number')],
+  [/^must be an e-mail address$/, (t) => t('admin.problems.email')],
+  [/^must be one of /, (t) => t('admin.problems.choice')],
+  [/^must list at least one /, (t) => t('admin.problems.listOne')],
+  [/^must be in the future$/, (t) => t('admin.problems.future')],
+  [/^must be https/, (t) => t('admin.problems.https')],
+  [/^must be a URL$/, (t) => t('admin.problems.url')],
+  [/^lists a URL twice/, (t) => t('admin.problems.urlTwice')],
+  [/^must be lowercase letters, digits and dashes$/, (t) => t('admin.problems.slug')],
+  [/^\S+ (.+) is defined twice$/, (t, value) => t('admin.problems.twice', { value: value! })],
+  [/^class (\S+) is not defined in classes$/, (t, id) => t('admin.problems.unknownClass', { id: id! })],
+  [/^must be a colour such as /, (t) => t('admin.problems.colour')],
   [
     /^has a contrast ratio of ([\d.]+):1 against the page background (#[0-9a-f]+).* at least ([\d.]+):1/,
-    (p, f, b, n) => p.contrast(f!, b!, n!),
+    (t, found, background, needed) => t('admin.problems.contrast', { found: found!, background: background!, needed: needed! }),
   ],
-  [/^must not contain (?:control or invisible characters|unpaired surrogates)$/, (p) => p.hidden],
-  [/^is not a PNG, JPEG or WebP image/, (p) => p.image],
-  [/^is an SVG/, (p) => p.svg],
-  [/^is too large$/, (p) => p.tooLarge],
-  [/^is (\d+) KB; at most (\d+) KB/, (p, size, max) => p.logoSize(size!, max!)],
-  [/^must be "all" or /, (p) => p.scope],
-  [/^A user with this email already exists/, (p) => p.duplicateUser],
+  [/^must not contain (?:control or invisible characters|unpaired surrogates)$/, (t) => t('admin.problems.hidden')],
+  [/^is not a PNG, JPEG or WebP image/, (t) => t('admin.problems.image')],
+  [/^is an SVG/, (t) => t('admin.problems.svg')],
+  [/^is too large$/, (t) => t('admin.problems.tooLarge')],
+  [/^is (\d+) KB; at most (\d+) KB/, (t, size, max) => t('admin.problems.logoSize', { size: size!, max: max! })],
+  [/^must be "all" or /, (t) => t('admin.problems.scope')],
+  [/^A user with this email already exists/, (t) => t('admin.problems.duplicateUser')],
 ];
 
-export function localMessage(text: AdminText, message: string): string {
+export function localMessage(t: Translate<AdminKey>, message: string): string {
   for (const [pattern, say] of MESSAGES) {
     const found = pattern.exec(message);
-    if (found) return say(text.problems, ...found.slice(1));
+    if (found) return say(t, ...found.slice(1));
   }
-  return text.problems.invalid;
+  return t('admin.problems.invalid');
 }
 
 /** The hidden fields of a form. */
 export const hiddenFields = (fields: Record<string, string>) =>
-  Object.entries(fields)
-    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
-    .join('');
+  Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
 
 /** A submit button; `about` (what it acts on) completes its name for a screen reader where the card shows it. */
 export const submitButton = (label: string, about?: string, secondary = false) =>
-  `<button type="submit"${secondary ? ' class="secondary"' : ''}>${escapeHtml(label)}${
-    about ? `<span class="visually-hidden"> ${escapeHtml(about)}</span>` : ''
+  html`<button type="submit"${secondary && html` class="secondary"`}>${label}${
+    about ? html`<span class="visually-hidden"> ${about}</span>` : ''
   }</button>`;
 
 /** A form posting hidden fields and `inner` (its inputs and button) to `action`. */
-export const postForm = (action: string, fields: Record<string, string>, inner: string, attributes = '') =>
-  `<form method="post" action="${escapeHtml(action)}"${attributes}>${hiddenFields(fields)}${inner}</form>`;
+export const postForm = (action: string, fields: Record<string, string>, inner: SafeHtml, attributes?: SafeHtml) =>
+  html`<form method="post" action="${action}"${attributes}>${hiddenFields(fields)}${inner}</form>`;
 
 const CONFIRM_FIELD = 'confirm';
 
@@ -215,13 +211,13 @@ export function confirmedAction(o: {
   about: string;
   what: string;
   confirm: string;
-}): string {
-  return `<details class="confirm"><summary>${escapeHtml(o.label)}<span class="visually-hidden"> ${escapeHtml(o.about)}</span></summary>
+}): SafeHtml {
+  return html`<details class="confirm"><summary>${o.label}<span class="visually-hidden"> ${o.about}</span></summary>
 ${postForm(
   o.action,
   o.fields,
-  `<p id="${o.id}-what">${escapeHtml(o.what)}</p>
-<label class="check"><input type="checkbox" name="${CONFIRM_FIELD}" value="yes" id="${o.id}-confirm" aria-describedby="${o.id}-what"> ${escapeHtml(o.confirm)}</label>
+  html`<p id="${o.id}-what">${o.what}</p>
+<label class="check"><input type="checkbox" name="${CONFIRM_FIELD}" value="yes" id="${o.id}-confirm" aria-describedby="${o.id}-what"> ${o.confirm}</label>
 ${submitButton(o.label, o.about, true)}`,
 )}</details>`;
 }
@@ -235,12 +231,12 @@ export function inputField(o: {
   errors: FieldErrors | undefined;
   field?: string;
   hint?: string;
-  attributes?: string;
-}): string {
+  attributes?: SafeHtml;
+}): SafeHtml {
   const error = fieldError(o.errors, o.field ?? o.name, o.id, o.hint ? `${o.id}-hint` : undefined);
-  return `<div class="field"><label for="${o.id}">${escapeHtml(o.label)}</label>
-<input id="${o.id}" name="${escapeHtml(o.name)}" value="${escapeHtml(o.value)}"${o.attributes ?? ''}${error.attributes}${error.invalid}>${
-    o.hint ? `\n<p class="hint" id="${o.id}-hint">${escapeHtml(o.hint)}</p>` : ''
+  return html`<div class="field"><label for="${o.id}">${o.label}</label>
+<input id="${o.id}" name="${o.name}" value="${o.value}"${o.attributes ?? ''}${error.attributes}${error.invalid}>${
+    o.hint && html`\n<p class="hint" id="${o.id}-hint">${o.hint}</p>`
   }${error.html}</div>`;
 }
 
@@ -252,12 +248,12 @@ export function selectField(o: {
   value: string;
   options: readonly (readonly [string, string])[];
   errors: FieldErrors | undefined;
-}): string {
+}): SafeHtml {
   const error = fieldError(o.errors, o.name, o.id);
-  return `<div class="field"><label for="${o.id}">${escapeHtml(o.label)}</label>
-<select id="${o.id}" name="${escapeHtml(o.name)}"${error.attributes}${error.invalid}>${o.options
-    .map(([value, words]) => `<option value="${escapeHtml(value)}"${value === o.value ? ' selected' : ''}>${escapeHtml(words)}</option>`)
-    .join('')}</select>${error.html}</div>`;
+  return html`<div class="field"><label for="${o.id}">${o.label}</label>
+<select id="${o.id}" name="${o.name}"${error.attributes}${error.invalid}>${o.options.map(
+    ([value, words]) => html`<option value="${value}"${value === o.value && html` selected`}>${words}</option>`,
+  )}</select>${error.html}</div>`;
 }
 
 /** What a post made and the page after it shows once: the secret, and the notice above it. */
@@ -307,14 +303,14 @@ export async function doneNotice(
   path: string,
   boxId: string,
   said: Record<string, string>,
-): Promise<{ notice: string; cookies: string[] }> {
+): Promise<{ notice: HtmlValue; cookies: string[] }> {
   const { shown, cookies } = await readShownOnce(ports, request, path);
   const done = request.query.done;
   const words = done !== undefined && Object.hasOwn(said, done) ? said[done] : undefined;
-  const notice = shown ? shownOnceBox(shown, boxId) : words ? `<p class="saved" role="status">${escapeHtml(words)}</p>` : '';
+  const notice = shown ? shownOnceBox(shown, boxId) : words ? html`<p class="saved" role="status">${words}</p>` : '';
   return { notice, cookies };
 }
 
 /** The notice and the secret, on the one page that shows it. */
 export const shownOnceBox = (shown: ShownOnce, id: string) =>
-  `<div class="saved" role="status"><p>${escapeHtml(shown.notice)}</p><p><code id="${id}" class="secret">${escapeHtml(shown.secret)}</code></p></div>`;
+  html`<div class="saved" role="status"><p>${shown.notice}</p><p><code id="${id}" class="secret">${shown.secret}</code></p></div>`;

@@ -1,7 +1,9 @@
+import { html, type SafeHtml } from '../html.js';
+import type { AdminJourneysKey } from '../i18n/catalogue.js';
+import { ADMIN_JOURNEYS } from '../i18n/messages.js';
 import { CHANNEL_RECORDS, CHANNELS } from '../channels.js';
 import { LOCALES } from '../locale.js';
 import { APP_ADMIN_JOURNEYS_PATH } from '../session/paths.js';
-import { escapeHtml } from '../surveys/compose.js';
 import type { ClassConfig, ConfigDocument, JourneyConfig } from '../tenants/config-schema.js';
 import { INDICATORS, type Indicator } from '../tenants/scales.js';
 import type { WebAnswer } from './answer.js';
@@ -17,11 +19,9 @@ import {
   type FieldErrors,
 } from './admin-form.js';
 import type { changeConfig as ConfigChange, ChangeOutcome } from './admin-config-form.js';
-import type { AdminText } from './admin-text.js';
-import { JOURNEYS_TEXT, type JourneysText } from './admin-journeys-text.js';
 
 /** This page's frame: the shared words and its own. */
-export type JourneysFrame = AdminFrame<AdminText & JourneysText>;
+export type JourneysFrame = AdminFrame<AdminJourneysKey>;
 
 /** What the journey form holds, as typed: a journey read, or the fields a refused form sent back. */
 interface JourneyValues {
@@ -66,7 +66,7 @@ const EMPTY: JourneyValues = { slug: '', name: '', indicator: 'nps', classes: []
  */
 export function adminJourneysPage(ports: AdminPagePorts) {
   async function showJourneys(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_JOURNEYS_PATH, JOURNEYS_TEXT);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_JOURNEYS_PATH, ADMIN_JOURNEYS);
     if (refused) return refused;
     const { config, version } = await ports.readConfig(request.tenantId);
     const editing = config.journeys.find((journey) => String(journey.id) === request.query.edit);
@@ -83,7 +83,7 @@ export function adminJourneysPage(ports: AdminPagePorts) {
  */
 export function adminJourneysForm(ports: AdminPagePorts, changeConfig: typeof ConfigChange) {
   async function saveJourney(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_JOURNEYS_PATH, JOURNEYS_TEXT);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_JOURNEYS_PATH, ADMIN_JOURNEYS);
     if (refused) return refused;
     const sent = valuesFrom(request.form);
     let index = -1;
@@ -140,51 +140,54 @@ function render(
   outcome?: Exclude<ChangeOutcome, { kind: 'saved' }>,
   saved?: string,
 ): WebAnswer {
-  const { text } = frame;
+  const { t } = frame;
   const classes = new Map(config.classes.map((c) => [c.id, c]));
   const list = config.journeys.length
-    ? `<ul class="items" aria-labelledby="journeys-title">${config.journeys.map((journey) => journeyItem(frame, base, journey, classes)).join('')}</ul>`
-    : `<p>${escapeHtml(text.noneYet)}</p>`;
-  const body = `<h1>${escapeHtml(text.journeys)}</h1>
-<p class="hint">${escapeHtml(text.journeysIntro)}</p>
-${saved ? `<p class="saved" role="status">${escapeHtml(text.saved(saved))}</p>` : ''}
-${outcome ? problemsBox(text, outcome, labelsOf(frame), 'journey-form') : ''}
-<p><a href="#journey-form">${escapeHtml(text.newJourney)}</a></p>
-<h2 id="journeys-title">${escapeHtml(text.journeyList)}</h2>
+    ? html`<ul class="items" aria-labelledby="journeys-title">${config.journeys.map((journey) => journeyItem(frame, base, journey, classes))}</ul>`
+    : html`<p>${t('admin.journeys.noneYet')}</p>`;
+  const body = html`<h1>${t('admin.journeys')}</h1>
+<p class="hint">${t('admin.journeys.journeysIntro')}</p>
+${saved ? html`<p class="saved" role="status">${t('admin.journeys.saved', { slug: saved })}</p>` : ''}
+${outcome ? problemsBox(frame.t, outcome, labelsOf(frame), 'journey-form') : ''}
+<p><a href="#journey-form">${t('admin.journeys.newJourney')}</a></p>
+<h2 id="journeys-title">${t('admin.journeys.journeyList')}</h2>
 ${list}
 ${journeyForm(frame, base, config.classes, version, values, outcome?.errors)}`;
-  return frame.page(status, text.journeys, body);
+  return frame.page(status, t('admin.journeys'), body);
 }
 
-function journeyItem(frame: JourneysFrame, base: string, journey: JourneyConfig, classes: Map<number, ClassConfig>): string {
-  const { text } = frame;
+function journeyItem(frame: JourneysFrame, base: string, journey: JourneyConfig, classes: Map<number, ClassConfig>): SafeHtml {
+  const { t } = frame;
   const items = journey.classes.map((id) => {
     const item = classes.get(id);
     return item ? `${item.label} (${item.type})` : `#${id}`;
   });
   const questions = LOCALES.filter((locale) => journey.questions?.[locale]).map(
     (locale) =>
-      `<li><span class="hint">${escapeHtml(text.languages[locale])}:</span> <span lang="${locale}">${escapeHtml(journey.questions![locale]!)}</span></li>`,
+      html`<li><span class="hint">${t(`admin.journeys.languages.${locale}`)}:</span> <span lang="${locale}">${journey.questions![locale]!}</span></li>`,
   );
   const name = journey.name ?? journey.slug;
-  return `<li class="card" id="journey-${journey.id}">
-<h3>${escapeHtml(name)} <code>${escapeHtml(journey.slug)}</code></h3>
-<p>${escapeHtml(text.indicators[journey.indicator])} · ${journey.channels.map((c) => escapeHtml(CHANNEL_RECORDS[c].label)).join(', ')}</p>
-<p><span class="hint">${escapeHtml(text.classes)}:</span> ${escapeHtml(items.length ? items.join(', ') : text.noClasses)}</p>
-${questions.length ? `<ul class="texts">${questions.join('')}</ul>` : ''}
-<p><a href="${escapeHtml(`${base}${APP_ADMIN_JOURNEYS_PATH}?edit=${journey.id}#journey-form`)}">${escapeHtml(text.edit)}<span class="visually-hidden"> ${escapeHtml(name)}</span></a></p>
+  return html`<li class="card" id="journey-${journey.id}">
+<h3>${name} <code>${journey.slug}</code></h3>
+<p>${t(`admin.journeys.indicators.${journey.indicator}`)} · ${journey.channels.map((c) => CHANNEL_RECORDS[c].label).join(', ')}</p>
+<p><span class="hint">${t('admin.journeys.classes')}:</span> ${items.length ? items.join(', ') : t('admin.journeys.noClasses')}</p>
+${questions.length ? html`<ul class="texts">${questions}</ul>` : ''}
+<p><a href="${`${base}${APP_ADMIN_JOURNEYS_PATH}?edit=${journey.id}#journey-form`}">${t('admin.journeys.edit')}<span class="visually-hidden"> ${name}</span></a></p>
 </li>`;
 }
 
 /** Each form field's label and input id, for the problems box's links. */
-const labelsOf = ({ text }: JourneysFrame): Record<string, { label: string; id: string }> => ({
-  slug: { label: text.slug, id: 'j-slug' },
-  name: { label: text.name, id: 'j-name' },
-  indicator: { label: text.indicator, id: 'j-indicator' },
-  classes: { label: text.classes, id: 'j-classes' },
-  channels: { label: text.channels, id: 'j-channels' },
+const labelsOf = ({ t }: JourneysFrame): Record<string, { label: string; id: string }> => ({
+  slug: { label: t('admin.slug'), id: 'j-slug' },
+  name: { label: t('admin.name'), id: 'j-name' },
+  indicator: { label: t('admin.journeys.indicator'), id: 'j-indicator' },
+  classes: { label: t('admin.journeys.classes'), id: 'j-classes' },
+  channels: { label: t('admin.journeys.channels'), id: 'j-channels' },
   ...Object.fromEntries(
-    LOCALES.map((locale) => [QUESTION(locale), { label: `${text.question} (${text.languages[locale]})`, id: `j-questions-${locale}` }]),
+    LOCALES.map((locale) => [
+      QUESTION(locale),
+      { label: `${t('admin.journeys.question')} (${t(`admin.journeys.languages.${locale}`)})`, id: `j-questions-${locale}` },
+    ]),
   ),
 });
 
@@ -195,60 +198,60 @@ function journeyForm(
   version: number,
   values: JourneyValues,
   errors: FieldErrors | undefined,
-): string {
-  const { text } = frame;
+): SafeHtml {
+  const { t } = frame;
   const editing = values.id !== undefined;
-  const input = (field: string, label: string, extra: string, hint?: string) => {
+  const input = (field: string, label: string, extra: SafeHtml, hint?: string) => {
     const id = `j-${field.replace('.', '-')}`;
     const hintId = hint ? `${id}-hint` : undefined;
     const error = fieldError(errors, field, id, hintId);
     const value = field.startsWith('questions.')
       ? (values.questions[field.slice(10) as 'es'] ?? '')
       : String(values[field as 'slug'] ?? '');
-    return `<div class="field"><label for="${id}">${escapeHtml(label)}</label>
-<input id="${id}" name="${escapeHtml(field)}" value="${escapeHtml(value)}"${extra}${error.attributes}${error.invalid}>
-${hint ? `<p class="hint" id="${hintId}">${escapeHtml(hint)}</p>` : ''}${error.html}</div>`;
+    return html`<div class="field"><label for="${id}">${label}</label>
+<input id="${id}" name="${field}" value="${value}"${extra}${error.attributes}${error.invalid}>
+${hint ? html`<p class="hint" id="${hintId}">${hint}</p>` : ''}${error.html}</div>`;
   };
   const checks = (field: 'classes', legend: string, options: [string, string][]) => {
     const error = fieldError(errors, field, `j-${field}`);
-    return `<fieldset id="j-${field}" tabindex="-1"${error.attributes}><legend>${escapeHtml(legend)}</legend><div class="checks">${options
-      .map(
-        ([value, label]) =>
-          `<label class="check"><input type="checkbox" name="${field}" value="${escapeHtml(value)}"${values[field].includes(value) ? ' checked' : ''}> ${escapeHtml(label)}</label>`,
-      )
-      .join('')}</div>${error.html}</fieldset>`;
+    return html`<fieldset id="j-${field}" tabindex="-1"${error.attributes}><legend>${legend}</legend><div class="checks">${options.map(
+      ([value, label]) =>
+        html`<label class="check"><input type="checkbox" name="${field}" value="${value}"${values[field].includes(value) ? ' checked' : ''}> ${label}</label>`,
+    )}</div>${error.html}</fieldset>`;
   };
   // The channels are tried in order, so each place in the order is a select of its own (no script needed to reorder).
   const channelsError = fieldError(errors, 'channels', 'j-channels');
-  const channels = `<fieldset id="j-channels" tabindex="-1"${channelsError.attributes}><legend>${escapeHtml(text.channels)}</legend><div class="places">${CHANNELS.map(
+  const channels = html`<fieldset id="j-channels" tabindex="-1"${channelsError.attributes}><legend>${t('admin.journeys.channels')}</legend><div class="places">${CHANNELS.map(
     (_, place) =>
-      `<div class="field"><label for="j-channel-${place}">${escapeHtml(text.channelAt(place + 1))}</label><select id="j-channel-${place}" name="channels"><option value="">${escapeHtml(text.noChannel)}</option>${CHANNELS.map(
+      html`<div class="field"><label for="j-channel-${place}">${t('admin.journeys.channelAt', { place: place + 1 })}</label><select id="j-channel-${place}" name="channels"><option value="">${t('admin.journeys.noChannel')}</option>${CHANNELS.map(
         (channel) =>
-          `<option value="${channel}"${values.channels[place] === channel ? ' selected' : ''}>${escapeHtml(CHANNEL_RECORDS[channel].label)}</option>`,
-      ).join('')}</select></div>`,
-  ).join('')}</div>${channelsError.html}</fieldset>`;
+          html`<option value="${channel}"${values.channels[place] === channel ? ' selected' : ''}>${CHANNEL_RECORDS[channel].label}</option>`,
+      )}</select></div>`,
+  )}</div>${channelsError.html}</fieldset>`;
   const indicatorError = fieldError(errors, 'indicator', 'j-indicator');
-  const title = editing ? text.editJourney(values.name || values.slug) : text.newJourney;
-  return `<section class="card form" id="journey-form" aria-labelledby="journey-form-title">
-<h2 id="journey-form-title">${escapeHtml(title)}</h2>
-<form method="post" action="${escapeHtml(base + APP_ADMIN_JOURNEYS_PATH)}" novalidate>
-${etagField(version)}${editing ? `<input type="hidden" name="id" value="${escapeHtml(values.id!)}">` : ''}
-${input('slug', text.slug, ' required maxlength="64" autocapitalize="none" spellcheck="false"', text.slugHint)}
-${input('name', text.name, ' maxlength="200"')}
-<div class="field"><label for="j-indicator">${escapeHtml(text.indicator)}</label>
-<select id="j-indicator" name="indicator"${indicatorError.attributes}${indicatorError.invalid}>${(Object.keys(INDICATORS) as Indicator[])
-    .map((i) => `<option value="${i}"${values.indicator === i ? ' selected' : ''}>${escapeHtml(text.indicators[i])}</option>`)
-    .join('')}</select>${indicatorError.html}</div>
+  const title = editing ? t('admin.journeys.editJourney', { name: values.name || values.slug }) : t('admin.journeys.newJourney');
+  return html`<section class="card form" id="journey-form" aria-labelledby="journey-form-title">
+<h2 id="journey-form-title">${title}</h2>
+<form method="post" action="${base + APP_ADMIN_JOURNEYS_PATH}" novalidate>
+${etagField(version)}${editing ? html`<input type="hidden" name="id" value="${values.id!}">` : ''}
+${input('slug', t('admin.slug'), html` required maxlength="64" autocapitalize="none" spellcheck="false"`, t('admin.journeys.slugHint'))}
+${input('name', t('admin.name'), html` maxlength="200"`)}
+<div class="field"><label for="j-indicator">${t('admin.journeys.indicator')}</label>
+<select id="j-indicator" name="indicator"${indicatorError.attributes}${indicatorError.invalid}>${(
+    Object.keys(INDICATORS) as Indicator[]
+  ).map(
+    (i) => html`<option value="${i}"${values.indicator === i ? ' selected' : ''}>${t(`admin.journeys.indicators.${i}`)}</option>`,
+  )}</select>${indicatorError.html}</div>
 ${checks(
   'classes',
-  text.classes,
+  t('admin.journeys.classes'),
   classes.map((c) => [String(c.id), `${c.label} (${c.type})`]),
 )}
 ${channels}
-<fieldset><legend>${escapeHtml(text.question)}</legend><p class="hint" id="j-questions-hint">${escapeHtml(text.questionHint)}</p>
-${LOCALES.map((locale) => input(QUESTION(locale), text.languages[locale], ` maxlength="300" lang="${locale}"`)).join('')}</fieldset>
-<div class="actions"><button type="submit">${escapeHtml(text.save)}</button>${
-    editing ? ` <a href="${escapeHtml(base + APP_ADMIN_JOURNEYS_PATH)}#journey-form">${escapeHtml(text.cancelEdit)}</a>` : ''
+<fieldset><legend>${t('admin.journeys.question')}</legend><p class="hint" id="j-questions-hint">${t('admin.journeys.questionHint')}</p>
+${LOCALES.map((locale) => input(QUESTION(locale), t(`admin.journeys.languages.${locale}`), html` maxlength="300" lang="${locale}"`))}</fieldset>
+<div class="actions"><button type="submit">${t('admin.save')}</button>${
+    editing ? html` <a href="${base + APP_ADMIN_JOURNEYS_PATH}#journey-form">${t('admin.journeys.cancelEdit')}</a>` : ''
   }</div>
 </form></section>`;
 }

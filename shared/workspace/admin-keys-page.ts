@@ -1,7 +1,9 @@
 import * as v from 'valibot';
+import { html, type HtmlValue, type SafeHtml } from '../html.js';
+import type { AdminKeysKey } from '../i18n/catalogue.js';
+import { ADMIN_KEYS } from '../i18n/messages.js';
 import { DomainError, NotFoundError } from '../errors.js';
 import { APP_ADMIN_KEYS_PATH } from '../session/paths.js';
-import { escapeHtml } from '../surveys/compose.js';
 import { KEY_SCOPES } from '../access/credentials.js';
 import { KeyIdPath, NewKeyBody, RotateKeyBody, type KeyView, type apiKeys } from '../access/api-keys.js';
 import { redirect, type WebAnswer } from './answer.js';
@@ -23,11 +25,9 @@ import {
   type ShownOncePorts,
   type FieldErrors,
 } from './admin-form.js';
-import type { AdminText } from './admin-text.js';
-import { KEYS_TEXT, type KeysText } from './admin-keys-text.js';
 
 /** This page's frame: the shared words and its own. */
-export type KeysFrame = AdminFrame<AdminText & KeysText>;
+export type KeysFrame = AdminFrame<AdminKeysKey>;
 
 /** The keys service of the admin API (shared/access/api-keys.ts). */
 export type KeysPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof apiKeys> & { shownOnce: ShownOncePorts };
@@ -39,7 +39,7 @@ interface KeyValues {
   expires: string;
 }
 const EMPTY: KeyValues = { name: '', scope: 'public', expires: '' };
-const GRACES = [0, 3600, 86_400, 259_200, 604_800];
+const GRACES = [0, 3600, 86_400, 259_200, 604_800] as const;
 
 /** A `datetime-local` value, read as UTC (the label says so), as the API's expiry; empty: none. */
 const expiryOf = (value: string) => (value ? (value.length === 16 ? `${value}:00Z` : `${value}Z`) : undefined);
@@ -53,21 +53,21 @@ const expiryOf = (value: string) => (value ? (value.length === 16 ? `${value}:00
  */
 export function adminKeysPage(ports: KeysPorts) {
   async function showKeys(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_KEYS_PATH, KEYS_TEXT);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_KEYS_PATH, ADMIN_KEYS);
     if (refused) return refused;
-    const { text } = frame;
+    const { t } = frame;
     const { notice, cookies } = await doneNotice(ports.shownOnce, request, APP_ADMIN_KEYS_PATH, 'new-key', {
-      revoked: text.revoked,
-      issued: text.issuedGone,
+      revoked: t('admin.keys.revoked'),
+      issued: t('admin.keys.issuedGone'),
     });
     return { ...(await render(frame, request, 200, EMPTY, notice)), cookies };
   }
 
   async function saveKeys(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_KEYS_PATH, KEYS_TEXT);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_KEYS_PATH, ADMIN_KEYS);
     if (refused) return refused;
     const { form, tenantId } = request;
-    const { text } = frame;
+    const { t } = frame;
     const actor = { user: request.user.name };
     const action = form.get('action');
     const sent: KeyValues = {
@@ -84,7 +84,7 @@ export function adminKeysPage(ports: KeysPorts) {
     };
     try {
       if (action === 'revoke') {
-        if (!confirmed(form)) addError(errors, '', text.confirmRequired);
+        if (!confirmed(form)) addError(errors, '', t('admin.confirmRequired'));
         else {
           await ports.revokeKey(tenantId, keyId(), actor);
           return redirect(`${request.base}${APP_ADMIN_KEYS_PATH}?done=revoked`);
@@ -93,17 +93,17 @@ export function adminKeysPage(ports: KeysPorts) {
         const body = v.safeParse(RotateKeyBody, { grace_seconds: Number(form.get('grace_seconds')) });
         if (body.success) {
           const issued = await ports.rotateKey(tenantId, keyId(), body.output, actor);
-          const notice = text.rotatedKey(issued.previous.id, frame.dateTime(issued.previous.expires_at!));
+          const notice = t('admin.keys.rotatedKey', { id: issued.previous.id, until: frame.dateTime(issued.previous.expires_at!) });
           return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_KEYS_PATH, 'done=issued', { notice, secret: issued.key });
         }
-        for (const issue of body.issues) addError(errors, '', `${text.grace}: ${frame.say(issue.message)}`);
+        for (const issue of body.issues) addError(errors, '', `${t('admin.keys.grace')}: ${frame.say(issue.message)}`);
       } else {
         const expiry = expiryOf(sent.expires);
         const body = v.safeParse(NewKeyBody, { scope: sent.scope, name: sent.name, ...(expiry ? { expires_at: expiry } : {}) });
         if (body.success) {
           const issued = await ports.issueKey(tenantId, body.output, actor);
           return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_KEYS_PATH, 'done=issued', {
-            notice: text.issuedKey,
+            notice: t('admin.keys.issuedKey'),
             secret: issued.key,
           });
         }
@@ -113,9 +113,9 @@ export function adminKeysPage(ports: KeysPorts) {
       if (!(error instanceof DomainError) || !['validation', 'not-found', 'state-conflict'].includes(error.kind)) throw error;
       // The service's own refusals: an expiry in the past names its field; the others are the key's state.
       else if (error.errors.length) for (const problem of error.errors) addError(errors, fieldOf(problem.path), frame.say(problem.message));
-      else addError(errors, '', text.keyGone);
+      else addError(errors, '', t('admin.keys.keyGone'));
     }
-    return render(frame, request, 400, sent, problemsBox(text, { kind: 'invalid', errors }, labelsOf(frame), 'key-form'), errors);
+    return render(frame, request, 400, sent, problemsBox(frame.t, { kind: 'invalid', errors }, labelsOf(frame), 'key-form'), errors);
   }
 
   async function render(
@@ -123,18 +123,18 @@ export function adminKeysPage(ports: KeysPorts) {
     request: AdminPageRequest,
     status: number,
     values: KeyValues,
-    notice: string,
+    notice: HtmlValue,
     errors?: FieldErrors,
   ) {
-    const { text } = frame;
+    const { t } = frame;
     const keys = await ports.listKeys(request.tenantId);
-    const body = `<h1>${escapeHtml(text.keys)}</h1>
-<p class="hint">${escapeHtml(text.keysIntro)}</p>
+    const body = html`<h1>${t('admin.keys')}</h1>
+<p class="hint">${t('admin.keys.keysIntro')}</p>
 ${notice}
-<h2 id="keys-title">${escapeHtml(text.keyList)}</h2>
-${keys.length ? `<ul class="items" id="keys" aria-labelledby="keys-title">${keys.map((key) => keyItem(frame, request.base, key)).join('')}</ul>` : `<p>${escapeHtml(text.noKeys)}</p>`}
+<h2 id="keys-title">${t('admin.keys.keyList')}</h2>
+${keys.length ? html`<ul class="items" id="keys" aria-labelledby="keys-title">${keys.map((key) => keyItem(frame, request.base, key))}</ul>` : html`<p>${t('admin.keys.noKeys')}</p>`}
 ${keyForm(frame, request.base, values, errors)}`;
-    return frame.page(status, text.keys, body);
+    return frame.page(status, t('admin.keys'), body);
   }
 
   return { showKeys, saveKeys };
@@ -142,63 +142,63 @@ ${keyForm(frame, request.base, values, errors)}`;
 
 const fieldOf = (path: string) => (path === 'expires_at' ? 'expires_at' : path === 'name' || path === 'scope' ? path : '');
 
-const labelsOf = ({ text }: KeysFrame) => ({
-  name: { label: text.keyName, id: 'k-name' },
-  scope: { label: text.keyScope, id: 'k-scope' },
-  expires_at: { label: text.keyExpiry, id: 'k-expires_at' },
+const labelsOf = ({ t }: KeysFrame) => ({
+  name: { label: t('admin.keys.keyName'), id: 'k-name' },
+  scope: { label: t('admin.keys.keyScope'), id: 'k-scope' },
+  expires_at: { label: t('admin.keys.keyExpiry'), id: 'k-expires_at' },
 });
 
-function keyItem(frame: KeysFrame, base: string, key: KeyView): string {
-  const { text } = frame;
-  const scope = (KEY_SCOPES as readonly string[]).includes(key.scope) ? text.scopes[key.scope as 'public'] : key.scope;
+function keyItem(frame: KeysFrame, base: string, key: KeyView): SafeHtml {
+  const { t } = frame;
+  const scope = (KEY_SCOPES as readonly string[]).includes(key.scope) ? t(`admin.keys.scopes.${key.scope as 'public'}`) : key.scope;
   const expired = key.expires_at !== null && Date.parse(key.expires_at) <= Date.now();
   const facts = [
-    text.created(frame.dateTime(key.created_at)),
-    key.last_used_at ? text.lastUsed(frame.dateTime(key.last_used_at)) : text.neverUsed,
-    ...(key.expires_at ? [text.expires(frame.dateTime(key.expires_at))] : []),
-    ...(key.revoked_at ? [text.revokedAt(frame.dateTime(key.revoked_at))] : []),
-    ...(key.rotated_to ? [text.rotatedTo(key.rotated_to)] : []),
+    t('admin.keys.created', { at: frame.dateTime(key.created_at) }),
+    key.last_used_at ? t('admin.keys.lastUsed', { at: frame.dateTime(key.last_used_at) }) : t('admin.keys.neverUsed'),
+    ...(key.expires_at ? [t('admin.keys.expires', { at: frame.dateTime(key.expires_at) })] : []),
+    ...(key.revoked_at ? [t('admin.keys.revokedAt', { at: frame.dateTime(key.revoked_at) })] : []),
+    ...(key.rotated_to ? [t('admin.keys.rotatedTo', { id: key.rotated_to })] : []),
   ];
   const name = key.name ?? key.id;
   const action = base + APP_ADMIN_KEYS_PATH;
   const active = !key.revoked_at && !expired;
-  const grace = `grace-${escapeHtml(key.id)}`;
+  const grace = `grace-${key.id}`;
   const rotate = key.rotated_to
     ? ''
     : postForm(
         action,
         { action: 'rotate', id: key.id },
-        `<label for="${grace}">${escapeHtml(text.grace)}</label> <select id="${grace}" name="grace_seconds">${GRACES.map((g) => `<option value="${g}"${g === 86_400 ? ' selected' : ''}>${escapeHtml(text.graces[g]!)}</option>`).join('')}</select>
-${submitButton(text.rotate, name)}`,
-        ' class="inline"',
+        html`<label for="${grace}">${t('admin.keys.grace')}</label> <select id="${grace}" name="grace_seconds">${GRACES.map((g) => html`<option value="${g}"${g === 86_400 ? ' selected' : ''}>${t(`admin.keys.graces.${g}`)}</option>`)}</select>
+${submitButton(t('admin.keys.rotate'), name)}`,
+        html` class="inline"`,
       );
   const revoke = confirmedAction({
     action,
     fields: { action: 'revoke', id: key.id },
-    id: `revoke-${escapeHtml(key.id)}`,
-    label: text.revoke,
+    id: `revoke-${key.id}`,
+    label: t('admin.keys.revoke'),
     about: name,
-    what: text.revokeWhat,
-    confirm: text.revokeConfirm,
+    what: t('admin.keys.revokeWhat'),
+    confirm: t('admin.keys.revokeConfirm'),
   });
-  return `<li class="card key${active ? '' : ' inactive'}" id="key-${escapeHtml(key.id)}">
-<h3>${key.name ? `${escapeHtml(key.name)} ` : ''}<code>${escapeHtml(key.id)}</code></h3>
-<p>${escapeHtml(scope)} · ${facts.map(escapeHtml).join(' · ')}</p>
-${active ? `<div class="actions">${rotate}${revoke}</div>` : ''}
+  return html`<li class="card key${active ? '' : ' inactive'}" id="key-${key.id}">
+<h3>${key.name ? `${key.name} ` : ''}<code>${key.id}</code></h3>
+<p>${scope} · ${facts.join(' · ')}</p>
+${active ? html`<div class="actions">${rotate}${revoke}</div>` : ''}
 </li>`;
 }
 
-function keyForm(frame: KeysFrame, base: string, values: KeyValues, errors: FieldErrors | undefined): string {
-  const { text } = frame;
-  return `<section class="card form" id="key-form" aria-labelledby="key-form-title">
-<h2 id="key-form-title">${escapeHtml(text.newKey)}</h2>
+function keyForm(frame: KeysFrame, base: string, values: KeyValues, errors: FieldErrors | undefined): SafeHtml {
+  const { t } = frame;
+  return html`<section class="card form" id="key-form" aria-labelledby="key-form-title">
+<h2 id="key-form-title">${t('admin.keys.newKey')}</h2>
 ${postForm(
   base + APP_ADMIN_KEYS_PATH,
   { action: 'issue' },
-  `${inputField({ id: 'k-name', name: 'name', label: text.keyName, value: values.name, errors, hint: text.keyNameHint, attributes: ' required maxlength="80"' })}
-${selectField({ id: 'k-scope', name: 'scope', label: text.keyScope, value: values.scope, options: KEY_SCOPES.map((s) => [s, text.scopes[s]] as const), errors })}
-${inputField({ id: 'k-expires_at', name: 'expires_at', label: text.keyExpiry, value: values.expires, errors, hint: text.keyExpiryHint, attributes: ' type="datetime-local"' })}
-<div class="actions">${submitButton(text.issue)}</div>`,
-  ' novalidate',
+  html`${inputField({ id: 'k-name', name: 'name', label: t('admin.keys.keyName'), value: values.name, errors, hint: t('admin.keys.keyNameHint'), attributes: html` required maxlength="80"` })}
+${selectField({ id: 'k-scope', name: 'scope', label: t('admin.keys.keyScope'), value: values.scope, options: KEY_SCOPES.map((s) => [s, t(`admin.keys.scopes.${s}`)] as const), errors })}
+${inputField({ id: 'k-expires_at', name: 'expires_at', label: t('admin.keys.keyExpiry'), value: values.expires, errors, hint: t('admin.keys.keyExpiryHint'), attributes: html` type="datetime-local"` })}
+<div class="actions">${submitButton(t('admin.keys.issue'))}</div>`,
+  html` novalidate`,
 )}</section>`;
 }

@@ -5,15 +5,16 @@ import {
   APP_ADMIN_USERS_PATH,
   APP_ADMIN_WEBHOOKS_PATH,
 } from '../session/paths.js';
+import type { AdminKey } from '../i18n/catalogue.js';
 import { adminRefusal, type AdminArea, type Principal } from '../access/capabilities.js';
 
-/** The admin pages, in the order their navigation shows them: what each administers, and its label's word (admin-text.ts). */
-export const ADMIN_SECTIONS: readonly { path: string; area: AdminArea; label: 'journeys' | 'webhooks' | 'users' | 'keys' | 'brand' }[] = [
-  { path: APP_ADMIN_JOURNEYS_PATH, area: 'tenant', label: 'journeys' },
-  { path: APP_ADMIN_WEBHOOKS_PATH, area: 'tenant', label: 'webhooks' },
-  { path: APP_ADMIN_USERS_PATH, area: 'users', label: 'users' },
-  { path: APP_ADMIN_KEYS_PATH, area: 'tenant', label: 'keys' },
-  { path: APP_ADMIN_BRAND_PATH, area: 'tenant', label: 'brand' },
+/** The admin pages, in the order their navigation shows them: what each administers, and its label's word. */
+export const ADMIN_SECTIONS: readonly { path: string; area: AdminArea; label: AdminKey }[] = [
+  { path: APP_ADMIN_JOURNEYS_PATH, area: 'tenant', label: 'admin.journeys' },
+  { path: APP_ADMIN_WEBHOOKS_PATH, area: 'tenant', label: 'admin.webhooks' },
+  { path: APP_ADMIN_USERS_PATH, area: 'users', label: 'admin.users' },
+  { path: APP_ADMIN_KEYS_PATH, area: 'tenant', label: 'admin.keys' },
+  { path: APP_ADMIN_BRAND_PATH, area: 'tenant', label: 'admin.brand' },
 ];
 
 /** The admin pages the rule lets a user open: the only ones any page offers them. */

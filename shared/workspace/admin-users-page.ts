@@ -1,7 +1,9 @@
 import * as v from 'valibot';
+import { html, type HtmlValue, type SafeHtml } from '../html.js';
+import type { AdminUsersKey } from '../i18n/catalogue.js';
+import { ADMIN_USERS } from '../i18n/messages.js';
 import { DomainError, NotFoundError } from '../errors.js';
 import { APP_ADMIN_USERS_PATH } from '../session/paths.js';
-import { escapeHtml } from '../surveys/compose.js';
 import { USER_ROLES } from '../tenants/ports.js';
 import { outsideScope } from '../access/user-scope.js';
 import {
@@ -34,11 +36,9 @@ import {
   type ShownOncePorts,
   type FieldErrors,
 } from './admin-form.js';
-import type { AdminText } from './admin-text.js';
-import { USERS_TEXT, type UsersText } from './admin-users-text.js';
 
 /** This page's frame: the shared words and its own. */
-export type UsersFrame = AdminFrame<AdminText & UsersText>;
+export type UsersFrame = AdminFrame<AdminUsersKey>;
 
 /** The users service of `/public/admin/users` (shared/access/tenant-users.ts). */
 export type UsersPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof tenantUsers> & { shownOnce: ShownOncePorts };
@@ -86,21 +86,21 @@ const fieldOf = (path: string) => {
  */
 export function adminUsersPage(ports: UsersPorts) {
   async function showUsers(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_USERS_PATH, USERS_TEXT);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_USERS_PATH, ADMIN_USERS);
     if (refused) return refused;
-    const { text } = frame;
+    const { t } = frame;
     const { notice, cookies } = await doneNotice(ports.shownOnce, request, APP_ADMIN_USERS_PATH, 'new-token', {
-      changed: text.changed,
-      invited: text.invitedGone,
+      changed: t('admin.users.changed'),
+      invited: t('admin.users.invitedGone'),
     });
     return { ...(await render(frame, request, 200, EMPTY, notice)), cookies };
   }
 
   async function saveUsers(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_USERS_PATH, USERS_TEXT);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_USERS_PATH, ADMIN_USERS);
     if (refused) return refused;
     const { form, tenantId } = request;
-    const { text } = frame;
+    const { t } = frame;
     const actor = { user: request.user.name };
     const action = form.get('action');
     const sent = valuesOf(form);
@@ -114,7 +114,7 @@ export function adminUsersPage(ports: UsersPorts) {
     };
     try {
       if (action === 'disable' || action === 'enable') {
-        if (action === 'disable' && !confirmed(form)) addError(errors, '', text.confirmRequired);
+        if (action === 'disable' && !confirmed(form)) addError(errors, '', t('admin.confirmRequired'));
         else {
           await ports.updateUser(tenantId, userName(), { disabled: action === 'disable' }, actor);
           return changed();
@@ -132,25 +132,26 @@ export function adminUsersPage(ports: UsersPorts) {
         if (body.success) {
           const created = await ports.createUser(tenantId, body.output, actor);
           return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_USERS_PATH, 'done=invited', {
-            notice: `${text.invited(created.name)} ${text.userToken}`,
+            notice: `${t('admin.users.invited', { email: created.name })} ${t('admin.users.userToken')}`,
             secret: created.token,
           });
         }
         for (const issue of body.issues) addError(errors, fieldOf(v.getDotPath(issue) ?? ''), frame.say(issue.message));
       }
     } catch (error) {
-      if (error instanceof SelfLockoutError) addError(errors, '', error.change === 'disable' ? text.selfDisable : text.selfRole);
+      if (error instanceof SelfLockoutError)
+        addError(errors, '', error.change === 'disable' ? t('admin.users.selfDisable') : t('admin.users.selfRole'));
       else if (error instanceof GrantRefusedError)
-        addError(errors, action === 'create' && error.refused === 'scope' ? 'scope' : '', refusalText(text, error));
-      else if (error instanceof AddressUnavailableError) addError(errors, 'email', text.addressUnavailable);
+        addError(errors, action === 'create' && error.refused === 'scope' ? 'scope' : '', refusalText(t, error));
+      else if (error instanceof AddressUnavailableError) addError(errors, 'email', t('admin.users.addressUnavailable'));
       else if (!(error instanceof DomainError) || !['validation', 'not-found', 'conflict'].includes(error.kind)) throw error;
       else if (error.kind === 'conflict') addError(errors, 'email', frame.say(error.message));
-      else if (error.kind === 'not-found') addError(errors, '', text.userGone);
+      else if (error.kind === 'not-found') addError(errors, '', t('admin.users.userGone'));
       else for (const problem of error.errors) addError(errors, fieldOf(problem.path), frame.say(problem.message));
     }
     // A refused change of an existing user keeps the invitation form empty and that user's form open.
     const values = action === 'create' ? sent : EMPTY;
-    const box = problemsBox(text, { kind: 'invalid', errors }, labelsOf(frame), action === 'create' ? 'user-form' : 'users');
+    const box = problemsBox(frame.t, { kind: 'invalid', errors }, labelsOf(frame), action === 'create' ? 'user-form' : 'users');
     return render(frame, request, 400, values, box, errors, action === 'update' ? name : undefined);
   }
 
@@ -159,39 +160,39 @@ export function adminUsersPage(ports: UsersPorts) {
     request: AdminPageRequest,
     status: number,
     values: UserValues,
-    notice: string,
+    notice: HtmlValue,
     errors?: FieldErrors,
     editing?: string,
   ) {
-    const { text } = frame;
+    const { t } = frame;
     const users = await ports.listUsers(request.tenantId);
     const items = users.map((user, at) => userItem(frame, request, user, at, user.name === editing));
-    const body = `<h1>${escapeHtml(text.users)}</h1>
-<p class="hint">${escapeHtml(text.usersIntro)}</p>
+    const body = html`<h1>${t('admin.users')}</h1>
+<p class="hint">${t('admin.users.usersIntro')}</p>
 ${notice}
-<h2 id="users-title" class="visually-hidden">${escapeHtml(text.users)}</h2>
-${users.length ? `<ul class="items" id="users" aria-labelledby="users-title">${items.join('')}</ul>` : `<p>${escapeHtml(text.noUsers)}</p>`}
+<h2 id="users-title" class="visually-hidden">${t('admin.users')}</h2>
+${users.length ? html`<ul class="items" id="users" aria-labelledby="users-title">${items}</ul>` : html`<p>${t('admin.users.noUsers')}</p>`}
 ${userForm(frame, request.base, values, errors)}`;
-    return frame.page(status, text.users, body);
+    return frame.page(status, t('admin.users'), body);
   }
 
   return { showUsers, saveUsers };
 }
 
 /** What the page says of a grant the service refused (shared/access/tenant-users.ts). */
-const refusalText = (text: UsersText, { refused }: GrantRefusedError) =>
+const refusalText = (t: UsersFrame['t'], { refused }: GrantRefusedError) =>
   ({
-    'own-scope': text.selfScope,
-    'own-role': text.selfRole,
-    scope: text.widerScope,
-    role: text.higherRole,
-    user: text.widerUser,
+    'own-scope': t('admin.users.selfScope'),
+    'own-role': t('admin.users.selfRole'),
+    scope: t('admin.users.widerScope'),
+    role: t('admin.users.higherRole'),
+    user: t('admin.users.widerUser'),
   })[refused];
 
-const labelsOf = ({ text }: UsersFrame) => ({
-  email: { label: text.email, id: 'u-email' },
-  scope: { label: text.scope, id: 'u-scope' },
-  role: { label: text.role, id: 'u-role' },
+const labelsOf = ({ t }: UsersFrame) => ({
+  email: { label: t('admin.email'), id: 'u-email' },
+  scope: { label: t('admin.scope'), id: 'u-scope' },
+  role: { label: t('admin.users.role'), id: 'u-role' },
 });
 
 const labelOf = (frame: UsersFrame, field: string) => {
@@ -201,13 +202,13 @@ const labelOf = (frame: UsersFrame, field: string) => {
 
 /** The scope's radio and lists, for the invitation or for one user's change. */
 function scopeFields(frame: UsersFrame, id: string, values: UserValues, errors: FieldErrors | undefined) {
-  const { text } = frame;
+  const { t } = frame;
   const scope = fieldError(errors, 'scope', id);
-  return `<fieldset id="${id}" tabindex="-1"${scope.attributes}><legend>${escapeHtml(text.scope)}</legend>
-<label class="check"><input type="radio" name="scope" value="all"${values.every ? ' checked' : ''}> ${escapeHtml(text.scopeAll)}</label>
-<label class="check"><input type="radio" name="scope" value="some"${values.every ? '' : ' checked'}> ${escapeHtml(text.scopeSome)}</label>
-${inputField({ id: `${id}-stores`, name: 'stores', label: text.stores, value: values.stores, errors: undefined, attributes: ' inputmode="numeric"' })}
-${inputField({ id: `${id}-groups`, name: 'groups', label: text.groups, value: values.groups, errors: undefined, attributes: ' inputmode="numeric"' })}
+  return html`<fieldset id="${id}" tabindex="-1"${scope.attributes}><legend>${t('admin.scope')}</legend>
+<label class="check"><input type="radio" name="scope" value="all"${values.every ? ' checked' : ''}> ${t('admin.users.scopeAll')}</label>
+<label class="check"><input type="radio" name="scope" value="some"${values.every ? '' : ' checked'}> ${t('admin.users.scopeSome')}</label>
+${inputField({ id: `${id}-stores`, name: 'stores', label: t('admin.users.stores'), value: values.stores, errors: undefined, attributes: html` inputmode="numeric"` })}
+${inputField({ id: `${id}-groups`, name: 'groups', label: t('admin.users.groups'), value: values.groups, errors: undefined, attributes: html` inputmode="numeric"` })}
 ${scope.html}</fieldset>`;
 }
 
@@ -215,19 +216,26 @@ const roleField = (frame: UsersFrame, id: string, value: string, errors: FieldEr
   selectField({
     id,
     name: 'role',
-    label: frame.text.role,
+    label: frame.t('admin.users.role'),
     value,
-    options: USER_ROLES.map((r) => [r, frame.text.roles[r]] as const),
+    options: USER_ROLES.map((r) => [r, frame.t(`admin.users.roles.${r}`)] as const),
     errors,
   });
 
-function userItem(frame: UsersFrame, request: AdminPageRequest, user: UserView, at: number, editing: boolean): string {
-  const { text } = frame;
+function userItem(frame: UsersFrame, request: AdminPageRequest, user: UserView, at: number, editing: boolean): SafeHtml {
+  const { t } = frame;
   const self = user.name === request.user.name;
   // Neither one's own scope and role nor a user who sees more than the admin is theirs to change (the service's rule).
   const wider = !self && outsideScope(user.scope, request.user.scope) !== undefined;
-  const scope = user.scope === 'all' ? text.everyStore : text.someStores(user.scope.stores.join(', '), user.scope.groups.join(', '));
-  const facts = [text.roles[user.role], scope, ...(user.disabled_at ? [text.disabledAt(frame.dateTime(user.disabled_at))] : [])];
+  const scope =
+    user.scope === 'all'
+      ? t('admin.users.everyStore')
+      : t('admin.users.someStores', { stores: user.scope.stores.join(', '), groups: user.scope.groups.join(', ') });
+  const facts = [
+    t(`admin.users.roles.${user.role}`),
+    scope,
+    ...(user.disabled_at ? [t('admin.users.disabledAt', { at: frame.dateTime(user.disabled_at) })] : []),
+  ];
   const action = request.base + APP_ADMIN_USERS_PATH;
   const current: UserValues = {
     email: '',
@@ -239,48 +247,48 @@ function userItem(frame: UsersFrame, request: AdminPageRequest, user: UserView, 
   const edit =
     self || wider
       ? ''
-      : `<details class="edit"${editing ? ' open' : ''}><summary>${escapeHtml(text.editUser)}<span class="visually-hidden"> ${escapeHtml(user.name)}</span></summary>
+      : html`<details class="edit"${editing ? ' open' : ''}><summary>${t('admin.users.editUser')}<span class="visually-hidden"> ${user.name}</span></summary>
 ${postForm(
   action,
   { action: 'update', name: user.name },
-  `${scopeFields(frame, `e${at}-scope`, current, undefined)}
+  html`${scopeFields(frame, `e${at}-scope`, current, undefined)}
 ${roleField(frame, `e${at}-role`, user.role, undefined)}
-<div class="actions">${submitButton(text.save, user.name)}</div>`,
+<div class="actions">${submitButton(t('admin.save'), user.name)}</div>`,
 )}</details>`;
   const state = wider
     ? ''
     : user.disabled_at
-      ? postForm(action, { action: 'enable', name: user.name }, submitButton(text.enable, user.name))
+      ? postForm(action, { action: 'enable', name: user.name }, submitButton(t('admin.users.enable'), user.name))
       : self
         ? ''
         : confirmedAction({
             action,
             fields: { action: 'disable', name: user.name },
             id: `disable-${at}`,
-            label: text.disable,
+            label: t('admin.users.disable'),
             about: user.name,
-            what: text.disableWhat,
-            confirm: text.disableConfirm,
+            what: t('admin.users.disableWhat'),
+            confirm: t('admin.users.disableConfirm'),
           });
-  return `<li class="card user${user.disabled_at ? ' inactive' : ''}">
-<h3>${escapeHtml(user.name)}${self ? ` <span class="you">(${escapeHtml(text.you)})</span>` : ''}</h3>
-<p>${facts.map(escapeHtml).join(' · ')}</p>
-${self ? `<p class="hint">${escapeHtml(text.selfNote)}</p>` : ''}${wider ? `<p class="hint">${escapeHtml(text.widerUser)}</p>` : ''}
+  return html`<li class="card user${user.disabled_at ? ' inactive' : ''}">
+<h3>${user.name}${self ? html` <span class="you">(${t('admin.users.you')})</span>` : ''}</h3>
+<p>${facts.join(' · ')}</p>
+${self ? html`<p class="hint">${t('admin.users.selfNote')}</p>` : ''}${wider ? html`<p class="hint">${t('admin.users.widerUser')}</p>` : ''}
 <div class="actions">${edit}${state}</div>
 </li>`;
 }
 
-function userForm(frame: UsersFrame, base: string, values: UserValues, errors: FieldErrors | undefined): string {
-  const { text } = frame;
-  return `<section class="card form" id="user-form" aria-labelledby="user-form-title">
-<h2 id="user-form-title">${escapeHtml(text.newUser)}</h2>
+function userForm(frame: UsersFrame, base: string, values: UserValues, errors: FieldErrors | undefined): SafeHtml {
+  const { t } = frame;
+  return html`<section class="card form" id="user-form" aria-labelledby="user-form-title">
+<h2 id="user-form-title">${t('admin.users.newUser')}</h2>
 ${postForm(
   base + APP_ADMIN_USERS_PATH,
   { action: 'create' },
-  `${inputField({ id: 'u-email', name: 'email', label: text.email, value: values.email, errors, attributes: ' type="email" autocomplete="off" required maxlength="254"' })}
+  html`${inputField({ id: 'u-email', name: 'email', label: t('admin.email'), value: values.email, errors, attributes: html` type="email" autocomplete="off" required maxlength="254"` })}
 ${scopeFields(frame, 'u-scope', values, errors)}
 ${roleField(frame, 'u-role', values.role, errors)}
-<div class="actions">${submitButton(text.invite)}</div>`,
-  ' novalidate',
+<div class="actions">${submitButton(t('admin.users.invite'))}</div>`,
+  html` novalidate`,
 )}</section>`;
 }

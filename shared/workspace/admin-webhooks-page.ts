@@ -1,6 +1,8 @@
+import { html, type SafeHtml } from '../html.js';
+import type { AdminWebhooksKey } from '../i18n/catalogue.js';
+import { ADMIN_WEBHOOKS } from '../i18n/messages.js';
 import { EVENT_TYPES } from '../events/ports.js';
 import { APP_ADMIN_WEBHOOKS_PATH } from '../session/paths.js';
-import { escapeHtml } from '../surveys/compose.js';
 import type { ConfigDocument } from '../tenants/config-schema.js';
 import type { WebAnswer } from './answer.js';
 import { redirect } from './answer.js';
@@ -15,11 +17,9 @@ import {
   type FieldErrors,
 } from './admin-form.js';
 import type { changeConfig as ConfigChange, ChangeOutcome } from './admin-config-form.js';
-import type { AdminText } from './admin-text.js';
-import { WEBHOOKS_TEXT, type WebhooksText } from './admin-webhooks-text.js';
 
 /** This page's frame: the shared words and its own. */
-export type WebhooksFrame = AdminFrame<AdminText & WebhooksText>;
+export type WebhooksFrame = AdminFrame<AdminWebhooksKey>;
 
 type Endpoint = NonNullable<ConfigDocument['delivery']['webhooks']>[number];
 
@@ -39,11 +39,15 @@ const DONE = { added: 'added', removed: 'removed' } as const;
  */
 export function adminWebhooksPage(ports: AdminPagePorts) {
   async function showWebhooks(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH, WEBHOOKS_TEXT);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH, ADMIN_WEBHOOKS);
     if (refused) return refused;
     const { config, version } = await ports.readConfig(request.tenantId);
     const done =
-      request.query.done === DONE.added ? frame.text.added : request.query.done === DONE.removed ? frame.text.removed : undefined;
+      request.query.done === DONE.added
+        ? frame.t('admin.webhooks.added')
+        : request.query.done === DONE.removed
+          ? frame.t('admin.webhooks.removed')
+          : undefined;
     return render(frame, request.base, 200, config, version, EMPTY, undefined, done);
   }
 
@@ -56,7 +60,7 @@ export function adminWebhooksPage(ports: AdminPagePorts) {
  */
 export function adminWebhooksForm(ports: AdminPagePorts, changeConfig: typeof ConfigChange) {
   async function saveWebhooks(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH, WEBHOOKS_TEXT);
+    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH, ADMIN_WEBHOOKS);
     if (refused) return refused;
     const { form } = request;
     const removing = form.get('action') === 'remove';
@@ -71,7 +75,8 @@ export function adminWebhooksForm(ports: AdminPagePorts, changeConfig: typeof Co
         const webhooks = config.delivery.webhooks ?? [];
         if (removing) {
           const url = form.get('url');
-          if (!webhooks.some((endpoint) => endpoint.url === url)) return new Map([['', [frame.text.unknownEndpoint]]]) as FieldErrors;
+          if (!webhooks.some((endpoint) => endpoint.url === url))
+            return new Map([['', [frame.t('admin.webhooks.unknownEndpoint')]]]) as FieldErrors;
           const kept = webhooks.filter((endpoint) => endpoint.url !== url);
           const { webhooks: _all, ...delivery } = config.delivery;
           return { ...config, delivery: kept.length ? { ...delivery, webhooks: kept } : delivery };
@@ -110,35 +115,35 @@ function render(
   outcome?: Exclude<ChangeOutcome, { kind: 'saved' }>,
   done?: string,
 ): WebAnswer {
-  const { text } = frame;
+  const { t } = frame;
   const endpoints = config.delivery.webhooks ?? [];
   const labels = {
-    url: { label: text.url, id: 'w-url' },
-    events: { label: text.events, id: 'w-events' },
-    includeComment: { label: text.includeComment, id: 'w-includeComment' },
+    url: { label: t('admin.url'), id: 'w-url' },
+    events: { label: t('admin.webhooks.events'), id: 'w-events' },
+    includeComment: { label: t('admin.webhooks.includeComment'), id: 'w-includeComment' },
   };
-  const body = `<h1>${escapeHtml(text.webhooks)}</h1>
-<p class="hint">${escapeHtml(text.webhooksIntro)}</p>
-${done ? `<p class="saved" role="status">${escapeHtml(done)}</p>` : ''}
-${outcome ? problemsBox(text, outcome, labels, 'endpoint-form') : ''}
-<h2 id="endpoints-title">${escapeHtml(text.endpointList)}</h2>
+  const body = html`<h1>${t('admin.webhooks')}</h1>
+<p class="hint">${t('admin.webhooks.webhooksIntro')}</p>
+${done ? html`<p class="saved" role="status">${done}</p>` : ''}
+${outcome ? problemsBox(frame.t, outcome, labels, 'endpoint-form') : ''}
+<h2 id="endpoints-title">${t('admin.webhooks.endpointList')}</h2>
 ${
   endpoints.length
-    ? `<ul class="items" id="endpoints" aria-labelledby="endpoints-title">${endpoints.map((endpoint) => endpointItem(frame, base, version, endpoint)).join('')}</ul>`
-    : `<p id="endpoints-empty">${escapeHtml(text.noEndpoints)}</p>`
+    ? html`<ul class="items" id="endpoints" aria-labelledby="endpoints-title">${endpoints.map((endpoint) => endpointItem(frame, base, version, endpoint))}</ul>`
+    : html`<p id="endpoints-empty">${t('admin.webhooks.noEndpoints')}</p>`
 }
 ${endpointForm(frame, base, version, values, outcome?.errors)}`;
-  return frame.page(status, text.webhooks, body);
+  return frame.page(status, t('admin.webhooks'), body);
 }
 
-function endpointItem(frame: WebhooksFrame, base: string, version: number, endpoint: Endpoint): string {
-  const { text } = frame;
-  return `<li class="card endpoint">
-<p class="url"><code>${escapeHtml(endpoint.url)}</code></p>
-<p>${escapeHtml(endpoint.events ? endpoint.events.join(', ') : text.allEvents)} · ${escapeHtml(endpoint.includeComment ? text.withComment : text.withoutComment)}</p>
-<form method="post" action="${escapeHtml(base + APP_ADMIN_WEBHOOKS_PATH)}">${etagField(version)}
-<input type="hidden" name="action" value="remove"><input type="hidden" name="url" value="${escapeHtml(endpoint.url)}">
-<button type="submit" class="secondary">${escapeHtml(text.remove)}<span class="visually-hidden"> ${escapeHtml(endpoint.url)}</span></button></form>
+function endpointItem(frame: WebhooksFrame, base: string, version: number, endpoint: Endpoint): SafeHtml {
+  const { t } = frame;
+  return html`<li class="card endpoint">
+<p class="url"><code>${endpoint.url}</code></p>
+<p>${endpoint.events ? endpoint.events.join(', ') : t('admin.webhooks.allEvents')} · ${endpoint.includeComment ? t('admin.webhooks.withComment') : t('admin.webhooks.withoutComment')}</p>
+<form method="post" action="${base + APP_ADMIN_WEBHOOKS_PATH}">${etagField(version)}
+<input type="hidden" name="action" value="remove"><input type="hidden" name="url" value="${endpoint.url}">
+<button type="submit" class="secondary">${t('admin.webhooks.remove')}<span class="visually-hidden"> ${endpoint.url}</span></button></form>
 </li>`;
 }
 
@@ -148,24 +153,24 @@ function endpointForm(
   version: number,
   values: EndpointValues,
   errors: FieldErrors | undefined,
-): string {
-  const { text } = frame;
+): SafeHtml {
+  const { t } = frame;
   const url = fieldError(errors, 'url', 'w-url', 'w-url-hint');
   const events = fieldError(errors, 'events', 'w-events', 'w-events-hint');
   const comment = fieldError(errors, 'includeComment', 'w-includeComment');
-  return `<section class="card form" id="endpoint-form" aria-labelledby="endpoint-form-title">
-<h2 id="endpoint-form-title">${escapeHtml(text.newEndpoint)}</h2>
-<form method="post" action="${escapeHtml(base + APP_ADMIN_WEBHOOKS_PATH)}" novalidate>${etagField(version)}
+  return html`<section class="card form" id="endpoint-form" aria-labelledby="endpoint-form-title">
+<h2 id="endpoint-form-title">${t('admin.webhooks.newEndpoint')}</h2>
+<form method="post" action="${base + APP_ADMIN_WEBHOOKS_PATH}" novalidate>${etagField(version)}
 <input type="hidden" name="action" value="add">
-<div class="field"><label for="w-url">${escapeHtml(text.url)}</label>
-<input id="w-url" name="url" type="url" inputmode="url" required maxlength="2000" autocapitalize="none" spellcheck="false" value="${escapeHtml(values.url)}"${url.attributes}${url.invalid}>
-<p class="hint" id="w-url-hint">${escapeHtml(text.urlHint)}</p>${url.html}</div>
-<fieldset id="w-events" tabindex="-1"${events.attributes}><legend>${escapeHtml(text.events)}</legend><p class="hint" id="w-events-hint">${escapeHtml(text.eventsHint)}</p>
+<div class="field"><label for="w-url">${t('admin.url')}</label>
+<input id="w-url" name="url" type="url" inputmode="url" required maxlength="2000" autocapitalize="none" spellcheck="false" value="${values.url}"${url.attributes}${url.invalid}>
+<p class="hint" id="w-url-hint">${t('admin.webhooks.urlHint')}</p>${url.html}</div>
+<fieldset id="w-events" tabindex="-1"${events.attributes}><legend>${t('admin.webhooks.events')}</legend><p class="hint" id="w-events-hint">${t('admin.webhooks.eventsHint')}</p>
 <div class="checks">${EVENT_TYPES.map(
     (type) =>
-      `<label class="check"><input type="checkbox" name="events" value="${type}"${values.events.includes(type) ? ' checked' : ''}> ${type}</label>`,
-  ).join('')}</div>${events.html}</fieldset>
-<div class="field"><label class="check"><input type="checkbox" id="w-includeComment" name="includeComment" value="true"${values.includeComment ? ' checked' : ''}${comment.attributes}> ${escapeHtml(text.includeComment)}</label>${comment.html}</div>
-<div class="actions"><button type="submit">${escapeHtml(text.add)}</button></div>
+      html`<label class="check"><input type="checkbox" name="events" value="${type}"${values.events.includes(type) ? ' checked' : ''}> ${type}</label>`,
+  )}</div>${events.html}</fieldset>
+<div class="field"><label class="check"><input type="checkbox" id="w-includeComment" name="includeComment" value="true"${values.includeComment ? ' checked' : ''}${comment.attributes}> ${t('admin.webhooks.includeComment')}</label>${comment.html}</div>
+<div class="actions"><button type="submit">${t('admin.webhooks.add')}</button></div>
 </form></section>`;
 }

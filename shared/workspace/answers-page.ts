@@ -1,4 +1,7 @@
 import * as v from 'valibot';
+import { html, message, type SafeHtml } from '../html.js';
+import { workspaceTranslator, type Translate, type WorkspaceKey } from '../i18n/messages.js';
+import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import { queryString } from '../paging.js';
 import type { AnswersPage } from '../answers/service.js';
 import { AnswersQuery, NPS_BUCKETS, SCALE_BUCKETS, type AnswerBody, type Bucket } from '../answers/schema.js';
@@ -6,17 +9,15 @@ import { DomainError } from '../errors.js';
 import type { Reader } from '../privacy/access.js';
 import { PAGING } from '../paging.js';
 import { APP_ANSWERS_CSV_PATH, APP_ANSWERS_PATH } from '../session/paths.js';
-import { escapeHtml } from '../surveys/compose.js';
 import type { Settings, UserScope } from '../tenants/config-schema.js';
 import type { UserRecord } from '../tenants/ports.js';
 import { adminHome } from './admin-sections.js';
 import type { WebAnswer } from './answer.js';
 import { layout } from './layout.js';
-import { lazyFormat } from '../text.js';
 
 /** What the inbox reads: the answers service (the API's), the names it shows, and the access log it writes. */
 export interface AnswersPagePorts {
-  settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'classes'>>;
+  settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'classes' | 'locale'>>;
   listAnswers(tenantId: number, query: AnswersQuery, scope: UserScope): Promise<AnswersPage>;
   storeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
   employeeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
@@ -31,27 +32,31 @@ export interface AnswersPageRequest {
   query: Record<string, string | undefined>;
 }
 
-const BUCKET_LABELS: Record<Bucket, string> = {
-  detractor: 'Detrator',
-  passive: 'Neutro',
-  promoter: 'Promotor',
-  low: 'Nota baixa',
-  mid: 'Nota média',
-  high: 'Nota alta',
+/** The answers' filter fields, by the words that name them. */
+const FIELD_LABELS: Record<string, WorkspaceKey> = {
+  journey: 'answers.field.journey',
+  store: 'answers.field.store',
+  employee: 'answers.field.employee',
+  from: 'answers.field.from',
+  to: 'answers.field.to',
+  bucket: 'answers.field.bucket',
+  class: 'answers.field.class',
+  has_comment: 'answers.field.hasComment',
+  cursor: 'answers.field.cursor',
+  limit: 'answers.field.limit',
 };
-const FIELD_LABELS: Record<string, string> = {
-  journey: 'Jornada',
-  store: 'Loja',
-  employee: 'Funcionário',
-  from: 'De',
-  to: 'Até',
-  bucket: 'Faixa',
-  class: 'Item avaliado',
-  has_comment: 'Com comentário',
-  cursor: 'Página',
-  limit: 'Quantidade',
-};
-const when = lazyFormat<Date>(() => new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short', timeZone: 'UTC' }));
+
+/** The words of a language and its way of writing an instant (in UTC, said so), made at its first use in a container. */
+const made = new Map<Locale, { t: Translate<WorkspaceKey>; when(iso: string): string }>();
+function wordsOf(locale: Locale) {
+  const found = made.get(locale);
+  if (found) return found;
+  const format = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone: 'UTC' });
+  const words = { t: workspaceTranslator(locale), when: (iso: string) => `${format.format(new Date(iso))} UTC` };
+  made.set(locale, words);
+  return words;
+}
+type Words = ReturnType<typeof wordsOf>;
 
 /** The filters a form sends: empty fields are no filter; anything else is the API's query, checked by its schema. */
 const filtersOf = (query: Record<string, string | undefined>) =>
@@ -80,16 +85,26 @@ export function answersPage(ports: AnswersPagePorts) {
   async function showAnswers(request: AnswersPageRequest): Promise<WebAnswer> {
     const { tenantId, user, base } = request;
     const config = await ports.settings(tenantId);
+    const words = wordsOf(config.locale ?? DEFAULT_LOCALE);
+    const { t } = words;
     const filters = filtersOf(request.query);
-    const page = (status: number, body: string): WebAnswer => ({
+    const page = (status: number, body: SafeHtml): WebAnswer => ({
       status,
-      html: layout({ title: 'Respostas', base, user: user.name, adminHome: adminHome(user), current: APP_ANSWERS_PATH, body }),
+      html: layout({
+        title: t('answers.title'),
+        base,
+        user: user.name,
+        adminHome: adminHome(user),
+        current: APP_ANSWERS_PATH,
+        locale: config.locale,
+        body,
+      }),
     });
-    const form = filterForm(base, config, filters);
+    const form = filterForm(t, base, config, filters);
     const parsed = v.safeParse(AnswersQuery, filters);
     let problems: string[] = [];
     let listed: AnswersPage | undefined;
-    if (!parsed.success) problems = parsed.issues.map((issue) => problemText(v.getDotPath(issue), issue.message));
+    if (!parsed.success) problems = parsed.issues.map((issue) => problemText(t, v.getDotPath(issue), issue.message));
     else
       try {
         listed = await read(request, parsed.output, 'getAppAnswers');
@@ -97,15 +112,15 @@ export function answersPage(ports: AnswersPagePorts) {
         if (!(error instanceof DomainError) || (error.kind !== 'validation' && error.kind !== 'not-found')) throw error;
         problems =
           error.kind === 'not-found'
-            ? ['Loja não encontrada entre as suas.']
+            ? [t('answers.problem.store')]
             : error.errors.length
-              ? error.errors.map((p) => problemText(p.path, p.message))
-              : ['Filtros inválidos: refaça a busca.'];
+              ? error.errors.map((p) => problemText(t, p.path, p.message))
+              : [t('answers.problem.filters')];
       }
     if (!listed || !parsed.success)
       return page(
         400,
-        `<h1>Respostas</h1>${form}<div class="error" role="alert">${problems.map((p) => `<p>${escapeHtml(p)}</p>`).join('')}</div>`,
+        html`<h1>${t('answers.title')}</h1>${form}<div class="error" role="alert">${problems.map((p) => html`<p>${p}</p>`)}</div>`,
       );
 
     const answers = listed.body.data;
@@ -118,13 +133,13 @@ export function answersPage(ports: AnswersPagePorts) {
     const current = { ...kept, ...(parsed.output.cursor ? { cursor: parsed.output.cursor } : {}) };
     const exportLink = href(base, APP_ANSWERS_CSV_PATH, { ...current, limit: PAGING.maxLimit });
     const next = listed.body.next_cursor;
-    const items = answers.map((answer) => answerItem(base, kept, config, answer, stores, employees)).join('');
-    const body = `<h1>Respostas</h1>${form}
-<p class="export"><a href="${escapeHtml(exportLink)}" download>Exportar CSV</a>
-<span class="hint">Até ${PAGING.maxLimit} respostas destes filtros, a partir desta página. Uma exportação maior continua pelo próximo endereço, que cada arquivo traz no cabeçalho <code>Link</code> (ou siga “Mais antigas” e exporte de novo).</span></p>
-<h2 id="answers-title" class="visually-hidden">Respostas encontradas</h2>
-${items ? `<ol id="answers" class="answers" aria-labelledby="answers-title">${items}</ol>` : '<p id="answers-empty">Nenhuma resposta com estes filtros.</p>'}
-${next ? `<p class="more"><a rel="next" href="${escapeHtml(href(base, APP_ANSWERS_PATH, { ...kept, cursor: next }))}">Mais antigas</a></p>` : ''}`;
+    const items = answers.map((answer) => answerItem(words, base, kept, config, answer, stores, employees));
+    const body = html`<h1>${t('answers.title')}</h1>${form}
+<p class="export"><a href="${exportLink}" download>${t('answers.export')}</a>
+<span class="hint">${message((a) => t('answers.export.hint', a), { max: PAGING.maxLimit, header: html`<code>Link</code>` })}</span></p>
+<h2 id="answers-title" class="visually-hidden">${t('answers.found')}</h2>
+${items.length ? html`<ol id="answers" class="answers" aria-labelledby="answers-title">${items}</ol>` : html`<p id="answers-empty">${t('answers.empty')}</p>`}
+${next && html`<p class="more"><a rel="next" href="${href(base, APP_ANSWERS_PATH, { ...kept, cursor: next })}">${t('answers.more')}</a></p>`}`;
     return page(200, body);
   }
 
@@ -142,11 +157,12 @@ ${next ? `<p class="more"><a rel="next" href="${escapeHtml(href(base, APP_ANSWER
     }
     const next = listed.body.next_cursor;
     const { cursor: _cursor, ...kept } = filters;
+    const { t } = wordsOf((await ports.settings(request.tenantId)).locale ?? DEFAULT_LOCALE);
     return {
       status: 200,
       file: {
         type: 'text/csv; charset=utf-8',
-        name: 'respostas.csv',
+        name: t('answers.csvName'),
         body: listed.csv(),
         ...(next ? { headers: { link: `<${href(request.base, APP_ANSWERS_CSV_PATH, { ...kept, cursor: next })}>; rel="next"` } } : {}),
       },
@@ -156,52 +172,59 @@ ${next ? `<p class="more"><a rel="next" href="${escapeHtml(href(base, APP_ANSWER
   return { showAnswers, exportAnswers };
 }
 
-const problemText = (path: string | null | undefined, message: string) =>
-  path && FIELD_LABELS[path] ? `${FIELD_LABELS[path]}: ${message}` : `Filtro inválido: ${message}`;
+const problemText = (t: Translate<WorkspaceKey>, path: string | null | undefined, message: string) =>
+  path && FIELD_LABELS[path]
+    ? t('answers.problem.field', { field: t(FIELD_LABELS[path]), message })
+    : t('answers.problem.other', { message });
 
-function filterForm(base: string, config: Pick<Settings, 'journeys' | 'classes'>, filters: Record<string, string>): string {
+function filterForm(
+  t: Translate<WorkspaceKey>,
+  base: string,
+  config: Pick<Settings, 'journeys' | 'classes'>,
+  filters: Record<string, string>,
+) {
   const option = (value: string, label: string, chosen: string | undefined) =>
-    `<option value="${escapeHtml(value)}"${value === (chosen ?? '') ? ' selected' : ''}>${escapeHtml(label)}</option>`;
+    html`<option value="${value}"${value === (chosen ?? '') && html` selected`}>${label}</option>`;
   const select = (name: string, label: string, options: [string, string][]) =>
-    `<div><label for="f-${name}">${label}</label><select id="f-${name}" name="${name}">${options.map(([value, text]) => option(value, text, filters[name])).join('')}</select></div>`;
+    html`<div><label for="f-${name}">${label}</label><select id="f-${name}" name="${name}">${options.map(([value, text]) => option(value, text, filters[name]))}</select></div>`;
   const group = (label: string, buckets: readonly Bucket[]) =>
-    `<optgroup label="${label}">${buckets.map((b) => option(b, BUCKET_LABELS[b], filters.bucket)).join('')}</optgroup>`;
-  const input = (name: string, label: string, type: string, extra = '') =>
-    `<div><label for="f-${name}">${label}</label><input id="f-${name}" name="${name}" type="${type}" value="${escapeHtml(filters[name] ?? '')}"${extra}></div>`;
-  return `<form method="get" action="${escapeHtml(base + APP_ANSWERS_PATH)}" class="filters card">
-${select('journey', 'Jornada', [['', 'Todas'], ...config.journeys.map((j): [string, string] => [j.slug, j.name ?? j.slug])])}
-${input('store', 'Loja (código)', 'number', ' min="1" inputmode="numeric"')}
-${input('employee', 'Funcionário (código)', 'number', ' min="1" inputmode="numeric"')}
-${input('from', 'De', 'date')}
-${input('to', 'Até', 'date')}
-<div><label for="f-bucket">Faixa</label><select id="f-bucket" name="bucket">${option('', 'Todas', filters.bucket)}${group('NPS (0 a 10)', NPS_BUCKETS)}${group('Outras escalas', SCALE_BUCKETS)}</select></div>
-${select('class', 'Item avaliado', [['', 'Todos'], ...config.classes.map((c): [string, string] => [String(c.id), c.label])])}
-<div class="check"><input id="f-has_comment" name="has_comment" type="checkbox" value="true"${filters.has_comment === 'true' ? ' checked' : ''}><label for="f-has_comment">Só com comentário</label></div>
-<button type="submit">Filtrar</button></form>`;
+    html`<optgroup label="${label}">${buckets.map((b) => option(b, t(`answers.bucket.${b}`), filters.bucket))}</optgroup>`;
+  const input = (name: string, label: string, type: string, numeric = false) =>
+    html`<div><label for="f-${name}">${label}</label><input id="f-${name}" name="${name}" type="${type}" value="${filters[name] ?? ''}"${numeric && html` min="1" inputmode="numeric"`}></div>`;
+  return html`<form method="get" action="${base + APP_ANSWERS_PATH}" class="filters card">
+${select('journey', t('answers.field.journey'), [['', t('answers.all')], ...config.journeys.map((j): [string, string] => [j.slug, j.name ?? j.slug])])}
+${input('store', t('answers.filter.store'), 'number', true)}
+${input('employee', t('answers.filter.employee'), 'number', true)}
+${input('from', t('answers.field.from'), 'date')}
+${input('to', t('answers.field.to'), 'date')}
+<div><label for="f-bucket">${t('answers.field.bucket')}</label><select id="f-bucket" name="bucket">${option('', t('answers.all'), filters.bucket)}${group(t('answers.filter.nps'), NPS_BUCKETS)}${group(t('answers.filter.otherScales'), SCALE_BUCKETS)}</select></div>
+${select('class', t('answers.field.class'), [['', t('answers.allItems')], ...config.classes.map((c): [string, string] => [String(c.id), c.label])])}
+<div class="check"><input id="f-has_comment" name="has_comment" type="checkbox" value="true"${filters.has_comment === 'true' && html` checked`}><label for="f-has_comment">${t('answers.filter.hasComment')}</label></div>
+<button type="submit">${t('answers.filter.submit')}</button></form>`;
 }
 
 function answerItem(
+  { t, when }: Words,
   base: string,
   filters: Record<string, string>,
   config: Pick<Settings, 'journeys' | 'classes'>,
   answer: AnswerBody,
   stores: Map<number, string>,
   employees: Map<number, string>,
-): string {
+) {
   const journey = config.journeys.find((j) => j.id === answer.journey.id);
-  const store = stores.get(answer.store) ?? `Loja ${answer.store}`;
-  const employee = employees.get(answer.employee) ?? `Funcionário ${answer.employee}`;
-  const link = (query: Record<string, string | number>, text: string) =>
-    `<a href="${escapeHtml(href(base, APP_ANSWERS_PATH, query))}">${escapeHtml(text)}</a>`;
+  const store = stores.get(answer.store) ?? t('answers.store', { id: answer.store });
+  const employee = employees.get(answer.employee) ?? t('answers.employee', { id: answer.employee });
+  const link = (query: Record<string, string | number>, text: string) => html`<a href="${href(base, APP_ANSWERS_PATH, query)}">${text}</a>`;
   const period = { from: filters.from, to: filters.to } as Record<string, string>;
-  const bucket = answer.bucket ? BUCKET_LABELS[answer.bucket] : 'Fora da escala';
-  const classes = answer.classes.length
-    ? `<ul class="classes">${answer.classes.map((c) => `<li>${escapeHtml(c.label ?? `Item ${c.class_id}`)}: <strong>${c.score}</strong></li>`).join('')}</ul>`
-    : '';
-  return `<li class="card answer bucket-${escapeHtml(answer.bucket ?? 'none')}">
-<p class="score"><strong>${answer.score}</strong> <span>${escapeHtml(bucket)}</span> · ${escapeHtml(journey?.name ?? answer.journey.slug)} (${escapeHtml(answer.journey.indicator.toUpperCase())})</p>
-${answer.comment !== null ? `<blockquote class="comment">${escapeHtml(answer.comment)}</blockquote>` : '<p class="hint">Sem comentário.</p>'}
+  const bucket = answer.bucket ? t(`answers.bucket.${answer.bucket}`) : t('answers.outOfScale');
+  const classes =
+    answer.classes.length > 0 &&
+    html`<ul class="classes">${answer.classes.map((c) => html`<li>${c.label ?? t('answers.item', { id: c.class_id })}: <strong>${c.score}</strong></li>`)}</ul>`;
+  return html`<li class="card answer bucket-${answer.bucket ?? 'none'}">
+<p class="score"><strong>${answer.score}</strong> <span>${bucket}</span> · ${journey?.name ?? answer.journey.slug} (${answer.journey.indicator.toUpperCase()})</p>
+${answer.comment !== null ? html`<blockquote class="comment">${answer.comment}</blockquote>` : html`<p class="hint">${t('answers.noComment')}</p>`}
 ${classes}
-<p class="meta">${link({ ...period, store: answer.store }, store)} · ${link({ ...period, employee: answer.employee }, employee)} · ${escapeHtml(answer.channel)} · <time datetime="${escapeHtml(answer.answered_at)}">${escapeHtml(when.format(new Date(answer.answered_at)))} UTC</time></p>
+<p class="meta">${link({ ...period, store: answer.store }, store)} · ${link({ ...period, employee: answer.employee }, employee)} · ${answer.channel} · <time datetime="${answer.answered_at}">${when(answer.answered_at)}</time></p>
 </li>`;
 }

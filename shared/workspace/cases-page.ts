@@ -8,13 +8,13 @@ import type { CaseBody, CaseContactBody } from '../cases/bodies.js';
 import { CaseIdPath, CasePatch, CasesQuery } from '../cases/schema.js';
 import type { CaseActor } from '../cases/service.js';
 import { DomainError, type FieldProblem } from '../errors.js';
+import { html, message, type SafeHtml } from '../html.js';
 import { workspaceTranslator as translator, type WorkspaceKey, type Translate } from '../i18n/messages.js';
 import { DEFAULT_LOCALE, timeZoneOf, type Locale } from '../locale.js';
 import { queryString } from '../paging.js';
 import type { Reader } from '../privacy/access.js';
 import { integerString, MAX_INT_ID } from '../schema.js';
 import { APP_CASE_CONTACT_PATH, APP_CASES_PATH, appCasePath } from '../session/paths.js';
-import { escapeHtml } from '../surveys/compose.js';
 import type { JourneyConfig, Settings, UserScope } from '../tenants/config-schema.js';
 import type { Indicator } from '../tenants/scales.js';
 import type { UserRecord } from '../tenants/ports.js';
@@ -139,7 +139,7 @@ export function casesPage(ports: CasesPagePorts) {
     const frame = await ports.frame(request.tenantId);
     const t = translator(frame.locale);
     const when = new Intl.DateTimeFormat(frame.locale, { dateStyle: 'short', timeStyle: 'short', timeZone: frame.timeZone });
-    const page = (status: number, title: string, body: string): WebAnswer => ({
+    const page = (status: number, title: string, body: SafeHtml): WebAnswer => ({
       status,
       html: layout({
         title,
@@ -152,7 +152,7 @@ export function casesPage(ports: CasesPagePorts) {
         brand: frame.brand,
       }),
     });
-    const time = (iso: string) => `<time datetime="${escapeHtml(iso)}">${escapeHtml(when.format(new Date(iso)))}</time>`;
+    const time = (iso: string): SafeHtml => html`<time datetime="${iso}">${when.format(new Date(iso))}</time>`;
     return { frame, t, page, time };
   }
 
@@ -172,7 +172,7 @@ export function casesPage(ports: CasesPagePorts) {
       page(
         400,
         t('cases.title'),
-        `<h1>${escapeHtml(t('cases.title'))}</h1>${form}<div class="error" role="alert">${problems.map((p) => `<p>${escapeHtml(p)}</p>`).join('')}</div>`,
+        html`<h1>${t('cases.title')}</h1>${form}<div class="error" role="alert">${problems.map((p) => html`<p>${p}</p>`)}</div>`,
       );
     const parsed = v.safeParse(CaseListQuery, filters);
     if (!parsed.success)
@@ -197,12 +197,12 @@ export function casesPage(ports: CasesPagePorts) {
       ports.recordReads(request.tenantId, listed.shownCustomers, reader(request, 'getAppCases')),
     ]);
     const { cursor: _cursor, ...kept } = filters;
-    const items = cases.map((c) => caseItem(t, time, request.base, frame, c, stores)).join('');
+    const items = cases.map((c) => caseItem(t, time, request.base, frame, c, stores));
     const next = listed.body.next_cursor;
-    const body = `<h1>${escapeHtml(t('cases.title'))}</h1>${form}
-<h2 id="cases-title" class="visually-hidden">${escapeHtml(t('cases.found'))}</h2>
-${items ? `<ol id="cases" class="answers cases" aria-labelledby="cases-title">${items}</ol>` : `<p id="cases-empty">${escapeHtml(t('cases.empty'))}</p>`}
-${next ? `<p class="more"><a rel="next" href="${escapeHtml(`${request.base}${APP_CASES_PATH}${queryString({ ...kept, cursor: next })}`)}">${escapeHtml(t('cases.more'))}</a></p>` : ''}`;
+    const body = html`<h1>${t('cases.title')}</h1>${form}
+<h2 id="cases-title" class="visually-hidden">${t('cases.found')}</h2>
+${items.length ? html`<ol id="cases" class="answers cases" aria-labelledby="cases-title">${items}</ol>` : html`<p id="cases-empty">${t('cases.empty')}</p>`}
+${next ? html`<p class="more"><a rel="next" href="${`${request.base}${APP_CASES_PATH}${queryString({ ...kept, cursor: next })}`}">${t('cases.more')}</a></p>` : ''}`;
     return page(200, t('cases.title'), body);
   }
 
@@ -234,7 +234,7 @@ ${next ? `<p class="more"><a rel="next" href="${escapeHtml(`${request.base}${APP
       return page(
         404,
         t('case.notFound.title'),
-        `<h1>${escapeHtml(t('case.notFound.title'))}</h1><p>${escapeHtml(t('case.notFound.text'))}</p><p><a href="${escapeHtml(request.base + APP_CASES_PATH)}">${escapeHtml(t('case.back'))}</a></p>`,
+        html`<h1>${t('case.notFound.title')}</h1><p>${t('case.notFound.text')}</p><p><a href="${request.base + APP_CASES_PATH}">${t('case.back')}</a></p>`,
       );
     const [stores, employees, candidates] = await Promise.all([
       ports.storeNames(request.tenantId, [found.store]),
@@ -349,60 +349,60 @@ interface CaseView {
   candidates: string[];
 }
 
-function listForm(t: Translate<WorkspaceKey>, base: string, filters: Record<string, string>): string {
+function listForm(t: Translate<WorkspaceKey>, base: string, filters: Record<string, string>): SafeHtml {
   const option = (name: string, value: string, key: WorkspaceKey, fallback: string) =>
-    `<option value="${value}"${(filters[name] ?? fallback) === value ? ' selected' : ''}>${escapeHtml(t(key))}</option>`;
-  return `<form method="get" action="${escapeHtml(base + APP_CASES_PATH)}" class="filters card">
-<div><label for="f-view">${escapeHtml(t('cases.view'))}</label><select id="f-view" name="view">${option('view', 'stores', 'cases.view.stores', 'stores')}${option('view', 'mine', 'cases.view.mine', 'stores')}</select></div>
-<div><label for="f-status">${escapeHtml(t('cases.filter.status'))}</label><select id="f-status" name="status">${LIST_STATUSES.map((s) => option('status', s, LIST_LABELS[s], 'all')).join('')}</select></div>
-<div><label for="f-store">${escapeHtml(t('cases.filter.store'))}</label><input id="f-store" name="store" type="number" min="1" inputmode="numeric" value="${escapeHtml(filters.store ?? '')}"></div>
-<button type="submit">${escapeHtml(t('cases.filter.submit'))}</button></form>`;
+    html`<option value="${value}"${(filters[name] ?? fallback) === value && html` selected`}>${t(key)}</option>`;
+  return html`<form method="get" action="${base + APP_CASES_PATH}" class="filters card">
+<div><label for="f-view">${t('cases.view')}</label><select id="f-view" name="view">${option('view', 'stores', 'cases.view.stores', 'stores')}${option('view', 'mine', 'cases.view.mine', 'stores')}</select></div>
+<div><label for="f-status">${t('cases.filter.status')}</label><select id="f-status" name="status">${LIST_STATUSES.map((s) => option('status', s, LIST_LABELS[s], 'all'))}</select></div>
+<div><label for="f-store">${t('cases.filter.store')}</label><input id="f-store" name="store" type="number" min="1" inputmode="numeric" value="${filters.store ?? ''}"></div>
+<button type="submit">${t('cases.filter.submit')}</button></form>`;
 }
 
 const closed = (c: CaseBody) => TRANSITIONS[c.status].length === 0;
 const late = (c: CaseBody) => c.overdue && !closed(c);
 const statusBadge = (t: Translate<WorkspaceKey>, c: CaseBody) =>
-  `<span class="status status-${escapeHtml(c.status)}">${escapeHtml(t(STATUS_KEYS[c.status]))}</span>${late(c) ? ` <span class="status overdue">${escapeHtml(t('case.overdue'))}</span>` : ''}`;
+  html`<span class="status status-${c.status}">${t(STATUS_KEYS[c.status])}</span>${late(c) ? html` <span class="status overdue">${t('case.overdue')}</span>` : ''}`;
 const ownersText = (t: Translate<WorkspaceKey>, owners: string[]) => (owners.length ? owners.join(', ') : t('case.noOwner'));
 const bucketClass = (journey: { indicator: Indicator } | undefined, score: number) =>
   `bucket-${(journey && bucketOf(journey.indicator, score)) ?? 'none'}`;
 
 function caseItem(
   t: Translate<WorkspaceKey>,
-  time: (iso: string) => string,
+  time: (iso: string) => SafeHtml,
   base: string,
   frame: CasesFrame,
   c: CaseBody,
   stores: Map<number, string>,
-): string {
+): SafeHtml {
   const journey = frame.journeys.find((j) => j.id === c.journey.id);
-  return `<li class="card answer case ${bucketClass(journey, c.score)}${late(c) ? ' late' : ''}">
-<p class="score"><a href="${escapeHtml(base + appCasePath(c.id))}"><strong>${c.score}</strong> ${escapeHtml(t('case.title', { id: c.id }))}</a> ${statusBadge(t, c)}</p>
-${c.comment !== null ? `<blockquote class="comment">${escapeHtml(c.comment)}</blockquote>` : `<p class="hint">${escapeHtml(t('case.noComment'))}</p>`}
-<p class="meta">${escapeHtml(stores.get(c.store) ?? `#${c.store}`)} · ${escapeHtml(t('case.owner'))}: ${escapeHtml(ownersText(t, c.owners))} · ${t('case.due', { when: time(c.due_at) })}</p>
+  return html`<li class="card answer case ${bucketClass(journey, c.score)}${late(c) ? ' late' : ''}">
+<p class="score"><a href="${base + appCasePath(c.id)}"><strong>${c.score}</strong> ${t('case.title', { id: c.id })}</a> ${statusBadge(t, c)}</p>
+${c.comment !== null ? html`<blockquote class="comment">${c.comment}</blockquote>` : html`<p class="hint">${t('case.noComment')}</p>`}
+<p class="meta">${stores.get(c.store) ?? `#${c.store}`} · ${t('case.owner')}: ${ownersText(t, c.owners)} · ${message((a) => t('case.due', a), { when: time(c.due_at) })}</p>
 </li>`;
 }
 
 function caseBody(
   t: Translate<WorkspaceKey>,
-  time: (iso: string) => string,
+  time: (iso: string) => SafeHtml,
   base: string,
   view: CaseView,
   form: URLSearchParams | undefined,
   contact: CaseContact['customer'] | undefined,
   problems: string[],
   saved: string | undefined,
-): string {
+): SafeHtml {
   const { c, journey } = view;
-  const action = escapeHtml(base + appCasePath(c.id));
+  const action = base + appCasePath(c.id);
   const posted = form?.get('form');
   const typed = (name: string, which: string) => (posted === which ? (form?.get(name) ?? '') : '');
   // What a form answered shows in its own section (its action's fragment brings the browser there), else at the top.
   const where = problems.length ? posted : saved;
   const alertHtml = problems.length
-    ? `<div class="error" role="alert"><p>${escapeHtml(t('case.problems'))}</p><ul>${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul></div>`
+    ? html`<div class="error" role="alert"><p>${t('case.problems')}</p><ul>${problems.map((p) => html`<li>${p}</li>`)}</ul></div>`
     : saved
-      ? `<p class="saved" role="status">${escapeHtml(t('case.saved'))}</p>`
+      ? html`<p class="saved" role="status">${t('case.saved')}</p>`
       : '';
   const next = TRANSITIONS[c.status];
   const others = view.candidates.filter((name) => !c.owners.includes(name));
@@ -411,84 +411,82 @@ function caseBody(
   const atTop = where && Object.hasOwn(sections, where) && sections[where as keyof typeof sections] ? '' : alertHtml;
   const formTo = (section: string) => `${action}#${section}`;
   // The version this page shows: a change is made only from it (a 409 page shows the case as it is now, with its own).
-  const versionField = `<input type="hidden" name="version" value="${c.version}">`;
-  const facts: [WorkspaceKey, string][] = [
-    ['case.store', escapeHtml(view.store)],
-    ['case.employee', escapeHtml(view.employee)],
-    ['case.journey', journey ? `${escapeHtml(journey.name ?? journey.slug)} (${escapeHtml(journey.indicator.toUpperCase())})` : '–'],
+  const versionField = html`<input type="hidden" name="version" value="${c.version}">`;
+  const facts: [WorkspaceKey, string | SafeHtml][] = [
+    ['case.store', view.store],
+    ['case.employee', view.employee],
+    ['case.journey', journey ? `${journey.name ?? journey.slug} (${journey.indicator.toUpperCase()})` : '–'],
     ['case.answeredAt', time(c.answered_at)],
-    ['case.owner', escapeHtml(ownersText(t, c.owners))],
-    ...(c.root_cause ? [['case.rootCause', escapeHtml(c.root_cause)] as [WorkspaceKey, string]] : []),
+    ['case.owner', ownersText(t, c.owners)],
+    ...(c.root_cause ? [['case.rootCause', c.root_cause] as [WorkspaceKey, string]] : []),
   ];
   const recovery = c.recovery
-    ? `<p class="recovery">${escapeHtml(t(c.recovery.outcome === 'recovered' ? 'case.recovered' : c.recovery.outcome === 'not_recovered' ? 'case.notRecovered' : 'case.recoveryPending'))}</p>`
+    ? html`<p class="recovery">${t(c.recovery.outcome === 'recovered' ? 'case.recovered' : c.recovery.outcome === 'not_recovered' ? 'case.notRecovered' : 'case.recoveryPending')}</p>`
     : '';
   const option = (value: string, label: string, chosen: string) =>
-    `<option value="${escapeHtml(value)}"${value === chosen ? ' selected' : ''}>${escapeHtml(label)}</option>`;
+    html`<option value="${value}"${value === chosen ? ' selected' : ''}>${label}</option>`;
   const statusForm = sections.status
-    ? `<section class="card" aria-labelledby="status-title"><h2 id="status-title">${escapeHtml(t('case.change'))}</h2>${inSection('status')}
+    ? html`<section class="card" aria-labelledby="status-title"><h2 id="status-title">${t('case.change')}</h2>${inSection('status')}
 <form method="post" action="${formTo('status-title')}" class="stack"><input type="hidden" name="form" value="status">${versionField}
-<label for="c-status">${escapeHtml(t('case.change.status'))}</label><select id="c-status" name="status">${next.map((s) => option(s, t(STATUS_KEYS[s]), typed('status', 'status') || next[0]!)).join('')}</select>
-<label for="c-root">${escapeHtml(t('case.change.rootCause'))}</label><select id="c-root" name="root_cause">${option('', t('case.change.rootCause.none'), typed('root_cause', 'status'))}${view.rootCauses.map((cause) => option(cause, cause, typed('root_cause', 'status'))).join('')}</select>
-<label for="c-status-note">${escapeHtml(t('case.change.note'))}</label><textarea id="c-status-note" name="note" rows="3" maxlength="${MAX_NOTE_LENGTH}">${escapeHtml(typed('note', 'status'))}</textarea>
-<button type="submit">${escapeHtml(t('case.change.submit'))}</button></form></section>`
+<label for="c-status">${t('case.change.status')}</label><select id="c-status" name="status">${next.map((s) => option(s, t(STATUS_KEYS[s]), typed('status', 'status') || next[0]!))}</select>
+<label for="c-root">${t('case.change.rootCause')}</label><select id="c-root" name="root_cause">${option('', t('case.change.rootCause.none'), typed('root_cause', 'status'))}${view.rootCauses.map((cause) => option(cause, cause, typed('root_cause', 'status')))}</select>
+<label for="c-status-note">${t('case.change.note')}</label><textarea id="c-status-note" name="note" rows="3" maxlength="${MAX_NOTE_LENGTH}">${typed('note', 'status')}</textarea>
+<button type="submit">${t('case.change.submit')}</button></form></section>`
     : '';
   const ownerForm = sections.owner
-    ? `<section class="card" aria-labelledby="owner-title"><h2 id="owner-title">${escapeHtml(t('case.reassign'))}</h2>${inSection('owner')}
+    ? html`<section class="card" aria-labelledby="owner-title"><h2 id="owner-title">${t('case.reassign')}</h2>${inSection('owner')}
 <form method="post" action="${formTo('owner-title')}" class="stack"><input type="hidden" name="form" value="owner">${versionField}
-<label for="c-owner">${escapeHtml(t('case.reassign.owner'))}</label><select id="c-owner" name="owner">${others.map((name) => option(name, name, typed('owner', 'owner'))).join('')}</select>
-<button type="submit">${escapeHtml(t('case.reassign.submit'))}</button></form></section>`
+<label for="c-owner">${t('case.reassign.owner')}</label><select id="c-owner" name="owner">${others.map((name) => option(name, name, typed('owner', 'owner')))}</select>
+<button type="submit">${t('case.reassign.submit')}</button></form></section>`
     : '';
   const notes = c.notes.length
-    ? `<ol id="notes" class="notes">${c.notes.map((n) => `<li><p class="meta">${time(n.at)} · ${escapeHtml(n.author)}</p><p class="note">${escapeHtml(n.text)}</p></li>`).join('')}</ol>`
-    : `<p class="hint">${escapeHtml(t('case.notes.empty'))}</p>`;
+    ? html`<ol id="notes" class="notes">${c.notes.map((n) => html`<li><p class="meta">${time(n.at)} · ${n.author}</p><p class="note">${n.text}</p></li>`)}</ol>`
+    : html`<p class="hint">${t('case.notes.empty')}</p>`;
   // On an open case the first note is usually the first contact, which moves it on (open -> in progress).
   const firstContact =
     c.status === 'open'
-      ? `<div class="check"><input id="c-first" name="first_contact" type="checkbox" value="yes"${posted !== 'note' || form?.get('first_contact') === 'yes' ? ' checked' : ''}><label for="c-first">${escapeHtml(t('case.note.firstContact'))}</label></div>`
+      ? html`<div class="check"><input id="c-first" name="first_contact" type="checkbox" value="yes"${posted !== 'note' || form?.get('first_contact') === 'yes' ? ' checked' : ''}><label for="c-first">${t('case.note.firstContact')}</label></div>`
       : '';
-  return `<p><a href="${escapeHtml(base + APP_CASES_PATH)}">${escapeHtml(t('case.back'))}</a></p>
-<h1>${escapeHtml(t('case.title', { id: c.id }))} ${statusBadge(t, c)}</h1>
-<p class="due">${closed(c) && c.closed_at ? t('case.closedAt', { when: time(c.closed_at) }) : t('case.due', { when: time(c.due_at) })}</p>
+  return html`<p><a href="${base + APP_CASES_PATH}">${t('case.back')}</a></p>
+<h1>${t('case.title', { id: c.id })} ${statusBadge(t, c)}</h1>
+<p class="due">${closed(c) && c.closed_at ? message((a) => t('case.closedAt', a), { when: time(c.closed_at) }) : message((a) => t('case.due', a), { when: time(c.due_at) })}</p>
 ${atTop}
-<section class="card answer ${bucketClass(journey, c.score)}" aria-labelledby="answer-title"><h2 id="answer-title">${escapeHtml(t('case.answer'))}</h2>
-<p class="score"><span>${escapeHtml(t('case.score'))}</span> <strong>${c.score}</strong></p>
-${c.comment !== null ? `<blockquote class="comment">${escapeHtml(c.comment)}</blockquote>` : `<p class="hint">${escapeHtml(t('case.noComment'))}</p>`}
-<dl class="facts">${facts.map(([key, value]) => `<div><dt>${escapeHtml(t(key))}</dt><dd>${value}</dd></div>`).join('')}</dl>${recovery}</section>
+<section class="card answer ${bucketClass(journey, c.score)}" aria-labelledby="answer-title"><h2 id="answer-title">${t('case.answer')}</h2>
+<p class="score"><span>${t('case.score')}</span> <strong>${c.score}</strong></p>
+${c.comment !== null ? html`<blockquote class="comment">${c.comment}</blockquote>` : html`<p class="hint">${t('case.noComment')}</p>`}
+<dl class="facts">${facts.map(([key, value]) => html`<div><dt>${t(key)}</dt><dd>${value}</dd></div>`)}</dl>${recovery}</section>
 ${contactSection(t, base, c, contact)}
-<section class="card" aria-labelledby="notes-title"><h2 id="notes-title">${escapeHtml(t('case.notes'))}</h2>${inSection('note')}${notes}
+<section class="card" aria-labelledby="notes-title"><h2 id="notes-title">${t('case.notes')}</h2>${inSection('note')}${notes}
 ${
   closed(c)
     ? ''
-    : `<form method="post" action="${formTo('notes-title')}" class="stack"><input type="hidden" name="form" value="note">${versionField}
-<label for="c-note">${escapeHtml(t('case.note.label'))}</label><textarea id="c-note" name="note" rows="3" maxlength="${MAX_NOTE_LENGTH}" required>${escapeHtml(typed('note', 'note'))}</textarea>
-${firstContact}<button type="submit">${escapeHtml(t('case.note.submit'))}</button></form>`
+    : html`<form method="post" action="${formTo('notes-title')}" class="stack"><input type="hidden" name="form" value="note">${versionField}
+<label for="c-note">${t('case.note.label')}</label><textarea id="c-note" name="note" rows="3" maxlength="${MAX_NOTE_LENGTH}" required>${typed('note', 'note')}</textarea>
+${firstContact}<button type="submit">${t('case.note.submit')}</button></form>`
 }</section>
 ${statusForm}
 ${ownerForm}
-<section class="card" aria-labelledby="history-title"><h2 id="history-title">${escapeHtml(t('case.history'))}</h2>
-<ol id="history" class="history">${c.history.map((entry) => `<li>${time(entry.at)} · ${escapeHtml(historyText(t, entry))}${entry.by && entry.by !== 'system' ? ` · ${escapeHtml(t('case.by', { who: entry.by }))}` : ''}</li>`).join('')}</ol></section>`;
+<section class="card" aria-labelledby="history-title"><h2 id="history-title">${t('case.history')}</h2>
+<ol id="history" class="history">${c.history.map((entry) => html`<li>${time(entry.at)} · ${historyText(t, entry)}${entry.by && entry.by !== 'system' ? ` · ${t('case.by', { who: entry.by })}` : ''}</li>`)}</ol></section>`;
 }
 
-function contactSection(t: Translate<WorkspaceKey>, base: string, c: CaseBody, contact: CaseContact['customer'] | undefined): string {
-  const title = `<h2 id="contact-title">${escapeHtml(t('case.contact'))}</h2>`;
+function contactSection(t: Translate<WorkspaceKey>, base: string, c: CaseBody, contact: CaseContact['customer'] | undefined): SafeHtml {
+  const title = html`<h2 id="contact-title">${t('case.contact')}</h2>`;
   if (!contact)
-    return `<section class="card" aria-labelledby="contact-title">${title}<p class="hint">${escapeHtml(t('case.contact.hint'))}</p>
-<form method="post" action="${escapeHtml(base + APP_CASE_CONTACT_PATH.replace('{id}', String(c.id)))}"><button type="submit">${escapeHtml(t('case.contact.reveal'))}</button></form></section>`;
+    return html`<section class="card" aria-labelledby="contact-title">${title}<p class="hint">${t('case.contact.hint')}</p>
+<form method="post" action="${base + APP_CASE_CONTACT_PATH.replace('{id}', String(c.id))}"><button type="submit">${t('case.contact.reveal')}</button></form></section>`;
   // Phone first: a manager calls or messages from their phone; WhatsApp opens a chat with the number's digits.
-  const rows: string[] = [];
+  const rows: SafeHtml[] = [];
   if (contact.phone)
     rows.push(
-      `<div><dt>${escapeHtml(t('case.contact.phone'))}</dt><dd><a href="tel:${escapeHtml(contact.phone)}">${escapeHtml(contact.phone)}</a> <a href="https://wa.me/${escapeHtml(contact.phone.replace(/\D/g, ''))}">${escapeHtml(t('case.contact.whatsapp'))}</a></dd></div>`,
+      html`<div><dt>${t('case.contact.phone')}</dt><dd><a href="tel:${contact.phone}">${contact.phone}</a> <a href="https://wa.me/${contact.phone.replace(/\D/g, '')}">${t('case.contact.whatsapp')}</a></dd></div>`,
     );
   if (contact.email)
-    rows.push(
-      `<div><dt>${escapeHtml(t('case.contact.email'))}</dt><dd><a href="mailto:${escapeHtml(contact.email)}">${escapeHtml(contact.email)}</a></dd></div>`,
-    );
-  if (contact.name) rows.push(`<div><dt>${escapeHtml(t('case.contact.name'))}</dt><dd>${escapeHtml(contact.name)}</dd></div>`);
-  return `<section class="card contact" aria-labelledby="contact-title">${title}
-${contact.phone || contact.email ? `<dl id="contact" class="facts">${rows.join('')}</dl>` : `<p id="contact">${escapeHtml(t('case.contact.none'))}</p>`}
-<p class="hint">${escapeHtml(t('case.contact.once'))}</p></section>`;
+    rows.push(html`<div><dt>${t('case.contact.email')}</dt><dd><a href="mailto:${contact.email}">${contact.email}</a></dd></div>`);
+  if (contact.name) rows.push(html`<div><dt>${t('case.contact.name')}</dt><dd>${contact.name}</dd></div>`);
+  return html`<section class="card contact" aria-labelledby="contact-title">${title}
+${contact.phone || contact.email ? html`<dl id="contact" class="facts">${rows}</dl>` : html`<p id="contact">${t('case.contact.none')}</p>`}
+<p class="hint">${t('case.contact.once')}</p></section>`;
 }
 
 function historyText(t: Translate<WorkspaceKey>, entry: CaseBody['history'][number]): string {

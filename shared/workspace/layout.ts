@@ -1,7 +1,7 @@
 import { FAVICON_LINK } from '../favicon.js';
 import { workspaceTranslator as translator, type WorkspaceKey } from '../i18n/messages.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
-import { escapeHtml } from '../surveys/compose.js';
+import { html, type SafeHtml } from '../html.js';
 import { APP_ANSWERS_PATH, APP_CASES_PATH, APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
 
 /**
@@ -31,7 +31,7 @@ export interface Layout {
   title: string;
   /** The stage's path prefix ('' at the root). */
   base: string;
-  body: string;
+  body: SafeHtml;
   /** The signed-in user's name, for the header and its sign-out button; absent on the sign-in pages. */
   user?: string | undefined;
   /** The section the page belongs to, for the navigation. */
@@ -46,30 +46,29 @@ export interface Layout {
   adminHome?: string | undefined;
 }
 
+/** The page's document: the workspace's frame around `body`. */
 export function layout({ title, base, body, user, current, scripts = [], locale = DEFAULT_LOCALE, brand, adminHome }: Layout): string {
   const t = translator(locale);
   const product = t('workspace.product');
   const sections = adminHome ? [...SECTIONS, { label: 'workspace.section.admin' as const, path: adminHome }] : SECTIONS;
   const nav = user
-    ? `<nav aria-label="${escapeHtml(t('workspace.sections'))}"><ul>${sections
-        .map(
-          (section) =>
-            `<li><a href="${escapeHtml(base + section.path)}"${section.path === current ? ' aria-current="page"' : ''}>${escapeHtml(t(section.label))}</a></li>`,
-        )
-        .join('')}</ul></nav>
-<form method="post" action="${escapeHtml(base + SIGN_OUT_PATH)}" class="sign-out"><span>${escapeHtml(user)}</span> <button type="submit">${escapeHtml(t('workspace.signOut'))}</button></form>`
+    ? html`<nav aria-label="${t('workspace.sections')}"><ul>${sections.map(
+        (section) =>
+          html`<li><a href="${base + section.path}"${section.path === current && html` aria-current="page"`}>${t(section.label)}</a></li>`,
+      )}</ul></nav>
+<form method="post" action="${base + SIGN_OUT_PATH}" class="sign-out"><span>${user}</span> <button type="submit">${t('workspace.signOut')}</button></form>`
     : '';
   // The logo is the brand's name to a screen reader, so the name beside it is not read twice.
-  const logo = brand?.logoUrl ? `<img src="${escapeHtml(base + brand.logoUrl)}" alt="" height="28">` : '';
-  const heading = brand?.name ? `${logo}<span>${escapeHtml(brand.name)}</span>` : escapeHtml(product);
-  return `<!doctype html>
-<html lang="${escapeHtml(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex,nofollow"><title>${escapeHtml(title)} · ${escapeHtml(brand?.name || product.toLowerCase())}</title>${FAVICON_LINK}
-<link rel="stylesheet" href="${escapeHtml(base)}/assets/app.css"></head>
+  const logo = brand?.logoUrl && html`<img src="${base + brand.logoUrl}" alt="" height="28">`;
+  const heading = brand?.name ? html`${logo}<span>${brand.name}</span>` : product;
+  return html`<!doctype html>
+<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex,nofollow"><title>${title} · ${brand?.name || product.toLowerCase()}</title>${FAVICON_LINK}
+<link rel="stylesheet" href="${base}/assets/app.css"></head>
 <body><header class="top"><p class="brand">${heading}</p>${nav}</header>
-<main>${body}</main>${scripts.map((script) => `<script src="${escapeHtml(base)}/assets/${escapeHtml(script)}"></script>`).join('')}</body></html>
-`;
+<main>${body}</main>${scripts.map((script) => html`<script src="${base}/assets/${script}"></script>`)}</body></html>
+`.toString();
 }
 
 /** A page that only says something (an error, a refusal). */
-export const messageBody = (title: string, text: string) => `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`;
+export const messageBody = (title: string, text: string) => html`<h1>${title}</h1><p>${text}</p>`;

@@ -1,19 +1,20 @@
+import { html, raw, type SafeHtml } from '../html.js';
+import { workspaceTranslator, type Translate, type WorkspaceKey } from '../i18n/messages.js';
+import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import { addDays, CALENDAR, daysIn, daysOf, MAX_PERIOD_DAYS, periodEnding, periodFault, type PeriodFault } from '../dates.js';
 import type { Report } from '../results/service.js';
 import type { ResultRow } from '../results/report.js';
 import type { ResultsQuery } from '../results/schema.js';
-import { escapeHtml } from '../surveys/compose.js';
-import type { JourneyConfig } from '../tenants/config-schema.js';
+import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
 import type { UserRecord } from '../tenants/ports.js';
 import { adminHome } from './admin-sections.js';
 import { APP_ANSWERS_PATH, APP_RESULTS_PATH } from '../session/paths.js';
 import type { WebAnswer } from './answer.js';
 import { layout } from './layout.js';
-import { lazyFormat } from '../text.js';
 
-/** What the results page reads: the tenant's journeys and the results service's report, as the signed-in user. */
+/** What the results page reads: the tenant's journeys and language, and the results service's report, as the signed-in user. */
 export interface ResultsPagePorts {
-  journeys(tenantId: number): Promise<JourneyConfig[]>;
+  settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'locale'>>;
   report(tenantId: number, query: ResultsQuery, user: Promise<UserRecord>): Promise<Report>;
 }
 
@@ -26,21 +27,41 @@ export interface ResultsPageRequest {
 }
 
 const DEFAULT_DAYS = 30;
-/** The date rule's problems, in the page's words. */
-const PERIOD_TEXT: Record<PeriodFault, string> = {
-  date: `Informe as datas como AAAA-MM-DD, entre ${CALENDAR.minYear} e ${CALENDAR.maxYear}.`,
-  order: 'A data inicial é depois da final.',
-  span: `O período pode ter até ${MAX_PERIOD_DAYS} dias.`,
+/** The date rule's problems (shared/dates.ts), by the words that say them. */
+const PERIOD_PROBLEM: Record<PeriodFault, WorkspaceKey> = {
+  date: 'results.problem.dates',
+  order: 'results.problem.order',
+  span: 'results.problem.period',
 };
 
-const number = lazyFormat<number>(() => new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 }));
-const signed = lazyFormat<number>(() => new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1, signDisplay: 'exceptZero' }));
-const percent = lazyFormat<number>(() => new Intl.NumberFormat('pt-BR', { style: 'percent', maximumFractionDigits: 1 }));
+/** The words and number formats of a language, made at its first use in a container. */
+interface Words {
+  t: Translate<WorkspaceKey>;
+  number(value: number): string;
+  signed(value: number): string;
+  percent(value: number): string;
+}
+const made = new Map<Locale, Words>();
+function wordsOf(locale: Locale): Words {
+  const found = made.get(locale);
+  if (found) return found;
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+  const signed = new Intl.NumberFormat(locale, { maximumFractionDigits: 1, signDisplay: 'exceptZero' });
+  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
+  const words = {
+    t: workspaceTranslator(locale),
+    number: (value: number) => number.format(value),
+    signed: (value: number) => signed.format(value),
+    percent: (value: number) => percent.format(value),
+  };
+  made.set(locale, words);
+  return words;
+}
 
 /** A row's headline figure: the NPS for an NPS journey, else the mean score. */
 const figure = (row: ResultRow | undefined): number | null => (row ? (row.nps ? row.nps.score : row.mean) : null);
-const shown = (value: number | null) => (value === null ? '–' : number.format(value));
-const rate = (row: ResultRow) => (row.response_rate === null ? '–' : percent.format(row.response_rate));
+const shown = (w: Words, value: number | null) => (value === null ? '–' : w.number(value));
+const rate = (w: Words, row: ResultRow) => (row.response_rate === null ? '–' : w.percent(row.response_rate));
 
 /**
  * The results page of the workspace: the journey's headline figure, answers, sends and response rate for the period,
@@ -49,20 +70,26 @@ const rate = (row: ResultRow) => (row.response_rate === null ? '–' : percent.f
  */
 export function resultsPage(ports: ResultsPagePorts) {
   return async function showResults({ tenantId, user, base, query, today }: ResultsPageRequest): Promise<WebAnswer> {
-    const journeys = await ports.journeys(tenantId);
+    const settings = await ports.settings(tenantId);
+    const journeys = settings.journeys;
+    const w = wordsOf(settings.locale ?? DEFAULT_LOCALE);
+    const { t } = w;
     const journey = journeys.find((j) => j.slug === query.journey || String(j.id) === query.journey) ?? journeys[0];
     const to = query.to || today;
     const from = query.from || periodEnding(to, DEFAULT_DAYS);
     const problems: string[] = [];
-    if (query.journey && journey?.slug !== query.journey && String(journey?.id) !== query.journey) problems.push('Jornada desconhecida.');
+    if (query.journey && journey?.slug !== query.journey && String(journey?.id) !== query.journey)
+      problems.push(t('results.problem.journey'));
     const fault = periodFault(from, to);
-    if (fault) problems.push(PERIOD_TEXT[fault]);
-    const form = filters(base, journeys, journey?.slug, from, to);
-    const page = (status: number, body: string): WebAnswer => ({
+    if (fault)
+      problems.push(t(PERIOD_PROBLEM[fault], { min: CALENDAR.minYear, max: fault === 'span' ? MAX_PERIOD_DAYS : CALENDAR.maxYear }));
+    const form = filters(t, base, journeys, journey?.slug, from, to);
+    const page = (status: number, body: SafeHtml): WebAnswer => ({
       status,
       html: layout({
-        title: 'Resultados',
+        title: t('results.title'),
         base,
+        locale: settings.locale,
         user: user.name,
         adminHome: adminHome(user),
         current: APP_RESULTS_PATH,
@@ -70,11 +97,11 @@ export function resultsPage(ports: ResultsPagePorts) {
         scripts: status === 200 ? ['chart.umd.min.js', 'app.js'] : [],
       }),
     });
-    if (!journey) return page(200, `<h1>Resultados</h1><p>Nenhuma jornada configurada ainda.</p>`);
+    if (!journey) return page(200, html`<h1>${t('results.title')}</h1><p>${t('results.noJourney')}</p>`);
     if (problems.length)
       return page(
         400,
-        `<h1>Resultados</h1>${form}<div class="error" role="alert">${problems.map((p) => `<p>${escapeHtml(p)}</p>`).join('')}</div>`,
+        html`<h1>${t('results.title')}</h1>${form}<div class="error" role="alert">${problems.map((p) => html`<p>${p}</p>`)}</div>`,
       );
 
     const days = daysIn(from, to);
@@ -95,61 +122,73 @@ export function resultsPage(ports: ResultsPagePorts) {
     // A store's or an employee's name opens its answers in the inbox, for the same journey and period.
     const answersOf = (filter: 'store' | 'employee') => (row: ResultRow) =>
       `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, [filter]: row.key, from, to })}`;
-    const body = `<h1>Resultados</h1>${form}
-<section aria-labelledby="summary-title"><h2 id="summary-title">Resumo de ${escapeHtml(from)} a ${escapeHtml(to)}</h2>
-${summary(nps, current.data[0], previous && { row: previous.data[0], ...before })}</section>
-${trendFigure(nps, trend)}
-${ranking('stores', 'Lojas', 'Loja', 'Lojas, da melhor para a pior; amostras pequenas por último', nps, stores, undefined, answersOf('store'))}
-${ranking('employees', 'Funcionários', 'Funcionário', 'Funcionários, do melhor para o pior; amostras pequenas por último', nps, employees, undefined, answersOf('employee'))}
-${ranking('classes', 'Por item avaliado', 'Item', 'Cada item que a jornada avalia, na escala dele (NPS ou média)', false, classes, 'Nota')}
-${caseFigures('store-cases', 'Casos por loja', 'Loja', stores)}
-${caseFigures('employee-cases', 'Casos por funcionário', 'Funcionário', employees)}`;
+    const body = html`<h1>${t('results.title')}</h1>${form}
+<section aria-labelledby="summary-title"><h2 id="summary-title">${t('results.summary', { from, to })}</h2>
+${summary(w, nps, current.data[0], previous && { row: previous.data[0], ...before })}</section>
+${trendFigure(w, nps, trend)}
+${ranking(w, 'stores', t('results.stores'), t('results.store'), t('results.stores.caption'), nps, stores, undefined, answersOf('store'))}
+${ranking(w, 'employees', t('results.employees'), t('results.employee'), t('results.employees.caption'), nps, employees, undefined, answersOf('employee'))}
+${ranking(w, 'classes', t('results.classes'), t('results.class'), t('results.classes.caption'), false, classes, t('results.score'))}
+${caseFigures(w, 'store-cases', t('results.storeCases'), t('results.store'), stores)}
+${caseFigures(w, 'employee-cases', t('results.employeeCases'), t('results.employee'), employees)}`;
     return page(200, body);
   };
 }
 
-function filters(base: string, journeys: JourneyConfig[], chosen: string | undefined, from: string, to: string): string {
-  const options = journeys
-    .map((j) => `<option value="${escapeHtml(j.slug)}"${j.slug === chosen ? ' selected' : ''}>${escapeHtml(j.name ?? j.slug)}</option>`)
-    .join('');
-  return `<form method="get" action="${escapeHtml(base + APP_RESULTS_PATH)}" class="filters card">
-<div><label for="journey">Jornada</label><select id="journey" name="journey">${options}</select></div>
-<div><label for="from">De</label><input id="from" name="from" type="date" value="${escapeHtml(from)}" required></div>
-<div><label for="to">Até</label><input id="to" name="to" type="date" value="${escapeHtml(to)}" required></div>
-<button type="submit">Ver resultados</button></form>`;
+function filters(
+  t: Translate<WorkspaceKey>,
+  base: string,
+  journeys: JourneyConfig[],
+  chosen: string | undefined,
+  from: string,
+  to: string,
+) {
+  const options = journeys.map((j) => html`<option value="${j.slug}"${j.slug === chosen && html` selected`}>${j.name ?? j.slug}</option>`);
+  return html`<form method="get" action="${base + APP_RESULTS_PATH}" class="filters card">
+<div><label for="journey">${t('results.filter.journey')}</label><select id="journey" name="journey">${options}</select></div>
+<div><label for="from">${t('results.filter.from')}</label><input id="from" name="from" type="date" value="${from}" required></div>
+<div><label for="to">${t('results.filter.to')}</label><input id="to" name="to" type="date" value="${to}" required></div>
+<button type="submit">${t('results.filter.submit')}</button></form>`;
 }
 
 /** The headline figures, each with its change against the period before (in points for NPS and means). */
 function summary(
+  w: Words,
   nps: boolean,
   row: ResultRow | undefined,
   previous: { row: ResultRow | undefined; from: string; to: string } | undefined,
-): string {
+) {
+  const { t } = w;
   const before = previous?.row;
   const change = (now: number | null, then: number | null, format: (n: number) => string) =>
     now === null || then === null || !previous
-      ? 'sem comparação'
-      : `${format(now - then)} vs. ${escapeHtml(previous.from)} a ${escapeHtml(previous.to)}`;
+      ? t('results.noComparison')
+      : t('results.change', { change: format(now - then), from: previous.from, to: previous.to });
   const items: [string, string, string][] = [
-    [nps ? 'NPS' : 'Média', shown(figure(row)), change(figure(row), figure(before), (n) => signed.format(n))],
-    ['Respostas', number.format(row?.responses ?? 0), change(row?.responses ?? 0, before?.responses ?? 0, (n) => signed.format(n))],
-    ['Pesquisas enviadas', number.format(row?.sent ?? 0), change(row?.sent ?? 0, before?.sent ?? 0, (n) => signed.format(n))],
+    [nps ? t('results.nps') : t('results.mean'), shown(w, figure(row)), change(figure(row), figure(before), w.signed)],
+    [t('results.responses'), w.number(row?.responses ?? 0), change(row?.responses ?? 0, before?.responses ?? 0, w.signed)],
+    [t('results.sent'), w.number(row?.sent ?? 0), change(row?.sent ?? 0, before?.sent ?? 0, w.signed)],
     [
-      'Taxa de resposta',
-      row ? rate(row) : '–',
-      change(row?.response_rate ?? null, before?.response_rate ?? null, (n) => `${signed.format(n * 100)} p.p.`),
+      t('results.rate'),
+      row ? rate(w, row) : '–',
+      change(row?.response_rate ?? null, before?.response_rate ?? null, (n) => t('results.points', { change: w.signed(n * 100) })),
     ],
   ];
-  return `<dl id="summary">${items.map(([term, value, delta]) => `<div><dt>${term}</dt><dd>${value}<span class="change">${delta}</span></dd></div>`).join('')}</dl>`;
+  return html`<dl id="summary">${items.map(([term, value, delta]) => html`<div><dt>${term}</dt><dd>${value}<span class="change">${delta}</span></dd></div>`)}</dl>`;
 }
 
 /** The trend, in words (the caption, complete without JavaScript) and as the data the chart script draws. */
-function trendFigure(nps: boolean, trend: Report): string {
-  const label = nps ? 'NPS' : 'Média';
+function trendFigure(w: Words, nps: boolean, trend: Report) {
+  const { t } = w;
+  const label = nps ? t('results.nps') : t('results.mean');
   const points = trend.data.filter((row) => row.responses > 0);
   const caption = points.length
-    ? `${label} por ${trend.group_by === 'week' ? 'semana' : 'dia'}: ${points.map((row) => `${row.key} ${shown(figure(row))}`).join(', ')}`
-    : 'Nenhuma resposta no período.';
+    ? t('results.trend.caption', {
+        label,
+        period: trend.group_by === 'week' ? 'week' : 'day',
+        points: points.map((row) => `${row.key} ${shown(w, figure(row))}`).join(', '),
+      })
+    : t('results.noAnswers');
   // Every day of the range on the axis (weeks as they come): a day without answers is a gap, not a zero.
   const labels = trend.group_by === 'day' ? daysOf(trend.from, trend.to) : points.map((row) => row.key);
   const byKey = new Map(points.map((row) => [row.key, figure(row)]));
@@ -162,68 +201,75 @@ function trendFigure(nps: boolean, trend: Report): string {
     max: nps ? 100 : scale?.max,
   };
   // JSON inside a script element: `<` escaped so that no value can close it.
-  const json = JSON.stringify(data).replace(/</g, '\\u003c');
-  return `<h2 id="trend-title">Ao longo do tempo</h2>
+  const json = raw(JSON.stringify(data).replace(/</g, '\\u003c'));
+  return html`<h2 id="trend-title">${t('results.trend')}</h2>
 <figure><div class="chart"><canvas id="trend" role="img" aria-labelledby="trend-title trend-caption"></canvas></div>
-<figcaption id="trend-caption">${escapeHtml(caption)}</figcaption></figure>
+<figcaption id="trend-caption">${caption}</figcaption></figure>
 <script type="application/json" id="trend-data">${json}</script>`;
 }
 
 function ranking(
+  w: Words,
   id: string,
   title: string,
   what: string,
   caption: string,
   nps: boolean,
   report: Report,
-  score = nps ? 'NPS' : 'Média',
+  score = nps ? w.t('results.nps') : w.t('results.mean'),
   linkOf?: (row: ResultRow) => string,
-): string {
-  const headers = [what, score, ...(nps ? ['IC 95%'] : []), 'Respostas', 'Enviadas', 'Taxa de resposta'];
+) {
+  const { t } = w;
+  const headers = [what, score, ...(nps ? [t('results.ci')] : []), t('results.responses'), t('results.sentShort'), t('results.rate')];
   const rows = report.data.map((row) => {
     const cells = [
-      shown(figure(row)),
-      ...(nps ? [row.nps ? `${number.format(row.nps.ci95[0]!)} a ${number.format(row.nps.ci95[1]!)}` : '–'] : []),
-      number.format(row.responses),
-      number.format(row.sent),
-      rate(row),
+      shown(w, figure(row)),
+      ...(nps ? [row.nps ? t('results.range', { low: w.number(row.nps.ci95[0]!), high: w.number(row.nps.ci95[1]!) }) : '–'] : []),
+      w.number(row.responses),
+      w.number(row.sent),
+      rate(w, row),
     ];
-    const name = row.low_sample ? `${row.label} (amostra pequena)` : row.label;
-    const title = linkOf ? `<a href="${escapeHtml(linkOf(row))}">${escapeHtml(name)}</a>` : escapeHtml(name);
-    return `<tr${row.low_sample ? ' class="low"' : ''}><th scope="row">${title}</th>${cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`;
+    const name = row.low_sample ? t('results.lowSample', { name: row.label }) : row.label;
+    const heading = linkOf ? html`<a href="${linkOf(row)}">${name}</a>` : name;
+    return html`<tr${row.low_sample && html` class="low"`}><th scope="row">${heading}</th>${cells.map((c) => html`<td>${c}</td>`)}</tr>`;
   });
-  return `<h2 id="${id}-title">${escapeHtml(title)}</h2>
-<div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-title"><table id="${id}"><caption>${escapeHtml(caption)}</caption>
-<thead><tr>${headers.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead>
-<tbody>${rows.join('') || `<tr><td colspan="${headers.length}">Nenhuma resposta no período.</td></tr>`}</tbody></table></div>`;
+  return html`<h2 id="${id}-title">${title}</h2>
+<div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-title"><table id="${id}"><caption>${caption}</caption>
+<thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+<tbody>${rows.length ? rows : html`<tr><td colspan="${headers.length}">${t('results.noAnswers')}</td></tr>`}</tbody></table></div>`;
 }
-
-const minutes = (value: number | null) =>
-  value === null ? '–' : value < 60 ? `${number.format(value)} min` : `${number.format(value / 60)} h`;
-const share = (value: number | null) => (value === null ? '–' : percent.format(value));
 
 /**
  * The cases of the period beside the results (issue 33 §4): opened on the group's answers, the median time to the
  * first contact, the share resolved within the deadline, and the recovery rate with the answers it stands on. Read
  * from the same report rows as the rankings: no other read.
  */
-function caseFigures(id: string, title: string, what: string, report: Report): string {
+function caseFigures(w: Words, id: string, title: string, what: string, report: Report) {
+  const { t } = w;
+  const minutes = (value: number | null) =>
+    value === null ? '–' : value < 60 ? t('results.minutes', { n: w.number(value) }) : t('results.hours', { n: w.number(value / 60) });
+  const share = (value: number | null) => (value === null ? '–' : w.percent(value));
   const rows = report.data.filter((row) => row.cases.opened > 0);
-  const headers = [what, 'Casos abertos', '1º contato (mediana)', 'Resolvidos no prazo', 'Recuperação', 'Respostas de recuperação'];
+  const headers = [
+    what,
+    t('results.cases.opened'),
+    t('results.cases.firstContact'),
+    t('results.cases.inTime'),
+    t('results.cases.recovery'),
+    t('results.cases.recoveryAnswers'),
+  ];
   const body = rows.map(
     (row) =>
-      `<tr><th scope="row">${escapeHtml(row.label)}</th>${[
-        number.format(row.cases.opened),
+      html`<tr><th scope="row">${row.label}</th>${[
+        w.number(row.cases.opened),
         minutes(row.cases.first_contact_median_minutes),
         share(row.cases.resolved_within_deadline),
         share(row.cases.recovery_rate),
-        number.format(row.cases.recovery_answers),
-      ]
-        .map((cell) => `<td>${escapeHtml(cell)}</td>`)
-        .join('')}</tr>`,
+        w.number(row.cases.recovery_answers),
+      ].map((cell) => html`<td>${cell}</td>`)}</tr>`,
   );
-  return `<h2 id="${id}-title">${escapeHtml(title)}</h2>
-<div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-title"><table id="${id}"><caption>Casos abertos nas respostas do período e o que aconteceu com eles; a recuperação é o “sim, foi resolvido” do cliente</caption>
-<thead><tr>${headers.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead>
-<tbody>${body.join('') || `<tr><td colspan="${headers.length}">Nenhum caso aberto no período.</td></tr>`}</tbody></table></div>`;
+  return html`<h2 id="${id}-title">${title}</h2>
+<div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-title"><table id="${id}"><caption>${t('results.cases.caption')}</caption>
+<thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+<tbody>${body.length ? body : html`<tr><td colspan="${headers.length}">${t('results.cases.none')}</td></tr>`}</tbody></table></div>`;
 }

@@ -1,36 +1,53 @@
-import { escapeHtml } from '../surveys/compose.js';
+import { html } from '../html.js';
+import { workspaceTranslator } from '../i18n/messages.js';
+import { DEFAULT_LOCALE } from '../locale.js';
+import { safeNext } from '../session/cookies.js';
 import { NEW_PASSWORD_PATH, SIGN_IN_PATH } from '../session/paths.js';
+import type { SessionPages, SignInProblem } from '../session/ports.js';
+import type { WebAnswer } from './answer.js';
 import { layout } from './layout.js';
 
-const error = (message: string | undefined) => (message ? `<p class="error" role="alert" id="form-error">${escapeHtml(message)}</p>` : '');
-const described = (message: string | undefined) => (message ? ' aria-describedby="form-error"' : '');
+// Before signing in there is no tenant, so no tenant's language: the service's own.
+const t = workspaceTranslator(DEFAULT_LOCALE);
+
+const error = (problem: SignInProblem | undefined) =>
+  problem && html`<p class="error" role="alert" id="form-error">${t(`signIn.problem.${problem}`)}</p>`;
+const described = (problem: SignInProblem | undefined) => problem && html` aria-describedby="form-error"`;
 
 /** The sign-in form: e-mail and password, posted to the service (never to Cognito from the page). */
-export function signInPage(base: string, next: string, message?: string, email = ''): string {
+export function signInPage(base: string, next: string, problem?: SignInProblem, email = ''): string {
   return layout({
-    title: 'Entrar',
+    title: t('signIn.title'),
     base,
-    body: `<section class="card narrow"><h1>Entrar</h1>${error(message)}
-<form method="post" action="${escapeHtml(base + SIGN_IN_PATH)}">
-<input type="hidden" name="next" value="${escapeHtml(next)}">
-<label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${escapeHtml(email)}"${described(message)}>
-<label for="password">Senha</label><input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256"${described(message)}>
-<button type="submit">Entrar</button></form></section>`,
+    body: html`<section class="card narrow"><h1>${t('signIn.title')}</h1>${error(problem)}
+<form method="post" action="${base + SIGN_IN_PATH}">
+<input type="hidden" name="next" value="${next}">
+<label for="email">${t('signIn.email')}</label><input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${email}"${described(problem)}>
+<label for="password">${t('signIn.password')}</label><input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256"${described(problem)}>
+<button type="submit">${t('signIn.submit')}</button></form></section>`,
   });
 }
 
 /** An invited user's first sign-in: choose a new password (Cognito's NEW_PASSWORD_REQUIRED challenge). */
-export function newPasswordPage(base: string, next: string, message?: string): string {
+export function newPasswordPage(base: string, next: string, problem?: SignInProblem): string {
   return layout({
-    title: 'Nova senha',
+    title: t('signIn.newPassword.title'),
     base,
-    body: `<section class="card narrow"><h1>Escolha sua senha</h1>
-<p>É seu primeiro acesso: troque a senha temporária do convite por uma sua.</p>${error(message)}
-<form method="post" action="${escapeHtml(base + NEW_PASSWORD_PATH)}">
-<input type="hidden" name="next" value="${escapeHtml(next)}">
-<label for="password">Nova senha</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" maxlength="256" aria-describedby="password-hint${message ? ' form-error' : ''}">
-<p class="hint" id="password-hint">Ao menos 8 caracteres, com maiúscula, minúscula, número e símbolo.</p>
-<label for="confirm">Repita a senha</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required minlength="8" maxlength="256">
-<button type="submit">Salvar e entrar</button></form></section>`,
+    body: html`<section class="card narrow"><h1>${t('signIn.newPassword.heading')}</h1>
+<p>${t('signIn.newPassword.intro')}</p>${error(problem)}
+<form method="post" action="${base + NEW_PASSWORD_PATH}">
+<input type="hidden" name="next" value="${next}">
+<label for="password">${t('signIn.newPassword.password')}</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" maxlength="256" aria-describedby="password-hint${problem ? ' form-error' : ''}">
+<p class="hint" id="password-hint">${t('signIn.newPassword.hint')}</p>
+<label for="confirm">${t('signIn.newPassword.confirm')}</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required minlength="8" maxlength="256">
+<button type="submit">${t('signIn.newPassword.submit')}</button></form></section>`,
   });
+}
+
+/** The session service's pages (shared/session/ports.ts). */
+export const signInPages: SessionPages = { signIn: signInPage, newPassword: newPasswordPage };
+
+/** The sign-in form: needs no identity provider (its function is given no user pool). */
+export function showSignIn({ base, query }: { base: string; query: Record<string, string | undefined> }): WebAnswer {
+  return { status: 200, html: signInPage(base, safeNext(base, query.next)) };
 }

@@ -32,7 +32,7 @@ function countedPage() {
     stores: { getMany: async () => [] },
     employees: { getMany: async () => [] },
   });
-  const show = resultsPage({ journeys: async () => SETTINGS.journeys, report: service.report });
+  const show = resultsPage({ settings: async () => SETTINGS, report: service.report });
   const page = (query: Record<string, string>) =>
     show({ tenantId: 7, user: USER, base: '', query: { journey: 'loja', ...query }, today: '2026-05-31' });
   return { page, reads };

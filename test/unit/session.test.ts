@@ -7,6 +7,7 @@ import { sessionFromContext } from '../../shared/session/context.js';
 import type { AttemptKey, IdentityProvider, SessionTokens, SignInAttempts, SignInOutcome } from '../../shared/session/ports.js';
 import { sealer } from '../../shared/sealed.js';
 import { newPasswordService, sessionService, signInService, SIGN_IN_LIMITS, type SessionRequest } from '../../shared/session/service.js';
+import { signInPages as sessionPages } from '../../shared/workspace/sign-in-page.js';
 
 /** Cognito as the session sees it: one account with a password, one invited account, refresh tokens it issued. */
 function memoryIdentityProvider() {
@@ -73,8 +74,8 @@ const challenges = sealer(() => 'a-unit-test-secret-of-some-length', 'sign-in-ch
 function signInPages(idp: IdentityProvider, clock = { now: new Date('2026-03-02T12:00:00Z') }) {
   const now = () => clock.now;
   return {
-    ...signInService(idp, { challenges, attempts: memoryAttempts(), now }),
-    ...newPasswordService(idp, { challenges, now }),
+    ...signInService(idp, { challenges, attempts: memoryAttempts(), pages: sessionPages, now }),
+    ...newPasswordService(idp, { challenges, pages: sessionPages, now }),
     clock,
   };
 }

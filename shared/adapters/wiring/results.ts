@@ -13,6 +13,4 @@ export const resultsService = /* @__PURE__ */ wire(() => {
 });
 
 /** The workspace's results page over the results service. */
-export const resultsPage = /* @__PURE__ */ wire(() =>
-  page.resultsPage({ journeys: async (tenantId) => (await tenantSettings(tenantId)).journeys, report: resultsService.report }),
-);
+export const resultsPage = /* @__PURE__ */ wire(() => page.resultsPage({ settings: tenantSettings, report: resultsService.report }));

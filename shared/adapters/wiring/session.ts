@@ -2,6 +2,7 @@ import { configured, ENV, requireEnvs, wire } from '../../config.js';
 import { sealer } from '../../sealed.js';
 import type { SessionVerifier } from '../../session/ports.js';
 import * as session from '../../session/service.js';
+import { signInPages } from '../../workspace/sign-in-page.js';
 import { cognitoIdentityProvider } from '../cognito.js';
 import { cognitoSessionVerifier } from '../cognito-session.js';
 import { signInAttempts } from '../sign-in-attempts.js';
@@ -19,13 +20,17 @@ export const signInService = /* @__PURE__ */ wire(() => {
   requireEnvs(ENV.tableName);
   return session.signInService(cognitoIdentityProvider(configured(ENV.userPoolClientId)), {
     challenges: challengeSealer,
+    pages: signInPages,
     attempts: signInAttempts,
   });
 });
 
 /** The new-password form's post: Cognito's challenge, from the cookie the sign-in sealed. */
 export const newPasswordService = /* @__PURE__ */ wire(() =>
-  session.newPasswordService(cognitoIdentityProvider(configured(ENV.userPoolClientId)), { challenges: challengeSealer }),
+  session.newPasswordService(cognitoIdentityProvider(configured(ENV.userPoolClientId)), {
+    challenges: challengeSealer,
+    pages: signInPages,
+  }),
 );
 
 /** Signing out: Cognito's revocation with the web client's id. */

@@ -1,0 +1,177 @@
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { colour, html, message, raw, safeUrl } from '../../shared/html.js';
+import type { Locale } from '../../shared/locale.js';
+import type { ResultRow } from '../../shared/results/report.js';
+import type { Report } from '../../shared/results/service.js';
+import type { JourneyConfig, Settings } from '../../shared/tenants/config-schema.js';
+import type { UserRecord } from '../../shared/tenants/ports.js';
+import { answersPage } from '../../shared/workspace/answers-page.js';
+import { resultsPage } from '../../shared/workspace/results-page.js';
+import { signInPage } from '../../shared/workspace/sign-in-page.js';
+import { surveyPage } from '../../shared/surveys/page-html.js';
+
+/** A value that breaks out of every context it could land in, if it were not escaped. */
+const HOSTILE = `"><script>alert(1)</script><img src=x onerror=alert(2) title='`;
+/** What an escaped HOSTILE reads as in the HTML. */
+const ESCAPED = '&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2) title=&#39;';
+
+/** Prepare: a page must show HOSTILE only escaped (never a tag it opens), and never escape twice. */
+function expectEscaped(page: string) {
+  expect(page).toContain(ESCAPED);
+  expect(page).not.toContain('<script>alert(1)');
+  expect(page).not.toMatch(/<img src=x/);
+  expect(page).not.toContain('&amp;lt;');
+}
+
+describe('the html template', () => {
+  it('escapes every value, keeps what is already HTML, joins lists and renders nothing for null, undefined and false', () => {
+    const item = (text: string) => html`<li>${text}</li>`;
+    const page = html`<p title="${HOSTILE}">${HOSTILE}${null}${undefined}${false}${0}</p><ul>${['a&b', HOSTILE].map(item)}</ul>${raw('<hr>')}`;
+    expect(String(page)).toBe(`<p title="${ESCAPED}">${ESCAPED}0</p><ul><li>a&amp;b</li><li>${ESCAPED}</li></ul><hr>`);
+  });
+
+  it('refuses a link or a source that is not http(s), mailto, tel or relative, however it is spelled', () => {
+    for (const href of ['javascript:alert(1)', ' JavaScript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<b>', 'vbscript:x'])
+      expect(() => html`<a href="${href}">x</a>`, href).toThrow(/http/);
+    // A value that only completes a link checked as a whole: an empty base and a scheme after it is no way around.
+    expect(() => html`<a href="${''}${'javascript:alert(1)'}">x</a>`).toThrow(/http/);
+    expect(() => html`<form action="${'javascript:x'}"></form>`).toThrow(/http/);
+    for (const href of [
+      'https://example.com/a?b=1&c=2',
+      '/app/cases',
+      '../token',
+      'token/unsubscribe',
+      '?page=2',
+      'mailto:a@b.c',
+      'tel:+5511',
+    ])
+      expect(String(html`<a href="${href}">x</a>`), href).toContain(`href="${href.replace(/&/g, '&amp;')}"`);
+    expect(safeUrl('javascript:alert(1)')).toBeUndefined();
+  });
+
+  it('takes only a checked colour, a number or HTML inside a style, and refuses an unquoted attribute', () => {
+    expect(() => html`<td style="background:${'red;background-image:url(x)'}">`).toThrow(/Colour/);
+    expect(() => html`<style>${'a{}'}</style>`).toThrow(/Colour/);
+    expect(colour('red;x')).toBeUndefined();
+    expect(String(html`<td style="background:${colour('#0b5cad')};width:${44}px">`)).toBe('<td style="background:#0b5cad;width:44px">');
+    expect(() => html`<input value=${'x'}>`).toThrow(/unquoted/);
+  });
+
+  it('formats a message around HTML arguments: the words escaped, the HTML kept', () => {
+    const said = message((args) => `Due ${args.when} for ${args.who}`, { when: html`<time>today</time>`, who: HOSTILE });
+    expect(String(said)).toBe(`Due <time>today</time> for ${ESCAPED}`);
+  });
+});
+
+const USER: UserRecord = { name: HOSTILE, scope: 'all', tokenHash: 'x', created_at: '2026-01-01T00:00:00Z', role: 'member' };
+const JOURNEY = { id: 1, slug: 'visit', name: HOSTILE, indicator: 'nps' } as JourneyConfig;
+
+const row = (over: Partial<ResultRow>): ResultRow => ({
+  key: '1',
+  label: HOSTILE,
+  responses: 12,
+  sent: 20,
+  response_rate: 0.6,
+  mean: null,
+  scale: { min: 0, max: 10 },
+  nps: { score: 25, ci95: [10, 40] } as ResultRow['nps'],
+  low_sample: false,
+  cases: { opened: 2, first_contact_median_minutes: 30, resolved: 1, resolved_within_deadline: 0.5, recovery_answers: 1, recovery_rate: 1 },
+  ...over,
+});
+
+/** The results page over records in memory: no table, no emulator. */
+const results = (locale: Locale) =>
+  resultsPage({
+    settings: async () => ({ journeys: [JOURNEY], locale }),
+    report: async (_tenant, query): Promise<Report> => ({
+      journey: { id: 1, slug: 'visit', indicator: 'nps' },
+      from: query.from,
+      to: query.to,
+      group_by: query.group_by,
+      min_sample: 5,
+      data: [row({ key: query.group_by === 'day' ? '2026-11-20' : '1' })],
+    }),
+  })({ tenantId: 1, user: USER, base: '', query: { from: '2026-11-01', to: '2026-11-26' }, today: '2026-11-26' });
+
+describe('the workspace pages, as pure functions of their records', () => {
+  it('the results page escapes every name it shows and speaks the tenant’s language', async () => {
+    const words: Record<Locale, string[]> = {
+      'pt-BR': ['Resultados', 'Pesquisas enviadas', 'Casos por loja'],
+      es: ['Resultados', 'Encuestas enviadas', 'Casos por tienda'],
+      en: ['Results', 'Surveys sent', 'Cases by store'],
+    };
+    for (const locale of ['pt-BR', 'es', 'en'] as const) {
+      const page = await results(locale);
+      expect(page.status).toBe(200);
+      expectEscaped(page.html!);
+      expect(page.html).toContain(`<html lang="${locale}">`);
+      for (const word of words[locale]) expect(page.html, `${locale} ${word}`).toContain(word);
+    }
+    expect((await results('en')).html).not.toMatch(/Lojas|Respostas/);
+  });
+
+  it('the answers page escapes the comment, the names and the labels, and speaks the tenant’s language', async () => {
+    const settings: Pick<Settings, 'journeys' | 'classes' | 'locale'> = {
+      journeys: [JOURNEY],
+      classes: [{ id: 3, label: HOSTILE } as Settings['classes'][number]],
+      locale: 'es',
+    };
+    const answer = {
+      id: 1,
+      transaction_id: null,
+      answered_at: '2026-11-20T10:00:00Z',
+      journey: { id: 1, slug: 'visit', indicator: 'nps' },
+      store: 7,
+      employee: 8,
+      customer: { id: 9, name: HOSTILE },
+      channel: 'email',
+      score: 3,
+      bucket: 'detractor' as const,
+      comment: HOSTILE,
+      classes: [{ class_id: 3, label: HOSTILE, score: 2 }],
+    };
+    const { showAnswers } = answersPage({
+      settings: async () => settings,
+      listAnswers: async () => ({ body: { data: [answer], limit: 20, next_cursor: 'next' }, shownCustomers: [9], csv: () => '' }),
+      storeNames: async () => new Map([[7, HOSTILE]]),
+      employeeNames: async () => new Map(),
+      recordReads: async () => undefined,
+    });
+    const page = await showAnswers({ tenantId: 1, user: USER, base: '/stage', requestId: 'r', query: {} });
+    expect(page.status).toBe(200);
+    expectEscaped(page.html!);
+    for (const word of ['Respuestas', 'Detractor', 'Empleado 8', 'Más antiguas', '<code>Link</code>']) expect(page.html).toContain(word);
+  });
+
+  it('the sign-in page escapes what was typed and where it goes next', () => {
+    const page = signInPage('', `/app/cases?x=${HOSTILE}`, 'refused', HOSTILE);
+    expectEscaped(page);
+    expect(page).toContain('E-mail ou senha incorretos.');
+  });
+
+  it('the survey page escapes the brand and the comment, and drops a logo that is not https', () => {
+    const rendered = surveyPage({
+      locale: 'en',
+      brand: { name: HOSTILE, colour: 'red;}x-hostile{display:none', logoUrl: 'javascript:alert(1)' },
+      token: 'abc',
+      customerFirstName: HOSTILE,
+      question: { field: 'score', legend: HOSTILE, indicator: 'nps', chosen: undefined, optional: false },
+      followUps: [],
+      classes: [],
+      comment: HOSTILE,
+      problems: [HOSTILE],
+    });
+    expectEscaped(rendered.html);
+    expect(rendered.html).not.toContain('javascript:');
+    expect(rendered.html).not.toContain('x-hostile');
+    expect(rendered.html).toContain('Send answer');
+  });
+});
+
+describe('the words', () => {
+  it('live in shared/i18n only: no word module is left beside the pages', () => {
+    expect(readdirSync('shared/workspace').filter((file) => file.endsWith('-text.ts'))).toEqual([]);
+  });
+});
