@@ -4,7 +4,7 @@ import { ADMIN_BRAND } from '../i18n/messages.js';
 import { APP_ADMIN_BRAND_PATH } from '../session/paths.js';
 import { DEFAULT_BRAND_COLOUR, logoPath } from '../tenants/brand.js';
 import type { BrandSettings } from '../tenants/config-schema.js';
-import type { WebAnswer } from './answer.js';
+import type { WebAnswer } from '../web-answer.js';
 import {
   adminFrame,
   etagField,
