@@ -3,7 +3,6 @@ import { normaliseName } from '../text.js';
 import { changesOf, email, externalCode, pagingQuery, text } from '../schema.js';
 import { changedFields, cpf, givenFields } from './fields.js';
 import { phone } from './phone.js';
-import type { UserNeed } from '../access/tenant-access.js';
 
 /*
  * What clients send about customers. Apart from the record (./schema.ts) because phones are normalised with
@@ -36,7 +35,7 @@ export type CustomerChanges = v.InferOutput<typeof UpdateCustomerBody>;
  * they bought in (only each customer's transactions, keys only), so a store-limited token could only be served by
  * reading every customer's history. It is refused (403) rather than shown every store's customers.
  */
-export const CUSTOMER_LIST_USER: UserNeed = {
+export const CUSTOMER_LIST_USER = {
   everyStore: 'The customer list needs a user token that sees every store: customers belong to no one store.',
 };
 

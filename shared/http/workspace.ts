@@ -17,7 +17,7 @@ import {
 } from '../session/cookies.js';
 import { REFRESH_PATH } from '../session/paths.js';
 import type { SessionClaims } from '../session/ports.js';
-import type { WebAnswer } from '../workspace/answer.js';
+import type { WebAnswer } from '../web-answer.js';
 import { layout, messageBody, WORKSPACE_HEADERS } from '../workspace/layout.js';
 import { MAX_FORM_BYTES } from './page.js';
 import { tenantAccess } from '../adapters/wiring/tenant-access.js';

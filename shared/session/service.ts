@@ -1,4 +1,4 @@
-import { redirect, type WebAnswer } from '../workspace/answer.js';
+import { redirect, type WebAnswer } from '../web-answer.js';
 import { challengeCookie, clearedCookies, readChallenge, safeNext, sessionCookies } from './cookies.js';
 import { SIGN_IN_PATH } from './paths.js';
 import type { Sealer } from '../sealed.js';

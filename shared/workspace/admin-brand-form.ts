@@ -7,7 +7,7 @@ import type { AuditActor } from '../tenants/audit.js';
 import { BrandConfig } from '../brand/brand-schema.js';
 import type { BrandSettings } from '../tenants/config-schema.js';
 import { MAX_LOGO_BYTES } from '../brand/logo.js';
-import { redirect, type WebAnswer } from './answer.js';
+import { redirect, type WebAnswer } from '../web-answer.js';
 import { addError, adminFrame, problemsBox, type AdminPageRequest, type FieldErrors } from './admin-form.js';
 import { labelsOf, render, type BrandConfigService, type BrandReadPorts, type BrandValues } from './admin-brand-page.js';
 

@@ -5,7 +5,7 @@ import { APP_ADMIN_BRAND_PATH } from '../session/paths.js';
 import { DEFAULT_BRAND_COLOUR, logoPath } from '../brand/brand.js';
 import type { BrandSettings } from '../tenants/config-schema.js';
 import type { configService } from '../tenants/config-service.js';
-import type { WebAnswer } from './answer.js';
+import type { WebAnswer } from '../web-answer.js';
 import {
   adminFrame,
   etagField,

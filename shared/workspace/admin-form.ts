@@ -12,7 +12,7 @@ import type { ConfigDocument, Settings } from '../tenants/config-schema.js';
 import type { ConfigChange } from '../tenants/configuration.js';
 import type { UserRecord } from '../tenants/ports.js';
 import { adminRefusal } from '../access/capabilities.js';
-import { redirect, type WebAnswer } from './answer.js';
+import { redirect, type WebAnswer } from '../web-answer.js';
 import { ADMIN_SECTIONS, openAdminSections } from './admin-sections.js';
 import { layout, messageBody } from './layout.js';
 

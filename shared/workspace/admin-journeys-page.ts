@@ -6,8 +6,8 @@ import { LOCALES } from '../locale.js';
 import { APP_ADMIN_JOURNEYS_PATH } from '../session/paths.js';
 import type { ClassConfig, ConfigDocument, JourneyConfig } from '../tenants/config-schema.js';
 import { INDICATORS, type Indicator } from '../tenants/scales.js';
-import type { WebAnswer } from './answer.js';
-import { redirect } from './answer.js';
+import type { WebAnswer } from '../web-answer.js';
+import { redirect } from '../web-answer.js';
 import {
   adminFrame,
   etagField,

@@ -6,7 +6,7 @@ import { DomainError, NotFoundError } from '../errors.js';
 import { APP_ADMIN_KEYS_PATH } from '../session/paths.js';
 import { KEY_SCOPES } from '../access/credentials.js';
 import { KeyIdPath, NewKeyBody, RotateKeyBody, type KeyView, type apiKeys } from '../access/api-keys.js';
-import { redirect, type WebAnswer } from './answer.js';
+import { redirect, type WebAnswer } from '../web-answer.js';
 import {
   addError,
   adminFrame,

@@ -16,7 +16,7 @@ import {
   type tenantUsers,
   type UserView,
 } from '../access/tenant-users.js';
-import { redirect, type WebAnswer } from './answer.js';
+import { redirect, type WebAnswer } from '../web-answer.js';
 import {
   addError,
   adminFrame,

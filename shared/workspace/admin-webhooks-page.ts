@@ -4,8 +4,8 @@ import { ADMIN_WEBHOOKS } from '../i18n/messages.js';
 import { EVENT_TYPES } from '../events/ports.js';
 import { APP_ADMIN_WEBHOOKS_PATH } from '../session/paths.js';
 import type { ConfigDocument } from '../tenants/config-schema.js';
-import type { WebAnswer } from './answer.js';
-import { redirect } from './answer.js';
+import type { WebAnswer } from '../web-answer.js';
+import { redirect } from '../web-answer.js';
 import {
   adminFrame,
   etagField,

@@ -12,7 +12,7 @@ import { APP_ANSWERS_CSV_PATH, APP_ANSWERS_PATH } from '../session/paths.js';
 import type { Settings, UserScope } from '../tenants/config-schema.js';
 import type { UserRecord } from '../tenants/ports.js';
 import { adminHome } from './admin-sections.js';
-import type { WebAnswer } from './answer.js';
+import type { WebAnswer } from '../web-answer.js';
 import { layout } from './layout.js';
 
 /** What the inbox reads: the answers service (the API's), the names it shows, and the access log it writes. */

@@ -18,7 +18,7 @@ import { APP_CASE_CONTACT_PATH, APP_CASES_PATH, appCasePath } from '../session/p
 import type { JourneyConfig, Settings, UserScope } from '../tenants/config-schema.js';
 import type { Indicator } from '../tenants/scales.js';
 import type { UserRecord } from '../tenants/ports.js';
-import type { WebAnswer } from './answer.js';
+import type { WebAnswer } from '../web-answer.js';
 import { layout } from './layout.js';
 
 /** The page's view of the tenant: its language and brand, the time zone its cases are due in, its root causes. */

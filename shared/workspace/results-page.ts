@@ -9,7 +9,7 @@ import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
 import type { UserRecord } from '../tenants/ports.js';
 import { adminHome } from './admin-sections.js';
 import { APP_ANSWERS_PATH, APP_RESULTS_PATH } from '../session/paths.js';
-import type { WebAnswer } from './answer.js';
+import type { WebAnswer } from '../web-answer.js';
 import { layout } from './layout.js';
 
 /** What the results page reads: the tenant's journeys and language, and the results service's report, as the signed-in user. */

@@ -4,7 +4,7 @@ import { DEFAULT_LOCALE } from '../locale.js';
 import { safeNext } from '../session/cookies.js';
 import { NEW_PASSWORD_PATH, SIGN_IN_PATH } from '../session/paths.js';
 import type { SessionPages, SignInProblem } from '../session/ports.js';
-import type { WebAnswer } from './answer.js';
+import type { WebAnswer } from '../web-answer.js';
 import { layout } from './layout.js';
 
 // Before signing in there is no tenant, so no tenant's language: the service's own.

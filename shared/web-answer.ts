@@ -1,4 +1,4 @@
-/** What a workspace page answers: a page, or a redirect; either may set cookies. */
+/** What a server-rendered page answers (the workspace, the sign-in): a page, or a redirect; either may set cookies. */
 export interface WebAnswer {
   status: number;
   html?: string;
