@@ -29,16 +29,18 @@ const NO_BATCH_PLUMBING = {
   message:
     'A consumer is a few lines over queueHandler (shared/queue/handler.ts), which owns batch processing, counts, the log line and the metrics.',
 };
-const NO_USER_PLUMBING = {
-  group: ['**/wiring/tenants*', '**/wiring/tenant-access*', '**/tenants/service*'],
-  message:
-    "A handler does not check keys or tokens: its contract declares the user it needs (`user`) and the HTTP wrapper resolves it (the input's `user()`).",
-};
-const NO_TENANT_ADMINISTRATION = {
-  group: ['**/tenants/service*', '**/wiring/tenants*', '**/tenant-repository*'],
-  message:
-    'The HTTP wrapper and the authorizer check keys and tokens only (shared/tenants/access.ts, plugged in by wiring/tenant-access.ts): every function behind the API bundles them, and none needs the tenant administration.',
-};
+const USER_PLUMBING_MESSAGE =
+  "A handler does not check keys or tokens: its contract declares the user it needs (`user`) and the HTTP wrapper resolves it (the input's `user()`).";
+const NO_USER_PLUMBING = [
+  { group: ['**/tenants/service*', '**/wiring/tenant-access*'], message: USER_PLUMBING_MESSAGE },
+  { group: ['**/wiring/tenants*'], importNames: ['tenantService'], message: USER_PLUMBING_MESSAGE },
+];
+const TENANT_ADMINISTRATION_MESSAGE =
+  'The HTTP wrapper and the authorizer check keys and tokens only (shared/access/tenant-access.ts, plugged in by wiring/tenant-access.ts): every function behind the API bundles them, and none needs the tenant administration.';
+const NO_TENANT_ADMINISTRATION = [
+  { group: ['**/tenants/service*', '**/tenant-repository*'], message: TENANT_ADMINISTRATION_MESSAGE },
+  { group: ['**/wiring/tenants*'], importNames: ['tenantService'], message: TENANT_ADMINISTRATION_MESSAGE },
+];
 const DOMAIN = [NO_TEST_CODE, NO_OUTER_LAYERS, NO_ADAPTERS];
 
 export default tseslint.config(
@@ -60,7 +62,7 @@ export default tseslint.config(
   {
     files: ['functions/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_BATCH_PLUMBING, NO_USER_PLUMBING] }],
+      'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_BATCH_PLUMBING, ...NO_USER_PLUMBING] }],
       // A handler is an adapter: parse, call one domain function, answer. Schemas and rules live beside their concept.
       'max-lines': ['error', { max: 40 }],
     },
@@ -76,7 +78,7 @@ export default tseslint.config(
   },
   {
     files: ['shared/http/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS, NO_TENANT_ADMINISTRATION] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS, ...NO_TENANT_ADMINISTRATION] }] },
   },
   { files: ['shared/surveys/**'], rules: { 'no-restricted-imports': ['error', { patterns: [...DOMAIN, NO_TRANSACTIONS] }] } },
   { files: ['shared/events/**'], rules: { 'no-restricted-imports': ['error', { patterns: [...DOMAIN, NO_TENANTS] }] } },

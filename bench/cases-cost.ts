@@ -5,7 +5,7 @@ import { handler as caseOpenerHandler } from '../functions/queue/case-opener.js'
 import { caseItem, caseStore } from '../shared/adapters/case-repository.js';
 import { db } from '../shared/adapters/dynamodb.js';
 import { putDelivery, raiseConfigVersion } from '../shared/adapters/tenant-repository.js';
-import { createUser } from '../shared/adapters/wiring/tenants.js';
+import { tenantService } from '../shared/adapters/wiring/tenants.js';
 import type { CaseRecord } from '../shared/cases/record.js';
 import { inProcess } from '../test/support/api.js';
 import { sqsEvent } from '../test/support/queues.js';
@@ -30,7 +30,7 @@ export async function casesCost(f: Fixture, sizes = CASE_SIZES): Promise<string>
   const api = inProcess('public', 300);
   const chatbot = inProcess('chatbot', 300);
   // A manager of the store to alert, and the tenant's sender address (a new configuration version, so that it is read).
-  await createUser(f.tenantId, `gerente-${f.storeId}@bench.test`, { stores: [f.storeId], groups: [] });
+  await tenantService.createUser(f.tenantId, `gerente-${f.storeId}@bench.test`, { stores: [f.storeId], groups: [] });
   await putDelivery(f.tenantId, { quietHours: null, email: { from: 'pesquisa@bench.test' } });
   await raiseConfigVersion(f.tenantId);
   // Opening: a detractor's answer, its message consumed once (open, alert, deadline timer) and again (a redelivery: the

@@ -75,17 +75,29 @@ export async function bundle(name: string, entry: { file: string } | { source: s
   return (await bundled(name, entry, out)).file;
 }
 
-/** The project's own files (not node_modules) a bundle of one entry holds, as paths from the repository's root. */
+/**
+ * The project's own files (not node_modules) a bundle of one entry holds code of, as paths from the repository's root:
+ * a module it imports whose every part the bundler dropped (an unused composition of a wiring module) is not among them.
+ */
 export async function bundledSources(entry: { file: string }): Promise<string[]> {
   const { metafile } = await build({ ...buildOptions(entry), write: false, outfile: 'index.mjs', metafile: true });
-  return Object.keys(metafile.inputs).filter((input) => !input.includes('node_modules/'));
+  const [output] = Object.values(metafile.outputs);
+  return Object.entries(output!.inputs)
+    .filter(([input, { bytesInOutput }]) => bytesInOutput > 0 && !input.includes('node_modules/'))
+    .map(([input]) => input);
 }
 
 /** A bundle's file and the SDK clients (packages beside DynamoDB's) that went into it. */
 async function bundled(name: string, entry: { file: string } | { source: string }, out = OUT) {
   const outfile = `${out}${name}/index.mjs`;
   const { metafile } = await build({ ...buildOptions(entry), outfile, metafile: true });
-  const inputs = Object.keys(metafile.inputs).join('\n');
+  // What the bundle holds code of: a client package a wiring module imports for a composition the function never uses
+  // is read by the bundler, and dropped.
+  const [output] = Object.values(metafile.outputs);
+  const inputs = Object.entries(output!.inputs)
+    .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+    .map(([input]) => input)
+    .join('\n');
   // A client the map lacks would count as our code: the map must name it for the floor to make it.
   const unknown = [...new Set(inputs.match(/node_modules\/@aws-sdk\/client-[\w-]+\//g))]
     .map((path) => path.slice('node_modules/'.length, -1))

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { db } from '../shared/adapters/dynamodb.js';
 import { dueTimers } from '../shared/adapters/due-timers.js';
 import { putDelivery } from '../shared/adapters/tenant-repository.js';
-import { createUser } from '../shared/adapters/wiring/tenants.js';
+import { tenantService } from '../shared/adapters/wiring/tenants.js';
 import { minuteOf, releaseDue, type DueStore, type Timer } from '../shared/timers.js';
 import { inProcess } from '../test/support/api.js';
 import { registerSale } from '../test/support/sales.js';
@@ -18,10 +18,8 @@ import { meter } from './metering.js';
 export async function deadlineCost({ cases = Number(process.env.BENCH_DEADLINE_CASES ?? 20) } = {}): Promise<string> {
   // The wiring reads its environment when it loads: the local stack has set it by now (npm run bench imports every
   // section before it starts the stack).
-  const [{ caseDeadlineTimer }, { checkCaseDeadline }, { caseOpener }, { sendTimers }] = await Promise.all([
-    import('../shared/adapters/wiring/case-deadline-timer.js'),
-    import('../shared/adapters/wiring/case-deadlines.js'),
-    import('../shared/adapters/wiring/case-opener.js'),
+  const [{ checkCaseDeadline, caseOpener }, { caseDeadlineTimer, sendTimers }] = await Promise.all([
+    import('../shared/adapters/wiring/cases.js'),
     import('../shared/adapters/wiring/timers.js'),
   ]);
   const api = inProcess('public', 300);
@@ -33,7 +31,7 @@ export async function deadlineCost({ cases = Number(process.env.BENCH_DEADLINE_C
     ['/employee/1/groups', { groups: [2] }],
   ] as const)
     await api({ method: 'PUT', path, key: tenant.key, query: { token: tenant.userToken }, body });
-  await createUser(tenant.tenantId, `regional-${randomUUID().slice(0, 8)}@loja.test`, { stores: [], groups: [2] });
+  await tenantService.createUser(tenant.tenantId, `regional-${randomUUID().slice(0, 8)}@loja.test`, { stores: [], groups: [2] });
 
   // Monday 09:00 in São Paulo, 2031: every case is due Wednesday 15:00 (24 business hours).
   const opened = new Date('2031-01-06T12:00:00Z');

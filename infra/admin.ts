@@ -2,13 +2,15 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENV } from '../shared/config.js';
-import { NewKeyBody } from '../shared/tenants/keys.js';
+import { NewKeyBody } from '../shared/access/api-keys.js';
 import { NotFoundError } from '../shared/errors.js';
 import { parseTenantFile } from '../shared/tenants/tenant-file.js';
 import * as v from 'valibot';
 import { FirstStoreConfig } from '../shared/tenants/config-schema.js';
 import { describeIssue } from '../shared/schema.js';
-import * as tenants from '../shared/adapters/wiring/tenants.js';
+import { apiKeys, keyOfValue } from '../shared/adapters/wiring/access.js';
+import { webhookRotation } from '../shared/adapters/wiring/events.js';
+import { tenantService } from '../shared/adapters/wiring/tenants.js';
 import { listTenants } from '../shared/adapters/tenant-repository.js';
 import { indexAnswers } from '../shared/adapters/answer-repository.js';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -147,7 +149,7 @@ async function run(argv: string[]): Promise<void> {
       const first = v.safeParse(FirstStoreConfig, { store: values.store, employee: values.employee });
       if (!first.success)
         throw new UsageError(first.issues.map((issue) => `--${String(issue.path?.[0]?.key)} ${describeIssue(issue)}.`).join(' '));
-      const tenant = await tenants.createTenant(values.name, first.output, values.id ? integer(values.id, 'id') : undefined);
+      const tenant = await tenantService.createTenant(values.name, first.output, values.id ? integer(values.id, 'id') : undefined);
       return console.log(`tenant ${tenant.id} "${tenant.name}" created, with store 1 "${first.output.store}" and employee 1`);
     }
     case 'list-tenants':
@@ -161,21 +163,19 @@ async function run(argv: string[]): Promise<void> {
         ...(values['expires-at'] ? { expires_at: values['expires-at'] } : {}),
       });
       if (!body.success) throw new UsageError(body.issues.map((issue) => `--${optionOf(issue)} ${describeIssue(issue)}.`).join(' '));
-      if (!(await tenants.getTenant(tenantId))) throw new UsageError(`tenant ${tenantId} does not exist.`);
-      const issued = await tenants.issueKey(tenantId, body.output, OPERATOR);
+      if (!(await tenantService.getTenant(tenantId))) throw new UsageError(`tenant ${tenantId} does not exist.`);
+      const issued = await apiKeys.issueKey(tenantId, body.output, OPERATOR);
       return console.log(`${issued.scope} key ${issued.id} for tenant ${tenantId} (shown once, store it now):\n${issued.key}`);
     }
     case 'list-keys':
-      for (const key of await tenants.listKeys(integer(values.tenant, 'tenant'))) {
+      for (const key of await apiKeys.listKeys(integer(values.tenant, 'tenant'))) {
         console.log(`${key.id}\t${key.scope}\tcreated ${key.created_at}\t${key.revoked_at ? `revoked ${key.revoked_at}` : 'active'}`);
       }
       return;
     case 'revoke-key': {
       if (!values.key && !values['key-id']) throw new UsageError('give --key KEY, or --tenant ID --key-id KEY_ID.');
-      const key = values.key
-        ? await tenants.keyOfValue(values.key)
-        : { tenantId: integer(values.tenant, 'tenant'), keyId: values['key-id'] ?? '' };
-      const revoked = key && (await tenants.revokeKey(key.tenantId, key.keyId, OPERATOR).catch(unlessNotFound));
+      const key = values.key ? await keyOfValue(values.key) : { tenantId: integer(values.tenant, 'tenant'), keyId: values['key-id'] ?? '' };
+      const revoked = key && (await apiKeys.revokeKey(key.tenantId, key.keyId, OPERATOR).catch(unlessNotFound));
       if (!key || !revoked) throw new UsageError('no such key.');
       // The HTTP wrapper reads the key again on every request API Gateway answers from its cache, so this holds.
       return console.log(`key ${revoked.id} of tenant ${key.tenantId} revoked: refused from the next request; recorded in the audit log`);
@@ -186,7 +186,7 @@ async function run(argv: string[]): Promise<void> {
       const scope = values.all ? ('all' as const) : { stores: ids(values.stores, 'stores'), groups: ids(values.groups, 'groups') };
       if (values.email) return console.log(await createManager(local, integer(values.tenant, 'tenant'), values.email, scope));
       if (!values.name) throw new UsageError('--name is required.');
-      const user = await tenants.createUser(integer(values.tenant, 'tenant'), values.name, scope);
+      const user = await tenantService.createUser(integer(values.tenant, 'tenant'), values.name, scope);
       return console.log(`user "${user.name}" created; token (shown once, store it now):\n${user.token}`);
     }
     case 'apply': {
@@ -200,7 +200,7 @@ async function run(argv: string[]): Promise<void> {
       const overlap = values['overlap-hours'] ?? String(ROTATION_OVERLAP_HOURS.default);
       if (!/^\d+(\.\d+)?$/.test(overlap) || Number(overlap) > ROTATION_OVERLAP_HOURS.max)
         throw new UsageError(`--overlap-hours must be a number from 0 to ${ROTATION_OVERLAP_HOURS.max}.`);
-      const rotated = await tenants.rotateWebhookSecret(integer(values.tenant, 'tenant'), values.url ?? 'chatbot', Number(overlap));
+      const rotated = await webhookRotation.rotateWebhookSecret(integer(values.tenant, 'tenant'), values.url ?? 'chatbot', Number(overlap));
       return console.log(
         `${rotated.label}: signing secret generation ${rotated.generation} (shown once, store it now):\n${rotated.secret}\n` +
           `the previous secret also signs until ${rotated.oldSignsUntil}`,
@@ -237,7 +237,7 @@ async function run(argv: string[]): Promise<void> {
  * (no e-mail leaves the machine); on AWS Cognito makes it and e-mails the invitation.
  */
 async function createManager(local: boolean, tenantId: number, email: string, scope: UserScope): Promise<string> {
-  if (!(await tenants.getTenant(tenantId))) throw new UsageError(`tenant ${tenantId} does not exist.`);
+  if (!(await tenantService.getTenant(tenantId))) throw new UsageError(`tenant ${tenantId} does not exist.`);
   let userPoolId = process.env[ENV.userPoolId];
   if (local) {
     process.env.AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER ??= `http://127.0.0.1:${process.env.COGNITO_PORT ?? 9229}`;
@@ -246,7 +246,7 @@ async function createManager(local: boolean, tenantId: number, email: string, sc
   if (!userPoolId) throw new UsageError(`set ${ENV.userPoolId} to the data stack's output UserPoolId.`);
   // Cognito's own policy: 12 characters or more, upper and lower case, a digit and a symbol.
   const temporaryPassword = local ? `Tmp-${randomBytes(9).toString('base64url')}-7a` : undefined;
-  const putTenantUser = (id: number, name: string, given: UserScope) => tenants.createUser(id, name, given);
+  const putTenantUser = (id: number, name: string, given: UserScope) => tenantService.createUser(id, name, given);
   const { email: created, invited } = await inviteManager(
     { putTenantUser, directory: cognitoUserDirectory(userPoolId) },
     { tenantId, email, scope, temporaryPassword },

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { TenantConfig } from '../shared/tenants/config-schema.js';
-import { storeLogo } from '../shared/tenants/logo.js';
+import { storeLogo } from '../shared/brand/logo.js';
 import { logoStore } from '../shared/adapters/logo-store.js';
-import { applyTenantConfig } from '../shared/adapters/wiring/tenants.js';
+import { tenantService } from '../shared/adapters/wiring/tenants.js';
 
 /**
  * Applies one tenant of a tenant file (`npm run admin -- apply`, and the local stack's demo tenants): its brand's logo,
@@ -12,7 +12,7 @@ import { applyTenantConfig } from '../shared/adapters/wiring/tenants.js';
  */
 export async function applyTenantFile(config: TenantConfig, baseDir: string): Promise<string[]> {
   const logo = config.brand.logo ? await storeLogo(readLogoFile(resolve(baseDir, config.brand.logo)), logoStore) : undefined;
-  return applyTenantConfig(config, logo ? { logo } : {});
+  return tenantService.applyTenantConfig(config, logo ? { logo } : {});
 }
 
 function readLogoFile(path: string): Uint8Array {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Route } from './routes.js';
 import { parseTenantFile } from '../shared/tenants/tenant-file.js';
 import { surveyPagePath, unsubscribeOf } from '../shared/surveys/paths.js';
-import { logoPath } from '../shared/tenants/brand.js';
+import { logoPath } from '../shared/brand/brand.js';
 
 /**
  * A valid request for every operation, naming the resources of a tenant that holds one of everything. The OpenAPI

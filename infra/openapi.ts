@@ -18,8 +18,8 @@ import { EXAMPLE_FIXTURE, validRequests } from './examples.js';
 import { referencePaths, routes, type ApiName, type Route } from './routes.js';
 import { ASSET_PATH, DOCS_PATH, OPENAPI_PATH } from '../shared/http/reference-data.js';
 import { isUnsubscribePath } from '../shared/surveys/paths.js';
-import type { UserNeed } from '../shared/tenants/access.js';
-import type { AdminArea } from '../shared/tenants/capabilities.js';
+import type { UserNeed } from '../shared/access/tenant-access.js';
+import type { AdminArea } from '../shared/access/capabilities.js';
 
 /**
  * The OpenAPI 3.1 document of one API, generated from the route table and the contract each handler exports (the
@@ -36,7 +36,7 @@ interface Contract {
   statuses?: Partial<Record<keyof typeof PROBLEMS, number>>;
   /** The user token the route needs (shared/http/handler.ts RouteSpec). */
   user?: UserNeed;
-  /** An admin route and what it administers (shared/tenants/capabilities.ts). */
+  /** An admin route and what it administers (shared/access/capabilities.ts). */
   admin?: AdminArea;
   anonymous?: true;
   /** An HTML page for people: its answers are text/html, its body a form. */

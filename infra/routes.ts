@@ -19,7 +19,7 @@ import {
 } from '../shared/session/paths.js';
 import type { QueueId } from '../shared/queues.js';
 import { SURVEY_PAGE_PATH, UNSUBSCRIBE_PAGE_PATH } from '../shared/surveys/paths.js';
-import { LOGO_ROUTE } from '../shared/tenants/brand.js';
+import { LOGO_ROUTE } from '../shared/brand/brand.js';
 
 /**
  * The route table: every operation of both APIs, as plain data, one line each (`route()` below applies the defaults).
@@ -133,7 +133,7 @@ const RB = ['read', 'batchWrite'] as const;
 const RWB = ['read', 'write', 'batchWrite'] as const;
 /** The survey pages: no API key (the link's token is the credential), links read, HTML for people. */
 const page = { anonymous: true, surveyLinks: true, page: true } as const;
-/** The tenant's self-administration: admin keys, or admin users as the rule allows (shared/tenants/capabilities.ts). */
+/** The tenant's self-administration: admin keys, or admin users as the rule allows (shared/access/capabilities.ts). */
 const admin = { admin: true } as const;
 const LEGACY_TRANSACTION = [
   '/public/transaction',

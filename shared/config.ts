@@ -77,5 +77,12 @@ export function configured(name: EnvName): () => string {
   return () => requireEnv(name);
 }
 
+/**
+ * One of a wiring's compositions, built when its module loads (a cold start: `build` checks the variables it needs
+ * first). Called as `/* @__PURE__ *\/ wire(() => ...)`: a bundle then drops every composition its function does not
+ * use, with its check and the adapters only it imports, and keeps the check of each one it uses.
+ */
+export const wire = <T>(build: () => T): T => build();
+
 /** Whether this is the local stack (see ENV.localDeployment), read when asked so that a test can play AWS. */
 export const isLocalDeployment = (): boolean => process.env[ENV.localDeployment] === '1';

@@ -8,7 +8,7 @@ import { evaluationStore } from '../../shared/adapters/evaluation-repository.js'
 import { readManyReferences, type ReferenceRequest } from '../../shared/adapters/references.js';
 import { readConfigVersion } from '../../shared/adapters/tenant-repository.js';
 import { transactionRepository } from '../../shared/adapters/transaction-repository.js';
-import { confirmCachedKey } from '../../shared/adapters/wiring/tenant-access.js';
+import { tenantAccess } from '../../shared/adapters/wiring/tenant-access.js';
 import { answerTally, countedOf, journeyTally, scoredRating, sentTally } from '../../shared/results/tally.js';
 import { dueScheduler, minuteOf } from '../../shared/surveys/scheduler.js';
 import type { ClaimedAttempt } from '../../shared/surveys/ports.js';
@@ -433,7 +433,7 @@ export async function simulate(
     // so the HTTP wrapper reads a copy of the configuration version (one strongly consistent GetItem), and the key only
     // if the version moved, so that a revoked key is refused at once.
     for (let i = 0; i < sales.length; i++)
-      work.push(table.flow('sale request', () => confirmCachedKey(SALE_KEY, CACHED_ANSWER, at(second))));
+      work.push(table.flow('sale request', () => tenantAccess.confirmCachedKey(SALE_KEY, CACHED_ANSWER, at(second))));
     counts.saleRequests += sales.length;
     for (let i = 0; i < sales.length; i += BATCH) work.push(table.flow('register', () => register(sales.slice(i, i + BATCH), second)));
     for (let i = 0; i < sends.length; i += BATCH) {

@@ -1,4 +1,4 @@
 import { sessionAuthorizerHandler } from '../../shared/http/session-authorizer.js';
-import { verifySession } from '../../shared/adapters/wiring/session-verifier.js';
+import { verifySession } from '../../shared/adapters/wiring/session.js';
 
 export const handler = sessionAuthorizerHandler(verifySession);

@@ -1,8 +1,8 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
-import { IssuedKeyView, NewKeyBody } from '../../shared/tenants/keys.js';
-import { issueKey } from '../../shared/adapters/wiring/tenant-keys.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
+import { IssuedKeyView, NewKeyBody } from '../../shared/access/api-keys.js';
+import { apiKeys } from '../../shared/adapters/wiring/access.js';
 
 /** Issues an API key of the tenant; its value is in this answer only. Written to the audit log (never the value). */
 export const contract = {
@@ -18,5 +18,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, body, actor }) => ({
   status: 201,
-  body: await issueKey(tenantId, body, actor),
+  body: await apiKeys.issueKey(tenantId, body, actor),
 }));

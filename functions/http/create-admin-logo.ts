@@ -1,9 +1,9 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
-import { LOGO_CONTENT_TYPES, LogoObject } from '../../shared/tenants/logo.js';
-import { logoPath } from '../../shared/tenants/brand.js';
-import { uploadLogo } from '../../shared/adapters/wiring/tenant-logos.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
+import { LOGO_CONTENT_TYPES, LogoObject } from '../../shared/brand/logo.js';
+import { logoPath } from '../../shared/brand/brand.js';
+import { tenantLogos } from '../../shared/adapters/wiring/brand.js';
 
 /**
  * Stores a logo: the image's bytes are the body, judged by their content (PNG, JPEG or WebP of at most 200 KB; SVG
@@ -22,6 +22,6 @@ export const contract = {
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, bytes, actor }) => {
-  const logo = await uploadLogo(tenantId, bytes, actor);
+  const logo = await tenantLogos.uploadLogo(tenantId, bytes, actor);
   return { status: 201, body: logo, headers: { location: logoPath(logo.file) } };
 });

@@ -1,8 +1,8 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { CreatedUserView } from '../../shared/tenants/users.js';
-import { NewUserApiBody } from '../../shared/tenants/user-phone.js';
-import { createUser } from '../../shared/adapters/wiring/tenant-users.js';
+import { CreatedUserView } from '../../shared/access/tenant-users.js';
+import { NewUserApiBody } from '../../shared/access/user-phone.js';
+import { tenantUsers } from '../../shared/adapters/wiring/access.js';
 
 /**
  * Creates a manager: their tenant user (scope, role; an API user token shown this once) and their sign-in user,
@@ -26,5 +26,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, body, actor }) => ({
   status: 201,
-  body: await createUser(tenantId, body, actor),
+  body: await tenantUsers.createUser(tenantId, body, actor),
 }));

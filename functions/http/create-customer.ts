@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { CreateCustomerBody } from '../../shared/customers/requests.js';
 import { CreatedCustomerBody } from '../../shared/customers/schema.js';
-import { createCustomer } from '../../shared/adapters/wiring/customers.js';
+import { customerService } from '../../shared/adapters/wiring/customers.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
 /** Creating a customer answers 200 (the interface's status, unlike stores' 201). */
@@ -15,5 +15,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, body }) => ({
   status: 200,
-  body: await createCustomer(tenantId, body),
+  body: await customerService.createCustomer(tenantId, body),
 }));

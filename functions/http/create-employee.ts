@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { CreateEmployeeBody } from '../../shared/employees/requests.js';
 import { Employee } from '../../shared/employees/schema.js';
-import { createEmployee } from '../../shared/adapters/wiring/employees.js';
+import { employeeService } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
 /** Creating an employee answers 200 (the interface's status, unlike stores' 201). */
@@ -12,5 +12,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, body }) => ({
   status: 200,
-  body: await createEmployee(tenantId, body),
+  body: await employeeService.createEmployee(tenantId, body),
 }));

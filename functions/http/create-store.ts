@@ -2,7 +2,7 @@ import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { CreateStoreBody } from '../../shared/stores/requests.js';
 import { Store } from '../../shared/stores/schema.js';
-import { createStore } from '../../shared/adapters/wiring/stores.js';
+import { storeService } from '../../shared/adapters/wiring/stores.js';
 
 export const contract = {
   body: CreateStoreBody,
@@ -11,5 +11,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, body }) => ({
   status: 201,
-  body: await createStore(tenantId, body),
+  body: await storeService.createStore(tenantId, body),
 }));

@@ -1,6 +1,6 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { Employee } from '../../shared/employees/schema.js';
-import { deactivateEmployee } from '../../shared/adapters/wiring/employees.js';
+import { employeeService } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
@@ -13,5 +13,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,
-  body: await deactivateEmployee(tenantId, path.id),
+  body: await employeeService.deactivateEmployee(tenantId, path.id),
 }));

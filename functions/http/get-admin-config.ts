@@ -2,8 +2,8 @@ import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { AdminConfigBody } from '../../shared/http/admin.js';
 import { etagOf } from '../../shared/http/etag.js';
-import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
-import { readConfig } from '../../shared/adapters/wiring/tenant-config.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
+import { configService } from '../../shared/adapters/wiring/tenants.js';
 
 /** The tenant's whole configuration (no secrets), with its version as the ETag a replacement must send back. */
 export const contract = {
@@ -13,6 +13,6 @@ export const contract = {
 };
 
 export const handler = httpHandler(contract, async ({ tenantId }) => {
-  const { config, version } = await readConfig(tenantId);
+  const { config, version } = await configService.readConfig(tenantId);
   return { status: 200, body: config, headers: { etag: etagOf(version) } };
 });

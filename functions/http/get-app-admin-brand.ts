@@ -1,5 +1,5 @@
 import { signedInPage } from '../../shared/http/workspace.js';
-import { showBrand } from '../../shared/adapters/wiring/workspace-admin-brand.js';
+import { brandPage } from '../../shared/adapters/wiring/brand.js';
 
 export const contract = {
   page: true,
@@ -11,5 +11,5 @@ export const contract = {
 } as const;
 
 export const handler = signedInPage(async ({ base, query, form, session, user }) =>
-  showBrand({ tenantId: session.tenantId, user: await user(), base, query, form }),
+  brandPage({ tenantId: session.tenantId, user: await user(), base, query, form }),
 );

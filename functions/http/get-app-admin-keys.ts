@@ -1,5 +1,10 @@
 import { signedInPage } from '../../shared/http/workspace.js';
-import { showKeys } from '../../shared/adapters/wiring/workspace-admin-keys.js';
+import { adminKeysPage } from '../../shared/adapters/wiring/access.js';
+import { ENV } from '../../shared/config.js';
+import { loadSecrets } from '../../shared/adapters/secrets.js';
+
+// Its cookies are sealed with the cursor secret: read at cold start.
+await loadSecrets(ENV.cursorSecret);
 
 export const contract = {
   page: true,
@@ -14,5 +19,5 @@ export const contract = {
 } as const;
 
 export const handler = signedInPage(async ({ base, query, form, cookies, session, user }) =>
-  showKeys({ tenantId: session.tenantId, user: await user(), base, query, form, shownOnce: cookies.shownOnce }),
+  adminKeysPage.showKeys({ tenantId: session.tenantId, user: await user(), base, query, form, shownOnce: cookies.shownOnce }),
 );

@@ -1,5 +1,5 @@
 import { signedInPage } from '../../shared/http/workspace.js';
-import { showWebhooks } from '../../shared/adapters/wiring/workspace-admin-webhooks.js';
+import { adminWebhooksPage } from '../../shared/adapters/wiring/tenants.js';
 
 export const contract = {
   page: true,
@@ -11,5 +11,5 @@ export const contract = {
 } as const;
 
 export const handler = signedInPage(async ({ base, query, form, session, user }) =>
-  showWebhooks({ tenantId: session.tenantId, user: await user(), base, query, form }),
+  adminWebhooksPage.showWebhooks({ tenantId: session.tenantId, user: await user(), base, query, form }),
 );

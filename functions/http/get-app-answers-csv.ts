@@ -1,5 +1,5 @@
 import { configuredSecret } from '../../shared/adapters/secrets.js';
-import { exportAnswers } from '../../shared/adapters/wiring/inbox.js';
+import { answersPage } from '../../shared/adapters/wiring/answers.js';
 import { ENV } from '../../shared/config.js';
 import { signedInPage } from '../../shared/http/workspace.js';
 
@@ -16,5 +16,5 @@ export const contract = {
 } as const;
 
 export const handler = signedInPage(async ({ base, query, requestId, session, user }) =>
-  exportAnswers({ tenantId: session.tenantId, user: await user(), base, requestId, query }),
+  answersPage.exportAnswers({ tenantId: session.tenantId, user: await user(), base, requestId, query }),
 );

@@ -1,5 +1,5 @@
 import { configuredSecret } from '../../shared/adapters/secrets.js';
-import { showAnswers } from '../../shared/adapters/wiring/inbox.js';
+import { answersPage } from '../../shared/adapters/wiring/answers.js';
 import { ENV } from '../../shared/config.js';
 import { signedInPage } from '../../shared/http/workspace.js';
 
@@ -18,5 +18,5 @@ export const contract = {
 } as const;
 
 export const handler = signedInPage(async ({ base, query, requestId, session, user }) =>
-  showAnswers({ tenantId: session.tenantId, user: await user(), base, requestId, query }),
+  answersPage.showAnswers({ tenantId: session.tenantId, user: await user(), base, requestId, query }),
 );

@@ -1,5 +1,5 @@
 import { configuredSecret } from '../../shared/adapters/secrets.js';
-import { showCases } from '../../shared/adapters/wiring/case-pages.js';
+import { casesPage } from '../../shared/adapters/wiring/cases.js';
 import { ENV } from '../../shared/config.js';
 import { signedInPage } from '../../shared/http/workspace.js';
 
@@ -18,5 +18,5 @@ export const contract = {
 } as const;
 
 export const handler = signedInPage(async ({ base, query, requestId, session, user }) =>
-  showCases({ tenantId: session.tenantId, user: await user(), base, requestId, query }),
+  casesPage.showCases({ tenantId: session.tenantId, user: await user(), base, requestId, query }),
 );

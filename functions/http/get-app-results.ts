@@ -1,5 +1,5 @@
 import { signedInPage } from '../../shared/http/workspace.js';
-import { showResults } from '../../shared/adapters/wiring/workspace.js';
+import { resultsPage } from '../../shared/adapters/wiring/results.js';
 
 export const contract = {
   page: true,
@@ -11,7 +11,7 @@ export const contract = {
 } as const;
 
 export const handler = signedInPage(async ({ base, query, session, user }) =>
-  showResults({
+  resultsPage({
     tenantId: session.tenantId,
     user: await user(),
     base,

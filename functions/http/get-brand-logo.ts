@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { binary, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { NotFoundError } from '../../shared/errors.js';
-import { LOGO_CACHE_CONTROL, LOGO_FILE, LOGO_TYPES } from '../../shared/tenants/logo.js';
+import { LOGO_CACHE_CONTROL, LOGO_FILE, LOGO_TYPES } from '../../shared/brand/logo.js';
 import { getLogo } from '../../shared/adapters/wiring/brand.js';
 
 export const contract = {

@@ -1,5 +1,5 @@
-import { recordReads } from '../../shared/adapters/wiring/access-log.js';
-import { caseQueries } from '../../shared/adapters/wiring/case-reads.js';
+import { caseReads } from '../../shared/adapters/wiring/cases.js';
+import { accessService } from '../../shared/adapters/wiring/privacy.js';
 import { CaseBody } from '../../shared/cases/bodies.js';
 import { CaseIdPath } from '../../shared/cases/schema.js';
 import { answer, problem } from '../../shared/http/contract.js';
@@ -20,8 +20,8 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, user, keyId, requestId }) => {
   const reader = await user();
-  const found = await caseQueries.get(tenantId, path.id, reader.scope);
+  const found = await caseReads.get(tenantId, path.id, reader.scope);
   if (found.customer.name !== null || found.comment !== null)
-    await recordReads(tenantId, [found.customer.id], { operation: 'getCase', keyId, user: reader.name, requestId });
+    await accessService.recordReads(tenantId, [found.customer.id], { operation: 'getCase', keyId, user: reader.name, requestId });
   return { status: 200, body: found, headers: { etag: etagOf(found.version) } };
 });

@@ -1,6 +1,6 @@
 import { answer, dataOf, problem } from '../../shared/http/contract.js';
 import { Group } from '../../shared/tenants/config-schema.js';
-import { employeeGroups } from '../../shared/adapters/wiring/employees.js';
+import { employeeService } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
@@ -11,5 +11,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,
-  body: { data: await employeeGroups(tenantId, path.id) },
+  body: { data: await employeeService.employeeGroups(tenantId, path.id) },
 }));

@@ -1,6 +1,6 @@
 import { answer, dataOf, problem } from '../../shared/http/contract.js';
 import { Store } from '../../shared/stores/schema.js';
-import { employeeStores } from '../../shared/adapters/wiring/employees.js';
+import { employeeService } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
@@ -11,5 +11,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,
-  body: { data: await employeeStores(tenantId, path.id) },
+  body: { data: await employeeService.employeeStores(tenantId, path.id) },
 }));

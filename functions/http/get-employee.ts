@@ -1,6 +1,6 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { Employee } from '../../shared/employees/schema.js';
-import { getEmployee } from '../../shared/adapters/wiring/employees.js';
+import { employeeService } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
@@ -8,5 +8,5 @@ export const contract = { path: IdPath, responses: { 200: answer('The employee',
 
 export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,
-  body: await getEmployee(tenantId, path.id),
+  body: await employeeService.getEmployee(tenantId, path.id),
 }));

@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { EvaluationBody, EvaluationPath, EvaluationQuery } from '../../shared/surveys/schema.js';
-import { getEvaluation } from '../../shared/adapters/wiring/surveys.js';
+import { surveyService } from '../../shared/adapters/wiring/surveys.js';
 
 /** One evaluation, by its id or (is_external=true) by the transaction's external id. */
 export const contract = {
@@ -12,5 +12,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, query }) => ({
   status: 200,
-  body: await getEvaluation(tenantId, path.id, query.is_external),
+  body: await surveyService.getEvaluation(tenantId, path.id, query.is_external),
 }));

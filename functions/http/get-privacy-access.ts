@@ -2,7 +2,7 @@ import { answer, dataOf, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { AccessBody, AccessQuery } from '../../shared/privacy/access.js';
 import { PRIVACY_USER } from '../../shared/privacy/service.js';
-import { readsOf } from '../../shared/adapters/wiring/access-log.js';
+import { accessService } from '../../shared/adapters/wiring/privacy.js';
 
 /**
  * Who read a customer's personal data through the API (getCustomer, listCustomers, getPrivacyExport): when, which
@@ -19,4 +19,7 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, query }) => ({ status: 200, body: await readsOf(tenantId, query) }));
+export const handler = httpHandler(contract, async ({ tenantId, query }) => ({
+  status: 200,
+  body: await accessService.readsOf(tenantId, query),
+}));

@@ -2,8 +2,7 @@ import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { ExportDocument, PrivacyRequestPath } from '../../shared/privacy/schema.js';
 import { PRIVACY_USER } from '../../shared/privacy/service.js';
-import { privacy } from '../../shared/adapters/wiring/privacy.js';
-import { recordReads } from '../../shared/adapters/wiring/access-log.js';
+import { accessService, privacyService } from '../../shared/adapters/wiring/privacy.js';
 
 /**
  * The export of a done export request: everything the service keeps about each customer it found (the customer,
@@ -24,8 +23,13 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, user, keyId, requestId }) => {
   const { name } = await user();
-  const document = await privacy.exportOf(tenantId, path.id);
+  const document = await privacyService.exportOf(tenantId, path.id);
   const customerIds = document.customers.map(({ customer }) => Number(customer.id));
-  await recordReads(tenantId, customerIds, { operation: 'getPrivacyExport', keyId, user: name, requestId }, document.generated_at);
+  await accessService.recordReads(
+    tenantId,
+    customerIds,
+    { operation: 'getPrivacyExport', keyId, user: name, requestId },
+    document.generated_at,
+  );
   return { status: 200, body: document };
 });

@@ -2,7 +2,7 @@ import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { PrivacyRequestPath, PrivacyRequestView } from '../../shared/privacy/schema.js';
 import { PRIVACY_USER } from '../../shared/privacy/service.js';
-import { privacy } from '../../shared/adapters/wiring/privacy.js';
+import { privacyService } from '../../shared/adapters/wiring/privacy.js';
 
 /**
  * A privacy request: pending (an erasure until its second pass, ERASURE_RECHECK_SECONDS after its first), done (with
@@ -18,4 +18,7 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, path }) => ({ status: 200, body: await privacy.get(tenantId, path.id) }));
+export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
+  status: 200,
+  body: await privacyService.get(tenantId, path.id),
+}));

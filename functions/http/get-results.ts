@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { ReportBody, ResultsQuery } from '../../shared/results/schema.js';
-import { report } from '../../shared/adapters/wiring/results.js';
+import { resultsService } from '../../shared/adapters/wiring/results.js';
 
 /**
  * NPS, mean score, answers and response rate of one journey between two days (UTC, both included), by store,
@@ -22,5 +22,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, query, user }) => ({
   status: 200,
-  body: await report(tenantId, query, user()),
+  body: await resultsService.report(tenantId, query, user()),
 }));

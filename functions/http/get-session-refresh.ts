@@ -1,5 +1,5 @@
 import { workspacePage } from '../../shared/http/workspace.js';
-import { refresh } from '../../shared/adapters/wiring/session-refresh.js';
+import { sessionRefresh } from '../../shared/adapters/wiring/session.js';
 
 export const contract = {
   anonymous: true,
@@ -7,4 +7,4 @@ export const contract = {
   responses: { 303: { description: 'To `next` with a new session, or to the sign-in form when the refresh token is missing or refused' } },
 } as const;
 
-export const handler = workspacePage(refresh);
+export const handler = workspacePage(sessionRefresh.refresh);

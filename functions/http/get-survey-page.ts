@@ -2,7 +2,7 @@ import { configuredSecret } from '../../shared/adapters/secrets.js';
 import { ENV } from '../../shared/config.js';
 import { PAGE_RESPONSES, pageHandler, type PageContract } from '../../shared/http/page.js';
 import { showSurvey } from '../../shared/surveys/answer-page.js';
-import { surveyPageReads } from '../../shared/adapters/wiring/survey-page-reads.js';
+import { surveyPageReads } from '../../shared/adapters/wiring/surveys.js';
 
 const secret = await configuredSecret(ENV.surveySecret);
 

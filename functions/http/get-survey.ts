@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { SurveyQuery, SurveyView } from '../../shared/surveys/schema.js';
-import { getSurvey } from '../../shared/adapters/wiring/surveys.js';
+import { surveyService } from '../../shared/adapters/wiring/surveys.js';
 
 /** Chatbot API: the survey of one attempt, with what the chatbot needs to conduct it. */
 export const contract = {
@@ -15,5 +15,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, query }) => ({
   status: 200,
-  body: await getSurvey(tenantId, query),
+  body: await surveyService.getSurvey(tenantId, query),
 }));

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { ENV } from '../../shared/config.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { requestOutcome } from '../../shared/adapters/wiring/transaction-queries.js';
+import { transactionQueries } from '../../shared/adapters/wiring/transactions.js';
 import { REQUEST_ID_SHAPE } from '../../shared/transactions/request-key.js';
 import { RequestOutcomeBody } from '../../shared/transactions/schema.js';
 
@@ -25,5 +25,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,
-  body: await requestOutcome(tenantId, path.requestId, requestIdSecret()),
+  body: await transactionQueries.requestOutcome(tenantId, path.requestId, requestIdSecret()),
 }));

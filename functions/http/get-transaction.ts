@@ -3,7 +3,7 @@ import { MAX_TRANSACTION_ID, Transaction } from '../../shared/transaction-record
 import * as v from 'valibot';
 import { httpHandler } from '../../shared/http/handler.js';
 import { integerString } from '../../shared/schema.js';
-import { getTransaction } from '../../shared/adapters/wiring/transaction-queries.js';
+import { transactionQueries } from '../../shared/adapters/wiring/transactions.js';
 
 const TransactionIdPath = v.strictObject({ id: integerString(1, MAX_TRANSACTION_ID) });
 
@@ -14,5 +14,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path }) => ({
   status: 200,
-  body: await getTransaction(tenantId, path.id),
+  body: await transactionQueries.getTransaction(tenantId, path.id),
 }));

@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { AuditEntryBody, AuditQuery } from '../../shared/tenants/audit.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
-import { auditEntries } from '../../shared/adapters/wiring/tenant-audit.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
+import { auditEntries } from '../../shared/adapters/wiring/tenants.js';
 
 /** The tenant's admin changes, newest first: who (key id, or the operator), when, and each changed value. */
 export const contract = {

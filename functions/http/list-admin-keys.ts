@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
-import { KeyView } from '../../shared/tenants/keys.js';
-import { listKeys } from '../../shared/adapters/wiring/tenant-keys.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
+import { KeyView } from '../../shared/access/api-keys.js';
+import { apiKeys } from '../../shared/adapters/wiring/access.js';
 
 /** The tenant's API keys with their last use, oldest first; never a key's value. */
 export const contract = {
@@ -12,4 +12,4 @@ export const contract = {
   responses: { 200: answer("The tenant's keys", v.object({ data: v.array(KeyView) })), 403: problem(NOT_TENANT_ADMIN) },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId }) => ({ status: 200, body: { data: await listKeys(tenantId) } }));
+export const handler = httpHandler(contract, async ({ tenantId }) => ({ status: 200, body: { data: await apiKeys.listKeys(tenantId) } }));

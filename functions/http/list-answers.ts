@@ -1,6 +1,6 @@
 import { configuredSecret } from '../../shared/adapters/secrets.js';
-import { recordReads } from '../../shared/adapters/wiring/access-log.js';
-import { listAnswers } from '../../shared/adapters/wiring/answers.js';
+import { answersService } from '../../shared/adapters/wiring/answers.js';
+import { accessService } from '../../shared/adapters/wiring/privacy.js';
 import { AnswersBody, AnswersQuery } from '../../shared/answers/schema.js';
 import { ENV } from '../../shared/config.js';
 import { answer, problem } from '../../shared/http/contract.js';
@@ -32,8 +32,8 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, query, user, keyId, requestId, accept }) => {
   const reader = await user();
-  const page = await listAnswers(tenantId, query, reader.scope);
+  const page = await answersService.listAnswers(tenantId, query, reader.scope);
   // Names and comments are personal data: their reads are recorded before they are answered.
-  await recordReads(tenantId, page.shownCustomers, { operation: 'listAnswers', keyId, user: reader.name, requestId });
+  await accessService.recordReads(tenantId, page.shownCustomers, { operation: 'listAnswers', keyId, user: reader.name, requestId });
   return listPageReply(accept, page, query);
 });

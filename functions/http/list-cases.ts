@@ -1,6 +1,6 @@
 import { configuredSecret } from '../../shared/adapters/secrets.js';
-import { recordReads } from '../../shared/adapters/wiring/access-log.js';
-import { caseQueries } from '../../shared/adapters/wiring/case-reads.js';
+import { caseReads } from '../../shared/adapters/wiring/cases.js';
+import { accessService } from '../../shared/adapters/wiring/privacy.js';
 import { CasesBody } from '../../shared/cases/bodies.js';
 import { CasesQuery } from '../../shared/cases/schema.js';
 import { ENV } from '../../shared/config.js';
@@ -28,8 +28,8 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, query, user, keyId, requestId }) => {
   const reader = await user();
-  const page = await caseQueries.list(tenantId, query, reader.scope);
+  const page = await caseReads.list(tenantId, query, reader.scope);
   // Names and comments are personal data: their reads are recorded before they are answered.
-  await recordReads(tenantId, page.shownCustomers, { operation: 'listCases', keyId, user: reader.name, requestId });
+  await accessService.recordReads(tenantId, page.shownCustomers, { operation: 'listCases', keyId, user: reader.name, requestId });
   return { status: 200, body: page.body };
 });

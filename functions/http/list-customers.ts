@@ -3,9 +3,9 @@ import { ENV } from '../../shared/config.js';
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { CUSTOMER_LIST_USER, ListCustomersQuery } from '../../shared/customers/requests.js';
 import { Customer } from '../../shared/customers/schema.js';
-import { listCustomers } from '../../shared/adapters/wiring/customers.js';
+import { customerService } from '../../shared/adapters/wiring/customers.js';
+import { accessService } from '../../shared/adapters/wiring/privacy.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { recordReads } from '../../shared/adapters/wiring/access-log.js';
 
 // Its pages' cursors are sealed with the deployment's cursor secret.
 await configuredSecret(ENV.cursorSecret);
@@ -24,8 +24,8 @@ export const contract = {
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, query, user, keyId, requestId }) => {
-  const [page, reader] = await Promise.all([listCustomers(tenantId, query), user()]);
-  await recordReads(
+  const [page, reader] = await Promise.all([customerService.listCustomers(tenantId, query), user()]);
+  await accessService.recordReads(
     tenantId,
     page.data.map((customer) => customer.id),
     { operation: 'listCustomers', keyId, user: reader.name, requestId },

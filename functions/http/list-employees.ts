@@ -3,7 +3,7 @@ import { ENV } from '../../shared/config.js';
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { ListEmployeesQuery } from '../../shared/employees/requests.js';
 import { Employee } from '../../shared/employees/schema.js';
-import { listEmployees } from '../../shared/adapters/wiring/employees.js';
+import { employeeService } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 
 // Its pages' cursors are sealed with the deployment's cursor secret.
@@ -17,5 +17,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, query }) => ({
   status: 200,
-  body: await listEmployees(tenantId, query),
+  body: await employeeService.listEmployees(tenantId, query),
 }));

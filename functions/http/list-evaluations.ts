@@ -3,8 +3,8 @@ import { ENV } from '../../shared/config.js';
 import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { EvaluationBody, EvaluationsQuery } from '../../shared/surveys/schema.js';
-import { listEvaluations } from '../../shared/adapters/wiring/surveys.js';
-import { seesStore } from '../../shared/tenants/access.js';
+import { surveyService } from '../../shared/adapters/wiring/surveys.js';
+import { seesStore } from '../../shared/access/tenant-access.js';
 
 // Its pages' cursors are sealed with the deployment's cursor secret.
 await configuredSecret(ENV.cursorSecret);
@@ -25,6 +25,6 @@ export const contract = {
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, query, user }) => {
-  const [page, { scope }] = await Promise.all([listEvaluations(tenantId, query), user()]);
+  const [page, { scope }] = await Promise.all([surveyService.listEvaluations(tenantId, query), user()]);
   return { status: 200, body: { ...page, data: page.data.filter((e) => seesStore(scope, e.store_id)) } };
 });

@@ -4,7 +4,7 @@ import { answer, listOf, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { ListStoresQuery } from '../../shared/stores/requests.js';
 import { Store } from '../../shared/stores/schema.js';
-import { listStores } from '../../shared/adapters/wiring/stores.js';
+import { storeService } from '../../shared/adapters/wiring/stores.js';
 
 // Its pages' cursors are sealed with the deployment's cursor secret.
 await configuredSecret(ENV.cursorSecret);
@@ -18,5 +18,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, query }) => ({
   status: 200,
-  body: await listStores(tenantId, query),
+  body: await storeService.listStores(tenantId, query),
 }));

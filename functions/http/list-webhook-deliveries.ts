@@ -3,7 +3,7 @@ import { answer, dataOf, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { integerString } from '../../shared/schema.js';
 import { EVENT_TYPES } from '../../shared/events/ports.js';
-import { failedDeliveries } from '../../shared/adapters/wiring/event-deliveries.js';
+import { failedDeliveries } from '../../shared/adapters/wiring/events.js';
 
 const Query = v.strictObject({
   status: v.picklist(['failed'], 'must be failed (the deliveries kept are the failed ones)'),

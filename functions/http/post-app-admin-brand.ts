@@ -1,7 +1,7 @@
 import { readMultipart } from '../../shared/http/multipart.js';
 import { signedInPage } from '../../shared/http/workspace.js';
-import { saveBrand } from '../../shared/adapters/wiring/workspace-admin-brand-form.js';
-import { MAX_LOGO_BYTES } from '../../shared/tenants/logo.js';
+import { brandForm } from '../../shared/adapters/wiring/brand.js';
+import { MAX_LOGO_BYTES } from '../../shared/brand/logo.js';
 import { MAX_BRAND_FORM_BYTES } from '../../shared/workspace/admin-brand-form.js';
 
 export const contract = {
@@ -26,7 +26,7 @@ export const contract = {
 export const handler = signedInPage(
   async ({ base, query, form, body, contentType, session, user }) => {
     const sent = await readMultipart(body, contentType, { maxFileBytes: MAX_LOGO_BYTES });
-    return saveBrand({ tenantId: session.tenantId, user: await user(), base, query, form, sent });
+    return brandForm({ tenantId: session.tenantId, user: await user(), base, query, form, sent });
   },
   { maxBytes: MAX_BRAND_FORM_BYTES },
 );

@@ -1,5 +1,5 @@
 import { signedInPage } from '../../shared/http/workspace.js';
-import { saveJourney } from '../../shared/adapters/wiring/workspace-admin-journeys-form.js';
+import { adminJourneysForm } from '../../shared/adapters/wiring/tenants.js';
 
 export const contract = {
   page: true,
@@ -22,5 +22,5 @@ export const contract = {
 } as const;
 
 export const handler = signedInPage(async ({ base, query, form, session, user }) =>
-  saveJourney({ tenantId: session.tenantId, user: await user(), base, query, form }),
+  adminJourneysForm.saveJourney({ tenantId: session.tenantId, user: await user(), base, query, form }),
 );

@@ -1,5 +1,10 @@
 import { signedInPage } from '../../shared/http/workspace.js';
-import { saveUsers } from '../../shared/adapters/wiring/workspace-admin-users.js';
+import { adminUsersPage } from '../../shared/adapters/wiring/access.js';
+import { ENV } from '../../shared/config.js';
+import { loadSecrets } from '../../shared/adapters/secrets.js';
+
+// Its cookies are sealed with the cursor secret: read at cold start.
+await loadSecrets(ENV.cursorSecret);
 
 export const contract = {
   page: true,
@@ -25,5 +30,5 @@ export const contract = {
 } as const;
 
 export const handler = signedInPage(async ({ base, query, form, session, user }) =>
-  saveUsers({ tenantId: session.tenantId, user: await user(), base, query, form }),
+  adminUsersPage.saveUsers({ tenantId: session.tenantId, user: await user(), base, query, form }),
 );

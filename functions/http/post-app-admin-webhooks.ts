@@ -1,5 +1,5 @@
 import { signedInPage } from '../../shared/http/workspace.js';
-import { saveWebhooks } from '../../shared/adapters/wiring/workspace-admin-webhooks-form.js';
+import { adminWebhooksForm } from '../../shared/adapters/wiring/tenants.js';
 
 export const contract = {
   page: true,
@@ -19,5 +19,5 @@ export const contract = {
 } as const;
 
 export const handler = signedInPage(async ({ base, query, form, session, user }) =>
-  saveWebhooks({ tenantId: session.tenantId, user: await user(), base, query, form }),
+  adminWebhooksForm.saveWebhooks({ tenantId: session.tenantId, user: await user(), base, query, form }),
 );

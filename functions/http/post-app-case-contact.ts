@@ -1,4 +1,4 @@
-import { revealContact } from '../../shared/adapters/wiring/case-pages.js';
+import { casesPage } from '../../shared/adapters/wiring/cases.js';
 import { signedInPage } from '../../shared/http/workspace.js';
 
 export const contract = {
@@ -11,5 +11,5 @@ export const contract = {
 } as const;
 
 export const handler = signedInPage(async ({ base, query, path, requestId, session, user }) =>
-  revealContact({ tenantId: session.tenantId, user: await user(), base, requestId, query, id: path.id }),
+  casesPage.revealContact({ tenantId: session.tenantId, user: await user(), base, requestId, query, id: path.id }),
 );

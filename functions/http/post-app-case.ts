@@ -1,4 +1,4 @@
-import { changeCase } from '../../shared/adapters/wiring/case-change-page.js';
+import { changeCase } from '../../shared/adapters/wiring/cases.js';
 import { signedInPage } from '../../shared/http/workspace.js';
 
 export const contract = {

@@ -1,5 +1,10 @@
 import { workspacePage } from '../../shared/http/workspace.js';
-import { submitNewPassword } from '../../shared/adapters/wiring/new-password.js';
+import { newPasswordService } from '../../shared/adapters/wiring/session.js';
+import { ENV } from '../../shared/config.js';
+import { loadSecrets } from '../../shared/adapters/secrets.js';
+
+// Its cookies are sealed with the cursor secret: read at cold start.
+await loadSecrets(ENV.cursorSecret);
 
 export const contract = {
   anonymous: true,
@@ -13,4 +18,4 @@ export const contract = {
   },
 } as const;
 
-export const handler = workspacePage(submitNewPassword);
+export const handler = workspacePage(newPasswordService.submitNewPassword);

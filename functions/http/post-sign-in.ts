@@ -1,5 +1,10 @@
 import { workspacePage } from '../../shared/http/workspace.js';
-import { submitSignIn } from '../../shared/adapters/wiring/sign-in.js';
+import { signInService } from '../../shared/adapters/wiring/session.js';
+import { ENV } from '../../shared/config.js';
+import { loadSecrets } from '../../shared/adapters/secrets.js';
+
+// Its cookies are sealed with the cursor secret: read at cold start.
+await loadSecrets(ENV.cursorSecret);
 
 export const contract = {
   anonymous: true,
@@ -19,4 +24,4 @@ export const contract = {
   },
 } as const;
 
-export const handler = workspacePage(submitSignIn);
+export const handler = workspacePage(signInService.submitSignIn);

@@ -1,5 +1,5 @@
 import { workspacePage } from '../../shared/http/workspace.js';
-import { signOut } from '../../shared/adapters/wiring/session.js';
+import { sessionService } from '../../shared/adapters/wiring/session.js';
 
 export const contract = {
   anonymous: true,
@@ -10,4 +10,4 @@ export const contract = {
   },
 } as const;
 
-export const handler = workspacePage(signOut);
+export const handler = workspacePage(sessionService.signOut);

@@ -2,7 +2,7 @@ import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { SurveyBody } from '../../shared/surveys/answer-schema.js';
 import { EvaluationBody } from '../../shared/surveys/schema.js';
-import { answerSurvey } from '../../shared/adapters/wiring/surveys.js';
+import { surveyService } from '../../shared/adapters/wiring/surveys.js';
 
 /** Chatbot API: records the answer to an attempt (201); one answered already is a 409, an expired survey a 410. */
 export const contract = {
@@ -18,5 +18,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, body }) => ({
   status: 201,
-  body: await answerSurvey(tenantId, body, 'create'),
+  body: await surveyService.answerSurvey(tenantId, body, 'create'),
 }));

@@ -5,7 +5,7 @@ import { LegacyTransactionBody, fromLegacy } from '../../shared/transactions/leg
 import { Transaction } from '../../shared/transaction-record.js';
 import { toLegacyPath } from '../../shared/transactions/schema.js';
 import { TransactionRejected } from '../../shared/transactions/service.js';
-import { registerTransaction } from '../../shared/adapters/wiring/transactions.js';
+import { transactionService } from '../../shared/adapters/wiring/transactions.js';
 
 /** The legacy interface: created synchronously (201), or 422 with every problem. */
 export const contract = {
@@ -17,7 +17,7 @@ export const contract = {
 export const handler = httpHandler(contract, async ({ tenantId, body }) => {
   const command = fromLegacy(body);
   try {
-    const { transaction, warnings } = await registerTransaction(tenantId, command, requestKeyFor(command));
+    const { transaction, warnings } = await transactionService.registerTransaction(tenantId, command, requestKeyFor(command));
     return {
       status: 201,
       body: warnings.length ? { ...transaction, warnings: warnings.map((w) => ({ ...w, path: toLegacyPath(w.path) })) } : transaction,

@@ -2,7 +2,7 @@ import { configuredSecret } from '../../shared/adapters/secrets.js';
 import { ENV } from '../../shared/config.js';
 import { pageHandler, type PageContract } from '../../shared/http/page.js';
 import { unsubscribe } from '../../shared/surveys/answer-page.js';
-import { surveyOptOut } from '../../shared/adapters/wiring/survey-opt-out.js';
+import { surveyOptOut } from '../../shared/adapters/wiring/surveys.js';
 
 const secret = await configuredSecret(ENV.surveySecret);
 

@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { V2TransactionBody } from '../../shared/transactions/v2-request.js';
-import { acceptTransaction } from '../../shared/adapters/wiring/transaction-intake.js';
+import { transactionIntake } from '../../shared/adapters/wiring/transaction-intake.js';
 
 /** Checks the shape, queues what was validated and answers 201 with the sent object. No DynamoDB call. */
 export const contract = {
@@ -15,5 +15,5 @@ export const contract = {
 export const handler = httpHandler(contract, async ({ tenantId, body, sent }) => ({
   status: 201,
   body: sent,
-  headers: { 'x-request-id': await acceptTransaction(tenantId, body) },
+  headers: { 'x-request-id': await transactionIntake.acceptTransaction(tenantId, body) },
 }));

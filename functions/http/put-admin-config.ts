@@ -2,9 +2,9 @@ import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { etagOf, expectedVersion } from '../../shared/http/etag.js';
-import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { ConfigDocument } from '../../shared/tenants/config-schema.js';
-import { replaceConfig } from '../../shared/adapters/wiring/tenant-config.js';
+import { configService } from '../../shared/adapters/wiring/tenants.js';
 
 const Changed = v.object({
   etag: v.string(),
@@ -29,7 +29,7 @@ export const contract = {
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, body, headers, actor }) => {
-  const { version, changes } = await replaceConfig(
+  const { version, changes } = await configService.replaceConfig(
     tenantId,
     expectedVersion(headers['if-match'], 'the configuration you read (GET /public/admin/config)'),
     body,

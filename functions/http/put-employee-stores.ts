@@ -1,7 +1,7 @@
 import { answer, dataOf, problem } from '../../shared/http/contract.js';
 import { Store } from '../../shared/stores/schema.js';
 import { EmployeeStoresBody } from '../../shared/employees/requests.js';
-import { replaceRelation } from '../../shared/adapters/wiring/employees.js';
+import { employeeService } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
@@ -21,5 +21,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body, user }) => {
   const { scope } = await user();
-  return { status: 200, body: { data: await replaceRelation(tenantId, path.id, 'stores', body.stores, scope) } };
+  return { status: 200, body: { data: await employeeService.replaceRelation(tenantId, path.id, 'stores', body.stores, scope) } };
 });

@@ -2,7 +2,7 @@ import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { SurveyBody } from '../../shared/surveys/answer-schema.js';
 import { EvaluationBody } from '../../shared/surveys/schema.js';
-import { answerSurvey } from '../../shared/adapters/wiring/surveys.js';
+import { surveyService } from '../../shared/adapters/wiring/surveys.js';
 
 /** Chatbot API: replaces the answer of an attempt (200); 404 when it has none, 410 once the survey expired. */
 export const contract = {
@@ -17,5 +17,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, body }) => ({
   status: 200,
-  body: await answerSurvey(tenantId, body, 'replace'),
+  body: await surveyService.answerSurvey(tenantId, body, 'replace'),
 }));

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
-import { deliveryReplay } from '../../shared/adapters/wiring/event-deliveries.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
+import { deliveryReplay } from '../../shared/adapters/wiring/events.js';
 
 const Path = v.strictObject({
   id: v.pipe(

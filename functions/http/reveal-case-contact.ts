@@ -1,5 +1,5 @@
-import { recordReads } from '../../shared/adapters/wiring/access-log.js';
-import { caseQueries } from '../../shared/adapters/wiring/case-reads.js';
+import { caseReads } from '../../shared/adapters/wiring/cases.js';
+import { accessService } from '../../shared/adapters/wiring/privacy.js';
 import { CaseContactBody } from '../../shared/cases/bodies.js';
 import { CaseIdPath } from '../../shared/cases/schema.js';
 import { answer, problem } from '../../shared/http/contract.js';
@@ -22,7 +22,7 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, user, keyId, requestId }) => {
   const reader = await user();
-  const revealed = await caseQueries.revealContact(tenantId, path.id, { name: reader.name, scope: reader.scope });
-  await recordReads(tenantId, [revealed.customerId], { operation: 'revealCaseContact', keyId, user: reader.name, requestId });
+  const revealed = await caseReads.revealContact(tenantId, path.id, { name: reader.name, scope: reader.scope });
+  await accessService.recordReads(tenantId, [revealed.customerId], { operation: 'revealCaseContact', keyId, user: reader.name, requestId });
   return { status: 200, body: revealed.body };
 });

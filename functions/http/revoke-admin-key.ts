@@ -1,8 +1,8 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
-import { KeyIdPath, KeyView } from '../../shared/tenants/keys.js';
-import { revokeKey } from '../../shared/adapters/wiring/tenant-keys.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
+import { KeyIdPath, KeyView } from '../../shared/access/api-keys.js';
+import { apiKeys } from '../../shared/adapters/wiring/access.js';
 
 /** Revokes a key: refused from the next request on, whatever API Gateway cached. Written to the audit log. */
 export const contract = {
@@ -19,5 +19,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, actor }) => ({
   status: 200,
-  body: await revokeKey(tenantId, path.id, actor),
+  body: await apiKeys.revokeKey(tenantId, path.id, actor),
 }));

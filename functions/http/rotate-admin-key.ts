@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
-import { IssuedKeyView, KeyIdPath, KeyView, RotateKeyBody } from '../../shared/tenants/keys.js';
-import { rotateKey } from '../../shared/adapters/wiring/tenant-keys.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
+import { IssuedKeyView, KeyIdPath, KeyView, RotateKeyBody } from '../../shared/access/api-keys.js';
+import { apiKeys } from '../../shared/adapters/wiring/access.js';
 
 /**
  * Gives a key a successor (its value in this answer only); the old key keeps working for `grace_seconds`, then only the
@@ -28,5 +28,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body, actor }) => ({
   status: 201,
-  body: await rotateKey(tenantId, path.id, body, actor),
+  body: await apiKeys.rotateKey(tenantId, path.id, body, actor),
 }));

@@ -3,8 +3,8 @@ import { ENV } from '../../shared/config.js';
 import { RotatedWebhookSecret, RotateWebhookSecretBody } from '../../shared/events/rotation.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { NOT_TENANT_ADMIN } from '../../shared/tenants/capabilities.js';
-import { rotateWebhookSecret } from '../../shared/adapters/wiring/tenant-admin.js';
+import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
+import { webhookRotation } from '../../shared/adapters/wiring/events.js';
 
 // An endpoint's signing secret derives from the deployment's survey secret (never stored): read at the cold start.
 await configuredSecret(ENV.surveySecret);
@@ -31,7 +31,7 @@ export const contract = {
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, body, actor }) => {
-  const rotated = await rotateWebhookSecret(tenantId, body.url, body.overlap_hours, new Date(), actor);
+  const rotated = await webhookRotation.rotateWebhookSecret(tenantId, body.url, body.overlap_hours, new Date(), actor);
   return {
     status: 201,
     body: { url: body.url, secret: rotated.secret, generation: rotated.generation, previous_signs_until: rotated.oldSignsUntil },

@@ -1,13 +1,13 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { UserNamePath, UserView } from '../../shared/tenants/users.js';
-import { UserPatchApiBody } from '../../shared/tenants/user-phone.js';
-import { updateUser } from '../../shared/adapters/wiring/tenant-users.js';
+import { UserNamePath, UserView } from '../../shared/access/tenant-users.js';
+import { UserPatchApiBody } from '../../shared/access/user-phone.js';
+import { tenantUsers } from '../../shared/adapters/wiring/access.js';
 
 /**
  * Changes a user's scope, role or state. A disabled user's token, pages and session refresh are refused from their
  * next request, and Cognito refuses their sign-in. An admin cannot disable themself or drop their own admin role; an admin
- * user grants only within their own scope and role (shared/tenants/users.ts).
+ * user grants only within their own scope and role (shared/access/tenant-users.ts).
  * Written to the audit log.
  */
 export const contract = {
@@ -28,5 +28,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body, actor }) => ({
   status: 200,
-  body: await updateUser(tenantId, path.email, body, actor),
+  body: await tenantUsers.updateUser(tenantId, path.email, body, actor),
 }));

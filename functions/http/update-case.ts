@@ -1,4 +1,4 @@
-import { caseEdits } from '../../shared/adapters/wiring/case-changes.js';
+import { caseChanges } from '../../shared/adapters/wiring/cases.js';
 import { CaseBody } from '../../shared/cases/bodies.js';
 import { CaseIdPath, CasePatch } from '../../shared/cases/schema.js';
 import { answer, problem } from '../../shared/http/contract.js';
@@ -31,6 +31,6 @@ export const contract = {
 export const handler = httpHandler(contract, async ({ tenantId, path, body, headers, user }) => {
   const expected = expectedVersion(headers['if-match'], 'the case you read (GET /public/cases/{id})');
   const actor = await user();
-  const changed = await caseEdits.update(tenantId, path.id, body, { name: actor.name, scope: actor.scope }, expected);
+  const changed = await caseChanges.update(tenantId, path.id, body, { name: actor.name, scope: actor.scope }, expected);
   return { status: 200, body: changed, headers: { etag: etagOf(changed.version) } };
 });

@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { UpdateCustomerBody } from '../../shared/customers/requests.js';
 import { Customer } from '../../shared/customers/schema.js';
-import { editCustomer } from '../../shared/adapters/wiring/customers.js';
+import { customerService } from '../../shared/adapters/wiring/customers.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
@@ -14,5 +14,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body }) => ({
   status: 201,
-  body: await editCustomer(tenantId, path.id, body),
+  body: await customerService.editCustomer(tenantId, path.id, body),
 }));

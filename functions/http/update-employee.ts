@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { UpdateEmployeeBody } from '../../shared/employees/requests.js';
 import { Employee } from '../../shared/employees/schema.js';
-import { editEmployee } from '../../shared/adapters/wiring/employees.js';
+import { employeeService } from '../../shared/adapters/wiring/employees.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 
@@ -15,5 +15,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body }) => ({
   status: 200,
-  body: await editEmployee(tenantId, path.id, body),
+  body: await employeeService.editEmployee(tenantId, path.id, body),
 }));

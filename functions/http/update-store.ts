@@ -3,7 +3,7 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 import { UpdateStoreBody } from '../../shared/stores/requests.js';
 import { Store } from '../../shared/stores/schema.js';
-import { editStore } from '../../shared/adapters/wiring/stores.js';
+import { storeService } from '../../shared/adapters/wiring/stores.js';
 
 /** Editing a store answers 202 (the interface's status). */
 export const contract = {
@@ -14,5 +14,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body }) => ({
   status: 202,
-  body: await editStore(tenantId, path.id, body),
+  body: await storeService.editStore(tenantId, path.id, body),
 }));

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { caseOpener } from '../../shared/adapters/wiring/case-opener.js';
+import { caseOpener } from '../../shared/adapters/wiring/cases.js';
 import { CaseMessage } from '../../shared/cases/message.js';
 import { queueHandler } from '../../shared/queue/handler.js';
 

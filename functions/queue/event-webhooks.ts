@@ -2,7 +2,7 @@ import { ENV, requireEnvs } from '../../shared/config.js';
 import { deliverEvent } from '../../shared/events/events.js';
 import type { EventDelivery } from '../../shared/events/ports.js';
 import { queueHandler } from '../../shared/queue/handler.js';
-import { deliveryPorts } from '../../shared/adapters/wiring/event-deliveries.js';
+import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
 import { loadSecrets } from '../../shared/adapters/secrets.js';
 
 requireEnvs(ENV.eventQueueUrl);

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { logger } from '../../shared/logger.js';
 import { flushMetrics } from '../../shared/metrics.js';
 import { recordEmailFeedback, SesEvent } from '../../shared/surveys/feedback.js';
-import { emailFeedback } from '../../shared/adapters/wiring/email-feedback.js';
+import { emailFeedback } from '../../shared/adapters/wiring/surveys.js';
 
 /**
  * SES bounce and complaint events of survey e-mails, from the configuration set's SNS destination. SNS invokes this

@@ -4,7 +4,7 @@ import type { Construct } from 'constructs';
 import { acknowledgeLogoBucket } from './acknowledgments.js';
 
 /**
- * The tenants' logos (shared/tenants/logo.ts): private (every public access blocked), TLS only, no versions (an
+ * The tenants' logos (shared/brand/logo.ts): private (every public access blocked), TLS only, no versions (an
  * object's name is its content's hash: it is never overwritten with other bytes), owned by the account (no ACLs).
  * Retained like the table: tenant files name it. Built into `scope`, the data stack (see infra/stack.ts on why a part
  * keeps its stack's scope).

@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { ENV, secretArnVariable } from '../../shared/config.js';
 import { QUEUES, type QueueId } from '../../shared/queues.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
-import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { fileURLToPath } from 'node:url';
 import { applyTenantFile } from '../apply-tenant.js';
 import { startGateway, type Gateway } from './gateway.js';
@@ -163,7 +163,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         await applyTenantFile(tenant, fileURLToPath(new URL('.', DEMO_TENANTS_FILE)));
       const directory = cognitoUserDirectory(userPool.userPoolId);
       for (const manager of DEMO_MANAGERS) {
-        await inviteManager({ putTenantUser: createUser, directory }, { ...manager, temporaryPassword: manager.password });
+        await inviteManager({ putTenantUser: tenantService.createUser, directory }, { ...manager, temporaryPassword: manager.password });
         // Signed in with at once: the invitation's new-password step is for real invitations.
         await directory.setPassword(manager.email, manager.password);
       }

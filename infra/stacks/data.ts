@@ -15,7 +15,7 @@ export class SurveyDataStack extends Stack {
   readonly table: Table;
   readonly secrets: Record<SecretId, Secret>;
   readonly managers: Managers;
-  /** The tenants' logos (shared/tenants/logo.ts): private, objects named by their content's hash. */
+  /** The tenants' logos (shared/brand/logo.ts): private, objects named by their content's hash. */
   readonly logoBucket: Bucket;
 
   constructor(scope: Construct, id: string, props: StackProps) {

@@ -5,7 +5,7 @@ import { TABLE } from '../table.js';
 import { keys } from '../keys.js';
 import { UserRecord } from '../tenants/ports.js';
 import { db, queryAll } from './dynamodb.js';
-import { findUserByName } from './tenant-access-repository.js';
+import { findUserByName } from './access-repository.js';
 
 /** What cases need beside their own items: the tenant's users, and the names of stores and employees. */
 

@@ -11,7 +11,7 @@ import {
   type AuthenticationResultType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { IdentityProvider, SessionTokens, SignInOutcome, UserDirectory } from '../session/ports.js';
-import type { SignInDirectory } from '../tenants/users.js';
+import type { SignInDirectory } from '../access/tenant-users.js';
 
 /**
  * Cognito, the managers' identity provider. Sign-in, the new-password challenge, refresh and revocation are Cognito's

@@ -149,3 +149,7 @@ export const employeeRepository: EmployeeRepository = {
   replaceStores: replaceStoreLinks,
   replaceGroups,
 };
+
+/** The names of a tenant's employees by id (the pages' names of employees). */
+export const employeeNames = async (tenantId: number, ids: number[]): Promise<Map<number, string>> =>
+  new Map((ids.length ? await employees.getMany(tenantId, ids) : []).map((employee) => [employee.id, employee.name]));

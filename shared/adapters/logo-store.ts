@@ -1,6 +1,6 @@
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { configured, ENV } from '../config.js';
-import { LOGO_CACHE_CONTROL, type LogoStore } from '../tenants/logo.js';
+import { LOGO_CACHE_CONTROL, type LogoStore } from '../brand/logo.js';
 
 /** Logos are objects under this prefix of the logo bucket. */
 const PREFIX = 'logos/';

@@ -43,3 +43,7 @@ export const storeRepository: StoreRepository = {
     return { items: items.map(stores.parse), nextCursor };
   },
 };
+
+/** The trade names of a tenant's stores by id (the pages' names of stores). */
+export const storeTradeNames = async (tenantId: number, ids: number[]): Promise<Map<number, string>> =>
+  new Map((ids.length ? await stores.getMany(tenantId, ids) : []).map((store) => [store.id, store.trade_name]));

@@ -5,7 +5,8 @@ import type { FirstStore, Tenant } from '../tenants/ports.js';
 import { db, type Item } from './dynamodb.js';
 import { employees, storeLink } from './employee-repository.js';
 import { stores } from './store-repository.js';
-import { brandItem, entity } from './tenant-repository.js';
+import { brandItem } from './brand-repository.js';
+import { entity } from './entity.js';
 
 /*
  * A new tenant with its first store and employee: the operator's command only (wiring/tenants.ts), apart from the

@@ -1,21 +1,42 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { keys } from '../keys.js';
-import { indexAttributes, inIndex, TABLE } from '../table.js';
-import type { BrandSettings, DeliveryConfig, Settings, SettingsWrite, UserScope } from '../tenants/config-schema.js';
-import { LogoObject } from '../tenants/logo.js';
-import { ApiKeyRecord, Tenant, UserRecord, type TenantRepository } from '../tenants/ports.js';
-import { CHATBOT_ENDPOINT, eventEndpoint, type SigningGenerations } from '../events/signature.js';
-import { batchWrite, cancelledByCondition, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
-import { findApiKey, findUserByName, findUserByToken, noteKeyUse } from './tenant-access-repository.js';
+import { TABLE } from '../table.js';
+import type { DeliveryConfig, Settings, SettingsWrite } from '../tenants/config-schema.js';
+import { Tenant, type TenantRepository } from '../tenants/ports.js';
+import { CHATBOT_ENDPOINT, eventEndpoint } from '../events/signature.js';
+import { batchWrite, cancelledByCondition, db, isConditionFailure, queryAll } from './dynamodb.js';
+import {
+  deleteUser,
+  findApiKey,
+  findApiKeyById,
+  findUserByName,
+  findUserByToken,
+  insertApiKey,
+  insertUser,
+  listApiKeys,
+  listUsers,
+  markApiKeyRevoked,
+  noteKeyUse,
+  putUser,
+  rotateApiKey,
+  updateUser,
+  updateUserScope,
+} from './access-repository.js';
+import { findLogo, putBrand, recordLogo } from './brand-repository.js';
 import { CONFIG_VERSION_COPIES, readConfigVersion, versionOf } from './config-version.js';
-import { readSettings, readVersionedSettings, SIGNING, signingOf, VERSION } from './settings-repository.js';
+import { entity } from './entity.js';
+import { rotateSigning } from './event-signing.js';
+import { readSettings, readVersionedSettings, SIGNING, VERSION } from './settings-repository.js';
 
 export { CONFIG_VERSION_COPIES, readConfigVersion } from './config-version.js';
+export { entity } from './entity.js';
 
-/** The entity attribute of an item (which kind of thing it is). */
-export const entity = (name: string) => ({ [TABLE.entityAttribute]: name });
-
+/**
+ * The tenants and their configuration (journeys, classes, groups, delivery, the version readers cache by). The tenant's
+ * keys and users are ./access-repository.ts's, its brand and logos ./brand-repository.ts's, its event signing
+ * ./event-signing.ts's; `tenantRepository` gathers them all for the operator's tenant service.
+ */
 export async function getTenant(id: number): Promise<Tenant | undefined> {
   const { client, tableName } = db();
   const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.tenant(id) }));
@@ -38,271 +59,6 @@ export async function renameTenant(id: number, name: string): Promise<void> {
 
 export async function listTenants(): Promise<Tenant[]> {
   return (await queryAll(db(), { index: 'gsi1', partition: keys.tenantCollection() })).map((item) => v.parse(Tenant, item));
-}
-
-// ---- API keys -----------------------------------------------------------------------------------------------
-
-const KEY_COLLECTION = indexAttributes('gsi1');
-
-/** A key's item: under its hash, in its tenant's key collection (gsi1) by its id. */
-const apiKeyItem = (hash: string, record: ApiKeyRecord): Item => ({
-  ...keys.apiKey(hash),
-  ...entity('APIKEY'),
-  ...inIndex('gsi1', keys.apiKeyCollection(record.tenantId), record.keyId),
-  ...record,
-});
-
-/** Stores a key by its hash. Putting the same key again keeps the first record (and its revocation). */
-export async function insertApiKey(hash: string, record: ApiKeyRecord): Promise<boolean> {
-  const { client, tableName } = db();
-  try {
-    await client.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: apiKeyItem(hash, record),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
-
-export async function listApiKeys(tenantId: number): Promise<(ApiKeyRecord & { hash: string })[]> {
-  const items = await queryAll(db(), { index: 'gsi1', partition: keys.apiKeyCollection(tenantId) });
-  return items.map((item) => ({ ...v.parse(ApiKeyRecord, item), hash: keys.apiKeyHashOf(String(item.pk)) }));
-}
-
-/** Revokes a key that is not revoked yet: of two revocations at once, one writes its time, the other learns it. */
-export async function markApiKeyRevoked(hash: string, at: string): Promise<'revoked' | 'already' | 'missing'> {
-  const { client, tableName } = db();
-  try {
-    await client.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.apiKey(hash),
-        UpdateExpression: 'SET revoked_at = :at',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(revoked_at) OR revoked_at = :null)',
-        ExpressionAttributeValues: { ':at': at, ':null': null },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return 'revoked';
-  } catch (error) {
-    if (isConditionFailure(error)) return (error as { Item?: unknown }).Item ? 'already' : 'missing';
-    throw error;
-  }
-}
-
-/** The key of an id: its gsi1 entry names its hash (the index may lag a moment), then the key itself, read strongly. */
-export async function findApiKeyById(tenantId: number, keyId: string): Promise<(ApiKeyRecord & { hash: string }) | undefined> {
-  const { client, tableName } = db();
-  const { Items = [] } = await client.send(
-    new QueryCommand({
-      TableName: tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: '#pk = :pk AND #sk = :id',
-      ExpressionAttributeNames: { '#pk': KEY_COLLECTION.partitionKey, '#sk': KEY_COLLECTION.sortKey },
-      ExpressionAttributeValues: { ':pk': keys.apiKeyCollection(tenantId), ':id': keyId },
-    }),
-  );
-  const hash = Items[0] ? keys.apiKeyHashOf(String(Items[0].pk)) : undefined;
-  if (!hash) return undefined;
-  const record = await findApiKey(hash);
-  return record && record.tenantId === tenantId ? { ...record, hash } : undefined;
-}
-
-/** The successor's put and the key's update in one transaction, conditional on the key being neither revoked nor rotated. */
-export async function rotateApiKey(hash: string, successor: { hash: string; record: ApiKeyRecord }, expiresAt: string): Promise<boolean> {
-  const { client, tableName } = db();
-  try {
-    await client.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName,
-              Item: apiKeyItem(successor.hash, successor.record),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Update: {
-              TableName: tableName,
-              Key: keys.apiKey(hash),
-              UpdateExpression: 'SET expires_at = :expires, rotated_to = :successor',
-              ConditionExpression:
-                'attribute_exists(pk) AND (attribute_not_exists(revoked_at) OR revoked_at = :null) AND (attribute_not_exists(rotated_to) OR rotated_to = :null)',
-              ExpressionAttributeValues: { ':expires': expiresAt, ':successor': successor.record.keyId, ':null': null },
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof Error && error.name === 'TransactionCanceledException') return false;
-    throw error;
-  }
-}
-
-// ---- Users --------------------------------------------------------------------------------------------------
-
-/** A user's item and its name item, written together; `onlyNew`: only while no user holds the name. */
-const userWrite = (tenantId: number, user: UserRecord, onlyNew: boolean) => {
-  const { tableName } = db();
-  return new TransactWriteCommand({
-    TransactItems: [
-      {
-        Put: {
-          TableName: tableName,
-          Item: {
-            ...keys.userToken(tenantId, user.tokenHash),
-            ...entity('USER'),
-            ...inIndex('gsi1', keys.userCollection(tenantId), user.name),
-            ...user,
-          },
-        },
-      },
-      {
-        Put: {
-          TableName: tableName,
-          Item: { ...keys.userName(tenantId, user.name), ...entity('USER_NAME'), tokenHash: user.tokenHash },
-          ...(onlyNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
-        },
-      },
-    ],
-  });
-};
-
-/** Writes a user and its name item together (the operator's replace by name). */
-export async function putUser(tenantId: number, user: UserRecord): Promise<void> {
-  await db().client.send(userWrite(tenantId, user, false));
-}
-
-/** Writes a new user and its name item together, unless a user holds the name already: false then, nothing written. */
-export async function insertUser(tenantId: number, user: UserRecord): Promise<boolean> {
-  try {
-    await db().client.send(userWrite(tenantId, user, true));
-    return true;
-  } catch (error) {
-    if (cancelledByCondition(error, 1)) return false;
-    throw error;
-  }
-}
-
-export async function deleteUser(tenantId: number, tokenHash: string): Promise<void> {
-  const { client, tableName } = db();
-  await client.send(new DeleteCommand({ TableName: tableName, Key: keys.userToken(tenantId, tokenHash) }));
-}
-
-export async function updateUserScope(tenantId: number, tokenHash: string, scope: UserScope): Promise<void> {
-  const { client, tableName } = db();
-  await client.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.userToken(tenantId, tokenHash),
-      UpdateExpression: 'SET #scope = :scope',
-      ExpressionAttributeNames: { '#scope': 'scope' },
-      ExpressionAttributeValues: { ':scope': scope },
-    }),
-  );
-}
-
-export async function listUsers(tenantId: number): Promise<UserRecord[]> {
-  return (await queryAll(db(), { index: 'gsi1', partition: keys.userCollection(tenantId) })).map((item) => v.parse(UserRecord, item));
-}
-
-export async function updateUser(
-  tenantId: number,
-  tokenHash: string,
-  fields: Partial<Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>> & { phone?: string | null },
-): Promise<UserRecord> {
-  const { client, tableName } = db();
-  // Only the fields given are written: two admins changing different fields at once both keep their change. A phone
-  // given as null is removed.
-  const given = (['scope', 'role', 'disabled_at', 'phone'] as const).filter(
-    (field) => fields[field] !== undefined && !(field === 'phone' && fields.phone === null),
-  );
-  const set = given.length ? `SET ${given.map((field) => `#${field} = :${field}`).join(', ')}` : '';
-  const remove = fields.phone === null ? 'REMOVE #phone' : '';
-  const { Attributes } = await client.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.userToken(tenantId, tokenHash),
-      UpdateExpression: [set, remove].filter(Boolean).join(' '),
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: {
-        ...Object.fromEntries(given.map((field) => [`#${field}`, field])),
-        ...(remove ? { '#phone': 'phone' } : {}),
-      },
-      ...(given.length ? { ExpressionAttributeValues: Object.fromEntries(given.map((field) => [`:${field}`, fields[field]])) } : {}),
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return v.parse(UserRecord, Attributes);
-}
-
-// ---- Configuration: journeys, classes, groups ---------------------------------------------------------------
-
-export const brandItem = (tenantId: number, brand: BrandSettings): Item => ({
-  pk: keys.config(tenantId),
-  sk: keys.brandConfig,
-  ...entity('BRAND'),
-  ...brand,
-});
-
-/** Replaces the tenant's brand. */
-export async function putBrand(tenantId: number, brand: BrandSettings): Promise<void> {
-  const { client, tableName } = db();
-  await client.send(new PutCommand({ TableName: tableName, Item: brandItem(tenantId, brand) }));
-}
-
-const LogoItem = v.object(LogoObject.entries);
-
-/**
- * Records a logo as the tenant's, counted on the tenant's item (`logo_count`) in the same transaction; with `atMost`,
- * only while the tenant has recorded fewer: `full` otherwise. `exists` when it was recorded already (not counted again).
- */
-export async function recordLogo(tenantId: number, logo: LogoObject, atMost?: number): Promise<'recorded' | 'exists' | 'full'> {
-  const { client, tableName } = db();
-  try {
-    await client.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName,
-              Item: { ...keys.tenantLogo(tenantId, logo.file), ...entity('LOGO'), ...logo },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Update: {
-              TableName: tableName,
-              Key: keys.tenant(tenantId),
-              UpdateExpression: 'ADD logo_count :one',
-              ...(atMost === undefined ? {} : { ConditionExpression: 'attribute_not_exists(logo_count) OR logo_count < :most' }),
-              ExpressionAttributeValues: { ':one': 1, ...(atMost === undefined ? {} : { ':most': atMost }) },
-            },
-          },
-        ],
-      }),
-    );
-    return 'recorded';
-  } catch (error) {
-    if (cancelledByCondition(error, 0)) return 'exists';
-    if (cancelledByCondition(error, 1)) return 'full';
-    throw error;
-  }
-}
-
-export async function findLogo(tenantId: number, file: string): Promise<LogoObject | undefined> {
-  const { client, tableName } = db();
-  const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.tenantLogo(tenantId, file), ConsistentRead: true }));
-  return Item && v.parse(LogoItem, Item);
 }
 
 export async function putSettings(tenantId: number, settings: SettingsWrite): Promise<void> {
@@ -350,43 +106,6 @@ export async function putDelivery(tenantId: number, delivery: DeliveryConfig): P
     }
   }
   return { newEndpoints };
-}
-
-/** One atomic update: two rotations at once raise the generation twice, each answering its own. */
-export async function rotateSigning(
-  tenantId: number,
-  endpoint: string,
-  previousUntil: string,
-  now: string,
-): Promise<SigningGenerations | undefined> {
-  const { client, tableName } = db();
-  // A rotation with an overlap waits for the last one's to end (else the generation receivers hold stops at once); a
-  // hard cutover (no overlap) is taken whenever.
-  const overlap = previousUntil > now;
-  try {
-    const { Attributes } = await client.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: { pk: keys.config(tenantId), sk: keys.webhookSigning(endpoint) },
-        UpdateExpression:
-          'SET #entity = :entity, endpoint = :endpoint, previousGeneration = if_not_exists(#current, :one), #current = if_not_exists(#current, :one) + :one, previousUntil = :until',
-        ...(overlap ? { ConditionExpression: 'attribute_not_exists(previousUntil) OR previousUntil <= :now' } : {}),
-        ExpressionAttributeNames: { '#entity': TABLE.entityAttribute, '#current': 'current' },
-        ExpressionAttributeValues: {
-          ':entity': SIGNING,
-          ':endpoint': endpoint,
-          ':one': 1,
-          ':until': previousUntil,
-          ...(overlap ? { ':now': now } : {}),
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return signingOf(Attributes!);
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
 }
 
 const VERSION_COPY = 'CONFIG_VERSION_COPY';

@@ -26,7 +26,7 @@ export class AnswerNotVisibleYet extends Error {
 const looksLikeEmail = (name: string) => /^[^\s@]+@[^\s@]+$/.test(name);
 
 /** The case queue's consumer: opens cases from answers, alerts their managers once (by e-mail, and on WhatsApp). */
-export function caseOpening(ports: CasePorts) {
+export function caseOpener(ports: CasePorts) {
   const { cases, users, answers, settings } = ports;
 
   function newCase(record: TransactionRecord, journey: JourneyConfig, config: Settings, owners: string[], now: Date): CaseRecord {

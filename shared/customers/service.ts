@@ -56,3 +56,17 @@ export function customerService(customers: CustomerRepository) {
 }
 
 export type CustomerService = ReturnType<typeof customerService>;
+
+/**
+ * A customer opted out (the survey page's link, an e-mail complaint), through `edit` (the service's editCustomer): an
+ * erased customer has nothing left to opt out of.
+ */
+export function customerOptOut(edit: (tenantId: number, id: number, changes: CustomerChanges) => Promise<unknown>) {
+  return async function optOutCustomer(tenantId: number, customerId: number): Promise<void> {
+    try {
+      await edit(tenantId, customerId, { opt_out: true });
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  };
+}

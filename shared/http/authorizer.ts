@@ -1,10 +1,10 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import { logger } from '../logger.js';
-import type { AuthContext } from '../tenants/auth-context.js';
+import type { AuthContext } from '../access/auth-context.js';
 import { API_KEY_HEADER } from '../headers.js';
-import { hashSecret, MAX_SECRET_LENGTH, type KeyApi } from '../tenants/credentials.js';
-import { keyMemory } from '../tenants/key-memory.js';
-import { authorizeKey } from '../adapters/wiring/tenant-access.js';
+import { hashSecret, MAX_SECRET_LENGTH, type KeyApi } from '../access/credentials.js';
+import { keyMemory } from '../access/key-memory.js';
+import { tenantAccess } from '../adapters/wiring/tenant-access.js';
 import { ENV, requireEnvs } from '../config.js';
 
 // Keys are looked up in the table: without its name, the authorizer's cold start fails.
@@ -21,7 +21,7 @@ export function authorizerHandler(scope: KeyApi) {
     const keyHash = presented && presented.length <= MAX_SECRET_LENGTH ? hashSecret(presented) : undefined;
     const checkedFor = event.requestContext.requestId;
     try {
-      const context = await authorizeKey(presented, scope, new Date(), { noteUse: true });
+      const context = await tenantAccess.authorizeKey(presented, scope, new Date(), { noteUse: true });
       if (keyHash) memory.remember(keyHash, context);
       if (!context.authenticated) logger.info('Rejected API key', { requestId: event.requestContext.requestId, scope });
       return { isAuthorized: true, context: context.authenticated ? { ...context, checkedFor } : context };

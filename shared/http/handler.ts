@@ -8,11 +8,11 @@ import { logger } from '../logger.js';
 import { flushMetrics } from '../metrics.js';
 import { isUnavailable } from '../adapters/unavailable.js';
 import { oneVersionPerRequest } from '../adapters/config-version.js';
-import { parseAuthContext, tenantFromContext } from '../tenants/auth-context.js';
+import { parseAuthContext, tenantFromContext } from '../access/auth-context.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
-import { authorizeKey, confirmCachedKey, resolveUser } from '../adapters/wiring/tenant-access.js';
-import { requireScope, type UserNeed } from '../tenants/access.js';
-import { AdminRefusedError, isAdminKey, requireAdmin, type AdminArea } from '../tenants/capabilities.js';
+import { tenantAccess } from '../adapters/wiring/tenant-access.js';
+import { requireScope, type UserNeed } from '../access/tenant-access.js';
+import { AdminRefusedError, isAdminKey, requireAdmin, type AdminArea } from '../access/capabilities.js';
 import type { AuditActor } from '../tenants/audit.js';
 import type { UserRecord } from '../tenants/ports.js';
 import type { ResponseDoc } from './contract.js';
@@ -46,7 +46,7 @@ export interface RouteSpec<B, P, Q> {
   user?: UserNeed;
   /**
    * An admin route and what it administers: an admin key may call it, or a user token whose user the one rule lets
-   * administer the area (shared/tenants/capabilities.ts); anyone else is refused (403 by the contract).
+   * administer the area (shared/access/capabilities.ts); anyone else is refused (403 by the contract).
    */
   admin?: AdminArea;
   /** What the operation answers, by status (for the OpenAPI document). */
@@ -113,7 +113,7 @@ export function httpHandler<
     const tenantId = spec.anonymous ? 0 : tenantFromContext(event.requestContext.authorizer?.lambda);
     if (!spec.anonymous) logger.appendKeys({ tenantId });
     const { [USER_TOKEN_QUERY]: _token, ...query } = event.queryStringParameters ?? {};
-    const user = spec.user ? once(() => resolveUser(tenantId, userTokenOf(event))) : undeclaredUser;
+    const user = spec.user ? once(() => tenantAccess.resolveUser(tenantId, userTokenOf(event))) : undeclaredUser;
     let input: RequestInput<B, P, Q>;
     try {
       // The JSON parser below has replaced a JSON body with its value.
@@ -170,7 +170,7 @@ export function httpHandler<
 
   /** A request refused for its body has its user token checked first: a caller without a valid one learns nothing else. */
   const tokenFirst = async (event: HttpEvent): Promise<void> => {
-    if (spec.user) await resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), userTokenOf(event));
+    if (spec.user) await tenantAccess.resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), userTokenOf(event));
   };
 
   const stack = middy<HttpEvent, APIGatewayProxyStructuredResultV2, Error, Context>()
@@ -222,7 +222,7 @@ async function adminOf(event: HttpEvent, area: AdminArea): Promise<AuditActor> {
   if (isAdminKey(scopeOf(event))) return { keyId: keyIdOf(event) ?? 'unknown' };
   const token = userTokenOf(event);
   if (!token) throw new AdminRefusedError('not-admin');
-  const user = await resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), token);
+  const user = await tenantAccess.resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), token);
   requireAdmin(user, area);
   return { user: user.name };
 }
@@ -263,7 +263,7 @@ async function authenticate(event: HttpEvent): Promise<void> {
     // of a rotation's grace) since. The expiry is checked on the clock, a change by one read of the configuration's
     // version (every change of a key raises it), and the key is read again only when the version moved. While the
     // table cannot be reached, the authorizer's own check stands, as the key memory keeps sales queueing.
-    const rechecked = await confirmCachedKey(event.headers?.[API_KEY_HEADER], context).catch((error: unknown) => {
+    const rechecked = await tenantAccess.confirmCachedKey(event.headers?.[API_KEY_HEADER], context).catch((error: unknown) => {
       if (isUnavailable(error)) return context;
       throw error;
     });
@@ -272,7 +272,7 @@ async function authenticate(event: HttpEvent): Promise<void> {
   if (!context.authenticated && context.recheck) {
     let rechecked;
     try {
-      rechecked = await authorizeKey(event.headers?.[API_KEY_HEADER], context.recheck);
+      rechecked = await tenantAccess.authorizeKey(event.headers?.[API_KEY_HEADER], context.recheck);
     } catch {
       throw new UnavailableError();
     }

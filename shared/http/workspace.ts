@@ -20,7 +20,7 @@ import type { SessionClaims } from '../session/ports.js';
 import type { WebAnswer } from '../web-answer.js';
 import { layout, messageBody, WORKSPACE_HEADERS } from '../workspace/layout.js';
 import { MAX_FORM_BYTES } from './page.js';
-import { resolveSessionUser } from '../adapters/wiring/tenant-access.js';
+import { tenantAccess } from '../adapters/wiring/tenant-access.js';
 import type { UserRecord } from '../tenants/ports.js';
 
 export interface WorkspaceInput {
@@ -119,7 +119,7 @@ function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswe
         shownOnce: cookieValue(cookies, SHOWN_ONCE_COOKIE),
       },
       session: session!,
-      user: () => (user ??= resolveSessionUser(session!.tenantId, session!.user)),
+      user: () => (user ??= tenantAccess.resolveSessionUser(session!.tenantId, session!.user)),
     });
     return html(answer, requestId);
   };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { GoneError, NotFoundError, NotReadyError, type FieldProblem } from '../errors.js';
 import { describeError, logger } from '../logger.js';
-import type { UserNeed } from '../tenants/access.js';
+import type { UserNeed } from '../access/tenant-access.js';
 import type { DataSubjects, ErasureMark, PrivacyQueue, PrivacyRequestRecord, PrivacyRequests } from './ports.js';
 import { MAX_DELAY_SECONDS } from '../queues.js';
 import type { ExportDocument, PrivacyRequestInput, PrivacyRequestView } from './schema.js';

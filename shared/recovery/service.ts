@@ -121,6 +121,23 @@ export function recoveryRequester({
   return { request };
 }
 
+/**
+ * The cases service's recordRecovery, once: an answer the case holds already (read through `find`) is not recorded
+ * again, so that a retried page changes nothing and publishes no second `case.recovered`.
+ */
+export function recordOnce(
+  find: (tenantId: number, caseId: number) => Promise<{ recovery?: { outcome: string; at: string } | null | undefined } | undefined>,
+  record: CaseRecoveryRecorder['recordRecovery'],
+): CaseRecoveryRecorder {
+  return {
+    async recordRecovery(tenantId, caseId, recovery) {
+      const held = (await find(tenantId, caseId))?.recovery;
+      if (held?.outcome === recovery.outcome && held.at === recovery.at) return;
+      return record(tenantId, caseId, recovery);
+    },
+  };
+}
+
 /** The customer's answer on the recovery page. */
 export function recoveryAnswers({
   store,

@@ -2,7 +2,8 @@ import { redirect, type WebAnswer } from '../web-answer.js';
 import { challengeCookie, clearedCookies, readChallenge, safeNext, sessionCookies } from './cookies.js';
 import { SIGN_IN_PATH } from './paths.js';
 import type { Sealer } from '../sealed.js';
-import type { AttemptKey, IdentityProvider, SessionPages, SignInAttempts, SignInOutcome, SignInProblem } from './ports.js';
+import { UnauthenticatedError } from '../errors.js';
+import type { AttemptKey, IdentityProvider, SessionClaims, SessionPages, SignInAttempts, SignInOutcome, SignInProblem } from './ports.js';
 
 /** What the session's pages receive: the stage's path prefix and the posted form or the query. */
 export interface SessionRequest {
@@ -138,4 +139,25 @@ export function sessionService(
   }
 
   return { refresh, signOut };
+}
+
+/**
+ * Whether the user a fresh ID token names may still use the workspace (the refresh's `admits`): the token verified, then
+ * the tenant's own check of its user (a disabled or removed one is refused).
+ */
+export function sessionAdmission(
+  verify: (idToken: string) => Promise<SessionClaims | undefined>,
+  resolveSessionUser: (tenantId: number, name: string) => Promise<unknown>,
+): (idToken: string) => Promise<boolean> {
+  return async (idToken) => {
+    const claims = await verify(idToken);
+    if (!claims) return false;
+    try {
+      await resolveSessionUser(claims.tenantId, claims.user);
+      return true;
+    } catch (refused) {
+      if (refused instanceof UnauthenticatedError) return false;
+      throw refused;
+    }
+  };
 }

@@ -19,6 +19,7 @@ import {
 import { bucketOf, bucketsOf, classQuestionOf, followUpOf, questionOf, thanksOf } from './questions.js';
 import type { SurveyBody } from './answer-schema.js';
 import { textProblem } from '../text.js';
+import type { TransactionRecord } from '../transaction-record.js';
 
 /**
  * The survey page behind a link: what GET shows and what POST records, in the survey's language and with the
@@ -44,6 +45,25 @@ export interface PageTransaction {
   score: number | null;
   /** Its recovery survey, once asked: its status, and the customer's answer once given. */
   recovery?: { status: string; recovered: boolean | null } | undefined;
+}
+
+/** What a page reads of a transaction's record (`id`: the transaction's). */
+export function pageTransactionOf(id: number, record: TransactionRecord): PageTransaction {
+  const { transaction } = record;
+  return {
+    id,
+    journeyId: transaction.journey_id,
+    journeySlug: record.journeySlug,
+    storeId: transaction.store_id,
+    customerId: transaction.customer_id,
+    customerName: record.customerName,
+    attemptId: transaction.survey.attempt_id,
+    status: transaction.survey.status,
+    erased: record.erased,
+    locale: record.locale ?? DEFAULT_LOCALE,
+    score: transaction.rating?.score ?? null,
+    recovery: record.recovery ? { status: record.recovery.status, recovered: record.recovery.recovered ?? null } : undefined,
+  };
 }
 
 /** What every page reads: a page that only shows (GET) needs nothing else, and its function bundles nothing else. */

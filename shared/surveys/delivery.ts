@@ -6,7 +6,7 @@ import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
 import { firstName, recoveryEmail, recoverySms, surveyEmail, surveySms, type SurveyBrand } from './compose.js';
 import { DEFAULT_LOCALE, timeZoneOf, type Locale } from '../locale.js';
 import { translator } from '../i18n/messages.js';
-import { brandOf } from '../tenants/brand.js';
+import { brandOf } from '../brand/brand.js';
 import type { DispatchMessage } from './dispatch.js';
 import { signSurveyLink, surveyUrl } from './link.js';
 import { nextAttempt, quietUntil } from './attempts.js';

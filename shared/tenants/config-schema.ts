@@ -1,16 +1,16 @@
 import * as v from 'valibot';
-import { KEY_SCOPES } from './credentials.js';
-import { UserRoleSchema } from './roles.js';
+import { KEY_SCOPES } from '../access/credentials.js';
+import { UserRoleSchema } from '../access/roles.js';
 import type { SigningGenerations } from '../events/signature.js';
 import { EVENT_TYPES } from '../events/ports.js';
 import { CHANNELS, HAND_OFF_CHANNELS } from '../channels.js';
 import { isLocalDeployment } from '../config.js';
 import { webAddressProblem } from '../web-address.js';
 import { DEFAULT_LOCALE, DEFAULT_TIME_ZONE, LOCALES, type Locale } from '../locale.js';
-import { LogoObject } from './logo.js';
-import { UserScope } from './user-scope.js';
+import { LogoObject } from '../brand/logo.js';
+import { UserScope } from '../access/user-scope.js';
 import { entityId as id, nameField as name } from './fields.js';
-import { BrandConfig } from './brand-schema.js';
+import { BrandConfig } from '../brand/brand-schema.js';
 import {
   CASE_RULE_DEFAULTS,
   DAYS,
@@ -316,8 +316,8 @@ export const PrivacyConfig = v.strictObject({
 export type PrivacyConfig = v.InferOutput<typeof PrivacyConfig>;
 
 /**
- * The brand (shared/tenants/brand-schema.ts), a stored logo (shared/tenants/logo.ts) and a user's scope
- * (shared/tenants/user-scope.ts), as the tenant file names them.
+ * The brand (shared/brand/brand-schema.ts), a stored logo (shared/brand/logo.ts) and a user's scope
+ * (shared/access/user-scope.ts), as the tenant file names them.
  */
 export { BrandConfig, LogoObject, UserScope };
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { BrandSettings, DeliveryConfig, LogoObject, Settings, SettingsWrite, UserScope } from './config-schema.js';
-import { USER_ROLES, type UserRole } from './roles.js';
+import { USER_ROLES, type UserRole } from '../access/roles.js';
 import type { SigningGenerations } from '../events/signature.js';
 
 export const Tenant = v.object({ id: v.number(), name: v.string(), created_at: v.string() });
@@ -16,7 +16,7 @@ export const ApiKeyRecord = v.object({
   expires_at: v.optional(v.nullable(v.string())),
   /** What the tenant calls it (keys issued through the API have one). */
   name: v.optional(v.nullable(v.string())),
-  /** When the authorizer last let it through, to LAST_USE_RESOLUTION_SECONDS (shared/tenants/keys.ts). */
+  /** When the authorizer last let it through, to LAST_USE_RESOLUTION_SECONDS (shared/access/api-keys.ts). */
   last_used_at: v.optional(v.nullable(v.string())),
   /** The id of the key that replaced it by rotation (it works until its `expires_at`, the end of the grace). */
   rotated_to: v.optional(v.nullable(v.string())),
@@ -47,7 +47,7 @@ export interface FirstStore {
   employee: string;
 }
 
-/** The reads that check a caller: `shared/adapters/tenant-access-repository.ts` implements it. */
+/** The reads that check a caller: `shared/adapters/access-repository.ts` implements it. */
 export interface TenantAccessRepository {
   /** Keys are found by the hash of their value; the value itself is never stored. */
   findApiKey(hash: string): Promise<ApiKeyRecord | undefined>;
@@ -111,7 +111,7 @@ export interface TenantRepository extends TenantAccessRepository {
   ): Promise<UserRecord>;
   putSettings(tenantId: number, settings: SettingsWrite): Promise<void>;
   putBrand(tenantId: number, brand: BrandSettings): Promise<void>;
-  /** Records that the tenant uploaded this logo object, so that its brand may name it (shared/tenants/logo.ts, LogoUploads). */
+  /** Records that the tenant uploaded this logo object, so that its brand may name it (shared/brand/logo.ts, LogoUploads). */
   recordLogo(tenantId: number, logo: LogoObject, atMost?: number): Promise<'recorded' | 'exists' | 'full'>;
   /** A logo the tenant uploaded, by its object name; undefined for one it did not. */
   findLogo(tenantId: number, file: string): Promise<LogoObject | undefined>;

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { tenantAccess } from './access.js';
+import { tenantAccess } from '../access/tenant-access.js';
 import type { FirstStore, Tenant, TenantCreation, TenantRepository, UserRecord, UserRole } from './ports.js';
 import type { LogoObject, TenantConfig, UserScope } from './config-schema.js';
 import { configChanges, type ConfigChange } from './configuration.js';
 import { configService, recordedChange } from './config-service.js';
 import type { AuditActor, AuditEntry, AuditLog } from './audit.js';
-import { signingSecret, webhookEndpoints, webhookRotation } from './webhook-signing.js';
-import { hashSecret, KEY_PREFIXES, newSecret, type KeyScope } from './credentials.js';
+import { signingSecret, webhookEndpoints, webhookRotation } from '../webhooks/webhook-signing.js';
+import { hashSecret, KEY_PREFIXES, newSecret, type KeyScope } from '../access/credentials.js';
 
 export type { Tenant, UserRecord };
 
@@ -67,7 +67,7 @@ export function tenantService(
     if (!(await tenants.getTenant(tenantId))) throw new Error(`Tenant ${tenantId} does not exist.`);
     const { keyId, created } = await storeKey(tenantId, scope, value, expiresAt);
     if (!created) throw new Error('That key value is already in use.');
-    // Every change of a key raises the version once the key is written (shared/tenants/keys.ts says why).
+    // Every change of a key raises the version once the key is written (shared/access/api-keys.ts says why).
     await tenants.raiseConfigVersion(tenantId);
     return { key: value, keyId, tenantId, scope };
   }

@@ -4,12 +4,12 @@ import { DomainError, PreconditionFailedError } from '../errors.js';
 import type { HtmlValue } from '../html.js';
 import { APP_ADMIN_BRAND_PATH } from '../session/paths.js';
 import type { AuditActor } from '../tenants/audit.js';
-import { BrandConfig } from '../tenants/brand-schema.js';
+import { BrandConfig } from '../brand/brand-schema.js';
 import type { BrandSettings } from '../tenants/config-schema.js';
-import { MAX_LOGO_BYTES } from '../tenants/logo.js';
+import { MAX_LOGO_BYTES } from '../brand/logo.js';
 import { redirect, type WebAnswer } from '../web-answer.js';
 import { addError, adminFrame, problemsBox, type AdminPageRequest, type FieldErrors } from './admin-form.js';
-import { labelsOf, render, type BrandReadPorts, type BrandValues } from './admin-brand-page.js';
+import { labelsOf, render, type BrandConfigService, type BrandReadPorts, type BrandValues } from './admin-brand-page.js';
 
 /**
  * The brand form's post (apart from the page, which never reads a multipart body nor checks the form's fields): a
@@ -20,6 +20,14 @@ export interface BrandPagePorts extends BrandReadPorts {
   uploadLogo(tenantId: number, bytes: Uint8Array, actor: AuditActor): Promise<NonNullable<BrandSettings['logo']>>;
   replaceBrand(tenantId: number, expected: number, brand: BrandSettings, actor: AuditActor): Promise<unknown>;
 }
+
+/** The brand written into the configuration as PUT /public/admin/config does, at the version the form was read at. */
+export const replaceBrandOf =
+  (config: BrandConfigService): BrandPagePorts['replaceBrand'] =>
+  async (tenantId, expected, brand, actor) => {
+    const { config: document } = await config.readConfig(tenantId);
+    return config.replaceConfig(tenantId, expected, { ...document, brand }, actor);
+  };
 
 /** A file sent with the form: its bytes (at most the limit), and whether it was longer than that. */
 export interface SentFile {

@@ -2,8 +2,9 @@ import { colour as checkedColour, html, type HtmlValue } from '../html.js';
 import type { AdminBrandKey } from '../i18n/catalogue.js';
 import { ADMIN_BRAND } from '../i18n/messages.js';
 import { APP_ADMIN_BRAND_PATH } from '../session/paths.js';
-import { DEFAULT_BRAND_COLOUR, logoPath } from '../tenants/brand.js';
+import { DEFAULT_BRAND_COLOUR, logoPath } from '../brand/brand.js';
 import type { BrandSettings } from '../tenants/config-schema.js';
+import type { configService } from '../tenants/config-service.js';
 import type { WebAnswer } from '../web-answer.js';
 import {
   adminFrame,
@@ -24,6 +25,17 @@ export type BrandFrame = AdminFrame<AdminBrandKey>;
 export interface BrandReadPorts extends Pick<AdminPagePorts, 'settings'> {
   readBrand(tenantId: number): Promise<{ brand: BrandSettings | undefined; version: number }>;
 }
+
+/** The configuration service of `PUT /public/admin/config`, as the brand page and its form use it. */
+export type BrandConfigService = Pick<ReturnType<typeof configService>, 'readConfig' | 'replaceConfig'>;
+
+/** The brand as the admin API's configuration has it (its display name resolved), and the version it was read at. */
+export const readBrandOf =
+  (config: Pick<BrandConfigService, 'readConfig'>): BrandReadPorts['readBrand'] =>
+  async (tenantId) => {
+    const { config: document, version } = await config.readConfig(tenantId);
+    return { brand: { ...document.brand, name: document.brand.name ?? document.name }, version };
+  };
 
 /** What the form holds, as typed. */
 export interface BrandValues {

@@ -4,8 +4,8 @@ import type { AdminKeysKey } from '../i18n/catalogue.js';
 import { ADMIN_KEYS } from '../i18n/messages.js';
 import { DomainError, NotFoundError } from '../errors.js';
 import { APP_ADMIN_KEYS_PATH } from '../session/paths.js';
-import { KEY_SCOPES } from '../tenants/credentials.js';
-import { KeyIdPath, NewKeyBody, RotateKeyBody, type KeyView, type tenantKeys } from '../tenants/keys.js';
+import { KEY_SCOPES } from '../access/credentials.js';
+import { KeyIdPath, NewKeyBody, RotateKeyBody, type KeyView, type apiKeys } from '../access/api-keys.js';
 import { redirect, type WebAnswer } from '../web-answer.js';
 import {
   addError,
@@ -29,8 +29,8 @@ import {
 /** This page's frame: the shared words and its own. */
 export type KeysFrame = AdminFrame<AdminKeysKey>;
 
-/** The keys service of the admin API (shared/tenants/keys.ts). */
-export type KeysPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof tenantKeys> & { shownOnce: ShownOncePorts };
+/** The keys service of the admin API (shared/access/api-keys.ts). */
+export type KeysPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof apiKeys> & { shownOnce: ShownOncePorts };
 
 /** What the issue form holds, as typed. */
 interface KeyValues {

@@ -6,7 +6,7 @@ import {
   APP_ADMIN_WEBHOOKS_PATH,
 } from '../session/paths.js';
 import type { AdminKey } from '../i18n/catalogue.js';
-import { adminRefusal, type AdminArea, type Principal } from '../tenants/capabilities.js';
+import { adminRefusal, type AdminArea, type Principal } from '../access/capabilities.js';
 
 /** The admin pages, in the order their navigation shows them: what each administers, and its label's word. */
 export const ADMIN_SECTIONS: readonly { path: string; area: AdminArea; label: AdminKey }[] = [

@@ -5,7 +5,7 @@ import { ADMIN_USERS } from '../i18n/messages.js';
 import { DomainError, NotFoundError } from '../errors.js';
 import { APP_ADMIN_USERS_PATH } from '../session/paths.js';
 import { USER_ROLES } from '../tenants/ports.js';
-import { outsideScope } from '../tenants/user-scope.js';
+import { outsideScope } from '../access/user-scope.js';
 import {
   AddressUnavailableError,
   GrantRefusedError,
@@ -15,7 +15,7 @@ import {
   UserPatchBody,
   type tenantUsers,
   type UserView,
-} from '../tenants/users.js';
+} from '../access/tenant-users.js';
 import { redirect, type WebAnswer } from '../web-answer.js';
 import {
   addError,
@@ -40,7 +40,7 @@ import {
 /** This page's frame: the shared words and its own. */
 export type UsersFrame = AdminFrame<AdminUsersKey>;
 
-/** The users service of `/public/admin/users` (shared/tenants/users.ts). */
+/** The users service of `/public/admin/users` (shared/access/tenant-users.ts). */
 export type UsersPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof tenantUsers> & { shownOnce: ShownOncePorts };
 
 /** What the invitation form holds, as typed. */
@@ -179,7 +179,7 @@ ${userForm(frame, request.base, values, errors)}`;
   return { showUsers, saveUsers };
 }
 
-/** What the page says of a grant the service refused (shared/tenants/users.ts). */
+/** What the page says of a grant the service refused (shared/access/tenant-users.ts). */
 const refusalText = (t: UsersFrame['t'], { refused }: GrantRefusedError) =>
   ({
     'own-scope': t('admin.users.selfScope'),

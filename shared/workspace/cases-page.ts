@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { adminHome } from './admin-sections.js';
+import { brandOf } from '../brand/brand.js';
+import { casesSettingsOf } from '../cases/rules.js';
 import { bucketOf } from '../answers/schema.js';
 import { CASE_STATUSES, TRANSITIONS, MAX_NOTE_LENGTH, type CaseStatus } from '../cases/record.js';
 import type { CaseBody, CaseContactBody } from '../cases/bodies.js';
@@ -8,12 +10,12 @@ import type { CaseActor } from '../cases/service.js';
 import { DomainError, type FieldProblem } from '../errors.js';
 import { html, message, type SafeHtml } from '../html.js';
 import { workspaceTranslator as translator, type WorkspaceKey, type Translate } from '../i18n/messages.js';
-import type { Locale } from '../locale.js';
+import { DEFAULT_LOCALE, timeZoneOf, type Locale } from '../locale.js';
 import { queryString } from '../paging.js';
 import type { Reader } from '../privacy/access.js';
 import { integerString, MAX_INT_ID } from '../schema.js';
 import { APP_CASE_CONTACT_PATH, APP_CASES_PATH, appCasePath } from '../session/paths.js';
-import type { JourneyConfig, UserScope } from '../tenants/config-schema.js';
+import type { JourneyConfig, Settings, UserScope } from '../tenants/config-schema.js';
 import type { Indicator } from '../tenants/scales.js';
 import type { UserRecord } from '../tenants/ports.js';
 import type { WebAnswer } from '../web-answer.js';
@@ -26,6 +28,19 @@ export interface CasesFrame {
   timeZone: string;
   rootCauses: string[];
   journeys: Pick<JourneyConfig, 'id' | 'slug' | 'name' | 'indicator'>[];
+}
+
+/** The case pages' frame from the tenant's settings: its language, brand, working hours' time zone, root causes, journeys. */
+export function casesFrameOf(settings: Settings): CasesFrame {
+  const { name, logoUrl } = brandOf(settings);
+  const { rootCauses } = casesSettingsOf(settings);
+  return {
+    locale: settings.locale ?? DEFAULT_LOCALE,
+    brand: { name, logoUrl },
+    timeZone: timeZoneOf(settings),
+    rootCauses,
+    journeys: settings.journeys,
+  };
 }
 
 /** A page of the API's cases (GET /public/cases) as the user may see them, and the customers whose comments it shows. */

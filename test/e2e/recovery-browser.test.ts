@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
-import { recovery } from '../../shared/adapters/wiring/recovery-requests.js';
+import { recoveryRequester } from '../../shared/adapters/wiring/recovery.js';
 import { overHttp } from '../support/api.js';
 import { until, type Mail } from '../support/mailbox.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
@@ -57,7 +57,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the recovery survey in a browser', () =>
     await mailsTo(email, 1);
     const id = posted.body.id as number;
     expect(
-      await recovery.request(tenant.tenantId, { id, journeyId: 2, storeId: 1, employeeId: 1, openedAt: new Date().toISOString() }),
+      await recoveryRequester.request(tenant.tenantId, { id, journeyId: 2, storeId: 1, employeeId: 1, openedAt: new Date().toISOString() }),
     ).toBe('scheduled');
     const mail = (await mailsTo(email, 2)).find((m) => m.subject.endsWith('resolvemos?'))!;
 

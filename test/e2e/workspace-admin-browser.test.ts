@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { overHttp } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
@@ -63,7 +63,7 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
     admin = `admin-browser-${tenant.tenantId}@test.local`;
     manager = `loja-browser-${tenant.tenantId}@test.local`;
     // The admin is a tenant user with the role; the invitation re-issues its token and keeps the role.
-    await createUser(tenant.tenantId, admin, 'all', undefined, 'admin');
+    await tenantService.createUser(tenant.tenantId, admin, 'all', undefined, 'admin');
     await inviteManagerOf(tenant.tenantId, admin, 'all', { password: ADMIN_PASSWORD });
     await inviteManagerOf(tenant.tenantId, manager, { stores: [1], groups: [1] }, { password: MANAGER_PASSWORD });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -247,7 +247,7 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
     "changes a user's scope and role on a desktop, disables them after a confirmation, and offers the admin no way to lock themself out",
     async () => {
       const someone = `equipe-browser-${tenant.tenantId}@test.local`;
-      await createUser(tenant.tenantId, someone, { stores: [1], groups: [] });
+      await tenantService.createUser(tenant.tenantId, someone, { stores: [1], groups: [] });
       const { context, problems } = await watched(DESKTOP);
       const page = await context.newPage();
       await openAsAdmin(page, '/app/admin/users');

@@ -13,7 +13,7 @@ import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import type { ConfigDocument } from '../../shared/tenants/config-schema.js';
 import { JOURNEY_DEFAULTS } from '../../shared/tenants/scales.js';
 import { DEMO_LOGO, distinctPng, png } from '../support/logos.js';
-import { MAX_LOGOS } from '../../shared/tenants/logo.js';
+import { MAX_LOGOS } from '../../shared/brand/logo.js';
 import { v2Payload } from '../support/transactions.js';
 
 const api = inProcess('public');

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { meter } from '../../bench/metering.js';
 import { db } from '../../shared/adapters/dynamodb.js';
-import { LAST_USE_RESOLUTION_SECONDS } from '../../shared/tenants/access.js';
+import { LAST_USE_RESOLUTION_SECONDS } from '../../shared/access/tenant-access.js';
 import { inProcess } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cognitoClient } from '../../infra/local/cognito.js';
 import { auditLog } from '../../shared/adapters/audit-log.js';
 import { readSettings } from '../../shared/adapters/settings-repository.js';
-import { createUser as operatorCreatesUser, keyOfValue, revokeKey } from '../../shared/adapters/wiring/tenants.js';
+import { apiKeys, keyOfValue } from '../../shared/adapters/wiring/access.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { eventEndpoint } from '../../shared/events/signature.js';
 import { ENV } from '../../shared/config.js';
 import { inProcess } from '../support/api.js';
@@ -47,10 +48,10 @@ describe('users of another tenant', () => {
     const victim = `vitima-${b.tenantId}@outro.example`;
     expect((await createUser(b, victim)).status).toBe(201);
     const refused = await createUser(a, victim);
-    await operatorCreatesUser(a.tenantId, victim, 'all');
+    await tenantService.createUser(a.tenantId, victim, 'all');
     const other = `desligada-${b.tenantId}@outro.example`;
     await createUser(b, other);
-    await operatorCreatesUser(a.tenantId, other, 'all');
+    await tenantService.createUser(a.tenantId, other, 'all');
     await patchUser(b, other, { disabled: true });
 
     // Act: A disables its user of the victim's address, and enables its user of the address B disabled.
@@ -179,7 +180,7 @@ describe('concurrent revocations of one key', () => {
     // The operator's command (revoke-key --key) still finds a revoked key, keeps its revocation time, and finds no key
     // that never was.
     const operators = (await keyOfValue(key.key))!;
-    expect((await revokeKey(operators.tenantId, operators.keyId, { operator: true })).revoked_at).toBe(listed.revoked_at);
+    expect((await apiKeys.revokeKey(operators.tenantId, operators.keyId, { operator: true })).revoked_at).toBe(listed.revoked_at);
     expect(await keyOfValue('ssk_never-issued-0000000000000000')).toBeUndefined();
   });
 });

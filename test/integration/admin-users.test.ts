@@ -4,7 +4,7 @@ import { cognitoClient } from '../../infra/local/cognito.js';
 import { createGateway } from '../../infra/local/gateway.js';
 import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adapters/cognito.js';
 import { ENV } from '../../shared/config.js';
-import { findUserByName } from '../../shared/adapters/tenant-access-repository.js';
+import { findUserByName } from '../../shared/adapters/access-repository.js';
 import { inProcess } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 

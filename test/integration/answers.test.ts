@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { stripPersonalCopies } from '../../shared/adapters/personal-copies.js';
 import { indexAnswers, MAX_STORE_PARTITIONS } from '../../shared/adapters/answer-repository.js';
-import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { keys } from '../../shared/keys.js';
 import { inProcess } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';
@@ -183,7 +183,7 @@ describe('GET /public/answers', () => {
 
   it('shows a user of more stores than it reads one by one only its stores, through the shards', async () => {
     const stores = [2, ...Array.from({ length: MAX_STORE_PARTITIONS }, (_, i) => 100 + i)];
-    const { token } = await createUser(tenant.tenantId, 'regional', { stores, groups: [] });
+    const { token } = await tenantService.createUser(tenant.tenantId, 'regional', { stores, groups: [] });
     const res = await answers({}, token);
     expect(res.status, res.text).toBe(200);
     expect(ids(res.body)).toEqual(newestFirst(sales.filter((s) => s.store === 2)));

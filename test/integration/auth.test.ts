@@ -1,10 +1,11 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
-import { hashSecret } from '../../shared/tenants/credentials.js';
+import { hashSecret } from '../../shared/access/credentials.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { auditEntries, issueApiKey, listKeys, resolveUser, revokeKey } from '../../shared/adapters/wiring/tenants.js';
+import { apiKeys } from '../../shared/adapters/wiring/access.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { keys } from '../../shared/keys.js';
 import { inProcess } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
@@ -28,8 +29,8 @@ describe('API keys', () => {
   });
 
   it('answers one and the same 401 problem for unknown, malformed, revoked and wrong-scope keys', async () => {
-    const revoked = await issueApiKey(tenant.tenantId, 'public');
-    await revokeKey(tenant.tenantId, revoked.keyId, { operator: true });
+    const revoked = await tenantService.issueApiKey(tenant.tenantId, 'public');
+    await apiKeys.revokeKey(tenant.tenantId, revoked.keyId, { operator: true });
 
     const answers = await Promise.all([
       listWith('ssk_unknown-key-0000000000000000000000000000'),
@@ -62,12 +63,12 @@ describe('API keys', () => {
   });
 
   it('revokes by key id, refused from the next request; another tenant cannot name the key', async () => {
-    const issued = await issueApiKey(tenant.tenantId, 'public');
+    const issued = await tenantService.issueApiKey(tenant.tenantId, 'public');
     expect((await listWith(issued.key)).status).toBe(200);
-    await revokeKey(tenant.tenantId, issued.keyId, { operator: true });
+    await apiKeys.revokeKey(tenant.tenantId, issued.keyId, { operator: true });
     expect((await listWith(issued.key)).status).toBe(401);
-    expect((await listKeys(tenant.tenantId)).find((k) => k.id === issued.keyId)?.revoked_at).toBeTruthy();
-    await expect(revokeKey(other.tenantId, issued.keyId, { operator: true })).rejects.toThrow(/no key with that id/);
+    expect((await apiKeys.listKeys(tenant.tenantId)).find((k) => k.id === issued.keyId)?.revoked_at).toBeTruthy();
+    await expect(apiKeys.revokeKey(other.tenantId, issued.keyId, { operator: true })).rejects.toThrow(/no key with that id/);
   });
 
   it("the operator's issue-key and revoke-key go through the audited key service: the audit log lists both, and the revoked key is refused at once", async () => {
@@ -83,7 +84,7 @@ describe('API keys', () => {
     // Assess: the message is true on the next request, through the same cached answer.
     expect(revoked.stdout).toContain(`key ${id} of tenant ${tenant.tenantId} revoked: refused from the next request`);
     expect((await cached({ path: '/public/store', key })).status).toBe(401);
-    const { data } = await auditEntries(tenant.tenantId, { limit: 10 });
+    const { data } = await tenantService.auditEntries(tenant.tenantId, { limit: 10 });
     expect(data.filter((entry) => entry.changes.some((change) => change.path.startsWith(`keys[id=${id}]`)))).toEqual([
       expect.objectContaining({ action: 'key.revoke', actor: { operator: true } }),
       expect.objectContaining({
@@ -129,14 +130,17 @@ describe('API keys', () => {
 
 describe('user tokens', () => {
   it('resolve to the user and its scope in their own tenant', async () => {
-    expect(await resolveUser(tenant.tenantId, tenant.userToken)).toMatchObject({ name: 'full', scope: 'all' });
-    expect(await resolveUser(tenant.tenantId, tenant.limitedToken)).toMatchObject({ name: 'limited', scope: { stores: [1], groups: [1] } });
+    expect(await tenantService.resolveUser(tenant.tenantId, tenant.userToken)).toMatchObject({ name: 'full', scope: 'all' });
+    expect(await tenantService.resolveUser(tenant.tenantId, tenant.limitedToken)).toMatchObject({
+      name: 'limited',
+      scope: { stores: [1], groups: [1] },
+    });
   });
 
   it('are worthless in another tenant, and missing or unknown ones are refused', async () => {
-    await expect(resolveUser(other.tenantId, tenant.userToken)).rejects.toMatchObject({ kind: 'unauthenticated' });
-    await expect(resolveUser(tenant.tenantId, undefined)).rejects.toMatchObject({ kind: 'unauthenticated' });
-    await expect(resolveUser(tenant.tenantId, 'sut_nope')).rejects.toMatchObject({ kind: 'unauthenticated' });
+    await expect(tenantService.resolveUser(other.tenantId, tenant.userToken)).rejects.toMatchObject({ kind: 'unauthenticated' });
+    await expect(tenantService.resolveUser(tenant.tenantId, undefined)).rejects.toMatchObject({ kind: 'unauthenticated' });
+    await expect(tenantService.resolveUser(tenant.tenantId, 'sut_nope')).rejects.toMatchObject({ kind: 'unauthenticated' });
   });
 
   it('are checked before anything about the request on the routes that need one: 401 first, then the 4xx', async () => {

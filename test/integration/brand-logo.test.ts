@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import { logoStore } from '../../shared/adapters/logo-store.js';
-import { logoPath } from '../../shared/tenants/brand.js';
-import { storeLogo } from '../../shared/tenants/logo.js';
+import { logoPath } from '../../shared/brand/brand.js';
+import { storeLogo } from '../../shared/brand/logo.js';
 
 /** Over HTTP through the local gateway, which runs the function under its role (s3:GetObject on the logo bucket). */
 const get = (path: string) => fetch(`${inject('publicUrl')}${path}`);

@@ -4,9 +4,8 @@ import { handler as caseDeadlines } from '../../functions/queue/case-deadlines.j
 import { invoke } from '../../infra/local/invoke.js';
 import { dueTimers } from '../../shared/adapters/due-timers.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
-import { checkCaseDeadline } from '../../shared/adapters/wiring/case-deadlines.js';
-import { caseOpener } from '../../shared/adapters/wiring/case-opener.js';
-import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { caseOpener, checkCaseDeadline } from '../../shared/adapters/wiring/cases.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { sendTimers } from '../../shared/adapters/wiring/timers.js';
 import type { CaseDeadlineMessage } from '../../shared/cases/deadline-message.js';
 import { minuteOf, releaseDue, type DueStore, type Timer } from '../../shared/timers.js';
@@ -81,8 +80,8 @@ beforeAll(async () => {
   }
   regional = `regional-${randomUUID().slice(0, 8)}@loja.test`;
   everyStore = `diretoria-${randomUUID().slice(0, 8)}@loja.test`;
-  await createUser(tenant.tenantId, regional, { stores: [], groups: [2] });
-  await createUser(tenant.tenantId, everyStore, 'all');
+  await tenantService.createUser(tenant.tenantId, regional, { stores: [], groups: [2] });
+  await tenantService.createUser(tenant.tenantId, everyStore, 'all');
   await putDelivery(tenant.tenantId, {
     quietHours: null,
     email: { from: 'pesquisa@loja.test' },

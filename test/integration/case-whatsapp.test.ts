@@ -4,8 +4,8 @@ import { handler as caseOpenerHandler } from '../../functions/queue/case-opener.
 import { invoke } from '../../infra/local/invoke.js';
 import { dueTimers } from '../../shared/adapters/due-timers.js';
 import { putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
-import { caseOpener } from '../../shared/adapters/wiring/case-opener.js';
-import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { caseOpener } from '../../shared/adapters/wiring/cases.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { sendTimers } from '../../shared/adapters/wiring/timers.js';
 import { caseRuleOf } from '../../shared/cases/rules.js';
 import { minuteOf, releaseDue, type DueStore, type Timer } from '../../shared/timers.js';
@@ -82,8 +82,8 @@ async function setUp(whatsapp: boolean): Promise<TestTenant> {
     ...DEMO_SETTINGS,
     journeys: DEMO_SETTINGS.journeys.map((j) => (j.slug === 'loja' ? { ...j, cases: { ...caseRuleOf(j), whatsapp } } : j)),
   });
-  await createUser(created.tenantId, withPhone, { stores: [1], groups: [] }, undefined, undefined, phone);
-  await createUser(created.tenantId, withoutPhone, { stores: [1], groups: [] });
+  await tenantService.createUser(created.tenantId, withPhone, { stores: [1], groups: [] }, undefined, undefined, phone);
+  await tenantService.createUser(created.tenantId, withoutPhone, { stores: [1], groups: [] });
   await putDelivery(created.tenantId, {
     quietHours: { timeZone: 'America/Sao_Paulo', from: '21:00', to: '08:00' },
     email: { from: 'pesquisa@loja.test' },

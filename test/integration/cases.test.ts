@@ -5,8 +5,8 @@ import { invoke } from '../../infra/local/invoke.js';
 import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { erase } from '../../shared/privacy/service.js';
-import { cases as caseService } from '../../shared/adapters/wiring/cases.js';
-import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { caseSystemChanges } from '../../shared/adapters/wiring/cases.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { inProcess, errorPaths } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
@@ -73,7 +73,7 @@ async function answered(score: number, comment: string | null, store = 1): Promi
 beforeAll(async () => {
   tenant = await newTenant();
   manager = `gerente-${randomUUID().slice(0, 8)}@loja.test`;
-  await createUser(tenant.tenantId, manager, { stores: [1], groups: [1] });
+  await tenantService.createUser(tenant.tenantId, manager, { stores: [1], groups: [1] });
   await putDelivery(tenant.tenantId, {
     quietHours: null,
     email: { from: 'pesquisa@loja.test' },
@@ -82,7 +82,7 @@ beforeAll(async () => {
   const created = await api({ method: 'POST', path: '/store', key: tenant.key, body: { trade_name: 'Loja Dois' } });
   store2 = created.body.id;
   store2User = `loja2-${randomUUID().slice(0, 6)}`;
-  store2Token = (await createUser(tenant.tenantId, store2User, { stores: [store2], groups: [] })).token;
+  store2Token = (await tenantService.createUser(tenant.tenantId, store2User, { stores: [store2], groups: [] })).token;
 });
 
 describe('opening a case', () => {
@@ -251,8 +251,8 @@ describe('the seams of the deadline and recovery parts', () => {
     const earlier = await answered(3, null);
     await eventQueue.drain();
     const at = new Date();
-    expect(await caseService.markOverdue(tenant.tenantId, later, at)).toMatchObject({ id: later, overdue: true });
-    expect(await caseService.markOverdue(tenant.tenantId, later, at)).toBeUndefined();
+    expect(await caseSystemChanges.markOverdue(tenant.tenantId, later, at)).toMatchObject({ id: later, overdue: true });
+    expect(await caseSystemChanges.markOverdue(tenant.tenantId, later, at)).toBeUndefined();
     const list = await api({ path: '/public/cases', key: tenant.key, query: { token: tenant.userToken, store: 1, status: 'open' } });
     const ids = list.body.data.map((c: { id: number }) => c.id);
     expect(ids[0]).toBe(later);
@@ -273,7 +273,7 @@ describe('the seams of the deadline and recovery parts', () => {
     const id = await answered(2, null);
     await eventQueue.drain();
     const at = new Date().toISOString();
-    expect(await caseService.recordRecovery(tenant.tenantId, id, { outcome: 'recovered', at, score: 9 })).toMatchObject({
+    expect(await caseSystemChanges.recordRecovery(tenant.tenantId, id, { outcome: 'recovered', at, score: 9 })).toMatchObject({
       recovery: { outcome: 'recovered', score: 9 },
     });
     expect((await getCase(id)).body.recovery).toEqual({ outcome: 'recovered', at, score: 9 });

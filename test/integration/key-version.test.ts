@@ -2,10 +2,10 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { meter, type Call } from '../../bench/metering.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { oneVersionPerRequest, readConfigVersion } from '../../shared/adapters/config-version.js';
-import { issueKey, revokeKey, rotateKey } from '../../shared/adapters/wiring/tenant-keys.js';
-import { authorizeKey, confirmCachedKey } from '../../shared/adapters/wiring/tenant-access.js';
-import { issueApiKey } from '../../shared/adapters/wiring/tenants.js';
-import type { AuthContext } from '../../shared/tenants/auth-context.js';
+import { apiKeys } from '../../shared/adapters/wiring/access.js';
+import { tenantAccess } from '../../shared/adapters/wiring/tenant-access.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
+import type { AuthContext } from '../../shared/access/auth-context.js';
 import { inProcess } from '../support/api.js';
 import { whileSlow } from '../support/faults.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
@@ -56,7 +56,7 @@ describe('a cached authorizer answer', () => {
   it('is taken with one read of a version copy and no read of the key while the version holds', async () => {
     // Prepare: the key's answer cached, as API Gateway keeps it.
     const cached = inProcess('public', 300);
-    const { key } = await issueKey(tenant.tenantId, { scope: 'public', name: 'caixa' }, actor);
+    const { key } = await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'caixa' }, actor);
     expect((await use(key, cached)).status).toBe(200);
 
     // Act
@@ -72,9 +72,9 @@ describe('a cached authorizer answer', () => {
   it('reads the key again once the version moved, and a process reads it once per version', async () => {
     // Prepare: the key's answer cached, then another key issued (which raises the version).
     const cached = inProcess('public', 300);
-    const { key } = await issueKey(tenant.tenantId, { scope: 'public', name: 'loja' }, actor);
+    const { key } = await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'loja' }, actor);
     expect((await use(key, cached)).status).toBe(200);
-    await issueKey(tenant.tenantId, { scope: 'public', name: 'outra' }, actor);
+    await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'outra' }, actor);
 
     // Act
     const first = await metered(() => use(key, cached));
@@ -89,12 +89,12 @@ describe('a cached authorizer answer', () => {
 
   it('is refused on the very next request once the key is revoked, though the process confirmed it at the version before', async () => {
     const cached = inProcess('public', 300);
-    const issued = await issueKey(tenant.tenantId, { scope: 'public', name: 'revogar' }, actor);
+    const issued = await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'revogar' }, actor);
     expect((await use(issued.key, cached)).status).toBe(200);
-    await issueKey(tenant.tenantId, { scope: 'public', name: 'mais uma' }, actor);
+    await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'mais uma' }, actor);
     expect((await use(issued.key, cached)).status).toBe(200);
 
-    await revokeKey(tenant.tenantId, issued.id, actor);
+    await apiKeys.revokeKey(tenant.tenantId, issued.id, actor);
 
     expect((await use(issued.key, cached)).status).toBe(401);
     expect((await use(issued.key, api)).status).toBe(401);
@@ -104,7 +104,7 @@ describe('a cached authorizer answer', () => {
     // Prepare: a key expiring a minute from now, its answer cached.
     const cached = inProcess('public', 300);
     const t0 = Date.now();
-    const { key } = await issueKey(
+    const { key } = await apiKeys.issueKey(
       tenant.tenantId,
       { scope: 'public', name: 'expira', expires_at: new Date(t0 + 60_000).toISOString() },
       actor,
@@ -127,10 +127,10 @@ describe('a cached authorizer answer', () => {
   it("is refused without a read once a rotated key's grace has ended (controlled clock)", async () => {
     // Prepare: a key rotated with a minute's grace; the old key's answer cached after the rotation, as API Gateway
     // would after its cache expired.
-    const old = await issueKey(tenant.tenantId, { scope: 'public', name: 'girar' }, actor);
+    const old = await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'girar' }, actor);
     const t0 = Date.now();
     clockAt(t0);
-    const successor = await rotateKey(tenant.tenantId, old.id, { grace_seconds: 60 }, actor);
+    const successor = await apiKeys.rotateKey(tenant.tenantId, old.id, { grace_seconds: 60 }, actor);
     const cached = inProcess('public', 300);
     expect((await use(old.key, cached)).status).toBe(200);
     expect((await use(successor.key, cached)).status).toBe(200);
@@ -162,7 +162,7 @@ describe('one request', () => {
     );
     const outside = await metered(async () => [await readConfigVersion(tenant.tenantId), await readConfigVersion(tenant.tenantId)]);
     const version = within.result[0]!;
-    await issueKey(tenant.tenantId, { scope: 'public', name: 'entre-pedidos' }, actor);
+    await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'entre-pedidos' }, actor);
     const next = await metered(() => oneVersionPerRequest(() => readConfigVersion(tenant.tenantId)));
     const both = await metered(() =>
       Promise.all(
@@ -189,14 +189,14 @@ describe('the configuration version', () => {
       versions.push(await readConfigVersion(tenant.tenantId));
     };
 
-    const issued = await issueKey(tenant.tenantId, { scope: 'public', name: 'v' }, actor);
+    const issued = await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'v' }, actor);
     versions.push(await readConfigVersion(tenant.tenantId));
-    await raised(() => rotateKey(tenant.tenantId, issued.id, { grace_seconds: 0 }, actor));
-    await raised(() => revokeKey(tenant.tenantId, issued.id, actor));
-    await raised(() => revokeKey(tenant.tenantId, issued.id, actor));
-    const operators = await issueApiKey(tenant.tenantId, 'public');
+    await raised(() => apiKeys.rotateKey(tenant.tenantId, issued.id, { grace_seconds: 0 }, actor));
+    await raised(() => apiKeys.revokeKey(tenant.tenantId, issued.id, actor));
+    await raised(() => apiKeys.revokeKey(tenant.tenantId, issued.id, actor));
+    const operators = await tenantService.issueApiKey(tenant.tenantId, 'public');
     versions.push(await readConfigVersion(tenant.tenantId));
-    await raised(() => revokeKey(tenant.tenantId, operators.keyId, { operator: true }));
+    await raised(() => apiKeys.revokeKey(tenant.tenantId, operators.keyId, { operator: true }));
 
     expect(versions.slice(1).map((version, i) => version - versions[i]!)).toEqual([1, 1, 1, 1, 1, 1]);
   });
@@ -210,7 +210,7 @@ describe('the authorizer racing a revocation', () => {
    * out is then taken as API Gateway's cached answer.
    */
   async function race() {
-    const { key, id } = await issueKey(tenant.tenantId, { scope: 'public', name: 'corrida' }, actor);
+    const { key, id } = await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'corrida' }, actor);
     const handedOut: { context: AuthContext; startedAfterRevoke: boolean; overlapped: boolean }[] = [];
     let revokeStarted = false;
     let revoked = false;
@@ -224,14 +224,14 @@ describe('the authorizer racing a revocation', () => {
         const checks = Array.from({ length: 16 }, async () => {
           while (!stop) {
             const startedAfterRevoke = revoked;
-            const context = await authorizeKey(key, 'public', new Date());
+            const context = await tenantAccess.authorizeKey(key, 'public', new Date());
             // In flight at some point while the revocation ran.
             handedOut.push({ context, startedAfterRevoke, overlapped: !startedAfterRevoke && revokeStarted });
           }
         });
         await new Promise((resolve) => setTimeout(resolve, 150));
         revokeStarted = true;
-        await revokeKey(tenant.tenantId, id, actor);
+        await apiKeys.revokeKey(tenant.tenantId, id, actor);
         revoked = true;
         await new Promise((resolve) => setTimeout(resolve, 150));
         stop = true;
@@ -239,7 +239,9 @@ describe('the authorizer racing a revocation', () => {
       },
     );
     const accepted = handedOut.filter(({ context }) => context.authenticated);
-    const afterwards = await Promise.all(accepted.map(({ context }) => confirmCachedKey(key, context as Verified, new Date())));
+    const afterwards = await Promise.all(
+      accepted.map(({ context }) => tenantAccess.confirmCachedKey(key, context as Verified, new Date())),
+    );
     return { handedOut, accepted, afterwards };
   }
 

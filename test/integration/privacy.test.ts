@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { invoke } from '../../infra/local/invoke.js';
 import { handler as privacyConsumer } from '../../functions/queue/privacy-requests.js';
-import { caseOpener } from '../../shared/adapters/wiring/case-opener.js';
+import { caseOpener } from '../../shared/adapters/wiring/cases.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
 import { transactionRepository } from '../../shared/adapters/transaction-repository.js';

@@ -4,10 +4,11 @@ import { handler as dispatcher } from '../../functions/queue/survey-dispatcher.j
 import { invoke } from '../../infra/local/invoke.js';
 import { caseStore } from '../../shared/adapters/case-repository.js';
 import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
-import { putBrand, putDelivery } from '../../shared/adapters/tenant-repository.js';
+import { putBrand } from '../../shared/adapters/brand-repository.js';
+import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { erase } from '../../shared/privacy/service.js';
 import { findById } from '../../shared/adapters/transaction-repository.js';
-import { recovery } from '../../shared/adapters/wiring/recovery-requests.js';
+import { recoveryRequester } from '../../shared/adapters/wiring/recovery.js';
 import type { RecoveryCase } from '../../shared/recovery/ports.js';
 import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
@@ -91,7 +92,7 @@ describe('the recovery survey', () => {
     const c = await resolvedCase('ecommerce', { name: 'Maria Silva', email });
     expect(await mailTo(email)).toHaveLength(1);
 
-    expect(await recovery.request(tenant.tenantId, c)).toBe('scheduled');
+    expect(await recoveryRequester.request(tenant.tenantId, c)).toBe('scheduled');
     expect(await deliverQueued()).toBe(1);
     const mails = await mailTo(email);
     expect(mails).toHaveLength(2);
@@ -102,7 +103,7 @@ describe('the recovery survey', () => {
     expect(mail.body.html).toContain(`${link}?solved=no"`);
 
     // A repeated request (a redelivered resolution) sends nothing more.
-    expect(await recovery.request(tenant.tenantId, c)).toBe('duplicate');
+    expect(await recoveryRequester.request(tenant.tenantId, c)).toBe('duplicate');
     await deliverQueued();
     expect(await mailTo(email)).toHaveLength(2);
 
@@ -131,7 +132,7 @@ describe('the recovery survey', () => {
     const phone = newPhone();
     const c = await resolvedCase('loja', { name: 'João Souza', phone }, 1);
     const [first] = await outboxTo(phone);
-    expect(await recovery.request(tenant.tenantId, c)).toBe('scheduled');
+    expect(await recoveryRequester.request(tenant.tenantId, c)).toBe('scheduled');
     expect(await deliverQueued()).toBe(1);
     const sent = await outboxTo(phone);
     expect(sent).toHaveLength(2);
@@ -153,7 +154,7 @@ describe('the recovery survey', () => {
     const link = /(http\S+\/s\/[\w-]{44})/.exec(first!.body.text)![1]!;
     expect((await api({ method: 'POST', path: `${new URL(link).pathname}/unsubscribe` })).status).toBe(200);
 
-    expect(await recovery.request(tenant.tenantId, c)).toBe('not_sent');
+    expect(await recoveryRequester.request(tenant.tenantId, c)).toBe('not_sent');
     expect(await deliverQueued()).toBe(0);
     expect(await mailTo(email)).toHaveLength(1);
   });
@@ -172,12 +173,12 @@ describe('the recovery survey, never to whom it must not reach', () => {
     const before = `erased-before-${Date.now()}@example.com`;
     const c1 = await resolvedCase('ecommerce', { name: 'Bia', email: before });
     await eraseCustomer(c1.id);
-    expect(await recovery.request(tenant.tenantId, c1)).toBe('not_sent');
+    expect(await recoveryRequester.request(tenant.tenantId, c1)).toBe('not_sent');
     expect(await deliverQueued()).toBe(0);
 
     const between = `erased-between-${Date.now()}@example.com`;
     const c2 = await resolvedCase('ecommerce', { name: 'Caio', email: between });
-    expect(await recovery.request(tenant.tenantId, c2)).toBe('scheduled');
+    expect(await recoveryRequester.request(tenant.tenantId, c2)).toBe('scheduled');
     await eraseCustomer(c2.id);
     expect(await deliverQueued()).toBe(1);
     expect(await mailTo(before)).toHaveLength(1);
@@ -202,7 +203,7 @@ describe('the recovery survey, never to whom it must not reach', () => {
     await dispatch.drain();
     const id = res.body.id as number;
     const c = { id, journeyId: 1, storeId: 1, employeeId: 1, openedAt: new Date().toISOString() };
-    expect(await recovery.request(quiet.tenantId, c)).toBe('scheduled');
+    expect(await recoveryRequester.request(quiet.tenantId, c)).toBe('scheduled');
     expect(await deliverQueued()).toBe(1);
     expect(await outboxTo(phone)).toHaveLength(0);
     expect((await findById(quiet.tenantId, id))?.recovery).toMatchObject({ status: 'scheduled', channel: 'whatsapp' });

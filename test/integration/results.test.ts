@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
-import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { MAX_SCOPED_STORES } from '../../shared/results/service.js';
 import { deliverSurvey } from '../../shared/surveys/delivery.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
@@ -217,7 +217,7 @@ describe('GET /public/results', () => {
 
   it('asks a token limited to many stores to name one for employee figures', async () => {
     const stores = Array.from({ length: MAX_SCOPED_STORES + 1 }, (_, i) => i + 1);
-    const { token } = await createUser(tenant.tenantId, 'many-stores', { stores, groups: [1] });
+    const { token } = await tenantService.createUser(tenant.tenantId, 'many-stores', { stores, groups: [1] });
     const res = await results({ group_by: 'employee' }, token);
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([

@@ -5,7 +5,7 @@ import { handler as scheduledSweep } from '../../functions/schedule/expire-perso
 import { db } from '../../shared/adapters/dynamodb.js';
 import { EXPIRY_SHARDS } from '../../shared/adapters/personal-copies.js';
 import { personalExpiry } from '../../shared/adapters/personal-expiry.js';
-import { caseOpener } from '../../shared/adapters/wiring/case-opener.js';
+import { caseOpener } from '../../shared/adapters/wiring/cases.js';
 import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import { keys } from '../../shared/keys.js';
 import { STOP_MARGIN_MS, sweepExpired, type ExpiryStore } from '../../shared/privacy/retention.js';

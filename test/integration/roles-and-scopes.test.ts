@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../../infra/local/gateway.js';
 import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adapters/cognito.js';
-import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { ENV } from '../../shared/config.js';
 import type { UserScope } from '../../shared/tenants/config-schema.js';
 import type { UserRole } from '../../shared/tenants/ports.js';
@@ -62,7 +62,7 @@ let store2Rating: number;
 let customerId: number;
 
 async function user(email: string, scope: UserScope, role: UserRole) {
-  const { token } = await createUser(tenant.tenantId, email, scope, undefined, role);
+  const { token } = await tenantService.createUser(tenant.tenantId, email, scope, undefined, role);
   const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
   await directory.invite({ email, tenantId: tenant.tenantId, temporaryPassword: 'Temp-roles-1!' });
   await directory.setPassword(email, PASSWORD);

@@ -4,8 +4,9 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { db, queryAll, type Item } from '../../shared/adapters/dynamodb.js';
 import { readSettings, recordOf } from '../../shared/adapters/settings-repository.js';
-import { putBrand, rotateSigning } from '../../shared/adapters/tenant-repository.js';
-import { applyTenantConfig } from '../../shared/adapters/wiring/tenants.js';
+import { putBrand } from '../../shared/adapters/brand-repository.js';
+import { rotateSigning } from '../../shared/adapters/event-signing.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { eventEndpoint } from '../../shared/events/signature.js';
 import { keys } from '../../shared/keys.js';
 import { TABLE } from '../../shared/table.js';
@@ -126,7 +127,7 @@ describe('the settings reader', () => {
   it('answers what the schemas make of the same items, for every demo tenant with every optional field set, a logo and a rotated secret', async () => {
     for (const demoTenant of demo.tenants) {
       const id = 700_000 + Math.floor(Math.random() * 100_000);
-      await applyTenantConfig(fullTenant(id, demoTenant));
+      await tenantService.applyTenantConfig(fullTenant(id, demoTenant));
       await putBrand(id, {
         name: 'Marca',
         colour: '#145a32',

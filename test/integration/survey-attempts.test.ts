@@ -9,7 +9,7 @@ import { deliverSurvey } from '../../shared/surveys/delivery.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import { dueScheduler, MAX_MINUTES_PER_RUN, releaseDue, type DelayedSend } from '../../shared/surveys/scheduler.js';
 import type { Settings } from '../../shared/tenants/config-schema.js';
-import { surveyPage } from '../../shared/adapters/wiring/survey-pages.js';
+import { surveyPage } from '../../shared/adapters/wiring/surveys.js';
 import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
 import { inProcess } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';

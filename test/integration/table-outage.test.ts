@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueApiKey, revokeKey } from '../../shared/adapters/wiring/tenants.js';
+import { apiKeys } from '../../shared/adapters/wiring/access.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { inProcess } from '../support/api.js';
 import { whileFailing } from '../support/faults.js';
 import { usePrivateQueue } from '../support/queues.js';
@@ -61,7 +62,7 @@ describe('ingestion through a table outage', () => {
     // A route that needs the table still says it cannot reach it.
     expect((await whileFailing(/.*/, refused(), () => api({ path: '/public/store/1', key: tenant.key }))).status).toBe(503);
     // A key this authorizer never verified is not taken on trust.
-    const { key: fresh } = await issueApiKey(tenant.tenantId, 'public');
+    const { key: fresh } = await tenantService.issueApiKey(tenant.tenantId, 'public');
     const unknown = await whileFailing(/.*/, refused(), () =>
       api({ method: 'POST', path: '/v2/transactions', key: fresh, body: v2Payload() }),
     );
@@ -69,10 +70,10 @@ describe('ingestion through a table outage', () => {
   });
 
   it('never answers from memory for a key it has seen revoked', async () => {
-    const { key, keyId } = await issueApiKey(tenant.tenantId, 'public');
+    const { key, keyId } = await tenantService.issueApiKey(tenant.tenantId, 'public');
     const send = () => api({ method: 'POST', path: '/v2/transactions', key, body: v2Payload() });
     expect((await send()).status).toBe(201);
-    await revokeKey(tenant.tenantId, keyId, { operator: true });
+    await apiKeys.revokeKey(tenant.tenantId, keyId, { operator: true });
     expect((await send()).status).toBe(401);
     expect((await whileFailing(/.*/, refused(), send)).status).toBe(503);
   });

@@ -6,18 +6,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
-import {
-  auditEntries,
-  createTenant,
-  createUser,
-  issueApiKey,
-  applyTenantConfig,
-  resolveUser,
-  authorizeKey,
-} from '../../shared/adapters/wiring/tenants.js';
-import { findLogo, getTenant } from '../../shared/adapters/tenant-repository.js';
-import { getStore } from '../../shared/adapters/wiring/stores.js';
-import { getEmployee } from '../../shared/adapters/wiring/employees.js';
+import { employeeService } from '../../shared/adapters/wiring/employees.js';
+import { storeService } from '../../shared/adapters/wiring/stores.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
+import { findLogo } from '../../shared/adapters/brand-repository.js';
+import { getTenant } from '../../shared/adapters/tenant-repository.js';
 import { readConfigVersion } from '../../shared/adapters/tenant-repository.js';
 import { readSettings } from '../../shared/adapters/settings-repository.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
@@ -33,30 +26,30 @@ const api = inProcess();
 describe('tenants', () => {
   it('are created with store 1 and employee 1 named as the operator gave them, and distinct ids', async () => {
     const [a, b] = await Promise.all([
-      createTenant('alpha', { store: 'Loja Alfa', employee: 'Ana Souza' }),
-      createTenant('beta', { store: 'Loja Beta' }),
+      tenantService.createTenant('alpha', { store: 'Loja Alfa', employee: 'Ana Souza' }),
+      tenantService.createTenant('beta', { store: 'Loja Beta' }),
     ]);
     expect(a.id).not.toBe(b.id);
-    expect(await getStore(a.id, 1)).toMatchObject({ id: 1, status: 'active', trade_name: 'Loja Alfa' });
-    expect(await getEmployee(a.id, 1)).toMatchObject({ id: 1, name: 'Ana Souza' });
+    expect(await storeService.getStore(a.id, 1)).toMatchObject({ id: 1, status: 'active', trade_name: 'Loja Alfa' });
+    expect(await employeeService.getEmployee(a.id, 1)).toMatchObject({ id: 1, name: 'Ana Souza' });
     // Without an employee's name, the first employee is the store's team.
-    expect(await getEmployee(b.id, 1)).toMatchObject({ id: 1, name: 'Loja Beta' });
+    expect(await employeeService.getEmployee(b.id, 1)).toMatchObject({ id: 1, name: 'Loja Beta' });
     expect((await readSettings(a.id)).brand).toEqual({ name: 'alpha' });
-    const { key } = await issueApiKey(a.id, 'public');
+    const { key } = await tenantService.issueApiKey(a.id, 'public');
     const created = await api({ method: 'POST', path: '/public/store', key, body: { trade_name: 'Second' } });
     expect(created.body.id).toBe(2);
   });
 
   it('refuses a key from its expiry on (controlled clock), and keeps a key without one', async () => {
-    const tenant = await createTenant('expiring', { store: 'Loja Prazo' });
+    const tenant = await tenantService.createTenant('expiring', { store: 'Loja Prazo' });
     const expiresAt = '2030-01-01T00:00:00.000Z';
-    const { key } = await issueApiKey(tenant.id, 'public', undefined, expiresAt);
-    const { key: lasting } = await issueApiKey(tenant.id, 'public');
+    const { key } = await tenantService.issueApiKey(tenant.id, 'public', undefined, expiresAt);
+    const { key: lasting } = await tenantService.issueApiKey(tenant.id, 'public');
     const before = new Date(Date.parse(expiresAt) - 1000);
     const at = new Date(expiresAt);
-    expect(await authorizeKey(key, 'public', before)).toMatchObject({ authenticated: true, tenantId: tenant.id });
-    expect(await authorizeKey(key, 'public', at)).toEqual({ authenticated: false });
-    expect(await authorizeKey(lasting, 'public', new Date('2099-01-01T00:00:00Z'))).toMatchObject({ authenticated: true });
+    expect(await tenantService.authorizeKey(key, 'public', before)).toMatchObject({ authenticated: true, tenantId: tenant.id });
+    expect(await tenantService.authorizeKey(key, 'public', at)).toEqual({ authenticated: false });
+    expect(await tenantService.authorizeKey(lasting, 'public', new Date('2099-01-01T00:00:00Z'))).toMatchObject({ authenticated: true });
   });
 
   it("create-tenant (the admin command) requires the first store's name, and names store 1 with it", async () => {
@@ -67,14 +60,14 @@ describe('tenants', () => {
 
     const { stdout } = await admin(['create-tenant', '--name', 'com-loja', '--id', String(id), '--store', 'Loja Centro']);
     expect(stdout).toContain(`tenant ${id} "com-loja" created, with store 1 "Loja Centro" and employee 1`);
-    expect(await getStore(id, 1)).toMatchObject({ trade_name: 'Loja Centro' });
-    expect(await getEmployee(id, 1)).toMatchObject({ name: 'Loja Centro' });
+    expect(await storeService.getStore(id, 1)).toMatchObject({ trade_name: 'Loja Centro' });
+    expect(await employeeService.getEmployee(id, 1)).toMatchObject({ name: 'Loja Centro' });
   });
 
   it('apply refuses to create a tenant whose file gives no first store', async () => {
     const id = 700_000 + Math.floor(Math.random() * 100_000);
     const [config] = parseTenantFile(JSON.stringify({ tenants: [{ id, name: 'sem-loja' }] }), {}).tenants;
-    await expect(applyTenantConfig(config!)).rejects.toThrow(/Tenant \d+ does not exist yet: give its firstStore/);
+    await expect(tenantService.applyTenantConfig(config!)).rejects.toThrow(/Tenant \d+ does not exist yet: give its firstStore/);
     expect(await getTenant(id)).toBeUndefined();
   });
 
@@ -109,7 +102,7 @@ describe('tenants', () => {
   });
 
   it('refuses a key for a tenant that does not exist', async () => {
-    await expect(issueApiKey(987654, 'public')).rejects.toThrow(/does not exist/);
+    await expect(tenantService.issueApiKey(987654, 'public')).rejects.toThrow(/does not exist/);
   });
 
   it('apply creates a tenant from its file, then updates it in place', async () => {
@@ -133,9 +126,9 @@ describe('tenants', () => {
         }),
       ).tenants[0]!;
 
-    const first = await applyTenantConfig(file([{ name: 'ops', token: `ops-token-${id}-000000`, scope: 'all' }]));
+    const first = await tenantService.applyTenantConfig(file([{ name: 'ops', token: `ops-token-${id}-000000`, scope: 'all' }]));
     expect(first[0]).toMatch(/created/);
-    expect(await authorizeKey(`apply-test-key-${id}`, 'public')).toEqual({
+    expect(await tenantService.authorizeKey(`apply-test-key-${id}`, 'public')).toEqual({
       authenticated: true,
       tenantId: id,
       scope: 'public',
@@ -149,17 +142,17 @@ describe('tenants', () => {
     expect(settings.groups).toEqual([{ id: 1, name: 'Gerentes' }]);
     expect(settings.delivery).toEqual({});
     expect(settings.brand).toEqual({ name: 'Filed & Co', colour: '#145a32', senderName: 'Pesquisa Filed' });
-    expect(await getStore(id, 1)).toMatchObject({ trade_name: 'Loja Filed' });
+    expect(await storeService.getStore(id, 1)).toMatchObject({ trade_name: 'Loja Filed' });
 
-    const second = await applyTenantConfig(
+    const second = await tenantService.applyTenantConfig(
       file([{ name: 'ops', token: `ops-token-${id}-000000`, scope: { stores: [1], groups: [] } }], 'renamed'),
     );
     expect(second[0]).toMatch(/updated/);
     expect(second).toContain('  public key: already present');
     expect((await getTenant(id))?.name).toBe('renamed');
-    expect((await resolveUser(id, `ops-token-${id}-000000`)).scope).toEqual({ stores: [1], groups: [] });
+    expect((await tenantService.resolveUser(id, `ops-token-${id}-000000`)).scope).toEqual({ stores: [1], groups: [] });
     // The operator's command writes the audit log too: the rename, newest first, after the creation.
-    const audit = await auditEntries(id, { limit: 10 });
+    const audit = await tenantService.auditEntries(id, { limit: 10 });
     expect(audit.data.map((entry) => [entry.actor, entry.action])).toEqual([
       [{ operator: true }, 'config.apply'],
       [{ operator: true }, 'config.apply'],
@@ -168,8 +161,8 @@ describe('tenants', () => {
   });
 
   it('decide what to write about a user from consistent reads, never from an index that may lag behind a write', async () => {
-    const { id } = await createTenant(`users-${Date.now()}`, { store: 'Loja Usuários' });
-    await createUser(id, 'ops', 'all', `ops-first-token-${id}`);
+    const { id } = await tenantService.createTenant(`users-${Date.now()}`, { store: 'Loja Usuários' });
+    await tenantService.createUser(id, 'ops', 'all', `ops-first-token-${id}`);
     // Were the name read through the index (eventually consistent on AWS), this would fail: no Query is answered.
     const stack = db().client.middlewareStack;
     stack.add(
@@ -180,11 +173,11 @@ describe('tenants', () => {
       { step: 'initialize', name: 'noQueries' },
     );
     try {
-      await createUser(id, 'ops', { stores: [1], groups: [] }, `ops-second-token-${id}`);
+      await tenantService.createUser(id, 'ops', { stores: [1], groups: [] }, `ops-second-token-${id}`);
     } finally {
       stack.remove('noQueries');
     }
-    await expect(resolveUser(id, `ops-first-token-${id}`)).rejects.toMatchObject({ kind: 'unauthenticated' });
-    expect((await resolveUser(id, `ops-second-token-${id}`)).scope).toEqual({ stores: [1], groups: [] });
+    await expect(tenantService.resolveUser(id, `ops-first-token-${id}`)).rejects.toMatchObject({ kind: 'unauthenticated' });
+    expect((await tenantService.resolveUser(id, `ops-second-token-${id}`)).scope).toEqual({ stores: [1], groups: [] });
   });
 });

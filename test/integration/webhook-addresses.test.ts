@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
-import { deliveryPorts } from '../../shared/adapters/wiring/event-deliveries.js';
+import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
 import { senders } from '../../shared/adapters/senders.js';
 import { ENV } from '../../shared/config.js';
 import { deliverEvent } from '../../shared/events/events.js';

@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { deliveryReplays } from '../../shared/adapters/event-deliveries.js';
-import { deliveryPorts } from '../../shared/adapters/wiring/event-deliveries.js';
+import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
 import { ENV, requireEnv } from '../../shared/config.js';
 import { deliverEvent, deliveryId } from '../../shared/events/events.js';
 import type { EventDelivery } from '../../shared/events/ports.js';

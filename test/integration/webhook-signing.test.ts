@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { readSettings } from '../../shared/adapters/settings-repository.js';
 import { eventDeliveryPorts } from '../../shared/adapters/event-deliveries.js';
-import { applyTenantConfig, rotateWebhookSecret } from '../../shared/adapters/wiring/tenants.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { ENV, requireEnv } from '../../shared/config.js';
 import { deliverEvent } from '../../shared/events/events.js';
 import type { EventDelivery } from '../../shared/events/ports.js';
@@ -108,7 +108,7 @@ beforeAll(async () => {
     },
   };
   // What `npm run admin -- apply` runs and prints.
-  const report = await applyTenantConfig(file);
+  const report = await tenantService.applyTenantConfig(file);
   for (const line of report) {
     const [, label, secret] = /^ {2}(.+) signing secret \(shown once\): (whsec_\S+)$/.exec(line) ?? [];
     if (label) shown.set(label, secret!);
@@ -117,7 +117,7 @@ beforeAll(async () => {
     ['chatbot webhook', `events endpoint ${urls.plain}`, `events endpoint ${urls.withComment}`].sort(),
   );
   // Applying the same file again shows no secret: each is shown once.
-  const again = await applyTenantConfig(file);
+  const again = await tenantService.applyTenantConfig(file);
   expect(again.join('\n')).not.toMatch(/whsec_/);
 });
 
@@ -161,7 +161,7 @@ describe('webhook signing (Standard Webhooks)', () => {
     const oldSecret = shown.get(`events endpoint ${urls.plain}`)!;
     const now = new Date();
     // A one-minute window (the admin command's default is a day).
-    const rotated = await rotateWebhookSecret(tenant.tenantId, urls.plain, 1 / 60, now);
+    const rotated = await tenantService.rotateWebhookSecret(tenant.tenantId, urls.plain, 1 / 60, now);
     expect(rotated).toMatchObject({ label: `events endpoint ${urls.plain}`, generation: 2 });
     expect(rotated.secret).not.toBe(oldSecret);
 
@@ -253,7 +253,7 @@ describe('webhook signing (Standard Webhooks)', () => {
   });
 
   it('refuses to rotate an endpoint the tenant does not list', async () => {
-    await expect(rotateWebhookSecret(tenant.tenantId, `${outboxUrl}/events/elsewhere`, 1)).rejects.toThrow(
+    await expect(tenantService.rotateWebhookSecret(tenant.tenantId, `${outboxUrl}/events/elsewhere`, 1)).rejects.toThrow(
       /no webhook endpoint at that URL/,
     );
   });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway } from '../../infra/local/gateway.js';
 import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adapters/cognito.js';
-import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { ENV } from '../../shared/config.js';
 import type { UserScope } from '../../shared/tenants/config-schema.js';
 import type { UserRole } from '../../shared/tenants/ports.js';
@@ -30,7 +30,7 @@ let manager: string;
 
 async function signedIn(email: string, scope: UserScope, role?: UserRole): Promise<string> {
   const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
-  await createUser(tenant.tenantId, email, scope, undefined, role);
+  await tenantService.createUser(tenant.tenantId, email, scope, undefined, role);
   await directory.invite({ email, tenantId: tenant.tenantId, temporaryPassword: 'Temp-admin-pages-1!' });
   await directory.setPassword(email, PASSWORD);
   const outcome = await cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!).signIn(email, PASSWORD);
@@ -736,7 +736,7 @@ describe('the tenant admin pages', () => {
     await putSettings(spanish.tenantId, { ...DEMO_SETTINGS, locale: 'es' });
     const email = `admin-es-${spanish.tenantId}@test.local`;
     const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
-    await createUser(spanish.tenantId, email, 'all', undefined, 'admin');
+    await tenantService.createUser(spanish.tenantId, email, 'all', undefined, 'admin');
     await directory.invite({ email, tenantId: spanish.tenantId, temporaryPassword: 'Temp-admin-pages-1!' });
     await directory.setPassword(email, PASSWORD);
     const outcome = await cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!).signIn(email, PASSWORD);

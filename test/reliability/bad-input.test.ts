@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes, succeeded, type Route } from '../../infra/routes.js';
 import { startGateway, type Gateway } from '../../infra/local/gateway.js';
 import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adapters/cognito.js';
-import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { ENV } from '../../shared/config.js';
 import { consume, usePrivateQueue } from '../support/queues.js';
 import { inProcess, type ApiRequest, type ApiResponse } from '../support/api.js';
@@ -385,7 +385,7 @@ describe("bad input on the workspace's pages, over HTTP, signed in", () => {
     process.on('unhandledRejection', crashed);
     process.on('uncaughtException', crashed);
     email = `hostile-${f.tenantId}@test.local`;
-    await createUser(f.tenantId, email, 'all', undefined, 'admin');
+    await tenantService.createUser(f.tenantId, email, 'all', undefined, 'admin');
     const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
     await directory.invite({ email, tenantId: f.tenantId, temporaryPassword: 'Temp-hostile-1!' });
     await directory.setPassword(email, PASSWORD);

@@ -1,4 +1,6 @@
-import { privacy } from '../../shared/adapters/wiring/privacy.js';
+import { caseOpener } from '../../shared/adapters/wiring/cases.js';
+import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
+import { privacyService } from '../../shared/adapters/wiring/privacy.js';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { routes } from '../../infra/routes.js';
@@ -9,15 +11,13 @@ import { requestKeyFor } from '../../shared/transactions/request-key.js';
 import { requestIdFor } from '../support/transactions.js';
 import { inProcess } from '../support/api.js';
 import { FIXTURE_ENDPOINT, FIXTURE_WEBHOOK, keyFor, validRequests, type Fixture } from '../../infra/examples.js';
-import { deliveryPorts } from '../../shared/adapters/wiring/event-deliveries.js';
 import { deliveryId, tenantEvent } from '../../shared/events/events.js';
 import { newTenant } from '../support/tenant.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { readSettings } from '../../shared/adapters/settings-repository.js';
 import { readFileSync } from 'node:fs';
-import { storeLogo } from '../../shared/tenants/logo.js';
+import { storeLogo } from '../../shared/brand/logo.js';
 import { logoStore } from '../../shared/adapters/logo-store.js';
-import { caseOpener } from '../../shared/adapters/wiring/case-opener.js';
 
 export { keyFor, validRequests, type Fixture };
 
@@ -105,7 +105,7 @@ export async function fixture(): Promise<Fixture> {
     query: { token: tenant.userToken },
     body: { type: 'export', client_id: `${marker}-C` },
   });
-  await privacy.process(tenant.tenantId, exportRequest.body.id as string);
+  await privacyService.process(tenant.tenantId, exportRequest.body.id as string);
   // A logo stored as the admin command stores a tenant file's.
   // A delivery that failed, recorded as the event consumer records one (its endpoint refused the connection).
   const failed = {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
 import { putSettings } from '../../shared/adapters/tenant-repository.js';
-import { createTenant, createUser, issueApiKey } from '../../shared/adapters/wiring/tenants.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 
 /** The demo tenant's journeys, classes and groups, which every test tenant gets too. */
@@ -25,13 +25,13 @@ export interface TestTenant {
  * 1-2): tests isolate by tenant, so files run in parallel against one table.
  */
 export async function newTenant(name = `test-${randomUUID().slice(0, 8)}`): Promise<TestTenant> {
-  const { id: tenantId } = await createTenant(name, DEMO_SETTINGS.firstStore!);
+  const { id: tenantId } = await tenantService.createTenant(name, DEMO_SETTINGS.firstStore!);
   const [publicKey, chatbotKey, adminKey, full, limited] = await Promise.all([
-    putSettings(tenantId, DEMO_SETTINGS).then(() => issueApiKey(tenantId, 'public')),
-    issueApiKey(tenantId, 'chatbot'),
-    issueApiKey(tenantId, 'admin'),
-    createUser(tenantId, 'full', 'all'),
-    createUser(tenantId, 'limited', { stores: [1], groups: [1] }),
+    putSettings(tenantId, DEMO_SETTINGS).then(() => tenantService.issueApiKey(tenantId, 'public')),
+    tenantService.issueApiKey(tenantId, 'chatbot'),
+    tenantService.issueApiKey(tenantId, 'admin'),
+    tenantService.createUser(tenantId, 'full', 'all'),
+    tenantService.createUser(tenantId, 'limited', { stores: [1], groups: [1] }),
   ]);
   return {
     tenantId,

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { cognitoUserDirectory } from '../../shared/adapters/cognito.js';
-import { createUser } from '../../shared/adapters/wiring/tenants.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { ENV } from '../../shared/config.js';
 import { inviteManager } from '../../shared/session/managers.js';
 import type { UserScope } from '../../shared/tenants/config-schema.js';
@@ -29,7 +29,7 @@ export async function inviteManagerOf(
   const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
   let token = '';
   const invited = await inviteManager(
-    { putTenantUser: async (id, name, given) => void (token = (await createUser(id, name, given)).token), directory },
+    { putTenantUser: async (id, name, given) => void (token = (await tenantService.createUser(id, name, given)).token), directory },
     { tenantId, email, scope, temporaryPassword: temporary },
   );
   if (password) await directory.setPassword(email, password);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseAuthContext } from '../../shared/tenants/auth-context.js';
-import { keyMemory, MAX_REMEMBERED, OUTAGE_GRACE_SECONDS } from '../../shared/tenants/key-memory.js';
+import { parseAuthContext } from '../../shared/access/auth-context.js';
+import { keyMemory, MAX_REMEMBERED, OUTAGE_GRACE_SECONDS } from '../../shared/access/key-memory.js';
 
 /** What the authorizer hands on, and what it remembers for a table outage. */
 

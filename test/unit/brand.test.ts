@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { brandOf, DEFAULT_BRAND_COLOUR } from '../../shared/tenants/brand.js';
-import { contrastProblem, contrastRatio, relativeLuminance } from '../../shared/tenants/contrast.js';
+import { brandOf, DEFAULT_BRAND_COLOUR } from '../../shared/brand/brand.js';
+import { contrastProblem, contrastRatio, relativeLuminance } from '../../shared/brand/contrast.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 
 const tenantFile = (brand: Record<string, unknown>) => JSON.stringify({ tenants: [{ id: 7, name: 'acme', brand }] });

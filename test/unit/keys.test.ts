@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keys, padId } from '../../shared/keys.js';
-import { hashSecret, newSecret } from '../../shared/tenants/credentials.js';
+import { hashSecret, newSecret } from '../../shared/access/credentials.js';
 
 describe('keys', () => {
   it('start every tenant item with the tenant', () => {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { LOGO_FILE, LogoError, logoObjectOf, MAX_LOGO_BYTES } from '../../shared/tenants/logo.js';
+import { LOGO_FILE, LogoError, logoObjectOf, MAX_LOGO_BYTES } from '../../shared/brand/logo.js';
 
-import { MAX_LOGO_SIDE } from '../../shared/tenants/logo-image.js';
+import { MAX_LOGO_SIDE } from '../../shared/brand/logo-image.js';
 import { DEMO_LOGO, distinctPng, png, pngChunk } from '../support/logos.js';
 
 /** A JPEG's structure (SOI, a baseline frame header of 160 x 48, a scan header, two bytes of data, EOI). */

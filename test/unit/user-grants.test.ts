@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { outsideScope, sameScope } from '../../shared/tenants/user-scope.js';
-import { changeRefusal, grantRefusal, type Grantor } from '../../shared/tenants/users.js';
+import { outsideScope, sameScope } from '../../shared/access/user-scope.js';
+import { changeRefusal, grantRefusal, type Grantor } from '../../shared/access/tenant-users.js';
 import type { UserRecord } from '../../shared/tenants/ports.js';
 
 const user = (name: string, scope: UserRecord['scope'], role?: UserRecord['role']): UserRecord => ({

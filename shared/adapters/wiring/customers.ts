@@ -1,8 +1,12 @@
-import { ENV, requireEnvs } from '../../config.js';
+import { ENV, requireEnvs, wire } from '../../config.js';
+import * as customers from '../../customers/service.js';
 import { customerRepository } from '../customer-repository.js';
-import { customerService } from '../../customers/service.js';
 
-// The functions this module serves read the table: without its name, the cold start fails.
-requireEnvs(ENV.tableName);
+/** The customers routes (and the stores of a transaction's unknown customer). */
+export const customerService = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return customers.customerService(customerRepository);
+});
 
-export const { createCustomer, getCustomer, editCustomer, listCustomers } = customerService(customerRepository);
+/** A customer opted out, from the survey page's link or an e-mail complaint. */
+export const optOutCustomer = /* @__PURE__ */ wire(() => customers.customerOptOut(customerService.editCustomer));

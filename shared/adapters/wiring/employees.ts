@@ -1,19 +1,11 @@
-import { ENV, requireEnvs } from '../../config.js';
+import { ENV, requireEnvs, wire } from '../../config.js';
+import * as employees from '../../employees/service.js';
 import { employeeRepository } from '../employee-repository.js';
-import { storeRepository } from '../store-repository.js';
 import { getGroups } from '../settings-repository.js';
-import { employeeService } from '../../employees/service.js';
+import { storeRepository } from '../store-repository.js';
 
-// The functions this module serves read the table: without its name, the cold start fails.
-requireEnvs(ENV.tableName);
-
-export const {
-  createEmployee,
-  getEmployee,
-  editEmployee,
-  deactivateEmployee,
-  listEmployees,
-  employeeStores,
-  employeeGroups,
-  replaceRelation,
-} = employeeService({ employees: employeeRepository, stores: storeRepository, groups: getGroups });
+/** The employees routes, their stores and groups (and the employees a transaction's unknown external id creates). */
+export const employeeService = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return employees.employeeService({ employees: employeeRepository, stores: storeRepository, groups: getGroups });
+});

@@ -1,12 +1,47 @@
-import { ENV, requireEnvs } from '../../config.js';
+import { configured, ENV, requireEnvs, wire } from '../../config.js';
+import * as replay from '../../webhooks/webhook-replay.js';
+import * as signing from '../../webhooks/webhook-signing.js';
+import { auditLog } from '../audit-log.js';
+import * as deliveries from '../event-deliveries.js';
+import { rotateSigning } from '../event-signing.js';
 import { bestEffort, eventPublisher } from '../events.js';
-import { tenantSettings } from './tenant-settings.js';
-
-requireEnvs(ENV.tableName);
+import { readSettings } from '../settings-repository.js';
+import { raiseConfigVersion } from '../tenant-repository.js';
+import { tenantSettings } from './tenants.js';
 
 /**
  * Events: published after the write they report (an outage of the queue loses the event, never the write; it is
- * logged), delivered by the event consumer, failures listed per tenant (./event-deliveries.ts: the publishers hold
- * none of it).
+ * logged), delivered by the event consumer, failures listed per tenant (the publishers hold none of it).
  */
-export const events = bestEffort(eventPublisher(tenantSettings));
+export const events = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return bestEffort(eventPublisher(tenantSettings));
+});
+
+/** Delivering events (the event consumer), signed with the tenant's secrets. */
+export const deliveryPorts = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return () => deliveries.eventDeliveryPorts(tenantSettings, configured(ENV.surveySecret));
+});
+
+/** The failed deliveries listed per tenant. */
+export const failedDeliveries = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return deliveries.failedDeliveries;
+});
+
+/** Re-sending failed deliveries (the admin's retry and replay), each written to the audit log. */
+export const deliveryReplay = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return replay.replayService({ deliveries: deliveries.deliveryReplays, audit: auditLog });
+});
+
+/** The webhook secrets' rotation (POST /public/admin/webhooks/rotate), over only the repository functions it calls. */
+export const webhookRotation = /* @__PURE__ */ wire(() => {
+  // The rotate route reads and writes the tenant's webhook signing in the table.
+  requireEnvs(ENV.tableName);
+  return signing.webhookRotation(
+    { readSettings, rotateSigning, raiseConfigVersion },
+    { surveySecret: () => process.env[ENV.surveySecret], surveySecretName: ENV.surveySecret, audit: auditLog },
+  );
+});

@@ -1,8 +1,9 @@
-import { ENV, requireEnvs } from '../../config.js';
+import { ENV, requireEnvs, wire } from '../../config.js';
+import * as health from '../../health/service.js';
 import { checkTable } from '../health-check.js';
-import { healthCheck } from '../../health/service.js';
 
-// The functions this module serves read the table: without its name, the cold start fails.
-requireEnvs(ENV.tableName);
-
-export const checkHealth = healthCheck(checkTable);
+/** GET /health: the table answers. */
+export const checkHealth = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return health.healthCheck(checkTable);
+});

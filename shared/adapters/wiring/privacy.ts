@@ -1,19 +1,38 @@
-import { ENV, requireEnvs } from '../../config.js';
+import { ENV, requireEnvs, wire } from '../../config.js';
+import * as access from '../../privacy/access.js';
 import { boundOpenRequests } from '../../privacy/open-requests.js';
-import { erasureRecheckSeconds, privacyService } from '../../privacy/service.js';
+import { sweepExpired } from '../../privacy/retention.js';
+import * as privacy from '../../privacy/service.js';
+import { accessLog } from '../access-log.js';
+import { personalExpiry } from '../personal-expiry.js';
 import { dataSubjects, privacyRequests } from '../privacy-repository.js';
 import { privacySlots } from '../privacy-slots.js';
 import { sendMessage } from '../sqs.js';
 
-requireEnvs(ENV.tableName);
+/** Who read which customer's personal data, and when: written by every read that answers it. */
+export const accessService = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return access.accessService(accessLog);
+});
 
 /** Privacy requests: kept in the table, worked on from the privacy queue, over the tenant's customers and transactions. */
-export const privacy = privacyService({
-  requests: privacyRequests,
-  subjects: dataSubjects,
-  queue: { send: async (message, delaySeconds) => void (await sendMessage('privacy', message, delaySeconds)) },
-  recheckSeconds: erasureRecheckSeconds(process.env[ENV.erasureRecheckSeconds]),
+export const privacyService = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return privacy.privacyService({
+    requests: privacyRequests,
+    subjects: dataSubjects,
+    queue: { send: async (message, delaySeconds) => void (await sendMessage('privacy', message, delaySeconds)) },
+    recheckSeconds: privacy.erasureRecheckSeconds(process.env[ENV.erasureRecheckSeconds]),
+  });
 });
 
 /** A new request, refused (429) while the tenant has MAX_OPEN_PRIVACY_REQUESTS pending. */
-export const submitPrivacyRequest = boundOpenRequests({ slots: privacySlots, requests: privacyRequests }, privacy.submit);
+export const submitPrivacyRequest = /* @__PURE__ */ wire(() =>
+  boundOpenRequests({ slots: privacySlots, requests: privacyRequests }, privacyService.submit),
+);
+
+/** One run of the retention sweep over the table, until `timeLeft` runs short. */
+export const expirePersonalCopies = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return (timeLeft: () => number, now = new Date()) => sweepExpired(personalExpiry, now, timeLeft);
+});

@@ -1,28 +1,24 @@
-import { ENV, requireEnvs } from '../../config.js';
-import type { CaseRecoveryRecorder } from '../../recovery/ports.js';
-import { recoveryAnswers } from '../../recovery/service.js';
-import { caseStore } from '../case-repository.js';
+import { ENV, requireEnvs, wire } from '../../config.js';
+import type { RecoveryCase } from '../../recovery/ports.js';
+import * as recovery from '../../recovery/service.js';
+import { reachability } from '../attempt-repository.js';
 import { recoveryStore } from '../recovery-repository.js';
-import { caseSystemChanges } from '../../cases/system-changes.js';
-import { events } from './events.js';
-import { tenantSettings } from './tenant-settings.js';
-
-// The recovery survey's answers read and write the table.
-requireEnvs(ENV.tableName);
-
-const cases = caseSystemChanges({ cases: caseStore, settings: tenantSettings, events });
+import { tenantSettings } from './tenants.js';
+import { attemptScheduler } from './timers.js';
 
 /**
- * The cases service's recordRecovery. An answer the case holds already is not
- * recorded again: a retried page changes nothing and publishes no second `case.recovered`.
+ * Asks a resolved case's customer "Did we solve it?", once: writes the recovery survey onto its transaction and queues
+ * its dispatch message. The queue's URL is read when a survey is asked for (the queue adapter's requireEnv): the case
+ * changes hold this in functions that are not given the URL. (The survey page's answer to it: surveys.ts.)
  */
-const recorder: CaseRecoveryRecorder = {
-  async recordRecovery(tenantId, caseId, recovery) {
-    const held = (await caseStore.find(tenantId, caseId))?.recovery;
-    if (held?.outcome === recovery.outcome && held.at === recovery.at) return;
-    return cases.recordRecovery(tenantId, caseId, recovery);
+export const recoveryRequester = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return recovery.recoveryRequester({ store: recoveryStore, reachability, scheduler: attemptScheduler, settings: tenantSettings });
+});
+
+/** The same, as the case changes' `recovery` port takes it (its outcome is the survey's business). */
+export const caseRecovery = {
+  async request(tenantId: number, c: RecoveryCase): Promise<void> {
+    await recoveryRequester.request(tenantId, c);
   },
 };
-
-/** The recovery page's answers (the survey page functions): kept and counted on the transaction, then recorded on the case. */
-export const recoveryPages = recoveryAnswers({ store: recoveryStore, settings: tenantSettings, recorder });

@@ -1,11 +1,16 @@
-import { ENV, requireEnvs } from '../../config.js';
-import { resultsService } from '../../results/service.js';
+import { ENV, requireEnvs, wire } from '../../config.js';
+import * as results from '../../results/service.js';
+import * as page from '../../workspace/results-page.js';
 import { employees } from '../employee-repository.js';
 import { resultCounters } from '../result-counters.js';
 import { stores } from '../store-repository.js';
-import { tenantSettings } from './tenant-settings.js';
-
-requireEnvs(ENV.tableName);
+import { tenantSettings } from './tenants.js';
 
 /** Results: the counters, the tenant's journeys and classes, and the names of stores and employees. */
-export const { report } = resultsService({ counters: resultCounters, settings: tenantSettings, stores, employees });
+export const resultsService = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return results.resultsService({ counters: resultCounters, settings: tenantSettings, stores, employees });
+});
+
+/** The workspace's results page over the results service. */
+export const resultsPage = /* @__PURE__ */ wire(() => page.resultsPage({ settings: tenantSettings, report: resultsService.report }));

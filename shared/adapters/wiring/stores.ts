@@ -1,8 +1,9 @@
-import { ENV, requireEnvs } from '../../config.js';
+import { ENV, requireEnvs, wire } from '../../config.js';
+import * as stores from '../../stores/service.js';
 import { storeRepository } from '../store-repository.js';
-import { storeService } from '../../stores/service.js';
 
-// The functions this module serves read the table: without its name, the cold start fails.
-requireEnvs(ENV.tableName);
-
-export const { createStore, getStore, editStore, deactivateStore, listStores } = storeService(storeRepository);
+/** The stores routes (and the stores a transaction's unknown external id creates). */
+export const storeService = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return stores.storeService(storeRepository);
+});

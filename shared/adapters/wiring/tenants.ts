@@ -1,32 +1,84 @@
-import { tenantRepository } from '../tenant-repository.js';
-import { insertTenant } from '../tenant-creation.js';
-import { ENV } from '../../config.js';
+import { ENV, requireEnvs, wire } from '../../config.js';
+import * as settings from '../../tenants/settings.js';
+import * as configuration from '../../tenants/config-service.js';
+import * as tenants from '../../tenants/service.js';
+import * as configForm from '../../workspace/admin-config-form.js';
+import * as journeys from '../../workspace/admin-journeys-page.js';
+import * as webhooks from '../../workspace/admin-webhooks-page.js';
 import { auditLog } from '../audit-log.js';
-import { tenantService } from '../../tenants/service.js';
-
-export { tenantSettings } from './tenant-settings.js';
-
-export const {
-  createTenant,
-  issueApiKey,
-  authorizeKey,
-  createUser,
-  resolveUser,
-  applyTenantConfig,
-  rotateWebhookSecret,
-  readConfig,
-  replaceConfig,
-  auditEntries,
+import { readConfigVersion } from '../config-version.js';
+import { readVersionedSettings } from '../settings-repository.js';
+import { insertTenant } from '../tenant-creation.js';
+import {
   getTenant,
-  listTenants,
-} = tenantService(
-  { ...tenantRepository, insertTenant },
-  {
-    surveySecret: () => process.env[ENV.surveySecret],
-    surveySecretName: ENV.surveySecret,
-    audit: auditLog,
-  },
+  putDelivery,
+  putSettings,
+  raiseConfigVersion,
+  removeUnlisted,
+  renameTenant,
+  tenantRepository,
+} from '../tenant-repository.js';
+import { findLogo, putBrand } from '../brand-repository.js';
+
+/**
+ * A tenant's journeys, classes, groups and delivery settings, kept per process while their version holds: what almost
+ * every function reads, and nothing of the administration below.
+ */
+export const tenantSettings = /* @__PURE__ */ wire(() =>
+  settings.versionedSettings({ version: readConfigVersion, read: readVersionedSettings }),
 );
 
-/** The tenant's API keys (issue, list, revoke, rotate), as the admin API administers them. */
-export { issueKey, listKeys, revokeKey, rotateKey, keyOfValue } from './tenant-keys.js';
+/** The tenant's configuration as GET and PUT /public/admin/config and the admin pages read and replace it, audited. */
+export const configService = /* @__PURE__ */ wire(() => {
+  // The configuration routes and pages read and write the tenant's configuration in the table.
+  requireEnvs(ENV.tableName);
+  return configuration.configService(
+    // Only what the service calls, named: the bundle then drops the rest of the repositories (keys, users, signing).
+    { getTenant, readVersionedSettings, raiseConfigVersion, renameTenant, putSettings, removeUnlisted, putDelivery, putBrand, findLogo },
+    auditLog,
+  );
+});
+
+/** The tenant's admin changes, newest first (GET /public/admin/audit). */
+export const auditEntries = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return auditLog.list;
+});
+
+/** The tenant admins' journeys page and its form's post, over the configuration service, checked by the tenant file's schema. */
+export const adminJourneysPage = /* @__PURE__ */ wire(() =>
+  journeys.adminJourneysPage({
+    readConfig: configService.readConfig,
+    replaceConfig: configService.replaceConfig,
+    settings: tenantSettings,
+  }),
+);
+export const adminJourneysForm = /* @__PURE__ */ wire(() =>
+  journeys.adminJourneysForm(
+    { readConfig: configService.readConfig, replaceConfig: configService.replaceConfig, settings: tenantSettings },
+    configForm.changeConfig,
+  ),
+);
+
+/** The tenant admins' event endpoints page and its form's post, over the configuration service. */
+export const adminWebhooksPage = /* @__PURE__ */ wire(() =>
+  webhooks.adminWebhooksPage({
+    readConfig: configService.readConfig,
+    replaceConfig: configService.replaceConfig,
+    settings: tenantSettings,
+  }),
+);
+export const adminWebhooksForm = /* @__PURE__ */ wire(() =>
+  webhooks.adminWebhooksForm(
+    { readConfig: configService.readConfig, replaceConfig: configService.replaceConfig, settings: tenantSettings },
+    configForm.changeConfig,
+  ),
+);
+
+/** The operator's tenant service (infra/admin.ts, infra/apply-tenant.ts, the tests): every repository, the tenant's creation. */
+export const tenantService = /* @__PURE__ */ wire(() =>
+  tenants.tenantService(
+    { ...tenantRepository, insertTenant },
+    { surveySecret: () => process.env[ENV.surveySecret], surveySecretName: ENV.surveySecret, audit: auditLog },
+  ),
+);

@@ -1,11 +1,57 @@
-import { ENV, requireEnvs } from '../../config.js';
+import { ENV, requireEnvs, wire } from '../../config.js';
+import type { CaseMessage } from '../../cases/message.js';
+import type { CaseDeadlineMessage } from '../../cases/deadline-message.js';
 import { QUEUES, type QueueId } from '../../queues.js';
-import { releaseDue, TIMERS, type DelayedSend, type Timer } from '../../timers.js';
-import { dueTimers } from '../due-timers.js';
+import * as surveyTimers from '../../surveys/scheduler.js';
+import { dueScheduler, releaseDue, TIMERS, type DelayedSend, type Timer } from '../../timers.js';
+import { dueAttempts } from '../due-attempts.js';
+import { dueTimers, dueTimersOf } from '../due-timers.js';
 import { sendMessages } from '../sqs.js';
 
-// The release reads and writes the table and puts every kind of timer on its own queue: all are named at cold start.
-requireEnvs(ENV.tableName, ...Object.values(TIMERS).map(({ queue }) => QUEUES[queue].urlEnv));
+/** Messages on the dispatch queue, each delayed to its attempt's due time. */
+const sendDelayed: surveyTimers.DelayedSend = (messages) => {
+  const delays = new Map(messages.map((m) => [m.message as unknown, m.delaySeconds]));
+  return sendMessages(
+    'surveyDispatch',
+    messages.map((m) => m.message),
+    (body) => delays.get(body) ?? 0,
+  );
+};
+
+/**
+ * Where later survey attempts wait: on the dispatch queue when it can delay them, else in the table by due minute. The
+ * queue's URL is read when a message is sent (the queue adapter's requireEnv): the case changes hold this scheduler
+ * (a resolved case's recovery survey) in functions that only read cases and are given no dispatch queue; the
+ * functions that schedule every time (transactions, delivery) name it at cold start.
+ */
+export const attemptScheduler = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return surveyTimers.dueScheduler(dueAttempts, sendDelayed);
+});
+
+/** Case messages back on the case queue, each delayed to the end of the quiet hours. */
+const sendHeldAlerts: DelayedSend<CaseMessage> = (messages) => {
+  const delays = new Map(messages.map((m) => [m.message as unknown, m.delaySeconds]));
+  return sendMessages('cases', [...delays.keys()], (body) => delays.get(body) ?? 0);
+};
+
+/** Where a WhatsApp alert held by quiet hours waits: timers of kind `caseAlert`, in the table or on the case queue. */
+export const caseAlertTimer = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName, ENV.caseQueueUrl);
+  return dueScheduler(dueTimersOf('caseAlert'), sendHeldAlerts);
+});
+
+/** Deadline messages on their queue, each delayed to its due time. */
+const sendDeadlines: DelayedSend<CaseDeadlineMessage> = (messages) => {
+  const delays = new Map(messages.map((m) => [m.message as unknown, m.delaySeconds]));
+  return sendMessages('caseDeadlines', [...delays.keys()], (body) => delays.get(body) ?? 0);
+};
+
+/** Where case deadlines wait: timers of kind `caseDeadline`, in the table or on their queue when due within its delay. */
+export const caseDeadlineTimer = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName, ENV.caseDeadlineQueueUrl);
+  return dueScheduler(dueTimersOf('caseDeadline'), sendDeadlines);
+});
 
 /** Each timer's message on the queue its kind names, delayed to its due time; answers the positions not sent. */
 export const sendTimers: DelayedSend<Timer> = async (timers) => {
@@ -25,4 +71,8 @@ export const sendTimers: DelayedSend<Timer> = async (timers) => {
 };
 
 /** One run of the scheduled release: the minutes coming up, from the checkpoint, every kind of timer. */
-export const releaseDueTimers = (now = new Date()) => releaseDue(dueTimers, sendTimers, now);
+export const releaseDueTimers = /* @__PURE__ */ wire(() => {
+  // The release reads and writes the table and puts every kind of timer on its own queue: all are named at cold start.
+  requireEnvs(ENV.tableName, ...Object.values(TIMERS).map(({ queue }) => QUEUES[queue].urlEnv));
+  return (now = new Date()) => releaseDue(dueTimers, sendTimers, now);
+});

@@ -1,30 +1,28 @@
-import { ENV, requireEnvs } from '../../config.js';
+import { configured, ENV, requireEnvs, wire } from '../../config.js';
+import { delayUntil } from '../../queues.js';
+import type { DispatchMessage } from '../../surveys/dispatch.js';
+import type { Dispatcher } from '../../transactions/ports.js';
+import * as consumer from '../../transactions/consumer.js';
+import * as queries from '../../transactions/queries.js';
+import { publicRequestId } from '../../transactions/request-key.js';
+import * as transactions from '../../transactions/service.js';
 import { customerRepository } from '../customer-repository.js';
 import { employeeRepository } from '../employee-repository.js';
 import { readTransactionReferences } from '../references.js';
 import { sendMessage, sendMessages } from '../sqs.js';
 import { storeRepository } from '../store-repository.js';
 import { transactionRepository } from '../transaction-repository.js';
-import { delayUntil } from '../../queues.js';
-import type { DispatchMessage } from '../../surveys/dispatch.js';
-import type { Dispatcher } from '../../transactions/ports.js';
-import { transactionService } from '../../transactions/service.js';
-import { createCustomer } from './customers.js';
-import { createEmployee } from './employees.js';
-import { createStore } from './stores.js';
-import { tenantSettings } from './tenant-settings.js';
+import { customerService } from './customers.js';
+import { events } from './events.js';
+import { employeeService } from './employees.js';
+import { storeService } from './stores.js';
+import { tenantSettings } from './tenants.js';
 
-// Registering reads the table and queues survey messages: both must be named before the first request.
-requireEnvs(ENV.tableName, ENV.surveyDispatchQueueUrl);
-
-/**
- * Registering transactions: the table, the tenant's settings, the stores, employees and customers an unknown external
- * id creates, the survey queue. The legacy synchronous route holds only this; the consumer (events, request ids) is
- * wired in transaction-consumer.ts, so that route bundles none of it.
- */
 // A first attempt due later (its journey waits before surveying) is delayed on the queue; the dispatcher holds it
 // further when the wait is longer than the queue can delay.
 const delayOf = (message: unknown) => delayUntil((message as DispatchMessage).dueAt, new Date());
+
+/** Survey messages on the dispatch queue, each delayed to its first attempt's due time. */
 export const dispatcher: Dispatcher = {
   send: async (message) => {
     await sendMessage('surveyDispatch', message, delayOf(message));
@@ -32,16 +30,44 @@ export const dispatcher: Dispatcher = {
   sendBatch: (messages) => sendMessages('surveyDispatch', messages, delayOf),
 };
 
-export const service = transactionService({
-  transactions: transactionRepository,
-  readReferences: readTransactionReferences,
-  settings: tenantSettings,
-  creators: {
-    store: { create: createStore, findByExternalId: storeRepository.findByExternalId },
-    employee: { create: createEmployee, findByExternalId: employeeRepository.findByExternalId },
-    customer: { create: createCustomer, findByExternalId: customerRepository.findByExternalId },
-  },
-  dispatcher,
+/**
+ * Registering transactions: the table, the tenant's settings, the stores, employees and customers an unknown external
+ * id creates, the survey queue. The legacy synchronous route holds only this; the consumer (events, request ids) is
+ * transactionConsumer below, which that route never bundles.
+ */
+export const transactionService = /* @__PURE__ */ wire(() => {
+  // Registering reads the table and queues survey messages: both must be named before the first request.
+  requireEnvs(ENV.tableName, ENV.surveyDispatchQueueUrl);
+  return transactions.transactionService({
+    transactions: transactionRepository,
+    readReferences: readTransactionReferences,
+    settings: tenantSettings,
+    creators: {
+      store: { create: storeService.createStore, findByExternalId: storeRepository.findByExternalId },
+      employee: { create: employeeService.createEmployee, findByExternalId: employeeRepository.findByExternalId },
+      customer: { create: customerService.createCustomer, findByExternalId: customerRepository.findByExternalId },
+    },
+    dispatcher,
+  });
 });
 
-export const { registerTransaction } = service;
+/** Reading transactions needs the table only (no queue, no settings). */
+export const transactionQueries = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return queries.transactionQueries(transactionRepository);
+});
+
+/**
+ * Consuming queued transactions: registering, plus the rejection events and the request ids they carry (signed as the
+ * intake signed them: its function reads the secret at cold start, functions/queue/transaction-consumer.ts).
+ */
+export const transactionConsumer = /* @__PURE__ */ wire(() => {
+  const requestIdSecret = configured(ENV.requestIdSecret);
+  return consumer.transactionConsumer({
+    service: transactionService,
+    readReferences: readTransactionReferences,
+    settings: tenantSettings,
+    dispatcher,
+    events: { publisher: events, requestIdOf: (tenantId, requestKey) => publicRequestId(tenantId, requestKey, requestIdSecret()) },
+  });
+});

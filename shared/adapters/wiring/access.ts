@@ -1,0 +1,70 @@
+import { configured, ENV, requireEnvs, wire } from '../../config.js';
+import { sealer } from '../../sealed.js';
+import * as keys from '../../access/api-keys.js';
+import * as users from '../../access/tenant-users.js';
+import * as keysPage from '../../workspace/admin-keys-page.js';
+import * as usersPage from '../../workspace/admin-users-page.js';
+import {
+  findApiKey,
+  findApiKeyById,
+  findUserByName,
+  insertApiKey,
+  insertUser,
+  listApiKeys,
+  listUsers,
+  markApiKeyRevoked,
+  rotateApiKey,
+  updateUser,
+} from '../access-repository.js';
+import { auditLog } from '../audit-log.js';
+import { cognitoSignInDirectory, userPoolIdOf } from '../cognito.js';
+import { spendShownOnce } from '../shown-once.js';
+import { raiseConfigVersion } from '../tenant-repository.js';
+import { tenantSettings } from './tenants.js';
+
+/**
+ * The tenant's API keys as the admin API, its page and the operator's command administer them: issue, list, revoke,
+ * rotate, each written to the audit log (shared/access/api-keys.ts).
+ */
+export const apiKeys = /* @__PURE__ */ wire(() => {
+  // The keys routes and page read and write the tenant's keys in the table.
+  requireEnvs(ENV.tableName);
+  return keys.apiKeys(
+    // Only what the service calls, named: the bundle then drops the rest of the repositories (users, configuration).
+    { insertApiKey, listApiKeys, findApiKeyById, markApiKeyRevoked, rotateApiKey, raiseConfigVersion },
+    auditLog,
+  );
+});
+
+/** The key a value names, if any (the operator's command). */
+export const keyOfValue = (value: string) => keys.keyOfValue({ findApiKey }, value);
+
+/** The tenant's users: list, create (with a Cognito invitation), change and disable (shared/access/tenant-users.ts). */
+export const tenantUsers = /* @__PURE__ */ wire(() => {
+  // The users routes write the tenant's users in the table and their sign-in users in the pool its issuer names.
+  requireEnvs(ENV.tableName);
+  const issuer = configured(ENV.userPoolIssuer);
+  return users.tenantUsers(
+    { findUserByName, insertUser, listUsers, updateUser },
+    cognitoSignInDirectory(() => userPoolIdOf(issuer())),
+    auditLog,
+  );
+});
+
+/**
+ * A secret an admin page shows once (a new API key, a user's token), sealed with the deployment's cursor secret under a
+ * key of its own purpose (its functions read the secret at cold start), and spent once shown.
+ */
+export const shownOnce = /* @__PURE__ */ wire(() => ({
+  sealer: sealer(configured(ENV.cursorSecret), 'shown-once/v1'),
+  spend: spendShownOnce,
+}));
+
+/** The tenant admins' keys page over the keys service of `/public/admin/keys`; a new key shown once, sealed. */
+export const adminKeysPage = /* @__PURE__ */ wire(() => keysPage.adminKeysPage({ settings: tenantSettings, ...apiKeys, shownOnce }));
+
+/**
+ * The tenant admins' users page over the users service of `/public/admin/users` (which needs the user pool); a new
+ * user's token shown once, sealed.
+ */
+export const adminUsersPage = /* @__PURE__ */ wire(() => usersPage.adminUsersPage({ settings: tenantSettings, ...tenantUsers, shownOnce }));

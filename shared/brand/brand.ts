@@ -1,0 +1,41 @@
+import type { BrandSettings, Settings } from '../tenants/config-schema.js';
+
+/** What a customer sees of the tenant: on the survey pages, in the e-mail and as the e-mail's sender. */
+export interface Brand {
+  /** The name the customer knows the tenant by. */
+  name: string;
+  /** The primary colour, `#rrggbb`, which passed WCAG AA against the page (contrast.ts). */
+  colour: string;
+  /** The logo, served by the public API from its content-addressed path; absent when the tenant has none. */
+  logoUrl?: string;
+  /** The display name of the survey e-mail's From. */
+  senderName: string;
+}
+
+/** The colour of a tenant that sets none: the survey page's blue, 6.06:1 against its grey background (more on white). */
+export const DEFAULT_BRAND_COLOUR = '#0b5cad';
+
+/** The route that serves a logo, and the path of one logo's object under the public API's base URL (content-addressed). */
+export const LOGO_ROUTE = '/brand/logos/{file}';
+export const logoPath = (file: string) => LOGO_ROUTE.replace('{file}', file);
+
+/**
+ * The tenant's brand from its settings, with defaults: its display name is the tenant's name (stored with the brand
+ * when the tenant is created or applied, so `tenantName` is only for settings made without a repository), the colour
+ * DEFAULT_BRAND_COLOUR, the sender's name the e-mail sender's configured name or else the display name. `baseUrl` is
+ * the public API's (the survey links' base), which serves the logo: an e-mail needs it, a page of the same API may
+ * leave it out for a relative URL.
+ */
+export function brandOf(
+  settings: Pick<Settings, 'brand' | 'delivery'>,
+  { tenantName, baseUrl = '' }: { tenantName?: string | undefined; baseUrl?: string | undefined } = {},
+): Brand {
+  const brand: Partial<BrandSettings> = settings.brand ?? {};
+  const name = brand.name ?? tenantName ?? '';
+  return {
+    name,
+    colour: brand.colour ?? DEFAULT_BRAND_COLOUR,
+    ...(brand.logo ? { logoUrl: `${baseUrl.replace(/\/+$/, '')}${logoPath(brand.logo.file)}` } : {}),
+    senderName: brand.senderName ?? settings.delivery.email?.name ?? name,
+  };
+}
