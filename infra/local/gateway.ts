@@ -222,7 +222,11 @@ export async function serveGateway(
     } else res.writeHead(response.status, headers);
     res.end(response.body);
   });
-  server.keepAliveTimeout = 5_000;
+  // An idle connection is closed by the client first, as by API Gateway's long idle timeout: with a short one
+  // (Node's 5 s), a client reusing a socket the server is closing at that instant reads "other side closed", which
+  // a loaded machine hits every few thousand requests (undici closes at the server's hint less one second).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
