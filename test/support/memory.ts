@@ -3,17 +3,22 @@
  * no table, no queue and no Java. They keep the ports' promises that the rules depend on (external codes unique,
  * a request key stored once, the repeat window) and nothing of the table's shape.
  */
+import type { CaseSelection, CaseStore, CaseUsers } from '../../shared/cases/ports.js';
+import type { CaseRecord, CaseStatus } from '../../shared/cases/record.js';
 import type { Customer } from '../../shared/customers/schema.js';
 import type { CustomerRepository } from '../../shared/customers/ports.js';
 import type { Employee } from '../../shared/employees/schema.js';
 import type { EmployeeRepository } from '../../shared/employees/ports.js';
-import { DuplicateError, NotFoundError } from '../../shared/errors.js';
+import { DuplicateError, NotFoundError, ValidationError } from '../../shared/errors.js';
+import type { EventPublisher, TenantEvent } from '../../shared/events/ports.js';
 import type { Store } from '../../shared/stores/schema.js';
 import type { StoreRepository } from '../../shared/stores/ports.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import type { DataSubjects } from '../../shared/privacy/ports.js';
 import type { CounterRow, ResultCounters } from '../../shared/results/ports.js';
-import type { Tally } from '../../shared/results/tally.js';
+import type { CounterDelta, Tally } from '../../shared/results/tally.js';
+import type { UserScope } from '../../shared/tenants/config-schema.js';
+import type { Timed, TimerScheduler } from '../../shared/timers.js';
 import type { Dispatcher, Reference, ReferenceReader, RequestRecord, TransactionRepository } from '../../shared/transactions/ports.js';
 import { transactionIdFor } from '../../shared/transactions/request-key.js';
 
@@ -150,17 +155,139 @@ export function memoryReferences(
     );
 }
 
-/** Keeps what would go to the survey dispatch queue. */
-export function memoryDispatcher(): Dispatcher & { sent: DispatchMessage[] } {
+/**
+ * Keeps what would go to the survey dispatch queue. `refuses` names the messages the queue does not take: `send`
+ * throws for them, and `sendBatch` answers their positions (as SendMessageBatch's failed entries).
+ */
+export function memoryDispatcher(refuses: (message: DispatchMessage) => boolean = () => false): Dispatcher & { sent: DispatchMessage[] } {
   const sent: DispatchMessage[] = [];
   return {
     sent,
     send: async (message) => {
+      if (refuses(message)) throw new Error('The queue refused the message.');
       sent.push(copy(message));
     },
     sendBatch: async (messages) => {
-      sent.push(...copy(messages));
-      return [];
+      const unsent: number[] = [];
+      messages.forEach((message, i) => (refuses(message) ? unsent.push(i) : sent.push(copy(message))));
+      return unsent;
+    },
+  };
+}
+
+/** Keeps the events published, by tenant, in order. */
+export function memoryEvents(): EventPublisher & { published: { tenantId: number; event: TenantEvent }[] } {
+  const published: { tenantId: number; event: TenantEvent }[] = [];
+  return {
+    published,
+    async publish(tenantId, event) {
+      published.push(copy({ tenantId, event }));
+    },
+  };
+}
+
+/** Keeps the timers scheduled: each message with its due time (stamped on it, as the real scheduler does). */
+export function memoryTimers<M extends Timed>(): TimerScheduler<M> & { scheduled: { message: M; dueAt: string }[] } {
+  const scheduled: { message: M; dueAt: string }[] = [];
+  return {
+    scheduled,
+    async schedule(message, dueAt) {
+      scheduled.push(copy({ message: { ...message, dueAt: dueAt.toISOString() }, dueAt: dueAt.toISOString() }));
+    },
+  };
+}
+
+/**
+ * Cases in memory, keeping the case store's promises: `open` writes once per transaction, `replace` only over the
+ * version before and never over the alert's claim, a claim is taken by one caller and given back only by it, and the
+ * list's order is open, in progress, closed; overdue first; then by due time and id. Counter deltas are kept, not
+ * tallied.
+ */
+export function memoryCases(): CaseStore & { rows: Map<string, CaseRecord>; counters: CounterDelta[] } {
+  const rows = new Map<string, CaseRecord>();
+  const whatsApp = new Map<string, string | null>();
+  const counters: CounterDelta[] = [];
+  const at = (tenantId: number, id: number) => `${tenantId}#${id}`;
+  const rank: Record<CaseStatus, number> = { open: 1, in_progress: 2, resolved: 3, closed_unresolved: 4 };
+  const sortOf = (c: CaseRecord) => `${rank[c.status]}#${c.overdue ? 0 : 1}#${c.dueAt}#${String(c.id).padStart(12, '0')}`;
+  const selected = (s: CaseSelection, c: CaseRecord) =>
+    (!s.stores || s.stores.includes(c.storeId)) &&
+    (!s.status || c.status === s.status) &&
+    (s.overdue === undefined || c.overdue === s.overdue) &&
+    (s.owner === undefined || c.owners.includes(s.owner)) &&
+    (!s.from || c.openedAt.slice(0, 10) >= s.from) &&
+    (!s.to || c.openedAt.slice(0, 10) <= s.to);
+  return {
+    rows,
+    counters,
+    async open(tenantId, record, deltas) {
+      if (rows.has(at(tenantId, record.id))) return 'exists';
+      rows.set(at(tenantId, record.id), copy(record));
+      counters.push(...copy(deltas));
+      return 'opened';
+    },
+    async find(tenantId, id) {
+      return copy(rows.get(at(tenantId, id)));
+    },
+    async replace(tenantId, next, deltas) {
+      const current = rows.get(at(tenantId, next.id));
+      if (!current || current.version !== next.version - 1) return false;
+      rows.set(at(tenantId, next.id), { ...copy(next), alertedAt: current.alertedAt });
+      counters.push(...copy(deltas));
+      return true;
+    },
+    async claimAlert(tenantId, id, when) {
+      const current = rows.get(at(tenantId, id));
+      if (!current || current.alertedAt) return false;
+      current.alertedAt = when;
+      return true;
+    },
+    async releaseAlert(tenantId, id, when) {
+      const current = rows.get(at(tenantId, id));
+      if (current?.alertedAt === when) current.alertedAt = null;
+    },
+    async claimWhatsAppAlert(tenantId, id, user, when) {
+      if (whatsApp.get(`${at(tenantId, id)}#${user}`)) return false;
+      whatsApp.set(`${at(tenantId, id)}#${user}`, when);
+      return true;
+    },
+    async releaseWhatsAppAlert(tenantId, id, user, when) {
+      if (whatsApp.get(`${at(tenantId, id)}#${user}`) === when) whatsApp.set(`${at(tenantId, id)}#${user}`, null);
+    },
+    async list(selection) {
+      let after: string | undefined;
+      if (selection.cursor !== undefined) {
+        const cursor = JSON.parse(selection.cursor) as { query: string; after: string };
+        if (cursor.query !== selection.query) throw new ValidationError('Invalid cursor.', [{ path: 'cursor', message: 'is not one of this query' }]);
+        after = cursor.after;
+      }
+      const matching = [...rows.entries()]
+        .filter(([key, c]) => key.startsWith(`${selection.tenantId}#`) && selected(selection, c) && (after === undefined || sortOf(c) > after))
+        .map(([, c]) => c)
+        .sort((a, b) => (sortOf(a) < sortOf(b) ? -1 : 1));
+      const page = matching.slice(0, selection.limit);
+      const more = matching.length > selection.limit;
+      return {
+        // The list's indexes leave out the notes, the history and the alert's claim.
+        cases: page.map((c) => ({ ...copy(c), notes: [], history: [], alertedAt: null })),
+        nextCursor: more ? JSON.stringify({ query: selection.query, after: sortOf(page[page.length - 1]!) }) : null,
+      };
+    },
+  };
+}
+
+/** A tenant's users as cases read them: by name, with a scope and perhaps a mobile. */
+export function memoryCaseUsers(users: { name: string; scope: UserScope; phone?: string }[]): CaseUsers {
+  const holds = (scope: UserScope, storeId: number) => scope === 'all' || scope.stores.includes(storeId);
+  return {
+    async managersOf(_tenantId, storeId) {
+      return users.filter((u) => holds(u.scope, storeId)).map((u) => u.name);
+    },
+    async phonesOf(_tenantId, names) {
+      return new Map(users.filter((u) => u.phone && names.includes(u.name)).map((u) => [u.name, u.phone!]));
+    },
+    async scopeOf(_tenantId, name) {
+      return copy(users.find((u) => u.name === name)?.scope);
     },
   };
 }
