@@ -5,6 +5,7 @@
  */
 import type { CaseSelection, CaseStore, CaseUsers } from '../../shared/cases/ports.js';
 import type { CaseRecord, CaseStatus } from '../../shared/cases/record.js';
+import { CLAIM_SECONDS, type EscalationClaims, type EscalationRule } from '../../shared/cases/overdue.js';
 import type { Customer } from '../../shared/customers/schema.js';
 import type { CustomerRepository } from '../../shared/customers/ports.js';
 import type { Employee } from '../../shared/employees/schema.js';
@@ -258,11 +259,14 @@ export function memoryCases(): CaseStore & { rows: Map<string, CaseRecord>; coun
       let after: string | undefined;
       if (selection.cursor !== undefined) {
         const cursor = JSON.parse(selection.cursor) as { query: string; after: string };
-        if (cursor.query !== selection.query) throw new ValidationError('Invalid cursor.', [{ path: 'cursor', message: 'is not one of this query' }]);
+        if (cursor.query !== selection.query)
+          throw new ValidationError('Invalid cursor.', [{ path: 'cursor', message: 'is not one of this query' }]);
         after = cursor.after;
       }
       const matching = [...rows.entries()]
-        .filter(([key, c]) => key.startsWith(`${selection.tenantId}#`) && selected(selection, c) && (after === undefined || sortOf(c) > after))
+        .filter(
+          ([key, c]) => key.startsWith(`${selection.tenantId}#`) && selected(selection, c) && (after === undefined || sortOf(c) > after),
+        )
         .map(([, c]) => c)
         .sort((a, b) => (sortOf(a) < sortOf(b) ? -1 : 1));
       const page = matching.slice(0, selection.limit);
@@ -272,6 +276,35 @@ export function memoryCases(): CaseStore & { rows: Map<string, CaseRecord>; coun
         cases: page.map((c) => ({ ...copy(c), notes: [], history: [], alertedAt: null })),
         nextCursor: more ? JSON.stringify({ query: selection.query, after: sortOf(page[page.length - 1]!) }) : null,
       };
+    },
+  };
+}
+
+/**
+ * Escalation claims in memory, as the table keeps them: a claim is taken when there is none, or when a claim (never
+ * sent) is older than CLAIM_SECONDS; `sent` records the escalation for good; `release` deletes only this caller's claim.
+ */
+export function memoryEscalations(): EscalationClaims & {
+  rows: Map<string, { state: 'claimed' | 'sent'; claimedAt: string; rule?: EscalationRule; recipients?: number }>;
+} {
+  const rows = new Map<string, { state: 'claimed' | 'sent'; claimedAt: string; rule?: EscalationRule; recipients?: number }>();
+  const at = (tenantId: number, caseId: number) => `${tenantId}#${caseId}`;
+  return {
+    rows,
+    async claim(tenantId, caseId, now) {
+      const held = rows.get(at(tenantId, caseId));
+      const stale = new Date(now.getTime() - CLAIM_SECONDS * 1000).toISOString();
+      if (held && !(held.state === 'claimed' && held.claimedAt < stale)) return false;
+      rows.set(at(tenantId, caseId), { state: 'claimed', claimedAt: now.toISOString() });
+      return true;
+    },
+    async sent(tenantId, caseId, _now, { rule, recipients }) {
+      const held = rows.get(at(tenantId, caseId));
+      rows.set(at(tenantId, caseId), { claimedAt: held?.claimedAt ?? '', state: 'sent', rule, recipients });
+    },
+    async release(tenantId, caseId, now) {
+      const held = rows.get(at(tenantId, caseId));
+      if (held?.state === 'claimed' && held.claimedAt === now.toISOString()) rows.delete(at(tenantId, caseId));
     },
   };
 }

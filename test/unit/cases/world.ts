@@ -14,7 +14,16 @@ export const MONDAY_10H = new Date('2026-11-23T13:00:00.000Z');
 
 export const settings = (overrides: Partial<Settings> = {}): Settings => ({
   journeys: [
-    { id: 1, slug: 'loja', indicator: 'nps', classes: [], channels: ['email'], resurveyWindowDays: null, surveyValidityDays: 7, handOff: [] },
+    {
+      id: 1,
+      slug: 'loja',
+      indicator: 'nps',
+      classes: [],
+      channels: ['email'],
+      resurveyWindowDays: null,
+      surveyValidityDays: 7,
+      handOff: [],
+    },
     {
       id: 2,
       slug: 'entrega',
