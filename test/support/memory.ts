@@ -20,6 +20,9 @@ import type { CounterRow, ResultCounters } from '../../shared/results/ports.js';
 import type { CounterDelta, Tally } from '../../shared/results/tally.js';
 import type { UserScope } from '../../shared/tenants/config-schema.js';
 import type { Timed, TimerScheduler } from '../../shared/timers.js';
+import type { SignInDirectory } from '../../shared/access/tenant-users.js';
+import type { AuditEntry, AuditLog } from '../../shared/tenants/audit.js';
+import type { ApiKeyRecord, TenantRepository, UserRecord } from '../../shared/tenants/ports.js';
 import type { Dispatcher, Reference, ReferenceReader, RequestRecord, TransactionRepository } from '../../shared/transactions/ports.js';
 import { transactionIdFor } from '../../shared/transactions/request-key.js';
 
@@ -445,6 +448,126 @@ export function memoryCounters(): ResultCounters & { add(tenantId: number, tally
         .filter((row) => row.grain === grain && row.dimension === dimension && ids.every((id, i) => row.ids[i] === id))
         .sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0))
         .map(({ dimension: d, ids: rowIds, period, counts }) => copy({ dimension: d, ids: rowIds, period, counts }));
+    },
+  };
+}
+
+type AccessRepository = Pick<
+  TenantRepository,
+  | 'insertApiKey'
+  | 'listApiKeys'
+  | 'findApiKeyById'
+  | 'findApiKey'
+  | 'markApiKeyRevoked'
+  | 'rotateApiKey'
+  | 'raiseConfigVersion'
+  | 'findUserByName'
+  | 'insertUser'
+  | 'listUsers'
+  | 'updateUser'
+>;
+
+/**
+ * A tenant's keys and users in memory, keeping the table's promises: a key stored once by its hash, revoked once (its
+ * first time stays), rotated only while neither revoked nor rotated (successor and mark together); a user's name held
+ * once; an update sets only the fields given (a null phone removed) on a user that exists; the version raised by one.
+ */
+export function memoryAccess(): AccessRepository & { keys: Map<string, ApiKeyRecord>; versions: Map<number, number> } {
+  const keys = new Map<string, ApiKeyRecord>();
+  const users = new Map<string, UserRecord>();
+  const versions = new Map<number, number>();
+  const userAt = (tenantId: number, name: string) => `${tenantId}#${name}`;
+  const withHash = ([hash, record]: [string, ApiKeyRecord]) => copy({ ...record, hash });
+  return {
+    keys,
+    versions,
+    async insertApiKey(hash, record) {
+      if (keys.has(hash)) return false;
+      keys.set(hash, copy(record));
+      return true;
+    },
+    async listApiKeys(tenantId) {
+      return [...keys.entries()].filter(([, k]) => k.tenantId === tenantId).map(withHash);
+    },
+    async findApiKeyById(tenantId, keyId) {
+      const found = [...keys.entries()].find(([, k]) => k.tenantId === tenantId && k.keyId === keyId);
+      return found && withHash(found);
+    },
+    async findApiKey(hash) {
+      return copy(keys.get(hash));
+    },
+    async markApiKeyRevoked(hash, at) {
+      const key = keys.get(hash);
+      if (!key) return 'missing';
+      if (key.revoked_at) return 'already';
+      key.revoked_at = at;
+      return 'revoked';
+    },
+    async rotateApiKey(hash, successor, expiresAt) {
+      const key = keys.get(hash);
+      if (!key || key.revoked_at || key.rotated_to || keys.has(successor.hash)) return false;
+      keys.set(successor.hash, copy(successor.record));
+      Object.assign(key, { expires_at: expiresAt, rotated_to: successor.record.keyId });
+      return true;
+    },
+    async raiseConfigVersion(tenantId, expected) {
+      const current = versions.get(tenantId) ?? 1;
+      if (expected !== undefined && expected !== current) return undefined;
+      versions.set(tenantId, current + 1);
+      return current + 1;
+    },
+    async findUserByName(tenantId, name) {
+      return copy(users.get(userAt(tenantId, name)));
+    },
+    async insertUser(tenantId, user) {
+      if (users.has(userAt(tenantId, user.name))) return false;
+      users.set(userAt(tenantId, user.name), copy(user));
+      return true;
+    },
+    async listUsers(tenantId) {
+      return [...users.entries()].filter(([k]) => k.startsWith(`${tenantId}#`)).map(([, u]) => copy(u));
+    },
+    async updateUser(tenantId, tokenHash, fields) {
+      const user = [...users.entries()].find(([k, u]) => k.startsWith(`${tenantId}#`) && u.tokenHash === tokenHash)?.[1];
+      if (!user) throw new Error('The conditional request failed: no such user.');
+      const { phone, ...rest } = fields;
+      Object.assign(user, Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)));
+      if (phone === null) delete user.phone;
+      else if (phone !== undefined) user.phone = phone;
+      return copy(user);
+    },
+  };
+}
+
+/** The audit log in memory: entries by tenant, listed newest first. */
+export function memoryAudit(): AuditLog & { entries: Map<number, AuditEntry[]> } {
+  const entries = new Map<number, AuditEntry[]>();
+  return {
+    entries,
+    async record(tenantId, entry) {
+      entries.set(tenantId, [...(entries.get(tenantId) ?? []), copy(entry)]);
+    },
+    async list(tenantId, { from = '', to = '\uffff', limit }) {
+      const data = (entries.get(tenantId) ?? []).filter((e) => e.at >= from && e.at <= to).reverse();
+      return { data: copy(data.slice(0, limit)), next_cursor: null };
+    },
+  };
+}
+
+/** The identity provider in memory: each address's sign-in bound to one tenant, enabled or not. */
+export function memorySignIn(): SignInDirectory & { accounts: Map<string, { tenantId: number; enabled: boolean }> } {
+  const accounts = new Map<string, { tenantId: number; enabled: boolean }>();
+  return {
+    accounts,
+    async invite({ email, tenantId }) {
+      const held = accounts.get(email);
+      if (held) return held.tenantId === tenantId ? 'exists' : 'elsewhere';
+      accounts.set(email, { tenantId, enabled: true });
+      return 'created';
+    },
+    async setEnabled({ email, tenantId }, enabled) {
+      const held = accounts.get(email);
+      if (held?.tenantId === tenantId) held.enabled = enabled;
     },
   };
 }

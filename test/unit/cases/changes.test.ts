@@ -52,7 +52,6 @@ describe('changing a case', () => {
 
     expect(await refusal(update(TENANT, 201, { status: 'resolved', root_cause: 'Preço', note: 'ok' }, manager, 1))).toMatchObject({
       kind: 'validation',
-      status: 400,
       errors: [{ path: 'status', message: 'a case open cannot become resolved (it may become in_progress or closed_unresolved)' }],
     });
     await update(TENANT, 201, { status: 'closed_unresolved' }, manager, 1);
@@ -77,7 +76,7 @@ describe('changing a case', () => {
     expect(world.recoveries).toEqual([]);
   });
 
-  it('writes one change per version read: a stale If-Match and the second of two changes from one read are refused (412)', async () => {
+  it('writes one change per version read: a stale If-Match and the second of two changes from one read are refused (precondition-failed)', async () => {
     const { world, update } = await openedCase();
 
     const [first, second] = await Promise.allSettled([
@@ -86,7 +85,7 @@ describe('changing a case', () => {
     ]);
     expect(first.status).toBe('fulfilled');
     expect(second).toMatchObject({ status: 'rejected', reason: { kind: 'precondition-failed' } });
-    expect(await refusal(update(TENANT, 201, { note: 'Velha' }, manager, 1))).toMatchObject({ status: 412 });
+    expect(await refusal(update(TENANT, 201, { note: 'Velha' }, manager, 1))).toMatchObject({ kind: 'precondition-failed' });
     expect((await world.cases.find(TENANT, 201))!.notes.map((n) => n.text)).toEqual(['Primeira']);
 
     // Without a version (the form's `current`) the change applies to whatever the case is at.
@@ -104,14 +103,14 @@ describe('changing a case', () => {
     expect((await world.cases.find(TENANT, 201))!.owners).toEqual(['diretora@loja.example']);
   });
 
-  it("takes no note on an erased customer's case, and hides a case outside the user's scope (404)", async () => {
+  it("takes no note on an erased customer's case, and hides a case outside the user's scope (not-found)", async () => {
     const { update } = await openedCase(202, true);
 
     expect((await refusal(update(TENANT, 202, { note: 'Liguei' }, manager, 1))).errors).toEqual([
       { path: 'note', message: 'the customer of this case was erased: it takes no notes' },
     ]);
     const elsewhere: CaseActor = { name: 'outra@loja.example', scope: { stores: [4], groups: [] } };
-    expect(await refusal(update(TENANT, 202, { status: 'in_progress' }, elsewhere, 1))).toMatchObject({ kind: 'not-found', status: 404 });
-    expect(await refusal(update(TENANT, 202, {}, manager, 1))).toMatchObject({ kind: 'validation', status: 400 });
+    expect(await refusal(update(TENANT, 202, { status: 'in_progress' }, elsewhere, 1))).toMatchObject({ kind: 'not-found' });
+    expect(await refusal(update(TENANT, 202, {}, manager, 1))).toMatchObject({ kind: 'validation' });
   });
 });
