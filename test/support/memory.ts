@@ -3,17 +3,26 @@
  * no table, no queue and no Java. They keep the ports' promises that the rules depend on (external codes unique,
  * a request key stored once, the repeat window) and nothing of the table's shape.
  */
+import type { CaseSelection, CaseStore, CaseUsers } from '../../shared/cases/ports.js';
+import type { CaseRecord, CaseStatus } from '../../shared/cases/record.js';
+import { CLAIM_SECONDS, type EscalationClaims, type EscalationRule } from '../../shared/cases/overdue.js';
 import type { Customer } from '../../shared/customers/schema.js';
 import type { CustomerRepository } from '../../shared/customers/ports.js';
 import type { Employee } from '../../shared/employees/schema.js';
 import type { EmployeeRepository } from '../../shared/employees/ports.js';
-import { DuplicateError, NotFoundError } from '../../shared/errors.js';
+import { DuplicateError, NotFoundError, ValidationError } from '../../shared/errors.js';
+import type { EventPublisher, TenantEvent } from '../../shared/events/ports.js';
 import type { Store } from '../../shared/stores/schema.js';
 import type { StoreRepository } from '../../shared/stores/ports.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import type { DataSubjects } from '../../shared/privacy/ports.js';
 import type { CounterRow, ResultCounters } from '../../shared/results/ports.js';
-import type { Tally } from '../../shared/results/tally.js';
+import type { CounterDelta, Tally } from '../../shared/results/tally.js';
+import type { UserScope } from '../../shared/tenants/config-schema.js';
+import type { Timed, TimerScheduler } from '../../shared/timers.js';
+import type { SignInDirectory } from '../../shared/access/tenant-users.js';
+import type { AuditEntry, AuditLog } from '../../shared/tenants/audit.js';
+import type { ApiKeyRecord, TenantRepository, UserRecord } from '../../shared/tenants/ports.js';
 import type { Dispatcher, Reference, ReferenceReader, RequestRecord, TransactionRepository } from '../../shared/transactions/ports.js';
 import { transactionIdFor } from '../../shared/transactions/request-key.js';
 
@@ -150,17 +159,171 @@ export function memoryReferences(
     );
 }
 
-/** Keeps what would go to the survey dispatch queue. */
-export function memoryDispatcher(): Dispatcher & { sent: DispatchMessage[] } {
+/**
+ * Keeps what would go to the survey dispatch queue. `refuses` names the messages the queue does not take: `send`
+ * throws for them, and `sendBatch` answers their positions (as SendMessageBatch's failed entries).
+ */
+export function memoryDispatcher(refuses: (message: DispatchMessage) => boolean = () => false): Dispatcher & { sent: DispatchMessage[] } {
   const sent: DispatchMessage[] = [];
   return {
     sent,
     send: async (message) => {
+      if (refuses(message)) throw new Error('The queue refused the message.');
       sent.push(copy(message));
     },
     sendBatch: async (messages) => {
-      sent.push(...copy(messages));
-      return [];
+      const unsent: number[] = [];
+      messages.forEach((message, i) => (refuses(message) ? unsent.push(i) : sent.push(copy(message))));
+      return unsent;
+    },
+  };
+}
+
+/** Keeps the events published, by tenant, in order. */
+export function memoryEvents(): EventPublisher & { published: { tenantId: number; event: TenantEvent }[] } {
+  const published: { tenantId: number; event: TenantEvent }[] = [];
+  return {
+    published,
+    async publish(tenantId, event) {
+      published.push(copy({ tenantId, event }));
+    },
+  };
+}
+
+/** Keeps the timers scheduled: each message with its due time (stamped on it, as the real scheduler does). */
+export function memoryTimers<M extends Timed>(): TimerScheduler<M> & { scheduled: { message: M; dueAt: string }[] } {
+  const scheduled: { message: M; dueAt: string }[] = [];
+  return {
+    scheduled,
+    async schedule(message, dueAt) {
+      scheduled.push(copy({ message: { ...message, dueAt: dueAt.toISOString() }, dueAt: dueAt.toISOString() }));
+    },
+  };
+}
+
+/**
+ * Cases in memory, keeping the case store's promises: `open` writes once per transaction, `replace` only over the
+ * version before and never over the alert's claim, a claim is taken by one caller and given back only by it, and the
+ * list's order is open, in progress, closed; overdue first; then by due time and id. Counter deltas are kept, not
+ * tallied.
+ */
+export function memoryCases(): CaseStore & { rows: Map<string, CaseRecord>; counters: CounterDelta[] } {
+  const rows = new Map<string, CaseRecord>();
+  const whatsApp = new Map<string, string | null>();
+  const counters: CounterDelta[] = [];
+  const at = (tenantId: number, id: number) => `${tenantId}#${id}`;
+  const rank: Record<CaseStatus, number> = { open: 1, in_progress: 2, resolved: 3, closed_unresolved: 4 };
+  const sortOf = (c: CaseRecord) => `${rank[c.status]}#${c.overdue ? 0 : 1}#${c.dueAt}#${String(c.id).padStart(12, '0')}`;
+  const selected = (s: CaseSelection, c: CaseRecord) =>
+    (!s.stores || s.stores.includes(c.storeId)) &&
+    (!s.status || c.status === s.status) &&
+    (s.overdue === undefined || c.overdue === s.overdue) &&
+    (s.owner === undefined || c.owners.includes(s.owner)) &&
+    (!s.from || c.openedAt.slice(0, 10) >= s.from) &&
+    (!s.to || c.openedAt.slice(0, 10) <= s.to);
+  return {
+    rows,
+    counters,
+    async open(tenantId, record, deltas) {
+      if (rows.has(at(tenantId, record.id))) return 'exists';
+      rows.set(at(tenantId, record.id), copy(record));
+      counters.push(...copy(deltas));
+      return 'opened';
+    },
+    async find(tenantId, id) {
+      return copy(rows.get(at(tenantId, id)));
+    },
+    async replace(tenantId, next, deltas) {
+      const current = rows.get(at(tenantId, next.id));
+      if (!current || current.version !== next.version - 1) return false;
+      rows.set(at(tenantId, next.id), { ...copy(next), alertedAt: current.alertedAt });
+      counters.push(...copy(deltas));
+      return true;
+    },
+    async claimAlert(tenantId, id, when) {
+      const current = rows.get(at(tenantId, id));
+      if (!current || current.alertedAt) return false;
+      current.alertedAt = when;
+      return true;
+    },
+    async releaseAlert(tenantId, id, when) {
+      const current = rows.get(at(tenantId, id));
+      if (current?.alertedAt === when) current.alertedAt = null;
+    },
+    async claimWhatsAppAlert(tenantId, id, user, when) {
+      if (whatsApp.get(`${at(tenantId, id)}#${user}`)) return false;
+      whatsApp.set(`${at(tenantId, id)}#${user}`, when);
+      return true;
+    },
+    async releaseWhatsAppAlert(tenantId, id, user, when) {
+      if (whatsApp.get(`${at(tenantId, id)}#${user}`) === when) whatsApp.set(`${at(tenantId, id)}#${user}`, null);
+    },
+    async list(selection) {
+      let after: string | undefined;
+      if (selection.cursor !== undefined) {
+        const cursor = JSON.parse(selection.cursor) as { query: string; after: string };
+        if (cursor.query !== selection.query)
+          throw new ValidationError('Invalid cursor.', [{ path: 'cursor', message: 'is not one of this query' }]);
+        after = cursor.after;
+      }
+      const matching = [...rows.entries()]
+        .filter(
+          ([key, c]) => key.startsWith(`${selection.tenantId}#`) && selected(selection, c) && (after === undefined || sortOf(c) > after),
+        )
+        .map(([, c]) => c)
+        .sort((a, b) => (sortOf(a) < sortOf(b) ? -1 : 1));
+      const page = matching.slice(0, selection.limit);
+      const more = matching.length > selection.limit;
+      return {
+        // The list's indexes leave out the notes, the history and the alert's claim.
+        cases: page.map((c) => ({ ...copy(c), notes: [], history: [], alertedAt: null })),
+        nextCursor: more ? JSON.stringify({ query: selection.query, after: sortOf(page[page.length - 1]!) }) : null,
+      };
+    },
+  };
+}
+
+/**
+ * Escalation claims in memory, as the table keeps them: a claim is taken when there is none, or when a claim (never
+ * sent) is older than CLAIM_SECONDS; `sent` records the escalation for good; `release` deletes only this caller's claim.
+ */
+export function memoryEscalations(): EscalationClaims & {
+  rows: Map<string, { state: 'claimed' | 'sent'; claimedAt: string; rule?: EscalationRule; recipients?: number }>;
+} {
+  const rows = new Map<string, { state: 'claimed' | 'sent'; claimedAt: string; rule?: EscalationRule; recipients?: number }>();
+  const at = (tenantId: number, caseId: number) => `${tenantId}#${caseId}`;
+  return {
+    rows,
+    async claim(tenantId, caseId, now) {
+      const held = rows.get(at(tenantId, caseId));
+      const stale = new Date(now.getTime() - CLAIM_SECONDS * 1000).toISOString();
+      if (held && !(held.state === 'claimed' && held.claimedAt < stale)) return false;
+      rows.set(at(tenantId, caseId), { state: 'claimed', claimedAt: now.toISOString() });
+      return true;
+    },
+    async sent(tenantId, caseId, _now, { rule, recipients }) {
+      const held = rows.get(at(tenantId, caseId));
+      rows.set(at(tenantId, caseId), { claimedAt: held?.claimedAt ?? '', state: 'sent', rule, recipients });
+    },
+    async release(tenantId, caseId, now) {
+      const held = rows.get(at(tenantId, caseId));
+      if (held?.state === 'claimed' && held.claimedAt === now.toISOString()) rows.delete(at(tenantId, caseId));
+    },
+  };
+}
+
+/** A tenant's users as cases read them: by name, with a scope and perhaps a mobile. */
+export function memoryCaseUsers(users: { name: string; scope: UserScope; phone?: string }[]): CaseUsers {
+  const holds = (scope: UserScope, storeId: number) => scope === 'all' || scope.stores.includes(storeId);
+  return {
+    async managersOf(_tenantId, storeId) {
+      return users.filter((u) => holds(u.scope, storeId)).map((u) => u.name);
+    },
+    async phonesOf(_tenantId, names) {
+      return new Map(users.filter((u) => u.phone && names.includes(u.name)).map((u) => [u.name, u.phone!]));
+    },
+    async scopeOf(_tenantId, name) {
+      return copy(users.find((u) => u.name === name)?.scope);
     },
   };
 }
@@ -285,6 +448,126 @@ export function memoryCounters(): ResultCounters & { add(tenantId: number, tally
         .filter((row) => row.grain === grain && row.dimension === dimension && ids.every((id, i) => row.ids[i] === id))
         .sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0))
         .map(({ dimension: d, ids: rowIds, period, counts }) => copy({ dimension: d, ids: rowIds, period, counts }));
+    },
+  };
+}
+
+type AccessRepository = Pick<
+  TenantRepository,
+  | 'insertApiKey'
+  | 'listApiKeys'
+  | 'findApiKeyById'
+  | 'findApiKey'
+  | 'markApiKeyRevoked'
+  | 'rotateApiKey'
+  | 'raiseConfigVersion'
+  | 'findUserByName'
+  | 'insertUser'
+  | 'listUsers'
+  | 'updateUser'
+>;
+
+/**
+ * A tenant's keys and users in memory, keeping the table's promises: a key stored once by its hash, revoked once (its
+ * first time stays), rotated only while neither revoked nor rotated (successor and mark together); a user's name held
+ * once; an update sets only the fields given (a null phone removed) on a user that exists; the version raised by one.
+ */
+export function memoryAccess(): AccessRepository & { keys: Map<string, ApiKeyRecord>; versions: Map<number, number> } {
+  const keys = new Map<string, ApiKeyRecord>();
+  const users = new Map<string, UserRecord>();
+  const versions = new Map<number, number>();
+  const userAt = (tenantId: number, name: string) => `${tenantId}#${name}`;
+  const withHash = ([hash, record]: [string, ApiKeyRecord]) => copy({ ...record, hash });
+  return {
+    keys,
+    versions,
+    async insertApiKey(hash, record) {
+      if (keys.has(hash)) return false;
+      keys.set(hash, copy(record));
+      return true;
+    },
+    async listApiKeys(tenantId) {
+      return [...keys.entries()].filter(([, k]) => k.tenantId === tenantId).map(withHash);
+    },
+    async findApiKeyById(tenantId, keyId) {
+      const found = [...keys.entries()].find(([, k]) => k.tenantId === tenantId && k.keyId === keyId);
+      return found && withHash(found);
+    },
+    async findApiKey(hash) {
+      return copy(keys.get(hash));
+    },
+    async markApiKeyRevoked(hash, at) {
+      const key = keys.get(hash);
+      if (!key) return 'missing';
+      if (key.revoked_at) return 'already';
+      key.revoked_at = at;
+      return 'revoked';
+    },
+    async rotateApiKey(hash, successor, expiresAt) {
+      const key = keys.get(hash);
+      if (!key || key.revoked_at || key.rotated_to || keys.has(successor.hash)) return false;
+      keys.set(successor.hash, copy(successor.record));
+      Object.assign(key, { expires_at: expiresAt, rotated_to: successor.record.keyId });
+      return true;
+    },
+    async raiseConfigVersion(tenantId, expected) {
+      const current = versions.get(tenantId) ?? 1;
+      if (expected !== undefined && expected !== current) return undefined;
+      versions.set(tenantId, current + 1);
+      return current + 1;
+    },
+    async findUserByName(tenantId, name) {
+      return copy(users.get(userAt(tenantId, name)));
+    },
+    async insertUser(tenantId, user) {
+      if (users.has(userAt(tenantId, user.name))) return false;
+      users.set(userAt(tenantId, user.name), copy(user));
+      return true;
+    },
+    async listUsers(tenantId) {
+      return [...users.entries()].filter(([k]) => k.startsWith(`${tenantId}#`)).map(([, u]) => copy(u));
+    },
+    async updateUser(tenantId, tokenHash, fields) {
+      const user = [...users.entries()].find(([k, u]) => k.startsWith(`${tenantId}#`) && u.tokenHash === tokenHash)?.[1];
+      if (!user) throw new Error('The conditional request failed: no such user.');
+      const { phone, ...rest } = fields;
+      Object.assign(user, Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)));
+      if (phone === null) delete user.phone;
+      else if (phone !== undefined) user.phone = phone;
+      return copy(user);
+    },
+  };
+}
+
+/** The audit log in memory: entries by tenant, listed newest first. */
+export function memoryAudit(): AuditLog & { entries: Map<number, AuditEntry[]> } {
+  const entries = new Map<number, AuditEntry[]>();
+  return {
+    entries,
+    async record(tenantId, entry) {
+      entries.set(tenantId, [...(entries.get(tenantId) ?? []), copy(entry)]);
+    },
+    async list(tenantId, { from = '', to = '\uffff', limit }) {
+      const data = (entries.get(tenantId) ?? []).filter((e) => e.at >= from && e.at <= to).reverse();
+      return { data: copy(data.slice(0, limit)), next_cursor: null };
+    },
+  };
+}
+
+/** The identity provider in memory: each address's sign-in bound to one tenant, enabled or not. */
+export function memorySignIn(): SignInDirectory & { accounts: Map<string, { tenantId: number; enabled: boolean }> } {
+  const accounts = new Map<string, { tenantId: number; enabled: boolean }>();
+  return {
+    accounts,
+    async invite({ email, tenantId }) {
+      const held = accounts.get(email);
+      if (held) return held.tenantId === tenantId ? 'exists' : 'elsewhere';
+      accounts.set(email, { tenantId, enabled: true });
+      return 'created';
+    },
+    async setEnabled({ email, tenantId }, enabled) {
+      const held = accounts.get(email);
+      if (held?.tenantId === tenantId) held.enabled = enabled;
     },
   };
 }

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { hashSecret } from '../../../shared/access/credentials.js';
+import { tenantUsers } from '../../../shared/access/tenant-users.js';
+import { memoryAccess, memoryAudit, memorySignIn } from '../../support/memory.js';
+import { refusal } from '../../support/problems.js';
+
+/** A tenant's users: created, disabled, re-scoped, and what is refused; over in-memory ports. */
+
+const TENANT = 7;
+const NOW = new Date('2026-11-23T12:00:00.000Z');
+const operator = { operator: true as const };
+const stores = (...ids: number[]) => ({ stores: ids, groups: [] });
+
+async function usersWorld() {
+  const access = memoryAccess();
+  const audit = memoryAudit();
+  const signIn = memorySignIn();
+  const service = tenantUsers(access, signIn, audit);
+  // An admin of stores 1 and 2, made by the operator.
+  await service.createUser(TENANT, { email: 'admin@loja.example', scope: stores(1, 2), role: 'admin' }, operator, NOW);
+  return { access, audit, signIn, service, admin: { user: 'admin@loja.example' } };
+}
+
+describe('tenant users', () => {
+  it('creates a user with a sign-in invitation and a token shown once, stored only as its hash; the phone audited hidden', async () => {
+    const { access, audit, signIn, service, admin } = await usersWorld();
+
+    const created = await service.createUser(
+      TENANT,
+      { email: 'gerente@loja.example', scope: stores(1), role: 'member', phone: '+5511988887777' },
+      admin,
+      NOW,
+    );
+
+    expect(created).toMatchObject({
+      name: 'gerente@loja.example',
+      scope: stores(1),
+      role: 'member',
+      invited: 'created',
+      phone_last4: '7777',
+    });
+    expect((await access.findUserByName(TENANT, 'gerente@loja.example'))!.tokenHash).toBe(hashSecret(created.token));
+    expect(signIn.accounts.get('gerente@loja.example')).toEqual({ tenantId: TENANT, enabled: true });
+    const entries = JSON.stringify((await audit.list(TENANT, { limit: 10 })).data);
+    expect(entries).not.toContain('988887777');
+    expect(entries).not.toContain(created.token);
+    expect((await service.listUsers(TENANT)).map((u) => u.name)).toEqual(['admin@loja.example', 'gerente@loja.example']);
+  });
+
+  it("refuses a user that exists (conflict), and an address whose sign-in is another tenant's without saying whose", async () => {
+    const { access, signIn, service } = await usersWorld();
+    signIn.accounts.set('alheia@outra.example', { tenantId: 99, enabled: true });
+
+    expect(
+      await refusal(service.createUser(TENANT, { email: 'admin@loja.example', scope: 'all', role: 'member' }, operator)),
+    ).toMatchObject({
+      kind: 'conflict',
+    });
+    const elsewhere = await refusal(service.createUser(TENANT, { email: 'alheia@outra.example', scope: 'all', role: 'member' }, operator));
+    expect(elsewhere).toMatchObject({ kind: 'state-conflict', errors: [{ path: 'email', message: 'cannot be invited to this tenant' }] });
+    expect(elsewhere.message).not.toMatch(/99|exists|account/);
+    expect(await access.findUserByName(TENANT, 'alheia@outra.example')).toBeUndefined();
+  });
+
+  it('lets an admin user grant only within their own scope and role (forbidden, naming what lies outside)', async () => {
+    const { access, service, admin } = await usersWorld();
+
+    expect(
+      await refusal(service.createUser(TENANT, { email: 'a@loja.example', scope: stores(2, 3), role: 'member' }, admin)),
+    ).toMatchObject({
+      kind: 'forbidden',
+      message: 'You cannot grant a scope wider than your own: stores 3 are outside it.',
+    });
+    expect(await refusal(service.createUser(TENANT, { email: 'b@loja.example', scope: 'all', role: 'member' }, admin))).toMatchObject({
+      kind: 'forbidden',
+    });
+    expect((await access.listUsers(TENANT)).map((u) => u.name)).toEqual(['admin@loja.example']);
+  });
+
+  it('disables a user at once in the sign-in directory and the store, keeping the first time, and enables them again', async () => {
+    const { access, signIn, service, admin } = await usersWorld();
+    await service.createUser(TENANT, { email: 'gerente@loja.example', scope: stores(1), role: 'member' }, admin, NOW);
+    const later = new Date(NOW.getTime() + 60_000);
+
+    expect((await service.updateUser(TENANT, 'gerente@loja.example', { disabled: true }, admin, NOW)).disabled_at).toBe(NOW.toISOString());
+    expect((await service.updateUser(TENANT, 'gerente@loja.example', { disabled: true }, admin, later)).disabled_at).toBe(
+      NOW.toISOString(),
+    );
+    expect(signIn.accounts.get('gerente@loja.example')!.enabled).toBe(false);
+    expect((await access.findUserByName(TENANT, 'gerente@loja.example'))!.disabled_at).toBe(NOW.toISOString());
+
+    await service.updateUser(TENANT, 'GERENTE@loja.example', { disabled: false }, admin, later);
+    expect(signIn.accounts.get('gerente@loja.example')!.enabled).toBe(true);
+    expect((await access.findUserByName(TENANT, 'gerente@loja.example'))!.disabled_at).toBeNull();
+  });
+
+  it("re-scopes a user within the admin's scope, audited old and new, and changes nothing else", async () => {
+    const { access, audit, service, admin } = await usersWorld();
+    await service.createUser(
+      TENANT,
+      { email: 'gerente@loja.example', scope: stores(1), role: 'member', phone: '+5511900001111' },
+      admin,
+      NOW,
+    );
+
+    expect((await service.updateUser(TENANT, 'gerente@loja.example', { scope: stores(2) }, admin, NOW)).scope).toEqual(stores(2));
+
+    expect(await access.findUserByName(TENANT, 'gerente@loja.example')).toMatchObject({
+      scope: stores(2),
+      role: 'member',
+      phone: '+5511900001111',
+    });
+    expect((await audit.list(TENANT, { limit: 1 })).data[0]!.changes).toEqual([
+      { path: 'users[name=gerente@loja.example].scope', old: stores(1), new: stores(2) },
+    ]);
+    expect(await refusal(service.updateUser(TENANT, 'gerente@loja.example', { scope: stores(3) }, admin))).toMatchObject({
+      kind: 'forbidden',
+    });
+    expect((await access.findUserByName(TENANT, 'gerente@loja.example'))!.scope).toEqual(stores(2));
+  });
+
+  it('refuses an admin locking themself out, changing a user who sees more, or a user that does not exist', async () => {
+    const { service, admin } = await usersWorld();
+    await service.createUser(TENANT, { email: 'diretora@loja.example', scope: 'all', role: 'admin' }, operator, NOW);
+
+    expect(await refusal(service.updateUser(TENANT, 'admin@loja.example', { disabled: true }, admin))).toMatchObject({
+      kind: 'state-conflict',
+      message: 'You cannot disable yourself: ask another admin of the tenant.',
+    });
+    expect(await refusal(service.updateUser(TENANT, 'admin@loja.example', { role: 'member' }, admin))).toMatchObject({
+      kind: 'state-conflict',
+    });
+    expect(await refusal(service.updateUser(TENANT, 'diretora@loja.example', { disabled: true }, admin))).toMatchObject({
+      kind: 'forbidden',
+      message: 'You cannot change a user who sees stores or groups outside your own scope: ask an admin who sees them.',
+    });
+    expect(await refusal(service.updateUser(TENANT, 'ninguem@loja.example', { disabled: true }, admin))).toMatchObject({
+      kind: 'not-found',
+    });
+  });
+});
