@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { NotFoundError, StateConflictError, ValidationError } from '../errors.js';
 import { dateTime, text } from '../schema.js';
-import type { AuditActor, AuditEntry, AuditLog } from '../tenants/audit.js';
-import type { ConfigChange } from '../tenants/configuration.js';
+import type { AuditActor, AuditEntry, AuditLog, ConfigChange } from '../audit/log.js';
 import { hashSecret, KEY_PREFIXES, KEY_SCOPES, newSecret } from './credentials.js';
 import type { ApiKeyRecord, TenantRepository } from '../tenants/ports.js';
 

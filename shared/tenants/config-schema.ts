@@ -9,7 +9,7 @@ import { webAddressProblem } from '../web-address.js';
 import { DEFAULT_LOCALE, DEFAULT_TIME_ZONE, LOCALES, type Locale } from '../locale.js';
 import { LogoObject } from '../brand/logo.js';
 import { UserScope } from '../access/user-scope.js';
-import { entityId as id, nameField as name } from './fields.js';
+import { entityId as id, nameField as name } from '../fields.js';
 import { BrandConfig } from '../brand/brand-schema.js';
 import {
   CASE_RULE_DEFAULTS,

@@ -1,8 +1,6 @@
 import { DEFAULT_LOCALE, timeZoneOf } from '../locale.js';
-import type { ConfigChange } from './audit.js';
+import type { ConfigChange } from '../audit/log.js';
 import type { BrandDocument, BrandSettings, ConfigDocument, Settings } from './config-schema.js';
-
-export type { ConfigChange };
 
 /**
  * A tenant's configuration as the admin API answers it: what the tenant file holds of it, without the signing

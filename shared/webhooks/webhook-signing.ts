@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { NotFoundError, StateConflictError, ValidationError } from '../errors.js';
 import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS, webhookSecret } from '../events/signature.js';
-import type { AuditActor, AuditLog } from '../tenants/audit.js';
+import type { AuditActor, AuditLog } from '../audit/log.js';
 import type { DeliveryConfig } from '../tenants/config-schema.js';
 import type { TenantRepository } from '../tenants/ports.js';
 

@@ -3,7 +3,7 @@ import { ADMIN_BRAND } from '../i18n/messages.js';
 import { DomainError, PreconditionFailedError } from '../errors.js';
 import type { HtmlValue } from '../html.js';
 import { APP_ADMIN_BRAND_PATH } from '../session/paths.js';
-import type { AuditActor } from '../tenants/audit.js';
+import type { AuditActor } from '../audit/log.js';
 import { BrandConfig } from '../brand/brand-schema.js';
 import type { BrandSettings } from '../tenants/config-schema.js';
 import { MAX_LOGO_BYTES } from '../brand/logo.js';
