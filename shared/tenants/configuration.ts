@@ -1,6 +1,7 @@
 import { DEFAULT_LOCALE, timeZoneOf } from '../locale.js';
 import type { ConfigChange } from '../audit/log.js';
-import type { BrandDocument, BrandSettings, ConfigDocument, Settings } from './config-schema.js';
+import type { BrandSettings } from '../brand/ports.js';
+import type { BrandDocument, ConfigDocument, Settings } from './config-schema.js';
 
 /**
  * A tenant's configuration as the admin API answers it: what the tenant file holds of it, without the signing

@@ -5,7 +5,7 @@ import type { HtmlValue } from '../html.js';
 import { APP_ADMIN_BRAND_PATH } from '../session/paths.js';
 import type { AuditActor } from '../audit/log.js';
 import { BrandConfig } from '../brand/brand-schema.js';
-import type { BrandSettings } from '../tenants/config-schema.js';
+import type { BrandSettings } from '../brand/ports.js';
 import { MAX_LOGO_BYTES } from '../brand/logo.js';
 import { redirect, type WebAnswer } from '../web-answer.js';
 import { addError, adminFrame, problemsBox, type AdminPageRequest, type FieldErrors } from './admin-form.js';

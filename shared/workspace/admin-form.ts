@@ -9,7 +9,7 @@ import type { Sealer } from '../sealed.js';
 import type { AuditActor, ConfigChange } from '../audit/log.js';
 import { brandOf } from '../brand/brand.js';
 import type { ConfigDocument, Settings } from '../tenants/config-schema.js';
-import type { UserRecord } from '../tenants/ports.js';
+import type { UserRecord } from '../access/ports.js';
 import { adminRefusal } from '../access/capabilities.js';
 import { redirect, type WebAnswer } from '../web-answer.js';
 import { ADMIN_SECTIONS, openAdminSections } from './admin-sections.js';
