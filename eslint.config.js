@@ -22,8 +22,11 @@ const NO_TRANSACTIONS = {
 };
 const NO_TENANTS = {
   group: ['**/tenants/*', '**/tenants/**'],
-  message: 'Events sit below tenant settings: the settings name event types from shared/events/ports.ts, never the other way.',
+  message:
+    'The concepts sit below the tenant configuration: each owns its records, its port and the shape it reads of the settings, which shared/tenants/ composes (its schema, TenantRepository), never the other way.',
 };
+/** The folders below shared/tenants/: the configuration composes them. */
+const BELOW_TENANTS = ['shared/access/**', 'shared/brand/**', 'shared/events/**', 'shared/audit/**', 'shared/fields.ts'];
 const NO_BATCH_PLUMBING = {
   group: ['@aws-lambda-powertools/batch'],
   message:
@@ -81,7 +84,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE, NO_OUTER_LAYERS, ...NO_TENANT_ADMINISTRATION] }] },
   },
   { files: ['shared/surveys/**'], rules: { 'no-restricted-imports': ['error', { patterns: [...DOMAIN, NO_TRANSACTIONS] }] } },
-  { files: ['shared/events/**'], rules: { 'no-restricted-imports': ['error', { patterns: [...DOMAIN, NO_TENANTS] }] } },
+  { files: BELOW_TENANTS, rules: { 'no-restricted-imports': ['error', { patterns: [...DOMAIN, NO_TENANTS] }] } },
   {
     // Pages escape by construction: only shared/html.ts escapes, through its html template.
     files: ['**/*.ts'],

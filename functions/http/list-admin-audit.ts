@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { AuditEntryBody, AuditQuery } from '../../shared/tenants/audit.js';
+import { AuditEntryBody, AuditQuery } from '../../shared/audit/log.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';

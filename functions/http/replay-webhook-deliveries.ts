@@ -3,7 +3,7 @@ import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { deliveryReplay } from '../../shared/adapters/wiring/events.js';
-import { REPLAY_PAGE, ReplayBody } from '../../shared/webhooks/webhook-replay.js';
+import { REPLAY_PAGE, ReplayBody } from '../../shared/events/webhook-replay.js';
 
 /**
  * Re-queues every failed delivery to one endpoint of an event created at or after `since`, at most REPLAY_PAGE a call

@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { NotFoundError, StateConflictError, ValidationError } from '../errors.js';
 import { dateTime, text } from '../schema.js';
-import type { AuditActor, AuditEntry, AuditLog } from '../tenants/audit.js';
-import type { ConfigChange } from '../tenants/configuration.js';
+import type { AuditActor, AuditEntry, AuditLog, ConfigChange } from '../audit/log.js';
 import { hashSecret, KEY_PREFIXES, KEY_SCOPES, newSecret } from './credentials.js';
-import type { ApiKeyRecord, TenantRepository } from '../tenants/ports.js';
+import type { ApiKeyRecord, ApiKeyRepository, TenantAccessRepository } from './ports.js';
 
 /** How long a rotated key may keep working beside its successor: at most a week. */
 export const MAX_GRACE_SECONDS = 7 * 86_400;
@@ -73,11 +72,6 @@ const viewOf = (record: ApiKeyRecord): KeyView => ({
 /** What the audit log shows of a key: never its value or hash. */
 const audited = (record: ApiKeyRecord) => ({ name: record.name ?? null, scope: record.scope, expires_at: record.expires_at ?? null });
 
-type KeyRepository = Pick<
-  TenantRepository,
-  'insertApiKey' | 'listApiKeys' | 'findApiKeyById' | 'markApiKeyRevoked' | 'rotateApiKey' | 'raiseConfigVersion'
->;
-
 /**
  * A tenant's API keys, administered by the tenant itself: issued (the value shown once), listed with their last use,
  * revoked, and rotated with a grace period in which the old key and its successor both work. Every change is written
@@ -85,7 +79,7 @@ type KeyRepository = Pick<
  * a handler takes an authorizer answer cached at the version before without reading the key (shared/access/tenant-access.ts),
  * so the raise, after the write and before the answer, is what refuses a revoked key on the very next request.
  */
-export function apiKeys(tenants: KeyRepository, audit: AuditLog) {
+export function apiKeys(tenants: ApiKeyRepository, audit: AuditLog) {
   async function record(tenantId: number, actor: AuditActor, action: AuditEntry['action'], changes: ConfigChange[], at: Date) {
     await audit.record(tenantId, { id: randomBytes(6).toString('hex'), at: at.toISOString(), actor, action, changes });
   }
@@ -198,7 +192,7 @@ export function apiKeys(tenants: KeyRepository, audit: AuditLog) {
 
 /** The tenant and id of a key given by its value (the operator's `revoke-key --key`), or undefined. */
 export async function keyOfValue(
-  tenants: Pick<TenantRepository, 'findApiKey'>,
+  tenants: Pick<TenantAccessRepository, 'findApiKey'>,
   value: string,
 ): Promise<{ tenantId: number; keyId: string } | undefined> {
   const found = await tenants.findApiKey(hashSecret(value));

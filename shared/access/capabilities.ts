@@ -1,5 +1,5 @@
 import { ForbiddenError } from '../errors.js';
-import type { UserRecord } from '../tenants/ports.js';
+import type { UserRecord } from './ports.js';
 import { isTenantAdmin } from './roles.js';
 
 /**

@@ -1,9 +1,9 @@
 import { ForbiddenError, UnauthenticatedError } from '../errors.js';
 import { USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
 import type { AuthContext } from './auth-context.js';
-import type { UserScope } from '../tenants/config-schema.js';
+import type { UserScope } from './user-scope.js';
 import { ACCEPTED_SCOPES, apiOfScope, hashSecret, MAX_SECRET_LENGTH, type KeyApi } from './credentials.js';
-import type { ApiKeyRecord, TenantAccessRepository, UserRecord } from '../tenants/ports.js';
+import type { ApiKeyRecord, TenantAccessRepository, UserRecord } from './ports.js';
 
 /**
  * How finely a key's last use is kept: the authorizer writes it when the recorded one is older than this. API

@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { DomainError, DuplicateError, ForbiddenError, NotFoundError, StateConflictError } from '../errors.js';
 import { email } from '../schema.js';
-import type { AuditActor, AuditLog } from '../tenants/audit.js';
+import type { AuditActor, AuditLog, ConfigChange } from '../audit/log.js';
 import { outsideScope, sameScope, UserScope } from './user-scope.js';
-import type { ConfigChange } from '../tenants/configuration.js';
 import { hashSecret, newSecret } from './credentials.js';
-import { USER_ROLES, type TenantRepository, type UserRecord, type UserRole } from '../tenants/ports.js';
+import { USER_ROLES, type UserRecord, type UserRepository, type UserRole } from './ports.js';
 import { AdminRefusedError, requireAdmin } from './capabilities.js';
 
 /** A user's name in a path: a manager's e-mail address, or the name a tenant file gave an API user. */
@@ -175,14 +174,16 @@ export function selfLockout(actor: AuditActor, name: string, patch: UserPatchBod
   return undefined;
 }
 
-type UserRepository = Pick<TenantRepository, 'findUserByName' | 'insertUser' | 'listUsers' | 'updateUser'>;
-
 /**
  * A tenant's users, administered by the tenant: created (a sign-in invitation, and an API user token shown once),
  * listed, changed (scope, role) and disabled, which refuses their token, their workspace pages and their session's
  * refresh at once. Every change is written to the audit log.
  */
-export function tenantUsers(users: UserRepository, directory: SignInDirectory, audit: AuditLog) {
+export function tenantUsers(
+  users: Pick<UserRepository, 'findUserByName' | 'insertUser' | 'listUsers' | 'updateUser'>,
+  directory: SignInDirectory,
+  audit: AuditLog,
+) {
   const record = (tenantId: number, actor: AuditActor, action: 'user.create' | 'user.update', changes: ConfigChange[], at: Date) =>
     audit.record(tenantId, { id: randomBytes(6).toString('hex'), at: at.toISOString(), actor, action, changes });
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { entityId } from '../tenants/fields.js';
+import { entityId } from '../fields.js';
 
 /** What a user token may change: everything, or the listed stores and groups. */
 export const UserScope = v.union(

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { keys } from '../keys.js';
 import { indexAttributes, inIndex } from '../table.js';
 import type { UserScope } from '../tenants/config-schema.js';
-import { ApiKeyRecord, UserRecord, type TenantAccessRepository } from '../tenants/ports.js';
+import { ApiKeyRecord, UserRecord, type TenantAccessRepository } from '../access/ports.js';
 import { readConfigVersion } from './config-version.js';
 import { cancelledByCondition, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
 import { entity } from './entity.js';

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { keys } from '../keys.js';
-import type { BrandSettings } from '../tenants/config-schema.js';
+import type { BrandSettings } from '../brand/ports.js';
 import { LogoObject } from '../brand/logo.js';
 import { cancelledByCondition, db, type Item } from './dynamodb.js';
 import { entity } from './entity.js';

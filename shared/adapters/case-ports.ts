@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import type { CaseContacts, CaseNames, CaseUsers } from '../cases/ports.js';
 import { TABLE } from '../table.js';
 import { keys } from '../keys.js';
-import { UserRecord } from '../tenants/ports.js';
+import { UserRecord } from '../access/ports.js';
 import { db, queryAll } from './dynamodb.js';
 import { findUserByName } from './access-repository.js';
 

@@ -1,7 +1,7 @@
 import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
+import type { BrandSettings } from '../brand/ports.js';
 import type {
-  BrandSettings,
   CasesConfig,
   ClassConfig,
   DeliveryConfig,

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { contrastProblem, HEX_COLOUR, normaliseColour } from './contrast.js';
-import { nameField as name } from '../tenants/fields.js';
+import { nameField as name } from '../fields.js';
 
 /** A brand colour: `#rrggbb` or `#rgb`, stored as `#rrggbb`, refused when it fails WCAG AA on the page (contrast.ts). */
 const brandColour = v.pipe(

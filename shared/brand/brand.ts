@@ -1,4 +1,4 @@
-import type { BrandSettings, Settings } from '../tenants/config-schema.js';
+import type { BrandSettings } from './ports.js';
 
 /** What a customer sees of the tenant: on the survey pages, in the e-mail and as the e-mail's sender. */
 export interface Brand {
@@ -10,6 +10,13 @@ export interface Brand {
   logoUrl?: string;
   /** The display name of the survey e-mail's From. */
   senderName: string;
+}
+
+/** What the brand is made of in a tenant's settings: the brand as stored, and the survey e-mail's sender. */
+export interface BrandSource {
+  /** Absent for a tenant created before brands. */
+  brand?: BrandSettings | undefined;
+  delivery: { email?: { from: string; name?: string | undefined } | undefined };
 }
 
 /** The colour of a tenant that sets none: the survey page's blue, 6.06:1 against its grey background (more on white). */
@@ -27,7 +34,7 @@ export const logoPath = (file: string) => LOGO_ROUTE.replace('{file}', file);
  * leave it out for a relative URL.
  */
 export function brandOf(
-  settings: Pick<Settings, 'brand' | 'delivery'>,
+  settings: BrandSource,
   { tenantName, baseUrl = '' }: { tenantName?: string | undefined; baseUrl?: string | undefined } = {},
 ): Brand {
   const brand: Partial<BrandSettings> = settings.brand ?? {};

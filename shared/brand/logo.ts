@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AuditActor, AuditLog } from '../tenants/audit.js';
+import type { AuditActor, AuditLog } from '../audit/log.js';
 import * as v from 'valibot';
 import { ValidationError } from '../errors.js';
 import { imageProblem } from './logo-image.js';

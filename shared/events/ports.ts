@@ -1,3 +1,5 @@
+import type { SigningGenerations } from './signature.js';
+
 /** The events a tenant's webhooks can receive. */
 export const EVENT_TYPES = [
   'survey.answered',
@@ -107,4 +109,23 @@ export interface DeliveryReplayPorts {
     cursor: string | undefined,
   ): Promise<{ ids: string[]; next_cursor: string | null }>;
   send(delivery: EventDelivery): Promise<void>;
+}
+
+/** What signing reads of a tenant's delivery settings: its chatbot's webhook and its event endpoints. */
+export interface SignedEndpoints {
+  chatbot?: { url: string } | undefined;
+  webhooks?: { url: string }[] | undefined;
+}
+
+/** Where the signing generations of a tenant's webhook endpoints are kept: the tenant repository implements it. */
+export interface SigningRepository {
+  readSettings(tenantId: number): Promise<{ delivery: SignedEndpoints }>;
+  /**
+   * Raises an endpoint's signing generation by one, keeping the one before until `previousUntil` (ISO-8601); answers
+   * the generations now in force. Undefined, and nothing changed, when `previousUntil` is after `now` (an overlap) while
+   * the last rotation's overlap still runs: its older generation would stop signing at once.
+   */
+  rotateSigning(tenantId: number, endpoint: string, previousUntil: string, now: string): Promise<SigningGenerations | undefined>;
+  /** Raises the tenant's configuration version by one (a rotation does, so that functions read the generations again). */
+  raiseConfigVersion(tenantId: number): Promise<number | undefined>;
 }

@@ -13,8 +13,8 @@ import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.
 import { tenantAccess } from '../adapters/wiring/tenant-access.js';
 import { requireScope, type UserNeed } from '../access/tenant-access.js';
 import { AdminRefusedError, isAdminKey, requireAdmin, type AdminArea } from '../access/capabilities.js';
-import type { AuditActor } from '../tenants/audit.js';
-import type { UserRecord } from '../tenants/ports.js';
+import type { AuditActor } from '../audit/log.js';
+import type { UserRecord } from '../access/ports.js';
 import type { ResponseDoc } from './contract.js';
 import { API_HEADERS, problem, problemResponse, PROBLEMS, TransportError, type Problem, type TransportKind } from './problem.js';
 import { validate } from './validate.js';

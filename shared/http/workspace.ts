@@ -21,7 +21,7 @@ import type { WebAnswer } from '../web-answer.js';
 import { layout, messageBody, WORKSPACE_HEADERS } from '../workspace/layout.js';
 import { MAX_FORM_BYTES } from './page.js';
 import { tenantAccess } from '../adapters/wiring/tenant-access.js';
-import type { UserRecord } from '../tenants/ports.js';
+import type { UserRecord } from '../access/ports.js';
 
 export interface WorkspaceInput {
   /** The stage's path prefix: '' at the root (`$default`), `/prod` under a named stage. */

@@ -1,6 +1,6 @@
 import { DAY_MS, dayOf, monthsOf, periodProblems } from '../dates.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import type { UserRecord } from '../tenants/ports.js';
+import type { UserRecord } from '../access/ports.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
 import { GROUPINGS, type Grouping, type GroupingName } from './groupings.js';
 import type { CounterRow, ResultsPorts } from './ports.js';

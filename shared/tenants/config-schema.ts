@@ -9,8 +9,9 @@ import { webAddressProblem } from '../web-address.js';
 import { DEFAULT_LOCALE, DEFAULT_TIME_ZONE, LOCALES, type Locale } from '../locale.js';
 import { LogoObject } from '../brand/logo.js';
 import { UserScope } from '../access/user-scope.js';
-import { entityId as id, nameField as name } from './fields.js';
+import { entityId as id, nameField as name } from '../fields.js';
 import { BrandConfig } from '../brand/brand-schema.js';
+import type { BrandSettings } from '../brand/ports.js';
 import {
   CASE_RULE_DEFAULTS,
   DAYS,
@@ -320,15 +321,6 @@ export type PrivacyConfig = v.InferOutput<typeof PrivacyConfig>;
  * (shared/access/user-scope.ts), as the tenant file names them.
  */
 export { BrandConfig, LogoObject, UserScope };
-
-/** The brand as stored and read: the display name resolved, the logo as its content-addressed object. */
-export const BrandSettings = v.object({
-  name: v.string(),
-  colour: v.optional(v.string()),
-  logo: v.optional(v.object(LogoObject.entries)),
-  senderName: v.optional(v.string()),
-});
-export type BrandSettings = v.InferOutput<typeof BrandSettings>;
 
 /**
  * The brand as the admin API reads and replaces it: the tenant file's rules (BrandConfig), except the logo, which is

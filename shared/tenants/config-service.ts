@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { NotFoundError, PreconditionFailedError, ValidationError } from '../errors.js';
-import type { AuditActor, AuditEntry, AuditLog } from './audit.js';
+import type { AuditActor, AuditEntry, AuditLog, ConfigChange } from '../audit/log.js';
 import type { ConfigDocument, LogoObject } from './config-schema.js';
-import { brandSettings, configChanges, configDocument, type ConfigChange } from './configuration.js';
+import { brandSettings, configChanges, configDocument } from './configuration.js';
 import type { TenantRepository } from './ports.js';
 
 /** Records an admin change, unless it changed nothing. */

@@ -1,8 +1,7 @@
 import { DEFAULT_LOCALE, timeZoneOf } from '../locale.js';
-import type { ConfigChange } from './audit.js';
-import type { BrandDocument, BrandSettings, ConfigDocument, Settings } from './config-schema.js';
-
-export type { ConfigChange };
+import type { ConfigChange } from '../audit/log.js';
+import type { BrandSettings } from '../brand/ports.js';
+import type { BrandDocument, ConfigDocument, Settings } from './config-schema.js';
 
 /**
  * A tenant's configuration as the admin API answers it: what the tenant file holds of it, without the signing

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { tenantAccess } from '../access/tenant-access.js';
-import type { FirstStore, Tenant, TenantCreation, TenantRepository, UserRecord, UserRole } from './ports.js';
+import type { FirstStore, Tenant, TenantCreation, TenantRepository } from './ports.js';
+import type { UserRecord, UserRole } from '../access/ports.js';
 import type { LogoObject, TenantConfig, UserScope } from './config-schema.js';
-import { configChanges, type ConfigChange } from './configuration.js';
+import { configChanges } from './configuration.js';
 import { configService, recordedChange } from './config-service.js';
-import type { AuditActor, AuditEntry, AuditLog } from './audit.js';
-import { signingSecret, webhookEndpoints, webhookRotation } from '../webhooks/webhook-signing.js';
+import type { AuditActor, AuditEntry, AuditLog, ConfigChange } from '../audit/log.js';
+import { signingSecret, webhookEndpoints, webhookRotation } from '../events/webhook-signing.js';
 import { hashSecret, KEY_PREFIXES, newSecret, type KeyScope } from '../access/credentials.js';
 
 export type { Tenant, UserRecord };

@@ -3,7 +3,7 @@ import type { AdminBrandKey } from '../i18n/catalogue.js';
 import { ADMIN_BRAND } from '../i18n/messages.js';
 import { APP_ADMIN_BRAND_PATH } from '../session/paths.js';
 import { DEFAULT_BRAND_COLOUR, logoPath } from '../brand/brand.js';
-import type { BrandSettings } from '../tenants/config-schema.js';
+import type { BrandSettings } from '../brand/ports.js';
 import type { configService } from '../tenants/config-service.js';
 import type { WebAnswer } from '../web-answer.js';
 import {

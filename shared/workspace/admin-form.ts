@@ -6,11 +6,10 @@ import { adminTranslator, type AdminKey, type Translate } from '../i18n/messages
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import { clearedShownOnce, SHOWN_ONCE_SECONDS, shownOnceCookie } from '../session/cookies.js';
 import type { Sealer } from '../sealed.js';
-import type { AuditActor } from '../tenants/audit.js';
+import type { AuditActor, ConfigChange } from '../audit/log.js';
 import { brandOf } from '../brand/brand.js';
 import type { ConfigDocument, Settings } from '../tenants/config-schema.js';
-import type { ConfigChange } from '../tenants/configuration.js';
-import type { UserRecord } from '../tenants/ports.js';
+import type { UserRecord } from '../access/ports.js';
 import { adminRefusal } from '../access/capabilities.js';
 import { redirect, type WebAnswer } from '../web-answer.js';
 import { ADMIN_SECTIONS, openAdminSections } from './admin-sections.js';

@@ -4,7 +4,7 @@ import type { AdminUsersKey } from '../i18n/catalogue.js';
 import { ADMIN_USERS } from '../i18n/messages.js';
 import { DomainError, NotFoundError } from '../errors.js';
 import { APP_ADMIN_USERS_PATH } from '../session/paths.js';
-import { USER_ROLES } from '../tenants/ports.js';
+import { USER_ROLES } from '../access/ports.js';
 import { outsideScope } from '../access/user-scope.js';
 import {
   AddressUnavailableError,

@@ -10,7 +10,7 @@ import type { Reader } from '../privacy/access.js';
 import { PAGING } from '../paging.js';
 import { APP_ANSWERS_CSV_PATH, APP_ANSWERS_PATH } from '../session/paths.js';
 import type { Settings, UserScope } from '../tenants/config-schema.js';
-import type { UserRecord } from '../tenants/ports.js';
+import type { UserRecord } from '../access/ports.js';
 import { adminHome } from './admin-sections.js';
 import type { WebAnswer } from '../web-answer.js';
 import { layout } from './layout.js';

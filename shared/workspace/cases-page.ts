@@ -17,7 +17,7 @@ import { integerString, MAX_INT_ID } from '../schema.js';
 import { APP_CASE_CONTACT_PATH, APP_CASES_PATH, appCasePath } from '../session/paths.js';
 import type { JourneyConfig, Settings, UserScope } from '../tenants/config-schema.js';
 import type { Indicator } from '../tenants/scales.js';
-import type { UserRecord } from '../tenants/ports.js';
+import type { UserRecord } from '../access/ports.js';
 import type { WebAnswer } from '../web-answer.js';
 import { layout } from './layout.js';
 

@@ -6,7 +6,7 @@ import type { Report } from '../results/service.js';
 import type { ResultRow } from '../results/report.js';
 import type { ResultsQuery } from '../results/schema.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
-import type { UserRecord } from '../tenants/ports.js';
+import type { UserRecord } from '../access/ports.js';
 import { adminHome } from './admin-sections.js';
 import { APP_ANSWERS_PATH, APP_RESULTS_PATH } from '../session/paths.js';
 import type { WebAnswer } from '../web-answer.js';

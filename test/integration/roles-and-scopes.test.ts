@@ -5,7 +5,7 @@ import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adap
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { ENV } from '../../shared/config.js';
 import type { UserScope } from '../../shared/tenants/config-schema.js';
-import type { UserRole } from '../../shared/tenants/ports.js';
+import type { UserRole } from '../../shared/access/ports.js';
 import { inProcess, type ApiResponse } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';

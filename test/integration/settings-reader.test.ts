@@ -10,8 +10,8 @@ import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { eventEndpoint } from '../../shared/events/signature.js';
 import { keys } from '../../shared/keys.js';
 import { TABLE } from '../../shared/table.js';
+import { BrandSettings } from '../../shared/brand/ports.js';
 import {
-  BrandSettings,
   CasesConfig,
   ClassConfig,
   DeliveryConfig,

@@ -3,7 +3,7 @@ import { monthsOf, periodEnding, periodFault, periodProblems } from '../../share
 import { resultsService } from '../../shared/results/service.js';
 import type { ResultCounters } from '../../shared/results/ports.js';
 import type { Settings } from '../../shared/tenants/config-schema.js';
-import type { UserRecord } from '../../shared/tenants/ports.js';
+import type { UserRecord } from '../../shared/access/ports.js';
 import { resultsPage } from '../../shared/workspace/results-page.js';
 import { memoryCounters } from '../support/memory.js';
 

@@ -5,7 +5,7 @@ import type { Locale } from '../../shared/locale.js';
 import type { ResultRow } from '../../shared/results/report.js';
 import type { Report } from '../../shared/results/service.js';
 import type { JourneyConfig, Settings } from '../../shared/tenants/config-schema.js';
-import type { UserRecord } from '../../shared/tenants/ports.js';
+import type { UserRecord } from '../../shared/access/ports.js';
 import { answersPage } from '../../shared/workspace/answers-page.js';
 import { resultsPage } from '../../shared/workspace/results-page.js';
 import { signInPage } from '../../shared/workspace/sign-in-page.js';

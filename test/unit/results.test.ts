@@ -10,7 +10,7 @@ import { ResultsQuery } from '../../shared/results/schema.js';
 import { resultsService } from '../../shared/results/service.js';
 import { answerTally, sentTally, type Counted } from '../../shared/results/tally.js';
 import type { Store } from '../../shared/stores/schema.js';
-import type { UserRecord } from '../../shared/tenants/ports.js';
+import type { UserRecord } from '../../shared/access/ports.js';
 import type { Settings } from '../../shared/tenants/config-schema.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 import * as v from 'valibot';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { outsideScope, sameScope } from '../../shared/access/user-scope.js';
 import { changeRefusal, grantRefusal, type Grantor } from '../../shared/access/tenant-users.js';
-import type { UserRecord } from '../../shared/tenants/ports.js';
+import type { UserRecord } from '../../shared/access/ports.js';
 
 const user = (name: string, scope: UserRecord['scope'], role?: UserRecord['role']): UserRecord => ({
   name,

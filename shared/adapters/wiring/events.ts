@@ -1,6 +1,6 @@
 import { configured, ENV, requireEnvs, wire } from '../../config.js';
-import * as replay from '../../webhooks/webhook-replay.js';
-import * as signing from '../../webhooks/webhook-signing.js';
+import * as replay from '../../events/webhook-replay.js';
+import * as signing from '../../events/webhook-signing.js';
 import { auditLog } from '../audit-log.js';
 import * as deliveries from '../event-deliveries.js';
 import { rotateSigning } from '../event-signing.js';

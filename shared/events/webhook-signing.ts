@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { NotFoundError, StateConflictError, ValidationError } from '../errors.js';
-import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS, webhookSecret } from '../events/signature.js';
-import type { AuditActor, AuditLog } from '../tenants/audit.js';
-import type { DeliveryConfig } from '../tenants/config-schema.js';
-import type { TenantRepository } from '../tenants/ports.js';
+import { CHATBOT_ENDPOINT, eventEndpoint, ROTATION_OVERLAP_HOURS, webhookSecret } from './signature.js';
+import type { AuditActor, AuditLog } from '../audit/log.js';
+import type { SignedEndpoints, SigningRepository } from './ports.js';
 
 const eventLabel = (url: string) => `events endpoint ${url}`;
 
 /** The webhook endpoints delivery settings list: each one's signing endpoint and how a person reads it. */
-export const webhookEndpoints = (delivery: DeliveryConfig): [string, string][] => [
+export const webhookEndpoints = (delivery: SignedEndpoints): [string, string][] => [
   ...(delivery.chatbot ? [[CHATBOT_ENDPOINT, 'chatbot webhook'] as [string, string]] : []),
   ...(delivery.webhooks ?? []).map((w): [string, string] => [eventEndpoint(w.url), eventLabel(w.url)]),
 ];
@@ -27,7 +26,7 @@ export const signingSecret =
  * deployment's survey secret (read when a secret is derived), from which the new secret derives, to be shown once.
  */
 export function webhookRotation(
-  tenants: Pick<TenantRepository, 'readSettings' | 'rotateSigning' | 'raiseConfigVersion'>,
+  tenants: SigningRepository,
   { surveySecret, surveySecretName, audit }: { surveySecret: () => string | undefined; surveySecretName: string; audit: AuditLog },
 ) {
   /**

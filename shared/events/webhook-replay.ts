@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { utcInstant } from '../schema.js';
 import { randomBytes } from 'node:crypto';
 import { NotFoundError, StateConflictError } from '../errors.js';
-import type { AuditActor, AuditLog } from '../tenants/audit.js';
-import type { DeliveryReplayPorts } from '../events/ports.js';
+import type { AuditActor, AuditLog } from '../audit/log.js';
+import type { DeliveryReplayPorts } from './ports.js';
 
 /** How many failed deliveries one replay call re-queues at most; its cursor continues. */
 export const REPLAY_PAGE = 100;

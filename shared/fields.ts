@@ -1,9 +1,10 @@
 import * as v from 'valibot';
-import { freeText } from '../schema.js';
+import { freeText } from './schema.js';
 
 /*
- * The tenant file's basic fields, which its parts (the whole configuration in config-schema.ts, the brand, a user's
- * scope) share: apart, so that a function checking one part does not build the whole configuration's schema.
+ * The tenant file's basic fields, which its parts (the whole configuration in shared/tenants/config-schema.ts, the
+ * brand, a user's scope) share: apart, so that a function checking one part does not build the whole configuration's
+ * schema.
  */
 
 /** An id of the tenant's things (stores, groups, journeys, classes): a positive 32-bit integer. */
