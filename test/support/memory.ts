@@ -21,8 +21,9 @@ import type { CounterDelta, Tally } from '../../shared/results/tally.js';
 import type { UserScope } from '../../shared/tenants/config-schema.js';
 import type { Timed, TimerScheduler } from '../../shared/timers.js';
 import type { SignInDirectory } from '../../shared/access/tenant-users.js';
-import type { AuditEntry, AuditLog } from '../../shared/tenants/audit.js';
-import type { ApiKeyRecord, TenantRepository, UserRecord } from '../../shared/tenants/ports.js';
+import type { AuditEntry, AuditLog } from '../../shared/audit/log.js';
+import type { ApiKeyRecord, UserRecord } from '../../shared/access/ports.js';
+import type { TenantRepository } from '../../shared/tenants/ports.js';
 import type { Dispatcher, Reference, ReferenceReader, RequestRecord, TransactionRepository } from '../../shared/transactions/ports.js';
 import { transactionIdFor } from '../../shared/transactions/request-key.js';
 
