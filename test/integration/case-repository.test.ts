@@ -24,7 +24,7 @@ const aCase = (id: number, over: Partial<CaseRecord> = {}): CaseRecord => ({
   dueAt: '2026-11-24T10:00:01.000Z',
   overdue: false,
   overdueAt: null,
-  owners: ['gerente@demo.local'],
+  owner: 'gerente@demo.local',
   status: 'open',
   firstContactAt: null,
   closedAt: null,
