@@ -187,7 +187,7 @@ export const enWorkspace: WorkspaceCatalogue = {
   'case.problem.status': 'New status: choose one of the options.',
   'case.problem.rootCause': 'Root cause: choose a cause from the list to resolve the case.',
   'case.problem.resolveNote': 'Note: say what was done to resolve the case.',
-  'case.problem.owner': 'New owner: choose someone who sees this case’s store.',
+  'case.problem.owner': 'Owner: choose a person who signs in and sees this case’s store.',
   'case.problem.action': 'Unknown form: reload the page and try again.',
   'case.notFound.title': 'Case not found',
   'case.notFound.text': 'This case does not exist or is not one of your stores’.',

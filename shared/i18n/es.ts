@@ -187,7 +187,7 @@ export const esWorkspace: WorkspaceCatalogue = {
   'case.problem.status': 'Nuevo estado: elija una de las opciones.',
   'case.problem.rootCause': 'Causa raíz: elija una causa de la lista para resolver el caso.',
   'case.problem.resolveNote': 'Nota: diga qué se hizo para resolver el caso.',
-  'case.problem.owner': 'Nuevo responsable: elija a alguien que vea la tienda de este caso.',
+  'case.problem.owner': 'Responsable: elija a una persona que entre al panel y vea la tienda de este caso.',
   'case.problem.action': 'Formulario desconocido: recargue la página e intente de nuevo.',
   'case.notFound.title': 'Caso no encontrado',
   'case.notFound.text': 'Este caso no existe o no es de una de sus tiendas.',

@@ -180,7 +180,7 @@ export const ptBRWorkspace = {
   'case.problem.status': 'Nova situação: escolha uma das opções.',
   'case.problem.rootCause': 'Causa raiz: escolha uma causa da lista para resolver o caso.',
   'case.problem.resolveNote': 'Anotação: diga o que foi feito para resolver o caso.',
-  'case.problem.owner': 'Novo responsável: escolha alguém que veja a loja deste caso.',
+  'case.problem.owner': 'Responsável: escolha uma pessoa que entre no painel e veja a loja deste caso.',
   'case.problem.action': 'Formulário desconhecido: recarregue a página e tente de novo.',
   'case.notFound.title': 'Caso não encontrado',
   'case.notFound.text': 'Este caso não existe ou não é de uma das suas lojas.',
