@@ -257,6 +257,60 @@ async function list(selection: CaseSelection): Promise<{ cases: CaseRecord[]; ne
 }
 
 /**
+ * Puts in gsi14 (by owner) the tenant's cases stored before it existed, with their owner as `caseOf` reads it: one
+ * conditional UpdateItem each (absent from gsi14; a case changed meanwhile is in it already). Run once per tenant by the
+ * operator (`npm run admin -- index-cases`), never on a request path: it reads every case of the tenant (gsi13's
+ * shards). Answers how many it indexed.
+ */
+export async function indexCases(tenantId: number): Promise<number> {
+  const { client, tableName } = db();
+  const byShard = indexAttributes('gsi13');
+  const byOwner = indexAttributes('gsi14');
+  let indexed = 0;
+  for (const { partition } of shards((shard) => keys.casesByShard(tenantId, shard), 'gsi13')) {
+    let start: Item | undefined;
+    do {
+      const out = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: 'gsi13',
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': byShard.partitionKey },
+          ExpressionAttributeValues: { ':pk': partition },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        const record = caseOf({ notes: [], history: [], alertedAt: null, ...item });
+        const entries = indexEntries(tenantId, record);
+        try {
+          await client.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: keys.case(tenantId, record.id),
+              UpdateExpression: 'SET #pk = :pk, #sk = :sk, #owners = :owners',
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#pk) AND #version = :version',
+              ExpressionAttributeNames: { '#pk': byOwner.partitionKey, '#sk': byOwner.sortKey, '#owners': 'owners', '#version': 'version' },
+              ExpressionAttributeValues: {
+                ':pk': entries[byOwner.partitionKey],
+                ':sk': entries[byOwner.sortKey],
+                ':owners': storedOf(record).owners,
+                ':version': record.version,
+              },
+            }),
+          );
+          indexed++;
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+        }
+      }
+      start = out.LastEvaluatedKey;
+    } while (start);
+  }
+  return indexed;
+}
+
+/**
  * Removes a customer's data from the cases of these transactions, on their erasure or when their transaction's
  * personal copies expire (`action`, the history's entry): their name, their comment and the managers' notes (a manager
  * writes about the customer: whom they called, at which number), with one conditional UpdateItem per case that still
