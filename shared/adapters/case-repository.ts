@@ -170,8 +170,8 @@ const sourcesOf = ({ tenantId, stores, owner }: CaseSelection): Source[] =>
       ? shards((shard) => keys.casesUnowned(tenantId, shard), 'gsi14')
       : [{ index: 'gsi14', partition: keys.casesByOwner(tenantId, owner) }]
     : stores && stores.length <= MAX_STORE_PARTITIONS
-    ? stores.map((store) => ({ index: 'gsi12', partition: keys.casesByStore(tenantId, store) }))
-    : shards((shard) => keys.casesByShard(tenantId, shard), 'gsi13');
+      ? stores.map((store) => ({ index: 'gsi12', partition: keys.casesByStore(tenantId, store) }))
+      : shards((shard) => keys.casesByShard(tenantId, shard), 'gsi13');
 
 /** The filter of a selection beyond its key condition: stores read from shards or owners' partitions, the days a case opened. */
 function filterOf(selection: CaseSelection): { expression?: string; names: Record<string, string>; values: Item } {

@@ -31,7 +31,12 @@ let bruno: string;
 let brunoToken: string;
 let solo: string;
 
-type CaseOf = { id: number; owner: string | null; version: number; history: { action: string; by: string; from?: string | null; to?: string | null }[] };
+type CaseOf = {
+  id: number;
+  owner: string | null;
+  version: number;
+  history: { action: string; by: string; from?: string | null; to?: string | null }[];
+};
 
 /** A detractor's answer at `store`, and its case, waited for. */
 async function detractor(store = 1, comment = 'Demorou muito'): Promise<number> {
