@@ -17,7 +17,10 @@ import { counterUpdates, updateCounting } from './result-counters.js';
  * or the unassigned cases' shards).
  */
 
-/** The tenant-wide case index's partitions (and the unassigned cases'): a tenant opens cases at a fraction of its answers' rate (gsi11 has 8). */
+/**
+ * The tenant-wide case index's partitions (and the unassigned cases'): a tenant opens cases at a fraction of its answers'
+ * rate (gsi11 has 8).
+ */
 export const CASE_SHARDS = 4;
 /** Up to this many stores are read from their own partitions; a user of more stores reads the shards with a filter. */
 export const MAX_STORE_PARTITIONS = 10;
@@ -32,7 +35,7 @@ const NOT_REPLACED = new Set(['id', 'alertedAt']);
 
 const sortOf = (record: CaseRecord) => keys.caseSort(RANK[record.status], record.overdue, record.dueAt, record.id);
 
-/** The index entries of a case: its store's partition, its shard and its owner's (or unassigned) partition, at its place in the list's order. */
+/** A case's index entries, at its place in the list's order: its store's partition, its shard, its owner's (or unassigned) partition. */
 function indexEntries(tenantId: number, record: CaseRecord): Item {
   const sort = sortOf(record);
   const shard = record.id % CASE_SHARDS;

@@ -20,7 +20,7 @@ export interface AlertInput {
   kind?: 'alert' | 'escalation';
 }
 
-/** The alert e-mail to a store's managers: the score, the comment, the store, the employee, the owner if any, the link to the case. */
+/** The alert e-mail to a store's managers: the score, comment, store, employee, the owner if any, and the case's link. */
 export function alertEmail({ record, company, store, employee, link, locale, timeZone, kind = 'alert' }: AlertInput) {
   const t = translator(locale);
   const due = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone }).format(new Date(record.dueAt));

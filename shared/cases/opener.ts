@@ -61,9 +61,10 @@ export function caseOpener(ports: CasePorts) {
   }
 
   /**
-   * Sends the case's one alert to the store's people (`peopleOf`), naming its owner when it has one. The claim (`alertedAt`) is written before the send: a send the
-   * provider refused gives it back (the message is retried and sends then); a crash or a timeout after the claim loses
-   * the alert rather than sending it twice, and the case still waits in the list and for its deadline.
+   * Sends the case's one alert to the store's people (`peopleOf`), naming its owner when it has one. The claim
+   * (`alertedAt`) is written before the send: a send the provider refused gives it back (the message is retried and
+   * sends then); a crash or a timeout after the claim loses the alert rather than sending it twice, and the case still
+   * waits in the list and for its deadline.
    */
   async function alertOnce(tenantId: number, record: CaseRecord, config: Settings, to: string[], now: Date): Promise<void> {
     const { alerts, names } = ports;
@@ -91,8 +92,8 @@ export function caseOpener(ports: CasePorts) {
   }
 
   /**
-   * The WhatsApp alert, when the journey's rule asks for it and the tenant has an alert template: each of the case's
-   * managers who has a phone gets it once (a claim per manager), never inside the tenant's quiet hours: then the case's
+   * The WhatsApp alert, when the journey's rule asks for it and the tenant has an alert template: each of the store's
+   * people who has a phone gets it once (a claim per manager), never inside the tenant's quiet hours: then the case's
    * message comes back through a timer when they end, and only this part runs again.
    */
   async function whatsAppOnce(
