@@ -13,6 +13,7 @@ import { webhookRotation } from '../shared/adapters/wiring/events.js';
 import { tenantService } from '../shared/adapters/wiring/tenants.js';
 import { listTenants } from '../shared/adapters/tenant-repository.js';
 import { indexAnswers } from '../shared/adapters/answer-repository.js';
+import { indexCases } from '../shared/adapters/case-repository.js';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { ASYNC_FAILURES, QUEUES, type QueueId } from '../shared/queues.js';
@@ -59,6 +60,9 @@ Commands:
   index-answers --tenant ID [--since YYYY-MM]
                                              list in GET /public/answers the answers stored before its indexes existed,
                                              from that month (default: 13 months ago) to this one; safe to run again
+  index-cases --tenant ID                    list by owner (GET /public/cases?owner=...) the cases stored before a
+                                             case had one owner (each reads as its one person's, or unassigned); safe
+                                             to run again
   redrive transactions|surveyDispatch|events|privacy [--dlq-url URL --source-url URL]
                                              move a dead-letter queue's messages back to their queue (on AWS, give the
                                              URLs from the stack outputs; locally the queues are found by name)
@@ -217,6 +221,8 @@ async function run(argv: string[]): Promise<void> {
       const indexed = await indexAnswers(integer(values.tenant, 'tenant'), months);
       return console.log(`${indexed} answers indexed (${months[0]} to ${months[months.length - 1]})`);
     }
+    case 'index-cases':
+      return console.log(`${await indexCases(integer(values.tenant, 'tenant'))} cases indexed by owner`);
     case 'redrive': {
       if (file === 'asyncFailures') return console.log(await redriveAsync(local, values['dlq-url']));
       const queue = QUEUES[file as QueueId];

@@ -161,6 +161,12 @@ export const keys = {
    */
   casesByStore: (tenantId: number, storeId: number) => `${tenant(tenantId)}#CASES#STORE#${storeId}`,
   casesByShard: (tenantId: number, shard: number) => `${tenant(tenantId)}#CASES#SHARD#${shard}`,
+  /**
+   * Cases by owner (gsi14), in the list's order: one partition per person (what one manager owns: `owner=me`), and the
+   * unassigned ones over `CASE_SHARDS` partitions by case id (`owner=none`), as the tenant's own (gsi13).
+   */
+  casesByOwner: (tenantId: number, owner: string) => `${tenant(tenantId)}#CASES#OWNER#${owner}`,
+  casesUnowned: (tenantId: number, shard: number) => `${tenant(tenantId)}#CASES#UNOWNED#${shard}`,
   /** Open, then in progress, then closed (`rank`); overdue first within each; then by due time and id. */
   caseSort: (rank: number, overdue: boolean, dueAt: string, id: number) => `${rank}#${overdue ? 0 : 1}#${dueAt}#${padId(id)}`,
   /** The prefix of `caseSort` that holds one status (and overdue or not). */

@@ -39,6 +39,8 @@ const CASE_ATTRIBUTES = [
   'dueAt',
   'overdue',
   'overdueAt',
+  // The owner, stored as a list of none or one: the attribute's name from before a case had one owner, kept so that
+  // the projections of gsi12-13 (which an index cannot change in place) still hold it.
   'owners',
   'status',
   'firstContactAt',
@@ -80,6 +82,8 @@ export const TABLE = {
     // shards (gsi13), without their notes and history (which would make every index entry as large as the case).
     { name: 'gsi12', partitionKey: 'gsi12pk', sortKey: 'gsi12sk', include: CASE_ATTRIBUTES },
     { name: 'gsi13', partitionKey: 'gsi13pk', sortKey: 'gsi13sk', include: CASE_ATTRIBUTES },
+    // gsi14: cases in the list's order by owner (a person's own partition) or, unassigned, in shards (issue 46 §4).
+    { name: 'gsi14', partitionKey: 'gsi14pk', sortKey: 'gsi14sk', include: CASE_ATTRIBUTES },
   ],
 } as const;
 

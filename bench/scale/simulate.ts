@@ -320,7 +320,7 @@ export async function simulate(
         dueAt,
         overdue: false,
         overdueAt: null,
-        owners: ['gerente@loja.example'],
+        owner: 'gerente@loja.example',
         status: 'open',
         firstContactAt: null,
         closedAt: null,

@@ -28,7 +28,7 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, query, user, keyId, requestId }) => {
   const reader = await user();
-  const page = await caseReads.list(tenantId, query, reader.scope);
+  const page = await caseReads.list(tenantId, query, reader);
   // Names and comments are personal data: their reads are recorded before they are answered.
   await accessService.recordReads(tenantId, page.shownCustomers, { operation: 'listCases', keyId, user: reader.name, requestId });
   return { status: 200, body: page.body };

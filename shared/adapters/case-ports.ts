@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import type { CaseContacts, CaseNames, CaseUsers } from '../cases/ports.js';
+import type { CaseContacts, CaseNames, CaseUser, CaseUsers } from '../cases/ports.js';
 import { TABLE } from '../table.js';
 import { keys } from '../keys.js';
 import { UserRecord } from '../access/ports.js';
@@ -11,28 +11,30 @@ import { findUserByName } from './access-repository.js';
 
 const holds = (scope: UserRecord['scope'], storeId: number) => scope === 'all' || scope.stores.includes(storeId);
 
+const caseUserOf = (user: UserRecord): CaseUser => ({ name: user.name, scope: user.scope, disabled: Boolean(user.disabled_at) });
+
 export const caseUsers: CaseUsers = {
   /**
    * The tenant's users (gsi1, one Query of its user collection) whose scope holds the store. A tenant's users are a few
-   * per store: hundreds of small items at most, read once per case opened.
+   * per store: hundreds of small items at most, read once per case opened and per case page.
    */
-  async managersOf(tenantId, storeId) {
+  async holding(tenantId, storeId) {
     const items = await queryAll(db(), { index: 'gsi1', partition: keys.userCollection(tenantId) });
     return items
       .map((item) => v.parse(UserRecord, item))
       .filter((user) => holds(user.scope, storeId))
-      .map((user) => user.name)
-      .sort();
+      .map(caseUserOf);
   },
-  /** The same Query as managersOf (a case's owners are the store's managers): only the users who set a phone. */
+  /** The same Query as `holding` (the people alerted are the store's): only the users who set a phone. */
   async phonesOf(tenantId, names) {
     const wanted = new Set(names);
     const items = await queryAll(db(), { index: 'gsi1', partition: keys.userCollection(tenantId) });
     const users = items.map((item) => v.parse(UserRecord, item)).filter((user) => wanted.has(user.name) && user.phone);
     return new Map(users.map((user) => [user.name, user.phone!]));
   },
-  async scopeOf(tenantId, name) {
-    return (await findUserByName(tenantId, name))?.scope;
+  async find(tenantId, name) {
+    const user = await findUserByName(tenantId, name);
+    return user && caseUserOf(user);
   },
 };
 

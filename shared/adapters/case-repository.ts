@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { CaseSelection, CaseStore } from '../cases/ports.js';
+import { ownerOfStored } from '../cases/owner.js';
 import { CaseRecord, type CaseStatus } from '../cases/record.js';
 import { keys } from '../keys.js';
 import type { CounterDelta } from '../results/tally.js';
@@ -11,11 +12,15 @@ import { counterUpdates, updateCounting } from './result-counters.js';
 
 /**
  * Cases (shared/cases/): one item per case under the transaction's id, written whole by a conditional put (open) or a
- * conditional update on its version (every change), and listed from two indexes in the list's order (shared/keys.ts,
- * `caseSort`): a store's partition of gsi12, or the tenant's shards of gsi13.
+ * conditional update on its version (every change), and listed from three indexes in the list's order (shared/keys.ts,
+ * `caseSort`): a store's partition of gsi12, the tenant's shards of gsi13, or by owner in gsi14 (a person's partition,
+ * or the unassigned cases' shards).
  */
 
-/** The tenant-wide case index's partitions: a tenant opens cases at a fraction of its answers' rate (gsi11 has 8). */
+/**
+ * The tenant-wide case index's partitions (and the unassigned cases'): a tenant opens cases at a fraction of its answers'
+ * rate (gsi11 has 8).
+ */
 export const CASE_SHARDS = 4;
 /** Up to this many stores are read from their own partitions; a user of more stores reads the shards with a filter. */
 export const MAX_STORE_PARTITIONS = 10;
@@ -30,14 +35,29 @@ const NOT_REPLACED = new Set(['id', 'alertedAt']);
 
 const sortOf = (record: CaseRecord) => keys.caseSort(RANK[record.status], record.overdue, record.dueAt, record.id);
 
-/** The index entries of a case: its store's partition and its shard, both at its place in the list's order. */
+/** A case's index entries, at its place in the list's order: its store's partition, its shard, its owner's (or unassigned) partition. */
 function indexEntries(tenantId: number, record: CaseRecord): Item {
   const sort = sortOf(record);
+  const shard = record.id % CASE_SHARDS;
   return {
     ...inIndex('gsi12', keys.casesByStore(tenantId, record.storeId), sort),
-    ...inIndex('gsi13', keys.casesByShard(tenantId, record.id % CASE_SHARDS), sort),
+    ...inIndex('gsi13', keys.casesByShard(tenantId, shard), sort),
+    ...inIndex('gsi14', record.owner === null ? keys.casesUnowned(tenantId, shard) : keys.casesByOwner(tenantId, record.owner), sort),
   };
 }
+
+/**
+ * The case's attributes as stored: its owner as `owners`, a list of none or one (the attribute the indexes project
+ * from before a case had one owner: shared/table.ts).
+ */
+function storedOf({ owner, ...rest }: CaseRecord): Item {
+  return { ...rest, owners: owner === null ? [] : [owner] };
+}
+
+const StoredOwners = v.optional(v.array(v.string()), []);
+
+/** A case read back: a case stored with every user in scope as its owners reads as its one person's, or unassigned. */
+const caseOf = (item: Item): CaseRecord => v.parse(CaseRecord, { ...item, owner: ownerOfStored(v.parse(StoredOwners, item.owners)) });
 
 const counters = (tenantId: number, record: CaseRecord, deltas: CounterDelta[]) =>
   // The case's id is its transaction's: its counters fall in the shards its transaction's do.
@@ -47,7 +67,7 @@ const counters = (tenantId: number, record: CaseRecord, deltas: CounterDelta[]) 
 export const caseItem = (tenantId: number, record: CaseRecord): Item => ({
   ...keys.case(tenantId, record.id),
   [TABLE.entityAttribute]: ENTITY,
-  ...record,
+  ...storedOf(record),
   ...indexEntries(tenantId, record),
 });
 
@@ -68,12 +88,12 @@ async function open(tenantId: number, record: CaseRecord, deltas: CounterDelta[]
 async function find(tenantId: number, id: number): Promise<CaseRecord | undefined> {
   const { client, tableName } = db();
   const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.case(tenantId, id), ConsistentRead: true }));
-  return Item ? v.parse(CaseRecord, Item) : undefined;
+  return Item ? caseOf(Item) : undefined;
 }
 
 async function replace(tenantId: number, next: CaseRecord, deltas: CounterDelta[]): Promise<boolean> {
   const { tableName } = db();
-  const set: Item = { ...next, ...indexEntries(tenantId, next) };
+  const set: Item = { ...storedOf(next), ...indexEntries(tenantId, next) };
   const names: Record<string, string> = { '#version': 'version' };
   const values: Item = { ':expected': next.version - 1 };
   const assignments = Object.entries(set)
@@ -143,17 +163,25 @@ interface Source {
   partition: string;
 }
 
-const sourcesOf = ({ tenantId, stores }: CaseSelection): Source[] =>
-  stores && stores.length <= MAX_STORE_PARTITIONS
-    ? stores.map((store) => ({ index: 'gsi12', partition: keys.casesByStore(tenantId, store) }))
-    : Array.from({ length: CASE_SHARDS }, (_, shard) => ({ index: 'gsi13', partition: keys.casesByShard(tenantId, shard) }));
+const shards = (partition: (shard: number) => string, index: IndexName): Source[] =>
+  Array.from({ length: CASE_SHARDS }, (_, shard) => ({ index, partition: partition(shard) }));
 
-/** The filter of a selection beyond its key condition: stores read from the shards, the days a case opened. */
+/** Where a selection's cases are: by owner (a person's partition, the unassigned shards), by store, or the tenant's shards. */
+const sourcesOf = ({ tenantId, stores, owner }: CaseSelection): Source[] =>
+  owner !== undefined
+    ? owner === null
+      ? shards((shard) => keys.casesUnowned(tenantId, shard), 'gsi14')
+      : [{ index: 'gsi14', partition: keys.casesByOwner(tenantId, owner) }]
+    : stores && stores.length <= MAX_STORE_PARTITIONS
+      ? stores.map((store) => ({ index: 'gsi12', partition: keys.casesByStore(tenantId, store) }))
+      : shards((shard) => keys.casesByShard(tenantId, shard), 'gsi13');
+
+/** The filter of a selection beyond its key condition: stores read from shards or owners' partitions, the days a case opened. */
 function filterOf(selection: CaseSelection): { expression?: string; names: Record<string, string>; values: Item } {
   const names: Record<string, string> = {};
   const values: Item = {};
   const parts: string[] = [];
-  if (selection.stores && selection.stores.length > MAX_STORE_PARTITIONS) {
+  if (selection.stores && (selection.owner !== undefined || selection.stores.length > MAX_STORE_PARTITIONS)) {
     names['#store'] = 'storeId';
     // IN takes at most 100 operands.
     const chunks = Array.from({ length: Math.ceil(selection.stores.length / 100) }, (_, c) =>
@@ -163,11 +191,6 @@ function filterOf(selection: CaseSelection): { expression?: string; names: Recor
       (chunk, c) => `#store IN (${chunk.map((store, i) => ((values[`:s${c}_${i}`] = store), `:s${c}_${i}`)).join(', ')})`,
     );
     parts.push(terms.length > 1 ? `(${terms.join(' OR ')})` : terms[0]!);
-  }
-  if (selection.owner !== undefined) {
-    names['#owners'] = 'owners';
-    values[':owner'] = selection.owner;
-    parts.push('contains(#owners, :owner)');
   }
   if (selection.from || selection.to) {
     names['#opened'] = 'openedAt';
@@ -231,9 +254,63 @@ async function list(selection: CaseSelection): Promise<{ cases: CaseRecord[]; ne
     page.length === selection.limit && (merged.length > selection.limit || frontier !== null) ? page[page.length - 1]!.sort : frontier;
   return {
     // The indexes leave out the notes, the history and the alert's claim (shared/table.ts).
-    cases: page.map(({ item }) => v.parse(CaseRecord, { notes: [], history: [], alertedAt: null, ...item })),
+    cases: page.map(({ item }) => caseOf({ notes: [], history: [], alertedAt: null, ...item })),
     nextCursor: end === null ? null : sealCursor({ after: end }, selection.query),
   };
+}
+
+/**
+ * Puts in gsi14 (by owner) the tenant's cases stored before it existed, with their owner as `caseOf` reads it: one
+ * conditional UpdateItem each (absent from gsi14; a case changed meanwhile is in it already). Run once per tenant by the
+ * operator (`npm run admin -- index-cases`), never on a request path: it reads every case of the tenant (gsi13's
+ * shards). Answers how many it indexed.
+ */
+export async function indexCases(tenantId: number): Promise<number> {
+  const { client, tableName } = db();
+  const byShard = indexAttributes('gsi13');
+  const byOwner = indexAttributes('gsi14');
+  let indexed = 0;
+  for (const { partition } of shards((shard) => keys.casesByShard(tenantId, shard), 'gsi13')) {
+    let start: Item | undefined;
+    do {
+      const out = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: 'gsi13',
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': byShard.partitionKey },
+          ExpressionAttributeValues: { ':pk': partition },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        const record = caseOf({ notes: [], history: [], alertedAt: null, ...item });
+        const entries = indexEntries(tenantId, record);
+        try {
+          await client.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: keys.case(tenantId, record.id),
+              UpdateExpression: 'SET #pk = :pk, #sk = :sk, #owners = :owners',
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#pk) AND #version = :version',
+              ExpressionAttributeNames: { '#pk': byOwner.partitionKey, '#sk': byOwner.sortKey, '#owners': 'owners', '#version': 'version' },
+              ExpressionAttributeValues: {
+                ':pk': entries[byOwner.partitionKey],
+                ':sk': entries[byOwner.sortKey],
+                ':owners': storedOf(record).owners,
+                ':version': record.version,
+              },
+            }),
+          );
+          indexed++;
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+        }
+      }
+      start = out.LastEvaluatedKey;
+    } while (start);
+  }
+  return indexed;
 }
 
 /**

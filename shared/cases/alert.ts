@@ -20,7 +20,7 @@ export interface AlertInput {
   kind?: 'alert' | 'escalation';
 }
 
-/** The alert e-mail to a store's managers: the score, the comment, the store, the employee and the link to the case. */
+/** The alert e-mail to a store's managers: the score, comment, store, employee, the owner if any, and the case's link. */
 export function alertEmail({ record, company, store, employee, link, locale, timeZone, kind = 'alert' }: AlertInput) {
   const t = translator(locale);
   const due = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone }).format(new Date(record.dueAt));
@@ -31,6 +31,7 @@ export function alertEmail({ record, company, store, employee, link, locale, tim
       : t('caseEscalation.intro', { score: record.score, store, employee, due }),
     record.comment ? t('caseAlert.comment', { comment: record.comment }) : t('caseAlert.noComment'),
     t('caseAlert.due', { due }),
+    ...(record.owner ? [t('caseAlert.owner', { owner: record.owner })] : []),
   ];
   const document = html`<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><title>${subject}</title></head>
 <body style="font:16px/1.5 Arial,sans-serif;color:#111827;margin:0;padding:16px">

@@ -17,7 +17,8 @@ export const CaseBody = v.object({
   comment: v.nullable(v.string()),
   answered_at: v.string(),
   status: v.picklist(CASE_STATUSES),
-  owners: v.array(v.string()),
+  /** The one person who owns the case (their e-mail address), or null: unassigned. */
+  owner: v.nullable(v.string()),
   opened_at: v.string(),
   due_at: v.string(),
   overdue: v.boolean(),

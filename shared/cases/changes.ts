@@ -3,7 +3,8 @@ import { PreconditionFailedError, ValidationError, type FieldProblem } from '../
 import { publishCase, slugOf, withHistory } from './case-event.js';
 import type { CasePorts } from './ports.js';
 import { CLOSED_STATUSES, MAX_NOTES, TRANSITIONS, type CaseHistoryEntry, type CaseRecord } from './record.js';
-import { inScope, visibleCase, type CaseActor } from './reads.js';
+import { visibleCase, type CaseActor } from './reads.js';
+import { mayOwn } from './owner.js';
 import { casesSettingsOf } from './rules.js';
 import type { CaseBody } from './bodies.js';
 import { caseBody, type CasePatch } from './schema.js';
@@ -13,6 +14,8 @@ const changedSinceRead = (version?: number) =>
     `The case changed since it was read${version ? ` (it is at version ${version})` : ''}: read it again and apply your change to it.`,
   );
 
+const OWNER_PROBLEM = "must be null or the e-mail address of a user who signs in, enabled, whose scope holds the case's store";
+
 /** A manager's change to a case (PATCH /public/cases/{id}, the workspace's case form). */
 export function caseChanges(ports: Pick<CasePorts, 'cases' | 'users' | 'settings' | 'events' | 'recovery'>) {
   const { cases, users, settings } = ports;
@@ -20,7 +23,7 @@ export function caseChanges(ports: Pick<CasePorts, 'cases' | 'users' | 'settings
 
   /**
    * PATCH /public/cases/{id}: a status (along TRANSITIONS; resolving takes a root cause of the tenant's and a note), an
-   * owner (a user whose scope holds the store), a root cause, a note. Every wrong field is named. One change per
+   * owner (`mayOwn`; null unassigns), a root cause, a note. Every wrong field is named. One change per
    * version read: made only while the case is still at `expected` (the caller's If-Match, the form's version; `current`
    * whatever it is), with one conditional write, so that of several changes made from one read (two managers, a
    * form sent twice) exactly one is written and the others are refused (PreconditionFailedError).
@@ -69,13 +72,12 @@ export function caseChanges(ports: Pick<CasePorts, 'cases' | 'users' | 'settings
         problems.push({ path: 'root_cause', message: 'is required to resolve a case' });
       if (patch.note === undefined) problems.push({ path: 'note', message: 'is required to resolve a case' });
     }
-    if (patch.owner !== undefined && !(current.owners.length === 1 && current.owners[0] === patch.owner)) {
-      const scope = await users.scopeOf(tenantId, patch.owner);
-      if (!scope || !inScope(scope, current.storeId))
-        problems.push({ path: 'owner', message: "must be a user whose scope holds the case's store" });
+    if (patch.owner !== undefined && patch.owner !== current.owner) {
+      if (patch.owner !== null && !(await mayOwn(users, tenantId, patch.owner, current.storeId)))
+        problems.push({ path: 'owner', message: OWNER_PROBLEM });
       else {
-        next.owners = [patch.owner];
-        history.push({ at, by, action: 'owner', from: current.owners.join(', ') || null, to: patch.owner });
+        next.owner = patch.owner;
+        history.push({ at, by, action: 'owner', from: current.owner, to: patch.owner });
       }
     }
     if (patch.note !== undefined) {

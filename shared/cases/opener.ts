@@ -11,6 +11,7 @@ import { scheduleDeadline } from './overdue.js';
 import { caseRuleOf, casesSettingsOf, opensCase } from './rules.js';
 import { timeZoneOf } from '../locale.js';
 import { changeBySystem } from './system-changes.js';
+import { ownerOfNewCase, peopleOf } from './owner.js';
 
 /** What opening a case from an answer did. */
 export type OpenOutcome = 'opened' | 'rescored' | 'unchanged' | 'none';
@@ -23,13 +24,11 @@ export class AnswerNotVisibleYet extends Error {
   }
 }
 
-const looksLikeEmail = (name: string) => /^[^\s@]+@[^\s@]+$/.test(name);
-
-/** The case queue's consumer: opens cases from answers, alerts their managers once (by e-mail, and on WhatsApp). */
+/** The case queue's consumer: opens cases from answers, alerts the store's people once (by e-mail, and on WhatsApp). */
 export function caseOpener(ports: CasePorts) {
   const { cases, users, answers, settings } = ports;
 
-  function newCase(record: TransactionRecord, journey: JourneyConfig, config: Settings, owners: string[], now: Date): CaseRecord {
+  function newCase(record: TransactionRecord, journey: JourneyConfig, config: Settings, people: string[], now: Date): CaseRecord {
     const { transaction, answer } = record;
     const at = now.toISOString();
     return {
@@ -47,7 +46,7 @@ export function caseOpener(ports: CasePorts) {
       dueAt: caseDueAt(now, caseRuleOf(journey).deadlineHours, casesSettingsOf(config).workingHours).toISOString(),
       overdue: false,
       overdueAt: null,
-      owners,
+      owner: ownerOfNewCase(people),
       status: 'open',
       firstContactAt: null,
       closedAt: null,
@@ -62,14 +61,14 @@ export function caseOpener(ports: CasePorts) {
   }
 
   /**
-   * Sends the case's one alert to the store's managers. The claim (`alertedAt`) is written before the send: a send the
-   * provider refused gives it back (the message is retried and sends then); a crash or a timeout after the claim loses
-   * the alert rather than sending it twice, and the case still waits in the list and for its deadline.
+   * Sends the case's one alert to the store's people (`peopleOf`), naming its owner when it has one. The claim
+   * (`alertedAt`) is written before the send: a send the provider refused gives it back (the message is retried and
+   * sends then); a crash or a timeout after the claim loses the alert rather than sending it twice, and the case still
+   * waits in the list and for its deadline.
    */
-  async function alertOnce(tenantId: number, record: CaseRecord, config: Settings, now: Date): Promise<void> {
+  async function alertOnce(tenantId: number, record: CaseRecord, config: Settings, to: string[], now: Date): Promise<void> {
     const { alerts, names } = ports;
     const from = config.delivery.email?.from;
-    const to = record.owners.filter(looksLikeEmail);
     if (record.alertedAt || !alerts || !names || !from || !to.length) return;
     const at = now.toISOString();
     if (!(await cases.claimAlert(tenantId, record.id, at))) return;
@@ -93,17 +92,23 @@ export function caseOpener(ports: CasePorts) {
   }
 
   /**
-   * The WhatsApp alert, when the journey's rule asks for it and the tenant has an alert template: each of the case's
-   * managers who has a phone gets it once (a claim per manager), never inside the tenant's quiet hours: then the case's
+   * The WhatsApp alert, when the journey's rule asks for it and the tenant has an alert template: each of the store's
+   * people who has a phone gets it once (a claim per manager), never inside the tenant's quiet hours: then the case's
    * message comes back through a timer when they end, and only this part runs again.
    */
-  async function whatsAppOnce(tenantId: number, record: CaseRecord, config: Settings, now: Date): Promise<'sent' | 'held' | 'none'> {
+  async function whatsAppOnce(
+    tenantId: number,
+    record: CaseRecord,
+    config: Settings,
+    people: string[],
+    now: Date,
+  ): Promise<'sent' | 'held' | 'none'> {
     const { alerts, names, quietAlerts } = ports;
     const sender = config.delivery.whatsapp;
     const journey = config.journeys.find((j) => j.id === record.journeyId);
     if (!journey || !caseRuleOf(journey).whatsapp || !sender?.caseAlert || !alerts?.whatsapp || !names) return 'none';
     if (CLOSED_STATUSES.includes(record.status)) return 'none';
-    const phones = await users.phonesOf(tenantId, record.owners);
+    const phones = await users.phonesOf(tenantId, people);
     if (!phones.size) return 'none';
     const until = quietUntil(config.delivery.quietHours, now, timeZoneOf(config));
     if (until) {
@@ -133,7 +138,7 @@ export function caseOpener(ports: CasePorts) {
   async function alertHeld(tenantId: number, transactionId: number, now = new Date()): Promise<'sent' | 'held' | 'none'> {
     const [current, config] = await Promise.all([cases.find(tenantId, transactionId), settings(tenantId)]);
     if (!current) return 'none';
-    return whatsAppOnce(tenantId, current, config, now);
+    return whatsAppOnce(tenantId, current, config, await peopleOf(users, tenantId, current.storeId), now);
   }
 
   /**
@@ -155,10 +160,12 @@ export function caseOpener(ports: CasePorts) {
     if (!record || !rating || !record.answer) return 'none';
     let current = existing;
     let outcome: OpenOutcome = 'unchanged';
+    let people: string[] | undefined;
     if (!current) {
       const journey = config.journeys.find((j) => j.id === record.transaction.journey_id);
       if (!journey || !opensCase(journey, rating.score, rating.comment)) return 'none';
-      const fresh = newCase(record, journey, config, await users.managersOf(tenantId, record.transaction.store_id), now);
+      people = await peopleOf(users, tenantId, record.transaction.store_id);
+      const fresh = newCase(record, journey, config, people, now);
       if ((await cases.open(tenantId, fresh, caseDeltas(undefined, fresh))) === 'opened') {
         current = fresh;
         outcome = 'opened';
@@ -187,8 +194,9 @@ export function caseOpener(ports: CasePorts) {
     // Its deadline, on every delivery while it can still fall due: a timer put twice is one, and none is lost to a crash.
     if (ports.deadlines && !current.overdue && !CLOSED_STATUSES.includes(current.status))
       await scheduleDeadline(ports.deadlines, tenantId, current.id, new Date(current.dueAt), now);
-    await alertOnce(tenantId, current, config, now);
-    await whatsAppOnce(tenantId, current, config, now);
+    people ??= await peopleOf(users, tenantId, current.storeId);
+    await alertOnce(tenantId, current, config, people, now);
+    await whatsAppOnce(tenantId, current, config, people, now);
     if (outcome !== 'rescored') await publishCase(ports, tenantId, 'case.opened', current, config, now);
     return outcome;
   }

@@ -1,6 +1,7 @@
 import type { Settings, UserScope } from '../tenants/config-schema.js';
 import type { TimerScheduler } from '../timers.js';
 import { alertEmail, casePagePath } from './alert.js';
+import { signsIn } from './owner.js';
 import type { CaseDeadlineMessage } from './deadline-message.js';
 import type { CaseAlerts, CaseNames, CaseStore } from './ports.js';
 import { CLOSED_STATUSES, type CaseRecord } from './record.js';
@@ -64,16 +65,14 @@ const EARLY_TOLERANCE_MS = 5_000;
 /** Who is told: the users whose scope lists a group holding the store, or when there are none the users of every store. */
 export type EscalationRule = 'groups' | 'all';
 
-const looksLikeEmail = (name: string) => /^[^\s@]+@[^\s@]+$/.test(name);
-
 /** The escalation's recipients among the tenant's users: only names that are e-mail addresses can be written to. */
 export function escalationRecipients(users: EscalationUser[], storeGroups: number[]): { rule: EscalationRule; to: string[] } {
-  const byGroup = users.filter((u) => u.scope !== 'all' && u.scope.groups.some((g) => storeGroups.includes(g)) && looksLikeEmail(u.name));
+  const byGroup = users.filter((u) => u.scope !== 'all' && u.scope.groups.some((g) => storeGroups.includes(g)) && signsIn(u.name));
   if (byGroup.length) return { rule: 'groups', to: byGroup.map((u) => u.name).sort() };
   return {
     rule: 'all',
     to: users
-      .filter((u) => u.scope === 'all' && looksLikeEmail(u.name))
+      .filter((u) => u.scope === 'all' && signsIn(u.name))
       .map((u) => u.name)
       .sort(),
   };

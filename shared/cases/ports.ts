@@ -14,8 +14,8 @@ export interface CaseSelection {
   stores?: number[];
   status?: CaseStatus;
   overdue?: boolean;
-  /** Only the cases this user owns. */
-  owner?: string;
+  /** Only the cases this person owns; null: only the unassigned ones (gsi14, not a filter). */
+  owner?: string | null;
   /** The first and last day a case opened (UTC, YYYY-MM-DD), both included. */
   from?: string;
   to?: string;
@@ -50,14 +50,21 @@ export interface CaseStore {
   list(selection: CaseSelection): Promise<{ cases: CaseRecord[]; nextCursor: string | null }>;
 }
 
-/** The tenant's users, as cases need them: the store's managers, and whether a user may own a store's case. */
+/** A tenant's user as cases need them: who may own a store's case and be alerted (owner.ts decides). */
+export interface CaseUser {
+  name: string;
+  scope: UserScope;
+  disabled: boolean;
+}
+
+/** The tenant's users, as cases need them. */
 export interface CaseUsers {
-  /** The names of the users whose scope holds the store (every store, or it among theirs). */
-  managersOf(tenantId: number, storeId: number): Promise<string[]>;
+  /** The users whose scope holds the store (every store, or it among theirs). */
+  holding(tenantId: number, storeId: number): Promise<CaseUser[]>;
   /** The mobiles (E.164) of those of `names` who have one, by user name. */
   phonesOf(tenantId: number, names: string[]): Promise<Map<string, string>>;
-  /** A user's scope; undefined for no such user. */
-  scopeOf(tenantId: number, name: string): Promise<UserScope | undefined>;
+  /** One user, read consistently; undefined for no such user. */
+  find(tenantId: number, name: string): Promise<CaseUser | undefined>;
 }
 
 /** The answered transaction a case is about. */

@@ -28,23 +28,27 @@ export function caseReads(ports: Pick<CasePorts, 'cases' | 'settings' | 'contact
   const { cases, settings } = ports;
   const visible = (tenantId: number, id: number, scope: UserScope) => visibleCase(cases, tenantId, id, scope);
 
-  /** GET /public/cases: a page of the cases the user may see, and the customers it shows by name or comment. */
+  /**
+   * GET /public/cases: a page of the cases the user may see (`owner`: their own with `me`, the unassigned with `none`),
+   * and the customers it shows by name or comment.
+   */
   async function list(
     tenantId: number,
     query: CasesQuery,
-    scope: UserScope,
+    { name, scope }: CaseActor,
   ): Promise<{ body: { data: CaseBody[]; limit: number; next_cursor: string | null }; shownCustomers: number[] }> {
     const problems = query.from && query.to ? periodProblems(query.from, query.to) : [];
     if (problems.length) throw new ValidationError('Invalid case filters.', problems);
     if (query.store !== undefined && !inScope(scope, query.store)) throw new NotFoundError('No such store.');
     const stores = query.store !== undefined ? [query.store] : scope === 'all' ? undefined : scope.stores;
     const overdue = query.overdue === undefined ? undefined : query.overdue === 'true';
+    const owner = query.owner === 'me' ? name : query.owner === 'none' ? null : query.owner;
     const selection: CaseSelection = {
       tenantId,
       ...(stores ? { stores } : {}),
       ...(query.status ? { status: query.status } : {}),
       ...(overdue !== undefined ? { overdue } : {}),
-      ...(query.owner !== undefined ? { owner: query.owner } : {}),
+      ...(owner !== undefined ? { owner } : {}),
       ...(query.from ? { from: query.from } : {}),
       ...(query.to ? { to: query.to } : {}),
       limit: query.limit,
@@ -58,7 +62,7 @@ export function caseReads(ports: Pick<CasePorts, 'cases' | 'settings' | 'contact
         overdue ?? null,
         query.from ?? null,
         query.to ?? null,
-        ...(query.owner !== undefined ? [query.owner] : []),
+        ...(owner !== undefined ? [owner] : []),
       ]),
     };
     const [{ cases: found, nextCursor }, config] = await Promise.all([cases.list(selection), settings(tenantId)]);

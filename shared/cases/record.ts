@@ -77,8 +77,8 @@ export const CaseRecord = v.object({
   dueAt: v.string(),
   overdue: v.boolean(),
   overdueAt: v.nullable(v.string()),
-  /** User names: the store's managers when it opened, one user once reassigned. */
-  owners: v.array(v.string()),
+  /** The one person who owns the case (an e-mail user whose scope holds its store), or null: unassigned (owner.ts). */
+  owner: v.nullable(v.string()),
   status: v.picklist(CASE_STATUSES),
   firstContactAt: v.nullable(v.string()),
   closedAt: v.nullable(v.string()),

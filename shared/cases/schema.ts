@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { calendarDate, integerString, MAX_INT_ID, pagingQuery, paragraphs, text } from '../schema.js';
+import { calendarDate, email, integerString, MAX_INT_ID, pagingQuery, paragraphs, text } from '../schema.js';
 import { MAX_TRANSACTION_ID } from '../transaction-id.js';
 import type { CaseBody } from './bodies.js';
 import { CASE_STATUSES, MAX_NOTE_LENGTH, type CaseRecord } from './record.js';
@@ -15,8 +15,8 @@ export const CasesQuery = v.strictObject({
   status: v.optional(v.picklist(CASE_STATUSES, statuses)),
   store: v.optional(integerString(1, MAX_INT_ID)),
   overdue: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
-  /** Only the cases this user (a user's name: a manager's e-mail address) owns: a manager's own cases. */
-  owner: v.optional(text(254)),
+  /** Whose cases: `me` (the caller's user), `none` (the unassigned ones), or a person's e-mail address. */
+  owner: v.optional(v.union([v.picklist(['me', 'none']), email], "must be me, none or a user's e-mail address")),
   /** The first and last day (UTC) a listed case opened. */
   from: v.optional(calendarDate),
   to: v.optional(calendarDate),
@@ -28,8 +28,8 @@ export type CasesQuery = v.InferOutput<typeof CasesQuery>;
 /** PATCH /public/cases/{id}: what a manager changes; at least one field. */
 export const CasePatch = v.strictObject({
   status: v.optional(v.picklist(CASE_STATUSES, statuses)),
-  /** A user's name: a user whose scope holds the case's store. */
-  owner: v.optional(text(200)),
+  /** The e-mail address of a user who signs in and whose scope holds the case's store; null: nobody (unassigned). */
+  owner: v.optional(v.nullable(email)),
   /** One of the tenant's root causes (required to resolve). */
   root_cause: v.optional(text(100)),
   /** A note in the manager's words (required to resolve). */
@@ -54,7 +54,7 @@ export function caseBody(record: CaseRecord, journeySlug: string | null): CaseBo
     comment: record.comment,
     answered_at: record.answeredAt,
     status: record.status,
-    owners: record.owners,
+    owner: record.owner,
     opened_at: record.openedAt,
     due_at: record.dueAt,
     overdue: record.overdue,

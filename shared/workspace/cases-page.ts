@@ -54,11 +54,11 @@ type CaseContact = v.InferOutput<typeof CaseContactBody>;
 /** What the case pages read and write: the cases service (the API's), as the signed-in user, and the access log. */
 export interface CasesPagePorts {
   frame(tenantId: number): Promise<CasesFrame>;
-  list(tenantId: number, query: CasesQuery, scope: UserScope): Promise<ListedCases>;
+  list(tenantId: number, query: CasesQuery, actor: CaseActor): Promise<ListedCases>;
   /** NotFoundError when there is no such case among the user's stores. */
   get(tenantId: number, id: number, scope: UserScope): Promise<CaseBody>;
   revealContact(tenantId: number, id: number, actor: CaseActor): Promise<{ customerId: number; body: CaseContact }>;
-  /** Who may own a store's case: the users whose scope holds it. */
+  /** Who may own a store's case: the people who sign in and see it (shared/cases/owner.ts). */
   candidates(tenantId: number, storeId: number): Promise<string[]>;
   storeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
   employeeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
@@ -85,12 +85,19 @@ export interface CasePageRequest extends CasesPageRequest {
 }
 
 /**
- * The list's filters as a form sends them: whose cases (every case of the user's stores, or the ones they own), which
- * ones, one store, the page. Mapped onto the API's query (CasesQuery).
+ * The list's filters as a form sends them: whose cases (every case of the user's stores, the ones they own, or the
+ * unassigned ones), which ones, one store, the page. Mapped onto the API's query (CasesQuery).
  */
+const VIEWS = ['stores', 'mine', 'none'] as const;
+const VIEW_OWNER = { stores: {}, mine: { owner: 'me' }, none: { owner: 'none' } } as const;
+const VIEW_LABELS: Record<(typeof VIEWS)[number], WorkspaceKey> = {
+  stores: 'cases.view.stores',
+  mine: 'cases.view.mine',
+  none: 'cases.view.none',
+};
 const LIST_STATUSES = ['all', 'open', 'in_progress', 'overdue', 'resolved', 'closed_unresolved'] as const;
 export const CaseListQuery = v.strictObject({
-  view: v.optional(v.picklist(['stores', 'mine']), 'stores'),
+  view: v.optional(v.picklist(VIEWS), 'stores'),
   status: v.optional(v.picklist(LIST_STATUSES), 'all'),
   store: v.optional(integerString(1, MAX_INT_ID)),
   cursor: v.optional(v.pipe(v.string(), v.maxLength(2048))),
@@ -181,12 +188,12 @@ export function casesPage(ports: CasesPagePorts) {
     const query = v.parse(CasesQuery, {
       ...(status === 'overdue' ? { overdue: 'true' } : status !== 'all' ? { status } : {}),
       ...(store !== undefined ? { store: String(store) } : {}),
-      ...(view === 'mine' ? { owner: request.user.name } : {}),
+      ...VIEW_OWNER[view],
       ...(cursor ? { cursor } : {}),
     });
     let listed: ListedCases;
     try {
-      listed = await ports.list(request.tenantId, query, request.user.scope);
+      listed = await ports.list(request.tenantId, query, actor(request));
     } catch (error) {
       if (!(error instanceof DomainError) || (error.kind !== 'validation' && error.kind !== 'not-found')) throw error;
       return refused([t(error.kind === 'not-found' ? 'cases.problem.store' : 'cases.problem.cursor')]);
@@ -252,6 +259,7 @@ ${next ? html`<p class="more"><a rel="next" href="${`${request.base}${APP_CASES_
       journey: frame.journeys.find((j) => j.id === found.journey.id),
       rootCauses: frame.rootCauses,
       candidates,
+      me: request.user.name,
     };
     return page(
       shown.status ?? 200,
@@ -321,8 +329,8 @@ ${next ? html`<p class="more"><a rel="next" href="${`${request.base}${APP_CASES_
   return { showCases, showCase, changeCase, revealContact };
 }
 
-/** The API's change a form posts: a note (on an open case, with the first contact it notes), a status, an owner. */
-function patchOf(found: CaseBody, form: URLSearchParams): Record<string, string> | undefined {
+/** The API's change a form posts: a note (on an open case, with the first contact it notes), a status, an owner (none: unassigned). */
+function patchOf(found: CaseBody, form: URLSearchParams): Record<string, string | null> | undefined {
   const note = form.get('note') ?? '';
   const given = (name: string) => {
     const value = form.get(name);
@@ -334,7 +342,7 @@ function patchOf(found: CaseBody, form: URLSearchParams): Record<string, string>
     case 'status':
       return { status: form.get('status') ?? '', ...given('root_cause'), ...(note.trim() ? { note } : {}) };
     case 'owner':
-      return { owner: form.get('owner') ?? '' };
+      return { owner: form.get('owner') || null };
     default:
       return undefined;
   }
@@ -346,14 +354,16 @@ interface CaseView {
   employee: string;
   journey: CasesFrame['journeys'][number] | undefined;
   rootCauses: string[];
+  /** Who may own the case (owner.ts), and the signed-in user, who takes it when among them. */
   candidates: string[];
+  me: string;
 }
 
 function listForm(t: Translate<WorkspaceKey>, base: string, filters: Record<string, string>): SafeHtml {
   const option = (name: string, value: string, key: WorkspaceKey, fallback: string) =>
     html`<option value="${value}"${(filters[name] ?? fallback) === value && html` selected`}>${t(key)}</option>`;
   return html`<form method="get" action="${base + APP_CASES_PATH}" class="filters card">
-<div><label for="f-view">${t('cases.view')}</label><select id="f-view" name="view">${option('view', 'stores', 'cases.view.stores', 'stores')}${option('view', 'mine', 'cases.view.mine', 'stores')}</select></div>
+<div><label for="f-view">${t('cases.view')}</label><select id="f-view" name="view">${VIEWS.map((view) => option('view', view, VIEW_LABELS[view], 'stores'))}</select></div>
 <div><label for="f-status">${t('cases.filter.status')}</label><select id="f-status" name="status">${LIST_STATUSES.map((s) => option('status', s, LIST_LABELS[s], 'all'))}</select></div>
 <div><label for="f-store">${t('cases.filter.store')}</label><input id="f-store" name="store" type="number" min="1" inputmode="numeric" value="${filters.store ?? ''}"></div>
 <button type="submit">${t('cases.filter.submit')}</button></form>`;
@@ -363,7 +373,7 @@ const closed = (c: CaseBody) => TRANSITIONS[c.status].length === 0;
 const late = (c: CaseBody) => c.overdue && !closed(c);
 const statusBadge = (t: Translate<WorkspaceKey>, c: CaseBody) =>
   html`<span class="status status-${c.status}">${t(STATUS_KEYS[c.status])}</span>${late(c) ? html` <span class="status overdue">${t('case.overdue')}</span>` : ''}`;
-const ownersText = (t: Translate<WorkspaceKey>, owners: string[]) => (owners.length ? owners.join(', ') : t('case.noOwner'));
+const ownerText = (t: Translate<WorkspaceKey>, owner: string | null) => owner ?? t('case.noOwner');
 const bucketClass = (journey: { indicator: Indicator } | undefined, score: number) =>
   `bucket-${(journey && bucketOf(journey.indicator, score)) ?? 'none'}`;
 
@@ -379,7 +389,7 @@ function caseItem(
   return html`<li class="card answer case ${bucketClass(journey, c.score)}${late(c) ? ' late' : ''}">
 <p class="score"><a href="${base + appCasePath(c.id)}"><strong>${c.score}</strong> ${t('case.title', { id: c.id })}</a> ${statusBadge(t, c)}</p>
 ${c.comment !== null ? html`<blockquote class="comment">${c.comment}</blockquote>` : html`<p class="hint">${t('case.noComment')}</p>`}
-<p class="meta">${stores.get(c.store) ?? `#${c.store}`} · ${t('case.owner')}: ${ownersText(t, c.owners)} · ${message((a) => t('case.due', a), { when: time(c.due_at) })}</p>
+<p class="meta">${stores.get(c.store) ?? `#${c.store}`} · ${t('case.owner')}: ${ownerText(t, c.owner)} · ${message((a) => t('case.due', a), { when: time(c.due_at) })}</p>
 </li>`;
 }
 
@@ -405,8 +415,9 @@ function caseBody(
       ? html`<p class="saved" role="status">${t('case.saved')}</p>`
       : '';
   const next = TRANSITIONS[c.status];
-  const others = view.candidates.filter((name) => !c.owners.includes(name));
-  const sections = { note: !closed(c), status: next.length > 0, owner: !closed(c) && others.length > 0 };
+  const others = view.candidates.filter((name) => name !== c.owner);
+  const mayTake = others.includes(view.me);
+  const sections = { note: !closed(c), status: next.length > 0, owner: !closed(c) && (others.length > 0 || c.owner !== null) };
   const inSection = (which: keyof typeof sections) => (where === which ? alertHtml : '');
   const atTop = where && Object.hasOwn(sections, where) && sections[where as keyof typeof sections] ? '' : alertHtml;
   const formTo = (section: string) => `${action}#${section}`;
@@ -417,7 +428,7 @@ function caseBody(
     ['case.employee', view.employee],
     ['case.journey', journey ? `${journey.name ?? journey.slug} (${journey.indicator.toUpperCase()})` : '–'],
     ['case.answeredAt', time(c.answered_at)],
-    ['case.owner', ownersText(t, c.owners)],
+    ['case.owner', ownerText(t, c.owner)],
     ...(c.root_cause ? [['case.rootCause', c.root_cause] as [WorkspaceKey, string]] : []),
   ];
   const recovery = c.recovery
@@ -433,11 +444,15 @@ function caseBody(
 <label for="c-status-note">${t('case.change.note')}</label><textarea id="c-status-note" name="note" rows="3" maxlength="${MAX_NOTE_LENGTH}">${typed('note', 'status')}</textarea>
 <button type="submit">${t('case.change.submit')}</button></form></section>`
     : '';
+  // Take it (the signed-in user among who may own it), give it to another of them, or leave it to nobody.
+  const ownerFormOf = (fields: SafeHtml, label: WorkspaceKey) =>
+    html`<form method="post" action="${formTo('owner-title')}" class="stack"><input type="hidden" name="form" value="owner">${versionField}${fields}<button type="submit">${t(label)}</button></form>`;
   const ownerForm = sections.owner
     ? html`<section class="card" aria-labelledby="owner-title"><h2 id="owner-title">${t('case.reassign')}</h2>${inSection('owner')}
-<form method="post" action="${formTo('owner-title')}" class="stack"><input type="hidden" name="form" value="owner">${versionField}
-<label for="c-owner">${t('case.reassign.owner')}</label><select id="c-owner" name="owner">${others.map((name) => option(name, name, typed('owner', 'owner')))}</select>
-<button type="submit">${t('case.reassign.submit')}</button></form></section>`
+<p>${t('case.owner')}: <strong id="owner">${ownerText(t, c.owner)}</strong></p>
+${mayTake ? ownerFormOf(html`<input type="hidden" name="owner" value="${view.me}">`, 'case.take') : ''}
+${others.length ? ownerFormOf(html`<label for="c-owner">${t('case.reassign.owner')}</label><select id="c-owner" name="owner">${others.map((name) => option(name, name, typed('owner', 'owner')))}</select>`, 'case.reassign.submit') : ''}
+${c.owner !== null ? ownerFormOf(html`<input type="hidden" name="owner" value="">`, 'case.unassign') : ''}</section>`
     : '';
   const notes = c.notes.length
     ? html`<ol id="notes" class="notes">${c.notes.map((n) => html`<li><p class="meta">${time(n.at)} · ${n.author}</p><p class="note">${n.text}</p></li>`)}</ol>`
@@ -497,7 +512,7 @@ function historyText(t: Translate<WorkspaceKey>, entry: CaseBody['history'][numb
     case 'status':
       return t('case.event.status', { status: isStatus(to) ? t(STATUS_KEYS[to]) : to });
     case 'owner':
-      return t('case.event.owner', { owner: to });
+      return entry.to ? t('case.event.owner', { owner: entry.to }) : t('case.event.unassigned');
     case 'note':
       return t('case.event.note');
     case 'overdue':

@@ -12,8 +12,8 @@ import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched as watched
 /**
  * The case pages in Debian's chromium over the local stack, as issue 33 asks: a detractor answers; the store-1
  * manager, on a phone-sized screen, opens the alert e-mail's link from the local mailbox, signs in, reads the case,
- * reveals the customer's contact, notes the first contact and resolves the case with a root cause. axe-core checks the
- * pages; screenshots at 390 and 1280 px go to /tmp/shots-cases/.
+ * reveals the customer's contact, notes the first contact and resolves the case with a root cause; a colleague takes
+ * an unassigned case and finds it under "Meus casos" (issue 46 §4). axe-core checks the pages; screenshots at 390 and 1280 px go to /tmp/shots-cases/.
  */
 const SHOTS = '/tmp/shots-cases';
 const api = overHttp('public');
@@ -162,6 +162,39 @@ describe.skipIf(!hasChromium)('the case pages in a browser', () => {
     // The median first contact comes from the counters' histogram (its first bucket here, minutes after opening).
     expect(figures).toEqual([['Loja Paulista', '2', expect.stringMatching(/^\d+ min$/), '50%', '–', '0']]);
     await shot(page, '9-results-cases-1280');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('lets a manager take an unassigned case, which then lists under "Meus casos" and no longer under "Sem responsável"', async () => {
+    const { context, problems } = await watched({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${publicUrl}/app/cases?view=none`);
+    await signIn(page, colleague, `${PASSWORD}2`);
+    await page.waitForSelector('#cases');
+    // Two people see store 1: its cases opened unassigned.
+    expect(await page.getByLabel('Casos de').inputValue()).toBe('none');
+    await page.getByRole('link', { name: new RegExp(`Caso ${openCase}`) }).click();
+    await page.waitForURL(`**/app/cases/${openCase}`);
+    expect(await page.textContent('#owner')).toBe('ninguém');
+    await page.getByRole('button', { name: 'Assumir' }).click();
+    await page.waitForSelector('[role=status]');
+    expect(await page.textContent('#owner')).toBe(colleague);
+    expect(await page.textContent('#history')).toContain(`Responsável: ${colleague} · por ${colleague}`);
+    await shot(page, '10-taken-1280');
+
+    await page.goto(`${publicUrl}/app/cases`);
+    await page.getByLabel('Casos de').selectOption({ label: 'Meus casos' });
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    await page.waitForURL(/view=mine/);
+    const listed = () => page.$$eval('#cases > li .score a', (links) => links.map((link) => link.textContent));
+    expect(await listed()).toEqual([`4 Caso ${openCase}`]);
+    await shot(page, '11-mine-1280');
+    await page.getByLabel('Casos de').selectOption({ label: 'Sem responsável' });
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    await page.waitForURL(/view=none/);
+    expect(await page.textContent('main')).not.toContain(`Caso ${openCase}`);
+    expect((await readCase(openCase)).body.owner).toBe(colleague);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { cognitoIdentityProvider } from '../../shared/adapters/cognito.js';
 import { ENV } from '../../shared/config.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { overHttp } from '../support/api.js';
 import { until } from '../support/mailbox.js';
 import { registerSale } from '../support/sales.js';
@@ -122,10 +123,10 @@ describe('the case pages', () => {
       form: await caseForm(ownCase, { form: 'owner', owner: 'someone@else.example' }),
     });
     expect(unknown.status).toBe(400);
-    expect(alertOf(unknown.html)).toContain('Novo responsável: escolha alguém que veja a loja deste caso.');
+    expect(alertOf(unknown.html)).toContain('Responsável: escolha uma pessoa que entre no painel e veja a loja deste caso.');
 
     const stored = (await readCase(ownCase)).body;
-    expect([stored.status, stored.notes, stored.owners.includes('someone@else.example')]).toEqual(['open', [], false]);
+    expect([stored.status, stored.notes, stored.owner]).toEqual(['open', [], manager]);
   });
 
   it('refuses a form posted from another site and changes nothing', async () => {
@@ -187,11 +188,17 @@ describe('the case pages', () => {
     expect((await readCase(ownCase)).body.notes).toHaveLength(1);
   });
 
-  it("reassigns a case to another user of its store, after which it is no longer in the manager's own cases", async () => {
+  it("reassigns a case to another person of its store, after which it is no longer in the manager's own cases", async () => {
+    // The store's only person owned its case from the start.
     expect((await page('/app/cases?view=mine')).html).toContain(`href="/app/cases/${ownCase}"`);
-    const moved = await page(`/app/cases/${ownCase}`, { form: await caseForm(ownCase, { form: 'owner', owner: 'limited' }) });
+    const apiUser = await page(`/app/cases/${ownCase}`, { form: await caseForm(ownCase, { form: 'owner', owner: 'limited' }) });
+    expect(apiUser.status).toBe(400);
+    expect(alertOf(apiUser.html)).toContain('Responsável: escolha uma pessoa');
+    const colleague = `casos-loja1b-${tenant.tenantId}@test.local`;
+    await tenantService.createUser(tenant.tenantId, colleague, { stores: [1], groups: [] });
+    const moved = await page(`/app/cases/${ownCase}`, { form: await caseForm(ownCase, { form: 'owner', owner: colleague }) });
     expect([moved.status, moved.location]).toEqual([303, `/app/cases/${ownCase}?saved=owner`]);
-    expect((await readCase(ownCase)).body.owners).toEqual(['limited']);
+    expect((await readCase(ownCase)).body.owner).toBe(colleague);
     expect((await page('/app/cases?view=mine')).html).not.toContain(`href="/app/cases/${ownCase}"`);
     expect((await page('/app/cases?view=stores')).html).toContain(`href="/app/cases/${ownCase}"`);
   });

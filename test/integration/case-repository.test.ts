@@ -1,5 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { caseStore } from '../../shared/adapters/case-repository.js';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { caseItem, caseStore, indexCases } from '../../shared/adapters/case-repository.js';
+import { db } from '../../shared/adapters/dynamodb.js';
+import { keys } from '../../shared/keys.js';
 import type { CaseRecord } from '../../shared/cases/record.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
@@ -24,7 +27,7 @@ const aCase = (id: number, over: Partial<CaseRecord> = {}): CaseRecord => ({
   dueAt: '2026-11-24T10:00:01.000Z',
   overdue: false,
   overdueAt: null,
-  owners: ['gerente@demo.local'],
+  owner: 'gerente@demo.local',
   status: 'open',
   firstContactAt: null,
   closedAt: null,
@@ -110,5 +113,34 @@ describe('case repository', () => {
     expect(ids).toEqual(expect.arrayContaining([base + 1, base + 2, base + 3, base + 6]));
     expect(ids.indexOf(base + 3)).toBeLessThan(ids.indexOf(base + 6));
     expect(ids.indexOf(base + 6)).toBeLessThan(ids.indexOf(base + 2));
+  });
+});
+
+describe('a case stored before a case had one owner', () => {
+  /** A case as stored before issue 46: every user in scope as its owners, and no gsi14 entry. */
+  const legacy = async (id: number, owners: string[]) => {
+    const item: Record<string, unknown> = { ...caseItem(tenant.tenantId, aCase(id, { storeId: 9 })), owners };
+    delete item.gsi14pk;
+    delete item.gsi14sk;
+    await db().client.send(new PutCommand({ TableName: db().tableName, Item: item }));
+  };
+  const byOwner = (owner: string | null) =>
+    caseStore.list({ tenantId: tenant.tenantId, owner, stores: [9], limit: 50, query: JSON.stringify(['owner', owner]) });
+
+  it('reads as its one person when its owners name exactly one, else unassigned, and is listed by owner once indexed', async () => {
+    await legacy(901, ['demo-admin', 'demo-limited', 'gerente.loja1@demo.local', 'gerente@demo.local']);
+    await legacy(902, ['demo-admin', 'gerente@demo.local']);
+    expect((await caseStore.find(tenant.tenantId, 901))!.owner).toBeNull();
+    expect((await caseStore.find(tenant.tenantId, 902))!.owner).toBe('gerente@demo.local');
+    expect((await byOwner(null)).cases.map((c) => c.id)).toEqual([]);
+
+    expect(await indexCases(tenant.tenantId)).toBeGreaterThanOrEqual(2);
+    expect(await indexCases(tenant.tenantId)).toBe(0);
+
+    expect((await byOwner(null)).cases.map((c) => [c.id, c.owner])).toEqual([[901, null]]);
+    expect((await byOwner('gerente@demo.local')).cases.map((c) => [c.id, c.owner])).toEqual([[902, 'gerente@demo.local']]);
+    // Indexed, it is stored as any case now: its owner as a list of none or one.
+    const { Item } = await db().client.send(new GetCommand({ TableName: db().tableName, Key: keys.case(tenant.tenantId, 901) }));
+    expect(Item!.owners).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ const record = {
   score: 3,
   comment: 'Fila <enorme> & lenta',
   dueAt: '2026-11-24T15:00:00.000Z',
+  owner: null,
 } as CaseRecord;
 const input = { record, company: 'Café Aurora', store: 'Loja Paulista', employee: 'Ana Souza', link: 'http://localhost:3000/app/cases/42' };
 
@@ -26,5 +27,13 @@ describe('the case alert e-mail', () => {
     const { html } = alertEmail({ ...input, locale: 'pt-BR', timeZone: 'America/Sao_Paulo' });
     expect(html).toContain('Fila &lt;enorme&gt; &amp; lenta');
     expect(html).not.toContain('<enorme>');
+  });
+
+  it('names the owner when the case has one, in each language', () => {
+    const owned = { ...input, record: { ...record, owner: 'ana@loja.test' } };
+    expect(alertEmail({ ...owned, locale: 'pt-BR', timeZone: 'America/Sao_Paulo' }).text).toContain('Responsável: ana@loja.test');
+    expect(alertEmail({ ...owned, locale: 'es', timeZone: 'America/Sao_Paulo' }).html).toContain('Responsable: ana@loja.test');
+    expect(alertEmail({ ...owned, locale: 'en', timeZone: 'America/Sao_Paulo' }).text).toContain('Owner: ana@loja.test');
+    expect(alertEmail({ ...input, locale: 'pt-BR', timeZone: 'America/Sao_Paulo' }).text).not.toContain('Responsável');
   });
 });

@@ -217,6 +217,8 @@ describe('the README and the manual in docs/', () => {
       caseWhatsAppAlert: [keys.caseWhatsAppAlert(7, 123456, 'gerente@loja.example')],
       casesByStore: [keys.casesByStore(7, 1)],
       casesByShard: [keys.casesByShard(7, 2)],
+      casesByOwner: [keys.casesByOwner(7, 'gerente@loja.example')],
+      casesUnowned: [keys.casesUnowned(7, 2)],
       caseSort: [keys.caseSort(2, false, '2026-11-24T10:00:00.000Z', 123456)],
       caseSortPrefix: [`${keys.caseSortPrefix(1, true)}2026-11-24T10:00:00.000Z#123456`],
       privacyRequest: [keys.privacyRequest(7, 'r1')],

@@ -6,6 +6,7 @@ import * as overdue from '../../cases/overdue.js';
 import * as reads from '../../cases/reads.js';
 import * as systemChanges from '../../cases/system-changes.js';
 import * as page from '../../workspace/cases-page.js';
+import { peopleOf } from '../../cases/owner.js';
 import { caseAlerts } from '../case-alerts.js';
 import { caseContacts, caseNames, caseUsers } from '../case-ports.js';
 import { caseStore } from '../case-repository.js';
@@ -95,7 +96,7 @@ export const casesPage = /* @__PURE__ */ wire(() =>
     list: caseReads.list,
     get: caseReads.get,
     revealContact: caseReads.revealContact,
-    candidates: caseUsers.managersOf,
+    candidates: (tenantId, storeId) => peopleOf(caseUsers, tenantId, storeId),
     storeNames: storeTradeNames,
     employeeNames,
     recordReads: accessService.recordReads,

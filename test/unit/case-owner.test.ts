@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { mayOwn, ownerOfNewCase, ownerOfStored, peopleOf } from '../../shared/cases/owner.js';
+import type { CaseUser, CaseUsers } from '../../shared/cases/ports.js';
+import { inScope } from '../../shared/cases/reads.js';
+
+/** The tenant's users in memory, keeping the port's promises: `holding` is every user whose scope holds the store. */
+const usersOf = (list: CaseUser[]): CaseUsers => ({
+  holding: async (_tenantId, storeId) => list.filter((user) => inScope(user.scope, storeId)),
+  phonesOf: async () => new Map(),
+  find: async (_tenantId, name) => list.find((user) => user.name === name),
+});
+
+const users = usersOf([
+  { name: 'admin-api', scope: 'all', disabled: false },
+  { name: 'boss@loja.test', scope: 'all', disabled: false },
+  { name: 'ana@loja.test', scope: { stores: [1], groups: [] }, disabled: false },
+  { name: 'old@loja.test', scope: { stores: [1, 2], groups: [] }, disabled: true },
+  { name: 'limited', scope: { stores: [2], groups: [] }, disabled: false },
+  { name: 'solo@loja.test', scope: { stores: [3], groups: [] }, disabled: false },
+]);
+
+describe('who owns a case', () => {
+  it("counts as a store's people only the enabled users who sign in (an e-mail address) and see it, never an API user", async () => {
+    expect(await peopleOf(users, 7, 1)).toEqual(['ana@loja.test', 'boss@loja.test']);
+    expect(await peopleOf(users, 7, 2)).toEqual(['boss@loja.test']);
+  });
+
+  it("gives a new case to the store's only person, and leaves it unassigned when there are several or none", () => {
+    expect(ownerOfNewCase(['boss@loja.test'])).toBe('boss@loja.test');
+    expect(ownerOfNewCase(['ana@loja.test', 'boss@loja.test'])).toBeNull();
+    expect(ownerOfNewCase([])).toBeNull();
+  });
+
+  it('lets a case be owned only by an enabled person whose scope holds its store', async () => {
+    const may = (name: string, store: number) => mayOwn(users, 7, name, store);
+    expect(await Promise.all([may('ana@loja.test', 1), may('boss@loja.test', 3)])).toEqual([true, true]);
+    expect(
+      await Promise.all([may('ana@loja.test', 2), may('old@loja.test', 1), may('admin-api', 1), may('limited', 2), may('x@loja.test', 1)]),
+    ).toEqual([false, false, false, false, false]);
+  });
+
+  it('reads a case stored with every user in scope as its single person, else as unassigned', () => {
+    expect(ownerOfStored(['admin-api', 'limited', 'ana@loja.test'])).toBe('ana@loja.test');
+    expect(ownerOfStored(['admin-api', 'ana@loja.test', 'boss@loja.test'])).toBeNull();
+    expect(ownerOfStored(['admin-api'])).toBeNull();
+    expect(ownerOfStored([])).toBeNull();
+  });
+});
