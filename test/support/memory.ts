@@ -6,6 +6,7 @@
 import type { CaseSelection, CaseStore, CaseUsers } from '../../shared/cases/ports.js';
 import type { CaseRecord, CaseStatus } from '../../shared/cases/record.js';
 import { CLAIM_SECONDS, type EscalationClaims, type EscalationRule } from '../../shared/cases/overdue.js';
+import { inScope } from '../../shared/cases/reads.js';
 import type { Customer } from '../../shared/customers/schema.js';
 import type { CustomerRepository } from '../../shared/customers/ports.js';
 import type { Employee } from '../../shared/employees/schema.js';
@@ -219,7 +220,7 @@ export function memoryCases(): CaseStore & { rows: Map<string, CaseRecord>; coun
     (!s.stores || s.stores.includes(c.storeId)) &&
     (!s.status || c.status === s.status) &&
     (s.overdue === undefined || c.overdue === s.overdue) &&
-    (s.owner === undefined || c.owners.includes(s.owner)) &&
+    (s.owner === undefined || c.owner === s.owner) &&
     (!s.from || c.openedAt.slice(0, 10) >= s.from) &&
     (!s.to || c.openedAt.slice(0, 10) <= s.to);
   return {
@@ -313,18 +314,19 @@ export function memoryEscalations(): EscalationClaims & {
   };
 }
 
-/** A tenant's users as cases read them: by name, with a scope and perhaps a mobile. */
-export function memoryCaseUsers(users: { name: string; scope: UserScope; phone?: string }[]): CaseUsers {
-  const holds = (scope: UserScope, storeId: number) => scope === 'all' || scope.stores.includes(storeId);
+/** A tenant's users as cases read them: by name, with a scope, perhaps disabled, perhaps a mobile. */
+export function memoryCaseUsers(users: { name: string; scope: UserScope; phone?: string; disabled?: boolean }[]): CaseUsers {
+  const held = (u: (typeof users)[number]) => ({ name: u.name, scope: copy(u.scope), disabled: u.disabled ?? false });
   return {
-    async managersOf(_tenantId, storeId) {
-      return users.filter((u) => holds(u.scope, storeId)).map((u) => u.name);
+    async holding(_tenantId, storeId) {
+      return users.filter((u) => inScope(u.scope, storeId)).map(held);
     },
     async phonesOf(_tenantId, names) {
       return new Map(users.filter((u) => u.phone && names.includes(u.name)).map((u) => [u.name, u.phone!]));
     },
-    async scopeOf(_tenantId, name) {
-      return copy(users.find((u) => u.name === name)?.scope);
+    async find(_tenantId, name) {
+      const user = users.find((u) => u.name === name);
+      return user && held(user);
     },
   };
 }

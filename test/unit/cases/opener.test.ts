@@ -7,7 +7,7 @@ import { answered, caseWorld, MONDAY_10H, settings, TENANT } from './world.js';
 /** Opening cases from answers (the case queue's consumer), over in-memory ports. */
 
 describe('opening a case from an answer', () => {
-  it("opens one case for a detractor, owned by the store's managers, due in 24 business hours, alerted and announced", async () => {
+  it('opens one case for a detractor, unassigned when two people see its store, due in 24 business hours, alerted and announced', async () => {
     const world = caseWorld();
     world.transactions.set(101, answered(101, 3, 'Demorou demais'));
 
@@ -20,7 +20,7 @@ describe('opening a case from an answer', () => {
       score: 3,
       comment: 'Demorou demais',
       customerName: 'Ana Souza',
-      owners: ['gerente@loja.example', 'diretora@loja.example'],
+      owner: null,
       openedAt: MONDAY_10H.toISOString(),
       // Monday 10:00 in São Paulo: 8 hours on Monday, 9 on Tuesday, 7 on Wednesday: 16:00 local.
       dueAt: '2026-11-25T19:00:00.000Z',
@@ -28,7 +28,7 @@ describe('opening a case from an answer', () => {
       alertedAt: MONDAY_10H.toISOString(),
       version: 1,
     });
-    expect(world.emails.map((e) => e.to)).toEqual([['gerente@loja.example', 'diretora@loja.example']]);
+    expect(world.emails.map((e) => e.to)).toEqual([['diretora@loja.example', 'gerente@loja.example']]);
     expect(world.emails[0]!.text).toContain('https://app.example');
     expect(world.events.published.map((p) => p.event.type)).toEqual(['case.opened']);
     expect(world.deadlines.scheduled).toEqual([

@@ -39,7 +39,9 @@ function deadlineWorld(config = settings(), directory = DIRECTORY) {
     return Promise.all(due.map(({ message }) => checkDeadline(message, ports, now)));
   };
   const overdueIds = async () =>
-    (await caseReads(world.ports).list(TENANT, { limit: 20, overdue: 'true' }, 'all')).body.data.map((c) => c.id);
+    (
+      await caseReads(world.ports).list(TENANT, { limit: 20, overdue: 'true' }, { name: 'diretora@loja.example', scope: 'all' })
+    ).body.data.map((c) => c.id);
   return { world, escalations, ports, open, fireTimers, overdueIds };
 }
 
