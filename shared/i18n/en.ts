@@ -286,7 +286,7 @@ export const enWorkspace: WorkspaceCatalogue = {
   'results.wait.between': '{low} to {high}',
   'results.wait.over': 'over {low}',
   'results.cases.onTime': '{share} ({n} of {total})',
-  'results.cases.stillInTime': 'all still in time',
+  'results.cases.stillInTime': 'still in time',
   'answers.title': 'Answers',
   'answers.field.journey': 'Journey',
   'answers.field.store': 'Store',

@@ -285,7 +285,7 @@ export const esWorkspace: WorkspaceCatalogue = {
   'results.wait.between': '{low} a {high}',
   'results.wait.over': 'más de {low}',
   'results.cases.onTime': '{share} ({n} de {total})',
-  'results.cases.stillInTime': 'todos aún a tiempo',
+  'results.cases.stillInTime': 'aún a tiempo',
   'answers.title': 'Respuestas',
   'answers.field.journey': 'Recorrido',
   'answers.field.store': 'Tienda',

@@ -278,7 +278,7 @@ export const ptBRWorkspace = {
   'results.wait.between': '{low} a {high}',
   'results.wait.over': 'mais de {low}',
   'results.cases.onTime': '{share} ({n} de {total})',
-  'results.cases.stillInTime': 'todos ainda no prazo',
+  'results.cases.stillInTime': 'ainda no prazo',
   'answers.title': 'Respostas',
   'answers.field.journey': 'Jornada',
   'answers.field.store': 'Loja',

@@ -73,6 +73,8 @@ export const GROUPINGS = {
 } satisfies Record<string, Grouping>;
 
 export type GroupingName = keyof typeof GROUPINGS;
+export const GROUPING_NAMES = Object.keys(GROUPINGS) as GroupingName[];
+
 /** The groupings by time, whose keys are the first day of each period. */
 export const TIME_GROUPINGS = ['day', 'week', 'month'] as const satisfies GroupingName[];
 export type TimeGrouping = (typeof TIME_GROUPINGS)[number];
@@ -85,4 +87,3 @@ export function periodKeys(groupBy: TimeGrouping, from: string, to: string): str
   for (let week = weekOf(from); week <= to; week = addDays(week, 7)) weeks.push(week);
   return weeks;
 }
-export const GROUPING_NAMES = Object.keys(GROUPINGS) as GroupingName[];

@@ -246,7 +246,7 @@ function trendFigure(w: Words, nps: boolean, trend: Report, by: TimeGrouping) {
   const table =
     points.length > 0 &&
     html`<details><summary>${t('results.trend.table')}</summary>
-<table id="trend-table" class="stack"><caption>${summary}</caption>
+<table id="trend-table" class="cards"><caption>${summary}</caption>
 <thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
 <tbody>${points.map(
       (row) =>
@@ -285,7 +285,7 @@ function ranking(
     return html`<tr${row.low_sample && html` class="low"`}><th scope="row">${heading}</th>${cells.map((c, i) => html`<td data-label="${headers[i + 1]!}">${c}</td>`)}</tr>`;
   });
   return html`<h2 id="${id}-title">${title}</h2>
-<div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-title"><table id="${id}" class="stack"><caption>${caption}</caption>
+<div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-title"><table id="${id}" class="cards"><caption>${caption}</caption>
 <thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="${headers.length}">${t('results.noAnswers')}</td></tr>`}</tbody></table></div>`;
 }
@@ -318,7 +318,7 @@ function caseFigures(w: Words, id: string, title: string, what: string, report: 
       ].map((cell, i) => html`<td data-label="${headers[i + 1]!}">${cell}</td>`)}</tr>`,
   );
   return html`<h2 id="${id}-title">${title}</h2>
-<div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-title"><table id="${id}" class="stack"><caption>${t('results.cases.caption')}</caption>
+<div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-title"><table id="${id}" class="cards"><caption>${t('results.cases.caption')}</caption>
 <thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
 <tbody>${body.length ? body : html`<tr><td colspan="${headers.length}">${t('results.cases.none')}</td></tr>`}</tbody></table></div>`;
 }

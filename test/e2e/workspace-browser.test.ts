@@ -63,6 +63,9 @@ const summary = (page: Page) =>
 /** Where the results page's screenshots go: WORKSPACE_SHOTS when set (to look at them), else the temporary folder. */
 const SHOTS = process.env.WORKSPACE_SHOTS ?? tmpdir();
 
+/** The browser's computed style, as the callbacks run there read it. */
+type Display = { getComputedStyle(element: unknown, pseudo?: string): { display: string; content: string } };
+
 /** What sticks out sideways on a phone: the page, and any table or caption wider than its box. */
 const sideways = (page: Page) =>
   page.evaluate(() => {
@@ -148,6 +151,10 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
     expect(await page.$$eval('#by option', (options) => options.map((o) => o.textContent))).toEqual(['Dia', 'Semana', 'Mês']);
     // The chart is drawn (the page's one script), under the page's content security policy.
     expect(await page.$eval('#trend', (canvas) => (canvas as unknown as { width: number }).width)).toBeGreaterThan(100);
+    // On a wide screen the results tables are tables (the phone's cards are for narrow screens only).
+    expect(
+      await page.$$eval('main table', (tables) => tables.map((t) => (globalThis as unknown as Display).getComputedStyle(t).display)),
+    ).toEqual(Array(6).fill('table'));
     await page.screenshot({ path: join(SHOTS, 'workspace-results-pt-BR-1280.png'), fullPage: true });
     expect(problems).toEqual([]);
 

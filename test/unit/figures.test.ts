@@ -151,7 +151,7 @@ describe('the on-time share', () => {
     // A case opened minutes ago: no share yet, never "0%".
     w.caseThrough(opened);
     expect((await w.report({})).data[0]!.cases).toMatchObject({ opened: 1, deadline_decided: 0, resolved_in_time: 0, on_time_rate: null });
-    expect(rowsOf(await w.show(), 'store-cases')[0]![3]).toBe('todos ainda no prazo');
+    expect(rowsOf(await w.show(), 'store-cases')[0]![3]).toBe('ainda no prazo');
     // Resolved in time; overdue then resolved (missed once, not twice); closed unresolved; one more still open.
     w.caseThrough(opened, contacted, resolvedAt('2026-11-21T09:00:00.000Z'));
     w.caseThrough(opened, contacted, overdue, { ...overdue, status: 'resolved', closedAt: '2026-11-22T09:00:00.000Z' });
@@ -256,7 +256,7 @@ describe('the results tables on a phone', () => {
     w.survey('2026-11-20', 10, [{ classId: 1, score: 5 }]);
     const page = await w.show();
     for (const id of ['stores', 'employees', 'classes', 'store-cases'])
-      expect(page, id).toMatch(new RegExp(`<table id="${id}" class="stack">`));
+      expect(page, id).toMatch(new RegExp(`<table id="${id}" class="cards">`));
     expect(page).toContain('<td data-label="Respostas">1</td>');
     expect(page).toContain('<td data-label="Perguntado">1</td>');
   });
