@@ -102,7 +102,7 @@ export async function deadlineCost({ cases = Number(process.env.BENCH_DEADLINE_C
       'the check, an open case: overdue and escalated',
       escalated,
       1,
-      "9 round trips: read the case; its overdue write (the case item and its two list entries); the claim; the users, the store's employee links and those employees (3 reads); the claim marked sent. The cases service's markOverdue reads the case again, and the store's and employee's names are 2 more reads",
+      "9 round trips: read the case; its overdue write (the case item, its two list entries and the 8 result counter updates of its missed deadline); the claim; the users, the store's employee links and those employees (3 reads); the claim marked sent. The cases service's markOverdue reads the case again, and the store's and employee's names are 2 more reads",
     ),
     row(
       'the check delivered again',

@@ -94,6 +94,7 @@ function caseLife(journeyId: number, storeId: number, day: string, only?: 'opene
     status: 'open',
     firstContactAt: null,
     closedAt: null,
+    overdue: false,
   };
   if (only) return caseDeltas(undefined, opened);
   const resolved = { ...opened, status: 'resolved', firstContactAt: `${day}T12:20:00.000Z`, closedAt: `${day}T15:00:00.000Z` };

@@ -242,7 +242,8 @@ export const esWorkspace: WorkspaceCatalogue = {
   'results.employees.caption': 'Empleados, del mejor al peor; muestras pequeñas al final',
   'results.classes': 'Por ítem evaluado',
   'results.class': 'Ítem',
-  'results.classes.caption': 'Cada ítem que el recorrido evalúa, en su escala (NPS o media)',
+  'results.classes.caption':
+    'Cada ítem que el recorrido evalúa, en su escala (NPS o media); la tasa de respuesta es de las encuestas que preguntaron el ítem',
   'results.score': 'Nota',
   'results.storeCases': 'Casos por tienda',
   'results.employeeCases': 'Casos por empleado',
@@ -273,8 +274,22 @@ export const esWorkspace: WorkspaceCatalogue = {
   'results.cases.recovery': 'Recuperación',
   'results.cases.recoveryAnswers': 'Respuestas de recuperación',
   'results.cases.caption':
-    'Casos abiertos en las respuestas del período y lo que pasó con ellos; la recuperación es el “sí, se resolvió” del cliente',
+    'Casos abiertos en las respuestas del período y lo que pasó con ellos; a tiempo: de los casos resueltos o con el plazo vencido; la recuperación es el “sí, se resolvió” del cliente',
   'results.cases.none': 'Ningún caso abierto en el período.',
+  'results.filter.by': 'Gráfico por',
+  'results.by': '{by, select, week {Semana} month {Mes} other {Día}}',
+  'results.trend.one':
+    '{label} por {by, select, week {semana} month {mes} other {día}}: solo {by, select, week {una semana} month {un mes} other {un día}} con respuestas, {at}: {value}.',
+  'results.trend.summary':
+    '{label} por {by, select, week {semana} month {mes} other {día}}, {by, select, week {{count, plural, one {# semana} other {# semanas}}} month {{count, plural, one {# mes} other {# meses}}} other {{count, plural, one {# día} other {# días}}}} con respuestas, del {first} al {last}: mínimo {low} ({lowAt}), máximo {high} ({highAt}), último {latest}.',
+  'results.trend.table': 'Ver los números del gráfico',
+  'results.askedShort': 'Preguntado',
+  'results.days': '{n, plural, one {# día} other {# días}}',
+  'results.wait.upTo': 'hasta {high}',
+  'results.wait.between': '{low} a {high}',
+  'results.wait.over': 'más de {low}',
+  'results.cases.onTime': '{share} ({n} de {total})',
+  'results.cases.stillInTime': 'aún a tiempo',
   'answers.title': 'Respuestas',
   'answers.field.journey': 'Recorrido',
   'answers.field.store': 'Tienda',

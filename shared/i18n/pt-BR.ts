@@ -235,7 +235,8 @@ export const ptBRWorkspace = {
   'results.employees.caption': 'Funcionários, do melhor para o pior; amostras pequenas por último',
   'results.classes': 'Por item avaliado',
   'results.class': 'Item',
-  'results.classes.caption': 'Cada item que a jornada avalia, na escala dele (NPS ou média)',
+  'results.classes.caption':
+    'Cada item que a jornada avalia, na escala dele (NPS ou média); a taxa de resposta é das pesquisas que perguntaram o item',
   'results.score': 'Nota',
   'results.storeCases': 'Casos por loja',
   'results.employeeCases': 'Casos por funcionário',
@@ -266,8 +267,22 @@ export const ptBRWorkspace = {
   'results.cases.recovery': 'Recuperação',
   'results.cases.recoveryAnswers': 'Respostas de recuperação',
   'results.cases.caption':
-    'Casos abertos nas respostas do período e o que aconteceu com eles; a recuperação é o “sim, foi resolvido” do cliente',
+    'Casos abertos nas respostas do período e o que aconteceu com eles; no prazo: dos casos resolvidos ou com o prazo vencido; a recuperação é o “sim, foi resolvido” do cliente',
   'results.cases.none': 'Nenhum caso aberto no período.',
+  'results.filter.by': 'Gráfico por',
+  'results.by': '{by, select, week {Semana} month {Mês} other {Dia}}',
+  'results.trend.one':
+    '{label} por {by, select, week {semana} month {mês} other {dia}}: só {by, select, week {uma semana} month {um mês} other {um dia}} com respostas, {at}: {value}.',
+  'results.trend.summary':
+    '{label} por {by, select, week {semana} month {mês} other {dia}}, {by, select, week {{count, plural, one {# semana} other {# semanas}}} month {{count, plural, one {# mês} other {# meses}}} other {{count, plural, one {# dia} other {# dias}}}} com respostas, de {first} a {last}: mínimo {low} ({lowAt}), máximo {high} ({highAt}), último {latest}.',
+  'results.trend.table': 'Ver os números do gráfico',
+  'results.askedShort': 'Perguntado',
+  'results.days': '{n, plural, one {# dia} other {# dias}}',
+  'results.wait.upTo': 'até {high}',
+  'results.wait.between': '{low} a {high}',
+  'results.wait.over': 'mais de {low}',
+  'results.cases.onTime': '{share} ({n} de {total})',
+  'results.cases.stillInTime': 'ainda no prazo',
   'answers.title': 'Respostas',
   'answers.field.journey': 'Jornada',
   'answers.field.store': 'Loja',

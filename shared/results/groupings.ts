@@ -1,3 +1,4 @@
+import { addDays, daysOf, monthsOf } from '../dates.js';
 import type { JourneyConfig } from '../tenants/config-schema.js';
 import type { CounterRow, ResultsPorts } from './ports.js';
 
@@ -73,3 +74,16 @@ export const GROUPINGS = {
 
 export type GroupingName = keyof typeof GROUPINGS;
 export const GROUPING_NAMES = Object.keys(GROUPINGS) as GroupingName[];
+
+/** The groupings by time, whose keys are the first day of each period. */
+export const TIME_GROUPINGS = ['day', 'week', 'month'] as const satisfies GroupingName[];
+export type TimeGrouping = (typeof TIME_GROUPINGS)[number];
+
+/** The key of every period of a time grouping from the one holding `from` to the one holding `to`, in order. */
+export function periodKeys(groupBy: TimeGrouping, from: string, to: string): string[] {
+  if (groupBy === 'day') return daysOf(from, to);
+  if (groupBy === 'month') return monthsOf(from, to).map((month) => `${month}-01`);
+  const weeks: string[] = [];
+  for (let week = weekOf(from); week <= to; week = addDays(week, 7)) weeks.push(week);
+  return weeks;
+}

@@ -1,5 +1,5 @@
 import { INDICATORS, type Indicator } from '../tenants/scales.js';
-import { medianMinutes } from './case-tally.js';
+import { medianMinutes, medianRange, type WaitRange } from './case-tally.js';
 
 /** One row of a report: what a group's counters say. */
 export interface ResultRow {
@@ -7,7 +7,12 @@ export interface ResultRow {
   label: string;
   responses: number;
   sent: number;
+  /** The journey's responses over its surveys sent (a class row too: the survey's, not the item's). */
   response_rate: number | null;
+  /** The surveys sent that asked this row's question: `sent` for the survey's own, those that asked the item for a class row. */
+  asked: number;
+  /** The responses that answered this row's question over `asked` (a class row: the ones that rated the item). */
+  asked_response_rate: number | null;
   mean: number | null;
   scale: { min: number; max: number };
   nps: Nps | null;
@@ -18,11 +23,19 @@ export interface ResultRow {
 
 export interface CaseFigures {
   opened: number;
-  /** Minutes from opening to first contact, the median of the contacted cases (from a histogram: see `medianMinutes`). */
+  /** Minutes from opening to first contact, the median interpolated within its bucket: an estimate (see `medianMinutes`). */
   first_contact_median_minutes: number | null;
+  /** What the histogram knows of the median wait: over `low`, at most `high` minutes (`high` null: over a week). */
+  first_contact_median_range: WaitRange | null;
   resolved: number;
-  /** Resolved within the deadline, over the cases opened. */
+  /** Resolved within the deadline, over the cases opened (open cases included: see `on_time_rate`). */
   resolved_within_deadline: number | null;
+  /** Cases whose deadline is decided: resolved within it, or missed (overdue, resolved late, closed unresolved). */
+  deadline_decided: number;
+  /** Of those, resolved within the deadline. */
+  resolved_in_time: number;
+  /** `resolved_in_time` over `deadline_decided`: a case still open within its deadline counts in neither. */
+  on_time_rate: number | null;
   /** Recovery surveys answered. */
   recovery_answers: number;
   /** "Yes, solved" over the recovery surveys answered. */
@@ -96,6 +109,9 @@ export function rowOf(
 ): ResultRow {
   const n = counts[`${prefix}n`] ?? 0;
   const sent = counts.sent ?? 0;
+  // A class's surveys that asked it and its responses (counters kept before items had theirs: none asked).
+  const asked = prefix ? (counts[`${prefix}a`] ?? 0) : sent;
+  const answered = counts[`${prefix}r`] ?? 0;
   return {
     key,
     label,
@@ -103,6 +119,8 @@ export function rowOf(
     sent,
     // Answers to surveys sent, over surveys sent (ratings registered with the sale count as responses, not here).
     response_rate: sent > 0 ? round((counts.r ?? 0) / sent, 3) : null,
+    asked,
+    asked_response_rate: asked > 0 ? round(answered / asked, 3) : null,
     mean: n > 0 ? round((counts[`${prefix}sum`] ?? 0) / n, 2) : null,
     scale: { ...INDICATORS[indicator] },
     nps: indicator === 'nps' ? nps(n, counts[`${prefix}p`] ?? 0, counts[`${prefix}d`] ?? 0) : null,
@@ -113,12 +131,18 @@ export function rowOf(
 
 /** A group's case figures from its summed counters. */
 export function casesOf(counts: Record<string, number>): CaseFigures {
-  const [opened, answers] = [counts.co ?? 0, counts.ra ?? 0];
+  const [opened, answers, inTime] = [counts.co ?? 0, counts.ra ?? 0, counts.rw ?? 0];
+  // Counters kept before missed deadlines were counted have resolved cases only: those are decided too.
+  const decided = Math.max(inTime + (counts.md ?? 0), counts.rs ?? 0);
   return {
     opened,
     first_contact_median_minutes: medianMinutes(counts),
+    first_contact_median_range: medianRange(counts),
     resolved: counts.rs ?? 0,
-    resolved_within_deadline: opened > 0 ? round((counts.rw ?? 0) / opened, 3) : null,
+    resolved_within_deadline: opened > 0 ? round(inTime / opened, 3) : null,
+    deadline_decided: decided,
+    resolved_in_time: inTime,
+    on_time_rate: decided > 0 ? round(inTime / decided, 3) : null,
     recovery_answers: answers,
     recovery_rate: answers > 0 ? round((counts.ry ?? 0) / answers, 3) : null,
   };

@@ -27,7 +27,12 @@ export const ResultRowBody = v.object({
   label: v.string(),
   responses: v.number(),
   sent: v.number(),
+  /** The journey's responses over its surveys sent (on a class row too). */
   response_rate: v.nullable(v.number()),
+  /** Surveys sent that asked this row's question: `sent`, or for a class row those that asked the item. */
+  asked: v.number(),
+  /** Responses that answered this row's question (a class row: rated the item) over `asked`. */
+  asked_response_rate: v.nullable(v.number()),
   mean: v.nullable(v.number()),
   scale: v.object({ min: v.number(), max: v.number() }),
   nps: v.nullable(Nps),
@@ -35,11 +40,19 @@ export const ResultRowBody = v.object({
   /** Cases opened on the group's answers in the period, and what became of them (counted on the day each opened). */
   cases: v.object({
     opened: v.number(),
-    /** Median minutes from opening to first contact, from a histogram of waits (bounds 15, 30, 60, 120, 240, 480, 1440, 2880, 4320, 10080 min). */
+    /** Median minutes from opening to first contact, interpolated within a histogram bucket (bounds 15, 30, 60, 120, 240, 480, 1440, 2880, 4320, 10080 min): an estimate. */
     first_contact_median_minutes: v.nullable(v.number()),
+    /** The median wait as the histogram knows it: over `low`, at most `high` minutes (`high` null: over a week). */
+    first_contact_median_range: v.nullable(v.object({ low: v.number(), high: v.nullable(v.number()) })),
     resolved: v.number(),
-    /** Share of the cases opened that were resolved within their deadline. */
+    /** Share of the cases opened that were resolved within their deadline (cases still open included). */
     resolved_within_deadline: v.nullable(v.number()),
+    /** Cases whose deadline is decided: resolved within it, or missed (overdue, resolved late, closed unresolved). */
+    deadline_decided: v.number(),
+    /** Of those, resolved within their deadline. */
+    resolved_in_time: v.number(),
+    /** `resolved_in_time` over `deadline_decided`. */
+    on_time_rate: v.nullable(v.number()),
     recovery_answers: v.number(),
     /** Share of the recovery surveys answered "yes, solved". */
     recovery_rate: v.nullable(v.number()),

@@ -6,7 +6,8 @@ import type { Indicator } from '../tenants/scales.js';
  * survey sent) adds to a few counters: for its day and month, the journey as a whole, its store, its employee, and
  * its employee at its store. A counter holds sums from which every figure of a report follows: answers `n`, the
  * sum of scores `sum`, promoters `p` and detractors `d` (for an NPS scale), surveys `sent` and the answers to them `r`, and the same for each
- * class (`c<id>n`, `c<id>sum`, `c<id>p`, `c<id>d`). Corrections subtract the old answer and add the new one.
+ * class (`c<id>n`, `c<id>sum`, `c<id>p`, `c<id>d`), with the surveys sent that asked it `c<id>a` and the responses that
+ * rated it `c<id>r`. Corrections subtract the old answer and add the new one.
  *
  * A response `r` counts on the day its survey was sent, beside that survey's `sent`, never on the day it was
  * answered: so in any period, and for any store or employee, responses never outnumber the surveys sent (a survey
@@ -92,10 +93,17 @@ export function merge(deltas: CounterDelta[]): CounterDelta[] {
     .filter((delta) => Object.keys(delta.add).length > 0);
 }
 
+/** A response (sign 1, or -1 taken back): the survey's `r`, and each item it rated its `c<id>r`. */
+function responseCounts(answer: ScoredAnswer, sign: 1 | -1): Record<string, number> {
+  const counts: Record<string, number> = { r: sign };
+  for (const item of answer.items) counts[`c${item.classId}r`] = sign;
+  return counts;
+}
+
 /** What one answer adds (sign 1) or takes back (sign -1): its counts on its day, its response on its survey's. */
 const answerDeltas = (where: Counted, answer: ScoredAnswer, sign: 1 | -1): CounterDelta[] => [
   ...countersOf(where, answer.answeredAt.slice(0, 10), answerCounts(answer, sign)),
-  ...(answer.sentOn ? countersOf(where, answer.sentOn, { r: sign }) : []),
+  ...(answer.sentOn ? countersOf(where, answer.sentOn, responseCounts(answer, sign)) : []),
 ];
 
 /**
@@ -118,8 +126,12 @@ export function sentDayOf(transaction: { survey: { sent_at?: string | undefined 
   return times.length ? times.sort()[0]!.slice(0, 10) : null;
 }
 
-/** What sending a survey adds: once per survey, on the day its first attempt went out. */
-export const sentTally = (where: Counted, at: Date): CounterDelta[] => countersOf(where, at.toISOString().slice(0, 10), { sent: 1 });
+/**
+ * What sending a survey adds: once per survey, on the day its first attempt went out; `asked`, the classes its journey
+ * asks (each item's response rate is over the surveys that asked it, `c<id>a`).
+ */
+export const sentTally = (where: Counted, at: Date, asked: readonly number[] = []): CounterDelta[] =>
+  countersOf(where, at.toISOString().slice(0, 10), { sent: 1, ...Object.fromEntries(asked.map((id) => [`c${id}a`, 1])) });
 
 /** The counters one write moves, within one journey's partitions. */
 export interface Tally {

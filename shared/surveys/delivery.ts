@@ -147,7 +147,8 @@ export async function deliverSurvey(
     // Scheduled before the attempt is marked sent: a crash in between leaves a message that waits for the mark.
     await schedule(next);
     // A survey counts as sent once, with its first attempt (the one that sets when its links lapse).
-    const tally = attempt.expiresAt === undefined && !attempt.kind ? journeyTally(journey, sentTally(attempt, now)) : undefined;
+    const tally =
+      attempt.expiresAt === undefined && !attempt.kind ? journeyTally(journey, sentTally(attempt, now, journey.classes)) : undefined;
     await attempts.markSent(attempt, { messageId: sent.messageId, at: now, expiresAt, next, tally });
     count('SurveysSent', attempt.channel, 1, 'channel');
     count('SurveyAttemptsSent', String(attempt.attemptId), 1, 'attempt');

@@ -1,9 +1,10 @@
 import { html, raw, type SafeHtml } from '../html.js';
 import { workspaceTranslator, type Translate, type WorkspaceKey } from '../i18n/messages.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
-import { addDays, CALENDAR, daysIn, daysOf, MAX_PERIOD_DAYS, periodEnding, periodFault, type PeriodFault } from '../dates.js';
+import { addDays, CALENDAR, daysIn, MAX_PERIOD_DAYS, periodEnding, periodFault, type PeriodFault } from '../dates.js';
 import type { Report } from '../results/service.js';
-import type { ResultRow } from '../results/report.js';
+import type { CaseFigures, ResultRow } from '../results/report.js';
+import { periodKeys, TIME_GROUPINGS, type TimeGrouping } from '../results/groupings.js';
 import type { ResultsQuery } from '../results/schema.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
 import type { UserRecord } from '../access/ports.js';
@@ -27,6 +28,8 @@ export interface ResultsPageRequest {
 }
 
 const DEFAULT_DAYS = 30;
+/** Up to this many days the trend is drawn by day unless the user picks another grouping; beyond it, by week. */
+const DAILY_TREND_DAYS = 62;
 /** The date rule's problems (shared/dates.ts), by the words that say them. */
 const PERIOD_PROBLEM: Record<PeriodFault, WorkspaceKey> = {
   date: 'results.problem.dates',
@@ -37,6 +40,7 @@ const PERIOD_PROBLEM: Record<PeriodFault, WorkspaceKey> = {
 /** The words and number formats of a language, made at its first use in a container. */
 interface Words {
   t: Translate<WorkspaceKey>;
+  locale: Locale;
   number(value: number): string;
   signed(value: number): string;
   percent(value: number): string;
@@ -50,6 +54,7 @@ function wordsOf(locale: Locale): Words {
   const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
   const words = {
     t: workspaceTranslator(locale),
+    locale,
     number: (value: number) => number.format(value),
     signed: (value: number) => signed.format(value),
     percent: (value: number) => percent.format(value),
@@ -61,7 +66,8 @@ function wordsOf(locale: Locale): Words {
 /** A row's headline figure: the NPS for an NPS journey, else the mean score. */
 const figure = (row: ResultRow | undefined): number | null => (row ? (row.nps ? row.nps.score : row.mean) : null);
 const shown = (w: Words, value: number | null) => (value === null ? '–' : w.number(value));
-const rate = (w: Words, row: ResultRow) => (row.response_rate === null ? '–' : w.percent(row.response_rate));
+/** Responses to this row's question over the surveys that asked it (a rated item's own, not the survey's). */
+const rate = (w: Words, row: ResultRow) => (row.asked_response_rate === null ? '–' : w.percent(row.asked_response_rate));
 
 /**
  * The results page of the workspace: the journey's headline figure, answers, sends and response rate for the period,
@@ -83,7 +89,9 @@ export function resultsPage(ports: ResultsPagePorts) {
     const fault = periodFault(from, to);
     if (fault)
       problems.push(t(PERIOD_PROBLEM[fault], { min: CALENDAR.minYear, max: fault === 'span' ? MAX_PERIOD_DAYS : CALENDAR.maxYear }));
-    const form = filters(t, base, journeys, journey?.slug, from, to);
+    const days = daysIn(from, to);
+    const by: TimeGrouping = TIME_GROUPINGS.find((g) => g === query.by) ?? (days > DAILY_TREND_DAYS ? 'week' : 'day');
+    const form = filters(t, base, journeys, journey?.slug, from, to, by);
     const page = (status: number, body: SafeHtml): WebAnswer => ({
       status,
       html: layout({
@@ -104,7 +112,6 @@ export function resultsPage(ports: ResultsPagePorts) {
         html`<h1>${t('results.title')}</h1>${form}<div class="error" role="alert">${problems.map((p) => html`<p>${p}</p>`)}</div>`,
       );
 
-    const days = daysIn(from, to);
     const before = { from: addDays(from, -days), to: addDays(from, -1) };
     const asUser = Promise.resolve(user);
     const read = (groupBy: ResultsQuery['group_by'], range = { from, to }) =>
@@ -113,7 +120,7 @@ export function resultsPage(ports: ResultsPagePorts) {
       read('journey'),
       // No period before one that starts at the calendar's first year.
       periodFault(before.from, before.to) ? undefined : read('journey', before),
-      read(days > 120 ? 'week' : 'day'),
+      read(by),
       read('store'),
       read('employee'),
       read('class'),
@@ -125,10 +132,10 @@ export function resultsPage(ports: ResultsPagePorts) {
     const body = html`<h1>${t('results.title')}</h1>${form}
 <section aria-labelledby="summary-title"><h2 id="summary-title">${t('results.summary', { from, to })}</h2>
 ${summary(w, nps, current.data[0], previous && { row: previous.data[0], ...before })}</section>
-${trendFigure(w, nps, trend)}
+${trendFigure(w, nps, trend, by)}
 ${ranking(w, 'stores', t('results.stores'), t('results.store'), t('results.stores.caption'), nps, stores, undefined, answersOf('store'))}
 ${ranking(w, 'employees', t('results.employees'), t('results.employee'), t('results.employees.caption'), nps, employees, undefined, answersOf('employee'))}
-${ranking(w, 'classes', t('results.classes'), t('results.class'), t('results.classes.caption'), false, classes, t('results.score'))}
+${ranking(w, 'classes', t('results.classes'), t('results.class'), t('results.classes.caption'), false, classes, t('results.score'), undefined, t('results.askedShort'))}
 ${caseFigures(w, 'store-cases', t('results.storeCases'), t('results.store'), stores)}
 ${caseFigures(w, 'employee-cases', t('results.employeeCases'), t('results.employee'), employees)}`;
     return page(200, body);
@@ -142,12 +149,17 @@ function filters(
   chosen: string | undefined,
   from: string,
   to: string,
+  by: TimeGrouping,
 ) {
   const options = journeys.map((j) => html`<option value="${j.slug}"${j.slug === chosen && html` selected`}>${j.name ?? j.slug}</option>`);
+  const groupings = TIME_GROUPINGS.map(
+    (g) => html`<option value="${g}"${g === by && html` selected`}>${t('results.by', { by: g })}</option>`,
+  );
   return html`<form method="get" action="${base + APP_RESULTS_PATH}" class="filters card">
 <div><label for="journey">${t('results.filter.journey')}</label><select id="journey" name="journey">${options}</select></div>
 <div><label for="from">${t('results.filter.from')}</label><input id="from" name="from" type="date" value="${from}" required></div>
 <div><label for="to">${t('results.filter.to')}</label><input id="to" name="to" type="date" value="${to}" required></div>
+<div><label for="by">${t('results.filter.by')}</label><select id="by" name="by">${groupings}</select></div>
 <button type="submit">${t('results.filter.submit')}</button></form>`;
 }
 
@@ -177,34 +189,72 @@ function summary(
   return html`<dl id="summary">${items.map(([term, value, delta]) => html`<div><dt>${term}</dt><dd>${value}<span class="change">${delta}</span></dd></div>`)}</dl>`;
 }
 
-/** The trend, in words (the caption, complete without JavaScript) and as the data the chart script draws. */
-function trendFigure(w: Words, nps: boolean, trend: Report) {
+/** A period's name on the chart and in its table: a day or a week's Monday as a date, a month as month and year. */
+function periodName(w: Words, by: TimeGrouping, key: string, withYear: boolean): string {
+  const options: Intl.DateTimeFormatOptions =
+    by === 'month' ? { month: 'short', year: 'numeric' } : { day: 'numeric', month: 'short', ...(withYear && { year: 'numeric' }) };
+  return new Intl.DateTimeFormat(w.locale, { ...options, timeZone: 'UTC' }).format(new Date(`${key}T00:00:00Z`));
+}
+
+/**
+ * The trend: a summary in words (complete without JavaScript, and what a screen reader hears for the chart), the
+ * figures as a table, and the data the chart script draws. The axis runs from the first period with answers to the
+ * last, a period between them without answers a gap: one day of answers is one point, not a dot at the edge of a
+ * month of empty days.
+ */
+function trendFigure(w: Words, nps: boolean, trend: Report, by: TimeGrouping) {
   const { t } = w;
   const label = nps ? t('results.nps') : t('results.mean');
   const points = trend.data.filter((row) => row.responses > 0);
-  const caption = points.length
-    ? t('results.trend.caption', {
-        label,
-        period: trend.group_by === 'week' ? 'week' : 'day',
-        points: points.map((row) => `${row.key} ${shown(w, figure(row))}`).join(', '),
-      })
-    : t('results.noAnswers');
-  // Every day of the range on the axis (weeks as they come): a day without answers is a gap, not a zero.
-  const labels = trend.group_by === 'day' ? daysOf(trend.from, trend.to) : points.map((row) => row.key);
+  const first = points[0];
+  const last = points.at(-1);
+  const keys = first && last ? periodKeys(by, first.key, last.key) : [];
+  const withYear = trend.from.slice(0, 4) !== trend.to.slice(0, 4);
+  const name = (key: string) => periodName(w, by, key, withYear);
+  const value = (row: ResultRow) => shown(w, figure(row));
+  let summary = t('results.noAnswers');
+  if (first && last && points.length === 1) summary = t('results.trend.one', { label, by, at: name(first.key), value: value(first) });
+  else if (first && last) {
+    // The first period at the lowest figure and the first at the highest.
+    const low = points.reduce((a, b) => ((figure(b) ?? 0) < (figure(a) ?? 0) ? b : a));
+    const high = points.reduce((a, b) => ((figure(b) ?? 0) > (figure(a) ?? 0) ? b : a));
+    summary = t('results.trend.summary', {
+      label,
+      by,
+      count: points.length,
+      first: name(first.key),
+      last: name(last.key),
+      low: value(low),
+      lowAt: name(low.key),
+      high: value(high),
+      highAt: name(high.key),
+      latest: value(last),
+    });
+  }
   const byKey = new Map(points.map((row) => [row.key, figure(row)]));
-  const scale = points[0]?.scale;
+  const scale = first?.scale;
   const data = {
     label,
-    labels,
-    values: labels.map((key) => byKey.get(key) ?? null),
+    labels: keys.map(name),
+    values: keys.map((key) => byKey.get(key) ?? null),
     min: nps ? -100 : scale?.min,
     max: nps ? 100 : scale?.max,
   };
   // JSON inside a script element: `<` escaped so that no value can close it.
   const json = raw(JSON.stringify(data).replace(/</g, '\\u003c'));
+  const headers = [t('results.by', { by }), label, t('results.responses')];
+  const table =
+    points.length > 0 &&
+    html`<details><summary>${t('results.trend.table')}</summary>
+<table id="trend-table" class="cards"><caption>${summary}</caption>
+<thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+<tbody>${points.map(
+      (row) =>
+        html`<tr><th scope="row">${name(row.key)}</th><td data-label="${headers[1]!}">${value(row)}</td><td data-label="${headers[2]!}">${w.number(row.responses)}</td></tr>`,
+    )}</tbody></table></details>`;
   return html`<h2 id="trend-title">${t('results.trend')}</h2>
-<figure><div class="chart"><canvas id="trend" role="img" aria-labelledby="trend-title trend-caption"></canvas></div>
-<figcaption id="trend-caption">${caption}</figcaption></figure>
+<figure>${points.length > 0 && html`<div class="chart"><canvas id="trend" role="img" aria-labelledby="trend-title trend-caption"></canvas></div>`}
+<figcaption id="trend-caption">${summary}</figcaption>${table}</figure>
 <script type="application/json" id="trend-data">${json}</script>`;
 }
 
@@ -218,23 +268,24 @@ function ranking(
   report: Report,
   score = nps ? w.t('results.nps') : w.t('results.mean'),
   linkOf?: (row: ResultRow) => string,
+  asked = w.t('results.sentShort'),
 ) {
   const { t } = w;
-  const headers = [what, score, ...(nps ? [t('results.ci')] : []), t('results.responses'), t('results.sentShort'), t('results.rate')];
+  const headers = [what, score, ...(nps ? [t('results.ci')] : []), t('results.responses'), asked, t('results.rate')];
   const rows = report.data.map((row) => {
     const cells = [
       shown(w, figure(row)),
       ...(nps ? [row.nps ? t('results.range', { low: w.number(row.nps.ci95[0]!), high: w.number(row.nps.ci95[1]!) }) : '–'] : []),
       w.number(row.responses),
-      w.number(row.sent),
+      w.number(row.asked),
       rate(w, row),
     ];
     const name = row.low_sample ? t('results.lowSample', { name: row.label }) : row.label;
     const heading = linkOf ? html`<a href="${linkOf(row)}">${name}</a>` : name;
-    return html`<tr${row.low_sample && html` class="low"`}><th scope="row">${heading}</th>${cells.map((c) => html`<td>${c}</td>`)}</tr>`;
+    return html`<tr${row.low_sample && html` class="low"`}><th scope="row">${heading}</th>${cells.map((c, i) => html`<td data-label="${headers[i + 1]!}">${c}</td>`)}</tr>`;
   });
   return html`<h2 id="${id}-title">${title}</h2>
-<div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-title"><table id="${id}"><caption>${caption}</caption>
+<div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-title"><table id="${id}" class="cards"><caption>${caption}</caption>
 <thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="${headers.length}">${t('results.noAnswers')}</td></tr>`}</tbody></table></div>`;
 }
@@ -246,8 +297,6 @@ function ranking(
  */
 function caseFigures(w: Words, id: string, title: string, what: string, report: Report) {
   const { t } = w;
-  const minutes = (value: number | null) =>
-    value === null ? '–' : value < 60 ? t('results.minutes', { n: w.number(value) }) : t('results.hours', { n: w.number(value / 60) });
   const share = (value: number | null) => (value === null ? '–' : w.percent(value));
   const rows = report.data.filter((row) => row.cases.opened > 0);
   const headers = [
@@ -262,14 +311,39 @@ function caseFigures(w: Words, id: string, title: string, what: string, report: 
     (row) =>
       html`<tr><th scope="row">${row.label}</th>${[
         w.number(row.cases.opened),
-        minutes(row.cases.first_contact_median_minutes),
-        share(row.cases.resolved_within_deadline),
+        waitOf(w, row.cases.first_contact_median_range),
+        onTime(w, row.cases),
         share(row.cases.recovery_rate),
         w.number(row.cases.recovery_answers),
-      ].map((cell) => html`<td>${cell}</td>`)}</tr>`,
+      ].map((cell, i) => html`<td data-label="${headers[i + 1]!}">${cell}</td>`)}</tr>`,
   );
   return html`<h2 id="${id}-title">${title}</h2>
-<div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-title"><table id="${id}"><caption>${t('results.cases.caption')}</caption>
+<div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-title"><table id="${id}" class="cards"><caption>${t('results.cases.caption')}</caption>
 <thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
 <tbody>${body.length ? body : html`<tr><td colspan="${headers.length}">${t('results.cases.none')}</td></tr>`}</tbody></table></div>`;
+}
+
+/** A wait in minutes, in the unit that reads best: 15 min, 2 h, 3 days. */
+function duration(w: Words, minutes: number): string {
+  if (minutes < 60) return w.t('results.minutes', { n: w.number(minutes) });
+  if (minutes < 1440) return w.t('results.hours', { n: w.number(minutes / 60) });
+  return w.t('results.days', { n: minutes / 1440 });
+}
+
+/** The median wait as the histogram knows it: "up to 15 min", "15 min to 30 min", "over 7 days"; never finer. */
+function waitOf(w: Words, range: CaseFigures['first_contact_median_range']): string {
+  if (!range) return '–';
+  if (range.high === null) return w.t('results.wait.over', { low: duration(w, range.low) });
+  if (range.low === 0) return w.t('results.wait.upTo', { high: duration(w, range.high) });
+  return w.t('results.wait.between', { low: duration(w, range.low), high: duration(w, range.high) });
+}
+
+/** Resolved within the deadline of the cases whose deadline is decided, "67% (2 of 3)"; cases all still in time say so. */
+function onTime(w: Words, cases: CaseFigures): string {
+  if (cases.on_time_rate === null) return w.t('results.cases.stillInTime');
+  return w.t('results.cases.onTime', {
+    share: w.percent(cases.on_time_rate),
+    n: w.number(cases.resolved_in_time),
+    total: w.number(cases.deadline_decided),
+  });
 }

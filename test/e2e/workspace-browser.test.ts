@@ -2,12 +2,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
 import { cognitoUserDirectory } from '../../shared/adapters/cognito.js';
+import { putSettings, raiseConfigVersion } from '../../shared/adapters/tenant-repository.js';
 import { ENV } from '../../shared/config.js';
 import type { UserScope } from '../../shared/tenants/config-schema.js';
 import { overHttp } from '../support/api.js';
 import { registerSale } from '../support/sales.js';
-import { newTenant, type TestTenant } from '../support/tenant.js';
+import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
 import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
 
 /**
@@ -57,6 +59,28 @@ const summary = (page: Page) =>
   page.$$eval('#summary div', (items) =>
     items.map((item) => [item.querySelector('dt')!.textContent, item.querySelector('dd')!.firstChild!.textContent]),
   );
+
+/** Where the results page's screenshots go: WORKSPACE_SHOTS when set (to look at them), else the temporary folder. */
+const SHOTS = process.env.WORKSPACE_SHOTS ?? tmpdir();
+
+/** The browser's computed style, as the callbacks run there read it. */
+type Display = { getComputedStyle(element: unknown, pseudo?: string): { display: string; content: string } };
+
+/** What sticks out sideways on a phone: the page, and any table or caption wider than its box. */
+const sideways = (page: Page) =>
+  page.evaluate(() => {
+    type Box = { id: string; tagName: string; scrollWidth: number; clientWidth: number; closest(s: string): Box | null };
+    const { document, innerWidth } = globalThis as unknown as {
+      document: { documentElement: Box; querySelectorAll(selector: string): Iterable<Box> };
+      innerWidth: number;
+    };
+    return [
+      ...(document.documentElement.scrollWidth > innerWidth ? ['page'] : []),
+      ...[...document.querySelectorAll('.table-wrap, caption, figcaption')]
+        .filter((element) => element.scrollWidth > element.clientWidth + 1)
+        .map((element) => element.id || element.closest('[id]')?.id || element.tagName),
+    ];
+  });
 
 // A form answered 400 or 401 (a wrong password) is the page the test asked for.
 const watched = (options: Parameters<Browser['newContext']>[0] = {}) => watchedBy(browser, publicUrl, options);
@@ -121,10 +145,17 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
     expect(await page.textContent('main')).not.toContain('Loja Centro');
     // The class the journey asks about, from store 1's answers only (all scored 5).
     expect((await rows(page, 'classes'))[0]!.slice(0, 3)).toEqual(['Atendimento', '5', '6']);
-    expect(await page.textContent('#trend-caption')).toMatch(/^NPS por dia: \d{4}-\d{2}-\d{2} 50$/);
+    // One day of answers: one point, said in words, and the same figures as a table.
+    expect(await page.textContent('#trend-caption')).toMatch(/^NPS por dia: só um dia com respostas, \d{1,2} de [a-zç]+\.: 50\.$/);
+    expect(await page.$$eval('#trend-table tbody tr', (trs) => trs.length)).toBe(1);
+    expect(await page.$$eval('#by option', (options) => options.map((o) => o.textContent))).toEqual(['Dia', 'Semana', 'Mês']);
     // The chart is drawn (the page's one script), under the page's content security policy.
     expect(await page.$eval('#trend', (canvas) => (canvas as unknown as { width: number }).width)).toBeGreaterThan(100);
-    await page.screenshot({ path: join(tmpdir(), 'workspace-results-1280.png'), fullPage: true });
+    // On a wide screen the results tables are tables (the phone's cards are for narrow screens only).
+    expect(
+      await page.$$eval('main table', (tables) => tables.map((t) => (globalThis as unknown as Display).getComputedStyle(t).display)),
+    ).toEqual(Array(6).fill('table'));
+    await page.screenshot({ path: join(SHOTS, 'workspace-results-pt-BR-1280.png'), fullPage: true });
     expect(problems).toEqual([]);
 
     // The API, with the user token of the same tenant user: the same scope.
@@ -169,7 +200,13 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
     const stores = await rows(page, 'stores');
     expect(stores.map((row) => row.slice(1, 2))).toEqual([['50'], ['-50']]);
     expect(stores[1]![0]).toBe('Loja Centro (amostra pequena)');
-    await page.screenshot({ path: join(tmpdir(), 'workspace-results-390.png'), fullPage: true });
+    // On a phone the tables stack, each cell labelled with its column: nothing scrolls sideways, no caption is cut.
+    expect(await sideways(page)).toEqual([]);
+    const before = (td: unknown) =>
+      (globalThis as unknown as { getComputedStyle(e: unknown, pseudo: string): { content: string } }).getComputedStyle(td, '::before')
+        .content;
+    expect(await page.$eval('#stores tbody td', before)).toBe('"NPS"');
+    await page.screenshot({ path: join(SHOTS, 'workspace-results-pt-BR-390.png'), fullPage: true });
 
     await page.getByRole('button', { name: 'Sair' }).click();
     expect(new URL(page.url()).pathname).toBe('/app/sign-in');
@@ -207,5 +244,24 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
     });
     expect(posted.status).toBe(403);
     expect(posted.headers.getSetCookie()).toEqual([]);
+  });
+
+  // Last: it turns the tenant to Spanish.
+  it('reads the results in Spanish, at 390 and 1280 px, axe clean and nothing sideways', async () => {
+    await putSettings(tenant.tenantId, { ...DEMO_SETTINGS, locale: 'es' });
+    await raiseConfigVersion(tenant.tenantId);
+    mkdirSync(SHOTS, { recursive: true });
+    for (const width of [390, 1280]) {
+      const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto(`${publicUrl}/app/sign-in`);
+      await signIn(page, allManager, ALL_MANAGER.password);
+      await page.waitForSelector('#stores');
+      expect(await page.textContent('#trend-caption')).toMatch(/^NPS por día: solo un día con respuestas, .+: 25\.$/);
+      expect(await sideways(page), `at ${width}`).toEqual([]);
+      expect(await axe(page), `results at ${width}`).toEqual([]);
+      await page.screenshot({ path: join(SHOTS, `workspace-results-es-${width}.png`), fullPage: true });
+      await context.close();
+    }
   });
 });

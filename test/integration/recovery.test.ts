@@ -260,8 +260,12 @@ describe('the loop, through the local stack', () => {
     expect(row).toEqual({
       opened: 1,
       first_contact_median_minutes: expect.any(Number),
+      first_contact_median_range: { low: 0, high: 15 },
       resolved: 1,
       resolved_within_deadline: 1,
+      deadline_decided: 1,
+      resolved_in_time: 1,
+      on_time_rate: 1,
       recovery_answers: 1,
       recovery_rate: 1,
     });

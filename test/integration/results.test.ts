@@ -72,8 +72,12 @@ beforeAll(async () => {
 const NO_CASES = {
   opened: 0,
   first_contact_median_minutes: null,
+  first_contact_median_range: null,
   resolved: 0,
   resolved_within_deadline: null,
+  deadline_decided: 0,
+  resolved_in_time: 0,
+  on_time_rate: null,
   recovery_answers: 0,
   recovery_rate: null,
 };
@@ -96,6 +100,8 @@ describe('GET /public/results', () => {
       responses: 2,
       sent: 3,
       response_rate: 0.667,
+      asked: 3,
+      asked_response_rate: 0.667,
       mean: 9,
       scale: { min: 0, max: 10 },
       nps: { score: 50, promoters: 1, passives: 1, detractors: 0, ci95: [-48.5, 90.5] },
@@ -109,6 +115,8 @@ describe('GET /public/results', () => {
       responses: 2,
       sent: 1,
       response_rate: 1,
+      asked: 1,
+      asked_response_rate: 1,
       mean: 6,
       scale: { min: 0, max: 10 },
       nps: { score: 0, promoters: 1, passives: 0, detractors: 1, ci95: [-81.1, 81.1] },
@@ -142,12 +150,16 @@ describe('GET /public/results', () => {
         key: '1',
         label: 'Atendimento',
         responses: 1,
+        // Each send asked both classes: one of the four surveys rated this one (the survey's own rate is 0.75).
+        asked: 4,
+        asked_response_rate: 0.25,
+        response_rate: 0.75,
         mean: 5,
         scale: { min: 1, max: 5 },
         nps: null,
         low_sample: true,
       }),
-      expect.objectContaining({ key: '2', label: 'Limpeza', responses: 0, mean: null, nps: null }),
+      expect.objectContaining({ key: '2', label: 'Limpeza', responses: 0, asked: 4, asked_response_rate: 0, mean: null, nps: null }),
     ]);
 
     for (const [groupBy, key] of [

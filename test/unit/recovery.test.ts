@@ -41,6 +41,7 @@ describe('case counts', () => {
     status: 'open',
     firstContactAt: null,
     closedAt: null,
+    overdue: false,
   };
   const sum = (deltas: ReturnType<typeof caseDeltas>) =>
     deltas.filter((d) => d.dimension === 'store').reduce<Record<string, number>>((all, d) => ({ ...all, ...d.add }), {});
@@ -56,7 +57,8 @@ describe('case counts', () => {
     expect(caseDeltas(contacted, { ...contacted })).toEqual([]);
     const resolved = { ...contacted, status: 'resolved', closedAt: '2026-12-01T22:59:00.000Z' };
     expect(sum(caseDeltas(contacted, resolved))).toEqual({ rs: 1, rw: 1 });
-    expect(sum(caseDeltas(contacted, { ...resolved, closedAt: '2026-12-01T23:01:00.000Z' }))).toEqual({ rs: 1 });
+    // Resolved a minute late: resolved, and its deadline missed.
+    expect(sum(caseDeltas(contacted, { ...resolved, closedAt: '2026-12-01T23:01:00.000Z' }))).toEqual({ rs: 1, md: 1 });
     expect(caseDeltas(resolved, { ...resolved })).toEqual([]);
   });
 
@@ -80,11 +82,16 @@ describe('case counts', () => {
   });
 
   it('make the figures of a row: shares of the cases opened and of the recovery answers', () => {
+    // Counters kept before missed deadlines were counted (no `md`): the resolved cases are the decided ones.
     expect(casesOf({ co: 4, fc: 2, ft1: 2, rs: 3, rw: 2, ra: 2, ry: 1 })).toEqual({
       opened: 4,
       first_contact_median_minutes: 23,
+      first_contact_median_range: { low: 15, high: 30 },
       resolved: 3,
       resolved_within_deadline: 0.5,
+      deadline_decided: 3,
+      resolved_in_time: 2,
+      on_time_rate: 0.667,
       recovery_answers: 2,
       recovery_rate: 0.5,
     });
