@@ -1,5 +1,6 @@
 import type {
   AdminBrandCatalogue,
+  AdminGeneralCatalogue,
   AdminCatalogue,
   AdminJourneysCatalogue,
   AdminKeysCatalogue,
@@ -115,6 +116,26 @@ export const enWorkspace: WorkspaceCatalogue = {
   'workspace.section.cases': 'Cases',
   'workspace.section.admin': 'Admin',
   'workspace.signOut': 'Sign out',
+  'indicator.nps': 'NPS (0 to 10)',
+  'indicator.csat': 'CSAT (1 to 5)',
+  'indicator.csat5Stars': 'Stars (1 to 5)',
+  'indicator.ces': 'Effort (CES, 1 to 7)',
+  'indicator.binary': 'Yes or no',
+  'source.email': 'e-mail',
+  'source.sms': 'SMS',
+  'source.push': 'push notification',
+  'source.ura': 'phone call (IVR)',
+  'source.facebook': 'Facebook',
+  'source.tablet': 'in-store tablet',
+  'source.whatsapp': 'WhatsApp',
+  'source.widget': 'website',
+  'source.qrcode': 'QR code',
+  'source.employee': 'employee',
+  'source.chatbot': 'chatbot',
+  'source.workplace': 'Workplace',
+  'source.portals': 'portal',
+  'source.api': 'recorded with the sale',
+  'workspace.anyStore': 'All stores',
   'cases.title': 'Cases',
   'cases.view': 'Cases of',
   'cases.view.stores': 'My stores',
@@ -124,7 +145,7 @@ export const enWorkspace: WorkspaceCatalogue = {
   'cases.filter.open': 'Open',
   'cases.filter.resolved': 'Resolved',
   'cases.filter.all': 'All',
-  'cases.filter.store': 'Store (number)',
+  'cases.filter.store': 'Store',
   'cases.filter.submit': 'Filter',
   'cases.found': 'Cases found',
   'cases.empty': 'No case matches these filters.',
@@ -301,7 +322,7 @@ export const enWorkspace: WorkspaceCatalogue = {
   'answers.csvName': 'answers.csv',
   'answers.all': 'All',
   'answers.allItems': 'All',
-  'answers.filter.store': 'Store (code)',
+  'answers.filter.store': 'Store',
   'answers.filter.employee': 'Employee (code)',
   'answers.filter.nps': 'NPS (0 to 10)',
   'answers.filter.otherScales': 'Other scales',
@@ -329,6 +350,7 @@ export const enAlerts: AlertCatalogue = {
 
 export const enAdmin: AdminCatalogue = {
   'admin.admin': 'Administration',
+  'admin.general': 'General',
   'admin.journeys': 'Journeys',
   'admin.webhooks': 'Webhooks',
   'admin.forbiddenTitle': 'No access',
@@ -378,6 +400,19 @@ export const enAdmin: AdminCatalogue = {
   'admin.problems.scope': 'choose every store, or list stores or groups',
   'admin.problems.duplicateUser': 'a user with this e-mail exists already',
   'admin.problems.invalid': 'not a valid value',
+};
+
+export const enAdminGeneral: AdminGeneralCatalogue = {
+  'admin.general.intro': "The company's name, the language of its surveys and pages, and the time zone its people read times in.",
+  'admin.general.edit': 'Change the general settings',
+  'admin.general.name': 'Company name',
+  'admin.general.nameHint': "The name customers see in surveys and e-mails is the brand's.",
+  'admin.general.locale': 'Language',
+  'admin.general.localeHint': 'Of the surveys (when neither the customer nor the journey has one), the e-mails and these pages.',
+  'admin.general.timeZone': 'Time zone',
+  'admin.general.timeZoneHint':
+    'Times on the pages and in the alert e-mails are written in this zone; quiet and working hours count in it.',
+  'admin.general.saved': 'General settings saved: they apply from the next page and the next survey.',
 };
 
 export const enAdminBrand: AdminBrandCatalogue = {
@@ -440,7 +475,7 @@ export const enAdminKeys: AdminKeysCatalogue = {
   'admin.keys.scopes.public': 'Public API',
   'admin.keys.scopes.chatbot': 'Chatbot',
   'admin.keys.scopes.admin': 'Administration',
-  'admin.keys.keyExpiry': 'Expires at (UTC, optional)',
+  'admin.keys.keyExpiry': 'Expires at ({zone} time, optional)',
   'admin.keys.keyExpiryHint': 'Blank: valid until revoked.',
   'admin.keys.issue': 'Make key',
   'admin.keys.created': 'made {at}',

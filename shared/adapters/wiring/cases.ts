@@ -12,7 +12,7 @@ import { caseStore } from '../case-repository.js';
 import { employeeNames } from '../employee-repository.js';
 import { escalationClaims, escalationDirectory } from '../escalations.js';
 import { evaluationStore } from '../evaluation-repository.js';
-import { storeTradeNames } from '../store-repository.js';
+import { storeChoices, storeTradeNames } from '../store-repository.js';
 import { events } from './events.js';
 import { accessService } from './privacy.js';
 import { caseRecovery } from './recovery.js';
@@ -97,6 +97,7 @@ export const casesPage = /* @__PURE__ */ wire(() =>
     revealContact: caseReads.revealContact,
     candidates: caseUsers.managersOf,
     storeNames: storeTradeNames,
+    storeChoices,
     employeeNames,
     recordReads: accessService.recordReads,
   }),
