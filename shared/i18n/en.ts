@@ -456,11 +456,6 @@ export const enAdminJourneys: AdminJourneysCatalogue = {
   'admin.journeys.languages.pt-BR': 'Portuguese (Brazil)',
   'admin.journeys.languages.es': 'Spanish',
   'admin.journeys.languages.en': 'English',
-  'admin.journeys.indicators.nps': 'NPS (0 to 10)',
-  'admin.journeys.indicators.csat': 'CSAT (1 to 5)',
-  'admin.journeys.indicators.csat5Stars': 'CSAT in stars (1 to 5)',
-  'admin.journeys.indicators.ces': 'CES, effort (1 to 7)',
-  'admin.journeys.indicators.binary': 'Yes or no',
 };
 
 export const enAdminKeys: AdminKeysCatalogue = {
@@ -516,7 +511,7 @@ export const enAdminUsers: AdminUsersCatalogue = {
   'admin.users.invited': 'Invitation sent to {email}, with a temporary password.',
   'admin.users.userToken': "This user's API token, shown only now:",
   'admin.users.everyStore': 'every store',
-  'admin.users.someStores': 'stores {stores}; groups {groups}',
+  'admin.users.someStores': 'Stores: {stores}. Groups: {groups}.',
   'admin.users.disabledAt': 'disabled {at}',
   'admin.users.disable': 'Disable',
   'admin.users.enable': 'Enable',

@@ -457,11 +457,6 @@ export const esAdminJourneys: AdminJourneysCatalogue = {
   'admin.journeys.languages.pt-BR': 'Portugués (Brasil)',
   'admin.journeys.languages.es': 'Español',
   'admin.journeys.languages.en': 'Inglés',
-  'admin.journeys.indicators.nps': 'NPS (0 a 10)',
-  'admin.journeys.indicators.csat': 'CSAT (1 a 5)',
-  'admin.journeys.indicators.csat5Stars': 'CSAT en estrellas (1 a 5)',
-  'admin.journeys.indicators.ces': 'CES, esfuerzo (1 a 7)',
-  'admin.journeys.indicators.binary': 'Sí o no',
 };
 
 export const esAdminKeys: AdminKeysCatalogue = {
@@ -517,7 +512,7 @@ export const esAdminUsers: AdminUsersCatalogue = {
   'admin.users.invited': 'Invitación enviada a {email}, con una contraseña temporal.',
   'admin.users.userToken': 'Token de API de este usuario, mostrado solo ahora:',
   'admin.users.everyStore': 'todas las tiendas',
-  'admin.users.someStores': 'tiendas {stores}; grupos {groups}',
+  'admin.users.someStores': 'Tiendas: {stores}. Grupos: {groups}.',
   'admin.users.disabledAt': 'desactivado el {at}',
   'admin.users.disable': 'Desactivar',
   'admin.users.enable': 'Reactivar',

@@ -448,11 +448,6 @@ export const ptBRAdminJourneys = {
   'admin.journeys.languages.pt-BR': 'Português (Brasil)',
   'admin.journeys.languages.es': 'Espanhol',
   'admin.journeys.languages.en': 'Inglês',
-  'admin.journeys.indicators.nps': 'NPS (0 a 10)',
-  'admin.journeys.indicators.csat': 'CSAT (1 a 5)',
-  'admin.journeys.indicators.csat5Stars': 'CSAT em estrelas (1 a 5)',
-  'admin.journeys.indicators.ces': 'CES, esforço (1 a 7)',
-  'admin.journeys.indicators.binary': 'Sim ou não',
 } as const;
 
 export const ptBRAdminKeys = {
@@ -508,7 +503,7 @@ export const ptBRAdminUsers = {
   'admin.users.invited': 'Convite enviado a {email}, com uma senha temporária.',
   'admin.users.userToken': 'Token de API deste usuário, mostrado só agora:',
   'admin.users.everyStore': 'todas as lojas',
-  'admin.users.someStores': 'lojas {stores}; grupos {groups}',
+  'admin.users.someStores': 'Lojas: {stores}. Grupos: {groups}.',
   'admin.users.disabledAt': 'desativado em {at}',
   'admin.users.disable': 'Desativar',
   'admin.users.enable': 'Reativar',
