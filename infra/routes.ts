@@ -1,7 +1,9 @@
 import { REFERENCE_ROUTES, RESULTS_ROUTE } from '../shared/http/reference-data.js';
 import {
   APP_ADMIN_BRAND_PATH,
+  APP_ADMIN_GENERAL_PATH,
   APP_ADMIN_JOURNEYS_PATH,
+  APP_ADMIN_PATH,
   APP_ADMIN_KEYS_PATH,
   APP_ADMIN_USERS_PATH,
   APP_ADMIN_WEBHOOKS_PATH,
@@ -241,6 +243,9 @@ export const workspaceRoutes: readonly Route[] = [
   route('POST', APP_CASE_CONTACT_PATH, 'postAppCaseContact', RB, "The case's customer contact, shown once; the read is written to the access log", workspacePage),
   // The tenant admins' pages (issue 34 §6): the configuration service of PUT /public/admin/config, which deletes what a
   // configuration no longer lists.
+  route('GET', APP_ADMIN_PATH, 'getAppAdmin', R, 'The first admin page the signed-in user may open', workspacePage),
+  route('GET', APP_ADMIN_GENERAL_PATH, 'getAppAdminGeneral', R, "The tenant's name, language and time zone, and the form to change them (tenant admins)", workspacePage),
+  route('POST', APP_ADMIN_GENERAL_PATH, 'postAppAdminGeneral', RWB, 'Change the name, language or time zone (the form carries the ETag it was read at; tenant admins)', workspacePage),
   route('GET', APP_ADMIN_JOURNEYS_PATH, 'getAppAdminJourneys', R, "The tenant's journeys and their items, and a form to add or edit one (tenant admins)", workspacePage),
   route('POST', APP_ADMIN_JOURNEYS_PATH, 'postAppAdminJourneys', RWB, 'Add or edit a journey (the form carries the ETag it was read at; tenant admins)', workspacePage),
   route('GET', APP_ADMIN_WEBHOOKS_PATH, 'getAppAdminWebhooks', R, "The tenant's event endpoints and a form to add one (tenant admins)", workspacePage),

@@ -5,6 +5,7 @@ import { inIndex, indexAttributes } from '../table.js';
 import { Store } from '../stores/schema.js';
 import type { StoreFilters } from '../stores/requests.js';
 import type { StoreRepository } from '../stores/ports.js';
+import type { UserScope } from '../tenants/config-schema.js';
 import { db, nextId, queryPage, type Page, type QuerySpec } from './dynamodb.js';
 import { entityRepository, exactIndex } from './entity-repository.js';
 
@@ -47,3 +48,13 @@ export const storeRepository: StoreRepository = {
 /** The trade names of a tenant's stores by id (the pages' names of stores). */
 export const storeTradeNames = async (tenantId: number, ids: number[]): Promise<Map<number, string>> =>
   new Map((ids.length ? await stores.getMany(tenantId, ids) : []).map((store) => [store.id, store.trade_name]));
+
+/**
+ * The stores a user may choose from by name (the pages' store filters): their scope's, or every store of the tenant
+ * for a user who sees them all; undefined when there are more than `most` (one bounded read either way).
+ */
+export async function storeChoices(tenantId: number, scope: UserScope, most: number): Promise<Map<number, string> | undefined> {
+  if (scope !== 'all') return scope.stores.length > most ? undefined : storeTradeNames(tenantId, scope.stores);
+  const { items, nextCursor } = await storeRepository.list(tenantId, { limit: most, page: 1 });
+  return nextCursor ? undefined : new Map(items.map((store) => [store.id, store.trade_name]));
+}

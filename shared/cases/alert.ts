@@ -1,4 +1,5 @@
 import { alertTranslator as translator } from '../i18n/messages.js';
+import { timesOf } from '../i18n/times.js';
 import type { Locale } from '../locale.js';
 import { appCasePath } from '../session/paths.js';
 import { html } from '../html.js';
@@ -23,7 +24,7 @@ export interface AlertInput {
 /** The alert e-mail to a store's managers: the score, comment, store, employee, the owner if any, and the case's link. */
 export function alertEmail({ record, company, store, employee, link, locale, timeZone, kind = 'alert' }: AlertInput) {
   const t = translator(locale);
-  const due = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone }).format(new Date(record.dueAt));
+  const due = timesOf(locale, timeZone).when(record.dueAt);
   const subject = t(kind === 'alert' ? 'caseAlert.subject' : 'caseEscalation.subject', { score: record.score, store });
   const lines = [
     kind === 'alert'

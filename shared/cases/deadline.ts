@@ -84,7 +84,7 @@ const weekdayOf = (day: number): WeekDay => DAYS[(new Date(day).getUTCDay() + 6)
  * time repeated by a change back is its first occurrence; one skipped by a change forward is read with the offset
  * before the change, as clocks that jumped would show it (02:30 on a spring-forward night is 03:30).
  */
-function instantAt(day: number, minutes: number, zone: string): number {
+export function instantAt(day: number, minutes: number, zone: string): number {
   const wall = day + minutes * 60_000;
   const [before, after] = [offsetAt(wall - DAY, zone), offsetAt(wall + DAY, zone)];
   if (before === after) return wall - before;

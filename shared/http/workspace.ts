@@ -31,6 +31,8 @@ export interface WorkspaceInput {
   /** The address the request came from (API Gateway's source IP): never logged. */
   address: string;
   query: Record<string, string | undefined>;
+  /** The browser's Accept-Language (the sign-in pages' language). */
+  acceptLanguage: string | undefined;
   /** The route's path parameters (`/app/cases/{id}`). */
   path: Record<string, string | undefined>;
   form: URLSearchParams;
@@ -108,6 +110,7 @@ function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswe
       requestId,
       address: event.requestContext.http.sourceIp,
       query: event.queryStringParameters ?? {},
+      acceptLanguage: event.headers?.['accept-language'],
       path: event.pathParameters ?? {},
       form: new URLSearchParams(bytes.toString('utf8')),
       body: bytes,

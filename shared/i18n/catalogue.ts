@@ -1,6 +1,7 @@
 import type {
   ptBRAdmin,
   ptBRAdminBrand,
+  ptBRAdminGeneral,
   ptBRAdminJourneys,
   ptBRAdminKeys,
   ptBRAdminUsers,
@@ -22,11 +23,12 @@ export type AlertKey = keyof typeof ptBRAlerts;
 /** The admin pages' words: the ones every admin page shares, and each page's own. */
 export type AdminKey = keyof typeof ptBRAdmin;
 export type AdminBrandKey = keyof typeof ptBRAdminBrand;
+export type AdminGeneralKey = keyof typeof ptBRAdminGeneral;
 export type AdminJourneysKey = keyof typeof ptBRAdminJourneys;
 export type AdminKeysKey = keyof typeof ptBRAdminKeys;
 export type AdminUsersKey = keyof typeof ptBRAdminUsers;
 export type AdminWebhooksKey = keyof typeof ptBRAdminWebhooks;
-export type AdminPageKey = AdminBrandKey | AdminJourneysKey | AdminKeysKey | AdminUsersKey | AdminWebhooksKey;
+export type AdminPageKey = AdminBrandKey | AdminGeneralKey | AdminJourneysKey | AdminKeysKey | AdminUsersKey | AdminWebhooksKey;
 export type MessageKey = CustomerKey | WorkspaceKey | AlertKey | AdminKey | AdminPageKey;
 
 export type CustomerCatalogue = Record<CustomerKey, string>;
@@ -34,6 +36,7 @@ export type WorkspaceCatalogue = Record<WorkspaceKey, string>;
 export type AlertCatalogue = Record<AlertKey, string>;
 export type AdminCatalogue = Record<AdminKey, string>;
 export type AdminBrandCatalogue = Record<AdminBrandKey, string>;
+export type AdminGeneralCatalogue = Record<AdminGeneralKey, string>;
 export type AdminJourneysCatalogue = Record<AdminJourneysKey, string>;
 export type AdminKeysCatalogue = Record<AdminKeysKey, string>;
 export type AdminUsersCatalogue = Record<AdminUsersKey, string>;

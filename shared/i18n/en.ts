@@ -1,5 +1,6 @@
 import type {
   AdminBrandCatalogue,
+  AdminGeneralCatalogue,
   AdminCatalogue,
   AdminJourneysCatalogue,
   AdminKeysCatalogue,
@@ -115,6 +116,26 @@ export const enWorkspace: WorkspaceCatalogue = {
   'workspace.section.cases': 'Cases',
   'workspace.section.admin': 'Admin',
   'workspace.signOut': 'Sign out',
+  'indicator.nps': 'NPS (0 to 10)',
+  'indicator.csat': 'CSAT (1 to 5)',
+  'indicator.csat5Stars': 'Stars (1 to 5)',
+  'indicator.ces': 'Effort (CES, 1 to 7)',
+  'indicator.binary': 'Yes or no',
+  'source.email': 'e-mail',
+  'source.sms': 'SMS',
+  'source.push': 'push notification',
+  'source.ura': 'phone call (IVR)',
+  'source.facebook': 'Facebook',
+  'source.tablet': 'in-store tablet',
+  'source.whatsapp': 'WhatsApp',
+  'source.widget': 'website',
+  'source.qrcode': 'QR code',
+  'source.employee': 'employee',
+  'source.chatbot': 'chatbot',
+  'source.workplace': 'Workplace',
+  'source.portals': 'portal',
+  'source.api': 'recorded with the sale',
+  'workspace.anyStore': 'All stores',
   'cases.title': 'Cases',
   'cases.view': 'Cases of',
   'cases.view.stores': 'My stores',
@@ -125,7 +146,7 @@ export const enWorkspace: WorkspaceCatalogue = {
   'cases.filter.open': 'Open',
   'cases.filter.resolved': 'Resolved',
   'cases.filter.all': 'All',
-  'cases.filter.store': 'Store (number)',
+  'cases.filter.store': 'Store',
   'cases.filter.submit': 'Filter',
   'cases.found': 'Cases found',
   'cases.empty': 'No case matches these filters.',
@@ -321,7 +342,7 @@ export const enWorkspace: WorkspaceCatalogue = {
   'answers.csvName': 'answers.csv',
   'answers.all': 'All',
   'answers.allItems': 'All',
-  'answers.filter.store': 'Store (code)',
+  'answers.filter.store': 'Store',
   'answers.filter.employee': 'Employee (code)',
   'answers.filter.nps': 'NPS (0 to 10)',
   'answers.filter.otherScales': 'Other scales',
@@ -350,6 +371,7 @@ export const enAlerts: AlertCatalogue = {
 
 export const enAdmin: AdminCatalogue = {
   'admin.admin': 'Administration',
+  'admin.general': 'General',
   'admin.journeys': 'Journeys',
   'admin.webhooks': 'Webhooks',
   'admin.forbiddenTitle': 'No access',
@@ -401,6 +423,19 @@ export const enAdmin: AdminCatalogue = {
   'admin.problems.invalid': 'not a valid value',
 };
 
+export const enAdminGeneral: AdminGeneralCatalogue = {
+  'admin.general.intro': "The company's name, the language of its surveys and pages, and the time zone its people read times in.",
+  'admin.general.edit': 'Change the general settings',
+  'admin.general.name': 'Company name',
+  'admin.general.nameHint': "The name customers see in surveys and e-mails is the brand's.",
+  'admin.general.locale': 'Language',
+  'admin.general.localeHint': 'Of the surveys (when neither the customer nor the journey has one), the e-mails and these pages.',
+  'admin.general.timeZone': 'Time zone',
+  'admin.general.timeZoneHint':
+    'Times on the pages and in the alert e-mails are written in this zone; quiet and working hours count in it.',
+  'admin.general.saved': 'General settings saved: they apply from the next page and the next survey.',
+};
+
 export const enAdminBrand: AdminBrandCatalogue = {
   'admin.brand.editBrand': 'Change the brand',
   'admin.brand.brandIntro':
@@ -442,11 +477,6 @@ export const enAdminJourneys: AdminJourneysCatalogue = {
   'admin.journeys.languages.pt-BR': 'Portuguese (Brazil)',
   'admin.journeys.languages.es': 'Spanish',
   'admin.journeys.languages.en': 'English',
-  'admin.journeys.indicators.nps': 'NPS (0 to 10)',
-  'admin.journeys.indicators.csat': 'CSAT (1 to 5)',
-  'admin.journeys.indicators.csat5Stars': 'CSAT in stars (1 to 5)',
-  'admin.journeys.indicators.ces': 'CES, effort (1 to 7)',
-  'admin.journeys.indicators.binary': 'Yes or no',
 };
 
 export const enAdminKeys: AdminKeysCatalogue = {
@@ -461,7 +491,7 @@ export const enAdminKeys: AdminKeysCatalogue = {
   'admin.keys.scopes.public': 'Public API',
   'admin.keys.scopes.chatbot': 'Chatbot',
   'admin.keys.scopes.admin': 'Administration',
-  'admin.keys.keyExpiry': 'Expires at (UTC, optional)',
+  'admin.keys.keyExpiry': 'Expires at ({zone} time, optional)',
   'admin.keys.keyExpiryHint': 'Blank: valid until revoked.',
   'admin.keys.issue': 'Make key',
   'admin.keys.created': 'made {at}',
@@ -502,7 +532,7 @@ export const enAdminUsers: AdminUsersCatalogue = {
   'admin.users.invited': 'Invitation sent to {email}, with a temporary password.',
   'admin.users.userToken': "This user's API token, shown only now:",
   'admin.users.everyStore': 'every store',
-  'admin.users.someStores': 'stores {stores}; groups {groups}',
+  'admin.users.someStores': 'Stores: {stores}. Groups: {groups}.',
   'admin.users.disabledAt': 'disabled {at}',
   'admin.users.disable': 'Disable',
   'admin.users.enable': 'Enable',

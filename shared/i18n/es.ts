@@ -1,5 +1,6 @@
 import type {
   AdminBrandCatalogue,
+  AdminGeneralCatalogue,
   AdminCatalogue,
   AdminJourneysCatalogue,
   AdminKeysCatalogue,
@@ -115,6 +116,26 @@ export const esWorkspace: WorkspaceCatalogue = {
   'workspace.section.cases': 'Casos',
   'workspace.section.admin': 'Admin',
   'workspace.signOut': 'Salir',
+  'indicator.nps': 'NPS (0 a 10)',
+  'indicator.csat': 'CSAT (1 a 5)',
+  'indicator.csat5Stars': 'Estrellas (1 a 5)',
+  'indicator.ces': 'Esfuerzo (CES, 1 a 7)',
+  'indicator.binary': 'Sí o no',
+  'source.email': 'correo electrónico',
+  'source.sms': 'SMS',
+  'source.push': 'notificación',
+  'source.ura': 'llamada (IVR)',
+  'source.facebook': 'Facebook',
+  'source.tablet': 'tableta en la tienda',
+  'source.whatsapp': 'WhatsApp',
+  'source.widget': 'sitio web',
+  'source.qrcode': 'código QR',
+  'source.employee': 'empleado',
+  'source.chatbot': 'chatbot',
+  'source.workplace': 'Workplace',
+  'source.portals': 'portal',
+  'source.api': 'registrada con la venta',
+  'workspace.anyStore': 'Todas las tiendas',
   'cases.title': 'Casos',
   'cases.view': 'Casos de',
   'cases.view.stores': 'Mis tiendas',
@@ -125,7 +146,7 @@ export const esWorkspace: WorkspaceCatalogue = {
   'cases.filter.open': 'Abiertos',
   'cases.filter.resolved': 'Resueltos',
   'cases.filter.all': 'Todos',
-  'cases.filter.store': 'Tienda (código)',
+  'cases.filter.store': 'Tienda',
   'cases.filter.submit': 'Filtrar',
   'cases.found': 'Casos encontrados',
   'cases.empty': 'Ningún caso con estos filtros.',
@@ -320,7 +341,7 @@ export const esWorkspace: WorkspaceCatalogue = {
   'answers.csvName': 'respuestas.csv',
   'answers.all': 'Todas',
   'answers.allItems': 'Todos',
-  'answers.filter.store': 'Tienda (código)',
+  'answers.filter.store': 'Tienda',
   'answers.filter.employee': 'Empleado (código)',
   'answers.filter.nps': 'NPS (0 a 10)',
   'answers.filter.otherScales': 'Otras escalas',
@@ -348,6 +369,7 @@ export const esAlerts: AlertCatalogue = {
 
 export const esAdmin: AdminCatalogue = {
   'admin.admin': 'Administración',
+  'admin.general': 'General',
   'admin.journeys': 'Recorridos',
   'admin.webhooks': 'Webhooks',
   'admin.forbiddenTitle': 'Sin acceso',
@@ -399,6 +421,20 @@ export const esAdmin: AdminCatalogue = {
   'admin.problems.invalid': 'valor no válido',
 };
 
+export const esAdminGeneral: AdminGeneralCatalogue = {
+  'admin.general.intro':
+    'El nombre de la empresa, el idioma de las encuestas y de las páginas, y la zona horaria en que las personas leen las horas.',
+  'admin.general.edit': 'Cambiar los datos generales',
+  'admin.general.name': 'Nombre de la empresa',
+  'admin.general.nameHint': 'El nombre que el cliente ve en las encuestas y correos es el de la marca.',
+  'admin.general.locale': 'Idioma',
+  'admin.general.localeHint': 'El de las encuestas (cuando ni el cliente ni el recorrido tienen uno), de los correos y de estas páginas.',
+  'admin.general.timeZone': 'Zona horaria',
+  'admin.general.timeZoneHint':
+    'Las horas de las páginas y de los correos de alerta se escriben en esta zona; el horario de silencio y el horario laboral cuentan en ella.',
+  'admin.general.saved': 'Datos generales guardados: valen desde la próxima página y la próxima encuesta.',
+};
+
 export const esAdminBrand: AdminBrandCatalogue = {
   'admin.brand.editBrand': 'Cambiar la marca',
   'admin.brand.brandIntro':
@@ -441,11 +477,6 @@ export const esAdminJourneys: AdminJourneysCatalogue = {
   'admin.journeys.languages.pt-BR': 'Portugués (Brasil)',
   'admin.journeys.languages.es': 'Español',
   'admin.journeys.languages.en': 'Inglés',
-  'admin.journeys.indicators.nps': 'NPS (0 a 10)',
-  'admin.journeys.indicators.csat': 'CSAT (1 a 5)',
-  'admin.journeys.indicators.csat5Stars': 'CSAT en estrellas (1 a 5)',
-  'admin.journeys.indicators.ces': 'CES, esfuerzo (1 a 7)',
-  'admin.journeys.indicators.binary': 'Sí o no',
 };
 
 export const esAdminKeys: AdminKeysCatalogue = {
@@ -460,7 +491,7 @@ export const esAdminKeys: AdminKeysCatalogue = {
   'admin.keys.scopes.public': 'API pública',
   'admin.keys.scopes.chatbot': 'Chatbot',
   'admin.keys.scopes.admin': 'Administración',
-  'admin.keys.keyExpiry': 'Vence el (UTC, opcional)',
+  'admin.keys.keyExpiry': 'Vence el (hora de {zone}, opcional)',
   'admin.keys.keyExpiryHint': 'En blanco: vale hasta que se revoque.',
   'admin.keys.issue': 'Crear clave',
   'admin.keys.created': 'creada el {at}',
@@ -501,7 +532,7 @@ export const esAdminUsers: AdminUsersCatalogue = {
   'admin.users.invited': 'Invitación enviada a {email}, con una contraseña temporal.',
   'admin.users.userToken': 'Token de API de este usuario, mostrado solo ahora:',
   'admin.users.everyStore': 'todas las tiendas',
-  'admin.users.someStores': 'tiendas {stores}; grupos {groups}',
+  'admin.users.someStores': 'Tiendas: {stores}. Grupos: {groups}.',
   'admin.users.disabledAt': 'desactivado el {at}',
   'admin.users.disable': 'Desactivar',
   'admin.users.enable': 'Reactivar',

@@ -2,6 +2,7 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locale.js';
 import type {
   AdminBrandCatalogue,
   AdminCatalogue,
+  AdminGeneralCatalogue,
   AdminJourneysCatalogue,
   AdminKey,
   AdminKeysCatalogue,
@@ -20,6 +21,7 @@ import type {
 import {
   enAdmin,
   enAdminBrand,
+  enAdminGeneral,
   enAdminJourneys,
   enAdminKeys,
   enAdminUsers,
@@ -31,6 +33,7 @@ import {
 import {
   esAdmin,
   esAdminBrand,
+  esAdminGeneral,
   esAdminJourneys,
   esAdminKeys,
   esAdminUsers,
@@ -42,6 +45,7 @@ import {
 import {
   ptBRAdmin,
   ptBRAdminBrand,
+  ptBRAdminGeneral,
   ptBRAdminJourneys,
   ptBRAdminKeys,
   ptBRAdminUsers,
@@ -66,6 +70,11 @@ const ALERTS: Record<Locale, AlertCatalogue> = { 'pt-BR': ptBRAlerts, es: esAler
 const ADMIN: Record<Locale, AdminCatalogue> = { 'pt-BR': ptBRAdmin, es: esAdmin, en: enAdmin };
 /** Each admin page's own words, beside the ones they share (ADMIN). */
 export const ADMIN_BRAND: Record<Locale, AdminBrandCatalogue> = { 'pt-BR': ptBRAdminBrand, es: esAdminBrand, en: enAdminBrand };
+export const ADMIN_GENERAL: Record<Locale, AdminGeneralCatalogue> = {
+  'pt-BR': ptBRAdminGeneral,
+  es: esAdminGeneral,
+  en: enAdminGeneral,
+};
 export const ADMIN_JOURNEYS: Record<Locale, AdminJourneysCatalogue> = {
   'pt-BR': ptBRAdminJourneys,
   es: esAdminJourneys,
@@ -86,6 +95,7 @@ export const catalogueOf = (locale: Locale): Catalogue => ({
   ...ALERTS[locale],
   ...ADMIN[locale],
   ...ADMIN_BRAND[locale],
+  ...ADMIN_GENERAL[locale],
   ...ADMIN_JOURNEYS[locale],
   ...ADMIN_KEYS[locale],
   ...ADMIN_USERS[locale],
@@ -117,6 +127,9 @@ export const adminTranslator = <Own extends AdminPageKey>(
   locale: Locale,
   own: Record<Locale, Record<Own, string>>,
 ): Translate<AdminKey | Own> => translate<AdminKey | Own>({ ...ADMIN[locale], ...own[locale] }, locale);
+
+/** Each language named in itself (a choice of language reads the same whatever the page's language). */
+export const LANGUAGE_NAMES: Record<Locale, string> = { 'pt-BR': 'Português (Brasil)', es: 'Español', en: 'English' };
 
 export const isLocale = (value: unknown): value is Locale => (LOCALES as readonly unknown[]).includes(value);
 

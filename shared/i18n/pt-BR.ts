@@ -108,6 +108,26 @@ export const ptBRWorkspace = {
   'workspace.section.cases': 'Casos',
   'workspace.section.admin': 'Admin',
   'workspace.signOut': 'Sair',
+  'indicator.nps': 'NPS (0 a 10)',
+  'indicator.csat': 'CSAT (1 a 5)',
+  'indicator.csat5Stars': 'Estrelas (1 a 5)',
+  'indicator.ces': 'Esforço (CES, 1 a 7)',
+  'indicator.binary': 'Sim ou não',
+  'source.email': 'e-mail',
+  'source.sms': 'SMS',
+  'source.push': 'notificação',
+  'source.ura': 'ligação (URA)',
+  'source.facebook': 'Facebook',
+  'source.tablet': 'tablet na loja',
+  'source.whatsapp': 'WhatsApp',
+  'source.widget': 'site',
+  'source.qrcode': 'QR code',
+  'source.employee': 'funcionário',
+  'source.chatbot': 'chatbot',
+  'source.workplace': 'Workplace',
+  'source.portals': 'portal',
+  'source.api': 'registrada com a venda',
+  'workspace.anyStore': 'Todas as lojas',
   'cases.title': 'Casos',
   'cases.view': 'Casos de',
   'cases.view.stores': 'Minhas lojas',
@@ -118,7 +138,7 @@ export const ptBRWorkspace = {
   'cases.filter.open': 'Abertos',
   'cases.filter.resolved': 'Resolvidos',
   'cases.filter.all': 'Todos',
-  'cases.filter.store': 'Loja (código)',
+  'cases.filter.store': 'Loja',
   'cases.filter.submit': 'Filtrar',
   'cases.found': 'Casos encontrados',
   'cases.empty': 'Nenhum caso com estes filtros.',
@@ -313,7 +333,7 @@ export const ptBRWorkspace = {
   'answers.csvName': 'respostas.csv',
   'answers.all': 'Todas',
   'answers.allItems': 'Todos',
-  'answers.filter.store': 'Loja (código)',
+  'answers.filter.store': 'Loja',
   'answers.filter.employee': 'Funcionário (código)',
   'answers.filter.nps': 'NPS (0 a 10)',
   'answers.filter.otherScales': 'Outras escalas',
@@ -342,6 +362,7 @@ export const ptBRAlerts = {
 
 export const ptBRAdmin = {
   'admin.admin': 'Administração',
+  'admin.general': 'Geral',
   'admin.journeys': 'Jornadas',
   'admin.webhooks': 'Webhooks',
   'admin.forbiddenTitle': 'Sem acesso',
@@ -393,6 +414,19 @@ export const ptBRAdmin = {
   'admin.problems.invalid': 'valor inválido',
 } as const;
 
+export const ptBRAdminGeneral = {
+  'admin.general.intro': 'O nome da empresa, a língua das pesquisas e das páginas, e o fuso horário em que as pessoas leem as horas.',
+  'admin.general.edit': 'Alterar os dados gerais',
+  'admin.general.name': 'Nome da empresa',
+  'admin.general.nameHint': 'O nome que o cliente vê nas pesquisas e e-mails é o da marca.',
+  'admin.general.locale': 'Língua',
+  'admin.general.localeHint': 'A das pesquisas (quando nem o cliente nem a jornada têm uma), dos e-mails e destas páginas.',
+  'admin.general.timeZone': 'Fuso horário',
+  'admin.general.timeZoneHint':
+    'As horas das páginas e dos e-mails de alerta são escritas neste fuso; o horário silencioso e o expediente contam nele.',
+  'admin.general.saved': 'Dados gerais salvos: valem a partir da próxima página e da próxima pesquisa.',
+} as const;
+
 export const ptBRAdminBrand = {
   'admin.brand.editBrand': 'Alterar a marca',
   'admin.brand.brandIntro':
@@ -434,11 +468,6 @@ export const ptBRAdminJourneys = {
   'admin.journeys.languages.pt-BR': 'Português (Brasil)',
   'admin.journeys.languages.es': 'Espanhol',
   'admin.journeys.languages.en': 'Inglês',
-  'admin.journeys.indicators.nps': 'NPS (0 a 10)',
-  'admin.journeys.indicators.csat': 'CSAT (1 a 5)',
-  'admin.journeys.indicators.csat5Stars': 'CSAT em estrelas (1 a 5)',
-  'admin.journeys.indicators.ces': 'CES, esforço (1 a 7)',
-  'admin.journeys.indicators.binary': 'Sim ou não',
 } as const;
 
 export const ptBRAdminKeys = {
@@ -453,7 +482,7 @@ export const ptBRAdminKeys = {
   'admin.keys.scopes.public': 'API pública',
   'admin.keys.scopes.chatbot': 'Chatbot',
   'admin.keys.scopes.admin': 'Administração',
-  'admin.keys.keyExpiry': 'Expira em (UTC, opcional)',
+  'admin.keys.keyExpiry': 'Expira em (hora de {zone}, opcional)',
   'admin.keys.keyExpiryHint': 'Em branco: vale até ser revogada.',
   'admin.keys.issue': 'Criar chave',
   'admin.keys.created': 'criada em {at}',
@@ -494,7 +523,7 @@ export const ptBRAdminUsers = {
   'admin.users.invited': 'Convite enviado a {email}, com uma senha temporária.',
   'admin.users.userToken': 'Token de API deste usuário, mostrado só agora:',
   'admin.users.everyStore': 'todas as lojas',
-  'admin.users.someStores': 'lojas {stores}; grupos {groups}',
+  'admin.users.someStores': 'Lojas: {stores}. Grupos: {groups}.',
   'admin.users.disabledAt': 'desativado em {at}',
   'admin.users.disable': 'Desativar',
   'admin.users.enable': 'Reativar',

@@ -21,8 +21,10 @@ export const APP_CASE_CONTACT_PATH = `${APP_CASE_PATH}/contact`;
 export const appCasePath = (id: number | string) => APP_CASE_PATH.replace('{id}', encodeURIComponent(String(id)));
 /** Where a signed-in manager lands. */
 export const APP_HOME = APP_RESULTS_PATH;
-/** The tenant admins' pages (issue 34): the journeys and their questions, the event endpoints, the API keys. */
+/** The tenant admins' pages (issue 34): `/app/admin` alone opens the first one the user may open. */
 export const APP_ADMIN_PATH = `${APP_PATH}/admin`;
+/** The tenant's name, language and time zone. */
+export const APP_ADMIN_GENERAL_PATH = `${APP_ADMIN_PATH}/general`;
 export const APP_ADMIN_JOURNEYS_PATH = `${APP_ADMIN_PATH}/journeys`;
 export const APP_ADMIN_WEBHOOKS_PATH = `${APP_ADMIN_PATH}/webhooks`;
 export const APP_ADMIN_KEYS_PATH = `${APP_ADMIN_PATH}/keys`;

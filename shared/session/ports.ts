@@ -1,3 +1,4 @@
+import type { Locale } from '../locale.js';
 /** What Cognito answers a sign-in with: the tokens, kept in the session cookies. */
 export interface SessionTokens {
   idToken: string;
@@ -73,6 +74,7 @@ export type SignInProblem = 'refused' | 'tooMany' | 'missing' | 'expired' | 'mis
 
 /** The pages the session service answers with (shared/workspace/sign-in-page.ts): documents, ready to send. */
 export interface SessionPages {
-  signIn(base: string, next: string, problem?: SignInProblem, email?: string): string;
-  newPassword(base: string, next: string, problem?: SignInProblem): string;
+  /** In `locale`: the browser's language among the service's (no tenant is known before signing in). */
+  signIn(base: string, next: string, locale: Locale, problem?: SignInProblem, email?: string): string;
+  newPassword(base: string, next: string, locale: Locale, problem?: SignInProblem): string;
 }

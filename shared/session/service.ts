@@ -3,6 +3,8 @@ import { challengeCookie, clearedCookies, readChallenge, safeNext, sessionCookie
 import { SIGN_IN_PATH } from './paths.js';
 import type { Sealer } from '../sealed.js';
 import { UnauthenticatedError } from '../errors.js';
+import { localeOfRequest } from '../i18n/messages.js';
+import type { Locale } from '../locale.js';
 import type { AttemptKey, IdentityProvider, SessionClaims, SessionPages, SignInAttempts, SignInOutcome, SignInProblem } from './ports.js';
 
 /** What the session's pages receive: the stage's path prefix and the posted form or the query. */
@@ -12,6 +14,8 @@ export interface SessionRequest {
   address: string;
   form: URLSearchParams;
   query: Record<string, string | undefined>;
+  /** The browser's Accept-Language: the sign-in pages' language, before the tenant is known. */
+  acceptLanguage?: string | undefined;
   cookies: { session?: string | undefined; refresh?: string | undefined; challenge?: string | undefined };
 }
 
@@ -31,6 +35,7 @@ function answer(
   pages: SessionPages,
   base: string,
   next: string,
+  locale: Locale,
   outcome: SignInOutcome,
   username: string,
   again: (problem: SignInProblem) => string,
@@ -41,13 +46,13 @@ function answer(
     case 'new-password':
       return {
         status: 200,
-        html: pages.newPassword(base, next),
+        html: pages.newPassword(base, next, locale),
         cookies: [challengeCookie(base, challenges, username, outcome.challenge)],
       };
     case 'too-many':
       return { status: 429, html: again('tooMany') };
     case 'weak-password':
-      return { status: 400, html: pages.newPassword(base, next, 'weak') };
+      return { status: 400, html: pages.newPassword(base, next, locale, 'weak') };
     case 'refused':
       return { status: 401, html: again('refused') };
   }
@@ -67,11 +72,12 @@ export function signInService(
     now = () => new Date(),
   }: { challenges: Sealer; attempts: SignInAttempts; pages: SessionPages; now?: () => Date },
 ) {
-  async function submitSignIn({ base, address, form }: SessionRequest): Promise<WebAnswer> {
+  async function submitSignIn({ base, address, form, acceptLanguage }: SessionRequest): Promise<WebAnswer> {
     const next = safeNext(base, form.get('next') ?? undefined);
+    const locale = localeOfRequest(acceptLanguage);
     const email = (form.get('email') ?? '').trim().toLowerCase();
     const password = form.get('password') ?? '';
-    const again = (problem: SignInProblem) => pages.signIn(base, next, problem, email.length <= MAX_EMAIL ? email : '');
+    const again = (problem: SignInProblem) => pages.signIn(base, next, locale, problem, email.length <= MAX_EMAIL ? email : '');
     if (!email || !password) return { status: 400, html: again('missing') };
     if (email.length > MAX_EMAIL || password.length > MAX_PASSWORD) return { status: 401, html: again('refused') };
     const account: AttemptKey = { kind: 'account', id: email };
@@ -81,7 +87,7 @@ export function signInService(
     const outcome = await idp.signIn(email, password);
     if (outcome.kind === 'refused') await attempts.fail(keys, now(), SIGN_IN_LIMITS.windowSeconds);
     else if (outcome.kind === 'signed-in' || outcome.kind === 'new-password') await attempts.forget(account);
-    return answer(challenges, pages, base, next, outcome, email, again);
+    return answer(challenges, pages, base, next, locale, outcome, email, again);
   }
 
   return { submitSignIn };
@@ -92,16 +98,19 @@ export function newPasswordService(
   idp: IdentityProvider,
   { challenges, pages, now = () => new Date() }: { challenges: Sealer; pages: SessionPages; now?: () => Date },
 ) {
-  async function submitNewPassword({ base, form, cookies }: SessionRequest): Promise<WebAnswer> {
+  async function submitNewPassword({ base, form, cookies, acceptLanguage }: SessionRequest): Promise<WebAnswer> {
     const next = safeNext(base, form.get('next') ?? undefined);
+    const locale = localeOfRequest(acceptLanguage);
     const challenge = readChallenge(challenges, cookies.challenge, now().getTime());
     // The challenge lasts 3 minutes: past it (or forged), the invited user signs in again with the temporary password.
-    if (!challenge) return { status: 401, html: pages.signIn(base, next, 'expired') };
+    if (!challenge) return { status: 401, html: pages.signIn(base, next, locale, 'expired') };
     const password = form.get('password') ?? '';
-    if (!password || password.length > MAX_PASSWORD) return { status: 400, html: pages.newPassword(base, next, 'missingPassword') };
-    if (password !== form.get('confirm')) return { status: 400, html: pages.newPassword(base, next, 'mismatch') };
+    if (!password || password.length > MAX_PASSWORD) return { status: 400, html: pages.newPassword(base, next, locale, 'missingPassword') };
+    if (password !== form.get('confirm')) return { status: 400, html: pages.newPassword(base, next, locale, 'mismatch') };
     const outcome = await idp.setNewPassword(challenge.username, challenge.challenge, password);
-    return answer(challenges, pages, base, next, outcome, challenge.username, (problem) => pages.signIn(base, next, problem));
+    return answer(challenges, pages, base, next, locale, outcome, challenge.username, (problem) =>
+      pages.signIn(base, next, locale, problem),
+    );
   }
 
   return { submitNewPassword };

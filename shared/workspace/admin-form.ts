@@ -2,18 +2,18 @@ import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { html, type HtmlValue, type SafeHtml } from '../html.js';
 import type { AdminPageKey } from '../i18n/catalogue.js';
-import { adminTranslator, type AdminKey, type Translate } from '../i18n/messages.js';
-import { DEFAULT_LOCALE, type Locale } from '../locale.js';
+import { ADMIN_GENERAL, adminTranslator, type AdminKey, type Translate } from '../i18n/messages.js';
+import { timesOf } from '../i18n/times.js';
+import type { Locale } from '../locale.js';
 import { clearedShownOnce, SHOWN_ONCE_SECONDS, shownOnceCookie } from '../session/cookies.js';
 import type { Sealer } from '../sealed.js';
 import type { AuditActor, ConfigChange } from '../audit/log.js';
-import { brandOf } from '../brand/brand.js';
 import type { ConfigDocument, Settings } from '../tenants/config-schema.js';
 import type { UserRecord } from '../access/ports.js';
 import { adminRefusal } from '../access/capabilities.js';
 import { redirect, type WebAnswer } from '../web-answer.js';
 import { ADMIN_SECTIONS, openAdminSections } from './admin-sections.js';
-import { layout, messageBody } from './layout.js';
+import { layout, messageBody, tenantLookOf } from './layout.js';
 
 /**
  * The tenant admins' pages change the configuration through the same service and schema as `PUT
@@ -29,8 +29,8 @@ export interface AdminPagePorts {
     config: ConfigDocument,
     actor: AuditActor,
   ): Promise<{ version: number; changes: ConfigChange[] }>;
-  /** The tenant's language and brand. */
-  settings(tenantId: number): Promise<Pick<Settings, 'brand' | 'delivery' | 'locale'>>;
+  /** The tenant's language, time zone and brand. */
+  settings(tenantId: number): Promise<Pick<Settings, 'brand' | 'delivery' | 'locale' | 'timeZone'>>;
 }
 
 export interface AdminPageRequest {
@@ -51,7 +51,9 @@ export interface AdminFrame<Own extends AdminPageKey = AdminPageKey> {
   t: Translate<AdminKey | Own>;
   locale: Locale;
   page(status: number, title: string, body: SafeHtml): WebAnswer;
-  /** An instant as the tenant's language writes it, in UTC (said so). */
+  /** The tenant's time zone. */
+  timeZone: string;
+  /** An instant as a person reads it: in the tenant's zone, the locale's way, the zone named. */
   dateTime(iso: string): string;
   /** A schema's or a service's message about a field, in the tenant's language. */
   say(message: string): string;
@@ -71,10 +73,8 @@ export async function adminFrame<Own extends AdminPageKey>(
   path: string,
   own: Record<Locale, Record<Own, string>>,
 ): Promise<{ frame: AdminFrame<Own>; refused?: WebAnswer }> {
-  const settings = await ports.settings(request.tenantId);
-  const locale = settings.locale ?? DEFAULT_LOCALE;
+  const { locale, timeZone, brand } = tenantLookOf(await ports.settings(request.tenantId));
   const t = adminTranslator(locale, own);
-  const brand = brandOf(settings);
   const open = openAdminSections(request.user);
   const home = open[0]?.path;
   const document = (title: string, body: SafeHtml) =>
@@ -85,12 +85,12 @@ export async function adminFrame<Own extends AdminPageKey>(
       (section) =>
         html`<li><a href="${request.base + section.path}"${section.path === path && html` aria-current="page"`}>${t(section.label)}</a></li>`,
     )}</ul></nav>`;
-  const when = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone: 'UTC' });
   const frame: AdminFrame<Own> = {
     t,
     locale,
+    timeZone,
     page: (status, title, body) => ({ status, html: document(title, html`${subnav}${body}`) }),
-    dateTime: (iso) => `${when.format(new Date(iso))} UTC`,
+    dateTime: timesOf(locale, timeZone).when,
     say: (message) => localMessage(t, message),
   };
   const area = ADMIN_SECTIONS.find((section) => section.path === path)?.area ?? 'tenant';
@@ -99,6 +99,17 @@ export async function adminFrame<Own extends AdminPageKey>(
   const why = t(refusal === 'not-admin' ? 'admin.forbiddenText' : 'admin.everyStoreText');
   const title = t('admin.forbiddenTitle');
   return { frame, refused: { status: 403, html: document(title, html`${subnav}${messageBody(title, why)}`) } };
+}
+
+/** `/app/admin` alone: the first admin page the user may open, or the refusal a user who may open none gets. */
+export async function openAdmin(ports: Pick<AdminPagePorts, 'settings'>, request: AdminPageRequest): Promise<WebAnswer> {
+  const home = openAdminSections(request.user)[0];
+  if (home) return redirect(request.base + home.path);
+  const { frame, refused } = await adminFrame(ports, request, ADMIN_SECTIONS[0]!.path, ADMIN_GENERAL);
+  return (
+    refused ??
+    frame.page(403, frame.t('admin.forbiddenTitle'), messageBody(frame.t('admin.forbiddenTitle'), frame.t('admin.forbiddenText')))
+  );
 }
 
 export function addError(errors: FieldErrors, field: string, message: string) {

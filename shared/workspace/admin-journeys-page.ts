@@ -1,7 +1,9 @@
 import { html, type SafeHtml } from '../html.js';
 import type { AdminJourneysKey } from '../i18n/catalogue.js';
 import { ADMIN_JOURNEYS } from '../i18n/messages.js';
-import { CHANNEL_RECORDS, CHANNELS } from '../channels.js';
+import { CHANNELS } from '../channels.js';
+import { workspaceTranslator } from '../i18n/messages.js';
+import { indicatorWords, sourceWords } from './words.js';
 import { LOCALES } from '../locale.js';
 import { APP_ADMIN_JOURNEYS_PATH } from '../session/paths.js';
 import type { ClassConfig, ConfigDocument, JourneyConfig } from '../tenants/config-schema.js';
@@ -169,7 +171,7 @@ function journeyItem(frame: JourneysFrame, base: string, journey: JourneyConfig,
   const name = journey.name ?? journey.slug;
   return html`<li class="card" id="journey-${journey.id}">
 <h3>${name} <code>${journey.slug}</code></h3>
-<p>${t(`admin.journeys.indicators.${journey.indicator}`)} · ${journey.channels.map((c) => CHANNEL_RECORDS[c].label).join(', ')}</p>
+<p>${indicatorWords(workspaceTranslator(frame.locale), journey.indicator)} · ${journey.channels.map((c) => sourceWords(workspaceTranslator(frame.locale), c)).join(', ')}</p>
 <p><span class="hint">${t('admin.journeys.classes')}:</span> ${items.length ? items.join(', ') : t('admin.journeys.noClasses')}</p>
 ${questions.length ? html`<ul class="texts">${questions}</ul>` : ''}
 <p><a href="${`${base}${APP_ADMIN_JOURNEYS_PATH}?edit=${journey.id}#journey-form`}">${t('admin.journeys.edit')}<span class="visually-hidden"> ${name}</span></a></p>
@@ -225,7 +227,7 @@ ${hint ? html`<p class="hint" id="${hintId}">${hint}</p>` : ''}${error.html}</di
     (_, place) =>
       html`<div class="field"><label for="j-channel-${place}">${t('admin.journeys.channelAt', { place: place + 1 })}</label><select id="j-channel-${place}" name="channels"><option value="">${t('admin.journeys.noChannel')}</option>${CHANNELS.map(
         (channel) =>
-          html`<option value="${channel}"${values.channels[place] === channel ? ' selected' : ''}>${CHANNEL_RECORDS[channel].label}</option>`,
+          html`<option value="${channel}"${values.channels[place] === channel ? ' selected' : ''}>${sourceWords(workspaceTranslator(frame.locale), channel)}</option>`,
       )}</select></div>`,
   )}</div>${channelsError.html}</fieldset>`;
   const indicatorError = fieldError(errors, 'indicator', 'j-indicator');
@@ -240,7 +242,8 @@ ${input('name', t('admin.name'), html` maxlength="200"`)}
 <select id="j-indicator" name="indicator"${indicatorError.attributes}${indicatorError.invalid}>${(
     Object.keys(INDICATORS) as Indicator[]
   ).map(
-    (i) => html`<option value="${i}"${values.indicator === i ? ' selected' : ''}>${t(`admin.journeys.indicators.${i}`)}</option>`,
+    (i) =>
+      html`<option value="${i}"${values.indicator === i ? ' selected' : ''}>${indicatorWords(workspaceTranslator(frame.locale), i)}</option>`,
   )}</select>${indicatorError.html}</div>
 ${checks(
   'classes',

@@ -3,6 +3,7 @@ import { html, type HtmlValue, type SafeHtml } from '../html.js';
 import type { AdminKeysKey } from '../i18n/catalogue.js';
 import { ADMIN_KEYS } from '../i18n/messages.js';
 import { DomainError, NotFoundError } from '../errors.js';
+import { instantAt } from '../cases/deadline.js';
 import { APP_ADMIN_KEYS_PATH } from '../session/paths.js';
 import { KEY_SCOPES } from '../access/credentials.js';
 import { KeyIdPath, NewKeyBody, RotateKeyBody, type KeyView, type apiKeys } from '../access/api-keys.js';
@@ -41,8 +42,17 @@ interface KeyValues {
 const EMPTY: KeyValues = { name: '', scope: 'public', expires: '' };
 const GRACES = [0, 3600, 86_400, 259_200, 604_800] as const;
 
-/** A `datetime-local` value, read as UTC (the label says so), as the API's expiry; empty: none. */
-const expiryOf = (value: string) => (value ? (value.length === 16 ? `${value}:00Z` : `${value}Z`) : undefined);
+/**
+ * A `datetime-local` value, read in the tenant's time zone (the label names it), as the API's expiry (UTC); empty:
+ * none; anything else as sent, for the schema to refuse.
+ */
+export function expiryOf(value: string, zone: string): string | undefined {
+  const found = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
+  if (!found) return value || undefined;
+  const [, day, hours, minutes, seconds = '0'] = found;
+  const at = instantAt(Date.parse(`${day}T00:00:00Z`), Number(hours) * 60 + Number(minutes), zone) + Number(seconds) * 1000;
+  return Number.isNaN(at) ? value : new Date(at).toISOString();
+}
 
 /**
  * The tenant admin's API keys (issue 34 §6) over the keys service of `/public/admin/keys`: each key's name, scope,
@@ -98,7 +108,7 @@ export function adminKeysPage(ports: KeysPorts) {
         }
         for (const issue of body.issues) addError(errors, '', `${t('admin.keys.grace')}: ${frame.say(issue.message)}`);
       } else {
-        const expiry = expiryOf(sent.expires);
+        const expiry = expiryOf(sent.expires, frame.timeZone);
         const body = v.safeParse(NewKeyBody, { scope: sent.scope, name: sent.name, ...(expiry ? { expires_at: expiry } : {}) });
         if (body.success) {
           const issued = await ports.issueKey(tenantId, body.output, actor);
@@ -142,10 +152,10 @@ ${keyForm(frame, request.base, values, errors)}`;
 
 const fieldOf = (path: string) => (path === 'expires_at' ? 'expires_at' : path === 'name' || path === 'scope' ? path : '');
 
-const labelsOf = ({ t }: KeysFrame) => ({
+const labelsOf = ({ t, timeZone }: KeysFrame) => ({
   name: { label: t('admin.keys.keyName'), id: 'k-name' },
   scope: { label: t('admin.keys.keyScope'), id: 'k-scope' },
-  expires_at: { label: t('admin.keys.keyExpiry'), id: 'k-expires_at' },
+  expires_at: { label: t('admin.keys.keyExpiry', { zone: timeZone }), id: 'k-expires_at' },
 });
 
 function keyItem(frame: KeysFrame, base: string, key: KeyView): SafeHtml {
@@ -197,7 +207,7 @@ ${postForm(
   { action: 'issue' },
   html`${inputField({ id: 'k-name', name: 'name', label: t('admin.keys.keyName'), value: values.name, errors, hint: t('admin.keys.keyNameHint'), attributes: html` required maxlength="80"` })}
 ${selectField({ id: 'k-scope', name: 'scope', label: t('admin.keys.keyScope'), value: values.scope, options: KEY_SCOPES.map((s) => [s, t(`admin.keys.scopes.${s}`)] as const), errors })}
-${inputField({ id: 'k-expires_at', name: 'expires_at', label: t('admin.keys.keyExpiry'), value: values.expires, errors, hint: t('admin.keys.keyExpiryHint'), attributes: html` type="datetime-local"` })}
+${inputField({ id: 'k-expires_at', name: 'expires_at', label: t('admin.keys.keyExpiry', { zone: frame.timeZone }), value: values.expires, errors, hint: t('admin.keys.keyExpiryHint'), attributes: html` type="datetime-local"` })}
 <div class="actions">${submitButton(t('admin.keys.issue'))}</div>`,
   html` novalidate`,
 )}</section>`;

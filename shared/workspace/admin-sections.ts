@@ -1,5 +1,6 @@
 import {
   APP_ADMIN_BRAND_PATH,
+  APP_ADMIN_GENERAL_PATH,
   APP_ADMIN_JOURNEYS_PATH,
   APP_ADMIN_KEYS_PATH,
   APP_ADMIN_USERS_PATH,
@@ -10,6 +11,7 @@ import { adminRefusal, type AdminArea, type Principal } from '../access/capabili
 
 /** The admin pages, in the order their navigation shows them: what each administers, and its label's word. */
 export const ADMIN_SECTIONS: readonly { path: string; area: AdminArea; label: AdminKey }[] = [
+  { path: APP_ADMIN_GENERAL_PATH, area: 'tenant', label: 'admin.general' },
   { path: APP_ADMIN_JOURNEYS_PATH, area: 'tenant', label: 'admin.journeys' },
   { path: APP_ADMIN_WEBHOOKS_PATH, area: 'tenant', label: 'admin.webhooks' },
   { path: APP_ADMIN_USERS_PATH, area: 'users', label: 'admin.users' },

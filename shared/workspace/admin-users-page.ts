@@ -41,7 +41,20 @@ import {
 export type UsersFrame = AdminFrame<AdminUsersKey>;
 
 /** The users service of `/public/admin/users` (shared/access/tenant-users.ts). */
-export type UsersPorts = Pick<AdminPagePorts, 'settings'> & ReturnType<typeof tenantUsers> & { shownOnce: ShownOncePorts };
+export type UsersPorts = Pick<AdminPagePorts, 'settings'> &
+  ReturnType<typeof tenantUsers> & {
+    shownOnce: ShownOncePorts;
+    /** The groups a scope names, by id, for their names. */
+    groups(tenantId: number): Promise<{ id: number; name: string }[]>;
+    /** The stores of these ids, by name. */
+    storeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
+  };
+
+/** The names of the stores and groups the users' scopes list (a code the tenant no longer has, as its code). */
+interface ScopeNames {
+  stores: Map<number, string>;
+  groups: Map<number, string>;
+}
 
 /** What the invitation form holds, as typed. */
 interface UserValues {
@@ -166,7 +179,10 @@ export function adminUsersPage(ports: UsersPorts) {
   ) {
     const { t } = frame;
     const users = await ports.listUsers(request.tenantId);
-    const items = users.map((user, at) => userItem(frame, request, user, at, user.name === editing));
+    const listed = [...new Set(users.flatMap((user) => (user.scope === 'all' ? [] : user.scope.stores)))];
+    const [stores, groups] = await Promise.all([ports.storeNames(request.tenantId, listed), ports.groups(request.tenantId)]);
+    const names: ScopeNames = { stores, groups: new Map(groups.map((group) => [group.id, group.name])) };
+    const items = users.map((user, at) => userItem(frame, request, user, at, user.name === editing, names));
     const body = html`<h1>${t('admin.users')}</h1>
 <p class="hint">${t('admin.users.usersIntro')}</p>
 ${notice}
@@ -222,7 +238,7 @@ const roleField = (frame: UsersFrame, id: string, value: string, errors: FieldEr
     errors,
   });
 
-function userItem(frame: UsersFrame, request: AdminPageRequest, user: UserView, at: number, editing: boolean): SafeHtml {
+function userItem(frame: UsersFrame, request: AdminPageRequest, user: UserView, at: number, editing: boolean, names: ScopeNames): SafeHtml {
   const { t } = frame;
   const self = user.name === request.user.name;
   // Neither one's own scope and role nor a user who sees more than the admin is theirs to change (the service's rule).
@@ -230,7 +246,10 @@ function userItem(frame: UsersFrame, request: AdminPageRequest, user: UserView, 
   const scope =
     user.scope === 'all'
       ? t('admin.users.everyStore')
-      : t('admin.users.someStores', { stores: user.scope.stores.join(', '), groups: user.scope.groups.join(', ') });
+      : t('admin.users.someStores', {
+          stores: user.scope.stores.map((id) => names.stores.get(id) ?? `#${id}`).join(', ') || '–',
+          groups: user.scope.groups.map((id) => names.groups.get(id) ?? `#${id}`).join(', ') || '–',
+        });
   const facts = [
     t(`admin.users.roles.${user.role}`),
     scope,

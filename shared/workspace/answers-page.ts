@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { html, message, type SafeHtml } from '../html.js';
 import { workspaceTranslator, type Translate, type WorkspaceKey } from '../i18n/messages.js';
-import { DEFAULT_LOCALE, type Locale } from '../locale.js';
+import { DEFAULT_LOCALE } from '../locale.js';
 import { queryString } from '../paging.js';
 import type { AnswersPage } from '../answers/service.js';
 import { AnswersQuery, NPS_BUCKETS, SCALE_BUCKETS, type AnswerBody, type Bucket } from '../answers/schema.js';
@@ -13,11 +13,15 @@ import type { Settings, UserScope } from '../tenants/config-schema.js';
 import type { UserRecord } from '../access/ports.js';
 import { adminHome } from './admin-sections.js';
 import type { WebAnswer } from '../web-answer.js';
-import { layout } from './layout.js';
+import { layout, tenantLookOf, type TenantLook } from './layout.js';
+import { indicatorWords, MAX_STORE_CHOICES, sourceWords, storeField } from './words.js';
+import { timesOf } from '../i18n/times.js';
 
 /** What the inbox reads: the answers service (the API's), the names it shows, and the access log it writes. */
 export interface AnswersPagePorts {
-  settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'classes' | 'locale'>>;
+  settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand'>>;
+  /** The stores the user may filter by, by name (undefined: more than `most`). */
+  storeChoices(tenantId: number, scope: UserScope, most: number): Promise<Map<number, string> | undefined>;
   listAnswers(tenantId: number, query: AnswersQuery, scope: UserScope): Promise<AnswersPage>;
   storeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
   employeeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
@@ -46,16 +50,8 @@ const FIELD_LABELS: Record<string, WorkspaceKey> = {
   limit: 'answers.field.limit',
 };
 
-/** The words of a language and its way of writing an instant (in UTC, said so), made at its first use in a container. */
-const made = new Map<Locale, { t: Translate<WorkspaceKey>; when(iso: string): string }>();
-function wordsOf(locale: Locale) {
-  const found = made.get(locale);
-  if (found) return found;
-  const format = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone: 'UTC' });
-  const words = { t: workspaceTranslator(locale), when: (iso: string) => `${format.format(new Date(iso))} UTC` };
-  made.set(locale, words);
-  return words;
-}
+/** The words of the tenant's language and its way of writing an instant (in its zone, named). */
+const wordsOf = ({ locale, timeZone }: TenantLook) => ({ t: workspaceTranslator(locale), when: timesOf(locale, timeZone).when });
 type Words = ReturnType<typeof wordsOf>;
 
 /** The filters a form sends: empty fields are no filter; anything else is the API's query, checked by its schema. */
@@ -84,8 +80,9 @@ export function answersPage(ports: AnswersPagePorts) {
 
   async function showAnswers(request: AnswersPageRequest): Promise<WebAnswer> {
     const { tenantId, user, base } = request;
-    const config = await ports.settings(tenantId);
-    const words = wordsOf(config.locale ?? DEFAULT_LOCALE);
+    const [config, stores] = await Promise.all([ports.settings(tenantId), ports.storeChoices(tenantId, user.scope, MAX_STORE_CHOICES)]);
+    const look = tenantLookOf(config);
+    const words = wordsOf(look);
     const { t } = words;
     const filters = filtersOf(request.query);
     const page = (status: number, body: SafeHtml): WebAnswer => ({
@@ -96,11 +93,12 @@ export function answersPage(ports: AnswersPagePorts) {
         user: user.name,
         adminHome: adminHome(user),
         current: APP_ANSWERS_PATH,
-        locale: config.locale,
+        locale: look.locale,
+        brand: look.brand,
         body,
       }),
     });
-    const form = filterForm(t, base, config, filters);
+    const form = filterForm(t, base, config, filters, stores);
     const parsed = v.safeParse(AnswersQuery, filters);
     let problems: string[] = [];
     let listed: AnswersPage | undefined;
@@ -124,7 +122,7 @@ export function answersPage(ports: AnswersPagePorts) {
       );
 
     const answers = listed.body.data;
-    const [stores, employees] = await Promise.all([
+    const [storeNames, employees] = await Promise.all([
       ports.storeNames(tenantId, [...new Set(answers.map((a) => a.store))]),
       ports.employeeNames(tenantId, [...new Set(answers.map((a) => a.employee))]),
     ]);
@@ -133,7 +131,7 @@ export function answersPage(ports: AnswersPagePorts) {
     const current = { ...kept, ...(parsed.output.cursor ? { cursor: parsed.output.cursor } : {}) };
     const exportLink = href(base, APP_ANSWERS_CSV_PATH, { ...current, limit: PAGING.maxLimit });
     const next = listed.body.next_cursor;
-    const items = answers.map((answer) => answerItem(words, base, kept, config, answer, stores, employees));
+    const items = answers.map((answer) => answerItem(words, base, kept, config, answer, storeNames, employees));
     const body = html`<h1>${t('answers.title')}</h1>${form}
 <p class="export"><a href="${exportLink}" download>${t('answers.export')}</a>
 <span class="hint">${message((a) => t('answers.export.hint', a), { max: PAGING.maxLimit, header: html`<code>Link</code>` })}</span></p>
@@ -157,7 +155,7 @@ ${next && html`<p class="more"><a rel="next" href="${href(base, APP_ANSWERS_PATH
     }
     const next = listed.body.next_cursor;
     const { cursor: _cursor, ...kept } = filters;
-    const { t } = wordsOf((await ports.settings(request.tenantId)).locale ?? DEFAULT_LOCALE);
+    const t = workspaceTranslator((await ports.settings(request.tenantId)).locale ?? DEFAULT_LOCALE);
     return {
       status: 200,
       file: {
@@ -182,6 +180,7 @@ function filterForm(
   base: string,
   config: Pick<Settings, 'journeys' | 'classes'>,
   filters: Record<string, string>,
+  stores: Map<number, string> | undefined,
 ) {
   const option = (value: string, label: string, chosen: string | undefined) =>
     html`<option value="${value}"${value === (chosen ?? '') && html` selected`}>${label}</option>`;
@@ -193,7 +192,7 @@ function filterForm(
     html`<div><label for="f-${name}">${label}</label><input id="f-${name}" name="${name}" type="${type}" value="${filters[name] ?? ''}"${numeric && html` min="1" inputmode="numeric"`}></div>`;
   return html`<form method="get" action="${base + APP_ANSWERS_PATH}" class="filters card">
 ${select('journey', t('answers.field.journey'), [['', t('answers.all')], ...config.journeys.map((j): [string, string] => [j.slug, j.name ?? j.slug])])}
-${input('store', t('answers.filter.store'), 'number', true)}
+${storeField(t, { id: 'f-store', name: 'store', label: t('answers.filter.store'), chosen: filters.store, choices: stores })}
 ${input('employee', t('answers.filter.employee'), 'number', true)}
 ${input('from', t('answers.field.from'), 'date')}
 ${input('to', t('answers.field.to'), 'date')}
@@ -222,9 +221,9 @@ function answerItem(
     answer.classes.length > 0 &&
     html`<ul class="classes">${answer.classes.map((c) => html`<li>${c.label ?? t('answers.item', { id: c.class_id })}: <strong>${c.score}</strong></li>`)}</ul>`;
   return html`<li class="card answer bucket-${answer.bucket ?? 'none'}">
-<p class="score"><strong>${answer.score}</strong> <span>${bucket}</span> · ${journey?.name ?? answer.journey.slug} (${answer.journey.indicator.toUpperCase()})</p>
+<p class="score"><strong>${answer.score}</strong> <span>${bucket}</span> · ${journey?.name ?? answer.journey.slug} · ${indicatorWords(t, answer.journey.indicator)}</p>
 ${answer.comment !== null ? html`<blockquote class="comment">${answer.comment}</blockquote>` : html`<p class="hint">${t('answers.noComment')}</p>`}
 ${classes}
-<p class="meta">${link({ ...period, store: answer.store }, store)} · ${link({ ...period, employee: answer.employee }, employee)} · ${answer.channel} · <time datetime="${answer.answered_at}">${when(answer.answered_at)}</time></p>
+<p class="meta">${link({ ...period, store: answer.store }, store)} · ${link({ ...period, employee: answer.employee }, employee)} · ${sourceWords(t, answer.channel)} · <time datetime="${answer.answered_at}">${when(answer.answered_at)}</time></p>
 </li>`;
 }

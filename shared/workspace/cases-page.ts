@@ -20,6 +20,8 @@ import type { Indicator } from '../tenants/scales.js';
 import type { UserRecord } from '../access/ports.js';
 import type { WebAnswer } from '../web-answer.js';
 import { layout } from './layout.js';
+import { timesOf } from '../i18n/times.js';
+import { indicatorWords, MAX_STORE_CHOICES, storeField } from './words.js';
 
 /** The page's view of the tenant: its language and brand, the time zone its cases are due in, its root causes. */
 export interface CasesFrame {
@@ -61,6 +63,8 @@ export interface CasesPagePorts {
   /** Who may own a store's case: the people who sign in and see it (shared/cases/owner.ts). */
   candidates(tenantId: number, storeId: number): Promise<string[]>;
   storeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
+  /** The stores the user may filter by, by name (undefined: more than `most`). */
+  storeChoices(tenantId: number, scope: UserScope, most: number): Promise<Map<number, string> | undefined>;
   employeeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
   recordReads(tenantId: number, customerIds: number[], reader: Reader): Promise<void>;
 }
@@ -145,7 +149,7 @@ export function casesPage(ports: CasesPagePorts) {
   async function framed(request: CasesPageRequest) {
     const frame = await ports.frame(request.tenantId);
     const t = translator(frame.locale);
-    const when = new Intl.DateTimeFormat(frame.locale, { dateStyle: 'short', timeStyle: 'short', timeZone: frame.timeZone });
+    const { when } = timesOf(frame.locale, frame.timeZone);
     const page = (status: number, title: string, body: SafeHtml): WebAnswer => ({
       status,
       html: layout({
@@ -159,7 +163,7 @@ export function casesPage(ports: CasesPagePorts) {
         brand: frame.brand,
       }),
     });
-    const time = (iso: string): SafeHtml => html`<time datetime="${iso}">${when.format(new Date(iso))}</time>`;
+    const time = (iso: string): SafeHtml => html`<time datetime="${iso}">${when(iso)}</time>`;
     return { frame, t, page, time };
   }
 
@@ -172,9 +176,12 @@ export function casesPage(ports: CasesPagePorts) {
   const actor = (request: CasesPageRequest): CaseActor => ({ name: request.user.name, scope: request.user.scope });
 
   async function showCases(request: CasesPageRequest): Promise<WebAnswer> {
-    const { frame, t, page, time } = await framed(request);
+    const [{ frame, t, page, time }, choices] = await Promise.all([
+      framed(request),
+      ports.storeChoices(request.tenantId, request.user.scope, MAX_STORE_CHOICES),
+    ]);
     const filters = filtersOf(request.query);
-    const form = listForm(t, request.base, filters);
+    const form = listForm(t, request.base, filters, choices);
     const refused = (problems: string[]) =>
       page(
         400,
@@ -359,13 +366,18 @@ interface CaseView {
   me: string;
 }
 
-function listForm(t: Translate<WorkspaceKey>, base: string, filters: Record<string, string>): SafeHtml {
+function listForm(
+  t: Translate<WorkspaceKey>,
+  base: string,
+  filters: Record<string, string>,
+  stores: Map<number, string> | undefined,
+): SafeHtml {
   const option = (name: string, value: string, key: WorkspaceKey, fallback: string) =>
     html`<option value="${value}"${(filters[name] ?? fallback) === value && html` selected`}>${t(key)}</option>`;
   return html`<form method="get" action="${base + APP_CASES_PATH}" class="filters card">
 <div><label for="f-view">${t('cases.view')}</label><select id="f-view" name="view">${VIEWS.map((view) => option('view', view, VIEW_LABELS[view], 'stores'))}</select></div>
 <div><label for="f-status">${t('cases.filter.status')}</label><select id="f-status" name="status">${LIST_STATUSES.map((s) => option('status', s, LIST_LABELS[s], 'all'))}</select></div>
-<div><label for="f-store">${t('cases.filter.store')}</label><input id="f-store" name="store" type="number" min="1" inputmode="numeric" value="${filters.store ?? ''}"></div>
+${storeField(t, { id: 'f-store', name: 'store', label: t('cases.filter.store'), chosen: filters.store, choices: stores })}
 <button type="submit">${t('cases.filter.submit')}</button></form>`;
 }
 
@@ -426,7 +438,7 @@ function caseBody(
   const facts: [WorkspaceKey, string | SafeHtml][] = [
     ['case.store', view.store],
     ['case.employee', view.employee],
-    ['case.journey', journey ? `${journey.name ?? journey.slug} (${journey.indicator.toUpperCase()})` : '–'],
+    ['case.journey', journey ? `${journey.name ?? journey.slug} · ${indicatorWords(t, journey.indicator)}` : '–'],
     ['case.answeredAt', time(c.answered_at)],
     ['case.owner', ownerText(t, c.owner)],
     ...(c.root_cause ? [['case.rootCause', c.root_cause] as [WorkspaceKey, string]] : []),

@@ -1,6 +1,8 @@
 import { FAVICON_LINK } from '../favicon.js';
 import { workspaceTranslator as translator, type WorkspaceKey } from '../i18n/messages.js';
-import { DEFAULT_LOCALE, type Locale } from '../locale.js';
+import { logoPath } from '../brand/brand.js';
+import { DEFAULT_LOCALE, timeZoneOf, type Locale } from '../locale.js';
+import type { Settings } from '../tenants/config-schema.js';
 import { html, type SafeHtml } from '../html.js';
 import { APP_ANSWERS_PATH, APP_CASES_PATH, APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
 
@@ -44,6 +46,23 @@ export interface Layout {
   brand?: { name: string; logoUrl?: string | undefined } | undefined;
   /** The admin page the user may open first (admin-form.ts adminHome): the navigation's Admin link; none without. */
   adminHome?: string | undefined;
+}
+
+/** How a tenant's pages look and read: its language, its time zone and its brand (name, logo). */
+export interface TenantLook {
+  locale: Locale;
+  timeZone: string;
+  brand: { name: string; logoUrl?: string | undefined };
+}
+
+/** The tenant's look from its settings, with the defaults of each (pt-BR, America/Sao_Paulo, the tenant's name). */
+export function tenantLookOf(settings: Pick<Settings, 'brand' | 'locale' | 'timeZone'>): TenantLook {
+  const { brand } = settings;
+  return {
+    locale: settings.locale ?? DEFAULT_LOCALE,
+    timeZone: timeZoneOf(settings),
+    brand: { name: brand?.name ?? '', logoUrl: brand?.logo && logoPath(brand.logo.file) },
+  };
 }
 
 /** The page's document: the workspace's frame around `body`. */

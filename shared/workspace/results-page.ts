@@ -1,6 +1,6 @@
 import { html, raw, type SafeHtml } from '../html.js';
 import { workspaceTranslator, type Translate, type WorkspaceKey } from '../i18n/messages.js';
-import { DEFAULT_LOCALE, type Locale } from '../locale.js';
+import type { Locale } from '../locale.js';
 import { addDays, CALENDAR, daysIn, MAX_PERIOD_DAYS, periodEnding, periodFault, type PeriodFault } from '../dates.js';
 import type { Report } from '../results/service.js';
 import type { CaseFigures, ResultRow } from '../results/report.js';
@@ -11,11 +11,13 @@ import type { UserRecord } from '../access/ports.js';
 import { adminHome } from './admin-sections.js';
 import { APP_ANSWERS_PATH, APP_RESULTS_PATH } from '../session/paths.js';
 import type { WebAnswer } from '../web-answer.js';
-import { layout } from './layout.js';
+import { layout, tenantLookOf } from './layout.js';
+import { timesOf } from '../i18n/times.js';
+import { indicatorWords } from './words.js';
 
 /** What the results page reads: the tenant's journeys and language, and the results service's report, as the signed-in user. */
 export interface ResultsPagePorts {
-  settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'locale'>>;
+  settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'locale' | 'timeZone' | 'brand'>>;
   report(tenantId: number, query: ResultsQuery, user: Promise<UserRecord>): Promise<Report>;
 }
 
@@ -44,11 +46,15 @@ interface Words {
   number(value: number): string;
   signed(value: number): string;
   percent(value: number): string;
+  /** A day (YYYY-MM-DD) as the language writes it. */
+  day(day: string): string;
 }
 const made = new Map<Locale, Words>();
 function wordsOf(locale: Locale): Words {
   const found = made.get(locale);
   if (found) return found;
+  // Days are calendar dates: the same in every zone.
+  const { day } = timesOf(locale, 'UTC');
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
   const signed = new Intl.NumberFormat(locale, { maximumFractionDigits: 1, signDisplay: 'exceptZero' });
   const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
@@ -58,6 +64,7 @@ function wordsOf(locale: Locale): Words {
     number: (value: number) => number.format(value),
     signed: (value: number) => signed.format(value),
     percent: (value: number) => percent.format(value),
+    day,
   };
   made.set(locale, words);
   return words;
@@ -78,7 +85,8 @@ export function resultsPage(ports: ResultsPagePorts) {
   return async function showResults({ tenantId, user, base, query, today }: ResultsPageRequest): Promise<WebAnswer> {
     const settings = await ports.settings(tenantId);
     const journeys = settings.journeys;
-    const w = wordsOf(settings.locale ?? DEFAULT_LOCALE);
+    const look = tenantLookOf(settings);
+    const w = wordsOf(look.locale);
     const { t } = w;
     const journey = journeys.find((j) => j.slug === query.journey || String(j.id) === query.journey) ?? journeys[0];
     const to = query.to || today;
@@ -97,7 +105,8 @@ export function resultsPage(ports: ResultsPagePorts) {
       html: layout({
         title: t('results.title'),
         base,
-        locale: settings.locale,
+        locale: look.locale,
+        brand: look.brand,
         user: user.name,
         adminHome: adminHome(user),
         current: APP_RESULTS_PATH,
@@ -130,7 +139,7 @@ export function resultsPage(ports: ResultsPagePorts) {
     const answersOf = (filter: 'store' | 'employee') => (row: ResultRow) =>
       `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, [filter]: row.key, from, to })}`;
     const body = html`<h1>${t('results.title')}</h1>${form}
-<section aria-labelledby="summary-title"><h2 id="summary-title">${t('results.summary', { from, to })}</h2>
+<section aria-labelledby="summary-title"><h2 id="summary-title">${t('results.summary', { from: w.day(from), to: w.day(to) })}</h2>
 ${summary(w, nps, current.data[0], previous && { row: previous.data[0], ...before })}</section>
 ${trendFigure(w, nps, trend, by)}
 ${ranking(w, 'stores', t('results.stores'), t('results.store'), t('results.stores.caption'), nps, stores, undefined, answersOf('store'))}
@@ -151,7 +160,10 @@ function filters(
   to: string,
   by: TimeGrouping,
 ) {
-  const options = journeys.map((j) => html`<option value="${j.slug}"${j.slug === chosen && html` selected`}>${j.name ?? j.slug}</option>`);
+  const options = journeys.map(
+    (j) =>
+      html`<option value="${j.slug}"${j.slug === chosen && html` selected`}>${j.name ?? j.slug} · ${indicatorWords(t, j.indicator)}</option>`,
+  );
   const groupings = TIME_GROUPINGS.map(
     (g) => html`<option value="${g}"${g === by && html` selected`}>${t('results.by', { by: g })}</option>`,
   );
@@ -175,7 +187,7 @@ function summary(
   const change = (now: number | null, then: number | null, format: (n: number) => string) =>
     now === null || then === null || !previous
       ? t('results.noComparison')
-      : t('results.change', { change: format(now - then), from: previous.from, to: previous.to });
+      : t('results.change', { change: format(now - then), from: w.day(previous.from), to: w.day(previous.to) });
   const items: [string, string, string][] = [
     [nps ? t('results.nps') : t('results.mean'), shown(w, figure(row)), change(figure(row), figure(before), w.signed)],
     [t('results.responses'), w.number(row?.responses ?? 0), change(row?.responses ?? 0, before?.responses ?? 0, w.signed)],

@@ -77,6 +77,8 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
       const page = await context.newPage();
       await openAsAdmin(page, '/app/answers');
       await page.getByRole('link', { name: 'Admin' }).click();
+      await page.waitForURL('**/app/admin/general');
+      await page.getByRole('navigation', { name: 'Administração' }).getByRole('link', { name: 'Jornadas' }).click();
       await page.waitForURL('**/app/admin/journeys');
       expect(
         await page.getByRole('navigation', { name: 'Administração' }).getByRole('link', { name: 'Jornadas' }).getAttribute('aria-current'),

@@ -61,7 +61,8 @@ export async function watched(
   options: Parameters<Browser['newContext']>[0] = {},
   expectedStatuses: readonly number[] = [400, 401],
 ): Promise<{ context: BrowserContext; problems: string[] }> {
-  const context = await browser.newContext(options);
+  // The sign-in pages follow the browser's language: pt-BR, as the tests' words, unless a test says otherwise.
+  const context = await browser.newContext({ locale: 'pt-BR', ...options });
   const problems: string[] = [];
   const expected = new RegExp(`^Failed to load resource: the server responded with a status of (${expectedStatuses.join('|')})\\b`);
   context.on('console', (message) => {

@@ -23,6 +23,12 @@ describe('the case alert e-mail', () => {
     expect(en.subject).toBe('New case: score 3 at Loja Paulista');
   });
 
+  it("writes the due time in the tenant's time zone, the locale's way, naming the zone", () => {
+    expect(alertEmail({ ...input, locale: 'pt-BR', timeZone: 'America/Sao_Paulo' }).text).toContain('24/11/2026, 12:00 BRT');
+    expect(alertEmail({ ...input, locale: 'es', timeZone: 'Europe/Madrid' }).text).toContain('24/11/2026, 16:00 CET');
+    expect(alertEmail({ ...input, locale: 'en', timeZone: 'America/New_York' }).text).toContain('11/24/2026, 10:00 AM EST');
+  });
+
   it("escapes the customer's words in the HTML", () => {
     const { html } = alertEmail({ ...input, locale: 'pt-BR', timeZone: 'America/Sao_Paulo' });
     expect(html).toContain('Fila &lt;enorme&gt; &amp; lenta');

@@ -8,7 +8,11 @@ import type { JourneyConfig, Settings } from '../../shared/tenants/config-schema
 import type { UserRecord } from '../../shared/access/ports.js';
 import { answersPage } from '../../shared/workspace/answers-page.js';
 import { resultsPage } from '../../shared/workspace/results-page.js';
-import { signInPage } from '../../shared/workspace/sign-in-page.js';
+import { showSignIn, signInPage } from '../../shared/workspace/sign-in-page.js';
+import { adminGeneralPage } from '../../shared/workspace/admin-general-page.js';
+import { expiryOf } from '../../shared/workspace/admin-keys-page.js';
+import type { AnswerBody } from '../../shared/answers/schema.js';
+import type { ConfigDocument } from '../../shared/tenants/config-schema.js';
 import { surveyPage } from '../../shared/surveys/page-html.js';
 
 /** A value that breaks out of every context it could land in, if it were not escaped. */
@@ -65,7 +69,9 @@ describe('the html template', () => {
 });
 
 const USER: UserRecord = { name: HOSTILE, scope: 'all', tokenHash: 'x', created_at: '2026-01-01T00:00:00Z', role: 'member' };
+const ADMIN: UserRecord = { name: 'admin@aurora.test', scope: 'all', tokenHash: 'x', created_at: '2026-01-01T00:00:00Z', role: 'admin' };
 const JOURNEY = { id: 1, slug: 'visit', name: HOSTILE, indicator: 'nps' } as JourneyConfig;
+const LOGO = { file: 'abc.png', type: 'image/png', width: 10, height: 10 } as unknown as NonNullable<Settings['brand']>['logo'];
 
 const row = (over: Partial<ResultRow>): ResultRow => ({
   key: '1',
@@ -97,7 +103,7 @@ const row = (over: Partial<ResultRow>): ResultRow => ({
 /** The results page over records in memory: no table, no emulator. */
 const results = (locale: Locale) =>
   resultsPage({
-    settings: async () => ({ journeys: [JOURNEY], locale }),
+    settings: async () => ({ journeys: [JOURNEY], locale, brand: { name: 'Café Aurora', logo: LOGO } }),
     report: async (_tenant, query): Promise<Report> => ({
       journey: { id: 1, slug: 'visit', indicator: 'nps' },
       from: query.from,
@@ -126,7 +132,7 @@ describe('the workspace pages, as pure functions of their records', () => {
   });
 
   it('the answers page escapes the comment, the names and the labels, and speaks the tenant’s language', async () => {
-    const settings: Pick<Settings, 'journeys' | 'classes' | 'locale'> = {
+    const settings: Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand'> = {
       journeys: [JOURNEY],
       classes: [{ id: 3, label: HOSTILE } as Settings['classes'][number]],
       locale: 'es',
@@ -149,6 +155,7 @@ describe('the workspace pages, as pure functions of their records', () => {
       settings: async () => settings,
       listAnswers: async () => ({ body: { data: [answer], limit: 20, next_cursor: 'next' }, shownCustomers: [9], csv: () => '' }),
       storeNames: async () => new Map([[7, HOSTILE]]),
+      storeChoices: async () => new Map([[7, HOSTILE]]),
       employeeNames: async () => new Map(),
       recordReads: async () => undefined,
     });
@@ -159,7 +166,7 @@ describe('the workspace pages, as pure functions of their records', () => {
   });
 
   it('the sign-in page escapes what was typed and where it goes next', () => {
-    const page = signInPage('', `/app/cases?x=${HOSTILE}`, 'refused', HOSTILE);
+    const page = signInPage('', `/app/cases?x=${HOSTILE}`, 'pt-BR', 'refused', HOSTILE);
     expectEscaped(page);
     expect(page).toContain('E-mail ou senha incorretos.');
   });
@@ -180,6 +187,101 @@ describe('the workspace pages, as pure functions of their records', () => {
     expect(rendered.html).not.toContain('javascript:');
     expect(rendered.html).not.toContain('x-hostile');
     expect(rendered.html).toContain('Send answer');
+  });
+});
+
+describe("the workspace in the tenant's language, time zone and brand (issue 46)", () => {
+  const answer = (over: Partial<AnswerBody> = {}): AnswerBody => ({
+    id: 1,
+    transaction_id: null,
+    answered_at: '2026-03-05T15:04:00Z',
+    journey: { id: 1, slug: 'visit', indicator: 'csat5Stars' },
+    store: 7,
+    employee: 8,
+    customer: { id: 9, name: 'Ana' },
+    channel: 'ura',
+    score: 5,
+    bucket: 'high',
+    comment: null,
+    classes: [],
+    ...over,
+  });
+  const answers = (settings: Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand'>) =>
+    answersPage({
+      settings: async () => settings,
+      listAnswers: async () => ({ body: { data: [answer()], limit: 20, next_cursor: null }, shownCustomers: [9], csv: () => '' }),
+      storeNames: async () => new Map([[7, 'Loja Paulista']]),
+      storeChoices: async () =>
+        new Map([
+          [7, 'Loja Paulista'],
+          [3, 'Loja Augusta'],
+        ]),
+      employeeNames: async () => new Map([[8, 'Bia']]),
+      recordReads: async () => undefined,
+    }).showAnswers({ tenantId: 1, user: USER, base: '', requestId: 'r', query: { store: '7' } });
+  const STARS = { ...JOURNEY, name: 'Visita', indicator: 'csat5Stars' } as JourneyConfig;
+
+  it("the answers page writes a time in the tenant's zone and the locale's way, naming the zone", async () => {
+    const pt = (await answers({ journeys: [STARS], classes: [], locale: 'pt-BR', timeZone: 'America/Sao_Paulo' })).html!;
+    expect(pt).toContain('<time datetime="2026-03-05T15:04:00Z">05/03/2026, 12:04 BRT</time>');
+    const es = (await answers({ journeys: [STARS], classes: [], locale: 'es', timeZone: 'Europe/Madrid' })).html!;
+    expect(es).toContain('05/03/2026, 16:04 CET');
+    expect(es).not.toContain('UTC');
+  });
+
+  it('the answers page names the scale and the channel in words, offers the stores by name, and shows the brand', async () => {
+    const brand = { name: 'Café Aurora', logo: LOGO };
+    const pt = (await answers({ journeys: [STARS], classes: [], locale: 'pt-BR', brand })).html!;
+    expect(pt).toContain('Estrelas (1 a 5)');
+    expect(pt).toContain('ligação (URA)');
+    expect(pt).not.toMatch(/csat5Stars|CSAT5STARS|· ura ·/);
+    expect(pt).toMatch(
+      /<select id="f-store" name="store"><option value="">Todas as lojas<\/option><option value="3">Loja Augusta<\/option><option value="7" selected>Loja Paulista<\/option><\/select>/,
+    );
+    expect(pt).toContain('<span>Café Aurora</span>');
+    expect(pt).toContain('src="/brand/logos/abc.png"');
+    const es = (await answers({ journeys: [STARS], classes: [], locale: 'es', brand })).html!;
+    for (const word of ['<html lang="es">', 'Estrellas (1 a 5)', 'llamada (IVR)', 'Todas las tiendas', 'Café Aurora'])
+      expect(es).toContain(word);
+  });
+
+  it('the results page writes its days the locale’s way and shows the brand', async () => {
+    const pt = (await results('pt-BR')).html!;
+    expect(pt).toContain('Resumo de 01/11/2026 a 26/11/2026');
+    expect(pt).toContain('<span>Café Aurora</span>');
+    expect((await results('en')).html).toContain('Summary from 11/01/2026 to 11/26/2026');
+  });
+
+  it("the sign-in page speaks the browser's language among pt-BR, es and en, by quality, pt-BR when none matches", () => {
+    const signIn = (acceptLanguage: string | undefined) => showSignIn({ base: '', query: {}, acceptLanguage }).html!;
+    expect(signIn('es-AR,es;q=0.9,en;q=0.8')).toContain('<html lang="es">');
+    expect(signIn('fr-FR,en;q=0.5,es;q=0.9')).toContain('<html lang="es">');
+    expect(signIn('en-US')).toContain('Sign in');
+    expect(signIn('de-DE,fr;q=0.8')).toContain('<html lang="pt-BR">');
+    expect(signIn(undefined)).toContain('Entrar');
+  });
+
+  it('the General page offers each language in its own words and every IANA zone, the current one selected', async () => {
+    const config = { name: 'Café Aurora', locale: 'es', timeZone: 'America/Bogota' } as ConfigDocument;
+    const ports = {
+      settings: async () => ({ locale: 'es' as const, timeZone: 'America/Bogota', delivery: {}, brand: { name: 'Café Aurora' } }),
+      readConfig: async () => ({ config, version: 4 }),
+      replaceConfig: async () => ({ version: 5, changes: [] }),
+    };
+    const page = (await adminGeneralPage(ports).showGeneral({ tenantId: 1, user: ADMIN, base: '', query: {}, form: new URLSearchParams() }))
+      .html!;
+    expect(page).toContain('<html lang="es">');
+    expect(page).toContain('<option value="pt-BR" lang="pt-BR">Português (Brasil)</option>');
+    expect(page).toContain('<option value="es" lang="es" selected>Español</option>');
+    expect(page).toContain('<option value="America/Bogota" selected>America/Bogota</option>');
+    expect(page.match(/<option value="[A-Z][^"]*\/[^"]*"/g)!.length).toBeGreaterThan(300);
+    expect(page).toContain('<input type="hidden" name="etag" value="4">');
+  });
+
+  it('the keys page reads an expiry in the tenant’s zone', () => {
+    expect(expiryOf('2026-07-01T09:30', 'America/Sao_Paulo')).toBe('2026-07-01T12:30:00.000Z');
+    expect(expiryOf('2026-07-01T09:30', 'Europe/Madrid')).toBe('2026-07-01T07:30:00.000Z');
+    expect(expiryOf('', 'UTC')).toBeUndefined();
   });
 });
 

@@ -4,6 +4,7 @@ import * as keys from '../../access/api-keys.js';
 import * as users from '../../access/tenant-users.js';
 import * as keysPage from '../../workspace/admin-keys-page.js';
 import * as usersPage from '../../workspace/admin-users-page.js';
+import { storeTradeNames } from '../store-repository.js';
 import {
   findApiKey,
   findApiKeyById,
@@ -67,4 +68,12 @@ export const adminKeysPage = /* @__PURE__ */ wire(() => keysPage.adminKeysPage({
  * The tenant admins' users page over the users service of `/public/admin/users` (which needs the user pool); a new
  * user's token shown once, sealed.
  */
-export const adminUsersPage = /* @__PURE__ */ wire(() => usersPage.adminUsersPage({ settings: tenantSettings, ...tenantUsers, shownOnce }));
+export const adminUsersPage = /* @__PURE__ */ wire(() =>
+  usersPage.adminUsersPage({
+    settings: tenantSettings,
+    ...tenantUsers,
+    shownOnce,
+    groups: async (tenantId) => (await tenantSettings(tenantId)).groups,
+    storeNames: storeTradeNames,
+  }),
+);

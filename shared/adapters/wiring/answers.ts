@@ -3,7 +3,7 @@ import * as answers from '../../answers/service.js';
 import * as page from '../../workspace/answers-page.js';
 import { answerStore } from '../answer-repository.js';
 import { employeeNames } from '../employee-repository.js';
-import { storeTradeNames } from '../store-repository.js';
+import { storeChoices, storeTradeNames } from '../store-repository.js';
 import { accessService } from './privacy.js';
 import { tenantSettings } from './tenants.js';
 
@@ -19,6 +19,7 @@ export const answersPage = /* @__PURE__ */ wire(() =>
     settings: tenantSettings,
     listAnswers: answersService.listAnswers,
     storeNames: storeTradeNames,
+    storeChoices,
     employeeNames,
     recordReads: accessService.recordReads,
   }),

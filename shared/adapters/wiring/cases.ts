@@ -13,7 +13,7 @@ import { caseStore } from '../case-repository.js';
 import { employeeNames } from '../employee-repository.js';
 import { escalationClaims, escalationDirectory } from '../escalations.js';
 import { evaluationStore } from '../evaluation-repository.js';
-import { storeTradeNames } from '../store-repository.js';
+import { storeChoices, storeTradeNames } from '../store-repository.js';
 import { events } from './events.js';
 import { accessService } from './privacy.js';
 import { caseRecovery } from './recovery.js';
@@ -98,6 +98,7 @@ export const casesPage = /* @__PURE__ */ wire(() =>
     revealContact: caseReads.revealContact,
     candidates: (tenantId, storeId) => peopleOf(caseUsers, tenantId, storeId),
     storeNames: storeTradeNames,
+    storeChoices,
     employeeNames,
     recordReads: accessService.recordReads,
   }),

@@ -3,6 +3,8 @@ import * as settings from '../../tenants/settings.js';
 import * as configuration from '../../tenants/config-service.js';
 import * as tenants from '../../tenants/service.js';
 import * as configForm from '../../workspace/admin-config-form.js';
+import * as general from '../../workspace/admin-general-page.js';
+import * as adminForm from '../../workspace/admin-form.js';
 import * as journeys from '../../workspace/admin-journeys-page.js';
 import * as webhooks from '../../workspace/admin-webhooks-page.js';
 import { auditLog } from '../audit-log.js';
@@ -44,6 +46,26 @@ export const auditEntries = /* @__PURE__ */ wire(() => {
   requireEnvs(ENV.tableName);
   return auditLog.list;
 });
+
+/** `/app/admin` alone: the first admin page the user may open. */
+export const openAdmin = /* @__PURE__ */ wire(
+  () => (request: adminForm.AdminPageRequest) => adminForm.openAdmin({ settings: tenantSettings }, request),
+);
+
+/** The tenant admins' general page (name, language, time zone) and its form's post, over the configuration service. */
+export const adminGeneralPage = /* @__PURE__ */ wire(() =>
+  general.adminGeneralPage({
+    readConfig: configService.readConfig,
+    replaceConfig: configService.replaceConfig,
+    settings: tenantSettings,
+  }),
+);
+export const adminGeneralForm = /* @__PURE__ */ wire(() =>
+  general.adminGeneralForm(
+    { readConfig: configService.readConfig, replaceConfig: configService.replaceConfig, settings: tenantSettings },
+    configForm.changeConfig,
+  ),
+);
 
 /** The tenant admins' journeys page and its form's post, over the configuration service, checked by the tenant file's schema. */
 export const adminJourneysPage = /* @__PURE__ */ wire(() =>

@@ -1,0 +1,114 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
+import type { Locale } from '../../shared/locale.js';
+import { overHttp } from '../support/api.js';
+import { DEMO_LOGO } from '../support/logos.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+import { axe, CHROMIUM, hasChromium, inviteManagerOf, watched as watchedBy } from '../support/workspace.js';
+
+/**
+ * Every workspace page in the tenant's language, brand and time zone (issue 46 §2), in Debian's chromium over the
+ * local stack: for each language the tenant is set to (its browser speaking the same), the sign-in page and every
+ * signed-in page are `<html lang>` of it with the brand's name and logo, axe-clean, and the keys page writes its times
+ * in the tenant's zone, naming it. Screenshots at 390 and 1280 px go to /work/wt/shots-ws-pages/ (SHOTS_DIR).
+ */
+const SHOTS = process.env.SHOTS_DIR ?? '/work/wt/shots-ws-pages';
+const api = overHttp('public');
+const publicUrl = inject('publicUrl');
+const VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 900 },
+];
+const PASSWORD = 'Admin-languages-pass1!';
+const PAGES = [
+  '/app/answers',
+  '/app/results',
+  '/app/cases',
+  '/app/admin/general',
+  '/app/admin/journeys',
+  '/app/admin/webhooks',
+  '/app/admin/users',
+  '/app/admin/keys',
+  '/app/admin/brand',
+];
+/** Madrid: CET or CEST in es, GMT+1 or GMT+2 in en and pt-BR; never the service's own São Paulo or UTC. */
+const MADRID_TIME = /\d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}(?: [AP]M)? (?:CET|CEST|GMT\+[12])/;
+let browser: Browser;
+let tenant: TestTenant;
+let admin: string;
+
+async function setTenant(locale: Locale, logo: unknown) {
+  const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
+  const document = read.body as Record<string, unknown>;
+  const body = { ...document, locale, timeZone: 'Europe/Madrid', brand: { name: 'Café Aurora', logo } };
+  const put = await api({
+    method: 'PUT',
+    path: '/public/admin/config',
+    key: tenant.adminKey,
+    body,
+    headers: { 'if-match': read.headers.etag! },
+  });
+  expect(put.status, put.text).toBe(200);
+}
+
+async function expectTenantPage(page: Page, locale: Locale, what: string) {
+  expect(await page.getAttribute('html', 'lang'), what).toBe(locale);
+  expect(await page.locator('header .brand span').textContent(), what).toBe('Café Aurora');
+  expect(await page.locator('header .brand img').getAttribute('src'), what).toMatch(/\/brand\/logos\//);
+}
+
+describe.skipIf(!hasChromium)("every workspace page in the tenant's language, brand and time zone", () => {
+  let logo: unknown;
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    tenant = await newTenant();
+    admin = `admin-languages-${tenant.tenantId}@test.local`;
+    await tenantService.createUser(tenant.tenantId, admin, 'all', undefined, 'admin');
+    await inviteManagerOf(tenant.tenantId, admin, 'all', { password: PASSWORD });
+    const uploaded = await api({
+      method: 'POST',
+      path: '/public/admin/brand/logos',
+      key: tenant.adminKey,
+      headers: { 'content-type': 'image/png' },
+      body: DEMO_LOGO,
+    });
+    expect(uploaded.status, uploaded.text).toBe(201);
+    logo = uploaded.body;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  }, 60_000);
+  afterAll(() => browser?.close());
+
+  for (const locale of ['es', 'en', 'pt-BR'] as const)
+    it(`speaks ${locale} with the brand on every page, times in the tenant's zone`, async () => {
+      await setTenant(locale, logo);
+      for (const viewport of VIEWPORTS) {
+        const { context, problems } = await watchedBy(browser, publicUrl, { viewport, locale, bypassCSP: true }, []);
+        const page = await context.newPage();
+        const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${locale}-${viewport.width}-${name}.png`), fullPage: true });
+        await page.goto(`${publicUrl}/app/answers`);
+        expect(await page.getAttribute('html', 'lang'), 'sign-in').toBe(locale);
+        expect(await axe(page), `sign-in at ${viewport.width}`).toEqual([]);
+        await shot('sign-in');
+        await page.locator('#email').fill(admin);
+        await page.locator('#password').fill(PASSWORD);
+        await page.locator('button[type=submit]').click();
+        await page.waitForURL('**/app/answers');
+        for (const path of PAGES) {
+          if (page.url() !== `${publicUrl}${path}`) await page.goto(`${publicUrl}${path}`);
+          await expectTenantPage(page, locale, path);
+          expect(await axe(page), `${path} at ${viewport.width}`).toEqual([]);
+          await shot(path.slice('/app/'.length).replace(/\//g, '-'));
+        }
+        await page.goto(`${publicUrl}/app/admin/keys`);
+        expect(await page.locator('#keys').textContent()).toMatch(MADRID_TIME);
+        await page.goto(`${publicUrl}/app/admin`);
+        await page.waitForURL('**/app/admin/general');
+        expect(await page.locator('#g-timeZone option[selected]').getAttribute('value')).toBe('Europe/Madrid');
+        expect(problems).toEqual([]);
+        await context.close();
+      }
+    }, 180_000);
+});
