@@ -81,8 +81,8 @@ describe('the CDK stacks', () => {
       'Test/Messaging': 40,
       'Test/PublicApi': 34,
       // The workspace's pages in two stacks (infra/stacks/api.ts workspaceGroupOf): the tenant admins' pages apart.
-      'Test/PublicApi/WorkspaceRoutes': 98,
-      'Test/PublicApi/WorkspaceAdminRoutes': 70,
+      'Test/PublicApi/WorkspaceRoutes': 105,
+      'Test/PublicApi/WorkspaceAdminRoutes': 84,
       'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
@@ -250,7 +250,9 @@ describe('the CDK stacks', () => {
       .sort();
     expect(behindSession).toEqual([
       'GET /app',
+      'GET /app/admin',
       'GET /app/admin/brand',
+      'GET /app/admin/general',
       'GET /app/admin/journeys',
       'GET /app/admin/keys',
       'GET /app/admin/users',
@@ -261,6 +263,7 @@ describe('the CDK stacks', () => {
       'GET /app/cases/{id}',
       'GET /app/results',
       'POST /app/admin/brand',
+      'POST /app/admin/general',
       'POST /app/admin/journeys',
       'POST /app/admin/keys',
       'POST /app/admin/users',
@@ -426,6 +429,7 @@ describe('the CDK stacks', () => {
       [
         'attemptScheduler',
         'postAppAdminBrand',
+        'postAppAdminGeneral',
         'postAppAdminJourneys',
         'postAppAdminWebhooks',
         'putAdminConfig',
