@@ -87,7 +87,7 @@ describe('the tenant admin pages', () => {
 
   it('refuses a manager who is not a tenant admin every admin page, and shows Admin in the navigation only to admins', async () => {
     const before = await config();
-    for (const path of ['/app/admin/journeys', '/app/admin/webhooks', '/app/admin/keys', '/app/admin/users']) {
+    for (const path of ['/app/admin/general', '/app/admin/journeys', '/app/admin/webhooks', '/app/admin/keys', '/app/admin/users']) {
       const page = await get(path, managerCookie);
       expect(page.status, path).toBe(403);
       expect(page.body.toString()).toContain('Só os administradores da empresa abrem as páginas de administração.');
@@ -109,9 +109,9 @@ describe('the tenant admin pages', () => {
     expect(issued.status).toBe(403);
     expect(issued.body.toString()).not.toMatch(/sak_/);
 
-    expect((await get('/app/results', managerCookie)).body.toString()).not.toContain('/app/admin/journeys');
+    expect((await get('/app/results', managerCookie)).body.toString()).not.toContain('/app/admin/');
     const results = (await get('/app/results', adminCookie)).body.toString();
-    expect(results).toContain('<a href="/app/admin/journeys">Admin</a>');
+    expect(results).toContain('<a href="/app/admin/general">Admin</a>');
     expect((await get('/app/admin/journeys', adminCookie)).status).toBe(200);
   });
 
