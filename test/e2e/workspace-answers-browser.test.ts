@@ -229,7 +229,7 @@ describe.skipIf(!hasChromium)('the answers inbox in a browser', () => {
   it('passes axe-core on the inbox, at 390 and 1280 px', async () => {
     for (const width of [390, 1280]) {
       // CSP bypassed only so that axe-core can be injected.
-      const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+      const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true, locale: 'pt-BR' });
       const page = await context.newPage();
       await page.goto(`${publicUrl}/app/answers`);
       await signIn(page, storeManager, PASSWORD);

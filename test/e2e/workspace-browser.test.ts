@@ -223,7 +223,7 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
   it('passes axe-core on the sign-in form and the results, at 390 and 1280 px', async () => {
     for (const width of [390, 1280]) {
       // CSP bypassed only so that axe-core can be injected.
-      const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+      const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true, locale: 'pt-BR' });
       const page = await context.newPage();
       await page.goto(`${publicUrl}/app/sign-in`);
       expect(await axe(page), `sign-in at ${width}`).toEqual([]);
@@ -252,7 +252,7 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
     await raiseConfigVersion(tenant.tenantId);
     mkdirSync(SHOTS, { recursive: true });
     for (const width of [390, 1280]) {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+      const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true, locale: 'pt-BR' });
       const page = await context.newPage();
       await page.goto(`${publicUrl}/app/sign-in`);
       await signIn(page, allManager, ALL_MANAGER.password);
