@@ -52,5 +52,5 @@ export function answersCsv(answers: AnswerBody[], classes: Pick<ClassConfig, 'id
     a.comment,
     ...classes.map((c) => a.classes.find((item) => item.class_id === c.id)?.score ?? null),
   ]);
-  return BOM + [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  return BOM + [header, ...rows].map((row) => row.map((cell) => csvCell(cell)).join(',')).join('\r\n') + '\r\n';
 }
