@@ -216,9 +216,11 @@ ${next && html`<p class="more"><a rel="next" href="${href(base, APP_ANSWERS_PATH
 /** The export of the page's filters: a button that starts it, its progress while it runs, its link when done. */
 function exportArea({ t, when }: Words, base: string, filters: Record<string, string>, job: ExportJob | undefined, now = Date.now()) {
   const running = job?.status === 'running';
+  // "Refresh" opens the page without the fragment the start left on it: a link to the same address with a fragment
+  // would only scroll, not load the page again.
   const until = job?.status === 'done' ? availableUntil(job) : 0;
   const status = running
-    ? html`<p role="status">${t('answers.export.running', { rows: job.rows })} <a href="${href(base, APP_ANSWERS_PATH, filters)}#export">${t('answers.export.refresh')}</a></p>`
+    ? html`<p role="status">${t('answers.export.running', { rows: job.rows })} <a href="${href(base, APP_ANSWERS_PATH, filters)}">${t('answers.export.refresh')}</a></p>`
     : job && until > now
       ? html`<p role="status">${t('answers.export.done', { rows: job.rows })} <a href="${base + appAnswersExportPath(job.id)}">${t('answers.export.download')}</a>
 ${t('answers.export.until', { when: when(new Date(until).toISOString()) })}</p>`
