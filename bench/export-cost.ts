@@ -73,6 +73,6 @@ export async function exportCost(f: Fixture, sizes = EXPORT_SIZES): Promise<stri
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
-    "One process per run, as its function: the peak is the process's (Node and the modules included), the time the run's (100 answers a page, their names, the access log's entry, the multipart upload of two 5 MB parts at a time). Bounded: the peak does not grow with the file.",
+    "One process per run, as its function: the peak is the process's (Node and the modules included, about 115 MB before the run), the time the run's (100 answers a page, their names, the access log's entry, the multipart upload of two 5 MB parts at a time). The peak grows far less than the file (V8 collects lazily under a heap it may still grow); what the run holds is a page and the parts being uploaded.",
   ].join('\n');
 }
