@@ -360,7 +360,8 @@ export const consumers: readonly Consumer[] = [
     sends: [],
     cursors: true,
     exports: 'write',
-    summary: "Writes a workspace export: pages through the answers of its filters in its user's scope and streams the file to the bucket's export area",
+    summary:
+      "Writes a workspace export: pages through the answers of its filters in its user's scope and streams the file to the bucket's export area",
   },
 ];
 

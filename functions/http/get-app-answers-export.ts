@@ -10,9 +10,5 @@ export const contract = {
 } as const;
 
 export const handler = signedInPage(async ({ base, path, query, requestId, session, user }) =>
-  answersPage.downloadExport(
-    { tenantId: session.tenantId, user: await user(), base, requestId, query },
-    path.id ?? '',
-    answerExportFiles,
-  ),
+  answersPage.downloadExport({ tenantId: session.tenantId, user: await user(), base, requestId, query }, path.id ?? '', answerExportFiles),
 );

@@ -9,7 +9,9 @@ await configuredSecret(ENV.cursorSecret);
 export const contract = {
   page: true,
   responses: {
-    303: { description: 'The export started (or the one of the same filters running found): back to the answers page, which shows its progress' },
+    303: {
+      description: 'The export started (or the one of the same filters running found): back to the answers page, which shows its progress',
+    },
     400: { description: 'The answers page, saying which filter is wrong (or that the store is not one of the user’s); nothing started' },
     403: { description: 'Not posted from the workspace’s own pages' },
   },

@@ -30,14 +30,20 @@ export const exportJobs: ExportJobStore = {
   },
   async find(tenantId, id) {
     const { client, tableName } = db();
-    const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.answerExport(tenantId, id), ConsistentRead: true }));
-    return Item ? (v.parse(ExportJob, Item)) : undefined;
+    const { Item } = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.answerExport(tenantId, id), ConsistentRead: true }),
+    );
+    return Item ? v.parse(ExportJob, Item) : undefined;
   },
   async progress(tenantId, id, run, rows) {
     await whileRunning(tenantId, id, run, 'SET #rows = :rows', { ':rows': rows });
   },
   async finish(tenantId, id, run, rows, at) {
-    await whileRunning(tenantId, id, run, 'SET #rows = :rows, #status = :done, finishedAt = :at', { ':rows': rows, ':done': 'done', ':at': at });
+    await whileRunning(tenantId, id, run, 'SET #rows = :rows, #status = :done, finishedAt = :at', {
+      ':rows': rows,
+      ':done': 'done',
+      ':at': at,
+    });
   },
 };
 

@@ -98,7 +98,10 @@ export function exportFilters(query: Record<string, string | undefined>, now: nu
 
 /** A job is one user's export of some filters: asking again while it runs finds it. */
 export const exportIdOf = (user: string, filters: Record<string, string>): string =>
-  createHash('sha256').update(JSON.stringify([user, filters])).digest('base64url').slice(0, 22);
+  createHash('sha256')
+    .update(JSON.stringify([user, filters]))
+    .digest('base64url')
+    .slice(0, 22);
 
 /**
  * The workspace export (issue 46 §5): the answers of the page's filters as one file for people, written by a job that
@@ -161,7 +164,12 @@ export function answerExports(ports: AnswerExportPorts) {
           ports.employeeNames(tenantId, [...new Set(answers.map((a) => a.employee))]),
         ]);
         // The file shows customers' names and comments: each read is recorded, as the page's are.
-        await ports.recordReads(tenantId, page.shownCustomers, { operation: 'exportAnswers', keyId: null, user: job!.user, requestId: run });
+        await ports.recordReads(tenantId, page.shownCustomers, {
+          operation: 'exportAnswers',
+          keyId: null,
+          user: job!.user,
+          requestId: run,
+        });
         yield csv.rows(answers, { stores, employees });
         const before = rows;
         rows += answers.length;
