@@ -1,6 +1,7 @@
 import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../shared/adapters/dynamodb.js';
 import { toItem, transactionRepository } from '../shared/adapters/transaction-repository.js';
+import type { TransactionRecord } from '../shared/transaction-record.js';
 import { keys } from '../shared/keys.js';
 import { projectionOf, TABLE } from '../shared/table.js';
 import type { Fixture } from '../infra/examples.js';
@@ -86,6 +87,45 @@ export async function answersCost(f: Fixture): Promise<string> {
   ].join('\n');
 }
 
+/**
+ * Grows store `f.storeId`'s answers from `size` to `target`: answered transactions written as the repository writes
+ * them (`toItem` of a real answered `record` under new ids and times, a second apart before `started`, so the newest
+ * stays the newest), by BatchWriteItem, eight at a time: the consumer would take hours here for 100,000.
+ */
+export async function seedAnswers(f: Fixture, record: TransactionRecord, started: number, size: number, target: number) {
+  const { client, tableName } = db();
+  const ids = Array.from({ length: target - size }, (_, i) => size + i);
+  const chunks = Array.from({ length: Math.ceil(ids.length / 25) }, (_, c) => ids.slice(c * 25, c * 25 + 25));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < chunks.length) {
+        const chunk = chunks[next++]!;
+        let requests = chunk.map((n) => {
+          const at = new Date(started - n * 1000).toISOString();
+          const id = 1_000_000_000 + n;
+          return {
+            PutRequest: {
+              Item: {
+                ...keys.transaction(f.tenantId, id),
+                ...toItem(f.tenantId, {
+                  ...record,
+                  transaction: { ...record.transaction, id, transaction_id: null, created_at: at },
+                  answer: { ...record.answer!, answeredAt: at },
+                }),
+              },
+            },
+          };
+        });
+        while (requests.length) {
+          const out = await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
+          requests = (out.UnprocessedItems?.[tableName] ?? []) as typeof requests;
+        }
+      }
+    }),
+  );
+}
+
 const ANSWER_SIZES = (process.env.BENCH_ANSWER_SIZES ?? '1000,100000').split(',').map(Number);
 
 /**
@@ -99,43 +139,12 @@ export async function answersGrowth(f: Fixture, sizes = ANSWER_SIZES): Promise<s
   const store = f.storeId;
   const seedId = await registerSale(api, f.key, { store_id: store, score: 4, comment: COMMENT, rating_items: [{ class_id: 1, score: 2 }] });
   const record = (await transactionRepository.findById(f.tenantId, seedId))!;
-  const { client, tableName } = db();
   const started = Date.now();
   let size = 1;
   const rows: string[] = [];
   const first = new Map<string, number>();
   for (const target of sizes) {
-    const ids = Array.from({ length: target - size }, (_, i) => size + i);
-    const chunks = Array.from({ length: Math.ceil(ids.length / 25) }, (_, c) => ids.slice(c * 25, c * 25 + 25));
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (next < chunks.length) {
-          const chunk = chunks[next++]!;
-          let requests = chunk.map((n) => {
-            // Older than the seed sale, a second apart: the first page is the newest, whatever the size.
-            const at = new Date(started - n * 1000).toISOString();
-            const id = 1_000_000_000 + n;
-            return {
-              PutRequest: {
-                Item: {
-                  ...keys.transaction(f.tenantId, id),
-                  ...toItem(f.tenantId, {
-                    ...record,
-                    transaction: { ...record.transaction, id, transaction_id: null, created_at: at },
-                    answer: { ...record.answer!, answeredAt: at },
-                  }),
-                },
-              },
-            };
-          });
-          while (requests.length) {
-            const out = await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-            requests = (out.UnprocessedItems?.[tableName] ?? []) as typeof requests;
-          }
-        }
-      }),
-    );
+    await seedAnswers(f, record, started, size, target);
     size = target;
     for (const [label, query] of [
       ["a store's first page", { store }],

@@ -1,3 +1,4 @@
+import { exportCost } from './export-cost.js';
 import './quiet.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -26,7 +27,7 @@ import { scaleReport, scaleSimulation } from './scale.js';
  * `npm run bench -- cold-start latency` runs only the sections named (cost, latency, throughput, http, growth, answers, lighthouse,
  * cold-start, scale) and writes nothing.
  */
-const SECTIONS = ['cost', 'latency', 'throughput', 'http', 'growth', 'answers', 'lighthouse', 'cold-start', 'scale'] as const;
+const SECTIONS = ['cost', 'latency', 'throughput', 'http', 'growth', 'answers', 'export', 'lighthouse', 'cold-start', 'scale'] as const;
 /** Sections that need no local stack. */
 const STANDALONE: readonly string[] = ['cold-start', 'scale'];
 const chosen = process.argv.slice(2);
@@ -85,6 +86,7 @@ if (SECTIONS.some((section) => !STANDALONE.includes(section) && wanted(section))
       );
     if (wanted('growth')) tables.push(await growth(await fixture()));
     if (wanted('answers')) tables.push(await answersGrowth(await fixture()));
+    if (wanted('export')) tables.push(await exportCost(await fixture()));
     if (wanted('lighthouse'))
       tables.push(
         await lighthouse(stack.publicUrl, {

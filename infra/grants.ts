@@ -1,3 +1,4 @@
+import { BUCKETS, type BucketId } from '../shared/buckets.js';
 import { ENV, secretArnVariable, type EnvName, type SecretName } from '../shared/config.js';
 import { QUEUES } from '../shared/queues.js';
 import type { QueueId } from '../shared/queues.js';
@@ -31,11 +32,11 @@ export const SECRET_ENV: Record<SecretId, SecretName> = {
   surveyLinks: ENV.surveySecret,
 };
 
-/** The service's S3 buckets: the tenants' logos. */
-export type BucketId = 'logos';
+/** The service's object stores (areas of its bucket: shared/buckets.ts). */
+export type { BucketId };
 
 /** The environment variable that gives a function each bucket's name. */
-export const BUCKET_ENV: Record<BucketId, EnvName> = { logos: ENV.logoBucket };
+export const BUCKET_ENV = Object.fromEntries(Object.entries(BUCKETS).map(([id, { env }]) => [id, env])) as Record<BucketId, EnvName>;
 
 /** What a function may do with a bucket's objects: read them (GetObject, and HeadObject, which IAM authorises as it) or write them. */
 export const BUCKET_ACTIONS = { read: ['s3:GetObject'], write: ['s3:PutObject'] } as const;
@@ -51,7 +52,7 @@ export type Resource =
   | { kind: 'queue'; queue: QueueId }
   | { kind: 'sender'; provider: Provider }
   | { kind: 'secret'; secret: SecretId }
-  /** A bucket's objects (arn:aws:s3:::<bucket>/*). */
+  /** A bucket area's objects (arn:aws:s3:::<bucket>/<prefix>*). */
   | { kind: 'bucket'; bucket: BucketId }
   | { kind: 'logGroup' }
   | { kind: 'asyncFailures' }
@@ -151,6 +152,12 @@ export const secretsOf = (flags: { requestIds?: true; cursors?: true; surveyLink
   ...(flags.surveyLinks ? (['surveyLinks'] as const) : []),
 ];
 
+/** The bucket areas a function reads or writes, from the route table's flags. */
+const bucketsOf = (flags: { logos?: BucketAccess; exports?: BucketAccess }): Needs['buckets'] =>
+  flags.logos || flags.exports
+    ? { ...(flags.logos ? { logos: [flags.logos] } : {}), ...(flags.exports ? { exports: [flags.exports] } : {}) }
+    : undefined;
+
 /** Every function the service deploys, by id (the stack's construct ids are these, capitalised). */
 export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
   ...routes.map((route): [string, Needs] => [
@@ -159,7 +166,7 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
       table: route.table,
       sends: route.queues,
       secrets: secretsOf(route),
-      buckets: route.logos ? { logos: [route.logos] } : undefined,
+      buckets: bucketsOf(route),
       brandedPage: route.page && route.surveyLinks ? true : undefined,
       userPool: route.userPool,
       userPoolActions: route.userPoolActions,
@@ -167,7 +174,14 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
   ]),
   ...consumers.map((consumer): [string, Needs] => [
     consumer.id,
-    { table: consumer.table, sends: consumer.sends, consumes: consumer.queue, providers: consumer.providers, secrets: secretsOf(consumer) },
+    {
+      table: consumer.table,
+      sends: consumer.sends,
+      consumes: consumer.queue,
+      providers: consumer.providers,
+      secrets: secretsOf(consumer),
+      buckets: bucketsOf(consumer),
+    },
   ]),
   ...scheduled.map((job): [string, Needs] => [job.id, { table: job.table, sends: job.sends, async: true }]),
   // The key authorizers read keys and record a key's last use (one conditional UpdateItem per key every few minutes).
@@ -180,7 +194,7 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
       table: route.table,
       sends: route.queues,
       secrets: secretsOf(route),
-      buckets: route.logos ? { logos: [route.logos] } : undefined,
+      buckets: bucketsOf(route),
       userPool: route.userPool,
       userPoolActions: route.userPoolActions,
     },

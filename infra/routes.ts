@@ -8,6 +8,8 @@ import {
   APP_ADMIN_USERS_PATH,
   APP_ADMIN_WEBHOOKS_PATH,
   APP_ANSWERS_CSV_PATH,
+  APP_ANSWERS_EXPORT_PATH,
+  APP_ANSWERS_EXPORTS_PATH,
   APP_ANSWERS_PATH,
   APP_CASE_CONTACT_PATH,
   APP_CASE_PATH,
@@ -69,6 +71,8 @@ export interface Route {
   userPool?: true;
   /** Reads the tenants' logos from the logo bucket (s3:GetObject), or writes them there (s3:PutObject). */
   logos?: 'read' | 'write';
+  /** Reads the answer exports (s3:GetObject: its short-lived download addresses), or writes them (s3:PutObject). */
+  exports?: 'read' | 'write';
   /** The user pool's administrative actions it calls (cognito-idp:Admin...), granted on the pool (infra/grants.ts). */
   userPoolActions?: readonly string[];
   /**
@@ -97,6 +101,7 @@ type Options = Partial<
     | 'session'
     | 'userPool'
     | 'logos'
+    | 'exports'
     | 'admin'
     | 'userPoolActions'
   >
@@ -235,6 +240,8 @@ export const workspaceRoutes: readonly Route[] = [
   // API Gateway routes /app/ here too (a route matches its path with a trailing slash; none may end in one).
   route('GET', APP_PATH, 'getApp', [], "The workspace's home: its first section", workspacePage),
   route('GET', APP_ANSWERS_PATH, 'getAppAnswers', RB, 'What customers answered, newest first, with comments and filters, as the signed-in user may see them', { ...workspacePage, cursors: true }),
+  route('POST', APP_ANSWERS_EXPORTS_PATH, 'postAppAnswersExport', RW, "Start the export of the answers page's filters as one file (a job; or find the one running), back to the page, which shows its progress", { ...workspacePage, cursors: true, queues: ['exports'] }),
+  route('GET', APP_ANSWERS_EXPORT_PATH, 'getAppAnswersExport', R, 'Download an export: for the user who asked, while its stores are in their scope, for a day; redirects to a short-lived address of the file', { ...workspacePage, exports: 'read' }),
   route('GET', APP_ANSWERS_CSV_PATH, 'getAppAnswersCsv', RB, 'The answers of the same filters as CSV, a page at a time (its Link header goes on)', { ...workspacePage, cursors: true }),
   route('GET', APP_RESULTS_PATH, 'getAppResults', R, 'Results of a journey and period, by store, employee and class, against the period before', workspacePage),
   route('GET', APP_CASES_PATH, 'getAppCases', RB, "The signed-in user's cases (of their stores, or their own; open, overdue, resolved; by store), overdue first", { ...workspacePage, cursors: true }),
@@ -278,6 +285,10 @@ export interface Consumer {
   surveyLinks?: true;
   /** Signs v2 request ids (the rejection events carry the one the tenant was given). */
   requestIds?: true;
+  /** Reads lists a page at a time (their cursors are sealed with the cursor secret). */
+  cursors?: true;
+  /** Writes the answer exports. */
+  exports?: 'write';
   providers?: readonly Provider[];
   summary: string;
 }
@@ -344,6 +355,18 @@ export const consumers: readonly Consumer[] = [
     sends: ['caseDeadlines', 'events'],
     providers: ['ses'],
     summary: "Marks a case still open when its deadline fires overdue and escalates it once, by e-mail to the users of the store's groups",
+  },
+  {
+    id: 'answerExports',
+    handler: 'queue/answer-exports.ts',
+    queue: 'exports',
+    // The job's progress and the access log's reads (the file shows customers' names and comments).
+    table: ['read', 'write', 'batchWrite'],
+    sends: [],
+    cursors: true,
+    exports: 'write',
+    summary:
+      "Writes a workspace export: pages through the answers of its filters in its user's scope and streams the file to the bucket's export area",
   },
 ];
 

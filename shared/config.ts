@@ -10,6 +10,7 @@ export const ENV = {
   privacyQueueUrl: 'PRIVACY_QUEUE_URL',
   caseQueueUrl: 'CASE_QUEUE_URL',
   caseDeadlineQueueUrl: 'CASE_DEADLINE_QUEUE_URL',
+  exportQueueUrl: 'EXPORT_QUEUE_URL',
   keyScope: 'KEY_SCOPE',
   /** Signs the request ids POST /v2/transactions hands out, so that GET can tell an id it never issued. */
   requestIdSecret: 'REQUEST_ID_SECRET',
@@ -19,7 +20,7 @@ export const ENV = {
   cursorSecret: 'CURSOR_SECRET',
   /** The public API's base URL, which survey links open (a stack output; locally http://localhost:3000). */
   surveyBaseUrl: 'SURVEY_BASE_URL',
-  /** The S3 bucket of the tenants' logos (a stack output; locally the S3-compatible server's bucket). */
+  /** The service's S3 bucket: the tenants' logos and the answer exports (a stack output; locally the S3-compatible server's bucket). */
   logoBucket: 'LOGO_BUCKET',
   /** Optional: the wait between an erasure's two passes (shared/privacy/service.ts); the local stack shortens it. */
   erasureRecheckSeconds: 'ERASURE_RECHECK_SECONDS',

@@ -178,6 +178,9 @@ export const keys = {
     sk: `SURVEYED#${padId(journeyId)}`,
   }),
 
+  /** A workspace export of answers (issue 46 §5): its run, progress and file; gone with the TTL after a few days. */
+  answerExport: (tenantId: number, id: string) => ({ pk: `${tenant(tenantId)}#EXPORT#${id}`, sk: 'EXPORT' }),
+
   /** A privacy request (export or erasure) of a data subject. */
   privacyRequest: (tenantId: number, id: string) => ({ pk: `${tenant(tenantId)}#PRIVACY#${id}`, sk: 'PRIVACY' }),
   /**

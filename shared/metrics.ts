@@ -26,7 +26,8 @@ export type MetricName =
   | 'PersonalCopiesExpired'
   | 'EventDeliveries'
   | 'PrivacyRequests'
-  | 'Cases';
+  | 'Cases'
+  | 'AnswerExports';
 
 const TRUTHY = new Set(['1', 'y', 'yes', 't', 'true', 'on']);
 const truthy = (name: string) => TRUTHY.has((process.env[name] ?? '').trim().toLowerCase());

@@ -12,6 +12,11 @@ export const QUEUES = {
   cases: { name: 'CaseQueue', urlEnv: ENV.caseQueueUrl },
   /** One message per case deadline that fired (its timer): the case becomes overdue and escalates, once. */
   caseDeadlines: { name: 'CaseDeadlineQueue', urlEnv: ENV.caseDeadlineQueueUrl },
+  /**
+   * One message per run of a workspace answer export: a file of any size, written in one invocation (100,000 answers
+   * took the time in docs/performance.md locally), so its consumer may run for five minutes.
+   */
+  exports: { name: 'ExportQueue', urlEnv: ENV.exportQueueUrl, timeoutSeconds: 300 },
 } as const;
 export type QueueId = keyof typeof QUEUES;
 
@@ -31,9 +36,16 @@ export const QUEUE_BATCH_SIZE = 10;
 /** Receives before a message moves to its dead-letter queue. */
 export const MAX_RECEIVE_COUNT = 5;
 
-/** The consumer's timeout, and the visibility timeout that must be at least six times it (AWS guidance). */
+/** A consumer's timeout, unless its queue names its own. */
 export const CONSUMER_TIMEOUT_SECONDS = 30;
-export const QUEUE_VISIBILITY_TIMEOUT_SECONDS = 6 * CONSUMER_TIMEOUT_SECONDS;
+
+/** A queue's consumer's timeout: its own where the queue names one. */
+export const consumerTimeoutOf = (queue: QueueId): number => {
+  const declared = QUEUES[queue];
+  return 'timeoutSeconds' in declared ? declared.timeoutSeconds : CONSUMER_TIMEOUT_SECONDS;
+};
+/** A queue's visibility timeout: six times its consumer's timeout (AWS guidance). */
+export const visibilityTimeoutOf = (queue: QueueId): number => 6 * consumerTimeoutOf(queue);
 
 /** What consumers read of a queue record (an SQS record has these and more). */
 export interface QueueRecord {

@@ -13,6 +13,11 @@ export function acknowledgeStackFindings(stack: Stack, tableArnExport: string, l
         "The logo route reads, and the logo upload (createAdminLogo) writes, any logo object: each is named by its content's hash, so the wildcard is the object name under logos/.",
     },
     {
+      id: `AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${logoBucketNameExport}/exports/*]`,
+      reason:
+        'The export consumer writes, and the download route links (a presigned GET), any export file: each is named by its tenant, job and run, known only when it is written, so the wildcard is the object name under exports/.',
+    },
+    {
       id: `AwsSolutions::AwsSolutions-IAM5[Resource::${tableArnExport}/index/*]`,
       reason: "The table's grants cover its indexes (lists query them); the wildcard is the index name under this one table.",
     },

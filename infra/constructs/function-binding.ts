@@ -1,5 +1,6 @@
 import { Fn, Stack, type Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { BUCKETS } from '../../shared/buckets.js';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IDestination } from 'aws-cdk-lib/aws-lambda';
@@ -118,7 +119,7 @@ export class FunctionBinding {
       case 'asyncFailures':
         return [asyncFailures.queueArn];
       case 'bucket':
-        return [this.resources.logoBucket().arnForObjects('logos/*')];
+        return [this.resources.logoBucket().arnForObjects(`${BUCKETS[resource.bucket].prefix}*`)];
       case 'userPool': {
         // The pool's id is the last segment of its issuer URL (https://cognito-idp.<region>.amazonaws.com/<pool id>),
         // the one value of the pool this stack is given: the grant names this pool, not every pool of the account.

@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { ASYNC_FAILURES, MAX_RECEIVE_COUNT, QUEUES, QUEUE_VISIBILITY_TIMEOUT_SECONDS, type QueueId } from '../../shared/queues.js';
+import { ASYNC_FAILURES, MAX_RECEIVE_COUNT, QUEUES, visibilityTimeoutOf, type QueueId } from '../../shared/queues.js';
 import { acknowledgeDeadLetterQueue } from './acknowledgments.js';
 import type { Alarms } from './alarms.js';
 
@@ -21,7 +21,7 @@ export class ServiceQueues {
       acknowledgeDeadLetterQueue(deadLetterQueue);
       this.deadLetterQueues[queueId] = deadLetterQueue;
       this.queues[queueId] = new Queue(scope, declared.name, {
-        visibilityTimeout: Duration.seconds(QUEUE_VISIBILITY_TIMEOUT_SECONDS),
+        visibilityTimeout: Duration.seconds(visibilityTimeoutOf(queueId)),
         // Four days, SQS's default, said out loud: a message must outlive its five receives (15 minutes) and a
         // delayed survey attempt (15 minutes) many times over; the dead-letter queue keeps failures for 14 days.
         retentionPeriod: Duration.days(4),

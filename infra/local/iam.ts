@@ -5,7 +5,8 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { HttpRequest, HttpResponse } from '@smithy/types';
 import { ENV, secretArnVariable } from '../../shared/config.js';
 import { ASYNC_FAILURES, QUEUES, type QueueId } from '../../shared/queues.js';
-import { BUCKET_ENV, grantsOf, SECRET_ENV, type BucketId, type Resource, type SecretId, type Statement } from '../grants.js';
+import { BUCKETS } from '../../shared/buckets.js';
+import { grantsOf, SECRET_ENV, type BucketId, type Resource, type SecretId, type Statement } from '../grants.js';
 
 /**
  * IAM, locally. On AWS each function's role allows exactly the statements infra/grants.ts gives it, and any other call
@@ -217,7 +218,7 @@ function s3Call(request: HttpRequest): Call {
     ? ({ GET: 'GetObject', HEAD: 'GetObject', PUT: 'PutObject', DELETE: 'DeleteObject', POST: 'PutObject' }[request.method] ??
       request.method)
     : ({ GET: 'ListBucket', HEAD: 'ListBucket', PUT: 'CreateBucket', DELETE: 'DeleteBucket' }[request.method] ?? request.method);
-  const known = bucketOf(bucket);
+  const known = bucketOf(bucket, decodeURIComponent(key));
   return {
     service: 's3',
     action,
@@ -226,9 +227,11 @@ function s3Call(request: HttpRequest): Call {
   };
 }
 
-/** Which of the service's buckets a name is, by the environment that names each bucket. */
-const bucketOf = (name: string): BucketId | undefined =>
-  (Object.keys(BUCKET_ENV) as BucketId[]).find((bucket) => name !== '' && process.env[BUCKET_ENV[bucket]] === name);
+/** Which of the service's bucket areas an object is, by the environment that names each bucket and the area's prefix. */
+const bucketOf = (name: string, key: string): BucketId | undefined =>
+  (Object.keys(BUCKETS) as BucketId[]).find(
+    (bucket) => name !== '' && process.env[BUCKETS[bucket].env] === name && key.startsWith(BUCKETS[bucket].prefix),
+  );
 
 const TRANSACT_ACTIONS: Record<string, string> = {
   Put: 'PutItem',

@@ -7,7 +7,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { ASYNC_FAILURES, MAX_RECEIVE_COUNT, QUEUE_VISIBILITY_TIMEOUT_SECONDS, QUEUES, type QueueId } from '../../shared/queues.js';
+import { ASYNC_FAILURES, MAX_RECEIVE_COUNT, QUEUES, visibilityTimeoutOf, type QueueId } from '../../shared/queues.js';
 import { projectionOf, TABLE } from '../../shared/table.js';
 
 const indexDeclaration = (index: (typeof TABLE.indexes)[number]) => ({
@@ -76,7 +76,7 @@ export async function createQueues(client: SQSClient, prefix = ''): Promise<Queu
       new CreateQueueCommand({
         QueueName: `${prefix}${queue.name}`,
         Attributes: {
-          VisibilityTimeout: String(QUEUE_VISIBILITY_TIMEOUT_SECONDS),
+          VisibilityTimeout: String(visibilityTimeoutOf(id)),
           RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: MAX_RECEIVE_COUNT }),
         },
       }),

@@ -5,7 +5,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
-import { CONSUMER_TIMEOUT_SECONDS, QUEUE_BATCH_SIZE, QUEUES } from '../../shared/queues.js';
+import { CONSUMER_TIMEOUT_SECONDS, consumerTimeoutOf, QUEUE_BATCH_SIZE, QUEUES } from '../../shared/queues.js';
 import { capitalise } from '../../shared/text.js';
 import { acknowledgeDeadLetterQueue, acknowledgeQueueEventSource } from '../constructs/acknowledgments.js';
 import type { Alarms } from '../constructs/alarms.js';
@@ -36,7 +36,7 @@ export class WorkersStack extends NestedStack {
     const fn = binding.function(this, consumer.id, {
       ...consumer,
       description: `${QUEUES[consumer.queue].name}: ${consumer.summary}`,
-      timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS),
+      timeout: Duration.seconds(consumerTimeoutOf(consumer.queue)),
     });
     // Up to a second's wait fills batches at moderate traffic: a tenth of the invocations, receives and deletes.
     acknowledgeQueueEventSource(fn);

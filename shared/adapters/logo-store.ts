@@ -1,15 +1,11 @@
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { configured, ENV } from '../config.js';
+import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
+import { BUCKETS } from '../buckets.js';
+import { configured } from '../config.js';
 import { LOGO_CACHE_CONTROL, type LogoStore } from '../brand/logo.js';
+import { s3 } from './s3.js';
 
-/** Logos are objects under this prefix of the logo bucket. */
-const PREFIX = 'logos/';
-
-const bucket = configured(ENV.logoBucket);
-let client: S3Client | undefined;
-// The local S3-compatible server answers on one host: path-style URLs (bucket in the path), as the SDK's endpoint
-// variable says; on AWS the SDK's virtual-hosted default.
-const s3 = () => (client ??= new S3Client({ forcePathStyle: Boolean(process.env.AWS_ENDPOINT_URL_S3) }));
+const { env, prefix: PREFIX } = BUCKETS.logos;
+const bucket = configured(env);
 
 /** The tenants' logos in the logo bucket (private; the CDK stack blocks public access and requires TLS). */
 export const logoStore: LogoStore = {

@@ -2,19 +2,19 @@ import type { ClassConfig } from '../tenants/config-schema.js';
 import type { AnswerBody } from './schema.js';
 
 /** The byte-order mark that makes spreadsheets read the file as UTF-8. */
-const BOM = '\uFEFF';
+export const BOM = '\uFEFF';
 
 /**
  * One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break. A cell a spreadsheet would read as a
  * formula (starting with =, +, -, @, tab or carriage return) is prefixed with an apostrophe and quoted (OWASP's
  * advice), so a customer's comment never runs in a manager's spreadsheet.
  */
-export function csvCell(value: string | number | null): string {
+export function csvCell(value: string | number | null, separator = ','): string {
   if (value === null) return '';
   let text = String(value);
   const formula = typeof value === 'string' && /^[=+\-@\t\r]/.test(text);
   if (formula) text = `'${text}`;
-  return formula || /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return formula || text.includes(separator) || /["\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /**
@@ -52,5 +52,5 @@ export function answersCsv(answers: AnswerBody[], classes: Pick<ClassConfig, 'id
     a.comment,
     ...classes.map((c) => a.classes.find((item) => item.class_id === c.id)?.score ?? null),
   ]);
-  return BOM + [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  return BOM + [header, ...rows].map((row) => row.map((cell) => csvCell(cell)).join(',')).join('\r\n') + '\r\n';
 }

@@ -13,6 +13,10 @@ export const APP_RESULTS_PATH = `${APP_PATH}/results`;
 /** The answers inbox, and the same answers as CSV. */
 export const APP_ANSWERS_PATH = `${APP_PATH}/answers`;
 export const APP_ANSWERS_CSV_PATH = `${APP_PATH}/answers.csv`;
+/** The workspace export of the answers (a job), and one export's download. */
+export const APP_ANSWERS_EXPORTS_PATH = `${APP_ANSWERS_PATH}/exports`;
+export const APP_ANSWERS_EXPORT_PATH = `${APP_ANSWERS_EXPORTS_PATH}/{id}`;
+export const appAnswersExportPath = (id: string) => APP_ANSWERS_EXPORT_PATH.replace('{id}', encodeURIComponent(id));
 /** The cases list; one case's page and its update form; the reveal of its customer's contact (a form post). */
 export const APP_CASES_PATH = `${APP_PATH}/cases`;
 export const APP_CASE_PATH = `${APP_CASES_PATH}/{id}`;

@@ -3,16 +3,17 @@ import { html, message, type SafeHtml } from '../html.js';
 import { workspaceTranslator, type Translate, type WorkspaceKey } from '../i18n/messages.js';
 import { DEFAULT_LOCALE } from '../locale.js';
 import { queryString } from '../paging.js';
+import { availableUntil, type answerExports, type ExportJob } from '../answers/export.js';
 import type { AnswersPage } from '../answers/service.js';
 import { AnswersQuery, NPS_BUCKETS, SCALE_BUCKETS, type AnswerBody, type Bucket } from '../answers/schema.js';
 import { DomainError } from '../errors.js';
 import type { Reader } from '../privacy/access.js';
 import { PAGING } from '../paging.js';
-import { APP_ANSWERS_CSV_PATH, APP_ANSWERS_PATH } from '../session/paths.js';
+import { APP_ANSWERS_CSV_PATH, APP_ANSWERS_EXPORTS_PATH, APP_ANSWERS_PATH, appAnswersExportPath } from '../session/paths.js';
 import type { Settings, UserScope } from '../tenants/config-schema.js';
 import type { UserRecord } from '../access/ports.js';
 import { adminHome } from './admin-sections.js';
-import type { WebAnswer } from '../web-answer.js';
+import { redirect, type WebAnswer } from '../web-answer.js';
 import { layout, tenantLookOf, type TenantLook } from './layout.js';
 import { indicatorWords, MAX_STORE_CHOICES, sourceWords, storeField } from './words.js';
 import { timesOf } from '../i18n/times.js';
@@ -26,7 +27,11 @@ export interface AnswersPagePorts {
   storeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
   employeeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
   recordReads(tenantId: number, customerIds: number[], reader: Reader): Promise<void>;
+  /** The export of the page's filters the user asked, if any: the page shows its progress or its link. */
+  exports: Pick<AnswerExports, 'find'>;
 }
+
+type AnswerExports = ReturnType<typeof answerExports>;
 
 export interface AnswersPageRequest {
   tenantId: number;
@@ -132,9 +137,11 @@ export function answersPage(ports: AnswersPagePorts) {
     const exportLink = href(base, APP_ANSWERS_CSV_PATH, { ...current, limit: PAGING.maxLimit });
     const next = listed.body.next_cursor;
     const items = answers.map((answer) => answerItem(words, base, kept, config, answer, storeNames, employees));
+    const job = await ports.exports.find(tenantId, user, kept);
     const body = html`<h1>${t('answers.title')}</h1>${form}
 <p class="export"><a href="${exportLink}" download>${t('answers.export')}</a>
 <span class="hint">${message((a) => t('answers.export.hint', a), { max: PAGING.maxLimit, header: html`<code>Link</code>` })}</span></p>
+${exportArea(words, base, kept, job)}
 <h2 id="answers-title" class="visually-hidden">${t('answers.found')}</h2>
 ${items.length ? html`<ol id="answers" class="answers" aria-labelledby="answers-title">${items}</ol>` : html`<p id="answers-empty">${t('answers.empty')}</p>`}
 ${next && html`<p class="more"><a rel="next" href="${href(base, APP_ANSWERS_PATH, { ...kept, cursor: next })}">${t('answers.more')}</a></p>`}`;
@@ -167,7 +174,62 @@ ${next && html`<p class="more"><a rel="next" href="${href(base, APP_ANSWERS_PATH
     };
   }
 
-  return { showAnswers, exportAnswers };
+  /** The page's "export" button: starts the job of its filters (or finds the one running), then back to the page. */
+  async function startExport(request: AnswersPageRequest, exports: Pick<AnswerExports, 'start'>): Promise<WebAnswer> {
+    let job: ExportJob;
+    try {
+      job = await exports.start(request.tenantId, request.user, request.query);
+    } catch (error) {
+      // The page says which filter is wrong, as a search with them would.
+      if (error instanceof DomainError && (error.kind === 'validation' || error.kind === 'not-found')) return showAnswers(request);
+      throw error;
+    }
+    return redirect(`${href(request.base, APP_ANSWERS_PATH, job.filters)}#export`);
+  }
+
+  /** An export's download: to a short-lived address of its file, or a page saying it is gone. */
+  async function downloadExport(request: AnswersPageRequest, id: string, exports: Pick<AnswerExports, 'link'>): Promise<WebAnswer> {
+    const link = await exports.link(request.tenantId, request.user, id);
+    if (link) return { status: 303, location: link };
+    const look = tenantLookOf(await ports.settings(request.tenantId));
+    const { t } = wordsOf(look);
+    return {
+      status: 404,
+      html: layout({
+        title: t('answers.title'),
+        base: request.base,
+        user: request.user.name,
+        adminHome: adminHome(request.user),
+        current: APP_ANSWERS_PATH,
+        locale: look.locale,
+        brand: look.brand,
+        body: html`<h1>${t('answers.title')}</h1><p role="alert">${t('answers.export.gone')}</p>
+<p><a href="${request.base + APP_ANSWERS_PATH}">${t('answers.title')}</a></p>`,
+      }),
+    };
+  }
+
+  return { showAnswers, exportAnswers, startExport, downloadExport };
+}
+
+/** The export of the page's filters: a button that starts it, its progress while it runs, its link when done. */
+function exportArea({ t, when }: Words, base: string, filters: Record<string, string>, job: ExportJob | undefined, now = Date.now()) {
+  const running = job?.status === 'running';
+  // "Refresh" opens the page without the fragment the start left on it: a link to the same address with a fragment
+  // would only scroll, not load the page again.
+  const until = job?.status === 'done' ? availableUntil(job) : 0;
+  const status = running
+    ? html`<p role="status">${t('answers.export.running', { rows: job.rows })} <a href="${href(base, APP_ANSWERS_PATH, filters)}">${t('answers.export.refresh')}</a></p>`
+    : job && until > now
+      ? html`<p role="status">${t('answers.export.done', { rows: job.rows })} <a href="${base + appAnswersExportPath(job.id)}">${t('answers.export.download')}</a>
+${t('answers.export.until', { when: when(new Date(until).toISOString()) })}</p>`
+      : null;
+  const hidden = Object.entries(filters).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
+  const form =
+    !running &&
+    html`<form method="post" action="${base + APP_ANSWERS_EXPORTS_PATH}">${hidden}<button type="submit">${t('answers.export.start')}</button>
+<span class="hint">${t('answers.export.startHint')}</span></form>`;
+  return html`<div id="export" class="export">${status}${form}</div>`;
 }
 
 const problemText = (t: Translate<WorkspaceKey>, path: string | null | undefined, message: string) =>

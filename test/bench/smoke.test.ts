@@ -9,6 +9,7 @@ import { retentionCost } from '../../bench/retention-cost.js';
 import { deadlineCost } from '../../bench/deadline-cost.js';
 import { answersCost, answersGrowth } from '../../bench/answers-cost.js';
 import { casesCost } from '../../bench/cases-cost.js';
+import { exportCost } from '../../bench/export-cost.js';
 import { routes, succeeded } from '../../infra/routes.js';
 import { fixture, type Fixture } from '../reliability/fixtures.js';
 
@@ -89,6 +90,16 @@ describe('benchmarks, one iteration each', () => {
     ]);
     for (const row of table) expect(number(row[4]), row[0]).toBeGreaterThan(0);
   }, 60_000);
+
+  it("export: one store's answers exported to one file at each size, in a process of its own, its peak and time measured", async () => {
+    const table = rows(await exportCost(await fixture(), [10, 30]));
+    // The fixture's own two answers and the export's seed sale are there too.
+    expect(table.map((row) => [row[0], row[1]])).toEqual([
+      ['10', '12'],
+      ['30', '32'],
+    ]);
+    for (const row of table) for (const cell of [row[3], row[6]]) expect(number(cell), row[0]).toBeGreaterThan(0);
+  }, 120_000);
 
   it("cases cost: opening a case and its alert in write units, a redelivery writing only its deadline timer again, a store's open cases at each size", async () => {
     const [opening, growth] = (await casesCost(await fixture(), [30, 60]))

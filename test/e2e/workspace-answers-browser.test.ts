@@ -193,6 +193,40 @@ describe.skipIf(!hasChromium)('the answers inbox in a browser', () => {
     await context.close();
   });
 
+  it('exports every answer of the filters as a spreadsheet: started, in progress, done, and the link downloads it', async () => {
+    const { context, problems } = await watched({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true });
+    const page = await context.newPage();
+    await page.goto(`${publicUrl}/app/answers`);
+    await signIn(page, storeManager, PASSWORD);
+    await page.waitForSelector('#answers');
+    // Started: back on the page of the same filters, the period written out, saying how far it got (or that it is done).
+    await page.getByRole('button', { name: 'Exportar planilha completa' }).click();
+    await page.waitForURL(/\/app\/answers\?from=.*#export$/);
+    expect(await page.textContent('#export [role=status]')).toMatch(/^(Preparando a planilha|Planilha pronta)/);
+    // The local stack's consumer writes it: "Atualizar" until it is done.
+    for (let i = 0; i < 40 && !(await page.getByRole('link', { name: 'Baixar a planilha' }).count()); i++) {
+      await page.waitForTimeout(250);
+      const refresh = page.getByRole('link', { name: 'Atualizar' });
+      if (await refresh.count()) await refresh.click();
+    }
+    expect(await page.textContent('#export [role=status]')).toContain('Planilha pronta: 4 respostas.');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Baixar a planilha' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^respostas-\d{4}-\d\d-\d\d-a-\d{4}-\d\d-\d\d\.csv$/);
+    const text = readFileSync((await download.path())!, 'utf8');
+    const [header, ...rows] = text
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(text.startsWith('\uFEFF')).toBe(true);
+    expect(header).toMatch(/^Respondida em \(America\/Sao_Paulo\);Jornada;Código da loja;Loja;/);
+    expect(rows).toHaveLength(4);
+    expect(text).toContain(`"'=HYPERLINK(""http://evil.example"",""clique"")"`);
+    expect(text).not.toContain('suja');
+    // The file itself comes from the bucket (a presigned address the route redirected to): no other request left.
+    expect(problems.filter((p) => !p.startsWith(`elsewhere: ${new URL(download.url()).origin}/`))).toEqual([]);
+    await context.close();
+  });
+
   it("shows the all-stores manager both stores' answers; a store's name, here and in the results, opens that store's", async () => {
     const { context, problems } = await watched({ viewport: { width: 1280, height: 1000 } });
     const page = await context.newPage();

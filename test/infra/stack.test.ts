@@ -4,7 +4,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { customDomainFromContext, surveyService, type SurveyServiceProps } from '../../infra/stack.js';
 import { consumers, notified, referencePaths, routes, scheduled, workspaceRoutes } from '../../infra/routes.js';
-import { ASYNC_FAILURES, QUEUES } from '../../shared/queues.js';
+import { ASYNC_FAILURES, QUEUES, visibilityTimeoutOf, type QueueId } from '../../shared/queues.js';
 import { FUNCTIONS, grantsOf, LOG_ACTIONS } from '../../infra/grants.js';
 import { ENV, SECRET_NAMES, secretArnVariable } from '../../shared/config.js';
 import { capitalise } from '../../shared/text.js';
@@ -78,10 +78,10 @@ describe('the CDK stacks', () => {
       // The table, the user pool and its workspace client, the logo bucket and its policy, and three secrets.
       'Test-Data': 8,
       Test: 4,
-      'Test/Messaging': 40,
+      'Test/Messaging': 45,
       'Test/PublicApi': 34,
       // The workspace's pages in two stacks (infra/stacks/api.ts workspaceGroupOf): the tenant admins' pages apart.
-      'Test/PublicApi/WorkspaceRoutes': 105,
+      'Test/PublicApi/WorkspaceRoutes': 119,
       'Test/PublicApi/WorkspaceAdminRoutes': 84,
       'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
@@ -92,7 +92,7 @@ describe('the CDK stacks', () => {
       'Test/PublicApi/CasesRoutes': 28,
       'Test/ChatbotApi': 20,
       'Test/ChatbotApi/SurveyRoutes': 21,
-      'Test/Workers': 80,
+      'Test/Workers': 88,
     });
     for (const [stack, count] of Object.entries(counts)) expect(count, stack).toBeLessThan(200);
   });
@@ -259,6 +259,7 @@ describe('the CDK stacks', () => {
       'GET /app/admin/webhooks',
       'GET /app/answers',
       'GET /app/answers.csv',
+      'GET /app/answers/exports/{id}',
       'GET /app/cases',
       'GET /app/cases/{id}',
       'GET /app/results',
@@ -268,6 +269,7 @@ describe('the CDK stacks', () => {
       'POST /app/admin/keys',
       'POST /app/admin/users',
       'POST /app/admin/webhooks',
+      'POST /app/answers/exports',
       'POST /app/cases/{id}',
       'POST /app/cases/{id}/contact',
     ]);
@@ -348,6 +350,8 @@ describe('the CDK stacks', () => {
         'CaseQueueDlqAC011126',
         'EventQueueDlqFF1FDC9D',
         'EventQueueFD722DCD',
+        'ExportQueueC5F748C5',
+        'ExportQueueDlqF05B4267',
         'PersonalCopiesExpiryDlqF1710A84',
         'PrivacyQueueDF586D34',
         'PrivacyQueueDlqCC4222FC',
@@ -396,11 +400,12 @@ describe('the CDK stacks', () => {
     for (const policy of policies) expect(JSON.stringify(policy)).toContain('"aws:SecureTransport":"false"');
     template.hasResourceProperties('AWS::Events::Rule', { Targets: [Match.objectLike({ DeadLetterConfig: Match.anyValue() })] });
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'lambda', RedrivePolicy: Match.anyValue() });
-    template.resourcePropertiesCountIs(
-      'AWS::SQS::Queue',
-      { RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }), VisibilityTimeout: 180 },
-      queueCount,
-    );
+    for (const queue of Object.keys(QUEUES) as QueueId[])
+      template.resourcePropertiesCountIs(
+        'AWS::SQS::Queue',
+        { RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }), VisibilityTimeout: visibilityTimeoutOf(queue) },
+        Object.keys(QUEUES).filter((other) => visibilityTimeoutOf(other as QueueId) === visibilityTimeoutOf(queue)).length,
+      );
   });
 
   it("writes into each function's role exactly its statements of infra/grants.ts, the ones the local stack enforces", () => {
@@ -427,6 +432,7 @@ describe('the CDK stacks', () => {
       // putAdminConfig writes a replaced configuration's items and deletes those it no longer lists in batches of 25,
       // and so do the admin pages' forms, through the same service.
       [
+        'answerExports',
         'attemptScheduler',
         'postAppAdminBrand',
         'postAppAdminGeneral',
@@ -483,7 +489,9 @@ describe('the CDK stacks', () => {
     );
     for (const consumer of consumers) {
       const [, fn] = ofType('AWS::Lambda::Function').find(([, r]) => String(r.Properties.Description).includes(consumer.summary))!;
-      expect(fn.Properties.Timeout * 6).toBeLessThanOrEqual(180);
+      // The queue's visibility timeout is six times its consumer's timeout (AWS guidance): 180 s, the export's 1,800 s.
+      expect(fn.Properties.Timeout * 6).toBeLessThanOrEqual(visibilityTimeoutOf(consumer.queue));
+      expect(fn.Properties.Timeout, consumer.id).toBe(consumer.queue === 'exports' ? 300 : 30);
     }
   });
 
@@ -632,6 +640,16 @@ describe('the CDK stacks', () => {
       RestrictPublicBuckets: true,
     });
     expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
+    // The answer exports (and an upload that failed) expire after a day: an erased customer's data lasts no longer there.
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([
+      {
+        Id: 'AnswerExports',
+        Prefix: 'exports/',
+        Status: 'Enabled',
+        ExpirationInDays: 1,
+        AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+      },
+    ]);
     const [, policy] = ofType('AWS::S3::BucketPolicy')[0]!;
     expect(policy.Properties.PolicyDocument.Statement).toEqual(
       expect.arrayContaining([
@@ -641,8 +659,21 @@ describe('the CDK stacks', () => {
   });
 
   it('lets only the logo route read the logo bucket and only the logo uploads (the API route and the brand page) write it, its objects only', () => {
-    const users = [...FUNCTIONS.keys()].filter((id) => grantsOf(id).some((statement) => statement.resource.kind === 'bucket'));
-    expect(users).toEqual(['createAdminLogo', 'getBrandLogo', 'postAppAdminBrand']);
+    const users = (bucket: string) =>
+      [...FUNCTIONS.keys()].filter((id) => grantsOf(id).some((s) => s.resource.kind === 'bucket' && s.resource.bucket === bucket)).sort();
+    expect(users('logos')).toEqual(['createAdminLogo', 'getBrandLogo', 'postAppAdminBrand']);
+    // The export area: the consumer writes its files, the download route reads them (its presigned address); no other.
+    expect(users('exports')).toEqual(['answerExports', 'getAppAnswersExport']);
+    expect(roleActions('answerExports').filter((action) => action.startsWith('s3:'))).toEqual(['s3:PutObject']);
+    expect(roleActions('getAppAnswersExport').filter((action) => action.startsWith('s3:'))).toEqual(['s3:GetObject']);
+    for (const [id, prefix] of [
+      ['getBrandLogo', 'logos/*'],
+      ['answerExports', 'exports/*'],
+      ['getAppAnswersExport', 'exports/*'],
+    ] as const)
+      expect(JSON.stringify(ofType('AWS::IAM::Policy').filter(([policyId]) => policyId.startsWith(capitalise(id))))).toContain(
+        `/${prefix}`,
+      );
     expect(roleActions('getBrandLogo').filter((action) => action.startsWith('s3:'))).toEqual(['s3:GetObject']);
     for (const writer of ['createAdminLogo', 'postAppAdminBrand'])
       expect(

@@ -1,3 +1,4 @@
+import type { ExportJob } from '../../shared/answers/export.js';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { colour, html, message, raw, safeUrl } from '../../shared/html.js';
@@ -158,11 +159,53 @@ describe('the workspace pages, as pure functions of their records', () => {
       storeChoices: async () => new Map([[7, HOSTILE]]),
       employeeNames: async () => new Map(),
       recordReads: async () => undefined,
+      exports: { find: async () => undefined },
     });
     const page = await showAnswers({ tenantId: 1, user: USER, base: '/stage', requestId: 'r', query: {} });
     expect(page.status).toBe(200);
     expectEscaped(page.html!);
     for (const word of ['Respuestas', 'Detractor', 'Empleado 8', 'Más antiguas', '<code>Link</code>']) expect(page.html).toContain(word);
+  });
+
+  it('the answers page offers the export of its filters, then shows its progress, then its link', async () => {
+    // Prepare: an export of the page's filters, running, then done.
+    const job: ExportJob = {
+      id: 'job1',
+      run: 'run1',
+      user: USER.name,
+      filters: { from: '2026-11-01', to: '2026-11-26', store: '7' },
+      scope: 'all',
+      status: 'running',
+      rows: 1500,
+      startedAt: new Date().toISOString(),
+    };
+    let found: ExportJob | undefined;
+    const { showAnswers } = answersPage({
+      settings: async () => ({ journeys: [JOURNEY], classes: [], locale: 'pt-BR' }),
+      listAnswers: async () => ({ body: { data: [], limit: 20, next_cursor: null }, shownCustomers: [], csv: () => '' }),
+      storeNames: async () => new Map(),
+      storeChoices: async () => new Map(),
+      employeeNames: async () => new Map(),
+      recordReads: async () => undefined,
+      exports: { find: async () => found },
+    });
+    const show = async () =>
+      (await showAnswers({ tenantId: 1, user: USER, base: '/stage', requestId: 'r', query: { store: '7', journey: HOSTILE } })).html!;
+    // Act, Assess: none yet, a button that posts the filters; running, its progress and no button; done, its link.
+    const none = await show();
+    expect(none).toContain('<form method="post" action="/stage/app/answers/exports">');
+    expect(none).toContain('<input type="hidden" name="store" value="7">');
+    expectEscaped(none);
+    found = job;
+    const running = await show();
+    expect(running).toContain('Preparando a planilha: 1.500 respostas escritas.');
+    expect(running).not.toContain('action="/stage/app/answers/exports"');
+    found = { ...job, status: 'done', rows: 2000, finishedAt: new Date().toISOString() };
+    const done = await show();
+    expect(done).toContain('Planilha pronta: 2.000 respostas.');
+    expect(done).toContain('<a href="/stage/app/answers/exports/job1">Baixar a planilha</a>');
+    found = { ...job, status: 'done', finishedAt: new Date(Date.now() - 2 * 86_400_000).toISOString() };
+    expect(await show()).not.toContain('/app/answers/exports/job1');
   });
 
   it('the sign-in page escapes what was typed and where it goes next', () => {
@@ -218,6 +261,7 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
         ]),
       employeeNames: async () => new Map([[8, 'Bia']]),
       recordReads: async () => undefined,
+      exports: { find: async () => undefined },
     }).showAnswers({ tenantId: 1, user: USER, base: '', requestId: 'r', query: { store: '7' } });
   const STARS = { ...JOURNEY, name: 'Visita', indicator: 'csat5Stars' } as JourneyConfig;
 

@@ -222,6 +222,7 @@ describe('the README and the manual in docs/', () => {
       caseSort: [keys.caseSort(2, false, '2026-11-24T10:00:00.000Z', 123456)],
       caseSortPrefix: [`${keys.caseSortPrefix(1, true)}2026-11-24T10:00:00.000Z#123456`],
       privacyRequest: [keys.privacyRequest(7, 'r1')],
+      answerExport: [keys.answerExport(7, 'e1')],
       privacySlots: [keys.privacySlots(7)],
       privacySlot: [keys.privacySlot(7, 3)],
       privacyNamed: [keys.privacyNamed(7, 5, 'r1')],
