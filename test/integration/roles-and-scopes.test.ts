@@ -209,11 +209,11 @@ const WORKSPACE_ROWS: Record<string, (caller: Caller) => Promise<number>> = {
     // The pages link only what the rule lets the caller open.
     const nav = (await page(caller, '/app/answers')).body.toString();
     const opens = res.status === 303;
-    expect(nav.includes('href="/app/admin/webhooks"') || nav.includes('href="/app/admin/journeys"')).toBe(opens);
+    expect(['general', 'journeys', 'webhooks'].some((path) => nav.includes(`href="/app/admin/${path}"`))).toBe(opens);
     if (caller.column === 'admin, some stores') {
       expect(nav).toContain('<a href="/app/admin/users">Admin</a>');
       const users = (await page(caller, '/app/admin/users')).body.toString();
-      for (const path of ['journeys', 'webhooks', 'keys', 'brand']) expect(users).not.toContain(`href="/app/admin/${path}"`);
+      for (const path of ['general', 'journeys', 'webhooks', 'keys', 'brand']) expect(users).not.toContain(`href="/app/admin/${path}"`);
       expect((await page(caller, '/app/admin/webhooks')).status).toBe(403);
     }
     return res.status;
