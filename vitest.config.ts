@@ -22,6 +22,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Two files at once: a stack test mostly waits on the emulators, so one worker (vitest's default on two cores)
+    // leaves a core idle. Files are apart by construction: a tenant each, private queues, their own ports.
+    maxWorkers: 2,
     env,
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env: noStackEnv } },
