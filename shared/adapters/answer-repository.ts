@@ -4,7 +4,7 @@ import type { AnswerSelection, AnswerStore, StoredAnswer } from '../answers/port
 import { keys } from '../keys.js';
 import { indexAttributes, type IndexName } from '../table.js';
 import { openCursor, sealCursor } from './cursor.js';
-import { db, isConditionFailure, type Item } from './dynamodb.js';
+import { conditionHeld, db, queryPages, type Item } from './dynamodb.js';
 import { unexpired } from './personal-copies.js';
 import { ANSWER_SHARDS, answerIndex, evaluationPartitions } from './transaction-repository.js';
 
@@ -164,45 +164,28 @@ export const answerStore: AnswerStore = { list };
  * operator (`npm run admin -- index-answers`), never on a request path. Answers how many it indexed.
  */
 export async function indexAnswers(tenantId: number, months: string[]): Promise<number> {
-  const { client, tableName } = db();
-  const byMonth = indexAttributes('gsi2');
+  const database = db();
   const { partitionKey: storePartition } = indexAttributes('gsi10');
   let indexed = 0;
-  for (const partition of months.flatMap((month) => evaluationPartitions(tenantId, month))) {
-    let start: Item | undefined;
-    do {
-      const out = await client.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: 'gsi2',
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': byMonth.partitionKey },
-          ExpressionAttributeValues: { ':pk': partition },
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of out.Items ?? []) {
+  for (const partition of months.flatMap((month) => evaluationPartitions(tenantId, month)))
+    for await (const page of queryPages(database, { index: 'gsi2', partition }))
+      for (const item of page) {
         if (item[storePartition] !== undefined || typeof item.answered_at !== 'string') continue;
         const entries = answerIndex(tenantId, { id: Number(item.id), store_id: Number(item.store_id) }, item.answered_at);
         const names = Object.keys(entries);
-        try {
-          await client.send(
+        const written = await conditionHeld(
+          database.client.send(
             new UpdateCommand({
-              TableName: tableName,
+              TableName: database.tableName,
               Key: { pk: item.pk, sk: item.sk },
               UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :v${i}`).join(', ')}`,
               ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#n0)',
               ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#n${i}`, name])),
               ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, entries[name]])),
             }),
-          );
-          indexed++;
-        } catch (error) {
-          if (!isConditionFailure(error)) throw error;
-        }
+          ),
+        );
+        if (written) indexed++;
       }
-      start = out.LastEvaluatedKey;
-    } while (start);
-  }
   return indexed;
 }

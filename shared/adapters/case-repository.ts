@@ -7,7 +7,7 @@ import { keys } from '../keys.js';
 import type { CounterDelta } from '../results/tally.js';
 import { indexAttributes, inIndex, TABLE, type IndexName } from '../table.js';
 import { openCursor, sealCursor } from './cursor.js';
-import { cancelledByCondition, conditionHeld, db, isConditionFailure, type Item } from './dynamodb.js';
+import { cancelledByCondition, conditionHeld, db, isConditionFailure, queryPages, type Item } from './dynamodb.js';
 import { counterUpdates, updateCounting } from './result-counters.js';
 
 /**
@@ -266,30 +266,18 @@ async function list(selection: CaseSelection): Promise<{ cases: CaseRecord[]; ne
  * shards). Answers how many it indexed.
  */
 export async function indexCases(tenantId: number): Promise<number> {
-  const { client, tableName } = db();
-  const byShard = indexAttributes('gsi13');
+  const database = db();
   const byOwner = indexAttributes('gsi14');
   let indexed = 0;
-  for (const { partition } of shards((shard) => keys.casesByShard(tenantId, shard), 'gsi13')) {
-    let start: Item | undefined;
-    do {
-      const out = await client.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: 'gsi13',
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': byShard.partitionKey },
-          ExpressionAttributeValues: { ':pk': partition },
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of out.Items ?? []) {
+  for (const { partition } of shards((shard) => keys.casesByShard(tenantId, shard), 'gsi13'))
+    for await (const page of queryPages(database, { index: 'gsi13', partition }))
+      for (const item of page) {
         const record = caseOf({ notes: [], history: [], alertedAt: null, ...item });
         const entries = indexEntries(tenantId, record);
-        try {
-          await client.send(
+        const written = await conditionHeld(
+          database.client.send(
             new UpdateCommand({
-              TableName: tableName,
+              TableName: database.tableName,
               Key: keys.case(tenantId, record.id),
               UpdateExpression: 'SET #pk = :pk, #sk = :sk, #owners = :owners',
               ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#pk) AND #version = :version',
@@ -301,15 +289,10 @@ export async function indexCases(tenantId: number): Promise<number> {
                 ':version': record.version,
               },
             }),
-          );
-          indexed++;
-        } catch (error) {
-          if (!isConditionFailure(error)) throw error;
-        }
+          ),
+        );
+        if (written) indexed++;
       }
-      start = out.LastEvaluatedKey;
-    } while (start);
-  }
   return indexed;
 }
 

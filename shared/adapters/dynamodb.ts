@@ -134,16 +134,19 @@ export interface Page {
   nextCursor: string | null;
 }
 
+/** One partition (of the table or of an index), read from its start: `sortBeginsWith` narrows it to a prefix. */
+export interface PartitionSpec {
+  index?: IndexName;
+  partition: string;
+  sortBeginsWith?: string;
+  consistent?: true;
+}
+
 /**
- * Every item of one partition (of the table or of an index), page after page: for partitions known to be small, or
- * bounded by `atMost`.
+ * The items of one partition, a page at a time (at most `limit` items each when given), until its end or until the
+ * caller stops reading.
  */
-export async function queryAll(
-  { client, tableName }: Db,
-  spec: { index?: IndexName; partition: string; sortBeginsWith?: string; atMost?: number; consistent?: true },
-): Promise<Item[]> {
-  const atMost = spec.atMost ?? Infinity;
-  const items: Item[] = [];
+export async function* queryPages({ client, tableName }: Db, spec: PartitionSpec, limit?: () => number): AsyncGenerator<Item[]> {
   let startKey: Item | undefined;
   do {
     const out: QueryCommandOutput = await client.send(
@@ -158,12 +161,25 @@ export async function queryAll(
         ExpressionAttributeValues: { ':pk': spec.partition, ...(spec.sortBeginsWith ? { ':prefix': spec.sortBeginsWith } : {}) },
         ExclusiveStartKey: startKey,
         ...(spec.consistent ? { ConsistentRead: true } : {}),
-        ...(Number.isFinite(atMost) ? { Limit: atMost - items.length } : {}),
+        ...(limit ? { Limit: limit() } : {}),
       }),
     );
-    items.push(...(out.Items ?? []));
+    yield out.Items ?? [];
     startKey = out.LastEvaluatedKey;
-  } while (startKey && items.length < atMost);
+  } while (startKey);
+}
+
+/**
+ * Every item of one partition (of the table or of an index), page after page: for partitions known to be small, or
+ * bounded by `atMost`.
+ */
+export async function queryAll(database: Db, spec: PartitionSpec & { atMost?: number }): Promise<Item[]> {
+  const atMost = spec.atMost ?? Infinity;
+  const items: Item[] = [];
+  for await (const page of queryPages(database, spec, Number.isFinite(atMost) ? () => atMost - items.length : undefined)) {
+    items.push(...page);
+    if (items.length >= atMost) break;
+  }
   return items;
 }
 
