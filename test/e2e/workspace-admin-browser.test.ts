@@ -183,11 +183,11 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
         const url = `https://hooks.example.com/${name}-${tenant.tenantId}`;
         const form = page.locator('#endpoint-form');
         await form.getByLabel('Endereço (URL)').fill(url);
-        await form.getByLabel('survey.answered', { exact: true }).check();
+        await form.getByLabel('Resposta recebida (survey.answered)', { exact: true }).check();
         await form.getByRole('button', { name: 'Adicionar' }).click();
         await page.waitForURL('**/app/admin/webhooks?done=added');
         const listed = page.locator('#endpoints > li').filter({ hasText: url });
-        expect(await listed.textContent()).toContain('survey.answered · sem o comentário do cliente');
+        expect(await listed.textContent()).toContain('Resposta recebida (survey.answered) · sem o comentário do cliente');
         await shot(page, `webhooks-${viewport.width}`);
         expect((await configured()).delivery.webhooks).toContainEqual({ url, events: ['survey.answered'] });
         expect(problems).toEqual([]);
