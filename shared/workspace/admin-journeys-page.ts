@@ -159,7 +159,8 @@ ${journeyForm(frame, base, config.classes, version, values, outcome?.errors)}`;
 }
 
 /** A rated item and its scale, in the words of the journey's own scale select. */
-const itemWords = (frame: JourneysFrame, item: ClassConfig) => `${item.label} — ${indicatorWords(workspaceTranslator(frame.locale), item.type)}`;
+const itemWords = (frame: JourneysFrame, item: ClassConfig) =>
+  `${item.label} — ${indicatorWords(workspaceTranslator(frame.locale), item.type)}`;
 
 function journeyItem(frame: JourneysFrame, base: string, journey: JourneyConfig, classes: Map<number, ClassConfig>): SafeHtml {
   const { t } = frame;
