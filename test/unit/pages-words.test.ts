@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../shared/access/ports.js';
+import type { NewUserBody, UserView } from '../../shared/access/tenant-users.js';
 import type { AnswerBody } from '../../shared/answers/schema.js';
 import type { Locale } from '../../shared/locale.js';
 import type { ConfigDocument, JourneyConfig } from '../../shared/tenants/config-schema.js';
 import { adminJourneysPage } from '../../shared/workspace/admin-journeys-page.js';
+import { adminUsersPage, type UsersPorts } from '../../shared/workspace/admin-users-page.js';
 import { adminWebhooksPage } from '../../shared/workspace/admin-webhooks-page.js';
 import { answersPage } from '../../shared/workspace/answers-page.js';
 
@@ -73,6 +75,70 @@ describe('the answers page filters by an employee’s name', () => {
     expect(many).toContain(
       '<label for="f-employee">Empleado (código)</label><input id="f-employee" name="employee" type="number" min="1" inputmode="numeric" value="8">',
     );
+  });
+});
+
+describe('the users page offers the stores and groups by name', () => {
+  const storesIn: Map<number, string> = new Map([
+    [1, 'Loja Centro'],
+    [2, 'Loja Norte'],
+  ]);
+  const scoped: UserView = {
+    name: 'gerente@aurora.test',
+    scope: { stores: [2], groups: [4] },
+    role: 'member',
+    created_at: '2026-01-01T00:00:00Z',
+  } as UserView;
+  const created: NewUserBody[] = [];
+  const users = (locale: Locale, stores: Map<number, string> | undefined) =>
+    adminUsersPage({
+      settings: settingsIn(locale),
+      listUsers: async () => [scoped],
+      createUser: async (_tenant: number, body: NewUserBody) => {
+        created.push(body);
+        return { ...scoped, name: body.email, token: 't', invited: 'created' };
+      },
+      updateUser: async () => scoped,
+      shownOnce: { sealer: { seal: () => 'sealed', open: () => undefined }, spend: async () => true },
+      groups: async () => [{ id: 4, name: 'Região Sul' }],
+      storeNames: async () => storesIn,
+      storeChoices: async () => stores,
+    } as unknown as UsersPorts);
+
+  it('lists the stores and groups as checkboxes by name, in the invitation and in a user’s change', async () => {
+    const pt = (await users('pt-BR', storesIn).showUsers(request())).html!;
+    expect(pt).toContain('<label class="check"><input type="checkbox" name="stores" value="1"> Loja Centro</label>');
+    expect(pt).toContain('<label class="check"><input type="checkbox" name="groups" value="4"> Região Sul</label>');
+    // The scoped user's change shows what they see ticked.
+    expect(pt).toContain('<label class="check"><input type="checkbox" name="stores" value="2" checked> Loja Norte</label>');
+    expect(pt).toContain('<label class="check"><input type="checkbox" name="groups" value="4" checked> Região Sul</label>');
+    expect(pt).not.toContain('códigos separados');
+    const es = (await users('es', storesIn).showUsers(request())).html!;
+    expect(es).toContain('<legend>Tiendas</legend>');
+    expect(es).toContain('<legend>Grupos</legend>');
+    expect(es).not.toContain('códigos separados');
+  });
+
+  it('invites with the ticked stores and groups', async () => {
+    const form = new URLSearchParams([
+      ['action', 'create'],
+      ['email', 'nova@aurora.test'],
+      ['scope', 'some'],
+      ['stores', '1'],
+      ['stores', '2'],
+      ['groups', '4'],
+      ['role', 'member'],
+    ]);
+    const answer = await users('pt-BR', storesIn).saveUsers(request({ form }));
+    expect(answer.status).toBe(303);
+    expect(created.at(-1)).toEqual({ email: 'nova@aurora.test', scope: { stores: [1, 2], groups: [4] }, role: 'member' });
+  });
+
+  it('keeps the codes field for stores when the tenant has more than a list holds', async () => {
+    const es = (await users('es', undefined).showUsers(request())).html!;
+    expect(es).toContain('Tiendas (códigos separados por comas)');
+    expect(es).toMatch(/<input id="e0-scope-stores" name="stores" value="2"/);
+    expect(es).toContain('<label class="check"><input type="checkbox" name="groups" value="4"> Região Sul</label>');
   });
 });
 
