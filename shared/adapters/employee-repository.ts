@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { LinksChangedError, type EmployeeRepository } from '../employees/ports.js';
 import { Employee } from '../employees/schema.js';
 import type { EmployeeFilters } from '../employees/requests.js';
+import type { UserScope } from '../tenants/config-schema.js';
 import { keys, padId } from '../keys.js';
 import { normaliseName } from '../text.js';
 import { inIndex, indexAttributes, TABLE } from '../table.js';
@@ -153,3 +154,24 @@ export const employeeRepository: EmployeeRepository = {
 /** The names of a tenant's employees by id (the pages' names of employees). */
 export const employeeNames = async (tenantId: number, ids: number[]): Promise<Map<number, string>> =>
   new Map((ids.length ? await employees.getMany(tenantId, ids) : []).map((employee) => [employee.id, employee.name]));
+
+/**
+ * The employees a user may choose from by name (the answers page's filter): those linked to their scope's stores (one
+ * bounded read of each store's links), or every employee of the tenant for a user who sees them all; undefined when
+ * there are more than `most`, as for the stores (storeChoices).
+ */
+export async function employeeChoices(tenantId: number, scope: UserScope, most: number): Promise<Map<number, string> | undefined> {
+  if (scope === 'all') {
+    const { items, nextCursor } = await employeeRepository.list(tenantId, { limit: most, page: 1 }, undefined);
+    return nextCursor ? undefined : new Map(items.map((employee) => [employee.id, employee.name]));
+  }
+  if (scope.stores.length > most) return undefined;
+  const links = await Promise.all(
+    scope.stores.map((storeId) =>
+      queryPage(db(), { index: 'gsi2', partition: keys.storeEmployees(tenantId, storeId) }, { limit: most, page: 1 }),
+    ),
+  );
+  if (links.some((page) => page.nextCursor)) return undefined;
+  const ids = new Set(links.flatMap((page) => page.items.map((link) => Number(link.employeeId))));
+  return ids.size > most ? undefined : employeeNames(tenantId, [...ids]);
+}

@@ -158,11 +158,15 @@ ${journeyForm(frame, base, config.classes, version, values, outcome?.errors)}`;
   return frame.page(status, t('admin.journeys'), body);
 }
 
+/** A rated item and its scale, in the words of the journey's own scale select. */
+const itemWords = (frame: JourneysFrame, item: ClassConfig) =>
+  `${item.label} — ${indicatorWords(workspaceTranslator(frame.locale), item.type)}`;
+
 function journeyItem(frame: JourneysFrame, base: string, journey: JourneyConfig, classes: Map<number, ClassConfig>): SafeHtml {
   const { t } = frame;
   const items = journey.classes.map((id) => {
     const item = classes.get(id);
-    return item ? `${item.label} (${item.type})` : `#${id}`;
+    return item ? itemWords(frame, item) : `#${id}`;
   });
   const questions = LOCALES.filter((locale) => journey.questions?.[locale]).map(
     (locale) =>
@@ -248,7 +252,7 @@ ${input('name', t('admin.name'), html` maxlength="200"`)}
 ${checks(
   'classes',
   t('admin.journeys.classes'),
-  classes.map((c) => [String(c.id), `${c.label} (${c.type})`]),
+  classes.map((c) => [String(c.id), itemWords(frame, c)]),
 )}
 ${channels}
 <fieldset><legend>${t('admin.journeys.question')}</legend><p class="hint" id="j-questions-hint">${t('admin.journeys.questionHint')}</p>

@@ -5,7 +5,7 @@ import { ADMIN_USERS } from '../i18n/messages.js';
 import { DomainError, NotFoundError } from '../errors.js';
 import { APP_ADMIN_USERS_PATH } from '../session/paths.js';
 import { USER_ROLES } from '../access/ports.js';
-import { outsideScope } from '../access/user-scope.js';
+import { outsideScope, type UserScope } from '../access/user-scope.js';
 import {
   AddressUnavailableError,
   GrantRefusedError,
@@ -36,6 +36,7 @@ import {
   type ShownOncePorts,
   type FieldErrors,
 } from './admin-form.js';
+import { MAX_CHOICES } from './words.js';
 
 /** This page's frame: the shared words and its own. */
 export type UsersFrame = AdminFrame<AdminUsersKey>;
@@ -48,12 +49,20 @@ export type UsersPorts = Pick<AdminPagePorts, 'settings'> &
     groups(tenantId: number): Promise<{ id: number; name: string }[]>;
     /** The stores of these ids, by name. */
     storeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
+    /** The stores a scope may grant, by name (undefined: more than `most`). */
+    storeChoices(tenantId: number, scope: UserScope, most: number): Promise<Map<number, string> | undefined>;
   };
 
 /** The names of the stores and groups the users' scopes list (a code the tenant no longer has, as its code). */
 interface ScopeNames {
   stores: Map<number, string>;
   groups: Map<number, string>;
+}
+
+/** The stores and groups the admin may grant, offered by name; undefined: more than a list holds (their codes, typed). */
+interface ScopeChoices {
+  stores: Map<number, string> | undefined;
+  groups: Map<number, string> | undefined;
 }
 
 /** What the invitation form holds, as typed. */
@@ -81,8 +90,9 @@ const scopeOf = (values: Pick<UserValues, 'every' | 'stores' | 'groups'>) =>
 const valuesOf = (form: URLSearchParams): UserValues => ({
   email: (form.get('email') ?? '').trim(),
   every: form.get('scope') === 'all',
-  stores: form.get('stores') ?? '',
-  groups: form.get('groups') ?? '',
+  // Ticked boxes or one field of codes: either way, a list of codes.
+  stores: form.getAll('stores').join(','),
+  groups: form.getAll('groups').join(','),
   role: form.get('role') ?? '',
 });
 
@@ -180,15 +190,25 @@ export function adminUsersPage(ports: UsersPorts) {
     const { t } = frame;
     const users = await ports.listUsers(request.tenantId);
     const listed = [...new Set(users.flatMap((user) => (user.scope === 'all' ? [] : user.scope.stores)))];
-    const [stores, groups] = await Promise.all([ports.storeNames(request.tenantId, listed), ports.groups(request.tenantId)]);
+    const { scope } = request.user;
+    const [stores, groups, grantable] = await Promise.all([
+      ports.storeNames(request.tenantId, listed),
+      ports.groups(request.tenantId),
+      ports.storeChoices(request.tenantId, scope, MAX_CHOICES),
+    ]);
     const names: ScopeNames = { stores, groups: new Map(groups.map((group) => [group.id, group.name])) };
-    const items = users.map((user, at) => userItem(frame, request, user, at, user.name === editing, names));
+    const ownGroups = groups.filter((group) => scope === 'all' || scope.groups.includes(group.id));
+    const choices: ScopeChoices = {
+      stores: grantable,
+      groups: ownGroups.length > MAX_CHOICES ? undefined : new Map(ownGroups.map((group) => [group.id, group.name])),
+    };
+    const items = users.map((user, at) => userItem(frame, request, user, at, user.name === editing, names, choices));
     const body = html`<h1>${t('admin.users')}</h1>
 <p class="hint">${t('admin.users.usersIntro')}</p>
 ${notice}
 <h2 id="users-title" class="visually-hidden">${t('admin.users')}</h2>
 ${users.length ? html`<ul class="items" id="users" aria-labelledby="users-title">${items}</ul>` : html`<p>${t('admin.users.noUsers')}</p>`}
-${userForm(frame, request.base, values, errors)}`;
+${userForm(frame, request.base, values, errors, choices)}`;
     return frame.page(status, t('admin.users'), body);
   }
 
@@ -216,15 +236,48 @@ const labelOf = (frame: UsersFrame, field: string) => {
   return label ? `${label.label}: ` : '';
 };
 
+/**
+ * The stores or the groups of a scope: a checkbox for each one the admin may grant, by name (and one it names that is no
+ * longer listed, by its code, so that saving keeps it), or the field of codes when there are more than a list holds.
+ */
+function listField(o: {
+  id: string;
+  name: 'stores' | 'groups';
+  legend: string;
+  codes: string;
+  value: string;
+  choices: Map<number, string> | undefined;
+}) {
+  if (!o.choices)
+    return inputField({
+      id: o.id,
+      name: o.name,
+      label: o.codes,
+      value: o.value,
+      errors: undefined,
+      attributes: html` inputmode="numeric"`,
+    });
+  const ticked = idsOf(o.value);
+  const unlisted = ticked.filter((id): id is number => typeof id === 'number' && !o.choices!.has(id)).map((id) => [id, `#${id}`] as const);
+  const boxes = [...[...o.choices].sort(([, a], [, b]) => a.localeCompare(b)), ...unlisted];
+  return (
+    boxes.length > 0 &&
+    html`<fieldset id="${o.id}"><legend>${o.legend}</legend><div class="checks">${boxes.map(
+      ([id, name]) =>
+        html`<label class="check"><input type="checkbox" name="${o.name}" value="${id}"${ticked.includes(id) ? ' checked' : ''}> ${name}</label>`,
+    )}</div></fieldset>`
+  );
+}
+
 /** The scope's radio and lists, for the invitation or for one user's change. */
-function scopeFields(frame: UsersFrame, id: string, values: UserValues, errors: FieldErrors | undefined) {
+function scopeFields(frame: UsersFrame, id: string, values: UserValues, errors: FieldErrors | undefined, choices: ScopeChoices) {
   const { t } = frame;
   const scope = fieldError(errors, 'scope', id);
   return html`<fieldset id="${id}" tabindex="-1"${scope.attributes}><legend>${t('admin.scope')}</legend>
 <label class="check"><input type="radio" name="scope" value="all"${values.every ? ' checked' : ''}> ${t('admin.users.scopeAll')}</label>
 <label class="check"><input type="radio" name="scope" value="some"${values.every ? '' : ' checked'}> ${t('admin.users.scopeSome')}</label>
-${inputField({ id: `${id}-stores`, name: 'stores', label: t('admin.users.stores'), value: values.stores, errors: undefined, attributes: html` inputmode="numeric"` })}
-${inputField({ id: `${id}-groups`, name: 'groups', label: t('admin.users.groups'), value: values.groups, errors: undefined, attributes: html` inputmode="numeric"` })}
+${listField({ id: `${id}-stores`, name: 'stores', legend: t('admin.users.storeNames'), codes: t('admin.users.stores'), value: values.stores, choices: choices.stores })}
+${listField({ id: `${id}-groups`, name: 'groups', legend: t('admin.users.groupNames'), codes: t('admin.users.groups'), value: values.groups, choices: choices.groups })}
 ${scope.html}</fieldset>`;
 }
 
@@ -238,7 +291,15 @@ const roleField = (frame: UsersFrame, id: string, value: string, errors: FieldEr
     errors,
   });
 
-function userItem(frame: UsersFrame, request: AdminPageRequest, user: UserView, at: number, editing: boolean, names: ScopeNames): SafeHtml {
+function userItem(
+  frame: UsersFrame,
+  request: AdminPageRequest,
+  user: UserView,
+  at: number,
+  editing: boolean,
+  names: ScopeNames,
+  choices: ScopeChoices,
+): SafeHtml {
   const { t } = frame;
   const self = user.name === request.user.name;
   // Neither one's own scope and role nor a user who sees more than the admin is theirs to change (the service's rule).
@@ -270,7 +331,7 @@ function userItem(frame: UsersFrame, request: AdminPageRequest, user: UserView, 
 ${postForm(
   action,
   { action: 'update', name: user.name },
-  html`${scopeFields(frame, `e${at}-scope`, current, undefined)}
+  html`${scopeFields(frame, `e${at}-scope`, current, undefined, choices)}
 ${roleField(frame, `e${at}-role`, user.role, undefined)}
 <div class="actions">${submitButton(t('admin.save'), user.name)}</div>`,
 )}</details>`;
@@ -297,7 +358,7 @@ ${self ? html`<p class="hint">${t('admin.users.selfNote')}</p>` : ''}${wider ? h
 </li>`;
 }
 
-function userForm(frame: UsersFrame, base: string, values: UserValues, errors: FieldErrors | undefined): SafeHtml {
+function userForm(frame: UsersFrame, base: string, values: UserValues, errors: FieldErrors | undefined, choices: ScopeChoices): SafeHtml {
   const { t } = frame;
   return html`<section class="card form" id="user-form" aria-labelledby="user-form-title">
 <h2 id="user-form-title">${t('admin.users.newUser')}</h2>
@@ -305,7 +366,7 @@ ${postForm(
   base + APP_ADMIN_USERS_PATH,
   { action: 'create' },
   html`${inputField({ id: 'u-email', name: 'email', label: t('admin.email'), value: values.email, errors, attributes: html` type="email" autocomplete="off" required maxlength="254"` })}
-${scopeFields(frame, 'u-scope', values, errors)}
+${scopeFields(frame, 'u-scope', values, errors, choices)}
 ${roleField(frame, 'u-role', values.role, errors)}
 <div class="actions">${submitButton(t('admin.users.invite'))}</div>`,
   html` novalidate`,

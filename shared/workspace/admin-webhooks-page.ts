@@ -1,7 +1,7 @@
 import { html, type SafeHtml } from '../html.js';
 import type { AdminWebhooksKey } from '../i18n/catalogue.js';
 import { ADMIN_WEBHOOKS } from '../i18n/messages.js';
-import { EVENT_TYPES } from '../events/ports.js';
+import { EVENT_TYPES, type EventType } from '../events/ports.js';
 import { APP_ADMIN_WEBHOOKS_PATH } from '../session/paths.js';
 import type { ConfigDocument } from '../tenants/config-schema.js';
 import type { WebAnswer } from '../web-answer.js';
@@ -136,11 +136,17 @@ ${endpointForm(frame, base, version, values, outcome?.errors)}`;
   return frame.page(status, t('admin.webhooks'), body);
 }
 
+/** An event in the manager's words, its code beside for the developers who receive it. */
+const eventWords = ({ t }: WebhooksFrame, type: string) =>
+  (EVENT_TYPES as readonly string[]).includes(type)
+    ? html`${t(`admin.webhooks.event.${type as EventType}`)} (<code>${type}</code>)`
+    : html`<code>${type}</code>`;
+
 function endpointItem(frame: WebhooksFrame, base: string, version: number, endpoint: Endpoint): SafeHtml {
   const { t } = frame;
   return html`<li class="card endpoint">
 <p class="url"><code>${endpoint.url}</code></p>
-<p>${endpoint.events ? endpoint.events.join(', ') : t('admin.webhooks.allEvents')} · ${endpoint.includeComment ? t('admin.webhooks.withComment') : t('admin.webhooks.withoutComment')}</p>
+<p>${endpoint.events ? endpoint.events.map((type, at) => html`${at ? ', ' : ''}${eventWords(frame, type)}`) : t('admin.webhooks.allEvents')} · ${endpoint.includeComment ? t('admin.webhooks.withComment') : t('admin.webhooks.withoutComment')}</p>
 <form method="post" action="${base + APP_ADMIN_WEBHOOKS_PATH}">${etagField(version)}
 <input type="hidden" name="action" value="remove"><input type="hidden" name="url" value="${endpoint.url}">
 <button type="submit" class="secondary">${t('admin.webhooks.remove')}<span class="visually-hidden"> ${endpoint.url}</span></button></form>
@@ -168,7 +174,7 @@ function endpointForm(
 <fieldset id="w-events" tabindex="-1"${events.attributes}><legend>${t('admin.webhooks.events')}</legend><p class="hint" id="w-events-hint">${t('admin.webhooks.eventsHint')}</p>
 <div class="checks">${EVENT_TYPES.map(
     (type) =>
-      html`<label class="check"><input type="checkbox" name="events" value="${type}"${values.events.includes(type) ? ' checked' : ''}> ${type}</label>`,
+      html`<label class="check"><input type="checkbox" name="events" value="${type}"${values.events.includes(type) ? ' checked' : ''}> ${eventWords(frame, type)}</label>`,
   )}</div>${events.html}</fieldset>
 <div class="field"><label class="check"><input type="checkbox" id="w-includeComment" name="includeComment" value="true"${values.includeComment ? ' checked' : ''}${comment.attributes}> ${t('admin.webhooks.includeComment')}</label>${comment.html}</div>
 <div class="actions"><button type="submit">${t('admin.webhooks.add')}</button></div>

@@ -15,7 +15,7 @@ import type { UserRecord } from '../access/ports.js';
 import { adminHome } from './admin-sections.js';
 import { redirect, type WebAnswer } from '../web-answer.js';
 import { layout, tenantLookOf, type TenantLook } from './layout.js';
-import { indicatorWords, MAX_STORE_CHOICES, sourceWords, storeField } from './words.js';
+import { choiceField, indicatorWords, MAX_CHOICES, sourceWords, storeField } from './words.js';
 import { timesOf } from '../i18n/times.js';
 
 /** What the inbox reads: the answers service (the API's), the names it shows, and the access log it writes. */
@@ -23,6 +23,8 @@ export interface AnswersPagePorts {
   settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand'>>;
   /** The stores the user may filter by, by name (undefined: more than `most`). */
   storeChoices(tenantId: number, scope: UserScope, most: number): Promise<Map<number, string> | undefined>;
+  /** The employees of those stores, by name (undefined: more than `most`). */
+  employeeChoices(tenantId: number, scope: UserScope, most: number): Promise<Map<number, string> | undefined>;
   listAnswers(tenantId: number, query: AnswersQuery, scope: UserScope): Promise<AnswersPage>;
   storeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
   employeeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
@@ -85,7 +87,11 @@ export function answersPage(ports: AnswersPagePorts) {
 
   async function showAnswers(request: AnswersPageRequest): Promise<WebAnswer> {
     const { tenantId, user, base } = request;
-    const [config, stores] = await Promise.all([ports.settings(tenantId), ports.storeChoices(tenantId, user.scope, MAX_STORE_CHOICES)]);
+    const [config, stores, people] = await Promise.all([
+      ports.settings(tenantId),
+      ports.storeChoices(tenantId, user.scope, MAX_CHOICES),
+      ports.employeeChoices(tenantId, user.scope, MAX_CHOICES),
+    ]);
     const look = tenantLookOf(config);
     const words = wordsOf(look);
     const { t } = words;
@@ -103,7 +109,7 @@ export function answersPage(ports: AnswersPagePorts) {
         body,
       }),
     });
-    const form = filterForm(t, base, config, filters, stores);
+    const form = filterForm(t, base, config, filters, { stores, employees: people });
     const parsed = v.safeParse(AnswersQuery, filters);
     let problems: string[] = [];
     let listed: AnswersPage | undefined;
@@ -242,7 +248,7 @@ function filterForm(
   base: string,
   config: Pick<Settings, 'journeys' | 'classes'>,
   filters: Record<string, string>,
-  stores: Map<number, string> | undefined,
+  choices: Record<'stores' | 'employees', Map<number, string> | undefined>,
 ) {
   const option = (value: string, label: string, chosen: string | undefined) =>
     html`<option value="${value}"${value === (chosen ?? '') && html` selected`}>${label}</option>`;
@@ -250,12 +256,19 @@ function filterForm(
     html`<div><label for="f-${name}">${label}</label><select id="f-${name}" name="${name}">${options.map(([value, text]) => option(value, text, filters[name]))}</select></div>`;
   const group = (label: string, buckets: readonly Bucket[]) =>
     html`<optgroup label="${label}">${buckets.map((b) => option(b, t(`answers.bucket.${b}`), filters.bucket))}</optgroup>`;
-  const input = (name: string, label: string, type: string, numeric = false) =>
-    html`<div><label for="f-${name}">${label}</label><input id="f-${name}" name="${name}" type="${type}" value="${filters[name] ?? ''}"${numeric && html` min="1" inputmode="numeric"`}></div>`;
+  const input = (name: string, label: string, type: string) =>
+    html`<div><label for="f-${name}">${label}</label><input id="f-${name}" name="${name}" type="${type}" value="${filters[name] ?? ''}"></div>`;
   return html`<form method="get" action="${base + APP_ANSWERS_PATH}" class="filters card">
 ${select('journey', t('answers.field.journey'), [['', t('answers.all')], ...config.journeys.map((j): [string, string] => [j.slug, j.name ?? j.slug])])}
-${storeField(t, { id: 'f-store', name: 'store', label: t('answers.filter.store'), chosen: filters.store, choices: stores })}
-${input('employee', t('answers.filter.employee'), 'number', true)}
+${storeField(t, { id: 'f-store', name: 'store', label: t('answers.filter.store'), chosen: filters.store, choices: choices.stores })}
+${choiceField({
+  id: 'f-employee',
+  name: 'employee',
+  label: choices.employees ? t('answers.field.employee') : t('answers.filter.employee'),
+  any: t('workspace.anyEmployee'),
+  chosen: filters.employee,
+  choices: choices.employees,
+})}
 ${input('from', t('answers.field.from'), 'date')}
 ${input('to', t('answers.field.to'), 'date')}
 <div><label for="f-bucket">${t('answers.field.bucket')}</label><select id="f-bucket" name="bucket">${option('', t('answers.all'), filters.bucket)}${group(t('answers.filter.nps'), NPS_BUCKETS)}${group(t('answers.filter.otherScales'), SCALE_BUCKETS)}</select></div>

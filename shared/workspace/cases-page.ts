@@ -21,7 +21,7 @@ import type { UserRecord } from '../access/ports.js';
 import type { WebAnswer } from '../web-answer.js';
 import { layout } from './layout.js';
 import { timesOf } from '../i18n/times.js';
-import { indicatorWords, MAX_STORE_CHOICES, storeField } from './words.js';
+import { indicatorWords, MAX_CHOICES, storeField } from './words.js';
 
 /** The page's view of the tenant: its language and brand, the time zone its cases are due in, its root causes. */
 export interface CasesFrame {
@@ -178,7 +178,7 @@ export function casesPage(ports: CasesPagePorts) {
   async function showCases(request: CasesPageRequest): Promise<WebAnswer> {
     const [{ frame, t, page, time }, choices] = await Promise.all([
       framed(request),
-      ports.storeChoices(request.tenantId, request.user.scope, MAX_STORE_CHOICES),
+      ports.storeChoices(request.tenantId, request.user.scope, MAX_CHOICES),
     ]);
     const filters = filtersOf(request.query);
     const form = listForm(t, request.base, filters, choices);

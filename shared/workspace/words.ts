@@ -16,21 +16,34 @@ export const indicatorWords = (t: Translate<WorkspaceKey>, indicator: string) =>
 export const sourceWords = (t: Translate<WorkspaceKey>, source: string) =>
   Object.hasOwn(RATING_SOURCES, source) ? t(`source.${source as SourceName}`) : source;
 
-/** The most stores a filter offers by name in a select; a user who may see more types the store's code. */
-export const MAX_STORE_CHOICES = 100;
+/** The most stores, employees or groups a page offers by name (a select, checkboxes); beyond it, their codes. */
+export const MAX_CHOICES = 100;
 
 /**
- * A filter's store, chosen by name among the stores the user may see (`choices`, by id), or typed as its code when
- * there are more than a select holds (`choices` undefined). The chosen one stays selected even if it is not listed.
+ * A filter's record, chosen by name among those the user may see (`choices`, by id), or typed as its code when there
+ * are more than a select holds (`choices` undefined). The chosen one stays selected even if it is not listed.
  */
-export function storeField(
-  t: Translate<WorkspaceKey>,
-  o: { id: string; name: string; label: string; chosen: string | undefined; choices: Map<number, string> | undefined },
-) {
+export function choiceField(o: {
+  id: string;
+  name: string;
+  label: string;
+  any: string;
+  chosen: string | undefined;
+  choices: Map<number, string> | undefined;
+}) {
   if (!o.choices)
     return html`<div><label for="${o.id}">${o.label}</label><input id="${o.id}" name="${o.name}" type="number" min="1" inputmode="numeric" value="${o.chosen ?? ''}"></div>`;
   const sorted = [...o.choices].sort(([, a], [, b]) => a.localeCompare(b));
-  return html`<div><label for="${o.id}">${o.label}</label><select id="${o.id}" name="${o.name}"><option value="">${t('workspace.anyStore')}</option>${sorted.map(
-    ([id, name]) => html`<option value="${id}"${String(id) === o.chosen && html` selected`}>${name}</option>`,
-  )}</select></div>`;
+  const unlisted =
+    o.chosen && /^\d+$/.test(o.chosen) && !o.choices.has(Number(o.chosen)) ? [[Number(o.chosen), `#${o.chosen}`] as const] : [];
+  return html`<div><label for="${o.id}">${o.label}</label><select id="${o.id}" name="${o.name}"><option value="">${o.any}</option>${[
+    ...sorted,
+    ...unlisted,
+  ].map(([id, name]) => html`<option value="${id}"${String(id) === o.chosen && html` selected`}>${name}</option>`)}</select></div>`;
 }
+
+/** A filter's store, by name among those the user may see (`choiceField`). */
+export const storeField = (
+  t: Translate<WorkspaceKey>,
+  o: { id: string; name: string; label: string; chosen: string | undefined; choices: Map<number, string> | undefined },
+) => choiceField({ ...o, any: t('workspace.anyStore') });

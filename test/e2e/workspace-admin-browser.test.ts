@@ -49,7 +49,7 @@ async function fillJourney(page: Page, slug: string) {
   await form.getByLabel('Identificador (slug)').fill(slug);
   await form.getByLabel('Nome').fill(`Retirada ${slug}`);
   await form.getByLabel('Indicador da nota principal').selectOption('csat');
-  await form.getByLabel('Entrega (ces)').check();
+  await form.getByLabel('Entrega — Esforço (CES, 1 a 7)').check();
   await form.getByLabel('1º canal').selectOption('email');
   await form.getByLabel('Português (Brasil)').fill('Como foi retirar seu pedido na {loja}?');
   await form.getByLabel('Espanhol').fill('¿Cómo fue retirar su pedido en {loja}?');
@@ -152,7 +152,7 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
       expect(await first.locator('#form-problems').textContent()).toContain('A configuração mudou desde que você abriu este formulário');
       expect(await first.locator('#journey-form').getByLabel('Identificador (slug)').inputValue()).toBe('balcao');
       expect(await first.locator('#journey-form').getByLabel('Inglês').inputValue()).toBe('How was picking up your order at {loja}?');
-      expect(await first.locator('#journey-form').getByLabel('Entrega (ces)').isChecked()).toBe(true);
+      expect(await first.locator('#journey-form').getByLabel('Entrega — Esforço (CES, 1 a 7)').isChecked()).toBe(true);
       // The list shows the configuration as it is now.
       expect(await first.locator('#journeys-title + ul').textContent()).toContain('Lembrete por e-mail');
       expect((await configured()).journeys.map((j) => j.slug)).not.toContain('balcao');
@@ -183,11 +183,11 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
         const url = `https://hooks.example.com/${name}-${tenant.tenantId}`;
         const form = page.locator('#endpoint-form');
         await form.getByLabel('Endereço (URL)').fill(url);
-        await form.getByLabel('survey.answered', { exact: true }).check();
+        await form.getByLabel('Resposta recebida (survey.answered)', { exact: true }).check();
         await form.getByRole('button', { name: 'Adicionar' }).click();
         await page.waitForURL('**/app/admin/webhooks?done=added');
         const listed = page.locator('#endpoints > li').filter({ hasText: url });
-        expect(await listed.textContent()).toContain('survey.answered · sem o comentário do cliente');
+        expect(await listed.textContent()).toContain('Resposta recebida (survey.answered) · sem o comentário do cliente');
         await shot(page, `webhooks-${viewport.width}`);
         expect((await configured()).delivery.webhooks).toContainEqual({ url, events: ['survey.answered'] });
         expect(problems).toEqual([]);
@@ -250,6 +250,8 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
     async () => {
       const someone = `equipe-browser-${tenant.tenantId}@test.local`;
       await tenantService.createUser(tenant.tenantId, someone, { stores: [1], groups: [] });
+      const store = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja Norte' } });
+      expect(store.status, store.text).toBe(201);
       const { context, problems } = await watched(DESKTOP);
       const page = await context.newPage();
       await openAsAdmin(page, '/app/admin/users');
@@ -259,14 +261,17 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
 
       const card = page.locator('#users li', { hasText: someone });
       await card.locator('summary', { hasText: 'Alterar o que vê e o papel' }).click();
-      await card.getByLabel('Lojas (códigos separados por vírgula)').fill('1, 2');
+      // The stores by name, store 1 ticked as the user sees it.
+      expect(await card.getByRole('checkbox', { checked: true }).count()).toBe(1);
+      await card.getByLabel('Loja Norte').check();
       await card.getByLabel('Papel').selectOption('admin');
       await shot(page, 'user-edit-1280');
       await card.getByRole('button', { name: `Salvar ${someone}` }).click();
       await page.waitForURL('**/app/admin/users?done=changed');
       const listed = async () =>
         (await api({ path: '/public/admin/users', key: tenant.adminKey })).body.data.find((u: { name: string }) => u.name === someone);
-      expect(await listed()).toMatchObject({ scope: { stores: [1, 2], groups: [] }, role: 'admin' });
+      // The boxes are in the order of the stores' names.
+      expect(await listed()).toMatchObject({ scope: { stores: [2, 1], groups: [] }, role: 'admin' });
 
       const changed = page.locator('#users li', { hasText: someone });
       await changed.locator('summary', { hasText: 'Desativar' }).click();

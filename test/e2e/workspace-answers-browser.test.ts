@@ -67,8 +67,21 @@ const watched = (options: Parameters<Browser['newContext']>[0] = {}) => watchedB
 describe.skipIf(!hasChromium)('the answers inbox in a browser', () => {
   beforeAll(async () => {
     tenant = await newTenant();
-    const store = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja Centro' } });
+    const store = await api({
+      method: 'POST',
+      path: '/public/store',
+      key: tenant.key,
+      body: { trade_name: 'Loja Centro', store_id: 'centro' },
+    });
     expect(store.status).toBe(201);
+    // Store 2's employee: offered by name to the all-stores manager only.
+    const employee = await api({
+      method: 'POST',
+      path: '/public/employee',
+      key: tenant.key,
+      body: { name: 'Bruno Lima', store_id: 'centro' },
+    });
+    expect(employee.status, employee.text).toBe(200);
     // Oldest first: store 1 has two detractors with comments (one a spreadsheet formula), one without, a promoter.
     await answered(1, 10, 'Adorei o atendimento');
     await answered(1, 3, 'Demorou demais no caixa');
@@ -105,6 +118,15 @@ describe.skipIf(!hasChromium)('the answers inbox in a browser', () => {
     expect(main).not.toContain('suja');
     expect(main).not.toContain('Loja Centro');
     await page.screenshot({ path: join(tmpdir(), 'workspace-answers-1280.png'), fullPage: true });
+
+    // The employee filter offers store 1's employees by name (not store 2's), and filters by the one chosen.
+    const employees = page.getByLabel('Funcionário', { exact: true });
+    expect(await employees.locator('option').allTextContents()).toEqual(['Todos os funcionários', 'Ana Souza']);
+    await employees.selectOption({ label: 'Ana Souza' });
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    await page.waitForURL(/employee=1/);
+    expect(await listed(page)).toHaveLength(4);
+    expect(await employees.inputValue()).toBe('1');
 
     // Store 2 by address: refused, saying so, and nothing of it shown.
     const refused = await page.goto(`${publicUrl}/app/answers?store=2`);
@@ -233,6 +255,11 @@ describe.skipIf(!hasChromium)('the answers inbox in a browser', () => {
     await page.goto(`${publicUrl}/app/answers`);
     await signIn(page, allManager, ALL_PASSWORD);
     await page.waitForSelector('#answers');
+    expect(await page.getByLabel('Funcionário', { exact: true }).locator('option').allTextContents()).toEqual([
+      'Todos os funcionários',
+      'Ana Souza',
+      'Bruno Lima',
+    ]);
     expect((await listed(page)).map((a) => a.store)).toEqual([
       'Loja Centro',
       'Loja Centro',

@@ -4,7 +4,7 @@ import * as keys from '../../access/api-keys.js';
 import * as users from '../../access/tenant-users.js';
 import * as keysPage from '../../workspace/admin-keys-page.js';
 import * as usersPage from '../../workspace/admin-users-page.js';
-import { storeTradeNames } from '../store-repository.js';
+import { storeChoices, storeTradeNames } from '../store-repository.js';
 import {
   findApiKey,
   findApiKeyById,
@@ -75,5 +75,6 @@ export const adminUsersPage = /* @__PURE__ */ wire(() =>
     shownOnce,
     groups: async (tenantId) => (await tenantSettings(tenantId)).groups,
     storeNames: storeTradeNames,
+    storeChoices,
   }),
 );

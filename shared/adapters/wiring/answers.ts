@@ -5,7 +5,7 @@ import { BUCKETS } from '../../buckets.js';
 import { QUEUES } from '../../queues.js';
 import * as page from '../../workspace/answers-page.js';
 import { answerStore } from '../answer-repository.js';
-import { employeeNames } from '../employee-repository.js';
+import { employeeChoices, employeeNames } from '../employee-repository.js';
 import { exportFiles } from '../export-files.js';
 import { exportJobs } from '../export-jobs.js';
 import { sendMessage } from '../sqs.js';
@@ -53,6 +53,7 @@ export const answersPage = /* @__PURE__ */ wire(() =>
     listAnswers: answersService.listAnswers,
     storeNames: storeTradeNames,
     storeChoices,
+    employeeChoices,
     employeeNames,
     recordReads: accessService.recordReads,
     exports: answerExports,
