@@ -176,6 +176,8 @@ export const enWorkspace: WorkspaceCatalogue = {
   'case.comment': 'Comment',
   'case.recovered': 'Recovered: the customer said it was solved.',
   'case.notRecovered': 'Not recovered: the customer said it was not solved.',
+  'case.recoveryAnswer': 'Answer after recovery',
+  'case.recoveryScores': 'Original score {before} · new score {after}',
   'case.rootCause': 'Root cause',
   'case.contact': 'Customer contact',
   'case.contact.hint': 'To call or write to the customer. Each time the contact is shown it is logged, with your name.',

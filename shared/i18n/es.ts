@@ -176,6 +176,8 @@ export const esWorkspace: WorkspaceCatalogue = {
   'case.comment': 'Comentario',
   'case.recovered': 'Recuperado: el cliente dijo que se resolvió.',
   'case.notRecovered': 'No recuperado: el cliente dijo que no se resolvió.',
+  'case.recoveryAnswer': 'Respuesta tras la recuperación',
+  'case.recoveryScores': 'Nota original {before} · nueva nota {after}',
   'case.rootCause': 'Causa raíz',
   'case.contact': 'Contacto del cliente',
   'case.contact.hint': 'Para llamar o escribir al cliente. Cada vez que se muestra el contacto queda registrado, con su nombre.',

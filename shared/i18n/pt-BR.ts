@@ -168,6 +168,8 @@ export const ptBRWorkspace = {
   'case.comment': 'Comentário',
   'case.recovered': 'Recuperado: o cliente disse que foi resolvido.',
   'case.notRecovered': 'Não recuperado: o cliente disse que não foi resolvido.',
+  'case.recoveryAnswer': 'Resposta após a recuperação',
+  'case.recoveryScores': 'Nota original {before} · nova nota {after}',
   'case.rootCause': 'Causa raiz',
   'case.contact': 'Contato do cliente',
   'case.contact.hint': 'Para ligar ou escrever ao cliente. Cada vez que o contato é mostrado fica registrado, com o seu nome.',
