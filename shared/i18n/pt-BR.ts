@@ -101,6 +101,16 @@ export const ptBRCustomer = {
 
 /** What a manager sees in the workspace: its frame and the case pages. */
 export const ptBRWorkspace = {
+  'workspace.page.refused.title': 'Envio recusado',
+  'workspace.page.refused.text': 'Este formulário só pode ser enviado pelas páginas do próprio serviço.',
+  'workspace.page.tooLong.title': 'Formulário longo demais',
+  'workspace.page.tooLong.text': 'Envie de novo, mais curto.',
+  'workspace.page.noAccess.title': 'Sem acesso',
+  'workspace.page.noAccess.text': 'Esta conta não tem acesso ao painel. Fale com o administrador da sua empresa.',
+  'workspace.page.unavailable.title': 'Tente de novo em instantes',
+  'workspace.page.unavailable.text': 'Não conseguimos abrir a página agora. Tente de novo em alguns segundos.',
+  'workspace.page.failed.title': 'Algo deu errado',
+  'workspace.page.failed.text': 'Não conseguimos abrir a página. Tente de novo mais tarde.',
   'workspace.product': 'Pesquisa de satisfação',
   'workspace.sections': 'Seções',
   'workspace.section.answers': 'Respostas',
