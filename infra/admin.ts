@@ -20,7 +20,7 @@ import { ASYNC_FAILURES, QUEUES, type QueueId } from '../shared/queues.js';
 import { LOCAL_CREDENTIALS, LOCAL_LOGO_BUCKET, LOCAL_REGION } from './local/services.js';
 import { queueUrl, redrive, redriveAsyncFailures } from './redrive.js';
 import { notified, scheduled } from './routes.js';
-import { applyTenantFile } from './apply-tenant.js';
+import { applyTenantFile, planTenantFile } from './apply-tenant.js';
 import { ROTATION_OVERLAP_HOURS } from '../shared/events/signature.js';
 import { randomBytes } from 'node:crypto';
 import type { UserScope } from '../shared/tenants/config-schema.js';
@@ -50,9 +50,12 @@ Commands:
                                              a manager who signs in to the workspace (/app/): the tenant user of that
                                              e-mail with this scope, and its Cognito user, invited with a temporary
                                              password (on AWS Cognito e-mails it; locally it is shown here)
-  apply FILE                                 apply a declarative tenant file (journeys, classes, groups, users, keys,
-                                             brand); uploads the brand's logo (a path relative to FILE) to the logo
-                                             bucket (${ENV.logoBucket}); shows each new webhook endpoint's signing secret once
+  apply FILE [--yes]                         print what a declarative tenant file (journeys, classes, groups, users, keys,
+                                             brand) changes, field by field (old -> new; secrets only "changed"), naming
+                                             each field changed on the admin pages/API since the last apply; changes
+                                             nothing without --yes. With --yes, applies it: uploads the brand's logo (a
+                                             path relative to FILE) to the logo bucket (${ENV.logoBucket}); shows each new
+                                             webhook endpoint's signing secret once
   rotate-webhook-secret --tenant ID (--chatbot | --url URL) [--overlap-hours H]
                                              a new signing secret for the chatbot hand-off or the event endpoint at URL,
                                              shown once; for H hours (default ${ROTATION_OVERLAP_HOURS.default}, 0 to ${ROTATION_OVERLAP_HOURS.max}) deliveries carry
@@ -139,6 +142,7 @@ async function run(argv: string[]): Promise<void> {
       'overlap-hours': { type: 'string' },
       since: { type: 'string' },
       'expires-at': { type: 'string' },
+      yes: { type: 'boolean' },
     },
   });
   const [command, file] = positionals;
@@ -196,7 +200,12 @@ async function run(argv: string[]): Promise<void> {
     case 'apply': {
       if (!file) throw new UsageError('apply needs a file: npm run admin -- apply tenants.json');
       const parsed = parseTenantFile(readFileSync(file, 'utf8'));
-      for (const tenant of parsed.tenants) for (const line of await applyTenantFile(tenant, dirname(resolve(file)))) console.log(line);
+      const dir = dirname(resolve(file));
+      // CI has no stdin: the plan is the answer until the operator gives --yes; nothing ever prompts.
+      for (const tenant of parsed.tenants) for (const line of await planTenantFile(tenant, dir)) console.log(line);
+      if (!values.yes) return console.log('Nothing was changed. Run again with --yes to apply this plan.');
+      console.log('Applying:');
+      for (const tenant of parsed.tenants) for (const line of await applyTenantFile(tenant, dir)) console.log(line);
       return;
     }
     case 'rotate-webhook-secret': {

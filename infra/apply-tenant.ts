@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { TenantConfig } from '../shared/tenants/config-schema.js';
-import { storeLogo } from '../shared/brand/logo.js';
+import { logoObjectOf, storeLogo } from '../shared/brand/logo.js';
 import { logoStore } from '../shared/adapters/logo-store.js';
 import { tenantService } from '../shared/adapters/wiring/tenants.js';
 
@@ -13,6 +13,12 @@ import { tenantService } from '../shared/adapters/wiring/tenants.js';
 export async function applyTenantFile(config: TenantConfig, baseDir: string): Promise<string[]> {
   const logo = config.brand.logo ? await storeLogo(readLogoFile(resolve(baseDir, config.brand.logo)), logoStore) : undefined;
   return tenantService.applyTenantConfig(config, logo ? { logo } : {});
+}
+
+/** What applying one tenant of a tenant file would change (nothing is written; the logo is read and checked, not stored). */
+export async function planTenantFile(config: TenantConfig, baseDir: string): Promise<string[]> {
+  const logo = config.brand.logo ? logoObjectOf(readLogoFile(resolve(baseDir, config.brand.logo))) : undefined;
+  return tenantService.planTenantConfig(config, logo ? { logo } : {});
 }
 
 function readLogoFile(path: string): Uint8Array {

@@ -31,7 +31,8 @@ export type ProblemKind =
   | 'gone'
   | 'too-many'
   | 'precondition-failed'
-  | 'precondition-required';
+  | 'precondition-required'
+  | 'needs-user';
 
 export class ValidationError extends DomainError {
   constructor(message: string, errors: FieldProblem[] = []) {
@@ -70,6 +71,15 @@ export class StateConflictError extends DomainError {
 export class UnauthenticatedError extends DomainError {
   constructor(message = 'A valid API key is required.') {
     super('unauthenticated', message);
+  }
+}
+
+/** A parameter names the caller's user (`owner=me`) and the request carries no user token: 400, naming it. */
+export class NeedsUserError extends DomainError {
+  constructor(parameter: string, value: string, how: string) {
+    super('needs-user', `${parameter}=${value} needs a user's token (${how}).`, [
+      { path: parameter, message: `${value} needs a user's token` },
+    ]);
   }
 }
 

@@ -73,6 +73,11 @@ export const keys = {
    * only these (or the one it has). Its own partition, so that the configuration's Query never reads them.
    */
   tenantLogo: (tenantId: number, file: string) => ({ pk: `${tenant(tenantId)}#LOGO#${file}`, sk: 'LOGO' }),
+  /**
+   * What the last `apply` wrote of the configuration (a hash per field): in its own partition, so that the
+   * configuration's Query, which every function makes, never reads it.
+   */
+  configApplied: (tenantId: number) => ({ pk: `${tenant(tenantId)}#CONFIG#APPLIED`, sk: 'APPLIED' }),
   /** The generations of one webhook endpoint's signing secret (never the secret): read with the configuration. */
   webhookSigning: (endpoint: string) => `WEBHOOK_SIGNING#${endpoint}`,
 

@@ -16,10 +16,12 @@ await configuredSecret(ENV.cursorSecret);
  */
 export const contract = {
   user: 'any' as const,
+  meParameter: 'owner',
   query: CasesQuery,
   statuses: { validation: 422 },
   responses: {
     200: answer('A page of cases in the list order (the next one in next_cursor)', CasesBody),
+    400: problem("owner=me without a user's token (errors names owner)"),
     401: problem('No valid user token'),
     404: problem('A store the token may not see'),
     422: problem('Invalid parameters (a status, a period over 400 days, a cursor of another query)'),

@@ -4,6 +4,7 @@ import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
 import type { DeliveryConfig, Settings, SettingsWrite } from '../tenants/config-schema.js';
 import { Tenant, type TenantRepository } from '../tenants/ports.js';
+import type { AppliedFingerprint } from '../tenants/apply-plan.js';
 import { CHATBOT_ENDPOINT, eventEndpoint } from '../events/signature.js';
 import { batchWrite, cancelledByCondition, db, isConditionFailure, queryAll } from './dynamodb.js';
 import {
@@ -195,6 +196,19 @@ const transactionConflict = (error: unknown): boolean =>
     (reason) => reason.Code === 'TransactionConflict',
   );
 
+const Applied = /* @__PURE__ */ v.object({ fields: v.record(v.string(), v.string()) });
+
+export async function readApplied(tenantId: number): Promise<AppliedFingerprint | undefined> {
+  const { client, tableName } = db();
+  const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.configApplied(tenantId), ConsistentRead: true }));
+  return Item ? v.parse(Applied, Item).fields : undefined;
+}
+
+export async function putApplied(tenantId: number, fields: AppliedFingerprint): Promise<void> {
+  const { client, tableName } = db();
+  await client.send(new PutCommand({ TableName: tableName, Item: { ...keys.configApplied(tenantId), ...entity('APPLIED'), fields } }));
+}
+
 /** Removes the journeys, classes and groups the tenant has that `settings` no longer lists. */
 export async function removeUnlisted(tenantId: number, settings: Pick<Settings, 'journeys' | 'classes' | 'groups'>): Promise<void> {
   const kept = new Set([
@@ -242,4 +256,6 @@ export const tenantRepository: TenantRepository = {
   readConfigVersion,
   raiseConfigVersion,
   removeUnlisted,
+  readApplied,
+  putApplied,
 };

@@ -12,7 +12,10 @@ export const withHistory = (record: CaseRecord, ...entries: CaseHistoryEntry[]):
 
 export const slugOf = (config: Settings, journeyId: number) => config.journeys.find((j) => j.id === journeyId)?.slug ?? null;
 
-/** `case.*` events: no contact, no customer name, no comment; the same id for the same happening. */
+/**
+ * `case.*` events: no contact, no customer name, no comment; the owner (a manager's e-mail address, or null), as the
+ * case API answers it; the same id for the same happening.
+ */
 function caseEvent(tenantId: number, type: EventType, record: CaseRecord, journey: string | null, at: Date) {
   return tenantEvent(
     tenantId,
@@ -26,6 +29,7 @@ function caseEvent(tenantId: number, type: EventType, record: CaseRecord, journe
       employee_id: record.employeeId,
       score: record.score,
       status: record.status,
+      owner: record.owner,
       opened_at: record.openedAt,
       due_at: record.dueAt,
       overdue: record.overdue,

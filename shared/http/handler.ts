@@ -3,7 +3,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
-import { DomainError, TooManyError, UnavailableError, ValidationError, type ProblemKind } from '../errors.js';
+import { DomainError, NeedsUserError, TooManyError, UnavailableError, ValidationError, type ProblemKind } from '../errors.js';
 import { logger } from '../logger.js';
 import { flushMetrics } from '../metrics.js';
 import { isUnavailable } from '../adapters/unavailable.js';
@@ -44,6 +44,11 @@ export interface RouteSpec<B, P, Q> {
    * 4xx).
    */
   user?: UserNeed;
+  /**
+   * A query parameter whose value `me` names the caller's user (`owner=me`): with no user token at all it is refused
+   * 400 naming the parameter rather than 401, so that a caller with a key alone learns which parameter wants a user.
+   */
+  meParameter?: string;
   /**
    * An admin route and what it administers: an admin key may call it, or a user token whose user the one rule lets
    * administer the area (shared/access/capabilities.ts); anyone else is refused (403 by the contract).
@@ -138,6 +143,8 @@ export function httpHandler<
       if (spec.user) await user();
       throw invalid;
     }
+    if (spec.meParameter && (input.query as Record<string, unknown>)[spec.meParameter] === 'me' && !userTokenOf(event))
+      throw new NeedsUserError(spec.meParameter, 'me', `query parameter ${USER_TOKEN_QUERY} or header ${USER_TOKEN_HEADER}`);
     if (spec.user && spec.user !== 'any') requireScope(spec.user, await user());
     const outcome = await run(input).then(
       (reply) => ({ reply }),

@@ -19,6 +19,7 @@ export const PROBLEMS: Record<ProblemKind | TransportKind | 'internal', { status
   validation: { status: 400, title: 'Invalid parameters' },
   'malformed-json': { status: 400, title: 'Malformed JSON body' },
   conflict: { status: 400, title: 'Already exists' },
+  'needs-user': { status: 400, title: 'Needs a user token' },
   'not-found': { status: 404, title: 'Not found' },
   'concurrent-edit': { status: 409, title: 'Edited concurrently' },
   'state-conflict': { status: 409, title: 'Not in the state this needs' },

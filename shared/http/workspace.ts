@@ -18,7 +18,9 @@ import {
 import { REFRESH_PATH } from '../session/paths.js';
 import type { SessionClaims } from '../session/ports.js';
 import type { WebAnswer } from '../web-answer.js';
-import { layout, messageBody, WORKSPACE_HEADERS } from '../workspace/layout.js';
+import { layout, messageBody, tenantLookOf, WORKSPACE_HEADERS, type TenantLook } from '../workspace/layout.js';
+import { localeOfRequest, workspaceTranslator } from '../i18n/messages.js';
+import { tenantSettings } from '../adapters/wiring/tenants.js';
 import { MAX_FORM_BYTES } from './page.js';
 import { tenantAccess } from '../adapters/wiring/tenant-access.js';
 import type { UserRecord } from '../access/ports.js';
@@ -68,11 +70,36 @@ const html = (answer: WebAnswer, requestId: string): APIGatewayProxyStructuredRe
   body: answer.file?.body ?? answer.html ?? '',
 });
 
-const message = (base: string, status: number, title: string, text: string, cookies?: string[]): WebAnswer => ({
-  status,
-  html: layout({ title, base, body: messageBody(title, text) }),
-  ...(cookies ? { cookies } : {}),
-});
+/** The wrapper's own pages: a refused post, a form too long, a user the tenant lacks, a failure. */
+export type WrapperPage = 'refused' | 'tooLong' | 'noAccess' | 'unavailable' | 'failed';
+
+/** One of the wrapper's pages, in a language and brand (the tenant's, or the browser's before a tenant is known). */
+export function wrapperPage(
+  base: string,
+  status: number,
+  page: WrapperPage,
+  look: Pick<TenantLook, 'locale'> & Partial<Pick<TenantLook, 'brand'>>,
+  cookies?: string[],
+): WebAnswer {
+  const t = workspaceTranslator(look.locale);
+  const title = t(`workspace.page.${page}.title`);
+  return {
+    status,
+    html: layout({ title, base, body: messageBody(title, t(`workspace.page.${page}.text`)), locale: look.locale, brand: look.brand }),
+    ...(cookies ? { cookies } : {}),
+  };
+}
+
+/**
+ * How the wrapper's pages look: the tenant's language and brand once a session names the tenant, else the browser's
+ * language; the browser's also when the table is what failed (no second wait for it), or the settings cannot be read.
+ */
+async function lookOf(event: Event, tableFailed = false): Promise<Pick<TenantLook, 'locale'> & Partial<Pick<TenantLook, 'brand'>>> {
+  const session = sessionFromContext(event.requestContext.authorizer?.lambda);
+  const browser = { locale: localeOfRequest(event.headers?.['accept-language']) };
+  if (!session || tableFailed) return browser;
+  return tenantSettings(session.tenantId).then(tenantLookOf, () => browser);
+}
 
 /**
  * The wrapper of the workspace's pages: HTML for every answer, the security headers, a bounded form, posts only from
@@ -93,10 +120,9 @@ function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswe
     const requestId = event.requestContext.requestId;
     const base = baseOf(event);
     const post = event.requestContext.http.method === 'POST';
-    if (post && !sameOrigin(event.headers ?? {}))
-      return html(message(base, 403, 'Envio recusado', 'Este formulário só pode ser enviado pelas páginas do próprio serviço.'), requestId);
+    if (post && !sameOrigin(event.headers ?? {})) return html(wrapperPage(base, 403, 'refused', await lookOf(event)), requestId);
     const bytes = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
-    if (bytes.length > maxBytes) return html(message(base, 413, 'Formulário longo demais', 'Envie de novo, mais curto.'), requestId);
+    if (bytes.length > maxBytes) return html(wrapperPage(base, 413, 'tooLong', await lookOf(event)), requestId);
     const session = sessionFromContext(event.requestContext.authorizer?.lambda);
     if (signedIn && !session) {
       const here = `${event.rawPath}${event.rawQueryString ? `?${event.rawQueryString}` : ''}`;
@@ -133,31 +159,21 @@ function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswe
       before: ({ event }) => {
         logger.appendKeys({ requestId: event.requestContext.requestId });
       },
-      onError: (request) => {
+      onError: async (request) => {
         const base = baseOf(request.event);
         const { error } = request;
+        const look = await lookOf(request.event, isUnavailable(error));
         let answer: WebAnswer;
         if (error instanceof UnauthenticatedError) {
           // Cognito knows the user, the tenant does not (any more): signed out, with a word why.
           logger.info('Session of a user the tenant does not have');
-          answer = message(
-            base,
-            403,
-            'Sem acesso',
-            'Esta conta não tem acesso ao painel. Fale com o administrador da sua empresa.',
-            clearedCookies(base),
-          );
+          answer = wrapperPage(base, 403, 'noAccess', look, clearedCookies(base));
         } else if (isUnavailable(error)) {
           logger.error('A service the workspace needs is unavailable', { error: { name: error?.name } });
-          answer = message(
-            base,
-            503,
-            'Tente de novo em instantes',
-            'Não conseguimos abrir a página agora. Tente de novo em alguns segundos.',
-          );
+          answer = wrapperPage(base, 503, 'unavailable', look);
         } else {
           logger.error('Workspace page failed', { error: { name: error?.name } });
-          answer = message(base, 500, 'Algo deu errado', 'Não conseguimos abrir a página. Tente de novo mais tarde.');
+          answer = wrapperPage(base, 500, 'failed', look);
         }
         request.response = html(answer, request.event.requestContext.requestId);
         if (answer.status === 503) request.response.headers = { ...request.response.headers, 'retry-after': '5' };

@@ -109,6 +109,16 @@ export const enCustomer: CustomerCatalogue = {
 
 /** What a manager sees in the workspace: its frame and the case pages. */
 export const enWorkspace: WorkspaceCatalogue = {
+  'workspace.page.refused.title': 'Submission refused',
+  'workspace.page.refused.text': "This form can only be sent from the service's own pages.",
+  'workspace.page.tooLong.title': 'Form too long',
+  'workspace.page.tooLong.text': 'Send it again, shorter.',
+  'workspace.page.noAccess.title': 'No access',
+  'workspace.page.noAccess.text': "This account has no access to the workspace. Ask your company's administrator.",
+  'workspace.page.unavailable.title': 'Try again in a moment',
+  'workspace.page.unavailable.text': "We couldn't open the page just now. Try again in a few seconds.",
+  'workspace.page.failed.title': 'Something went wrong',
+  'workspace.page.failed.text': "We couldn't open the page. Try again later.",
   'workspace.product': 'Satisfaction survey',
   'workspace.sections': 'Sections',
   'workspace.section.answers': 'Answers',
@@ -177,6 +187,8 @@ export const enWorkspace: WorkspaceCatalogue = {
   'case.comment': 'Comment',
   'case.recovered': 'Recovered: the customer said it was solved.',
   'case.notRecovered': 'Not recovered: the customer said it was not solved.',
+  'case.recoveryAnswer': 'Answer after recovery',
+  'case.recoveryScores': 'Original score {before} · new score {after}',
   'case.rootCause': 'Root cause',
   'case.contact': 'Customer contact',
   'case.contact.hint': 'To call or write to the customer. Each time the contact is shown it is logged, with your name.',

@@ -109,6 +109,16 @@ export const esCustomer: CustomerCatalogue = {
 
 /** What a manager sees in the workspace: its frame and the case pages. */
 export const esWorkspace: WorkspaceCatalogue = {
+  'workspace.page.refused.title': 'Envío rechazado',
+  'workspace.page.refused.text': 'Este formulario solo puede enviarse desde las páginas del propio servicio.',
+  'workspace.page.tooLong.title': 'Formulario demasiado largo',
+  'workspace.page.tooLong.text': 'Envíelo de nuevo, más corto.',
+  'workspace.page.noAccess.title': 'Sin acceso',
+  'workspace.page.noAccess.text': 'Esta cuenta no tiene acceso al panel. Hable con el administrador de su empresa.',
+  'workspace.page.unavailable.title': 'Inténtelo de nuevo en un momento',
+  'workspace.page.unavailable.text': 'No pudimos abrir la página ahora. Inténtelo de nuevo en unos segundos.',
+  'workspace.page.failed.title': 'Algo salió mal',
+  'workspace.page.failed.text': 'No pudimos abrir la página. Inténtelo de nuevo más tarde.',
   'workspace.product': 'Encuesta de satisfacción',
   'workspace.sections': 'Secciones',
   'workspace.section.answers': 'Respuestas',
@@ -177,6 +187,8 @@ export const esWorkspace: WorkspaceCatalogue = {
   'case.comment': 'Comentario',
   'case.recovered': 'Recuperado: el cliente dijo que se resolvió.',
   'case.notRecovered': 'No recuperado: el cliente dijo que no se resolvió.',
+  'case.recoveryAnswer': 'Respuesta tras la recuperación',
+  'case.recoveryScores': 'Nota original {before} · nueva nota {after}',
   'case.rootCause': 'Causa raíz',
   'case.contact': 'Contacto del cliente',
   'case.contact.hint': 'Para llamar o escribir al cliente. Cada vez que se muestra el contacto queda registrado, con su nombre.',

@@ -101,6 +101,16 @@ export const ptBRCustomer = {
 
 /** What a manager sees in the workspace: its frame and the case pages. */
 export const ptBRWorkspace = {
+  'workspace.page.refused.title': 'Envio recusado',
+  'workspace.page.refused.text': 'Este formulário só pode ser enviado pelas páginas do próprio serviço.',
+  'workspace.page.tooLong.title': 'Formulário longo demais',
+  'workspace.page.tooLong.text': 'Envie de novo, mais curto.',
+  'workspace.page.noAccess.title': 'Sem acesso',
+  'workspace.page.noAccess.text': 'Esta conta não tem acesso ao painel. Fale com o administrador da sua empresa.',
+  'workspace.page.unavailable.title': 'Tente de novo em instantes',
+  'workspace.page.unavailable.text': 'Não conseguimos abrir a página agora. Tente de novo em alguns segundos.',
+  'workspace.page.failed.title': 'Algo deu errado',
+  'workspace.page.failed.text': 'Não conseguimos abrir a página. Tente de novo mais tarde.',
   'workspace.product': 'Pesquisa de satisfação',
   'workspace.sections': 'Seções',
   'workspace.section.answers': 'Respostas',
@@ -169,6 +179,8 @@ export const ptBRWorkspace = {
   'case.comment': 'Comentário',
   'case.recovered': 'Recuperado: o cliente disse que foi resolvido.',
   'case.notRecovered': 'Não recuperado: o cliente disse que não foi resolvido.',
+  'case.recoveryAnswer': 'Resposta após a recuperação',
+  'case.recoveryScores': 'Nota original {before} · nova nota {after}',
   'case.rootCause': 'Causa raiz',
   'case.contact': 'Contato do cliente',
   'case.contact.hint': 'Para ligar ou escrever ao cliente. Cada vez que o contato é mostrado fica registrado, com o seu nome.',

@@ -56,6 +56,15 @@ export function configChanges(before: unknown, after: unknown, path = ''): Confi
   return [{ path, old: before ?? null, new: after ?? null }];
 }
 
+/** A configuration's leaves and their paths, as `configChanges` names them. */
+export function configLeaves(value: unknown, path = ''): [string, unknown][] {
+  const identity = Array.isArray(value) ? identityOf(value, value) : undefined;
+  if (Array.isArray(value) && identity)
+    return value.flatMap((item: Record<string, unknown>) => configLeaves(item, `${path}[${identity}=${String(item[identity])}]`));
+  if (isRecord(value)) return Object.entries(value).flatMap(([field, item]) => configLeaves(item, path ? `${path}.${field}` : field));
+  return [[path, value]];
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
 /** The field that identifies the items of a list, when every item of both has it: `id`, or `url` (webhooks). */

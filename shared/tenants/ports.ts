@@ -3,6 +3,7 @@ import type { DeliveryConfig, Settings, SettingsWrite } from './config-schema.js
 import type { ApiKeyRepository, TenantAccessRepository, UserRepository } from '../access/ports.js';
 import type { BrandRepository } from '../brand/ports.js';
 import type { SigningRepository } from '../events/ports.js';
+import type { AppliedFingerprint } from './apply-plan.js';
 
 export const Tenant = v.object({ id: v.number(), name: v.string(), created_at: v.string() });
 export type Tenant = v.InferOutput<typeof Tenant>;
@@ -49,4 +50,7 @@ export interface TenantRepository extends TenantAccessRepository, ApiKeyReposito
    * no signing generation yet gets generation 1: answered in `newEndpoints`, so that its secret is shown once.
    */
   putDelivery(tenantId: number, delivery: DeliveryConfig): Promise<{ newEndpoints: string[] }>;
+  /** What the last `apply` wrote of the configuration (apply-plan.ts); undefined before the first that recorded it. */
+  readApplied(tenantId: number): Promise<AppliedFingerprint | undefined>;
+  putApplied(tenantId: number, fingerprint: AppliedFingerprint): Promise<void>;
 }

@@ -3,7 +3,8 @@ import { tenantAccess } from '../access/tenant-access.js';
 import type { FirstStore, Tenant, TenantCreation, TenantRepository } from './ports.js';
 import type { UserRecord, UserRole } from '../access/ports.js';
 import type { LogoObject, TenantConfig, UserScope } from './config-schema.js';
-import { configChanges } from './configuration.js';
+import { configChanges, configDocument } from './configuration.js';
+import { configFingerprint, configPlan } from './apply-plan.js';
 import { configService, recordedChange } from './config-service.js';
 import type { AuditActor, AuditEntry, AuditLog, ConfigChange } from '../audit/log.js';
 import { signingSecret, webhookEndpoints, webhookRotation } from '../events/webhook-signing.js';
@@ -197,8 +198,59 @@ export function tenantService(
     }
     await tenants.raiseConfigVersion(config.id);
     const after = (await readConfig(config.id)).config;
+    await tenants.putApplied(config.id, configFingerprint(after));
     await recordChange(config.id, { operator: true }, 'config.apply', configChanges(before ?? {}, after));
     return report;
+  }
+
+  /**
+   * What `applyTenantConfig` would change, field by field, writing nothing: old -> new for the configuration (each field
+   * changed on the admin pages or through the API since the last apply named as such), and for users and keys whether
+   * they are new, their scope and role, and whether their secrets and phones change (never their values).
+   */
+  async function planTenantConfig(config: TenantConfig, { logo }: { logo?: LogoObject | undefined } = {}): Promise<string[]> {
+    const existing = await tenants.getTenant(config.id);
+    const [current, applied] = existing
+      ? await Promise.all([readConfig(config.id).then((read) => read.config), tenants.readApplied(config.id)])
+      : [undefined, undefined];
+    const { logo: _path, ...brand } = config.brand;
+    // Apply writes the journeys, classes and groups the file lists and leaves the others.
+    const kept = <T extends { id: number }>(listed: T[], stored: T[] = []) => [
+      ...listed,
+      ...stored.filter((item) => !listed.some((other) => other.id === item.id)),
+    ];
+    const planned = configDocument(config.name, {
+      ...config,
+      journeys: kept(config.journeys, current?.journeys),
+      classes: kept(config.classes, current?.classes),
+      groups: kept(config.groups, current?.groups),
+      brand: { ...brand, name: brand.name ?? config.name, ...(logo ? { logo } : {}) },
+    });
+    const lines = [
+      `tenant ${config.id} "${config.name}": ${existing ? 'exists' : 'to be created'}`,
+      ...configPlan(current, planned, applied),
+    ];
+    for (const user of config.users) {
+      const found = existing && (await tenants.findUserByName(config.id, user.name));
+      if (!found) {
+        lines.push(`  user "${user.name}": new`);
+        continue;
+      }
+      const changes = [
+        ...(JSON.stringify(found.scope) === JSON.stringify(user.scope)
+          ? []
+          : [`scope ${JSON.stringify(found.scope)} -> ${JSON.stringify(user.scope)}`]),
+        ...(found.role === user.role ? [] : [`role ${found.role ?? '(none)'} -> ${user.role ?? '(none)'}`]),
+        ...(found.phone === user.phone ? [] : ['phone changed']),
+        ...(user.token && found.tokenHash !== hashSecret(user.token) ? ['token changed'] : []),
+      ];
+      if (changes.length) lines.push(`  user "${user.name}": ${changes.join(', ')}`);
+    }
+    for (const key of config.keys) {
+      const stored = (await tenants.findApiKey(hashSecret(key.value)))?.tenantId === config.id;
+      if (!stored) lines.push(`  ${key.scope} key: new`);
+    }
+    return lines.length > 1 ? lines : [...lines, '  no changes'];
   }
 
   return {
@@ -208,6 +260,7 @@ export function tenantService(
     createUser,
     resolveUser,
     applyTenantConfig,
+    planTenantConfig,
     rotateWebhookSecret,
     readConfig,
     replaceConfig,

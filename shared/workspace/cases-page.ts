@@ -444,7 +444,9 @@ function caseBody(
     ...(c.root_cause ? [['case.rootCause', c.root_cause] as [WorkspaceKey, string]] : []),
   ];
   const recovery = c.recovery
-    ? html`<p class="recovery">${t(c.recovery.outcome === 'recovered' ? 'case.recovered' : c.recovery.outcome === 'not_recovered' ? 'case.notRecovered' : 'case.recoveryPending')}</p>`
+    ? html`<section class="recovery" aria-labelledby="recovery-title"><h3 id="recovery-title">${t('case.recoveryAnswer')}</h3>
+${typeof c.recovery.score === 'number' ? html`<p class="score">${t('case.recoveryScores', { before: c.score, after: c.recovery.score })}</p>` : ''}
+<p>${t(c.recovery.outcome === 'recovered' ? 'case.recovered' : c.recovery.outcome === 'not_recovered' ? 'case.notRecovered' : 'case.recoveryPending')}</p></section>`
     : '';
   const option = (value: string, label: string, chosen: string) =>
     html`<option value="${value}"${value === chosen ? ' selected' : ''}>${label}</option>`;

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import type { Locale } from '../../shared/locale.js';
 import { overHttp } from '../support/api.js';
+import { until } from '../support/mailbox.js';
+import { registerSale } from '../support/sales.js';
 import { DEMO_LOGO } from '../support/logos.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { axe, CHROMIUM, hasChromium, inviteManagerOf, watched as watchedBy } from '../support/workspace.js';
@@ -12,11 +14,12 @@ import { axe, CHROMIUM, hasChromium, inviteManagerOf, watched as watchedBy } fro
 /**
  * Every workspace page in the tenant's language, brand and time zone (issue 46 §2), in Debian's chromium over the
  * local stack: for each language the tenant is set to (its browser speaking the same), the sign-in page and every
- * signed-in page are `<html lang>` of it with the brand's name and logo, axe-clean, and the keys page writes its times
+ * signed-in page (a case's too) are `<html lang>` of it with the brand's name and logo, axe-clean, and the keys page writes its times
  * in the tenant's zone, naming it. Screenshots at 390 and 1280 px go to /work/wt/shots-ws-pages/ (SHOTS_DIR).
  */
 const SHOTS = process.env.SHOTS_DIR ?? '/work/wt/shots-ws-pages';
 const api = overHttp('public');
+const chatbot = overHttp('chatbot');
 const publicUrl = inject('publicUrl');
 const VIEWPORTS = [
   { width: 390, height: 844 },
@@ -39,6 +42,8 @@ const MADRID_TIME = /\d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}(?: [AP]M)? (?:CET|CEST|GM
 let browser: Browser;
 let tenant: TestTenant;
 let admin: string;
+/** A detractor's case of the tenant, whose page is visited with the others. */
+let casePath: string;
 
 async function setTenant(locale: Locale, logo: unknown) {
   const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
@@ -77,6 +82,13 @@ describe.skipIf(!hasChromium)("every workspace page in the tenant's language, br
     });
     expect(uploaded.status, uploaded.text).toBe(201);
     logo = uploaded.body;
+    const id = await registerSale(api, tenant.key, { phone: '11987654321' });
+    const answer = { transactionId: id, attemptId: 1, journey: 'loja', score: 2, comment: 'Fila longa', classes: [] };
+    const answered = await chatbot({ method: 'POST', path: '/survey', key: tenant.chatbotKey, body: answer });
+    expect(answered.status, answered.text).toBe(201);
+    const opened = () => api({ path: `/public/cases/${id}`, key: tenant.key, headers: { 'x-service-user-token': tenant.userToken } });
+    await until(async () => ((await opened()).status === 200 ? true : undefined), `the case of transaction ${id}`);
+    casePath = `/app/cases/${id}`;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   }, 60_000);
   afterAll(() => browser?.close());
@@ -96,7 +108,7 @@ describe.skipIf(!hasChromium)("every workspace page in the tenant's language, br
         await page.locator('#password').fill(PASSWORD);
         await page.locator('button[type=submit]').click();
         await page.waitForURL('**/app/answers');
-        for (const path of PAGES) {
+        for (const path of [...PAGES, casePath]) {
           if (page.url() !== `${publicUrl}${path}`) await page.goto(`${publicUrl}${path}`);
           await expectTenantPage(page, locale, path);
           expect(await axe(page), `${path} at ${viewport.width}`).toEqual([]);

@@ -173,12 +173,17 @@ describe('GET /public/cases with owner', () => {
     expect((await listed({ owner: solo })).ids).toHaveLength(1);
   });
 
-  it('answers an API user nothing of its own, refuses an owner that is neither me, none nor an address, and a call without a user', async () => {
+  it('answers an API user nothing of its own, refuses an owner that is neither me, none nor an address, and me without a user (400)', async () => {
     expect((await listed({ owner: 'me' })).ids).toEqual([]);
     const wrong = await listed({ owner: 'someone' });
     expect(wrong.res.status).toBe(422);
     expect(errorPaths(wrong.res)).toEqual(['owner']);
-    expect((await listed({ owner: 'me' }, null)).res.status).toBe(401);
+    // With the key alone, `me` is nobody: 400 naming owner; a wrong token stays 401, and so does no token without me.
+    const keyOnly = (await listed({ owner: 'me' }, null)).res;
+    expect([keyOnly.status, keyOnly.body.type, errorPaths(keyOnly)]).toEqual([400, '/problems/needs-user', ['owner']]);
+    expect(keyOnly.body.detail).toContain("owner=me needs a user's token");
+    expect((await listed({ owner: 'me' }, 'sut_not-a-token-of-this-tenant')).res.status).toBe(401);
+    expect((await listed({ owner: 'none' }, null)).res.status).toBe(401);
   });
 
   it("lists a signed-in manager's own cases (me with a session) and the unassigned ones on the workspace's pages", async () => {

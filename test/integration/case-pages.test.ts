@@ -46,12 +46,13 @@ const caseForm = async (id: number, fields: Record<string, string>) => ({
   ...fields,
 });
 
-const page = async (path: string, init: { form?: Record<string, string>; origin?: string } = {}) => {
+const page = async (path: string, init: { form?: Record<string, string>; origin?: string; language?: string } = {}) => {
   const response = await fetch(`${publicUrl}${path}`, {
     method: init.form ? 'POST' : 'GET',
     redirect: 'manual',
     headers: {
       cookie,
+      ...(init.language ? { 'accept-language': init.language } : {}),
       ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded', origin: init.origin ?? publicUrl } : {}),
     },
     ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
@@ -133,8 +134,12 @@ describe('the case pages', () => {
     const forged = await page(`/app/cases/${ownCase}`, {
       form: await caseForm(ownCase, { form: 'note', note: 'De outro site' }),
       origin: 'https://evil.example',
+      language: 'en',
     });
     expect(forged.status).toBe(403);
+    // The session names the tenant: its language (pt-BR), not the browser's.
+    expect(forged.html).toContain('<html lang="pt-BR">');
+    expect(forged.html).toContain('Envio recusado');
     const revealed = await page(`/app/cases/${ownCase}/contact`, { form: {}, origin: 'https://evil.example' });
     expect(revealed.status).toBe(403);
     expect(revealed.html).not.toContain('98765');

@@ -116,6 +116,8 @@ describe('opening a case', () => {
     const opened = (await eventQueue.drain()).filter((d) => (d.event as { type: string }).type === 'case.opened');
     expect(opened.length).toBeGreaterThan(0);
     expect(new Set(opened.map((d) => (d.event as { id: string }).id)).size).toBe(1);
+    // It names the case's owner, as the API does.
+    expect((opened[0]!.event as { data: { case_id: number; owner: string | null } }).data).toMatchObject({ case_id: id, owner: manager });
     expect(JSON.stringify(opened)).not.toContain('11987654321');
   });
 

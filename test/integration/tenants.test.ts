@@ -84,7 +84,7 @@ describe('tenants', () => {
       return path;
     };
 
-    const { stdout } = await admin(['apply', file('logo.png')]);
+    const { stdout } = await admin(['apply', file('logo.png'), '--yes']);
     const hash = createHash('sha256').update(logo).digest('hex');
     expect(stdout).toContain(`  brand: "Logo & Cia", logo ${hash}.png`);
     expect((await readSettings(id)).brand).toEqual({ name: 'Logo & Cia', logo: { file: `${hash}.png`, contentType: 'image/png' } });
@@ -94,12 +94,66 @@ describe('tenants', () => {
     // Recorded as the tenant's own, so that its admin may name it again in PUT /public/admin/config after another.
     expect(await findLogo(id, `${hash}.png`)).toEqual({ file: `${hash}.png`, contentType: 'image/png' });
 
-    const refused = await admin(['apply', file('logo.svg')]).catch((error: { stderr: string }) => error);
+    const refused = await admin(['apply', file('logo.svg'), '--yes']).catch((error: { stderr: string }) => error);
     expect((refused as { stderr: string }).stderr).toContain(
       'admin: The logo is an SVG, which is refused (it can carry scripts); export it as PNG or WebP.',
     );
     expect((await readSettings(id)).brand?.logo?.file).toBe(`${hash}.png`);
   });
+
+  it('apply prints its plan field by field and changes nothing without --yes; with --yes it applies it', async () => {
+    const id = 900_000 + Math.floor(Math.random() * 100_000);
+    const dir = mkdtempSync(join(tmpdir(), 'tenant-plan-'));
+    const path = join(dir, 'tenants.json');
+    const adminKey = `admin-plan-key-${id}-0000`;
+    const file = (colour: string, token: string) => {
+      const tenant = {
+        id,
+        name: 'plan',
+        firstStore: { store: 'Loja Plano' },
+        brand: { name: 'Plano', colour },
+        users: [{ name: 'ops', token, scope: 'all' }],
+        keys: [{ scope: 'admin', value: adminKey }],
+      };
+      writeFileSync(path, JSON.stringify({ tenants: [tenant] }));
+      return path;
+    };
+
+    // A new tenant: every field is planned, nothing is written, and no secret is printed.
+    const plan = await admin(['apply', file('#145a32', `ops-plan-token-${id}-1`)]);
+    expect(plan.stdout).toContain(`tenant ${id} "plan": to be created`);
+    expect(plan.stdout).toContain('  brand: (none) -> {"name":"Plano","colour":"#145a32"}');
+    expect(plan.stdout).toContain('  user "ops": new');
+    expect(plan.stdout).toContain('  admin key: new');
+    expect(plan.stdout).toContain('Nothing was changed. Run again with --yes to apply this plan.');
+    expect(plan.stdout).not.toContain(adminKey);
+    expect(plan.stdout).not.toContain(`ops-plan-token-${id}-1`);
+    expect(await getTenant(id)).toBeUndefined();
+
+    await admin(['apply', path, '--yes']);
+    expect((await readSettings(id)).brand).toEqual({ name: 'Plano', colour: '#145a32' });
+
+    // Its admin changes the colour on the admin pages (PUT /public/admin/config); the next plan names that change.
+    const read = await api({ path: '/public/admin/config', key: adminKey });
+    const put = await api({
+      method: 'PUT',
+      path: '/public/admin/config',
+      key: adminKey,
+      body: { ...read.body, brand: { ...read.body.brand, colour: '#1a5276' } },
+      headers: { 'if-match': String(read.headers.etag) },
+    });
+    expect(put.status).toBe(200);
+    const next = await admin(['apply', file('#145a32', `ops-plan-token-${id}-2`)]);
+    expect(next.stdout).toContain('  brand.colour: "#1a5276" -> "#145a32" (changed on the admin pages/API since the last apply)');
+    expect(next.stdout).toContain('  user "ops": token changed');
+    expect(next.stdout).not.toContain(`ops-plan-token-${id}-2`);
+    expect((await readSettings(id)).brand?.colour).toBe('#1a5276');
+
+    const applied = await admin(['apply', path, '--yes']);
+    expect(applied.stdout).toContain('Applying:');
+    expect((await readSettings(id)).brand?.colour).toBe('#145a32');
+    // Four runs of the command, each a few seconds on a busy machine.
+  }, 120_000);
 
   it('refuses a key for a tenant that does not exist', async () => {
     await expect(tenantService.issueApiKey(987654, 'public')).rejects.toThrow(/does not exist/);

@@ -15,6 +15,8 @@ import { expiryOf } from '../../shared/workspace/admin-keys-page.js';
 import type { AnswerBody } from '../../shared/answers/schema.js';
 import type { ConfigDocument } from '../../shared/tenants/config-schema.js';
 import { surveyPage } from '../../shared/surveys/page-html.js';
+import { casesPage } from '../../shared/workspace/cases-page.js';
+import type { CaseBody } from '../../shared/cases/bodies.js';
 
 /** A value that breaks out of every context it could land in, if it were not escaped. */
 const HOSTILE = `"><script>alert(1)</script><img src=x onerror=alert(2) title='`;
@@ -208,6 +210,69 @@ describe('the workspace pages, as pure functions of their records', () => {
     expect(done).toContain('<a href="/stage/app/answers/exports/job1">Baixar a planilha</a>');
     found = { ...job, status: 'done', finishedAt: new Date(Date.now() - 2 * 86_400_000).toISOString() };
     expect(await show()).not.toContain('/app/answers/exports/job1');
+  });
+
+  it('the case page labels the answer after recovery and shows its new score beside the original, in each language', async () => {
+    // Prepare: a detractor's case, resolved, whose customer answered the recovery survey with a 9.
+    const found: CaseBody = {
+      id: 41,
+      transaction_id: 41,
+      journey: { id: 1, slug: 'visit' },
+      store: 7,
+      employee: 8,
+      customer: { id: 9, name: 'Ana' },
+      score: 3,
+      comment: null,
+      answered_at: '2026-03-05T15:04:00Z',
+      status: 'resolved',
+      owner: null,
+      opened_at: '2026-03-05T15:05:00Z',
+      due_at: '2026-03-06T15:05:00Z',
+      overdue: false,
+      first_contact_at: '2026-03-05T16:00:00Z',
+      closed_at: '2026-03-05T17:00:00Z',
+      root_cause: 'Fila',
+      notes: [],
+      history: [],
+      recovery: { outcome: 'recovered', at: '2026-03-07T10:00:00Z', score: 9 },
+      version: 3,
+    };
+    const show = (locale: Locale, recovery: CaseBody['recovery']) =>
+      casesPage({
+        frame: async () => ({
+          locale,
+          brand: { name: 'Aurora' },
+          timeZone: 'America/Sao_Paulo',
+          rootCauses: ['Fila'],
+          journeys: [JOURNEY],
+        }),
+        list: async () => ({ body: { data: [], next_cursor: null }, shownCustomers: [] }),
+        get: async () => ({ ...found, recovery }),
+        revealContact: async () => {
+          throw new Error('not revealed');
+        },
+        candidates: async () => [],
+        storeNames: async () => new Map([[7, 'Loja Paulista']]),
+        storeChoices: async () => undefined,
+        employeeNames: async () => new Map([[8, 'Bia']]),
+        recordReads: async () => undefined,
+      }).showCase({ tenantId: 1, user: USER, base: '', requestId: 'r', query: {}, id: '41' });
+
+    // Act, Assess
+    for (const [locale, label, scores] of [
+      ['pt-BR', 'Resposta após a recuperação', 'Nota original 3 · nova nota 9'],
+      ['es', 'Respuesta tras la recuperación', 'Nota original 3 · nueva nota 9'],
+      ['en', 'Answer after recovery', 'Original score 3 · new score 9'],
+    ] as const) {
+      const page = (await show(locale, found.recovery)).html!;
+      expect(page).toContain(`<h3 id="recovery-title">${label}</h3>`);
+      expect(page).toContain(`<p class="score">${scores}</p>`);
+    }
+    // Still waiting for the customer: the label and the state, no new score.
+    const pending = (await show('en', { outcome: 'pending', at: '2026-03-05T17:00:00Z', score: null })).html!;
+    expect(pending).toContain('Answer after recovery');
+    expect(pending).toContain('Recovery survey sent to the customer: waiting for the answer.');
+    expect(pending).not.toContain('new score');
   });
 
   it('the sign-in page escapes what was typed and where it goes next', () => {

@@ -177,6 +177,7 @@ describe('the README and the manual in docs/', () => {
       languageConfig: [{ pk: keys.config(7), sk: keys.languageConfig }],
       brandConfig: [{ pk: keys.config(7), sk: keys.brandConfig }],
       tenantLogo: [keys.tenantLogo(7, `${'a'.repeat(64)}.png`)],
+      configApplied: [keys.configApplied(7)],
       configVersion: [{ pk: keys.config(7), sk: keys.configVersion }],
       configVersionCopy: [keys.configVersionCopy(7, 0), keys.configVersionCopy(7, 9)],
       audit: [keys.audit(7)],
