@@ -3,27 +3,33 @@ import type * as v from 'valibot';
 import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
 import type { AnswerHeader, ResponseDoc } from '../shared/http/contract.js';
-import { ProblemBody } from '../shared/http/contract.js';
+import { listOf, ProblemBody } from '../shared/http/contract.js';
 import { MAX_BODY_BYTES } from '../shared/http/handler.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/headers.js';
 import { MAX_FORM_BYTES } from '../shared/http/page.js';
 import { PROBLEMS } from '../shared/http/problem.js';
 import { IssuedKeyView, KeyView } from '../shared/access/api-keys.js';
 import { CreatedUserView, UserView } from '../shared/access/tenant-users.js';
-import { AnswerBody } from '../shared/answers/schema.js';
+import { AnswerBody, AnswersBody } from '../shared/answers/schema.js';
 import { AuditEntryBody } from '../shared/audit/log.js';
 import { LogoObject } from '../shared/brand/logo.js';
-import { CaseBody, CaseContactBody } from '../shared/cases/bodies.js';
+import { CaseBody, CaseContactBody, CasesBody } from '../shared/cases/bodies.js';
+import { CasePatch } from '../shared/cases/schema.js';
+import { CreateCustomerBody, UpdateCustomerBody } from '../shared/customers/requests.js';
+import { CreateEmployeeBody, UpdateEmployeeBody } from '../shared/employees/requests.js';
 import { CreatedCustomerBody, Customer } from '../shared/customers/schema.js';
 import { Employee } from '../shared/employees/schema.js';
 import { AccessBody } from '../shared/privacy/access.js';
-import { ExportDocument, PrivacyRequestView } from '../shared/privacy/schema.js';
+import { ExportDocument, PrivacyRequestBody, PrivacyRequestView } from '../shared/privacy/schema.js';
 import { ReportBody, ResultRowBody } from '../shared/results/schema.js';
+import { CreateStoreBody, UpdateStoreBody } from '../shared/stores/requests.js';
 import { Store } from '../shared/stores/schema.js';
+import { SurveyBody } from '../shared/surveys/answer-schema.js';
 import { EvaluationBody, SurveyView } from '../shared/surveys/schema.js';
 import { ConfigDocument, Group } from '../shared/tenants/config-schema.js';
 import { Transaction } from '../shared/transaction-record.js';
 import { RequestOutcomeBody } from '../shared/transactions/schema.js';
+import { LegacyTransactionBody } from '../shared/transactions/legacy-request.js';
 import { V2TransactionBody } from '../shared/transactions/v2-request.js';
 import { EXAMPLE_FIXTURE, validRequests } from './examples.js';
 import { referencePaths, routes, type ApiName, type Route } from './routes.js';
@@ -68,17 +74,32 @@ const FUNCTIONS = fileURLToPath(new URL('../functions/', import.meta.url));
 const COMPONENTS: Record<string, v.GenericSchema> = {
   Problem: ProblemBody,
   Store,
+  StorePage: listOf(Store),
+  NewStore: CreateStoreBody,
+  StoreChanges: UpdateStoreBody,
   Customer,
+  CustomerPage: listOf(Customer),
+  NewCustomer: CreateCustomerBody,
   CreatedCustomer: CreatedCustomerBody,
+  CustomerChanges: UpdateCustomerBody,
   Employee,
+  EmployeePage: listOf(Employee),
+  NewEmployee: CreateEmployeeBody,
+  EmployeeChanges: UpdateEmployeeBody,
   Group,
   Transaction,
   V2Transaction: V2TransactionBody,
+  LegacyTransaction: LegacyTransactionBody,
   TransactionRequest: RequestOutcomeBody,
   Evaluation: EvaluationBody,
+  EvaluationPage: listOf(EvaluationBody),
   Survey: SurveyView,
+  SurveyAnswer: SurveyBody,
   Answer: AnswerBody,
+  AnswerPage: AnswersBody,
   Case: CaseBody,
+  CasePage: CasesBody,
+  CaseChanges: CasePatch,
   CaseContact: CaseContactBody,
   Results: ReportBody,
   ResultRow: ResultRowBody,
@@ -90,6 +111,7 @@ const COMPONENTS: Record<string, v.GenericSchema> = {
   CreatedUser: CreatedUserView,
   AuditEntry: AuditEntryBody,
   PrivacyRequest: PrivacyRequestView,
+  NewPrivacyRequest: PrivacyRequestBody,
   PrivacyExport: ExportDocument,
   PrivacyAccess: AccessBody,
 };
@@ -199,11 +221,7 @@ type Header = AnswerHeader | 'Link' | 'x-request-id';
 
 /** Each header an answer may carry, described once. */
 const HEADERS: Record<Header, JsonSchema> = {
-  'x-request-id': {
-    description:
-      "The request's id: quote it when reporting a problem (POST /v2/transactions: read what became of it at GET /v2/transactions/requests/{requestId})",
-    schema: { type: 'string' },
-  },
+  'x-request-id': { description: "The request's id: quote it when reporting a problem", schema: { type: 'string' } },
   ETag: {
     description: 'The version read (a strong entity tag): send it back as If-Match to change what was read',
     schema: { type: 'string' },
@@ -345,7 +363,10 @@ function merged(answers: Answer[]): Record<string, JsonSchema> {
     const names = [...new Set(these.flatMap((answer) => answer.headers ?? []))];
     if (names.length)
       response.headers = Object.fromEntries(
-        names.map((name) => [name, { ...HEADERS[name], required: these.every((answer) => answer.headers?.includes(name)) }]),
+        names.map((name) => [
+          name,
+          these.every((answer) => answer.headers?.includes(name)) ? { ...HEADERS[name], required: true } : HEADERS[name],
+        ]),
       );
   }
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));

@@ -43,6 +43,12 @@ export const answer = (description: string, schema?: v.GenericSchema, headers?: 
   ...(headers ? { headers } : {}),
 });
 
-export const listOf = (item: v.GenericSchema) =>
-  v.object({ data: v.array(item), page: wholeNumber, limit: wholeNumber, next_cursor: v.nullable(v.string()) });
+const pages = new WeakMap<v.GenericSchema, v.GenericSchema>();
+/** A page of a list; the same schema for the same item, so that the OpenAPI document can name it. */
+export const listOf = (item: v.GenericSchema): v.GenericSchema => {
+  let page = pages.get(item);
+  if (!page)
+    pages.set(item, (page = v.object({ data: v.array(item), page: wholeNumber, limit: wholeNumber, next_cursor: v.nullable(v.string()) })));
+  return page;
+};
 export const dataOf = (item: v.GenericSchema) => v.object({ data: v.array(item) });
