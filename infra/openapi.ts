@@ -227,7 +227,7 @@ const HEADERS: Record<Header, JsonSchema> = {
     schema: { type: 'string' },
   },
   Location: {
-    description: 'Where the answer points: the page to show next (303), where it moved (301), or the address of what was created (201)',
+    description: 'Where the answer points: the page to show next (303), or the address of what was created (201)',
     schema: { type: 'string' },
   },
   'Retry-After': { description: 'The seconds to wait before trying again', schema: { type: 'integer', minimum: 0 } },
