@@ -2,18 +2,35 @@ import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/
 import type * as v from 'valibot';
 import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
-import type { ResponseDoc } from '../shared/http/contract.js';
-import { ProblemBody } from '../shared/http/contract.js';
+import type { AnswerHeader, ResponseDoc } from '../shared/http/contract.js';
+import { listOf, ProblemBody } from '../shared/http/contract.js';
 import { MAX_BODY_BYTES } from '../shared/http/handler.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/headers.js';
 import { MAX_FORM_BYTES } from '../shared/http/page.js';
 import { PROBLEMS } from '../shared/http/problem.js';
-import { Customer } from '../shared/customers/schema.js';
+import { IssuedKeyView, KeyView } from '../shared/access/api-keys.js';
+import { CreatedUserView, UserView } from '../shared/access/tenant-users.js';
+import { AnswerBody, AnswersBody } from '../shared/answers/schema.js';
+import { AuditEntryBody } from '../shared/audit/log.js';
+import { LogoObject } from '../shared/brand/logo.js';
+import { CaseBody, CaseContactBody, CasesBody } from '../shared/cases/bodies.js';
+import { CasePatch } from '../shared/cases/schema.js';
+import { CreateCustomerBody, UpdateCustomerBody } from '../shared/customers/requests.js';
+import { CreateEmployeeBody, UpdateEmployeeBody } from '../shared/employees/requests.js';
+import { CreatedCustomerBody, Customer } from '../shared/customers/schema.js';
 import { Employee } from '../shared/employees/schema.js';
-import { ResultRowBody } from '../shared/results/schema.js';
+import { AccessBody } from '../shared/privacy/access.js';
+import { ExportDocument, PrivacyRequestBody, PrivacyRequestView } from '../shared/privacy/schema.js';
+import { ReportBody, ResultRowBody } from '../shared/results/schema.js';
+import { CreateStoreBody, UpdateStoreBody } from '../shared/stores/requests.js';
 import { Store } from '../shared/stores/schema.js';
+import { SurveyBody } from '../shared/surveys/answer-schema.js';
 import { EvaluationBody, SurveyView } from '../shared/surveys/schema.js';
+import { ConfigDocument, Group } from '../shared/tenants/config-schema.js';
 import { Transaction } from '../shared/transaction-record.js';
+import { RequestOutcomeBody } from '../shared/transactions/schema.js';
+import { LegacyTransactionBody } from '../shared/transactions/legacy-request.js';
+import { V2TransactionBody } from '../shared/transactions/v2-request.js';
 import { EXAMPLE_FIXTURE, validRequests } from './examples.js';
 import { referencePaths, routes, type ApiName, type Route } from './routes.js';
 import { ASSET_PATH, DOCS_PATH, OPENAPI_PATH } from '../shared/http/reference-data.js';
@@ -42,6 +59,8 @@ interface Contract {
   /** An HTML page for people: its answers are text/html, its body a form. */
   page?: true;
   form?: Record<string, string>;
+  /** A change made from a read: the If-Match header it requires names the ETag of this (a 428 without it). */
+  ifMatch?: string;
   responses?: Record<number, ResponseDoc>;
 }
 
@@ -55,12 +74,46 @@ const FUNCTIONS = fileURLToPath(new URL('../functions/', import.meta.url));
 const COMPONENTS: Record<string, v.GenericSchema> = {
   Problem: ProblemBody,
   Store,
+  StorePage: listOf(Store),
+  NewStore: CreateStoreBody,
+  StoreChanges: UpdateStoreBody,
   Customer,
+  CustomerPage: listOf(Customer),
+  NewCustomer: CreateCustomerBody,
+  CreatedCustomer: CreatedCustomerBody,
+  CustomerChanges: UpdateCustomerBody,
   Employee,
+  EmployeePage: listOf(Employee),
+  NewEmployee: CreateEmployeeBody,
+  EmployeeChanges: UpdateEmployeeBody,
+  Group,
   Transaction,
+  V2Transaction: V2TransactionBody,
+  LegacyTransaction: LegacyTransactionBody,
+  TransactionRequest: RequestOutcomeBody,
   Evaluation: EvaluationBody,
+  EvaluationPage: listOf(EvaluationBody),
   Survey: SurveyView,
+  SurveyAnswer: SurveyBody,
+  Answer: AnswerBody,
+  AnswerPage: AnswersBody,
+  Case: CaseBody,
+  CasePage: CasesBody,
+  CaseChanges: CasePatch,
+  CaseContact: CaseContactBody,
+  Results: ReportBody,
   ResultRow: ResultRowBody,
+  Config: ConfigDocument,
+  Logo: LogoObject,
+  ApiKey: KeyView,
+  IssuedApiKey: IssuedKeyView,
+  User: UserView,
+  CreatedUser: CreatedUserView,
+  AuditEntry: AuditEntryBody,
+  PrivacyRequest: PrivacyRequestView,
+  NewPrivacyRequest: PrivacyRequestBody,
+  PrivacyExport: ExportDocument,
+  PrivacyAccess: AccessBody,
 };
 
 const CONVERSION: ConversionConfig = {
@@ -164,17 +217,37 @@ function pageParameters(path: string, method: string, example: ReturnType<typeof
 
 const GATEWAY_MESSAGE = { $ref: '#/components/schemas/GatewayMessage' };
 
-/** One answer an operation can give: a status, what it means, and its body's media type and schema. */
+type Header = AnswerHeader | 'Link' | 'x-request-id';
+
+/** Each header an answer may carry, described once. */
+const HEADERS: Record<Header, JsonSchema> = {
+  'x-request-id': { description: "The request's id: quote it when reporting a problem", schema: { type: 'string' } },
+  ETag: {
+    description: 'The version read (a strong entity tag): send it back as If-Match to change what was read',
+    schema: { type: 'string' },
+  },
+  Location: {
+    description: 'Where the answer points: the page to show next (303), or the address of what was created (201)',
+    schema: { type: 'string' },
+  },
+  'Retry-After': { description: 'The seconds to wait before trying again', schema: { type: 'integer', minimum: 0 } },
+  Link: {
+    description: 'The next page, when there is one: `<?...&cursor=...>; rel="next"` (relative to this one)',
+    schema: { type: 'string' },
+  },
+};
+
+/** One answer an operation can give: a status, what it means, its body's media type and schema, and its headers. */
 interface Answer {
   status: number;
   description: string;
   media?: string;
   schema?: JsonSchema;
-  /** The 303 of a page's form post carries the page to go to. */
-  location?: true;
-  /** A list's page carries the next page's address in a `Link` header. */
-  link?: true;
+  headers?: readonly Header[];
 }
+
+/** What every answer of the service itself carries (API Gateway's own answers carry none of it). */
+const SERVICE: readonly Header[] = ['x-request-id'];
 
 /**
  * What API Gateway answers by itself, before or instead of the function, with its bare `{"message"}` body. A path
@@ -201,15 +274,21 @@ function gatewayAnswers(contract: Contract, route: Route): Answer[] {
 function layerAnswers(contract: Contract): Answer[] {
   if (contract.page)
     return [
-      { status: 413, description: `A form over ${MAX_FORM_BYTES / 1024} KB (a page)`, media: 'text/html' },
-      { status: 500, description: 'Unexpected error (a generic page)', media: 'text/html' },
-      { status: 503, description: 'A service the page needs is briefly unavailable (a page)', media: 'text/html' },
+      { status: 413, description: `A form over ${MAX_FORM_BYTES / 1024} KB (a page)`, media: 'text/html', headers: SERVICE },
+      { status: 500, description: 'Unexpected error (a generic page)', media: 'text/html', headers: SERVICE },
+      {
+        status: 503,
+        description: 'A service the page needs is briefly unavailable (a page)',
+        media: 'text/html',
+        headers: [...SERVICE, 'Retry-After'],
+      },
     ];
   const problem = (status: number, description: string): Answer => ({
     status,
     description,
     media: 'application/problem+json',
     schema: schemaOf(ProblemBody),
+    headers: status === 503 ? [...SERVICE, 'Retry-After'] : SERVICE,
   });
   // Every operation validates its path and refuses a query parameter it does not take.
   const parameters = contract.path
@@ -234,12 +313,13 @@ function responsesOf(contract: Contract, route: Route): Record<string, JsonSchem
           description: doc.description,
           media,
           schema: { type: 'string', format: 'binary' },
+          headers: [...SERVICE, ...(doc.headers ?? [])],
         }))
       : [answerOf(contract, status, doc)],
   );
   // The same answer in another media type (CSV, say): a text body.
   const alternatives: Answer[] = Object.entries(contract.responses ?? {}).flatMap(([status, doc]) =>
-    (doc.alternatives ?? []).map((media) => ({ status: Number(status), description: doc.description, media })),
+    (doc.alternatives ?? []).map((media) => ({ status: Number(status), description: doc.description, media, headers: SERVICE })),
   );
   return merged([...declared, ...alternatives, ...layerAnswers(contract), ...gatewayAnswers(contract, route)]);
 }
@@ -250,19 +330,26 @@ function answerOf(contract: Contract, status: string, doc: ResponseDoc): Answer 
     status: Number(status),
     description: doc.description,
     ...(contract.page
-      ? { media: 'text/html', ...(status === '303' ? { location: true as const } : {}) }
+      ? { media: 'text/html' }
       : doc.schema
         ? {
             media: Number(status) >= 400 ? 'application/problem+json' : 'application/json',
             schema: schemaOf(doc.schema),
           }
         : {}),
-    ...(doc.nextLink ? { link: true as const } : {}),
+    headers: [
+      ...SERVICE,
+      ...(doc.headers ?? []),
+      // A page's form post is redirected to the page to show next.
+      ...(contract.page && status === '303' ? (['Location'] as const) : []),
+      ...(doc.nextLink ? (['Link'] as const) : []),
+    ],
   };
 }
 
+/** A header is required where every answer of that status carries it (none of API Gateway's own does). */
 function merged(answers: Answer[]): Record<string, JsonSchema> {
-  const responses: Record<string, { description: string; content?: Record<string, JsonSchema>; headers?: JsonSchema }> = {};
+  const responses: Record<string, { description: string; content?: Record<string, JsonSchema>; headers?: Record<string, JsonSchema> }> = {};
   for (const answer of answers) {
     const response = (responses[answer.status] ??= { description: '' });
     if (!response.description.split('; or: ').includes(answer.description))
@@ -270,14 +357,17 @@ function merged(answers: Answer[]): Record<string, JsonSchema> {
     // The first schema given for a media type stays: the contract's own before the layers'.
     if (answer.media && !response.content?.[answer.media])
       response.content = { ...response.content, [answer.media]: { schema: answer.schema ?? { type: 'string' } } };
-    if (answer.location) response.headers = { location: { description: 'The page to show next', schema: { type: 'string' } } };
-    if (answer.link)
-      response.headers = {
-        link: {
-          description: 'The next page, when there is one: `<?...&cursor=...>; rel="next"` (relative to this one)',
-          schema: { type: 'string' },
-        },
-      };
+  }
+  for (const [status, response] of Object.entries(responses)) {
+    const these = answers.filter((answer) => String(answer.status) === status);
+    const names = [...new Set(these.flatMap((answer) => answer.headers ?? []))];
+    if (names.length)
+      response.headers = Object.fromEntries(
+        names.map((name) => [
+          name,
+          these.every((answer) => answer.headers?.includes(name)) ? { ...HEADERS[name], required: true } : HEADERS[name],
+        ]),
+      );
   }
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
 }
@@ -422,6 +512,17 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
           ...(contract.page ? pageParameters(path, route.method, example) : []),
           ...parameters(contract.path, 'path', example.path),
           ...parameters(contract.query, 'query', example.query),
+          ...(contract.ifMatch
+            ? [
+                {
+                  name: 'If-Match',
+                  in: 'header',
+                  required: true,
+                  description: `The ETag of ${contract.ifMatch}, or * to replace whatever is current (428 without it, 412 when it no longer matches)`,
+                  schema: { type: 'string' },
+                },
+              ]
+            : []),
           ...userToken,
         ],
         ...(contract.form

@@ -96,9 +96,14 @@ export const pagingQuery = {
   cursor: v.optional(v.pipe(v.string(), v.maxLength(2048, 'must be at most 2048 characters'))),
 };
 
+/** A whole number as the service answers it (an id, a count, a version): an integer in the OpenAPI document. */
+export const wholeNumber = v.pipe(v.number(), v.integer());
+/** An instant as the service answers it, in UTC as Date.toISOString writes it: format date-time in the OpenAPI document. */
+export const instant = v.pipe(v.string(), v.isoTimestamp());
+
 export const timestamps = {
-  created_at: v.string(),
-  updated_at: v.string(),
+  created_at: instant,
+  updated_at: instant,
 };
 
 /** Keys valibot's records and loose objects drop without a word: a body that sends one is told instead. */

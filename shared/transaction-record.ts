@@ -1,7 +1,8 @@
 import type { Locale } from './locale.js';
 import * as v from 'valibot';
-import type { SourceName } from './channels.js';
+import { CHANNELS, type SourceName } from './channels.js';
 import type { FieldProblem } from './errors.js';
+import { instant, wholeNumber } from './schema.js';
 
 /**
  * The stored transaction and its survey: the records both concepts read. The transaction rules write them
@@ -31,15 +32,15 @@ export const SURVEY_REASONS = [
 export const Survey = v.object({
   status: v.picklist(SURVEY_STATUSES),
   reason: v.nullable(v.picklist(SURVEY_REASONS)),
-  attempt_id: v.nullable(v.number()),
-  channel: v.nullable(v.string()),
+  attempt_id: v.nullable(wholeNumber),
+  channel: v.nullable(v.picklist(CHANNELS)),
   /** When the provider accepted the message, and its id for the message (both once sent). */
-  sent_at: v.optional(v.string()),
+  sent_at: v.optional(instant),
   message_id: v.optional(v.string()),
   /** Why a `failed` attempt failed: the provider's error name (never its words, which may name the address). */
   detail: v.optional(v.string()),
   /** When its links lapse: set when the first attempt is sent. */
-  expires_at: v.optional(v.string()),
+  expires_at: v.optional(instant),
 });
 export type Survey = v.InferOutput<typeof Survey>;
 
@@ -50,31 +51,31 @@ export type Survey = v.InferOutput<typeof Survey>;
  */
 export const ATTEMPT_STATUSES = ['pending', 'scheduled', 'sent', 'failed', 'skipped', 'cancelled'] as const;
 export const Attempt = v.object({
-  attempt_id: v.number(),
-  channel: v.string(),
+  attempt_id: wholeNumber,
+  channel: v.picklist(CHANNELS),
   status: v.picklist(ATTEMPT_STATUSES),
   /** When it goes out (quiet hours may move it); null while the attempt before it has not been sent. */
-  due_at: v.nullable(v.string()),
-  sent_at: v.optional(v.string()),
+  due_at: v.nullable(instant),
+  sent_at: v.optional(instant),
 });
 export type Attempt = v.InferOutput<typeof Attempt>;
 
 export const Transaction = v.object({
-  id: v.number(),
+  id: wholeNumber,
   transaction_id: v.nullable(v.string()),
-  journey_id: v.number(),
-  store_id: v.number(),
-  employee_id: v.number(),
-  customer_id: v.number(),
+  journey_id: wholeNumber,
+  store_id: wholeNumber,
+  employee_id: wholeNumber,
+  customer_id: wholeNumber,
   amount: v.nullable(v.number()),
   register_date: v.nullable(v.string()),
   params: v.record(v.string(), v.union([v.string(), v.number(), v.boolean()])),
   rating: v.nullable(v.object({ score: v.number(), comment: v.nullable(v.string()) })),
-  rating_items: v.array(v.object({ class_id: v.number(), score: v.number() })),
+  rating_items: v.array(v.object({ class_id: wholeNumber, score: v.number() })),
   survey: Survey,
   /** Every attempt of the survey, in order (transactions registered before attempts existed have none). */
   attempts: v.optional(v.array(Attempt), []),
-  created_at: v.string(),
+  created_at: instant,
 });
 export type Transaction = v.InferOutput<typeof Transaction>;
 
@@ -91,14 +92,14 @@ export const RecoverySurvey = v.object({
   status: v.picklist(RECOVERY_STATUSES),
   reason: v.nullable(v.picklist(SURVEY_REASONS)),
   channel: v.nullable(v.string()),
-  requested_at: v.string(),
+  requested_at: instant,
   /** The UTC day (YYYY-MM-DD) the case was opened: the day its counts, this answer's too, belong to. */
   case_opened_on: v.string(),
-  sent_at: v.optional(v.string()),
+  sent_at: v.optional(instant),
   message_id: v.optional(v.string()),
   /** When its link lapses: set when it is sent. */
-  expires_at: v.optional(v.string()),
-  answered_at: v.optional(v.string()),
+  expires_at: v.optional(instant),
+  answered_at: v.optional(instant),
   /** The customer's answer: whether the case solved it, and the new score they gave (optional). */
   recovered: v.optional(v.boolean()),
   score: v.optional(v.nullable(v.number())),

@@ -15,7 +15,7 @@ export const contract = {
   bytes: LOGO_CONTENT_TYPES,
   statuses: { forbidden: 403 },
   responses: {
-    201: answer('The stored logo: give it as brand.logo in PUT /public/admin/config', LogoObject),
+    201: answer('The stored logo: give it as brand.logo in PUT /public/admin/config', LogoObject, ['Location']),
     400: problem('Not a PNG, JPEG or WebP image, an SVG, empty, or over 200 KB (the reason in detail and errors)'),
     403: problem(NOT_TENANT_ADMIN),
   },

@@ -9,7 +9,10 @@ import { configService } from '../../shared/adapters/wiring/tenants.js';
 export const contract = {
   admin: 'tenant' as const,
   statuses: { forbidden: 403 },
-  responses: { 200: answer('The configuration; its ETag header is its version', AdminConfigBody), 403: problem(NOT_TENANT_ADMIN) },
+  responses: {
+    200: answer('The configuration; its ETag header is its version', AdminConfigBody, ['ETag']),
+    403: problem(NOT_TENANT_ADMIN),
+  },
 };
 
 export const handler = httpHandler(contract, async ({ tenantId }) => {

@@ -11,7 +11,7 @@ export const contract = {
   user: 'any' as const,
   path: CaseIdPath,
   responses: {
-    200: answer('The case; its version as the ETag header, for If-Match on PATCH', CaseBody),
+    200: answer('The case; its version as the ETag header, for If-Match on PATCH', CaseBody, ['ETag']),
     400: problem('Invalid id'),
     401: problem('No valid user token'),
     404: problem('No such case, or one of a store the token may not see'),

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { answer, dataOf, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { integerString } from '../../shared/schema.js';
+import { integerString, instant, wholeNumber } from '../../shared/schema.js';
 import { EVENT_TYPES } from '../../shared/events/ports.js';
 import { failedDeliveries } from '../../shared/adapters/wiring/events.js';
 
@@ -15,10 +15,10 @@ const FailedDeliveryBody = v.object({
   event_id: v.string(),
   type: v.picklist(EVENT_TYPES),
   url: v.string(),
-  attempt: v.number(),
-  failed_at: v.string(),
+  attempt: wholeNumber,
+  failed_at: instant,
   error: v.string(),
-  next_attempt_at: v.nullable(v.string()),
+  next_attempt_at: v.nullable(instant),
 });
 
 /** The tenant's event deliveries that failed in the last 30 days, newest first: each try, and when the next is. */

@@ -18,7 +18,7 @@ export const contract = {
     202: answer('Accepted: the request, pending', PrivacyRequestView),
     401: problem('No valid user token, or one limited to some stores'),
     422: problem('Invalid body (a type, and at least one identifier)'),
-    429: problem('The tenant already has its most pending requests (50): try again after Retry-After seconds'),
+    429: problem('The tenant already has its most pending requests (50): try again after Retry-After seconds', ['Retry-After']),
   },
 };
 

@@ -7,7 +7,10 @@ import { transactionIntake } from '../../shared/adapters/wiring/transaction-inta
 export const contract = {
   body: V2TransactionBody,
   responses: {
-    201: answer('Queued; the body is the sent object, the x-request-id header names the request'),
+    201: answer(
+      'Queued; the body is the sent object, the x-request-id header names the request (GET /v2/transactions/requests/{requestId} follows it)',
+      V2TransactionBody,
+    ),
     400: problem('Invalid payload, or too large to queue: every problem listed'),
   },
 };

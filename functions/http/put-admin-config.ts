@@ -18,9 +18,10 @@ const Changed = v.object({
 export const contract = {
   admin: 'tenant' as const,
   body: ConfigDocument,
+  ifMatch: 'the configuration you read (GET /public/admin/config)',
   statuses: { forbidden: 403 },
   responses: {
-    200: answer('Replaced: the new ETag (also in the ETag header) and what changed, path by path', Changed),
+    200: answer('Replaced: the new ETag (also in the ETag header) and what changed, path by path', Changed, ['ETag']),
     400: problem('Invalid configuration (errors names each wrong field)'),
     403: problem(NOT_TENANT_ADMIN),
     412: problem('The configuration changed since that ETag was read'),
@@ -31,7 +32,7 @@ export const contract = {
 export const handler = httpHandler(contract, async ({ tenantId, body, headers, actor }) => {
   const { version, changes } = await configService.replaceConfig(
     tenantId,
-    expectedVersion(headers['if-match'], 'the configuration you read (GET /public/admin/config)'),
+    expectedVersion(headers['if-match'], contract.ifMatch),
     body,
     actor,
   );

@@ -14,9 +14,10 @@ export const contract = {
   user: 'any' as const,
   path: CaseIdPath,
   body: CasePatch,
+  ifMatch: 'the case you read (GET /public/cases/{id})',
   statuses: { validation: 422 },
   responses: {
-    200: answer('The case as changed', CaseBody),
+    200: answer('The case as changed', CaseBody, ['ETag']),
     400: problem('A body that is not JSON'),
     401: problem('No valid user token'),
     404: problem('No such case, or one of a store the token may not see'),
@@ -29,7 +30,7 @@ export const contract = {
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body, headers, user }) => {
-  const expected = expectedVersion(headers['if-match'], 'the case you read (GET /public/cases/{id})');
+  const expected = expectedVersion(headers['if-match'], contract.ifMatch);
   const actor = await user();
   const changed = await caseChanges.update(tenantId, path.id, body, { name: actor.name, scope: actor.scope }, expected);
   return { status: 200, body: changed, headers: { etag: etagOf(changed.version) } };

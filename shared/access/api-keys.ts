@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { NotFoundError, StateConflictError, ValidationError } from '../errors.js';
-import { dateTime, text } from '../schema.js';
+import { dateTime, text, instant } from '../schema.js';
 import type { AuditActor, AuditEntry, AuditLog, ConfigChange } from '../audit/log.js';
 import { hashSecret, KEY_PREFIXES, KEY_SCOPES, newSecret } from './credentials.js';
 import type { ApiKeyRecord, ApiKeyRepository, TenantAccessRepository } from './ports.js';
@@ -45,11 +45,11 @@ export type RotateKeyBody = v.InferOutput<typeof RotateKeyBody>;
 export const KeyView = v.object({
   id: v.string(),
   name: v.nullable(v.string()),
-  scope: v.string(),
-  created_at: v.string(),
-  expires_at: v.nullable(v.string()),
-  revoked_at: v.nullable(v.string()),
-  last_used_at: v.nullable(v.string()),
+  scope: v.picklist(KEY_SCOPES),
+  created_at: instant,
+  expires_at: v.nullable(instant),
+  revoked_at: v.nullable(instant),
+  last_used_at: v.nullable(instant),
   rotated_to: v.nullable(v.string()),
 });
 export type KeyView = v.InferOutput<typeof KeyView>;

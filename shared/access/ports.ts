@@ -1,10 +1,11 @@
 import * as v from 'valibot';
+import { KEY_SCOPES } from './credentials.js';
 import { USER_ROLES, type UserRole } from './roles.js';
 import type { UserScope } from './user-scope.js';
 
 export const ApiKeyRecord = v.object({
   tenantId: v.number(),
-  scope: v.string(),
+  scope: v.picklist(KEY_SCOPES),
   keyId: v.string(),
   created_at: v.string(),
   revoked_at: v.optional(v.nullable(v.string())),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { DomainError, DuplicateError, ForbiddenError, NotFoundError, StateConflictError } from '../errors.js';
-import { email } from '../schema.js';
+import { email, instant } from '../schema.js';
 import type { AuditActor, AuditLog, ConfigChange } from '../audit/log.js';
 import { outsideScope, sameScope, UserScope } from './user-scope.js';
 import { hashSecret, newSecret } from './credentials.js';
@@ -40,8 +40,8 @@ export const UserView = v.object({
   name: v.string(),
   scope: UserScope,
   role: Role,
-  created_at: v.string(),
-  disabled_at: v.nullable(v.string()),
+  created_at: instant,
+  disabled_at: v.nullable(instant),
   /**
    * The last 4 digits of the manager's mobile, or null without one: enough to check which number is set, while the
    * number itself (an employee's personal data) stays out of every list an integration reads and may log.

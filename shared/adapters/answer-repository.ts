@@ -1,6 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { AnswerSelection, AnswerStore, StoredAnswer } from '../answers/ports.js';
+import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { keys } from '../keys.js';
 import { indexAttributes, type IndexName } from '../table.js';
 import { openCursor, sealCursor } from './cursor.js';
@@ -79,7 +80,7 @@ const Stored = v.object({
   employee_id: v.number(),
   customer_id: v.number(),
   customer_name: v.optional(v.nullable(v.string()), null),
-  eval_source: v.optional(v.string(), 'api'),
+  eval_source: v.optional(v.picklist(Object.keys(RATING_SOURCES) as SourceName[]), 'api'),
   rating: v.object({ score: v.number(), comment: v.optional(v.nullable(v.string()), null) }),
   rating_items: v.optional(v.array(v.object({ class_id: v.number(), score: v.number() })), []),
 });

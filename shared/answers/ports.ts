@@ -1,3 +1,5 @@
+import type { SourceName } from '../channels.js';
+
 /** An answer as the answer indexes keep it: what a listing shows, before the tenant's labels are put on it. */
 export interface StoredAnswer {
   id: number;
@@ -9,7 +11,7 @@ export interface StoredAnswer {
   customerId: number;
   /** Null once erased or expired. */
   customerName: string | null;
-  source: string;
+  source: SourceName;
   score: number;
   comment: string | null;
   items: { classId: number; score: number }[];

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { calendarDate, integerString, MAX_INT_ID, pagingQuery, text } from '../schema.js';
+import { calendarDate, integerString, MAX_INT_ID, pagingQuery, text, instant, wholeNumber } from '../schema.js';
 import { INDICATORS, type Indicator } from '../tenants/scales.js';
+import { RATING_SOURCES, type SourceName } from '../channels.js';
 
 /** Where a score falls: detractor, passive, promoter on the NPS scale; low, mid, high on any other. */
 export const NPS_BUCKETS = ['detractor', 'passive', 'promoter'] as const;
@@ -57,25 +58,25 @@ export type AnswersQuery = v.InferOutput<typeof AnswersQuery>;
 
 export const AnswerBody = v.object({
   /** The transaction answered (its id, and the caller's transaction_id when it sent one). */
-  id: v.number(),
+  id: wholeNumber,
   transaction_id: v.nullable(v.string()),
-  answered_at: v.string(),
-  journey: v.object({ id: v.number(), slug: v.string(), indicator: v.string() }),
-  store: v.number(),
-  employee: v.number(),
-  customer: v.object({ id: v.number(), name: v.nullable(v.string()) }),
+  answered_at: instant,
+  journey: v.object({ id: wholeNumber, slug: v.string(), indicator: v.picklist(Object.keys(INDICATORS) as Indicator[]) }),
+  store: wholeNumber,
+  employee: wholeNumber,
+  customer: v.object({ id: wholeNumber, name: v.nullable(v.string()) }),
   /** Where the answer came from: a survey channel, `chatbot`, or `api` for a rating registered with the sale. */
-  channel: v.string(),
+  channel: v.picklist(Object.keys(RATING_SOURCES) as SourceName[]),
   score: v.number(),
   bucket: v.nullable(v.picklist(BUCKETS)),
   comment: v.nullable(v.string()),
-  classes: v.array(v.object({ class_id: v.number(), label: v.nullable(v.string()), score: v.number() })),
+  classes: v.array(v.object({ class_id: wholeNumber, label: v.nullable(v.string()), score: v.number() })),
 });
 export type AnswerBody = v.InferOutput<typeof AnswerBody>;
 
 export const AnswersBody = v.object({
   data: v.array(AnswerBody),
-  limit: v.number(),
+  limit: wholeNumber,
   /** Where the next page starts (also in the `Link` header, rel="next"); null on the last page. */
   next_cursor: v.nullable(v.string()),
 });

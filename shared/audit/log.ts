@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { integerString, pagingQuery, utcInstant } from '../schema.js';
+import { integerString, pagingQuery, utcInstant, instant } from '../schema.js';
 
 /** One changed value of a configuration: its path (`journeys[id=3].channels`), the value before and after. */
 export interface ConfigChange {
@@ -77,8 +77,8 @@ export const AuditQuery = v.pipe(
 /** An audit entry as the API answers it. */
 export const AuditEntryBody = v.object({
   id: v.string(),
-  at: v.string(),
+  at: instant,
   actor: AuditActorBody,
-  action: v.string(),
+  action: v.picklist(AUDIT_ACTIONS),
   changes: v.array(v.object({ path: v.string(), old: v.unknown(), new: v.unknown() })),
 });

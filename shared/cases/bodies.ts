@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { CASE_STATUSES } from './record.js';
+import { CASE_ACTIONS, CASE_STATUSES, RECOVERY_OUTCOMES } from './record.js';
+import { instant, wholeNumber } from '../schema.js';
 
 /**
  * The cases API's answers, for its contracts (OpenAPI): the workspace's pages and the services name only the types, so
@@ -7,42 +8,42 @@ import { CASE_STATUSES } from './record.js';
  */
 
 export const CaseBody = v.object({
-  id: v.number(),
-  transaction_id: v.number(),
-  journey: v.object({ id: v.number(), slug: v.nullable(v.string()) }),
-  store: v.number(),
-  employee: v.number(),
-  customer: v.object({ id: v.number(), name: v.nullable(v.string()) }),
+  id: wholeNumber,
+  transaction_id: wholeNumber,
+  journey: v.object({ id: wholeNumber, slug: v.nullable(v.string()) }),
+  store: wholeNumber,
+  employee: wholeNumber,
+  customer: v.object({ id: wholeNumber, name: v.nullable(v.string()) }),
   score: v.number(),
   comment: v.nullable(v.string()),
-  answered_at: v.string(),
+  answered_at: instant,
   status: v.picklist(CASE_STATUSES),
   /** The one person who owns the case (their e-mail address), or null: unassigned. */
   owner: v.nullable(v.string()),
-  opened_at: v.string(),
-  due_at: v.string(),
+  opened_at: instant,
+  due_at: instant,
   overdue: v.boolean(),
-  first_contact_at: v.nullable(v.string()),
-  closed_at: v.nullable(v.string()),
+  first_contact_at: v.nullable(instant),
+  closed_at: v.nullable(instant),
   root_cause: v.nullable(v.string()),
-  notes: v.array(v.object({ author: v.string(), at: v.string(), text: v.string() })),
+  notes: v.array(v.object({ author: v.string(), at: instant, text: v.string() })),
   history: v.array(
     v.object({
-      at: v.string(),
+      at: instant,
       by: v.string(),
-      action: v.string(),
+      action: v.picklist(CASE_ACTIONS),
       from: v.optional(v.nullable(v.string())),
       to: v.optional(v.nullable(v.string())),
     }),
   ),
-  recovery: v.nullable(v.object({ outcome: v.string(), at: v.string(), score: v.optional(v.nullable(v.number())) })),
-  version: v.number(),
+  recovery: v.nullable(v.object({ outcome: v.picklist(RECOVERY_OUTCOMES), at: instant, score: v.optional(v.nullable(v.number())) })),
+  version: wholeNumber,
 });
 export type CaseBody = v.InferOutput<typeof CaseBody>;
 
-export const CasesBody = v.object({ data: v.array(CaseBody), limit: v.number(), next_cursor: v.nullable(v.string()) });
+export const CasesBody = v.object({ data: v.array(CaseBody), limit: wholeNumber, next_cursor: v.nullable(v.string()) });
 
 export const CaseContactBody = v.object({
-  id: v.number(),
-  customer: v.object({ id: v.number(), name: v.nullable(v.string()), phone: v.nullable(v.string()), email: v.nullable(v.string()) }),
+  id: wholeNumber,
+  customer: v.object({ id: wholeNumber, name: v.nullable(v.string()), phone: v.nullable(v.string()), email: v.nullable(v.string()) }),
 });

@@ -50,9 +50,10 @@ export const CaseHistoryEntry = v.object({
 });
 export type CaseHistoryEntry = v.InferOutput<typeof CaseHistoryEntry>;
 
+export const RECOVERY_OUTCOMES = ['pending', 'recovered', 'not_recovered'] as const;
 /** What the recovery survey found (the `recovery` part writes it through `recordRecovery`). */
 export const CaseRecovery = v.object({
-  outcome: v.picklist(['pending', 'recovered', 'not_recovered']),
+  outcome: v.picklist(RECOVERY_OUTCOMES),
   at: v.string(),
   score: v.optional(v.nullable(v.number())),
 });

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { LOCALES } from '../locale.js';
-import { timestamps } from '../schema.js';
+import { timestamps, wholeNumber } from '../schema.js';
 
 export const Customer = v.object({
-  id: v.number(),
+  id: wholeNumber,
   name: v.string(),
   email: v.nullable(v.string()),
   phone: v.nullable(v.string()),

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import { timestamps } from '../schema.js';
+import { timestamps, wholeNumber } from '../schema.js';
 
 export const EmployeeStatus = v.picklist(['active', 'inactive'], 'must be active or inactive');
 
 export const Employee = v.object({
-  id: v.number(),
+  id: wholeNumber,
   employee_id: v.nullable(v.string()),
   name: v.string(),
   email: v.nullable(v.string()),
@@ -12,8 +12,8 @@ export const Employee = v.object({
   store_id: v.nullable(v.string()),
   status: EmployeeStatus,
   /** Internal ids of the linked stores and groups. */
-  stores: v.array(v.number()),
-  groups: v.array(v.number()),
+  stores: v.array(wholeNumber),
+  groups: v.array(wholeNumber),
   ...timestamps,
 });
 export type Employee = v.InferOutput<typeof Employee>;

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { instant, wholeNumber } from '../schema.js';
 import { ROTATION_OVERLAP_HOURS } from './signature.js';
 
 /** POST /public/admin/webhooks/rotate: which event endpoint, and how long its old secret goes on signing beside the new one. */
@@ -18,7 +19,7 @@ export const RotateWebhookSecretBody = v.strictObject({
 export const RotatedWebhookSecret = v.object({
   url: v.string(),
   secret: v.string(),
-  generation: v.number(),
-  previous_signs_until: v.string(),
+  generation: wholeNumber,
+  previous_signs_until: instant,
 });
 export type RotatedWebhookSecret = v.InferOutput<typeof RotatedWebhookSecret>;

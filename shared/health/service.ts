@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { UnavailableError } from '../errors.js';
 import { logger } from '../logger.js';
+import { instant } from '../schema.js';
 
-export const Health = v.object({ status: v.literal('ok'), time: v.string() });
+export const Health = v.object({ status: v.literal('ok'), time: instant });
 export type Health = v.InferOutput<typeof Health>;
 
 /** One cheap read of the service's storage; rejects when it cannot be done before `signal` aborts. */

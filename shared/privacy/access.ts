@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { integerString, MAX_INT_ID } from '../schema.js';
+import { integerString, MAX_INT_ID, instant } from '../schema.js';
 import type { AccessEntry, AccessLog } from './ports.js';
 
 /** GET /public/privacy/access: one customer's reads, newest first; `before` pages back. */
@@ -10,7 +10,7 @@ export const AccessQuery = v.strictObject({
 });
 
 export const AccessBody = v.object({
-  at: v.string(),
+  at: instant,
   operation: v.string(),
   key_id: v.nullable(v.string()),
   user: v.nullable(v.string()),

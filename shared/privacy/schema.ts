@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { cpf } from '../customers/fields.js';
 import { phone } from '../customers/phone.js';
-import { email, externalCode } from '../schema.js';
+import { email, externalCode, instant, wholeNumber } from '../schema.js';
 
 export const PRIVACY_REQUEST_TYPES = ['export', 'erase'] as const;
 export type PrivacyRequestType = (typeof PRIVACY_REQUEST_TYPES)[number];
@@ -29,12 +29,12 @@ export const PrivacyRequestView = v.object({
   id: v.string(),
   type: v.picklist(PRIVACY_REQUEST_TYPES),
   status: v.picklist(PRIVACY_REQUEST_STATUSES),
-  subjects: v.array(v.number()),
+  subjects: v.array(wholeNumber),
   requested_by: v.string(),
-  created_at: v.string(),
-  finished_at: v.nullable(v.string()),
+  created_at: instant,
+  finished_at: v.nullable(instant),
   /** Until when GET …/export answers (exports only, once done). */
-  export_expires_at: v.nullable(v.string()),
+  export_expires_at: v.nullable(instant),
   errors: v.array(v.object({ path: v.string(), message: v.string() })),
 });
 export type PrivacyRequestView = v.InferOutput<typeof PrivacyRequestView>;
@@ -46,7 +46,7 @@ export const PrivacyRequestPath = v.strictObject({
 /** The export document: each customer found, with everything the service keeps about them. */
 export const ExportDocument = v.object({
   request: PrivacyRequestView,
-  generated_at: v.string(),
+  generated_at: instant,
   customers: v.array(
     v.object({
       customer: v.record(v.string(), v.unknown()),

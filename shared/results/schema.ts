@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { calendarDate, integerString, MAX_INT_ID, text } from '../schema.js';
+import { calendarDate, integerString, MAX_INT_ID, text, wholeNumber } from '../schema.js';
 import { GROUPING_NAMES } from './groupings.js';
+import { INDICATORS, type Indicator } from '../tenants/scales.js';
 
 export const ResultsQuery = v.strictObject({
   journey: text(64),
@@ -15,9 +16,9 @@ export type ResultsQuery = v.InferOutput<typeof ResultsQuery>;
 
 const Nps = v.object({
   score: v.number(),
-  promoters: v.number(),
-  passives: v.number(),
-  detractors: v.number(),
+  promoters: wholeNumber,
+  passives: wholeNumber,
+  detractors: wholeNumber,
   /** The 95% interval of the score, [low, high]: Wilson's, for small samples too (see `nps` in `report.ts`). */
   ci95: v.pipe(v.array(v.number()), v.length(2, 'is a [low, high] pair')),
 });
@@ -25,12 +26,12 @@ const Nps = v.object({
 export const ResultRowBody = v.object({
   key: v.string(),
   label: v.string(),
-  responses: v.number(),
-  sent: v.number(),
+  responses: wholeNumber,
+  sent: wholeNumber,
   /** The journey's responses over its surveys sent (on a class row too). */
   response_rate: v.nullable(v.number()),
   /** Surveys sent that asked this row's question: `sent`, or for a class row those that asked the item. */
-  asked: v.number(),
+  asked: wholeNumber,
   /** Responses that answered this row's question (a class row: rated the item) over `asked`. */
   asked_response_rate: v.nullable(v.number()),
   mean: v.nullable(v.number()),
@@ -39,31 +40,31 @@ export const ResultRowBody = v.object({
   low_sample: v.boolean(),
   /** Cases opened on the group's answers in the period, and what became of them (counted on the day each opened). */
   cases: v.object({
-    opened: v.number(),
+    opened: wholeNumber,
     /** Median minutes from opening to first contact, interpolated within a histogram bucket (bounds 15, 30, 60, 120, 240, 480, 1440, 2880, 4320, 10080 min): an estimate. */
     first_contact_median_minutes: v.nullable(v.number()),
     /** The median wait as the histogram knows it: over `low`, at most `high` minutes (`high` null: over a week). */
     first_contact_median_range: v.nullable(v.object({ low: v.number(), high: v.nullable(v.number()) })),
-    resolved: v.number(),
+    resolved: wholeNumber,
     /** Share of the cases opened that were resolved within their deadline (cases still open included). */
     resolved_within_deadline: v.nullable(v.number()),
     /** Cases whose deadline is decided: resolved within it, or missed (overdue, resolved late, closed unresolved). */
-    deadline_decided: v.number(),
+    deadline_decided: wholeNumber,
     /** Of those, resolved within their deadline. */
-    resolved_in_time: v.number(),
+    resolved_in_time: wholeNumber,
     /** `resolved_in_time` over `deadline_decided`. */
     on_time_rate: v.nullable(v.number()),
-    recovery_answers: v.number(),
+    recovery_answers: wholeNumber,
     /** Share of the recovery surveys answered "yes, solved". */
     recovery_rate: v.nullable(v.number()),
   }),
 });
 
 export const ReportBody = v.object({
-  journey: v.object({ id: v.number(), slug: v.string(), indicator: v.string() }),
+  journey: v.object({ id: wholeNumber, slug: v.string(), indicator: v.picklist(Object.keys(INDICATORS) as Indicator[]) }),
   from: v.string(),
   to: v.string(),
   group_by: v.picklist(GROUPING_NAMES),
-  min_sample: v.number(),
+  min_sample: wholeNumber,
   data: v.array(ResultRowBody),
 });

@@ -1,11 +1,11 @@
 import * as v from 'valibot';
-import { timestamps } from '../schema.js';
+import { timestamps, wholeNumber } from '../schema.js';
 
 export const StoreStatus = v.picklist(['active', 'inactive'], 'must be active or inactive');
 
 /** The stored resource, as the API returns it. Items read back from the table are parsed with it. */
 export const Store = v.object({
-  id: v.number(),
+  id: wholeNumber,
   store_id: v.nullable(v.string()),
   trade_name: v.string(),
   company_name: v.nullable(v.string()),

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
-import { calendarDate, integerString, pagingQuery, text } from '../schema.js';
+import { calendarDate, integerString, pagingQuery, text, instant, wholeNumber } from '../schema.js';
 import { INDICATORS, type Indicator } from '../tenants/scales.js';
 import { MAX_TRANSACTION_ID } from '../transaction-id.js';
 
@@ -46,32 +46,32 @@ export const EvaluationPath = v.strictObject({
 });
 
 export const EvaluationBody = v.object({
-  id: v.number(),
+  id: wholeNumber,
   transaction_id: v.nullable(v.string()),
-  transaction: v.number(),
+  transaction: wholeNumber,
   journey: v.string(),
-  store_id: v.number(),
-  employee_id: v.number(),
-  customer_id: v.number(),
+  store_id: wholeNumber,
+  employee_id: wholeNumber,
+  customer_id: wholeNumber,
   score: v.nullable(v.number()),
   comment: v.nullable(v.string()),
-  items: v.array(v.object({ classId: v.number(), label: v.string(), type: v.string(), score: v.number() })),
+  items: v.array(v.object({ classId: wholeNumber, label: v.string(), type: v.string(), score: v.number() })),
   source: v.picklist(Object.keys(RATING_SOURCES) as SourceName[]),
-  src: v.number(),
-  answered_at: v.string(),
-  created_at: v.string(),
+  src: wholeNumber,
+  answered_at: instant,
+  created_at: instant,
 });
 export type Evaluation = v.InferOutput<typeof EvaluationBody>;
 
 const Scale = v.object({ min: v.number(), max: v.number() });
 /** What GET /survey answers. */
 export const SurveyView = v.object({
-  transactionId: v.number(),
-  attemptId: v.number(),
+  transactionId: wholeNumber,
+  attemptId: wholeNumber,
   journey: v.string(),
   indicator: ClassItemType,
   scale: Scale,
-  classes: v.array(v.object({ classId: v.number(), label: v.string(), type: ClassItemType, scale: Scale })),
+  classes: v.array(v.object({ classId: wholeNumber, label: v.string(), type: ClassItemType, scale: Scale })),
   customerFirstName: v.string(),
   channel: v.nullable(v.string()),
   status: v.picklist(['scheduled', 'answered', 'expired']),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { wholeNumber } from '../schema.js';
 
 /** The legacy interface names the fields of a rejection its own way. */
 const LEGACY_PATHS: [RegExp, string][] = [
@@ -20,7 +21,7 @@ export const toLegacyPath = (path: string) => LEGACY_PATHS.reduce((p, [pattern, 
 export const RequestOutcomeBody = v.object({
   requestId: v.string(),
   status: v.picklist(['pending', 'created', 'rejected', 'failed']),
-  transactionId: v.nullable(v.number()),
+  transactionId: v.nullable(wholeNumber),
   errors: v.array(v.object({ path: v.string(), message: v.string() })),
   warnings: v.array(v.object({ path: v.string(), message: v.string() })),
 });

@@ -87,6 +87,53 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
     }
   });
 
+  it('types every id as an integer and every instant it answers as a date-time, and declares the headers it sends', async () => {
+    const { body } = await client({ path: '/openapi.json' });
+    const untyped: string[] = [];
+    // What the service answers (request bodies take dates in more forms than it writes).
+    const walk = (node: unknown, at: string): void => {
+      if (!node || typeof node !== 'object') return;
+      const { properties = {} } = node as { properties?: Record<string, unknown> };
+      for (const [name, schema] of Object.entries(properties)) {
+        const text = JSON.stringify(schema);
+        if (/^(id|\w+_id)$/.test(name) && text.includes('"number"')) untyped.push(`${at}/${name}: a number`);
+        if (name.endsWith('_at') && !text.includes('"date-time"')) untyped.push(`${at}/${name}: not a date-time`);
+      }
+      for (const [key, value] of Object.entries(node)) if (key !== 'requestBody' && key !== 'parameters') walk(value, `${at}/${key}`);
+    };
+    walk(body.paths, '#/paths');
+    walk(body.components.schemas, '#/components/schemas');
+    expect(untyped).toEqual([]);
+    for (const route of routes.filter((r) => r.api === api)) {
+      const { responses } = body.paths[route.paths[0]!][route.method.toLowerCase()];
+      for (const [status, response] of Object.entries(responses as Record<string, { headers?: Record<string, { required: boolean }> }>)) {
+        // Every answer of the service names its request; API Gateway's own (the only 504, say) do not.
+        if (Number(status) < 400) expect(response.headers?.['x-request-id']?.required, `${route.operationId} ${status}`).toBe(true);
+        if (status === '503') expect(response.headers?.['Retry-After'], route.operationId).toBeDefined();
+      }
+    }
+    if (api !== 'public') return;
+    const operation = (path: string, method: string) => body.paths[path][method];
+    for (const [path, method] of [
+      ['/public/admin/config', 'put'],
+      ['/public/cases/{id}', 'patch'],
+    ] as const)
+      expect(operation(path, method).parameters, `${method} ${path}`).toContainEqual(
+        expect.objectContaining({ name: 'If-Match', in: 'header', required: true }),
+      );
+    for (const [path, method] of [
+      ['/public/admin/config', 'get'],
+      ['/public/admin/config', 'put'],
+      ['/public/cases/{id}', 'get'],
+      ['/public/cases/{id}', 'patch'],
+    ] as const)
+      expect(operation(path, method).responses['200'].headers.ETag.required, `${method} ${path}`).toBe(true);
+    expect(operation('/v2/transactions', 'post').responses['201'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/V2Transaction',
+    });
+    expect(operation('/public/admin/brand/logos', 'post').responses['201'].headers.Location.required).toBe(true);
+  });
+
   it("passes Spectral's oas and Redocly's recommended rulesets with no error and no warning", async () => {
     const { text } = await client({ path: '/openapi.json' });
     const spectral = new Spectral();
@@ -182,7 +229,8 @@ describe('the customer fields in the OpenAPI document of the public API', () => 
   it('documents the locale with its allowed values wherever a customer is sent or read', async () => {
     const { body } = await overHttp('public')({ path: '/openapi.json' });
     const locale = { enum: ['pt-BR', 'es', 'en'] };
-    const bodyOf = (path: string, method: string) => body.paths[path][method].requestBody.content['application/json'].schema;
+    const named = (schema: { $ref?: string }) => (schema.$ref ? body.components.schemas[schema.$ref.split('/').pop()!] : schema);
+    const bodyOf = (path: string, method: string) => named(body.paths[path][method].requestBody.content['application/json'].schema);
     expect(body.components.schemas.Customer.properties.locale).toMatchObject(locale);
     expect(body.components.schemas.Customer.required).not.toContain('locale');
     expect(bodyOf('/public/customer', 'post').properties.locale).toMatchObject(locale);
