@@ -435,6 +435,8 @@ export const authorizers: Record<ApiName, { handler: string; scope: ApiName }> =
  * the document.
  */
 export const reference = { handler: 'http/get-reference.ts', paths: REFERENCE_ROUTES } as const;
+/** The name the reference's routes go by where operations are named (their throttle). */
+export const REFERENCE_OPERATION = 'getReference';
 
 /** The reference paths one API serves. */
 export const referencePaths = (_api: ApiName): readonly string[] => reference.paths;
