@@ -54,7 +54,7 @@ export async function whileBatchGetThrottled<T>(times: number, run: () => Promis
       const out = await next(args);
       if (!String(context.commandName).startsWith('BatchGet') || ++calls > times) return out;
       const input = args.input as { RequestItems: Record<string, unknown> };
-      return { ...out, output: { ...(out.output as object), Responses: {}, UnprocessedKeys: input.RequestItems } };
+      return { ...out, output: { ...(out.output as object), Responses: {}, UnprocessedKeys: input.RequestItems } } as typeof out;
     },
     { step: 'initialize', name: 'injectUnprocessed' },
   );
