@@ -81,7 +81,7 @@ describe('the CDK stacks', () => {
       'Test/Messaging': 45,
       'Test/PublicApi': 34,
       // The workspace's pages in two stacks (infra/stacks/api.ts workspaceGroupOf): the tenant admins' pages apart.
-      'Test/PublicApi/WorkspaceRoutes': 119,
+      'Test/PublicApi/WorkspaceRoutes': 126,
       'Test/PublicApi/WorkspaceAdminRoutes': 84,
       'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
@@ -258,7 +258,7 @@ describe('the CDK stacks', () => {
     ]);
   });
 
-  it('routes every path of the route table and the references, with the authorizer on all but /health, the survey pages, the logos and the references', () => {
+  it('routes every path of the route table and the references, with the authorizer on all but /health, the survey pages, the logos, robots.txt and the references', () => {
     const declared = [
       ...[...routes, ...workspaceRoutes].flatMap((r) => r.paths.map((path) => ({ key: `${r.method} ${path}`, anonymous: !!r.anonymous }))),
       ...(['public', 'chatbot'] as const).flatMap((api) => referencePaths(api).map((path) => ({ key: `GET ${path}`, anonymous: true }))),
@@ -271,7 +271,7 @@ describe('the CDK stacks', () => {
     for (const route of synthesized) {
       expect(route.anonymous, route.key).toBe(
         route.key === 'GET /health' ||
-          / \/(s\/\{token\}|docs|assets|results$|openapi\.json|app\/(sign-in|session\/)|brand\/logos\/)/.test(route.key),
+          / \/(s\/\{token\}|docs|assets|results$|robots\.txt$|openapi\.json|app\/(sign-in|session\/)|brand\/logos\/)/.test(route.key),
       );
     }
     // The workspace's pages behind the session authorizer (no identity source, no cache), every other keyed route behind the key's.
