@@ -34,12 +34,17 @@ export function meter(client: DynamoDBDocumentClient) {
   const name = `meter-${Math.random()}`;
   const token = {};
   let scoped = false;
+  // A call in flight when the count is reset (a poller's, sent before `run` scoped the count) is not the next
+  // operation's: counted, it gave the first operation measured a round trip it never made.
+  let resets = 0;
   client.middlewareStack.add(
     (next, context) => async (args) => {
       if (scoped && !isWithin(token)) return next(args);
       const input = args.input as Record<string, unknown>;
       input.ReturnConsumedCapacity ??= 'TOTAL';
+      const startedAfter = resets;
       const result = await next(args);
+      if (startedAfter !== resets) return result;
       const consumed = (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity;
       const list = consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed];
       const command = lowLevelName(String(context.commandName));
@@ -53,7 +58,10 @@ export function meter(client: DynamoDBDocumentClient) {
   );
   return {
     calls,
-    reset: () => calls.splice(0),
+    reset: () => {
+      resets++;
+      calls.splice(0);
+    },
     totals: () => ({ roundTrips: calls.length, read: sum(calls, 'read'), write: sum(calls, 'write') }),
     stop: () => client.middlewareStack.remove(name),
     run<T>(work: () => Promise<T>): Promise<T> {

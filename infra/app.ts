@@ -43,6 +43,8 @@ surveyService(app, `SurveyService-${stage}`, {
     ...(setting('throttleBurst') !== undefined ? { burst: Number(setting('throttleBurst')) } : {}),
     ...(setting('anonymousThrottleRate') !== undefined ? { anonymousRate: Number(setting('anonymousThrottleRate')) } : {}),
     ...(setting('anonymousThrottleBurst') !== undefined ? { anonymousBurst: Number(setting('anonymousThrottleBurst')) } : {}),
+    // `-c routeRates=getSurveyPage=3000,postSurveyPage=3000`: requests a second of a route, by operation id.
+    routes: Object.fromEntries((list('routeRates') ?? []).map((pair) => [pair.split('=')[0]!, Number(pair.split('=')[1])])),
   },
   corsOrigins: { public: list('corsOrigins'), chatbot: list('chatbotCorsOrigins') },
   references,

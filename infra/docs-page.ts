@@ -37,8 +37,15 @@ function typeOf(schema: Json | undefined): string {
   return `${escape(types.join(' | '))}${bounds.length ? ` <small>(${bounds.join(', ')})</small>` : ''}`;
 }
 
+/**
+ * A table that scrolls sideways on a phone is a tab stop, named, so that a keyboard can scroll it (axe's
+ * scrollable-region-focusable).
+ */
+const table = (label: string, head: string[], rows: string) =>
+  `<table tabindex="0" aria-label="${escape(label)}"><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>`;
+
 /** An object's fields as a table, one level deep (nested objects say "object" and their fields' names). */
-function fields(schema: Json | undefined): string {
+function fields(label: string, schema: Json | undefined): string {
   if (!schema || schema.$ref || schema.type !== 'object' || !schema.properties) return `<p>${typeOf(schema)}</p>`;
   const required = new Set<string>(schema.required ?? []);
   const rows = Object.entries(schema.properties as Record<string, Json>).map(([name, property]) => {
@@ -47,7 +54,7 @@ function fields(schema: Json | undefined): string {
       nested ? escape(nested) : typeOf(property)
     }</td></tr>`;
   });
-  return `<table><thead><tr><th>field</th><th>type</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return table(label, ['field', 'type'], rows.join(''));
 }
 
 function operationHtml(path: string, method: string, op: Json): string {
@@ -57,6 +64,7 @@ function operationHtml(path: string, method: string, op: Json): string {
     return `<section class="op alias" ${attributes}>${head}<p>Alias of <a href="#${escape(
       anchor(op.operationId.replace(/Alias\d+$/, '')),
     )}">${method.toUpperCase()} ${escape(op['x-alias-of'])}</a>.</p></section>`;
+  const name = `${method.toUpperCase()} ${path}`;
   const parameters = (op.parameters ?? []) as Json[];
   const body = op.requestBody?.content as Record<string, Json> | undefined;
   const answers = Object.entries(op.responses as Record<string, Json>).map(
@@ -69,24 +77,26 @@ function operationHtml(path: string, method: string, op: Json): string {
   );
   return `<section class="op" ${attributes}>${head}<p>${escape(op.description)}</p>${
     parameters.length
-      ? `<h4>Parameters</h4><table><thead><tr><th>name</th><th>in</th><th>type</th></tr></thead><tbody>${parameters
-          .map(
-            (p) =>
-              `<tr><td><code>${escape(p.name)}</code>${p.required ? '' : ' <small>optional</small>'}</td><td>${escape(p.in)}</td><td>${typeOf(
-                p.schema,
-              )}${p.description ? `<br><small>${escape(p.description)}</small>` : ''}</td></tr>`,
-          )
-          .join('')}</tbody></table>`
+      ? `<h4>Parameters</h4>${table(
+          `Parameters of ${name}`,
+          ['name', 'in', 'type'],
+          parameters
+            .map(
+              (p) =>
+                `<tr><td><code>${escape(p.name)}</code>${p.required ? '' : ' <small>optional</small>'}</td><td>${escape(p.in)}</td><td>${typeOf(
+                  p.schema,
+                )}${p.description ? `<br><small>${escape(p.description)}</small>` : ''}</td></tr>`,
+            )
+            .join(''),
+        )}`
       : ''
   }${
     body
       ? Object.entries(body)
-          .map(([media, content]) => `<h4>Body <small>${escape(media)}</small></h4>${fields(content.schema)}`)
+          .map(([media, content]) => `<h4>Body <small>${escape(media)}</small></h4>${fields(`Body of ${name}`, content.schema)}`)
           .join('')
       : ''
-  }<details><summary>Answers</summary><table><thead><tr><th>status</th><th>when</th><th>body</th></tr></thead><tbody>${answers.join(
-    '',
-  )}</tbody></table></details></section>`;
+  }<details><summary>Answers</summary>${table(`Answers of ${name}`, ['status', 'when', 'body'], answers.join(''))}</details></section>`;
 }
 
 export function docsPage(document: Json): string {
@@ -100,10 +110,13 @@ export function docsPage(document: Json): string {
       .join('')}</section>`;
   });
   const schemas = Object.entries((document.components?.schemas ?? {}) as Record<string, Json>).map(
-    ([name, schema]) => `<section class="schema"><h3 id="schema-${anchor(name)}">${escape(name)}</h3>${fields(schema)}</section>`,
+    ([name, schema]) =>
+      `<section class="schema"><h3 id="schema-${anchor(name)}">${escape(name)}</h3>${fields(`Fields of ${name}`, schema)}</section>`,
   );
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(document.info.title)}</title>${FAVICON_LINK}<link rel="stylesheet" href="assets/docs.css"></head>
+<title>${escape(document.info.title)}</title><meta name="description" content="${escape(
+    `${document.info.title}: every operation with its parameters, body and answers, and the shapes they use.`,
+  )}">${FAVICON_LINK}<link rel="stylesheet" href="assets/docs.css"></head>
 <body><header><h1>${escape(document.info.title)}</h1><p>${escape(document.info.description)}</p>
 <p><a href="openapi.json">The OpenAPI document</a> · <a href="assets/console.html">Try the requests in Swagger UI</a></p>
 <nav aria-label="Resources"><ul>${(document.tags as { name: string }[])

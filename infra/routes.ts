@@ -24,6 +24,7 @@ import {
 import type { QueueId } from '../shared/queues.js';
 import { SURVEY_PAGE_PATH, UNSUBSCRIBE_PAGE_PATH } from '../shared/surveys/paths.js';
 import { LOGO_ROUTE } from '../shared/brand/brand.js';
+import { ROBOTS_PATH } from '../shared/http/robots.js';
 
 /**
  * The route table: every operation of both APIs, as plain data, one line each (`route()` below applies the defaults).
@@ -267,6 +268,7 @@ export const workspaceRoutes: readonly Route[] = [
   route('GET', APP_ADMIN_BRAND_PATH, 'getAppAdminBrand', R, "The tenant's brand (display name, colour, sender name, logo with its preview) and the form to change it (tenant admins)", workspacePage),
   route('POST', APP_ADMIN_BRAND_PATH, 'postAppAdminBrand', RWB, 'Change the brand, a new logo uploaded with the form (multipart; tenant admins)', { ...workspacePage, logos: 'write' }),
   route('GET', RESULTS_ROUTE, 'getResultsPage', [], 'The old results page: moved to /app/results', { anonymous: true, page: true }),
+  route('GET', ROBOTS_PATH, 'getRobots', [], 'What crawlers may read: not the workspace (/app/) nor survey links (/s/)', { anonymous: true, page: true }),
 ];
 
 /** The authorizer of the workspace's pages: the session cookie's Cognito ID token, verified. */
@@ -435,6 +437,8 @@ export const authorizers: Record<ApiName, { handler: string; scope: ApiName }> =
  * the document.
  */
 export const reference = { handler: 'http/get-reference.ts', paths: REFERENCE_ROUTES } as const;
+/** The name the reference's routes go by where operations are named (their throttle). */
+export const REFERENCE_OPERATION = 'getReference';
 
 /** The reference paths one API serves. */
 export const referencePaths = (_api: ApiName): readonly string[] => reference.paths;

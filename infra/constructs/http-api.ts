@@ -23,7 +23,16 @@ import type { Construct } from 'constructs';
 import { API_KEY_HEADER, USER_TOKEN_HEADER } from '../../shared/headers.js';
 import { capitalise } from '../../shared/text.js';
 import { authorizerId } from '../grants.js';
-import { authorizers, referencePaths, routes, sessionAuthorizer, workspaceRoutes, type ApiName, type Route } from '../routes.js';
+import {
+  authorizers,
+  REFERENCE_OPERATION,
+  referencePaths,
+  routes,
+  sessionAuthorizer,
+  workspaceRoutes,
+  type ApiName,
+  type Route,
+} from '../routes.js';
 import { acknowledgeAnonymousRoute } from './acknowledgments.js';
 import type { Alarms } from './alarms.js';
 import type { FunctionBinding } from './function-binding.js';
@@ -33,10 +42,40 @@ export interface Throttle {
   burst: number;
   anonymousRate: number;
   anonymousBurst: number;
+  /** Requests a second of the routes sized apart, by operation id (`getReference`: /docs, /openapi.json, /assets). */
+  routes: Record<string, number>;
 }
 
-/** Default stage throttling: the account's concurrency is shared by every tenant, and the anonymous routes read the table. */
-export const DEFAULT_THROTTLE: Throttle = { rate: 500, burst: 1000, anonymousRate: 20, anonymousBurst: 40 };
+/**
+ * The limits are per route and shared by every tenant (HTTP APIs have no per-key quota). Most routes get the stage's
+ * default, and the routes anyone may call a tighter one; the routes a large tenant's peak or a mass send goes through
+ * are sized for it: three tenants of 10 million sales a day at their peak hour together, and a send of 100,000 e-mails
+ * (the arithmetic: docs/operations.md#throttling).
+ */
+export const DEFAULT_THROTTLE: Throttle = {
+  rate: 500,
+  burst: 1000,
+  anonymousRate: 20,
+  anonymousBurst: 40,
+  routes: {
+    postV2Transaction: 4000,
+    postTransaction: 4000,
+    getSurveyPage: 1500,
+    postSurveyPage: 1500,
+    getBrandLogo: 1500,
+    getSurvey: 1500,
+    postSurvey: 1500,
+    getUnsubscribePage: 100,
+    postUnsubscribe: 100,
+    getSignIn: 50,
+    postSignIn: 50,
+    getSessionRefresh: 50,
+    getReference: 100,
+  },
+};
+
+/** API Gateway's burst quota of an account and region (a route's burst above it would never be reached). */
+const ACCOUNT_BURST = 5000;
 
 export interface ServiceHttpApiProps {
   stage: string;
@@ -163,7 +202,11 @@ export class ServiceHttpApi {
 
   /** The stage: the API's throttle, a tighter one on the routes anyone may call, JSON access logs. */
   private addStage(scope: Construct, name: ApiName, props: ServiceHttpApiProps): HttpStage {
-    const throttle = { ...DEFAULT_THROTTLE, ...props.throttle };
+    const throttle = { ...DEFAULT_THROTTLE, ...props.throttle, routes: { ...DEFAULT_THROTTLE.routes, ...props.throttle?.routes } };
+    const operations = new Set([...routes, ...workspaceRoutes].map((route) => route.operationId).concat(REFERENCE_OPERATION));
+    for (const [operationId, rate] of Object.entries(throttle.routes))
+      if (!operations.has(operationId) || !(rate > 0))
+        throw new Error(`The route rate ${operationId}=${rate} names no operation or is not a positive number of requests a second.`);
     // JSON access logs: who was answered what, how fast, and why an integration or the authorizer failed. The
     // route key, never the path: a survey page's path holds its link's token.
     const accessLogs = new LogGroup(scope, `${capitalise(name)}AccessLogs`, {
@@ -194,19 +237,24 @@ export class ServiceHttpApi {
         ),
       },
     });
-    // The routes anyone may call get a tighter limit of their own (a JSON map: CloudFormation's own names).
-    (stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
-      [
-        ...[...routes, ...workspaceRoutes]
-          .filter((route) => route.api === name && route.anonymous)
-          .flatMap((route) => route.paths.map((path) => `${route.method} ${path}`)),
-        ...referencePaths(name).map((path) => `GET ${path}`),
-      ].map((key) => [key, { ThrottlingRateLimit: throttle.anonymousRate, ThrottlingBurstLimit: throttle.anonymousBurst }]),
-    );
+    // A route sized apart gets its rate and a burst of twice it; the other routes anyone may call, the tighter limit (a
+    // JSON map: CloudFormation's own names).
+    const limitOf = (operationId: string, anonymous: boolean) => {
+      const rate = throttle.routes[operationId];
+      if (rate !== undefined) return { ThrottlingRateLimit: rate, ThrottlingBurstLimit: Math.min(2 * rate, ACCOUNT_BURST) };
+      return anonymous ? { ThrottlingRateLimit: throttle.anonymousRate, ThrottlingBurstLimit: throttle.anonymousBurst } : undefined;
+    };
+    const settings = [
+      ...[...routes, ...workspaceRoutes]
+        .filter((route) => route.api === name)
+        .flatMap((route) => route.paths.map((path) => [`${route.method} ${path}`, limitOf(route.operationId, route.anonymous === true)])),
+      ...referencePaths(name).map((path) => [`GET ${path}`, limitOf(REFERENCE_OPERATION, true)]),
+    ].filter(([, limit]) => limit !== undefined);
+    (stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(settings);
     return stage;
   }
 
-  /** Adds a route to this API, in `scope` (the API's stack or a route group's); an anonymous one gets the anonymous throttle. */
+  /** Adds a route to this API, in `scope` (the API's stack or a route group's). */
   addRoute(
     scope: Construct,
     route: {

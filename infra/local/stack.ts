@@ -77,6 +77,8 @@ export interface LocalStack {
   asyncFailureQueueUrl: string;
   /** The environment a process needs to use this stack (functions read it at load). */
   env: Record<string, string>;
+  /** The secret a tenant's chatbot hand-off is signed with now (its current generation), to verify deliveries by hand. */
+  chatbotSigningSecret(tenantId: number): Promise<string>;
   /** Disables or enables one queue's event source mapping (its consumer stops receiving; the rest go on). */
   setConsumerEnabled(queue: QueueId, enabled: boolean): void;
   stop(): Promise<void>;
@@ -203,6 +205,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       queueUrls,
       asyncFailureQueueUrl,
       env,
+      chatbotSigningSecret: async (tenantId) =>
+        signingSecrets(
+          secrets.values.surveyLinks,
+          tenantId,
+          CHATBOT_ENDPOINT,
+          (await readSettings(tenantId)).delivery.signing?.[CHATBOT_ENDPOINT],
+          new Date(),
+        )[0]!,
       setConsumerEnabled: poller.setEnabled,
       stop,
     };

@@ -50,6 +50,7 @@ Satisfaction survey service, running locally (${env.DATA_DIR ? `data kept in ${e
 
 Demo tenant "demo" (id 1):   public key ${key}
                              chatbot key ${env.LOCAL_CHATBOT_API_KEY ?? 'local-dev-chatbot-key'}
+                             chatbot hand-off signing secret ${await stack.chatbotSigningSecret(1)} (webhook-signature)
                              admin key ${env.LOCAL_ADMIN_API_KEY ?? 'local-dev-admin-key'} (GET/PUT /public/admin/config)
                              user token ${env.LOCAL_USER_TOKEN ?? 'local-dev-user-token'} (all stores), ${env.LOCAL_LIMITED_USER_TOKEN ?? 'local-dev-limited-token'} (store 1, group 1)
                              workspace ${stack.publicUrl}/app/ (e-mail / password): ${DEMO_MANAGERS.map((m) => `${m.email} / ${m.password}`).join(', ')}

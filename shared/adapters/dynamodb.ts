@@ -240,16 +240,13 @@ export async function batchGet(database: Db, given: Item[], { consistent = false
     return (await Promise.all(chunks.map((chunk) => batchGet(database, chunk, { consistent })))).flat();
   }
   const items: Item[] = [];
-  let pending: Item[] | undefined = keyList;
-  for (let attempt = 0; pending?.length; attempt++) {
-    // Keys DynamoDB left unprocessed (throttling) are asked again after an exponential, jittered pause.
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1000, 25 * 2 ** attempt)));
+  await untilProcessed('BatchGetItem', keyList, async (pending) => {
     const out = await database.client.send(
       new BatchGetCommand({ RequestItems: { [database.tableName]: { Keys: pending, ConsistentRead: consistent } } }),
     );
     items.push(...(out.Responses?.[database.tableName] ?? []));
-    pending = out.UnprocessedKeys?.[database.tableName]?.Keys as Item[] | undefined;
-  }
+    return (out.UnprocessedKeys?.[database.tableName]?.Keys ?? []) as Item[];
+  });
   return items;
 }
 
@@ -257,9 +254,9 @@ export async function batchGet(database: Db, given: Item[], { consistent = false
 export type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
 
 /**
- * Writes with BatchWriteItem, 25 a call and the calls side by side, sending again what DynamoDB leaves unprocessed
- * (throttling) after an exponential, jittered pause; after eight tries the write fails. A key written twice is written
- * once, its last request (BatchWriteItem refuses duplicates), as one write after another would have left it.
+ * Writes with BatchWriteItem, 25 a call and the calls side by side, sending again what DynamoDB leaves unprocessed.
+ * A key written twice is written once, its last request (BatchWriteItem refuses duplicates), as one write after
+ * another would have left it.
  */
 export async function batchWrite(database: Db, requests: WriteRequest[]): Promise<void> {
   const byKey = new Map<string, WriteRequest>();
@@ -270,16 +267,33 @@ export async function batchWrite(database: Db, requests: WriteRequest[]): Promis
   const unique = [...byKey.values()];
   const chunks = Array.from({ length: Math.ceil(unique.length / 25) }, (_, i) => unique.slice(i * 25, i * 25 + 25));
   await Promise.all(
-    chunks.map(async (chunk) => {
-      let pending: WriteRequest[] = chunk;
-      for (let attempt = 0; pending.length; attempt++) {
-        if (attempt === 8) throw new Error(`BatchWriteItem left ${pending.length} writes unprocessed eight times`);
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1000, 25 * 2 ** attempt)));
+    chunks.map((chunk) =>
+      untilProcessed('BatchWriteItem', chunk, async (pending) => {
         const out = await database.client.send(new BatchWriteCommand({ RequestItems: { [database.tableName]: pending } }));
-        pending = (out.UnprocessedItems?.[database.tableName] ?? []) as WriteRequest[];
-      }
-    }),
+        return (out.UnprocessedItems?.[database.tableName] ?? []) as WriteRequest[];
+      }),
+    ),
   );
+}
+
+/** How many times a batch call is made before what DynamoDB still leaves unprocessed fails the request. */
+export const BATCH_TRIES = 8;
+
+/**
+ * Makes a batch call, then again with what DynamoDB left unprocessed (throttling) after an exponential, jittered pause
+ * (at most 1 s; 3.55 s at most in all), up to BATCH_TRIES calls. Then it fails as throttled, so that the caller
+ * answers 503 with Retry-After (shared/adapters/unavailable.ts) instead of waiting on a table that stays hot.
+ */
+async function untilProcessed<T>(command: string, requests: T[], call: (pending: T[]) => Promise<T[]>): Promise<void> {
+  let pending = requests;
+  for (let attempt = 0; pending.length; attempt++) {
+    if (attempt === BATCH_TRIES)
+      throw Object.assign(new Error(`${command} left ${pending.length} requests unprocessed ${BATCH_TRIES} times`), {
+        name: 'ThrottlingException',
+      });
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1000, 25 * 2 ** attempt)));
+    pending = await call(pending);
+  }
 }
 
 function queryInput(tableName: string, spec: QuerySpec): QueryCommandInput {

@@ -16,6 +16,7 @@ import type {
 /** What a customer sees: the survey and recovery pages, the unsubscribe page, the pages that say a link failed, and the e-mail, SMS and WhatsApp texts. */
 export const enCustomer: CustomerCatalogue = {
   'page.title': 'Satisfaction survey – {company}',
+  'page.description': 'Your opinion of the service: answering only takes a few seconds.',
   'page.greeting': '{named, select, yes {{name}, your opinion matters} other {Your opinion matters}}',
   'page.optional': '(optional)',
   'page.commentLabel': 'Anything else to tell us?',
@@ -120,6 +121,7 @@ export const enWorkspace: WorkspaceCatalogue = {
   'workspace.page.failed.title': 'Something went wrong',
   'workspace.page.failed.text': "We couldn't open the page. Try again later.",
   'workspace.product': 'Satisfaction survey',
+  'workspace.description': "Your customers' satisfaction survey answers, results and cases.",
   'workspace.sections': 'Sections',
   'workspace.section.answers': 'Answers',
   'workspace.section.results': 'Results',

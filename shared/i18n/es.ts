@@ -16,6 +16,7 @@ import type {
 /** What a customer sees: the survey and recovery pages, the unsubscribe page, the pages that say a link failed, and the e-mail, SMS and WhatsApp texts. */
 export const esCustomer: CustomerCatalogue = {
   'page.title': 'Encuesta de satisfacción – {company}',
+  'page.description': 'Su opinión sobre la atención: responder solo le tomará unos segundos.',
   'page.greeting': '{named, select, yes {{name}, su opinión es importante} other {Su opinión es importante}}',
   'page.optional': '(opcional)',
   'page.commentLabel': '¿Quiere contarnos más?',
@@ -120,6 +121,7 @@ export const esWorkspace: WorkspaceCatalogue = {
   'workspace.page.failed.title': 'Algo salió mal',
   'workspace.page.failed.text': 'No pudimos abrir la página. Inténtelo de nuevo más tarde.',
   'workspace.product': 'Encuesta de satisfacción',
+  'workspace.description': 'Respuestas, resultados y casos de las encuestas de satisfacción de sus clientes.',
   'workspace.sections': 'Secciones',
   'workspace.section.answers': 'Respuestas',
   'workspace.section.results': 'Resultados',

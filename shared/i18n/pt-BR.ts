@@ -7,6 +7,7 @@
 /** What a customer sees: the survey and recovery pages, the unsubscribe page, the pages that say a link failed, and the e-mail, SMS and WhatsApp texts. */
 export const ptBRCustomer = {
   'page.title': 'Pesquisa de satisfação – {company}',
+  'page.description': 'Sua opinião sobre o atendimento: responder leva só alguns segundos.',
   'page.greeting': '{named, select, yes {{name}, sua opinião importa} other {Sua opinião importa}}',
   'page.optional': '(opcional)',
   'page.commentLabel': 'Quer contar mais?',
@@ -112,6 +113,7 @@ export const ptBRWorkspace = {
   'workspace.page.failed.title': 'Algo deu errado',
   'workspace.page.failed.text': 'Não conseguimos abrir a página. Tente de novo mais tarde.',
   'workspace.product': 'Pesquisa de satisfação',
+  'workspace.description': 'Respostas, resultados e casos das pesquisas de satisfação dos seus clientes.',
   'workspace.sections': 'Seções',
   'workspace.section.answers': 'Respostas',
   'workspace.section.results': 'Resultados',

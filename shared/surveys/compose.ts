@@ -56,6 +56,16 @@ export interface SurveyEmailInput {
 /** The width of a score button and of its cell: 44 px (the tap target) and 1 px either side. */
 const BUTTON = 44;
 
+/**
+ * A button mail clients draw alike ("bulletproof"): its size and colour on a table cell, the link filling it, since
+ * Outlook for Windows (Word's renderer) ignores a link's size, padding and display; and there a VML rounded rectangle,
+ * the whole of it the link, in its conditional comment, which other clients skip.
+ */
+function emailButton(button: { href: string; label: string; ariaLabel?: string; width: number; colour: Colour }): SafeHtml {
+  const { href, label, ariaLabel, width, colour } = button;
+  return html`<!--[if mso]><v:roundrect xmlns:v="urn:schemas-microsoft-com:vml" xmlns:w="urn:schemas-microsoft-com:office:word" href="${href}" style="height:${BUTTON}px;v-text-anchor:middle;width:${width}px" arcsize="14%" stroke="f" fillcolor="${colour}"><w:anchorlock/><center style="color:#ffffff;font-family:Arial,sans-serif;font-size:17px;font-weight:bold">${label}</center></v:roundrect><![endif]--><!--[if !mso]><!--><table role="presentation" cellpadding="0" cellspacing="0"><tr><td align="center" valign="middle" width="${width}" height="${BUTTON}" bgcolor="${colour}" style="width:${width}px;height:${BUTTON}px;border-radius:6px;background:${colour}"><a href="${href}" style="display:block;width:${width}px;line-height:${BUTTON}px;border-radius:6px;color:#ffffff;font:bold 17px/${BUTTON}px Arial,sans-serif;text-decoration:none;text-align:center"${ariaLabel && html` aria-label="${ariaLabel}"`}>${label}</a></td></tr></table><!--<![endif]-->`;
+}
+
 /** Scores in rows of at most 6, balanced (0-10: 6 + 5; 1-7: 4 + 3): each row fits 280 px, a 320 px screen's column. */
 function scoreRows(scores: number[]): number[][] {
   if (scores.length <= 6) return [scores];
@@ -82,7 +92,13 @@ export function surveyEmail(input: SurveyEmailInput): { subject: string; html: s
   const logo = safeLogo(input.brand.logoUrl)?.url;
   const subject = t('email.subject', { company });
   const button = (score: number) =>
-    html`<td align="center" style="padding:2px 1px"><a href="${`${input.link}?score=${score}`}" style="display:inline-block;min-width:${BUTTON}px;height:${BUTTON}px;border-radius:6px;background:${colour};color:#ffffff;font:bold 17px/${BUTTON}px Arial,sans-serif;text-decoration:none;text-align:center" aria-label="${t('email.scoreLabel', { score: scoreName(indicator, score, t) })}">${scoreLabel(indicator, score, t)}</a></td>`;
+    html`<td align="center" style="padding:2px 1px">${emailButton({
+      href: `${input.link}?score=${score}`,
+      label: scoreLabel(indicator, score, t),
+      ariaLabel: t('email.scoreLabel', { score: scoreName(indicator, score, t) }),
+      width: BUTTON,
+      colour,
+    })}</td>`;
   const rows = scoreRows(scores).map(
     (row, at) =>
       html`${at > 0 && '\n'}<table role="presentation" cellpadding="0" cellspacing="0" align="center" style="margin:0 auto"><tr>${row.map(button)}</tr></table>`,
@@ -141,7 +157,12 @@ export function recoveryEmail(input: SurveyEmailInput): { subject: string; html:
   const logo = safeLogo(input.brand.logoUrl)?.url;
   const subject = t('recovery.subject', { company });
   const button = (solved: 'yes' | 'no') =>
-    html`<td align="center" style="padding:2px 4px"><a href="${`${input.link}?solved=${solved}`}" style="display:inline-block;min-width:${2 * BUTTON}px;height:${BUTTON}px;border-radius:6px;background:${colour};color:#ffffff;font:bold 17px/${BUTTON}px Arial,sans-serif;text-decoration:none;text-align:center">${t(solved === 'yes' ? 'score.yes' : 'score.no')}</a></td>`;
+    html`<td align="center" style="padding:2px 4px">${emailButton({
+      href: `${input.link}?solved=${solved}`,
+      label: t(solved === 'yes' ? 'score.yes' : 'score.no'),
+      width: 2 * BUTTON,
+      colour,
+    })}</td>`;
   const answers = html`<table role="presentation" cellpadding="0" cellspacing="0" align="center" style="margin:0 auto"><tr>${button('yes')}${button('no')}</tr></table>`;
   return brandedEmail(input, { subject, greeting, intro: t('recovery.intro', { company }), question, answers, colour, logo });
 }

@@ -85,7 +85,8 @@ function layout(frame: PageFrame, title: string, body: SafeHtml, footer?: SafeHt
   return {
     html: html`<!doctype html>
 <html lang="${frame.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex,nofollow"><title>${title}</title>${icon}<style>${raw(STYLE)}</style>${brandStyle && html`<style>${raw(brandStyle)}</style>`}</head>
+<meta name="robots" content="noindex,nofollow"><meta name="description" content="${translator(frame.locale)('page.description')}">
+<title>${title}</title>${icon}<style>${raw(STYLE)}</style>${brandStyle && html`<style>${raw(brandStyle)}</style>`}</head>
 <body><main><div class="card">${header}${body}</div>${footer}</main></body></html>`.toString(),
     policy: policyOf([STYLE_HASH, ...(brandStyle ? [hashOf(brandStyle)] : [])], logo ? [logo.origin] : []),
   };

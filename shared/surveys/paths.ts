@@ -2,7 +2,7 @@
  * The paths of a survey link's pages, as data: the route table, the links the senders write, the pages' own
  * links and the local stack all read them from here. The link's token is the credential.
  */
-const SURVEY_PREFIX = '/s/';
+export const SURVEY_PREFIX = '/s/';
 const UNSUBSCRIBE_SUFFIX = '/unsubscribe';
 
 /** The survey page of a link (GET the form, POST the answer). */

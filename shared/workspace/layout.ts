@@ -82,7 +82,8 @@ export function layout({ title, base, body, user, current, scripts = [], locale 
   const heading = brand?.name ? html`${logo}<span>${brand.name}</span>` : product;
   return html`<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex,nofollow"><title>${title} · ${brand?.name || product.toLowerCase()}</title>${FAVICON_LINK}
+<meta name="robots" content="noindex,nofollow"><meta name="description" content="${t('workspace.description')}">
+<title>${title} · ${brand?.name || product.toLowerCase()}</title>${FAVICON_LINK}
 <link rel="stylesheet" href="${base}/assets/app.css"></head>
 <body><header class="top"><p class="brand">${heading}</p>${nav}</header>
 <main>${body}</main>${scripts.map((script) => html`<script src="${base}/assets/${script}"></script>`)}</body></html>

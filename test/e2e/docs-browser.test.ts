@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { referencePaths, routes } from '../../infra/routes.js';
+import { axe } from '../support/workspace.js';
 
 /** The API reference in a real browser (Debian's chromium; .ci/run installs it). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -82,5 +83,29 @@ describe.skipIf(!existsSync(CHROMIUM))('the /docs reference page in a browser', 
       expect(failed).toEqual([]);
       await page.close();
     },
+  );
+
+  it.each(['public', 'chatbot'] as const)(
+    'is axe-clean on a 390 px phone, every table that scrolls reachable by keyboard (%s)',
+    async (api) => {
+      // Prepare: a phone's width, where the wide tables scroll sideways.
+      const base = inject(api === 'public' ? 'publicUrl' : 'chatbotUrl');
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto(`${base}/docs`);
+      // Act
+      await page.$$eval('details', (nodes) => nodes.forEach((node) => node.setAttribute('open', '')));
+      const violations = await axe(page);
+      const scrolling = await page.$$eval('table', (tables) =>
+        tables.filter((t) => t.scrollWidth > t.clientWidth).map((t) => [t.getAttribute('tabindex'), t.getAttribute('aria-label')]),
+      );
+      // Assess
+      expect(violations).toEqual([]);
+      expect(scrolling.length).toBeGreaterThan(0);
+      for (const [tabindex, label] of scrolling) expect([tabindex, label ? 'labelled' : 'unlabelled']).toEqual(['0', 'labelled']);
+      expect(await page.$eval('meta[name=description]', (meta) => meta.getAttribute('content'))).toMatch(/every operation/);
+      await context.close();
+    },
+    120_000,
   );
 });

@@ -81,7 +81,7 @@ describe('the CDK stacks', () => {
       'Test/Messaging': 45,
       'Test/PublicApi': 34,
       // The workspace's pages in two stacks (infra/stacks/api.ts workspaceGroupOf): the tenant admins' pages apart.
-      'Test/PublicApi/WorkspaceRoutes': 119,
+      'Test/PublicApi/WorkspaceRoutes': 126,
       'Test/PublicApi/WorkspaceAdminRoutes': 84,
       'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
@@ -167,9 +167,46 @@ describe('the CDK stacks', () => {
     expect(Object.keys(publicStage.Properties.RouteSettings)).toEqual(
       expect.arrayContaining(['GET /health', 'GET /s/{token}', 'POST /s/{token}', 'POST /app/sign-in', 'POST /app/sign-in/new-password']),
     );
-    // Password guesses meet the anonymous limit too, before Cognito's own.
-    expect(publicStage.Properties.RouteSettings['POST /app/sign-in']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
+    // Password guesses meet a limit of their own too, under Cognito's (120 sign-ins a second by default).
+    expect(publicStage.Properties.RouteSettings['POST /app/sign-in']).toEqual({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
+    expect(publicStage.Properties.RouteSettings['POST /app/sign-in/new-password']).toEqual({
+      ThrottlingRateLimit: 20,
+      ThrottlingBurstLimit: 40,
+    });
     expect(publicStage.Properties.RouteSettings['GET /health']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
+  });
+
+  it('sizes the routes of a large tenant and of a mass send for three tenants of 10 million sales a day at their peak and a send of 100,000 e-mails', () => {
+    // Prepare: docs/operations.md#throttling. A tenant's peak hour is 10x its average: 10,000,000 / 86,400 x 10 = 1,157
+    // sales a second, and 30% are answered (347 a second), each answer a page read and a post (or the chatbot's).
+    const tenants = 3;
+    const sales = Math.ceil((10_000_000 / 86_400) * 10);
+    const answers = Math.ceil(sales * 0.3);
+    // A send of 100,000 e-mails at once: 30% answer, half of them within 10 minutes, the first minute at 3x that.
+    const sendClicks = Math.ceil(((100_000 * 0.3) / 2 / 600) * 3);
+    const limit = (api: string, key: string) =>
+      ofType('AWS::ApiGatewayV2::Stage').find(([id]) => id.startsWith(api))![1].Properties.RouteSettings[key] as {
+        ThrottlingRateLimit: number;
+        ThrottlingBurstLimit: number;
+      };
+    // Assess
+    expect(limit('PublicStage', 'POST /v2/transactions').ThrottlingRateLimit).toBeGreaterThanOrEqual(tenants * sales);
+    expect(limit('PublicStage', 'POST /public/transaction').ThrottlingRateLimit).toBeGreaterThanOrEqual(tenants * sales);
+    for (const key of ['GET /s/{token}', 'POST /s/{token}', 'GET /brand/logos/{file}'])
+      expect(limit('PublicStage', key).ThrottlingRateLimit, key).toBeGreaterThanOrEqual(tenants * answers + sendClicks);
+    for (const key of ['GET /survey', 'POST /survey'])
+      expect(limit('ChatbotStage', key).ThrottlingRateLimit, key).toBeGreaterThanOrEqual(tenants * answers);
+    expect(limit('PublicStage', 'GET /s/{token}')).toEqual({ ThrottlingRateLimit: 1500, ThrottlingBurstLimit: 3000 });
+    // A burst is twice the rate, up to the account's own burst quota (5,000).
+    expect(limit('PublicStage', 'POST /v2/transactions')).toEqual({ ThrottlingRateLimit: 4000, ThrottlingBurstLimit: 5000 });
+  });
+
+  it("raises a route's limit by its operation id (context routeRates), and refuses a name that is no operation", () => {
+    const raised = synthesize('Raised', { throttle: { routes: { getSurveyPage: 3000 } } }).resources;
+    const [, stage] = Object.entries(raised).find(([id, r]) => r.Type === 'AWS::ApiGatewayV2::Stage' && id.startsWith('PublicStage'))!;
+    expect(stage.Properties.RouteSettings['GET /s/{token}']).toEqual({ ThrottlingRateLimit: 3000, ThrottlingBurstLimit: 5000 });
+    expect(stage.Properties.RouteSettings['POST /s/{token}']).toEqual({ ThrottlingRateLimit: 1500, ThrottlingBurstLimit: 3000 });
+    expect(() => synthesize('Typo', { throttle: { routes: { getSurveyPages: 3000 } } })).toThrow(/getSurveyPages=3000 names no operation/);
   });
 
   it('flags no function as a local deployment: on AWS webhooks must be https on a public host', () => {
@@ -221,7 +258,7 @@ describe('the CDK stacks', () => {
     ]);
   });
 
-  it('routes every path of the route table and the references, with the authorizer on all but /health, the survey pages, the logos and the references', () => {
+  it('routes every path of the route table and the references, with the authorizer on all but /health, the survey pages, the logos, robots.txt and the references', () => {
     const declared = [
       ...[...routes, ...workspaceRoutes].flatMap((r) => r.paths.map((path) => ({ key: `${r.method} ${path}`, anonymous: !!r.anonymous }))),
       ...(['public', 'chatbot'] as const).flatMap((api) => referencePaths(api).map((path) => ({ key: `GET ${path}`, anonymous: true }))),
@@ -234,7 +271,7 @@ describe('the CDK stacks', () => {
     for (const route of synthesized) {
       expect(route.anonymous, route.key).toBe(
         route.key === 'GET /health' ||
-          / \/(s\/\{token\}|docs|assets|results$|openapi\.json|app\/(sign-in|session\/)|brand\/logos\/)/.test(route.key),
+          / \/(s\/\{token\}|docs|assets|results$|robots\.txt$|openapi\.json|app\/(sign-in|session\/)|brand\/logos\/)/.test(route.key),
       );
     }
     // The workspace's pages behind the session authorizer (no identity source, no cache), every other keyed route behind the key's.
@@ -613,7 +650,7 @@ describe('the CDK stacks', () => {
     });
   });
 
-  it("serves each API's reference (/openapi.json, /docs and its assets) without a key, at the anonymous rate, and admits no other origin by default", () => {
+  it("serves each API's reference (/openapi.json, /docs and its assets) without a key, at a rate of its own (the workspace's pages load its assets), and admits no other origin by default", () => {
     for (const api of ['Public', 'Chatbot']) {
       const routeKeys = Object.values(template.findResources('AWS::ApiGatewayV2::Route'))
         .filter((route) => route.Properties.ApiId.Ref.startsWith(`${api}Api`))
@@ -623,7 +660,7 @@ describe('the CDK stacks', () => {
         s.Properties.ApiId.Ref.startsWith(`${api}Api`),
       );
       for (const key of ['GET /openapi.json', 'GET /docs', 'GET /assets/{asset}'])
-        expect(stage!.Properties.RouteSettings[key], `${api} ${key}`).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
+        expect(stage!.Properties.RouteSettings[key], `${api} ${key}`).toEqual({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
     }
     expect(ofType('AWS::Lambda::Function').filter(([, fn]) => String(fn.Properties.Description).includes('reference'))).toHaveLength(2);
     for (const [, api] of ofType('AWS::ApiGatewayV2::Api')) expect(api.Properties.CorsConfiguration).toBeUndefined();

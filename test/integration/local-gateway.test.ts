@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +9,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway, serveGateway } from '../../infra/local/gateway.js';
 import { prepare } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
+import { CHATBOT_ENDPOINT, webhookSecret } from '../../shared/events/signature.js';
 
 /** The local stand-in for API Gateway routes as API Gateway does. */
 let tenant: TestTenant;
@@ -79,4 +83,35 @@ describe('the local gateway', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await Promise.all(endpoints.map(answering))).filter(Boolean)).toEqual([]);
   }, 90_000);
+});
+
+describe('npm start', () => {
+  it("prints the chatbot hand-off's signing secret with the other local credentials", async () => {
+    // Prepare: its own ports and data directory, where the secrets stand-in keeps the survey secret it derives from.
+    const dataDir = mkdtempSync(join(tmpdir(), 'npm-start-'));
+    const ports = ['PORT', 'CHATBOT_PORT', 'DYNAMODB_PORT', 'SQS_PORT', 'SES_PORT', 'OUTBOX_PORT', 'COGNITO_PORT', 'S3_PORT'];
+    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+    const child = spawn(process.execPath, [tsx, fileURLToPath(new URL('../../infra/local/start.ts', import.meta.url))], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, ...Object.fromEntries(ports.map((name) => [name, '0'])) },
+    });
+    let output = '';
+    try {
+      // Act
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString('utf8');
+          if (output.includes('Ctrl-C stops everything.')) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`npm start ended (${code}): ${output}`)));
+      });
+    } finally {
+      child.kill('SIGINT');
+      await once(child, 'exit');
+    }
+
+    // Assess: the secret the demo tenant's hand-off is signed with, beside its chatbot key.
+    const { surveyLinks } = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { surveyLinks: string };
+    expect(output).toContain(`chatbot hand-off signing secret ${webhookSecret(surveyLinks, 1, CHATBOT_ENDPOINT, 1)}`);
+  }, 120_000);
 });

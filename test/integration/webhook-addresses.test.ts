@@ -104,7 +104,7 @@ describe('webhook addresses on AWS', () => {
 
   it('takes https on a public host', async () => {
     onAws();
-    const webhooks = [{ url: 'https://receiver.example:8443/hooks/survey?source=pesquisa' }, { url: 'https://203.0.113.9/hook' }];
+    const webhooks = [{ url: 'https://receiver.example:8443/hooks/survey?source=pesquisa' }, { url: 'https://8.8.8.8/hook' }];
 
     const { res } = await replaceDelivery({ webhooks });
 

@@ -41,3 +41,26 @@ export async function whileSlow<T>(
     stack.remove('injectLatency');
   }
 }
+
+/**
+ * A throttled table for BatchGetItem: DynamoDB Local answers, then the first `times` answers are given back with
+ * every key unprocessed and nothing read, as DynamoDB does when a partition is over its throughput. Counts the calls.
+ */
+export async function whileBatchGetThrottled<T>(times: number, run: () => Promise<T>): Promise<{ result: T; calls: number }> {
+  const stack = db().client.middlewareStack;
+  let calls = 0;
+  stack.add(
+    (next, context) => async (args) => {
+      const out = await next(args);
+      if (!String(context.commandName).startsWith('BatchGet') || ++calls > times) return out;
+      const input = args.input as { RequestItems: Record<string, unknown> };
+      return { ...out, output: { ...(out.output as object), Responses: {}, UnprocessedKeys: input.RequestItems } } as typeof out;
+    },
+    { step: 'initialize', name: 'injectUnprocessed' },
+  );
+  try {
+    return { result: await run(), calls };
+  } finally {
+    stack.remove('injectUnprocessed');
+  }
+}

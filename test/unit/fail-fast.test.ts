@@ -12,7 +12,7 @@ const FUNCTIONS = ['auth', 'http', 'queue'].flatMap((folder) =>
   readdirSync(join(ROOT, 'functions', folder))
     .filter((file) => file.endsWith('.ts'))
     .map((file) => `functions/${folder}/${file}`)
-    // The reference needs no configuration: its files sit beside its bundle; the workspace's two redirects and its sign-in form none either.
+    // The reference needs no configuration: its files sit beside its bundle; the workspace's two redirects, its sign-in form and robots.txt none either.
     .filter(
       (module) =>
         ![
@@ -20,6 +20,7 @@ const FUNCTIONS = ['auth', 'http', 'queue'].flatMap((folder) =>
           'functions/http/get-app.ts',
           'functions/http/get-results-page.ts',
           'functions/http/get-sign-in.ts',
+          'functions/http/get-robots.ts',
         ].includes(module),
     ),
 );

@@ -373,6 +373,27 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     expect(signIn(undefined)).toContain('Entrar');
   });
 
+  it('describes each page in its language for search results and link previews: the sign-in and the survey page', () => {
+    const described = (page: string) => /<meta name="description" content="([^"]+)">/.exec(page)?.[1];
+    const signIn = (acceptLanguage: string) => showSignIn({ base: '', query: {}, acceptLanguage }).html!;
+    const survey = (locale: Locale) =>
+      surveyPage({
+        locale,
+        brand: { name: 'Loja' },
+        token: 'abc',
+        customerFirstName: 'Ana',
+        question: { field: 'score', legend: 'Nota', indicator: 'nps', chosen: undefined, optional: false },
+        followUps: [],
+        classes: [],
+        comment: '',
+        problems: [],
+      }).html;
+    expect(described(signIn('pt-BR'))).toBe('Respostas, resultados e casos das pesquisas de satisfação dos seus clientes.');
+    expect(described(signIn('en'))).toBe('Your customers&#39; satisfaction survey answers, results and cases.');
+    expect(described(survey('es'))).toBe('Su opinión sobre la atención: responder solo le tomará unos segundos.');
+    expect(described(survey('pt-BR'))).toBe('Sua opinião sobre o atendimento: responder leva só alguns segundos.');
+  });
+
   it('the General page offers each language in its own words and every IANA zone, the current one selected', async () => {
     const config = { name: 'Café Aurora', locale: 'es', timeZone: 'America/Bogota' } as ConfigDocument;
     const ports = {

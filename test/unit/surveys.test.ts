@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConcurrentEditError, NotFoundError } from '../../shared/errors.js';
 import { submitSurvey, showSurvey, unsubscribe, type PagePorts, type PageTransaction } from '../../shared/surveys/answer-page.js';
-import { isGsm7, SMS_MAX, surveyEmail, surveySms } from '../../shared/surveys/compose.js';
+import { isGsm7, recoveryEmail, SMS_MAX, surveyEmail, surveySms } from '../../shared/surveys/compose.js';
 import { AttemptBusy, deliverSurvey, mailbox } from '../../shared/surveys/delivery.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import { readSurveyLink, signSurveyLink, type SurveyLink } from '../../shared/surveys/link.js';
@@ -118,6 +118,49 @@ describe('survey messages', () => {
     expect(mail.html).toContain(`${BASE}/s/tok/unsubscribe`);
     expect(mail.text).toContain(`${BASE}/s/tok`);
     expect(mail.text).toContain('Olá, Maria!');
+  });
+
+  it('e-mail: every button is bulletproof, its size and colour on its cell and a VML button for Outlook for Windows', () => {
+    // Prepare
+    const input = {
+      customerName: 'Maria',
+      brand: { name: 'Loja', colour: '#0a7d45' },
+      locale: 'pt-BR' as const,
+      link: `${BASE}/s/tok`,
+      unsubscribeLink: `${BASE}/s/tok/unsubscribe`,
+    };
+    const survey = surveyEmail({ ...input, journey: { indicator: 'nps' } }).html;
+    const recovery = recoveryEmail({ ...input, journey: { indicator: 'nps' } }).html;
+    // What Outlook for Windows reads (its conditional comments opened, the others' part dropped), and what the others read.
+    const outlook = (mail: string) =>
+      mail.replace(/<!--\[if !mso\]><!-->[\s\S]*?<!--<!\[endif\]-->/g, '').replace(/<!--\[if mso\]>|<!\[endif\]-->/g, '');
+    const others = (mail: string) => mail.replace(/<!--\[if mso\]>[\s\S]*?<!\[endif\]-->/g, '');
+    const buttons = [
+      ...Array.from({ length: 11 }, (_, score) => ({
+        mail: survey,
+        href: `${BASE}/s/tok?score=${score}`,
+        label: String(score),
+        width: 44,
+      })),
+      { mail: recovery, href: `${BASE}/s/tok?solved=yes`, label: 'Sim', width: 88 },
+      { mail: recovery, href: `${BASE}/s/tok?solved=no`, label: 'Não', width: 88 },
+    ];
+    // Assess
+    for (const { mail, href, label, width } of buttons) {
+      const esc = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const vml = new RegExp(
+        `<v:roundrect [^>]*href="${esc(href)}" style="height:44px;v-text-anchor:middle;width:${width}px" arcsize="14%" stroke="f" fillcolor="#0a7d45"><w:anchorlock/><center [^>]*>${esc(label)}</center></v:roundrect>`,
+      );
+      expect(outlook(mail), href).toMatch(vml);
+      expect(outlook(mail), href).not.toContain(`<a href="${href}"`);
+      const cell = new RegExp(
+        `<td align="center" valign="middle" width="${width}" height="44" bgcolor="#0a7d45" style="width:${width}px;height:44px;[^"]*background:#0a7d45"><a href="${esc(href)}" style="display:block;width:${width}px;line-height:44px;[^"]*"[^>]*>${esc(label)}</a></td>`,
+      );
+      expect(others(mail), href).toMatch(cell);
+      expect(others(mail), href).not.toContain('v:roundrect');
+    }
+    // No button leans on a link's own size, which Outlook ignores.
+    expect(survey + recovery).not.toMatch(/<a [^>]*(min-width|inline-block;min)/);
   });
 
   it('never greets by a contact: a customer created without a name is named by its phone, e-mail or cpf', () => {

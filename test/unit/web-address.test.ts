@@ -32,17 +32,41 @@ describe('public addresses', () => {
     'fec0::1',
     'ff02::1',
     'not-an-address',
+    // Documentation, benchmarking, reserved and special-purpose ranges (IANA's registries, as ipaddr.js names them).
+    '192.0.2.10',
+    '198.51.100.7',
+    '203.0.113.9',
+    '240.0.0.1',
+    '192.31.196.1',
+    '192.52.193.1',
+    '192.175.48.1',
+    '2001:db8::1',
+    '2001:2::1',
+    '2001:3::1',
+    '2001:4:112::1',
+    '2001:10::1',
+    '2001:20::1',
+    '2001:30::1',
+    '2001:1ff::1',
+    '3fff::1',
+    '5f00::1',
+    '2620:4f:8000::1',
+    '64:ff9b:1::a9fe:a9fe',
+    '100::1',
   ])('refuses %s', (address) => expect(isPublicAddress(address)).toBe(false));
 
   it.each([
     '8.8.8.8',
-    '203.0.113.9',
+    '1.1.1.1',
+    '52.94.76.1',
     '172.32.0.1',
     '100.128.0.1',
     '2606:4700:4700::1111',
     '::ffff:8.8.8.8',
     '2001:4860:4860::8888',
     '192.88.98.1',
+    '2a00:1450:4001::200e',
+    '2001:200::1',
   ])('takes %s', (address) => expect(isPublicAddress(address)).toBe(true));
 
   it('judges the host a URL parses to, whatever its spelling', () => {
