@@ -7,7 +7,6 @@ import { ProblemBody } from '../shared/http/contract.js';
 import { MAX_BODY_BYTES } from '../shared/http/handler.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/headers.js';
 import { MAX_FORM_BYTES } from '../shared/http/page.js';
-import { MAX_SECRET_LENGTH } from '../shared/access/credentials.js';
 import { withBounds } from './openapi-bounds.js';
 import { PROBLEMS } from '../shared/http/problem.js';
 import { Customer } from '../shared/customers/schema.js';
@@ -413,8 +412,6 @@ const SECURITY_SCHEMES: Record<ApiName, Record<string, JsonSchema>> = {
   chatbot: { chatbotKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'An API key of scope chatbot' } },
 };
 
-const USER_TOKEN_SCHEMA = { type: 'string', maxLength: MAX_SECRET_LENGTH };
-
 /** The credentials an operation takes, each alternative a requirement (shared/http/handler.ts enforces them). */
 function securityOf(api: ApiName, contract: Contract): Record<string, string[]>[] {
   if (contract.anonymous) return [];
@@ -444,7 +441,7 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
               in: 'query',
               required: false,
               description: 'Accepted and ignored: this read needs no user token',
-              schema: USER_TOKEN_SCHEMA,
+              schema: { type: 'string' },
             },
           ]
         : [];

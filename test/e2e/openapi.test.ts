@@ -137,7 +137,8 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
     if (api === 'public') expect([...acknowledged]).toEqual(ACKNOWLEDGED.map((a) => a.at));
     // Patterns any generator's regular expression engine reads: no Unicode property classes.
     expect(text).not.toMatch(/\\\\p\{/);
-  });
+    // OWASP's rules walk every schema: about 10 s for the public document alone, more beside another test file.
+  }, 60_000);
 
   it('has a browsable reference at /docs, plain HTML whose assets it serves itself, under a strict content security policy', async () => {
     const page = await client({ path: '/docs' });
