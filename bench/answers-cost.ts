@@ -61,7 +61,7 @@ export async function answersCost(f: Fixture): Promise<string> {
   ];
   const reads: string[] = [];
   for (const [label, query] of pages) {
-    const ask = { path: '/public/answers', key: f.key, query: { token: f.userToken, ...query } };
+    const ask = { path: '/public/answers', key: f.key, headers: { 'x-service-user-token': f.userToken }, query: { ...query } };
     await api(ask);
     const metered = meter(db().client);
     const res = await metered.run(() => api(ask));
@@ -150,7 +150,7 @@ export async function answersGrowth(f: Fixture, sizes = ANSWER_SIZES): Promise<s
       ["a store's first page", { store }],
       ["every store's first page", {}],
     ] as const) {
-      const ask = { path: '/public/answers', key: f.key, query: { token: f.userToken, ...query } };
+      const ask = { path: '/public/answers', key: f.key, headers: { 'x-service-user-token': f.userToken }, query: { ...query } };
       await api(ask);
       const metered = meter(db().client);
       const res = await metered.run(() => api(ask));

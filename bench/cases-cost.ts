@@ -91,7 +91,7 @@ export async function casesCost(f: Fixture, sizes = CASE_SIZES): Promise<string>
       Array.from({ length: Math.max(0, target - size) }, (_, i) => aCase(size + i, 1000 + ((size + i) % 100), i % 3 ? 'resolved' : 'open')),
     );
     size = Math.max(size, target);
-    const ask = { path: '/public/cases', key: f.key, query: { token: f.userToken, store, status: 'open' } };
+    const ask = { path: '/public/cases', key: f.key, headers: { 'x-service-user-token': f.userToken }, query: { store, status: 'open' } };
     await api(ask);
     const metered = meter(db().client);
     const res = await metered.run(() => api(ask));

@@ -30,7 +30,7 @@ export async function deadlineCost({ cases = Number(process.env.BENCH_DEADLINE_C
     ['/employee/1/stores', { stores: [1] }],
     ['/employee/1/groups', { groups: [2] }],
   ] as const)
-    await api({ method: 'PUT', path, key: tenant.key, query: { token: tenant.userToken }, body });
+    await api({ method: 'PUT', path, key: tenant.key, headers: { 'x-service-user-token': tenant.userToken }, body });
   await tenantService.createUser(tenant.tenantId, `regional-${randomUUID().slice(0, 8)}@loja.test`, { stores: [], groups: [2] });
 
   // Monday 09:00 in São Paulo, 2031: every case is due Wednesday 15:00 (24 business hours).
@@ -72,8 +72,7 @@ export async function deadlineCost({ cases = Number(process.env.BENCH_DEADLINE_C
       method: 'PATCH',
       path: `/public/cases/${ids[1]}`,
       key: tenant.key,
-      query: { token },
-      headers: { 'if-match': '*' },
+      headers: { 'x-service-user-token': token, 'if-match': '*' },
       body,
     });
     if (res.status !== 200) throw new Error(`A bench case update answered ${res.status}: ${res.text}`);

@@ -82,16 +82,23 @@ export async function growth(f: Fixture, sizes = SIZES): Promise<string> {
     messageFor(f.tenantId, v2Payload({ customer: { externalId: `G-${randomUUID()}`, name: 'Probe Customer', email: probe } })),
   ]);
   const reads: [string, ApiRequest][] = [
-    ['customers by name prefix ("mar")', { path: '/public/customer', query: { name: 'mar', token: f.userToken } }],
-    ['customer by e-mail', { path: '/public/customer', query: { email: probe, token: f.userToken } }],
-    ['customers, first page, no filter', { path: '/public/customer', query: { token: f.userToken } }],
+    [
+      'customers by name prefix ("mar")',
+      { path: '/public/customer', headers: { 'x-service-user-token': f.userToken }, query: { name: 'mar' } },
+    ],
+    ['customer by e-mail', { path: '/public/customer', headers: { 'x-service-user-token': f.userToken }, query: { email: probe } }],
+    ['customers, first page, no filter', { path: '/public/customer', headers: { 'x-service-user-token': f.userToken } }],
     ['stores, first page', { path: '/public/store' }],
     // Every seeded transaction is rated in store 1: its partition holds them all, the tenant's 8 shards an eighth each.
-    ["a store's answers, first page", { path: '/public/answers', query: { token: f.userToken, store: 1 } }],
-    ['answers of every store, first page', { path: '/public/answers', query: { token: f.userToken } }],
+    ["a store's answers, first page", { path: '/public/answers', headers: { 'x-service-user-token': f.userToken }, query: { store: 1 } }],
+    ['answers of every store, first page', { path: '/public/answers', headers: { 'x-service-user-token': f.userToken } }],
     [
       'results over 30 days by store',
-      { path: '/public/results', query: { token: f.userToken, journey: 'loja', from: monthAgo, to: today, group_by: 'store' } },
+      {
+        path: '/public/results',
+        headers: { 'x-service-user-token': f.userToken },
+        query: { journey: 'loja', from: monthAgo, to: today, group_by: 'store' },
+      },
     ],
   ];
   const rows: string[] = [];

@@ -48,7 +48,8 @@ export async function resultsCost(f: Fixture): Promise<string> {
     const request = {
       path: '/public/results',
       key: f.key,
-      query: { token: f.userToken, journey: 'loja', from, to: days[0]!, group_by: groupBy },
+      headers: { 'x-service-user-token': f.userToken },
+      query: { journey: 'loja', from, to: days[0]!, group_by: groupBy },
     };
     await client(request);
     metered.reset();

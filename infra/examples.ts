@@ -76,7 +76,7 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   getStore: (f) => ({ path: `/public/store/${f.storeId}` }),
   updateStore: (f) => ({ method: 'PUT', path: `/public/store/${f.storeId}`, body: { company_name: 'Changed' } }),
   deleteStore: (f) => ({ method: 'DELETE', path: `/public/store/${f.storeId}` }),
-  listCustomers: (f) => ({ path: '/public/customer', query: { client_id: f.clientId, token: f.userToken } }),
+  listCustomers: (f) => ({ path: '/public/customer', headers: { 'x-service-user-token': f.userToken }, query: { client_id: f.clientId } }),
   createCustomer: (f) => ({ method: 'POST', path: '/public/customer', body: { name: `${f.marker} new`, phone: '11933332222' } }),
   getCustomer: (f) => ({ path: `/public/customer/${f.customerId}` }),
   updateCustomer: (f) => ({ method: 'PUT', path: `/public/customer/${f.customerId}`, body: { name: 'Changed' } }),
@@ -89,14 +89,14 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   putEmployeeStores: (f) => ({
     method: 'PUT',
     path: `/public/employee/${f.employeeId}/stores`,
-    query: { token: f.userToken },
+    headers: { 'x-service-user-token': f.userToken },
     body: { stores: [1] },
   }),
   getEmployeeGroups: (f) => ({ path: `/public/employee/${f.employeeId}/groups` }),
   putEmployeeGroups: (f) => ({
     method: 'PUT',
     path: `/public/employee/${f.employeeId}/groups`,
-    query: { token: f.userToken },
+    headers: { 'x-service-user-token': f.userToken },
     body: { groups: [1] },
   }),
   postV2Transaction: (f) => ({
@@ -118,18 +118,29 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   getTransaction: (f) => ({ path: `/public/transaction/${f.transactionId}` }),
   listEvaluations: (f) => {
     const today = new Date().toISOString().slice(0, 10);
-    return { path: '/public/rating/formbuilder', query: { token: f.userToken, start_date: today, end_date: today } };
+    return {
+      path: '/public/rating/formbuilder',
+      headers: { 'x-service-user-token': f.userToken },
+      query: { start_date: today, end_date: today },
+    };
   },
   getEvaluation: (f) => ({ path: `/public/rating/formbuilder/${f.answeredId}` }),
   postPrivacyRequest: (f) => ({
     method: 'POST',
     path: '/public/privacy/requests',
-    query: { token: f.userToken },
+    headers: { 'x-service-user-token': f.userToken },
     body: { type: 'export', client_id: f.clientId },
   }),
-  getPrivacyRequest: (f) => ({ path: `/public/privacy/requests/${f.privacyRequestId}`, query: { token: f.userToken } }),
-  getPrivacyExport: (f) => ({ path: `/public/privacy/requests/${f.privacyRequestId}/export`, query: { token: f.userToken } }),
-  getPrivacyAccess: (f) => ({ path: '/public/privacy/access', query: { customer: f.customerId, token: f.userToken } }),
+  getPrivacyRequest: (f) => ({ path: `/public/privacy/requests/${f.privacyRequestId}`, headers: { 'x-service-user-token': f.userToken } }),
+  getPrivacyExport: (f) => ({
+    path: `/public/privacy/requests/${f.privacyRequestId}/export`,
+    headers: { 'x-service-user-token': f.userToken },
+  }),
+  getPrivacyAccess: (f) => ({
+    path: '/public/privacy/access',
+    headers: { 'x-service-user-token': f.userToken },
+    query: { customer: f.customerId },
+  }),
   getAdminConfig: () => ({ path: '/public/admin/config' }),
   listAdminAudit: () => ({ path: '/public/admin/audit', query: { limit: 10 } }),
   // The demo configuration again, which every test tenant has: replacing it changes nothing a later request relies on.
@@ -161,19 +172,30 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   }),
   getResults: (f) => {
     const today = new Date().toISOString().slice(0, 10);
-    return { path: '/public/results', query: { token: f.userToken, journey: 'loja', from: today, to: today, group_by: 'store' } };
+    return {
+      path: '/public/results',
+      headers: { 'x-service-user-token': f.userToken },
+      query: { journey: 'loja', from: today, to: today, group_by: 'store' },
+    };
   },
-  listAnswers: (f) => ({ path: '/public/answers', query: { token: f.userToken } }),
-  listCases: (f) => ({ path: '/public/cases', query: { token: f.userToken, store: f.storeId, status: 'open' } }),
-  getCase: (f) => ({ path: `/public/cases/${f.caseId}`, query: { token: f.userToken } }),
+  listAnswers: (f) => ({ path: '/public/answers', headers: { 'x-service-user-token': f.userToken } }),
+  listCases: (f) => ({
+    path: '/public/cases',
+    headers: { 'x-service-user-token': f.userToken },
+    query: { store: f.storeId, status: 'open' },
+  }),
+  getCase: (f) => ({ path: `/public/cases/${f.caseId}`, headers: { 'x-service-user-token': f.userToken } }),
   updateCase: (f) => ({
     method: 'PATCH',
     path: `/public/cases/${f.caseId}`,
-    query: { token: f.userToken },
-    headers: { 'if-match': '*' },
+    headers: { 'x-service-user-token': f.userToken, 'if-match': '*' },
     body: { note: 'Liguei para o cliente; retorno amanhã.' },
   }),
-  revealCaseContact: (f) => ({ method: 'POST', path: `/public/cases/${f.caseId}/contact`, query: { token: f.userToken } }),
+  revealCaseContact: (f) => ({
+    method: 'POST',
+    path: `/public/cases/${f.caseId}/contact`,
+    headers: { 'x-service-user-token': f.userToken },
+  }),
   getSurvey: (f) => ({ path: '/survey', query: { transactionId: f.transactionId, attemptId: 1, journey: 'loja', source: 'whatsapp' } }),
   postSurvey: (f) => ({
     method: 'POST',

@@ -7,6 +7,7 @@ import { listOf, ProblemBody } from '../shared/http/contract.js';
 import { MAX_BODY_BYTES } from '../shared/http/handler.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/headers.js';
 import { MAX_FORM_BYTES } from '../shared/http/page.js';
+import { withBounds } from './openapi-bounds.js';
 import { PROBLEMS } from '../shared/http/problem.js';
 import { IssuedKeyView, KeyView } from '../shared/access/api-keys.js';
 import { CreatedUserView, UserView } from '../shared/access/tenant-users.js';
@@ -53,6 +54,8 @@ interface Contract {
   statuses?: Partial<Record<keyof typeof PROBLEMS, number>>;
   /** The user token the route needs (shared/http/handler.ts RouteSpec). */
   user?: UserNeed;
+  /** The seed's lists (and the flexible-form read) take the user token in the query too; every other route refuses it. */
+  userTokenInQuery?: true;
   /** An admin route and what it administers (shared/access/capabilities.ts). */
   admin?: AdminArea;
   anonymous?: true;
@@ -297,6 +300,9 @@ function layerAnswers(contract: Contract): Answer[] {
   return [
     ...(contract.anonymous ? [] : [problem(401, 'Unknown or revoked API key')]),
     problem(contract.statuses?.validation ?? PROBLEMS.validation.status, `${parameters} (errors names each)`),
+    ...(contract.userTokenInQuery
+      ? []
+      : [problem(PROBLEMS.validation.status, `A user token in the URL (${USER_TOKEN_QUERY}): send it in the ${USER_TOKEN_HEADER} header`)]),
     ...(contract.body ? [problem(400, 'The body is not valid JSON'), problem(415, 'The body is not application/json')] : []),
     problem(413, `A body over ${MAX_BODY_BYTES / 1024 / 1024} MiB`),
     problem(500, 'Unexpected error (generic body; quote the x-request-id header)'),
@@ -415,7 +421,11 @@ function descriptionOf(route: Route, contract: Contract, path: string): string {
             contract.admin === 'tenant' ? ' who sees every store' : ''
           }; anyone else gets 403.`
         : `Needs the tenant's API key (${API_KEY_HEADER} header)${
-            contract.user ? ` and a user token (${USER_TOKEN_HEADER} header or ${USER_TOKEN_QUERY} query parameter)` : ''
+            contract.user
+              ? ` and a user token (${USER_TOKEN_HEADER} header${
+                  contract.userTokenInQuery ? `, or the ${USER_TOKEN_QUERY} query parameter as the seed's clients send it` : ''
+                })`
+              : ''
           }.`;
   return [
     `${route.summary}.`,
@@ -471,6 +481,37 @@ function referenceOperation(path: string): Record<string, unknown> {
   };
 }
 
+/** Each credential its own scheme: the key of each scope, and the user token in its header (or the seed's query). */
+const SECURITY_SCHEMES: Record<ApiName, Record<string, JsonSchema>> = {
+  public: {
+    publicKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'An API key of scope public' },
+    adminKey: {
+      type: 'apiKey',
+      in: 'header',
+      name: API_KEY_HEADER,
+      description: 'An API key of scope admin: the admin operations, and whatever a public key may call',
+    },
+    userToken: { type: 'apiKey', in: 'header', name: USER_TOKEN_HEADER, description: "A user's token, beside an API key" },
+    userTokenQuery: {
+      type: 'apiKey',
+      in: 'query',
+      name: USER_TOKEN_QUERY,
+      description: "A user's token in the URL, as the seed's clients send it: only on the lists of customers and flexible-form ratings",
+    },
+  },
+  chatbot: { chatbotKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'An API key of scope chatbot' } },
+};
+
+/** The credentials an operation takes, each alternative a requirement (shared/http/handler.ts enforces them). */
+function securityOf(api: ApiName, contract: Contract): Record<string, string[]>[] {
+  if (contract.anonymous) return [];
+  if (api === 'chatbot') return [{ chatbotKey: [] }];
+  if (contract.admin) return [{ adminKey: [] }, { publicKey: [], userToken: [] }];
+  const keys = ['publicKey', 'adminKey'];
+  const tokens = contract.user ? ['userToken', ...(contract.userTokenInQuery ? ['userTokenQuery'] : [])] : [undefined];
+  return tokens.flatMap((token) => keys.map((key) => ({ [key]: [], ...(token ? { [token]: [] } : {}) })));
+}
+
 const TITLES: Record<ApiName, string> = {
   public: 'Satisfaction survey service: public API',
   chatbot: 'Satisfaction survey service: chatbot API',
@@ -481,24 +522,19 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
   for (const route of routes.filter((r) => r.api === api)) {
     const { contract } = (await import(pathToFileURL(FUNCTIONS + route.handler).href)) as { contract: Contract };
     const responses = responsesOf(contract, route);
-    const userToken = contract.anonymous
-      ? []
-      : [
-          {
-            name: USER_TOKEN_QUERY,
-            in: 'query',
-            required: false,
-            description: 'User token (where the route needs one; also as a header)',
-            schema: { type: 'string' },
-          },
-          {
-            name: USER_TOKEN_HEADER,
-            in: 'header',
-            required: false,
-            description: 'User token (where the route needs one)',
-            schema: { type: 'string' },
-          },
-        ];
+    // A read the seed's clients send the user token to, though it needs none: taken, and ignored.
+    const ignoredToken =
+      contract.userTokenInQuery && !contract.user
+        ? [
+            {
+              name: USER_TOKEN_QUERY,
+              in: 'query',
+              required: false,
+              description: 'Accepted and ignored: this read needs no user token',
+              schema: { type: 'string' },
+            },
+          ]
+        : [];
     const example = exampleOf(route.operationId, route.paths[0]!);
     route.paths.forEach((path, i) => {
       paths[path] ??= {};
@@ -523,7 +559,7 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
                 },
               ]
             : []),
-          ...userToken,
+          ...ignoredToken,
         ],
         ...(contract.form
           ? {
@@ -558,12 +594,12 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
             }
           : {}),
         responses,
-        security: contract.anonymous ? [] : [{ apiKey: [] }],
+        security: securityOf(api, contract),
       };
     });
   }
   for (const path of referencePaths(api)) paths[path] = { get: referenceOperation(path) };
-  return {
+  return withBounds({
     openapi: '3.1.0',
     info: {
       title: TITLES[api],
@@ -579,10 +615,17 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     // Relative to the document, which each deployment serves at the root of its API (the stage's URL included).
-    servers: [{ url: serverUrl ?? '.', description: 'The deployment serving this document' }],
+    servers: [
+      {
+        url: serverUrl ?? '.',
+        description: 'The deployment serving this document: production, staging or a local stack, each serves its own',
+        // For the tenants' own integrations, not the operators'.
+        'x-internal': false,
+      },
+    ],
     tags: [...new Set([...routes.filter((r) => r.api === api).map(tagOf), 'reference'])].map((name) => ({ name, description: TAGS[name] })),
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } },
+      securitySchemes: SECURITY_SCHEMES[api],
       schemas: {
         ...componentsUsedBy(paths),
         GatewayMessage: {
@@ -593,7 +636,6 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
         },
       },
     },
-    security: [{ apiKey: [] }],
     paths,
-  };
+  }) as JsonSchema;
 }

@@ -5,7 +5,10 @@
 
 /** The tenant's API key, checked by each API's authorizer. */
 export const API_KEY_HEADER = 'x-service-api-key';
-/** A user token: in this header, or in the `token` query parameter. */
+/** A user token, in this header. */
 export const USER_TOKEN_HEADER = 'x-service-user-token';
-/** Names of query parameters every route accepts: the user token may be sent this way. */
+/**
+ * The user token as a query parameter: taken only where the seed's clients send it (RouteSpec userTokenInQuery),
+ * refused in any other URL.
+ */
 export const USER_TOKEN_QUERY = 'token';

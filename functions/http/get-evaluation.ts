@@ -5,6 +5,7 @@ import { surveyService } from '../../shared/adapters/wiring/surveys.js';
 
 /** One evaluation, by its id or (is_external=true) by the transaction's external id. */
 export const contract = {
+  userTokenInQuery: true as const,
   path: EvaluationPath,
   query: EvaluationQuery,
   responses: { 200: answer('The evaluation', EvaluationBody), 404: problem('No such evaluation') },

@@ -12,6 +12,7 @@ await configuredSecret(ENV.cursorSecret);
 
 /** The customer list needs a user token that sees every store (403 otherwise); invalid parameters answer 422. */
 export const contract = {
+  userTokenInQuery: true as const,
   user: CUSTOMER_LIST_USER,
   query: ListCustomersQuery,
   statuses: { validation: 422, forbidden: 403 },

@@ -14,6 +14,7 @@ await configuredSecret(ENV.cursorSecret);
  * stores sees their evaluations only (a page may then hold fewer than `limit`; follow next_cursor).
  */
 export const contract = {
+  userTokenInQuery: true as const,
   user: 'any' as const,
   query: EvaluationsQuery,
   statuses: { validation: 422 },

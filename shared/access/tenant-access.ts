@@ -1,5 +1,5 @@
 import { ForbiddenError, UnauthenticatedError } from '../errors.js';
-import { USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
+import { USER_TOKEN_HEADER } from '../headers.js';
 import type { AuthContext } from './auth-context.js';
 import type { UserScope } from './user-scope.js';
 import { ACCEPTED_SCOPES, apiOfScope, hashSecret, MAX_SECRET_LENGTH, type KeyApi } from './credentials.js';
@@ -109,10 +109,7 @@ export function tenantAccess(tenants: TenantAccessRepository, { onUseNotRecorded
   async function resolveUser(tenantId: number, token: string | undefined): Promise<UserRecord> {
     const user = token && token.length <= MAX_SECRET_LENGTH ? await tenants.findUserByToken(tenantId, hashSecret(token)) : undefined;
     // A disabled user's token is refused like an unknown one.
-    if (!user || user.disabled_at)
-      throw new UnauthenticatedError(
-        `A valid user token is required (query parameter ${USER_TOKEN_QUERY} or header ${USER_TOKEN_HEADER}).`,
-      );
+    if (!user || user.disabled_at) throw new UnauthenticatedError(`A valid user token is required (header ${USER_TOKEN_HEADER}).`);
     return user;
   }
 

@@ -14,6 +14,7 @@ import { phone } from './phone.js';
 /** The 11 digits of a cpf; dots, dashes and spaces are stripped. */
 export const cpf = v.pipe(
   v.string('must be a string'),
+  v.maxLength(20, 'must be at most 20 characters'),
   v.transform((value) => value.replace(/[\s.\-/]/g, '')),
   v.regex(/^\d{11}$/, 'must be the 11 digits of a cpf (dots and dash allowed)'),
 );

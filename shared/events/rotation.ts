@@ -4,7 +4,11 @@ import { ROTATION_OVERLAP_HOURS } from './signature.js';
 
 /** POST /public/admin/webhooks/rotate: which event endpoint, and how long its old secret goes on signing beside the new one. */
 export const RotateWebhookSecretBody = v.strictObject({
-  url: v.pipe(v.string('must be a string'), v.url('must be the URL of one of your event endpoints')),
+  url: v.pipe(
+    v.string('must be a string'),
+    v.maxLength(2000, 'must be at most 2000 characters'),
+    v.url('must be the URL of one of your event endpoints'),
+  ),
   overlap_hours: v.optional(
     v.pipe(
       v.number('must be a number of hours'),

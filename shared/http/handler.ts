@@ -50,6 +50,12 @@ export interface RouteSpec<B, P, Q> {
    */
   meParameter?: string;
   /**
+   * The seed's two lists (customers, flexible-form ratings) and the flexible-form read take the user token as the
+   * `token` query parameter too, as the seed's clients send it. Every other route refuses a token in its URL (400):
+   * a URL lands in access logs and browser histories, so the token goes in its header.
+   */
+  userTokenInQuery?: true;
+  /**
    * An admin route and what it administers: an admin key may call it, or a user token whose user the one rule lets
    * administer the area (shared/access/capabilities.ts); anyone else is refused (403 by the contract).
    */
@@ -118,7 +124,7 @@ export function httpHandler<
     const tenantId = spec.anonymous ? 0 : tenantFromContext(event.requestContext.authorizer?.lambda);
     if (!spec.anonymous) logger.appendKeys({ tenantId });
     const { [USER_TOKEN_QUERY]: _token, ...query } = event.queryStringParameters ?? {};
-    const user = spec.user ? once(() => tenantAccess.resolveUser(tenantId, userTokenOf(event))) : undeclaredUser;
+    const user = spec.user ? once(() => tenantAccess.resolveUser(tenantId, userTokenOf(event, spec))) : undeclaredUser;
     let input: RequestInput<B, P, Q>;
     try {
       // The JSON parser below has replaced a JSON body with its value.
@@ -143,8 +149,8 @@ export function httpHandler<
       if (spec.user) await user();
       throw invalid;
     }
-    if (spec.meParameter && (input.query as Record<string, unknown>)[spec.meParameter] === 'me' && !userTokenOf(event))
-      throw new NeedsUserError(spec.meParameter, 'me', `query parameter ${USER_TOKEN_QUERY} or header ${USER_TOKEN_HEADER}`);
+    if (spec.meParameter && (input.query as Record<string, unknown>)[spec.meParameter] === 'me' && !userTokenOf(event, spec))
+      throw new NeedsUserError(spec.meParameter, 'me', `header ${USER_TOKEN_HEADER}`);
     if (spec.user && spec.user !== 'any') requireScope(spec.user, await user());
     const outcome = await run(input).then(
       (reply) => ({ reply }),
@@ -164,6 +170,7 @@ export function httpHandler<
   };
 
   const toProblem = (error: unknown): Problem => {
+    if (error instanceof TokenInUrlError) return problem(error.kind, error.message, error.errors);
     if (error instanceof DomainError) return problem(error.kind, error.message, error.errors, statusOf(error.kind));
     if (error instanceof TransportError) return problem(error.kind, error.message, [], statusOf(error.kind));
     if (isUnavailable(error)) {
@@ -177,7 +184,7 @@ export function httpHandler<
 
   /** A request refused for its body has its user token checked first: a caller without a valid one learns nothing else. */
   const tokenFirst = async (event: HttpEvent): Promise<void> => {
-    if (spec.user) await tenantAccess.resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), userTokenOf(event));
+    if (spec.user) await tenantAccess.resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), userTokenOf(event, spec));
   };
 
   const stack = middy<HttpEvent, APIGatewayProxyStructuredResultV2, Error, Context>()
@@ -188,6 +195,7 @@ export function httpHandler<
       before: async ({ event }) => {
         logger.appendKeys({ requestId: event.requestContext.requestId });
         if (!spec.anonymous) await authenticate(event);
+        if (!spec.userTokenInQuery && event.queryStringParameters?.[USER_TOKEN_QUERY] !== undefined) throw new TokenInUrlError();
         if (spec.admin) admins.set(event, await adminOf(event, spec.admin));
         try {
           checkBody(event, spec.body ? 'A JSON body is required.' : spec.bytes ? "The file's bytes are required as the body." : undefined);
@@ -227,7 +235,7 @@ const admins = new WeakMap<HttpEvent, AuditActor>();
  */
 async function adminOf(event: HttpEvent, area: AdminArea): Promise<AuditActor> {
   if (isAdminKey(scopeOf(event))) return { keyId: keyIdOf(event) ?? 'unknown' };
-  const token = userTokenOf(event);
+  const token = event.headers?.[USER_TOKEN_HEADER];
   if (!token) throw new AdminRefusedError('not-admin');
   const user = await tenantAccess.resolveUser(tenantFromContext(event.requestContext.authorizer?.lambda), token);
   requireAdmin(user, area);
@@ -255,9 +263,18 @@ function once<T>(start: () => Promise<T>): () => Promise<T> {
 
 const undeclaredUser = (): Promise<UserRecord> => Promise.reject(new Error('The route does not declare a user in its contract.'));
 
-/** The user token, from its header or the `token` query parameter. */
-const userTokenOf = (event: HttpEvent): string | undefined =>
-  event.headers?.[USER_TOKEN_HEADER] ?? event.queryStringParameters?.[USER_TOKEN_QUERY];
+/** The user token, from its header, or the `token` query parameter on the routes that take it there. */
+const userTokenOf = (event: HttpEvent, spec: Pick<RouteSpec<unknown, unknown, unknown>, 'userTokenInQuery'>): string | undefined =>
+  event.headers?.[USER_TOKEN_HEADER] ?? (spec.userTokenInQuery ? event.queryStringParameters?.[USER_TOKEN_QUERY] : undefined);
+
+/** A user token in the URL of a route that takes it only as a header: 400 whatever its other invalid queries answer. */
+class TokenInUrlError extends ValidationError {
+  constructor() {
+    super(`Send the user token in the ${USER_TOKEN_HEADER} header, not in the URL (URLs are logged).`, [
+      { path: USER_TOKEN_QUERY, message: `is not taken in the URL here; use the ${USER_TOKEN_HEADER} header` },
+    ]);
+  }
+}
 
 /**
  * The tenant the authorizer found. When it could not check the key (the table was unreachable), the key is checked

@@ -6,7 +6,13 @@ import type { AccessEntry, AccessLog } from './ports.js';
 export const AccessQuery = v.strictObject({
   customer: integerString(1, MAX_INT_ID),
   limit: v.optional(integerString(1, 100), '50'),
-  before: v.optional(v.pipe(v.string(), v.isoTimestamp('must be a timestamp (the at of the last entry of the previous page)'))),
+  before: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(40, 'must be at most 40 characters'),
+      v.isoTimestamp('must be a timestamp (the at of the last entry of the previous page)'),
+    ),
+  ),
 });
 
 export const AccessBody = v.object({

@@ -98,6 +98,7 @@ export const JourneyConfig = v.strictObject({
   channels: v.pipe(
     v.array(v.picklist(CHANNELS, `must be one of ${CHANNELS.join(', ')}`)),
     v.minLength(1, 'must list at least one channel'),
+    v.maxLength(CHANNELS.length, `may list at most ${CHANNELS.length} channels`),
   ),
   resurveyWindowDays: v.optional(
     v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3650))),
@@ -130,7 +131,13 @@ export const JourneyConfig = v.strictObject({
     JOURNEY_DEFAULTS.surveyValidityDays,
   ),
   /** Channels whose attempts go to the tenant's own chatbot (its webhook) instead of a message from this service. */
-  handOff: v.optional(v.array(v.picklist(HAND_OFF_CHANNELS, `must be one of ${HAND_OFF_CHANNELS.join(', ')}`)), JOURNEY_DEFAULTS.handOff),
+  handOff: v.optional(
+    v.pipe(
+      v.array(v.picklist(HAND_OFF_CHANNELS, `must be one of ${HAND_OFF_CHANNELS.join(', ')}`)),
+      v.maxLength(HAND_OFF_CHANNELS.length, `may list at most ${HAND_OFF_CHANNELS.length} channels`),
+    ),
+    JOURNEY_DEFAULTS.handOff,
+  ),
   /**
    * The survey's attempts in order, each `afterMinutes` after the previous one was sent (the first after the
    * transaction). Without it, one attempt on the first reachable channel of `channels`.
@@ -196,7 +203,11 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-const timeZone = v.pipe(v.string('must be a string'), v.check(isTimeZone, 'must be an IANA time zone such as America/Sao_Paulo'));
+const timeZone = v.pipe(
+  v.string('must be a string'),
+  v.maxLength(64, 'must be at most 64 characters'),
+  v.check(isTimeZone, 'must be an IANA time zone such as America/Sao_Paulo'),
+);
 
 const whatsAppLanguage = v.pipe(v.string('must be a string'), v.regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a language code such as pt_BR'));
 
@@ -231,7 +242,13 @@ export const DeliveryConfig = v.strictObject({
         v.strictObject({
           url: webUrl,
           /** The event types it receives; all when absent. */
-          events: v.optional(v.pipe(v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`)), v.minLength(1))),
+          events: v.optional(
+            v.pipe(
+              v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`)),
+              v.minLength(1),
+              v.maxLength(EVENT_TYPES.length, `may list at most ${EVENT_TYPES.length} events`),
+            ),
+          ),
           /**
            * Whether `survey.answered` carries the customer's free-text comment (customers type CPFs and phones into
            * it): off unless the tenant opts this endpoint in.
@@ -288,6 +305,7 @@ export const CasesConfig = v.strictObject({
       days: v.pipe(
         v.array(v.picklist(DAYS, `must be one of ${DAYS.join(', ')}`), 'must be a list of days'),
         v.minLength(1, 'must list at least one day'),
+        v.maxLength(DAYS.length, `may list at most ${DAYS.length} days`),
       ),
       from: clockTime,
       to: clockTime,

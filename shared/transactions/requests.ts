@@ -31,9 +31,12 @@ export const paramValue = v.union(
 );
 /** Names of custom parameters: what a stored map can hold as a key, and nothing an object already has. */
 const RESERVED_PARAM_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+/** The longest name of a custom parameter. */
+export const MAX_PARAM_NAME_LENGTH = 64;
+
 export const paramNameProblem = (name: string): string | undefined => {
   if (!name.trim()) return 'parameter names must not be empty';
-  if (name.length > 64) return 'parameter names must be at most 64 characters';
+  if (name.length > MAX_PARAM_NAME_LENGTH) return `parameter names must be at most ${MAX_PARAM_NAME_LENGTH} characters`;
   if (/[\p{C}]/u.test(name)) return 'parameter names must not contain control or invisible characters';
   if (RESERVED_PARAM_NAMES.has(name)) return `"${name}" is a reserved name`;
   return undefined;

@@ -1,7 +1,17 @@
 import * as v from 'valibot';
 import { fromV2Fields, v2Fields } from '../customers/fields.js';
 import { dateTime, email, externalCode, refusingReservedKeys, text } from '../schema.js';
-import { amount, comment, internalId, oneOf, paramNameProblem, paramValue, score, type TransactionCommand } from './requests.js';
+import {
+  amount,
+  comment,
+  internalId,
+  MAX_PARAM_NAME_LENGTH,
+  oneOf,
+  paramNameProblem,
+  paramValue,
+  score,
+  type TransactionCommand,
+} from './requests.js';
 
 /* POST /v2/transactions: its body (also the TransactionQueue message's payload, which the consumer parses again). */
 
@@ -11,6 +21,7 @@ const params = refusingReservedKeys(
     v.record(
       v.pipe(
         v.string(),
+        v.maxLength(MAX_PARAM_NAME_LENGTH, `parameter names must be at most ${MAX_PARAM_NAME_LENGTH} characters`),
         v.rawCheck(({ dataset, addIssue }) => {
           const problem = dataset.typed ? paramNameProblem(dataset.value) : undefined;
           if (problem) addIssue({ message: problem });

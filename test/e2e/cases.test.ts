@@ -52,7 +52,12 @@ describe('a case through the local stack', () => {
     expect(alert!.body.text).toContain('Loja Paulista');
     expect(alert!.body.text).toContain('Ana Souza');
 
-    const open = await api({ path: '/public/cases', key: KEY, query: { token: TOKEN, store: 1, status: 'open', limit: 100 } });
+    const open = await api({
+      path: '/public/cases',
+      key: KEY,
+      headers: { 'x-service-user-token': TOKEN },
+      query: { store: 1, status: 'open', limit: 100 },
+    });
     expect(open.status, open.text).toBe(200);
     expect(open.body.data.map((c: { id: number }) => c.id)).toContain(id);
 
@@ -60,7 +65,7 @@ describe('a case through the local stack', () => {
     expect((await chatbot({ method: 'POST', path: '/survey', key: CHATBOT_KEY, body: answer })).status).toBe(409);
     expect((await chatbot({ method: 'PUT', path: '/survey', key: CHATBOT_KEY, body: { ...answer, score: 1 } })).status).toBe(200);
     const corrected = await until(async () => {
-      const read = await api({ path: `/public/cases/${id}`, key: KEY, query: { token: TOKEN } });
+      const read = await api({ path: `/public/cases/${id}`, key: KEY, headers: { 'x-service-user-token': TOKEN } });
       return read.body.score === 1 ? read : undefined;
     }, 'the corrected score on the case');
 
@@ -68,8 +73,7 @@ describe('a case through the local stack', () => {
       method: 'PATCH',
       path: `/public/cases/${id}`,
       key: KEY,
-      query: { token: TOKEN },
-      headers: { 'if-match': corrected.headers.etag! },
+      headers: { 'x-service-user-token': TOKEN, 'if-match': corrected.headers.etag! },
       body: { status: 'in_progress' },
     });
     expect(started.status, started.text).toBe(200);
@@ -77,8 +81,7 @@ describe('a case through the local stack', () => {
       method: 'PATCH',
       path: `/public/cases/${id}`,
       key: KEY,
-      query: { token: TOKEN },
-      headers: { 'if-match': started.headers.etag! },
+      headers: { 'x-service-user-token': TOKEN, 'if-match': started.headers.etag! },
       body: { status: 'resolved', root_cause: 'Atendimento', note: 'Liguei e ofereci um vale' },
     });
     expect(resolved.status, resolved.text).toBe(200);

@@ -70,13 +70,15 @@ describe('the local stack over HTTP', () => {
     const search = await api({
       path: '/public/customer',
       key: 'local-dev-api-key-2',
-      query: { client_id: customer.body.client_id, token: 'local-dev-user-token' },
+      headers: { 'x-service-user-token': 'local-dev-user-token' },
+      query: { client_id: customer.body.client_id },
     });
     expect(search.status).toBe(401);
     const mine = await api({
       path: '/public/customer',
       key: DEMO_KEY,
-      query: { client_id: customer.body.client_id, token: 'local-dev-user-token' },
+      headers: { 'x-service-user-token': 'local-dev-user-token' },
+      query: { client_id: customer.body.client_id },
     });
     expect(mine.body.data).toHaveLength(1);
   });

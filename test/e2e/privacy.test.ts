@@ -33,10 +33,11 @@ async function sale(customer: Record<string, unknown>) {
 
 /** Submits a privacy request and waits for the stack's privacy consumer to finish it. */
 async function privacyRequest(body: Record<string, unknown>) {
-  const post = await api({ method: 'POST', path: '/public/privacy/requests', key: KEY, query: { token: TOKEN }, body });
+  const post = await api({ method: 'POST', path: '/public/privacy/requests', key: KEY, headers: { 'x-service-user-token': TOKEN }, body });
   expect(post.status, post.text).toBe(202);
   return until(
-    async () => (await api({ path: `/public/privacy/requests/${post.body.id}`, key: KEY, query: { token: TOKEN } })).body,
+    async () =>
+      (await api({ path: `/public/privacy/requests/${post.body.id}`, key: KEY, headers: { 'x-service-user-token': TOKEN } })).body,
     (request) => request.status !== 'pending',
     'the privacy request',
   );
@@ -58,7 +59,11 @@ describe('privacy requests through the local stack (API, queue, consumer)', () =
 
     const exported = await privacyRequest({ type: 'export', cpf });
     expect(exported).toMatchObject({ status: 'done', subjects: [first.customer_id] });
-    const document = await api({ path: `/public/privacy/requests/${exported.id}/export`, key: KEY, query: { token: TOKEN } });
+    const document = await api({
+      path: `/public/privacy/requests/${exported.id}/export`,
+      key: KEY,
+      headers: { 'x-service-user-token': TOKEN },
+    });
     expect(document.status).toBe(200);
     const [subject] = document.body.customers;
     expect(subject.customer).toMatchObject({ cpf, client_id: customer.externalId });
@@ -77,7 +82,12 @@ describe('privacy requests through the local stack (API, queue, consumer)', () =
     const again = await sale(customer);
     expect(again.customer_id).not.toBe(first.customer_id);
 
-    const reads = await api({ path: '/public/privacy/access', key: KEY, query: { customer: first.customer_id, token: TOKEN } });
+    const reads = await api({
+      path: '/public/privacy/access',
+      key: KEY,
+      headers: { 'x-service-user-token': TOKEN },
+      query: { customer: first.customer_id },
+    });
     expect(reads.body.data.map((entry: { operation: string }) => entry.operation)).toContain('getPrivacyExport');
   });
 });

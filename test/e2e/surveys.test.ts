@@ -43,7 +43,8 @@ describe('a survey end to end through the local stack', () => {
     const listed = await api({
       path: '/public/rating/formbuilder',
       key: KEY,
-      query: { token: 'local-dev-user-token', start_date: today, end_date: today, limit: 100 },
+      headers: { 'x-service-user-token': 'local-dev-user-token' },
+      query: { start_date: today, end_date: today, limit: 100 },
     });
     expect(listed.body.data.map((e: { id: number }) => e.id)).toContain(id);
     const external = (payload.transaction as { externalId: string }).externalId;

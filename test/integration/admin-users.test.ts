@@ -33,7 +33,7 @@ const patch = (name: string, body: unknown, key = tenant.adminKey, token?: strin
   });
 const address = (who: string) => `${who}-${tenant.tenantId}@usuarios.example`;
 /** A route that needs a user token: 200 while the token works, 401 once it does not. */
-const answers = (token: string) => api({ path: '/public/answers', key: tenant.key, query: { token } });
+const answers = (token: string) => api({ path: '/public/answers', key: tenant.key, headers: { 'x-service-user-token': token } });
 const pool = () => cognitoClient(process.env.AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER!);
 const cognitoUser = (email: string) => pool().send(new AdminGetUserCommand({ UserPoolId: process.env[ENV.userPoolId]!, Username: email }));
 
@@ -192,7 +192,10 @@ describe('PATCH /public/admin/users/{email}', () => {
     expect(res.body).toMatchObject({ scope: { stores: [2], groups: [] }, role: 'admin' });
     expect(unknown.status).toBe(404);
     expect(empty.status).toBe(400);
-    expect((await api({ path: '/public/answers', key: tenant.key, query: { token: created.token, store: 1 } })).status).toBe(404);
+    expect(
+      (await api({ path: '/public/answers', key: tenant.key, headers: { 'x-service-user-token': created.token }, query: { store: 1 } }))
+        .status,
+    ).toBe(404);
   });
 
   it('finds the user by their address written in capitals, as POST stored it in lower case', async () => {

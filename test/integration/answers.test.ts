@@ -29,7 +29,7 @@ interface Sale {
 const sales: Sale[] = [];
 
 const answers = (query: Record<string, string | number> = {}, token = tenant.userToken, headers: Record<string, string> = {}) =>
-  api({ path: '/public/answers', key: tenant.key, query: { token, ...query }, headers });
+  api({ path: '/public/answers', key: tenant.key, query, headers: { 'x-service-user-token': token, ...headers } });
 
 const ids = (body: { data?: { id: number }[] }) => {
   expect(body.data, JSON.stringify(body)).toBeDefined();
@@ -220,7 +220,12 @@ describe('GET /public/answers', () => {
   it('records the read of each customer shown by name or comment in the access log', async () => {
     const res = await answers({ store: 1, journey: 'ecommerce' });
     const customer = res.body.data[0].customer.id as number;
-    const log = await api({ path: '/public/privacy/access', key: tenant.key, query: { customer, token: tenant.userToken } });
+    const log = await api({
+      path: '/public/privacy/access',
+      key: tenant.key,
+      headers: { 'x-service-user-token': tenant.userToken },
+      query: { customer },
+    });
     expect(log.body.data).toContainEqual(
       expect.objectContaining({ operation: 'listAnswers', user: expect.any(String), request_id: expect.any(String) }),
     );

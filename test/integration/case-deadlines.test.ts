@@ -66,7 +66,8 @@ function released(from: Date): DueStore<Timer> {
   return { ...dueTimers, checkpoint: async () => checkpoint, saveCheckpoint: async (m) => void (checkpoint = m) };
 }
 
-const getCase = (id: number) => api({ path: `/public/cases/${id}`, key: tenant.key, query: { token: tenant.userToken } });
+const getCase = (id: number) =>
+  api({ path: `/public/cases/${id}`, key: tenant.key, headers: { 'x-service-user-token': tenant.userToken } });
 
 beforeAll(async () => {
   tenant = await newTenant();
@@ -75,7 +76,7 @@ beforeAll(async () => {
     ['/employee/1/stores', { stores: [1] }],
     ['/employee/1/groups', { groups: [2] }],
   ] as const) {
-    const res = await api({ method: 'PUT', path, key: tenant.key, query: { token: tenant.userToken }, body });
+    const res = await api({ method: 'PUT', path, key: tenant.key, headers: { 'x-service-user-token': tenant.userToken }, body });
     expect(res.status, res.text).toBe(200);
   }
   regional = `regional-${randomUUID().slice(0, 8)}@loja.test`;
@@ -137,8 +138,7 @@ describe('a case deadline', () => {
         method: 'PATCH',
         path: `/public/cases/${id}`,
         key: tenant.key,
-        query: { token },
-        headers: { 'if-match': '*' },
+        headers: { 'x-service-user-token': token, 'if-match': '*' },
         body,
       });
       expect(res.status, res.text).toBe(200);

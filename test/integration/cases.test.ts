@@ -57,10 +57,17 @@ const answer = (id: number, score: number, comment: string | null, method: 'POST
     body: { transactionId: id, attemptId: 1, journey: 'loja', score, classes: [], ...(comment ? { comment } : {}) },
   });
 
-const getCase = (id: number, token = tenant.userToken) => api({ path: `/public/cases/${id}`, key: tenant.key, query: { token } });
+const getCase = (id: number, token = tenant.userToken) =>
+  api({ path: `/public/cases/${id}`, key: tenant.key, headers: { 'x-service-user-token': token } });
 /** A change to a case; `*` (the ETag by default) makes it to whatever version is current. */
 const patch = (id: number, body: unknown, token = tenant.userToken, etag: string | undefined = '*') =>
-  api({ method: 'PATCH', path: `/public/cases/${id}`, key: tenant.key, query: { token }, body, headers: etag ? { 'if-match': etag } : {} });
+  api({
+    method: 'PATCH',
+    path: `/public/cases/${id}`,
+    key: tenant.key,
+    body,
+    headers: { 'x-service-user-token': token, ...(etag ? { 'if-match': etag } : {}) },
+  });
 
 /** A sale in `store` answered with `score`, its case message consumed: answers the transaction's id. */
 async function answered(score: number, comment: string | null, store = 1): Promise<number> {
@@ -99,7 +106,12 @@ describe('opening a case', () => {
     expect(mails[0]!.body.text).toContain('Demorou muito no caixa');
     expect(mails[0]!.subject).toContain('3');
 
-    const list = await api({ path: '/public/cases', key: tenant.key, query: { token: tenant.userToken, store: 1, status: 'open' } });
+    const list = await api({
+      path: '/public/cases',
+      key: tenant.key,
+      headers: { 'x-service-user-token': tenant.userToken },
+      query: { store: 1, status: 'open' },
+    });
     expect(list.status, list.text).toBe(200);
     expect(list.body.data.filter((c: { id: number }) => c.id === id)).toHaveLength(1);
     expect(list.body.data.find((c: { id: number }) => c.id === id)).toMatchObject({
@@ -220,11 +232,21 @@ describe('the cases API', () => {
     const id = await answered(0, 'Nunca mais');
     expect((await getCase(id, store2Token)).status).toBe(404);
     expect((await patch(id, { note: 'x' }, store2Token)).status).toBe(404);
-    const contact = await api({ method: 'POST', path: `/public/cases/${id}/contact`, key: tenant.key, query: { token: store2Token } });
+    const contact = await api({
+      method: 'POST',
+      path: `/public/cases/${id}/contact`,
+      key: tenant.key,
+      headers: { 'x-service-user-token': store2Token },
+    });
     expect(contact.status).toBe(404);
-    const list = await api({ path: '/public/cases', key: tenant.key, query: { token: store2Token, store: 1 } });
+    const list = await api({
+      path: '/public/cases',
+      key: tenant.key,
+      headers: { 'x-service-user-token': store2Token },
+      query: { store: 1 },
+    });
     expect(list.status).toBe(404);
-    const own = await api({ path: '/public/cases', key: tenant.key, query: { token: store2Token } });
+    const own = await api({ path: '/public/cases', key: tenant.key, headers: { 'x-service-user-token': store2Token } });
     expect(own.body.data.map((c: { id: number }) => c.id)).not.toContain(id);
     expect((await getCase(id, tenant.limitedToken)).status).toBe(200);
   });
@@ -236,11 +258,16 @@ describe('the cases API', () => {
       method: 'POST',
       path: `/public/cases/${id}/contact`,
       key: tenant.key,
-      query: { token: tenant.limitedToken },
+      headers: { 'x-service-user-token': tenant.limitedToken },
     });
     expect(contact.status, contact.text).toBe(200);
     expect(contact.body.customer).toMatchObject({ id: customer, phone: '+5511987654321', email: expect.stringContaining('@example.com') });
-    const log = await api({ path: '/public/privacy/access', key: tenant.key, query: { token: tenant.userToken, customer } });
+    const log = await api({
+      path: '/public/privacy/access',
+      key: tenant.key,
+      headers: { 'x-service-user-token': tenant.userToken },
+      query: { customer },
+    });
     expect(log.body.data.map((e: { operation: string; user: string }) => [e.operation, e.user])).toContainEqual([
       'revealCaseContact',
       'limited',
@@ -256,14 +283,20 @@ describe('the seams of the deadline and recovery parts', () => {
     const at = new Date();
     expect(await caseSystemChanges.markOverdue(tenant.tenantId, later, at)).toMatchObject({ id: later, overdue: true });
     expect(await caseSystemChanges.markOverdue(tenant.tenantId, later, at)).toBeUndefined();
-    const list = await api({ path: '/public/cases', key: tenant.key, query: { token: tenant.userToken, store: 1, status: 'open' } });
+    const list = await api({
+      path: '/public/cases',
+      key: tenant.key,
+      headers: { 'x-service-user-token': tenant.userToken },
+      query: { store: 1, status: 'open' },
+    });
     const ids = list.body.data.map((c: { id: number }) => c.id);
     expect(ids[0]).toBe(later);
     expect(ids).toContain(earlier);
     const overdue = await api({
       path: '/public/cases',
       key: tenant.key,
-      query: { token: tenant.userToken, store: 1, status: 'open', overdue: 'true' },
+      headers: { 'x-service-user-token': tenant.userToken },
+      query: { store: 1, status: 'open', overdue: 'true' },
     });
     expect(overdue.body.data.map((c: { id: number }) => c.id)).toEqual([later]);
     const events = (await eventQueue.drain()).map((d) => d.event as { type: string; data: { case_id: number } });
@@ -298,7 +331,7 @@ describe('erasure', () => {
       method: 'POST',
       path: '/public/privacy/requests',
       key: tenant.key,
-      query: { token: tenant.userToken },
+      headers: { 'x-service-user-token': tenant.userToken },
       body: { type: 'erase', client_id: clientId },
     });
     expect(request.status, request.text).toBe(202);
@@ -311,7 +344,12 @@ describe('erasure', () => {
     expect(read.text).not.toContain('retorno à tarde');
     expect(read.text).not.toContain('529.982.247-25');
     expect(read.text).not.toContain('Titular');
-    const contact = await api({ method: 'POST', path: `/public/cases/${id}/contact`, key: tenant.key, query: { token: tenant.userToken } });
+    const contact = await api({
+      method: 'POST',
+      path: `/public/cases/${id}/contact`,
+      key: tenant.key,
+      headers: { 'x-service-user-token': tenant.userToken },
+    });
     expect(contact.body.customer).toEqual({ id: customerId, name: null, phone: null, email: null });
     const noted = await patch(id, { note: 'Liguei de novo para Titular Apagado' });
     expect(noted.status).toBe(422);

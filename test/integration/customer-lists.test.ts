@@ -14,7 +14,7 @@ const people = [
 ];
 
 const list = (query: Record<string, string | number | boolean>) =>
-  api({ path: '/public/customer', key: tenant.key, query: { token: tenant.userToken, ...query } });
+  api({ path: '/public/customer', key: tenant.key, headers: { 'x-service-user-token': tenant.userToken }, query });
 const names = (res: { body: { data: { name: string }[] } }) => res.body.data.map((c) => c.name);
 
 beforeAll(async () => {
@@ -34,7 +34,12 @@ describe('GET /public/customer', () => {
   });
 
   it('answers 401 to a bad token even when the list itself would fail (the token is checked while the list is read)', async () => {
-    const res = await api({ path: '/public/customer', key: tenant.key, query: { token: 'nope', cursor: 'not-a-cursor' } });
+    const res = await api({
+      path: '/public/customer',
+      key: tenant.key,
+      headers: { 'x-service-user-token': 'nope' },
+      query: { cursor: 'not-a-cursor' },
+    });
     expect(res.status).toBe(401);
     expect(res.body.detail).toMatch(/user token/);
     expect((await list({ cursor: 'not-a-cursor' })).status).toBe(422);
@@ -46,7 +51,7 @@ describe('GET /public/customer', () => {
   });
 
   it('refuses a token limited to some stores with 403 naming why, and shows no customer', async () => {
-    const res = await api({ path: '/public/customer', key: tenant.key, query: { token: tenant.limitedToken } });
+    const res = await api({ path: '/public/customer', key: tenant.key, headers: { 'x-service-user-token': tenant.limitedToken } });
     expect([res.status, res.body.type]).toEqual([403, '/problems/forbidden']);
     expect(res.body.detail).toBe('The customer list needs a user token that sees every store: customers belong to no one store.');
     expect(res.body.data).toBeUndefined();

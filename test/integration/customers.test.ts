@@ -108,7 +108,12 @@ describe('POST /public/customer', () => {
     const results = await Promise.all(Array.from({ length: 6 }, () => create({ name: 'Twin', client_id: 'TWIN-1' })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 400).every((r) => r.body.type === '/problems/conflict')).toBe(true);
-    const listed = await api({ path: '/public/customer', key: tenant.key, query: { client_id: 'TWIN-1', token: tenant.userToken } });
+    const listed = await api({
+      path: '/public/customer',
+      key: tenant.key,
+      headers: { 'x-service-user-token': tenant.userToken },
+      query: { client_id: 'TWIN-1' },
+    });
     expect(listed.body.data).toHaveLength(1);
   });
 
@@ -139,7 +144,12 @@ describe('PUT /public/customer/{id}', () => {
       opt_out: true,
       client_id: 'F-1',
     });
-    const byOldEmail = await api({ path: '/customer', key: tenant.key, query: { email: 'fabio@example.com', token: tenant.userToken } });
+    const byOldEmail = await api({
+      path: '/customer',
+      key: tenant.key,
+      headers: { 'x-service-user-token': tenant.userToken },
+      query: { email: 'fabio@example.com' },
+    });
     expect(byOldEmail.body.data).toEqual([]);
   });
 
@@ -180,7 +190,12 @@ describe('PUT /public/customer/{id}', () => {
     expect((await api({ path: `/public/customer/${customer.id}`, key: other.key })).status).toBe(404);
     expect((await edit(customer.id, { name: 'Hijacked' }, other.key)).status).toBe(404);
     expect((await api({ path: `/public/customer/${customer.id}`, key: tenant.key })).body.name).toBe('Private Person');
-    const search = await api({ path: '/public/customer', key: other.key, query: { cpf: '98765432100', token: other.userToken } });
+    const search = await api({
+      path: '/public/customer',
+      key: other.key,
+      headers: { 'x-service-user-token': other.userToken },
+      query: { cpf: '98765432100' },
+    });
     expect(search.body.data).toEqual([]);
   });
 });

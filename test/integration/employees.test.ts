@@ -213,7 +213,7 @@ describe('employee relations', () => {
       method: 'PUT',
       path: `/employee/${employee.id}/groups`,
       key: tenant.key,
-      query: { token: tenant.limitedToken },
+      headers: { 'x-service-user-token': tenant.limitedToken },
       body: { groups: [1] },
     });
     expect(groups.status).toBe(200);
@@ -222,7 +222,7 @@ describe('employee relations', () => {
       method: 'PUT',
       path: `/employee/${employee.id}/groups`,
       key: tenant.key,
-      query: { token: tenant.limitedToken },
+      headers: { 'x-service-user-token': tenant.limitedToken },
       body: { groups: [1, 2] },
     });
     expect(denied.status).toBe(401);

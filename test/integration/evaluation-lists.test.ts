@@ -21,7 +21,8 @@ describe('GET /public/rating/formbuilder', () => {
     const res = await api({
       path: '/public/rating/formbuilder',
       key: tenant.key,
-      query: { token: tenant.userToken, start_date: '9999-12-01', end_date: '9999-12-02' },
+      headers: { 'x-service-user-token': tenant.userToken },
+      query: { start_date: '9999-12-01', end_date: '9999-12-02' },
     });
     expect(res.status).toBe(422);
     expect(errorPaths(res)).toContain('start_date');
@@ -35,7 +36,12 @@ describe('GET /public/rating/formbuilder', () => {
     const today = new Date().toISOString().slice(0, 10);
     const list = async (token: string) =>
       (
-        await api({ path: '/public/rating/formbuilder', key: tenant.key, query: { token, start_date: today, end_date: today, limit: 100 } })
+        await api({
+          path: '/public/rating/formbuilder',
+          key: tenant.key,
+          headers: { 'x-service-user-token': token },
+          query: { start_date: today, end_date: today, limit: 100 },
+        })
       ).body.data.map((e: { id: number }) => e.id);
     const full = await list(tenant.userToken);
     expect(full).toEqual(expect.arrayContaining([mine.body.id, theirs.body.id]));

@@ -58,7 +58,8 @@ describe('the evaluation index of a month, in shards', () => {
         const res = await api({
           path: '/public/rating/formbuilder',
           key: tenant.key,
-          query: { token: tenant.userToken, start_date: today, end_date: today, limit, ...(cursor ? { cursor } : {}) },
+          headers: { 'x-service-user-token': tenant.userToken },
+          query: { start_date: today, end_date: today, limit, ...(cursor ? { cursor } : {}) },
         });
         expect(res.status, res.text).toBe(200);
         expect(res.body.data.length).toBeLessThanOrEqual(limit);

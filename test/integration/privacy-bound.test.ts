@@ -17,7 +17,7 @@ const submit = (who: TestTenant, n: number) =>
     method: 'POST',
     path: '/public/privacy/requests',
     key: who.key,
-    query: { token: who.userToken },
+    headers: { 'x-service-user-token': who.userToken },
     body: { type: 'export', client_id: `BOUND-${n}` },
   });
 
@@ -47,7 +47,11 @@ describe('open privacy requests', () => {
     const first = queued.find((message) => message.tenantId === tenant.tenantId)!;
     const { batchItemFailures } = await privacyConsumer(sqsEvent([first], { queue: 'PrivacyQueue' }), lambdaContext('privacyRequests'));
     expect(batchItemFailures).toEqual([]);
-    const read = await api({ path: `/public/privacy/requests/${first.requestId}`, key: tenant.key, query: { token: tenant.userToken } });
+    const read = await api({
+      path: `/public/privacy/requests/${first.requestId}`,
+      key: tenant.key,
+      headers: { 'x-service-user-token': tenant.userToken },
+    });
     expect(read.body.status).toBe('done');
     const next = await Promise.all([1, 2, 3].map((n) => submit(tenant, 1000 + n)));
     expect(next.map((res) => res.status).sort()).toEqual([202, 429, 429]);

@@ -33,16 +33,17 @@ const email = `titular-${randomUUID().slice(0, 8)}@example.com`;
 const today = new Date().toISOString().slice(0, 10);
 
 const request = (body: unknown, who: TestTenant = tenant, token = who.userToken) =>
-  api({ method: 'POST', path: '/public/privacy/requests', key: who.key, query: { token }, body });
+  api({ method: 'POST', path: '/public/privacy/requests', key: who.key, headers: { 'x-service-user-token': token }, body });
 const read = (id: string, who: TestTenant = tenant, token = who.userToken) =>
-  api({ path: `/public/privacy/requests/${id}`, key: who.key, query: { token } });
+  api({ path: `/public/privacy/requests/${id}`, key: who.key, headers: { 'x-service-user-token': token } });
 const exported = (id: string) =>
-  api({ path: `/public/privacy/requests/${id}/export`, key: tenant.key, query: { token: tenant.userToken } });
+  api({ path: `/public/privacy/requests/${id}/export`, key: tenant.key, headers: { 'x-service-user-token': tenant.userToken } });
 const results = () =>
   api({
     path: '/public/results',
     key: tenant.key,
-    query: { token: tenant.userToken, journey: 'loja', from: today, to: today, group_by: 'store' },
+    headers: { 'x-service-user-token': tenant.userToken },
+    query: { journey: 'loja', from: today, to: today, group_by: 'store' },
   });
 
 /** Runs the privacy consumer on what was queued, as the event source would; answers how many records it had. */
@@ -178,13 +179,23 @@ describe('privacy requests: export', () => {
 });
 
 describe('the access log', () => {
-  const access = (customer: number, who: TestTenant = tenant, query: Record<string, string | number> = {}) =>
-    api({ path: '/public/privacy/access', key: who.key, query: { customer, token: who.userToken, ...query } });
+  const access = (customer: number, who: TestTenant = tenant, query: Record<string, string | number> = {}, token = who.userToken) =>
+    api({
+      path: '/public/privacy/access',
+      key: who.key,
+      headers: { 'x-service-user-token': token },
+      query: { customer, ...query },
+    });
 
   it("records each read of a customer's personal data: when, which key, which user, which request", async () => {
     const read = await api({ path: `/public/customer/${customerId}`, key: tenant.key });
     expect(read.status).toBe(200);
-    const listed = await api({ path: '/public/customer', key: tenant.key, query: { cpf: CPF, token: tenant.userToken } });
+    const listed = await api({
+      path: '/public/customer',
+      key: tenant.key,
+      headers: { 'x-service-user-token': tenant.userToken },
+      query: { cpf: CPF },
+    });
     expect(listed.body.data).toHaveLength(1);
 
     const res = await access(customerId);
@@ -205,7 +216,7 @@ describe('the access log', () => {
 
   it("shows another tenant nothing of this tenant's reads, and needs a user token with every store", async () => {
     expect((await access(customerId, other)).body.data).toEqual([]);
-    expect((await access(customerId, tenant, { token: tenant.limitedToken })).status).toBe(401);
+    expect((await access(customerId, tenant, {}, tenant.limitedToken)).status).toBe(401);
     expect((await access(0)).status).toBe(422);
   });
 });
@@ -262,7 +273,7 @@ describe('privacy requests: erase', () => {
     // The customer reads as not found (its id stays, marked erased), and no search finds it.
     expect((await api({ path: `/public/customer/${customerId}`, key: tenant.key })).status).toBe(404);
     for (const query of [{ cpf: CPF }, { email }, { client_id: clientId }, { name: 'Titular' }] as Record<string, string>[]) {
-      const list = await api({ path: '/public/customer', key: tenant.key, query: { ...query, token: tenant.userToken } });
+      const list = await api({ path: '/public/customer', key: tenant.key, headers: { 'x-service-user-token': tenant.userToken }, query });
       expect(list.body.data, JSON.stringify(query)).toEqual([]);
     }
     const marker = await item(keys.entity(tenant.tenantId, 'CUSTOMER', customerId));
@@ -284,7 +295,12 @@ describe('privacy requests: erase', () => {
     expect(JSON.stringify(evaluation.body)).not.toContain('Joana');
 
     // The record of who read the data outlives the data.
-    const reads = await api({ path: '/public/privacy/access', key: tenant.key, query: { customer: customerId, token: tenant.userToken } });
+    const reads = await api({
+      path: '/public/privacy/access',
+      key: tenant.key,
+      headers: { 'x-service-user-token': tenant.userToken },
+      query: { customer: customerId },
+    });
     expect(reads.body.data.length).toBeGreaterThanOrEqual(3);
   });
 
@@ -313,7 +329,12 @@ describe('privacy requests: erase', () => {
     const saleId = await registerSale(api, tenant.key, { customer_integration: clientId, name: 'Outra Pessoa', email: `novo-${email}` });
     const { body } = await api({ path: `/public/transaction/${saleId}`, key: tenant.key });
     expect(body.customer_id).not.toBe(customerId);
-    const fresh = await api({ path: '/public/customer', key: tenant.key, query: { client_id: clientId, token: tenant.userToken } });
+    const fresh = await api({
+      path: '/public/customer',
+      key: tenant.key,
+      headers: { 'x-service-user-token': tenant.userToken },
+      query: { client_id: clientId },
+    });
     expect(fresh.body.data).toEqual([expect.objectContaining({ id: body.customer_id, name: 'Outra Pessoa' })]);
   });
 
@@ -467,13 +488,12 @@ describe("privacy requests: a case's notes", () => {
     expect(answered.status, answered.text).toBe(201);
     expect(await caseOpener.openFromAnswer(tenant.tenantId, saleId, 1)).toBeDefined();
     const note = `Liguei para ${name} no +55${phone}, e-mail ${mail}`;
-    const opened = await api({ path: `/public/cases/${saleId}`, key: tenant.key, query: { token: tenant.userToken } });
+    const opened = await api({ path: `/public/cases/${saleId}`, key: tenant.key, headers: { 'x-service-user-token': tenant.userToken } });
     const noted = await api({
       method: 'PATCH',
       path: `/public/cases/${saleId}`,
       key: tenant.key,
-      query: { token: tenant.userToken },
-      headers: { 'if-match': `"${opened.body.version}"` },
+      headers: { 'x-service-user-token': tenant.userToken, 'if-match': `"${opened.body.version}"` },
       body: { status: 'in_progress', note },
     });
     expect(noted.status, noted.text).toBe(200);
@@ -497,7 +517,7 @@ describe("privacy requests: a case's notes", () => {
     const named = new RegExp(`${who}|${phone.slice(2)}`);
     const holding = (await everyItemOf(tenant.tenantId)).filter((item) => named.test(JSON.stringify(item)));
     expect(holding.map((item) => `${item.pk} ${item.sk}`)).toEqual([]);
-    const kept = await api({ path: `/public/cases/${saleId}`, key: tenant.key, query: { token: tenant.userToken } });
+    const kept = await api({ path: `/public/cases/${saleId}`, key: tenant.key, headers: { 'x-service-user-token': tenant.userToken } });
     expect(kept.body).toMatchObject({ status: 'in_progress', score: 1, notes: [], customer: { name: null }, comment: null });
     expect(kept.body.history.map((entry: { action: string }) => entry.action)).toEqual(['opened', 'status', 'note', 'erased']);
   });

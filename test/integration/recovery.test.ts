@@ -80,7 +80,8 @@ const storeRow = async (journey: string, store: number) => {
   const res = await api({
     path: '/public/results',
     key: tenant.key,
-    query: { token: tenant.userToken, journey, from: today(), to: today(), group_by: 'store' },
+    headers: { 'x-service-user-token': tenant.userToken },
+    query: { journey, from: today(), to: today(), group_by: 'store' },
   });
   expect(res.status, res.text).toBe(200);
   return (res.body.data as { key: string; cases: Record<string, unknown> }[]).find((row) => row.key === String(store));
@@ -233,8 +234,7 @@ describe('the loop, through the local stack', () => {
         method: 'PATCH',
         path: `/public/cases/${id}`,
         key: tenant.key,
-        query: { token: tenant.userToken },
-        headers: { 'if-match': '*' },
+        headers: { 'x-service-user-token': tenant.userToken, 'if-match': '*' },
         body,
       });
 
@@ -251,7 +251,7 @@ describe('the loop, through the local stack', () => {
     expect((await api({ method: 'POST', path, headers: FORM, body: 'solved=no' })).status).toBe(409);
 
     // Assess: the case is recovered (once), and the store's row counts it.
-    const shown = await api({ path: `/public/cases/${id}`, key: tenant.key, query: { token: tenant.userToken } });
+    const shown = await api({ path: `/public/cases/${id}`, key: tenant.key, headers: { 'x-service-user-token': tenant.userToken } });
     expect(shown.body).toMatchObject({ status: 'resolved', recovery: { outcome: 'recovered', score: 9 } });
     expect(await caseStore.find(tenant.tenantId, id)).toMatchObject({ recovery: { outcome: 'recovered', score: 9 } });
     const recoveries = (await caseStore.find(tenant.tenantId, id))!.history.filter((h) => h.action === 'recovery');

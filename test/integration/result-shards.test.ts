@@ -28,7 +28,8 @@ const results = (groupBy: string) =>
   api({
     path: '/public/results',
     key: tenant.key,
-    query: { token: tenant.userToken, journey: 'loja', from: today, to: today, group_by: groupBy },
+    headers: { 'x-service-user-token': tenant.userToken },
+    query: { journey: 'loja', from: today, to: today, group_by: groupBy },
   });
 
 beforeAll(async () => {
@@ -95,7 +96,8 @@ describe('result counters of a sharded journey', () => {
     const store = await api({
       path: '/public/results',
       key: tenant.key,
-      query: { token: tenant.userToken, journey: 'loja', from: today, to: today, group_by: 'employee', store: 1 },
+      headers: { 'x-service-user-token': tenant.userToken },
+      query: { journey: 'loja', from: today, to: today, group_by: 'employee', store: 1 },
     });
     expect(store.body.data).toEqual([expect.objectContaining({ key: '1', responses: SALES, sent: SALES })]);
   });

@@ -36,7 +36,12 @@ const answer = (id: number, score: number, method: 'POST' | 'PUT' = 'POST', clas
   chatbot({ method, path: '/survey', key: tenant.chatbotKey, body: { transactionId: id, attemptId: 1, journey: 'loja', score, classes } });
 
 const results = (query: Record<string, string | number>, token = tenant.userToken) =>
-  api({ path: '/public/results', key: tenant.key, query: { token, journey: 'loja', from: today, to: today, ...query } });
+  api({
+    path: '/public/results',
+    key: tenant.key,
+    headers: { 'x-service-user-token': token },
+    query: { journey: 'loja', from: today, to: today, ...query },
+  });
 
 const byKey = (rows: { key: string }[]) => Object.fromEntries(rows.map((row) => [row.key, row]));
 
@@ -207,7 +212,7 @@ describe('GET /public/results', () => {
       method: 'PUT',
       path: '/employee/1/groups',
       key: tenant.key,
-      query: { token: tenant.userToken },
+      headers: { 'x-service-user-token': tenant.userToken },
       body: { groups: [1] },
     });
     expect(groups.status, groups.text).toBe(200);

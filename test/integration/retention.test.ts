@@ -82,8 +82,7 @@ beforeAll(async () => {
     method: 'PATCH',
     path: `/public/cases/${answered}`,
     key: tenant.key,
-    query: { token: tenant.userToken },
-    headers: { 'if-match': '"1"' },
+    headers: { 'x-service-user-token': tenant.userToken, 'if-match': '"1"' },
     body: { note: 'Liguei para Rita Prazo no 11987650001' },
   });
   expect(noted.status, noted.text).toBe(200);
@@ -134,7 +133,12 @@ describe('retention: a tenant keeps personal copies for its days', () => {
   it('removes the name, contacts, comment and respondent once expired, keeping score, attempts and counts', async () => {
     const today = new Date().toISOString().slice(0, 10);
     const results = () =>
-      api({ path: '/public/results', key: tenant.key, query: { token: tenant.userToken, journey: 'loja', from: today, to: today } });
+      api({
+        path: '/public/results',
+        key: tenant.key,
+        headers: { 'x-service-user-token': tenant.userToken },
+        query: { journey: 'loja', from: today, to: today },
+      });
     const before = (await results()).body;
     // A provider's refusal stored as it was before its words were dropped: they named the address.
     await db().client.send(

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inProcess } from '../support/api.js';
+import { errorPaths, inProcess } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
 const api = inProcess();
@@ -113,8 +113,9 @@ describe('GET /public/store', () => {
     expect(otherFilter.status).toBe(422);
   });
 
-  it('accepts the user token query parameter, which stores do not need', async () => {
+  it('refuses a user token in its URL, which stores do not need: 400 naming token', async () => {
     const res = await list({ token: tenant.userToken, limit: 1 });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(400);
+    expect(errorPaths(res)).toEqual(['token']);
   });
 });

@@ -54,7 +54,8 @@ describe('the answer path and the attempt it answers', () => {
     const res = await api({
       path: '/public/results',
       key: tenant.key,
-      query: { token: tenant.userToken, journey: 'loja', from: today, to: today, group_by: 'store' },
+      headers: { 'x-service-user-token': tenant.userToken },
+      query: { journey: 'loja', from: today, to: today, group_by: 'store' },
     });
     expect(res.status, res.text).toBe(200);
     expect(res.body.data).toEqual([expect.objectContaining({ key: '1', responses: 4, sent: 1, response_rate: 1 })]);

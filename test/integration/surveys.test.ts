@@ -218,7 +218,7 @@ describe('POST and PUT /survey', () => {
 describe('flexible-form ratings (public API)', () => {
   const today = new Date().toISOString().slice(0, 10);
   const list = (q: Record<string, string | number>, token = tenant.userToken) =>
-    publicApi({ path: '/public/rating/formbuilder', key: tenant.key, query: { token, ...q } });
+    publicApi({ path: '/public/rating/formbuilder', key: tenant.key, headers: { 'x-service-user-token': token }, query: q });
 
   it('lists answers and ratings given with transactions, newest first, paged by cursor', async () => {
     const t = await newTenant();
@@ -254,7 +254,8 @@ describe('flexible-form ratings (public API)', () => {
       const res = await publicApi({
         path: '/rating/formbuilder',
         key: t.key,
-        query: { token: t.userToken, start_date: today, end_date: today, limit: 3, ...(cursor ? { cursor } : {}) },
+        headers: { 'x-service-user-token': t.userToken },
+        query: { start_date: today, end_date: today, limit: 3, ...(cursor ? { cursor } : {}) },
       });
       expect(res.status).toBe(200);
       seen.push(...res.body.data.map((e: { id: number }) => e.id));

@@ -205,7 +205,8 @@ describe('at-least-once delivery', () => {
     const customers = await api({
       path: '/customer',
       key: tenant.key,
-      query: { client_id: (message.payload as { customer: { externalId: string } }).customer.externalId, token: tenant.userToken },
+      headers: { 'x-service-user-token': tenant.userToken },
+      query: { client_id: (message.payload as { customer: { externalId: string } }).customer.externalId },
     });
     expect(customers.body.data).toHaveLength(1);
   });
@@ -227,7 +228,12 @@ describe('at-least-once delivery', () => {
     const ids = await Promise.all(messages.map(async (m) => (await api({ path: outcomePath(m), key: tenant.key })).body.transactionId));
     const transactions = await Promise.all(ids.map(async (id) => (await api({ path: `/transaction/${id}`, key: tenant.key })).body));
     expect(new Set(transactions.map((t) => t.customer_id)).size).toBe(1);
-    const found = await api({ path: '/customer', key: tenant.key, query: { client_id: 'SAME-NEW', token: tenant.userToken } });
+    const found = await api({
+      path: '/customer',
+      key: tenant.key,
+      headers: { 'x-service-user-token': tenant.userToken },
+      query: { client_id: 'SAME-NEW' },
+    });
     expect(found.body.data).toHaveLength(1);
   });
 

@@ -156,12 +156,18 @@ describe('an erasure raced by answers, corrections and sales', () => {
           method: 'POST',
           path: '/public/privacy/requests',
           key: tenant.key,
-          query: { token: tenant.userToken },
+          headers: { 'x-service-user-token': tenant.userToken },
           body: { type: 'erase', client_id: who.clientId },
         });
         expect(request.status, request.text).toBe(202);
         const read = async () =>
-          (await api({ path: `/public/privacy/requests/${request.body.id}`, key: tenant.key, query: { token: tenant.userToken } })).body;
+          (
+            await api({
+              path: `/public/privacy/requests/${request.body.id}`,
+              key: tenant.key,
+              headers: { 'x-service-user-token': tenant.userToken },
+            })
+          ).body;
         const messages = await privacyQueue.drain();
         // Answers and sales are in flight before the erasure starts and go on until its first pass is over.
         const stopAnswering = answering(who, statuses);

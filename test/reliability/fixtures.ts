@@ -102,7 +102,7 @@ export async function fixture(): Promise<Fixture> {
     method: 'POST',
     path: '/public/privacy/requests',
     key,
-    query: { token: tenant.userToken },
+    headers: { 'x-service-user-token': tenant.userToken },
     body: { type: 'export', client_id: `${marker}-C` },
   });
   await privacyService.process(tenant.tenantId, exportRequest.body.id as string);

@@ -69,8 +69,13 @@ describe('logs', () => {
     const cpf = '39053344705';
     const phone = '11912348765';
     await api({ path: '/public/store', key: 'ssk_secret-looking-but-unknown-key-0000000000' });
-    await api({ path: '/public/customer', key: tenant.key, query: { token: tenant.userToken, cpf } });
-    await api({ path: '/public/customer', key: tenant.key, query: { token: 'sut_wrong-token-value-000000000000000000', phone } });
+    await api({ path: '/public/customer', key: tenant.key, headers: { 'x-service-user-token': tenant.userToken }, query: { cpf } });
+    await api({
+      path: '/public/customer',
+      key: tenant.key,
+      headers: { 'x-service-user-token': 'sut_wrong-token-value-000000000000000000' },
+      query: { phone },
+    });
     await api({ method: 'POST', path: '/public/customer', key: tenant.key, body: { name: 'Log Test', cpf, phone } });
     await api({
       method: 'POST',
