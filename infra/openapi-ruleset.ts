@@ -23,7 +23,10 @@ export interface Acknowledgment {
   reason: string;
 }
 
-/** An answer of the service, or a shape only answers use (no request body or parameter refers to a component). */
+/**
+ * An answer of the service, or a named shape: `acknowledgmentOf` leaves out the shapes a request body or parameter
+ * refers to, which are read as requests.
+ */
 const ANSWERS = /^(paths\.[^.]+\.\w+\.responses\.|components\.schemas\.)/;
 /** The pages anyone may open: this document, its reference and their assets, and the survey pages. */
 const REFERENCE = /^paths\.\/(openapi\.json|docs|assets\/\{asset\})\./;
@@ -60,6 +63,11 @@ export const ACKNOWLEDGED: readonly Acknowledgment[] = [
     at: /^paths\.\/assets\/\{asset\}\.get\.parameters\./,
     reason:
       "A file name looked up among the reference's few files (shared/http/reference-data.ts): any other name is a 404, read no further.",
+  },
+  {
+    rule: 'owasp:api4:2023-string-limit',
+    at: /^paths\.(\/public\/admin\/config\.put|\/public\/cases\/\{id\}\.patch)\.parameters\.\d+\.schema$/,
+    reason: 'If-Match is compared whole with the current ETag (a quoted version number) or `*`: any other value is a 412, read no further.',
   },
   {
     rule: 'owasp:api4:2023-string-limit',
@@ -148,6 +156,24 @@ export const ACKNOWLEDGED: readonly Acknowledgment[] = [
   })),
 ];
 
-/** The answer to a finding, if any. */
-export const acknowledgmentOf = (rule: string, path: string): Acknowledgment | undefined =>
-  ACKNOWLEDGED.find((a) => a.rule === rule && a.at.test(path));
+/** The answer to a finding, if any: `requestShapes`, the named schemas requests refer to (`requestShapesOf`). */
+export function acknowledgmentOf(rule: string, path: string, requestShapes: ReadonlySet<string>): Acknowledgment | undefined {
+  const shape = /^components\.schemas\.([^.]+)/.exec(path)?.[1];
+  const request = shape !== undefined && requestShapes.has(shape);
+  return ACKNOWLEDGED.find((a) => a.rule === rule && a.at.test(path) && !(request && a.at === ANSWERS));
+}
+
+/** The named schemas a request body or parameter refers to, directly or through another named schema. */
+export function requestShapesOf(document: { paths: object; components?: { schemas?: Record<string, unknown> } }): Set<string> {
+  const shapes = new Set<string>();
+  const refer = (node: unknown): void => {
+    for (const [, name] of JSON.stringify(node ?? null).matchAll(/"#\/components\/schemas\/([^"]+)"/g))
+      if (!shapes.has(name!)) {
+        shapes.add(name!);
+        refer(document.components?.schemas?.[name!]);
+      }
+  };
+  for (const operations of Object.values(document.paths) as Record<string, { requestBody?: unknown; parameters?: unknown }>[])
+    for (const operation of Object.values(operations)) refer([operation.requestBody, operation.parameters]);
+  return shapes;
+}

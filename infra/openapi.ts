@@ -8,7 +8,8 @@ import { MAX_BODY_BYTES } from '../shared/http/handler.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/headers.js';
 import { MAX_FORM_BYTES } from '../shared/http/page.js';
 import { withBounds } from './openapi-bounds.js';
-import { PROBLEMS } from '../shared/http/problem.js';
+import { PROBLEMS, RETRY_AFTER_SECONDS } from '../shared/http/problem.js';
+import { OPEN_REQUESTS_RETRY_SECONDS } from '../shared/privacy/open-requests.js';
 import { IssuedKeyView, KeyView } from '../shared/access/api-keys.js';
 import { CreatedUserView, UserView } from '../shared/access/tenant-users.js';
 import { AnswerBody, AnswersBody } from '../shared/answers/schema.js';
@@ -233,7 +234,10 @@ const HEADERS: Record<Header, JsonSchema> = {
     description: 'Where the answer points: the page to show next (303), or the address of what was created (201)',
     schema: { type: 'string' },
   },
-  'Retry-After': { description: 'The seconds to wait before trying again', schema: { type: 'integer', minimum: 0 } },
+  'Retry-After': {
+    description: 'The seconds to wait before trying again',
+    schema: { type: 'integer', minimum: 0, maximum: Math.max(RETRY_AFTER_SECONDS, OPEN_REQUESTS_RETRY_SECONDS) },
+  },
   Link: {
     description: 'The next page, when there is one: `<?...&cursor=...>; rel="next"` (relative to this one)',
     schema: { type: 'string' },

@@ -96,8 +96,15 @@ export const pagingQuery = {
   cursor: v.optional(v.pipe(v.string(), v.maxLength(2048, 'must be at most 2048 characters'))),
 };
 
-/** A whole number as the service answers it (an id, a count, a version): an integer in the OpenAPI document. */
-export const wholeNumber = v.pipe(v.number(), v.integer());
+/**
+ * A whole number as the service answers it (an id, a count, a version): a safe integer, which JavaScript holds exactly
+ * and writes as it is (an int64 in the OpenAPI document).
+ */
+export const wholeNumber = v.pipe(
+  v.number(),
+  v.safeInteger(),
+  v.metadata({ jsonSchema: { type: 'integer', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } }),
+);
 /** An instant as the service answers it, in UTC as Date.toISOString writes it: format date-time in the OpenAPI document. */
 export const instant = v.pipe(v.string(), v.isoTimestamp());
 

@@ -1,3 +1,4 @@
+import { RETRY_AFTER_SECONDS } from './problem.js';
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -83,7 +84,7 @@ export function pageHandler(run: (input: PageInput) => Promise<Page>) {
           unavailable ? failure(503, request.event, 'unavailable') : failure(500, request.event, 'failed'),
           request.event.requestContext.requestId,
         );
-        if (unavailable) request.response.headers = { ...request.response.headers, 'retry-after': '5' };
+        if (unavailable) request.response.headers = { ...request.response.headers, 'retry-after': String(RETRY_AFTER_SECONDS) };
       },
     })
     .handler(core);

@@ -1,3 +1,4 @@
+import { RETRY_AFTER_SECONDS } from './problem.js';
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -176,7 +177,7 @@ function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswe
           answer = wrapperPage(base, 500, 'failed', look);
         }
         request.response = html(answer, request.event.requestContext.requestId);
-        if (answer.status === 503) request.response.headers = { ...request.response.headers, 'retry-after': '5' };
+        if (answer.status === 503) request.response.headers = { ...request.response.headers, 'retry-after': String(RETRY_AFTER_SECONDS) };
       },
     })
     .handler(core);
