@@ -379,7 +379,7 @@ export const enWorkspace: WorkspaceCatalogue = {
   'answers.noComment': 'No comment.',
 };
 
-/** The case alerts and escalations a manager receives by e-mail. */
+/** The case alerts and escalations a manager receives by e-mail, and their invitation to the workspace. */
 export const enAlerts: AlertCatalogue = {
   'caseAlert.subject': 'New case: score {score} at {store}',
   'caseAlert.intro': 'A customer gave a score of {score} at {store}, served by {employee}.',
@@ -391,6 +391,12 @@ export const enAlerts: AlertCatalogue = {
   'caseEscalation.subject': 'Overdue case: score {score} at {store}',
   'caseEscalation.intro':
     'The case of a customer who gave a score of {score} at {store}, served by {employee}, passed its deadline ({due}) unresolved.',
+  'invitation.subject': 'Your access to the {company} workspace',
+  'invitation.intro': '{company} invited you to its customer-satisfaction workspace.',
+  'invitation.user': 'Your user name: {email}',
+  'invitation.password': 'Your temporary password:',
+  'invitation.change': 'At your first sign-in you will choose a password of your own; the temporary one then stops working.',
+  'invitation.signIn': 'Sign in',
 };
 
 export const enAdmin: AdminCatalogue = {

@@ -378,7 +378,7 @@ export const esWorkspace: WorkspaceCatalogue = {
   'answers.noComment': 'Sin comentario.',
 };
 
-/** The case alerts and escalations a manager receives by e-mail. */
+/** The case alerts and escalations a manager receives by e-mail, and their invitation to the workspace. */
 export const esAlerts: AlertCatalogue = {
   'caseAlert.subject': 'Nuevo caso: nota {score} en {store}',
   'caseAlert.intro': 'Un cliente dio nota {score} en {store}, atendido por {employee}.',
@@ -389,6 +389,12 @@ export const esAlerts: AlertCatalogue = {
   'caseAlert.open': 'Abrir el caso',
   'caseEscalation.subject': 'Caso vencido: nota {score} en {store}',
   'caseEscalation.intro': 'El caso de un cliente que dio nota {score} en {store}, atendido por {employee}, venció ({due}) sin resolverse.',
+  'invitation.subject': 'Su acceso al panel de {company}',
+  'invitation.intro': '{company} le invitó a su panel de satisfacción de clientes.',
+  'invitation.user': 'Su usuario: {email}',
+  'invitation.password': 'Su contraseña temporal:',
+  'invitation.change': 'Al entrar por primera vez elegirá una contraseña propia; la temporal deja entonces de funcionar.',
+  'invitation.signIn': 'Entrar',
 };
 
 export const esAdmin: AdminCatalogue = {

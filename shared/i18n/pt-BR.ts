@@ -370,7 +370,7 @@ export const ptBRWorkspace = {
   'answers.noComment': 'Sem comentário.',
 } as const;
 
-/** The case alerts and escalations a manager receives by e-mail. */
+/** The case alerts and escalations a manager receives by e-mail, and their invitation to the workspace. */
 export const ptBRAlerts = {
   'caseAlert.subject': 'Novo caso: nota {score} na {store}',
   'caseAlert.intro': 'Um cliente deu nota {score} na {store}, atendido por {employee}.',
@@ -382,6 +382,12 @@ export const ptBRAlerts = {
   'caseEscalation.subject': 'Caso atrasado: nota {score} na {store}',
   'caseEscalation.intro':
     'O caso de um cliente que deu nota {score} na {store}, atendido por {employee}, passou do prazo ({due}) sem ser resolvido.',
+  'invitation.subject': 'Seu acesso ao painel de {company}',
+  'invitation.intro': '{company} convidou você para o painel de satisfação de clientes.',
+  'invitation.user': 'Seu usuário: {email}',
+  'invitation.password': 'Sua senha temporária:',
+  'invitation.change': 'No primeiro acesso você escolherá uma senha sua; a temporária deixa então de valer.',
+  'invitation.signIn': 'Entrar',
 } as const;
 
 export const ptBRAdmin = {

@@ -19,6 +19,8 @@ import {
 } from '../access-repository.js';
 import { auditLog } from '../audit-log.js';
 import { cognitoSignInDirectory, userPoolIdOf } from '../cognito.js';
+import { caseAlerts } from '../case-alerts.js';
+import { invitations } from '../../access/invitation.js';
 import { spendShownOnce } from '../shown-once.js';
 import { raiseConfigVersion } from '../tenant-repository.js';
 import { tenantSettings } from './tenants.js';
@@ -40,7 +42,10 @@ export const apiKeys = /* @__PURE__ */ wire(() => {
 /** The key a value names, if any (the operator's command). */
 export const keyOfValue = (value: string) => keys.keyOfValue({ findApiKey }, value);
 
-/** The tenant's users: list, create (with a Cognito invitation), change and disable (shared/access/tenant-users.ts). */
+/**
+ * The tenant's users: list, create (a Cognito sign-in, its invitation e-mailed through SES as the case alerts are),
+ * change and disable (shared/access/tenant-users.ts).
+ */
 export const tenantUsers = /* @__PURE__ */ wire(() => {
   // The users routes write the tenant's users in the table and their sign-in users in the pool its issuer names.
   requireEnvs(ENV.tableName);
@@ -49,6 +54,12 @@ export const tenantUsers = /* @__PURE__ */ wire(() => {
     { findUserByName, insertUser, listUsers, updateUser },
     cognitoSignInDirectory(() => userPoolIdOf(issuer())),
     auditLog,
+    invitations({
+      settings: tenantSettings,
+      email: caseAlerts.email,
+      // Given to the functions that send (infra/grants.ts); read when a link is made, as the case alerts read it.
+      baseUrl: () => process.env[ENV.surveyBaseUrl] ?? '',
+    }),
   );
 });
 
