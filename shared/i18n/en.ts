@@ -450,6 +450,7 @@ export const enAdmin: AdminCatalogue = {
   'admin.problems.fileTooLarge': 'is larger than the limit of {max} KB',
   'admin.problems.scope': 'choose every store, or list stores or groups',
   'admin.problems.duplicateUser': 'a user with this e-mail exists already',
+  'admin.problems.phone': 'is not a phone number: write it as +5511988887777 (+55 is assumed without a country code)',
   'admin.problems.invalid': 'not a valid value',
 };
 
@@ -584,6 +585,17 @@ export const enAdminUsers: AdminUsersCatalogue = {
   'admin.users.addressUnavailable': 'this e-mail address cannot be invited to this company: use another address',
   'admin.users.userGone': 'This user no longer exists: see the current list.',
   'admin.users.invitedGone': 'The invitation was sent; the API token was shown once and does not appear again.',
+  'admin.users.phone': 'Mobile (WhatsApp alerts, optional)',
+  'admin.users.phoneHint': 'With the country code, such as +5511988887777; without one, +55 is assumed.',
+  'admin.users.phoneLast4': 'mobile ending {last4}',
+  'admin.users.invitedExists': '{email} already had a sign-in to this company: no invitation was sent.',
+  'admin.users.invitedNoSender':
+    'User {email} created, but no invitation was sent: this company has no e-mail sender. Set one, then send the invitation again.',
+  'admin.users.resend': 'Send the invitation again',
+  'admin.users.resent': 'Invitation sent again, with a new temporary password (the one before no longer works).',
+  'admin.users.signedIn': 'This user has signed in already: they keep their password (they may reset it on the sign-in page).',
+  'admin.users.noSignIn': 'This user has no sign-in to invite (an API user).',
+  'admin.users.noSender': 'This company has no e-mail sender: set one before sending the invitation.',
 };
 
 export const enAdminWebhooks: AdminWebhooksCatalogue = {

@@ -448,6 +448,7 @@ export const esAdmin: AdminCatalogue = {
   'admin.problems.fileTooLarge': 'supera el límite de {max} KB',
   'admin.problems.scope': 'elija todas las tiendas, o indique tiendas o grupos',
   'admin.problems.duplicateUser': 'ya existe un usuario con este correo',
+  'admin.problems.phone': 'no es un número de teléfono: escríbalo como +5511988887777 (sin código de país se asume +55)',
   'admin.problems.invalid': 'valor no válido',
 };
 
@@ -584,6 +585,17 @@ export const esAdminUsers: AdminUsersCatalogue = {
   'admin.users.addressUnavailable': 'este correo no se puede invitar a esta empresa: use otra dirección',
   'admin.users.userGone': 'Este usuario ya no existe: vea la lista actual.',
   'admin.users.invitedGone': 'La invitación fue enviada; el token de API se mostró una vez y no vuelve a aparecer.',
+  'admin.users.phone': 'Móvil (alertas por WhatsApp, opcional)',
+  'admin.users.phoneHint': 'Con el código de país, como +5491122223333; sin él se asume +55.',
+  'admin.users.phoneLast4': 'móvil terminado en {last4}',
+  'admin.users.invitedExists': '{email} ya tenía acceso a esta empresa: no se envió ninguna invitación.',
+  'admin.users.invitedNoSender':
+    'Usuario {email} creado, pero no se envió la invitación: esta empresa no tiene remitente de correo. Configúrelo y envíe la invitación de nuevo.',
+  'admin.users.resend': 'Enviar la invitación de nuevo',
+  'admin.users.resent': 'Invitación enviada de nuevo, con una nueva contraseña temporal (la anterior ya no funciona).',
+  'admin.users.signedIn': 'Este usuario ya entró: conserva su contraseña (puede restablecerla en la página de acceso).',
+  'admin.users.noSignIn': 'Este usuario no tiene acceso que invitar (un usuario de API).',
+  'admin.users.noSender': 'Esta empresa no tiene remitente de correo: configúrelo antes de enviar la invitación.',
 };
 
 export const esAdminWebhooks: AdminWebhooksCatalogue = {

@@ -441,6 +441,7 @@ export const ptBRAdmin = {
   'admin.problems.fileTooLarge': 'passa do limite de {max} KB',
   'admin.problems.scope': 'escolha todas as lojas, ou liste lojas ou grupos',
   'admin.problems.duplicateUser': 'já existe um usuário com este e-mail',
+  'admin.problems.phone': 'não é um número de telefone: escreva como +5511988887777 (sem código de país, vale +55)',
   'admin.problems.invalid': 'valor inválido',
 } as const;
 
@@ -575,6 +576,17 @@ export const ptBRAdminUsers = {
   'admin.users.addressUnavailable': 'este e-mail não pode ser convidado para esta empresa: use outro endereço',
   'admin.users.userGone': 'Este usuário não existe mais: veja a lista atual.',
   'admin.users.invitedGone': 'O convite foi enviado; o token de API foi mostrado uma vez e não aparece de novo.',
+  'admin.users.phone': 'Celular (alertas por WhatsApp, opcional)',
+  'admin.users.phoneHint': 'Com o código do país, como +5511988887777; sem ele, vale +55.',
+  'admin.users.phoneLast4': 'celular terminado em {last4}',
+  'admin.users.invitedExists': '{email} já tinha acesso a esta empresa: nenhum convite foi enviado.',
+  'admin.users.invitedNoSender':
+    'Usuário {email} criado, mas o convite não foi enviado: esta empresa não tem remetente de e-mail. Configure um e envie o convite de novo.',
+  'admin.users.resend': 'Enviar o convite de novo',
+  'admin.users.resent': 'Convite enviado de novo, com uma nova senha temporária (a anterior deixou de valer).',
+  'admin.users.signedIn': 'Este usuário já entrou: ele mantém a senha dele (pode redefini-la na página de entrada).',
+  'admin.users.noSignIn': 'Este usuário não tem acesso para convidar (um usuário de API).',
+  'admin.users.noSender': 'Esta empresa não tem remetente de e-mail: configure um antes de enviar o convite.',
 } as const;
 
 export const ptBRAdminWebhooks = {

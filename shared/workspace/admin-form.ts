@@ -180,6 +180,7 @@ const MESSAGES: [RegExp, (t: Translate<AdminKey>, ...found: string[]) => string]
   [/^is (\d+) KB; at most (\d+) KB/, (t, size, max) => t('admin.problems.logoSize', { size: size!, max: max! })],
   [/^must be "all" or /, (t) => t('admin.problems.scope')],
   [/^A user with this email already exists/, (t) => t('admin.problems.duplicateUser')],
+  [/^is not a phone number$/, (t) => t('admin.problems.phone')],
 ];
 
 export function localMessage(t: Translate<AdminKey>, message: string): string {
