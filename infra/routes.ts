@@ -258,8 +258,8 @@ export const workspaceRoutes: readonly Route[] = [
   route('POST', APP_ADMIN_GENERAL_PATH, 'postAppAdminGeneral', RWB, 'Change the name, language or time zone (the form carries the ETag it was read at; tenant admins)', workspacePage),
   route('GET', APP_ADMIN_JOURNEYS_PATH, 'getAppAdminJourneys', R, "The tenant's journeys and their items, and a form to add or edit one (tenant admins)", workspacePage),
   route('POST', APP_ADMIN_JOURNEYS_PATH, 'postAppAdminJourneys', RWB, 'Add or edit a journey (the form carries the ETag it was read at; tenant admins)', workspacePage),
-  route('GET', APP_ADMIN_WEBHOOKS_PATH, 'getAppAdminWebhooks', R, "The tenant's event endpoints and a form to add one (tenant admins)", workspacePage),
-  route('POST', APP_ADMIN_WEBHOOKS_PATH, 'postAppAdminWebhooks', RWB, 'Add or remove an event endpoint (the form carries the ETag it was read at; tenant admins)', workspacePage),
+  route('GET', APP_ADMIN_WEBHOOKS_PATH, 'getAppAdminWebhooks', RW, "The tenant's event endpoints and a form to add one (tenant admins); a new endpoint's signing secret once", { ...workspacePage, cursors: true }),
+  route('POST', APP_ADMIN_WEBHOOKS_PATH, 'postAppAdminWebhooks', RWB, 'Add (a new endpoint: its signing secret shown once) or remove an event endpoint (the form carries the ETag it was read at; tenant admins)', { ...workspacePage, cursors: true, surveyLinks: true }),
   // The users service of /public/admin/users (the user pool: the invitation, and disabling a sign-in).
   route('GET', APP_ADMIN_USERS_PATH, 'getAppAdminUsers', RW, "The tenant's users, their scope, role and state, and a form to invite one (tenant admins); a new user's token once", { ...workspacePage, userPool: true, cursors: true }),
   route('POST', APP_ADMIN_USERS_PATH, 'postAppAdminUsers', RW, 'Invite a manager (or invite again), change a role, disable or enable a user (tenant admins)', { ...workspacePage, userPool: true, cursors: true, userPoolActions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser', 'cognito-idp:AdminSetUserPassword'], providers: ['ses'] }),

@@ -613,7 +613,10 @@ export const enAdminWebhooks: AdminWebhooksCatalogue = {
   'admin.webhooks.withoutComment': "without the customer's comment",
   'admin.webhooks.add': 'Add',
   'admin.webhooks.remove': 'Remove',
-  'admin.webhooks.added': "Endpoint added. A new endpoint's signing secret is shown once to whoever makes it: ask the operator.",
+  'admin.webhooks.added':
+    "Endpoint added. A new endpoint's signing secret is shown once, on the page after it is added; if it was lost, rotate it (POST /public/admin/webhooks/rotate).",
+  'admin.webhooks.addedSecret':
+    'Endpoint {url} added. Its signing secret, to check the signature of each delivery: copy it now, it will not be shown again.',
   'admin.webhooks.removed': 'Endpoint removed.',
   'admin.webhooks.unknownEndpoint': 'This endpoint is no longer in the configuration.',
 };

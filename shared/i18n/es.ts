@@ -614,7 +614,9 @@ export const esAdminWebhooks: AdminWebhooksCatalogue = {
   'admin.webhooks.add': 'Agregar',
   'admin.webhooks.remove': 'Quitar',
   'admin.webhooks.added':
-    'Endpoint agregado. El secreto de firma de un endpoint nuevo se muestra una vez a quien lo genera: pídalo al operador.',
+    'Endpoint agregado. El secreto de firma de un endpoint nuevo se muestra una vez, en la página tras agregarlo; si se perdió, rótelo (POST /public/admin/webhooks/rotate).',
+  'admin.webhooks.addedSecret':
+    'Endpoint {url} agregado. Su secreto de firma, para verificar la firma de cada entrega: cópielo ahora, no se mostrará de nuevo.',
   'admin.webhooks.removed': 'Endpoint quitado.',
   'admin.webhooks.unknownEndpoint': 'Este endpoint ya no está en la configuración.',
 };

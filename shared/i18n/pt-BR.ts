@@ -605,7 +605,9 @@ export const ptBRAdminWebhooks = {
   'admin.webhooks.add': 'Adicionar',
   'admin.webhooks.remove': 'Remover',
   'admin.webhooks.added':
-    'Endpoint adicionado. O segredo de assinatura de um endpoint novo é mostrado uma vez a quem o gera: peça ao operador.',
+    'Endpoint adicionado. O segredo de assinatura de um endpoint novo é mostrado uma vez, na página após adicioná-lo; se ele se perdeu, faça a rotação (POST /public/admin/webhooks/rotate).',
+  'admin.webhooks.addedSecret':
+    'Endpoint {url} adicionado. O segredo de assinatura dele, para conferir a assinatura de cada entrega: copie agora, ele não será mostrado de novo.',
   'admin.webhooks.removed': 'Endpoint removido.',
   'admin.webhooks.unknownEndpoint': 'Este endpoint não está mais na configuração.',
 } as const;

@@ -28,7 +28,7 @@ export interface AdminPagePorts {
     expected: number,
     config: ConfigDocument,
     actor: AuditActor,
-  ): Promise<{ version: number; changes: ConfigChange[] }>;
+  ): Promise<{ version: number; changes: ConfigChange[]; newEndpoints?: string[] }>;
   /** The tenant's language, time zone and brand. */
   settings(tenantId: number): Promise<Pick<Settings, 'brand' | 'delivery' | 'locale' | 'timeZone'>>;
 }

@@ -1,5 +1,4 @@
 import { configured, ENV, requireEnvs, wire } from '../../config.js';
-import { sealer } from '../../sealed.js';
 import * as keys from '../../access/api-keys.js';
 import * as users from '../../access/tenant-users.js';
 import * as keysPage from '../../workspace/admin-keys-page.js';
@@ -21,7 +20,7 @@ import { auditLog } from '../audit-log.js';
 import { cognitoSignInDirectory, userPoolIdOf } from '../cognito.js';
 import { caseAlerts } from '../case-alerts.js';
 import { invitations } from '../../access/invitation.js';
-import { spendShownOnce } from '../shown-once.js';
+import { shownOnce } from './shown-once.js';
 import { raiseConfigVersion } from '../tenant-repository.js';
 import { tenantSettings } from './tenants.js';
 
@@ -62,15 +61,6 @@ export const tenantUsers = /* @__PURE__ */ wire(() => {
     }),
   );
 });
-
-/**
- * A secret an admin page shows once (a new API key, a user's token), sealed with the deployment's cursor secret under a
- * key of its own purpose (its functions read the secret at cold start), and spent once shown.
- */
-export const shownOnce = /* @__PURE__ */ wire(() => ({
-  sealer: sealer(configured(ENV.cursorSecret), 'shown-once/v1'),
-  spend: spendShownOnce,
-}));
 
 /** The tenant admins' keys page over the keys service of `/public/admin/keys`; a new key shown once, sealed. */
 export const adminKeysPage = /* @__PURE__ */ wire(() => keysPage.adminKeysPage({ settings: tenantSettings, ...apiKeys, shownOnce }));
