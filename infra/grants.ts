@@ -62,7 +62,8 @@ export type Resource =
    * check lets them through for the same reason (infra/local/iam.ts). The users routes hold the Admin actions they
    * call (`userPoolActions` in the route table): createAdminUser AdminCreateUser and AdminGetUser (the tenant of an
    * address that has a sign-in already), updateAdminUser AdminGetUser (the sign-in user's tenant, checked before it
-   * is changed), AdminDisableUser and AdminEnableUser.
+   * is changed), AdminDisableUser and AdminEnableUser; the users page AdminSetUserPassword too (an invitation sent
+   * again: a new temporary password).
    */
   | { kind: 'userPool' };
 
@@ -170,6 +171,7 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
       brandedPage: route.page && route.surveyLinks ? true : undefined,
       userPool: route.userPool,
       userPoolActions: route.userPoolActions,
+      providers: route.providers,
     },
   ]),
   ...consumers.map((consumer): [string, Needs] => [
@@ -197,6 +199,7 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
       buckets: bucketsOf(route),
       userPool: route.userPool,
       userPoolActions: route.userPoolActions,
+      providers: route.providers,
     },
   ]),
   [sessionAuthorizer.id, { table: [], sends: [], userPool: true }],

@@ -76,6 +76,8 @@ export interface Route {
   exports?: 'read' | 'write';
   /** The user pool's administrative actions it calls (cognito-idp:Admin...), granted on the pool (infra/grants.ts). */
   userPoolActions?: readonly string[];
+  /** The providers it sends through (the users routes e-mail a manager's invitation through SES). */
+  providers?: readonly Provider[];
   /**
    * An admin route: admin keys, or admin users as the one rule allows (the handler's contract declares what it
    * administers, which is what the wrapper enforces; test/e2e/contract-replay.test.ts holds the two together).
@@ -105,6 +107,7 @@ type Options = Partial<
     | 'exports'
     | 'admin'
     | 'userPoolActions'
+    | 'providers'
   >
 >;
 
@@ -200,7 +203,7 @@ export const routes: readonly Route[] = [
   route('DELETE', '/public/admin/keys/{id}', 'revokeAdminKey', RW, 'Revoke a key: refused from the next request of every function; written to the audit log', admin),
   route('POST', '/public/admin/keys/{id}/rotate', 'rotateAdminKey', RW, 'A new key for an old one, which keeps working for grace_seconds (at most a week), then only the new one; written to the audit log', admin),
   route('GET', '/public/admin/users', 'listAdminUsers', R, "The tenant's users: name, scope, role, created, disabled; never a token", { ...admin, userPool: true }),
-  route('POST', '/public/admin/users', 'createAdminUser', RW, 'Create a manager (email, scope, role): their token once, and a Cognito invitation e-mail with a temporary password; written to the audit log', { ...admin, userPool: true, userPoolActions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser'] }),
+  route('POST', '/public/admin/users', 'createAdminUser', RW, 'Create a manager (email, scope, role): their token once, and an invitation e-mailed with a temporary password; written to the audit log', { ...admin, userPool: true, userPoolActions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser'], providers: ['ses'] }),
   route('PATCH', '/public/admin/users/{email}', 'updateAdminUser', RW, "Change a user's scope, role or state (disabled: their token, pages and session refresh are refused from the next request, and Cognito's sign-in); written to the audit log", { ...admin, userPool: true, userPoolActions: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser'] }),
 
   route('POST', '/public/privacy/requests', 'postPrivacyRequest', RW, "A data subject's request (LGPD): export or erase their data, worked on from a queue (user token with every store)", { queues: ['privacy'] }),
@@ -256,11 +259,11 @@ export const workspaceRoutes: readonly Route[] = [
   route('POST', APP_ADMIN_GENERAL_PATH, 'postAppAdminGeneral', RWB, 'Change the name, language or time zone (the form carries the ETag it was read at; tenant admins)', workspacePage),
   route('GET', APP_ADMIN_JOURNEYS_PATH, 'getAppAdminJourneys', R, "The tenant's journeys and their items, and a form to add or edit one (tenant admins)", workspacePage),
   route('POST', APP_ADMIN_JOURNEYS_PATH, 'postAppAdminJourneys', RWB, 'Add or edit a journey (the form carries the ETag it was read at; tenant admins)', workspacePage),
-  route('GET', APP_ADMIN_WEBHOOKS_PATH, 'getAppAdminWebhooks', R, "The tenant's event endpoints and a form to add one (tenant admins)", workspacePage),
-  route('POST', APP_ADMIN_WEBHOOKS_PATH, 'postAppAdminWebhooks', RWB, 'Add or remove an event endpoint (the form carries the ETag it was read at; tenant admins)', workspacePage),
+  route('GET', APP_ADMIN_WEBHOOKS_PATH, 'getAppAdminWebhooks', RW, "The tenant's event endpoints and a form to add one (tenant admins); a new endpoint's signing secret once", { ...workspacePage, cursors: true }),
+  route('POST', APP_ADMIN_WEBHOOKS_PATH, 'postAppAdminWebhooks', RWB, 'Add (a new endpoint: its signing secret shown once) or remove an event endpoint (the form carries the ETag it was read at; tenant admins)', { ...workspacePage, cursors: true, surveyLinks: true }),
   // The users service of /public/admin/users (the user pool: the invitation, and disabling a sign-in).
   route('GET', APP_ADMIN_USERS_PATH, 'getAppAdminUsers', RW, "The tenant's users, their scope, role and state, and a form to invite one (tenant admins); a new user's token once", { ...workspacePage, userPool: true, cursors: true }),
-  route('POST', APP_ADMIN_USERS_PATH, 'postAppAdminUsers', RW, 'Invite a manager, change a role, disable or enable a user (tenant admins)', { ...workspacePage, userPool: true, cursors: true, userPoolActions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser'] }),
+  route('POST', APP_ADMIN_USERS_PATH, 'postAppAdminUsers', RW, 'Invite a manager (or invite again), change a role, disable or enable a user (tenant admins)', { ...workspacePage, userPool: true, cursors: true, userPoolActions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser', 'cognito-idp:AdminSetUserPassword'], providers: ['ses'] }),
   // The keys service of /public/admin/keys.
   route('GET', APP_ADMIN_KEYS_PATH, 'getAppAdminKeys', RW, "The tenant's API keys and their last use, and a form to issue one (tenant admins); a new key's value once", { ...workspacePage, cursors: true }),
   route('POST', APP_ADMIN_KEYS_PATH, 'postAppAdminKeys', RW, 'Issue (its value shown once), revoke or replace an API key (tenant admins)', { ...workspacePage, cursors: true }),

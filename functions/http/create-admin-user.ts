@@ -6,7 +6,8 @@ import { tenantUsers } from '../../shared/adapters/wiring/access.js';
 
 /**
  * Creates a manager: their tenant user (scope, role; an API user token shown this once) and their sign-in user,
- * invited by Cognito's e-mail with a temporary password. Written to the audit log.
+ * invited by an e-mail (SES, the tenant's sender, language and brand) with a temporary password that the answer never
+ * holds. Written to the audit log.
  */
 export const contract = {
   admin: 'users' as const,
@@ -19,7 +20,7 @@ export const contract = {
       'Not an admin key or admin user, or an admin user granting a scope wider than their own or a role above theirs (detail names which)',
     ),
     409: problem(
-      "A user with this e-mail exists already (change it with PATCH), or the address cannot be invited to this tenant (its sign-in is another tenant's; the answer does not say so)",
+      "A user with this e-mail exists already (change it with PATCH), the address cannot be invited to this tenant (its sign-in is another tenant's; the answer does not say so), or the tenant has no e-mail sender to invite with",
     ),
   },
 };

@@ -9,21 +9,22 @@ await loadSecrets(ENV.cursorSecret);
 export const contract = {
   page: true,
   form: {
-    action: '`create`, `update`, `disable` or `enable`',
+    action: '`create`, `update`, `disable`, `enable` or `resend` (the invitation again, with a new temporary password)',
     email: 'create: the manager’s e-mail address',
+    phone: 'create, optional: the manager’s mobile for the WhatsApp alerts (E.164, or national with +55 assumed)',
     scope: 'create, update: `all`, or `some` with `stores` and `groups` (comma-separated codes)',
     role: 'create, update: member or admin',
-    name: 'update, disable, enable: the user’s name (e-mail)',
+    name: 'update, disable, enable, resend: the user’s name (e-mail)',
     confirm: 'disable: `yes`, the ticked confirmation (refused without it)',
   },
   responses: {
     303: {
       description:
-        'Invited: to the users page, the API token in a two-minute HttpOnly cookie of that path, shown there once; changed: back to the users, saying so',
+        'Invited: to the users page, the API token in a two-minute HttpOnly cookie of that path, shown there once (the temporary password only in the invitation e-mail); changed or invited again: back to the users, saying so',
     },
     400: {
       description:
-        'The page again, each wrong field named (in the tenant’s language); an admin disabling themself or dropping their own admin role; nothing changed',
+        'The page again, each wrong field named (in the tenant’s language); an admin disabling themself or dropping their own admin role; an invitation again to a user who signed in already; nothing changed',
     },
     403: { description: 'Not a tenant admin, or posted from another site' },
   },

@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AccountRecovery, ClientAttributes, Mfa, StringAttribute, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { Construct } from 'constructs';
 import { acknowledgeUserPool } from './acknowledgments.js';
+import { PASSWORD_POLICY } from '../../shared/access/invitation.js';
 
 /**
  * The managers who sign in to the workspace: one Cognito user per tenant user, bound to its tenant by an attribute
@@ -20,8 +21,11 @@ export class Managers {
       accountRecovery: AccountRecovery.EMAIL_ONLY,
       mfa: Mfa.OPTIONAL,
       mfaSecondFactor: { otp: true, sms: false },
-      passwordPolicy: { minLength: 12, requireLowercase: true, requireUppercase: true, requireDigits: true, requireSymbols: true },
+      // The invitations' temporary passwords are made to meet it (shared/access/invitation.ts).
+      passwordPolicy: PASSWORD_POLICY,
       customAttributes: { tenant_id: new StringAttribute({ minLen: 1, maxLen: 10, mutable: false }) },
+      // Only the operator's first manager (`npm run admin -- create-user` on AWS) gets Cognito's own invitation: the
+      // users routes and page tell Cognito to send nothing and e-mail theirs through SES.
       userInvitation: {
         emailSubject: 'Seu acesso ao painel de satisfação',
         emailBody: 'Olá! Seu usuário é {username} e sua senha temporária é {####}. Ao entrar, escolha uma senha sua.',

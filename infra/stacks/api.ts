@@ -74,7 +74,8 @@ export class ApiStack extends NestedStack {
     const groups = new Map<string, Route[]>();
     for (const route of routes.filter((r) => r.api === name))
       groups.set(routeGroupOf(route), [...(groups.get(routeGroupOf(route)) ?? []), route]);
-    // The survey pages show the tenant's logo under the address survey links use.
+    // The survey pages show the tenant's logo under the address survey links use; the users page's invitation links to
+    // the workspace's sign-in there.
     const pages = name === 'public' ? binding.withSurveyBaseUrl(this.http.linkBaseUrl) : binding;
     for (const [group, grouped] of groups) new RouteGroupStack(this, `${group}Routes`, pages, grouped);
     if (name === 'public')
@@ -82,7 +83,7 @@ export class ApiStack extends NestedStack {
         new RouteGroupStack(
           this,
           `${group}Routes`,
-          binding,
+          pages,
           workspaceRoutes.filter((route) => workspaceGroupOf(route) === group),
         );
   }

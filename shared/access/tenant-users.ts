@@ -7,6 +7,7 @@ import { outsideScope, sameScope, UserScope } from './user-scope.js';
 import { hashSecret, newSecret } from './credentials.js';
 import { USER_ROLES, type UserRecord, type UserRepository, type UserRole } from './ports.js';
 import { AdminRefusedError, requireAdmin } from './capabilities.js';
+import { NoSenderError, temporaryPassword, type Invitations } from './invitation.js';
 
 /** A user's name in a path: a manager's e-mail address, or the name a tenant file gave an API user. */
 export const UserNamePath = v.strictObject({
@@ -50,8 +51,16 @@ export const UserView = v.object({
 });
 export type UserView = v.InferOutput<typeof UserView>;
 
-/** A user just created: their API user token, shown this once, and whether the sign-in invitation went out. */
-export const CreatedUserView = v.object({ ...UserView.entries, token: v.string(), invited: v.picklist(['created', 'exists']) });
+/**
+ * A user just created: their API user token, shown this once, and whether the sign-in invitation went out (`created`:
+ * e-mailed with a temporary password; `exists`: the address had this tenant's sign-in already, nothing was sent;
+ * `no-sender`: the sign-in was made, but the tenant has no e-mail sender to send it: set one and invite again).
+ */
+export const CreatedUserView = v.object({
+  ...UserView.entries,
+  token: v.string(),
+  invited: v.picklist(['created', 'exists', 'no-sender']),
+});
 export type CreatedUserView = v.InferOutput<typeof CreatedUserView>;
 
 const viewOf = (user: UserRecord): UserView => ({
@@ -70,11 +79,20 @@ const auditedPhone = (phone: string | undefined | null) => (phone ? HIDDEN : nul
 /** The identity provider's side of a user (Cognito: shared/adapters/cognito.ts). */
 export interface SignInDirectory {
   /**
-   * Creates the sign-in user bound to the tenant; Cognito e-mails the invitation with a temporary password. `exists`:
-   * the address has a sign-in bound to this tenant already. `elsewhere`: its sign-in is bound to another tenant (the
-   * pool is the deployment's, one account per address), left as it is.
+   * Creates the sign-in user bound to the tenant with `temporaryPassword`, sending nothing (the service e-mails the
+   * invitation). `exists`: the address has a sign-in bound to this tenant already. `elsewhere`: its sign-in is bound to
+   * another tenant (the pool is the deployment's, one account per address), left as it is.
    */
-  invite(user: { email: string; tenantId: number }): Promise<'created' | 'exists' | 'elsewhere'>;
+  invite(user: { email: string; tenantId: number; temporaryPassword: string }): Promise<'created' | 'exists' | 'elsewhere'>;
+  /**
+   * Gives the tenant's sign-in user who never signed in a new temporary password (the old one stops working). One who
+   * has signed in keeps theirs (`signed-in`); an address without a sign-in of this tenant is `missing`.
+   */
+  renewTemporaryPassword(user: {
+    email: string;
+    tenantId: number;
+    temporaryPassword: string;
+  }): Promise<'renewed' | 'signed-in' | 'missing'>;
   /**
    * Lets the tenant's user sign in again, or not (Cognito then refuses their sign-in and their refresh token). A sign-in
    * user of the address bound to another tenant is not this tenant's to change: left as it is.
@@ -175,14 +193,15 @@ export function selfLockout(actor: AuditActor, name: string, patch: UserPatchBod
 }
 
 /**
- * A tenant's users, administered by the tenant: created (a sign-in invitation, and an API user token shown once),
- * listed, changed (scope, role) and disabled, which refuses their token, their workspace pages and their session's
- * refresh at once. Every change is written to the audit log.
+ * A tenant's users, administered by the tenant: created (a sign-in invitation e-mailed with a temporary password, and
+ * an API user token shown once), listed, changed (scope, role) and disabled, which refuses their token, their workspace
+ * pages and their session's refresh at once. Every change is written to the audit log; the password never is.
  */
 export function tenantUsers(
   users: Pick<UserRepository, 'findUserByName' | 'insertUser' | 'listUsers' | 'updateUser'>,
   directory: SignInDirectory,
   audit: AuditLog,
+  invitations: Invitations,
 ) {
   const record = (tenantId: number, actor: AuditActor, action: 'user.create' | 'user.update', changes: ConfigChange[], at: Date) =>
     audit.record(tenantId, { id: randomBytes(6).toString('hex'), at: at.toISOString(), actor, action, changes });
@@ -203,15 +222,23 @@ export function tenantUsers(
   /**
    * Creates a user named by their e-mail address; one that exists already is a conflict (change it with PATCH), and so
    * is an address whose sign-in is another tenant's. The sign-in is made first, so that a refused address leaves nothing
-   * written; a user whose write then fails is made again by the same request (the invitation answers `exists`).
+   * written; a user whose write then fails is made again by the same request (the invitation answers `exists`). The
+   * invitation is e-mailed once the user is written: a conflict sends nothing, and a failed send is made good by
+   * `resendInvitation`.
    */
   async function createUser(tenantId: number, body: NewUserBody, actor: AuditActor, now = new Date()): Promise<CreatedUserView> {
-    const [existing, grantor] = await Promise.all([users.findUserByName(tenantId, body.email), grantorOf(tenantId, actor)]);
+    const [existing, grantor, invitation] = await Promise.all([
+      users.findUserByName(tenantId, body.email),
+      grantorOf(tenantId, actor),
+      invitations.prepare(tenantId),
+    ]);
     const refusal = grantRefusal(grantor, body);
     if (refusal) throw refusal;
     if (existing) throw DuplicateError.of('user', 'email');
-    const invited = await directory.invite({ email: body.email, tenantId });
-    if (invited === 'elsewhere') throw new AddressUnavailableError();
+    const password = temporaryPassword();
+    const made = await directory.invite({ email: body.email, tenantId, temporaryPassword: password });
+    if (made === 'elsewhere') throw new AddressUnavailableError();
+    const invited = made === 'created' && !invitation ? 'no-sender' : made;
     const token = newSecret('sut');
     const user: UserRecord = {
       name: body.email,
@@ -236,7 +263,27 @@ export function tenantUsers(
       ],
       now,
     );
+    if (invited === 'created' && invitation) await invitation({ email: body.email, temporaryPassword: password });
     return { ...viewOf(user), token, invited };
+  }
+
+  /**
+   * E-mails a user who never signed in a new invitation: a new temporary password (the one before stops working). A
+   * user who has signed in is left as they are (`signed-in`), and so is one without a sign-in (`missing`: an API user).
+   */
+  async function resendInvitation(tenantId: number, name: string, actor: AuditActor, now = new Date()) {
+    const [current, grantor] = await Promise.all([users.findUserByName(tenantId, name), grantorOf(tenantId, actor)]);
+    if (!current) throw new NotFoundError('This tenant has no user of that name.');
+    const refusal = changeRefusal(grantor, current, {});
+    if (refusal) throw refusal;
+    const invitation = await invitations.prepare(tenantId);
+    if (!invitation) throw new NoSenderError();
+    const password = temporaryPassword();
+    const renewed = await directory.renewTemporaryPassword({ email: current.name, tenantId, temporaryPassword: password });
+    if (renewed !== 'renewed') return renewed;
+    await invitation({ email: current.name, temporaryPassword: password });
+    await record(tenantId, actor, 'user.update', [{ path: `users[name=${current.name}].invitation`, old: null, new: 'sent' }], now);
+    return 'sent' as const;
   }
 
   /** Changes a user's scope, role or state; disabling takes effect on their next request, page or session refresh. */
@@ -280,5 +327,5 @@ export function tenantUsers(
     return viewOf(stored);
   }
 
-  return { listUsers, createUser, updateUser };
+  return { listUsers, createUser, updateUser, resendInvitation };
 }

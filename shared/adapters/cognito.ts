@@ -158,21 +158,23 @@ export function cognitoUserDirectory(userPoolId: string): UserDirectory {
 /** A pool's id, from its token issuer (`https://cognito-idp.<region>.amazonaws.com/<pool id>`, locally the emulator's). */
 export const userPoolIdOf = (issuer: string): string => new URL(issuer).pathname.split('/').filter(Boolean).at(-1) ?? '';
 
-/** The tenant a sign-in user is bound to (its `custom:tenant_id`), read by the administrator. */
-async function tenantOf(userPoolId: string, email: string): Promise<string | undefined> {
-  const { UserAttributes = [] } = await cognito().send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: email }));
-  return UserAttributes.find((attribute) => attribute.Name === TENANT_ATTRIBUTE)?.Value;
+/** The tenant a sign-in user is bound to (its `custom:tenant_id`) and their status, read by the administrator. */
+async function signInUser(userPoolId: string, email: string): Promise<{ tenant: string | undefined; status: string | undefined }> {
+  const { UserAttributes = [], UserStatus } = await cognito().send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: email }));
+  return { tenant: UserAttributes.find((attribute) => attribute.Name === TENANT_ATTRIBUTE)?.Value, status: UserStatus };
 }
+const tenantOf = async (userPoolId: string, email: string) => (await signInUser(userPoolId, email)).tenant;
 
 /**
- * The tenant admin's side (the users routes): Cognito e-mails the invitation with a temporary password (never shown
- * by the API), and disabling a user makes Cognito refuse their sign-in and their refresh token. A user without a
- * Cognito account (an API user of a tenant file) has nothing to enable or disable there.
+ * The tenant admin's side (the users routes): the sign-in user is made with the service's temporary password and
+ * Cognito told to send nothing (the service e-mails the invitation through SES), and disabling a user makes Cognito
+ * refuse their sign-in and their refresh token. A user without a Cognito account (an API user of a tenant file) has
+ * nothing to enable or disable there.
  */
 export function cognitoSignInDirectory(userPoolId: () => string): SignInDirectory {
   return {
-    async invite({ email, tenantId }) {
-      const invited = await cognitoUserDirectory(userPoolId()).invite({ email, tenantId });
+    async invite({ email, tenantId, temporaryPassword }) {
+      const invited = await cognitoUserDirectory(userPoolId()).invite({ email, tenantId, temporaryPassword });
       if (invited === 'created') return invited;
       // The pool is the deployment's, one account per address: one bound to another tenant is not this tenant's.
       try {
@@ -182,6 +184,20 @@ export function cognitoSignInDirectory(userPoolId: () => string): SignInDirector
         if ((error as Error).name === 'UserNotFoundException') return 'elsewhere';
         throw error;
       }
+    },
+    async renewTemporaryPassword({ email, tenantId, temporaryPassword }) {
+      try {
+        const { tenant, status } = await signInUser(userPoolId(), email);
+        if (tenant !== String(tenantId)) return 'missing';
+        if (status !== 'FORCE_CHANGE_PASSWORD') return 'signed-in';
+      } catch (error) {
+        if ((error as Error).name === 'UserNotFoundException') return 'missing';
+        throw error;
+      }
+      await cognito().send(
+        new AdminSetUserPasswordCommand({ UserPoolId: userPoolId(), Username: email, Password: temporaryPassword, Permanent: false }),
+      );
+      return 'renewed';
     },
     async setEnabled({ email, tenantId }, enabled) {
       const input = { UserPoolId: userPoolId(), Username: email };

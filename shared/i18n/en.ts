@@ -394,7 +394,7 @@ export const enWorkspace: WorkspaceCatalogue = {
   'answers.noComment': 'No comment.',
 };
 
-/** The case alerts and escalations a manager receives by e-mail. */
+/** The case alerts and escalations a manager receives by e-mail, and their invitation to the workspace. */
 export const enAlerts: AlertCatalogue = {
   'caseAlert.subject': 'New case: score {score} at {store}',
   'caseAlert.intro': 'A customer gave a score of {score} at {store}, served by {employee}.',
@@ -406,6 +406,12 @@ export const enAlerts: AlertCatalogue = {
   'caseEscalation.subject': 'Overdue case: score {score} at {store}',
   'caseEscalation.intro':
     'The case of a customer who gave a score of {score} at {store}, served by {employee}, passed its deadline ({due}) unresolved.',
+  'invitation.subject': 'Your access to the {company} workspace',
+  'invitation.intro': '{company} invited you to its customer-satisfaction workspace.',
+  'invitation.user': 'Your user name: {email}',
+  'invitation.password': 'Your temporary password:',
+  'invitation.change': 'At your first sign-in you will choose a password of your own; the temporary one then stops working.',
+  'invitation.signIn': 'Sign in',
 };
 
 export const enAdmin: AdminCatalogue = {
@@ -459,6 +465,7 @@ export const enAdmin: AdminCatalogue = {
   'admin.problems.fileTooLarge': 'is larger than the limit of {max} KB',
   'admin.problems.scope': 'choose every store, or list stores or groups',
   'admin.problems.duplicateUser': 'a user with this e-mail exists already',
+  'admin.problems.phone': 'is not a phone number: write it as +5511988887777 (+55 is assumed without a country code)',
   'admin.problems.invalid': 'not a valid value',
 };
 
@@ -595,6 +602,17 @@ export const enAdminUsers: AdminUsersCatalogue = {
   'admin.users.addressUnavailable': 'this e-mail address cannot be invited to this company: use another address',
   'admin.users.userGone': 'This user no longer exists: see the current list.',
   'admin.users.invitedGone': 'The invitation was sent; the API token was shown once and does not appear again.',
+  'admin.users.phone': 'Mobile (WhatsApp alerts, optional)',
+  'admin.users.phoneHint': 'With the country code, such as +5511988887777; without one, +55 is assumed.',
+  'admin.users.phoneLast4': 'mobile ending {last4}',
+  'admin.users.invitedExists': '{email} already had a sign-in to this company: no invitation was sent.',
+  'admin.users.invitedNoSender':
+    'User {email} created, but no invitation was sent: this company has no e-mail sender. Set one, then send the invitation again.',
+  'admin.users.resend': 'Send the invitation again',
+  'admin.users.resent': 'Invitation sent again, with a new temporary password (the one before no longer works).',
+  'admin.users.signedIn': 'This user has signed in already: they keep their password (they may reset it on the sign-in page).',
+  'admin.users.noSignIn': 'This user has no sign-in to invite (an API user).',
+  'admin.users.noSender': 'This company has no e-mail sender: set one before sending the invitation.',
 };
 
 export const enAdminWebhooks: AdminWebhooksCatalogue = {
@@ -619,7 +637,10 @@ export const enAdminWebhooks: AdminWebhooksCatalogue = {
   'admin.webhooks.withoutComment': "without the customer's comment",
   'admin.webhooks.add': 'Add',
   'admin.webhooks.remove': 'Remove',
-  'admin.webhooks.added': "Endpoint added. A new endpoint's signing secret is shown once to whoever makes it: ask the operator.",
+  'admin.webhooks.added':
+    "Endpoint added. A new endpoint's signing secret is shown once, on the page after it is added; if it was lost, rotate it (POST /public/admin/webhooks/rotate).",
+  'admin.webhooks.addedSecret':
+    'Endpoint {url} added. Its signing secret, to check the signature of each delivery: copy it now, it will not be shown again.',
   'admin.webhooks.removed': 'Endpoint removed.',
   'admin.webhooks.unknownEndpoint': 'This endpoint is no longer in the configuration.',
 };

@@ -393,7 +393,7 @@ export const esWorkspace: WorkspaceCatalogue = {
   'answers.noComment': 'Sin comentario.',
 };
 
-/** The case alerts and escalations a manager receives by e-mail. */
+/** The case alerts and escalations a manager receives by e-mail, and their invitation to the workspace. */
 export const esAlerts: AlertCatalogue = {
   'caseAlert.subject': 'Nuevo caso: nota {score} en {store}',
   'caseAlert.intro': 'Un cliente dio nota {score} en {store}, atendido por {employee}.',
@@ -404,6 +404,12 @@ export const esAlerts: AlertCatalogue = {
   'caseAlert.open': 'Abrir el caso',
   'caseEscalation.subject': 'Caso vencido: nota {score} en {store}',
   'caseEscalation.intro': 'El caso de un cliente que dio nota {score} en {store}, atendido por {employee}, venció ({due}) sin resolverse.',
+  'invitation.subject': 'Su acceso al panel de {company}',
+  'invitation.intro': '{company} le invitó a su panel de satisfacción de clientes.',
+  'invitation.user': 'Su usuario: {email}',
+  'invitation.password': 'Su contraseña temporal:',
+  'invitation.change': 'Al entrar por primera vez elegirá una contraseña propia; la temporal deja entonces de funcionar.',
+  'invitation.signIn': 'Entrar',
 };
 
 export const esAdmin: AdminCatalogue = {
@@ -457,6 +463,7 @@ export const esAdmin: AdminCatalogue = {
   'admin.problems.fileTooLarge': 'supera el límite de {max} KB',
   'admin.problems.scope': 'elija todas las tiendas, o indique tiendas o grupos',
   'admin.problems.duplicateUser': 'ya existe un usuario con este correo',
+  'admin.problems.phone': 'no es un número de teléfono: escríbalo como +5511988887777 (sin código de país se asume +55)',
   'admin.problems.invalid': 'valor no válido',
 };
 
@@ -595,6 +602,17 @@ export const esAdminUsers: AdminUsersCatalogue = {
   'admin.users.addressUnavailable': 'este correo no se puede invitar a esta empresa: use otra dirección',
   'admin.users.userGone': 'Este usuario ya no existe: vea la lista actual.',
   'admin.users.invitedGone': 'La invitación fue enviada; el token de API se mostró una vez y no vuelve a aparecer.',
+  'admin.users.phone': 'Móvil (alertas por WhatsApp, opcional)',
+  'admin.users.phoneHint': 'Con el código de país, como +5491122223333; sin él se asume +55.',
+  'admin.users.phoneLast4': 'móvil terminado en {last4}',
+  'admin.users.invitedExists': '{email} ya tenía acceso a esta empresa: no se envió ninguna invitación.',
+  'admin.users.invitedNoSender':
+    'Usuario {email} creado, pero no se envió la invitación: esta empresa no tiene remitente de correo. Configúrelo y envíe la invitación de nuevo.',
+  'admin.users.resend': 'Enviar la invitación de nuevo',
+  'admin.users.resent': 'Invitación enviada de nuevo, con una nueva contraseña temporal (la anterior ya no funciona).',
+  'admin.users.signedIn': 'Este usuario ya entró: conserva su contraseña (puede restablecerla en la página de acceso).',
+  'admin.users.noSignIn': 'Este usuario no tiene acceso que invitar (un usuario de API).',
+  'admin.users.noSender': 'Esta empresa no tiene remitente de correo: configúrelo antes de enviar la invitación.',
 };
 
 export const esAdminWebhooks: AdminWebhooksCatalogue = {
@@ -620,7 +638,9 @@ export const esAdminWebhooks: AdminWebhooksCatalogue = {
   'admin.webhooks.add': 'Agregar',
   'admin.webhooks.remove': 'Quitar',
   'admin.webhooks.added':
-    'Endpoint agregado. El secreto de firma de un endpoint nuevo se muestra una vez a quien lo genera: pídalo al operador.',
+    'Endpoint agregado. El secreto de firma de un endpoint nuevo se muestra una vez, en la página tras agregarlo; si se perdió, rótelo (POST /public/admin/webhooks/rotate).',
+  'admin.webhooks.addedSecret':
+    'Endpoint {url} agregado. Su secreto de firma, para verificar la firma de cada entrega: cópielo ahora, no se mostrará de nuevo.',
   'admin.webhooks.removed': 'Endpoint quitado.',
   'admin.webhooks.unknownEndpoint': 'Este endpoint ya no está en la configuración.',
 };

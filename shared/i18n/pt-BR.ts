@@ -385,7 +385,7 @@ export const ptBRWorkspace = {
   'answers.noComment': 'Sem comentário.',
 } as const;
 
-/** The case alerts and escalations a manager receives by e-mail. */
+/** The case alerts and escalations a manager receives by e-mail, and their invitation to the workspace. */
 export const ptBRAlerts = {
   'caseAlert.subject': 'Novo caso: nota {score} na {store}',
   'caseAlert.intro': 'Um cliente deu nota {score} na {store}, atendido por {employee}.',
@@ -397,6 +397,12 @@ export const ptBRAlerts = {
   'caseEscalation.subject': 'Caso atrasado: nota {score} na {store}',
   'caseEscalation.intro':
     'O caso de um cliente que deu nota {score} na {store}, atendido por {employee}, passou do prazo ({due}) sem ser resolvido.',
+  'invitation.subject': 'Seu acesso ao painel de {company}',
+  'invitation.intro': '{company} convidou você para o painel de satisfação de clientes.',
+  'invitation.user': 'Seu usuário: {email}',
+  'invitation.password': 'Sua senha temporária:',
+  'invitation.change': 'No primeiro acesso você escolherá uma senha sua; a temporária deixa então de valer.',
+  'invitation.signIn': 'Entrar',
 } as const;
 
 export const ptBRAdmin = {
@@ -450,6 +456,7 @@ export const ptBRAdmin = {
   'admin.problems.fileTooLarge': 'passa do limite de {max} KB',
   'admin.problems.scope': 'escolha todas as lojas, ou liste lojas ou grupos',
   'admin.problems.duplicateUser': 'já existe um usuário com este e-mail',
+  'admin.problems.phone': 'não é um número de telefone: escreva como +5511988887777 (sem código de país, vale +55)',
   'admin.problems.invalid': 'valor inválido',
 } as const;
 
@@ -586,6 +593,17 @@ export const ptBRAdminUsers = {
   'admin.users.addressUnavailable': 'este e-mail não pode ser convidado para esta empresa: use outro endereço',
   'admin.users.userGone': 'Este usuário não existe mais: veja a lista atual.',
   'admin.users.invitedGone': 'O convite foi enviado; o token de API foi mostrado uma vez e não aparece de novo.',
+  'admin.users.phone': 'Celular (alertas por WhatsApp, opcional)',
+  'admin.users.phoneHint': 'Com o código do país, como +5511988887777; sem ele, vale +55.',
+  'admin.users.phoneLast4': 'celular terminado em {last4}',
+  'admin.users.invitedExists': '{email} já tinha acesso a esta empresa: nenhum convite foi enviado.',
+  'admin.users.invitedNoSender':
+    'Usuário {email} criado, mas o convite não foi enviado: esta empresa não tem remetente de e-mail. Configure um e envie o convite de novo.',
+  'admin.users.resend': 'Enviar o convite de novo',
+  'admin.users.resent': 'Convite enviado de novo, com uma nova senha temporária (a anterior deixou de valer).',
+  'admin.users.signedIn': 'Este usuário já entrou: ele mantém a senha dele (pode redefini-la na página de entrada).',
+  'admin.users.noSignIn': 'Este usuário não tem acesso para convidar (um usuário de API).',
+  'admin.users.noSender': 'Esta empresa não tem remetente de e-mail: configure um antes de enviar o convite.',
 } as const;
 
 export const ptBRAdminWebhooks = {
@@ -611,7 +629,9 @@ export const ptBRAdminWebhooks = {
   'admin.webhooks.add': 'Adicionar',
   'admin.webhooks.remove': 'Remover',
   'admin.webhooks.added':
-    'Endpoint adicionado. O segredo de assinatura de um endpoint novo é mostrado uma vez a quem o gera: peça ao operador.',
+    'Endpoint adicionado. O segredo de assinatura de um endpoint novo é mostrado uma vez, na página após adicioná-lo; se ele se perdeu, faça a rotação (POST /public/admin/webhooks/rotate).',
+  'admin.webhooks.addedSecret':
+    'Endpoint {url} adicionado. O segredo de assinatura dele, para conferir a assinatura de cada entrega: copie agora, ele não será mostrado de novo.',
   'admin.webhooks.removed': 'Endpoint removido.',
   'admin.webhooks.unknownEndpoint': 'Este endpoint não está mais na configuração.',
 } as const;

@@ -54,7 +54,7 @@ export function configService(tenants: ConfigRepository, audit: AuditLog) {
     expected: number | 'current',
     config: ConfigDocument,
     actor: AuditActor,
-  ): Promise<{ version: number; changes: ConfigChange[] }> {
+  ): Promise<{ version: number; changes: ConfigChange[]; newEndpoints: string[] }> {
     const before = await readConfig(tenantId);
     const version = expected === 'current' ? before.version : expected;
     const brand = brandSettings(config.name, config.brand);
@@ -64,21 +64,23 @@ export function configService(tenants: ConfigRepository, audit: AuditLog) {
     if (before.version !== version) throw changed();
     const changes = configChanges(before.config, configDocument(config.name, { ...config, brand }));
     // The same configuration again writes nothing: its version (the ETag) stays, and no function reads it again.
-    if (!changes.length) return { version, changes };
+    if (!changes.length) return { version, changes, newEndpoints: [] };
     // The claim also holds off another replacement made from a read of this one half written (its version is the claim's).
     if ((await tenants.raiseConfigVersion(tenantId, version, 'claim')) === undefined) throw changed();
     let written: number;
+    let newEndpoints: string[];
     try {
       if (before.config.name !== config.name) await tenants.renameTenant(tenantId, config.name);
       await tenants.putSettings(tenantId, config);
       await tenants.removeUnlisted(tenantId, config);
-      await tenants.putDelivery(tenantId, config.delivery);
+      // A webhook endpoint listed for the first time gets its signing secret: named, so that its page shows it once.
+      ({ newEndpoints } = await tenants.putDelivery(tenantId, config.delivery));
       await tenants.putBrand(tenantId, brand);
     } finally {
       written = (await tenants.raiseConfigVersion(tenantId, undefined, 'release'))!;
     }
     await recordedChange(audit, tenantId, actor, 'config.replace', changes);
-    return { version: written, changes };
+    return { version: written, changes, newEndpoints };
   }
 
   /**

@@ -10,7 +10,9 @@ import { addError, ETAG_FIELD, type AdminPagePorts, type AdminPageRequest, type 
  */
 
 /** What became of a form's change. */
-export type ChangeOutcome = { kind: 'saved' } | { kind: 'stale' | 'invalid'; errors: FieldErrors; config: ConfigDocument; version: number };
+export type ChangeOutcome =
+  /** Saved; `newEndpoints`: the webhook endpoints it listed for the first time (their signing secret is new). */
+  { kind: 'saved'; newEndpoints: string[] } | { kind: 'stale' | 'invalid'; errors: FieldErrors; config: ConfigDocument; version: number };
 
 /**
  * Applies a form's change to the configuration it was read at: `change` builds the whole new document from the
@@ -36,11 +38,11 @@ export async function changeConfig(
     return { kind: 'invalid', errors, ...current };
   }
   try {
-    await ports.replaceConfig(request.tenantId, current.version, parsed.output, { user: request.user.name });
+    const saved = await ports.replaceConfig(request.tenantId, current.version, parsed.output, { user: request.user.name });
+    return { kind: 'saved', newEndpoints: saved.newEndpoints ?? [] };
   } catch (error) {
     // Another change claimed the version between the read and the write.
     if (error instanceof PreconditionFailedError) return stale();
     throw error;
   }
-  return { kind: 'saved' };
 }

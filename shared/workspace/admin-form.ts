@@ -28,7 +28,7 @@ export interface AdminPagePorts {
     expected: number,
     config: ConfigDocument,
     actor: AuditActor,
-  ): Promise<{ version: number; changes: ConfigChange[] }>;
+  ): Promise<{ version: number; changes: ConfigChange[]; newEndpoints?: string[] }>;
   /** The tenant's language, time zone and brand. */
   settings(tenantId: number): Promise<Pick<Settings, 'brand' | 'delivery' | 'locale' | 'timeZone'>>;
 }
@@ -180,6 +180,7 @@ const MESSAGES: [RegExp, (t: Translate<AdminKey>, ...found: string[]) => string]
   [/^is (\d+) KB; at most (\d+) KB/, (t, size, max) => t('admin.problems.logoSize', { size: size!, max: max! })],
   [/^must be "all" or /, (t) => t('admin.problems.scope')],
   [/^A user with this email already exists/, (t) => t('admin.problems.duplicateUser')],
+  [/^is not a phone number$/, (t) => t('admin.problems.phone')],
 ];
 
 export function localMessage(t: Translate<AdminKey>, message: string): string {

@@ -5,11 +5,13 @@ import { ADMIN_USERS } from '../i18n/messages.js';
 import { DomainError, NotFoundError } from '../errors.js';
 import { APP_ADMIN_USERS_PATH } from '../session/paths.js';
 import { USER_ROLES } from '../access/ports.js';
+import { MAX_PHONE_LENGTH } from '../customers/phone.js';
 import { outsideScope, type UserScope } from '../access/user-scope.js';
+import { NewUserApiBody } from '../access/user-phone.js';
+import { NoSenderError } from '../access/invitation.js';
 import {
   AddressUnavailableError,
   GrantRefusedError,
-  NewUserBody,
   SelfLockoutError,
   UserNamePath,
   UserPatchBody,
@@ -72,8 +74,10 @@ interface UserValues {
   stores: string;
   groups: string;
   role: string;
+  /** The manager's mobile, for the WhatsApp alerts: E.164 or national (+55), as the users API takes it. */
+  phone: string;
 }
-const EMPTY: UserValues = { email: '', every: false, stores: '', groups: '', role: 'member' };
+const EMPTY: UserValues = { email: '', every: false, stores: '', groups: '', role: 'member', phone: '' };
 
 /** A comma-separated list of codes as numbers; anything else is left for the schema to name. */
 const idsOf = (list: string) =>
@@ -94,18 +98,20 @@ const valuesOf = (form: URLSearchParams): UserValues => ({
   stores: form.getAll('stores').join(','),
   groups: form.getAll('groups').join(','),
   role: form.get('role') ?? '',
+  phone: (form.get('phone') ?? '').trim(),
 });
 
 const fieldOf = (path: string) => {
   const [field] = path.split('.');
-  return field === 'email' || field === 'role' || field === 'scope' ? field! : '';
+  return field === 'email' || field === 'role' || field === 'scope' || field === 'phone' ? field! : '';
 };
 
 /**
  * The tenant admin's users (issue 34 §6) over the users service of `/public/admin/users`: each user's scope, role and
- * state; invite a manager (Cognito e-mails the invitation; their API token goes to the page after the post in the
- * shown-once cookie), change what a user sees and their role, disable one (once its confirmation is ticked) or enable
- * one. An admin cannot disable themself or drop their own admin role (the service's rule).
+ * state; invite a manager with their mobile if given (the service e-mails the invitation; their API token goes to the
+ * page after the post in the shown-once cookie), invite one again (a new temporary password), change what a user sees
+ * and their role, disable one (once its confirmation is ticked) or enable one. An admin cannot disable themself or drop
+ * their own admin role (the service's rule).
  */
 export function adminUsersPage(ports: UsersPorts) {
   async function showUsers(request: AdminPageRequest): Promise<WebAnswer> {
@@ -115,6 +121,7 @@ export function adminUsersPage(ports: UsersPorts) {
     const { notice, cookies } = await doneNotice(ports.shownOnce, request, APP_ADMIN_USERS_PATH, 'new-token', {
       changed: t('admin.users.changed'),
       invited: t('admin.users.invitedGone'),
+      resent: t('admin.users.resent'),
     });
     return { ...(await render(frame, request, 200, EMPTY, notice)), cookies };
   }
@@ -136,7 +143,11 @@ export function adminUsersPage(ports: UsersPorts) {
       return name;
     };
     try {
-      if (action === 'disable' || action === 'enable') {
+      if (action === 'resend') {
+        const resent = await ports.resendInvitation(tenantId, userName(), actor);
+        if (resent === 'sent') return redirect(`${request.base}${APP_ADMIN_USERS_PATH}?done=resent`);
+        addError(errors, '', t(resent === 'signed-in' ? 'admin.users.signedIn' : 'admin.users.noSignIn'));
+      } else if (action === 'disable' || action === 'enable') {
         if (action === 'disable' && !confirmed(form)) addError(errors, '', t('admin.confirmRequired'));
         else {
           await ports.updateUser(tenantId, userName(), { disabled: action === 'disable' }, actor);
@@ -151,11 +162,21 @@ export function adminUsersPage(ports: UsersPorts) {
         for (const issue of patch.issues)
           addError(errors, '', `${labelOf(frame, fieldOf(v.getDotPath(issue) ?? ''))}${frame.say(issue.message)}`);
       } else {
-        const body = v.safeParse(NewUserBody, { email: sent.email, scope: scopeOf(sent), role: sent.role });
+        const body = v.safeParse(NewUserApiBody, {
+          email: sent.email,
+          scope: scopeOf(sent),
+          role: sent.role,
+          ...(sent.phone ? { phone: sent.phone } : {}),
+        });
         if (body.success) {
           const created = await ports.createUser(tenantId, body.output, actor);
+          const invited = {
+            created: 'admin.users.invited',
+            exists: 'admin.users.invitedExists',
+            'no-sender': 'admin.users.invitedNoSender',
+          } as const;
           return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_USERS_PATH, 'done=invited', {
-            notice: `${t('admin.users.invited', { email: created.name })} ${t('admin.users.userToken')}`,
+            notice: `${t(invited[created.invited], { email: created.name })} ${t('admin.users.userToken')}`,
             secret: created.token,
           });
         }
@@ -167,6 +188,7 @@ export function adminUsersPage(ports: UsersPorts) {
       else if (error instanceof GrantRefusedError)
         addError(errors, action === 'create' && error.refused === 'scope' ? 'scope' : '', refusalText(t, error));
       else if (error instanceof AddressUnavailableError) addError(errors, 'email', t('admin.users.addressUnavailable'));
+      else if (error instanceof NoSenderError) addError(errors, '', t('admin.users.noSender'));
       else if (!(error instanceof DomainError) || !['validation', 'not-found', 'conflict'].includes(error.kind)) throw error;
       else if (error.kind === 'conflict') addError(errors, 'email', frame.say(error.message));
       else if (error.kind === 'not-found') addError(errors, '', t('admin.users.userGone'));
@@ -229,6 +251,7 @@ const labelsOf = ({ t }: UsersFrame) => ({
   email: { label: t('admin.email'), id: 'u-email' },
   scope: { label: t('admin.scope'), id: 'u-scope' },
   role: { label: t('admin.users.role'), id: 'u-role' },
+  phone: { label: t('admin.users.phone'), id: 'u-phone' },
 });
 
 const labelOf = (frame: UsersFrame, field: string) => {
@@ -314,6 +337,7 @@ function userItem(
   const facts = [
     t(`admin.users.roles.${user.role}`),
     scope,
+    ...(user.phone_last4 ? [t('admin.users.phoneLast4', { last4: user.phone_last4 })] : []),
     ...(user.disabled_at ? [t('admin.users.disabledAt', { at: frame.dateTime(user.disabled_at) })] : []),
   ];
   const action = request.base + APP_ADMIN_USERS_PATH;
@@ -323,6 +347,7 @@ function userItem(
     stores: user.scope === 'all' ? '' : user.scope.stores.join(', '),
     groups: user.scope === 'all' ? '' : user.scope.groups.join(', '),
     role: user.role,
+    phone: '',
   };
   const edit =
     self || wider
@@ -335,6 +360,11 @@ ${postForm(
 ${roleField(frame, `e${at}-role`, user.role, undefined)}
 <div class="actions">${submitButton(t('admin.save'), user.name)}</div>`,
 )}</details>`;
+  // Whether they signed in is Cognito's to say: asked when the button is pressed.
+  const resend =
+    self || wider || user.disabled_at
+      ? ''
+      : postForm(action, { action: 'resend', name: user.name }, submitButton(t('admin.users.resend'), user.name, true));
   const state = wider
     ? ''
     : user.disabled_at
@@ -354,7 +384,7 @@ ${roleField(frame, `e${at}-role`, user.role, undefined)}
 <h3>${user.name}${self ? html` <span class="you">(${t('admin.users.you')})</span>` : ''}</h3>
 <p>${facts.join(' · ')}</p>
 ${self ? html`<p class="hint">${t('admin.users.selfNote')}</p>` : ''}${wider ? html`<p class="hint">${t('admin.users.widerUser')}</p>` : ''}
-<div class="actions">${edit}${state}</div>
+<div class="actions">${edit}${state}${resend}</div>
 </li>`;
 }
 
@@ -368,6 +398,7 @@ ${postForm(
   html`${inputField({ id: 'u-email', name: 'email', label: t('admin.email'), value: values.email, errors, attributes: html` type="email" autocomplete="off" required maxlength="254"` })}
 ${scopeFields(frame, 'u-scope', values, errors, choices)}
 ${roleField(frame, 'u-role', values.role, errors)}
+${inputField({ id: 'u-phone', name: 'phone', label: t('admin.users.phone'), value: values.phone, errors, hint: t('admin.users.phoneHint'), attributes: html` type="tel" autocomplete="off" maxlength="${MAX_PHONE_LENGTH}"` })}
 <div class="actions">${submitButton(t('admin.users.invite'))}</div>`,
   html` novalidate`,
 )}</section>`;

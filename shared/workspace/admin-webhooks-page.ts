@@ -1,20 +1,24 @@
-import { html, type SafeHtml } from '../html.js';
+import { html, type HtmlValue, type SafeHtml } from '../html.js';
 import type { AdminWebhooksKey } from '../i18n/catalogue.js';
 import { ADMIN_WEBHOOKS } from '../i18n/messages.js';
 import { EVENT_TYPES, type EventType } from '../events/ports.js';
+import { eventEndpoint } from '../events/signature.js';
 import { APP_ADMIN_WEBHOOKS_PATH } from '../session/paths.js';
 import type { ConfigDocument } from '../tenants/config-schema.js';
 import type { WebAnswer } from '../web-answer.js';
 import { redirect } from '../web-answer.js';
 import {
   adminFrame,
+  doneNotice,
   etagField,
   fieldError,
   problemsBox,
+  redirectShowingOnce,
   type AdminFrame,
   type AdminPagePorts,
   type AdminPageRequest,
   type FieldErrors,
+  type ShownOncePorts,
 } from './admin-form.js';
 import type { changeConfig as ConfigChange, ChangeOutcome } from './admin-config-form.js';
 
@@ -35,20 +39,21 @@ const DONE = { added: 'added', removed: 'removed' } as const;
 
 /**
  * The tenant admin's event endpoints (issue 34 §6): each endpoint's URL and the event types it receives; add one,
- * remove one, through the configuration service as `PUT /public/admin/config` writes (`delivery.webhooks`).
+ * remove one, through the configuration service as `PUT /public/admin/config` writes (`delivery.webhooks`). A new
+ * endpoint's signing secret is shown once on the page after the post, as a new key is (the shown-once cookie).
  */
-export function adminWebhooksPage(ports: AdminPagePorts) {
+export function adminWebhooksPage(ports: AdminPagePorts & { shownOnce: ShownOncePorts }) {
   async function showWebhooks(request: AdminPageRequest): Promise<WebAnswer> {
     const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH, ADMIN_WEBHOOKS);
     if (refused) return refused;
-    const { config, version } = await ports.readConfig(request.tenantId);
-    const done =
-      request.query.done === DONE.added
-        ? frame.t('admin.webhooks.added')
-        : request.query.done === DONE.removed
-          ? frame.t('admin.webhooks.removed')
-          : undefined;
-    return render(frame, request.base, 200, config, version, EMPTY, undefined, done);
+    const [{ config, version }, { notice, cookies }] = await Promise.all([
+      ports.readConfig(request.tenantId),
+      doneNotice(ports.shownOnce, request, APP_ADMIN_WEBHOOKS_PATH, 'new-secret', {
+        [DONE.added]: frame.t('admin.webhooks.added'),
+        [DONE.removed]: frame.t('admin.webhooks.removed'),
+      }),
+    ]);
+    return { ...render(frame, request.base, 200, config, version, EMPTY, undefined, notice), cookies };
   }
 
   return { showWebhooks };
@@ -56,9 +61,13 @@ export function adminWebhooksPage(ports: AdminPagePorts) {
 
 /**
  * The form's post: the change checked by the tenant file's schema (`changeConfig`, admin-config-form.ts), given by the
- * post's wiring only, so that the page's function does not build that schema.
+ * post's wiring only, so that the page's function does not build that schema. `signingSecret` derives a new endpoint's
+ * secret (generation 1, never stored), to be shown once.
  */
-export function adminWebhooksForm(ports: AdminPagePorts, changeConfig: typeof ConfigChange) {
+export function adminWebhooksForm(
+  ports: AdminPagePorts & { shownOnce: ShownOncePorts; signingSecret(tenantId: number, url: string): string | undefined },
+  changeConfig: typeof ConfigChange,
+) {
   async function saveWebhooks(request: AdminPageRequest): Promise<WebAnswer> {
     const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH, ADMIN_WEBHOOKS);
     if (refused) return refused;
@@ -97,7 +106,16 @@ export function adminWebhooksForm(ports: AdminPagePorts, changeConfig: typeof Co
       },
       frame.say,
     );
-    if (outcome.kind === 'saved') return redirect(`${request.base}${APP_ADMIN_WEBHOOKS_PATH}?done=${removing ? DONE.removed : DONE.added}`);
+    if (outcome.kind === 'saved') {
+      // An endpoint added again keeps the secret it had (and its generation): only a first one's is shown.
+      const secret = !removing && outcome.newEndpoints.includes(eventEndpoint(sent.url)) && ports.signingSecret(request.tenantId, sent.url);
+      if (secret)
+        return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_WEBHOOKS_PATH, `done=${DONE.added}`, {
+          notice: frame.t('admin.webhooks.addedSecret', { url: sent.url }),
+          secret,
+        });
+      return redirect(`${request.base}${APP_ADMIN_WEBHOOKS_PATH}?done=${removing ? DONE.removed : DONE.added}`);
+    }
     const status = outcome.kind === 'stale' ? 409 : 400;
     return render(frame, request.base, status, outcome.config, outcome.version, sent, outcome);
   }
@@ -113,7 +131,7 @@ function render(
   version: number,
   values: EndpointValues,
   outcome?: Exclude<ChangeOutcome, { kind: 'saved' }>,
-  done?: string,
+  notice?: HtmlValue,
 ): WebAnswer {
   const { t } = frame;
   const endpoints = config.delivery.webhooks ?? [];
@@ -124,7 +142,7 @@ function render(
   };
   const body = html`<h1>${t('admin.webhooks')}</h1>
 <p class="hint">${t('admin.webhooks.webhooksIntro')}</p>
-${done ? html`<p class="saved" role="status">${done}</p>` : ''}
+${notice ?? ''}
 ${outcome ? problemsBox(frame.t, outcome, labels, 'endpoint-form') : ''}
 <h2 id="endpoints-title">${t('admin.webhooks.endpointList')}</h2>
 ${

@@ -619,6 +619,18 @@ describe('the CDK stacks', () => {
     });
   });
 
+  it('lets only the senders and the users routes e-mail (the invitation: Cognito told to send nothing), the page also renew a temporary password', () => {
+    const sending = [...FUNCTIONS.keys()].filter((id) => roleActions(id).includes('ses:SendEmail')).sort();
+    // Pinned: the functions that send e-mail, each a change of what a role may do, to be read in review.
+    expect(sending).toEqual(['caseDeadlines', 'caseOpener', 'createAdminUser', 'postAppAdminUsers', 'surveyDispatcher'].sort());
+    for (const id of ['createAdminUser', 'postAppAdminUsers']) {
+      const [, fn] = ofType('AWS::Lambda::Function').find(([key]) => new RegExp(`^${capitalise(id)}[0-9A-F]{8}$`).test(key))!;
+      expect(Object.keys(fn.Properties.Environment.Variables), id).toContain('SURVEY_BASE_URL');
+    }
+    expect(roleActions('postAppAdminUsers')).toContain('cognito-idp:AdminSetUserPassword');
+    expect(roleActions('createAdminUser')).not.toContain('cognito-idp:AdminSetUserPassword');
+  });
+
   it('takes the alarm e-mail and the consumer concurrency cap from deploy-time settings', () => {
     const { template: configured } = synthesize('Configured', {
       logRetention: RetentionDays.ONE_WEEK,

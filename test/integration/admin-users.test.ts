@@ -1,12 +1,14 @@
 import { AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { cognitoClient } from '../../infra/local/cognito.js';
 import { createGateway } from '../../infra/local/gateway.js';
 import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adapters/cognito.js';
 import { ENV } from '../../shared/config.js';
 import { findUserByName } from '../../shared/adapters/access-repository.js';
 import { inProcess } from '../support/api.js';
-import { newTenant, type TestTenant } from '../support/tenant.js';
+import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
+import { mailTo } from '../support/mailbox.js';
+import { putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
 
 /** The tenant's keys as listed, but their last use (which any call with a key may move). */
 const keysOf = (listed: { body: { data: { last_used_at?: unknown }[] } }) => listed.body.data.map(({ last_used_at: _, ...key }) => key);
@@ -17,8 +19,12 @@ const USERS = '/public/admin/users';
 const PASSWORD = 'Usuarios-test-pass-1!';
 let tenant: TestTenant;
 
+/** The tenant's e-mail sender, which the invitations are sent from. */
+const SENDER = { quietHours: null, email: { from: 'pesquisa@usuarios.example' } };
+
 beforeAll(async () => {
   tenant = await newTenant();
+  await putDelivery(tenant.tenantId, SENDER);
 });
 
 const create = (body: unknown, key = tenant.adminKey, token?: string) =>
@@ -142,6 +148,71 @@ describe('POST /public/admin/users', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ name: email, invited: 'exists' });
     expect((await answers(res.body.token)).status).toBe(200);
+  });
+});
+
+const sesUrl = inject('sesUrl');
+const form = (url: string, fields: Record<string, string>, cookie?: string) =>
+  gateway({
+    method: 'POST',
+    url,
+    headers: {
+      origin: 'http://localhost',
+      host: 'localhost',
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(cookie ? { cookie } : {}),
+    },
+    body: Buffer.from(new URLSearchParams(fields).toString()),
+  });
+
+/** The temporary password an invitation e-mails signs in at /app/sign-in to the new-password step, which ends signed in. */
+async function signsInWith(email: string, password: string) {
+  const first = await form('/app/sign-in', { email, password });
+  expect(first.status).toBe(200);
+  expect(first.body.toString('utf8')).toContain('action="/app/sign-in/new-password"');
+  const sch = first.cookies!.find((c) => c.startsWith('sch='))!.split(';')[0]!;
+  const chosen = await form('/app/sign-in/new-password', { password: 'Escolhida-convite-1!', confirm: 'Escolhida-convite-1!' }, sch);
+  expect([chosen.status, chosen.headers.location]).toEqual([303, '/app/results']);
+}
+
+describe('the invitation e-mail', () => {
+  it("e-mails the new manager through SES in the tenant's language and brand, with a temporary password that signs in once to be changed", async () => {
+    // Act
+    const email = address('convite');
+    const res = await create({ email, scope: 'all' });
+    const mail = await mailTo(sesUrl, email);
+
+    // Assess: in the tenant's language (pt-BR), with the sign-in link and a password the answer never shows.
+    expect(res.status).toBe(201);
+    expect(mail.body.text).toContain('convidou você para o painel de satisfação de clientes');
+    expect(mail.body.text).toContain('/app/sign-in');
+    const password = mail.body.text.match(/Sua senha temporária: (\S+)/)![1]!;
+    expect(password).toMatch(/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[^a-zA-Z\d]).{12,}$/);
+    expect(res.text).not.toContain(password);
+    const audit = await api({ path: '/public/admin/audit', key: tenant.adminKey, query: { limit: 100 } });
+    expect(audit.text).not.toContain(password);
+    await signsInWith(email, password);
+  });
+
+  it('writes the invitation in Spanish for a tenant whose language is es, and sends nothing for a second POST (409)', async () => {
+    // Prepare
+    const es = await newTenant();
+    await putSettings(es.tenantId, { ...DEMO_SETTINGS, locale: 'es' });
+    await putDelivery(es.tenantId, SENDER);
+    const email = `hola-${es.tenantId}@usuarios.example`;
+
+    // Act
+    const first = await create({ email, scope: 'all' }, es.adminKey);
+    const mail = await mailTo(sesUrl, email);
+    const again = await create({ email, scope: 'all' }, es.adminKey);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { emails } = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: { destination: { to: string[] } }[] };
+
+    // Assess
+    expect([first.status, again.status]).toEqual([201, 409]);
+    expect(mail.body.text).toContain('le invitó a su panel de satisfacción de clientes');
+    expect(emails.filter((e) => e.destination.to.includes(email))).toHaveLength(1);
+    await signsInWith(email, mail.body.text.match(/Su contraseña temporal: (\S+)/)![1]!);
   });
 });
 

@@ -11,6 +11,8 @@ import { registerSale } from '../support/sales.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
 import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import { DEMO_MANAGERS } from '../../infra/local/demo-managers.js';
+import { eventDeliveryPorts } from '../../shared/adapters/event-deliveries.js';
+import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
 
 /** The tenant's keys as listed, but their last use (which any call with a key may move). */
 const keysOf = (listed: { body: { data: { last_used_at?: unknown }[] } }) => listed.body.data.map(({ last_used_at: _, ...key }) => key);
@@ -318,6 +320,37 @@ describe('the tenant admin pages', () => {
     const page = await get(posted.headers.location!, `${cookie}; ${pair}`);
     return { page, set: set[0]!, body: page.body.toString() };
   }
+
+  it("shows a new event endpoint's signing secret once, the secret its deliveries are signed with; added again, none", async () => {
+    const url = `https://hooks.example.com/segredo-${tenant.tenantId}`;
+    const add = async () =>
+      post('/app/admin/webhooks', adminCookie, [
+        ['etag', (await config()).version],
+        ['action', 'add'],
+        ['url', url],
+      ]);
+    const added = await add();
+    const shown = await followShowingOnce(added, adminCookie);
+    const secret = /<code id="new-secret" class="secret">([^<]+)<\/code>/.exec(shown.body)![1]!;
+    const deliveries = eventDeliveryPorts(tenantSettings, () => process.env[ENV.surveySecret]!);
+    const signing = (await deliveries.endpoint(tenant.tenantId, url, new Date()))!.secrets;
+    const later = (await get('/app/admin/webhooks?done=added', `${adminCookie}; ${shown.set.split(';')[0]}`)).body.toString();
+    await post('/app/admin/webhooks', adminCookie, [
+      ['etag', (await config()).version],
+      ['action', 'remove'],
+      ['url', url],
+    ]);
+    const again = await add();
+
+    expect([added.status, added.headers.location]).toEqual([303, '/app/admin/webhooks?done=added']);
+    expect(shown.set).toMatch(/^sso=[\w-]+; Path=\/app\/admin\/webhooks; Max-Age=120; HttpOnly; Secure; SameSite=Strict$/);
+    expect(Buffer.from(shown.set.split(';')[0]!.slice(4), 'base64url').toString('latin1')).not.toContain(secret);
+    expect(signing).toEqual([secret]);
+    expect(later).not.toContain(secret);
+    expect(later).toContain('POST /public/admin/webhooks/rotate');
+    // Listed again, the endpoint keeps the secret it had: nothing new to show.
+    expect([again.status, again.headers.location, again.cookies]).toEqual([303, '/app/admin/webhooks?done=added', undefined]);
+  });
 
   it('shows a new key once: its cookie holds no readable key, and the same cookie sent again shows nothing', async () => {
     const issued = await post('/app/admin/keys', adminCookie, [

@@ -27,6 +27,7 @@ import type { ApiKeyRecord, UserRecord } from '../../shared/access/ports.js';
 import type { TenantRepository } from '../../shared/tenants/ports.js';
 import type { Dispatcher, Reference, ReferenceReader, RequestRecord, TransactionRepository } from '../../shared/transactions/ports.js';
 import { transactionIdFor } from '../../shared/transactions/request-key.js';
+import { invitations, type InvitationMessage, type InvitationPorts } from '../../shared/access/invitation.js';
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -557,20 +558,45 @@ export function memoryAudit(): AuditLog & { entries: Map<number, AuditEntry[]> }
   };
 }
 
-/** The identity provider in memory: each address's sign-in bound to one tenant, enabled or not. */
-export function memorySignIn(): SignInDirectory & { accounts: Map<string, { tenantId: number; enabled: boolean }> } {
-  const accounts = new Map<string, { tenantId: number; enabled: boolean }>();
+/**
+ * The identity provider in memory: each address's sign-in bound to one tenant, enabled or not, with its temporary
+ * password until its user signs in (`signedIn`).
+ */
+export function memorySignIn(): SignInDirectory & {
+  accounts: Map<string, { tenantId: number; enabled: boolean; password: string; signedIn?: boolean }>;
+} {
+  const accounts = new Map<string, { tenantId: number; enabled: boolean; password: string; signedIn?: boolean }>();
   return {
     accounts,
-    async invite({ email, tenantId }) {
+    async invite({ email, tenantId, temporaryPassword }) {
       const held = accounts.get(email);
       if (held) return held.tenantId === tenantId ? 'exists' : 'elsewhere';
-      accounts.set(email, { tenantId, enabled: true });
+      accounts.set(email, { tenantId, enabled: true, password: temporaryPassword });
       return 'created';
+    },
+    async renewTemporaryPassword({ email, tenantId, temporaryPassword }) {
+      const held = accounts.get(email);
+      if (held?.tenantId !== tenantId) return 'missing';
+      if (held.signedIn) return 'signed-in';
+      held.password = temporaryPassword;
+      return 'renewed';
     },
     async setEnabled({ email, tenantId }, enabled) {
       const held = accounts.get(email);
       if (held?.tenantId === tenantId) held.enabled = enabled;
     },
+  };
+}
+
+/** A tenant's invitations in memory: the tenant's settings as given, each e-mail kept in `sent`. */
+export function memoryInvitations(settings: Awaited<ReturnType<InvitationPorts['settings']>>) {
+  const sent: InvitationMessage[] = [];
+  return {
+    sent,
+    ...invitations({
+      settings: async () => settings,
+      email: async (message) => void sent.push(message),
+      baseUrl: () => 'https://example.test',
+    }),
   };
 }

@@ -1,3 +1,4 @@
+import { sealer } from '../../shared/sealed.js';
 import { describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../shared/access/ports.js';
 import type { NewUserBody, UserView } from '../../shared/access/tenant-users.js';
@@ -181,6 +182,7 @@ describe('the webhooks page names each event in words, its code beside', () => {
         settings: settingsIn(locale),
         readConfig: async () => ({ config, version: 3 }),
         replaceConfig: async () => ({ version: 4, changes: [] }),
+        shownOnce: { sealer: sealer(() => 's'.repeat(32), 'shown-once/v1'), spend: async () => true },
       }).showWebhooks(request())
     ).html!;
 

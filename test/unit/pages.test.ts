@@ -12,6 +12,10 @@ import { resultsPage } from '../../shared/workspace/results-page.js';
 import { showSignIn, signInPage } from '../../shared/workspace/sign-in-page.js';
 import { adminGeneralPage } from '../../shared/workspace/admin-general-page.js';
 import { expiryOf } from '../../shared/workspace/admin-keys-page.js';
+import { adminUsersPage } from '../../shared/workspace/admin-users-page.js';
+import { tenantUsers } from '../../shared/access/tenant-users.js';
+import { sealer } from '../../shared/sealed.js';
+import { memoryAccess, memoryAudit, memoryInvitations, memorySignIn } from '../support/memory.js';
 import type { AnswerBody } from '../../shared/answers/schema.js';
 import type { ConfigDocument } from '../../shared/tenants/config-schema.js';
 import { surveyPage } from '../../shared/surveys/page-html.js';
@@ -409,6 +413,42 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     expect(page).toContain('<option value="America/Bogota" selected>America/Bogota</option>');
     expect(page.match(/<option value="[A-Z][^"]*\/[^"]*"/g)!.length).toBeGreaterThan(300);
     expect(page).toContain('<input type="hidden" name="etag" value="4">');
+  });
+
+  it('the users page takes a mobile for the WhatsApp alerts: named in the tenant’s language when wrong, stored in E.164', async () => {
+    const settings = { locale: 'es' as const, timeZone: 'UTC', delivery: { email: { from: 'p@aurora.test' } }, brand: { name: 'Aurora' } };
+    const access = memoryAccess();
+    await access.insertUser(1, ADMIN);
+    const users = tenantUsers(access, memorySignIn(), memoryAudit(), memoryInvitations(settings));
+    const page = adminUsersPage({
+      settings: async () => settings,
+      ...users,
+      shownOnce: { sealer: sealer(() => 's'.repeat(32), 'shown-once/v1'), spend: async () => true },
+      groups: async () => [],
+      storeNames: async () => new Map(),
+      storeChoices: async () => new Map(),
+    });
+    const invite = (phone: string) =>
+      page.saveUsers({
+        tenantId: 1,
+        user: ADMIN,
+        base: '',
+        query: {},
+        form: new URLSearchParams({ action: 'create', email: 'g@aurora.test', scope: 'all', role: 'member', phone }),
+      });
+
+    const form = (await page.showUsers({ tenantId: 1, user: ADMIN, base: '', query: {}, form: new URLSearchParams() })).html!;
+    const wrong = await invite('12');
+    const right = await invite('(11) 98888-7777');
+
+    expect(form).toContain('<label for="u-phone">Móvil (alertas por WhatsApp, opcional)</label>');
+    expect(form).toMatch(/<input id="u-phone" name="phone" value="" type="tel"/);
+    expect(wrong.status).toBe(400);
+    expect(wrong.html).toContain('id="u-phone-error"');
+    expect(wrong.html).toContain('no es un número de teléfono');
+    expect(wrong.html).toContain('value="12"');
+    expect(await access.findUserByName(1, 'g@aurora.test')).toMatchObject({ phone: '+5511988887777' });
+    expect(right.status).toBe(303);
   });
 
   it('the keys page reads an expiry in the tenant’s zone', () => {

@@ -1,5 +1,4 @@
 import { configured, ENV, requireEnvs, wire } from '../../config.js';
-import { sealer } from '../../sealed.js';
 import * as keys from '../../access/api-keys.js';
 import * as users from '../../access/tenant-users.js';
 import * as keysPage from '../../workspace/admin-keys-page.js';
@@ -19,7 +18,9 @@ import {
 } from '../access-repository.js';
 import { auditLog } from '../audit-log.js';
 import { cognitoSignInDirectory, userPoolIdOf } from '../cognito.js';
-import { spendShownOnce } from '../shown-once.js';
+import { caseAlerts } from '../case-alerts.js';
+import { invitations } from '../../access/invitation.js';
+import { shownOnce } from './shown-once.js';
 import { raiseConfigVersion } from '../tenant-repository.js';
 import { tenantSettings } from './tenants.js';
 
@@ -40,7 +41,10 @@ export const apiKeys = /* @__PURE__ */ wire(() => {
 /** The key a value names, if any (the operator's command). */
 export const keyOfValue = (value: string) => keys.keyOfValue({ findApiKey }, value);
 
-/** The tenant's users: list, create (with a Cognito invitation), change and disable (shared/access/tenant-users.ts). */
+/**
+ * The tenant's users: list, create (a Cognito sign-in, its invitation e-mailed through SES as the case alerts are),
+ * change and disable (shared/access/tenant-users.ts).
+ */
 export const tenantUsers = /* @__PURE__ */ wire(() => {
   // The users routes write the tenant's users in the table and their sign-in users in the pool its issuer names.
   requireEnvs(ENV.tableName);
@@ -49,17 +53,14 @@ export const tenantUsers = /* @__PURE__ */ wire(() => {
     { findUserByName, insertUser, listUsers, updateUser },
     cognitoSignInDirectory(() => userPoolIdOf(issuer())),
     auditLog,
+    invitations({
+      settings: tenantSettings,
+      email: caseAlerts.email,
+      // Given to the functions that send (infra/grants.ts); read when a link is made, as the case alerts read it.
+      baseUrl: () => process.env[ENV.surveyBaseUrl] ?? '',
+    }),
   );
 });
-
-/**
- * A secret an admin page shows once (a new API key, a user's token), sealed with the deployment's cursor secret under a
- * key of its own purpose (its functions read the secret at cold start), and spent once shown.
- */
-export const shownOnce = /* @__PURE__ */ wire(() => ({
-  sealer: sealer(configured(ENV.cursorSecret), 'shown-once/v1'),
-  spend: spendShownOnce,
-}));
 
 /** The tenant admins' keys page over the keys service of `/public/admin/keys`; a new key shown once, sealed. */
 export const adminKeysPage = /* @__PURE__ */ wire(() => keysPage.adminKeysPage({ settings: tenantSettings, ...apiKeys, shownOnce }));

@@ -8,6 +8,9 @@ import * as adminForm from '../../workspace/admin-form.js';
 import * as journeys from '../../workspace/admin-journeys-page.js';
 import * as webhooks from '../../workspace/admin-webhooks-page.js';
 import { auditLog } from '../audit-log.js';
+import { shownOnce } from './shown-once.js';
+import { signingSecret } from '../../events/webhook-signing.js';
+import { eventEndpoint } from '../../events/signature.js';
 import { readConfigVersion } from '../config-version.js';
 import { readVersionedSettings } from '../settings-repository.js';
 import { insertTenant } from '../tenant-creation.js';
@@ -82,17 +85,27 @@ export const adminJourneysForm = /* @__PURE__ */ wire(() =>
   ),
 );
 
-/** The tenant admins' event endpoints page and its form's post, over the configuration service. */
+/**
+ * The tenant admins' event endpoints page and its form's post, over the configuration service; a new endpoint's
+ * signing secret (derived from the survey secret, which the post reads at cold start) shown once, sealed.
+ */
 export const adminWebhooksPage = /* @__PURE__ */ wire(() =>
   webhooks.adminWebhooksPage({
     readConfig: configService.readConfig,
     replaceConfig: configService.replaceConfig,
     settings: tenantSettings,
+    shownOnce,
   }),
 );
 export const adminWebhooksForm = /* @__PURE__ */ wire(() =>
   webhooks.adminWebhooksForm(
-    { readConfig: configService.readConfig, replaceConfig: configService.replaceConfig, settings: tenantSettings },
+    {
+      readConfig: configService.readConfig,
+      replaceConfig: configService.replaceConfig,
+      settings: tenantSettings,
+      shownOnce,
+      signingSecret: (tenantId, url) => signingSecret(() => process.env[ENV.surveySecret])(tenantId, eventEndpoint(url), 1),
+    },
     configForm.changeConfig,
   ),
 );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashSecret } from '../../../shared/access/credentials.js';
 import { tenantUsers } from '../../../shared/access/tenant-users.js';
-import { memoryAccess, memoryAudit, memorySignIn } from '../../support/memory.js';
+import { memoryAccess, memoryAudit, memoryInvitations, memorySignIn } from '../../support/memory.js';
 import { refusal } from '../../support/problems.js';
 
 /** A tenant's users: created, disabled, re-scoped, and what is refused; over in-memory ports. */
@@ -11,19 +11,29 @@ const NOW = new Date('2026-11-23T12:00:00.000Z');
 const operator = { operator: true as const };
 const stores = (...ids: number[]) => ({ stores: ids, groups: [] });
 
-async function usersWorld() {
+/** The tenant's settings an invitation reads: its sender, language and brand. */
+const SETTINGS = {
+  locale: 'es' as const,
+  delivery: { email: { from: 'pesquisa@loja.example' } },
+  brand: { name: 'Loja Azul', colour: '#123456' },
+};
+
+async function usersWorld(settings: Parameters<typeof memoryInvitations>[0] = SETTINGS) {
   const access = memoryAccess();
   const audit = memoryAudit();
   const signIn = memorySignIn();
-  const service = tenantUsers(access, signIn, audit);
+  const mail = memoryInvitations(settings);
+  const service = tenantUsers(access, signIn, audit, mail);
   // An admin of stores 1 and 2, made by the operator.
-  await service.createUser(TENANT, { email: 'admin@loja.example', scope: stores(1, 2), role: 'admin' }, operator, NOW);
-  return { access, audit, signIn, service, admin: { user: 'admin@loja.example' } };
+  if (settings.delivery.email)
+    await service.createUser(TENANT, { email: 'admin@loja.example', scope: stores(1, 2), role: 'admin' }, operator, NOW);
+  mail.sent.length = 0;
+  return { access, audit, signIn, service, sent: mail.sent, admin: { user: 'admin@loja.example' } };
 }
 
 describe('tenant users', () => {
   it('creates a user with a sign-in invitation and a token shown once, stored only as its hash; the phone audited hidden', async () => {
-    const { access, audit, signIn, service, admin } = await usersWorld();
+    const { access, audit, signIn, service, sent, admin } = await usersWorld();
 
     const created = await service.createUser(
       TENANT,
@@ -40,16 +50,30 @@ describe('tenant users', () => {
       phone_last4: '7777',
     });
     expect((await access.findUserByName(TENANT, 'gerente@loja.example'))!.tokenHash).toBe(hashSecret(created.token));
-    expect(signIn.accounts.get('gerente@loja.example')).toEqual({ tenantId: TENANT, enabled: true });
+    const account = signIn.accounts.get('gerente@loja.example')!;
+    expect(account).toMatchObject({ tenantId: TENANT, enabled: true });
+    // The temporary password meets the pool's policy, is e-mailed in the tenant's language, and is in no answer or log.
+    expect(account.password).toMatch(/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[^a-zA-Z\d]).{12,}$/);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({
+      from: '"Loja Azul" <pesquisa@loja.example>',
+      to: ['gerente@loja.example'],
+      subject: 'Su acceso al panel de Loja Azul',
+    });
+    expect(sent[0]!.text).toContain(account.password);
+    expect(sent[0]!.text).toContain('https://example.test/app/sign-in');
+    expect(sent[0]!.html).toContain('#123456');
     const entries = JSON.stringify((await audit.list(TENANT, { limit: 10 })).data);
     expect(entries).not.toContain('988887777');
     expect(entries).not.toContain(created.token);
+    expect(entries).not.toContain(account.password);
+    expect(JSON.stringify(created)).not.toContain(account.password);
     expect((await service.listUsers(TENANT)).map((u) => u.name)).toEqual(['admin@loja.example', 'gerente@loja.example']);
   });
 
   it("refuses a user that exists (conflict), and an address whose sign-in is another tenant's without saying whose", async () => {
-    const { access, signIn, service } = await usersWorld();
-    signIn.accounts.set('alheia@outra.example', { tenantId: 99, enabled: true });
+    const { access, signIn, service, sent } = await usersWorld();
+    signIn.accounts.set('alheia@outra.example', { tenantId: 99, enabled: true, password: 'x' });
 
     expect(
       await refusal(service.createUser(TENANT, { email: 'admin@loja.example', scope: 'all', role: 'member' }, operator)),
@@ -60,6 +84,43 @@ describe('tenant users', () => {
     expect(elsewhere).toMatchObject({ kind: 'state-conflict', errors: [{ path: 'email', message: 'cannot be invited to this tenant' }] });
     expect(elsewhere.message).not.toMatch(/99|exists|account/);
     expect(await access.findUserByName(TENANT, 'alheia@outra.example')).toBeUndefined();
+    expect(sent).toEqual([]);
+  });
+
+  it('makes the user of a tenant without an e-mail sender, answering no-sender, and invites them again once it has one', async () => {
+    const settings: Parameters<typeof memoryInvitations>[0] = { delivery: {} };
+    const { access, signIn, service, sent } = await usersWorld(settings);
+
+    const created = await service.createUser(TENANT, { email: 'g@loja.example', scope: 'all', role: 'member' }, operator);
+    const refused = await refusal(service.resendInvitation(TENANT, 'g@loja.example', operator));
+    settings.delivery.email = { from: 'pesquisa@loja.example' };
+    const resent = await service.resendInvitation(TENANT, 'g@loja.example', operator);
+
+    expect(created.invited).toBe('no-sender');
+    expect(await access.findUserByName(TENANT, 'g@loja.example')).toBeDefined();
+    expect(refused).toMatchObject({ kind: 'state-conflict', message: expect.stringContaining('delivery.email.from') });
+    expect(resent).toBe('sent');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.text).toContain(signIn.accounts.get('g@loja.example')!.password);
+    // No sender's name: the address alone; the tenant's default language, pt-BR.
+    expect(sent[0]).toMatchObject({ from: 'pesquisa@loja.example', subject: 'Seu acesso ao painel de ' });
+  });
+
+  it('invites again with a new temporary password a user who never signed in, and not one who did', async () => {
+    const { audit, signIn, service, sent } = await usersWorld();
+    await service.createUser(TENANT, { email: 'g@loja.example', scope: stores(1), role: 'member' }, operator);
+    const first = signIn.accounts.get('g@loja.example')!.password;
+
+    expect(await service.resendInvitation(TENANT, 'g@loja.example', operator)).toBe('sent');
+    const second = signIn.accounts.get('g@loja.example')!.password;
+    signIn.accounts.get('g@loja.example')!.signedIn = true;
+    expect(await service.resendInvitation(TENANT, 'g@loja.example', operator)).toBe('signed-in');
+
+    expect(second).not.toBe(first);
+    expect(sent.map((m) => m.text.includes(second))).toEqual([false, true]);
+    const entries = JSON.stringify((await audit.list(TENANT, { limit: 10 })).data);
+    expect(entries).toContain('users[name=g@loja.example].invitation');
+    expect(entries).not.toContain(second);
   });
 
   it('lets an admin user grant only within their own scope and role (forbidden, naming what lies outside)', async () => {
