@@ -196,8 +196,9 @@ export const hiddenFields = (fields: Record<string, string>) =>
   Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
 
 /** A submit button; `about` (what it acts on) completes its name for a screen reader where the card shows it. */
-export const submitButton = (label: string, about?: string, secondary = false) =>
-  html`<button type="submit"${secondary && html` class="secondary"`}>${label}${
+/** A form's button: `secondary` for what removes or disables, `quiet` for an action beside the item's main one. */
+export const submitButton = (label: string, about?: string, variant?: 'secondary' | 'quiet') =>
+  html`<button type="submit"${variant && html` class="${variant}"`}>${label}${
     about ? html`<span class="visually-hidden"> ${about}</span>` : ''
   }</button>`;
 
@@ -229,7 +230,7 @@ ${postForm(
   o.fields,
   html`<p id="${o.id}-what">${o.what}</p>
 <label class="check"><input type="checkbox" name="${CONFIRM_FIELD}" value="yes" id="${o.id}-confirm" aria-describedby="${o.id}-what"> ${o.confirm}</label>
-${submitButton(o.label, o.about, true)}`,
+${submitButton(o.label, o.about, 'secondary')}`,
 )}</details>`;
 }
 

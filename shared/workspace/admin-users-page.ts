@@ -9,6 +9,7 @@ import { MAX_PHONE_LENGTH } from '../customers/phone.js';
 import { outsideScope, type UserScope } from '../access/user-scope.js';
 import { NewUserApiBody } from '../access/user-phone.js';
 import { NoSenderError } from '../access/invitation.js';
+import { signsIn } from '../cases/owner.js';
 import {
   AddressUnavailableError,
   GrantRefusedError,
@@ -360,11 +361,11 @@ ${postForm(
 ${roleField(frame, `e${at}-role`, user.role, undefined)}
 <div class="actions">${submitButton(t('admin.save'), user.name)}</div>`,
 )}</details>`;
-  // Whether they signed in is Cognito's to say: asked when the button is pressed.
+  // Only a person who signs in has an invitation; whether they signed in yet is Cognito's to say, asked on the press.
   const resend =
-    self || wider || user.disabled_at
+    self || wider || user.disabled_at || !signsIn(user.name)
       ? ''
-      : postForm(action, { action: 'resend', name: user.name }, submitButton(t('admin.users.resend'), user.name, true));
+      : postForm(action, { action: 'resend', name: user.name }, submitButton(t('admin.users.resend'), user.name, 'quiet'));
   const state = wider
     ? ''
     : user.disabled_at

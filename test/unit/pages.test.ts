@@ -451,6 +451,27 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     expect(right.status).toBe(303);
   });
 
+  it('the users page offers a new invitation to a person who signs in, never to an integration’s token user', async () => {
+    const settings = { locale: 'pt-BR' as const, timeZone: 'UTC', delivery: {}, brand: { name: 'Aurora' } };
+    const access = memoryAccess();
+    await access.insertUser(1, ADMIN);
+    await access.insertUser(1, { ...ADMIN, name: 'gerente@aurora.test', role: 'member' });
+    await access.insertUser(1, { ...ADMIN, name: 'erp-sync', role: 'member' });
+    const page = adminUsersPage({
+      settings: async () => settings,
+      ...tenantUsers(access, memorySignIn(), memoryAudit(), memoryInvitations(settings)),
+      shownOnce: { sealer: sealer(() => 's'.repeat(32), 'shown-once/v1'), spend: async () => true },
+      groups: async () => [],
+      storeNames: async () => new Map(),
+      storeChoices: async () => new Map(),
+    });
+    const shown = (await page.showUsers({ tenantId: 1, user: ADMIN, base: '', query: {}, form: new URLSearchParams() })).html!;
+    const resent = [...shown.matchAll(/name="action" value="resend"><input type="hidden" name="name" value="([^"]+)"/g)].map((m) => m[1]);
+
+    expect(resent).toEqual(['gerente@aurora.test']);
+    expect(shown).toMatch(/<button type="submit" class="quiet">Enviar o convite de novo/);
+  });
+
   it('the keys page reads an expiry in the tenant’s zone', () => {
     expect(expiryOf('2026-07-01T09:30', 'America/Sao_Paulo')).toBe('2026-07-01T12:30:00.000Z');
     expect(expiryOf('2026-07-01T09:30', 'Europe/Madrid')).toBe('2026-07-01T07:30:00.000Z');
