@@ -64,7 +64,9 @@ export type Resource =
    * address that has a sign-in already), updateAdminUser AdminGetUser (the sign-in user's tenant, checked before it
    * is changed), AdminDisableUser and AdminEnableUser.
    */
-  | { kind: 'userPool' };
+  | { kind: 'userPool' }
+  /** Amazon Comprehend's detection actions: they name no resource (IAM's `*`), and read nothing of the account. */
+  | { kind: 'comprehend' };
 
 export interface Statement {
   actions: readonly string[];
@@ -90,6 +92,8 @@ export interface Needs {
   buckets?: Partial<Record<BucketId, readonly BucketAccess[]>> | undefined;
   /** The user pool's administrative actions it calls (the users routes: AdminCreateUser, AdminDisableUser...). */
   userPoolActions?: readonly string[] | undefined;
+  /** Calls Comprehend's detection actions (COMPREHEND_ACTIONS). */
+  comprehend?: true | undefined;
 }
 
 /**
@@ -120,6 +124,13 @@ const SEND_ACTIONS: Record<Provider, string> = {
   whatsapp: 'social-messaging:SendWhatsAppMessage',
 };
 
+/** What the comment analysis asks Comprehend: nothing else (no custom models, no jobs, no PII actions). */
+export const COMPREHEND_ACTIONS = [
+  'comprehend:DetectDominantLanguage',
+  'comprehend:BatchDetectSentiment',
+  'comprehend:BatchDetectKeyPhrases',
+] as const;
+
 /** What the runtime does with the function's role to write its logs: its own log group only (no logs:* on `*`). */
 export const LOG_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'] as const;
 
@@ -141,6 +152,7 @@ export function statementsOf(needs: Needs): Statement[] {
       resource: { kind: 'bucket', bucket } as const,
     })),
     ...(needs.userPoolActions?.length ? [{ actions: needs.userPoolActions, resource: { kind: 'userPool' } as const }] : []),
+    ...(needs.comprehend ? [{ actions: [...COMPREHEND_ACTIONS], resource: { kind: 'comprehend' } as const }] : []),
     { actions: [...LOG_ACTIONS], resource: { kind: 'logGroup' } as const },
   ];
 }
@@ -181,6 +193,7 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
       providers: consumer.providers,
       secrets: secretsOf(consumer),
       buckets: bucketsOf(consumer),
+      comprehend: consumer.comprehend,
     },
   ]),
   ...scheduled.map((job): [string, Needs] => [job.id, { table: job.table, sends: job.sends, async: true }]),
