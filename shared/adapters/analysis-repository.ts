@@ -99,9 +99,11 @@ export const analysisStore: AnalysisStore = {
         Key: keys.transaction(tenantId, transactionId),
         UpdateExpression: 'SET #analysis = :analysis',
         // The answer still at this version, and the analysis still the one read: a redelivery or a race counts nothing.
-        ConditionExpression: `#version = :version AND ${previous ? '#analysis.#counted.#v = :previous' : 'attribute_not_exists(#analysis)'}`,
+        // An erasure since (its customer's comment gone) takes no analysis either.
+        ConditionExpression: `#version = :version AND attribute_not_exists(#erased) AND ${previous ? '#analysis.#counted.#v = :previous' : 'attribute_not_exists(#analysis)'}`,
         ExpressionAttributeNames: {
           '#analysis': 'analysis',
+          '#erased': 'erased_at',
           '#version': 'answer_version',
           ...(previous ? { '#counted': 'counted', '#v': 'version' } : {}),
         },

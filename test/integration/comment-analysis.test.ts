@@ -4,6 +4,8 @@ import { handler as commentAnalyser } from '../../functions/queue/comment-analys
 import { invoke } from '../../infra/local/invoke.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { keys } from '../../shared/keys.js';
+import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
+import { erase } from '../../shared/privacy/service.js';
 import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
@@ -127,6 +129,34 @@ describe('the analysis of a comment', () => {
       staff: { comments: 1, detractor: 0, negative: 0, positive: 1 },
     });
     expect((await analysisOf(id))?.themes).toEqual(['staff', 'price']);
+  });
+
+  it('removes the analysis with the comment when the customer is erased, and keeps the counts', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const clientId = `E-${tenant.tenantId}-analysis`;
+    const id = await registerSale(api, tenant.key, { customer_integration: clientId, name: 'Titular Apagado', phone: '11987650000' });
+    expect((await answer(id, 1, 'Entrega atrasou de novo')).status).toBe(201);
+    await consumeAnalyses();
+    expect(await analysisOf(id)).toMatchObject({ themes: ['delivery'], sentiment: 'negative' });
+    const counted = await storeCounters(1, day);
+
+    const request = await api({
+      method: 'POST',
+      path: '/public/privacy/requests',
+      key: tenant.key,
+      query: { token: tenant.userToken },
+      body: { type: 'erase', client_id: clientId },
+    });
+    expect(request.status, request.text).toBe(202);
+    const { Item } = await db().client.send(new GetCommand({ TableName: db().tableName, Key: keys.transaction(tenant.tenantId, id) }));
+    await erase(dataSubjects, tenant.tenantId, Item!.customer_id as number, {
+      requestId: request.body.id as string,
+      at: new Date().toISOString(),
+    });
+
+    const analysis = await analysisOf(id);
+    expect(analysis).toEqual({ counted: expect.objectContaining({ themes: ['delivery'] }) });
+    expect(await storeCounters(1, day)).toEqual(counted);
   });
 
   it('sends Comprehend no CPF, phone, e-mail or card number, in any of the three languages', async () => {
