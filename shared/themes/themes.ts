@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import snowball from 'snowball-stemmers';
 import { LOCALES, type Locale } from '../locale.js';
 
 /**
@@ -22,8 +22,6 @@ export const MAX_KEYWORDS = 50;
  */
 export const MAX_THEMES_PER_COMMENT = 8;
 
-const require = createRequire(import.meta.url);
-const snowball = require('snowball-stemmers') as { newStemmer(language: string): { stem(word: string): string } };
 const STEMMERS: Record<Locale, { stem(word: string): string }> = {
   'pt-BR': snowball.newStemmer('portuguese'),
   es: snowball.newStemmer('spanish'),
