@@ -5,6 +5,7 @@ import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
 import { SENTIMENTS, type AnalysisStore, type ThemeDelta } from '../themes/ports.js';
 import { db, type Item } from './dynamodb.js';
+import { unexpired } from './personal-copies.js';
 import { updateCounting, type TransactItem } from './result-counters.js';
 
 /**
@@ -68,7 +69,8 @@ export const analysisStore: AnalysisStore = {
   async read(tenantId, transactionId) {
     const { client, tableName } = db();
     const { Item: item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.transaction(tenantId, transactionId) }));
-    const parsed = item && v.safeParse(Stored, item);
+    // A comment whose retention ended, before the sweep removes it, is not analysed.
+    const parsed = item && v.safeParse(Stored, unexpired(item));
     if (!parsed?.success || parsed.output.answer_version === undefined || !parsed.output.rating) return undefined;
     const stored = parsed.output;
     return {
