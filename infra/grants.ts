@@ -65,7 +65,9 @@ export type Resource =
    * is changed), AdminDisableUser and AdminEnableUser; the users page AdminSetUserPassword too (an invitation sent
    * again: a new temporary password).
    */
-  | { kind: 'userPool' };
+  | { kind: 'userPool' }
+  /** Amazon Comprehend's detection actions: they name no resource (IAM's `*`), and read nothing of the account. */
+  | { kind: 'comprehend' };
 
 export interface Statement {
   actions: readonly string[];
@@ -91,6 +93,8 @@ export interface Needs {
   buckets?: Partial<Record<BucketId, readonly BucketAccess[]>> | undefined;
   /** The user pool's administrative actions it calls (the users routes: AdminCreateUser, AdminDisableUser...). */
   userPoolActions?: readonly string[] | undefined;
+  /** Calls Comprehend's detection actions (COMPREHEND_ACTIONS). */
+  comprehend?: true | undefined;
 }
 
 /**
@@ -121,6 +125,13 @@ const SEND_ACTIONS: Record<Provider, string> = {
   whatsapp: 'social-messaging:SendWhatsAppMessage',
 };
 
+/** What the comment analysis asks Comprehend: nothing else (no custom models, no jobs, no PII actions). */
+export const COMPREHEND_ACTIONS = [
+  'comprehend:DetectDominantLanguage',
+  'comprehend:BatchDetectSentiment',
+  'comprehend:BatchDetectKeyPhrases',
+] as const;
+
 /** What the runtime does with the function's role to write its logs: its own log group only (no logs:* on `*`). */
 export const LOG_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'] as const;
 
@@ -142,6 +153,7 @@ export function statementsOf(needs: Needs): Statement[] {
       resource: { kind: 'bucket', bucket } as const,
     })),
     ...(needs.userPoolActions?.length ? [{ actions: needs.userPoolActions, resource: { kind: 'userPool' } as const }] : []),
+    ...(needs.comprehend ? [{ actions: [...COMPREHEND_ACTIONS], resource: { kind: 'comprehend' } as const }] : []),
     { actions: [...LOG_ACTIONS], resource: { kind: 'logGroup' } as const },
   ];
 }
@@ -183,6 +195,7 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
       providers: consumer.providers,
       secrets: secretsOf(consumer),
       buckets: bucketsOf(consumer),
+      comprehend: consumer.comprehend,
     },
   ]),
   ...scheduled.map((job): [string, Needs] => [job.id, { table: job.table, sends: job.sends, async: true }]),

@@ -217,12 +217,12 @@ export const routes: readonly Route[] = [
   route('PATCH', '/public/cases/{id}', 'updateCase', RW, 'Move a case (status, owner, root cause, note): one conditional write; 409 when someone changed it first (user token)', { queues: ['events', 'surveyDispatch'] }),
   route('POST', '/public/cases/{id}/contact', 'revealCaseContact', RB, "The case's customer's phone and e-mail, to call or write them; written to the access log (user token)"),
 
-  route('POST', '/survey', 'postSurvey', RW, 'Answer a survey attempt', { api: 'chatbot', queues: ['events', 'cases'] }),
-  route('PUT', '/survey', 'putSurvey', RW, 'Correct the answer of a survey attempt', { api: 'chatbot', queues: ['events', 'cases'] }),
+  route('POST', '/survey', 'postSurvey', RW, 'Answer a survey attempt', { api: 'chatbot', queues: ['events', 'cases', 'analysis'] }),
+  route('PUT', '/survey', 'putSurvey', RW, 'Correct the answer of a survey attempt', { api: 'chatbot', queues: ['events', 'cases', 'analysis'] }),
 
   route('GET', LOGO_ROUTE, 'getBrandLogo', [], "A tenant's logo, by its content-addressed name (no key; cached for a year)", { anonymous: true, logos: 'read' }),
   route('GET', SURVEY_PAGE_PATH, 'getSurveyPage', R, 'The survey page of a link (score=N preselects a score and records nothing)', page),
-  route('POST', SURVEY_PAGE_PATH, 'postSurveyPage', RW, "Record the customer's answer (form post)", { ...page, queues: ['events', 'cases'] }),
+  route('POST', SURVEY_PAGE_PATH, 'postSurveyPage', RW, "Record the customer's answer (form post)", { ...page, queues: ['events', 'cases', 'analysis'] }),
   route('GET', UNSUBSCRIBE_PAGE_PATH, 'getUnsubscribePage', R, 'Ask the customer to confirm opting out of surveys', page),
   route('POST', UNSUBSCRIBE_PAGE_PATH, 'postUnsubscribe', RW, 'Opt the customer out of surveys (also RFC 8058 one-click)', page),
 ];
@@ -295,6 +295,8 @@ export interface Consumer {
   /** Writes the answer exports. */
   exports?: 'write';
   providers?: readonly Provider[];
+  /** Calls Amazon Comprehend's detection actions (language, sentiment, key phrases). */
+  comprehend?: true;
   summary: string;
 }
 
@@ -372,6 +374,16 @@ export const consumers: readonly Consumer[] = [
     exports: 'write',
     summary:
       "Writes a workspace export: pages through the answers of its filters in its user's scope and streams the file to the bucket's export area",
+  },
+  {
+    id: 'commentAnalyser',
+    handler: 'queue/comment-analyser.ts',
+    queue: 'analysis',
+    table: ['read', 'write'],
+    sends: [],
+    comprehend: true,
+    summary:
+      "Analyses an answer's comment once: redacts it, asks Comprehend for its language, sentiment and key phrases, matches the tenant's themes, stores them on the answer and counts them",
   },
 ];
 

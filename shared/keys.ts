@@ -143,6 +143,14 @@ export const keys = {
     `${tenant(tenantId)}#RESULTS#${journeyId}#${partition}${shard ? `#${shard.dimension}#${shard.index}` : ''}`,
   resultSort: (grain: 'day' | 'month', dimension: string, ids: number[], period = '') =>
     `${grain === 'day' ? 'D' : 'M'}#${dimension}#${ids.map((id) => `${id}#`).join('')}${period}`,
+  /**
+   * Theme counters (shared/themes/): day counters in a partition a month, month counters in a partition a year, as the
+   * results'. The sort key starts with the dimension and its id, so a store's (or employee's, or journey's) year reads
+   * one prefix of one partition: 12 month items per theme.
+   */
+  themes: (tenantId: number, partition: string) => `${tenant(tenantId)}#THEMES#${partition}`,
+  themeSort: (dimension: string, id: number, grain: 'day' | 'month', period: string, theme: string) =>
+    `${dimension}#${id}#${grain === 'day' ? 'D' : 'M'}#${period}#${theme}`,
   /** A tenant's failed event deliveries, newest last (sort key: when, event id, attempt), kept 30 days. */
   failedDeliveries: (tenantId: number) => `${tenant(tenantId)}#EVENTS#FAILED`,
   failedDeliverySort: (failedAt: string, eventId: string, attempt: number) => `${failedAt}#${eventId}#${attempt}`,

@@ -27,7 +27,8 @@ export type MetricName =
   | 'EventDeliveries'
   | 'PrivacyRequests'
   | 'Cases'
-  | 'AnswerExports';
+  | 'AnswerExports'
+  | 'Analyses';
 
 const TRUTHY = new Set(['1', 'y', 'yes', 't', 'true', 'on']);
 const truthy = (name: string) => TRUTHY.has((process.env[name] ?? '').trim().toLowerCase());

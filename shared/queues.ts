@@ -17,6 +17,8 @@ export const QUEUES = {
    * took the time in docs/performance.md locally), so its consumer may run for five minutes.
    */
   exports: { name: 'ExportQueue', urlEnv: ENV.exportQueueUrl, timeoutSeconds: 300 },
+  /** One message per written answer with a comment: its themes and sentiment (shared/themes/), never holding the answer back. */
+  analysis: { name: 'AnalysisQueue', urlEnv: ENV.analysisQueueUrl },
 } as const;
 export type QueueId = keyof typeof QUEUES;
 

@@ -127,6 +127,9 @@ export class FunctionBinding {
         const poolId = Fn.select(3, Fn.split('/', this.resources.userPool.issuer));
         return [`arn:aws:cognito-idp:${region}:${account}:userpool/${poolId}`];
       }
+      case 'comprehend':
+        // Comprehend's Detect* and BatchDetect* actions support no resource-level permission: IAM takes `*` only.
+        return ['*'];
     }
   }
 

@@ -84,6 +84,7 @@ function sameResource(granted: Resource, asked: Call['resource']): boolean {
     case 'logGroup':
     case 'asyncFailures':
     case 'userPool':
+    case 'comprehend':
       return true;
   }
 }
@@ -190,6 +191,15 @@ function callsOf(request: HttpRequest): Call[] {
     }
     case 's3':
       return [s3Call(request)];
+    case 'comprehend':
+      return [
+        {
+          service,
+          action: operation ?? 'unknown',
+          resource: { kind: 'comprehend' },
+          arn: '*',
+        },
+      ];
     default: {
       const rest = REST_ACTIONS.find((r) => r.service === service && r.method === request.method && r.path.test(request.path));
       return [

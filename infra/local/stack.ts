@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { applyTenantFile } from '../apply-tenant.js';
 import { startGateway, type Gateway } from './gateway.js';
 import { startOutbox } from './outbox.js';
+import { startLocalComprehend } from './comprehend.js';
 import { startPoller } from './poller.js';
 import {
   LOCAL_CREDENTIALS,
@@ -44,6 +45,8 @@ export interface LocalStackOptions {
   sesPort: number;
   /** The outbox for SMS, WhatsApp and chatbot webhooks. */
   outboxPort: number;
+  /** The local Comprehend endpoint (what it received: GET /requests); 0 or absent: a free port. */
+  comprehendPort?: number | undefined;
   /** The Cognito emulator (managers' sign-in); 0 or absent: a free port. */
   cognitoPort?: number | undefined;
   /** The S3-compatible server of the tenants' logos. */
@@ -68,6 +71,7 @@ export interface LocalStack {
   sqsEndpoint: string;
   sesUrl: string;
   outboxUrl: string;
+  comprehendUrl: string;
   /** The Cognito emulator's endpoint, and the managers' pool and workspace client in it. */
   cognito: { endpoint: string; userPoolId: string; clientId: string };
   s3Endpoint: string;
@@ -120,6 +124,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
     });
     stops.push(outbox.stop);
+    const comprehend = await startLocalComprehend({ port: options.comprehendPort ?? 0 });
+    stops.push(comprehend.stop);
     const cognito = await startCognitoLocal({ port: options.cognitoPort ?? 0, dataDir: options.dataDir });
     stops.push(cognito.stop);
     const userPool = await setupUserPool(cognito.endpoint);
@@ -145,6 +151,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: outbox.url,
       AWS_ENDPOINT_URL_SOCIALMESSAGING: outbox.url,
       OUTBOX_URL: outbox.url,
+      // Nor for Comprehend: a local endpoint answers its JSON API with a small model.
+      AWS_ENDPOINT_URL_COMPREHEND: comprehend.url,
       // Webhooks may point at the outbox (http on this machine); the CDK stack never sets this.
       [ENV.localDeployment]: '1',
       // No emulator exists for Secrets Manager either: the functions read their secrets from a local stand-in.
@@ -199,6 +207,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sqsEndpoint: sqs.endpoint,
       sesUrl: ses.endpoint,
       outboxUrl: outbox.url,
+      comprehendUrl: comprehend.url,
       cognito: { endpoint: cognito.endpoint, userPoolId: userPool.userPoolId, clientId: userPool.clientId },
       s3Endpoint: s3.endpoint,
       tableName: options.tableName,

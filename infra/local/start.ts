@@ -26,6 +26,7 @@ try {
     sqsPort: port('SQS_PORT', 9324),
     sesPort: port('SES_PORT', 8005),
     outboxPort: port('OUTBOX_PORT', 8006),
+    comprehendPort: port('COMPREHEND_PORT', 8008),
     cognitoPort: port('COGNITO_PORT', 9229),
     s3Port: port('S3_PORT', 8007),
     surveyBaseUrl: env.SURVEY_BASE_URL ?? `http://localhost:${port('PORT', 3000)}`,
@@ -45,6 +46,7 @@ Satisfaction survey service, running locally (${env.DATA_DIR ? `data kept in ${e
   SQS          ${stack.sqsEndpoint}
   mailbox      ${stack.sesUrl}    (every e-mail sent; JSON at /store)
   outbox       ${stack.outboxUrl}    (SMS, WhatsApp and chatbot webhooks; JSON at /messages)
+  Comprehend   ${stack.comprehendUrl}    (a small local model; what it received at /requests)
   Cognito      ${stack.cognito.endpoint}  (cognito-local; pool ${stack.cognito.userPoolId})
   S3           ${stack.s3Endpoint}    (the tenants' logos)
 

@@ -58,6 +58,9 @@ export function unexpired(item: Item, now?: string): Item {
   };
 }
 
+/** The attributes of a comment's analysis that say what the comment said. */
+const ANALYSIS_OF_COMMENT = ['language', 'sentiment', 'themes', 'key_phrases'] as const;
+
 const withoutDetail = ({ detail: _detail, ...survey }: Record<string, unknown>) => survey;
 const present = (value: unknown) => value !== undefined && value !== null;
 
@@ -74,6 +77,7 @@ export function holdsPersonalCopies(item: Item, { params }: { params: boolean })
     present(item.survey_contact) ||
     item.survey_contacts !== undefined ||
     (isObject(rating) && present(rating.comment)) ||
+    (isObject(item.analysis) && present(item.analysis.sentiment)) ||
     (isObject(respondent) && (present(respondent.name) || present(respondent.phone))) ||
     (isObject(survey) && present(survey.detail)) ||
     (params && isObject(item.params) && Object.keys(item.params).length > 0)
@@ -103,6 +107,12 @@ export async function stripPersonalCopies(item: Item, marks: Item, guard: StripG
     sets.push('respondent.#name = :null', 'respondent.#phone = :null');
     Object.assign(names, { '#name': 'name', '#phone': 'phone' });
   }
+  // The comment's analysis says what the comment said (its language, sentiment, themes, key phrases): it goes with it;
+  // what it counted stays, as the counts do (docs/themes.md).
+  if (isObject(item.analysis)) {
+    removes.push(...ANALYSIS_OF_COMMENT.map((name) => `#analysis.#${name}`));
+    Object.assign(names, { '#analysis': 'analysis' }, Object.fromEntries(ANALYSIS_OF_COMMENT.map((name) => [`#${name}`, name])));
+  }
   const detail = () => Object.assign(names, { '#survey': 'survey', '#detail': 'detail' });
   if (isObject(item.survey)) {
     removes.push('#survey.#detail');
@@ -120,7 +130,7 @@ export async function stripPersonalCopies(item: Item, marks: Item, guard: StripG
   } else {
     // Each attribute the update overwrites, as read: absent, null, or equal (DynamoDB compares maps whole).
     const paths: [string, unknown][] = [
-      ...(['customer_name', 'survey_contact', 'survey_contacts', 'rating', 'respondent', ...Object.keys(marks)] as const).map(
+      ...(['customer_name', 'survey_contact', 'survey_contacts', 'rating', 'respondent', 'analysis', ...Object.keys(marks)] as const).map(
         (name): [string, unknown] => [name, item[name]],
       ),
       ['#survey.#detail', isObject(item.survey) ? item.survey.detail : undefined],

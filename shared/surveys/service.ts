@@ -79,6 +79,7 @@ export function surveyService({
   settings: tenantSettings,
   events,
   cases,
+  analysis,
 }: {
   evaluations: EvaluationStore;
   settings: (tenantId: number) => Promise<Settings>;
@@ -86,6 +87,8 @@ export function surveyService({
   events?: EventPublisher;
   /** Where a written answer goes to open or update its case. */
   cases?: AnswerAnnouncer;
+  /** Where a written answer with a comment goes for its themes and sentiment (shared/themes/). */
+  analysis?: AnswerAnnouncer;
 }) {
   /**
    * The transaction a survey attempt belongs to, if the attempt exists for that journey, with the tenant's settings.
@@ -195,6 +198,9 @@ export function surveyService({
     // (the message of the first try may have been lost with its 500): the case's consumer is idempotent.
     if (cases && (outcome === 'written' || outcome === 'conflict'))
       await cases.answered({ tenantId, transactionId: transaction.id, version: record?.answer?.version ?? 1 });
+    // So is its analysis, when it has a comment.
+    if (analysis && outcome === 'written' && answer.rating.comment?.trim())
+      await analysis.answered({ tenantId, transactionId: transaction.id, version: record?.answer?.version ?? 1 });
     if (outcome === 'conflict')
       throw new ConcurrentEditError('This survey attempt is answered already: correct the answer with PUT /survey.');
     if (outcome === 'missing')

@@ -78,7 +78,7 @@ describe('the CDK stacks', () => {
       // The table, the user pool and its workspace client, the logo bucket and its policy, and three secrets.
       'Test-Data': 8,
       Test: 4,
-      'Test/Messaging': 45,
+      'Test/Messaging': 50,
       'Test/PublicApi': 34,
       // The workspace's pages in two stacks (infra/stacks/api.ts workspaceGroupOf): the tenant admins' pages apart.
       'Test/PublicApi/WorkspaceRoutes': 126,
@@ -92,7 +92,7 @@ describe('the CDK stacks', () => {
       'Test/PublicApi/CasesRoutes': 28,
       'Test/ChatbotApi': 20,
       'Test/ChatbotApi/SurveyRoutes': 21,
-      'Test/Workers': 88,
+      'Test/Workers': 96,
     });
     for (const [stack, count] of Object.entries(counts)) expect(count, stack).toBeLessThan(200);
   });
@@ -379,6 +379,8 @@ describe('the CDK stacks', () => {
       'AWS::S3::Bucket': ['LogoBucketEB73FE35'],
       'AWS::SecretsManager::Secret': ['CursorSecretABAE1358', 'RequestIdSecretA55B4C7E', 'SurveySecret2DC653C3'],
       'AWS::SQS::Queue': [
+        'AnalysisQueue251119DF',
+        'AnalysisQueueDlq2099BD98',
         'AsyncFailureQueue12E179B5',
         'AttemptSchedulerDlq34ECEE50',
         'CaseDeadlineQueueA946D22E',

@@ -10,6 +10,7 @@ import { runAs } from '../../infra/local/iam.js';
 import { invoke } from '../../infra/local/invoke.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { senders } from '../../shared/adapters/senders.js';
+import { comprehendAnalyser } from '../../shared/adapters/comprehend.js';
 import { sendMessage } from '../../shared/adapters/sqs.js';
 import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adapters/cognito.js';
 import { inProcess } from '../support/api.js';
@@ -133,6 +134,16 @@ describe('grants enforced locally as IAM enforces them on AWS', () => {
     await expect(
       runAs('surveyDispatcher', () => senders.sms({ to: '+5511900000000', text: 't', originationIdentity: '+5511900000001' })),
     ).resolves.toMatchObject({ messageId: expect.any(String) });
+  });
+
+  it('refuses Comprehend to a function whose role does not name it, and lets the comment analyser through', async () => {
+    await expect(runAs('postSurvey', () => comprehendAnalyser.language('A fila estava enorme'))).rejects.toThrow(
+      /is not authorized to perform: comprehend:DetectDominantLanguage/,
+    );
+    await expect(runAs('commentAnalyser', () => comprehendAnalyser.language('A fila estava enorme'))).resolves.toBe('pt');
+    await expect(runAs('commentAnalyser', () => comprehendAnalyser.analyse('El personal fue muy amable', 'es'))).resolves.toMatchObject({
+      sentiment: 'positive',
+    });
   });
 
   it('lets a function read only the secrets its role names, from Secrets Manager', async () => {

@@ -11,6 +11,7 @@ declare module 'vitest' {
     chatbotUrl: string;
     sesUrl: string;
     outboxUrl: string;
+    comprehendUrl: string;
   }
 }
 
@@ -37,5 +38,6 @@ export default async function setup(project: TestProject) {
   project.provide('chatbotUrl', stack.chatbotUrl);
   project.provide('sesUrl', stack.sesUrl);
   project.provide('outboxUrl', stack.outboxUrl);
+  project.provide('comprehendUrl', stack.comprehendUrl);
   return () => stack.stop();
 }

@@ -206,6 +206,8 @@ describe('the README and the manual in docs/', () => {
       answersByShard: [keys.answersByShard(7, 3)],
       results: [{ pk: keys.results(7, 1, '2026-11'), sk: keys.resultSort('day', 'store', [1], '2026-11-23') }],
       resultSort: [{ pk: keys.results(7, 1, '2026'), sk: keys.resultSort('month', 'store', [1], '2026-11') }],
+      themes: [{ pk: keys.themes(7, '2026-11'), sk: keys.themeSort('store', 1, 'day', '2026-11-23', 'wait') }],
+      themeSort: [{ pk: keys.themes(7, '2026'), sk: keys.themeSort('journey', 1, 'month', '2026-11', 'wait') }],
       failedDeliveries: [{ pk: keys.failedDeliveries(7), sk: keys.failedDeliverySort('2026-11-23T10:00:00Z', 'e1', 1) }],
       failedDeliverySort: [keys.failedDeliverySort('2026-11-23T10:00:00Z', 'e1', 2)],
       webhookDelivery: [keys.webhookDelivery(7, 'dlv_ab12')],

@@ -7,6 +7,7 @@ import type { FeedbackPorts } from '../../surveys/feedback.js';
 import * as surveys from '../../surveys/service.js';
 import type { TransactionRecord } from '../../transaction-record.js';
 import { attemptStore, reachability, storeNames, suppressAddress } from '../attempt-repository.js';
+import { analysisQueue } from '../analysis-queue.js';
 import { caseQueue } from '../case-queue.js';
 import { caseStore } from '../case-repository.js';
 import { evaluationStore } from '../evaluation-repository.js';
@@ -28,6 +29,7 @@ export const surveyService = /* @__PURE__ */ wire(() => {
     events,
     // Only the answering functions send (POST and PUT /survey, the survey page's post): they are given the queue.
     cases: caseQueue,
+    analysis: analysisQueue,
   });
 });
 

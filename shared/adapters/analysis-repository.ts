@@ -1,0 +1,128 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { BUCKETS } from '../answers/schema.js';
+import { keys } from '../keys.js';
+import { TABLE } from '../table.js';
+import { SENTIMENTS, type AnalysisStore, type ThemeDelta } from '../themes/ports.js';
+import { db, type Item } from './dynamodb.js';
+import { unexpired } from './personal-copies.js';
+import { updateCounting, type TransactItem } from './result-counters.js';
+
+/**
+ * The analysis on the answer's transaction item (`analysis`), and the theme counters it moved (keys.themes). Erasure
+ * and retention remove what it says of the comment (language, sentiment, themes, key phrases: personal-copies.ts)
+ * and keep `analysis.counted`, what the counters hold of it, so that a later correction still takes back the right
+ * cells.
+ */
+const Counted = v.object({
+  version: v.number(),
+  themes: v.array(v.string()),
+  bucket: v.nullable(v.picklist(BUCKETS)),
+  sentiment: v.picklist(SENTIMENTS),
+  score: v.number(),
+  day: v.string(),
+});
+
+const Stored = v.object({
+  answer_version: v.optional(v.number()),
+  answered_at: v.optional(v.string()),
+  rating: v.optional(v.nullable(v.object({ score: v.number(), comment: v.optional(v.nullable(v.string())) }))),
+  journey_id: v.number(),
+  store_id: v.number(),
+  employee_id: v.number(),
+  analysis: v.optional(v.object({ counted: Counted })),
+});
+
+/** The counters one delta moves: the theme's day and month cells of the answer's store, employee and journey. */
+function counterUpdates(tenantId: number, delta: ThemeDelta): TransactItem[] {
+  const { tableName } = db();
+  const adds: Record<string, number> = {
+    comments: delta.sign,
+    score_sum: delta.sign * delta.score,
+    [delta.sentiment]: delta.sign,
+    ...(delta.bucket ? { [delta.bucket]: delta.sign } : {}),
+  };
+  const names: Record<string, string> = { '#entity': TABLE.entityAttribute };
+  const values: Item = { ':entity': 'THEME_COUNT' };
+  const expression = Object.entries(adds).map(([name, value], i) => {
+    names[`#c${i}`] = name;
+    values[`:c${i}`] = value;
+    return `#c${i} :c${i}`;
+  });
+  return (['store', 'employee', 'journey'] as const).flatMap((dimension) =>
+    (['day', 'month'] as const).map((grain) => ({
+      Update: {
+        TableName: tableName,
+        Key: {
+          pk: keys.themes(tenantId, grain === 'day' ? delta.day.slice(0, 7) : delta.day.slice(0, 4)),
+          sk: keys.themeSort(dimension, delta.ids[dimension], grain, grain === 'day' ? delta.day : delta.day.slice(0, 7), delta.theme),
+        },
+        UpdateExpression: `SET #entity = :entity ADD ${expression.join(', ')}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    })),
+  );
+}
+
+export const analysisStore: AnalysisStore = {
+  async read(tenantId, transactionId) {
+    const { client, tableName } = db();
+    const { Item: item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.transaction(tenantId, transactionId) }));
+    // A comment whose retention ended, before the sweep removes it, is not analysed.
+    const parsed = item && v.safeParse(Stored, unexpired(item));
+    if (!parsed?.success || parsed.output.answer_version === undefined || !parsed.output.rating) return undefined;
+    const stored = parsed.output;
+    return {
+      version: stored.answer_version!,
+      comment: stored.rating!.comment ?? null,
+      score: stored.rating!.score,
+      journeyId: stored.journey_id,
+      storeId: stored.store_id,
+      employeeId: stored.employee_id,
+      day: (stored.answered_at ?? new Date().toISOString()).slice(0, 10),
+      counted: stored.analysis?.counted ?? null,
+    };
+  },
+
+  async save(tenantId, transactionId, analysis, previous, deltas) {
+    const { tableName } = db();
+    const counted = {
+      version: analysis.version,
+      themes: analysis.themes,
+      bucket: analysis.bucket,
+      sentiment: analysis.sentiment,
+      score: analysis.score,
+      day: analysis.day,
+    };
+    const saved = await updateCounting(
+      {
+        TableName: tableName,
+        Key: keys.transaction(tenantId, transactionId),
+        UpdateExpression: 'SET #analysis = :analysis',
+        // The answer still at this version, and the analysis still the one read: a redelivery or a race counts nothing.
+        // An erasure since (its customer's comment gone) takes no analysis either.
+        ConditionExpression: `#version = :version AND attribute_not_exists(#erased) AND ${previous ? '#analysis.#counted.#v = :previous' : 'attribute_not_exists(#analysis)'}`,
+        ExpressionAttributeNames: {
+          '#analysis': 'analysis',
+          '#erased': 'erased_at',
+          '#version': 'answer_version',
+          ...(previous ? { '#counted': 'counted', '#v': 'version' } : {}),
+        },
+        ExpressionAttributeValues: {
+          ':analysis': {
+            language: analysis.language,
+            sentiment: analysis.sentiment,
+            themes: analysis.themes,
+            key_phrases: analysis.keyPhrases,
+            counted,
+          },
+          ':version': analysis.version,
+          ...(previous ? { ':previous': previous.version } : {}),
+        },
+      },
+      deltas.flatMap((delta) => counterUpdates(tenantId, delta)),
+    );
+    return saved ? 'saved' : 'stale';
+  },
+};

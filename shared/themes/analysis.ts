@@ -1,0 +1,61 @@
+import { bucketOf } from '../answers/schema.js';
+import type { AnalysisPorts, AnalysedAnswer, CountedAnalysis, ThemeDelta } from './ports.js';
+import { redact } from './redact.js';
+import { localeOfLanguage, matchThemes, themesOf } from './themes.js';
+import { DEFAULT_LOCALE } from '../locale.js';
+
+export type AnalysisOutcome = 'analysed' | 'no_comment' | 'stale' | 'missing';
+
+/** The counter changes that take `counted` back (-1) or add it (+1), for each theme it names. */
+export function themeDeltas(
+  answer: Pick<AnalysedAnswer, 'storeId' | 'employeeId' | 'journeyId'>,
+  counted: CountedAnalysis,
+  sign: 1 | -1,
+): ThemeDelta[] {
+  const ids = { store: answer.storeId, employee: answer.employeeId, journey: answer.journeyId };
+  return counted.themes.map((theme) => ({
+    theme,
+    day: counted.day,
+    ids,
+    bucket: counted.bucket,
+    sentiment: counted.sentiment,
+    score: counted.score,
+    sign,
+  }));
+}
+
+/**
+ * Analyses one answer's comment: redacted before it leaves the service, its language, sentiment and key phrases from
+ * Comprehend, the tenant's themes matched, then stored on the answer with the counters moved in one write. At least
+ * once: a message for a version already analysed, or overtaken by a correction, counts nothing.
+ */
+export function commentAnalysis(ports: AnalysisPorts) {
+  return {
+    async analyse(tenantId: number, transactionId: number, version: number): Promise<AnalysisOutcome> {
+      const answer = await ports.answers.read(tenantId, transactionId);
+      if (!answer) return 'missing';
+      // A correction since: its own message analyses it. Already analysed: a redelivery.
+      if (answer.version !== version || (answer.counted?.version ?? 0) >= version) return 'stale';
+      if (!answer.comment?.trim()) return 'no_comment';
+      const text = redact(answer.comment);
+      const settings = await ports.settings(tenantId);
+      const detected = await ports.comprehend.language(text);
+      // A language none of the themes speak (a few words, or another language): read in the tenant's own.
+      const language = localeOfLanguage(detected) ? detected : (settings.locale ?? DEFAULT_LOCALE).slice(0, 2);
+      const { sentiment, keyPhrases } = await ports.comprehend.analyse(text, language);
+      const indicator = settings.journeys.find((journey) => journey.id === answer.journeyId)?.indicator;
+      const analysis = {
+        version,
+        language,
+        sentiment,
+        keyPhrases,
+        themes: matchThemes(answer.comment, language, themesOf(settings)),
+        bucket: indicator ? bucketOf(indicator, answer.score) : null,
+        score: answer.score,
+        day: answer.day,
+      };
+      const deltas = [...(answer.counted ? themeDeltas(answer, answer.counted, -1) : []), ...themeDeltas(answer, analysis, 1)];
+      return (await ports.answers.save(tenantId, transactionId, analysis, answer.counted, deltas)) === 'saved' ? 'analysed' : 'stale';
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import type { Bucket } from '../answers/schema.js';
+import type { Settings } from '../tenants/config-schema.js';
+import type { Theme } from './themes.js';
+
+/** Comprehend's four sentiments, lower-cased as the API shows them. */
+export const SENTIMENTS = ['positive', 'negative', 'neutral', 'mixed'] as const;
+export type Sentiment = (typeof SENTIMENTS)[number];
+
+/** An answer as the analysis reads it. */
+export interface AnalysedAnswer {
+  /** The answer's version (1, one more at each correction). */
+  version: number;
+  comment: string | null;
+  score: number;
+  journeyId: number;
+  storeId: number;
+  employeeId: number;
+  /** The UTC day (YYYY-MM-DD) of the first answer: the day its counts belong to, as the results'. */
+  day: string;
+  /** What an earlier analysis of this answer counted, if one did. */
+  counted: CountedAnalysis | null;
+}
+
+/** What one analysis added to the theme counters: what a correction takes back. */
+export interface CountedAnalysis {
+  version: number;
+  themes: string[];
+  bucket: Bucket | null;
+  sentiment: Sentiment;
+  score: number;
+  day: string;
+}
+
+/** What the analysis stores on the answer. */
+export interface CommentAnalysis extends CountedAnalysis {
+  language: string;
+  keyPhrases: string[];
+}
+
+/** One change to the theme counters: +1 or -1 to a theme's cells of an answer's store, employee and journey. */
+export interface ThemeDelta {
+  theme: string;
+  day: string;
+  ids: { store: number; employee: number; journey: number };
+  bucket: Bucket | null;
+  sentiment: Sentiment;
+  score: number;
+  sign: 1 | -1;
+}
+
+export interface AnalysisStore {
+  read(tenantId: number, transactionId: number): Promise<AnalysedAnswer | undefined>;
+  /**
+   * Stores `analysis` on the answer and moves the counters, all or nothing, while the answer is still at
+   * `analysis.version` and what it counted is still `previous` (by version): 'stale' when either moved since.
+   */
+  save(
+    tenantId: number,
+    transactionId: number,
+    analysis: CommentAnalysis,
+    previous: CountedAnalysis | null,
+    deltas: ThemeDelta[],
+  ): Promise<'saved' | 'stale'>;
+}
+
+/** Amazon Comprehend, as the analysis asks it: one comment at a time (the batch calls, with one document). */
+export interface TextAnalyser {
+  language(text: string): Promise<string>;
+  analyse(text: string, language: string): Promise<{ sentiment: Sentiment; keyPhrases: string[] }>;
+}
+
+export interface AnalysisPorts {
+  answers: AnalysisStore;
+  comprehend: TextAnalyser;
+  /** The tenant's journeys (their scales) and themes (absent: the defaults). */
+  settings: (tenantId: number) => Promise<Pick<Settings, 'journeys' | 'locale'> & { themes?: readonly Theme[] }>;
+}

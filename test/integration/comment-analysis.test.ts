@@ -1,0 +1,185 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { handler as commentAnalyser } from '../../functions/queue/comment-analyser.js';
+import { invoke } from '../../infra/local/invoke.js';
+import { db } from '../../shared/adapters/dynamodb.js';
+import { keys } from '../../shared/keys.js';
+import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
+import { erase } from '../../shared/privacy/service.js';
+import { inProcess } from '../support/api.js';
+import { sqsEvent, usePrivateQueue } from '../support/queues.js';
+import { registerSale } from '../support/sales.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+
+/**
+ * Comment analysis against the emulators: an answer's message on the analysis queue (a private one, read here), its
+ * consumer invoked under its own role with real SQS batches, the real Comprehend SDK client calling the local
+ * endpoint, which records what it received; the analysis and the theme counters read back from the table.
+ */
+usePrivateQueue('surveyDispatch');
+usePrivateQueue('cases');
+usePrivateQueue('events');
+const analysisQueue = usePrivateQueue('analysis');
+const api = inProcess('public');
+const chatbot = inProcess('chatbot');
+const comprehendUrl = inject('comprehendUrl');
+let tenant: TestTenant;
+
+const answer = (id: number, score: number, comment: string, method: 'POST' | 'PUT' = 'POST') =>
+  chatbot({
+    method,
+    path: '/survey',
+    key: tenant.chatbotKey,
+    body: { transactionId: id, attemptId: 1, journey: 'loja', score, classes: [], comment },
+  });
+
+/** Runs every message the analysis queue holds through its consumer, `times` times (a redelivery after the first). */
+async function consumeAnalyses(times = 1): Promise<unknown[]> {
+  const messages = await analysisQueue.drain();
+  for (let i = 0; i < times; i++) {
+    const response = await invoke('commentAnalyser', commentAnalyser, sqsEvent(messages, { queue: 'AnalysisQueue', receiveCount: i + 1 }));
+    expect(response.batchItemFailures).toEqual([]);
+  }
+  return messages;
+}
+
+async function answered(score: number, comment: string, store = 1): Promise<number> {
+  const id = await registerSale(api, tenant.key, { store_id: store, phone: '11987654321' });
+  expect((await answer(id, score, comment)).status).toBe(201);
+  return id;
+}
+
+const analysisOf = async (id: number) => {
+  const { client, tableName } = db();
+  const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.transaction(tenant.tenantId, id) }));
+  return Item?.analysis as { sentiment: string; themes: string[]; language: string; key_phrases: string[] } | undefined;
+};
+
+/** The day counters of a store in the theme counters' month partition: { theme: counts }. */
+const storeCounters = async (store: number, day: string) => {
+  const { client, tableName } = db();
+  const { Items = [] } = await client.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+      ExpressionAttributeValues: { ':pk': keys.themes(tenant.tenantId, day.slice(0, 7)), ':sk': `store#${store}#D#${day}#` },
+    }),
+  );
+  return Object.fromEntries(
+    Items.map((item) => [
+      String(item.sk).split('#').pop(),
+      {
+        comments: item.comments as number,
+        detractor: item.detractor as number | undefined,
+        negative: item.negative as number | undefined,
+        positive: item.positive as number | undefined,
+      },
+    ]),
+  ) as Record<string, { comments: number; detractor?: number; negative?: number; positive?: number }>;
+};
+
+const received = async () =>
+  (await (await fetch(`${comprehendUrl}/requests`)).json()) as { operation: string; input: { Text?: string; TextList?: string[] } }[];
+
+beforeAll(async () => {
+  tenant = await newTenant();
+});
+
+describe('the analysis of a comment', () => {
+  it('finds the themes and sentiment of the three example comments, in pt-BR, es and en', async () => {
+    const examples = [
+      { comment: 'A fila estava enorme, esperei 40 minutos no caixa', theme: 'wait', sentiment: 'negative', language: 'pt' },
+      { comment: 'El personal fue muy amable', theme: 'staff', sentiment: 'positive', language: 'es' },
+      { comment: 'Prices are too high for what you get', theme: 'price', sentiment: 'negative', language: 'en' },
+    ];
+    const ids = [];
+    for (const example of examples) ids.push(await answered(2, example.comment));
+    expect(await consumeAnalyses()).toHaveLength(3);
+    for (const [i, example] of examples.entries()) {
+      const analysis = await analysisOf(ids[i]!);
+      expect(analysis?.themes).toContain(example.theme);
+      expect(analysis?.sentiment).toBe(example.sentiment);
+      expect(analysis?.language).toBe(example.language);
+    }
+  });
+
+  it('counts a redelivered message once, and a correction moves the counts', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const before = await storeCounters(1, day);
+    /** How each theme's counters of store 1 moved since `before`. */
+    const moved = async () => {
+      const now = await storeCounters(1, day);
+      return Object.fromEntries(
+        Object.entries(now)
+          .map(([theme, counts]) => [
+            theme,
+            Object.fromEntries(Object.entries(counts).map(([name, n]) => [name, (n ?? 0) - (before[theme]?.[name as 'comments'] ?? 0)])),
+          ])
+          .filter(([, counts]) => Object.values(counts as object).some((n) => n !== 0)),
+      );
+    };
+    const id = await answered(3, 'O banheiro estava sujo');
+    await consumeAnalyses(2);
+    expect(await moved()).toEqual({ cleanliness: { comments: 1, detractor: 1, negative: 1, positive: 0 } });
+
+    expect((await answer(id, 10, 'Preço ótimo, atendente muito educada', 'PUT')).status).toBe(200);
+    await consumeAnalyses(2);
+    expect(await moved()).toEqual({
+      price: { comments: 1, detractor: 0, negative: 0, positive: 1 },
+      staff: { comments: 1, detractor: 0, negative: 0, positive: 1 },
+    });
+    expect((await analysisOf(id))?.themes).toEqual(['staff', 'price']);
+  });
+
+  it('removes the analysis with the comment when the customer is erased, and keeps the counts', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const clientId = `E-${tenant.tenantId}-analysis`;
+    const id = await registerSale(api, tenant.key, { customer_integration: clientId, name: 'Titular Apagado', phone: '11987650000' });
+    expect((await answer(id, 1, 'Entrega atrasou de novo')).status).toBe(201);
+    await consumeAnalyses();
+    expect(await analysisOf(id)).toMatchObject({ themes: ['delivery'], sentiment: 'negative' });
+    const counted = await storeCounters(1, day);
+
+    const request = await api({
+      method: 'POST',
+      path: '/public/privacy/requests',
+      key: tenant.key,
+      query: { token: tenant.userToken },
+      body: { type: 'erase', client_id: clientId },
+    });
+    expect(request.status, request.text).toBe(202);
+    const { Item } = await db().client.send(new GetCommand({ TableName: db().tableName, Key: keys.transaction(tenant.tenantId, id) }));
+    await erase(dataSubjects, tenant.tenantId, Item!.customer_id as number, {
+      requestId: request.body.id as string,
+      at: new Date().toISOString(),
+    });
+
+    const analysis = await analysisOf(id);
+    expect(analysis).toEqual({ counted: expect.objectContaining({ themes: ['delivery'] }) });
+    expect(await storeCounters(1, day)).toEqual(counted);
+  });
+
+  it('sends Comprehend no CPF, phone, e-mail or card number, in any of the three languages', async () => {
+    const comments = [
+      'Péssimo! Meu CPF é 123.456.789-09, liguem no (11) 91234-5678 ou ana.souza@exemplo.com.br',
+      'Me cobraron dos veces en la tarjeta 5500-0000-0000-0004, llamen al +34 612 345 678 o juan@correo.es',
+      'Charged twice on card 4111 1111 1111 1111, call me at +1 415-555-0100 or john.doe@example.com',
+    ];
+    for (const comment of comments) await answered(1, comment);
+    await consumeAnalyses();
+    const sent = JSON.stringify(await received());
+    for (const secret of [
+      '123.456.789-09',
+      '91234-5678',
+      'ana.souza',
+      '5500-0000-0000-0004',
+      '612 345 678',
+      'juan@',
+      '4111 1111',
+      '555-0100',
+      'john.doe',
+    ])
+      expect(sent).not.toContain(secret);
+    expect(sent).toContain('Meu CPF é [cpf], liguem no [phone] ou [email]');
+  });
+});
