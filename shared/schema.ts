@@ -105,6 +105,15 @@ export const wholeNumber = v.pipe(
   v.safeInteger(),
   v.metadata({ jsonSchema: { type: 'integer', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } }),
 );
+/**
+ * `transaction_id` wherever the service answers it (a transaction, an evaluation, an answer, a case): the caller's own
+ * code for the sale, never an internal id (issue 45 §1). One schema, so that the OpenAPI document types and describes
+ * it once.
+ */
+export const transactionCode = v.pipe(
+  v.nullable(v.string()),
+  v.description("The caller's own code for the sale, as sent in transaction_id; null when it sent none"),
+);
 /** An instant as the service answers it, in UTC as Date.toISOString writes it: format date-time in the OpenAPI document. */
 export const instant = v.pipe(v.string(), v.isoTimestamp());
 

@@ -2,7 +2,7 @@ import type { Locale } from './locale.js';
 import * as v from 'valibot';
 import { CHANNELS, type SourceName } from './channels.js';
 import type { FieldProblem } from './errors.js';
-import { instant, wholeNumber } from './schema.js';
+import { instant, transactionCode, wholeNumber } from './schema.js';
 
 /**
  * The stored transaction and its survey: the records both concepts read. The transaction rules write them
@@ -62,7 +62,7 @@ export type Attempt = v.InferOutput<typeof Attempt>;
 
 export const Transaction = v.object({
   id: wholeNumber,
-  transaction_id: v.nullable(v.string()),
+  transaction_id: transactionCode,
   journey_id: wholeNumber,
   store_id: wholeNumber,
   employee_id: wholeNumber,

@@ -307,6 +307,7 @@ export async function simulate(
       TENANT,
       {
         id: transaction.id,
+        transactionCode: transaction.transaction_id,
         journeyId: transaction.journey_id,
         storeId: transaction.store_id,
         employeeId: transaction.employee_id,

@@ -7,7 +7,7 @@ import { keys } from '../keys.js';
 import type { CounterDelta } from '../results/tally.js';
 import { indexAttributes, inIndex, TABLE, type IndexName } from '../table.js';
 import { openCursor, sealCursor } from './cursor.js';
-import { cancelledByCondition, conditionHeld, db, isConditionFailure, queryPages, type Item } from './dynamodb.js';
+import { batchGet, cancelledByCondition, conditionHeld, db, isConditionFailure, queryPages, type Item } from './dynamodb.js';
 import { counterUpdates, updateCounting } from './result-counters.js';
 
 /**
@@ -252,11 +252,33 @@ async function list(selection: CaseSelection): Promise<{ cases: CaseRecord[]; ne
   const page = merged.slice(0, selection.limit);
   const end =
     page.length === selection.limit && (merged.length > selection.limit || frontier !== null) ? page[page.length - 1]!.sort : frontier;
+  const codes = await transactionCodes(
+    selection.tenantId,
+    page.map(({ item }) => Number(item.id)),
+  );
   return {
-    // The indexes leave out the notes, the history and the alert's claim (shared/table.ts).
-    cases: page.map(({ item }) => caseOf({ notes: [], history: [], alertedAt: null, ...item })),
+    // The indexes leave out the notes, the history and the alert's claim (shared/table.ts), and the transaction's code.
+    cases: page.map(({ item }) =>
+      caseOf({ notes: [], history: [], alertedAt: null, ...item, transactionCode: codes.get(Number(item.id)) ?? null }),
+    ),
     nextCursor: end === null ? null : sealCursor({ after: end }, selection.query),
   };
+}
+
+/**
+ * The caller's codes of these cases' transactions, read from the cases' items (one BatchGetItem a page of up to 100):
+ * the code came after gsi12-14, whose projections cannot change in place on AWS, so the indexes do not hold it.
+ */
+async function transactionCodes(tenantId: number, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const items = await batchGet(
+    db(),
+    ids.map((id) => keys.case(tenantId, id)),
+    { projection: ['id', 'transactionCode'] },
+  );
+  return new Map(
+    items.filter((item) => typeof item.transactionCode === 'string').map((item) => [Number(item.id), item.transactionCode as string]),
+  );
 }
 
 /**

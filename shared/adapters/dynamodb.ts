@@ -231,18 +231,27 @@ export async function pageByIdRange(
 
 /**
  * Reads keys with BatchGetItem, 100 a call, retrying what DynamoDB leaves unprocessed. A key asked twice is asked once
- * (BatchGetItem refuses a list with duplicates: ValidationException).
+ * (BatchGetItem refuses a list with duplicates: ValidationException). `projection`: only these attributes come back
+ * (the read costs the same; the answer is smaller).
  */
-export async function batchGet(database: Db, given: Item[], { consistent = false } = {}): Promise<Item[]> {
+export async function batchGet(
+  database: Db,
+  given: Item[],
+  { consistent = false, projection }: { consistent?: boolean; projection?: string[] } = {},
+): Promise<Item[]> {
   const keyList = [...new Map(given.map((key) => [JSON.stringify([key.pk, key.sk]), key])).values()];
   if (keyList.length > 100) {
     const chunks = Array.from({ length: Math.ceil(keyList.length / 100) }, (_, i) => keyList.slice(i * 100, i * 100 + 100));
-    return (await Promise.all(chunks.map((chunk) => batchGet(database, chunk, { consistent })))).flat();
+    return (await Promise.all(chunks.map((chunk) => batchGet(database, chunk, { consistent, projection })))).flat();
   }
+  const projected = projection && {
+    ProjectionExpression: projection.map((_, i) => `#p${i}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(projection.map((name, i) => [`#p${i}`, name])),
+  };
   const items: Item[] = [];
   await untilProcessed('BatchGetItem', keyList, async (pending) => {
     const out = await database.client.send(
-      new BatchGetCommand({ RequestItems: { [database.tableName]: { Keys: pending, ConsistentRead: consistent } } }),
+      new BatchGetCommand({ RequestItems: { [database.tableName]: { Keys: pending, ConsistentRead: consistent, ...projected } } }),
     );
     items.push(...(out.Responses?.[database.tableName] ?? []));
     return (out.UnprocessedKeys?.[database.tableName]?.Keys ?? []) as Item[];

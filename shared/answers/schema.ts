@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { calendarDate, integerString, MAX_INT_ID, pagingQuery, text, instant, wholeNumber } from '../schema.js';
+import { calendarDate, integerString, MAX_INT_ID, pagingQuery, text, instant, transactionCode, wholeNumber } from '../schema.js';
 import { INDICATORS, type Indicator } from '../tenants/scales.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
 
@@ -59,7 +59,7 @@ export type AnswersQuery = v.InferOutput<typeof AnswersQuery>;
 export const AnswerBody = v.object({
   /** The transaction answered (its id, and the caller's transaction_id when it sent one). */
   id: wholeNumber,
-  transaction_id: v.nullable(v.string()),
+  transaction_id: transactionCode,
   answered_at: instant,
   journey: v.object({ id: wholeNumber, slug: v.string(), indicator: v.picklist(Object.keys(INDICATORS) as Indicator[]) }),
   store: wholeNumber,

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { CASE_ACTIONS, CASE_STATUSES, RECOVERY_OUTCOMES } from './record.js';
-import { instant, wholeNumber } from '../schema.js';
+import { instant, transactionCode, wholeNumber } from '../schema.js';
 
 /**
  * The cases API's answers, for its contracts (OpenAPI): the workspace's pages and the services name only the types, so
@@ -9,7 +9,7 @@ import { instant, wholeNumber } from '../schema.js';
 
 export const CaseBody = v.object({
   id: wholeNumber,
-  transaction_id: wholeNumber,
+  transaction_id: transactionCode,
   journey: v.object({ id: wholeNumber, slug: v.nullable(v.string()) }),
   store: wholeNumber,
   employee: wholeNumber,

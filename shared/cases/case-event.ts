@@ -23,7 +23,7 @@ function caseEvent(tenantId: number, type: EventType, record: CaseRecord, journe
     String(record.id),
     {
       case_id: record.id,
-      transaction_id: record.id,
+      transaction_id: record.transactionCode,
       journey,
       store_id: record.storeId,
       employee_id: record.employeeId,

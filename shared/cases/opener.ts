@@ -33,6 +33,7 @@ export function caseOpener(ports: CasePorts) {
     const at = now.toISOString();
     return {
       id: transaction.id,
+      transactionCode: transaction.transaction_id,
       journeyId: transaction.journey_id,
       storeId: transaction.store_id,
       employeeId: transaction.employee_id,

@@ -62,6 +62,11 @@ export type CaseRecovery = v.InferOutput<typeof CaseRecovery>;
 export const CaseRecord = v.object({
   /** The transaction's internal id. */
   id: v.number(),
+  /**
+   * The caller's own code for the transaction (its `transaction_id`), copied when the case opens; null when it sent
+   * none, and for the cases opened before it was copied. Not personal data: erasure leaves it, as it does the answer's.
+   */
+  transactionCode: v.optional(v.nullable(v.string()), null),
   journeyId: v.number(),
   storeId: v.number(),
   employeeId: v.number(),

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
-import { calendarDate, integerString, pagingQuery, text, instant, wholeNumber } from '../schema.js';
+import { calendarDate, integerString, pagingQuery, text, instant, transactionCode, wholeNumber } from '../schema.js';
 import { INDICATORS, type Indicator } from '../tenants/scales.js';
 import { MAX_TRANSACTION_ID } from '../transaction-id.js';
 
@@ -47,7 +47,7 @@ export const EvaluationPath = v.strictObject({
 
 export const EvaluationBody = v.object({
   id: wholeNumber,
-  transaction_id: v.nullable(v.string()),
+  transaction_id: transactionCode,
   transaction: wholeNumber,
   journey: v.string(),
   store_id: wholeNumber,

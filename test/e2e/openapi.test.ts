@@ -268,3 +268,28 @@ describe('the customer fields in the OpenAPI document of the public API', () => 
     expect(bodyOf('/public/transaction', 'post').properties.locale).toMatchObject(locale);
   });
 });
+
+describe('transaction_id in the OpenAPI documents', () => {
+  it("is the caller's code everywhere: a string, and wherever it is answered the same schema with one description", async () => {
+    const found: { at: string; schema: { type?: string; anyOf?: { type: string }[]; description?: string } }[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (!node || typeof node !== 'object') return;
+      const { properties = {} } = node as { properties?: Record<string, (typeof found)[number]['schema']> };
+      if (properties.transaction_id) found.push({ at, schema: properties.transaction_id });
+      for (const [key, value] of Object.entries(node)) walk(value, `${at}/${key}`);
+    };
+    for (const api of ['public', 'chatbot'] as const) walk((await overHttp(api)({ path: '/openapi.json' })).body, api);
+    expect(found.map((f) => f.at)).toEqual(expect.arrayContaining(['public/components/schemas/Case', 'public/components/schemas/Answer']));
+    const types = (schema: (typeof found)[number]['schema']) => (schema.anyOf ?? [schema]).map((s) => s.type);
+    for (const { at, schema } of found)
+      expect(
+        types(schema).filter((t) => t !== 'null'),
+        at,
+      ).toEqual(['string']);
+    // What the service answers (a request takes the code, never null): one schema, one description.
+    const answered = found.filter(({ schema }) => types(schema).includes('null'));
+    expect(answered.length).toBeGreaterThanOrEqual(4);
+    for (const { at, schema } of answered) expect(schema, at).toEqual(answered[0]!.schema);
+    expect(answered[0]!.schema.description).toMatch(/code/);
+  });
+});

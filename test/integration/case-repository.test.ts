@@ -14,6 +14,7 @@ beforeAll(async () => {
 
 const aCase = (id: number, over: Partial<CaseRecord> = {}): CaseRecord => ({
   id,
+  transactionCode: null,
   journeyId: 1,
   storeId: 1,
   employeeId: 1,
@@ -73,6 +74,19 @@ describe('case repository', () => {
     const after = (await caseStore.find(tenant.tenantId, 102))!;
     expect(after.version).toBe(2);
     expect(after.alertedAt).toBe('2026-11-23T10:00:02.000Z');
+  });
+
+  it("keeps the caller's code of the transaction, lists it, and reads null for a case stored before it was kept", async () => {
+    await caseStore.open(tenant.tenantId, aCase(104, { storeId: 41, transactionCode: 'PDV-104' }), []);
+    const { transactionCode: _, ...before } = caseItem(tenant.tenantId, aCase(105, { storeId: 41 }));
+    await db().client.send(new PutCommand({ TableName: db().tableName, Item: before }));
+    expect((await caseStore.find(tenant.tenantId, 104))?.transactionCode).toBe('PDV-104');
+    expect((await caseStore.find(tenant.tenantId, 105))?.transactionCode).toBeNull();
+    const listed = (await page([41])).cases.map((c) => [c.id, c.transactionCode]);
+    expect(listed.sort()).toEqual([
+      [104, 'PDV-104'],
+      [105, null],
+    ]);
   });
 
   it('gives back an alert claim only to the claim it names', async () => {

@@ -150,6 +150,29 @@ describe('opening a case', () => {
     const id = await answered(10, 'Ótimo');
     expect((await getCase(id)).status).toBe(404);
   });
+
+  it("answers the caller's code of its transaction as transaction_id, in the case, the list and case.opened", async () => {
+    await eventQueue.drain();
+    const code = `PDV-${randomUUID().slice(0, 8)}`;
+    const id = await registerSale(api, tenant.key, { phone: '11987654321', transaction_id: code });
+    expect((await answer(id, 2, null)).status).toBe(201);
+    await consumeCases();
+    const read = await getCase(id);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body).toMatchObject({ id, transaction_id: code });
+    const list = await api({
+      path: '/public/cases',
+      key: tenant.key,
+      headers: { 'x-service-user-token': tenant.userToken },
+      query: { limit: 100 },
+    });
+    expect(list.body.data.find((c: { id: number }) => c.id === id)).toMatchObject({ id, transaction_id: code });
+    const opened = (await eventQueue.drain()).map((d) => d.event as { type: string; data: Record<string, unknown> });
+    expect(opened.find((e) => e.type === 'case.opened' && e.data.case_id === id)?.data).toMatchObject({ transaction_id: code });
+    // A sale sent without a code has none: null, never the case's own id.
+    const uncoded = await answered(2, null);
+    expect((await getCase(uncoded)).body).toMatchObject({ id: uncoded, transaction_id: null });
+  });
 });
 
 describe('the cases API', () => {

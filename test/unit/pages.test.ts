@@ -220,7 +220,7 @@ describe('the workspace pages, as pure functions of their records', () => {
     // Prepare: a detractor's case, resolved, whose customer answered the recovery survey with a 9.
     const found: CaseBody = {
       id: 41,
-      transaction_id: 41,
+      transaction_id: 'PDV-41',
       journey: { id: 1, slug: 'visit' },
       store: 7,
       employee: 8,
