@@ -68,7 +68,7 @@ export const FLOORS: Record<string, [number, string]> = {
   getAdminConfig: [1, "the tenant's name beside one Query of its configuration partition (the version in it)"],
   putAdminConfig: [
     6,
-    "read what it replaces (the tenant's record beside its configuration partition), claim the version (conditional), write the items and delete the unlisted ones (BatchWriteItem, 25 a call, so that any size fits), raise the version again, the audit entry",
+    "read what it replaces (the tenant's record beside its configuration partition, which names what to delete), claim the version (conditional; a new name in the same transaction), write the items, delivery and brand and delete the unlisted ones (BatchWriteItem, 25 a call, so that any size fits), raise the version again, the audit entry",
   ],
   listAdminAudit: [1, 'one Query of the audit partition, newest first'],
   createAdminLogo: [2, "the tenant's record of the logo (conditional: a first upload only) and the audit entry, beside S3's PutObject"],

@@ -2,11 +2,11 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aw
 import * as v from 'valibot';
 import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
-import type { DeliveryConfig, Settings, SettingsWrite } from '../tenants/config-schema.js';
-import { Tenant, type TenantRepository } from '../tenants/ports.js';
+import type { DeliveryConfig, SettingsWrite } from '../tenants/config-schema.js';
+import { Tenant, type ConfigWrite, type TenantRepository } from '../tenants/ports.js';
 import type { AppliedFingerprint } from '../tenants/apply-plan.js';
 import { CHATBOT_ENDPOINT, eventEndpoint } from '../events/signature.js';
-import { batchWrite, cancelledByCondition, db, isConditionFailure, queryAll } from './dynamodb.js';
+import { batchWrite, cancelledByCondition, db, isConditionFailure, queryAll, type Item, type WriteRequest } from './dynamodb.js';
 import {
   deleteUser,
   findApiKey,
@@ -24,7 +24,7 @@ import {
   updateUser,
   updateUserScope,
 } from './access-repository.js';
-import { findLogo, putBrand, recordLogo } from './brand-repository.js';
+import { brandItem, findLogo, putBrand, recordLogo } from './brand-repository.js';
 import { CONFIG_VERSION_COPIES, readConfigVersion, versionOf } from './config-version.js';
 import { entity } from './entity.js';
 import { rotateSigning } from './event-signing.js';
@@ -44,69 +44,110 @@ export async function getTenant(id: number): Promise<Tenant | undefined> {
   return Item ? v.parse(Tenant, Item) : undefined;
 }
 
+/** The update that renames a tenant (alone, or in a replacement's claim). */
+const renaming = (id: number, name: string) => ({
+  TableName: db().tableName,
+  Key: keys.tenant(id),
+  UpdateExpression: 'SET #name = :name',
+  ConditionExpression: 'attribute_exists(pk)',
+  ExpressionAttributeNames: { '#name': 'name' },
+  ExpressionAttributeValues: { ':name': name },
+});
+
 export async function renameTenant(id: number, name: string): Promise<void> {
-  const { client, tableName } = db();
-  await client.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.tenant(id),
-      UpdateExpression: 'SET #name = :name',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#name': 'name' },
-      ExpressionAttributeValues: { ':name': name },
-    }),
-  );
+  await db().client.send(new UpdateCommand(renaming(id, name)));
 }
 
 export async function listTenants(): Promise<Tenant[]> {
   return (await queryAll(db(), { index: 'gsi1', partition: keys.tenantCollection() })).map((item) => v.parse(Tenant, item));
 }
 
-export async function putSettings(tenantId: number, settings: SettingsWrite): Promise<void> {
-  const items = [
+/** The items a tenant's settings are stored as in its configuration partition. */
+const settingsItems = (tenantId: number, settings: SettingsWrite): Item[] =>
+  [
     ...settings.journeys.map((journey) => ({ sk: keys.configItem('JOURNEY', journey.id), kind: 'JOURNEY', ...journey })),
     ...settings.classes.map((item) => ({ sk: keys.configItem('CLASS', item.id), kind: 'CLASS', ...item })),
     ...settings.groups.map((group) => ({ sk: keys.configItem('GROUP', group.id), kind: 'GROUP', ...group })),
     { sk: keys.privacyConfig, kind: 'PRIVACY', retentionDays: settings.privacy?.retentionDays ?? null },
     { sk: keys.casesConfig, kind: 'CASES', ...(settings.cases ?? {}) },
     { sk: keys.languageConfig, kind: 'LANGUAGE', locale: settings.locale, timeZone: settings.timeZone },
-  ];
-  await batchWrite(
-    db(),
-    items.map((item) => ({ PutRequest: { Item: { pk: keys.config(tenantId), ...entity(item.kind), ...item } } })),
-  );
+  ].map((item) => ({ pk: keys.config(tenantId), ...entity(item.kind), ...item }));
+
+const deliveryItem = (tenantId: number, delivery: DeliveryConfig): Item => ({
+  pk: keys.config(tenantId),
+  sk: keys.deliveryConfig,
+  ...entity('DELIVERY'),
+  ...delivery,
+});
+
+/** The webhook endpoints a delivery lists, each with its own signing generations. */
+const endpointsOf = (delivery: DeliveryConfig): string[] => [
+  ...(delivery.chatbot ? [CHATBOT_ENDPOINT] : []),
+  ...(delivery.webhooks ?? []).map((w) => eventEndpoint(w.url)),
+];
+
+const put = (item: Item): WriteRequest => ({ PutRequest: { Item: item } });
+
+export async function putSettings(tenantId: number, settings: SettingsWrite): Promise<void> {
+  await batchWrite(db(), settingsItems(tenantId, settings).map(put));
+}
+
+/**
+ * Gives an endpoint generation 1 of its signing secret unless it has one (a conditional put, so that a rotation made
+ * meanwhile is never undone); true when it had none.
+ */
+async function firstGeneration(tenantId: number, endpoint: string): Promise<boolean> {
+  const { client, tableName } = db();
+  try {
+    await client.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { pk: keys.config(tenantId), sk: keys.webhookSigning(endpoint), ...entity(SIGNING), endpoint, current: 1 },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return false;
+  }
 }
 
 /**
  * Writes the tenant's delivery settings as the tenant file states them, and gives each webhook endpoint they list
- * that has none yet generation 1 of its signing secret (a conditional put per endpoint, so that a rotation made
- * meanwhile is never undone).
+ * that has none yet generation 1 of its signing secret.
  */
 export async function putDelivery(tenantId: number, delivery: DeliveryConfig): Promise<{ newEndpoints: string[] }> {
   const { client, tableName } = db();
-  await client.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: { pk: keys.config(tenantId), sk: keys.deliveryConfig, ...entity('DELIVERY'), ...delivery },
-    }),
-  );
-  const endpoints = [...(delivery.chatbot ? [CHATBOT_ENDPOINT] : []), ...(delivery.webhooks ?? []).map((w) => eventEndpoint(w.url))];
+  await client.send(new PutCommand({ TableName: tableName, Item: deliveryItem(tenantId, delivery) }));
   const newEndpoints: string[] = [];
-  for (const endpoint of endpoints) {
-    try {
-      await client.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: { pk: keys.config(tenantId), sk: keys.webhookSigning(endpoint), ...entity(SIGNING), endpoint, current: 1 },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      newEndpoints.push(endpoint);
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
-  }
+  for (const endpoint of endpointsOf(delivery)) if (await firstGeneration(tenantId, endpoint)) newEndpoints.push(endpoint);
   return { newEndpoints };
+}
+
+/**
+ * Writes a replaced configuration (PUT /public/admin/config): its items, delivery and brand, and the deletions of the
+ * journeys, classes and groups `write.stored` has that it no longer lists, in BatchWriteItem calls of 25 (one call for
+ * a configuration of up to 25 items; any size fits); beside them, the first signing generation of each endpoint
+ * `write.signed` lacks. Called between a claim of the version (claimConfigVersion) and its release.
+ */
+export async function writeConfig(tenantId: number, write: ConfigWrite): Promise<{ newEndpoints: string[] }> {
+  const items = settingsItems(tenantId, write.settings);
+  const kept = new Set(items.map((item) => item.sk));
+  const stored = [
+    ...write.stored.journeys.map((j) => keys.configItem('JOURNEY', j.id)),
+    ...write.stored.classes.map((c) => keys.configItem('CLASS', c.id)),
+    ...write.stored.groups.map((g) => keys.configItem('GROUP', g.id)),
+  ];
+  const deletions = stored
+    .filter((sk) => !kept.has(sk))
+    .map((sk): WriteRequest => ({ DeleteRequest: { Key: { pk: keys.config(tenantId), sk } } }));
+  const unsigned = endpointsOf(write.delivery).filter((endpoint) => !write.signed.includes(endpoint));
+  const [, first] = await Promise.all([
+    batchWrite(db(), [...items, deliveryItem(tenantId, write.delivery), brandItem(tenantId, write.brand)].map(put).concat(deletions)),
+    Promise.all(unsigned.map((endpoint) => firstGeneration(tenantId, endpoint))),
+  ]);
+  return { newEndpoints: unsigned.filter((_, i) => first[i]) };
 }
 
 const VERSION_COPY = 'CONFIG_VERSION_COPY';
@@ -124,58 +165,67 @@ const WRITING_CLAIM_SECONDS = 60;
  * (undefined otherwise: someone changed the configuration since). All copies are written in one transaction whose
  * condition is on copy 0 (the version item), so concurrent raises serialize and leave every copy equal. A replacement
  * claims the version (`writing: 'claim'`, with `expected`) before it writes and releases it after: while claimed, the
- * version a reader sees is that of a configuration half written, and no other claim is taken on it.
+ * version a reader sees is that of a configuration half written, and no other claim is taken on it. The version is
+ * read first only when neither `expected` nor `from` (the one the caller believes current: its claim's, for the
+ * release) says where to raise from, or when that guess lost: the transaction's condition checks it either way.
  */
-export async function raiseConfigVersion(tenantId: number, expected?: number, writing?: 'claim' | 'release'): Promise<number | undefined> {
+export const raiseConfigVersion = (tenantId: number, expected?: number, writing?: 'claim' | 'release', from?: number) =>
+  raise(tenantId, { expected, writing, from });
+
+/** A replacement's claim of version `expected`, renaming the tenant in the same transaction when `name` is given. */
+export const claimConfigVersion = (tenantId: number, expected: number, name?: string) =>
+  raise(tenantId, { expected, writing: 'claim', name });
+
+async function raise(
+  tenantId: number,
+  { expected, writing, from, name }: { expected?: number; writing?: 'claim' | 'release'; from?: number; name?: string },
+): Promise<number | undefined> {
   const { client, tableName } = db();
+  let guess = expected ?? from;
   for (let attempt = 1; ; attempt++) {
-    const { Item } = await client.send(
-      new GetCommand({
-        TableName: tableName,
-        Key: keys.configVersionCopy(tenantId, 0),
-        ConsistentRead: true,
-        ProjectionExpression: 'version',
-      }),
-    );
-    const current = versionOf(Item);
-    if (expected !== undefined && current !== expected) return undefined;
+    const current = guess ?? (await readVersionItem(tenantId));
+    // With `expected`, every attempt raises from it; otherwise a lost attempt reads the version again.
+    guess = expected;
     const next = current + 1;
     try {
       await client.send(
         new TransactWriteCommand({
-          TransactItems: Array.from({ length: CONFIG_VERSION_COPIES }, (_, copy) =>
-            copy === 0
-              ? {
-                  Update: {
-                    TableName: tableName,
-                    Key: keys.configVersionCopy(tenantId, 0),
-                    UpdateExpression: `SET #entity = :entity, version = :next${
-                      writing === 'claim' ? ', writing_until = :until' : writing === 'release' ? ' REMOVE writing_until' : ''
-                    }`,
-                    ConditionExpression: `(${current === 0 ? 'attribute_not_exists(version) OR version = :zero' : 'version = :current'})${
-                      writing === 'claim' ? ' AND (attribute_not_exists(writing_until) OR writing_until < :now)' : ''
-                    }`,
-                    ExpressionAttributeNames: { '#entity': TABLE.entityAttribute },
-                    ExpressionAttributeValues: {
-                      ':entity': VERSION,
-                      ':next': next,
-                      ...(current === 0 ? { ':zero': 0 } : { ':current': current }),
-                      ...(writing === 'claim'
-                        ? {
-                            ':now': new Date().toISOString(),
-                            ':until': new Date(Date.now() + WRITING_CLAIM_SECONDS * 1000).toISOString(),
-                          }
-                        : {}),
+          TransactItems: [
+            ...Array.from({ length: CONFIG_VERSION_COPIES }, (_, copy) =>
+              copy === 0
+                ? {
+                    Update: {
+                      TableName: tableName,
+                      Key: keys.configVersionCopy(tenantId, 0),
+                      UpdateExpression: `SET #entity = :entity, version = :next${
+                        writing === 'claim' ? ', writing_until = :until' : writing === 'release' ? ' REMOVE writing_until' : ''
+                      }`,
+                      ConditionExpression: `(${current === 0 ? 'attribute_not_exists(version) OR version = :zero' : 'version = :current'})${
+                        writing === 'claim' ? ' AND (attribute_not_exists(writing_until) OR writing_until < :now)' : ''
+                      }`,
+                      ExpressionAttributeNames: { '#entity': TABLE.entityAttribute },
+                      ExpressionAttributeValues: {
+                        ':entity': VERSION,
+                        ':next': next,
+                        ...(current === 0 ? { ':zero': 0 } : { ':current': current }),
+                        ...(writing === 'claim'
+                          ? {
+                              ':now': new Date().toISOString(),
+                              ':until': new Date(Date.now() + WRITING_CLAIM_SECONDS * 1000).toISOString(),
+                            }
+                          : {}),
+                      },
+                    },
+                  }
+                : {
+                    Put: {
+                      TableName: tableName,
+                      Item: { ...keys.configVersionCopy(tenantId, copy), [TABLE.entityAttribute]: VERSION_COPY, version: next },
                     },
                   },
-                }
-              : {
-                  Put: {
-                    TableName: tableName,
-                    Item: { ...keys.configVersionCopy(tenantId, copy), [TABLE.entityAttribute]: VERSION_COPY, version: next },
-                  },
-                },
-          ),
+            ),
+            ...(name === undefined ? [] : [{ Update: renaming(tenantId, name) }]),
+          ],
         }),
       );
       return next;
@@ -187,6 +237,20 @@ export async function raiseConfigVersion(tenantId: number, expected?: number, wr
       if (attempt >= RAISE_ATTEMPTS) throw error;
     }
   }
+}
+
+/** The version item's version, read strongly (the copies follow it). */
+async function readVersionItem(tenantId: number): Promise<number> {
+  const { client, tableName } = db();
+  const { Item } = await client.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: keys.configVersionCopy(tenantId, 0),
+      ConsistentRead: true,
+      ProjectionExpression: 'version',
+    }),
+  );
+  return versionOf(Item);
 }
 
 const transactionConflict = (error: unknown): boolean =>
@@ -207,23 +271,6 @@ export async function readApplied(tenantId: number): Promise<AppliedFingerprint 
 export async function putApplied(tenantId: number, fields: AppliedFingerprint): Promise<void> {
   const { client, tableName } = db();
   await client.send(new PutCommand({ TableName: tableName, Item: { ...keys.configApplied(tenantId), ...entity('APPLIED'), fields } }));
-}
-
-/** Removes the journeys, classes and groups the tenant has that `settings` no longer lists. */
-export async function removeUnlisted(tenantId: number, settings: Pick<Settings, 'journeys' | 'classes' | 'groups'>): Promise<void> {
-  const kept = new Set([
-    ...settings.journeys.map((j) => keys.configItem('JOURNEY', j.id)),
-    ...settings.classes.map((c) => keys.configItem('CLASS', c.id)),
-    ...settings.groups.map((g) => keys.configItem('GROUP', g.id)),
-  ]);
-  const items = await queryAll(db(), { partition: keys.config(tenantId), consistent: true });
-  const unlisted = items.filter(
-    (item) => ['JOURNEY', 'CLASS', 'GROUP'].includes(String(item[TABLE.entityAttribute])) && !kept.has(String(item.sk)),
-  );
-  await batchWrite(
-    db(),
-    unlisted.map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })),
-  );
 }
 
 export const tenantRepository: TenantRepository = {
@@ -255,7 +302,8 @@ export const tenantRepository: TenantRepository = {
   readVersionedSettings,
   readConfigVersion,
   raiseConfigVersion,
-  removeUnlisted,
+  claimConfigVersion,
+  writeConfig,
   readApplied,
   putApplied,
 };

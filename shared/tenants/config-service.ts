@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { NotFoundError, PreconditionFailedError, ValidationError } from '../errors.js';
 import type { AuditActor, AuditEntry, AuditLog, ConfigChange } from '../audit/log.js';
-import type { ConfigDocument, LogoObject } from './config-schema.js';
+import type { ConfigDocument, LogoObject, Settings } from './config-schema.js';
 import { brandSettings, configChanges, configDocument } from './configuration.js';
 import type { TenantRepository } from './ports.js';
 
@@ -24,23 +24,21 @@ export async function recordedChange(
 /** What the configuration service reads and writes of the tenant repository. */
 export type ConfigRepository = Pick<
   TenantRepository,
-  | 'getTenant'
-  | 'readVersionedSettings'
-  | 'raiseConfigVersion'
-  | 'renameTenant'
-  | 'putSettings'
-  | 'removeUnlisted'
-  | 'putDelivery'
-  | 'putBrand'
-  | 'findLogo'
+  'getTenant' | 'readVersionedSettings' | 'claimConfigVersion' | 'raiseConfigVersion' | 'writeConfig' | 'findLogo'
 >;
 
 export function configService(tenants: ConfigRepository, audit: AuditLog) {
-  /** The tenant's configuration as the admin API answers it, and its version (the ETag). */
-  async function readConfig(tenantId: number): Promise<{ config: ConfigDocument; version: number }> {
+  /** The tenant's name and settings, with the version they were read at (strongly). */
+  async function readStored(tenantId: number): Promise<{ name: string; settings: Settings; version: number }> {
     const [tenant, { settings, version }] = await Promise.all([tenants.getTenant(tenantId), tenants.readVersionedSettings(tenantId)]);
     if (!tenant) throw new NotFoundError('No such tenant.');
-    return { config: configDocument(tenant.name, settings), version };
+    return { name: tenant.name, settings, version };
+  }
+
+  /** The tenant's configuration as the admin API answers it, and its version (the ETag). */
+  async function readConfig(tenantId: number): Promise<{ config: ConfigDocument; version: number }> {
+    const { name, settings, version } = await readStored(tenantId);
+    return { config: configDocument(name, settings), version };
   }
 
   /**
@@ -55,7 +53,8 @@ export function configService(tenants: ConfigRepository, audit: AuditLog) {
     config: ConfigDocument,
     actor: AuditActor,
   ): Promise<{ version: number; changes: ConfigChange[]; newEndpoints: string[] }> {
-    const before = await readConfig(tenantId);
+    const stored = await readStored(tenantId);
+    const before = { config: configDocument(stored.name, stored.settings), version: stored.version };
     const version = expected === 'current' ? before.version : expected;
     const brand = brandSettings(config.name, config.brand);
     await checkLogo(tenantId, brand.logo, before.config.brand.logo);
@@ -66,18 +65,25 @@ export function configService(tenants: ConfigRepository, audit: AuditLog) {
     // The same configuration again writes nothing: its version (the ETag) stays, and no function reads it again.
     if (!changes.length) return { version, changes, newEndpoints: [] };
     // The claim also holds off another replacement made from a read of this one half written (its version is the claim's).
-    if ((await tenants.raiseConfigVersion(tenantId, version, 'claim')) === undefined) throw changed();
+    // A new name is written in the claim's transaction, not in a call of its own.
+    const claimed = await tenants.claimConfigVersion(tenantId, version, stored.name !== config.name ? config.name : undefined);
+    if (claimed === undefined) throw changed();
     let written: number;
     let newEndpoints: string[];
     try {
-      if (before.config.name !== config.name) await tenants.renameTenant(tenantId, config.name);
-      await tenants.putSettings(tenantId, config);
-      await tenants.removeUnlisted(tenantId, config);
+      // What to delete is what the read found (strongly): a replacement or admin page that wrote since raised the version,
+      // and the claim, conditioned on the version read, failed. (The operator's apply raises it after it writes: an
+      // apply at the same time mixes with this replacement, as it did when a second read found what to delete.)
       // A webhook endpoint listed for the first time gets its signing secret: named, so that its page shows it once.
-      ({ newEndpoints } = await tenants.putDelivery(tenantId, config.delivery));
-      await tenants.putBrand(tenantId, brand);
+      ({ newEndpoints } = await tenants.writeConfig(tenantId, {
+        settings: config,
+        delivery: config.delivery,
+        brand,
+        stored: stored.settings,
+        signed: Object.keys(stored.settings.delivery.signing ?? {}),
+      }));
     } finally {
-      written = (await tenants.raiseConfigVersion(tenantId, undefined, 'release'))!;
+      written = (await tenants.raiseConfigVersion(tenantId, undefined, 'release', claimed))!;
     }
     await recordedChange(audit, tenantId, actor, 'config.replace', changes);
     return { version: written, changes, newEndpoints };

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { DeliveryConfig, Settings, SettingsWrite } from './config-schema.js';
 import type { ApiKeyRepository, TenantAccessRepository, UserRepository } from '../access/ports.js';
-import type { BrandRepository } from '../brand/ports.js';
+import type { BrandRepository, BrandSettings } from '../brand/ports.js';
 import type { SigningRepository } from '../events/ports.js';
 import type { AppliedFingerprint } from './apply-plan.js';
 
@@ -26,6 +26,17 @@ export interface TenantCreation {
   insertTenant(name: string, first: FirstStore, requestedId?: number): Promise<Tenant>;
 }
 
+/** A replaced configuration as it is written, and what the partition held when it was read (strongly, before the claim). */
+export interface ConfigWrite {
+  settings: SettingsWrite;
+  delivery: DeliveryConfig;
+  brand: BrandSettings;
+  /** The journeys, classes and groups stored: those `settings` no longer lists are deleted. */
+  stored: Pick<Settings, 'journeys' | 'classes' | 'groups'>;
+  /** The webhook endpoints that have a signing generation already: the others listed get generation 1. */
+  signed: string[];
+}
+
 /**
  * Where tenants, their keys, users, brand, settings and signing generations are kept (each concept's port and the
  * configuration's): `shared/adapters/tenant-repository.ts` implements it.
@@ -42,9 +53,17 @@ export interface TenantRepository extends TenantAccessRepository, ApiKeyReposito
    * Raises the configuration's version by one and answers the new one; with `expected`, only if it is still that
    * one (undefined otherwise). Every change of the configuration raises it, so that functions read it again.
    */
-  raiseConfigVersion(tenantId: number, expected?: number, writing?: 'claim' | 'release'): Promise<number | undefined>;
-  /** Deletes the journeys, classes and groups stored for the tenant that `settings` does not list. */
-  removeUnlisted(tenantId: number, settings: Pick<Settings, 'journeys' | 'classes' | 'groups'>): Promise<void>;
+  raiseConfigVersion(tenantId: number, expected?: number, writing?: 'claim' | 'release', from?: number): Promise<number | undefined>;
+  /**
+   * A replacement's claim of the configuration's version (`raiseConfigVersion(tenantId, expected, 'claim')`), renaming
+   * the tenant in the same transaction when `name` is given; undefined if the version moved or is claimed.
+   */
+  claimConfigVersion(tenantId: number, expected: number, name?: string): Promise<number | undefined>;
+  /**
+   * Writes a replaced configuration (the admin API's), between a claim of its version and the release; answers the
+   * webhook endpoints that got their first signing generation (as `putDelivery` does).
+   */
+  writeConfig(tenantId: number, write: ConfigWrite): Promise<{ newEndpoints: string[] }>;
   /**
    * Writes the delivery settings. Each webhook endpoint they list (`CHATBOT_ENDPOINT`, `eventEndpoint(url)`) that has
    * no signing generation yet gets generation 1: answered in `newEndpoints`, so that its secret is shown once.

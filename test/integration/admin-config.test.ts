@@ -15,6 +15,8 @@ import { JOURNEY_DEFAULTS } from '../../shared/tenants/scales.js';
 import { DEMO_LOGO, distinctPng, png } from '../support/logos.js';
 import { MAX_LOGOS } from '../../shared/brand/logo.js';
 import { v2Payload } from '../support/transactions.js';
+import { meter } from '../../bench/metering.js';
+import { db } from '../../shared/adapters/dynamodb.js';
 
 const api = inProcess('public');
 const CONFIG = '/public/admin/config';
@@ -165,6 +167,41 @@ describe('PUT /public/admin/config', () => {
     expect(statuses).toEqual([200, 412, 412]);
     const winner = answers.find((a) => a.status === 200)!;
     expect((await read()).body.name).toBe(winner.body.changes[0].new);
+  });
+
+  it('replaces a configuration in 7 DynamoDB round trips, a new name, a removed journey and a new colour included', async () => {
+    // Prepare: a tenant of its own, whose key's answer API Gateway cached on a first read (as `bench -- cost` does).
+    const own = await newTenant();
+    const cached = inProcess('public', 300);
+    const get = () => cached({ path: CONFIG, key: own.adminKey });
+    const before = await get();
+    const next = {
+      ...before.body,
+      name: `${before.body.name} renomeada`,
+      journeys: before.body.journeys.filter((j: { slug: string }) => j.slug !== 'ecommerce'),
+      brand: { ...before.body.brand, colour: '#123456' },
+    };
+    const metered = meter(db().client);
+
+    // Act
+    let res;
+    try {
+      metered.reset();
+      res = await metered.run(() =>
+        cached({ method: 'PUT', path: CONFIG, key: own.adminKey, body: next, headers: { 'if-match': before.headers.etag! } }),
+      );
+    } finally {
+      metered.stop();
+    }
+    const after = await get();
+
+    // Assess: the key's check, the tenant beside its partition, the claim (and the name), the writes, the release, the audit entry.
+    expect(res.status).toBe(200);
+    expect(after.body).toEqual(next);
+    expect(after.headers.etag).toBe(res.headers.etag);
+    expect(metered.calls.map((call) => call.command).sort()).toEqual(
+      ['GetItem', 'GetItem', 'Query', 'TransactWriteItems', 'BatchWriteItem', 'TransactWriteItems', 'PutItem'].sort(),
+    );
   });
 
   it('validates with the tenant file schema, naming every wrong field, and changes nothing', async () => {

@@ -14,16 +14,8 @@ import { eventEndpoint } from '../../events/signature.js';
 import { readConfigVersion } from '../config-version.js';
 import { readVersionedSettings } from '../settings-repository.js';
 import { insertTenant } from '../tenant-creation.js';
-import {
-  getTenant,
-  putDelivery,
-  putSettings,
-  raiseConfigVersion,
-  removeUnlisted,
-  renameTenant,
-  tenantRepository,
-} from '../tenant-repository.js';
-import { findLogo, putBrand } from '../brand-repository.js';
+import { claimConfigVersion, getTenant, raiseConfigVersion, tenantRepository, writeConfig } from '../tenant-repository.js';
+import { findLogo } from '../brand-repository.js';
 
 /**
  * A tenant's journeys, classes, groups and delivery settings, kept per process while their version holds: what almost
@@ -39,7 +31,7 @@ export const configService = /* @__PURE__ */ wire(() => {
   requireEnvs(ENV.tableName);
   return configuration.configService(
     // Only what the service calls, named: the bundle then drops the rest of the repositories (keys, users, signing).
-    { getTenant, readVersionedSettings, raiseConfigVersion, renameTenant, putSettings, removeUnlisted, putDelivery, putBrand, findLogo },
+    { getTenant, readVersionedSettings, claimConfigVersion, raiseConfigVersion, writeConfig, findLogo },
     auditLog,
   );
 });
