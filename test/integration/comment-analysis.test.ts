@@ -144,7 +144,7 @@ describe('the analysis of a comment', () => {
       method: 'POST',
       path: '/public/privacy/requests',
       key: tenant.key,
-      query: { token: tenant.userToken },
+      headers: { 'x-service-user-token': tenant.userToken },
       body: { type: 'erase', client_id: clientId },
     });
     expect(request.status, request.text).toBe(202);
