@@ -33,6 +33,7 @@ const CLIENTS: Record<string, string> = {
   '@aws-sdk/client-s3': 'S3Client',
   '@aws-sdk/client-cognito-identity-provider': 'CognitoIdentityProviderClient',
   '@aws-sdk/client-lambda': 'LambdaClient',
+  '@aws-sdk/client-comprehend': 'ComprehendClient',
 };
 
 /** A floor that makes the document client and each of `clients` (packages), and nothing else. */
