@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { detectAll } from 'tinyld';
+import { listen } from './listen.js';
 
 /**
  * Amazon Comprehend, locally: no emulator of it exists, so the real SDK client is pointed here and this answers its
@@ -265,18 +266,7 @@ export async function startLocalComprehend(options: { port: number; host?: strin
       res.end(JSON.stringify({ __type: 'InternalServerException', Message: 'Internal failure' }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.port, options.host ?? '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    stop: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listen(server, options.port, options.host)), requests };
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -9,6 +9,7 @@ import { authorizerEvent, httpEvent } from './events.js';
 import { invoke } from './invoke.js';
 import { authorizerId, referenceId } from '../grants.js';
 import { StartupError } from './services.js';
+import { stopping } from './listen.js';
 
 /**
  * A small stand-in for API Gateway HTTP API: matches the route table, runs the API's real authorizer (caching its
@@ -242,11 +243,7 @@ export async function serveGateway(
   return {
     url: `http://localhost:${port}`,
     server,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => stopping(server),
   };
 }
 

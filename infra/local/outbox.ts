@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { html } from '../../shared/html.js';
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../shared/events/signature.js';
+import { listen } from './listen.js';
 
 /**
  * The local outbox: where SMS, WhatsApp and chatbot webhooks go when no AWS emulator exists. The real SDK clients are
@@ -210,18 +211,7 @@ export async function startOutbox(options: {
       res.end(JSON.stringify({ message: (error as Error).message }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.port, options.host ?? '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    messages,
-    stop: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listen(server, options.port, options.host)), messages };
 }
 
 /** The error each service answers for an injected status (a refusal names the number, as providers' words may). */

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { SECRET_ENV, type SecretId } from '../grants.js';
 import { reservePort } from './services.js';
+import { listen } from './listen.js';
 
 /**
  * Secrets Manager, locally: no emulator exists, so this answers GetSecretValue (the awsJson1_1 protocol) as the
@@ -62,16 +63,6 @@ export async function startSecretsServer(options: { port: number; dataDir?: stri
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const address = server.address();
-  return {
-    endpoint: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`,
-    arns,
-    values,
-    stop: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, stop } = await listen(server, port);
+  return { endpoint: url, arns, values, stop };
 }

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createSqsServer } from 'local-aws-sqs';
+import { stopping } from './listen.js';
 
 /**
  * The embedded stand-ins for AWS: DynamoDB Local (AWS's own emulator, a Java process) and an SQS-compatible
@@ -158,11 +159,7 @@ export async function startSesServer(options: { port: number }): Promise<LocalSe
   const server = await start({ host: '127.0.0.1', port });
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    stop: () => stopping(server),
   };
 }
 type SesServer = (config: { host: string; port: number }) => Promise<Server>;
