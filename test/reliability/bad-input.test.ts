@@ -22,6 +22,8 @@ const queued = usePrivateQueue('transactions');
 usePrivateQueue('surveyDispatch');
 // Accepted privacy requests wait here: the local stack's consumer would change the tenant under a later route's check.
 usePrivateQueue('privacy');
+// Comments to analyse wait here too: the analyser writes each answer's themes behind the snapshots.
+usePrivateQueue('analysis');
 export const tally = { requests: 0, refused: 0, accepted: 0 };
 
 beforeAll(async () => {

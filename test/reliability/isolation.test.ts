@@ -4,10 +4,13 @@ import { inProcess } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { fixture, keyFor, routeOf, snapshot, validRequests, type Fixture } from './fixtures.js';
+import { USER_TOKEN_HEADER } from '../../shared/headers.js';
 
-// Survey messages go to a queue of this file: the local stack's dispatcher would otherwise send them, and change
-// the tenant's items, while a test compares them before and after.
+// Survey messages and comments to analyse go to queues of this file: the local stack's dispatcher and analyser would
+// otherwise send them or write the answers' themes, and change the tenant's items, while a test compares them before
+// and after.
 usePrivateQueue('surveyDispatch');
+usePrivateQueue('analysis');
 
 /**
  * Tenant isolation (BOLA), generated from the route table: for every route, the second tenant's credentials with
@@ -78,10 +81,13 @@ describe('tenant isolation', () => {
       const route = routeOf(operationId);
       const before = await snapshot(a.tenantId);
       const request = validRequests[operationId]!(a);
+      // The other tenant's own user token, wherever the request carries one (its header; the seed's lists, the query).
       const query = request.query?.token ? { ...request.query, token: b.userToken } : request.query;
+      const headers = request.headers?.[USER_TOKEN_HEADER] ? { ...request.headers, [USER_TOKEN_HEADER]: b.userToken } : request.headers;
       const res = await clients[route.api]({
         ...request,
         ...(query ? { query } : {}),
+        ...(headers ? { headers } : {}),
         key: keyFor(route, b),
       });
 
