@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/sequencer.js';
 
 const env = {
   POWERTOOLS_LOG_LEVEL: 'SILENT',
@@ -26,6 +27,7 @@ export default defineConfig({
     // leaves a core idle. Files are apart by construction: a tenant each, private queues, their own ports.
     maxWorkers: 2,
     env,
+    sequence: { sequencer: LongestFirst },
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env: noStackEnv } },
       {
