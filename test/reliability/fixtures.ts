@@ -1,7 +1,7 @@
 import { caseOpener } from '../../shared/adapters/wiring/cases.js';
 import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
 import { privacyService } from '../../shared/adapters/wiring/privacy.js';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { routes } from '../../infra/routes.js';
 import { db } from '../../shared/adapters/dynamodb.js';
@@ -177,6 +177,46 @@ export const routeOf = (operationId: string) => routes.find((r) => r.operationId
 
 /** Every item of a tenant, its API keys included, as stored (a Scan: for tests only, never on a request path). */
 export async function snapshot(tenantId: number): Promise<string> {
+  return stringified(await tenantItems(tenantId));
+}
+
+/**
+ * A tenant's items, and the partitions they are in: `inPartitions` reads those partitions again with one Query each,
+ * which costs what the tenant holds where a Scan costs what the whole table holds (every file's tenants).
+ */
+export async function partitionsOf(tenantId: number): Promise<{ snapshot: string; inPartitions: () => Promise<string> }> {
+  const items = await tenantItems(tenantId);
+  const partitions = [...new Set(items.map((item) => String(item.pk)))];
+  const { client, tableName } = db();
+  const ofTenant = (item: Record<string, unknown>) =>
+    String(item.pk).startsWith(`T#${tenantId}#`) || String(item.gsi1pk ?? '').startsWith(`T#${tenantId}#`);
+  const inPartitions = async () => {
+    const read = await Promise.all(
+      partitions.map(async (pk) => {
+        const found: Record<string, unknown>[] = [];
+        let start: Record<string, unknown> | undefined;
+        do {
+          const out = await client.send(
+            new QueryCommand({
+              TableName: tableName,
+              KeyConditionExpression: 'pk = :pk',
+              ExpressionAttributeValues: { ':pk': pk },
+              ExclusiveStartKey: start,
+              ConsistentRead: true,
+            }),
+          );
+          found.push(...(out.Items ?? []));
+          start = out.LastEvaluatedKey;
+        } while (start);
+        return found;
+      }),
+    );
+    return stringified(read.flat().filter(ofTenant));
+  };
+  return { snapshot: stringified(items), inPartitions };
+}
+
+async function tenantItems(tenantId: number): Promise<Record<string, unknown>[]> {
   const { client, tableName } = db();
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
@@ -194,6 +234,10 @@ export async function snapshot(tenantId: number): Promise<string> {
     items.push(...(out.Items ?? []));
     start = out.LastEvaluatedKey;
   } while (start);
+  return items;
+}
+
+function stringified(items: Record<string, unknown>[]): string {
   // A key's last use is the authorizer's mark that the key was presented (every 300 s at most), refused request or not:
   // not a change the operation made.
   const changes = items.map(({ last_used_at: _lastUse, ...item }) => item);
