@@ -206,8 +206,6 @@ export const routes: readonly Route[] = [
   route('POST', '/public/admin/keys', 'createAdminKey', RW, 'Issue an API key (scope, name, optional expires_at); its value is answered once; written to the audit log', admin),
   route('DELETE', '/public/admin/keys/{id}', 'revokeAdminKey', RW, 'Revoke a key: refused from the next request of every function; written to the audit log', admin),
   route('POST', '/public/admin/keys/{id}/rotate', 'rotateAdminKey', RW, 'A new key for an old one, which keeps working for grace_seconds (at most a week), then only the new one; written to the audit log', admin),
-  route('GET', '/public/admin/qr', 'getAdminQr', R, "A store's QR code (store, journey, optional employee): SVG, PNG by Accept: image/png, or its URL by Accept: application/json; a signed token, no personal data", { ...admin, surveyLinks: true, links: true }),
-  route('POST', '/public/admin/qr/rotate', 'rotateAdminQr', RW, 'Retire every QR code printed so far (410 from the next request); written to the audit log', admin),
   route('GET', '/public/admin/users', 'listAdminUsers', R, "The tenant's users: name, scope, role, created, disabled; never a token", { ...admin, userPool: true }),
   route('POST', '/public/admin/users', 'createAdminUser', RW, 'Create a manager (email, scope, role): their token once, and an invitation e-mailed with a temporary password; written to the audit log', { ...admin, userPool: true, userPoolActions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser'], providers: ['ses'] }),
   route('PATCH', '/public/admin/users/{email}', 'updateAdminUser', RW, "Change a user's scope, role or state (disabled: their token, pages and session refresh are refused from the next request, and Cognito's sign-in); written to the audit log", { ...admin, userPool: true, userPoolActions: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser'] }),
@@ -231,6 +229,9 @@ export const routes: readonly Route[] = [
   route('POST', SURVEY_PAGE_PATH, 'postSurveyPage', RW, "Record the customer's answer (form post)", { ...page, queues: ['events', 'cases', 'analysis'] }),
   route('GET', QR_PAGE_PATH, 'getQrPage', R, "The survey page of a store's QR code (nothing is recorded)", page),
   route('POST', QR_PAGE_PATH, 'postQrPage', RW, 'Record a walk-in answer as a transaction of source qr (form post; one a browser and code every 12 hours, bounded per address)', { ...page, queues: ['surveyDispatch', 'events', 'cases', 'analysis'] }),
+  // After the QR page's: a replay of the table in order opens a code before the rotation retires it.
+  route('GET', '/public/admin/qr', 'getAdminQr', R, "A store's QR code (store, journey, optional employee): SVG, PNG by Accept: image/png, or its URL by Accept: application/json; a signed token, no personal data", { ...admin, surveyLinks: true, links: true }),
+  route('POST', '/public/admin/qr/rotate', 'rotateAdminQr', RW, 'Retire every QR code printed so far (410 from the next request); written to the audit log', admin),
   route('GET', UNSUBSCRIBE_PAGE_PATH, 'getUnsubscribePage', R, 'Ask the customer to confirm opting out of surveys', page),
   route('POST', UNSUBSCRIBE_PAGE_PATH, 'postUnsubscribe', RW, 'Opt the customer out of surveys (also RFC 8058 one-click)', page),
 ];
