@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { qrPng, qrSvg } from '../../shared/qr/draw.js';
 import { qrPagePath } from '../../shared/qr/paths.js';
 import { readQrCode, signQrCode, type QrCode } from '../../shared/qr/token.js';
+import { surveyPage } from '../../shared/surveys/page-html.js';
 
 const SECRET = 'unit-secret';
 const code: QrCode = { tenantId: 7, storeId: 12, journeyId: 1, employeeId: 40, generation: 3 };
@@ -40,5 +41,33 @@ describe('a QR code picture', () => {
     const svg = await qrSvg(url);
     expect(svg).toMatch(/^<svg [^>]*viewBox/);
     expect(svg).not.toMatch(/<script|on\w+=/i);
+  });
+});
+
+describe("a QR code's survey page", () => {
+  const view = {
+    locale: 'en' as const,
+    brand: { name: 'Loja <b>' },
+    token: 'abc',
+    customerFirstName: '',
+    question: { field: 'score', legend: 'How likely?', indicator: 'nps' as const, chosen: undefined, optional: false },
+    followUps: [],
+    classes: [],
+    comment: '',
+    problems: [],
+  };
+
+  it('asks for an optional contact, hides the field bots fill, and offers no opt-out (no customer is known)', () => {
+    const { html } = surveyPage({ ...view, entry: { email: 'a"b@example.com', phone: '' } });
+    expect(html).toContain('<input id="email" name="email" type="email"');
+    expect(html).toContain('value="a&quot;b@example.com"');
+    expect(html).toMatch(
+      /<div class="hp"><label for="website">Leave this field empty<\/label><input id="website" name="website" tabindex="-1"/,
+    );
+    expect(html).not.toContain('unsubscribe');
+    // A survey link's page keeps its opt-out and has no contact fields.
+    const link = surveyPage(view).html;
+    expect(link).toContain('abc/unsubscribe');
+    expect(link).not.toContain('name="email"');
   });
 });
