@@ -127,6 +127,13 @@ export const FLOORS: Record<string, [number, string]> = {
   getBrandLogo: [0, 'no table read: one S3 GetObject of the logo, by its name'],
   getUnsubscribePage: [1, 'the attempt'],
   postUnsubscribe: [2, 'the attempt, one conditional update of the customer'],
+  getQrPage: [0, 'none: the token names the store and journey, the settings and brand are cached'],
+  postQrPage: [
+    3,
+    "the code's rate counter (one conditional UpdateItem), one batched read of the store, employee and customer, one conditional write of the rated transaction with its counters",
+  ],
+  getAdminQr: [1, 'the store (one GetItem; the settings are cached)'],
+  rotateAdminQr: [3, 'one UpdateItem of the generation, the configuration version raised, the audit entry'],
 };
 
 export async function costPerOperation(f: Fixture): Promise<string> {

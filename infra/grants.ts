@@ -180,7 +180,7 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
       sends: route.queues,
       secrets: secretsOf(route),
       buckets: bucketsOf(route),
-      brandedPage: route.page && route.surveyLinks ? true : undefined,
+      brandedPage: (route.page && route.surveyLinks) || route.links ? true : undefined,
       userPool: route.userPool,
       userPoolActions: route.userPoolActions,
       providers: route.providers,

@@ -7,6 +7,8 @@ import { listOf, ProblemBody } from '../shared/http/contract.js';
 import { MAX_BODY_BYTES } from '../shared/http/handler.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/headers.js';
 import { MAX_FORM_BYTES } from '../shared/http/page.js';
+import { QR_PREFIX } from '../shared/qr/paths.js';
+import { BUCKETS } from '../shared/tenants/scales.js';
 import { withBounds } from './openapi-bounds.js';
 import { PROBLEMS, RETRY_AFTER_SECONDS } from '../shared/http/problem.js';
 import { OPEN_REQUESTS_RETRY_SECONDS } from '../shared/privacy/open-requests.js';
@@ -194,18 +196,32 @@ function formFields(form: Record<string, string>): JsonSchema {
   };
 }
 
-/** A survey page's parameters: the link's token, and the score a GET may preselect. */
+/** A survey page's parameters: the link's token, and the score a GET may preselect (a QR code's page: its thanks). */
 function pageParameters(path: string, method: string, example: ReturnType<typeof exampleOf>): JsonSchema[] {
+  const qr = path.startsWith(QR_PREFIX);
   return [
     {
       name: 'token',
       in: 'path',
       required: true,
-      description: "The survey link's token: the credential of the page (44 URL-safe characters)",
-      schema: { type: 'string', pattern: '^[\\w-]{44}$' },
+      description: qr
+        ? "The QR code's token: the credential of the page (47 URL-safe characters)"
+        : "The survey link's token: the credential of the page (44 URL-safe characters)",
+      schema: { type: 'string', pattern: qr ? '^[\\w-]{47}$' : '^[\\w-]{44}$' },
       ...((example.path as Record<string, string | undefined>).token ? { example: (example.path as Record<string, string>).token } : {}),
     },
-    ...(method === 'GET' && !isUnsubscribePath(path)
+    ...(method === 'GET' && qr
+      ? [
+          {
+            name: 'thanks',
+            in: 'query',
+            required: false,
+            description: 'Show the thanks, in the words of this bucket (after an answer)',
+            schema: { type: 'string', enum: [...BUCKETS] },
+          },
+        ]
+      : []),
+    ...(method === 'GET' && !qr && !isUnsubscribePath(path)
       ? [
           {
             name: 'score',
@@ -399,13 +415,14 @@ const TAGS: Record<string, string> = {
   cases: "Cases opened by the answers that match a journey's rule: the list, a case, its changes and its customer's contact (user token)",
   admin: "The tenant's self-administration, with an API key of scope admin: its configuration and the audit log of changes",
   'survey-page': 'The survey page a link opens, for the customer (HTML)',
+  'qr-page': "The survey page a store's printed QR code opens, for a walk-in customer (HTML)",
   reference:
     "This document, a browsable reference to it, and the results page: the API's own pages, served without a key, compressed (brotli or gzip) when Accept-Encoding admits it",
   survey: 'The chatbot hand-off: read a survey, answer it, correct the answer',
 };
 
-/** Tags read as words where a path's segment is terse: `/s/{token}` is the survey page. */
-const TAG_OF_SEGMENT: Record<string, string> = { s: 'survey-page' };
+/** Tags read as words where a path's segment is terse: `/s/{token}` is the survey page, `/q/{token}` a QR code's. */
+const TAG_OF_SEGMENT: Record<string, string> = { s: 'survey-page', q: 'qr-page' };
 
 function tagOf(route: Route): string {
   const segment = route.paths[0]!.split('/').filter((part) => part && !['public', 'v2', 'api', 'v1'].includes(part))[0];

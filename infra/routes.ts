@@ -25,6 +25,7 @@ import type { QueueId } from '../shared/queues.js';
 import { SURVEY_PAGE_PATH, UNSUBSCRIBE_PAGE_PATH } from '../shared/surveys/paths.js';
 import { LOGO_ROUTE } from '../shared/brand/brand.js';
 import { ROBOTS_PATH } from '../shared/http/robots.js';
+import { QR_PAGE_PATH } from '../shared/qr/paths.js';
 
 /**
  * The route table: every operation of both APIs, as plain data, one line each (`route()` below applies the defaults).
@@ -64,6 +65,8 @@ export interface Route {
   anonymous?: true;
   /** Reads or signs survey links (ENV.surveySecret). */
   surveyLinks?: true;
+  /** Answers URLs of the public API's pages (ENV.surveyBaseUrl): a QR code's. */
+  links?: true;
   /** Answers an HTML page for people, not JSON. */
   page?: true;
   /** A workspace page behind the session authorizer (a signed-in manager's cookie), not the API key. */
@@ -100,6 +103,7 @@ type Options = Partial<
     | 'cursors'
     | 'anonymous'
     | 'surveyLinks'
+    | 'links'
     | 'page'
     | 'session'
     | 'userPool'
@@ -223,6 +227,11 @@ export const routes: readonly Route[] = [
   route('GET', LOGO_ROUTE, 'getBrandLogo', [], "A tenant's logo, by its content-addressed name (no key; cached for a year)", { anonymous: true, logos: 'read' }),
   route('GET', SURVEY_PAGE_PATH, 'getSurveyPage', R, 'The survey page of a link (score=N preselects a score and records nothing)', page),
   route('POST', SURVEY_PAGE_PATH, 'postSurveyPage', RW, "Record the customer's answer (form post)", { ...page, queues: ['events', 'cases', 'analysis'] }),
+  route('GET', QR_PAGE_PATH, 'getQrPage', R, "The survey page of a store's QR code (nothing is recorded)", page),
+  route('POST', QR_PAGE_PATH, 'postQrPage', RW, 'Record a walk-in answer as a transaction of source qr (form post; one a browser and code every 12 hours, bounded per address)', { ...page, queues: ['surveyDispatch', 'events', 'cases', 'analysis'] }),
+  // After the QR page's: a replay of the table in order opens a code before the rotation retires it.
+  route('GET', '/public/admin/qr', 'getAdminQr', R, "A store's QR code (store, journey, optional employee): SVG, PNG by Accept: image/png, or its URL by Accept: application/json; a signed token, no personal data", { ...admin, surveyLinks: true, links: true }),
+  route('POST', '/public/admin/qr/rotate', 'rotateAdminQr', RW, 'Retire every QR code printed so far (410 from the next request); written to the audit log', admin),
   route('GET', UNSUBSCRIBE_PAGE_PATH, 'getUnsubscribePage', R, 'Ask the customer to confirm opting out of surveys', page),
   route('POST', UNSUBSCRIBE_PAGE_PATH, 'postUnsubscribe', RW, 'Opt the customer out of surveys (also RFC 8058 one-click)', page),
 ];

@@ -73,6 +73,10 @@ const OTHER_SOURCES = {
   portals: 13,
   /** A rating sent with the transaction itself. */
   api: 14,
+  /** A walk-in customer's answer through a store's printed QR code (shared/qr/). */
+  qr: 15,
+  /** An answer on a store's tablet at the exit. */
+  kiosk: 16,
 } as const;
 /** Every answer source: the channels' codes from their records, and the others; listed in code order. */
 export const RATING_SOURCES = Object.fromEntries(

@@ -80,6 +80,16 @@ export const keys = {
   configApplied: (tenantId: number) => ({ pk: `${tenant(tenantId)}#CONFIG#APPLIED`, sk: 'APPLIED' }),
   /** The generations of one webhook endpoint's signing secret (never the secret): read with the configuration. */
   webhookSigning: (endpoint: string) => `WEBHOOK_SIGNING#${endpoint}`,
+  /** The generation the tenant's QR codes are signed under (rotation retires the older ones): read with the configuration. */
+  qrGeneration: 'QR_GENERATION',
+  /**
+   * The answers one QR code took from one address in one window (by hashes, never the token or the address), kept
+   * until its TTL: its own partition per code and address, so a flood on one poster never heats another's.
+   */
+  qrAnswers: (tenantId: number, tokenHash: string, addressHash: string, window: number) => ({
+    pk: `${tenant(tenantId)}#QRRATE#${tokenHash}#${addressHash}`,
+    sk: `W#${window}`,
+  }),
 
   counter: (tenantId: number, entity: Entity) => ({ pk: `${tenant(tenantId)}#COUNTER`, sk: entity }),
 

@@ -64,6 +64,11 @@ function filterOf(selection: AnswerSelection): { expression?: string; names: Rec
     // A list holds a map equal to one of the class's possible items: the item shape is this module's to know.
     parts.push(anyOf(scores.map((s) => `contains(${name('rating_items')}, ${value({ class_id: classId, score: s })})`)));
   }
+  if (selection.source !== undefined) {
+    // An answer stored before sources were kept was a rating sent with the sale.
+    const same = `${name('eval_source')} = ${value(selection.source)}`;
+    parts.push(selection.source === 'api' ? `(attribute_not_exists(${name('eval_source')}) OR ${same})` : same);
+  }
   if (selection.hasComment !== undefined) {
     const has = `attribute_type(${comment()}, ${value('S')}) AND size(${comment()}) > ${value(0)}`;
     parts.push(selection.hasComment ? has : `NOT (${has})`);

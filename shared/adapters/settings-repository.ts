@@ -38,6 +38,8 @@ const journeyOf = (item: Item): JourneyConfig => {
 };
 
 export const SIGNING = 'WEBHOOK_SIGNING';
+/** The QR generation's item (shared/adapters/qr-repository.ts). */
+export const QR_GENERATION = 'QR_GENERATION';
 /** The configuration version's item (its copies are `CONFIG_VERSION_COPY`). */
 export const VERSION = 'CONFIG_VERSION';
 
@@ -72,6 +74,7 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
   const signing = of(SIGNING);
   const { locale, timeZone } = one<{ locale?: Locale | null; timeZone?: string | null }>('LANGUAGE') ?? {};
   const brand = one<BrandSettings>('BRAND');
+  const qr = one<{ generation?: number }>(QR_GENERATION);
   const settings: Settings = {
     journeys: of('JOURNEY').map(journeyOf),
     classes: of('CLASS').map((item) => recordOf<ClassConfig>(item)),
@@ -85,6 +88,7 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
     ...(locale ? { locale } : {}),
     ...(timeZone ? { timeZone } : {}),
     ...(brand ? { brand } : {}),
+    ...(qr?.generation ? { qrGeneration: Number(qr.generation) } : {}),
   };
   return { settings, version: versionOf(of(VERSION)[0]) };
 }

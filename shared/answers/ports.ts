@@ -31,6 +31,8 @@ export interface AnswerSelection {
   /** Only answers that scored this class (one of these scores: its scale). */
   rated?: { classId: number; scores: number[] };
   hasComment?: boolean;
+  /** Only answers from this source (a QR code's flood is seen, and left out, so). */
+  source?: SourceName;
   limit: number;
   cursor?: string;
   /** What the cursor is bound to: a cursor of another query (or tenant, or scope) is refused. */

@@ -51,6 +51,8 @@ export const AnswersQuery = v.strictObject({
   bucket: v.optional(v.picklist(BUCKETS, `must be one of ${BUCKETS.join(', ')}`)),
   class: v.optional(integerString(1, MAX_INT_ID)),
   has_comment: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
+  /** Only answers from one source (`qr`, `kiosk`, a channel, `api`...). */
+  source: v.optional(v.picklist(Object.keys(RATING_SOURCES) as SourceName[], `must be one of ${Object.keys(RATING_SOURCES).join(', ')}`)),
   limit: pagingQuery.limit,
   cursor: pagingQuery.cursor,
 });

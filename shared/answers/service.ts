@@ -76,6 +76,7 @@ function selectionOf(tenantId: number, query: AnswersQuery, scope: UserScope, co
       ? { rated: { classId: klass.id, scores: Array.from({ length: range.max - range.min + 1 }, (_, i) => range.min + i) } }
       : {}),
     ...(query.has_comment !== undefined ? { hasComment: query.has_comment === 'true' } : {}),
+    ...(query.source !== undefined ? { source: query.source } : {}),
     limit: query.limit,
     ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
     // The cursor holds to the filters and the scope it was given under.
@@ -89,6 +90,7 @@ function selectionOf(tenantId: number, query: AnswersQuery, scope: UserScope, co
       query.employee ?? null,
       query.class ?? null,
       query.has_comment ?? null,
+      query.source ?? null,
     ]),
   };
 }

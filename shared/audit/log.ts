@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = [
   'user.create',
   'user.update',
   'logo.upload',
+  'qr.rotate',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

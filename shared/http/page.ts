@@ -22,6 +22,9 @@ export interface PageInput {
   form: URLSearchParams;
   /** The language the browser asks for (Accept-Language), for pages with no survey behind them. */
   locale: Locale;
+  /** The request's cookies (`name=value` each; never logged) and source address: a QR page's bounds. */
+  cookies: readonly string[];
+  address: string;
 }
 
 /** What a page route documents: it needs no API key and answers HTML. */
@@ -48,6 +51,7 @@ const html = (page: Page, requestId: string): APIGatewayProxyStructuredResultV2 
     'x-request-id': requestId,
     ...(page.location ? { location: page.location } : {}),
   },
+  ...(page.cookies?.length ? { cookies: page.cookies } : {}),
   body: page.html,
 });
 
@@ -65,6 +69,8 @@ export function pageHandler(run: (input: PageInput) => Promise<Page>) {
       query: event.queryStringParameters ?? {},
       form: new URLSearchParams(bytes.toString('utf8')),
       locale: localeOfRequest(event.headers?.['accept-language']),
+      cookies: event.cookies ?? [],
+      address: event.requestContext.http.sourceIp,
     });
     return html(page, requestId);
   };

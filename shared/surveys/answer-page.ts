@@ -92,6 +92,8 @@ export interface Page extends Rendered {
   status: number;
   /** A relative URL to go to (303). */
   location?: string;
+  /** Set-Cookie values (a QR page's answered mark). */
+  cookies?: string[];
 }
 
 const page = (status: number, rendered: Rendered): Page => ({ status, ...rendered });
@@ -149,11 +151,21 @@ function thanks(opened: Opened, status = 200): Page {
 }
 
 function view(opened: Opened, token: string, chosen: Answer, problems: string[]): SurveyPageView {
-  const { journey, settings, transaction, frame, t } = opened;
+  return surveyView(opened, token, opened.transaction.customerName, chosen, problems);
+}
+
+/** What a survey's form shows: the journey's questions in the frame's language, the answer chosen so far, its problems. */
+export function surveyView(
+  { journey, settings, frame, t }: FormContext & { frame: PageFrame & { brand: SurveyBrand } },
+  token: string,
+  customerName: string | null,
+  chosen: Answer,
+  problems: string[],
+): SurveyPageView {
   return {
     ...frame,
     token,
-    customerFirstName: firstName(transaction.customerName),
+    customerFirstName: firstName(customerName),
     question: {
       field: 'score',
       legend: questionOf(journey, frame.brand.name, frame.locale, t),
@@ -181,7 +193,14 @@ function view(opened: Opened, token: string, chosen: Answer, problems: string[])
   };
 }
 
-interface Answer {
+/** What reading a survey's form needs: the journey, the tenant's classes, the page's words. */
+export interface FormContext {
+  journey: JourneyConfig;
+  settings: Settings;
+  t: Translate;
+}
+
+export interface Answer {
   score: number | undefined;
   classes: Map<number, number>;
   comment: string;
@@ -264,9 +283,17 @@ export async function submitSurvey(
 
 const FIELD = /^(score|comment|class_(\d{1,9}))$/;
 
-/** The form's fields, each checked against the journey: a score on its scale, classes of the journey, a bounded comment. */
-function readForm(form: URLSearchParams, opened: Opened): { answer: Answer; problems: string[] } {
+/**
+ * The form's fields, each checked against the journey: a score on its scale, classes of the journey, a bounded comment;
+ * the `extra` fields a page adds (a QR page's contact) are answered as given, once each.
+ */
+export function readForm(
+  form: URLSearchParams,
+  opened: FormContext,
+  extra: readonly string[] = [],
+): { answer: Answer; problems: string[]; extras: Map<string, string> } {
   const { t } = opened;
+  const extras = new Map<string, string>();
   const problems: string[] = [];
   const answer: Answer = { score: undefined, classes: new Map(), comment: '' };
   const range = (indicator: Indicator) => INDICATORS[indicator];
@@ -274,7 +301,7 @@ function readForm(form: URLSearchParams, opened: Opened): { answer: Answer; prob
   let scoreProblem = false;
   for (const [name, value] of form) {
     const match = FIELD.exec(name);
-    if (!match) {
+    if (!match && !extra.includes(name)) {
       problems.push(t('problem.unknownField', { name: name.slice(0, 40) }));
       continue;
     }
@@ -283,6 +310,10 @@ function readForm(form: URLSearchParams, opened: Opened): { answer: Answer; prob
       continue;
     }
     seen.add(name);
+    if (!match) {
+      extras.set(name, value.trim());
+      continue;
+    }
     if (name === 'comment') {
       if ([...value].length > MAX_COMMENT_LENGTH) problems.push(t('problem.commentLength', { max: MAX_COMMENT_LENGTH }));
       // The API's one text rule (shared/text.ts), said in the page's language.
@@ -308,7 +339,7 @@ function readForm(form: URLSearchParams, opened: Opened): { answer: Answer; prob
     else answer.classes.set(classId, score);
   }
   if (answer.score === undefined && !scoreProblem) problems.unshift(t('problem.chooseScore'));
-  return { answer, problems };
+  return { answer, problems, extras };
 }
 
 // ---- The recovery survey: "Did we solve it?", yes or no, and an optional new score --------------------------------

@@ -52,6 +52,8 @@ button{width:100%;min-height:2.75rem;font:inherit;font-weight:700;padding:.8rem;
 .hint{font-size:.85rem;color:#4b5563;margin:.35rem 0 1.25rem}.error{border:2px solid #b91c1c;background:#fef2f2;color:#7f1d1d;border-radius:.5rem;padding:.75rem;margin-bottom:1rem}
 .error ul{margin:.25rem 0 0;padding-left:1.2rem}.optional{font-weight:400;color:#4b5563}footer{text-align:center;font-size:.85rem;padding:1rem;color:#4b5563}
 footer a,.hint a{color:#374151;display:inline-block;padding:.75rem 0}${FOLLOW_UP_STYLE}
+.contact input{display:block;width:100%;min-height:2.75rem;font:inherit;padding:.5rem;border:2px solid #6b7280;border-radius:.5rem;margin-bottom:.75rem}
+.contact label{display:block;font-weight:600;margin-bottom:.25rem}.contact input:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}.hp{display:none}
 @media (max-width:24rem){main{padding:.5rem 0}.card{border-radius:0;padding:1rem .375rem}}
 @media (min-width:36rem){.n11{grid-template-columns:repeat(11,1fr)}.n11 label,.n11 label:nth-child(7){grid-column:auto}}`;
 
@@ -112,9 +114,24 @@ export interface SurveyPageView extends PageFrame {
   classes: ScaleQuestion[];
   comment: string;
   problems: string[];
+  /**
+   * A store's QR code or kiosk, where no customer is known: optional contact fields (a reply) and a field people never
+   * see (a simple bot fills it), instead of the opt-out link.
+   */
+  entry?: { email: string; phone: string };
 }
 
 export const MAX_COMMENT_LENGTH = 1000;
+/** The field people never see on an entry's page: a post that fills it is a bot's. */
+export const HONEYPOT_FIELD = 'website';
+
+function contactFields(entry: { email: string; phone: string }, t: Translate): SafeHtml {
+  return html`<fieldset class="contact" aria-describedby="contact-hint"><legend>${t('qr.contactLegend')} <span class="optional">${t('page.optional')}</span></legend>
+<label for="email">${t('qr.email')}</label><input id="email" name="email" type="email" autocomplete="email" maxlength="254" value="${entry.email}">
+<label for="phone">${t('qr.phone')}</label><input id="phone" name="phone" type="tel" autocomplete="tel" maxlength="20" value="${entry.phone}">
+<p class="hint" id="contact-hint">${t('qr.contactHint')}</p></fieldset>
+<div class="hp"><label for="${HONEYPOT_FIELD}">${t('qr.honeypot')}</label><input id="${HONEYPOT_FIELD}" name="${HONEYPOT_FIELD}" tabindex="-1" autocomplete="off"></div>`;
+}
 
 function scale(q: ScaleQuestion, t: Translate, main: boolean): SafeHtml {
   const stars = q.indicator === 'csat5Stars';
@@ -149,9 +166,9 @@ ${scale(view.question, t, true)}
 <textarea id="comment" name="comment" maxlength="${MAX_COMMENT_LENGTH}" aria-describedby="comment-hint">${view.comment}</textarea>
 <p class="hint" id="comment-hint">${t('page.commentHint', { max: MAX_COMMENT_LENGTH })}</p>
 ${view.classes.map((q, at) => html`${at > 0 && '\n'}${scale(q, t, false)}`)}
-<button type="submit">${t('page.submit')}</button>
+${view.entry ? contactFields(view.entry, t) : ''}<button type="submit">${t('page.submit')}</button>
 </form>`,
-    html`<footer><a href="${unsubscribeOf(view.token)}">${t('page.unsubscribeLink')}</a></footer>`,
+    view.entry ? undefined : html`<footer><a href="${unsubscribeOf(view.token)}">${t('page.unsubscribeLink')}</a></footer>`,
   );
 }
 

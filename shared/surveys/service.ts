@@ -238,7 +238,19 @@ export function surveyService({
     return toEvaluation(record, await tenantSettings(tenantId));
   }
 
-  return { getSurvey, answerSurvey, listEvaluations, getEvaluation };
+  /**
+   * What follows an answer taken with its transaction (a store's QR code or kiosk, shared/qr/): the event, its case
+   * and, with a comment, its analysis, as answerSurvey sends them for a written answer.
+   */
+  async function announceAnswer(tenantId: number, record: TransactionRecord): Promise<void> {
+    const version = record.answer?.version ?? 1;
+    if (events) await events.publish(tenantId, answeredEvent(tenantId, record, record.journeySlug, 'create'));
+    if (cases) await cases.answered({ tenantId, transactionId: record.transaction.id, version });
+    if (analysis && record.transaction.rating?.comment?.trim())
+      await analysis.answered({ tenantId, transactionId: record.transaction.id, version });
+  }
+
+  return { getSurvey, answerSurvey, announceAnswer, listEvaluations, getEvaluation };
 }
 
 export type SurveyService = ReturnType<typeof surveyService>;

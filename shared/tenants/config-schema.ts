@@ -496,6 +496,8 @@ export interface Settings {
   timeZone?: string;
   /** Absent for a tenant created before brands: brandOf's defaults. */
   brand?: BrandSettings;
+  /** The generation the QR codes are signed under (shared/qr/token.ts); absent: 1, never rotated. */
+  qrGeneration?: number;
 }
 
 /**

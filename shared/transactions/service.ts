@@ -6,7 +6,7 @@ import { count } from '../metrics.js';
 import { answerTally, countedOf, journeyTally, scoredRating } from '../results/tally.js';
 import type { DispatchMessage } from '../surveys/dispatch.js';
 import { dispatchIfScheduled, notSent, surveyDecision, type SurveyPlan } from '../surveys/plan.js';
-import { RATING_SOURCES } from '../channels.js';
+import { RATING_SOURCES, type SourceName } from '../channels.js';
 import type { ClassConfig, JourneyConfig, Settings } from '../tenants/config-schema.js';
 import { INDICATORS, isSupported } from '../tenants/scales.js';
 import type { Referenced, ReferenceRequest, TransactionPorts } from './ports.js';
@@ -29,6 +29,8 @@ export interface Registered {
   /** The request key already held a transaction: this is it, and nothing new was created. */
   duplicate: boolean;
   warnings: FieldProblem[];
+  /** The stored record (a QR or kiosk answer announces it as the answer path does). */
+  record: TransactionRecord;
 }
 
 /** A store id that does not exist falls back to this store; an employee id that does not exist, to this employee. */
@@ -55,6 +57,8 @@ export interface RegisterOptions {
   settings?: Settings;
   /** Sends a survey's dispatch message; by default at once (the consumer sends a batch's messages together). */
   dispatch?: (message: DispatchMessage) => Promise<void>;
+  /** Where its rating came from: `api` (with the sale) unless a store's QR code or kiosk took it (shared/qr/). */
+  source?: Extract<SourceName, 'api' | 'qr' | 'kiosk'>;
 }
 
 /** Registering transactions under the transaction rules, and recording why a request was not registered. */
@@ -73,7 +77,7 @@ export function transactionService({ transactions, readReferences, settings: ten
     tenantId: number,
     command: TransactionCommand,
     requestKey: string,
-    { now = new Date(), read, settings: checked, dispatch = sendNow }: RegisterOptions = {},
+    { now = new Date(), read, settings: checked, dispatch = sendNow, source = 'api' }: RegisterOptions = {},
   ): Promise<Registered> {
     const [settings, references] = await Promise.all([
       checked ?? tenantSettings(tenantId),
@@ -83,7 +87,7 @@ export function transactionService({ transactions, readReferences, settings: ten
     if (existing?.status === 'created') {
       // A redelivery or a resent transaction: the survey message goes again (senders deduplicate), nothing else does.
       await dispatchIfScheduled(tenantId, existing.record, dispatch);
-      return { transaction: existing.record.transaction, duplicate: true, warnings: [] };
+      return { transaction: existing.record.transaction, duplicate: true, warnings: [], record: existing.record };
     }
 
     const errors: FieldProblem[] = [];
@@ -159,7 +163,7 @@ export function transactionService({ transactions, readReferences, settings: ten
       surveyContacts: survey.contacts,
       attemptWaits: survey.waits,
       warnings,
-      answer: rated ? { source: 'api', src: RATING_SOURCES.api, answeredAt: now.toISOString(), version: 1 } : null,
+      answer: rated ? { source, src: RATING_SOURCES[source], answeredAt: now.toISOString(), version: 1 } : null,
       retentionDays: settings.privacy?.retentionDays ?? null,
       contactGone: false,
       erased: false,
@@ -176,7 +180,12 @@ export function transactionService({ transactions, readReferences, settings: ten
       if (stored.record.transaction.survey.reason) count('SurveysSuppressed', stored.record.transaction.survey.reason);
       await dispatchIfScheduled(tenantId, stored.record, dispatch);
     }
-    return { transaction: stored.record.transaction, duplicate: !stored.created, warnings: stored.created ? warnings : [] };
+    return {
+      transaction: stored.record.transaction,
+      duplicate: !stored.created,
+      warnings: stored.created ? warnings : [],
+      record: stored.record,
+    };
   }
 
   /** Records a rejection against the request key, so that the caller can read why (v2 interface). */

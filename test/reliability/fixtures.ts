@@ -1,3 +1,4 @@
+import { signQrCode } from '../../shared/qr/token.js';
 import { caseOpener } from '../../shared/adapters/wiring/cases.js';
 import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
 import { privacyService } from '../../shared/adapters/wiring/privacy.js';
@@ -163,6 +164,7 @@ export async function fixture(): Promise<Fixture> {
     // The legacy create shares its request key with v2: the outcome of that key is this transaction.
     requestId: requestIdFor(tenant.tenantId, requestKeyFor({ externalId: `${marker}-T`, journey: { slug: 'loja' } })),
     surveyToken: surveyTokenFor(tenant.tenantId, surveyed.body.id),
+    qrToken: signQrCode({ tenantId: tenant.tenantId, storeId: store.body.id, journeyId: 1, generation: 1 }, requireEnv(ENV.surveySecret)),
   };
 }
 

@@ -23,6 +23,8 @@ export interface ApiResponse {
   /** Parsed JSON (tests read arbitrary fields of it), or the text when it is not JSON. */
   body: any;
   text: string;
+  /** The Set-Cookie values, one each. */
+  cookies: string[];
 }
 
 export type ApiClient = (request: ApiRequest) => Promise<ApiResponse>;
@@ -51,7 +53,7 @@ function parse(response: GatewayResponse): ApiResponse {
   } catch {
     // not JSON: keep the text
   }
-  return { status: response.status, headers: response.headers, body, text };
+  return { status: response.status, headers: response.headers, body, text, cookies: response.cookies ?? [] };
 }
 
 /** `authorizerCacheTtlSeconds` as API Gateway's cache (0: the authorizer runs for every request). */
@@ -72,6 +74,7 @@ export function overHttp(api: ApiName = 'public'): ApiClient {
     return parse({
       status: response.status,
       headers: Object.fromEntries(response.headers.entries()),
+      cookies: response.headers.getSetCookie(),
       body: Buffer.from(await response.arrayBuffer()),
     });
   };

@@ -183,6 +183,8 @@ describe('the README and the manual in docs/', () => {
       audit: [keys.audit(7)],
       auditEntry: [keys.auditEntry(7, '2026-11-23T20:00:00.000Z', 'a1b2c3')],
       webhookSigning: [{ pk: keys.config(7), sk: keys.webhookSigning('https://hooks.example/a') }],
+      qrGeneration: [{ pk: keys.config(7), sk: keys.qrGeneration }],
+      qrAnswers: [keys.qrAnswers(7, 'ab12', 'cd34', 493000)],
       counter: (['STORE', 'EMPLOYEE', 'CUSTOMER'] as const).map((entity) => keys.counter(7, entity)),
       entity: (['STORE', 'EMPLOYEE', 'CUSTOMER'] as const).map((entity) => keys.entity(7, entity, 5)),
       externalId: (['STORE', 'EMPLOYEE', 'CUSTOMER'] as const).map((entity) => keys.externalId(7, entity, 'X-1')),

@@ -1,0 +1,21 @@
+import { configuredSecret } from '../../shared/adapters/secrets.js';
+import { qrPageReads } from '../../shared/adapters/wiring/qr.js';
+import { ENV } from '../../shared/config.js';
+import { PAGE_RESPONSES, pageHandler, type PageContract } from '../../shared/http/page.js';
+import { showQrPage } from '../../shared/qr/service.js';
+
+const secret = await configuredSecret(ENV.surveySecret);
+
+export const contract: PageContract = {
+  anonymous: true,
+  page: true,
+  responses: {
+    200: { description: "The survey page of the code's journey, empty (nothing is recorded); thanks with `thanks` (a bucket)" },
+    ...PAGE_RESPONSES,
+    410: { description: 'A code retired by a rotation (HTML page)' },
+  },
+};
+
+export const handler = pageHandler(({ token, query, locale }) =>
+  showQrPage(token, { thanks: query.thanks }, qrPageReads, secret(), locale),
+);

@@ -1,0 +1,32 @@
+import { configuredSecret } from '../../shared/adapters/secrets.js';
+import { qrPage } from '../../shared/adapters/wiring/qr.js';
+import { ENV } from '../../shared/config.js';
+import { PAGE_RESPONSES, pageHandler, type PageContract } from '../../shared/http/page.js';
+import { submitQrPage } from '../../shared/qr/service.js';
+
+const secret = await configuredSecret(ENV.surveySecret);
+
+export const contract: PageContract = {
+  anonymous: true,
+  page: true,
+  form: {
+    score: 'The score of the main question, on the journey indicator scale (required)',
+    'class_{classId}': "The score of one of the journey's classes, on its own scale (optional)",
+    comment: 'At most 1,000 characters (optional)',
+    email: 'An e-mail to be contacted back at (optional)',
+    phone: 'A phone to be contacted back at (optional)',
+    website: 'Left empty by people (a post that fills it is thanked and dropped)',
+  },
+  responses: {
+    303: { description: 'Answer recorded as a transaction of source `qr`: go to the thanks' },
+    400: { description: 'The form again, with what is wrong' },
+    409: { description: 'This browser answered this code in the last 12 hours (HTML page)' },
+    429: { description: 'Too many answers to this code from this address in this hour (HTML page)' },
+    ...PAGE_RESPONSES,
+    410: { description: 'A code retired by a rotation (HTML page)' },
+  },
+};
+
+export const handler = pageHandler(({ token, form, locale, cookies, address }) =>
+  submitQrPage(token, form, qrPage, secret(), locale, { cookies, address }),
+);

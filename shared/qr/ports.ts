@@ -1,0 +1,45 @@
+import type { Locale } from '../locale.js';
+import type { SurveyBrand } from '../surveys/compose.js';
+import type { Settings } from '../tenants/config-schema.js';
+
+/** One QR code's answers from one address in one window: what the rate limit counts. */
+export interface AnswerWindow {
+  tenantId: number;
+  tokenHash: string;
+  addressHash: string;
+  /** The window's number (its start over its length). */
+  window: number;
+  /** When it ends (epoch ms): its item's TTL. */
+  endsAt: number;
+}
+
+export interface QrStore {
+  /** Raises the tenant's QR generation and answers the new one: every older code answers 410 from the next request. */
+  rotateGeneration(tenantId: number): Promise<number>;
+  /** Counts one answer unless the window holds `limit` already (then false): one atomic write. */
+  countAnswer(window: AnswerWindow, limit: number): Promise<boolean>;
+}
+
+/** A walk-in customer's answer, to become a transaction of source `qr` or `kiosk`, rated, on the code's store. */
+export interface EntryAnswer {
+  source: 'qr' | 'kiosk';
+  storeId: number;
+  /** Absent: the store's default employee (1). */
+  employeeId?: number | undefined;
+  journeyId: number;
+  score: number;
+  classes: { classId: number; score: number }[];
+  comment: string | null;
+  /** What the customer left to be contacted back (validated); none: anonymous, a case says "no contact". */
+  contact: { email?: string; phone?: string };
+  /** The page's language: the customer's, when they leave a contact. */
+  locale: Locale;
+}
+
+export interface QrPorts {
+  settings(tenantId: number): Promise<Settings>;
+  brand(tenantId: number, storeId: number): Promise<SurveyBrand>;
+  limits: Pick<QrStore, 'countAnswer'>;
+  /** The one answer path for an answer taken with its transaction: counters, event, case, analysis. */
+  record(tenantId: number, answer: EntryAnswer): Promise<void>;
+}

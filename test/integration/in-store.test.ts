@@ -1,0 +1,150 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { QR_ANSWER_LIMIT } from '../../shared/qr/service.js';
+import { inProcess } from '../support/api.js';
+import { usePrivateQueue } from '../support/queues.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+
+/**
+ * Issue 50 through the gateway and the real handlers, the stack booted once: a store's QR code, its page, its answer
+ * as a transaction of source `qr` counted in the results and listed in the answers, its bounds (a browser's cookie, a
+ * rate per address under 200 answers at once, a honeypot), and its rotation.
+ */
+usePrivateQueue('surveyDispatch');
+const api = inProcess('public');
+let tenant: TestTenant;
+/** Employees of their own, so each scenario's answers are told apart by the employee filter. */
+let contactEmployee: number;
+let floodEmployee: number;
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+const today = new Date().toISOString().slice(0, 10);
+const pathOf = (url: string) => new URL(url).pathname;
+
+const qrUrl = async (query: Record<string, string | number>) => {
+  const res = await api({ path: '/public/admin/qr', key: tenant.adminKey, query: { journey: 'loja', ...query } });
+  expect(res.status, res.text).toBe(200);
+  return res.body.url as string;
+};
+const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+  api({ method: 'POST', path, headers: { ...FORM, ...headers }, body });
+const answers = (query: Record<string, string | number>) =>
+  api({
+    path: '/public/answers',
+    key: tenant.key,
+    query: { from: today, to: today, ...query },
+    headers: { 'x-service-user-token': tenant.userToken },
+  });
+const storeResponses = async (store: number) => {
+  const res = await api({
+    path: '/public/results',
+    key: tenant.key,
+    headers: { 'x-service-user-token': tenant.userToken },
+    query: { journey: 'loja', from: today, to: today, store, group_by: 'store' },
+  });
+  expect(res.status, res.text).toBe(200);
+  return (res.body.data as { responses: number }[]).reduce((sum, row) => sum + row.responses, 0);
+};
+
+beforeAll(async () => {
+  tenant = await newTenant();
+  const employee = async (name: string) =>
+    (await api({ method: 'POST', path: '/public/employee', key: tenant.key, body: { name, employee_id: name } })).body.id as number;
+  [contactEmployee, floodEmployee] = await Promise.all([employee('QR-CONTACT'), employee('QR-FLOOD')]);
+});
+
+describe('a store QR code', () => {
+  it('answers the URL as JSON, the code as SVG by default and as PNG by Accept', async () => {
+    const url = await qrUrl({ store: 1 });
+    expect(url).toMatch(/\/q\/[\w-]{47}$/);
+    const svg = await api({
+      path: '/public/admin/qr',
+      key: tenant.adminKey,
+      query: { store: 1, journey: 'loja' },
+      headers: { accept: '*/*' },
+    });
+    expect(svg.headers['content-type']).toBe('image/svg+xml');
+    expect(svg.text).toContain('<svg');
+    const png = await api({
+      path: '/public/admin/qr',
+      key: tenant.adminKey,
+      query: { store: 1, journey: 'loja' },
+      headers: { accept: 'image/png' },
+    });
+    expect(png.headers['content-type']).toBe('image/png');
+    expect((await api({ path: '/public/admin/qr', key: tenant.adminKey, query: { store: 999, journey: 'loja' } })).status).toBe(404);
+    expect((await api({ path: '/public/admin/qr', key: tenant.adminKey, query: { store: 1, journey: 'nope' } })).status).toBe(422);
+    expect((await api({ path: '/public/admin/qr', key: tenant.key, query: { store: 1, journey: 'loja' } })).status).toBe(403);
+  });
+
+  it('opens the branded page, records a 9 as a qr answer, refuses the same browser, and answers 410 once rotated', async () => {
+    const path = pathOf(await qrUrl({ store: 1 }));
+    const page = await api({ path, headers: { 'accept-language': 'pt-BR' } });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<form method="post"');
+    expect(page.text).toContain('name="email"');
+    const before = await storeResponses(1);
+
+    const answered = await post(path, 'score=9&comment=Atendimento+%C3%B3timo&email=&phone=&website=');
+    expect(answered.status, answered.text).toBe(303);
+    expect(answered.headers.location).toMatch(/\?thanks=promoter$/);
+    const cookie = answered.cookies[0]!.split(';')[0]!;
+    expect(cookie).toMatch(/^qa_[\w-]+=/);
+    const thanks = await api({ path: `${path}?thanks=promoter` });
+    expect(thanks.text).toContain('Obrigado');
+
+    expect(await storeResponses(1)).toBe(before + 1);
+    const listed = await answers({ source: 'qr', store: 1 });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({ channel: 'qr', score: 9, store: 1, employee: 1, comment: 'Atendimento ótimo' }),
+    ]);
+    expect((await answers({ source: 'whatsapp', store: 1 })).body.data).toEqual([]);
+
+    const again = await post(path, 'score=3', { cookie });
+    expect(again.status).toBe(409);
+    expect(again.text).toContain('12 horas');
+
+    const rotated = await api({ method: 'POST', path: '/public/admin/qr/rotate', key: tenant.adminKey });
+    expect(rotated.status, rotated.text).toBe(200);
+    expect(rotated.body.generation).toBe(2);
+    expect((await api({ path })).status).toBe(410);
+    expect((await post(path, 'score=9')).status).toBe(410);
+    const audit = await api({ path: '/public/admin/audit', key: tenant.adminKey });
+    expect(audit.body.data[0]).toMatchObject({ action: 'qr.rotate', changes: [{ path: 'qr.generation', old: 1, new: 2 }] });
+    // A new code works at once.
+    expect((await api({ path: pathOf(await qrUrl({ store: 1 })) })).status).toBe(200);
+  });
+
+  it('keeps a contact left by the customer, refuses a bad one, and drops what fills the hidden field', async () => {
+    const path = pathOf(await qrUrl({ store: 1, employee: contactEmployee }));
+    const bad = await post(path, 'score=2&email=nope');
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('O e-mail não parece válido.');
+    expect(bad.text).toContain('value="nope"');
+
+    const bot = await post(path, 'score=0&website=http%3A%2F%2Fspam.example');
+    expect(bot.status).toBe(303);
+    expect((await answers({ source: 'qr', employee: contactEmployee })).body.data).toEqual([]);
+
+    expect((await post(path, 'score=2&comment=Fila+enorme&email=walkin%40example.com')).status).toBe(303);
+    const [listed] = (await answers({ source: 'qr', employee: contactEmployee })).body.data;
+    expect(listed).toMatchObject({ score: 2, employee: contactEmployee });
+    const customers = await api({
+      path: '/public/customer',
+      key: tenant.key,
+      query: { email: 'walkin@example.com' },
+      headers: { 'x-service-user-token': tenant.userToken },
+    });
+    expect(customers.body.data.map((c: { id: number }) => c.id)).toEqual([listed.customer.id]);
+  });
+
+  it(`records at most ${QR_ANSWER_LIMIT.answers} of 200 answers at once from one address, the rest 429, none lost`, async () => {
+    const path = pathOf(await qrUrl({ store: 1, employee: floodEmployee }));
+    const statuses = await Promise.all(Array.from({ length: 200 }, () => post(path, 'score=10').then((res) => res.status)));
+    const accepted = statuses.filter((s) => s === 303).length;
+    expect(accepted).toBe(QR_ANSWER_LIMIT.answers);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(200 - accepted);
+    const listed = await answers({ source: 'qr', employee: floodEmployee, limit: 100 });
+    expect(listed.body.data).toHaveLength(accepted);
+  });
+});
