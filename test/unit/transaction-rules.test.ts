@@ -247,7 +247,7 @@ describe('transaction rules, in memory', () => {
   it('stores a request key once: a redelivery answers the same transaction and sends its survey message again', async () => {
     const first = await register({}, 'same-key');
     const again = await register({}, 'same-key');
-    expect(again).toEqual({ transaction: first.transaction, duplicate: true, warnings: [] });
+    expect(again).toEqual({ transaction: first.transaction, duplicate: true, warnings: [], record: first.record });
     expect(world.transactions.byKey.size).toBe(1);
     expect(world.dispatcher.sent).toHaveLength(2);
     expect(world.dispatcher.sent[1]).toEqual(world.dispatcher.sent[0]);
