@@ -1,4 +1,5 @@
 import type { SourceName } from '../channels.js';
+import type { Sentiment } from '../themes/ports.js';
 
 /** An answer as the answer indexes keep it: what a listing shows, before the tenant's labels are put on it. */
 export interface StoredAnswer {
@@ -15,6 +16,9 @@ export interface StoredAnswer {
   score: number;
   comment: string | null;
   items: { classId: number; score: number }[];
+  /** What the comment's analysis found: null before it (or without a comment, or once the comment is gone). */
+  sentiment: Sentiment | null;
+  themes: string[] | null;
 }
 
 /** Which answers a page lists, newest first: the storage port is told the keys and the filters, never the tenant's rules. */
@@ -31,6 +35,9 @@ export interface AnswerSelection {
   /** Only answers that scored this class (one of these scores: its scale). */
   rated?: { classId: number; scores: number[] };
   hasComment?: boolean;
+  /** Only answers whose comment's analysis found this theme (a slug), or this sentiment. */
+  theme?: string;
+  sentiment?: Sentiment;
   limit: number;
   cursor?: string;
   /** What the cursor is bound to: a cursor of another query (or tenant, or scope) is refused. */

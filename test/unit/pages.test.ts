@@ -157,6 +157,8 @@ describe('the workspace pages, as pure functions of their records', () => {
       bucket: 'detractor' as const,
       comment: HOSTILE,
       classes: [{ class_id: 3, label: HOSTILE, score: 2 }],
+      sentiment: null,
+      themes: null,
     };
     const { showAnswers } = answersPage({
       settings: async () => settings,
@@ -318,6 +320,8 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     bucket: 'high',
     comment: null,
     classes: [],
+    sentiment: null,
+    themes: null,
     ...over,
   });
   const answers = (settings: Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand'>) =>
