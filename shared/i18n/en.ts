@@ -392,6 +392,15 @@ export const enWorkspace: WorkspaceCatalogue = {
   'answers.item': 'Item {id}',
   'answers.outOfScale': 'Off the scale',
   'answers.noComment': 'No comment.',
+  'answers.field.theme': 'Theme',
+  'answers.field.sentiment': 'Sentiment',
+  'answers.allThemes': 'All themes',
+  'answers.allSentiments': 'All',
+  'answers.sentiment.positive': 'Positive',
+  'answers.sentiment.negative': 'Negative',
+  'answers.sentiment.neutral': 'Neutral',
+  'answers.sentiment.mixed': 'Mixed',
+  'answers.themes': 'Themes of the comment',
 };
 
 /** The case alerts and escalations a manager receives by e-mail, and their invitation to the workspace. */

@@ -391,6 +391,15 @@ export const esWorkspace: WorkspaceCatalogue = {
   'answers.item': 'Ítem {id}',
   'answers.outOfScale': 'Fuera de la escala',
   'answers.noComment': 'Sin comentario.',
+  'answers.field.theme': 'Tema',
+  'answers.field.sentiment': 'Sentimiento',
+  'answers.allThemes': 'Todos los temas',
+  'answers.allSentiments': 'Todos',
+  'answers.sentiment.positive': 'Positivo',
+  'answers.sentiment.negative': 'Negativo',
+  'answers.sentiment.neutral': 'Neutral',
+  'answers.sentiment.mixed': 'Mixto',
+  'answers.themes': 'Temas del comentario',
 };
 
 /** The case alerts and escalations a manager receives by e-mail, and their invitation to the workspace. */

@@ -383,6 +383,15 @@ export const ptBRWorkspace = {
   'answers.item': 'Item {id}',
   'answers.outOfScale': 'Fora da escala',
   'answers.noComment': 'Sem comentário.',
+  'answers.field.theme': 'Tema',
+  'answers.field.sentiment': 'Sentimento',
+  'answers.allThemes': 'Todos os temas',
+  'answers.allSentiments': 'Todos',
+  'answers.sentiment.positive': 'Positivo',
+  'answers.sentiment.negative': 'Negativo',
+  'answers.sentiment.neutral': 'Neutro',
+  'answers.sentiment.mixed': 'Misto',
+  'answers.themes': 'Temas do comentário',
 } as const;
 
 /** The case alerts and escalations a manager receives by e-mail, and their invitation to the workspace. */

@@ -324,10 +324,10 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     themes: null,
     ...over,
   });
-  const answers = (settings: Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand'>) =>
+  const answers = (settings: Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand'>, shown = answer()) =>
     answersPage({
       settings: async () => settings,
-      listAnswers: async () => ({ body: { data: [answer()], limit: 20, next_cursor: null }, shownCustomers: [9], csv: () => '' }),
+      listAnswers: async () => ({ body: { data: [shown], limit: 20, next_cursor: null }, shownCustomers: [9], csv: () => '' }),
       storeNames: async () => new Map([[7, 'Loja Paulista']]),
       storeChoices: async () =>
         new Map([
@@ -363,6 +363,22 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     const es = (await answers({ journeys: [STARS], classes: [], locale: 'es', brand })).html!;
     for (const word of ['<html lang="es">', 'Estrellas (1 a 5)', 'llamada (IVR)', 'Todas las tiendas', 'Café Aurora'])
       expect(es).toContain(word);
+  });
+
+  it("the answers page shows a comment's sentiment and its themes as links to their answers, and filters by both", async () => {
+    const analysed = answer({ comment: 'A fila estava enorme', sentiment: 'negative', themes: ['wait', 'payment'] });
+    const pt = (await answers({ journeys: [STARS], classes: [], locale: 'pt-BR' }, analysed)).html!;
+    expect(pt).toContain('<span class="sentiment sentiment-negative">Sentimento: Negativo</span>');
+    expect(pt).toContain('<a href="/app/answers?theme=wait">Espera</a>');
+    expect(pt).toContain('<a href="/app/answers?theme=payment">Pagamento</a>');
+    expect(pt).toMatch(
+      /<select id="f-theme" name="theme"><option value="" selected>Todos os temas<\/option><option value="wait">Espera<\/option>/,
+    );
+    expect(pt).toContain('<option value="mixed">Misto</option>');
+    const es = (await answers({ journeys: [STARS], classes: [], locale: 'es' }, analysed)).html!;
+    for (const word of ['Sentimiento: Negativo', '>Pago</a>', 'Todos los temas']) expect(es).toContain(word);
+    // Before its analysis, or without a comment: no label, no chips.
+    expect((await answers({ journeys: [STARS], classes: [], locale: 'pt-BR' })).html).not.toContain('class="sentiment');
   });
 
   it('the results page writes its days the locale’s way and shows the brand', async () => {
