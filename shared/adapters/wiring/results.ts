@@ -15,7 +15,9 @@ export const resultsService = /* @__PURE__ */ wire(() => {
 });
 
 /** The workspace's results page over the results service. */
-export const resultsPage = /* @__PURE__ */ wire(() => page.resultsPage({ settings: tenantSettings, report: resultsService.report }));
+export const resultsPage = /* @__PURE__ */ wire(() =>
+  page.resultsPage({ settings: tenantSettings, report: resultsService.report, themes: (...args) => themeResults.report(...args) }),
+);
 
 /** The themes' report (group_by=theme) over the theme counters. */
 export const themeResults = /* @__PURE__ */ wire(() => {
