@@ -99,8 +99,8 @@ export const FLOORS: Record<string, [number, string]> = {
   ],
   getResults: [2, "the user token beside one Query of the month's day counters; the stores' names (a BatchGetItem)"],
   listAnswers: [
-    10,
-    "the user token, a Query of each of the tenant's 8 answer shards (in parallel: one round trip of waiting), the access-log entries of the customers shown",
+    11,
+    "the user token, a Query of each of the tenant's 8 answer shards (in parallel: one round trip of waiting), the page's answers with their analysis (one projected BatchGetItem: the indexes do not hold it), the access-log entries of the customers shown",
   ],
   listCases: [
     3,

@@ -388,7 +388,7 @@ export const consumers: readonly Consumer[] = [
     id: 'commentAnalyser',
     handler: 'queue/comment-analyser.ts',
     queue: 'analysis',
-    table: ['read', 'write'],
+    table: ['read', 'write', 'delete'],
     sends: [],
     comprehend: true,
     summary:
@@ -424,7 +424,7 @@ export const scheduled: readonly Scheduled[] = [
     handler: 'schedule/expire-personal-copies.ts',
     everyMinutes: 15,
     timeoutSeconds: 300,
-    table: ['read', 'write'],
+    table: ['read', 'write', 'delete'],
     sends: [],
     summary: "Removes transactions' personal copies (customer name, contacts, comment) past their tenant's retention",
   },

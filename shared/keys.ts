@@ -6,6 +6,8 @@
  * is known (an API key's hash, a sign-in's failed attempts) and the tenant registry itself.
  */
 export type Entity = 'STORE' | 'EMPLOYEE' | 'CUSTOMER' | 'TRANSACTION';
+/** What an answer is listed by beside its store: its themes and its sentiment. */
+export type AnswerFilter = 'theme' | 'sentiment';
 
 /** Ids are padded so that string sort keys sort numerically. */
 export const padId = (id: number): string => id.toString().padStart(10, '0');
@@ -144,6 +146,19 @@ export const keys = {
   answersByStore: (tenantId: number, storeId: number) => `${tenant(tenantId)}#ANSWERS#STORE#${storeId}`,
   answersByShard: (tenantId: number, shard: number) => `${tenant(tenantId)}#ANSWERS#SHARD#${shard}`,
   /**
+   * The answers of one theme or one sentiment (GET /public/answers?theme=, ?sentiment=), in the same two indexes and
+   * order as all answers: one small item per theme and one for the sentiment of an analysed answer, in the answer's
+   * partition (`answerFilterEntry`), written and taken back with its analysis (shared/adapters/analysis-repository.ts).
+   */
+  answersByStoreWith: (tenantId: number, storeId: number, filter: AnswerFilter, value: string) =>
+    `${keys.answersByStore(tenantId, storeId)}#${filter.toUpperCase()}#${value}`,
+  answersByShardWith: (tenantId: number, shard: number, filter: AnswerFilter, value: string) =>
+    `${keys.answersByShard(tenantId, shard)}#${filter.toUpperCase()}#${value}`,
+  answerFilterEntry: (tenantId: number, transactionId: number, filter: AnswerFilter, value: string) => ({
+    pk: keys.transaction(tenantId, transactionId).pk,
+    sk: `ANSWERS#${filter.toUpperCase()}#${value}`,
+  }),
+  /**
    * Result counters of a journey (shared/results/tally.ts): day counters in a partition a month, month counters in a
    * partition a year; a journey with result shards (`shardOf`) writes each dimension's counters to that many partitions
    * of their own instead, beside the unsharded one, which readers keep reading (the counters written before shards).
@@ -155,12 +170,12 @@ export const keys = {
     `${grain === 'day' ? 'D' : 'M'}#${dimension}#${ids.map((id) => `${id}#`).join('')}${period}`,
   /**
    * Theme counters (shared/themes/): day counters in a partition a month, month counters in a partition a year, as the
-   * results'. The sort key starts with the dimension and its id, so a store's (or employee's, or journey's) year reads
-   * one prefix of one partition: 12 month items per theme.
+   * results'. The sort key starts with the dimension and its id (or ids: a store and a journey), so a store's (or
+   * employee's, or journey's, or a store's in one journey) year reads one prefix of one partition: 12 month items per theme.
    */
   themes: (tenantId: number, partition: string) => `${tenant(tenantId)}#THEMES#${partition}`,
-  themeSort: (dimension: string, id: number, grain: 'day' | 'month', period: string, theme: string) =>
-    `${dimension}#${id}#${grain === 'day' ? 'D' : 'M'}#${period}#${theme}`,
+  themeSort: (dimension: string, id: number | number[], grain: 'day' | 'month', period: string, theme: string) =>
+    `${dimension}#${[id].flat().join('#')}#${grain === 'day' ? 'D' : 'M'}#${period}#${theme}`,
   /** A tenant's failed event deliveries, newest last (sort key: when, event id, attempt), kept 30 days. */
   failedDeliveries: (tenantId: number) => `${tenant(tenantId)}#EVENTS#FAILED`,
   failedDeliverySort: (failedAt: string, eventId: string, attempt: number) => `${failedAt}#${eventId}#${attempt}`,

@@ -1,26 +1,35 @@
+import * as v from 'valibot';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { ReportBody, ResultsQuery } from '../../shared/results/schema.js';
-import { resultsService } from '../../shared/adapters/wiring/results.js';
+import { ReportBody, ResultsRouteQuery } from '../../shared/results/schema.js';
+import { resultsService, themeResults } from '../../shared/adapters/wiring/results.js';
+import { ThemeReportBody } from '../../shared/themes/report.js';
 
 /**
  * NPS, mean score, answers and response rate of one journey between two days (UTC, both included), by store,
- * employee, journey, class, day, week or month, read from counters kept as answers arrive. Needs a user token; a
- * token limited to some stores sees those stores (and its groups' employees) only.
+ * employee, journey, class, day, week or month, read from counters kept as answers arrive; or, `group_by=theme`, the
+ * themes of its comments, each with its comments, buckets, score and change against the period before. Needs a user
+ * token; a token limited to some stores sees those stores (and its groups' employees) only.
  */
 export const contract = {
   user: 'any' as const,
-  query: ResultsQuery,
+  query: ResultsRouteQuery,
   statuses: { validation: 422 },
   responses: {
-    200: answer('The report: one row per group, periods in time order, other groups best first', ReportBody),
+    200: answer(
+      'The report: one row per group, periods in time order, other groups best first; themes by how much they drag the score down',
+      v.union([ReportBody, ThemeReportBody]),
+    ),
     401: problem('No valid user token'),
     404: problem('A store or employee the token may not see'),
-    422: problem('Invalid parameters (an unknown journey, a range over 400 days or backwards)'),
+    422: problem('Invalid parameters (an unknown journey, a range over 400 days or backwards, an employee with group_by=theme)'),
   },
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, query, user }) => ({
   status: 200,
-  body: await resultsService.report(tenantId, query, user()),
+  body:
+    query.group_by === 'theme'
+      ? await themeResults.report(tenantId, query, user())
+      : await resultsService.report(tenantId, { ...query, group_by: query.group_by }, user()),
 }));

@@ -2,11 +2,19 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { BUCKETS } from '../answers/schema.js';
 import { keys } from '../keys.js';
-import { TABLE } from '../table.js';
-import { SENTIMENTS, type AnalysisStore, type ThemeDelta } from '../themes/ports.js';
+import { inIndex, TABLE } from '../table.js';
+import {
+  SENTIMENTS,
+  type AnalysedAnswer,
+  type AnalysisStore,
+  type ListedBy,
+  type ListingChange,
+  type ThemeDelta,
+} from '../themes/ports.js';
 import { db, type Item } from './dynamodb.js';
 import { unexpired } from './personal-copies.js';
 import { updateCounting, type TransactItem } from './result-counters.js';
+import { ANSWER_SHARDS } from './transaction-repository.js';
 
 /**
  * The analysis on the answer's transaction item (`analysis`), and the theme counters it moved (keys.themes). Erasure
@@ -26,43 +34,106 @@ const Counted = v.object({
 const Stored = v.object({
   answer_version: v.optional(v.number()),
   answered_at: v.optional(v.string()),
+  rating_items: v.optional(v.array(v.object({ class_id: v.number(), score: v.number() })), []),
   rating: v.optional(v.nullable(v.object({ score: v.number(), comment: v.optional(v.nullable(v.string())) }))),
   journey_id: v.number(),
   store_id: v.number(),
   employee_id: v.number(),
+  eval_source: v.optional(v.string()),
   analysis: v.optional(v.object({ counted: Counted })),
 });
 
-/** The counters one delta moves: the theme's day and month cells of the answer's store, employee and journey. */
-function counterUpdates(tenantId: number, delta: ThemeDelta): TransactItem[] {
-  const { tableName } = db();
+/** The counters one delta moves: the theme's day and month cells of the answer's store, employee, journey, and store in its journey. */
+function counterCells(tenantId: number, delta: ThemeDelta): { key: Item; adds: Record<string, number> }[] {
   const adds: Record<string, number> = {
     comments: delta.sign,
     score_sum: delta.sign * delta.score,
     [delta.sentiment]: delta.sign,
     ...(delta.bucket ? { [delta.bucket]: delta.sign } : {}),
   };
-  const names: Record<string, string> = { '#entity': TABLE.entityAttribute };
-  const values: Item = { ':entity': 'THEME_COUNT' };
-  const expression = Object.entries(adds).map(([name, value], i) => {
-    names[`#c${i}`] = name;
-    values[`:c${i}`] = value;
-    return `#c${i} :c${i}`;
-  });
-  return (['store', 'employee', 'journey'] as const).flatMap((dimension) =>
+  const { store, employee, journey } = delta.ids;
+  const dimensions: [string, number | number[]][] = [
+    ['store', store],
+    ['employee', employee],
+    ['journey', journey],
+    ['storeJourney', [store, journey]],
+  ];
+  return dimensions.flatMap(([dimension, id]) =>
     (['day', 'month'] as const).map((grain) => ({
+      key: {
+        pk: keys.themes(tenantId, grain === 'day' ? delta.day.slice(0, 7) : delta.day.slice(0, 4)),
+        sk: keys.themeSort(dimension, id, grain, grain === 'day' ? delta.day : delta.day.slice(0, 7), delta.theme),
+      },
+      adds,
+    })),
+  );
+}
+
+/**
+ * The counter updates of all the deltas, one per cell: a correction that keeps a theme takes back and adds to the same
+ * cells, and a transaction may write an item once.
+ */
+function counterUpdates(tenantId: number, deltas: ThemeDelta[]): TransactItem[] {
+  const cells = new Map<string, { key: Item; adds: Record<string, number> }>();
+  for (const cell of deltas.flatMap((delta) => counterCells(tenantId, delta))) {
+    const id = `${cell.key.pk}|${cell.key.sk}`;
+    const sum = cells.get(id) ?? { key: cell.key, adds: {} };
+    for (const [name, n] of Object.entries(cell.adds)) sum.adds[name] = (sum.adds[name] ?? 0) + n;
+    cells.set(id, sum);
+  }
+  const { tableName } = db();
+  return [...cells.values()].map(({ key, adds }) => {
+    const names: Record<string, string> = { '#entity': TABLE.entityAttribute };
+    const values: Item = { ':entity': 'THEME_COUNT' };
+    const expression = Object.entries(adds).map(([name, value], i) => {
+      names[`#c${i}`] = name;
+      values[`:c${i}`] = value;
+      return `#c${i} :c${i}`;
+    });
+    return {
       Update: {
         TableName: tableName,
-        Key: {
-          pk: keys.themes(tenantId, grain === 'day' ? delta.day.slice(0, 7) : delta.day.slice(0, 4)),
-          sk: keys.themeSort(dimension, delta.ids[dimension], grain, grain === 'day' ? delta.day : delta.day.slice(0, 7), delta.theme),
-        },
+        Key: key,
         UpdateExpression: `SET #entity = :entity ADD ${expression.join(', ')}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       },
+    };
+  });
+}
+
+/**
+ * The answer's entry in the list of one theme's (or one sentiment's) answers: a small item in the answer's partition,
+ * in both answer indexes (by store, and in the tenant's shards) under the theme's own partitions, with the sort key of
+ * the answer's own entries and what the list filters on (journey, store, employee, score, classes, source): the list reads it
+ * as it reads the answers' entries, then the page's answers (shared/adapters/answer-repository.ts).
+ */
+function listingEntry(tenantId: number, transactionId: number, answer: AnalysedAnswer, { filter, value }: ListedBy): Item {
+  const sort = keys.evaluationSort(answer.answeredAt, transactionId);
+  return {
+    ...keys.answerFilterEntry(tenantId, transactionId, filter, value),
+    [TABLE.entityAttribute]: 'ANSWER_LISTING',
+    id: transactionId,
+    journey_id: answer.journeyId,
+    store_id: answer.storeId,
+    employee_id: answer.employeeId,
+    rating: { score: answer.score },
+    rating_items: answer.items.map((item) => ({ class_id: item.classId, score: item.score })),
+    ...(answer.source ? { eval_source: answer.source } : {}),
+    ...inIndex('gsi10', keys.answersByStoreWith(tenantId, answer.storeId, filter, value), sort),
+    ...inIndex('gsi11', keys.answersByShardWith(tenantId, transactionId % ANSWER_SHARDS, filter, value), sort),
+  };
+}
+
+/** The puts and deletes of an answer's list entries. */
+function listingWrites(tenantId: number, transactionId: number, { answer, put, remove }: ListingChange): TransactItem[] {
+  const { tableName } = db();
+  return [
+    ...remove.map((entry) => ({
+      Delete: { TableName: tableName, Key: keys.answerFilterEntry(tenantId, transactionId, entry.filter, entry.value) },
     })),
-  );
+    ...put.map((entry) => ({ Put: { TableName: tableName, Item: listingEntry(tenantId, transactionId, answer, entry) } })),
+  ];
 }
 
 export const analysisStore: AnalysisStore = {
@@ -81,11 +152,14 @@ export const analysisStore: AnalysisStore = {
       storeId: stored.store_id,
       employeeId: stored.employee_id,
       day: (stored.answered_at ?? new Date().toISOString()).slice(0, 10),
+      answeredAt: stored.answered_at ?? new Date().toISOString(),
+      items: stored.rating_items.map((item) => ({ classId: item.class_id, score: item.score })),
+      ...(stored.eval_source ? { source: stored.eval_source } : {}),
       counted: stored.analysis?.counted ?? null,
     };
   },
 
-  async save(tenantId, transactionId, analysis, previous, deltas) {
+  async save(tenantId, transactionId, analysis, previous, deltas, listing) {
     const { tableName } = db();
     const counted = {
       version: analysis.version,
@@ -121,7 +195,7 @@ export const analysisStore: AnalysisStore = {
           ...(previous ? { ':previous': previous.version } : {}),
         },
       },
-      deltas.flatMap((delta) => counterUpdates(tenantId, delta)),
+      [...counterUpdates(tenantId, deltas), ...listingWrites(tenantId, transactionId, listing)],
     );
     return saved ? 'saved' : 'stale';
   },

@@ -3,16 +3,20 @@ import * as v from 'valibot';
 import type { AnswerSelection, AnswerStore, StoredAnswer } from '../answers/ports.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { keys } from '../keys.js';
-import { indexAttributes, type IndexName } from '../table.js';
+import { indexAttributes, TABLE, type IndexName } from '../table.js';
 import { openCursor, sealCursor } from './cursor.js';
-import { conditionHeld, db, queryPages, type Item } from './dynamodb.js';
+import { batchGet, conditionHeld, db, queryPages, type Item } from './dynamodb.js';
+import { SENTIMENTS } from '../themes/ports.js';
 import { unexpired } from './personal-copies.js';
 import { ANSWER_SHARDS, answerIndex, evaluationPartitions } from './transaction-repository.js';
 
 /**
  * Answers, newest first, from the answer indexes (written with the evaluation's, `evaluationIndex`): a few stores'
  * partitions (gsi10), or the tenant's shards (gsi11). A page queries each partition once, in parallel, and merges
- * them; the cursor is the sort key the page ended at, the same boundary for every partition.
+ * them; the cursor is the sort key the page ended at, the same boundary for every partition. A page of one theme or
+ * one sentiment reads that filter's own partitions of the same indexes, whose small entries the analysis writes
+ * (analysis-repository.ts). Then one BatchGetItem reads the page's answers themselves: the indexes do not hold the
+ * analysis (an index's projection cannot change in place), and an entry of a theme holds only what the list filters on.
  */
 
 /** Up to this many stores are read from their own partitions; a user of more stores reads the shards with a filter. */
@@ -25,10 +29,27 @@ interface Source {
   partition: string;
 }
 
-const sourcesOf = ({ tenantId, stores }: AnswerSelection): Source[] =>
-  stores && stores.length <= MAX_STORE_PARTITIONS
-    ? stores.map((store) => ({ index: 'gsi10', partition: keys.answersByStore(tenantId, store) }))
-    : Array.from({ length: ANSWER_SHARDS }, (_, shard) => ({ index: 'gsi11', partition: keys.answersByShard(tenantId, shard) }));
+/** The theme's entries when a theme is asked, else the sentiment's, else the answers' own. */
+const listedBy = ({ theme, sentiment }: AnswerSelection) =>
+  theme !== undefined
+    ? { filter: 'theme' as const, value: theme }
+    : sentiment !== undefined
+      ? { filter: 'sentiment' as const, value: sentiment }
+      : undefined;
+
+function sourcesOf(selection: AnswerSelection): Source[] {
+  const { tenantId, stores } = selection;
+  const by = listedBy(selection);
+  return stores && stores.length <= MAX_STORE_PARTITIONS
+    ? stores.map((store) => ({
+        index: 'gsi10',
+        partition: by ? keys.answersByStoreWith(tenantId, store, by.filter, by.value) : keys.answersByStore(tenantId, store),
+      }))
+    : Array.from({ length: ANSWER_SHARDS }, (_, shard) => ({
+        index: 'gsi11',
+        partition: by ? keys.answersByShardWith(tenantId, shard, by.filter, by.value) : keys.answersByShard(tenantId, shard),
+      }));
+}
 
 /** The filter expression of a selection (names and values), or none. */
 function filterOf(selection: AnswerSelection): { expression?: string; names: Record<string, string>; values: Item } {
@@ -69,7 +90,8 @@ function filterOf(selection: AnswerSelection): { expression?: string; names: Rec
     const same = `${name('eval_source')} = ${value(selection.source)}`;
     parts.push(selection.source === 'api' ? `(attribute_not_exists(${name('eval_source')}) OR ${same})` : same);
   }
-  if (selection.hasComment !== undefined) {
+  // An entry of a theme or a sentiment is of an answer with a comment, and holds no copy of it.
+  if (selection.hasComment !== undefined && !listedBy(selection)) {
     const has = `attribute_type(${comment()}, ${value('S')}) AND size(${comment()}) > ${value(0)}`;
     parts.push(selection.hasComment ? has : `NOT (${has})`);
   }
@@ -88,6 +110,7 @@ const Stored = v.object({
   eval_source: v.optional(v.picklist(Object.keys(RATING_SOURCES) as SourceName[]), 'api'),
   rating: v.object({ score: v.number(), comment: v.optional(v.nullable(v.string()), null) }),
   rating_items: v.optional(v.array(v.object({ class_id: v.number(), score: v.number() })), []),
+  analysis: v.optional(v.object({ sentiment: v.optional(v.picklist(SENTIMENTS)), themes: v.optional(v.array(v.string())) })),
 });
 
 function answerOf(item: Item): StoredAnswer {
@@ -105,13 +128,40 @@ function answerOf(item: Item): StoredAnswer {
     score: a.rating.score,
     comment: a.rating.comment,
     items: a.rating_items.map((item) => ({ classId: item.class_id, score: item.score })),
+    // What erasure and retention leave of an analysis (what it counted) says nothing of the comment: shown as none.
+    sentiment: a.rating.comment !== null ? (a.analysis?.sentiment ?? null) : null,
+    themes: a.rating.comment !== null ? (a.analysis?.themes ?? null) : null,
   };
+}
+
+/** What the list shows of an answer's item (BatchGetItem costs the same whole; the answer is smaller). */
+const SHOWN = [...TABLE.indexes.find((index) => index.name === 'gsi10')!.include, 'analysis'];
+
+/**
+ * The answers of a page's entries, in the page's order: one BatchGetItem (eventually consistent, as the index is). An
+ * entry of a theme or a sentiment whose answer no longer has it (a correction whose analysis has not yet run) is left out.
+ */
+async function answersOf(selection: AnswerSelection, entries: Item[]): Promise<StoredAnswer[]> {
+  if (!entries.length) return [];
+  const items = await batchGet(
+    db(),
+    entries.map((entry) => keys.transaction(selection.tenantId, Number(entry.id))),
+    { projection: SHOWN },
+  );
+  const byId = new Map(items.map((item) => [Number(item.id), answerOf(item)]));
+  return entries.flatMap((entry) => {
+    const answer = byId.get(Number(entry.id));
+    if (!answer) return [];
+    if (selection.theme !== undefined && !answer.themes?.includes(selection.theme)) return [];
+    if (selection.sentiment !== undefined && answer.sentiment !== selection.sentiment) return [];
+    return [answer];
+  });
 }
 
 const Position = v.strictObject({ before: v.pipe(v.string(), v.maxLength(200)) });
 
 async function list(selection: AnswerSelection): Promise<{ answers: StoredAnswer[]; nextCursor: string | null }> {
-  if (selection.journeys?.length === 0) return { answers: [], nextCursor: null };
+  if (selection.journeys?.length === 0 || (selection.hasComment === false && listedBy(selection))) return { answers: [], nextCursor: null };
   const lower = selection.from;
   const last = `${selection.to}\uffff`;
   // A sealed cursor is one this function wrote for this query: its shape holds.
@@ -156,7 +206,10 @@ async function list(selection: AnswerSelection): Promise<{ answers: StoredAnswer
   const end =
     page.length === selection.limit && (merged.length > selection.limit || frontier !== null) ? page[page.length - 1]!.sort : frontier;
   return {
-    answers: page.map(({ item }) => answerOf(item)),
+    answers: await answersOf(
+      selection,
+      page.map(({ item }) => item),
+    ),
     nextCursor: end === null ? null : sealCursor({ before: end }, selection.query),
   };
 }

@@ -1,7 +1,7 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../keys.js';
 import { inIndex } from '../table.js';
-import { db, isConditionFailure, type Item } from './dynamodb.js';
+import { db, type Item } from './dynamodb.js';
+import { updateCounting } from './result-counters.js';
 
 /*
  * What a transaction's item holds of its customer: the customer's name and the survey's contacts, copied when it was
@@ -84,6 +84,22 @@ export function holdsPersonalCopies(item: Item, { params }: { params: boolean })
   );
 }
 
+/**
+ * The entries of an analysed answer in the lists by theme and sentiment (shared/adapters/analysis-repository.ts): they
+ * say what the comment said, and go with it.
+ */
+function listingKeys(item: Item): Item[] {
+  const analysis = item.analysis;
+  if (!isObject(analysis) || !present(analysis.sentiment) || !isObject(analysis.counted)) return [];
+  const { themes, sentiment } = analysis.counted as { themes?: unknown; sentiment?: unknown };
+  const tenantId = keys.tenantIdOf(String(item.pk));
+  const transactionId = keys.transactionIdOf(String(item.pk));
+  return [
+    ...(Array.isArray(themes) ? themes : []).map((theme) => keys.answerFilterEntry(tenantId, transactionId, 'theme', String(theme))),
+    ...(typeof sentiment === 'string' ? [keys.answerFilterEntry(tenantId, transactionId, 'sentiment', sentiment)] : []),
+  ];
+}
+
 /** How a strip is guarded: erasure's, that the item still holds what was read; retention's, that its copies are still expired. */
 export type StripGuard = { asRead: true } | { expiredBy: string };
 
@@ -148,21 +164,15 @@ export async function stripPersonalCopies(item: Item, marks: Item, guard: StripG
     });
     if (conditions.some((c) => c.includes(':nullType'))) values[':nullType'] = 'NULL';
   }
-  const { client, tableName } = db();
-  try {
-    await client.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: { pk: item.pk, sk: item.sk },
-        UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')}`,
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  const { tableName } = db();
+  const strip = {
+    TableName: tableName,
+    Key: { pk: item.pk, sk: item.sk },
+    UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')}`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+  const deletes = listingKeys(item).map((key) => ({ Delete: { TableName: tableName, Key: key } }));
+  return updateCounting(strip, deletes);
 }

@@ -1,4 +1,5 @@
 import type { SourceName } from '../channels.js';
+import type { Sentiment } from '../themes/ports.js';
 
 /** An answer as the answer indexes keep it: what a listing shows, before the tenant's labels are put on it. */
 export interface StoredAnswer {
@@ -15,6 +16,9 @@ export interface StoredAnswer {
   score: number;
   comment: string | null;
   items: { classId: number; score: number }[];
+  /** What the comment's analysis found: null before it (or without a comment, or once the comment is gone). */
+  sentiment: Sentiment | null;
+  themes: string[] | null;
 }
 
 /** Which answers a page lists, newest first: the storage port is told the keys and the filters, never the tenant's rules. */
@@ -33,6 +37,9 @@ export interface AnswerSelection {
   hasComment?: boolean;
   /** Only answers from this source (a QR code's flood is seen, and left out, so). */
   source?: SourceName;
+  /** Only answers whose comment's analysis found this theme (a slug), or this sentiment. */
+  theme?: string;
+  sentiment?: Sentiment;
   limit: number;
   cursor?: string;
   /** What the cursor is bound to: a cursor of another query (or tenant, or scope) is refused. */

@@ -2,6 +2,8 @@ import * as v from 'valibot';
 import { calendarDate, integerString, MAX_INT_ID, pagingQuery, text, instant, transactionCode, wholeNumber } from '../schema.js';
 import { INDICATORS, type Indicator } from '../tenants/scales.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
+import { SENTIMENTS } from '../themes/ports.js';
+import { ThemeSlug } from '../themes/themes.js';
 
 /** Where a score falls: detractor, passive, promoter on the NPS scale; low, mid, high on any other. */
 export const NPS_BUCKETS = ['detractor', 'passive', 'promoter'] as const;
@@ -53,6 +55,9 @@ export const AnswersQuery = v.strictObject({
   has_comment: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
   /** Only answers from one source (`qr`, `kiosk`, a channel, `api`...). */
   source: v.optional(v.picklist(Object.keys(RATING_SOURCES) as SourceName[], `must be one of ${Object.keys(RATING_SOURCES).join(', ')}`)),
+  /** A theme's slug: answers whose comment mentions it. */
+  theme: v.optional(ThemeSlug),
+  sentiment: v.optional(v.picklist(SENTIMENTS, `must be one of ${SENTIMENTS.join(', ')}`)),
   limit: pagingQuery.limit,
   cursor: pagingQuery.cursor,
 });
@@ -73,6 +78,10 @@ export const AnswerBody = v.object({
   bucket: v.nullable(v.picklist(BUCKETS)),
   comment: v.nullable(v.string()),
   classes: v.array(v.object({ class_id: wholeNumber, label: v.nullable(v.string()), score: v.number() })),
+  /** The comment's sentiment, once analysed (within a minute of the answer); null before, and without a comment. */
+  sentiment: v.nullable(v.picklist(SENTIMENTS)),
+  /** The slugs of the themes its comment mentions, once analysed; null before, and without a comment. */
+  themes: v.nullable(v.array(v.string())),
 });
 export type AnswerBody = v.InferOutput<typeof AnswerBody>;
 

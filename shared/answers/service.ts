@@ -2,13 +2,15 @@ import { dayOf, periodEnding, periodProblems } from '../dates.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { Settings, UserScope } from '../tenants/config-schema.js';
 import { INDICATORS } from '../tenants/scales.js';
+import { themesOf, type Theme } from '../themes/themes.js';
 import { answersCsv } from './csv.js';
 import type { AnswerSelection, AnswerStore, StoredAnswer } from './ports.js';
 import { bucketOf, DEFAULT_ANSWER_DAYS, scoresOf, type AnswerBody, type AnswersBody, type AnswersQuery } from './schema.js';
 
 export interface AnswersPorts {
   answers: AnswerStore;
-  settings: (tenantId: number) => Promise<Settings>;
+  /** The tenant's journeys, classes and themes (absent: the defaults). */
+  settings: (tenantId: number) => Promise<Settings & { themes?: readonly Theme[] }>;
 }
 
 /** A page of answers, and the customers it shows by name or comment (whose reads the access log records). */
@@ -38,13 +40,21 @@ export function answersService({ answers, settings }: AnswersPorts) {
   return { listAnswers };
 }
 
-function selectionOf(tenantId: number, query: AnswersQuery, scope: UserScope, config: Settings, now: number): AnswerSelection {
+function selectionOf(
+  tenantId: number,
+  query: AnswersQuery,
+  scope: UserScope,
+  config: Settings & { themes?: readonly Theme[] },
+  now: number,
+): AnswerSelection {
   const problems: { path: string; message: string }[] = [];
   const journey =
     query.journey === undefined ? undefined : config.journeys.find((j) => j.slug === query.journey || String(j.id) === query.journey);
   if (query.journey !== undefined && !journey) problems.push({ path: 'journey', message: 'is not a journey of this tenant' });
   const klass = query.class === undefined ? undefined : config.classes.find((c) => c.id === query.class);
   if (query.class !== undefined && !klass) problems.push({ path: 'class', message: 'is not a class of this tenant' });
+  if (query.theme !== undefined && !themesOf(config).some((theme) => theme.slug === query.theme))
+    problems.push({ path: 'theme', message: 'is not a theme of this tenant' });
 
   const to = query.to ?? dayOf(now);
   const from = query.from ?? periodEnding(to, DEFAULT_ANSWER_DAYS);
@@ -77,6 +87,8 @@ function selectionOf(tenantId: number, query: AnswersQuery, scope: UserScope, co
       : {}),
     ...(query.has_comment !== undefined ? { hasComment: query.has_comment === 'true' } : {}),
     ...(query.source !== undefined ? { source: query.source } : {}),
+    ...(query.theme !== undefined ? { theme: query.theme } : {}),
+    ...(query.sentiment !== undefined ? { sentiment: query.sentiment } : {}),
     limit: query.limit,
     ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
     // The cursor holds to the filters and the scope it was given under.
@@ -91,6 +103,8 @@ function selectionOf(tenantId: number, query: AnswersQuery, scope: UserScope, co
       query.class ?? null,
       query.has_comment ?? null,
       query.source ?? null,
+      query.theme ?? null,
+      query.sentiment ?? null,
     ]),
   };
 }
@@ -117,6 +131,8 @@ function bodyOf(answer: StoredAnswer, config: Settings): AnswerBody[] {
         label: config.classes.find((c) => c.id === item.classId)?.label ?? null,
         score: item.score,
       })),
+      sentiment: answer.sentiment,
+      themes: answer.themes,
     },
   ];
 }

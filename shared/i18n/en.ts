@@ -407,6 +407,21 @@ export const enWorkspace: WorkspaceCatalogue = {
   'answers.item': 'Item {id}',
   'answers.outOfScale': 'Off the scale',
   'answers.noComment': 'No comment.',
+  'results.themes': 'Themes',
+  'results.themes.caption': 'Themes of the comments, from the one that drags the score down most to the least',
+  'results.theme': 'Theme',
+  'results.comments': 'Comments',
+  'results.themes.change': 'Change',
+  'results.themes.none': 'No comment with a theme in this period.',
+  'answers.field.theme': 'Theme',
+  'answers.field.sentiment': 'Sentiment',
+  'answers.allThemes': 'All themes',
+  'answers.allSentiments': 'All',
+  'answers.sentiment.positive': 'Positive',
+  'answers.sentiment.negative': 'Negative',
+  'answers.sentiment.neutral': 'Neutral',
+  'answers.sentiment.mixed': 'Mixed',
+  'answers.themes': 'Themes of the comment',
 };
 
 /** The case alerts and escalations a manager receives by e-mail, and their invitation to the workspace. */

@@ -407,6 +407,21 @@ export const esWorkspace: WorkspaceCatalogue = {
   'answers.item': 'Ítem {id}',
   'answers.outOfScale': 'Fuera de la escala',
   'answers.noComment': 'Sin comentario.',
+  'results.themes': 'Temas',
+  'results.themes.caption': 'Temas de los comentarios, del que más baja la nota al que menos',
+  'results.theme': 'Tema',
+  'results.comments': 'Comentarios',
+  'results.themes.change': 'Variación',
+  'results.themes.none': 'Ningún comentario con tema en este período.',
+  'answers.field.theme': 'Tema',
+  'answers.field.sentiment': 'Sentimiento',
+  'answers.allThemes': 'Todos los temas',
+  'answers.allSentiments': 'Todos',
+  'answers.sentiment.positive': 'Positivo',
+  'answers.sentiment.negative': 'Negativo',
+  'answers.sentiment.neutral': 'Neutral',
+  'answers.sentiment.mixed': 'Mixto',
+  'answers.themes': 'Temas del comentario',
 };
 
 /** The case alerts and escalations a manager receives by e-mail, and their invitation to the workspace. */

@@ -399,6 +399,21 @@ export const ptBRWorkspace = {
   'answers.item': 'Item {id}',
   'answers.outOfScale': 'Fora da escala',
   'answers.noComment': 'Sem comentário.',
+  'results.themes': 'Temas',
+  'results.themes.caption': 'Temas dos comentários, do que mais puxa a nota para baixo ao que menos puxa',
+  'results.theme': 'Tema',
+  'results.comments': 'Comentários',
+  'results.themes.change': 'Variação',
+  'results.themes.none': 'Nenhum comentário com tema neste período.',
+  'answers.field.theme': 'Tema',
+  'answers.field.sentiment': 'Sentimento',
+  'answers.allThemes': 'Todos os temas',
+  'answers.allSentiments': 'Todos',
+  'answers.sentiment.positive': 'Positivo',
+  'answers.sentiment.negative': 'Negativo',
+  'answers.sentiment.neutral': 'Neutro',
+  'answers.sentiment.mixed': 'Misto',
+  'answers.themes': 'Temas do comentário',
 } as const;
 
 /** The case alerts and escalations a manager receives by e-mail, and their invitation to the workspace. */

@@ -33,7 +33,7 @@ interface Source {
 }
 
 /** The months a period touches, each read whole (its month counter) when the period covers it, else by its days. */
-function plan(from: string, to: string, byDay: boolean): { month: string; whole: boolean }[] {
+export function plan(from: string, to: string, byDay: boolean): { month: string; whole: boolean }[] {
   return monthsOf(from, to).map((month) => {
     const next = new Date(`${month}-01T00:00:00Z`);
     next.setUTCMonth(next.getUTCMonth() + 1);

@@ -1,5 +1,5 @@
 import { bucketOf } from '../answers/schema.js';
-import type { AnalysisPorts, AnalysedAnswer, CountedAnalysis, ThemeDelta } from './ports.js';
+import type { AnalysisPorts, AnalysedAnswer, CountedAnalysis, ListedBy, ListingChange, ThemeDelta } from './ports.js';
 import { redact } from './redact.js';
 import { localeOfLanguage, matchThemes, themesOf } from './themes.js';
 import { DEFAULT_LOCALE } from '../locale.js';
@@ -22,6 +22,20 @@ export function themeDeltas(
     score: counted.score,
     sign,
   }));
+}
+
+/** The lists by theme and by sentiment an analysis puts its answer in. */
+export const listedBy = (counted: Pick<CountedAnalysis, 'themes' | 'sentiment'>): ListedBy[] => [
+  ...counted.themes.map((value) => ({ filter: 'theme' as const, value })),
+  { filter: 'sentiment', value: counted.sentiment },
+];
+
+/** The entries a new analysis writes, and those of the previous one it no longer has (a kept entry is written over). */
+export function listingChange(answer: AnalysedAnswer, counted: CountedAnalysis): ListingChange {
+  const put = listedBy(counted);
+  const kept = new Set(put.map((entry) => `${entry.filter}#${entry.value}`));
+  const remove = (answer.counted ? listedBy(answer.counted) : []).filter((entry) => !kept.has(`${entry.filter}#${entry.value}`));
+  return { answer, put, remove };
 }
 
 /**
@@ -55,7 +69,9 @@ export function commentAnalysis(ports: AnalysisPorts) {
         day: answer.day,
       };
       const deltas = [...(answer.counted ? themeDeltas(answer, answer.counted, -1) : []), ...themeDeltas(answer, analysis, 1)];
-      return (await ports.answers.save(tenantId, transactionId, analysis, answer.counted, deltas)) === 'saved' ? 'analysed' : 'stale';
+      const listing = listingChange(answer, analysis);
+      const saved = await ports.answers.save(tenantId, transactionId, analysis, answer.counted, deltas, listing);
+      return saved === 'saved' ? 'analysed' : 'stale';
     },
   };
 }

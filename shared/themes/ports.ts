@@ -17,6 +17,12 @@ export interface AnalysedAnswer {
   employeeId: number;
   /** The UTC day (YYYY-MM-DD) of the first answer: the day its counts belong to, as the results'. */
   day: string;
+  /** The first answer's instant: the answer's place in the lists (by theme and sentiment too). */
+  answeredAt: string;
+  /** The classes it rated: the lists by theme and sentiment filter on them as the list of all answers does. */
+  items: { classId: number; score: number }[];
+  /** Where the answer came from (a channel, `api`, `qr`...; absent on answers stored before sources were kept). */
+  source?: string;
   /** What an earlier analysis of this answer counted, if one did. */
   counted: CountedAnalysis | null;
 }
@@ -48,11 +54,25 @@ export interface ThemeDelta {
   sign: 1 | -1;
 }
 
+/** An entry of the answer in the list of one theme's or one sentiment's answers. */
+export interface ListedBy {
+  filter: 'theme' | 'sentiment';
+  value: string;
+}
+
+/** The answer's entries in those lists that its new analysis writes (`put`), and those of the previous one that go. */
+export interface ListingChange {
+  answer: AnalysedAnswer;
+  put: ListedBy[];
+  remove: ListedBy[];
+}
+
 export interface AnalysisStore {
   read(tenantId: number, transactionId: number): Promise<AnalysedAnswer | undefined>;
   /**
    * Stores `analysis` on the answer and moves the counters, all or nothing, while the answer is still at
-   * `analysis.version` and what it counted is still `previous` (by version): 'stale' when either moved since.
+   * `analysis.version` and what it counted is still `previous` (by version): 'stale' when either moved since. With them,
+   * the answer's entries in the lists by theme and sentiment (`listing`).
    */
   save(
     tenantId: number,
@@ -60,6 +80,7 @@ export interface AnalysisStore {
     analysis: CommentAnalysis,
     previous: CountedAnalysis | null,
     deltas: ThemeDelta[],
+    listing: ListingChange,
   ): Promise<'saved' | 'stale'>;
 }
 

@@ -1,4 +1,5 @@
 import snowball from 'snowball-stemmers';
+import * as v from 'valibot';
 import { LOCALES, type Locale } from '../locale.js';
 
 /**
@@ -13,14 +14,21 @@ export interface Theme {
   keywords: Record<Locale, string[]>;
 }
 
+/** A theme's slug, as a filter names it: lower-case letters, digits and hyphens. */
+export const ThemeSlug = v.pipe(
+  v.string(),
+  v.regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, 'must be a theme slug: 1 to 40 lower-case letters, digits or hyphens'),
+);
+
 /** At most this many themes a tenant, of at most this many keywords per language. */
 export const MAX_THEMES = 100;
 export const MAX_KEYWORDS = 50;
 /**
- * The themes one comment counts in, at most: each moves six counters in the analysis's one transaction, and a
- * correction takes back as many as it adds, so 8 + 8 themes stay within DynamoDB's 100 items a transaction (97).
+ * The themes one comment counts in, at most. The analysis is one transaction (DynamoDB: 100 items): per theme 8
+ * counters (store, employee, journey, store in journey; day and month) and its entry in the theme's list, and a
+ * correction takes back as many as it adds: (5 + 5) x 9, the two sentiment entries and the answer make 93.
  */
-export const MAX_THEMES_PER_COMMENT = 8;
+export const MAX_THEMES_PER_COMMENT = 5;
 
 const STEMMERS: Record<Locale, { stem(word: string): string }> = {
   'pt-BR': snowball.newStemmer('portuguese'),

@@ -17,6 +17,9 @@ import { redirect, type WebAnswer } from '../web-answer.js';
 import { layout, tenantLookOf, type TenantLook } from './layout.js';
 import { choiceField, indicatorWords, MAX_CHOICES, sourceWords, storeField } from './words.js';
 import { timesOf } from '../i18n/times.js';
+import { SENTIMENTS } from '../themes/ports.js';
+import { DEFAULT_THEMES } from '../themes/themes.js';
+import type { Locale } from '../locale.js';
 
 /** What the inbox reads: the answers service (the API's), the names it shows, and the access log it writes. */
 export interface AnswersPagePorts {
@@ -53,12 +56,21 @@ const FIELD_LABELS: Record<string, WorkspaceKey> = {
   bucket: 'answers.field.bucket',
   class: 'answers.field.class',
   has_comment: 'answers.field.hasComment',
+  theme: 'answers.field.theme',
+  sentiment: 'answers.field.sentiment',
   cursor: 'answers.field.cursor',
   limit: 'answers.field.limit',
 };
 
-/** The words of the tenant's language and its way of writing an instant (in its zone, named). */
-const wordsOf = ({ locale, timeZone }: TenantLook) => ({ t: workspaceTranslator(locale), when: timesOf(locale, timeZone).when });
+/** The themes' names in a language: the default themes' for now (the tenant's own come with its configuration). */
+const themeNamesOf = (locale: Locale) => new Map(DEFAULT_THEMES.map((theme) => [theme.slug, theme.name[locale]]));
+
+/** The words of the tenant's language, its way of writing an instant (in its zone, named), and the themes' names. */
+const wordsOf = ({ locale, timeZone }: TenantLook) => ({
+  t: workspaceTranslator(locale),
+  when: timesOf(locale, timeZone).when,
+  themes: themeNamesOf(locale),
+});
 type Words = ReturnType<typeof wordsOf>;
 
 /** The filters a form sends: empty fields are no filter; anything else is the API's query, checked by its schema. */
@@ -109,7 +121,7 @@ export function answersPage(ports: AnswersPagePorts) {
         body,
       }),
     });
-    const form = filterForm(t, base, config, filters, { stores, employees: people });
+    const form = filterForm(words, base, config, filters, { stores, employees: people });
     const parsed = v.safeParse(AnswersQuery, filters);
     let problems: string[] = [];
     let listed: AnswersPage | undefined;
@@ -244,7 +256,7 @@ const problemText = (t: Translate<WorkspaceKey>, path: string | null | undefined
     : t('answers.problem.other', { message });
 
 function filterForm(
-  t: Translate<WorkspaceKey>,
+  { t, themes }: Words,
   base: string,
   config: Pick<Settings, 'journeys' | 'classes'>,
   filters: Record<string, string>,
@@ -273,12 +285,14 @@ ${input('from', t('answers.field.from'), 'date')}
 ${input('to', t('answers.field.to'), 'date')}
 <div><label for="f-bucket">${t('answers.field.bucket')}</label><select id="f-bucket" name="bucket">${option('', t('answers.all'), filters.bucket)}${group(t('answers.filter.nps'), NPS_BUCKETS)}${group(t('answers.filter.otherScales'), SCALE_BUCKETS)}</select></div>
 ${select('class', t('answers.field.class'), [['', t('answers.allItems')], ...config.classes.map((c): [string, string] => [String(c.id), c.label])])}
+${select('theme', t('answers.field.theme'), [['', t('answers.allThemes')], ...themes])}
+${select('sentiment', t('answers.field.sentiment'), [['', t('answers.allSentiments')], ...SENTIMENTS.map((s): [string, string] => [s, t(`answers.sentiment.${s}`)])])}
 <div class="check"><input id="f-has_comment" name="has_comment" type="checkbox" value="true"${filters.has_comment === 'true' && html` checked`}><label for="f-has_comment">${t('answers.filter.hasComment')}</label></div>
 <button type="submit">${t('answers.filter.submit')}</button></form>`;
 }
 
 function answerItem(
-  { t, when }: Words,
+  { t, when, themes }: Words,
   base: string,
   filters: Record<string, string>,
   config: Pick<Settings, 'journeys' | 'classes'>,
@@ -295,9 +309,19 @@ function answerItem(
   const classes =
     answer.classes.length > 0 &&
     html`<ul class="classes">${answer.classes.map((c) => html`<li>${c.label ?? t('answers.item', { id: c.class_id })}: <strong>${c.score}</strong></li>`)}</ul>`;
+  // The comment's analysis, once made: its sentiment, and its themes as chips that list the theme's answers.
+  const analysis =
+    answer.comment !== null &&
+    answer.sentiment !== null &&
+    html`<div class="analysis"><span class="sentiment sentiment-${answer.sentiment}">${t('answers.field.sentiment')}: ${t(`answers.sentiment.${answer.sentiment}`)}</span>${
+      answer.themes?.length
+        ? html`<ul class="chips" aria-label="${t('answers.themes')}">${answer.themes.map((theme) => html`<li>${link({ ...period, theme }, themes.get(theme) ?? theme)}</li>`)}</ul>`
+        : ''
+    }</div>`;
   return html`<li class="card answer bucket-${answer.bucket ?? 'none'}">
 <p class="score"><strong>${answer.score}</strong> <span>${bucket}</span> · ${journey?.name ?? answer.journey.slug} · ${indicatorWords(t, answer.journey.indicator)}</p>
 ${answer.comment !== null ? html`<blockquote class="comment">${answer.comment}</blockquote>` : html`<p class="hint">${t('answers.noComment')}</p>`}
+${analysis}
 ${classes}
 <p class="meta">${link({ ...period, store: answer.store }, store)} · ${link({ ...period, employee: answer.employee }, employee)} · ${sourceWords(t, answer.channel)} · <time datetime="${answer.answered_at}">${when(answer.answered_at)}</time></p>
 </li>`;

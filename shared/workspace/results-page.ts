@@ -14,11 +14,14 @@ import type { WebAnswer } from '../web-answer.js';
 import { layout, tenantLookOf } from './layout.js';
 import { timesOf } from '../i18n/times.js';
 import { indicatorWords } from './words.js';
+import type { ThemeReportBody } from '../themes/report.js';
 
 /** What the results page reads: the tenant's journeys and language, and the results service's report, as the signed-in user. */
 export interface ResultsPagePorts {
   settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'locale' | 'timeZone' | 'brand'>>;
   report(tenantId: number, query: ResultsQuery, user: Promise<UserRecord>): Promise<Report>;
+  /** The themes of the journey's comments (GET /public/results?group_by=theme's report). */
+  themes(tenantId: number, query: Omit<ResultsQuery, 'group_by'>, user: Promise<UserRecord>): Promise<ThemeReportBody>;
 }
 
 export interface ResultsPageRequest {
@@ -125,7 +128,7 @@ export function resultsPage(ports: ResultsPagePorts) {
     const asUser = Promise.resolve(user);
     const read = (groupBy: ResultsQuery['group_by'], range = { from, to }) =>
       ports.report(tenantId, { journey: journey.slug, ...range, group_by: groupBy }, asUser);
-    const [current, previous, trend, stores, employees, classes] = await Promise.all([
+    const [current, previous, trend, stores, employees, classes, themes] = await Promise.all([
       read('journey'),
       // No period before one that starts at the calendar's first year.
       periodFault(before.from, before.to) ? undefined : read('journey', before),
@@ -133,6 +136,7 @@ export function resultsPage(ports: ResultsPagePorts) {
       read('store'),
       read('employee'),
       read('class'),
+      ports.themes(tenantId, { journey: journey.slug, from, to }, asUser),
     ]);
     const nps = journey.indicator === 'nps';
     // A store's or an employee's name opens its answers in the inbox, for the same journey and period.
@@ -145,10 +149,35 @@ ${trendFigure(w, nps, trend, by)}
 ${ranking(w, 'stores', t('results.stores'), t('results.store'), t('results.stores.caption'), nps, stores, undefined, answersOf('store'))}
 ${ranking(w, 'employees', t('results.employees'), t('results.employee'), t('results.employees.caption'), nps, employees, undefined, answersOf('employee'))}
 ${ranking(w, 'classes', t('results.classes'), t('results.class'), t('results.classes.caption'), false, classes, t('results.score'), undefined, t('results.askedShort'))}
+${themeTable(w, nps, themes, (theme) => `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, theme, from, to })}`)}
 ${caseFigures(w, 'store-cases', t('results.storeCases'), t('results.store'), stores)}
 ${caseFigures(w, 'employee-cases', t('results.employeeCases'), t('results.employee'), employees)}`;
     return page(200, body);
   };
+}
+
+/**
+ * The Themes section: each theme of the period's comments, by how much it drags the score down (the report's order),
+ * with its comments, its share among detractors, passives and promoters (low, middle, high on other scales), its score
+ * and its change; a theme's name opens its answers in the inbox.
+ */
+function themeTable(w: Words, nps: boolean, report: ThemeReportBody, answersOf: (theme: string) => string) {
+  const { t } = w;
+  const [low, mid, high] = nps ? (['detractor', 'passive', 'promoter'] as const) : (['low', 'mid', 'high'] as const);
+  const share = (n: number, of: number) => (of ? w.percent(n / of) : '–');
+  const rows = report.data.map(
+    (row) => html`<tr><th scope="row"><a href="${answersOf(row.theme)}">${row.name}</a></th><td>${w.number(row.comments)}</td>
+<td>${share(row.detractors, row.comments)}</td><td>${share(row.passives, row.comments)}</td><td>${share(row.promoters, row.comments)}</td>
+<td>${shown(w, row.score)}</td><td>${row.change === null ? '–' : w.signed(row.change)}</td></tr>`,
+  );
+  return html`<section aria-labelledby="themes-title"><h2 id="themes-title">${t('results.themes')}</h2>
+${
+  rows.length
+    ? html`<div class="table-wrap"><table><caption>${t('results.themes.caption')}</caption><thead><tr><th scope="col">${t('results.theme')}</th><th scope="col">${t('results.comments')}</th>
+<th scope="col">${t(`answers.bucket.${low}`)}</th><th scope="col">${t(`answers.bucket.${mid}`)}</th><th scope="col">${t(`answers.bucket.${high}`)}</th>
+<th scope="col">${nps ? t('results.nps') : t('results.mean')}</th><th scope="col">${t('results.themes.change')}</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    : html`<p>${t('results.themes.none')}</p>`
+}</section>`;
 }
 
 function filters(

@@ -464,8 +464,19 @@ describe('the CDK stacks', () => {
         .sort();
     // Pinned: a change here is a change of what a role may do, to be read in review.
     expect(withAction('dynamodb:DeleteItem')).toEqual(
-      // postSignIn forgets an account's failed sign-ins once it signs in.
-      ['caseDeadlines', 'postSignIn', 'privacyRequests', 'putEmployeeStores', 'updateCustomer', 'updateEmployee', 'updateStore'].sort(),
+      // postSignIn forgets an account's failed sign-ins once it signs in. commentAnalyser deletes the list entries of
+      // a theme a correction drops, personalCopiesExpiry those of a comment it strips.
+      [
+        'caseDeadlines',
+        'commentAnalyser',
+        'personalCopiesExpiry',
+        'postSignIn',
+        'privacyRequests',
+        'putEmployeeStores',
+        'updateCustomer',
+        'updateEmployee',
+        'updateStore',
+      ].sort(),
     );
     expect(withAction('dynamodb:BatchWriteItem')).toEqual(
       // putAdminConfig writes a replaced configuration's items and deletes those it no longer lists in batches of 25,

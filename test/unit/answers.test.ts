@@ -49,6 +49,8 @@ describe('answers as CSV', () => {
       bucket: 'promoter',
       comment: 'Ótimo',
       classes: [{ class_id: 2, label: 'Limpeza', score: 5 }],
+      sentiment: null,
+      themes: null,
     };
     const classes = [
       { id: 1, label: 'Atendimento' },

@@ -7,6 +7,16 @@ import type { UserRecord } from '../../shared/access/ports.js';
 import { resultsPage } from '../../shared/workspace/results-page.js';
 import { memoryCounters } from '../support/memory.js';
 
+/** A journey whose comments name no theme. */
+const noThemes = async (_tenant: number, query: { journey: string; from: string; to: string }) => ({
+  journey: { id: 1, slug: query.journey, indicator: 'nps' as const },
+  from: query.from,
+  to: query.to,
+  group_by: 'theme' as const,
+  previous: { from: query.from, to: query.to },
+  data: [],
+});
+
 /**
  * The results page asked for any period its date rule accepts answers within a budget of counter reads, and a date
  * outside it (year 9999: its month after is `+010000-01`, which sorts below `9999-12`) is refused before any read.
@@ -32,7 +42,7 @@ function countedPage() {
     stores: { getMany: async () => [] },
     employees: { getMany: async () => [] },
   });
-  const show = resultsPage({ settings: async () => SETTINGS, report: service.report });
+  const show = resultsPage({ settings: async () => SETTINGS, report: service.report, themes: noThemes });
   const page = (query: Record<string, string>) =>
     show({ tenantId: 7, user: USER, base: '', query: { journey: 'loja', ...query }, today: '2026-05-31' });
   return { page, reads };

@@ -13,6 +13,16 @@ import type { UserRecord } from '../../shared/access/ports.js';
 import { resultsPage } from '../../shared/workspace/results-page.js';
 import { memoryCounters } from '../support/memory.js';
 
+/** A journey whose comments name no theme. */
+const noThemes = async (_tenant: number, query: { journey: string; from: string; to: string }) => ({
+  journey: { id: 1, slug: query.journey, indicator: 'nps' as const },
+  from: query.from,
+  to: query.to,
+  group_by: 'theme' as const,
+  previous: { from: query.from, to: query.to },
+  data: [],
+});
+
 /**
  * The figures of issue 46 §3, from the counters the answer, send and case paths write to the page a manager reads:
  * an item's row is its own, the on-time share is of the cases whose deadline is decided, the median wait is no finer
@@ -42,7 +52,7 @@ function world(locale: Locale = 'pt-BR') {
     stores: { getMany: async () => [{ id: 1, trade_name: 'Loja Centro' } as Store] },
     employees: { getMany: async () => [{ id: 1, name: 'Ana', groups: [1] } as Employee] },
   });
-  const page = resultsPage({ settings: async () => settings, report: service.report });
+  const page = resultsPage({ settings: async () => settings, report: service.report, themes: noThemes });
   return {
     /** A survey sent on `day` (asking the journey's classes), answered that day with `items` rated unless null. */
     survey(day: string, score: number | null, items: { classId: number; score: number }[] = []) {

@@ -39,6 +39,8 @@ describe('the answers page filters by an employee’s name', () => {
     bucket: 'promoter',
     comment: null,
     classes: [],
+    sentiment: null,
+    themes: null,
   };
   const show = (locale: Locale, employees: Map<number, string> | undefined, query: Record<string, string>) =>
     answersPage({

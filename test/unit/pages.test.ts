@@ -119,6 +119,17 @@ const results = (locale: Locale) =>
       min_sample: 5,
       data: [row({ key: query.group_by === 'day' ? '2026-11-20' : '1' })],
     }),
+    themes: async (_tenant, query) => ({
+      journey: { id: 1, slug: 'visit', indicator: 'nps' },
+      from: query.from,
+      to: query.to,
+      group_by: 'theme',
+      previous: { from: '2026-10-06', to: '2026-10-31' },
+      data: [
+        { theme: 'wait', name: 'Espera', comments: 8, detractors: 6, passives: 1, promoters: 1, score: -62.5, change: -12.5 },
+        { theme: 'staff', name: 'Atendimento', comments: 4, detractors: 0, passives: 2, promoters: 2, score: 50, change: null },
+      ],
+    }),
   })({ tenantId: 1, user: USER, base: '', query: { from: '2026-11-01', to: '2026-11-26' }, today: '2026-11-26' });
 
 describe('the workspace pages, as pure functions of their records', () => {
@@ -157,6 +168,8 @@ describe('the workspace pages, as pure functions of their records', () => {
       bucket: 'detractor' as const,
       comment: HOSTILE,
       classes: [{ class_id: 3, label: HOSTILE, score: 2 }],
+      sentiment: null,
+      themes: null,
     };
     const { showAnswers } = answersPage({
       settings: async () => settings,
@@ -318,12 +331,14 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     bucket: 'high',
     comment: null,
     classes: [],
+    sentiment: null,
+    themes: null,
     ...over,
   });
-  const answers = (settings: Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand'>) =>
+  const answers = (settings: Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand'>, shown = answer()) =>
     answersPage({
       settings: async () => settings,
-      listAnswers: async () => ({ body: { data: [answer()], limit: 20, next_cursor: null }, shownCustomers: [9], csv: () => '' }),
+      listAnswers: async () => ({ body: { data: [shown], limit: 20, next_cursor: null }, shownCustomers: [9], csv: () => '' }),
       storeNames: async () => new Map([[7, 'Loja Paulista']]),
       storeChoices: async () =>
         new Map([
@@ -359,6 +374,32 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     const es = (await answers({ journeys: [STARS], classes: [], locale: 'es', brand })).html!;
     for (const word of ['<html lang="es">', 'Estrellas (1 a 5)', 'llamada (IVR)', 'Todas las tiendas', 'Café Aurora'])
       expect(es).toContain(word);
+  });
+
+  it("the answers page shows a comment's sentiment and its themes as links to their answers, and filters by both", async () => {
+    const analysed = answer({ comment: 'A fila estava enorme', sentiment: 'negative', themes: ['wait', 'payment'] });
+    const pt = (await answers({ journeys: [STARS], classes: [], locale: 'pt-BR' }, analysed)).html!;
+    expect(pt).toContain('<span class="sentiment sentiment-negative">Sentimento: Negativo</span>');
+    expect(pt).toContain('<a href="/app/answers?theme=wait">Espera</a>');
+    expect(pt).toContain('<a href="/app/answers?theme=payment">Pagamento</a>');
+    expect(pt).toMatch(
+      /<select id="f-theme" name="theme"><option value="" selected>Todos os temas<\/option><option value="wait">Espera<\/option>/,
+    );
+    expect(pt).toContain('<option value="mixed">Misto</option>');
+    const es = (await answers({ journeys: [STARS], classes: [], locale: 'es' }, analysed)).html!;
+    for (const word of ['Sentimiento: Negativo', '>Pago</a>', 'Todos los temas']) expect(es).toContain(word);
+    // Before its analysis, or without a comment: no label, no chips.
+    expect((await answers({ journeys: [STARS], classes: [], locale: 'pt-BR' })).html).not.toContain('class="sentiment');
+  });
+
+  it('the results page has a Themes section in the report’s order, each theme linking to its answers', async () => {
+    const pt = (await results('pt-BR')).html!;
+    expect(pt).toContain('<h2 id="themes-title">Temas</h2>');
+    expect(pt).toContain('<a href="/app/answers?journey=visit&amp;theme=wait&amp;from=2026-11-01&amp;to=2026-11-26">Espera</a>');
+    expect(pt.indexOf('>Espera</a>')).toBeLessThan(pt.indexOf('>Atendimento</a>'));
+    expect(pt).toMatch(/>Espera<\/a><\/th><td>8<\/td>\s*<td>75%<\/td><td>12,5%<\/td><td>12,5%<\/td>\s*<td>-62,5<\/td><td>-12,5<\/td>/);
+    expect((await results('es')).html).toContain('<h2 id="themes-title">Temas</h2>');
+    expect((await results('en')).html).toContain('<th scope="col">Comments</th>');
   });
 
   it('the results page writes its days the locale’s way and shows the brand', async () => {

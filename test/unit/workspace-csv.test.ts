@@ -15,6 +15,8 @@ const answer = (over: Partial<AnswerBody> = {}): AnswerBody => ({
   bucket: 'promoter',
   comment: 'Ótimo',
   classes: [{ class_id: 2, label: 'Limpeza', score: 4.5 }],
+  sentiment: null,
+  themes: null,
   ...over,
 });
 const options = {

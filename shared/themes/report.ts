@@ -1,0 +1,165 @@
+import * as v from 'valibot';
+import type { UserRecord } from '../access/ports.js';
+import { NPS_BUCKETS, SCALE_BUCKETS } from '../answers/schema.js';
+import { addDays, daysIn, periodProblems } from '../dates.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import { DEFAULT_LOCALE } from '../locale.js';
+import { MAX_SCOPED_STORES, plan } from '../results/service.js';
+import type { ResultsQuery } from '../results/schema.js';
+import { wholeNumber } from '../schema.js';
+import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
+import { INDICATORS, type Indicator } from '../tenants/scales.js';
+import { themesOf, type Theme } from './themes.js';
+
+/** The theme counters a report reads: a journey's, or a store's in a journey. */
+export type ThemeDimension = 'journey' | 'storeJourney';
+
+/** A theme counter as stored: its theme, the day (YYYY-MM-DD) or month (YYYY-MM) it counts, and its sums. */
+export interface ThemeCounterRow {
+  theme: string;
+  period: string;
+  counts: Record<string, number>;
+}
+
+export interface ThemeCounters {
+  /** The counters of one dimension's ids over one month (`grain` day: its days) or one year (`grain` month: its months). */
+  read(query: {
+    tenantId: number;
+    dimension: ThemeDimension;
+    ids: number[];
+    grain: 'day' | 'month';
+    partition: string;
+  }): Promise<ThemeCounterRow[]>;
+}
+
+export interface ThemeReportPorts {
+  counters: ThemeCounters;
+  settings: (tenantId: number) => Promise<Settings & { themes?: readonly Theme[] }>;
+}
+
+export const ThemeRowBody = v.object({
+  theme: v.string(),
+  /** The theme's name in the tenant's language. */
+  name: v.string(),
+  /** Comments that mention the theme in the period. */
+  comments: wholeNumber,
+  /** Of those, from detractors, passives and promoters (on a scale other than NPS: low, middle and high scores). */
+  detractors: wholeNumber,
+  passives: wholeNumber,
+  promoters: wholeNumber,
+  /** The NPS of the answers that mention it (the scale's average on any other scale); null without comments. */
+  score: v.nullable(v.number()),
+  /** `score` less its score in the period of the same length before; null when either has no comments. */
+  change: v.nullable(v.number()),
+});
+export type ThemeRowBody = v.InferOutput<typeof ThemeRowBody>;
+
+export const ThemeReportBody = v.object({
+  journey: v.object({ id: wholeNumber, slug: v.string(), indicator: v.picklist(Object.keys(INDICATORS) as Indicator[]) }),
+  from: v.string(),
+  to: v.string(),
+  group_by: v.literal('theme'),
+  /** The period `change` compares with: as many days, just before. */
+  previous: v.object({ from: v.string(), to: v.string() }),
+  /** Sorted by how much each theme drags the score down: its detractors less its promoters (on other scales, its comments' shortfall from the scale's middle). */
+  data: v.array(ThemeRowBody),
+});
+export type ThemeReportBody = v.InferOutput<typeof ThemeReportBody>;
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+
+/** The figures of one theme's summed counters on a journey's scale. */
+export function themeFigures(counts: Record<string, number>, indicator: Indicator) {
+  const comments = counts.comments ?? 0;
+  const [low, mid, high] = indicator === 'nps' ? NPS_BUCKETS : SCALE_BUCKETS;
+  const detractors = counts[low] ?? 0;
+  const passives = counts[mid] ?? 0;
+  const promoters = counts[high] ?? 0;
+  const { min, max } = INDICATORS[indicator];
+  const score =
+    comments <= 0
+      ? null
+      : indicator === 'nps'
+        ? round1(((promoters - detractors) / comments) * 100)
+        : Math.round(((counts.score_sum ?? 0) / comments) * 100) / 100;
+  // How much the theme pulls the score down: net detractors (NPS), or the shortfall of its scores from the middle.
+  const drag = indicator === 'nps' ? detractors - promoters : comments * ((min + max) / 2) - (counts.score_sum ?? 0);
+  return { comments, detractors, passives, promoters, score, drag };
+}
+
+/**
+ * GET /public/results?group_by=theme: for one journey, the period and the one of the same length before it, each
+ * theme's comments, buckets and score, read from the theme counters (a year: 12 month items per theme and source, and
+ * the partial months' days). The journey's counters, or with a store (or a token limited to stores) each store's in the
+ * journey: the `storeJourney` cells the analysis writes beside the others.
+ */
+export function themeReport({ counters, settings }: ThemeReportPorts) {
+  async function totals(tenantId: number, sources: [ThemeDimension, number[]][], from: string, to: string) {
+    const months = plan(from, to, false);
+    const wholeMonths = new Set(months.filter((m) => m.whole).map((m) => m.month));
+    const partitions = [
+      ...months.filter((m) => !m.whole).map((m) => ({ grain: 'day' as const, partition: m.month })),
+      ...[...new Set([...wholeMonths].map((m) => m.slice(0, 4)))].map((year) => ({ grain: 'month' as const, partition: year })),
+    ];
+    const rows = await Promise.all(
+      partitions.flatMap(({ grain, partition }) =>
+        sources.map(([dimension, ids]) => counters.read({ tenantId, dimension, ids, grain, partition })),
+      ),
+    );
+    const sums = new Map<string, Record<string, number>>();
+    for (const row of rows.flat()) {
+      const inPeriod = row.period.length === 7 ? wholeMonths.has(row.period) : row.period >= from && row.period <= to;
+      if (!inPeriod) continue;
+      const sum = sums.get(row.theme) ?? {};
+      for (const [name, n] of Object.entries(row.counts)) sum[name] = (sum[name] ?? 0) + n;
+      sums.set(row.theme, sum);
+    }
+    return sums;
+  }
+
+  async function report(tenantId: number, query: Omit<ResultsQuery, 'group_by'>, user: Promise<UserRecord>): Promise<ThemeReportBody> {
+    user.catch(() => undefined);
+    const all = await settings(tenantId);
+    const problems = periodProblems(query.from, query.to);
+    const journey: JourneyConfig | undefined = all.journeys.find((j) => j.slug === query.journey || String(j.id) === query.journey);
+    if (!journey) problems.push({ path: 'journey', message: `no journey ${query.journey}` });
+    // The theme counters keep no employee in a journey: an employee's themes are not reported by journey.
+    if (query.employee !== undefined) problems.push({ path: 'employee', message: 'is not taken with group_by=theme' });
+    const { scope } = await user;
+    if (problems.length || !journey) throw new ValidationError('Invalid parameters.', problems);
+    if (scope !== 'all' && query.store !== undefined && !scope.stores.includes(query.store)) throw new NotFoundError('No such store.');
+    const stores = query.store !== undefined ? [query.store] : scope === 'all' ? undefined : scope.stores;
+    if (stores && stores.length > MAX_SCOPED_STORES)
+      throw new ValidationError('Name a store.', [
+        { path: 'store', message: `is required for themes with a token limited to more than ${MAX_SCOPED_STORES} stores` },
+      ]);
+    const sources: [ThemeDimension, number[]][] = stores
+      ? stores.map((store) => ['storeJourney', [store, journey.id]])
+      : [['journey', [journey.id]]];
+    const days = daysIn(query.from, query.to);
+    const previous = { from: addDays(query.from, -days), to: addDays(query.from, -1) };
+    const [now, before] = await Promise.all([
+      totals(tenantId, sources, query.from, query.to),
+      totals(tenantId, sources, previous.from, previous.to),
+    ]);
+    const locale = all.locale ?? DEFAULT_LOCALE;
+    const names = new Map(themesOf(all).map((theme) => [theme.slug, theme.name[locale]]));
+    const rows = [...now].map(([theme, counts]) => {
+      const { drag, ...figures } = themeFigures(counts, journey.indicator);
+      const earlier = before.has(theme) ? themeFigures(before.get(theme)!, journey.indicator).score : null;
+      const change = figures.score === null || earlier === null ? null : round1(figures.score - earlier);
+      return { row: { theme, name: names.get(theme) ?? theme, ...figures, change }, drag };
+    });
+    rows.sort((a, b) => b.drag - a.drag || b.row.comments - a.row.comments || a.row.theme.localeCompare(b.row.theme));
+    return {
+      journey: { id: journey.id, slug: journey.slug, indicator: journey.indicator },
+      from: query.from,
+      to: query.to,
+      group_by: 'theme',
+      previous,
+      data: rows.filter(({ row }) => row.comments > 0).map(({ row }) => row),
+    };
+  }
+
+  return { report };
+}
