@@ -5,6 +5,11 @@ import { regionsByStore, storesOfRegions, type RegionConfig } from '../../shared
 import { ConfigDocument } from '../../shared/tenants/config-schema.js';
 import { ValidationError } from '../../shared/errors.js';
 import * as v from 'valibot';
+import { rowOf } from '../../shared/results/report.js';
+import type { Report } from '../../shared/results/service.js';
+import type { ResultsQuery } from '../../shared/results/schema.js';
+import type { JourneyConfig } from '../../shared/tenants/config-schema.js';
+import { resultsPage } from '../../shared/workspace/results-page.js';
 
 /** The problems PUT /public/admin/config answers for a document with these regions. */
 function problemsOf(regions: unknown): { path: string; message: string }[] {
@@ -88,5 +93,56 @@ describe('the stores of regions', () => {
     expect(
       outsideScope({ stores: [2], groups: [], regions: [1] }, withRegionStores({ stores: [], groups: [], regions: [1] }, regions)),
     ).toBe(undefined);
+  });
+});
+
+describe('the results page by region', () => {
+  const journey = { id: 1, slug: 'visit', name: 'Visita', indicator: 'nps', classes: [], channels: ['email'] } as unknown as JourneyConfig;
+  const regions: RegionConfig[] = [
+    { id: 1, name: 'Sul <b>', stores: [1] },
+    { id: 2, name: 'RS', stores: [2], parent: 1 },
+  ];
+  async function page(query: Record<string, string>, withRegions = true) {
+    const asked: ResultsQuery[] = [];
+    const answer = await resultsPage({
+      settings: async () => ({ journeys: [journey], locale: 'es', ...(withRegions ? { regions } : {}) }),
+      report: async (_tenant, q): Promise<Report> => {
+        asked.push(q);
+        return {
+          journey: { id: 1, slug: 'visit', indicator: 'nps' },
+          from: q.from,
+          to: q.to,
+          group_by: q.group_by,
+          min_sample: 5,
+          data: [
+            rowOf(['day', 'week', 'month'].includes(q.group_by) ? '2026-11-20' : '1', 'Sul <b>', { n: 6, sum: 54, p: 5, d: 0 }, 'nps', 5),
+          ],
+        };
+      },
+    })({
+      tenantId: 1,
+      user: { name: 'g', scope: 'all', tokenHash: 'x', created_at: '2026-01-01T00:00:00Z' },
+      base: '',
+      query: { from: '2026-11-01', to: '2026-11-26', ...query },
+      today: '2026-11-26',
+    });
+    return { html: answer.html!, asked };
+  }
+
+  it('ranks the regions and offers them as a filter, in the tenant language, narrowing every figure to the region chosen', async () => {
+    const { html, asked } = await page({ region: '2' });
+    expect(html).toContain('Regiones');
+    expect(html).toContain('<select id="region" name="region">');
+    expect(html).toContain('<option value="2" selected>RS</option>');
+    expect(html).toContain('Sul &lt;b&gt;');
+    expect(asked.map((q) => q.group_by)).toContain('region');
+    expect(asked.every((q) => q.region === 2)).toBe(true);
+  });
+
+  it('shows no region level to a tenant without regions', async () => {
+    const { html, asked } = await page({}, false);
+    expect(html).not.toContain('Regiones');
+    expect(html).not.toContain('name="region"');
+    expect(asked.map((q) => q.group_by)).not.toContain('region');
   });
 });
