@@ -578,6 +578,7 @@ export const enAdminUsers: AdminUsersCatalogue = {
   'admin.users.groups': 'Groups (codes, comma-separated)',
   'admin.users.storeNames': 'Stores',
   'admin.users.groupNames': 'Groups',
+  'admin.users.regions': 'Regions (codes, comma-separated)',
   'admin.users.role': 'Role',
   'admin.users.roles.member': 'Manager',
   'admin.users.roles.admin': 'Administrator',

@@ -578,6 +578,7 @@ export const esAdminUsers: AdminUsersCatalogue = {
   'admin.users.groups': 'Grupos (códigos separados por comas)',
   'admin.users.storeNames': 'Tiendas',
   'admin.users.groupNames': 'Grupos',
+  'admin.users.regions': 'Regiones (códigos separados por comas)',
   'admin.users.role': 'Rol',
   'admin.users.roles.member': 'Gerente',
   'admin.users.roles.admin': 'Administrador',

@@ -569,6 +569,7 @@ export const ptBRAdminUsers = {
   'admin.users.groups': 'Grupos (códigos separados por vírgula)',
   'admin.users.storeNames': 'Lojas',
   'admin.users.groupNames': 'Grupos',
+  'admin.users.regions': 'Regiões (códigos separados por vírgula)',
   'admin.users.role': 'Papel',
   'admin.users.roles.member': 'Gerente',
   'admin.users.roles.admin': 'Administrador',
