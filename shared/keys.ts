@@ -42,9 +42,11 @@ export const keys = {
   /** A user's name, pointing at its token's hash: names are unique per tenant, and read consistently. */
   userName: (tenantId: number, name: string) => ({ pk: `${tenant(tenantId)}#USERNAME#${name}`, sk: 'USERNAME' }),
 
-  /** Journeys, classes and groups: a tenant's configuration, small, read in one Query. */
+  /** Journeys, classes, groups and regions: a tenant's configuration, small, read in one Query. */
   config: (tenantId: number) => `${tenant(tenantId)}#CONFIG`,
-  configItem: (kind: 'JOURNEY' | 'CLASS' | 'GROUP', id: number) => `${kind}#${padId(id)}`,
+  configItem: (kind: 'JOURNEY' | 'CLASS' | 'GROUP' | 'REGION', id: number) => `${kind}#${padId(id)}`,
+  /** Every configuration item of a kind (the regions, read alone to resolve a user's scope). */
+  configItems: (kind: 'REGION') => `${kind}#`,
   /** The tenant's delivery settings: one item in the configuration partition. */
   deliveryConfig: 'DELIVERY',
   /** The tenant's privacy settings (retention). */

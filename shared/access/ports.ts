@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { KEY_SCOPES } from './credentials.js';
 import { USER_ROLES, type UserRole } from './roles.js';
 import type { UserScope } from './user-scope.js';
+import type { RegionConfig } from '../regions.js';
 
 export const ApiKeyRecord = v.object({
   tenantId: v.number(),
@@ -22,7 +23,10 @@ export type ApiKeyRecord = v.InferOutput<typeof ApiKeyRecord>;
 
 export const UserRecord = v.object({
   name: v.string(),
-  scope: v.union([v.literal('all'), v.object({ stores: v.array(v.number()), groups: v.array(v.number()) })]),
+  scope: v.union([
+    v.literal('all'),
+    v.object({ stores: v.array(v.number()), groups: v.array(v.number()), regions: v.optional(v.array(v.number())) }),
+  ]),
   tokenHash: v.string(),
   created_at: v.string(),
   role: v.optional(v.picklist(USER_ROLES)),
@@ -52,6 +56,8 @@ export interface TenantAccessRepository {
    * raises it after the key is written, so that a key checked at one version is known unchanged while it holds.
    */
   readConfigVersion(tenantId: number): Promise<number>;
+  /** The tenant's regions as configured now, read strongly (a region-scoped user's stores are resolved from them). */
+  readRegions(tenantId: number): Promise<RegionConfig[]>;
 }
 
 /** Where a tenant's API keys are administered (api-keys.ts): the tenant repository implements it. */

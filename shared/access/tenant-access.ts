@@ -1,7 +1,7 @@
 import { ForbiddenError, UnauthenticatedError } from '../errors.js';
 import { USER_TOKEN_HEADER } from '../headers.js';
 import type { AuthContext } from './auth-context.js';
-import type { UserScope } from './user-scope.js';
+import { withRegionStores, type UserScope } from './user-scope.js';
 import { ACCEPTED_SCOPES, apiOfScope, hashSecret, MAX_SECRET_LENGTH, type KeyApi } from './credentials.js';
 import type { ApiKeyRecord, TenantAccessRepository, UserRecord } from './ports.js';
 
@@ -110,7 +110,13 @@ export function tenantAccess(tenants: TenantAccessRepository, { onUseNotRecorded
     const user = token && token.length <= MAX_SECRET_LENGTH ? await tenants.findUserByToken(tenantId, hashSecret(token)) : undefined;
     // A disabled user's token is refused like an unknown one.
     if (!user || user.disabled_at) throw new UnauthenticatedError(`A valid user token is required (header ${USER_TOKEN_HEADER}).`);
-    return user;
+    return withRegions(tenantId, user);
+  }
+
+  /** The user with the stores of their regions as configured now (one Query, only for a user whose scope names regions). */
+  async function withRegions(tenantId: number, user: UserRecord): Promise<UserRecord> {
+    if (user.scope === 'all' || !user.scope.regions?.length) return user;
+    return { ...user, scope: withRegionStores(user.scope, await tenants.readRegions(tenantId)) };
   }
 
   /**
@@ -120,7 +126,7 @@ export function tenantAccess(tenants: TenantAccessRepository, { onUseNotRecorded
   async function resolveSessionUser(tenantId: number, name: string): Promise<UserRecord> {
     const user = await tenants.findUserByName(tenantId, name);
     if (!user || user.disabled_at) throw new UnauthenticatedError('This account has no access to the workspace.');
-    return user;
+    return withRegions(tenantId, user);
   }
 
   return { authorizeKey, confirmCachedKey, resolveUser, resolveSessionUser };

@@ -152,6 +152,7 @@ const describeOutside = (outside: ReturnType<typeof outsideScope>) =>
     : [
         ...(outside?.stores.length ? [`stores ${outside.stores.join(', ')}`] : []),
         ...(outside?.groups.length ? [`groups ${outside.groups.join(', ')}`] : []),
+        ...(outside?.regions.length ? [`regions ${outside.regions.join(', ')}`] : []),
       ].join(', ') + ' are';
 
 const rank = (role: UserRole | undefined) => USER_ROLES.indexOf(role ?? 'member');

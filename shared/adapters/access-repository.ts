@@ -4,6 +4,7 @@ import { keys } from '../keys.js';
 import { indexAttributes, inIndex } from '../table.js';
 import type { UserScope } from '../tenants/config-schema.js';
 import { ApiKeyRecord, UserRecord, type TenantAccessRepository } from '../access/ports.js';
+import type { RegionConfig } from '../regions.js';
 import { readConfigVersion } from './config-version.js';
 import { cancelledByCondition, db, isConditionFailure, queryAll, type Item } from './dynamodb.js';
 import { entity } from './entity.js';
@@ -77,12 +78,24 @@ export async function findUserByName(tenantId: number, name: string): Promise<Us
   return Items?.[0] ? v.parse(UserRecord, Items[0]) : undefined;
 }
 
+/** The tenant's regions: one strongly consistent Query of its configuration partition's region items. */
+export async function readRegions(tenantId: number): Promise<RegionConfig[]> {
+  const items = await queryAll(db(), { partition: keys.config(tenantId), sortBeginsWith: keys.configItems('REGION'), consistent: true });
+  return items.map((item) => ({
+    id: Number(item.id),
+    name: String(item.name),
+    stores: (item.stores as number[] | undefined) ?? [],
+    ...(item.parent === undefined ? {} : { parent: Number(item.parent) }),
+  }));
+}
+
 export const tenantAccessRepository: TenantAccessRepository = {
   findApiKey,
   findUserByToken,
   findUserByName,
   noteKeyUse,
   readConfigVersion,
+  readRegions,
 };
 
 // ---- API keys -----------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import type {
 } from '../tenants/config-schema.js';
 import { CASE_RULE_DEFAULTS, JOURNEY_DEFAULTS, PRIVACY_DEFAULTS } from '../tenants/scales.js';
 import type { Locale } from '../locale.js';
+import type { RegionConfig } from '../regions.js';
 import type { SigningGenerations } from '../events/signature.js';
 import { versionOf } from './config-version.js';
 import { batchGet, db, queryAll, type Item } from './dynamodb.js';
@@ -79,6 +80,7 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
     journeys: of('JOURNEY').map(journeyOf),
     classes: of('CLASS').map((item) => recordOf<ClassConfig>(item)),
     groups: of('GROUP').map((item) => recordOf<GroupConfig>(item)),
+    regions: of('REGION').map((item) => recordOf<RegionConfig>(item)),
     delivery: {
       ...one<DeliveryConfig>('DELIVERY'),
       ...(signing.length ? { signing: Object.fromEntries(signing.map((item) => [String(item.endpoint), signingOf(item)])) } : {}),

@@ -14,6 +14,7 @@ import {
   findUserByName,
   findUserByToken,
   insertApiKey,
+  readRegions,
   insertUser,
   listApiKeys,
   listUsers,
@@ -68,6 +69,7 @@ const settingsItems = (tenantId: number, settings: SettingsWrite): Item[] =>
     ...settings.journeys.map((journey) => ({ sk: keys.configItem('JOURNEY', journey.id), kind: 'JOURNEY', ...journey })),
     ...settings.classes.map((item) => ({ sk: keys.configItem('CLASS', item.id), kind: 'CLASS', ...item })),
     ...settings.groups.map((group) => ({ sk: keys.configItem('GROUP', group.id), kind: 'GROUP', ...group })),
+    ...(settings.regions ?? []).map((region) => ({ sk: keys.configItem('REGION', region.id), kind: 'REGION', ...region })),
     { sk: keys.privacyConfig, kind: 'PRIVACY', retentionDays: settings.privacy?.retentionDays ?? null },
     { sk: keys.casesConfig, kind: 'CASES', ...(settings.cases ?? {}) },
     { sk: keys.languageConfig, kind: 'LANGUAGE', locale: settings.locale, timeZone: settings.timeZone },
@@ -138,6 +140,7 @@ export async function writeConfig(tenantId: number, write: ConfigWrite): Promise
     ...write.stored.journeys.map((j) => keys.configItem('JOURNEY', j.id)),
     ...write.stored.classes.map((c) => keys.configItem('CLASS', c.id)),
     ...write.stored.groups.map((g) => keys.configItem('GROUP', g.id)),
+    ...(write.stored.regions ?? []).map((r) => keys.configItem('REGION', r.id)),
   ];
   const deletions = stored
     .filter((sk) => !kept.has(sk))
@@ -301,6 +304,7 @@ export const tenantRepository: TenantRepository = {
   readSettings,
   readVersionedSettings,
   readConfigVersion,
+  readRegions,
   raiseConfigVersion,
   claimConfigVersion,
   writeConfig,

@@ -47,6 +47,8 @@ export const AnswersQuery = v.strictObject({
   /** A journey's slug or id. */
   journey: v.optional(text(64)),
   store: v.optional(integerString(1, MAX_INT_ID)),
+  /** Only the stores of this region and of its child regions (docs/regions.md). */
+  region: v.optional(integerString(1, MAX_INT_ID)),
   employee: v.optional(integerString(1, MAX_INT_ID)),
   from: v.optional(calendarDate),
   to: v.optional(calendarDate),

@@ -1,6 +1,7 @@
 import { dayOf, periodEnding, periodProblems } from '../dates.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { Settings, UserScope } from '../tenants/config-schema.js';
+import { regionLimit } from '../regions.js';
 import { INDICATORS } from '../tenants/scales.js';
 import { themesOf, type Theme } from '../themes/themes.js';
 import { answersCsv } from './csv.js';
@@ -72,8 +73,9 @@ function selectionOf(
   }
   if (problems.length) throw new ValidationError('Invalid answer filters.', problems);
 
-  if (scope !== 'all' && query.store !== undefined && !scope.stores.includes(query.store)) throw new NotFoundError('No such store.');
-  const stores = query.store !== undefined ? [query.store] : scope === 'all' ? undefined : scope.stores;
+  const allowed = regionLimit(scope === 'all' ? undefined : scope.stores, config.regions ?? [], query.region);
+  if (allowed && query.store !== undefined && !allowed.includes(query.store)) throw new NotFoundError('No such store.');
+  const stores = query.store !== undefined ? [query.store] : allowed;
   const range = klass && INDICATORS[klass.type];
   return {
     tenantId,

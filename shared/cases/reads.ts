@@ -1,6 +1,7 @@
 import { periodProblems } from '../dates.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { UserScope } from '../tenants/config-schema.js';
+import { regionLimit } from '../regions.js';
 import { slugOf } from './case-event.js';
 import type { CasePorts, CaseSelection } from './ports.js';
 import type { CaseRecord } from './record.js';
@@ -39,8 +40,11 @@ export function caseReads(ports: Pick<CasePorts, 'cases' | 'settings' | 'contact
   ): Promise<{ body: { data: CaseBody[]; limit: number; next_cursor: string | null }; shownCustomers: number[] }> {
     const problems = query.from && query.to ? periodProblems(query.from, query.to) : [];
     if (problems.length) throw new ValidationError('Invalid case filters.', problems);
-    if (query.store !== undefined && !inScope(scope, query.store)) throw new NotFoundError('No such store.');
-    const stores = query.store !== undefined ? [query.store] : scope === 'all' ? undefined : scope.stores;
+    const limited = scope === 'all' ? undefined : scope.stores;
+    // The configuration is read only for a region filter (its stores and their child regions').
+    const allowed = query.region === undefined ? limited : regionLimit(limited, (await settings(tenantId)).regions ?? [], query.region);
+    if (query.store !== undefined && allowed && !allowed.includes(query.store)) throw new NotFoundError('No such store.');
+    const stores = query.store !== undefined ? [query.store] : allowed;
     const overdue = query.overdue === undefined ? undefined : query.overdue === 'true';
     const owner = query.owner === 'me' ? name : query.owner === 'none' ? null : query.owner;
     const selection: CaseSelection = {

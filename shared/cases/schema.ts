@@ -14,6 +14,8 @@ const statuses = `must be one of ${CASE_STATUSES.join(', ')}`;
 export const CasesQuery = v.strictObject({
   status: v.optional(v.picklist(CASE_STATUSES, statuses)),
   store: v.optional(integerString(1, MAX_INT_ID)),
+  /** Only the stores of this region and of its child regions (docs/regions.md). */
+  region: v.optional(integerString(1, MAX_INT_ID)),
   overdue: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
   /** Whose cases: `me` (the caller's user), `none` (the unassigned ones), or a person's e-mail address. */
   owner: v.optional(v.union([v.picklist(['me', 'none']), email], "must be me, none or a user's e-mail address")),

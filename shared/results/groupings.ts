@@ -1,4 +1,5 @@
 import { addDays, daysOf, monthsOf } from '../dates.js';
+import type { regionsByStore, RegionConfig } from '../regions.js';
 import type { JourneyConfig } from '../tenants/config-schema.js';
 import type { CounterRow, ResultsPorts } from './ports.js';
 
@@ -9,6 +10,7 @@ export interface LabelContext {
   keys: string[];
   employees: { id: number; name: string }[];
   stores: ResultsPorts['stores'];
+  regions: readonly RegionConfig[];
 }
 
 /** One way to group a report: a new grouping is one more row of `GROUPINGS`. */
@@ -21,8 +23,11 @@ export interface Grouping {
   dimension: 'store' | 'employee' | 'journey' | 'class';
   /** The finest counters it needs: day counters throughout, or month counters for the months the range covers. */
   grain: 'day' | 'month';
-  /** A counter's group, from the counter, its store or employee id (0 for the journey) and the journey. */
-  key: (row: CounterRow, id: number, journey: JourneyConfig) => string;
+  /**
+   * A counter's group, from the counter, its store or employee id (0 for the journey), the journey and each store's
+   * regions; several groups when it counts in each (a store in its region and that region's parent), none to leave it out.
+   */
+  key: (row: CounterRow, id: number, journey: JourneyConfig, regionsOf: ReturnType<typeof regionsByStore>) => string | string[];
   /** The groups' labels; a group without one shows its key. */
   label: (context: LabelContext) => Map<string, string> | Promise<Map<string, string>>;
   /** Periods in time order (by key), other groups best first. */
@@ -50,6 +55,14 @@ export const GROUPINGS = {
     key: byId,
     label: async ({ tenantId, keys, stores }) =>
       new Map((await stores.getMany(tenantId, keys.map(Number))).map((store) => [String(store.id), store.trade_name])),
+    order: 'best',
+  },
+  // A store's counters, read as for the store report, in each of its regions (docs/regions.md): no counter of its own.
+  region: {
+    dimension: 'store',
+    grain: 'month',
+    key: (_row, id, _journey, regionsOf) => (regionsOf.get(id) ?? []).map(String),
+    label: ({ regions }) => new Map(regions.map((region) => [String(region.id), region.name])),
     order: 'best',
   },
   employee: {

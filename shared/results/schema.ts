@@ -10,6 +10,8 @@ export const ResultsQuery = v.strictObject({
   group_by: v.picklist(GROUPING_NAMES, `must be one of ${GROUPING_NAMES.join(', ')}`),
   store: v.optional(integerString(1, MAX_INT_ID)),
   employee: v.optional(integerString(1, MAX_INT_ID)),
+  /** Only the stores of this region and of its child regions (docs/regions.md). */
+  region: v.optional(integerString(1, MAX_INT_ID)),
 });
 /** A results query once its schema has read it: the type follows the schema. */
 export type ResultsQuery = v.InferOutput<typeof ResultsQuery>;

@@ -7,6 +7,7 @@ import type { CounterRow, ResultsPorts } from './ports.js';
 import { addInto, rowOf, type ResultRow } from './report.js';
 import type { ResultsQuery } from './schema.js';
 import type { Dimension } from './tally.js';
+import { regionLimit, regionsByStore } from '../regions.js';
 
 /** Below this many answers a group is `low_sample`, unless the journey sets its own `minSample`. */
 export const DEFAULT_MIN_SAMPLE = 5;
@@ -130,6 +131,7 @@ export function resultsService({ counters, settings, stores, employees }: Result
     try {
       checkRange(query);
       journey = journeyOf(all, query.journey);
+      regionLimit(undefined, all.regions ?? [], query.region);
     } catch (invalid) {
       // A caller without a valid token learns nothing about its request: its 401 comes first.
       await user;
@@ -141,13 +143,18 @@ export function resultsService({ counters, settings, stores, employees }: Result
     early?.catch(() => undefined);
     const { scope } = await user;
     const limited = scope !== 'all';
-    if (limited && query.store !== undefined && !scope.stores.includes(query.store)) throw new NotFoundError('No such store.');
-    const source = limited ? sourceOf(query, scope.stores) : unscoped;
+    // The stores a report may count: a limited token's, within the region asked for.
+    const limit = regionLimit(limited ? scope.stores : undefined, all.regions ?? [], query.region);
+    if (limit && query.store !== undefined && !limit.includes(query.store)) throw new NotFoundError('No such store.');
+    const source = limit ? sourceOf(query, limit) : unscoped;
     const same = early && source.dimension === unscoped.dimension && JSON.stringify(source.prefixes) === JSON.stringify(unscoped.prefixes);
     let rows = await (same ? early : readRows(tenantId, journey, query, source));
     if (source.dimension === 'storeEmployee' && query.employee !== undefined) rows = rows.filter((row) => row.ids[1] === query.employee);
-    // Every source of a limited token is its stores' counters (store or store-employee): only its own are kept.
-    if (limited) rows = rows.filter((row) => scope.stores.includes(row.ids[0]!));
+    // Every source of a limited token or a region is its stores' counters (store or store-employee): only those are kept.
+    if (limit) {
+      const kept = new Set(limit);
+      rows = rows.filter((row) => kept.has(row.ids[0]!));
+    }
 
     // Employees a limited token may see: those of its groups (checked when an employee is named or listed).
     const employeeIds =
@@ -157,11 +164,13 @@ export function resultsService({ counters, settings, stores, employees }: Result
       !limited || (employeeList.find((e) => e.id === id)?.groups ?? []).some((group) => scope.groups.includes(group));
     if (query.employee !== undefined && !visibleEmployee(query.employee)) throw new NotFoundError('No such employee.');
 
+    const regions = all.regions ?? [];
+    const regionsOf = regionsByStore(regions);
     const groups = new Map<string, Record<string, number>>();
     for (const row of rows) {
       if (grouping.dimension === 'employee' && !visibleEmployee(source.groupId(row))) continue;
-      const key = grouping.key(row, source.groupId(row), journey);
-      groups.set(key, addInto(groups.get(key) ?? {}, row.counts));
+      for (const key of [grouping.key(row, source.groupId(row), journey, regionsOf)].flat())
+        groups.set(key, addInto(groups.get(key) ?? {}, row.counts));
     }
 
     const minSample = journey.minSample ?? DEFAULT_MIN_SAMPLE;
@@ -173,7 +182,7 @@ export function resultsService({ counters, settings, stores, employees }: Result
         return configured ? [rowOf(String(classId), configured.label, total, configured.type, minSample, `c${classId}`)] : [];
       });
     } else {
-      const labels = await grouping.label({ tenantId, journey, keys: [...groups.keys()], employees: employeeList, stores });
+      const labels = await grouping.label({ tenantId, journey, keys: [...groups.keys()], employees: employeeList, stores, regions });
       data = [...groups].map(([key, counts]) => rowOf(key, labels.get(key) ?? key, counts, journey.indicator, minSample));
     }
     if (grouping.order === 'time') data.sort((a, b) => a.key.localeCompare(b.key));

@@ -9,6 +9,7 @@ import { webAddressProblem } from '../web-address.js';
 import { DEFAULT_LOCALE, DEFAULT_TIME_ZONE, LOCALES, type Locale } from '../locale.js';
 import { LogoObject } from '../brand/logo.js';
 import { UserScope } from '../access/user-scope.js';
+import { Regions, type RegionConfig } from '../regions.js';
 import { entityId as id, nameField as name } from '../fields.js';
 import { BrandConfig } from '../brand/brand-schema.js';
 import type { BrandSettings } from '../brand/ports.js';
@@ -442,6 +443,8 @@ const configEntries = {
     v.pipe(v.array(GroupConfig), atMost<GroupConfig>(CONFIG_LIMITS.groups, 'groups'), uniqueBy<GroupConfig>('id', 'group')),
     [],
   ),
+  /** The chain's regions (shared/regions.ts): a store in one at most, two levels. */
+  regions: v.optional(Regions, []),
   delivery: v.optional(DeliveryConfig, {}),
   privacy: v.optional(PrivacyConfig, {}),
   cases: v.optional(CasesConfig, {}),
@@ -479,6 +482,8 @@ export interface Settings {
   journeys: JourneyConfig[];
   classes: ClassConfig[];
   groups: GroupConfig[];
+  /** Absent: none (shared/regions.ts). */
+  regions?: RegionConfig[];
   delivery: DeliveryConfig & {
     /**
      * The generations of each webhook endpoint's signing secret, by endpoint (`CHATBOT_ENDPOINT`, `eventEndpoint(url)`);

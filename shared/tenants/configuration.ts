@@ -14,6 +14,7 @@ export function configDocument(name: string, settings: Settings): ConfigDocument
     classes: settings.classes,
     journeys: [...settings.journeys].sort((a, b) => a.id - b.id),
     groups: settings.groups,
+    regions: settings.regions ?? [],
     delivery,
     privacy: settings.privacy ?? { retentionDays: null },
     cases: settings.cases ?? {},
@@ -33,7 +34,7 @@ const brandDocument = (tenantName: string, brand: BrandSettings | undefined): Br
 export const brandSettings = (tenantName: string, brand: BrandDocument): BrandSettings => ({ ...brand, name: brand.name ?? tenantName });
 
 /**
- * What changed between two configurations, leaf by leaf. Lists of things with an id (journeys, classes, groups) are
+ * What changed between two configurations, leaf by leaf. Lists of things with an id (journeys, classes, groups, regions) are
  * compared by id and webhooks by URL, so that adding a journey is one change, not a shift of every later one.
  */
 export function configChanges(before: unknown, after: unknown, path = ''): ConfigChange[] {

@@ -31,8 +31,8 @@ export interface ConfigWrite {
   settings: SettingsWrite;
   delivery: DeliveryConfig;
   brand: BrandSettings;
-  /** The journeys, classes and groups stored: those `settings` no longer lists are deleted. */
-  stored: Pick<Settings, 'journeys' | 'classes' | 'groups'>;
+  /** The journeys, classes, groups and regions stored: those `settings` no longer lists are deleted. */
+  stored: Pick<Settings, 'journeys' | 'classes' | 'groups' | 'regions'>;
   /** The webhook endpoints that have a signing generation already: the others listed get generation 1. */
   signed: string[];
 }

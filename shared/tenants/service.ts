@@ -214,7 +214,7 @@ export function tenantService(
       ? await Promise.all([readConfig(config.id).then((read) => read.config), tenants.readApplied(config.id)])
       : [undefined, undefined];
     const { logo: _path, ...brand } = config.brand;
-    // Apply writes the journeys, classes and groups the file lists and leaves the others.
+    // Apply writes the journeys, classes, groups and regions the file lists and leaves the others.
     const kept = <T extends { id: number }>(listed: T[], stored: T[] = []) => [
       ...listed,
       ...stored.filter((item) => !listed.some((other) => other.id === item.id)),
@@ -224,6 +224,7 @@ export function tenantService(
       journeys: kept(config.journeys, current?.journeys),
       classes: kept(config.classes, current?.classes),
       groups: kept(config.groups, current?.groups),
+      regions: kept(config.regions, current?.regions),
       brand: { ...brand, name: brand.name ?? config.name, ...(logo ? { logo } : {}) },
     });
     const lines = [

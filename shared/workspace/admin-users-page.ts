@@ -74,11 +74,13 @@ interface UserValues {
   every: boolean;
   stores: string;
   groups: string;
+  /** Regions by code (docs/regions.md): their stores are resolved at each request. */
+  regions: string;
   role: string;
   /** The manager's mobile, for the WhatsApp alerts: E.164 or national (+55), as the users API takes it. */
   phone: string;
 }
-const EMPTY: UserValues = { email: '', every: false, stores: '', groups: '', role: 'member', phone: '' };
+const EMPTY: UserValues = { email: '', every: false, stores: '', groups: '', regions: '', role: 'member', phone: '' };
 
 /** A comma-separated list of codes as numbers; anything else is left for the schema to name. */
 const idsOf = (list: string) =>
@@ -89,8 +91,14 @@ const idsOf = (list: string) =>
     .map((id) => (/^\d+$/.test(id) ? Number(id) : id));
 
 /** The scope a form's radio and lists stand for. */
-const scopeOf = (values: Pick<UserValues, 'every' | 'stores' | 'groups'>) =>
-  values.every ? 'all' : { stores: idsOf(values.stores), groups: idsOf(values.groups) };
+const scopeOf = (values: Pick<UserValues, 'every' | 'stores' | 'groups' | 'regions'>) =>
+  values.every
+    ? 'all'
+    : {
+        stores: idsOf(values.stores),
+        groups: idsOf(values.groups),
+        ...(idsOf(values.regions).length ? { regions: idsOf(values.regions) } : {}),
+      };
 
 const valuesOf = (form: URLSearchParams): UserValues => ({
   email: (form.get('email') ?? '').trim(),
@@ -98,6 +106,7 @@ const valuesOf = (form: URLSearchParams): UserValues => ({
   // Ticked boxes or one field of codes: either way, a list of codes.
   stores: form.getAll('stores').join(','),
   groups: form.getAll('groups').join(','),
+  regions: form.getAll('regions').join(','),
   role: form.get('role') ?? '',
   phone: (form.get('phone') ?? '').trim(),
 });
@@ -266,7 +275,7 @@ const labelOf = (frame: UsersFrame, field: string) => {
  */
 function listField(o: {
   id: string;
-  name: 'stores' | 'groups';
+  name: 'stores' | 'groups' | 'regions';
   legend: string;
   codes: string;
   value: string;
@@ -302,6 +311,7 @@ function scopeFields(frame: UsersFrame, id: string, values: UserValues, errors: 
 <label class="check"><input type="radio" name="scope" value="some"${values.every ? '' : ' checked'}> ${t('admin.users.scopeSome')}</label>
 ${listField({ id: `${id}-stores`, name: 'stores', legend: t('admin.users.storeNames'), codes: t('admin.users.stores'), value: values.stores, choices: choices.stores })}
 ${listField({ id: `${id}-groups`, name: 'groups', legend: t('admin.users.groupNames'), codes: t('admin.users.groups'), value: values.groups, choices: choices.groups })}
+${listField({ id: `${id}-regions`, name: 'regions', legend: t('admin.users.regions'), codes: t('admin.users.regions'), value: values.regions, choices: undefined })}
 ${scope.html}</fieldset>`;
 }
 
@@ -347,6 +357,7 @@ function userItem(
     every: user.scope === 'all',
     stores: user.scope === 'all' ? '' : user.scope.stores.join(', '),
     groups: user.scope === 'all' ? '' : user.scope.groups.join(', '),
+    regions: user.scope === 'all' ? '' : (user.scope.regions ?? []).join(', '),
     role: user.role,
     phone: '',
   };

@@ -5,6 +5,7 @@ import { addDays, CALENDAR, daysIn, MAX_PERIOD_DAYS, periodEnding, periodFault, 
 import type { Report } from '../results/service.js';
 import type { CaseFigures, ResultRow } from '../results/report.js';
 import { periodKeys, TIME_GROUPINGS, type TimeGrouping } from '../results/groupings.js';
+import type { RegionConfig } from '../regions.js';
 import type { ResultsQuery } from '../results/schema.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
 import type { UserRecord } from '../access/ports.js';
@@ -18,7 +19,7 @@ import type { ThemeReportBody } from '../themes/report.js';
 
 /** What the results page reads: the tenant's journeys and language, and the results service's report, as the signed-in user. */
 export interface ResultsPagePorts {
-  settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'locale' | 'timeZone' | 'brand'>>;
+  settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'locale' | 'timeZone' | 'brand' | 'regions'>>;
   report(tenantId: number, query: ResultsQuery, user: Promise<UserRecord>): Promise<Report>;
   /** The themes of the journey's comments (GET /public/results?group_by=theme's report). */
   themes(tenantId: number, query: Omit<ResultsQuery, 'group_by'>, user: Promise<UserRecord>): Promise<ThemeReportBody>;
@@ -102,7 +103,10 @@ export function resultsPage(ports: ResultsPagePorts) {
       problems.push(t(PERIOD_PROBLEM[fault], { min: CALENDAR.minYear, max: fault === 'span' ? MAX_PERIOD_DAYS : CALENDAR.maxYear }));
     const days = daysIn(from, to);
     const by: TimeGrouping = TIME_GROUPINGS.find((g) => g === query.by) ?? (days > DAILY_TREND_DAYS ? 'week' : 'day');
-    const form = filters(t, base, journeys, journey?.slug, from, to, by);
+    const regions = settings.regions ?? [];
+    // The region the page is narrowed to (its stores and its sub-regions'); an unknown one is ignored.
+    const region = regions.find((r) => String(r.id) === query.region)?.id;
+    const form = filters(t, base, journeys, journey?.slug, from, to, by, { regions, chosen: region });
     const page = (status: number, body: SafeHtml): WebAnswer => ({
       status,
       html: layout({
@@ -127,8 +131,8 @@ export function resultsPage(ports: ResultsPagePorts) {
     const before = { from: addDays(from, -days), to: addDays(from, -1) };
     const asUser = Promise.resolve(user);
     const read = (groupBy: ResultsQuery['group_by'], range = { from, to }) =>
-      ports.report(tenantId, { journey: journey.slug, ...range, group_by: groupBy }, asUser);
-    const [current, previous, trend, stores, employees, classes, themes] = await Promise.all([
+      ports.report(tenantId, { journey: journey.slug, ...range, group_by: groupBy, ...(region ? { region } : {}) }, asUser);
+    const [current, previous, trend, stores, employees, classes, themes, byRegion] = await Promise.all([
       read('journey'),
       // No period before one that starts at the calendar's first year.
       periodFault(before.from, before.to) ? undefined : read('journey', before),
@@ -137,6 +141,7 @@ export function resultsPage(ports: ResultsPagePorts) {
       read('employee'),
       read('class'),
       ports.themes(tenantId, { journey: journey.slug, from, to }, asUser),
+      regions.length ? read('region') : undefined,
     ]);
     const nps = journey.indicator === 'nps';
     // A store's or an employee's name opens its answers in the inbox, for the same journey and period.
@@ -146,6 +151,7 @@ export function resultsPage(ports: ResultsPagePorts) {
 <section aria-labelledby="summary-title"><h2 id="summary-title">${t('results.summary', { from: w.day(from), to: w.day(to) })}</h2>
 ${summary(w, nps, current.data[0], previous && { row: previous.data[0], ...before })}</section>
 ${trendFigure(w, nps, trend, by)}
+${byRegion ? ranking(w, 'regions', t('results.regions'), t('results.region'), t('results.regions.caption'), nps, byRegion) : ''}
 ${ranking(w, 'stores', t('results.stores'), t('results.store'), t('results.stores.caption'), nps, stores, undefined, answersOf('store'))}
 ${ranking(w, 'employees', t('results.employees'), t('results.employee'), t('results.employees.caption'), nps, employees, undefined, answersOf('employee'))}
 ${ranking(w, 'classes', t('results.classes'), t('results.class'), t('results.classes.caption'), false, classes, t('results.score'), undefined, t('results.askedShort'))}
@@ -188,6 +194,7 @@ function filters(
   from: string,
   to: string,
   by: TimeGrouping,
+  { regions, chosen: region }: { regions: RegionConfig[]; chosen: number | undefined },
 ) {
   const options = journeys.map(
     (j) =>
@@ -200,6 +207,13 @@ function filters(
 <div><label for="journey">${t('results.filter.journey')}</label><select id="journey" name="journey">${options}</select></div>
 <div><label for="from">${t('results.filter.from')}</label><input id="from" name="from" type="date" value="${from}" required></div>
 <div><label for="to">${t('results.filter.to')}</label><input id="to" name="to" type="date" value="${to}" required></div>
+${
+  regions.length
+    ? html`<div><label for="region">${t('results.filter.region')}</label><select id="region" name="region"><option value="">${t('results.filter.allRegions')}</option>${regions.map(
+        (r) => html`<option value="${String(r.id)}"${r.id === region && html` selected`}>${r.name}</option>`,
+      )}</select></div>`
+    : ''
+}
 <div><label for="by">${t('results.filter.by')}</label><select id="by" name="by">${groupings}</select></div>
 <button type="submit">${t('results.filter.submit')}</button></form>`;
 }

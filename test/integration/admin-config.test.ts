@@ -235,6 +235,7 @@ const otherValue: { [K in keyof ConfigDocument]-?: (value: ConfigDocument[K]) =>
     { ...JOURNEY_DEFAULTS, id: 91, slug: 'ida-e-volta', indicator: 'nps', classes: [1], channels: ['email'] },
   ],
   groups: (groups) => [...groups, { id: 92, name: 'Região Norte' }],
+  regions: (regions) => [...regions, { id: 93, name: 'Sul', stores: [1] }],
   delivery: (delivery) => ({ ...delivery, email: { from: `pesquisa-${randomUUID().slice(0, 8)}@loja.example` } }),
   privacy: (privacy) => ({ retentionDays: privacy.retentionDays === 400 ? 401 : 400 }),
   cases: (cases) => ({ ...cases, rootCauses: [`Atraso ${randomUUID().slice(0, 8)}`] }),

@@ -168,9 +168,9 @@ describe('a report over counters in memory', () => {
   });
 
   it('lists every grouping of the table in the query schema, in the contract order', () => {
-    expect(GROUPING_NAMES).toEqual(['store', 'employee', 'journey', 'class', 'day', 'week', 'month']);
+    expect(GROUPING_NAMES).toEqual(['store', 'region', 'employee', 'journey', 'class', 'day', 'week', 'month']);
     expect(() => v.parse(ResultsQuery, { journey: 'loja', from: '2026-01-01', to: '2026-01-01', group_by: 'year' })).toThrow(
-      'must be one of store, employee, journey, class, day, week, month',
+      'must be one of store, region, employee, journey, class, day, week, month',
     );
   });
 });
