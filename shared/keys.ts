@@ -51,6 +51,10 @@ export const keys = {
   casesConfig: 'CASES',
   /** The tenant's language and time zone. */
   languageConfig: 'LANGUAGE',
+  /** The tenant's ranking rule (minAnswersToRank). */
+  rankingConfig: 'RANKING',
+  /** The tenant's alerts (scoreDrop). */
+  alertsConfig: 'ALERTS',
   /** The tenant's brand (display name, colour, logo object, sender name): written at creation and by each apply. */
   brandConfig: 'BRAND',
   /**

@@ -13,7 +13,10 @@ export const contract = {
   query: ResultsQuery,
   statuses: { validation: 422 },
   responses: {
-    200: answer('The report: one row per group, periods in time order, other groups best first', ReportBody),
+    200: answer(
+      'The report: one row per group, periods in time order, stores and employees ranked by their interval (too few answers: after, unranked), other groups best first',
+      ReportBody,
+    ),
     401: problem('No valid user token'),
     404: problem('A store or employee the token may not see'),
     422: problem('Invalid parameters (an unknown journey, a range over 400 days or backwards)'),

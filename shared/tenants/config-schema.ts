@@ -12,6 +12,7 @@ import { UserScope } from '../access/user-scope.js';
 import { entityId as id, nameField as name } from '../fields.js';
 import { BrandConfig } from '../brand/brand-schema.js';
 import type { BrandSettings } from '../brand/ports.js';
+import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
 import {
   CASE_RULE_DEFAULTS,
   DAYS,
@@ -419,6 +420,23 @@ const journeyClassesDefined = <T extends { classes: ClassConfig[]; journeys: Jou
     );
   });
 
+/** Stores and employees with fewer answers in a period are listed apart, never ranked (shared/results/ranking.ts). */
+export const RankingConfig = v.strictObject({
+  minAnswersToRank: v.optional(
+    v.pipe(
+      v.number('must be a number'),
+      v.integer('must be a whole number'),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(1000, 'must be at most 1000'),
+    ),
+    DEFAULT_MIN_ANSWERS_TO_RANK,
+  ),
+});
+
+/** Alerts a tenant turns on: `scoreDrop`, an e-mail to a store's managers when its week is significantly worse. */
+export const AlertsConfig = v.strictObject({ scoreDrop: v.optional(v.boolean('must be true or false'), false) });
+export type AlertsConfig = v.InferOutput<typeof AlertsConfig>;
+
 /**
  * What a tenant configures about itself, field by field: its entry in the tenant file holds these beside its id,
  * users and keys, and `PUT /public/admin/config` takes exactly these. One set of rules for both.
@@ -449,6 +467,17 @@ const configEntries = {
   locale: v.optional(locale, DEFAULT_LOCALE),
   /** The time zone its people read times in (an IANA name). */
   timeZone: v.optional(timeZone, DEFAULT_TIME_ZONE),
+  /** Stores and employees with fewer answers in a period are listed apart, never ranked (shared/results/ranking.ts). */
+  minAnswersToRank: v.optional(
+    v.pipe(
+      v.number('must be a number'),
+      v.integer('must be a whole number'),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(1000, 'must be at most 1000'),
+    ),
+    DEFAULT_MIN_ANSWERS_TO_RANK,
+  ),
+  alerts: v.optional(AlertsConfig, {}),
 };
 
 export const TenantConfig = v.pipe(
@@ -496,6 +525,10 @@ export interface Settings {
   timeZone?: string;
   /** Absent for a tenant created before brands: brandOf's defaults. */
   brand?: BrandSettings;
+  /** Absent: DEFAULT_MIN_ANSWERS_TO_RANK. */
+  minAnswersToRank?: number;
+  /** Absent: every alert off. */
+  alerts?: AlertsConfig;
 }
 
 /**

@@ -92,6 +92,10 @@ const row = (over: Partial<ResultRow>): ResultRow => ({
   scale: { min: 0, max: 10 },
   nps: { score: 25, ci95: [10, 40] } as ResultRow['nps'],
   low_sample: false,
+  interval: { low: 10, high: 40 },
+  rank: null,
+  worst_rank: null,
+  change: null,
   cases: {
     opened: 2,
     first_contact_median_minutes: 30,
@@ -117,6 +121,8 @@ const results = (locale: Locale) =>
       to: query.to,
       group_by: query.group_by,
       min_sample: 5,
+      min_answers_to_rank: 5,
+      compared_with: null,
       data: [row({ key: query.group_by === 'day' ? '2026-11-20' : '1' })],
     }),
   })({ tenantId: 1, user: USER, base: '', query: { from: '2026-11-01', to: '2026-11-26' }, today: '2026-11-26' });
