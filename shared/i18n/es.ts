@@ -272,10 +272,12 @@ export const esWorkspace: WorkspaceCatalogue = {
   'results.summary': 'Resumen del {from} al {to}',
   'results.stores': 'Tiendas',
   'results.store': 'Tienda',
-  'results.stores.caption': 'Tiendas, de la mejor a la peor; muestras pequeñas al final',
+  'results.stores.caption':
+    'Tiendas, de la mejor a la peor por el límite inferior del intervalo del 95%; con pocas respuestas, aparte y sin posición',
   'results.employees': 'Empleados',
   'results.employee': 'Empleado',
-  'results.employees.caption': 'Empleados, del mejor al peor; muestras pequeñas al final',
+  'results.employees.caption':
+    'Empleados, del mejor al peor por el límite inferior del intervalo del 95%; con pocas respuestas, aparte y sin posición',
   'results.classes': 'Por ítem evaluado',
   'results.class': 'Ítem',
   'results.classes.caption':
@@ -302,6 +304,12 @@ export const esWorkspace: WorkspaceCatalogue = {
   'results.ci': 'IC 95%',
   'results.range': '{low} a {high}',
   'results.lowSample': '{name} (muestra pequeña)',
+  'results.rank': 'Posición',
+  'results.changeColumn': 'Variación',
+  'results.unranked': '{name} (pocas respuestas para clasificar)',
+  'results.change.up': '↑ {change}, más allá del azar',
+  'results.change.down': '↓ {change}, más allá del azar',
+  'results.change.noise': '{change}, dentro del azar',
   'results.minutes': '{n} min',
   'results.hours': '{n} h',
   'results.cases.opened': 'Casos abiertos',

@@ -264,10 +264,12 @@ export const ptBRWorkspace = {
   'results.summary': 'Resumo de {from} a {to}',
   'results.stores': 'Lojas',
   'results.store': 'Loja',
-  'results.stores.caption': 'Lojas, da melhor para a pior; amostras pequenas por último',
+  'results.stores.caption':
+    'Lojas, da melhor para a pior pelo limite inferior do intervalo de 95%; com poucas respostas, à parte e sem posição',
   'results.employees': 'Funcionários',
   'results.employee': 'Funcionário',
-  'results.employees.caption': 'Funcionários, do melhor para o pior; amostras pequenas por último',
+  'results.employees.caption':
+    'Funcionários, do melhor para o pior pelo limite inferior do intervalo de 95%; com poucas respostas, à parte e sem posição',
   'results.classes': 'Por item avaliado',
   'results.class': 'Item',
   'results.classes.caption':
@@ -294,6 +296,12 @@ export const ptBRWorkspace = {
   'results.ci': 'IC 95%',
   'results.range': '{low} a {high}',
   'results.lowSample': '{name} (amostra pequena)',
+  'results.rank': 'Posição',
+  'results.changeColumn': 'Variação',
+  'results.unranked': '{name} (poucas respostas para classificar)',
+  'results.change.up': '↑ {change}, além do acaso',
+  'results.change.down': '↓ {change}, além do acaso',
+  'results.change.noise': '{change}, dentro do acaso',
   'results.minutes': '{n} min',
   'results.hours': '{n} h',
   'results.cases.opened': 'Casos abertos',

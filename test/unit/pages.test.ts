@@ -111,6 +111,20 @@ const row = (over: Partial<ResultRow>): ResultRow => ({
   ...over,
 });
 
+/** Stores as the results rank them: two ranked, one changed beyond chance, and one with too few answers. */
+const RANKED_STORES = [
+  row({ key: '1', label: 'Centro', rank: 1, worst_rank: 2, change: { value: 20, low: 4.1, high: 35.2, significant: true } }),
+  row({ key: '2', label: 'Norte', rank: 2, worst_rank: 1, change: { value: 3, low: -9, high: 15, significant: false } }),
+  row({
+    key: '3',
+    label: 'Sul',
+    responses: 2,
+    rank: null,
+    worst_rank: null,
+    change: { value: -40, low: -120, high: 60, significant: false },
+  }),
+];
+
 /** The results page over records in memory: no table, no emulator. */
 const results = (locale: Locale) =>
   resultsPage({
@@ -123,7 +137,7 @@ const results = (locale: Locale) =>
       min_sample: 5,
       min_answers_to_rank: 5,
       compared_with: null,
-      data: [row({ key: query.group_by === 'day' ? '2026-11-20' : '1' })],
+      data: query.group_by === 'store' ? RANKED_STORES : [row({ key: query.group_by === 'day' ? '2026-11-20' : '1' })],
     }),
   })({ tenantId: 1, user: USER, base: '', query: { from: '2026-11-01', to: '2026-11-26' }, today: '2026-11-26' });
 
@@ -365,6 +379,20 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     const es = (await answers({ journeys: [STARS], classes: [], locale: 'es', brand })).html!;
     for (const word of ['<html lang="es">', 'Estrellas (1 a 5)', 'llamada (IVR)', 'Todas las tiendas', 'Café Aurora'])
       expect(es).toContain(word);
+  });
+
+  it('the results page ranks stores, an arrow only on a change beyond chance, too few answers apart', async () => {
+    const stores = (page: string) => page.slice(page.indexOf('id="stores"'), page.indexOf('id="employees"'));
+    const en = stores((await results('en')).html!);
+    expect(en).toContain('<td data-label="Rank">1</td>');
+    expect(en).toContain('↑ +20, beyond chance');
+    expect(en).toContain('+3, within chance');
+    expect(en).toContain('Sul (too few answers to rank)');
+    expect(en.match(/[↑↓]/g)).toHaveLength(1);
+    const pt = stores((await results('pt-BR')).html!);
+    expect(pt).toContain('↑ +20, além do acaso');
+    expect(pt).toContain('Sul (poucas respostas para classificar)');
+    expect(stores((await results('es')).html!)).toContain('-40, dentro del azar');
   });
 
   it('the results page writes its days the locale’s way and shows the brand', async () => {
