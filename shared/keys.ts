@@ -168,6 +168,8 @@ export const keys = {
   /** A case: one per transaction, under the transaction's id (shared/cases/), so that no answer opens two. */
   case: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#CASE#${id}`, sk: 'CASE' }),
   /** A case's one escalation when it is overdue: its claim, then the record that it went out (shared/cases/overdue.ts). */
+  /** A store's score-drop alert of one ISO week (its Monday): the claim that sends it at most once that week. */
+  scoreDropAlert: (tenantId: number, storeId: number, week: string) => ({ pk: `${tenant(tenantId)}#SCOREDROP#${storeId}`, sk: week }),
   caseEscalation: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#CASE#${id}`, sk: 'ESCALATION' }),
   /** A case's WhatsApp alert to one manager (by user name): its claim, so that each manager gets it once. */
   caseWhatsAppAlert: (tenantId: number, id: number, user: string) => ({ pk: `${tenant(tenantId)}#CASE#${id}`, sk: `WHATSAPP#${user}` }),

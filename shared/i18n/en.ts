@@ -409,6 +409,10 @@ export const enAlerts: AlertCatalogue = {
   'caseAlert.due': 'Due: {due}',
   'caseAlert.owner': 'Owner: {owner}',
   'caseAlert.open': 'Open the case',
+  'scoreDrop.subject': 'A drop beyond chance at {store}',
+  'scoreDrop.intro': 'Over the last {recent} days, {store} scored below its {baseline} days before, and not by chance:',
+  'scoreDrop.line': '{journey}: from {before} to {now}',
+  'scoreDrop.chance': 'The 95% interval of the difference excludes zero. This alert comes at most once a week.',
   'caseEscalation.subject': 'Overdue case: score {score} at {store}',
   'caseEscalation.intro':
     'The case of a customer who gave a score of {score} at {store}, served by {employee}, passed its deadline ({due}) unresolved.',

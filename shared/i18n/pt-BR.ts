@@ -402,6 +402,10 @@ export const ptBRAlerts = {
   'caseAlert.due': 'Prazo para resolver: {due}',
   'caseAlert.owner': 'Responsável: {owner}',
   'caseAlert.open': 'Abrir o caso',
+  'scoreDrop.subject': 'Queda além do acaso na {store}',
+  'scoreDrop.intro': 'Nos últimos {recent} dias, a {store} ficou abaixo dos {baseline} dias anteriores, e não por acaso:',
+  'scoreDrop.line': '{journey}: de {before} para {now}',
+  'scoreDrop.chance': 'O intervalo de 95% da diferença não inclui zero. Este aviso vem no máximo uma vez por semana.',
   'caseEscalation.subject': 'Caso atrasado: nota {score} na {store}',
   'caseEscalation.intro':
     'O caso de um cliente que deu nota {score} na {store}, atendido por {employee}, passou do prazo ({due}) sem ser resolvido.',

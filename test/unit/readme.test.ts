@@ -217,6 +217,7 @@ describe('the README and the manual in docs/', () => {
       casesConfig: [{ pk: keys.config(7), sk: keys.casesConfig }],
       rankingConfig: [{ pk: keys.config(7), sk: keys.rankingConfig }],
       alertsConfig: [{ pk: keys.config(7), sk: keys.alertsConfig }],
+      scoreDropAlert: [keys.scoreDropAlert(7, 3, '2026-11-23')],
       case: [keys.case(7, 123456)],
       caseEscalation: [keys.caseEscalation(7, 123456)],
       caseWhatsAppAlert: [keys.caseWhatsAppAlert(7, 123456, 'gerente@loja.example')],

@@ -1,8 +1,13 @@
 import { ENV, requireEnvs, wire } from '../../config.js';
+import { peopleOf } from '../../cases/owner.js';
 import * as results from '../../results/service.js';
+import * as scoreDrop from '../../results/score-drop.js';
 import * as page from '../../workspace/results-page.js';
+import { caseAlerts } from '../case-alerts.js';
+import { caseNames, caseUsers } from '../case-ports.js';
 import { employees } from '../employee-repository.js';
 import { resultCounters } from '../result-counters.js';
+import { claimScoreDrop } from '../score-drop-claims.js';
 import { stores } from '../store-repository.js';
 import { tenantSettings } from './tenants.js';
 
@@ -14,3 +19,16 @@ export const resultsService = /* @__PURE__ */ wire(() => {
 
 /** The workspace's results page over the results service. */
 export const resultsPage = /* @__PURE__ */ wire(() => page.resultsPage({ settings: tenantSettings, report: resultsService.report }));
+
+/** The daily score-drop check of one tenant: its stores' day counters, their managers, a claim a week, the alert e-mail. */
+export const checkScoreDrops = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return scoreDrop.scoreDrops({
+    settings: tenantSettings,
+    counters: resultCounters,
+    managers: (tenantId, storeId) => peopleOf(caseUsers, tenantId, storeId),
+    storeName: caseNames.store,
+    claim: claimScoreDrop,
+    email: caseAlerts.email,
+  });
+});
