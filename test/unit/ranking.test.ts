@@ -202,6 +202,26 @@ describe('a report by store, ranked, with its change against the period before',
     expect(report.data[0]!.change).toMatchObject({ value: 16.7, significant: false });
   });
 
+  it('reads the period before from the counters with the same plan: a year by store in 8 counter reads, not 4', async () => {
+    const counters = memoryCounters();
+    let reads = 0;
+    const settings = { journeys: [JOURNEY], classes: [], groups: [], delivery: {} } as unknown as Settings;
+    const service = resultsService({
+      counters: { read: (query) => ((reads += 1), counters.read(query)) },
+      settings: async () => settings,
+      stores: { getMany: async () => [] },
+      employees: { getMany: async () => [] },
+    });
+    const user = Promise.resolve({ name: 'gerente', scope: 'all' as const, tokenHash: 'h', created_at: '2026-01-01T00:00:00Z' });
+    const year = { journey: 'loja', from: '2025-05-15', to: '2026-05-14' };
+    await service.report(7, v.parse(ResultsQuery, { ...year, group_by: 'journey' }), user);
+    const journeyReads = reads;
+    reads = 0;
+    await service.report(7, v.parse(ResultsQuery, { ...year, group_by: 'store' }), user);
+    // Two partial months and two years of month counters, for the year and for the year before it.
+    expect([journeyReads, reads]).toEqual([4, 8]);
+  });
+
   it('ranks by the tenant’s minAnswersToRank', async () => {
     const report = await storeReport('csat', [{ before: [], now: [5, 5] }], 2);
     expect(report.data.map((row) => [row.rank, row.worst_rank, row.interval])).toEqual([[1, 1, { low: 2.37, high: 5 }]]);
