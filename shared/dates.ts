@@ -37,6 +37,13 @@ export function periodEnding(to: string, days: number): string {
   return from < `${CALENDAR.minYear}-01-01` ? `${CALENDAR.minYear}-01-01` : from;
 }
 
+/** The period of the same length just before `from`..`to`; none when it would start before the calendar's first year. */
+export function periodBefore(from: string, to: string): { from: string; to: string } | undefined {
+  const days = daysIn(from, to);
+  const before = { from: addDays(from, -days), to: addDays(from, -1) };
+  return periodFault(before.from, before.to) ? undefined : before;
+}
+
 /** The days (YYYY-MM-DD) of a period of calendar dates, in order. */
 export const daysOf = (from: string, to: string): string[] =>
   Array.from({ length: Math.max(0, daysIn(from, to)) }, (_, i) => addDays(from, i));

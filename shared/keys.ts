@@ -55,6 +55,10 @@ export const keys = {
   casesConfig: 'CASES',
   /** The tenant's language and time zone. */
   languageConfig: 'LANGUAGE',
+  /** The tenant's ranking rule (minAnswersToRank). */
+  rankingConfig: 'RANKING',
+  /** The tenant's alerts (scoreDrop). */
+  alertsConfig: 'ALERTS',
   /** The tenant's brand (display name, colour, logo object, sender name): written at creation and by each apply. */
   brandConfig: 'BRAND',
   /**
@@ -191,6 +195,8 @@ export const keys = {
   /** A case: one per transaction, under the transaction's id (shared/cases/), so that no answer opens two. */
   case: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#CASE#${id}`, sk: 'CASE' }),
   /** A case's one escalation when it is overdue: its claim, then the record that it went out (shared/cases/overdue.ts). */
+  /** A store's score-drop alert of one ISO week (its Monday): the claim that sends it at most once that week. */
+  scoreDropAlert: (tenantId: number, storeId: number, week: string) => ({ pk: `${tenant(tenantId)}#SCOREDROP#${storeId}`, sk: week }),
   caseEscalation: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#CASE#${id}`, sk: 'ESCALATION' }),
   /** A case's WhatsApp alert to one manager (by user name): its claim, so that each manager gets it once. */
   caseWhatsAppAlert: (tenantId: number, id: number, user: string) => ({ pk: `${tenant(tenantId)}#CASE#${id}`, sk: `WHATSAPP#${user}` }),

@@ -17,7 +17,7 @@ export const contract = {
   statuses: { validation: 422 },
   responses: {
     200: answer(
-      'The report: one row per group, periods in time order, other groups best first; themes by how much they drag the score down',
+      'The report: one row per group, periods in time order, stores and employees ranked by their interval (too few answers: after, unranked), other groups best first; themes by how much they drag the score down',
       v.union([ReportBody, ThemeReportBody]),
     ),
     401: problem('No valid user token'),

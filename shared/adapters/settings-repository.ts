@@ -1,7 +1,9 @@
 import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
 import type { BrandSettings } from '../brand/ports.js';
+import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
 import type {
+  AlertsConfig,
   CasesConfig,
   ClassConfig,
   DeliveryConfig,
@@ -87,6 +89,8 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
     },
     privacy: { ...PRIVACY_DEFAULTS, ...one<PrivacyConfig>('PRIVACY') },
     cases: one<CasesConfig>('CASES') ?? {},
+    minAnswersToRank: one<{ minAnswersToRank: number }>('RANKING')?.minAnswersToRank ?? DEFAULT_MIN_ANSWERS_TO_RANK,
+    alerts: { scoreDrop: false, ...one<AlertsConfig>('ALERTS') },
     ...(locale ? { locale } : {}),
     ...(timeZone ? { timeZone } : {}),
     ...(brand ? { brand } : {}),

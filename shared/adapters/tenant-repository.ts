@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { keys } from '../keys.js';
+import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
 import { TABLE } from '../table.js';
 import type { DeliveryConfig, SettingsWrite } from '../tenants/config-schema.js';
 import { Tenant, type ConfigWrite, type TenantRepository } from '../tenants/ports.js';
@@ -73,6 +74,8 @@ const settingsItems = (tenantId: number, settings: SettingsWrite): Item[] =>
     { sk: keys.privacyConfig, kind: 'PRIVACY', retentionDays: settings.privacy?.retentionDays ?? null },
     { sk: keys.casesConfig, kind: 'CASES', ...(settings.cases ?? {}) },
     { sk: keys.languageConfig, kind: 'LANGUAGE', locale: settings.locale, timeZone: settings.timeZone },
+    { sk: keys.rankingConfig, kind: 'RANKING', minAnswersToRank: settings.minAnswersToRank ?? DEFAULT_MIN_ANSWERS_TO_RANK },
+    { sk: keys.alertsConfig, kind: 'ALERTS', ...(settings.alerts ?? {}) },
   ].map((item) => ({ pk: keys.config(tenantId), ...entity(item.kind), ...item }));
 
 const deliveryItem = (tenantId: number, delivery: DeliveryConfig): Item => ({

@@ -280,7 +280,8 @@ export const ptBRWorkspace = {
   'results.summary': 'Resumo de {from} a {to}',
   'results.stores': 'Lojas',
   'results.store': 'Loja',
-  'results.stores.caption': 'Lojas, da melhor para a pior; amostras pequenas por último',
+  'results.stores.caption':
+    'Lojas, da melhor para a pior pelo limite inferior do intervalo de 95%; com poucas respostas, à parte e sem posição',
   'results.regions': 'Regiões',
   'results.region': 'Região',
   'results.regions.caption': 'Regiões, da melhor para a pior; cada região soma suas lojas e as das suas sub-regiões',
@@ -288,7 +289,8 @@ export const ptBRWorkspace = {
   'results.filter.allRegions': 'Todas',
   'results.employees': 'Funcionários',
   'results.employee': 'Funcionário',
-  'results.employees.caption': 'Funcionários, do melhor para o pior; amostras pequenas por último',
+  'results.employees.caption':
+    'Funcionários, do melhor para o pior pelo limite inferior do intervalo de 95%; com poucas respostas, à parte e sem posição',
   'results.classes': 'Por item avaliado',
   'results.class': 'Item',
   'results.classes.caption':
@@ -315,6 +317,12 @@ export const ptBRWorkspace = {
   'results.ci': 'IC 95%',
   'results.range': '{low} a {high}',
   'results.lowSample': '{name} (amostra pequena)',
+  'results.rank': 'Posição',
+  'results.changeColumn': 'Variação',
+  'results.unranked': '{name} (poucas respostas para classificar)',
+  'results.change.up': '↑ {change}, além do acaso',
+  'results.change.down': '↓ {change}, além do acaso',
+  'results.change.noise': '{change}, dentro do acaso',
   'results.minutes': '{n} min',
   'results.hours': '{n} h',
   'results.cases.opened': 'Casos abertos',
@@ -430,6 +438,10 @@ export const ptBRAlerts = {
   'caseAlert.due': 'Prazo para resolver: {due}',
   'caseAlert.owner': 'Responsável: {owner}',
   'caseAlert.open': 'Abrir o caso',
+  'scoreDrop.subject': 'Queda além do acaso na {store}',
+  'scoreDrop.intro': 'Nos últimos {recent} dias, a {store} ficou abaixo dos {baseline} dias anteriores, e não por acaso:',
+  'scoreDrop.line': '{journey}: de {before} para {now}',
+  'scoreDrop.chance': 'O intervalo de 95% da diferença não inclui zero. Este aviso vem no máximo uma vez por semana.',
   'caseEscalation.subject': 'Caso atrasado: nota {score} na {store}',
   'caseEscalation.intro':
     'O caso de um cliente que deu nota {score} na {store}, atendido por {employee}, passou do prazo ({due}) sem ser resolvido.',

@@ -1,5 +1,6 @@
 import { INDICATORS, type Indicator } from '../tenants/scales.js';
 import { medianMinutes, medianRange, type WaitRange } from './case-tally.js';
+import type { Change, Interval } from './ranking.js';
 
 /** One row of a report: what a group's counters say. */
 export interface ResultRow {
@@ -17,6 +18,14 @@ export interface ResultRow {
   scale: { min: number; max: number };
   nps: Nps | null;
   low_sample: boolean;
+  /** The 95% interval of the headline figure (the NPS, else the mean), from `estimateOf`; null without answers. */
+  interval: Interval | null;
+  /** Store and employee rows: their place by the interval's lower end (1: best), null when unranked (`ranking.ts`). */
+  rank: number | null;
+  /** Their place by the interval's upper end (1: worst), null when unranked. */
+  worst_rank: number | null;
+  /** Store and employee rows: against the period of the same length just before; null when either has no answers. */
+  change: Change | null;
   /** The cases opened on the group's answers in the period (`case-tally.ts`), and what became of them. */
   cases: CaseFigures;
 }
@@ -55,7 +64,7 @@ const round = (value: number, digits: number) => Math.round(value * 10 ** digits
 const Z95 = 1.959964;
 
 /** Wilson's 95% score interval of a proportion of `n` answers: within 0..1, never of width 0 while n is small. */
-function wilson(share: number, n: number): { low: number; centre: number; high: number } {
+export function wilson(share: number, n: number): { low: number; centre: number; high: number } {
   const z2 = Z95 ** 2;
   const centre = (share + z2 / (2 * n)) / (1 + z2 / n);
   const half = (Z95 / (1 + z2 / n)) * Math.sqrt((share * (1 - share)) / n + z2 / (4 * n * n));
@@ -75,6 +84,26 @@ function wilson(share: number, n: number): { low: number; centre: number; high: 
  * answers), so large groups read as before. Within -100..100, rounded to 0.1.
  */
 export function nps(n: number, promoters: number, detractors: number): Nps | null {
+  const estimate = npsEstimate(n, promoters, detractors);
+  if (!estimate) return null;
+  return {
+    score: round(estimate.value, 1),
+    promoters,
+    passives: n - promoters - detractors,
+    detractors,
+    ci95: [round(estimate.low, 1), round(estimate.high, 1)],
+  };
+}
+
+/** A figure and its 95% interval, unrounded: what rankings and changes are computed from. */
+export interface Estimate {
+  value: number;
+  low: number;
+  high: number;
+}
+
+/** The NPS of `n` answers and its interval (see `nps`), unrounded. */
+export function npsEstimate(n: number, promoters: number, detractors: number): Estimate | null {
   if (n <= 0) return null;
   const p = promoters / n;
   const d = detractors / n;
@@ -89,14 +118,31 @@ export function nps(n: number, promoters: number, detractors: number): Nps | nul
   const below = Math.sqrt(Math.max(0, a * a - 2 * rho * a * b + b * b));
   const above = Math.sqrt(Math.max(0, c * c - 2 * rho * c * e + e * e));
   const score = (p - d) * 100;
-  return {
-    score: round(score, 1),
-    promoters,
-    passives: n - promoters - detractors,
-    detractors,
-    ci95: [round(Math.max(-100, score - below * 100), 1), round(Math.min(100, score + above * 100), 1)],
-  };
+  return { value: score, low: Math.max(-100, score - below * 100), high: Math.min(100, score + above * 100) };
 }
+
+/**
+ * A group's headline figure and its 95% interval from its summed counts: the NPS (Wilson and Newcombe, see
+ * `npsEstimate`), or the mean score. The counters keep no sum of squares, so a mean's interval is Wilson's over the
+ * mean as a share of the scale: an answer on a bounded scale varies at most as a yes/no answer with the same mean, so
+ * this interval allows for the widest spread the scale permits: it errs on the side of calling fewer differences.
+ */
+export function estimateOf(counts: Record<string, number>, indicator: Indicator, prefix = ''): Estimate | null {
+  const n = counts[`${prefix}n`] ?? 0;
+  if (n <= 0) return null;
+  if (indicator === 'nps') return npsEstimate(n, counts[`${prefix}p`] ?? 0, counts[`${prefix}d`] ?? 0);
+  const { min, max } = INDICATORS[indicator];
+  const mean = (counts[`${prefix}sum`] ?? 0) / n;
+  const share = Math.min(1, Math.max(0, (mean - min) / (max - min)));
+  const { low, high } = wilson(share, n);
+  return { value: mean, low: min + low * (max - min), high: min + high * (max - min) };
+}
+
+/** The digits an indicator's figures are given to: the NPS to 0.1, a mean to 0.01. */
+export const digitsOf = (indicator: Indicator) => (indicator === 'nps' ? 1 : 2);
+
+const intervalOf = (estimate: Estimate | null, indicator: Indicator): Interval | null =>
+  estimate && { low: round(estimate.low, digitsOf(indicator)), high: round(estimate.high, digitsOf(indicator)) };
 
 /** A row from summed counts; `prefix` picks a class's counts (`c<id>`), none the main question's. */
 export function rowOf(
@@ -125,6 +171,10 @@ export function rowOf(
     scale: { ...INDICATORS[indicator] },
     nps: indicator === 'nps' ? nps(n, counts[`${prefix}p`] ?? 0, counts[`${prefix}d`] ?? 0) : null,
     low_sample: n < minSample,
+    interval: intervalOf(estimateOf(counts, indicator, prefix), indicator),
+    rank: null,
+    worst_rank: null,
+    change: null,
     cases: casesOf(counts),
   };
 }

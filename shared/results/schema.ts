@@ -32,6 +32,8 @@ const Nps = v.object({
   ci95: v.pipe(v.array(v.number()), v.length(2, 'is a [low, high] pair')),
 });
 
+const Interval = v.object({ low: v.number(), high: v.number() });
+
 export const ResultRowBody = v.object({
   key: v.string(),
   label: v.string(),
@@ -47,6 +49,14 @@ export const ResultRowBody = v.object({
   scale: v.object({ min: v.number(), max: v.number() }),
   nps: v.nullable(Nps),
   low_sample: v.boolean(),
+  /** The 95% interval of the headline figure (the NPS, else the mean: Wilson's over the mean as a share of the scale). */
+  interval: v.nullable(Interval),
+  /** Store and employee rows: 1 for the highest lower end of the interval; null when unranked (too few answers) or another grouping. */
+  rank: v.nullable(wholeNumber),
+  /** Store and employee rows: 1 for the lowest upper end of the interval; null when unranked. */
+  worst_rank: v.nullable(wholeNumber),
+  /** Store and employee rows: the figure minus the period before's (`compared_with`), its 95% interval, and whether that excludes 0. */
+  change: v.nullable(v.object({ value: v.number(), low: v.number(), high: v.number(), significant: v.boolean() })),
   /** Cases opened on the group's answers in the period, and what became of them (counted on the day each opened). */
   cases: v.object({
     opened: wholeNumber,
@@ -75,5 +85,9 @@ export const ReportBody = v.object({
   to: v.string(),
   group_by: v.picklist(GROUPING_NAMES),
   min_sample: wholeNumber,
+  /** Store and employee reports: rows with fewer answers are listed after the ranked ones, unranked. */
+  min_answers_to_rank: wholeNumber,
+  /** The period of the same length just before, that `change` compares with; null for other groupings or before the calendar's first year. */
+  compared_with: v.nullable(v.object({ from: v.string(), to: v.string() })),
   data: v.array(ResultRowBody),
 });

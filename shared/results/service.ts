@@ -1,10 +1,12 @@
-import { DAY_MS, dayOf, monthsOf, periodProblems } from '../dates.js';
+import { DAY_MS, dayOf, monthsOf, periodBefore, periodProblems } from '../dates.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { UserRecord } from '../access/ports.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
+import type { Indicator } from '../tenants/scales.js';
 import { GROUPINGS, type Grouping, type GroupingName } from './groupings.js';
 import type { CounterRow, ResultsPorts } from './ports.js';
-import { addInto, rowOf, type ResultRow } from './report.js';
+import { changeOf, DEFAULT_MIN_ANSWERS_TO_RANK, rankByInterval, type Change } from './ranking.js';
+import { addInto, digitsOf, estimateOf, rowOf, type ResultRow } from './report.js';
 import type { ResultsQuery } from './schema.js';
 import type { Dimension } from './tally.js';
 import { regionLimit, regionsByStore } from '../regions.js';
@@ -23,6 +25,10 @@ export interface Report {
   to: string;
   group_by: GroupingName;
   min_sample: number;
+  /** Store and employee reports: below this many answers a row is not ranked. */
+  min_answers_to_rank: number;
+  /** Store and employee reports: the period each row's `change` is against (null: none before the calendar's first year). */
+  compared_with: { from: string; to: string } | null;
   data: ResultRow[];
 }
 
@@ -148,13 +154,22 @@ export function resultsService({ counters, settings, stores, employees }: Result
     if (limit && query.store !== undefined && !limit.includes(query.store)) throw new NotFoundError('No such store.');
     const source = limit ? sourceOf(query, limit) : unscoped;
     const same = early && source.dimension === unscoped.dimension && JSON.stringify(source.prefixes) === JSON.stringify(unscoped.prefixes);
-    let rows = await (same ? early : readRows(tenantId, journey, query, source));
-    if (source.dimension === 'storeEmployee' && query.employee !== undefined) rows = rows.filter((row) => row.ids[1] === query.employee);
+    // A store's or an employee's row carries its change against the period before: the same counters, read again.
+    const ranked = grouping.dimension === 'store' || grouping.dimension === 'employee';
+    const before = ranked ? periodBefore(query.from, query.to) : undefined;
+    const [now, then] = await Promise.all([
+      same ? early : readRows(tenantId, journey, query, source),
+      before ? readRows(tenantId, journey, { ...query, ...before }, source) : [],
+    ]);
     // Every source of a limited token or a region is its stores' counters (store or store-employee): only those are kept.
-    if (limit) {
-      const kept = new Set(limit);
-      rows = rows.filter((row) => kept.has(row.ids[0]!));
-    }
+    const inLimit = limit ? new Set(limit) : undefined;
+    const kept = (read: CounterRow[]) =>
+      read.filter(
+        (row) =>
+          (source.dimension !== 'storeEmployee' || query.employee === undefined || row.ids[1] === query.employee) &&
+          (!inLimit || inLimit.has(row.ids[0]!)),
+      );
+    const rows = kept(now);
 
     // Employees a limited token may see: those of its groups (checked when an employee is named or listed).
     const employeeIds =
@@ -166,12 +181,17 @@ export function resultsService({ counters, settings, stores, employees }: Result
 
     const regions = all.regions ?? [];
     const regionsOf = regionsByStore(regions);
-    const groups = new Map<string, Record<string, number>>();
-    for (const row of rows) {
-      if (grouping.dimension === 'employee' && !visibleEmployee(source.groupId(row))) continue;
-      for (const key of [grouping.key(row, source.groupId(row), journey, regionsOf)].flat())
-        groups.set(key, addInto(groups.get(key) ?? {}, row.counts));
-    }
+    const grouped = (read: CounterRow[]) => {
+      const groups = new Map<string, Record<string, number>>();
+      for (const row of read) {
+        if (grouping.dimension === 'employee' && !visibleEmployee(source.groupId(row))) continue;
+        for (const key of [grouping.key(row, source.groupId(row), journey, regionsOf)].flat())
+          groups.set(key, addInto(groups.get(key) ?? {}, row.counts));
+      }
+      return groups;
+    };
+    const groups = grouped(rows);
+    const previous = grouped(kept(then));
 
     const minSample = journey.minSample ?? DEFAULT_MIN_SAMPLE;
     let data: ResultRow[];
@@ -183,9 +203,18 @@ export function resultsService({ counters, settings, stores, employees }: Result
       });
     } else {
       const labels = await grouping.label({ tenantId, journey, keys: [...groups.keys()], employees: employeeList, stores, regions });
-      data = [...groups].map(([key, counts]) => rowOf(key, labels.get(key) ?? key, counts, journey.indicator, minSample));
+      data = [...groups].map(([key, counts]) => ({
+        ...rowOf(key, labels.get(key) ?? key, counts, journey.indicator, minSample),
+        change: before ? changeAgainst(counts, previous.get(key), journey.indicator) : null,
+      }));
     }
-    if (grouping.order === 'time') data.sort((a, b) => a.key.localeCompare(b.key));
+    const minAnswersToRank = all.minAnswersToRank ?? DEFAULT_MIN_ANSWERS_TO_RANK;
+    if (ranked)
+      data = rankByInterval(
+        data.map((row) => ({ row, answers: row.responses, interval: row.interval })),
+        minAnswersToRank,
+      ).map(({ row, rank, worst_rank }) => ({ ...row, rank, worst_rank }));
+    else if (grouping.order === 'time') data.sort((a, b) => a.key.localeCompare(b.key));
     else data.sort(bestFirst);
     return {
       journey: { id: journey.id, slug: journey.slug, indicator: journey.indicator },
@@ -193,11 +222,22 @@ export function resultsService({ counters, settings, stores, employees }: Result
       to: query.to,
       group_by: query.group_by,
       min_sample: minSample,
+      min_answers_to_rank: minAnswersToRank,
+      compared_with: before ?? null,
       data,
     };
   }
 
   return { report };
+}
+
+/** A group's change against its counts in the period before, rounded as its figure is; null when either has no answers. */
+function changeAgainst(now: Record<string, number>, then: Record<string, number> | undefined, indicator: Indicator): Change | null {
+  const [current, previous] = [estimateOf(now, indicator), then && estimateOf(then, indicator)];
+  if (!current || !previous) return null;
+  const change = changeOf(current, previous);
+  const round = (value: number) => Math.round(value * 10 ** digitsOf(indicator)) / 10 ** digitsOf(indicator);
+  return { value: round(change.value), low: round(change.low), high: round(change.high), significant: change.significant };
 }
 
 /** Groups best first: by NPS (else the mean), enough answers before too few, then by answers. */

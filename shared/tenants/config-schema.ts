@@ -13,6 +13,7 @@ import { Regions, type RegionConfig } from '../regions.js';
 import { entityId as id, nameField as name } from '../fields.js';
 import { BrandConfig } from '../brand/brand-schema.js';
 import type { BrandSettings } from '../brand/ports.js';
+import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
 import {
   CASE_RULE_DEFAULTS,
   DAYS,
@@ -420,6 +421,23 @@ const journeyClassesDefined = <T extends { classes: ClassConfig[]; journeys: Jou
     );
   });
 
+/** Stores and employees with fewer answers in a period are listed apart, never ranked (shared/results/ranking.ts). */
+export const RankingConfig = v.strictObject({
+  minAnswersToRank: v.optional(
+    v.pipe(
+      v.number('must be a number'),
+      v.integer('must be a whole number'),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(1000, 'must be at most 1000'),
+    ),
+    DEFAULT_MIN_ANSWERS_TO_RANK,
+  ),
+});
+
+/** Alerts a tenant turns on: `scoreDrop`, an e-mail to a store's managers when its week is significantly worse. */
+export const AlertsConfig = v.strictObject({ scoreDrop: v.optional(v.boolean('must be true or false'), false) });
+export type AlertsConfig = v.InferOutput<typeof AlertsConfig>;
+
 /**
  * What a tenant configures about itself, field by field: its entry in the tenant file holds these beside its id,
  * users and keys, and `PUT /public/admin/config` takes exactly these. One set of rules for both.
@@ -452,6 +470,17 @@ const configEntries = {
   locale: v.optional(locale, DEFAULT_LOCALE),
   /** The time zone its people read times in (an IANA name). */
   timeZone: v.optional(timeZone, DEFAULT_TIME_ZONE),
+  /** Stores and employees with fewer answers in a period are listed apart, never ranked (shared/results/ranking.ts). */
+  minAnswersToRank: v.optional(
+    v.pipe(
+      v.number('must be a number'),
+      v.integer('must be a whole number'),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(1000, 'must be at most 1000'),
+    ),
+    DEFAULT_MIN_ANSWERS_TO_RANK,
+  ),
+  alerts: v.optional(AlertsConfig, {}),
 };
 
 export const TenantConfig = v.pipe(
@@ -503,6 +532,10 @@ export interface Settings {
   brand?: BrandSettings;
   /** The generation the QR codes are signed under (shared/qr/token.ts); absent: 1, never rotated. */
   qrGeneration?: number;
+  /** Absent: DEFAULT_MIN_ANSWERS_TO_RANK. */
+  minAnswersToRank?: number;
+  /** Absent: every alert off. */
+  alerts?: AlertsConfig;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { DEFAULT_LOCALE, timeZoneOf } from '../locale.js';
+import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
 import type { ConfigChange } from '../audit/log.js';
 import type { BrandSettings } from '../brand/ports.js';
 import type { BrandDocument, ConfigDocument, Settings } from './config-schema.js';
@@ -20,6 +21,8 @@ export function configDocument(name: string, settings: Settings): ConfigDocument
     cases: settings.cases ?? {},
     locale: settings.locale ?? DEFAULT_LOCALE,
     timeZone: timeZoneOf(settings),
+    minAnswersToRank: settings.minAnswersToRank ?? DEFAULT_MIN_ANSWERS_TO_RANK,
+    alerts: { scoreDrop: false, ...settings.alerts },
     brand: brandDocument(name, settings.brand),
   };
 }

@@ -1,7 +1,7 @@
 import { html, raw, type SafeHtml } from '../html.js';
 import { workspaceTranslator, type Translate, type WorkspaceKey } from '../i18n/messages.js';
 import type { Locale } from '../locale.js';
-import { addDays, CALENDAR, daysIn, MAX_PERIOD_DAYS, periodEnding, periodFault, type PeriodFault } from '../dates.js';
+import { CALENDAR, daysIn, MAX_PERIOD_DAYS, periodBefore, periodEnding, periodFault, type PeriodFault } from '../dates.js';
 import type { Report } from '../results/service.js';
 import type { CaseFigures, ResultRow } from '../results/report.js';
 import { periodKeys, TIME_GROUPINGS, type TimeGrouping } from '../results/groupings.js';
@@ -128,14 +128,14 @@ export function resultsPage(ports: ResultsPagePorts) {
         html`<h1>${t('results.title')}</h1>${form}<div class="error" role="alert">${problems.map((p) => html`<p>${p}</p>`)}</div>`,
       );
 
-    const before = { from: addDays(from, -days), to: addDays(from, -1) };
+    const before = periodBefore(from, to);
     const asUser = Promise.resolve(user);
     const read = (groupBy: ResultsQuery['group_by'], range = { from, to }) =>
       ports.report(tenantId, { journey: journey.slug, ...range, group_by: groupBy, ...(region ? { region } : {}) }, asUser);
     const [current, previous, trend, stores, employees, classes, themes, byRegion] = await Promise.all([
       read('journey'),
       // No period before one that starts at the calendar's first year.
-      periodFault(before.from, before.to) ? undefined : read('journey', before),
+      before && read('journey', before),
       read(by),
       read('store'),
       read('employee'),
@@ -149,11 +149,11 @@ export function resultsPage(ports: ResultsPagePorts) {
       `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, [filter]: row.key, from, to })}`;
     const body = html`<h1>${t('results.title')}</h1>${form}
 <section aria-labelledby="summary-title"><h2 id="summary-title">${t('results.summary', { from: w.day(from), to: w.day(to) })}</h2>
-${summary(w, nps, current.data[0], previous && { row: previous.data[0], ...before })}</section>
+${summary(w, nps, current.data[0], previous && before && { row: previous.data[0], ...before })}</section>
 ${trendFigure(w, nps, trend, by)}
 ${byRegion ? ranking(w, 'regions', t('results.regions'), t('results.region'), t('results.regions.caption'), nps, byRegion) : ''}
-${ranking(w, 'stores', t('results.stores'), t('results.store'), t('results.stores.caption'), nps, stores, undefined, answersOf('store'))}
-${ranking(w, 'employees', t('results.employees'), t('results.employee'), t('results.employees.caption'), nps, employees, undefined, answersOf('employee'))}
+${ranking(w, 'stores', t('results.stores'), t('results.store'), t('results.stores.caption'), nps, stores, undefined, answersOf('store'), undefined, true)}
+${ranking(w, 'employees', t('results.employees'), t('results.employee'), t('results.employees.caption'), nps, employees, undefined, answersOf('employee'), undefined, true)}
 ${ranking(w, 'classes', t('results.classes'), t('results.class'), t('results.classes.caption'), false, classes, t('results.score'), undefined, t('results.askedShort'))}
 ${themeTable(w, nps, themes, (theme) => `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, theme, from, to })}`)}
 ${caseFigures(w, 'store-cases', t('results.storeCases'), t('results.store'), stores)}
@@ -324,25 +324,47 @@ function ranking(
   score = nps ? w.t('results.nps') : w.t('results.mean'),
   linkOf?: (row: ResultRow) => string,
   asked = w.t('results.sentShort'),
+  ranked = false,
 ) {
   const { t } = w;
-  const headers = [what, score, ...(nps ? [t('results.ci')] : []), t('results.responses'), asked, t('results.rate')];
+  const headers = [
+    what,
+    ...(ranked ? [t('results.rank')] : []),
+    score,
+    ...(nps ? [t('results.ci')] : []),
+    ...(ranked ? [t('results.changeColumn')] : []),
+    t('results.responses'),
+    asked,
+    t('results.rate'),
+  ];
   const rows = report.data.map((row) => {
     const cells = [
+      ...(ranked ? [row.rank === null ? '–' : w.number(row.rank)] : []),
       shown(w, figure(row)),
       ...(nps ? [row.nps ? t('results.range', { low: w.number(row.nps.ci95[0]!), high: w.number(row.nps.ci95[1]!) }) : '–'] : []),
+      ...(ranked ? [changeOf(w, row.change)] : []),
       w.number(row.responses),
       w.number(row.asked),
       rate(w, row),
     ];
-    const name = row.low_sample ? t('results.lowSample', { name: row.label }) : row.label;
+    const apart = ranked ? row.rank === null : row.low_sample;
+    const name =
+      ranked && apart ? t('results.unranked', { name: row.label }) : apart ? t('results.lowSample', { name: row.label }) : row.label;
     const heading = linkOf ? html`<a href="${linkOf(row)}">${name}</a>` : name;
-    return html`<tr${row.low_sample && html` class="low"`}><th scope="row">${heading}</th>${cells.map((c, i) => html`<td data-label="${headers[i + 1]!}">${c}</td>`)}</tr>`;
+    return html`<tr${apart && html` class="low"`}><th scope="row">${heading}</th>${cells.map((c, i) => html`<td data-label="${headers[i + 1]!}">${c}</td>`)}</tr>`;
   });
   return html`<h2 id="${id}-title">${title}</h2>
 <div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-title"><table id="${id}" class="cards"><caption>${caption}</caption>
 <thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="${headers.length}">${t('results.noAnswers')}</td></tr>`}</tbody></table></div>`;
+}
+
+/** A change against the period before: an arrow only when its 95% interval excludes zero (`ranking.ts`). */
+function changeOf(w: Words, change: ResultRow['change']): string {
+  if (!change) return '–';
+  const value = w.signed(change.value);
+  if (!change.significant) return w.t('results.change.noise', { change: value });
+  return w.t(change.value > 0 ? 'results.change.up' : 'results.change.down', { change: value });
 }
 
 /**

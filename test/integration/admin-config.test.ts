@@ -42,6 +42,7 @@ describe('GET /public/admin/config', () => {
     expect(res.status).toBe(200);
     expect(res.headers.etag).toMatch(/^"\d+"$/);
     expect(Object.keys(res.body).sort()).toEqual([
+      'alerts',
       'brand',
       'cases',
       'classes',
@@ -49,10 +50,13 @@ describe('GET /public/admin/config', () => {
       'groups',
       'journeys',
       'locale',
+      'minAnswersToRank',
       'name',
       'privacy',
       'timeZone',
     ]);
+    // Rankings leave out stores with fewer than 5 answers, and no alert is on, unless the tenant says otherwise.
+    expect([res.body.minAnswersToRank, res.body.alerts]).toEqual([5, { scoreDrop: false }]);
     // A tenant that set neither speaks pt-BR in São Paulo's time.
     expect([res.body.locale, res.body.timeZone]).toEqual(['pt-BR', 'America/Sao_Paulo']);
     // A tenant that set no brand shows its name as the brand's.
@@ -239,6 +243,8 @@ const otherValue: { [K in keyof ConfigDocument]-?: (value: ConfigDocument[K]) =>
   delivery: (delivery) => ({ ...delivery, email: { from: `pesquisa-${randomUUID().slice(0, 8)}@loja.example` } }),
   privacy: (privacy) => ({ retentionDays: privacy.retentionDays === 400 ? 401 : 400 }),
   cases: (cases) => ({ ...cases, rootCauses: [`Atraso ${randomUUID().slice(0, 8)}`] }),
+  minAnswersToRank: (min) => min + 3,
+  alerts: (alerts) => ({ ...alerts, scoreDrop: !alerts.scoreDrop }),
   brand: (brand) => ({ ...brand, colour: brand.colour === '#0b5cad' ? '#1d4ed8' : '#0b5cad' }),
 };
 

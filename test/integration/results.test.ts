@@ -20,6 +20,7 @@ const api = inProcess('public');
 const chatbot = inProcess('chatbot');
 let tenant: TestTenant;
 const today = new Date().toISOString().slice(0, 10);
+const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 const dayOffset = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 const ports = deliveryPorts;
@@ -111,6 +112,11 @@ describe('GET /public/results', () => {
       scale: { min: 0, max: 10 },
       nps: { score: 50, promoters: 1, passives: 1, detractors: 0, ci95: [-48.5, 90.5] },
       low_sample: false,
+      // Two answers: too few to rank (under 5); none the day before, so no change.
+      interval: { low: -48.5, high: 90.5 },
+      rank: null,
+      worst_rank: null,
+      change: null,
       cases: NO_CASES,
     });
     // The rating registered with the sale is a response but not an answer to a survey sent.
@@ -126,10 +132,15 @@ describe('GET /public/results', () => {
       scale: { min: 0, max: 10 },
       nps: { score: 0, promoters: 1, passives: 0, detractors: 1, ci95: [-81.1, 81.1] },
       low_sample: false,
+      interval: { low: -81.1, high: 81.1 },
+      rank: null,
+      worst_rank: null,
+      change: null,
       cases: NO_CASES,
     });
-    // Best first.
+    // Unranked, by their answers.
     expect(res.body.data.map((row: { key: string }) => row.key)).toEqual(['1', '2']);
+    expect(res.body).toMatchObject({ min_answers_to_rank: 5, compared_with: { from: yesterday, to: yesterday } });
   });
 
   it('groups by employee, journey, class and period from the same counts', async () => {

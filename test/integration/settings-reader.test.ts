@@ -12,12 +12,14 @@ import { keys } from '../../shared/keys.js';
 import { TABLE } from '../../shared/table.js';
 import { BrandSettings } from '../../shared/brand/ports.js';
 import {
+  AlertsConfig,
   CasesConfig,
   ClassConfig,
   DeliveryConfig,
   Group,
   JourneyConfig,
   PrivacyConfig,
+  RankingConfig,
   type Settings,
 } from '../../shared/tenants/config-schema.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
@@ -66,6 +68,8 @@ const oracle = async (tenantId: number): Promise<Settings> => {
     },
     privacy: v.parse(v.object(PrivacyConfig.entries), of('PRIVACY')[0] ?? {}),
     cases: v.parse(v.object(CasesConfig.entries), of('CASES')[0] ?? {}),
+    minAnswersToRank: v.parse(v.object(RankingConfig.entries), of('RANKING')[0] ?? {}).minAnswersToRank,
+    alerts: v.parse(v.object(AlertsConfig.entries), of('ALERTS')[0] ?? {}),
     ...(locale ? { locale } : {}),
     ...(timeZone ? { timeZone } : {}),
     ...(of('BRAND')[0] ? { brand: v.parse(BrandSettings, of('BRAND')[0]) } : {}),
@@ -91,6 +95,8 @@ const fullTenant = (id: number, demoTenant: Record<string, unknown>) => {
           locale: 'es',
           timeZone: 'America/Bogota',
           privacy: { retentionDays: 400 },
+          minAnswersToRank: 12,
+          alerts: { scoreDrop: true },
           journeys: [
             ...journeys,
             {

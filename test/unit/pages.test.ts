@@ -92,6 +92,10 @@ const row = (over: Partial<ResultRow>): ResultRow => ({
   scale: { min: 0, max: 10 },
   nps: { score: 25, ci95: [10, 40] } as ResultRow['nps'],
   low_sample: false,
+  interval: { low: 10, high: 40 },
+  rank: null,
+  worst_rank: null,
+  change: null,
   cases: {
     opened: 2,
     first_contact_median_minutes: 30,
@@ -107,6 +111,20 @@ const row = (over: Partial<ResultRow>): ResultRow => ({
   ...over,
 });
 
+/** Stores as the results rank them: two ranked, one changed beyond chance, and one with too few answers. */
+const RANKED_STORES = [
+  row({ key: '1', label: 'Centro', rank: 1, worst_rank: 2, change: { value: 20, low: 4.1, high: 35.2, significant: true } }),
+  row({ key: '2', label: 'Norte', rank: 2, worst_rank: 1, change: { value: 3, low: -9, high: 15, significant: false } }),
+  row({
+    key: '3',
+    label: 'Sul',
+    responses: 2,
+    rank: null,
+    worst_rank: null,
+    change: { value: -40, low: -120, high: 60, significant: false },
+  }),
+];
+
 /** The results page over records in memory: no table, no emulator. */
 const results = (locale: Locale) =>
   resultsPage({
@@ -117,7 +135,9 @@ const results = (locale: Locale) =>
       to: query.to,
       group_by: query.group_by,
       min_sample: 5,
-      data: [row({ key: query.group_by === 'day' ? '2026-11-20' : '1' })],
+      min_answers_to_rank: 5,
+      compared_with: null,
+      data: query.group_by === 'store' ? RANKED_STORES : [row({ key: query.group_by === 'day' ? '2026-11-20' : '1' })],
     }),
     themes: async (_tenant, query) => ({
       journey: { id: 1, slug: 'visit', indicator: 'nps' },
@@ -400,6 +420,20 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     expect(pt).toMatch(/>Espera<\/a><\/th><td>8<\/td>\s*<td>75%<\/td><td>12,5%<\/td><td>12,5%<\/td>\s*<td>-62,5<\/td><td>-12,5<\/td>/);
     expect((await results('es')).html).toContain('<h2 id="themes-title">Temas</h2>');
     expect((await results('en')).html).toContain('<th scope="col">Comments</th>');
+  });
+
+  it('the results page ranks stores, an arrow only on a change beyond chance, too few answers apart', async () => {
+    const stores = (page: string) => page.slice(page.indexOf('id="stores"'), page.indexOf('id="employees"'));
+    const en = stores((await results('en')).html!);
+    expect(en).toContain('<td data-label="Rank">1</td>');
+    expect(en).toContain('↑ +20, beyond chance');
+    expect(en).toContain('+3, within chance');
+    expect(en).toContain('Sul (too few answers to rank)');
+    expect(en.match(/[↑↓]/g)).toHaveLength(1);
+    const pt = stores((await results('pt-BR')).html!);
+    expect(pt).toContain('↑ +20, além do acaso');
+    expect(pt).toContain('Sul (poucas respostas para classificar)');
+    expect(stores((await results('es')).html!)).toContain('-40, dentro del azar');
   });
 
   it('the results page writes its days the locale’s way and shows the brand', async () => {

@@ -114,6 +114,8 @@ describe('the results page by region', () => {
           to: q.to,
           group_by: q.group_by,
           min_sample: 5,
+          min_answers_to_rank: 5,
+          compared_with: null,
           data: [
             rowOf(['day', 'week', 'month'].includes(q.group_by) ? '2026-11-20' : '1', 'Sul <b>', { n: 6, sum: 54, p: 5, d: 0 }, 'nps', 5),
           ],

@@ -74,7 +74,7 @@ describe('the NPS interval', () => {
 // The demo file is the local stack's: its chatbot and webhooks are http on this machine.
 vi.stubEnv(ENV.localDeployment, '1');
 const demo = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), {}).tenants[0]!;
-const SETTINGS = { ...demo, journeys: demo.journeys.map((j) => ({ ...j, minSample: 2 })) } as unknown as Settings;
+const SETTINGS = { ...demo, minAnswersToRank: 2, journeys: demo.journeys.map((j) => ({ ...j, minSample: 2 })) } as unknown as Settings;
 const TENANT = 7;
 const STORES = [
   { id: 1, trade_name: 'Loja Centro' },
