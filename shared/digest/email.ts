@@ -20,7 +20,8 @@ export interface DigestEmailInput {
 export interface DigestWords {
   subject: string;
   intro: string;
-  journeys: { name: string; lines: string[]; best: string[]; worst: string[]; few: string | null }[];
+  /** Each journey with answers or surveys in either period: its score (as the locale writes it) and its other figures. */
+  journeys: { name: string; score: string; lines: string[]; best: string[]; worst: string[]; few: string | null }[];
   cases: { title: string; lines: string[] }[];
   more: string | null;
 }
@@ -35,7 +36,6 @@ const rankedLine = (locale: Locale, r: RankedRow) => `${r.label}: ${number(local
 function journeyLines(t: Translate<AlertKey>, locale: Locale, j: JourneyDigest): string[] {
   if (j.responses === 0) return [t('digest.noAnswers')];
   return [
-    `${t('digest.score')}: ${number(locale, j.score)}`,
     ...(j.ci95 ? [t('digest.interval', { low: number(locale, j.ci95[0]), high: number(locale, j.ci95[1]) })] : []),
     ...(j.previous_score !== null ? [t('digest.previous', { score: number(locale, j.previous_score) })] : []),
     ...(j.change
@@ -73,6 +73,7 @@ export function digestWords({ figures, company, locale, timeZone }: Omit<DigestE
       .filter((j) => j.responses > 0 || j.sent > 0 || j.previous_score !== null)
       .map((j) => ({
         name: j.journey.name,
+        score: `${t('digest.score')}: ${number(locale, j.score)}`,
         lines: journeyLines(t, locale, j),
         best: j.ranking.best.map((r) => rankedLine(locale, r)),
         worst: j.ranking.worst.map((r) => rankedLine(locale, r)),
@@ -117,7 +118,7 @@ export function digestEmail(input: DigestEmailInput): { subject: string; html: s
     html`<p style="margin:12px 0 4px;font:bold 14px Arial,sans-serif;color:#374151">${title}</p>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows.map(
       (r) =>
-        html`<tr><td style="${cell};width:45%;word-break:break-word">${r.label}</td><td align="right" style="${cell};width:15%;padding-right:8px">${r.score ?? '-'}</td><td style="padding:4px 0;width:40%">${bar(shareOf(j, r.score), colour)}</td></tr>`,
+        html`<tr><td style="${cell};width:45%;word-break:break-word">${r.label}</td><td align="right" style="${cell};width:15%;padding-right:8px">${number(locale, r.score)}</td><td style="padding:4px 0;width:40%">${bar(shareOf(j, r.score), colour)}</td></tr>`,
     )}</table>`;
   const journeys = figures.journeys
     .filter((j) => words.journeys.some((w) => w.name === j.journey.name))
@@ -125,7 +126,7 @@ export function digestEmail(input: DigestEmailInput): { subject: string; html: s
       const w = words.journeys.find((x) => x.name === j.journey.name)!;
       return html`<tr><td style="padding:16px 0;border-top:1px solid #e5e7eb">
 <h2 style="margin:0 0 8px;font:bold 18px Arial,sans-serif;color:#111827">${w.name}</h2>
-${j.score !== null && html`<p style="margin:0 0 4px;font:bold 28px Arial,sans-serif;color:#111827">${j.score}</p>${bar(shareOf(j, j.score), colour)}`}
+${j.score !== null && html`<p style="margin:0 0 4px;font:bold 22px Arial,sans-serif;color:#111827">${w.score}</p>${bar(shareOf(j, j.score), colour)}`}
 ${w.lines.map((line) => html`<p style="margin:4px 0;${cell}">${line}</p>`)}
 ${ranked(t('digest.best', { by: j.ranked_by }), j.ranking.best, j)}
 ${ranked(t('digest.worst', { by: j.ranked_by }), j.ranking.worst, j)}
@@ -165,6 +166,7 @@ function digestText(words: DigestWords, open: string, link: string, optOut: stri
     ...words.journeys.map((j) =>
       [
         j.name,
+        j.score,
         ...j.lines,
         ...(j.best.length ? ['+ ' + j.best.join('\n+ ')] : []),
         ...(j.worst.length ? ['- ' + j.worst.join('\n- ')] : []),

@@ -7,6 +7,7 @@ import type { CaseRecord } from '../../shared/cases/record.js';
 import { ENV } from '../../shared/config.js';
 import { changeOf, digestDays, digestFigures, rankByInterval } from '../../shared/digest/figures.js';
 import { digestEmail } from '../../shared/digest/email.js';
+import { getsDigest, nextDigestAt } from '../../shared/digest/sending.js';
 import type { Employee } from '../../shared/employees/schema.js';
 import { nps, rowOf } from '../../shared/results/report.js';
 import { ResultsQuery } from '../../shared/results/schema.js';
@@ -204,5 +205,35 @@ describe('the digest e-mail', () => {
       expect(email.text).toContain('https://pesquisa.example/app/digest');
       expect(email.text).toContain('Loja Centro');
     }
+  });
+});
+
+describe('who gets a digest, and when the next one is due', () => {
+  const someone = (name: string, fields: Partial<UserRecord> = {}): UserRecord => ({
+    name,
+    scope: 'all',
+    tokenHash: 'h',
+    created_at: '2026-01-01T00:00:00Z',
+    ...fields,
+  });
+
+  it('sends the weekly one to enabled e-mail users who have not opted out, the daily one to those who chose it', () => {
+    expect(getsDigest(someone('ana@example.com'), 'week')).toBe(true);
+    expect(getsDigest(someone('ana@example.com'), 'day')).toBe(false);
+    expect(getsDigest(someone('ana@example.com', { digest: 'daily' }), 'day')).toBe(true);
+    expect(getsDigest(someone('ana@example.com', { digest: 'daily' }), 'week')).toBe(true);
+    expect(getsDigest(someone('ana@example.com', { digest: 'off' }), 'week')).toBe(false);
+    expect(getsDigest(someone('ana@example.com', { disabled_at: '2026-02-01T00:00:00Z' }), 'week')).toBe(false);
+    expect(getsDigest(someone('demo-admin'), 'week')).toBe(false);
+  });
+
+  it('is next Monday at 08:00 in the tenant zone', () => {
+    // Thursday 26 November 2026: Monday 30 November, 08:00 in São Paulo (UTC-3) is 11:00 UTC.
+    expect(nextDigestAt(new Date('2026-11-26T15:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-11-30T11:00:00.000Z');
+    // Monday 07:59 there: that same morning; 08:00 already: the Monday after.
+    expect(nextDigestAt(new Date('2026-11-30T10:59:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-11-30T11:00:00.000Z');
+    expect(nextDigestAt(new Date('2026-11-30T11:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-12-07T11:00:00.000Z');
+    // Sunday 23:30 in UTC is already Monday in Tokyo.
+    expect(nextDigestAt(new Date('2026-11-29T23:30:00Z'), 'Asia/Tokyo').toISOString()).toBe('2026-12-06T23:00:00.000Z');
   });
 });
