@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { integerString, MAX_INT_ID } from '../schema.js';
+import { instant, integerString, MAX_INT_ID, wholeNumber } from '../schema.js';
 import { DIGEST_PERIODS } from './figures.js';
 
 const period = v.picklist(DIGEST_PERIODS, `must be one of ${DIGEST_PERIODS.join(', ')}`);
@@ -28,14 +28,14 @@ export const DigestMessage = v.object({
 export type DigestMessage = v.InferOutput<typeof DigestMessage>;
 
 const interval = v.nullable(v.pipe(v.array(v.number()), v.length(2, 'is a [low, high] pair')));
-const Ranked = v.object({ key: v.string(), label: v.string(), responses: v.number(), score: v.nullable(v.number()), ci95: interval });
+const Ranked = v.object({ key: v.string(), label: v.string(), responses: wholeNumber, score: v.nullable(v.number()), ci95: interval });
 const Case = v.object({
-  id: v.number(),
-  store_id: v.number(),
-  score: v.number(),
+  id: wholeNumber,
+  store_id: wholeNumber,
+  score: wholeNumber,
   status: v.string(),
   overdue: v.boolean(),
-  due_at: v.string(),
+  due_at: instant,
   /** The case's page in the workspace (relative to the API's base in this answer). */
   link: v.string(),
 });
@@ -46,20 +46,20 @@ export const DigestBody = v.object({
   from: v.string(),
   to: v.string(),
   previous: v.object({ from: v.string(), to: v.string() }),
-  store: v.nullable(v.number()),
+  store: v.nullable(wholeNumber),
   journeys: v.array(
     v.object({
-      journey: v.object({ id: v.number(), slug: v.string(), name: v.string(), indicator: v.string() }),
+      journey: v.object({ id: wholeNumber, slug: v.string(), name: v.string(), indicator: v.string() }),
       /** NPS for an NPS journey, else the mean score; null without answers. */
       score: v.nullable(v.number()),
       ci95: interval,
       previous_score: v.nullable(v.number()),
       /** The change of NPS against the period before, its 95% interval, and whether that excludes zero. */
       change: v.nullable(v.object({ delta: v.number(), ci95: v.array(v.number()), significant: v.boolean() })),
-      responses: v.number(),
-      sent: v.number(),
+      responses: wholeNumber,
+      sent: wholeNumber,
       response_rate: v.nullable(v.number()),
-      recovery_answers: v.number(),
+      recovery_answers: wholeNumber,
       recovery_rate: v.nullable(v.number()),
       ranked_by: v.picklist(['store', 'employee']),
       /** Best by the lower end of the 95% interval, worst by the upper end; rows under the journey's minimum apart. */
