@@ -126,6 +126,7 @@ export const enWorkspace: WorkspaceCatalogue = {
   'workspace.section.answers': 'Answers',
   'workspace.section.results': 'Results',
   'workspace.section.cases': 'Cases',
+  'workspace.section.digest': 'Digest',
   'workspace.section.admin': 'Admin',
   'workspace.signOut': 'Sign out',
   'indicator.nps': 'NPS (0 to 10)',

@@ -126,6 +126,7 @@ export const esWorkspace: WorkspaceCatalogue = {
   'workspace.section.answers': 'Respuestas',
   'workspace.section.results': 'Resultados',
   'workspace.section.cases': 'Casos',
+  'workspace.section.digest': 'Resumen',
   'workspace.section.admin': 'Admin',
   'workspace.signOut': 'Salir',
   'indicator.nps': 'NPS (0 a 10)',

@@ -118,6 +118,7 @@ export const ptBRWorkspace = {
   'workspace.section.answers': 'Respostas',
   'workspace.section.results': 'Resultados',
   'workspace.section.cases': 'Casos',
+  'workspace.section.digest': 'Resumo',
   'workspace.section.admin': 'Admin',
   'workspace.signOut': 'Sair',
   'indicator.nps': 'NPS (0 a 10)',

@@ -8,6 +8,7 @@ import { ENV } from '../../shared/config.js';
 import { changeOf, digestDays, digestFigures, rankByInterval } from '../../shared/digest/figures.js';
 import { digestEmail } from '../../shared/digest/email.js';
 import { getsDigest, nextDigestAt } from '../../shared/digest/sending.js';
+import { digestPage } from '../../shared/workspace/digest-page.js';
 import type { Employee } from '../../shared/employees/schema.js';
 import { nps, rowOf } from '../../shared/results/report.js';
 import { ResultsQuery } from '../../shared/results/schema.js';
@@ -235,5 +236,17 @@ describe('who gets a digest, and when the next one is due', () => {
     expect(nextDigestAt(new Date('2026-11-30T11:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-12-07T11:00:00.000Z');
     // Sunday 23:30 in UTC is already Monday in Tokyo.
     expect(nextDigestAt(new Date('2026-11-29T23:30:00Z'), 'Asia/Tokyo').toISOString()).toBe('2026-12-06T23:00:00.000Z');
+  });
+});
+
+describe('the digest page', () => {
+  it("shows the e-mail's figures in the tenant language, each case a link under the stage's base", async () => {
+    const figures = await digestOf('all');
+    const page = digestPage({ figures, settings: { ...SETTINGS, locale: 'en' }, user: await user(), base: '/prod' });
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('<html lang="en">');
+    expect(page.html).toContain('Weekly digest');
+    expect(page.html).toContain('href="/prod/app/cases/1"');
+    expect(page.html).toContain('aria-current="page"');
   });
 });

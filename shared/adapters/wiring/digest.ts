@@ -1,6 +1,7 @@
 import { ENV, requireEnv, requireEnvs, wire } from '../../config.js';
 import * as figures from '../../digest/figures.js';
 import * as sending from '../../digest/sending.js';
+import * as page from '../../workspace/digest-page.js';
 import type { DigestMessage } from '../../digest/schema.js';
 import type { UserRecord } from '../../access/ports.js';
 import { findUserByName, listUsers } from '../access-repository.js';
@@ -54,3 +55,22 @@ export const digestSending = /* @__PURE__ */ wire(() => {
     handle: (message: DigestMessage, now = new Date()) => sending.handleDigest(ports, message, now),
   };
 });
+
+/** The workspace's digest page: the figures in the signed-in user's scope, links under the stage's base. */
+export async function showDigest({
+  tenantId,
+  user,
+  base,
+  query,
+}: {
+  tenantId: number;
+  user: UserRecord;
+  base: string;
+  query: Record<string, string | undefined>;
+}) {
+  const [figures, settings] = await Promise.all([
+    digestReads.figures({ tenantId, period: page.pagePeriod(query), now: new Date() }, Promise.resolve(user)),
+    tenantSettings(tenantId),
+  ]);
+  return page.digestPage({ figures, settings, user, base });
+}
