@@ -98,6 +98,14 @@ export const FLOORS: Record<string, [number, string]> = {
     "one Query of the endpoint's failed deliveries and the audit entry; 3 more (read, claim, queue) per delivery re-queued",
   ],
   getResults: [2, "the user token beside one Query of the month's day counters; the stores' names (a BatchGetItem)"],
+  getDigest: [
+    4,
+    "the user token and the settings, then in parallel per journey three reports' counter Queries (the period, the one before, by store or employee) and the two case pages: 4 in sequence",
+  ],
+  postAdminDigests: [
+    3,
+    'the users (one Query of their collection) beside the settings, then the next weekly timer (one PutItem); one SQS batch per 10 users',
+  ],
   listAnswers: [
     11,
     "the user token, a Query of each of the tenant's 8 answer shards (in parallel: one round trip of waiting), the page's answers with their analysis (one projected BatchGetItem: the indexes do not hold it), the access-log entries of the customers shown",

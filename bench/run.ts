@@ -13,6 +13,7 @@ import { casesCost } from './cases-cost.js';
 import { retentionCost } from './retention-cost.js';
 import { deadlineCost } from './deadline-cost.js';
 import { themesCost } from './themes-cost.js';
+import { digestCost } from './digest-cost.js';
 import { performanceBlock } from './summary.js';
 import { endToEnd } from './end-to-end.js';
 import { httpThroughput } from './http.js';
@@ -70,6 +71,7 @@ if (SECTIONS.some((section) => !STANDALONE.includes(section) && wanted(section))
         await retentionCost(),
         await deadlineCost(),
         await themesCost(),
+        await digestCost(),
       );
     if (wanted('latency'))
       tables.push(

@@ -182,6 +182,8 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
     };
   },
   listAnswers: (f) => ({ path: '/public/answers', headers: { 'x-service-user-token': f.userToken } }),
+  getDigest: (f) => ({ path: '/public/digest', headers: { 'x-service-user-token': f.userToken }, query: { period: 'week' } }),
+  postAdminDigests: () => ({ method: 'POST', path: '/public/admin/digests', body: { period: 'week' } }),
   listCases: (f) => ({
     path: '/public/cases',
     headers: { 'x-service-user-token': f.userToken },

@@ -157,8 +157,8 @@ export const ACKNOWLEDGED: readonly Acknowledgment[] = [
     'owasp:api8:2023-define-error-validation',
   ].map((rule) => ({
     rule,
-    at: /^components\.schemas\.ResultRow\.properties\.responses$/,
-    reason: "A result row's field named `responses` (how many answered), which the rule takes for an operation's answers.",
+    at: /^components\.schemas\.(ResultRow|Digest\.properties\.journeys\.items(\.properties\.ranking\.properties\.\w+\.items)?)\.properties\.responses$/,
+    reason: "A result row's or a digest's field named `responses` (how many answered), which the rule takes for an operation's answers.",
   })),
 ];
 

@@ -26,6 +26,7 @@ import { Employee } from '../shared/employees/schema.js';
 import { AccessBody } from '../shared/privacy/access.js';
 import { ExportDocument, PrivacyRequestBody, PrivacyRequestView } from '../shared/privacy/schema.js';
 import { ReportBody, ResultRowBody } from '../shared/results/schema.js';
+import { DigestBody } from '../shared/digest/schema.js';
 import { CreateStoreBody, UpdateStoreBody } from '../shared/stores/requests.js';
 import { Store } from '../shared/stores/schema.js';
 import { SurveyBody } from '../shared/surveys/answer-schema.js';
@@ -109,6 +110,7 @@ const COMPONENTS: Record<string, v.GenericSchema> = {
   CaseContact: CaseContactBody,
   Results: ReportBody,
   ResultRow: ResultRowBody,
+  Digest: DigestBody,
   Config: ConfigDocument,
   Logo: LogoObject,
   ApiKey: KeyView,
@@ -410,6 +412,7 @@ const TAGS: Record<string, string> = {
   rating: "Flexible-form ratings: the forms and the answers' evaluations",
   webhooks: "The deliveries of events to the tenant's webhook endpoints",
   results: 'NPS, CSAT and CES by store, employee, journey, class and period, counted as answers arrive',
+  digest: "The digest's figures of the last week or day in the user's scope: scores and their change, rates, rankings, cases (user token)",
   answers: 'What customers answered, with their comments, for managers and integrations (JSON or CSV)',
   privacy: "A data subject's rights under the LGPD: a copy of their data, and its erasure",
   cases: "Cases opened by the answers that match a journey's rule: the list, a case, its changes and its customer's contact (user token)",

@@ -14,6 +14,7 @@ import {
   APP_CASE_CONTACT_PATH,
   APP_CASE_PATH,
   APP_CASES_PATH,
+  APP_DIGEST_PATH,
   APP_PATH,
   APP_RESULTS_PATH,
   NEW_PASSWORD_PATH,
@@ -192,6 +193,7 @@ export const routes: readonly Route[] = [
   route('GET', both('/rating/formbuilder'), 'listEvaluations', R, 'Flexible-form ratings between start_date and end_date (user token)', { cursors: true }),
   route('GET', both('/rating/formbuilder/{id}'), 'getEvaluation', R, 'One flexible-form rating (is_external: by transaction_id)'),
   route('GET', '/public/results', 'getResults', R, 'NPS, mean, answers and response rate of a journey by store, employee, class or period (user token)'),
+  route('GET', '/public/digest', 'getDigest', R, "The digest's figures of the last week or day against the one before: scores and their change, rates, best and worst stores or employees, open and overdue cases (user token)"),
   route('GET', '/public/answers', 'listAnswers', RB, 'What customers answered, newest first, with comments and filters; JSON or CSV (user token; a limited token sees its stores)', { cursors: true }),
   route('GET', '/public/webhooks/deliveries', 'listWebhookDeliveries', R, 'The event deliveries to the tenant webhooks that failed in the last 30 days, newest first'),
   route('POST', '/public/webhooks/deliveries/{id}/retry', 'retryWebhookDelivery', RW, 'Re-send one failed event delivery now, under its event id (404 unknown, 409 not failed); written to the audit log', { ...admin, queues: ['events'] }),
@@ -202,6 +204,7 @@ export const routes: readonly Route[] = [
   route('PUT', '/public/admin/config', 'putAdminConfig', RWB, "Replace the tenant's configuration (the tenant file's schema; If-Match: the ETag read), answering what changed; in effect from the next request", admin),
   route('POST', '/public/admin/webhooks/rotate', 'rotateAdminWebhookSecret', RW, "Rotate an event endpoint's signing secret (body: its url, overlap_hours): the new secret answered once, the old one signing beside it for the overlap (a day by default); written to the audit log", { ...admin, surveyLinks: true }),
   route('POST', '/public/admin/brand/logos', 'createAdminLogo', RW, "Upload a logo (its bytes as the body: PNG, JPEG or WebP, at most 200 KB; SVG refused): answers the stored object, which brand.logo of PUT /public/admin/config may name; audited", { ...admin, logos: 'write' }),
+  route('POST', '/public/admin/digests', 'postAdminDigests', RW, "Queue the current period's digest e-mail (week or day) of every user who gets it: 202 with the count; each user's is sent once a period", { ...admin, queues: ['digests'] }),
   route('GET', '/public/admin/keys', 'listAdminKeys', R, "The tenant's API keys: id, name, scope, created, expiry, revocation, last use (to 5 minutes), successor; never a key's value", admin),
   route('POST', '/public/admin/keys', 'createAdminKey', RW, 'Issue an API key (scope, name, optional expires_at); its value is answered once; written to the audit log', admin),
   route('DELETE', '/public/admin/keys/{id}', 'revokeAdminKey', RW, 'Revoke a key: refused from the next request of every function; written to the audit log', admin),
@@ -257,6 +260,7 @@ export const workspaceRoutes: readonly Route[] = [
   route('GET', APP_ANSWERS_EXPORT_PATH, 'getAppAnswersExport', R, 'Download an export: for the user who asked, while its stores are in their scope, for a day; redirects to a short-lived address of the file', { ...workspacePage, exports: 'read' }),
   route('GET', APP_ANSWERS_CSV_PATH, 'getAppAnswersCsv', RB, 'The answers of the same filters as CSV, a page at a time (its Link header goes on)', { ...workspacePage, cursors: true }),
   route('GET', APP_RESULTS_PATH, 'getAppResults', R, 'Results of a journey and period, by store, employee and class, against the period before', workspacePage),
+  route('GET', APP_DIGEST_PATH, 'getAppDigest', R, "The digest of the last week or day in the signed-in user's scope, as the digest e-mail shows it (where it links)", workspacePage),
   route('GET', APP_CASES_PATH, 'getAppCases', RB, "The signed-in user's cases (of their stores, or their own; open, overdue, resolved; by store), overdue first", { ...workspacePage, cursors: true }),
   route('GET', APP_CASE_PATH, 'getAppCase', RB, 'One case: the answer, its notes and history, and the forms that act on it', workspacePage),
   route('POST', APP_CASE_PATH, 'postAppCase', RWB, "A case's form: a note, a status (a root cause to resolve) or an owner; back to the case", { ...workspacePage, queues: ['events', 'surveyDispatch'] }),
@@ -394,6 +398,17 @@ export const consumers: readonly Consumer[] = [
     summary:
       "Analyses an answer's comment once: redacts it, asks Comprehend for its language, sentiment and key phrases, matches the tenant's themes, stores them on the answer and counts them",
   },
+  {
+    id: 'digestSender',
+    handler: 'queue/digest-sender.ts',
+    queue: 'digests',
+    // The claim is given back (DeleteItem) when its e-mail fails; a scheduled run parks the next one (a timer).
+    table: ['read', 'write', 'delete'],
+    sends: ['digests'],
+    providers: ['ses'],
+    summary:
+      "Sends each user's digest e-mail of a period once (claimed before sending); a tenant's scheduled run queues its users' digests and parks the next run",
+  },
 ];
 
 /** Functions run on a schedule (an EventBridge rule in AWS, a timer in the local stack). */
@@ -415,9 +430,9 @@ export const scheduled: readonly Scheduled[] = [
     everyMinutes: 1,
     table: ['read', 'write', 'batchWrite'],
     // Every timer due soon goes to the queue its kind names (shared/timers.ts): attempts, case deadlines, held alerts.
-    sends: ['surveyDispatch', 'caseDeadlines', 'cases'],
+    sends: ['surveyDispatch', 'caseDeadlines', 'cases', 'digests'],
     summary:
-      'Releases the timers due in the next minutes (survey attempts, case deadlines, WhatsApp alerts held by quiet hours) onto the queue each names',
+      'Releases the timers due in the next minutes (survey attempts, case deadlines, WhatsApp alerts held by quiet hours, digest runs) onto the queue each names',
   },
   {
     id: 'personalCopiesExpiry',

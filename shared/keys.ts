@@ -276,6 +276,13 @@ export const keys = {
   /** A case's WhatsApp alert held by quiet hours (one timer per case, whatever is redelivered). */
   dueCaseAlert: (tenantId: number, caseId: number) => `${tenant(tenantId)}#CASE#${padId(caseId)}#WHATSAPP`,
   dueCheckpoint: () => ({ pk: 'DUE', sk: 'CHECKPOINT' }),
+  /** A tenant's scheduled digest run (one timer per tenant, period and first day: parked twice, one item). */
+  dueDigest: (tenantId: number, period: string, from: string) => `${tenant(tenantId)}#DIGEST#${period}#${from}`,
+  /** A user's digest of one period: its claim, so that each user gets one per period (the user's name, an e-mail address). */
+  digestClaim: (tenantId: number, user: string, period: string, from: string) => ({
+    pk: `${tenant(tenantId)}#DIGEST#${period}#${from}`,
+    sk: `USER#${user}`,
+  }),
   /** An address that bounced or complained, per tenant, by the SHA-256 of the address (the address is not kept). */
   suppressed: (tenantId: number, addressHash: string) => ({ pk: `${tenant(tenantId)}#SUPPRESSED#${addressHash}`, sk: 'SUPPRESSED' }),
 

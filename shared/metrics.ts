@@ -23,6 +23,7 @@ export type MetricName =
   | 'SurveyAttemptsHeld'
   | 'TimersReleased'
   | 'CaseDeadlines'
+  | 'Digests'
   | 'PersonalCopiesExpired'
   | 'EventDeliveries'
   | 'PrivacyRequests'

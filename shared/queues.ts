@@ -19,6 +19,8 @@ export const QUEUES = {
   exports: { name: 'ExportQueue', urlEnv: ENV.exportQueueUrl, timeoutSeconds: 300 },
   /** One message per written answer with a comment: its themes and sentiment (shared/themes/), never holding the answer back. */
   analysis: { name: 'AnalysisQueue', urlEnv: ENV.analysisQueueUrl },
+  /** One message per tenant's scheduled digest run (its fan-out), and one per user's digest of a period (shared/digest/). */
+  digests: { name: 'DigestQueue', urlEnv: ENV.digestQueueUrl },
 } as const;
 export type QueueId = keyof typeof QUEUES;
 

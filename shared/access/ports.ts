@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { KEY_SCOPES } from './credentials.js';
 import { USER_ROLES, type UserRole } from './roles.js';
 import type { UserScope } from './user-scope.js';
+import { DIGEST_CHOICES } from '../digest/choices.js';
 import type { RegionConfig } from '../regions.js';
 
 export const ApiKeyRecord = v.object({
@@ -34,6 +35,8 @@ export const UserRecord = v.object({
   disabled_at: v.optional(v.nullable(v.string())),
   /** The manager's mobile in E.164, for the case alert on WhatsApp (personal data: never logged nor audited). */
   phone: v.optional(v.string()),
+  /** Which digest e-mail the user gets (shared/digest/sending.ts); none: weekly. */
+  digest: v.optional(v.picklist(DIGEST_CHOICES)),
 });
 export type UserRecord = v.InferOutput<typeof UserRecord>;
 
@@ -95,6 +98,6 @@ export interface UserRepository {
   updateUser(
     tenantId: number,
     tokenHash: string,
-    fields: Partial<Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>> & { phone?: string | null },
+    fields: Partial<Pick<UserRecord, 'scope' | 'role' | 'disabled_at' | 'digest'>> & { phone?: string | null },
   ): Promise<UserRecord>;
 }

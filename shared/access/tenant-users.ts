@@ -8,6 +8,7 @@ import { hashSecret, newSecret } from './credentials.js';
 import { USER_ROLES, type UserRecord, type UserRepository, type UserRole } from './ports.js';
 import { AdminRefusedError, requireAdmin } from './capabilities.js';
 import { NoSenderError, temporaryPassword, type Invitations } from './invitation.js';
+import { DEFAULT_DIGEST, DIGEST_CHOICES } from '../digest/choices.js';
 
 /** A user's name in a path: a manager's e-mail address, or the name a tenant file gave an API user. */
 export const UserNamePath = v.strictObject({
@@ -15,9 +16,11 @@ export const UserNamePath = v.strictObject({
 });
 
 const Role = v.picklist(USER_ROLES, `must be one of ${USER_ROLES.join(', ')}`);
+/** Which digest e-mail the user gets (shared/digest/sending.ts): weekly by default, daily, or none. */
+const Digest = v.picklist(DIGEST_CHOICES, `must be one of ${DIGEST_CHOICES.join(', ')}`);
 
 /** POST /public/admin/users: a manager who signs in with their e-mail address, what they see, and their role. */
-export const NewUserBody = v.strictObject({ email, scope: UserScope, role: v.optional(Role, 'member') });
+export const NewUserBody = v.strictObject({ email, scope: UserScope, role: v.optional(Role, 'member'), digest: v.optional(Digest) });
 /** A new user; `phone` in E.164, parsed at the edge (user-phone.ts). */
 export type NewUserBody = v.InferOutput<typeof NewUserBody> & { phone?: string };
 
@@ -26,12 +29,13 @@ export const UserPatchFields = v.strictObject({
   scope: v.optional(UserScope),
   role: v.optional(Role),
   disabled: v.optional(v.boolean('must be true or false')),
+  digest: v.optional(Digest),
 });
 
 /** A change of a user's scope, role or state, at least one (the workspace's form). */
 export const UserPatchBody = v.pipe(
   UserPatchFields,
-  v.check((patch) => Object.keys(patch).length > 0, 'must change at least one of scope, role, disabled'),
+  v.check((patch) => Object.keys(patch).length > 0, 'must change at least one of scope, role, disabled, digest'),
 );
 /** What a change may hold: `phone` E.164 (parsed at the edge, user-phone.ts), null to remove it. */
 export type UserPatchBody = v.InferOutput<typeof UserPatchBody> & { phone?: string | null };
@@ -48,6 +52,8 @@ export const UserView = v.object({
    * number itself (an employee's personal data) stays out of every list an integration reads and may log.
    */
   phone_last4: v.nullable(v.string()),
+  /** Which digest e-mail the user gets: `weekly` (the default), `daily` (when the tenant sends daily ones) or `off`. */
+  digest: Digest,
 });
 export type UserView = v.InferOutput<typeof UserView>;
 
@@ -70,6 +76,7 @@ const viewOf = (user: UserRecord): UserView => ({
   created_at: user.created_at,
   disabled_at: user.disabled_at ?? null,
   phone_last4: user.phone ? user.phone.slice(-4) : null,
+  digest: user.digest ?? DEFAULT_DIGEST,
 });
 
 /** What the audit log records of a phone: whether one is set, never its value. */
@@ -248,6 +255,7 @@ export function tenantUsers(
       tokenHash: hashSecret(token),
       created_at: now.toISOString(),
       ...(body.phone ? { phone: body.phone } : {}),
+      ...(body.digest ? { digest: body.digest } : {}),
     };
     // Of two invitations of one address at once, one user is made; the other is a conflict like any existing user.
     if (!(await users.insertUser(tenantId, user))) throw DuplicateError.of('user', 'email');
@@ -301,13 +309,19 @@ export function tenantUsers(
     const before = viewOf(current);
     const disabled_at =
       patch.disabled === undefined ? before.disabled_at : patch.disabled ? (before.disabled_at ?? now.toISOString()) : null;
-    const after: UserView = { ...before, scope: patch.scope ?? before.scope, role: patch.role ?? before.role, disabled_at };
+    const after: UserView = {
+      ...before,
+      scope: patch.scope ?? before.scope,
+      role: patch.role ?? before.role,
+      disabled_at,
+      digest: patch.digest ?? before.digest,
+    };
     if (patch.disabled !== undefined && patch.disabled !== (before.disabled_at !== null)) {
       // The directory first: a user refused by Cognito but enabled here would still be let in by nothing else.
       await directory.setEnabled({ email: name, tenantId }, !patch.disabled);
     }
     const phone = patch.phone === undefined ? current.phone : (patch.phone ?? undefined);
-    const changed = (['scope', 'role', 'disabled_at'] as const).filter(
+    const changed = (['scope', 'role', 'disabled_at', 'digest'] as const).filter(
       (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
     );
     const phoneChanged = phone !== current.phone;

@@ -273,12 +273,12 @@ export async function listUsers(tenantId: number): Promise<UserRecord[]> {
 export async function updateUser(
   tenantId: number,
   tokenHash: string,
-  fields: Partial<Pick<UserRecord, 'scope' | 'role' | 'disabled_at'>> & { phone?: string | null },
+  fields: Partial<Pick<UserRecord, 'scope' | 'role' | 'disabled_at' | 'digest'>> & { phone?: string | null },
 ): Promise<UserRecord> {
   const { client, tableName } = db();
   // Only the fields given are written: two admins changing different fields at once both keep their change. A phone
   // given as null is removed.
-  const given = (['scope', 'role', 'disabled_at', 'phone'] as const).filter(
+  const given = (['scope', 'role', 'disabled_at', 'digest', 'phone'] as const).filter(
     (field) => fields[field] !== undefined && !(field === 'phone' && fields.phone === null),
   );
   const set = given.length ? `SET ${given.map((field) => `#${field} = :${field}`).join(', ')}` : '';

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { CaseDeadlineMessage } from '../cases/deadline-message.js';
 import { CaseMessage } from '../cases/message.js';
+import { DigestMessage } from '../digest/schema.js';
 import { keys } from '../keys.js';
 import { DispatchMessage } from '../surveys/dispatch.js';
 import { TABLE } from '../table.js';
@@ -37,6 +38,10 @@ const KINDS = {
   caseAlert: {
     schema: CaseMessage,
     sort: (m: CaseMessage) => keys.dueCaseAlert(m.tenantId, m.transactionId),
+  },
+  digest: {
+    schema: DigestMessage,
+    sort: (m: DigestMessage) => keys.dueDigest(m.tenantId, m.period, m.from),
   },
 } satisfies Record<TimerKind, unknown>;
 /** The message a kind of timer carries. */

@@ -139,6 +139,7 @@ export const enWorkspace: WorkspaceCatalogue = {
   'workspace.section.answers': 'Answers',
   'workspace.section.results': 'Results',
   'workspace.section.cases': 'Cases',
+  'workspace.section.digest': 'Digest',
   'workspace.section.admin': 'Admin',
   'workspace.signOut': 'Sign out',
   'indicator.nps': 'NPS (0 to 10)',
@@ -457,6 +458,29 @@ export const enAlerts: AlertCatalogue = {
   'invitation.password': 'Your temporary password:',
   'invitation.change': 'At your first sign-in you will choose a password of your own; the temporary one then stops working.',
   'invitation.signIn': 'Sign in',
+  'digest.subject': '{period, select, week {Weekly digest} other {Daily digest}}: {company}, {dates}',
+  'digest.dates': '{from} to {to}',
+  'digest.intro': 'Your stores from {from} to {to}, against the period before.',
+  'digest.score': 'Score',
+  'digest.previous': 'Before: {score}',
+  'digest.change':
+    '{sign, select, up {Up} down {Down} other {No change}} {delta} points, {significant, select, yes {beyond chance} other {within chance}}',
+  'digest.interval': '95% interval {low} to {high}',
+  'digest.answers': 'Answers: {answers}',
+  'digest.responseRate': 'Response rate: {rate}',
+  'digest.recoveryRate': 'Recovery rate: {rate} of {answers} recovery answers',
+  'digest.noAnswers': 'No answers in this period.',
+  'digest.best': 'Best {by, select, store {stores} other {employees}}',
+  'digest.worst': 'Worst {by, select, store {stores} other {employees}}',
+  'digest.few': 'Too few answers to rank: {names}',
+  'digest.openCases': 'Open cases',
+  'digest.overdueCases': 'Overdue cases',
+  'digest.case': 'Case {id}: score {score}, due {due}',
+  'digest.noCases': 'None.',
+  'digest.moreCases': 'More cases in the workspace.',
+  'digest.open': 'See the digest in the workspace',
+  'digest.optOut':
+    'You receive this digest {period, select, week {every Monday} other {every morning}}. To stop it or change how often, set your digest to off in the workspace.',
 };
 
 export const enAdmin: AdminCatalogue = {

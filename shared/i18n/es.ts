@@ -140,6 +140,7 @@ export const esWorkspace: WorkspaceCatalogue = {
   'workspace.section.answers': 'Respuestas',
   'workspace.section.results': 'Resultados',
   'workspace.section.cases': 'Casos',
+  'workspace.section.digest': 'Resumen',
   'workspace.section.admin': 'Admin',
   'workspace.signOut': 'Salir',
   'indicator.nps': 'NPS (0 a 10)',
@@ -458,6 +459,29 @@ export const esAlerts: AlertCatalogue = {
   'invitation.password': 'Su contraseña temporal:',
   'invitation.change': 'Al entrar por primera vez elegirá una contraseña propia; la temporal deja entonces de funcionar.',
   'invitation.signIn': 'Entrar',
+  'digest.subject': '{period, select, week {Resumen semanal} other {Resumen diario}}: {company}, {dates}',
+  'digest.dates': '{from} a {to}',
+  'digest.intro': 'Sus tiendas del {from} al {to}, frente al período anterior.',
+  'digest.score': 'Nota',
+  'digest.previous': 'Antes: {score}',
+  'digest.change':
+    '{sign, select, up {Subió} down {Bajó} other {Sin cambio}} {delta} puntos, {significant, select, yes {más allá del azar} other {dentro del azar}}',
+  'digest.interval': 'Intervalo del 95%: {low} a {high}',
+  'digest.answers': 'Respuestas: {answers}',
+  'digest.responseRate': 'Tasa de respuesta: {rate}',
+  'digest.recoveryRate': 'Tasa de recuperación: {rate} de {answers} respuestas de recuperación',
+  'digest.noAnswers': 'Ninguna respuesta en este período.',
+  'digest.best': '{by, select, store {Mejores tiendas} other {Mejores empleados}}',
+  'digest.worst': '{by, select, store {Peores tiendas} other {Peores empleados}}',
+  'digest.few': 'Pocas respuestas para clasificar: {names}',
+  'digest.openCases': 'Casos abiertos',
+  'digest.overdueCases': 'Casos vencidos',
+  'digest.case': 'Caso {id}: nota {score}, vence {due}',
+  'digest.noCases': 'Ninguno.',
+  'digest.moreCases': 'Más casos en el panel.',
+  'digest.open': 'Ver el resumen en el panel',
+  'digest.optOut':
+    'Recibe este resumen {period, select, week {cada lunes} other {cada mañana}}. Para detenerlo o cambiar la frecuencia, desactive su resumen en el panel.',
 };
 
 export const esAdmin: AdminCatalogue = {

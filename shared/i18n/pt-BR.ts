@@ -132,6 +132,7 @@ export const ptBRWorkspace = {
   'workspace.section.answers': 'Respostas',
   'workspace.section.results': 'Resultados',
   'workspace.section.cases': 'Casos',
+  'workspace.section.digest': 'Resumo',
   'workspace.section.admin': 'Admin',
   'workspace.signOut': 'Sair',
   'indicator.nps': 'NPS (0 a 10)',
@@ -451,6 +452,29 @@ export const ptBRAlerts = {
   'invitation.password': 'Sua senha temporária:',
   'invitation.change': 'No primeiro acesso você escolherá uma senha sua; a temporária deixa então de valer.',
   'invitation.signIn': 'Entrar',
+  'digest.subject': '{period, select, week {Resumo semanal} other {Resumo diário}}: {company}, {dates}',
+  'digest.dates': '{from} a {to}',
+  'digest.intro': 'Suas lojas de {from} a {to}, comparadas ao período anterior.',
+  'digest.score': 'Nota',
+  'digest.previous': 'Antes: {score}',
+  'digest.change':
+    '{sign, select, up {Subiu} down {Caiu} other {Sem mudança}} {delta} pontos, {significant, select, yes {além do acaso} other {dentro do acaso}}',
+  'digest.interval': 'Intervalo de 95%: {low} a {high}',
+  'digest.answers': 'Respostas: {answers}',
+  'digest.responseRate': 'Taxa de resposta: {rate}',
+  'digest.recoveryRate': 'Taxa de recuperação: {rate} de {answers} respostas de recuperação',
+  'digest.noAnswers': 'Nenhuma resposta neste período.',
+  'digest.best': '{by, select, store {Melhores lojas} other {Melhores colaboradores}}',
+  'digest.worst': '{by, select, store {Piores lojas} other {Piores colaboradores}}',
+  'digest.few': 'Poucas respostas para classificar: {names}',
+  'digest.openCases': 'Casos abertos',
+  'digest.overdueCases': 'Casos atrasados',
+  'digest.case': 'Caso {id}: nota {score}, prazo {due}',
+  'digest.noCases': 'Nenhum.',
+  'digest.moreCases': 'Mais casos no painel.',
+  'digest.open': 'Ver o resumo no painel',
+  'digest.optOut':
+    'Você recebe este resumo {period, select, week {toda segunda-feira} other {toda manhã}}. Para pará-lo ou mudar a frequência, desative seu resumo no painel.',
 } as const;
 
 export const ptBRAdmin = {

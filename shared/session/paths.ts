@@ -10,6 +10,8 @@ export const SESSION_PATH = `${APP_PATH}/session`;
 export const REFRESH_PATH = `${SESSION_PATH}/refresh`;
 export const SIGN_OUT_PATH = `${SESSION_PATH}/sign-out`;
 export const APP_RESULTS_PATH = `${APP_PATH}/results`;
+/** The digest's figures (issue 48), which the digest e-mail links to. */
+export const APP_DIGEST_PATH = `${APP_PATH}/digest`;
 /** The answers inbox, and the same answers as CSV. */
 export const APP_ANSWERS_PATH = `${APP_PATH}/answers`;
 export const APP_ANSWERS_CSV_PATH = `${APP_PATH}/answers.csv`;

@@ -4,7 +4,7 @@ import { logoPath } from '../brand/brand.js';
 import { DEFAULT_LOCALE, timeZoneOf, type Locale } from '../locale.js';
 import type { Settings } from '../tenants/config-schema.js';
 import { html, type SafeHtml } from '../html.js';
-import { APP_ANSWERS_PATH, APP_CASES_PATH, APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
+import { APP_ANSWERS_PATH, APP_CASES_PATH, APP_DIGEST_PATH, APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
 
 /**
  * The workspace's pages, server-rendered: pt-BR, mobile-first, complete without JavaScript (only the trend chart
@@ -27,6 +27,7 @@ export const SECTIONS: readonly { label: WorkspaceKey; path: string }[] = [
   { label: 'workspace.section.answers', path: APP_ANSWERS_PATH },
   { label: 'workspace.section.results', path: APP_RESULTS_PATH },
   { label: 'workspace.section.cases', path: APP_CASES_PATH },
+  { label: 'workspace.section.digest', path: APP_DIGEST_PATH },
 ];
 
 export interface Layout {

@@ -78,21 +78,21 @@ describe('the CDK stacks', () => {
       // The table, the user pool and its workspace client, the logo bucket and its policy, and three secrets.
       'Test-Data': 8,
       Test: 4,
-      'Test/Messaging': 50,
+      'Test/Messaging': 55,
       'Test/PublicApi': 34,
       // The workspace's pages in two stacks (infra/stacks/api.ts workspaceGroupOf): the tenant admins' pages apart.
-      'Test/PublicApi/WorkspaceRoutes': 126,
+      'Test/PublicApi/WorkspaceRoutes': 133,
       'Test/PublicApi/WorkspaceAdminRoutes': 84,
       'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
-      'Test/PublicApi/InsightsRoutes': 51,
+      'Test/PublicApi/InsightsRoutes': 58,
       'Test/PublicApi/PrivacyRoutes': 28,
-      'Test/PublicApi/AdminRoutes': 84,
+      'Test/PublicApi/AdminRoutes': 91,
       'Test/PublicApi/CasesRoutes': 28,
       'Test/ChatbotApi': 20,
       'Test/ChatbotApi/SurveyRoutes': 21,
-      'Test/Workers': 96,
+      'Test/Workers': 104,
     });
     for (const [stack, count] of Object.entries(counts)) expect(count, stack).toBeLessThan(200);
   });
@@ -299,6 +299,7 @@ describe('the CDK stacks', () => {
       'GET /app/answers/exports/{id}',
       'GET /app/cases',
       'GET /app/cases/{id}',
+      'GET /app/digest',
       'GET /app/results',
       'POST /app/admin/brand',
       'POST /app/admin/general',
@@ -387,6 +388,8 @@ describe('the CDK stacks', () => {
         'CaseDeadlineQueueDlq274D6EF3',
         'CaseQueue1D9A7E69',
         'CaseQueueDlqAC011126',
+        'DigestQueueD48DE8C7',
+        'DigestQueueDlq3CFA6569',
         'EventQueueDlqFF1FDC9D',
         'EventQueueFD722DCD',
         'ExportQueueC5F748C5',
@@ -465,10 +468,12 @@ describe('the CDK stacks', () => {
     // Pinned: a change here is a change of what a role may do, to be read in review.
     expect(withAction('dynamodb:DeleteItem')).toEqual(
       // postSignIn forgets an account's failed sign-ins once it signs in. commentAnalyser deletes the list entries of
-      // a theme a correction drops, personalCopiesExpiry those of a comment it strips.
+      // a theme a correction drops, personalCopiesExpiry those of a comment it strips. digestSender gives its claim
+      // back when the e-mail fails.
       [
         'caseDeadlines',
         'commentAnalyser',
+        'digestSender',
         'personalCopiesExpiry',
         'postSignIn',
         'privacyRequests',
@@ -635,7 +640,9 @@ describe('the CDK stacks', () => {
   it('lets only the senders and the users routes e-mail (the invitation: Cognito told to send nothing), the page also renew a temporary password', () => {
     const sending = [...FUNCTIONS.keys()].filter((id) => roleActions(id).includes('ses:SendEmail')).sort();
     // Pinned: the functions that send e-mail, each a change of what a role may do, to be read in review.
-    expect(sending).toEqual(['caseDeadlines', 'caseOpener', 'createAdminUser', 'postAppAdminUsers', 'surveyDispatcher'].sort());
+    expect(sending).toEqual(
+      ['caseDeadlines', 'caseOpener', 'createAdminUser', 'digestSender', 'postAppAdminUsers', 'surveyDispatcher'].sort(),
+    );
     for (const id of ['createAdminUser', 'postAppAdminUsers']) {
       const [, fn] = ofType('AWS::Lambda::Function').find(([key]) => new RegExp(`^${capitalise(id)}[0-9A-F]{8}$`).test(key))!;
       expect(Object.keys(fn.Properties.Environment.Variables), id).toContain('SURVEY_BASE_URL');

@@ -78,6 +78,7 @@ describe('POST /public/admin/users', () => {
       created_at: res.body.created_at,
       disabled_at: null,
       phone_last4: null,
+      digest: 'weekly',
     });
     expect(listing.text).not.toContain(res.body.token);
     expect(directory.UserStatus).toBe('FORCE_CHANGE_PASSWORD');

@@ -1,6 +1,7 @@
 import { ENV, requireEnvs, wire } from '../../config.js';
 import type { CaseMessage } from '../../cases/message.js';
 import type { CaseDeadlineMessage } from '../../cases/deadline-message.js';
+import type { DigestMessage } from '../../digest/schema.js';
 import { QUEUES, type QueueId } from '../../queues.js';
 import * as surveyTimers from '../../surveys/scheduler.js';
 import { dueScheduler, releaseDue, TIMERS, type DelayedSend, type Timer } from '../../timers.js';
@@ -75,4 +76,16 @@ export const releaseDueTimers = /* @__PURE__ */ wire(() => {
   // The release reads and writes the table and puts every kind of timer on its own queue: all are named at cold start.
   requireEnvs(ENV.tableName, ...Object.values(TIMERS).map(({ queue }) => QUEUES[queue].urlEnv));
   return (now = new Date()) => releaseDue(dueTimers, sendTimers, now);
+});
+
+/** Digest runs back on the digest queue, each delayed to its due time. */
+const sendDigestRuns: DelayedSend<DigestMessage> = (messages) => {
+  const delays = new Map(messages.map((m) => [m.message as unknown, m.delaySeconds]));
+  return sendMessages('digests', [...delays.keys()], (body) => delays.get(body) ?? 0);
+};
+
+/** Where a tenant's next scheduled digest run waits: timers of kind `digest`, in the table until the week comes. */
+export const digestTimer = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName, ENV.digestQueueUrl);
+  return dueScheduler(dueTimersOf('digest'), sendDigestRuns);
 });

@@ -1,0 +1,76 @@
+import { ENV, requireEnv, requireEnvs, wire } from '../../config.js';
+import * as figures from '../../digest/figures.js';
+import * as sending from '../../digest/sending.js';
+import * as page from '../../workspace/digest-page.js';
+import type { DigestMessage } from '../../digest/schema.js';
+import type { UserRecord } from '../../access/ports.js';
+import { findUserByName, listUsers } from '../access-repository.js';
+import { caseStore } from '../case-repository.js';
+import { digestClaims } from '../digest-claims.js';
+import { sendDigestEmail } from '../digest-mail.js';
+import { sendMessages } from '../sqs.js';
+import { resultsService } from './results.js';
+import { tenantSettings } from './tenants.js';
+import { digestTimer } from './timers.js';
+
+/** What the digest's figures read: the results' reports, the tenant's settings, and its cases. */
+const figurePorts = () => ({ report: resultsService.report, settings: tenantSettings, cases: caseStore });
+
+/** GET /public/digest: the figures in the token's scope; its case links relative to the API's base. */
+export const digestReads = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  const ports = { ...figurePorts(), baseUrl: '' };
+  return {
+    figures: (request: figures.DigestRequest, user: Promise<UserRecord>) => figures.digestFigures(ports, request, user),
+  };
+});
+
+/** Queues digests (the admin's POST, a scheduled run) and sends each user's once (the digest queue's consumer). */
+export const digestSending = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName, ENV.digestQueueUrl);
+  const ports: sending.DigestSendingPorts = {
+    figures: figurePorts(),
+    users: { list: listUsers, find: findUserByName },
+    claims: digestClaims,
+    async queue(messages) {
+      const unsent = await sendMessages('digests', messages);
+      if (unsent.length) throw new Error(`${unsent.length} digests could not be queued.`);
+    },
+    email: sendDigestEmail,
+    get timer() {
+      return digestTimer;
+    },
+    // Read when a link is made: outside a function runtime the module may load before it is set.
+    get baseUrl() {
+      return requireEnv(ENV.surveyBaseUrl);
+    },
+  };
+  return {
+    /** The admin's POST: the period's digests now, and the tenant's weekly schedule parked (a tenant's first run starts it). */
+    async queue(tenantId: number, period: figures.DigestPeriod, now = new Date()) {
+      const queued = await sending.queueDigests(ports, tenantId, period, now);
+      await sending.scheduleNextDigest(ports, tenantId, await tenantSettings(tenantId), now);
+      return queued;
+    },
+    handle: (message: DigestMessage, now = new Date()) => sending.handleDigest(ports, message, now),
+  };
+});
+
+/** The workspace's digest page: the figures in the signed-in user's scope, links under the stage's base. */
+export async function showDigest({
+  tenantId,
+  user,
+  base,
+  query,
+}: {
+  tenantId: number;
+  user: UserRecord;
+  base: string;
+  query: Record<string, string | undefined>;
+}) {
+  const [figures, settings] = await Promise.all([
+    digestReads.figures({ tenantId, period: page.pagePeriod(query), now: new Date() }, Promise.resolve(user)),
+    tenantSettings(tenantId),
+  ]);
+  return page.digestPage({ figures, settings, user, base });
+}

@@ -1,0 +1,182 @@
+import { html, raw, type Colour, type SafeHtml } from '../html.js';
+import { alertTranslator, type Translate, type AlertKey } from '../i18n/messages.js';
+import { timesOf } from '../i18n/times.js';
+import type { Locale } from '../locale.js';
+import { brandColour } from '../surveys/compose.js';
+import type { DigestFigures, JourneyDigest, RankedRow } from './figures.js';
+
+export interface DigestEmailInput {
+  figures: DigestFigures;
+  company: string;
+  /** The brand's colour (checked); the house blue when absent or unreadable. */
+  colour?: string | undefined;
+  locale: Locale;
+  timeZone: string;
+  /** The digest's page in the workspace. */
+  link: string;
+}
+
+/** A digest as words: the lines of each journey, then the cases, in the tenant's language (the e-mail's text part, a chat summary). */
+export interface DigestWords {
+  subject: string;
+  intro: string;
+  /** Each journey with answers or surveys in either period: its score (as the locale writes it) and its other figures. */
+  journeys: { name: string; score: string; lines: string[]; best: string[]; worst: string[]; few: string | null }[];
+  cases: { title: string; lines: string[] }[];
+  more: string | null;
+}
+
+const percent = (locale: Locale, rate: number | null) =>
+  rate === null ? '-' : new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(rate);
+const number = (locale: Locale, value: number | null) =>
+  value === null ? '-' : new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(value);
+
+const rankedLine = (locale: Locale, r: RankedRow) => `${r.label}: ${number(locale, r.score)} (${r.responses})`;
+
+function journeyLines(t: Translate<AlertKey>, locale: Locale, j: JourneyDigest): string[] {
+  if (j.responses === 0) return [t('digest.noAnswers')];
+  return [
+    ...(j.ci95 ? [t('digest.interval', { low: number(locale, j.ci95[0]), high: number(locale, j.ci95[1]) })] : []),
+    ...(j.previous_score !== null ? [t('digest.previous', { score: number(locale, j.previous_score) })] : []),
+    ...(j.change
+      ? [
+          t('digest.change', {
+            sign: j.change.delta > 0 ? 'up' : j.change.delta < 0 ? 'down' : 'none',
+            delta: number(locale, Math.abs(j.change.delta)),
+            significant: j.change.significant ? 'yes' : 'no',
+          }),
+        ]
+      : []),
+    t('digest.answers', { answers: number(locale, j.responses) }),
+    t('digest.responseRate', { rate: percent(locale, j.response_rate) }),
+    ...(j.recovery_answers > 0
+      ? [t('digest.recoveryRate', { rate: percent(locale, j.recovery_rate), answers: number(locale, j.recovery_answers) })]
+      : []),
+  ];
+}
+
+/** The digest's figures in words: the e-mail's text and headings, and what a chat summary of the digest can reuse. */
+export function digestWords({ figures, company, locale, timeZone }: Omit<DigestEmailInput, 'link' | 'colour'>): DigestWords {
+  const t = alertTranslator(locale);
+  const times = timesOf(locale, timeZone);
+  const [from, to] = [times.day(figures.from), times.day(figures.to)];
+  const dates = figures.from === figures.to ? from : t('digest.dates', { from, to });
+  const caseLine = (c: DigestFigures['cases']['open'][number]) => t('digest.case', { id: c.id, score: c.score, due: times.when(c.due_at) });
+  const list = (title: string, cases: DigestFigures['cases']['open']) => ({
+    title,
+    lines: cases.length ? cases.map(caseLine) : [t('digest.noCases')],
+  });
+  return {
+    subject: t('digest.subject', { period: figures.period, company, dates }),
+    intro: t('digest.intro', { from, to }),
+    journeys: figures.journeys
+      .filter((j) => j.responses > 0 || j.sent > 0 || j.previous_score !== null)
+      .map((j) => ({
+        name: j.journey.name,
+        score: `${t('digest.score')}: ${number(locale, j.score)}`,
+        lines: journeyLines(t, locale, j),
+        best: j.ranking.best.map((r) => rankedLine(locale, r)),
+        worst: j.ranking.worst.map((r) => rankedLine(locale, r)),
+        few: j.ranking.few.length ? t('digest.few', { names: j.ranking.few.map((r) => r.label).join(', ') }) : null,
+      })),
+    cases: [list(t('digest.openCases'), figures.cases.open), list(t('digest.overdueCases'), figures.cases.overdue)],
+    more: figures.cases.more ? t('digest.moreCases') : null,
+  };
+}
+
+/** A bar of `share` (0..1) drawn with two table cells: no image, no script, as every mail client draws tables. */
+const bar = (share: number, colour: Colour): SafeHtml => {
+  const filled = Math.round(Math.min(1, Math.max(0, share)) * 100);
+  return html`<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse"><tr>${
+    filled > 0 &&
+    html`<td width="${filled}%" height="10" bgcolor="${colour}" style="background:${colour};height:10px;font-size:0;line-height:0">&nbsp;</td>`
+  }${filled < 100 && html`<td height="10" bgcolor="#e5e7eb" style="background:#e5e7eb;height:10px;font-size:0;line-height:0">&nbsp;</td>`}</tr></table>`;
+};
+
+/** Where a score sits on its scale, 0..1 (NPS -100..100; a mean on its own scale). */
+const shareOf = (j: JourneyDigest, score: number | null) => {
+  if (score === null) return 0;
+  if (j.journey.indicator === 'nps') return (score + 100) / 200;
+  const [low, high] = j.journey.indicator === 'ces' ? [1, 7] : j.journey.indicator === 'binary' ? [0, 1] : [1, 5];
+  return (score - low) / (high - low);
+};
+
+/** A vetted constant: the style of a line of figures. */
+const cell = raw('padding:4px 0;font:15px/1.4 Arial,sans-serif;color:#111827');
+
+/**
+ * The digest e-mail: one fluid column (100% wide up to 640 px: 390 to 700 px screens scroll nowhere), tables and bars
+ * drawn with table cells, inline styles, no image nor script; its text part says the same in the same words.
+ */
+export function digestEmail(input: DigestEmailInput): { subject: string; html: string; text: string } {
+  const { figures, locale, link } = input;
+  const t = alertTranslator(locale);
+  const colour = brandColour(input.colour);
+  const words = digestWords(input);
+  const ranked = (title: string, rows: RankedRow[], j: JourneyDigest) =>
+    rows.length > 0 &&
+    html`<p style="margin:12px 0 4px;font:bold 14px Arial,sans-serif;color:#374151">${title}</p>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows.map(
+      (r) =>
+        html`<tr><td style="${cell};width:45%;word-break:break-word">${r.label}</td><td align="right" style="${cell};width:15%;padding-right:8px">${number(locale, r.score)}</td><td style="padding:4px 0;width:40%">${bar(shareOf(j, r.score), colour)}</td></tr>`,
+    )}</table>`;
+  const journeys = figures.journeys
+    .filter((j) => words.journeys.some((w) => w.name === j.journey.name))
+    .map((j) => {
+      const w = words.journeys.find((x) => x.name === j.journey.name)!;
+      return html`<tr><td style="padding:16px 0;border-top:1px solid #e5e7eb">
+<h2 style="margin:0 0 8px;font:bold 18px Arial,sans-serif;color:#111827">${w.name}</h2>
+${j.score !== null && html`<p style="margin:0 0 4px;font:bold 22px Arial,sans-serif;color:#111827">${w.score}</p>${bar(shareOf(j, j.score), colour)}`}
+${w.lines.map((line) => html`<p style="margin:4px 0;${cell}">${line}</p>`)}
+${ranked(t('digest.best', { by: j.ranked_by }), j.ranking.best, j)}
+${ranked(t('digest.worst', { by: j.ranked_by }), j.ranking.worst, j)}
+${w.few && html`<p style="margin:8px 0 0;font:13px Arial,sans-serif;color:#4b5563">${w.few}</p>`}
+</td></tr>`;
+    });
+  const cases = [figures.cases.open, figures.cases.overdue].map((list, at) => {
+    const w = words.cases[at]!;
+    return html`<tr><td style="padding:16px 0;border-top:1px solid #e5e7eb">
+<h2 style="margin:0 0 8px;font:bold 18px Arial,sans-serif;color:#111827">${w.title}</h2>
+${list.length ? list.map((c, i) => html`<p style="margin:4px 0;${cell}"><a href="${c.link}" style="color:${colour};display:inline-block;padding:6px 0">${w.lines[i]!}</a></p>`) : html`<p style="margin:4px 0;${cell}">${w.lines[0]!}</p>`}
+</td></tr>`;
+  });
+  const document = html`<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${words.subject}</title></head>
+<body style="margin:0;padding:0;background:#f3f4f6">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" bgcolor="#f3f4f6"><tr><td align="center" style="padding:12px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" bgcolor="#ffffff" style="max-width:640px;background:#ffffff;border-top:4px solid ${colour}"><tr><td style="padding:16px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0">
+<tr><td style="padding:0 0 8px"><p style="margin:0;font:bold 16px Arial,sans-serif;color:#111827">${input.company}</p><h1 style="margin:4px 0;font:bold 20px Arial,sans-serif;color:#111827">${words.subject}</h1><p style="margin:0;${cell}">${words.intro}</p></td></tr>
+${journeys}
+${cases}
+${words.more && html`<tr><td style="${cell}">${words.more}</td></tr>`}
+<tr><td style="padding:16px 0;border-top:1px solid #e5e7eb"><a href="${link}" style="color:${colour};font:bold 16px Arial,sans-serif;display:inline-block;padding:12px 0">${t('digest.open')}</a>
+<p style="margin:8px 0 0;font:13px/1.4 Arial,sans-serif;color:#4b5563">${t('digest.optOut', { period: figures.period })}</p></td></tr>
+</table></td></tr></table></td></tr></table>
+</body></html>`;
+  return {
+    subject: words.subject,
+    html: document.toString(),
+    text: digestText(words, t('digest.open'), link, t('digest.optOut', { period: figures.period })),
+  };
+}
+
+function digestText(words: DigestWords, open: string, link: string, optOut: string): string {
+  const blocks = [
+    `${words.subject}\n${words.intro}`,
+    ...words.journeys.map((j) =>
+      [
+        j.name,
+        j.score,
+        ...j.lines,
+        ...(j.best.length ? ['+ ' + j.best.join('\n+ ')] : []),
+        ...(j.worst.length ? ['- ' + j.worst.join('\n- ')] : []),
+        ...(j.few ? [j.few] : []),
+      ].join('\n'),
+    ),
+    ...words.cases.map((c) => [c.title, ...c.lines].join('\n')),
+    ...(words.more ? [words.more] : []),
+    `${open}: ${link}`,
+    optOut,
+  ];
+  return `${blocks.join('\n\n')}\n`;
+}

@@ -1,0 +1,220 @@
+import { addDays } from '../dates.js';
+import type { UserRecord } from '../access/ports.js';
+import type { CaseSelection, CaseStore } from '../cases/ports.js';
+import { CLOSED_STATUSES, type CaseRecord } from '../cases/record.js';
+import { weekOf } from '../results/groupings.js';
+import type { Nps, ResultRow } from '../results/report.js';
+import type { ResultsService } from '../results/service.js';
+import { appCasePath } from '../session/paths.js';
+import { timeZoneOf } from '../locale.js';
+import type { Settings } from '../tenants/config-schema.js';
+
+/**
+ * A digest's figures (issue 48): for the stores a user may see, each journey's score against the period before (and
+ * whether the change is beyond chance), answers and response rate, the recovery rate, the best and worst stores (or
+ * employees, for one store), and the open and overdue cases. Every figure is a report of the results service, read
+ * in the user's scope as GET /public/results reads it, so the two always agree.
+ */
+
+export const DIGEST_PERIODS = ['week', 'day'] as const;
+export type DigestPeriod = (typeof DIGEST_PERIODS)[number];
+
+/** How many rows a digest names at either end of a ranking, and how many cases of each list. */
+export const DIGEST_RANKED = 3;
+export const DIGEST_CASES = 10;
+
+/** A period's first and last day (UTC counters, read as the tenant's calendar days), and the period before. */
+export interface DigestDays {
+  from: string;
+  to: string;
+  previous: { from: string; to: string };
+}
+
+/** Today's date in `timeZone`, YYYY-MM-DD. */
+const localDay = (now: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(now);
+
+/** The last whole period before `now` in the tenant's zone: the week Monday to Sunday before this one, or yesterday. */
+export function digestDays(period: DigestPeriod, now: Date, timeZone: string): DigestDays {
+  const today = localDay(now, timeZone);
+  const span = period === 'week' ? 7 : 1;
+  const from = period === 'week' ? addDays(weekOf(today), -7) : addDays(today, -1);
+  const to = addDays(from, span - 1);
+  return { from, to, previous: { from: addDays(from, -span), to: addDays(from, -1) } };
+}
+
+/** A ranked row: a store or an employee, its score and the interval it is ranked by. */
+export interface RankedRow {
+  key: string;
+  label: string;
+  responses: number;
+  score: number | null;
+  ci95: [number, number] | null;
+}
+
+export interface Ranking {
+  best: RankedRow[];
+  worst: RankedRow[];
+  /** Rows with fewer answers than the journey's minimum: listed apart, not ranked. */
+  few: RankedRow[];
+}
+
+const rankedOf = (row: ResultRow): RankedRow => ({
+  key: row.key,
+  label: row.label,
+  responses: row.responses,
+  score: row.nps?.score ?? row.mean,
+  ci95: row.nps ? [row.nps.ci95[0], row.nps.ci95[1]] : null,
+});
+
+/**
+ * Best by the lower end of the 95% interval, worst by the upper end (a mean scale, which has no interval here, by its
+ * mean); rows under the minimum sample apart. The same rule as the shared ranking (issue 49), to be swapped for it.
+ */
+export function rankByInterval(rows: readonly ResultRow[], count = DIGEST_RANKED): Ranking {
+  const ranked = rows.filter((r) => !r.low_sample && r.responses > 0).map(rankedOf);
+  const low = (r: RankedRow) => r.ci95?.[0] ?? r.score ?? 0;
+  const high = (r: RankedRow) => r.ci95?.[1] ?? r.score ?? 0;
+  const best = [...ranked].sort((a, b) => low(b) - low(a) || b.responses - a.responses).slice(0, count);
+  const rest = ranked.filter((r) => !best.includes(r));
+  const worst = rest.sort((a, b) => high(a) - high(b) || b.responses - a.responses).slice(0, count);
+  return { best, worst, few: rows.filter((r) => r.low_sample && r.responses > 0).map(rankedOf) };
+}
+
+/** A change of NPS between two independent periods, with its 95% interval (MOVER over each period's interval). */
+export interface Change {
+  delta: number;
+  ci95: [number, number];
+  /** Beyond chance: the interval of the change excludes zero. */
+  significant: boolean;
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
+export function changeOf(current: Nps | null, previous: Nps | null): Change | null {
+  if (!current || !previous) return null;
+  const delta = current.score - previous.score;
+  const below = Math.hypot(current.score - current.ci95[0], previous.ci95[1] - previous.score);
+  const above = Math.hypot(current.ci95[1] - current.score, previous.score - previous.ci95[0]);
+  const ci95: [number, number] = [round1(delta - below), round1(delta + above)];
+  return { delta: round1(delta), ci95, significant: ci95[0] > 0 || ci95[1] < 0 };
+}
+
+export interface JourneyDigest {
+  journey: { id: number; slug: string; name: string; indicator: string };
+  /** NPS for an NPS journey, else the mean; null without answers. */
+  score: number | null;
+  ci95: [number, number] | null;
+  previous_score: number | null;
+  /** NPS journeys only. */
+  change: Change | null;
+  responses: number;
+  sent: number;
+  response_rate: number | null;
+  recovery_answers: number;
+  recovery_rate: number | null;
+  /** `store` for a user of several stores, `employee` for one store. */
+  ranked_by: 'store' | 'employee';
+  ranking: Ranking;
+}
+
+export interface DigestCase {
+  id: number;
+  store_id: number;
+  score: number;
+  status: string;
+  overdue: boolean;
+  due_at: string;
+  /** The case's page in the workspace. */
+  link: string;
+}
+
+export interface DigestFigures {
+  period: DigestPeriod;
+  from: string;
+  to: string;
+  previous: { from: string; to: string };
+  store: number | null;
+  journeys: JourneyDigest[];
+  cases: { open: DigestCase[]; overdue: DigestCase[]; more: boolean };
+}
+
+export interface DigestPorts {
+  report: ResultsService['report'];
+  settings: (tenantId: number) => Promise<Settings>;
+  cases: Pick<CaseStore, 'list'>;
+  /** The base URL of the workspace's links. */
+  baseUrl: string;
+}
+
+export interface DigestRequest {
+  tenantId: number;
+  period: DigestPeriod;
+  store?: number | undefined;
+  now: Date;
+}
+
+/** The digest of `user` (its scope as results read it: a store outside it is a 404 there, and so here). */
+export async function digestFigures(ports: DigestPorts, request: DigestRequest, user: Promise<UserRecord>): Promise<DigestFigures> {
+  user.catch(() => undefined);
+  const { tenantId, period, store, now } = request;
+  const settings = await ports.settings(tenantId);
+  const days = digestDays(period, now, timeZoneOf(settings));
+  const { scope } = await user;
+  const stores = store !== undefined ? [store] : scope === 'all' ? undefined : scope.stores;
+  const by = stores?.length === 1 ? 'employee' : 'store';
+  const at = (from: string, to: string, journey: string, group_by: 'journey' | 'store' | 'employee') =>
+    ports.report(tenantId, { journey, from, to, group_by, ...(store !== undefined ? { store } : {}) }, user);
+  const journeys = await Promise.all(
+    settings.journeys.map(async (journey): Promise<JourneyDigest> => {
+      const slug = journey.slug;
+      const [now, before, groups] = await Promise.all([
+        at(days.from, days.to, slug, 'journey'),
+        at(days.previous.from, days.previous.to, slug, 'journey'),
+        at(days.from, days.to, slug, by),
+      ]);
+      const row = now.data[0];
+      const last = before.data[0];
+      return {
+        journey: { id: journey.id, slug, name: journey.name ?? slug, indicator: journey.indicator },
+        score: row ? (row.nps?.score ?? row.mean) : null,
+        ci95: row?.nps ? [row.nps.ci95[0], row.nps.ci95[1]] : null,
+        previous_score: last ? (last.nps?.score ?? last.mean) : null,
+        change: changeOf(row?.nps ?? null, last?.nps ?? null),
+        responses: row?.responses ?? 0,
+        sent: row?.sent ?? 0,
+        response_rate: row?.response_rate ?? null,
+        recovery_answers: row?.cases.recovery_answers ?? 0,
+        recovery_rate: row?.cases.recovery_rate ?? null,
+        ranked_by: by,
+        ranking: rankByInterval(groups.data),
+      };
+    }),
+  );
+  return { period, ...days, store: store ?? null, journeys, cases: await casesOf(ports, tenantId, stores) };
+}
+
+/** The open cases (first due first) and the overdue ones still open, a page of each, with their links. */
+async function casesOf(ports: DigestPorts, tenantId: number, stores: number[] | undefined): Promise<DigestFigures['cases']> {
+  const select = (filter: Partial<CaseSelection>): CaseSelection => ({
+    tenantId,
+    ...(stores ? { stores } : {}),
+    ...filter,
+    limit: DIGEST_CASES,
+    query: JSON.stringify(['digest', tenantId, stores ?? 'all', filter]),
+  });
+  const [open, overdue] = await Promise.all([ports.cases.list(select({ status: 'open' })), ports.cases.list(select({ overdue: true }))]);
+  const link = (c: CaseRecord): DigestCase => ({
+    id: c.id,
+    store_id: c.storeId,
+    score: c.score,
+    status: c.status,
+    overdue: c.overdue,
+    due_at: c.dueAt,
+    link: `${ports.baseUrl}${appCasePath(c.id)}`,
+  });
+  return {
+    open: open.cases.map(link),
+    overdue: overdue.cases.filter((c) => !CLOSED_STATUSES.includes(c.status)).map(link),
+    more: open.nextCursor !== null || overdue.nextCursor !== null,
+  };
+}

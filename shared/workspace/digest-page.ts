@@ -1,0 +1,53 @@
+import type { UserRecord } from '../access/ports.js';
+import { digestWords } from '../digest/email.js';
+import type { DigestFigures, DigestPeriod } from '../digest/figures.js';
+import { html } from '../html.js';
+import { APP_DIGEST_PATH } from '../session/paths.js';
+import type { Settings } from '../tenants/config-schema.js';
+import type { WebAnswer } from '../web-answer.js';
+import { adminHome } from './admin-sections.js';
+import { layout, tenantLookOf } from './layout.js';
+
+/**
+ * The digest in the workspace (`/app/digest`, where the digest e-mail links): the same figures in the same words, each
+ * case a link to its page. A pure function of the figures; the user's scope is the figures'.
+ */
+export function digestPage(input: { figures: DigestFigures; settings: Settings; user: UserRecord; base: string }): WebAnswer {
+  const { figures, settings, user, base } = input;
+  const look = tenantLookOf(settings);
+  const words = digestWords({ figures, company: look.brand.name, locale: look.locale, timeZone: look.timeZone });
+  const cases = [figures.cases.open, figures.cases.overdue];
+  const list = (items: string[]) => items.length > 0 && html`<ul>${items.map((item) => html`<li>${item}</li>`)}</ul>`;
+  const body = html`<h1>${words.subject}</h1><p>${words.intro}</p>
+${words.journeys.map(
+  (j) =>
+    html`<section><h2>${j.name}</h2><p><strong>${j.score}</strong></p>${list(j.lines)}${list(j.best.map((b) => `+ ${b}`))}${list(
+      j.worst.map((w) => `- ${w}`),
+    )}${j.few && html`<p>${j.few}</p>`}</section>`,
+)}
+${words.cases.map(
+  (c, at) =>
+    html`<section><h2>${c.title}</h2>${
+      cases[at]!.length
+        ? html`<ul>${cases[at]!.map((item, i) => html`<li><a href="${base + new URL(item.link, 'https://x').pathname}">${c.lines[i]!}</a></li>`)}</ul>`
+        : html`<p>${c.lines[0]!}</p>`
+    }</section>`,
+)}
+${words.more && html`<p>${words.more}</p>`}`;
+  return {
+    status: 200,
+    html: layout({
+      title: words.subject,
+      base,
+      locale: look.locale,
+      brand: look.brand,
+      user: user.name,
+      adminHome: adminHome(user),
+      current: APP_DIGEST_PATH,
+      body,
+    }),
+  };
+}
+
+/** The period a page's query names: a week unless it says `day`. */
+export const pagePeriod = (query: Record<string, string | undefined>): DigestPeriod => (query.period === 'day' ? 'day' : 'week');

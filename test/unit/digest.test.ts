@@ -1,0 +1,252 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
+import * as v from 'valibot';
+import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
+import type { UserRecord } from '../../shared/access/ports.js';
+import type { CaseRecord } from '../../shared/cases/record.js';
+import { ENV } from '../../shared/config.js';
+import { changeOf, digestDays, digestFigures, rankByInterval } from '../../shared/digest/figures.js';
+import { digestEmail } from '../../shared/digest/email.js';
+import { getsDigest, nextDigestAt } from '../../shared/digest/sending.js';
+import { digestPage } from '../../shared/workspace/digest-page.js';
+import type { Employee } from '../../shared/employees/schema.js';
+import { nps, rowOf } from '../../shared/results/report.js';
+import { ResultsQuery } from '../../shared/results/schema.js';
+import { resultsService } from '../../shared/results/service.js';
+import { answerTally, sentTally, type Counted } from '../../shared/results/tally.js';
+import type { Store } from '../../shared/stores/schema.js';
+import type { Settings } from '../../shared/tenants/config-schema.js';
+import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
+import { memoryCases, memoryCounters } from '../support/memory.js';
+
+vi.stubEnv(ENV.localDeployment, '1');
+const demo = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), {}).tenants[0]!;
+const SETTINGS = { ...demo, timeZone: 'America/Sao_Paulo' } as unknown as Settings;
+const TENANT = 7;
+const STORES = [
+  { id: 1, trade_name: 'Loja Centro' },
+  { id: 2, trade_name: 'Loja Norte' },
+] as Store[];
+const EMPLOYEES = [
+  { id: 1, name: 'Ana', groups: [1] },
+  { id: 2, name: 'Caio', groups: [2] },
+] as Employee[];
+/** Monday 1 June 2026, 08:00 in São Paulo: the digest of the week 25 to 31 May, against 18 to 24 May. */
+const NOW = new Date('2026-06-01T11:00:00Z');
+
+describe('the digest period', () => {
+  it('is the week Monday to Sunday before this one in the tenant zone, or yesterday', () => {
+    expect(digestDays('week', NOW, 'America/Sao_Paulo')).toEqual({
+      from: '2026-05-25',
+      to: '2026-05-31',
+      previous: { from: '2026-05-18', to: '2026-05-24' },
+    });
+    // 02:00 UTC on Monday is still Sunday in São Paulo: last week is the one before.
+    expect(digestDays('week', new Date('2026-06-01T02:00:00Z'), 'America/Sao_Paulo').from).toBe('2026-05-18');
+    expect(digestDays('week', new Date('2026-06-01T02:00:00Z'), 'UTC').from).toBe('2026-05-25');
+    expect(digestDays('day', NOW, 'America/Sao_Paulo')).toEqual({
+      from: '2026-05-31',
+      to: '2026-05-31',
+      previous: { from: '2026-05-30', to: '2026-05-30' },
+    });
+  });
+});
+
+const row = (key: string, n: number, promoters: number, detractors: number, minSample = 5) =>
+  rowOf(key, `Loja ${key}`, { n, p: promoters, d: detractors, sum: 0 }, 'nps', minSample);
+
+describe('rankByInterval', () => {
+  it('ranks best by the lower end of the interval and worst by the upper end, rows under the minimum apart', () => {
+    // A: NPS 100 on 5 answers (wide); B: NPS 60 on 200 (narrow): B's lower end is higher, so B is best.
+    const rows = [row('A', 5, 5, 0), row('B', 200, 140, 20), row('C', 200, 40, 100), row('D', 6, 1, 4), row('E', 2, 0, 2)];
+    const { best, worst, few } = rankByInterval(rows, 2);
+    expect(best.map((r) => r.key)).toEqual(['B', 'A']);
+    // D's upper end (a wide interval over -50) is above C's (-30 on 200 answers): C is the worst.
+    expect(worst.map((r) => r.key)).toEqual(['C', 'D']);
+    expect(few.map((r) => r.key)).toEqual(['E']);
+    expect(best[0]!.ci95![0]).toBeGreaterThan(best[1]!.ci95![0]);
+  });
+});
+
+describe('a change of score', () => {
+  it('is beyond chance only when its interval excludes zero', () => {
+    const small = changeOf(nps(10, 6, 2), nps(10, 4, 3))!;
+    expect(small.delta).toBe(30);
+    expect(small.significant).toBe(false);
+    const large = changeOf(nps(2000, 1200, 400), nps(2000, 1000, 500))!;
+    expect(large.delta).toBe(15);
+    expect(large.significant).toBe(true);
+    expect(large.ci95[0]).toBeGreaterThan(0);
+    expect(changeOf(nps(3, 3, 0), null)).toBeNull();
+  });
+});
+
+/** Journey loja: store 1 gets 9, 10, 10 last week and 6 the week before; store 2 gets 3 last week; one survey unanswered. */
+function counters() {
+  const counted = memoryCounters();
+  const answer = (storeId: number, employeeId: number, score: number, day: string) => {
+    const where: Counted = { journeyId: 1, storeId, employeeId };
+    counted.add(TENANT, { journeyId: 1, deltas: sentTally(where, new Date(`${day}T09:00:00Z`)) });
+    counted.add(TENANT, {
+      journeyId: 1,
+      deltas: answerTally(where, { indicator: 'nps', score, items: [], answeredAt: `${day}T12:00:00Z`, sentOn: day }),
+    });
+  };
+  answer(1, 1, 9, '2026-05-25');
+  answer(1, 2, 10, '2026-05-27');
+  answer(1, 1, 10, '2026-05-31');
+  answer(2, 2, 3, '2026-05-29');
+  answer(1, 1, 6, '2026-05-20');
+  counted.add(TENANT, { journeyId: 1, deltas: sentTally({ journeyId: 1, storeId: 2, employeeId: 2 }, new Date('2026-05-30T09:00:00Z')) });
+  return counted;
+}
+
+const results = resultsService({
+  counters: counters(),
+  settings: async () => SETTINGS,
+  stores: { getMany: async (_t, ids) => STORES.filter((s) => ids.includes(s.id)) },
+  employees: { getMany: async (_t, ids) => EMPLOYEES.filter((e) => ids.includes(e.id)) },
+});
+const user = (scope: UserRecord['scope'] = 'all'): Promise<UserRecord> =>
+  Promise.resolve({ name: 'gerente@demo.local', scope, tokenHash: 'h', created_at: '2026-01-01T00:00:00Z' });
+
+const aCase = (id: number, storeId: number, overdue: boolean): CaseRecord =>
+  ({
+    id,
+    journeyId: 1,
+    storeId,
+    employeeId: 1,
+    customerId: 1,
+    customerName: 'Maria',
+    score: 3,
+    comment: null,
+    answeredAt: '2026-05-29T12:00:00Z',
+    openedAt: '2026-05-29T12:00:00Z',
+    dueAt: '2026-05-30T12:00:00Z',
+    overdue,
+    overdueAt: overdue ? '2026-05-30T12:00:00Z' : null,
+    owner: null,
+    status: 'open',
+    firstContactAt: null,
+    closedAt: null,
+  }) as CaseRecord;
+
+async function digestOf(scope: UserRecord['scope'], store?: number) {
+  const cases = memoryCases();
+  await cases.open(TENANT, aCase(1, 2, true), []);
+  await cases.open(TENANT, aCase(2, 1, false), []);
+  const ports = { report: results.report, settings: async () => SETTINGS, cases, baseUrl: 'https://pesquisa.example' };
+  return digestFigures(ports, { tenantId: TENANT, period: 'week', store, now: NOW }, user(scope));
+}
+
+const report = (query: Record<string, string>, scope: UserRecord['scope'] = 'all') =>
+  results.report(TENANT, v.parse(ResultsQuery, { journey: 'loja', group_by: 'journey', ...query }), user(scope));
+
+describe('the digest figures', () => {
+  it("equal the results' for the same period and scope, with the change against the week before", async () => {
+    const digest = await digestOf('all');
+    const loja = digest.journeys.find((j) => j.journey.slug === 'loja')!;
+    const [week] = (await report({ from: '2026-05-25', to: '2026-05-31' })).data;
+    const [before] = (await report({ from: '2026-05-18', to: '2026-05-24' })).data;
+    expect(loja).toMatchObject({
+      score: week!.nps!.score,
+      ci95: week!.nps!.ci95,
+      previous_score: before!.nps!.score,
+      responses: 4,
+      sent: 5,
+      response_rate: week!.response_rate,
+      ranked_by: 'store',
+    });
+    expect(loja.change).toMatchObject({ delta: week!.nps!.score - before!.nps!.score, significant: false });
+    // Too few answers in each store to rank (the journey's minimum is 5): both listed apart.
+    expect(loja.ranking.few.map((r) => r.label).sort()).toEqual(['Loja Centro', 'Loja Norte']);
+    expect(digest.cases.open.map((c) => [c.id, c.link])).toEqual([
+      [1, 'https://pesquisa.example/app/cases/1'],
+      [2, 'https://pesquisa.example/app/cases/2'],
+    ]);
+    expect(digest.cases.overdue.map((c) => c.id)).toEqual([1]);
+  });
+
+  it("keeps to a limited user's stores, ranking employees for one store", async () => {
+    const digest = await digestOf({ stores: [1], groups: [1, 2] });
+    const loja = digest.journeys.find((j) => j.journey.slug === 'loja')!;
+    const [week] = (await report({ from: '2026-05-25', to: '2026-05-31' }, { stores: [1], groups: [1, 2] })).data;
+    expect(loja).toMatchObject({ score: week!.nps!.score, responses: 3, ranked_by: 'employee' });
+    expect(loja.ranking.few.map((r) => r.label).sort()).toEqual(['Ana', 'Caio']);
+    expect(digest.cases.open.map((c) => c.id)).toEqual([2]);
+    expect(digest.cases.overdue).toEqual([]);
+  });
+
+  it('refuses a store outside the scope as results do', async () => {
+    await expect(digestOf({ stores: [1], groups: [1] }, 2)).rejects.toThrow('No such store.');
+  });
+});
+
+describe('the digest e-mail', () => {
+  it('is in the tenant language, drawn with table cells only, with a plain-text part and the workspace link', async () => {
+    const figures = await digestOf('all');
+    for (const [locale, word] of [
+      ['pt-BR', 'Resumo semanal'],
+      ['es', 'Resumen semanal'],
+      ['en', 'Weekly digest'],
+    ] as const) {
+      const email = digestEmail({
+        figures,
+        company: 'Demo',
+        colour: '#0b5cad',
+        locale,
+        timeZone: 'America/Sao_Paulo',
+        link: 'https://pesquisa.example/app/digest',
+      });
+      expect(email.subject).toContain(word);
+      expect(email.html).toContain(`lang="${locale}"`);
+      expect(email.html).not.toMatch(/<script|<img|<svg|<style/i);
+      expect(email.html).toContain('https://pesquisa.example/app/digest');
+      expect(email.html).toContain('https://pesquisa.example/app/cases/1');
+      expect(email.text).toContain('https://pesquisa.example/app/digest');
+      expect(email.text).toContain('Loja Centro');
+    }
+  });
+});
+
+describe('who gets a digest, and when the next one is due', () => {
+  const someone = (name: string, fields: Partial<UserRecord> = {}): UserRecord => ({
+    name,
+    scope: 'all',
+    tokenHash: 'h',
+    created_at: '2026-01-01T00:00:00Z',
+    ...fields,
+  });
+
+  it('sends the weekly one to enabled e-mail users who have not opted out, the daily one to those who chose it', () => {
+    expect(getsDigest(someone('ana@example.com'), 'week')).toBe(true);
+    expect(getsDigest(someone('ana@example.com'), 'day')).toBe(false);
+    expect(getsDigest(someone('ana@example.com', { digest: 'daily' }), 'day')).toBe(true);
+    expect(getsDigest(someone('ana@example.com', { digest: 'daily' }), 'week')).toBe(true);
+    expect(getsDigest(someone('ana@example.com', { digest: 'off' }), 'week')).toBe(false);
+    expect(getsDigest(someone('ana@example.com', { disabled_at: '2026-02-01T00:00:00Z' }), 'week')).toBe(false);
+    expect(getsDigest(someone('demo-admin'), 'week')).toBe(false);
+  });
+
+  it('is next Monday at 08:00 in the tenant zone', () => {
+    // Thursday 26 November 2026: Monday 30 November, 08:00 in São Paulo (UTC-3) is 11:00 UTC.
+    expect(nextDigestAt(new Date('2026-11-26T15:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-11-30T11:00:00.000Z');
+    // Monday 07:59 there: that same morning; 08:00 already: the Monday after.
+    expect(nextDigestAt(new Date('2026-11-30T10:59:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-11-30T11:00:00.000Z');
+    expect(nextDigestAt(new Date('2026-11-30T11:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-12-07T11:00:00.000Z');
+    // Sunday 23:30 in UTC is already Monday in Tokyo.
+    expect(nextDigestAt(new Date('2026-11-29T23:30:00Z'), 'Asia/Tokyo').toISOString()).toBe('2026-12-06T23:00:00.000Z');
+  });
+});
+
+describe('the digest page', () => {
+  it("shows the e-mail's figures in the tenant language, each case a link under the stage's base", async () => {
+    const figures = await digestOf('all');
+    const page = digestPage({ figures, settings: { ...SETTINGS, locale: 'en' }, user: await user(), base: '/prod' });
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('<html lang="en">');
+    expect(page.html).toContain('Weekly digest');
+    expect(page.html).toContain('href="/prod/app/cases/1"');
+    expect(page.html).toContain('aria-current="page"');
+  });
+});
