@@ -12,6 +12,7 @@ export const ENV = {
   caseDeadlineQueueUrl: 'CASE_DEADLINE_QUEUE_URL',
   exportQueueUrl: 'EXPORT_QUEUE_URL',
   analysisQueueUrl: 'ANALYSIS_QUEUE_URL',
+  chatQueueUrl: 'CHAT_QUEUE_URL',
   keyScope: 'KEY_SCOPE',
   /** Signs the request ids POST /v2/transactions hands out, so that GET can tell an id it never issued. */
   requestIdSecret: 'REQUEST_ID_SECRET',

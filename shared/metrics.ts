@@ -25,6 +25,7 @@ export type MetricName =
   | 'CaseDeadlines'
   | 'PersonalCopiesExpired'
   | 'EventDeliveries'
+  | 'ChatDeliveries'
   | 'PrivacyRequests'
   | 'Cases'
   | 'AnswerExports'

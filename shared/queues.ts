@@ -19,6 +19,8 @@ export const QUEUES = {
   exports: { name: 'ExportQueue', urlEnv: ENV.exportQueueUrl, timeoutSeconds: 300 },
   /** One message per written answer with a comment: its themes and sentiment (shared/themes/), never holding the answer back. */
   analysis: { name: 'AnalysisQueue', urlEnv: ENV.analysisQueueUrl },
+  /** One message per case event (or digest) and chat endpoint (Slack, Teams): its delivery, and its retries. */
+  chat: { name: 'ChatQueue', urlEnv: ENV.chatQueueUrl },
 } as const;
 export type QueueId = keyof typeof QUEUES;
 

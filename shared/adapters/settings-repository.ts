@@ -2,6 +2,7 @@ import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
 import type { BrandSettings } from '../brand/ports.js';
 import type {
+  AlertsConfig,
   CasesConfig,
   ClassConfig,
   DeliveryConfig,
@@ -82,6 +83,7 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
     },
     privacy: { ...PRIVACY_DEFAULTS, ...one<PrivacyConfig>('PRIVACY') },
     cases: one<CasesConfig>('CASES') ?? {},
+    alerts: one<AlertsConfig>('ALERTS') ?? {},
     ...(locale ? { locale } : {}),
     ...(timeZone ? { timeZone } : {}),
     ...(brand ? { brand } : {}),

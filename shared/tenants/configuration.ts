@@ -17,6 +17,7 @@ export function configDocument(name: string, settings: Settings): ConfigDocument
     delivery,
     privacy: settings.privacy ?? { retentionDays: null },
     cases: settings.cases ?? {},
+    alerts: settings.alerts ?? {},
     locale: settings.locale ?? DEFAULT_LOCALE,
     timeZone: timeZoneOf(settings),
     brand: brandDocument(name, settings.brand),
