@@ -634,4 +634,22 @@ export const ptBRAdminWebhooks = {
     'Endpoint {url} adicionado. O segredo de assinatura dele, para conferir a assinatura de cada entrega: copie agora, ele não será mostrado de novo.',
   'admin.webhooks.removed': 'Endpoint removido.',
   'admin.webhooks.unknownEndpoint': 'Este endpoint não está mais na configuração.',
+  'admin.chat.title': 'Alertas no chat (Slack, Microsoft Teams)',
+  'admin.chat.intro':
+    'Uma mensagem num canal do Slack (webhook de entrada) ou do Microsoft Teams (webhook de um fluxo do Workflows) quando um caso abre ou passa do prazo. No máximo 20. Nunca leva o contato do cliente.',
+  'admin.chat.none': 'Nenhum endpoint de chat ainda.',
+  'admin.chat.kind': 'Chat',
+  'admin.chat.stores': 'Lojas (códigos, separados por vírgula)',
+  'admin.chat.storesHint': 'Vazio: todas as lojas.',
+  'admin.chat.allStores': 'todas as lojas',
+  'admin.chat.someStores': 'lojas {stores}',
+  'admin.chat.comment': 'Mostrar o comentário do cliente',
+  'admin.chat.broken':
+    'Quebrado: respondeu 404 ou 410 {count} vezes seguidas. Confira o webhook no Slack ou no Teams, ou troque o endereço.',
+  'admin.chat.event.digest': 'Resumo periódico',
+  'admin.chat.failed': 'Mensagens que falharam (30 dias)',
+  'admin.chat.new': 'Novo endpoint de chat',
+  'admin.chat.add': 'Adicionar endpoint de chat',
+  'admin.chat.added': 'Endpoint de chat adicionado.',
+  'admin.chat.removed': 'Endpoint de chat removido.',
 } as const;

@@ -78,7 +78,7 @@ describe('the CDK stacks', () => {
       // The table, the user pool and its workspace client, the logo bucket and its policy, and three secrets.
       'Test-Data': 8,
       Test: 4,
-      'Test/Messaging': 50,
+      'Test/Messaging': 55,
       'Test/PublicApi': 34,
       // The workspace's pages in two stacks (infra/stacks/api.ts workspaceGroupOf): the tenant admins' pages apart.
       'Test/PublicApi/WorkspaceRoutes': 126,
@@ -387,6 +387,8 @@ describe('the CDK stacks', () => {
         'CaseDeadlineQueueDlq274D6EF3',
         'CaseQueue1D9A7E69',
         'CaseQueueDlqAC011126',
+        'ChatQueue3053B7B3',
+        'ChatQueueDlqA531E11A',
         'EventQueueDlqFF1FDC9D',
         'EventQueueFD722DCD',
         'ExportQueueC5F748C5',

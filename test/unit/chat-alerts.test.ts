@@ -115,7 +115,10 @@ describe('the fan-out', () => {
 
 describe('alerts.chat', () => {
   const parse = (chat: unknown[]) => v.safeParse(AlertsConfig, { chat });
-  const issues = (chat: unknown[]) => v.flatten(parse(chat).issues ?? []).nested;
+  const issues = (chat: unknown[]) => {
+    const parsed = parse(chat);
+    return parsed.success ? undefined : v.flatten(parsed.issues).nested;
+  };
 
   it('takes at most 20 endpoints, each https on a public host on AWS', () => {
     const many = Array.from({ length: 20 }, (_, i) => endpoint({ url: `https://hooks.slack.com/services/${i}` }));
