@@ -12,6 +12,7 @@ import { answersCost, answersGrowth } from './answers-cost.js';
 import { casesCost } from './cases-cost.js';
 import { retentionCost } from './retention-cost.js';
 import { deadlineCost } from './deadline-cost.js';
+import { chatCost } from './chat-cost.js';
 import { performanceBlock } from './summary.js';
 import { endToEnd } from './end-to-end.js';
 import { httpThroughput } from './http.js';
@@ -68,6 +69,7 @@ if (SECTIONS.some((section) => !STANDALONE.includes(section) && wanted(section))
         await casesCost(await fixture()),
         await retentionCost(),
         await deadlineCost(),
+        await chatCost(stack.outboxUrl),
       );
     if (wanted('latency'))
       tables.push(
