@@ -42,6 +42,7 @@ describe('GET /public/admin/config', () => {
     expect(res.status).toBe(200);
     expect(res.headers.etag).toMatch(/^"\d+"$/);
     expect(Object.keys(res.body).sort()).toEqual([
+      'alerts',
       'brand',
       'cases',
       'classes',

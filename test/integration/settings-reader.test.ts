@@ -12,6 +12,7 @@ import { keys } from '../../shared/keys.js';
 import { TABLE } from '../../shared/table.js';
 import { BrandSettings } from '../../shared/brand/ports.js';
 import {
+  AlertsConfig,
   CasesConfig,
   ClassConfig,
   DeliveryConfig,
@@ -66,6 +67,7 @@ const oracle = async (tenantId: number): Promise<Settings> => {
     },
     privacy: v.parse(v.object(PrivacyConfig.entries), of('PRIVACY')[0] ?? {}),
     cases: v.parse(v.object(CasesConfig.entries), of('CASES')[0] ?? {}),
+    alerts: v.parse(v.object(AlertsConfig.entries), of('ALERTS')[0] ?? {}),
     ...(locale ? { locale } : {}),
     ...(timeZone ? { timeZone } : {}),
     ...(of('BRAND')[0] ? { brand: v.parse(BrandSettings, of('BRAND')[0]) } : {}),
