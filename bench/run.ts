@@ -14,6 +14,7 @@ import { retentionCost } from './retention-cost.js';
 import { deadlineCost } from './deadline-cost.js';
 import { themesCost } from './themes-cost.js';
 import { digestCost } from './digest-cost.js';
+import { chatCost } from './chat-cost.js';
 import { performanceBlock } from './summary.js';
 import { endToEnd } from './end-to-end.js';
 import { httpThroughput } from './http.js';
@@ -72,6 +73,7 @@ if (SECTIONS.some((section) => !STANDALONE.includes(section) && wanted(section))
         await deadlineCost(),
         await themesCost(),
         await digestCost(),
+        await chatCost(stack.outboxUrl),
       );
     if (wanted('latency'))
       tables.push(

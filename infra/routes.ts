@@ -345,13 +345,23 @@ export const consumers: readonly Consumer[] = [
     summary: "Delivers each event to the tenant's webhook endpoint, signed; retries for about two days, then dead-letters",
   },
   {
+    id: 'chatAlerts',
+    handler: 'queue/chat-alerts.ts',
+    queue: 'chat',
+    // The claim that sends each message once, its failure, the endpoint's gone answers; the case's names and comment.
+    table: ['read', 'write'],
+    // A failed message goes back on its own queue, delayed.
+    sends: ['chat'],
+    summary: "Sends each case event (and digest) to the tenant's Slack and Teams endpoints, once; retries for about eight hours",
+  },
+  {
     id: 'caseOpener',
     handler: 'queue/case-opener.ts',
     queue: 'cases',
     table: ['read', 'write'],
     // A case's deadline is a timer: in the table by due minute, or on its queue when due within 15 minutes. So is a
     // WhatsApp alert held by quiet hours, which comes back on the case queue itself.
-    sends: ['events', 'caseDeadlines', 'cases'],
+    sends: ['events', 'caseDeadlines', 'cases', 'chat'],
     providers: ['ses', 'whatsapp'],
     summary:
       "Opens the case of an answer that matches its journey's rule (once per transaction), alerts the store's managers once, publishes case.opened",
@@ -372,7 +382,7 @@ export const consumers: readonly Consumer[] = [
     // The escalation's claim is given back (DeleteItem) when its e-mail fails.
     table: ['read', 'write', 'delete'],
     // A deadline that arrives early goes back on its own queue; case.overdue goes to the events; the escalation by SES.
-    sends: ['caseDeadlines', 'events'],
+    sends: ['caseDeadlines', 'events', 'chat'],
     providers: ['ses'],
     summary: "Marks a case still open when its deadline fires overdue and escalates it once, by e-mail to the users of the store's groups",
   },

@@ -57,7 +57,7 @@ export const keys = {
   languageConfig: 'LANGUAGE',
   /** The tenant's ranking rule (minAnswersToRank). */
   rankingConfig: 'RANKING',
-  /** The tenant's alerts (scoreDrop). */
+  /** The tenant's alerts (scoreDrop, its chat endpoints). */
   alertsConfig: 'ALERTS',
   /** The tenant's brand (display name, colour, logo object, sender name): written at creation and by each apply. */
   brandConfig: 'BRAND',
@@ -192,6 +192,15 @@ export const keys = {
   webhookDelivery: (tenantId: number, deliveryId: string) => ({ pk: `${tenant(tenantId)}#EVENTS#DELIVERY#${deliveryId}`, sk: 'DELIVERY' }),
   failedDeliveriesOf: (tenantId: number, endpoint: string) => `${tenant(tenantId)}#EVENTS#FAILED#${endpoint}`,
   failedDeliveryOfSort: (createdAt: string, deliveryId: string) => `${createdAt}#${deliveryId}`,
+  /**
+   * One message of one event to one chat endpoint (shared/chat/): its claim, so that it is sent once, and while it is
+   * failed an entry in the tenant's failed chat deliveries (gsi1, by when it failed), kept 30 days.
+   */
+  chatDelivery: (tenantId: number, deliveryId: string) => ({ pk: `${tenant(tenantId)}#CHAT#DELIVERY#${deliveryId}`, sk: 'DELIVERY' }),
+  failedChatDeliveries: (tenantId: number) => `${tenant(tenantId)}#CHAT#FAILED`,
+  failedChatDeliverySort: (failedAt: string, deliveryId: string) => `${failedAt}#${deliveryId}`,
+  /** The health of a tenant's chat endpoints (its 404 and 410 answers in a row), one item each, read together by the admin page. */
+  chatEndpoints: (tenantId: number) => `${tenant(tenantId)}#CHAT#ENDPOINTS`,
   /** A case: one per transaction, under the transaction's id (shared/cases/), so that no answer opens two. */
   case: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#CASE#${id}`, sk: 'CASE' }),
   /** A case's one escalation when it is overdue: its claim, then the record that it went out (shared/cases/overdue.ts). */

@@ -26,6 +26,7 @@ export type MetricName =
   | 'Digests'
   | 'PersonalCopiesExpired'
   | 'EventDeliveries'
+  | 'ChatDeliveries'
   | 'PrivacyRequests'
   | 'Cases'
   | 'AnswerExports'

@@ -21,6 +21,8 @@ export const QUEUES = {
   analysis: { name: 'AnalysisQueue', urlEnv: ENV.analysisQueueUrl },
   /** One message per tenant's scheduled digest run (its fan-out), and one per user's digest of a period (shared/digest/). */
   digests: { name: 'DigestQueue', urlEnv: ENV.digestQueueUrl },
+  /** One message per case event (or digest) and chat endpoint (Slack, Teams): its delivery, and its retries. */
+  chat: { name: 'ChatQueue', urlEnv: ENV.chatQueueUrl },
 } as const;
 export type QueueId = keyof typeof QUEUES;
 

@@ -18,8 +18,8 @@ import { listen } from './listen.js';
  * ({ "channel": "sms", "to": "+5511...", "status": 429, "count": 2 }: 429 throttles, 400 refuses the number, 5xx fails).
  */
 export interface OutboxMessage {
-  channel: 'sms' | 'whatsapp' | 'webhook' | 'event';
-  /** The number an SMS, WhatsApp message or hand-off is for; an event's path and query. */
+  channel: 'sms' | 'whatsapp' | 'webhook' | 'event' | 'chat';
+  /** The number an SMS, WhatsApp message or hand-off is for; an event's or chat message's path and query. */
   to: string | null;
   text: string;
   link: string | null;
@@ -201,6 +201,12 @@ export async function startOutbox(options: {
         eventType: eventType(body),
       });
       return json(forced ?? (signatureValid ? 200 : 401), { received: signatureValid });
+    }
+    // A tenant's Slack or Teams webhook (unsigned, as theirs are): `?status=NNN` makes it answer that status instead.
+    if (req.method === 'POST' && /^\/chat\/[\w-]+$/.test(url.pathname)) {
+      const forced = Number(url.searchParams.get('status')) || undefined;
+      record({ channel: 'chat', to: req.url ?? null, text: body, link: null, transactionId: null, attemptId: null, signatureValid: null });
+      return json(forced ?? 200, { ok: !forced });
     }
     return json(404, { message: 'Not found' });
   };

@@ -73,9 +73,9 @@ const settingsItems = (tenantId: number, settings: SettingsWrite): Item[] =>
     ...(settings.regions ?? []).map((region) => ({ sk: keys.configItem('REGION', region.id), kind: 'REGION', ...region })),
     { sk: keys.privacyConfig, kind: 'PRIVACY', retentionDays: settings.privacy?.retentionDays ?? null },
     { sk: keys.casesConfig, kind: 'CASES', ...(settings.cases ?? {}) },
+    { sk: keys.alertsConfig, kind: 'ALERTS', ...(settings.alerts ?? {}) },
     { sk: keys.languageConfig, kind: 'LANGUAGE', locale: settings.locale, timeZone: settings.timeZone },
     { sk: keys.rankingConfig, kind: 'RANKING', minAnswersToRank: settings.minAnswersToRank ?? DEFAULT_MIN_ANSWERS_TO_RANK },
-    { sk: keys.alertsConfig, kind: 'ALERTS', ...(settings.alerts ?? {}) },
   ].map((item) => ({ pk: keys.config(tenantId), ...entity(item.kind), ...item }));
 
 const deliveryItem = (tenantId: number, delivery: DeliveryConfig): Item => ({

@@ -3,6 +3,7 @@ import { KEY_SCOPES } from '../access/credentials.js';
 import { UserRoleSchema } from '../access/roles.js';
 import type { SigningGenerations } from '../events/signature.js';
 import { EVENT_TYPES } from '../events/ports.js';
+import { CHAT_EVENTS, CHAT_KINDS, MAX_CHAT_ENDPOINTS } from '../chat/ports.js';
 import { CHANNELS, HAND_OFF_CHANNELS } from '../channels.js';
 import { isLocalDeployment } from '../config.js';
 import { webAddressProblem } from '../web-address.js';
@@ -289,6 +290,53 @@ export const DeliveryConfig = v.strictObject({
 export type DeliveryConfig = v.InferOutput<typeof DeliveryConfig>;
 
 /**
+ * A tenant's alerts: a score drop beyond chance, and where its managers hear of cases besides e-mail: chat endpoints (shared/chat/), each a Slack incoming webhook
+ * or a Teams Workflows webhook, known by its URL (the same address rules as the event webhooks).
+ */
+export const AlertsConfig = v.strictObject({
+  /** A store's week significantly below its previous four sends its managers one e-mail (shared/results/score-drop.ts). */
+  scoreDrop: v.optional(v.boolean('must be true or false'), false),
+  chat: v.optional(
+    v.pipe(
+      v.array(
+        v.strictObject({
+          kind: v.picklist(CHAT_KINDS, `must be one of ${CHAT_KINDS.join(', ')}`),
+          url: webUrl,
+          events: v.pipe(
+            v.array(v.picklist(CHAT_EVENTS, `must be one of ${CHAT_EVENTS.join(', ')}`), 'must be a list of events'),
+            v.minLength(1, 'must list at least one event'),
+            v.maxLength(CHAT_EVENTS.length, `may list at most ${CHAT_EVENTS.length} events`),
+          ),
+          /** The stores it hears of; all when absent. */
+          stores: v.optional(
+            v.pipe(
+              v.array(id, 'must be a list of store ids'),
+              v.minLength(1, 'must list at least one store'),
+              v.maxLength(500, 'may list at most 500 stores'),
+            ),
+          ),
+          /** Whether a case's message shows the customer's comment (customers type CPFs and phones into it). */
+          comment: v.optional(v.boolean('must be true or false'), false),
+        }),
+        'must be a list of chat endpoints',
+      ),
+      v.maxLength(MAX_CHAT_ENDPOINTS, `may list at most ${MAX_CHAT_ENDPOINTS} endpoints`),
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed) return;
+        dataset.value.forEach((endpoint, index) => {
+          if (dataset.value.findIndex((other) => other.url === endpoint.url) < index)
+            addIssue({
+              message: 'lists a URL twice (an endpoint is known by its URL)',
+              path: [{ type: 'array', origin: 'value', input: dataset.value, key: index, value: endpoint }],
+            });
+        });
+      }),
+    ),
+  ),
+});
+export type AlertsConfig = v.InferOutput<typeof AlertsConfig>;
+
+/**
  * A tenant's cases (shared/cases/): the root causes a manager picks from when resolving one, and the working hours
  * its deadlines count (business hours). Absent: DEFAULT_CASES (shared/cases/rules.ts).
  */
@@ -435,8 +483,6 @@ export const RankingConfig = v.strictObject({
 });
 
 /** Alerts a tenant turns on: `scoreDrop`, an e-mail to a store's managers when its week is significantly worse. */
-export const AlertsConfig = v.strictObject({ scoreDrop: v.optional(v.boolean('must be true or false'), false) });
-export type AlertsConfig = v.InferOutput<typeof AlertsConfig>;
 
 /**
  * What a tenant configures about itself, field by field: its entry in the tenant file holds these beside its id,
@@ -466,6 +512,7 @@ const configEntries = {
   delivery: v.optional(DeliveryConfig, {}),
   privacy: v.optional(PrivacyConfig, {}),
   cases: v.optional(CasesConfig, {}),
+  alerts: v.optional(AlertsConfig, {}),
   /** The language of its surveys and pages when neither the customer nor the journey has one. */
   locale: v.optional(locale, DEFAULT_LOCALE),
   /** The time zone its people read times in (an IANA name). */
@@ -480,7 +527,6 @@ const configEntries = {
     ),
     DEFAULT_MIN_ANSWERS_TO_RANK,
   ),
-  alerts: v.optional(AlertsConfig, {}),
 };
 
 export const TenantConfig = v.pipe(
@@ -524,6 +570,8 @@ export interface Settings {
   privacy?: PrivacyConfig;
   /** Absent: DEFAULT_CASES. */
   cases?: CasesConfig;
+  /** Absent: every alert off, no chat endpoints. */
+  alerts?: AlertsConfig;
   /** The tenant's language; absent: DEFAULT_LOCALE. */
   locale?: Locale;
   /** The tenant's time zone; absent: DEFAULT_TIME_ZONE. */
@@ -534,8 +582,6 @@ export interface Settings {
   qrGeneration?: number;
   /** Absent: DEFAULT_MIN_ANSWERS_TO_RANK. */
   minAnswersToRank?: number;
-  /** Absent: every alert off. */
-  alerts?: AlertsConfig;
 }
 
 /**

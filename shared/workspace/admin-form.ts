@@ -30,7 +30,7 @@ export interface AdminPagePorts {
     actor: AuditActor,
   ): Promise<{ version: number; changes: ConfigChange[]; newEndpoints?: string[] }>;
   /** The tenant's language, time zone and brand. */
-  settings(tenantId: number): Promise<Pick<Settings, 'brand' | 'delivery' | 'locale' | 'timeZone'>>;
+  settings(tenantId: number): Promise<Pick<Settings, 'brand' | 'delivery' | 'locale' | 'timeZone' | 'regions'>>;
 }
 
 export interface AdminPageRequest {

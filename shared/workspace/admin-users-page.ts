@@ -66,6 +66,7 @@ interface ScopeNames {
 interface ScopeChoices {
   stores: Map<number, string> | undefined;
   groups: Map<number, string> | undefined;
+  regions: Map<number, string> | undefined;
 }
 
 /** What the invitation form holds, as typed. */
@@ -223,16 +224,19 @@ export function adminUsersPage(ports: UsersPorts) {
     const users = await ports.listUsers(request.tenantId);
     const listed = [...new Set(users.flatMap((user) => (user.scope === 'all' ? [] : user.scope.stores)))];
     const { scope } = request.user;
-    const [stores, groups, grantable] = await Promise.all([
+    const [stores, groups, grantable, settings] = await Promise.all([
       ports.storeNames(request.tenantId, listed),
       ports.groups(request.tenantId),
       ports.storeChoices(request.tenantId, scope, MAX_CHOICES),
+      ports.settings(request.tenantId),
     ]);
+    const ownRegions = (settings.regions ?? []).filter((region) => scope === 'all' || (scope.regions ?? []).includes(region.id));
     const names: ScopeNames = { stores, groups: new Map(groups.map((group) => [group.id, group.name])) };
     const ownGroups = groups.filter((group) => scope === 'all' || scope.groups.includes(group.id));
     const choices: ScopeChoices = {
       stores: grantable,
       groups: ownGroups.length > MAX_CHOICES ? undefined : new Map(ownGroups.map((group) => [group.id, group.name])),
+      regions: ownRegions.length > MAX_CHOICES ? undefined : new Map(ownRegions.map((region) => [region.id, region.name])),
     };
     const items = users.map((user, at) => userItem(frame, request, user, at, user.name === editing, names, choices));
     const body = html`<h1>${t('admin.users')}</h1>
@@ -270,7 +274,7 @@ const labelOf = (frame: UsersFrame, field: string) => {
 };
 
 /**
- * The stores or the groups of a scope: a checkbox for each one the admin may grant, by name (and one it names that is no
+ * The stores, groups or regions of a scope: a checkbox for each one the admin may grant, by name (and one it names that is no
  * longer listed, by its code, so that saving keeps it), or the field of codes when there are more than a list holds.
  */
 function listField(o: {
@@ -311,7 +315,7 @@ function scopeFields(frame: UsersFrame, id: string, values: UserValues, errors: 
 <label class="check"><input type="radio" name="scope" value="some"${values.every ? '' : ' checked'}> ${t('admin.users.scopeSome')}</label>
 ${listField({ id: `${id}-stores`, name: 'stores', legend: t('admin.users.storeNames'), codes: t('admin.users.stores'), value: values.stores, choices: choices.stores })}
 ${listField({ id: `${id}-groups`, name: 'groups', legend: t('admin.users.groupNames'), codes: t('admin.users.groups'), value: values.groups, choices: choices.groups })}
-${listField({ id: `${id}-regions`, name: 'regions', legend: t('admin.users.regions'), codes: t('admin.users.regions'), value: values.regions, choices: undefined })}
+${listField({ id: `${id}-regions`, name: 'regions', legend: t('admin.users.regionNames'), codes: t('admin.users.regions'), value: values.regions, choices: choices.regions })}
 ${scope.html}</fieldset>`;
 }
 

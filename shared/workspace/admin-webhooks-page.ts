@@ -21,6 +21,16 @@ import {
   type ShownOncePorts,
 } from './admin-form.js';
 import type { changeConfig as ConfigChange, ChangeOutcome } from './admin-config-form.js';
+import {
+  chatFieldOf,
+  chatSection,
+  chatValuesOf,
+  EMPTY_CHAT,
+  withChatEndpoint,
+  withoutChatEndpoint,
+  type ChatStatus,
+  type ChatValues,
+} from './admin-chat-section.js';
 
 /** This page's frame: the shared words and its own. */
 export type WebhooksFrame = AdminFrame<AdminWebhooksKey>;
@@ -35,25 +45,33 @@ interface EndpointValues {
 }
 
 const EMPTY: EndpointValues = { url: '', events: [], includeComment: false };
-const DONE = { added: 'added', removed: 'removed' } as const;
+const DONE = { added: 'added', removed: 'removed', chatAdded: 'chat-added', chatRemoved: 'chat-removed' } as const;
+
+/** What the page reads of the chat endpoints besides the configuration: their health and failed deliveries. */
+export interface ChatStatusPorts {
+  chatStatus(tenantId: number): Promise<ChatStatus>;
+}
 
 /**
  * The tenant admin's event endpoints (issue 34 §6): each endpoint's URL and the event types it receives; add one,
  * remove one, through the configuration service as `PUT /public/admin/config` writes (`delivery.webhooks`). A new
  * endpoint's signing secret is shown once on the page after the post, as a new key is (the shown-once cookie).
  */
-export function adminWebhooksPage(ports: AdminPagePorts & { shownOnce: ShownOncePorts }) {
+export function adminWebhooksPage(ports: AdminPagePorts & ChatStatusPorts & { shownOnce: ShownOncePorts }) {
   async function showWebhooks(request: AdminPageRequest): Promise<WebAnswer> {
     const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH, ADMIN_WEBHOOKS);
     if (refused) return refused;
-    const [{ config, version }, { notice, cookies }] = await Promise.all([
+    const [{ config, version }, { notice, cookies }, chat] = await Promise.all([
       ports.readConfig(request.tenantId),
       doneNotice(ports.shownOnce, request, APP_ADMIN_WEBHOOKS_PATH, 'new-secret', {
         [DONE.added]: frame.t('admin.webhooks.added'),
         [DONE.removed]: frame.t('admin.webhooks.removed'),
+        [DONE.chatAdded]: frame.t('admin.chat.added'),
+        [DONE.chatRemoved]: frame.t('admin.chat.removed'),
       }),
+      ports.chatStatus(request.tenantId),
     ]);
-    return { ...render(frame, request.base, 200, config, version, EMPTY, undefined, notice), cookies };
+    return { ...render(frame, request.base, 200, config, version, EMPTY, chat, EMPTY_CHAT, undefined, notice), cookies };
   }
 
   return { showWebhooks };
@@ -65,13 +83,41 @@ export function adminWebhooksPage(ports: AdminPagePorts & { shownOnce: ShownOnce
  * secret (generation 1, never stored), to be shown once.
  */
 export function adminWebhooksForm(
-  ports: AdminPagePorts & { shownOnce: ShownOncePorts; signingSecret(tenantId: number, url: string): string | undefined },
+  ports: AdminPagePorts & ChatStatusPorts & { shownOnce: ShownOncePorts; signingSecret(tenantId: number, url: string): string | undefined },
   changeConfig: typeof ConfigChange,
 ) {
+  /** Adds or removes a chat endpoint (`alerts.chat`): the form's `add-chat` and `remove-chat`. */
+  async function saveChat(request: AdminPageRequest, frame: WebhooksFrame): Promise<WebAnswer> {
+    const removing = request.form.get('action') === 'remove-chat';
+    const sent = removing ? EMPTY_CHAT : chatValuesOf(request.form);
+    let added = -1;
+    const outcome = await changeConfig(
+      ports,
+      request,
+      (config) => {
+        if (removing)
+          return (
+            withoutChatEndpoint(config, request.form.get('url')) ??
+            (new Map([['', [frame.t('admin.webhooks.unknownEndpoint')]]]) as FieldErrors)
+          );
+        added = config.alerts.chat?.length ?? 0;
+        return withChatEndpoint(config, sent);
+      },
+      (path) => chatFieldOf(path, added),
+      frame.say,
+    );
+    if (outcome.kind === 'saved')
+      return redirect(`${request.base}${APP_ADMIN_WEBHOOKS_PATH}?done=${removing ? DONE.chatRemoved : DONE.chatAdded}`);
+    const status = outcome.kind === 'stale' ? 409 : 400;
+    const chat = await ports.chatStatus(request.tenantId);
+    return render(frame, request.base, status, outcome.config, outcome.version, EMPTY, chat, sent, outcome, undefined, 'chat');
+  }
+
   async function saveWebhooks(request: AdminPageRequest): Promise<WebAnswer> {
     const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH, ADMIN_WEBHOOKS);
     if (refused) return refused;
     const { form } = request;
+    if (form.get('action') === 'add-chat' || form.get('action') === 'remove-chat') return saveChat(request, frame);
     const removing = form.get('action') === 'remove';
     const sent: EndpointValues = removing
       ? EMPTY
@@ -117,7 +163,8 @@ export function adminWebhooksForm(
       return redirect(`${request.base}${APP_ADMIN_WEBHOOKS_PATH}?done=${removing ? DONE.removed : DONE.added}`);
     }
     const status = outcome.kind === 'stale' ? 409 : 400;
-    return render(frame, request.base, status, outcome.config, outcome.version, sent, outcome);
+    const chat = await ports.chatStatus(request.tenantId);
+    return render(frame, request.base, status, outcome.config, outcome.version, sent, chat, EMPTY_CHAT, outcome);
   }
 
   return { saveWebhooks };
@@ -130,10 +177,21 @@ function render(
   config: ConfigDocument,
   version: number,
   values: EndpointValues,
+  chat: ChatStatus,
+  chatValues: ChatValues,
   outcome?: Exclude<ChangeOutcome, { kind: 'saved' }>,
   notice?: HtmlValue,
+  /** Which form the outcome is about: the event endpoints' or the chat endpoints'. */
+  form: 'webhooks' | 'chat' = 'webhooks',
 ): WebAnswer {
   const { t } = frame;
+  const chatLabels = {
+    'chat-kind': { label: t('admin.chat.kind'), id: 'c-kind' },
+    'chat-url': { label: t('admin.url'), id: 'c-url' },
+    'chat-events': { label: t('admin.webhooks.events'), id: 'c-events' },
+    'chat-stores': { label: t('admin.chat.stores'), id: 'c-stores' },
+    'chat-comment': { label: t('admin.chat.comment'), id: 'c-comment' },
+  };
   const endpoints = config.delivery.webhooks ?? [];
   const labels = {
     url: { label: t('admin.url'), id: 'w-url' },
@@ -143,14 +201,15 @@ function render(
   const body = html`<h1>${t('admin.webhooks')}</h1>
 <p class="hint">${t('admin.webhooks.webhooksIntro')}</p>
 ${notice ?? ''}
-${outcome ? problemsBox(frame.t, outcome, labels, 'endpoint-form') : ''}
+${outcome ? (form === 'chat' ? problemsBox(frame.t, outcome, chatLabels, 'chat-form') : problemsBox(frame.t, outcome, labels, 'endpoint-form')) : ''}
 <h2 id="endpoints-title">${t('admin.webhooks.endpointList')}</h2>
 ${
   endpoints.length
     ? html`<ul class="items" id="endpoints" aria-labelledby="endpoints-title">${endpoints.map((endpoint) => endpointItem(frame, base, version, endpoint))}</ul>`
     : html`<p id="endpoints-empty">${t('admin.webhooks.noEndpoints')}</p>`
 }
-${endpointForm(frame, base, version, values, outcome?.errors)}`;
+${endpointForm(frame, base, version, values, form === 'webhooks' ? outcome?.errors : undefined)}
+${chatSection(frame, base, version, config, chat, chatValues, form === 'chat' ? outcome?.errors : undefined)}`;
   return frame.page(status, t('admin.webhooks'), body);
 }
 

@@ -388,6 +388,8 @@ describe('the CDK stacks', () => {
         'CaseDeadlineQueueDlq274D6EF3',
         'CaseQueue1D9A7E69',
         'CaseQueueDlqAC011126',
+        'ChatQueue3053B7B3',
+        'ChatQueueDlqA531E11A',
         'DigestQueueD48DE8C7',
         'DigestQueueDlq3CFA6569',
         'EventQueueDlqFF1FDC9D',

@@ -244,7 +244,14 @@ const otherValue: { [K in keyof ConfigDocument]-?: (value: ConfigDocument[K]) =>
   privacy: (privacy) => ({ retentionDays: privacy.retentionDays === 400 ? 401 : 400 }),
   cases: (cases) => ({ ...cases, rootCauses: [`Atraso ${randomUUID().slice(0, 8)}`] }),
   minAnswersToRank: (min) => min + 3,
-  alerts: (alerts) => ({ ...alerts, scoreDrop: !alerts.scoreDrop }),
+  alerts: (alerts) => ({
+    ...alerts,
+    scoreDrop: !alerts.scoreDrop,
+    chat: [
+      ...(alerts.chat ?? []),
+      { kind: 'slack', url: `https://hooks.slack.com/services/${randomUUID()}`, events: ['case.opened'], comment: false },
+    ],
+  }),
   brand: (brand) => ({ ...brand, colour: brand.colour === '#0b5cad' ? '#1d4ed8' : '#0b5cad' }),
 };
 

@@ -177,7 +177,28 @@ describe('the journeys page names each rated item’s scale in words', () => {
 describe('the webhooks page names each event in words, its code beside', () => {
   const config = {
     delivery: { webhooks: [{ url: 'https://hooks.example/a', events: ['survey.answered', 'case.opened'] }] },
+    alerts: {
+      chat: [
+        { kind: 'slack', url: 'https://hooks.slack.com/services/a', events: ['case.opened'], comment: false },
+        { kind: 'teams', url: 'https://teams.example/b', events: ['case.overdue', 'digest'], stores: [2, 5], comment: true },
+      ],
+    },
   } as unknown as ConfigDocument;
+  const chatStatus = async () => ({
+    health: new Map([['https://teams.example/b', { gone: 2, broken: true }]]),
+    failed: [
+      {
+        id: 'dlv_1',
+        event_id: 'evt_1',
+        type: 'case.opened' as const,
+        url: 'https://teams.example/b',
+        attempt: 1,
+        failed_at: '2026-11-26T12:00:00.000Z',
+        error: 'HTTP 410',
+        next_attempt_at: null,
+      },
+    ],
+  });
   const show = async (locale: Locale) =>
     (
       await adminWebhooksPage({
@@ -185,6 +206,7 @@ describe('the webhooks page names each event in words, its code beside', () => {
         readConfig: async () => ({ config, version: 3 }),
         replaceConfig: async () => ({ version: 4, changes: [] }),
         shownOnce: { sealer: sealer(() => 's'.repeat(32), 'shown-once/v1'), spend: async () => true },
+        chatStatus,
       }).showWebhooks(request())
     ).html!;
 
@@ -197,5 +219,19 @@ describe('the webhooks page names each event in words, its code beside', () => {
     const es = await show('es');
     expect(es).toContain('Respuesta recibida (<code>survey.answered</code>), Caso abierto (<code>case.opened</code>)');
     expect(es).toContain('Caso resuelto (<code>case.resolved</code>)');
+  });
+
+  it('shows the chat endpoints with what each hears of, the broken one marked, and the failed messages, in the tenant’s language', async () => {
+    const pt = await show('pt-BR');
+    expect(pt).toContain('<strong>Slack</strong> <code>https://hooks.slack.com/services/a</code>');
+    expect(pt).toContain(
+      'Caso com prazo vencido (<code>case.overdue</code>), Resumo periódico (<code>digest</code>) · lojas 2, 5 · com o comentário do cliente',
+    );
+    expect(pt).toContain('Quebrado: respondeu 404 ou 410 2 vezes seguidas.');
+    expect(pt.match(/Quebrado/g)).toHaveLength(1);
+    expect(pt).toContain('<code>HTTP 410</code>');
+    const es = await show('es');
+    expect(es).toContain('Roto: respondió 404 o 410 2 veces seguidas.');
+    expect(es).toContain('todas las tiendas');
   });
 });

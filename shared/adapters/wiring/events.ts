@@ -1,21 +1,25 @@
 import { configured, ENV, requireEnvs, wire } from '../../config.js';
+import type { EventPublisher } from '../../events/ports.js';
 import * as replay from '../../events/webhook-replay.js';
 import * as signing from '../../events/webhook-signing.js';
 import { auditLog } from '../audit-log.js';
 import * as deliveries from '../event-deliveries.js';
 import { rotateSigning } from '../event-signing.js';
 import { bestEffort, eventPublisher } from '../events.js';
+import { chatPublisher } from '../chat-publisher.js';
 import { readSettings } from '../settings-repository.js';
 import { raiseConfigVersion } from '../tenant-repository.js';
 import { tenantSettings } from './tenants.js';
 
 /**
  * Events: published after the write they report (an outage of the queue loses the event, never the write; it is
- * logged), delivered by the event consumer, failures listed per tenant (the publishers hold none of it).
+ * logged), delivered by the event consumer, failures listed per tenant (the publishers hold none of it). The case
+ * events go to the tenant's chat endpoints as well (shared/chat/), each fan-out failing alone.
  */
-export const events = /* @__PURE__ */ wire(() => {
+export const events = /* @__PURE__ */ wire((): EventPublisher => {
   requireEnvs(ENV.tableName);
-  return bestEffort(eventPublisher(tenantSettings));
+  const publishers = [bestEffort(eventPublisher(tenantSettings)), bestEffort(chatPublisher(tenantSettings))];
+  return { publish: async (tenantId, event) => void (await Promise.all(publishers.map((p) => p.publish(tenantId, event)))) };
 });
 
 /** Delivering events (the event consumer), signed with the tenant's secrets. */

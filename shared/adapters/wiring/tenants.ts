@@ -1,3 +1,4 @@
+import { chatStatus as chatAdminReads } from '../chat-deliveries.js';
 import { ENV, requireEnvs, wire } from '../../config.js';
 import * as settings from '../../tenants/settings.js';
 import * as configuration from '../../tenants/config-service.js';
@@ -77,6 +78,12 @@ export const adminJourneysForm = /* @__PURE__ */ wire(() =>
   ),
 );
 
+/** What the webhooks page shows of the chat endpoints: each one's health, and the last failed deliveries. */
+const chatStatus = async (tenantId: number) => {
+  const [health, failed] = await Promise.all([chatAdminReads.health(tenantId), chatAdminReads.failed(tenantId, 10)]);
+  return { health, failed };
+};
+
 /**
  * The tenant admins' event endpoints page and its form's post, over the configuration service; a new endpoint's
  * signing secret (derived from the survey secret, which the post reads at cold start) shown once, sealed.
@@ -87,6 +94,7 @@ export const adminWebhooksPage = /* @__PURE__ */ wire(() =>
     replaceConfig: configService.replaceConfig,
     settings: tenantSettings,
     shownOnce,
+    chatStatus,
   }),
 );
 export const adminWebhooksForm = /* @__PURE__ */ wire(() =>
@@ -96,6 +104,7 @@ export const adminWebhooksForm = /* @__PURE__ */ wire(() =>
       replaceConfig: configService.replaceConfig,
       settings: tenantSettings,
       shownOnce,
+      chatStatus,
       signingSecret: (tenantId, url) => signingSecret(() => process.env[ENV.surveySecret])(tenantId, eventEndpoint(url), 1),
     },
     configForm.changeConfig,

@@ -1,0 +1,178 @@
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { handler as chatConsumer } from '../../functions/queue/chat-alerts.js';
+import { invoke } from '../../infra/local/invoke.js';
+import { chatStatus } from '../../shared/adapters/chat-deliveries.js';
+import type { ChatDelivery } from '../../shared/chat/ports.js';
+import { tenantEvent } from '../../shared/events/events.js';
+import { inProcess } from '../support/api.js';
+import { sqsEvent } from '../support/queues.js';
+import { registerSale } from '../support/sales.js';
+import { newTenant, type TestTenant } from '../support/tenant.js';
+
+/**
+ * Case alerts in Slack and Teams through the local stack: the tenant's chat endpoints set through the admin API and
+ * pointed at the local outbox; a detractor's answer on journey loja goes the whole way (case queue, case opener, chat
+ * queue, chat consumer: the stack's own pollers) to the outbox. Then the chat consumer invoked here: a redelivery of
+ * a sent message, and a second 410 of an endpoint that marks it broken.
+ */
+const api = inProcess('public');
+const chatbot = inProcess('chatbot');
+const outboxUrl = inject('outboxUrl');
+let tenant: TestTenant;
+const url = (name: string, query = '') => `${outboxUrl}/chat/${tenant.tenantId}-${name}${query}`;
+const endpoints = () => ({
+  slack: url('slack'),
+  teams: url('teams'),
+  comment: url('comment'),
+  store2: url('store2'),
+  gone: url('gone', '?status=410'),
+});
+
+interface Received {
+  channel: string;
+  to: string;
+  text: string;
+}
+const chatMessages = async () =>
+  ((await (await fetch(`${outboxUrl}/messages`)).json()) as Received[]).filter(
+    (m) => m.channel === 'chat' && m.to.includes(`/chat/${tenant.tenantId}-`),
+  );
+const to = (messages: Received[], endpoint: string) =>
+  messages.filter((m) => `${outboxUrl}${m.to}` === endpoint).map((m) => JSON.parse(m.text));
+
+/** Waits (a quarter of a second between looks, at most a minute) until `done` holds of the chat messages received. */
+async function received(done: (messages: Received[]) => boolean): Promise<Received[]> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const messages = await chatMessages();
+    if (done(messages) || Date.now() > until) return messages;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+beforeAll(async () => {
+  tenant = await newTenant();
+  const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
+  const { slack, teams, comment, store2, gone } = endpoints();
+  const put = await api({
+    method: 'PUT',
+    path: '/public/admin/config',
+    key: tenant.adminKey,
+    headers: { 'if-match': read.headers.etag! },
+    body: {
+      ...read.body,
+      alerts: {
+        chat: [
+          { kind: 'slack', url: slack, events: ['case.opened'] },
+          { kind: 'teams', url: teams, events: ['case.opened', 'case.overdue'], comment: false },
+          { kind: 'slack', url: comment, events: ['case.opened'], comment: true },
+          { kind: 'slack', url: store2, events: ['case.opened'], stores: [2] },
+          { kind: 'teams', url: gone, events: ['case.opened'] },
+        ],
+      },
+    },
+  });
+  expect(put.status, put.text).toBe(200);
+});
+
+describe('case alerts in chat', () => {
+  let caseId: number;
+
+  it('sends a Slack message and a Teams card within a minute of a detractor answer in store 1, none to store 2', async () => {
+    // Prepare: a sale in store 1 to a customer with an e-mail and a phone.
+    caseId = await registerSale(api, tenant.key, { phone: '11987654321', name: 'Bia Lima' });
+    const started = Date.now();
+
+    // Act: the customer answers 2 with a comment that holds a cpf.
+    const answer = await chatbot({
+      method: 'POST',
+      path: '/survey',
+      key: tenant.chatbotKey,
+      body: { transactionId: caseId, attemptId: 1, journey: 'loja', score: 2, comment: 'Fila enorme, cpf 123.456.789-09', classes: [] },
+    });
+    expect(answer.status).toBe(201);
+    const { slack, teams, comment, store2, gone } = endpoints();
+    const messages = await received((m) => [slack, teams, comment, gone].every((e) => to(m, e).length > 0));
+
+    // Assess
+    expect(Date.now() - started).toBeLessThan(60_000);
+    const [slackMessage] = to(messages, slack);
+    expect(slackMessage.text).toMatch(/2/);
+    expect(slackMessage.blocks).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'header' }),
+        {
+          type: 'actions',
+          elements: [expect.objectContaining({ type: 'button', url: expect.stringMatching(new RegExp(`/app/cases/${caseId}$`)) })],
+        },
+      ]),
+    );
+    // No contact, name or (without the opt-in) comment of the customer's.
+    expect(JSON.stringify(slackMessage)).not.toMatch(/@example\.com|98765|Bia|Lima|cpf|Fila/);
+    expect(JSON.stringify(to(messages, comment)[0])).toContain('Fila enorme');
+
+    const [card] = to(messages, teams);
+    expect(card).toMatchObject({
+      type: 'message',
+      attachments: [
+        {
+          contentType: 'application/vnd.microsoft.card.adaptive',
+          content: {
+            type: 'AdaptiveCard',
+            version: '1.4',
+            actions: [{ type: 'Action.OpenUrl', url: expect.stringContaining(`/app/cases/${caseId}`) }],
+          },
+        },
+      ],
+    });
+    expect(JSON.stringify(card)).not.toMatch(/@example\.com|98765|Bia|Lima|Fila/);
+    expect(to(messages, store2)).toEqual([]);
+  });
+
+  it('sends nothing twice when the queue delivers a sent message again', async () => {
+    const delivery: ChatDelivery = {
+      tenantId: tenant.tenantId,
+      url: endpoints().slack,
+      event: {
+        ...tenantEvent(
+          tenant.tenantId,
+          'case.opened',
+          String(caseId),
+          { case_id: caseId, store_id: 1, employee_id: 1, score: 2 },
+          new Date(),
+        ),
+        type: 'case.opened',
+      },
+      attempt: 1,
+    };
+    const response = await invoke('chatAlerts', chatConsumer, sqsEvent([delivery], { queue: 'ChatQueue', receiveCount: 2 }));
+    expect(response.batchItemFailures).toEqual([]);
+    expect(to(await chatMessages(), endpoints().slack)).toHaveLength(1);
+  });
+
+  it('marks an endpoint that answered 410 twice broken, and lists its failures', async () => {
+    const { gone } = endpoints();
+    expect((await chatStatus.health(tenant.tenantId)).get(gone)).toEqual({ gone: 1, broken: false });
+    // Another case's message to the same endpoint.
+    const event = tenantEvent(
+      tenant.tenantId,
+      'case.opened',
+      String(caseId + 1_000_000),
+      { case_id: caseId + 1_000_000, store_id: 1, employee_id: 1, score: 1 },
+      new Date(),
+    );
+    const response = await invoke(
+      'chatAlerts',
+      chatConsumer,
+      sqsEvent([{ tenantId: tenant.tenantId, url: gone, event, attempt: 1 }], { queue: 'ChatQueue' }),
+    );
+    expect(response.batchItemFailures).toEqual([]);
+
+    expect((await chatStatus.health(tenant.tenantId)).get(gone)).toEqual({ gone: 2, broken: true });
+    const failed = await chatStatus.failed(tenant.tenantId, 10);
+    expect(failed.map((f) => [f.url, f.error, f.next_attempt_at])).toEqual([
+      [gone, 'HTTP 410', null],
+      [gone, 'HTTP 410', null],
+    ]);
+  });
+});
