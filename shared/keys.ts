@@ -51,6 +51,8 @@ export const keys = {
   casesConfig: 'CASES',
   /** The tenant's language and time zone. */
   languageConfig: 'LANGUAGE',
+  /** One of the tenant's themes (shared/themes/), by its slug: read with the rest of the configuration. */
+  themeConfig: (slug: string) => `THEME#${slug}`,
   /** The tenant's brand (display name, colour, logo object, sender name): written at creation and by each apply. */
   brandConfig: 'BRAND',
   /**

@@ -12,6 +12,7 @@ import type {
 } from '../tenants/config-schema.js';
 import { CASE_RULE_DEFAULTS, JOURNEY_DEFAULTS, PRIVACY_DEFAULTS } from '../tenants/scales.js';
 import type { Locale } from '../locale.js';
+import type { Theme } from '../themes/theme.js';
 import type { SigningGenerations } from '../events/signature.js';
 import { versionOf } from './config-version.js';
 import { batchGet, db, queryAll, type Item } from './dynamodb.js';
@@ -59,7 +60,7 @@ export async function getGroups(tenantId: number, ids: number[]): Promise<GroupC
 }
 
 /**
- * A tenant's journeys, classes, groups, delivery and privacy settings, with the version they were read at: one strongly
+ * A tenant's journeys, classes, groups, themes, delivery and privacy settings, with the version they were read at: one strongly
  * consistent Query of its configuration partition (which holds the version item too).
  */
 export async function readVersionedSettings(tenantId: number): Promise<{ settings: Settings; version: number }> {
@@ -72,6 +73,7 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
   const signing = of(SIGNING);
   const { locale, timeZone } = one<{ locale?: Locale | null; timeZone?: string | null }>('LANGUAGE') ?? {};
   const brand = one<BrandSettings>('BRAND');
+  const themes = of('THEME').map((item) => recordOf<Theme>(item));
   const settings: Settings = {
     journeys: of('JOURNEY').map(journeyOf),
     classes: of('CLASS').map((item) => recordOf<ClassConfig>(item)),
@@ -85,6 +87,7 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
     ...(locale ? { locale } : {}),
     ...(timeZone ? { timeZone } : {}),
     ...(brand ? { brand } : {}),
+    ...(themes.length ? { themes } : {}),
   };
   return { settings, version: versionOf(of(VERSION)[0]) };
 }

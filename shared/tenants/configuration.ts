@@ -2,6 +2,7 @@ import { DEFAULT_LOCALE, timeZoneOf } from '../locale.js';
 import type { ConfigChange } from '../audit/log.js';
 import type { BrandSettings } from '../brand/ports.js';
 import type { BrandDocument, ConfigDocument, Settings } from './config-schema.js';
+import { themesOf } from '../themes/theme.js';
 
 /**
  * A tenant's configuration as the admin API answers it: what the tenant file holds of it, without the signing
@@ -20,6 +21,8 @@ export function configDocument(name: string, settings: Settings): ConfigDocument
     locale: settings.locale ?? DEFAULT_LOCALE,
     timeZone: timeZoneOf(settings),
     brand: brandDocument(name, settings.brand),
+    // What the analysis uses: the tenant's own, or the defaults (put back unchanged, they stay the defaults).
+    themes: [...themesOf(settings)],
   };
 }
 
@@ -34,7 +37,7 @@ export const brandSettings = (tenantName: string, brand: BrandDocument): BrandSe
 
 /**
  * What changed between two configurations, leaf by leaf. Lists of things with an id (journeys, classes, groups) are
- * compared by id and webhooks by URL, so that adding a journey is one change, not a shift of every later one.
+ * compared by id, webhooks by URL and themes by slug, so that adding a journey is one change, not a shift of every later one.
  */
 export function configChanges(before: unknown, after: unknown, path = ''): ConfigChange[] {
   if (Array.isArray(before) && Array.isArray(after)) {
@@ -67,9 +70,9 @@ export function configLeaves(value: unknown, path = ''): [string, unknown][] {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
-/** The field that identifies the items of a list, when every item of both has it: `id`, or `url` (webhooks). */
+/** The field that identifies the items of a list, when every item of both has it: `id`, `url` (webhooks) or `slug` (themes). */
 function identityOf(before: unknown[], after: unknown[]): string | undefined {
   const all = [...before, ...after];
   if (!all.length || !all.every(isRecord)) return undefined;
-  return ['id', 'url'].find((field) => all.every((item) => item[field] !== undefined));
+  return ['id', 'url', 'slug'].find((field) => all.every((item) => item[field] !== undefined));
 }

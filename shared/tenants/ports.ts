@@ -31,8 +31,10 @@ export interface ConfigWrite {
   settings: SettingsWrite;
   delivery: DeliveryConfig;
   brand: BrandSettings;
-  /** The journeys, classes and groups stored: those `settings` no longer lists are deleted. */
-  stored: Pick<Settings, 'journeys' | 'classes' | 'groups'>;
+  /** The journeys, classes, groups and themes stored: those `settings` no longer lists are deleted. */
+  stored: Pick<Settings, 'journeys' | 'classes' | 'groups' | 'themes'>;
+  /** Whether the themes changed: only then are they written (up to 100 items), `settings.themes` absent for the defaults. */
+  themesChanged: boolean;
   /** The webhook endpoints that have a signing generation already: the others listed get generation 1. */
   signed: string[];
 }

@@ -224,6 +224,8 @@ export function tenantService(
       journeys: kept(config.journeys, current?.journeys),
       classes: kept(config.classes, current?.classes),
       groups: kept(config.groups, current?.groups),
+      // Themes the file lists replace the stored ones; a file that lists none leaves them.
+      themes: config.themes ?? current?.themes,
       brand: { ...brand, name: brand.name ?? config.name, ...(logo ? { logo } : {}) },
     });
     const lines = [

@@ -13,6 +13,7 @@ import { TABLE } from '../../shared/table.js';
 import { BrandSettings } from '../../shared/brand/ports.js';
 import {
   CasesConfig,
+  ThemeConfig,
   ClassConfig,
   DeliveryConfig,
   Group,
@@ -69,6 +70,7 @@ const oracle = async (tenantId: number): Promise<Settings> => {
     ...(locale ? { locale } : {}),
     ...(timeZone ? { timeZone } : {}),
     ...(of('BRAND')[0] ? { brand: v.parse(BrandSettings, of('BRAND')[0]) } : {}),
+    ...(of('THEME').length ? { themes: of('THEME').map((item) => v.parse(v.object(ThemeConfig.entries), item)) } : {}),
   };
 };
 
@@ -91,6 +93,9 @@ const fullTenant = (id: number, demoTenant: Record<string, unknown>) => {
           locale: 'es',
           timeZone: 'America/Bogota',
           privacy: { retentionDays: 400 },
+          themes: [
+            { slug: 'parking', name: { 'pt-BR': 'Estacionamento', es: 'Aparcamiento', en: 'Parking' }, keywords: { es: ['aparcamiento'] } },
+          ],
           journeys: [
             ...journeys,
             {
