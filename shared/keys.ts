@@ -153,6 +153,8 @@ export const keys = {
   themes: (tenantId: number, partition: string) => `${tenant(tenantId)}#THEMES#${partition}`,
   themeSort: (dimension: string, id: number, grain: 'day' | 'month', period: string, theme: string) =>
     `${dimension}#${id}#${grain === 'day' ? 'D' : 'M'}#${period}#${theme}`,
+  /** Where a tenant's reanalysis of its comments is (`npm run admin -- reanalyse`): one item, gone when it finishes. */
+  reanalysis: (tenantId: number) => ({ pk: `${tenant(tenantId)}#REANALYSIS`, sk: 'CHECKPOINT' }),
   /** A tenant's failed event deliveries, newest last (sort key: when, event id, attempt), kept 30 days. */
   failedDeliveries: (tenantId: number) => `${tenant(tenantId)}#EVENTS#FAILED`,
   failedDeliverySort: (failedAt: string, eventId: string, attempt: number) => `${failedAt}#${eventId}#${attempt}`,

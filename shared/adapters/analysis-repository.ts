@@ -30,7 +30,7 @@ const Stored = v.object({
   journey_id: v.number(),
   store_id: v.number(),
   employee_id: v.number(),
-  analysis: v.optional(v.object({ counted: Counted })),
+  analysis: v.optional(v.object({ counted: Counted, language: v.optional(v.string()), key_phrases: v.optional(v.array(v.string())) })),
 });
 
 /** The counters one delta moves: the theme's day and month cells of the answer's store, employee and journey. */
@@ -82,6 +82,10 @@ export const analysisStore: AnalysisStore = {
       employeeId: stored.employee_id,
       day: (stored.answered_at ?? new Date().toISOString()).slice(0, 10),
       counted: stored.analysis?.counted ?? null,
+      read:
+        stored.analysis?.language === undefined
+          ? undefined
+          : { language: stored.analysis.language, keyPhrases: stored.analysis.key_phrases ?? [] },
     };
   },
 
@@ -100,14 +104,15 @@ export const analysisStore: AnalysisStore = {
         TableName: tableName,
         Key: keys.transaction(tenantId, transactionId),
         UpdateExpression: 'SET #analysis = :analysis',
-        // The answer still at this version, and the analysis still the one read: a redelivery or a race counts nothing.
+        // The answer still at this version, and the analysis still the one read (its version and themes: a reanalysis
+        // keeps the version): a redelivery or a race counts nothing.
         // An erasure since (its customer's comment gone) takes no analysis either.
-        ConditionExpression: `#version = :version AND attribute_not_exists(#erased) AND ${previous ? '#analysis.#counted.#v = :previous' : 'attribute_not_exists(#analysis)'}`,
+        ConditionExpression: `#version = :version AND attribute_not_exists(#erased) AND ${previous ? '#analysis.#counted.#v = :previous AND #analysis.#counted.#themes = :previousThemes' : 'attribute_not_exists(#analysis)'}`,
         ExpressionAttributeNames: {
           '#analysis': 'analysis',
           '#erased': 'erased_at',
           '#version': 'answer_version',
-          ...(previous ? { '#counted': 'counted', '#v': 'version' } : {}),
+          ...(previous ? { '#counted': 'counted', '#v': 'version', '#themes': 'themes' } : {}),
         },
         ExpressionAttributeValues: {
           ':analysis': {
@@ -118,7 +123,7 @@ export const analysisStore: AnalysisStore = {
             counted,
           },
           ':version': analysis.version,
-          ...(previous ? { ':previous': previous.version } : {}),
+          ...(previous ? { ':previous': previous.version, ':previousThemes': previous.themes } : {}),
         },
       },
       deltas.flatMap((delta) => counterUpdates(tenantId, delta)),

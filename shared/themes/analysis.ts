@@ -4,7 +4,7 @@ import { redact } from './redact.js';
 import { localeOfLanguage, matchThemes, themesOf } from './themes.js';
 import { DEFAULT_LOCALE } from '../locale.js';
 
-export type AnalysisOutcome = 'analysed' | 'no_comment' | 'stale' | 'missing';
+export type AnalysisOutcome = 'analysed' | 'no_comment' | 'stale' | 'missing' | 'unchanged';
 
 /** The counter changes that take `counted` back (-1) or add it (+1), for each theme it names. */
 export function themeDeltas(
@@ -30,7 +30,7 @@ export function themeDeltas(
  * once: a message for a version already analysed, or overtaken by a correction, counts nothing.
  */
 export function commentAnalysis(ports: AnalysisPorts) {
-  return {
+  const service = {
     async analyse(tenantId: number, transactionId: number, version: number): Promise<AnalysisOutcome> {
       const answer = await ports.answers.read(tenantId, transactionId);
       if (!answer) return 'missing';
@@ -57,5 +57,25 @@ export function commentAnalysis(ports: AnalysisPorts) {
       const deltas = [...(answer.counted ? themeDeltas(answer, answer.counted, -1) : []), ...themeDeltas(answer, analysis, 1)];
       return (await ports.answers.save(tenantId, transactionId, analysis, answer.counted, deltas)) === 'saved' ? 'analysed' : 'stale';
     },
+
+    /**
+     * Matches an analysed answer's comment against the tenant's current themes (what Comprehend read of it kept: no new
+     * call) and moves its counts from the themes it counted to the new ones, through the same conditional write: what
+     * it counted is taken back, so running it again, or at the same time, counts nothing twice. An answer not analysed
+     * yet (or corrected since) is analysed in full.
+     */
+    async reanalyse(tenantId: number, transactionId: number): Promise<AnalysisOutcome> {
+      const answer = await ports.answers.read(tenantId, transactionId);
+      if (!answer) return 'missing';
+      if (!answer.comment?.trim()) return 'no_comment';
+      const { counted, read } = answer;
+      if (!counted || counted.version < answer.version || !read) return service.analyse(tenantId, transactionId, answer.version);
+      const themes = matchThemes(answer.comment, read.language, themesOf(await ports.settings(tenantId)));
+      if (JSON.stringify(themes) === JSON.stringify(counted.themes)) return 'unchanged';
+      const analysis = { ...counted, ...read, themes };
+      const deltas = [...themeDeltas(answer, counted, -1), ...themeDeltas(answer, analysis, 1)];
+      return (await ports.answers.save(tenantId, transactionId, analysis, counted, deltas)) === 'saved' ? 'analysed' : 'stale';
+    },
   };
+  return service;
 }

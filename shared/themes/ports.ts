@@ -19,6 +19,8 @@ export interface AnalysedAnswer {
   day: string;
   /** What an earlier analysis of this answer counted, if one did. */
   counted: CountedAnalysis | null;
+  /** What an earlier analysis read of the comment (absent once erased or expired, with the comment). */
+  read?: { language: string; keyPhrases: string[] } | undefined;
 }
 
 /** What one analysis added to the theme counters: what a correction takes back. */
@@ -52,7 +54,7 @@ export interface AnalysisStore {
   read(tenantId: number, transactionId: number): Promise<AnalysedAnswer | undefined>;
   /**
    * Stores `analysis` on the answer and moves the counters, all or nothing, while the answer is still at
-   * `analysis.version` and what it counted is still `previous` (by version): 'stale' when either moved since.
+   * `analysis.version` and what it counted is still `previous` (its version and themes): 'stale' when either moved since.
    */
   save(
     tenantId: number,
@@ -74,4 +76,32 @@ export interface AnalysisPorts {
   comprehend: TextAnalyser;
   /** The tenant's journeys (their scales) and themes (absent: the defaults). */
   settings: (tenantId: number) => Promise<Pick<Settings, 'journeys' | 'locale'> & { themes?: readonly Theme[] }>;
+}
+
+/** The answers of one UTC day, a page at a time, and the checkpoint of a reanalysis (for the operator only). */
+export interface ReanalysisPorts {
+  /** How many index partitions hold a day's answers (pages are read from each in turn). */
+  partitions: number;
+  answersOfDay(
+    tenantId: number,
+    day: string,
+    partition: number,
+    cursor: string | null,
+  ): Promise<{ transactionIds: number[]; next: string | null }>;
+  checkpoint: {
+    read(tenantId: number): Promise<ReanalysisCheckpoint | undefined>;
+    /** Null: the run is finished. */
+    write(tenantId: number, checkpoint: ReanalysisCheckpoint | null): Promise<void>;
+  };
+}
+
+/** Where a reanalysis is: its period, the day, and the index partitions of the day with pages left (and where). */
+export interface ReanalysisCheckpoint {
+  from: string;
+  to: string;
+  day: string;
+  pending: { partition: number; cursor: string | null }[];
+  /** Answers whose themes moved so far. */
+  moved: number;
+  read: number;
 }

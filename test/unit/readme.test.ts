@@ -176,6 +176,7 @@ describe('the README and the manual in docs/', () => {
       privacyConfig: [{ pk: keys.config(7), sk: keys.privacyConfig }],
       languageConfig: [{ pk: keys.config(7), sk: keys.languageConfig }],
       brandConfig: [{ pk: keys.config(7), sk: keys.brandConfig }],
+      reanalysis: [keys.reanalysis(7)],
       themeConfig: [{ pk: keys.config(7), sk: keys.themeConfig('wait') }],
       tenantLogo: [keys.tenantLogo(7, `${'a'.repeat(64)}.png`)],
       configApplied: [keys.configApplied(7)],
