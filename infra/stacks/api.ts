@@ -19,6 +19,7 @@ const ROUTE_GROUPS: Record<string, string> = {
   rating: 'Insights',
   answers: 'Insights',
   results: 'Insights',
+  themes: 'Insights',
   webhooks: 'Insights',
   privacy: 'Privacy',
   cases: 'Cases',

@@ -1,6 +1,7 @@
 import { bucketOf } from '../answers/schema.js';
 import type { AnalysisPorts, AnalysedAnswer, CountedAnalysis, ThemeDelta } from './ports.js';
 import { redact } from './redact.js';
+import { uncoveredPhrases } from './phrases.js';
 import { localeOfLanguage, matchThemes, themesOf } from './themes.js';
 import { DEFAULT_LOCALE } from '../locale.js';
 
@@ -55,7 +56,13 @@ export function commentAnalysis(ports: AnalysisPorts) {
         day: answer.day,
       };
       const deltas = [...(answer.counted ? themeDeltas(answer, answer.counted, -1) : []), ...themeDeltas(answer, analysis, 1)];
-      return (await ports.answers.save(tenantId, transactionId, analysis, answer.counted, deltas)) === 'saved' ? 'analysed' : 'stale';
+      if ((await ports.answers.save(tenantId, transactionId, analysis, answer.counted, deltas)) !== 'saved') return 'stale';
+      // The suggestions' counts, in a write of their own (the themes' transaction has no room left): a failure here
+      // leaves this answer's phrases uncounted, never counted twice.
+      const phrases = { version, day: answer.day, language, phrases: uncoveredPhrases(keyPhrases, language, themesOf(settings)) };
+      if (phrases.phrases.length || answer.phrases?.phrases.length)
+        await ports.answers.countPhrases(tenantId, transactionId, answer, phrases, answer.phrases ?? null);
+      return 'analysed';
     },
 
     /**

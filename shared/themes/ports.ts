@@ -1,6 +1,7 @@
 import type { Bucket } from '../answers/schema.js';
 import type { Settings } from '../tenants/config-schema.js';
 import type { Theme } from './themes.js';
+import type { CountedPhrase } from './phrases.js';
 
 /** Comprehend's four sentiments, lower-cased as the API shows them. */
 export const SENTIMENTS = ['positive', 'negative', 'neutral', 'mixed'] as const;
@@ -19,6 +20,8 @@ export interface AnalysedAnswer {
   day: string;
   /** What an earlier analysis of this answer counted, if one did. */
   counted: CountedAnalysis | null;
+  /** The phrases an earlier analysis counted as suggestions, and for which version. */
+  phrases?: PhrasesCounted | undefined;
   /** What an earlier analysis read of the comment (absent once erased or expired, with the comment). */
   read?: { language: string; keyPhrases: string[] } | undefined;
 }
@@ -31,6 +34,14 @@ export interface CountedAnalysis {
   sentiment: Sentiment;
   score: number;
   day: string;
+}
+
+/** The uncovered key phrases one analysis counted (suggestions), by their keys: what a correction takes back. */
+export interface PhrasesCounted {
+  version: number;
+  day: string;
+  language: string;
+  phrases: CountedPhrase[];
 }
 
 /** What the analysis stores on the answer. */
@@ -62,6 +73,17 @@ export interface AnalysisStore {
     analysis: CommentAnalysis,
     previous: CountedAnalysis | null,
     deltas: ThemeDelta[],
+  ): Promise<'saved' | 'stale'>;
+  /**
+   * Counts `counted`'s phrases in the suggestion counters and takes back `previous`'s, all or nothing, while the answer
+   * is still at `counted.version`, analysed at it, and its phrases are still `previous` (by version).
+   */
+  countPhrases(
+    tenantId: number,
+    transactionId: number,
+    answer: Pick<AnalysedAnswer, 'storeId' | 'journeyId'>,
+    counted: PhrasesCounted,
+    previous: PhrasesCounted | null,
   ): Promise<'saved' | 'stale'>;
 }
 

@@ -86,7 +86,7 @@ describe('the CDK stacks', () => {
       'Test/PublicApi/PagesRoutes': 42,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
-      'Test/PublicApi/InsightsRoutes': 51,
+      'Test/PublicApi/InsightsRoutes': 58,
       'Test/PublicApi/PrivacyRoutes': 28,
       'Test/PublicApi/AdminRoutes': 84,
       'Test/PublicApi/CasesRoutes': 28,

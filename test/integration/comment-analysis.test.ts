@@ -261,3 +261,44 @@ describe("the tenant's themes, and reanalyse", () => {
     expect(await counts()).toEqual({ 'fila-a': 0, 'espera-b': 0, 'demora-c': 1 });
   });
 });
+
+describe('GET /public/themes/suggestions', () => {
+  const suggestions = (query: Record<string, string>, token = tenant.userToken) =>
+    api({ path: '/public/themes/suggestions', key: tenant.key, query, headers: { 'x-service-user-token': token } });
+
+  it('lists the frequent phrases no theme covers with their answers as examples; a theme covering one takes it off', async () => {
+    // Prepare
+    const day = new Date().toISOString().slice(0, 10);
+    const ids = [await answered(3, 'O elevador quebrado de novo'), await answered(4, 'Elevador quebrado, subi de escada')];
+    await consumeAnalyses(2);
+
+    // Act
+    const listed = await suggestions({ from: day, to: day });
+    const byJourney = await suggestions({ from: day, to: day, journey: 'loja' });
+    const otherStore = await suggestions({ from: day, to: day, store: '2' }, tenant.limitedToken);
+    const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
+    const themes = [
+      ...read.body.themes,
+      { slug: 'elevador', name: { 'pt-BR': 'Elevador', es: 'Ascensor', en: 'Lift' }, keywords: { 'pt-BR': ['elevador'] } },
+    ];
+    await api({
+      method: 'PUT',
+      path: '/public/admin/config',
+      key: tenant.adminKey,
+      body: { ...read.body, themes },
+      headers: { 'if-match': read.headers.etag! },
+    });
+    const after = await suggestions({ from: day, to: day });
+
+    // Assess: counted once each, whatever the redelivery.
+    expect(listed.status, listed.text).toBe(200);
+    const lift = listed.body.find((s: { phrase: string }) => s.phrase.includes('elevador'));
+    expect(lift).toMatchObject({ count: 2 });
+    // Examples fill slots by answer id (PHRASE_EXAMPLES): two answers may share one.
+    expect(lift.examples.length).toBeGreaterThan(0);
+    expect(ids).toEqual(expect.arrayContaining(lift.examples));
+    expect(byJourney.body).toEqual(listed.body);
+    expect(otherStore.status).toBe(404);
+    expect(after.body.filter((s: { phrase: string }) => s.phrase.includes('elevador'))).toEqual([]);
+  });
+});

@@ -177,6 +177,8 @@ describe('the README and the manual in docs/', () => {
       languageConfig: [{ pk: keys.config(7), sk: keys.languageConfig }],
       brandConfig: [{ pk: keys.config(7), sk: keys.brandConfig }],
       reanalysis: [keys.reanalysis(7)],
+      phrases: [keys.phrases(7, '2026-11'), keys.phrases(7, '2026')],
+      phraseSort: [keys.phraseSort('store', 1, 'day', '2026-11-20', 'estacion'), keys.phraseSort('all', 0, 'month', '2026-11', 'app trav')],
       themeConfig: [{ pk: keys.config(7), sk: keys.themeConfig('wait') }],
       tenantLogo: [keys.tenantLogo(7, `${'a'.repeat(64)}.png`)],
       configApplied: [keys.configApplied(7)],
