@@ -97,6 +97,10 @@ export const FLOORS: Record<string, [number, string]> = {
     2,
     "one Query of the endpoint's failed deliveries and the audit entry; 3 more (read, claim, queue) per delivery re-queued",
   ],
+  listThemeSuggestions: [
+    1,
+    "the user token beside one Query of the tenant's suggestion cells of the month (day cells; month cells for whole months)",
+  ],
   getResults: [2, "the user token beside one Query of the month's day counters; the stores' names (a BatchGetItem)"],
   getDigest: [
     4,

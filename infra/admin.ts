@@ -14,6 +14,8 @@ import { tenantService } from '../shared/adapters/wiring/tenants.js';
 import { listTenants } from '../shared/adapters/tenant-repository.js';
 import { indexAnswers } from '../shared/adapters/answer-repository.js';
 import { indexCases } from '../shared/adapters/case-repository.js';
+import { commentReanalysis } from '../shared/adapters/wiring/analysis.js';
+import { calendarDate } from '../shared/schema.js';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { ASYNC_FAILURES, QUEUES, type QueueId } from '../shared/queues.js';
@@ -63,6 +65,10 @@ Commands:
   index-answers --tenant ID [--since YYYY-MM]
                                              list in GET /public/answers the answers stored before its indexes existed,
                                              from that month (default: 13 months ago) to this one; safe to run again
+  reanalyse --tenant ID --from YYYY-MM-DD [--to YYYY-MM-DD]
+                                             apply the tenant's current themes to the comments answered in that
+                                             period (default to: today), moving their counts; stopped, the same
+                                             command continues where it was; safe to run again
   index-cases --tenant ID                    list by owner (GET /public/cases?owner=...) the cases stored before a
                                              case had one owner (each reads as its one person's, or unassigned); safe
                                              to run again
@@ -141,6 +147,8 @@ async function run(argv: string[]): Promise<void> {
       url: { type: 'string' },
       'overlap-hours': { type: 'string' },
       since: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
       'expires-at': { type: 'string' },
       yes: { type: 'boolean' },
     },
@@ -229,6 +237,15 @@ async function run(argv: string[]): Promise<void> {
         months.push(m.toISOString().slice(0, 7));
       const indexed = await indexAnswers(integer(values.tenant, 'tenant'), months);
       return console.log(`${indexed} answers indexed (${months[0]} to ${months[months.length - 1]})`);
+    }
+    case 'reanalyse': {
+      const from = v.safeParse(calendarDate, values.from);
+      const to = v.safeParse(calendarDate, values.to ?? new Date().toISOString().slice(0, 10));
+      if (!from.success || !to.success || from.output > to.output)
+        throw new UsageError('--from and --to must be days (YYYY-MM-DD), --from not after --to.');
+      if (local) process.env.AWS_ENDPOINT_URL_COMPREHEND ??= `http://127.0.0.1:${process.env.COMPREHEND_PORT ?? 8008}`;
+      await commentReanalysis(integer(values.tenant, 'tenant'), { from: from.output, to: to.output }, (line) => console.log(line));
+      return;
     }
     case 'index-cases':
       return console.log(`${await indexCases(integer(values.tenant, 'tenant'))} cases indexed by owner`);

@@ -181,6 +181,10 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
       query: { journey: 'loja', from: today, to: today, group_by: 'store' },
     };
   },
+  listThemeSuggestions: (f) => {
+    const today = new Date().toISOString().slice(0, 10);
+    return { path: '/public/themes/suggestions', headers: { 'x-service-user-token': f.userToken }, query: { from: today, to: today } };
+  },
   listAnswers: (f) => ({ path: '/public/answers', headers: { 'x-service-user-token': f.userToken } }),
   getDigest: (f) => ({ path: '/public/digest', headers: { 'x-service-user-token': f.userToken }, query: { period: 'week' } }),
   postAdminDigests: () => ({ method: 'POST', path: '/public/admin/digests', body: { period: 'week' } }),

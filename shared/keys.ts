@@ -59,6 +59,8 @@ export const keys = {
   rankingConfig: 'RANKING',
   /** The tenant's alerts (scoreDrop, its chat endpoints). */
   alertsConfig: 'ALERTS',
+  /** One of the tenant's themes (shared/themes/), by its slug: read with the rest of the configuration. */
+  themeConfig: (slug: string) => `THEME#${slug}`,
   /** The tenant's brand (display name, colour, logo object, sender name): written at creation and by each apply. */
   brandConfig: 'BRAND',
   /**
@@ -182,6 +184,15 @@ export const keys = {
   themes: (tenantId: number, partition: string) => `${tenant(tenantId)}#THEMES#${partition}`,
   themeSort: (dimension: string, id: number | number[], grain: 'day' | 'month', period: string, theme: string) =>
     `${dimension}#${[id].flat().join('#')}#${grain === 'day' ? 'D' : 'M'}#${period}#${theme}`,
+  /** Where a tenant's reanalysis of its comments is (`npm run admin -- reanalyse`): one item, gone when it finishes. */
+  reanalysis: (tenantId: number) => ({ pk: `${tenant(tenantId)}#REANALYSIS`, sk: 'CHECKPOINT' }),
+  /**
+   * Suggestion counters (key phrases no theme covers, shared/themes/phrases.ts): day cells in a partition a month,
+   * month cells in a partition a year, by dimension (`all`, `store`, `journey`) and id, period and the phrase's key.
+   */
+  phrases: (tenantId: number, partition: string) => `${tenant(tenantId)}#PHRASES#${partition}`,
+  phraseSort: (dimension: string, id: number, grain: 'day' | 'month', period: string, phrase: string) =>
+    `${dimension}#${id}#${grain === 'day' ? 'D' : 'M'}#${period}#${phrase}`,
   /** A tenant's failed event deliveries, newest last (sort key: when, event id, attempt), kept 30 days. */
   failedDeliveries: (tenantId: number) => `${tenant(tenantId)}#EVENTS#FAILED`,
   failedDeliverySort: (failedAt: string, eventId: string, attempt: number) => `${failedAt}#${eventId}#${attempt}`,

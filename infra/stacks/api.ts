@@ -20,6 +20,7 @@ const ROUTE_GROUPS: Record<string, string> = {
   answers: 'Insights',
   results: 'Insights',
   digest: 'Insights',
+  themes: 'Insights',
   webhooks: 'Insights',
   privacy: 'Privacy',
   cases: 'Cases',

@@ -9,8 +9,10 @@ import {
   type AnalysisStore,
   type ListedBy,
   type ListingChange,
+  type PhrasesCounted,
   type ThemeDelta,
 } from '../themes/ports.js';
+import type { CountedPhrase } from '../themes/phrases.js';
 import { db, type Item } from './dynamodb.js';
 import { unexpired } from './personal-copies.js';
 import { updateCounting, type TransactItem } from './result-counters.js';
@@ -31,6 +33,13 @@ const Counted = v.object({
   day: v.string(),
 });
 
+const PhrasesCounted = v.object({
+  version: v.number(),
+  day: v.string(),
+  language: v.string(),
+  phrases: v.array(v.object({ key: v.string(), phrase: v.string() })),
+});
+
 const Stored = v.object({
   answer_version: v.optional(v.number()),
   answered_at: v.optional(v.string()),
@@ -40,7 +49,14 @@ const Stored = v.object({
   store_id: v.number(),
   employee_id: v.number(),
   eval_source: v.optional(v.string()),
-  analysis: v.optional(v.object({ counted: Counted })),
+  analysis: v.optional(
+    v.object({
+      counted: Counted,
+      language: v.optional(v.string()),
+      key_phrases: v.optional(v.array(v.string())),
+      phrases_counted: v.optional(PhrasesCounted),
+    }),
+  ),
 });
 
 /** The counters one delta moves: the theme's day and month cells of the answer's store, employee, journey, and store in its journey. */
@@ -136,7 +152,79 @@ function listingWrites(tenantId: number, transactionId: number, { answer, put, r
   ];
 }
 
+/** How many answer ids a suggestion cell keeps as examples: slots by id, so a cell stays small whatever its count. */
+export const PHRASE_EXAMPLES = 3;
+
+/** The suggestion cells one phrase moves: the tenant's, its store's and its journey's, by day and by month. */
+function phraseUpdates(
+  tenantId: number,
+  transactionId: number,
+  answer: { storeId: number; journeyId: number },
+  counted: PhrasesCounted,
+  phrase: CountedPhrase,
+  sign: 1 | -1,
+): TransactItem[] {
+  const { tableName } = db();
+  const cells = [
+    ['all', 0],
+    ['store', answer.storeId],
+    ['journey', answer.journeyId],
+  ] as const;
+  return cells.flatMap(([dimension, id]) =>
+    (['day', 'month'] as const).map((grain) => ({
+      Update: {
+        TableName: tableName,
+        Key: {
+          pk: keys.phrases(tenantId, grain === 'day' ? counted.day.slice(0, 7) : counted.day.slice(0, 4)),
+          sk: keys.phraseSort(dimension, id, grain, grain === 'day' ? counted.day : counted.day.slice(0, 7), phrase.key),
+        },
+        // An added phrase shows as it was written last, in its language, and this answer as one of its examples.
+        UpdateExpression:
+          sign > 0 ? 'SET #entity = :entity, phrase = :phrase, #language = :language, #example = :id ADD #count :sign' : 'ADD #count :sign',
+        ExpressionAttributeNames: {
+          '#count': 'count',
+          ...(sign > 0
+            ? { '#entity': TABLE.entityAttribute, '#language': 'language', '#example': `example${transactionId % PHRASE_EXAMPLES}` }
+            : {}),
+        },
+        ExpressionAttributeValues: {
+          ':sign': sign,
+          ...(sign > 0 ? { ':entity': 'PHRASE_COUNT', ':phrase': phrase.phrase, ':language': counted.language, ':id': transactionId } : {}),
+        },
+      },
+    })),
+  );
+}
+
 export const analysisStore: AnalysisStore = {
+  async countPhrases(tenantId, transactionId, answer, counted, previous) {
+    const saved = await updateCounting(
+      {
+        TableName: db().tableName,
+        Key: keys.transaction(tenantId, transactionId),
+        UpdateExpression: 'SET #analysis.#phrases = :counted',
+        ConditionExpression: `#version = :version AND #analysis.#counted.#v = :version AND ${previous ? '#analysis.#phrases.#v = :previous' : 'attribute_not_exists(#analysis.#phrases)'}`,
+        ExpressionAttributeNames: {
+          '#analysis': 'analysis',
+          '#phrases': 'phrases_counted',
+          '#counted': 'counted',
+          '#v': 'version',
+          '#version': 'answer_version',
+        },
+        ExpressionAttributeValues: {
+          ':counted': counted,
+          ':version': counted.version,
+          ...(previous ? { ':previous': previous.version } : {}),
+        },
+      },
+      [
+        ...(previous?.phrases ?? []).flatMap((phrase) => phraseUpdates(tenantId, transactionId, answer, previous!, phrase, -1)),
+        ...counted.phrases.flatMap((phrase) => phraseUpdates(tenantId, transactionId, answer, counted, phrase, 1)),
+      ],
+    );
+    return saved ? 'saved' : 'stale';
+  },
+
   async read(tenantId, transactionId) {
     const { client, tableName } = db();
     const { Item: item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.transaction(tenantId, transactionId) }));
@@ -156,6 +244,11 @@ export const analysisStore: AnalysisStore = {
       items: stored.rating_items.map((item) => ({ classId: item.class_id, score: item.score })),
       ...(stored.eval_source ? { source: stored.eval_source } : {}),
       counted: stored.analysis?.counted ?? null,
+      phrases: stored.analysis?.phrases_counted,
+      read:
+        stored.analysis?.language === undefined
+          ? undefined
+          : { language: stored.analysis.language, keyPhrases: stored.analysis.key_phrases ?? [] },
     };
   },
 
@@ -174,14 +267,15 @@ export const analysisStore: AnalysisStore = {
         TableName: tableName,
         Key: keys.transaction(tenantId, transactionId),
         UpdateExpression: 'SET #analysis = :analysis',
-        // The answer still at this version, and the analysis still the one read: a redelivery or a race counts nothing.
+        // The answer still at this version, and the analysis still the one read (its version and themes: a reanalysis
+        // keeps the version): a redelivery or a race counts nothing.
         // An erasure since (its customer's comment gone) takes no analysis either.
-        ConditionExpression: `#version = :version AND attribute_not_exists(#erased) AND ${previous ? '#analysis.#counted.#v = :previous' : 'attribute_not_exists(#analysis)'}`,
+        ConditionExpression: `#version = :version AND attribute_not_exists(#erased) AND ${previous ? '#analysis.#counted.#v = :previous AND #analysis.#counted.#themes = :previousThemes' : 'attribute_not_exists(#analysis)'}`,
         ExpressionAttributeNames: {
           '#analysis': 'analysis',
           '#erased': 'erased_at',
           '#version': 'answer_version',
-          ...(previous ? { '#counted': 'counted', '#v': 'version' } : {}),
+          ...(previous ? { '#counted': 'counted', '#v': 'version', '#themes': 'themes' } : {}),
         },
         ExpressionAttributeValues: {
           ':analysis': {
@@ -192,7 +286,7 @@ export const analysisStore: AnalysisStore = {
             counted,
           },
           ':version': analysis.version,
-          ...(previous ? { ':previous': previous.version } : {}),
+          ...(previous ? { ':previous': previous.version, ':previousThemes': previous.themes } : {}),
         },
       },
       [...counterUpdates(tenantId, deltas), ...listingWrites(tenantId, transactionId, listing)],

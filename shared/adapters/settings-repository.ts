@@ -15,6 +15,7 @@ import type {
 import { CASE_RULE_DEFAULTS, JOURNEY_DEFAULTS, PRIVACY_DEFAULTS } from '../tenants/scales.js';
 import type { Locale } from '../locale.js';
 import type { RegionConfig } from '../regions.js';
+import type { Theme } from '../themes/theme.js';
 import type { SigningGenerations } from '../events/signature.js';
 import { versionOf } from './config-version.js';
 import { batchGet, db, queryAll, type Item } from './dynamodb.js';
@@ -64,7 +65,7 @@ export async function getGroups(tenantId: number, ids: number[]): Promise<GroupC
 }
 
 /**
- * A tenant's journeys, classes, groups, delivery and privacy settings, with the version they were read at: one strongly
+ * A tenant's journeys, classes, groups, themes, delivery and privacy settings, with the version they were read at: one strongly
  * consistent Query of its configuration partition (which holds the version item too).
  */
 export async function readVersionedSettings(tenantId: number): Promise<{ settings: Settings; version: number }> {
@@ -78,6 +79,7 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
   const { locale, timeZone } = one<{ locale?: Locale | null; timeZone?: string | null }>('LANGUAGE') ?? {};
   const brand = one<BrandSettings>('BRAND');
   const qr = one<{ generation?: number }>(QR_GENERATION);
+  const themes = of('THEME').map((item) => recordOf<Theme>(item));
   const settings: Settings = {
     journeys: of('JOURNEY').map(journeyOf),
     classes: of('CLASS').map((item) => recordOf<ClassConfig>(item)),
@@ -95,6 +97,7 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
     ...(timeZone ? { timeZone } : {}),
     ...(brand ? { brand } : {}),
     ...(qr?.generation ? { qrGeneration: Number(qr.generation) } : {}),
+    ...(themes.length ? { themes } : {}),
   };
   return { settings, version: versionOf(of(VERSION)[0]) };
 }

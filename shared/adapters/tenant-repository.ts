@@ -4,6 +4,7 @@ import { keys } from '../keys.js';
 import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
 import { TABLE } from '../table.js';
 import type { DeliveryConfig, SettingsWrite } from '../tenants/config-schema.js';
+import type { Theme } from '../themes/theme.js';
 import { Tenant, type ConfigWrite, type TenantRepository } from '../tenants/ports.js';
 import type { AppliedFingerprint } from '../tenants/apply-plan.js';
 import { CHATBOT_ENDPOINT, eventEndpoint } from '../events/signature.js';
@@ -78,6 +79,17 @@ const settingsItems = (tenantId: number, settings: SettingsWrite): Item[] =>
     { sk: keys.rankingConfig, kind: 'RANKING', minAnswersToRank: settings.minAnswersToRank ?? DEFAULT_MIN_ANSWERS_TO_RANK },
   ].map((item) => ({ pk: keys.config(tenantId), ...entity(item.kind), ...item }));
 
+/**
+ * The writes that make a tenant's themes `themes` (the defaults when undefined): one item each in the configuration
+ * partition, read with it, and the deletion of each stored one (by slug) it no longer lists.
+ */
+const themeWrites = (tenantId: number, themes: Theme[] | undefined, stored: string[]): WriteRequest[] => [
+  ...(themes ?? []).map((theme) => put({ pk: keys.config(tenantId), sk: keys.themeConfig(theme.slug), ...entity('THEME'), ...theme })),
+  ...stored
+    .filter((slug) => !themes?.some((theme) => theme.slug === slug))
+    .map((slug): WriteRequest => ({ DeleteRequest: { Key: { pk: keys.config(tenantId), sk: keys.themeConfig(slug) } } })),
+];
+
 const deliveryItem = (tenantId: number, delivery: DeliveryConfig): Item => ({
   pk: keys.config(tenantId),
   sk: keys.deliveryConfig,
@@ -93,8 +105,13 @@ const endpointsOf = (delivery: DeliveryConfig): string[] => [
 
 const put = (item: Item): WriteRequest => ({ PutRequest: { Item: item } });
 
+/** Writes the settings (the operator's apply); the themes only when they are listed, replacing the stored ones. */
 export async function putSettings(tenantId: number, settings: SettingsWrite): Promise<void> {
-  await batchWrite(db(), settingsItems(tenantId, settings).map(put));
+  const stored = settings.themes ? ((await readSettings(tenantId)).themes ?? []).map((theme) => theme.slug) : [];
+  await batchWrite(db(), [
+    ...settingsItems(tenantId, settings).map(put),
+    ...(settings.themes ? themeWrites(tenantId, settings.themes, stored) : []),
+  ]);
 }
 
 /**
@@ -149,8 +166,18 @@ export async function writeConfig(tenantId: number, write: ConfigWrite): Promise
     .filter((sk) => !kept.has(sk))
     .map((sk): WriteRequest => ({ DeleteRequest: { Key: { pk: keys.config(tenantId), sk } } }));
   const unsigned = endpointsOf(write.delivery).filter((endpoint) => !write.signed.includes(endpoint));
+  const themes = write.themesChanged
+    ? themeWrites(
+        tenantId,
+        write.settings.themes,
+        (write.stored.themes ?? []).map((t) => t.slug),
+      )
+    : [];
   const [, first] = await Promise.all([
-    batchWrite(db(), [...items, deliveryItem(tenantId, write.delivery), brandItem(tenantId, write.brand)].map(put).concat(deletions)),
+    batchWrite(
+      db(),
+      [...items, deliveryItem(tenantId, write.delivery), brandItem(tenantId, write.brand)].map(put).concat(deletions, themes),
+    ),
     Promise.all(unsigned.map((endpoint) => firstGeneration(tenantId, endpoint))),
   ]);
   return { newEndpoints: unsigned.filter((_, i) => first[i]) };

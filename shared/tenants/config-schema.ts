@@ -13,6 +13,7 @@ import { UserScope } from '../access/user-scope.js';
 import { Regions, type RegionConfig } from '../regions.js';
 import { entityId as id, nameField as name } from '../fields.js';
 import { BrandConfig } from '../brand/brand-schema.js';
+import { MAX_KEYWORD_LENGTH, MAX_KEYWORDS, MAX_THEMES, type Theme } from '../themes/theme.js';
 import type { BrandSettings } from '../brand/ports.js';
 import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
 import {
@@ -167,6 +168,30 @@ export const JourneyConfig = v.strictObject({
   cases: v.optional(CaseRuleConfig),
 });
 export type JourneyConfig = v.InferOutput<typeof JourneyConfig>;
+
+/**
+ * A theme of the tenant's comments (shared/themes/): its slug, its name in each language and the keywords that find it in
+ * a comment of each language (a language left out has none).
+ */
+export const ThemeConfig = v.strictObject({
+  slug: v.pipe(name(40), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lowercase letters, digits and dashes')),
+  name: v.strictObject(
+    perLocale(() => name(100)),
+    'must name the theme in pt-BR, es and en',
+  ),
+  keywords: v.strictObject(
+    perLocale(() =>
+      v.optional(
+        v.pipe(
+          v.array(name(MAX_KEYWORD_LENGTH), 'must be a list of keywords'),
+          v.maxLength(MAX_KEYWORDS, `may list at most ${MAX_KEYWORDS} keywords`),
+        ),
+        [],
+      ),
+    ),
+    'must be keywords by language, such as { "pt-BR": ["fila"], "es": ["cola"], "en": ["queue"] }',
+  ),
+}) satisfies v.GenericSchema<unknown, Theme>;
 
 export const GroupConfig = v.strictObject({ id, name: name(200) });
 export type GroupConfig = v.InferOutput<typeof GroupConfig>;
@@ -513,6 +538,15 @@ const configEntries = {
   privacy: v.optional(PrivacyConfig, {}),
   cases: v.optional(CasesConfig, {}),
   alerts: v.optional(AlertsConfig, {}),
+  /** The themes its comments are analysed for; absent: the default themes (shared/themes/theme.ts). */
+  themes: v.optional(
+    v.pipe(
+      v.array(ThemeConfig, 'must be a list of themes'),
+      v.minLength(1, 'must list at least one theme (leave themes out for the default ones)'),
+      atMost<v.InferOutput<typeof ThemeConfig>>(MAX_THEMES, 'themes'),
+      uniqueBy<v.InferOutput<typeof ThemeConfig>>('slug', 'theme'),
+    ),
+  ),
   /** The language of its surveys and pages when neither the customer nor the journey has one. */
   locale: v.optional(locale, DEFAULT_LOCALE),
   /** The time zone its people read times in (an IANA name). */
@@ -582,6 +616,8 @@ export interface Settings {
   qrGeneration?: number;
   /** Absent: DEFAULT_MIN_ANSWERS_TO_RANK. */
   minAnswersToRank?: number;
+  /** The tenant's themes, in slug order; absent: DEFAULT_THEMES. */
+  themes?: Theme[];
 }
 
 /**

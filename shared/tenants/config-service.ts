@@ -80,6 +80,7 @@ export function configService(tenants: ConfigRepository, audit: AuditLog) {
         delivery: config.delivery,
         brand,
         stored: stored.settings,
+        themesChanged: changes.some(({ path }) => /^themes\b/.test(path)),
         signed: Object.keys(stored.settings.delivery.signing ?? {}),
       }));
     } finally {

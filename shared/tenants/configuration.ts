@@ -3,6 +3,7 @@ import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
 import type { ConfigChange } from '../audit/log.js';
 import type { BrandSettings } from '../brand/ports.js';
 import type { BrandDocument, ConfigDocument, Settings } from './config-schema.js';
+import { themesOf } from '../themes/theme.js';
 
 /**
  * A tenant's configuration as the admin API answers it: what the tenant file holds of it, without the signing
@@ -24,6 +25,8 @@ export function configDocument(name: string, settings: Settings): ConfigDocument
     minAnswersToRank: settings.minAnswersToRank ?? DEFAULT_MIN_ANSWERS_TO_RANK,
     alerts: { scoreDrop: false, ...settings.alerts },
     brand: brandDocument(name, settings.brand),
+    // What the analysis uses: the tenant's own, or the defaults (put back unchanged, they stay the defaults).
+    themes: [...themesOf(settings)],
   };
 }
 
@@ -38,7 +41,7 @@ export const brandSettings = (tenantName: string, brand: BrandDocument): BrandSe
 
 /**
  * What changed between two configurations, leaf by leaf. Lists of things with an id (journeys, classes, groups, regions) are
- * compared by id and webhooks by URL, so that adding a journey is one change, not a shift of every later one.
+ * compared by id, webhooks by URL and themes by slug, so that adding a journey is one change, not a shift of every later one.
  */
 export function configChanges(before: unknown, after: unknown, path = ''): ConfigChange[] {
   if (Array.isArray(before) && Array.isArray(after)) {
@@ -71,9 +74,9 @@ export function configLeaves(value: unknown, path = ''): [string, unknown][] {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
-/** The field that identifies the items of a list, when every item of both has it: `id`, or `url` (webhooks). */
+/** The field that identifies the items of a list, when every item of both has it: `id`, `url` (webhooks) or `slug` (themes). */
 function identityOf(before: unknown[], after: unknown[]): string | undefined {
   const all = [...before, ...after];
   if (!all.length || !all.every(isRecord)) return undefined;
-  return ['id', 'url'].find((field) => all.every((item) => item[field] !== undefined));
+  return ['id', 'url', 'slug'].find((field) => all.every((item) => item[field] !== undefined));
 }

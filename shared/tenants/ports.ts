@@ -31,8 +31,10 @@ export interface ConfigWrite {
   settings: SettingsWrite;
   delivery: DeliveryConfig;
   brand: BrandSettings;
-  /** The journeys, classes, groups and regions stored: those `settings` no longer lists are deleted. */
-  stored: Pick<Settings, 'journeys' | 'classes' | 'groups' | 'regions'>;
+  /** The journeys, classes, groups, regions and themes stored: those `settings` no longer lists are deleted. */
+  stored: Pick<Settings, 'journeys' | 'classes' | 'groups' | 'regions' | 'themes'>;
+  /** Whether the themes changed: only then are they written (up to 100 items), `settings.themes` absent for the defaults. */
+  themesChanged: boolean;
   /** The webhook endpoints that have a signing generation already: the others listed get generation 1. */
   signed: string[];
 }

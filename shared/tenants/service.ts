@@ -225,6 +225,8 @@ export function tenantService(
       classes: kept(config.classes, current?.classes),
       groups: kept(config.groups, current?.groups),
       regions: kept(config.regions, current?.regions),
+      // Themes the file lists replace the stored ones; a file that lists none leaves them.
+      themes: config.themes ?? current?.themes,
       brand: { ...brand, name: brand.name ?? config.name, ...(logo ? { logo } : {}) },
     });
     const lines = [

@@ -1,10 +1,11 @@
 import { bucketOf } from '../answers/schema.js';
 import type { AnalysisPorts, AnalysedAnswer, CountedAnalysis, ListedBy, ListingChange, ThemeDelta } from './ports.js';
 import { redact } from './redact.js';
+import { uncoveredPhrases } from './phrases.js';
 import { localeOfLanguage, matchThemes, themesOf } from './themes.js';
 import { DEFAULT_LOCALE } from '../locale.js';
 
-export type AnalysisOutcome = 'analysed' | 'no_comment' | 'stale' | 'missing';
+export type AnalysisOutcome = 'analysed' | 'no_comment' | 'stale' | 'missing' | 'unchanged';
 
 /** The counter changes that take `counted` back (-1) or add it (+1), for each theme it names. */
 export function themeDeltas(
@@ -44,7 +45,7 @@ export function listingChange(answer: AnalysedAnswer, counted: CountedAnalysis):
  * once: a message for a version already analysed, or overtaken by a correction, counts nothing.
  */
 export function commentAnalysis(ports: AnalysisPorts) {
-  return {
+  const service = {
     async analyse(tenantId: number, transactionId: number, version: number): Promise<AnalysisOutcome> {
       const answer = await ports.answers.read(tenantId, transactionId);
       if (!answer) return 'missing';
@@ -70,8 +71,34 @@ export function commentAnalysis(ports: AnalysisPorts) {
       };
       const deltas = [...(answer.counted ? themeDeltas(answer, answer.counted, -1) : []), ...themeDeltas(answer, analysis, 1)];
       const listing = listingChange(answer, analysis);
-      const saved = await ports.answers.save(tenantId, transactionId, analysis, answer.counted, deltas, listing);
-      return saved === 'saved' ? 'analysed' : 'stale';
+      if ((await ports.answers.save(tenantId, transactionId, analysis, answer.counted, deltas, listing)) !== 'saved') return 'stale';
+      // The suggestions' counts, in a write of their own (the themes' transaction has no room left): a failure here
+      // leaves this answer's phrases uncounted, never counted twice.
+      const phrases = { version, day: answer.day, language, phrases: uncoveredPhrases(keyPhrases, language, themesOf(settings)) };
+      if (phrases.phrases.length || answer.phrases?.phrases.length)
+        await ports.answers.countPhrases(tenantId, transactionId, answer, phrases, answer.phrases ?? null);
+      return 'analysed';
+    },
+
+    /**
+     * Matches an analysed answer's comment against the tenant's current themes (what Comprehend read of it kept: no new
+     * call) and moves its counts from the themes it counted to the new ones, through the same conditional write: what
+     * it counted is taken back, so running it again, or at the same time, counts nothing twice. An answer not analysed
+     * yet (or corrected since) is analysed in full.
+     */
+    async reanalyse(tenantId: number, transactionId: number): Promise<AnalysisOutcome> {
+      const answer = await ports.answers.read(tenantId, transactionId);
+      if (!answer) return 'missing';
+      if (!answer.comment?.trim()) return 'no_comment';
+      const { counted, read } = answer;
+      if (!counted || counted.version < answer.version || !read) return service.analyse(tenantId, transactionId, answer.version);
+      const themes = matchThemes(answer.comment, read.language, themesOf(await ports.settings(tenantId)));
+      if (JSON.stringify(themes) === JSON.stringify(counted.themes)) return 'unchanged';
+      const analysis = { ...counted, ...read, themes };
+      const deltas = [...themeDeltas(answer, counted, -1), ...themeDeltas(answer, analysis, 1)];
+      const listing = listingChange(answer, analysis);
+      return (await ports.answers.save(tenantId, transactionId, analysis, counted, deltas, listing)) === 'saved' ? 'analysed' : 'stale';
     },
   };
+  return service;
 }

@@ -1,6 +1,7 @@
 import type { Bucket } from '../answers/schema.js';
 import type { Settings } from '../tenants/config-schema.js';
 import type { Theme } from './themes.js';
+import type { CountedPhrase } from './phrases.js';
 
 /** Comprehend's four sentiments, lower-cased as the API shows them. */
 export const SENTIMENTS = ['positive', 'negative', 'neutral', 'mixed'] as const;
@@ -25,6 +26,10 @@ export interface AnalysedAnswer {
   source?: string;
   /** What an earlier analysis of this answer counted, if one did. */
   counted: CountedAnalysis | null;
+  /** The phrases an earlier analysis counted as suggestions, and for which version. */
+  phrases?: PhrasesCounted | undefined;
+  /** What an earlier analysis read of the comment (absent once erased or expired, with the comment). */
+  read?: { language: string; keyPhrases: string[] } | undefined;
 }
 
 /** What one analysis added to the theme counters: what a correction takes back. */
@@ -35,6 +40,14 @@ export interface CountedAnalysis {
   sentiment: Sentiment;
   score: number;
   day: string;
+}
+
+/** The uncovered key phrases one analysis counted (suggestions), by their keys: what a correction takes back. */
+export interface PhrasesCounted {
+  version: number;
+  day: string;
+  language: string;
+  phrases: CountedPhrase[];
 }
 
 /** What the analysis stores on the answer. */
@@ -71,8 +84,8 @@ export interface AnalysisStore {
   read(tenantId: number, transactionId: number): Promise<AnalysedAnswer | undefined>;
   /**
    * Stores `analysis` on the answer and moves the counters, all or nothing, while the answer is still at
-   * `analysis.version` and what it counted is still `previous` (by version): 'stale' when either moved since. With them,
-   * the answer's entries in the lists by theme and sentiment (`listing`).
+   * `analysis.version` and what it counted is still `previous` (its version and themes): 'stale' when either moved
+   * since. With them, the answer's entries in the lists by theme and sentiment (`listing`).
    */
   save(
     tenantId: number,
@@ -81,6 +94,17 @@ export interface AnalysisStore {
     previous: CountedAnalysis | null,
     deltas: ThemeDelta[],
     listing: ListingChange,
+  ): Promise<'saved' | 'stale'>;
+  /**
+   * Counts `counted`'s phrases in the suggestion counters and takes back `previous`'s, all or nothing, while the answer
+   * is still at `counted.version`, analysed at it, and its phrases are still `previous` (by version).
+   */
+  countPhrases(
+    tenantId: number,
+    transactionId: number,
+    answer: Pick<AnalysedAnswer, 'storeId' | 'journeyId'>,
+    counted: PhrasesCounted,
+    previous: PhrasesCounted | null,
   ): Promise<'saved' | 'stale'>;
 }
 
@@ -95,4 +119,32 @@ export interface AnalysisPorts {
   comprehend: TextAnalyser;
   /** The tenant's journeys (their scales) and themes (absent: the defaults). */
   settings: (tenantId: number) => Promise<Pick<Settings, 'journeys' | 'locale'> & { themes?: readonly Theme[] }>;
+}
+
+/** The answers of one UTC day, a page at a time, and the checkpoint of a reanalysis (for the operator only). */
+export interface ReanalysisPorts {
+  /** How many index partitions hold a day's answers (pages are read from each in turn). */
+  partitions: number;
+  answersOfDay(
+    tenantId: number,
+    day: string,
+    partition: number,
+    cursor: string | null,
+  ): Promise<{ transactionIds: number[]; next: string | null }>;
+  checkpoint: {
+    read(tenantId: number): Promise<ReanalysisCheckpoint | undefined>;
+    /** Null: the run is finished. */
+    write(tenantId: number, checkpoint: ReanalysisCheckpoint | null): Promise<void>;
+  };
+}
+
+/** Where a reanalysis is: its period, the day, and the index partitions of the day with pages left (and where). */
+export interface ReanalysisCheckpoint {
+  from: string;
+  to: string;
+  day: string;
+  pending: { partition: number; cursor: string | null }[];
+  /** Answers whose themes moved so far. */
+  moved: number;
+  read: number;
 }

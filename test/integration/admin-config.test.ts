@@ -10,6 +10,8 @@ import { inProcess } from '../support/api.js';
 import { consume, usePrivateQueue } from '../support/queues.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
 import { putSettings } from '../../shared/adapters/tenant-repository.js';
+import { readSettings } from '../../shared/adapters/settings-repository.js';
+import { DEFAULT_THEMES, MAX_KEYWORD_LENGTH, MAX_KEYWORDS, MAX_THEMES } from '../../shared/themes/theme.js';
 import type { ConfigDocument } from '../../shared/tenants/config-schema.js';
 import { JOURNEY_DEFAULTS } from '../../shared/tenants/scales.js';
 import { DEMO_LOGO, distinctPng, png } from '../support/logos.js';
@@ -53,6 +55,7 @@ describe('GET /public/admin/config', () => {
       'minAnswersToRank',
       'name',
       'privacy',
+      'themes',
       'timeZone',
     ]);
     // Rankings leave out stores with fewer than 5 answers, and no alert is on, unless the tenant says otherwise.
@@ -253,6 +256,8 @@ const otherValue: { [K in keyof ConfigDocument]-?: (value: ConfigDocument[K]) =>
     ],
   }),
   brand: (brand) => ({ ...brand, colour: brand.colour === '#0b5cad' ? '#1d4ed8' : '#0b5cad' }),
+  // Stored themes read back in slug order.
+  themes: (themes) => [...(themes ?? []), parking()].sort((a, b) => a.slug.localeCompare(b.slug)),
 };
 
 describe('a document read and put back with one change', () => {
@@ -294,6 +299,97 @@ describe('a document read and put back with one change', () => {
     }
   });
 });
+
+/** A theme the defaults lack. */
+const parking = (slug = 'parking') => ({
+  slug,
+  name: { 'pt-BR': 'Estacionamento', es: 'Aparcamiento', en: 'Parking' },
+  keywords: { 'pt-BR': ['estacionamento', 'vaga'], es: ['aparcamiento'], en: ['parking'] },
+});
+
+describe('themes in the configuration', () => {
+  it('answers the default themes until the tenant sets its own; they round-trip, and leaving them out restores the defaults', async () => {
+    // Prepare
+    const own = await newTenant();
+    const get = () => api({ path: CONFIG, key: own.adminKey });
+    const put = (body: unknown, etag: string) =>
+      api({ method: 'PUT', path: CONFIG, key: own.adminKey, body, headers: { 'if-match': etag } });
+    const before = await get();
+    expect(before.body.themes).toEqual(DEFAULT_THEMES);
+
+    // Act: the defaults put back unchanged change nothing; a theme of its own is stored and read back whole.
+    const same = await put(before.body, before.headers.etag!);
+    const mine = [
+      { ...parking(), keywords: { ...parking().keywords, es: [] } },
+      { ...DEFAULT_THEMES[0]!, slug: 'queue' },
+    ];
+    const set = await put({ ...before.body, themes: mine }, before.headers.etag!);
+    const after = await get();
+    const stored = await readSettings(own.tenantId);
+    const { themes: _themes, ...withoutThemes } = after.body;
+    const reset = await put(withoutThemes, after.headers.etag!);
+
+    // Assess
+    expect(same.status).toBe(200);
+    expect(same.body.changes).toEqual([]);
+    expect(set.status, set.text).toBe(200);
+    // In slug order, each theme one change.
+    expect(after.body.themes).toEqual([...mine].sort((a, b) => a.slug.localeCompare(b.slug)));
+    expect(set.body.changes.map((c: { path: string }) => c.path)).toEqual(
+      expect.arrayContaining(['themes[slug=parking]', 'themes[slug=queue]', 'themes[slug=wait]']),
+    );
+    expect(stored.themes?.map((t) => t.slug)).toEqual(['parking', 'queue']);
+    expect(reset.status).toBe(200);
+    expect((await get()).body.themes).toEqual(DEFAULT_THEMES);
+    expect((await readSettings(own.tenantId)).themes).toBeUndefined();
+  });
+
+  it(`takes ${MAX_THEMES} themes of ${MAX_KEYWORDS} keywords of ${MAX_KEYWORD_LENGTH} characters in each language, refusing one more of each naming the field`, async () => {
+    // Prepare: the largest configuration of themes there is (600 kB), then each bound passed by one.
+    const own = await newTenant();
+    const get = () => api({ path: CONFIG, key: own.adminKey });
+    const keyword = (i: number) => `${String(i).padStart(3, '0')}${'k'.repeat(MAX_KEYWORD_LENGTH - 3)}`;
+    const words = Array.from({ length: MAX_KEYWORDS }, (_, i) => keyword(i));
+    const largest = Array.from({ length: MAX_THEMES }, (_, i) => ({
+      ...parking(`theme-${String(i).padStart(3, '0')}`),
+      keywords: { 'pt-BR': words, es: words, en: words },
+    }));
+    const before = await get();
+
+    // Act
+    const put = await replace2(own.adminKey, { ...before.body, themes: largest }, before.headers.etag!);
+    const stored = await get();
+    const over = await Promise.all(
+      [
+        [...largest, parking()],
+        [{ ...parking(), keywords: { ...parking().keywords, en: [...words, 'one more'] } }],
+        [{ ...parking(), keywords: { ...parking().keywords, es: [`${'k'.repeat(MAX_KEYWORD_LENGTH)}x`] } }],
+        [{ ...parking(), slug: 'Estacionamento' }],
+        [{ ...parking(), name: { 'pt-BR': 'Estacionamento' } }],
+        [parking(), parking()],
+        [],
+      ].map((themes) => replace2(own.adminKey, { ...stored.body, themes }, stored.headers.etag!)),
+    );
+
+    // Assess
+    expect(put.status, put.text).toBe(200);
+    expect(stored.body.themes).toEqual(largest);
+    expect(over.map((res) => res.status)).toEqual(over.map(() => 400));
+    expect(over.map((res) => res.body.errors.map((e: { path: string; message: string }) => `${e.path}: ${e.message}`))).toEqual([
+      [`themes: may list at most ${MAX_THEMES} themes`],
+      [`themes.0.keywords.en: may list at most ${MAX_KEYWORDS} keywords`],
+      [`themes.0.keywords.es.0: must be at most ${MAX_KEYWORD_LENGTH} characters`],
+      ['themes.0.slug: must be lowercase letters, digits and dashes'],
+      [expect.stringMatching(/^themes\.0\.name\.es: /), expect.stringMatching(/^themes\.0\.name\.en: /)],
+      ['themes.1.slug: theme parking is defined twice'],
+      ['themes: must list at least one theme (leave themes out for the default ones)'],
+    ]);
+    expect((await get()).headers.etag).toBe(stored.headers.etag);
+  });
+});
+
+const replace2 = (key: string, body: unknown, etag: string) =>
+  api({ method: 'PUT', path: CONFIG, key, body, headers: { 'if-match': etag } });
 
 describe('the brand through the admin API', () => {
   const LOGO = readFileSync(new URL('../../infra/local/demo-logo.png', import.meta.url));

@@ -1,9 +1,11 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as commentAnalyser } from '../../functions/queue/comment-analyser.js';
 import { invoke } from '../../infra/local/invoke.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { keys } from '../../shared/keys.js';
+import { addDays } from '../../shared/dates.js';
+import { commentReanalysis } from '../../shared/adapters/wiring/analysis.js';
 import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
 import { erase } from '../../shared/privacy/service.js';
 import { inProcess } from '../support/api.js';
@@ -181,5 +183,122 @@ describe('the analysis of a comment', () => {
     ])
       expect(sent).not.toContain(secret);
     expect(sent).toContain('Meu CPF é [cpf], liguem no [phone] ou [email]');
+  });
+});
+
+describe("the tenant's themes, and reanalyse", () => {
+  const CONFIG = '/public/admin/config';
+  const theme = (slug: string, keyword: string) => ({
+    slug,
+    name: { 'pt-BR': slug, es: slug, en: slug },
+    keywords: { 'pt-BR': [keyword], es: [], en: [] },
+  });
+  const setThemes = async (themes: unknown[]) => {
+    const read = await api({ path: CONFIG, key: tenant.adminKey });
+    const put = await api({
+      method: 'PUT',
+      path: CONFIG,
+      key: tenant.adminKey,
+      body: { ...read.body, themes },
+      headers: { 'if-match': read.headers.etag! },
+    });
+    expect(put.status, put.text).toBe(200);
+  };
+  const lines: string[] = [];
+  const reanalyse = (from: string, to: string) => commentReanalysis(tenant.tenantId, { from, to }, (line) => lines.push(line));
+
+  it('analyses with the themes configured; reanalyse moves the counts to new themes, once however often it runs, and continues where it stopped', async () => {
+    // Prepare: a comment analysed with theme A.
+    const day = new Date().toISOString().slice(0, 10);
+    const tomorrow = addDays(day, 1);
+    await setThemes([theme('fila-a', 'estacionamento')]);
+    const id = await answered(2, 'A fila no estacionamento estava enorme');
+    await consumeAnalyses();
+    expect((await analysisOf(id))?.themes).toEqual(['fila-a']);
+    const counts = async () => {
+      const cells = await storeCounters(1, day);
+      return Object.fromEntries(['fila-a', 'espera-b', 'demora-c'].map((slug) => [slug, cells[slug]?.comments ?? 0]));
+    };
+    expect(await counts()).toEqual({ 'fila-a': 1, 'espera-b': 0, 'demora-c': 0 });
+
+    // Act: the themes changed, then reanalyse twice.
+    await setThemes([theme('espera-b', 'estacionamento')]);
+    const first = await reanalyse(day, day);
+    const afterFirst = await counts();
+    const second = await reanalyse(day, day);
+
+    // Assess: counted under B once.
+    expect(afterFirst).toEqual({ 'fila-a': 0, 'espera-b': 1, 'demora-c': 0 });
+    expect(await counts()).toEqual(afterFirst);
+    expect((await analysisOf(id))?.themes).toEqual(['espera-b']);
+    expect(first.moved).toBeGreaterThanOrEqual(1);
+    expect(second.moved).toBe(0);
+    expect(lines).toContain(`reanalysing ${day} to ${day}`);
+
+    // A run stopped after today's pages (its checkpoint at tomorrow) continues there: today is not read again.
+    await setThemes([theme('demora-c', 'estacionamento')]);
+    const { client, tableName } = db();
+    await client.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: {
+          ...keys.reanalysis(tenant.tenantId),
+          from: day,
+          to: tomorrow,
+          day: tomorrow,
+          pending: [{ partition: 0, cursor: null }],
+          moved: 0,
+          read: 0,
+        },
+      }),
+    );
+    const resumed = await reanalyse(day, tomorrow);
+    expect(lines).toContain(`continuing at ${tomorrow} (0 answers read, 0 moved)`);
+    expect(resumed.moved).toBe(0);
+    expect(await counts()).toEqual(afterFirst);
+    // Finished, the checkpoint is gone: the next run reads the whole period.
+    await reanalyse(day, tomorrow);
+    expect(await counts()).toEqual({ 'fila-a': 0, 'espera-b': 0, 'demora-c': 1 });
+  });
+});
+
+describe('GET /public/themes/suggestions', () => {
+  const suggestions = (query: Record<string, string>, token = tenant.userToken) =>
+    api({ path: '/public/themes/suggestions', key: tenant.key, query, headers: { 'x-service-user-token': token } });
+
+  it('lists the frequent phrases no theme covers with their answers as examples; a theme covering one takes it off', async () => {
+    // Prepare
+    const day = new Date().toISOString().slice(0, 10);
+    const ids = [await answered(3, 'O elevador quebrado de novo'), await answered(4, 'Elevador quebrado, subi de escada')];
+    await consumeAnalyses(2);
+
+    // Act
+    const listed = await suggestions({ from: day, to: day });
+    const byJourney = await suggestions({ from: day, to: day, journey: 'loja' });
+    const otherStore = await suggestions({ from: day, to: day, store: '2' }, tenant.limitedToken);
+    const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
+    const themes = [
+      ...read.body.themes,
+      { slug: 'elevador', name: { 'pt-BR': 'Elevador', es: 'Ascensor', en: 'Lift' }, keywords: { 'pt-BR': ['elevador'] } },
+    ];
+    await api({
+      method: 'PUT',
+      path: '/public/admin/config',
+      key: tenant.adminKey,
+      body: { ...read.body, themes },
+      headers: { 'if-match': read.headers.etag! },
+    });
+    const after = await suggestions({ from: day, to: day });
+
+    // Assess: counted once each, whatever the redelivery.
+    expect(listed.status, listed.text).toBe(200);
+    const lift = listed.body.find((s: { phrase: string }) => s.phrase.includes('elevador'));
+    expect(lift).toMatchObject({ count: 2 });
+    // Examples fill slots by answer id (PHRASE_EXAMPLES): two answers may share one.
+    expect(lift.examples.length).toBeGreaterThan(0);
+    expect(ids).toEqual(expect.arrayContaining(lift.examples));
+    expect(byJourney.body).toEqual(listed.body);
+    expect(otherStore.status).toBe(404);
+    expect(after.body.filter((s: { phrase: string }) => s.phrase.includes('elevador'))).toEqual([]);
   });
 });

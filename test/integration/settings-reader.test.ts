@@ -14,6 +14,7 @@ import { BrandSettings } from '../../shared/brand/ports.js';
 import {
   AlertsConfig,
   CasesConfig,
+  ThemeConfig,
   ClassConfig,
   DeliveryConfig,
   Group,
@@ -73,6 +74,7 @@ const oracle = async (tenantId: number): Promise<Settings> => {
     ...(locale ? { locale } : {}),
     ...(timeZone ? { timeZone } : {}),
     ...(of('BRAND')[0] ? { brand: v.parse(BrandSettings, of('BRAND')[0]) } : {}),
+    ...(of('THEME').length ? { themes: of('THEME').map((item) => v.parse(v.object(ThemeConfig.entries), item)) } : {}),
   };
 };
 
@@ -97,6 +99,9 @@ const fullTenant = (id: number, demoTenant: Record<string, unknown>) => {
           privacy: { retentionDays: 400 },
           minAnswersToRank: 12,
           alerts: { scoreDrop: true },
+          themes: [
+            { slug: 'parking', name: { 'pt-BR': 'Estacionamento', es: 'Aparcamiento', en: 'Parking' }, keywords: { es: ['aparcamiento'] } },
+          ],
           journeys: [
             ...journeys,
             {

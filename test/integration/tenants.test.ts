@@ -106,10 +106,11 @@ describe('tenants', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tenant-plan-'));
     const path = join(dir, 'tenants.json');
     const adminKey = `admin-plan-key-${id}-0000`;
-    const file = (colour: string, token: string) => {
+    const file = (colour: string, token: string, themes?: unknown[]) => {
       const tenant = {
         id,
         name: 'plan',
+        ...(themes ? { themes } : {}),
         firstStore: { store: 'Loja Plano' },
         brand: { name: 'Plano', colour },
         users: [{ name: 'ops', token, scope: 'all' }],
@@ -143,8 +144,18 @@ describe('tenants', () => {
       headers: { 'if-match': String(read.headers.etag) },
     });
     expect(put.status).toBe(200);
-    const next = await admin(['apply', file('#145a32', `ops-plan-token-${id}-2`)]);
+    // The file lists themes of its own: they replace the defaults.
+    const parking = {
+      slug: 'parking',
+      name: { 'pt-BR': 'Estacionamento', es: 'Aparcamiento', en: 'Parking' },
+      keywords: { en: ['parking'] },
+    };
+    const next = await admin(['apply', file('#145a32', `ops-plan-token-${id}-2`, [parking])]);
     expect(next.stdout).toContain('  brand.colour: "#1a5276" -> "#145a32" (changed on the admin pages/API since the last apply)');
+    expect(next.stdout).toContain(
+      `  themes[slug=parking]: (none) -> ${JSON.stringify({ ...parking, keywords: { 'pt-BR': [], es: [], en: ['parking'] } })}`,
+    );
+    expect(next.stdout).toMatch(/ {2}themes\[slug=wait\]: \{.*\} -> \(none\)/);
     expect(next.stdout).toContain('  user "ops": token changed');
     expect(next.stdout).not.toContain(`ops-plan-token-${id}-2`);
     expect((await readSettings(id)).brand?.colour).toBe('#1a5276');
@@ -152,6 +163,7 @@ describe('tenants', () => {
     const applied = await admin(['apply', path, '--yes']);
     expect(applied.stdout).toContain('Applying:');
     expect((await readSettings(id)).brand?.colour).toBe('#145a32');
+    expect((await readSettings(id)).themes?.map((theme) => theme.slug)).toEqual(['parking']);
     // Four runs of the command, each a few seconds on a busy machine.
   }, 120_000);
 

@@ -1,0 +1,37 @@
+import { localeOfLanguage, matchThemes, stems, type Theme } from './themes.js';
+import { DEFAULT_LOCALE } from '../locale.js';
+
+/**
+ * The key phrases of a comment that no theme covers are counted as suggestions (GET /public/themes/suggestions). One
+ * comment counts at most this many: each moves 6 cells (the tenant, its store and journey, by day and by month), and a
+ * correction takes back as many as it adds: 1 + 2 x 5 x 6 = 61 items of a transaction's 100.
+ */
+export const MAX_PHRASES_PER_COMMENT = 5;
+/** A key phrase longer than this (words, characters) is a sentence, not a suggestion. */
+const MAX_PHRASE_WORDS = 4;
+const MAX_PHRASE_LENGTH = 60;
+
+/** A phrase as counted: `key` its words stemmed, lower-cased and without accents (what groups it), `phrase` as shown. */
+export interface CountedPhrase {
+  key: string;
+  phrase: string;
+}
+
+const plain = (text: string) => text.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/\s+/g, ' ').trim();
+
+/**
+ * The key phrases (Comprehend's, of the redacted comment) no theme covers, normalised and at most
+ * MAX_PHRASES_PER_COMMENT. A phrase holding a redaction's placeholder ("[phone]") is left out.
+ */
+export function uncoveredPhrases(keyPhrases: string[], language: string, themes: readonly Theme[]): CountedPhrase[] {
+  const locale = localeOfLanguage(language) ?? DEFAULT_LOCALE;
+  const found = new Map<string, CountedPhrase>();
+  for (const raw of keyPhrases) {
+    const phrase = plain(raw);
+    if (!phrase || phrase.includes('[') || phrase.length > MAX_PHRASE_LENGTH || phrase.split(' ').length > MAX_PHRASE_WORDS) continue;
+    if (matchThemes(phrase, language, themes).length) continue;
+    const key = stems(phrase, locale).join(' ');
+    if (key && !found.has(key)) found.set(key, { key, phrase });
+  }
+  return [...found.values()].slice(0, MAX_PHRASES_PER_COMMENT);
+}
