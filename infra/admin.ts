@@ -17,7 +17,8 @@ import { indexCases } from '../shared/adapters/case-repository.js';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { ASYNC_FAILURES, QUEUES, type QueueId } from '../shared/queues.js';
-import { LOCAL_CREDENTIALS, LOCAL_LOGO_BUCKET, LOCAL_REGION } from './local/services.js';
+import { LOCAL_ANALYTICS_BUCKET, LOCAL_CREDENTIALS, LOCAL_LOGO_BUCKET, LOCAL_REGION } from './local/services.js';
+import { MAX_PERIOD_DAYS, periodFault } from '../shared/dates.js';
 import { queueUrl, redrive, redriveAsyncFailures } from './redrive.js';
 import { notified, scheduled } from './routes.js';
 import { applyTenantFile, planTenantFile } from './apply-tenant.js';
@@ -66,6 +67,10 @@ Commands:
   index-cases --tenant ID                    list by owner (GET /public/cases?owner=...) the cases stored before a
                                              case had one owner (each reads as its one person's, or unassigned); safe
                                              to run again
+  export --tenant ID --from YYYY-MM-DD --to YYYY-MM-DD [--force]
+                                             write the tenant's analytics days (its time zone) as Parquet to the
+                                             analytics bucket (${ENV.analyticsBucket}; docs/analytics.md), in order; a day
+                                             already written is skipped unless --force, so a run stopped half-way resumes
   redrive transactions|surveyDispatch|events|privacy [--dlq-url URL --source-url URL]
                                              move a dead-letter queue's messages back to their queue (on AWS, give the
                                              URLs from the stack outputs; locally the queues are found by name)
@@ -103,6 +108,7 @@ function target(): string {
   process.env.AWS_ENDPOINT_URL_DYNAMODB ??= `http://127.0.0.1:${process.env.DYNAMODB_PORT ?? 8000}`;
   process.env.AWS_ENDPOINT_URL_S3 ??= `http://127.0.0.1:${process.env.S3_PORT ?? 8007}`;
   process.env[ENV.logoBucket] ??= LOCAL_LOGO_BUCKET;
+  process.env[ENV.analyticsBucket] ??= LOCAL_ANALYTICS_BUCKET;
   // The local stack's rules: a tenant file may point its webhooks at the outbox (http on this machine).
   process.env[ENV.localDeployment] ??= '1';
   process.env.AWS_REGION ??= LOCAL_REGION;
@@ -143,6 +149,9 @@ async function run(argv: string[]): Promise<void> {
       since: { type: 'string' },
       'expires-at': { type: 'string' },
       yes: { type: 'boolean' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      force: { type: 'boolean' },
     },
   });
   const [command, file] = positionals;
@@ -229,6 +238,17 @@ async function run(argv: string[]): Promise<void> {
         months.push(m.toISOString().slice(0, 7));
       const indexed = await indexAnswers(integer(values.tenant, 'tenant'), months);
       return console.log(`${indexed} answers indexed (${months[0]} to ${months[months.length - 1]})`);
+    }
+    case 'export': {
+      const tenantId = integer(values.tenant, 'tenant');
+      const [from, to] = [values.from, values.to];
+      if (!from || !to || periodFault(from, to))
+        throw new UsageError(`--from and --to must be days (YYYY-MM-DD), in order, at most ${MAX_PERIOD_DAYS} apart.`);
+      if (!(await tenantService.getTenant(tenantId))) throw new UsageError(`tenant ${tenantId} does not exist.`);
+      const { analyticsExport } = await import('../shared/adapters/wiring/analytics.js');
+      for (const { day, outcome } of await analyticsExport.exportDays(tenantId, from, to, values.force === true))
+        console.log(`${day}\t${outcome}`);
+      return;
     }
     case 'index-cases':
       return console.log(`${await indexCases(integer(values.tenant, 'tenant'))} cases indexed by owner`);

@@ -2,6 +2,7 @@ import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
 import type { BrandSettings } from '../brand/ports.js';
 import type {
+  AnalyticsConfig,
   CasesConfig,
   ClassConfig,
   DeliveryConfig,
@@ -10,7 +11,7 @@ import type {
   PrivacyConfig,
   Settings,
 } from '../tenants/config-schema.js';
-import { CASE_RULE_DEFAULTS, JOURNEY_DEFAULTS, PRIVACY_DEFAULTS } from '../tenants/scales.js';
+import { ANALYTICS_DEFAULTS, CASE_RULE_DEFAULTS, JOURNEY_DEFAULTS, PRIVACY_DEFAULTS } from '../tenants/scales.js';
 import type { Locale } from '../locale.js';
 import type { SigningGenerations } from '../events/signature.js';
 import { versionOf } from './config-version.js';
@@ -82,6 +83,7 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
     },
     privacy: { ...PRIVACY_DEFAULTS, ...one<PrivacyConfig>('PRIVACY') },
     cases: one<CasesConfig>('CASES') ?? {},
+    analytics: { ...ANALYTICS_DEFAULTS, ...one<AnalyticsConfig>('ANALYTICS') },
     ...(locale ? { locale } : {}),
     ...(timeZone ? { timeZone } : {}),
     ...(brand ? { brand } : {}),

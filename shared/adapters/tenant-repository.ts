@@ -70,6 +70,7 @@ const settingsItems = (tenantId: number, settings: SettingsWrite): Item[] =>
     ...settings.groups.map((group) => ({ sk: keys.configItem('GROUP', group.id), kind: 'GROUP', ...group })),
     { sk: keys.privacyConfig, kind: 'PRIVACY', retentionDays: settings.privacy?.retentionDays ?? null },
     { sk: keys.casesConfig, kind: 'CASES', ...(settings.cases ?? {}) },
+    { sk: keys.analyticsConfig, kind: 'ANALYTICS', ...(settings.analytics ?? {}) },
     { sk: keys.languageConfig, kind: 'LANGUAGE', locale: settings.locale, timeZone: settings.timeZone },
   ].map((item) => ({ pk: keys.config(tenantId), ...entity(item.kind), ...item }));
 

@@ -20,6 +20,7 @@ import {
   MAX_ATTEMPT_WAIT_MINUTES,
   MAX_ATTEMPTS,
   PRIVACY_DEFAULTS,
+  ANALYTICS_DEFAULTS,
   type Bucket,
   type Indicator,
 } from './scales.js';
@@ -334,6 +335,13 @@ export const PrivacyConfig = v.strictObject({
 });
 export type PrivacyConfig = v.InferOutput<typeof PrivacyConfig>;
 
+/** What the tenant's analytics export (shared/analytics/, docs/analytics.md) holds beyond the default. */
+export const AnalyticsConfig = v.strictObject({
+  /** The answers' comments: free text may name a person, so they leave the service only when the tenant opts in. */
+  comments: v.optional(v.boolean('must be true or false'), ANALYTICS_DEFAULTS.comments),
+});
+export type AnalyticsConfig = v.InferOutput<typeof AnalyticsConfig>;
+
 /**
  * The brand (shared/brand/brand-schema.ts), a stored logo (shared/brand/logo.ts) and a user's scope
  * (shared/access/user-scope.ts), as the tenant file names them.
@@ -445,6 +453,7 @@ const configEntries = {
   delivery: v.optional(DeliveryConfig, {}),
   privacy: v.optional(PrivacyConfig, {}),
   cases: v.optional(CasesConfig, {}),
+  analytics: v.optional(AnalyticsConfig, {}),
   /** The language of its surveys and pages when neither the customer nor the journey has one. */
   locale: v.optional(locale, DEFAULT_LOCALE),
   /** The time zone its people read times in (an IANA name). */
@@ -490,6 +499,8 @@ export interface Settings {
   privacy?: PrivacyConfig;
   /** Absent: DEFAULT_CASES. */
   cases?: CasesConfig;
+  /** Absent: ANALYTICS_DEFAULTS. */
+  analytics?: AnalyticsConfig;
   /** The tenant's language; absent: DEFAULT_LOCALE. */
   locale?: Locale;
   /** The tenant's time zone; absent: DEFAULT_TIME_ZONE. */

@@ -1,3 +1,4 @@
+import { ANALYTICS_DEFAULTS } from './scales.js';
 import { DEFAULT_LOCALE, timeZoneOf } from '../locale.js';
 import type { ConfigChange } from '../audit/log.js';
 import type { BrandSettings } from '../brand/ports.js';
@@ -17,6 +18,7 @@ export function configDocument(name: string, settings: Settings): ConfigDocument
     delivery,
     privacy: settings.privacy ?? { retentionDays: null },
     cases: settings.cases ?? {},
+    analytics: { ...ANALYTICS_DEFAULTS, ...settings.analytics },
     locale: settings.locale ?? DEFAULT_LOCALE,
     timeZone: timeZoneOf(settings),
     brand: brandDocument(name, settings.brand),

@@ -238,6 +238,7 @@ const otherValue: { [K in keyof ConfigDocument]-?: (value: ConfigDocument[K]) =>
   delivery: (delivery) => ({ ...delivery, email: { from: `pesquisa-${randomUUID().slice(0, 8)}@loja.example` } }),
   privacy: (privacy) => ({ retentionDays: privacy.retentionDays === 400 ? 401 : 400 }),
   cases: (cases) => ({ ...cases, rootCauses: [`Atraso ${randomUUID().slice(0, 8)}`] }),
+  analytics: (analytics) => ({ comments: !analytics.comments }),
   brand: (brand) => ({ ...brand, colour: brand.colour === '#0b5cad' ? '#1d4ed8' : '#0b5cad' }),
 };
 

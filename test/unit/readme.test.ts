@@ -215,6 +215,8 @@ describe('the README and the manual in docs/', () => {
       failedDeliveryOfSort: [keys.failedDeliveryOfSort('2026-11-23T10:00:00Z', 'dlv_ab12')],
       surveyed: [keys.surveyed(7, 5, 1)],
       casesConfig: [{ pk: keys.config(7), sk: keys.casesConfig }],
+      analyticsConfig: [{ pk: keys.config(7), sk: keys.analyticsConfig }],
+      analyticsKey: [{ pk: keys.config(7), sk: keys.analyticsKey }],
       case: [keys.case(7, 123456)],
       caseEscalation: [keys.caseEscalation(7, 123456)],
       caseWhatsAppAlert: [keys.caseWhatsAppAlert(7, 123456, 'gerente@loja.example')],
