@@ -19,7 +19,8 @@ import { calendarDate } from '../shared/schema.js';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { ASYNC_FAILURES, QUEUES, type QueueId } from '../shared/queues.js';
-import { LOCAL_CREDENTIALS, LOCAL_LOGO_BUCKET, LOCAL_REGION } from './local/services.js';
+import { LOCAL_ANALYTICS_BUCKET, LOCAL_CREDENTIALS, LOCAL_LOGO_BUCKET, LOCAL_REGION } from './local/services.js';
+import { MAX_PERIOD_DAYS, periodFault } from '../shared/dates.js';
 import { queueUrl, redrive, redriveAsyncFailures } from './redrive.js';
 import { notified, scheduled } from './routes.js';
 import { applyTenantFile, planTenantFile } from './apply-tenant.js';
@@ -72,6 +73,10 @@ Commands:
   index-cases --tenant ID                    list by owner (GET /public/cases?owner=...) the cases stored before a
                                              case had one owner (each reads as its one person's, or unassigned); safe
                                              to run again
+  export --tenant ID --from YYYY-MM-DD --to YYYY-MM-DD [--force]
+                                             write the tenant's analytics days (its time zone) as Parquet to the
+                                             analytics bucket (${ENV.analyticsBucket}; docs/analytics.md), in order; a day
+                                             already written is skipped unless --force, so a run stopped half-way resumes
   redrive transactions|surveyDispatch|events|privacy [--dlq-url URL --source-url URL]
                                              move a dead-letter queue's messages back to their queue (on AWS, give the
                                              URLs from the stack outputs; locally the queues are found by name)
@@ -109,6 +114,7 @@ function target(): string {
   process.env.AWS_ENDPOINT_URL_DYNAMODB ??= `http://127.0.0.1:${process.env.DYNAMODB_PORT ?? 8000}`;
   process.env.AWS_ENDPOINT_URL_S3 ??= `http://127.0.0.1:${process.env.S3_PORT ?? 8007}`;
   process.env[ENV.logoBucket] ??= LOCAL_LOGO_BUCKET;
+  process.env[ENV.analyticsBucket] ??= LOCAL_ANALYTICS_BUCKET;
   // The local stack's rules: a tenant file may point its webhooks at the outbox (http on this machine).
   process.env[ENV.localDeployment] ??= '1';
   process.env.AWS_REGION ??= LOCAL_REGION;
@@ -151,6 +157,7 @@ async function run(argv: string[]): Promise<void> {
       to: { type: 'string' },
       'expires-at': { type: 'string' },
       yes: { type: 'boolean' },
+      force: { type: 'boolean' },
     },
   });
   const [command, file] = positionals;
@@ -245,6 +252,17 @@ async function run(argv: string[]): Promise<void> {
         throw new UsageError('--from and --to must be days (YYYY-MM-DD), --from not after --to.');
       if (local) process.env.AWS_ENDPOINT_URL_COMPREHEND ??= `http://127.0.0.1:${process.env.COMPREHEND_PORT ?? 8008}`;
       await commentReanalysis(integer(values.tenant, 'tenant'), { from: from.output, to: to.output }, (line) => console.log(line));
+      return;
+    }
+    case 'export': {
+      const tenantId = integer(values.tenant, 'tenant');
+      const [from, to] = [values.from, values.to];
+      if (!from || !to || periodFault(from, to))
+        throw new UsageError(`--from and --to must be days (YYYY-MM-DD), in order, at most ${MAX_PERIOD_DAYS} apart.`);
+      if (!(await tenantService.getTenant(tenantId))) throw new UsageError(`tenant ${tenantId} does not exist.`);
+      const { analyticsExport } = await import('../shared/adapters/wiring/analytics.js');
+      for (const { day, outcome } of await analyticsExport.exportDays(tenantId, from, to, values.force === true))
+        console.log(`${day}\t${outcome}`);
       return;
     }
     case 'index-cases':

@@ -39,7 +39,7 @@ export type { BucketId };
 export const BUCKET_ENV = Object.fromEntries(Object.entries(BUCKETS).map(([id, { env }]) => [id, env])) as Record<BucketId, EnvName>;
 
 /** What a function may do with a bucket's objects: read them (GetObject, and HeadObject, which IAM authorises as it) or write them. */
-export const BUCKET_ACTIONS = { read: ['s3:GetObject'], write: ['s3:PutObject'] } as const;
+export const BUCKET_ACTIONS = { read: ['s3:GetObject'], write: ['s3:PutObject'], delete: ['s3:DeleteObject'] } as const;
 export type BucketAccess = keyof typeof BUCKET_ACTIONS;
 
 /**
@@ -166,9 +166,13 @@ export const secretsOf = (flags: { requestIds?: true; cursors?: true; surveyLink
 ];
 
 /** The bucket areas a function reads or writes, from the route table's flags. */
-const bucketsOf = (flags: { logos?: BucketAccess; exports?: BucketAccess }): Needs['buckets'] =>
-  flags.logos || flags.exports
-    ? { ...(flags.logos ? { logos: [flags.logos] } : {}), ...(flags.exports ? { exports: [flags.exports] } : {}) }
+const bucketsOf = (flags: { logos?: BucketAccess; exports?: BucketAccess; analytics?: readonly BucketAccess[] }): Needs['buckets'] =>
+  flags.logos || flags.exports || flags.analytics
+    ? {
+        ...(flags.logos ? { logos: [flags.logos] } : {}),
+        ...(flags.exports ? { exports: [flags.exports] } : {}),
+        ...(flags.analytics ? { analytics: flags.analytics } : {}),
+      }
     : undefined;
 
 /** Every function the service deploys, by id (the stack's construct ids are these, capitalised). */

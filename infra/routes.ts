@@ -308,6 +308,8 @@ export interface Consumer {
   cursors?: true;
   /** Writes the answer exports. */
   exports?: 'write';
+  /** Reads (HeadObject) and writes the analytics export's days (shared/analytics/). */
+  analytics?: readonly ('read' | 'write' | 'delete')[];
   providers?: readonly Provider[];
   /** Calls Amazon Comprehend's detection actions (language, sentiment, key phrases). */
   comprehend?: true;
@@ -374,6 +376,8 @@ export const consumers: readonly Consumer[] = [
     table: ['read', 'write', 'delete'],
     // The second pass of an erasure, two minutes later (ERASURE_RECHECK_SECONDS), is a delayed message on its own queue.
     sends: ['privacy'],
+    // An erasure writes again the analytics days that held the subject's answers.
+    analytics: ['read', 'write'],
     summary: 'Works on privacy requests: finds the customers they name, erases them or makes their export readable',
   },
   {

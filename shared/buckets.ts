@@ -9,5 +9,7 @@ export const BUCKETS = {
   logos: { env: ENV.logoBucket, prefix: 'logos/' },
   /** The workspace's answer exports (shared/answers/export.ts): expired by the bucket's lifecycle after a day. */
   exports: { env: ENV.logoBucket, prefix: 'exports/' },
+  /** The analytics export's Parquet files (shared/analytics/): a bucket of their own, which the tenant's analysts read. */
+  analytics: { env: ENV.analyticsBucket, prefix: '' },
 } as const satisfies Record<string, { env: EnvName; prefix: string }>;
 export type BucketId = keyof typeof BUCKETS;

@@ -25,6 +25,8 @@ export const ENV = {
   surveyBaseUrl: 'SURVEY_BASE_URL',
   /** The service's S3 bucket: the tenants' logos and the answer exports (a stack output; locally the S3-compatible server's bucket). */
   logoBucket: 'LOGO_BUCKET',
+  /** The analytics bucket: each tenant's daily Parquet files (shared/analytics/), read by Athena (a stack output; locally the S3-compatible server's). */
+  analyticsBucket: 'ANALYTICS_BUCKET',
   /** Optional: the wait between an erasure's two passes (shared/privacy/service.ts); the local stack shortens it. */
   erasureRecheckSeconds: 'ERASURE_RECHECK_SECONDS',
   /**

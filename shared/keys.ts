@@ -53,6 +53,10 @@ export const keys = {
   privacyConfig: 'PRIVACY',
   /** The tenant's case settings (root causes, working hours). */
   casesConfig: 'CASES',
+  /** The tenant's analytics export settings (comments opted in). */
+  analyticsConfig: 'ANALYTICS',
+  /** The tenant's analytics pseudonym key (shared/adapters/analytics-key.ts). */
+  analyticsKey: 'ANALYTICS_KEY',
   /** The tenant's language and time zone. */
   languageConfig: 'LANGUAGE',
   /** The tenant's ranking rule (minAnswersToRank). */

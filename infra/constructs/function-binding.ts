@@ -1,6 +1,6 @@
 import { Fn, Stack, type Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { BUCKETS } from '../../shared/buckets.js';
+import { BUCKETS, type BucketId } from '../../shared/buckets.js';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IDestination } from 'aws-cdk-lib/aws-lambda';
@@ -29,6 +29,8 @@ export interface BoundResources {
   surveyBaseUrl?: string;
   /** The logo bucket, imported in the service stack when the first function granted it is bound. */
   logoBucket: () => IBucket;
+  /** The analytics bucket, imported likewise. */
+  analyticsBucket: () => IBucket;
   /** The managers' user pool: its token issuer and the workspace's client. */
   userPool: { issuer: string; clientId: string };
 }
@@ -81,7 +83,7 @@ export class FunctionBinding {
         surveyBaseUrl,
         sesConfigurationSet: () => configurationSet.ref,
         userPool: () => this.resources.userPool,
-        bucketName: () => this.resources.logoBucket().bucketName,
+        bucketName: (bucket) => this.bucketOf(bucket).bucketName,
       }),
     });
 
@@ -97,6 +99,11 @@ export class FunctionBinding {
       fn.configureAsyncInvoke({ retryAttempts: ASYNC_RETRY_ATTEMPTS, onFailure });
     }
     return fn;
+  }
+
+  /** The bucket an area of shared/buckets.ts is in: the analytics bucket its own, the others the logo bucket's. */
+  private bucketOf(bucket: BucketId): IBucket {
+    return bucket === 'analytics' ? this.resources.analyticsBucket() : this.resources.logoBucket();
   }
 
   /** Where each resource of infra/grants.ts is. */
@@ -119,7 +126,7 @@ export class FunctionBinding {
       case 'asyncFailures':
         return [asyncFailures.queueArn];
       case 'bucket':
-        return [this.resources.logoBucket().arnForObjects(`${BUCKETS[resource.bucket].prefix}*`)];
+        return [this.bucketOf(resource.bucket).arnForObjects(`${BUCKETS[resource.bucket].prefix}*`)];
       case 'userPool': {
         // The pool's id is the last segment of its issuer URL (https://cognito-idp.<region>.amazonaws.com/<pool id>),
         // the one value of the pool this stack is given: the grant names this pool, not every pool of the account.

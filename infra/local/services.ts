@@ -171,6 +171,7 @@ export interface LocalS3 {
 
 /** The bucket of the tenants' logos in the local S3-compatible server (on AWS, the stack names it). */
 export const LOCAL_LOGO_BUCKET = 'survey-service-logos';
+export const LOCAL_ANALYTICS_BUCKET = 'survey-service-analytics';
 
 interface S3rver {
   run(): Promise<unknown>;
@@ -206,7 +207,7 @@ export async function startS3Server(options: { port: number; dataDir?: string | 
     silent: true,
     directory,
     resetOnClose: false,
-    configureBuckets: [{ name: LOCAL_LOGO_BUCKET }],
+    configureBuckets: [{ name: LOCAL_LOGO_BUCKET }, { name: LOCAL_ANALYTICS_BUCKET }],
   });
   await server.run();
   return {

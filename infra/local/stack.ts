@@ -13,6 +13,7 @@ import { startLocalComprehend } from './comprehend.js';
 import { startPoller } from './poller.js';
 import {
   LOCAL_CREDENTIALS,
+  LOCAL_ANALYTICS_BUCKET,
   LOCAL_LOGO_BUCKET,
   LOCAL_REGION,
   startDynamoDbLocal,
@@ -147,6 +148,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_SESV2: ses.endpoint,
       AWS_ENDPOINT_URL_S3: s3.endpoint,
       [ENV.logoBucket]: LOCAL_LOGO_BUCKET,
+      [ENV.analyticsBucket]: LOCAL_ANALYTICS_BUCKET,
       // No emulator exists for these two: the outbox answers their calls.
       AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: outbox.url,
       AWS_ENDPOINT_URL_SOCIALMESSAGING: outbox.url,

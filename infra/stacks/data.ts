@@ -5,6 +5,7 @@ import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { ENV } from '../../shared/config.js';
 import { acknowledgeStackFindings } from '../constructs/acknowledgments.js';
+import { analyticsBucket } from '../constructs/analytics.js';
 import { logoBucket } from '../constructs/logos.js';
 import { Managers } from '../constructs/managers.js';
 import { Storage } from '../constructs/storage.js';
@@ -17,6 +18,8 @@ export class SurveyDataStack extends Stack {
   readonly managers: Managers;
   /** The tenants' logos (shared/brand/logo.ts): private, objects named by their content's hash. */
   readonly logoBucket: Bucket;
+  /** The tenants' analytics days (shared/analytics/): private, a prefix per tenant. */
+  readonly analyticsBucket: Bucket;
 
   constructor(scope: Construct, id: string, props: StackProps) {
     super(scope, id, props);
@@ -27,12 +30,18 @@ export class SurveyDataStack extends Stack {
       exportName: this.logoBucketNameExport,
       description: `The tenants' logos: the admin command uploads a tenant file's logo here (${ENV.logoBucket}=<this>)`,
     });
+    this.analyticsBucket = analyticsBucket(this);
+    new CfnOutput(this, 'AnalyticsBucketName', {
+      value: this.analyticsBucket.bucketName,
+      exportName: this.analyticsBucketNameExport,
+      description: `The analytics export's Parquet files (docs/analytics.md): the admin command's export writes here (${ENV.analyticsBucket}=<this>)`,
+    });
     this.managers = new Managers(this);
     new CfnOutput(this, 'UserPoolId', {
       value: this.managers.userPool.userPoolId,
       description: 'npm run admin -- create-user needs it (USER_POOL_ID)',
     });
-    acknowledgeStackFindings(this, this.tableArnExport, this.logoBucketNameExport);
+    acknowledgeStackFindings(this, this.tableArnExport, this.logoBucketNameExport, this.analyticsBucketNameExport);
     // Exported by name: the service's roles name `<this ARN>/index/*`, whose finding cdk-nag names by this export.
     new CfnOutput(this, 'TableName', { value: this.table.tableName, exportName: this.tableNameExport });
     new CfnOutput(this, 'TableArn', { value: this.table.tableArn, exportName: this.tableArnExport });
@@ -43,6 +52,14 @@ export class SurveyDataStack extends Stack {
   }
   get tableArnExport(): string {
     return `${this.stackName}-TableArn`;
+  }
+  get analyticsBucketNameExport(): string {
+    return `${this.stackName}-AnalyticsBucketName`;
+  }
+
+  /** The analytics bucket, as the stack `scope` imports it. */
+  importAnalyticsBucket(scope: Construct): IBucket {
+    return Bucket.fromBucketName(scope, 'AnalyticsBucket', Fn.importValue(this.analyticsBucketNameExport));
   }
   get logoBucketNameExport(): string {
     return `${this.stackName}-LogoBucketName`;

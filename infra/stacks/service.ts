@@ -28,6 +28,7 @@ export class SurveyServiceStack extends Stack {
           throw new Error(`${JSON.stringify(origin)} is not a browser origin such as https://app.example.com (no path, no wildcard).`);
     const table = props.data.importTable(this);
     let importedLogos: IBucket | undefined;
+    let importedAnalytics: IBucket | undefined;
     const messaging = new MessagingStack(this, 'Messaging', props, table);
     const shared: Shared = {
       props,
@@ -42,6 +43,7 @@ export class SurveyServiceStack extends Stack {
         logRetention: props.logRetention,
         senders: props.senders,
         logoBucket: () => (importedLogos ??= props.data.importLogoBucket(this)),
+        analyticsBucket: () => (importedAnalytics ??= props.data.importAnalyticsBucket(this)),
         userPool: {
           issuer: props.data.managers.userPool.userPoolProviderUrl,
           clientId: props.data.managers.workspaceClient.userPoolClientId,
@@ -52,7 +54,7 @@ export class SurveyServiceStack extends Stack {
     this.messaging = messaging;
     this.apis = { public: publicApi, chatbot: new ApiStack(this, 'ChatbotApi', shared, 'chatbot') };
     this.workers = new WorkersStack(this, 'Workers', { ...shared, binding: shared.binding.withSurveyBaseUrl(publicApi.http.linkBaseUrl) });
-    acknowledgeStackFindings(this, props.data.tableArnExport, props.data.logoBucketNameExport);
+    acknowledgeStackFindings(this, props.data.tableArnExport, props.data.logoBucketNameExport, props.data.analyticsBucketNameExport);
     this.addOutputs(messaging.queues, publicApi.http, props.customDomain?.domainName);
   }
 

@@ -247,6 +247,7 @@ export const dataSubjects: DataSubjects = {
       marked: item.erased_at !== undefined,
       // The transaction's free params are the tenant's own fields: they may name the customer, so they go too.
       holdsCopies: holdsPersonalCopies(item, { params: true }),
+      answeredAt: typeof item.answered_at === 'string' ? item.answered_at : null,
       stored: item,
     }));
   },

@@ -4,6 +4,7 @@ import type { BrandSettings } from '../brand/ports.js';
 import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
 import type {
   AlertsConfig,
+  AnalyticsConfig,
   CasesConfig,
   ClassConfig,
   DeliveryConfig,
@@ -12,7 +13,7 @@ import type {
   PrivacyConfig,
   Settings,
 } from '../tenants/config-schema.js';
-import { CASE_RULE_DEFAULTS, JOURNEY_DEFAULTS, PRIVACY_DEFAULTS } from '../tenants/scales.js';
+import { ANALYTICS_DEFAULTS, CASE_RULE_DEFAULTS, JOURNEY_DEFAULTS, PRIVACY_DEFAULTS } from '../tenants/scales.js';
 import type { Locale } from '../locale.js';
 import type { RegionConfig } from '../regions.js';
 import type { Theme } from '../themes/theme.js';
@@ -93,6 +94,7 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
     cases: one<CasesConfig>('CASES') ?? {},
     minAnswersToRank: one<{ minAnswersToRank: number }>('RANKING')?.minAnswersToRank ?? DEFAULT_MIN_ANSWERS_TO_RANK,
     alerts: { scoreDrop: false, ...one<AlertsConfig>('ALERTS') },
+    analytics: { ...ANALYTICS_DEFAULTS, ...one<AnalyticsConfig>('ANALYTICS') },
     ...(locale ? { locale } : {}),
     ...(timeZone ? { timeZone } : {}),
     ...(brand ? { brand } : {}),

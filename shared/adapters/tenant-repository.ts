@@ -75,6 +75,7 @@ const settingsItems = (tenantId: number, settings: SettingsWrite): Item[] =>
     { sk: keys.privacyConfig, kind: 'PRIVACY', retentionDays: settings.privacy?.retentionDays ?? null },
     { sk: keys.casesConfig, kind: 'CASES', ...(settings.cases ?? {}) },
     { sk: keys.alertsConfig, kind: 'ALERTS', ...(settings.alerts ?? {}) },
+    { sk: keys.analyticsConfig, kind: 'ANALYTICS', ...(settings.analytics ?? {}) },
     { sk: keys.languageConfig, kind: 'LANGUAGE', locale: settings.locale, timeZone: settings.timeZone },
     { sk: keys.rankingConfig, kind: 'RANKING', minAnswersToRank: settings.minAnswersToRank ?? DEFAULT_MIN_ANSWERS_TO_RANK },
   ].map((item) => ({ pk: keys.config(tenantId), ...entity(item.kind), ...item }));

@@ -59,6 +59,8 @@ export interface TransactionCopies {
   marked: boolean;
   /** Whether it still holds anything personal: its customer's name or contacts, a comment, a respondent, its params. */
   holdsCopies: boolean;
+  /** When it was answered (ISO), if it was: the analytics export's day it is a row of. */
+  answeredAt: string | null;
   /** The item as read: the strip removes the copies only while the transaction still holds this (the adapter's). */
   stored: Readonly<Record<string, unknown>>;
 }

@@ -45,6 +45,8 @@ export interface PrivacyPorts {
   queue: PrivacyQueue;
   /** The wait between an erasure's two passes (ERASURE_RECHECK_SECONDS by default). */
   recheckSeconds?: number;
+  /** The analytics export (shared/analytics/): writes again the exported days that held the erased answers. */
+  analytics?: { rewriteDaysOf(tenantId: number, answeredAts: string[]): Promise<number> };
 }
 
 export const newPrivacyRequestId = () => `pr_${randomBytes(16).toString('base64url')}`;
@@ -71,7 +73,7 @@ export const viewOf = (request: PrivacyRequestRecord): PrivacyRequestView => ({
  * accepted at once and worked on from a queue: it finds every customer its identifiers match, then erases them or
  * makes their export readable for EXPORT_DAYS.
  */
-export function privacyService({ requests, subjects, queue, recheckSeconds = ERASURE_RECHECK_SECONDS }: PrivacyPorts) {
+export function privacyService({ requests, subjects, queue, recheckSeconds = ERASURE_RECHECK_SECONDS, analytics }: PrivacyPorts) {
   /** `id` is given when the request's id was needed before (open-requests.ts claims a slot with it). */
   async function submit(
     tenantId: number,
@@ -170,7 +172,15 @@ export function privacyService({ requests, subjects, queue, recheckSeconds = ERA
     for (const customerId of request.subjects)
       late += await erase(subjects, tenantId, customerId, { requestId: id, at: new Date().toISOString() });
     if (!rechecking) return 'rechecked';
-    // Every strip held: no transaction of the subjects holds a copy any more.
+    // Every strip held: no transaction of the subjects holds a copy any more. The analytics days that held their
+    // answers are written again from the table as it now is (no customer key, no comment) before the request is done.
+    if (analytics) {
+      const answered: string[] = [];
+      for (const customerId of request.subjects)
+        for (const read of await subjects.copiesOf(tenantId, await subjects.transactionsOf(tenantId, customerId)))
+          if (read.answeredAt) answered.push(read.answeredAt);
+      await analytics.rewriteDaysOf(tenantId, answered);
+    }
     await requests.finish(tenantId, id, { status: 'done', subjects: request.subjects, finishedAt: new Date().toISOString(), errors: [] });
     logger.info('Privacy request done', { tenantId, privacyRequest: id, type: request.type, subjects: request.subjects.length, late });
     return 'done';

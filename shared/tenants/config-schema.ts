@@ -24,6 +24,7 @@ import {
   MAX_ATTEMPT_WAIT_MINUTES,
   MAX_ATTEMPTS,
   PRIVACY_DEFAULTS,
+  ANALYTICS_DEFAULTS,
   type Bucket,
   type Indicator,
 } from './scales.js';
@@ -409,6 +410,13 @@ export const PrivacyConfig = v.strictObject({
 });
 export type PrivacyConfig = v.InferOutput<typeof PrivacyConfig>;
 
+/** What the tenant's analytics export (shared/analytics/, docs/analytics.md) holds beyond the default. */
+export const AnalyticsConfig = v.strictObject({
+  /** The answers' comments: free text may name a person, so they leave the service only when the tenant opts in. */
+  comments: v.optional(v.boolean('must be true or false'), ANALYTICS_DEFAULTS.comments),
+});
+export type AnalyticsConfig = v.InferOutput<typeof AnalyticsConfig>;
+
 /**
  * The brand (shared/brand/brand-schema.ts), a stored logo (shared/brand/logo.ts) and a user's scope
  * (shared/access/user-scope.ts), as the tenant file names them.
@@ -547,6 +555,7 @@ const configEntries = {
       uniqueBy<v.InferOutput<typeof ThemeConfig>>('slug', 'theme'),
     ),
   ),
+  analytics: v.optional(AnalyticsConfig, {}),
   /** The language of its surveys and pages when neither the customer nor the journey has one. */
   locale: v.optional(locale, DEFAULT_LOCALE),
   /** The time zone its people read times in (an IANA name). */
@@ -606,6 +615,8 @@ export interface Settings {
   cases?: CasesConfig;
   /** Absent: every alert off, no chat endpoints. */
   alerts?: AlertsConfig;
+  /** Absent: ANALYTICS_DEFAULTS. */
+  analytics?: AnalyticsConfig;
   /** The tenant's language; absent: DEFAULT_LOCALE. */
   locale?: Locale;
   /** The tenant's time zone; absent: DEFAULT_TIME_ZONE. */

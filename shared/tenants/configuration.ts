@@ -1,3 +1,4 @@
+import { ANALYTICS_DEFAULTS } from './scales.js';
 import { DEFAULT_LOCALE, timeZoneOf } from '../locale.js';
 import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
 import type { ConfigChange } from '../audit/log.js';
@@ -20,6 +21,7 @@ export function configDocument(name: string, settings: Settings): ConfigDocument
     delivery,
     privacy: settings.privacy ?? { retentionDays: null },
     cases: settings.cases ?? {},
+    analytics: { ...ANALYTICS_DEFAULTS, ...settings.analytics },
     locale: settings.locale ?? DEFAULT_LOCALE,
     timeZone: timeZoneOf(settings),
     minAnswersToRank: settings.minAnswersToRank ?? DEFAULT_MIN_ANSWERS_TO_RANK,

@@ -44,3 +44,4 @@ export const DEFAULT_QUIET_HOURS: QuietHours = { from: '21:00', to: '08:00' };
 export const JOURNEY_DEFAULTS = { resurveyWindowDays: null, surveyValidityDays: 7, handOff: [] as never[] } as const;
 export const CASE_RULE_DEFAULTS = { deadlineHours: 24, whatsapp: false } as const;
 export const PRIVACY_DEFAULTS = { retentionDays: null } as const;
+export const ANALYTICS_DEFAULTS = { comments: false } as const;

@@ -255,6 +255,7 @@ const otherValue: { [K in keyof ConfigDocument]-?: (value: ConfigDocument[K]) =>
       { kind: 'slack', url: `https://hooks.slack.com/services/${randomUUID()}`, events: ['case.opened'], comment: false },
     ],
   }),
+  analytics: (analytics) => ({ comments: !analytics.comments }),
   brand: (brand) => ({ ...brand, colour: brand.colour === '#0b5cad' ? '#1d4ed8' : '#0b5cad' }),
   // Stored themes read back in slug order.
   themes: (themes) => [...(themes ?? []), parking()].sort((a, b) => a.slug.localeCompare(b.slug)),

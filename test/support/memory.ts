@@ -380,7 +380,13 @@ export function memorySubjects(pauses: { beforeMark?: () => Promise<void>; befor
         const holdsCopies =
           [t.customerName, t.contact, t.comment, t.respondent, t.detail].some((v) => v !== null) || Object.keys(t.params).length > 0;
         return [
-          { transactionId: id, marked: t.erasedAt !== undefined, holdsCopies, stored: copy(t) as unknown as Record<string, unknown> },
+          {
+            transactionId: id,
+            marked: t.erasedAt !== undefined,
+            holdsCopies,
+            answeredAt: null,
+            stored: copy(t) as unknown as Record<string, unknown>,
+          },
         ];
       });
     },

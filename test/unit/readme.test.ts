@@ -235,6 +235,8 @@ describe('the README and the manual in docs/', () => {
       failedChatDeliveries: [keys.failedChatDeliveries(7)],
       failedChatDeliverySort: [keys.failedChatDeliverySort('2026-11-23T10:00:00Z', 'dlv_ab12')],
       chatEndpoints: [{ pk: keys.chatEndpoints(7), sk: 'events:ab12' }],
+      analyticsConfig: [{ pk: keys.config(7), sk: keys.analyticsConfig }],
+      analyticsKey: [{ pk: keys.config(7), sk: keys.analyticsKey }],
       case: [keys.case(7, 123456)],
       caseEscalation: [keys.caseEscalation(7, 123456)],
       caseWhatsAppAlert: [keys.caseWhatsAppAlert(7, 123456, 'gerente@loja.example')],

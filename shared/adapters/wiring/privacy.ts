@@ -8,6 +8,7 @@ import { personalExpiry } from '../personal-expiry.js';
 import { dataSubjects, privacyRequests } from '../privacy-repository.js';
 import { privacySlots } from '../privacy-slots.js';
 import { sendMessage } from '../sqs.js';
+import { analyticsExport } from './analytics.js';
 
 /** Who read which customer's personal data, and when: written by every read that answers it. */
 export const accessService = /* @__PURE__ */ wire(() => {
@@ -15,15 +16,29 @@ export const accessService = /* @__PURE__ */ wire(() => {
   return access.accessService(accessLog);
 });
 
-/** Privacy requests: kept in the table, worked on from the privacy queue, over the tenant's customers and transactions. */
-export const privacyService = /* @__PURE__ */ wire(() => {
-  requireEnvs(ENV.tableName);
-  return privacy.privacyService({
+/** Privacy requests over the tenant's customers and transactions; the worker's also writes analytics days again. */
+const privacyOf = (analytics?: privacy.PrivacyPorts['analytics']) =>
+  privacy.privacyService({
     requests: privacyRequests,
     subjects: dataSubjects,
     queue: { send: async (message, delaySeconds) => void (await sendMessage('privacy', message, delaySeconds)) },
     recheckSeconds: privacy.erasureRecheckSeconds(process.env[ENV.erasureRecheckSeconds]),
+    ...(analytics ? { analytics } : {}),
   });
+
+/** Privacy requests: kept in the table, worked on from the privacy queue, over the tenant's customers and transactions. */
+export const privacyService = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return privacyOf();
+});
+
+/**
+ * The privacy queue's worker: the requests' service, which also writes again the analytics days an erasure reached
+ * (the analytics bucket, and the survey secret its pseudonyms derive from, are its function's only).
+ */
+export const privacyWorker = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return privacyOf(analyticsExport);
 });
 
 /** A new request, refused (429) while the tenant has MAX_OPEN_PRIVACY_REQUESTS pending. */

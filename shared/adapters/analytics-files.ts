@@ -1,0 +1,32 @@
+import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { AnalyticsFiles } from '../analytics/ports.js';
+import { BUCKETS } from '../buckets.js';
+import { requireEnv } from '../config.js';
+import { s3 } from './s3.js';
+
+// Checked at cold start by the functions that export (analyticsExport in wiring/analytics.ts).
+const bucket = () => requireEnv(BUCKETS.analytics.env);
+
+/**
+ * The analytics bucket's objects. HeadObject is authorised as s3:GetObject; without s3:ListBucket (not granted: the
+ * export names its keys) S3 answers a missing key 403, not 404, so both read as absent: a grant that is really missing
+ * fails the PutObject that follows, and the local IAM check holds the grants to these calls.
+ */
+export const analyticsFiles: AnalyticsFiles = {
+  async put(key, body) {
+    await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentType: 'application/vnd.apache.parquet' }));
+  },
+  async exists(key) {
+    try {
+      await s3().send(new HeadObjectCommand({ Bucket: bucket(), Key: key }));
+      return true;
+    } catch (error) {
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === 404 || status === 403) return false;
+      throw error;
+    }
+  },
+  async remove(key) {
+    await s3().send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
+  },
+};

@@ -1,0 +1,60 @@
+/**
+ * The analytics export's datasets (issue 51): each a table of Athena's Glue database and of DuckDB locally, one
+ * Parquet file a tenant and day under `<dataset>/tenant=<id>/date=<YYYY-MM-DD>/`. A column is declared once here: the
+ * Parquet writer (parquet.ts), the Glue tables (infra/constructs/analytics.ts) and docs/analytics.md read this list.
+ */
+
+/** A column's type, as Glue (Hive DDL) names it; parquet.ts says how Parquet stores it. */
+export const COLUMN_TYPES = {
+  int: { glue: 'int' },
+  /** Transaction ids: up to 2^53 (transaction-id.ts), beyond an int. */
+  bigint: { glue: 'bigint' },
+  string: { glue: 'string' },
+  timestamp: { glue: 'timestamp' },
+  /** A list of strings (themes): UNNEST reads it, in Athena as in DuckDB. */
+  strings: { glue: 'array<string>' },
+} as const;
+export type ColumnType = keyof typeof COLUMN_TYPES;
+
+export interface Column {
+  name: string;
+  type: ColumnType;
+  /** What it holds, for the Glue table's comment and the docs. */
+  about: string;
+}
+
+const column = (name: string, type: ColumnType, about: string): Column => ({ name, type, about });
+
+/** One row per answer, on the tenant's day it was answered. Region is left out: regions are another issue in flight. */
+const answers: Column[] = [
+  column('transaction_id', 'bigint', "the transaction's internal id in the service"),
+  column('customer_key', 'string', 'the customer, pseudonymous: a keyed hash per tenant; null once erased or past retention'),
+  column('journey_id', 'int', 'the journey'),
+  column('store_id', 'int', 'the store'),
+  column('employee_id', 'int', 'the employee'),
+  column('source', 'string', 'where the answer came from (api, survey page, chatbot, qr, kiosk...)'),
+  column('channel', 'string', 'the channel of the survey attempt (email, sms, whatsapp...); null when none was sent'),
+  column('score', 'int', 'the main score'),
+  column('bucket', 'string', "the score's bucket: detractor, passive, promoter (NPS) or low, mid, high"),
+  column('class_scores', 'string', 'the classes rated, as JSON: {"<class id>": score}'),
+  column('comment', 'string', 'the comment, only when the tenant opts in (analytics.comments); null once erased or past retention'),
+  column('sentiment', 'string', "the comment's sentiment, when analysed"),
+  column('themes', 'strings', "the tenant's themes the comment matched, when analysed"),
+  column('created_at', 'timestamp', 'when the transaction was registered (UTC)'),
+  column('sent_at', 'timestamp', "when the survey's first attempt was sent (UTC); null when none was"),
+  column('answered_at', 'timestamp', 'when it was answered (UTC)'),
+];
+
+export const DATASETS = { answers } as const;
+export type DatasetId = keyof typeof DATASETS;
+export const DATASET_IDS = Object.keys(DATASETS) as DatasetId[];
+
+/** The partition columns, as Athena's projection and DuckDB's hive partitioning both read them from the key. */
+export const PARTITIONS = ['tenant', 'date'] as const;
+
+/** Where a tenant's day of a dataset is: one object, written whole (a PutObject is visible whole or not at all). */
+export const objectKeyOf = (dataset: DatasetId, tenantId: number, day: string): string =>
+  `${datasetPrefix(dataset)}${tenantPrefix(tenantId)}date=${day}/part-0.parquet`;
+export const datasetPrefix = (dataset: DatasetId): string => `${dataset}/`;
+/** A tenant's own prefix under each dataset: what an operator grants one tenant's analysts (docs/analytics.md). */
+export const tenantPrefix = (tenantId: number): string => `tenant=${tenantId}/`;
