@@ -7,7 +7,15 @@ export function withBounds(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withBounds);
   if (!node || typeof node !== 'object') return node;
   const schema: Record<string, unknown> = Object.fromEntries(
-    Object.entries(node).map(([key, value]) => [key, key === 'example' || key === 'examples' ? value : withBounds(value)]),
+    Object.entries(node).map(([key, value]) => [
+      key,
+      // A schema's examples are values; a property of that name (`properties.examples`) is a schema.
+      key === 'properties' && value && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).map(([name, property]) => [name, withBounds(property)]))
+        : key === 'example' || key === 'examples'
+          ? value
+          : withBounds(value),
+    ]),
   );
   if (schema.type === 'string' && typeof schema.pattern === 'string' && schema.maxLength === undefined) {
     const longest = longestMatch(schema.pattern);

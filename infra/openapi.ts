@@ -413,6 +413,7 @@ const TAGS: Record<string, string> = {
   webhooks: "The deliveries of events to the tenant's webhook endpoints",
   results: 'NPS, CSAT and CES by store, employee, journey, class and period, counted as answers arrive',
   digest: "The digest's figures of the last week or day in the user's scope: scores and their change, rates, rankings, cases (user token)",
+  themes: "Key phrases frequent in the period's comments that none of the tenant's themes covers: candidates for new themes",
   answers: 'What customers answered, with their comments, for managers and integrations (JSON or CSV)',
   privacy: "A data subject's rights under the LGPD: a copy of their data, and its erasure",
   cases: "Cases opened by the answers that match a journey's rule: the list, a case, its changes and its customer's contact (user token)",

@@ -26,6 +26,7 @@ const ROUTE_GROUPS: Record<string, string> = {
   cases: 'Cases',
   admin: 'Admin',
   s: 'Pages',
+  q: 'Pages',
   health: 'Pages',
   brand: 'Pages',
   survey: 'Survey',

@@ -78,21 +78,21 @@ describe('the CDK stacks', () => {
       // The table, the user pool and its workspace client, the logo bucket and its policy, and three secrets.
       'Test-Data': 10,
       Test: 4,
-      'Test/Messaging': 55,
+      'Test/Messaging': 60,
       'Test/PublicApi': 34,
       // The workspace's pages in two stacks (infra/stacks/api.ts workspaceGroupOf): the tenant admins' pages apart.
       'Test/PublicApi/WorkspaceRoutes': 133,
       'Test/PublicApi/WorkspaceAdminRoutes': 84,
-      'Test/PublicApi/PagesRoutes': 42,
+      'Test/PublicApi/PagesRoutes': 56,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
-      'Test/PublicApi/InsightsRoutes': 58,
+      'Test/PublicApi/InsightsRoutes': 65,
       'Test/PublicApi/PrivacyRoutes': 28,
-      'Test/PublicApi/AdminRoutes': 91,
+      'Test/PublicApi/AdminRoutes': 105,
       'Test/PublicApi/CasesRoutes': 28,
       'Test/ChatbotApi': 20,
       'Test/ChatbotApi/SurveyRoutes': 21,
-      'Test/Workers': 104,
+      'Test/Workers': 112,
     });
     for (const [stack, count] of Object.entries(counts)) expect(count, stack).toBeLessThan(200);
   });
@@ -258,7 +258,7 @@ describe('the CDK stacks', () => {
     ]);
   });
 
-  it('routes every path of the route table and the references, with the authorizer on all but /health, the survey pages, the logos, robots.txt and the references', () => {
+  it('routes every path of the route table and the references, with the authorizer on all but /health, the survey and QR pages, the logos, robots.txt and the references', () => {
     const declared = [
       ...[...routes, ...workspaceRoutes].flatMap((r) => r.paths.map((path) => ({ key: `${r.method} ${path}`, anonymous: !!r.anonymous }))),
       ...(['public', 'chatbot'] as const).flatMap((api) => referencePaths(api).map((path) => ({ key: `GET ${path}`, anonymous: true }))),
@@ -271,7 +271,7 @@ describe('the CDK stacks', () => {
     for (const route of synthesized) {
       expect(route.anonymous, route.key).toBe(
         route.key === 'GET /health' ||
-          / \/(s\/\{token\}|docs|assets|results$|robots\.txt$|openapi\.json|app\/(sign-in|session\/)|brand\/logos\/)/.test(route.key),
+          / \/((s|q)\/\{token\}|docs|assets|results$|robots\.txt$|openapi\.json|app\/(sign-in|session\/)|brand\/logos\/)/.test(route.key),
       );
     }
     // The workspace's pages behind the session authorizer (no identity source, no cache), every other keyed route behind the key's.

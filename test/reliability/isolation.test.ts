@@ -77,6 +77,11 @@ const ALLOWED: Record<string, number[]> = {
   createAdminUser: [201],
   // Its own failed deliveries to that endpoint: none.
   replayWebhookDeliveries: [202],
+  // Its own digest and its own suggestions (no answers); the digests of its own users; its own QR codes' generation.
+  getDigest: [200],
+  listThemeSuggestions: [200],
+  postAdminDigests: [202],
+  rotateAdminQr: [200],
 };
 
 describe('tenant isolation', () => {

@@ -29,4 +29,12 @@ describe('the bounds the OpenAPI document derives from a schema', () => {
       e: { type: 'string', pattern: '^\\d{3}$', maxLength: 3, example: { type: 'string', pattern: '^\\d{3}$' } },
     });
   });
+
+  it('reads a property named examples as the schema it is', () => {
+    const id = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
+    expect(withBounds({ type: 'object', properties: { examples: { type: 'array', items: id } } })).toEqual({
+      type: 'object',
+      properties: { examples: { type: 'array', items: { ...id, format: 'int64' } } },
+    });
+  });
 });
