@@ -141,7 +141,8 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
     ]);
     const stores = await rows(page, 'stores');
     expect(stores).toHaveLength(1);
-    expect(stores[0]!.slice(1, 4)).toEqual(['50', '-22,4 a 85,5', '6']);
+    // After the store's name, its rank (the ranked tables: shared/results/ranking.ts), then its score.
+    expect(stores[0]!.slice(2, 5)).toEqual(['50', '-22,4 a 85,5', '6']);
     expect(await page.textContent('main')).not.toContain('Loja Centro');
     // The class the journey asks about, from store 1's answers only (all scored 5).
     expect((await rows(page, 'classes'))[0]!.slice(0, 3)).toEqual(['Atendimento', '5', '6']);
@@ -198,7 +199,7 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
       ['Respostas', '8'],
     ]);
     const stores = await rows(page, 'stores');
-    expect(stores.map((row) => row.slice(1, 2))).toEqual([['50'], ['-50']]);
+    expect(stores.map((row) => row.slice(2, 3))).toEqual([['50'], ['-50']]);
     expect(stores[1]![0]).toBe('Loja Centro (amostra pequena)');
     // On a phone the tables stack, each cell labelled with its column: nothing scrolls sideways, no caption is cut.
     expect(await sideways(page)).toEqual([]);

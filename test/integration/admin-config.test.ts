@@ -45,6 +45,7 @@ describe('GET /public/admin/config', () => {
     expect(res.headers.etag).toMatch(/^"\d+"$/);
     expect(Object.keys(res.body).sort()).toEqual([
       'alerts',
+      'analytics',
       'brand',
       'cases',
       'classes',
@@ -55,6 +56,7 @@ describe('GET /public/admin/config', () => {
       'minAnswersToRank',
       'name',
       'privacy',
+      'regions',
       'themes',
       'timeZone',
     ]);
@@ -611,6 +613,7 @@ describe('admin routes and keys', () => {
       'putAdminConfig',
       'rotateAdminWebhookSecret',
       'createAdminLogo',
+      'postAdminDigests',
       'listAdminKeys',
       'createAdminKey',
       'revokeAdminKey',
@@ -618,6 +621,8 @@ describe('admin routes and keys', () => {
       'listAdminUsers',
       'createAdminUser',
       'updateAdminUser',
+      'getAdminQr',
+      'rotateAdminQr',
     ]));
 
   it.each(adminRoutes.map((r) => r.operationId))('%s: a public key gets 403 and changes nothing', async (operationId) => {

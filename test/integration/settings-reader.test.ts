@@ -11,8 +11,10 @@ import { eventEndpoint } from '../../shared/events/signature.js';
 import { keys } from '../../shared/keys.js';
 import { TABLE } from '../../shared/table.js';
 import { BrandSettings } from '../../shared/brand/ports.js';
+import { RegionConfig } from '../../shared/regions.js';
 import {
   AlertsConfig,
+  AnalyticsConfig,
   CasesConfig,
   ThemeConfig,
   ClassConfig,
@@ -71,6 +73,8 @@ const oracle = async (tenantId: number): Promise<Settings> => {
     cases: v.parse(v.object(CasesConfig.entries), of('CASES')[0] ?? {}),
     minAnswersToRank: v.parse(v.object(RankingConfig.entries), of('RANKING')[0] ?? {}).minAnswersToRank,
     alerts: v.parse(v.object(AlertsConfig.entries), of('ALERTS')[0] ?? {}),
+    regions: of('REGION').map((item) => v.parse(v.object(RegionConfig.entries), item)),
+    analytics: v.parse(v.object(AnalyticsConfig.entries), of('ANALYTICS')[0] ?? {}),
     ...(locale ? { locale } : {}),
     ...(timeZone ? { timeZone } : {}),
     ...(of('BRAND')[0] ? { brand: v.parse(BrandSettings, of('BRAND')[0]) } : {}),
@@ -99,6 +103,8 @@ const fullTenant = (id: number, demoTenant: Record<string, unknown>) => {
           privacy: { retentionDays: 400 },
           minAnswersToRank: 12,
           alerts: { scoreDrop: true },
+          regions: [{ id: 4, name: 'Norte', stores: [1] }],
+          analytics: { comments: true },
           themes: [
             { slug: 'parking', name: { 'pt-BR': 'Estacionamento', es: 'Aparcamiento', en: 'Parking' }, keywords: { es: ['aparcamiento'] } },
           ],
