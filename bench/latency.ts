@@ -1,5 +1,12 @@
 import * as documentCommands from '@aws-sdk/lib-dynamodb';
-import { CreateQueueCommand, DeleteQueueCommand, SendMessageCommand, type SendMessageCommandInput } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  DeleteQueueCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  type SendMessageBatchCommandInput,
+  type SendMessageCommandInput,
+} from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { authorizerEvent, lambdaContext } from '../infra/local/events.js';
@@ -88,6 +95,8 @@ const documentName = (command: string) => {
  */
 export function replayable({ command, input }: Captured): () => Promise<unknown> {
   if (command === 'SendMessageCommand') return () => sqs().send(new SendMessageCommand(structuredClone(input) as SendMessageCommandInput));
+  if (command === 'SendMessageBatchCommand')
+    return () => sqs().send(new SendMessageBatchCommand(structuredClone(input) as SendMessageBatchCommandInput));
   const name = documentName(command);
   const Command = (documentCommands as unknown as Record<string, new (input: unknown) => any>)[name];
   if (!Command) throw new Error(`No document client command for ${command}`);

@@ -200,6 +200,7 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
       secrets: secretsOf(consumer),
       buckets: bucketsOf(consumer),
       comprehend: consumer.comprehend,
+      brandedPage: consumer.links,
     },
   ]),
   ...scheduled.map((job): [string, Needs] => [job.id, { table: job.table, sends: job.sends, async: true }]),

@@ -312,6 +312,8 @@ export interface Consumer {
   analytics?: readonly ('read' | 'write' | 'delete')[];
   providers?: readonly Provider[];
   /** Calls Amazon Comprehend's detection actions (language, sentiment, key phrases). */
+  /** Links to the workspace (ENV.surveyBaseUrl): a chat message's button to its case. */
+  links?: true;
   comprehend?: true;
   summary: string;
 }
@@ -355,6 +357,7 @@ export const consumers: readonly Consumer[] = [
     table: ['read', 'write'],
     // A failed message goes back on its own queue, delayed.
     sends: ['chat'],
+    links: true,
     summary: "Sends each case event (and digest) to the tenant's Slack and Teams endpoints, once; retries for about eight hours",
   },
   {

@@ -74,6 +74,14 @@ export const acknowledgeLogoBucket = (bucket: IConstruct): void =>
       "Server access logs would record reads of public logos: the writers are the operator's admin command (CloudTrail records its calls) and the logo upload route (the tenant's audit log records each upload), and the objects are images that every survey e-mail shows anyway.",
   });
 
+/** The analytics bucket: Parquet days written by the export and the privacy worker, read by the tenant's analysts. */
+export const acknowledgeAnalyticsBucket = (bucket: IConstruct): void =>
+  Validations.of(bucket).acknowledge({
+    id: 'AwsSolutions::AwsSolutions-S1',
+    reason:
+      "Its writers are two of the service's functions (CloudWatch logs each day written), and its readers the operator's analysts, whose Athena queries Athena's own history records; an operator who must log each object read turns on CloudTrail data events for the bucket, which cost per request, rather than a second bucket of access logs.",
+  });
+
 /**
  * A route anyone may call: GET /health, the survey pages (their link's signed token is their authorization), and the
  * workspace's sign-in pages (the manager's password or refresh token, checked by Cognito, is theirs).

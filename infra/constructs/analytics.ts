@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { acknowledgeAnalyticsBucket } from './acknowledgments.js';
 
 /** The longest retention a tenant may set (PrivacyConfig.retentionDays): the lifecycle's backstop past every tenant's own. */
 const MAX_RETENTION_DAYS = 3650;
@@ -11,7 +12,7 @@ const MAX_RETENTION_DAYS = 3650;
  * is older than the longest retention any tenant may set.
  */
 export function analyticsBucket(scope: Construct): Bucket {
-  return new Bucket(scope, 'AnalyticsBucket', {
+  const bucket = new Bucket(scope, 'AnalyticsBucket', {
     blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
     enforceSSL: true,
     versioned: false,
@@ -20,4 +21,6 @@ export function analyticsBucket(scope: Construct): Bucket {
     removalPolicy: RemovalPolicy.RETAIN,
     lifecycleRules: [{ id: 'PastAnyRetention', expiration: Duration.days(MAX_RETENTION_DAYS + 1) }],
   });
+  acknowledgeAnalyticsBucket(bucket);
+  return bucket;
 }

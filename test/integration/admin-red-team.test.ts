@@ -334,7 +334,9 @@ describe("a user's scope at its bounds", () => {
       { path: 'scope.stores', message: 'may list at most 1000 stores' },
       { path: 'scope.groups', message: 'may list at most 1000 groups' },
     ]);
-    expect(wrongType.body.errors).toEqual([{ path: 'scope', message: 'must be "all" or { "stores": [ids], "groups": [ids] }' }]);
+    expect(wrongType.body.errors).toEqual([
+      { path: 'scope', message: 'must be "all" or { "stores": [ids], "groups": [ids], "regions"?: [ids] }' },
+    ]);
     const names = ((await api({ path: USERS, key: a.adminKey })).body.data as { name: string }[]).map((user) => user.name);
     expect(names).toContain(email('mil'));
     expect(names).not.toContain(email('passou'));

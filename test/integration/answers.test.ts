@@ -15,6 +15,8 @@ import { newTenant, type TestTenant } from '../support/tenant.js';
  * csat), in stores 1 and 2: filters, CSV, a user's stores, paging, the access log, corrections and erasure.
  */
 usePrivateQueue('surveyDispatch');
+// Comments wait here unanalysed: an answer's sentiment and themes are null before the analysis (theme-answers.test.ts).
+usePrivateQueue('analysis');
 const api = inProcess('public');
 const chatbot = inProcess('chatbot');
 let tenant: TestTenant;
@@ -112,6 +114,8 @@ describe('GET /public/answers', () => {
       bucket: 'detractor',
       comment: 'Demorou muito',
       classes: [{ class_id: 1, label: 'Atendimento', score: 2 }],
+      sentiment: null,
+      themes: null,
     });
     expect(res.body.data.find((a: { id: number }) => a.id === sales[5]!.id)).toMatchObject({
       bucket: 'low',

@@ -155,7 +155,10 @@ describe('tenant files', () => {
       },
       'tenants[0].classes[1].id: class 1 is defined twice',
     ],
-    [{ users: [{ name: 'x', scope: 'some' }] }, 'tenants[0].users[0].scope: must be "all" or { "stores": [ids], "groups": [ids], "regions"?: [ids] }'],
+    [
+      { users: [{ name: 'x', scope: 'some' }] },
+      'tenants[0].users[0].scope: must be "all" or { "stores": [ids], "groups": [ids], "regions"?: [ids] }',
+    ],
     [{ colour: 'red' }, 'tenants[0].colour: is not a known field'],
     [{ privacy: { retentionDays: 0 } }, 'tenants[0].privacy.retentionDays: must be at least 1'],
     [{ privacy: { retentionDays: 2.5 } }, 'tenants[0].privacy.retentionDays: must be an integer'],

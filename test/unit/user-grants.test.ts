@@ -15,7 +15,11 @@ describe('a scope within another', () => {
   it('names what lies outside: nothing, every store, or the stores and groups not listed', () => {
     expect(outsideScope({ stores: [1], groups: [] }, 'all')).toBeUndefined();
     expect(outsideScope('all', { stores: [1], groups: [1] })).toBe('all');
-    expect(outsideScope({ stores: [1, 2, 3], groups: [1, 4] }, { stores: [1], groups: [1] })).toEqual({ stores: [2, 3], groups: [4], regions: [] });
+    expect(outsideScope({ stores: [1, 2, 3], groups: [1, 4] }, { stores: [1], groups: [1] })).toEqual({
+      stores: [2, 3],
+      groups: [4],
+      regions: [],
+    });
     expect(outsideScope({ stores: [], groups: [] }, { stores: [1], groups: [] })).toBeUndefined();
     expect(sameScope({ stores: [2, 1], groups: [1] }, { stores: [1, 2], groups: [1] })).toBe(true);
     expect(sameScope({ stores: [1], groups: [1] }, { stores: [1, 2], groups: [1] })).toBe(false);
