@@ -274,7 +274,7 @@ describe.skipIf(!hasChromium)('the answers inbox in a browser', () => {
 
     // From the results: a store's name in the ranking opens its answers, and an employee's, theirs.
     await page.goto(`${publicUrl}/app/results?journey=loja`);
-    await page.locator('#stores').getByRole('link', { name: 'Loja Centro (amostra pequena)' }).click();
+    await page.locator('#stores').getByRole('link', { name: 'Loja Centro (poucas respostas para classificar)' }).click();
     await page.waitForURL(/\/app\/answers\?/);
     expect(new URL(page.url()).searchParams.get('store')).toBe('2');
     expect(new URL(page.url()).searchParams.get('journey')).toBe('loja');

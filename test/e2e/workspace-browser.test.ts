@@ -141,8 +141,9 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
     ]);
     const stores = await rows(page, 'stores');
     expect(stores).toHaveLength(1);
-    // After the store's name, its rank (the ranked tables: shared/results/ranking.ts), then its score.
-    expect(stores[0]!.slice(2, 5)).toEqual(['50', '-22,4 a 85,5', '6']);
+    // The store's name, its rank (shared/results/ranking.ts), its score, the score's interval, its change, its answers.
+    const [, , score, interval, , answers] = stores[0]!;
+    expect([score, interval, answers]).toEqual(['50', '-22,4 a 85,5', '6']);
     expect(await page.textContent('main')).not.toContain('Loja Centro');
     // The class the journey asks about, from store 1's answers only (all scored 5).
     expect((await rows(page, 'classes'))[0]!.slice(0, 3)).toEqual(['Atendimento', '5', '6']);
@@ -200,13 +201,15 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
     ]);
     const stores = await rows(page, 'stores');
     expect(stores.map((row) => row.slice(2, 3))).toEqual([['50'], ['-50']]);
-    expect(stores[1]![0]).toBe('Loja Centro (amostra pequena)');
+    // Two answers: too few to rank (minAnswersToRank), listed apart.
+    expect(stores[1]![0]).toBe('Loja Centro (poucas respostas para classificar)');
     // On a phone the tables stack, each cell labelled with its column: nothing scrolls sideways, no caption is cut.
     expect(await sideways(page)).toEqual([]);
     const before = (td: unknown) =>
       (globalThis as unknown as { getComputedStyle(e: unknown, pseudo: string): { content: string } }).getComputedStyle(td, '::before')
         .content;
-    expect(await page.$eval('#stores tbody td', before)).toBe('"NPS"');
+    // The first cell of a store's row is its rank, labelled with its column on a phone.
+    expect(await page.$eval('#stores tbody td', before)).toBe('"Posição"');
     await page.screenshot({ path: join(SHOTS, 'workspace-results-pt-BR-390.png'), fullPage: true });
 
     await page.getByRole('button', { name: 'Sair' }).click();
