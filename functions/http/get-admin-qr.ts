@@ -1,7 +1,7 @@
 import { configuredSecret } from '../../shared/adapters/secrets.js';
 import { qrAdmin } from '../../shared/adapters/wiring/qr.js';
 import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
-import { ENV, requireEnv } from '../../shared/config.js';
+import { configured, ENV } from '../../shared/config.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { preferredType } from '../../shared/http/negotiate.js';
@@ -10,7 +10,7 @@ import { QrLinkBody, QrQuery } from '../../shared/qr/schema.js';
 import { qrUrl } from '../../shared/qr/service.js';
 
 const secret = await configuredSecret(ENV.surveySecret);
-const baseUrl = requireEnv(ENV.surveyBaseUrl);
+const baseUrl = configured(ENV.surveyBaseUrl);
 const MEDIA = ['image/svg+xml', 'image/png', 'application/json'] as const;
 
 /** A store's QR code: SVG by default, PNG or its URL as JSON by `Accept`. */
@@ -30,7 +30,7 @@ export const contract = {
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, query, accept }) => {
-  const url = await qrUrl(tenantId, query, qrAdmin, secret(), baseUrl);
+  const url = await qrUrl(tenantId, query, qrAdmin, secret(), baseUrl());
   const type = preferredType(accept, MEDIA);
   if (type === 'application/json') return { status: 200, body: { url } };
   const headers = { 'content-type': type, 'cache-control': 'no-store' };
