@@ -76,16 +76,36 @@ export async function bundle(name: string, entry: { file: string } | { source: s
   return (await bundled(name, entry, out)).file;
 }
 
+/** One entry bundled in memory: its code, and every file (node_modules included) it holds code of. */
+export interface InMemoryBundle {
+  text: string;
+  inputs: string[];
+}
+const inMemory = new Map<string, Promise<InMemoryBundle>>();
+
 /**
- * The project's own files (not node_modules) a bundle of one entry holds code of, as paths from the repository's root:
- * a module it imports whose every part the bundler dropped (an unused composition of a wiring module) is not among them.
+ * One entry bundled in memory with the stack's options, once per process (a test file asks about the same function
+ * from several tests): its code, and the files the bundler kept code of, as paths from the repository's root; a
+ * module it imports whose every part the bundler dropped (an unused composition of a wiring module) is not among them.
  */
+export function bundledInMemory(entry: { file: string }): Promise<InMemoryBundle> {
+  let pending = inMemory.get(entry.file);
+  if (!pending) {
+    pending = build({ ...buildOptions(entry), write: false, outfile: 'index.mjs', metafile: true }).then(({ metafile, outputFiles }) => {
+      const [output] = Object.values(metafile.outputs);
+      const inputs = Object.entries(output!.inputs)
+        .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+        .map(([input]) => input);
+      return { text: outputFiles[0]!.text, inputs };
+    });
+    inMemory.set(entry.file, pending);
+  }
+  return pending;
+}
+
+/** The project's own files (not node_modules) a bundle of one entry holds code of (bundledInMemory). */
 export async function bundledSources(entry: { file: string }): Promise<string[]> {
-  const { metafile } = await build({ ...buildOptions(entry), write: false, outfile: 'index.mjs', metafile: true });
-  const [output] = Object.values(metafile.outputs);
-  return Object.entries(output!.inputs)
-    .filter(([input, { bytesInOutput }]) => bytesInOutput > 0 && !input.includes('node_modules/'))
-    .map(([input]) => input);
+  return (await bundledInMemory(entry)).inputs.filter((input) => !input.includes('node_modules/'));
 }
 
 /** A bundle's file and the SDK clients (packages beside DynamoDB's) that went into it. */

@@ -469,8 +469,9 @@ describe("bad input on the workspace's pages, over HTTP, signed in", () => {
     ];
     for (const page of pages) {
       const res = await fetch(`${gateway.url}${page}`, { headers: { cookie }, redirect: 'manual' });
-      expect(res.status, page).toBe(200);
-      forms.push(...formsOf(await res.text()).filter((form) => form.action.startsWith('/app/') && !form.action.includes('sign-out')));
+      const html = await res.text();
+      expect(res.status, `${page} (${res.headers.get('location') ?? ''}): ${html.slice(0, 500)}`).toBe(200);
+      forms.push(...formsOf(html).filter((form) => form.action.startsWith('/app/') && !form.action.includes('sign-out')));
     }
     tally.forms = forms.length;
     // In `npm test`, one value of each kind: a date past the calendar, a `next` no Location carries, an id past any, a long string.
