@@ -19,7 +19,9 @@ import { memoryAccess, memoryAudit, memoryInvitations, memorySignIn } from '../s
 import type { AnswerBody } from '../../shared/answers/schema.js';
 import type { ConfigDocument } from '../../shared/tenants/config-schema.js';
 import { surveyPage } from '../../shared/surveys/page-html.js';
-import { casesPage } from '../../shared/workspace/cases-page.js';
+import { casesFrameOf, casesPage } from '../../shared/workspace/cases-page.js';
+import type { ShownAnalysis } from '../../shared/themes/ports.js';
+import { DEFAULT_THEMES } from '../../shared/themes/themes.js';
 import type { CaseBody } from '../../shared/cases/bodies.js';
 
 /** A value that breaks out of every context it could land in, if it were not escaped. */
@@ -282,9 +284,11 @@ describe('the workspace pages, as pure functions of their records', () => {
           timeZone: 'America/Sao_Paulo',
           rootCauses: ['Fila'],
           journeys: [JOURNEY],
+          themes: new Map(),
         }),
         list: async () => ({ body: { data: [], next_cursor: null }, shownCustomers: [] }),
         get: async () => ({ ...found, recovery }),
+        analysis: async () => null,
         revealContact: async () => {
           throw new Error('not revealed');
         },
@@ -310,6 +314,71 @@ describe('the workspace pages, as pure functions of their records', () => {
     expect(pending).toContain('Answer after recovery');
     expect(pending).toContain('Recovery survey sent to the customer: waiting for the answer.');
     expect(pending).not.toContain('new score');
+  });
+
+  it('the case page shows its answer’s sentiment and themes, each theme opening the inbox filtered by it', async () => {
+    // Prepare: a detractor's case whose comment was analysed: negative, about the queue and a theme of the tenant's own.
+    const found = {
+      id: 42,
+      transaction_id: null,
+      journey: { id: 1, slug: 'visit' },
+      store: 7,
+      employee: 8,
+      customer: { id: 9, name: 'Ana' },
+      score: 2,
+      comment: 'A fila estava enorme',
+      answered_at: '2026-03-05T15:04:00Z',
+      status: 'open',
+      owner: null,
+      opened_at: '2026-03-05T15:05:00Z',
+      due_at: '2026-03-06T15:05:00Z',
+      overdue: false,
+      first_contact_at: null,
+      closed_at: null,
+      root_cause: null,
+      notes: [],
+      history: [],
+      recovery: null,
+      version: 1,
+    } satisfies CaseBody;
+    let analysed: ShownAnalysis | null = { sentiment: 'negative', themes: ['wait', 'own'] };
+    const own = { slug: 'own', name: { 'pt-BR': HOSTILE, es: HOSTILE, en: HOSTILE }, keywords: { 'pt-BR': [], es: [], en: [] } };
+    const settings = (locale: Locale) =>
+      ({ name: 'Aurora', locale, delivery: {}, journeys: [JOURNEY], themes: [...DEFAULT_THEMES, own] }) as unknown as Settings;
+    const show = async (locale: Locale, comment: string | null = found.comment) =>
+      (
+        await casesPage({
+          frame: async () => casesFrameOf(settings(locale)),
+          list: async () => ({ body: { data: [], next_cursor: null }, shownCustomers: [] }),
+          get: async () => ({ ...found, comment }),
+          analysis: async () => analysed,
+          revealContact: async () => {
+            throw new Error('not revealed');
+          },
+          candidates: async () => [],
+          storeNames: async () => new Map(),
+          storeChoices: async () => undefined,
+          employeeNames: async () => new Map(),
+          recordReads: async () => undefined,
+        }).showCase({ tenantId: 1, user: USER, base: '/stage', requestId: 'r', query: {}, id: '42' })
+      ).html!;
+
+    // Act, Assess: in each language, the sentiment and the themes' names, linked to the inbox of the theme.
+    for (const [locale, sentiment, queue] of [
+      ['pt-BR', 'Sentimento: Negativo', 'Espera'],
+      ['es', 'Sentimiento: Negativo', 'Espera'],
+      ['en', 'Sentiment: Negative', 'Waiting'],
+    ] as const) {
+      const page = await show(locale);
+      expect(page).toContain(`<span class="sentiment sentiment-negative">${sentiment}</span>`);
+      expect(page).toContain(`<li><a href="/stage/app/answers?journey=visit&amp;theme=wait">${queue}</a></li>`);
+      expect(page).toContain(`<li><a href="/stage/app/answers?journey=visit&amp;theme=own">${ESCAPED}</a></li>`);
+      expectEscaped(page);
+    }
+    // Not analysed yet, or the comment gone (erased): no chips.
+    expect(await show('en', null)).not.toContain('class="analysis"');
+    analysed = null;
+    expect(await show('en')).not.toContain('class="analysis"');
   });
 
   it('the sign-in page escapes what was typed and where it goes next', () => {
