@@ -424,7 +424,7 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     themes: null,
     ...over,
   });
-  const answers = (settings: Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand'>, shown = answer()) =>
+  const answers = (settings: Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand' | 'themes'>, shown = answer()) =>
     answersPage({
       settings: async () => settings,
       listAnswers: async () => ({ body: { data: [shown], limit: 20, next_cursor: null }, shownCustomers: [9], csv: () => '' }),
@@ -479,6 +479,22 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     for (const word of ['Sentimiento: Negativo', '>Pago</a>', 'Todos los temas']) expect(es).toContain(word);
     // Before its analysis, or without a comment: no label, no chips.
     expect((await answers({ journeys: [STARS], classes: [], locale: 'pt-BR' })).html).not.toContain('class="sentiment');
+    // A tenant's own themes: their names on the chips and in the filter, in the tenant's language.
+    const parking = {
+      slug: 'parking',
+      name: { 'pt-BR': 'Estacionamento', es: 'Aparcamiento', en: 'Parking' },
+      keywords: { 'pt-BR': ['vaga'], es: [], en: [] },
+    };
+    const own = (
+      await answers(
+        { journeys: [STARS], classes: [], locale: 'es', themes: [parking] },
+        answer({ comment: 'Sin vagas', sentiment: 'negative', themes: ['parking'] }),
+      )
+    ).html!;
+    expect(own).toContain('<a href="/app/answers?theme=parking">Aparcamiento</a>');
+    expect(own).toMatch(
+      /<select id="f-theme" name="theme"><option value="" selected>Todos los temas<\/option><option value="parking">Aparcamiento<\/option><\/select>/,
+    );
   });
 
   it('the results page has a Themes section in the report’s order, each theme linking to its answers', async () => {
