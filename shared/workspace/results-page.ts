@@ -195,7 +195,7 @@ function themeTable(w: Words, nps: boolean, report: ThemeReportBody, answersOf: 
   return html`<section aria-labelledby="themes-title"><h2 id="themes-title">${t('results.themes')}</h2>
 ${
   rows.length
-    ? html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="themes-title"><table id="themes" class="cards"><caption>${t('results.themes.caption')}</caption><thead><tr>${headers.map((header) => html`<th scope="col">${header}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`
+    ? html`<div class="table-wrap"><table id="themes" class="cards"><caption>${t('results.themes.caption')}</caption><thead><tr>${headers.map((header) => html`<th scope="col">${header}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`
     : html`<p>${t('results.themes.none')}</p>`
 }</section>`;
 }
