@@ -10,6 +10,7 @@ import {
   type ListedBy,
   type ListingChange,
   type PhrasesCounted,
+  type ShownAnalysis,
   type ThemeDelta,
 } from '../themes/ports.js';
 import type { CountedPhrase } from '../themes/phrases.js';
@@ -194,6 +195,30 @@ function phraseUpdates(
       },
     })),
   );
+}
+
+const Shown = v.object({
+  rating: v.optional(v.nullable(v.object({ comment: v.optional(v.nullable(v.string())) }))),
+  analysis: v.optional(v.object({ sentiment: v.optional(v.picklist(SENTIMENTS)), themes: v.optional(v.array(v.string())) })),
+});
+
+/**
+ * The sentiment and themes of an answer's comment (the case page's chips): one projected GetItem; null before the
+ * analysis, without a comment, and once erasure or retention removed the comment with what the analysis said of it.
+ */
+export async function shownAnalysis(tenantId: number, transactionId: number): Promise<ShownAnalysis | null> {
+  const { client, tableName } = db();
+  const { Item: item } = await client.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: keys.transaction(tenantId, transactionId),
+      ProjectionExpression: 'rating, analysis, personal_expires_at',
+    }),
+  );
+  const parsed = item && v.safeParse(Shown, unexpired(item));
+  const { rating, analysis } = parsed?.success ? parsed.output : {};
+  if (!rating?.comment || !analysis?.sentiment) return null;
+  return { sentiment: analysis.sentiment, themes: analysis.themes ?? [] };
 }
 
 export const analysisStore: AnalysisStore = {

@@ -11,7 +11,7 @@ export const MAX_PHRASES_PER_COMMENT = 5;
 const MAX_PHRASE_WORDS = 4;
 const MAX_PHRASE_LENGTH = 60;
 
-/** A phrase as counted: `key` its words stemmed, lower-cased and without accents (what groups it), `phrase` as shown. */
+/** A phrase as counted: `key` its words stemmed, lower-cased, without accents (what groups it); `phrase` as shown, lower-cased. */
 export interface CountedPhrase {
   key: string;
   phrase: string;
@@ -29,9 +29,11 @@ export function uncoveredPhrases(keyPhrases: string[], language: string, themes:
   for (const raw of keyPhrases) {
     const phrase = plain(raw);
     if (!phrase || phrase.includes('[') || phrase.length > MAX_PHRASE_LENGTH || phrase.split(' ').length > MAX_PHRASE_WORDS) continue;
-    if (matchThemes(phrase, language, themes).length) continue;
+    // Matched as written: the stemmers read accents ("aplicación" and "aplicacion" stem apart), the key drops them.
+    if (matchThemes(raw, language, themes).length) continue;
     const key = stems(phrase, locale).join(' ');
-    if (key && !found.has(key)) found.set(key, { key, phrase });
+    // Shown with its accents, so that a theme made of it matches the comments it came from.
+    if (key && !found.has(key)) found.set(key, { key, phrase: raw.toLowerCase().replace(/\s+/g, ' ').trim() });
   }
   return [...found.values()].slice(0, MAX_PHRASES_PER_COMMENT);
 }

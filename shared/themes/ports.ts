@@ -32,6 +32,12 @@ export interface AnalysedAnswer {
   read?: { language: string; keyPhrases: string[] } | undefined;
 }
 
+/** What a page shows of an answer's analysis: its sentiment and themes (slugs). */
+export interface ShownAnalysis {
+  sentiment: Sentiment;
+  themes: string[];
+}
+
 /** What one analysis added to the theme counters: what a correction takes back. */
 export interface CountedAnalysis {
   version: number;

@@ -18,12 +18,11 @@ import { layout, tenantLookOf, type TenantLook } from './layout.js';
 import { choiceField, indicatorWords, MAX_CHOICES, sourceWords, storeField } from './words.js';
 import { timesOf } from '../i18n/times.js';
 import { SENTIMENTS } from '../themes/ports.js';
-import { DEFAULT_THEMES } from '../themes/themes.js';
-import type { Locale } from '../locale.js';
+import { themesOf, type Theme } from '../themes/themes.js';
 
 /** What the inbox reads: the answers service (the API's), the names it shows, and the access log it writes. */
 export interface AnswersPagePorts {
-  settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand'>>;
+  settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand' | 'themes'>>;
   /** The stores the user may filter by, by name (undefined: more than `most`). */
   storeChoices(tenantId: number, scope: UserScope, most: number): Promise<Map<number, string> | undefined>;
   /** The employees of those stores, by name (undefined: more than `most`). */
@@ -62,14 +61,11 @@ const FIELD_LABELS: Record<string, WorkspaceKey> = {
   limit: 'answers.field.limit',
 };
 
-/** The themes' names in a language: the default themes' for now (the tenant's own come with its configuration). */
-const themeNamesOf = (locale: Locale) => new Map(DEFAULT_THEMES.map((theme) => [theme.slug, theme.name[locale]]));
-
-/** The words of the tenant's language, its way of writing an instant (in its zone, named), and the themes' names. */
-const wordsOf = ({ locale, timeZone }: TenantLook) => ({
+/** The words of the tenant's language, its way of writing an instant (in its zone, named), and its themes' names. */
+const wordsOf = ({ locale, timeZone }: TenantLook, config: { themes?: readonly Theme[] | undefined } = {}) => ({
   t: workspaceTranslator(locale),
   when: timesOf(locale, timeZone).when,
-  themes: themeNamesOf(locale),
+  themes: new Map(themesOf(config).map((theme) => [theme.slug, theme.name[locale]])),
 });
 type Words = ReturnType<typeof wordsOf>;
 
@@ -105,7 +101,7 @@ export function answersPage(ports: AnswersPagePorts) {
       ports.employeeChoices(tenantId, user.scope, MAX_CHOICES),
     ]);
     const look = tenantLookOf(config);
-    const words = wordsOf(look);
+    const words = wordsOf(look, config);
     const { t } = words;
     const filters = filtersOf(request.query);
     const page = (status: number, body: SafeHtml): WebAnswer => ({

@@ -14,7 +14,9 @@ import { DEFAULT_LOCALE, timeZoneOf, type Locale } from '../locale.js';
 import { queryString } from '../paging.js';
 import type { Reader } from '../privacy/access.js';
 import { integerString, MAX_INT_ID } from '../schema.js';
-import { APP_CASE_CONTACT_PATH, APP_CASES_PATH, appCasePath } from '../session/paths.js';
+import { APP_ANSWERS_PATH, APP_CASE_CONTACT_PATH, APP_CASES_PATH, appCasePath } from '../session/paths.js';
+import type { ShownAnalysis } from '../themes/ports.js';
+import { themesOf } from '../themes/themes.js';
 import type { JourneyConfig, Settings, UserScope } from '../tenants/config-schema.js';
 import type { Indicator } from '../tenants/scales.js';
 import type { UserRecord } from '../access/ports.js';
@@ -30,18 +32,22 @@ export interface CasesFrame {
   timeZone: string;
   rootCauses: string[];
   journeys: Pick<JourneyConfig, 'id' | 'slug' | 'name' | 'indicator'>[];
+  /** The names of the tenant's themes (or the defaults) in its language, by slug. */
+  themes: ReadonlyMap<string, string>;
 }
 
 /** The case pages' frame from the tenant's settings: its language, brand, working hours' time zone, root causes, journeys. */
 export function casesFrameOf(settings: Settings): CasesFrame {
   const { name, logoUrl } = brandOf(settings);
   const { rootCauses } = casesSettingsOf(settings);
+  const locale = settings.locale ?? DEFAULT_LOCALE;
   return {
-    locale: settings.locale ?? DEFAULT_LOCALE,
+    locale,
     brand: { name, logoUrl },
     timeZone: timeZoneOf(settings),
     rootCauses,
     journeys: settings.journeys,
+    themes: new Map(themesOf(settings).map((theme) => [theme.slug, theme.name[locale]])),
   };
 }
 
@@ -59,6 +65,8 @@ export interface CasesPagePorts {
   list(tenantId: number, query: CasesQuery, actor: CaseActor): Promise<ListedCases>;
   /** NotFoundError when there is no such case among the user's stores. */
   get(tenantId: number, id: number, scope: UserScope): Promise<CaseBody>;
+  /** The sentiment and themes of the case's answer (a case's id is its transaction's), null before its analysis. */
+  analysis(tenantId: number, id: number): Promise<ShownAnalysis | null>;
   revealContact(tenantId: number, id: number, actor: CaseActor): Promise<{ customerId: number; body: CaseContact }>;
   /** Who may own a store's case: the people who sign in and see it (shared/cases/owner.ts). */
   candidates(tenantId: number, storeId: number): Promise<string[]>;
@@ -250,10 +258,11 @@ ${next ? html`<p class="more"><a rel="next" href="${`${request.base}${APP_CASES_
         t('case.notFound.title'),
         html`<h1>${t('case.notFound.title')}</h1><p>${t('case.notFound.text')}</p><p><a href="${request.base + APP_CASES_PATH}">${t('case.back')}</a></p>`,
       );
-    const [stores, employees, candidates] = await Promise.all([
+    const [stores, employees, candidates, analysis] = await Promise.all([
       ports.storeNames(request.tenantId, [found.store]),
       ports.employeeNames(request.tenantId, [found.employee]),
       ports.candidates(request.tenantId, found.store),
+      found.comment === null ? null : ports.analysis(request.tenantId, found.id),
       // The comment is the customer's words: its read is logged (the reveal logged its own read already).
       shown.contact || found.comment === null
         ? undefined
@@ -267,6 +276,7 @@ ${next ? html`<p class="more"><a rel="next" href="${`${request.base}${APP_CASES_
       rootCauses: frame.rootCauses,
       candidates,
       me: request.user.name,
+      analysis: analysis && { ...analysis, names: frame.themes },
     };
     return page(
       shown.status ?? 200,
@@ -364,6 +374,8 @@ interface CaseView {
   /** Who may own the case (owner.ts), and the signed-in user, who takes it when among them. */
   candidates: string[];
   me: string;
+  /** The comment's sentiment and themes (with the themes' names), once analysed. */
+  analysis: (ShownAnalysis & { names: ReadonlyMap<string, string> }) | null;
 }
 
 function listForm(
@@ -483,6 +495,7 @@ ${atTop}
 <section class="card answer ${bucketClass(journey, c.score)}" aria-labelledby="answer-title"><h2 id="answer-title">${t('case.answer')}</h2>
 <p class="score"><span>${t('case.score')}</span> <strong>${c.score}</strong></p>
 ${c.comment !== null ? html`<blockquote class="comment">${c.comment}</blockquote>` : html`<p class="hint">${t('case.noComment')}</p>`}
+${view.analysis && analysisChips(t, base, c, view.analysis)}
 <dl class="facts">${facts.map(([key, value]) => html`<div><dt>${t(key)}</dt><dd>${value}</dd></div>`)}</dl>${recovery}</section>
 ${contactSection(t, base, c, contact)}
 <section class="card" aria-labelledby="notes-title"><h2 id="notes-title">${t('case.notes')}</h2>${inSection('note')}${notes}
@@ -497,6 +510,17 @@ ${statusForm}
 ${ownerForm}
 <section class="card" aria-labelledby="history-title"><h2 id="history-title">${t('case.history')}</h2>
 <ol id="history" class="history">${c.history.map((entry) => html`<li>${time(entry.at)} · ${historyText(t, entry)}${entry.by && entry.by !== 'system' ? ` · ${t('case.by', { who: entry.by })}` : ''}</li>`)}</ol></section>`;
+}
+
+/** The comment's sentiment, and its themes as chips that open the inbox's answers of that theme in the case's journey. */
+function analysisChips(t: Translate<WorkspaceKey>, base: string, c: CaseBody, analysis: NonNullable<CaseView['analysis']>): SafeHtml {
+  const answersOf = (theme: string) =>
+    `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ ...(c.journey.slug ? { journey: c.journey.slug } : {}), theme })}`;
+  return html`<div class="analysis"><span class="sentiment sentiment-${analysis.sentiment}">${t('answers.field.sentiment')}: ${t(`answers.sentiment.${analysis.sentiment}`)}</span>${
+    analysis.themes.length
+      ? html`<ul class="chips" aria-label="${t('answers.themes')}">${analysis.themes.map((theme) => html`<li><a href="${answersOf(theme)}">${analysis.names.get(theme) ?? theme}</a></li>`)}</ul>`
+      : ''
+  }</div>`;
 }
 
 function contactSection(t: Translate<WorkspaceKey>, base: string, c: CaseBody, contact: CaseContact['customer'] | undefined): SafeHtml {

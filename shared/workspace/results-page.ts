@@ -171,17 +171,31 @@ function themeTable(w: Words, nps: boolean, report: ThemeReportBody, answersOf: 
   const { t } = w;
   const [low, mid, high] = nps ? (['detractor', 'passive', 'promoter'] as const) : (['low', 'mid', 'high'] as const);
   const share = (n: number, of: number) => (of ? w.percent(n / of) : '–');
+  const headers = [
+    t('results.theme'),
+    t('results.comments'),
+    t(`answers.bucket.${low}`),
+    t(`answers.bucket.${mid}`),
+    t(`answers.bucket.${high}`),
+    nps ? t('results.nps') : t('results.mean'),
+    t('results.themes.change'),
+  ];
+  // On a phone each row stacks as a card, its cells labelled, as the other tables of the page.
   const rows = report.data.map(
-    (row) => html`<tr><th scope="row"><a href="${answersOf(row.theme)}">${row.name}</a></th><td>${w.number(row.comments)}</td>
-<td>${share(row.detractors, row.comments)}</td><td>${share(row.passives, row.comments)}</td><td>${share(row.promoters, row.comments)}</td>
-<td>${shown(w, row.score)}</td><td>${row.change === null ? '–' : w.signed(row.change)}</td></tr>`,
+    (row) =>
+      html`<tr><th scope="row"><a href="${answersOf(row.theme)}">${row.name}</a></th>${[
+        w.number(row.comments),
+        share(row.detractors, row.comments),
+        share(row.passives, row.comments),
+        share(row.promoters, row.comments),
+        shown(w, row.score),
+        row.change === null ? '–' : w.signed(row.change),
+      ].map((cell, i) => html`<td data-label="${headers[i + 1]!}">${cell}</td>`)}</tr>`,
   );
   return html`<section aria-labelledby="themes-title"><h2 id="themes-title">${t('results.themes')}</h2>
 ${
   rows.length
-    ? html`<div class="table-wrap"><table><caption>${t('results.themes.caption')}</caption><thead><tr><th scope="col">${t('results.theme')}</th><th scope="col">${t('results.comments')}</th>
-<th scope="col">${t(`answers.bucket.${low}`)}</th><th scope="col">${t(`answers.bucket.${mid}`)}</th><th scope="col">${t(`answers.bucket.${high}`)}</th>
-<th scope="col">${nps ? t('results.nps') : t('results.mean')}</th><th scope="col">${t('results.themes.change')}</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    ? html`<div class="table-wrap"><table id="themes" class="cards"><caption>${t('results.themes.caption')}</caption><thead><tr>${headers.map((header) => html`<th scope="col">${header}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`
     : html`<p>${t('results.themes.none')}</p>`
 }</section>`;
 }

@@ -144,19 +144,21 @@ function random(seed: number): () => number {
   };
 }
 
-/** One keyword of each default theme per language, none of them another theme's, and sentences around them. */
+/**
+ * One keyword of each default theme per language, none of them another theme's, and sentences around them whose other
+ * words are all stopwords: Comprehend's key phrases are then only the keywords, which a theme covers, so the analysis
+ * counts no suggestion (that second write, up to 30 cells an answer, is tested with the suggestions).
+ */
 const WORDS = {
   pt: ['fila', 'atendente', 'preço', 'banheiro', 'qualidade', 'entrega', 'pix', 'aplicativo'],
-  es: ['cola', 'empleado', 'precio', 'baño', 'calidad', 'envío', 'tarjeta', 'aplicación'],
+  es: ['cola', 'empleado', 'precio', 'baño', 'calidad', 'envío', 'tarjeta', 'app'],
   en: ['queue', 'cashier', 'price', 'bathroom', 'quality', 'shipping', 'refund', 'website'],
 } as const;
 const SENTENCES = {
-  pt: (words: string[]) =>
-    `Hoje na loja, sobre ${words.join(' e também ') || 'tudo'}, achei que vocês poderiam melhorar bastante as coisas.`,
-  es: (words: string[]) =>
-    `Hoy en la tienda, sobre ${words.join(' y también ') || 'todo'}, creo que ustedes podrían mejorar bastante las cosas.`,
+  pt: (words: string[]) => `Hoje, sobre ${words.join(' e também ') || 'tudo'}, vocês podem fazer muito mais por nós.`,
+  es: (words: string[]) => `Hoy, sobre ${words.join(' y también ') || 'todo'}, ustedes pueden hacer mucho más por nosotros.`,
   en: (words: string[]) =>
-    `Today at the store, about the ${words.join(' and also the ') || 'visit'}, I think you could improve things quite a lot.`,
+    `Today, about ${words.map((word) => `the ${word}`).join(' and also ') || 'everything'}, you could do much more for us.`,
 };
 
 interface Generated {

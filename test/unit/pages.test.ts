@@ -19,7 +19,9 @@ import { memoryAccess, memoryAudit, memoryInvitations, memorySignIn } from '../s
 import type { AnswerBody } from '../../shared/answers/schema.js';
 import type { ConfigDocument } from '../../shared/tenants/config-schema.js';
 import { surveyPage } from '../../shared/surveys/page-html.js';
-import { casesPage } from '../../shared/workspace/cases-page.js';
+import { casesFrameOf, casesPage } from '../../shared/workspace/cases-page.js';
+import type { ShownAnalysis } from '../../shared/themes/ports.js';
+import { DEFAULT_THEMES } from '../../shared/themes/themes.js';
 import type { CaseBody } from '../../shared/cases/bodies.js';
 
 /** A value that breaks out of every context it could land in, if it were not escaped. */
@@ -282,9 +284,11 @@ describe('the workspace pages, as pure functions of their records', () => {
           timeZone: 'America/Sao_Paulo',
           rootCauses: ['Fila'],
           journeys: [JOURNEY],
+          themes: new Map(),
         }),
         list: async () => ({ body: { data: [], next_cursor: null }, shownCustomers: [] }),
         get: async () => ({ ...found, recovery }),
+        analysis: async () => null,
         revealContact: async () => {
           throw new Error('not revealed');
         },
@@ -310,6 +314,71 @@ describe('the workspace pages, as pure functions of their records', () => {
     expect(pending).toContain('Answer after recovery');
     expect(pending).toContain('Recovery survey sent to the customer: waiting for the answer.');
     expect(pending).not.toContain('new score');
+  });
+
+  it('the case page shows its answer’s sentiment and themes, each theme opening the inbox filtered by it', async () => {
+    // Prepare: a detractor's case whose comment was analysed: negative, about the queue and a theme of the tenant's own.
+    const found = {
+      id: 42,
+      transaction_id: null,
+      journey: { id: 1, slug: 'visit' },
+      store: 7,
+      employee: 8,
+      customer: { id: 9, name: 'Ana' },
+      score: 2,
+      comment: 'A fila estava enorme',
+      answered_at: '2026-03-05T15:04:00Z',
+      status: 'open',
+      owner: null,
+      opened_at: '2026-03-05T15:05:00Z',
+      due_at: '2026-03-06T15:05:00Z',
+      overdue: false,
+      first_contact_at: null,
+      closed_at: null,
+      root_cause: null,
+      notes: [],
+      history: [],
+      recovery: null,
+      version: 1,
+    } satisfies CaseBody;
+    let analysed: ShownAnalysis | null = { sentiment: 'negative', themes: ['wait', 'own'] };
+    const own = { slug: 'own', name: { 'pt-BR': HOSTILE, es: HOSTILE, en: HOSTILE }, keywords: { 'pt-BR': [], es: [], en: [] } };
+    const settings = (locale: Locale) =>
+      ({ name: 'Aurora', locale, delivery: {}, journeys: [JOURNEY], themes: [...DEFAULT_THEMES, own] }) as unknown as Settings;
+    const show = async (locale: Locale, comment: string | null = found.comment) =>
+      (
+        await casesPage({
+          frame: async () => casesFrameOf(settings(locale)),
+          list: async () => ({ body: { data: [], next_cursor: null }, shownCustomers: [] }),
+          get: async () => ({ ...found, comment }),
+          analysis: async () => analysed,
+          revealContact: async () => {
+            throw new Error('not revealed');
+          },
+          candidates: async () => [],
+          storeNames: async () => new Map(),
+          storeChoices: async () => undefined,
+          employeeNames: async () => new Map(),
+          recordReads: async () => undefined,
+        }).showCase({ tenantId: 1, user: USER, base: '/stage', requestId: 'r', query: {}, id: '42' })
+      ).html!;
+
+    // Act, Assess: in each language, the sentiment and the themes' names, linked to the inbox of the theme.
+    for (const [locale, sentiment, queue] of [
+      ['pt-BR', 'Sentimento: Negativo', 'Espera'],
+      ['es', 'Sentimiento: Negativo', 'Espera'],
+      ['en', 'Sentiment: Negative', 'Waiting'],
+    ] as const) {
+      const page = await show(locale);
+      expect(page).toContain(`<span class="sentiment sentiment-negative">${sentiment}</span>`);
+      expect(page).toContain(`<li><a href="/stage/app/answers?journey=visit&amp;theme=wait">${queue}</a></li>`);
+      expect(page).toContain(`<li><a href="/stage/app/answers?journey=visit&amp;theme=own">${ESCAPED}</a></li>`);
+      expectEscaped(page);
+    }
+    // Not analysed yet, or the comment gone (erased): no chips.
+    expect(await show('en', null)).not.toContain('class="analysis"');
+    analysed = null;
+    expect(await show('en')).not.toContain('class="analysis"');
   });
 
   it('the sign-in page escapes what was typed and where it goes next', () => {
@@ -355,7 +424,7 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     themes: null,
     ...over,
   });
-  const answers = (settings: Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand'>, shown = answer()) =>
+  const answers = (settings: Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand' | 'themes'>, shown = answer()) =>
     answersPage({
       settings: async () => settings,
       listAnswers: async () => ({ body: { data: [shown], limit: 20, next_cursor: null }, shownCustomers: [9], csv: () => '' }),
@@ -410,6 +479,22 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     for (const word of ['Sentimiento: Negativo', '>Pago</a>', 'Todos los temas']) expect(es).toContain(word);
     // Before its analysis, or without a comment: no label, no chips.
     expect((await answers({ journeys: [STARS], classes: [], locale: 'pt-BR' })).html).not.toContain('class="sentiment');
+    // A tenant's own themes: their names on the chips and in the filter, in the tenant's language.
+    const parking = {
+      slug: 'parking',
+      name: { 'pt-BR': 'Estacionamento', es: 'Aparcamiento', en: 'Parking' },
+      keywords: { 'pt-BR': ['vaga'], es: [], en: [] },
+    };
+    const own = (
+      await answers(
+        { journeys: [STARS], classes: [], locale: 'es', themes: [parking] },
+        answer({ comment: 'Sin vagas', sentiment: 'negative', themes: ['parking'] }),
+      )
+    ).html!;
+    expect(own).toContain('<a href="/app/answers?theme=parking">Aparcamiento</a>');
+    expect(own).toMatch(
+      /<select id="f-theme" name="theme"><option value="" selected>Todos los temas<\/option><option value="parking">Aparcamiento<\/option><\/select>/,
+    );
   });
 
   it('the results page has a Themes section in the report’s order, each theme linking to its answers', async () => {
@@ -417,7 +502,9 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     expect(pt).toContain('<h2 id="themes-title">Temas</h2>');
     expect(pt).toContain('<a href="/app/answers?journey=visit&amp;theme=wait&amp;from=2026-11-01&amp;to=2026-11-26">Espera</a>');
     expect(pt.indexOf('>Espera</a>')).toBeLessThan(pt.indexOf('>Atendimento</a>'));
-    expect(pt).toMatch(/>Espera<\/a><\/th><td>8<\/td>\s*<td>75%<\/td><td>12,5%<\/td><td>12,5%<\/td>\s*<td>-62,5<\/td><td>-12,5<\/td>/);
+    expect(pt).toContain(
+      '>Espera</a></th><td data-label="Comentários">8</td><td data-label="Detrator">75%</td><td data-label="Neutro">12,5%</td><td data-label="Promotor">12,5%</td><td data-label="NPS">-62,5</td><td data-label="Variação">-12,5</td>',
+    );
     expect((await results('es')).html).toContain('<h2 id="themes-title">Temas</h2>');
     expect((await results('en')).html).toContain('<th scope="col">Comments</th>');
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { uncoveredPhrases } from '../../shared/themes/phrases.js';
 import { DEFAULT_THEMES, matchThemes, type Theme } from '../../shared/themes/themes.js';
 
 describe("matching a comment with the tenant's themes", () => {
@@ -30,5 +31,17 @@ describe("matching a comment with the tenant's themes", () => {
 
   it('reads a comment in another language with the keywords of all three', () => {
     expect(matchThemes('parking lot pieno, aparcamiento', 'it', [parking])).toEqual(['parking']);
+  });
+});
+
+describe('the key phrases no theme covers (suggestions)', () => {
+  it('leaves out a phrase a theme covers, accents and all', () => {
+    // "aplicación" is a keyword of digital: its accent must not make it a suggestion of its own.
+    expect(uncoveredPhrases(['aplicación', 'estacionamiento lleno'], 'es', DEFAULT_THEMES)).toEqual([
+      { key: 'estacion llen', phrase: 'estacionamiento lleno' },
+    ]);
+    expect(uncoveredPhrases(['preço', 'atendente', 'Saída  Bloqueada'], 'pt', DEFAULT_THEMES).map((p) => p.phrase)).toEqual([
+      'saída bloqueada',
+    ]);
   });
 });

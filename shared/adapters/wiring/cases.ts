@@ -1,3 +1,4 @@
+import { shownAnalysis } from '../analysis-repository.js';
 import { ENV, requireEnv, requireEnvs, wire } from '../../config.js';
 import * as changes from '../../cases/changes.js';
 import type { CaseDeadlineMessage } from '../../cases/deadline-message.js';
@@ -95,6 +96,7 @@ export const casesPage = /* @__PURE__ */ wire(() =>
     frame: async (tenantId) => page.casesFrameOf(await tenantSettings(tenantId)),
     list: caseReads.list,
     get: caseReads.get,
+    analysis: shownAnalysis,
     revealContact: caseReads.revealContact,
     candidates: (tenantId, storeId) => peopleOf(caseUsers, tenantId, storeId),
     storeNames: storeTradeNames,
