@@ -163,9 +163,10 @@ export const routes: readonly Route[] = [
   route('GET', '/health', 'getHealth', R, 'Whether the service can reach its table', { anonymous: true }),
 
   route('GET', both('/store'), 'listStores', R, 'List stores (filters: status, name, store_id)', { cursors: true }),
-  route('POST', both('/store'), 'createStore', RW, 'Create a store'),
+  // A store placed in a region (`region`) replaces the configuration's regions, as PUT /public/admin/config does.
+  route('POST', both('/store'), 'createStore', RWB, 'Create a store (optionally in a region)'),
   route('GET', both('/store/{id}'), 'getStore', R, 'Read a store'),
-  route('PUT', both('/store/{id}'), 'updateStore', RWD, 'Edit a store'),
+  route('PUT', both('/store/{id}'), 'updateStore', ['read', 'write', 'delete', 'batchWrite'], 'Edit a store (and its region)'),
   route('DELETE', both('/store/{id}'), 'deleteStore', RW, 'Deactivate a store'),
 
   route('GET', both('/customer'), 'listCustomers', RB, 'List customers (user token that sees every store; filters: name, email, phone, cpf, client_id, opt_out)', { cursors: true }),

@@ -487,9 +487,11 @@ describe('the CDK stacks', () => {
     );
     expect(withAction('dynamodb:BatchWriteItem')).toEqual(
       // putAdminConfig writes a replaced configuration's items and deletes those it no longer lists in batches of 25,
-      // and so do the admin pages' forms, through the same service.
+      // and so do the admin pages' forms and a store's create and edit that place it in a region, through the same service.
       [
         'answerExports',
+        'createStore',
+        'updateStore',
         'attemptScheduler',
         'postAppAdminBrand',
         'postAppAdminGeneral',
