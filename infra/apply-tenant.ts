@@ -14,8 +14,9 @@ import { scoreDropRuns } from '../shared/adapters/wiring/results.js';
 export async function applyTenantFile(config: TenantConfig, baseDir: string): Promise<string[]> {
   const logo = config.brand.logo ? await storeLogo(readLogoFile(resolve(baseDir, config.brand.logo)), logoStore) : undefined;
   const lines = await tenantService.applyTenantConfig(config, logo ? { logo } : {});
-  // A tenant file that turns the score-drop alert on starts its daily check, as PUT /public/admin/config does.
-  await scoreDropRuns.applied(config.id);
+  // A tenant file with the score-drop alert on starts its daily check, as PUT /public/admin/config does (on AWS, with
+  // SCORE_DROP_QUEUE_URL set: the ScoreDropQueue's URL).
+  if (config.alerts?.scoreDrop) await scoreDropRuns.applied(config.id);
   return lines;
 }
 

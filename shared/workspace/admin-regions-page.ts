@@ -6,7 +6,6 @@ import { APP_ADMIN_REGIONS_PATH } from '../session/paths.js';
 import type { ConfigDocument } from '../tenants/config-schema.js';
 import { redirect, type WebAnswer } from '../web-answer.js';
 import {
-  addError,
   adminFrame,
   etagField,
   fieldError,
@@ -124,11 +123,10 @@ export function adminRegionsForm(ports: RegionsPagePorts, changeConfig: typeof C
 /** The regions without the one at `index`; one that still has regions inside it stays (its children would lose their parent). */
 function withoutRegion(frame: RegionsFrame, config: ConfigDocument, index: number, named: (name: string) => void) {
   const region = config.regions[index];
-  const errors: FieldErrors = new Map();
-  if (!region) return (addError(errors, '', frame.t('admin.regions.gone')), errors);
+  const refused = (message: string): FieldErrors => new Map([['', [message]]]);
+  if (!region) return refused(frame.t('admin.regions.gone'));
   named(region.name);
-  if (config.regions.some((r) => r.parent === region.id))
-    return (addError(errors, '', frame.t('admin.regions.hasChildren', { name: region.name })), errors);
+  if (config.regions.some((r) => r.parent === region.id)) return refused(frame.t('admin.regions.hasChildren', { name: region.name }));
   return { ...config, regions: config.regions.filter((r) => r.id !== region.id) };
 }
 
@@ -193,7 +191,7 @@ function regionItem(
   const storeNames = stores
     ? region.stores.map((id) => stores.get(id) ?? `#${id}`).join(', ')
     : t('admin.regions.storeCount', { count: region.stores.length });
-  return html`<li class="card${region.parent !== undefined ? ' child' : ''}" id="region-${region.id}">
+  return html`<li class="card" id="region-${region.id}">
 <h3>${region.name}</h3>
 ${region.parent !== undefined && html`<p>${t('admin.regions.within', { name: names.get(region.parent) ?? `#${region.parent}` })}</p>`}
 <p><span class="hint">${t('admin.regions.stores')}:</span> ${region.stores.length ? storeNames : t('admin.regions.noStores')}</p>
