@@ -4,6 +4,7 @@ import type { TenantConfig } from '../shared/tenants/config-schema.js';
 import { logoObjectOf, storeLogo } from '../shared/brand/logo.js';
 import { logoStore } from '../shared/adapters/logo-store.js';
 import { tenantService } from '../shared/adapters/wiring/tenants.js';
+import { scoreDropRuns } from '../shared/adapters/wiring/results.js';
 
 /**
  * Applies one tenant of a tenant file (`npm run admin -- apply`, and the local stack's demo tenants): its brand's logo,
@@ -12,7 +13,11 @@ import { tenantService } from '../shared/adapters/wiring/tenants.js';
  */
 export async function applyTenantFile(config: TenantConfig, baseDir: string): Promise<string[]> {
   const logo = config.brand.logo ? await storeLogo(readLogoFile(resolve(baseDir, config.brand.logo)), logoStore) : undefined;
-  return tenantService.applyTenantConfig(config, logo ? { logo } : {});
+  const lines = await tenantService.applyTenantConfig(config, logo ? { logo } : {});
+  // A tenant file with the score-drop alert on starts its daily check, as PUT /public/admin/config does (on AWS, with
+  // SCORE_DROP_QUEUE_URL set: the ScoreDropQueue's URL).
+  if (config.alerts?.scoreDrop) await scoreDropRuns.applied(config.id);
+  return lines;
 }
 
 /** What applying one tenant of a tenant file would change (nothing is written; the logo is read and checked, not stored). */

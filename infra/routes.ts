@@ -3,6 +3,7 @@ import {
   APP_ADMIN_BRAND_PATH,
   APP_ADMIN_GENERAL_PATH,
   APP_ADMIN_JOURNEYS_PATH,
+  APP_ADMIN_REGIONS_PATH,
   APP_ADMIN_PATH,
   APP_ADMIN_KEYS_PATH,
   APP_ADMIN_USERS_PATH,
@@ -163,9 +164,10 @@ export const routes: readonly Route[] = [
   route('GET', '/health', 'getHealth', R, 'Whether the service can reach its table', { anonymous: true }),
 
   route('GET', both('/store'), 'listStores', R, 'List stores (filters: status, name, store_id)', { cursors: true }),
-  route('POST', both('/store'), 'createStore', RW, 'Create a store'),
+  // A store placed in a region (`region`) replaces the configuration's regions, as PUT /public/admin/config does.
+  route('POST', both('/store'), 'createStore', RWB, 'Create a store (optionally in a region)'),
   route('GET', both('/store/{id}'), 'getStore', R, 'Read a store'),
-  route('PUT', both('/store/{id}'), 'updateStore', RWD, 'Edit a store'),
+  route('PUT', both('/store/{id}'), 'updateStore', ['read', 'write', 'delete', 'batchWrite'], 'Edit a store (and its region)'),
   route('DELETE', both('/store/{id}'), 'deleteStore', RW, 'Deactivate a store'),
 
   route('GET', both('/customer'), 'listCustomers', RB, 'List customers (user token that sees every store; filters: name, email, phone, cpf, client_id, opt_out)', { cursors: true }),
@@ -202,7 +204,8 @@ export const routes: readonly Route[] = [
 
   route('GET', '/public/admin/config', 'getAdminConfig', R, "The tenant's whole configuration (journeys, classes, groups, delivery, retention, case rules, brand; no secrets) with its ETag", admin),
   route('GET', '/public/admin/audit', 'listAdminAudit', R, 'The admin changes of the tenant, newest first: who (key id or the operator), when, and each changed value (from, to, cursor); kept 400 days', { ...admin, cursors: true }),
-  route('PUT', '/public/admin/config', 'putAdminConfig', RWB, "Replace the tenant's configuration (the tenant file's schema; If-Match: the ETag read), answering what changed; in effect from the next request", admin),
+  // Turning alerts.scoreDrop on parks the tenant's first daily check (a timer, on the queue when due within 15 minutes).
+  route('PUT', '/public/admin/config', 'putAdminConfig', RWB, "Replace the tenant's configuration (the tenant file's schema; If-Match: the ETag read), answering what changed; in effect from the next request", { ...admin, queues: ['scoreDrops'] }),
   route('POST', '/public/admin/webhooks/rotate', 'rotateAdminWebhookSecret', RW, "Rotate an event endpoint's signing secret (body: its url, overlap_hours): the new secret answered once, the old one signing beside it for the overlap (a day by default); written to the audit log", { ...admin, surveyLinks: true }),
   route('POST', '/public/admin/brand/logos', 'createAdminLogo', RW, "Upload a logo (its bytes as the body: PNG, JPEG or WebP, at most 200 KB; SVG refused): answers the stored object, which brand.logo of PUT /public/admin/config may name; audited", { ...admin, logos: 'write' }),
   route('POST', '/public/admin/digests', 'postAdminDigests', RW, "Queue the current period's digest e-mail (week or day) of every user who gets it: 202 with the count; each user's is sent once a period", { ...admin, queues: ['digests'] }),
@@ -272,6 +275,8 @@ export const workspaceRoutes: readonly Route[] = [
   route('GET', APP_ADMIN_GENERAL_PATH, 'getAppAdminGeneral', R, "The tenant's name, language and time zone, and the form to change them (tenant admins)", workspacePage),
   route('POST', APP_ADMIN_GENERAL_PATH, 'postAppAdminGeneral', RWB, 'Change the name, language or time zone (the form carries the ETag it was read at; tenant admins)', workspacePage),
   route('GET', APP_ADMIN_JOURNEYS_PATH, 'getAppAdminJourneys', R, "The tenant's journeys and their items, and a form to add or edit one (tenant admins)", workspacePage),
+  route('GET', APP_ADMIN_REGIONS_PATH, 'getAppAdminRegions', R, "The tenant's regions, their parent and stores, and a form to add or edit one (tenant admins)", workspacePage),
+  route('POST', APP_ADMIN_REGIONS_PATH, 'postAppAdminRegions', RWB, 'Add, edit or delete a region (the form carries the ETag it was read at; tenant admins)', workspacePage),
   route('POST', APP_ADMIN_JOURNEYS_PATH, 'postAppAdminJourneys', RWB, 'Add or edit a journey (the form carries the ETag it was read at; tenant admins)', workspacePage),
   route('GET', APP_ADMIN_WEBHOOKS_PATH, 'getAppAdminWebhooks', RW, "The tenant's event endpoints and a form to add one (tenant admins); a new endpoint's signing secret once", { ...workspacePage, cursors: true }),
   route('POST', APP_ADMIN_WEBHOOKS_PATH, 'postAppAdminWebhooks', RWB, 'Add (a new endpoint: its signing secret shown once) or remove an event endpoint (the form carries the ETag it was read at; tenant admins)', { ...workspacePage, cursors: true, surveyLinks: true }),
@@ -427,6 +432,17 @@ export const consumers: readonly Consumer[] = [
     summary:
       "Sends each user's digest e-mail of a period once (claimed before sending); a tenant's scheduled run queues its users' digests and parks the next run",
   },
+  {
+    id: 'scoreDropChecker',
+    handler: 'queue/score-drop-checker.ts',
+    queue: 'scoreDrops',
+    // Each store's alert of the week is claimed (a conditional put) before its e-mail; the next day's run is a timer.
+    table: ['read', 'write'],
+    sends: ['scoreDrops'],
+    providers: ['ses'],
+    summary:
+      "Checks one tenant's stores for a week significantly below their 28 days before (day counters), alerts each store's managers at most once a week, and parks the next day's check",
+  },
 ];
 
 /** Functions run on a schedule (an EventBridge rule in AWS, a timer in the local stack). */
@@ -448,9 +464,9 @@ export const scheduled: readonly Scheduled[] = [
     everyMinutes: 1,
     table: ['read', 'write', 'batchWrite'],
     // Every timer due soon goes to the queue its kind names (shared/timers.ts): attempts, case deadlines, held alerts.
-    sends: ['surveyDispatch', 'caseDeadlines', 'cases', 'digests'],
+    sends: ['surveyDispatch', 'caseDeadlines', 'cases', 'digests', 'scoreDrops'],
     summary:
-      'Releases the timers due in the next minutes (survey attempts, case deadlines, WhatsApp alerts held by quiet hours, digest runs) onto the queue each names',
+      'Releases the timers due in the next minutes (survey attempts, case deadlines, WhatsApp alerts held by quiet hours, digest runs, score-drop checks) onto the queue each names',
   },
   {
     id: 'personalCopiesExpiry',

@@ -14,6 +14,7 @@ export const ENV = {
   analysisQueueUrl: 'ANALYSIS_QUEUE_URL',
   digestQueueUrl: 'DIGEST_QUEUE_URL',
   chatQueueUrl: 'CHAT_QUEUE_URL',
+  scoreDropQueueUrl: 'SCORE_DROP_QUEUE_URL',
   keyScope: 'KEY_SCOPE',
   /** Signs the request ids POST /v2/transactions hands out, so that GET can tell an id it never issued. */
   requestIdSecret: 'REQUEST_ID_SECRET',

@@ -302,6 +302,8 @@ export const keys = {
   dueCheckpoint: () => ({ pk: 'DUE', sk: 'CHECKPOINT' }),
   /** A tenant's scheduled digest run (one timer per tenant, period and first day: parked twice, one item). */
   dueDigest: (tenantId: number, period: string, from: string) => `${tenant(tenantId)}#DIGEST#${period}#${from}`,
+  /** A tenant's daily score-drop check (one timer per tenant and day: parked twice, one item). */
+  dueScoreDrop: (tenantId: number, day: string) => `${tenant(tenantId)}#SCOREDROP#${day}`,
   /** A user's digest of one period: its claim, so that each user gets one per period (the user's name, an e-mail address). */
   digestClaim: (tenantId: number, user: string, period: string, from: string) => ({
     pk: `${tenant(tenantId)}#DIGEST#${period}#${from}`,

@@ -24,6 +24,7 @@ export type MetricName =
   | 'TimersReleased'
   | 'CaseDeadlines'
   | 'Digests'
+  | 'ScoreDropChecks'
   | 'PersonalCopiesExpired'
   | 'EventDeliveries'
   | 'ChatDeliveries'

@@ -23,6 +23,8 @@ export const QUEUES = {
   digests: { name: 'DigestQueue', urlEnv: ENV.digestQueueUrl },
   /** One message per case event (or digest) and chat endpoint (Slack, Teams): its delivery, and its retries. */
   chat: { name: 'ChatQueue', urlEnv: ENV.chatQueueUrl },
+  /** One message per tenant's daily score-drop check (shared/results/score-drop-schedule.ts): one tenant a message. */
+  scoreDrops: { name: 'ScoreDropQueue', urlEnv: ENV.scoreDropQueueUrl },
 } as const;
 export type QueueId = keyof typeof QUEUES;
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ValidationError } from './errors.js';
+import { DomainError, ValidationError } from './errors.js';
 import { entityId as id, nameField as name } from './fields.js';
 
 /**
@@ -123,4 +123,21 @@ export function regionLimit(
     throw new ValidationError('No such region.', [{ path: 'region', message: `no region ${region}` }]);
   const inRegion = new Set(storesOfRegions(regions, [region]));
   return allowed ? allowed.filter((id) => inRegion.has(id)) : [...inRegion];
+}
+
+/** Region `region` of the configuration; one it does not have is a problem on `region` (422 on the stores API). */
+export function requireRegion(regions: readonly RegionConfig[], region: number): RegionConfig {
+  const found = regions.find((r) => r.id === region);
+  if (!found)
+    throw new DomainError('state-conflict', 'No such region.', [{ path: 'region', message: `no region ${region} in the configuration` }]);
+  return found;
+}
+
+/** The regions with store `storeId` in region `region` and in no other (null: in none). */
+export function withStoreIn(regions: readonly RegionConfig[], storeId: number, region: number | null): RegionConfig[] {
+  if (region !== null) requireRegion(regions, region);
+  return regions.map((r) => {
+    const stores = r.stores.filter((store) => store !== storeId);
+    return { ...r, stores: r.id === region ? [...stores, storeId] : stores };
+  });
 }

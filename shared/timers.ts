@@ -21,6 +21,8 @@ export const TIMERS = {
   caseAlert: { queue: 'cases' },
   /** A tenant's scheduled digest run (Monday 08:00 in its zone): it queues each user's digest and parks the next run. */
   digest: { queue: 'digests' },
+  /** A tenant's daily score-drop check (07:00 in its zone): it checks the tenant and parks the next day's. */
+  scoreDrop: { queue: 'scoreDrops' },
 } as const satisfies Record<string, { queue: QueueId }>;
 export type TimerKind = keyof typeof TIMERS;
 

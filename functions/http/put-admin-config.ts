@@ -5,6 +5,7 @@ import { etagOf, expectedVersion } from '../../shared/http/etag.js';
 import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { ConfigDocument } from '../../shared/tenants/config-schema.js';
 import { configService } from '../../shared/adapters/wiring/tenants.js';
+import { scoreDropRuns } from '../../shared/adapters/wiring/results.js';
 
 const Changed = v.object({
   etag: v.string(),
@@ -30,11 +31,9 @@ export const contract = {
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, body, headers, actor }) => {
-  const { version, changes } = await configService.replaceConfig(
-    tenantId,
-    expectedVersion(headers['if-match'], contract.ifMatch),
-    body,
-    actor,
-  );
+  const expected = expectedVersion(headers['if-match'], contract.ifMatch);
+  const { version, changes } = await configService.replaceConfig(tenantId, expected, body, actor);
+  // Turning alerts.scoreDrop on parks the tenant's first daily check.
+  await scoreDropRuns.changed(tenantId, changes);
   return { status: 200, body: { etag: etagOf(version), changes }, headers: { etag: etagOf(version) } };
 });

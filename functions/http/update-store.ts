@@ -3,16 +3,22 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 import { UpdateStoreBody } from '../../shared/stores/requests.js';
 import { Store } from '../../shared/stores/schema.js';
-import { storeService } from '../../shared/adapters/wiring/stores.js';
+import { storeEdits } from '../../shared/adapters/wiring/store-edits.js';
 
 /** Editing a store answers 202 (the interface's status). */
 export const contract = {
   path: IdPath,
   body: UpdateStoreBody,
-  responses: { 202: answer('The edited store', Store), 400: problem('Invalid parameters'), 404: problem('No such store') },
+  statuses: { 'state-conflict': 422 },
+  responses: {
+    202: answer('The edited store', Store),
+    400: problem('Invalid parameters'),
+    404: problem('No such store'),
+    422: problem('No such region (errors names `region`)'),
+  },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, path, body }) => ({
+export const handler = httpHandler(contract, async ({ tenantId, path, body, actor }) => ({
   status: 202,
-  body: await storeService.editStore(tenantId, path.id, body),
+  body: await storeEdits.editStore(tenantId, path.id, body, actor),
 }));

@@ -4,6 +4,7 @@ import { CaseDeadlineMessage } from '../cases/deadline-message.js';
 import { CaseMessage } from '../cases/message.js';
 import { DigestMessage } from '../digest/schema.js';
 import { keys } from '../keys.js';
+import { ScoreDropRun } from '../results/score-drop-schedule.js';
 import { DispatchMessage } from '../surveys/dispatch.js';
 import { TABLE } from '../table.js';
 import type { DueStore, Timed, Timer, TimerKind } from '../timers.js';
@@ -42,6 +43,10 @@ const KINDS = {
   digest: {
     schema: DigestMessage,
     sort: (m: DigestMessage) => keys.dueDigest(m.tenantId, m.period, m.from),
+  },
+  scoreDrop: {
+    schema: ScoreDropRun,
+    sort: (m: ScoreDropRun) => keys.dueScoreDrop(m.tenantId, m.day),
   },
 } satisfies Record<TimerKind, unknown>;
 /** The message a kind of timer carries. */

@@ -3,6 +3,7 @@ import type {
   ptBRAdminBrand,
   ptBRAdminGeneral,
   ptBRAdminJourneys,
+  ptBRAdminRegions,
   ptBRAdminKeys,
   ptBRAdminUsers,
   ptBRAdminWebhooks,
@@ -25,10 +26,12 @@ export type AdminKey = keyof typeof ptBRAdmin;
 export type AdminBrandKey = keyof typeof ptBRAdminBrand;
 export type AdminGeneralKey = keyof typeof ptBRAdminGeneral;
 export type AdminJourneysKey = keyof typeof ptBRAdminJourneys;
+export type AdminRegionsKey = keyof typeof ptBRAdminRegions;
 export type AdminKeysKey = keyof typeof ptBRAdminKeys;
 export type AdminUsersKey = keyof typeof ptBRAdminUsers;
 export type AdminWebhooksKey = keyof typeof ptBRAdminWebhooks;
-export type AdminPageKey = AdminBrandKey | AdminGeneralKey | AdminJourneysKey | AdminKeysKey | AdminUsersKey | AdminWebhooksKey;
+export type AdminPageKey =
+  AdminBrandKey | AdminGeneralKey | AdminJourneysKey | AdminRegionsKey | AdminKeysKey | AdminUsersKey | AdminWebhooksKey;
 export type MessageKey = CustomerKey | WorkspaceKey | AlertKey | AdminKey | AdminPageKey;
 
 export type CustomerCatalogue = Record<CustomerKey, string>;
@@ -38,6 +41,7 @@ export type AdminCatalogue = Record<AdminKey, string>;
 export type AdminBrandCatalogue = Record<AdminBrandKey, string>;
 export type AdminGeneralCatalogue = Record<AdminGeneralKey, string>;
 export type AdminJourneysCatalogue = Record<AdminJourneysKey, string>;
+export type AdminRegionsCatalogue = Record<AdminRegionsKey, string>;
 export type AdminKeysCatalogue = Record<AdminKeysKey, string>;
 export type AdminUsersCatalogue = Record<AdminUsersKey, string>;
 export type AdminWebhooksCatalogue = Record<AdminWebhooksKey, string>;

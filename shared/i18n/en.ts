@@ -3,6 +3,7 @@ import type {
   AdminGeneralCatalogue,
   AdminCatalogue,
   AdminJourneysCatalogue,
+  AdminRegionsCatalogue,
   AdminKeysCatalogue,
   AdminUsersCatalogue,
   AdminWebhooksCatalogue,
@@ -487,6 +488,7 @@ export const enAdmin: AdminCatalogue = {
   'admin.admin': 'Administration',
   'admin.general': 'General',
   'admin.journeys': 'Journeys',
+  'admin.regions': 'Regions',
   'admin.webhooks': 'Webhooks',
   'admin.forbiddenTitle': 'No access',
   'admin.forbiddenText': "Only the company's administrators open the administration pages.",
@@ -536,6 +538,8 @@ export const enAdmin: AdminCatalogue = {
   'admin.problems.duplicateUser': 'a user with this e-mail exists already',
   'admin.problems.phone': 'is not a phone number: write it as +5511988887777 (+55 is assumed without a country code)',
   'admin.problems.invalid': 'not a valid value',
+  'admin.problems.twoLevels': 'region {region} is inside region {parent}: regions have two levels at most',
+  'admin.problems.tooMany': 'use at most {n}',
 };
 
 export const enAdminGeneral: AdminGeneralCatalogue = {
@@ -731,4 +735,30 @@ export const enAdminWebhooks: AdminWebhooksCatalogue = {
   'admin.chat.add': 'Add chat endpoint',
   'admin.chat.added': 'Chat endpoint added.',
   'admin.chat.removed': 'Chat endpoint removed.',
+};
+
+export const enAdminRegions: AdminRegionsCatalogue = {
+  'admin.regions.intro':
+    'Group the stores by region (and, within a region, in districts): reports add up the stores of each region, and a user may see only theirs.',
+  'admin.regions.list': 'The regions',
+  'admin.regions.noneYet': 'No regions yet.',
+  'admin.regions.newRegion': 'New region',
+  'admin.regions.editRegion': 'Change region {name}',
+  'admin.regions.parent': 'Within region',
+  'admin.regions.noParent': 'None (a main region)',
+  'admin.regions.parentHint': 'Only a main region can hold others: two levels at most.',
+  'admin.regions.stores': 'Stores',
+  'admin.regions.storeCodes': "The stores' codes",
+  'admin.regions.storesHint': 'A store is in one region only: ticking it here takes it out of the region it was in.',
+  'admin.regions.inRegion': 'now in {name}',
+  'admin.regions.storeCount': '{count, plural, one {# store} other {# stores}}',
+  'admin.regions.noStores': 'none',
+  'admin.regions.within': 'Within {name}',
+  'admin.regions.edit': 'Change',
+  'admin.regions.delete': 'Delete',
+  'admin.regions.cancelEdit': 'Cancel the change',
+  'admin.regions.saved': 'Region {name} saved: reports and access follow it now.',
+  'admin.regions.deleted': 'Region {name} deleted: its stores are in no region now.',
+  'admin.regions.hasChildren': 'Region {name} has regions inside it: delete them or move them first.',
+  'admin.regions.gone': 'That region no longer exists: someone deleted it first.',
 };

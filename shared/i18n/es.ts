@@ -3,6 +3,7 @@ import type {
   AdminGeneralCatalogue,
   AdminCatalogue,
   AdminJourneysCatalogue,
+  AdminRegionsCatalogue,
   AdminKeysCatalogue,
   AdminUsersCatalogue,
   AdminWebhooksCatalogue,
@@ -488,6 +489,7 @@ export const esAdmin: AdminCatalogue = {
   'admin.admin': 'Administración',
   'admin.general': 'General',
   'admin.journeys': 'Recorridos',
+  'admin.regions': 'Regiones',
   'admin.webhooks': 'Webhooks',
   'admin.forbiddenTitle': 'Sin acceso',
   'admin.forbiddenText': 'Solo los administradores de la empresa abren las páginas de administración.',
@@ -537,6 +539,8 @@ export const esAdmin: AdminCatalogue = {
   'admin.problems.duplicateUser': 'ya existe un usuario con este correo',
   'admin.problems.phone': 'no es un número de teléfono: escríbalo como +5511988887777 (sin código de país se asume +55)',
   'admin.problems.invalid': 'valor no válido',
+  'admin.problems.twoLevels': 'la región {region} está dentro de la región {parent}: las regiones tienen dos niveles como máximo',
+  'admin.problems.tooMany': 'use como máximo {n}',
 };
 
 export const esAdminGeneral: AdminGeneralCatalogue = {
@@ -734,4 +738,30 @@ export const esAdminWebhooks: AdminWebhooksCatalogue = {
   'admin.chat.add': 'Agregar endpoint de chat',
   'admin.chat.added': 'Endpoint de chat agregado.',
   'admin.chat.removed': 'Endpoint de chat eliminado.',
+};
+
+export const esAdminRegions: AdminRegionsCatalogue = {
+  'admin.regions.intro':
+    'Agrupe las tiendas por región (y, dentro de una región, en subregiones): los informes suman las tiendas de cada región, y un usuario puede ver solo la suya.',
+  'admin.regions.list': 'Las regiones',
+  'admin.regions.noneYet': 'Todavía no hay regiones.',
+  'admin.regions.newRegion': 'Nueva región',
+  'admin.regions.editRegion': 'Cambiar la región {name}',
+  'admin.regions.parent': 'Dentro de la región',
+  'admin.regions.noParent': 'Ninguna (región principal)',
+  'admin.regions.parentHint': 'Solo una región principal puede contener otras: dos niveles como máximo.',
+  'admin.regions.stores': 'Tiendas',
+  'admin.regions.storeCodes': 'Códigos de las tiendas',
+  'admin.regions.storesHint': 'Una tienda está en una sola región: marcarla aquí la quita de la región en que estaba.',
+  'admin.regions.inRegion': 'hoy en {name}',
+  'admin.regions.storeCount': '{count, plural, one {# tienda} other {# tiendas}}',
+  'admin.regions.noStores': 'ninguna',
+  'admin.regions.within': 'Dentro de {name}',
+  'admin.regions.edit': 'Cambiar',
+  'admin.regions.delete': 'Eliminar',
+  'admin.regions.cancelEdit': 'Cancelar el cambio',
+  'admin.regions.saved': 'Región {name} guardada: los informes y los accesos ya la siguen.',
+  'admin.regions.deleted': 'Región {name} eliminada: sus tiendas ya no están en ninguna región.',
+  'admin.regions.hasChildren': 'La región {name} tiene regiones dentro: elimínelas o cámbielas de región antes.',
+  'admin.regions.gone': 'Esa región ya no existe: alguien la eliminó antes.',
 };

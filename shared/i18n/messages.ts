@@ -4,6 +4,7 @@ import type {
   AdminCatalogue,
   AdminGeneralCatalogue,
   AdminJourneysCatalogue,
+  AdminRegionsCatalogue,
   AdminKey,
   AdminKeysCatalogue,
   AdminPageKey,
@@ -23,6 +24,7 @@ import {
   enAdminBrand,
   enAdminGeneral,
   enAdminJourneys,
+  enAdminRegions,
   enAdminKeys,
   enAdminUsers,
   enAdminWebhooks,
@@ -35,6 +37,7 @@ import {
   esAdminBrand,
   esAdminGeneral,
   esAdminJourneys,
+  esAdminRegions,
   esAdminKeys,
   esAdminUsers,
   esAdminWebhooks,
@@ -47,6 +50,7 @@ import {
   ptBRAdminBrand,
   ptBRAdminGeneral,
   ptBRAdminJourneys,
+  ptBRAdminRegions,
   ptBRAdminKeys,
   ptBRAdminUsers,
   ptBRAdminWebhooks,
@@ -80,6 +84,11 @@ export const ADMIN_JOURNEYS: Record<Locale, AdminJourneysCatalogue> = {
   es: esAdminJourneys,
   en: enAdminJourneys,
 };
+export const ADMIN_REGIONS: Record<Locale, AdminRegionsCatalogue> = {
+  'pt-BR': ptBRAdminRegions,
+  es: esAdminRegions,
+  en: enAdminRegions,
+};
 export const ADMIN_KEYS: Record<Locale, AdminKeysCatalogue> = { 'pt-BR': ptBRAdminKeys, es: esAdminKeys, en: enAdminKeys };
 export const ADMIN_USERS: Record<Locale, AdminUsersCatalogue> = { 'pt-BR': ptBRAdminUsers, es: esAdminUsers, en: enAdminUsers };
 export const ADMIN_WEBHOOKS: Record<Locale, AdminWebhooksCatalogue> = {
@@ -97,6 +106,7 @@ export const catalogueOf = (locale: Locale): Catalogue => ({
   ...ADMIN_BRAND[locale],
   ...ADMIN_GENERAL[locale],
   ...ADMIN_JOURNEYS[locale],
+  ...ADMIN_REGIONS[locale],
   ...ADMIN_KEYS[locale],
   ...ADMIN_USERS[locale],
   ...ADMIN_WEBHOOKS[locale],

@@ -481,6 +481,7 @@ export const ptBRAdmin = {
   'admin.admin': 'Administração',
   'admin.general': 'Geral',
   'admin.journeys': 'Jornadas',
+  'admin.regions': 'Regiões',
   'admin.webhooks': 'Webhooks',
   'admin.forbiddenTitle': 'Sem acesso',
   'admin.forbiddenText': 'Só os administradores da empresa abrem as páginas de administração.',
@@ -530,6 +531,8 @@ export const ptBRAdmin = {
   'admin.problems.duplicateUser': 'já existe um usuário com este e-mail',
   'admin.problems.phone': 'não é um número de telefone: escreva como +5511988887777 (sem código de país, vale +55)',
   'admin.problems.invalid': 'valor inválido',
+  'admin.problems.twoLevels': 'a região {region} está dentro da região {parent}: as regiões têm no máximo dois níveis',
+  'admin.problems.tooMany': 'use no máximo {n}',
 } as const;
 
 export const ptBRAdminGeneral = {
@@ -726,4 +729,30 @@ export const ptBRAdminWebhooks = {
   'admin.chat.add': 'Adicionar endpoint de chat',
   'admin.chat.added': 'Endpoint de chat adicionado.',
   'admin.chat.removed': 'Endpoint de chat removido.',
+} as const;
+
+export const ptBRAdminRegions = {
+  'admin.regions.intro':
+    'Agrupe as lojas por região (e, dentro de uma região, em sub-regiões): os relatórios somam as lojas de cada região, e um usuário pode ver só a sua.',
+  'admin.regions.list': 'As regiões',
+  'admin.regions.noneYet': 'Nenhuma região ainda.',
+  'admin.regions.newRegion': 'Nova região',
+  'admin.regions.editRegion': 'Alterar a região {name}',
+  'admin.regions.parent': 'Dentro da região',
+  'admin.regions.noParent': 'Nenhuma (região principal)',
+  'admin.regions.parentHint': 'Só uma região principal pode conter outras: dois níveis no máximo.',
+  'admin.regions.stores': 'Lojas',
+  'admin.regions.storeCodes': 'Códigos das lojas',
+  'admin.regions.storesHint': 'Uma loja fica numa região só: marcá-la aqui a tira da região em que estava.',
+  'admin.regions.inRegion': 'hoje em {name}',
+  'admin.regions.storeCount': '{count, plural, one {# loja} other {# lojas}}',
+  'admin.regions.noStores': 'nenhuma',
+  'admin.regions.within': 'Dentro de {name}',
+  'admin.regions.edit': 'Alterar',
+  'admin.regions.delete': 'Excluir',
+  'admin.regions.cancelEdit': 'Cancelar a alteração',
+  'admin.regions.saved': 'Região {name} salva: os relatórios e os acessos já a seguem.',
+  'admin.regions.deleted': 'Região {name} excluída: suas lojas não estão mais em região nenhuma.',
+  'admin.regions.hasChildren': 'A região {name} tem regiões dentro dela: exclua-as ou mude-as de região antes.',
+  'admin.regions.gone': 'Essa região não existe mais: alguém a excluiu antes.',
 } as const;

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { entityId } from '../fields.js';
 import { changesOf, externalCode, pagingQuery, text } from '../schema.js';
 import { StoreStatus } from './schema.js';
 
@@ -7,10 +8,14 @@ import { StoreStatus } from './schema.js';
  * so that the functions that only read or create stores in passing (transactions) build none of these.
  */
 
+/** The region a store is placed in (docs/regions.md): one of the configuration's; on an edit, null takes it out of any. */
+const region = entityId;
+
 export const CreateStoreBody = v.strictObject({
   trade_name: text(200),
   company_name: v.optional(text(200)),
   store_id: v.optional(externalCode),
+  region: v.optional(region),
 });
 export type CreateStoreInput = v.InferOutput<typeof CreateStoreBody>;
 
@@ -18,6 +23,7 @@ export const UpdateStoreBody = changesOf({
   trade_name: v.optional(text(200)),
   company_name: v.optional(text(200)),
   status: v.optional(StoreStatus),
+  region: v.optional(v.nullable(region)),
 });
 export type StoreChanges = v.InferOutput<typeof UpdateStoreBody>;
 

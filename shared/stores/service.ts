@@ -1,12 +1,24 @@
+import type { AuditActor } from '../audit/log.js';
 import { NotFoundError } from '../errors.js';
 import type { ListBody } from '../paging.js';
 import type { StoreRepository } from './ports.js';
+import type { StoreRegions } from './regions.js';
 import type { Store } from './schema.js';
 import type { CreateStoreInput, StoreChanges, StoreFilters } from './requests.js';
 
-/** Stores: created, read, edited, deactivated and listed through their repository. */
-export function storeService(stores: StoreRepository) {
-  async function createStore(tenantId: number, input: CreateStoreInput): Promise<Store> {
+/**
+ * Stores: created, read, edited, deactivated and listed through their repository; placed in a region (`region`) through
+ * the configuration, where regions live (docs/regions.md). The transactions' stores never name one: no `regions`.
+ */
+export function storeService(stores: StoreRepository, regions?: StoreRegions) {
+  const regionsOf = () => {
+    if (!regions) throw new Error('This function places no store in a region.');
+    return regions;
+  };
+
+  async function createStore(tenantId: number, input: CreateStoreInput, actor?: AuditActor): Promise<Store> {
+    // An unknown region is refused before the store exists.
+    if (input.region !== undefined) await regionsOf().check(tenantId, input.region);
     const id = await stores.nextId(tenantId);
     const now = new Date().toISOString();
     const store: Store = {
@@ -19,6 +31,7 @@ export function storeService(stores: StoreRepository) {
       updated_at: now,
     };
     await stores.insert(tenantId, store);
+    if (input.region !== undefined) await regionsOf().place(tenantId, id, input.region, actor ?? { operator: true });
     return store;
   }
 
@@ -28,8 +41,15 @@ export function storeService(stores: StoreRepository) {
     return store;
   }
 
-  const editStore = (tenantId: number, id: number, changes: StoreChanges): Promise<Store> =>
-    stores.update(tenantId, id, changes, new Date().toISOString());
+  async function editStore(tenantId: number, id: number, { region, ...changes }: StoreChanges, actor?: AuditActor): Promise<Store> {
+    if (region === undefined) return stores.update(tenantId, id, changes, new Date().toISOString());
+    if (region !== null) await regionsOf().check(tenantId, region);
+    const store = Object.keys(changes).length
+      ? await stores.update(tenantId, id, changes, new Date().toISOString())
+      : await getStore(tenantId, id);
+    await regionsOf().place(tenantId, id, region, actor ?? { operator: true });
+    return store;
+  }
 
   /** Deactivating keeps the store readable; transactions can no longer use it. */
   const deactivateStore = (tenantId: number, id: number): Promise<Store> =>

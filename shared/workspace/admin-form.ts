@@ -181,6 +181,8 @@ const MESSAGES: [RegExp, (t: Translate<AdminKey>, ...found: string[]) => string]
   [/^must be "all" or /, (t) => t('admin.problems.scope')],
   [/^A user with this email already exists/, (t) => t('admin.problems.duplicateUser')],
   [/^is not a phone number$/, (t) => t('admin.problems.phone')],
+  [/^region (\d+) is itself in region (\d+)/, (t, region, parent) => t('admin.problems.twoLevels', { region: region!, parent: parent! })],
+  [/^may list at most (\d+)/, (t, n) => t('admin.problems.tooMany', { n: n! })],
 ];
 
 export function localMessage(t: Translate<AdminKey>, message: string): string {

@@ -391,4 +391,77 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
     },
     SLOW,
   );
+
+  // Last: it turns the tenant to Spanish.
+  it(
+    'lets an admin place stores in a region and a district by name, each refusal named, axe clean at 390 and 1280 px, in pt-BR and es',
+    async () => {
+      const store = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja Norte' } });
+      const first = (await api({ path: '/public/store/1', key: tenant.key })).body.trade_name as string;
+      const { context, problems } = await watched(PHONE, true);
+      const page = await context.newPage();
+      await openAsAdmin(page, '/app/admin/general');
+      await page.getByRole('link', { name: 'Regiões' }).click();
+      await page.waitForURL('**/app/admin/regions');
+      expect(await axe(page), 'no regions yet').toEqual([]);
+
+      // A region without a name is refused, the field named; then Sul with Loja Norte, and Porto Alegre inside it.
+      const form = page.locator('#region-form');
+      await form.getByRole('button', { name: 'Salvar' }).click();
+      await page.waitForSelector('#form-problems');
+      expect(await page.locator('#r-name-error').textContent()).toBe('preencha este campo');
+      expect(await axe(page), 'nameless region').toEqual([]);
+      await form.getByLabel('Nome').fill('Sul');
+      await form.getByLabel('Loja Norte').check();
+      await form.getByRole('button', { name: 'Salvar' }).click();
+      await page.waitForURL('**/app/admin/regions?saved=Sul');
+      await form.getByLabel('Nome').fill('Porto Alegre');
+      await form.getByLabel('Dentro da região').selectOption({ label: 'Sul' });
+      await form.getByLabel(first).check();
+      await form.getByRole('button', { name: 'Salvar' }).click();
+      await page.waitForURL('**/app/admin/regions?saved=Porto%20Alegre');
+      expect(await page.locator('#region-2').textContent()).toContain('Dentro de Sul');
+
+      // Sul still holds Porto Alegre: deleting it is refused, saying why.
+      await page.locator('#region-1').getByRole('button', { name: 'Excluir Sul' }).click();
+      await page.waitForSelector('#form-problems');
+      expect(await page.locator('#form-problems').textContent()).toContain('A região Sul tem regiões dentro dela');
+      expect(await axe(page), 'delete refused').toEqual([]);
+      await page.goto(`${publicUrl}/app/admin/regions?edit=2`);
+      expect(await axe(page), 'edit form').toEqual([]);
+      await shot(page, 'regions-pt-BR-390');
+      const { regions } = (await configured()) as unknown as { regions: unknown[] };
+      expect(regions).toEqual([
+        { id: 1, name: 'Sul', stores: [store.body.id] },
+        { id: 2, name: 'Porto Alegre', stores: [1], parent: 1 },
+      ]);
+      expect(problems).toEqual([]);
+      await context.close();
+
+      const wide = await watched(DESKTOP, true);
+      const desktop = await wide.context.newPage();
+      await openAsAdmin(desktop, '/app/admin/regions');
+      expect(await axe(desktop), 'regions at 1280').toEqual([]);
+      await shot(desktop, 'regions-pt-BR-1280');
+      const config = await api({ path: '/public/admin/config', key: tenant.adminKey });
+      const spanish = { ...config.body, locale: 'es' };
+      const put = await api({
+        method: 'PUT',
+        path: '/public/admin/config',
+        key: tenant.adminKey,
+        body: spanish,
+        headers: { 'if-match': config.headers.etag! },
+      });
+      expect(put.status, put.text).toBe(200);
+      await desktop.goto(`${publicUrl}/app/admin/regions`);
+      expect(await desktop.locator('h1').textContent()).toBe('Regiones');
+      expect(await axe(desktop), 'regions in Spanish at 1280').toEqual([]);
+      await shot(desktop, 'regions-es-1280');
+      await desktop.setViewportSize(PHONE);
+      expect(await axe(desktop), 'regions in Spanish at 390').toEqual([]);
+      await shot(desktop, 'regions-es-390');
+      await wide.context.close();
+    },
+    SLOW,
+  );
 });

@@ -4,7 +4,12 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { cognitoUserDirectory } from '../../shared/adapters/cognito.js';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../../shared/adapters/dynamodb.js';
+import { counterUpdates } from '../../shared/adapters/result-counters.js';
 import { putSettings, raiseConfigVersion } from '../../shared/adapters/tenant-repository.js';
+import { addDays } from '../../shared/dates.js';
+import { answerTally, merge } from '../../shared/results/tally.js';
 import { ENV } from '../../shared/config.js';
 import type { UserScope } from '../../shared/tenants/config-schema.js';
 import { overHttp } from '../support/api.js';
@@ -248,6 +253,57 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
     });
     expect(posted.status).toBe(403);
     expect(posted.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('shows the region level, ranks with the unranked apart and an arrow only for a change beyond chance, at 390 and 1280 px', async () => {
+    // Prepare: regions through the admin API (Sul, and Centro inside it), and 30 detractors for store 1 in the period
+    // before the page's 30 days, written to its day counters: its NPS rose from -100 to 50, beyond chance.
+    const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
+    const regions = [
+      { id: 1, name: 'Sul', stores: [1] },
+      { id: 2, name: 'Centro', stores: [2], parent: 1 },
+    ];
+    const put = await api({
+      method: 'PUT',
+      path: '/public/admin/config',
+      key: tenant.adminKey,
+      body: { ...read.body, regions },
+      headers: { 'if-match': read.headers.etag! },
+    });
+    expect(put.status, put.text).toBe(200);
+    const before = `${addDays(new Date().toISOString().slice(0, 10), -40)}T12:00:00Z`;
+    const deltas = Array.from({ length: 30 }, () =>
+      answerTally({ journeyId: 1, storeId: 1, employeeId: 1 }, { indicator: 'nps', score: 2, items: [], answeredAt: before, sentOn: null }),
+    ).flat();
+    await db().client.send(
+      new TransactWriteCommand({ TransactItems: counterUpdates(tenant.tenantId, { journeyId: 1, deltas: merge(deltas) }, 0) }),
+    );
+    mkdirSync(SHOTS, { recursive: true });
+
+    for (const width of [390, 1280]) {
+      // CSP bypassed only so that axe-core can be injected.
+      const { context, problems } = await watched({ viewport: { width, height: 900 }, bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto(`${publicUrl}/app/results`);
+      await signIn(page, allManager, ALL_MANAGER.password);
+      await page.waitForSelector('#regions');
+
+      // Assess: a region's row sums its stores (Centro's rolls up to Sul); ranks by the lower bound, store 2 (2 answers) apart.
+      expect((await rows(page, 'regions')).map(([name, figure, , answers]) => [name, figure, answers])).toEqual([
+        ['Sul', '25', '8'],
+        ['Centro (amostra pequena)', '-50', '2'],
+      ]);
+      const [first, second] = await rows(page, 'stores');
+      expect([first![1], second![1]]).toEqual(['1', '–']);
+      expect(second![0]).toBe('Loja Centro (poucas respostas para classificar)');
+      expect(first![4]).toMatch(/^↑ \+150, além do acaso$/);
+      expect(second![4]).not.toMatch(/[↑↓]/);
+      expect(await sideways(page), `at ${width}`).toEqual([]);
+      expect(await axe(page), `results by region at ${width}`).toEqual([]);
+      await page.screenshot({ path: join(SHOTS, `workspace-results-regions-pt-BR-${width}.png`), fullPage: true });
+      expect(problems).toEqual([]);
+      await context.close();
+    }
   });
 
   // Last: it turns the tenant to Spanish.

@@ -78,11 +78,11 @@ describe('the CDK stacks', () => {
       // The table, the user pool and its workspace client, the logo bucket and its policy, and three secrets.
       'Test-Data': 10,
       Test: 4,
-      'Test/Messaging': 60,
+      'Test/Messaging': 65,
       'Test/PublicApi': 34,
       // The workspace's pages in two stacks (infra/stacks/api.ts workspaceGroupOf): the tenant admins' pages apart.
       'Test/PublicApi/WorkspaceRoutes': 133,
-      'Test/PublicApi/WorkspaceAdminRoutes': 84,
+      'Test/PublicApi/WorkspaceAdminRoutes': 98,
       'Test/PublicApi/PagesRoutes': 56,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
@@ -92,7 +92,7 @@ describe('the CDK stacks', () => {
       'Test/PublicApi/CasesRoutes': 28,
       'Test/ChatbotApi': 20,
       'Test/ChatbotApi/SurveyRoutes': 21,
-      'Test/Workers': 112,
+      'Test/Workers': 120,
     });
     for (const [stack, count] of Object.entries(counts)) expect(count, stack).toBeLessThan(200);
   });
@@ -292,6 +292,7 @@ describe('the CDK stacks', () => {
       'GET /app/admin/general',
       'GET /app/admin/journeys',
       'GET /app/admin/keys',
+      'GET /app/admin/regions',
       'GET /app/admin/users',
       'GET /app/admin/webhooks',
       'GET /app/answers',
@@ -305,6 +306,7 @@ describe('the CDK stacks', () => {
       'POST /app/admin/general',
       'POST /app/admin/journeys',
       'POST /app/admin/keys',
+      'POST /app/admin/regions',
       'POST /app/admin/users',
       'POST /app/admin/webhooks',
       'POST /app/answers/exports',
@@ -399,6 +401,8 @@ describe('the CDK stacks', () => {
         'PersonalCopiesExpiryDlqF1710A84',
         'PrivacyQueueDF586D34',
         'PrivacyQueueDlqCC4222FC',
+        'ScoreDropQueue439CD943',
+        'ScoreDropQueueDlq540B76F1',
         'SesEventsDlq23EE7D89',
         'SurveyDispatchQueue0821B1BC',
         'SurveyDispatchQueueDlq66BAC4B4',
@@ -487,13 +491,16 @@ describe('the CDK stacks', () => {
     );
     expect(withAction('dynamodb:BatchWriteItem')).toEqual(
       // putAdminConfig writes a replaced configuration's items and deletes those it no longer lists in batches of 25,
-      // and so do the admin pages' forms, through the same service.
+      // and so do the admin pages' forms and a store's create and edit that place it in a region, through the same service.
       [
         'answerExports',
+        'createStore',
+        'updateStore',
         'attemptScheduler',
         'postAppAdminBrand',
         'postAppAdminGeneral',
         'postAppAdminJourneys',
+        'postAppAdminRegions',
         'postAppAdminWebhooks',
         'putAdminConfig',
         'getAppAnswers',
@@ -643,7 +650,15 @@ describe('the CDK stacks', () => {
     const sending = [...FUNCTIONS.keys()].filter((id) => roleActions(id).includes('ses:SendEmail')).sort();
     // Pinned: the functions that send e-mail, each a change of what a role may do, to be read in review.
     expect(sending).toEqual(
-      ['caseDeadlines', 'caseOpener', 'createAdminUser', 'digestSender', 'postAppAdminUsers', 'surveyDispatcher'].sort(),
+      [
+        'caseDeadlines',
+        'caseOpener',
+        'createAdminUser',
+        'digestSender',
+        'postAppAdminUsers',
+        'scoreDropChecker',
+        'surveyDispatcher',
+      ].sort(),
     );
     for (const id of ['createAdminUser', 'postAppAdminUsers']) {
       const [, fn] = ofType('AWS::Lambda::Function').find(([key]) => new RegExp(`^${capitalise(id)}[0-9A-F]{8}$`).test(key))!;

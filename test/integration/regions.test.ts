@@ -143,4 +143,34 @@ describe('regions', () => {
     expect([...new Set((answers.body.data as { store: number }[]).map((a) => a.store))].sort()).toEqual([2, 3, store]);
     expect(outside.status).toBe(404);
   });
+
+  it('places a store created or edited with `region` in that region, and answers 422 naming an unknown one', async () => {
+    // Prepare: the regions of the tests above (region 1 Sul, region 2 RS under it).
+    const config = async () => (await api({ path: CONFIG, key: tenant.adminKey })).body.regions as { id: number; stores: number[] }[];
+    const storesOf = async (region: number) => (await config()).find((r) => r.id === region)!.stores;
+
+    // Act
+    const unknown = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja Fora', region: 99 } });
+    const created = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja Sul', region: 1 } });
+    const id = created.body.id as number;
+    const inSul = await storesOf(1);
+    const moved = await api({ method: 'PUT', path: `/public/store/${id}`, key: tenant.key, body: { region: 2 } });
+    const [sulAfter, rsAfter] = [await storesOf(1), await storesOf(2)];
+    const badEdit = await api({ method: 'PUT', path: `/public/store/${id}`, key: tenant.key, body: { region: 98 } });
+    const out = await api({ method: 'PUT', path: `/public/store/${id}`, key: tenant.key, body: { region: null } });
+
+    // Assess
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors).toEqual([{ path: 'region', message: 'no region 99 in the configuration' }]);
+    expect(created.status, created.text).toBe(201);
+    expect(inSul).toContain(id);
+    expect(moved.status, moved.text).toBe(202);
+    expect(sulAfter).not.toContain(id);
+    expect(rsAfter).toContain(id);
+    expect(badEdit.status).toBe(422);
+    expect(out.status).toBe(202);
+    expect((await config()).flatMap((r) => r.stores)).not.toContain(id);
+    // The unknown region created no store: the next id went to the store placed in Sul.
+    expect((await api({ path: '/public/store', key: tenant.key, query: { name: 'Loja Fora' } })).body.data).toEqual([]);
+  });
 });

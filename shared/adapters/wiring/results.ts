@@ -4,6 +4,9 @@ import * as results from '../../results/service.js';
 import * as themes from '../../themes/report.js';
 import { themeCounters } from '../theme-counters.js';
 import * as scoreDrop from '../../results/score-drop.js';
+import * as schedule from '../../results/score-drop-schedule.js';
+import type { ConfigChange } from '../../audit/log.js';
+import { scoreDropTimer } from './timers.js';
 import * as page from '../../workspace/results-page.js';
 import { caseAlerts } from '../case-alerts.js';
 import { caseNames, caseUsers } from '../case-ports.js';
@@ -28,6 +31,30 @@ export const resultsPage = /* @__PURE__ */ wire(() =>
 export const themeResults = /* @__PURE__ */ wire(() => {
   requireEnvs(ENV.tableName);
   return themes.themeReport({ counters: themeCounters, settings: tenantSettings });
+});
+
+/** The daily score-drop runs (the score-drop queue's consumer): each checks its tenant and parks the next day's. */
+export const scoreDropRuns = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName, ENV.scoreDropQueueUrl);
+  const ports: schedule.ScoreDropSchedulePorts = {
+    settings: tenantSettings,
+    check: (tenantId, day) => checkScoreDrops(tenantId, day),
+    get timer() {
+      return scoreDropTimer;
+    },
+  };
+  return {
+    run: (message: schedule.ScoreDropRun, now = new Date()) => schedule.runCheck(ports, message, now),
+    /** After a configuration change: the first run parked when it turned the alert on. */
+    async changed(tenantId: number, changes: readonly ConfigChange[], now = new Date()) {
+      if (schedule.turnedOn(changes)) await schedule.scheduleNextCheck(ports, tenantId, await tenantSettings(tenantId), now);
+    },
+    /** After the operator's apply: the next run parked when the alert is on (parked again, the same timer). */
+    async applied(tenantId: number, now = new Date()) {
+      const settings = await tenantSettings(tenantId);
+      if (settings.alerts?.scoreDrop) await schedule.scheduleNextCheck(ports, tenantId, settings, now);
+    },
+  };
 });
 
 /** The daily score-drop check of one tenant: its stores' day counters, their managers, a claim a week, the alert e-mail. */

@@ -7,6 +7,7 @@ import * as configForm from '../../workspace/admin-config-form.js';
 import * as general from '../../workspace/admin-general-page.js';
 import * as adminForm from '../../workspace/admin-form.js';
 import * as journeys from '../../workspace/admin-journeys-page.js';
+import * as regions from '../../workspace/admin-regions-page.js';
 import * as webhooks from '../../workspace/admin-webhooks-page.js';
 import { auditLog } from '../audit-log.js';
 import { shownOnce } from './shown-once.js';
@@ -17,6 +18,7 @@ import { readVersionedSettings } from '../settings-repository.js';
 import { insertTenant } from '../tenant-creation.js';
 import { claimConfigVersion, getTenant, raiseConfigVersion, tenantRepository, writeConfig } from '../tenant-repository.js';
 import { findLogo } from '../brand-repository.js';
+import { storeChoices } from '../store-repository.js';
 
 /**
  * A tenant's journeys, classes, groups and delivery settings, kept per process while their version holds: what almost
@@ -77,6 +79,16 @@ export const adminJourneysForm = /* @__PURE__ */ wire(() =>
     configForm.changeConfig,
   ),
 );
+
+/** The tenant admins' regions page and its form's post, over the configuration service, checked by the tenant file's schema. */
+const regionPorts = () => ({
+  readConfig: configService.readConfig,
+  replaceConfig: configService.replaceConfig,
+  settings: tenantSettings,
+  storeChoices: (tenantId: number, most: number) => storeChoices(tenantId, 'all', most),
+});
+export const adminRegionsPage = /* @__PURE__ */ wire(() => regions.adminRegionsPage(regionPorts()));
+export const adminRegionsForm = /* @__PURE__ */ wire(() => regions.adminRegionsForm(regionPorts(), configForm.changeConfig));
 
 /** What the webhooks page shows of the chat endpoints: each one's health, and the last failed deliveries. */
 const chatStatus = async (tenantId: number) => {

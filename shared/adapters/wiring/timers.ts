@@ -2,6 +2,7 @@ import { ENV, requireEnvs, wire } from '../../config.js';
 import type { CaseMessage } from '../../cases/message.js';
 import type { CaseDeadlineMessage } from '../../cases/deadline-message.js';
 import type { DigestMessage } from '../../digest/schema.js';
+import type { ScoreDropRun } from '../../results/score-drop-schedule.js';
 import { QUEUES, type QueueId } from '../../queues.js';
 import * as surveyTimers from '../../surveys/scheduler.js';
 import { dueScheduler, releaseDue, TIMERS, type DelayedSend, type Timer } from '../../timers.js';
@@ -88,4 +89,16 @@ const sendDigestRuns: DelayedSend<DigestMessage> = (messages) => {
 export const digestTimer = /* @__PURE__ */ wire(() => {
   requireEnvs(ENV.tableName, ENV.digestQueueUrl);
   return dueScheduler(dueTimersOf('digest'), sendDigestRuns);
+});
+
+/** Score-drop runs on their queue, each delayed to its due time. */
+const sendScoreDropRuns: DelayedSend<ScoreDropRun> = (messages) => {
+  const delays = new Map(messages.map((m) => [m.message as unknown, m.delaySeconds]));
+  return sendMessages('scoreDrops', [...delays.keys()], (body) => delays.get(body) ?? 0);
+};
+
+/** Where a tenant's next score-drop check waits: timers of kind `scoreDrop`, in the table until its day comes. */
+export const scoreDropTimer = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName, ENV.scoreDropQueueUrl);
+  return dueScheduler(dueTimersOf('scoreDrop'), sendScoreDropRuns);
 });
