@@ -6,7 +6,7 @@ import { handler as privacyConsumer } from '../../functions/queue/privacy-reques
 import { query } from '../../infra/analytics.js';
 import { invoke } from '../../infra/local/invoke.js';
 import { objectKeyOf } from '../../shared/analytics/datasets.js';
-import { SAVED_QUERIES } from '../../shared/analytics/queries.js';
+import { forTenant, savedQuerySql } from '../../shared/analytics/queries.js';
 import { analyticsFiles } from '../../shared/adapters/analytics-files.js';
 import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import { analyticsExport } from '../../shared/adapters/wiring/analytics.js';
@@ -91,12 +91,12 @@ describe('the analytics export', () => {
   });
 
   it('runs the saved queries on DuckDB as Athena would', async () => {
-    const nps = await query(SAVED_QUERIES.npsByStoreAndWeek.sql(tenant.tenantId));
+    const nps = await query(forTenant(savedQuerySql('npsByStoreAndWeek'), tenant.tenantId));
     expect(nps.map((row) => [row.store_id, row.answers, row.nps])).toEqual([
       [1, '2', 0],
       [2, '1', -100],
     ]);
-    expect(await query(SAVED_QUERIES.detractorThemesByStore.sql(tenant.tenantId))).toEqual([]);
+    expect(await query(forTenant(savedQuerySql('detractorThemesByRegion'), tenant.tenantId))).toEqual([]);
   });
 
   it("an erasure is done only once the day is written again without the subject's key and comment", async () => {
