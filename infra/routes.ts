@@ -427,6 +427,18 @@ export const consumers: readonly Consumer[] = [
     summary:
       "Sends each user's digest e-mail of a period once (claimed before sending); a tenant's scheduled run queues its users' digests and parks the next run",
   },
+  {
+    id: 'analyticsExporter',
+    handler: 'queue/analytics-exporter.ts',
+    queue: 'analytics',
+    // The day's claim (given back by DeleteItem when the write fails); the day's answers; the next run parked (a timer).
+    table: ['read', 'write', 'delete'],
+    sends: ['analytics'],
+    // HeadObject, the day's PutObject, and the days past the tenant's retention deleted.
+    analytics: ['read', 'write', 'delete'],
+    summary:
+      "Writes each tenant's day before as Parquet to the analytics bucket once (claimed), deletes the days past its retention, and parks the next day's run",
+  },
 ];
 
 /** Functions run on a schedule (an EventBridge rule in AWS, a timer in the local stack). */
@@ -448,9 +460,9 @@ export const scheduled: readonly Scheduled[] = [
     everyMinutes: 1,
     table: ['read', 'write', 'batchWrite'],
     // Every timer due soon goes to the queue its kind names (shared/timers.ts): attempts, case deadlines, held alerts.
-    sends: ['surveyDispatch', 'caseDeadlines', 'cases', 'digests'],
+    sends: ['surveyDispatch', 'caseDeadlines', 'cases', 'digests', 'analytics'],
     summary:
-      'Releases the timers due in the next minutes (survey attempts, case deadlines, WhatsApp alerts held by quiet hours, digest runs) onto the queue each names',
+      'Releases the timers due in the next minutes (survey attempts, case deadlines, WhatsApp alerts held by quiet hours, digest and analytics runs) onto the queue each names',
   },
   {
     id: 'personalCopiesExpiry',

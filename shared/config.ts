@@ -13,6 +13,7 @@ export const ENV = {
   exportQueueUrl: 'EXPORT_QUEUE_URL',
   analysisQueueUrl: 'ANALYSIS_QUEUE_URL',
   digestQueueUrl: 'DIGEST_QUEUE_URL',
+  analyticsQueueUrl: 'ANALYTICS_QUEUE_URL',
   chatQueueUrl: 'CHAT_QUEUE_URL',
   keyScope: 'KEY_SCOPE',
   /** Signs the request ids POST /v2/transactions hands out, so that GET can tell an id it never issued. */

@@ -23,6 +23,8 @@ export const QUEUES = {
   digests: { name: 'DigestQueue', urlEnv: ENV.digestQueueUrl },
   /** One message per case event (or digest) and chat endpoint (Slack, Teams): its delivery, and its retries. */
   chat: { name: 'ChatQueue', urlEnv: ENV.chatQueueUrl },
+  /** One message per tenant's scheduled analytics run: the day before written as Parquet (shared/analytics/schedule.ts). */
+  analytics: { name: 'AnalyticsQueue', urlEnv: ENV.analyticsQueueUrl, timeoutSeconds: 300 },
 } as const;
 export type QueueId = keyof typeof QUEUES;
 

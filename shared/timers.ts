@@ -21,6 +21,8 @@ export const TIMERS = {
   caseAlert: { queue: 'cases' },
   /** A tenant's scheduled digest run (Monday 08:00 in its zone): it queues each user's digest and parks the next run. */
   digest: { queue: 'digests' },
+  /** A tenant's daily analytics run (after its midnight): the day before written, the next run parked. */
+  analyticsDay: { queue: 'analytics' },
 } as const satisfies Record<string, { queue: QueueId }>;
 export type TimerKind = keyof typeof TIMERS;
 

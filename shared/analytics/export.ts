@@ -126,16 +126,7 @@ export function analyticsExport(ports: AnalyticsPorts) {
     return days;
   }
 
-  /** The daily run of a tenant: yesterday (its time zone) written, the days past its retention deleted. */
-  async function daily(tenantId: number, now = Date.now()): Promise<{ day: string; outcome: string }> {
-    const today = localDayOf(now, timeZoneOf(await ports.settings(tenantId)));
-    const day = addDays(today, -1);
-    const outcome = await exportDay(tenantId, day, true);
-    await expireDays(tenantId, today);
-    return { day, outcome };
-  }
-
-  return { exportDay, exportDays, rewriteDaysOf, expireDays, daily };
+  return { exportDay, exportDays, rewriteDaysOf, expireDays };
 }
 
 export type AnalyticsExport = ReturnType<typeof analyticsExport>;

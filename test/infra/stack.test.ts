@@ -83,7 +83,7 @@ describe('the CDK stacks', () => {
       // policy, and a named query per saved query.
       'Test-Data': 10 + 1 + DATASET_IDS.length + 3 + Object.keys(SAVED_QUERIES).length,
       Test: 4,
-      'Test/Messaging': 60,
+      'Test/Messaging': 65,
       'Test/PublicApi': 34,
       // The workspace's pages in two stacks (infra/stacks/api.ts workspaceGroupOf): the tenant admins' pages apart.
       'Test/PublicApi/WorkspaceRoutes': 133,
@@ -97,7 +97,7 @@ describe('the CDK stacks', () => {
       'Test/PublicApi/CasesRoutes': 28,
       'Test/ChatbotApi': 20,
       'Test/ChatbotApi/SurveyRoutes': 21,
-      'Test/Workers': 112,
+      'Test/Workers': 120,
     });
     for (const [stack, count] of Object.entries(counts)) expect(count, stack).toBeLessThan(200);
   });
@@ -387,6 +387,8 @@ describe('the CDK stacks', () => {
       'AWS::SQS::Queue': [
         'AnalysisQueue251119DF',
         'AnalysisQueueDlq2099BD98',
+        'AnalyticsQueue238D9515',
+        'AnalyticsQueueDlq825D33BC',
         'AsyncFailureQueue12E179B5',
         'AttemptSchedulerDlq34ECEE50',
         'CaseDeadlineQueueA946D22E',
@@ -476,8 +478,9 @@ describe('the CDK stacks', () => {
     expect(withAction('dynamodb:DeleteItem')).toEqual(
       // postSignIn forgets an account's failed sign-ins once it signs in. commentAnalyser deletes the list entries of
       // a theme a correction drops, personalCopiesExpiry those of a comment it strips. digestSender gives its claim
-      // back when the e-mail fails.
+      // back when the e-mail fails, analyticsExporter its day's claim when the write fails.
       [
+        'analyticsExporter',
         'caseDeadlines',
         'commentAnalyser',
         'digestSender',
@@ -551,9 +554,9 @@ describe('the CDK stacks', () => {
     );
     for (const consumer of consumers) {
       const [, fn] = ofType('AWS::Lambda::Function').find(([, r]) => String(r.Properties.Description).includes(consumer.summary))!;
-      // The queue's visibility timeout is six times its consumer's timeout (AWS guidance): 180 s, the export's 1,800 s.
+      // The queue's visibility timeout is six times its consumer's timeout (AWS guidance): 180 s, the exports' 1,800 s.
       expect(fn.Properties.Timeout * 6).toBeLessThanOrEqual(visibilityTimeoutOf(consumer.queue));
-      expect(fn.Properties.Timeout, consumer.id).toBe(consumer.queue === 'exports' ? 300 : 30);
+      expect(fn.Properties.Timeout, consumer.id).toBe(consumer.queue === 'exports' || consumer.queue === 'analytics' ? 300 : 30);
     }
   });
 

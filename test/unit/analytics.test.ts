@@ -7,6 +7,7 @@ import { DATASET_IDS, DATASETS, glueColumnsOf } from '../../shared/analytics/dat
 import { answerRow } from '../../shared/analytics/export.js';
 import { parquetOf } from '../../shared/analytics/parquet.js';
 import type { DayAnswer } from '../../shared/analytics/ports.js';
+import { nextExport } from '../../shared/analytics/schedule.js';
 
 /** How a Parquet reader (DuckDB) names each type, in the Hive DDL Glue declares: the file's own view of its columns. */
 const HIVE_OF_DUCKDB: Record<string, string> = {
@@ -64,5 +65,24 @@ describe('the analytics datasets', () => {
     const regionOf = (store: number) => (store === 4 ? 12 : undefined);
     expect(answerRow(answer, { ...context, regionOf })).toMatchObject({ store_id: 4, region_id: 12, bucket: 'detractor', comment: null });
     expect(answerRow({ ...answer, storeId: 5 }, { ...context, regionOf })).toMatchObject({ store_id: 5, region_id: null });
+  });
+});
+
+describe('the daily analytics run', () => {
+  it("is due 30 minutes past the tenant's coming midnight, and writes the day that ended", () => {
+    const at = (now: string, zone: string) => {
+      const { day, dueAt } = nextExport(new Date(now), zone);
+      return [day, dueAt.toISOString()];
+    };
+    // São Paulo is UTC-3: its midnight is 03:00 UTC.
+    expect(at('2026-11-26T15:00:00Z', 'America/Sao_Paulo')).toEqual(['2026-11-26', '2026-11-27T03:30:00.000Z']);
+    // Between the midnight and the run: the run of the day that just ended is still to come.
+    expect(at('2026-11-27T03:10:00Z', 'America/Sao_Paulo')).toEqual(['2026-11-26', '2026-11-27T03:30:00.000Z']);
+    expect(at('2026-11-27T03:30:00Z', 'America/Sao_Paulo')).toEqual(['2026-11-27', '2026-11-28T03:30:00.000Z']);
+    // Ahead of UTC: Tokyo's midnight is 15:00 UTC the day before.
+    expect(at('2026-11-26T16:00:00Z', 'Asia/Tokyo')).toEqual(['2026-11-27', '2026-11-27T15:30:00.000Z']);
+    // New York leaves daylight time on 2026-11-01: that midnight is at UTC-4, the next at UTC-5.
+    expect(at('2026-11-01T12:00:00Z', 'America/New_York')).toEqual(['2026-11-01', '2026-11-02T05:30:00.000Z']);
+    expect(at('2026-10-31T12:00:00Z', 'America/New_York')).toEqual(['2026-10-31', '2026-11-01T04:30:00.000Z']);
   });
 });
