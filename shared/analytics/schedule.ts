@@ -63,9 +63,13 @@ export function analyticsSchedule(ports: SchedulePorts, exporter: AnalyticsExpor
     return next;
   }
 
-  /** A run that fired: its day written once (claimed), the days past retention deleted, the next run parked. */
+  /**
+   * A run that fired: the next run parked first (the same timer however often this one fires, so a failure below
+   * never ends the schedule), then its day written once (claimed) and the days past retention deleted.
+   */
   async function handle(message: AnalyticsMessage, now: Date): Promise<ScheduledOutcome> {
     const { tenantId, day } = message;
+    await scheduleNext(tenantId, now);
     if (!(await ports.claims.claim(tenantId, day, now))) return 'duplicate';
     try {
       await exporter.exportDay(tenantId, day, true);
@@ -75,7 +79,6 @@ export function analyticsSchedule(ports: SchedulePorts, exporter: AnalyticsExpor
       throw error;
     }
     await ports.claims.done(tenantId, day, now);
-    await scheduleNext(tenantId, now);
     return 'written';
   }
 
