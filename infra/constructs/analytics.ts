@@ -73,7 +73,7 @@ export const glueTableInput = (dataset: DatasetId, bucketName: string): CfnTable
  * enforces its own settings (results encrypted in a bucket of their own, a byte limit per query), and the saved
  * queries (shared/analytics/queries/, the SQL the DuckDB test runs) as named queries of that workgroup.
  */
-export function analyticsCatalog(scope: Construct, bucket: IBucket): { database: CfnDatabase; workGroup: CfnWorkGroup; results: Bucket } {
+export function analyticsCatalog(scope: Construct, bucket: IBucket): { database: CfnDatabase; workGroup: CfnWorkGroup } {
   const stack = Stack.of(scope);
   const database = new CfnDatabase(scope, 'AnalyticsDatabase', {
     catalogId: stack.account,
@@ -121,5 +121,5 @@ export function analyticsCatalog(scope: Construct, bucket: IBucket): { database:
       workGroup: workGroup.ref,
       queryString: savedQuerySql(id),
     });
-  return { database, workGroup, results };
+  return { database, workGroup };
 }

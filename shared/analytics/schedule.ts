@@ -7,9 +7,9 @@ import type { AnalyticsPorts } from './ports.js';
 
 /**
  * The daily analytics export's schedule (docs/analytics.md): one due timer per tenant, parked for the next day at
- * EXPORT_AFTER_MINUTES past its local midnight. When it fires, the day before is claimed, written and the days past
- * retention deleted, then the next run is parked: the work of one invocation is one tenant's day, whatever the number
- * of tenants, and no run reads a list of tenants. A timer that fires twice (a release sent again) writes its day once.
+ * EXPORT_AFTER_MINUTES past its local midnight. When it fires, the next run is parked, then the day before is claimed,
+ * written and the days past retention deleted: the work of one invocation is one tenant's day, whatever the number of
+ * tenants, and no run reads a list of tenants. A timer that fires twice (a release sent again) writes its day once.
  */
 
 /** The run waits this long past the tenant's midnight: answers queued at 23:59 are in the table by then. */
