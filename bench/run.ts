@@ -1,3 +1,4 @@
+import { analyticsCost } from './analytics-cost.js';
 import { exportCost } from './export-cost.js';
 import './quiet.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -92,7 +93,7 @@ if (SECTIONS.some((section) => !STANDALONE.includes(section) && wanted(section))
       );
     if (wanted('growth')) tables.push(await growth(await fixture()));
     if (wanted('answers')) tables.push(await answersGrowth(await fixture()));
-    if (wanted('export')) tables.push(await exportCost(await fixture()));
+    if (wanted('export')) tables.push(await exportCost(await fixture()), await analyticsCost(await fixture()));
     if (wanted('lighthouse'))
       tables.push(
         await lighthouse(stack.publicUrl, {

@@ -263,6 +263,10 @@ async function run(argv: string[]): Promise<void> {
       const { analyticsExport } = await import('../shared/adapters/wiring/analytics.js');
       for (const { day, outcome } of await analyticsExport.exportDays(tenantId, from, to, values.force === true))
         console.log(`${day}\t${outcome}`);
+      // The tenant's daily run from now on (parking it again is the same timer).
+      const { analyticsSchedule } = await import('../shared/adapters/wiring/analytics-schedule.js');
+      const next = await analyticsSchedule.scheduleNext(tenantId);
+      console.log(`${next.day}\tscheduled for ${next.dueAt.toISOString()}`);
       return;
     }
     case 'index-cases':

@@ -443,6 +443,18 @@ export const consumers: readonly Consumer[] = [
     summary:
       "Checks one tenant's stores for a week significantly below their 28 days before (day counters), alerts each store's managers at most once a week, and parks the next day's check",
   },
+  {
+    id: 'analyticsExporter',
+    handler: 'queue/analytics-exporter.ts',
+    queue: 'analytics',
+    // The day's claim (given back by DeleteItem when the write fails); the day's answers; the next run parked (a timer).
+    table: ['read', 'write', 'delete'],
+    sends: ['analytics'],
+    // The day's PutObject, and the days past the tenant's retention deleted (no HeadObject: the run writes its day whole).
+    analytics: ['write', 'delete'],
+    summary:
+      "Writes each tenant's previous day as Parquet to the analytics bucket once (claimed), deletes the days past its retention, and parks the next run",
+  },
 ];
 
 /** Functions run on a schedule (an EventBridge rule in AWS, a timer in the local stack). */
@@ -464,9 +476,9 @@ export const scheduled: readonly Scheduled[] = [
     everyMinutes: 1,
     table: ['read', 'write', 'batchWrite'],
     // Every timer due soon goes to the queue its kind names (shared/timers.ts): attempts, case deadlines, held alerts.
-    sends: ['surveyDispatch', 'caseDeadlines', 'cases', 'digests', 'scoreDrops'],
+    sends: ['surveyDispatch', 'caseDeadlines', 'cases', 'digests', 'scoreDrops', 'analytics'],
     summary:
-      'Releases the timers due in the next minutes (survey attempts, case deadlines, WhatsApp alerts held by quiet hours, digest runs, score-drop checks) onto the queue each names',
+      'Releases the timers due in the next minutes (survey attempts, case deadlines, WhatsApp alerts held by quiet hours, digest and analytics runs, score-drop checks) onto the queue each names',
   },
   {
     id: 'personalCopiesExpiry',

@@ -13,6 +13,7 @@ export const ENV = {
   exportQueueUrl: 'EXPORT_QUEUE_URL',
   analysisQueueUrl: 'ANALYSIS_QUEUE_URL',
   digestQueueUrl: 'DIGEST_QUEUE_URL',
+  analyticsQueueUrl: 'ANALYTICS_QUEUE_URL',
   chatQueueUrl: 'CHAT_QUEUE_URL',
   scoreDropQueueUrl: 'SCORE_DROP_QUEUE_URL',
   keyScope: 'KEY_SCOPE',

@@ -304,6 +304,10 @@ export const keys = {
   dueDigest: (tenantId: number, period: string, from: string) => `${tenant(tenantId)}#DIGEST#${period}#${from}`,
   /** A tenant's daily score-drop check (one timer per tenant and day: parked twice, one item). */
   dueScoreDrop: (tenantId: number, day: string) => `${tenant(tenantId)}#SCOREDROP#${day}`,
+  /** A tenant's scheduled analytics run (one timer per tenant and day it writes: parked twice, one item). */
+  dueAnalytics: (tenantId: number, day: string) => `${tenant(tenantId)}#ANALYTICS#${day}`,
+  /** A tenant's day of the analytics export: its claim, so that a run that fires twice writes the day once. */
+  analyticsClaim: (tenantId: number, day: string) => ({ pk: `${tenant(tenantId)}#ANALYTICS#${day}`, sk: 'CLAIM' }),
   /** A user's digest of one period: its claim, so that each user gets one per period (the user's name, an e-mail address). */
   digestClaim: (tenantId: number, user: string, period: string, from: string) => ({
     pk: `${tenant(tenantId)}#DIGEST#${period}#${from}`,

@@ -31,7 +31,8 @@ export type MetricName =
   | 'PrivacyRequests'
   | 'Cases'
   | 'AnswerExports'
-  | 'Analyses';
+  | 'Analyses'
+  | 'AnalyticsDays';
 
 const TRUTHY = new Set(['1', 'y', 'yes', 't', 'true', 'on']);
 const truthy = (name: string) => TRUTHY.has((process.env[name] ?? '').trim().toLowerCase());

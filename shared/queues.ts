@@ -25,6 +25,8 @@ export const QUEUES = {
   chat: { name: 'ChatQueue', urlEnv: ENV.chatQueueUrl },
   /** One message per tenant's daily score-drop check (shared/results/score-drop-schedule.ts): one tenant a message. */
   scoreDrops: { name: 'ScoreDropQueue', urlEnv: ENV.scoreDropQueueUrl },
+  /** One message per tenant's scheduled analytics run: the day before written as Parquet (shared/analytics/schedule.ts). */
+  analytics: { name: 'AnalyticsQueue', urlEnv: ENV.analyticsQueueUrl, timeoutSeconds: 300 },
 } as const;
 export type QueueId = keyof typeof QUEUES;
 

@@ -23,6 +23,8 @@ export const TIMERS = {
   digest: { queue: 'digests' },
   /** A tenant's daily score-drop check (07:00 in its zone): it checks the tenant and parks the next day's. */
   scoreDrop: { queue: 'scoreDrops' },
+  /** A tenant's daily analytics run (after its midnight): the day before written, the next run parked. */
+  analyticsDay: { queue: 'analytics' },
 } as const satisfies Record<string, { queue: QueueId }>;
 export type TimerKind = keyof typeof TIMERS;
 

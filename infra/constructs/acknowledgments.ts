@@ -82,6 +82,14 @@ export const acknowledgeAnalyticsBucket = (bucket: IConstruct): void =>
       "Its writers are two of the service's functions (CloudWatch logs each day written), and its readers the operator's analysts, whose Athena queries Athena's own history records; an operator who must log each object read turns on CloudTrail data events for the bucket, which cost per request, rather than a second bucket of access logs.",
   });
 
+/** Athena's query results: written by Athena for the workgroup's analysts, expired after a few days. */
+export const acknowledgeAthenaResultsBucket = (bucket: IConstruct): void =>
+  Validations.of(bucket).acknowledge({
+    id: 'AwsSolutions::AwsSolutions-S1',
+    reason:
+      "Only Athena writes it, each object the result of a query that Athena's own history records (who ran it, when, what it read); access logs would repeat that history.",
+  });
+
 /**
  * A route anyone may call: GET /health, the survey pages (their link's signed token is their authorization), and the
  * workspace's sign-in pages (the manager's password or refresh token, checked by Cognito, is theirs).

@@ -1,7 +1,11 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { CfnNamedQuery, CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
+import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
-import { acknowledgeAnalyticsBucket } from './acknowledgments.js';
+import { DATASET_IDS, datasetPrefix, glueColumnsOf, PARTITIONS, type DatasetId } from '../../shared/analytics/datasets.js';
+import { SAVED_QUERIES, savedQuerySql, type SavedQueryId } from '../../shared/analytics/queries.js';
+import { acknowledgeAnalyticsBucket, acknowledgeAthenaResultsBucket } from './acknowledgments.js';
 
 /** The longest retention a tenant may set (PrivacyConfig.retentionDays): the lifecycle's backstop past every tenant's own. */
 const MAX_RETENTION_DAYS = 3650;
@@ -23,4 +27,99 @@ export function analyticsBucket(scope: Construct): Bucket {
   });
   acknowledgeAnalyticsBucket(bucket);
   return bucket;
+}
+
+/** Athena's projection of the `date` partition: every day from this one to tomorrow (a tenant east of UTC is ahead). */
+export const PROJECTED_DAYS = '2020-01-01,NOW+1DAYS';
+/**
+ * The most a query of the workgroup may scan: 10 GB, $0.05 at Athena's $5 per TB. A month of a 10-million-a-day
+ * tenant's answers is ~90 million rows; a saved query reads three or four of their columns, about 1 GB of Parquet.
+ */
+export const BYTES_SCANNED_PER_QUERY = 10 * 1024 ** 3;
+/** Query results are kept this long in the results bucket (the console shows them again; the history keeps 45 days). */
+const RESULT_DAYS = 7;
+
+const PARQUET = {
+  inputFormat: 'org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat',
+  outputFormat: 'org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat',
+  serdeInfo: { serializationLibrary: 'org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe' },
+};
+
+/** A dataset's Glue table: its columns from datasets.ts, its partitions projected from the keys (no crawler, no partition to add). */
+export const glueTableInput = (dataset: DatasetId, bucketName: string): CfnTable.TableInputProperty => {
+  const location = `s3://${bucketName}/${datasetPrefix(dataset)}`;
+  return {
+    name: dataset,
+    tableType: 'EXTERNAL_TABLE',
+    partitionKeys: PARTITIONS.map((p) => ({ name: p.name, type: p.type, comment: p.about })),
+    parameters: {
+      classification: 'parquet',
+      'projection.enabled': 'true',
+      'projection.tenant.type': 'injected',
+      'projection.date.type': 'date',
+      'projection.date.format': 'yyyy-MM-dd',
+      'projection.date.range': PROJECTED_DAYS,
+      'projection.date.interval': '1',
+      'projection.date.interval.unit': 'DAYS',
+      // The keys objectKeyOf writes: `<dataset>/tenant=<id>/date=<day>/`.
+      'storage.location.template': `${location}tenant=\${tenant}/date=\${date}/`,
+    },
+    storageDescriptor: { columns: glueColumnsOf(dataset), location, ...PARQUET },
+  };
+};
+
+/**
+ * What an analyst queries the analytics bucket with: a Glue database with a table per dataset, an Athena workgroup that
+ * enforces its own settings (results encrypted in a bucket of their own, a byte limit per query), and the saved
+ * queries (shared/analytics/queries/, the SQL the DuckDB test runs) as named queries of that workgroup.
+ */
+export function analyticsCatalog(scope: Construct, bucket: IBucket): { database: CfnDatabase; workGroup: CfnWorkGroup } {
+  const stack = Stack.of(scope);
+  const database = new CfnDatabase(scope, 'AnalyticsDatabase', {
+    catalogId: stack.account,
+    databaseInput: {
+      // Glue and Athena names: lower case, digits and underscores.
+      name: `${stack.stackName.toLowerCase().replace(/[^a-z0-9]/g, '_')}_analytics`,
+      description: "The survey service's analytics export (docs/analytics.md): a table per dataset, a prefix per tenant",
+    },
+  });
+  for (const dataset of DATASET_IDS) {
+    new CfnTable(scope, `Analytics${dataset[0]!.toUpperCase()}${dataset.slice(1)}Table`, {
+      catalogId: stack.account,
+      databaseName: database.ref,
+      tableInput: glueTableInput(dataset, bucket.bucketName),
+    });
+  }
+  const results = new Bucket(scope, 'AthenaResultsBucket', {
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    enforceSSL: true,
+    encryption: BucketEncryption.S3_MANAGED,
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    removalPolicy: RemovalPolicy.RETAIN,
+    lifecycleRules: [{ id: 'QueryResults', expiration: Duration.days(RESULT_DAYS) }],
+  });
+  acknowledgeAthenaResultsBucket(results);
+  const workGroup = new CfnWorkGroup(scope, 'AnalyticsWorkGroup', {
+    name: `${stack.stackName}-analytics`,
+    description: "The tenants' analysts' queries of the analytics export",
+    workGroupConfiguration: {
+      enforceWorkGroupConfiguration: true,
+      publishCloudWatchMetricsEnabled: true,
+      bytesScannedCutoffPerQuery: BYTES_SCANNED_PER_QUERY,
+      engineVersion: { selectedEngineVersion: 'Athena engine version 3' },
+      resultConfiguration: {
+        outputLocation: `s3://${results.bucketName}/`,
+        encryptionConfiguration: { encryptionOption: 'SSE_S3' },
+      },
+    },
+  });
+  for (const [id, saved] of Object.entries(SAVED_QUERIES) as [SavedQueryId, (typeof SAVED_QUERIES)[SavedQueryId]][])
+    new CfnNamedQuery(scope, `Query${id[0]!.toUpperCase()}${id.slice(1)}`, {
+      name: saved.file,
+      description: saved.description,
+      database: database.ref,
+      workGroup: workGroup.ref,
+      queryString: savedQuerySql(id),
+    });
+  return { database, workGroup };
 }

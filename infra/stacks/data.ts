@@ -5,7 +5,7 @@ import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { ENV } from '../../shared/config.js';
 import { acknowledgeStackFindings } from '../constructs/acknowledgments.js';
-import { analyticsBucket } from '../constructs/analytics.js';
+import { analyticsBucket, analyticsCatalog } from '../constructs/analytics.js';
 import { logoBucket } from '../constructs/logos.js';
 import { Managers } from '../constructs/managers.js';
 import { Storage } from '../constructs/storage.js';
@@ -35,6 +35,11 @@ export class SurveyDataStack extends Stack {
       value: this.analyticsBucket.bucketName,
       exportName: this.analyticsBucketNameExport,
       description: `The analytics export's Parquet files (docs/analytics.md): the admin command's export writes here (${ENV.analyticsBucket}=<this>)`,
+    });
+    const { database, workGroup } = analyticsCatalog(this, this.analyticsBucket);
+    new CfnOutput(this, 'AnalyticsWorkGroupName', {
+      value: workGroup.ref,
+      description: `The Athena workgroup of the analytics export's tables (Glue database ${database.ref}; docs/analytics.md)`,
     });
     this.managers = new Managers(this);
     new CfnOutput(this, 'UserPoolId', {

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { CaseDeadlineMessage } from '../cases/deadline-message.js';
+import { AnalyticsMessage } from '../analytics/schedule.js';
 import { CaseMessage } from '../cases/message.js';
 import { DigestMessage } from '../digest/schema.js';
 import { keys } from '../keys.js';
@@ -47,6 +48,10 @@ const KINDS = {
   scoreDrop: {
     schema: ScoreDropRun,
     sort: (m: ScoreDropRun) => keys.dueScoreDrop(m.tenantId, m.day),
+  },
+  analyticsDay: {
+    schema: AnalyticsMessage,
+    sort: (m: AnalyticsMessage) => keys.dueAnalytics(m.tenantId, m.day),
   },
 } satisfies Record<TimerKind, unknown>;
 /** The message a kind of timer carries. */

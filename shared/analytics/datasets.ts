@@ -25,13 +25,14 @@ export interface Column {
 
 const column = (name: string, type: ColumnType, about: string): Column => ({ name, type, about });
 
-/** One row per answer, on the tenant's day it was answered. Region is left out: regions are another issue in flight. */
+/** One row per answer, on the tenant's day it was answered. */
 const answers: Column[] = [
   column('transaction_id', 'bigint', "the transaction's internal id in the service"),
   column('customer_key', 'string', 'the customer, pseudonymous: a keyed hash per tenant; null once erased or past retention'),
   column('journey_id', 'int', 'the journey'),
   column('store_id', 'int', 'the store'),
   column('employee_id', 'int', 'the employee'),
+  column('region_id', 'int', "the store's region (its own, not the parent) when the day was written; null when in none"),
   column('source', 'string', 'where the answer came from (api, survey page, chatbot, qr, kiosk...)'),
   column('channel', 'string', 'the channel of the survey attempt (email, sms, whatsapp...); null when none was sent'),
   column('score', 'int', 'the main score'),
@@ -49,8 +50,19 @@ export const DATASETS = { answers } as const;
 export type DatasetId = keyof typeof DATASETS;
 export const DATASET_IDS = Object.keys(DATASETS) as DatasetId[];
 
-/** The partition columns, as Athena's projection and DuckDB's hive partitioning both read them from the key. */
-export const PARTITIONS = ['tenant', 'date'] as const;
+/**
+ * The partition columns, as Athena's projection and DuckDB's hive partitioning both read them from the key. Both are
+ * strings to Glue: `tenant` is projected as injected (every query names its tenant, `tenant = '7'`), `date` as a
+ * date range of days (`yyyy-MM-dd`).
+ */
+export const PARTITIONS = [
+  { name: 'tenant', type: 'string', about: 'the tenant (its prefix: one grant per tenant reaches its days only)' },
+  { name: 'date', type: 'string', about: "the tenant's day (its time zone), yyyy-MM-dd" },
+] as const;
+
+/** A dataset's columns as its Glue table declares them: the same list the Parquet writer writes (parquet.ts). */
+export const glueColumnsOf = (dataset: DatasetId): { name: string; type: string; comment: string }[] =>
+  DATASETS[dataset].map((c) => ({ name: c.name, type: COLUMN_TYPES[c.type].glue, comment: c.about }));
 
 /** Where a tenant's day of a dataset is: one object, written whole (a PutObject is visible whole or not at all). */
 export const objectKeyOf = (dataset: DatasetId, tenantId: number, day: string): string =>

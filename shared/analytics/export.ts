@@ -3,6 +3,7 @@ import { instantAt } from '../cases/deadline.js';
 import { addDays } from '../dates.js';
 import { timeZoneOf } from '../locale.js';
 import { logger } from '../logger.js';
+import { regionsByStore } from '../regions.js';
 import { bucketOf } from '../surveys/questions.js';
 import { ANALYTICS_DEFAULTS } from '../tenants/scales.js';
 import { DATASET_IDS, DATASETS, objectKeyOf } from './datasets.js';
@@ -40,6 +41,7 @@ export function answerRow(
   answer: DayAnswer,
   context: {
     indicatorOf: (journeyId: number) => Parameters<typeof bucketOf>[0] | undefined;
+    regionOf: (storeId: number) => number | undefined;
     comments: boolean;
     customerKey: (id: number) => string;
   },
@@ -51,6 +53,7 @@ export function answerRow(
     journey_id: answer.journeyId,
     store_id: answer.storeId,
     employee_id: answer.employeeId,
+    region_id: context.regionOf(answer.storeId) ?? null,
     source: answer.source,
     channel: answer.channel,
     score: answer.score,
@@ -73,8 +76,10 @@ export function analyticsExport(ports: AnalyticsPorts) {
     const [settings, pseudonymKey] = await Promise.all([ports.settings(tenantId), ports.pseudonymKey(tenantId)]);
     const { from, to } = dayBounds(day, timeZoneOf(settings));
     const indicators = new Map(settings.journeys.map((journey) => [journey.id, journey.indicator]));
+    const regions = regionsByStore(settings.regions ?? []);
     const context = {
       indicatorOf: (journeyId: number) => indicators.get(journeyId),
+      regionOf: (storeId: number) => regions.get(storeId)?.[0],
       comments: (settings.analytics ?? ANALYTICS_DEFAULTS).comments,
       customerKey: (id: number) => pseudonymOf(pseudonymKey, id),
     };
@@ -121,16 +126,7 @@ export function analyticsExport(ports: AnalyticsPorts) {
     return days;
   }
 
-  /** The daily run of a tenant: yesterday (its time zone) written, the days past its retention deleted. */
-  async function daily(tenantId: number, now = Date.now()): Promise<{ day: string; outcome: string }> {
-    const today = localDayOf(now, timeZoneOf(await ports.settings(tenantId)));
-    const day = addDays(today, -1);
-    const outcome = await exportDay(tenantId, day, true);
-    await expireDays(tenantId, today);
-    return { day, outcome };
-  }
-
-  return { exportDay, exportDays, rewriteDaysOf, expireDays, daily };
+  return { exportDay, exportDays, rewriteDaysOf, expireDays };
 }
 
 export type AnalyticsExport = ReturnType<typeof analyticsExport>;

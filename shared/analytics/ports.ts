@@ -38,7 +38,7 @@ export interface AnalyticsFiles {
 export interface AnalyticsPorts {
   answers: DayAnswers;
   files: AnalyticsFiles;
-  settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'timeZone' | 'analytics' | 'privacy'>>;
+  settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'timeZone' | 'analytics' | 'privacy' | 'regions'>>;
   /** The tenant's own key of its customers' pseudonyms. */
   pseudonymKey(tenantId: number): Promise<string>;
 }

@@ -9,6 +9,9 @@ import { FUNCTIONS, grantsOf, LOG_ACTIONS } from '../../infra/grants.js';
 import { ENV, SECRET_NAMES, secretArnVariable } from '../../shared/config.js';
 import { capitalise } from '../../shared/text.js';
 import { TABLE } from '../../shared/table.js';
+import { DATASET_IDS, glueColumnsOf } from '../../shared/analytics/datasets.js';
+import { SAVED_QUERIES, savedQuerySql } from '../../shared/analytics/queries.js';
+import { BYTES_SCANNED_PER_QUERY } from '../../infra/constructs/analytics.js';
 
 /** Bundling is skipped here, so the reference directories are never read. */
 const UNBUNDLED = { public: 'unbundled', chatbot: 'unbundled' };
@@ -75,8 +78,10 @@ describe('the CDK stacks', () => {
   it('split the deployment so that every stack stays under 200 resources (CloudFormation allows 500)', () => {
     // Pinned: a new operation moves its route group's count; a group nearing 200 is split (routeGroupOf).
     expect(counts).toEqual({
-      // The table, the user pool and its workspace client, the logo bucket and its policy, and three secrets.
-      'Test-Data': 10,
+      // The table, the user pool and its workspace client, the logo and analytics buckets and their policies, three
+      // secrets; the analytics catalog: a Glue database, a table per dataset, the workgroup, its results bucket and
+      // policy, and a named query per saved query.
+      'Test-Data': 10 + 1 + DATASET_IDS.length + 3 + Object.keys(SAVED_QUERIES).length,
       Test: 4,
       'Test/Messaging': 65,
       'Test/PublicApi': 34,
@@ -379,11 +384,13 @@ describe('the CDK stacks', () => {
     const pinned: Record<string, string[]> = {
       'AWS::DynamoDB::Table': ['TableCD117FA1'],
       'AWS::Cognito::UserPool': ['ManagersA948B0DC'],
-      'AWS::S3::Bucket': ['AnalyticsBucket39EAAEEA', 'LogoBucketEB73FE35'],
+      'AWS::S3::Bucket': ['AnalyticsBucket39EAAEEA', 'AthenaResultsBucket879938FA', 'LogoBucketEB73FE35'],
       'AWS::SecretsManager::Secret': ['CursorSecretABAE1358', 'RequestIdSecretA55B4C7E', 'SurveySecret2DC653C3'],
       'AWS::SQS::Queue': [
         'AnalysisQueue251119DF',
         'AnalysisQueueDlq2099BD98',
+        'AnalyticsQueue238D9515',
+        'AnalyticsQueueDlq825D33BC',
         'AsyncFailureQueue12E179B5',
         'AttemptSchedulerDlq34ECEE50',
         'CaseDeadlineQueueA946D22E',
@@ -475,8 +482,9 @@ describe('the CDK stacks', () => {
     expect(withAction('dynamodb:DeleteItem')).toEqual(
       // postSignIn forgets an account's failed sign-ins once it signs in. commentAnalyser deletes the list entries of
       // a theme a correction drops, personalCopiesExpiry those of a comment it strips. digestSender gives its claim
-      // back when the e-mail fails.
+      // back when the e-mail fails, analyticsExporter its day's claim when the write fails.
       [
+        'analyticsExporter',
         'caseDeadlines',
         'commentAnalyser',
         'digestSender',
@@ -553,9 +561,9 @@ describe('the CDK stacks', () => {
     );
     for (const consumer of consumers) {
       const [, fn] = ofType('AWS::Lambda::Function').find(([, r]) => String(r.Properties.Description).includes(consumer.summary))!;
-      // The queue's visibility timeout is six times its consumer's timeout (AWS guidance): 180 s, the export's 1,800 s.
+      // The queue's visibility timeout is six times its consumer's timeout (AWS guidance): 180 s, the exports' 1,800 s.
       expect(fn.Properties.Timeout * 6).toBeLessThanOrEqual(visibilityTimeoutOf(consumer.queue));
-      expect(fn.Properties.Timeout, consumer.id).toBe(consumer.queue === 'exports' ? 300 : 30);
+      expect(fn.Properties.Timeout, consumer.id).toBe(consumer.queue === 'exports' || consumer.queue === 'analytics' ? 300 : 30);
     }
   });
 
@@ -713,6 +721,41 @@ describe('the CDK stacks', () => {
     }
     expect(ofType('AWS::Lambda::Function').filter(([, fn]) => String(fn.Properties.Description).includes('reference'))).toHaveLength(2);
     for (const [, api] of ofType('AWS::ApiGatewayV2::Api')) expect(api.Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  it('catalogues each analytics dataset in Glue with projected partitions, for a workgroup with a byte limit and the saved queries', () => {
+    const tables = ofType('AWS::Glue::Table');
+    expect(tables.map(([, t]) => t.Properties.TableInput.Name).sort()).toEqual([...DATASET_IDS].sort());
+    for (const [id, table] of tables) {
+      const input = table.Properties.TableInput;
+      expect(stackOf[id]).toBe('Test-Data');
+      expect(input.StorageDescriptor.Columns).toEqual(
+        glueColumnsOf(input.Name).map(({ name, type, comment }) => ({ Name: name, Type: type, Comment: comment })),
+      );
+      expect(input.PartitionKeys.map((p: { Name: string; Type: string }) => [p.Name, p.Type])).toEqual([
+        ['tenant', 'string'],
+        ['date', 'string'],
+      ]);
+      // No crawler, no partition added: Athena projects each (tenant, day) to the key the export writes.
+      expect(input.Parameters).toMatchObject({
+        'projection.enabled': 'true',
+        'projection.tenant.type': 'injected',
+        'projection.date.type': 'date',
+        'projection.date.format': 'yyyy-MM-dd',
+      });
+      expect(JSON.stringify(input.Parameters['storage.location.template'])).toContain(`/${input.Name}/tenant=\${tenant}/date=\${date}/`);
+    }
+    const [[, workGroup]] = ofType('AWS::Athena::WorkGroup') as [[string, Resource]];
+    expect(workGroup.Properties.WorkGroupConfiguration).toMatchObject({
+      EnforceWorkGroupConfiguration: true,
+      BytesScannedCutoffPerQuery: BYTES_SCANNED_PER_QUERY,
+      ResultConfiguration: {
+        EncryptionConfiguration: { EncryptionOption: 'SSE_S3' },
+        OutputLocation: { 'Fn::Join': ['', ['s3://', { Ref: 'AthenaResultsBucket879938FA' }, '/']] },
+      },
+    });
+    const queries = ofType('AWS::Athena::NamedQuery').map(([, q]) => q.Properties.QueryString);
+    expect(queries.sort()).toEqual((Object.keys(SAVED_QUERIES) as (keyof typeof SAVED_QUERIES)[]).map(savedQuerySql).sort());
   });
 
   it("keeps the tenants' logos in a private, TLS-only, unversioned bucket, retained with the data", () => {

@@ -2,15 +2,21 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { handler as analyticsExporter } from '../../functions/queue/analytics-exporter.js';
 import { handler as privacyConsumer } from '../../functions/queue/privacy-requests.js';
 import { query } from '../../infra/analytics.js';
 import { invoke } from '../../infra/local/invoke.js';
 import { objectKeyOf } from '../../shared/analytics/datasets.js';
-import { SAVED_QUERIES } from '../../shared/analytics/queries.js';
+import { forTenant, savedQuerySql } from '../../shared/analytics/queries.js';
+import { nextExport, type AnalyticsMessage } from '../../shared/analytics/schedule.js';
 import { analyticsFiles } from '../../shared/adapters/analytics-files.js';
+import { db } from '../../shared/adapters/dynamodb.js';
+import { dueTimerKey } from '../../shared/adapters/due-timers.js';
 import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import { analyticsExport } from '../../shared/adapters/wiring/analytics.js';
 import { addDays } from '../../shared/dates.js';
+import { minuteOf } from '../../shared/timers.js';
 import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
@@ -55,7 +61,8 @@ beforeAll(async () => {
 describe('the analytics export', () => {
   it('writes the day as Parquet that DuckDB counts as GET /public/results does, and skips it when run again', async () => {
     const { stdout } = await admin(['export', '--tenant', String(tenant.tenantId), '--from', today, '--to', today]);
-    expect(stdout).toBe(`${today}\twritten\n`);
+    // The first export starts the tenant's daily run: the next one parked after its midnight.
+    expect(stdout).toMatch(new RegExp(`^${today}\twritten\n\\d{4}-\\d{2}-\\d{2}\tscheduled for \\S+T00:30:00.000Z\n$`));
     expect(await analyticsExport.exportDays(tenant.tenantId, today, today)).toEqual([{ day: today, outcome: 'skipped' }]);
 
     const counted = await query(
@@ -91,12 +98,12 @@ describe('the analytics export', () => {
   });
 
   it('runs the saved queries on DuckDB as Athena would', async () => {
-    const nps = await query(SAVED_QUERIES.npsByStoreAndWeek.sql(tenant.tenantId));
+    const nps = await query(forTenant(savedQuerySql('npsByStoreAndWeek'), tenant.tenantId));
     expect(nps.map((row) => [row.store_id, row.answers, row.nps])).toEqual([
       [1, '2', 0],
       [2, '1', -100],
     ]);
-    expect(await query(SAVED_QUERIES.detractorThemesByStore.sql(tenant.tenantId))).toEqual([]);
+    expect(await query(forTenant(savedQuerySql('detractorThemesByRegion'), tenant.tenantId))).toEqual([]);
   });
 
   it("an erasure is done only once the day is written again without the subject's key and comment", async () => {
@@ -140,13 +147,32 @@ describe('the analytics export', () => {
     );
   });
 
-  it("deletes the days past the tenant's retention", async () => {
+  it('the daily run writes its day once however often its timer fires, deletes the days past retention, parks the next', async () => {
     const old = addDays(today, -40);
+    const yesterday = addDays(today, -1);
     await analyticsExport.exportDay(tenant.tenantId, old);
     expect(await analyticsFiles.exists(objectKeyOf('answers', tenant.tenantId, old))).toBe(true);
     await settings({ privacy: { retentionDays: 30 } });
-    expect(await analyticsExport.daily(tenant.tenantId)).toEqual({ day: addDays(today, -1), outcome: 'written' });
+    const run = () =>
+      invoke(
+        'analyticsExporter',
+        analyticsExporter,
+        sqsEvent([{ version: 1, tenantId: tenant.tenantId, day: yesterday }], { queue: 'AnalyticsQueue' }),
+      );
+
+    expect((await run()).batchItemFailures).toEqual([]);
+    expect(await analyticsFiles.exists(objectKeyOf('answers', tenant.tenantId, yesterday))).toBe(true);
     expect(await analyticsFiles.exists(objectKeyOf('answers', tenant.tenantId, old))).toBe(false);
     expect(await analyticsFiles.exists(objectKeyOf('answers', tenant.tenantId, today))).toBe(true);
+    // The same timer again (a release sent twice): the day is claimed, nothing is written.
+    await analyticsFiles.remove(objectKeyOf('answers', tenant.tenantId, yesterday));
+    expect((await run()).batchItemFailures).toEqual([]);
+    expect(await analyticsFiles.exists(objectKeyOf('answers', tenant.tenantId, yesterday))).toBe(false);
+    // The next run waits in the table, due after the tenant's coming midnight.
+    const next = nextExport(new Date(), 'UTC');
+    const parked: AnalyticsMessage = { version: 1, tenantId: tenant.tenantId, day: next.day };
+    const key = dueTimerKey(minuteOf(next.dueAt), 'analyticsDay', parked);
+    const { Item } = await db().client.send(new GetCommand({ TableName: db().tableName, Key: key }));
+    expect(Item?.message).toMatchObject({ tenantId: tenant.tenantId, day: next.day, dueAt: next.dueAt.toISOString() });
   });
 });

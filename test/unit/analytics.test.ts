@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { describe, expect, it } from 'vitest';
+import { DATASET_IDS, DATASETS, glueColumnsOf } from '../../shared/analytics/datasets.js';
+import { answerRow } from '../../shared/analytics/export.js';
+import { parquetOf } from '../../shared/analytics/parquet.js';
+import type { DayAnswer } from '../../shared/analytics/ports.js';
+import { nextExport } from '../../shared/analytics/schedule.js';
+
+/** How a Parquet reader (DuckDB) names each type, in the Hive DDL Glue declares: the file's own view of its columns. */
+const HIVE_OF_DUCKDB: Record<string, string> = {
+  INTEGER: 'int',
+  BIGINT: 'bigint',
+  VARCHAR: 'string',
+  TIMESTAMP: 'timestamp',
+  'VARCHAR[]': 'array<string>',
+};
+
+/** The columns of a Parquet file as DuckDB reads them: name and type. */
+async function columnsOfFile(bytes: Uint8Array): Promise<{ name: string; type: string }[]> {
+  const directory = mkdtempSync(join(tmpdir(), 'analytics-schema-'));
+  const instance = await DuckDBInstance.create(':memory:');
+  try {
+    const file = join(directory, 'part-0.parquet');
+    writeFileSync(file, bytes);
+    const reader = await (await instance.connect()).runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${file}')`);
+    return (reader.getRowObjectsJson() as { column_name: string; column_type: string }[]).map((row) => ({
+      name: row.column_name,
+      type: HIVE_OF_DUCKDB[row.column_type] ?? row.column_type,
+    }));
+  } finally {
+    instance.closeSync();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+const answer: DayAnswer = {
+  transactionId: 2 ** 40,
+  customerId: 9,
+  journeyId: 1,
+  storeId: 4,
+  employeeId: 1,
+  source: 'api',
+  channel: 'email',
+  score: 2,
+  items: [{ classId: 3, score: 4 }],
+  comment: 'Demorou',
+  sentiment: 'NEGATIVE',
+  themes: ['fila'],
+  createdAt: '2026-11-26T12:00:00.000Z',
+  sentAt: '2026-11-26T12:01:00.000Z',
+  answeredAt: '2026-11-26T13:00:00.000Z',
+};
+
+describe('the analytics datasets', () => {
+  it.each(DATASET_IDS)('declare to Glue the columns and types the Parquet writer puts in the %s file, in its order', async (dataset) => {
+    const glue = glueColumnsOf(dataset).map(({ name, type }) => ({ name, type }));
+    expect(await columnsOfFile(parquetOf(DATASETS[dataset], []))).toEqual(glue);
+  });
+
+  it("gives an answer its store's own region, and none to a store in no region", () => {
+    const context = { indicatorOf: () => 'nps' as const, comments: false, customerKey: () => 'k' };
+    const regionOf = (store: number) => (store === 4 ? 12 : undefined);
+    expect(answerRow(answer, { ...context, regionOf })).toMatchObject({ store_id: 4, region_id: 12, bucket: 'detractor', comment: null });
+    expect(answerRow({ ...answer, storeId: 5 }, { ...context, regionOf })).toMatchObject({ store_id: 5, region_id: null });
+  });
+});
+
+describe('the daily analytics run', () => {
+  it("is due 30 minutes past the tenant's coming midnight, and writes the day that ended", () => {
+    const at = (now: string, zone: string) => {
+      const { day, dueAt } = nextExport(new Date(now), zone);
+      return [day, dueAt.toISOString()];
+    };
+    // São Paulo is UTC-3: its midnight is 03:00 UTC.
+    expect(at('2026-11-26T15:00:00Z', 'America/Sao_Paulo')).toEqual(['2026-11-26', '2026-11-27T03:30:00.000Z']);
+    // Between the midnight and the run: the run of the day that just ended is still to come.
+    expect(at('2026-11-27T03:10:00Z', 'America/Sao_Paulo')).toEqual(['2026-11-26', '2026-11-27T03:30:00.000Z']);
+    expect(at('2026-11-27T03:30:00Z', 'America/Sao_Paulo')).toEqual(['2026-11-27', '2026-11-28T03:30:00.000Z']);
+    // Ahead of UTC: Tokyo's midnight is 15:00 UTC the day before.
+    expect(at('2026-11-26T16:00:00Z', 'Asia/Tokyo')).toEqual(['2026-11-27', '2026-11-27T15:30:00.000Z']);
+    // New York leaves daylight time on 2026-11-01: that midnight is at UTC-4, the next at UTC-5.
+    expect(at('2026-11-01T12:00:00Z', 'America/New_York')).toEqual(['2026-11-01', '2026-11-02T05:30:00.000Z']);
+    expect(at('2026-10-31T12:00:00Z', 'America/New_York')).toEqual(['2026-10-31', '2026-11-01T04:30:00.000Z']);
+  });
+});
