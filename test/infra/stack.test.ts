@@ -271,7 +271,9 @@ describe('the CDK stacks', () => {
     for (const route of synthesized) {
       expect(route.anonymous, route.key).toBe(
         route.key === 'GET /health' ||
-          / \/((s|q)\/\{token\}|k(\/\{token\})?$|docs|assets|results$|robots\.txt$|openapi\.json|app\/(sign-in|session\/)|brand\/logos\/)/.test(route.key),
+          / \/((s|q)\/\{token\}|k(\/\{token\})?$|docs|assets|results$|robots\.txt$|openapi\.json|app\/(sign-in|session\/)|brand\/logos\/)/.test(
+            route.key,
+          ),
       );
     }
     // The workspace's pages behind the session authorizer (no identity source, no cache), every other keyed route behind the key's.
