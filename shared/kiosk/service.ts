@@ -5,6 +5,7 @@ import type { Locale } from '../locale.js';
 import type { QrPorts } from '../qr/ports.js';
 import { answerEntry, entryForm, entryThanks, isPage, openEntry, told, type EntryRequest } from '../qr/service.js';
 import type { Page } from '../surveys/answer-page.js';
+import { PLAIN_POLICY } from '../surveys/page-html.js';
 import type { Settings } from '../tenants/config-schema.js';
 import { KIOSK_COOKIE, KIOSK_ENTRY_PATH, KIOSK_PAGE_LINK, KIOSK_SELF_LINK } from './paths.js';
 import type { KioskRecord, KioskStore } from './ports.js';
@@ -98,6 +99,7 @@ export async function revokeKiosk(tenantId: number, id: string, actor: AuditActo
   const revoked = await ports.kiosks.revoke(tenantId, id, now.toISOString());
   if (!revoked) throw new NotFoundError(`Kiosk ${id} not found.`);
   const view = viewOf(revoked);
+  // Revoked by this request (not before): audited once.
   if (view.revoked_at === now.toISOString())
     await audited(tenantId, ports, actor, 'kiosk.revoke', { ...view, revoked_at: null }, now, view);
   return view;
@@ -134,7 +136,8 @@ export async function enterKiosk(token: string, ports: Pick<KioskPorts, 'kiosks'
   if (found.kiosk.revoked_at) return told(410, { locale }, 'kiosk.unknown.title', 'kiosk.revoked.text');
   // No Path: the default is the directory of /k/{token}, `/k` under any stage, which the kiosk's page is.
   const cookie = `${KIOSK_COOKIE}=${token}; Max-Age=${COOKIE_SECONDS}; HttpOnly; Secure; SameSite=Lax`;
-  return { ...told(303, { locale }, 'kiosk.unknown.title', 'kiosk.unknown.title'), location: KIOSK_PAGE_LINK, cookies: [cookie] };
+  // A redirect's body is never shown: none.
+  return { status: 303, html: '', policy: PLAIN_POLICY, location: KIOSK_PAGE_LINK, cookies: [cookie] };
 }
 
 /** GET /k: the empty form (never a previous answer); `thanks` after an answer, back to the start after 10 s. */
