@@ -1,4 +1,5 @@
 import { qrPagePath } from '../shared/qr/paths.js';
+import { ADMIN_KIOSKS_PATH, KIOSK_COOKIE, KIOSK_ENTRY_PATH, KIOSK_PATH } from '../shared/kiosk/paths.js';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Route } from './routes.js';
@@ -44,6 +45,9 @@ export interface Fixture {
   surveyToken: string;
   /** A QR code's token for the fixture's store (journey loja, generation 1: the QR page's examples, before the rotation). */
   qrToken: string;
+  /** A registered kiosk's device token (the kiosk pages' examples), and another kiosk's id that nothing uses (revoked). */
+  kioskToken: string;
+  revocableKioskId: string;
   /** A done export request naming the fixture's customer. */
   privacyRequestId: string;
   /** A stored logo's object name (`<sha-256>.png`). */
@@ -225,6 +229,21 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   postQrPage: (f) => ({ method: 'POST', path: qrPagePath(f.qrToken), body: 'score=9&comment=Muito+bom' }),
   getAdminQr: (f) => ({ path: '/public/admin/qr', query: { store: f.storeId, journey: 'loja' } }),
   rotateAdminQr: () => ({ method: 'POST', path: '/public/admin/qr/rotate' }),
+  getKioskEntry: (f) => ({ path: KIOSK_ENTRY_PATH.replace('{token}', f.kioskToken) }),
+  getKioskPage: (f) => ({ path: KIOSK_PATH, headers: { cookie: `${KIOSK_COOKIE}=${f.kioskToken}` } }),
+  postKioskPage: (f) => ({
+    method: 'POST',
+    path: KIOSK_PATH,
+    headers: { cookie: `${KIOSK_COOKIE}=${f.kioskToken}` },
+    body: 'score=9&comment=Muito+bom',
+  }),
+  createAdminKiosk: (f) => ({
+    method: 'POST',
+    path: ADMIN_KIOSKS_PATH,
+    body: { store: f.storeId, journey: 'loja', name: `${f.marker} caixa 1` },
+  }),
+  listAdminKiosks: () => ({ path: ADMIN_KIOSKS_PATH }),
+  revokeAdminKiosk: (f) => ({ method: 'DELETE', path: `${ADMIN_KIOSKS_PATH}/${f.revocableKioskId}` }),
 };
 
 /** The key a fixture calls a route with: its API's key, or the admin key on an admin route. */
@@ -252,6 +271,8 @@ export const EXAMPLE_FIXTURE: Fixture = {
   requestId: 'tx-3q2Vb1kQm9ZcX8yT4rN7pL0sD5fG6hJ2.Hk3dP0qLx9sVb2mT7yWc1A',
   surveyToken: 'AQAAAAH5hI2DO0wBAmsMNTMTWwrDg-yCNLMcQ0xsvD0b',
   qrToken: 'AQAAAAEAAAACAAAAAQAAAAAAARbYlOFiwZzO84UCjavT2oI',
+  kioskToken: 'AAAAAVwdCp57PyRos_HJoNfiTG-KGyw9Tl9gcQ',
+  revocableKioskId: '0f1e2d3c4b5a6978',
   privacyRequestId: 'pr_Qm9hdmlzdGEgZGUgZXhlbX',
   logoFile: '5f0d7c3b2a1e4d6f8a9b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f7.png',
   failedDeliveryId: 'dlv_RXhhbXBsZURlbGl2ZXJ5SWQtMDAwMDAx',

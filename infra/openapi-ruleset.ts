@@ -28,10 +28,11 @@ export interface Acknowledgment {
  * refers to, which are read as requests.
  */
 const ANSWERS = /^(paths\.[^.]+\.\w+\.responses\.|components\.schemas\.)/;
-/** The pages anyone may open: this document, its reference and their assets, and the survey pages (a link's, a QR code's). */
+/** The pages anyone may open: this document, its reference and their assets, and the survey pages (a link's, a QR code's, a kiosk's). */
 const REFERENCE = /^paths\.\/(openapi\.json|docs|assets\/\{asset\})\./;
-const SURVEY_PAGES = /^paths\.\/(s\/\{token\}(\/unsubscribe)?|q\/\{token\})\./;
-const OPEN = /^paths\.\/(health|brand\/logos\/\{file\}|s\/\{token\}(\/unsubscribe)?|q\/\{token\}|openapi\.json|docs|assets\/\{asset\})\./;
+const SURVEY_PAGES = /^paths\.\/(s\/\{token\}(\/unsubscribe)?|q\/\{token\}|k(\/\{token\})?)\./;
+const OPEN =
+  /^paths\.\/(health|brand\/logos\/\{file\}|s\/\{token\}(\/unsubscribe)?|q\/\{token\}|k(\/\{token\})?|openapi\.json|docs|assets\/\{asset\})\./;
 const SEED_READ = /^paths\.(\/public)?\/rating\/formbuilder\/\{id\}\.get\./;
 
 export const ACKNOWLEDGED: readonly Acknowledgment[] = [
@@ -40,6 +41,12 @@ export const ACKNOWLEDGED: readonly Acknowledgment[] = [
     at: /^paths\.\/q\/\{token\}\.post\.responses\.429\./,
     reason:
       "A QR code's 429 is a page for a person, which says to try again in a while: its window is an hour (shared/qr/service.ts), longer than a client's retry would wait.",
+  },
+  {
+    rule: 'owasp:api4:2023-rate-limit-retry-after',
+    at: /^paths\.\/k\.post\.responses\.429\./,
+    reason:
+      "A kiosk's 429 is a page for the person at the tablet, which says to wait a few seconds; the tablet's own script retries what it kept offline every 30 s (shared/kiosk/service.ts).",
   },
   {
     rule: 'owasp:api4:2023-string-limit',

@@ -8,6 +8,7 @@ import { MAX_BODY_BYTES } from '../shared/http/handler.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/headers.js';
 import { MAX_FORM_BYTES } from '../shared/http/page.js';
 import { QR_PREFIX } from '../shared/qr/paths.js';
+import { KIOSK_PATH } from '../shared/kiosk/paths.js';
 import { BUCKETS } from '../shared/tenants/scales.js';
 import { withBounds } from './openapi-bounds.js';
 import { PROBLEMS, RETRY_AFTER_SECONDS } from '../shared/http/problem.js';
@@ -198,21 +199,37 @@ function formFields(form: Record<string, string>): JsonSchema {
   };
 }
 
-/** A survey page's parameters: the link's token, and the score a GET may preselect (a QR code's page: its thanks). */
+/**
+ * A survey page's parameters: the link's token, and the score a GET may preselect (a QR code's page and a kiosk's: their
+ * thanks). A kiosk's page has no token in its path: its cookie holds it.
+ */
 function pageParameters(path: string, method: string, example: ReturnType<typeof exampleOf>): JsonSchema[] {
   const qr = path.startsWith(QR_PREFIX);
-  return [
-    {
-      name: 'token',
-      in: 'path',
-      required: true,
-      description: qr
+  const kiosk = path === KIOSK_PATH || path.startsWith(`${KIOSK_PATH}/`);
+  const token = {
+    description: kiosk
+      ? "The kiosk's device token, answered once when it was registered (38 URL-safe characters)"
+      : qr
         ? "The QR code's token: the credential of the page (47 URL-safe characters)"
         : "The survey link's token: the credential of the page (44 URL-safe characters)",
-      schema: { type: 'string', pattern: qr ? '^[\\w-]{47}$' : '^[\\w-]{44}$' },
-      ...((example.path as Record<string, string | undefined>).token ? { example: (example.path as Record<string, string>).token } : {}),
-    },
-    ...(method === 'GET' && qr
+    pattern: kiosk ? '^[\\w-]{38}$' : qr ? '^[\\w-]{47}$' : '^[\\w-]{44}$',
+  };
+  return [
+    ...(path.includes('{token}')
+      ? [
+          {
+            name: 'token',
+            in: 'path',
+            required: true,
+            description: token.description,
+            schema: { type: 'string', pattern: token.pattern },
+            ...((example.path as Record<string, string | undefined>).token
+              ? { example: (example.path as Record<string, string>).token }
+              : {}),
+          },
+        ]
+      : []),
+    ...(method === 'GET' && (qr || path === KIOSK_PATH)
       ? [
           {
             name: 'thanks',
@@ -223,7 +240,7 @@ function pageParameters(path: string, method: string, example: ReturnType<typeof
           },
         ]
       : []),
-    ...(method === 'GET' && !qr && !isUnsubscribePath(path)
+    ...(method === 'GET' && !qr && !kiosk && !isUnsubscribePath(path)
       ? [
           {
             name: 'score',
@@ -420,13 +437,14 @@ const TAGS: Record<string, string> = {
   admin: "The tenant's self-administration, with an API key of scope admin: its configuration and the audit log of changes",
   'survey-page': 'The survey page a link opens, for the customer (HTML)',
   'qr-page': "The survey page a store's printed QR code opens, for a walk-in customer (HTML)",
+  'kiosk-page': "The survey page of a store's tablet, for walk-in customers one after another (HTML)",
   reference:
     "This document, a browsable reference to it, and the results page: the API's own pages, served without a key, compressed (brotli or gzip) when Accept-Encoding admits it",
   survey: 'The chatbot hand-off: read a survey, answer it, correct the answer',
 };
 
 /** Tags read as words where a path's segment is terse: `/s/{token}` is the survey page, `/q/{token}` a QR code's. */
-const TAG_OF_SEGMENT: Record<string, string> = { s: 'survey-page', q: 'qr-page' };
+const TAG_OF_SEGMENT: Record<string, string> = { s: 'survey-page', q: 'qr-page', k: 'kiosk-page' };
 
 function tagOf(route: Route): string {
   const segment = route.paths[0]!.split('/').filter((part) => part && !['public', 'v2', 'api', 'v1'].includes(part))[0];
@@ -438,7 +456,9 @@ function tagOf(route: Route): string {
 /** What a reader needs beyond the summary: who may call it, how it pages, and which path is canonical. */
 function descriptionOf(route: Route, contract: Contract, path: string): string {
   const access = contract.page
-    ? 'No API key: the token in the path is the credential.'
+    ? path.includes('{token}')
+      ? 'No API key: the token in the path is the credential.'
+      : "No API key: the tablet's cookie, its kiosk's device token, is the credential."
     : contract.anonymous
       ? 'No API key needed.'
       : contract.admin

@@ -28,6 +28,7 @@ import { SURVEY_PAGE_PATH, UNSUBSCRIBE_PAGE_PATH } from '../shared/surveys/paths
 import { LOGO_ROUTE } from '../shared/brand/brand.js';
 import { ROBOTS_PATH } from '../shared/http/robots.js';
 import { QR_PAGE_PATH } from '../shared/qr/paths.js';
+import { ADMIN_KIOSKS_PATH, KIOSK_ENTRY_PATH, KIOSK_PATH } from '../shared/kiosk/paths.js';
 
 /**
  * The route table: every operation of both APIs, as plain data, one line each (`route()` below applies the defaults).
@@ -150,6 +151,8 @@ const RB = ['read', 'batchWrite'] as const;
 const RWB = ['read', 'write', 'batchWrite'] as const;
 /** The survey pages: no API key (the link's token is the credential), links read, HTML for people. */
 const page = { anonymous: true, surveyLinks: true, page: true } as const;
+/** A kiosk's pages: no API key (the tablet's cookie is the credential), its brand's addresses, HTML for people. */
+const kioskPage = { anonymous: true, links: true, page: true } as const;
 /** The tenant's self-administration: admin keys, or admin users as the rule allows (shared/access/capabilities.ts). */
 const admin = { admin: true } as const;
 const LEGACY_TRANSACTION = [
@@ -239,6 +242,13 @@ export const routes: readonly Route[] = [
   // After the QR page's: a replay of the table in order opens a code before the rotation retires it.
   route('GET', '/public/admin/qr', 'getAdminQr', R, "A store's QR code (store, journey, optional employee): SVG, PNG by Accept: image/png, or its URL by Accept: application/json; a signed token, no personal data", { ...admin, surveyLinks: true, links: true }),
   route('POST', '/public/admin/qr/rotate', 'rotateAdminQr', RW, 'Retire every QR code printed so far (410 from the next request); written to the audit log', admin),
+  // A store's tablet: its first visit keeps the device token in a cookie, which is the credential of its page after.
+  route('GET', KIOSK_ENTRY_PATH, 'getKioskEntry', R, "A kiosk's first visit: keeps its device token in the tablet's cookie, then 303 to /k", kioskPage),
+  route('GET', KIOSK_PATH, 'getKioskPage', R, "The survey page of the tablet's kiosk, always empty; the thanks returns to it after 10 s", kioskPage),
+  route('POST', KIOSK_PATH, 'postKioskPage', RW, 'Record a walk-in answer as a transaction of source kiosk (form post; bounded per device)', { ...kioskPage, queues: ['surveyDispatch', 'events', 'cases', 'analysis'] }),
+  route('POST', ADMIN_KIOSKS_PATH, 'createAdminKiosk', RW, "Register a store's tablet (store, journey, optional employee, name): its device token and address answered once; written to the audit log", { ...admin, links: true }),
+  route('GET', ADMIN_KIOSKS_PATH, 'listAdminKiosks', R, "The tenant's kiosks: store, journey, employee, name, created, revoked; never a token", admin),
+  route('DELETE', `${ADMIN_KIOSKS_PATH}/{id}`, 'revokeAdminKiosk', RW, "Revoke a kiosk: its next answer is refused (410) and nothing recorded; written to the audit log", admin),
   route('GET', UNSUBSCRIBE_PAGE_PATH, 'getUnsubscribePage', R, 'Ask the customer to confirm opting out of surveys', page),
   route('POST', UNSUBSCRIBE_PAGE_PATH, 'postUnsubscribe', RW, 'Opt the customer out of surveys (also RFC 8058 one-click)', page),
 ];

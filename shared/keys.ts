@@ -105,6 +105,13 @@ export const keys = {
     sk: `W#${window}`,
   }),
 
+  /**
+   * A registered kiosk (a tablet in a store, shared/kiosk/): all of a tenant's in one partition, by id, so listing them
+   * is one Query and a tablet's request one GetItem (its token names tenant and id).
+   */
+  kiosks: (tenantId: number) => `${tenant(tenantId)}#KIOSK`,
+  kiosk: (tenantId: number, id: string) => ({ pk: `${tenant(tenantId)}#KIOSK`, sk: id }),
+
   counter: (tenantId: number, entity: Entity) => ({ pk: `${tenant(tenantId)}#COUNTER`, sk: entity }),
 
   entity: (tenantId: number, entity: Entity, id: number) => ({ pk: `${tenant(tenantId)}#${entity}#${id}`, sk: entity }),

@@ -1,6 +1,7 @@
 import { configuredSecret } from '../../shared/adapters/secrets.js';
 import { qrPage } from '../../shared/adapters/wiring/qr.js';
 import { ENV } from '../../shared/config.js';
+import { ENTRY_FORM } from '../../shared/qr/schema.js';
 import { PAGE_RESPONSES, pageHandler, type PageContract } from '../../shared/http/page.js';
 import { submitQrPage } from '../../shared/qr/service.js';
 
@@ -9,14 +10,7 @@ const secret = await configuredSecret(ENV.surveySecret);
 export const contract: PageContract = {
   anonymous: true,
   page: true,
-  form: {
-    score: 'The score of the main question, on the journey indicator scale (required)',
-    'class_{classId}': "The score of one of the journey's classes, on its own scale (optional)",
-    comment: 'At most 1,000 characters (optional)',
-    email: 'An e-mail to be contacted back at (optional)',
-    phone: 'A phone to be contacted back at (optional)',
-    website: 'Left empty by people (a post that fills it is thanked and dropped)',
-  },
+  form: ENTRY_FORM,
   responses: {
     303: { description: 'Answer recorded as a transaction of source `qr`: go to the thanks' },
     400: { description: 'The form again, with what is wrong' },

@@ -38,6 +38,8 @@ export const AUDIT_ACTIONS = [
   'user.update',
   'logo.upload',
   'qr.rotate',
+  'kiosk.register',
+  'kiosk.revoke',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -80,6 +80,12 @@ export const esCustomer: CustomerCatalogue = {
   'qr.tooMany.text': 'Este código QR recibió demasiadas respuestas desde su red hace poco. Inténtelo de nuevo en un rato.',
   'qr.retired.text': 'Este código QR fue reemplazado por uno nuevo. Busque el cartel actualizado en la tienda.',
   'qr.customerName': 'Cliente en la tienda',
+  'kiosk.unknown.title': 'Tableta no registrada',
+  'kiosk.unknown.text':
+    'Esta tableta no está registrada para encuestas. Pida al administrador que abra de nuevo la dirección de la tableta.',
+  'kiosk.revoked.text': 'El administrador desactivó esta tableta: ya no recibe respuestas.',
+  'kiosk.tooMany.text': 'Esta tableta recibió demasiadas respuestas en poco tiempo. Espere unos segundos e inténtelo de nuevo.',
+  'kiosk.offline': 'Sin conexión: su respuesta quedó guardada y se enviará cuando vuelva la conexión. ¡Gracias!',
   'unsubscribe.title': 'Cancelar encuestas',
   'unsubscribe.text': 'Dejará de recibir encuestas de satisfacción de {company}.',
   'unsubscribe.confirm': 'Confirmar',

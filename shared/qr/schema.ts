@@ -13,3 +13,13 @@ export const QrLinkBody = v.object({ url: v.string() });
 
 /** A rotation's answer: the generation every code is signed under from now on. */
 export const QrRotated = v.object({ generation: wholeNumber });
+
+/** The form an entry's page (a QR code's, a kiosk's) posts, for the OpenAPI document. */
+export const ENTRY_FORM: Record<string, string> = {
+  score: 'The score of the main question, on the journey indicator scale (required)',
+  'class_{classId}': "The score of one of the journey's classes, on its own scale (optional)",
+  comment: 'At most 1,000 characters (optional)',
+  email: 'An e-mail to be contacted back at (optional)',
+  phone: 'A phone to be contacted back at (optional)',
+  website: 'Left empty by people (a post that fills it is thanked and dropped)',
+};

@@ -11,9 +11,10 @@ import { readForm, surveyView, type Answer, type Page } from '../surveys/answer-
 import { HONEYPOT_FIELD, messagePage, surveyPage, type PageFrame } from '../surveys/page-html.js';
 import { bucketOf, thanksOf } from '../surveys/questions.js';
 import type { SurveyBrand } from '../surveys/compose.js';
+import type { Settings } from '../tenants/config-schema.js';
 import { BUCKETS } from '../tenants/scales.js';
 import { qrPagePath } from './paths.js';
-import type { QrPorts, QrStore } from './ports.js';
+import type { EntryAnswer, QrPorts, QrStore } from './ports.js';
 import { qrTokenHash, readQrCode, signQrCode } from './token.js';
 
 /**
@@ -88,29 +89,59 @@ const page = (status: number, rendered: { html: string; policy: string }, extra:
   ...rendered,
   ...extra,
 });
-const told = (status: number, frame: PageFrame, title: CustomerKey, text: CustomerKey) => {
+export const told = (status: number, frame: PageFrame, title: CustomerKey, text: CustomerKey) => {
   const t = translator(frame.locale);
   return page(status, messagePage(frame, t(title), t(text, { company: frame.brand?.name ?? '' })));
 };
+
+/** What an entry (a QR code, a kiosk) answers: a journey of a store, and the employee or the store's default. */
+export interface EntryTarget {
+  tenantId: number;
+  storeId: number;
+  journeyId: number;
+  employeeId?: number | undefined;
+}
+
+/** The journey's page of an entry, in the browser's language and the store's brand; 404 when the journey is gone. */
+export async function openEntry<T extends EntryTarget>(code: T, settings: Settings, ports: Pick<QrPorts, 'brand'>, locale: Locale) {
+  const journey = settings.journeys.find((j) => j.id === code.journeyId);
+  if (!journey) return told(404, { locale }, 'notFound.title', 'notFound.text');
+  const frame: PageFrame & { brand: SurveyBrand } = { locale, brand: await ports.brand(code.tenantId, code.storeId) };
+  return { code, settings, journey, frame, t: translator(locale) };
+}
+export type OpenedEntry = Exclude<Awaited<ReturnType<typeof openEntry<EntryTarget>>>, Page>;
+export const isPage = (value: object): value is Page => 'html' in value;
 
 async function open(token: string, ports: Pick<QrPorts, 'settings' | 'brand'>, secret: string, locale: Locale) {
   const code = readQrCode(token, secret);
   if (!code) return told(404, { locale }, 'notFound.title', 'notFound.text');
   const settings = await ports.settings(code.tenantId);
   if (code.generation !== generationOf(settings)) return told(410, { locale }, 'expired.title', 'qr.retired.text');
-  const journey = settings.journeys.find((j) => j.id === code.journeyId);
-  if (!journey) return told(404, { locale }, 'notFound.title', 'notFound.text');
-  const frame: PageFrame & { brand: SurveyBrand } = { locale, brand: await ports.brand(code.tenantId, code.storeId) };
-  return { code, settings, journey, frame, t: translator(locale) };
+  return openEntry(code, settings, ports, locale);
 }
-type Opened = Exclude<Awaited<ReturnType<typeof open>>, Page>;
-const isPage = (value: Opened | Page): value is Page => 'html' in value;
-
 const empty = (): Answer => ({ score: undefined, classes: new Map(), comment: '' });
 
-function form(opened: Opened, token: string, answer: Answer, contact: { email: string; phone: string }, problems: string[]) {
-  return surveyPage({ ...surveyView(opened, token, null, answer, problems), entry: contact });
+function form(
+  opened: OpenedEntry,
+  action: string,
+  answer: Answer,
+  contact: { email: string; phone: string },
+  problems: string[],
+  kiosk = false,
+) {
+  return surveyPage({ ...surveyView(opened, action, null, answer, problems), entry: contact, kiosk });
 }
+
+/** The thanks of an entry's answer, in the words of the bucket its score fell in (`refresh`: back to the start then). */
+export function entryThanks(opened: OpenedEntry, thanks: string, refresh?: { seconds: number; url: string }): Page {
+  const bucket = BUCKETS.find((b) => b === thanks);
+  const { journey, frame, t } = opened;
+  return page(200, messagePage(frame, t('thanks.title'), thanksOf(journey, bucket, frame.brand.name, frame.locale, t), refresh));
+}
+
+/** An entry's empty form (it never shows an answer), posting to `action`. */
+export const entryForm = (opened: OpenedEntry, action: string, kiosk = false) =>
+  page(200, form(opened, action, empty(), { email: '', phone: '' }, [], kiosk));
 
 /** GET /q/{token}: the journey's survey page, empty (it never shows an answer); `thanks` (a bucket) after an answer. */
 export async function showQrPage(
@@ -122,12 +153,8 @@ export async function showQrPage(
 ): Promise<Page> {
   const opened = await open(token, ports, secret, locale);
   if (isPage(opened)) return opened;
-  if (query.thanks !== undefined) {
-    const bucket = BUCKETS.find((b) => b === query.thanks);
-    const { journey, frame, t } = opened;
-    return page(200, messagePage(frame, t('thanks.title'), thanksOf(journey, bucket, frame.brand.name, frame.locale, t)));
-  }
-  return page(200, form(opened, token, empty(), { email: '', phone: '' }, []));
+  if (query.thanks !== undefined) return entryThanks(opened, query.thanks);
+  return entryForm(opened, token);
 }
 
 /** The cookie that marks a browser's answer to one code: sealed (neither made up nor moved to another code). */
@@ -162,11 +189,46 @@ export async function submitQrPage(
 ): Promise<Page> {
   const opened = await open(token, ports, secret, locale);
   if (isPage(opened)) return opened;
-  const { code, journey, frame, t } = opened;
+  const { code, frame } = opened;
   const tokenHash = qrTokenHash(token);
   if (answeredRecently(secret, tokenHash, request.cookies, now))
     return told(409, frame, 'qr.answeredRecently.title', 'qr.answeredRecently.text');
 
+  const window = Math.floor(now.getTime() / 1000 / QR_ANSWER_LIMIT.windowSeconds);
+  const limit = {
+    tenantId: code.tenantId,
+    tokenHash,
+    addressHash: addressHash(code.tenantId, request.address),
+    window,
+    endsAt: (window + 1) * QR_ANSWER_LIMIT.windowSeconds * 1000,
+  };
+  return answerEntry(opened, token, posted, {
+    source: 'qr',
+    count: () => ports.limits.countAnswer(limit, QR_ANSWER_LIMIT.answers),
+    tooMany: 'qr.tooMany.text',
+    record: ports.record,
+    cookies: [answeredCookie(secret, tokenHash, now)],
+  });
+}
+
+/** How an entry's answer is bounded and recorded. */
+export interface EntryAnswering {
+  source: EntryAnswer['source'];
+  /** Counts the answer against the entry's bound: false past it (429, nothing recorded). */
+  count: () => Promise<boolean>;
+  tooMany: CustomerKey;
+  record: QrPorts['record'];
+  /** Set with the 303 of a recorded answer. */
+  cookies?: string[];
+}
+
+/**
+ * The one answer path of an entry (a QR code's page, a kiosk's): the form read and checked, the field people never see,
+ * the entry's bound, then a transaction of the entry's source through the walk-in answer path; 303 to the thanks at
+ * `action?thanks=<bucket>`.
+ */
+export async function answerEntry(opened: OpenedEntry, action: string, posted: URLSearchParams, how: EntryAnswering): Promise<Page> {
+  const { code, journey, frame, t } = opened;
   const { answer, problems, extras } = readForm(posted, opened, [...CONTACT_FIELDS, HONEYPOT_FIELD]);
   const contact = { email: extras.get('email') ?? '', phone: extras.get('phone') ?? '' };
   const checked: { email?: string; phone?: string } = {};
@@ -180,27 +242,17 @@ export async function submitQrPage(
     if (parsed.success) checked.phone = parsed.output;
     else problems.push(t('qr.problem.phone'));
   }
-  if (problems.length || answer.score === undefined) return page(400, form(opened, token, answer, contact, problems));
+  if (problems.length || answer.score === undefined)
+    return page(400, form(opened, action, answer, contact, problems, how.source === 'kiosk'));
 
-  const thanks = { location: `${token}?thanks=${bucketOf(journey.indicator, answer.score)}` };
+  const thanks = { location: `${action}?thanks=${bucketOf(journey.indicator, answer.score)}` };
   // A bot filled the field people never see: thanked as anyone, recorded nowhere.
   if (extras.get(HONEYPOT_FIELD)) return page(303, messagePage(frame, t('thanks.title'), t('thanks.title')), thanks);
 
-  const window = Math.floor(now.getTime() / 1000 / QR_ANSWER_LIMIT.windowSeconds);
-  const counted = await ports.limits.countAnswer(
-    {
-      tenantId: code.tenantId,
-      tokenHash,
-      addressHash: addressHash(code.tenantId, request.address),
-      window,
-      endsAt: (window + 1) * QR_ANSWER_LIMIT.windowSeconds * 1000,
-    },
-    QR_ANSWER_LIMIT.answers,
-  );
-  if (!counted) return told(429, frame, 'qr.tooMany.title', 'qr.tooMany.text');
+  if (!(await how.count())) return told(429, frame, 'qr.tooMany.title', how.tooMany);
 
-  await ports.record(code.tenantId, {
-    source: 'qr',
+  await how.record(code.tenantId, {
+    source: how.source,
     storeId: code.storeId,
     employeeId: code.employeeId,
     journeyId: code.journeyId,
@@ -208,10 +260,10 @@ export async function submitQrPage(
     classes: [...answer.classes].map(([classId, score]) => ({ classId, score })),
     comment: answer.comment || null,
     contact: checked,
-    locale,
+    locale: frame.locale,
   });
   return page(303, messagePage(frame, t('thanks.title'), t('thanks.title')), {
     ...thanks,
-    cookies: [answeredCookie(secret, tokenHash, now)],
+    ...(how.cookies ? { cookies: how.cookies } : {}),
   });
 }

@@ -54,6 +54,7 @@ button{width:100%;min-height:2.75rem;font:inherit;font-weight:700;padding:.8rem;
 footer a,.hint a{color:#374151;display:inline-block;padding:.75rem 0}${FOLLOW_UP_STYLE}
 .contact input{display:block;width:100%;min-height:2.75rem;font:inherit;padding:.5rem;border:2px solid #6b7280;border-radius:.5rem;margin-bottom:.75rem}
 .contact label{display:block;font-weight:600;margin-bottom:.25rem}.contact input:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}.hp{display:none}
+.kiosk .scale label{min-height:4.5rem}.kiosk .scale span{font-size:1.6rem}.kiosk button{min-height:4rem;font-size:1.25rem}
 @media (max-width:24rem){main{padding:.5rem 0}.card{border-radius:0;padding:1rem .375rem}}
 @media (min-width:36rem){.n11{grid-template-columns:repeat(11,1fr)}.n11 label,.n11 label:nth-child(7){grid-column:auto}}`;
 
@@ -69,13 +70,31 @@ export const PAGE_HEADERS: Record<string, string> = {
   'x-frame-options': 'DENY',
 };
 
-const policyOf = (styles: string[], images: string[]) =>
-  `default-src 'none'; style-src ${styles.join(' ')}; img-src 'self' data:${images.map((i) => ` ${i}`)}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+/**
+ * The kiosk's one script (progressive enhancement: the form works without it), allowed by its hash with fetches to its
+ * own origin: an answer made while the tablet is offline is kept in localStorage and posted when it is back (each in
+ * turn; a 303 or a refused form is done with, a 429 or a failure waits for the next try).
+ */
+const KIOSK_SCRIPT = `(()=>{const K='kiosk-answers',f=document.querySelector('form.kiosk'),m=document.getElementById('kiosk-offline');if(!f||!m)return;
+const kept=()=>JSON.parse(localStorage.getItem(K)||'[]'),keep=(a)=>localStorage.setItem(K,JSON.stringify(a));
+async function send(){let a=kept();while(a.length&&navigator.onLine){let r;try{r=await fetch(f.action,{method:'POST',body:a[0],headers:{'content-type':'application/x-www-form-urlencoded'},redirect:'manual'})}catch{return}
+if(r.status===429||r.status>=500)return;a=kept().slice(1);keep(a)}}
+f.addEventListener('submit',(e)=>{if(navigator.onLine)return;e.preventDefault();keep([...kept(),new URLSearchParams(new FormData(f)).toString()]);f.reset();m.hidden=false;setTimeout(()=>{m.hidden=true},10000)});
+addEventListener('online',send);setInterval(send,30000);send()})();`;
+
+const policyOf = (styles: string[], images: string[], scripts: string[] = []) =>
+  `default-src 'none'; style-src ${styles.join(' ')}; img-src 'self' data:${images.map((i) => ` ${i}`)}${scripts.length ? `; script-src ${scripts.join(' ')}; connect-src 'self'` : ''}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 
 /** The policy of a page without a brand (the wrapper's error pages). */
 export const PLAIN_POLICY = policyOf([STYLE_HASH], []);
 
-function layout(frame: PageFrame, title: string, body: SafeHtml, footer?: SafeHtml): Rendered {
+/** What a page may add to its head and body: a meta refresh to a URL after some seconds, the kiosk's script. */
+interface Extras {
+  refresh?: { seconds: number; url: string } | undefined;
+  kiosk?: boolean;
+}
+
+function layout(frame: PageFrame, title: string, body: SafeHtml, footer?: SafeHtml, extras: Extras = {}): Rendered {
   const colour = checkedColour(frame.brand?.colour);
   const logo = safeLogo(frame.brand?.logoUrl);
   // A checked #rrggbb, so the sheet is as vetted as STYLE.
@@ -88,9 +107,13 @@ function layout(frame: PageFrame, title: string, body: SafeHtml, footer?: SafeHt
     html: html`<!doctype html>
 <html lang="${frame.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex,nofollow"><meta name="description" content="${translator(frame.locale)('page.description')}">
-<title>${title}</title>${icon}<style>${raw(STYLE)}</style>${brandStyle && html`<style>${raw(brandStyle)}</style>`}</head>
-<body><main><div class="card">${header}${body}</div>${footer}</main></body></html>`.toString(),
-    policy: policyOf([STYLE_HASH, ...(brandStyle ? [hashOf(brandStyle)] : [])], logo ? [logo.origin] : []),
+<title>${title}</title>${extras.refresh ? html`<meta http-equiv="refresh" content="${`${extras.refresh.seconds};url=${extras.refresh.url}`}">` : ''}${icon}<style>${raw(STYLE)}</style>${brandStyle && html`<style>${raw(brandStyle)}</style>`}</head>
+<body><main><div class="card">${header}${body}</div>${footer}</main>${extras.kiosk ? html`<script>${raw(KIOSK_SCRIPT)}</script>` : ''}</body></html>`.toString(),
+    policy: policyOf(
+      [STYLE_HASH, ...(brandStyle ? [hashOf(brandStyle)] : [])],
+      logo ? [logo.origin] : [],
+      extras.kiosk ? [hashOf(KIOSK_SCRIPT)] : [],
+    ),
   };
 }
 
@@ -119,6 +142,8 @@ export interface SurveyPageView extends PageFrame {
    * see (a simple bot fills it), instead of the opt-out link.
    */
   entry?: { email: string; phone: string };
+  /** A kiosk's page: bigger buttons, and its script that keeps answers made offline until the tablet is back online. */
+  kiosk?: boolean;
 }
 
 export const MAX_COMMENT_LENGTH = 1000;
@@ -160,15 +185,16 @@ export function surveyPage(view: SurveyPageView): Rendered {
     view,
     t('page.title', { company: view.brand.name }),
     html`<h1>${greeting}</h1>${errors}
-<form method="post" action="${view.token}">
+<form method="post" action="${view.token}"${view.kiosk ? html` class="kiosk"` : ''}>
 ${scale(view.question, t, true)}
 <label class="block fu" for="comment"><span class="fu-any">${t('page.commentLabel')}</span>${followUps} <span class="optional">${t('page.optional')}</span></label>
 <textarea id="comment" name="comment" maxlength="${MAX_COMMENT_LENGTH}" aria-describedby="comment-hint">${view.comment}</textarea>
 <p class="hint" id="comment-hint">${t('page.commentHint', { max: MAX_COMMENT_LENGTH })}</p>
 ${view.classes.map((q, at) => html`${at > 0 && '\n'}${scale(q, t, false)}`)}
 ${view.entry ? contactFields(view.entry, t) : ''}<button type="submit">${t('page.submit')}</button>
-</form>`,
+</form>${view.kiosk ? html`<p class="hint" id="kiosk-offline" role="status" hidden>${t('kiosk.offline')}</p>` : ''}`,
     view.entry ? undefined : html`<footer><a href="${unsubscribeOf(view.token)}">${t('page.unsubscribeLink')}</a></footer>`,
+    { kiosk: view.kiosk === true },
   );
 }
 
@@ -207,9 +233,12 @@ ${scale(view.score, t, false)}
   );
 }
 
-/** A page with a heading and a paragraph: thanks, already answered, expired, not found, the wrapper's errors. */
-export function messagePage(frame: PageFrame, title: string, text: string): Rendered {
-  return layout(frame, title, html`<h1>${title}</h1><p>${text}</p>`);
+/**
+ * A page with a heading and a paragraph: thanks, already answered, expired, not found, the wrapper's errors; `refresh`
+ * goes on to a URL after some seconds (a kiosk's thanks, back to its start without script).
+ */
+export function messagePage(frame: PageFrame, title: string, text: string, refresh?: Extras['refresh']): Rendered {
+  return layout(frame, title, html`<h1>${title}</h1><p>${text}</p>`, undefined, { refresh });
 }
 
 export function unsubscribePage(frame: PageFrame & { brand: SurveyBrand }, token: string): Rendered {

@@ -88,12 +88,12 @@ describe('the CDK stacks', () => {
       // The workspace's pages in two stacks (infra/stacks/api.ts workspaceGroupOf): the tenant admins' pages apart.
       'Test/PublicApi/WorkspaceRoutes': 133,
       'Test/PublicApi/WorkspaceAdminRoutes': 98,
-      'Test/PublicApi/PagesRoutes': 56,
+      'Test/PublicApi/PagesRoutes': 77,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
       'Test/PublicApi/InsightsRoutes': 65,
       'Test/PublicApi/PrivacyRoutes': 28,
-      'Test/PublicApi/AdminRoutes': 105,
+      'Test/PublicApi/AdminRoutes': 126,
       'Test/PublicApi/CasesRoutes': 28,
       'Test/ChatbotApi': 20,
       'Test/ChatbotApi/SurveyRoutes': 21,
@@ -276,7 +276,9 @@ describe('the CDK stacks', () => {
     for (const route of synthesized) {
       expect(route.anonymous, route.key).toBe(
         route.key === 'GET /health' ||
-          / \/((s|q)\/\{token\}|docs|assets|results$|robots\.txt$|openapi\.json|app\/(sign-in|session\/)|brand\/logos\/)/.test(route.key),
+          / \/((s|q)\/\{token\}|k(\/\{token\})?$|docs|assets|results$|robots\.txt$|openapi\.json|app\/(sign-in|session\/)|brand\/logos\/)/.test(
+            route.key,
+          ),
       );
     }
     // The workspace's pages behind the session authorizer (no identity source, no cache), every other keyed route behind the key's.

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { KIOSK_ANSWER_LIMIT } from '../../shared/kiosk/service.js';
 import { QR_ANSWER_LIMIT } from '../../shared/qr/service.js';
 import { inProcess } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';
@@ -7,7 +8,8 @@ import { newTenant, type TestTenant } from '../support/tenant.js';
 /**
  * Issue 50 through the gateway and the real handlers, the stack booted once: a store's QR code, its page, its answer
  * as a transaction of source `qr` counted in the results and listed in the answers, its bounds (a browser's cookie, a
- * rate per address under 200 answers at once, a honeypot), and its rotation.
+ * rate per address under 200 answers at once, a honeypot), and its rotation; a kiosk registered, answering through its
+ * tablet's cookie within its device's bound, listed without its token, and revoked.
  */
 usePrivateQueue('surveyDispatch');
 const api = inProcess('public');
@@ -15,6 +17,7 @@ let tenant: TestTenant;
 /** Employees of their own, so each scenario's answers are told apart by the employee filter. */
 let contactEmployee: number;
 let floodEmployee: number;
+let kioskEmployee: number;
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const today = new Date().toISOString().slice(0, 10);
@@ -49,7 +52,7 @@ beforeAll(async () => {
   tenant = await newTenant();
   const employee = async (name: string) =>
     (await api({ method: 'POST', path: '/public/employee', key: tenant.key, body: { name, employee_id: name } })).body.id as number;
-  [contactEmployee, floodEmployee] = await Promise.all([employee('QR-CONTACT'), employee('QR-FLOOD')]);
+  [contactEmployee, floodEmployee, kioskEmployee] = await Promise.all([employee('QR-CONTACT'), employee('QR-FLOOD'), employee('KIOSK')]);
 });
 
 describe('a store QR code', () => {
@@ -146,5 +149,62 @@ describe('a store QR code', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(200 - accepted);
     const listed = await answers({ source: 'qr', employee: floodEmployee, limit: 100 });
     expect(listed.body.data).toHaveLength(accepted);
+  });
+});
+
+describe('a kiosk', () => {
+  it('registers a tablet, answers through /k as a kiosk answer, bounds the device, and records nothing once revoked', async () => {
+    const admin = (method: string, path: string, body?: unknown) => api({ method, path, key: tenant.adminKey, body });
+    const unknown = await admin('POST', '/public/admin/kiosks', { store: 999, journey: 'nope', name: 'Caixa' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual([expect.objectContaining({ path: 'store' }), expect.objectContaining({ path: 'journey' })]);
+    expect((await admin('POST', '/public/admin/kiosks', { store: 1, journey: 'loja', name: '' })).status).toBe(400);
+    expect((await api({ method: 'POST', path: '/public/admin/kiosks', key: tenant.key, body: {} })).status).toBe(403);
+    const registered = await admin('POST', '/public/admin/kiosks', { store: 1, journey: 'loja', employee: kioskEmployee, name: 'Caixa 1' });
+    expect(registered.status, registered.text).toBe(201);
+    const { id, token, url } = registered.body as { id: string; token: string; url: string };
+    expect(pathOf(url)).toBe(`/k/${token}`);
+    const listed = await admin('GET', '/public/admin/kiosks');
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({ id, name: 'Caixa 1', store: 1, employee: kioskEmployee, revoked_at: null }),
+    ]);
+    expect(listed.text).not.toContain(token);
+
+    // The tablet opens its address once: the token goes to a cookie, the address to /k without it.
+    const entered = await api({ path: pathOf(url) });
+    expect(entered.status).toBe(303);
+    expect(new URL(entered.headers.location!, url).pathname).toBe('/k');
+    const set = entered.cookies[0]!;
+    expect(set).toMatch(/^kiosk=[\w-]{38}; Max-Age=34560000; HttpOnly; Secure; SameSite=Lax$/);
+    const cookie = set.split(';')[0]!;
+    expect((await api({ path: '/k' })).status).toBe(401);
+    const page = await api({ path: '/k', headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<form method="post" action="k" class="kiosk">');
+
+    // The device's bound counts in fixed windows: start well inside one, so the answers below all fall in it.
+    const left = KIOSK_ANSWER_LIMIT.windowSeconds * 1000 - (Date.now() % (KIOSK_ANSWER_LIMIT.windowSeconds * 1000));
+    if (left < 8000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+    const answered = await post('/k', 'score=9&comment=Muito+bom', { cookie });
+    expect(answered.status, answered.text).toBe(303);
+    expect(answered.headers.location).toBe('k?thanks=promoter');
+    const thanks = await api({ path: '/k?thanks=promoter', headers: { cookie } });
+    expect(thanks.text).toContain('<meta http-equiv="refresh" content="10;url=k">');
+    // A shared device: the next customer answers at once (no 12-hour cookie), up to the device's bound.
+    const more = await Promise.all(Array.from({ length: KIOSK_ANSWER_LIMIT.answers }, () => post('/k', 'score=4', { cookie })));
+    expect(more.map((r) => r.status).sort()).toEqual([...Array(KIOSK_ANSWER_LIMIT.answers - 1).fill(303), 429]);
+    const recorded = await answers({ source: 'kiosk', employee: kioskEmployee, limit: 100 });
+    expect(recorded.body.data).toHaveLength(KIOSK_ANSWER_LIMIT.answers);
+    expect(recorded.body.data).toContainEqual(expect.objectContaining({ channel: 'kiosk', score: 9, store: 1, comment: 'Muito bom' }));
+
+    const revoked = await admin('DELETE', `/public/admin/kiosks/${id}`);
+    expect(revoked.status, revoked.text).toBe(200);
+    expect(revoked.body.revoked_at).not.toBeNull();
+    expect((await post('/k', 'score=10', { cookie })).status).toBe(410);
+    expect((await api({ path: pathOf(url) })).status).toBe(410);
+    expect((await answers({ source: 'kiosk', employee: kioskEmployee, limit: 100 })).body.data).toHaveLength(KIOSK_ANSWER_LIMIT.answers);
+    expect((await admin('DELETE', '/public/admin/kiosks/0000000000000000')).status).toBe(404);
+    const audit = await admin('GET', '/public/admin/audit');
+    expect(audit.body.data.slice(0, 2).map((e: { action: string }) => e.action)).toEqual(['kiosk.revoke', 'kiosk.register']);
   });
 });

@@ -138,6 +138,14 @@ export async function fixture(): Promise<Fixture> {
   const spareKey = (name: string) =>
     publicApi({ method: 'POST', path: '/public/admin/keys', key: tenant.adminKey, body: { scope: 'public', name: `${marker} ${name}` } });
   const [revocable, rotatable] = await Promise.all([spareKey('revocable'), spareKey('rotatable')]);
+  const kiosk = (name: string) =>
+    publicApi({
+      method: 'POST',
+      path: '/public/admin/kiosks',
+      key: tenant.adminKey,
+      body: { store: store.body.id, journey: 'loja', name: `${marker} ${name}` },
+    });
+  const [answering, revocableKiosk] = await Promise.all([kiosk('answering'), kiosk('revocable')]);
   const spareUser = `spare@${marker.toLowerCase()}.example`;
   await publicApi({ method: 'POST', path: '/public/admin/users', key: tenant.adminKey, body: { email: spareUser, scope: 'all' } });
   // Read last: issuing a key raises the configuration version, which is the configuration's ETag.
@@ -164,6 +172,8 @@ export async function fixture(): Promise<Fixture> {
     // The legacy create shares its request key with v2: the outcome of that key is this transaction.
     requestId: requestIdFor(tenant.tenantId, requestKeyFor({ externalId: `${marker}-T`, journey: { slug: 'loja' } })),
     surveyToken: surveyTokenFor(tenant.tenantId, surveyed.body.id),
+    kioskToken: answering.body.token as string,
+    revocableKioskId: revocableKiosk.body.id as string,
     qrToken: signQrCode({ tenantId: tenant.tenantId, storeId: store.body.id, journeyId: 1, generation: 1 }, requireEnv(ENV.surveySecret)),
   };
 }

@@ -190,6 +190,8 @@ describe('the README and the manual in docs/', () => {
       webhookSigning: [{ pk: keys.config(7), sk: keys.webhookSigning('https://hooks.example/a') }],
       qrGeneration: [{ pk: keys.config(7), sk: keys.qrGeneration }],
       qrAnswers: [keys.qrAnswers(7, 'ab12', 'cd34', 493000)],
+      kiosks: [keys.kiosks(7)],
+      kiosk: [keys.kiosk(7, '0f1e2d3c4b5a6978')],
       counter: (['STORE', 'EMPLOYEE', 'CUSTOMER'] as const).map((entity) => keys.counter(7, entity)),
       entity: (['STORE', 'EMPLOYEE', 'CUSTOMER'] as const).map((entity) => keys.entity(7, entity, 5)),
       externalId: (['STORE', 'EMPLOYEE', 'CUSTOMER'] as const).map((entity) => keys.externalId(7, entity, 'X-1')),

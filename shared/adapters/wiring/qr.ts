@@ -25,7 +25,7 @@ function customerOf(answer: EntryAnswer) {
 }
 
 /** A walk-in answer: a transaction registered rated, with its source, then announced as the answer path does. */
-async function recordEntryAnswer(tenantId: number, answer: EntryAnswer): Promise<void> {
+export async function recordEntryAnswer(tenantId: number, answer: EntryAnswer): Promise<void> {
   const { record } = await transactionService.registerTransaction(
     tenantId,
     {

@@ -1,0 +1,16 @@
+import { kioskPage } from '../../shared/adapters/wiring/kiosk.js';
+import { PAGE_RESPONSES, pageHandler, type PageContract } from '../../shared/http/page.js';
+import { showKioskPage } from '../../shared/kiosk/service.js';
+
+export const contract: PageContract = {
+  anonymous: true,
+  page: true,
+  responses: {
+    200: { description: "The survey page of the tablet's kiosk, always empty; with `thanks` (a bucket), the thanks, back here after 10 s" },
+    401: { description: "No registered kiosk's token in the tablet's cookie (HTML page)" },
+    ...PAGE_RESPONSES,
+    410: { description: 'A revoked kiosk (HTML page)' },
+  },
+};
+
+export const handler = pageHandler(({ query, locale, cookies }) => showKioskPage({ thanks: query.thanks }, kioskPage, locale, cookies));

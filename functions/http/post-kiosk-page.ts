@@ -1,0 +1,20 @@
+import { kioskPage } from '../../shared/adapters/wiring/kiosk.js';
+import { ENTRY_FORM } from '../../shared/qr/schema.js';
+import { PAGE_RESPONSES, pageHandler, type PageContract } from '../../shared/http/page.js';
+import { submitKioskPage } from '../../shared/kiosk/service.js';
+
+export const contract: PageContract = {
+  anonymous: true,
+  page: true,
+  form: ENTRY_FORM,
+  responses: {
+    303: { description: 'Answer recorded as a transaction of source `kiosk`: go to the thanks' },
+    400: { description: 'The form again, with what is wrong' },
+    401: { description: "No registered kiosk's token in the tablet's cookie (HTML page)" },
+    429: { description: 'Too many answers from this kiosk in the last 30 seconds (HTML page)' },
+    ...PAGE_RESPONSES,
+    410: { description: 'A revoked kiosk: nothing is recorded (HTML page)' },
+  },
+};
+
+export const handler = pageHandler(({ form, locale, cookies, address }) => submitKioskPage(form, kioskPage, locale, { cookies, address }));

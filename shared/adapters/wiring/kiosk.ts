@@ -1,0 +1,32 @@
+import { ENV, requireEnvs, wire } from '../../config.js';
+import type { KioskAdminPorts, KioskPorts } from '../../kiosk/service.js';
+import { auditLog } from '../audit-log.js';
+import { kioskStore } from '../kiosk-repository.js';
+import { qrStore } from '../qr-repository.js';
+import { storeRepository } from '../store-repository.js';
+import { recordEntryAnswer } from './qr.js';
+import { surveyPageReads } from './surveys.js';
+import { tenantSettings } from './tenants.js';
+
+/** The kiosk's pages (GET and POST /k): its kiosk, the survey pages' reads, the device's bound and the walk-in answer path. */
+export const kioskPage = /* @__PURE__ */ wire((): KioskPorts => {
+  requireEnvs(ENV.tableName);
+  return { kiosks: kioskStore, settings: tenantSettings, brand: surveyPageReads.brand, limits: qrStore, record: recordEntryAnswer };
+});
+
+/** The tablet's first visit (GET /k/{token}): its kiosk only. */
+export const kioskEntry = /* @__PURE__ */ wire((): Pick<KioskPorts, 'kiosks'> => {
+  requireEnvs(ENV.tableName);
+  return { kiosks: kioskStore };
+});
+
+/** The admin's side: register (its store must exist), list and revoke, audited. */
+export const kioskAdmin = /* @__PURE__ */ wire((): KioskAdminPorts => {
+  requireEnvs(ENV.tableName);
+  return {
+    settings: tenantSettings,
+    storeExists: async (tenantId: number, id: number) => (await storeRepository.get(tenantId, id)) !== undefined,
+    kiosks: kioskStore,
+    audit: auditLog,
+  };
+});

@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import type { AuditActor, AuditLog } from '../audit/log.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import type { Locale } from '../locale.js';
+import type { QrPorts } from '../qr/ports.js';
+import { answerEntry, entryForm, entryThanks, isPage, openEntry, told, type EntryRequest } from '../qr/service.js';
+import type { Page } from '../surveys/answer-page.js';
+import { PLAIN_POLICY } from '../surveys/page-html.js';
+import type { Settings } from '../tenants/config-schema.js';
+import { KIOSK_COOKIE, KIOSK_ENTRY_PATH, KIOSK_PAGE_LINK, KIOSK_SELF_LINK } from './paths.js';
+import type { KioskRecord, KioskStore } from './ports.js';
+import type { KioskView, NewKioskBody, RegisteredKioskView } from './schema.js';
+import { isKioskToken, kioskTokenHash as hashOf, newKioskToken, readKioskToken } from './token.js';
+
+/**
+ * A kiosk: a tablet in a store whose answers become transactions of source `kiosk` on its store, journey and employee.
+ * An admin registers it (its device token shown once, stored as a hash) and may revoke it, refused from its next
+ * request. A shared device, so no per-browser bound as a QR code's: a bound per device instead, `KIOSK_ANSWER_LIMIT`.
+ */
+export const KIOSK_ANSWER_LIMIT = { answers: 6, windowSeconds: 30 } as const;
+/** How long the tablet's cookie keeps its device token: 400 days, the longest a browser keeps one. */
+const COOKIE_SECONDS = 400 * 86_400;
+/** How long the thanks shows before the kiosk returns to its start. */
+export const KIOSK_THANKS_SECONDS = 10;
+
+export interface KioskAdminPorts {
+  settings(tenantId: number): Promise<Settings>;
+  storeExists(tenantId: number, id: number): Promise<boolean>;
+  kiosks: KioskStore;
+  audit: AuditLog;
+}
+
+export interface KioskPorts extends QrPorts {
+  kiosks: Pick<KioskStore, 'find'>;
+}
+
+// ---- The admin's side ----------------------------------------------------------------------------------------------
+
+const viewOf = ({ journeyId: _journeyId, tokenHash: _tokenHash, ...view }: KioskRecord): KioskView => view;
+
+async function audited(
+  tenantId: number,
+  ports: KioskAdminPorts,
+  actor: AuditActor,
+  action: 'kiosk.register' | 'kiosk.revoke',
+  old: unknown,
+  now: Date,
+  view: KioskView,
+) {
+  await ports.audit.record(tenantId, {
+    id: randomBytes(6).toString('hex'),
+    at: now.toISOString(),
+    actor,
+    action,
+    changes: [{ path: `kiosks[id=${view.id}]`, old, new: view }],
+  });
+}
+
+/** POST /public/admin/kiosks: a new kiosk, its token and the address the tablet opens once in this answer only. */
+export async function registerKiosk(
+  tenantId: number,
+  body: NewKioskBody,
+  actor: AuditActor,
+  ports: KioskAdminPorts,
+  baseUrl: string,
+  now = new Date(),
+): Promise<RegisteredKioskView> {
+  const [settings, exists] = await Promise.all([ports.settings(tenantId), ports.storeExists(tenantId, body.store)]);
+  const journey = settings.journeys.find((j) => j.slug === body.journey);
+  const problems = [
+    ...(exists ? [] : [{ path: 'store', message: 'is not a store of this tenant' }]),
+    ...(journey ? [] : [{ path: 'journey', message: 'is not a journey of this tenant' }]),
+  ];
+  if (!journey || problems.length) throw new ValidationError('Unknown store or journey.', problems);
+  const { token, id } = newKioskToken(tenantId);
+  const record: KioskRecord = {
+    id,
+    name: body.name,
+    store: body.store,
+    journey: journey.slug,
+    journeyId: journey.id,
+    employee: body.employee ?? null,
+    created_at: now.toISOString(),
+    revoked_at: null,
+    tokenHash: hashOf(token),
+  };
+  await ports.kiosks.insert(tenantId, record);
+  const view = viewOf(record);
+  await audited(tenantId, ports, actor, 'kiosk.register', null, now, view);
+  return { ...view, token, url: `${baseUrl.replace(/\/+$/, '')}${KIOSK_ENTRY_PATH.replace('{token}', token)}` };
+}
+
+/** GET /public/admin/kiosks: the tenant's kiosks, oldest first; never a token. */
+export const listKiosks = async (tenantId: number, ports: Pick<KioskAdminPorts, 'kiosks'>) =>
+  (await ports.kiosks.list(tenantId)).map(viewOf);
+
+/** DELETE /public/admin/kiosks/{id}: refused from the kiosk's next request (410); revoking again answers the same. */
+export async function revokeKiosk(tenantId: number, id: string, actor: AuditActor, ports: KioskAdminPorts, now = new Date()) {
+  const revoked = await ports.kiosks.revoke(tenantId, id, now.toISOString());
+  if (!revoked) throw new NotFoundError(`Kiosk ${id} not found.`);
+  const view = viewOf(revoked);
+  // Revoked by this request (not before): audited once.
+  if (view.revoked_at === now.toISOString())
+    await audited(tenantId, ports, actor, 'kiosk.revoke', { ...view, revoked_at: null }, now, view);
+  return view;
+}
+
+// ---- The tablet's side ---------------------------------------------------------------------------------------------
+
+const tokenOf = (cookies: readonly string[]) => {
+  const name = `${KIOSK_COOKIE}=`;
+  return cookies.find((c) => c.startsWith(name))?.slice(name.length) ?? '';
+};
+
+/** The kiosk a token names, if it is one of a registered kiosk's; undefined for anything else. */
+async function kioskOf(token: string, ports: Pick<KioskPorts, 'kiosks'>) {
+  const named = readKioskToken(token);
+  const kiosk = named && (await ports.kiosks.find(named.tenantId, named.id));
+  return kiosk && isKioskToken(token, kiosk.tokenHash) ? { tenantId: named.tenantId, kiosk } : undefined;
+}
+
+/** The journey's page of the tablet's kiosk, or the page that says why not: 401 not registered, 410 revoked. */
+async function open(cookies: readonly string[], ports: Pick<KioskPorts, 'kiosks' | 'settings' | 'brand'>, locale: Locale) {
+  const found = await kioskOf(tokenOf(cookies), ports);
+  if (!found) return told(401, { locale }, 'kiosk.unknown.title', 'kiosk.unknown.text');
+  const { tenantId, kiosk } = found;
+  if (kiosk.revoked_at) return told(410, { locale }, 'kiosk.unknown.title', 'kiosk.revoked.text');
+  const target = { tenantId, storeId: kiosk.store, journeyId: kiosk.journeyId, employeeId: kiosk.employee ?? undefined, kioskId: kiosk.id };
+  return openEntry(target, await ports.settings(tenantId), ports, locale);
+}
+
+/** GET /k/{token}: keeps the device token in the tablet's cookie, then goes to the kiosk's page without it. */
+export async function enterKiosk(token: string, ports: Pick<KioskPorts, 'kiosks'>, locale: Locale): Promise<Page> {
+  const found = await kioskOf(token, ports);
+  if (!found) return told(401, { locale }, 'kiosk.unknown.title', 'kiosk.unknown.text');
+  if (found.kiosk.revoked_at) return told(410, { locale }, 'kiosk.unknown.title', 'kiosk.revoked.text');
+  // No Path: the default is the directory of /k/{token}, `/k` under any stage, which the kiosk's page is.
+  const cookie = `${KIOSK_COOKIE}=${token}; Max-Age=${COOKIE_SECONDS}; HttpOnly; Secure; SameSite=Lax`;
+  // A redirect's body is never shown: none.
+  return { status: 303, html: '', policy: PLAIN_POLICY, location: KIOSK_PAGE_LINK, cookies: [cookie] };
+}
+
+/** GET /k: the empty form (never a previous answer); `thanks` after an answer, back to the start after 10 s. */
+export async function showKioskPage(
+  query: { thanks?: string | undefined },
+  ports: Pick<KioskPorts, 'kiosks' | 'settings' | 'brand'>,
+  locale: Locale,
+  cookies: readonly string[],
+): Promise<Page> {
+  const opened = await open(cookies, ports, locale);
+  if (isPage(opened)) return opened;
+  if (query.thanks !== undefined) return entryThanks(opened, query.thanks, { seconds: KIOSK_THANKS_SECONDS, url: KIOSK_SELF_LINK });
+  return entryForm(opened, KIOSK_SELF_LINK, true);
+}
+
+/** POST /k: the answer, a transaction of source `kiosk` through the entries' one answer path, within the device's bound. */
+export async function submitKioskPage(
+  posted: URLSearchParams,
+  ports: KioskPorts,
+  locale: Locale,
+  request: EntryRequest,
+  now = new Date(),
+): Promise<Page> {
+  const opened = await open(request.cookies, ports, locale);
+  if (isPage(opened)) return opened;
+  const { tenantId, kioskId } = opened.code;
+  const window = Math.floor(now.getTime() / 1000 / KIOSK_ANSWER_LIMIT.windowSeconds);
+  // The device is the bound's whole key: its window counts every answer it takes, from whatever address.
+  const limit = {
+    tenantId,
+    tokenHash: kioskId,
+    addressHash: 'kiosk',
+    window,
+    endsAt: (window + 1) * KIOSK_ANSWER_LIMIT.windowSeconds * 1000,
+  };
+  return answerEntry(opened, KIOSK_SELF_LINK, posted, {
+    source: 'kiosk',
+    count: () => ports.limits.countAnswer(limit, KIOSK_ANSWER_LIMIT.answers),
+    tooMany: 'kiosk.tooMany.text',
+    record: ports.record,
+  });
+}
