@@ -5,12 +5,12 @@ import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
 import type { UserRecord } from '../../shared/access/ports.js';
 import type { CaseRecord } from '../../shared/cases/record.js';
 import { ENV } from '../../shared/config.js';
-import { changeOf, digestDays, digestFigures, rankByInterval } from '../../shared/digest/figures.js';
+import { changeOf, digestDays, digestFigures } from '../../shared/digest/figures.js';
 import { digestEmail } from '../../shared/digest/email.js';
 import { getsDigest, nextDigestAt } from '../../shared/digest/sending.js';
 import { digestPage } from '../../shared/workspace/digest-page.js';
 import type { Employee } from '../../shared/employees/schema.js';
-import { nps, rowOf } from '../../shared/results/report.js';
+import { nps } from '../../shared/results/report.js';
 import { ResultsQuery } from '../../shared/results/schema.js';
 import { resultsService } from '../../shared/results/service.js';
 import { answerTally, sentTally, type Counted } from '../../shared/results/tally.js';
@@ -49,22 +49,6 @@ describe('the digest period', () => {
       to: '2026-05-31',
       previous: { from: '2026-05-30', to: '2026-05-30' },
     });
-  });
-});
-
-const row = (key: string, n: number, promoters: number, detractors: number, minSample = 5) =>
-  rowOf(key, `Loja ${key}`, { n, p: promoters, d: detractors, sum: 0 }, 'nps', minSample);
-
-describe('rankByInterval', () => {
-  it('ranks best by the lower end of the interval and worst by the upper end, rows under the minimum apart', () => {
-    // A: NPS 100 on 5 answers (wide); B: NPS 60 on 200 (narrow): B's lower end is higher, so B is best.
-    const rows = [row('A', 5, 5, 0), row('B', 200, 140, 20), row('C', 200, 40, 100), row('D', 6, 1, 4), row('E', 2, 0, 2)];
-    const { best, worst, few } = rankByInterval(rows, 2);
-    expect(best.map((r) => r.key)).toEqual(['B', 'A']);
-    // D's upper end (a wide interval over -50) is above C's (-30 on 200 answers): C is the worst.
-    expect(worst.map((r) => r.key)).toEqual(['C', 'D']);
-    expect(few.map((r) => r.key)).toEqual(['E']);
-    expect(best[0]!.ci95![0]).toBeGreaterThan(best[1]!.ci95![0]);
   });
 });
 
@@ -175,6 +159,31 @@ describe('the digest figures', () => {
     expect(loja.ranking.few.map((r) => r.label).sort()).toEqual(['Ana', 'Caio']);
     expect(digest.cases.open.map((c) => c.id)).toEqual([2]);
     expect(digest.cases.overdue).toEqual([]);
+  });
+
+  it("ranks the stores as the results rank them, by the tenant's minimum of answers to rank", async () => {
+    // Prepare: a tenant that ranks from 1 answer (the journey's minimum sample stays 5).
+    const settings = { ...SETTINGS, minAnswersToRank: 1 };
+    const ranking = resultsService({
+      counters: counters(),
+      settings: async () => settings,
+      stores: { getMany: async (_t, ids) => STORES.filter((s) => ids.includes(s.id)) },
+      employees: { getMany: async (_t, ids) => EMPLOYEES.filter((e) => ids.includes(e.id)) },
+    });
+    const ports = { report: ranking.report, settings: async () => settings, cases: memoryCases(), baseUrl: '' };
+    // Act
+    const digest = await digestFigures(ports, { tenantId: TENANT, period: 'week', now: NOW }, user());
+    const stores = await ranking.report(
+      TENANT,
+      v.parse(ResultsQuery, { journey: 'loja', group_by: 'store', from: '2026-05-25', to: '2026-05-31' }),
+      user(),
+    );
+    // Assess: the digest's best are the results' ranks in order, none listed apart.
+    const loja = digest.journeys.find((j) => j.journey.slug === 'loja')!;
+    const byRank = [...stores.data].sort((a, b) => a.rank! - b.rank!).map((r) => r.label);
+    expect(loja.ranking.best.map((r) => r.label)).toEqual(byRank);
+    expect(byRank).toEqual(['Loja Centro', 'Loja Norte']);
+    expect(loja.ranking.few).toEqual([]);
   });
 
   it('refuses a store outside the scope as results do', async () => {
