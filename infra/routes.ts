@@ -27,6 +27,7 @@ import { SURVEY_PAGE_PATH, UNSUBSCRIBE_PAGE_PATH } from '../shared/surveys/paths
 import { LOGO_ROUTE } from '../shared/brand/brand.js';
 import { ROBOTS_PATH } from '../shared/http/robots.js';
 import { QR_PAGE_PATH } from '../shared/qr/paths.js';
+import { DIGEST_UNSUBSCRIBE_PATH } from '../shared/digest/paths.js';
 
 /**
  * The route table: every operation of both APIs, as plain data, one line each (`route()` below applies the defaults).
@@ -238,6 +239,8 @@ export const routes: readonly Route[] = [
   route('POST', '/public/admin/qr/rotate', 'rotateAdminQr', RW, 'Retire every QR code printed so far (410 from the next request); written to the audit log', admin),
   route('GET', UNSUBSCRIBE_PAGE_PATH, 'getUnsubscribePage', R, 'Ask the customer to confirm opting out of surveys', page),
   route('POST', UNSUBSCRIBE_PAGE_PATH, 'postUnsubscribe', RW, 'Opt the customer out of surveys (also RFC 8058 one-click)', page),
+  route('GET', DIGEST_UNSUBSCRIBE_PATH, 'getDigestUnsubscribe', R, "Ask a digest's reader to confirm stopping their digests (the link of their digest e-mail: signed, naming no one)", page),
+  route('POST', DIGEST_UNSUBSCRIBE_PATH, 'postDigestUnsubscribe', RW, "Set the link's user's digest to off (also RFC 8058 one-click)", page),
 ];
 
 /**
@@ -424,6 +427,8 @@ export const consumers: readonly Consumer[] = [
     table: ['read', 'write', 'delete'],
     sends: ['digests'],
     providers: ['ses'],
+    // Signs each e-mail's one-click unsubscribe link (shared/digest/unsubscribe.ts).
+    surveyLinks: true,
     summary:
       "Sends each user's digest e-mail of a period once (claimed before sending); a tenant's scheduled run queues its users' digests and parks the next run",
   },

@@ -32,7 +32,7 @@ export interface DigestDays {
 }
 
 /** Today's date in `timeZone`, YYYY-MM-DD. */
-const localDay = (now: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(now);
+export const localDay = (now: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(now);
 
 /** The last whole period before `now` in the tenant's zone: the week Monday to Sunday before this one, or yesterday. */
 export function digestDays(period: DigestPeriod, now: Date, timeZone: string): DigestDays {

@@ -481,6 +481,15 @@ export const enAlerts: AlertCatalogue = {
   'digest.open': 'See the digest in the workspace',
   'digest.optOut':
     'You receive this digest {period, select, week {every Monday} other {every morning}}. To stop it or change how often, set your digest to off in the workspace.',
+  'digest.unsubscribeLink': 'Stop these digests',
+  'digest.unsubscribeTitle': 'Stop the digests',
+  'digest.unsubscribeText':
+    'You will no longer receive the digests of {company} by e-mail. You can turn them back on in the workspace, on the digest page.',
+  'digest.unsubscribeConfirm': 'Confirm',
+  'digest.unsubscribedTitle': 'Done',
+  'digest.unsubscribedText': 'You will not receive any more digests of {company}.',
+  'digest.unsubscribeNotFoundTitle': 'Link not valid',
+  'digest.unsubscribeNotFoundText': 'This link is not valid. Check that it was copied in full.',
 };
 
 export const enAdmin: AdminCatalogue = {

@@ -475,6 +475,15 @@ export const ptBRAlerts = {
   'digest.open': 'Ver o resumo no painel',
   'digest.optOut':
     'Você recebe este resumo {period, select, week {toda segunda-feira} other {toda manhã}}. Para pará-lo ou mudar a frequência, desative seu resumo no painel.',
+  'digest.unsubscribeLink': 'Não receber mais estes resumos',
+  'digest.unsubscribeTitle': 'Parar os resumos',
+  'digest.unsubscribeText':
+    'Você não receberá mais os resumos de {company} por e-mail. Pode voltar a recebê-los no painel, na página do resumo.',
+  'digest.unsubscribeConfirm': 'Confirmar',
+  'digest.unsubscribedTitle': 'Pronto',
+  'digest.unsubscribedText': 'Você não receberá mais os resumos de {company}.',
+  'digest.unsubscribeNotFoundTitle': 'Link inválido',
+  'digest.unsubscribeNotFoundText': 'Este link não é válido. Confira se foi copiado por inteiro.',
 } as const;
 
 export const ptBRAdmin = {

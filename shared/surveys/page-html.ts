@@ -75,7 +75,7 @@ const policyOf = (styles: string[], images: string[]) =>
 /** The policy of a page without a brand (the wrapper's error pages). */
 export const PLAIN_POLICY = policyOf([STYLE_HASH], []);
 
-function layout(frame: PageFrame, title: string, body: SafeHtml, footer?: SafeHtml): Rendered {
+export function layout(frame: PageFrame, title: string, body: SafeHtml, footer?: SafeHtml): Rendered {
   const colour = checkedColour(frame.brand?.colour);
   const logo = safeLogo(frame.brand?.logoUrl);
   // A checked #rrggbb, so the sheet is as vetted as STYLE.

@@ -7,7 +7,7 @@ import type { CaseRecord } from '../../shared/cases/record.js';
 import { ENV } from '../../shared/config.js';
 import { changeOf, digestDays, digestFigures } from '../../shared/digest/figures.js';
 import { digestEmail } from '../../shared/digest/email.js';
-import { getsDigest, nextDigestAt } from '../../shared/digest/sending.js';
+import { getsDigest, handleDigest, nextRunAt, scheduleFirstRun, type DigestSendingPorts } from '../../shared/digest/sending.js';
 import { digestPage } from '../../shared/workspace/digest-page.js';
 import type { Employee } from '../../shared/employees/schema.js';
 import { nps } from '../../shared/results/report.js';
@@ -206,6 +206,7 @@ describe('the digest e-mail', () => {
         locale,
         timeZone: 'America/Sao_Paulo',
         link: 'https://pesquisa.example/app/digest',
+        unsubscribe: 'https://pesquisa.example/d/abc/unsubscribe',
       });
       expect(email.subject).toContain(word);
       expect(email.html).toContain(`lang="${locale}"`);
@@ -213,6 +214,8 @@ describe('the digest e-mail', () => {
       expect(email.html).toContain('https://pesquisa.example/app/digest');
       expect(email.html).toContain('https://pesquisa.example/app/cases/1');
       expect(email.text).toContain('https://pesquisa.example/app/digest');
+      expect(email.html).toContain('href="https://pesquisa.example/d/abc/unsubscribe"');
+      expect(email.text).toContain('https://pesquisa.example/d/abc/unsubscribe');
       expect(email.text).toContain('Loja Centro');
     }
   });
@@ -227,24 +230,91 @@ describe('who gets a digest, and when the next one is due', () => {
     ...fields,
   });
 
-  it('sends the weekly one to enabled e-mail users who have not opted out, the daily one to those who chose it', () => {
-    expect(getsDigest(someone('ana@example.com'), 'week')).toBe(true);
-    expect(getsDigest(someone('ana@example.com'), 'day')).toBe(false);
-    expect(getsDigest(someone('ana@example.com', { digest: 'daily' }), 'day')).toBe(true);
-    expect(getsDigest(someone('ana@example.com', { digest: 'daily' }), 'week')).toBe(true);
-    expect(getsDigest(someone('ana@example.com', { digest: 'off' }), 'week')).toBe(false);
-    expect(getsDigest(someone('ana@example.com', { disabled_at: '2026-02-01T00:00:00Z' }), 'week')).toBe(false);
-    expect(getsDigest(someone('demo-admin'), 'week')).toBe(false);
+  it('sends the weekly one to enabled e-mail users who have not opted out, the daily one to those who chose it when it is on', () => {
+    const on = { digests: { daily: true } };
+    const off = { digests: { daily: false } };
+    expect(getsDigest(someone('ana@example.com'), 'week', off)).toBe(true);
+    expect(getsDigest(someone('ana@example.com'), 'day', on)).toBe(false);
+    expect(getsDigest(someone('ana@example.com', { digest: 'daily' }), 'day', on)).toBe(true);
+    expect(getsDigest(someone('ana@example.com', { digest: 'daily' }), 'day', off)).toBe(false);
+    expect(getsDigest(someone('ana@example.com', { digest: 'daily' }), 'day', {})).toBe(false);
+    expect(getsDigest(someone('ana@example.com', { digest: 'daily' }), 'week', off)).toBe(true);
+    expect(getsDigest(someone('ana@example.com', { digest: 'off' }), 'week', on)).toBe(false);
+    expect(getsDigest(someone('ana@example.com', { disabled_at: '2026-02-01T00:00:00Z' }), 'week', on)).toBe(false);
+    expect(getsDigest(someone('demo-admin'), 'week', on)).toBe(false);
   });
 
-  it('is next Monday at 08:00 in the tenant zone', () => {
-    // Thursday 26 November 2026: Monday 30 November, 08:00 in São Paulo (UTC-3) is 11:00 UTC.
-    expect(nextDigestAt(new Date('2026-11-26T15:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-11-30T11:00:00.000Z');
-    // Monday 07:59 there: that same morning; 08:00 already: the Monday after.
-    expect(nextDigestAt(new Date('2026-11-30T10:59:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-11-30T11:00:00.000Z');
-    expect(nextDigestAt(new Date('2026-11-30T11:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-12-07T11:00:00.000Z');
-    // Sunday 23:30 in UTC is already Monday in Tokyo.
-    expect(nextDigestAt(new Date('2026-11-29T23:30:00Z'), 'Asia/Tokyo').toISOString()).toBe('2026-12-06T23:00:00.000Z');
+  it('is the next 08:00 in the tenant zone', () => {
+    // Thursday 26 November 2026, 12:00 in São Paulo (UTC-3): Friday 27, 08:00 there, is 11:00 UTC.
+    expect(nextRunAt(new Date('2026-11-26T15:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-11-27T11:00:00.000Z');
+    // 07:59 there: that same morning; 08:00 already: the morning after.
+    expect(nextRunAt(new Date('2026-11-30T10:59:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-11-30T11:00:00.000Z');
+    expect(nextRunAt(new Date('2026-11-30T11:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-12-01T11:00:00.000Z');
+    // Sunday 23:30 in UTC is already Monday 08:30 in Tokyo: Tuesday's 08:00 there.
+    expect(nextRunAt(new Date('2026-11-29T23:30:00Z'), 'Asia/Tokyo').toISOString()).toBe('2026-11-30T23:00:00.000Z');
+  });
+
+  /** A tenant's run through in-memory ports: the messages it queues and the timers it parks. */
+  function scheduled(daily: boolean) {
+    const settings = { ...SETTINGS, digests: { daily } };
+    const queued: { period: string; from: string; user?: string | undefined }[] = [];
+    const parked: { period: string; from: string; dueAt: string }[] = [];
+    let listed = 0;
+    const ports: DigestSendingPorts = {
+      figures: { report: results.report, settings: async () => settings, cases: memoryCases() },
+      users: {
+        list: async () => {
+          listed++;
+          return [someone('ana@example.com', { digest: 'daily' }), someone('bia@example.com')];
+        },
+        find: async () => undefined,
+      },
+      claims: { claim: async () => true, sent: async () => undefined, release: async () => undefined },
+      queue: async (messages) => void queued.push(...messages),
+      email: async () => undefined,
+      timer: { schedule: async (m, dueAt) => void parked.push({ period: m.period, from: m.from, dueAt: dueAt.toISOString() }) },
+      baseUrl: '',
+      unsubscribeToken: () => 'token',
+    };
+    const run = (dueAt: string) => handleDigest(ports, { version: 1, tenantId: TENANT, period: 'day', from: '', dueAt }, new Date(dueAt));
+    return { ports, run, queued, parked, listed: () => listed };
+  }
+
+  it('queues every morning the daily digests when the tenant has them on, and the weekly ones on Monday', async () => {
+    const on = scheduled(true);
+    // Tuesday 2 June 2026, 08:00 in São Paulo: yesterday's digest for Ana, who chose it; the next run Wednesday.
+    expect(await on.run('2026-06-02T11:00:00.000Z')).toBe('queued');
+    expect(on.queued.map((m) => [m.period, m.from, m.user])).toEqual([['day', '2026-06-01', 'ana@example.com']]);
+    expect(on.parked).toEqual([{ period: 'day', from: '2026-06-02', dueAt: '2026-06-03T11:00:00.000Z' }]);
+    // Monday 8 June: last week's for both, and Sunday's for Ana.
+    on.queued.length = 0;
+    await on.run('2026-06-08T11:00:00.000Z');
+    expect(on.queued.map((m) => [m.period, m.from, m.user])).toEqual([
+      ['week', '2026-06-01', 'ana@example.com'],
+      ['week', '2026-06-01', 'bia@example.com'],
+      ['day', '2026-06-07', 'ana@example.com'],
+    ]);
+  });
+
+  it('reads no user on a morning with nothing to send, and still parks the next run', async () => {
+    const off = scheduled(false);
+    await off.run('2026-06-02T11:00:00.000Z');
+    expect(off.queued).toEqual([]);
+    expect(off.listed()).toBe(0);
+    expect(off.parked.map((t) => t.dueAt)).toEqual(['2026-06-03T11:00:00.000Z']);
+    await off.run('2026-06-08T11:00:00.000Z');
+    expect(off.queued.map((m) => [m.period, m.user])).toEqual([
+      ['week', 'ana@example.com'],
+      ['week', 'bia@example.com'],
+    ]);
+  });
+
+  it("parks a new tenant's first run in the table: more than the queue's delay ahead", async () => {
+    const { ports, parked } = scheduled(false);
+    // 07:50 in São Paulo: this morning's 08:00 is within the queue's 15 minutes, so the first run is tomorrow's.
+    await scheduleFirstRun(ports, TENANT, SETTINGS, new Date('2026-06-02T10:50:00Z'));
+    await scheduleFirstRun(ports, TENANT, SETTINGS, new Date('2026-06-02T10:00:00Z'));
+    expect(parked.map((t) => t.dueAt)).toEqual(['2026-06-03T11:00:00.000Z', '2026-06-02T11:00:00.000Z']);
   });
 });
 

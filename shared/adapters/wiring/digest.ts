@@ -4,7 +4,8 @@ import * as sending from '../../digest/sending.js';
 import * as page from '../../workspace/digest-page.js';
 import type { DigestMessage } from '../../digest/schema.js';
 import type { UserRecord } from '../../access/ports.js';
-import { findUserByName, listUsers } from '../access-repository.js';
+import { findUserByName, listUsers, updateUser } from '../access-repository.js';
+import { digestUnsubscribeToken, type DigestUnsubscribePorts } from '../../digest/unsubscribe.js';
 import { caseStore } from '../case-repository.js';
 import { digestClaims } from '../digest-claims.js';
 import { sendDigestEmail } from '../digest-mail.js';
@@ -44,15 +45,26 @@ export const digestSending = /* @__PURE__ */ wire(() => {
     get baseUrl() {
       return requireEnv(ENV.surveyBaseUrl);
     },
+    unsubscribeToken: (tenantId, name) => digestUnsubscribeToken(tenantId, name, requireEnv(ENV.surveySecret)),
   };
   return {
-    /** The admin's POST: the period's digests now, and the tenant's weekly schedule parked (a tenant's first run starts it). */
+    /** The admin's POST: the period's digests now, and the tenant's next scheduled run parked (if it was lost). */
     async queue(tenantId: number, period: figures.DigestPeriod, now = new Date()) {
-      const queued = await sending.queueDigests(ports, tenantId, period, now);
-      await sending.scheduleNextDigest(ports, tenantId, await tenantSettings(tenantId), now);
+      const queued = await sending.queueDigests(ports, tenantId, [period], now);
+      await sending.scheduleNextRun(ports, tenantId, await tenantSettings(tenantId), now);
       return queued;
     },
     handle: (message: DigestMessage, now = new Date()) => sending.handleDigest(ports, message, now),
+  };
+});
+
+/** The one-click unsubscribe page: the tenant's users, their brand, and the user's digest set to off. */
+export const digestUnsubscribePorts = /* @__PURE__ */ wire((): DigestUnsubscribePorts => {
+  requireEnvs(ENV.tableName);
+  return {
+    users: listUsers,
+    settings: tenantSettings,
+    stop: async (tenantId, user) => void (await updateUser(tenantId, user.tokenHash, { digest: 'off' })),
   };
 });
 
