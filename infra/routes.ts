@@ -265,6 +265,7 @@ export const workspaceRoutes: readonly Route[] = [
   route('GET', APP_ANSWERS_CSV_PATH, 'getAppAnswersCsv', RB, 'The answers of the same filters as CSV, a page at a time (its Link header goes on)', { ...workspacePage, cursors: true }),
   route('GET', APP_RESULTS_PATH, 'getAppResults', R, 'Results of a journey and period, by store, employee and class, against the period before', workspacePage),
   route('GET', APP_DIGEST_PATH, 'getAppDigest', R, "The digest of the last week or day in the signed-in user's scope, as the digest e-mail shows it (where it links)", workspacePage),
+  route('POST', APP_DIGEST_PATH, 'postAppDigest', RW, "Save the signed-in user's own choice of digest e-mail (weekly, daily or off), back to the digest page", workspacePage),
   route('GET', APP_CASES_PATH, 'getAppCases', RB, "The signed-in user's cases (of their stores, or their own; open, overdue, resolved; by store), overdue first", { ...workspacePage, cursors: true }),
   route('GET', APP_CASE_PATH, 'getAppCase', RB, 'One case: the answer, its notes and history, and the forms that act on it', workspacePage),
   route('POST', APP_CASE_PATH, 'postAppCase', RWB, "A case's form: a note, a status (a root cause to resolve) or an owner; back to the case", { ...workspacePage, queues: ['events', 'surveyDispatch'] }),

@@ -27,6 +27,7 @@ const ROUTE_GROUPS: Record<string, string> = {
   admin: 'Admin',
   s: 'Pages',
   q: 'Pages',
+  d: 'Pages',
   health: 'Pages',
   brand: 'Pages',
   survey: 'Survey',

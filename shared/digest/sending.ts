@@ -133,18 +133,19 @@ export type DigestOutcome = 'queued' | 'sent' | 'duplicate' | 'nobody';
 /** The digest queue's work for one message: a scheduled run fans out (and parks the next); a user's digest is sent once. */
 export async function handleDigest(ports: DigestSendingPorts, message: DigestMessage, now: Date): Promise<DigestOutcome> {
   const { tenantId, period, from } = message;
-  const settings = await ports.figures.settings(tenantId);
   if (message.user === undefined) {
+    const settings = await ports.figures.settings(tenantId);
     const at = message.dueAt ? new Date(message.dueAt) : now;
     await queueDigests(ports, tenantId, runPeriods(period, at, settings), at);
     await scheduleNextRun(ports, tenantId, settings, now);
     return 'queued';
   }
   const user = await ports.users.find(tenantId, message.user);
-  if (!user || !getsDigest(user, period, settings)) return 'nobody';
+  // The daily switch is read for a daily digest only: a weekly one's duplicate reads the user and its claim alone.
+  if (!user || !getsDigest(user, period, period === 'day' ? await ports.figures.settings(tenantId) : {})) return 'nobody';
   if (!(await ports.claims.claim(tenantId, user.name, period, from, now))) return 'duplicate';
   try {
-    await sendDigest(ports, settings, tenantId, user, period, from);
+    await sendDigest(ports, tenantId, user, period, from);
   } catch (error) {
     await ports.claims.release(tenantId, user.name, period, from, now);
     throw error;
@@ -153,14 +154,8 @@ export async function handleDigest(ports: DigestSendingPorts, message: DigestMes
   return 'sent';
 }
 
-async function sendDigest(
-  ports: DigestSendingPorts,
-  settings: Settings,
-  tenantId: number,
-  user: UserRecord,
-  period: DigestPeriod,
-  from: string,
-) {
+async function sendDigest(ports: DigestSendingPorts, tenantId: number, user: UserRecord, period: DigestPeriod, from: string) {
+  const settings = await ports.figures.settings(tenantId);
   const sender = settings.delivery.email?.from;
   if (!sender) {
     logger.warn('A digest was not sent: the tenant has no e-mail sender', { tenantId });

@@ -490,6 +490,14 @@ export const enAlerts: AlertCatalogue = {
   'digest.unsubscribedText': 'You will not receive any more digests of {company}.',
   'digest.unsubscribeNotFoundTitle': 'Link not valid',
   'digest.unsubscribeNotFoundText': 'This link is not valid. Check that it was copied in full.',
+  'digest.choiceLegend': 'Receive the digest by e-mail',
+  'digest.choiceWeekly': 'Every Monday',
+  'digest.choiceDaily': 'Every morning (and the weekly one on Mondays)',
+  'digest.choiceOff': 'Do not send it',
+  'digest.choiceDailyOff': 'Your company sends no daily digests: with this choice you get the weekly one.',
+  'digest.choiceSave': 'Save',
+  'digest.choiceInvalid': 'Choose weekly, daily or none.',
+  'digest.choiceSaved': 'Choice saved.',
 };
 
 export const enAdmin: AdminCatalogue = {

@@ -491,6 +491,14 @@ export const esAlerts: AlertCatalogue = {
   'digest.unsubscribedText': 'Ya no recibirá los resúmenes de {company}.',
   'digest.unsubscribeNotFoundTitle': 'Enlace no válido',
   'digest.unsubscribeNotFoundText': 'Este enlace no es válido. Compruebe que se copió completo.',
+  'digest.choiceLegend': 'Recibir el resumen por correo',
+  'digest.choiceWeekly': 'Cada lunes',
+  'digest.choiceDaily': 'Cada mañana (y el semanal los lunes)',
+  'digest.choiceOff': 'No recibirlo',
+  'digest.choiceDailyOff': 'Su empresa no envía resúmenes diarios: con esta opción recibe el semanal.',
+  'digest.choiceSave': 'Guardar',
+  'digest.choiceInvalid': 'Elija semanal, diario o no recibirlo.',
+  'digest.choiceSaved': 'Opción guardada.',
 };
 
 export const esAdmin: AdminCatalogue = {

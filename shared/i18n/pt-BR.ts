@@ -484,6 +484,14 @@ export const ptBRAlerts = {
   'digest.unsubscribedText': 'Você não receberá mais os resumos de {company}.',
   'digest.unsubscribeNotFoundTitle': 'Link inválido',
   'digest.unsubscribeNotFoundText': 'Este link não é válido. Confira se foi copiado por inteiro.',
+  'digest.choiceLegend': 'Receber o resumo por e-mail',
+  'digest.choiceWeekly': 'Toda segunda-feira',
+  'digest.choiceDaily': 'Toda manhã (e o semanal às segundas)',
+  'digest.choiceOff': 'Não receber',
+  'digest.choiceDailyOff': 'Sua empresa não envia resumos diários: com esta escolha você recebe o semanal.',
+  'digest.choiceSave': 'Salvar',
+  'digest.choiceInvalid': 'Escolha semanal, diário ou não receber.',
+  'digest.choiceSaved': 'Escolha salva.',
 } as const;
 
 export const ptBRAdmin = {

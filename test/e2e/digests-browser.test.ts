@@ -16,7 +16,8 @@ import { answerTally, merge, sentTally } from '../../shared/results/tally.js';
 import { overHttp } from '../support/api.js';
 import { until, type Mail } from '../support/mailbox.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
-import { CHROMIUM, hasChromium } from '../support/workspace.js';
+import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched } from '../support/workspace.js';
+import { APP_DIGEST_PATH } from '../../shared/session/paths.js';
 
 /**
  * Digests through the local stack (issue 48): POST /public/admin/digests puts one e-mail per opted-in e-mail user in
@@ -26,6 +27,7 @@ import { CHROMIUM, hasChromium } from '../support/workspace.js';
  */
 const api = overHttp('public');
 const sesUrl = inject('sesUrl');
+const publicUrl = inject('publicUrl');
 const ZONE = 'America/Sao_Paulo';
 let tenant: TestTenant;
 let browser: Browser;
@@ -59,6 +61,9 @@ const scrollWidth = () =>
 
 const user = (token: string) => ({ 'x-service-user-token': token });
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+/** A user's choice of digest, as the users API answers it. */
+const digestOf = async (name: string) =>
+  (await api({ path: '/public/admin/users', key: tenant.adminKey })).body.data.find((u: { name: string }) => u.name === name).digest;
 
 beforeAll(async () => {
   createdAt = new Date();
@@ -141,8 +146,6 @@ describe('digests through the local stack', () => {
     const confirm = await api({ path: `/d/${token}/unsubscribe` });
     expect(confirm.status).toBe(200);
     expect(confirm.text).toContain('Detener los resúmenes');
-    const digestOf = async (name: string) =>
-      (await api({ path: '/public/admin/users', key: tenant.adminKey })).body.data.find((u: { name: string }) => u.name === name).digest;
     expect(await digestOf(ANA)).toBe('weekly');
     const stopped = await api({ method: 'POST', path: `/d/${token}/unsubscribe`, body: 'List-Unsubscribe=One-Click', headers: FORM });
     expect(stopped.status, stopped.text).toBe(200);
@@ -163,6 +166,35 @@ describe('digests through the local stack', () => {
     );
     // Assess
     expect(Item?.message).toEqual({ ...message, dueAt: dueAt.toISOString() });
+  });
+
+  it.skipIf(!hasChromium)("lets a manager choose their own digest on the workspace's digest page, on a phone and a desktop", async () => {
+    // Prepare: a manager of every store, signed in with their own password; the page speaks the tenant's Spanish.
+    const email = `gerente-${stamp}@example.com`;
+    const password = 'Digest-browser-pass1!';
+    await inviteManagerOf(tenant.tenantId, email, 'all', { password });
+    for (const [viewport, label, choice] of [
+      [{ width: 390, height: 844 }, 'No recibirlo', 'off'],
+      [{ width: 1280, height: 900 }, 'Cada mañana (y el semanal los lunes)', 'daily'],
+    ] as const) {
+      const { context, problems } = await watched(browser, publicUrl, { viewport, bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto(`${publicUrl}${APP_DIGEST_PATH}`);
+      await signIn(page, email, password);
+      await page.waitForURL(`**${APP_DIGEST_PATH}`);
+      // Act
+      await page.getByLabel(label).check();
+      await page.getByRole('button', { name: 'Guardar' }).click();
+      await page.waitForURL(`**${APP_DIGEST_PATH}?saved=1`);
+      // Assess
+      expect(await page.getByRole('status').textContent()).toBe('Opción guardada.');
+      expect(await page.getByLabel(label).isChecked()).toBe(true);
+      expect(await axe(page), `at ${viewport.width} px`).toEqual([]);
+      await page.screenshot({ path: join(tmpdir(), `digest-page-${viewport.width}.png`), fullPage: true });
+      expect(await digestOf(email)).toBe(choice);
+      expect(problems).toEqual([]);
+      await context.close();
+    }
   });
 
   it('answers GET /public/digest with the figures GET /public/results answers for the same period and scope', async () => {

@@ -81,9 +81,9 @@ describe('the CDK stacks', () => {
       'Test/Messaging': 60,
       'Test/PublicApi': 34,
       // The workspace's pages in two stacks (infra/stacks/api.ts workspaceGroupOf): the tenant admins' pages apart.
-      'Test/PublicApi/WorkspaceRoutes': 133,
+      'Test/PublicApi/WorkspaceRoutes': 140,
       'Test/PublicApi/WorkspaceAdminRoutes': 84,
-      'Test/PublicApi/PagesRoutes': 56,
+      'Test/PublicApi/PagesRoutes': 70,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
       'Test/PublicApi/InsightsRoutes': 65,
@@ -271,7 +271,7 @@ describe('the CDK stacks', () => {
     for (const route of synthesized) {
       expect(route.anonymous, route.key).toBe(
         route.key === 'GET /health' ||
-          / \/((s|q)\/\{token\}|docs|assets|results$|robots\.txt$|openapi\.json|app\/(sign-in|session\/)|brand\/logos\/)/.test(route.key),
+          / \/((s|q|d)\/\{token\}|docs|assets|results$|robots\.txt$|openapi\.json|app\/(sign-in|session\/)|brand\/logos\/)/.test(route.key),
       );
     }
     // The workspace's pages behind the session authorizer (no identity source, no cache), every other keyed route behind the key's.
@@ -310,6 +310,7 @@ describe('the CDK stacks', () => {
       'POST /app/answers/exports',
       'POST /app/cases/{id}',
       'POST /app/cases/{id}/contact',
+      'POST /app/digest',
     ]);
   });
 

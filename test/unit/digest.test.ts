@@ -8,7 +8,7 @@ import { ENV } from '../../shared/config.js';
 import { changeOf, digestDays, digestFigures } from '../../shared/digest/figures.js';
 import { digestEmail } from '../../shared/digest/email.js';
 import { getsDigest, handleDigest, nextRunAt, scheduleFirstRun, type DigestSendingPorts } from '../../shared/digest/sending.js';
-import { digestPage } from '../../shared/workspace/digest-page.js';
+import { digestPage, postedChoice } from '../../shared/workspace/digest-page.js';
 import type { Employee } from '../../shared/employees/schema.js';
 import { nps } from '../../shared/results/report.js';
 import { ResultsQuery } from '../../shared/results/schema.js';
@@ -327,5 +327,22 @@ describe('the digest page', () => {
     expect(page.html).toContain('Weekly digest');
     expect(page.html).toContain('href="/prod/app/cases/1"');
     expect(page.html).toContain('aria-current="page"');
+  });
+
+  it("holds the user's own choice of digest, posted to the page; the daily one said to be off while the tenant has it off", async () => {
+    const figures = await digestOf('all');
+    const chooser = { ...(await user()), digest: 'daily' as const };
+    const page = digestPage({ figures, settings: { ...SETTINGS, locale: 'en' }, user: chooser, base: '/prod', choice: 'saved' });
+    expect(page.html).toContain('<form method="post" action="/prod/app/digest">');
+    expect(page.html).toContain('<input type="radio" name="digest" value="daily" checked>');
+    expect(page.html).toContain('<input type="radio" name="digest" value="off">');
+    expect(page.html).toContain('Choice saved.');
+    expect(page.html).toContain('Your company sends no daily digests');
+    const on = digestPage({ figures, settings: { ...SETTINGS, locale: 'en', digests: { daily: true } }, user: chooser, base: '' });
+    expect(on.html).not.toContain('Your company sends no daily digests');
+    const refused = digestPage({ figures, settings: SETTINGS, user: chooser, base: '', choice: 'invalid' });
+    expect(refused.status).toBe(400);
+    expect(postedChoice(new URLSearchParams('digest=off'))).toBe('off');
+    expect(postedChoice(new URLSearchParams('digest=monthly'))).toBeUndefined();
   });
 });

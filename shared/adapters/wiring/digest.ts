@@ -2,6 +2,8 @@ import { ENV, requireEnv, requireEnvs, wire } from '../../config.js';
 import * as figures from '../../digest/figures.js';
 import * as sending from '../../digest/sending.js';
 import * as page from '../../workspace/digest-page.js';
+import { redirect } from '../../web-answer.js';
+import { APP_DIGEST_PATH } from '../../session/paths.js';
 import type { DigestMessage } from '../../digest/schema.js';
 import type { UserRecord } from '../../access/ports.js';
 import { findUserByName, listUsers, updateUser } from '../access-repository.js';
@@ -84,5 +86,29 @@ export async function showDigest({
     digestReads.figures({ tenantId, period: page.pagePeriod(query), now: new Date() }, Promise.resolve(user)),
     tenantSettings(tenantId),
   ]);
-  return page.digestPage({ figures, settings, user, base });
+  return page.digestPage({ figures, settings, user, base, ...(query.saved ? { choice: 'saved' as const } : {}) });
+}
+
+/** The digest page's form: the signed-in user's own choice of digest e-mail, saved, then back to the page. */
+export async function chooseDigest({
+  tenantId,
+  user,
+  base,
+  form,
+}: {
+  tenantId: number;
+  user: UserRecord;
+  base: string;
+  form: URLSearchParams;
+}) {
+  const choice = page.postedChoice(form);
+  if (!choice) {
+    const [figures, settings] = await Promise.all([
+      digestReads.figures({ tenantId, period: 'week', now: new Date() }, Promise.resolve(user)),
+      tenantSettings(tenantId),
+    ]);
+    return page.digestPage({ figures, settings, user, base, choice: 'invalid' });
+  }
+  await updateUser(tenantId, user.tokenHash, { digest: choice });
+  return redirect(`${base}${APP_DIGEST_PATH}?saved=1`);
 }
