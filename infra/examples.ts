@@ -1,4 +1,5 @@
 import { qrPagePath } from '../shared/qr/paths.js';
+import { digestUnsubscribePath } from '../shared/digest/paths.js';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Route } from './routes.js';
@@ -44,6 +45,8 @@ export interface Fixture {
   surveyToken: string;
   /** A QR code's token for the fixture's store (journey loja, generation 1: the QR page's examples, before the rotation). */
   qrToken: string;
+  /** The digest unsubscribe token of the fixture's spare user (an e-mail address: the digest page's examples). */
+  digestToken: string;
   /** A done export request naming the fixture's customer. */
   privacyRequestId: string;
   /** A stored logo's object name (`<sha-256>.png`). */
@@ -221,6 +224,8 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   postSurveyPage: (f) => ({ method: 'POST', path: surveyPagePath(f.surveyToken), body: 'score=9&class_1=5&comment=Muito+bom' }),
   getUnsubscribePage: (f) => ({ path: unsubscribeOf(surveyPagePath(f.surveyToken)) }),
   postUnsubscribe: (f) => ({ method: 'POST', path: unsubscribeOf(surveyPagePath(f.surveyToken)), body: 'List-Unsubscribe=One-Click' }),
+  getDigestUnsubscribe: (f) => ({ path: digestUnsubscribePath(f.digestToken) }),
+  postDigestUnsubscribe: (f) => ({ method: 'POST', path: digestUnsubscribePath(f.digestToken), body: 'List-Unsubscribe=One-Click' }),
   getQrPage: (f) => ({ path: qrPagePath(f.qrToken) }),
   postQrPage: (f) => ({ method: 'POST', path: qrPagePath(f.qrToken), body: 'score=9&comment=Muito+bom' }),
   getAdminQr: (f) => ({ path: '/public/admin/qr', query: { store: f.storeId, journey: 'loja' } }),
@@ -252,6 +257,7 @@ export const EXAMPLE_FIXTURE: Fixture = {
   requestId: 'tx-3q2Vb1kQm9ZcX8yT4rN7pL0sD5fG6hJ2.Hk3dP0qLx9sVb2mT7yWc1A',
   surveyToken: 'AQAAAAH5hI2DO0wBAmsMNTMTWwrDg-yCNLMcQ0xsvD0b',
   qrToken: 'AQAAAAEAAAACAAAAAQAAAAAAARbYlOFiwZzO84UCjavT2oI',
+  digestToken: 'AQAAAAElr8g2LiCyVcSY10yY6ATZ',
   privacyRequestId: 'pr_Qm9hdmlzdGEgZGUgZXhlbX',
   logoFile: '5f0d7c3b2a1e4d6f8a9b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f7.png',
   failedDeliveryId: 'dlv_RXhhbXBsZURlbGl2ZXJ5SWQtMDAwMDAx',

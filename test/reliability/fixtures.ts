@@ -1,4 +1,5 @@
 import { signQrCode } from '../../shared/qr/token.js';
+import { digestUnsubscribeToken } from '../../shared/digest/unsubscribe.js';
 import { caseOpener } from '../../shared/adapters/wiring/cases.js';
 import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
 import { privacyService } from '../../shared/adapters/wiring/privacy.js';
@@ -165,6 +166,7 @@ export async function fixture(): Promise<Fixture> {
     requestId: requestIdFor(tenant.tenantId, requestKeyFor({ externalId: `${marker}-T`, journey: { slug: 'loja' } })),
     surveyToken: surveyTokenFor(tenant.tenantId, surveyed.body.id),
     qrToken: signQrCode({ tenantId: tenant.tenantId, storeId: store.body.id, journeyId: 1, generation: 1 }, requireEnv(ENV.surveySecret)),
+    digestToken: digestUnsubscribeToken(tenant.tenantId, spareUser, requireEnv(ENV.surveySecret)),
   };
 }
 
