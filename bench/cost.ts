@@ -108,7 +108,7 @@ export const FLOORS: Record<string, [number, string]> = {
   ],
   postAdminDigests: [
     3,
-    'the users (one Query of their collection) beside the settings, then the next weekly timer (one PutItem); one SQS batch per 10 users',
+    'the users (one Query of their collection) beside the settings, then the timer of the next morning (one PutItem); one SQS batch per 10 users',
   ],
   listAnswers: [
     11,
