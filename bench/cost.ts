@@ -108,7 +108,7 @@ export const FLOORS: Record<string, [number, string]> = {
   ],
   postAdminDigests: [
     3,
-    'the users (one Query of their collection) beside the settings, then the next weekly timer (one PutItem); one SQS batch per 10 users',
+    'the users (one Query of their collection) beside the settings, then the timer of the next morning (one PutItem); one SQS batch per 10 users',
   ],
   listAnswers: [
     11,
@@ -139,6 +139,8 @@ export const FLOORS: Record<string, [number, string]> = {
   getBrandLogo: [0, 'no table read: one S3 GetObject of the logo, by its name'],
   getUnsubscribePage: [1, 'the attempt'],
   postUnsubscribe: [2, 'the attempt, one conditional update of the customer'],
+  getDigestUnsubscribe: [1, "the tenant's users (one Query; the settings are cached)"],
+  postDigestUnsubscribe: [2, "the tenant's users, one UpdateItem of the user's digest"],
   getQrPage: [0, 'none: the token names the store and journey, the settings and brand are cached'],
   postQrPage: [
     3,

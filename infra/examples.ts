@@ -1,5 +1,6 @@
 import { qrPagePath } from '../shared/qr/paths.js';
 import { ADMIN_KIOSKS_PATH, KIOSK_COOKIE, KIOSK_ENTRY_PATH, KIOSK_PATH } from '../shared/kiosk/paths.js';
+import { digestUnsubscribePath } from '../shared/digest/paths.js';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Route } from './routes.js';
@@ -48,6 +49,8 @@ export interface Fixture {
   /** A registered kiosk's device token (the kiosk pages' examples), and another kiosk's id that nothing uses (revoked). */
   kioskToken: string;
   revocableKioskId: string;
+  /** The digest unsubscribe token of the fixture's spare user (an e-mail address: the digest page's examples). */
+  digestToken: string;
   /** A done export request naming the fixture's customer. */
   privacyRequestId: string;
   /** A stored logo's object name (`<sha-256>.png`). */
@@ -225,6 +228,8 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
   postSurveyPage: (f) => ({ method: 'POST', path: surveyPagePath(f.surveyToken), body: 'score=9&class_1=5&comment=Muito+bom' }),
   getUnsubscribePage: (f) => ({ path: unsubscribeOf(surveyPagePath(f.surveyToken)) }),
   postUnsubscribe: (f) => ({ method: 'POST', path: unsubscribeOf(surveyPagePath(f.surveyToken)), body: 'List-Unsubscribe=One-Click' }),
+  getDigestUnsubscribe: (f) => ({ path: digestUnsubscribePath(f.digestToken) }),
+  postDigestUnsubscribe: (f) => ({ method: 'POST', path: digestUnsubscribePath(f.digestToken), body: 'List-Unsubscribe=One-Click' }),
   getQrPage: (f) => ({ path: qrPagePath(f.qrToken) }),
   postQrPage: (f) => ({ method: 'POST', path: qrPagePath(f.qrToken), body: 'score=9&comment=Muito+bom' }),
   getAdminQr: (f) => ({ path: '/public/admin/qr', query: { store: f.storeId, journey: 'loja' } }),
@@ -273,6 +278,7 @@ export const EXAMPLE_FIXTURE: Fixture = {
   qrToken: 'AQAAAAEAAAACAAAAAQAAAAAAARbYlOFiwZzO84UCjavT2oI',
   kioskToken: 'AAAAAVwdCp57PyRos_HJoNfiTG-KGyw9Tl9gcQ',
   revocableKioskId: '0f1e2d3c4b5a6978',
+  digestToken: 'AQAAAAElr8g2LiCyVcSY10yY6ATZ',
   privacyRequestId: 'pr_Qm9hdmlzdGEgZGUgZXhlbX',
   logoFile: '5f0d7c3b2a1e4d6f8a9b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f7.png',
   failedDeliveryId: 'dlv_RXhhbXBsZURlbGl2ZXJ5SWQtMDAwMDAx',

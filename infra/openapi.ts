@@ -438,13 +438,14 @@ const TAGS: Record<string, string> = {
   'survey-page': 'The survey page a link opens, for the customer (HTML)',
   'qr-page': "The survey page a store's printed QR code opens, for a walk-in customer (HTML)",
   'kiosk-page': "The survey page of a store's tablet, for walk-in customers one after another (HTML)",
+  'digest-page': "The digest e-mail's one-click unsubscribe page, for its reader (HTML)",
   reference:
     "This document, a browsable reference to it, and the results page: the API's own pages, served without a key, compressed (brotli or gzip) when Accept-Encoding admits it",
   survey: 'The chatbot hand-off: read a survey, answer it, correct the answer',
 };
 
-/** Tags read as words where a path's segment is terse: `/s/{token}` is the survey page, `/q/{token}` a QR code's. */
-const TAG_OF_SEGMENT: Record<string, string> = { s: 'survey-page', q: 'qr-page', k: 'kiosk-page' };
+/** Tags read as words where a path's segment is terse: `/s/{token}` is the survey page, `/q/{token}` a QR code's, `/k` a kiosk's, `/d/` a digest's. */
+const TAG_OF_SEGMENT: Record<string, string> = { s: 'survey-page', q: 'qr-page', k: 'kiosk-page', d: 'digest-page' };
 
 function tagOf(route: Route): string {
   const segment = route.paths[0]!.split('/').filter((part) => part && !['public', 'v2', 'api', 'v1'].includes(part))[0];

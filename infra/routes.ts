@@ -29,6 +29,7 @@ import { LOGO_ROUTE } from '../shared/brand/brand.js';
 import { ROBOTS_PATH } from '../shared/http/robots.js';
 import { QR_PAGE_PATH } from '../shared/qr/paths.js';
 import { ADMIN_KIOSKS_PATH, KIOSK_ENTRY_PATH, KIOSK_PATH } from '../shared/kiosk/paths.js';
+import { DIGEST_UNSUBSCRIBE_PATH } from '../shared/digest/paths.js';
 
 /**
  * The route table: every operation of both APIs, as plain data, one line each (`route()` below applies the defaults).
@@ -251,6 +252,8 @@ export const routes: readonly Route[] = [
   route('DELETE', `${ADMIN_KIOSKS_PATH}/{id}`, 'revokeAdminKiosk', RW, "Revoke a kiosk: its next answer is refused (410) and nothing recorded; written to the audit log", admin),
   route('GET', UNSUBSCRIBE_PAGE_PATH, 'getUnsubscribePage', R, 'Ask the customer to confirm opting out of surveys', page),
   route('POST', UNSUBSCRIBE_PAGE_PATH, 'postUnsubscribe', RW, 'Opt the customer out of surveys (also RFC 8058 one-click)', page),
+  route('GET', DIGEST_UNSUBSCRIBE_PATH, 'getDigestUnsubscribe', R, "Ask a digest's reader to confirm stopping their digests (the link of their digest e-mail: signed, naming no one)", page),
+  route('POST', DIGEST_UNSUBSCRIBE_PATH, 'postDigestUnsubscribe', RW, "Set the link's user's digest to off (also RFC 8058 one-click)", page),
 ];
 
 /**
@@ -275,6 +278,7 @@ export const workspaceRoutes: readonly Route[] = [
   route('GET', APP_ANSWERS_CSV_PATH, 'getAppAnswersCsv', RB, 'The answers of the same filters as CSV, a page at a time (its Link header goes on)', { ...workspacePage, cursors: true }),
   route('GET', APP_RESULTS_PATH, 'getAppResults', R, 'Results of a journey and period, by store, employee and class, against the period before', workspacePage),
   route('GET', APP_DIGEST_PATH, 'getAppDigest', R, "The digest of the last week or day in the signed-in user's scope, as the digest e-mail shows it (where it links)", workspacePage),
+  route('POST', APP_DIGEST_PATH, 'postAppDigest', RW, "Save the signed-in user's own choice of digest e-mail (weekly, daily or off), back to the digest page", workspacePage),
   route('GET', APP_CASES_PATH, 'getAppCases', RB, "The signed-in user's cases (of their stores, or their own; open, overdue, resolved; by store), overdue first", { ...workspacePage, cursors: true }),
   route('GET', APP_CASE_PATH, 'getAppCase', RB, 'One case: the answer, its notes and history, and the forms that act on it', workspacePage),
   route('POST', APP_CASE_PATH, 'postAppCase', RWB, "A case's form: a note, a status (a root cause to resolve) or an owner; back to the case", { ...workspacePage, queues: ['events', 'surveyDispatch'] }),
@@ -439,6 +443,8 @@ export const consumers: readonly Consumer[] = [
     table: ['read', 'write', 'delete'],
     sends: ['digests'],
     providers: ['ses'],
+    // Signs each e-mail's one-click unsubscribe link (shared/digest/unsubscribe.ts).
+    surveyLinks: true,
     summary:
       "Sends each user's digest e-mail of a period once (claimed before sending); a tenant's scheduled run queues its users' digests and parks the next run",
   },

@@ -63,6 +63,8 @@ export const keys = {
   rankingConfig: 'RANKING',
   /** The tenant's alerts (scoreDrop, its chat endpoints). */
   alertsConfig: 'ALERTS',
+  /** The tenant's digests (whether the daily one is on). */
+  digestsConfig: 'DIGESTS',
   /** One of the tenant's themes (shared/themes/), by its slug: read with the rest of the configuration. */
   themeConfig: (slug: string) => `THEME#${slug}`,
   /** The tenant's brand (display name, colour, logo object, sender name): written at creation and by each apply. */

@@ -19,7 +19,7 @@ export const TIMERS = {
   caseDeadline: { queue: 'caseDeadlines' },
   /** A case's WhatsApp alert held by the tenant's quiet hours: the case message, back to the opener when they end. */
   caseAlert: { queue: 'cases' },
-  /** A tenant's scheduled digest run (Monday 08:00 in its zone): it queues each user's digest and parks the next run. */
+  /** A tenant's scheduled digest run (08:00 in its zone): it queues each user's digests due that morning, parks the next. */
   digest: { queue: 'digests' },
   /** A tenant's daily score-drop check (07:00 in its zone): it checks the tenant and parks the next day's. */
   scoreDrop: { queue: 'scoreDrops' },

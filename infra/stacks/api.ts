@@ -28,6 +28,7 @@ const ROUTE_GROUPS: Record<string, string> = {
   s: 'Pages',
   q: 'Pages',
   k: 'Pages',
+  d: 'Pages',
   health: 'Pages',
   brand: 'Pages',
   survey: 'Survey',

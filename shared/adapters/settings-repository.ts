@@ -2,6 +2,7 @@ import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
 import type { BrandSettings } from '../brand/ports.js';
 import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
+import { DIGESTS_DEFAULTS, type DigestsConfig } from '../digest/choices.js';
 import type {
   AlertsConfig,
   AnalyticsConfig,
@@ -94,6 +95,7 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
     cases: one<CasesConfig>('CASES') ?? {},
     minAnswersToRank: one<{ minAnswersToRank: number }>('RANKING')?.minAnswersToRank ?? DEFAULT_MIN_ANSWERS_TO_RANK,
     alerts: { scoreDrop: false, ...one<AlertsConfig>('ALERTS') },
+    digests: { ...DIGESTS_DEFAULTS, ...one<DigestsConfig>('DIGESTS') },
     analytics: { ...ANALYTICS_DEFAULTS, ...one<AnalyticsConfig>('ANALYTICS') },
     ...(locale ? { locale } : {}),
     ...(timeZone ? { timeZone } : {}),

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aw
 import * as v from 'valibot';
 import { keys } from '../keys.js';
 import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
+import { DIGESTS_DEFAULTS } from '../digest/choices.js';
 import { TABLE } from '../table.js';
 import type { DeliveryConfig, SettingsWrite } from '../tenants/config-schema.js';
 import type { Theme } from '../themes/theme.js';
@@ -75,6 +76,7 @@ const settingsItems = (tenantId: number, settings: SettingsWrite): Item[] =>
     { sk: keys.privacyConfig, kind: 'PRIVACY', retentionDays: settings.privacy?.retentionDays ?? null },
     { sk: keys.casesConfig, kind: 'CASES', ...(settings.cases ?? {}) },
     { sk: keys.alertsConfig, kind: 'ALERTS', ...(settings.alerts ?? {}) },
+    { sk: keys.digestsConfig, kind: 'DIGESTS', ...DIGESTS_DEFAULTS, ...settings.digests },
     { sk: keys.analyticsConfig, kind: 'ANALYTICS', ...(settings.analytics ?? {}) },
     { sk: keys.languageConfig, kind: 'LANGUAGE', locale: settings.locale, timeZone: settings.timeZone },
     { sk: keys.rankingConfig, kind: 'RANKING', minAnswersToRank: settings.minAnswersToRank ?? DEFAULT_MIN_ANSWERS_TO_RANK },

@@ -14,6 +14,8 @@ export interface DigestEmailInput {
   timeZone: string;
   /** The digest's page in the workspace. */
   link: string;
+  /** The reader's one-click unsubscribe page (shared/digest/unsubscribe.ts). */
+  unsubscribe: string;
 }
 
 /** A digest as words: the lines of each journey, then the cases, in the tenant's language (the e-mail's text part, a chat summary). */
@@ -56,7 +58,12 @@ function journeyLines(t: Translate<AlertKey>, locale: Locale, j: JourneyDigest):
 }
 
 /** The digest's figures in words: the e-mail's text and headings, and what a chat summary of the digest can reuse. */
-export function digestWords({ figures, company, locale, timeZone }: Omit<DigestEmailInput, 'link' | 'colour'>): DigestWords {
+export function digestWords({
+  figures,
+  company,
+  locale,
+  timeZone,
+}: Omit<DigestEmailInput, 'link' | 'colour' | 'unsubscribe'>): DigestWords {
   const t = alertTranslator(locale);
   const times = timesOf(locale, timeZone);
   const [from, to] = [times.day(figures.from), times.day(figures.to)];
@@ -150,13 +157,18 @@ ${journeys}
 ${cases}
 ${words.more && html`<tr><td style="${cell}">${words.more}</td></tr>`}
 <tr><td style="padding:16px 0;border-top:1px solid #e5e7eb"><a href="${link}" style="color:${colour};font:bold 16px Arial,sans-serif;display:inline-block;padding:12px 0">${t('digest.open')}</a>
-<p style="margin:8px 0 0;font:13px/1.4 Arial,sans-serif;color:#4b5563">${t('digest.optOut', { period: figures.period })}</p></td></tr>
+<p style="margin:8px 0 0;font:13px/1.4 Arial,sans-serif;color:#4b5563">${t('digest.optOut', { period: figures.period })} <a href="${input.unsubscribe}" style="color:#374151;display:inline-block;padding:6px 0">${t('digest.unsubscribeLink')}</a></p></td></tr>
 </table></td></tr></table></td></tr></table>
 </body></html>`;
   return {
     subject: words.subject,
     html: document.toString(),
-    text: digestText(words, t('digest.open'), link, t('digest.optOut', { period: figures.period })),
+    text: digestText(
+      words,
+      t('digest.open'),
+      link,
+      `${t('digest.optOut', { period: figures.period })}\n${t('digest.unsubscribeLink')}: ${input.unsubscribe}`,
+    ),
   };
 }
 

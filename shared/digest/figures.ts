@@ -4,6 +4,7 @@ import type { CaseSelection, CaseStore } from '../cases/ports.js';
 import { CLOSED_STATUSES, type CaseRecord } from '../cases/record.js';
 import { weekOf } from '../results/groupings.js';
 import type { Nps, ResultRow } from '../results/report.js';
+import { changeOf as intervalChange } from '../results/ranking.js';
 import type { ResultsService } from '../results/service.js';
 import { appCasePath } from '../session/paths.js';
 import { timeZoneOf } from '../locale.js';
@@ -31,7 +32,7 @@ export interface DigestDays {
 }
 
 /** Today's date in `timeZone`, YYYY-MM-DD. */
-const localDay = (now: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(now);
+export const localDay = (now: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(now);
 
 /** The last whole period before `now` in the tenant's zone: the week Monday to Sunday before this one, or yesterday. */
 export function digestDays(period: DigestPeriod, now: Date, timeZone: string): DigestDays {
@@ -63,24 +64,29 @@ const rankedOf = (row: ResultRow): RankedRow => ({
   label: row.label,
   responses: row.responses,
   score: row.nps?.score ?? row.mean,
-  ci95: row.nps ? [row.nps.ci95[0], row.nps.ci95[1]] : null,
+  ci95: row.interval ? [row.interval.low, row.interval.high] : null,
 });
 
 /**
- * Best by the lower end of the 95% interval, worst by the upper end (a mean scale, which has no interval here, by its
- * mean); rows under the minimum sample apart. The same rule as the shared ranking (issue 49), to be swapped for it.
+ * The ends of a store or employee report as the results ranked it (shared/results/ranking.ts: best by the lower end of
+ * the 95% interval, worst by the upper end, rows under the tenant's `minAnswersToRank` unranked): the first `count`
+ * best, the first `count` worst of the others, and the unranked rows with answers apart.
  */
-export function rankByInterval(rows: readonly ResultRow[], count = DIGEST_RANKED): Ranking {
-  const ranked = rows.filter((r) => !r.low_sample && r.responses > 0).map(rankedOf);
-  const low = (r: RankedRow) => r.ci95?.[0] ?? r.score ?? 0;
-  const high = (r: RankedRow) => r.ci95?.[1] ?? r.score ?? 0;
-  const best = [...ranked].sort((a, b) => low(b) - low(a) || b.responses - a.responses).slice(0, count);
-  const rest = ranked.filter((r) => !best.includes(r));
-  const worst = rest.sort((a, b) => high(a) - high(b) || b.responses - a.responses).slice(0, count);
-  return { best, worst, few: rows.filter((r) => r.low_sample && r.responses > 0).map(rankedOf) };
+export function rankingOf(rows: readonly ResultRow[], count = DIGEST_RANKED): Ranking {
+  const ranked = rows.filter((r) => r.rank !== null);
+  const best = [...ranked].sort((a, b) => a.rank! - b.rank!).slice(0, count);
+  const worst = ranked
+    .filter((r) => !best.includes(r))
+    .sort((a, b) => a.worst_rank! - b.worst_rank!)
+    .slice(0, count);
+  return {
+    best: best.map(rankedOf),
+    worst: worst.map(rankedOf),
+    few: rows.filter((r) => r.rank === null && r.responses > 0).map(rankedOf),
+  };
 }
 
-/** A change of NPS between two independent periods, with its 95% interval (MOVER over each period's interval). */
+/** A change of NPS between two independent periods, with its 95% interval (the results' changeOf, rounded). */
 export interface Change {
   delta: number;
   ci95: [number, number];
@@ -89,14 +95,12 @@ export interface Change {
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
+const estimate = (n: Nps) => ({ value: n.score, low: n.ci95[0], high: n.ci95[1] });
 
 export function changeOf(current: Nps | null, previous: Nps | null): Change | null {
   if (!current || !previous) return null;
-  const delta = current.score - previous.score;
-  const below = Math.hypot(current.score - current.ci95[0], previous.ci95[1] - previous.score);
-  const above = Math.hypot(current.ci95[1] - current.score, previous.score - previous.ci95[0]);
-  const ci95: [number, number] = [round1(delta - below), round1(delta + above)];
-  return { delta: round1(delta), ci95, significant: ci95[0] > 0 || ci95[1] < 0 };
+  const { value, low, high, significant } = intervalChange(estimate(current), estimate(previous));
+  return { delta: round1(value), ci95: [round1(low), round1(high)], significant };
 }
 
 export interface JourneyDigest {
@@ -186,7 +190,7 @@ export async function digestFigures(ports: DigestPorts, request: DigestRequest, 
         recovery_answers: row?.cases.recovery_answers ?? 0,
         recovery_rate: row?.cases.recovery_rate ?? null,
         ranked_by: by,
-        ranking: rankByInterval(groups.data),
+        ranking: rankingOf(groups.data),
       };
     }),
   );

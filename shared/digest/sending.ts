@@ -4,16 +4,18 @@ import { signsIn } from '../cases/owner.js';
 import { timeZoneOf } from '../locale.js';
 import { logger } from '../logger.js';
 import { APP_DIGEST_PATH } from '../session/paths.js';
+import { digestUnsubscribePath } from './paths.js';
 import { mailbox } from '../surveys/delivery.js';
 import type { Settings } from '../tenants/config-schema.js';
 import type { TimerScheduler } from '../timers.js';
 import { digestEmail } from './email.js';
-import { digestDays, digestFigures, type DigestPeriod, type DigestPorts } from './figures.js';
+import { digestDays, digestFigures, localDay, type DigestPeriod, type DigestPorts } from './figures.js';
 import type { DigestMessage } from './schema.js';
-import { DEFAULT_DIGEST } from './choices.js';
+import { DEFAULT_DIGEST, DIGESTS_DEFAULTS } from './choices.js';
+import { MAX_DELAY_SECONDS } from '../queues.js';
 
 /**
- * Sending digests (issue 48): the tenant's scheduled run (a due timer, Monday 08:00 in its zone) or an admin's POST
+ * Sending digests (issue 48): the tenant's scheduled run (a due timer, every day at 08:00 in its zone) or an admin's POST
  * queues one message per user who gets the period's digest; each message is claimed (a conditional put on the user and
  * period) before its e-mail, so a run that fires twice, or a POST made twice, sends each user one digest.
  */
@@ -52,46 +54,79 @@ export interface DigestSendingPorts {
   timer: TimerScheduler<DigestMessage>;
   /** The public API's base URL: the workspace's links. */
   baseUrl: string;
+  /** The token of a user's one-click unsubscribe link (signed with the survey secret: shared/digest/unsubscribe.ts). */
+  unsubscribeToken(tenantId: number, name: string): string;
 }
 
-/** Whether a user gets a period's digest: an enabled user who signs in with an e-mail and has not opted out. */
-export function getsDigest(user: UserRecord, period: DigestPeriod): boolean {
+/**
+ * Whether a user gets a period's digest: an enabled user who signs in with an e-mail and has not opted out; the daily
+ * one only when the tenant has it on (`digests.daily`) and the user chose it.
+ */
+export function getsDigest(user: UserRecord, period: DigestPeriod, settings: Pick<Settings, 'digests'>): boolean {
   const choice = user.digest ?? DEFAULT_DIGEST;
   if (!signsIn(user.name) || user.disabled_at || choice === 'off') return false;
-  return period === 'week' || choice === 'daily';
+  return period === 'week' || (choice === 'daily' && (settings.digests?.daily ?? DIGESTS_DEFAULTS.daily));
 }
 
-/** Queues the digest of the current period for every user who gets it; answers how many were queued. */
-export async function queueDigests(ports: DigestSendingPorts, tenantId: number, period: DigestPeriod, now: Date): Promise<number> {
+/** Queues the digests of the current `periods` for every user who gets them; answers how many were queued. */
+export async function queueDigests(ports: DigestSendingPorts, tenantId: number, periods: DigestPeriod[], now: Date): Promise<number> {
+  // A morning with nothing to send (no Monday, no daily digests) reads no user.
+  if (!periods.length) return 0;
   const [users, settings] = await Promise.all([ports.users.list(tenantId), ports.figures.settings(tenantId)]);
-  const { from } = digestDays(period, now, timeZoneOf(settings));
-  const messages = users
-    .filter((user) => getsDigest(user, period))
-    .map((user): DigestMessage => ({ version: 1, tenantId, period, from, user: user.name }));
+  const messages = periods.flatMap((period) => {
+    const { from } = digestDays(period, now, timeZoneOf(settings));
+    return users
+      .filter((user) => getsDigest(user, period, settings))
+      .map((user): DigestMessage => ({ version: 1, tenantId, period, from, user: user.name }));
+  });
   if (messages.length) await ports.queue(messages);
   return messages.length;
 }
 
-/** The next time the weekly digest is due: the coming Monday at DIGEST_HOUR in `timeZone` (after `now`). */
-export function nextDigestAt(now: Date, timeZone: string): Date {
-  // The zone's offset at `now`, in minutes (a change of offset within the week moves the time by an hour at most).
+/** The next scheduled run: the first DIGEST_HOUR o'clock in `timeZone` after `now`. */
+export function nextRunAt(now: Date, timeZone: string): Date {
+  // The zone's offset at `now`, in minutes (a change of offset overnight moves the time by an hour at most).
   const local = new Date(now.toLocaleString('en-US', { timeZone }));
   const utc = new Date(now.toLocaleString('en-US', { timeZone: 'UTC' }));
   const offset = local.getTime() - utc.getTime();
   const target = new Date(now.getTime() + offset);
-  const daysAhead = (8 - target.getUTCDay()) % 7;
-  target.setUTCDate(target.getUTCDate() + daysAhead);
   target.setUTCHours(DIGEST_HOUR, 0, 0, 0);
-  if (target.getTime() - offset <= now.getTime()) target.setUTCDate(target.getUTCDate() + 7);
+  if (target.getTime() - offset <= now.getTime()) target.setUTCDate(target.getUTCDate() + 1);
   return new Date(target.getTime() - offset);
 }
 
-/** Parks the tenant's next scheduled weekly run (one timer per tenant and due time: parking it twice is one timer). */
-export async function scheduleNextDigest(ports: Pick<DigestSendingPorts, 'timer'>, tenantId: number, settings: Settings, now: Date) {
-  const dueAt = nextDigestAt(now, timeZoneOf(settings));
-  const from = digestDays('week', dueAt, timeZoneOf(settings)).from;
-  await ports.timer.schedule({ version: 1, tenantId, period: 'week', from }, dueAt, now);
+/**
+ * What a scheduled run due at `at` queues: every morning the daily digests when the tenant has them on, and on Monday
+ * the weekly ones. A run parked as `week` (before runs were daily) queues the weekly ones.
+ */
+export function runPeriods(run: DigestPeriod, at: Date, settings: Settings): DigestPeriod[] {
+  if (run === 'week') return ['week'];
+  const monday = new Date(`${localDay(at, timeZoneOf(settings))}T00:00:00Z`).getUTCDay() === 1;
+  return [...(monday ? ['week' as const] : []), ...(settings.digests?.daily ? ['day' as const] : [])];
 }
+
+/**
+ * Parks the tenant's next scheduled run, the next 08:00 in its zone (or the first after `notBefore`): one timer per
+ * tenant and morning, so parking it twice, from a run, a POST or the tenant's creation, is one timer.
+ */
+export async function scheduleNextRun(
+  ports: Pick<DigestSendingPorts, 'timer'>,
+  tenantId: number,
+  settings: Settings,
+  now: Date,
+  notBefore = now,
+) {
+  const dueAt = nextRunAt(notBefore, timeZoneOf(settings));
+  const from = digestDays('day', dueAt, timeZoneOf(settings)).from;
+  await ports.timer.schedule({ version: 1, tenantId, period: 'day', from }, dueAt, now);
+}
+
+/**
+ * A new tenant's first run (the operator's create-tenant and apply): parked more than the queue's delay ahead, so that
+ * it waits in the table and the operator's command needs no queue.
+ */
+export const scheduleFirstRun = (ports: Pick<DigestSendingPorts, 'timer'>, tenantId: number, settings: Settings, now: Date) =>
+  scheduleNextRun(ports, tenantId, settings, now, new Date(now.getTime() + (MAX_DELAY_SECONDS + 60) * 1000));
 
 export type DigestOutcome = 'queued' | 'sent' | 'duplicate' | 'nobody';
 
@@ -99,12 +134,15 @@ export type DigestOutcome = 'queued' | 'sent' | 'duplicate' | 'nobody';
 export async function handleDigest(ports: DigestSendingPorts, message: DigestMessage, now: Date): Promise<DigestOutcome> {
   const { tenantId, period, from } = message;
   if (message.user === undefined) {
-    await queueDigests(ports, tenantId, period, message.dueAt ? new Date(message.dueAt) : now);
-    await scheduleNextDigest(ports, tenantId, await ports.figures.settings(tenantId), now);
+    const settings = await ports.figures.settings(tenantId);
+    const at = message.dueAt ? new Date(message.dueAt) : now;
+    await queueDigests(ports, tenantId, runPeriods(period, at, settings), at);
+    await scheduleNextRun(ports, tenantId, settings, now);
     return 'queued';
   }
   const user = await ports.users.find(tenantId, message.user);
-  if (!user || !getsDigest(user, period)) return 'nobody';
+  // The daily switch is read for a daily digest only: a weekly one's duplicate reads the user and its claim alone.
+  if (!user || !getsDigest(user, period, period === 'day' ? await ports.figures.settings(tenantId) : {})) return 'nobody';
   if (!(await ports.claims.claim(tenantId, user.name, period, from, now))) return 'duplicate';
   try {
     await sendDigest(ports, tenantId, user, period, from);
@@ -131,6 +169,7 @@ async function sendDigest(ports: DigestSendingPorts, tenantId: number, user: Use
   );
   const brand = brandOf(settings);
   const link = `${ports.baseUrl}${APP_DIGEST_PATH}?period=${period}`;
+  const unsubscribe = `${ports.baseUrl}${digestUnsubscribePath(ports.unsubscribeToken(tenantId, user.name))}`;
   const email = digestEmail({
     figures,
     company: brand.name,
@@ -138,13 +177,17 @@ async function sendDigest(ports: DigestSendingPorts, tenantId: number, user: Use
     locale: settings.locale ?? 'pt-BR',
     timeZone: timeZoneOf(settings),
     link,
+    unsubscribe,
   });
   await ports.email({
     from: mailbox(sender, brand.senderName),
     to: user.name,
     ...email,
-    // The workspace's digest page holds the user's opt-out (the user's own setting, behind their sign-in).
-    headers: [{ name: 'List-Unsubscribe', value: `<${link}>` }],
+    // RFC 8058 one-click unsubscribe: mail clients POST to the link, which names no one.
+    headers: [
+      { name: 'List-Unsubscribe', value: `<${unsubscribe}>` },
+      { name: 'List-Unsubscribe-Post', value: 'List-Unsubscribe=One-Click' },
+    ],
   });
 }
 

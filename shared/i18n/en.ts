@@ -487,6 +487,23 @@ export const enAlerts: AlertCatalogue = {
   'digest.open': 'See the digest in the workspace',
   'digest.optOut':
     'You receive this digest {period, select, week {every Monday} other {every morning}}. To stop it or change how often, set your digest to off in the workspace.',
+  'digest.unsubscribeLink': 'Stop these digests',
+  'digest.unsubscribeTitle': 'Stop the digests',
+  'digest.unsubscribeText':
+    'You will no longer receive the digests of {company} by e-mail. You can turn them back on in the workspace, on the digest page.',
+  'digest.unsubscribeConfirm': 'Confirm',
+  'digest.unsubscribedTitle': 'Done',
+  'digest.unsubscribedText': 'You will not receive any more digests of {company}.',
+  'digest.unsubscribeNotFoundTitle': 'Link not valid',
+  'digest.unsubscribeNotFoundText': 'This link is not valid. Check that it was copied in full.',
+  'digest.choiceLegend': 'Receive the digest by e-mail',
+  'digest.choiceWeekly': 'Every Monday',
+  'digest.choiceDaily': 'Every morning (and the weekly one on Mondays)',
+  'digest.choiceOff': 'Do not send it',
+  'digest.choiceDailyOff': 'Your company sends no daily digests: with this choice you get the weekly one.',
+  'digest.choiceSave': 'Save',
+  'digest.choiceInvalid': 'Choose weekly, daily or none.',
+  'digest.choiceSaved': 'Choice saved.',
 };
 
 export const enAdmin: AdminCatalogue = {

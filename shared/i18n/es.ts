@@ -489,6 +489,23 @@ export const esAlerts: AlertCatalogue = {
   'digest.open': 'Ver el resumen en el panel',
   'digest.optOut':
     'Recibe este resumen {period, select, week {cada lunes} other {cada mañana}}. Para detenerlo o cambiar la frecuencia, desactive su resumen en el panel.',
+  'digest.unsubscribeLink': 'No recibir más estos resúmenes',
+  'digest.unsubscribeTitle': 'Detener los resúmenes',
+  'digest.unsubscribeText':
+    'Ya no recibirá los resúmenes de {company} por correo. Puede volver a recibirlos en el panel, en la página del resumen.',
+  'digest.unsubscribeConfirm': 'Confirmar',
+  'digest.unsubscribedTitle': 'Listo',
+  'digest.unsubscribedText': 'Ya no recibirá los resúmenes de {company}.',
+  'digest.unsubscribeNotFoundTitle': 'Enlace no válido',
+  'digest.unsubscribeNotFoundText': 'Este enlace no es válido. Compruebe que se copió completo.',
+  'digest.choiceLegend': 'Recibir el resumen por correo',
+  'digest.choiceWeekly': 'Cada lunes',
+  'digest.choiceDaily': 'Cada mañana (y el semanal los lunes)',
+  'digest.choiceOff': 'No recibirlo',
+  'digest.choiceDailyOff': 'Su empresa no envía resúmenes diarios: con esta opción recibe el semanal.',
+  'digest.choiceSave': 'Guardar',
+  'digest.choiceInvalid': 'Elija semanal, diario o no recibirlo.',
+  'digest.choiceSaved': 'Opción guardada.',
 };
 
 export const esAdmin: AdminCatalogue = {

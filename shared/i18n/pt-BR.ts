@@ -480,6 +480,23 @@ export const ptBRAlerts = {
   'digest.open': 'Ver o resumo no painel',
   'digest.optOut':
     'Você recebe este resumo {period, select, week {toda segunda-feira} other {toda manhã}}. Para pará-lo ou mudar a frequência, desative seu resumo no painel.',
+  'digest.unsubscribeLink': 'Não receber mais estes resumos',
+  'digest.unsubscribeTitle': 'Parar os resumos',
+  'digest.unsubscribeText':
+    'Você não receberá mais os resumos de {company} por e-mail. Pode voltar a recebê-los no painel, na página do resumo.',
+  'digest.unsubscribeConfirm': 'Confirmar',
+  'digest.unsubscribedTitle': 'Pronto',
+  'digest.unsubscribedText': 'Você não receberá mais os resumos de {company}.',
+  'digest.unsubscribeNotFoundTitle': 'Link inválido',
+  'digest.unsubscribeNotFoundText': 'Este link não é válido. Confira se foi copiado por inteiro.',
+  'digest.choiceLegend': 'Receber o resumo por e-mail',
+  'digest.choiceWeekly': 'Toda segunda-feira',
+  'digest.choiceDaily': 'Toda manhã (e o semanal às segundas)',
+  'digest.choiceOff': 'Não receber',
+  'digest.choiceDailyOff': 'Sua empresa não envia resumos diários: com esta escolha você recebe o semanal.',
+  'digest.choiceSave': 'Salvar',
+  'digest.choiceInvalid': 'Escolha semanal, diário ou não receber.',
+  'digest.choiceSaved': 'Escolha salva.',
 } as const;
 
 export const ptBRAdmin = {

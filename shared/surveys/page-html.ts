@@ -94,7 +94,7 @@ interface Extras {
   kiosk?: boolean;
 }
 
-function layout(frame: PageFrame, title: string, body: SafeHtml, footer?: SafeHtml, extras: Extras = {}): Rendered {
+export function layout(frame: PageFrame, title: string, body: SafeHtml, footer?: SafeHtml, extras: Extras = {}): Rendered {
   const colour = checkedColour(frame.brand?.colour);
   const logo = safeLogo(frame.brand?.logoUrl);
   // A checked #rrggbb, so the sheet is as vetted as STYLE.

@@ -16,6 +16,7 @@ import { BrandConfig } from '../brand/brand-schema.js';
 import { MAX_KEYWORD_LENGTH, MAX_KEYWORDS, MAX_THEMES, type Theme } from '../themes/theme.js';
 import type { BrandSettings } from '../brand/ports.js';
 import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
+import { DigestsConfig } from '../digest/choices.js';
 import {
   CASE_RULE_DEFAULTS,
   DAYS,
@@ -546,6 +547,8 @@ const configEntries = {
   privacy: v.optional(PrivacyConfig, {}),
   cases: v.optional(CasesConfig, {}),
   alerts: v.optional(AlertsConfig, {}),
+  /** Its managers' digests (shared/digest/): whether a daily one goes out besides the weekly. */
+  digests: v.optional(DigestsConfig, {}),
   /** The themes its comments are analysed for; absent: the default themes (shared/themes/theme.ts). */
   themes: v.optional(
     v.pipe(
@@ -615,6 +618,8 @@ export interface Settings {
   cases?: CasesConfig;
   /** Absent: every alert off, no chat endpoints. */
   alerts?: AlertsConfig;
+  /** Absent: DIGESTS_DEFAULTS. */
+  digests?: DigestsConfig;
   /** Absent: ANALYTICS_DEFAULTS. */
   analytics?: AnalyticsConfig;
   /** The tenant's language; absent: DEFAULT_LOCALE. */

@@ -5,6 +5,7 @@ import type { ConfigChange } from '../audit/log.js';
 import type { BrandSettings } from '../brand/ports.js';
 import type { BrandDocument, ConfigDocument, Settings } from './config-schema.js';
 import { themesOf } from '../themes/theme.js';
+import { DIGESTS_DEFAULTS } from '../digest/choices.js';
 
 /**
  * A tenant's configuration as the admin API answers it: what the tenant file holds of it, without the signing
@@ -26,6 +27,7 @@ export function configDocument(name: string, settings: Settings): ConfigDocument
     timeZone: timeZoneOf(settings),
     minAnswersToRank: settings.minAnswersToRank ?? DEFAULT_MIN_ANSWERS_TO_RANK,
     alerts: { scoreDrop: false, ...settings.alerts },
+    digests: { ...DIGESTS_DEFAULTS, ...settings.digests },
     brand: brandDocument(name, settings.brand),
     // What the analysis uses: the tenant's own, or the defaults (put back unchanged, they stay the defaults).
     themes: [...themesOf(settings)],

@@ -36,12 +36,15 @@ export function tenantService(
     surveySecret,
     surveySecretName,
     audit,
+    scheduleDigests,
   }: {
     /** Read when a secret is derived, not at load: a function reads its secrets after its modules load. */
     surveySecret: () => string | undefined;
     surveySecretName: string;
     /** Where admin changes are recorded (who, when, what changed). */
     audit: AuditLog;
+    /** Parks the tenant's first scheduled digest run (shared/digest/sending.ts); parking it again is the same timer. */
+    scheduleDigests: (tenantId: number) => Promise<void>;
   },
 ) {
   const { readConfig, replaceConfig } = configService(tenants, audit);
@@ -52,12 +55,18 @@ export function tenantService(
   const { rotateWebhookSecret } = webhookRotation(tenants, { surveySecret, surveySecretName, audit });
 
   const { authorizeKey, resolveUser } = tenantAccess(tenants);
-  /** A new tenant, its first store named `store` and its first employee `employee` (the store's name when absent). */
-  const createTenant = (
-    name: string,
-    { store, employee }: { store: string; employee?: string | undefined },
-    id?: number,
-  ): Promise<Tenant> => tenants.insertTenant(name, { store, employee: employee ?? store } satisfies FirstStore, id);
+  const insertTenant = (name: string, { store, employee }: { store: string; employee?: string | undefined }, id?: number) =>
+    tenants.insertTenant(name, { store, employee: employee ?? store } satisfies FirstStore, id);
+
+  /**
+   * A new tenant, its first store named `store` and its first employee `employee` (the store's name when absent), and
+   * its digests' schedule.
+   */
+  async function createTenant(name: string, first: { store: string; employee?: string | undefined }, id?: number): Promise<Tenant> {
+    const tenant = await insertTenant(name, first, id);
+    await scheduleDigests(tenant.id);
+    return tenant;
+  }
 
   /** Issues an API key. The clear value is returned once and never stored; `value` is for fixed local demo keys. */
   async function issueApiKey(
@@ -150,7 +159,7 @@ export function tenantService(
     } else {
       if (!config.firstStore)
         throw new Error(`Tenant ${config.id} does not exist yet: give its firstStore ({ "store": "<name customers know it by>" }).`);
-      await createTenant(config.name, config.firstStore, config.id);
+      await insertTenant(config.name, config.firstStore, config.id);
       report.push(`tenant ${config.id} "${config.name}": created with store 1 "${config.firstStore.store}" and its employee 1`);
     }
     await tenants.putSettings(config.id, config);
@@ -197,6 +206,8 @@ export function tenantService(
       report.push(`  ${key.scope} key: ${created ? 'stored' : 'already present'}`);
     }
     await tenants.raiseConfigVersion(config.id);
+    // Once the file's time zone is written: a new tenant's first run, or an existing one's next (the same timer).
+    await scheduleDigests(config.id);
     const after = (await readConfig(config.id)).config;
     await tenants.putApplied(config.id, configFingerprint(after));
     await recordChange(config.id, { operator: true }, 'config.apply', configChanges(before ?? {}, after));

@@ -2,6 +2,9 @@ import type { UserRecord } from '../access/ports.js';
 import { digestWords } from '../digest/email.js';
 import type { DigestFigures, DigestPeriod } from '../digest/figures.js';
 import { html } from '../html.js';
+import { alertTranslator } from '../i18n/messages.js';
+import type { Locale } from '../locale.js';
+import { DEFAULT_DIGEST, DIGEST_CHOICES, DIGESTS_DEFAULTS, type DigestChoice } from '../digest/choices.js';
 import { APP_DIGEST_PATH } from '../session/paths.js';
 import type { Settings } from '../tenants/config-schema.js';
 import type { WebAnswer } from '../web-answer.js';
@@ -12,7 +15,14 @@ import { layout, tenantLookOf } from './layout.js';
  * The digest in the workspace (`/app/digest`, where the digest e-mail links): the same figures in the same words, each
  * case a link to its page. A pure function of the figures; the user's scope is the figures'.
  */
-export function digestPage(input: { figures: DigestFigures; settings: Settings; user: UserRecord; base: string }): WebAnswer {
+export function digestPage(input: {
+  figures: DigestFigures;
+  settings: Settings;
+  user: UserRecord;
+  base: string;
+  /** Just saved the user's choice of digest (the form's post came back here), or refused a choice that is none of them. */
+  choice?: 'saved' | 'invalid';
+}): WebAnswer {
   const { figures, settings, user, base } = input;
   const look = tenantLookOf(settings);
   const words = digestWords({ figures, company: look.brand.name, locale: look.locale, timeZone: look.timeZone });
@@ -33,9 +43,10 @@ ${words.cases.map(
         : html`<p>${c.lines[0]!}</p>`
     }</section>`,
 )}
-${words.more && html`<p>${words.more}</p>`}`;
+${words.more && html`<p>${words.more}</p>`}
+${choiceForm(look.locale, user, settings, base, input.choice)}`;
   return {
-    status: 200,
+    status: input.choice === 'invalid' ? 400 : 200,
     html: layout({
       title: words.subject,
       base,
@@ -48,6 +59,28 @@ ${words.more && html`<p>${words.more}</p>`}`;
     }),
   };
 }
+
+const CHOICE_WORDS = { weekly: 'digest.choiceWeekly', daily: 'digest.choiceDaily', off: 'digest.choiceOff' } as const;
+
+/** The signed-in user's own choice of digest e-mail (weekly, daily or none), posted to this page. */
+function choiceForm(locale: Locale, user: UserRecord, settings: Settings, base: string, choice: 'saved' | 'invalid' | undefined) {
+  const t = alertTranslator(locale);
+  const chosen = user.digest ?? DEFAULT_DIGEST;
+  const dailyOff = !(settings.digests?.daily ?? DIGESTS_DEFAULTS.daily);
+  return html`<section class="card form">
+${choice === 'saved' && html`<p class="saved" role="status">${t('digest.choiceSaved')}</p>`}
+${choice === 'invalid' && html`<p class="error" role="alert">${t('digest.choiceInvalid')}</p>`}
+<form method="post" action="${base + APP_DIGEST_PATH}"><fieldset><legend>${t('digest.choiceLegend')}</legend>
+<div class="checks">${DIGEST_CHOICES.map(
+    (choice) =>
+      html`<label class="check"><input type="radio" name="digest" value="${choice}"${choice === chosen ? ' checked' : ''}> ${t(CHOICE_WORDS[choice])}</label>`,
+  )}</div>${dailyOff && html`<p class="hint">${t('digest.choiceDailyOff')}</p>`}</fieldset>
+<div class="actions"><button type="submit">${t('digest.choiceSave')}</button></div></form></section>`;
+}
+
+/** A user's choice as the form posts it; undefined for anything else. */
+export const postedChoice = (form: URLSearchParams): DigestChoice | undefined =>
+  DIGEST_CHOICES.find((choice) => choice === form.get('digest'));
 
 /** The period a page's query names: a week unless it says `day`. */
 export const pagePeriod = (query: Record<string, string | undefined>): DigestPeriod => (query.period === 'day' ? 'day' : 'week');

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
@@ -9,11 +9,15 @@ import { putDelivery, putSettings } from '../../shared/adapters/tenant-repositor
 import { digestSending } from '../../shared/adapters/wiring/digest.js';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { digestDays } from '../../shared/digest/figures.js';
+import { nextRunAt } from '../../shared/digest/sending.js';
+import { dueTimerKey } from '../../shared/adapters/due-timers.js';
+import { minuteOf } from '../../shared/timers.js';
 import { answerTally, merge, sentTally } from '../../shared/results/tally.js';
 import { overHttp } from '../support/api.js';
 import { until, type Mail } from '../support/mailbox.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
-import { CHROMIUM, hasChromium } from '../support/workspace.js';
+import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched } from '../support/workspace.js';
+import { APP_DIGEST_PATH } from '../../shared/session/paths.js';
 
 /**
  * Digests through the local stack (issue 48): POST /public/admin/digests puts one e-mail per opted-in e-mail user in
@@ -23,16 +27,20 @@ import { CHROMIUM, hasChromium } from '../support/workspace.js';
  */
 const api = overHttp('public');
 const sesUrl = inject('sesUrl');
+const publicUrl = inject('publicUrl');
 const ZONE = 'America/Sao_Paulo';
 let tenant: TestTenant;
 let browser: Browser;
+let createdAt: Date;
 const stamp = Date.now();
 const [ANA, BIA, CAIO] = [`ana-${stamp}@example.com`, `bia-${stamp}@example.com`, `caio-${stamp}@example.com`] as const;
 
 const mails = async (to: string) =>
-  ((await (await fetch(`${sesUrl}/store`)).json()) as { emails: (Mail & { subject: string })[] }).emails.filter((e) =>
-    e.destination.to.includes(to),
-  );
+  (
+    (await (await fetch(`${sesUrl}/store`)).json()) as {
+      emails: (Mail & { subject: string; headers: { name: string; value: string }[] })[];
+    }
+  ).emails.filter((e) => e.destination.to.includes(to));
 
 /** Answers of journey loja counted on `day` (the same tally the answer path writes), one transaction id each. */
 async function answered(day: string, storeId: number, employeeId: number, scores: number[]) {
@@ -52,8 +60,13 @@ const scrollWidth = () =>
   (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth;
 
 const user = (token: string) => ({ 'x-service-user-token': token });
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+/** A user's choice of digest, as the users API answers it. */
+const digestOf = async (name: string) =>
+  (await api({ path: '/public/admin/users', key: tenant.adminKey })).body.data.find((u: { name: string }) => u.name === name).digest;
 
 beforeAll(async () => {
+  createdAt = new Date();
   tenant = await newTenant();
   await Promise.all([
     putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'resumen@demo.local', name: 'Resumen Demo' } }),
@@ -101,10 +114,22 @@ describe('digests through the local stack', () => {
     expect(outcomes).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate']);
     expect((await mails(CAIO)).length).toBe(0);
 
-    // A daily digest for Bia, who chooses it: five consumers at once, one e-mail.
+    // Bia chooses a daily digest: none while the tenant has them off.
     const daily = await api({ method: 'PATCH', path: `/public/admin/users/${BIA}`, key: tenant.adminKey, body: { digest: 'daily' } });
     expect(daily.status, daily.text).toBe(200);
     const day = { ...run, period: 'day' as const, from: digestDays('day', new Date(), ZONE).from, user: BIA };
+    expect(await digestSending.handle(day)).toBe('nobody');
+    // The tenant turns them on in its configuration: five consumers at once, one e-mail.
+    const config = await api({ path: '/public/admin/config', key: tenant.adminKey });
+    expect(config.body.digests).toEqual({ daily: false });
+    const on = await api({
+      method: 'PUT',
+      path: '/public/admin/config',
+      key: tenant.adminKey,
+      body: { ...config.body, digests: { daily: true } },
+      headers: { 'if-match': config.headers.etag! },
+    });
+    expect(on.status, on.text).toBe(200);
     const sent = await Promise.all([1, 2, 3, 4, 5].map(() => digestSending.handle(day)));
     expect(sent.filter((o) => o === 'sent')).toHaveLength(1);
     expect(sent.filter((o) => o === 'duplicate')).toHaveLength(4);
@@ -112,6 +137,64 @@ describe('digests through the local stack', () => {
     // By now the queued duplicates have been handled too (the queue is first in, first out enough for this): still one each.
     expect((await mails(ANA)).filter((m) => m.subject.includes('semanal'))).toHaveLength(1);
     expect((await mails(BIA)).filter((m) => m.subject.includes('semanal'))).toHaveLength(1);
+
+    // Ana stops her digests from the e-mail without signing in: the link its RFC 8058 headers name, which names no one.
+    expect(ana!.headers).toContainEqual({ name: 'List-Unsubscribe-Post', value: 'List-Unsubscribe=One-Click' });
+    const header = ana!.headers.find((h) => h.name === 'List-Unsubscribe')!.value;
+    const [, link, token] = /^<(http\S+\/d\/([\w-]{28})\/unsubscribe)>$/.exec(header)!;
+    expect(ana!.body.text).toContain(link);
+    const confirm = await api({ path: `/d/${token}/unsubscribe` });
+    expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain('Detener los resúmenes');
+    expect(await digestOf(ANA)).toBe('weekly');
+    const stopped = await api({ method: 'POST', path: `/d/${token}/unsubscribe`, body: 'List-Unsubscribe=One-Click', headers: FORM });
+    expect(stopped.status, stopped.text).toBe(200);
+    expect([await digestOf(ANA), await digestOf(BIA)]).toEqual(['off', 'daily']);
+    expect((await api({ method: 'POST', path: `/d/${token!.slice(0, -2)}xy/unsubscribe`, headers: FORM })).status).toBe(404);
+  });
+
+  it("parks a new tenant's first scheduled run at its creation, the next 08:00 in its zone", async () => {
+    // Prepare: the tenant's creation (beforeAll) parked the run, in the default zone, São Paulo.
+    const dueAt = nextRunAt(new Date(createdAt.getTime() + 16 * 60_000), ZONE);
+    const message = { version: 1 as const, tenantId: tenant.tenantId, period: 'day' as const, from: digestDays('day', dueAt, ZONE).from };
+    // Act
+    const { Item } = await db().client.send(
+      new GetCommand({
+        TableName: db().tableName,
+        Key: dueTimerKey(minuteOf(dueAt), 'digest', { ...message, dueAt: dueAt.toISOString() }),
+      }),
+    );
+    // Assess
+    expect(Item?.message).toEqual({ ...message, dueAt: dueAt.toISOString() });
+  });
+
+  it.skipIf(!hasChromium)("lets a manager choose their own digest on the workspace's digest page, on a phone and a desktop", async () => {
+    // Prepare: a manager of every store, signed in with their own password; the page speaks the tenant's Spanish.
+    const email = `gerente-${stamp}@example.com`;
+    const password = 'Digest-browser-pass1!';
+    await inviteManagerOf(tenant.tenantId, email, 'all', { password });
+    for (const [viewport, label, choice] of [
+      [{ width: 390, height: 844 }, 'No recibirlo', 'off'],
+      [{ width: 1280, height: 900 }, 'Cada mañana (y el semanal los lunes)', 'daily'],
+    ] as const) {
+      const { context, problems } = await watched(browser, publicUrl, { viewport, bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto(`${publicUrl}${APP_DIGEST_PATH}`);
+      await signIn(page, email, password);
+      await page.waitForURL(`**${APP_DIGEST_PATH}`);
+      // Act
+      await page.getByLabel(label).check();
+      await page.getByRole('button', { name: 'Guardar' }).click();
+      await page.waitForURL(`**${APP_DIGEST_PATH}?saved=1`);
+      // Assess
+      expect(await page.getByRole('status').textContent()).toBe('Opción guardada.');
+      expect(await page.getByLabel(label).isChecked()).toBe(true);
+      expect(await axe(page), `at ${viewport.width} px`).toEqual([]);
+      await page.screenshot({ path: join(tmpdir(), `digest-page-${viewport.width}.png`), fullPage: true });
+      expect(await digestOf(email)).toBe(choice);
+      expect(problems).toEqual([]);
+      await context.close();
+    }
   });
 
   it('answers GET /public/digest with the figures GET /public/results answers for the same period and scope', async () => {

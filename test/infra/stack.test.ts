@@ -86,9 +86,9 @@ describe('the CDK stacks', () => {
       'Test/Messaging': 70,
       'Test/PublicApi': 34,
       // The workspace's pages in two stacks (infra/stacks/api.ts workspaceGroupOf): the tenant admins' pages apart.
-      'Test/PublicApi/WorkspaceRoutes': 133,
+      'Test/PublicApi/WorkspaceRoutes': 140,
       'Test/PublicApi/WorkspaceAdminRoutes': 98,
-      'Test/PublicApi/PagesRoutes': 77,
+      'Test/PublicApi/PagesRoutes': 91,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
       'Test/PublicApi/InsightsRoutes': 65,
@@ -276,7 +276,7 @@ describe('the CDK stacks', () => {
     for (const route of synthesized) {
       expect(route.anonymous, route.key).toBe(
         route.key === 'GET /health' ||
-          / \/((s|q)\/\{token\}|k(\/\{token\})?$|docs|assets|results$|robots\.txt$|openapi\.json|app\/(sign-in|session\/)|brand\/logos\/)/.test(
+          / \/((s|q|d)\/\{token\}|k(\/\{token\})?$|docs|assets|results$|robots\.txt$|openapi\.json|app\/(sign-in|session\/)|brand\/logos\/)/.test(
             route.key,
           ),
       );
@@ -319,6 +319,7 @@ describe('the CDK stacks', () => {
       'POST /app/answers/exports',
       'POST /app/cases/{id}',
       'POST /app/cases/{id}/contact',
+      'POST /app/digest',
     ]);
   });
 

@@ -50,6 +50,7 @@ describe('GET /public/admin/config', () => {
       'cases',
       'classes',
       'delivery',
+      'digests',
       'groups',
       'journeys',
       'locale',
@@ -60,8 +61,8 @@ describe('GET /public/admin/config', () => {
       'themes',
       'timeZone',
     ]);
-    // Rankings leave out stores with fewer than 5 answers, and no alert is on, unless the tenant says otherwise.
-    expect([res.body.minAnswersToRank, res.body.alerts]).toEqual([5, { scoreDrop: false }]);
+    // Rankings leave out stores with fewer than 5 answers, and no alert nor daily digest is on, unless the tenant says otherwise.
+    expect([res.body.minAnswersToRank, res.body.alerts, res.body.digests]).toEqual([5, { scoreDrop: false }, { daily: false }]);
     // A tenant that set neither speaks pt-BR in São Paulo's time.
     expect([res.body.locale, res.body.timeZone]).toEqual(['pt-BR', 'America/Sao_Paulo']);
     // A tenant that set no brand shows its name as the brand's.
@@ -258,6 +259,7 @@ const otherValue: { [K in keyof ConfigDocument]-?: (value: ConfigDocument[K]) =>
     ],
   }),
   analytics: (analytics) => ({ comments: !analytics.comments }),
+  digests: (digests) => ({ daily: !digests.daily }),
   brand: (brand) => ({ ...brand, colour: brand.colour === '#0b5cad' ? '#1d4ed8' : '#0b5cad' }),
   // Stored themes read back in slug order.
   themes: (themes) => [...(themes ?? []), parking()].sort((a, b) => a.slug.localeCompare(b.slug)),

@@ -27,6 +27,7 @@ import {
 } from '../../shared/tenants/config-schema.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 import { LOCALES } from '../../shared/locale.js';
+import { DigestsConfig } from '../../shared/digest/choices.js';
 
 /**
  * The settings reader turns a tenant's configuration items into records without the configuration's schemas (they
@@ -73,6 +74,7 @@ const oracle = async (tenantId: number): Promise<Settings> => {
     cases: v.parse(v.object(CasesConfig.entries), of('CASES')[0] ?? {}),
     minAnswersToRank: v.parse(v.object(RankingConfig.entries), of('RANKING')[0] ?? {}).minAnswersToRank,
     alerts: v.parse(v.object(AlertsConfig.entries), of('ALERTS')[0] ?? {}),
+    digests: v.parse(v.object(DigestsConfig.entries), of('DIGESTS')[0] ?? {}),
     regions: of('REGION').map((item) => v.parse(v.object(RegionConfig.entries), item)),
     analytics: v.parse(v.object(AnalyticsConfig.entries), of('ANALYTICS')[0] ?? {}),
     ...(locale ? { locale } : {}),
@@ -103,6 +105,7 @@ const fullTenant = (id: number, demoTenant: Record<string, unknown>) => {
           privacy: { retentionDays: 400 },
           minAnswersToRank: 12,
           alerts: { scoreDrop: true },
+          digests: { daily: true },
           regions: [{ id: 4, name: 'Norte', stores: [1] }],
           analytics: { comments: true },
           themes: [

@@ -1,4 +1,5 @@
 import { signQrCode } from '../../shared/qr/token.js';
+import { digestUnsubscribeToken } from '../../shared/digest/unsubscribe.js';
 import { caseOpener } from '../../shared/adapters/wiring/cases.js';
 import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
 import { privacyService } from '../../shared/adapters/wiring/privacy.js';
@@ -175,6 +176,7 @@ export async function fixture(): Promise<Fixture> {
     kioskToken: answering.body.token as string,
     revocableKioskId: revocableKiosk.body.id as string,
     qrToken: signQrCode({ tenantId: tenant.tenantId, storeId: store.body.id, journeyId: 1, generation: 1 }, requireEnv(ENV.surveySecret)),
+    digestToken: digestUnsubscribeToken(tenant.tenantId, spareUser, requireEnv(ENV.surveySecret)),
   };
 }
 

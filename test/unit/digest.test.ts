@@ -5,12 +5,12 @@ import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
 import type { UserRecord } from '../../shared/access/ports.js';
 import type { CaseRecord } from '../../shared/cases/record.js';
 import { ENV } from '../../shared/config.js';
-import { changeOf, digestDays, digestFigures, rankByInterval } from '../../shared/digest/figures.js';
+import { changeOf, digestDays, digestFigures } from '../../shared/digest/figures.js';
 import { digestEmail } from '../../shared/digest/email.js';
-import { getsDigest, nextDigestAt } from '../../shared/digest/sending.js';
-import { digestPage } from '../../shared/workspace/digest-page.js';
+import { getsDigest, handleDigest, nextRunAt, scheduleFirstRun, type DigestSendingPorts } from '../../shared/digest/sending.js';
+import { digestPage, postedChoice } from '../../shared/workspace/digest-page.js';
 import type { Employee } from '../../shared/employees/schema.js';
-import { nps, rowOf } from '../../shared/results/report.js';
+import { nps } from '../../shared/results/report.js';
 import { ResultsQuery } from '../../shared/results/schema.js';
 import { resultsService } from '../../shared/results/service.js';
 import { answerTally, sentTally, type Counted } from '../../shared/results/tally.js';
@@ -49,22 +49,6 @@ describe('the digest period', () => {
       to: '2026-05-31',
       previous: { from: '2026-05-30', to: '2026-05-30' },
     });
-  });
-});
-
-const row = (key: string, n: number, promoters: number, detractors: number, minSample = 5) =>
-  rowOf(key, `Loja ${key}`, { n, p: promoters, d: detractors, sum: 0 }, 'nps', minSample);
-
-describe('rankByInterval', () => {
-  it('ranks best by the lower end of the interval and worst by the upper end, rows under the minimum apart', () => {
-    // A: NPS 100 on 5 answers (wide); B: NPS 60 on 200 (narrow): B's lower end is higher, so B is best.
-    const rows = [row('A', 5, 5, 0), row('B', 200, 140, 20), row('C', 200, 40, 100), row('D', 6, 1, 4), row('E', 2, 0, 2)];
-    const { best, worst, few } = rankByInterval(rows, 2);
-    expect(best.map((r) => r.key)).toEqual(['B', 'A']);
-    // D's upper end (a wide interval over -50) is above C's (-30 on 200 answers): C is the worst.
-    expect(worst.map((r) => r.key)).toEqual(['C', 'D']);
-    expect(few.map((r) => r.key)).toEqual(['E']);
-    expect(best[0]!.ci95![0]).toBeGreaterThan(best[1]!.ci95![0]);
   });
 });
 
@@ -177,6 +161,31 @@ describe('the digest figures', () => {
     expect(digest.cases.overdue).toEqual([]);
   });
 
+  it("ranks the stores as the results rank them, by the tenant's minimum of answers to rank", async () => {
+    // Prepare: a tenant that ranks from 1 answer (the journey's minimum sample stays 5).
+    const settings = { ...SETTINGS, minAnswersToRank: 1 };
+    const ranking = resultsService({
+      counters: counters(),
+      settings: async () => settings,
+      stores: { getMany: async (_t, ids) => STORES.filter((s) => ids.includes(s.id)) },
+      employees: { getMany: async (_t, ids) => EMPLOYEES.filter((e) => ids.includes(e.id)) },
+    });
+    const ports = { report: ranking.report, settings: async () => settings, cases: memoryCases(), baseUrl: '' };
+    // Act
+    const digest = await digestFigures(ports, { tenantId: TENANT, period: 'week', now: NOW }, user());
+    const stores = await ranking.report(
+      TENANT,
+      v.parse(ResultsQuery, { journey: 'loja', group_by: 'store', from: '2026-05-25', to: '2026-05-31' }),
+      user(),
+    );
+    // Assess: the digest's best are the results' ranks in order, none listed apart.
+    const loja = digest.journeys.find((j) => j.journey.slug === 'loja')!;
+    const byRank = [...stores.data].sort((a, b) => a.rank! - b.rank!).map((r) => r.label);
+    expect(loja.ranking.best.map((r) => r.label)).toEqual(byRank);
+    expect(byRank).toEqual(['Loja Centro', 'Loja Norte']);
+    expect(loja.ranking.few).toEqual([]);
+  });
+
   it('refuses a store outside the scope as results do', async () => {
     await expect(digestOf({ stores: [1], groups: [1] }, 2)).rejects.toThrow('No such store.');
   });
@@ -197,6 +206,7 @@ describe('the digest e-mail', () => {
         locale,
         timeZone: 'America/Sao_Paulo',
         link: 'https://pesquisa.example/app/digest',
+        unsubscribe: 'https://pesquisa.example/d/abc/unsubscribe',
       });
       expect(email.subject).toContain(word);
       expect(email.html).toContain(`lang="${locale}"`);
@@ -204,6 +214,8 @@ describe('the digest e-mail', () => {
       expect(email.html).toContain('https://pesquisa.example/app/digest');
       expect(email.html).toContain('https://pesquisa.example/app/cases/1');
       expect(email.text).toContain('https://pesquisa.example/app/digest');
+      expect(email.html).toContain('href="https://pesquisa.example/d/abc/unsubscribe"');
+      expect(email.text).toContain('https://pesquisa.example/d/abc/unsubscribe');
       expect(email.text).toContain('Loja Centro');
     }
   });
@@ -218,24 +230,91 @@ describe('who gets a digest, and when the next one is due', () => {
     ...fields,
   });
 
-  it('sends the weekly one to enabled e-mail users who have not opted out, the daily one to those who chose it', () => {
-    expect(getsDigest(someone('ana@example.com'), 'week')).toBe(true);
-    expect(getsDigest(someone('ana@example.com'), 'day')).toBe(false);
-    expect(getsDigest(someone('ana@example.com', { digest: 'daily' }), 'day')).toBe(true);
-    expect(getsDigest(someone('ana@example.com', { digest: 'daily' }), 'week')).toBe(true);
-    expect(getsDigest(someone('ana@example.com', { digest: 'off' }), 'week')).toBe(false);
-    expect(getsDigest(someone('ana@example.com', { disabled_at: '2026-02-01T00:00:00Z' }), 'week')).toBe(false);
-    expect(getsDigest(someone('demo-admin'), 'week')).toBe(false);
+  it('sends the weekly one to enabled e-mail users who have not opted out, the daily one to those who chose it when it is on', () => {
+    const on = { digests: { daily: true } };
+    const off = { digests: { daily: false } };
+    expect(getsDigest(someone('ana@example.com'), 'week', off)).toBe(true);
+    expect(getsDigest(someone('ana@example.com'), 'day', on)).toBe(false);
+    expect(getsDigest(someone('ana@example.com', { digest: 'daily' }), 'day', on)).toBe(true);
+    expect(getsDigest(someone('ana@example.com', { digest: 'daily' }), 'day', off)).toBe(false);
+    expect(getsDigest(someone('ana@example.com', { digest: 'daily' }), 'day', {})).toBe(false);
+    expect(getsDigest(someone('ana@example.com', { digest: 'daily' }), 'week', off)).toBe(true);
+    expect(getsDigest(someone('ana@example.com', { digest: 'off' }), 'week', on)).toBe(false);
+    expect(getsDigest(someone('ana@example.com', { disabled_at: '2026-02-01T00:00:00Z' }), 'week', on)).toBe(false);
+    expect(getsDigest(someone('demo-admin'), 'week', on)).toBe(false);
   });
 
-  it('is next Monday at 08:00 in the tenant zone', () => {
-    // Thursday 26 November 2026: Monday 30 November, 08:00 in São Paulo (UTC-3) is 11:00 UTC.
-    expect(nextDigestAt(new Date('2026-11-26T15:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-11-30T11:00:00.000Z');
-    // Monday 07:59 there: that same morning; 08:00 already: the Monday after.
-    expect(nextDigestAt(new Date('2026-11-30T10:59:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-11-30T11:00:00.000Z');
-    expect(nextDigestAt(new Date('2026-11-30T11:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-12-07T11:00:00.000Z');
-    // Sunday 23:30 in UTC is already Monday in Tokyo.
-    expect(nextDigestAt(new Date('2026-11-29T23:30:00Z'), 'Asia/Tokyo').toISOString()).toBe('2026-12-06T23:00:00.000Z');
+  it('is the next 08:00 in the tenant zone', () => {
+    // Thursday 26 November 2026, 12:00 in São Paulo (UTC-3): Friday 27, 08:00 there, is 11:00 UTC.
+    expect(nextRunAt(new Date('2026-11-26T15:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-11-27T11:00:00.000Z');
+    // 07:59 there: that same morning; 08:00 already: the morning after.
+    expect(nextRunAt(new Date('2026-11-30T10:59:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-11-30T11:00:00.000Z');
+    expect(nextRunAt(new Date('2026-11-30T11:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2026-12-01T11:00:00.000Z');
+    // Sunday 23:30 in UTC is already Monday 08:30 in Tokyo: Tuesday's 08:00 there.
+    expect(nextRunAt(new Date('2026-11-29T23:30:00Z'), 'Asia/Tokyo').toISOString()).toBe('2026-11-30T23:00:00.000Z');
+  });
+
+  /** A tenant's run through in-memory ports: the messages it queues and the timers it parks. */
+  function scheduled(daily: boolean) {
+    const settings = { ...SETTINGS, digests: { daily } };
+    const queued: { period: string; from: string; user?: string | undefined }[] = [];
+    const parked: { period: string; from: string; dueAt: string }[] = [];
+    let listed = 0;
+    const ports: DigestSendingPorts = {
+      figures: { report: results.report, settings: async () => settings, cases: memoryCases() },
+      users: {
+        list: async () => {
+          listed++;
+          return [someone('ana@example.com', { digest: 'daily' }), someone('bia@example.com')];
+        },
+        find: async () => undefined,
+      },
+      claims: { claim: async () => true, sent: async () => undefined, release: async () => undefined },
+      queue: async (messages) => void queued.push(...messages),
+      email: async () => undefined,
+      timer: { schedule: async (m, dueAt) => void parked.push({ period: m.period, from: m.from, dueAt: dueAt.toISOString() }) },
+      baseUrl: '',
+      unsubscribeToken: () => 'token',
+    };
+    const run = (dueAt: string) => handleDigest(ports, { version: 1, tenantId: TENANT, period: 'day', from: '', dueAt }, new Date(dueAt));
+    return { ports, run, queued, parked, listed: () => listed };
+  }
+
+  it('queues every morning the daily digests when the tenant has them on, and the weekly ones on Monday', async () => {
+    const on = scheduled(true);
+    // Tuesday 2 June 2026, 08:00 in São Paulo: yesterday's digest for Ana, who chose it; the next run Wednesday.
+    expect(await on.run('2026-06-02T11:00:00.000Z')).toBe('queued');
+    expect(on.queued.map((m) => [m.period, m.from, m.user])).toEqual([['day', '2026-06-01', 'ana@example.com']]);
+    expect(on.parked).toEqual([{ period: 'day', from: '2026-06-02', dueAt: '2026-06-03T11:00:00.000Z' }]);
+    // Monday 8 June: last week's for both, and Sunday's for Ana.
+    on.queued.length = 0;
+    await on.run('2026-06-08T11:00:00.000Z');
+    expect(on.queued.map((m) => [m.period, m.from, m.user])).toEqual([
+      ['week', '2026-06-01', 'ana@example.com'],
+      ['week', '2026-06-01', 'bia@example.com'],
+      ['day', '2026-06-07', 'ana@example.com'],
+    ]);
+  });
+
+  it('reads no user on a morning with nothing to send, and still parks the next run', async () => {
+    const off = scheduled(false);
+    await off.run('2026-06-02T11:00:00.000Z');
+    expect(off.queued).toEqual([]);
+    expect(off.listed()).toBe(0);
+    expect(off.parked.map((t) => t.dueAt)).toEqual(['2026-06-03T11:00:00.000Z']);
+    await off.run('2026-06-08T11:00:00.000Z');
+    expect(off.queued.map((m) => [m.period, m.user])).toEqual([
+      ['week', 'ana@example.com'],
+      ['week', 'bia@example.com'],
+    ]);
+  });
+
+  it("parks a new tenant's first run in the table: more than the queue's delay ahead", async () => {
+    const { ports, parked } = scheduled(false);
+    // 07:50 in São Paulo: this morning's 08:00 is within the queue's 15 minutes, so the first run is tomorrow's.
+    await scheduleFirstRun(ports, TENANT, SETTINGS, new Date('2026-06-02T10:50:00Z'));
+    await scheduleFirstRun(ports, TENANT, SETTINGS, new Date('2026-06-02T10:00:00Z'));
+    expect(parked.map((t) => t.dueAt)).toEqual(['2026-06-03T11:00:00.000Z', '2026-06-02T11:00:00.000Z']);
   });
 });
 
@@ -248,5 +327,22 @@ describe('the digest page', () => {
     expect(page.html).toContain('Weekly digest');
     expect(page.html).toContain('href="/prod/app/cases/1"');
     expect(page.html).toContain('aria-current="page"');
+  });
+
+  it("holds the user's own choice of digest, posted to the page; the daily one said to be off while the tenant has it off", async () => {
+    const figures = await digestOf('all');
+    const chooser = { ...(await user()), digest: 'daily' as const };
+    const page = digestPage({ figures, settings: { ...SETTINGS, locale: 'en' }, user: chooser, base: '/prod', choice: 'saved' });
+    expect(page.html).toContain('<form method="post" action="/prod/app/digest">');
+    expect(page.html).toContain('<input type="radio" name="digest" value="daily" checked>');
+    expect(page.html).toContain('<input type="radio" name="digest" value="off">');
+    expect(page.html).toContain('Choice saved.');
+    expect(page.html).toContain('Your company sends no daily digests');
+    const on = digestPage({ figures, settings: { ...SETTINGS, locale: 'en', digests: { daily: true } }, user: chooser, base: '' });
+    expect(on.html).not.toContain('Your company sends no daily digests');
+    const refused = digestPage({ figures, settings: SETTINGS, user: chooser, base: '', choice: 'invalid' });
+    expect(refused.status).toBe(400);
+    expect(postedChoice(new URLSearchParams('digest=off'))).toBe('off');
+    expect(postedChoice(new URLSearchParams('digest=monthly'))).toBeUndefined();
   });
 });

@@ -232,6 +232,7 @@ describe('the README and the manual in docs/', () => {
       casesConfig: [{ pk: keys.config(7), sk: keys.casesConfig }],
       rankingConfig: [{ pk: keys.config(7), sk: keys.rankingConfig }],
       alertsConfig: [{ pk: keys.config(7), sk: keys.alertsConfig }],
+      digestsConfig: [{ pk: keys.config(7), sk: keys.digestsConfig }],
       scoreDropAlert: [keys.scoreDropAlert(7, 3, '2026-11-23')],
       chatDelivery: [keys.chatDelivery(7, 'dlv_ab12')],
       failedChatDeliveries: [keys.failedChatDeliveries(7)],

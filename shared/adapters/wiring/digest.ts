@@ -2,9 +2,12 @@ import { ENV, requireEnv, requireEnvs, wire } from '../../config.js';
 import * as figures from '../../digest/figures.js';
 import * as sending from '../../digest/sending.js';
 import * as page from '../../workspace/digest-page.js';
+import { redirect } from '../../web-answer.js';
+import { APP_DIGEST_PATH } from '../../session/paths.js';
 import type { DigestMessage } from '../../digest/schema.js';
 import type { UserRecord } from '../../access/ports.js';
-import { findUserByName, listUsers } from '../access-repository.js';
+import { findUserByName, listUsers, updateUser } from '../access-repository.js';
+import { digestUnsubscribeToken, type DigestUnsubscribePorts } from '../../digest/unsubscribe.js';
 import { caseStore } from '../case-repository.js';
 import { digestClaims } from '../digest-claims.js';
 import { sendDigestEmail } from '../digest-mail.js';
@@ -44,15 +47,26 @@ export const digestSending = /* @__PURE__ */ wire(() => {
     get baseUrl() {
       return requireEnv(ENV.surveyBaseUrl);
     },
+    unsubscribeToken: (tenantId, name) => digestUnsubscribeToken(tenantId, name, requireEnv(ENV.surveySecret)),
   };
   return {
-    /** The admin's POST: the period's digests now, and the tenant's weekly schedule parked (a tenant's first run starts it). */
+    /** The admin's POST: the period's digests now, and the tenant's next scheduled run parked (if it was lost). */
     async queue(tenantId: number, period: figures.DigestPeriod, now = new Date()) {
-      const queued = await sending.queueDigests(ports, tenantId, period, now);
-      await sending.scheduleNextDigest(ports, tenantId, await tenantSettings(tenantId), now);
+      const queued = await sending.queueDigests(ports, tenantId, [period], now);
+      await sending.scheduleNextRun(ports, tenantId, await tenantSettings(tenantId), now);
       return queued;
     },
     handle: (message: DigestMessage, now = new Date()) => sending.handleDigest(ports, message, now),
+  };
+});
+
+/** The one-click unsubscribe page: the tenant's users, their brand, and the user's digest set to off. */
+export const digestUnsubscribePorts = /* @__PURE__ */ wire((): DigestUnsubscribePorts => {
+  requireEnvs(ENV.tableName);
+  return {
+    users: listUsers,
+    settings: tenantSettings,
+    stop: async (tenantId, user) => void (await updateUser(tenantId, user.tokenHash, { digest: 'off' })),
   };
 });
 
@@ -72,5 +86,29 @@ export async function showDigest({
     digestReads.figures({ tenantId, period: page.pagePeriod(query), now: new Date() }, Promise.resolve(user)),
     tenantSettings(tenantId),
   ]);
-  return page.digestPage({ figures, settings, user, base });
+  return page.digestPage({ figures, settings, user, base, ...(query.saved ? { choice: 'saved' as const } : {}) });
+}
+
+/** The digest page's form: the signed-in user's own choice of digest e-mail, saved, then back to the page. */
+export async function chooseDigest({
+  tenantId,
+  user,
+  base,
+  form,
+}: {
+  tenantId: number;
+  user: UserRecord;
+  base: string;
+  form: URLSearchParams;
+}) {
+  const choice = page.postedChoice(form);
+  if (!choice) {
+    const [figures, settings] = await Promise.all([
+      digestReads.figures({ tenantId, period: 'week', now: new Date() }, Promise.resolve(user)),
+      tenantSettings(tenantId),
+    ]);
+    return page.digestPage({ figures, settings, user, base, choice: 'invalid' });
+  }
+  await updateUser(tenantId, user.tokenHash, { digest: choice });
+  return redirect(`${base}${APP_DIGEST_PATH}?saved=1`);
 }

@@ -14,7 +14,9 @@ import { shownOnce } from './shown-once.js';
 import { signingSecret } from '../../events/webhook-signing.js';
 import { eventEndpoint } from '../../events/signature.js';
 import { readConfigVersion } from '../config-version.js';
-import { readVersionedSettings } from '../settings-repository.js';
+import { readSettings, readVersionedSettings } from '../settings-repository.js';
+import { scheduleFirstRun } from '../../digest/sending.js';
+import { firstDigestTimer } from './timers.js';
 import { insertTenant } from '../tenant-creation.js';
 import { claimConfigVersion, getTenant, raiseConfigVersion, tenantRepository, writeConfig } from '../tenant-repository.js';
 import { findLogo } from '../brand-repository.js';
@@ -127,6 +129,12 @@ export const adminWebhooksForm = /* @__PURE__ */ wire(() =>
 export const tenantService = /* @__PURE__ */ wire(() =>
   tenants.tenantService(
     { ...tenantRepository, insertTenant },
-    { surveySecret: () => process.env[ENV.surveySecret], surveySecretName: ENV.surveySecret, audit: auditLog },
+    {
+      surveySecret: () => process.env[ENV.surveySecret],
+      surveySecretName: ENV.surveySecret,
+      audit: auditLog,
+      scheduleDigests: async (tenantId) =>
+        scheduleFirstRun({ timer: firstDigestTimer }, tenantId, await readSettings(tenantId), new Date()),
+    },
   ),
 );

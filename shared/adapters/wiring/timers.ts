@@ -85,7 +85,16 @@ const sendDigestRuns: DelayedSend<DigestMessage> = (messages) => {
   return sendMessages('digests', [...delays.keys()], (body) => delays.get(body) ?? 0);
 };
 
-/** Where a tenant's next scheduled digest run waits: timers of kind `digest`, in the table until the week comes. */
+/**
+ * The operator's command parks a new tenant's first digest run: always in the table (more than the queue's delay
+ * ahead, `scheduleFirstRun`), so the command needs no queue.
+ */
+export const firstDigestTimer = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName);
+  return dueScheduler(dueTimersOf('digest'), () => Promise.reject(new Error('A first digest run is parked in the table, not queued.')));
+});
+
+/** Where a tenant's next scheduled digest run waits: timers of kind `digest`, in the table until its morning comes. */
 export const digestTimer = /* @__PURE__ */ wire(() => {
   requireEnvs(ENV.tableName, ENV.digestQueueUrl);
   return dueScheduler(dueTimersOf('digest'), sendDigestRuns);
