@@ -4,6 +4,7 @@ import type {
   ptBRAdminGeneral,
   ptBRAdminJourneys,
   ptBRAdminKeys,
+  ptBRAdminThemes,
   ptBRAdminUsers,
   ptBRAdminWebhooks,
   ptBRAlerts,
@@ -26,9 +27,11 @@ export type AdminBrandKey = keyof typeof ptBRAdminBrand;
 export type AdminGeneralKey = keyof typeof ptBRAdminGeneral;
 export type AdminJourneysKey = keyof typeof ptBRAdminJourneys;
 export type AdminKeysKey = keyof typeof ptBRAdminKeys;
+export type AdminThemesKey = keyof typeof ptBRAdminThemes;
 export type AdminUsersKey = keyof typeof ptBRAdminUsers;
 export type AdminWebhooksKey = keyof typeof ptBRAdminWebhooks;
-export type AdminPageKey = AdminBrandKey | AdminGeneralKey | AdminJourneysKey | AdminKeysKey | AdminUsersKey | AdminWebhooksKey;
+export type AdminPageKey =
+  AdminBrandKey | AdminGeneralKey | AdminJourneysKey | AdminKeysKey | AdminThemesKey | AdminUsersKey | AdminWebhooksKey;
 export type MessageKey = CustomerKey | WorkspaceKey | AlertKey | AdminKey | AdminPageKey;
 
 export type CustomerCatalogue = Record<CustomerKey, string>;
@@ -39,6 +42,7 @@ export type AdminBrandCatalogue = Record<AdminBrandKey, string>;
 export type AdminGeneralCatalogue = Record<AdminGeneralKey, string>;
 export type AdminJourneysCatalogue = Record<AdminJourneysKey, string>;
 export type AdminKeysCatalogue = Record<AdminKeysKey, string>;
+export type AdminThemesCatalogue = Record<AdminThemesKey, string>;
 export type AdminUsersCatalogue = Record<AdminUsersKey, string>;
 export type AdminWebhooksCatalogue = Record<AdminWebhooksKey, string>;
 export type Catalogue = Record<MessageKey, string>;

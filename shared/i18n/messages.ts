@@ -4,6 +4,7 @@ import type {
   AdminCatalogue,
   AdminGeneralCatalogue,
   AdminJourneysCatalogue,
+  AdminThemesCatalogue,
   AdminKey,
   AdminKeysCatalogue,
   AdminPageKey,
@@ -23,6 +24,7 @@ import {
   enAdminBrand,
   enAdminGeneral,
   enAdminJourneys,
+  enAdminThemes,
   enAdminKeys,
   enAdminUsers,
   enAdminWebhooks,
@@ -35,6 +37,7 @@ import {
   esAdminBrand,
   esAdminGeneral,
   esAdminJourneys,
+  esAdminThemes,
   esAdminKeys,
   esAdminUsers,
   esAdminWebhooks,
@@ -47,6 +50,7 @@ import {
   ptBRAdminBrand,
   ptBRAdminGeneral,
   ptBRAdminJourneys,
+  ptBRAdminThemes,
   ptBRAdminKeys,
   ptBRAdminUsers,
   ptBRAdminWebhooks,
@@ -81,6 +85,11 @@ export const ADMIN_JOURNEYS: Record<Locale, AdminJourneysCatalogue> = {
   en: enAdminJourneys,
 };
 export const ADMIN_KEYS: Record<Locale, AdminKeysCatalogue> = { 'pt-BR': ptBRAdminKeys, es: esAdminKeys, en: enAdminKeys };
+export const ADMIN_THEMES: Record<Locale, AdminThemesCatalogue> = {
+  'pt-BR': ptBRAdminThemes,
+  es: esAdminThemes,
+  en: enAdminThemes,
+};
 export const ADMIN_USERS: Record<Locale, AdminUsersCatalogue> = { 'pt-BR': ptBRAdminUsers, es: esAdminUsers, en: enAdminUsers };
 export const ADMIN_WEBHOOKS: Record<Locale, AdminWebhooksCatalogue> = {
   'pt-BR': ptBRAdminWebhooks,
@@ -98,6 +107,7 @@ export const catalogueOf = (locale: Locale): Catalogue => ({
   ...ADMIN_GENERAL[locale],
   ...ADMIN_JOURNEYS[locale],
   ...ADMIN_KEYS[locale],
+  ...ADMIN_THEMES[locale],
   ...ADMIN_USERS[locale],
   ...ADMIN_WEBHOOKS[locale],
 });
