@@ -5,7 +5,7 @@ import { addDays, dayOf } from '../dates.js';
 import { LOCALES, type Locale } from '../locale.js';
 import { APP_ADMIN_THEMES_PATH } from '../session/paths.js';
 import type { ConfigDocument } from '../tenants/config-schema.js';
-import { MAX_KEYWORD_LENGTH, MAX_KEYWORDS, themesOf, type Theme } from '../themes/theme.js';
+import { areDefaultThemes, DEFAULT_THEMES, MAX_KEYWORD_LENGTH, MAX_KEYWORDS, themesOf, type Theme } from '../themes/theme.js';
 import { localeOfLanguage } from '../themes/themes.js';
 import type { Suggestion } from '../themes/suggestions.js';
 import type { UserRecord } from '../access/ports.js';
@@ -99,7 +99,7 @@ export function changeThemes(
   const list: unknown[] = [...themes];
   if (action === 'delete') {
     const kept = themes.filter((theme) => theme.slug !== form.get('slug'));
-    return { themes: kept.length ? kept : undefined, index: -1, values: EMPTY };
+    return { themes: kept.length ? kept : [...DEFAULT_THEMES], index: -1, values: EMPTY };
   }
   if (action === 'keyword') {
     const index = themes.findIndex((theme) => theme.slug === form.get('theme'));
@@ -147,8 +147,7 @@ export function adminThemesForm(ports: ThemesPagePorts, changeConfig: typeof Con
       request,
       (config) => {
         change = changeThemes(themesOf(config), request.form);
-        const { themes: _themes, ...rest } = config;
-        return change.themes ? { ...rest, themes: change.themes } : rest;
+        return { ...config, themes: change.themes };
       },
       (path) => {
         const [list, at, field, language] = path.split('.');
@@ -193,7 +192,7 @@ ${notice ? html`<p class="saved" role="status">${notice}</p>` : ''}
 ${outcome ? problemsBox(frame.t, outcome, labelsOf(frame), 'theme-form') : ''}
 <p><a href="#theme-form">${t('admin.themes.newTheme')}</a> · <a href="#suggestions-title">${t('admin.themes.suggestions')}</a></p>
 <h2 id="themes-title">${t('admin.themes.list')}</h2>
-${config.themes ? '' : html`<p class="hint">${t('admin.themes.defaults')}</p>`}
+${areDefaultThemes(themes) ? html`<p class="hint">${t('admin.themes.defaults')}</p>` : ''}
 <ul class="items" aria-labelledby="themes-title">${themes.map((theme) => themeItem(frame, request.base, version, theme))}</ul>
 ${themeForm(frame, request.base, version, values, outcome?.errors)}
 ${suggestionList(frame, request.base, version, themes, suggestions, { from, to })}`;

@@ -10,7 +10,8 @@ import { adminThemesForm, adminThemesPage, keywordsOf, slugOf } from '../../shar
 /* Issue 47: the admin themes page, as a function of the configuration and the period's suggestions. */
 
 const ADMIN: UserRecord = { name: 'admin@aurora.test', scope: 'all', tokenHash: 'x', created_at: '2026-01-01T00:00:00Z', role: 'admin' };
-const BASE = { name: 'Café Aurora', journeys: [], classes: [] } as unknown as ConfigDocument;
+/** A configuration as the service reads it: the defaults when the tenant has none of its own. */
+const BASE = { name: 'Café Aurora', journeys: [], classes: [], themes: [...DEFAULT_THEMES] } as unknown as ConfigDocument;
 const PARKING: Theme = {
   slug: 'parking',
   name: { 'pt-BR': 'Estacionamento', es: 'Aparcamiento', en: 'Parking' },
@@ -101,7 +102,7 @@ describe('the themes form', () => {
     expect(held.config.themes).toEqual([...DEFAULT_THEMES, PARKING]);
   });
 
-  it('adds a suggestion as a keyword in its language, and deleting the last theme leaves the defaults', async () => {
+  it('adds a suggestion as a keyword in its language, and deleting the last theme brings back the defaults', async () => {
     const { held, post } = tenant({ ...BASE, themes: [PARKING] });
     const added = await post([
       ['etag', '3'],
@@ -118,7 +119,7 @@ describe('the themes form', () => {
       ['slug', 'parking'],
     ]);
     expect([deleted.status, deleted.location]).toEqual([303, '/app/admin/themes?deleted=parking']);
-    expect(held.config).not.toHaveProperty('themes');
+    expect(held.config.themes).toEqual(DEFAULT_THEMES);
   });
 
   it("refuses more keywords than the schema's bound, naming the field, and a stale form; nothing saved", async () => {
