@@ -14,7 +14,9 @@ import {
   adminFrame,
   etagField,
   fieldError,
+  postForm,
   problemsBox,
+  submitButton,
   type AdminFrame,
   type AdminPagePorts,
   type AdminPageRequest,
@@ -210,9 +212,13 @@ function themeItem(frame: ThemesFrame, base: string, version: number, theme: The
         theme.keywords[locale].length ? theme.keywords[locale].join(', ') : t('admin.themes.noKeywords')
       }</span></li>`,
   )}</ul>
-<form method="post" action="${base + APP_ADMIN_THEMES_PATH}" class="actions">${etagField(version)}<input type="hidden" name="action" value="delete"><input type="hidden" name="slug" value="${theme.slug}">
-<a href="${`${base}${APP_ADMIN_THEMES_PATH}?edit=${encodeURIComponent(theme.slug)}#theme-form`}">${t('admin.themes.edit')}<span class="visually-hidden"> ${name}</span></a>
-<button type="submit" class="secondary">${t('admin.themes.delete')}<span class="visually-hidden"> ${name}</span></button></form>
+${postForm(
+  base + APP_ADMIN_THEMES_PATH,
+  { etag: String(version), action: 'delete', slug: theme.slug },
+  html`<a href="${`${base}${APP_ADMIN_THEMES_PATH}?edit=${encodeURIComponent(theme.slug)}#theme-form`}">${t('admin.themes.edit')}<span class="visually-hidden"> ${name}</span></a>
+${submitButton(t('admin.themes.delete'), name, 'secondary')}`,
+  html` class="actions"`,
+)}
 </li>`;
 }
 
@@ -270,24 +276,27 @@ function suggestionList(
   const action = base + APP_ADMIN_THEMES_PATH;
   const items = suggestions.map((suggestion, at) => {
     const locale = localeOfLanguage(suggestion.language) ?? frame.locale;
-    const hidden = (name: string, value: string) => html`<input type="hidden" name="${name}" value="${value}">`;
     const example = suggestion.examples[0];
+    const asTheme = {
+      etag: String(version),
+      slug: slugOf(suggestion.phrase),
+      ...Object.fromEntries(LOCALES.map((l) => [NAME(l), suggestion.phrase])),
+      [KEYWORDS(locale)]: suggestion.phrase,
+    };
+    const asKeyword = { etag: String(version), action: 'keyword', phrase: suggestion.phrase, language: suggestion.language };
     return html`<li class="card">
 <h3 lang="${locale}">${suggestion.phrase}</h3>
 <p>${t('admin.themes.count', { count: suggestion.count })}${example === undefined ? '' : html` · ${t('admin.themes.example', { id: example })}`}</p>
-<form method="post" action="${action}">${etagField(version)}${hidden('slug', slugOf(suggestion.phrase))}${LOCALES.map((l) => hidden(NAME(l), suggestion.phrase))}${hidden(
-      KEYWORDS(locale),
-      suggestion.phrase,
-    )}
-<button type="submit" class="secondary">${t('admin.themes.asTheme')}<span class="visually-hidden">: ${suggestion.phrase}</span></button></form>
-<form method="post" action="${action}" class="inline">${etagField(version)}${hidden('action', 'keyword')}${hidden('phrase', suggestion.phrase)}${hidden(
-      'language',
-      suggestion.language,
-    )}
-<label for="s-${at}-theme">${t('admin.themes.asKeyword')}</label> <select id="s-${at}-theme" name="theme">${themes.map(
-      (theme) => html`<option value="${theme.slug}">${theme.name[frame.locale]}</option>`,
-    )}</select>
-<button type="submit" class="secondary">${t('admin.themes.addKeyword')}<span class="visually-hidden">: ${suggestion.phrase}</span></button></form>
+${postForm(action, asTheme, submitButton(t('admin.themes.asTheme'), suggestion.phrase))}
+${postForm(
+  action,
+  asKeyword,
+  html`<label for="s-${at}-theme">${t('admin.themes.asKeyword')}</label> <select id="s-${at}-theme" name="theme">${themes.map(
+    (theme) => html`<option value="${theme.slug}">${theme.name[frame.locale]}</option>`,
+  )}</select>
+${submitButton(t('admin.themes.addKeyword'), suggestion.phrase, 'quiet')}`,
+  html` class="inline"`,
+)}
 </li>`;
   });
   return html`<section aria-labelledby="suggestions-title">
