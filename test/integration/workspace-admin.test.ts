@@ -126,6 +126,65 @@ describe('the tenant admin pages', () => {
     expect((await get('/app/admin/journeys', adminCookie)).status).toBe(200);
   });
 
+  it('adds a theme through the themes page, which the API reads back, and turns a suggestion into a keyword in one step', async () => {
+    // Prepare: a comment whose key phrase no default theme covers, analysed.
+    const sale = await registerSale(api, tenant.key, { store_id: 1, phone: '11987654321' });
+    const answered = await chatbot({
+      method: 'POST',
+      path: '/survey',
+      key: tenant.chatbotKey,
+      body: { transactionId: sale, attemptId: 1, journey: 'loja', score: 3, classes: [], comment: 'O elevador quebrado de novo' },
+    });
+    expect(answered.status, answered.text).toBe(201);
+    expect(await commentAnalyser.reanalyse(tenant.tenantId, sale)).toBe('analysed');
+    const before = await config();
+
+    // Act
+    const page = (await get('/app/admin/themes', adminCookie)).body.toString();
+    const added = await post('/app/admin/themes', adminCookie, [
+      ['etag', before.version],
+      ['slug', 'parking'],
+      ['name.pt-BR', 'Estacionamento'],
+      ['name.es', 'Aparcamiento'],
+      ['name.en', 'Parking'],
+      ['keywords.pt-BR', 'estacionamento\nvaga'],
+      ['keywords.es', 'aparcamiento'],
+      ['keywords.en', 'parking, parking lot'],
+    ]);
+    const afterAdd = await config();
+    const phrase = page.match(/<input type="hidden" name="phrase" value="([^"]*elevador[^"]*)">/)?.[1];
+    const keyword = await post('/app/admin/themes', adminCookie, [
+      ['etag', afterAdd.version],
+      ['action', 'keyword'],
+      ['phrase', phrase ?? ''],
+      ['language', 'pt'],
+      ['theme', 'parking'],
+    ]);
+    const after = await config();
+    const pageAfter = (await get('/app/admin/themes?saved=parking', adminCookie)).body.toString();
+
+    // Assess
+    expect(page).toContain('Estes são os temas padrão');
+    expect(page).toMatch(/<h3 lang="pt-BR">[^<]*elevador[^<]*<\/h3>\n<p>1 comentário · Exemplo: resposta \d+<\/p>/);
+    expect([added.status, added.headers.location]).toEqual([303, '/app/admin/themes?saved=parking']);
+    const slugs = (afterAdd.body.themes as { slug: string }[]).map((theme) => theme.slug);
+    expect(slugs).toEqual(['cleanliness', 'delivery', 'digital', 'parking', 'payment', 'price', 'product', 'staff', 'wait']);
+    expect(afterAdd.body.themes.find((theme: { slug: string }) => theme.slug === 'parking')).toEqual({
+      slug: 'parking',
+      name: { 'pt-BR': 'Estacionamento', es: 'Aparcamiento', en: 'Parking' },
+      keywords: { 'pt-BR': ['estacionamento', 'vaga'], es: ['aparcamiento'], en: ['parking', 'parking lot'] },
+    });
+    expect(keyword.status, keyword.body.toString()).toBe(303);
+    expect(after.body.themes.find((theme: { slug: string }) => theme.slug === 'parking').keywords['pt-BR']).toEqual([
+      'estacionamento',
+      'vaga',
+      phrase,
+    ]);
+    expect(pageAfter).toContain('Tema parking salvo.');
+    expect(pageAfter).not.toContain('Estes são os temas padrão');
+    expect(pageAfter).not.toContain(`<h3 lang="pt-BR">${phrase}</h3>`);
+  });
+
   it('adds a journey as PUT /public/admin/config would: the API reads it, a sale on it is accepted at once, the audit log names the admin', async () => {
     const before = await config();
     const saved = await post('/app/admin/journeys', adminCookie, journeyForm(before.version, 'retirada'));
@@ -246,65 +305,6 @@ describe('the tenant admin pages', () => {
     });
     expect(forged.status).toBe(403);
     expect((await config()).etag).toBe(before.etag);
-  });
-
-  it('adds a theme through the themes page, which the API reads back, and turns a suggestion into a keyword in one step', async () => {
-    // Prepare: a comment whose key phrase no default theme covers, analysed.
-    const sale = await registerSale(api, tenant.key, { store_id: 1, phone: '11987654321' });
-    const answered = await chatbot({
-      method: 'POST',
-      path: '/survey',
-      key: tenant.chatbotKey,
-      body: { transactionId: sale, attemptId: 1, journey: 'loja', score: 3, classes: [], comment: 'O elevador quebrado de novo' },
-    });
-    expect(answered.status, answered.text).toBe(201);
-    expect(await commentAnalyser.reanalyse(tenant.tenantId, sale)).toBe('analysed');
-    const before = await config();
-
-    // Act
-    const page = (await get('/app/admin/themes', adminCookie)).body.toString();
-    const added = await post('/app/admin/themes', adminCookie, [
-      ['etag', before.version],
-      ['slug', 'parking'],
-      ['name.pt-BR', 'Estacionamento'],
-      ['name.es', 'Aparcamiento'],
-      ['name.en', 'Parking'],
-      ['keywords.pt-BR', 'estacionamento\nvaga'],
-      ['keywords.es', 'aparcamiento'],
-      ['keywords.en', 'parking, parking lot'],
-    ]);
-    const afterAdd = await config();
-    const phrase = page.match(/<input type="hidden" name="phrase" value="([^"]*elevador[^"]*)">/)?.[1];
-    const keyword = await post('/app/admin/themes', adminCookie, [
-      ['etag', afterAdd.version],
-      ['action', 'keyword'],
-      ['phrase', phrase ?? ''],
-      ['language', 'pt'],
-      ['theme', 'parking'],
-    ]);
-    const after = await config();
-    const pageAfter = (await get('/app/admin/themes?saved=parking', adminCookie)).body.toString();
-
-    // Assess
-    expect(page).toContain('Estes são os temas padrão');
-    expect(page).toMatch(/<h3 lang="pt-BR">[^<]*elevador[^<]*<\/h3>\n<p>1 comentário · Exemplo: resposta \d+<\/p>/);
-    expect([added.status, added.headers.location]).toEqual([303, '/app/admin/themes?saved=parking']);
-    const slugs = (afterAdd.body.themes as { slug: string }[]).map((theme) => theme.slug);
-    expect(slugs).toEqual(['cleanliness', 'delivery', 'digital', 'parking', 'payment', 'price', 'product', 'staff', 'wait']);
-    expect(afterAdd.body.themes.find((theme: { slug: string }) => theme.slug === 'parking')).toEqual({
-      slug: 'parking',
-      name: { 'pt-BR': 'Estacionamento', es: 'Aparcamiento', en: 'Parking' },
-      keywords: { 'pt-BR': ['estacionamento', 'vaga'], es: ['aparcamiento'], en: ['parking', 'parking lot'] },
-    });
-    expect(keyword.status, keyword.body.toString()).toBe(303);
-    expect(after.body.themes.find((theme: { slug: string }) => theme.slug === 'parking').keywords['pt-BR']).toEqual([
-      'estacionamento',
-      'vaga',
-      phrase,
-    ]);
-    expect(pageAfter).toContain('Tema parking salvo.');
-    expect(pageAfter).not.toContain('Estes são os temas padrão');
-    expect(pageAfter).not.toContain(`<h3 lang="pt-BR">${phrase}</h3>`);
   });
 
   it('refuses, on AWS, an event endpoint at the instance metadata address or on plain http, saying why, and saves nothing', async () => {
