@@ -747,6 +747,7 @@ export const enAdminThemes: AdminThemesCatalogue = {
   'admin.themes.cancelEdit': 'Cancel editing',
   'admin.themes.saved': 'Theme {slug} saved. It applies to comments from now on.',
   'admin.themes.deleted': 'Theme {slug} deleted.',
+  'admin.themes.noSuchTheme': 'That theme no longer exists: nothing was saved.',
   'admin.themes.slugHint': 'Lowercase letters, digits and dashes: the identifier the API and the filters use.',
   'admin.themes.name': 'Name',
   'admin.themes.keywords': 'Keywords',

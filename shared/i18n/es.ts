@@ -750,6 +750,7 @@ export const esAdminThemes: AdminThemesCatalogue = {
   'admin.themes.cancelEdit': 'Cancelar la edición',
   'admin.themes.saved': 'Tema {slug} guardado. Vale para los comentarios desde ahora.',
   'admin.themes.deleted': 'Tema {slug} eliminado.',
+  'admin.themes.noSuchTheme': 'Ese tema ya no existe: no se guardó nada.',
   'admin.themes.slugHint': 'Letras minúsculas, dígitos y guiones: el identificador que usan la API y los filtros.',
   'admin.themes.name': 'Nombre',
   'admin.themes.keywords': 'Palabras clave',

@@ -741,6 +741,7 @@ export const ptBRAdminThemes = {
   'admin.themes.cancelEdit': 'Cancelar a edição',
   'admin.themes.saved': 'Tema {slug} salvo. Vale para os comentários a partir de agora.',
   'admin.themes.deleted': 'Tema {slug} excluído.',
+  'admin.themes.noSuchTheme': 'Esse tema não existe mais: nada foi salvo.',
   'admin.themes.slugHint': 'Letras minúsculas, dígitos e hifens: o identificador que a API e os filtros usam.',
   'admin.themes.name': 'Nome',
   'admin.themes.keywords': 'Palavras-chave',

@@ -91,7 +91,7 @@ const themeOf = (values: ThemeValues): unknown => ({
 /**
  * A form's change to the themes (the tenant's own, or the defaults it starts from): `delete` one, add a suggestion's
  * `keyword` to one, or save one as the form describes it (new, or over the one it edits). The schema checks the
- * result. Deleting the last theme leaves the defaults.
+ * result (undefined: the theme to delete or to add to is not there). Deleting the last theme brings back the defaults.
  */
 export function changeThemes(
   themes: readonly Theme[],
@@ -101,13 +101,14 @@ export function changeThemes(
   const list: unknown[] = [...themes];
   if (action === 'delete') {
     const kept = themes.filter((theme) => theme.slug !== form.get('slug'));
+    if (kept.length === themes.length) return { themes: undefined, index: -1, values: EMPTY };
     return { themes: kept.length ? kept : [...DEFAULT_THEMES], index: -1, values: EMPTY };
   }
   if (action === 'keyword') {
     const index = themes.findIndex((theme) => theme.slug === form.get('theme'));
     const locale = localeOfLanguage(form.get('language') ?? '') ?? 'pt-BR';
     const theme = themes[index];
-    if (!theme) return { themes: list, index: -1, values: EMPTY };
+    if (!theme) return { themes: undefined, index: -1, values: EMPTY };
     const keywords = { ...theme.keywords, [locale]: keywordsOf([...theme.keywords[locale], form.get('phrase') ?? ''].join('\n')) };
     list[index] = { ...theme, keywords };
     return { themes: list, index, values: valuesOf(list[index] as Theme) };
@@ -149,7 +150,7 @@ export function adminThemesForm(ports: ThemesPagePorts, changeConfig: typeof Con
       request,
       (config) => {
         change = changeThemes(themesOf(config), request.form);
-        return { ...config, themes: change.themes };
+        return change.themes ? { ...config, themes: change.themes } : new Map([['', [frame.t('admin.themes.noSuchTheme')]]]);
       },
       (path) => {
         const [list, at, field, language] = path.split('.');

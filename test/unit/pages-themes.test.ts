@@ -143,6 +143,12 @@ describe('the themes form', () => {
       ['slug', 'parking'],
     ]);
     expect(stale.status).toBe(409);
+    const gone = await post([
+      ['etag', '3'],
+      ['action', 'delete'],
+      ['slug', 'wait'],
+    ]);
+    expect([gone.status, gone.html]).toEqual([400, expect.stringContaining('That theme no longer exists: nothing was saved.')]);
     expect(held.writes).toBe(0);
   });
 });
