@@ -12,7 +12,10 @@ export const contract = {
   query: SuggestionsQuery,
   statuses: { validation: 422 },
   responses: {
-    200: answer('At most 20 phrases, most frequent first: [{ phrase, count, examples: [answer ids] }]', SuggestionsBody),
+    200: answer(
+      'At most 20 phrases, most frequent first: [{ phrase, language (pt, es, en), count, examples: [answer ids] }]',
+      SuggestionsBody,
+    ),
     401: problem('No valid user token'),
     404: problem('A store the token may not see'),
     422: problem('Invalid parameters (a range over 400 days or backwards, an unknown journey, store and journey together)'),

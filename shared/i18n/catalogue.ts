@@ -5,6 +5,7 @@ import type {
   ptBRAdminJourneys,
   ptBRAdminRegions,
   ptBRAdminKeys,
+  ptBRAdminThemes,
   ptBRAdminUsers,
   ptBRAdminWebhooks,
   ptBRAlerts,
@@ -28,10 +29,11 @@ export type AdminGeneralKey = keyof typeof ptBRAdminGeneral;
 export type AdminJourneysKey = keyof typeof ptBRAdminJourneys;
 export type AdminRegionsKey = keyof typeof ptBRAdminRegions;
 export type AdminKeysKey = keyof typeof ptBRAdminKeys;
+export type AdminThemesKey = keyof typeof ptBRAdminThemes;
 export type AdminUsersKey = keyof typeof ptBRAdminUsers;
 export type AdminWebhooksKey = keyof typeof ptBRAdminWebhooks;
 export type AdminPageKey =
-  AdminBrandKey | AdminGeneralKey | AdminJourneysKey | AdminRegionsKey | AdminKeysKey | AdminUsersKey | AdminWebhooksKey;
+  AdminBrandKey | AdminGeneralKey | AdminJourneysKey | AdminRegionsKey | AdminKeysKey | AdminThemesKey | AdminUsersKey | AdminWebhooksKey;
 export type MessageKey = CustomerKey | WorkspaceKey | AlertKey | AdminKey | AdminPageKey;
 
 export type CustomerCatalogue = Record<CustomerKey, string>;
@@ -43,6 +45,7 @@ export type AdminGeneralCatalogue = Record<AdminGeneralKey, string>;
 export type AdminJourneysCatalogue = Record<AdminJourneysKey, string>;
 export type AdminRegionsCatalogue = Record<AdminRegionsKey, string>;
 export type AdminKeysCatalogue = Record<AdminKeysKey, string>;
+export type AdminThemesCatalogue = Record<AdminThemesKey, string>;
 export type AdminUsersCatalogue = Record<AdminUsersKey, string>;
 export type AdminWebhooksCatalogue = Record<AdminWebhooksKey, string>;
 export type Catalogue = Record<MessageKey, string>;

@@ -5,6 +5,7 @@ import type {
   AdminGeneralCatalogue,
   AdminJourneysCatalogue,
   AdminRegionsCatalogue,
+  AdminThemesCatalogue,
   AdminKey,
   AdminKeysCatalogue,
   AdminPageKey,
@@ -25,6 +26,7 @@ import {
   enAdminGeneral,
   enAdminJourneys,
   enAdminRegions,
+  enAdminThemes,
   enAdminKeys,
   enAdminUsers,
   enAdminWebhooks,
@@ -38,6 +40,7 @@ import {
   esAdminGeneral,
   esAdminJourneys,
   esAdminRegions,
+  esAdminThemes,
   esAdminKeys,
   esAdminUsers,
   esAdminWebhooks,
@@ -51,6 +54,7 @@ import {
   ptBRAdminGeneral,
   ptBRAdminJourneys,
   ptBRAdminRegions,
+  ptBRAdminThemes,
   ptBRAdminKeys,
   ptBRAdminUsers,
   ptBRAdminWebhooks,
@@ -90,6 +94,11 @@ export const ADMIN_REGIONS: Record<Locale, AdminRegionsCatalogue> = {
   en: enAdminRegions,
 };
 export const ADMIN_KEYS: Record<Locale, AdminKeysCatalogue> = { 'pt-BR': ptBRAdminKeys, es: esAdminKeys, en: enAdminKeys };
+export const ADMIN_THEMES: Record<Locale, AdminThemesCatalogue> = {
+  'pt-BR': ptBRAdminThemes,
+  es: esAdminThemes,
+  en: enAdminThemes,
+};
 export const ADMIN_USERS: Record<Locale, AdminUsersCatalogue> = { 'pt-BR': ptBRAdminUsers, es: esAdminUsers, en: enAdminUsers };
 export const ADMIN_WEBHOOKS: Record<Locale, AdminWebhooksCatalogue> = {
   'pt-BR': ptBRAdminWebhooks,
@@ -108,6 +117,7 @@ export const catalogueOf = (locale: Locale): Catalogue => ({
   ...ADMIN_JOURNEYS[locale],
   ...ADMIN_REGIONS[locale],
   ...ADMIN_KEYS[locale],
+  ...ADMIN_THEMES[locale],
   ...ADMIN_USERS[locale],
   ...ADMIN_WEBHOOKS[locale],
 });

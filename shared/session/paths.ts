@@ -33,6 +33,7 @@ export const APP_ADMIN_PATH = `${APP_PATH}/admin`;
 export const APP_ADMIN_GENERAL_PATH = `${APP_ADMIN_PATH}/general`;
 export const APP_ADMIN_JOURNEYS_PATH = `${APP_ADMIN_PATH}/journeys`;
 export const APP_ADMIN_REGIONS_PATH = `${APP_ADMIN_PATH}/regions`;
+export const APP_ADMIN_THEMES_PATH = `${APP_ADMIN_PATH}/themes`;
 export const APP_ADMIN_WEBHOOKS_PATH = `${APP_ADMIN_PATH}/webhooks`;
 export const APP_ADMIN_KEYS_PATH = `${APP_ADMIN_PATH}/keys`;
 export const APP_ADMIN_USERS_PATH = `${APP_ADMIN_PATH}/users`;

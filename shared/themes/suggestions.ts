@@ -15,7 +15,9 @@ export const SuggestionsQuery = v.strictObject({
 });
 export type SuggestionsQuery = v.InferOutput<typeof SuggestionsQuery>;
 
-export const SuggestionsBody = v.array(v.object({ phrase: v.string(), count: wholeNumber, examples: v.array(wholeNumber) }));
+export const SuggestionsBody = v.array(
+  v.object({ phrase: v.string(), language: v.string(), count: wholeNumber, examples: v.array(wholeNumber) }),
+);
 export type Suggestion = v.InferOutput<typeof SuggestionsBody>[number];
 
 /** The most suggestions answered, most frequent first. */
@@ -95,6 +97,11 @@ export function suggestionsService({ cells, settings }: SuggestionPorts) {
       .filter((cell) => cell.count > 0 && !matchThemes(cell.phrase, cell.language, themes).length)
       .sort((a, b) => b.count - a.count || a.phrase.localeCompare(b.phrase))
       .slice(0, MAX_SUGGESTIONS)
-      .map((cell) => ({ phrase: cell.phrase, count: cell.count, examples: [...new Set(cell.examples)].slice(0, 3) }));
+      .map((cell) => ({
+        phrase: cell.phrase,
+        language: cell.language,
+        count: cell.count,
+        examples: [...new Set(cell.examples)].slice(0, 3),
+      }));
   };
 }

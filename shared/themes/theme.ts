@@ -165,3 +165,8 @@ export const DEFAULT_THEMES: readonly Theme[] = [
 
 /** The tenant's themes: its own, or the defaults when it configures none. */
 export const themesOf = (settings: { themes?: readonly Theme[] | undefined }): readonly Theme[] => settings.themes ?? DEFAULT_THEMES;
+
+const bySlug = (themes: readonly Theme[]) => JSON.stringify([...themes].sort((a, b) => a.slug.localeCompare(b.slug)));
+
+/** Whether a list of themes is the defaults (as the configuration reads them back: in slug order). */
+export const areDefaultThemes = (themes: readonly Theme[]): boolean => bySlug(themes) === bySlug(DEFAULT_THEMES);

@@ -4,6 +4,7 @@ import {
   APP_ADMIN_JOURNEYS_PATH,
   APP_ADMIN_KEYS_PATH,
   APP_ADMIN_REGIONS_PATH,
+  APP_ADMIN_THEMES_PATH,
   APP_ADMIN_USERS_PATH,
   APP_ADMIN_WEBHOOKS_PATH,
 } from '../session/paths.js';
@@ -15,6 +16,7 @@ export const ADMIN_SECTIONS: readonly { path: string; area: AdminArea; label: Ad
   { path: APP_ADMIN_GENERAL_PATH, area: 'tenant', label: 'admin.general' },
   { path: APP_ADMIN_JOURNEYS_PATH, area: 'tenant', label: 'admin.journeys' },
   { path: APP_ADMIN_REGIONS_PATH, area: 'tenant', label: 'admin.regions' },
+  { path: APP_ADMIN_THEMES_PATH, area: 'tenant', label: 'admin.themes' },
   { path: APP_ADMIN_WEBHOOKS_PATH, area: 'tenant', label: 'admin.webhooks' },
   { path: APP_ADMIN_USERS_PATH, area: 'users', label: 'admin.users' },
   { path: APP_ADMIN_KEYS_PATH, area: 'tenant', label: 'admin.keys' },

@@ -13,7 +13,7 @@ import { axe, CHROMIUM, hasChromium, inviteManagerOf, watched } from '../support
  * The themes of the comments in Debian's chromium over the local stack (issue 47): three answers analysed by the local
  * pollers and the local Comprehend; the results page's Themes section, whose row opens the inbox filtered by its theme;
  * the inbox's chips and its sentiment filter; the chips of a detractor's case. axe-core at 390x844 and 1280x900, in
- * pt-BR and es; screenshots in /tmp/shots-themes/.
+ * pt-BR and es; the admin's themes page with the period's suggestions, one made a theme. Screenshots in /tmp/shots-themes/.
  */
 const SHOTS = '/tmp/shots-themes';
 const VIEWPORTS = [
@@ -32,6 +32,7 @@ const COMMENTS = {
 let browser: Browser;
 let tenant: TestTenant;
 let manager: string;
+let admin: string;
 let caseId: number;
 
 async function answered(score: number, comment: string): Promise<number> {
@@ -70,6 +71,8 @@ describe.skipIf(!hasChromium)('the themes of the comments in a browser', () => {
     tenant = await newTenant();
     manager = `temas-${tenant.tenantId}@test.local`;
     await inviteManagerOf(tenant.tenantId, manager, 'all', { password: PASSWORD });
+    admin = `temas-admin-${tenant.tenantId}@test.local`;
+    await inviteManagerOf(tenant.tenantId, admin, 'all', { password: PASSWORD, role: 'admin' });
     caseId = await answered(2, COMMENTS.fila);
     await answered(10, COMMENTS.staff);
     await answered(3, COMMENTS.price);
@@ -88,6 +91,36 @@ describe.skipIf(!hasChromium)('the themes of the comments in a browser', () => {
     expect(await axe(page), `${path}`).toEqual([]);
     await shot(name);
   };
+
+  it("shows the admin's themes page and its suggestions, and makes a suggestion a theme in one step", async () => {
+    for (const viewport of VIEWPORTS) {
+      const { context, problems } = await watched(browser, publicUrl, { viewport, locale: 'pt-BR', bypassCSP: true }, []);
+      const page = await context.newPage();
+      const shot = (name: string) => page.screenshot({ path: join(SHOTS, `admin-${viewport.width}-${name}.png`), fullPage: true });
+      await page.goto(`${publicUrl}/app/admin/themes`);
+      await page.locator('#email').fill(admin);
+      await page.locator('#password').fill(PASSWORD);
+      await page.locator('button[type=submit]').click();
+      await page.waitForURL('**/app/admin/themes');
+      expect(await page.locator('#theme-wait h3').textContent()).toBe('Espera wait');
+      const suggestions = page.locator('section[aria-labelledby=suggestions-title] li.card');
+      expect(await suggestions.count()).toBeGreaterThan(0);
+      await visit(page, '/app/admin/themes', 'themes', shot);
+      if (viewport.width === 1280) {
+        const phrase = (await suggestions.first().locator('h3').textContent())!;
+        await suggestions
+          .first()
+          .getByRole('button', { name: `Criar tema ${phrase}` })
+          .click();
+        await page.waitForURL(/\/app\/admin\/themes\?saved=/);
+        expect(await page.getByRole('status').textContent()).toMatch(/^Tema [a-z0-9-]+ salvo\./);
+        expect(await page.locator('section[aria-labelledby=suggestions-title] h3').allTextContents()).not.toContain(phrase);
+        await visit(page, page.url().slice(publicUrl.length), 'saved', shot);
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  }, 120_000);
 
   for (const locale of ['pt-BR', 'es'] as const)
     it(`shows the themes in ${locale}: results, a theme's answers, the sentiment filter, the case`, async () => {

@@ -13,6 +13,7 @@ import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import { DEMO_MANAGERS } from '../../infra/local/demo-managers.js';
 import { eventDeliveryPorts } from '../../shared/adapters/event-deliveries.js';
 import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
+import { commentAnalyser } from '../../shared/adapters/wiring/analysis.js';
 
 /** The tenant's keys as listed, but their last use (which any call with a key may move). */
 const keysOf = (listed: { body: { data: { last_used_at?: unknown }[] } }) => listed.body.data.map(({ last_used_at: _, ...key }) => key);
@@ -24,6 +25,7 @@ const keysOf = (listed: { body: { data: { last_used_at?: unknown }[] } }) => lis
  */
 const gateway = createGateway({ api: 'public' });
 const api = inProcess('public');
+const chatbot = inProcess('chatbot');
 const PASSWORD = 'Admin-pages-pass-1!';
 const SAME_ORIGIN = { origin: 'http://localhost', host: 'localhost' };
 let tenant: TestTenant;
@@ -89,7 +91,14 @@ describe('the tenant admin pages', () => {
 
   it('refuses a manager who is not a tenant admin every admin page, and shows Admin in the navigation only to admins', async () => {
     const before = await config();
-    for (const path of ['/app/admin/general', '/app/admin/journeys', '/app/admin/webhooks', '/app/admin/keys', '/app/admin/users']) {
+    for (const path of [
+      '/app/admin/general',
+      '/app/admin/journeys',
+      '/app/admin/themes',
+      '/app/admin/webhooks',
+      '/app/admin/keys',
+      '/app/admin/users',
+    ]) {
       const page = await get(path, managerCookie);
       expect(page.status, path).toBe(403);
       expect(page.body.toString()).toContain('Só os administradores da empresa abrem as páginas de administração.');
@@ -115,6 +124,65 @@ describe('the tenant admin pages', () => {
     const results = (await get('/app/results', adminCookie)).body.toString();
     expect(results).toContain('<a href="/app/admin/general">Admin</a>');
     expect((await get('/app/admin/journeys', adminCookie)).status).toBe(200);
+  });
+
+  it('adds a theme through the themes page, which the API reads back, and turns a suggestion into a keyword in one step', async () => {
+    // Prepare: a comment whose key phrase no default theme covers, analysed.
+    const sale = await registerSale(api, tenant.key, { store_id: 1, phone: '11987654321' });
+    const answered = await chatbot({
+      method: 'POST',
+      path: '/survey',
+      key: tenant.chatbotKey,
+      body: { transactionId: sale, attemptId: 1, journey: 'loja', score: 3, classes: [], comment: 'O elevador quebrado de novo' },
+    });
+    expect(answered.status, answered.text).toBe(201);
+    expect(await commentAnalyser.reanalyse(tenant.tenantId, sale)).toBe('analysed');
+    const before = await config();
+
+    // Act
+    const page = (await get('/app/admin/themes', adminCookie)).body.toString();
+    const added = await post('/app/admin/themes', adminCookie, [
+      ['etag', before.version],
+      ['slug', 'parking'],
+      ['name.pt-BR', 'Estacionamento'],
+      ['name.es', 'Aparcamiento'],
+      ['name.en', 'Parking'],
+      ['keywords.pt-BR', 'estacionamento\nvaga'],
+      ['keywords.es', 'aparcamiento'],
+      ['keywords.en', 'parking, parking lot'],
+    ]);
+    const afterAdd = await config();
+    const phrase = page.match(/<input type="hidden" name="phrase" value="([^"]*elevador[^"]*)">/)?.[1];
+    const keyword = await post('/app/admin/themes', adminCookie, [
+      ['etag', afterAdd.version],
+      ['action', 'keyword'],
+      ['phrase', phrase ?? ''],
+      ['language', 'pt'],
+      ['theme', 'parking'],
+    ]);
+    const after = await config();
+    const pageAfter = (await get('/app/admin/themes?saved=parking', adminCookie)).body.toString();
+
+    // Assess
+    expect(page).toContain('Estes são os temas padrão');
+    expect(page).toMatch(/<h3 lang="pt-BR">[^<]*elevador[^<]*<\/h3>\n<p>1 comentário · Exemplo: resposta \d+<\/p>/);
+    expect([added.status, added.headers.location]).toEqual([303, '/app/admin/themes?saved=parking']);
+    const slugs = (afterAdd.body.themes as { slug: string }[]).map((theme) => theme.slug);
+    expect(slugs).toEqual(['cleanliness', 'delivery', 'digital', 'parking', 'payment', 'price', 'product', 'staff', 'wait']);
+    expect(afterAdd.body.themes.find((theme: { slug: string }) => theme.slug === 'parking')).toEqual({
+      slug: 'parking',
+      name: { 'pt-BR': 'Estacionamento', es: 'Aparcamiento', en: 'Parking' },
+      keywords: { 'pt-BR': ['estacionamento', 'vaga'], es: ['aparcamiento'], en: ['parking', 'parking lot'] },
+    });
+    expect(keyword.status, keyword.body.toString()).toBe(303);
+    expect(after.body.themes.find((theme: { slug: string }) => theme.slug === 'parking').keywords['pt-BR']).toEqual([
+      'estacionamento',
+      'vaga',
+      phrase,
+    ]);
+    expect(pageAfter).toContain('Tema parking salvo.');
+    expect(pageAfter).not.toContain('Estes são os temas padrão');
+    expect(pageAfter).not.toContain(`<h3 lang="pt-BR">${phrase}</h3>`);
   });
 
   it('adds a journey as PUT /public/admin/config would: the API reads it, a sale on it is accepted at once, the audit log names the admin', async () => {

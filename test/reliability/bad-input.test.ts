@@ -449,6 +449,7 @@ describe("bad input on the workspace's pages, over HTTP, signed in", () => {
       '/app/cases',
       `/app/cases/${f.caseId}`,
       '/app/admin/journeys',
+      '/app/admin/themes',
       '/app/admin/webhooks',
       '/app/admin/users',
       '/app/admin/keys',

@@ -1,3 +1,4 @@
+import type { UserRole } from '../../shared/access/ports.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -24,12 +25,15 @@ export async function inviteManagerOf(
   tenantId: number,
   email: string,
   scope: UserScope,
-  { temporary = 'Temp-workspace-1!', password }: { temporary?: string; password?: string } = {},
+  { temporary = 'Temp-workspace-1!', password, role }: { temporary?: string; password?: string; role?: UserRole } = {},
 ) {
   const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
   let token = '';
   const invited = await inviteManager(
-    { putTenantUser: async (id, name, given) => void (token = (await tenantService.createUser(id, name, given)).token), directory },
+    {
+      putTenantUser: async (id, name, given) => void (token = (await tenantService.createUser(id, name, given, undefined, role)).token),
+      directory,
+    },
     { tenantId, email, scope, temporaryPassword: temporary },
   );
   if (password) await directory.setPassword(email, password);

@@ -6,7 +6,9 @@ import { reanalysisRepository } from '../reanalysis-repository.js';
 import { reanalyseComments } from '../../themes/reanalysis.js';
 import { suggestionsService } from '../../themes/suggestions.js';
 import { phraseCells } from '../phrase-counters.js';
-import { tenantSettings } from './tenants.js';
+import { configService, tenantSettings } from './tenants.js';
+import * as configForm from '../../workspace/admin-config-form.js';
+import * as themesPage from '../../workspace/admin-themes-page.js';
 
 /** The analysis queue's consumer: the answer and its counters in the table, Comprehend, the tenant's themes. */
 export const commentAnalyser = /* @__PURE__ */ wire(() => {
@@ -25,3 +27,13 @@ export const themeSuggestions = /* @__PURE__ */ wire(() => {
   requireEnvs(ENV.tableName);
   return suggestionsService({ cells: phraseCells, settings: tenantSettings });
 });
+
+/** The tenant admins' themes page and its form's post: the configuration service, and the suggestions above. */
+const themesPagePorts = () => ({
+  readConfig: configService.readConfig,
+  replaceConfig: configService.replaceConfig,
+  settings: tenantSettings,
+  suggestions: themeSuggestions,
+});
+export const adminThemesPage = /* @__PURE__ */ wire(() => themesPage.adminThemesPage(themesPagePorts()));
+export const adminThemesForm = /* @__PURE__ */ wire(() => themesPage.adminThemesForm(themesPagePorts(), configForm.changeConfig));
