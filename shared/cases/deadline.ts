@@ -34,8 +34,10 @@ export function caseDueAt(openedAt: Date, deadlineHours: number, hours: WorkingH
   const days = new Set<WeekDay>(hours.days);
   // A night shift that started the day before may still be running when the case opens.
   let day = localDay(openedAt, hours.timeZone) - (to > 1440 ? DAY : 0);
-  // Each week holds at least a minute of work, so this many days always reach the largest deadline.
-  const limit = Math.ceil((deadlineHours * 60) / (to - from)) * 7 + 8;
+  // Each week holds at least a minute of work, but for a window inside the hour a change of clocks skips, gone that
+  // day (once a year): a week more a year, and this many days always reach the largest deadline.
+  const weeks = Math.ceil((deadlineHours * 60) / (to - from));
+  const limit = (weeks + Math.ceil(weeks / 52) + 1) * 7 + 8;
   for (let i = 0; i <= limit; i++, day += DAY) {
     if (!days.has(weekdayOf(day))) continue;
     const start = Math.max(instantAt(day, from, hours.timeZone), openedAt.getTime());

@@ -126,6 +126,14 @@ describe('case deadline properties', () => {
     );
   }, 30_000);
 
+  it("reaches a deadline whose only window falls in the hour a change of clocks skips, that week's gone", () => {
+    // Sundays 02:00 to 03:00 in New York: none on 9 March 2025 nor on 8 March 2026. 61 hours take 63 Sundays.
+    const wh = { timeZone: 'America/New_York', days: ['sun' as const], from: '02:00', to: '03:00' };
+    const due = caseDueAt(new Date('2025-01-01T00:00:00Z'), 61, wh);
+    expect(due.toISOString()).toBe('2026-03-15T07:00:00.000Z');
+    expect(caseDueAt(caseDueAt(new Date('2025-01-01T00:00:00Z'), 1, wh), 60, wh)).toEqual(due);
+  });
+
   it('takes a deadline in two parts to the same time as in one (additive)', () => {
     fc.assert(
       fc.property(workingHours, instant, hours, hours, (wh, opened, a, b) => {
