@@ -1,70 +1,24 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { CLAIM_SECONDS, type EscalationClaims, type EscalationDirectory } from '../cases/overdue.js';
 import { keys } from '../keys.js';
-import { TABLE } from '../table.js';
 import { UserScope } from '../tenants/config-schema.js';
-import { batchGet, db, isConditionFailure, queryAll } from './dynamodb.js';
+import { batchGet, db, queryAll } from './dynamodb.js';
+import { onceClaims } from './once-claims.js';
 
 /**
- * A case's escalation, once: an item beside the case (`ESCALATION`) written conditionally before the e-mail. A claim
- * older than CLAIM_SECONDS is a crash's and may be taken again; once sent, never.
+ * A case's escalation, once: an item beside the case (`CASE_ESCALATION`) claimed before the e-mail. A claim older than
+ * CLAIM_SECONDS is a crash's and may be taken again; once sent, never (its rule and recipients kept on it).
  */
+const once = /* @__PURE__ */ onceClaims({
+  entity: 'CASE_ESCALATION',
+  staleSeconds: CLAIM_SECONDS,
+  finished: { state: 'sent', at: 'sentAt' },
+});
+
 export const escalationClaims: EscalationClaims = {
-  async claim(tenantId, caseId, now) {
-    const { client, tableName } = db();
-    try {
-      await client.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: {
-            ...keys.caseEscalation(tenantId, caseId),
-            [TABLE.entityAttribute]: 'CASE_ESCALATION',
-            state: 'claimed',
-            claimedAt: now.toISOString(),
-          },
-          ConditionExpression: 'attribute_not_exists(#pk) OR (#state = :claimed AND claimedAt < :stale)',
-          ExpressionAttributeNames: { '#pk': TABLE.partitionKey, '#state': 'state' },
-          ExpressionAttributeValues: { ':claimed': 'claimed', ':stale': new Date(now.getTime() - CLAIM_SECONDS * 1000).toISOString() },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
-  },
-
-  async sent(tenantId, caseId, now, { rule, recipients }) {
-    const { client, tableName } = db();
-    await client.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.caseEscalation(tenantId, caseId),
-        UpdateExpression: 'SET #state = :sent, sentAt = :at, #rule = :rule, recipients = :recipients',
-        ExpressionAttributeNames: { '#state': 'state', '#rule': 'rule' },
-        ExpressionAttributeValues: { ':sent': 'sent', ':at': now.toISOString(), ':rule': rule, ':recipients': recipients },
-      }),
-    );
-  },
-
-  async release(tenantId, caseId, now) {
-    const { client, tableName } = db();
-    try {
-      await client.send(
-        new DeleteCommand({
-          TableName: tableName,
-          Key: keys.caseEscalation(tenantId, caseId),
-          ConditionExpression: '#state = :claimed AND claimedAt = :at',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':claimed': 'claimed', ':at': now.toISOString() },
-        }),
-      );
-    } catch (error) {
-      // Someone else's claim since, or sent: nothing of ours to give back.
-      if (!isConditionFailure(error)) throw error;
-    }
-  },
+  claim: (tenantId, caseId, now) => once.claim(keys.caseEscalation(tenantId, caseId), now),
+  sent: (tenantId, caseId, now, { rule, recipients }) => once.finish(keys.caseEscalation(tenantId, caseId), now, { rule, recipients }),
+  release: (tenantId, caseId, now) => once.release(keys.caseEscalation(tenantId, caseId), now),
 };
 
 const UserItem = v.object({ name: v.string(), scope: UserScope });
