@@ -455,9 +455,10 @@ export const consumers: readonly Consumer[] = [
     id: 'scoreDropChecker',
     handler: 'queue/score-drop-checker.ts',
     queue: 'scoreDrops',
-    // Each store's alert of the week is claimed (a conditional put) before its e-mail; the next day's run is a timer.
+    // Each store's alert of the week is claimed (a conditional put) before its e-mail and its chat messages (the chat
+    // queue); the next day's run is a timer.
     table: ['read', 'write'],
-    sends: ['scoreDrops'],
+    sends: ['scoreDrops', 'chat'],
     providers: ['ses'],
     summary:
       "Checks one tenant's stores for a week significantly below their 28 days before (day counters), alerts each store's managers at most once a week, and parks the next day's check",

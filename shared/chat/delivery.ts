@@ -92,12 +92,13 @@ export interface ChatComposePorts {
 
 const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
-/** The words of a delivery's message: a case event's from its data, names and (when shown) comment; a digest's as queued. */
+/** The words of a delivery's message: a case event's from its data, names and (when shown) comment; a digest's or a score drop's as queued. */
 export function chatComposer(ports: ChatComposePorts) {
   return async (tenantId: number, { event }: ChatDelivery, withComment: boolean): Promise<ChatMessageInput | undefined> => {
     const settings = await ports.settings(tenantId);
     const locale = settings.locale ?? DEFAULT_LOCALE;
-    if (event.type === 'digest') return { type: 'digest', locale, ...(event.data as unknown as ChatDigest) };
+    if (event.type === 'digest' || event.type === 'score.drop')
+      return { type: event.type, locale, ...(event.data as unknown as ChatDigest) };
     const [caseId, storeId, employeeId, score] = ['case_id', 'store_id', 'employee_id', 'score'].map((field) => number(event.data[field]));
     if (caseId === undefined || storeId === undefined || employeeId === undefined || score === undefined) return undefined;
     const [store, employee, comment] = await Promise.all([

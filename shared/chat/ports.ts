@@ -5,8 +5,11 @@ import type { Locale } from '../locale.js';
 export const CHAT_KINDS = ['slack', 'teams'] as const;
 export type ChatKind = (typeof CHAT_KINDS)[number];
 
-/** What a chat endpoint can be sent: the case events (shared/cases/case-event.ts) and the digest (sent by its own part). */
-export const CHAT_EVENTS = ['case.opened', 'case.overdue', 'digest'] as const;
+/**
+ * What a chat endpoint can be sent: the case events (shared/cases/case-event.ts), and the digest and the score-drop alert
+ * (shared/results/score-drop.ts), each composed by its own part.
+ */
+export const CHAT_EVENTS = ['case.opened', 'case.overdue', 'digest', 'score.drop'] as const;
 export type ChatEvent = (typeof CHAT_EVENTS)[number];
 
 /** A tenant lists at most this many chat endpoints. */
@@ -98,7 +101,7 @@ export interface ChatDeliveryPorts {
   recordAnswered(tenantId: number, url: string): Promise<void>;
 }
 
-/** What a message says, whatever the chat: a case's figures (no contact of the customer's ever), or a digest. */
+/** What a message says, whatever the chat: a case's figures (no contact of the customer's ever), or a digest or score drop as composed. */
 export type ChatMessageInput =
   | {
       type: 'case.opened' | 'case.overdue';
@@ -111,4 +114,5 @@ export type ChatMessageInput =
       due: string | null;
       link: string;
     }
-  | ({ type: 'digest'; locale: Locale } & ChatDigest);
+  | ({ type: 'digest'; locale: Locale } & ChatDigest)
+  | ({ type: 'score.drop'; locale: Locale } & ChatDigest);

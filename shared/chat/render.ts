@@ -15,7 +15,8 @@ const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0,
 
 /** The title, the lines and the button's words and link of a message, in the tenant's language. */
 export function chatWords(input: ChatMessageInput): { title: string; lines: string[]; open: string; link: string } {
-  if (input.type === 'digest') return { title: input.title, lines: input.lines, open: input.open, link: input.link };
+  if (input.type === 'digest' || input.type === 'score.drop')
+    return { title: input.title, lines: input.lines, open: input.open, link: input.link };
   const t = alertTranslator(input.locale);
   const { score, store, employee, due } = input;
   const opened = input.type === 'case.opened';

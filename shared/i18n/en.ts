@@ -456,6 +456,8 @@ export const enAlerts: AlertCatalogue = {
   'scoreDrop.intro': 'Over the last {recent} days, {store} scored below its {baseline} days before, and not by chance:',
   'scoreDrop.line': '{journey}: from {before} to {now}',
   'scoreDrop.chance': 'The 95% interval of the difference excludes zero. This alert comes at most once a week.',
+  'scoreDrop.chatTitle': '{store}: score fell beyond chance',
+  'scoreDrop.open': "See the week's results",
   'caseEscalation.subject': 'Overdue case: score {score} at {store}',
   'caseEscalation.intro':
     'The case of a customer who gave a score of {score} at {store}, served by {employee}, passed its deadline ({due}) unresolved.',
@@ -754,6 +756,7 @@ export const enAdminWebhooks: AdminWebhooksCatalogue = {
   'admin.chat.comment': 'Show the customer’s comment',
   'admin.chat.broken': 'Broken: answered 404 or 410 {count} times in a row. Check the webhook in Slack or Teams, or change the address.',
   'admin.chat.event.digest': 'Periodic digest',
+  'admin.chat.event.scoreDrop': 'Score drop beyond chance',
   'admin.chat.failed': 'Messages that failed (30 days)',
   'admin.chat.new': 'New chat endpoint',
   'admin.chat.add': 'Add chat endpoint',

@@ -448,6 +448,8 @@ export const ptBRAlerts = {
   'scoreDrop.intro': 'Nos últimos {recent} dias, a {store} ficou abaixo dos {baseline} dias anteriores, e não por acaso:',
   'scoreDrop.line': '{journey}: de {before} para {now}',
   'scoreDrop.chance': 'O intervalo de 95% da diferença não inclui zero. Este aviso vem no máximo uma vez por semana.',
+  'scoreDrop.chatTitle': '{store}: nota caiu além do acaso',
+  'scoreDrop.open': 'Ver os resultados da semana',
   'caseEscalation.subject': 'Caso atrasado: nota {score} na {store}',
   'caseEscalation.intro':
     'O caso de um cliente que deu nota {score} na {store}, atendido por {employee}, passou do prazo ({due}) sem ser resolvido.',
@@ -747,6 +749,7 @@ export const ptBRAdminWebhooks = {
   'admin.chat.broken':
     'Quebrado: respondeu 404 ou 410 {count} vezes seguidas. Confira o webhook no Slack ou no Teams, ou troque o endereço.',
   'admin.chat.event.digest': 'Resumo periódico',
+  'admin.chat.event.scoreDrop': 'Queda de nota além do acaso',
   'admin.chat.failed': 'Mensagens que falharam (30 dias)',
   'admin.chat.new': 'Novo endpoint de chat',
   'admin.chat.add': 'Adicionar endpoint de chat',

@@ -1,7 +1,9 @@
+import type { ChatDigest, ChatEventRecord } from '../chat/ports.js';
 import { addDays, monthsOf } from '../dates.js';
 import { html } from '../html.js';
 import { alertTranslator } from '../i18n/messages.js';
 import type { Locale } from '../locale.js';
+import { APP_RESULTS_PATH } from '../session/paths.js';
 import type { Settings } from '../tenants/config-schema.js';
 import { weekOf } from './groupings.js';
 import type { ResultCounters } from './ports.js';
@@ -10,9 +12,9 @@ import { addInto, digitsOf, estimateOf } from './report.js';
 
 /**
  * Alerts on changes beyond chance (issue 49 §3): once a day, for a tenant with `alerts.scoreDrop`, each store whose last
- * 7 days are significantly below its 28 days before (the ranking's interval rule) gets one e-mail to its managers, at
- * most once a week. Read from the stores' day counters of each journey (a few Queries a journey, however many answers),
- * never from the answers.
+ * 7 days are significantly below its 28 days before (the ranking's interval rule) gets one e-mail to its managers, and
+ * one message to each chat endpoint that takes `score.drop` and hears of the store, at most once a week. Read from the
+ * stores' day counters of each journey (a few Queries a journey, however many answers), never from the answers.
  */
 export const SCORE_DROP = { recentDays: 7, baselineDays: 28 } as const;
 
@@ -25,6 +27,10 @@ export interface ScoreDropPorts {
   /** Claims the store's alert of the week (a conditional put): false when it was claimed before. */
   claim(tenantId: number, storeId: number, week: string): Promise<boolean>;
   email(message: { from: string; to: string[]; subject: string; html: string; text: string }): Promise<void>;
+  /** Queues the event to the tenant's chat endpoints that take it and its store (never throws). */
+  chat(tenantId: number, event: ChatEventRecord): Promise<void>;
+  /** The base URL of the workspace's links. */
+  readonly baseUrl: string;
 }
 
 interface Drop {
@@ -89,6 +95,14 @@ export function scoreDrops(ports: ScoreDropPorts) {
       const store = await ports.storeName(tenantId, storeId);
       const locale = settings.locale ?? 'pt-BR';
       await ports.email({ from, to, ...scoreDropEmail({ company: settings.brand?.name ?? store, store, drops, locale }) });
+      const link = `${ports.baseUrl}${APP_RESULTS_PATH}?${new URLSearchParams(windowsOf(today).recent)}`;
+      await ports.chat(tenantId, {
+        // The same id for the store's alert of the week: a run fired again sends each endpoint nothing more.
+        id: `score-drop-${storeId}-${weekOf(today)}`,
+        type: 'score.drop',
+        created_at: new Date().toISOString(),
+        data: { store_id: storeId, ...scoreDropChat({ store, drops, locale, link }) },
+      });
       alerted.push(storeId);
     }
     return alerted;
@@ -113,4 +127,28 @@ export function scoreDropEmail({ company, store, drops, locale }: { company: str
 ${lines.map((line, at) => html`${at > 0 && '\n'}<p style="margin:0 0 12px">${line}</p>`)}
 </body></html>`;
   return { subject, html: document.toString(), text: `${company}\n\n${lines.join('\n')}\n` };
+}
+
+/** The chat message of a store's drop: the journeys that fell, from what to what, and the week's results. No person named. */
+export function scoreDropChat({
+  store,
+  drops,
+  locale,
+  link,
+}: {
+  store: string;
+  drops: Pick<Drop, 'journey' | 'before' | 'now'>[];
+  locale: Locale;
+  link: string;
+}): ChatDigest {
+  const t = alertTranslator(locale);
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
+  return {
+    title: t('scoreDrop.chatTitle', { store }),
+    lines: drops.map((drop) =>
+      t('scoreDrop.line', { journey: drop.journey, before: number.format(drop.before), now: number.format(drop.now) }),
+    ),
+    open: t('scoreDrop.open'),
+    link,
+  };
 }

@@ -67,7 +67,7 @@ export function chatFieldOf(path: string, added: number): string {
 }
 
 const eventWords = ({ t }: WebhooksFrame, type: string) =>
-  html`${type === 'digest' ? t('admin.chat.event.digest') : t(`admin.webhooks.event.${type as 'case.opened' | 'case.overdue'}`)} (<code>${type}</code>)`;
+  html`${type === 'digest' ? t('admin.chat.event.digest') : type === 'score.drop' ? t('admin.chat.event.scoreDrop') : t(`admin.webhooks.event.${type as 'case.opened' | 'case.overdue'}`)} (<code>${type}</code>)`;
 
 function endpointItem(
   frame: WebhooksFrame,

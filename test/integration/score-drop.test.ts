@@ -21,6 +21,9 @@ import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js'
  */
 const api = inProcess('public');
 const sesUrl = inject('sesUrl');
+const outboxUrl = inject('outboxUrl');
+/** Chat endpoints at the local outbox: one taking the score drops of both stores, one of the noisy store only. */
+const chatAt = (name: string) => `${outboxUrl}/chat/${tenant.tenantId}-${name}`;
 /** A Monday of 2031: the days checked are the week before it and the 28 days before that. */
 const TODAY = '2031-03-10';
 /** The day's run as its timer puts it on the queue: 07:00 in São Paulo (the demo tenant's zone). */
@@ -31,7 +34,14 @@ async function configure(change: { timeZone?: string; scoreDrop: boolean }) {
   const body = {
     ...read.body,
     timeZone: change.timeZone ?? read.body.timeZone,
-    alerts: { ...read.body.alerts, scoreDrop: change.scoreDrop },
+    alerts: {
+      ...read.body.alerts,
+      scoreDrop: change.scoreDrop,
+      chat: [
+        { kind: 'slack', url: chatAt('both'), events: ['score.drop'], stores: [worse, noisy] },
+        { kind: 'slack', url: chatAt('noisy'), events: ['score.drop'], stores: [noisy] },
+      ],
+    },
   };
   return api({ method: 'PUT', path: '/public/admin/config', key: tenant.adminKey, body, headers: { 'if-match': read.headers.etag! } });
 }
@@ -46,6 +56,16 @@ interface Mail {
   destination: { to: string[] };
   subject: string;
   body: { text: string };
+}
+const chatTo = async (endpoint: string) =>
+  ((await (await fetch(`${outboxUrl}/messages`)).json()) as { channel: string; to: string; text: string }[])
+    .filter((m) => m.channel === 'chat' && `${outboxUrl}${m.to}` === endpoint)
+    .map((m) => JSON.parse(m.text));
+/** Waits (a quarter of a second between looks, at most 20 seconds) for the chat queue's poller to deliver. */
+async function chatArrived(endpoint: string) {
+  for (const until = Date.now() + 20_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 250)))
+    if ((await chatTo(endpoint)).length) break;
+  return chatTo(endpoint);
 }
 const mailsTo = async (address: string) =>
   ((await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] }).emails.filter((m) => m.destination.to.includes(address));
@@ -118,6 +138,24 @@ describe('the score-drop alert', () => {
     const mails = await mailsTo(manager);
     expect(mails.map((m) => m.subject)).toEqual(['Queda além do acaso na Loja Piorou']);
     expect(mails[0]!.body.text).toContain('Loja: de 75 para -25');
+    const [message, ...more] = await chatArrived(chatAt('both'));
+    expect(more).toEqual([]);
+    expect(message.text).toBe('Loja Piorou: nota caiu além do acaso');
+    expect(message.blocks.slice(1)).toEqual([
+      { type: 'section', text: { type: 'plain_text', text: 'Loja: de 75 para -25' } },
+      {
+        type: 'actions',
+        elements: [
+          {
+            type: 'button',
+            text: { type: 'plain_text', text: 'Ver os resultados da semana' },
+            url: expect.stringMatching(/\/app\/results\?from=2031-03-03&to=2031-03-09$/),
+            style: 'primary',
+          },
+        ],
+      },
+    ]);
+    expect(await chatTo(chatAt('noisy'))).toEqual([]);
   });
 
   it('stays silent, and lets its schedule lapse, once the tenant turns it off', async () => {

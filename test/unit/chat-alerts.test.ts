@@ -5,6 +5,7 @@ import { chatDeliveries } from '../../shared/chat/fan-out.js';
 import type { ChatDelivery, ChatDeliveryPorts, ChatEndpoint, ChatMessageInput, FailedChatDelivery } from '../../shared/chat/ports.js';
 import { slackMessage, teamsMessage } from '../../shared/chat/render.js';
 import { tenantEvent } from '../../shared/events/events.js';
+import { scoreDropChat } from '../../shared/results/score-drop.js';
 import { AlertsConfig } from '../../shared/tenants/config-schema.js';
 
 /** The chat alerts' rules without the emulators: the messages, the fan-out, the address rules, one send per delivery. */
@@ -88,6 +89,27 @@ describe('the chat messages', () => {
       blocks: [{ type: 'header' }, { text: { text: 'NPS 61' } }, { type: 'actions' }],
     });
   });
+
+  it("shows a store's score drop in the tenant's language: each journey that fell, from what to what, and the week's results", () => {
+    const words = scoreDropChat({
+      store: 'Downtown',
+      drops: [
+        { journey: 'Store', before: 75, now: -25 },
+        { journey: 'Delivery', before: 4.5, now: 3.25 },
+      ],
+      locale: 'en',
+      link: 'https://x.example/app/results?from=2031-03-03&to=2031-03-09',
+    });
+    const card = teamsMessage({ type: 'score.drop', locale: 'en', ...words }).attachments[0]!.content;
+    expect(card.body.map((block) => ('text' in block ? block.text : block.inlines[0]!.text))).toEqual([
+      'Downtown: score fell beyond chance',
+      'Store: from 75 to -25',
+      'Delivery: from 4.5 to 3.25',
+    ]);
+    expect(card.actions).toEqual([
+      { type: 'Action.OpenUrl', title: "See the week's results", url: 'https://x.example/app/results?from=2031-03-03&to=2031-03-09' },
+    ]);
+  });
 });
 
 const endpoint = (fields: Partial<ChatEndpoint> = {}): ChatEndpoint => ({
@@ -131,7 +153,7 @@ describe('alerts.chat', () => {
     expect(issues([endpoint(), endpoint()])).toEqual({ 'chat.1': ['lists a URL twice (an endpoint is known by its URL)'] });
     expect(issues([{ ...endpoint(), kind: 'discord', events: ['survey.answered'] }])).toEqual({
       'chat.0.kind': ['must be one of slack, teams'],
-      'chat.0.events.0': ['must be one of case.opened, case.overdue, digest'],
+      'chat.0.events.0': ['must be one of case.opened, case.overdue, digest, score.drop'],
     });
   });
 });

@@ -14,6 +14,7 @@ import { employees } from '../employee-repository.js';
 import { resultCounters } from '../result-counters.js';
 import { claimScoreDrop } from '../score-drop-claims.js';
 import { stores } from '../store-repository.js';
+import { sendChat } from './chat.js';
 import { tenantSettings } from './tenants.js';
 
 /** Results: the counters, the tenant's journeys and classes, and the names of stores and employees. */
@@ -57,7 +58,7 @@ export const scoreDropRuns = /* @__PURE__ */ wire(() => {
   };
 });
 
-/** The daily score-drop check of one tenant: its stores' day counters, their managers, a claim a week, the alert e-mail. */
+/** The daily score-drop check of one tenant: its stores' day counters, their managers, a claim a week, the alert e-mail and chat. */
 export const checkScoreDrops = /* @__PURE__ */ wire(() => {
   requireEnvs(ENV.tableName);
   return scoreDrop.scoreDrops({
@@ -67,5 +68,10 @@ export const checkScoreDrops = /* @__PURE__ */ wire(() => {
     storeName: caseNames.store,
     claim: claimScoreDrop,
     email: caseAlerts.email,
+    chat: (tenantId, event) => sendChat(tenantId, event),
+    // Read when a link is made: outside a function runtime (the tests) the module may load before it is set.
+    get baseUrl() {
+      return process.env[ENV.surveyBaseUrl] ?? '';
+    },
   });
 });
