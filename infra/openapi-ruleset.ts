@@ -30,9 +30,9 @@ export interface Acknowledgment {
 const ANSWERS = /^(paths\.[^.]+\.\w+\.responses\.|components\.schemas\.)/;
 /** The pages anyone may open: this document, its reference and their assets, and the survey pages (a link's, a QR code's, a kiosk's). */
 const REFERENCE = /^paths\.\/(openapi\.json|docs|assets\/\{asset\})\./;
-const SURVEY_PAGES = /^paths\.\/(s\/\{token\}(\/unsubscribe)?|q\/\{token\}|k(\/\{token\})?)\./;
+const SURVEY_PAGES = /^paths\.\/(s\/\{token\}(\/unsubscribe)?|q\/\{token\}|k(\/\{token\})?|d\/\{token\}\/unsubscribe)\./;
 const OPEN =
-  /^paths\.\/(health|brand\/logos\/\{file\}|s\/\{token\}(\/unsubscribe)?|q\/\{token\}|k(\/\{token\})?|openapi\.json|docs|assets\/\{asset\})\./;
+  /^paths\.\/(health|brand\/logos\/\{file\}|s\/\{token\}(\/unsubscribe)?|q\/\{token\}|k(\/\{token\})?|d\/\{token\}\/unsubscribe|openapi\.json|docs|assets\/\{asset\})\./;
 const SEED_READ = /^paths\.(\/public)?\/rating\/formbuilder\/\{id\}\.get\./;
 
 export const ACKNOWLEDGED: readonly Acknowledgment[] = [

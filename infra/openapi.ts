@@ -8,7 +8,12 @@ import { MAX_BODY_BYTES } from '../shared/http/handler.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../shared/headers.js';
 import { MAX_FORM_BYTES } from '../shared/http/page.js';
 import { QR_PREFIX } from '../shared/qr/paths.js';
+import { QR_TOKEN_SHAPE } from '../shared/qr/token.js';
 import { KIOSK_PATH } from '../shared/kiosk/paths.js';
+import { KIOSK_TOKEN_SHAPE } from '../shared/kiosk/token.js';
+import { DIGEST_UNSUBSCRIBE_PATH } from '../shared/digest/paths.js';
+import { DIGEST_TOKEN_SHAPE } from '../shared/digest/unsubscribe.js';
+import { SURVEY_TOKEN_SHAPE } from '../shared/surveys/link.js';
 import { BUCKETS } from '../shared/tenants/scales.js';
 import { withBounds } from './openapi-bounds.js';
 import { PROBLEMS, RETRY_AFTER_SECONDS } from '../shared/http/problem.js';
@@ -199,6 +204,30 @@ function formFields(form: Record<string, string>): JsonSchema {
   };
 }
 
+/** The token in a page's path (its credential): what it is, and the shape its page takes. */
+const PAGE_TOKENS: { at: (path: string) => boolean; description: string; shape: RegExp }[] = [
+  {
+    at: (path) => path === KIOSK_PATH || path.startsWith(`${KIOSK_PATH}/`),
+    description: "The kiosk's device token, answered once when it was registered (38 URL-safe characters)",
+    shape: KIOSK_TOKEN_SHAPE,
+  },
+  {
+    at: (path) => path.startsWith(QR_PREFIX),
+    description: "The QR code's token: the credential of the page (47 URL-safe characters)",
+    shape: QR_TOKEN_SHAPE,
+  },
+  {
+    at: (path) => path === DIGEST_UNSUBSCRIBE_PATH,
+    description: "The digest's unsubscribe token: signed, naming no one (28 URL-safe characters)",
+    shape: DIGEST_TOKEN_SHAPE,
+  },
+  {
+    at: () => true,
+    description: "The survey link's token: the credential of the page (44 URL-safe characters)",
+    shape: SURVEY_TOKEN_SHAPE,
+  },
+];
+
 /**
  * A survey page's parameters: the link's token, and the score a GET may preselect (a QR code's page and a kiosk's: their
  * thanks). A kiosk's page has no token in its path: its cookie holds it.
@@ -206,14 +235,7 @@ function formFields(form: Record<string, string>): JsonSchema {
 function pageParameters(path: string, method: string, example: ReturnType<typeof exampleOf>): JsonSchema[] {
   const qr = path.startsWith(QR_PREFIX);
   const kiosk = path === KIOSK_PATH || path.startsWith(`${KIOSK_PATH}/`);
-  const token = {
-    description: kiosk
-      ? "The kiosk's device token, answered once when it was registered (38 URL-safe characters)"
-      : qr
-        ? "The QR code's token: the credential of the page (47 URL-safe characters)"
-        : "The survey link's token: the credential of the page (44 URL-safe characters)",
-    pattern: kiosk ? '^[\\w-]{38}$' : qr ? '^[\\w-]{47}$' : '^[\\w-]{44}$',
-  };
+  const token = PAGE_TOKENS.find(({ at }) => at(path))!;
   return [
     ...(path.includes('{token}')
       ? [
@@ -222,7 +244,7 @@ function pageParameters(path: string, method: string, example: ReturnType<typeof
             in: 'path',
             required: true,
             description: token.description,
-            schema: { type: 'string', pattern: token.pattern },
+            schema: { type: 'string', pattern: token.shape.source },
             ...((example.path as Record<string, string | undefined>).token
               ? { example: (example.path as Record<string, string>).token }
               : {}),

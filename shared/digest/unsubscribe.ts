@@ -20,7 +20,7 @@ const FORMAT = 1;
 const HEAD_BYTES = 5;
 const REF_BYTES = 16;
 /** 21 bytes: 28 URL-safe characters. */
-const TOKEN_SHAPE = /^[\w-]{28}$/;
+export const DIGEST_TOKEN_SHAPE = /^[\w-]{28}$/;
 
 const digestKey = (secret: string) => createHmac('sha256', secret).update('digest-unsubscribe/v1').digest();
 const refOf = (tenantId: number, name: string, secret: string) =>
@@ -42,7 +42,7 @@ function userOfToken(token: string, users: readonly UserRecord[], tenantId: numb
 
 /** The tenant of a well-formed token of this format (not yet checked against any user). */
 function tenantOfToken(token: string): number | undefined {
-  if (!TOKEN_SHAPE.test(token)) return undefined;
+  if (!DIGEST_TOKEN_SHAPE.test(token)) return undefined;
   const bytes = Buffer.from(token, 'base64url');
   if (bytes.toString('base64url') !== token || bytes.readUInt8(0) !== FORMAT) return undefined;
   return bytes.readUInt32BE(1);

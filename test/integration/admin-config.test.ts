@@ -625,6 +625,9 @@ describe('admin routes and keys', () => {
       'updateAdminUser',
       'getAdminQr',
       'rotateAdminQr',
+      'createAdminKiosk',
+      'listAdminKiosks',
+      'revokeAdminKiosk',
     ]));
 
   it.each(adminRoutes.map((r) => r.operationId))('%s: a public key gets 403 and changes nothing', async (operationId) => {
