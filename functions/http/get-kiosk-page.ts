@@ -1,4 +1,4 @@
-import { kioskPage } from '../../shared/adapters/wiring/kiosk.js';
+import { kioskPageReads } from '../../shared/adapters/wiring/kiosk.js';
 import { PAGE_RESPONSES, pageHandler, type PageContract } from '../../shared/http/page.js';
 import { showKioskPage } from '../../shared/kiosk/service.js';
 
@@ -13,4 +13,6 @@ export const contract: PageContract = {
   },
 };
 
-export const handler = pageHandler(({ query, locale, cookies }) => showKioskPage({ thanks: query.thanks }, kioskPage, locale, cookies));
+export const handler = pageHandler(({ query, locale, cookies }) =>
+  showKioskPage({ thanks: query.thanks }, kioskPageReads, locale, cookies),
+);

@@ -38,8 +38,8 @@ describe('what the functions behind the API bundle', () => {
     ).toEqual([]);
   });
 
-  it('the survey pages that only show, and the unsubscribe post, bundle no answer path, recovery survey or cases; the answer no opt-out', async () => {
-    const names = ['getSurveyPage', 'getUnsubscribePage', 'postUnsubscribe'];
+  it("the survey pages that only show (a link's, a QR code's, a kiosk's), and the unsubscribe post, bundle no answer path, recovery survey or cases; the answer no opt-out", async () => {
+    const names = ['getSurveyPage', 'getQrPage', 'getKioskPage', 'getUnsubscribePage', 'postUnsubscribe'];
     const held = await Promise.all(
       names.map(async (name) => {
         const sources = await bundledSources(name);

@@ -8,10 +8,16 @@ import { recordEntryAnswer } from './qr.js';
 import { surveyPageReads } from './surveys.js';
 import { tenantSettings } from './tenants.js';
 
-/** The kiosk's pages (GET and POST /k): its kiosk, the survey pages' reads, the device's bound and the walk-in answer path. */
+/** The kiosk's answer (POST /k): its kiosk, the survey pages' reads, the device's bound and the walk-in answer path. */
 export const kioskPage = /* @__PURE__ */ wire((): KioskPorts => {
   requireEnvs(ENV.tableName);
   return { kiosks: kioskStore, settings: tenantSettings, brand: surveyPageReads.brand, limits: qrStore, record: recordEntryAnswer };
+});
+
+/** The kiosk's page (GET /k): its kiosk and the survey pages' reads; it records nothing, so no answer path. */
+export const kioskPageReads = /* @__PURE__ */ wire((): Pick<KioskPorts, 'kiosks' | 'settings' | 'brand'> => {
+  requireEnvs(ENV.tableName);
+  return { kiosks: kioskStore, settings: tenantSettings, brand: surveyPageReads.brand };
 });
 
 /** The tablet's first visit (GET /k/{token}): its kiosk only. */
