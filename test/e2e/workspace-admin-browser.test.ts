@@ -396,7 +396,7 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
   it(
     'lets an admin place stores in a region and a district by name, each refusal named, axe clean at 390 and 1280 px, in pt-BR and es',
     async () => {
-      const store = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja Norte' } });
+      const store = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja Serra' } });
       const first = (await api({ path: '/public/store/1', key: tenant.key })).body.trade_name as string;
       const { context, problems } = await watched(PHONE, true);
       const page = await context.newPage();
@@ -405,14 +405,14 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
       await page.waitForURL('**/app/admin/regions');
       expect(await axe(page), 'no regions yet').toEqual([]);
 
-      // A region without a name is refused, the field named; then Sul with Loja Norte, and Porto Alegre inside it.
+      // A region without a name is refused, the field named; then Sul with Loja Serra, and Porto Alegre inside it.
       const form = page.locator('#region-form');
       await form.getByRole('button', { name: 'Salvar' }).click();
       await page.waitForSelector('#form-problems');
       expect(await page.locator('#r-name-error').textContent()).toBe('preencha este campo');
       expect(await axe(page), 'nameless region').toEqual([]);
       await form.getByLabel('Nome').fill('Sul');
-      await form.getByLabel('Loja Norte').check();
+      await form.getByLabel('Loja Serra').check();
       await form.getByRole('button', { name: 'Salvar' }).click();
       await page.waitForURL('**/app/admin/regions?saved=Sul');
       await form.getByLabel('Nome').fill('Porto Alegre');
