@@ -3,10 +3,9 @@ import { promisify } from 'node:util';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { relative } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
-import { BUNDLE_ALIASES, BUNDLING, FUNCTION_ENVIRONMENT } from '../infra/constructs/service-function.js';
-import { authorizers, consumers, reference, routes, scheduled, sessionAuthorizer, workspaceRoutes } from '../infra/routes.js';
+import { FUNCTION_ENVIRONMENT } from '../infra/constructs/service-function.js';
+import { BUILD_OPTIONS, functionEntries } from '../infra/bundling/bundles.js';
 import { startSecretsServer } from '../infra/local/secrets.js';
 import { ENV, secretArnVariable } from '../shared/config.js';
 
@@ -42,35 +41,6 @@ const floorSource = (clients: string[]) =>
   FLOOR_SOURCE +
   clients.map((pkg, i) => `import { ${CLIENTS[pkg]} as C${i} } from '${pkg}';\nexport const client${i} = new C${i}({});\n`).join('');
 
-/** Every function the stack deploys, by name, with its entry file (the SES events function included). */
-export const functionEntries = (): [string, { file: string }][] => [
-  ...[...routes, ...workspaceRoutes].map((r): [string, { file: string }] => [r.operationId, { file: `${ROOT}functions/${r.handler}` }]),
-  ...consumers.map((c): [string, { file: string }] => [c.id, { file: `${ROOT}functions/${c.handler}` }]),
-  ...scheduled.map((j): [string, { file: string }] => [j.id, { file: `${ROOT}functions/${j.handler}` }]),
-  ...Object.entries(authorizers).map(([api, a]): [string, { file: string }] => [
-    `${api}Authorizer`,
-    { file: `${ROOT}functions/${a.handler}` },
-  ]),
-  [sessionAuthorizer.id, { file: `${ROOT}functions/${sessionAuthorizer.handler}` }],
-  ['sesEvents', { file: `${ROOT}functions/queue/ses-events.ts` }],
-  ['reference', { file: `${ROOT}functions/${reference.handler}` }],
-];
-
-/** The stack's own bundling options, for any entry points. */
-const BUILD_OPTIONS: BuildOptions = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: BUNDLING.target,
-  mainFields: BUNDLING.mainFields,
-  minify: BUNDLING.minify,
-  sourcemap: BUNDLING.sourceMap,
-  banner: { js: BUNDLING.banner! },
-  alias: { ...BUNDLE_ALIASES },
-  absWorkingDir: ROOT,
-  logLevel: 'silent',
-};
-
 /** The stack's own bundling options for one entry. */
 const buildOptions = (entry: { file: string } | { source: string }): BuildOptions => ({
   ...('file' in entry ? { entryPoints: [entry.file] } : { stdin: { contents: entry.source, resolveDir: ROOT, loader: 'ts' } }),
@@ -80,59 +50,6 @@ const buildOptions = (entry: { file: string } | { source: string }): BuildOption
 /** Bundles one entry with the stack's own options (into bench/.bundles/<name>/, or under `out`). */
 export async function bundle(name: string, entry: { file: string } | { source: string }, out = OUT): Promise<string> {
   return (await bundled(name, entry, out)).file;
-}
-
-/** One function's bundle: its file (when written), its code, and every file (node_modules included) it holds code of. */
-export interface FunctionBundle {
-  file: string;
-  text: string;
-  inputs: string[];
-}
-
-/**
- * Every function of functionEntries bundled in one build, into `<out><name>/index.mjs` (or only in memory): esbuild
- * then reads and parses each module once for all of them, about four times faster than a build each here (86 s
- * against 339 s for 113 functions on a loaded machine), and each bundle is byte for byte the one its own build writes
- * (113 of 113 compared). A module whose every part the bundler dropped (an unused composition of a wiring module) is
- * not among a bundle's inputs.
- */
-export async function bundleAll(out?: string): Promise<Map<string, FunctionBundle>> {
-  const entries = functionEntries();
-  const outdir = out ?? `${OUT}memory/`;
-  const { metafile, outputFiles } = await build({
-    ...BUILD_OPTIONS,
-    entryPoints: entries.map(([name, { file }]) => ({ in: file, out: `${name}/index` })),
-    outdir,
-    outExtension: { '.js': '.mjs' },
-    metafile: true,
-    write: out !== undefined,
-  });
-  return new Map(
-    entries.map(([name]) => {
-      const file = `${outdir}${name}/index.mjs`;
-      const output = metafile.outputs[relative(ROOT, file)]!;
-      const inputs = Object.entries(output.inputs)
-        .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
-        .map(([input]) => input);
-      const text = outputFiles?.find((written) => written.path === file)?.text ?? '';
-      return [name, { file, text, inputs }];
-    }),
-  );
-}
-
-let inMemory: Promise<Map<string, FunctionBundle>> | undefined;
-
-/** A function's bundle, built in memory with all the others once per process (bundleAll). */
-export async function bundledInMemory(name: string): Promise<FunctionBundle> {
-  inMemory ??= bundleAll();
-  const found = (await inMemory).get(name);
-  if (!found) throw new Error(`No function ${name}`);
-  return found;
-}
-
-/** The project's own files (not node_modules) a function's bundle holds code of (bundledInMemory). */
-export async function bundledSources(name: string): Promise<string[]> {
-  return (await bundledInMemory(name)).inputs.filter((input) => !input.includes('node_modules/'));
 }
 
 /** A bundle's file and the SDK clients (packages beside DynamoDB's) that went into it. */
@@ -213,7 +130,7 @@ export async function coldStart({ runs, only }: ColdStartOptions): Promise<strin
   mkdirSync(OUT, { recursive: true });
   const entries: [string, { file: string } | { source: string }][] = [
     ['floor: DynamoDB document client only', { source: FLOOR_SOURCE }],
-    ...functionEntries(),
+    ...functionEntries().map(([name, { handler }]): [string, { file: string }] => [name, { file: `${ROOT}functions/${handler}` }]),
   ];
   const chosen = entries.filter(([name], i) => i === 0 || !only || only.includes(name));
   const functions = await Promise.all(chosen.map(([name, entry], i) => bundled(`f${i}`, entry).then((b) => ({ name, ...b }))));

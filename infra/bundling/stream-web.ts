@@ -1,5 +1,5 @@
 /**
- * What a bundle gets for `node:stream/web` (the alias in BUNDLING, infra/constructs/service-function.ts).
+ * What a bundle gets for `node:stream/web` (the alias in BUNDLE_ALIASES, infra/bundling/bundles.ts).
  *
  * `@middy/core` imports `ReadableStream` from `node:stream/web` for response streaming, which no function here uses;
  * the import alone makes Node load its web-streams implementation at every cold start, 1 ms of CPU (2% of a

@@ -1,4 +1,4 @@
-// The default export, the one function bundles take from the library's source (PHONE_PARSER, infra/constructs/service-function.ts).
+// The default export, the one function bundles take from the library's source (PHONE_PARSER, infra/bundling/bundles.ts).
 import parsePhoneNumberFromString from 'libphonenumber-js/core';
 import type { MetadataJson } from 'libphonenumber-js/core';
 import * as v from 'valibot';

@@ -1,12 +1,13 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 import { BUCKET_ENV, environmentOf, referenceId, SECRET_ENV, type Locations } from '../../infra/grants.js';
 import { ENV, secretArnVariable } from '../../shared/config.js';
 import { QUEUES } from '../../shared/queues.js';
-import { bundleAll } from '../../bench/cold-start.js';
+import { bundleOf, functionEntries } from '../../infra/bundling/bundles.js';
 import { FUNCTION_ENVIRONMENT } from '../../infra/constructs/service-function.js';
 import { httpEvent, lambdaContext } from '../../infra/local/events.js';
 import { writeReference } from '../../infra/reference.js';
@@ -55,7 +56,7 @@ if (!runtimeNodeRuns())
   }
 const RUNTIME_NODE = runtimeNodeRuns();
 
-/** The grants' name of a bundle of bench/cold-start.ts functionEntries (the one reference bundle serves both APIs). */
+/** The grants' name of a bundle of infra/bundling/bundles.ts functionEntries (the one reference bundle serves both APIs). */
 const functionIdOf = (name: string) => (name === 'reference' ? referenceId('public') : name);
 
 describe.skipIf(!RUNTIME_NODE)('the function bundles on the Lambda runtime Node major', () => {
@@ -63,13 +64,15 @@ describe.skipIf(!RUNTIME_NODE)('the function bundles on the Lambda runtime Node 
     'all load under Node 24 with exactly the environment the stack gives each (secrets read by ARN), and export a handler; getHealth answers through its bundle',
     { timeout: 360_000 },
     async () => {
-      const bundles = await bundleAll(OUT);
-      const entries = [...bundles.keys()];
-      const fileOf = (name: string) => bundles.get(name)!.file;
+      const entries = functionEntries().map(([name]) => name);
+      const fileOf = (name: string) => bundleOf(name).file;
       const health = fileOf('getHealth');
       const event = httpEvent({ method: 'GET', routePath: '/health', rawPath: '/health' });
       // The reference function reads the files the deployment copies beside its bundle.
-      const referenceBundle = fileOf('reference');
+      // (into a copy of its bundle: the bundles are shared by every process of the tree).
+      const referenceBundle = join(OUT, 'reference', 'index.mjs');
+      mkdirSync(dirname(referenceBundle), { recursive: true });
+      copyFileSync(fileOf('reference'), referenceBundle);
       await writeReference('chatbot', join(dirname(referenceBundle), 'reference'));
       const documentEvent = httpEvent({ method: 'GET', routePath: '/openapi.json', rawPath: '/prod/openapi.json' });
       // Each function loads in a process of its own with exactly the environment the stack gives it (and the local

@@ -1,17 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundledInMemory, bundledSources } from '../../bench/cold-start.js';
+import { bundledSources, bundleOf, bundleText, functionBundles } from '../../infra/bundling/bundles.js';
 import { ReadableStream as StreamShim } from '../../infra/bundling/stream-web.js';
 
 /** What each function bundles, with no emulator (test/e2e/runtime-bundles.test.ts loads each bundle on the runtime). */
 
 describe('what the functions behind the API bundle', () => {
-  // Every function is bundled here, once, in one build: the tests then read the bundles they ask about.
-  beforeAll(() => bundledInMemory('getHealth'), 240_000);
+  // Every function is bundled once, in one build (or read from the build of an earlier run of the same sources).
+  beforeAll(() => void functionBundles(), 240_000);
 
   it('the key and token checks only, never the tenant administration: the authorizer, getHealth and the table-free postV2Transaction', async () => {
     const held = await Promise.all(
       ['publicAuthorizer', 'getHealth', 'postV2Transaction'].map(async (name) => {
-        const sources = await bundledSources(name);
+        const sources = bundledSources(name);
         return [name, sources.filter((source) => /tenants\/service|tenant-repository|tenant-creation/.test(source))] as const;
       }),
     );
@@ -22,7 +22,7 @@ describe('what the functions behind the API bundle', () => {
     const names = ['getSurveyPage', 'postSurveyPage', 'sesEvents', 'getCase', 'transactionConsumer', 'surveyDispatcher'];
     const held = await Promise.all(
       names.map(async (name) => {
-        const sources = await bundledSources(name);
+        const sources = bundledSources(name);
         return [name, sources.filter((source) => /tenants\/service|tenant-creation/.test(source))] as const;
       }),
     );
@@ -30,7 +30,7 @@ describe('what the functions behind the API bundle', () => {
   });
 
   it("sesEvents, which suppresses addresses and opts customers out, bundles none of the survey pages' answers, recovery or cases", async () => {
-    const sources = await bundledSources('sesEvents');
+    const sources = bundledSources('sesEvents');
     expect(
       sources.filter((source) =>
         /surveys\/service|recovery\/service|shared\/cases\/(reads|changes|system-changes|opener)\.ts/.test(source),
@@ -42,7 +42,7 @@ describe('what the functions behind the API bundle', () => {
     const names = ['getSurveyPage', 'getQrPage', 'getKioskPage', 'getUnsubscribePage', 'postUnsubscribe'];
     const held = await Promise.all(
       names.map(async (name) => {
-        const sources = await bundledSources(name);
+        const sources = bundledSources(name);
         return [
           name,
           sources.filter((source) =>
@@ -53,7 +53,7 @@ describe('what the functions behind the API bundle', () => {
     );
     expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
     // The answering page still holds all of them: the check above looks for the right files.
-    const answering = await bundledSources('postSurveyPage');
+    const answering = bundledSources('postSurveyPage');
     // It answers, and never opts out (the unsubscribe post's part): it bundles no customer editing.
     expect(answering.filter((source) => /wiring\/customers\.ts|customers\/service/.test(source))).toEqual([]);
     expect(answering.filter((source) => /surveys\/service|recovery\/service|cases\/system-changes/.test(source))).toHaveLength(3);
@@ -69,7 +69,7 @@ describe('what the functions behind the API bundle', () => {
     };
     const held = await Promise.all(
       Object.keys(expected).map(async (name) => {
-        const { text } = await bundledInMemory(name);
+        const text = bundleText(name);
         return [name, Object.entries(AREAS).flatMap(([area, key]) => (text.includes(key) ? [area] : []))] as const;
       }),
     );
@@ -95,7 +95,7 @@ describe('what the functions behind the API bundle', () => {
       };
       const held = await Promise.all(
         Object.keys(expected).map(async (name) => {
-          const sources = await bundledSources(name);
+          const sources = bundledSources(name);
           return [name, sources.flatMap((source) => PARTS.exec(source)?.[1] ?? []).sort()] as const;
         }),
       );
@@ -107,23 +107,23 @@ describe('what the functions behind the API bundle', () => {
     const names = ['getAppCase', 'getAppCases', 'postAppCaseContact'];
     const SCHEMAS = /shared\/(cases\/bodies|transaction-record)\.ts$/;
     const held = await Promise.all(
-      names.map(async (name) => [name, (await bundledSources(name)).filter((source) => SCHEMAS.test(source))] as const),
+      names.map(async (name) => [name, bundledSources(name).filter((source) => SCHEMAS.test(source))] as const),
     );
     expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
     // The API's own read holds its answer's schema (its contract): the pattern names the right file.
-    expect((await bundledSources('getCase')).filter((source) => SCHEMAS.test(source))).toEqual(['shared/cases/bodies.ts']);
+    expect(bundledSources('getCase').filter((source) => SCHEMAS.test(source))).toEqual(['shared/cases/bodies.ts']);
   });
 
   it('the phone rules only where a phone is taken: the survey pages and the evaluation reads bundle no phone parsing', async () => {
     const names = ['getSurveyPage', 'postSurveyPage', 'postUnsubscribe', 'listEvaluations', 'getEvaluation', 'getSurvey'];
     const held = await Promise.all(
-      names.map(async (name) => [name, (await bundledSources(name)).filter((source) => source.includes('customers/phone'))] as const),
+      names.map(async (name) => [name, bundledSources(name).filter((source) => source.includes('customers/phone'))] as const),
     );
     expect(Object.fromEntries(held)).toEqual(Object.fromEntries(names.map((name) => [name, []])));
   });
 
   it("each transaction interface builds its own body only, the synchronous one none of the consumer's events, the consumer no event delivery", async () => {
-    const held = async (name: string, pattern: RegExp) => (await bundledSources(name)).filter((source) => pattern.test(source));
+    const held = async (name: string, pattern: RegExp) => bundledSources(name).filter((source) => pattern.test(source));
     const notForRegistering =
       /transactions\/(consumer|v2-request)\.ts|wiring\/events\.ts|adapters\/(events|audit-log)\.ts|(employees|stores)\/requests\.ts/;
     expect(await held('postTransaction', notForRegistering)).toEqual([]);
@@ -142,7 +142,7 @@ describe('what the functions behind the API bundle', () => {
     "the admin functions bundle only their own part: the multipart parser where the brand form is posted, the configuration schema where the configuration is changed, the tenant service and the first store's entities only in the operator's command",
     { timeout: 120_000 },
     async () => {
-      const held = async (name: string, pattern: RegExp) => (await bundledSources(name)).filter((source) => pattern.test(source));
+      const held = async (name: string, pattern: RegExp) => bundledSources(name).filter((source) => pattern.test(source));
       const multipart = /busboy|http\/multipart/;
       const schema = /tenants\/config-schema/;
       const service = /tenants\/service|tenant-creation|store-repository|employee-repository/;
@@ -178,15 +178,14 @@ describe('what the functions behind the API bundle', () => {
   );
 
   it('the token verification (aws-jwt-verify) only where a session is verified: not in the users routes and pages, which call Cognito to invite and disable managers', async () => {
-    const held = async (name: string) =>
-      (await bundledInMemory(name)).inputs.some((input) => input.startsWith('node_modules/aws-jwt-verify/'));
+    const held = async (name: string) => bundleOf(name).inputs.some((input) => input.startsWith('node_modules/aws-jwt-verify/'));
     expect(await held('sessionAuthorizer')).toBe(true);
     for (const name of ['getAppAdminUsers', 'postAppAdminUsers', 'listAdminUsers', 'createAdminUser', 'updateAdminUser'])
       expect({ name, held: await held(name) }).toEqual({ name, held: false });
   });
 
   it("no function loads Node's web streams: middy's import of them gets a class that still tells a stream from anything else", async () => {
-    const { text } = await bundledInMemory('getHealth');
+    const text = bundleText('getHealth');
     expect(text).toContain('@middy/core');
     expect(text).not.toContain('node:stream/web');
     expect(new globalThis.ReadableStream() instanceof StreamShim).toBe(true);
