@@ -1,7 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
@@ -9,11 +7,12 @@ import { recoveryRequester } from '../../shared/adapters/wiring/recovery.js';
 import { overHttp } from '../support/api.js';
 import { until, type Mail } from '../support/mailbox.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
+import { screenshot } from '../support/screenshots.js';
 
 /**
  * The recovery survey as a customer lives it, in Debian's chromium, against the local stack (its pollers run the
  * dispatcher): a resolved case's recovery e-mail arrives, the customer taps "Sim", adds a score and sends. axe-core
- * checks the page; a phone-sized screenshot is written outside the repository.
+ * checks the page; a phone-sized screenshot when asked (test/support/screenshots.ts).
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -69,7 +68,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the recovery survey in a browser', () =>
     expect(await page.getByRole('radio', { name: 'Sim' }).isChecked()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('radio', { name: '5', exact: true }).check();
-    await page.screenshot({ path: join(tmpdir(), 'recovery-page-390x844.png'), fullPage: true });
+    await screenshot(page, 'recovery-page-390x844');
     await page.getByRole('button', { name: 'Enviar resposta' }).click();
     await page.getByRole('heading', { name: 'Obrigado!' }).waitFor();
     expect(await page.textContent('body')).toContain('Que bom que resolvemos!');

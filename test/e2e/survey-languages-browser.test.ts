@@ -1,7 +1,5 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
@@ -10,19 +8,19 @@ import { surveyPage } from '../../shared/surveys/page-html.js';
 import { overHttp } from '../support/api.js';
 import { mailTo as mailboxTo } from '../support/mailbox.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
+import { screenshot } from '../support/screenshots.js';
 
 /**
  * The survey in each language as a phone shows it, in Debian's chromium at 320, 390 and 768 px: the e-mail and the
  * page fit the screen (no horizontal scroll), every score is a tap target of at least 44 x 44 px, 0-10 is two
  * balanced rows (6 + 5) or one row and 1-7 one row, the follow-up of the tapped score is in view, and axe-core and
  * HTML_CodeSniffer (pa11y's runner, WCAG 2 AA) find nothing on the page, the thanks, the unsubscribe and the error
- * pages. Screenshots go to <tmpdir>/survey-screens, to be looked at.
+ * pages. Screenshots when asked (test/support/screenshots.ts).
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const resolve = createRequire(import.meta.url).resolve;
 const AXE = readFileSync(resolve('axe-core/axe.min.js'), 'utf8');
 const HTMLCS = readFileSync(resolve('html_codesniffer/build/HTMLCS.js'), 'utf8');
-const SCREENS = join(tmpdir(), 'survey-screens');
 const WIDTHS = [320, 390, 768];
 const api = overHttp('public');
 const [publicUrl, sesUrl] = [inject('publicUrl'), inject('sesUrl')];
@@ -102,7 +100,6 @@ async function postTransaction(email: string, locale: Locale): Promise<void> {
 
 describe.skipIf(!existsSync(CHROMIUM))('the survey in every language, on a phone', () => {
   beforeAll(async () => {
-    mkdirSync(SCREENS, { recursive: true });
     tenant = await newTenant();
     // One NPS journey per language, asking a csat, a csat5Stars and a ces class: the 11, 5 and 7 button scales.
     await putSettings(tenant.tenantId, {
@@ -139,7 +136,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the survey in every language, on a phone
         await page.setContent(mail.body.html);
         expect(await page.getAttribute('html', 'lang')).toBe(locale);
         await fitsAndTaps(page, 'a', `${locale} e-mail at ${width}`);
-        await page.screenshot({ path: join(SCREENS, `email-${locale}-${width}.png`), fullPage: true });
+        await screenshot(page, `email-${locale}-${width}`);
 
         // The page its score-3 button opens: a detractor, whose follow-up question is the comment's label.
         await page.goto(`${link}?score=3`);
@@ -154,7 +151,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the survey in every language, on a phone
         const box = (await followUp.boundingBox())!;
         expect(box.y + box.height, 'the follow-up is in view').toBeLessThanOrEqual(page.viewportSize()!.height);
         expect(await accessibilityProblems(page)).toEqual([]);
-        await page.screenshot({ path: join(SCREENS, `page-${locale}-${width}.png`), fullPage: true });
+        await screenshot(page, `page-${locale}-${width}`);
 
         if (width === WIDTHS.at(-1)) {
           // Choosing another score changes the follow-up with no script.
@@ -180,7 +177,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the survey in every language, on a phone
           expect(await page.getAttribute('html', 'lang')).toBe(locale);
           expect(await page.evaluate(scrollWidth)).toBeLessThanOrEqual(thanksWidth);
           expect(await accessibilityProblems(page)).toEqual([]);
-          await page.screenshot({ path: join(SCREENS, `thanks-${locale}-${thanksWidth}.png`), fullPage: true });
+          await screenshot(page, `thanks-${locale}-${thanksWidth}`);
         }
         await context.close();
       }
@@ -215,7 +212,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the survey in every language, on a phone
       );
     expect(background).toBe('rgb(124, 45, 18)');
     expect(await accessibilityProblems(page)).toEqual([]);
-    await page.screenshot({ path: join(SCREENS, 'page-branded-390.png'), fullPage: true });
+    await screenshot(page, 'page-branded-390');
     await context.close();
   });
 });

@@ -1,18 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { overHttp } from '../support/api.js';
 import { mailTo as mailboxTo, until } from '../support/mailbox.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
+import { screenshot } from '../support/screenshots.js';
 
 /**
  * The whole loop as a customer lives it, in Debian's chromium: a transaction is posted, its e-mail arrives in the
  * local mailbox, the customer taps the score-9 button, rates the classes, writes a comment and submits; the API then
- * shows the answer. axe-core checks the page; a phone-sized screenshot is written outside the repository.
+ * shows the answer. axe-core checks the page; a phone-sized screenshot when asked (test/support/screenshots.ts).
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -87,7 +86,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the survey page in a browser', () => {
     await page.getByRole('radio', { name: '4', exact: true }).nth(1).check();
     await page.getByRole('radio', { name: '5 estrelas' }).check();
     await page.getByLabel('O que você mais gostou?').fill('Atendimento excelente, voltarei.');
-    await page.screenshot({ path: join(tmpdir(), 'survey-page-390x844.png'), fullPage: true });
+    await screenshot(page, 'survey-page-390x844');
     await page.getByRole('button', { name: 'Enviar resposta' }).click();
     await page.waitForSelector('h1:text("Obrigado!")');
     expect(await axeViolations(page)).toEqual([]);

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Locale } from '../../shared/locale.js';
@@ -8,14 +6,14 @@ import { until } from '../support/mailbox.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { axe, CHROMIUM, hasChromium, inviteManagerOf, watched } from '../support/workspace.js';
+import { screenshot } from '../support/screenshots.js';
 
 /**
  * The themes of the comments in Debian's chromium over the local stack (issue 47): three answers analysed by the local
  * pollers and the local Comprehend; the results page's Themes section, whose row opens the inbox filtered by its theme;
  * the inbox's chips and its sentiment filter; the chips of a detractor's case. axe-core at 390x844 and 1280x900, in
- * pt-BR and es; the admin's themes page with the period's suggestions, one made a theme. Screenshots in /tmp/shots-themes/.
+ * pt-BR and es; the admin's themes page with the period's suggestions, one made a theme. Screenshots when asked (test/support/screenshots.ts).
  */
-const SHOTS = '/tmp/shots-themes';
 const VIEWPORTS = [
   { width: 390, height: 844 },
   { width: 1280, height: 900 },
@@ -67,7 +65,6 @@ const WORDS = {
 
 describe.skipIf(!hasChromium)('the themes of the comments in a browser', () => {
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     tenant = await newTenant();
     manager = `temas-${tenant.tenantId}@test.local`;
     await inviteManagerOf(tenant.tenantId, manager, 'all', { password: PASSWORD });
@@ -96,7 +93,7 @@ describe.skipIf(!hasChromium)('the themes of the comments in a browser', () => {
     for (const viewport of VIEWPORTS) {
       const { context, problems } = await watched(browser, publicUrl, { viewport, locale: 'pt-BR', bypassCSP: true }, []);
       const page = await context.newPage();
-      const shot = (name: string) => page.screenshot({ path: join(SHOTS, `admin-${viewport.width}-${name}.png`), fullPage: true });
+      const shot = (name: string) => screenshot(page, `admin-${viewport.width}-${name}`);
       await page.goto(`${publicUrl}/app/admin/themes`);
       await page.locator('#email').fill(admin);
       await page.locator('#password').fill(PASSWORD);
@@ -129,7 +126,7 @@ describe.skipIf(!hasChromium)('the themes of the comments in a browser', () => {
       for (const viewport of VIEWPORTS) {
         const { context, problems } = await watched(browser, publicUrl, { viewport, locale, bypassCSP: true }, []);
         const page = await context.newPage();
-        const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${locale}-${viewport.width}-${name}.png`), fullPage: true });
+        const shot = (name: string) => screenshot(page, `${locale}-${viewport.width}-${name}`);
         await page.goto(`${publicUrl}/app/results?journey=loja`);
         await page.locator('#email').fill(manager);
         await page.locator('#password').fill(PASSWORD);

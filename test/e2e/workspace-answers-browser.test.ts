@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { UserScope } from '../../shared/tenants/config-schema.js';
@@ -8,12 +6,13 @@ import { overHttp } from '../support/api.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
+import { screenshot } from '../support/screenshots.js';
 
 /**
  * The answers inbox in Debian's chromium over the local stack and its Cognito emulator: a store-1 manager, invited as
  * the admin command invites, reads its store's answers and comments (never store 2's), filters, opens an employee's
- * answers, pages back and exports CSV. axe-core checks the page; screenshots at 390 and 1280 px are written outside
- * the repository.
+ * answers, pages back and exports CSV. axe-core checks the page; screenshots at 390 and 1280 px when asked
+ * (test/support/screenshots.ts).
  */
 const api = overHttp('public');
 const chatbot = overHttp('chatbot');
@@ -117,7 +116,7 @@ describe.skipIf(!hasChromium)('the answers inbox in a browser', () => {
     expect(main).toContain('chatbot');
     expect(main).not.toContain('suja');
     expect(main).not.toContain('Loja Centro');
-    await page.screenshot({ path: join(tmpdir(), 'workspace-answers-1280.png'), fullPage: true });
+    await screenshot(page, 'workspace-answers-1280');
 
     // The employee filter offers store 1's employees by name (not store 2's), and filters by the one chosen.
     const employees = page.getByLabel('Funcionário', { exact: true });
@@ -167,7 +166,7 @@ describe.skipIf(!hasChromium)('the answers inbox in a browser', () => {
     ]);
     // The filter form shows the filter it applied.
     expect(await page.getByLabel('Só com comentário').isChecked()).toBe(true);
-    await page.screenshot({ path: join(tmpdir(), 'workspace-answers-390.png'), fullPage: true });
+    await screenshot(page, 'workspace-answers-390');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Exportar CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('respostas.csv');

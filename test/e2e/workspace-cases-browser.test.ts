@@ -1,6 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { overHttp } from '../support/api.js';
@@ -8,14 +6,14 @@ import { until, type Mail } from '../support/mailbox.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
+import { screenshot } from '../support/screenshots.js';
 
 /**
  * The case pages in Debian's chromium over the local stack, as issue 33 asks: a detractor answers; the store-1
  * manager, on a phone-sized screen, opens the alert e-mail's link from the local mailbox, signs in, reads the case,
  * reveals the customer's contact, notes the first contact and resolves the case with a root cause; a colleague takes
- * an unassigned case and finds it under "Meus casos" (issue 46 §4). axe-core checks the pages; screenshots at 390 and 1280 px go to /tmp/shots-cases/.
+ * an unassigned case and finds it under "Meus casos" (issue 46 §4). axe-core checks the pages; screenshots at 390 and 1280 px when asked (test/support/screenshots.ts).
  */
-const SHOTS = '/tmp/shots-cases';
 const api = overHttp('public');
 const chatbot = overHttp('chatbot');
 const publicUrl = inject('publicUrl');
@@ -40,14 +38,13 @@ async function detractor(store: number, score: number, comment: string): Promise
   return id;
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+const shot = screenshot;
 const watched = (options: Parameters<Browser['newContext']>[0] = {}) => watchedBy(browser, publicUrl, options);
 const readCase = (id: number) =>
   api({ path: `/public/cases/${id}`, key: tenant.key, headers: { 'x-service-user-token': tenant.userToken } });
 
 describe.skipIf(!hasChromium)('the case pages in a browser', () => {
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     tenant = await newTenant();
     await putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'pesquisa@demo.local', name: 'Pesquisa Demo' } });
     const store = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja Centro' } });

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
@@ -10,14 +8,14 @@ import { registerSale } from '../support/sales.js';
 import { DEMO_LOGO } from '../support/logos.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { axe, CHROMIUM, hasChromium, inviteManagerOf, watched as watchedBy } from '../support/workspace.js';
+import { screenshot } from '../support/screenshots.js';
 
 /**
  * Every workspace page in the tenant's language, brand and time zone (issue 46 §2), in Debian's chromium over the
  * local stack: for each language the tenant is set to (its browser speaking the same), the sign-in page and every
  * signed-in page (a case's too) are `<html lang>` of it with the brand's name and logo, axe-clean, and the keys page writes its times
- * in the tenant's zone, naming it. Screenshots at 390 and 1280 px go to /work/wt/shots-ws-pages/ (SHOTS_DIR).
+ * in the tenant's zone, naming it. Screenshots at 390 and 1280 px when asked (test/support/screenshots.ts).
  */
-const SHOTS = process.env.SHOTS_DIR ?? '/work/wt/shots-ws-pages';
 const api = overHttp('public');
 const chatbot = overHttp('chatbot');
 const publicUrl = inject('publicUrl');
@@ -68,7 +66,6 @@ async function expectTenantPage(page: Page, locale: Locale, what: string) {
 describe.skipIf(!hasChromium)("every workspace page in the tenant's language, brand and time zone", () => {
   let logo: unknown;
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     tenant = await newTenant();
     admin = `admin-languages-${tenant.tenantId}@test.local`;
     await tenantService.createUser(tenant.tenantId, admin, 'all', undefined, 'admin');
@@ -99,7 +96,7 @@ describe.skipIf(!hasChromium)("every workspace page in the tenant's language, br
       for (const viewport of VIEWPORTS) {
         const { context, problems } = await watchedBy(browser, publicUrl, { viewport, locale, bypassCSP: true }, []);
         const page = await context.newPage();
-        const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${locale}-${viewport.width}-${name}.png`), fullPage: true });
+        const shot = (name: string) => screenshot(page, `${locale}-${viewport.width}-${name}`);
         await page.goto(`${publicUrl}/app/answers`);
         expect(await page.getAttribute('html', 'lang'), 'sign-in').toBe(locale);
         expect(await axe(page), `sign-in at ${viewport.width}`).toEqual([]);

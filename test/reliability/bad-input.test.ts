@@ -483,15 +483,22 @@ describe("bad input on the workspace's pages, over HTTP, signed in", () => {
     const values = FULL ? PAGE_VALUES : ['9999-12-31', '/app/\u3002x', '99999999999999999999', 'x'.repeat(20_000)];
     const failures: string[] = [];
     for (const form of forms) {
-      const names = [...new Set([...form.fields.map(([name]) => name), ...EXTRA_FIELDS])];
+      const own = form.fields.map(([name]) => name);
+      // In `npm test` the fields no form shows go together in one request a value; with RELIABILITY_FULL=1, one each.
+      const names: string[][] = FULL
+        ? [...new Set([...own, ...EXTRA_FIELDS])].map((name) => [name])
+        : [...own.map((name) => [name]), EXTRA_FIELDS.filter((name) => !own.includes(name))];
       for (const value of values) {
         if (form.action.includes('{id}')) {
           const failure = await send({ ...form, action: form.action.replace('{id}', encodePathSegment(value)) }, form.fields);
           if (failure) failures.push(failure);
           continue;
         }
-        for (const name of names) {
-          const failure = await send(form, [...form.fields.filter(([field]) => field !== name), [name, value]]);
+        for (const set of names) {
+          const failure = await send(form, [
+            ...form.fields.filter(([field]) => !set.includes(field)),
+            ...set.map((name): [string, string] => [name, value]),
+          ]);
           if (failure) failures.push(failure);
         }
       }
