@@ -19,7 +19,10 @@ usePrivateQueue('analysis');
  */
 const clients = { public: inProcess('public'), chatbot: inProcess('chatbot') };
 let a: Fixture;
-/** A bare tenant per check: ids are per tenant, so the first tenant's ids name nothing of its own. */
+/**
+ * A bare tenant per check of the other tenant's key: ids are per tenant, so the first tenant's ids name nothing of its
+ * own (a check that creates a store must not make the next check's id its own). The 401 checks need none.
+ */
 let b: TestTenant;
 /**
  * The first tenant's items, which no check may change: read again after each check in the partitions they were in (a
@@ -28,14 +31,11 @@ let b: TestTenant;
 let unchanged: Awaited<ReturnType<typeof partitionsOf>>;
 
 beforeAll(async () => {
-  a = await fixture();
+  [a, b] = await Promise.all([fixture(), newTenant()]);
   unchanged = await partitionsOf(a.tenantId);
 });
 afterAll(async () => {
   if (unchanged) expect(await snapshot(a.tenantId)).toBe(unchanged.snapshot);
-});
-beforeEach(async () => {
-  b = await newTenant();
 });
 
 /** What the other tenant may see for a request naming the first tenant's ids: not found, or its own (empty) view. */
@@ -92,27 +92,32 @@ describe('tenant isolation', () => {
     expect(routes.map((r) => r.operationId).filter((id) => !validRequests[id])).toEqual([]);
   });
 
-  it.each(routes.filter((r) => !r.anonymous).map((r) => r.operationId))(
-    "%s: the other tenant's key gets nothing of the first tenant's and changes nothing",
-    async (operationId) => {
-      const route = routeOf(operationId);
-      const request = validRequests[operationId]!(a);
-      // The other tenant's own user token, wherever the request carries one (its header; the seed's lists, the query).
-      const query = request.query?.token ? { ...request.query, token: b.userToken } : request.query;
-      const headers = request.headers?.[USER_TOKEN_HEADER] ? { ...request.headers, [USER_TOKEN_HEADER]: b.userToken } : request.headers;
-      const res = await clients[route.api]({
-        ...request,
-        ...(query ? { query } : {}),
-        ...(headers ? { headers } : {}),
-        key: keyFor(route, b),
-      });
+  describe("the other tenant's key", () => {
+    beforeEach(async () => {
+      b = await newTenant();
+    });
+    it.each(routes.filter((r) => !r.anonymous).map((r) => r.operationId))(
+      "%s: the other tenant's key gets nothing of the first tenant's and changes nothing",
+      async (operationId) => {
+        const route = routeOf(operationId);
+        const request = validRequests[operationId]!(a);
+        // The other tenant's own user token, wherever the request carries one (its header; the seed's lists, the query).
+        const query = request.query?.token ? { ...request.query, token: b.userToken } : request.query;
+        const headers = request.headers?.[USER_TOKEN_HEADER] ? { ...request.headers, [USER_TOKEN_HEADER]: b.userToken } : request.headers;
+        const res = await clients[route.api]({
+          ...request,
+          ...(query ? { query } : {}),
+          ...(headers ? { headers } : {}),
+          key: keyFor(route, b),
+        });
 
-      expect(ALLOWED[operationId] ?? [404], `${operationId} answered ${res.status}`).toContain(res.status);
-      // A create echoes what its caller sent, which here carries the marker; anything else must not show it.
-      if (!JSON.stringify(request.body ?? '').includes(a.marker)) expect(res.text).not.toContain(a.marker);
-      expect(await unchanged.inPartitions()).toBe(unchanged.snapshot);
-    },
-  );
+        expect(ALLOWED[operationId] ?? [404], `${operationId} answered ${res.status}`).toContain(res.status);
+        // A create echoes what its caller sent, which here carries the marker; anything else must not show it.
+        if (!JSON.stringify(request.body ?? '').includes(a.marker)) expect(res.text).not.toContain(a.marker);
+        expect(await unchanged.inPartitions()).toBe(unchanged.snapshot);
+      },
+    );
+  });
 
   it.each(routes.filter((r) => !r.anonymous).map((r) => r.operationId))(
     '%s: keys of the other API, and unknown keys, get 401',
