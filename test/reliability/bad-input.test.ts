@@ -22,8 +22,12 @@ const queued = usePrivateQueue('transactions');
 usePrivateQueue('surveyDispatch');
 // Accepted privacy requests wait here: the local stack's consumer would change the tenant under a later route's check.
 usePrivateQueue('privacy');
-// Comments to analyse wait here too: the analyser writes each answer's themes behind the snapshots.
+// Comments to analyse wait here too: the analyser writes each answer's themes behind the snapshots. So do the cases and
+// events of answers valid by chance: the local case opener and webhook sender would write a case or a failed delivery
+// while a later route's check compares its snapshots (seen once, on a loaded machine).
 usePrivateQueue('analysis');
+usePrivateQueue('cases');
+usePrivateQueue('events');
 export const tally = { requests: 0, refused: 0, accepted: 0 };
 
 beforeAll(async () => {
