@@ -304,6 +304,11 @@ export const esWorkspace: WorkspaceCatalogue = {
   'results.regions.caption': 'Regiones, de la mejor a la peor; cada región suma sus tiendas y las de sus subregiones',
   'results.filter.region': 'Región',
   'results.filter.allRegions': 'Todas',
+  'results.filter.source': 'Origen',
+  'results.filter.allSources': 'Todos',
+  'results.source.transaction': 'ventas registradas',
+  'results.sources': 'Respuestas por origen:',
+  'results.themes.everySource': 'Los temas cuentan las respuestas de todos los orígenes.',
   'results.employees': 'Empleados',
   'results.employee': 'Empleado',
   'results.employees.caption':

@@ -13,6 +13,7 @@ import { answerTally, merge, sentTally, type Counted } from '../../shared/result
 import type { Store } from '../../shared/stores/schema.js';
 import type { Settings } from '../../shared/tenants/config-schema.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
+import { resultsPage } from '../../shared/workspace/results-page.js';
 import { memoryCounters } from '../support/memory.js';
 
 /**
@@ -106,7 +107,7 @@ type Answer = typeof Answer extends fc.Arbitrary<infer A> ? A : never;
 const sourceOf = (answer: Answer): ResultSource => (answer.source === 'qr' || answer.source === 'kiosk' ? answer.source : 'transaction');
 
 /** Counters fed by the answers as the answer paths feed them: a survey sent before each answer of the transaction source. */
-function counted(answers: Answer[]) {
+function counted(answers: readonly Answer[]) {
   const counters = memoryCounters();
   for (const a of answers) {
     const where: Counted = { journeyId: 1, storeId: a.store, employeeId: a.employee };
@@ -151,5 +152,70 @@ describe('a report of one source', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('the results page by source', () => {
+  const answer = (source: SourceName, store: number, score: number): Answer => ({
+    source,
+    store,
+    employee: 1,
+    score,
+    item: undefined,
+    day: 20,
+  });
+  const service = counted([
+    answer('whatsapp', 1, 9),
+    answer('whatsapp', 2, 3),
+    answer('qr', 2, 0),
+    answer('qr', 2, 1),
+    answer('kiosk', 1, 10),
+  ]);
+  const themes = async (_tenant: number, query: { journey: string; from: string; to: string }) => ({
+    journey: { id: 1, slug: query.journey, indicator: 'nps' as const },
+    from: query.from,
+    to: query.to,
+    group_by: 'theme' as const,
+    previous: { from: query.from, to: query.to },
+    data: [],
+  });
+  const show = resultsPage({ settings: async () => ({ ...SETTINGS, locale: 'pt-BR' }), report: service.report, themes });
+  const page = async (query: Record<string, string>) =>
+    (
+      await show({
+        tenantId: 7,
+        user: await user,
+        base: '',
+        query: { journey: 'loja', from: '2026-03-01', to: '2026-03-31', ...query },
+        today: '2026-03-31',
+      })
+    ).html ?? '';
+  /** Each store of the stores' table and its answers. */
+  const storeAnswers = (html: string) =>
+    [...(html.match(/<table id="stores"[\s\S]*?<\/table>/)?.[0] ?? '').matchAll(/store=(\d)[\s\S]*?data-label="Respostas">(\d+)</g)].map(
+      (m) => [m[1], m[2]],
+    );
+
+  it('shows the answers by source, and narrows every figure to the source chosen', async () => {
+    const whole = await page({});
+    expect(whole).toContain('<p id="sources">Respostas por origem: vendas registradas 2 · QR code na loja 2 · totem na loja 1</p>');
+    expect(whole).toContain('<label for="source">Origem</label><select id="source" name="source"><option value="">Todas</option>');
+    expect(storeAnswers(whole)).toEqual([
+      ['1', '2'],
+      ['2', '3'],
+    ]);
+    expect(whole).not.toContain('Os temas contam');
+
+    const qr = await page({ source: 'qr' });
+    expect(qr).toContain('<option value="qr" selected>QR code na loja</option>');
+    expect(qr).toContain('<p id="sources">Respostas por origem: vendas registradas 0 · QR code na loja 2 · totem na loja 0</p>');
+    expect(storeAnswers(qr)).toEqual([['2', '2']]);
+    expect(qr).toContain('<p>Os temas contam as respostas de todas as origens.</p>');
+    expect(storeAnswers(await page({ source: 'transaction' }))).toEqual([
+      ['1', '1'],
+      ['2', '1'],
+    ]);
+    // An unknown source is the whole.
+    expect(storeAnswers(await page({ source: 'api' }))).toEqual(storeAnswers(whole));
   });
 });
