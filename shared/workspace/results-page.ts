@@ -15,7 +15,7 @@ import { APP_ANSWERS_PATH, APP_RESULTS_PATH } from '../session/paths.js';
 import type { WebAnswer } from '../web-answer.js';
 import { layout, tenantLookOf } from './layout.js';
 import { timesOf } from '../i18n/times.js';
-import { indicatorWords, sourceWords } from './words.js';
+import { indicatorWords } from './words.js';
 import type { ThemeReportBody } from '../themes/report.js';
 
 /** What the results page reads: the tenant's journeys and language, and the results service's report, as the signed-in user. */
@@ -245,9 +245,8 @@ ${
 <button type="submit">${t('results.filter.submit')}</button></form>`;
 }
 
-/** A source in words: a QR code's and a kiosk's as the answers name them, the rest as registered sales. */
-const sourceName = (t: Translate<WorkspaceKey>, source: ResultSource) =>
-  source === 'transaction' ? t('results.source.transaction') : sourceWords(t, source);
+/** A source in words, short enough for the filter's select. */
+const sourceName = (t: Translate<WorkspaceKey>, source: ResultSource) => t(`results.source.${source}`);
 
 /** The period's answers by source, so that a flood of QR or kiosk answers shows. */
 function sourceSplit(w: Words, row: ResultRow | undefined) {

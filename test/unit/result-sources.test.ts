@@ -198,7 +198,7 @@ describe('the results page by source', () => {
 
   it('shows the answers by source, and narrows every figure to the source chosen', async () => {
     const whole = await page({});
-    expect(whole).toContain('<p id="sources">Respostas por origem: vendas registradas 2 · QR code na loja 2 · totem na loja 1</p>');
+    expect(whole).toContain('<p id="sources">Respostas por origem: Vendas registradas 2 · QR code 2 · Totem 1</p>');
     expect(whole).toContain('<label for="source">Origem</label><select id="source" name="source"><option value="">Todas</option>');
     expect(storeAnswers(whole)).toEqual([
       ['1', '2'],
@@ -207,8 +207,8 @@ describe('the results page by source', () => {
     expect(whole).not.toContain('Os temas contam');
 
     const qr = await page({ source: 'qr' });
-    expect(qr).toContain('<option value="qr" selected>QR code na loja</option>');
-    expect(qr).toContain('<p id="sources">Respostas por origem: vendas registradas 0 · QR code na loja 2 · totem na loja 0</p>');
+    expect(qr).toContain('<option value="qr" selected>QR code</option>');
+    expect(qr).toContain('<p id="sources">Respostas por origem: Vendas registradas 0 · QR code 2 · Totem 0</p>');
     expect(storeAnswers(qr)).toEqual([['2', '2']]);
     expect(qr).toContain('<p>Os temas contam as respostas de todas as origens.</p>');
     expect(storeAnswers(await page({ source: 'transaction' }))).toEqual([
