@@ -304,6 +304,13 @@ export const esWorkspace: WorkspaceCatalogue = {
   'results.regions.caption': 'Regiones, de la mejor a la peor; cada región suma sus tiendas y las de sus subregiones',
   'results.filter.region': 'Región',
   'results.filter.allRegions': 'Todas',
+  'results.filter.source': 'Origen',
+  'results.filter.allSources': 'Todos',
+  'results.source.transaction': 'Ventas registradas',
+  'results.source.qr': 'Código QR',
+  'results.source.kiosk': 'Tótem',
+  'results.sources': 'Respuestas por origen:',
+  'results.themes.everySource': 'Los temas cuentan las respuestas de todos los orígenes.',
   'results.employees': 'Empleados',
   'results.employee': 'Empleado',
   'results.employees.caption':

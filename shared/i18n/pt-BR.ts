@@ -293,6 +293,13 @@ export const ptBRWorkspace = {
   'results.regions.caption': 'Regiões, da melhor para a pior; cada região soma suas lojas e as das suas sub-regiões',
   'results.filter.region': 'Região',
   'results.filter.allRegions': 'Todas',
+  'results.filter.source': 'Origem',
+  'results.filter.allSources': 'Todas',
+  'results.source.transaction': 'Vendas registradas',
+  'results.source.qr': 'QR code',
+  'results.source.kiosk': 'Totem',
+  'results.sources': 'Respostas por origem:',
+  'results.themes.everySource': 'Os temas contam as respostas de todas as origens.',
   'results.employees': 'Funcionários',
   'results.employee': 'Funcionário',
   'results.employees.caption':

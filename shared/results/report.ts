@@ -1,12 +1,15 @@
 import { INDICATORS, type Indicator } from '../tenants/scales.js';
 import { medianMinutes, medianRange, type WaitRange } from './case-tally.js';
 import type { Change, Interval } from './ranking.js';
+import { answersBySource, type ResultSource } from './sources.js';
 
 /** One row of a report: what a group's counters say. */
 export interface ResultRow {
   key: string;
   label: string;
   responses: number;
+  /** The responses by source (`sources.ts`): a flood of QR or kiosk answers shows; a report narrowed to one source has only its own. */
+  sources: Record<ResultSource, number>;
   sent: number;
   /** The journey's responses over its surveys sent (a class row too: the survey's, not the item's). */
   response_rate: number | null;
@@ -162,6 +165,7 @@ export function rowOf(
     key,
     label,
     responses: n,
+    sources: answersBySource(counts, prefix),
     sent,
     // Answers to surveys sent, over surveys sent (ratings registered with the sale count as responses, not here).
     response_rate: sent > 0 ? round((counts.r ?? 0) / sent, 3) : null,

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { calendarDate, integerString, MAX_INT_ID, text, wholeNumber } from '../schema.js';
 import { GROUPING_NAMES } from './groupings.js';
+import { RESULT_SOURCES, type ResultSource } from './sources.js';
 import { INDICATORS, type Indicator } from '../tenants/scales.js';
 
 export const ResultsQuery = v.strictObject({
@@ -12,6 +13,8 @@ export const ResultsQuery = v.strictObject({
   employee: v.optional(integerString(1, MAX_INT_ID)),
   /** Only the stores of this region and of its child regions (docs/regions.md). */
   region: v.optional(integerString(1, MAX_INT_ID)),
+  /** Only the answers from this source (`sources.ts`): a store's QR code, its kiosk, or every other (`transaction`). */
+  source: v.optional(v.picklist(RESULT_SOURCES, `must be one of ${RESULT_SOURCES.join(', ')}`)),
 });
 /** A results query once its schema has read it: the type follows the schema. */
 export type ResultsQuery = v.InferOutput<typeof ResultsQuery>;
@@ -38,6 +41,8 @@ export const ResultRowBody = v.object({
   key: v.string(),
   label: v.string(),
   responses: wholeNumber,
+  /** The responses by where they came from (`source` narrows them to one): a flood of QR or kiosk answers shows here. */
+  sources: v.object(Object.fromEntries(RESULT_SOURCES.map((source) => [source, wholeNumber])) as Record<ResultSource, typeof wholeNumber>),
   sent: wholeNumber,
   /** The journey's responses over its surveys sent (on a class row too). */
   response_rate: v.nullable(v.number()),

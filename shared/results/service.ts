@@ -9,6 +9,7 @@ import { changeOf, DEFAULT_MIN_ANSWERS_TO_RANK, rankByInterval, type Change } fr
 import { addInto, digitsOf, estimateOf, rowOf, type ResultRow } from './report.js';
 import type { ResultsQuery } from './schema.js';
 import type { Dimension } from './tally.js';
+import { countsOfSource } from './sources.js';
 import { regionLimit, regionsByStore } from '../regions.js';
 
 /** Below this many answers a group is `low_sample`, unless the journey sets its own `minSample`. */
@@ -163,12 +164,17 @@ export function resultsService({ counters, settings, stores, employees }: Result
     ]);
     // Every source of a limited token or a region is its stores' counters (store or store-employee): only those are kept.
     const inLimit = limit ? new Set(limit) : undefined;
+    // A report of one source sees each counter as that source's (`sources.ts`).
     const kept = (read: CounterRow[]) =>
-      read.filter(
-        (row) =>
-          (source.dimension !== 'storeEmployee' || query.employee === undefined || row.ids[1] === query.employee) &&
-          (!inLimit || inLimit.has(row.ids[0]!)),
-      );
+      read
+        .filter(
+          (row) =>
+            (source.dimension !== 'storeEmployee' || query.employee === undefined || row.ids[1] === query.employee) &&
+            (!inLimit || inLimit.has(row.ids[0]!)),
+        )
+        .map((row) => (query.source ? { ...row, counts: countsOfSource(row.counts, query.source) } : row))
+        // A counter with nothing of the source (a store with kiosk answers only) makes no row of it.
+        .filter((row) => !query.source || Object.values(row.counts).some((count) => count !== 0));
     const rows = kept(now);
 
     // Employees a limited token may see: those of its groups (checked when an employee is named or listed).

@@ -1,5 +1,7 @@
 import type { Settings } from '../tenants/config-schema.js';
 import type { Indicator } from '../tenants/scales.js';
+import type { SourceName } from '../channels.js';
+import { withSourceCells } from './sources.js';
 
 /**
  * Results are counted as answers arrive, never computed from the answers at read time. Each answer (and each
@@ -44,6 +46,8 @@ export interface ScoredAnswer {
    * answer to a survey never sent and for a rating registered with the sale.
    */
   sentOn: string | null;
+  /** Where the answer came from: a QR code's or a kiosk's counts also go to their source's cells (`sources.ts`). */
+  source?: SourceName | undefined;
 }
 
 /** Promoters score 9 or 10 and detractors 0 to 6, on the 0-10 scale only. */
@@ -100,10 +104,13 @@ function responseCounts(answer: ScoredAnswer, sign: 1 | -1): Record<string, numb
   return counts;
 }
 
-/** What one answer adds (sign 1) or takes back (sign -1): its counts on its day, its response on its survey's. */
+/**
+ * What one answer adds (sign 1) or takes back (sign -1): its counts on its day, its response on its survey's, each
+ * also in its source's cells when it has them.
+ */
 const answerDeltas = (where: Counted, answer: ScoredAnswer, sign: 1 | -1): CounterDelta[] => [
-  ...countersOf(where, answer.answeredAt.slice(0, 10), answerCounts(answer, sign)),
-  ...(answer.sentOn ? countersOf(where, answer.sentOn, responseCounts(answer, sign)) : []),
+  ...countersOf(where, answer.answeredAt.slice(0, 10), withSourceCells(answerCounts(answer, sign), answer.source)),
+  ...(answer.sentOn ? countersOf(where, answer.sentOn, withSourceCells(responseCounts(answer, sign), answer.source)) : []),
 ];
 
 /**
@@ -175,6 +182,7 @@ export function scoredRating(
   settings: Pick<Settings, 'journeys' | 'classes'>,
   answeredAt: string,
   sentOn: string | null,
+  source?: SourceName,
 ): ScoredAnswer | undefined {
   const journey = settings.journeys.find((j) => j.id === transaction.journey_id);
   if (!journey || !transaction.rating) return undefined;
@@ -182,7 +190,7 @@ export function scoredRating(
     const configured = settings.classes.find((c) => c.id === item.class_id);
     return configured ? [{ classId: item.class_id, indicator: configured.type, score: item.score }] : [];
   });
-  return { indicator: journey.indicator, score: transaction.rating.score, items, answeredAt, sentOn };
+  return { indicator: journey.indicator, score: transaction.rating.score, items, answeredAt, sentOn, source };
 }
 
 export const countedOf = (transaction: { journey_id: number; store_id: number; employee_id: number }): Counted => ({

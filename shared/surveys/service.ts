@@ -188,9 +188,17 @@ export function surveyService({
     const answeredAt = mode === 'replace' ? (read.answer?.answeredAt ?? answer.origin.answeredAt) : answer.origin.answeredAt;
     // A response only to a survey that was sent, on the day it was (a correction takes the same on both sides).
     const sentOn = sentDayOf(transaction);
-    const scored = scoredRating({ ...transaction, rating: answer.rating, rating_items: items }, settings, answeredAt, sentOn);
+    const scored = scoredRating(
+      { ...transaction, rating: answer.rating, rating_items: items },
+      settings,
+      answeredAt,
+      sentOn,
+      answer.origin.source,
+    );
     const previous =
-      mode === 'replace' && read.answer?.version !== undefined ? scoredRating(transaction, settings, answeredAt, sentOn) : undefined;
+      mode === 'replace' && read.answer?.version !== undefined
+        ? scoredRating(transaction, settings, answeredAt, sentOn, read.answer.source)
+        : undefined;
     const tally = scored && journeyTally(journey, answerTally(countedOf(transaction), scored, previous));
     const { outcome, record } = await evaluations.writeAnswer(tenantId, read, body.attemptId, mode, answer, tally);
     if (outcome === 'written' && events) await events.publish(tenantId, answeredEvent(tenantId, record!, journey.slug, mode));

@@ -125,6 +125,8 @@ export function themeReport({ counters, settings }: ThemeReportPorts) {
     if (!journey) problems.push({ path: 'journey', message: `no journey ${query.journey}` });
     // The theme counters keep no employee in a journey: an employee's themes are not reported by journey.
     if (query.employee !== undefined) problems.push({ path: 'employee', message: 'is not taken with group_by=theme' });
+    // Nor any source: a theme's counts are every source's.
+    if (query.source !== undefined) problems.push({ path: 'source', message: 'is not taken with group_by=theme' });
     const { scope } = await user;
     if (problems.length || !journey) throw new ValidationError('Invalid parameters.', problems);
     if (scope !== 'all' && query.store !== undefined && !scope.stores.includes(query.store)) throw new NotFoundError('No such store.');

@@ -171,7 +171,7 @@ export function transactionService({ transactions, readReferences, settings: ten
     });
     // A rating registered with the sale counts in the results in the same write.
     const stored = await transactions.putCreated(tenantId, requestKey, record, (created) => {
-      const scored = created.answer && scoredRating(created.transaction, settings, created.answer.answeredAt, null);
+      const scored = created.answer && scoredRating(created.transaction, settings, created.answer.answeredAt, null, created.answer.source);
       return scored ? journeyTally(journey, answerTally(countedOf(created.transaction), scored)) : undefined;
     });
     // When another delivery of the same request got there first, its transaction is the answer.

@@ -7,6 +7,7 @@ import type { CaseFigures, ResultRow } from '../results/report.js';
 import { periodKeys, TIME_GROUPINGS, type TimeGrouping } from '../results/groupings.js';
 import type { RegionConfig } from '../regions.js';
 import type { ResultsQuery } from '../results/schema.js';
+import { RESULT_SOURCES, type ResultSource } from '../results/sources.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
 import type { UserRecord } from '../access/ports.js';
 import { adminHome } from './admin-sections.js';
@@ -106,7 +107,9 @@ export function resultsPage(ports: ResultsPagePorts) {
     const regions = settings.regions ?? [];
     // The region the page is narrowed to (its stores and its sub-regions'); an unknown one is ignored.
     const region = regions.find((r) => String(r.id) === query.region)?.id;
-    const form = filters(t, base, journeys, journey?.slug, from, to, by, { regions, chosen: region });
+    // The source the page is narrowed to (its answers alone); an unknown one is ignored.
+    const source = RESULT_SOURCES.find((s) => s === query.source);
+    const form = filters(t, base, journeys, journey?.slug, from, to, by, { regions, chosen: region }, source);
     const page = (status: number, body: SafeHtml): WebAnswer => ({
       status,
       html: layout({
@@ -131,7 +134,11 @@ export function resultsPage(ports: ResultsPagePorts) {
     const before = periodBefore(from, to);
     const asUser = Promise.resolve(user);
     const read = (groupBy: ResultsQuery['group_by'], range = { from, to }) =>
-      ports.report(tenantId, { journey: journey.slug, ...range, group_by: groupBy, ...(region ? { region } : {}) }, asUser);
+      ports.report(
+        tenantId,
+        { journey: journey.slug, ...range, group_by: groupBy, ...(region ? { region } : {}), ...(source ? { source } : {}) },
+        asUser,
+      );
     const [current, previous, trend, stores, employees, classes, themes, byRegion] = await Promise.all([
       read('journey'),
       // No period before one that starts at the calendar's first year.
@@ -149,13 +156,14 @@ export function resultsPage(ports: ResultsPagePorts) {
       `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, [filter]: row.key, from, to })}`;
     const body = html`<h1>${t('results.title')}</h1>${form}
 <section aria-labelledby="summary-title"><h2 id="summary-title">${t('results.summary', { from: w.day(from), to: w.day(to) })}</h2>
-${summary(w, nps, current.data[0], previous && before && { row: previous.data[0], ...before })}</section>
+${summary(w, nps, current.data[0], previous && before && { row: previous.data[0], ...before })}
+${sourceSplit(w, current.data[0])}</section>
 ${trendFigure(w, nps, trend, by)}
 ${byRegion ? ranking(w, 'regions', t('results.regions'), t('results.region'), t('results.regions.caption'), nps, byRegion) : ''}
 ${ranking(w, 'stores', t('results.stores'), t('results.store'), t('results.stores.caption'), nps, stores, undefined, answersOf('store'), undefined, true)}
 ${ranking(w, 'employees', t('results.employees'), t('results.employee'), t('results.employees.caption'), nps, employees, undefined, answersOf('employee'), undefined, true)}
 ${ranking(w, 'classes', t('results.classes'), t('results.class'), t('results.classes.caption'), false, classes, t('results.score'), undefined, t('results.askedShort'))}
-${themeTable(w, nps, themes, (theme) => `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, theme, from, to })}`)}
+${themeTable(w, nps, themes, source !== undefined, (theme) => `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, theme, from, to })}`)}
 ${caseFigures(w, 'store-cases', t('results.storeCases'), t('results.store'), stores)}
 ${caseFigures(w, 'employee-cases', t('results.employeeCases'), t('results.employee'), employees)}`;
     return page(200, body);
@@ -167,7 +175,7 @@ ${caseFigures(w, 'employee-cases', t('results.employeeCases'), t('results.employ
  * with its comments, its share among detractors, passives and promoters (low, middle, high on other scales), its score
  * and its change; a theme's name opens its answers in the inbox.
  */
-function themeTable(w: Words, nps: boolean, report: ThemeReportBody, answersOf: (theme: string) => string) {
+function themeTable(w: Words, nps: boolean, report: ThemeReportBody, narrowed: boolean, answersOf: (theme: string) => string) {
   const { t } = w;
   const [low, mid, high] = nps ? (['detractor', 'passive', 'promoter'] as const) : (['low', 'mid', 'high'] as const);
   const share = (n: number, of: number) => (of ? w.percent(n / of) : '–');
@@ -193,6 +201,7 @@ function themeTable(w: Words, nps: boolean, report: ThemeReportBody, answersOf: 
       ].map((cell, i) => html`<td data-label="${headers[i + 1]!}">${cell}</td>`)}</tr>`,
   );
   return html`<section aria-labelledby="themes-title"><h2 id="themes-title">${t('results.themes')}</h2>
+${narrowed && html`<p>${t('results.themes.everySource')}</p>`}
 ${
   rows.length
     ? html`<div class="table-wrap"><table id="themes" class="cards"><caption>${t('results.themes.caption')}</caption><thead><tr>${headers.map((header) => html`<th scope="col">${header}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`
@@ -209,6 +218,7 @@ function filters(
   to: string,
   by: TimeGrouping,
   { regions, chosen: region }: { regions: RegionConfig[]; chosen: number | undefined },
+  source: ResultSource | undefined,
 ) {
   const options = journeys.map(
     (j) =>
@@ -228,8 +238,20 @@ ${
       )}</select></div>`
     : ''
 }
+<div><label for="source">${t('results.filter.source')}</label><select id="source" name="source"><option value="">${t('results.filter.allSources')}</option>${RESULT_SOURCES.map(
+    (s) => html`<option value="${s}"${s === source && html` selected`}>${sourceName(t, s)}</option>`,
+  )}</select></div>
 <div><label for="by">${t('results.filter.by')}</label><select id="by" name="by">${groupings}</select></div>
 <button type="submit">${t('results.filter.submit')}</button></form>`;
+}
+
+/** A source in words, short enough for the filter's select. */
+const sourceName = (t: Translate<WorkspaceKey>, source: ResultSource) => t(`results.source.${source}`);
+
+/** The period's answers by source, so that a flood of QR or kiosk answers shows. */
+function sourceSplit(w: Words, row: ResultRow | undefined) {
+  const split = RESULT_SOURCES.map((source) => `${sourceName(w.t, source)} ${w.number(row?.sources[source] ?? 0)}`).join(' · ');
+  return html`<p id="sources">${w.t('results.sources')} ${split}</p>`;
 }
 
 /** The headline figures, each with its change against the period before (in points for NPS and means). */

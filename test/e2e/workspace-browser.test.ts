@@ -307,9 +307,20 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
   });
 
   // Last: it turns the tenant to Spanish.
-  it('reads the results in Spanish, at 390 and 1280 px, axe clean and nothing sideways', async () => {
+  it('reads the results in Spanish, narrowed to the QR code by its filter, at 390 and 1280 px, axe clean and nothing sideways', async () => {
     await putSettings(tenant.tenantId, { ...DEMO_SETTINGS, locale: 'es' });
     await raiseConfigVersion(tenant.tenantId);
+    // Three QR answers at store 2 on the day of the region test's 30 detractors, written to its counters.
+    const day = addDays(new Date().toISOString().slice(0, 10), -40);
+    const qr = Array.from({ length: 3 }, () =>
+      answerTally(
+        { journeyId: 1, storeId: 2, employeeId: 1 },
+        { indicator: 'nps', score: 10, items: [], answeredAt: `${day}T12:00:00Z`, sentOn: null, source: 'qr' },
+      ),
+    ).flat();
+    await db().client.send(
+      new TransactWriteCommand({ TransactItems: counterUpdates(tenant.tenantId, { journeyId: 1, deltas: merge(qr) }, 0) }),
+    );
     mkdirSync(SHOTS, { recursive: true });
     for (const width of [390, 1280]) {
       const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true, locale: 'pt-BR' });
@@ -321,6 +332,19 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
       expect(await sideways(page), `at ${width}`).toEqual([]);
       expect(await axe(page), `results at ${width}`).toEqual([]);
       await page.screenshot({ path: join(SHOTS, `workspace-results-es-${width}.png`), fullPage: true });
+
+      // That day's answers by source, then the QR code's alone, chosen in the form.
+      await page.goto(`${publicUrl}/app/results?${new URLSearchParams({ journey: 'loja', from: day, to: day })}`);
+      expect(await page.textContent('#sources')).toBe('Respuestas por origen: Ventas registradas 30 · Código QR 3 · Tótem 0');
+      await page.selectOption('#source', 'qr');
+      await Promise.all([page.waitForURL(/source=qr/), page.click('form.filters button[type=submit]')]);
+      expect(await page.textContent('#sources')).toBe('Respuestas por origen: Ventas registradas 0 · Código QR 3 · Tótem 0');
+      expect((await rows(page, 'stores')).map(([name, , , , , answers]) => [name, answers])).toEqual([
+        ['Loja Centro (pocas respuestas para clasificar)', '3'],
+      ]);
+      expect(await sideways(page), `by source at ${width}`).toEqual([]);
+      expect(await axe(page), `results by source at ${width}`).toEqual([]);
+      await page.screenshot({ path: join(SHOTS, `workspace-results-qr-es-${width}.png`), fullPage: true });
       await context.close();
     }
   });

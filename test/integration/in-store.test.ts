@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { KIOSK_ANSWER_LIMIT } from '../../shared/kiosk/service.js';
 import { QR_ANSWER_LIMIT } from '../../shared/qr/service.js';
+import { transactionService } from '../../shared/adapters/wiring/transactions.js';
 import { inProcess } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';
+import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
 /**
@@ -37,13 +39,15 @@ const answers = (query: Record<string, string | number>) =>
     query: { from: today, to: today, ...query },
     headers: { 'x-service-user-token': tenant.userToken },
   });
-const storeResponses = async (store: number) => {
-  const res = await api({
+const results = (query: Record<string, string | number>) =>
+  api({
     path: '/public/results',
     key: tenant.key,
     headers: { 'x-service-user-token': tenant.userToken },
-    query: { journey: 'loja', from: today, to: today, store, group_by: 'store' },
+    query: { journey: 'loja', from: today, to: today, group_by: 'store', ...query },
   });
+const storeResponses = async (store: number, source?: string) => {
+  const res = await results({ store, ...(source ? { source } : {}) });
   expect(res.status, res.text).toBe(200);
   return (res.body.data as { responses: number }[]).reduce((sum, row) => sum + row.responses, 0);
 };
@@ -149,6 +153,45 @@ describe('a store QR code', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(200 - accepted);
     const listed = await answers({ source: 'qr', employee: floodEmployee, limit: 100 });
     expect(listed.body.data).toHaveLength(accepted);
+  });
+});
+
+describe("the results' source", () => {
+  it("counts a qr answer and a sale's apart on one store, a duplicate once, and names a bad source", async () => {
+    const store = (await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja QR' } })).body
+      .id as number;
+    expect((await post(pathOf(await qrUrl({ store })), 'score=9')).status).toBe(303);
+    await registerSale(api, tenant.key, { store_id: store, score: 3 });
+    expect([await storeResponses(store, 'qr'), await storeResponses(store, 'transaction'), await storeResponses(store)]).toEqual([1, 1, 2]);
+    const [row] = (await results({ store })).body.data;
+    expect(row.sources).toEqual({ transaction: 1, qr: 1, kiosk: 0 });
+    expect(await storeResponses(store, 'kiosk')).toBe(0);
+
+    // The same walk-in answer delivered twice (one request key): one transaction, counted once in every view.
+    const walkIn = () =>
+      transactionService.registerTransaction(
+        tenant.tenantId,
+        {
+          store: { id: store },
+          employee: { id: 1 },
+          customer: { externalId: 'walk-in-anonymous' },
+          journey: { id: 1 },
+          params: {},
+          rating: { score: 10 },
+          ratingItems: [],
+        },
+        `walk-in-${store}`,
+        { source: 'qr' },
+      );
+    expect([(await walkIn()).duplicate, (await walkIn()).duplicate]).toEqual([false, true]);
+    expect([await storeResponses(store, 'qr'), await storeResponses(store, 'transaction'), await storeResponses(store)]).toEqual([2, 1, 3]);
+
+    const bad = await results({ store, source: 'api' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual([{ path: 'source', message: 'must be one of transaction, qr, kiosk' }]);
+    expect((await results({ group_by: 'theme', source: 'qr' })).body.errors).toEqual([
+      { path: 'source', message: 'is not taken with group_by=theme' },
+    ]);
   });
 });
 

@@ -86,6 +86,7 @@ const row = (over: Partial<ResultRow>): ResultRow => ({
   key: '1',
   label: HOSTILE,
   responses: 12,
+  sources: { transaction: 12, qr: 0, kiosk: 0 },
   sent: 20,
   response_rate: 0.6,
   asked: 20,
