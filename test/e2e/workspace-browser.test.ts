@@ -1,8 +1,5 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { mkdirSync } from 'node:fs';
 import { cognitoUserDirectory } from '../../shared/adapters/cognito.js';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../shared/adapters/dynamodb.js';
@@ -16,6 +13,7 @@ import { overHttp } from '../support/api.js';
 import { registerSale } from '../support/sales.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
 import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
+import { screenshot } from '../support/screenshots.js';
 
 /**
  * The workspace in Debian's chromium over the local stack and its Cognito emulator: managers invited as the admin
@@ -64,9 +62,6 @@ const summary = (page: Page) =>
   page.$$eval('#summary div', (items) =>
     items.map((item) => [item.querySelector('dt')!.textContent, item.querySelector('dd')!.firstChild!.textContent]),
   );
-
-/** Where the results page's screenshots go: WORKSPACE_SHOTS when set (to look at them), else the temporary folder. */
-const SHOTS = process.env.WORKSPACE_SHOTS ?? tmpdir();
 
 /** The browser's computed style, as the callbacks run there read it. */
 type Display = { getComputedStyle(element: unknown, pseudo?: string): { display: string; content: string } };
@@ -162,7 +157,7 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
     expect(
       await page.$$eval('main table', (tables) => tables.map((t) => (globalThis as unknown as Display).getComputedStyle(t).display)),
     ).toEqual(Array(6).fill('table'));
-    await page.screenshot({ path: join(SHOTS, 'workspace-results-pt-BR-1280.png'), fullPage: true });
+    await screenshot(page, 'workspace-results-pt-BR-1280');
     expect(problems).toEqual([]);
 
     // The API, with the user token of the same tenant user: the same scope.
@@ -215,7 +210,7 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
         .content;
     // The first cell of a store's row is its rank, labelled with its column on a phone.
     expect(await page.$eval('#stores tbody td', before)).toBe('"Posição"');
-    await page.screenshot({ path: join(SHOTS, 'workspace-results-pt-BR-390.png'), fullPage: true });
+    await screenshot(page, 'workspace-results-pt-BR-390');
 
     await page.getByRole('button', { name: 'Sair' }).click();
     expect(new URL(page.url()).pathname).toBe('/app/sign-in');
@@ -236,7 +231,7 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
       const page = await context.newPage();
       await page.goto(`${publicUrl}/app/sign-in`);
       expect(await axe(page), `sign-in at ${width}`).toEqual([]);
-      await page.screenshot({ path: join(tmpdir(), `workspace-sign-in-${width}.png`), fullPage: true });
+      await screenshot(page, `workspace-sign-in-${width}`);
       await signIn(page, storeManager, STORE_MANAGER.password);
       await page.waitForSelector('#stores');
       expect(await axe(page), `results at ${width}`).toEqual([]);
@@ -278,7 +273,6 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
     await db().client.send(
       new TransactWriteCommand({ TransactItems: counterUpdates(tenant.tenantId, { journeyId: 1, deltas: merge(deltas) }, 0) }),
     );
-    mkdirSync(SHOTS, { recursive: true });
 
     for (const width of [390, 1280]) {
       // CSP bypassed only so that axe-core can be injected.
@@ -300,7 +294,7 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
       expect(second![4]).not.toMatch(/[↑↓]/);
       expect(await sideways(page), `at ${width}`).toEqual([]);
       expect(await axe(page), `results by region at ${width}`).toEqual([]);
-      await page.screenshot({ path: join(SHOTS, `workspace-results-regions-pt-BR-${width}.png`), fullPage: true });
+      await screenshot(page, `workspace-results-regions-pt-BR-${width}`);
       expect(problems).toEqual([]);
       await context.close();
     }
@@ -321,7 +315,6 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
     await db().client.send(
       new TransactWriteCommand({ TransactItems: counterUpdates(tenant.tenantId, { journeyId: 1, deltas: merge(qr) }, 0) }),
     );
-    mkdirSync(SHOTS, { recursive: true });
     for (const width of [390, 1280]) {
       const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true, locale: 'pt-BR' });
       const page = await context.newPage();
@@ -331,7 +324,7 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
       expect(await page.textContent('#trend-caption')).toMatch(/^NPS por día: solo un día con respuestas, .+: 25\.$/);
       expect(await sideways(page), `at ${width}`).toEqual([]);
       expect(await axe(page), `results at ${width}`).toEqual([]);
-      await page.screenshot({ path: join(SHOTS, `workspace-results-es-${width}.png`), fullPage: true });
+      await screenshot(page, `workspace-results-es-${width}`);
 
       // That day's answers by source, then the QR code's alone, chosen in the form.
       await page.goto(`${publicUrl}/app/results?${new URLSearchParams({ journey: 'loja', from: day, to: day })}`);
@@ -344,7 +337,7 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
       ]);
       expect(await sideways(page), `by source at ${width}`).toEqual([]);
       expect(await axe(page), `results by source at ${width}`).toEqual([]);
-      await page.screenshot({ path: join(SHOTS, `workspace-results-qr-es-${width}.png`), fullPage: true });
+      await screenshot(page, `workspace-results-qr-es-${width}`);
       await context.close();
     }
   });
