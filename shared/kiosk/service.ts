@@ -3,7 +3,7 @@ import type { AuditActor, AuditLog } from '../audit/log.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { DAY_MS } from '../dates.js';
 import { timeZoneOf, type Locale } from '../locale.js';
-import type { QrPorts } from '../qr/ports.js';
+import type { QrPorts, QrStore } from '../qr/ports.js';
 import { answerEntry, entryForm, entryThanks, isPage, openEntry, told, type EntryRequest } from '../qr/service.js';
 import type { Page } from '../surveys/answer-page.js';
 import { PLAIN_POLICY } from '../surveys/page-html.js';
@@ -27,6 +27,26 @@ export function kioskDay(now: Date, zone: string): { window: number; endsAt: num
   // en-CA writes a date as YYYY-MM-DD.
   const window = Date.parse(new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(now)) / DAY_MS;
   return { window, endsAt: (window + 2) * DAY_MS };
+}
+/** The counter of a kiosk's day, which its daily cap bounds. */
+const kioskDayCounter = (tenantId: number, kioskId: string, now: Date, zone: string) => ({
+  tenantId,
+  tokenHash: kioskId,
+  addressHash: 'kiosk-day',
+  ...kioskDay(now, zone),
+});
+
+/** The answers each of the tenant's kiosks took today (in its zone), by kiosk id: one BatchGetItem of their day counters. */
+export async function kioskAnswersToday(
+  tenantId: number,
+  ids: string[],
+  zone: string,
+  ports: { limits: Pick<QrStore, 'counted'> },
+  now = new Date(),
+): Promise<Map<string, number>> {
+  if (!ids.length) return new Map();
+  const counted = await ports.limits.counted(ids.map((id) => kioskDayCounter(tenantId, id, now, zone)));
+  return new Map(ids.map((id, at) => [id, counted[at] ?? 0]));
 }
 /** How long the tablet's cookie keeps its device token: 400 days, the longest a browser keeps one. */
 const COOKIE_SECONDS = 400 * 86_400;
@@ -191,7 +211,7 @@ export async function submitKioskPage(
     window,
     endsAt: (window + 1) * KIOSK_ANSWER_LIMIT.windowSeconds * 1000,
   };
-  const day = { tenantId, tokenHash: kioskId, addressHash: 'kiosk-day', ...kioskDay(now, timeZoneOf(opened.settings)) };
+  const day = kioskDayCounter(tenantId, kioskId, now, timeZoneOf(opened.settings));
   return answerEntry(opened, KIOSK_SELF_LINK, posted, {
     source: 'kiosk',
     // The short window first: a burst refused there takes nothing from the day.

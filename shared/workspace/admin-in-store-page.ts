@@ -46,6 +46,8 @@ export interface InStorePorts {
     list(tenantId: number): Promise<KioskView[]>;
     register(tenantId: number, body: NewKioskBody, actor: AuditActor): Promise<RegisteredKioskView>;
     revoke(tenantId: number, id: string, actor: AuditActor): Promise<KioskView>;
+    /** The answers each kiosk took today in the tenant's zone (its daily cap's counter), by id. */
+    today(tenantId: number, ids: string[], zone: string): Promise<Map<string, number>>;
   };
   shownOnce: ShownOncePorts;
 }
@@ -159,7 +161,11 @@ export function adminInStorePage(ports: InStorePorts) {
     };
     const drawn = await posterOf(frame, request, settings, poster);
     const listed = [...new Set(kiosks.map((kiosk) => kiosk.store))];
-    const names = choices ?? (await ports.storeNames(request.tenantId, listed));
+    const active = kiosks.filter((kiosk) => !kiosk.revoked_at).map((kiosk) => kiosk.id);
+    const [names, today] = await Promise.all([
+      choices ?? ports.storeNames(request.tenantId, listed),
+      ports.kiosks.today(request.tenantId, active, frame.timeZone),
+    ]);
     const journeys = settings.journeys.map((j) => [j.slug, j.name ?? j.slug] as const);
     const body = html`<div class="no-print"><h1>${t('admin.inStore')}</h1>
 <p class="hint">${t('admin.inStore.intro')}</p>
@@ -172,7 +178,7 @@ ${drawn.poster}
 <section class="no-print" aria-labelledby="kiosks-title">
 <h2 id="kiosks-title">${t('admin.inStore.kiosks')}</h2>
 <p class="hint">${t('admin.inStore.kiosksIntro')}</p>
-${kiosks.length ? html`<ul class="items" id="kiosks">${kiosks.map((kiosk) => kioskItem(frame, request.base, kiosk, names))}</ul>` : html`<p>${t('admin.inStore.noKiosks')}</p>`}
+${kiosks.length ? html`<ul class="items" id="kiosks">${kiosks.map((kiosk) => kioskItem(frame, request.base, kiosk, names, today.get(kiosk.id)))}</ul>` : html`<p>${t('admin.inStore.noKiosks')}</p>`}
 ${kioskFormOf(frame, request.base, kioskForm?.values ?? { ...poster, name: '', daily_cap: String(KIOSK_DAILY_CAP.default) }, choices, journeys, kioskForm?.errors)}
 </section>`;
     return frame.page(status, t('admin.inStore'), body);
@@ -181,6 +187,8 @@ ${kioskFormOf(frame, request.base, kioskForm?.values ?? { ...poster, name: '', d
   /** The poster of the form's store and journey, or the errors that name what is wrong with them. */
   async function posterOf(frame: InStoreFrame, request: AdminPageRequest, settings: Settings, values: PosterValues) {
     const errors: FieldErrors = new Map();
+    // No store asked, and none to start with (the tenant has none, or more than a select holds): the form alone.
+    if (!values.store) return { errors, poster: '' };
     const store = wholeOrAsSent(values.store);
     const employee = values.employee ? wholeOrAsSent(values.employee) : undefined;
     if (typeof store !== 'number' || store < 1) addError(errors, 'store', frame.t('admin.inStore.noStore'));
@@ -299,12 +307,13 @@ ${band}
 </section>`;
 }
 
-function kioskItem(frame: InStoreFrame, base: string, kiosk: KioskView, names: Map<number, string>): SafeHtml {
+function kioskItem(frame: InStoreFrame, base: string, kiosk: KioskView, names: Map<number, string>, today?: number): SafeHtml {
   const { t } = frame;
   const facts = [
     names.get(kiosk.store) ?? `#${kiosk.store}`,
     kiosk.journey,
     ...(kiosk.employee ? [t('admin.inStore.employeeOf', { id: kiosk.employee })] : []),
+    ...(today === undefined ? [] : [t('admin.inStore.today', { count: today })]),
     t('admin.inStore.capOf', { cap: kiosk.daily_cap }),
     t('admin.inStore.created', { at: frame.dateTime(kiosk.created_at) }),
     ...(kiosk.revoked_at ? [t('admin.inStore.revokedAt', { at: frame.dateTime(kiosk.revoked_at) })] : []),

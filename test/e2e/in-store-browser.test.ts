@@ -222,7 +222,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the in-store admin page in a browser', (
     await context.close();
   }, 120_000);
 
-  it("registers a kiosk showing its address once, names a wrong field in the tenant's language, and revokes once confirmed", async () => {
+  it("registers a kiosk showing its address once, counts its answers today, names a wrong field in the tenant's language, and revokes once confirmed", async () => {
     const read = await api({ path: '/public/admin/config', key: own.adminKey });
     const put = await api({
       method: 'PUT',
@@ -256,6 +256,16 @@ describe.skipIf(!existsSync(CHROMIUM))('the in-store admin page in a browser', (
     ]);
     await page.reload();
     expect(await page.locator('#kiosk-url').count()).toBe(0);
+    // The tablet answers once: the page counts it among the kiosk's answers today.
+    const tablet = await browser.newContext({ locale: 'es' });
+    const kiosk = await tablet.newPage();
+    await kiosk.goto(`${publicUrl}${new URL(address!).pathname}`);
+    await kiosk.locator('input[name=score][value="9"]').check();
+    await kiosk.locator('button[type=submit]').click();
+    await kiosk.waitForURL(/thanks=promoter$/);
+    await tablet.close();
+    await page.reload();
+    expect(await page.locator('#kiosks li p').first().textContent()).toContain('1 respuesta hoy · como máximo 50 respuestas al día');
 
     const card = page.locator('#kiosks li').first();
     await card.locator('summary').click();

@@ -87,7 +87,7 @@ describe('the CDK stacks', () => {
       'Test/PublicApi': 34,
       // The workspace's pages in two stacks (infra/stacks/api.ts workspaceGroupOf): the tenant admins' pages apart.
       'Test/PublicApi/WorkspaceRoutes': 140,
-      'Test/PublicApi/WorkspaceAdminRoutes': 112,
+      'Test/PublicApi/WorkspaceAdminRoutes': 126,
       'Test/PublicApi/PagesRoutes': 91,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,

@@ -55,6 +55,7 @@ function tenant(locale: Locale = 'pt-BR', user: UserRecord = ADMIN) {
         held.registered.push(body);
         return { ...KIOSK, token: 'tok', url: 'https://surveys.example.com/k/tok' };
       },
+      today: async (_tenant: number, ids: string[], zone: string) => new Map(ids.map((id) => [id, zone === 'America/Sao_Paulo' ? 3 : -1])),
       revoke: async (_tenant: number, id: string) => {
         held.revoked.push(id);
         return KIOSK;
@@ -130,10 +131,10 @@ describe("the in-store page's kiosks", () => {
     expect([t.held.revoked, t.held.targets]).toEqual([[], []]);
   });
 
-  it('lists each kiosk with its store, journey, employee, daily cap and registration', async () => {
+  it('lists each kiosk with its store, journey, employee, answers today against its daily cap, and registration', async () => {
     const { html } = await tenant().show();
     expect(html).toContain('<h3>Saída <code>0123456789abcdef</code></h3>');
-    expect(html).toContain('<p>Loja Centro · loja · funcionário 7 · no máximo 300 respostas por dia · cadastrado em ');
+    expect(html).toContain('<p>Loja Centro · loja · funcionário 7 · 3 respostas hoje · no máximo 300 respostas por dia · cadastrado em ');
     expect(html).toContain('<summary>Revogar<span class="visually-hidden"> Saída</span></summary>');
   });
 
