@@ -151,8 +151,8 @@ export const FLOORS: Record<string, [number, string]> = {
   getKioskEntry: [1, 'the kiosk (one GetItem: its token names tenant and id)'],
   getKioskPage: [1, 'the kiosk (one GetItem; the settings and brand are cached)'],
   postKioskPage: [
-    4,
-    "the kiosk (one GetItem), the device's rate counter (one conditional UpdateItem), one batched read of the store, employee and customer, one conditional write of the rated transaction with its counters",
+    5,
+    "the kiosk (one GetItem), the device's rate counter and its day's (two conditional UpdateItems), one batched read of the store, employee and customer, one conditional write of the rated transaction with its counters",
   ],
   createAdminKiosk: [3, 'the store (one GetItem; the settings are cached), one conditional PutItem of the kiosk, the audit entry'],
   listAdminKiosks: [1, "one Query of the tenant's kiosk partition"],

@@ -6,6 +6,7 @@ import {
   APP_ADMIN_REGIONS_PATH,
   APP_ADMIN_PATH,
   APP_ADMIN_KEYS_PATH,
+  APP_ADMIN_QR_PATH,
   APP_ADMIN_THEMES_PATH,
   APP_ADMIN_USERS_PATH,
   APP_ADMIN_WEBHOOKS_PATH,
@@ -306,6 +307,9 @@ export const workspaceRoutes: readonly Route[] = [
   // The brand: what customers see of the tenant; a new logo goes to the logo bucket (a multipart form).
   route('GET', APP_ADMIN_BRAND_PATH, 'getAppAdminBrand', R, "The tenant's brand (display name, colour, sender name, logo with its preview) and the form to change it (tenant admins)", workspacePage),
   route('POST', APP_ADMIN_BRAND_PATH, 'postAppAdminBrand', RWB, 'Change the brand, a new logo uploaded with the form (multipart; tenant admins)', { ...workspacePage, logos: 'write' }),
+  // In store (issue 50): the services of GET /public/admin/qr and /public/admin/kiosks.
+  route('GET', APP_ADMIN_QR_PATH, 'getAppAdminQr', RW, "A store's QR code poster to print (A4 or A6) and the tenant's kiosks with a form to register one (tenant admins); a new kiosk's address once", { ...workspacePage, cursors: true, surveyLinks: true, links: true }),
+  route('POST', APP_ADMIN_QR_PATH, 'postAppAdminQr', RW, 'Register a kiosk (its address shown once) or revoke one; written to the audit log (tenant admins)', { ...workspacePage, cursors: true, surveyLinks: true, links: true }),
   route('GET', RESULTS_ROUTE, 'getResultsPage', [], 'The old results page: moved to /app/results', { anonymous: true, page: true }),
   route('GET', ROBOTS_PATH, 'getRobots', [], 'What crawlers may read: not the workspace (/app/) nor survey links (/s/)', { anonymous: true, page: true }),
 ];

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { KioskRecord, KioskStore } from '../kiosk/ports.js';
+import { KIOSK_DAILY_CAP } from '../kiosk/schema.js';
 import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
 import { db, isConditionFailure, queryAll } from './dynamodb.js';
@@ -14,6 +15,8 @@ const KioskItem = v.object({
   journey: v.string(),
   journeyId: v.number(),
   employee: v.nullable(v.number()),
+  // Absent on kiosks registered before the cap: the default's.
+  daily_cap: v.optional(v.number(), KIOSK_DAILY_CAP.default),
   created_at: v.string(),
   revoked_at: v.optional(v.string()),
   tokenHash: v.string(),

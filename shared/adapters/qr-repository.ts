@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../keys.js';
 import type { AnswerWindow, QrStore } from '../qr/ports.js';
 import { TABLE } from '../table.js';
-import { db, isConditionFailure } from './dynamodb.js';
+import { batchGet, db, isConditionFailure } from './dynamodb.js';
 import { QR_GENERATION } from './settings-repository.js';
 import { raiseConfigVersion } from './tenant-repository.js';
 
@@ -50,5 +50,15 @@ export const qrStore: QrStore = {
       if (isConditionFailure(error)) return false;
       throw error;
     }
+  },
+
+  async counted(windows) {
+    const keyOf = (w: (typeof windows)[number]) => keys.qrAnswers(w.tenantId, w.tokenHash, w.addressHash, w.window);
+    const items = await batchGet(db(), windows.map(keyOf), { projection: ['pk', 'sk', 'answers'] });
+    const found = new Map(items.map((item) => [`${String(item.pk)}\u0000${String(item.sk)}`, Number(item.answers ?? 0)]));
+    return windows.map((w) => {
+      const key = keyOf(w);
+      return found.get(`${key.pk}\u0000${key.sk}`) ?? 0;
+    });
   },
 };

@@ -6,6 +6,7 @@ import type {
   ptBRAdminRegions,
   ptBRAdminKeys,
   ptBRAdminThemes,
+  ptBRAdminInStore,
   ptBRAdminUsers,
   ptBRAdminWebhooks,
   ptBRAlerts,
@@ -30,10 +31,19 @@ export type AdminJourneysKey = keyof typeof ptBRAdminJourneys;
 export type AdminRegionsKey = keyof typeof ptBRAdminRegions;
 export type AdminKeysKey = keyof typeof ptBRAdminKeys;
 export type AdminThemesKey = keyof typeof ptBRAdminThemes;
+export type AdminInStoreKey = keyof typeof ptBRAdminInStore;
 export type AdminUsersKey = keyof typeof ptBRAdminUsers;
 export type AdminWebhooksKey = keyof typeof ptBRAdminWebhooks;
 export type AdminPageKey =
-  AdminBrandKey | AdminGeneralKey | AdminJourneysKey | AdminRegionsKey | AdminKeysKey | AdminThemesKey | AdminUsersKey | AdminWebhooksKey;
+  | AdminBrandKey
+  | AdminGeneralKey
+  | AdminJourneysKey
+  | AdminRegionsKey
+  | AdminKeysKey
+  | AdminThemesKey
+  | AdminUsersKey
+  | AdminWebhooksKey
+  | AdminInStoreKey;
 export type MessageKey = CustomerKey | WorkspaceKey | AlertKey | AdminKey | AdminPageKey;
 
 export type CustomerCatalogue = Record<CustomerKey, string>;
@@ -46,6 +56,7 @@ export type AdminJourneysCatalogue = Record<AdminJourneysKey, string>;
 export type AdminRegionsCatalogue = Record<AdminRegionsKey, string>;
 export type AdminKeysCatalogue = Record<AdminKeysKey, string>;
 export type AdminThemesCatalogue = Record<AdminThemesKey, string>;
+export type AdminInStoreCatalogue = Record<AdminInStoreKey, string>;
 export type AdminUsersCatalogue = Record<AdminUsersKey, string>;
 export type AdminWebhooksCatalogue = Record<AdminWebhooksKey, string>;
 export type Catalogue = Record<MessageKey, string>;

@@ -6,6 +6,7 @@ import type {
   AdminJourneysCatalogue,
   AdminRegionsCatalogue,
   AdminThemesCatalogue,
+  AdminInStoreCatalogue,
   AdminKey,
   AdminKeysCatalogue,
   AdminPageKey,
@@ -27,6 +28,7 @@ import {
   enAdminJourneys,
   enAdminRegions,
   enAdminThemes,
+  enAdminInStore,
   enAdminKeys,
   enAdminUsers,
   enAdminWebhooks,
@@ -41,6 +43,7 @@ import {
   esAdminJourneys,
   esAdminRegions,
   esAdminThemes,
+  esAdminInStore,
   esAdminKeys,
   esAdminUsers,
   esAdminWebhooks,
@@ -55,6 +58,7 @@ import {
   ptBRAdminJourneys,
   ptBRAdminRegions,
   ptBRAdminThemes,
+  ptBRAdminInStore,
   ptBRAdminKeys,
   ptBRAdminUsers,
   ptBRAdminWebhooks,
@@ -99,6 +103,11 @@ export const ADMIN_THEMES: Record<Locale, AdminThemesCatalogue> = {
   es: esAdminThemes,
   en: enAdminThemes,
 };
+export const ADMIN_IN_STORE: Record<Locale, AdminInStoreCatalogue> = {
+  'pt-BR': ptBRAdminInStore,
+  es: esAdminInStore,
+  en: enAdminInStore,
+};
 export const ADMIN_USERS: Record<Locale, AdminUsersCatalogue> = { 'pt-BR': ptBRAdminUsers, es: esAdminUsers, en: enAdminUsers };
 export const ADMIN_WEBHOOKS: Record<Locale, AdminWebhooksCatalogue> = {
   'pt-BR': ptBRAdminWebhooks,
@@ -120,6 +129,7 @@ export const catalogueOf = (locale: Locale): Catalogue => ({
   ...ADMIN_THEMES[locale],
   ...ADMIN_USERS[locale],
   ...ADMIN_WEBHOOKS[locale],
+  ...ADMIN_IN_STORE[locale],
 });
 
 export type MessageArgs = Record<string, string | number>;

@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditActor, AuditLog } from '../audit/log.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import type { Locale } from '../locale.js';
-import type { QrPorts } from '../qr/ports.js';
+import { DAY_MS } from '../dates.js';
+import { timeZoneOf, type Locale } from '../locale.js';
+import type { QrPorts, QrStore } from '../qr/ports.js';
 import { answerEntry, entryForm, entryThanks, isPage, openEntry, told, type EntryRequest } from '../qr/service.js';
 import type { Page } from '../surveys/answer-page.js';
 import { PLAIN_POLICY } from '../surveys/page-html.js';
 import type { Settings } from '../tenants/config-schema.js';
 import { KIOSK_COOKIE, KIOSK_ENTRY_PATH, KIOSK_PAGE_LINK, KIOSK_SELF_LINK } from './paths.js';
 import type { KioskRecord, KioskStore } from './ports.js';
-import type { KioskView, NewKioskBody, RegisteredKioskView } from './schema.js';
+import { KIOSK_DAILY_CAP, type KioskView, type NewKioskBody, type RegisteredKioskView } from './schema.js';
 import { isKioskToken, kioskTokenHash as hashOf, newKioskToken, readKioskToken } from './token.js';
 
 /**
@@ -18,6 +19,35 @@ import { isKioskToken, kioskTokenHash as hashOf, newKioskToken, readKioskToken }
  * request. A shared device, so no per-browser bound as a QR code's: a bound per device instead, `KIOSK_ANSWER_LIMIT`.
  */
 export const KIOSK_ANSWER_LIMIT = { answers: 6, windowSeconds: 30 } as const;
+/**
+ * A kiosk's day for its daily cap: the day's number (days since 1970-01-01 of the date in the tenant's zone) and when
+ * its counter may go (a day after the date's end in any zone: the item's TTL, not the bound).
+ */
+export function kioskDay(now: Date, zone: string): { window: number; endsAt: number } {
+  // en-CA writes a date as YYYY-MM-DD.
+  const window = Date.parse(new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(now)) / DAY_MS;
+  return { window, endsAt: (window + 2) * DAY_MS };
+}
+/** The counter of a kiosk's day, which its daily cap bounds. */
+const kioskDayCounter = (tenantId: number, kioskId: string, now: Date, zone: string) => ({
+  tenantId,
+  tokenHash: kioskId,
+  addressHash: 'kiosk-day',
+  ...kioskDay(now, zone),
+});
+
+/** The answers each of the tenant's kiosks took today (in its zone), by kiosk id: one BatchGetItem of their day counters. */
+export async function kioskAnswersToday(
+  tenantId: number,
+  ids: string[],
+  zone: string,
+  ports: { limits: Pick<QrStore, 'counted'> },
+  now = new Date(),
+): Promise<Map<string, number>> {
+  if (!ids.length) return new Map();
+  const counted = await ports.limits.counted(ids.map((id) => kioskDayCounter(tenantId, id, now, zone)));
+  return new Map(ids.map((id, at) => [id, counted[at] ?? 0]));
+}
 /** How long the tablet's cookie keeps its device token: 400 days, the longest a browser keeps one. */
 const COOKIE_SECONDS = 400 * 86_400;
 /** How long the thanks shows before the kiosk returns to its start. */
@@ -80,6 +110,7 @@ export async function registerKiosk(
     journey: journey.slug,
     journeyId: journey.id,
     employee: body.employee ?? null,
+    daily_cap: body.daily_cap ?? KIOSK_DAILY_CAP.default,
     created_at: now.toISOString(),
     revoked_at: null,
     tokenHash: hashOf(token),
@@ -125,7 +156,14 @@ async function open(cookies: readonly string[], ports: Pick<KioskPorts, 'kiosks'
   if (!found) return told(401, { locale }, 'kiosk.unknown.title', 'kiosk.unknown.text');
   const { tenantId, kiosk } = found;
   if (kiosk.revoked_at) return told(410, { locale }, 'kiosk.unknown.title', 'kiosk.revoked.text');
-  const target = { tenantId, storeId: kiosk.store, journeyId: kiosk.journeyId, employeeId: kiosk.employee ?? undefined, kioskId: kiosk.id };
+  const target = {
+    tenantId,
+    storeId: kiosk.store,
+    journeyId: kiosk.journeyId,
+    employeeId: kiosk.employee ?? undefined,
+    kioskId: kiosk.id,
+    dailyCap: kiosk.daily_cap,
+  };
   return openEntry(target, await ports.settings(tenantId), ports, locale);
 }
 
@@ -163,9 +201,9 @@ export async function submitKioskPage(
 ): Promise<Page> {
   const opened = await open(request.cookies, ports, locale);
   if (isPage(opened)) return opened;
-  const { tenantId, kioskId } = opened.code;
+  const { tenantId, kioskId, dailyCap } = opened.code;
   const window = Math.floor(now.getTime() / 1000 / KIOSK_ANSWER_LIMIT.windowSeconds);
-  // The device is the bound's whole key: its window counts every answer it takes, from whatever address.
+  // The device is the bounds' whole key: its window and its day count every answer it takes, from whatever address.
   const limit = {
     tenantId,
     tokenHash: kioskId,
@@ -173,10 +211,14 @@ export async function submitKioskPage(
     window,
     endsAt: (window + 1) * KIOSK_ANSWER_LIMIT.windowSeconds * 1000,
   };
+  const day = kioskDayCounter(tenantId, kioskId, now, timeZoneOf(opened.settings));
   return answerEntry(opened, KIOSK_SELF_LINK, posted, {
     source: 'kiosk',
-    count: () => ports.limits.countAnswer(limit, KIOSK_ANSWER_LIMIT.answers),
-    tooMany: 'kiosk.tooMany.text',
+    // The short window first: a burst refused there takes nothing from the day.
+    count: async () => {
+      if (!(await ports.limits.countAnswer(limit, KIOSK_ANSWER_LIMIT.answers))) return 'kiosk.tooMany.text';
+      return (await ports.limits.countAnswer(day, dailyCap)) ? undefined : 'kiosk.dailyCap.text';
+    },
     record: ports.record,
   });
 }

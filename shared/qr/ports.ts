@@ -18,6 +18,8 @@ export interface QrStore {
   rotateGeneration(tenantId: number): Promise<number>;
   /** Counts one answer unless the window holds `limit` already (then false): one atomic write. */
   countAnswer(window: AnswerWindow, limit: number): Promise<boolean>;
+  /** What each window counted so far (0 for one that counted nothing), in the order asked: one BatchGetItem. */
+  counted(windows: Omit<AnswerWindow, 'endsAt'>[]): Promise<number[]>;
 }
 
 /** A walk-in customer's answer, to become a transaction of source `qr` or `kiosk`, rated, on the code's store. */

@@ -204,8 +204,7 @@ export async function submitQrPage(
   };
   return answerEntry(opened, token, posted, {
     source: 'qr',
-    count: () => ports.limits.countAnswer(limit, QR_ANSWER_LIMIT.answers),
-    tooMany: 'qr.tooMany.text',
+    count: async () => ((await ports.limits.countAnswer(limit, QR_ANSWER_LIMIT.answers)) ? undefined : 'qr.tooMany.text'),
     record: ports.record,
     cookies: [answeredCookie(secret, tokenHash, now)],
   });
@@ -214,9 +213,8 @@ export async function submitQrPage(
 /** How an entry's answer is bounded and recorded. */
 export interface EntryAnswering {
   source: EntryAnswer['source'];
-  /** Counts the answer against the entry's bound: false past it (429, nothing recorded). */
-  count: () => Promise<boolean>;
-  tooMany: CustomerKey;
+  /** Counts the answer against the entry's bounds: past one, the words that say which (429, nothing recorded). */
+  count: () => Promise<CustomerKey | undefined>;
   record: QrPorts['record'];
   /** Set with the 303 of a recorded answer. */
   cookies?: string[];
@@ -249,7 +247,8 @@ export async function answerEntry(opened: OpenedEntry, action: string, posted: U
   // A bot filled the field people never see: thanked as anyone, recorded nowhere.
   if (extras.get(HONEYPOT_FIELD)) return page(303, messagePage(frame, t('thanks.title'), t('thanks.title')), thanks);
 
-  if (!(await how.count())) return told(429, frame, 'qr.tooMany.title', how.tooMany);
+  const refused = await how.count();
+  if (refused) return told(429, frame, 'qr.tooMany.title', refused);
 
   await how.record(code.tenantId, {
     source: how.source,

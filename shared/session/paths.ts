@@ -38,3 +38,5 @@ export const APP_ADMIN_WEBHOOKS_PATH = `${APP_ADMIN_PATH}/webhooks`;
 export const APP_ADMIN_KEYS_PATH = `${APP_ADMIN_PATH}/keys`;
 export const APP_ADMIN_USERS_PATH = `${APP_ADMIN_PATH}/users`;
 export const APP_ADMIN_BRAND_PATH = `${APP_ADMIN_PATH}/brand`;
+/** In store (issue 50): a store's QR code poster to print, and the tablets (kiosks) registered at its exit. */
+export const APP_ADMIN_QR_PATH = `${APP_ADMIN_PATH}/qr`;

@@ -3,6 +3,7 @@ import {
   APP_ADMIN_GENERAL_PATH,
   APP_ADMIN_JOURNEYS_PATH,
   APP_ADMIN_KEYS_PATH,
+  APP_ADMIN_QR_PATH,
   APP_ADMIN_REGIONS_PATH,
   APP_ADMIN_THEMES_PATH,
   APP_ADMIN_USERS_PATH,
@@ -21,6 +22,7 @@ export const ADMIN_SECTIONS: readonly { path: string; area: AdminArea; label: Ad
   { path: APP_ADMIN_USERS_PATH, area: 'users', label: 'admin.users' },
   { path: APP_ADMIN_KEYS_PATH, area: 'tenant', label: 'admin.keys' },
   { path: APP_ADMIN_BRAND_PATH, area: 'tenant', label: 'admin.brand' },
+  { path: APP_ADMIN_QR_PATH, area: 'tenant', label: 'admin.inStore' },
 ];
 
 /** The admin pages the rule lets a user open: the only ones any page offers them. */

@@ -2,16 +2,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import jsQR from 'jsqr';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { overHttp } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
+import { inviteManagerOf, watched } from '../support/workspace.js';
 
 /**
  * A store's QR code as a walk-in customer lives it, in Debian's chromium, at a phone's, a tablet's and a desktop's
  * size: the page the code opens (no script needed), axe-core clean, a tap on 9, a comment, thanks; the same browser
  * is then told it answered already; a store's kiosk (tablet) from its first visit to its thanks and back to its start,
- * and its answer made offline, sent once back online. Screenshots are written outside the repository.
+ * and its answer made offline, sent once back online; the admin's in-store page: the poster (its code decoded, printed
+ * alone on one A4 or A6 page) and the kiosks registered and revoked. Screenshots are written outside the repository.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -154,4 +158,126 @@ describe.skipIf(!existsSync(CHROMIUM))("a store's kiosk in a browser", () => {
     ).toBe('[]');
     await context.close();
   });
+});
+
+/** A PDF's pages and their sizes (points), read from its page objects (chromium writes them uncompressed). */
+function pdfPages(pdf: Buffer) {
+  const text = pdf.toString('latin1');
+  return {
+    count: (text.match(/\/Type\s*\/Page\b/g) ?? []).length,
+    sizes: [...text.matchAll(/\/MediaBox\s*\[([^\]]+)\]/g)].map((m) =>
+      m[1]!
+        .trim()
+        .split(/\s+/)
+        .slice(2)
+        .map((n) => Math.round(Number(n))),
+    ),
+  };
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('the in-store admin page in a browser', () => {
+  const PASSWORD = 'Na-loja-admin-1!';
+  let own: TestTenant;
+  let admin: string;
+  beforeAll(async () => {
+    own = await newTenant();
+    admin = `na-loja-${own.tenantId}@test.local`;
+    await inviteManagerOf(own.tenantId, admin, 'all', { password: PASSWORD, role: 'admin' });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+  afterAll(() => browser?.close());
+  const signedIn = async (path: string, locale = 'pt-BR') => {
+    const watching = await watched(browser, publicUrl, { viewport: VIEWPORTS[0], locale, bypassCSP: true }, [400]);
+    const page = await watching.context.newPage();
+    await page.goto(`${publicUrl}${path}`);
+    await page.locator('#email').fill(admin);
+    await page.locator('#password').fill(PASSWORD);
+    await page.locator('button[type=submit]').click();
+    await page.waitForURL(`**${path}`);
+    return { page, ...watching };
+  };
+
+  it('shows the poster at three sizes, its code decoding to the JSON URL, and prints it alone on one A4 or one A6 page', async () => {
+    const json = await api({ path: '/public/admin/qr', key: own.adminKey, query: { store: 1, journey: 'loja' } });
+    const { page, context, problems } = await signedIn('/app/admin/qr?store=1&journey=loja');
+    for (const size of VIEWPORTS) {
+      await page.setViewportSize(size);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(tmpdir(), `poster-page-${size.name}.png`), fullPage: true });
+    }
+    const png = PNG.sync.read(await page.locator('.poster-qr').screenshot());
+    expect(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data).toBe(json.body.url);
+    expect(await page.locator('.poster-question').textContent()).toContain('recomendaria');
+
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('.top').isVisible()).toBe(false);
+    expect(await page.locator('#poster-form').isVisible()).toBe(false);
+    expect(await page.locator('#kiosks-title').isVisible()).toBe(false);
+    await page.screenshot({ path: join(tmpdir(), 'poster-print-a4.png'), fullPage: true });
+    expect(pdfPages(await page.pdf({ preferCSSPageSize: true, printBackground: true }))).toEqual({ count: 1, sizes: [[595, 842]] });
+    await page.goto(`${publicUrl}/app/admin/qr?store=1&journey=loja&size=a6`);
+    await page.screenshot({ path: join(tmpdir(), 'poster-print-a6.png'), fullPage: true });
+    expect(pdfPages(await page.pdf({ preferCSSPageSize: true, printBackground: true }))).toEqual({ count: 1, sizes: [[298, 420]] });
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it("registers a kiosk showing its address once, counts its answers today, names a wrong field in the tenant's language, and revokes once confirmed", async () => {
+    const read = await api({ path: '/public/admin/config', key: own.adminKey });
+    const put = await api({
+      method: 'PUT',
+      path: '/public/admin/config',
+      key: own.adminKey,
+      body: { ...(read.body as Record<string, unknown>), locale: 'es' },
+      headers: { 'if-match': read.headers.etag! },
+    });
+    expect(put.status, put.text).toBe(200);
+    const { page, context, problems } = await signedIn('/app/admin/qr', 'es');
+    await page.setViewportSize(VIEWPORTS[2]!);
+    await page.locator('#k-daily_cap').fill('0');
+    await page.getByRole('button', { name: 'Registrar el quiosco' }).click();
+    expect(await page.locator('#k-daily_cap-error').textContent()).toBe('debe ser como mínimo 1');
+    expect(await page.locator('#k-name').getAttribute('aria-invalid')).toBe('true');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(tmpdir(), 'kiosks-refused-desktop-es.png'), fullPage: true });
+
+    await page.locator('#k-name').fill('Salida');
+    await page.locator('#k-daily_cap').fill('50');
+    await page.getByRole('button', { name: 'Registrar el quiosco' }).click();
+    await page.waitForURL(/done=registered/);
+    const address = await page.locator('#kiosk-url').textContent();
+    expect(new URL(address!).pathname).toMatch(/^\/k\/[\w-]{38}$/);
+    await page.setViewportSize(VIEWPORTS[0]!);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(tmpdir(), 'kiosks-registered-phone-es.png'), fullPage: true });
+    const listed = async () => (await api({ path: '/public/admin/kiosks', key: own.adminKey })).body.data as Record<string, unknown>[];
+    expect(await listed()).toEqual([
+      expect.objectContaining({ name: 'Salida', store: 1, journey: 'loja', daily_cap: 50, revoked_at: null }),
+    ]);
+    await page.reload();
+    expect(await page.locator('#kiosk-url').count()).toBe(0);
+    // The tablet answers once: the page counts it among the kiosk's answers today.
+    const tablet = await browser.newContext({ locale: 'es' });
+    const kiosk = await tablet.newPage();
+    await kiosk.goto(`${publicUrl}${new URL(address!).pathname}`);
+    await kiosk.locator('input[name=score][value="9"]').check();
+    await kiosk.locator('button[type=submit]').click();
+    await kiosk.waitForURL(/thanks=promoter$/);
+    await tablet.close();
+    await page.reload();
+    expect(await page.locator('#kiosks li p').first().textContent()).toContain('1 respuesta hoy · como máximo 50 respuestas al día');
+
+    const card = page.locator('#kiosks li').first();
+    await card.locator('summary').click();
+    await card.getByRole('button', { name: 'Revocar Salida' }).click();
+    expect(await page.getByRole('alert').textContent()).toContain('Marque la confirmación');
+    await page.locator('#kiosks li summary').first().click();
+    await page.locator('#kiosks li input[name=confirm]').first().check();
+    await page.locator('#kiosks li').first().getByRole('button', { name: 'Revocar Salida' }).click();
+    await page.waitForURL(/done=revoked/);
+    expect(await page.getByRole('status').textContent()).toBe('Quiosco revocado.');
+    expect((await listed())[0]!.revoked_at).not.toBeNull();
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { KIOSK_DAILY_CAP } from '../../shared/kiosk/schema.js';
 import { KIOSK_ANSWER_LIMIT } from '../../shared/kiosk/service.js';
 import { QR_ANSWER_LIMIT } from '../../shared/qr/service.js';
 import { transactionService } from '../../shared/adapters/wiring/transactions.js';
@@ -20,6 +21,7 @@ let tenant: TestTenant;
 let contactEmployee: number;
 let floodEmployee: number;
 let kioskEmployee: number;
+let cappedEmployee: number;
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const today = new Date().toISOString().slice(0, 10);
@@ -56,7 +58,12 @@ beforeAll(async () => {
   tenant = await newTenant();
   const employee = async (name: string) =>
     (await api({ method: 'POST', path: '/public/employee', key: tenant.key, body: { name, employee_id: name } })).body.id as number;
-  [contactEmployee, floodEmployee, kioskEmployee] = await Promise.all([employee('QR-CONTACT'), employee('QR-FLOOD'), employee('KIOSK')]);
+  [contactEmployee, floodEmployee, kioskEmployee, cappedEmployee] = await Promise.all([
+    employee('QR-CONTACT'),
+    employee('QR-FLOOD'),
+    employee('KIOSK'),
+    employee('KIOSK-CAP'),
+  ]);
 });
 
 describe('a store QR code', () => {
@@ -249,5 +256,28 @@ describe('a kiosk', () => {
     expect((await admin('DELETE', '/public/admin/kiosks/0000000000000000')).status).toBe(404);
     const audit = await admin('GET', '/public/admin/audit');
     expect(audit.body.data.slice(0, 2).map((e: { action: string }) => e.action)).toEqual(['kiosk.revoke', 'kiosk.register']);
+  });
+
+  it('refuses the answers past the daily cap the admin set, with a page saying why, and records none of them', async () => {
+    const admin = (body: unknown) => api({ method: 'POST', path: '/public/admin/kiosks', key: tenant.adminKey, body });
+    const kiosk = { store: 1, journey: 'loja', employee: cappedEmployee, name: 'Saída' };
+    for (const daily_cap of [0, KIOSK_DAILY_CAP.max + 1, 1.5]) {
+      const refused = await admin({ ...kiosk, daily_cap });
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.body.errors).toEqual([expect.objectContaining({ path: 'daily_cap' })]);
+    }
+    const registered = await admin({ ...kiosk, daily_cap: 2 });
+    expect(registered.status, registered.text).toBe(201);
+    expect(registered.body.daily_cap).toBe(2);
+    const entered = await api({ path: pathOf(registered.body.url as string) });
+    const cookie = entered.cookies[0]!.split(';')[0]!;
+    // In turn: the cap is the day's, whatever the device's short window.
+    expect((await post('/k', 'score=8', { cookie })).status).toBe(303);
+    expect((await post('/k', 'score=7', { cookie })).status).toBe(303);
+    const past = await post('/k', 'score=10', { cookie });
+    expect(past.status).toBe(429);
+    expect(past.text).toContain('Este tablet já recebeu todas as respostas de hoje.');
+    const recorded = await answers({ source: 'kiosk', employee: cappedEmployee, limit: 100 });
+    expect(recorded.body.data.map((a: { score: number }) => a.score).sort()).toEqual([7, 8]);
   });
 });
