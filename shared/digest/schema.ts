@@ -67,4 +67,6 @@ export const DigestBody = v.object({
     }),
   ),
   cases: v.object({ open: v.array(Case), overdue: v.array(Case), more: v.boolean() }),
+  /** The themes most mentioned by detractors (low scores on other scales), each with one such comment, redacted; empty without analysis. */
+  themes: v.array(v.object({ theme: v.string(), name: v.string(), detractors: wholeNumber, example: v.nullable(v.string()) })),
 });

@@ -487,6 +487,9 @@ export const enAlerts: AlertCatalogue = {
   'digest.case': 'Case {id}: score {score}, due {due}',
   'digest.noCases': 'None.',
   'digest.moreCases': 'More cases in the workspace.',
+  'digest.themes': 'Top themes among detractors',
+  'digest.theme': '{name}: {count, plural, one {# detractor} other {# detractors}}',
+  'digest.example': 'For example: “{example}”',
   'digest.open': 'See the digest in the workspace',
   'digest.optOut':
     'You receive this digest {period, select, week {every Monday} other {every morning}}. To stop it or change how often, set your digest to off in the workspace.',

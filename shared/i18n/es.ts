@@ -489,6 +489,9 @@ export const esAlerts: AlertCatalogue = {
   'digest.case': 'Caso {id}: nota {score}, vence {due}',
   'digest.noCases': 'Ninguno.',
   'digest.moreCases': 'Más casos en el panel.',
+  'digest.themes': 'Temas más citados por los detractores',
+  'digest.theme': '{name}: {count, plural, one {# detractor} other {# detractores}}',
+  'digest.example': 'Por ejemplo: «{example}»',
   'digest.open': 'Ver el resumen en el panel',
   'digest.optOut':
     'Recibe este resumen {period, select, week {cada lunes} other {cada mañana}}. Para detenerlo o cambiar la frecuencia, desactive su resumen en el panel.',

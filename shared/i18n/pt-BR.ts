@@ -479,6 +479,9 @@ export const ptBRAlerts = {
   'digest.case': 'Caso {id}: nota {score}, prazo {due}',
   'digest.noCases': 'Nenhum.',
   'digest.moreCases': 'Mais casos no painel.',
+  'digest.themes': 'Temas mais citados pelos detratores',
+  'digest.theme': '{name}: {count, plural, one {# detrator} other {# detratores}}',
+  'digest.example': 'Por exemplo: “{example}”',
   'digest.open': 'Ver o resumo no painel',
   'digest.optOut':
     'Você recebe este resumo {period, select, week {toda segunda-feira} other {toda manhã}}. Para pará-lo ou mudar a frequência, desative seu resumo no painel.',
