@@ -20,8 +20,10 @@ export const DigestMessage = v.object({
   period,
   /** The period's first day: with the user, what the claim is on (one digest per user and period). */
   from: v.string(),
-  /** The user (their name); none: the tenant's scheduled run, which queues one message per user. */
+  /** The user (their name); none: the tenant's scheduled run, which queues one message per user (and chat endpoint). */
   user: v.optional(v.string()),
+  /** A chat endpoint that takes the digest (its URL): the period's summary for its stores, instead of a user's e-mail. */
+  chat: v.optional(v.string()),
   /** When a scheduled run is due (set by its timer). */
   dueAt: v.optional(v.string()),
 });

@@ -7,6 +7,9 @@ import type { CaseRecord } from '../../shared/cases/record.js';
 import { ENV } from '../../shared/config.js';
 import { changeOf, digestDays, digestFigures, DIGEST_EXAMPLE_CHARACTERS, exampleOf, topThemes } from '../../shared/digest/figures.js';
 import { digestEmail } from '../../shared/digest/email.js';
+import type { ChatDelivery, ChatDigest, ChatEndpoint } from '../../shared/chat/ports.js';
+import { slackMessage } from '../../shared/chat/render.js';
+import type { DigestMessage } from '../../shared/digest/schema.js';
 import { getsDigest, handleDigest, nextRunAt, scheduleFirstRun, type DigestSendingPorts } from '../../shared/digest/sending.js';
 import { digestPage, postedChoice } from '../../shared/workspace/digest-page.js';
 import type { Employee } from '../../shared/employees/schema.js';
@@ -345,13 +348,15 @@ describe('who gets a digest, and when the next one is due', () => {
   });
 
   /** A tenant's run through in-memory ports: the messages it queues and the timers it parks. */
-  function scheduled(daily: boolean) {
-    const settings = { ...SETTINGS, digests: { daily } };
-    const queued: { period: string; from: string; user?: string | undefined }[] = [];
+  function scheduled(daily: boolean, chat: ChatEndpoint[] = []) {
+    const settings = { ...SETTINGS, digests: { daily }, alerts: { scoreDrop: false, chat } };
+    const cases = memoryCases();
+    const queued: DigestMessage[] = [];
+    const chats: ChatDelivery[] = [];
     const parked: { period: string; from: string; dueAt: string }[] = [];
     let listed = 0;
     const ports: DigestSendingPorts = {
-      figures: { report: results.report, settings: async () => settings, cases: memoryCases(), themes: noThemes() },
+      figures: { report: results.report, settings: async () => settings, cases, themes: noThemes() },
       users: {
         list: async () => {
           listed++;
@@ -365,10 +370,56 @@ describe('who gets a digest, and when the next one is due', () => {
       timer: { schedule: async (m, dueAt) => void parked.push({ period: m.period, from: m.from, dueAt: dueAt.toISOString() }) },
       baseUrl: '',
       unsubscribeToken: () => 'token',
+      chat: async (delivery) => void chats.push(delivery),
     };
     const run = (dueAt: string) => handleDigest(ports, { version: 1, tenantId: TENANT, period: 'day', from: '', dueAt }, new Date(dueAt));
-    return { ports, run, queued, parked, listed: () => listed };
+    return { ports, run, queued, parked, chats, cases, listed: () => listed };
   }
+
+  it("sends the period's digest to each chat endpoint that takes it, for its stores, under one id a period", async () => {
+    // Prepare: an endpoint of every store, one of store 2, one that takes case alerts only.
+    const all: ChatEndpoint = { kind: 'slack', url: 'http://localhost/all', events: ['digest'], comment: false };
+    const norte: ChatEndpoint = {
+      kind: 'teams',
+      url: 'http://localhost/norte',
+      events: ['digest', 'case.opened'],
+      stores: [2],
+      comment: false,
+    };
+    const cases: ChatEndpoint = { kind: 'slack', url: 'http://localhost/cases', events: ['case.opened'], comment: false };
+    const tenant = scheduled(false, [all, norte, cases]);
+    await tenant.cases.open(TENANT, aCase(1, 2, true), []);
+    await tenant.cases.open(TENANT, aCase(2, 1, false), []);
+    // Act: the Monday run of 1 June, then each message queued, handled twice (a run that fired twice).
+    await tenant.run('2026-06-01T11:00:00.000Z');
+    const forChat = tenant.queued.filter((m) => m.chat !== undefined);
+    for (const message of [...forChat, ...forChat]) expect(await handleDigest(tenant.ports, message, NOW)).toBe('sent');
+    // Assess: one message per endpoint taking the digest, the same id each time (the chat's claim sends it once).
+    expect(forChat.map((m) => [m.period, m.from, m.chat])).toEqual([
+      ['week', '2026-05-25', all.url],
+      ['week', '2026-05-25', norte.url],
+    ]);
+    expect(tenant.chats.map((d) => [d.url, d.event.id, d.event.type])).toEqual([
+      [all.url, 'digest-week-2026-05-25', 'digest'],
+      [norte.url, 'digest-week-2026-05-25', 'digest'],
+      [all.url, 'digest-week-2026-05-25', 'digest'],
+      [norte.url, 'digest-week-2026-05-25', 'digest'],
+    ]);
+    const [every, north] = tenant.chats.map((d) =>
+      slackMessage({ type: 'digest', locale: 'pt-BR', ...(d.event.data as unknown as ChatDigest) }),
+    );
+    const text = (message: typeof every) => JSON.stringify(message);
+    // Every store: 4 answers, both open cases; store 2 alone: its 1 answer, its employees ranked, its overdue case.
+    expect(every!.text).toContain('Resumo semanal');
+    expect(text(every!)).toContain('Respostas: 4');
+    expect(text(every!)).toContain('Casos abertos: 2 · Casos atrasados: 1');
+    expect(text(every!)).toContain('/app/digest?period=week');
+    expect(text(north!)).toContain('Respostas: 1');
+    expect(text(north!)).not.toContain('Loja Centro');
+    expect(text(north!)).toContain('Casos abertos: 1 · Casos atrasados: 1');
+    // An endpoint no longer taking the digest gets nothing.
+    expect(await handleDigest(tenant.ports, { ...forChat[0]!, chat: cases.url }, NOW)).toBe('nobody');
+  });
 
   it('queues every morning the daily digests when the tenant has them on, and the weekly ones on Monday', async () => {
     const on = scheduled(true);

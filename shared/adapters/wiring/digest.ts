@@ -11,7 +11,7 @@ import { digestUnsubscribeToken, type DigestUnsubscribePorts } from '../../diges
 import { caseStore } from '../case-repository.js';
 import { digestClaims } from '../digest-claims.js';
 import { sendDigestEmail } from '../digest-mail.js';
-import { sendMessages } from '../sqs.js';
+import { sendMessage, sendMessages } from '../sqs.js';
 import { resultsService, themeResults } from './results.js';
 import { answerStore } from '../answer-repository.js';
 import { tenantSettings } from './tenants.js';
@@ -54,6 +54,9 @@ export const digestSending = /* @__PURE__ */ wire(() => {
       return requireEnv(ENV.surveyBaseUrl);
     },
     unsubscribeToken: (tenantId, name) => digestUnsubscribeToken(tenantId, name, requireEnv(ENV.surveySecret)),
+    async chat(delivery) {
+      await sendMessage('chat', delivery);
+    },
   };
   return {
     /** The admin's POST: the period's digests now, and the tenant's next scheduled run parked (if it was lost). */
