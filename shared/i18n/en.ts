@@ -713,6 +713,11 @@ export const enAdminUsers: AdminUsersCatalogue = {
   'admin.users.invitedNoSender':
     'User {email} created, but no invitation was sent: this company has no e-mail sender. Set one, then send the invitation again.',
   'admin.users.resend': 'Send the invitation again',
+  'admin.users.digest': 'Digest e-mail',
+  'admin.users.digests.weekly': 'Weekly',
+  'admin.users.digests.daily': 'Daily (and the weekly one)',
+  'admin.users.digests.off': 'None',
+  'admin.users.saveDigest': 'Save the digest',
   'admin.users.resent': 'Invitation sent again, with a new temporary password (the one before no longer works).',
   'admin.users.signedIn': 'This user has signed in already: they keep their password (they may reset it on the sign-in page).',
   'admin.users.noSignIn': 'This user has no sign-in to invite (an API user).',

@@ -717,6 +717,11 @@ export const esAdminUsers: AdminUsersCatalogue = {
   'admin.users.invitedNoSender':
     'Usuario {email} creado, pero no se envió la invitación: esta empresa no tiene remitente de correo. Configúrelo y envíe la invitación de nuevo.',
   'admin.users.resend': 'Enviar la invitación de nuevo',
+  'admin.users.digest': 'Resumen por correo',
+  'admin.users.digests.weekly': 'Semanal',
+  'admin.users.digests.daily': 'Diario (y el semanal)',
+  'admin.users.digests.off': 'Ninguno',
+  'admin.users.saveDigest': 'Guardar el resumen',
   'admin.users.resent': 'Invitación enviada de nuevo, con una nueva contraseña temporal (la anterior ya no funciona).',
   'admin.users.signedIn': 'Este usuario ya entró: conserva su contraseña (puede restablecerla en la página de acceso).',
   'admin.users.noSignIn': 'Este usuario no tiene acceso que invitar (un usuario de API).',
