@@ -419,7 +419,7 @@ ${roleField(frame, `e${at}-role`, user.role, undefined)}
             value: user.digest,
             options: DIGEST_CHOICES.map((choice) => [choice, t(`admin.users.digests.${choice}`)] as const),
             errors: undefined,
-          })}<div class="actions">${submitButton(t('admin.users.saveDigest'), user.name, 'secondary')}</div>`,
+          })}<div class="actions">${submitButton(t('admin.users.saveDigest'), user.name, 'quiet')}</div>`,
           html` class="digest"`,
         );
   return html`<li class="card user${user.disabled_at ? ' inactive' : ''}">
