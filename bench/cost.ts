@@ -93,6 +93,8 @@ export const FLOORS: Record<string, [number, string]> = {
     "the name's item and the user read strongly, one conditional update, the audit entry (and Cognito's AdminDisableUser or AdminEnableUser)",
   ],
   retryWebhookDelivery: [4, "read the delivery's state, claim it (conditional), queue it, record the audit entry"],
+  listChatDeliveries: [1, 'one Query of the failed chat messages (gsi1), newest first'],
+  retryChatDelivery: [2, "read the delivery's state, record the audit entry (the chat queue's claim makes a second re-send send nothing)"],
   replayWebhookDeliveries: [
     2,
     "one Query of the endpoint's failed deliveries and the audit entry; 3 more (read, claim, queue) per delivery re-queued",

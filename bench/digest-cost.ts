@@ -50,7 +50,7 @@ export async function digestCost(): Promise<string> {
     row(
       'a digest, user of every store',
       sentAll,
-      "the user (2 reads: name, then token) and the claim; the settings; per journey 3 reports of 1 to 2 counter Queries each; 2 case pages (the tenant's 4 shards each); the claim marked sent: 2 + 1 + 1 + 4 x 3 + 8 + 1 = 25 (a week across two months: a second counter Query per report)",
+      "the user (2 reads: name, then token) and the claim; the settings; per journey 3 reports of 1 to 2 counter Queries each; 2 case pages (the tenant's 4 shards each); the themes' counters of the period and the one before per journey; the claim marked sent: 2 + 1 + 1 + 4 x 3 + 8 + 4 x 2 + 1 = 33 (a week across two months: a second counter Query per report; a tenant with analysed comments: one page of each top theme's answers, 3 at most)",
       email,
     ),
     row('a digest, user of one store', sentOne, "the same, the reports by employee in that store and the store's case partition", email),

@@ -57,6 +57,8 @@ export interface Fixture {
   logoFile: string;
   /** A failed event delivery to FIXTURE_ENDPOINT, not re-sent yet. */
   failedDeliveryId: string;
+  /** A failed chat message to an endpoint the tenant does not list, not re-sent yet. */
+  failedChatDeliveryId: string;
   /** An open case (a detractor's answer) in the fixture's store. */
   caseId: number;
   /** Ids of two public keys of the tenant that nothing uses: one to revoke, one to rotate. */
@@ -175,6 +177,8 @@ export const validRequests: Record<string, (f: Fixture) => ExampleRequest> = {
     body: { url: FIXTURE_ENDPOINT, overlap_hours: 0 },
   }),
   retryWebhookDelivery: (f) => ({ method: 'POST', path: `/public/webhooks/deliveries/${f.failedDeliveryId}/retry` }),
+  listChatDeliveries: () => ({ path: '/public/chat/deliveries', query: { status: 'failed' } }),
+  retryChatDelivery: (f) => ({ method: 'POST', path: `/public/chat/deliveries/${f.failedChatDeliveryId}/retry` }),
   replayWebhookDeliveries: () => ({
     method: 'POST',
     path: '/public/webhooks/deliveries/replay',
@@ -282,6 +286,7 @@ export const EXAMPLE_FIXTURE: Fixture = {
   privacyRequestId: 'pr_Qm9hdmlzdGEgZGUgZXhlbX',
   logoFile: '5f0d7c3b2a1e4d6f8a9b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f7.png',
   failedDeliveryId: 'dlv_RXhhbXBsZURlbGl2ZXJ5SWQtMDAwMDAx',
+  failedChatDeliveryId: 'dlv_Yx3kQ9mVb2LrT8wZp4NcJ6hFd1sGa7Ue',
   caseId: 184729384757,
   revocableKeyId: '3f9a1c2b7d4e',
   rotatableKeyId: '8b2e6f0a1d5c',

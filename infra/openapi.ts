@@ -450,6 +450,7 @@ const TAGS: Record<string, string> = {
   transaction: 'Sales and visits registered synchronously (the legacy interface)',
   rating: "Flexible-form ratings: the forms and the answers' evaluations",
   webhooks: "The deliveries of events to the tenant's webhook endpoints",
+  chat: "The messages to the tenant's Slack and Teams endpoints: the failed ones, and their re-sending (admin)",
   results: 'NPS, CSAT and CES by store, employee, journey, class and period, counted as answers arrive',
   digest: "The digest's figures of the last week or day in the user's scope: scores and their change, rates, rankings, cases (user token)",
   themes: "Key phrases frequent in the period's comments that none of the tenant's themes covers: candidates for new themes",

@@ -207,6 +207,8 @@ export const routes: readonly Route[] = [
   route('GET', '/public/webhooks/deliveries', 'listWebhookDeliveries', R, 'The event deliveries to the tenant webhooks that failed in the last 30 days, newest first'),
   route('POST', '/public/webhooks/deliveries/{id}/retry', 'retryWebhookDelivery', RW, 'Re-send one failed event delivery now, under its event id (404 unknown, 409 not failed); written to the audit log', { ...admin, queues: ['events'] }),
   route('POST', '/public/webhooks/deliveries/replay', 'replayWebhookDeliveries', RW, 'Re-queue the failed deliveries to one endpoint of events since a time, at most 100 a call (next_cursor continues), each sent once; written to the audit log', { ...admin, queues: ['events'], cursors: true }),
+  route('GET', '/public/chat/deliveries', 'listChatDeliveries', R, 'The chat messages (Slack, Teams) that failed in the last 30 days, newest first (status=failed)', admin),
+  route('POST', '/public/chat/deliveries/{id}/retry', 'retryChatDelivery', RW, 'Re-send one failed chat message now, sent once (404 unknown, 409 sent since); written to the audit log', { ...admin, queues: ['chat'] }),
 
   route('GET', '/public/admin/config', 'getAdminConfig', R, "The tenant's whole configuration (journeys, classes, groups, delivery, retention, case rules, brand; no secrets) with its ETag", admin),
   route('GET', '/public/admin/audit', 'listAdminAudit', R, 'The admin changes of the tenant, newest first: who (key id or the operator), when, and each changed value (from, to, cursor); kept 400 days', { ...admin, cursors: true }),
@@ -448,12 +450,13 @@ export const consumers: readonly Consumer[] = [
     queue: 'digests',
     // The claim is given back (DeleteItem) when its e-mail fails; a scheduled run parks the next one (a timer).
     table: ['read', 'write', 'delete'],
-    sends: ['digests'],
+    // A chat endpoint's digest goes to the chat queue, which claims and posts it.
+    sends: ['digests', 'chat'],
     providers: ['ses'],
     // Signs each e-mail's one-click unsubscribe link (shared/digest/unsubscribe.ts).
     surveyLinks: true,
     summary:
-      "Sends each user's digest e-mail of a period once (claimed before sending); a tenant's scheduled run queues its users' digests and parks the next run",
+      "Sends each user's digest e-mail of a period once (claimed before sending), and each chat endpoint's summary to the chat queue; a tenant's scheduled run queues its users' and endpoints' digests and parks the next run",
   },
   {
     id: 'scoreDropChecker',

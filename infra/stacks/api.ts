@@ -22,6 +22,7 @@ const ROUTE_GROUPS: Record<string, string> = {
   digest: 'Insights',
   themes: 'Insights',
   webhooks: 'Insights',
+  chat: 'Insights',
   privacy: 'Privacy',
   cases: 'Cases',
   admin: 'Admin',

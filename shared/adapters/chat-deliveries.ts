@@ -154,16 +154,19 @@ export const chatStatus = {
     );
     return new Map(Items.map((item) => [String(item.url), { gone: Number(item.gone), broken: Number(item.gone) >= BROKEN_AFTER }]));
   },
-  /** A failed delivery, to be re-sent: undefined when unknown or no longer failed. */
-  async failedDelivery(tenantId: number, id: string): Promise<ChatDelivery | undefined> {
+  /** A delivery and its state (`failed`, or `sent`: claimed by a try since), to be re-sent; undefined when unknown. */
+  async find(tenantId: number, id: string): Promise<{ status: 'failed' | 'sent'; delivery: ChatDelivery } | undefined> {
     const { client, tableName } = db();
     const { Item } = await client.send(
       new GetCommand({ TableName: tableName, Key: keys.chatDelivery(tenantId, id), ConsistentRead: true }),
     );
-    if (Item?.status !== 'failed') return undefined;
-    return { tenantId, url: Item.url, event: Item.event, attempt: Number(Item.attempt) + 1, replay: true };
+    if (!Item) return undefined;
+    return {
+      status: Item.status === 'failed' ? 'failed' : 'sent',
+      delivery: { tenantId, url: Item.url, event: Item.event, attempt: Number(Item.attempt) },
+    };
   },
-  async resend(delivery: ChatDelivery): Promise<void> {
+  async send(delivery: ChatDelivery): Promise<void> {
     await sendMessage('chat', delivery);
   },
 };

@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   'webhook.retry',
   'webhook.replay',
   'webhook.rotate',
+  'chat.retry',
   'key.issue',
   'key.revoke',
   'key.rotate',

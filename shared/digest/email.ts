@@ -24,6 +24,8 @@ export interface DigestWords {
   intro: string;
   /** Each journey with answers or surveys in either period: its score (as the locale writes it) and its other figures. */
   journeys: { name: string; score: string; lines: string[]; best: string[]; worst: string[]; few: string | null }[];
+  /** The top themes among detractors, each with its example; null when there are none (no comment analysed). */
+  themes: { title: string; items: { theme: string; example: string | null }[] } | null;
   cases: { title: string; lines: string[] }[];
   more: string | null;
 }
@@ -86,6 +88,15 @@ export function digestWords({
         worst: j.ranking.worst.map((r) => rankedLine(locale, r)),
         few: j.ranking.few.length ? t('digest.few', { names: j.ranking.few.map((r) => r.label).join(', ') }) : null,
       })),
+    themes: figures.themes.length
+      ? {
+          title: t('digest.themes'),
+          items: figures.themes.map((theme) => ({
+            theme: t('digest.theme', { name: theme.name, count: theme.detractors }),
+            example: theme.example === null ? null : t('digest.example', { example: theme.example }),
+          })),
+        }
+      : null,
     cases: [list(t('digest.openCases'), figures.cases.open), list(t('digest.overdueCases'), figures.cases.overdue)],
     more: figures.cases.more ? t('digest.moreCases') : null,
   };
@@ -154,6 +165,13 @@ ${list.length ? list.map((c, i) => html`<p style="margin:4px 0;${cell}"><a href=
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0">
 <tr><td style="padding:0 0 8px"><p style="margin:0;font:bold 16px Arial,sans-serif;color:#111827">${input.company}</p><h1 style="margin:4px 0;font:bold 20px Arial,sans-serif;color:#111827">${words.subject}</h1><p style="margin:0;${cell}">${words.intro}</p></td></tr>
 ${journeys}
+${
+  words.themes &&
+  html`<tr><td style="padding:16px 0;border-top:1px solid #e5e7eb">
+<h2 style="margin:0 0 8px;font:bold 18px Arial,sans-serif;color:#111827">${words.themes.title}</h2>
+${words.themes.items.map((item) => html`<p style="margin:8px 0 0;${cell};font-weight:bold">${item.theme}</p>${item.example && html`<p style="margin:2px 0 0;font:italic 14px/1.4 Arial,sans-serif;color:#374151;word-break:break-word">${item.example}</p>`}`)}
+</td></tr>`
+}
 ${cases}
 ${words.more && html`<tr><td style="${cell}">${words.more}</td></tr>`}
 <tr><td style="padding:16px 0;border-top:1px solid #e5e7eb"><a href="${link}" style="color:${colour};font:bold 16px Arial,sans-serif;display:inline-block;padding:12px 0">${t('digest.open')}</a>
@@ -185,6 +203,9 @@ function digestText(words: DigestWords, open: string, link: string, optOut: stri
         ...(j.few ? [j.few] : []),
       ].join('\n'),
     ),
+    ...(words.themes
+      ? [[words.themes.title, ...words.themes.items.flatMap((i) => [i.theme, ...(i.example ? [`  ${i.example}`] : [])])].join('\n')]
+      : []),
     ...words.cases.map((c) => [c.title, ...c.lines].join('\n')),
     ...(words.more ? [words.more] : []),
     `${open}: ${link}`,

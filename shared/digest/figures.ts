@@ -9,6 +9,12 @@ import type { ResultsService } from '../results/service.js';
 import { appCasePath } from '../session/paths.js';
 import { timeZoneOf } from '../locale.js';
 import type { Settings } from '../tenants/config-schema.js';
+import type { AnswerStore } from '../answers/ports.js';
+import { scoresOf } from '../answers/schema.js';
+import { MAX_SCOPED_STORES } from '../results/service.js';
+import type { ResultsQuery } from '../results/schema.js';
+import type { ThemeReportBody } from '../themes/report.js';
+import { redact } from '../themes/redact.js';
 
 /**
  * A digest's figures (issue 48): for the stores a user may see, each journey's score against the period before (and
@@ -23,6 +29,9 @@ export type DigestPeriod = (typeof DIGEST_PERIODS)[number];
 /** How many rows a digest names at either end of a ranking, and how many cases of each list. */
 export const DIGEST_RANKED = 3;
 export const DIGEST_CASES = 10;
+/** How many themes a digest names (those most mentioned by detractors), and how long an example's words may be. */
+export const DIGEST_THEMES = 3;
+export const DIGEST_EXAMPLE_CHARACTERS = 200;
 
 /** A period's first and last day (UTC counters, read as the tenant's calendar days), and the period before. */
 export interface DigestDays {
@@ -132,6 +141,17 @@ export interface DigestCase {
   link: string;
 }
 
+/** A theme among the period's detractors (the low scores on other scales), with the newest such comment. */
+export interface DigestTheme {
+  theme: string;
+  /** In the tenant's language. */
+  name: string;
+  /** Detractors' comments that mention it, over every journey. */
+  detractors: number;
+  /** One of those comments, redacted (no e-mail, card, CPF or phone) and cut; null when none is listed any more. */
+  example: string | null;
+}
+
 export interface DigestFigures {
   period: DigestPeriod;
   from: string;
@@ -140,12 +160,19 @@ export interface DigestFigures {
   store: number | null;
   journeys: JourneyDigest[];
   cases: { open: DigestCase[]; overdue: DigestCase[]; more: boolean };
+  /** The top themes among detractors; empty when no comment was analysed (or the scope is too wide to read them). */
+  themes: DigestTheme[];
 }
 
 export interface DigestPorts {
   report: ResultsService['report'];
   settings: (tenantId: number) => Promise<Settings>;
   cases: Pick<CaseStore, 'list'>;
+  /** The themes' report (as GET /public/results?group_by=theme reads it) and the answers' lists by theme (the inbox's). */
+  themes: {
+    report(tenantId: number, query: Omit<ResultsQuery, 'group_by'>, user: Promise<UserRecord>): Promise<ThemeReportBody>;
+    answers: Pick<AnswerStore, 'list'>;
+  };
   /** The base URL of the workspace's links. */
   baseUrl: string;
 }
@@ -194,7 +221,71 @@ export async function digestFigures(ports: DigestPorts, request: DigestRequest, 
       };
     }),
   );
-  return { period, ...days, store: store ?? null, journeys, cases: await casesOf(ports, tenantId, stores) };
+  const [cases, themes] = await Promise.all([casesOf(ports, tenantId, stores), themesOf(ports, request, settings, days, stores, user)]);
+  return { period, ...days, store: store ?? null, journeys, cases, themes };
+}
+
+/**
+ * The themes most mentioned by detractors over the tenant's journeys (the theme counters, read as the themes' report
+ * reads them), and for each the newest detractor's comment of the period that mentions it (the inbox's list of the
+ * theme's answers: one bounded page). A user of more stores than the themes' report reads gets none.
+ */
+async function themesOf(
+  ports: DigestPorts,
+  { tenantId, store }: DigestRequest,
+  settings: Settings,
+  days: DigestDays,
+  stores: number[] | undefined,
+  user: Promise<UserRecord>,
+): Promise<DigestTheme[]> {
+  if (stores && stores.length > MAX_SCOPED_STORES) return [];
+  const reports = await Promise.all(
+    settings.journeys.map((journey) =>
+      ports.themes.report(
+        tenantId,
+        { journey: journey.slug, from: days.from, to: days.to, ...(store !== undefined ? { store } : {}) },
+        user,
+      ),
+    ),
+  );
+  const top = topThemes(reports.map((report) => report.data));
+  const lows = settings.journeys.map((j) => ({ id: j.id, scores: scoresOf(j.indicator, j.indicator === 'nps' ? 'detractor' : 'low')! }));
+  return Promise.all(
+    top.map(async (theme): Promise<DigestTheme> => {
+      const { answers } = await ports.themes.answers.list({
+        tenantId,
+        ...(stores ? { stores } : {}),
+        from: days.from,
+        to: days.to,
+        journeys: lows,
+        theme: theme.theme,
+        limit: 1,
+        query: JSON.stringify(['digest-theme', tenantId, stores ?? 'all', theme.theme]),
+      });
+      const comment = answers[0]?.comment;
+      return { ...theme, example: comment ? exampleOf(comment) : null };
+    }),
+  );
+}
+
+/** The themes with detractors, summed over the journeys' reports, most first (then by slug), DIGEST_THEMES of them. */
+export function topThemes(reports: readonly (readonly { theme: string; name: string; detractors: number }[])[]) {
+  const sums = new Map<string, { theme: string; name: string; detractors: number }>();
+  for (const row of reports.flat()) {
+    const sum = sums.get(row.theme) ?? { theme: row.theme, name: row.name, detractors: 0 };
+    sum.detractors += row.detractors;
+    sums.set(row.theme, sum);
+  }
+  return [...sums.values()]
+    .filter((t) => t.detractors > 0)
+    .sort((a, b) => b.detractors - a.detractors || a.theme.localeCompare(b.theme))
+    .slice(0, DIGEST_THEMES);
+}
+
+/** A comment as a digest quotes it: what identifies a person taken out, on one line, cut to DIGEST_EXAMPLE_CHARACTERS. */
+export function exampleOf(comment: string): string {
+  const line = redact(comment).replace(/\s+/g, ' ').trim();
+  return line.length > DIGEST_EXAMPLE_CHARACTERS ? `${line.slice(0, DIGEST_EXAMPLE_CHARACTERS - 1)}…` : line;
 }
 
 /** The open cases (first due first) and the overdue ones still open, a page of each, with their links. */

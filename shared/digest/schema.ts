@@ -20,8 +20,10 @@ export const DigestMessage = v.object({
   period,
   /** The period's first day: with the user, what the claim is on (one digest per user and period). */
   from: v.string(),
-  /** The user (their name); none: the tenant's scheduled run, which queues one message per user. */
+  /** The user (their name); none: the tenant's scheduled run, which queues one message per user (and chat endpoint). */
   user: v.optional(v.string()),
+  /** A chat endpoint that takes the digest (its URL): the period's summary for its stores, instead of a user's e-mail. */
+  chat: v.optional(v.string()),
   /** When a scheduled run is due (set by its timer). */
   dueAt: v.optional(v.string()),
 });
@@ -67,4 +69,6 @@ export const DigestBody = v.object({
     }),
   ),
   cases: v.object({ open: v.array(Case), overdue: v.array(Case), more: v.boolean() }),
+  /** The themes most mentioned by detractors (low scores on other scales), each with one such comment, redacted; empty without analysis. */
+  themes: v.array(v.object({ theme: v.string(), name: v.string(), detractors: wholeNumber, example: v.nullable(v.string()) })),
 });

@@ -13,6 +13,8 @@ import { digestDays, digestFigures, localDay, type DigestPeriod, type DigestPort
 import type { DigestMessage } from './schema.js';
 import { DEFAULT_DIGEST, DIGESTS_DEFAULTS } from './choices.js';
 import { MAX_DELAY_SECONDS } from '../queues.js';
+import type { ChatDelivery } from '../chat/ports.js';
+import { digestChat, digestChatDelivery, digestEndpoints, endpointReader } from './chat.js';
 
 /**
  * Sending digests (issue 48): the tenant's scheduled run (a due timer, every day at 08:00 in its zone) or an admin's POST
@@ -56,6 +58,8 @@ export interface DigestSendingPorts {
   baseUrl: string;
   /** The token of a user's one-click unsubscribe link (signed with the survey secret: shared/digest/unsubscribe.ts). */
   unsubscribeToken(tenantId: number, name: string): string;
+  /** Queues a message to one chat endpoint (the chat queue: claimed there once per event and endpoint). */
+  chat(delivery: ChatDelivery): Promise<void>;
 }
 
 /**
@@ -68,7 +72,10 @@ export function getsDigest(user: UserRecord, period: DigestPeriod, settings: Pic
   return period === 'week' || (choice === 'daily' && (settings.digests?.daily ?? DIGESTS_DEFAULTS.daily));
 }
 
-/** Queues the digests of the current `periods` for every user who gets them; answers how many were queued. */
+/**
+ * Queues the digests of the current `periods` for every user who gets them, and for every chat endpoint that takes the
+ * digest; answers how many users' were queued.
+ */
 export async function queueDigests(ports: DigestSendingPorts, tenantId: number, periods: DigestPeriod[], now: Date): Promise<number> {
   // A morning with nothing to send (no Monday, no daily digests) reads no user.
   if (!periods.length) return 0;
@@ -79,7 +86,11 @@ export async function queueDigests(ports: DigestSendingPorts, tenantId: number, 
       .filter((user) => getsDigest(user, period, settings))
       .map((user): DigestMessage => ({ version: 1, tenantId, period, from, user: user.name }));
   });
-  if (messages.length) await ports.queue(messages);
+  const chats = periods.flatMap((period) => {
+    const { from } = digestDays(period, now, timeZoneOf(settings));
+    return digestEndpoints(settings).map((endpoint): DigestMessage => ({ version: 1, tenantId, period, from, chat: endpoint.url }));
+  });
+  if (messages.length || chats.length) await ports.queue([...messages, ...chats]);
   return messages.length;
 }
 
@@ -130,9 +141,13 @@ export const scheduleFirstRun = (ports: Pick<DigestSendingPorts, 'timer'>, tenan
 
 export type DigestOutcome = 'queued' | 'sent' | 'duplicate' | 'nobody';
 
-/** The digest queue's work for one message: a scheduled run fans out (and parks the next); a user's digest is sent once. */
+/**
+ * The digest queue's work for one message: a scheduled run fans out (and parks the next); a user's digest is sent once;
+ * a chat endpoint's is queued to the chat, which sends it once.
+ */
 export async function handleDigest(ports: DigestSendingPorts, message: DigestMessage, now: Date): Promise<DigestOutcome> {
   const { tenantId, period, from } = message;
+  if (message.chat !== undefined) return sendChatDigest(ports, tenantId, message.chat, period, from, now);
   if (message.user === undefined) {
     const settings = await ports.figures.settings(tenantId);
     const at = message.dueAt ? new Date(message.dueAt) : now;
@@ -151,6 +166,37 @@ export async function handleDigest(ports: DigestSendingPorts, message: DigestMes
     throw error;
   }
   await ports.claims.sent(tenantId, user.name, period, from, now);
+  return 'sent';
+}
+
+/**
+ * A period's digest to one chat endpoint, for its stores: queued to the chat queue under the period's id, where it is
+ * claimed once per endpoint (a second run's message finds it claimed). An endpoint no longer taking it gets nothing.
+ */
+async function sendChatDigest(
+  ports: DigestSendingPorts,
+  tenantId: number,
+  url: string,
+  period: DigestPeriod,
+  from: string,
+  now: Date,
+): Promise<DigestOutcome> {
+  const settings = await ports.figures.settings(tenantId);
+  const endpoint = digestEndpoints(settings).find((e) => e.url === url);
+  if (!endpoint) return 'nobody';
+  const figures = await digestFigures(
+    { ...ports.figures, baseUrl: ports.baseUrl },
+    { tenantId, period, now: periodEnd(period, from) },
+    Promise.resolve(endpointReader(endpoint)),
+  );
+  const digest = digestChat({
+    figures,
+    company: brandOf(settings).name,
+    locale: settings.locale ?? 'pt-BR',
+    timeZone: timeZoneOf(settings),
+    link: `${ports.baseUrl}${APP_DIGEST_PATH}?period=${period}`,
+  });
+  await ports.chat(digestChatDelivery(tenantId, url, period, from, digest, now));
   return 'sent';
 }
 

@@ -496,6 +496,9 @@ export const enAlerts: AlertCatalogue = {
   'digest.case': 'Case {id}: score {score}, due {due}',
   'digest.noCases': 'None.',
   'digest.moreCases': 'More cases in the workspace.',
+  'digest.themes': 'Top themes among detractors',
+  'digest.theme': '{name}: {count, plural, one {# detractor} other {# detractors}}',
+  'digest.example': 'For example: “{example}”',
   'digest.open': 'See the digest in the workspace',
   'digest.optOut':
     'You receive this digest {period, select, week {every Monday} other {every morning}}. To stop it or change how often, set your digest to off in the workspace.',
@@ -720,6 +723,11 @@ export const enAdminUsers: AdminUsersCatalogue = {
   'admin.users.invitedNoSender':
     'User {email} created, but no invitation was sent: this company has no e-mail sender. Set one, then send the invitation again.',
   'admin.users.resend': 'Send the invitation again',
+  'admin.users.digest': 'Digest e-mail',
+  'admin.users.digests.weekly': 'Weekly',
+  'admin.users.digests.daily': 'Daily (and the weekly one)',
+  'admin.users.digests.off': 'None',
+  'admin.users.saveDigest': 'Save the digest',
   'admin.users.resent': 'Invitation sent again, with a new temporary password (the one before no longer works).',
   'admin.users.signedIn': 'This user has signed in already: they keep their password (they may reset it on the sign-in page).',
   'admin.users.noSignIn': 'This user has no sign-in to invite (an API user).',

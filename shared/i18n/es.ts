@@ -498,6 +498,9 @@ export const esAlerts: AlertCatalogue = {
   'digest.case': 'Caso {id}: nota {score}, vence {due}',
   'digest.noCases': 'Ninguno.',
   'digest.moreCases': 'Más casos en el panel.',
+  'digest.themes': 'Temas más citados por los detractores',
+  'digest.theme': '{name}: {count, plural, one {# detractor} other {# detractores}}',
+  'digest.example': 'Por ejemplo: «{example}»',
   'digest.open': 'Ver el resumen en el panel',
   'digest.optOut':
     'Recibe este resumen {period, select, week {cada lunes} other {cada mañana}}. Para detenerlo o cambiar la frecuencia, desactive su resumen en el panel.',
@@ -724,6 +727,11 @@ export const esAdminUsers: AdminUsersCatalogue = {
   'admin.users.invitedNoSender':
     'Usuario {email} creado, pero no se envió la invitación: esta empresa no tiene remitente de correo. Configúrelo y envíe la invitación de nuevo.',
   'admin.users.resend': 'Enviar la invitación de nuevo',
+  'admin.users.digest': 'Resumen por correo',
+  'admin.users.digests.weekly': 'Semanal',
+  'admin.users.digests.daily': 'Diario (y el semanal)',
+  'admin.users.digests.off': 'Ninguno',
+  'admin.users.saveDigest': 'Guardar el resumen',
   'admin.users.resent': 'Invitación enviada de nuevo, con una nueva contraseña temporal (la anterior ya no funciona).',
   'admin.users.signedIn': 'Este usuario ya entró: conserva su contraseña (puede restablecerla en la página de acceso).',
   'admin.users.noSignIn': 'Este usuario no tiene acceso que invitar (un usuario de API).',

@@ -487,6 +487,9 @@ export const ptBRAlerts = {
   'digest.case': 'Caso {id}: nota {score}, prazo {due}',
   'digest.noCases': 'Nenhum.',
   'digest.moreCases': 'Mais casos no painel.',
+  'digest.themes': 'Temas mais citados pelos detratores',
+  'digest.theme': '{name}: {count, plural, one {# detrator} other {# detratores}}',
+  'digest.example': 'Por exemplo: “{example}”',
   'digest.open': 'Ver o resumo no painel',
   'digest.optOut':
     'Você recebe este resumo {period, select, week {toda segunda-feira} other {toda manhã}}. Para pará-lo ou mudar a frequência, desative seu resumo no painel.',
@@ -711,6 +714,11 @@ export const ptBRAdminUsers = {
   'admin.users.invitedNoSender':
     'Usuário {email} criado, mas o convite não foi enviado: esta empresa não tem remetente de e-mail. Configure um e envie o convite de novo.',
   'admin.users.resend': 'Enviar o convite de novo',
+  'admin.users.digest': 'Resumo por e-mail',
+  'admin.users.digests.weekly': 'Semanal',
+  'admin.users.digests.daily': 'Diário (e o semanal)',
+  'admin.users.digests.off': 'Nenhum',
+  'admin.users.saveDigest': 'Salvar o resumo',
   'admin.users.resent': 'Convite enviado de novo, com uma nova senha temporária (a anterior deixou de valer).',
   'admin.users.signedIn': 'Este usuário já entrou: ele mantém a senha dele (pode redefini-la na página de entrada).',
   'admin.users.noSignIn': 'Este usuário não tem acesso para convidar (um usuário de API).',

@@ -40,6 +40,7 @@ import {
   type FieldErrors,
 } from './admin-form.js';
 import { MAX_CHOICES } from './words.js';
+import { DIGEST_CHOICES } from '../digest/choices.js';
 
 /** This page's frame: the shared words and its own. */
 export type UsersFrame = AdminFrame<AdminUsersKey>;
@@ -121,7 +122,8 @@ const fieldOf = (path: string) => {
  * The tenant admin's users (issue 34 §6) over the users service of `/public/admin/users`: each user's scope, role and
  * state; invite a manager with their mobile if given (the service e-mails the invitation; their API token goes to the
  * page after the post in the shown-once cookie), invite one again (a new temporary password), change what a user sees
- * and their role, disable one (once its confirmation is ticked) or enable one. An admin cannot disable themself or drop
+ * and their role, set a person's digest e-mail (weekly, daily or none), disable one (once its confirmation is ticked)
+ * or enable one. An admin cannot disable themself or drop
  * their own admin role (the service's rule).
  */
 export function adminUsersPage(ports: UsersPorts) {
@@ -164,6 +166,13 @@ export function adminUsersPage(ports: UsersPorts) {
           await ports.updateUser(tenantId, userName(), { disabled: action === 'disable' }, actor);
           return changed();
         }
+      } else if (action === 'digest') {
+        const patch = v.safeParse(UserPatchBody, { digest: form.get('digest') ?? '' });
+        if (patch.success) {
+          await ports.updateUser(tenantId, userName(), patch.output, actor);
+          return changed();
+        }
+        addError(errors, '', `${t('admin.users.digest')}: ${frame.say(patch.issues[0].message)}`);
       } else if (action === 'update') {
         const patch = v.safeParse(UserPatchBody, { scope: scopeOf(sent), role: sent.role });
         if (patch.success) {
@@ -396,10 +405,28 @@ ${roleField(frame, `e${at}-role`, user.role, undefined)}
             what: t('admin.users.disableWhat'),
             confirm: t('admin.users.disableConfirm'),
           });
+  // The digest e-mail goes to those who sign in with an e-mail address: their choice, changed here as the users API does.
+  const digest =
+    wider || !signsIn(user.name)
+      ? ''
+      : postForm(
+          action,
+          { action: 'digest', name: user.name },
+          html`${selectField({
+            id: `d${at}-digest`,
+            name: 'digest',
+            label: t('admin.users.digest'),
+            value: user.digest,
+            options: DIGEST_CHOICES.map((choice) => [choice, t(`admin.users.digests.${choice}`)] as const),
+            errors: undefined,
+          })}<div class="actions">${submitButton(t('admin.users.saveDigest'), user.name, 'quiet')}</div>`,
+          html` class="digest"`,
+        );
   return html`<li class="card user${user.disabled_at ? ' inactive' : ''}">
 <h3>${user.name}${self ? html` <span class="you">(${t('admin.users.you')})</span>` : ''}</h3>
 <p>${facts.join(' · ')}</p>
 ${self ? html`<p class="hint">${t('admin.users.selfNote')}</p>` : ''}${wider ? html`<p class="hint">${t('admin.users.widerUser')}</p>` : ''}
+${digest}
 <div class="actions">${edit}${state}${resend}</div>
 </li>`;
 }

@@ -35,6 +35,7 @@ ${words.journeys.map(
       j.worst.map((w) => `- ${w}`),
     )}${j.few && html`<p>${j.few}</p>`}</section>`,
 )}
+${words.themes && html`<section><h2>${words.themes.title}</h2><ul>${words.themes.items.map((i) => html`<li><strong>${i.theme}</strong>${i.example && html`<br>${i.example}`}</li>`)}</ul></section>`}
 ${words.cases.map(
   (c, at) =>
     html`<section><h2>${c.title}</h2>${

@@ -17,7 +17,9 @@ import { overHttp } from '../support/api.js';
 import { until, type Mail } from '../support/mailbox.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
 import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched } from '../support/workspace.js';
-import { APP_DIGEST_PATH } from '../../shared/session/paths.js';
+import { APP_ADMIN_USERS_PATH, APP_DIGEST_PATH } from '../../shared/session/paths.js';
+import { keys } from '../../shared/keys.js';
+import { registerSale } from '../support/sales.js';
 
 /**
  * Digests through the local stack (issue 48): POST /public/admin/digests puts one e-mail per opted-in e-mail user in
@@ -26,6 +28,7 @@ import { APP_DIGEST_PATH } from '../../shared/session/paths.js';
  * e-mail is drawn at 390 and 700 px in chromium without horizontal scrolling.
  */
 const api = overHttp('public');
+const chatbot = overHttp('chatbot');
 const sesUrl = inject('sesUrl');
 const publicUrl = inject('publicUrl');
 const ZONE = 'America/Sao_Paulo';
@@ -240,6 +243,74 @@ describe('digests through the local stack', () => {
       expect(scroll, `at ${width} px`).toBeLessThanOrEqual(width);
       await page.screenshot({ path: join(tmpdir(), `digest-${width}.png`), fullPage: true });
       await page.close();
+    }
+  });
+
+  it.skipIf(!hasChromium)('names the top themes among detractors with a redacted example, drawn at 390 and 700 px', async () => {
+    // Prepare: two detractors' comments on the wait in store 1 today, analysed by the stack's own analysis queue.
+    for (const comment of ['A fila estava enorme, esperei 40 minutos, me liguem no 11 98765-4321', 'Fila enorme no caixa de novo']) {
+      const id = await registerSale(api, tenant.key, { store_id: 1, phone: '11987654321' });
+      const answer = { transactionId: id, attemptId: 1, journey: 'loja', score: 2, classes: [], comment };
+      expect((await chatbot({ method: 'POST', path: '/survey', key: tenant.chatbotKey, body: answer })).status).toBe(201);
+      await until(async () => {
+        const { Item } = await db().client.send(new GetCommand({ TableName: db().tableName, Key: keys.transaction(tenant.tenantId, id) }));
+        return Item?.analysis;
+      }, 'the analysis of the answer');
+    }
+    // Act: Bia's daily digest (she chose it, the tenant turned it on) of today's answers, by their UTC day.
+    const today = new Date().toISOString().slice(0, 10);
+    const run = { version: 1 as const, tenantId: tenant.tenantId, period: 'day' as const, from: today, user: BIA };
+    expect(await digestSending.handle(run)).toBe('sent');
+    const mail = await until(
+      async () => (await mails(BIA)).find((m) => m.body.text.includes('Temas más citados')),
+      'the digest with themes',
+    );
+    // Assess: the theme, its count, its newest example without the phone; in the text part too.
+    for (const part of [mail.body.text, mail.body.html]) {
+      expect(part).toMatch(/2 detractores/);
+      expect(part).toContain('Por ejemplo: «Fila enorme no caixa de novo»');
+      expect(part).not.toContain('98765');
+    }
+    for (const width of [390, 700]) {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.setContent(mail.body.html);
+      expect(await page.evaluate(scrollWidth), `at ${width} px`).toBeLessThanOrEqual(width);
+      await page.screenshot({ path: join(tmpdir(), `digest-themes-${width}.png`), fullPage: true });
+      await page.close();
+    }
+  });
+
+  it.skipIf(!hasChromium)("sets a user's digest on the users admin page, on a phone and a desktop", async () => {
+    // Prepare: a tenant admin signed in with their own password; the page speaks the tenant's Spanish.
+    const admin = `admin-${stamp}@example.com`;
+    const password = 'Digest-admin-pass1!';
+    await inviteManagerOf(tenant.tenantId, admin, 'all', { password, role: 'admin' });
+    for (const [viewport, label, choice] of [
+      [{ width: 390, height: 844 }, 'Ninguno', 'off'],
+      [{ width: 1280, height: 900 }, 'Diario (y el semanal)', 'daily'],
+    ] as const) {
+      const { context, problems } = await watched(browser, publicUrl, { viewport, bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto(`${publicUrl}${APP_ADMIN_USERS_PATH}`);
+      await signIn(page, admin, password);
+      await page.waitForURL(`**${APP_ADMIN_USERS_PATH}`);
+      // Act: Caio's select, then its button.
+      const card = page.locator('li.user', { has: page.getByRole('heading', { name: CAIO }) });
+      await card.getByLabel('Resumen por correo').selectOption({ label });
+      await card.getByRole('button', { name: `Guardar el resumen ${CAIO}` }).click();
+      await page.waitForURL(`**${APP_ADMIN_USERS_PATH}?done=changed`);
+      // Assess
+      expect(await digestOf(CAIO)).toBe(choice);
+      expect(
+        await page
+          .locator('li.user', { has: page.getByRole('heading', { name: CAIO }) })
+          .getByLabel('Resumen por correo')
+          .inputValue(),
+      ).toBe(choice);
+      expect(await axe(page), `at ${viewport.width} px`).toEqual([]);
+      await page.screenshot({ path: join(tmpdir(), `digest-users-${viewport.width}.png`), fullPage: true });
+      expect(problems).toEqual([]);
+      await context.close();
     }
   });
 });

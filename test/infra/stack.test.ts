@@ -91,7 +91,7 @@ describe('the CDK stacks', () => {
       'Test/PublicApi/PagesRoutes': 91,
       'Test/PublicApi/DirectoryRoutes': 112,
       'Test/PublicApi/TransactionsRoutes': 64,
-      'Test/PublicApi/InsightsRoutes': 65,
+      'Test/PublicApi/InsightsRoutes': 79,
       'Test/PublicApi/PrivacyRoutes': 28,
       'Test/PublicApi/AdminRoutes': 126,
       'Test/PublicApi/CasesRoutes': 28,

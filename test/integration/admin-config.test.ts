@@ -610,6 +610,8 @@ describe('admin routes and keys', () => {
     expect(adminRoutes.map((r) => r.operationId)).toEqual([
       'retryWebhookDelivery',
       'replayWebhookDeliveries',
+      'listChatDeliveries',
+      'retryChatDelivery',
       'getAdminConfig',
       'listAdminAudit',
       'putAdminConfig',

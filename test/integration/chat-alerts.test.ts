@@ -8,6 +8,15 @@ import { inProcess } from '../support/api.js';
 import { sqsEvent } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../../shared/adapters/dynamodb.js';
+import { counterUpdates } from '../../shared/adapters/result-counters.js';
+import { digestSending } from '../../shared/adapters/wiring/digest.js';
+import { digestChatDelivery } from '../../shared/digest/chat.js';
+import { digestDays } from '../../shared/digest/figures.js';
+import { answerTally, merge, sentTally } from '../../shared/results/tally.js';
+import { timeZoneOf } from '../../shared/locale.js';
+import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
 
 /**
  * Case alerts in Slack and Teams through the local stack: the tenant's chat endpoints set through the admin API and
@@ -26,6 +35,9 @@ const endpoints = () => ({
   comment: url('comment'),
   store2: url('store2'),
   gone: url('gone', '?status=410'),
+  digestSlack: url('digest-slack'),
+  digestTeams: url('digest-teams'),
+  failing: url('failing', '?status=500'),
 });
 
 interface Received {
@@ -53,7 +65,7 @@ async function received(done: (messages: Received[]) => boolean): Promise<Receiv
 beforeAll(async () => {
   tenant = await newTenant();
   const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
-  const { slack, teams, comment, store2, gone } = endpoints();
+  const { slack, teams, comment, store2, gone, digestSlack, digestTeams, failing } = endpoints();
   const put = await api({
     method: 'PUT',
     path: '/public/admin/config',
@@ -68,6 +80,9 @@ beforeAll(async () => {
           { kind: 'slack', url: comment, events: ['case.opened'], comment: true },
           { kind: 'slack', url: store2, events: ['case.opened'], stores: [2] },
           { kind: 'teams', url: gone, events: ['case.opened'] },
+          { kind: 'slack', url: digestSlack, events: ['digest'] },
+          { kind: 'teams', url: digestTeams, events: ['digest'], stores: [2] },
+          { kind: 'slack', url: failing, events: ['score.drop'] },
         ],
       },
     },
@@ -174,5 +189,127 @@ describe('case alerts in chat', () => {
       [gone, 'HTTP 410', null],
       [gone, 'HTTP 410', null],
     ]);
+  });
+});
+
+/** Answers of journey loja counted on `day` (the tally the answer path writes). */
+async function answered(day: string, storeId: number, scores: number[]) {
+  for (const [i, score] of scores.entries()) {
+    const where = { journeyId: 1, storeId, employeeId: 1 };
+    const deltas = merge([
+      ...sentTally(where, new Date(`${day}T12:00:00Z`)),
+      ...answerTally(where, { indicator: 'nps', score, items: [], answeredAt: `${day}T13:00:00Z`, sentOn: day }),
+    ]);
+    await db().client.send(
+      new TransactWriteCommand({ TransactItems: counterUpdates(tenant.tenantId, { journeyId: 1, deltas }, 2000 + i) }),
+    );
+  }
+}
+
+describe('the digest in chat', () => {
+  it("sends each endpoint taking the digest one summary of its stores' week, once however often it is posted", async () => {
+    // Prepare: last week's answers, two in store 1 and one in store 2.
+    const days = digestDays('week', new Date(), timeZoneOf(await tenantSettings(tenant.tenantId)));
+    await answered(days.from, 1, [10, 9]);
+    await answered(days.to, 2, [3]);
+    const { digestSlack, digestTeams } = endpoints();
+
+    // Act: the admin's post (the digest queue, then the chat queue: the stack's pollers).
+    const posted = await api({ method: 'POST', path: '/public/admin/digests', key: tenant.adminKey, body: { period: 'week' } });
+    expect(posted.status, posted.text).toBe(202);
+    const messages = await received((m) => to(m, digestSlack).length > 0 && to(m, digestTeams).length > 0);
+
+    // Assess: Slack's every store (3 answers), Teams' store 2 only (1 answer), each with the digest page's link.
+    const [slack] = to(messages, digestSlack);
+    expect(slack.text).toMatch(/\d/);
+    expect(slack.blocks).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'header' }),
+        { type: 'actions', elements: [expect.objectContaining({ url: expect.stringMatching(/\/app\/digest\?period=week$/) })] },
+      ]),
+    );
+    expect(JSON.stringify(slack)).toMatch(/: 3 ·/);
+    const [card] = to(messages, digestTeams);
+    expect(card).toMatchObject({
+      type: 'message',
+      attachments: [
+        {
+          contentType: 'application/vnd.microsoft.card.adaptive',
+          content: {
+            type: 'AdaptiveCard',
+            actions: [{ type: 'Action.OpenUrl', url: expect.stringMatching(/\/app\/digest\?period=week$/) }],
+          },
+        },
+      ],
+    });
+    expect(JSON.stringify(card)).toMatch(/: 1 ·/);
+    expect(JSON.stringify(card)).not.toMatch(/: 3 ·/);
+
+    // A second run of the period queues each endpoint's message again (the chat queue's claim is what sends it once):
+    // handled here, each finds its message claimed.
+    const run = { version: 1 as const, tenantId: tenant.tenantId, period: 'week' as const, from: days.from };
+    expect(await digestSending.handle({ ...run, chat: digestSlack })).toBe('sent');
+    const again = [digestSlack, digestTeams].map((url) =>
+      digestChatDelivery(tenant.tenantId, url, 'week', days.from, { title: 't', lines: [], link: 'l', open: 'o' }, new Date()),
+    );
+    const response = await invoke('chatAlerts', chatConsumer, sqsEvent(again, { queue: 'ChatQueue' }));
+    expect(response.batchItemFailures).toEqual([]);
+    const after = await chatMessages();
+    expect([to(after, digestSlack).length, to(after, digestTeams).length]).toEqual([1, 1]);
+  });
+});
+
+describe('failed chat messages through the API', () => {
+  it('lists them to an admin, and re-sends one once, written to the audit log', async () => {
+    // Prepare: a score-drop message to an endpoint that answers 500.
+    const { failing } = endpoints();
+    const event = {
+      id: `score-drop-1-${Date.now()}`,
+      type: 'score.drop' as const,
+      created_at: new Date().toISOString(),
+      data: { store_id: 1, title: 'Queda', lines: [], link: 'https://x/app/results', open: 'Ver' },
+    };
+    const response = await invoke(
+      'chatAlerts',
+      chatConsumer,
+      sqsEvent([{ tenantId: tenant.tenantId, url: failing, event, attempt: 1 }], { queue: 'ChatQueue' }),
+    );
+    expect(response.batchItemFailures).toEqual([]);
+
+    // Act
+    const list = await api({ path: '/public/chat/deliveries', key: tenant.adminKey, query: { status: 'failed' } });
+    const refused = await api({ path: '/public/chat/deliveries', key: tenant.key, query: { status: 'failed' } });
+
+    // Assess: newest first, with the retry the consumer parked.
+    expect(list.status, list.text).toBe(200);
+    expect(refused.status).toBe(403);
+    const failed = list.body.data.find((d: { url: string }) => d.url === failing);
+    expect(failed).toMatchObject({
+      event_id: event.id,
+      type: 'score.drop',
+      attempt: 1,
+      error: 'HTTP 500',
+      next_attempt_at: expect.any(String),
+    });
+
+    const retried = await api({ method: 'POST', path: `/public/chat/deliveries/${failed.id}/retry`, key: tenant.adminKey });
+    expect(retried.status, retried.text).toBe(202);
+    expect(retried.body).toEqual({ id: failed.id, status: 'replaying' });
+    // The re-send posted (and failed again, listed as attempt 2, not retried again automatically).
+    await received((m) => to(m, failing).length >= 2);
+    const relisted = await api({ path: '/public/chat/deliveries', key: tenant.adminKey, query: { status: 'failed' } });
+    expect(
+      relisted.body.data
+        .filter((d: { id: string }) => d.id === failed.id)
+        .map((d: { attempt: number; next_attempt_at: unknown }) => [d.attempt, d.next_attempt_at]),
+    ).toEqual([[2, null]]);
+    const audit = await api({ path: '/public/admin/audit', key: tenant.adminKey });
+    expect(audit.body.data[0]).toMatchObject({
+      action: 'chat.retry',
+      changes: [{ path: `alerts.chat.deliveries.${failed.id}`, old: 'failed', new: 'replaying' }],
+    });
+    expect((await api({ method: 'POST', path: `/public/chat/deliveries/dlv_${'x'.repeat(32)}/retry`, key: tenant.adminKey })).status).toBe(
+      404,
+    );
   });
 });

@@ -2,6 +2,7 @@ import { signQrCode } from '../../shared/qr/token.js';
 import { digestUnsubscribeToken } from '../../shared/digest/unsubscribe.js';
 import { caseOpener } from '../../shared/adapters/wiring/cases.js';
 import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
+import { chatPorts } from '../../shared/adapters/wiring/chat.js';
 import { privacyService } from '../../shared/adapters/wiring/privacy.js';
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
@@ -131,6 +132,32 @@ export async function fixture(): Promise<Fixture> {
     },
     failed,
   );
+  // A chat message that failed, claimed and recorded as the chat consumer does (to an endpoint the tenant does not list).
+  const chat = {
+    tenantId: tenant.tenantId,
+    url: `${FIXTURE_ENDPOINT}-chat`,
+    attempt: 1,
+    event: {
+      ...tenantEvent(tenant.tenantId, 'case.opened', marker, { case_id: 1, store_id: 1, employee_id: 1, score: 1 }, new Date()),
+      type: 'case.opened' as const,
+    },
+  };
+  const failedChatDeliveryId = deliveryId(chat.event.id, chat.url);
+  await chatPorts.claim(tenant.tenantId, failedChatDeliveryId, chat);
+  await chatPorts.recordFailure(
+    tenant.tenantId,
+    {
+      id: failedChatDeliveryId,
+      event_id: chat.event.id,
+      type: chat.event.type,
+      url: chat.url,
+      attempt: 1,
+      failed_at: new Date().toISOString(),
+      error: 'unreachable',
+      next_attempt_at: null,
+    },
+    chat,
+  );
   // The event endpoint whose signing secret POST /public/admin/webhooks/rotate rotates: listed before the configuration
   // is read, so that replacing it (putAdminConfig) keeps it.
   const { delivery } = await readSettings(tenant.tenantId);
@@ -158,6 +185,7 @@ export async function fixture(): Promise<Fixture> {
     ...tenant,
     logoFile: logo.file,
     failedDeliveryId,
+    failedChatDeliveryId,
     configEtag: config.headers.etag!,
     marker,
     privacyRequestId: exportRequest.body.id as string,

@@ -77,6 +77,8 @@ const ALLOWED: Record<string, number[]> = {
   createAdminUser: [201],
   // Its own failed deliveries to that endpoint: none.
   replayWebhookDeliveries: [202],
+  // Its own failed chat messages: none.
+  listChatDeliveries: [200],
   // Its own digest and its own suggestions (no answers); the digests of its own users; its own QR codes' generation.
   getDigest: [200],
   listThemeSuggestions: [200],

@@ -3,6 +3,8 @@
  * no table, no queue and no Java. They keep the ports' promises that the rules depend on (external codes unique,
  * a request key stored once, the repeat window) and nothing of the table's shape.
  */
+import type { AnswerStore, StoredAnswer } from '../../shared/answers/ports.js';
+import type { ThemeCounterRow, ThemeCounters, ThemeDimension } from '../../shared/themes/report.js';
 import type { CaseSelection, CaseStore, CaseUsers } from '../../shared/cases/ports.js';
 import type { CaseRecord, CaseStatus } from '../../shared/cases/record.js';
 import { CLAIM_SECONDS, type EscalationClaims, type EscalationRule } from '../../shared/cases/overdue.js';
@@ -604,5 +606,68 @@ export function memoryInvitations(settings: Awaited<ReturnType<InvitationPorts['
       email: async (message) => void sent.push(message),
       baseUrl: () => 'https://example.test',
     }),
+  };
+}
+
+/**
+ * The theme counters by day (a month's days, or a year's months summed) and the answers listed by theme, for the digest's
+ * themes: what the analysis writes, kept as the ports read it.
+ */
+export function memoryThemes(): {
+  counters: ThemeCounters;
+  answers: Pick<AnswerStore, 'list'>;
+  /** One analysed answer: counted on its day under each theme (journey and store cells), and listed. */
+  add(tenantId: number, answer: StoredAnswer, bucket: string): void;
+} {
+  const cells: {
+    tenantId: number;
+    dimension: ThemeDimension;
+    ids: number[];
+    day: string;
+    theme: string;
+    counts: Record<string, number>;
+  }[] = [];
+  const listed: { tenantId: number; answer: StoredAnswer }[] = [];
+  return {
+    counters: {
+      async read({ tenantId, dimension, ids, grain, partition }) {
+        const rows = new Map<string, ThemeCounterRow>();
+        for (const cell of cells) {
+          if (cell.tenantId !== tenantId || cell.dimension !== dimension || cell.ids.join() !== ids.join()) continue;
+          if (!cell.day.startsWith(partition)) continue;
+          const period = grain === 'day' ? cell.day : cell.day.slice(0, 7);
+          const row = rows.get(`${cell.theme}#${period}`) ?? { theme: cell.theme, period, counts: {} };
+          for (const [name, n] of Object.entries(cell.counts)) row.counts[name] = (row.counts[name] ?? 0) + n;
+          rows.set(`${cell.theme}#${period}`, row);
+        }
+        return [...rows.values()];
+      },
+    },
+    answers: {
+      async list(selection) {
+        const answers = listed
+          .filter(({ tenantId }) => tenantId === selection.tenantId)
+          .map(({ answer }) => answer)
+          .filter((a) => !selection.stores || selection.stores.includes(a.storeId))
+          .filter((a) => a.answeredAt.slice(0, 10) >= selection.from && a.answeredAt.slice(0, 10) <= selection.to)
+          .filter((a) => selection.theme === undefined || a.themes?.includes(selection.theme))
+          .filter(
+            (a) =>
+              !selection.journeys ||
+              selection.journeys.some((j) => j.id === a.journeyId && (!j.scores || (a.score >= j.scores.min && a.score <= j.scores.max))),
+          )
+          .sort((a, b) => b.answeredAt.localeCompare(a.answeredAt));
+        return { answers: copy(answers.slice(0, selection.limit)), nextCursor: answers.length > selection.limit ? 'more' : null };
+      },
+    },
+    add(tenantId, answer, bucket) {
+      const day = answer.answeredAt.slice(0, 10);
+      for (const theme of answer.themes ?? []) {
+        const counts = { comments: 1, [bucket]: 1, score_sum: answer.score };
+        cells.push({ tenantId, dimension: 'journey', ids: [answer.journeyId], day, theme, counts });
+        cells.push({ tenantId, dimension: 'storeJourney', ids: [answer.storeId, answer.journeyId], day, theme, counts });
+      }
+      listed.push({ tenantId, answer: copy(answer) });
+    },
   };
 }

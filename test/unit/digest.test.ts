@@ -5,8 +5,11 @@ import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
 import type { UserRecord } from '../../shared/access/ports.js';
 import type { CaseRecord } from '../../shared/cases/record.js';
 import { ENV } from '../../shared/config.js';
-import { changeOf, digestDays, digestFigures } from '../../shared/digest/figures.js';
+import { changeOf, digestDays, digestFigures, DIGEST_EXAMPLE_CHARACTERS, exampleOf, topThemes } from '../../shared/digest/figures.js';
 import { digestEmail } from '../../shared/digest/email.js';
+import type { ChatDelivery, ChatDigest, ChatEndpoint } from '../../shared/chat/ports.js';
+import { slackMessage } from '../../shared/chat/render.js';
+import type { DigestMessage } from '../../shared/digest/schema.js';
 import { getsDigest, handleDigest, nextRunAt, scheduleFirstRun, type DigestSendingPorts } from '../../shared/digest/sending.js';
 import { digestPage, postedChoice } from '../../shared/workspace/digest-page.js';
 import type { Employee } from '../../shared/employees/schema.js';
@@ -17,7 +20,9 @@ import { answerTally, sentTally, type Counted } from '../../shared/results/tally
 import type { Store } from '../../shared/stores/schema.js';
 import type { Settings } from '../../shared/tenants/config-schema.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
-import { memoryCases, memoryCounters } from '../support/memory.js';
+import { memoryCases, memoryCounters, memoryThemes } from '../support/memory.js';
+import { themeReport } from '../../shared/themes/report.js';
+import type { StoredAnswer } from '../../shared/answers/ports.js';
 
 vi.stubEnv(ENV.localDeployment, '1');
 const demo = parseTenantFile(readFileSync(DEMO_TENANTS_FILE, 'utf8'), {}).tenants[0]!;
@@ -91,6 +96,37 @@ const results = resultsService({
   stores: { getMany: async (_t, ids) => STORES.filter((s) => ids.includes(s.id)) },
   employees: { getMany: async (_t, ids) => EMPLOYEES.filter((e) => ids.includes(e.id)) },
 });
+/** The demo journeys' analysed comments of the week: two detractors on the wait (store 1 and 2), one on price, a promoter on staff. */
+function analysed() {
+  const themes = memoryThemes();
+  const answer = (id: number, storeId: number, score: number, at: string, comment: string, found: string[]): StoredAnswer => ({
+    id,
+    transactionId: null,
+    answeredAt: at,
+    journeyId: 1,
+    storeId,
+    employeeId: 1,
+    customerId: 1,
+    customerName: 'Maria',
+    source: 'api',
+    score,
+    comment,
+    items: [],
+    sentiment: 'negative',
+    themes: found,
+  });
+  themes.add(TENANT, answer(1, 1, 2, '2026-05-26T12:00:00Z', 'A fila demorou, me liguem no 11 98765-4321', ['wait', 'price']), 'detractor');
+  themes.add(TENANT, answer(2, 2, 4, '2026-05-29T12:00:00Z', 'Fila   enorme\nno caixa', ['wait']), 'detractor');
+  themes.add(TENANT, answer(3, 1, 10, '2026-05-30T12:00:00Z', 'Atendente muito simpática, mas a fila...', ['staff', 'wait']), 'promoter');
+  // The week before: not this digest's.
+  themes.add(TENANT, answer(4, 1, 0, '2026-05-20T12:00:00Z', 'Preço alto', ['price']), 'detractor');
+  return { report: themeReport({ counters: themes.counters, settings: async () => SETTINGS }).report, answers: themes.answers };
+}
+const noThemes = () => {
+  const themes = memoryThemes();
+  return { report: themeReport({ counters: themes.counters, settings: async () => SETTINGS }).report, answers: themes.answers };
+};
+
 const user = (scope: UserRecord['scope'] = 'all'): Promise<UserRecord> =>
   Promise.resolve({ name: 'gerente@demo.local', scope, tokenHash: 'h', created_at: '2026-01-01T00:00:00Z' });
 
@@ -115,11 +151,11 @@ const aCase = (id: number, storeId: number, overdue: boolean): CaseRecord =>
     closedAt: null,
   }) as CaseRecord;
 
-async function digestOf(scope: UserRecord['scope'], store?: number) {
+async function digestOf(scope: UserRecord['scope'], store?: number, themes = noThemes()) {
   const cases = memoryCases();
   await cases.open(TENANT, aCase(1, 2, true), []);
   await cases.open(TENANT, aCase(2, 1, false), []);
-  const ports = { report: results.report, settings: async () => SETTINGS, cases, baseUrl: 'https://pesquisa.example' };
+  const ports = { report: results.report, settings: async () => SETTINGS, cases, themes, baseUrl: 'https://pesquisa.example' };
   return digestFigures(ports, { tenantId: TENANT, period: 'week', store, now: NOW }, user(scope));
 }
 
@@ -170,7 +206,7 @@ describe('the digest figures', () => {
       stores: { getMany: async (_t, ids) => STORES.filter((s) => ids.includes(s.id)) },
       employees: { getMany: async (_t, ids) => EMPLOYEES.filter((e) => ids.includes(e.id)) },
     });
-    const ports = { report: ranking.report, settings: async () => settings, cases: memoryCases(), baseUrl: '' };
+    const ports = { report: ranking.report, settings: async () => settings, cases: memoryCases(), themes: noThemes(), baseUrl: '' };
     // Act
     const digest = await digestFigures(ports, { tenantId: TENANT, period: 'week', now: NOW }, user());
     const stores = await ranking.report(
@@ -184,6 +220,34 @@ describe('the digest figures', () => {
     expect(loja.ranking.best.map((r) => r.label)).toEqual(byRank);
     expect(byRank).toEqual(['Loja Centro', 'Loja Norte']);
     expect(loja.ranking.few).toEqual([]);
+  });
+
+  it('names the top themes among detractors, each with its newest detractor comment redacted, in the scope', async () => {
+    // Act
+    const all = await digestOf('all', undefined, analysed());
+    const one = await digestOf({ stores: [1], groups: [1, 2] }, undefined, analysed());
+    // Assess: wait (2 detractors) before price (1 this week; the week before's is not counted); staff has no detractor.
+    expect(all.themes).toEqual([
+      { theme: 'wait', name: expect.any(String), detractors: 2, example: 'Fila enorme no caixa' },
+      { theme: 'price', name: expect.any(String), detractors: 1, example: 'A fila demorou, me liguem no [phone]' },
+    ]);
+    expect(one.themes.map((t) => [t.theme, t.detractors, t.example])).toEqual([
+      ['price', 1, 'A fila demorou, me liguem no [phone]'],
+      ['wait', 1, 'A fila demorou, me liguem no [phone]'],
+    ]);
+    expect((await digestOf('all')).themes).toEqual([]);
+  });
+
+  it('cuts a long example and keeps the three themes most mentioned by detractors', () => {
+    expect(exampleOf('x'.repeat(500))).toHaveLength(DIGEST_EXAMPLE_CHARACTERS);
+    expect(exampleOf('meu cpf 123.456.789-09, e-mail ana@example.com')).toBe('meu cpf [cpf], e-mail [email]');
+    const row = (theme: string, detractors: number) => ({ theme, name: theme, detractors });
+    expect(
+      topThemes([
+        [row('a', 1), row('b', 3), row('z', 0)],
+        [row('a', 3), row('c', 2), row('d', 2)],
+      ]),
+    ).toEqual([row('a', 4), row('b', 3), row('c', 2)]);
   });
 
   it('refuses a store outside the scope as results do', async () => {
@@ -221,6 +285,35 @@ describe('the digest e-mail', () => {
   });
 });
 
+describe("the digest's themes", () => {
+  it('are a section of the e-mail, its text and the page when comments were analysed, and absent otherwise', async () => {
+    const input = {
+      company: 'Demo',
+      locale: 'pt-BR' as const,
+      timeZone: 'America/Sao_Paulo',
+      link: 'https://x/app/digest',
+      unsubscribe: 'https://x/u',
+    };
+    const email = digestEmail({ ...input, figures: await digestOf('all', undefined, analysed()) });
+    for (const part of [email.html, email.text]) {
+      expect(part).toContain('Temas mais citados pelos detratores');
+      expect(part).toContain('2 detratores');
+      expect(part).toContain('Por exemplo: “A fila demorou, me liguem no [phone]”');
+      expect(part).not.toContain('98765');
+    }
+    const none = digestEmail({ ...input, figures: await digestOf('all') });
+    expect(none.html).not.toContain('Temas mais citados');
+    expect(none.text).not.toContain('Temas mais citados');
+    const page = digestPage({
+      figures: await digestOf('all', undefined, analysed()),
+      settings: SETTINGS,
+      user: await user(),
+      base: '',
+    });
+    expect(String(page.html)).toContain('Por exemplo: “Fila enorme no caixa”');
+  });
+});
+
 describe('who gets a digest, and when the next one is due', () => {
   const someone = (name: string, fields: Partial<UserRecord> = {}): UserRecord => ({
     name,
@@ -255,13 +348,15 @@ describe('who gets a digest, and when the next one is due', () => {
   });
 
   /** A tenant's run through in-memory ports: the messages it queues and the timers it parks. */
-  function scheduled(daily: boolean) {
-    const settings = { ...SETTINGS, digests: { daily } };
-    const queued: { period: string; from: string; user?: string | undefined }[] = [];
+  function scheduled(daily: boolean, chat: ChatEndpoint[] = []) {
+    const settings = { ...SETTINGS, digests: { daily }, alerts: { scoreDrop: false, chat } };
+    const cases = memoryCases();
+    const queued: DigestMessage[] = [];
+    const chats: ChatDelivery[] = [];
     const parked: { period: string; from: string; dueAt: string }[] = [];
     let listed = 0;
     const ports: DigestSendingPorts = {
-      figures: { report: results.report, settings: async () => settings, cases: memoryCases() },
+      figures: { report: results.report, settings: async () => settings, cases, themes: noThemes() },
       users: {
         list: async () => {
           listed++;
@@ -275,10 +370,56 @@ describe('who gets a digest, and when the next one is due', () => {
       timer: { schedule: async (m, dueAt) => void parked.push({ period: m.period, from: m.from, dueAt: dueAt.toISOString() }) },
       baseUrl: '',
       unsubscribeToken: () => 'token',
+      chat: async (delivery) => void chats.push(delivery),
     };
     const run = (dueAt: string) => handleDigest(ports, { version: 1, tenantId: TENANT, period: 'day', from: '', dueAt }, new Date(dueAt));
-    return { ports, run, queued, parked, listed: () => listed };
+    return { ports, run, queued, parked, chats, cases, listed: () => listed };
   }
+
+  it("sends the period's digest to each chat endpoint that takes it, for its stores, under one id a period", async () => {
+    // Prepare: an endpoint of every store, one of store 2, one that takes case alerts only.
+    const all: ChatEndpoint = { kind: 'slack', url: 'http://localhost/all', events: ['digest'], comment: false };
+    const norte: ChatEndpoint = {
+      kind: 'teams',
+      url: 'http://localhost/norte',
+      events: ['digest', 'case.opened'],
+      stores: [2],
+      comment: false,
+    };
+    const cases: ChatEndpoint = { kind: 'slack', url: 'http://localhost/cases', events: ['case.opened'], comment: false };
+    const tenant = scheduled(false, [all, norte, cases]);
+    await tenant.cases.open(TENANT, aCase(1, 2, true), []);
+    await tenant.cases.open(TENANT, aCase(2, 1, false), []);
+    // Act: the Monday run of 1 June, then each message queued, handled twice (a run that fired twice).
+    await tenant.run('2026-06-01T11:00:00.000Z');
+    const forChat = tenant.queued.filter((m) => m.chat !== undefined);
+    for (const message of [...forChat, ...forChat]) expect(await handleDigest(tenant.ports, message, NOW)).toBe('sent');
+    // Assess: one message per endpoint taking the digest, the same id each time (the chat's claim sends it once).
+    expect(forChat.map((m) => [m.period, m.from, m.chat])).toEqual([
+      ['week', '2026-05-25', all.url],
+      ['week', '2026-05-25', norte.url],
+    ]);
+    expect(tenant.chats.map((d) => [d.url, d.event.id, d.event.type])).toEqual([
+      [all.url, 'digest-week-2026-05-25', 'digest'],
+      [norte.url, 'digest-week-2026-05-25', 'digest'],
+      [all.url, 'digest-week-2026-05-25', 'digest'],
+      [norte.url, 'digest-week-2026-05-25', 'digest'],
+    ]);
+    const [every, north] = tenant.chats.map((d) =>
+      slackMessage({ type: 'digest', locale: 'pt-BR', ...(d.event.data as unknown as ChatDigest) }),
+    );
+    const text = (message: typeof every) => JSON.stringify(message);
+    // Every store: 4 answers, both open cases; store 2 alone: its 1 answer, its employees ranked, its overdue case.
+    expect(every!.text).toContain('Resumo semanal');
+    expect(text(every!)).toContain('Respostas: 4');
+    expect(text(every!)).toContain('Casos abertos: 2 · Casos atrasados: 1');
+    expect(text(every!)).toContain('/app/digest?period=week');
+    expect(text(north!)).toContain('Respostas: 1');
+    expect(text(north!)).not.toContain('Loja Centro');
+    expect(text(north!)).toContain('Casos abertos: 1 · Casos atrasados: 1');
+    // An endpoint no longer taking the digest gets nothing.
+    expect(await handleDigest(tenant.ports, { ...forChat[0]!, chat: cases.url }, NOW)).toBe('nobody');
+  });
 
   it('queues every morning the daily digests when the tenant has them on, and the weekly ones on Monday', async () => {
     const on = scheduled(true);

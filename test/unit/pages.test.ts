@@ -635,6 +635,47 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     expect(shown).toMatch(/<button type="submit" class="quiet">Enviar o convite de novo/);
   });
 
+  it('the users page sets each person’s digest e-mail through the users service, never an integration’s token user', async () => {
+    // Prepare: the admin, a manager who signs in (weekly by default), an integration's token user.
+    const settings = { locale: 'es' as const, timeZone: 'UTC', delivery: {}, brand: { name: 'Aurora' } };
+    const access = memoryAccess();
+    const audit = memoryAudit();
+    await access.insertUser(1, ADMIN);
+    await access.insertUser(1, { ...ADMIN, name: 'gerente@aurora.test', role: 'member', tokenHash: 'g' });
+    await access.insertUser(1, { ...ADMIN, name: 'erp-sync', role: 'member', tokenHash: 'e' });
+    const page = adminUsersPage({
+      settings: async () => settings,
+      ...tenantUsers(access, memorySignIn(), audit, memoryInvitations(settings)),
+      shownOnce: { sealer: sealer(() => 's'.repeat(32), 'shown-once/v1'), spend: async () => true },
+      groups: async () => [],
+      storeNames: async () => new Map(),
+      storeChoices: async () => new Map(),
+    });
+    const post = (digest: string) =>
+      page.saveUsers({
+        tenantId: 1,
+        user: ADMIN,
+        base: '',
+        query: {},
+        form: new URLSearchParams({ action: 'digest', name: 'gerente@aurora.test', digest }),
+      });
+    // Act
+    const shown = (await page.showUsers({ tenantId: 1, user: ADMIN, base: '', query: {}, form: new URLSearchParams() })).html!;
+    const saved = await post('daily');
+    const wrong = await post('monthly');
+    // Assess: a select for each person, the current choice selected; the choice saved as the API saves it, and audited.
+    const digests = [...shown.matchAll(/name="action" value="digest"><input type="hidden" name="name" value="([^"]+)"/g)].map((m) => m[1]);
+    expect(digests.sort()).toEqual([ADMIN.name, 'gerente@aurora.test'].sort());
+    expect(shown).toContain('Resumen por correo</label>');
+    expect(shown).toContain('<option value="weekly" selected>Semanal</option>');
+    expect(saved.status).toBe(303);
+    expect(await access.findUserByName(1, 'gerente@aurora.test')).toMatchObject({ digest: 'daily' });
+    expect(audit.entries.get(1)?.at(-1)).toMatchObject({ action: 'user.update' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.html).toContain('Resumen por correo:');
+    expect(await access.findUserByName(1, 'gerente@aurora.test')).toMatchObject({ digest: 'daily' });
+  });
+
   it('the keys page reads an expiry in the tenant’s zone', () => {
     expect(expiryOf('2026-07-01T09:30', 'America/Sao_Paulo')).toBe('2026-07-01T12:30:00.000Z');
     expect(expiryOf('2026-07-01T09:30', 'Europe/Madrid')).toBe('2026-07-01T07:30:00.000Z');

@@ -2,6 +2,8 @@ import { ENV, requireEnvs, wire } from '../../config.js';
 import { chatComposer } from '../../chat/delivery.js';
 import type { ChatDeliveryPorts, ChatEventRecord } from '../../chat/ports.js';
 import { chatDeliveryPorts, chatStatus } from '../chat-deliveries.js';
+import { chatReplay } from '../../chat/replay.js';
+import { auditLog } from '../audit-log.js';
 import { chatPublisher } from '../chat-publisher.js';
 import { caseNames } from '../case-ports.js';
 import { caseStore } from '../case-repository.js';
@@ -49,4 +51,10 @@ export const sendChat = /* @__PURE__ */ wire(() => {
 export const chatAdmin = /* @__PURE__ */ wire(() => {
   requireEnvs(ENV.tableName);
   return chatStatus;
+});
+
+/** Re-sending a failed chat message (the admin's retry), written to the audit log. */
+export const chatRetries = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.tableName, ENV.chatQueueUrl);
+  return chatReplay({ deliveries: chatStatus, audit: auditLog });
 });

@@ -11,13 +11,19 @@ import { digestUnsubscribeToken, type DigestUnsubscribePorts } from '../../diges
 import { caseStore } from '../case-repository.js';
 import { digestClaims } from '../digest-claims.js';
 import { sendDigestEmail } from '../digest-mail.js';
-import { sendMessages } from '../sqs.js';
-import { resultsService } from './results.js';
+import { sendMessage, sendMessages } from '../sqs.js';
+import { resultsService, themeResults } from './results.js';
+import { answerStore } from '../answer-repository.js';
 import { tenantSettings } from './tenants.js';
 import { digestTimer } from './timers.js';
 
-/** What the digest's figures read: the results' reports, the tenant's settings, and its cases. */
-const figurePorts = () => ({ report: resultsService.report, settings: tenantSettings, cases: caseStore });
+/** What the digest's figures read: the results' reports, the tenant's settings, its cases, and its themes. */
+const figurePorts = () => ({
+  report: resultsService.report,
+  settings: tenantSettings,
+  cases: caseStore,
+  themes: { report: themeResults.report, answers: answerStore },
+});
 
 /** GET /public/digest: the figures in the token's scope; its case links relative to the API's base. */
 export const digestReads = /* @__PURE__ */ wire(() => {
@@ -48,6 +54,9 @@ export const digestSending = /* @__PURE__ */ wire(() => {
       return requireEnv(ENV.surveyBaseUrl);
     },
     unsubscribeToken: (tenantId, name) => digestUnsubscribeToken(tenantId, name, requireEnv(ENV.surveySecret)),
+    async chat(delivery) {
+      await sendMessage('chat', delivery);
+    },
   };
   return {
     /** The admin's POST: the period's digests now, and the tenant's next scheduled run parked (if it was lost). */
