@@ -1,7 +1,9 @@
 import { analyticsExport, localDayOf, RETENTION_SWEEP_DAYS } from '../shared/analytics/export.js';
 import type { AnalyticsFiles, DayAnswers } from '../shared/analytics/ports.js';
 import { dayAnswers } from '../shared/adapters/analytics-answers.js';
+import { dirtyDays } from '../shared/adapters/analytics-dirty.js';
 import { analyticsFiles } from '../shared/adapters/analytics-files.js';
+import { dayCases, daySurveys } from '../shared/adapters/analytics-records.js';
 import { pseudonymKey } from '../shared/adapters/analytics-key.js';
 import { db } from '../shared/adapters/dynamodb.js';
 import { readSettings } from '../shared/adapters/settings-repository.js';
@@ -61,7 +63,15 @@ export async function analyticsCost(f: Fixture, size = SIZE): Promise<string> {
       await analyticsFiles.put(key, body);
     },
   };
-  const exporter = analyticsExport({ answers, files, settings: readSettings, pseudonymKey });
+  const exporter = analyticsExport({
+    answers,
+    surveys: daySurveys,
+    cases: dayCases,
+    dirty: dirtyDays,
+    files,
+    settings: readSettings,
+    pseudonymKey,
+  });
   const metered = meter(db().client);
   metered.reset();
   const heapBefore = process.memoryUsage().heapUsed;
