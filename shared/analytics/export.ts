@@ -7,7 +7,7 @@ import { regionsByStore } from '../regions.js';
 import { bucketOf } from '../surveys/questions.js';
 import { ANALYTICS_DEFAULTS } from '../tenants/scales.js';
 import { DATASET_IDS, DATASETS, objectKeyOf, type DatasetId } from './datasets.js';
-import { parquetOf, type Row } from './parquet.js';
+import { streamParquet, WRITE_LIMITS, type Row, type WriteLimits } from './parquet.js';
 import type { AnalyticsPorts, DayAnswer, DayCase, DayRecords, DaySurvey } from './ports.js';
 
 /**
@@ -83,11 +83,15 @@ export const caseRow = (record: DayCase, pseudonyms: { customerKey: (id: number)
   recovery_score: record.recoveryScore,
 });
 
-/** Every row a dataset's records of [from, to) make, page by page. */
-async function rowsOf<T>(records: DayRecords<T>, tenantId: number, from: string, to: string, row: (record: T) => Row): Promise<Row[]> {
-  const rows: Row[] = [];
-  for await (const page of records.between(tenantId, from, to)) rows.push(...page.map(row));
-  return rows;
+/** The rows a dataset's records of [from, to) make, page by page. */
+async function* rowsOf<T>(
+  records: DayRecords<T>,
+  tenantId: number,
+  from: string,
+  to: string,
+  row: (record: T) => Row,
+): AsyncGenerator<Row[]> {
+  for await (const page of records.between(tenantId, from, to)) yield page.map(row);
 }
 
 /** An answer's row: no name, phone, e-mail or cpf; its comment only when the tenant opted in. */
@@ -122,7 +126,8 @@ export function answerRow(
   };
 }
 
-export function analyticsExport(ports: AnalyticsPorts) {
+/** `limits`: the row group and part sizes a day is written in (small in the tests, to force several). */
+export function analyticsExport(ports: AnalyticsPorts, { limits = WRITE_LIMITS }: { limits?: WriteLimits } = {}) {
   /** Writes a tenant's day of every dataset; unless `force`, a day already written is left as it is (a resumed run). */
   async function exportDay(tenantId: number, day: string, force = false): Promise<'written' | 'skipped'> {
     const key = objectKeyOf('answers', tenantId, day);
@@ -138,23 +143,23 @@ export function analyticsExport(ports: AnalyticsPorts) {
       comments: (settings.analytics ?? ANALYTICS_DEFAULTS).comments,
       customerKey,
     };
-    const rows: Record<DatasetId, Row[]> = {
-      surveys: await rowsOf(ports.surveys, tenantId, from, to, (survey) => surveyRow(survey, customerKey)),
-      cases: await rowsOf(ports.cases, tenantId, from, to, (record) =>
+    const pages: Record<DatasetId, AsyncIterable<Row[]>> = {
+      surveys: rowsOf(ports.surveys, tenantId, from, to, (survey) => surveyRow(survey, customerKey)),
+      cases: rowsOf(ports.cases, tenantId, from, to, (record) =>
         caseRow(record, { customerKey, userKey: (user) => userPseudonymOf(pseudonymKey, user) }),
       ),
-      answers: await rowsOf(ports.answers, tenantId, from, to, (answer) => answerRow(answer, context)),
+      answers: rowsOf(ports.answers, tenantId, from, to, (answer) => answerRow(answer, context)),
     };
-    // The answers last: their object is what a resumed run looks for (a day whose answers are written is whole).
-    for (const dataset of ['surveys', 'cases', 'answers'] as const)
-      await ports.files.put(objectKeyOf(dataset, tenantId, day), parquetOf(DATASETS[dataset], rows[dataset]));
-    logger.info('Analytics day exported', {
-      tenantId,
-      day,
-      answers: rows.answers.length,
-      surveys: rows.surveys.length,
-      cases: rows.cases.length,
-    });
+    // Each dataset's day streamed into one object, shown whole once written; the answers last: their object is what a
+    // resumed run looks for (a day whose answers are written is whole).
+    const written: Record<string, number> = {};
+    for (const dataset of ['surveys', 'cases', 'answers'] as const) {
+      const { rows, parts } = await ports.files.upload(objectKeyOf(dataset, tenantId, day), (part) =>
+        streamParquet(DATASETS[dataset], pages[dataset], part, limits),
+      );
+      Object.assign(written, { [dataset]: rows, [`${dataset}Parts`]: parts });
+    }
+    logger.info('Analytics day exported', { tenantId, day, ...written });
     return 'written';
   }
 

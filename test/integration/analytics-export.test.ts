@@ -10,6 +10,8 @@ import { query } from '../../infra/analytics.js';
 import { invoke } from '../../infra/local/invoke.js';
 import { DATASET_IDS, objectKeyOf } from '../../shared/analytics/datasets.js';
 import * as analytics from '../../shared/analytics/export.js';
+import type { WriteLimits } from '../../shared/analytics/parquet.js';
+import type { AnalyticsFiles } from '../../shared/analytics/ports.js';
 import { forTenant, savedQuerySql } from '../../shared/analytics/queries.js';
 import { nextExport, type AnalyticsMessage } from '../../shared/analytics/schedule.js';
 import { dayAnswers } from '../../shared/adapters/analytics-answers.js';
@@ -88,6 +90,13 @@ beforeAll(async () => {
   await caseSystemChanges.recordRecovery(tenant.tenantId, ownedCase, { outcome: 'recovered', at: new Date().toISOString(), score: 9 });
 });
 
+/** The export over the stack's own adapters, with these files (and write limits). */
+const exporterWith = (files: AnalyticsFiles, limits?: WriteLimits) =>
+  analytics.analyticsExport(
+    { answers: dayAnswers, surveys: daySurveys, cases: dayCases, dirty: dirtyDays, settings: readSettings, pseudonymKey, files },
+    { limits },
+  );
+
 /** The ids of the tenant's cases opened today, as the export's own read lists them. */
 async function caseRowsOfTable(): Promise<number[]> {
   const { from, to } = analytics.dayBounds(today, 'UTC');
@@ -165,6 +174,24 @@ describe('the analytics export', () => {
     ]);
   });
 
+  it('writes a day in several parts and row groups, one object that reads back whole', async () => {
+    const everything = async () =>
+      Promise.all(
+        DATASET_IDS.map((dataset) => query(`SELECT * FROM ${dataset} WHERE tenant = ${tenant.tenantId} ORDER BY transaction_id`)),
+      );
+    const before = await everything();
+    let parts = 0;
+    const counting: AnalyticsFiles = {
+      ...analyticsFiles,
+      upload: (key, write) => analyticsFiles.upload(key, (part) => write((bytes) => ((parts += 1), part(bytes)))),
+    };
+    // A row group a row, a part per row group: each of the day's 8 rows (3 answers, 3 surveys, 2 cases) ends a part, and
+    // each dataset's footer one more.
+    expect(await exporterWith(counting, { rowGroupRows: 1, partBytes: 1 }).exportDay(tenant.tenantId, today, true)).toBe('written');
+    expect(parts).toBe(8 + DATASET_IDS.length);
+    expect(await everything()).toEqual(before);
+  });
+
   it("an erasure is done only once the day is written again without the subject's key and comment", async () => {
     const before = await rows();
     const res = await api({
@@ -224,20 +251,11 @@ describe('the analytics export', () => {
 
     // The case is resolved while its day is being written again: the day's mark stays for the next run.
     let resolving: Promise<void> | undefined;
-    const exporter = analytics.analyticsExport({
-      answers: dayAnswers,
-      surveys: daySurveys,
-      cases: dayCases,
-      dirty: dirtyDays,
-      settings: readSettings,
-      pseudonymKey,
-      files: {
-        ...analyticsFiles,
-        async put(key, body) {
-          resolving ??= patchCase(ownedCase, { status: 'resolved', root_cause: 'Atendimento', note: 'Troca feita' });
-          await resolving;
-          await analyticsFiles.put(key, body);
-        },
+    const exporter = exporterWith({
+      ...analyticsFiles,
+      upload(key, write) {
+        resolving ??= patchCase(ownedCase, { status: 'resolved', root_cause: 'Atendimento', note: 'Troca feita' });
+        return resolving.then(() => analyticsFiles.upload(key, write));
       },
     });
     await patchCase(ownedCase, { note: 'Ligamos de novo' });

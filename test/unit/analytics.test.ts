@@ -5,7 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { DATASET_IDS, DATASETS, glueColumnsOf } from '../../shared/analytics/datasets.js';
 import { answerRow, caseRow, localDaysOfUtcDay, pseudonymOf, surveyRow, userPseudonymOf } from '../../shared/analytics/export.js';
-import { parquetOf } from '../../shared/analytics/parquet.js';
+import { streamParquet } from '../../shared/analytics/parquet.js';
 import type { DayAnswer, DayCase } from '../../shared/analytics/ports.js';
 import { nextExport } from '../../shared/analytics/schedule.js';
 
@@ -57,7 +57,10 @@ const answer: DayAnswer = {
 describe('the analytics datasets', () => {
   it.each(DATASET_IDS)('declare to Glue the columns and types the Parquet writer puts in the %s file, in its order', async (dataset) => {
     const glue = glueColumnsOf(dataset).map(({ name, type }) => ({ name, type }));
-    expect(await columnsOfFile(parquetOf(DATASETS[dataset], []))).toEqual(glue);
+    // An empty day: the file is typed from the columns, not from rows.
+    const parts: Uint8Array[] = [];
+    await streamParquet(DATASETS[dataset], (async function* () {})(), async (bytes) => void parts.push(bytes));
+    expect(await columnsOfFile(new Uint8Array(Buffer.concat(parts)))).toEqual(glue);
   });
 
   it("gives an answer its store's own region, and none to a store in no region", () => {
@@ -129,6 +132,57 @@ describe('the surveys and cases rows', () => {
     const row = surveyRow(survey, customerKey);
     expect(row).toMatchObject({ customer_key: null, outcome: 'failed', reason: 'undeliverable', attempts: 2, answered_at: null });
     expect(Object.keys(row)).toEqual(DATASETS.surveys.map((column) => column.name));
+  });
+});
+
+/** A Parquet file's rows and row groups as DuckDB reads them. */
+async function readBack(bytes: Uint8Array): Promise<{ rows: unknown[]; groups: number }> {
+  const directory = mkdtempSync(join(tmpdir(), 'analytics-parts-'));
+  const instance = await DuckDBInstance.create(':memory:');
+  try {
+    const file = join(directory, 'part-0.parquet');
+    writeFileSync(file, bytes);
+    const connection = await instance.connect();
+    const rows = (
+      await connection.runAndReadAll(`SELECT transaction_id, score FROM read_parquet('${file}') ORDER BY 1`)
+    ).getRowObjectsJson();
+    const [meta] = (
+      await connection.runAndReadAll(`SELECT count(DISTINCT row_group_id) AS n FROM parquet_metadata('${file}')`)
+    ).getRowObjectsJson();
+    return { rows, groups: Number(meta!.n) };
+  } finally {
+    instance.closeSync();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+describe('a day streamed in parts', () => {
+  const context = { indicatorOf: () => 'nps' as const, comments: false, customerKey: () => 'k', regionOf: () => undefined };
+  async function* pagesOf(count: number) {
+    for (let i = 0; i < count; i += 2)
+      yield Array.from({ length: Math.min(2, count - i) }, (_, j) =>
+        answerRow({ ...answer, transactionId: i + j, score: (i + j) % 11 }, context),
+      );
+  }
+
+  it('is one Parquet file made of its parts, a row group per rowGroupRows rows, that reads back whole', async () => {
+    const parts: Uint8Array[] = [];
+    const written = await streamParquet(DATASETS.answers, pagesOf(5), async (bytes) => void parts.push(bytes), {
+      rowGroupRows: 2,
+      partBytes: 1,
+    });
+    expect(written).toEqual({ rows: 5, groups: 3, parts: 4 });
+    const file = new Uint8Array(Buffer.concat(parts));
+    const back = await readBack(file);
+    expect(back.groups).toBe(3);
+    expect(back.rows).toEqual([0, 1, 2, 3, 4].map((i) => ({ transaction_id: String(i), score: i })));
+    // Parts are at least partBytes but the last: with the default, a small day is one part.
+    const one: Uint8Array[] = [];
+    expect(await streamParquet(DATASETS.answers, pagesOf(5), async (bytes) => void one.push(bytes))).toEqual({
+      rows: 5,
+      groups: 1,
+      parts: 1,
+    });
   });
 });
 
