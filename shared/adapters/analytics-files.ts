@@ -3,7 +3,6 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   HeadObjectCommand,
-  PutObjectCommand,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { AnalyticsFiles } from '../analytics/ports.js';
@@ -20,9 +19,6 @@ const bucket = () => requireEnv(BUCKETS.analytics.env);
  * fails the PutObject that follows, and the local IAM check holds the grants to these calls.
  */
 export const analyticsFiles: AnalyticsFiles = {
-  async put(key, body) {
-    await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentType: 'application/vnd.apache.parquet' }));
-  },
   // CreateMultipartUpload, UploadPart and CompleteMultipartUpload are all authorised as s3:PutObject. A failed upload is
   // not aborted (that is s3:AbortMultipartUpload, not granted): the bucket's lifecycle removes its parts after a day.
   async upload(key, write) {

@@ -70,7 +70,6 @@ export type DayAnswers = DayRecords<DayAnswer>;
 
 /** The analytics bucket's objects, by key (shared/analytics/datasets.ts names them). */
 export interface AnalyticsFiles {
-  put(key: string, body: Uint8Array): Promise<void>;
   /**
    * Writes one object from the parts `write` hands on, in order (each but the last at least 5 MB), and shows it only
    * once `write` has finished: until then readers see the object as it was (an S3 multipart upload, completed at the
