@@ -1,6 +1,8 @@
 import { analyticsExport, localDayOf, RETENTION_SWEEP_DAYS } from '../shared/analytics/export.js';
+import { WRITE_LIMITS } from '../shared/analytics/parquet.js';
 import type { AnalyticsFiles, DayAnswers } from '../shared/analytics/ports.js';
 import { dayAnswers } from '../shared/adapters/analytics-answers.js';
+import { dirtyDays } from '../shared/adapters/analytics-dirty.js';
 import { analyticsFiles } from '../shared/adapters/analytics-files.js';
 import { pseudonymKey } from '../shared/adapters/analytics-key.js';
 import { db } from '../shared/adapters/dynamodb.js';
@@ -45,23 +47,38 @@ export async function analyticsCost(f: Fixture, size = SIZE): Promise<string> {
   let rows = 0;
   let puts = 0;
   let bytes = 0;
+  let heapPeak = 0;
   const answers: DayAnswers = {
     async *between(tenantId, from, to) {
       for await (const page of dayAnswers.between(tenantId, from, to)) {
         rows += page.length;
+        heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
         yield page;
       }
     },
   };
+  // The answers dataset alone (the surveys' reads are the same kind, per transaction: docs/analytics.md).
+  const none = { async *between() {} };
+  let uploads = 0;
   const files: AnalyticsFiles = {
     ...analyticsFiles,
-    async put(key, body) {
-      puts++;
-      bytes += body.byteLength;
-      await analyticsFiles.put(key, body);
+    upload(key, write) {
+      // Each upload is two requests beside its parts (CreateMultipartUpload, CompleteMultipartUpload), all PUT-priced.
+      uploads++;
+      return analyticsFiles.upload(key, (part) =>
+        write(async (body) => {
+          puts++;
+          bytes += body.byteLength;
+          await part(body);
+        }),
+      );
     },
   };
-  const exporter = analyticsExport({ answers, files, settings: readSettings, pseudonymKey });
+  // One row group for the whole measured day: its peak heap is what holding that many rows costs, per row.
+  const exporter = analyticsExport(
+    { answers, surveys: none, cases: none, dirty: dirtyDays, files, settings: readSettings, pseudonymKey },
+    { limits: { ...WRITE_LIMITS, rowGroupRows: size * 2 } },
+  );
   const metered = meter(db().client);
   metered.reset();
   const heapBefore = process.memoryUsage().heapUsed;
@@ -70,7 +87,7 @@ export async function analyticsCost(f: Fixture, size = SIZE): Promise<string> {
     for (const day of days) await exporter.exportDay(f.tenantId, day, true);
   });
   const seconds = (performance.now() - t0) / 1000;
-  const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
+  const heapMb = (heapPeak - heapBefore) / 1024 / 1024;
   metered.stop();
   const queries = metered.calls.filter((call) => call.command === 'Query');
   const readUnits = queries.reduce((sum, call) => sum + call.read, 0);
@@ -79,6 +96,8 @@ export async function analyticsCost(f: Fixture, size = SIZE): Promise<string> {
 
   const daily = TRANSACTIONS_A_DAY * ANSWER_RATE;
   const scale = daily / rows;
+  const perGroupMb = (heapMb / rows) * WRITE_LIMITS.rowGroupRows;
+  const perGroupSeconds = (seconds / rows) * WRITE_LIMITS.rowGroupRows;
   const floorBytes = daily * itemBytes;
   const row = (what: string, measured: number, atScale: number, floor: number, usd: (n: number) => number) =>
     `| ${what} | ${measured.toLocaleString('en-US', { maximumFractionDigits: 1 })} | ${Math.round(atScale).toLocaleString('en-US')} | ${Math.round(floor).toLocaleString('en-US')} | $${usd(atScale).toFixed(4)} |`;
@@ -92,9 +111,15 @@ export async function analyticsCost(f: Fixture, size = SIZE): Promise<string> {
     // Each of the month's partitions ends on a page of its own; the rest are full pages (1 MB).
     row('Query pages', queries.length, EVALUATION_SHARDS + Math.ceil(floorBytes / PAGE_BYTES), Math.ceil(floorBytes / PAGE_BYTES), () => 0),
     row('read units', readUnits, readUnits * scale, floorBytes / 4096 / 2, (n) => (n / 1e6) * PRICES.readUnit),
-    row('S3 PUTs (DeleteObject: the retention sweep, free)', puts, puts / days.length, 1, (n) => (n / 1e6) * PUT_PER_MILLION),
+    row(
+      'S3 PUT requests (parts and their upload; DeleteObject: the retention sweep, free)',
+      puts + 2 * uploads,
+      Math.ceil((daily * bytes) / rows / WRITE_LIMITS.partBytes) + (2 * uploads) / days.length,
+      1,
+      (n) => (n / 1e6) * PUT_PER_MILLION,
+    ),
     row('Lambda GB-s', seconds * FUNCTION_GB, seconds * FUNCTION_GB * scale, 0, (n) => (n / 1e6) * PRICES.lambdaGbSecond),
     '',
-    `The read units are at their floor (every answer of the day read once; the Query charges whole items). The day is held in memory until its one PutObject: ${heapMb.toFixed(1)} MB of heap for ${rows.toLocaleString('en-US')} answers, ${((heapMb * scale) / 1024).toFixed(1)} GB at the scale target, and ${Math.round((seconds / rows) * daily)} s at this machine's pace: past the function's ${FUNCTION_GB * 1024} MB and ${consumerTimeoutOf('analytics')} s. At that size a day must be written in parts (a Parquet row group per shard, a multipart upload), not one invocation. The ${RETENTION_SWEEP_DAYS} DeleteObject calls of the retention sweep a day are free. The seeded answers are copies of one, so the Parquet file is smaller than a real day's.`,
+    `The read units are at their floor (every answer of the day read once; the Query charges whole items). A day is streamed into one object (an S3 multipart upload, shown whole when completed), a row group of ${WRITE_LIMITS.rowGroupRows.toLocaleString('en-US')} rows at a time and parts of ${WRITE_LIMITS.partBytes / 1024 / 1024} MB: holding the ${rows.toLocaleString('en-US')} measured answers took ${heapMb.toFixed(1)} MB of heap, so a row group holds about ${perGroupMb.toFixed(0)} MB, plus up to ${(2 * WRITE_LIMITS.partBytes) / 1024 / 1024} MB of a part's bytes: ${(perGroupMb + (2 * WRITE_LIMITS.partBytes) / 1024 / 1024).toFixed(0)} MB whatever the day's size, within the function's ${FUNCTION_GB * 1024} MB (before: the whole day, ${((heapMb * scale) / 1024).toFixed(1)} GB). A row group takes ${perGroupSeconds.toFixed(0)} s at this machine's pace, within ${consumerTimeoutOf('analytics')} s; the day's ${Math.ceil(daily / WRITE_LIMITS.rowGroupRows)} row groups take ${Math.round((seconds / rows) * daily)} s in all, past it: a day this size needs a chain of invocations (not built: docs/analytics.md). The ${RETENTION_SWEEP_DAYS} DeleteObject calls of the retention sweep a day are free. The seeded answers are copies of one, so the Parquet file is smaller than a real day's.`,
   ].join('\n');
 }

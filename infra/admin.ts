@@ -76,7 +76,8 @@ Commands:
   export --tenant ID --from YYYY-MM-DD --to YYYY-MM-DD [--force]
                                              write the tenant's analytics days (its time zone) as Parquet to the
                                              analytics bucket (${ENV.analyticsBucket}; docs/analytics.md), in order; a day
-                                             already written is skipped unless --force, so a run stopped half-way resumes
+                                             already written is skipped unless --force, so a run stopped half-way resumes;
+                                             then the days late changes marked, up to --to, written again
   redrive transactions|surveyDispatch|events|privacy [--dlq-url URL --source-url URL]
                                              move a dead-letter queue's messages back to their queue (on AWS, give the
                                              URLs from the stack outputs; locally the queues are found by name)
@@ -263,6 +264,8 @@ async function run(argv: string[]): Promise<void> {
       const { analyticsExport } = await import('../shared/adapters/wiring/analytics.js');
       for (const { day, outcome } of await analyticsExport.exportDays(tenantId, from, to, values.force === true))
         console.log(`${day}\t${outcome}`);
+      // The days late changes marked (a case moved, an answer corrected) that have ended by --to: written again.
+      for (const day of await analyticsExport.rewriteDirty(tenantId, to)) console.log(`${day}\twritten again (late changes)`);
       // The tenant's daily run from now on (parking it again is the same timer).
       const { analyticsSchedule } = await import('../shared/adapters/wiring/analytics-schedule.js');
       const next = await analyticsSchedule.scheduleNext(tenantId);

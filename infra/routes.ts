@@ -477,7 +477,8 @@ export const consumers: readonly Consumer[] = [
     // The day's claim (given back by DeleteItem when the write fails); the day's answers; the next run parked (a timer).
     table: ['read', 'write', 'delete'],
     sends: ['analytics'],
-    // The day's PutObject, and the days past the tenant's retention deleted (no HeadObject: the run writes its day whole).
+    // The day's multipart uploads (s3:PutObject), and the days past the tenant's retention deleted (no HeadObject: the
+    // run writes its day whole).
     analytics: ['write', 'delete'],
     summary:
       "Writes each tenant's previous day as Parquet to the analytics bucket once (claimed), deletes the days past its retention, and parks the next run",

@@ -315,6 +315,19 @@ export const keys = {
   dueScoreDrop: (tenantId: number, day: string) => `${tenant(tenantId)}#SCOREDROP#${day}`,
   /** A tenant's scheduled analytics run (one timer per tenant and day it writes: parked twice, one item). */
   dueAnalytics: (tenantId: number, day: string) => `${tenant(tenantId)}#ANALYTICS#${day}`,
+  /**
+   * The analytics export's day reads (docs/analytics.md), in indexes those items left free: a tenant's transactions by
+   * the month they were registered (gsi1, their surveys' dataset) and its cases by the month they opened (gsi2), each
+   * in shards by id as the evaluations are, sorted by the instant then the id (`evaluationSort`).
+   */
+  surveysByMonth: (tenantId: number, month: string, shard: number) => `${tenant(tenantId)}#SURVEYS#${month}#${shard}`,
+  casesByMonth: (tenantId: number, month: string, shard: number) => `${tenant(tenantId)}#CASES#OPENED#${month}#${shard}`,
+  /**
+   * A tenant's days of the analytics export that a late change reached (a correction, a case moved, an erasure): one
+   * small item per day in one partition, which the daily run reads with one Query and clears once the day is written again.
+   */
+  analyticsDirtyDays: (tenantId: number) => `${tenant(tenantId)}#ANALYTICS#DIRTY`,
+  analyticsDirty: (tenantId: number, day: string) => ({ pk: keys.analyticsDirtyDays(tenantId), sk: day }),
   /** A tenant's day of the analytics export: its claim, so that a run that fires twice writes the day once. */
   analyticsClaim: (tenantId: number, day: string) => ({ pk: `${tenant(tenantId)}#ANALYTICS#${day}`, sk: 'CLAIM' }),
   /** A user's digest of one period: its claim, so that each user gets one per period (the user's name, an e-mail address). */

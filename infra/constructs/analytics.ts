@@ -23,7 +23,11 @@ export function analyticsBucket(scope: Construct): Bucket {
     encryption: BucketEncryption.S3_MANAGED,
     objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
     removalPolicy: RemovalPolicy.RETAIN,
-    lifecycleRules: [{ id: 'PastAnyRetention', expiration: Duration.days(MAX_RETENTION_DAYS + 1) }],
+    lifecycleRules: [
+      { id: 'PastAnyRetention', expiration: Duration.days(MAX_RETENTION_DAYS + 1) },
+      // A day written in parts that failed half-way is never completed (the export may not abort it): its parts go.
+      { id: 'IncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+    ],
   });
   acknowledgeAnalyticsBucket(bucket);
   return bucket;

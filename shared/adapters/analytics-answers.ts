@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import type { DayAnswer, DayAnswers } from '../analytics/ports.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { monthsOf } from '../dates.js';
-import { indexAttributes } from '../table.js';
+import { indexAttributes, type IndexName } from '../table.js';
 import { db, type Item } from './dynamodb.js';
 import { contactGone, unexpired } from './personal-copies.js';
 import { evaluationPartitions } from './transaction-repository.js';
@@ -54,29 +54,47 @@ function answerOf(item: Item): DayAnswer {
   };
 }
 
-async function* between(tenantId: number, from: string, to: string): AsyncGenerator<DayAnswer[]> {
+/**
+ * The items of index partitions whose sort key (`<instant>#<id>`) is in [from, to), partition by partition, a page at a
+ * time: the analytics export's one read of a day, whatever the dataset.
+ */
+export async function* itemsBetween(
+  index: IndexName,
+  partitions: string[],
+  from: string,
+  to: string,
+  instantOf: (item: Item) => unknown,
+): AsyncGenerator<Item[]> {
   const { client, tableName } = db();
-  const { partitionKey, sortKey } = indexAttributes('gsi2');
-  // The sort key is `<answered at>#<id>`: from `from` on, and below `to` (an answer at `to` sorts above it).
-  const partitions = monthsOf(from.slice(0, 10), to.slice(0, 10)).flatMap((month) => evaluationPartitions(tenantId, month));
+  const { partitionKey, sortKey } = indexAttributes(index);
   for (const partition of partitions) {
     let startKey: Item | undefined;
     do {
       const out: QueryCommandOutput = await client.send(
         new QueryCommand({
           TableName: tableName,
-          IndexName: 'gsi2',
+          IndexName: index,
           KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
           ExpressionAttributeNames: { '#pk': partitionKey, '#sk': sortKey },
           ExpressionAttributeValues: { ':pk': partition, ':from': from, ':to': to },
           ExclusiveStartKey: startKey,
         }),
       );
-      const items = (out.Items ?? []).filter((item) => typeof item.answered_at === 'string' && item.answered_at < to);
-      if (items.length) yield items.map(answerOf);
+      // An item at `to` sorts above it (`<to>#<id>`): the next day's.
+      const items = (out.Items ?? []).filter((item) => {
+        const at = instantOf(item);
+        return typeof at === 'string' && at < to;
+      });
+      if (items.length) yield items;
       startKey = out.LastEvaluatedKey;
     } while (startKey);
   }
+}
+
+async function* between(tenantId: number, from: string, to: string): AsyncGenerator<DayAnswer[]> {
+  // The sort key is `<answered at>#<id>`: from `from` on, and below `to`.
+  const partitions = monthsOf(from.slice(0, 10), to.slice(0, 10)).flatMap((month) => evaluationPartitions(tenantId, month));
+  for await (const items of itemsBetween('gsi2', partitions, from, to, (item) => item.answered_at)) yield items.map(answerOf);
 }
 
 export const dayAnswers: DayAnswers = { between };

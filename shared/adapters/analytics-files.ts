@@ -1,4 +1,10 @@
-import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  HeadObjectCommand,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import type { AnalyticsFiles } from '../analytics/ports.js';
 import { BUCKETS } from '../buckets.js';
 import { requireEnv } from '../config.js';
@@ -13,8 +19,20 @@ const bucket = () => requireEnv(BUCKETS.analytics.env);
  * fails the PutObject that follows, and the local IAM check holds the grants to these calls.
  */
 export const analyticsFiles: AnalyticsFiles = {
-  async put(key, body) {
-    await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentType: 'application/vnd.apache.parquet' }));
+  // CreateMultipartUpload, UploadPart and CompleteMultipartUpload are all authorised as s3:PutObject. A failed upload is
+  // not aborted (that is s3:AbortMultipartUpload, not granted): the bucket's lifecycle removes its parts after a day.
+  async upload(key, write) {
+    const { UploadId } = await s3().send(
+      new CreateMultipartUploadCommand({ Bucket: bucket(), Key: key, ContentType: 'application/vnd.apache.parquet' }),
+    );
+    const parts: { ETag: string; PartNumber: number }[] = [];
+    const result = await write(async (body) => {
+      const PartNumber = parts.length + 1;
+      const { ETag } = await s3().send(new UploadPartCommand({ Bucket: bucket(), Key: key, UploadId, PartNumber, Body: body }));
+      parts.push({ ETag: ETag!, PartNumber });
+    });
+    await s3().send(new CompleteMultipartUploadCommand({ Bucket: bucket(), Key: key, UploadId, MultipartUpload: { Parts: parts } }));
+    return result;
   },
   async exists(key) {
     try {

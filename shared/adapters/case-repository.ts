@@ -8,6 +8,7 @@ import type { CounterDelta } from '../results/tally.js';
 import { indexAttributes, inIndex, TABLE, type IndexName } from '../table.js';
 import { openCursor, sealCursor } from './cursor.js';
 import { batchGet, cancelledByCondition, conditionHeld, db, isConditionFailure, queryPages, type Item } from './dynamodb.js';
+import { dirtyMark } from './analytics-dirty.js';
 import { counterUpdates, updateCounting } from './result-counters.js';
 
 /**
@@ -43,6 +44,8 @@ function indexEntries(tenantId: number, record: CaseRecord): Item {
     ...inIndex('gsi12', keys.casesByStore(tenantId, record.storeId), sort),
     ...inIndex('gsi13', keys.casesByShard(tenantId, shard), sort),
     ...inIndex('gsi14', record.owner === null ? keys.casesUnowned(tenantId, shard) : keys.casesByOwner(tenantId, record.owner), sort),
+    // The analytics export's day of cases: by the month it opened (its instant never changes), in the same shards.
+    ...inIndex('gsi2', keys.casesByMonth(tenantId, record.openedAt.slice(0, 7), shard), keys.evaluationSort(record.openedAt, record.id)),
   };
 }
 
@@ -112,7 +115,8 @@ async function replace(tenantId: number, next: CaseRecord, deltas: CounterDelta[
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },
-    counters(tenantId, next, deltas),
+    // The case's day of the analytics export is written again by the next run (a case changes after its day ended).
+    [...counters(tenantId, next, deltas), dirtyMark(tenantId, next.openedAt)],
   );
 }
 

@@ -10,6 +10,7 @@ import type { Answer, AnswerOutcome, EvaluationStore } from '../surveys/ports.js
 import type { TransactionRecord } from '../transaction-record.js';
 import type { Tally } from '../results/tally.js';
 import { db, type Item } from './dynamodb.js';
+import { dirtyMark } from './analytics-dirty.js';
 import { counterUpdates, updateCounting } from './result-counters.js';
 import { retentionAttributes } from './personal-copies.js';
 import { openCursor, sealCursor } from './cursor.js';
@@ -71,7 +72,11 @@ async function writeAnswer(
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },
-    tally ? counterUpdates(tenantId, tally, id) : [],
+    [
+      ...(tally ? counterUpdates(tenantId, tally, id) : []),
+      // A correction's day of the analytics export (its first answer's) is written again by the next run.
+      ...(mode === 'replace' && read.answer ? [dirtyMark(tenantId, read.answer.answeredAt)] : []),
+    ],
   );
   // Written: the record read with the answer on it (the condition held, so nothing else changed what it shows).
   if (written)

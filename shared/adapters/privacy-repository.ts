@@ -248,6 +248,7 @@ export const dataSubjects: DataSubjects = {
       // The transaction's free params are the tenant's own fields: they may name the customer, so they go too.
       holdsCopies: holdsPersonalCopies(item, { params: true }),
       answeredAt: typeof item.answered_at === 'string' ? item.answered_at : null,
+      ...(typeof item.created_at === 'string' ? { createdAt: item.created_at } : {}),
       stored: item,
     }));
   },

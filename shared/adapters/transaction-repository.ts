@@ -62,6 +62,17 @@ export function answerIndex(tenantId: number, transaction: { id: number; store_i
   };
 }
 
+/**
+ * A transaction's entry in the analytics export's list of a day's surveys (gsi1, by the month it was registered, in
+ * EVALUATION_SHARDS shards): written with the transaction, never moved (its registration instant does not change).
+ */
+export const surveyIndex = (tenantId: number, transaction: { id: number; created_at: string }): Item =>
+  inIndex(
+    'gsi1',
+    keys.surveysByMonth(tenantId, transaction.created_at.slice(0, 7), transaction.id % EVALUATION_SHARDS),
+    keys.evaluationSort(transaction.created_at, transaction.id),
+  );
+
 /** How long the outcome of a rejected request stays readable. */
 export const REJECTION_TTL_DAYS = 30;
 
@@ -102,6 +113,7 @@ export function toItem(
     ...(attemptWaits.length > 1 ? { attempt_waits: attemptWaits } : {}),
     ...(warnings.length ? { warnings } : {}),
     ...(answer ? { ...answerAttributes(answer), ...evaluationIndex(tenantId, transaction, answer.answeredAt) } : {}),
+    ...surveyIndex(tenantId, transaction),
     ...inIndex(
       'gsi8',
       keys.customerTransactions(tenantId, transaction.customer_id),

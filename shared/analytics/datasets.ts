@@ -46,7 +46,43 @@ const answers: Column[] = [
   column('answered_at', 'timestamp', 'when it was answered (UTC)'),
 ];
 
-export const DATASETS = { answers } as const;
+/** One row per transaction registered on the tenant's day: its survey, whatever became of it. */
+const surveys: Column[] = [
+  column('transaction_id', 'bigint', "the transaction's internal id in the service"),
+  column('customer_key', 'string', 'the customer, pseudonymous as in answers; null once erased or past retention'),
+  column('journey_id', 'int', 'the journey'),
+  column('store_id', 'int', 'the store'),
+  column('employee_id', 'int', 'the employee'),
+  column('outcome', 'string', "the survey's status: scheduled, sent, answered, failed, not_sent or expired"),
+  column('reason', 'string', 'why it was not sent or did not arrive (opted_out, no_contact, undeliverable...); null otherwise'),
+  column('channel', 'string', "the channel of the survey's current attempt; null when none was planned"),
+  column('attempts', 'int', 'how many of its attempts were sent'),
+  column('created_at', 'timestamp', 'when the transaction was registered (UTC)'),
+  column('sent_at', 'timestamp', 'when its first attempt was sent (UTC); null when none was'),
+  column('answered_at', 'timestamp', 'when it was answered (UTC); null when it was not'),
+];
+
+/** One row per case opened on the tenant's day (issue 33), as it stands when the day is written (again). */
+const cases: Column[] = [
+  column('transaction_id', 'bigint', "the answer's transaction (a case's id is its transaction's)"),
+  column('customer_key', 'string', 'the customer, pseudonymous as in answers; null once erased or past retention'),
+  column('journey_id', 'int', 'the journey'),
+  column('store_id', 'int', 'the store'),
+  column('employee_id', 'int', 'the employee'),
+  column('score', 'int', 'the score that opened it'),
+  column('owner_key', 'string', 'the user who owns it, pseudonymous (a keyed hash of the user, never an e-mail); null: unassigned'),
+  column('status', 'string', 'open, in_progress, resolved or closed_unresolved'),
+  column('opened_at', 'timestamp', 'when it opened (UTC)'),
+  column('due_at', 'timestamp', 'its deadline (UTC)'),
+  column('overdue_at', 'timestamp', 'when it went past its deadline (UTC); null when it did not'),
+  column('first_contact_at', 'timestamp', 'when it moved to in_progress: the first contact (UTC)'),
+  column('closed_at', 'timestamp', 'when it moved to resolved or closed_unresolved (UTC)'),
+  column('root_cause', 'string', "the root cause it was resolved with (the tenant's list)"),
+  column('recovery', 'string', "the recovery survey's outcome: pending, recovered or not_recovered; null when none"),
+  column('recovery_score', 'int', "the recovery survey's score, when answered"),
+];
+
+export const DATASETS = { answers, surveys, cases } as const;
 export type DatasetId = keyof typeof DATASETS;
 export const DATASET_IDS = Object.keys(DATASETS) as DatasetId[];
 

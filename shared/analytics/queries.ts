@@ -12,6 +12,10 @@ export const SAVED_QUERIES = {
     file: 'detractor-themes-by-region',
     description: "Detractors' themes by region: how many detractor answers matched each theme",
   },
+  recoveryRateByOwner: {
+    file: 'recovery-rate-by-owner',
+    description: "Recovery rate by owner: of each owner's cases with an answered recovery survey, the share recovered",
+  },
 } as const;
 export type SavedQueryId = keyof typeof SAVED_QUERIES;
 

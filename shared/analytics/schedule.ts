@@ -8,7 +8,7 @@ import type { AnalyticsPorts } from './ports.js';
 /**
  * The daily analytics export's schedule (docs/analytics.md): one due timer per tenant, parked for the next day at
  * EXPORT_AFTER_MINUTES past its local midnight. When it fires, the next run is parked, then the day before is claimed,
- * written and the days past retention deleted: the work of one invocation is one tenant's day, whatever the number of
+ * written, the days a late change marked written again, and the days past retention deleted: the work of one invocation is one tenant's day, whatever the number of
  * tenants, and no run reads a list of tenants. A timer that fires twice (a release sent again) writes its day once.
  */
 
@@ -73,6 +73,7 @@ export function analyticsSchedule(ports: SchedulePorts, exporter: AnalyticsExpor
     if (!(await ports.claims.claim(tenantId, day, now))) return 'duplicate';
     try {
       await exporter.exportDay(tenantId, day, true);
+      await exporter.rewriteDirty(tenantId, day);
       await exporter.expireDays(tenantId, addDays(day, 1));
     } catch (error) {
       await ports.claims.release(tenantId, day, now);

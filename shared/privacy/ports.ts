@@ -61,6 +61,8 @@ export interface TransactionCopies {
   holdsCopies: boolean;
   /** When it was answered (ISO), if it was: the analytics export's day it is a row of. */
   answeredAt: string | null;
+  /** When it was registered (ISO): the analytics export's day its survey is a row of. */
+  createdAt?: string;
   /** The item as read: the strip removes the copies only while the transaction still holds this (the adapter's). */
   stored: Readonly<Record<string, unknown>>;
 }

@@ -45,8 +45,8 @@ export interface PrivacyPorts {
   queue: PrivacyQueue;
   /** The wait between an erasure's two passes (ERASURE_RECHECK_SECONDS by default). */
   recheckSeconds?: number;
-  /** The analytics export (shared/analytics/): writes again the exported days that held the erased answers. */
-  analytics?: { rewriteDaysOf(tenantId: number, answeredAts: string[]): Promise<number> };
+  /** The analytics export (shared/analytics/): writes again the exported days that held the erased surveys and answers. */
+  analytics?: { rewriteDaysOf(tenantId: number, instants: string[]): Promise<number> };
 }
 
 export const newPrivacyRequestId = () => `pr_${randomBytes(16).toString('base64url')}`;
@@ -173,12 +173,13 @@ export function privacyService({ requests, subjects, queue, recheckSeconds = ERA
       late += await erase(subjects, tenantId, customerId, { requestId: id, at: new Date().toISOString() });
     if (!rechecking) return 'rechecked';
     // Every strip held: no transaction of the subjects holds a copy any more. The analytics days that held their
-    // answers are written again from the table as it now is (no customer key, no comment) before the request is done.
+    // surveys and answers are written again from the table as it now is (no customer key, no comment) before the request is done.
     if (analytics) {
       const answered: string[] = [];
       for (const customerId of request.subjects)
         for (const read of await subjects.copiesOf(tenantId, await subjects.transactionsOf(tenantId, customerId)))
-          if (read.answeredAt) answered.push(read.answeredAt);
+          // Its survey's day, and its answer's (and its case's: a case opens on the answer).
+          answered.push(...[read.createdAt, read.answeredAt].filter((at): at is string => typeof at === 'string'));
       await analytics.rewriteDaysOf(tenantId, answered);
     }
     await requests.finish(tenantId, id, { status: 'done', subjects: request.subjects, finishedAt: new Date().toISOString(), errors: [] });

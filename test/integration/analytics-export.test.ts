@@ -4,17 +4,28 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as analyticsExporter } from '../../functions/queue/analytics-exporter.js';
+import { handler as caseOpener } from '../../functions/queue/case-opener.js';
 import { handler as privacyConsumer } from '../../functions/queue/privacy-requests.js';
 import { query } from '../../infra/analytics.js';
 import { invoke } from '../../infra/local/invoke.js';
-import { objectKeyOf } from '../../shared/analytics/datasets.js';
+import { DATASET_IDS, objectKeyOf } from '../../shared/analytics/datasets.js';
+import * as analytics from '../../shared/analytics/export.js';
+import type { WriteLimits } from '../../shared/analytics/parquet.js';
+import type { AnalyticsFiles } from '../../shared/analytics/ports.js';
 import { forTenant, savedQuerySql } from '../../shared/analytics/queries.js';
 import { nextExport, type AnalyticsMessage } from '../../shared/analytics/schedule.js';
+import { dayAnswers } from '../../shared/adapters/analytics-answers.js';
+import { dirtyDays } from '../../shared/adapters/analytics-dirty.js';
 import { analyticsFiles } from '../../shared/adapters/analytics-files.js';
+import { pseudonymKey } from '../../shared/adapters/analytics-key.js';
+import { dayCases, daySurveys } from '../../shared/adapters/analytics-records.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { dueTimerKey } from '../../shared/adapters/due-timers.js';
+import { readSettings } from '../../shared/adapters/settings-repository.js';
 import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import { analyticsExport } from '../../shared/adapters/wiring/analytics.js';
+import { caseSystemChanges } from '../../shared/adapters/wiring/cases.js';
+import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { addDays } from '../../shared/dates.js';
 import { minuteOf } from '../../shared/timers.js';
 import { inProcess } from '../support/api.js';
@@ -36,19 +47,32 @@ const admin = (args: string[]) => promisify(execFile)('npx', ['tsx', 'infra/admi
 const today = new Date().toISOString().slice(0, 10);
 const CPF = '52998224725';
 const SUBJECT = { name: 'Titular Analytics', email: `titular-${randomUUID().slice(0, 8)}@example.com`, phone: '+5511987651234', cpf: CPF };
+const OWNER = `dona-${randomUUID().slice(0, 8)}@loja.test`;
 let tenant: TestTenant;
 let subjectSale: number;
+let ownedCase: number;
 
 const settings = (extra: object) =>
   putSettings(tenant.tenantId, { ...DEMO_SETTINGS, timeZone: 'UTC', analytics: { comments: true }, ...extra });
 const rows = async () => query(`SELECT * FROM answers WHERE tenant = ${tenant.tenantId} ORDER BY store_id, score DESC`);
+const caseRows = async () => query(`SELECT * FROM cases WHERE tenant = ${tenant.tenantId} ORDER BY store_id`);
+const patchCase = async (id: number, body: object) => {
+  const res = await api({
+    method: 'PATCH',
+    path: `/public/cases/${id}`,
+    key: tenant.key,
+    body,
+    headers: { 'x-service-user-token': tenant.userToken, 'if-match': '*' },
+  });
+  expect(res.status, res.text).toBe(200);
+};
 
 beforeAll(async () => {
   tenant = await newTenant();
   await settings({});
   expect((await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja Dois' } })).body.id).toBe(2);
   await registerSale(api, tenant.key, { store_id: 1, score: 10, comment: 'Tudo certo', name: 'Maria Um' });
-  await registerSale(api, tenant.key, { store_id: 1, score: 3, comment: 'Demorou' });
+  const detractor = await registerSale(api, tenant.key, { store_id: 1, score: 3, comment: 'Demorou' });
   subjectSale = await registerSale(api, tenant.key, {
     store_id: 2,
     score: 2,
@@ -56,13 +80,43 @@ beforeAll(async () => {
     customer_integration: `A-${randomUUID().slice(0, 8)}`,
     ...SUBJECT,
   });
+  // The two detractors open a case each (the message an answer puts on the case queue; the legacy route sends none);
+  // one gets an owner and a recovery survey that recovered the customer.
+  const opened = [detractor, subjectSale].map((transactionId) => ({ tenantId: tenant.tenantId, transactionId, version: 1 }));
+  expect((await invoke('caseOpener', caseOpener, sqsEvent(opened, { queue: 'CaseQueue' }))).batchItemFailures).toEqual([]);
+  await tenantService.createUser(tenant.tenantId, OWNER, 'all');
+  ownedCase = (await caseRowsOfTable()).find((id) => id !== subjectSale)!;
+  await patchCase(ownedCase, { owner: OWNER });
+  await caseSystemChanges.recordRecovery(tenant.tenantId, ownedCase, { outcome: 'recovered', at: new Date().toISOString(), score: 9 });
 });
+
+/** The export over the stack's own adapters, with these files (and write limits). */
+const exporterWith = (files: AnalyticsFiles, limits?: WriteLimits) =>
+  analytics.analyticsExport(
+    { answers: dayAnswers, surveys: daySurveys, cases: dayCases, dirty: dirtyDays, settings: readSettings, pseudonymKey, files },
+    { limits },
+  );
+
+/** The ids of the tenant's cases opened today, as the export's own read lists them. */
+async function caseRowsOfTable(): Promise<number[]> {
+  const { from, to } = analytics.dayBounds(today, 'UTC');
+  const ids: number[] = [];
+  for await (const page of dayCases.between(tenant.tenantId, from, to)) ids.push(...page.map((c) => c.transactionId));
+  expect(ids).toHaveLength(2);
+  return ids;
+}
 
 describe('the analytics export', () => {
   it('writes the day as Parquet that DuckDB counts as GET /public/results does, and skips it when run again', async () => {
     const { stdout } = await admin(['export', '--tenant', String(tenant.tenantId), '--from', today, '--to', today]);
     // The first export starts the tenant's daily run: the next one parked after its midnight.
-    expect(stdout).toMatch(new RegExp(`^${today}\twritten\n\\d{4}-\\d{2}-\\d{2}\tscheduled for \\S+T00:30:00.000Z\n$`));
+    // The owner and recovery set before it marked the day: written again (the next run's work, here the command's).
+    expect(stdout).toMatch(
+      new RegExp(
+        `^${today}\twritten\n${today}\twritten again \\(late changes\\)\n\\d{4}-\\d{2}-\\d{2}\tscheduled for \\S+T00:30:00.000Z\n$`,
+      ),
+    );
+    expect(await dirtyDays.list(tenant.tenantId)).toEqual([]);
     expect(await analyticsExport.exportDays(tenant.tenantId, today, today)).toEqual([{ day: today, outcome: 'skipped' }]);
 
     const counted = await query(
@@ -80,6 +134,10 @@ describe('the analytics export', () => {
       .sort((a, b) => a.store_id - b.store_id);
     expect(counted).toEqual(expected);
     expect(expected.map((row) => row.answers)).toEqual(['2', '1']);
+    // Every sale's survey on the day it was registered; every case on the day it opened.
+    const count = async (dataset: string) =>
+      (await query(`SELECT count(*) AS n FROM ${dataset} WHERE tenant = ${tenant.tenantId} AND date = '${today}'`))[0]!.n;
+    expect([await count('surveys'), await count('cases')]).toEqual(['3', '2']);
     // The admin command is a process of its own (tsx compiles it): seconds on a quiet machine, more on a busy one.
   }, 90_000);
 
@@ -87,8 +145,13 @@ describe('the analytics export', () => {
     const exported = await rows();
     expect(exported).toHaveLength(3);
     const text = JSON.stringify(exported);
-    for (const personal of ['Maria Um', 'Bia Lima', SUBJECT.name, SUBJECT.email, '987651234', CPF, '@example.com'])
-      expect(text).not.toContain(personal);
+    for (const dataset of DATASET_IDS) {
+      const every = JSON.stringify(await query(`SELECT * FROM ${dataset} WHERE tenant = ${tenant.tenantId}`));
+      expect(every.length, dataset).toBeGreaterThan(100);
+      for (const personal of ['Maria Um', 'Bia Lima', SUBJECT.name, SUBJECT.email, '987651234', CPF, '@example.com', OWNER, '@loja.test'])
+        expect(every, dataset).not.toContain(personal);
+    }
+    expect(text).toContain('Tudo certo');
     expect(exported.map((row) => row.customer_key)).toEqual([expect.stringMatching(/^[\w-]{22}$/), expect.any(String), expect.any(String)]);
     expect(exported.map((row) => [row.store_id, row.score, row.bucket, row.comment, row.source])).toEqual([
       [1, 10, 'promoter', 'Tudo certo', 'api'],
@@ -104,6 +167,29 @@ describe('the analytics export', () => {
       [2, '1', -100],
     ]);
     expect(await query(forTenant(savedQuerySql('detractorThemesByRegion'), tenant.tenantId))).toEqual([]);
+    // The owned case recovered its customer; the other has no owner and no recovery survey answered.
+    expect(await query(forTenant(savedQuerySql('recoveryRateByOwner'), tenant.tenantId))).toEqual([
+      { owner_key: expect.stringMatching(/^[\w-]{22}$/), cases: '1', surveyed: '1', recovered: '1', recovery_rate: 100 },
+      { owner_key: null, cases: '1', surveyed: '0', recovered: '0', recovery_rate: null },
+    ]);
+  });
+
+  it('writes a day in several parts and row groups, one object that reads back whole', async () => {
+    const everything = async () =>
+      Promise.all(
+        DATASET_IDS.map((dataset) => query(`SELECT * FROM ${dataset} WHERE tenant = ${tenant.tenantId} ORDER BY transaction_id`)),
+      );
+    const before = await everything();
+    let parts = 0;
+    const counting: AnalyticsFiles = {
+      ...analyticsFiles,
+      upload: (key, write) => analyticsFiles.upload(key, (part) => write((bytes) => ((parts += 1), part(bytes)))),
+    };
+    // A row group a row, a part per row group: each of the day's 8 rows (3 answers, 3 surveys, 2 cases) ends a part, and
+    // each dataset's footer one more.
+    expect(await exporterWith(counting, { rowGroupRows: 1, partBytes: 1 }).exportDay(tenant.tenantId, today, true)).toBe('written');
+    expect(parts).toBe(8 + DATASET_IDS.length);
+    expect(await everything()).toEqual(before);
   });
 
   it("an erasure is done only once the day is written again without the subject's key and comment", async () => {
@@ -141,10 +227,47 @@ describe('the analytics export', () => {
     const erased = after.find((row) => row.transaction_id === String(subjectSale));
     expect(erased).toMatchObject({ customer_key: null, comment: null, score: 2, store_id: 2 });
     expect(JSON.stringify(after)).not.toContain('Joana');
+    // Its survey and its case too: no pseudonym left to join them by.
+    const subjectOf = async (dataset: string) =>
+      (await query(`SELECT customer_key FROM ${dataset} WHERE tenant = ${tenant.tenantId} AND transaction_id = ${subjectSale}`))[0];
+    expect([await subjectOf('surveys'), await subjectOf('cases')]).toEqual([{ customer_key: null }, { customer_key: null }]);
     // The others keep their key and comment.
     expect(after.filter((row) => row.transaction_id !== String(subjectSale))).toEqual(
       before.filter((row) => row.transaction_id !== String(subjectSale)),
     );
+  });
+
+  it('a case resolved after its day was written is in the day written again; a change during that write waits for the next', async () => {
+    await patchCase(ownedCase, { status: 'in_progress' });
+    expect((await caseRows()).find((row) => row.transaction_id === String(ownedCase))).toMatchObject({ status: 'open' });
+    // The admin command's way: the day is written already (skipped), the day the change marked is written again.
+    expect(await analyticsExport.exportDays(tenant.tenantId, today, today)).toEqual([{ day: today, outcome: 'skipped' }]);
+    expect(await analyticsExport.rewriteDirty(tenant.tenantId, today)).toEqual([today]);
+    expect((await caseRows()).find((row) => row.transaction_id === String(ownedCase))).toMatchObject({
+      status: 'in_progress',
+      first_contact_at: expect.any(String),
+    });
+    expect(await dirtyDays.list(tenant.tenantId)).toEqual([]);
+
+    // The case is resolved while its day is being written again: the day's mark stays for the next run.
+    let resolving: Promise<void> | undefined;
+    const exporter = exporterWith({
+      ...analyticsFiles,
+      upload(key, write) {
+        resolving ??= patchCase(ownedCase, { status: 'resolved', root_cause: 'Atendimento', note: 'Troca feita' });
+        return resolving.then(() => analyticsFiles.upload(key, write));
+      },
+    });
+    await patchCase(ownedCase, { note: 'Ligamos de novo' });
+    expect(await exporter.rewriteDirty(tenant.tenantId, today)).toEqual([today]);
+    expect(await dirtyDays.list(tenant.tenantId)).toHaveLength(1);
+    expect(await analyticsExport.rewriteDirty(tenant.tenantId, today)).toEqual([today]);
+    expect((await caseRows()).find((row) => row.transaction_id === String(ownedCase))).toMatchObject({
+      status: 'resolved',
+      root_cause: 'Atendimento',
+      closed_at: expect.any(String),
+    });
+    expect(await dirtyDays.list(tenant.tenantId)).toEqual([]);
   });
 
   it('the daily run writes its day once however often its timer fires, deletes the days past retention, parks the next', async () => {

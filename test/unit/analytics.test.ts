@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { DATASET_IDS, DATASETS, glueColumnsOf } from '../../shared/analytics/datasets.js';
-import { answerRow } from '../../shared/analytics/export.js';
-import { parquetOf } from '../../shared/analytics/parquet.js';
-import type { DayAnswer } from '../../shared/analytics/ports.js';
+import { answerRow, caseRow, localDaysOfUtcDay, pseudonymOf, surveyRow, userPseudonymOf } from '../../shared/analytics/export.js';
+import { streamParquet } from '../../shared/analytics/parquet.js';
+import type { DayAnswer, DayCase } from '../../shared/analytics/ports.js';
 import { nextExport } from '../../shared/analytics/schedule.js';
 
 /** How a Parquet reader (DuckDB) names each type, in the Hive DDL Glue declares: the file's own view of its columns. */
@@ -57,7 +57,10 @@ const answer: DayAnswer = {
 describe('the analytics datasets', () => {
   it.each(DATASET_IDS)('declare to Glue the columns and types the Parquet writer puts in the %s file, in its order', async (dataset) => {
     const glue = glueColumnsOf(dataset).map(({ name, type }) => ({ name, type }));
-    expect(await columnsOfFile(parquetOf(DATASETS[dataset], []))).toEqual(glue);
+    // An empty day: the file is typed from the columns, not from rows.
+    const parts: Uint8Array[] = [];
+    await streamParquet(DATASETS[dataset], (async function* () {})(), async (bytes) => void parts.push(bytes));
+    expect(await columnsOfFile(new Uint8Array(Buffer.concat(parts)))).toEqual(glue);
   });
 
   it("gives an answer its store's own region, and none to a store in no region", () => {
@@ -65,6 +68,131 @@ describe('the analytics datasets', () => {
     const regionOf = (store: number) => (store === 4 ? 12 : undefined);
     expect(answerRow(answer, { ...context, regionOf })).toMatchObject({ store_id: 4, region_id: 12, bucket: 'detractor', comment: null });
     expect(answerRow({ ...answer, storeId: 5 }, { ...context, regionOf })).toMatchObject({ store_id: 5, region_id: null });
+  });
+});
+
+const openedCase: DayCase = {
+  transactionId: 77,
+  customerId: 9,
+  journeyId: 1,
+  storeId: 4,
+  employeeId: 2,
+  score: 2,
+  owner: 'gerente@loja.test',
+  status: 'resolved',
+  openedAt: '2026-11-26T13:01:00.000Z',
+  dueAt: '2026-11-27T13:01:00.000Z',
+  overdueAt: null,
+  firstContactAt: '2026-11-26T15:00:00.000Z',
+  closedAt: '2026-11-28T10:00:00.000Z',
+  rootCause: 'Atendimento',
+  recovery: 'recovered',
+  recoveryScore: 9,
+};
+
+describe('the surveys and cases rows', () => {
+  const key = 'chave-do-tenant';
+  const customerKey = (id: number) => pseudonymOf(key, id);
+  const userKey = (user: string) => userPseudonymOf(key, user);
+
+  it("name a case's owner by a pseudonym of their own, never their e-mail address, and its customer as the answers do", () => {
+    const row = caseRow(openedCase, { customerKey, userKey });
+    expect(JSON.stringify(row)).not.toContain('gerente');
+    expect(row).toMatchObject({
+      customer_key: customerKey(9),
+      owner_key: userKey('gerente@loja.test'),
+      status: 'resolved',
+      recovery: 'recovered',
+    });
+    expect(row.owner_key).toMatch(/^[\w-]{22}$/);
+    expect(userKey('gerente@loja.test')).not.toBe(userPseudonymOf('outra-chave', 'gerente@loja.test'));
+    expect(caseRow({ ...openedCase, owner: null, customerId: null, closedAt: null }, { customerKey, userKey })).toMatchObject({
+      owner_key: null,
+      customer_key: null,
+      closed_at: null,
+    });
+    expect(Object.keys(row)).toEqual(DATASETS.cases.map((column) => column.name));
+  });
+
+  it("give a survey's outcome, channel and attempts, and its customer only while they are not erased", () => {
+    const survey = {
+      transactionId: 5,
+      customerId: null,
+      journeyId: 1,
+      storeId: 4,
+      employeeId: 2,
+      outcome: 'failed',
+      reason: 'undeliverable',
+      channel: 'sms',
+      attempts: 2,
+      createdAt: '2026-11-26T12:00:00.000Z',
+      sentAt: '2026-11-26T12:01:00.000Z',
+      answeredAt: null,
+    };
+    const row = surveyRow(survey, customerKey);
+    expect(row).toMatchObject({ customer_key: null, outcome: 'failed', reason: 'undeliverable', attempts: 2, answered_at: null });
+    expect(Object.keys(row)).toEqual(DATASETS.surveys.map((column) => column.name));
+  });
+});
+
+/** A Parquet file's rows and row groups as DuckDB reads them. */
+async function readBack(bytes: Uint8Array): Promise<{ rows: unknown[]; groups: number }> {
+  const directory = mkdtempSync(join(tmpdir(), 'analytics-parts-'));
+  const instance = await DuckDBInstance.create(':memory:');
+  try {
+    const file = join(directory, 'part-0.parquet');
+    writeFileSync(file, bytes);
+    const connection = await instance.connect();
+    const rows = (
+      await connection.runAndReadAll(`SELECT transaction_id, score FROM read_parquet('${file}') ORDER BY 1`)
+    ).getRowObjectsJson();
+    const [meta] = (
+      await connection.runAndReadAll(`SELECT count(DISTINCT row_group_id) AS n FROM parquet_metadata('${file}')`)
+    ).getRowObjectsJson();
+    return { rows, groups: Number(meta!.n) };
+  } finally {
+    instance.closeSync();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+describe('a day streamed in parts', () => {
+  const context = { indicatorOf: () => 'nps' as const, comments: false, customerKey: () => 'k', regionOf: () => undefined };
+  async function* pagesOf(count: number) {
+    for (let i = 0; i < count; i += 2)
+      yield Array.from({ length: Math.min(2, count - i) }, (_, j) =>
+        answerRow({ ...answer, transactionId: i + j, score: (i + j) % 11 }, context),
+      );
+  }
+
+  it('is one Parquet file made of its parts, a row group per rowGroupRows rows, that reads back whole', async () => {
+    const parts: Uint8Array[] = [];
+    const written = await streamParquet(DATASETS.answers, pagesOf(5), async (bytes) => void parts.push(bytes), {
+      rowGroupRows: 2,
+      partBytes: 1,
+    });
+    expect(written).toEqual({ rows: 5, groups: 3, parts: 4 });
+    const file = new Uint8Array(Buffer.concat(parts));
+    const back = await readBack(file);
+    expect(back.groups).toBe(3);
+    expect(back.rows).toEqual([0, 1, 2, 3, 4].map((i) => ({ transaction_id: String(i), score: i })));
+    // Parts are at least partBytes but the last: with the default, a small day is one part.
+    const one: Uint8Array[] = [];
+    expect(await streamParquet(DATASETS.answers, pagesOf(5), async (bytes) => void one.push(bytes))).toEqual({
+      rows: 5,
+      groups: 1,
+      parts: 1,
+    });
+  });
+});
+
+describe('a late change', () => {
+  it("marks a UTC day, which is the tenant's one day in UTC and two elsewhere", () => {
+    expect(localDaysOfUtcDay('2026-11-26', 'UTC')).toEqual(['2026-11-26']);
+    // São Paulo (UTC-3): 00:00-02:59 UTC is the day before there.
+    expect(localDaysOfUtcDay('2026-11-26', 'America/Sao_Paulo')).toEqual(['2026-11-25', '2026-11-26']);
+    // Kolkata (UTC+5:30): from 18:30 UTC it is the next day there.
+    expect(localDaysOfUtcDay('2026-11-26', 'Asia/Kolkata')).toEqual(['2026-11-26', '2026-11-27']);
   });
 });
 

@@ -2,7 +2,9 @@ import * as analytics from '../../analytics/export.js';
 import { BUCKETS } from '../../buckets.js';
 import { ENV, requireEnvs, wire } from '../../config.js';
 import { dayAnswers } from '../analytics-answers.js';
+import { dirtyDays } from '../analytics-dirty.js';
 import { analyticsFiles } from '../analytics-files.js';
+import { dayCases, daySurveys } from '../analytics-records.js';
 import { pseudonymKey } from '../analytics-key.js';
 import { readSettings } from '../settings-repository.js';
 
@@ -14,6 +16,9 @@ export const analyticsExport = /* @__PURE__ */ wire(() => {
   requireEnvs(ENV.tableName, BUCKETS.analytics.env);
   return analytics.analyticsExport({
     answers: dayAnswers,
+    surveys: daySurveys,
+    cases: dayCases,
+    dirty: dirtyDays,
     files: analyticsFiles,
     settings: readSettings,
     pseudonymKey,

@@ -1,0 +1,109 @@
+import * as v from 'valibot';
+import { ownerOfStored } from '../cases/owner.js';
+import type { DayCase, DayRecords, DaySurvey } from '../analytics/ports.js';
+import { monthsOf } from '../dates.js';
+import { keys } from '../keys.js';
+import { itemsBetween } from './analytics-answers.js';
+import { CASE_SHARDS } from './case-repository.js';
+import type { Item } from './dynamodb.js';
+import { contactGone, unexpired } from './personal-copies.js';
+import { EVALUATION_SHARDS } from './transaction-repository.js';
+
+/**
+ * The surveys and cases of a tenant's day for the analytics export (docs/analytics.md): Queries of the shards of the
+ * month partitions their items are listed in by the instant they began (keys.surveysByMonth in gsi1, keys.casesByMonth
+ * in gsi2, both whole items), never a Scan.
+ */
+
+const partitionsOf = (from: string, to: string, shards: number, partition: (month: string, shard: number) => string) =>
+  monthsOf(from.slice(0, 10), to.slice(0, 10)).flatMap((month) => Array.from({ length: shards }, (_, shard) => partition(month, shard)));
+
+const Registered = v.object({
+  id: v.number(),
+  customer_id: v.number(),
+  journey_id: v.number(),
+  store_id: v.number(),
+  employee_id: v.number(),
+  survey: v.object({
+    status: v.string(),
+    reason: v.optional(v.nullable(v.string()), null),
+    channel: v.optional(v.nullable(v.string()), null),
+  }),
+  attempts: v.optional(v.array(v.object({ status: v.string(), sent_at: v.optional(v.string()) })), []),
+  created_at: v.string(),
+  answered_at: v.optional(v.string()),
+});
+
+function surveyOf(item: Item): DaySurvey {
+  const t = v.parse(Registered, unexpired(item));
+  const sent = t.attempts.flatMap((attempt) => (attempt.sent_at && attempt.status === 'sent' ? [attempt.sent_at] : [])).sort();
+  return {
+    transactionId: t.id,
+    customerId: contactGone(item) ? null : t.customer_id,
+    journeyId: t.journey_id,
+    storeId: t.store_id,
+    employeeId: t.employee_id,
+    outcome: t.survey.status,
+    reason: t.survey.reason,
+    channel: t.survey.channel,
+    attempts: sent.length,
+    createdAt: t.created_at,
+    sentAt: sent[0] ?? null,
+    answeredAt: t.answered_at ?? null,
+  };
+}
+
+const Opened = v.object({
+  id: v.number(),
+  customerId: v.number(),
+  journeyId: v.number(),
+  storeId: v.number(),
+  employeeId: v.number(),
+  score: v.number(),
+  owners: v.optional(v.array(v.string()), []),
+  status: v.string(),
+  openedAt: v.string(),
+  dueAt: v.string(),
+  overdueAt: v.optional(v.nullable(v.string()), null),
+  firstContactAt: v.optional(v.nullable(v.string()), null),
+  closedAt: v.optional(v.nullable(v.string()), null),
+  rootCause: v.optional(v.nullable(v.string()), null),
+  recovery: v.optional(v.nullable(v.object({ outcome: v.string(), score: v.optional(v.nullable(v.number())) })), null),
+  erased: v.optional(v.boolean(), false),
+});
+
+function caseOf(item: Item): DayCase {
+  const c = v.parse(Opened, item);
+  return {
+    transactionId: c.id,
+    customerId: c.erased ? null : c.customerId,
+    journeyId: c.journeyId,
+    storeId: c.storeId,
+    employeeId: c.employeeId,
+    score: c.score,
+    owner: ownerOfStored(c.owners),
+    status: c.status,
+    openedAt: c.openedAt,
+    dueAt: c.dueAt,
+    overdueAt: c.overdueAt,
+    firstContactAt: c.firstContactAt,
+    closedAt: c.closedAt,
+    rootCause: c.rootCause,
+    recovery: c.recovery?.outcome ?? null,
+    recoveryScore: c.recovery?.score ?? null,
+  };
+}
+
+export const daySurveys: DayRecords<DaySurvey> = {
+  async *between(tenantId, from, to) {
+    const partitions = partitionsOf(from, to, EVALUATION_SHARDS, (month, shard) => keys.surveysByMonth(tenantId, month, shard));
+    for await (const items of itemsBetween('gsi1', partitions, from, to, (item) => item.created_at)) yield items.map(surveyOf);
+  },
+};
+
+export const dayCases: DayRecords<DayCase> = {
+  async *between(tenantId, from, to) {
+    const partitions = partitionsOf(from, to, CASE_SHARDS, (month, shard) => keys.casesByMonth(tenantId, month, shard));
+    for await (const items of itemsBetween('gsi2', partitions, from, to, (item) => item.openedAt)) yield items.map(caseOf);
+  },
+};
