@@ -1,5 +1,3 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -20,6 +18,7 @@ import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched } from '..
 import { APP_ADMIN_USERS_PATH, APP_DIGEST_PATH } from '../../shared/session/paths.js';
 import { keys } from '../../shared/keys.js';
 import { registerSale } from '../support/sales.js';
+import { screenshot } from '../support/screenshots.js';
 
 /**
  * Digests through the local stack (issue 48): POST /public/admin/digests puts one e-mail per opted-in e-mail user in
@@ -193,7 +192,7 @@ describe('digests through the local stack', () => {
       expect(await page.getByRole('status').textContent()).toBe('Opción guardada.');
       expect(await page.getByLabel(label).isChecked()).toBe(true);
       expect(await axe(page), `at ${viewport.width} px`).toEqual([]);
-      await page.screenshot({ path: join(tmpdir(), `digest-page-${viewport.width}.png`), fullPage: true });
+      await screenshot(page, `digest-page-${viewport.width}`);
       expect(await digestOf(email)).toBe(choice);
       expect(problems).toEqual([]);
       await context.close();
@@ -241,7 +240,7 @@ describe('digests through the local stack', () => {
       await page.setContent(mail!.body.html);
       const scroll = await page.evaluate(scrollWidth);
       expect(scroll, `at ${width} px`).toBeLessThanOrEqual(width);
-      await page.screenshot({ path: join(tmpdir(), `digest-${width}.png`), fullPage: true });
+      await screenshot(page, `digest-${width}`);
       await page.close();
     }
   });
@@ -275,7 +274,7 @@ describe('digests through the local stack', () => {
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       await page.setContent(mail.body.html);
       expect(await page.evaluate(scrollWidth), `at ${width} px`).toBeLessThanOrEqual(width);
-      await page.screenshot({ path: join(tmpdir(), `digest-themes-${width}.png`), fullPage: true });
+      await screenshot(page, `digest-themes-${width}`);
       await page.close();
     }
   });
@@ -308,7 +307,7 @@ describe('digests through the local stack', () => {
           .inputValue(),
       ).toBe(choice);
       expect(await axe(page), `at ${viewport.width} px`).toEqual([]);
-      await page.screenshot({ path: join(tmpdir(), `digest-users-${viewport.width}.png`), fullPage: true });
+      await screenshot(page, `digest-users-${viewport.width}`);
       expect(problems).toEqual([]);
       await context.close();
     }

@@ -1,7 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import jsQR from 'jsqr';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
@@ -9,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { overHttp } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { inviteManagerOf, watched } from '../support/workspace.js';
+import { screenshot } from '../support/screenshots.js';
 
 /**
  * A store's QR code as a walk-in customer lives it, in Debian's chromium, at a phone's, a tablet's and a desktop's
@@ -61,7 +60,7 @@ describe.skipIf(!existsSync(CHROMIUM))('a store QR code in a browser', () => {
     await page.goto(`${publicUrl}${path}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Sua opinião importa');
     expect(await axeViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(tmpdir(), `qr-page-${size.name}.png`), fullPage: true });
+    await screenshot(page, `qr-page-${size.name}`);
 
     await page.locator('input[name=score][value="9"]').check();
     await page.locator('#comment').fill('Gostei do atendimento');
@@ -75,7 +74,7 @@ describe.skipIf(!existsSync(CHROMIUM))('a store QR code in a browser', () => {
     await page.locator('input[name=score][value="3"]').check();
     await page.getByRole('button', { name: 'Enviar resposta' }).click();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Você já respondeu');
-    await page.screenshot({ path: join(tmpdir(), `qr-answered-${size.name}.png`), fullPage: true });
+    await screenshot(page, `qr-answered-${size.name}`);
     await context.close();
   });
 });
@@ -117,7 +116,7 @@ describe.skipIf(!existsSync(CHROMIUM))("a store's kiosk in a browser", () => {
       await page.goto(`${publicUrl}/k/${token}`);
       expect(new URL(page.url()).pathname).toBe('/k');
       expect(await axeViolations(page)).toEqual([]);
-      await page.screenshot({ path: join(tmpdir(), `kiosk-page-${size.name}-${size.locale}.png`), fullPage: true });
+      await screenshot(page, `kiosk-page-${size.name}-${size.locale}`);
 
       await page.locator('input[name=score][value="9"]').check();
       await page.locator('#comment').fill(size.locale === 'es' ? 'Muy bien' : 'Muito bom');
@@ -126,7 +125,7 @@ describe.skipIf(!existsSync(CHROMIUM))("a store's kiosk in a browser", () => {
       // The one rule left out: a shared tablet's thanks returns to the start for the next customer by design (the
       // issue's "returns to the start after 10 s"); the customer has finished, and the page holds one sentence.
       expect(await axeViolations(page, ['meta-refresh'])).toEqual([]);
-      await page.screenshot({ path: join(tmpdir(), `kiosk-thanks-${size.name}-${size.locale}.png`), fullPage: true });
+      await screenshot(page, `kiosk-thanks-${size.name}-${size.locale}`);
       // The thanks returns to the start by itself (a meta refresh, no script): followed here rather than waited for.
       const refresh = await page.locator('meta[http-equiv=refresh]').getAttribute('content');
       expect(refresh).toBe('10;url=k');
@@ -148,7 +147,7 @@ describe.skipIf(!existsSync(CHROMIUM))("a store's kiosk in a browser", () => {
     await page.locator('button[type=submit]').click();
     await expect.poll(() => page.locator('#kiosk-offline').isVisible()).toBe(true);
     expect(await page.locator('input[name=score]:checked').count()).toBe(0);
-    await page.screenshot({ path: join(tmpdir(), 'kiosk-offline-tablet.png'), fullPage: true });
+    await screenshot(page, 'kiosk-offline-tablet');
     await context.setOffline(false);
     await expect.poll(async () => (await kioskAnswers()).length, { timeout: 10_000, interval: 250 }).toBe(before + 1);
     expect(
@@ -203,7 +202,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the in-store admin page in a browser', (
     for (const size of VIEWPORTS) {
       await page.setViewportSize(size);
       expect(await axeViolations(page)).toEqual([]);
-      await page.screenshot({ path: join(tmpdir(), `poster-page-${size.name}.png`), fullPage: true });
+      await screenshot(page, `poster-page-${size.name}`);
     }
     const png = PNG.sync.read(await page.locator('.poster-qr').screenshot());
     expect(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data).toBe(json.body.url);
@@ -213,10 +212,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the in-store admin page in a browser', (
     expect(await page.locator('.top').isVisible()).toBe(false);
     expect(await page.locator('#poster-form').isVisible()).toBe(false);
     expect(await page.locator('#kiosks-title').isVisible()).toBe(false);
-    await page.screenshot({ path: join(tmpdir(), 'poster-print-a4.png'), fullPage: true });
+    await screenshot(page, 'poster-print-a4');
     expect(pdfPages(await page.pdf({ preferCSSPageSize: true, printBackground: true }))).toEqual({ count: 1, sizes: [[595, 842]] });
     await page.goto(`${publicUrl}/app/admin/qr?store=1&journey=loja&size=a6`);
-    await page.screenshot({ path: join(tmpdir(), 'poster-print-a6.png'), fullPage: true });
+    await screenshot(page, 'poster-print-a6');
     expect(pdfPages(await page.pdf({ preferCSSPageSize: true, printBackground: true }))).toEqual({ count: 1, sizes: [[298, 420]] });
     expect(problems).toEqual([]);
     await context.close();
@@ -239,7 +238,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the in-store admin page in a browser', (
     expect(await page.locator('#k-daily_cap-error').textContent()).toBe('debe ser como mínimo 1');
     expect(await page.locator('#k-name').getAttribute('aria-invalid')).toBe('true');
     expect(await axeViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(tmpdir(), 'kiosks-refused-desktop-es.png'), fullPage: true });
+    await screenshot(page, 'kiosks-refused-desktop-es');
 
     await page.locator('#k-name').fill('Salida');
     await page.locator('#k-daily_cap').fill('50');
@@ -249,7 +248,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the in-store admin page in a browser', (
     expect(new URL(address!).pathname).toMatch(/^\/k\/[\w-]{38}$/);
     await page.setViewportSize(VIEWPORTS[0]!);
     expect(await axeViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(tmpdir(), 'kiosks-registered-phone-es.png'), fullPage: true });
+    await screenshot(page, 'kiosks-registered-phone-es');
     const listed = async () => (await api({ path: '/public/admin/kiosks', key: own.adminKey })).body.data as Record<string, unknown>[];
     expect(await listed()).toEqual([
       expect.objectContaining({ name: 'Salida', store: 1, journey: 'loja', daily_cap: 50, revoked_at: null }),

@@ -1,19 +1,17 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { overHttp } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
+import { screenshot } from '../support/screenshots.js';
 
 /**
  * The tenant admin's pages in Debian's chromium over the local stack and its Cognito emulator: an admin, on a phone
  * and on a desktop, adds a journey with its questions in three languages, meets a stale form's refusal without losing
- * what was typed, adds an event endpoint and issues an API key; a store manager is refused. axe-core checks every page; screenshots go to
- * /tmp/shots-admin/ (SHOTS_DIR), outside the repository.
+ * what was typed, adds an event endpoint and issues an API key; a store manager is refused. axe-core checks every
+ * page; screenshots when asked (test/support/screenshots.ts).
  */
-const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots-admin';
 const api = overHttp('public');
 const publicUrl = inject('publicUrl');
 const PHONE = { width: 390, height: 844 };
@@ -29,7 +27,7 @@ let manager: string;
 
 const watched = (viewport: { width: number; height: number }, bypassCSP = false) =>
   watchedBy(browser, publicUrl, { viewport, bypassCSP }, [400, 403, 409]);
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+const shot = screenshot;
 
 async function configured() {
   const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
@@ -58,7 +56,6 @@ async function fillJourney(page: Page, slug: string) {
 
 describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     tenant = await newTenant();
     admin = `admin-browser-${tenant.tenantId}@test.local`;
     manager = `loja-browser-${tenant.tenantId}@test.local`;
