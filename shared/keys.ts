@@ -317,7 +317,7 @@ export const keys = {
   dueAnalytics: (tenantId: number, day: string) => `${tenant(tenantId)}#ANALYTICS#${day}`,
   /**
    * The analytics export's day reads (docs/analytics.md), in indexes those items left free: a tenant's transactions by
-   * the month they were registered (gsi1, their surveys' dataset) and its cases by the month they opened (gsi2), each
+   * the month they were registered (gsi15, their surveys' dataset) and its cases by the month they opened (gsi15), each
    * in shards by id as the evaluations are, sorted by the instant then the id (`evaluationSort`).
    */
   surveysByMonth: (tenantId: number, month: string, shard: number) => `${tenant(tenantId)}#SURVEYS#${month}#${shard}`,

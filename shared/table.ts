@@ -84,6 +84,10 @@ export const TABLE = {
     { name: 'gsi13', partitionKey: 'gsi13pk', sortKey: 'gsi13sk', include: CASE_ATTRIBUTES },
     // gsi14: cases in the list's order by owner (a person's own partition) or, unassigned, in shards (issue 46 §4).
     { name: 'gsi14', partitionKey: 'gsi14pk', sortKey: 'gsi14sk', include: CASE_ATTRIBUTES },
+    // gsi15, keys only: transactions by the instant they were registered and cases by the instant they opened, in
+    // shards, for the analytics export's day of surveys and of cases. Keys only, so that no change of a transaction or
+    // a case rewrites its entry (whole-item copies in gsi1 or gsi2 would double the writes of every transaction).
+    { name: 'gsi15', partitionKey: 'gsi15pk', sortKey: 'gsi15sk', keysOnly: true },
   ],
 } as const;
 

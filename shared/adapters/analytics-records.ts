@@ -5,14 +5,14 @@ import { monthsOf } from '../dates.js';
 import { keys } from '../keys.js';
 import { itemsBetween } from './analytics-answers.js';
 import { CASE_SHARDS } from './case-repository.js';
-import type { Item } from './dynamodb.js';
+import { batchGet, db, type Item } from './dynamodb.js';
 import { contactGone, unexpired } from './personal-copies.js';
 import { EVALUATION_SHARDS } from './transaction-repository.js';
 
 /**
  * The surveys and cases of a tenant's day for the analytics export (docs/analytics.md): Queries of the shards of the
- * month partitions their items are listed in by the instant they began (keys.surveysByMonth in gsi1, keys.casesByMonth
- * in gsi2, both whole items), never a Scan.
+ * month partitions their items are listed in by the instant they began (keys.surveysByMonth and keys.casesByMonth in
+ * gsi15, keys only), then BatchGetItem of the items a page names; never a Scan.
  */
 
 const partitionsOf = (from: string, to: string, shards: number, partition: (month: string, shard: number) => string) =>
@@ -94,16 +94,29 @@ function caseOf(item: Item): DayCase {
   };
 }
 
+/** The items listed in gsi15 between two instants, a page at a time (the entry's sort key: `<instant>#<id>`). */
+async function* listedBetween(partitions: string[], from: string, to: string): AsyncGenerator<Item[]> {
+  for await (const entries of itemsBetween('gsi15', partitions, from, to, (entry) => String(entry.gsi15sk).split('#')[0])) {
+    const read = await batchGet(
+      db(),
+      entries.map(({ pk, sk }) => ({ pk, sk })),
+    );
+    const items = new Map(read.map((item): [unknown, Item] => [item.pk, item]));
+    // In the index's order; an item gone since it was listed (a retention sweep) is left out.
+    yield entries.flatMap(({ pk }): Item[] => (items.has(pk) ? [items.get(pk)!] : []));
+  }
+}
+
 export const daySurveys: DayRecords<DaySurvey> = {
   async *between(tenantId, from, to) {
     const partitions = partitionsOf(from, to, EVALUATION_SHARDS, (month, shard) => keys.surveysByMonth(tenantId, month, shard));
-    for await (const items of itemsBetween('gsi1', partitions, from, to, (item) => item.created_at)) yield items.map(surveyOf);
+    for await (const items of listedBetween(partitions, from, to)) yield items.map(surveyOf);
   },
 };
 
 export const dayCases: DayRecords<DayCase> = {
   async *between(tenantId, from, to) {
     const partitions = partitionsOf(from, to, CASE_SHARDS, (month, shard) => keys.casesByMonth(tenantId, month, shard));
-    for await (const items of itemsBetween('gsi2', partitions, from, to, (item) => item.openedAt)) yield items.map(caseOf);
+    for await (const items of listedBetween(partitions, from, to)) yield items.map(caseOf);
   },
 };

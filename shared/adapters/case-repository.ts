@@ -44,8 +44,9 @@ function indexEntries(tenantId: number, record: CaseRecord): Item {
     ...inIndex('gsi12', keys.casesByStore(tenantId, record.storeId), sort),
     ...inIndex('gsi13', keys.casesByShard(tenantId, shard), sort),
     ...inIndex('gsi14', record.owner === null ? keys.casesUnowned(tenantId, shard) : keys.casesByOwner(tenantId, record.owner), sort),
-    // The analytics export's day of cases: by the month it opened (its instant never changes), in the same shards.
-    ...inIndex('gsi2', keys.casesByMonth(tenantId, record.openedAt.slice(0, 7), shard), keys.evaluationSort(record.openedAt, record.id)),
+    // The analytics export's day of cases: by the month it opened (its instant never changes), in the same shards; keys
+    // only, so that the case's changes never rewrite it.
+    ...inIndex('gsi15', keys.casesByMonth(tenantId, record.openedAt.slice(0, 7), shard), keys.evaluationSort(record.openedAt, record.id)),
   };
 }
 

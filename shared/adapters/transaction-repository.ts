@@ -63,12 +63,13 @@ export function answerIndex(tenantId: number, transaction: { id: number; store_i
 }
 
 /**
- * A transaction's entry in the analytics export's list of a day's surveys (gsi1, by the month it was registered, in
- * EVALUATION_SHARDS shards): written with the transaction, never moved (its registration instant does not change).
+ * A transaction's entry in the analytics export's list of a day's surveys (gsi15, keys only, by the month it was
+ * registered, in EVALUATION_SHARDS shards): written with the transaction, never moved (its registration instant does
+ * not change), and never rewritten by the transaction's changes.
  */
 export const surveyIndex = (tenantId: number, transaction: { id: number; created_at: string }): Item =>
   inIndex(
-    'gsi1',
+    'gsi15',
     keys.surveysByMonth(tenantId, transaction.created_at.slice(0, 7), transaction.id % EVALUATION_SHARDS),
     keys.evaluationSort(transaction.created_at, transaction.id),
   );
