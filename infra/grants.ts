@@ -215,6 +215,8 @@ export const FUNCTIONS: ReadonlyMap<string, Needs> = new Map<string, Needs>([
       sends: route.queues,
       secrets: secretsOf(route),
       buckets: bucketsOf(route),
+      // A page that answers URLs of the public API's pages (the poster's QR code, a kiosk's address).
+      brandedPage: route.links,
       userPool: route.userPool,
       userPoolActions: route.userPoolActions,
       providers: route.providers,

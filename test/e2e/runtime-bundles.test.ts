@@ -65,15 +65,15 @@ describe.skipIf(!RUNTIME_NODE)('the function bundles on the Lambda runtime Node 
     { timeout: 360_000 },
     async () => {
       const entries = functionEntries().map(([name]) => name);
-      const fileOf = (name: string) => bundleOf(name).file;
-      const health = fileOf('getHealth');
-      const event = httpEvent({ method: 'GET', routePath: '/health', rawPath: '/health' });
-      // The reference function reads the files the deployment copies beside its bundle.
-      // (into a copy of its bundle: the bundles are shared by every process of the tree).
+      // The reference function reads the files the deployment copies beside its bundle: here beside a copy of it, since
+      // the bundles themselves are shared by every process of the tree (infra/bundling/bundles.ts).
       const referenceBundle = join(OUT, 'reference', 'index.mjs');
       mkdirSync(dirname(referenceBundle), { recursive: true });
-      copyFileSync(fileOf('reference'), referenceBundle);
+      copyFileSync(bundleOf('reference').file, referenceBundle);
       await writeReference('chatbot', join(dirname(referenceBundle), 'reference'));
+      const fileOf = (name: string) => (name === 'reference' ? referenceBundle : bundleOf(name).file);
+      const health = fileOf('getHealth');
+      const event = httpEvent({ method: 'GET', routePath: '/health', rawPath: '/health' });
       const documentEvent = httpEvent({ method: 'GET', routePath: '/openapi.json', rawPath: '/prod/openapi.json' });
       // Each function loads in a process of its own with exactly the environment the stack gives it (and the local
       // endpoints): a module that needs a variable its function is not given fails here, not at a cold start on AWS.

@@ -631,7 +631,10 @@ describe('the tenant admin pages', () => {
     expect(card).toContain('Você não pode se desativar, deixar de ser administrador nem mudar o que vê');
     expect(card).not.toContain('name="action" value="disable"');
     expect(card).not.toContain('name="action" value="update"');
-    expect(card).not.toContain('<select');
+    // No choice of role or scope; their own digest e-mail they may choose (its one select).
+    expect(card.match(/<select/g)).toEqual(['<select']);
+    expect(card).toContain('name="digest"');
+    expect(card).not.toMatch(/name="(role|scope)"/);
 
     const disabled = await post('/app/admin/users', adminCookie, [
       ['action', 'disable'],
