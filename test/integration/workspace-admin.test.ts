@@ -14,6 +14,7 @@ import { DEMO_MANAGERS } from '../../infra/local/demo-managers.js';
 import { eventDeliveryPorts } from '../../shared/adapters/event-deliveries.js';
 import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
 import { commentAnalyser } from '../../shared/adapters/wiring/analysis.js';
+import { usePrivateQueue } from '../support/queues.js';
 
 /** The tenant's keys as listed, but their last use (which any call with a key may move). */
 const keysOf = (listed: { body: { data: { last_used_at?: unknown }[] } }) => listed.body.data.map(({ last_used_at: _, ...key }) => key);
@@ -26,6 +27,9 @@ const keysOf = (listed: { body: { data: { last_used_at?: unknown }[] } }) => lis
 const gateway = createGateway({ api: 'public' });
 const api = inProcess('public');
 const chatbot = inProcess('chatbot');
+// The answers' analysis messages go to a queue of this file's own: the local stack's consumer would otherwise analyse
+// the themes test's comment at the same moment as the test does, and one of the two writes would lose the race.
+usePrivateQueue('analysis');
 const PASSWORD = 'Admin-pages-pass-1!';
 const SAME_ORIGIN = { origin: 'http://localhost', host: 'localhost' };
 let tenant: TestTenant;
