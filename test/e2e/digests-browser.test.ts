@@ -1,5 +1,5 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { counterUpdates } from '../../shared/adapters/result-counters.js';
@@ -14,11 +14,12 @@ import { answerTally, merge, sentTally } from '../../shared/results/tally.js';
 import { overHttp } from '../support/api.js';
 import { until, type Mail } from '../support/mailbox.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
-import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched } from '../support/workspace.js';
+import { inviteManagerOf, signIn, watched } from '../support/workspace.js';
 import { APP_ADMIN_USERS_PATH, APP_DIGEST_PATH } from '../../shared/session/paths.js';
 import { keys } from '../../shared/keys.js';
 import { registerSale } from '../support/sales.js';
 import { screenshot } from '../support/screenshots.js';
+import { axe, hasChromium, launchChromium } from '../support/browser.js';
 
 /**
  * Digests through the local stack (issue 48): POST /public/admin/digests puts one e-mail per opted-in e-mail user in
@@ -81,7 +82,7 @@ beforeAll(async () => {
   await answered(days.from, 1, 1, [10, 9, 9, 6, 10, 8]);
   await answered(days.to, 2, 1, [3, 9]);
   await answered(days.previous.from, 1, 1, [6, 5, 9]);
-  if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  if (hasChromium) browser = await launchChromium();
 });
 afterAll(() => browser?.close());
 

@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { referencePaths, routes } from '../../infra/routes.js';
-import { axe } from '../support/workspace.js';
+import { axe, hasChromium, launchChromium } from '../support/browser.js';
 
 /** The API reference in a real browser (Debian's chromium; .ci/run installs it). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let browser: Browser;
 
 /**
@@ -36,9 +34,9 @@ const operations = (api: 'public' | 'chatbot') =>
     ...referencePaths(api).map((p) => `GET ${p}`),
   ].sort();
 
-describe.skipIf(!existsSync(CHROMIUM))('the /docs reference page in a browser', () => {
+describe.skipIf(!hasChromium)('the /docs reference page in a browser', () => {
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   afterAll(() => browser?.close());
 

@@ -1,6 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { recoveryRequester } from '../../shared/adapters/wiring/recovery.js';
@@ -8,14 +6,13 @@ import { overHttp } from '../support/api.js';
 import { until, type Mail } from '../support/mailbox.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { screenshot } from '../support/screenshots.js';
+import { axe, hasChromium, launchChromium } from '../support/browser.js';
 
 /**
  * The recovery survey as a customer lives it, in Debian's chromium, against the local stack (its pollers run the
  * dispatcher): a resolved case's recovery e-mail arrives, the customer taps "Sim", adds a score and sends. axe-core
  * checks the page; a phone-sized screenshot when asked (test/support/screenshots.ts).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const api = overHttp('public');
 const sesUrl = inject('sesUrl');
 let browser: Browser;
@@ -28,19 +25,11 @@ const mailsTo = (address: string, count: number) =>
     return mine.length >= count ? mine : undefined;
   }, `${count} e-mails to ${address}`);
 
-async function axeViolations(page: Page) {
-  await page.addScriptTag({ content: AXE });
-  const results = (await page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as {
-    violations: { id: string; impact: string; nodes: unknown[] }[];
-  };
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
-}
-
-describe.skipIf(!existsSync(CHROMIUM))('the recovery survey in a browser', () => {
+describe.skipIf(!hasChromium)('the recovery survey in a browser', () => {
   beforeAll(async () => {
     tenant = await newTenant();
     await putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'pesquisa@demo.local', name: 'Pesquisa Demo' } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   afterAll(() => browser?.close());
 
@@ -66,13 +55,13 @@ describe.skipIf(!existsSync(CHROMIUM))('the recovery survey in a browser', () =>
     await page.getByRole('link', { name: 'Sim' }).click();
     await page.waitForURL(/\/s\/[\w-]{44}\?solved=yes$/);
     expect(await page.getByRole('radio', { name: 'Sim' }).isChecked()).toBe(true);
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axe(page, { serious: true })).toEqual([]);
     await page.getByRole('radio', { name: '5', exact: true }).check();
     await screenshot(page, 'recovery-page-390x844');
     await page.getByRole('button', { name: 'Enviar resposta' }).click();
     await page.getByRole('heading', { name: 'Obrigado!' }).waitFor();
     expect(await page.textContent('body')).toContain('Que bom que resolvemos!');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axe(page, { serious: true })).toEqual([]);
     await context.close();
   });
 });

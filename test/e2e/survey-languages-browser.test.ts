@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
 import { LOCALES, type Locale } from '../../shared/locale.js';
@@ -9,6 +9,7 @@ import { overHttp } from '../support/api.js';
 import { mailTo as mailboxTo } from '../support/mailbox.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
 import { screenshot } from '../support/screenshots.js';
+import { AXE_OPTIONS, hasChromium, launchChromium } from '../support/browser.js';
 
 /**
  * The survey in each language as a phone shows it, in Debian's chromium at 320, 390 and 768 px: the e-mail and the
@@ -17,7 +18,6 @@ import { screenshot } from '../support/screenshots.js';
  * HTML_CodeSniffer (pa11y's runner, WCAG 2 AA) find nothing on the page, the thanks, the unsubscribe and the error
  * pages. Screenshots when asked (test/support/screenshots.ts).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const resolve = createRequire(import.meta.url).resolve;
 const AXE = readFileSync(resolve('axe-core/axe.min.js'), 'utf8');
 const HTMLCS = readFileSync(resolve('html_codesniffer/build/HTMLCS.js'), 'utf8');
@@ -33,22 +33,22 @@ const mailTo = (address: string) => mailboxTo(sesUrl, address);
 async function accessibilityProblems(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: AXE });
   await page.addScriptTag({ content: HTMLCS });
-  return page.evaluate(async () => {
+  return page.evaluate(async (options) => {
     const w = globalThis as unknown as {
-      axe: { run(): Promise<{ violations: { id: string; nodes: unknown[] }[] }> };
+      axe: { run(options: unknown): Promise<{ violations: { id: string; nodes: unknown[] }[] }> };
       HTMLCS: {
         process(standard: string, element: unknown, done: () => void): void;
         getMessages(): { type: number; code: string; msg: string }[];
       };
       document: unknown;
     };
-    const axe = (await w.axe.run()).violations.map((v) => `axe ${v.id} (${v.nodes.length})`);
+    const axe = (await w.axe.run(options)).violations.map((v) => `axe ${v.id} (${v.nodes.length})`);
     await new Promise<void>((done) => w.HTMLCS.process('WCAG2AA', w.document, done));
     const sniffer = w.HTMLCS.getMessages()
       .filter((m) => m.type === 1)
       .map((m) => `htmlcs ${m.code}: ${m.msg}`);
     return [...axe, ...sniffer];
-  });
+  }, AXE_OPTIONS);
 }
 
 /** The document's width as laid out: more than the viewport means a horizontal scroll. */
@@ -98,7 +98,7 @@ async function postTransaction(email: string, locale: Locale): Promise<void> {
   expect(posted.status, posted.text).toBe(201);
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('the survey in every language, on a phone', () => {
+describe.skipIf(!hasChromium)('the survey in every language, on a phone', () => {
   beforeAll(async () => {
     tenant = await newTenant();
     // One NPS journey per language, asking a csat, a csat5Stars and a ces class: the 11, 5 and 7 button scales.
@@ -117,7 +117,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the survey in every language, on a phone
       ],
     });
     await putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'pesquisa@demo.local', name: 'Pesquisa Demo' } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   afterAll(() => browser?.close());
 

@@ -1,34 +1,23 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { overHttp } from '../support/api.js';
 import { mailTo as mailboxTo, until } from '../support/mailbox.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { screenshot } from '../support/screenshots.js';
+import { axe, hasChromium, launchChromium } from '../support/browser.js';
 
 /**
  * The whole loop as a customer lives it, in Debian's chromium: a transaction is posted, its e-mail arrives in the
  * local mailbox, the customer taps the score-9 button, rates the classes, writes a comment and submits; the API then
  * shows the answer. axe-core checks the page; a phone-sized screenshot when asked (test/support/screenshots.ts).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const api = overHttp('public');
 const [publicUrl, sesUrl] = [inject('publicUrl'), inject('sesUrl')];
 let browser: Browser;
 let tenant: TestTenant;
 
 const mailTo = (address: string) => mailboxTo(sesUrl, address);
-
-async function axeViolations(page: Page) {
-  await page.addScriptTag({ content: AXE });
-  const results = (await page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as {
-    violations: { id: string; impact: string; nodes: unknown[] }[];
-  };
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
-}
 
 async function postTransaction(email: string, journey = 'loja'): Promise<number> {
   const posted = await api({
@@ -49,14 +38,14 @@ async function postTransaction(email: string, journey = 'loja'): Promise<number>
   }, 'the transaction');
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('the survey page in a browser', () => {
+describe.skipIf(!hasChromium)('the survey page in a browser', () => {
   beforeAll(async () => {
     tenant = await newTenant();
     await putDelivery(tenant.tenantId, {
       quietHours: null,
       email: { from: 'pesquisa@demo.local', name: 'Pesquisa Demo' },
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   afterAll(() => browser?.close());
 
@@ -80,7 +69,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the survey page in a browser', () => {
     await page.reload();
     expect(await page.locator('input[name="score"][value="9"]').isChecked()).toBe(true);
     expect(await page.locator('h1').textContent()).toBe('Maria, sua opinião importa');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axe(page, { serious: true })).toEqual([]);
 
     // Rate the classes with the keyboard and the pointer, as people do.
     await page.getByRole('radio', { name: '4', exact: true }).nth(1).check();
@@ -89,7 +78,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the survey page in a browser', () => {
     await screenshot(page, 'survey-page-390x844');
     await page.getByRole('button', { name: 'Enviar resposta' }).click();
     await page.waitForSelector('h1:text("Obrigado!")');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axe(page, { serious: true })).toEqual([]);
     expect(elsewhere).toEqual([]);
     await context.close();
 

@@ -1,12 +1,13 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Locale } from '../../shared/locale.js';
 import { overHttp } from '../support/api.js';
 import { until } from '../support/mailbox.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
-import { axe, CHROMIUM, hasChromium, inviteManagerOf, watched } from '../support/workspace.js';
+import { inviteManagerOf, watched } from '../support/workspace.js';
 import { screenshot } from '../support/screenshots.js';
+import { axe, hasChromium, launchChromium } from '../support/browser.js';
 
 /**
  * The themes of the comments in Debian's chromium over the local stack (issue 47): three answers analysed by the local
@@ -79,7 +80,7 @@ describe.skipIf(!hasChromium)('the themes of the comments in a browser', () => {
       const data = listed.body.data as { sentiment: string | null }[];
       return data.length === 3 && data.every((a) => a.sentiment !== null) ? true : undefined;
     }, 'the analysis of the three comments');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(() => browser?.close());
 

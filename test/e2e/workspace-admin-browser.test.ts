@@ -1,10 +1,11 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { overHttp } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
-import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
+import { inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
 import { screenshot } from '../support/screenshots.js';
+import { axe, hasChromium, launchChromium } from '../support/browser.js';
 
 /**
  * The tenant admin's pages in Debian's chromium over the local stack and its Cognito emulator: an admin, on a phone
@@ -63,7 +64,7 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
     await tenantService.createUser(tenant.tenantId, admin, 'all', undefined, 'admin');
     await inviteManagerOf(tenant.tenantId, admin, 'all', { password: ADMIN_PASSWORD });
     await inviteManagerOf(tenant.tenantId, manager, { stores: [1], groups: [1] }, { password: MANAGER_PASSWORD });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(() => browser?.close());
 

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { UserScope } from '../../shared/tenants/config-schema.js';
 import { overHttp } from '../support/api.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
-import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
+import { inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
 import { screenshot } from '../support/screenshots.js';
+import { axe, hasChromium, launchChromium } from '../support/browser.js';
 
 /**
  * The answers inbox in Debian's chromium over the local stack and its Cognito emulator: a store-1 manager, invited as
@@ -92,7 +93,7 @@ describe.skipIf(!hasChromium)('the answers inbox in a browser', () => {
     allManager = `inbox-todas-${tenant.tenantId}@test.local`;
     await invite(storeManager, { stores: [1], groups: [1] }, PASSWORD);
     await invite(allManager, 'all', ALL_PASSWORD);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(() => browser?.close());
 

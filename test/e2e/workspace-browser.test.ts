@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { cognitoUserDirectory } from '../../shared/adapters/cognito.js';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
@@ -12,8 +12,9 @@ import type { UserScope } from '../../shared/tenants/config-schema.js';
 import { overHttp } from '../support/api.js';
 import { registerSale } from '../support/sales.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
-import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
+import { inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
 import { screenshot } from '../support/screenshots.js';
+import { axe, hasChromium, launchChromium } from '../support/browser.js';
 
 /**
  * The workspace in Debian's chromium over the local stack and its Cognito emulator: managers invited as the admin
@@ -98,7 +99,7 @@ describe.skipIf(!hasChromium)('the workspace in a browser', () => {
     const { directory } = await invite(storeManager, { stores: [1], groups: [1] }, 'Temp-loja1-pass!');
     await directory.setPassword(storeManager, STORE_MANAGER.password);
     expect((await invite(allManager, 'all', ALL_MANAGER.temporary)).invited).toEqual({ email: allManager, invited: 'created' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(() => browser?.close());
 

@@ -1,12 +1,13 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { overHttp } from '../support/api.js';
 import { until, type Mail } from '../support/mailbox.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
-import { axe, CHROMIUM, hasChromium, inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
+import { inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
 import { screenshot } from '../support/screenshots.js';
+import { axe, hasChromium, launchChromium } from '../support/browser.js';
 
 /**
  * The case pages in Debian's chromium over the local stack, as issue 33 asks: a detractor answers; the store-1
@@ -56,7 +57,7 @@ describe.skipIf(!hasChromium)('the case pages in a browser', () => {
     await detractor(2, 1, 'Loja dois estava suja');
     caseId = await detractor(1, 2, 'O produto veio com defeito e ninguém me atendeu');
     openCase = await detractor(1, 4, 'Demorou demais no caixa');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(() => browser?.close());
 

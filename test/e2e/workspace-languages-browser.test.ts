@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import type { Locale } from '../../shared/locale.js';
@@ -7,8 +7,9 @@ import { until } from '../support/mailbox.js';
 import { registerSale } from '../support/sales.js';
 import { DEMO_LOGO } from '../support/logos.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
-import { axe, CHROMIUM, hasChromium, inviteManagerOf, watched as watchedBy } from '../support/workspace.js';
+import { inviteManagerOf, watched as watchedBy } from '../support/workspace.js';
 import { screenshot } from '../support/screenshots.js';
+import { axe, hasChromium, launchChromium } from '../support/browser.js';
 
 /**
  * Every workspace page in the tenant's language, brand and time zone (issue 46 §2), in Debian's chromium over the
@@ -91,7 +92,7 @@ describe.skipIf(!hasChromium)("every workspace page in the tenant's language, br
     const opened = () => api({ path: `/public/cases/${id}`, key: tenant.key, headers: { 'x-service-user-token': tenant.userToken } });
     await until(async () => ((await opened()).status === 200 ? true : undefined), `the case of transaction ${id}`);
     casePath = `/app/cases/${id}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(() => browser?.close());
 

@@ -1,6 +1,4 @@
 import type { UserRole } from '../../shared/access/ports.js';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { cognitoUserDirectory } from '../../shared/adapters/cognito.js';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
@@ -9,13 +7,10 @@ import { inviteManager } from '../../shared/session/managers.js';
 import type { UserScope } from '../../shared/tenants/config-schema.js';
 
 /**
- * What the workspace's browser tests share: Debian's chromium, axe-core, a manager invited as the admin command
+ * What the workspace's browser tests share (with browser.ts: chromium and axe-core): a manager invited as the admin command
  * invites one, the sign-in form, and a browser context that records what should never happen (a script or policy
  * error, a request leaving the service).
  */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const hasChromium = existsSync(CHROMIUM);
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
  * Invites a manager of `tenantId` with `scope` (the tenant user and its Cognito user) and, with `password`, sets it as
@@ -44,15 +39,6 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Senha', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Entrar' }).click();
-}
-
-/** axe-core's violations on the page, as `rule (impact)`; the context must bypass the page's CSP to inject it. */
-export async function axe(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  const results = (await page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as {
-    violations: { id: string; impact: string }[];
-  };
-  return results.violations.map((v) => `${v.id} (${v.impact})`);
 }
 
 /**
