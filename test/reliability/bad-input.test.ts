@@ -6,6 +6,7 @@ import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adap
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { ENV } from '../../shared/config.js';
 import { consume, usePrivateQueue } from '../support/queues.js';
+import { usePrivateTable } from '../support/table.js';
 import { inProcess, type ApiRequest, type ApiResponse } from '../support/api.js';
 import { CASES_PER_ROUTE, FULL, fixture, keyFor, snapshot, validRequests, type Fixture } from './fixtures.js';
 
@@ -15,6 +16,8 @@ import { CASES_PER_ROUTE, FULL, fixture, keyFor, snapshot, validRequests, type F
  * that are not ids. Every answer must be a 4xx problem (or a 2xx where the input happened to be valid), never a
  * 5xx, and a request that was refused must have changed nothing.
  */
+// Its own table: each route's check reads the tenant's items twice with a Scan (see usePrivateTable).
+usePrivateTable();
 const clients = { public: inProcess('public'), chatbot: inProcess('chatbot') };
 let f: Fixture;
 // Valid-by-chance v2 transactions go to a queue of this file, so that no consumer writes behind the snapshots.

@@ -2,12 +2,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { findByRequestKey } from '../../shared/adapters/transaction-repository.js';
 import { consume, usePrivateQueue } from '../support/queues.js';
+import { usePrivateTable } from '../support/table.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { messageFor, v2Payload } from '../support/transactions.js';
 import { snapshot } from './fixtures.js';
 
 /** At-least-once delivery and faults in the consumer: nothing lost, nothing duplicated. */
 let tenant: TestTenant;
+// Its own table: the transactions are counted with a Scan (see usePrivateTable).
+usePrivateTable();
 // Survey dispatches of this file go to a queue of its own.
 usePrivateQueue('surveyDispatch');
 
