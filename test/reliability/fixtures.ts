@@ -4,10 +4,10 @@ import { caseOpener } from '../../shared/adapters/wiring/cases.js';
 import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
 import { chatPorts } from '../../shared/adapters/wiring/chat.js';
 import { privacyService } from '../../shared/adapters/wiring/privacy.js';
-import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { routes } from '../../infra/routes.js';
-import { db } from '../../shared/adapters/dynamodb.js';
+import { batchGet, db } from '../../shared/adapters/dynamodb.js';
 import { ENV, requireEnv } from '../../shared/config.js';
 import { signSurveyLink } from '../../shared/surveys/link.js';
 import { requestKeyFor } from '../../shared/transactions/request-key.js';
@@ -223,39 +223,15 @@ export async function snapshot(tenantId: number): Promise<string> {
 }
 
 /**
- * A tenant's items, and the partitions they are in: `inPartitions` reads those partitions again with one Query each,
- * which costs what the tenant holds where a Scan costs what the whole table holds (every file's tenants).
+ * A tenant's items, and `readAgain`, which reads those same items again with one BatchGetItem a hundred (consistent):
+ * a change to or a removal of any of them shows, at what a check costs DynamoDB whatever the tenant or the table
+ * holds. An item added beside them does not: a Scan of the tenant (`snapshot`) once after the checks sees that.
  */
-export async function partitionsOf(tenantId: number): Promise<{ snapshot: string; inPartitions: () => Promise<string> }> {
+export async function itemsOf(tenantId: number): Promise<{ snapshot: string; readAgain: () => Promise<string> }> {
   const items = await tenantItems(tenantId);
-  const partitions = [...new Set(items.map((item) => String(item.pk)))];
-  const { client, tableName } = db();
-  const ofTenant = (item: Record<string, unknown>) =>
-    String(item.pk).startsWith(`T#${tenantId}#`) || String(item.gsi1pk ?? '').startsWith(`T#${tenantId}#`);
-  const inPartitions = async () => {
-    const read = await Promise.all(
-      partitions.map(async (pk) => {
-        const found: Record<string, unknown>[] = [];
-        let start: Record<string, unknown> | undefined;
-        do {
-          const out = await client.send(
-            new QueryCommand({
-              TableName: tableName,
-              KeyConditionExpression: 'pk = :pk',
-              ExpressionAttributeValues: { ':pk': pk },
-              ExclusiveStartKey: start,
-              ConsistentRead: true,
-            }),
-          );
-          found.push(...(out.Items ?? []));
-          start = out.LastEvaluatedKey;
-        } while (start);
-        return found;
-      }),
-    );
-    return stringified(read.flat().filter(ofTenant));
-  };
-  return { snapshot: stringified(items), inPartitions };
+  const itemKeys = items.map(({ pk, sk }) => ({ pk, sk }));
+  const readAgain = async () => stringified(await batchGet(db(), itemKeys, { consistent: true }));
+  return { snapshot: stringified(items), readAgain };
 }
 
 async function tenantItems(tenantId: number): Promise<Record<string, unknown>[]> {
