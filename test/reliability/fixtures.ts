@@ -26,7 +26,7 @@ export { keyFor, validRequests, type Fixture };
 
 /** How many cases each property-based check generates: small in `npm test`, full with RELIABILITY_FULL=1. */
 export const FULL = process.env.RELIABILITY_FULL === '1';
-export const CASES_PER_ROUTE = FULL ? 2000 : 25;
+export const CASES_PER_ROUTE = FULL ? 2000 : 15;
 
 const publicApi = inProcess('public');
 const chatbot = inProcess('chatbot');
