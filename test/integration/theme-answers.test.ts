@@ -14,7 +14,7 @@ import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js'
 /**
  * The themes through the API (issue 47): each answer's sentiment and themes in GET /public/answers, its filters by
  * theme and sentiment (served by the analysis's own list entries), and GET /public/results?group_by=theme against a
- * count over 500 generated answers. The analyser's function is called directly (no poller), against DynamoDB Local and
+ * count over 200 generated answers. The analyser's function is called directly (no poller), against DynamoDB Local and
  * the local Comprehend.
  */
 usePrivateQueue('surveyDispatch');
@@ -204,7 +204,7 @@ function expected(answers: Generated[], from: string, to: string) {
 }
 
 describe('GET /public/results?group_by=theme', () => {
-  const answers = generate(500, 47, 900_000_000);
+  const answers = generate(200, 47, 900_000_000);
   const from = '2026-03-15';
   const to = '2026-04-30';
   const previous = { from: '2026-01-27', to: '2026-03-14' };
@@ -250,7 +250,7 @@ describe('GET /public/results?group_by=theme', () => {
     Math.round(((row.promoters - row.detractors) / row.comments) * 100 * 10) / 10;
 
   for (const store of [undefined, 3])
-    it(`equals a count over the 500 raw answers${store ? ` of store ${store}` : ''}, with the change against the period before`, async () => {
+    it(`equals a count over the 200 raw answers${store ? ` of store ${store}` : ''}, with the change against the period before`, async () => {
       const mine = answers.filter((a) => store === undefined || a.store === store);
       const now = expected(mine, from, to);
       const before = expected(mine, previous.from, previous.to);
