@@ -5,7 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { DATASET_IDS, DATASETS, glueColumnsOf } from '../../shared/analytics/datasets.js';
 import { answerRow, caseRow, localDaysOfUtcDay, pseudonymOf, surveyRow, userPseudonymOf } from '../../shared/analytics/export.js';
-import { streamParquet } from '../../shared/analytics/parquet.js';
+import { parquetFile, streamParquet, type ParquetState } from '../../shared/analytics/parquet.js';
 import type { DayAnswer, DayCase } from '../../shared/analytics/ports.js';
 import { nextExport } from '../../shared/analytics/schedule.js';
 
@@ -183,6 +183,48 @@ describe('a day streamed in parts', () => {
       groups: 1,
       parts: 1,
     });
+  });
+});
+
+describe('a Parquet file written in links', () => {
+  it('is byte for byte the file one run writes, saved after every row group and taken up again from what was saved', async () => {
+    // Long comments: a row group's comment column spans several pages, so its chunks carry offset indexes too.
+    const rows = Array.from({ length: 23 }, (_, i) =>
+      answerRow(
+        { ...answer, transactionId: i, score: i % 11, comment: `${i} `.repeat(120_000 + i * 997) },
+        {
+          indicatorOf: () => 'nps',
+          comments: true,
+          customerKey: (id) => `k${id}`,
+          regionOf: () => (i % 2 ? 1 : undefined),
+        },
+      ),
+    );
+    const limits = { rowGroupRows: 4, partBytes: 300_000 };
+    const once: Uint8Array[] = [];
+    const file = parquetFile(DATASETS.answers, async (bytes) => void once.push(bytes), limits);
+    for (const row of rows) await file.add(row);
+    expect(await file.finish()).toEqual({ rows: 23, groups: 6 });
+
+    const linked: Uint8Array[] = [];
+    let saved: ParquetState | undefined;
+    let links = 0;
+    for (let next = 0; ; links++) {
+      // Each link a new writer from the last one's state, as another invocation would make it.
+      const link = parquetFile(DATASETS.answers, async (bytes) => void linked.push(bytes), limits, saved);
+      while (next < rows.length && !(await link.add(rows[next++]!)));
+      if (next === rows.length) {
+        await link.finish();
+        break;
+      }
+      saved = link.save();
+    }
+    expect(links).toBe(5);
+    expect(Buffer.concat(linked).equals(Buffer.concat(once))).toBe(true);
+    // The parts the links sent are those of the one run: each at least partBytes, but the last.
+    expect(linked.map((part) => part.byteLength)).toEqual(once.map((part) => part.byteLength));
+    const back = await readBack(new Uint8Array(Buffer.concat(linked)));
+    expect(back.rows.map((row) => row.transaction_id)).toEqual(rows.map((_, i) => String(i)));
   });
 });
 
