@@ -4,9 +4,20 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { DATASET_IDS, DATASETS, glueColumnsOf } from '../../shared/analytics/datasets.js';
-import { answerRow, caseRow, localDaysOfUtcDay, pseudonymOf, surveyRow, userPseudonymOf } from '../../shared/analytics/export.js';
+import {
+  allWritten,
+  analyticsExport,
+  answerRow,
+  caseRow,
+  localDaysOfUtcDay,
+  pseudonymOf,
+  surveyRow,
+  userPseudonymOf,
+  WRITE_START,
+  type WriteAt,
+} from '../../shared/analytics/export.js';
 import { parquetFile, streamParquet, type ParquetState } from '../../shared/analytics/parquet.js';
-import type { DayAnswer, DayCase } from '../../shared/analytics/ports.js';
+import type { AnalyticsFiles, DayAnswer, DayCase, DayRecords, UploadedPart } from '../../shared/analytics/ports.js';
 import { nextExport } from '../../shared/analytics/schedule.js';
 
 /** How a Parquet reader (DuckDB) names each type, in the Hive DDL Glue declares: the file's own view of its columns. */
@@ -224,7 +235,73 @@ describe('a Parquet file written in links', () => {
     // The parts the links sent are those of the one run: each at least partBytes, but the last.
     expect(linked.map((part) => part.byteLength)).toEqual(once.map((part) => part.byteLength));
     const back = await readBack(new Uint8Array(Buffer.concat(linked)));
-    expect(back.rows.map((row) => row.transaction_id)).toEqual(rows.map((_, i) => String(i)));
+    expect(back.rows).toEqual(rows.map((_, i) => ({ transaction_id: String(i), score: i % 11 })));
+  });
+});
+
+describe('a day written in links', () => {
+  /** A bucket in memory: an object shows once its upload is completed, made of its parts in their numbers' order. */
+  function memoryFiles() {
+    const objects = new Map<string, Buffer>();
+    const uploads = new Map<string, Map<number, Uint8Array>>();
+    const files: AnalyticsFiles = {
+      begin: async (key) => (uploads.set(`${key}#${uploads.size}`, new Map()), `${key}#${uploads.size - 1}`),
+      part: async (_key, id, n, bytes) => (uploads.get(id)!.set(n, bytes.slice()), `etag-${n}`),
+      complete: async (key, id, parts: UploadedPart[]) =>
+        void objects.set(key, Buffer.concat(parts.map((p) => uploads.get(id)!.get(p.n)!))),
+      exists: async (key) => objects.has(key),
+      remove: async (key) => void objects.delete(key),
+      keep: async () => {},
+      read: async () => '',
+    };
+    return { files, objects };
+  }
+  // A day of 7 answers in pages of 3 (a cursor per page), and no survey or case.
+  const answers: DayRecords<DayAnswer> = {
+    async *between(_tenantId, _from, _to, start) {
+      for (let page = start ? Number(start.key?.page) : 0; page * 3 < 7; page++)
+        yield {
+          records: Array.from({ length: Math.min(3, 7 - page * 3) }, (_, i) => ({ ...answer, transactionId: page * 3 + i, score: i })),
+          at: { partition: 0, key: { page } },
+        };
+    },
+  };
+  const none = { async *between() {} };
+  const exporter = (files: AnalyticsFiles) =>
+    analyticsExport(
+      {
+        answers,
+        surveys: none,
+        cases: none,
+        dirty: { list: async () => [], clear: async () => {} },
+        files,
+        settings: async () => ({ journeys: [], timeZone: 'UTC' }),
+        pseudonymKey: async () => 'key',
+      },
+      { limits: { rowGroupRows: 2, partBytes: 1 } },
+    );
+  const job = { tenantId: 1, days: ['2026-11-26'] };
+
+  it('gives, link after link from what each saved, the objects one run writes, byte for byte', async () => {
+    const once = memoryFiles();
+    expect(allWritten(job, (await exporter(once.files).writeDays(job, WRITE_START)).at)).toBe(true);
+
+    const linked = memoryFiles();
+    // Each link stops at its first row group or object completed, and saves its place as JSON, as a chain keeps it.
+    let at: WriteAt = WRITE_START;
+    let saved: string | undefined;
+    let links = 0;
+    for (; !allWritten(job, at); links++) {
+      const stop = await exporter(linked.files).writeDays(job, at, { saved, due: () => true });
+      at = JSON.parse(JSON.stringify(stop.at)) as WriteAt;
+      saved = stop.saved;
+    }
+    // The answers' 4 row groups (a link each, the last of them completing the object); surveys and cases: a link each.
+    expect(links).toBe(4 + 2);
+    expect([...linked.objects.keys()]).toEqual([...once.objects.keys()]);
+    for (const [key, bytes] of once.objects) expect(linked.objects.get(key)!.equals(bytes), key).toBe(true);
+    const back = await readBack(new Uint8Array(linked.objects.get('answers/tenant=1/date=2026-11-26/part-0.parquet')!));
+    expect(back.rows).toHaveLength(7);
   });
 });
 
