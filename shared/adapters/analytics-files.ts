@@ -7,10 +7,20 @@ import {
   PutObjectCommand,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import type { AnalyticsFiles } from '../analytics/ports.js';
+import { UploadGone, type AnalyticsFiles } from '../analytics/ports.js';
 import { BUCKETS } from '../buckets.js';
 import { requireEnv } from '../config.js';
 import { s3 } from './s3.js';
+
+/** S3's answer to a part or completion of an upload completed or removed already, as the port names it. */
+async function uploading<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchUpload') throw new UploadGone((error as Error).message);
+    throw error;
+  }
+}
 
 // Checked at cold start by the functions that export (analyticsExport in wiring/analytics.ts).
 const bucket = () => requireEnv(BUCKETS.analytics.env);
@@ -31,12 +41,12 @@ export const analyticsFiles: AnalyticsFiles = {
     return UploadId!;
   },
   async part(key, UploadId, PartNumber, Body) {
-    const { ETag } = await s3().send(new UploadPartCommand({ Bucket: bucket(), Key: key, UploadId, PartNumber, Body }));
+    const { ETag } = await uploading(s3().send(new UploadPartCommand({ Bucket: bucket(), Key: key, UploadId, PartNumber, Body })));
     return ETag!;
   },
   async complete(key, UploadId, parts) {
     const Parts = parts.map(({ n, etag }) => ({ PartNumber: n, ETag: etag }));
-    await s3().send(new CompleteMultipartUploadCommand({ Bucket: bucket(), Key: key, UploadId, MultipartUpload: { Parts } }));
+    await uploading(s3().send(new CompleteMultipartUploadCommand({ Bucket: bucket(), Key: key, UploadId, MultipartUpload: { Parts } })));
   },
   async keep(key, text) {
     await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: text, ContentType: 'application/json' }));

@@ -9,7 +9,17 @@ import { ANALYTICS_DEFAULTS } from '../tenants/scales.js';
 import { DATASET_IDS, DATASETS, objectKeyOf, type DatasetId } from './datasets.js';
 import { localDayOf } from './days.js';
 import { parquetFile, WRITE_LIMITS, type ParquetState, type Row, type WriteLimits } from './parquet.js';
-import type { AnalyticsPorts, DayAnswer, DayCase, DayRecords, DaySurvey, DirtyMark, ReadCursor, UploadedPart } from './ports.js';
+import {
+  UploadGone,
+  type AnalyticsPorts,
+  type DayAnswer,
+  type DayCase,
+  type DayRecords,
+  type DaySurvey,
+  type DirtyMark,
+  type ReadCursor,
+  type UploadedPart,
+} from './ports.js';
 
 /**
  * The daily analytics export (issue 51, docs/analytics.md): a tenant's day (in its time zone) of each dataset as one
@@ -185,8 +195,9 @@ export function analyticsExport(ports: AnalyticsPorts, { limits = WRITE_LIMITS }
   ): Promise<{ at: WriteAt; saved?: ParquetState }> {
     const { tenantId } = job;
     const tenant = await tenantRows(tenantId);
-    let at = start;
-    while (!allWritten(job, at)) {
+
+    /** A dataset's day from `at` on: its object completed (undefined), or where `due` stopped it. */
+    async function writeObject(at: WriteAt, resumed: ParquetState | undefined): Promise<{ at: WriteAt; saved: ParquetState } | undefined> {
       const day = job.days[at.day]!;
       const dataset = WRITE_ORDER[at.dataset]!;
       const key = objectKeyOf(dataset, tenantId, day);
@@ -199,14 +210,14 @@ export function analyticsExport(ports: AnalyticsPorts, { limits = WRITE_LIMITS }
           parts.push({ n, etag: await ports.files.part(key, upload.id, n, bytes) });
         },
         limits,
-        at.upload ? saved : undefined,
+        resumed,
       );
       const { from, to } = tenant.bounds(day);
       const { records, row } = tenant.datasets[dataset];
-      const resumed = at.read;
-      for await (const page of records.between(tenantId, from, to, resumed?.cursor)) {
+      const read = at.read;
+      for await (const page of records.between(tenantId, from, to, read?.cursor)) {
         // Of the page the last link stopped in, the records already in the file.
-        const skip = resumed && JSON.stringify(page.at) === JSON.stringify(resumed.cursor) ? resumed.skip : 0;
+        const skip = read && JSON.stringify(page.at) === JSON.stringify(read.cursor) ? read.skip : 0;
         for (let i = skip; i < page.records.length; i++)
           if ((await file.add(row(page.records[i]))) && due())
             return { at: { ...at, upload: { id: upload.id, parts }, read: { cursor: page.at, skip: i + 1 } }, saved: file.save() };
@@ -214,6 +225,25 @@ export function analyticsExport(ports: AnalyticsPorts, { limits = WRITE_LIMITS }
       const { rows, groups } = await file.finish();
       await ports.files.complete(key, upload.id, parts);
       logger.info('Analytics day exported', { tenantId, day, dataset, rows, groups, parts: parts.length });
+      return undefined;
+    }
+
+    let at = start;
+    let resumed = saved;
+    while (!allWritten(job, at)) {
+      let stopped: { at: WriteAt; saved: ParquetState } | undefined;
+      try {
+        stopped = await writeObject(at, at.upload ? resumed : undefined);
+      } catch (error) {
+        // The upload it went on with is gone: completed by a link that died before saving that (or removed by the
+        // bucket's lifecycle after a day): the object is written again from its first row.
+        if (!(error instanceof UploadGone) || !at.upload) throw error;
+        logger.warn('Analytics upload gone: its object is written again', { tenantId, day: job.days[at.day], dataset: at.dataset });
+        at = { day: at.day, dataset: at.dataset };
+        resumed = undefined;
+        continue;
+      }
+      if (stopped) return stopped;
       at = at.dataset + 1 < WRITE_ORDER.length ? { day: at.day, dataset: at.dataset + 1 } : { day: at.day + 1, dataset: 0 };
       await completed(at);
       if (due()) break;

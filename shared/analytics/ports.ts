@@ -91,6 +91,9 @@ export interface UploadedPart {
   etag: string;
 }
 
+/** A part or completion named an upload that is no more (completed already, or removed by the bucket's lifecycle). */
+export class UploadGone extends Error {}
+
 /** The analytics bucket's objects, by key (shared/analytics/datasets.ts names them). */
 export interface AnalyticsFiles {
   /**
@@ -98,7 +101,10 @@ export interface AnalyticsFiles {
    * completed. One never completed is removed by the bucket's lifecycle. Answers the upload's id.
    */
   begin(key: string): Promise<string>;
-  /** Sends part `n`, each but the last at least 5 MiB (sent again under its number, it replaces the first). Its ETag. */
+  /**
+   * Sends part `n`, each but the last at least 5 MiB (sent again under its number, it replaces the first). Its ETag.
+   * Throws UploadGone (so does `complete`) when the upload is no more.
+   */
   part(key: string, uploadId: string, n: number, bytes: Uint8Array): Promise<string>;
   /** Shows the object made of these parts, whole, at once. */
   complete(key: string, uploadId: string, parts: UploadedPart[]): Promise<void>;

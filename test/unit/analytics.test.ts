@@ -17,7 +17,14 @@ import {
   type WriteAt,
 } from '../../shared/analytics/export.js';
 import { parquetFile, streamParquet, type ParquetState } from '../../shared/analytics/parquet.js';
-import type { AnalyticsFiles, DayAnswer, DayCase, DayRecords, UploadedPart } from '../../shared/analytics/ports.js';
+import {
+  UploadGone,
+  type AnalyticsFiles,
+  type DayAnswer,
+  type DayCase,
+  type DayRecords,
+  type UploadedPart,
+} from '../../shared/analytics/ports.js';
 import { nextExport } from '../../shared/analytics/schedule.js';
 
 /** How a Parquet reader (DuckDB) names each type, in the Hive DDL Glue declares: the file's own view of its columns. */
@@ -244,17 +251,30 @@ describe('a day written in links', () => {
   function memoryFiles() {
     const objects = new Map<string, Buffer>();
     const uploads = new Map<string, Map<number, Uint8Array>>();
+    let begun = 0;
+    // As S3 does, an upload completed takes no part nor completion any more.
+    const open = (id: string) => {
+      if (!uploads.has(id)) throw new UploadGone(id);
+      return uploads.get(id)!;
+    };
     const files: AnalyticsFiles = {
-      begin: async (key) => (uploads.set(`${key}#${uploads.size}`, new Map()), `${key}#${uploads.size - 1}`),
-      part: async (_key, id, n, bytes) => (uploads.get(id)!.set(n, bytes.slice()), `etag-${n}`),
-      complete: async (key, id, parts: UploadedPart[]) =>
-        void objects.set(key, Buffer.concat(parts.map((p) => uploads.get(id)!.get(p.n)!))),
+      begin: async (key) => {
+        const id = `${key}#${begun++}`;
+        uploads.set(id, new Map());
+        return id;
+      },
+      part: async (_key, id, n, bytes) => (open(id).set(n, bytes.slice()), `etag-${n}`),
+      complete: async (key, id, parts: UploadedPart[]) => {
+        const upload = open(id);
+        objects.set(key, Buffer.concat(parts.map((p) => upload.get(p.n)!)));
+        uploads.delete(id);
+      },
       exists: async (key) => objects.has(key),
       remove: async (key) => void objects.delete(key),
       keep: async () => {},
       read: async () => '',
     };
-    return { files, objects };
+    return { files, objects, uploads };
   }
   // A day of 7 answers in pages of 3 (a cursor per page), and no survey or case.
   const answers: DayRecords<DayAnswer> = {
@@ -302,6 +322,23 @@ describe('a day written in links', () => {
     for (const [key, bytes] of once.objects) expect(linked.objects.get(key)!.equals(bytes), key).toBe(true);
     const back = await readBack(new Uint8Array(linked.objects.get('answers/tenant=1/date=2026-11-26/part-0.parquet')!));
     expect(back.rows).toHaveLength(7);
+  });
+
+  it('writes an object again from its first row when a link completed it and died before saving so', async () => {
+    const once = memoryFiles();
+    await exporter(once.files).writeDays(job, WRITE_START);
+    const linked = memoryFiles();
+    // Links up to the answers' first row group (surveys, cases, then the answers' first stop).
+    let stop: { at: WriteAt; saved?: string | undefined } = { at: WRITE_START };
+    for (let link = 0; link < 3; link++)
+      stop = await exporter(linked.files).writeDays(job, stop.at, { saved: stop.saved, due: () => true });
+    expect(stop.at).toMatchObject({ dataset: 2, upload: expect.anything() });
+    // A link that completes the answers' object, then dies: its end is never saved.
+    await exporter(linked.files).writeDays(job, stop.at, { saved: stop.saved });
+    // Its retry goes on from the last save: that upload is no more, so the object is written again whole.
+    expect(allWritten(job, (await exporter(linked.files).writeDays(job, stop.at, { saved: stop.saved })).at)).toBe(true);
+    for (const [key, bytes] of once.objects) expect(linked.objects.get(key)!.equals(bytes), key).toBe(true);
+    expect(linked.uploads.size).toBe(0);
   });
 });
 
