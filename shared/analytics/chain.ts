@@ -167,10 +167,12 @@ export function exportChains(
 
   /**
    * Begins a chain writing again the days an erasure reached, among those written already, whose end completes the
-   * privacy request (by the analytics queue's consumer: its first link is queued, not run here).
+   * privacy request (by the analytics queue's consumer: its first link is queued, not run here); with none, completes it.
    */
   async function rewriteDaysOf(tenantId: number, instants: string[], requestId: string, now = new Date()): Promise<void> {
     const days = await exporter.writtenDaysOf(tenantId, instants);
+    // None written (a tenant that does not export): nothing to wait for.
+    if (!days.length) return ports.erasureWritten(tenantId, requestId);
     const chainId = `erasure-${requestId}`;
     await ports.chains.create(tenantId, chainId, { tenantId, days, then: { erasure: requestId } }, now);
     await ports.send({ version: 1, tenantId, chain: chainId, seq: 0 });
