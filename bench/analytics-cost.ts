@@ -1,6 +1,9 @@
-import { analyticsExport, localDayOf, RETENTION_SWEEP_DAYS } from '../shared/analytics/export.js';
-import { WRITE_LIMITS } from '../shared/analytics/parquet.js';
-import type { AnalyticsFiles, DayAnswers } from '../shared/analytics/ports.js';
+import { LINK_SECONDS } from '../shared/analytics/chain.js';
+import { DATASETS } from '../shared/analytics/datasets.js';
+import { localDayOf } from '../shared/analytics/days.js';
+import { analyticsExport, answerRow, pseudonymOf, RETENTION_SWEEP_DAYS, type WriteAt } from '../shared/analytics/export.js';
+import { parquetFile, WRITE_LIMITS } from '../shared/analytics/parquet.js';
+import type { AnalyticsFiles, DayAnswer, DayAnswers } from '../shared/analytics/ports.js';
 import { dayAnswers } from '../shared/adapters/analytics-answers.js';
 import { dirtyDays } from '../shared/adapters/analytics-dirty.js';
 import { analyticsFiles } from '../shared/adapters/analytics-files.js';
@@ -26,6 +29,8 @@ const FUNCTION_GB = 0.5;
 const PAGE_BYTES = 1024 * 1024;
 /** S3 PUT and DELETE requests: $0.005 per 1,000 PUTs (DELETE is free). */
 const PUT_PER_MILLION = 5;
+/** S3 GET requests: $0.0004 per 1,000. */
+const GET_PER_MILLION = 0.4;
 const SIZE = Number(process.env.BENCH_ANALYTICS_ANSWERS ?? 2000);
 
 /**
@@ -48,10 +53,12 @@ export async function analyticsCost(f: Fixture, size = SIZE): Promise<string> {
   let puts = 0;
   let bytes = 0;
   let heapPeak = 0;
+  let sample: DayAnswer[] = [];
   const answers: DayAnswers = {
-    async *between(tenantId, from, to) {
-      for await (const page of dayAnswers.between(tenantId, from, to)) {
-        rows += page.length;
+    async *between(tenantId, from, to, start) {
+      for await (const page of dayAnswers.between(tenantId, from, to, start)) {
+        rows += page.records.length;
+        if (!sample.length) sample = page.records;
         heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
         yield page;
       }
@@ -60,19 +67,11 @@ export async function analyticsCost(f: Fixture, size = SIZE): Promise<string> {
   // The answers dataset alone (the surveys' reads are the same kind, per transaction: docs/analytics.md).
   const none = { async *between() {} };
   let uploads = 0;
+  // Each upload is two requests beside its parts (CreateMultipartUpload, CompleteMultipartUpload), all PUT-priced.
   const files: AnalyticsFiles = {
     ...analyticsFiles,
-    upload(key, write) {
-      // Each upload is two requests beside its parts (CreateMultipartUpload, CompleteMultipartUpload), all PUT-priced.
-      uploads++;
-      return analyticsFiles.upload(key, (part) =>
-        write(async (body) => {
-          puts++;
-          bytes += body.byteLength;
-          await part(body);
-        }),
-      );
-    },
+    begin: (key) => ((uploads += 1), analyticsFiles.begin(key)),
+    part: (key, id, n, body) => ((puts += 1), (bytes += body.byteLength), analyticsFiles.part(key, id, n, body)),
   };
   // One row group for the whole measured day: its peak heap is what holding that many rows costs, per row.
   const exporter = analyticsExport(
@@ -99,6 +98,12 @@ export async function analyticsCost(f: Fixture, size = SIZE): Promise<string> {
   const perGroupMb = (heapMb / rows) * WRITE_LIMITS.rowGroupRows;
   const perGroupSeconds = (seconds / rows) * WRITE_LIMITS.rowGroupRows;
   const floorBytes = daily * itemBytes;
+  const chain = await chainAtScale(
+    sample,
+    perGroupSeconds,
+    Math.ceil(daily / WRITE_LIMITS.rowGroupRows),
+    Math.ceil((daily * bytes) / rows / WRITE_LIMITS.partBytes),
+  );
   const row = (what: string, measured: number, atScale: number, floor: number, usd: (n: number) => number) =>
     `| ${what} | ${measured.toLocaleString('en-US', { maximumFractionDigits: 1 })} | ${Math.round(atScale).toLocaleString('en-US')} | ${Math.round(floor).toLocaleString('en-US')} | $${usd(atScale).toFixed(4)} |`;
   return [
@@ -120,6 +125,64 @@ export async function analyticsCost(f: Fixture, size = SIZE): Promise<string> {
     ),
     row('Lambda GB-s', seconds * FUNCTION_GB, seconds * FUNCTION_GB * scale, 0, (n) => (n / 1e6) * PRICES.lambdaGbSecond),
     '',
-    `The read units are at their floor (every answer of the day read once; the Query charges whole items). A day is streamed into one object (an S3 multipart upload, shown whole when completed), a row group of ${WRITE_LIMITS.rowGroupRows.toLocaleString('en-US')} rows at a time and parts of ${WRITE_LIMITS.partBytes / 1024 / 1024} MB: holding the ${rows.toLocaleString('en-US')} measured answers took ${heapMb.toFixed(1)} MB of heap, so a row group holds about ${perGroupMb.toFixed(0)} MB, plus up to ${(2 * WRITE_LIMITS.partBytes) / 1024 / 1024} MB of a part's bytes: ${(perGroupMb + (2 * WRITE_LIMITS.partBytes) / 1024 / 1024).toFixed(0)} MB whatever the day's size, within the function's ${FUNCTION_GB * 1024} MB (before: the whole day, ${((heapMb * scale) / 1024).toFixed(1)} GB). A row group takes ${perGroupSeconds.toFixed(0)} s at this machine's pace, within ${consumerTimeoutOf('analytics')} s; the day's ${Math.ceil(daily / WRITE_LIMITS.rowGroupRows)} row groups take ${Math.round((seconds / rows) * daily)} s in all, past it: a day this size needs a chain of invocations (not built: docs/analytics.md). The ${RETENTION_SWEEP_DAYS} DeleteObject calls of the retention sweep a day are free. The seeded answers are copies of one, so the Parquet file is smaller than a real day's.`,
+    `**The chain of invocations** (shared/analytics/chain.ts) at the scale target, the answers' dataset: a link writes row groups until another would end past ${LINK_SECONDS} s, so ${chain.groupsPerLink} row groups of ${perGroupSeconds.toFixed(0)} s, **${chain.linkSeconds.toFixed(0)} s a link** (the consumer has ${consumerTimeoutOf('analytics')} s), and **${chain.links} links a day** (the surveys' dataset, ${(TRANSACTIONS_A_DAY / daily).toFixed(1)} times the rows, as many more at the same pace a row: ${Math.ceil((chain.links * TRANSACTIONS_A_DAY) / daily)}). What a link keeps: the chain's item, ${chain.itemBytes.toLocaleString('en-US')} bytes at the day's last link (the read's cursor and ${chain.parts} parts' ETags), and the half-written file in the bucket, ${(chain.fileBytes / 1024).toFixed(0)} KB of row-group metadata at most (${chain.groupMetaBytes.toLocaleString('en-US')} bytes a row group) plus the bytes not yet sent (under a part, ${WRITE_LIMITS.partBytes / 1024 / 1024} MB). Each link reads the item once (${chain.readUnits} read unit, consistent) and writes it twice (its lease and its end, ${chain.writeUnits} write unit${chain.writeUnits > 1 ? 's' : ''} each), puts and gets the file (two S3 requests) and sends one SQS message: **${(chain.links * chain.readUnits).toLocaleString('en-US')} read and ${(chain.links * 2 * chain.writeUnits).toLocaleString('en-US')} write units, ${chain.links * 2} S3 and ${chain.links * 3} SQS requests a day, $${chain.usd.toFixed(4)}** beside the reads above (floor: $0, a day that fits one invocation).`,
+    '',
+    `The read units are at their floor (every answer of the day read once; the Query charges whole items). A day is streamed into one object (an S3 multipart upload, shown whole when completed), a row group of ${WRITE_LIMITS.rowGroupRows.toLocaleString('en-US')} rows at a time and parts of ${WRITE_LIMITS.partBytes / 1024 / 1024} MB: holding the ${rows.toLocaleString('en-US')} measured answers took ${heapMb.toFixed(1)} MB of heap, so a row group holds about ${perGroupMb.toFixed(0)} MB, plus up to ${(2 * WRITE_LIMITS.partBytes) / 1024 / 1024} MB of a part's bytes: ${(perGroupMb + (2 * WRITE_LIMITS.partBytes) / 1024 / 1024).toFixed(0)} MB whatever the day's size, within the function's ${FUNCTION_GB * 1024} MB (before: the whole day, ${((heapMb * scale) / 1024).toFixed(1)} GB). A row group takes ${perGroupSeconds.toFixed(0)} s at this machine's pace; the day's ${Math.ceil(daily / WRITE_LIMITS.rowGroupRows)} row groups take ${Math.round((seconds / rows) * daily)} s in all, the chain's ${chain.links} links above. The ${RETENTION_SWEEP_DAYS} DeleteObject calls of the retention sweep a day are free. The seeded answers are copies of one, so the Parquet file is smaller than a real day's.`,
   ].join('\n');
+}
+
+/**
+ * A day's chain at the scale target, from the measured pace: the links, and what each keeps and costs. The item's size is
+ * that of its JSON with the day's parts (the last link's, the largest); the file's metadata a row group is measured on a
+ * file of the sampled answers (offsets and statistics: about the same whatever the rows).
+ */
+async function chainAtScale(sample: DayAnswer[], groupSeconds: number, groups: number, parts: number) {
+  // A link stops after k row groups when k + 1 would end past LINK_SECONDS (at least one).
+  const groupsPerLink = Math.max(1, Math.ceil(LINK_SECONDS / groupSeconds) - 1);
+  const links = Math.ceil(groups / groupsPerLink);
+  const at: WriteAt = {
+    day: 0,
+    dataset: 2,
+    upload: { id: 'x'.repeat(64), parts: Array.from({ length: parts }, (_, i) => ({ n: i + 1, etag: `"${'0'.repeat(32)}"` })) },
+    read: {
+      cursor: {
+        partition: 15,
+        key: { pk: 'T#7#TX#123456789', sk: 'TX', gsi2pk: 'T#7#EVAL#2026-11#15', gsi2sk: '2026-11-26T23:59:59.999Z#123456789' },
+      },
+      skip: 1234,
+    },
+  };
+  const job = { tenantId: 7, days: ['2026-11-26'], then: { run: { day: '2026-11-26', marks: [] } } };
+  // Its attributes beside these two: keys, seq, lease and owner, times, ttl: about 300 bytes.
+  const itemBytes = JSON.stringify(at).length + JSON.stringify(job).length + 300;
+  const context = {
+    indicatorOf: () => 'nps' as const,
+    regionOf: () => 1,
+    comments: true,
+    customerKey: (id: number) => pseudonymOf('k', id),
+  };
+  const saves: number[] = [];
+  const file = parquetFile(DATASETS.answers, async () => {}, { rowGroupRows: sample.length, partBytes: 1 });
+  for (let group = 0; group < 2; group++) {
+    for (const answer of sample) await file.add(answerRow(answer, context));
+    saves.push(file.save().length);
+  }
+  const groupMetaBytes = saves[1]! - saves[0]!;
+  const readUnits = Math.ceil(itemBytes / 4096);
+  const writeUnits = Math.ceil(itemBytes / 1024);
+  const usd =
+    (links * readUnits * PRICES.readUnit + links * 2 * writeUnits * PRICES.writeUnit + links * 3 * PRICES.sqsRequest) / 1e6 +
+    (links * (PUT_PER_MILLION + GET_PER_MILLION)) / 1e6;
+  return {
+    groupsPerLink,
+    linkSeconds: groupsPerLink * groupSeconds,
+    links,
+    itemBytes,
+    parts,
+    groupMetaBytes,
+    fileBytes: groups * groupMetaBytes,
+    readUnits,
+    writeUnits,
+    usd,
+  };
 }

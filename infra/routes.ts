@@ -405,10 +405,11 @@ export const consumers: readonly Consumer[] = [
     handler: 'queue/privacy-requests.ts',
     queue: 'privacy',
     table: ['read', 'write', 'delete'],
-    // The second pass of an erasure, two minutes later (ERASURE_RECHECK_SECONDS), is a delayed message on its own queue.
-    sends: ['privacy'],
-    // An erasure writes again the analytics days that held the subject's answers.
-    analytics: ['read', 'write'],
+    // The second pass of an erasure, two minutes later (ERASURE_RECHECK_SECONDS), is a delayed message on its own queue;
+    // the analytics days that held the subject's records are written again by a chain of the analytics queue.
+    sends: ['privacy', 'analytics'],
+    // Which of those days were written (HeadObject); the chain writes them.
+    analytics: ['read'],
     summary: 'Works on privacy requests: finds the customers they name, erases them or makes their export readable',
   },
   {
@@ -474,14 +475,16 @@ export const consumers: readonly Consumer[] = [
     id: 'analyticsExporter',
     handler: 'queue/analytics-exporter.ts',
     queue: 'analytics',
-    // The day's claim (given back by DeleteItem when the write fails); the day's answers; the next run parked (a timer).
+    // The chains' items (a link's lease, where it stopped); the day's records; the dirty marks cleared (DeleteItem); the
+    // next run parked (a timer).
     table: ['read', 'write', 'delete'],
+    // A chain's next link.
     sends: ['analytics'],
-    // The day's multipart uploads (s3:PutObject), and the days past the tenant's retention deleted (no HeadObject: the
-    // run writes its day whole).
-    analytics: ['write', 'delete'],
+    // The day's multipart uploads (s3:PutObject), the file a link kept for the next (PutObject, GetObject, DeleteObject),
+    // and the days past the tenant's retention deleted.
+    analytics: ['read', 'write', 'delete'],
     summary:
-      "Writes each tenant's previous day as Parquet to the analytics bucket once (claimed), deletes the days past its retention, and parks the next run",
+      "Writes each tenant's previous day as Parquet to the analytics bucket once, in a chain of links when it is long, deletes the days past its retention, and parks the next run",
   },
 ];
 

@@ -31,6 +31,8 @@ export const ENV = {
   analyticsBucket: 'ANALYTICS_BUCKET',
   /** Optional: the wait between an erasure's two passes (shared/privacy/service.ts); the local stack shortens it. */
   erasureRecheckSeconds: 'ERASURE_RECHECK_SECONDS',
+  /** Optional: how long a link of an analytics chain writes (shared/analytics/chain.ts, LINK_SECONDS); the tests shorten it. */
+  analyticsLinkSeconds: 'ANALYTICS_LINK_SECONDS',
   /**
    * The Cognito user pool managers sign in with: its token issuer (`https://cognito-idp.<region>.amazonaws.com/<pool
    * id>` on AWS, the emulator's URL locally), whose JWKS verifies the session, and the web app client's id.

@@ -323,13 +323,18 @@ export const keys = {
   surveysByMonth: (tenantId: number, month: string, shard: number) => `${tenant(tenantId)}#SURVEYS#${month}#${shard}`,
   casesByMonth: (tenantId: number, month: string, shard: number) => `${tenant(tenantId)}#CASES#OPENED#${month}#${shard}`,
   /**
-   * A tenant's days of the analytics export that a late change reached (a correction, a case moved, an erasure): one
-   * small item per day in one partition, which the daily run reads with one Query and clears once the day is written again.
+   * A tenant's days of the analytics export that a late change reached (a correction, a case moved, a survey's outcome
+   * after its day): one small item per day and shard (the changed record's id mod DIRTY_SHARDS: a busy day's marks are
+   * spread over partitions), which the daily run reads with a Query a shard and clears once the day is written again.
+   * Shard 0 is the partition marks had before they were sharded.
    */
-  analyticsDirtyDays: (tenantId: number) => `${tenant(tenantId)}#ANALYTICS#DIRTY`,
-  analyticsDirty: (tenantId: number, day: string) => ({ pk: keys.analyticsDirtyDays(tenantId), sk: day }),
-  /** A tenant's day of the analytics export: its claim, so that a run that fires twice writes the day once. */
-  analyticsClaim: (tenantId: number, day: string) => ({ pk: `${tenant(tenantId)}#ANALYTICS#${day}`, sk: 'CLAIM' }),
+  analyticsDirtyDays: (tenantId: number, shard: number) => `${tenant(tenantId)}#ANALYTICS#DIRTY${shard ? `#${shard}` : ''}`,
+  analyticsDirty: (tenantId: number, day: string, shard: number) => ({ pk: keys.analyticsDirtyDays(tenantId, shard), sk: day }),
+  /**
+   * A chain of invocations writing a tenant's analytics days (shared/analytics/chain.ts): where it stands, its link's
+   * number and lease. The daily run's chain (`run-<day>`) is also the day's claim: a timer that fires twice writes once.
+   */
+  analyticsChain: (tenantId: number, chainId: string) => ({ pk: `${tenant(tenantId)}#ANALYTICS#CHAIN#${chainId}`, sk: 'CHAIN' }),
   /** A user's digest of one period: its claim, so that each user gets one per period (the user's name, an e-mail address). */
   digestClaim: (tenantId: number, user: string, period: string, from: string) => ({
     pk: `${tenant(tenantId)}#DIGEST#${period}#${from}`,

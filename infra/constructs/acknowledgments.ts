@@ -15,7 +15,7 @@ export function acknowledgeStackFindings(
     {
       id: `AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${analyticsBucketNameExport}/*]`,
       reason:
-        'The privacy consumer writes again any analytics day an erasure reached: each object is named by dataset, tenant and day, so the wildcard is the object name in the analytics bucket.',
+        'The analytics consumer writes (and the privacy consumer looks up) any tenant day of the analytics bucket, and the file a chain link keeps for the next: each object is named by dataset, tenant and day, or by tenant, chain and link, so the wildcard is the object name in the analytics bucket.',
     },
     {
       id: `AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${logoBucketNameExport}/logos/*]`,

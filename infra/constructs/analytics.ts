@@ -3,7 +3,7 @@ import { CfnNamedQuery, CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
 import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
-import { DATASET_IDS, datasetPrefix, glueColumnsOf, PARTITIONS, type DatasetId } from '../../shared/analytics/datasets.js';
+import { DATASET_IDS, datasetPrefix, glueColumnsOf, LINKS_PREFIX, PARTITIONS, type DatasetId } from '../../shared/analytics/datasets.js';
 import { SAVED_QUERIES, savedQuerySql, type SavedQueryId } from '../../shared/analytics/queries.js';
 import { acknowledgeAnalyticsBucket, acknowledgeAthenaResultsBucket } from './acknowledgments.js';
 
@@ -27,6 +27,8 @@ export function analyticsBucket(scope: Construct): Bucket {
       { id: 'PastAnyRetention', expiration: Duration.days(MAX_RETENTION_DAYS + 1) },
       // A day written in parts that failed half-way is never completed (the export may not abort it): its parts go.
       { id: 'IncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      // The file a chain's link kept for the next one (datasets.ts linkKeyOf), left by a chain that died.
+      { id: 'ChainLinks', prefix: LINKS_PREFIX, expiration: Duration.days(2) },
     ],
   });
   acknowledgeAnalyticsBucket(bucket);

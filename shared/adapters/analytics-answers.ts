@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import type { DayAnswer, DayAnswers } from '../analytics/ports.js';
+import type { DayAnswer, DayAnswers, DayPage, ReadCursor } from '../analytics/ports.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { monthsOf } from '../dates.js';
 import { indexAttributes, type IndexName } from '../table.js';
@@ -56,7 +56,8 @@ function answerOf(item: Item): DayAnswer {
 
 /**
  * The items of index partitions whose sort key (`<instant>#<id>`) is in [from, to), partition by partition, a page at a
- * time: the analytics export's one read of a day, whatever the dataset.
+ * time, each with the cursor it was read from: the analytics export's one read of a day, whatever the dataset. From
+ * `start` (a cursor a page was read from) the read begins again with that page.
  */
 export async function* itemsBetween(
   index: IndexName,
@@ -64,11 +65,13 @@ export async function* itemsBetween(
   from: string,
   to: string,
   instantOf: (item: Item) => unknown,
-): AsyncGenerator<Item[]> {
+  start: ReadCursor = { partition: 0 },
+): AsyncGenerator<DayPage<Item>> {
   const { client, tableName } = db();
   const { partitionKey, sortKey } = indexAttributes(index);
-  for (const partition of partitions) {
-    let startKey: Item | undefined;
+  for (let p = start.partition; p < partitions.length; p++) {
+    const partition = partitions[p];
+    let startKey: Item | undefined = p === start.partition ? start.key : undefined;
     do {
       const out: QueryCommandOutput = await client.send(
         new QueryCommand({
@@ -85,16 +88,17 @@ export async function* itemsBetween(
         const at = instantOf(item);
         return typeof at === 'string' && at < to;
       });
-      if (items.length) yield items;
+      if (items.length) yield { records: items, at: { partition: p, ...(startKey ? { key: startKey } : {}) } };
       startKey = out.LastEvaluatedKey;
     } while (startKey);
   }
 }
 
-async function* between(tenantId: number, from: string, to: string): AsyncGenerator<DayAnswer[]> {
+async function* between(tenantId: number, from: string, to: string, start?: ReadCursor): AsyncGenerator<DayPage<DayAnswer>> {
   // The sort key is `<answered at>#<id>`: from `from` on, and below `to`.
   const partitions = monthsOf(from.slice(0, 10), to.slice(0, 10)).flatMap((month) => evaluationPartitions(tenantId, month));
-  for await (const items of itemsBetween('gsi2', partitions, from, to, (item) => item.answered_at)) yield items.map(answerOf);
+  for await (const page of itemsBetween('gsi2', partitions, from, to, (item) => item.answered_at, start))
+    yield { records: page.records.map(answerOf), at: page.at };
 }
 
 export const dayAnswers: DayAnswers = { between };

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { ownerOfStored } from '../cases/owner.js';
-import type { DayCase, DayRecords, DaySurvey } from '../analytics/ports.js';
+import type { DayCase, DayPage, DayRecords, DaySurvey, ReadCursor } from '../analytics/ports.js';
 import { monthsOf } from '../dates.js';
 import { keys } from '../keys.js';
 import { itemsBetween } from './analytics-answers.js';
@@ -95,28 +95,29 @@ function caseOf(item: Item): DayCase {
 }
 
 /** The items listed in gsi15 between two instants, a page at a time (the entry's sort key: `<instant>#<id>`). */
-async function* listedBetween(partitions: string[], from: string, to: string): AsyncGenerator<Item[]> {
-  for await (const entries of itemsBetween('gsi15', partitions, from, to, (entry) => String(entry.gsi15sk).split('#')[0])) {
+async function* listedBetween(partitions: string[], from: string, to: string, start?: ReadCursor): AsyncGenerator<DayPage<Item>> {
+  const instantOf = (entry: Item) => String(entry.gsi15sk).split('#')[0];
+  for await (const { records: entries, at } of itemsBetween('gsi15', partitions, from, to, instantOf, start)) {
     const read = await batchGet(
       db(),
       entries.map(({ pk, sk }) => ({ pk, sk })),
     );
     const items = new Map(read.map((item): [unknown, Item] => [item.pk, item]));
     // In the index's order; an item gone since it was listed (a retention sweep) is left out.
-    yield entries.flatMap(({ pk }): Item[] => (items.has(pk) ? [items.get(pk)!] : []));
+    yield { records: entries.flatMap(({ pk }): Item[] => (items.has(pk) ? [items.get(pk)!] : [])), at };
   }
 }
 
 export const daySurveys: DayRecords<DaySurvey> = {
-  async *between(tenantId, from, to) {
+  async *between(tenantId, from, to, start) {
     const partitions = partitionsOf(from, to, EVALUATION_SHARDS, (month, shard) => keys.surveysByMonth(tenantId, month, shard));
-    for await (const items of listedBetween(partitions, from, to)) yield items.map(surveyOf);
+    for await (const page of listedBetween(partitions, from, to, start)) yield { records: page.records.map(surveyOf), at: page.at };
   },
 };
 
 export const dayCases: DayRecords<DayCase> = {
-  async *between(tenantId, from, to) {
+  async *between(tenantId, from, to, start) {
     const partitions = partitionsOf(from, to, CASE_SHARDS, (month, shard) => keys.casesByMonth(tenantId, month, shard));
-    for await (const items of listedBetween(partitions, from, to)) yield items.map(caseOf);
+    for await (const page of listedBetween(partitions, from, to, start)) yield { records: page.records.map(caseOf), at: page.at };
   },
 };

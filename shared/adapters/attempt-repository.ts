@@ -11,7 +11,8 @@ import { keys } from '../keys.js';
 import { CHANNELS } from '../channels.js';
 import { TABLE } from '../table.js';
 import type { Channel } from '../surveys/dispatch.js';
-import type { AttemptKey, AttemptStore, Claim, Reachability, StoreNames } from '../surveys/ports.js';
+import type { AttemptKey, AttemptStore, Claim, ClaimedAttempt, Reachability, StoreNames } from '../surveys/ports.js';
+import { dirtyMark } from './analytics-dirty.js';
 import { counterUpdates, updateCounting, type TransactItem } from './result-counters.js';
 import { batchGet, db, isConditionFailure, type Item } from './dynamodb.js';
 import { contactGone } from './personal-copies.js';
@@ -129,7 +130,10 @@ export const attemptStore: AttemptStore = {
       ? `, ${entry(attempt.attemptId)}.#astatus = :asent, ${entry(attempt.attemptId)}.#sent_at = :sent_at` +
         (sent.next ? `, ${entry(sent.next.attemptId)}.#astatus = :next, ${entry(sent.next.attemptId)}.#due = :due` : '')
       : '';
-    const counters = sent.tally ? counterUpdates(attempt.tenantId, sent.tally, attempt.transactionId) : [];
+    const counters = [
+      ...(sent.tally ? counterUpdates(attempt.tenantId, sent.tally, attempt.transactionId) : []),
+      ...marks(attempt, sent.analyticsMark),
+    ];
     const written = await update(
       attempt,
       {
@@ -159,32 +163,36 @@ export const attemptStore: AttemptStore = {
   async markFailed(attempt, failure) {
     const tracked = (attempt.plan ?? []).length > 0;
     const next = tracked ? failure.next : undefined;
-    await update(attempt, {
-      UpdateExpression:
-        'SET #survey.#sstatus = :failed, #survey.#reason = :reason, #survey.#detail = :detail' +
-        (tracked ? `, ${entry(attempt.attemptId)}.#astatus = :failed` : '') +
-        (next ? `, ${entry(next.attemptId)}.#astatus = :next, ${entry(next.attemptId)}.#due = :due` : '') +
-        ' REMOVE #survey.#claimed',
-      ConditionExpression: '#survey.#attempt = :attempt AND #survey.#sstatus = :scheduled',
-      ExpressionAttributeNames: {
-        '#survey': 'survey',
-        '#sstatus': 'status',
-        '#attempt': 'attempt_id',
-        '#reason': 'reason',
-        '#detail': 'detail',
-        '#claimed': 'claimed_until',
-        ...(tracked ? { '#attempts': 'attempts', '#astatus': 'status' } : {}),
-        ...(next ? { '#due': 'due_at' } : {}),
+    await update(
+      attempt,
+      {
+        UpdateExpression:
+          'SET #survey.#sstatus = :failed, #survey.#reason = :reason, #survey.#detail = :detail' +
+          (tracked ? `, ${entry(attempt.attemptId)}.#astatus = :failed` : '') +
+          (next ? `, ${entry(next.attemptId)}.#astatus = :next, ${entry(next.attemptId)}.#due = :due` : '') +
+          ' REMOVE #survey.#claimed',
+        ConditionExpression: '#survey.#attempt = :attempt AND #survey.#sstatus = :scheduled',
+        ExpressionAttributeNames: {
+          '#survey': 'survey',
+          '#sstatus': 'status',
+          '#attempt': 'attempt_id',
+          '#reason': 'reason',
+          '#detail': 'detail',
+          '#claimed': 'claimed_until',
+          ...(tracked ? { '#attempts': 'attempts', '#astatus': 'status' } : {}),
+          ...(next ? { '#due': 'due_at' } : {}),
+        },
+        ExpressionAttributeValues: {
+          ':failed': 'failed',
+          ':reason': failure.reason,
+          ':detail': failure.detail.slice(0, 500),
+          ':attempt': attempt.attemptId,
+          ':scheduled': 'scheduled',
+          ...(next ? { ':next': 'scheduled', ':due': next.dueAt.toISOString() } : {}),
+        },
       },
-      ExpressionAttributeValues: {
-        ':failed': 'failed',
-        ':reason': failure.reason,
-        ':detail': failure.detail.slice(0, 500),
-        ':attempt': attempt.attemptId,
-        ':scheduled': 'scheduled',
-        ...(next ? { ':next': 'scheduled', ':due': next.dueAt.toISOString() } : {}),
-      },
-    });
+      marks(attempt, failure.analyticsMark),
+    );
   },
 
   async release(attempt, dueAt) {
@@ -213,6 +221,7 @@ function claimed(key: AttemptKey, item: Item): Claim {
     attempt: {
       ...key,
       channel: survey.channel,
+      registeredAt: String(item.created_at),
       journeyId: Number(item.journey_id),
       storeId: Number(item.store_id),
       employeeId: Number(item.employee_id),
@@ -230,6 +239,10 @@ function claimed(key: AttemptKey, item: Item): Claim {
     },
   };
 }
+
+/** The analytics export's mark of a survey's registration day, written with a change after that day (docs/analytics.md). */
+const marks = (attempt: ClaimedAttempt, registeredAt: string | undefined): TransactItem[] =>
+  registeredAt ? [dirtyMark(attempt.tenantId, registeredAt, attempt.transactionId)] : [];
 
 /** A conditional update of a transaction item; false when its condition failed. */
 async function update(

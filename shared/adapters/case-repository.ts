@@ -117,7 +117,7 @@ async function replace(tenantId: number, next: CaseRecord, deltas: CounterDelta[
       ExpressionAttributeValues: values,
     },
     // The case's day of the analytics export is written again by the next run (a case changes after its day ended).
-    [...counters(tenantId, next, deltas), dirtyMark(tenantId, next.openedAt)],
+    [...counters(tenantId, next, deltas), dirtyMark(tenantId, next.openedAt, next.id)],
   );
 }
 

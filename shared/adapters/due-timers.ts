@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { CaseDeadlineMessage } from '../cases/deadline-message.js';
-import { AnalyticsMessage } from '../analytics/schedule.js';
+import { RunMessage } from '../analytics/schedule.js';
 import { CaseMessage } from '../cases/message.js';
 import { DigestMessage } from '../digest/schema.js';
 import { keys } from '../keys.js';
@@ -50,8 +50,8 @@ const KINDS = {
     sort: (m: ScoreDropRun) => keys.dueScoreDrop(m.tenantId, m.day),
   },
   analyticsDay: {
-    schema: AnalyticsMessage,
-    sort: (m: AnalyticsMessage) => keys.dueAnalytics(m.tenantId, m.day),
+    schema: RunMessage,
+    sort: (m: RunMessage) => keys.dueAnalytics(m.tenantId, m.day),
   },
 } satisfies Record<TimerKind, unknown>;
 /** The message a kind of timer carries. */

@@ -27,6 +27,7 @@ async function writeAnswer(
   mode: 'create' | 'replace',
   answer: Answer,
   tally?: Tally,
+  analyticsMark?: string,
 ): Promise<{ outcome: AnswerOutcome; record?: TransactionRecord }> {
   const { transaction } = read;
   const { id } = transaction;
@@ -75,7 +76,9 @@ async function writeAnswer(
     [
       ...(tally ? counterUpdates(tenantId, tally, id) : []),
       // A correction's day of the analytics export (its first answer's) is written again by the next run.
-      ...(mode === 'replace' && read.answer ? [dirtyMark(tenantId, read.answer.answeredAt)] : []),
+      ...(mode === 'replace' && read.answer ? [dirtyMark(tenantId, read.answer.answeredAt, id)] : []),
+      // An answer after its survey's registration day: that day's surveys row changes.
+      ...(analyticsMark ? [dirtyMark(tenantId, analyticsMark, id)] : []),
     ],
   );
   // Written: the record read with the answer on it (the condition held, so nothing else changed what it shows).

@@ -104,5 +104,12 @@ export const glueColumnsOf = (dataset: DatasetId): { name: string; type: string;
 export const objectKeyOf = (dataset: DatasetId, tenantId: number, day: string): string =>
   `${datasetPrefix(dataset)}${tenantPrefix(tenantId)}date=${day}/part-0.parquet`;
 export const datasetPrefix = (dataset: DatasetId): string => `${dataset}/`;
+/**
+ * The file a chain of invocations writing a day saved at the end of a link (docs/analytics.md): outside every dataset's
+ * prefix, so no table reads it; the bucket's lifecycle removes what a chain that died left (LINKS_PREFIX).
+ */
+export const LINKS_PREFIX = '_links/';
+export const linkKeyOf = (tenantId: number, chainId: string, seq: number): string =>
+  `${LINKS_PREFIX}${tenantPrefix(tenantId)}${chainId}/${seq}.json`;
 /** A tenant's own prefix under each dataset: what an operator grants one tenant's analysts (docs/analytics.md). */
 export const tenantPrefix = (tenantId: number): string => `tenant=${tenantId}/`;

@@ -7,13 +7,25 @@ import { regionsByStore } from '../regions.js';
 import { bucketOf } from '../surveys/questions.js';
 import { ANALYTICS_DEFAULTS } from '../tenants/scales.js';
 import { DATASET_IDS, DATASETS, objectKeyOf, type DatasetId } from './datasets.js';
-import { streamParquet, WRITE_LIMITS, type Row, type WriteLimits } from './parquet.js';
-import type { AnalyticsPorts, DayAnswer, DayCase, DayRecords, DaySurvey } from './ports.js';
+import { localDayOf } from './days.js';
+import { parquetFile, WRITE_LIMITS, type ParquetState, type Row, type WriteLimits } from './parquet.js';
+import {
+  UploadGone,
+  type AnalyticsPorts,
+  type DayAnswer,
+  type DayCase,
+  type DayRecords,
+  type DaySurvey,
+  type DirtyMark,
+  type ReadCursor,
+  type UploadedPart,
+} from './ports.js';
 
 /**
  * The daily analytics export (issue 51, docs/analytics.md): a tenant's day (in its time zone) of each dataset as one
- * Parquet object. A day is written whole or not at all (one PutObject: S3 shows an object whole or not at all), and
- * written again when what it holds changed: an erasure, or on demand.
+ * Parquet object. A day is written whole or not at all (a multipart upload: S3 shows the object when it is completed),
+ * possibly by several invocations (chain.ts), and written again when what it holds changed: an erasure, a late change,
+ * or on demand.
  */
 
 /** Deletions past the retention reach this many days back from the cutoff: a run missed for up to this long is caught up. */
@@ -24,10 +36,6 @@ export function dayBounds(day: string, zone: string): { from: string; to: string
   const midnight = (d: string) => new Date(instantAt(Date.parse(`${d}T00:00:00Z`), 0, zone)).toISOString();
   return { from: midnight(day), to: midnight(addDays(day, 1)) };
 }
-
-/** The tenant's day an instant falls on. */
-export const localDayOf = (instant: string | number, zone: string): string =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(instant));
 
 /** The tenant's days a UTC day overlaps (a late change's mark names the UTC day): one in UTC, two in any other zone. */
 export function localDaysOfUtcDay(utcDay: string, zone: string): string[] {
@@ -83,17 +91,6 @@ export const caseRow = (record: DayCase, pseudonyms: { customerKey: (id: number)
   recovery_score: record.recoveryScore,
 });
 
-/** The rows a dataset's records of [from, to) make, page by page. */
-async function* rowsOf<T>(
-  records: DayRecords<T>,
-  tenantId: number,
-  from: string,
-  to: string,
-  row: (record: T) => Row,
-): AsyncGenerator<Row[]> {
-  for await (const page of records.between(tenantId, from, to)) yield page.map(row);
-}
-
 /** An answer's row: no name, phone, e-mail or cpf; its comment only when the tenant opted in. */
 export function answerRow(
   answer: DayAnswer,
@@ -126,14 +123,41 @@ export function answerRow(
   };
 }
 
+/** The datasets in the order a day writes them: the answers last, whose object is what a resumed run looks for. */
+export const WRITE_ORDER = ['surveys', 'cases', 'answers'] as const satisfies readonly DatasetId[];
+
+/** Days to write, one after the other: a chain's work (chain.ts), or the admin command's in one go. */
+export interface DaysJob {
+  tenantId: number;
+  days: string[];
+}
+
+/**
+ * Where the writing of a job's days stands between two invocations: the day and dataset (places in `days` and
+ * WRITE_ORDER), and, while a dataset's object is half written, its upload, the parts sent, and the read: the cursor of
+ * the page being read and how many of its records are in the file. `day` past the last: every day written.
+ */
+export interface WriteAt {
+  day: number;
+  dataset: number;
+  upload?: { id: string; parts: UploadedPart[] };
+  read?: { cursor: ReadCursor; skip: number };
+}
+export const WRITE_START: WriteAt = { day: 0, dataset: 0 };
+export const allWritten = (job: DaysJob, at: WriteAt): boolean => at.day >= job.days.length;
+
+/** A dataset's records of a day, and how each becomes its row. */
+interface DatasetRead {
+  records: DayRecords<unknown>;
+  row: (record: unknown) => Row;
+}
+const datasetRead = <T>(records: DayRecords<T>, row: (record: T) => Row) => ({ records, row }) as DatasetRead;
+
 /** `limits`: the row group and part sizes a day is written in (small in the tests, to force several). */
 export function analyticsExport(ports: AnalyticsPorts, { limits = WRITE_LIMITS }: { limits?: WriteLimits } = {}) {
-  /** Writes a tenant's day of every dataset; unless `force`, a day already written is left as it is (a resumed run). */
-  async function exportDay(tenantId: number, day: string, force = false): Promise<'written' | 'skipped'> {
-    const key = objectKeyOf('answers', tenantId, day);
-    if (!force && (await ports.files.exists(key))) return 'skipped';
+  /** How a tenant's records become rows (its settings and pseudonym key read once), and its days' bounds. */
+  async function tenantRows(tenantId: number) {
     const [settings, pseudonymKey] = await Promise.all([ports.settings(tenantId), ports.pseudonymKey(tenantId)]);
-    const { from, to } = dayBounds(day, timeZoneOf(settings));
     const indicators = new Map(settings.journeys.map((journey) => [journey.id, journey.indicator]));
     const regions = regionsByStore(settings.regions ?? []);
     const customerKey = (id: number) => pseudonymOf(pseudonymKey, id);
@@ -143,64 +167,141 @@ export function analyticsExport(ports: AnalyticsPorts, { limits = WRITE_LIMITS }
       comments: (settings.analytics ?? ANALYTICS_DEFAULTS).comments,
       customerKey,
     };
-    const pages: Record<DatasetId, AsyncIterable<Row[]>> = {
-      surveys: rowsOf(ports.surveys, tenantId, from, to, (survey) => surveyRow(survey, customerKey)),
-      cases: rowsOf(ports.cases, tenantId, from, to, (record) =>
-        caseRow(record, { customerKey, userKey: (user) => userPseudonymOf(pseudonymKey, user) }),
-      ),
-      answers: rowsOf(ports.answers, tenantId, from, to, (answer) => answerRow(answer, context)),
+    const zone = timeZoneOf(settings);
+    const userKey = (user: string) => userPseudonymOf(pseudonymKey, user);
+    const datasets: Record<DatasetId, DatasetRead> = {
+      surveys: datasetRead(ports.surveys, (survey) => surveyRow(survey, customerKey)),
+      cases: datasetRead(ports.cases, (record) => caseRow(record, { customerKey, userKey })),
+      answers: datasetRead(ports.answers, (answer) => answerRow(answer, context)),
     };
-    // Each dataset's day streamed into one object, shown whole once written; the answers last: their object is what a
-    // resumed run looks for (a day whose answers are written is whole).
-    const written: Record<string, number> = {};
-    for (const dataset of ['surveys', 'cases', 'answers'] as const) {
-      const { rows, parts } = await ports.files.upload(objectKeyOf(dataset, tenantId, day), (part) =>
-        streamParquet(DATASETS[dataset], pages[dataset], part, limits),
+    return { bounds: (day: string) => dayBounds(day, zone), datasets };
+  }
+
+  /**
+   * Writes the job's days from `start` on, each dataset's day one object streamed as it is read (one multipart upload,
+   * shown whole when completed), until `due()` says the time is spent: it is asked after each row group and each object
+   * completed, so a link always gets on. `saved` is the half-written file `start` stopped in (parquet.ts). Answers where
+   * it stopped, with the file to go on from when that is half way through an object. `completed` is told where the
+   * writing stands after each object completed (a chain saves it, so that a retry sends no part to a completed upload).
+   */
+  async function writeDays(
+    job: DaysJob,
+    start: WriteAt,
+    {
+      saved,
+      due = () => false,
+      completed = async () => {},
+    }: { saved?: ParquetState | undefined; due?: () => boolean; completed?: (at: WriteAt) => Promise<void> } = {},
+  ): Promise<{ at: WriteAt; saved?: ParquetState }> {
+    const { tenantId } = job;
+    const tenant = await tenantRows(tenantId);
+
+    /** A dataset's day from `at` on: its object completed (undefined), or where `due` stopped it. */
+    async function writeObject(at: WriteAt, resumed: ParquetState | undefined): Promise<{ at: WriteAt; saved: ParquetState } | undefined> {
+      const day = job.days[at.day]!;
+      const dataset = WRITE_ORDER[at.dataset]!;
+      const key = objectKeyOf(dataset, tenantId, day);
+      const upload = at.upload ?? { id: await ports.files.begin(key), parts: [] };
+      const parts = [...upload.parts];
+      const file = parquetFile(
+        DATASETS[dataset],
+        async (bytes) => {
+          const n = parts.length + 1;
+          parts.push({ n, etag: await ports.files.part(key, upload.id, n, bytes) });
+        },
+        limits,
+        resumed,
       );
-      Object.assign(written, { [dataset]: rows, [`${dataset}Parts`]: parts });
-    }
-    logger.info('Analytics day exported', { tenantId, day, ...written });
-    return 'written';
-  }
-
-  /** Writes the days from `from` to `to` (both included), in order; answers what it did with each. */
-  async function exportDays(tenantId: number, from: string, to: string, force = false): Promise<{ day: string; outcome: string }[]> {
-    const done: { day: string; outcome: string }[] = [];
-    for (let day = from; day <= to; day = addDays(day, 1)) done.push({ day, outcome: await exportDay(tenantId, day, force) });
-    return done;
-  }
-
-  /**
-   * Writes again the days these instants fall on (a transaction's registration and answer), among those already
-   * written (an erasure: the rows come back without the customer's key and comment, as the table now holds them). Days
-   * never exported stay unwritten.
-   */
-  async function rewriteDaysOf(tenantId: number, instants: string[]): Promise<number> {
-    const zone = timeZoneOf(await ports.settings(tenantId));
-    const days = [...new Set(instants.map((at) => localDayOf(at, zone)))];
-    let rewritten = 0;
-    for (const day of days)
-      if (await ports.files.exists(objectKeyOf('answers', tenantId, day))) {
-        await exportDay(tenantId, day, true);
-        rewritten++;
+      const { from, to } = tenant.bounds(day);
+      const { records, row } = tenant.datasets[dataset];
+      const read = at.read;
+      for await (const page of records.between(tenantId, from, to, read?.cursor)) {
+        // Of the page the last link stopped in, the records already in the file.
+        const skip = read && JSON.stringify(page.at) === JSON.stringify(read.cursor) ? read.skip : 0;
+        for (let i = skip; i < page.records.length; i++)
+          if ((await file.add(row(page.records[i]))) && due())
+            return { at: { ...at, upload: { id: upload.id, parts }, read: { cursor: page.at, skip: i + 1 } }, saved: file.save() };
       }
-    return rewritten;
+      const { rows, groups } = await file.finish();
+      await ports.files.complete(key, upload.id, parts);
+      logger.info('Analytics day exported', { tenantId, day, dataset, rows, groups, parts: parts.length });
+      return undefined;
+    }
+
+    let at = start;
+    let resumed = saved;
+    while (!allWritten(job, at)) {
+      let stopped: { at: WriteAt; saved: ParquetState } | undefined;
+      try {
+        stopped = await writeObject(at, at.upload ? resumed : undefined);
+      } catch (error) {
+        // The upload it went on with is gone: completed by a link that died before saving that (or removed by the
+        // bucket's lifecycle after a day): the object is written again from its first row.
+        if (!(error instanceof UploadGone) || !at.upload) throw error;
+        logger.warn('Analytics upload gone: its object is written again', { tenantId, day: job.days[at.day], dataset: at.dataset });
+        at = { day: at.day, dataset: at.dataset };
+        resumed = undefined;
+        continue;
+      }
+      if (stopped) return stopped;
+      at = at.dataset + 1 < WRITE_ORDER.length ? { day: at.day, dataset: at.dataset + 1 } : { day: at.day + 1, dataset: 0 };
+      await completed(at);
+      if (due()) break;
+    }
+    return { at };
+  }
+
+  /** The days from `from` to `to` (both included), and whether to write each: not written yet, or `force`. */
+  async function daysToWrite(tenantId: number, from: string, to: string, force: boolean): Promise<{ day: string; write: boolean }[]> {
+    const days: { day: string; write: boolean }[] = [];
+    for (let day = from; day <= to; day = addDays(day, 1))
+      days.push({ day, write: force || !(await ports.files.exists(objectKeyOf('answers', tenantId, day))) });
+    return days;
   }
 
   /**
-   * Writes again the days a late change marked (a case moved, an answer corrected), among those that have ended by
-   * `through` (the tenant's last whole day), then clears their marks: conditionally, so that a change made while its
-   * day was being written keeps its mark for the next run. A mark reaching a day not over yet waits (that day's own run
-   * writes it). Answers the days written.
+   * Writes the days from `from` to `to` (both included), in order, in one go (the admin command: one process, no time
+   * limit); unless `force`, a day already written is skipped (a resumed run). Answers what it did with each.
    */
-  async function rewriteDirty(tenantId: number, through: string): Promise<string[]> {
+  async function exportDays(tenantId: number, from: string, to: string, force = false): Promise<{ day: string; outcome: string }[]> {
+    const days = await daysToWrite(tenantId, from, to, force);
+    await writeDays({ tenantId, days: days.filter((d) => d.write).map((d) => d.day) }, WRITE_START);
+    return days.map(({ day, write }) => ({ day, outcome: write ? 'written' : 'skipped' }));
+  }
+
+  const exportDay = async (tenantId: number, day: string, force = false): Promise<string> =>
+    (await exportDays(tenantId, day, day, force))[0]!.outcome;
+
+  /** Of the days these instants fall on (a transaction's registration and answer), those written already, in order. */
+  async function writtenDaysOf(tenantId: number, instants: string[]): Promise<string[]> {
+    const zone = timeZoneOf(await ports.settings(tenantId));
+    const days = [...new Set(instants.map((at) => localDayOf(at, zone)))].sort();
+    const written = await Promise.all(days.map((day) => ports.files.exists(objectKeyOf('answers', tenantId, day))));
+    return days.filter((_, i) => written[i]);
+  }
+
+  /**
+   * The days a late change marked (a case moved, an answer corrected) that have ended by `through` (the tenant's last
+   * whole day), and those marks: a mark reaching a day not over yet waits (that day's own run writes it).
+   */
+  async function markedDays(tenantId: number, through: string): Promise<{ days: string[]; marks: DirtyMark[] }> {
     const marks = await ports.dirty.list(tenantId);
-    if (!marks.length) return [];
+    if (!marks.length) return { days: [], marks };
     const zone = timeZoneOf(await ports.settings(tenantId));
     const ready = marks.filter((mark) => localDaysOfUtcDay(mark.utcDay, zone).every((day) => day <= through));
-    const days = [...new Set(ready.flatMap((mark) => localDaysOfUtcDay(mark.utcDay, zone)))].sort();
-    for (const day of days) await exportDay(tenantId, day, true);
-    for (const mark of ready) await ports.dirty.clear(tenantId, mark);
+    return { days: [...new Set(ready.flatMap((mark) => localDaysOfUtcDay(mark.utcDay, zone)))].sort(), marks: ready };
+  }
+
+  /** Clears marks read before their days were written: only while unchanged, so a change made since keeps its mark. */
+  async function clearMarks(tenantId: number, marks: DirtyMark[]): Promise<void> {
+    for (const mark of marks) await ports.dirty.clear(tenantId, mark);
+  }
+
+  /** Writes again, in one go, the days a late change marked that have ended by `through`, then clears their marks. */
+  async function rewriteDirty(tenantId: number, through: string): Promise<string[]> {
+    const { days, marks } = await markedDays(tenantId, through);
+    await writeDays({ tenantId, days }, WRITE_START);
+    await clearMarks(tenantId, marks);
     return days;
   }
 
@@ -217,7 +318,7 @@ export function analyticsExport(ports: AnalyticsPorts, { limits = WRITE_LIMITS }
     return days;
   }
 
-  return { exportDay, exportDays, rewriteDaysOf, rewriteDirty, expireDays };
+  return { writeDays, exportDay, exportDays, writtenDaysOf, markedDays, clearMarks, rewriteDirty, expireDays };
 }
 
 export type AnalyticsExport = ReturnType<typeof analyticsExport>;

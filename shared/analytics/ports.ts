@@ -62,28 +62,65 @@ export interface DayCase {
   recoveryScore: number | null;
 }
 
-/** A tenant's records of a dataset whose instant is in [from, to) (ISO), page by page, by Queries of an index (never a Scan). */
+/**
+ * Where a day's read stands, between two invocations: the index partition (its place in the day's list of them) and
+ * the key a page of it was read from (absent: its first page). Plain data, kept as JSON.
+ */
+export interface ReadCursor {
+  partition: number;
+  key?: Record<string, unknown>;
+}
+/** A page of a day's records, and the cursor that reads it again. */
+export interface DayPage<T> {
+  records: T[];
+  at: ReadCursor;
+}
+
+/**
+ * A tenant's records of a dataset whose instant is in [from, to) (ISO), page by page, by Queries of an index (never a
+ * Scan); from `start` on, that page included, when given.
+ */
 export interface DayRecords<T> {
-  between(tenantId: number, from: string, to: string): AsyncIterable<T[]>;
+  between(tenantId: number, from: string, to: string, start?: ReadCursor): AsyncIterable<DayPage<T>>;
 }
 export type DayAnswers = DayRecords<DayAnswer>;
+
+/** A part of an object written in parts, as its completion names it. */
+export interface UploadedPart {
+  n: number;
+  etag: string;
+}
+
+/** A part or completion named an upload that is no more (completed already, or removed by the bucket's lifecycle). */
+export class UploadGone extends Error {}
 
 /** The analytics bucket's objects, by key (shared/analytics/datasets.ts names them). */
 export interface AnalyticsFiles {
   /**
-   * Writes one object from the parts `write` hands on, in order (each but the last at least 5 MB), and shows it only
-   * once `write` has finished: until then readers see the object as it was (an S3 multipart upload, completed at the
-   * end; one that fails is never completed, and the bucket's lifecycle removes its parts).
+   * Begins an object written in parts (an S3 multipart upload): readers see the object as it was until it is
+   * completed. One never completed is removed by the bucket's lifecycle. Answers the upload's id.
    */
-  upload<T>(key: string, write: (part: (bytes: Uint8Array) => Promise<void>) => Promise<T>): Promise<T>;
+  begin(key: string): Promise<string>;
+  /**
+   * Sends part `n`, each but the last at least 5 MiB (sent again under its number, it replaces the first). Its ETag.
+   * Throws UploadGone (so does `complete`) when the upload is no more.
+   */
+  part(key: string, uploadId: string, n: number, bytes: Uint8Array): Promise<string>;
+  /** Shows the object made of these parts, whole, at once. */
+  complete(key: string, uploadId: string, parts: UploadedPart[]): Promise<void>;
   exists(key: string): Promise<boolean>;
   /** Deletes the object if there is one. */
   remove(key: string): Promise<void>;
+  /** A small object of text (a chain link's saved file: datasets.ts linkKeyOf), and reading it back. */
+  keep(key: string, text: string): Promise<void>;
+  read(key: string): Promise<string>;
 }
 
 /** A mark that a late change reached the records of a UTC day (shared/adapters/analytics-dirty.ts). */
 export interface DirtyMark {
   utcDay: string;
+  /** The mark's shard (shared/adapters/analytics-dirty.ts). */
+  shard: number;
   /** The mark's token as read: cleared only while it is still this (a change since marks the day again). */
   token: string;
 }

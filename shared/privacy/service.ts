@@ -45,8 +45,11 @@ export interface PrivacyPorts {
   queue: PrivacyQueue;
   /** The wait between an erasure's two passes (ERASURE_RECHECK_SECONDS by default). */
   recheckSeconds?: number;
-  /** The analytics export (shared/analytics/): writes again the exported days that held the erased surveys and answers. */
-  analytics?: { rewriteDaysOf(tenantId: number, instants: string[]): Promise<number> };
+  /**
+   * The analytics export (shared/analytics/): begins writing again the exported days that held the erased surveys and
+   * answers; the request is done when that ends (erasureWritten).
+   */
+  analytics?: { rewriteDaysOf(tenantId: number, instants: string[], requestId: string): Promise<void> };
 }
 
 export const newPrivacyRequestId = () => `pr_${randomBytes(16).toString('base64url')}`;
@@ -117,7 +120,7 @@ export function privacyService({ requests, subjects, queue, recheckSeconds = ERA
     tenantId: number,
     id: string,
     { lastTry = false, recheck = false } = {},
-  ): Promise<'done' | 'rechecking' | 'rechecked' | 'skipped'> {
+  ): Promise<'done' | 'rechecking' | 'rechecked' | 'rewriting' | 'skipped'> {
     try {
       return recheck ? await eraseAgain(tenantId, id) : await work(tenantId, id);
     } catch (error) {
@@ -163,7 +166,7 @@ export function privacyService({ requests, subjects, queue, recheckSeconds = ERA
    * not shown it yet (a sale that read the customer just before it), then reports the request done. A request done
    * before erasures had phases (a second pass queued across a deployment) is erased again and left as it is.
    */
-  async function eraseAgain(tenantId: number, id: string): Promise<'done' | 'rechecked' | 'skipped'> {
+  async function eraseAgain(tenantId: number, id: string): Promise<'done' | 'rechecked' | 'rewriting' | 'skipped'> {
     const request = await requests.get(tenantId, id);
     if (request?.type !== 'erase') return 'skipped';
     const rechecking = request.status === 'pending' && request.phase === 'recheck';
@@ -173,17 +176,20 @@ export function privacyService({ requests, subjects, queue, recheckSeconds = ERA
       late += await erase(subjects, tenantId, customerId, { requestId: id, at: new Date().toISOString() });
     if (!rechecking) return 'rechecked';
     // Every strip held: no transaction of the subjects holds a copy any more. The analytics days that held their
-    // surveys and answers are written again from the table as it now is (no customer key, no comment) before the request is done.
+    // surveys and answers are written again from the table as it now is (no customer key, no comment), by a chain of
+    // the analytics queue whose end reports the request done (erasureWritten): a day of a large tenant takes many
+    // invocations. A second pass delivered twice finds that chain begun already.
     if (analytics) {
       const answered: string[] = [];
       for (const customerId of request.subjects)
         for (const read of await subjects.copiesOf(tenantId, await subjects.transactionsOf(tenantId, customerId)))
           // Its survey's day, and its answer's (and its case's: a case opens on the answer).
           answered.push(...[read.createdAt, read.answeredAt].filter((at): at is string => typeof at === 'string'));
-      await analytics.rewriteDaysOf(tenantId, answered);
+      await analytics.rewriteDaysOf(tenantId, answered, id);
+      logger.info('Privacy request: analytics days being written again', { tenantId, privacyRequest: id, late });
+      return 'rewriting';
     }
-    await requests.finish(tenantId, id, { status: 'done', subjects: request.subjects, finishedAt: new Date().toISOString(), errors: [] });
-    logger.info('Privacy request done', { tenantId, privacyRequest: id, type: request.type, subjects: request.subjects.length, late });
+    await erasureWritten(requests, tenantId, id);
     return 'done';
   }
 
@@ -218,6 +224,17 @@ export function privacyService({ requests, subjects, queue, recheckSeconds = ERA
 }
 
 export type PrivacyService = ReturnType<typeof privacyService>;
+
+/**
+ * An erasure whose second pass is over, and whose analytics days are written again: done (once; a report delivered
+ * twice finds it done already).
+ */
+export async function erasureWritten(requests: PrivacyRequests, tenantId: number, id: string): Promise<void> {
+  const request = await requests.get(tenantId, id);
+  if (request?.status !== 'pending') return;
+  await requests.finish(tenantId, id, { status: 'done', subjects: request.subjects, finishedAt: new Date().toISOString(), errors: [] });
+  logger.info('Privacy request done', { tenantId, privacyRequest: id, type: request.type, subjects: request.subjects.length });
+}
 
 /**
  * Erases a customer: what its transactions copied of it, then the customer itself. Each transaction is marked

@@ -4,6 +4,7 @@ import { logger } from '../logger.js';
 import { count } from '../metrics.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
 import { firstName, recoveryEmail, recoverySms, surveyEmail, surveySms, type SurveyBrand } from './compose.js';
+import { afterItsDay } from '../analytics/days.js';
 import { DEFAULT_LOCALE, timeZoneOf, type Locale } from '../locale.js';
 import { translator } from '../i18n/messages.js';
 import { brandOf } from '../brand/brand.js';
@@ -71,6 +72,10 @@ export async function deliverSurvey(
   if (claim.status === 'busy') throw new AttemptBusy('The survey attempt is being sent by another delivery.');
   const attempt = claim.attempt;
   const plan = attempt.plan ?? [];
+  // A change after the registration's day (its zone's) marks that day for the analytics export: its surveys row changes.
+  let zone: string | undefined;
+  const analyticsMark = () =>
+    !attempt.kind && attempt.registeredAt && zone && afterItsDay(attempt.registeredAt, now, zone) ? attempt.registeredAt : undefined;
   const schedule = async (next: NextAttempt | undefined) => {
     if (next) await ports.scheduler.schedule(dispatchOf(message, next), next.dueAt, now);
   };
@@ -78,7 +83,7 @@ export async function deliverSurvey(
     // An opt-out ends the survey; any other failure passes the turn to the next attempt at once.
     const next = reason === 'opted_out' ? undefined : nextAttempt(plan, attempt.attemptId, now, true);
     await schedule(next);
-    await attempts.markFailed(attempt, { reason, detail, next });
+    await attempts.markFailed(attempt, { reason, detail, next, analyticsMark: analyticsMark() });
     if (!attempt.kind)
       await ports.events?.publish(
         attempt.tenantId,
@@ -112,6 +117,7 @@ export async function deliverSurvey(
       ports.settings(key.tenantId),
       ports.reachability.check(key.tenantId, attempt.customerId, attempt.channel, attempt.contact),
     ]);
+    zone = timeZoneOf(settings);
     if (reach === 'erased') {
       // As the claim does for an erased transaction: nothing is sent, nothing more is planned; the erasure strips it.
       await attempts.release(attempt);
@@ -134,7 +140,7 @@ export async function deliverSurvey(
     const content = { brand, link, locale: attempt.locale ?? DEFAULT_LOCALE, kind: attempt.kind ?? 'survey' } as const;
     const send = sender(attempt, journey, settings, content, ports, config, now);
     if (typeof send === 'string') return await fail('not_configured', send);
-    const until = heldByQuietHours(attempt.channel) ? quietUntil(settings.delivery.quietHours, now, timeZoneOf(settings)) : undefined;
+    const until = heldByQuietHours(attempt.channel) ? quietUntil(settings.delivery.quietHours, now, zone) : undefined;
     if (until) {
       await ports.scheduler.schedule({ ...message, dueAt: until.toISOString() }, until, now);
       await attempts.release(attempt, until);
@@ -149,7 +155,7 @@ export async function deliverSurvey(
     // A survey counts as sent once, with its first attempt (the one that sets when its links lapse).
     const tally =
       attempt.expiresAt === undefined && !attempt.kind ? journeyTally(journey, sentTally(attempt, now, journey.classes)) : undefined;
-    await attempts.markSent(attempt, { messageId: sent.messageId, at: now, expiresAt, next, tally });
+    await attempts.markSent(attempt, { messageId: sent.messageId, at: now, expiresAt, next, tally, analyticsMark: analyticsMark() });
     count('SurveysSent', attempt.channel, 1, 'channel');
     count('SurveyAttemptsSent', String(attempt.attemptId), 1, 'attempt');
     logger.debug('Survey sent', { ...key, channel: attempt.channel, handedOff: handsOff(journey, attempt.channel), next: next?.attemptId });

@@ -18,6 +18,8 @@ export interface AttemptKey {
 /** What a claimed attempt tells its sender: where to send, and what the message names. */
 export interface ClaimedAttempt extends AttemptKey {
   channel: Channel;
+  /** When its transaction was registered: the day of its row in the analytics export's surveys dataset (not a recovery's). */
+  registeredAt?: string;
   journeyId: number;
   storeId: number;
   employeeId: number;
@@ -78,12 +80,20 @@ export interface AttemptStore {
       next?: NextAttempt | undefined;
       /** The result counters a survey's first send moves (`sent`), written with the mark. */
       tally?: Tally | undefined;
+      /** Sent after its registration's day: that day (of this instant) is marked for the analytics export, with it. */
+      analyticsMark?: string | undefined;
     },
   ): Promise<void>;
   /** The provider refused the contact or the attempt cannot go out: it is not retried; `next` takes its place. */
   markFailed(
     attempt: ClaimedAttempt,
-    failure: { reason: 'refused' | 'not_configured' | 'opted_out' | 'undeliverable'; detail: string; next?: NextAttempt | undefined },
+    failure: {
+      reason: 'refused' | 'not_configured' | 'opted_out' | 'undeliverable';
+      detail: string;
+      next?: NextAttempt | undefined;
+      /** As markSent's. */
+      analyticsMark?: string | undefined;
+    },
   ): Promise<void>;
   /** Gives the claim back (a retryable failure, or quiet hours: then it is due again at `dueAt`). */
   release(attempt: ClaimedAttempt, dueAt?: Date): Promise<void>;
@@ -199,6 +209,8 @@ export interface EvaluationStore {
     answer: Answer,
     /** The result counters the answer moves, written with it (a correction's only if the answer read is still there). */
     tally?: Tally,
+    /** Answered after its registration's day: that day (of this instant) is marked for the analytics export, with it. */
+    analyticsMark?: string,
   ): Promise<{ outcome: AnswerOutcome; record?: TransactionRecord }>;
   /** Rated transactions answered between two dates (inclusive), newest first. */
   answeredBetween(tenantId: number, from: string, to: string, limit: number, cursor: string | undefined): Promise<Found<TransactionRecord>>;

@@ -1,3 +1,4 @@
+import { afterItsDay } from '../analytics/days.js';
 import { periodProblems } from '../dates.js';
 import { ConcurrentEditError, GoneError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
 import { tenantEvent } from '../events/events.js';
@@ -7,6 +8,7 @@ import type { Settings } from '../tenants/config-schema.js';
 import { INDICATORS, isSupported, type Indicator } from '../tenants/scales.js';
 import type { TransactionRecord } from '../transaction-record.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
+import { timeZoneOf } from '../locale.js';
 import { isExpired, linksLapsed } from './attempts.js';
 import type { AnswerAnnouncer, EvaluationStore } from './ports.js';
 import type { SurveyBody } from './answer-schema.js';
@@ -200,7 +202,18 @@ export function surveyService({
         ? scoredRating(transaction, settings, answeredAt, sentOn, read.answer.source)
         : undefined;
     const tally = scored && journeyTally(journey, answerTally(countedOf(transaction), scored, previous));
-    const { outcome, record } = await evaluations.writeAnswer(tenantId, read, body.attemptId, mode, answer, tally);
+    // An answer after its survey's registration day changes that day's surveys row in the analytics export: it marks it.
+    const created = transaction.created_at;
+    const late = mode === 'create' && afterItsDay(created, new Date(answer.origin.answeredAt), timeZoneOf(settings));
+    const { outcome, record } = await evaluations.writeAnswer(
+      tenantId,
+      read,
+      body.attemptId,
+      mode,
+      answer,
+      tally,
+      late ? created : undefined,
+    );
     if (outcome === 'written' && events) await events.publish(tenantId, answeredEvent(tenantId, record!, journey.slug, mode));
     // Its case is looked at again when the answer is written, and when a client resends an answer already written
     // (the message of the first try may have been lost with its 500): the case's consumer is idempotent.

@@ -1,32 +1,38 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as analyticsExporter } from '../../functions/queue/analytics-exporter.js';
 import { handler as caseOpener } from '../../functions/queue/case-opener.js';
 import { handler as privacyConsumer } from '../../functions/queue/privacy-requests.js';
 import { query } from '../../infra/analytics.js';
 import { invoke } from '../../infra/local/invoke.js';
+import { exportChains, LinkMessage } from '../../shared/analytics/chain.js';
 import { DATASET_IDS, objectKeyOf } from '../../shared/analytics/datasets.js';
 import * as analytics from '../../shared/analytics/export.js';
 import type { WriteLimits } from '../../shared/analytics/parquet.js';
 import type { AnalyticsFiles } from '../../shared/analytics/ports.js';
 import { forTenant, savedQuerySql } from '../../shared/analytics/queries.js';
-import { nextExport, type AnalyticsMessage } from '../../shared/analytics/schedule.js';
+import { nextExport, runChainId, type RunMessage } from '../../shared/analytics/schedule.js';
 import { dayAnswers } from '../../shared/adapters/analytics-answers.js';
+import { analyticsChains } from '../../shared/adapters/analytics-chains.js';
 import { dirtyDays } from '../../shared/adapters/analytics-dirty.js';
 import { analyticsFiles } from '../../shared/adapters/analytics-files.js';
 import { pseudonymKey } from '../../shared/adapters/analytics-key.js';
 import { dayCases, daySurveys } from '../../shared/adapters/analytics-records.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { dueTimerKey } from '../../shared/adapters/due-timers.js';
+import { surveyIndex } from '../../shared/adapters/transaction-repository.js';
 import { readSettings } from '../../shared/adapters/settings-repository.js';
+import { sendMessage } from '../../shared/adapters/sqs.js';
 import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import { analyticsExport } from '../../shared/adapters/wiring/analytics.js';
 import { caseSystemChanges } from '../../shared/adapters/wiring/cases.js';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { addDays } from '../../shared/dates.js';
+import { keys } from '../../shared/keys.js';
 import { minuteOf } from '../../shared/timers.js';
 import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
@@ -37,11 +43,18 @@ import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js'
  * The analytics export (docs/analytics.md) through the local stack: `npm run admin -- export` writes a day's Parquet to
  * the local bucket, DuckDB reads it as Athena would (`npm run analytics`), erasure and retention reach it.
  */
+// Every link of a chain stops at its first row group or object completed: each day is written by several invocations
+// of the analytics consumer, through its queue (shared/analytics/chain.ts). Read by the wiring, at import.
+vi.hoisted(() => {
+  process.env.ANALYTICS_LINK_SECONDS = '0';
+});
 usePrivateQueue('surveyDispatch');
 usePrivateQueue('cases');
 usePrivateQueue('analysis');
 const privacyQueue = usePrivateQueue('privacy');
+const analyticsQueue = usePrivateQueue('analytics');
 const api = inProcess('public');
+const chatbot = inProcess('chatbot');
 const admin = (args: string[]) => promisify(execFile)('npx', ['tsx', 'infra/admin.ts', ...args], { env: { ...process.env } });
 // Results count by UTC day: the tenant's day is the same one in UTC.
 const today = new Date().toISOString().slice(0, 10);
@@ -97,11 +110,41 @@ const exporterWith = (files: AnalyticsFiles, limits?: WriteLimits) =>
     { limits },
   );
 
+/** One message of the analytics queue through its consumer. */
+async function consume(body: unknown): Promise<void> {
+  expect((await invoke('analyticsExporter', analyticsExporter, sqsEvent([body], { queue: 'AnalyticsQueue' }))).batchItemFailures).toEqual(
+    [],
+  );
+}
+
+/** Runs the analytics consumer on what its queue holds until it holds nothing (a chain's links); answers how many. */
+async function runLinks(): Promise<number> {
+  let links = 0;
+  for (let bodies = await analyticsQueue.drain(); bodies.length; bodies = await analyticsQueue.drain())
+    for (const body of bodies) {
+      await consume(body);
+      links++;
+    }
+  return links;
+}
+
+/** A chain's item as the table holds it. */
+async function chainItem(chainId: string) {
+  const { Item } = await db().client.send(
+    new GetCommand({ TableName: db().tableName, Key: keys.analyticsChain(tenant.tenantId, chainId), ConsistentRead: true }),
+  );
+  return Item;
+}
+
+/** Every row of every dataset of the tenant, as DuckDB reads them. */
+const everything = async () =>
+  Promise.all(DATASET_IDS.map((dataset) => query(`SELECT * FROM ${dataset} WHERE tenant = ${tenant.tenantId} ORDER BY transaction_id`)));
+
 /** The ids of the tenant's cases opened today, as the export's own read lists them. */
 async function caseRowsOfTable(): Promise<number[]> {
   const { from, to } = analytics.dayBounds(today, 'UTC');
   const ids: number[] = [];
-  for await (const page of dayCases.between(tenant.tenantId, from, to)) ids.push(...page.map((c) => c.transactionId));
+  for await (const page of dayCases.between(tenant.tenantId, from, to)) ids.push(...page.records.map((c) => c.transactionId));
   expect(ids).toHaveLength(2);
   return ids;
 }
@@ -175,20 +218,47 @@ describe('the analytics export', () => {
   });
 
   it('writes a day in several parts and row groups, one object that reads back whole', async () => {
-    const everything = async () =>
-      Promise.all(
-        DATASET_IDS.map((dataset) => query(`SELECT * FROM ${dataset} WHERE tenant = ${tenant.tenantId} ORDER BY transaction_id`)),
-      );
     const before = await everything();
     let parts = 0;
-    const counting: AnalyticsFiles = {
-      ...analyticsFiles,
-      upload: (key, write) => analyticsFiles.upload(key, (part) => write((bytes) => ((parts += 1), part(bytes)))),
-    };
+    const counting: AnalyticsFiles = { ...analyticsFiles, part: (...args) => ((parts += 1), analyticsFiles.part(...args)) };
     // A row group a row, a part per row group: each of the day's 8 rows (3 answers, 3 surveys, 2 cases) ends a part, and
     // each dataset's footer one more.
     expect(await exporterWith(counting, { rowGroupRows: 1, partBytes: 1 }).exportDay(tenant.tenantId, today, true)).toBe('written');
     expect(parts).toBe(8 + DATASET_IDS.length);
+    expect(await everything()).toEqual(before);
+  });
+
+  it('writes a day in links that each stop after a row, each object shown whole when its last link completes it', async () => {
+    const before = await everything();
+    // A row group a row, and links that stop at their first: the file half written is kept in the bucket from one link
+    // to the next, its parts' ETags and the read's cursor in the chain's item.
+    const chains = exportChains(
+      {
+        chains: analyticsChains,
+        files: analyticsFiles,
+        send: async (message) => void (await sendMessage('analytics', message)),
+        erasureWritten: async () => {},
+      },
+      exporterWith(analyticsFiles, { rowGroupRows: 1, partBytes: 1 }),
+      { linkSeconds: 0 },
+    );
+    await Promise.all(DATASET_IDS.map((dataset) => analyticsFiles.remove(objectKeyOf(dataset, tenant.tenantId, today))));
+    const chainId = `test-${randomUUID()}`;
+    // Run as the analytics consumer is, under its role: its grants cover the saved files' PutObject, GetObject, DeleteObject.
+    const asConsumer = <T>(work: () => Promise<T>) => invoke('analyticsExporter', work, undefined);
+    expect(await asConsumer(() => chains.start(chainId, { tenantId: tenant.tenantId, days: [today], then: {} }))).toBe('continued');
+    let links = 1;
+    for (let bodies = await analyticsQueue.drain(); bodies.length; bodies = await analyticsQueue.drain()) {
+      expect(bodies).toHaveLength(1);
+      // The answers are written last: until their object is completed, no reader sees it.
+      expect(await analyticsFiles.exists(objectKeyOf('answers', tenant.tenantId, today))).toBe(false);
+      const message = v.parse(LinkMessage, bodies[0]);
+      expect(await asConsumer(() => chains.run(message))).toMatch(/^(continued|written)$/);
+      links++;
+    }
+    // A link per row (8), and one more per object that completes it (3).
+    expect(links).toBe(8 + DATASET_IDS.length);
+    expect(await chainItem(chainId)).toMatchObject({ done: true, seq: links });
     expect(await everything()).toEqual(before);
   });
 
@@ -217,12 +287,19 @@ describe('the analytics export', () => {
       expect(Date.now() - started, 'the second pass never came').toBeLessThan(20_000);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    const read = await api({
-      path: `/public/privacy/requests/${res.body.id}`,
-      key: tenant.key,
-      headers: { 'x-service-user-token': tenant.userToken },
-    });
-    expect(read.body.status).toBe('done');
+    const status = async () =>
+      (
+        await api({
+          path: `/public/privacy/requests/${res.body.id}`,
+          key: tenant.key,
+          headers: { 'x-service-user-token': tenant.userToken },
+        })
+      ).body.status;
+    // Pending while the chain that writes the subject's day again runs: a link per object of the day (this file's links
+    // stop at each), the last one reports the request done.
+    expect(await status()).toBe('pending');
+    expect(await runLinks()).toBe(DATASET_IDS.length);
+    expect(await status()).toBe('done');
     const after = await rows();
     const erased = after.find((row) => row.transaction_id === String(subjectSale));
     expect(erased).toMatchObject({ customer_key: null, comment: null, score: 2, store_id: 2 });
@@ -253,9 +330,9 @@ describe('the analytics export', () => {
     let resolving: Promise<void> | undefined;
     const exporter = exporterWith({
       ...analyticsFiles,
-      upload(key, write) {
+      begin(key) {
         resolving ??= patchCase(ownedCase, { status: 'resolved', root_cause: 'Atendimento', note: 'Troca feita' });
-        return resolving.then(() => analyticsFiles.upload(key, write));
+        return resolving.then(() => analyticsFiles.begin(key));
       },
     });
     await patchCase(ownedCase, { note: 'Ligamos de novo' });
@@ -267,6 +344,45 @@ describe('the analytics export', () => {
       root_cause: 'Atendimento',
       closed_at: expect.any(String),
     });
+    expect(await dirtyDays.list(tenant.tenantId)).toEqual([]);
+  });
+
+  it("a survey answered after its registration's day marks that day, and the next daily run writes it with the answer", async () => {
+    // A sale registered yesterday (its time moved back a day, its entry in the day's list of surveys with it), whose
+    // survey is still waiting when yesterday is written.
+    const yesterday = addDays(today, -1);
+    const id = await registerSale(api, tenant.key, { store_id: 1 });
+    const registered = new Date(Date.now() - 86_400_000).toISOString();
+    const moved = { created_at: registered, ...surveyIndex(tenant.tenantId, { id, created_at: registered }) };
+    await db().client.send(
+      new UpdateCommand({
+        TableName: db().tableName,
+        Key: keys.transaction(tenant.tenantId, id),
+        UpdateExpression: `SET ${Object.keys(moved)
+          .map((name) => `${name} = :${name}`)
+          .join(', ')}`,
+        ExpressionAttributeValues: Object.fromEntries(Object.entries(moved).map(([name, value]) => [`:${name}`, value])),
+      }),
+    );
+    await analyticsExport.exportDay(tenant.tenantId, yesterday, true);
+    const outcome = async () =>
+      (
+        await query(`SELECT outcome FROM surveys WHERE tenant = ${tenant.tenantId} AND date = '${yesterday}' AND transaction_id = ${id}`)
+      )[0];
+    expect(await outcome()).toEqual({ outcome: 'scheduled' });
+
+    const answered = await chatbot({
+      method: 'POST',
+      path: '/survey',
+      key: tenant.chatbotKey,
+      body: { transactionId: id, attemptId: 1, journey: 'loja', score: 9, classes: [] },
+    });
+    expect(answered.status, answered.text).toBe(201);
+    expect((await dirtyDays.list(tenant.tenantId)).map((mark) => mark.utcDay)).toEqual([registered.slice(0, 10)]);
+    // Today's run (the next one): its own day, then the day the answer marked.
+    await consume({ version: 1, tenantId: tenant.tenantId, day: today });
+    await runLinks();
+    expect(await outcome()).toEqual({ outcome: 'answered' });
     expect(await dirtyDays.list(tenant.tenantId)).toEqual([]);
   });
 
@@ -284,16 +400,26 @@ describe('the analytics export', () => {
       );
 
     expect((await run()).batchItemFailures).toEqual([]);
+    // Its first link ran in that invocation, the next ones come from the queue (a link per object in this file).
+    const [second] = await analyticsQueue.drain();
+    await consume(second);
+    // That link's message delivered again: the chain moved on, so nothing is written and nothing queued.
+    const chain = await chainItem(runChainId(yesterday));
+    await consume(second);
+    expect(await chainItem(runChainId(yesterday))).toEqual(chain);
+    expect(await runLinks()).toBe(1);
+    expect(await chainItem(runChainId(yesterday))).toMatchObject({ done: true, seq: 3 });
     expect(await analyticsFiles.exists(objectKeyOf('answers', tenant.tenantId, yesterday))).toBe(true);
     expect(await analyticsFiles.exists(objectKeyOf('answers', tenant.tenantId, old))).toBe(false);
     expect(await analyticsFiles.exists(objectKeyOf('answers', tenant.tenantId, today))).toBe(true);
     // The same timer again (a release sent twice): the day is claimed, nothing is written.
     await analyticsFiles.remove(objectKeyOf('answers', tenant.tenantId, yesterday));
     expect((await run()).batchItemFailures).toEqual([]);
+    expect(await runLinks()).toBe(0);
     expect(await analyticsFiles.exists(objectKeyOf('answers', tenant.tenantId, yesterday))).toBe(false);
     // The next run waits in the table, due after the tenant's coming midnight.
     const next = nextExport(new Date(), 'UTC');
-    const parked: AnalyticsMessage = { version: 1, tenantId: tenant.tenantId, day: next.day };
+    const parked: RunMessage = { version: 1, tenantId: tenant.tenantId, day: next.day };
     const key = dueTimerKey(minuteOf(next.dueAt), 'analyticsDay', parked);
     const { Item } = await db().client.send(new GetCommand({ TableName: db().tableName, Key: key }));
     expect(Item?.message).toMatchObject({ tenantId: tenant.tenantId, day: next.day, dueAt: next.dueAt.toISOString() });

@@ -4,9 +4,27 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { DATASET_IDS, DATASETS, glueColumnsOf } from '../../shared/analytics/datasets.js';
-import { answerRow, caseRow, localDaysOfUtcDay, pseudonymOf, surveyRow, userPseudonymOf } from '../../shared/analytics/export.js';
-import { streamParquet } from '../../shared/analytics/parquet.js';
-import type { DayAnswer, DayCase } from '../../shared/analytics/ports.js';
+import {
+  allWritten,
+  analyticsExport,
+  answerRow,
+  caseRow,
+  localDaysOfUtcDay,
+  pseudonymOf,
+  surveyRow,
+  userPseudonymOf,
+  WRITE_START,
+  type WriteAt,
+} from '../../shared/analytics/export.js';
+import { parquetFile, streamParquet, type ParquetState } from '../../shared/analytics/parquet.js';
+import {
+  UploadGone,
+  type AnalyticsFiles,
+  type DayAnswer,
+  type DayCase,
+  type DayRecords,
+  type UploadedPart,
+} from '../../shared/analytics/ports.js';
 import { nextExport } from '../../shared/analytics/schedule.js';
 
 /** How a Parquet reader (DuckDB) names each type, in the Hive DDL Glue declares: the file's own view of its columns. */
@@ -183,6 +201,144 @@ describe('a day streamed in parts', () => {
       groups: 1,
       parts: 1,
     });
+  });
+});
+
+describe('a Parquet file written in links', () => {
+  it('is byte for byte the file one run writes, saved after every row group and taken up again from what was saved', async () => {
+    // Long comments: a row group's comment column spans several pages, so its chunks carry offset indexes too.
+    const rows = Array.from({ length: 23 }, (_, i) =>
+      answerRow(
+        { ...answer, transactionId: i, score: i % 11, comment: `${i} `.repeat(120_000 + i * 997) },
+        {
+          indicatorOf: () => 'nps',
+          comments: true,
+          customerKey: (id) => `k${id}`,
+          regionOf: () => (i % 2 ? 1 : undefined),
+        },
+      ),
+    );
+    const limits = { rowGroupRows: 4, partBytes: 300_000 };
+    const once: Uint8Array[] = [];
+    const file = parquetFile(DATASETS.answers, async (bytes) => void once.push(bytes), limits);
+    for (const row of rows) await file.add(row);
+    expect(await file.finish()).toEqual({ rows: 23, groups: 6 });
+
+    const linked: Uint8Array[] = [];
+    let saved: ParquetState | undefined;
+    let links = 0;
+    for (let next = 0; ; links++) {
+      // Each link a new writer from the last one's state, as another invocation would make it.
+      const link = parquetFile(DATASETS.answers, async (bytes) => void linked.push(bytes), limits, saved);
+      while (next < rows.length && !(await link.add(rows[next++]!)));
+      if (next === rows.length) {
+        await link.finish();
+        break;
+      }
+      saved = link.save();
+    }
+    expect(links).toBe(5);
+    expect(Buffer.concat(linked).equals(Buffer.concat(once))).toBe(true);
+    // The parts the links sent are those of the one run: each at least partBytes, but the last.
+    expect(linked.map((part) => part.byteLength)).toEqual(once.map((part) => part.byteLength));
+    const back = await readBack(new Uint8Array(Buffer.concat(linked)));
+    expect(back.rows).toEqual(rows.map((_, i) => ({ transaction_id: String(i), score: i % 11 })));
+  });
+});
+
+describe('a day written in links', () => {
+  /** A bucket in memory: an object shows once its upload is completed, made of its parts in their numbers' order. */
+  function memoryFiles() {
+    const objects = new Map<string, Buffer>();
+    const uploads = new Map<string, Map<number, Uint8Array>>();
+    let begun = 0;
+    // As S3 does, an upload completed takes no part nor completion any more.
+    const open = (id: string) => {
+      if (!uploads.has(id)) throw new UploadGone(id);
+      return uploads.get(id)!;
+    };
+    const files: AnalyticsFiles = {
+      begin: async (key) => {
+        const id = `${key}#${begun++}`;
+        uploads.set(id, new Map());
+        return id;
+      },
+      part: async (_key, id, n, bytes) => (open(id).set(n, bytes.slice()), `etag-${n}`),
+      complete: async (key, id, parts: UploadedPart[]) => {
+        const upload = open(id);
+        objects.set(key, Buffer.concat(parts.map((p) => upload.get(p.n)!)));
+        uploads.delete(id);
+      },
+      exists: async (key) => objects.has(key),
+      remove: async (key) => void objects.delete(key),
+      keep: async () => {},
+      read: async () => '',
+    };
+    return { files, objects, uploads };
+  }
+  // A day of 7 answers in pages of 3 (a cursor per page), and no survey or case.
+  const answers: DayRecords<DayAnswer> = {
+    async *between(_tenantId, _from, _to, start) {
+      for (let page = start ? Number(start.key?.page) : 0; page * 3 < 7; page++)
+        yield {
+          records: Array.from({ length: Math.min(3, 7 - page * 3) }, (_, i) => ({ ...answer, transactionId: page * 3 + i, score: i })),
+          at: { partition: 0, key: { page } },
+        };
+    },
+  };
+  const none = { async *between() {} };
+  const exporter = (files: AnalyticsFiles) =>
+    analyticsExport(
+      {
+        answers,
+        surveys: none,
+        cases: none,
+        dirty: { list: async () => [], clear: async () => {} },
+        files,
+        settings: async () => ({ journeys: [], timeZone: 'UTC' }),
+        pseudonymKey: async () => 'key',
+      },
+      { limits: { rowGroupRows: 2, partBytes: 1 } },
+    );
+  const job = { tenantId: 1, days: ['2026-11-26'] };
+
+  it('gives, link after link from what each saved, the objects one run writes, byte for byte', async () => {
+    const once = memoryFiles();
+    expect(allWritten(job, (await exporter(once.files).writeDays(job, WRITE_START)).at)).toBe(true);
+
+    const linked = memoryFiles();
+    // Each link stops at its first row group or object completed, and saves its place as JSON, as a chain keeps it.
+    let at: WriteAt = WRITE_START;
+    let saved: string | undefined;
+    let links = 0;
+    for (; !allWritten(job, at); links++) {
+      const stop = await exporter(linked.files).writeDays(job, at, { saved, due: () => true });
+      at = JSON.parse(JSON.stringify(stop.at)) as WriteAt;
+      saved = stop.saved;
+    }
+    // The answers' 4 row groups (a link each, the last of them completing the object); surveys and cases: a link each.
+    expect(links).toBe(4 + 2);
+    expect([...linked.objects.keys()]).toEqual([...once.objects.keys()]);
+    for (const [key, bytes] of once.objects) expect(linked.objects.get(key)!.equals(bytes), key).toBe(true);
+    const back = await readBack(new Uint8Array(linked.objects.get('answers/tenant=1/date=2026-11-26/part-0.parquet')!));
+    expect(back.rows).toHaveLength(7);
+  });
+
+  it('writes an object again from its first row when a link completed it and died before saving so', async () => {
+    const once = memoryFiles();
+    await exporter(once.files).writeDays(job, WRITE_START);
+    const linked = memoryFiles();
+    // Links up to the answers' first row group (surveys, cases, then the answers' first stop).
+    let stop: { at: WriteAt; saved?: string | undefined } = { at: WRITE_START };
+    for (let link = 0; link < 3; link++)
+      stop = await exporter(linked.files).writeDays(job, stop.at, { saved: stop.saved, due: () => true });
+    expect(stop.at).toMatchObject({ dataset: 2, upload: expect.anything() });
+    // A link that completes the answers' object, then dies: its end is never saved.
+    await exporter(linked.files).writeDays(job, stop.at, { saved: stop.saved });
+    // Its retry goes on from the last save: that upload is no more, so the object is written again whole.
+    expect(allWritten(job, (await exporter(linked.files).writeDays(job, stop.at, { saved: stop.saved })).at)).toBe(true);
+    for (const [key, bytes] of once.objects) expect(linked.objects.get(key)!.equals(bytes), key).toBe(true);
+    expect(linked.uploads.size).toBe(0);
   });
 });
 

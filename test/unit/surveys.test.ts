@@ -192,6 +192,8 @@ interface Stored {
   claimedUntil?: number;
   messageId?: string;
   reason?: string;
+  /** The registration instant whose day the analytics export is told to write again. */
+  analyticsMark?: string | undefined;
 }
 
 /** In-memory ports that behave as the DynamoDB attempt store does: a claim is a conditional write. */
@@ -234,10 +236,10 @@ function memoryDelivery(
         return { status: 'claimed', attempt: claimed };
       },
       async markSent(_key, sent) {
-        Object.assign(state, { status: 'sent', messageId: sent.messageId, claimedUntil: undefined });
+        Object.assign(state, { status: 'sent', messageId: sent.messageId, claimedUntil: undefined, analyticsMark: sent.analyticsMark });
       },
       async markFailed(_key, failure) {
-        Object.assign(state, { status: 'failed', reason: failure.reason, claimedUntil: undefined });
+        Object.assign(state, { status: 'failed', reason: failure.reason, claimedUntil: undefined, analyticsMark: failure.analyticsMark });
       },
       async release() {
         state.claimedUntil = undefined;
@@ -276,6 +278,22 @@ function memoryDelivery(
 }
 
 describe('survey delivery', () => {
+  it("marks its registration's day for the analytics export when sent or failed after that day in the tenant's zone, not on it", async () => {
+    // NOW is 09:00 in São Paulo: its day began at 03:00 UTC.
+    const dayBegan = '2026-11-22T03:00:00.000Z';
+    const onItsDay = memoryDelivery({ registeredAt: dayBegan });
+    expect(await onItsDay.deliver()).toBe('sent');
+    expect(onItsDay.state.analyticsMark).toBeUndefined();
+    const dayBefore = '2026-11-22T02:59:59.999Z';
+    const late = memoryDelivery({ registeredAt: dayBefore });
+    expect(await late.deliver()).toBe('sent');
+    expect(late.state.analyticsMark).toBe(dayBefore);
+    const refused = memoryDelivery({ registeredAt: dayBefore });
+    refused.optOut();
+    expect(await refused.deliver()).toBe('failed');
+    expect(refused.state.analyticsMark).toBe(dayBefore);
+  });
+
   it('sends an attempt once, however often its message is delivered', async () => {
     const d = memoryDelivery();
     expect(await d.deliver()).toBe('sent');

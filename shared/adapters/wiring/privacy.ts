@@ -8,7 +8,7 @@ import { personalExpiry } from '../personal-expiry.js';
 import { dataSubjects, privacyRequests } from '../privacy-repository.js';
 import { privacySlots } from '../privacy-slots.js';
 import { sendMessage } from '../sqs.js';
-import { analyticsExport } from './analytics.js';
+import { analyticsChainsService } from './analytics.js';
 
 /** Who read which customer's personal data, and when: written by every read that answers it. */
 export const accessService = /* @__PURE__ */ wire(() => {
@@ -33,12 +33,12 @@ export const privacyService = /* @__PURE__ */ wire(() => {
 });
 
 /**
- * The privacy queue's worker: the requests' service, which also writes again the analytics days an erasure reached
- * (the analytics bucket, and the survey secret its pseudonyms derive from, are its function's only).
+ * The privacy queue's worker: the requests' service, which also begins writing again the analytics days an erasure
+ * reached (a chain of the analytics queue, whose end completes the request).
  */
 export const privacyWorker = /* @__PURE__ */ wire(() => {
   requireEnvs(ENV.tableName);
-  return privacyOf(analyticsExport);
+  return privacyOf(analyticsChainsService);
 });
 
 /** A new request, refused (429) while the tenant has MAX_OPEN_PRIVACY_REQUESTS pending. */
