@@ -7,6 +7,7 @@ import { itemsBetween } from './analytics-answers.js';
 import { CASE_SHARDS } from './case-repository.js';
 import { batchGet, db, type Item } from './dynamodb.js';
 import { contactGone, unexpired } from './personal-copies.js';
+import { linksLapsed } from '../surveys/attempts.js';
 import { EVALUATION_SHARDS } from './transaction-repository.js';
 
 /**
@@ -28,6 +29,7 @@ const Registered = v.object({
     status: v.string(),
     reason: v.optional(v.nullable(v.string()), null),
     channel: v.optional(v.nullable(v.string()), null),
+    expires_at: v.optional(v.string()),
   }),
   attempts: v.optional(v.array(v.object({ status: v.string(), sent_at: v.optional(v.string()) })), []),
   created_at: v.string(),
@@ -43,7 +45,8 @@ function surveyOf(item: Item): DaySurvey {
     journeyId: t.journey_id,
     storeId: t.store_id,
     employeeId: t.employee_id,
-    outcome: t.survey.status,
+    // Lapsed unanswered is a status no write records: its links' time ran out (as the survey is shown, surveyAsSeen).
+    outcome: t.survey.status !== 'answered' && linksLapsed(t.survey, new Date()) ? 'expired' : t.survey.status,
     reason: t.survey.reason,
     channel: t.survey.channel,
     attempts: sent.length,

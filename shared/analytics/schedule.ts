@@ -46,6 +46,29 @@ export function nextExport(now: Date, zone: string): { day: string; dueAt: Date 
   throw new Error('unreachable: a local midnight falls within every 48 hours');
 }
 
+/**
+ * The day whose surveys have all settled by the run of `day`, which writes it once more: a survey goes out at most its
+ * first attempt's wait and a night of quiet hours after its transaction, then is answered or lapses within its journey's
+ * validity; a lapse writes nothing (no mark), so only this second writing shows it. Undefined when that day is past the
+ * tenant's retention (it is deleted, not written).
+ */
+export function settledDay(
+  day: string,
+  settings: {
+    journeys: readonly { surveyValidityDays: number; attempts?: readonly { afterMinutes: number }[] | undefined }[];
+    privacy?: { retentionDays?: number | null | undefined } | undefined;
+  },
+): string | undefined {
+  if (!settings.journeys.length) return undefined;
+  const settleDays = Math.max(
+    ...settings.journeys.map((journey) => Math.ceil((journey.attempts?.[0]?.afterMinutes ?? 0) / 1440) + 1 + journey.surveyValidityDays),
+  );
+  // A day more: the zone's day and the instants' UTC days need not line up.
+  const settled = addDays(day, -(settleDays + 1));
+  const retentionDays = settings.privacy?.retentionDays;
+  return retentionDays && settled < addDays(day, 1 - retentionDays) ? undefined : settled;
+}
+
 /** The daily run's chain: one per tenant and day, so the run that fires twice finds it. */
 export const runChainId = (day: string) => `run-${day}`;
 
@@ -59,14 +82,15 @@ export function analyticsSchedule(ports: SchedulePorts, exporter: AnalyticsExpor
 
   /**
    * A run that fired: the next run parked first (the same timer however often this one fires, so a failure below
-   * never ends the schedule), then a chain begun (once: named by the day) that writes its day and the days a late
-   * change marked that have ended, then clears those marks and deletes the days past retention; its first link runs here.
+   * never ends the schedule), then a chain begun (once: named by the day) that writes its day, the days a late
+   * change marked that have ended and the day whose surveys have settled (settledDay), then clears those marks and deletes the days past retention; its first link runs here.
    */
   async function runDay(message: RunMessage, now: Date): Promise<LinkOutcome> {
     const { tenantId, day } = message;
     await scheduleNext(tenantId, now);
-    const marked = await exporter.markedDays(tenantId, day);
-    const days = [day, ...marked.days.filter((d) => d !== day)];
+    const [marked, settings] = await Promise.all([exporter.markedDays(tenantId, day), ports.settings(tenantId)]);
+    const settled = settledDay(day, settings);
+    const days = [...new Set([day, ...marked.days, ...(settled ? [settled] : [])])];
     return chains.start(runChainId(day), { tenantId, days, then: { run: { day, marks: marked.marks } } }, now);
   }
 

@@ -45,7 +45,7 @@ export function quietUntil(quiet: QuietHours | null | undefined, now: Date, tena
 export const isExpired = (survey: Transaction['survey'], now: Date): boolean => survey.status !== 'answered' && linksLapsed(survey, now);
 
 /** Whether a survey's links lapsed (its validity counts from its first attempt sent): it takes no answer nor correction. */
-export const linksLapsed = (survey: Transaction['survey'], now: Date): boolean =>
+export const linksLapsed = (survey: Pick<Transaction['survey'], 'expires_at'>, now: Date): boolean =>
   survey.expires_at !== undefined && Date.parse(survey.expires_at) <= now.getTime();
 
 /**

@@ -15,7 +15,7 @@ import * as analytics from '../../shared/analytics/export.js';
 import type { WriteLimits } from '../../shared/analytics/parquet.js';
 import type { AnalyticsFiles } from '../../shared/analytics/ports.js';
 import { forTenant, savedQuerySql } from '../../shared/analytics/queries.js';
-import { nextExport, runChainId, type RunMessage } from '../../shared/analytics/schedule.js';
+import { nextExport, runChainId, settledDay, type RunMessage } from '../../shared/analytics/schedule.js';
 import { dayAnswers } from '../../shared/adapters/analytics-answers.js';
 import { analyticsChains } from '../../shared/adapters/analytics-chains.js';
 import { dirtyDays } from '../../shared/adapters/analytics-dirty.js';
@@ -386,6 +386,31 @@ describe('the analytics export', () => {
     expect(await dirtyDays.list(tenant.tenantId)).toEqual([]);
   });
 
+  it('a survey whose links lapsed unanswered is written expired, though no write recorded that', async () => {
+    const id = await registerSale(api, tenant.key, { store_id: 1 });
+    const registered = new Date(Date.now() - 86_400_000).toISOString();
+    const moved = { created_at: registered, ...surveyIndex(tenant.tenantId, { id, created_at: registered }) };
+    await db().client.send(
+      new UpdateCommand({
+        TableName: db().tableName,
+        Key: keys.transaction(tenant.tenantId, id),
+        UpdateExpression: `SET survey.expires_at = :lapsed, ${Object.keys(moved)
+          .map((name) => `${name} = :${name}`)
+          .join(', ')}`,
+        ExpressionAttributeValues: {
+          ':lapsed': new Date(Date.now() - 60_000).toISOString(),
+          ...Object.fromEntries(Object.entries(moved).map(([name, value]) => [`:${name}`, value])),
+        },
+      }),
+    );
+    const yesterday = addDays(today, -1);
+    await analyticsExport.exportDay(tenant.tenantId, yesterday, true);
+    const [row] = await query(
+      `SELECT outcome FROM surveys WHERE tenant = ${tenant.tenantId} AND date = '${yesterday}' AND transaction_id = ${id}`,
+    );
+    expect(row).toEqual({ outcome: 'expired' });
+  });
+
   it('the daily run writes its day once however often its timer fires, deletes the days past retention, parks the next', async () => {
     const old = addDays(today, -40);
     const yesterday = addDays(today, -1);
@@ -407,8 +432,13 @@ describe('the analytics export', () => {
     const chain = await chainItem(runChainId(yesterday));
     await consume(second);
     expect(await chainItem(runChainId(yesterday))).toEqual(chain);
-    expect(await runLinks()).toBe(1);
-    expect(await chainItem(runChainId(yesterday))).toMatchObject({ done: true, seq: 3 });
+    // Its day's answers, then the three objects of the day whose surveys have settled (written once more).
+    const settled = settledDay(yesterday, await readSettings(tenant.tenantId));
+    expect(settled).toBeDefined();
+    await analyticsFiles.remove(objectKeyOf('surveys', tenant.tenantId, settled!));
+    expect(await runLinks()).toBe(4);
+    expect(await chainItem(runChainId(yesterday))).toMatchObject({ done: true, seq: 6 });
+    expect(await analyticsFiles.exists(objectKeyOf('surveys', tenant.tenantId, settled!))).toBe(true);
     expect(await analyticsFiles.exists(objectKeyOf('answers', tenant.tenantId, yesterday))).toBe(true);
     expect(await analyticsFiles.exists(objectKeyOf('answers', tenant.tenantId, old))).toBe(false);
     expect(await analyticsFiles.exists(objectKeyOf('answers', tenant.tenantId, today))).toBe(true);

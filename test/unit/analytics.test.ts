@@ -25,7 +25,7 @@ import {
   type DayRecords,
   type UploadedPart,
 } from '../../shared/analytics/ports.js';
-import { nextExport } from '../../shared/analytics/schedule.js';
+import { nextExport, settledDay } from '../../shared/analytics/schedule.js';
 
 /** How a Parquet reader (DuckDB) names each type, in the Hive DDL Glue declares: the file's own view of its columns. */
 const HIVE_OF_DUCKDB: Record<string, string> = {
@@ -353,6 +353,25 @@ describe('a late change', () => {
 });
 
 describe('the daily analytics run', () => {
+  it('writes once more the day whose surveys have all been sent and answered or lapsed, unless retention deleted it', () => {
+    const journey = (surveyValidityDays: number, firstWait?: number) => ({
+      surveyValidityDays,
+      ...(firstWait === undefined ? {} : { attempts: [{ afterMinutes: firstWait }] }),
+    });
+    const settings = (journeys: ReturnType<typeof journey>[], retentionDays?: number) => ({
+      journeys,
+      ...(retentionDays ? { privacy: { retentionDays } } : {}),
+    });
+    // Sent the same day (a night of quiet hours at most), valid 7 days, and a day for the zone: 9 days back.
+    expect(settledDay('2026-11-26', settings([journey(7)]))).toBe('2026-11-17');
+    // The journey that settles last decides: a first attempt 2 days after the sale (2,880 minutes), valid 30 days.
+    expect(settledDay('2026-11-26', settings([journey(7), journey(30, 2880)]))).toBe('2026-10-23');
+    // A day past the tenant's retention is deleted by the run, not written again.
+    expect(settledDay('2026-11-26', settings([journey(7)], 8))).toBeUndefined();
+    expect(settledDay('2026-11-26', settings([journey(7)], 10))).toBe('2026-11-17');
+    expect(settledDay('2026-11-26', settings([]))).toBeUndefined();
+  });
+
   it("is due 30 minutes past the tenant's coming midnight, and writes the day that ended", () => {
     const at = (now: string, zone: string) => {
       const { day, dueAt } = nextExport(new Date(now), zone);
