@@ -149,6 +149,26 @@ async function caseRowsOfTable(): Promise<number[]> {
   return ids;
 }
 
+/**
+ * A sale registered through the API, its time moved back a day (its entry in the day's list of surveys with it), with
+ * `also` set on it.
+ */
+async function saleOfYesterday(also: Record<string, string> = {}): Promise<{ id: number; registered: string }> {
+  const id = await registerSale(api, tenant.key, { store_id: 1 });
+  const registered = new Date(Date.now() - 86_400_000).toISOString();
+  const moved = { created_at: registered, ...surveyIndex(tenant.tenantId, { id, created_at: registered }) };
+  const set = Object.entries({ ...moved, ...also });
+  await db().client.send(
+    new UpdateCommand({
+      TableName: db().tableName,
+      Key: keys.transaction(tenant.tenantId, id),
+      UpdateExpression: `SET ${set.map(([path], i) => `${path} = :v${i}`).join(', ')}`,
+      ExpressionAttributeValues: Object.fromEntries(set.map(([, value], i) => [`:v${i}`, value])),
+    }),
+  );
+  return { id, registered };
+}
+
 describe('the analytics export', () => {
   it('writes the day as Parquet that DuckDB counts as GET /public/results does, and skips it when run again', async () => {
     const { stdout } = await admin(['export', '--tenant', String(tenant.tenantId), '--from', today, '--to', today]);
@@ -351,19 +371,7 @@ describe('the analytics export', () => {
     // A sale registered yesterday (its time moved back a day, its entry in the day's list of surveys with it), whose
     // survey is still waiting when yesterday is written.
     const yesterday = addDays(today, -1);
-    const id = await registerSale(api, tenant.key, { store_id: 1 });
-    const registered = new Date(Date.now() - 86_400_000).toISOString();
-    const moved = { created_at: registered, ...surveyIndex(tenant.tenantId, { id, created_at: registered }) };
-    await db().client.send(
-      new UpdateCommand({
-        TableName: db().tableName,
-        Key: keys.transaction(tenant.tenantId, id),
-        UpdateExpression: `SET ${Object.keys(moved)
-          .map((name) => `${name} = :${name}`)
-          .join(', ')}`,
-        ExpressionAttributeValues: Object.fromEntries(Object.entries(moved).map(([name, value]) => [`:${name}`, value])),
-      }),
-    );
+    const { id, registered } = await saleOfYesterday();
     await analyticsExport.exportDay(tenant.tenantId, yesterday, true);
     const outcome = async () =>
       (
@@ -387,22 +395,7 @@ describe('the analytics export', () => {
   });
 
   it('a survey whose links lapsed unanswered is written expired, though no write recorded that', async () => {
-    const id = await registerSale(api, tenant.key, { store_id: 1 });
-    const registered = new Date(Date.now() - 86_400_000).toISOString();
-    const moved = { created_at: registered, ...surveyIndex(tenant.tenantId, { id, created_at: registered }) };
-    await db().client.send(
-      new UpdateCommand({
-        TableName: db().tableName,
-        Key: keys.transaction(tenant.tenantId, id),
-        UpdateExpression: `SET survey.expires_at = :lapsed, ${Object.keys(moved)
-          .map((name) => `${name} = :${name}`)
-          .join(', ')}`,
-        ExpressionAttributeValues: {
-          ':lapsed': new Date(Date.now() - 60_000).toISOString(),
-          ...Object.fromEntries(Object.entries(moved).map(([name, value]) => [`:${name}`, value])),
-        },
-      }),
-    );
+    const { id } = await saleOfYesterday({ 'survey.expires_at': new Date(Date.now() - 60_000).toISOString() });
     const yesterday = addDays(today, -1);
     await analyticsExport.exportDay(tenant.tenantId, yesterday, true);
     const [row] = await query(
