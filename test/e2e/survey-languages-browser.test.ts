@@ -98,7 +98,8 @@ async function postTransaction(email: string, locale: Locale): Promise<void> {
   expect(posted.status, posted.text).toBe(201);
 }
 
-describe.skipIf(!hasChromium)('the survey in every language, on a phone', () => {
+// A minute a test: each is one page and one accessibility run, 5-20 s with the machine eight times oversubscribed.
+describe.skipIf(!hasChromium)('the survey in every language, on a phone', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     tenant = await newTenant();
     // One NPS journey per language, asking a csat, a csat5Stars and a ces class: the 11, 5 and 7 button scales.
@@ -121,67 +122,95 @@ describe.skipIf(!hasChromium)('the survey in every language, on a phone', () => 
   });
   afterAll(() => browser?.close());
 
-  for (const locale of LOCALES) {
-    it(`${locale}: the e-mail and the page fit 320-768 px with 44 px targets, the tapped score's follow-up in view, thanks; no accessibility problem`, async () => {
+  /** Each language's survey e-mail, as the mailbox received it, and the survey link it carries. */
+  const mails = new Map<Locale, { html: string; link: string }>();
+  beforeAll(async () => {
+    for (const locale of LOCALES) {
       const email = `screens-${locale.toLowerCase()}-${Date.now()}@example.com`;
       await postTransaction(email, locale);
       const mail = await mailTo(email);
-      const link = /(http\S+\/s\/[\w-]{44})/.exec(mail.body.text)![1]!;
+      mails.set(locale, { html: mail.body.html, link: /(http\S+\/s\/[\w-]{44})/.exec(mail.body.text)![1]! });
+    }
+  });
 
-      for (const width of WIDTHS) {
-        const context = await browser.newContext({ viewport: { width, height: width === 768 ? 1024 : 844 }, bypassCSP: true, locale });
-        const page = await context.newPage();
+  /** A page of `width` in the browser's `locale`, closed after `use`. */
+  async function withPage(locale: Locale, width: number, use: (page: Page) => Promise<void>) {
+    const context = await browser.newContext({ viewport: { width, height: width === 768 ? 1024 : 844 }, bypassCSP: true, locale });
+    try {
+      await use(await context.newPage());
+    } finally {
+      await context.close();
+    }
+  }
 
-        // The e-mail as a mail client shows it.
-        await page.setContent(mail.body.html);
+  // One test a language and width (each one e-mail, one page and one accessibility run), so that none comes near its
+  // limit on a machine busy with CI's other tiers: the test that did all of them at once took 26 s of its 30 alone.
+  for (const locale of LOCALES) {
+    for (const width of WIDTHS) {
+      it(`${locale} at ${width} px: the e-mail and the page fit with 44 px targets, the tapped score's follow-up in view, no accessibility problem`, async () => {
+        const { html, link } = mails.get(locale)!;
+        await withPage(locale, width, async (page) => {
+          // The e-mail as a mail client shows it.
+          await page.setContent(html);
+          expect(await page.getAttribute('html', 'lang')).toBe(locale);
+          await fitsAndTaps(page, 'a', `${locale} e-mail at ${width}`);
+          await screenshot(page, `email-${locale}-${width}`);
+
+          // The page its score-3 button opens: a detractor, whose follow-up question is the comment's label.
+          await page.goto(`${link}?score=3`);
+          expect(await page.getAttribute('html', 'lang')).toBe(locale);
+          await fitsAndTaps(page, '.scale label, button, footer a', `${locale} page at ${width}`);
+          const main = await rowsOf(page, 'score');
+          expect(main, `0-10 at ${width}`).toEqual(width < 576 ? [6, 5] : [11]);
+          expect(await rowsOf(page, 'class_3'), `1-7 at ${width}`).toEqual([7]);
+          const followUp = page.locator('label[for="comment"] .fu-detractor');
+          expect(await followUp.isVisible()).toBe(true);
+          expect(await page.locator('label[for="comment"] .fu-any').isVisible()).toBe(false);
+          const box = (await followUp.boundingBox())!;
+          expect(box.y + box.height, 'the follow-up is in view').toBeLessThanOrEqual(page.viewportSize()!.height);
+          expect(await accessibilityProblems(page)).toEqual([]);
+          await screenshot(page, `page-${locale}-${width}`);
+        });
+      });
+    }
+
+    it(`${locale}: the unsubscribe page and the page of a link that is no link, in the browser's language, no accessibility problem`, async () => {
+      const { link } = mails.get(locale)!;
+      await withPage(locale, 320, async (page) => {
+        await page.goto(`${link}/unsubscribe`);
         expect(await page.getAttribute('html', 'lang')).toBe(locale);
-        await fitsAndTaps(page, 'a', `${locale} e-mail at ${width}`);
-        await screenshot(page, `email-${locale}-${width}`);
-
-        // The page its score-3 button opens: a detractor, whose follow-up question is the comment's label.
-        await page.goto(`${link}?score=3`);
-        expect(await page.getAttribute('html', 'lang')).toBe(locale);
-        await fitsAndTaps(page, '.scale label, button, footer a', `${locale} page at ${width}`);
-        const main = await rowsOf(page, 'score');
-        expect(main, `0-10 at ${width}`).toEqual(width < 576 ? [6, 5] : [11]);
-        expect(await rowsOf(page, 'class_3'), `1-7 at ${width}`).toEqual([7]);
-        const followUp = page.locator('label[for="comment"] .fu-detractor');
-        expect(await followUp.isVisible()).toBe(true);
-        expect(await page.locator('label[for="comment"] .fu-any').isVisible()).toBe(false);
-        const box = (await followUp.boundingBox())!;
-        expect(box.y + box.height, 'the follow-up is in view').toBeLessThanOrEqual(page.viewportSize()!.height);
         expect(await accessibilityProblems(page)).toEqual([]);
-        await screenshot(page, `page-${locale}-${width}`);
-
-        if (width === WIDTHS.at(-1)) {
-          // Choosing another score changes the follow-up with no script.
-          await page.locator('input[name="score"][value="10"]').check({ force: true });
-          expect(await page.locator('label[for="comment"] .fu-promoter').isVisible()).toBe(true);
-          await page.locator('textarea').fill('Ok');
-          await page.locator('button[type="submit"]').click();
-          await page.waitForURL((url) => !url.search);
-        } else {
-          // The unsubscribe page, and the page of a link that is no link, in the browser's language.
-          await page.goto(`${link}/unsubscribe`);
-          expect(await accessibilityProblems(page)).toEqual([]);
-          await page.goto(`${publicUrl}/s/not-a-token`);
-          expect(await page.getAttribute('html', 'lang')).toBe(locale);
-          expect(await accessibilityProblems(page)).toEqual([]);
-          await context.close();
-          continue;
-        }
-        // Thanks, in the words of the promoter's bucket, at every width.
-        for (const thanksWidth of WIDTHS) {
-          await page.setViewportSize({ width: thanksWidth, height: 844 });
-          await page.reload();
-          expect(await page.getAttribute('html', 'lang')).toBe(locale);
-          expect(await page.evaluate(scrollWidth)).toBeLessThanOrEqual(thanksWidth);
-          expect(await accessibilityProblems(page)).toEqual([]);
-          await screenshot(page, `thanks-${locale}-${thanksWidth}`);
-        }
-        await context.close();
-      }
+        await page.goto(`${publicUrl}/s/not-a-token`);
+        expect(await page.getAttribute('html', 'lang')).toBe(locale);
+        expect(await accessibilityProblems(page)).toEqual([]);
+      });
     });
+
+    it(`${locale}: another score changes the follow-up with no script, and the answer is recorded`, async () => {
+      const { link } = mails.get(locale)!;
+      await withPage(locale, 768, async (page) => {
+        await page.goto(`${link}?score=3`);
+        await page.locator('input[name="score"][value="10"]').check({ force: true });
+        expect(await page.locator('label[for="comment"] .fu-promoter').isVisible()).toBe(true);
+        await page.locator('textarea').fill('Ok');
+        await page.locator('button[type="submit"]').click();
+        await page.waitForURL((url) => !url.search);
+      });
+    });
+
+    for (const width of WIDTHS) {
+      it(`${locale} at ${width} px: the thanks of an answered survey fit, with no accessibility problem`, async () => {
+        const { link } = mails.get(locale)!;
+        await withPage(locale, width, async (page) => {
+          await page.goto(link);
+          expect(await page.getAttribute('html', 'lang')).toBe(locale);
+          expect(await page.locator('textarea').count(), 'the thanks, not the form').toBe(0);
+          expect(await page.evaluate(scrollWidth)).toBeLessThanOrEqual(width);
+          expect(await accessibilityProblems(page)).toEqual([]);
+          await screenshot(page, `thanks-${locale}-${width}`);
+        });
+      });
+    }
   }
 
   it("paints the page in the brand's colour, still with no accessibility problem", async () => {
