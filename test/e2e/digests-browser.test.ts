@@ -19,7 +19,7 @@ import { APP_ADMIN_USERS_PATH, APP_DIGEST_PATH } from '../../shared/session/path
 import { keys } from '../../shared/keys.js';
 import { registerSale } from '../support/sales.js';
 import { screenshot } from '../support/screenshots.js';
-import { axe, hasChromium, launchChromium } from '../support/browser.js';
+import { axe, hasChromium, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
 
 /**
  * Digests through the local stack (issue 48): POST /public/admin/digests puts one e-mail per opted-in e-mail user in
@@ -86,7 +86,7 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-describe('digests through the local stack', () => {
+describe('digests through the local stack', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   it('e-mails each opted-in e-mail user once in the tenant language, however often it is posted', async () => {
     const off = await api({ method: 'PATCH', path: `/public/admin/users/${CAIO}`, key: tenant.adminKey, body: { digest: 'off' } });
     expect(off.status, off.text).toBe(200);

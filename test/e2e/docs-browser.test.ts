@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { referencePaths, routes } from '../../infra/routes.js';
-import { axe, hasChromium, launchChromium } from '../support/browser.js';
+import { axe, hasChromium, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
 
 /** The API reference in a real browser (Debian's chromium; .ci/run installs it). */
 let browser: Browser;
@@ -34,7 +34,7 @@ const operations = (api: 'public' | 'chatbot') =>
     ...referencePaths(api).map((p) => `GET ${p}`),
   ].sort();
 
-describe.skipIf(!hasChromium)('the /docs reference page in a browser', () => {
+describe.skipIf(!hasChromium)('the /docs reference page in a browser', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   beforeAll(async () => {
     browser = await launchChromium();
   });

@@ -6,7 +6,7 @@ import { overHttp } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { inviteManagerOf, watched } from '../support/workspace.js';
 import { screenshot } from '../support/screenshots.js';
-import { axe, hasChromium, launchChromium } from '../support/browser.js';
+import { axe, hasChromium, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
 
 /**
  * A store's QR code as a walk-in customer lives it, in Debian's chromium, at a phone's, a tablet's and a desktop's
@@ -25,7 +25,7 @@ const publicUrl = inject('publicUrl');
 let browser: Browser;
 let tenant: TestTenant;
 
-describe.skipIf(!hasChromium)('a store QR code in a browser', () => {
+describe.skipIf(!hasChromium)('a store QR code in a browser', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   beforeAll(async () => {
     tenant = await newTenant();
     browser = await launchChromium();
@@ -64,7 +64,7 @@ describe.skipIf(!hasChromium)('a store QR code in a browser', () => {
   });
 });
 
-describe.skipIf(!hasChromium)("a store's kiosk in a browser", () => {
+describe.skipIf(!hasChromium)("a store's kiosk in a browser", { timeout: BROWSER_TEST_TIMEOUT }, () => {
   let token: string;
   beforeAll(async () => {
     tenant ??= await newTenant();
@@ -159,7 +159,7 @@ function pdfPages(pdf: Buffer) {
   };
 }
 
-describe.skipIf(!hasChromium)('the in-store admin page in a browser', () => {
+describe.skipIf(!hasChromium)('the in-store admin page in a browser', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   const PASSWORD = 'Na-loja-admin-1!';
   let own: TestTenant;
   let admin: string;

@@ -6,7 +6,7 @@ import { overHttp } from '../support/api.js';
 import { until, type Mail } from '../support/mailbox.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { screenshot } from '../support/screenshots.js';
-import { axe, hasChromium, launchChromium } from '../support/browser.js';
+import { axe, hasChromium, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
 
 /**
  * The recovery survey as a customer lives it, in Debian's chromium, against the local stack (its pollers run the
@@ -25,7 +25,7 @@ const mailsTo = (address: string, count: number) =>
     return mine.length >= count ? mine : undefined;
   }, `${count} e-mails to ${address}`);
 
-describe.skipIf(!hasChromium)('the recovery survey in a browser', () => {
+describe.skipIf(!hasChromium)('the recovery survey in a browser', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   beforeAll(async () => {
     tenant = await newTenant();
     await putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'pesquisa@demo.local', name: 'Pesquisa Demo' } });

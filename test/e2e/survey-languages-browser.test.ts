@@ -9,7 +9,7 @@ import { overHttp } from '../support/api.js';
 import { mailTo as mailboxTo } from '../support/mailbox.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
 import { screenshot } from '../support/screenshots.js';
-import { AXE_OPTIONS, hasChromium, launchChromium } from '../support/browser.js';
+import { AXE_OPTIONS, hasChromium, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
 
 /**
  * The survey in each language as a phone shows it, in Debian's chromium at 320, 390 and 768 px: the e-mail and the
@@ -99,7 +99,7 @@ async function postTransaction(email: string, locale: Locale): Promise<void> {
 }
 
 // A minute a test: each is one page and one accessibility run, 5-20 s with the machine eight times oversubscribed.
-describe.skipIf(!hasChromium)('the survey in every language, on a phone', { timeout: 60_000 }, () => {
+describe.skipIf(!hasChromium)('the survey in every language, on a phone', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   beforeAll(async () => {
     tenant = await newTenant();
     // One NPS journey per language, asking a csat, a csat5Stars and a ces class: the 11, 5 and 7 button scales.

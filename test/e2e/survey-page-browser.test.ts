@@ -5,7 +5,7 @@ import { mailTo as mailboxTo, until } from '../support/mailbox.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { screenshot } from '../support/screenshots.js';
-import { axe, hasChromium, launchChromium } from '../support/browser.js';
+import { axe, hasChromium, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
 
 /**
  * The whole loop as a customer lives it, in Debian's chromium: a transaction is posted, its e-mail arrives in the
@@ -38,7 +38,7 @@ async function postTransaction(email: string, journey = 'loja'): Promise<number>
   }, 'the transaction');
 }
 
-describe.skipIf(!hasChromium)('the survey page in a browser', () => {
+describe.skipIf(!hasChromium)('the survey page in a browser', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   beforeAll(async () => {
     tenant = await newTenant();
     await putDelivery(tenant.tenantId, {

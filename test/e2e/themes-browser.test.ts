@@ -7,7 +7,7 @@ import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { inviteManagerOf, watched } from '../support/workspace.js';
 import { screenshot } from '../support/screenshots.js';
-import { axe, hasChromium, launchChromium } from '../support/browser.js';
+import { axe, hasChromium, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
 
 /**
  * The themes of the comments in Debian's chromium over the local stack (issue 47): three answers analysed by the local
@@ -64,7 +64,7 @@ const WORDS = {
   es: { themes: 'Temas', wait: 'Espera', negative: 'Sentimiento: Negativo', chips: 'Temas del comentario' },
 } as const;
 
-describe.skipIf(!hasChromium)('the themes of the comments in a browser', () => {
+describe.skipIf(!hasChromium)('the themes of the comments in a browser', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   beforeAll(async () => {
     tenant = await newTenant();
     manager = `temas-${tenant.tenantId}@test.local`;

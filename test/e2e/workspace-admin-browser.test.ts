@@ -5,7 +5,7 @@ import { overHttp } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
 import { screenshot } from '../support/screenshots.js';
-import { axe, hasChromium, launchChromium } from '../support/browser.js';
+import { axe, hasChromium, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
 
 /**
  * The tenant admin's pages in Debian's chromium over the local stack and its Cognito emulator: an admin, on a phone
@@ -55,7 +55,7 @@ async function fillJourney(page: Page, slug: string) {
   await form.getByLabel('Inglês').fill('How was picking up your order at {loja}?');
 }
 
-describe.skipIf(!hasChromium)('the tenant admin pages in a browser', () => {
+describe.skipIf(!hasChromium)('the tenant admin pages in a browser', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   beforeAll(async () => {
     tenant = await newTenant();
     admin = `admin-browser-${tenant.tenantId}@test.local`;

@@ -7,7 +7,7 @@ import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
 import { screenshot } from '../support/screenshots.js';
-import { axe, hasChromium, launchChromium } from '../support/browser.js';
+import { axe, hasChromium, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
 
 /**
  * The answers inbox in Debian's chromium over the local stack and its Cognito emulator: a store-1 manager, invited as
@@ -64,7 +64,7 @@ const listed = (page: Page) =>
 // A page answered 400 (a filter refused) is the page the test asked for.
 const watched = (options: Parameters<Browser['newContext']>[0] = {}) => watchedBy(browser, publicUrl, options, [400]);
 
-describe.skipIf(!hasChromium)('the answers inbox in a browser', () => {
+describe.skipIf(!hasChromium)('the answers inbox in a browser', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   beforeAll(async () => {
     tenant = await newTenant();
     const store = await api({

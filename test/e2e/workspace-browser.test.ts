@@ -14,7 +14,7 @@ import { registerSale } from '../support/sales.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
 import { inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
 import { screenshot } from '../support/screenshots.js';
-import { axe, hasChromium, launchChromium } from '../support/browser.js';
+import { axe, hasChromium, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
 
 /**
  * The workspace in Debian's chromium over the local stack and its Cognito emulator: managers invited as the admin
@@ -86,7 +86,7 @@ const sideways = (page: Page) =>
 // A form answered 400 or 401 (a wrong password) is the page the test asked for.
 const watched = (options: Parameters<Browser['newContext']>[0] = {}) => watchedBy(browser, publicUrl, options);
 
-describe.skipIf(!hasChromium)('the workspace in a browser', () => {
+describe.skipIf(!hasChromium)('the workspace in a browser', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   beforeAll(async () => {
     tenant = await newTenant();
     const store = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja Centro' } });

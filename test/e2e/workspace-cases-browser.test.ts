@@ -7,7 +7,7 @@ import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
 import { screenshot } from '../support/screenshots.js';
-import { axe, hasChromium, launchChromium } from '../support/browser.js';
+import { axe, hasChromium, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
 
 /**
  * The case pages in Debian's chromium over the local stack, as issue 33 asks: a detractor answers; the store-1
@@ -44,7 +44,7 @@ const watched = (options: Parameters<Browser['newContext']>[0] = {}) => watchedB
 const readCase = (id: number) =>
   api({ path: `/public/cases/${id}`, key: tenant.key, headers: { 'x-service-user-token': tenant.userToken } });
 
-describe.skipIf(!hasChromium)('the case pages in a browser', () => {
+describe.skipIf(!hasChromium)('the case pages in a browser', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   beforeAll(async () => {
     tenant = await newTenant();
     await putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'pesquisa@demo.local', name: 'Pesquisa Demo' } });

@@ -9,7 +9,7 @@ import { DEMO_LOGO } from '../support/logos.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { inviteManagerOf, watched as watchedBy } from '../support/workspace.js';
 import { screenshot } from '../support/screenshots.js';
-import { axe, hasChromium, launchChromium } from '../support/browser.js';
+import { axe, hasChromium, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
 
 /**
  * Every workspace page in the tenant's language, brand and time zone (issue 46 §2), in Debian's chromium over the
@@ -69,61 +69,65 @@ async function expectTenantPage(page: Page, locale: Locale, what: string) {
   expect(await page.locator('header .brand img').getAttribute('src'), what).toMatch(/\/brand\/logos\//);
 }
 
-describe.skipIf(!hasChromium)("every workspace page in the tenant's language, brand and time zone", () => {
-  let logo: unknown;
-  beforeAll(async () => {
-    tenant = await newTenant();
-    admin = `admin-languages-${tenant.tenantId}@test.local`;
-    await tenantService.createUser(tenant.tenantId, admin, 'all', undefined, 'admin');
-    await inviteManagerOf(tenant.tenantId, admin, 'all', { password: PASSWORD });
-    const uploaded = await api({
-      method: 'POST',
-      path: '/public/admin/brand/logos',
-      key: tenant.adminKey,
-      headers: { 'content-type': 'image/png' },
-      body: DEMO_LOGO,
-    });
-    expect(uploaded.status, uploaded.text).toBe(201);
-    logo = uploaded.body;
-    const id = await registerSale(api, tenant.key, { phone: '11987654321' });
-    const answer = { transactionId: id, attemptId: 1, journey: 'loja', score: 2, comment: 'Fila longa', classes: [] };
-    const answered = await chatbot({ method: 'POST', path: '/survey', key: tenant.chatbotKey, body: answer });
-    expect(answered.status, answered.text).toBe(201);
-    const opened = () => api({ path: `/public/cases/${id}`, key: tenant.key, headers: { 'x-service-user-token': tenant.userToken } });
-    await until(async () => ((await opened()).status === 200 ? true : undefined), `the case of transaction ${id}`);
-    casePath = `/app/cases/${id}`;
-    browser = await launchChromium();
-  }, 60_000);
-  afterAll(() => browser?.close());
+describe.skipIf(!hasChromium)(
+  "every workspace page in the tenant's language, brand and time zone",
+  { timeout: BROWSER_TEST_TIMEOUT },
+  () => {
+    let logo: unknown;
+    beforeAll(async () => {
+      tenant = await newTenant();
+      admin = `admin-languages-${tenant.tenantId}@test.local`;
+      await tenantService.createUser(tenant.tenantId, admin, 'all', undefined, 'admin');
+      await inviteManagerOf(tenant.tenantId, admin, 'all', { password: PASSWORD });
+      const uploaded = await api({
+        method: 'POST',
+        path: '/public/admin/brand/logos',
+        key: tenant.adminKey,
+        headers: { 'content-type': 'image/png' },
+        body: DEMO_LOGO,
+      });
+      expect(uploaded.status, uploaded.text).toBe(201);
+      logo = uploaded.body;
+      const id = await registerSale(api, tenant.key, { phone: '11987654321' });
+      const answer = { transactionId: id, attemptId: 1, journey: 'loja', score: 2, comment: 'Fila longa', classes: [] };
+      const answered = await chatbot({ method: 'POST', path: '/survey', key: tenant.chatbotKey, body: answer });
+      expect(answered.status, answered.text).toBe(201);
+      const opened = () => api({ path: `/public/cases/${id}`, key: tenant.key, headers: { 'x-service-user-token': tenant.userToken } });
+      await until(async () => ((await opened()).status === 200 ? true : undefined), `the case of transaction ${id}`);
+      casePath = `/app/cases/${id}`;
+      browser = await launchChromium();
+    }, 60_000);
+    afterAll(() => browser?.close());
 
-  for (const locale of ['es', 'en', 'pt-BR'] as const)
-    it(`speaks ${locale} with the brand on every page, times in the tenant's zone`, async () => {
-      await setTenant(locale, logo);
-      for (const viewport of VIEWPORTS[locale]) {
-        const { context, problems } = await watchedBy(browser, publicUrl, { viewport, locale, bypassCSP: true }, []);
-        const page = await context.newPage();
-        const shot = (name: string) => screenshot(page, `${locale}-${viewport.width}-${name}`);
-        await page.goto(`${publicUrl}/app/answers`);
-        expect(await page.getAttribute('html', 'lang'), 'sign-in').toBe(locale);
-        expect(await axe(page), `sign-in at ${viewport.width}`).toEqual([]);
-        await shot('sign-in');
-        await page.locator('#email').fill(admin);
-        await page.locator('#password').fill(PASSWORD);
-        await page.locator('button[type=submit]').click();
-        await page.waitForURL('**/app/answers');
-        for (const path of [...PAGES, casePath]) {
-          if (page.url() !== `${publicUrl}${path}`) await page.goto(`${publicUrl}${path}`);
-          await expectTenantPage(page, locale, path);
-          expect(await axe(page), `${path} at ${viewport.width}`).toEqual([]);
-          await shot(path.slice('/app/'.length).replace(/\//g, '-'));
+    for (const locale of ['es', 'en', 'pt-BR'] as const)
+      it(`speaks ${locale} with the brand on every page, times in the tenant's zone`, async () => {
+        await setTenant(locale, logo);
+        for (const viewport of VIEWPORTS[locale]) {
+          const { context, problems } = await watchedBy(browser, publicUrl, { viewport, locale, bypassCSP: true }, []);
+          const page = await context.newPage();
+          const shot = (name: string) => screenshot(page, `${locale}-${viewport.width}-${name}`);
+          await page.goto(`${publicUrl}/app/answers`);
+          expect(await page.getAttribute('html', 'lang'), 'sign-in').toBe(locale);
+          expect(await axe(page), `sign-in at ${viewport.width}`).toEqual([]);
+          await shot('sign-in');
+          await page.locator('#email').fill(admin);
+          await page.locator('#password').fill(PASSWORD);
+          await page.locator('button[type=submit]').click();
+          await page.waitForURL('**/app/answers');
+          for (const path of [...PAGES, casePath]) {
+            if (page.url() !== `${publicUrl}${path}`) await page.goto(`${publicUrl}${path}`);
+            await expectTenantPage(page, locale, path);
+            expect(await axe(page), `${path} at ${viewport.width}`).toEqual([]);
+            await shot(path.slice('/app/'.length).replace(/\//g, '-'));
+          }
+          await page.goto(`${publicUrl}/app/admin/keys`);
+          expect(await page.locator('#keys').textContent()).toMatch(MADRID_TIME);
+          await page.goto(`${publicUrl}/app/admin`);
+          await page.waitForURL('**/app/admin/general');
+          expect(await page.locator('#g-timeZone option[selected]').getAttribute('value')).toBe('Europe/Madrid');
+          expect(problems).toEqual([]);
+          await context.close();
         }
-        await page.goto(`${publicUrl}/app/admin/keys`);
-        expect(await page.locator('#keys').textContent()).toMatch(MADRID_TIME);
-        await page.goto(`${publicUrl}/app/admin`);
-        await page.waitForURL('**/app/admin/general');
-        expect(await page.locator('#g-timeZone option[selected]').getAttribute('value')).toBe('Europe/Madrid');
-        expect(problems).toEqual([]);
-        await context.close();
-      }
-    }, 180_000);
-});
+      }, 180_000);
+  },
+);

@@ -6,6 +6,13 @@ import { chromium, type Page } from 'playwright-core';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
 
+/**
+ * A browser test's limit: each drives pages and runs axe-core, several seconds apiece when CI's other tiers, lint and
+ * synth share the two cores (load 7-9), and two to three times that beside a CPU-bound process. Tests that walk many
+ * pages set a longer one of their own.
+ */
+export const BROWSER_TEST_TIMEOUT = 60_000;
+
 /** Chromium as every browser test launches it (in a container, without its sandbox). */
 export const launchChromium = () => chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 
