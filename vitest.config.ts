@@ -28,6 +28,8 @@ export default defineConfig({
     // each, private queues, their own ports.
     maxWorkers: 3,
     env,
+    // Beside the console's report, every test's duration, to find those near their limits under CI's load.
+    reporters: ['default', ['json', { outputFile: 'node_modules/.cache/vitest/durations.json' }]],
     sequence: { sequencer: LongestFirst },
     projects: [
       {
