@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { LogFormatter, Logger, LogItem } from '@aws-lambda-powertools/logger';
 import type { LogAttributes, UnformattedAttributes } from '@aws-lambda-powertools/logger/types';
 
@@ -47,6 +48,22 @@ class InvocationFormatter extends LogFormatter {
  */
 export const logger = new Logger({ serviceName: 'survey-service', logFormatter: new InvocationFormatter() });
 
-/** An error as a log line may show it: its class and the start of its message (SDK messages name no personal data). */
+/**
+ * What a log line may say of a message that is not JSON, or not its queue's shape (`undefined` for other errors):
+ * where it is wrong, never a value of it. JSON.parse's own message quotes the text it read, and valibot's the value it
+ * received: a message's text carries contacts, URLs and ids.
+ */
+export function malformedReason(error: unknown): string | undefined {
+  if (error instanceof SyntaxError) return 'not JSON';
+  if (!v.isValiError(error)) return undefined;
+  return error.issues.map((issue) => `${v.getDotPath(issue) ?? 'message'}: expected ${issue.expected ?? issue.type}`).join('; ');
+}
+
+/**
+ * An error as a log line may show it: its class and the start of its message (SDK messages name no personal data); a
+ * malformed message's, where it is wrong only.
+ */
 export const describeError = (error: unknown) =>
-  error instanceof Error ? { name: error.name, message: error.message.slice(0, 300) } : { name: typeof error, message: '' };
+  error instanceof Error
+    ? { name: error.name, message: malformedReason(error) ?? error.message.slice(0, 300) }
+    : { name: typeof error, message: '' };

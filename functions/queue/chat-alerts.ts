@@ -1,9 +1,10 @@
 import { deliverChat } from '../../shared/chat/delivery.js';
-import type { ChatDelivery } from '../../shared/chat/ports.js';
+import * as v from 'valibot';
+import { ChatDeliveryMessage } from '../../shared/chat/delivery-message.js';
 import { queueHandler } from '../../shared/queue/handler.js';
 import { chatPorts } from '../../shared/adapters/wiring/chat.js';
 
 /** ChatQueue consumer: each record one event for one Slack or Teams endpoint; sent once, a failure retried later. */
 export const handler = queueHandler({ log: 'Chat deliveries', outcomes: 'ChatDeliveries', failures: 'outcome' }, (record) =>
-  deliverChat(JSON.parse(record.body) as ChatDelivery, chatPorts),
+  deliverChat(v.parse(ChatDeliveryMessage, JSON.parse(record.body)), chatPorts),
 );

@@ -1,6 +1,7 @@
 import { ENV, requireEnvs } from '../../shared/config.js';
 import { deliverEvent } from '../../shared/events/events.js';
-import type { EventDelivery } from '../../shared/events/ports.js';
+import * as v from 'valibot';
+import { EventDeliveryMessage } from '../../shared/events/delivery-message.js';
 import { queueHandler } from '../../shared/queue/handler.js';
 import { deliveryPorts } from '../../shared/adapters/wiring/events.js';
 import { loadSecrets } from '../../shared/adapters/secrets.js';
@@ -12,5 +13,5 @@ const ports = deliveryPorts();
 
 /** EventQueue consumer: each record one event for one endpoint; a failure is retried later, then dead-lettered. */
 export const handler = queueHandler({ log: 'Event deliveries', outcomes: 'EventDeliveries', failures: 'outcome' }, (record) =>
-  deliverEvent(JSON.parse(record.body) as EventDelivery, ports),
+  deliverEvent(v.parse(EventDeliveryMessage, JSON.parse(record.body)), ports),
 );

@@ -1,8 +1,8 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { logger } from '../logger.js';
+import { logger, malformedReason } from '../logger.js';
 import { count, flushMetrics, type MetricName } from '../metrics.js';
-import type { EachRecord, QueueRecord } from '../queues.js';
+import { receiveCount, type EachRecord, type QueueRecord } from '../queues.js';
 
 export interface QueueSpec {
   /** The message of the batch's one INFO line (the records' own lines are DEBUG; failures are errors where they happen). */
@@ -38,7 +38,12 @@ export function batchQueueHandler<O extends string>(
       const { batchItemFailures } = await processPartialResponse(
         event,
         async (record: SQSRecord) => {
-          const outcome = await processRecord(record);
+          let outcome: O;
+          try {
+            outcome = await processRecord(record);
+          } catch (error) {
+            logMalformed(error, record);
+          }
           outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
         },
         processor,
@@ -58,4 +63,15 @@ export function batchQueueHandler<O extends string>(
       flushMetrics();
     }
   };
+}
+
+/**
+ * A message that is not JSON, or not its queue's shape, is logged once with where it is wrong (never a value of it),
+ * then goes back to the queue like any failure (the dead-letter queue keeps it after the retries). Other failures are
+ * logged where they happen.
+ */
+function logMalformed(error: unknown, record: SQSRecord): never {
+  const reason = malformedReason(error);
+  if (reason) logger.error('Malformed message', { messageId: record.messageId, receives: receiveCount(record), reason });
+  throw error;
 }

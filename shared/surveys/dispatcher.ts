@@ -17,14 +17,11 @@ export async function dispatchRecord(
   config: DeliveryConfig,
 ): Promise<DeliveryOutcome> {
   const receives = receiveCount(record);
-  const parsed = v.safeParse(DispatchMessage, safeJson(record.body));
-  if (!parsed.success) {
-    logger.error('Not a survey dispatch message', { messageId: record.messageId, receives });
-    throw new Error('Not a survey dispatch message.');
-  }
-  const { tenantId, transactionId, attemptId, channel } = parsed.output;
+  // One that is not a dispatch message throws here; the queue wrapper logs where it is wrong.
+  const message = v.parse(DispatchMessage, JSON.parse(record.body));
+  const { tenantId, transactionId, attemptId, channel } = message;
   try {
-    const outcome = await deliverSurvey(parsed.output, ports, config);
+    const outcome = await deliverSurvey(message, ports, config);
     if (outcome !== 'sent') logger.debug('Survey attempt not sent now', { tenantId, transactionId, attemptId, channel, outcome });
     return outcome;
   } catch (error) {
@@ -42,11 +39,3 @@ export async function dispatchRecord(
     throw error;
   }
 }
-
-const safeJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};
