@@ -1,12 +1,12 @@
 import { evaluate, figuresTable, readCorpus, type CorpusMatcher } from './themes-quality.js';
-import { DEFAULT_THEMES, matchThemes } from '../shared/themes/themes.js';
+import { analyseThemes, DEFAULT_THEMES } from '../shared/themes/themes.js';
 
-/** The polarity the counters gave every theme of a comment: its score's bucket. */
+/** The polarity a comment's score gives a mention with no opinion of its own: its NPS bucket's. */
 const bucket = (score: number) => (score <= 6 ? 'negative' : score <= 8 ? 'neutral' : 'positive');
 
 /** The analysis as the consumer runs it, over a corpus comment. */
 export const analyser: CorpusMatcher = (comment) =>
-  matchThemes(comment.text, comment.language.slice(0, 2), DEFAULT_THEMES).map((theme) => ({ theme, sentiment: bucket(comment.score) }));
+  analyseThemes(comment.text, comment.language, DEFAULT_THEMES, { kind: comment.journey, fallback: bucket(comment.score) });
 
 /** `npm run bench -- themes`: the default themes on the development corpus, its dev and held-out parts apart. */
 export function themesQuality(): string {

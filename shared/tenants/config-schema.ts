@@ -193,6 +193,21 @@ export const ThemeConfig = v.strictObject({
     ),
     'must be keywords by language, such as { "pt-BR": ["fila"], "es": ["cola"], "en": ["queue"] }',
   ),
+  /** Words or phrases that cancel the theme's keywords in their sentence, by language (shared/themes/theme.ts). */
+  exclude: v.optional(
+    v.strictObject(
+      perLocale(() =>
+        v.optional(
+          v.pipe(
+            v.array(name(MAX_KEYWORD_LENGTH), 'must be a list of words or phrases'),
+            v.maxLength(MAX_KEYWORDS, `may list at most ${MAX_KEYWORDS} exclusions`),
+          ),
+          [],
+        ),
+      ),
+      'must be exclusions by language, such as { "pt-BR": ["a caixa"], "es": ["la caja"], "en": ["the box"] }',
+    ),
+  ),
 }) satisfies v.GenericSchema<unknown, Theme>;
 
 export const GroupConfig = v.strictObject({ id, name: name(200) });
