@@ -116,6 +116,11 @@ export const JourneyConfig = v.strictObject({
   questions: v.optional(localized(300)),
   /** The language of its surveys when the customer has none; the tenant's when absent. */
   locale: v.optional(locale),
+  /**
+   * Whether it surveys an order shipped to the customer (e-commerce: true) or a visit to a place (false); absent, either.
+   * Its comments' themes read it (docs/themes.md): waiting in an online journey is delivery, arrival words in a place are not.
+   */
+  online: v.optional(v.boolean('must be true or false')),
   /** A follow-up question by the main score's bucket, per language (the comment's label); built-in ones when absent. */
   followUp: v.optional(byBucket(300)),
   /** The thank-you text by the main score's bucket, per language; built-in ones when absent. */

@@ -2,13 +2,9 @@ import snowball from 'snowball-stemmers';
 import { LOCALES, type Locale } from '../locale.js';
 import { LEXICONS } from './lexicon.js';
 import { MAX_THEMES_PER_COMMENT, type Theme } from './theme.js';
-import type { Sentiment } from './ports.js';
+import type { Aspect, Sentiment } from './ports.js';
 
-/** One theme a comment mentions, with the polarity of what it says of that theme. */
-export interface Aspect {
-  theme: string;
-  sentiment: Sentiment;
-}
+export type { Aspect };
 
 /**
  * What the matcher knows of a comment besides its words: the journey's kind (`online`: an order shipped to the
