@@ -90,3 +90,14 @@ describe("a theme's exclusions", () => {
     expect(matchThemes('Got a parking ticket', 'en', [parking])).toEqual([]);
   });
 });
+
+describe('the matcher at the schema bounds', () => {
+  it('compiles 100 themes x 3 languages x 50 keywords and matches a long comment (the benchmark, run once so it cannot rot)', async () => {
+    const { LONG_COMMENT, matcherAtBounds, themesAtBounds } = await import('../../bench/themes-bench.js');
+    expect(LONG_COMMENT).toHaveLength(2000);
+    const themes = themesAtBounds();
+    expect(themes).toHaveLength(100);
+    expect(matchThemes('palavra0 e nada mais', 'pt', themes)).toEqual(['theme-0']);
+    expect(matcherAtBounds(2)).toContain('under 5 ms');
+  }, 60_000);
+});
