@@ -14,6 +14,7 @@ import { casesCost } from './cases-cost.js';
 import { retentionCost } from './retention-cost.js';
 import { deadlineCost } from './deadline-cost.js';
 import { themesCost } from './themes-cost.js';
+import { themesQuality } from './themes-bench.js';
 import { digestCost } from './digest-cost.js';
 import { chatCost } from './chat-cost.js';
 import { performanceBlock } from './summary.js';
@@ -29,11 +30,23 @@ import { scaleReport, scaleSimulation } from './scale.js';
  * `npm run bench`: prints each table, writes them all to bench/results/latest.md and their headline ratios to
  * docs/performance.md.
  * `npm run bench -- cold-start latency` runs only the sections named (cost, latency, throughput, http, growth, answers, lighthouse,
- * cold-start, scale) and writes nothing.
+ * cold-start, scale, themes) and writes nothing.
  */
-const SECTIONS = ['cost', 'latency', 'throughput', 'http', 'growth', 'answers', 'export', 'lighthouse', 'cold-start', 'scale'] as const;
+const SECTIONS = [
+  'cost',
+  'latency',
+  'throughput',
+  'http',
+  'growth',
+  'answers',
+  'export',
+  'lighthouse',
+  'cold-start',
+  'scale',
+  'themes',
+] as const;
 /** Sections that need no local stack. */
-const STANDALONE: readonly string[] = ['cold-start', 'scale'];
+const STANDALONE: readonly string[] = ['cold-start', 'scale', 'themes'];
 const chosen = process.argv.slice(2);
 const wanted = (section: (typeof SECTIONS)[number]) => chosen.length === 0 || chosen.includes(section);
 const unknown = chosen.filter((name) => !(SECTIONS as readonly string[]).includes(name));
@@ -105,6 +118,7 @@ if (SECTIONS.some((section) => !STANDALONE.includes(section) && wanted(section))
     await stack.stop();
   }
 }
+if (wanted('themes')) tables.push(themesQuality());
 if (wanted('cold-start'))
   tables.push(
     // BENCH_COLD_START=getSurveyPage,postSurveyPage measures only those functions (and their floors).

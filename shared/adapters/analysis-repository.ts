@@ -25,9 +25,12 @@ import { ANSWER_SHARDS } from './transaction-repository.js';
  * and keep `analysis.counted`, what the counters hold of it, so that a later correction still takes back the right
  * cells.
  */
+const Aspect = v.object({ theme: v.string(), sentiment: v.picklist(SENTIMENTS) });
+
 const Counted = v.object({
   version: v.number(),
   themes: v.array(v.string()),
+  aspects: v.optional(v.array(Aspect)),
   bucket: v.nullable(v.picklist(BUCKETS)),
   sentiment: v.picklist(SENTIMENTS),
   score: v.number(),
@@ -66,6 +69,8 @@ function counterCells(tenantId: number, delta: ThemeDelta): { key: Item; adds: R
     comments: delta.sign,
     score_sum: delta.sign * delta.score,
     [delta.sentiment]: delta.sign,
+    // The mention's own polarity (docs/themes.md#counters): what group_by=theme's negative and positive sum.
+    ...(delta.aspect ? { [`aspect_${delta.aspect}`]: delta.sign } : {}),
     ...(delta.bucket ? { [delta.bucket]: delta.sign } : {}),
   };
   const { store, employee, journey } = delta.ids;
@@ -282,6 +287,7 @@ export const analysisStore: AnalysisStore = {
     const counted = {
       version: analysis.version,
       themes: analysis.themes,
+      ...(analysis.aspects ? { aspects: analysis.aspects } : {}),
       bucket: analysis.bucket,
       sentiment: analysis.sentiment,
       score: analysis.score,
@@ -295,23 +301,26 @@ export const analysisStore: AnalysisStore = {
         // The answer still at this version, and the analysis still the one read (its version and themes: a reanalysis
         // keeps the version): a redelivery or a race counts nothing.
         // An erasure since (its customer's comment gone) takes no analysis either.
-        ConditionExpression: `#version = :version AND attribute_not_exists(#erased) AND ${previous ? '#analysis.#counted.#v = :previous AND #analysis.#counted.#themes = :previousThemes' : 'attribute_not_exists(#analysis)'}`,
+        // The polarities counted too (a reanalysis may move them alone): two runs at once count nothing twice.
+        ConditionExpression: `#version = :version AND attribute_not_exists(#erased) AND ${previous ? `#analysis.#counted.#v = :previous AND #analysis.#counted.#themes = :previousThemes AND ${previous.aspects ? '#analysis.#counted.#aspects = :previousAspects' : 'attribute_not_exists(#analysis.#counted.#aspects)'}` : 'attribute_not_exists(#analysis)'}`,
         ExpressionAttributeNames: {
           '#analysis': 'analysis',
           '#erased': 'erased_at',
           '#version': 'answer_version',
-          ...(previous ? { '#counted': 'counted', '#v': 'version', '#themes': 'themes' } : {}),
+          ...(previous ? { '#counted': 'counted', '#v': 'version', '#themes': 'themes', '#aspects': 'aspects' } : {}),
         },
         ExpressionAttributeValues: {
           ':analysis': {
             language: analysis.language,
             sentiment: analysis.sentiment,
             themes: analysis.themes,
+            ...(analysis.aspects ? { aspects: analysis.aspects } : {}),
             key_phrases: analysis.keyPhrases,
             counted,
           },
           ':version': analysis.version,
           ...(previous ? { ':previous': previous.version, ':previousThemes': previous.themes } : {}),
+          ...(previous?.aspects ? { ':previousAspects': previous.aspects } : {}),
         },
       },
       [...counterUpdates(tenantId, deltas), ...listingWrites(tenantId, transactionId, listing)],

@@ -110,7 +110,13 @@ const Stored = v.object({
   eval_source: v.optional(v.picklist(Object.keys(RATING_SOURCES) as SourceName[]), 'api'),
   rating: v.object({ score: v.number(), comment: v.optional(v.nullable(v.string()), null) }),
   rating_items: v.optional(v.array(v.object({ class_id: v.number(), score: v.number() })), []),
-  analysis: v.optional(v.object({ sentiment: v.optional(v.picklist(SENTIMENTS)), themes: v.optional(v.array(v.string())) })),
+  analysis: v.optional(
+    v.object({
+      sentiment: v.optional(v.picklist(SENTIMENTS)),
+      themes: v.optional(v.array(v.string())),
+      aspects: v.optional(v.array(v.object({ theme: v.string(), sentiment: v.picklist(SENTIMENTS) }))),
+    }),
+  ),
 });
 
 function answerOf(item: Item): StoredAnswer {
@@ -131,6 +137,7 @@ function answerOf(item: Item): StoredAnswer {
     // What erasure and retention leave of an analysis (what it counted) says nothing of the comment: shown as none.
     sentiment: a.rating.comment !== null ? (a.analysis?.sentiment ?? null) : null,
     themes: a.rating.comment !== null ? (a.analysis?.themes ?? null) : null,
+    aspects: a.rating.comment !== null && a.analysis?.themes ? (a.analysis.aspects ?? []) : null,
   };
 }
 
@@ -154,6 +161,11 @@ async function answersOf(selection: AnswerSelection, entries: Item[]): Promise<S
     if (!answer) return [];
     if (selection.theme !== undefined && !answer.themes?.includes(selection.theme)) return [];
     if (selection.sentiment !== undefined && answer.sentiment !== selection.sentiment) return [];
+    if (
+      selection.aspect !== undefined &&
+      !answer.aspects?.some((aspect) => aspect.theme === selection.theme && aspect.sentiment === selection.aspect)
+    )
+      return [];
     return [answer];
   });
 }

@@ -59,7 +59,7 @@ export function unexpired(item: Item, now?: string): Item {
 }
 
 /** The attributes of a comment's analysis that say what the comment said. */
-const ANALYSIS_OF_COMMENT = ['language', 'sentiment', 'themes', 'key_phrases'] as const;
+const ANALYSIS_OF_COMMENT = ['language', 'sentiment', 'themes', 'aspects', 'key_phrases'] as const;
 
 const withoutDetail = ({ detail: _detail, ...survey }: Record<string, unknown>) => survey;
 const present = (value: unknown) => value !== undefined && value !== null;

@@ -1,5 +1,5 @@
 import type { SourceName } from '../channels.js';
-import type { Sentiment } from '../themes/ports.js';
+import type { Aspect, Sentiment } from '../themes/ports.js';
 
 /** An answer as the answer indexes keep it: what a listing shows, before the tenant's labels are put on it. */
 export interface StoredAnswer {
@@ -19,6 +19,8 @@ export interface StoredAnswer {
   /** What the comment's analysis found: null before it (or without a comment, or once the comment is gone). */
   sentiment: Sentiment | null;
   themes: string[] | null;
+  /** Each theme's polarity (null as `themes`; an answer analysed before mentions had one: [] until reanalysed). */
+  aspects: Aspect[] | null;
 }
 
 /** Which answers a page lists, newest first: the storage port is told the keys and the filters, never the tenant's rules. */
@@ -40,6 +42,8 @@ export interface AnswerSelection {
   /** Only answers whose comment's analysis found this theme (a slug), or this sentiment. */
   theme?: string;
   sentiment?: Sentiment;
+  /** With `theme`: only answers whose comment says this of that theme (`aspect=delivery:negative`). */
+  aspect?: Sentiment;
   limit: number;
   cursor?: string;
   /** What the cursor is bound to: a cursor of another query (or tenant, or scope) is refused. */

@@ -60,6 +60,19 @@ export const AnswersQuery = v.strictObject({
   /** A theme's slug: answers whose comment mentions it. */
   theme: v.optional(ThemeSlug),
   sentiment: v.optional(v.picklist(SENTIMENTS, `must be one of ${SENTIMENTS.join(', ')}`)),
+  /**
+   * A theme and what the comment says of it, `<slug>:<polarity>` (`delivery:negative`): answers whose comment mentions
+   * the theme with that polarity (`mixed` is its own). With `theme`, the same theme.
+   */
+  aspect: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(
+        new RegExp(`^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?:(?:${SENTIMENTS.join('|')})$`),
+        `must be a theme's slug and a polarity (${SENTIMENTS.join(', ')}), such as delivery:negative`,
+      ),
+    ),
+  ),
   limit: pagingQuery.limit,
   cursor: pagingQuery.cursor,
 });
@@ -84,6 +97,11 @@ export const AnswerBody = v.object({
   sentiment: v.nullable(v.picklist(SENTIMENTS)),
   /** The slugs of the themes its comment mentions, once analysed; null before, and without a comment. */
   themes: v.nullable(v.array(v.string())),
+  /**
+   * Each theme the comment mentions with the polarity of what it says of it (`chegou antes do prazo, mas veio quebrado`:
+   * delivery positive, product negative); null as `themes`, [] for an answer analysed before mentions had a polarity.
+   */
+  aspects: v.nullable(v.array(v.object({ theme: v.string(), sentiment: v.picklist(SENTIMENTS) }))),
 });
 export type AnswerBody = v.InferOutput<typeof AnswerBody>;
 

@@ -3,6 +3,7 @@ import { NotFoundError, ValidationError } from '../errors.js';
 import type { Settings, UserScope } from '../tenants/config-schema.js';
 import { regionLimit } from '../regions.js';
 import { INDICATORS } from '../tenants/scales.js';
+import type { Sentiment } from '../themes/ports.js';
 import { themesOf, type Theme } from '../themes/themes.js';
 import { answersCsv } from './csv.js';
 import type { AnswerSelection, AnswerStore, StoredAnswer } from './ports.js';
@@ -56,6 +57,12 @@ function selectionOf(
   if (query.class !== undefined && !klass) problems.push({ path: 'class', message: 'is not a class of this tenant' });
   if (query.theme !== undefined && !themesOf(config).some((theme) => theme.slug === query.theme))
     problems.push({ path: 'theme', message: 'is not a theme of this tenant' });
+  const [aspectTheme, aspect] = (query.aspect?.split(':') ?? []) as [string?, Sentiment?];
+  if (aspectTheme !== undefined && !themesOf(config).some((theme) => theme.slug === aspectTheme))
+    problems.push({ path: 'aspect', message: 'is not a theme of this tenant' });
+  if (aspectTheme !== undefined && query.theme !== undefined && query.theme !== aspectTheme)
+    problems.push({ path: 'aspect', message: 'must name the same theme as theme' });
+  const theme = query.theme ?? aspectTheme;
 
   const to = query.to ?? dayOf(now);
   const from = query.from ?? periodEnding(to, DEFAULT_ANSWER_DAYS);
@@ -89,8 +96,9 @@ function selectionOf(
       : {}),
     ...(query.has_comment !== undefined ? { hasComment: query.has_comment === 'true' } : {}),
     ...(query.source !== undefined ? { source: query.source } : {}),
-    ...(query.theme !== undefined ? { theme: query.theme } : {}),
+    ...(theme !== undefined ? { theme } : {}),
     ...(query.sentiment !== undefined ? { sentiment: query.sentiment } : {}),
+    ...(aspect !== undefined ? { aspect } : {}),
     limit: query.limit,
     ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
     // The cursor holds to the filters and the scope it was given under.
@@ -107,6 +115,8 @@ function selectionOf(
       query.source ?? null,
       query.theme ?? null,
       query.sentiment ?? null,
+      // Only when asked: the cursors of queries without it stay as they were.
+      ...(query.aspect !== undefined ? [query.aspect] : []),
     ]),
   };
 }
@@ -135,6 +145,7 @@ function bodyOf(answer: StoredAnswer, config: Settings): AnswerBody[] {
       })),
       sentiment: answer.sentiment,
       themes: answer.themes,
+      aspects: answer.aspects,
     },
   ];
 }

@@ -824,6 +824,9 @@ export const enAdminThemes: AdminThemesCatalogue = {
   'admin.themes.slugHint': 'Lowercase letters, digits and dashes: the identifier the API and the filters use.',
   'admin.themes.name': 'Name',
   'admin.themes.keywords': 'Keywords',
+  'admin.themes.exclude': 'Exclusions',
+  'admin.themes.excludeHint':
+    'Words or phrases that, in the same sentence of a comment, cancel the theme\'s keywords ("the box" of a parcel). One a line, up to {max} per language of up to {length} characters each.',
   'admin.themes.keywordsHint': 'One a line (or separated by commas), up to {max} per language of up to {length} characters each.',
   'admin.themes.noKeywords': 'none',
   'admin.themes.languages.pt-BR': 'Portuguese (Brazil)',

@@ -828,6 +828,9 @@ export const esAdminThemes: AdminThemesCatalogue = {
   'admin.themes.slugHint': 'Letras minúsculas, dígitos y guiones: el identificador que usan la API y los filtros.',
   'admin.themes.name': 'Nombre',
   'admin.themes.keywords': 'Palabras clave',
+  'admin.themes.exclude': 'Exclusiones',
+  'admin.themes.excludeHint':
+    'Palabras o frases que, en la misma oración del comentario, anulan las palabras clave del tema ("la caja" de un paquete). Una por línea, hasta {max} por idioma y {length} caracteres cada una.',
   'admin.themes.keywordsHint': 'Una por línea (o separadas por comas), hasta {max} por idioma y {length} caracteres cada una.',
   'admin.themes.noKeywords': 'ninguna',
   'admin.themes.languages.pt-BR': 'Portugués (Brasil)',

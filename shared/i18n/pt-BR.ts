@@ -816,6 +816,9 @@ export const ptBRAdminThemes = {
   'admin.themes.slugHint': 'Letras minúsculas, dígitos e hifens: o identificador que a API e os filtros usam.',
   'admin.themes.name': 'Nome',
   'admin.themes.keywords': 'Palavras-chave',
+  'admin.themes.exclude': 'Exclusões',
+  'admin.themes.excludeHint':
+    'Palavras ou frases que, na mesma frase do comentário, anulam as palavras-chave do tema ("a caixa" de uma embalagem). Uma por linha, até {max} por idioma e {length} caracteres cada.',
   'admin.themes.keywordsHint': 'Uma por linha (ou separadas por vírgula), até {max} por idioma e {length} caracteres cada.',
   'admin.themes.noKeywords': 'nenhuma',
   'admin.themes.languages.pt-BR': 'Português (Brasil)',

@@ -116,6 +116,11 @@ export const JourneyConfig = v.strictObject({
   questions: v.optional(localized(300)),
   /** The language of its surveys when the customer has none; the tenant's when absent. */
   locale: v.optional(locale),
+  /**
+   * Whether it surveys an order shipped to the customer (e-commerce: true) or a visit to a place (false); absent, either.
+   * Its comments' themes read it (docs/themes.md): waiting in an online journey is delivery, arrival words in a place are not.
+   */
+  online: v.optional(v.boolean('must be true or false')),
   /** A follow-up question by the main score's bucket, per language (the comment's label); built-in ones when absent. */
   followUp: v.optional(byBucket(300)),
   /** The thank-you text by the main score's bucket, per language; built-in ones when absent. */
@@ -192,6 +197,21 @@ export const ThemeConfig = v.strictObject({
       ),
     ),
     'must be keywords by language, such as { "pt-BR": ["fila"], "es": ["cola"], "en": ["queue"] }',
+  ),
+  /** Words or phrases that cancel the theme's keywords in their sentence, by language (shared/themes/theme.ts). */
+  exclude: v.optional(
+    v.strictObject(
+      perLocale(() =>
+        v.optional(
+          v.pipe(
+            v.array(name(MAX_KEYWORD_LENGTH), 'must be a list of words or phrases'),
+            v.maxLength(MAX_KEYWORDS, `may list at most ${MAX_KEYWORDS} exclusions`),
+          ),
+          [],
+        ),
+      ),
+      'must be exclusions by language, such as { "pt-BR": ["a caixa"], "es": ["la caja"], "en": ["the box"] }',
+    ),
   ),
 }) satisfies v.GenericSchema<unknown, Theme>;
 

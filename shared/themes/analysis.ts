@@ -2,10 +2,33 @@ import { bucketOf } from '../answers/schema.js';
 import type { AnalysisPorts, AnalysedAnswer, CountedAnalysis, ListedBy, ListingChange, ThemeDelta } from './ports.js';
 import { redact } from './redact.js';
 import { uncoveredPhrases } from './phrases.js';
-import { localeOfLanguage, matchThemes, themesOf } from './themes.js';
+import { analyseThemes, localeOfLanguage, themesOf, type MatchContext } from './themes.js';
 import { DEFAULT_LOCALE } from '../locale.js';
+import type { Sentiment } from './ports.js';
+
+/**
+ * A comment of fewer words than this is read in the survey's language (the journey's, else the tenant's), never a
+ * detector's guess from four words ("Chegou certinho" is not Spanish).
+ */
+export const SHORT_COMMENT_WORDS = 8;
+
+/** The polarity a mention with no opinion of its own takes: the score's bucket, else the comment's sentiment. */
+const BUCKET_POLARITY: Record<string, Sentiment> = {
+  detractor: 'negative',
+  passive: 'neutral',
+  promoter: 'positive',
+  low: 'negative',
+  middle: 'neutral',
+  high: 'positive',
+};
 
 export type AnalysisOutcome = 'analysed' | 'no_comment' | 'stale' | 'missing' | 'unchanged';
+
+/** What the matcher reads besides the words: the journey's kind, and the polarity of a mention with no opinion. */
+const contextOf = (journey: { online?: boolean | undefined } | undefined, bucket: string | null, sentiment: Sentiment): MatchContext => ({
+  kind: journey?.online === undefined ? undefined : journey.online ? 'online' : 'in-store',
+  fallback: bucket ? BUCKET_POLARITY[bucket] : sentiment,
+});
 
 /** The counter changes that take `counted` back (-1) or add it (+1), for each theme it names. */
 export function themeDeltas(
@@ -14,8 +37,10 @@ export function themeDeltas(
   sign: 1 | -1,
 ): ThemeDelta[] {
   const ids = { store: answer.storeId, employee: answer.employeeId, journey: answer.journeyId };
+  const polarity = new Map(counted.aspects?.map((aspect) => [aspect.theme, aspect.sentiment]));
   return counted.themes.map((theme) => ({
     theme,
+    ...(polarity.has(theme) ? { aspect: polarity.get(theme) } : {}),
     day: counted.day,
     ids,
     bucket: counted.bucket,
@@ -54,18 +79,27 @@ export function commentAnalysis(ports: AnalysisPorts) {
       if (!answer.comment?.trim()) return 'no_comment';
       const text = redact(answer.comment);
       const settings = await ports.settings(tenantId);
-      const detected = await ports.comprehend.language(text);
-      // A language none of the themes speak (a few words, or another language): read in the tenant's own.
-      const language = localeOfLanguage(detected) ? detected : (settings.locale ?? DEFAULT_LOCALE).slice(0, 2);
+      const journey = settings.journeys.find((j) => j.id === answer.journeyId);
+      const surveyLanguage = (journey?.locale ?? settings.locale ?? DEFAULT_LOCALE).slice(0, 2);
+      const bucket = journey ? bucketOf(journey.indicator, answer.score) : null;
+      const themes = themesOf(settings);
+      // A short comment is read in the survey's language first (a detector's guess from four words is no better); the
+      // language found only when that reading finds no theme. A longer one in the language found, or, when none of
+      // the themes speak it, in the survey's.
+      const short = (text.match(/[\p{L}\p{N}]+/gu) ?? []).length < SHORT_COMMENT_WORDS;
+      const surveyRead = short && analyseThemes(answer.comment, surveyLanguage, themes).length > 0;
+      const detected = surveyRead ? surveyLanguage : await ports.comprehend.language(text);
+      const language = localeOfLanguage(detected) ? detected : surveyLanguage;
       const { sentiment, keyPhrases } = await ports.comprehend.analyse(text, language);
-      const indicator = settings.journeys.find((journey) => journey.id === answer.journeyId)?.indicator;
+      const aspects = analyseThemes(answer.comment, language, themes, contextOf(journey, bucket, sentiment));
       const analysis = {
         version,
         language,
         sentiment,
         keyPhrases,
-        themes: matchThemes(answer.comment, language, themesOf(settings)),
-        bucket: indicator ? bucketOf(indicator, answer.score) : null,
+        themes: aspects.map((aspect) => aspect.theme),
+        aspects,
+        bucket,
         score: answer.score,
         day: answer.day,
       };
@@ -92,9 +126,18 @@ export function commentAnalysis(ports: AnalysisPorts) {
       if (!answer.comment?.trim()) return 'no_comment';
       const { counted, read } = answer;
       if (!counted || counted.version < answer.version || !read) return service.analyse(tenantId, transactionId, answer.version);
-      const themes = matchThemes(answer.comment, read.language, themesOf(await ports.settings(tenantId)));
-      if (JSON.stringify(themes) === JSON.stringify(counted.themes)) return 'unchanged';
-      const analysis = { ...counted, ...read, themes };
+      const settings = await ports.settings(tenantId);
+      const journey = settings.journeys.find((j) => j.id === answer.journeyId);
+      const aspects = analyseThemes(
+        answer.comment,
+        read.language,
+        themesOf(settings),
+        contextOf(journey, counted.bucket, counted.sentiment),
+      );
+      const themes = aspects.map((aspect) => aspect.theme);
+      if (JSON.stringify(themes) === JSON.stringify(counted.themes) && JSON.stringify(aspects) === JSON.stringify(counted.aspects))
+        return 'unchanged';
+      const analysis = { ...counted, ...read, themes, aspects };
       const deltas = [...themeDeltas(answer, counted, -1), ...themeDeltas(answer, analysis, 1)];
       const listing = listingChange(answer, analysis);
       return (await ports.answers.save(tenantId, transactionId, analysis, counted, deltas, listing)) === 'saved' ? 'analysed' : 'stale';

@@ -32,6 +32,12 @@ export interface AnalysedAnswer {
   read?: { language: string; keyPhrases: string[] } | undefined;
 }
 
+/** One theme a comment mentions, with the polarity of what it says of it. */
+export interface Aspect {
+  theme: string;
+  sentiment: Sentiment;
+}
+
 /** What a page shows of an answer's analysis: its sentiment and themes (slugs). */
 export interface ShownAnalysis {
   sentiment: Sentiment;
@@ -42,6 +48,8 @@ export interface ShownAnalysis {
 export interface CountedAnalysis {
   version: number;
   themes: string[];
+  /** Each theme's polarity (absent on analyses counted before mentions had one: they counted none). */
+  aspects?: Aspect[] | undefined;
   bucket: Bucket | null;
   sentiment: Sentiment;
   score: number;
@@ -69,6 +77,8 @@ export interface ThemeDelta {
   ids: { store: number; employee: number; journey: number };
   bucket: Bucket | null;
   sentiment: Sentiment;
+  /** The polarity of the mention (absent: an older analysis, which counted none). */
+  aspect?: Sentiment | undefined;
   score: number;
   sign: 1 | -1;
 }

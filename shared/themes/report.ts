@@ -43,6 +43,12 @@ export const ThemeRowBody = v.object({
   name: v.string(),
   /** Comments that mention the theme in the period. */
   comments: wholeNumber,
+  /**
+   * Mentions of the theme whose polarity is negative, and positive (what the comment says of this theme, not of the
+   * visit: a mixed mention counts in both). Comments analysed before mentions had a polarity count in neither.
+   */
+  negative: wholeNumber,
+  positive: wholeNumber,
   /** Of those, from detractors, passives and promoters (on a scale other than NPS: low, middle and high scores). */
   detractors: wholeNumber,
   passives: wholeNumber,
@@ -61,7 +67,11 @@ export const ThemeReportBody = v.object({
   group_by: v.literal('theme'),
   /** The period `change` compares with: as many days, just before. */
   previous: v.object({ from: v.string(), to: v.string() }),
-  /** Sorted by how much each theme drags the score down: its detractors less its promoters (on other scales, its comments' shortfall from the scale's middle). */
+  /**
+   * Sorted by negative mentions, most first (what customers complain about most comes first; a count, not a share, so
+   * that a theme few mention cannot lead with one complaint), then by how much each theme drags the score down: its
+   * detractors less its promoters (on other scales, its comments' shortfall from the scale's middle).
+   */
   data: v.array(ThemeRowBody),
 });
 export type ThemeReportBody = v.InferOutput<typeof ThemeReportBody>;
@@ -84,7 +94,10 @@ export function themeFigures(counts: Record<string, number>, indicator: Indicato
         : Math.round(((counts.score_sum ?? 0) / comments) * 100) / 100;
   // How much the theme pulls the score down: net detractors (NPS), or the shortfall of its scores from the middle.
   const drag = indicator === 'nps' ? detractors - promoters : comments * ((min + max) / 2) - (counts.score_sum ?? 0);
-  return { comments, detractors, passives, promoters, score, drag };
+  const mixed = counts.aspect_mixed ?? 0;
+  const negative = (counts.aspect_negative ?? 0) + mixed;
+  const positive = (counts.aspect_positive ?? 0) + mixed;
+  return { comments, negative, positive, detractors, passives, promoters, score, drag };
 }
 
 /**
@@ -152,7 +165,10 @@ export function themeReport({ counters, settings }: ThemeReportPorts) {
       const change = figures.score === null || earlier === null ? null : round1(figures.score - earlier);
       return { row: { theme, name: names.get(theme) ?? theme, ...figures, change }, drag };
     });
-    rows.sort((a, b) => b.drag - a.drag || b.row.comments - a.row.comments || a.row.theme.localeCompare(b.row.theme));
+    rows.sort(
+      (a, b) =>
+        b.row.negative - a.row.negative || b.drag - a.drag || b.row.comments - a.row.comments || a.row.theme.localeCompare(b.row.theme),
+    );
     return {
       journey: { id: journey.id, slug: journey.slug, indicator: journey.indicator },
       from: query.from,

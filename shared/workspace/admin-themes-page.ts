@@ -42,17 +42,21 @@ interface ThemeValues {
   name: Partial<Record<Locale, string>>;
   /** Each language's keywords as the textarea holds them: one a line. */
   keywords: Partial<Record<Locale, string>>;
+  /** Each language's exclusions, the same way. */
+  exclude: Partial<Record<Locale, string>>;
 }
 
 const NAME = (locale: Locale) => `name.${locale}`;
 const KEYWORDS = (locale: Locale) => `keywords.${locale}`;
-const EMPTY: ThemeValues = { slug: '', name: {}, keywords: {} };
+const EXCLUDE = (locale: Locale) => `exclude.${locale}`;
+const EMPTY: ThemeValues = { slug: '', name: {}, keywords: {}, exclude: {} };
 
 const valuesOf = (theme: Theme): ThemeValues => ({
   original: theme.slug,
   slug: theme.slug,
   name: { ...theme.name },
   keywords: Object.fromEntries(LOCALES.map((locale) => [locale, (theme.keywords[locale] ?? []).join('\n')])),
+  exclude: Object.fromEntries(LOCALES.map((locale) => [locale, (theme.exclude?.[locale] ?? []).join('\n')])),
 });
 
 const valuesFrom = (form: URLSearchParams): ThemeValues => ({
@@ -60,6 +64,7 @@ const valuesFrom = (form: URLSearchParams): ThemeValues => ({
   slug: (form.get('slug') ?? '').trim(),
   name: Object.fromEntries(LOCALES.map((locale) => [locale, (form.get(NAME(locale)) ?? '').trim()])),
   keywords: Object.fromEntries(LOCALES.map((locale) => [locale, form.get(KEYWORDS(locale)) ?? ''])),
+  exclude: Object.fromEntries(LOCALES.map((locale) => [locale, form.get(EXCLUDE(locale)) ?? ''])),
 });
 
 /** A textarea's keywords: one a line or separated by commas, trimmed, each once. */
@@ -82,11 +87,16 @@ export const slugOf = (phrase: string): string =>
     .slice(0, 40)
     .replace(/^-+|-+$/g, '');
 
-const themeOf = (values: ThemeValues): unknown => ({
-  slug: values.slug,
-  name: values.name,
-  keywords: Object.fromEntries(LOCALES.map((locale) => [locale, keywordsOf(values.keywords[locale] ?? '')])),
-});
+const themeOf = (values: ThemeValues): unknown => {
+  const exclude = Object.fromEntries(LOCALES.map((locale) => [locale, keywordsOf(values.exclude[locale] ?? '')]));
+  return {
+    slug: values.slug,
+    name: values.name,
+    keywords: Object.fromEntries(LOCALES.map((locale) => [locale, keywordsOf(values.keywords[locale] ?? '')])),
+    // Left out when empty, so that a theme without exclusions reads back as it was written.
+    ...(Object.values(exclude).some((list) => list.length) ? { exclude } : {}),
+  };
+};
 
 /**
  * A form's change to the themes (the tenant's own, or the defaults it starts from): `delete` one, add a suggestion's
@@ -230,6 +240,7 @@ const labelsOf = ({ t }: ThemesFrame): Record<string, { label: string; id: strin
     LOCALES.flatMap((locale) => [
       [NAME(locale), { label: `${t('admin.themes.name')} (${t(`admin.themes.languages.${locale}`)})`, id: `t-name-${locale}` }],
       [KEYWORDS(locale), { label: `${t('admin.themes.keywords')} (${t(`admin.themes.languages.${locale}`)})`, id: `t-keywords-${locale}` }],
+      [EXCLUDE(locale), { label: `${t('admin.themes.exclude')} (${t(`admin.themes.languages.${locale}`)})`, id: `t-exclude-${locale}` }],
     ]),
   ),
 });
@@ -238,15 +249,15 @@ function themeForm(frame: ThemesFrame, base: string, version: number, values: Th
   const { t } = frame;
   const editing = values.original !== undefined;
   const slugError = fieldError(errors, 'slug', 't-slug', 't-slug-hint');
-  const perLocale = (field: 'name' | 'keywords', locale: Locale) => {
+  const perLocale = (field: 'name' | 'keywords' | 'exclude', locale: Locale) => {
     const id = `t-${field}-${locale}`;
-    const hintId = field === 'keywords' ? 't-keywords-hint' : undefined;
+    const hintId = field === 'name' ? undefined : `t-${field}-hint`;
     const error = fieldError(errors, `${field}.${locale}`, id, hintId);
     const label = t(`admin.themes.languages.${locale}`);
     const value = values[field][locale] ?? '';
     return field === 'name'
       ? html`<div class="field"><label for="${id}">${label}</label><input id="${id}" name="${NAME(locale)}" value="${value}" required maxlength="100" lang="${locale}"${error.attributes}${error.invalid}>${error.html}</div>`
-      : html`<div class="field"><label for="${id}">${label}</label><textarea id="${id}" name="${KEYWORDS(locale)}" rows="4" lang="${locale}"${error.attributes}${error.invalid}>${value}</textarea>${error.html}</div>`;
+      : html`<div class="field"><label for="${id}">${label}</label><textarea id="${id}" name="${field === 'keywords' ? KEYWORDS(locale) : EXCLUDE(locale)}" rows="${field === 'keywords' ? 4 : 2}" lang="${locale}"${error.attributes}${error.invalid}>${value}</textarea>${error.html}</div>`;
   };
   const title = editing ? t('admin.themes.editTheme', { name: values.name[frame.locale] || values.slug }) : t('admin.themes.newTheme');
   return html`<section class="card form" id="theme-form" aria-labelledby="theme-form-title">
@@ -259,6 +270,8 @@ ${etagField(version)}${editing ? html`<input type="hidden" name="original" value
 <fieldset><legend>${t('admin.themes.name')}</legend>${LOCALES.map((locale) => perLocale('name', locale))}</fieldset>
 <fieldset><legend>${t('admin.themes.keywords')}</legend><p class="hint" id="t-keywords-hint">${t('admin.themes.keywordsHint', { max: MAX_KEYWORDS, length: MAX_KEYWORD_LENGTH })}</p>
 ${LOCALES.map((locale) => perLocale('keywords', locale))}</fieldset>
+<fieldset><legend>${t('admin.themes.exclude')}</legend><p class="hint" id="t-exclude-hint">${t('admin.themes.excludeHint', { max: MAX_KEYWORDS, length: MAX_KEYWORD_LENGTH })}</p>
+${LOCALES.map((locale) => perLocale('exclude', locale))}</fieldset>
 <div class="actions"><button type="submit">${t('admin.save')}</button>${
     editing ? html` <a href="${base + APP_ADMIN_THEMES_PATH}#theme-form">${t('admin.themes.cancelEdit')}</a>` : ''
   }</div>

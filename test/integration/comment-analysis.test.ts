@@ -105,6 +105,65 @@ describe('the analysis of a comment', () => {
     }
   });
 
+  it('gives each mention its own polarity, counts mentions by polarity and lists answers by them', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const aspectCells = async () => {
+      const { client, tableName } = db();
+      const { Items = [] } = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+          ExpressionAttributeValues: { ':pk': keys.themes(tenant.tenantId, day.slice(0, 7)), ':sk': `store#1#D#${day}#` },
+        }),
+      );
+      return Object.fromEntries(
+        Items.map((item) => [
+          String(item.sk).split('#').pop(),
+          { negative: item.aspect_negative ?? 0, positive: item.aspect_positive ?? 0 },
+        ]),
+      );
+    };
+    const before = await aspectCells();
+    const id = await answered(6, 'Chegou antes do prazo, mas veio quebrado');
+    await consumeAnalyses(2);
+    const analysis = (await analysisOf(id)) as unknown as { aspects: unknown };
+    expect(analysis.aspects).toEqual([
+      { theme: 'product', sentiment: 'negative' },
+      { theme: 'delivery', sentiment: 'positive' },
+    ]);
+    const after = await aspectCells();
+    const moved = (theme: string) => ({
+      negative: (after[theme]?.negative ?? 0) - (before[theme]?.negative ?? 0),
+      positive: (after[theme]?.positive ?? 0) - (before[theme]?.positive ?? 0),
+    });
+    expect([moved('product'), moved('delivery')]).toEqual([
+      { negative: 1, positive: 0 },
+      { negative: 0, positive: 1 },
+    ]);
+
+    const listed = async (aspect: string) => {
+      const response = await api({
+        path: '/public/answers',
+        key: tenant.key,
+        query: { aspect },
+        headers: { 'x-service-user-token': tenant.userToken },
+      });
+      expect(response.status).toBe(200);
+      return (response.body as { data: { id: number; aspects: unknown }[] }).data;
+    };
+    const shown = (await listed('delivery:positive')).find((a) => a.id === id);
+    expect(shown?.aspects).toEqual(analysis.aspects);
+    expect((await listed('delivery:negative')).map((a) => a.id)).not.toContain(id);
+    expect((await listed('product:negative')).map((a) => a.id)).toContain(id);
+    const refused = await api({
+      path: '/public/answers',
+      key: tenant.key,
+      query: { aspect: 'delivery:angry' },
+      headers: { 'x-service-user-token': tenant.userToken },
+    });
+    expect(refused.status).toBe(422);
+  });
+
   it('counts a redelivered message once, and a correction moves the counts', async () => {
     const day = new Date().toISOString().slice(0, 10);
     const before = await storeCounters(1, day);

@@ -51,6 +51,7 @@ describe('answers as CSV', () => {
       classes: [{ class_id: 2, label: 'Limpeza', score: 5 }],
       sentiment: null,
       themes: null,
+      aspects: null,
     };
     const classes = [
       { id: 1, label: 'Atendimento' },

@@ -114,6 +114,7 @@ function analysed() {
     items: [],
     sentiment: 'negative',
     themes: found,
+    aspects: found.map((theme) => ({ theme, sentiment: 'negative' as const })),
   });
   themes.add(TENANT, answer(1, 1, 2, '2026-05-26T12:00:00Z', 'A fila demorou, me liguem no 11 98765-4321', ['wait', 'price']), 'detractor');
   themes.add(TENANT, answer(2, 2, 4, '2026-05-29T12:00:00Z', 'Fila   enorme\nno caixa', ['wait']), 'detractor');

@@ -41,6 +41,7 @@ describe('the answers page filters by an employee’s name', () => {
     classes: [],
     sentiment: null,
     themes: null,
+    aspects: null,
   };
   const show = (locale: Locale, employees: Map<number, string> | undefined, query: Record<string, string>) =>
     answersPage({

@@ -149,8 +149,30 @@ const results = (locale: Locale) =>
       group_by: 'theme',
       previous: { from: '2026-10-06', to: '2026-10-31' },
       data: [
-        { theme: 'wait', name: 'Espera', comments: 8, detractors: 6, passives: 1, promoters: 1, score: -62.5, change: -12.5 },
-        { theme: 'staff', name: 'Atendimento', comments: 4, detractors: 0, passives: 2, promoters: 2, score: 50, change: null },
+        {
+          theme: 'wait',
+          name: 'Espera',
+          comments: 8,
+          negative: 7,
+          positive: 1,
+          detractors: 6,
+          passives: 1,
+          promoters: 1,
+          score: -62.5,
+          change: -12.5,
+        },
+        {
+          theme: 'staff',
+          name: 'Atendimento',
+          comments: 4,
+          negative: 0,
+          positive: 3,
+          detractors: 0,
+          passives: 2,
+          promoters: 2,
+          score: 50,
+          change: null,
+        },
       ],
     }),
   })({ tenantId: 1, user: USER, base: '', query: { from: '2026-11-01', to: '2026-11-26' }, today: '2026-11-26' });
@@ -193,6 +215,7 @@ describe('the workspace pages, as pure functions of their records', () => {
       classes: [{ class_id: 3, label: HOSTILE, score: 2 }],
       sentiment: null,
       themes: null,
+      aspects: null,
     };
     const { showAnswers } = answersPage({
       settings: async () => settings,
@@ -423,6 +446,7 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     classes: [],
     sentiment: null,
     themes: null,
+    aspects: null,
     ...over,
   });
   const answers = (settings: Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand' | 'themes'>, shown = answer()) =>

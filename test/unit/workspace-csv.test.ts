@@ -17,6 +17,7 @@ const answer = (over: Partial<AnswerBody> = {}): AnswerBody => ({
   classes: [{ class_id: 2, label: 'Limpeza', score: 4.5 }],
   sentiment: null,
   themes: null,
+  aspects: null,
   ...over,
 });
 const options = {
