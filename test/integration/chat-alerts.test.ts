@@ -103,7 +103,7 @@ describe('case alerts in chat', () => {
       method: 'POST',
       path: '/survey',
       key: tenant.chatbotKey,
-      body: { transactionId: caseId, attemptId: 1, journey: 'loja', score: 2, comment: 'Fila enorme, cpf 123.456.789-09', classes: [] },
+      body: { transactionId: caseId, attemptId: 1, journey: 'loja', score: 2, comment: 'Fila enorme, cpf 123.456.789-09, me liga 11 98765-4321 joao@x.com', classes: [] },
     });
     expect(answer.status).toBe(201);
     const { slack, teams, comment, store2, gone } = endpoints();
@@ -124,7 +124,10 @@ describe('case alerts in chat', () => {
     );
     // No contact, name or (without the opt-in) comment of the customer's.
     expect(JSON.stringify(slackMessage)).not.toMatch(/@example\.com|98765|Bia|Lima|cpf|Fila/);
-    expect(JSON.stringify(to(messages, comment)[0])).toContain('Fila enorme');
+    // With the opt-in, the comment, without the contact typed in it.
+    const withComment = JSON.stringify(to(messages, comment)[0]);
+    expect(withComment).toContain('Fila enorme, cpf [cpf], me liga [phone] [email]');
+    expect(withComment).not.toMatch(/123\.456|98765|joao/);
 
     const [card] = to(messages, teams);
     expect(card).toMatchObject({
