@@ -103,7 +103,14 @@ describe('case alerts in chat', () => {
       method: 'POST',
       path: '/survey',
       key: tenant.chatbotKey,
-      body: { transactionId: caseId, attemptId: 1, journey: 'loja', score: 2, comment: 'Fila enorme, cpf 123.456.789-09, me liga 11 98765-4321 joao@x.com', classes: [] },
+      body: {
+        transactionId: caseId,
+        attemptId: 1,
+        journey: 'loja',
+        score: 2,
+        comment: 'Fila enorme, cpf 123.456.789-09, me liga 11 98765-4321 joao@x.com',
+        classes: [],
+      },
     });
     expect(answer.status).toBe(201);
     const { slack, teams, comment, store2, gone } = endpoints();

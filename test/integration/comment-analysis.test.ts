@@ -186,6 +186,28 @@ describe('the analysis of a comment', () => {
   });
 });
 
+describe('a comment over what Comprehend reads', () => {
+  it("is analysed on its start, cut at Comprehend's 5,000 bytes on a character boundary", async () => {
+    // 2,000 characters of Chinese: 6,000 bytes (cut at 4,998: the next character's 3 bytes would cross the limit); then
+    // 5,000 bytes exactly before an emoji (a surrogate pair, 4 bytes in UTF-8).
+    const long = '服务很慢'.repeat(500);
+    const across = `ab${'服务很慢'.repeat(416)}服务😡${'服务很慢'.repeat(50)}`;
+    const ids = [await answered(1, long), await answered(1, across)];
+    await fetch(`${comprehendUrl}/clear`, { method: 'POST' });
+
+    await consumeAnalyses();
+
+    for (const id of ids) expect(await analysisOf(id)).toMatchObject({ sentiment: expect.any(String), language: expect.any(String) });
+    const texts = (await received()).flatMap((request) => request.input.TextList ?? [request.input.Text ?? '']);
+    expect(texts.length).toBeGreaterThanOrEqual(6);
+    for (const text of texts) {
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(5000);
+      expect(text.isWellFormed()).toBe(true);
+    }
+    expect(new Set(texts)).toEqual(new Set([`${'服务很慢'.repeat(416)}服务`, `ab${'服务很慢'.repeat(416)}服务`]));
+  });
+});
+
 describe("the tenant's themes, and reanalyse", () => {
   const CONFIG = '/public/admin/config';
   const theme = (slug: string, keyword: string) => ({
