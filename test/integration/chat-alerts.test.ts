@@ -1,3 +1,4 @@
+import { maskedAmong } from '../../shared/chat/masked-url.js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as chatConsumer } from '../../functions/queue/chat-alerts.js';
 import { invoke } from '../../infra/local/invoke.js';
@@ -61,6 +62,9 @@ async function received(done: (messages: Received[]) => boolean): Promise<Receiv
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+/** The URLs of the tenant's chat endpoints, as configured below. */
+const configured = () => Object.values(endpoints());
 
 beforeAll(async () => {
   tenant = await newTenant();
@@ -177,7 +181,10 @@ describe('case alerts in chat', () => {
 
   it('marks an endpoint that answered 410 twice broken, and lists its failures', async () => {
     const { gone } = endpoints();
-    expect((await chatStatus.health(tenant.tenantId)).get(gone)).toEqual({ gone: 1, broken: false });
+    expect((await chatStatus.health(tenant.tenantId, configured())).get(maskedAmong(gone, configured()))).toEqual({
+      gone: 1,
+      broken: false,
+    });
     // Another case's message to the same endpoint.
     const event = tenantEvent(
       tenant.tenantId,
@@ -193,11 +200,17 @@ describe('case alerts in chat', () => {
     );
     expect(response.batchItemFailures).toEqual([]);
 
-    expect((await chatStatus.health(tenant.tenantId)).get(gone)).toEqual({ gone: 2, broken: true });
-    const failed = await chatStatus.failed(tenant.tenantId, 10);
+    expect((await chatStatus.health(tenant.tenantId, configured())).get(maskedAmong(gone, configured()))).toEqual({
+      gone: 2,
+      broken: true,
+    });
+    const failed = await chatStatus.failed(tenant.tenantId, 10, configured());
+    // The URL, a credential, masked among the tenant's endpoints' as the configuration reads it.
+    const shown = maskedAmong(gone, configured());
+    expect(shown).toMatch(/^http:\/\/[^/]+\/…[^/]+$/);
     expect(failed.map((f) => [f.url, f.error, f.next_attempt_at])).toEqual([
-      [gone, 'HTTP 410', null],
-      [gone, 'HTTP 410', null],
+      [shown, 'HTTP 410', null],
+      [shown, 'HTTP 410', null],
     ]);
   });
 });
@@ -293,7 +306,8 @@ describe('failed chat messages through the API', () => {
     // Assess: newest first, with the retry the consumer parked.
     expect(list.status, list.text).toBe(200);
     expect(refused.status).toBe(403);
-    const failed = list.body.data.find((d: { url: string }) => d.url === failing);
+    expect(list.text).not.toContain(failing);
+    const failed = list.body.data.find((d: { url: string }) => d.url === maskedAmong(failing, configured()));
     expect(failed).toMatchObject({
       event_id: event.id,
       type: 'score.drop',
