@@ -42,3 +42,19 @@ export function lazyFormat<T>(make: () => { format(value: T): string }): { forma
   let made: { format(value: T): string } | undefined;
   return { format: (value) => (made ??= make()).format(value) };
 }
+
+/**
+ * The longest start of `text` that takes at most `maxBytes` bytes in UTF-8, cut between code points: never inside a
+ * UTF-8 sequence or a surrogate pair.
+ */
+export function cutToUtf8Bytes(text: string, maxBytes: number): string {
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (bytes > maxBytes) return text.slice(0, end);
+    end += char.length;
+  }
+  return text;
+}

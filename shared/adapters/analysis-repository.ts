@@ -15,6 +15,7 @@ import {
 } from '../themes/ports.js';
 import type { CountedPhrase } from '../themes/phrases.js';
 import { db, type Item } from './dynamodb.js';
+import { PHRASE_EXAMPLES, phraseCellKeys } from './phrase-cells.js';
 import { unexpired } from './personal-copies.js';
 import { updateCounting, type TransactItem } from './result-counters.js';
 import { ANSWER_SHARDS } from './transaction-repository.js';
@@ -158,8 +159,7 @@ function listingWrites(tenantId: number, transactionId: number, { answer, put, r
   ];
 }
 
-/** How many answer ids a suggestion cell keeps as examples: slots by id, so a cell stays small whatever its count. */
-export const PHRASE_EXAMPLES = 3;
+export { PHRASE_EXAMPLES };
 
 /** The suggestion cells one phrase moves: the tenant's, its store's and its journey's, by day and by month. */
 function phraseUpdates(
@@ -171,35 +171,25 @@ function phraseUpdates(
   sign: 1 | -1,
 ): TransactItem[] {
   const { tableName } = db();
-  const cells = [
-    ['all', 0],
-    ['store', answer.storeId],
-    ['journey', answer.journeyId],
-  ] as const;
-  return cells.flatMap(([dimension, id]) =>
-    (['day', 'month'] as const).map((grain) => ({
-      Update: {
-        TableName: tableName,
-        Key: {
-          pk: keys.phrases(tenantId, grain === 'day' ? counted.day.slice(0, 7) : counted.day.slice(0, 4)),
-          sk: keys.phraseSort(dimension, id, grain, grain === 'day' ? counted.day : counted.day.slice(0, 7), phrase.key),
-        },
-        // An added phrase shows as it was written last, in its language, and this answer as one of its examples.
-        UpdateExpression:
-          sign > 0 ? 'SET #entity = :entity, phrase = :phrase, #language = :language, #example = :id ADD #count :sign' : 'ADD #count :sign',
-        ExpressionAttributeNames: {
-          '#count': 'count',
-          ...(sign > 0
-            ? { '#entity': TABLE.entityAttribute, '#language': 'language', '#example': `example${transactionId % PHRASE_EXAMPLES}` }
-            : {}),
-        },
-        ExpressionAttributeValues: {
-          ':sign': sign,
-          ...(sign > 0 ? { ':entity': 'PHRASE_COUNT', ':phrase': phrase.phrase, ':language': counted.language, ':id': transactionId } : {}),
-        },
+  return phraseCellKeys(tenantId, answer, counted.day, phrase.key).map((key) => ({
+    Update: {
+      TableName: tableName,
+      Key: key,
+      // An added phrase shows as it was written last, in its language, and this answer as one of its examples.
+      UpdateExpression:
+        sign > 0 ? 'SET #entity = :entity, phrase = :phrase, #language = :language, #example = :id ADD #count :sign' : 'ADD #count :sign',
+      ExpressionAttributeNames: {
+        '#count': 'count',
+        ...(sign > 0
+          ? { '#entity': TABLE.entityAttribute, '#language': 'language', '#example': `example${transactionId % PHRASE_EXAMPLES}` }
+          : {}),
       },
-    })),
-  );
+      ExpressionAttributeValues: {
+        ':sign': sign,
+        ...(sign > 0 ? { ':entity': 'PHRASE_COUNT', ':phrase': phrase.phrase, ':language': counted.language, ':id': transactionId } : {}),
+      },
+    },
+  }));
 }
 
 const Shown = v.object({

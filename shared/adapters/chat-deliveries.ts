@@ -3,6 +3,7 @@ import { BROKEN_AFTER } from '../chat/delivery.js';
 import type { ChatDelivery, ChatDeliveryPorts, ChatEndpointHealth, FailedChatDelivery } from '../chat/ports.js';
 import { eventEndpoint } from '../events/signature.js';
 import { keys } from '../keys.js';
+import { maskedAmong } from '../chat/masked-url.js';
 import { indexAttributes, TABLE } from '../table.js';
 import type { Settings } from '../tenants/config-schema.js';
 import { db, isConditionFailure } from './dynamodb.js';
@@ -117,9 +118,12 @@ export function chatDeliveryPorts(settings: (tenantId: number) => Promise<Settin
   };
 }
 
-/** What the admin page shows: the failed chat deliveries (newest first) and each endpoint's health, by URL. */
+/**
+ * What the admin page shows: the failed chat deliveries (newest first) and each endpoint's health, by its URL masked
+ * among the tenant's endpoints' `urls` (as the configuration reads it).
+ */
 export const chatStatus = {
-  async failed(tenantId: number, limit: number): Promise<FailedChatDelivery[]> {
+  async failed(tenantId: number, limit: number, urls: readonly string[]): Promise<FailedChatDelivery[]> {
     const { client, tableName } = db();
     const { Items = [] } = await client.send(
       new QueryCommand({
@@ -136,14 +140,15 @@ export const chatStatus = {
       id: String(item[GSI1SK]).slice(String(item[GSI1SK]).lastIndexOf('#') + 1),
       event_id: item.event.id,
       type: item.type,
-      url: item.url,
+      // A credential: shown masked, as the configuration shows it.
+      url: maskedAmong(String(item.url), urls),
       attempt: item.attempt,
       failed_at: item.failed_at,
       error: item.error,
       next_attempt_at: item.next_attempt_at ?? null,
     }));
   },
-  async health(tenantId: number): Promise<Map<string, ChatEndpointHealth>> {
+  async health(tenantId: number, urls: readonly string[]): Promise<Map<string, ChatEndpointHealth>> {
     const { client, tableName } = db();
     const { Items = [] } = await client.send(
       new QueryCommand({
@@ -152,7 +157,9 @@ export const chatStatus = {
         ExpressionAttributeValues: { ':pk': keys.chatEndpoints(tenantId) },
       }),
     );
-    return new Map(Items.map((item) => [String(item.url), { gone: Number(item.gone), broken: Number(item.gone) >= BROKEN_AFTER }]));
+    return new Map(
+      Items.map((item) => [maskedAmong(String(item.url), urls), { gone: Number(item.gone), broken: Number(item.gone) >= BROKEN_AFTER }]),
+    );
   },
   /** A delivery and its state (`failed`, or `sent`: claimed by a try since), to be re-sent; undefined when unknown. */
   async find(tenantId: number, id: string): Promise<{ status: 'failed' | 'sent'; delivery: ChatDelivery } | undefined> {

@@ -1,7 +1,9 @@
 import { keys } from '../keys.js';
 import { inIndex } from '../table.js';
-import { db, type Item } from './dynamodb.js';
-import { updateCounting } from './result-counters.js';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, cancelledByCondition, db, isConditionFailure, type Item } from './dynamodb.js';
+import { PHRASE_EXAMPLES, phraseCellKeys } from './phrase-cells.js';
+import type { TransactItem } from './result-counters.js';
 
 /*
  * What a transaction's item holds of its customer: the customer's name and the survey's contacts, copied when it was
@@ -77,7 +79,7 @@ export function holdsPersonalCopies(item: Item, { params }: { params: boolean })
     present(item.survey_contact) ||
     item.survey_contacts !== undefined ||
     (isObject(rating) && present(rating.comment)) ||
-    (isObject(item.analysis) && present(item.analysis.sentiment)) ||
+    (isObject(item.analysis) && (present(item.analysis.sentiment) || item.analysis.phrases_counted !== undefined)) ||
     (isObject(respondent) && (present(respondent.name) || present(respondent.phone))) ||
     (isObject(survey) && present(survey.detail)) ||
     (params && isObject(item.params) && Object.keys(item.params).length > 0)
@@ -99,6 +101,62 @@ function listingKeys(item: Item): Item[] {
     ...(typeof sentiment === 'string' ? [keys.answerFilterEntry(tenantId, transactionId, 'sentiment', sentiment)] : []),
   ];
 }
+
+/** What an answer's analysis counted in the suggestions (analysis.phrases_counted), as the strip reads it. */
+function phrasesCountedOf(item: Item): { day: string; keys: string[] } | undefined {
+  const analysis = item.analysis;
+  if (!isObject(analysis) || !isObject(analysis.phrases_counted)) return undefined;
+  const { day, phrases } = analysis.phrases_counted as { day?: unknown; phrases?: unknown };
+  if (typeof day !== 'string' || !Array.isArray(phrases)) return undefined;
+  const found = phrases.map((phrase) => (isObject(phrase) ? phrase.key : undefined)).filter((key) => typeof key === 'string');
+  return { day, keys: found };
+}
+
+/**
+ * The writes that take back what an answer counted in the suggestions (shared/adapters/analysis-repository.ts), from
+ * its cells as read just before: a cell it alone counted is deleted (with the phrase, its language and the example),
+ * another loses one of its count and this answer as its example. Each is guarded by the count as read, so that a
+ * phrase counted meanwhile is read again rather than left behind.
+ */
+async function phrasesTakenBack(item: Item): Promise<TransactItem[]> {
+  const counted = phrasesCountedOf(item);
+  if (!counted?.keys.length) return [];
+  const pk = String(item.pk);
+  const [tenantId, transactionId] = [keys.tenantIdOf(pk), keys.transactionIdOf(pk)];
+  const answer = { storeId: Number(item.store_id), journeyId: Number(item.journey_id) };
+  const cells = await batchGet(
+    db(),
+    counted.keys.flatMap((key) => phraseCellKeys(tenantId, answer, counted.day, key)),
+    { consistent: true },
+  );
+  const { tableName } = db();
+  const slot = `example${transactionId % PHRASE_EXAMPLES}`;
+  return cells.map((cell): TransactItem => {
+    const Key = { pk: cell.pk, sk: cell.sk };
+    const count = Number(cell.count ?? 0);
+    if (count <= 1) {
+      const asRead =
+        typeof cell.count === 'number'
+          ? { ConditionExpression: '#count = :n', ExpressionAttributeValues: { ':n': cell.count } }
+          : { ConditionExpression: 'attribute_not_exists(#count)' };
+      return { Delete: { TableName: tableName, Key, ...asRead, ExpressionAttributeNames: { '#count': 'count' } } };
+    }
+    const example = cell[slot] === transactionId;
+    return {
+      Update: {
+        TableName: tableName,
+        Key,
+        UpdateExpression: `ADD #count :minus${example ? ' REMOVE #example' : ''}`,
+        ConditionExpression: '#count = :n',
+        ExpressionAttributeNames: { '#count': 'count', ...(example ? { '#example': slot } : {}) },
+        ExpressionAttributeValues: { ':n': count, ':minus': -1 },
+      },
+    };
+  });
+}
+
+/** Tries of a strip whose suggestion cells changed between their read and the write (an answer counting the same phrase). */
+const CELL_TRIES = 5;
 
 /** How a strip is guarded: erasure's, that the item still holds what was read; retention's, that its copies are still expired. */
 export type StripGuard = { asRead: true } | { expiredBy: string };
@@ -124,10 +182,12 @@ export async function stripPersonalCopies(item: Item, marks: Item, guard: StripG
     Object.assign(names, { '#name': 'name', '#phone': 'phone' });
   }
   // The comment's analysis says what the comment said (its language, sentiment, themes, key phrases): it goes with it;
-  // what it counted stays, as the counts do (docs/themes.md).
+  // what it counted in the themes stays, as the counts do (docs/themes.md). What it counted in the suggestions is the
+  // comment's own words: taken back, with the record of it.
   if (isObject(item.analysis)) {
-    removes.push(...ANALYSIS_OF_COMMENT.map((name) => `#analysis.#${name}`));
-    Object.assign(names, { '#analysis': 'analysis' }, Object.fromEntries(ANALYSIS_OF_COMMENT.map((name) => [`#${name}`, name])));
+    const said = [...ANALYSIS_OF_COMMENT, ...(item.analysis.phrases_counted !== undefined ? ['phrases_counted'] : [])];
+    removes.push(...said.map((name) => `#analysis.#${name}`));
+    Object.assign(names, { '#analysis': 'analysis' }, Object.fromEntries(said.map((name) => [`#${name}`, name])));
   }
   const detail = () => Object.assign(names, { '#survey': 'survey', '#detail': 'detail' });
   if (isObject(item.survey)) {
@@ -173,6 +233,18 @@ export async function stripPersonalCopies(item: Item, marks: Item, guard: StripG
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   };
-  const deletes = listingKeys(item).map((key) => ({ Delete: { TableName: tableName, Key: key } }));
-  return updateCounting(strip, deletes);
+  const deletes = listingKeys(item).map((key): TransactItem => ({ Delete: { TableName: tableName, Key: key } }));
+  for (let tries = 1; ; tries++) {
+    const writes = [...deletes, ...(await phrasesTakenBack(item))];
+    try {
+      if (writes.length === 0) await db().client.send(new UpdateCommand(strip));
+      else await db().client.send(new TransactWriteCommand({ TransactItems: [{ Update: strip }, ...writes] }));
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error) || cancelledByCondition(error, 0)) return false;
+      // A suggestion cell moved since it was read: read it again.
+      const cellMoved = writes.some((_, i) => cancelledByCondition(error, i + 1));
+      if (!cellMoved || tries === CELL_TRIES) throw error;
+    }
+  }
 }

@@ -5,6 +5,7 @@ import { timeZoneOf } from '../locale.js';
 import { logger } from '../logger.js';
 import { regionsByStore } from '../regions.js';
 import { bucketOf } from '../surveys/questions.js';
+import { redact } from '../themes/redact.js';
 import { ANALYTICS_DEFAULTS } from '../tenants/scales.js';
 import { DATASET_IDS, DATASETS, objectKeyOf, type DatasetId } from './datasets.js';
 import { localDayOf } from './days.js';
@@ -91,7 +92,7 @@ export const caseRow = (record: DayCase, pseudonyms: { customerKey: (id: number)
   recovery_score: record.recoveryScore,
 });
 
-/** An answer's row: no name, phone, e-mail or cpf; its comment only when the tenant opted in. */
+/** An answer's row: no name, phone, e-mail or cpf; its comment only when the tenant opted in, redacted (shared/themes/redact.ts). */
 export function answerRow(
   answer: DayAnswer,
   context: {
@@ -114,7 +115,7 @@ export function answerRow(
     score: answer.score,
     bucket: indicator ? bucketOf(indicator, answer.score) : null,
     class_scores: JSON.stringify(Object.fromEntries(answer.items.map((item) => [item.classId, item.score]))),
-    comment: context.comments ? answer.comment : null,
+    comment: context.comments && answer.comment !== null ? redact(answer.comment) : null,
     sentiment: answer.sentiment,
     themes: answer.themes,
     created_at: new Date(answer.createdAt),

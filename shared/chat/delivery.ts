@@ -7,6 +7,7 @@ import { MAX_DELAY_SECONDS } from '../queues.js';
 import type { Settings } from '../tenants/config-schema.js';
 import type { ChatDelivery, ChatDeliveryPorts, ChatDigest, ChatMessageInput } from './ports.js';
 import { chatMessage } from './render.js';
+import { redact } from '../themes/redact.js';
 
 /**
  * Waits before each retry of a chat message that failed, about eight hours in all: an alert later than that is news
@@ -114,7 +115,8 @@ export function chatComposer(ports: ChatComposePorts) {
       score,
       store,
       employee,
-      ...(withComment ? { comment } : {}),
+      // The customer's words, never their contact: an e-mail, card, CPF or phone typed in it is redacted.
+      ...(withComment ? { comment: comment && redact(comment) } : {}),
       due: dueAt && timesOf(locale, timeZoneOf(settings)).when(dueAt),
       link: `${ports.baseUrl}${casePagePath(caseId)}`,
     };

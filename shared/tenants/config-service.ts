@@ -4,6 +4,7 @@ import type { AuditActor, AuditEntry, AuditLog, ConfigChange } from '../audit/lo
 import type { ConfigDocument, LogoObject, Settings } from './config-schema.js';
 import { brandSettings, configChanges, configDocument } from './configuration.js';
 import type { TenantRepository } from './ports.js';
+import { unmaskedUrl, withMaskedUrls } from '../chat/masked-url.js';
 
 /** Records an admin change, unless it changed nothing. */
 export async function recordedChange(
@@ -54,14 +55,31 @@ export function configService(tenants: ConfigRepository, audit: AuditLog) {
     actor: AuditActor,
   ): Promise<{ version: number; changes: ConfigChange[]; newEndpoints: string[] }> {
     const stored = await readStored(tenantId);
-    const before = { config: configDocument(stored.name, stored.settings), version: stored.version };
+    // A chat endpoint read masked and put back names the stored one; what changed is recorded and answered masked.
+    const storedUrls = (stored.settings.alerts?.chat ?? []).map((endpoint) => endpoint.url);
+    if (config.alerts?.chat)
+      config = {
+        ...config,
+        alerts: {
+          ...config.alerts,
+          chat: config.alerts.chat.map((endpoint) => ({ ...endpoint, url: unmaskedUrl(endpoint.url, storedUrls) })),
+        },
+      };
+    const given = (config.alerts?.chat ?? []).map((endpoint) => endpoint.url);
+    const twice = given.findIndex((url, i) => given.indexOf(url) < i);
+    if (twice >= 0)
+      throw new ValidationError('Invalid configuration.', [
+        { path: `alerts.chat.${twice}`, message: 'lists a URL twice (an endpoint is known by its URL)' },
+      ]);
+    const before = { config: configDocument(stored.name, stored.settings, { whole: true }), version: stored.version };
     const version = expected === 'current' ? before.version : expected;
     const brand = brandSettings(config.name, config.brand);
     await checkLogo(tenantId, brand.logo, before.config.brand.logo);
     const changed = () =>
       new PreconditionFailedError('The configuration changed since it was read: read it again (GET) and apply your change to it.');
     if (before.version !== version) throw changed();
-    const changes = configChanges(before.config, configDocument(config.name, { ...config, brand }));
+    const urls = [...storedUrls, ...(config.alerts?.chat ?? []).map((endpoint) => endpoint.url)];
+    const changes = withMaskedUrls(configChanges(before.config, configDocument(config.name, { ...config, brand }, { whole: true })), urls);
     // The same configuration again writes nothing: its version (the ETag) stays, and no function reads it again.
     if (!changes.length) return { version, changes, newEndpoints: [] };
     // The claim also holds off another replacement made from a read of this one half written (its version is the claim's).

@@ -6,13 +6,20 @@ import type { BrandSettings } from '../brand/ports.js';
 import type { BrandDocument, ConfigDocument, Settings } from './config-schema.js';
 import { themesOf } from '../themes/theme.js';
 import { DIGESTS_DEFAULTS } from '../digest/choices.js';
+import { maskedUrls } from '../chat/masked-url.js';
 
 /**
  * A tenant's configuration as the admin API answers it: what the tenant file holds of it, without the signing
- * generations of its webhook endpoints (the secrets themselves are never stored).
+ * generations of its webhook endpoints (the secrets themselves are never stored), its chat endpoints' URLs masked.
  */
-export function configDocument(name: string, settings: Settings): ConfigDocument {
+export function configDocument(name: string, settings: Settings, { whole = false }: { whole?: boolean } = {}): ConfigDocument {
   const { signing: _signing, ...delivery } = settings.delivery;
+  const alerts = { scoreDrop: false, ...settings.alerts };
+  // A chat endpoint's URL is a credential: answered masked (shared/chat/masked-url.ts), unless `whole` (to compare).
+  if (alerts.chat && !whole) {
+    const masks = maskedUrls(alerts.chat.map((endpoint) => endpoint.url));
+    alerts.chat = alerts.chat.map((endpoint, i) => ({ ...endpoint, url: masks[i]! }));
+  }
   return {
     name,
     classes: settings.classes,
@@ -26,7 +33,7 @@ export function configDocument(name: string, settings: Settings): ConfigDocument
     locale: settings.locale ?? DEFAULT_LOCALE,
     timeZone: timeZoneOf(settings),
     minAnswersToRank: settings.minAnswersToRank ?? DEFAULT_MIN_ANSWERS_TO_RANK,
-    alerts: { scoreDrop: false, ...settings.alerts },
+    alerts,
     digests: { ...DIGESTS_DEFAULTS, ...settings.digests },
     brand: brandDocument(name, settings.brand),
     // What the analysis uses: the tenant's own, or the defaults (put back unchanged, they stay the defaults).

@@ -21,6 +21,14 @@ const BUCKET_POLARITY: Record<string, Sentiment> = {
   middle: 'neutral',
   high: 'positive',
 };
+import { cutToUtf8Bytes } from '../text.js';
+
+/**
+ * What Comprehend reads of one document at most (UTF-8 bytes: DetectSentiment's and DetectKeyPhrases' limit, which
+ * refuse a longer text with TextSizeLimitExceededException). A longer comment (2,000 characters of Chinese are 6,000
+ * bytes) is analysed on its start, cut on a character boundary.
+ */
+export const COMPREHEND_MAX_BYTES = 5000;
 
 export type AnalysisOutcome = 'analysed' | 'no_comment' | 'stale' | 'missing' | 'unchanged';
 
@@ -77,7 +85,7 @@ export function commentAnalysis(ports: AnalysisPorts) {
       // A correction since: its own message analyses it. Already analysed: a redelivery.
       if (answer.version !== version || (answer.counted?.version ?? 0) >= version) return 'stale';
       if (!answer.comment?.trim()) return 'no_comment';
-      const text = redact(answer.comment);
+      const text = cutToUtf8Bytes(redact(answer.comment), COMPREHEND_MAX_BYTES);
       const settings = await ports.settings(tenantId);
       const journey = settings.journeys.find((j) => j.id === answer.journeyId);
       const surveyLanguage = (journey?.locale ?? settings.locale ?? DEFAULT_LOCALE).slice(0, 2);

@@ -19,6 +19,7 @@ import { MAX_LOGOS } from '../../shared/brand/logo.js';
 import { v2Payload } from '../support/transactions.js';
 import { meter } from '../../bench/metering.js';
 import { db } from '../../shared/adapters/dynamodb.js';
+import { withMaskedUrls } from '../../shared/chat/masked-url.js';
 
 const api = inProcess('public');
 const CONFIG = '/public/admin/config';
@@ -296,12 +297,89 @@ describe('a document read and put back with one change', () => {
         field,
       ).toEqual(put.body.changes.map(() => field));
       expect(after.body[field], field).not.toEqual(before.body[field]);
-      if (typeof changed === 'object') expect(after.body[field], field).toMatchObject(changed!);
+      // A chat endpoint's URL reads masked (a credential).
+      const chatUrls = field === 'alerts' ? (changed as ConfigDocument['alerts']).chat!.map((endpoint) => endpoint.url) : [];
+      if (typeof changed === 'object') expect(after.body[field], field).toMatchObject(withMaskedUrls(changed!, chatUrls));
       else expect(after.body[field], field).toBe(changed);
       const { [field]: _after, ...othersAfter } = after.body;
       const { [field]: _before, ...othersBefore } = before.body;
       expect(othersAfter, `fields other than ${field}`).toEqual(othersBefore);
     }
+  });
+});
+
+describe("chat endpoints' URLs in the configuration", () => {
+  it('are answered and audited masked, and a document put back unchanged keeps the stored URLs', async () => {
+    // Prepare: two Slack webhooks whose last 4 characters are the same, and a Teams one.
+    const own = await newTenant();
+    const secret = randomUUID();
+    const chat = [
+      {
+        kind: 'slack' as const,
+        url: `https://hooks.slack.com/services/T1/B1/${secret}-abcd`,
+        events: ['case.opened' as const],
+        comment: false,
+      },
+      {
+        kind: 'slack' as const,
+        url: `https://hooks.slack.com/services/T1/B2/${secret}-xabcd`,
+        events: ['digest' as const],
+        comment: false,
+      },
+      {
+        kind: 'teams' as const,
+        url: `https://prod-1.westus.logic.azure.com/workflows/${secret}/invoke?sig=zz99`,
+        events: ['case.opened' as const],
+        comment: false,
+      },
+    ];
+    await putSettings(own.tenantId, { ...DEMO_SETTINGS, alerts: { scoreDrop: false, chat } });
+    const get = () => api({ path: CONFIG, key: own.adminKey });
+
+    // Act: read, put back unchanged; then put back with another field changed; then without the Teams endpoint.
+    const read = await get();
+    const same = await api({
+      method: 'PUT',
+      path: CONFIG,
+      key: own.adminKey,
+      body: read.body,
+      headers: { 'if-match': read.headers.etag! },
+    });
+    const changed = await api({
+      method: 'PUT',
+      path: CONFIG,
+      key: own.adminKey,
+      body: { ...read.body, alerts: { ...read.body.alerts, scoreDrop: true } },
+      headers: { 'if-match': read.headers.etag! },
+    });
+    const kept = await readSettings(own.tenantId);
+    const again = await get();
+    const removed = await api({
+      method: 'PUT',
+      path: CONFIG,
+      key: own.adminKey,
+      body: { ...again.body, alerts: { ...again.body.alerts, chat: again.body.alerts.chat.slice(0, 2) } },
+      headers: { 'if-match': again.headers.etag! },
+    });
+    const audit = await api({ path: '/public/admin/audit', key: own.adminKey });
+
+    // Assess: scheme, host and the last characters (4, or 8 while two read alike), never the secret.
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.alerts.chat.map((endpoint: { url: string }) => endpoint.url)).toEqual([
+      `https://hooks.slack.com/…${chat[0]!.url.slice(-8)}`,
+      `https://hooks.slack.com/…${chat[1]!.url.slice(-8)}`,
+      'https://prod-1.westus.logic.azure.com/…sig=zz99',
+    ]);
+    expect(same.status, same.text).toBe(200);
+    expect(same.body.changes).toEqual([]);
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.changes).toEqual([{ path: 'alerts.scoreDrop', old: false, new: true }]);
+    expect(kept.alerts?.chat).toEqual(chat);
+    expect(removed.status, removed.text).toBe(200);
+    expect((await readSettings(own.tenantId)).alerts?.chat).toEqual(chat.slice(0, 2));
+    expect(audit.status, audit.text).toBe(200);
+    expect(JSON.stringify([read.body, changed.body, removed.body, audit.body])).not.toContain(secret);
+    expect(JSON.stringify(audit.body)).toContain('https://prod-1.westus.logic.azure.com/…');
   });
 });
 

@@ -85,7 +85,7 @@ beforeAll(async () => {
   await settings({});
   expect((await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja Dois' } })).body.id).toBe(2);
   await registerSale(api, tenant.key, { store_id: 1, score: 10, comment: 'Tudo certo', name: 'Maria Um' });
-  const detractor = await registerSale(api, tenant.key, { store_id: 1, score: 3, comment: 'Demorou' });
+  const detractor = await registerSale(api, tenant.key, { store_id: 1, score: 3, comment: `Demorou, cpf ${CPF}, ligue 11 98765–1234` });
   subjectSale = await registerSale(api, tenant.key, {
     store_id: 2,
     score: 2,
@@ -218,7 +218,8 @@ describe('the analytics export', () => {
     expect(exported.map((row) => row.customer_key)).toEqual([expect.stringMatching(/^[\w-]{22}$/), expect.any(String), expect.any(String)]);
     expect(exported.map((row) => [row.store_id, row.score, row.bucket, row.comment, row.source])).toEqual([
       [1, 10, 'promoter', 'Tudo certo', 'api'],
-      [1, 3, 'detractor', 'Demorou', 'api'],
+      // The comment as every reader but the tenant's admin reads it: redacted.
+      [1, 3, 'detractor', 'Demorou, cpf [cpf], ligue [phone]', 'api'],
       [2, 2, 'detractor', 'A Joana resolveu', 'api'],
     ]);
   });

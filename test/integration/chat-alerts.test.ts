@@ -1,3 +1,4 @@
+import { maskedAmong } from '../../shared/chat/masked-url.js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as chatConsumer } from '../../functions/queue/chat-alerts.js';
 import { invoke } from '../../infra/local/invoke.js';
@@ -62,6 +63,9 @@ async function received(done: (messages: Received[]) => boolean): Promise<Receiv
   }
 }
 
+/** The URLs of the tenant's chat endpoints, as configured below. */
+const configured = () => Object.values(endpoints());
+
 beforeAll(async () => {
   tenant = await newTenant();
   const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
@@ -103,7 +107,14 @@ describe('case alerts in chat', () => {
       method: 'POST',
       path: '/survey',
       key: tenant.chatbotKey,
-      body: { transactionId: caseId, attemptId: 1, journey: 'loja', score: 2, comment: 'Fila enorme, cpf 123.456.789-09', classes: [] },
+      body: {
+        transactionId: caseId,
+        attemptId: 1,
+        journey: 'loja',
+        score: 2,
+        comment: 'Fila enorme, cpf 123.456.789-09, me liga 11 98765-4321 joao@x.com',
+        classes: [],
+      },
     });
     expect(answer.status).toBe(201);
     const { slack, teams, comment, store2, gone } = endpoints();
@@ -124,7 +135,10 @@ describe('case alerts in chat', () => {
     );
     // No contact, name or (without the opt-in) comment of the customer's.
     expect(JSON.stringify(slackMessage)).not.toMatch(/@example\.com|98765|Bia|Lima|cpf|Fila/);
-    expect(JSON.stringify(to(messages, comment)[0])).toContain('Fila enorme');
+    // With the opt-in, the comment, without the contact typed in it.
+    const withComment = JSON.stringify(to(messages, comment)[0]);
+    expect(withComment).toContain('Fila enorme, cpf [cpf], me liga [phone] [email]');
+    expect(withComment).not.toMatch(/123\.456|98765|joao/);
 
     const [card] = to(messages, teams);
     expect(card).toMatchObject({
@@ -167,7 +181,10 @@ describe('case alerts in chat', () => {
 
   it('marks an endpoint that answered 410 twice broken, and lists its failures', async () => {
     const { gone } = endpoints();
-    expect((await chatStatus.health(tenant.tenantId)).get(gone)).toEqual({ gone: 1, broken: false });
+    expect((await chatStatus.health(tenant.tenantId, configured())).get(maskedAmong(gone, configured()))).toEqual({
+      gone: 1,
+      broken: false,
+    });
     // Another case's message to the same endpoint.
     const event = tenantEvent(
       tenant.tenantId,
@@ -183,11 +200,17 @@ describe('case alerts in chat', () => {
     );
     expect(response.batchItemFailures).toEqual([]);
 
-    expect((await chatStatus.health(tenant.tenantId)).get(gone)).toEqual({ gone: 2, broken: true });
-    const failed = await chatStatus.failed(tenant.tenantId, 10);
+    expect((await chatStatus.health(tenant.tenantId, configured())).get(maskedAmong(gone, configured()))).toEqual({
+      gone: 2,
+      broken: true,
+    });
+    const failed = await chatStatus.failed(tenant.tenantId, 10, configured());
+    // The URL, a credential, masked among the tenant's endpoints' as the configuration reads it.
+    const shown = maskedAmong(gone, configured());
+    expect(shown).toMatch(/^http:\/\/[^/]+\/…[^/]+$/);
     expect(failed.map((f) => [f.url, f.error, f.next_attempt_at])).toEqual([
-      [gone, 'HTTP 410', null],
-      [gone, 'HTTP 410', null],
+      [shown, 'HTTP 410', null],
+      [shown, 'HTTP 410', null],
     ]);
   });
 });
@@ -283,7 +306,8 @@ describe('failed chat messages through the API', () => {
     // Assess: newest first, with the retry the consumer parked.
     expect(list.status, list.text).toBe(200);
     expect(refused.status).toBe(403);
-    const failed = list.body.data.find((d: { url: string }) => d.url === failing);
+    expect(list.text).not.toContain(failing);
+    const failed = list.body.data.find((d: { url: string }) => d.url === maskedAmong(failing, configured()));
     expect(failed).toMatchObject({
       event_id: event.id,
       type: 'score.drop',

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as commentAnalyser } from '../../functions/queue/comment-analyser.js';
 import { invoke } from '../../infra/local/invoke.js';
@@ -245,6 +245,28 @@ describe('the analysis of a comment', () => {
   });
 });
 
+describe('a comment over what Comprehend reads', () => {
+  it("is analysed on its start, cut at Comprehend's 5,000 bytes on a character boundary", async () => {
+    // 2,000 characters of Chinese: 6,000 bytes (cut at 4,998: the next character's 3 bytes would cross the limit); then
+    // 5,000 bytes exactly before an emoji (a surrogate pair, 4 bytes in UTF-8).
+    const long = '服务很慢'.repeat(500);
+    const across = `ab${'服务很慢'.repeat(416)}服务😡${'服务很慢'.repeat(50)}`;
+    const ids = [await answered(1, long), await answered(1, across)];
+    await fetch(`${comprehendUrl}/clear`, { method: 'POST' });
+
+    await consumeAnalyses();
+
+    for (const id of ids) expect(await analysisOf(id)).toMatchObject({ sentiment: expect.any(String), language: expect.any(String) });
+    const texts = (await received()).flatMap((request) => request.input.TextList ?? [request.input.Text ?? '']);
+    expect(texts.length).toBeGreaterThanOrEqual(6);
+    for (const text of texts) {
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(5000);
+      expect(text.isWellFormed()).toBe(true);
+    }
+    expect(new Set(texts)).toEqual(new Set([`${'服务很慢'.repeat(416)}服务`, `ab${'服务很慢'.repeat(416)}服务`]));
+  });
+});
+
 describe("the tenant's themes, and reanalyse", () => {
   const CONFIG = '/public/admin/config';
   const theme = (slug: string, keyword: string) => ({
@@ -359,5 +381,91 @@ describe('GET /public/themes/suggestions', () => {
     expect(byJourney.body).toEqual(listed.body);
     expect(otherStore.status).toBe(404);
     expect(after.body.filter((s: { phrase: string }) => s.phrase.includes('elevador'))).toEqual([]);
+  });
+});
+
+describe('erasing a customer whose comment was counted in the suggestions', () => {
+  const suggestions = async (day: string) => {
+    const listed = await api({
+      path: '/public/themes/suggestions',
+      key: tenant.key,
+      query: { from: day, to: day },
+      headers: { 'x-service-user-token': tenant.userToken },
+    });
+    expect(listed.status, listed.text).toBe(200);
+    return listed.body as { phrase: string; count: number; examples: number[] }[];
+  };
+  /** Every item of the tenant (a Scan: the test's own look at the whole table, never a request path's). */
+  const everyItem = async () => {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page: ScanCommandOutput = await db().client.send(
+        new ScanCommand({
+          TableName: db().tableName,
+          FilterExpression: 'begins_with(pk, :tenant)',
+          ExpressionAttributeValues: { ':tenant': `T#${tenant.tenantId}#` },
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return items;
+  };
+
+  it('takes back every phrase, count and example of the comment, and keeps the others', async () => {
+    // Prepare: the subject's comment names them; another customer's shares a phrase with it.
+    const day = new Date().toISOString().slice(0, 10);
+    const clientId = `E-${tenant.tenantId}-phrases`;
+    const erased = await registerSale(api, tenant.key, { customer_integration: clientId, name: 'Maria Zulmirenta', phone: '11987650001' });
+    expect((await answer(erased, 1, 'Maria Zulmirenta aqui, meu email maria.z@exemplo.com. Cadeira bamba na entrada')).status).toBe(201);
+    const other = await answered(2, 'Cadeira bamba no provador');
+    await consumeAnalyses();
+    const before = await suggestions(day);
+    expect(before).toEqual(
+      expect.arrayContaining([
+        { phrase: 'maria zulmirenta', language: 'pt', count: 1, examples: [erased] },
+        expect.objectContaining({ phrase: 'cadeira bamba', count: 2 }),
+      ]),
+    );
+
+    // Act
+    const request = await api({
+      method: 'POST',
+      path: '/public/privacy/requests',
+      key: tenant.key,
+      headers: { 'x-service-user-token': tenant.userToken },
+      body: { type: 'erase', client_id: clientId },
+    });
+    expect(request.status, request.text).toBe(202);
+    const { Item } = await db().client.send(new GetCommand({ TableName: db().tableName, Key: keys.transaction(tenant.tenantId, erased) }));
+    await erase(dataSubjects, tenant.tenantId, Item!.customer_id as number, {
+      requestId: request.body.id as string,
+      at: new Date().toISOString(),
+    });
+
+    // Assess: the suggestions no longer show the subject's words; the shared phrase counts the other answer alone.
+    const after = await suggestions(day);
+    expect(after.filter((s) => s.phrase.includes('zulmirenta'))).toEqual([]);
+    const shared = after.find((s) => s.phrase === 'cadeira bamba');
+    expect(shared).toMatchObject({ count: 1 });
+    expect(shared!.examples).not.toContain(erased);
+    expect([[], [other]]).toContainEqual(shared!.examples);
+    // Every item of the tenant: no word of the comment, no cell counting it, no example naming it.
+    const items = await everyItem();
+    expect(JSON.stringify(items)).not.toMatch(/zulmir|maria/i);
+    const cells = items.filter((item) => item.entity === 'PHRASE_COUNT' || String(item.pk).includes('#PHRASES#'));
+    expect(cells.length).toBeGreaterThan(0);
+    for (const cell of cells) expect([cell.example0, cell.example1, cell.example2]).not.toContain(erased);
+    const bamba = cells.filter((cell) => cell.phrase === 'cadeira bamba');
+    expect(bamba.map((cell) => cell.count)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(
+      items.find(
+        (item) => item.pk === keys.transaction(tenant.tenantId, erased).pk && item.sk === keys.transaction(tenant.tenantId, erased).sk,
+      )?.analysis,
+    ).toEqual({
+      counted: expect.objectContaining({ themes: expect.any(Array) }),
+    });
   });
 });

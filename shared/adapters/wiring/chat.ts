@@ -50,7 +50,12 @@ export const sendChat = /* @__PURE__ */ wire(() => {
 /** The admin page's view of the chat endpoints: the failed deliveries, each endpoint's health, and a re-send. */
 export const chatAdmin = /* @__PURE__ */ wire(() => {
   requireEnvs(ENV.tableName);
-  return chatStatus;
+  // The URLs are masked among the tenant's endpoints', as its configuration reads them.
+  const urls = async (tenantId: number) => ((await tenantSettings(tenantId)).alerts?.chat ?? []).map((endpoint) => endpoint.url);
+  return {
+    failed: async (tenantId: number, limit: number) => chatStatus.failed(tenantId, limit, await urls(tenantId)),
+    health: async (tenantId: number) => chatStatus.health(tenantId, await urls(tenantId)),
+  };
 });
 
 /** Re-sending a failed chat message (the admin's retry), written to the audit log. */

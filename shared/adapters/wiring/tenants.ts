@@ -94,7 +94,9 @@ export const adminRegionsForm = /* @__PURE__ */ wire(() => regions.adminRegionsF
 
 /** What the webhooks page shows of the chat endpoints: each one's health, and the last failed deliveries. */
 const chatStatus = async (tenantId: number) => {
-  const [health, failed] = await Promise.all([chatAdminReads.health(tenantId), chatAdminReads.failed(tenantId, 10)]);
+  // Masked among the tenant's endpoints' URLs, as the configuration the page shows reads them.
+  const urls = ((await tenantSettings(tenantId)).alerts?.chat ?? []).map((endpoint) => endpoint.url);
+  const [health, failed] = await Promise.all([chatAdminReads.health(tenantId, urls), chatAdminReads.failed(tenantId, 10, urls)]);
   return { health, failed };
 };
 
