@@ -444,6 +444,8 @@ export const enWorkspace: WorkspaceCatalogue = {
   'answers.field.theme': 'Theme',
   'answers.field.sentiment': 'Sentiment',
   'answers.allThemes': 'All themes',
+  'answers.field.region': 'Region',
+  'answers.allRegions': 'All regions',
   'answers.allSentiments': 'All',
   'answers.sentiment.positive': 'Positive',
   'answers.sentiment.negative': 'Negative',

@@ -447,6 +447,8 @@ export const esWorkspace: WorkspaceCatalogue = {
   'answers.field.theme': 'Tema',
   'answers.field.sentiment': 'Sentimiento',
   'answers.allThemes': 'Todos los temas',
+  'answers.field.region': 'Región',
+  'answers.allRegions': 'Todas las regiones',
   'answers.allSentiments': 'Todos',
   'answers.sentiment.positive': 'Positivo',
   'answers.sentiment.negative': 'Negativo',

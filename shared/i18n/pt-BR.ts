@@ -435,6 +435,8 @@ export const ptBRWorkspace = {
   'answers.field.theme': 'Tema',
   'answers.field.sentiment': 'Sentimento',
   'answers.allThemes': 'Todos os temas',
+  'answers.field.region': 'Região',
+  'answers.allRegions': 'Todas as regiões',
   'answers.allSentiments': 'Todos',
   'answers.sentiment.positive': 'Positivo',
   'answers.sentiment.negative': 'Negativo',

@@ -252,6 +252,42 @@ describe('the workspace pages, as pure functions of their records', () => {
     expect(await show()).not.toContain('/app/answers/exports/job1');
   });
 
+  it('the answers page offers the tenant’s regions as a filter, keeps the one chosen and passes it to the list', async () => {
+    // Prepare: a tenant with a region under another, and one without regions.
+    const asked: unknown[] = [];
+    const pageOf = (regions?: { id: number; name: string; stores: number[]; parent?: number }[]) =>
+      answersPage({
+        settings: async () => ({ journeys: [JOURNEY], classes: [], locale: 'es', ...(regions ? { regions } : {}) }),
+        listAnswers: async (_tenant, query) => (
+          asked.push(query),
+          { body: { data: [], limit: 20, next_cursor: null }, shownCustomers: [], csv: () => '' }
+        ),
+        storeNames: async () => new Map(),
+        storeChoices: async () => new Map(),
+        employeeChoices: async () => new Map(),
+        employeeNames: async () => new Map(),
+        recordReads: async () => undefined,
+        exports: { find: async () => undefined },
+      }).showAnswers;
+    const regions = [
+      { id: 1, name: 'Sul', stores: [1] },
+      { id: 2, name: HOSTILE, stores: [2], parent: 1 },
+    ];
+
+    // Act
+    const chosen = (await pageOf(regions)({ tenantId: 1, user: USER, base: '/stage', requestId: 'r', query: { region: '2' } })).html!;
+    const none = (await pageOf()({ tenantId: 1, user: USER, base: '/stage', requestId: 'r', query: {} })).html!;
+
+    // Assess
+    expect(chosen).toContain('<label for="f-region">Región</label><select id="f-region" name="region">');
+    expect(chosen).toContain('<option value="1">Sul</option>');
+    expect(chosen).toMatch(/<option value="2" selected>[^<]*&lt;/);
+    expect(chosen).toContain('<input type="hidden" name="region" value="2">');
+    expectEscaped(chosen);
+    expect(asked[0]).toMatchObject({ region: 2 });
+    expect(none).not.toContain('name="region"');
+  });
+
   it('the case page labels the answer after recovery and shows its new score beside the original, in each language', async () => {
     // Prepare: a detractor's case, resolved, whose customer answered the recovery survey with a 9.
     const found: CaseBody = {
