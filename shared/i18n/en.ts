@@ -234,6 +234,8 @@ export const enWorkspace: WorkspaceCatalogue = {
   'case.change.status': 'New status',
   'case.change.rootCause': 'Root cause (when resolving)',
   'case.change.rootCause.none': 'Choose a cause',
+  'case.change.resolveLater':
+    'An open case is resolved after the first contact: note it (tick “I have contacted the customer”) or set the case “In progress”, then resolve it with its root cause.',
   'case.change.note': 'Note (required when resolving)',
   'case.change.submit': 'Save status',
   'case.reassign': 'Who handles the case',
