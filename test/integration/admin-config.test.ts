@@ -169,6 +169,17 @@ describe('PUT /public/admin/config', () => {
     expect(after.body).toEqual(current.body);
   });
 
+  it('moves the ETag by one for one PUT, in its answer and on the next read', async () => {
+    const before = await read();
+    const version = Number(JSON.parse(before.headers.etag!));
+
+    const res = await replace({ ...before.body, name: `${before.body.name} +1` }, before.headers.etag);
+
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.etag).toBe(`"${version + 1}"`);
+    expect((await read()).headers.etag).toBe(`"${version + 1}"`);
+  });
+
   it('of two replacements made from the same read, writes exactly one (real concurrency)', async () => {
     const before = await read();
     const answers = await Promise.all(['first', 'second', 'third'].map((name) => replace({ ...before.body, name }, before.headers.etag)));
