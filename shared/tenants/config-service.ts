@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { NotFoundError, PreconditionFailedError, ValidationError } from '../errors.js';
 import type { AuditActor, AuditEntry, AuditLog, ConfigChange } from '../audit/log.js';
 import type { ConfigDocument, LogoObject, Settings } from './config-schema.js';
-import { brandSettings, configChanges, configDocument } from './configuration.js';
+import { brandSettings, configChanges, configDocument, withWorkingHoursFollowing } from './configuration.js';
 import type { TenantRepository } from './ports.js';
 
 /** Records an admin change, unless it changed nothing. */
@@ -50,10 +50,11 @@ export function configService(tenants: ConfigRepository, audit: AuditLog) {
   async function replaceConfig(
     tenantId: number,
     expected: number | 'current',
-    config: ConfigDocument,
+    asked: ConfigDocument,
     actor: AuditActor,
   ): Promise<{ version: number; changes: ConfigChange[]; newEndpoints: string[] }> {
     const stored = await readStored(tenantId);
+    const config = withWorkingHoursFollowing(stored.settings, asked);
     const before = { config: configDocument(stored.name, stored.settings), version: stored.version };
     const version = expected === 'current' ? before.version : expected;
     const brand = brandSettings(config.name, config.brand);
