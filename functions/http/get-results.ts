@@ -24,7 +24,7 @@ export const contract = {
     401: problem('No valid user token'),
     404: problem('A store or employee the token may not see'),
     422: problem(
-      'Invalid parameters (an unknown journey or source, a range over 400 days or backwards, an employee or a source with group_by=theme)',
+      'Invalid parameters (an unknown journey, region or source, a range over 400 days or backwards, an employee or a source with group_by=theme)',
     ),
   },
 };

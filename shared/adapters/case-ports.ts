@@ -9,7 +9,8 @@ import { findUserByName } from './access-repository.js';
 
 /** What cases need beside their own items: the tenant's users, and the names of stores and employees. */
 
-const holds = (scope: UserRecord['scope'], storeId: number) => scope === 'all' || scope.stores.includes(storeId);
+const holds = (scope: UserRecord['scope'], storeId: number, regions: readonly number[]) =>
+  scope === 'all' || scope.stores.includes(storeId) || (scope.regions ?? []).some((region) => regions.includes(region));
 
 const caseUserOf = (user: UserRecord): CaseUser => ({ name: user.name, scope: user.scope, disabled: Boolean(user.disabled_at) });
 
@@ -18,11 +19,11 @@ export const caseUsers: CaseUsers = {
    * The tenant's users (gsi1, one Query of its user collection) whose scope holds the store. A tenant's users are a few
    * per store: hundreds of small items at most, read once per case opened and per case page.
    */
-  async holding(tenantId, storeId) {
+  async holding(tenantId, storeId, regions) {
     const items = await queryAll(db(), { index: 'gsi1', partition: keys.userCollection(tenantId) });
     return items
       .map((item) => v.parse(UserRecord, item))
-      .filter((user) => holds(user.scope, storeId))
+      .filter((user) => holds(user.scope, storeId, regions))
       .map(caseUserOf);
   },
   /** The same Query as `holding` (the people alerted are the store's): only the users who set a phone. */

@@ -73,7 +73,7 @@ export function caseChanges(ports: Pick<CasePorts, 'cases' | 'users' | 'settings
       if (patch.note === undefined) problems.push({ path: 'note', message: 'is required to resolve a case' });
     }
     if (patch.owner !== undefined && patch.owner !== current.owner) {
-      if (patch.owner !== null && !(await mayOwn(users, tenantId, patch.owner, current.storeId)))
+      if (patch.owner !== null && !(await mayOwn(users, tenantId, patch.owner, current.storeId, config.regions ?? [])))
         problems.push({ path: 'owner', message: OWNER_PROBLEM });
       else {
         next.owner = patch.owner;

@@ -139,7 +139,7 @@ export function caseOpener(ports: CasePorts) {
   async function alertHeld(tenantId: number, transactionId: number, now = new Date()): Promise<'sent' | 'held' | 'none'> {
     const [current, config] = await Promise.all([cases.find(tenantId, transactionId), settings(tenantId)]);
     if (!current) return 'none';
-    return whatsAppOnce(tenantId, current, config, await peopleOf(users, tenantId, current.storeId), now);
+    return whatsAppOnce(tenantId, current, config, await peopleOf(users, tenantId, current.storeId, config.regions ?? []), now);
   }
 
   /**
@@ -165,7 +165,7 @@ export function caseOpener(ports: CasePorts) {
     if (!current) {
       const journey = config.journeys.find((j) => j.id === record.transaction.journey_id);
       if (!journey || !opensCase(journey, rating.score, rating.comment)) return 'none';
-      people = await peopleOf(users, tenantId, record.transaction.store_id);
+      people = await peopleOf(users, tenantId, record.transaction.store_id, config.regions ?? []);
       const fresh = newCase(record, journey, config, people, now);
       if ((await cases.open(tenantId, fresh, caseDeltas(undefined, fresh))) === 'opened') {
         current = fresh;
@@ -195,7 +195,7 @@ export function caseOpener(ports: CasePorts) {
     // Its deadline, on every delivery while it can still fall due: a timer put twice is one, and none is lost to a crash.
     if (ports.deadlines && !current.overdue && !CLOSED_STATUSES.includes(current.status))
       await scheduleDeadline(ports.deadlines, tenantId, current.id, new Date(current.dueAt), now);
-    people ??= await peopleOf(users, tenantId, current.storeId);
+    people ??= await peopleOf(users, tenantId, current.storeId, config.regions ?? []);
     await alertOnce(tenantId, current, config, people, now);
     await whatsAppOnce(tenantId, current, config, people, now);
     if (outcome !== 'rescored') await publishCase(ports, tenantId, 'case.opened', current, config, now);

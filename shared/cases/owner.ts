@@ -1,3 +1,5 @@
+import { withRegionStores } from '../access/user-scope.js';
+import { regionsByStore, type RegionConfig } from '../regions.js';
 import type { CaseUsers } from './ports.js';
 import { inScope } from './reads.js';
 
@@ -7,9 +9,15 @@ import { inScope } from './reads.js';
  */
 export const signsIn = (name: string) => /^[^\s@]+@[^\s@]+$/.test(name);
 
-/** The people who may own a store's cases, and whom a new one alerts: the enabled users who sign in and see the store. */
-export async function peopleOf(users: CaseUsers, tenantId: number, storeId: number): Promise<string[]> {
-  const holding = await users.holding(tenantId, storeId);
+/** The regions a store is seen through: its region and that region's parent (a user of either sees it). */
+export const regionsOfStore = (regions: readonly RegionConfig[], storeId: number): number[] => regionsByStore(regions).get(storeId) ?? [];
+
+/**
+ * The people who may own a store's cases, and whom a new one alerts: the enabled users who sign in and see the store,
+ * through their stores or their regions (`regions`: the configuration's, as it is now).
+ */
+export async function peopleOf(users: CaseUsers, tenantId: number, storeId: number, regions: readonly RegionConfig[]): Promise<string[]> {
+  const holding = await users.holding(tenantId, storeId, regionsOfStore(regions, storeId));
   return holding
     .filter((user) => signsIn(user.name) && !user.disabled)
     .map((user) => user.name)
@@ -19,11 +27,17 @@ export async function peopleOf(users: CaseUsers, tenantId: number, storeId: numb
 /** A new case goes to the store's only person when exactly one sees it; otherwise it waits unassigned for one to take it. */
 export const ownerOfNewCase = (people: string[]): string | null => (people.length === 1 ? people[0]! : null);
 
-/** Whether this user may own a case of the store: one who signs in, enabled, whose scope holds it. */
-export async function mayOwn(users: CaseUsers, tenantId: number, name: string, storeId: number): Promise<boolean> {
+/** Whether this user may own a case of the store: one who signs in, enabled, whose scope (its regions resolved) holds it. */
+export async function mayOwn(
+  users: CaseUsers,
+  tenantId: number,
+  name: string,
+  storeId: number,
+  regions: readonly RegionConfig[],
+): Promise<boolean> {
   if (!signsIn(name)) return false;
   const user = await users.find(tenantId, name);
-  return user !== undefined && !user.disabled && inScope(user.scope, storeId);
+  return user !== undefined && !user.disabled && inScope(withRegionStores(user.scope, regions), storeId);
 }
 
 /**

@@ -59,8 +59,11 @@ export interface CaseUser {
 
 /** The tenant's users, as cases need them. */
 export interface CaseUsers {
-  /** The users whose scope holds the store (every store, or it among theirs). */
-  holding(tenantId: number, storeId: number): Promise<CaseUser[]>;
+  /**
+   * The users whose scope holds the store: every store, it among theirs, or one of `regions` (the store's region and
+   * its parent, `regionsOfStore`) among their regions.
+   */
+  holding(tenantId: number, storeId: number, regions: readonly number[]): Promise<CaseUser[]>;
   /** The mobiles (E.164) of those of `names` who have one, by user name. */
   phonesOf(tenantId: number, names: string[]): Promise<Map<string, string>>;
   /** One user, read consistently; undefined for no such user. */

@@ -1,4 +1,5 @@
 import type { UserRecord } from '../access/ports.js';
+import { withRegionStores } from '../access/user-scope.js';
 import { brandOf } from '../brand/brand.js';
 import { signsIn } from '../cases/owner.js';
 import { timeZoneOf } from '../locale.js';
@@ -207,11 +208,12 @@ async function sendDigest(ports: DigestSendingPorts, tenantId: number, user: Use
     logger.warn('A digest was not sent: the tenant has no e-mail sender', { tenantId });
     return;
   }
-  // The period the message names, whenever it is read: a retry the next day still sends last week's digest.
+  // The period the message names, whenever it is read: a retry the next day still sends last week's digest. The user's
+  // regions are resolved to their stores as a request's are (docs/regions.md): the stored scope names regions only.
   const figures = await digestFigures(
     { ...ports.figures, baseUrl: ports.baseUrl },
     { tenantId, period, now: periodEnd(period, from) },
-    Promise.resolve(user),
+    Promise.resolve({ ...user, scope: withRegionStores(user.scope, settings.regions ?? []) }),
   );
   const brand = brandOf(settings);
   const link = `${ports.baseUrl}${APP_DIGEST_PATH}?period=${period}`;

@@ -234,6 +234,8 @@ export const enWorkspace: WorkspaceCatalogue = {
   'case.change.status': 'New status',
   'case.change.rootCause': 'Root cause (when resolving)',
   'case.change.rootCause.none': 'Choose a cause',
+  'case.change.resolveLater':
+    'An open case is resolved after the first contact: note it (tick “I have contacted the customer”) or set the case “In progress”, then resolve it with its root cause.',
   'case.change.note': 'Note (required when resolving)',
   'case.change.submit': 'Save status',
   'case.reassign': 'Who handles the case',
@@ -444,6 +446,8 @@ export const enWorkspace: WorkspaceCatalogue = {
   'answers.field.theme': 'Theme',
   'answers.field.sentiment': 'Sentiment',
   'answers.allThemes': 'All themes',
+  'answers.field.region': 'Region',
+  'answers.allRegions': 'All regions',
   'answers.allSentiments': 'All',
   'answers.sentiment.positive': 'Positive',
   'answers.sentiment.negative': 'Negative',

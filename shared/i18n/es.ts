@@ -236,6 +236,8 @@ export const esWorkspace: WorkspaceCatalogue = {
   'case.change.status': 'Nuevo estado',
   'case.change.rootCause': 'Causa raíz (al resolver)',
   'case.change.rootCause.none': 'Elija una causa',
+  'case.change.resolveLater':
+    'Un caso abierto se resuelve después del primer contacto: anótelo (marque “Ya hablé con el cliente”) o pase el caso a “En curso”, y luego resuélvalo con su causa raíz.',
   'case.change.note': 'Nota (obligatoria al resolver)',
   'case.change.submit': 'Guardar estado',
   'case.reassign': 'Quién se ocupa del caso',
@@ -447,6 +449,8 @@ export const esWorkspace: WorkspaceCatalogue = {
   'answers.field.theme': 'Tema',
   'answers.field.sentiment': 'Sentimiento',
   'answers.allThemes': 'Todos los temas',
+  'answers.field.region': 'Región',
+  'answers.allRegions': 'Todas las regiones',
   'answers.allSentiments': 'Todos',
   'answers.sentiment.positive': 'Positivo',
   'answers.sentiment.negative': 'Negativo',

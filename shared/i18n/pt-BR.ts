@@ -224,6 +224,8 @@ export const ptBRWorkspace = {
   'case.change.status': 'Nova situação',
   'case.change.rootCause': 'Causa raiz (ao resolver)',
   'case.change.rootCause.none': 'Escolha uma causa',
+  'case.change.resolveLater':
+    'Um caso aberto é resolvido depois do primeiro contato: anote-o (marque “Já falei com o cliente”) ou passe o caso a “Em andamento”, e então resolva-o com a causa raiz.',
   'case.change.note': 'Anotação (obrigatória ao resolver)',
   'case.change.submit': 'Salvar situação',
   'case.reassign': 'Quem cuida do caso',
@@ -435,6 +437,8 @@ export const ptBRWorkspace = {
   'answers.field.theme': 'Tema',
   'answers.field.sentiment': 'Sentimento',
   'answers.allThemes': 'Todos os temas',
+  'answers.field.region': 'Região',
+  'answers.allRegions': 'Todas as regiões',
   'answers.allSentiments': 'Todos',
   'answers.sentiment.positive': 'Positivo',
   'answers.sentiment.negative': 'Negativo',

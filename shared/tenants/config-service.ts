@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { NotFoundError, PreconditionFailedError, ValidationError } from '../errors.js';
 import type { AuditActor, AuditEntry, AuditLog, ConfigChange } from '../audit/log.js';
 import type { ConfigDocument, LogoObject, Settings } from './config-schema.js';
-import { brandSettings, configChanges, configDocument } from './configuration.js';
+import { brandSettings, configChanges, configDocument, withWorkingHoursFollowing } from './configuration.js';
 import type { TenantRepository } from './ports.js';
 import { unmaskedUrl, withMaskedUrls } from '../chat/masked-url.js';
 
@@ -45,17 +45,18 @@ export function configService(tenants: ConfigRepository, audit: AuditLog) {
   /**
    * Replaces the tenant's configuration if it is still at version `expected` (the caller's If-Match), and answers the
    * new version and what changed. The version is claimed first (one conditional update), so of two replacements made
-   * from the same read exactly one is written; it is raised again once everything is written, so that a function
-   * that read the configuration midway reads it again.
+   * from the same read exactly one is written; it is raised once everything is written (by one: the ETag of one
+   * replacement moves by one), so that a function that read the configuration midway reads it again.
    */
   async function replaceConfig(
     tenantId: number,
     expected: number | 'current',
-    config: ConfigDocument,
+    asked: ConfigDocument,
     actor: AuditActor,
   ): Promise<{ version: number; changes: ConfigChange[]; newEndpoints: string[] }> {
     const stored = await readStored(tenantId);
     // A chat endpoint read masked and put back names the stored one; what changed is recorded and answered masked.
+    let config = withWorkingHoursFollowing(stored.settings, asked);
     const storedUrls = (stored.settings.alerts?.chat ?? []).map((endpoint) => endpoint.url);
     if (config.alerts?.chat)
       config = {

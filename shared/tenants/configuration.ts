@@ -41,6 +41,19 @@ export function configDocument(name: string, settings: Settings, { whole = false
   };
 }
 
+/**
+ * `cases.workingHours.timeZone` follows the tenant's zone unless set on its own: when a replacement moves the tenant's
+ * zone and keeps the working hours in the zone it leaves (as read, or as a tenant file wrote the tenant's zone out), the
+ * working hours name no zone of their own and follow the new one. A zone of their own (any other) stays.
+ */
+export function withWorkingHoursFollowing(before: Pick<Settings, 'timeZone'>, config: ConfigDocument): ConfigDocument {
+  const left = timeZoneOf(before);
+  const hours = config.cases?.workingHours;
+  if (config.timeZone === left || hours?.timeZone !== left) return config;
+  const { timeZone: _left, ...following } = hours;
+  return { ...config, cases: { ...config.cases, workingHours: following } };
+}
+
 /** The brand as the admin API answers it: as stored, its display name the tenant's for a tenant made before brands. */
 const brandDocument = (tenantName: string, brand: BrandSettings | undefined): BrandDocument => ({
   ...brand,

@@ -9,6 +9,7 @@ import type { ResultsQuery } from '../results/schema.js';
 import { wholeNumber } from '../schema.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
 import { INDICATORS, type Indicator } from '../tenants/scales.js';
+import { regionLimit } from '../regions.js';
 import { themesOf, type Theme } from './themes.js';
 
 /** The theme counters a report reads: a journey's, or a store's in a journey. */
@@ -140,13 +141,22 @@ export function themeReport({ counters, settings }: ThemeReportPorts) {
     if (query.employee !== undefined) problems.push({ path: 'employee', message: 'is not taken with group_by=theme' });
     // Nor any source: a theme's counts are every source's.
     if (query.source !== undefined) problems.push({ path: 'source', message: 'is not taken with group_by=theme' });
+    // `region`, as in every grouping: an unknown one is a problem naming it (docs/regions.md).
+    const regions = all.regions ?? [];
+    if (query.region !== undefined && !regions.some((r) => r.id === query.region))
+      problems.push({ path: 'region', message: `no region ${query.region}` });
     const { scope } = await user;
     if (problems.length || !journey) throw new ValidationError('Invalid parameters.', problems);
-    if (scope !== 'all' && query.store !== undefined && !scope.stores.includes(query.store)) throw new NotFoundError('No such store.');
-    const stores = query.store !== undefined ? [query.store] : scope === 'all' ? undefined : scope.stores;
+    // The stores the report may count: a limited token's, within the region asked for (none: the journey's counters).
+    const limit = regionLimit(scope === 'all' ? undefined : scope.stores, regions, query.region);
+    if (limit && query.store !== undefined && !limit.includes(query.store)) throw new NotFoundError('No such store.');
+    const stores = query.store !== undefined ? [query.store] : limit;
     if (stores && stores.length > MAX_SCOPED_STORES)
       throw new ValidationError('Name a store.', [
-        { path: 'store', message: `is required for themes with a token limited to more than ${MAX_SCOPED_STORES} stores` },
+        {
+          path: 'store',
+          message: `is required for themes of a region or a token limited to more than ${MAX_SCOPED_STORES} stores`,
+        },
       ]);
     const sources: [ThemeDimension, number[]][] = stores
       ? stores.map((store) => ['storeJourney', [store, journey.id]])

@@ -22,7 +22,7 @@ import { themesOf, type Theme } from '../themes/themes.js';
 
 /** What the inbox reads: the answers service (the API's), the names it shows, and the access log it writes. */
 export interface AnswersPagePorts {
-  settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand' | 'themes'>>;
+  settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone' | 'brand' | 'themes' | 'regions'>>;
   /** The stores the user may filter by, by name (undefined: more than `most`). */
   storeChoices(tenantId: number, scope: UserScope, most: number): Promise<Map<number, string> | undefined>;
   /** The employees of those stores, by name (undefined: more than `most`). */
@@ -49,6 +49,7 @@ export interface AnswersPageRequest {
 const FIELD_LABELS: Record<string, WorkspaceKey> = {
   journey: 'answers.field.journey',
   store: 'answers.field.store',
+  region: 'answers.field.region',
   employee: 'answers.field.employee',
   from: 'answers.field.from',
   to: 'answers.field.to',
@@ -254,10 +255,11 @@ const problemText = (t: Translate<WorkspaceKey>, path: string | null | undefined
 function filterForm(
   { t, themes }: Words,
   base: string,
-  config: Pick<Settings, 'journeys' | 'classes'>,
+  config: Pick<Settings, 'journeys' | 'classes' | 'regions'>,
   filters: Record<string, string>,
   choices: Record<'stores' | 'employees', Map<number, string> | undefined>,
 ) {
+  const regions = config.regions ?? [];
   const option = (value: string, label: string, chosen: string | undefined) =>
     html`<option value="${value}"${value === (chosen ?? '') && html` selected`}>${label}</option>`;
   const select = (name: string, label: string, options: [string, string][]) =>
@@ -269,6 +271,7 @@ function filterForm(
   return html`<form method="get" action="${base + APP_ANSWERS_PATH}" class="filters card">
 ${select('journey', t('answers.field.journey'), [['', t('answers.all')], ...config.journeys.map((j): [string, string] => [j.slug, j.name ?? j.slug])])}
 ${storeField(t, { id: 'f-store', name: 'store', label: t('answers.filter.store'), chosen: filters.store, choices: choices.stores })}
+${regions.length ? select('region', t('answers.field.region'), [['', t('answers.allRegions')], ...regions.map((r): [string, string] => [String(r.id), r.name])]) : ''}
 ${choiceField({
   id: 'f-employee',
   name: 'employee',

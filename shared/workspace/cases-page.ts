@@ -462,11 +462,16 @@ ${typeof c.recovery.score === 'number' ? html`<p class="score">${t('case.recover
     : '';
   const option = (value: string, label: string, chosen: string) =>
     html`<option value="${value}"${value === chosen ? ' selected' : ''}>${label}</option>`;
+  // A case is resolved from in progress (the contract's open -> in_progress -> resolved): an open case asks no root
+  // cause, and says why resolving is not offered yet.
+  const rootCause = next.includes('resolved')
+    ? html`<label for="c-root">${t('case.change.rootCause')}</label><select id="c-root" name="root_cause">${option('', t('case.change.rootCause.none'), typed('root_cause', 'status'))}${view.rootCauses.map((cause) => option(cause, cause, typed('root_cause', 'status')))}</select>`
+    : html`<p class="hint" id="c-status-why">${t('case.change.resolveLater')}</p>`;
   const statusForm = sections.status
     ? html`<section class="card" aria-labelledby="status-title"><h2 id="status-title">${t('case.change')}</h2>${inSection('status')}
 <form method="post" action="${formTo('status-title')}" class="stack"><input type="hidden" name="form" value="status">${versionField}
 <label for="c-status">${t('case.change.status')}</label><select id="c-status" name="status">${next.map((s) => option(s, t(STATUS_KEYS[s]), typed('status', 'status') || next[0]!))}</select>
-<label for="c-root">${t('case.change.rootCause')}</label><select id="c-root" name="root_cause">${option('', t('case.change.rootCause.none'), typed('root_cause', 'status'))}${view.rootCauses.map((cause) => option(cause, cause, typed('root_cause', 'status')))}</select>
+${rootCause}
 <label for="c-status-note">${t('case.change.note')}</label><textarea id="c-status-note" name="note" rows="3" maxlength="${MAX_NOTE_LENGTH}">${typed('note', 'status')}</textarea>
 <button type="submit">${t('case.change.submit')}</button></form></section>`
     : '';
@@ -483,10 +488,11 @@ ${c.owner !== null ? ownerFormOf(html`<input type="hidden" name="owner" value=""
   const notes = c.notes.length
     ? html`<ol id="notes" class="notes">${c.notes.map((n) => html`<li><p class="meta">${time(n.at)} · ${n.author}</p><p class="note">${n.text}</p></li>`)}</ol>`
     : html`<p class="hint">${t('case.notes.empty')}</p>`;
-  // On an open case the first note is usually the first contact, which moves it on (open -> in progress).
+  // On an open case a note may record the first contact, which moves it on (open -> in progress): only when the manager
+  // ticks it (a note ticked by default would record a first contact that was not, and shorten the first-contact median).
   const firstContact =
     c.status === 'open'
-      ? html`<div class="check"><input id="c-first" name="first_contact" type="checkbox" value="yes"${posted !== 'note' || form?.get('first_contact') === 'yes' ? ' checked' : ''}><label for="c-first">${t('case.note.firstContact')}</label></div>`
+      ? html`<div class="check"><input id="c-first" name="first_contact" type="checkbox" value="yes"${posted === 'note' && form?.get('first_contact') === 'yes' ? ' checked' : ''}><label for="c-first">${t('case.note.firstContact')}</label></div>`
       : '';
   return html`<p><a href="${base + APP_CASES_PATH}">${t('case.back')}</a></p>
 <h1>${t('case.title', { id: c.id })} ${statusBadge(t, c)}</h1>

@@ -147,13 +147,14 @@ export function resultsPage(ports: ResultsPagePorts) {
       read('store'),
       read('employee'),
       read('class'),
-      ports.themes(tenantId, { journey: journey.slug, from, to }, asUser),
+      ports.themes(tenantId, { journey: journey.slug, from, to, ...(region ? { region } : {}) }, asUser),
       regions.length ? read('region') : undefined,
     ]);
     const nps = journey.indicator === 'nps';
     // A store's or an employee's name opens its answers in the inbox, for the same journey and period.
+    const narrowed: Record<string, string> = region ? { region: String(region) } : {};
     const answersOf = (filter: 'store' | 'employee') => (row: ResultRow) =>
-      `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, [filter]: row.key, from, to })}`;
+      `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, [filter]: row.key, from, to, ...narrowed })}`;
     const body = html`<h1>${t('results.title')}</h1>${form}
 <section aria-labelledby="summary-title"><h2 id="summary-title">${t('results.summary', { from: w.day(from), to: w.day(to) })}</h2>
 ${summary(w, nps, current.data[0], previous && before && { row: previous.data[0], ...before })}
@@ -163,7 +164,7 @@ ${byRegion ? ranking(w, 'regions', t('results.regions'), t('results.region'), t(
 ${ranking(w, 'stores', t('results.stores'), t('results.store'), t('results.stores.caption'), nps, stores, undefined, answersOf('store'), undefined, true)}
 ${ranking(w, 'employees', t('results.employees'), t('results.employee'), t('results.employees.caption'), nps, employees, undefined, answersOf('employee'), undefined, true)}
 ${ranking(w, 'classes', t('results.classes'), t('results.class'), t('results.classes.caption'), false, classes, t('results.score'), undefined, t('results.askedShort'))}
-${themeTable(w, nps, themes, source !== undefined, (theme) => `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, theme, from, to })}`)}
+${themeTable(w, nps, themes, source !== undefined, (theme) => `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, theme, from, to, ...narrowed })}`)}
 ${caseFigures(w, 'store-cases', t('results.storeCases'), t('results.store'), stores)}
 ${caseFigures(w, 'employee-cases', t('results.employeeCases'), t('results.employee'), employees)}`;
     return page(200, body);

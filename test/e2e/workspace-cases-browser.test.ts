@@ -99,7 +99,9 @@ describe.skipIf(!hasChromium)('the case pages in a browser', { timeout: BROWSER_
 
     // The first contact, noted: the case is in progress.
     await page.getByLabel('Nova anotação').fill('Liguei para a cliente: vamos trocar o produto amanhã.');
-    expect(await page.getByLabel('Já falei com o cliente', { exact: false }).isChecked()).toBe(true);
+    // Unticked until the manager says so: a note alone records no first contact.
+    expect(await page.getByLabel('Já falei com o cliente', { exact: false }).isChecked()).toBe(false);
+    await page.getByLabel('Já falei com o cliente', { exact: false }).check();
     await page.getByRole('button', { name: 'Anotar' }).click();
     await page.waitForSelector('[role=status]');
     expect(await page.textContent('h1')).toBe(`Caso ${caseId} Em andamento`);

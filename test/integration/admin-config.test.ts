@@ -14,6 +14,7 @@ import { readSettings } from '../../shared/adapters/settings-repository.js';
 import { DEFAULT_THEMES, MAX_KEYWORD_LENGTH, MAX_KEYWORDS, MAX_THEMES } from '../../shared/themes/theme.js';
 import type { ConfigDocument } from '../../shared/tenants/config-schema.js';
 import { JOURNEY_DEFAULTS } from '../../shared/tenants/scales.js';
+import { casesSettingsOf } from '../../shared/cases/rules.js';
 import { DEMO_LOGO, distinctPng, png } from '../support/logos.js';
 import { MAX_LOGOS } from '../../shared/brand/logo.js';
 import { v2Payload } from '../support/transactions.js';
@@ -168,6 +169,58 @@ describe('PUT /public/admin/config', () => {
     const after = await read();
     expect(after.headers.etag).toBe(current.headers.etag);
     expect(after.body).toEqual(current.body);
+  });
+
+  it('moves the ETag by one for one PUT, in its answer and on the next read', async () => {
+    const before = await read();
+    const version = Number(JSON.parse(before.headers.etag!));
+
+    const res = await replace({ ...before.body, name: `${before.body.name} +1` }, before.headers.etag);
+
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.etag).toBe(`"${version + 1}"`);
+    expect((await read()).headers.etag).toBe(`"${version + 1}"`);
+  });
+
+  it('moves the working hours’ zone with the tenant’s unless it was set on its own', async () => {
+    // Prepare: working hours in the tenant's zone (as the demo file writes them), and another tenant's in a zone of their own.
+    const hours = { days: ['mon', 'tue'], from: '09:00', to: '18:00' };
+    const own = await newTenant();
+    const setUp = async (key: string, zone: string) => {
+      const current = await api({ path: CONFIG, key });
+      const res = await api({
+        method: 'PUT',
+        path: CONFIG,
+        key,
+        body: { ...current.body, timeZone: 'America/Sao_Paulo', cases: { workingHours: { ...hours, timeZone: zone } } },
+        headers: { 'if-match': current.headers.etag! },
+      });
+      expect(res.status, res.text).toBe(200);
+      return (await api({ path: CONFIG, key })).body as ConfigDocument & { headers?: never };
+    };
+    const following = await setUp(tenant.adminKey, 'America/Sao_Paulo');
+    const apart = await setUp(own.adminKey, 'Europe/Lisbon');
+
+    // Act: each tenant moves to Bogotá, putting back the working hours as read.
+    const move = async (key: string, body: ConfigDocument) => {
+      const etag = (await api({ path: CONFIG, key })).headers.etag!;
+      const res = await api({
+        method: 'PUT',
+        path: CONFIG,
+        key,
+        body: { ...body, timeZone: 'America/Bogota' },
+        headers: { 'if-match': etag },
+      });
+      expect(res.status, res.text).toBe(200);
+      return (await api({ path: CONFIG, key })).body as ConfigDocument;
+    };
+    const [moved, kept] = [await move(tenant.adminKey, following), await move(own.adminKey, apart)];
+
+    // Assess: the first follows the tenant's zone (none of its own), the second keeps its own.
+    expect(moved.timeZone).toBe('America/Bogota');
+    expect(moved.cases.workingHours).toEqual(hours);
+    expect(casesSettingsOf(await readSettings(tenant.tenantId)).workingHours.timeZone).toBe('America/Bogota');
+    expect(kept.cases.workingHours).toEqual({ ...hours, timeZone: 'Europe/Lisbon' });
   });
 
   it('of two replacements made from the same read, writes exactly one (real concurrency)', async () => {

@@ -321,8 +321,10 @@ export function memoryEscalations(): EscalationClaims & {
 export function memoryCaseUsers(users: { name: string; scope: UserScope; phone?: string; disabled?: boolean }[]): CaseUsers {
   const held = (u: (typeof users)[number]) => ({ name: u.name, scope: copy(u.scope), disabled: u.disabled ?? false });
   return {
-    async holding(_tenantId, storeId) {
-      return users.filter((u) => inScope(u.scope, storeId)).map(held);
+    async holding(_tenantId, storeId, regions) {
+      const holds = (scope: UserScope) =>
+        inScope(scope, storeId) || (scope !== 'all' && (scope.regions ?? []).some((r) => regions.includes(r)));
+      return users.filter((u) => holds(u.scope)).map(held);
     },
     async phonesOf(_tenantId, names) {
       return new Map(users.filter((u) => u.phone && names.includes(u.name)).map((u) => [u.name, u.phone!]));

@@ -275,6 +275,42 @@ describe('the workspace pages, as pure functions of their records', () => {
     expect(await show()).not.toContain('/app/answers/exports/job1');
   });
 
+  it('the answers page offers the tenant’s regions as a filter, keeps the one chosen and passes it to the list', async () => {
+    // Prepare: a tenant with a region under another, and one without regions.
+    const asked: unknown[] = [];
+    const pageOf = (regions?: { id: number; name: string; stores: number[]; parent?: number }[]) =>
+      answersPage({
+        settings: async () => ({ journeys: [JOURNEY], classes: [], locale: 'es', ...(regions ? { regions } : {}) }),
+        listAnswers: async (_tenant, query) => (
+          asked.push(query),
+          { body: { data: [], limit: 20, next_cursor: null }, shownCustomers: [], csv: () => '' }
+        ),
+        storeNames: async () => new Map(),
+        storeChoices: async () => new Map(),
+        employeeChoices: async () => new Map(),
+        employeeNames: async () => new Map(),
+        recordReads: async () => undefined,
+        exports: { find: async () => undefined },
+      }).showAnswers;
+    const regions = [
+      { id: 1, name: 'Sul', stores: [1] },
+      { id: 2, name: HOSTILE, stores: [2], parent: 1 },
+    ];
+
+    // Act
+    const chosen = (await pageOf(regions)({ tenantId: 1, user: USER, base: '/stage', requestId: 'r', query: { region: '2' } })).html!;
+    const none = (await pageOf()({ tenantId: 1, user: USER, base: '/stage', requestId: 'r', query: {} })).html!;
+
+    // Assess
+    expect(chosen).toContain('<label for="f-region">Región</label><select id="f-region" name="region">');
+    expect(chosen).toContain('<option value="1">Sul</option>');
+    expect(chosen).toMatch(/<option value="2" selected>[^<]*&lt;/);
+    expect(chosen).toContain('<input type="hidden" name="region" value="2">');
+    expectEscaped(chosen);
+    expect(asked[0]).toMatchObject({ region: 2 });
+    expect(none).not.toContain('name="region"');
+  });
+
   it('the case page labels the answer after recovery and shows its new score beside the original, in each language', async () => {
     // Prepare: a detractor's case, resolved, whose customer answered the recovery survey with a 9.
     const found: CaseBody = {
@@ -338,6 +374,68 @@ describe('the workspace pages, as pure functions of their records', () => {
     expect(pending).toContain('Answer after recovery');
     expect(pending).toContain('Recovery survey sent to the customer: waiting for the answer.');
     expect(pending).not.toContain('new score');
+  });
+
+  it('an open case’s page leaves the first contact unticked and says why it cannot be resolved yet, in each language', async () => {
+    // Prepare: an open case, and the same case in progress.
+    const found: CaseBody = {
+      id: 43,
+      transaction_id: null,
+      journey: { id: 1, slug: 'visit' },
+      store: 7,
+      employee: 8,
+      customer: { id: 9, name: 'Ana' },
+      score: 2,
+      comment: 'Demorou',
+      answered_at: '2026-03-05T15:04:00Z',
+      status: 'open',
+      owner: null,
+      opened_at: '2026-03-05T15:05:00Z',
+      due_at: '2026-03-06T15:05:00Z',
+      overdue: false,
+      first_contact_at: null,
+      closed_at: null,
+      root_cause: null,
+      notes: [],
+      history: [],
+      recovery: null,
+      version: 1,
+    };
+    const show = async (locale: Locale, status: CaseBody['status']) =>
+      (
+        await casesPage({
+          frame: async () => casesFrameOf({ name: 'Aurora', locale, delivery: {}, journeys: [JOURNEY] } as unknown as Settings),
+          list: async () => ({ body: { data: [], next_cursor: null }, shownCustomers: [] }),
+          get: async () => ({ ...found, status }),
+          analysis: async () => null,
+          revealContact: async () => {
+            throw new Error('not revealed');
+          },
+          candidates: async () => [],
+          storeNames: async () => new Map(),
+          storeChoices: async () => undefined,
+          employeeNames: async () => new Map(),
+          recordReads: async () => undefined,
+        }).showCase({ tenantId: 1, user: USER, base: '/stage', requestId: 'r', query: {}, id: '43' })
+      ).html!;
+
+    for (const [locale, why] of [
+      ['pt-BR', 'Um caso aberto é resolvido depois do primeiro contato'],
+      ['es', 'Un caso abierto se resuelve después del primer contacto'],
+      ['en', 'An open case is resolved after the first contact'],
+    ] as const) {
+      // Act
+      const [open, inProgress] = [await show(locale, 'open'), await show(locale, 'in_progress')];
+      // Assess: the box unticked; no root cause asked where the case cannot be resolved, and the reason said.
+      expect(open).toContain('<input id="c-first" name="first_contact" type="checkbox" value="yes"><label for="c-first">');
+      expect(open).toContain('<option value="in_progress"');
+      expect(open).not.toContain('<option value="resolved"');
+      expect(open).not.toContain('id="c-root"');
+      expect(open).toContain(why);
+      expect(inProgress).toContain('<option value="resolved"');
+      expect(inProgress).toContain('id="c-root"');
+      expect(inProgress).not.toContain(why);
+    }
   });
 
   it('the case page shows its answer’s sentiment and themes, each theme opening the inbox filtered by it', async () => {

@@ -104,6 +104,7 @@ describe('the results page by region', () => {
   ];
   async function page(query: Record<string, string>, withRegions = true) {
     const asked: ResultsQuery[] = [];
+    const themesAsked: Omit<ResultsQuery, 'group_by'>[] = [];
     const answer = await resultsPage({
       settings: async () => ({ journeys: [journey], locale: 'es', ...(withRegions ? { regions } : {}) }),
       report: async (_tenant, q): Promise<Report> => {
@@ -121,14 +122,17 @@ describe('the results page by region', () => {
           ],
         };
       },
-      themes: async (_tenant, q) => ({
-        journey: { id: 1, slug: 'visit', indicator: 'nps' },
-        from: q.from,
-        to: q.to,
-        group_by: 'theme',
-        previous: { from: '2026-10-06', to: '2026-10-31' },
-        data: [],
-      }),
+      themes: async (_tenant, q) => (
+        themesAsked.push(q),
+        {
+          journey: { id: 1, slug: 'visit', indicator: 'nps' },
+          from: q.from,
+          to: q.to,
+          group_by: 'theme',
+          previous: { from: '2026-10-06', to: '2026-10-31' },
+          data: [],
+        }
+      ),
     })({
       tenantId: 1,
       user: { name: 'g', scope: 'all', tokenHash: 'x', created_at: '2026-01-01T00:00:00Z' },
@@ -136,12 +140,14 @@ describe('the results page by region', () => {
       query: { from: '2026-11-01', to: '2026-11-26', ...query },
       today: '2026-11-26',
     });
-    return { html: answer.html!, asked };
+    return { html: answer.html!, asked, themesAsked };
   }
 
   it('ranks the regions and offers them as a filter, in the tenant language, narrowing every figure to the region chosen', async () => {
-    const { html, asked } = await page({ region: '2' });
+    const { html, asked, themesAsked } = await page({ region: '2' });
     expect(html).toContain('Regiones');
+    // The themes too: never the company's under a region's summary.
+    expect(themesAsked.map((q) => q.region)).toEqual([2]);
     expect(html).toContain('<select id="region" name="region">');
     expect(html).toContain('<option value="2" selected>RS</option>');
     expect(html).toContain('Sul &lt;b&gt;');

@@ -98,7 +98,7 @@ export const casesPage = /* @__PURE__ */ wire(() =>
     get: caseReads.get,
     analysis: shownAnalysis,
     revealContact: caseReads.revealContact,
-    candidates: (tenantId, storeId) => peopleOf(caseUsers, tenantId, storeId),
+    candidates: async (tenantId, storeId) => peopleOf(caseUsers, tenantId, storeId, (await tenantSettings(tenantId)).regions ?? []),
     storeNames: storeTradeNames,
     storeChoices,
     employeeNames,

@@ -64,7 +64,7 @@ export const checkScoreDrops = /* @__PURE__ */ wire(() => {
   return scoreDrop.scoreDrops({
     settings: tenantSettings,
     counters: resultCounters,
-    managers: (tenantId, storeId) => peopleOf(caseUsers, tenantId, storeId),
+    managers: async (tenantId, storeId) => peopleOf(caseUsers, tenantId, storeId, (await tenantSettings(tenantId)).regions ?? []),
     storeName: caseNames.store,
     claim: claimScoreDrop,
     email: caseAlerts.email,
