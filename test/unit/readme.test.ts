@@ -142,6 +142,22 @@ describe('the README and the manual in docs/', () => {
     });
   });
 
+  it('say where a chat alert is sent from, and which file holds the default themes', () => {
+    const cases = docs.get('docs/cases.md')!;
+    const chat = between(cases, '## Where a chat alert is sent from', '## Opening a case');
+    for (const file of [
+      'shared/cases/case-event.ts',
+      'shared/adapters/chat-publisher.ts',
+      'functions/queue/chat-alerts.ts',
+      'shared/chat/delivery.ts',
+    ])
+      expect(chat, file).toContain(`\`${file}\``);
+    const themes = docs.get('docs/themes.md')!;
+    const defaults = between(themes, '## The default themes', "## The tenant's themes");
+    const named = [...defaults.matchAll(/`(shared\/[\w/.-]+\.ts)`/g)].map((match) => match[1]!);
+    expect(named.filter((file) => existsSync(new URL(file, root)) && read(file).includes('export const DEFAULT_THEMES'))).toHaveLength(1);
+  });
+
   it('shows the two commands, and stays a front page of at most 300 lines', () => {
     expect(readme).toContain('npm install && npm start');
     expect(readme).toContain('npm test');
