@@ -30,6 +30,7 @@ import type { UserScope } from '../shared/tenants/config-schema.js';
 import { inviteManager } from '../shared/session/managers.js';
 import { cognitoUserDirectory } from '../shared/adapters/cognito.js';
 import { setupUserPool, USER_POOL_NAME } from './local/cognito.js';
+import { LOCAL_TABLE_NAME, localPort, type LocalPortName } from './local/ports.js';
 
 // The SDK warns that its 2027 releases need Node 22; Lambda runs 24, and this machine's Node 20 is supported until then.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -88,10 +89,12 @@ Commands:
 Webhook secrets derive from the stack's survey secret: apply and rotate-webhook-secret show them when ${ENV.surveySecret}
 is set to it (rotate-webhook-secret refuses to run without it).
 
-Target: with ${ENV.tableName} set, the table of that name in AWS (credentials and region as the AWS SDK finds them),
-and for --email the user pool ${ENV.userPoolId} (the data stack's output UserPoolId); otherwise the local stack's
-DynamoDB Local (AWS_ENDPOINT_URL_DYNAMODB, default http://127.0.0.1:8000, table survey-service) and Cognito emulator
-(AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER, default http://127.0.0.1:9229, pool ${USER_POOL_NAME}).`;
+Target: with ${ENV.tableName} set (and no DYNAMODB_PORT), the table of that name in AWS (credentials and region as
+the AWS SDK finds them), and for --email the user pool ${ENV.userPoolId} (the data stack's output UserPoolId);
+otherwise the local stack that npm start runs with the same variables: DynamoDB Local at DYNAMODB_PORT (8000), table
+${ENV.tableName} (survey-service), S3 at S3_PORT (8007), SQS at SQS_PORT (9324), Comprehend at COMPREHEND_PORT (8008),
+Cognito at COGNITO_PORT (9229, pool ${USER_POOL_NAME}); an AWS_ENDPOINT_URL_<SERVICE> set wins. A stack started on
+other ports: export those variables in the shell of both commands.`;
 
 class UsageError extends Error {}
 
@@ -108,12 +111,22 @@ const unlessNotFound = (error: unknown) => {
   throw error;
 };
 
+/**
+ * Local when no table in AWS is named, or when a local port is (`npm start`'s variables, read as it reads them:
+ * `TABLE_NAME` then names the local table).
+ */
+const isLocal = () => !process.env[ENV.tableName] || process.env.DYNAMODB_PORT !== undefined;
+
 function target(): string {
-  if (process.env[ENV.tableName])
+  if (!isLocal())
     return `table ${process.env[ENV.tableName]} in AWS${process.env.AWS_ENDPOINT_URL_DYNAMODB ? ` at ${process.env.AWS_ENDPOINT_URL_DYNAMODB}` : ''}`;
-  process.env[ENV.tableName] = 'survey-service';
-  process.env.AWS_ENDPOINT_URL_DYNAMODB ??= `http://127.0.0.1:${process.env.DYNAMODB_PORT ?? 8000}`;
-  process.env.AWS_ENDPOINT_URL_S3 ??= `http://127.0.0.1:${process.env.S3_PORT ?? 8007}`;
+  const local = (name: LocalPortName) => `http://127.0.0.1:${localPort(name)}`;
+  process.env[ENV.tableName] ??= LOCAL_TABLE_NAME;
+  process.env.AWS_ENDPOINT_URL_DYNAMODB ??= local('DYNAMODB_PORT');
+  process.env.AWS_ENDPOINT_URL_S3 ??= local('S3_PORT');
+  process.env.AWS_ENDPOINT_URL_SQS ??= local('SQS_PORT');
+  process.env.AWS_ENDPOINT_URL_COMPREHEND ??= local('COMPREHEND_PORT');
+  process.env.AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER ??= local('COGNITO_PORT');
   process.env[ENV.logoBucket] ??= LOCAL_LOGO_BUCKET;
   process.env[ENV.analyticsBucket] ??= LOCAL_ANALYTICS_BUCKET;
   // The local stack's rules: a tenant file may point its webhooks at the outbox (http on this machine).
@@ -121,7 +134,7 @@ function target(): string {
   process.env.AWS_REGION ??= LOCAL_REGION;
   process.env.AWS_ACCESS_KEY_ID ??= LOCAL_CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;
-  return `local table survey-service at ${process.env.AWS_ENDPOINT_URL_DYNAMODB}`;
+  return `local table ${process.env[ENV.tableName]} at ${process.env.AWS_ENDPOINT_URL_DYNAMODB}`;
 }
 
 const integer = (value: string | undefined, name: string): number => {
@@ -163,7 +176,7 @@ async function run(argv: string[]): Promise<void> {
   });
   const [command, file] = positionals;
   if (!command || command === 'help' || values.help) return console.log(HELP);
-  const local = !process.env[ENV.tableName];
+  const local = isLocal();
   console.error(`admin: using ${target()}`);
   switch (command) {
     case 'create-tenant': {
@@ -251,7 +264,6 @@ async function run(argv: string[]): Promise<void> {
       const to = v.safeParse(calendarDate, values.to ?? new Date().toISOString().slice(0, 10));
       if (!from.success || !to.success || from.output > to.output)
         throw new UsageError('--from and --to must be days (YYYY-MM-DD), --from not after --to.');
-      if (local) process.env.AWS_ENDPOINT_URL_COMPREHEND ??= `http://127.0.0.1:${process.env.COMPREHEND_PORT ?? 8008}`;
       await commentReanalysis(integer(values.tenant, 'tenant'), { from: from.output, to: to.output }, (line) => console.log(line));
       return;
     }
@@ -278,7 +290,6 @@ async function run(argv: string[]): Promise<void> {
       if (file === 'asyncFailures') return console.log(await redriveAsync(local, values['dlq-url']));
       const queue = QUEUES[file as QueueId];
       if (!queue) throw new UsageError(`redrive needs a queue: ${[...Object.keys(QUEUES), 'asyncFailures'].join(' or ')}.`);
-      if (local) process.env.AWS_ENDPOINT_URL_SQS ??= `http://127.0.0.1:${process.env.SQS_PORT ?? 9324}`;
       const client = new SQSClient({});
       const dlqUrl = values['dlq-url'] ?? (await queueUrl(client, `${queue.name}-dlq`));
       const sourceUrl = values['source-url'] ?? (await queueUrl(client, queue.name));
@@ -297,8 +308,7 @@ async function createManager(local: boolean, tenantId: number, email: string, sc
   if (!(await tenantService.getTenant(tenantId))) throw new UsageError(`tenant ${tenantId} does not exist.`);
   let userPoolId = process.env[ENV.userPoolId];
   if (local) {
-    process.env.AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER ??= `http://127.0.0.1:${process.env.COGNITO_PORT ?? 9229}`;
-    userPoolId ??= (await setupUserPool(process.env.AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER)).userPoolId;
+    userPoolId ??= (await setupUserPool(process.env.AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER!)).userPoolId;
   }
   if (!userPoolId) throw new UsageError(`set ${ENV.userPoolId} to the data stack's output UserPoolId.`);
   // Cognito's own policy: 12 characters or more, upper and lower case, a digit and a symbol.
@@ -327,7 +337,6 @@ async function redriveAsync(local: boolean, url: string | undefined): Promise<st
       await lambda.send(new InvokeCommand({ FunctionName: functionArn, InvocationType: 'Event', Payload: JSON.stringify(payload) }));
     });
   }
-  process.env.AWS_ENDPOINT_URL_SQS ??= `http://127.0.0.1:${process.env.SQS_PORT ?? 9324}`;
   const client = new SQSClient({});
   for (const queue of Object.values(QUEUES)) process.env[queue.urlEnv] ??= await queueUrl(client, queue.name);
   const failures = url ?? (await queueUrl(client, ASYNC_FAILURES.name));

@@ -91,6 +91,28 @@ export const acknowledgeAthenaResultsBucket = (bucket: IConstruct): void =>
   });
 
 /**
+ * The analysts' managed policy (analytics.ts): its wildcards are object and table names within one tenant's grant. The
+ * findings name the buckets by their logical ids.
+ */
+export const acknowledgeAnalystPolicy = (policy: IConstruct, datasets: readonly string[], bucketId: string, resultsId: string): void =>
+  Validations.of(policy).acknowledge(
+    ...datasets.map((dataset) => ({
+      id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${dataset}/tenant=<aws:PrincipalTag/tenant>/*]`,
+      reason: `An analyst reads any day of ${dataset} of their own tenant (the tenant their role or user is tagged with): the wildcard is the day's key under that prefix.`,
+    })),
+    {
+      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:table/<AnalyticsDatabase>/*]',
+      reason:
+        "Athena reads the analytics database's tables (one per dataset) for the analyst: the wildcard is the table name in that one database.",
+    },
+    {
+      id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${resultsId}.Arn>/*]`,
+      reason:
+        "Athena writes and reads the workgroup's results with the analyst's credentials, each named by its query id: the wildcard is that name in the results bucket (which the analyst may not list).",
+    },
+  );
+
+/**
  * A route anyone may call: GET /health, the survey pages (their link's signed token is their authorization), and the
  * workspace's sign-in pages (the manager's password or refresh token, checked by Cognito, is theirs).
  */

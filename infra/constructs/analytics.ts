@@ -1,11 +1,12 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { CfnNamedQuery, CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
 import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { DATASET_IDS, datasetPrefix, glueColumnsOf, LINKS_PREFIX, PARTITIONS, type DatasetId } from '../../shared/analytics/datasets.js';
 import { SAVED_QUERIES, savedQuerySql, type SavedQueryId } from '../../shared/analytics/queries.js';
-import { acknowledgeAnalyticsBucket, acknowledgeAthenaResultsBucket } from './acknowledgments.js';
+import { acknowledgeAnalystPolicy, acknowledgeAnalyticsBucket, acknowledgeAthenaResultsBucket } from './acknowledgments.js';
 
 /** The longest retention a tenant may set (PrivacyConfig.retentionDays): the lifecycle's backstop past every tenant's own. */
 const MAX_RETENTION_DAYS = 3650;
@@ -79,7 +80,10 @@ export const glueTableInput = (dataset: DatasetId, bucketName: string): CfnTable
  * enforces its own settings (results encrypted in a bucket of their own, a byte limit per query), and the saved
  * queries (shared/analytics/queries/, the SQL the DuckDB test runs) as named queries of that workgroup.
  */
-export function analyticsCatalog(scope: Construct, bucket: IBucket): { database: CfnDatabase; workGroup: CfnWorkGroup } {
+export function analyticsCatalog(
+  scope: Construct,
+  bucket: IBucket,
+): { database: CfnDatabase; workGroup: CfnWorkGroup; analystPolicy: ManagedPolicy } {
   const stack = Stack.of(scope);
   const database = new CfnDatabase(scope, 'AnalyticsDatabase', {
     catalogId: stack.account,
@@ -127,5 +131,68 @@ export function analyticsCatalog(scope: Construct, bucket: IBucket): { database:
       workGroup: workGroup.ref,
       queryString: savedQuerySql(id),
     });
-  return { database, workGroup };
+  const analystPolicy = analystManagedPolicy(scope, { bucket, results, database, workGroup });
+  return { database, workGroup, analystPolicy };
+}
+
+/** The tenant an analyst's role or user is tagged with (`tenant` = its id): IAM resolves it per request. */
+export const ANALYST_TENANT = '${aws:PrincipalTag/tenant}';
+
+/**
+ * One tenant's analysts, as a managed policy to attach to their role or users, each tagged `tenant` = the tenant's id:
+ * Athena in the analytics workgroup only (its saved queries, no list of others' queries), the catalogue read only,
+ * the analytics bucket's objects under the tenant's prefix of each dataset only (Athena reads them with the analyst's
+ * own credentials: a query naming another tenant fails with Access Denied), and the workgroup's results. Without the
+ * tag, the S3 statements match nothing.
+ */
+function analystManagedPolicy(
+  scope: Construct,
+  { bucket, results, database, workGroup }: { bucket: IBucket; results: IBucket; database: CfnDatabase; workGroup: CfnWorkGroup },
+): ManagedPolicy {
+  const stack = Stack.of(scope);
+  const glue = (resource: string) => stack.formatArn({ service: 'glue', resource, resourceName: undefined });
+  const prefixes = DATASET_IDS.map((dataset) => `${datasetPrefix(dataset)}tenant=${ANALYST_TENANT}/`);
+  const policy = new ManagedPolicy(scope, 'AnalystPolicy', {
+    description: "One tenant's analysts (role or user tagged tenant=<id>): Athena's analytics workgroup, that tenant's days",
+    statements: [
+      new PolicyStatement({
+        sid: 'AthenaWorkGroup',
+        actions: [
+          'athena:StartQueryExecution',
+          'athena:GetQueryExecution',
+          'athena:GetQueryResults',
+          'athena:StopQueryExecution',
+          'athena:GetWorkGroup',
+          'athena:ListNamedQueries',
+          'athena:GetNamedQuery',
+          'athena:BatchGetNamedQuery',
+        ],
+        resources: [stack.formatArn({ service: 'athena', resource: 'workgroup', resourceName: workGroup.ref })],
+      }),
+      new PolicyStatement({
+        sid: 'GlueCatalogRead',
+        actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetTables', 'glue:GetPartitions'],
+        resources: [glue('catalog'), glue(`database/${database.ref}`), glue(`table/${database.ref}/*`)],
+      }),
+      new PolicyStatement({
+        sid: 'TenantDays',
+        actions: ['s3:GetObject'],
+        resources: prefixes.map((prefix) => bucket.arnForObjects(`${prefix}*`)),
+      }),
+      new PolicyStatement({
+        sid: 'TenantDaysList',
+        actions: ['s3:ListBucket'],
+        resources: [bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': prefixes.map((prefix) => `${prefix}*`) } },
+      }),
+      new PolicyStatement({
+        sid: 'QueryResults',
+        actions: ['s3:GetBucketLocation', 's3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
+        resources: [results.bucketArn, results.arnForObjects('*')],
+      }),
+    ],
+  });
+  const logicalId = (construct: IBucket) => stack.getLogicalId(construct.node.defaultChild as CfnBucket);
+  acknowledgeAnalystPolicy(policy, DATASET_IDS, logicalId(bucket), logicalId(results));
+  return policy;
 }

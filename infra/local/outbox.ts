@@ -10,7 +10,8 @@ import { listen } from './listen.js';
  * pointed at it, and it answers their calls as AWS End User Messaging SMS (`SendTextMessage`, JSON 1.0 protocol) and
  * Social (`SendWhatsAppMessage`, REST JSON) do, so the SDKs' serialisation is exercised for real. Webhooks to
  * `/webhooks/<tenant>` (the chatbot hand-off) and `/events/<tenant>` are verified as a tenant's receiver would, with
- * the Standard Webhooks library and the endpoint's secrets (valid when one of them verifies). Everything received is
+ * the Standard Webhooks library and the endpoint's secrets (valid when one of them verifies). A POST to any other path
+ * (but `/faults` and `/clear`) is a Slack or Teams message, as those webhooks take any path. Everything received is
  * listed at `GET /messages` (JSON) and shown at `/`.
  *
  * What it refuses as the services would: a destination number that is not E.164 (ValidationException), and the
@@ -202,8 +203,9 @@ export async function startOutbox(options: {
       });
       return json(forced ?? (signatureValid ? 200 : 401), { received: signatureValid });
     }
-    // A tenant's Slack or Teams webhook (unsigned, as theirs are): `?status=NNN` makes it answer that status instead.
-    if (req.method === 'POST' && /^\/chat\/[\w-]+$/.test(url.pathname)) {
+    // A tenant's Slack or Teams webhook (unsigned, as theirs are), at any other path (a Slack or Teams address's path
+    // works as it is, `/chat/<name>` as well): `?status=NNN` makes it answer that status instead.
+    if (req.method === 'POST') {
       const forced = Number(url.searchParams.get('status')) || undefined;
       record({ channel: 'chat', to: req.url ?? null, text: body, link: null, transactionId: null, attemptId: null, signatureValid: null });
       return json(forced ?? 200, { ok: !forced });

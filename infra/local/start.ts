@@ -3,14 +3,17 @@ import { StartupError, onShutdown } from './services.js';
 import { startLocalStack } from './stack.js';
 import { API_KEY_HEADER } from '../../shared/headers.js';
 import { DEMO_MANAGERS } from './demo-managers.js';
+import { LOCAL_TABLE_NAME, localPort, type LocalPortName } from './ports.js';
 
 /** `npm start`: the whole service on this machine, no AWS account and no Docker. */
 
 const env = process.env;
-const port = (name: string, fallback: number) => {
-  const value = Number(env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new StartupError(`${name} must be a port number, got "${env[name]}".`);
-  return value;
+const port = (name: LocalPortName) => {
+  try {
+    return localPort(name, env);
+  } catch (error) {
+    throw new StartupError((error as Error).message);
+  }
 };
 
 // From the first moment: a signal while the stack starts still ends the process through 'exit', which stops its emulators.
@@ -19,19 +22,19 @@ onShutdown(() => stop());
 
 try {
   const stack = await startLocalStack({
-    port: port('PORT', 3000),
+    port: port('PORT'),
     host: env.HOST ?? '127.0.0.1',
-    chatbotPort: port('CHATBOT_PORT', 3001),
-    dynamoDbPort: port('DYNAMODB_PORT', 8000),
-    sqsPort: port('SQS_PORT', 9324),
-    sesPort: port('SES_PORT', 8005),
-    outboxPort: port('OUTBOX_PORT', 8006),
-    comprehendPort: port('COMPREHEND_PORT', 8008),
-    cognitoPort: port('COGNITO_PORT', 9229),
-    s3Port: port('S3_PORT', 8007),
-    surveyBaseUrl: env.SURVEY_BASE_URL ?? `http://localhost:${port('PORT', 3000)}`,
+    chatbotPort: port('CHATBOT_PORT'),
+    dynamoDbPort: port('DYNAMODB_PORT'),
+    sqsPort: port('SQS_PORT'),
+    sesPort: port('SES_PORT'),
+    outboxPort: port('OUTBOX_PORT'),
+    comprehendPort: port('COMPREHEND_PORT'),
+    cognitoPort: port('COGNITO_PORT'),
+    s3Port: port('S3_PORT'),
+    surveyBaseUrl: env.SURVEY_BASE_URL ?? `http://localhost:${port('PORT')}`,
     dataDir: env.DATA_DIR,
-    tableName: env.TABLE_NAME ?? 'survey-service',
+    tableName: env.TABLE_NAME ?? LOCAL_TABLE_NAME,
     authorizerCacheTtlSeconds: Number(env.AUTHORIZER_CACHE_TTL ?? 0),
     seed: true,
     visibilityTimeoutSeconds: Number(env.LOCAL_VISIBILITY_TIMEOUT ?? 30),

@@ -36,10 +36,14 @@ export class SurveyDataStack extends Stack {
       exportName: this.analyticsBucketNameExport,
       description: `The analytics export's Parquet files (docs/analytics.md): the admin command's export writes here (${ENV.analyticsBucket}=<this>)`,
     });
-    const { database, workGroup } = analyticsCatalog(this, this.analyticsBucket);
+    const { database, workGroup, analystPolicy } = analyticsCatalog(this, this.analyticsBucket);
     new CfnOutput(this, 'AnalyticsWorkGroupName', {
       value: workGroup.ref,
       description: `The Athena workgroup of the analytics export's tables (Glue database ${database.ref}; docs/analytics.md)`,
+    });
+    new CfnOutput(this, 'AnalystPolicyArn', {
+      value: analystPolicy.managedPolicyArn,
+      description: "Attach to a tenant's analysts' role or users, tagged tenant=<its id>: Athena over that tenant's days only",
     });
     this.managers = new Managers(this);
     new CfnOutput(this, 'UserPoolId', {

@@ -395,7 +395,7 @@ export const enWorkspace: WorkspaceCatalogue = {
   'answers.problem.other': 'Invalid filter: {message}',
   'answers.export': 'Export CSV',
   'answers.export.hint':
-    'Up to {max, number} answers of these filters, from this page on. A larger export goes on at the next address, which each file gives in its {header} header (or follow “Older” and export again).',
+    'Up to {max, number} answers of these filters, from this page on. To export more, follow “Older” and export again.',
   'answers.found': 'Answers found',
   'answers.empty': 'No answers with these filters.',
   'answers.more': 'Older',

@@ -398,7 +398,7 @@ export const esWorkspace: WorkspaceCatalogue = {
   'answers.problem.other': 'Filtro no válido: {message}',
   'answers.export': 'Exportar CSV',
   'answers.export.hint':
-    'Hasta {max, number} respuestas de estos filtros, desde esta página. Una exportación mayor sigue en la próxima dirección, que cada archivo trae en la cabecera {header} (o siga “Más antiguas” y exporte de nuevo).',
+    'Hasta {max, number} respuestas de estos filtros, desde esta página. Para exportar más, siga “Más antiguas” y exporte de nuevo.',
   'answers.found': 'Respuestas encontradas',
   'answers.empty': 'Ninguna respuesta con estos filtros.',
   'answers.more': 'Más antiguas',
@@ -745,9 +745,9 @@ export const esAdminUsers: AdminUsersCatalogue = {
 export const esAdminWebhooks: AdminWebhooksCatalogue = {
   'admin.webhooks.webhooksIntro':
     'Direcciones que reciben los eventos de la empresa, firmados según Standard Webhooks, cada una con su propio secreto. Como máximo 5.',
-  'admin.webhooks.endpointList': 'Endpoints configurados',
-  'admin.webhooks.noEndpoints': 'Todavía no hay endpoints.',
-  'admin.webhooks.newEndpoint': 'Nuevo endpoint',
+  'admin.webhooks.endpointList': 'Direcciones configuradas',
+  'admin.webhooks.noEndpoints': 'Todavía no hay direcciones.',
+  'admin.webhooks.newEndpoint': 'Nueva dirección',
   'admin.webhooks.urlHint': 'https://… en una dirección pública (http y direcciones locales solo en una instalación local).',
   'admin.webhooks.events': 'Eventos',
   'admin.webhooks.eventsHint': 'Ninguno marcado: todos los eventos.',
@@ -765,15 +765,15 @@ export const esAdminWebhooks: AdminWebhooksCatalogue = {
   'admin.webhooks.add': 'Agregar',
   'admin.webhooks.remove': 'Quitar',
   'admin.webhooks.added':
-    'Endpoint agregado. El secreto de firma de un endpoint nuevo se muestra una vez, en la página tras agregarlo; si se perdió, rótelo (POST /public/admin/webhooks/rotate).',
+    'Dirección agregada. El secreto de firma de una dirección nueva se muestra una vez, en la página tras agregarla; si se perdió, rótelo (POST /public/admin/webhooks/rotate).',
   'admin.webhooks.addedSecret':
-    'Endpoint {url} agregado. Su secreto de firma, para verificar la firma de cada entrega: cópielo ahora, no se mostrará de nuevo.',
-  'admin.webhooks.removed': 'Endpoint quitado.',
-  'admin.webhooks.unknownEndpoint': 'Este endpoint ya no está en la configuración.',
+    'Dirección {url} agregada. Su secreto de firma, para verificar la firma de cada entrega: cópielo ahora, no se mostrará de nuevo.',
+  'admin.webhooks.removed': 'Dirección quitada.',
+  'admin.webhooks.unknownEndpoint': 'Esta dirección ya no está en la configuración.',
   'admin.chat.title': 'Alertas en el chat (Slack, Microsoft Teams)',
   'admin.chat.intro':
     'Un mensaje en un canal de Slack (webhook entrante) o de Microsoft Teams (webhook de un flujo de Workflows) cuando un caso se abre o vence su plazo. Como máximo 20. Nunca lleva el contacto del cliente.',
-  'admin.chat.none': 'Todavía no hay endpoints de chat.',
+  'admin.chat.none': 'Todavía no hay canales de chat.',
   'admin.chat.kind': 'Chat',
   'admin.chat.stores': 'Tiendas (códigos, separados por comas)',
   'admin.chat.storesHint': 'Vacío: todas las tiendas.',
@@ -784,10 +784,10 @@ export const esAdminWebhooks: AdminWebhooksCatalogue = {
   'admin.chat.event.digest': 'Resumen periódico',
   'admin.chat.event.scoreDrop': 'Caída de nota más allá del azar',
   'admin.chat.failed': 'Mensajes que fallaron (30 días)',
-  'admin.chat.new': 'Nuevo endpoint de chat',
-  'admin.chat.add': 'Agregar endpoint de chat',
-  'admin.chat.added': 'Endpoint de chat agregado.',
-  'admin.chat.removed': 'Endpoint de chat eliminado.',
+  'admin.chat.new': 'Nuevo canal de chat',
+  'admin.chat.add': 'Agregar canal de chat',
+  'admin.chat.added': 'Canal de chat agregado.',
+  'admin.chat.removed': 'Canal de chat eliminado.',
 };
 
 export const esAdminRegions: AdminRegionsCatalogue = {

@@ -386,7 +386,7 @@ export const ptBRWorkspace = {
   'answers.problem.other': 'Filtro inválido: {message}',
   'answers.export': 'Exportar CSV',
   'answers.export.hint':
-    'Até {max, number} respostas destes filtros, a partir desta página. Uma exportação maior continua pelo próximo endereço, que cada arquivo traz no cabeçalho {header} (ou siga “Mais antigas” e exporte de novo).',
+    'Até {max, number} respostas destes filtros, a partir desta página. Para exportar mais, siga “Mais antigas” e exporte de novo.',
   'answers.found': 'Respostas encontradas',
   'answers.empty': 'Nenhuma resposta com estes filtros.',
   'answers.more': 'Mais antigas',
@@ -732,9 +732,9 @@ export const ptBRAdminUsers = {
 export const ptBRAdminWebhooks = {
   'admin.webhooks.webhooksIntro':
     'Endereços que recebem os eventos da empresa, assinados conforme o Standard Webhooks, cada um com o seu segredo. No máximo 5.',
-  'admin.webhooks.endpointList': 'Endpoints configurados',
-  'admin.webhooks.noEndpoints': 'Nenhum endpoint ainda.',
-  'admin.webhooks.newEndpoint': 'Novo endpoint',
+  'admin.webhooks.endpointList': 'Endereços configurados',
+  'admin.webhooks.noEndpoints': 'Nenhum endereço ainda.',
+  'admin.webhooks.newEndpoint': 'Novo endereço',
   'admin.webhooks.urlHint': 'https://… num endereço público (http e endereços locais só numa instalação local).',
   'admin.webhooks.events': 'Eventos',
   'admin.webhooks.eventsHint': 'Nenhum marcado: todos os eventos.',
@@ -752,15 +752,15 @@ export const ptBRAdminWebhooks = {
   'admin.webhooks.add': 'Adicionar',
   'admin.webhooks.remove': 'Remover',
   'admin.webhooks.added':
-    'Endpoint adicionado. O segredo de assinatura de um endpoint novo é mostrado uma vez, na página após adicioná-lo; se ele se perdeu, faça a rotação (POST /public/admin/webhooks/rotate).',
+    'Endereço adicionado. O segredo de assinatura de um endereço novo é mostrado uma vez, na página após adicioná-lo; se ele se perdeu, faça a rotação (POST /public/admin/webhooks/rotate).',
   'admin.webhooks.addedSecret':
-    'Endpoint {url} adicionado. O segredo de assinatura dele, para conferir a assinatura de cada entrega: copie agora, ele não será mostrado de novo.',
-  'admin.webhooks.removed': 'Endpoint removido.',
-  'admin.webhooks.unknownEndpoint': 'Este endpoint não está mais na configuração.',
+    'Endereço {url} adicionado. O segredo de assinatura dele, para conferir a assinatura de cada entrega: copie agora, ele não será mostrado de novo.',
+  'admin.webhooks.removed': 'Endereço removido.',
+  'admin.webhooks.unknownEndpoint': 'Este endereço não está mais na configuração.',
   'admin.chat.title': 'Alertas no chat (Slack, Microsoft Teams)',
   'admin.chat.intro':
     'Uma mensagem num canal do Slack (webhook de entrada) ou do Microsoft Teams (webhook de um fluxo do Workflows) quando um caso abre ou passa do prazo. No máximo 20. Nunca leva o contato do cliente.',
-  'admin.chat.none': 'Nenhum endpoint de chat ainda.',
+  'admin.chat.none': 'Nenhum canal de chat ainda.',
   'admin.chat.kind': 'Chat',
   'admin.chat.stores': 'Lojas (códigos, separados por vírgula)',
   'admin.chat.storesHint': 'Vazio: todas as lojas.',
@@ -772,10 +772,10 @@ export const ptBRAdminWebhooks = {
   'admin.chat.event.digest': 'Resumo periódico',
   'admin.chat.event.scoreDrop': 'Queda de nota além do acaso',
   'admin.chat.failed': 'Mensagens que falharam (30 dias)',
-  'admin.chat.new': 'Novo endpoint de chat',
-  'admin.chat.add': 'Adicionar endpoint de chat',
-  'admin.chat.added': 'Endpoint de chat adicionado.',
-  'admin.chat.removed': 'Endpoint de chat removido.',
+  'admin.chat.new': 'Novo canal de chat',
+  'admin.chat.add': 'Adicionar canal de chat',
+  'admin.chat.added': 'Canal de chat adicionado.',
+  'admin.chat.removed': 'Canal de chat removido.',
 } as const;
 
 export const ptBRAdminRegions = {

@@ -155,7 +155,7 @@ export function answersPage(ports: AnswersPagePorts) {
     const job = await ports.exports.find(tenantId, user, kept);
     const body = html`<h1>${t('answers.title')}</h1>${form}
 <p class="export"><a href="${exportLink}" download>${t('answers.export')}</a>
-<span class="hint">${message((a) => t('answers.export.hint', a), { max: PAGING.maxLimit, header: html`<code>Link</code>` })}</span></p>
+<span class="hint">${message((a) => t('answers.export.hint', a), { max: PAGING.maxLimit })}</span></p>
 ${exportArea(words, base, kept, job)}
 <h2 id="answers-title" class="visually-hidden">${t('answers.found')}</h2>
 ${items.length ? html`<ol id="answers" class="answers" aria-labelledby="answers-title">${items}</ol>` : html`<p id="answers-empty">${t('answers.empty')}</p>`}

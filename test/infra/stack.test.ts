@@ -80,8 +80,8 @@ describe('the CDK stacks', () => {
     expect(counts).toEqual({
       // The table, the user pool and its workspace client, the logo and analytics buckets and their policies, three
       // secrets; the analytics catalog: a Glue database, a table per dataset, the workgroup, its results bucket and
-      // policy, and a named query per saved query.
-      'Test-Data': 10 + 1 + DATASET_IDS.length + 3 + Object.keys(SAVED_QUERIES).length,
+      // policy, a named query per saved query, and the analysts' managed policy.
+      'Test-Data': 10 + 1 + DATASET_IDS.length + 3 + Object.keys(SAVED_QUERIES).length + 1,
       Test: 4,
       'Test/Messaging': 70,
       'Test/PublicApi': 34,
@@ -764,6 +764,42 @@ describe('the CDK stacks', () => {
     });
     const queries = ofType('AWS::Athena::NamedQuery').map(([, q]) => q.Properties.QueryString);
     expect(queries.sort()).toEqual((Object.keys(SAVED_QUERIES) as (keyof typeof SAVED_QUERIES)[]).map(savedQuerySql).sort());
+  });
+
+  it("gives one tenant's analysts a managed policy: the analytics workgroup, the catalogue read only, their tenant's days", () => {
+    const [[id, policy]] = ofType('AWS::IAM::ManagedPolicy') as [[string, Resource]];
+    expect(stackOf[id]).toBe('Test-Data');
+    const statements = policy.Properties.PolicyDocument.Statement as {
+      Sid: string;
+      Action: string[];
+      Resource: unknown;
+      Condition?: unknown;
+    }[];
+    const text = (value: unknown) => JSON.stringify(value);
+    const of = (sid: string) => statements.find((statement) => statement.Sid === sid)!;
+    expect(statements.map((statement) => statement.Sid).sort()).toEqual([
+      'AthenaWorkGroup',
+      'GlueCatalogRead',
+      'QueryResults',
+      'TenantDays',
+      'TenantDaysList',
+    ]);
+    // No statement reaches every resource, and none writes, deletes or lists outside the workgroup's results.
+    for (const statement of statements) expect(text(statement.Resource), statement.Sid).not.toBe('"*"');
+    expect(of('AthenaWorkGroup').Action.every((action) => action.startsWith('athena:'))).toBe(true);
+    expect(of('AthenaWorkGroup').Action).not.toContain('athena:ListQueryExecutions');
+    expect(text(of('AthenaWorkGroup').Resource)).toContain(':workgroup/",{"Ref":"AnalyticsWorkGroup"}');
+    expect(of('GlueCatalogRead').Action.every((action) => /^glue:Get/.test(action))).toBe(true);
+    expect(text(of('GlueCatalogRead').Resource)).toContain('AnalyticsDatabase');
+    expect(of('TenantDays').Action).toEqual('s3:GetObject');
+    const days = text(of('TenantDays').Resource);
+    for (const dataset of DATASET_IDS) expect(days).toContain(`/${dataset}/tenant=\${aws:PrincipalTag/tenant}/*`);
+    expect(days).toContain('AnalyticsBucket');
+    expect(text(of('TenantDaysList').Condition)).toBe(
+      text({ StringLike: { 's3:prefix': DATASET_IDS.map((dataset) => `${dataset}/tenant=\${aws:PrincipalTag/tenant}/*`) } }),
+    );
+    expect(text(of('QueryResults').Resource)).toContain('AthenaResultsBucket');
+    expect(text(of('QueryResults').Resource)).not.toContain('AnalyticsBucket');
   });
 
   it("keeps the tenants' logos in a private, TLS-only, unversioned bucket, retained with the data", () => {

@@ -1,4 +1,9 @@
 import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import * as v from 'valibot';
@@ -7,14 +12,13 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as analyticsExporter } from '../../functions/queue/analytics-exporter.js';
 import { handler as caseOpener } from '../../functions/queue/case-opener.js';
 import { handler as privacyConsumer } from '../../functions/queue/privacy-requests.js';
-import { query } from '../../infra/analytics.js';
+import { query, savedQuery } from '../../infra/analytics.js';
 import { invoke } from '../../infra/local/invoke.js';
 import { exportChains, LinkMessage } from '../../shared/analytics/chain.js';
 import { DATASET_IDS, objectKeyOf } from '../../shared/analytics/datasets.js';
 import * as analytics from '../../shared/analytics/export.js';
 import type { WriteLimits } from '../../shared/analytics/parquet.js';
 import type { AnalyticsFiles } from '../../shared/analytics/ports.js';
-import { forTenant, savedQuerySql } from '../../shared/analytics/queries.js';
 import { nextExport, runChainId, settledDay, type RunMessage } from '../../shared/analytics/schedule.js';
 import { dayAnswers } from '../../shared/adapters/analytics-answers.js';
 import { analyticsChains } from '../../shared/adapters/analytics-chains.js';
@@ -23,6 +27,8 @@ import { analyticsFiles } from '../../shared/adapters/analytics-files.js';
 import { pseudonymKey } from '../../shared/adapters/analytics-key.js';
 import { dayCases, daySurveys } from '../../shared/adapters/analytics-records.js';
 import { db } from '../../shared/adapters/dynamodb.js';
+import { s3 } from '../../shared/adapters/s3.js';
+import { ENV } from '../../shared/config.js';
 import { dueTimerKey } from '../../shared/adapters/due-timers.js';
 import { surveyIndex } from '../../shared/adapters/transaction-repository.js';
 import { readSettings } from '../../shared/adapters/settings-repository.js';
@@ -67,8 +73,8 @@ let ownedCase: number;
 
 const settings = (extra: object) =>
   putSettings(tenant.tenantId, { ...DEMO_SETTINGS, timeZone: 'UTC', analytics: { comments: true }, ...extra });
-const rows = async () => query(`SELECT * FROM answers WHERE tenant = ${tenant.tenantId} ORDER BY store_id, score DESC`);
-const caseRows = async () => query(`SELECT * FROM cases WHERE tenant = ${tenant.tenantId} ORDER BY store_id`);
+const rows = async () => query(tenant.tenantId, `SELECT * FROM answers WHERE tenant = ${tenant.tenantId} ORDER BY store_id, score DESC`);
+const caseRows = async () => query(tenant.tenantId, `SELECT * FROM cases WHERE tenant = ${tenant.tenantId} ORDER BY store_id`);
 const patchCase = async (id: number, body: object) => {
   const res = await api({
     method: 'PATCH',
@@ -138,7 +144,11 @@ async function chainItem(chainId: string) {
 
 /** Every row of every dataset of the tenant, as DuckDB reads them. */
 const everything = async () =>
-  Promise.all(DATASET_IDS.map((dataset) => query(`SELECT * FROM ${dataset} WHERE tenant = ${tenant.tenantId} ORDER BY transaction_id`)));
+  Promise.all(
+    DATASET_IDS.map((dataset) =>
+      query(tenant.tenantId, `SELECT * FROM ${dataset} WHERE tenant = ${tenant.tenantId} ORDER BY transaction_id`),
+    ),
+  );
 
 /** The ids of the tenant's cases opened today, as the export's own read lists them. */
 async function caseRowsOfTable(): Promise<number[]> {
@@ -183,6 +193,7 @@ describe('the analytics export', () => {
     expect(await analyticsExport.exportDays(tenant.tenantId, today, today)).toEqual([{ day: today, outcome: 'skipped' }]);
 
     const counted = await query(
+      tenant.tenantId,
       `SELECT store_id, count(*) AS answers FROM answers WHERE tenant = ${tenant.tenantId} AND date = '${today}' GROUP BY store_id ORDER BY store_id`,
     );
     const results = await api({
@@ -193,14 +204,14 @@ describe('the analytics export', () => {
     });
     expect(results.status, results.text).toBe(200);
     const expected = (results.body.data as { key: string; responses: number }[])
-      .map((row) => ({ store_id: Number(row.key), answers: String(row.responses) }))
+      .map((row) => ({ store_id: Number(row.key), answers: row.responses }))
       .sort((a, b) => a.store_id - b.store_id);
     expect(counted).toEqual(expected);
-    expect(expected.map((row) => row.answers)).toEqual(['2', '1']);
+    expect(expected.map((row) => row.answers)).toEqual([2, 1]);
     // Every sale's survey on the day it was registered; every case on the day it opened.
     const count = async (dataset: string) =>
-      (await query(`SELECT count(*) AS n FROM ${dataset} WHERE tenant = ${tenant.tenantId} AND date = '${today}'`))[0]!.n;
-    expect([await count('surveys'), await count('cases')]).toEqual(['3', '2']);
+      (await query(tenant.tenantId, `SELECT count(*) AS n FROM ${dataset} WHERE tenant = ${tenant.tenantId} AND date = '${today}'`))[0]!.n;
+    expect([await count('surveys'), await count('cases')]).toEqual([3, 2]);
     // The admin command is a process of its own (tsx compiles it): seconds on a quiet machine, more on a busy one.
   }, 90_000);
 
@@ -209,7 +220,7 @@ describe('the analytics export', () => {
     expect(exported).toHaveLength(3);
     const text = JSON.stringify(exported);
     for (const dataset of DATASET_IDS) {
-      const every = JSON.stringify(await query(`SELECT * FROM ${dataset} WHERE tenant = ${tenant.tenantId}`));
+      const every = JSON.stringify(await query(tenant.tenantId, `SELECT * FROM ${dataset} WHERE tenant = ${tenant.tenantId}`));
       expect(every.length, dataset).toBeGreaterThan(100);
       for (const personal of ['Maria Um', 'Bia Lima', SUBJECT.name, SUBJECT.email, '987651234', CPF, '@example.com', OWNER, '@loja.test'])
         expect(every, dataset).not.toContain(personal);
@@ -225,17 +236,88 @@ describe('the analytics export', () => {
   });
 
   it('runs the saved queries on DuckDB as Athena would', async () => {
-    const nps = await query(forTenant(savedQuerySql('npsByStoreAndWeek'), tenant.tenantId));
+    const nps = await savedQuery(tenant.tenantId, 'npsByStoreAndWeek');
+    // Counts are numbers, as Athena's console shows them (DuckDB's BIGINT and HUGEINT would be strings).
     expect(nps.map((row) => [row.store_id, row.answers, row.nps])).toEqual([
-      [1, '2', 0],
-      [2, '1', -100],
+      [1, 2, 0],
+      [2, 1, -100],
     ]);
-    expect(await query(forTenant(savedQuerySql('detractorThemesByRegion'), tenant.tenantId))).toEqual([]);
+    expect(await savedQuery(tenant.tenantId, 'detractorThemesByRegion')).toEqual([]);
     // The owned case recovered its customer; the other has no owner and no recovery survey answered.
-    expect(await query(forTenant(savedQuerySql('recoveryRateByOwner'), tenant.tenantId))).toEqual([
-      { owner_key: expect.stringMatching(/^[\w-]{22}$/), cases: '1', surveyed: '1', recovered: '1', recovery_rate: 100 },
-      { owner_key: null, cases: '1', surveyed: '0', recovered: '0', recovery_rate: null },
+    expect(await savedQuery(tenant.tenantId, 'recoveryRateByOwner')).toEqual([
+      { owner_key: expect.stringMatching(/^[\w-]{22}$/), cases: 1, surveyed: 1, recovered: 1, recovery_rate: 100 },
+      { owner_key: null, cases: 1, surveyed: 0, recovered: 0, recovery_rate: null },
     ]);
+  });
+
+  describe('npm run analytics', () => {
+    // Another tenant's days beside this one's: a file DuckDB writes, in the export's keys (any columns: union_by_name).
+    const other = 9_000_000 + Math.floor(Math.random() * 900_000);
+    const bucket = () => process.env[ENV.analyticsBucket]!;
+    beforeAll(async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'analytics-other-'));
+      const instance = await DuckDBInstance.create(':memory:');
+      const file = join(dir, 'part-0.parquet');
+      await (
+        await instance.connect()
+      ).run(
+        `COPY (SELECT * FROM (VALUES (1, 'detractor', ['wait', 'price']), (2, 'detractor', ['wait']), (2, 'detractor', ['wait', 'staff']),
+          (2, 'promoter', ['staff']), (NULL, 'detractor', ['price'])) AS t(region_id, bucket, themes)) TO '${file}' (FORMAT parquet)`,
+      );
+      instance.closeSync();
+      await s3().send(
+        new PutObjectCommand({ Bucket: bucket(), Key: objectKeyOf('answers', other, '2026-01-05'), Body: readFileSync(file) }),
+      );
+    });
+
+    it("reads only the tenant's own files", async () => {
+      expect(await query(tenant.tenantId, 'SELECT DISTINCT tenant FROM answers')).toEqual([{ tenant: tenant.tenantId }]);
+      expect(await query(other, 'SELECT tenant, count(*) AS n FROM answers GROUP BY tenant')).toEqual([{ tenant: other, n: 5 }]);
+      expect(await query(other, 'SELECT count(*) AS n FROM surveys')).toEqual([{ n: 0 }]);
+    });
+
+    it('reads and writes no file and reaches no network once loaded, and the SQL cannot turn that back on', async () => {
+      const leak = join(mkdtempSync(join(tmpdir(), 'analytics-leak-')), 'leak.csv');
+      for (const sql of [
+        "SELECT * FROM read_text('/etc/hostname')",
+        `COPY answers TO '${leak}'`,
+        "SELECT * FROM read_csv('/etc/passwd')",
+        "ATTACH '/tmp/other.duckdb' AS other",
+        "SELECT * FROM read_parquet('http://127.0.0.1:1/x.parquet')",
+      ])
+        await expect(query(tenant.tenantId, sql), sql).rejects.toThrow(/external access|disabled|Permission Error/i);
+      expect(existsSync(leak)).toBe(false);
+      await expect(query(tenant.tenantId, 'SET enable_external_access = true')).rejects.toThrow(/lock|configuration/i);
+      await expect(query(tenant.tenantId, 'RESET lock_configuration')).rejects.toThrow(/lock|configuration/i);
+    });
+
+    it('runs a saved query by its name with its parameters, from the command line, counts as numbers', async () => {
+      expect(await savedQuery(other, 'detractorThemesByRegion')).toEqual([
+        { region_id: 1, theme: 'price', answers: 1 },
+        { region_id: 1, theme: 'wait', answers: 1 },
+        { region_id: 2, theme: 'wait', answers: 2 },
+        { region_id: 2, theme: 'staff', answers: 1 },
+        { region_id: null, theme: 'price', answers: 1 },
+      ]);
+      const analyticsCommand = (args: string[]) =>
+        promisify(execFile)('npx', ['tsx', 'infra/analytics.ts', ...args], { env: { ...process.env } });
+      const { stdout } = await analyticsCommand(['--tenant', String(other), '--query', 'detractor-themes-by-region', '--region', '2']);
+      expect(
+        stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as unknown),
+      ).toEqual([
+        { region_id: 2, theme: 'wait', answers: 2 },
+        { region_id: 2, theme: 'staff', answers: 1 },
+      ]);
+      const refused = (await analyticsCommand(['--query', 'detractor-themes-by-region']).catch((error: unknown) => error)) as {
+        stderr: string;
+      };
+      expect(refused.stderr).toContain('analytics: --tenant ID is required');
+      const unknown = (await analyticsCommand(['--tenant', '1', '--query', 'nps']).catch((error: unknown) => error)) as { stderr: string };
+      expect(unknown.stderr).toContain('analytics: no saved query "nps": nps-by-store-and-week, detractor-themes-by-region');
+    }, 120_000);
   });
 
   it('writes a day in several parts and row groups, one object that reads back whole', async () => {
@@ -322,26 +404,29 @@ describe('the analytics export', () => {
     expect(await runLinks()).toBe(DATASET_IDS.length);
     expect(await status()).toBe('done');
     const after = await rows();
-    const erased = after.find((row) => row.transaction_id === String(subjectSale));
+    const erased = after.find((row) => row.transaction_id === subjectSale);
     expect(erased).toMatchObject({ customer_key: null, comment: null, score: 2, store_id: 2 });
     expect(JSON.stringify(after)).not.toContain('Joana');
     // Its survey and its case too: no pseudonym left to join them by.
     const subjectOf = async (dataset: string) =>
-      (await query(`SELECT customer_key FROM ${dataset} WHERE tenant = ${tenant.tenantId} AND transaction_id = ${subjectSale}`))[0];
+      (
+        await query(
+          tenant.tenantId,
+          `SELECT customer_key FROM ${dataset} WHERE tenant = ${tenant.tenantId} AND transaction_id = ${subjectSale}`,
+        )
+      )[0];
     expect([await subjectOf('surveys'), await subjectOf('cases')]).toEqual([{ customer_key: null }, { customer_key: null }]);
     // The others keep their key and comment.
-    expect(after.filter((row) => row.transaction_id !== String(subjectSale))).toEqual(
-      before.filter((row) => row.transaction_id !== String(subjectSale)),
-    );
+    expect(after.filter((row) => row.transaction_id !== subjectSale)).toEqual(before.filter((row) => row.transaction_id !== subjectSale));
   });
 
   it('a case resolved after its day was written is in the day written again; a change during that write waits for the next', async () => {
     await patchCase(ownedCase, { status: 'in_progress' });
-    expect((await caseRows()).find((row) => row.transaction_id === String(ownedCase))).toMatchObject({ status: 'open' });
+    expect((await caseRows()).find((row) => row.transaction_id === ownedCase)).toMatchObject({ status: 'open' });
     // The admin command's way: the day is written already (skipped), the day the change marked is written again.
     expect(await analyticsExport.exportDays(tenant.tenantId, today, today)).toEqual([{ day: today, outcome: 'skipped' }]);
     expect(await analyticsExport.rewriteDirty(tenant.tenantId, today)).toEqual([today]);
-    expect((await caseRows()).find((row) => row.transaction_id === String(ownedCase))).toMatchObject({
+    expect((await caseRows()).find((row) => row.transaction_id === ownedCase)).toMatchObject({
       status: 'in_progress',
       first_contact_at: expect.any(String),
     });
@@ -360,7 +445,7 @@ describe('the analytics export', () => {
     expect(await exporter.rewriteDirty(tenant.tenantId, today)).toEqual([today]);
     expect(await dirtyDays.list(tenant.tenantId)).toHaveLength(1);
     expect(await analyticsExport.rewriteDirty(tenant.tenantId, today)).toEqual([today]);
-    expect((await caseRows()).find((row) => row.transaction_id === String(ownedCase))).toMatchObject({
+    expect((await caseRows()).find((row) => row.transaction_id === ownedCase)).toMatchObject({
       status: 'resolved',
       root_cause: 'Atendimento',
       closed_at: expect.any(String),
@@ -376,7 +461,10 @@ describe('the analytics export', () => {
     await analyticsExport.exportDay(tenant.tenantId, yesterday, true);
     const outcome = async () =>
       (
-        await query(`SELECT outcome FROM surveys WHERE tenant = ${tenant.tenantId} AND date = '${yesterday}' AND transaction_id = ${id}`)
+        await query(
+          tenant.tenantId,
+          `SELECT outcome FROM surveys WHERE tenant = ${tenant.tenantId} AND date = '${yesterday}' AND transaction_id = ${id}`,
+        )
       )[0];
     expect(await outcome()).toEqual({ outcome: 'scheduled' });
 
@@ -400,6 +488,7 @@ describe('the analytics export', () => {
     const yesterday = addDays(today, -1);
     await analyticsExport.exportDay(tenant.tenantId, yesterday, true);
     const [row] = await query(
+      tenant.tenantId,
       `SELECT outcome FROM surveys WHERE tenant = ${tenant.tenantId} AND date = '${yesterday}' AND transaction_id = ${id}`,
     );
     expect(row).toEqual({ outcome: 'expired' });

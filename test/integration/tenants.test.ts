@@ -64,6 +64,24 @@ describe('tenants', () => {
     expect(await employeeService.getEmployee(id, 1)).toMatchObject({ name: 'Loja Centro' });
   });
 
+  it("reads npm start's port variables: a second stack's DYNAMODB_PORT and TABLE_NAME, and refuses a port that is none", async () => {
+    // As an operator's shell beside a stack started with DYNAMODB_PORT and TABLE_NAME: no endpoint variable of the SDK's.
+    const { AWS_ENDPOINT_URL_DYNAMODB: endpoint, ...rest } = process.env;
+    const shell = { ...rest, DYNAMODB_PORT: new URL(endpoint!).port };
+    const id = 900_000 + Math.floor(Math.random() * 90_000);
+    const run = (env: NodeJS.ProcessEnv) =>
+      promisify(execFile)(
+        'npx',
+        ['tsx', 'infra/admin.ts', 'create-tenant', '--name', 'porta', '--id', String(id), '--store', 'Loja Porta'],
+        { env },
+      );
+    const created = await run(shell);
+    expect(created.stderr).toContain(`admin: using local table ${process.env.TABLE_NAME} at http://127.0.0.1:${shell.DYNAMODB_PORT}`);
+    expect(await storeService.getStore(id, 1)).toMatchObject({ trade_name: 'Loja Porta' });
+    const refused = (await run({ ...shell, DYNAMODB_PORT: '80o0' }).catch((error: unknown) => error)) as { stderr: string };
+    expect(refused.stderr).toContain('admin: DYNAMODB_PORT must be a port number, got "80o0".');
+  }, 90_000);
+
   it('apply refuses to create a tenant whose file gives no first store', async () => {
     const id = 700_000 + Math.floor(Math.random() * 100_000);
     const [config] = parseTenantFile(JSON.stringify({ tenants: [{ id, name: 'sem-loja' }] }), {}).tenants;

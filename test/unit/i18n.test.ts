@@ -214,3 +214,13 @@ describe('the brand on pages and e-mail', () => {
     expect(mail.subject).toBe('Como foi sua experiência com Ótica Visão?');
   });
 });
+
+describe("the webhooks page and the export's help in the manager's words", () => {
+  it('say no English "endpoint" in Portuguese or Spanish, and no HTTP header anywhere', () => {
+    for (const locale of ['pt-BR', 'es'] as const)
+      for (const [key, text] of Object.entries(catalogueOf(locale)))
+        if (key.startsWith('admin.webhooks.') || key.startsWith('admin.chat.')) expect(text, `${locale} ${key}`).not.toMatch(/endpoint/i);
+    for (const locale of LOCALES)
+      expect(catalogueOf(locale)['answers.export.hint'], locale).not.toMatch(/\{header\}|Link|cabecera|cabeçalho|header/i);
+  });
+});

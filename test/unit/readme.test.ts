@@ -93,6 +93,71 @@ describe('the README and the manual in docs/', () => {
     expect(v.safeParse(DispatchMessage, example).success).toBe(true);
   });
 
+  describe("the README's tables", () => {
+    /** The rows of the README's table under `heading`: from its header to the first line that is not a row, as cells. */
+    const rowsUnder = (heading: string) => {
+      const section = lines(readme.slice(readme.indexOf(heading)));
+      const start = section.findIndex((line) => line.startsWith('|'));
+      const end = section.findIndex((line, index) => index > start && !line.startsWith('|'));
+      return section.slice(start + 2, end).map((line) => ({
+        line,
+        cells: line
+          .slice(1, -1)
+          .split(' | ')
+          .map((cell) => cell.trim()),
+      }));
+    };
+    const linksOf = (text: string) => [...text.matchAll(/\]\(([^)#\s]+)[^)]*\)/g)].map((match) => match[1]!);
+
+    it('hold in the endpoint table only endpoints, each linking the page of the manual that lists it', () => {
+      const known = [...routes, ...workspaceRoutes].map((route) => route.paths[0]);
+      const reference = new Set([...referencePaths('public'), ...referencePaths('chatbot')]);
+      const wrong: string[] = [];
+      for (const { line, cells } of rowsUnder('## Endpoints')) {
+        const [method, path, , page] = cells;
+        const canonical = /^`([^`]+)`/.exec(path ?? '')?.[1];
+        if (cells.length !== 4 || !/^[A-Z]+$/.test(method!) || !canonical || !(known.includes(canonical) || reference.has(canonical))) {
+          wrong.push(`not an endpoint: ${line}`);
+          continue;
+        }
+        const [link] = linksOf(page!);
+        const listed = [...docs].filter(([, text]) => lines(text).some((row) => row.startsWith(`| ${method} | \`${canonical}\``)));
+        if (!link || !listed.some(([name]) => name === link))
+          wrong.push(`${method} ${canonical} links ${link}, listed in ${listed.map(([name]) => name).join(', ')}`);
+      }
+      expect(wrong).toEqual([]);
+    });
+
+    it('list every page of docs/ in The manual, a row a subject with what it holds', () => {
+      const rows = rowsUnder('## The manual');
+      for (const { line, cells } of rows) {
+        expect(cells, line).toHaveLength(2);
+        expect(linksOf(cells[0]!).length, line).toBeGreaterThan(0);
+        expect(linksOf(cells[1]!), line).toEqual([]);
+        expect(cells[1]!.length, line).toBeGreaterThan(10);
+      }
+      const listed = rows.flatMap(({ cells }) => linksOf(cells[0]!));
+      expect([...docs.keys()].filter((page) => !listed.includes(page)).sort()).toEqual([]);
+      expect(listed.filter((page) => !docs.has(page))).toEqual([]);
+    });
+  });
+
+  it('say where a chat alert is sent from, and which file holds the default themes', () => {
+    const cases = docs.get('docs/cases.md')!;
+    const chat = between(cases, '## Where a chat alert is sent from', '## Opening a case');
+    for (const file of [
+      'shared/cases/case-event.ts',
+      'shared/adapters/chat-publisher.ts',
+      'functions/queue/chat-alerts.ts',
+      'shared/chat/delivery.ts',
+    ])
+      expect(chat, file).toContain(`\`${file}\``);
+    const themes = docs.get('docs/themes.md')!;
+    const defaults = between(themes, '## The default themes', "## The tenant's themes");
+    const named = [...defaults.matchAll(/`(shared\/[\w/.-]+\.ts)`/g)].map((match) => match[1]!);
+    expect(named.filter((file) => existsSync(new URL(file, root)) && read(file).includes('export const DEFAULT_THEMES'))).toHaveLength(1);
+  });
+
   it('shows the two commands, and stays a front page of at most 300 lines', () => {
     expect(readme).toContain('npm install && npm start');
     expect(readme).toContain('npm test');

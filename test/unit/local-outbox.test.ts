@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOutbox, type Outbox } from '../../infra/local/outbox.js';
+
+/** The local outbox as a tenant's Slack or Teams webhook: whatever path the tenant gave, as theirs take any. */
+let outbox: Outbox;
+
+beforeAll(async () => {
+  outbox = await startOutbox({ port: 0, signingSecrets: async () => [] });
+});
+afterAll(() => outbox.stop());
+
+const post = (path: string) =>
+  fetch(`${outbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"Caso aberto"}' });
+
+describe('the local outbox', () => {
+  it("takes a chat message at any path, as a Slack or Teams webhook's address (answering ?status=NNN when asked)", async () => {
+    for (const path of ['/chat/7-slack', '/services/T0/B0/xyz', '/workflows/abc/triggers/manual/paths/invoke?api-version=1', '/'])
+      expect((await post(path)).status, path).toBe(200);
+    expect((await post('/hooks/gone?status=410')).status).toBe(410);
+    expect(outbox.messages.filter((m) => m.channel === 'chat').map((m) => [m.to, m.text])).toEqual([
+      ['/chat/7-slack', '{"text":"Caso aberto"}'],
+      ['/services/T0/B0/xyz', '{"text":"Caso aberto"}'],
+      ['/workflows/abc/triggers/manual/paths/invoke?api-version=1', '{"text":"Caso aberto"}'],
+      ['/', '{"text":"Caso aberto"}'],
+      ['/hooks/gone?status=410', '{"text":"Caso aberto"}'],
+    ]);
+  });
+
+  it('still answers 404 to a read of a path it does not serve', async () => {
+    expect((await fetch(`${outbox.url}/services/T0`)).status).toBe(404);
+  });
+});
