@@ -27,9 +27,12 @@ export interface Rendered {
   policy: string;
 }
 
-/** The comment's label names the follow-up of the bucket the chosen score is in; CSS shows it, no script needed. */
+/**
+ * The comment's label names the follow-up of the bucket the chosen score is in; CSS shows it, no script needed. Only
+ * the questions (`fu-*`) are hidden by default: the label's "(optional)" mark stays.
+ */
 const FOLLOW_UP_STYLE =
-  '.fu>span{display:none}.fu>.fu-any{display:inline}' +
+  '.fu>[class^=fu-]{display:none}.fu>.fu-any{display:inline}' +
   BUCKETS.map((b) => `form:has(.b-${b}:checked) .fu>.fu-any{display:none}form:has(.b-${b}:checked) .fu>.fu-${b}{display:inline}`).join('');
 
 /**

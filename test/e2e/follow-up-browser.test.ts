@@ -38,6 +38,8 @@ async function readsOneQuestionEach(page: Page) {
     await page.locator(`input[name="score"][value="${score}"]`).check({ force: true });
     expect(await visibleQuestions(page), `score ${score}`).toEqual([followUp]);
   }
+  // The comment is optional, and its label says so.
+  expect(await page.locator('label[for="comment"] > .optional').isVisible()).toBe(true);
 }
 
 const phone = () => browser.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false, locale: 'pt-BR' });
