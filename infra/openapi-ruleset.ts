@@ -37,18 +37,6 @@ const SEED_READ = /^paths\.(\/public)?\/rating\/formbuilder\/\{id\}\.get\./;
 
 export const ACKNOWLEDGED: readonly Acknowledgment[] = [
   {
-    rule: 'owasp:api4:2023-rate-limit-retry-after',
-    at: /^paths\.\/q\/\{token\}\.post\.responses\.429\./,
-    reason:
-      "A QR code's 429 is a page for a person, which says to try again in a while: its window is an hour (shared/qr/service.ts), longer than a client's retry would wait.",
-  },
-  {
-    rule: 'owasp:api4:2023-rate-limit-retry-after',
-    at: /^paths\.\/k\.post\.responses\.429\./,
-    reason:
-      "A kiosk's 429 is a page for the person at the tablet, which says to wait a few seconds; the tablet's own script retries what it kept offline every 30 s (shared/kiosk/service.ts).",
-  },
-  {
     rule: 'owasp:api4:2023-string-limit',
     at: ANSWERS,
     reason:

@@ -4,6 +4,8 @@ export interface WebAnswer {
   html?: string;
   location?: string;
   cookies?: string[];
+  /** A 429's Retry-After: the seconds until the bound allows another try. */
+  retryAfter?: number;
   /** A file instead of a page (the CSV export): its type, its name, and the headers it adds (a `Link` to go on). */
   file?: { type: string; name: string; body: string; headers?: Record<string, string> };
 }

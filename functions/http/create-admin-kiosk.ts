@@ -15,7 +15,9 @@ export const contract = {
   statuses: { forbidden: 403 },
   responses: {
     201: answer('The new kiosk: its `token` and the `url` the tablet opens once, shown this once', RegisteredKioskView),
-    400: problem('Invalid body, or an unknown store or journey (errors names each wrong field)'),
+    400: problem(
+      'Invalid body, an unknown or inactive store, an unknown journey, or an employee who does not work at the store (errors names each wrong field)',
+    ),
     403: problem(NOT_TENANT_ADMIN),
   },
 };

@@ -25,7 +25,7 @@ export const contract = {
     },
     403: problem(NOT_TENANT_ADMIN),
     404: problem('No such store'),
-    422: problem('Invalid parameters (an unknown journey)'),
+    422: problem('Invalid parameters (an unknown journey, an inactive store, an employee who does not work at the store)'),
   },
 };
 

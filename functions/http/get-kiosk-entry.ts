@@ -13,4 +13,4 @@ export const contract: PageContract = {
   },
 };
 
-export const handler = pageHandler(({ token, locale }) => enterKiosk(token, kioskEntry, locale));
+export const handler = pageHandler(({ token, languages }) => enterKiosk(token, kioskEntry, languages));

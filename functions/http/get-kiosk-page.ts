@@ -9,10 +9,10 @@ export const contract: PageContract = {
     200: { description: "The survey page of the tablet's kiosk, always empty; with `thanks` (a bucket), the thanks, back here after 10 s" },
     401: { description: "No registered kiosk's token in the tablet's cookie (HTML page)" },
     ...PAGE_RESPONSES,
-    410: { description: 'A revoked kiosk (HTML page)' },
+    410: { description: 'A revoked kiosk, or one no longer in use (its store deactivated, its employee gone) (HTML page)' },
   },
 };
 
-export const handler = pageHandler(({ query, locale, cookies }) =>
-  showKioskPage({ thanks: query.thanks }, kioskPageReads, locale, cookies),
+export const handler = pageHandler(({ query, languages, cookies }) =>
+  showKioskPage({ thanks: query.thanks }, kioskPageReads, languages, cookies),
 );

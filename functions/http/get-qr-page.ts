@@ -11,11 +11,12 @@ export const contract: PageContract = {
   page: true,
   responses: {
     200: { description: "The survey page of the code's journey, empty (nothing is recorded); thanks with `thanks` (a bucket)" },
+    409: { description: 'This browser answered this code in the last 12 hours: a page saying so, not the form' },
     ...PAGE_RESPONSES,
-    410: { description: 'A code retired by a rotation (HTML page)' },
+    410: { description: 'A code retired by a rotation, or no longer in use (its store deactivated, its employee gone) (HTML page)' },
   },
 };
 
-export const handler = pageHandler(({ token, query, locale }) =>
-  showQrPage(token, { thanks: query.thanks }, qrPageReads, secret(), locale),
+export const handler = pageHandler(({ token, query, languages, cookies }) =>
+  showQrPage(token, { thanks: query.thanks }, qrPageReads, secret(), languages, cookies),
 );

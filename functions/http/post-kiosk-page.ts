@@ -11,10 +11,12 @@ export const contract: PageContract = {
     303: { description: 'Answer recorded as a transaction of source `kiosk`: go to the thanks' },
     400: { description: 'The form again, with what is wrong' },
     401: { description: "No registered kiosk's token in the tablet's cookie (HTML page)" },
-    429: { description: 'Too many answers from this kiosk in the last 30 seconds (HTML page)' },
+    429: { description: 'Too many answers from this kiosk in its 30 seconds, or past its daily cap (HTML page)', headers: ['Retry-After'] },
     ...PAGE_RESPONSES,
-    410: { description: 'A revoked kiosk: nothing is recorded (HTML page)' },
+    410: { description: 'A revoked kiosk, or one no longer in use (its store or employee): nothing is recorded (HTML page)' },
   },
 };
 
-export const handler = pageHandler(({ form, locale, cookies, address }) => submitKioskPage(form, kioskPage, locale, { cookies, address }));
+export const handler = pageHandler(({ form, languages, cookies, address }) =>
+  submitKioskPage(form, kioskPage, languages, { cookies, address }),
+);

@@ -15,12 +15,15 @@ export const contract: PageContract = {
     303: { description: 'Answer recorded as a transaction of source `qr`: go to the thanks' },
     400: { description: 'The form again, with what is wrong' },
     409: { description: 'This browser answered this code in the last 12 hours (HTML page)' },
-    429: { description: 'Too many answers to this code from this address in this hour (HTML page)' },
+    429: {
+      description: 'Too many answers to this code from this address (an IPv6 /64) in this hour (HTML page)',
+      headers: ['Retry-After'],
+    },
     ...PAGE_RESPONSES,
-    410: { description: 'A code retired by a rotation (HTML page)' },
+    410: { description: 'A code retired by a rotation, or no longer in use (its store or employee): nothing recorded (HTML page)' },
   },
 };
 
-export const handler = pageHandler(({ token, form, locale, cookies, address }) =>
-  submitQrPage(token, form, qrPage, secret(), locale, { cookies, address }),
+export const handler = pageHandler(({ token, form, languages, cookies, address }) =>
+  submitQrPage(token, form, qrPage, secret(), languages, { cookies, address }),
 );

@@ -20,7 +20,7 @@ export const contract = {
     400: { description: 'The form again: the e-mail or the password is missing' },
     401: { description: 'The form again: wrong e-mail or password' },
     403: { description: 'Posted from another site' },
-    429: { description: 'Too many attempts' },
+    429: { description: 'Too many attempts: Retry-After says when the lock ends', headers: ['Retry-After'] },
   },
 } as const;
 

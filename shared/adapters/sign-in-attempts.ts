@@ -23,12 +23,13 @@ const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
 export const signInAttempts: SignInAttempts = {
   async failures(counted, now) {
     const items = await batchGet(db(), counted.map(attemptItemKey), { consistent: true });
-    const current = new Map<string, number>();
+    const current = new Map<string, { failures: number; endsAt: number }>();
     for (const item of items) {
       const parsed = v.safeParse(Counted, item);
-      if (parsed.success && parsed.output[TABLE.ttlAttribute] > seconds(now)) current.set(parsed.output.pk, parsed.output.failures);
+      const ends = parsed.success ? parsed.output[TABLE.ttlAttribute] : 0;
+      if (parsed.success && ends > seconds(now)) current.set(parsed.output.pk, { failures: parsed.output.failures, endsAt: ends * 1000 });
     }
-    return counted.map((key) => current.get(attemptItemKey(key).pk) ?? 0);
+    return counted.map((key) => current.get(attemptItemKey(key).pk) ?? { failures: 0 });
   },
 
   async fail(counted, now, windowSeconds) {

@@ -22,6 +22,8 @@ export interface PageInput {
   form: URLSearchParams;
   /** The language the browser asks for (Accept-Language), for pages with no survey behind them. */
   locale: Locale;
+  /** The browser's Accept-Language as sent: an entry's page chooses among them with its tenant's language as fallback. */
+  languages: string | undefined;
   /** The request's cookies (`name=value` each; never logged) and source address: a QR page's bounds. */
   cookies: readonly string[];
   address: string;
@@ -50,6 +52,7 @@ const html = (page: Page, requestId: string): APIGatewayProxyStructuredResultV2 
     'content-security-policy': page.policy,
     'x-request-id': requestId,
     ...(page.location ? { location: page.location } : {}),
+    ...(page.retryAfter ? { 'retry-after': String(page.retryAfter) } : {}),
   },
   ...(page.cookies?.length ? { cookies: page.cookies } : {}),
   body: page.html,
@@ -69,6 +72,7 @@ export function pageHandler(run: (input: PageInput) => Promise<Page>) {
       query: event.queryStringParameters ?? {},
       form: new URLSearchParams(bytes.toString('utf8')),
       locale: localeOfRequest(event.headers?.['accept-language']),
+      languages: event.headers?.['accept-language'],
       cookies: event.cookies ?? [],
       address: event.requestContext.http.sourceIp,
     });

@@ -63,6 +63,7 @@ const html = (answer: WebAnswer, requestId: string): APIGatewayProxyStructuredRe
     ...WORKSPACE_HEADERS,
     'x-request-id': requestId,
     ...(answer.location ? { location: answer.location } : {}),
+    ...(answer.retryAfter ? { 'retry-after': String(answer.retryAfter) } : {}),
     ...(answer.file
       ? { ...answer.file.headers, 'content-type': answer.file.type, 'content-disposition': `attachment; filename="${answer.file.name}"` }
       : {}),

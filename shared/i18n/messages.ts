@@ -169,9 +169,9 @@ export const chooseLocale = (...preferences: (Locale | null | undefined)[]): Loc
 
 /**
  * The locale of a request with no survey behind it (a broken link, a failure before the link was read): the first
- * language of Accept-Language the service speaks, by quality, else pt-BR.
+ * language of Accept-Language the service speaks, by quality, else `fallback` (an entry's tenant's language), else pt-BR.
  */
-export function localeOfRequest(acceptLanguage: string | undefined): Locale {
+export function localeOfRequest(acceptLanguage: string | undefined, fallback: Locale = DEFAULT_LOCALE): Locale {
   const ranges = (acceptLanguage ?? '')
     .slice(0, 500)
     .split(',')
@@ -187,5 +187,5 @@ export function localeOfRequest(acceptLanguage: string | undefined): Locale {
     const match = LOCALES.find((locale) => locale.toLowerCase().split('-')[0] === language);
     if (match) return match;
   }
-  return DEFAULT_LOCALE;
+  return fallback;
 }

@@ -2,9 +2,21 @@ import { randomBytes } from 'node:crypto';
 import type { AuditActor, AuditLog } from '../audit/log.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { DAY_MS } from '../dates.js';
-import { timeZoneOf, type Locale } from '../locale.js';
+import { localeOfRequest } from '../i18n/messages.js';
+import { timeZoneOf } from '../locale.js';
 import type { QrPorts, QrStore } from '../qr/ports.js';
-import { answerEntry, entryForm, entryThanks, isPage, openEntry, told, type EntryRequest } from '../qr/service.js';
+import {
+  answerEntry,
+  entryForm,
+  entryThanks,
+  isPage,
+  openEntry,
+  placeProblems,
+  secondsUntil,
+  told,
+  type AskedLanguages,
+  type EntryRequest,
+} from '../qr/service.js';
 import type { Page } from '../surveys/answer-page.js';
 import { PLAIN_POLICY } from '../surveys/page-html.js';
 import type { Settings } from '../tenants/config-schema.js';
@@ -27,6 +39,20 @@ export function kioskDay(now: Date, zone: string): { window: number; endsAt: num
   // en-CA writes a date as YYYY-MM-DD.
   const window = Date.parse(new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(now)) / DAY_MS;
   return { window, endsAt: (window + 2) * DAY_MS };
+}
+/** The whole seconds from `now` to the next midnight in `zone` (a day of 24 hours: within an hour on a DST change). */
+export function secondsToNextDay(now: Date, zone: string): number {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+    hourCycle: 'h23',
+  })
+    .formatToParts(now)
+    .map((part) => [part.type, Number(part.value)] as const);
+  const of = Object.fromEntries(parts) as Record<string, number>;
+  return Math.max(1, 86_400 - ((of.hour ?? 0) * 3600 + (of.minute ?? 0) * 60 + (of.second ?? 0)));
 }
 /** The counter of a kiosk's day, which its daily cap bounds. */
 const kioskDayCounter = (tenantId: number, kioskId: string, now: Date, zone: string) => ({
@@ -55,7 +81,7 @@ export const KIOSK_THANKS_SECONDS = 10;
 
 export interface KioskAdminPorts {
   settings(tenantId: number): Promise<Settings>;
-  storeExists(tenantId: number, id: number): Promise<boolean>;
+  place: QrPorts['place'];
   kiosks: KioskStore;
   audit: AuditLog;
 }
@@ -86,7 +112,10 @@ async function audited(
   });
 }
 
-/** POST /public/admin/kiosks: a new kiosk, its token and the address the tablet opens once in this answer only. */
+/**
+ * POST /public/admin/kiosks: a new kiosk, its token and the address the tablet opens once in this answer only; refused
+ * (naming each) for an unknown journey, a store that is unknown or inactive, an employee who does not work at it.
+ */
 export async function registerKiosk(
   tenantId: number,
   body: NewKioskBody,
@@ -95,13 +124,15 @@ export async function registerKiosk(
   baseUrl: string,
   now = new Date(),
 ): Promise<RegisteredKioskView> {
-  const [settings, exists] = await Promise.all([ports.settings(tenantId), ports.storeExists(tenantId, body.store)]);
+  const [settings, place] = await Promise.all([ports.settings(tenantId), ports.place(tenantId, body.store, body.employee)]);
   const journey = settings.journeys.find((j) => j.slug === body.journey);
+  const placed = placeProblems(body, place);
   const problems = [
-    ...(exists ? [] : [{ path: 'store', message: 'is not a store of this tenant' }]),
+    ...placed.filter((p) => p.path === 'store'),
     ...(journey ? [] : [{ path: 'journey', message: 'is not a journey of this tenant' }]),
+    ...placed.filter((p) => p.path !== 'store'),
   ];
-  if (!journey || problems.length) throw new ValidationError('Unknown store or journey.', problems);
+  if (!journey || problems.length) throw new ValidationError('Unknown or inactive store, journey or employee.', problems);
   const { token, id } = newKioskToken(tenantId);
   const record: KioskRecord = {
     id,
@@ -143,6 +174,9 @@ const tokenOf = (cookies: readonly string[]) => {
   return cookies.find((c) => c.startsWith(name))?.slice(name.length) ?? '';
 };
 
+/** The languages of a kiosk's pages before its tenant is known. */
+const localeOf = (languages: AskedLanguages) => ({ locale: localeOfRequest(languages) });
+
 /** The kiosk a token names, if it is one of a registered kiosk's; undefined for anything else. */
 async function kioskOf(token: string, ports: Pick<KioskPorts, 'kiosks'>) {
   const named = readKioskToken(token);
@@ -151,11 +185,11 @@ async function kioskOf(token: string, ports: Pick<KioskPorts, 'kiosks'>) {
 }
 
 /** The journey's page of the tablet's kiosk, or the page that says why not: 401 not registered, 410 revoked. */
-async function open(cookies: readonly string[], ports: Pick<KioskPorts, 'kiosks' | 'settings' | 'brand'>, locale: Locale) {
+async function open(cookies: readonly string[], ports: KioskReads, languages: AskedLanguages) {
   const found = await kioskOf(tokenOf(cookies), ports);
-  if (!found) return told(401, { locale }, 'kiosk.unknown.title', 'kiosk.unknown.text');
+  if (!found) return told(401, localeOf(languages), 'kiosk.unknown.title', 'kiosk.unknown.text');
   const { tenantId, kiosk } = found;
-  if (kiosk.revoked_at) return told(410, { locale }, 'kiosk.unknown.title', 'kiosk.revoked.text');
+  if (kiosk.revoked_at) return told(410, localeOf(languages), 'kiosk.unknown.title', 'kiosk.revoked.text');
   const target = {
     tenantId,
     storeId: kiosk.store,
@@ -164,14 +198,17 @@ async function open(cookies: readonly string[], ports: Pick<KioskPorts, 'kiosks'
     kioskId: kiosk.id,
     dailyCap: kiosk.daily_cap,
   };
-  return openEntry(target, await ports.settings(tenantId), ports, locale);
+  return openEntry(target, await ports.settings(tenantId), ports, languages, 'kiosk.closed.text');
 }
 
+/** What a kiosk's page reads (GET records nothing). */
+export type KioskReads = Pick<KioskPorts, 'kiosks' | 'settings' | 'brand' | 'place'>;
+
 /** GET /k/{token}: keeps the device token in the tablet's cookie, then goes to the kiosk's page without it. */
-export async function enterKiosk(token: string, ports: Pick<KioskPorts, 'kiosks'>, locale: Locale): Promise<Page> {
+export async function enterKiosk(token: string, ports: Pick<KioskPorts, 'kiosks'>, languages: AskedLanguages): Promise<Page> {
   const found = await kioskOf(token, ports);
-  if (!found) return told(401, { locale }, 'kiosk.unknown.title', 'kiosk.unknown.text');
-  if (found.kiosk.revoked_at) return told(410, { locale }, 'kiosk.unknown.title', 'kiosk.revoked.text');
+  if (!found) return told(401, localeOf(languages), 'kiosk.unknown.title', 'kiosk.unknown.text');
+  if (found.kiosk.revoked_at) return told(410, localeOf(languages), 'kiosk.unknown.title', 'kiosk.revoked.text');
   // No Path: the default is the directory of /k/{token}, `/k` under any stage, which the kiosk's page is.
   const cookie = `${KIOSK_COOKIE}=${token}; Max-Age=${COOKIE_SECONDS}; HttpOnly; Secure; SameSite=Lax`;
   // A redirect's body is never shown: none.
@@ -181,11 +218,11 @@ export async function enterKiosk(token: string, ports: Pick<KioskPorts, 'kiosks'
 /** GET /k: the empty form (never a previous answer); `thanks` after an answer, back to the start after 10 s. */
 export async function showKioskPage(
   query: { thanks?: string | undefined },
-  ports: Pick<KioskPorts, 'kiosks' | 'settings' | 'brand'>,
-  locale: Locale,
+  ports: KioskReads,
+  languages: AskedLanguages,
   cookies: readonly string[],
 ): Promise<Page> {
-  const opened = await open(cookies, ports, locale);
+  const opened = await open(cookies, ports, languages);
   if (isPage(opened)) return opened;
   if (query.thanks !== undefined) return entryThanks(opened, query.thanks, { seconds: KIOSK_THANKS_SECONDS, url: KIOSK_SELF_LINK });
   return entryForm(opened, KIOSK_SELF_LINK, true);
@@ -195,11 +232,11 @@ export async function showKioskPage(
 export async function submitKioskPage(
   posted: URLSearchParams,
   ports: KioskPorts,
-  locale: Locale,
+  languages: AskedLanguages,
   request: EntryRequest,
   now = new Date(),
 ): Promise<Page> {
-  const opened = await open(request.cookies, ports, locale);
+  const opened = await open(request.cookies, ports, languages);
   if (isPage(opened)) return opened;
   const { tenantId, kioskId, dailyCap } = opened.code;
   const window = Math.floor(now.getTime() / 1000 / KIOSK_ANSWER_LIMIT.windowSeconds);
@@ -214,10 +251,13 @@ export async function submitKioskPage(
   const day = kioskDayCounter(tenantId, kioskId, now, timeZoneOf(opened.settings));
   return answerEntry(opened, KIOSK_SELF_LINK, posted, {
     source: 'kiosk',
+    closed: 'kiosk.closed.text',
     // The short window first: a burst refused there takes nothing from the day.
     count: async () => {
-      if (!(await ports.limits.countAnswer(limit, KIOSK_ANSWER_LIMIT.answers))) return 'kiosk.tooMany.text';
-      return (await ports.limits.countAnswer(day, dailyCap)) ? undefined : 'kiosk.dailyCap.text';
+      if (!(await ports.limits.countAnswer(limit, KIOSK_ANSWER_LIMIT.answers)))
+        return { words: 'kiosk.tooMany.text', retryAfter: secondsUntil(limit.endsAt, now) };
+      if (await ports.limits.countAnswer(day, dailyCap)) return undefined;
+      return { words: 'kiosk.dailyCap.text', retryAfter: secondsToNextDay(now, timeZoneOf(opened.settings)) };
     },
     record: ports.record,
   });

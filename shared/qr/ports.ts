@@ -38,10 +38,22 @@ export interface EntryAnswer {
   locale: Locale;
 }
 
+/** An entry's store and employee as they are now: undefined where no such one exists. */
+export interface EntryPlace {
+  store: { status: 'active' | 'inactive' } | undefined;
+  /** Undefined too when the entry names no employee (the store's default). */
+  employee: { status: 'active' | 'inactive'; stores: readonly number[] } | undefined;
+}
+
 export interface QrPorts {
   settings(tenantId: number): Promise<Settings>;
   brand(tenantId: number, storeId: number): Promise<SurveyBrand>;
+  /** The store and the employee (when `employeeId` is given) of an entry, read together. */
+  place(tenantId: number, storeId: number, employeeId: number | undefined): Promise<EntryPlace>;
   limits: Pick<QrStore, 'countAnswer'>;
-  /** The one answer path for an answer taken with its transaction: counters, event, case, analysis. */
+  /**
+   * The one answer path for an answer taken with its transaction: counters, event, case, analysis. Throws a
+   * ValidationError when the transaction rules refuse it (a store deactivated a moment ago): nothing is recorded.
+   */
   record(tenantId: number, answer: EntryAnswer): Promise<void>;
 }

@@ -61,8 +61,11 @@ export interface AttemptKey {
  * later (shared/adapters/sign-in-attempts.ts: one small item per key, gone with the table's TTL).
  */
 export interface SignInAttempts {
-  /** The failures counted in each key's current window, in the keys' order (0: none, or the window has passed). */
-  failures(keys: readonly AttemptKey[], now: Date): Promise<number[]>;
+  /**
+   * The failures counted in each key's current window and when it ends (epoch ms), in the keys' order (0 failures and
+   * no end: none, or the window has passed).
+   */
+  failures(keys: readonly AttemptKey[], now: Date): Promise<{ failures: number; endsAt?: number }[]>;
   /** Counts one failure against each key; a key without a current window starts one. */
   fail(keys: readonly AttemptKey[], now: Date, windowSeconds: number): Promise<void>;
   /** Forgets a key's failures (the account, once signed in). */

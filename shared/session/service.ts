@@ -82,8 +82,17 @@ export function signInService(
     if (email.length > MAX_EMAIL || password.length > MAX_PASSWORD) return { status: 401, html: again('refused') };
     const account: AttemptKey = { kind: 'account', id: email };
     const keys = [account, { kind: 'address', id: address } as const];
-    const [byAccount = 0, byAddress = 0] = await attempts.failures(keys, now());
-    if (byAccount >= SIGN_IN_LIMITS.perAccount || byAddress >= SIGN_IN_LIMITS.perAddress) return { status: 429, html: again('tooMany') };
+    const [byAccount = { failures: 0 }, byAddress = { failures: 0 }] = await attempts.failures(keys, now());
+    const locked = [
+      ...(byAccount.failures >= SIGN_IN_LIMITS.perAccount ? [byAccount] : []),
+      ...(byAddress.failures >= SIGN_IN_LIMITS.perAddress ? [byAddress] : []),
+    ];
+    if (locked.length) {
+      // Until the last of the locks that hold ends (Retry-After, in whole seconds).
+      const endsAt = Math.max(...locked.map((lock) => lock.endsAt ?? now().getTime() + SIGN_IN_LIMITS.windowSeconds * 1000));
+      const retryAfter = Math.max(1, Math.ceil((endsAt - now().getTime()) / 1000));
+      return { status: 429, html: again('tooMany'), retryAfter };
+    }
     const outcome = await idp.signIn(email, password);
     if (outcome.kind === 'refused') await attempts.fail(keys, now(), SIGN_IN_LIMITS.windowSeconds);
     else if (outcome.kind === 'signed-in' || outcome.kind === 'new-password') await attempts.forget(account);

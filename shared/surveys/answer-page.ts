@@ -94,6 +94,8 @@ export interface Page extends Rendered {
   location?: string;
   /** Set-Cookie values (a QR page's answered mark). */
   cookies?: string[];
+  /** A 429's Retry-After: the seconds until the bound allows another answer. */
+  retryAfter?: number;
 }
 
 const page = (status: number, rendered: Rendered): Page => ({ status, ...rendered });

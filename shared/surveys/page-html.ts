@@ -27,10 +27,13 @@ export interface Rendered {
   policy: string;
 }
 
-/** The comment's label names the follow-up of the bucket the chosen score is in; CSS shows it, no script needed. */
+/**
+ * The comment's label names the follow-up of the bucket the chosen score is in; CSS shows it, no script needed. Only
+ * the questions (`fu-*`) are hidden by default: the label's "(optional)" mark stays.
+ */
 const FOLLOW_UP_STYLE =
-  '.fu>span{display:none}.fu>.fu-any{display:inline}' +
-  BUCKETS.map((b) => `form:has(.b-${b}:checked) .fu>.fu-any{display:none}form:has(.b-${b}:checked) .fu>.fu-${b}{display:inline}`);
+  '.fu>[class^=fu-]{display:none}.fu>.fu-any{display:inline}' +
+  BUCKETS.map((b) => `form:has(.b-${b}:checked) .fu>.fu-any{display:none}form:has(.b-${b}:checked) .fu>.fu-${b}{display:inline}`).join('');
 
 /**
  * The scales are grids of equal cells, each at least 44 x 44 px (the tap target): 1-7 in one row from 320 px wide

@@ -132,7 +132,7 @@ export function adminInStorePage(ports: InStorePorts) {
     } catch (error) {
       if (!(error instanceof DomainError) || !['validation', 'not-found'].includes(error.kind)) throw error;
       if (!error.errors.length) addError(errors, '', t('admin.inStore.kioskGone'));
-      for (const problem of error.errors) addError(errors, fieldOf(problem.path), problemWords(frame, problem.path));
+      for (const problem of error.errors) addError(errors, fieldOf(problem.path), problemWords(frame, problem));
     }
     const box = problemsBox(frame.t, { kind: 'invalid', errors }, kioskLabels(frame), 'kiosk-form');
     return render(frame, request, 400, { values: sent, errors }, box);
@@ -202,11 +202,8 @@ ${kioskFormOf(frame, request.base, kioskForm?.values ?? { ...poster, name: '', d
       url = await ports.qrUrl(request.tenantId, { store, journey: journey.slug, employee: employee as number | undefined });
     } catch (error) {
       if (!(error instanceof DomainError) || !['validation', 'not-found'].includes(error.kind)) throw error;
-      addError(
-        errors,
-        error.kind === 'not-found' ? 'store' : 'journey',
-        problemWords(frame, error.kind === 'not-found' ? 'store' : 'journey'),
-      );
+      const problems = error.kind === 'not-found' ? [{ path: 'store', message: '' }] : error.errors;
+      for (const problem of problems) addError(errors, problem.path, problemWords(frame, problem));
       return { errors, poster: '' };
     }
     const [svg, names] = await Promise.all([ports.qrSvg(url), ports.storeNames(request.tenantId, [store])]);
@@ -233,12 +230,15 @@ ${kioskFormOf(frame, request.base, kioskForm?.values ?? { ...poster, name: '', d
 /** The form field a service's or a schema's path names; '' for what belongs to none. */
 const fieldOf = (path: string) => ((KIOSK_FIELDS as readonly string[]).includes(path) ? path : '');
 
-const problemWords = (frame: InStoreFrame, path: string) =>
+/** The words of a service's problem with a field (shared/qr/service.ts's `placeProblems`, an unknown journey). */
+const problemWords = (frame: InStoreFrame, { path, message }: { path: string; message: string }) =>
   path === 'store'
-    ? frame.t('admin.inStore.noStore')
+    ? frame.t(message.endsWith('inactive') ? 'admin.inStore.storeInactive' : 'admin.inStore.noStore')
     : path === 'journey'
       ? frame.t('admin.inStore.noJourney')
-      : frame.t('admin.problems.invalid');
+      : path === 'employee'
+        ? frame.t('admin.inStore.notAtStore')
+        : frame.t('admin.problems.invalid');
 
 const kioskLabels = ({ t }: InStoreFrame) => ({
   name: { label: t('admin.inStore.kioskName'), id: 'k-name' },

@@ -183,6 +183,10 @@ describe('the workspace session', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.toString('utf8')).toContain('Muitas tentativas. Espere alguns minutos e tente de novo.');
     expect(refused.cookies).toBeUndefined();
+    // Retry-After: the seconds left of the window that began with the first failure (issue 58).
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(SIGN_IN_LIMITS.windowSeconds - 60);
+    expect(retryAfter).toBeLessThanOrEqual(SIGN_IN_LIMITS.windowSeconds);
 
     const { client, tableName } = db();
     const key = attemptItemKey({ kind: 'account', id: locked });

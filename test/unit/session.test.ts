@@ -54,7 +54,10 @@ function memoryAttempts(): SignInAttempts {
   };
   return {
     async failures(keys, now) {
-      return keys.map((key) => current(key, now)?.failures ?? 0);
+      return keys.map((key) => {
+        const entry = current(key, now);
+        return entry ? { failures: entry.failures, endsAt: entry.until } : { failures: 0 };
+      });
     },
     async fail(keys, now, windowSeconds) {
       for (const key of keys) {
@@ -315,10 +318,13 @@ describe('signing in and out', () => {
     const locked = await attempt('Senha-certa-1', '203.0.113.9');
     expect(locked.status).toBe(429);
     expect(locked.html).toContain('Muitas tentativas. Espere alguns minutos e tente de novo.');
+    // The window began at the first of these failures, on this clock that did not move: all of it is left.
+    expect(locked.retryAfter).toBe(SIGN_IN_LIMITS.windowSeconds);
     expect(locked.cookies).toBeUndefined();
     const asked = calls.length;
     pages.clock.now = new Date(pages.clock.now.getTime() + SIGN_IN_LIMITS.windowSeconds * 1000 - 1000);
-    expect((await attempt('Senha-certa-1')).status).toBe(429);
+    const later = await attempt('Senha-certa-1');
+    expect([later.status, later.retryAfter]).toEqual([429, 1]);
     // A locked sign-in never reaches the identity provider.
     expect(calls).toHaveLength(asked);
     pages.clock.now = new Date(pages.clock.now.getTime() + 1000);

@@ -3,8 +3,8 @@ import { ENV, requireEnvs, wire } from '../../config.js';
 import { translator } from '../../i18n/messages.js';
 import type { EntryAnswer, QrPorts } from '../../qr/ports.js';
 import { auditLog } from '../audit-log.js';
+import { entryPlace } from '../entry-place.js';
 import { qrStore } from '../qr-repository.js';
-import { storeRepository } from '../store-repository.js';
 import { surveyPageReads, surveyService } from './surveys.js';
 import { tenantSettings } from './tenants.js';
 import { transactionService } from './transactions.js';
@@ -46,21 +46,21 @@ export async function recordEntryAnswer(tenantId: number, answer: EntryAnswer): 
 /** The QR page (GET and POST /q/{token}): the survey pages' reads, the code's bounds and the walk-in answer path. */
 export const qrPage = /* @__PURE__ */ wire((): QrPorts => {
   requireEnvs(ENV.tableName);
-  return { settings: tenantSettings, brand: surveyPageReads.brand, limits: qrStore, record: recordEntryAnswer };
+  return { settings: tenantSettings, brand: surveyPageReads.brand, place: entryPlace, limits: qrStore, record: recordEntryAnswer };
 });
 
 /** The QR page's reads only (GET /q/{token} records nothing). */
-export const qrPageReads = /* @__PURE__ */ wire((): Pick<QrPorts, 'settings' | 'brand'> => {
+export const qrPageReads = /* @__PURE__ */ wire((): Pick<QrPorts, 'settings' | 'brand' | 'place'> => {
   requireEnvs(ENV.tableName);
-  return { settings: tenantSettings, brand: surveyPageReads.brand };
+  return { settings: tenantSettings, brand: surveyPageReads.brand, place: entryPlace };
 });
 
-/** The admin's side: a code's URL (its store must exist) and the rotation, audited. */
+/** The admin's side: a code's URL (its store active, its employee one of the store's) and the rotation, audited. */
 export const qrAdmin = /* @__PURE__ */ wire(() => {
   requireEnvs(ENV.tableName);
   return {
     settings: tenantSettings,
-    storeExists: async (tenantId: number, id: number) => (await storeRepository.get(tenantId, id)) !== undefined,
+    place: entryPlace,
     store: qrStore,
     audit: auditLog,
   };
