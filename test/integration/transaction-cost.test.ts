@@ -31,7 +31,10 @@ async function cost(payload: Record<string, unknown>) {
   expect(commands.filter((c) => c === 'GetItem')).toHaveLength(1);
   const lists = metered.calls.filter((c) => c.pk?.includes('#SURVEYS#'));
   expect(lists.map((c) => [c.command, c.write])).toEqual([['PutItem', 1]]);
-  return { ...metered.totals(), commands: metered.calls.filter((c) => c.command !== 'GetItem' && !lists.includes(c)).map((c) => c.command) };
+  return {
+    ...metered.totals(),
+    commands: metered.calls.filter((c) => c.command !== 'GetItem' && !lists.includes(c)).map((c) => c.command),
+  };
 }
 
 describe('what a v2 transaction costs in DynamoDB', () => {
