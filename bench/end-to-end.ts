@@ -15,7 +15,7 @@ import type { Fixture } from '../infra/examples.js';
 import { consume } from '../test/support/queues.js';
 import { messageFor, v2Payload } from '../test/support/transactions.js';
 import { CHANNEL_PRICES, PRICES } from './cost.js';
-import { isWithin, meter, within } from './metering.js';
+import { isWithin, meter, within, type Call } from './metering.js';
 
 /**
  * What one v2 transaction costs end to end at list prices, measured: POST /v2/transactions (API Gateway, its
@@ -34,24 +34,76 @@ const PLATFORM_LOG_BYTES = SYSTEM_LOG_LEVEL === SystemLogLevel.WARN ? 0 : 300;
 
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode?: number }>;
 
-/** Runs `work` with the logger at INFO, as deployed, and counts the bytes it writes. */
-async function withLogBytes<T>(work: () => Promise<T>): Promise<{ result: T; bytes: number }> {
+/**
+ * Runs `work` with the logger at INFO and the metrics on, as deployed, and counts the bytes it writes; `lines` are
+ * the lines it wrote.
+ */
+async function withLogBytes<T>(work: () => Promise<T>): Promise<{ result: T; bytes: number; lines: string[] }> {
   let bytes = 0;
+  const lines: string[] = [];
   const token = {};
   const write = process.stdout.write.bind(process.stdout);
   // Only what `work` logs counts: the local stack's pollers log to the same stdout.
   process.stdout.write = ((chunk: string | Uint8Array) => {
-    if (isWithin(token)) bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (isWithin(token)) {
+      bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+    }
     return true;
   }) as typeof process.stdout.write;
   const level = logger.getLevelName();
+  const metrics = process.env.POWERTOOLS_METRICS_DISABLED;
   logger.setLogLevel('INFO');
+  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
   try {
-    return { result: await within(token, work), bytes };
+    return { result: await within(token, work), bytes, lines };
   } finally {
     logger.setLogLevel(level);
+    if (metrics === undefined) delete process.env.POWERTOOLS_METRICS_DISABLED;
+    else process.env.POWERTOOLS_METRICS_DISABLED = metrics;
     process.stdout.write = write;
   }
+}
+
+/** A line's bytes without its metrics: the batch's one line as it would be with no metric on it. */
+function withoutMetrics(line: string): number {
+  const parsed = JSON.parse(line) as Record<string, unknown> & { _aws?: { CloudWatchMetrics: { Metrics: { Name: string }[] }[] } };
+  const { _aws, ...rest } = parsed;
+  for (const name of _aws?.CloudWatchMetrics.flatMap((d) => d.Metrics.map((m) => m.Name)) ?? []) delete rest[name];
+  return Buffer.byteLength(`${JSON.stringify(rest)}\n`);
+}
+
+/** What a table item is, by its partition key; what an index entry is, by its index. */
+const TABLE_ITEMS: [RegExp, string][] = [
+  [/#TX#/, 'the transaction'],
+  [/#CUSTOMER#EXT#/, "the customer's client_id guard"],
+  [/#CUSTOMER#\d+$/, 'the customer'],
+  [/#COUNTER$/, 'a block of customer ids'],
+  [/#SURVEYS#/, "the batch's entry in the export's list of the day's surveys"],
+];
+const INDEX_ENTRIES: Record<string, string> = {
+  gsi3: "the customer's name entry",
+  gsi4: "the customer's external code entry",
+  gsi5: "the customer's e-mail entry",
+  gsi6: "the customer's phone entry",
+  gsi7: "the customer's cpf entry",
+  gsi8: "the transaction's entry in the customer's index",
+  gsi9: "the transaction's expiry entry (a tenant's retention)",
+  gsi15: "the transaction's entry in the analytics export's list of the day's surveys",
+};
+
+/** The write units of the metered calls by what they wrote, per transaction. */
+function writesByWhat(calls: Call[], transactions: number): [string, number][] {
+  const units = new Map<string, number>();
+  const add = (what: string, n: number) => units.set(what, (units.get(what) ?? 0) + n);
+  for (const call of calls.filter((c) => c.write > 0)) {
+    const where = call.where ?? { table: call.write };
+    for (const [place, n] of Object.entries(where)) {
+      if (place !== 'table') add(INDEX_ENTRIES[place] ?? `an entry in ${place}`, n);
+      else add(TABLE_ITEMS.find(([pattern]) => pattern.test(call.pk ?? ''))?.[1] ?? `${call.command} ${call.pk ?? ''}`.trim(), n);
+    }
+  }
+  return [...units].map(([what, n]): [string, number] => [what, n / transactions]).sort((a, b) => b[1] - a[1]);
 }
 
 /** Waits until a queue holds no message, visible or in flight (at most 60 s). */
@@ -110,7 +162,7 @@ export async function endToEnd(f: Fixture): Promise<string> {
 
   // The consumer side, on messages of its own.
   sent.clear();
-  const metered = meter(db().client);
+  const metered = meter(db().client, { byIndex: true });
   const batchTimes: number[] = [];
   const consumerLogs = await withLogBytes(() =>
     metered.run(async () => {
@@ -138,7 +190,17 @@ export async function endToEnd(f: Fixture): Promise<string> {
   const searchable = SEARCHABLE_FIELDS.filter((field) => (v2Payload().customer as Record<string, unknown>)[field] != null);
   // The transaction and its entry in the customer's keys-only index of transactions (privacy exports and erasures).
   const floorWrites = 2 + newShare * (1 + searchable.length);
-  const floorLogBytes = consumerLogs.bytes / transactions;
+  const entryOf: Record<(typeof SEARCHABLE_FIELDS)[number], string> = { name: 'gsi3', email: 'gsi5', phone: 'gsi6', cpf: 'gsi7' };
+  const floorOf: Record<string, number> = {
+    'the transaction': 1,
+    [INDEX_ENTRIES.gsi8!]: 1,
+    'the customer': newShare,
+    ...Object.fromEntries(searchable.map((field) => [INDEX_ENTRIES[entryOf[field]]!, newShare])),
+  };
+  const writes = writesByWhat(metered.calls, transactions);
+  // One INFO line per batch, the consumer's own, as it would be without its metrics.
+  const batchLines = consumerLogs.lines.filter((line) => (JSON.parse(line) as { message?: unknown }).message === 'Transaction batch');
+  const floorLogBytes = batchLines.reduce((sum, line) => sum + withoutMetrics(line), 0) / transactions;
 
   const lines: [string, string, number, number][] = [
     ['API Gateway HTTP API', '1 request', PRICES.httpApiRequest, PRICES.httpApiRequest],
@@ -174,7 +236,7 @@ export async function endToEnd(f: Fixture): Promise<string> {
     ],
     [
       'CloudWatch Logs',
-      `${logBytes.toFixed(0)} bytes ingested (target: at most $0.05)`,
+      `${logBytes.toFixed(0)} bytes ingested: the API ${(apiLogs.bytes / transactions).toFixed(0)}, the consumer ${(consumerLogs.bytes / transactions).toFixed(0)} (${(consumerLogs.lines.length / BATCHES).toFixed(1)} lines a batch) (floor: one line a batch without metrics, ${floorLogBytes.toFixed(0)} bytes; target: at most $0.05)`,
       (logBytes / 1024 ** 3) * PRICES.logIngestionGb * 1e6,
       (floorLogBytes / 1024 ** 3) * PRICES.logIngestionGb * 1e6,
     ],
@@ -198,6 +260,15 @@ export async function endToEnd(f: Fixture): Promise<string> {
     `reads. Target: total at most 1.1 × the floor; logs at most $0.05 per million. Lambda time is the median handler`,
     `time measured here against DynamoDB Local (an upper bound); Lambda at $${PRICES.lambdaGbSecond} per million`,
     `GB-seconds, logs at $${PRICES.logIngestionGb} per GB.`,
+    '',
+    "Its write units by what they wrote (DynamoDB's ConsumedCapacity by table and index), beside the floor's:",
+    '',
+    '| what | write units per transaction | floor | $ per million over the floor |',
+    '|---|---:|---:|---:|',
+    ...writes.map(
+      ([what, units]) =>
+        `| ${what} | ${units.toFixed(2)} | ${(floorOf[what] ?? 0).toFixed(2)} | $${((units - (floorOf[what] ?? 0)) * PRICES.writeUnit).toFixed(2)} |`,
+    ),
     '',
     'Each survey then sent adds its channel (dispatcher: one receive and delete per batch, one conditional write to claim, one to mark sent):',
     '',

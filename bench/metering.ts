@@ -8,9 +8,17 @@ export interface Call {
   write: number;
   /** The partition key of the item a single-item command names (GetItem, PutItem, UpdateItem, DeleteItem). */
   pk?: string;
+  /** With `byIndex`: the units of the table's items and of each index's entries (`table`, `gsi8`, ...). */
+  where?: Record<string, number>;
 }
 
-type Capacity = { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number };
+type Capacity = {
+  ReadCapacityUnits?: number;
+  WriteCapacityUnits?: number;
+  CapacityUnits?: number;
+  Table?: { CapacityUnits?: number };
+  GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }>;
+};
 
 /**
  * Which measured piece of work the running code belongs to. The local stack runs its queue pollers (the survey
@@ -29,7 +37,7 @@ export const isWithin = (token: object): boolean => scope.getStore()?.has(token)
  * DynamoDB for ConsumedCapacity on every call and adds it up. Nothing is mocked. Once `run` is used, only the calls
  * made inside it are counted (not those of pollers running beside it).
  */
-export function meter(client: DynamoDBDocumentClient) {
+export function meter(client: DynamoDBDocumentClient, { byIndex = false }: { byIndex?: boolean } = {}) {
   const calls: Call[] = [];
   const name = `meter-${Math.random()}`;
   const token = {};
@@ -41,7 +49,7 @@ export function meter(client: DynamoDBDocumentClient) {
     (next, context) => async (args) => {
       if (scoped && !isWithin(token)) return next(args);
       const input = args.input as Record<string, unknown>;
-      input.ReturnConsumedCapacity ??= 'TOTAL';
+      input.ReturnConsumedCapacity ??= byIndex ? 'INDEXES' : 'TOTAL';
       const startedAfter = resets;
       const result = await next(args);
       if (startedAfter !== resets) return result;
@@ -51,7 +59,19 @@ export function meter(client: DynamoDBDocumentClient) {
       const isWrite = /Put|Update|Delete|TransactWrite|BatchWrite/.test(command);
       const units = list.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
       const pk = partitionOf(input.Key ?? input.Item);
-      calls.push({ command, read: isWrite ? 0 : units, write: isWrite ? units : 0, ...(pk ? { pk } : {}) });
+      const where: Record<string, number> = {};
+      for (const c of list) {
+        if (c.Table?.CapacityUnits) where.table = (where.table ?? 0) + c.Table.CapacityUnits;
+        for (const [index, used] of Object.entries(c.GlobalSecondaryIndexes ?? {}))
+          where[index] = (where[index] ?? 0) + (used.CapacityUnits ?? 0);
+      }
+      calls.push({
+        command,
+        read: isWrite ? 0 : units,
+        write: isWrite ? units : 0,
+        ...(pk ? { pk } : {}),
+        ...(byIndex ? { where } : {}),
+      });
       return result;
     },
     { step: 'initialize', name },

@@ -60,7 +60,8 @@ function answerOf(item: Item): DayAnswer {
  * `start` (a cursor a page was read from) the read begins again with that page.
  */
 export async function* itemsBetween(
-  index: IndexName,
+  /** An index, or `table`: the table's own partitions (the consumer batches' lists of their registrations). */
+  index: IndexName | 'table',
   partitions: string[],
   from: string,
   to: string,
@@ -68,7 +69,7 @@ export async function* itemsBetween(
   start: ReadCursor = { partition: 0 },
 ): AsyncGenerator<DayPage<Item>> {
   const { client, tableName } = db();
-  const { partitionKey, sortKey } = indexAttributes(index);
+  const { partitionKey, sortKey } = index === 'table' ? { partitionKey: 'pk', sortKey: 'sk' } : indexAttributes(index);
   for (let p = start.partition; p < partitions.length; p++) {
     const partition = partitions[p];
     let startKey: Item | undefined = p === start.partition ? start.key : undefined;
@@ -76,7 +77,7 @@ export async function* itemsBetween(
       const out: QueryCommandOutput = await client.send(
         new QueryCommand({
           TableName: tableName,
-          IndexName: index,
+          ...(index === 'table' ? {} : { IndexName: index }),
           KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
           ExpressionAttributeNames: { '#pk': partitionKey, '#sk': sortKey },
           ExpressionAttributeValues: { ':pk': partition, ':from': from, ':to': to },

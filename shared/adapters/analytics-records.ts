@@ -111,10 +111,41 @@ async function* listedBetween(partitions: string[], from: string, to: string, st
   }
 }
 
+/**
+ * The transactions the consumer batches' lists name between two instants (transactionRepository.listRegistrations: an
+ * item per batch and tenant in the table's own partitions, sort key `<instant>#L<list id>`), a page of lists at a time:
+ * each listed id whose item names this list and was registered at its instant, in the list's order.
+ */
+async function* batchListedBetween(tenantId: number, partitions: string[], from: string, to: string, start?: ReadCursor) {
+  const instantOf = (list: Item) => String(list.sk).split('#')[0];
+  for await (const { records: lists, at } of itemsBetween('table', partitions, from, to, instantOf, start)) {
+    const listed = lists.flatMap((list) => (list.ids as number[]).map((id) => ({ id, list: String(list.sk), at: instantOf(list) })));
+    const read = await batchGet(
+      db(),
+      listed.map(({ id }) => keys.transaction(tenantId, id)),
+    );
+    const items = new Map(read.map((item): [unknown, Item] => [item.pk, item]));
+    const records = listed.flatMap(({ id, list, at: instant }): Item[] => {
+      const item = items.get(keys.transaction(tenantId, id).pk);
+      return item?.status === 'created' && item.survey_list === list && item.created_at === instant ? [item] : [];
+    });
+    if (records.length) yield { records, at };
+  }
+}
+
 export const daySurveys: DayRecords<DaySurvey> = {
+  /**
+   * Two lists, read one after the other: the transactions' own entries in gsi15 (those registered before the batches'
+   * lists, and by the synchronous routes), then the batches' lists; a cursor past the first's partitions is the second's.
+   */
   async *between(tenantId, from, to, start) {
     const partitions = partitionsOf(from, to, EVALUATION_SHARDS, (month, shard) => keys.surveysByMonth(tenantId, month, shard));
-    for await (const page of listedBetween(partitions, from, to, start)) yield { records: page.records.map(surveyOf), at: page.at };
+    const own = partitions.length;
+    if (!start || start.partition < own)
+      for await (const page of listedBetween(partitions, from, to, start)) yield { records: page.records.map(surveyOf), at: page.at };
+    const fromList = start && start.partition >= own ? { ...start, partition: start.partition - own } : undefined;
+    for await (const page of batchListedBetween(tenantId, partitions, from, to, fromList))
+      yield { records: page.records.map(surveyOf), at: { ...page.at, partition: page.at.partition + own } };
   },
 };
 

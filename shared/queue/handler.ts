@@ -1,13 +1,13 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger, malformedReason } from '../logger.js';
-import { count, flushMetrics, type MetricName } from '../metrics.js';
+import { count, flushMetrics, takeMetrics, type MetricName } from '../metrics.js';
 import { receiveCount, type EachRecord, type QueueRecord } from '../queues.js';
 
 export interface QueueSpec {
   /** The message of the batch's one INFO line (the records' own lines are DEBUG; failures are errors where they happen). */
   log: string;
-  /** Counts each record's outcome under this metric, by an `outcome` dimension. */
+  /** Counts each record's outcome under this metric, one metric per outcome (`EventDeliveries.sent`). */
   outcomes?: MetricName;
   /** Counts the records that go back to the queue: as ConsumerRecordFailures, or as the outcome `failed` of `outcomes`. */
   failures?: 'ConsumerRecordFailures' | 'outcome';
@@ -15,8 +15,9 @@ export interface QueueSpec {
 
 /**
  * The one wrapper every SQS consumer uses, to match httpHandler: each record processed on its own (Powertools' partial
- * batch processing: a record that throws goes back to the queue alone), outcomes counted, one INFO line per batch,
- * metrics flushed.
+ * batch processing: a record that throws goes back to the queue alone), outcomes counted, one INFO line per batch
+ * that carries the batch's metrics (embedded metric format): log bytes are billed, so a batch writes one line, not
+ * one more per metric.
  */
 export const queueHandler = <O extends string>(spec: QueueSpec, processRecord: (record: QueueRecord) => Promise<O>) =>
   batchQueueHandler<O>(spec, (_records, eachRecord) => eachRecord(processRecord));
@@ -53,10 +54,11 @@ export function batchQueueHandler<O extends string>(
     };
     try {
       const failed = await consume(event.Records, eachRecord);
-      if (spec.outcomes) for (const [outcome, n] of Object.entries(outcomes)) count(spec.outcomes, outcome, n, 'outcome');
+      if (spec.outcomes) for (const [outcome, n] of Object.entries(outcomes)) count(spec.outcomes, outcome, n);
       if (failed.length && spec.failures === 'ConsumerRecordFailures') count('ConsumerRecordFailures', undefined, failed.length);
-      if (failed.length && spec.failures === 'outcome' && spec.outcomes) count(spec.outcomes, 'failed', failed.length, 'outcome');
-      logger.info(spec.log, { records: event.Records.length, ...outcomes, failed: failed.length });
+      if (failed.length && spec.failures === 'outcome' && spec.outcomes) count(spec.outcomes, 'failed', failed.length);
+      // The batch's one line is also its metrics' one EMF document: a line per batch, not one more per dimension value.
+      logger.info(spec.log, { records: event.Records.length, ...outcomes, failed: failed.length, ...takeMetrics() });
       // A new answer each time (the processor keeps its own between invocations).
       return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
     } finally {

@@ -103,7 +103,7 @@ export async function deliverSurvey(
           now,
         ),
       );
-    count('SurveysFailed', attempt.channel, 1, 'channel');
+    count('SurveysFailed', attempt.channel);
     logger.debug('Survey not delivered', { ...key, channel: attempt.channel, reason, next: next?.attemptId });
     return 'failed' as const;
   };
@@ -144,7 +144,7 @@ export async function deliverSurvey(
     if (until) {
       await ports.scheduler.schedule({ ...message, dueAt: until.toISOString() }, until, now);
       await attempts.release(attempt, until);
-      count('SurveyAttemptsHeld', attempt.channel, 1, 'channel');
+      count('SurveyAttemptsHeld', attempt.channel);
       logger.debug('Survey attempt held for quiet hours', { ...key, channel: attempt.channel, until: until.toISOString() });
       return 'held';
     }
@@ -156,8 +156,8 @@ export async function deliverSurvey(
     const tally =
       attempt.expiresAt === undefined && !attempt.kind ? journeyTally(journey, sentTally(attempt, now, journey.classes)) : undefined;
     await attempts.markSent(attempt, { messageId: sent.messageId, at: now, expiresAt, next, tally, analyticsMark: analyticsMark() });
-    count('SurveysSent', attempt.channel, 1, 'channel');
-    count('SurveyAttemptsSent', String(attempt.attemptId), 1, 'attempt');
+    count('SurveysSent', attempt.channel);
+    count('SurveyAttemptsSent', String(attempt.attemptId));
     logger.debug('Survey sent', { ...key, channel: attempt.channel, handedOff: handsOff(journey, attempt.channel), next: next?.attemptId });
     return 'sent';
   } catch (error) {

@@ -35,7 +35,7 @@ export async function recordEmailFeedback(event: SesEvent, ports: FeedbackPorts,
   if (!Number.isInteger(tenantId) || tenantId < 1) return 'ignored';
   if (type === 'Bounce' && event.bounce?.bounceType === 'Permanent') {
     for (const r of event.bounce.bouncedRecipients) await ports.suppress(tenantId, r.emailAddress, 'bounce', now);
-    count('SurveysBounced', 'email', 1, 'channel');
+    count('SurveysBounced', 'email');
     logger.info('Survey e-mail bounced; the address is suppressed', { tenantId, customerId });
     return 'suppressed';
   }

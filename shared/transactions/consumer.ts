@@ -23,6 +23,8 @@ interface Parsed {
   read?: Referenced;
   /** Its tenant's configuration, checked beside the batch's read. */
   settings?: Promise<Settings>;
+  /** The batch's list of its tenant's registrations (for the analytics export), and the instant it lists them at. */
+  listed?: { list: string; at: Date };
 }
 
 function parse(record: QueueRecord): Parsed {
@@ -43,10 +45,15 @@ export interface ConsumerPorts {
   dispatcher: Dispatcher;
   /** Where `transaction.rejected` goes, with the request id the tenant was given for the request. */
   events?: { publisher: EventPublisher; requestIdOf: (tenantId: number, requestKey: string) => string };
+  /**
+   * Lists a batch's registrations of a tenant for the analytics export, once for the batch (a write per batch, not an
+   * index entry per transaction); without it, or when it fails, each transaction is listed by its own entry.
+   */
+  listRegistrations?: (tenantId: number, at: string, requestKeys: string[]) => Promise<string>;
 }
 
 /** The TransactionQueue's records: read a batch at once, register each, send the batch's survey messages together. */
-export function transactionConsumer({ service, readReferences, settings, dispatcher, events }: ConsumerPorts) {
+export function transactionConsumer({ service, readReferences, settings, dispatcher, events, listRegistrations }: ConsumerPorts) {
   /** Records a rejection, then tells the tenant's webhooks (the same event however often the message comes). */
   async function reject(tenantId: number, requestKey: string, errors: FieldProblem[], receivedAt: string): Promise<void> {
     await service.recordRejection(tenantId, requestKey, errors, receivedAt);
@@ -81,13 +88,40 @@ export function transactionConsumer({ service, readReferences, settings, dispatc
       p.settings = checks.get(tenantId)!;
       p.settings.catch(() => undefined);
     }
+    const listing = listBatch(readers);
     try {
       const reads = await readReferences(readers.map((p) => referencesOf(p.message.tenantId, p.command!, p.message.requestId)));
       readers.forEach((p, i) => (p.read = reads[i]));
     } catch (error) {
       logger.warn('Batch read failed; each record reads for itself', { error });
     }
+    await listing;
     return prepared;
+  }
+
+  /**
+   * Lists the batch's transactions of each tenant for the analytics export, beside the batch's read, all at one
+   * instant. A list that cannot be written leaves its transactions to be listed one by one.
+   */
+  async function listBatch(readers: Parsed[]): Promise<void> {
+    if (!listRegistrations) return;
+    const at = new Date();
+    const byTenant = new Map<number, Parsed[]>();
+    for (const p of readers) byTenant.set(p.message.tenantId, [...(byTenant.get(p.message.tenantId) ?? []), p]);
+    await Promise.all(
+      [...byTenant].map(async ([tenantId, listed]) => {
+        try {
+          const list = await listRegistrations(
+            tenantId,
+            at.toISOString(),
+            listed.map((p) => p.message.requestId),
+          );
+          for (const p of listed) p.listed = { list, at };
+        } catch (error) {
+          logger.warn('Batch list not written; its transactions are listed one by one', { error: describeError(error) });
+        }
+      }),
+    );
   }
 
   /**
@@ -130,7 +164,7 @@ export function transactionConsumer({ service, readReferences, settings, dispatc
   }
 
   async function registerRecord(
-    { message, command, problems, read, settings: checked }: Parsed,
+    { message, command, problems, read, settings: checked, listed }: Parsed,
     dispatch?: (message: DispatchMessage) => Promise<void>,
   ): Promise<RecordOutcome> {
     const { tenantId, requestId, receivedAt } = message;
@@ -145,6 +179,7 @@ export function transactionConsumer({ service, readReferences, settings, dispatc
     try {
       const { transaction, duplicate } = await service.registerTransaction(tenantId, command, requestId, {
         read,
+        ...(listed ? { now: listed.at, listedIn: listed.list } : {}),
         ...(checked ? { settings: await checked } : {}),
         ...(dispatch ? { dispatch } : {}),
       });

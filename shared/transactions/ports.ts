@@ -29,6 +29,8 @@ export interface TransactionRepository {
     build: (id: number) => TransactionRecord,
     /** The result counters the new transaction moves (a rating registered with it), written with it. */
     tally?: (record: TransactionRecord) => Tally | undefined,
+    /** The consumer batch's list that names it (listRegistrations), when its batch wrote one. */
+    listedIn?: string,
   ): Promise<{ created: boolean; record: TransactionRecord }>;
   /** Records a rejection or failure under the request key, readable for a while; never over a created transaction. */
   putOutcome(
@@ -40,6 +42,12 @@ export interface TransactionRepository {
   ): Promise<void>;
   /** Takes the customer's survey slot on a journey when it was not surveyed within the window; one conditional write. */
   claimSurveySlot(tenantId: number, customerId: number, journeyId: number, windowDays: number, now: Date): Promise<boolean>;
+  /**
+   * Lists, for the analytics export's day of surveys, the transactions of a consumer batch about to be registered at
+   * `at` (ISO), by their request keys: one write for the batch rather than one index entry each. Answers the list's
+   * key, which registering them with it (putCreated's `listedIn`) names on each.
+   */
+  listRegistrations?(tenantId: number, at: string, requestKeys: string[]): Promise<string>;
 }
 
 /** A store, employee or customer named by its internal id, its external code, or both. */

@@ -59,6 +59,8 @@ export interface RegisterOptions {
   dispatch?: (message: DispatchMessage) => Promise<void>;
   /** Where its rating came from: `api` (with the sale) unless a store's QR code or kiosk took it (shared/qr/). */
   source?: Extract<SourceName, 'api' | 'qr' | 'kiosk'>;
+  /** The consumer batch's list of registrations that names it (with `now` the list's instant). */
+  listedIn?: string;
 }
 
 /** Registering transactions under the transaction rules, and recording why a request was not registered. */
@@ -77,7 +79,7 @@ export function transactionService({ transactions, readReferences, settings: ten
     tenantId: number,
     command: TransactionCommand,
     requestKey: string,
-    { now = new Date(), read, settings: checked, dispatch = sendNow, source = 'api' }: RegisterOptions = {},
+    { now = new Date(), read, settings: checked, dispatch = sendNow, source = 'api', listedIn }: RegisterOptions = {},
   ): Promise<Registered> {
     const [settings, references] = await Promise.all([
       checked ?? tenantSettings(tenantId),
@@ -170,10 +172,17 @@ export function transactionService({ transactions, readReferences, settings: ten
       locale: chooseLocale(customer.locale, journey.locale, settings.locale),
     });
     // A rating registered with the sale counts in the results in the same write.
-    const stored = await transactions.putCreated(tenantId, requestKey, record, (created) => {
-      const scored = created.answer && scoredRating(created.transaction, settings, created.answer.answeredAt, null, created.answer.source);
-      return scored ? journeyTally(journey, answerTally(countedOf(created.transaction), scored)) : undefined;
-    });
+    const stored = await transactions.putCreated(
+      tenantId,
+      requestKey,
+      record,
+      (created) => {
+        const scored =
+          created.answer && scoredRating(created.transaction, settings, created.answer.answeredAt, null, created.answer.source);
+        return scored ? journeyTally(journey, answerTally(countedOf(created.transaction), scored)) : undefined;
+      },
+      listedIn,
+    );
     // When another delivery of the same request got there first, its transaction is the answer.
     if (stored.created) {
       count('TransactionsCreated');

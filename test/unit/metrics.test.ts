@@ -75,53 +75,55 @@ const service = 'survey-service';
 const namespace = 'SurveyService';
 
 describe('business metrics', () => {
-  it('sum a batch of counts into one line per dimension value, written at the flush', async () => {
+  it('sum a batch of counts into one line, whatever the values of their dimensions, written at the flush', async () => {
     const { count, flushMetrics, lines, stop } = await deployedMetrics();
     for (let i = 0; i < 10; i++) {
       count('TransactionsCreated');
       count('SurveysSuppressed', 'no_contact');
     }
     count('SurveysSuppressed', 'opted_out');
-    count('TransactionsRejected', 'no_contact', 2);
+    count('TransactionsRejected', 'unknown_journey', 2);
     expect(lines()).toEqual([]);
     flushMetrics();
     const written = lines();
 
-    expect(written).toHaveLength(3);
-    const byReason = (reason?: string) => written.find((line) => line.reason === reason)!;
-    expect(byReason('no_contact')).toMatchObject({ SurveysSuppressed: 10, TransactionsRejected: 2 });
-    expect(byReason('no_contact')._aws.CloudWatchMetrics[0].Dimensions).toEqual([['service', 'reason']]);
-    expect(byReason('opted_out')).toMatchObject({ SurveysSuppressed: 1 });
-    expect(byReason(undefined)).toMatchObject({ TransactionsCreated: 10 });
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({
+      TransactionsCreated: 10,
+      'SurveysSuppressed.no_contact': 10,
+      'SurveysSuppressed.opted_out': 1,
+      'TransactionsRejected.unknown_journey': 2,
+    });
+    expect(written[0]!._aws.CloudWatchMetrics[0].Dimensions).toEqual([['service']]);
 
     // The next invocation starts from nothing.
     flushMetrics();
     stop();
-    expect(lines()).toHaveLength(3);
+    expect(lines()).toHaveLength(1);
   });
 
   it('write lines from which CloudWatch extracts each count with its namespace, unit and dimensions', async () => {
     const { count, flushMetrics, raw, stop } = await deployedMetrics();
-    count('SurveysSent', 'email', 1, 'channel');
-    count('SurveysSent', 'email', 1, 'channel');
-    count('SurveysSent', 'sms', 1, 'channel');
-    count('SurveyAttemptsSent', '2', 3, 'attempt');
-    count('EventDeliveries', 'failed', 4, 'outcome');
+    count('SurveysSent', 'email');
+    count('SurveysSent', 'email');
+    count('SurveysSent', 'sms');
+    count('SurveyAttemptsSent', '2', 3);
+    count('EventDeliveries', 'failed', 4);
     count('TransactionsCreated', undefined, 5);
     count('ConsumerRecordFailures');
     flushMetrics();
     stop();
 
-    // One JSON document per line, as CloudWatch Logs receives each line as an event.
-    expect(raw).toHaveLength(5);
+    // One JSON document, one line, as CloudWatch Logs receives each line as an event.
+    expect(raw).toHaveLength(1);
     const extracted = raw.flatMap(extract);
     expect(extracted).toHaveLength(6);
     expect(extracted).toEqual(
       expect.arrayContaining([
-        { namespace, name: 'SurveysSent', unit: 'Count', dimensions: { service, channel: 'email' }, value: 2 },
-        { namespace, name: 'SurveysSent', unit: 'Count', dimensions: { service, channel: 'sms' }, value: 1 },
-        { namespace, name: 'SurveyAttemptsSent', unit: 'Count', dimensions: { service, attempt: '2' }, value: 3 },
-        { namespace, name: 'EventDeliveries', unit: 'Count', dimensions: { service, outcome: 'failed' }, value: 4 },
+        { namespace, name: 'SurveysSent.email', unit: 'Count', dimensions: { service }, value: 2 },
+        { namespace, name: 'SurveysSent.sms', unit: 'Count', dimensions: { service }, value: 1 },
+        { namespace, name: 'SurveyAttemptsSent.2', unit: 'Count', dimensions: { service }, value: 3 },
+        { namespace, name: 'EventDeliveries.failed', unit: 'Count', dimensions: { service }, value: 4 },
         { namespace, name: 'TransactionsCreated', unit: 'Count', dimensions: { service }, value: 5 },
         { namespace, name: 'ConsumerRecordFailures', unit: 'Count', dimensions: { service }, value: 1 },
       ]),

@@ -2,10 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SQSEvent } from 'aws-lambda';
 import { lambdaContext } from '../../infra/local/events.js';
 
-/**
- * The queue wrapper as deployed: metrics on, written to stdout in embedded metric format beside the log lines (they are
- * INFO lines too: `logged` is the others).
- */
+/** The queue wrapper as deployed: metrics on, written to stdout in embedded metric format on the batch's line. */
 async function deployedWrapper() {
   vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
   vi.stubEnv('POWERTOOLS_DEV', '');
@@ -20,7 +17,7 @@ async function deployedWrapper() {
   };
   vi.spyOn(process.stdout, 'write').mockImplementation(capture);
   vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-  return { ...wrapper, lines, logged: () => lines.filter((line) => typeof line.level === 'string' && !line._aws) };
+  return { ...wrapper, lines, logged: () => lines.filter((line) => typeof line.level === 'string') };
 }
 
 afterEach(() => {
@@ -46,18 +43,49 @@ const outcomeOf = async ({ body }: { body: string }) => {
 };
 
 describe('the queue wrapper', () => {
-  it('sends back only the records that threw, writes one INFO line with the counts, and flushes each outcome as a metric', async () => {
+  it('sends back only the records that threw, and writes one line: the counts, with each outcome as a metric in it', async () => {
     const { queueHandler, lines, logged } = await deployedWrapper();
     const handler = queueHandler({ log: 'Test deliveries', outcomes: 'EventDeliveries', failures: 'outcome' }, outcomeOf);
 
     const answer = await handler(batch(['sent', 'boom', 'sent', 'waiting', 'boom']), lambdaContext('test'));
 
     expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }, { itemIdentifier: 'm-4' }] });
+    // The two records that threw are logged as errors by Powertools' processor; the batch writes one INFO line.
     const info = logged().filter((line) => line.level === 'INFO');
     expect(info).toHaveLength(1);
+    expect(lines.filter((line) => line._aws)).toHaveLength(1);
     expect(info[0]).toMatchObject({ message: 'Test deliveries', records: 5, sent: 2, waiting: 1, failed: 2 });
-    const metric = (outcome: string) => lines.find((line) => line._aws && line.outcome === outcome)?.EventDeliveries;
-    expect([metric('sent'), metric('waiting'), metric('failed')]).toEqual([2, 1, 2]);
+    expect(info[0]).toMatchObject({ 'EventDeliveries.sent': 2, 'EventDeliveries.waiting': 1, 'EventDeliveries.failed': 2 });
+    expect(info[0]!._aws.CloudWatchMetrics[0].Metrics.map((m: { Name: string }) => m.Name).sort()).toEqual([
+      'EventDeliveries.failed',
+      'EventDeliveries.sent',
+      'EventDeliveries.waiting',
+    ]);
+  });
+
+  it('writes one line for a batch whatever it counts, however many values of a dimension', async () => {
+    const { queueHandler, lines } = await deployedWrapper();
+    const { count } = await import('../../shared/metrics.js');
+    const handler = queueHandler({ log: 'Test sends', failures: 'ConsumerRecordFailures' }, async ({ body }) => {
+      count('SurveysSent', body);
+      count('SurveyAttemptsSent', '1');
+      if (body === 'boom') throw new Error('boom');
+      return 'sent';
+    });
+
+    await handler(batch(['email', 'sms', 'whatsapp', 'email', 'boom']), lambdaContext('test'));
+
+    const written = lines.filter((line) => line.level === 'INFO' || line._aws);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({
+      message: 'Test sends',
+      'SurveysSent.email': 2,
+      'SurveysSent.sms': 1,
+      'SurveysSent.whatsapp': 1,
+      'SurveysSent.boom': 1,
+      'SurveyAttemptsSent.1': 5,
+      ConsumerRecordFailures: 1,
+    });
   });
 
   it('counts failures as ConsumerRecordFailures where a consumer says so, and starts each batch from nothing', async () => {
@@ -71,6 +99,7 @@ describe('the queue wrapper', () => {
     expect(answer.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['m-1', 'm-2']);
     expect(logged().find((line) => line.level === 'INFO')).toMatchObject({ message: 'Test batch', records: 3, sent: 1, failed: 2 });
     expect(lines.filter((line) => line._aws).map((line) => line.ConsumerRecordFailures)).toEqual([2]);
+    expect(lines.filter((line) => line._aws)[0]?.message).toBe('Test batch');
   });
 
   it('answers what a whole-batch consumer sends back, beside the records that threw', async () => {

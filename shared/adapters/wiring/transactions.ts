@@ -69,5 +69,6 @@ export const transactionConsumer = /* @__PURE__ */ wire(() => {
     settings: tenantSettings,
     dispatcher,
     events: { publisher: events, requestIdOf: (tenantId, requestKey) => publicRequestId(tenantId, requestKey, requestIdSecret()) },
+    listRegistrations: transactionRepository.listRegistrations,
   });
 });
