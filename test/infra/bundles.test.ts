@@ -78,7 +78,7 @@ describe('what the functions behind the API bundle', () => {
 
   it(
     'each case function bundles only the part of the cases service it runs: the readers neither the opener nor a change',
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async () => {
       const PARTS = /shared\/cases\/(opener|reads|changes|system-changes|alert|overdue)\.ts$/;
       const expected = {
@@ -140,7 +140,7 @@ describe('what the functions behind the API bundle', () => {
 
   it(
     "the admin functions bundle only their own part: the multipart parser where the brand form is posted, the configuration schema where the configuration is changed, the tenant service and the first store's entities only in the operator's command",
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async () => {
       const held = async (name: string, pattern: RegExp) => bundledSources(name).filter((source) => pattern.test(source));
       const multipart = /busboy|http\/multipart/;

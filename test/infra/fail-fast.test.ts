@@ -42,7 +42,7 @@ function importEach(modules: string[], env: Record<string, string> = {}): Record
 }
 
 describe('configuration at cold start', () => {
-  it('fails every function at module load, naming the missing variable', { timeout: 60_000 }, () => {
+  it('fails every function at module load, naming the missing variable', { timeout: 180_000 }, () => {
     const results = importEach(FUNCTIONS);
     expect(Object.keys(results)).toHaveLength(FUNCTIONS.length);
     for (const [module, message] of Object.entries(results)) expect(message, module).toMatch(/^Missing environment variables? [A-Z_]+/);
@@ -62,7 +62,7 @@ describe('configuration at cold start', () => {
 
   it(
     'lets the route table load every function for its contract outside a function runtime (cdk synth, OpenAPI)',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     () => {
       // The route table, then every function module as the OpenAPI document imports it (for `contract`), with no configuration.
       const modules = ['infra/routes.ts', ...FUNCTIONS];

@@ -31,7 +31,7 @@ function synthesizeWithNag(props: Partial<SurveyServiceProps> = {}): string | un
 }
 
 describe('cdk-nag', () => {
-  it('finds nothing unacknowledged in the stack, with and without narrowed sender identities', { timeout: 120_000 }, () => {
+  it('finds nothing unacknowledged in the stack, with and without narrowed sender identities', { timeout: 300_000 }, () => {
     expect(synthesizeWithNag()).toBeUndefined();
     expect(
       synthesizeWithNag({
