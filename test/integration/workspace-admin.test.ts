@@ -137,7 +137,7 @@ describe('the tenant admin pages', () => {
       method: 'POST',
       path: '/survey',
       key: tenant.chatbotKey,
-      body: { transactionId: sale, attemptId: 1, journey: 'loja', score: 3, classes: [], comment: 'O elevador quebrado de novo' },
+      body: { transactionId: sale, attemptId: 1, journey: 'loja', score: 3, classes: [], comment: 'O elevador parado de novo' },
     });
     expect(answered.status, answered.text).toBe(201);
     expect(await commentAnalyser.reanalyse(tenant.tenantId, sale)).toBe('analysed');
