@@ -116,6 +116,7 @@ describe('GET /public/answers', () => {
       classes: [{ class_id: 1, label: 'Atendimento', score: 2 }],
       sentiment: null,
       themes: null,
+      aspects: null,
     });
     expect(res.body.data.find((a: { id: number }) => a.id === sales[5]!.id)).toMatchObject({
       bucket: 'low',
