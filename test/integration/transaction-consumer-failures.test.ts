@@ -61,7 +61,9 @@ describe('consumer failures', () => {
     let puts = 0;
     stack.add(
       (next, context) => async (args) => {
-        if (/^Put/.test(String(context.commandName)) && puts++ === 0) throw broken;
+        // The batch's analytics list (its own PutItem, whose failure leaves each transaction to list itself) is not counted.
+        const list = (args.input as { Item?: { entity?: string } }).Item?.entity === 'SURVEY_LIST';
+        if (/^Put/.test(String(context.commandName)) && !list && puts++ === 0) throw broken;
         return next(args);
       },
       { step: 'initialize', name: 'failFirstPut' },
