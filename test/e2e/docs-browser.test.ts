@@ -65,7 +65,7 @@ describe.skipIf(!hasChromium)('the /docs reference page in a browser', { timeout
       const base = inject(api === 'public' ? 'publicUrl' : 'chatbotUrl');
       const { page, offline, failed, refused } = await open(`${base}/docs`, base);
       await page.click('a[href="assets/console.html"]');
-      await page.waitForSelector('.opblock', { timeout: 20_000 });
+      await page.waitForSelector('.opblock', { timeout: 45_000 });
       const listed = await page.$$eval('.opblock-summary-path', (nodes) =>
         nodes.map((n) => n.getAttribute('data-path') ?? n.textContent ?? ''),
       );

@@ -88,7 +88,8 @@ beforeAll(async () => {
   expect(noted.status, noted.text).toBe(200);
 });
 
-describe('retention: a tenant keeps personal copies for its days', () => {
+// Sweeps over the local stack: seconds each alone, over 30 under CI's load beside the other tiers.
+describe('retention: a tenant keeps personal copies for its days', { timeout: 90_000 }, () => {
   it("dates each transaction's copies from its registration, and from its answer once answered", async () => {
     const item = await stored(tenant, sale);
     expect(item).toMatchObject({ retention_days: 30, customer_name: 'Rita Prazo', survey_contact: 'rita.prazo@example.com' });
