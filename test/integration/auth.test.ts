@@ -98,7 +98,7 @@ describe('API keys', () => {
       (error: { stderr: string }) => error,
     );
     expect((again as { stderr: string }).stderr).toContain('admin: no such key.');
-  });
+  }, 90_000);
 
   it('stores keys and user tokens only as SHA-256 hashes', async () => {
     const { Items = [] } = await db().client.send(

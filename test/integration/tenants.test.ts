@@ -117,7 +117,7 @@ describe('tenants', () => {
       'admin: The logo is an SVG, which is refused (it can carry scripts); export it as PNG or WebP.',
     );
     expect((await readSettings(id)).brand?.logo?.file).toBe(`${hash}.png`);
-  });
+  }, 90_000);
 
   it('apply prints its plan field by field and changes nothing without --yes; with --yes it applies it', async () => {
     const id = 900_000 + Math.floor(Math.random() * 100_000);
