@@ -230,7 +230,8 @@ describe('the workspace pages, as pure functions of their records', () => {
     const page = await showAnswers({ tenantId: 1, user: USER, base: '/stage', requestId: 'r', query: {} });
     expect(page.status).toBe(200);
     expectEscaped(page.html!);
-    for (const word of ['Respuestas', 'Detractor', 'Empleado 8', 'Más antiguas', 'siga “Más antiguas” y exporte de nuevo']) expect(page.html).toContain(word);
+    for (const word of ['Respuestas', 'Detractor', 'Empleado 8', 'Más antiguas', 'siga “Más antiguas” y exporte de nuevo'])
+      expect(page.html).toContain(word);
   });
 
   it('the answers page offers the export of its filters, then shows its progress, then its link', async () => {
