@@ -200,8 +200,9 @@ const WRITING_CLAIM_SECONDS = 60;
  * Raises the configuration's version by one and answers the new one; with `expected`, only if it is still that one
  * (undefined otherwise: someone changed the configuration since). All copies are written in one transaction whose
  * condition is on copy 0 (the version item), so concurrent raises serialize and leave every copy equal. A replacement
- * claims the version (`writing: 'claim'`, with `expected`) before it writes and releases it after: while claimed, the
- * version a reader sees is that of a configuration half written, and no other claim is taken on it. The version is
+ * claims the version (`writing: 'claim'`, with `expected`; answered as it is, not raised) before it writes and releases
+ * it after, raising it by one: no other claim is taken on it meanwhile, and a reader that kept the configuration half
+ * written under the version before reads it again, so that one replacement moves the ETag by one. The version is
  * read first only when neither `expected` nor `from` (the one the caller believes current: its claim's, for the
  * release) says where to raise from, or when that guess lost: the transaction's condition checks it either way.
  */
@@ -222,7 +223,8 @@ async function raise(
     const current = guess ?? (await readVersionItem(tenantId));
     // With `expected`, every attempt raises from it; otherwise a lost attempt reads the version again.
     guess = expected;
-    const next = current + 1;
+    // A claim holds the version it found (its release raises it): one replacement moves the version, its ETag, by one.
+    const next = writing === 'claim' ? current : current + 1;
     try {
       await client.send(
         new TransactWriteCommand({

@@ -45,8 +45,8 @@ export function configService(tenants: ConfigRepository, audit: AuditLog) {
   /**
    * Replaces the tenant's configuration if it is still at version `expected` (the caller's If-Match), and answers the
    * new version and what changed. The version is claimed first (one conditional update), so of two replacements made
-   * from the same read exactly one is written; it is raised again once everything is written, so that a function
-   * that read the configuration midway reads it again.
+   * from the same read exactly one is written; it is raised once everything is written (by one: the ETag of one
+   * replacement moves by one), so that a function that read the configuration midway reads it again.
    */
   async function replaceConfig(
     tenantId: number,

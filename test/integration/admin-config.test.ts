@@ -171,6 +171,17 @@ describe('PUT /public/admin/config', () => {
     expect(after.body).toEqual(current.body);
   });
 
+  it('moves the ETag by one for one PUT, in its answer and on the next read', async () => {
+    const before = await read();
+    const version = Number(JSON.parse(before.headers.etag!));
+
+    const res = await replace({ ...before.body, name: `${before.body.name} +1` }, before.headers.etag);
+
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.etag).toBe(`"${version + 1}"`);
+    expect((await read()).headers.etag).toBe(`"${version + 1}"`);
+  });
+
   it('moves the working hours’ zone with the tenant’s unless it was set on its own', async () => {
     // Prepare: working hours in the tenant's zone (as the demo file writes them), and another tenant's in a zone of their own.
     const hours = { days: ['mon', 'tue'], from: '09:00', to: '18:00' };

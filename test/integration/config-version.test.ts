@@ -46,17 +46,18 @@ describe('the configuration version in copies', () => {
 
   it("releases a claim from the claim's version without reading it, or from the newest when another raise came between", async () => {
     const tenantId = aTenant();
+    // A claim holds the version without raising it (its release does: one replacement, one raise).
     const claimed = await raiseConfigVersion(tenantId, 0, 'claim');
     // While claimed, a second claim on the claimed version fails; a key's change (no claim) still raises it.
-    const second = await raiseConfigVersion(tenantId, 1, 'claim');
+    const second = await raiseConfigVersion(tenantId, 0, 'claim');
     const keyChange = await raiseConfigVersion(tenantId);
     const released = await raiseConfigVersion(tenantId, undefined, 'release', claimed);
 
-    expect([claimed, second, keyChange, released]).toEqual([1, undefined, 2, 3]);
-    expect(await copies(tenantId)).toEqual(Array.from({ length: CONFIG_VERSION_COPIES }, () => 3));
-    // Released: the next claim holds.
-    expect(await raiseConfigVersion(tenantId, 3, 'claim')).toBe(4);
-    expect(await raiseConfigVersion(tenantId, undefined, 'release', 4)).toBe(5);
+    expect([claimed, second, keyChange, released]).toEqual([0, undefined, 1, 2]);
+    expect(await copies(tenantId)).toEqual(Array.from({ length: CONFIG_VERSION_COPIES }, () => 2));
+    // Released: the next claim holds, and its release raises the version by one.
+    expect(await raiseConfigVersion(tenantId, 2, 'claim')).toBe(2);
+    expect(await raiseConfigVersion(tenantId, undefined, 'release', 2)).toBe(3);
   });
 
   it('moves a tenant that has only the version item: settings stay exact before its next change, which writes every copy', async () => {
