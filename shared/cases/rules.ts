@@ -1,7 +1,7 @@
 import { bucketOf } from '../answers/schema.js';
 import type { CaseRuleConfig, CasesConfig, JourneyConfig, Settings } from '../tenants/config-schema.js';
 import type { WeekDay } from '../tenants/scales.js';
-import { timeZoneOf } from '../locale.js';
+import { DEFAULT_LOCALE, timeZoneOf, type Locale } from '../locale.js';
 
 /** A tenant's case settings with every default filled in. */
 export interface CasesSettings {
@@ -9,17 +9,27 @@ export interface CasesSettings {
   workingHours: { timeZone: string; days: WeekDay[]; from: string; to: string };
 }
 
-/** The case settings of a tenant that states none: five root causes, 09:00-18:00 Monday to Friday in its time zone. */
-export const DEFAULT_CASES: { rootCauses: string[]; workingHours: Omit<CasesSettings['workingHours'], 'timeZone'> } = {
-  rootCauses: ['Atendimento', 'Produto', 'Preço', 'Prazo', 'Outro'],
+/**
+ * The root causes of a tenant that states none, in the tenant's language: service, product, price, lead time, other.
+ * They are values, not labels: a resolved case stores the one chosen, and the API accepts exactly these, so they are
+ * the tenant's configuration's defaults (as the default themes are) rather than words of a catalogue.
+ */
+export const DEFAULT_ROOT_CAUSES: Record<Locale, string[]> = {
+  'pt-BR': ['Atendimento', 'Produto', 'Preço', 'Prazo', 'Outro'],
+  es: ['Atención', 'Producto', 'Precio', 'Plazo', 'Otro'],
+  en: ['Service', 'Product', 'Price', 'Lead time', 'Other'],
+};
+
+/** The case settings of a tenant that states none: 09:00-18:00 Monday to Friday in its time zone. */
+export const DEFAULT_CASES: { workingHours: Omit<CasesSettings['workingHours'], 'timeZone'> } = {
   workingHours: { days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '18:00' },
 };
 
-export const casesSettingsOf = (settings: Pick<Settings, 'cases' | 'timeZone'>): CasesSettings => {
+export const casesSettingsOf = (settings: Pick<Settings, 'cases' | 'timeZone'> & { locale?: Locale }): CasesSettings => {
   const cases: CasesConfig = settings.cases ?? {};
   const hours = cases.workingHours ?? DEFAULT_CASES.workingHours;
   return {
-    rootCauses: cases.rootCauses ?? DEFAULT_CASES.rootCauses,
+    rootCauses: cases.rootCauses ?? DEFAULT_ROOT_CAUSES[settings.locale ?? DEFAULT_LOCALE],
     workingHours: { ...hours, timeZone: cases.workingHours?.timeZone ?? timeZoneOf(settings) },
   };
 };

@@ -41,6 +41,14 @@ describe('case rules', () => {
     expect(casesSettingsOf({ timeZone: 'America/Manaus', cases: { workingHours: ownZone } }).workingHours).toEqual(ownZone);
   });
 
+  it("offers the default root causes in the tenant's language, and a tenant's own in any", () => {
+    const hours = { timeZone: 'America/Bogota' };
+    expect(casesSettingsOf({ ...hours, locale: 'es' }).rootCauses).toEqual(['Atención', 'Producto', 'Precio', 'Plazo', 'Otro']);
+    expect(casesSettingsOf({ ...hours, locale: 'en' }).rootCauses).toEqual(['Service', 'Product', 'Price', 'Lead time', 'Other']);
+    expect(casesSettingsOf({ ...hours, locale: 'pt-BR' }).rootCauses).toEqual(['Atendimento', 'Produto', 'Preço', 'Prazo', 'Outro']);
+    expect(casesSettingsOf({ ...hours, locale: 'es', cases: { rootCauses: ['Fila'] } }).rootCauses).toEqual(['Fila']);
+  });
+
   it("takes the rules in the admin document and the tenant file's schema, naming each wrong field", () => {
     const document = (journey: unknown, cases: unknown = {}) => ({
       name: 'x',
