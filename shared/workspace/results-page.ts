@@ -229,7 +229,7 @@ function filters(
     (g) => html`<option value="${g}"${g === by && html` selected`}>${t('results.by', { by: g })}</option>`,
   );
   return html`<form method="get" action="${base + APP_RESULTS_PATH}" class="filters card">
-<div><label for="journey">${t('results.filter.journey')}</label><select id="journey" name="journey">${options}</select></div>
+<div class="wide"><label for="journey">${t('results.filter.journey')}</label><select id="journey" name="journey">${options}</select></div>
 <div><label for="from">${t('results.filter.from')}</label><input id="from" name="from" type="date" value="${from}" required></div>
 <div><label for="to">${t('results.filter.to')}</label><input id="to" name="to" type="date" value="${to}" required></div>
 ${

@@ -83,6 +83,30 @@ const sideways = (page: Page) =>
     ];
   });
 
+/**
+ * The selects whose chosen option is cut: its text, in the select's font, wider than the select's box less its padding
+ * and the arrow (16 px).
+ */
+const cutSelects = (page: Page) =>
+  page.evaluate(() => {
+    type Select = { id: string; clientWidth: number; selectedOptions: { text: string }[] };
+    type Style = { font: string; paddingLeft: string; paddingRight: string };
+    type Canvas = { getContext(kind: '2d'): { font: string; measureText(text: string): { width: number } } };
+    const { document, getComputedStyle } = globalThis as unknown as {
+      document: { querySelectorAll(selector: string): Iterable<Select>; createElement(tag: 'canvas'): Canvas };
+      getComputedStyle(element: Select): Style;
+    };
+    const pen = document.createElement('canvas').getContext('2d');
+    return [...document.querySelectorAll('select')]
+      .filter((select) => {
+        const style = getComputedStyle(select);
+        pen.font = style.font;
+        const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
+        return pen.measureText(select.selectedOptions[0]?.text ?? '').width > room;
+      })
+      .map((select) => `select#${select.id}`);
+  });
+
 // A form answered 400 or 401 (a wrong password) is the page the test asked for.
 const watched = (options: Parameters<Browser['newContext']>[0] = {}) => watchedBy(browser, publicUrl, options);
 
@@ -324,6 +348,7 @@ describe.skipIf(!hasChromium)('the workspace in a browser', { timeout: BROWSER_T
       await page.waitForSelector('#stores');
       expect(await page.textContent('#trend-caption')).toMatch(/^NPS por día: solo un día con respuestas, .+: 25\.$/);
       expect(await sideways(page), `at ${width}`).toEqual([]);
+      expect(await cutSelects(page), `at ${width}`).toEqual([]);
       expect(await axe(page), `results at ${width}`).toEqual([]);
       await screenshot(page, `workspace-results-es-${width}`);
 
