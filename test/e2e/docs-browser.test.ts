@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { referencePaths, routes } from '../../infra/routes.js';
-import { axe, hasChromium, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
+import { axe, hasChromium, isChecker, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
 
 /** The API reference in a real browser (Debian's chromium; .ci/run installs it). */
 let browser: Browser;
@@ -16,7 +16,7 @@ async function open(url: string, base: string) {
   const failed: string[] = [];
   const refused: string[] = [];
   page.on('request', (request) => {
-    if (!request.url().startsWith(base) && !request.url().startsWith('data:')) offline.push(request.url());
+    if (!request.url().startsWith(base) && !request.url().startsWith('data:') && !isChecker(request.url())) offline.push(request.url());
   });
   page.on('response', (response) => {
     if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
@@ -9,7 +7,7 @@ import { overHttp } from '../support/api.js';
 import { mailTo as mailboxTo } from '../support/mailbox.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
 import { screenshot } from '../support/screenshots.js';
-import { AXE_OPTIONS, hasChromium, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
+import { AXE_OPTIONS, hasChromium, injectChecker, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
 
 /**
  * The survey in each language as a phone shows it, in Debian's chromium at 320, 390 and 768 px: the e-mail and the
@@ -18,9 +16,6 @@ import { AXE_OPTIONS, hasChromium, launchChromium, BROWSER_TEST_TIMEOUT } from '
  * HTML_CodeSniffer (pa11y's runner, WCAG 2 AA) find nothing on the page, the thanks, the unsubscribe and the error
  * pages. Screenshots when asked (test/support/screenshots.ts).
  */
-const resolve = createRequire(import.meta.url).resolve;
-const AXE = readFileSync(resolve('axe-core/axe.min.js'), 'utf8');
-const HTMLCS = readFileSync(resolve('html_codesniffer/build/HTMLCS.js'), 'utf8');
 const WIDTHS = [320, 390, 768];
 const api = overHttp('public');
 const [publicUrl, sesUrl] = [inject('publicUrl'), inject('sesUrl')];
@@ -31,8 +26,8 @@ const mailTo = (address: string) => mailboxTo(sesUrl, address);
 
 /** axe-core's violations of every impact, and HTML_CodeSniffer's WCAG 2 AA errors. */
 async function accessibilityProblems(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  await page.addScriptTag({ content: HTMLCS });
+  await injectChecker(page, 'axe.min.js');
+  await injectChecker(page, 'HTMLCS.js');
   return page.evaluate(async (options) => {
     const w = globalThis as unknown as {
       axe: { run(options: unknown): Promise<{ violations: { id: string; nodes: unknown[] }[] }> };

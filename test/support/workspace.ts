@@ -5,6 +5,7 @@ import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { ENV } from '../../shared/config.js';
 import { inviteManager } from '../../shared/session/managers.js';
 import type { UserScope } from '../../shared/tenants/config-schema.js';
+import { isChecker } from './browser.js';
 
 /**
  * What the workspace's browser tests share (with browser.ts: chromium and axe-core): a manager invited as the admin command
@@ -59,7 +60,7 @@ export async function watched(
     if (message.type() === 'error' && !expected.test(message.text())) problems.push(`${message.text()} (${message.location().url})`);
   });
   context.on('request', (request) => {
-    if (!request.url().startsWith(publicUrl)) problems.push(`elsewhere: ${request.url()}`);
+    if (!request.url().startsWith(publicUrl) && !isChecker(request.url())) problems.push(`elsewhere: ${request.url()}`);
   });
   return { context, problems };
 }
