@@ -26,7 +26,7 @@ function sizeOf(value: unknown): number {
     return 3 + Object.entries(value).reduce((total, [k, v]) => total + 1 + Buffer.byteLength(k) + sizeOf(v), 0);
   return 0;
 }
-const itemSize = (item: Record<string, unknown>) =>
+export const itemSize = (item: Record<string, unknown>) =>
   Object.entries(item).reduce((total, [k, v]) => total + Buffer.byteLength(k) + sizeOf(v), 0);
 
 /**

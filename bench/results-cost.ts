@@ -3,6 +3,10 @@ import { db } from '../shared/adapters/dynamodb.js';
 import { counterUpdates } from '../shared/adapters/result-counters.js';
 import { caseDeltas, recoveryTally } from '../shared/results/case-tally.js';
 import { answerCounts, countersOf, merge, sentTally } from '../shared/results/tally.js';
+import { driverCounts, MAX_DRIVER_ITEMS } from '../shared/results/driver-cells.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../shared/keys.js';
+import { itemSize } from './answers-cost.js';
 import type { Fixture } from '../infra/examples.js';
 import { inProcess } from '../test/support/api.js';
 import { PRICES } from './cost.js';
@@ -10,12 +14,18 @@ import { meter } from './metering.js';
 
 /** Stores in the year of counters the report reads. */
 /** Stores in the year of counters the report reads (at most 24: a day's counters go in one transaction). */
-const STORES = Math.min(24, Number(process.env.BENCH_RESULT_STORES ?? 20));
+/** Read when the benchmark runs, so that a smoke test can ask for fewer. */
+const storeCount = () => Math.min(24, Number(process.env.BENCH_RESULT_STORES ?? 20));
 const DAY_MS = 86_400_000;
+/** The items a seeded answer rated (loja's classes 1 and 2), varying with the store and day so that the drivers have a model. */
+const DRIVEN = (s: number, d: number) => [
+  { classId: 1, score: 1 + ((s * 7 + d) % 5) },
+  { classId: 2, score: 1 + ((s * 3 + d * d) % 5) },
+];
 /** Regions the stores are spread over, all under one parent. */
 const REGIONS = 4;
 /** Whether the counters hold a case a day per store (BENCH_RESULT_CASES=0: answers only, to compare). */
-const SEED_CASES = process.env.BENCH_RESULT_CASES !== '0';
+const seedCases = () => process.env.BENCH_RESULT_CASES !== '0';
 
 /**
  * What results cost: the write units an answer adds by counting (answer and correction, against the same write
@@ -23,17 +33,21 @@ const SEED_CASES = process.env.BENCH_RESULT_CASES !== '0';
  * day (seeded straight into the counters: the counts, not the answers, are what a report reads).
  */
 export async function resultsCost(f: Fixture): Promise<string> {
+  const STORES = storeCount();
+  const SEED_CASES = seedCases();
   const client = inProcess('public', 300);
   const today = new Date();
   const days = Array.from({ length: 365 }, (_, i) => new Date(today.getTime() - i * DAY_MS).toISOString().slice(0, 10));
   const journeyId = 1;
   // One transaction per day: that day's counters for every store (a counter at most once in a transaction).
-  for (const day of days) {
+  for (const [d, day] of days.entries()) {
     const deltas = merge(
       Array.from({ length: STORES }, (_, s) => [
         ...countersOf({ journeyId, storeId: 1000 + s, employeeId: 1 }, day, {
           ...answerCounts({ indicator: 'nps', score: 9, items: [], answeredAt: day, sentOn: day }, 1),
           r: 1,
+          // An answer that rated loja's two items: its drivers' sums (`driver-cells.ts`), read by group_by=driver.
+          ...driverCounts((s + 2 * d) % 11, DRIVEN(s, d), 1),
         }),
         ...sentTally({ journeyId, storeId: 1000 + s, employeeId: 1 }, new Date(`${day}T12:00:00Z`)),
         // A case a day per store, contacted, resolved and its recovery answered: every case counter is in the items read.
@@ -66,7 +80,8 @@ export async function resultsCost(f: Fixture): Promise<string> {
   const metered = meter(db().client);
   const rows: string[] = [];
   const from = days.at(-1)!;
-  for (const [groupBy, region] of [['store'], ['region'], ['store', '2'], ['journey'], ['month'], ['employee']] as const) {
+  const readUnits: Record<string, number> = {};
+  for (const [groupBy, region] of [['store'], ['region'], ['store', '2'], ['journey'], ['month'], ['employee'], ['driver']] as const) {
     const request = {
       path: '/public/results',
       key: f.key,
@@ -78,6 +93,7 @@ export async function resultsCost(f: Fixture): Promise<string> {
     const res = await metered.run(() => client(request));
     const { roundTrips, read } = metered.totals();
     const groups = (res.body as { data: unknown[] }).data.length;
+    if (!region) readUnits[groupBy] = read;
     rows.push(
       `| ${groupBy}${region ? `, region=${region}` : ''} | ${res.status} | ${groups} | ${roundTrips} | ${read} | $${(read * PRICES.readUnit).toFixed(2)} |`,
     );
@@ -97,6 +113,7 @@ export async function resultsCost(f: Fixture): Promise<string> {
   const counterWrites = counterUpdates(f.tenantId, { journeyId, deltas: perAnswer }, 0).length;
   const perTransition = caseLife(journeyId, 1, days[0]!, 'opened');
   const caseWrites = counterUpdates(f.tenantId, { journeyId, deltas: perTransition }, 0).length;
+  const drivers = await driversWriteSizes(f.tenantId, journeyId, days[0]!);
   return [
     `### Results: a year's report, and what counting adds to each answer (${STORES} stores, answers every day)`,
     '',
@@ -107,6 +124,8 @@ export async function resultsCost(f: Fixture): Promise<string> {
     '| report over 365 days, group_by | status | groups | round trips | read units | $ per million reports |',
     '|---|---:|---:|---:|---:|---:|',
     ...rows,
+    '',
+    `Drivers (\`group_by=driver\`, docs/drivers.md) read the journey's own counters, the items \`group_by=journey\` reads: that report is their floor (${readUnits.journey} read units; drivers ${readUnits.driver}, ${(readUnits.driver! / readUnits.journey!).toFixed(2)}x), and the regression is solved from the sums in memory. They add no write: their sums ride in the counter items every answer already updates. They add bytes to those items: the journey's month counter here weighs ${drivers.month} bytes, ${drivers.loja} of them the drivers' cells of loja's 2 items; with ${MAX_DRIVER_ITEMS} items (the most a journey's drivers read) the cells of a busy month (10,000 answers) weigh ${drivers.most} bytes. A write unit covers 1 KB of the larger of the item before and after: ${drivers.month + drivers.most - drivers.loja <= 1024 ? `the largest such counter (${drivers.month + drivers.most - drivers.loja} bytes) stays within one, so an answer's write units do not change (the issue-62 gate concerns the transaction's own row; an answer's counters are apart, and unchanged)` : `a counter carrying ${MAX_DRIVER_ITEMS} items' cells (${drivers.month + drivers.most - drivers.loja} bytes) passes 1 KB: each of its writes then costs one more unit (2 more, transactional), for the journeys that rate that many items`}.`,
   ].join('\n');
 }
 
@@ -126,4 +145,20 @@ function caseLife(journeyId: number, storeId: number, day: string, only?: 'opene
   if (only) return caseDeltas(undefined, opened);
   const resolved = { ...opened, status: 'resolved', firstContactAt: `${day}T12:20:00.000Z`, closedAt: `${day}T15:00:00.000Z` };
   return [...caseDeltas(undefined, opened), ...caseDeltas(opened, resolved), ...recoveryTally(opened, true).deltas];
+}
+
+/** The bytes of the journey's month counter as stored, of loja's drivers' cells in it, and of 8 items' cells over a busy month. */
+async function driversWriteSizes(tenantId: number, journeyId: number, day: string) {
+  const { Item } = await db().client.send(
+    new GetCommand({
+      TableName: db().tableName,
+      Key: { pk: keys.results(tenantId, journeyId, day.slice(0, 4)), sk: keys.resultSort('month', 'all', [], day.slice(0, 7)) },
+    }),
+  );
+  const month = Item ?? {};
+  const loja = Object.fromEntries(Object.entries(month).filter(([name]) => /^q/.test(name)));
+  // 10,000 answers of 8 items scoring about 4 and a main score of about 8: sums of the size a busy month reaches.
+  const eight = Array.from({ length: MAX_DRIVER_ITEMS }, (_, i) => ({ classId: 90 + i, score: 4 }));
+  const busy = Object.fromEntries(Object.entries(driverCounts(8, eight, 1)).map(([name, value]) => [name, value * 10_000 + 1234]));
+  return { month: itemSize(month), loja: itemSize(loja), most: itemSize(busy) };
 }

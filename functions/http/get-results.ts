@@ -4,13 +4,13 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ReportBody, ResultsRouteQuery } from '../../shared/results/schema.js';
 import { resultsService, themeResults } from '../../shared/adapters/wiring/results.js';
 import { ThemeReportBody } from '../../shared/themes/report.js';
+import { DriversReportBody } from '../../shared/results/drivers-report.js';
 
 /**
- * NPS, mean score, answers and response rate of one journey between two days (UTC, both included), by store,
- * employee, journey, class, day, week or month, read from counters kept as answers arrive, each row split by source
- * (`source`: only the answers of a store's QR code, its kiosk, or every other); or, `group_by=theme`, the
- * themes of its comments, each with its comments, buckets, score and change against the period before. Needs a user
- * token; a token limited to some stores sees those stores (and its groups' employees) only.
+ * One journey's results between two days (UTC, both included), from counters kept as answers arrive: NPS, mean,
+ * answers and response rate by store, employee, journey, class, day, week or month, split by source; the themes of
+ * its comments (`theme`); or the items that move the score (`driver`). Needs a user token; a token limited to some
+ * stores sees those stores (and its groups' employees) only.
  */
 export const contract = {
   user: 'any' as const,
@@ -18,13 +18,13 @@ export const contract = {
   statuses: { validation: 422 },
   responses: {
     200: answer(
-      'The report: one row per group, periods in time order, stores and employees ranked by their interval (too few answers: after, unranked), other groups best first; themes by how much they drag the score down',
-      v.union([ReportBody, ThemeReportBody]),
+      'The report: one row per group, periods in time order, stores and employees ranked by their interval (too few answers: after, unranked), other groups best first; themes by how much they drag the score down; drivers most important first',
+      v.union([ReportBody, ThemeReportBody, DriversReportBody]),
     ),
     401: problem('No valid user token'),
     404: problem('A store or employee the token may not see'),
     422: problem(
-      'Invalid parameters (an unknown journey, region or source, a range over 400 days or backwards, an employee or a source with group_by=theme)',
+      'Invalid parameters (an unknown journey, region or source, a range over 400 days or backwards, an employee or a source with group_by=theme, a journey that rates no items or a source with group_by=driver)',
     ),
   },
 };
@@ -34,5 +34,7 @@ export const handler = httpHandler(contract, async ({ tenantId, query, user }) =
   body:
     query.group_by === 'theme'
       ? await themeResults.report(tenantId, query, user())
-      : await resultsService.report(tenantId, { ...query, group_by: query.group_by }, user()),
+      : query.group_by === 'driver'
+        ? await resultsService.drivers(tenantId, query, user())
+        : await resultsService.report(tenantId, { ...query, group_by: query.group_by }, user()),
 }));

@@ -19,8 +19,11 @@ export const ResultsQuery = v.strictObject({
 /** A results query once its schema has read it: the type follows the schema. */
 export type ResultsQuery = v.InferOutput<typeof ResultsQuery>;
 
-/** What GET /public/results groups by: a report's grouping, or `theme` (the themes' report: shared/themes/report.ts). */
-export const RESULT_GROUPINGS = [...GROUPING_NAMES, 'theme'] as const;
+/**
+ * What GET /public/results groups by: a report's grouping, `theme` (the themes' report: shared/themes/report.ts), or
+ * `driver` (the items that move the score: shared/results/drivers-report.ts).
+ */
+export const RESULT_GROUPINGS = [...GROUPING_NAMES, 'theme', 'driver'] as const;
 export const ResultsRouteQuery = v.strictObject({
   ...ResultsQuery.entries,
   group_by: v.picklist(RESULT_GROUPINGS, `must be one of ${RESULT_GROUPINGS.join(', ')}`),

@@ -9,6 +9,7 @@ import { changeOf, DEFAULT_MIN_ANSWERS_TO_RANK, rankByInterval, type Change } fr
 import { addInto, digitsOf, estimateOf, rowOf, type ResultRow } from './report.js';
 import type { ResultsQuery } from './schema.js';
 import type { Dimension } from './tally.js';
+import { driverItems, driversReport, type DriversReportBody } from './drivers-report.js';
 import { countsOfSource } from './sources.js';
 import { regionLimit, regionsByStore } from '../regions.js';
 
@@ -128,8 +129,11 @@ export function resultsService({ counters, settings, stores, employees }: Result
       .filter((row) => (row.period.length === 7 ? wholeMonths.has(row.period) : row.period >= query.from && row.period <= query.to));
   }
 
-  /** `user` is being resolved: counters that do not depend on the user's scope are read meanwhile. */
-  async function report(tenantId: number, query: ResultsQuery, user: Promise<UserRecord>): Promise<Report> {
+  /**
+   * The counts of a report's groups in the user's scope (and in the period before, for a store or employee report).
+   * `user` is being resolved: counters that do not depend on the user's scope are read meanwhile.
+   */
+  async function scopedCounts(tenantId: number, query: ResultsQuery, user: Promise<UserRecord>) {
     // Handled here too, so that a failure before it is awaited is not an unhandled rejection.
     user.catch(() => undefined);
     const all = await settings(tenantId);
@@ -196,9 +200,12 @@ export function resultsService({ counters, settings, stores, employees }: Result
       }
       return groups;
     };
-    const groups = grouped(rows);
-    const previous = grouped(kept(then));
+    return { all, journey, grouping, groups: grouped(rows), previous: grouped(kept(then)), before, ranked, employeeList };
+  }
 
+  async function report(tenantId: number, query: ResultsQuery, user: Promise<UserRecord>): Promise<Report> {
+    const { all, journey, grouping, groups, previous, before, ranked, employeeList } = await scopedCounts(tenantId, query, user);
+    const regions = all.regions ?? [];
     const minSample = journey.minSample ?? DEFAULT_MIN_SAMPLE;
     let data: ResultRow[];
     if (grouping.dimension === 'class') {
@@ -234,7 +241,37 @@ export function resultsService({ counters, settings, stores, employees }: Result
     };
   }
 
-  return { report };
+  /**
+   * GET /public/results?group_by=driver: the journey's counts in the user's scope and the query's filters (store,
+   * region, employee), read as the journey's report reads them, and the drivers computed from their sums
+   * (`drivers-report.ts`). A journey without items cannot have drivers; a source cannot be asked for (the drivers'
+   * sums are every source's).
+   */
+  async function drivers(tenantId: number, query: Omit<ResultsQuery, 'group_by'>, user: Promise<UserRecord>): Promise<DriversReportBody> {
+    user.catch(() => undefined);
+    const all = await settings(tenantId);
+    const journey = all.journeys.find((j) => j.slug === query.journey || String(j.id) === query.journey);
+    const items = journey ? driverItems(journey, all.classes) : [];
+    const problems = [
+      ...(journey && items.length === 0
+        ? [{ path: 'journey', message: `journey ${query.journey} rates no items: it has no drivers` }]
+        : []),
+      ...(query.source !== undefined ? [{ path: 'source', message: 'is not taken with group_by=driver' }] : []),
+    ];
+    if (problems.length) {
+      await user;
+      throw new ValidationError('Invalid parameters for drivers.', problems);
+    }
+    const scoped = await scopedCounts(tenantId, { ...query, group_by: 'journey' }, user);
+    const head = {
+      journey: { id: scoped.journey.id, slug: scoped.journey.slug, indicator: scoped.journey.indicator },
+      from: query.from,
+      to: query.to,
+    };
+    return driversReport(head, scoped.groups.get(String(scoped.journey.id)) ?? {}, items);
+  }
+
+  return { report, drivers };
 }
 
 /** A group's change against its counts in the period before, rounded as its figure is; null when either has no answers. */

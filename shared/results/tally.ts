@@ -2,6 +2,7 @@ import type { Settings } from '../tenants/config-schema.js';
 import type { Indicator } from '../tenants/scales.js';
 import type { SourceName } from '../channels.js';
 import { withSourceCells } from './sources.js';
+import { driverCounts, driverItemsOf } from './driver-cells.js';
 
 /**
  * Results are counted as answers arrive, never computed from the answers at read time. Each answer (and each
@@ -48,6 +49,11 @@ export interface ScoredAnswer {
   sentOn: string | null;
   /** Where the answer came from: a QR code's or a kiosk's counts also go to their source's cells (`sources.ts`). */
   source?: SourceName | undefined;
+  /**
+   * The journey's driver items (`driver-cells.ts`) when the answer rated every one of them: only such an answer counts in
+   * the drivers' cells (a regression needs every item of each answer it reads).
+   */
+  drivers?: number[] | undefined;
 }
 
 /** Promoters score 9 or 10 and detractors 0 to 6, on the 0-10 scale only. */
@@ -104,12 +110,23 @@ function responseCounts(answer: ScoredAnswer, sign: 1 | -1): Record<string, numb
   return counts;
 }
 
+/** An answer's drivers' counts (`driver-cells.ts`), none unless it rated every driver item. */
+function driverCellsOf(answer: ScoredAnswer, sign: 1 | -1): Record<string, number> {
+  if (!answer.drivers?.length) return {};
+  const items = answer.drivers.map((id) => answer.items.find((item) => item.classId === id));
+  return items.every((item) => item !== undefined) ? driverCounts(answer.score, items, sign) : {};
+}
+
 /**
  * What one answer adds (sign 1) or takes back (sign -1): its counts on its day, its response on its survey's, each
- * also in its source's cells when it has them.
+ * also in its source's cells when it has them; its drivers' counts on its day (no source cells: drivers are read for
+ * every source at once).
  */
 const answerDeltas = (where: Counted, answer: ScoredAnswer, sign: 1 | -1): CounterDelta[] => [
-  ...countersOf(where, answer.answeredAt.slice(0, 10), withSourceCells(answerCounts(answer, sign), answer.source)),
+  ...countersOf(where, answer.answeredAt.slice(0, 10), {
+    ...withSourceCells(answerCounts(answer, sign), answer.source),
+    ...driverCellsOf(answer, sign),
+  }),
   ...(answer.sentOn ? countersOf(where, answer.sentOn, withSourceCells(responseCounts(answer, sign), answer.source)) : []),
 ];
 
@@ -190,7 +207,18 @@ export function scoredRating(
     const configured = settings.classes.find((c) => c.id === item.class_id);
     return configured ? [{ classId: item.class_id, indicator: configured.type, score: item.score }] : [];
   });
-  return { indicator: journey.indicator, score: transaction.rating.score, items, answeredAt, sentOn, source };
+  // The drivers' items as the journey names them now (a correction reads both sides so, and takes back what it added).
+  const drivers = driverItemsOf(journey.classes).filter((id) => settings.classes.some((c) => c.id === id));
+  const rated = drivers.length > 0 && drivers.every((id) => items.some((item) => item.classId === id));
+  return {
+    indicator: journey.indicator,
+    score: transaction.rating.score,
+    items,
+    answeredAt,
+    sentOn,
+    source,
+    ...(rated ? { drivers } : {}),
+  };
 }
 
 export const countedOf = (transaction: { journey_id: number; store_id: number; employee_id: number }): Counted => ({

@@ -17,6 +17,7 @@ import { layout, tenantLookOf } from './layout.js';
 import { timesOf } from '../i18n/times.js';
 import { indicatorWords } from './words.js';
 import type { ThemeReportBody } from '../themes/report.js';
+import type { DriversReportBody } from '../results/drivers-report.js';
 
 /** What the results page reads: the tenant's journeys and language, and the results service's report, as the signed-in user. */
 export interface ResultsPagePorts {
@@ -24,6 +25,8 @@ export interface ResultsPagePorts {
   report(tenantId: number, query: ResultsQuery, user: Promise<UserRecord>): Promise<Report>;
   /** The themes of the journey's comments (GET /public/results?group_by=theme's report). */
   themes(tenantId: number, query: Omit<ResultsQuery, 'group_by'>, user: Promise<UserRecord>): Promise<ThemeReportBody>;
+  /** The items that move the score (GET /public/results?group_by=driver's report), for a journey that rates items. */
+  drivers(tenantId: number, query: Omit<ResultsQuery, 'group_by'>, user: Promise<UserRecord>): Promise<DriversReportBody>;
 }
 
 export interface ResultsPageRequest {
@@ -139,7 +142,7 @@ export function resultsPage(ports: ResultsPagePorts) {
         { journey: journey.slug, ...range, group_by: groupBy, ...(region ? { region } : {}), ...(source ? { source } : {}) },
         asUser,
       );
-    const [current, previous, trend, stores, employees, classes, themes, byRegion] = await Promise.all([
+    const [current, previous, trend, stores, employees, classes, themes, byRegion, drivers] = await Promise.all([
       read('journey'),
       // No period before one that starts at the calendar's first year.
       before && read('journey', before),
@@ -149,6 +152,10 @@ export function resultsPage(ports: ResultsPagePorts) {
       read('class'),
       ports.themes(tenantId, { journey: journey.slug, from, to, ...(region ? { region } : {}) }, asUser),
       regions.length ? read('region') : undefined,
+      // Drivers count every source's answers: none when the page is narrowed to one.
+      journey.classes.length && !source
+        ? ports.drivers(tenantId, { journey: journey.slug, from, to, ...(region ? { region } : {}) }, asUser)
+        : undefined,
     ]);
     const nps = journey.indicator === 'nps';
     // A store's or an employee's name opens its answers in the inbox, for the same journey and period.
@@ -164,6 +171,7 @@ ${byRegion ? ranking(w, 'regions', t('results.regions'), t('results.region'), t(
 ${ranking(w, 'stores', t('results.stores'), t('results.store'), t('results.stores.caption'), nps, stores, undefined, answersOf('store'), undefined, true)}
 ${ranking(w, 'employees', t('results.employees'), t('results.employee'), t('results.employees.caption'), nps, employees, undefined, answersOf('employee'), undefined, true)}
 ${ranking(w, 'classes', t('results.classes'), t('results.class'), t('results.classes.caption'), false, classes, t('results.score'), undefined, t('results.askedShort'))}
+${drivers ? driverSection(w, drivers) : ''}
 ${themeTable(w, nps, themes, source !== undefined, (theme) => `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, theme, from, to, ...narrowed })}`)}
 ${caseFigures(w, 'store-cases', t('results.storeCases'), t('results.store'), stores)}
 ${caseFigures(w, 'employee-cases', t('results.employeeCases'), t('results.employee'), employees)}`;
@@ -208,6 +216,47 @@ ${
     ? html`<div class="table-wrap"><table id="themes" class="cards"><caption>${t('results.themes.caption')}</caption><thead><tr>${headers.map((header) => html`<th scope="col">${header}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`
     : html`<p>${t('results.themes.none')}</p>`
 }</section>`;
+}
+
+const NO_DRIVERS: Record<NonNullable<DriversReportBody['reason']>, WorkspaceKey> = {
+  too_few_answers: 'results.drivers.tooFew',
+  no_variation: 'results.drivers.noVariation',
+  collinear: 'results.drivers.collinear',
+};
+
+/**
+ * "What moves the score": the item to improve first named in words (`first_to_improve`, the rule in
+ * shared/results/drivers.ts), the model's R², and a table of the items, most important first, with their importance
+ * (share of what the items explain), performance (mean of the scale's top) and whether they move the score beyond
+ * chance; on a phone each row stacks as a card. Under the minimum sample, the reason instead.
+ */
+function driverSection(w: Words, report: DriversReportBody) {
+  const { t } = w;
+  const title = html`<h2 id="drivers-title">${t('results.drivers')}</h2>`;
+  if (report.reason)
+    return html`<section aria-labelledby="drivers-title">${title}<p>${t(NO_DRIVERS[report.reason], { min: w.number(report.min_answers), n: w.number(report.answers) })}</p></section>`;
+  const first = report.data.find((row) => row.key === report.first_to_improve);
+  const headers = [
+    t('results.drivers.item'),
+    t('results.drivers.importance'),
+    t('results.drivers.performance'),
+    t('results.drivers.beyondChance'),
+  ];
+  const outOf = (row: DriversReportBody['data'][number]) =>
+    t('results.drivers.outOf', { mean: w.number(row.performance), max: w.number(row.scale.max) });
+  const rows = report.data.map(
+    (row) =>
+      html`<tr${row.key === report.first_to_improve ? raw(' class="first"') : ''}><th scope="row">${row.label}</th>${[
+        w.percent(row.share),
+        outOf(row),
+        row.beyond_chance ? t('results.drivers.yes') : t('results.drivers.no'),
+      ].map((cell, i) => html`<td data-label="${headers[i + 1]!}">${cell}</td>`)}</tr>`,
+  );
+  return html`<section aria-labelledby="drivers-title">${title}
+<p class="lead">${first ? t('results.drivers.first', { item: first.label, share: w.percent(first.share), mean: w.number(first.performance), max: w.number(first.scale.max) }) : t('results.drivers.noneBeyond')}</p>
+<p>${t('results.drivers.model', { r2: w.percent(report.r2 ?? 0), n: w.number(report.answers) })}</p>
+<div class="table-wrap"><table id="drivers" class="cards"><caption>${t('results.drivers.caption')}</caption><thead><tr>${headers.map((header) => html`<th scope="col">${header}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>
+<p class="hint">${t('results.drivers.method')}</p></section>`;
 }
 
 function filters(

@@ -10,6 +10,7 @@ import { deadlineCost } from '../../bench/deadline-cost.js';
 import { answersCost, answersGrowth } from '../../bench/answers-cost.js';
 import { casesCost } from '../../bench/cases-cost.js';
 import { exportCost } from '../../bench/export-cost.js';
+import { resultsCost } from '../../bench/results-cost.js';
 import { routes, succeeded } from '../../infra/routes.js';
 import { fixture, type Fixture } from '../reliability/fixtures.js';
 
@@ -78,6 +79,18 @@ describe('benchmarks, one iteration each', () => {
     expect(number(pages![0]![1])).toBe(20);
     expect(number(pages![1]![2])).toBe(8);
   }, 60_000);
+
+  it("results cost: a year's reports, drivers reading no more than the journey's report, and the bytes they add", async () => {
+    // Two stores without cases: the smallest year of counters that still has stores and regions to read.
+    Object.assign(process.env, { BENCH_RESULT_STORES: '2', BENCH_RESULT_CASES: '0' });
+    const table = await resultsCost(await fixture());
+    const reports = rows(table);
+    expect(reports.map((row) => row[0])).toEqual(['store', 'region', 'store, region=2', 'journey', 'month', 'employee', 'driver']);
+    for (const row of reports) expect(row[1]).toBe('200');
+    // Drivers read the journey's counters: its read units are their floor.
+    expect(number(reports[6]![4])).toBeLessThanOrEqual(number(reports[3]![4]));
+    expect(table).toMatch(/the journey's month counter here weighs \d+ bytes/);
+  }, 240_000);
 
   it("answers growth: a store's answers grown to each size, and its first pages measured at each", async () => {
     const table = rows(await answersGrowth(await fixture(), [10, 30]));

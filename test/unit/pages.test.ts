@@ -79,7 +79,7 @@ describe('the html template', () => {
 
 const USER: UserRecord = { name: HOSTILE, scope: 'all', tokenHash: 'x', created_at: '2026-01-01T00:00:00Z', role: 'member' };
 const ADMIN: UserRecord = { name: 'admin@aurora.test', scope: 'all', tokenHash: 'x', created_at: '2026-01-01T00:00:00Z', role: 'admin' };
-const JOURNEY = { id: 1, slug: 'visit', name: HOSTILE, indicator: 'nps' } as JourneyConfig;
+const JOURNEY = { id: 1, slug: 'visit', name: HOSTILE, indicator: 'nps', classes: [1, 2] } as JourneyConfig;
 const LOGO = { file: 'abc.png', type: 'image/png', width: 10, height: 10 } as unknown as NonNullable<Settings['brand']>['logo'];
 
 const row = (over: Partial<ResultRow>): ResultRow => ({
@@ -172,6 +172,56 @@ const results = (locale: Locale) =>
           promoters: 2,
           score: 50,
           change: null,
+        },
+      ],
+    }),
+    drivers: async (_tenant, query) => ({
+      journey: { id: 1, slug: 'visit', indicator: 'nps' },
+      from: query.from,
+      to: query.to,
+      group_by: 'driver',
+      method: 'shapley_r2',
+      answers: 120,
+      min_answers: 30,
+      r2: 0.42,
+      reason: null,
+      first_to_improve: '2',
+      data: [
+        {
+          key: '1',
+          label: 'Rapidez',
+          importance: 0.25,
+          share: 0.6,
+          performance: 4.5,
+          scale: { min: 1, max: 5 },
+          performance_share: 0.875,
+          beta: 0.5,
+          t: 6,
+          beyond_chance: true,
+        },
+        {
+          key: '2',
+          label: HOSTILE,
+          importance: 0.15,
+          share: 0.357,
+          performance: 3.1,
+          scale: { min: 1, max: 5 },
+          performance_share: 0.525,
+          beta: 0.3,
+          t: 3.2,
+          beyond_chance: true,
+        },
+        {
+          key: '3',
+          label: 'Estacionamento',
+          importance: 0.02,
+          share: 0.043,
+          performance: 3,
+          scale: { min: 1, max: 5 },
+          performance_share: 0.5,
+          beta: 0.01,
+          t: 0.3,
+          beyond_chance: false,
         },
       ],
     }),
@@ -631,6 +681,22 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     );
     expect((await results('es')).html).toContain('<h2 id="themes-title">Temas</h2>');
     expect((await results('en')).html).toContain('<th scope="col">Comments</th>');
+  });
+
+  it('the results page says what moves the score: the item to improve first in words, a table most important first', async () => {
+    const section = (page: string) =>
+      page.slice(page.indexOf('id="drivers-title"'), page.indexOf('</section>', page.indexOf('id="drivers-title"')));
+    const pt = section((await results('pt-BR')).html!);
+    expect(pt).toContain('>O que move a nota</h2>');
+    expect(pt).toContain('Melhore primeiro: &quot;&gt;&lt;script&gt;');
+    expect(pt).not.toContain('<script>');
+    expect(pt).toContain(
+      '<th scope="row">Rapidez</th><td data-label="Importância">60%</td><td data-label="Desempenho">4,5 de 5</td><td data-label="Além do acaso">Sim</td>',
+    );
+    expect(pt.indexOf('Rapidez')).toBeLessThan(pt.indexOf('Estacionamento'));
+    expect(pt).toContain('Os itens explicam 42% da variação da nota (120 respostas');
+    expect(section((await results('es')).html!)).toContain('>Qué mueve la nota</h2>');
+    expect(section((await results('en')).html!)).toContain('<td data-label="Beyond chance">No</td>');
   });
 
   it('the results page ranks stores, an arrow only on a change beyond chance, too few answers apart', async () => {

@@ -122,6 +122,9 @@ describe('the results page by region', () => {
           ],
         };
       },
+      drivers: async () => {
+        throw new Error('a journey without items has no drivers');
+      },
       themes: async (_tenant, q) => (
         themesAsked.push(q),
         {

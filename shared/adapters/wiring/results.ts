@@ -25,7 +25,12 @@ export const resultsService = /* @__PURE__ */ wire(() => {
 
 /** The workspace's results page over the results service. */
 export const resultsPage = /* @__PURE__ */ wire(() =>
-  page.resultsPage({ settings: tenantSettings, report: resultsService.report, themes: (...args) => themeResults.report(...args) }),
+  page.resultsPage({
+    settings: tenantSettings,
+    report: resultsService.report,
+    themes: (...args) => themeResults.report(...args),
+    drivers: (...args) => resultsService.drivers(...args),
+  }),
 );
 
 /** The themes' report (group_by=theme) over the theme counters. */
