@@ -9,7 +9,8 @@ import { ThemeReportBody } from '../../shared/themes/report.js';
  * NPS, mean score, answers and response rate of one journey between two days (UTC, both included), by store,
  * employee, journey, class, day, week or month, read from counters kept as answers arrive, each row split by source
  * (`source`: only the answers of a store's QR code, its kiosk, or every other); or, `group_by=theme`, the
- * themes of its comments, each with its comments, buckets, score and change against the period before. Needs a user
+ * themes of its comments, each with its comments, mentions by polarity, buckets, score and changes against the period before (with
+ * `interval=week|month`, each theme's line). Needs a user
  * token; a token limited to some stores sees those stores (and its groups' employees) only.
  */
 export const contract = {
@@ -24,7 +25,7 @@ export const contract = {
     401: problem('No valid user token'),
     404: problem('A store or employee the token may not see'),
     422: problem(
-      'Invalid parameters (an unknown journey, region or source, a range over 400 days or backwards, an employee or a source with group_by=theme)',
+      'Invalid parameters (an unknown journey, region or source, a range over 400 days or backwards, an employee or a source with group_by=theme, an interval with any other grouping)',
     ),
   },
 };

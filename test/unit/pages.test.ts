@@ -160,6 +160,8 @@ const results = (locale: Locale) =>
           promoters: 1,
           score: -62.5,
           change: -12.5,
+          negative_change: { value: 5, low: 0.6, high: 9.6, significant: true },
+          positive_change: { value: 0, low: -3.1, high: 3.1, significant: false },
         },
         {
           theme: 'staff',
@@ -172,6 +174,8 @@ const results = (locale: Locale) =>
           promoters: 2,
           score: 50,
           change: null,
+          negative_change: { value: 0, low: -3.8, high: 3.8, significant: false },
+          positive_change: { value: 3, low: -0.4, high: 6.8, significant: false },
         },
       ],
     }),
