@@ -51,6 +51,7 @@ export const ThemeIntervalBody = v.object({
   positive: wholeNumber,
   /** Negative mentions against the interval before, when both are as long (a count's change: see `negative_change`). */
   negative_change: v.nullable(ChangeBody),
+  positive_change: v.nullable(ChangeBody),
 });
 export type ThemeIntervalBody = v.InferOutput<typeof ThemeIntervalBody>;
 
@@ -179,7 +180,11 @@ export function themeReport({ counters, settings }: ThemeReportPorts) {
       return line.map((point, i) => {
         const before = line[i - 1];
         const comparable = before && daysIn(before.from, before.to) === daysIn(point.from, point.to);
-        return { ...point, negative_change: comparable ? countChange(point.negative, before.negative) : null };
+        return {
+          ...point,
+          negative_change: comparable ? countChange(point.negative, before.negative) : null,
+          positive_change: comparable ? countChange(point.positive, before.positive) : null,
+        };
       });
     };
   }

@@ -179,7 +179,12 @@ describe('the results page by source', () => {
     previous: { from: query.from, to: query.to },
     data: [],
   });
-  const show = resultsPage({ settings: async () => ({ ...SETTINGS, locale: 'pt-BR' }), report: service.report, themes });
+  const show = resultsPage({
+    settings: async () => ({ ...SETTINGS, locale: 'pt-BR' }),
+    report: service.report,
+    themes,
+    examples: async () => new Map(),
+  });
   const page = async (query: Record<string, string>) =>
     (
       await show({

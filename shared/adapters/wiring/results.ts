@@ -2,6 +2,8 @@ import { ENV, requireEnvs, wire } from '../../config.js';
 import { peopleOf } from '../../cases/owner.js';
 import * as results from '../../results/service.js';
 import * as themes from '../../themes/report.js';
+import { themeExamples } from '../../themes/examples.js';
+import { answerStore } from '../answer-repository.js';
 import { themeCounters } from '../theme-counters.js';
 import * as scoreDrop from '../../results/score-drop.js';
 import * as schedule from '../../results/score-drop-schedule.js';
@@ -25,7 +27,12 @@ export const resultsService = /* @__PURE__ */ wire(() => {
 
 /** The workspace's results page over the results service. */
 export const resultsPage = /* @__PURE__ */ wire(() =>
-  page.resultsPage({ settings: tenantSettings, report: resultsService.report, themes: (...args) => themeResults.report(...args) }),
+  page.resultsPage({
+    settings: tenantSettings,
+    report: resultsService.report,
+    themes: (...args) => themeResults.report(...args),
+    examples: themeExamples({ answers: answerStore, settings: tenantSettings }),
+  }),
 );
 
 /** The themes' report (group_by=theme) over the theme counters. */
