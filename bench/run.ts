@@ -123,7 +123,7 @@ if (SECTIONS.some((section) => !STANDALONE.includes(section) && wanted(section))
     await stack.stop();
   }
 }
-if (wanted('themes')) tables.push(themesQuality());
+if (wanted('themes')) tables.push(await themesQuality());
 if (wanted('cold-start'))
   tables.push(
     // BENCH_COLD_START=getSurveyPage,postSurveyPage measures only those functions (and their floors).

@@ -8,9 +8,11 @@ import { DriversReportBody } from '../../shared/results/drivers-report.js';
 
 /**
  * One journey's results between two days (UTC, both included), from counters kept as answers arrive: NPS, mean,
- * answers and response rate by store, employee, journey, class, day, week or month, split by source; the themes of
- * its comments (`theme`); or the items that move the score (`driver`). Needs a user token; a token limited to some
- * stores sees those stores (and its groups' employees) only.
+ * answers and response rate by store, employee, journey, class, day, week or month, each row split by source
+ * (`source`: only the answers of a store's QR code, its kiosk, or every other); the themes of its comments
+ * (`theme`: each with its comments, mentions by polarity, buckets, score and changes against the period before; with
+ * `interval=week|month`, each theme's line); or the items that move the score (`driver`). Needs a user token; a token
+ * limited to some stores sees those stores (and its groups' employees) only.
  */
 export const contract = {
   user: 'any' as const,
@@ -24,7 +26,7 @@ export const contract = {
     401: problem('No valid user token'),
     404: problem('A store or employee the token may not see'),
     422: problem(
-      'Invalid parameters (an unknown journey, region or source, a range over 400 days or backwards, an employee or a source with group_by=theme, a journey that rates no items or a source with group_by=driver)',
+      'Invalid parameters (an unknown journey, region or source, a range over 400 days or backwards, an employee or a source with group_by=theme, an interval with any other grouping, a journey that rates no items or a source with group_by=driver)',
     ),
   },
 };

@@ -43,6 +43,7 @@ const PhrasesCounted = v.object({
   day: v.string(),
   language: v.string(),
   phrases: v.array(v.object({ key: v.string(), phrase: v.string() })),
+  negative: v.optional(v.boolean()),
 });
 
 const Stored = v.object({
@@ -176,10 +177,11 @@ function phraseUpdates(
       TableName: tableName,
       Key: key,
       // An added phrase shows as it was written last, in its language, and this answer as one of its examples.
-      UpdateExpression:
-        sign > 0 ? 'SET #entity = :entity, phrase = :phrase, #language = :language, #example = :id ADD #count :sign' : 'ADD #count :sign',
+      // A negative comment's phrases count in `negative` too: the suggestions list those first.
+      UpdateExpression: `${sign > 0 ? 'SET #entity = :entity, phrase = :phrase, #language = :language, #example = :id ' : ''}ADD #count :sign${counted.negative ? ', #negative :sign' : ''}`,
       ExpressionAttributeNames: {
         '#count': 'count',
+        ...(counted.negative ? { '#negative': 'negative' } : {}),
         ...(sign > 0
           ? { '#entity': TABLE.entityAttribute, '#language': 'language', '#example': `example${transactionId % PHRASE_EXAMPLES}` }
           : {}),

@@ -103,13 +103,13 @@ function listingKeys(item: Item): Item[] {
 }
 
 /** What an answer's analysis counted in the suggestions (analysis.phrases_counted), as the strip reads it. */
-function phrasesCountedOf(item: Item): { day: string; keys: string[] } | undefined {
+function phrasesCountedOf(item: Item): { day: string; keys: string[]; negative: boolean } | undefined {
   const analysis = item.analysis;
   if (!isObject(analysis) || !isObject(analysis.phrases_counted)) return undefined;
-  const { day, phrases } = analysis.phrases_counted as { day?: unknown; phrases?: unknown };
+  const { day, phrases, negative } = analysis.phrases_counted as { day?: unknown; phrases?: unknown; negative?: unknown };
   if (typeof day !== 'string' || !Array.isArray(phrases)) return undefined;
   const found = phrases.map((phrase) => (isObject(phrase) ? phrase.key : undefined)).filter((key) => typeof key === 'string');
-  return { day, keys: found };
+  return { day, keys: found, negative: negative === true };
 }
 
 /**
@@ -146,9 +146,13 @@ async function phrasesTakenBack(item: Item): Promise<TransactItem[]> {
       Update: {
         TableName: tableName,
         Key,
-        UpdateExpression: `ADD #count :minus${example ? ' REMOVE #example' : ''}`,
+        UpdateExpression: `ADD #count :minus${counted.negative ? ', #negative :minus' : ''}${example ? ' REMOVE #example' : ''}`,
         ConditionExpression: '#count = :n',
-        ExpressionAttributeNames: { '#count': 'count', ...(example ? { '#example': slot } : {}) },
+        ExpressionAttributeNames: {
+          '#count': 'count',
+          ...(counted.negative ? { '#negative': 'negative' } : {}),
+          ...(example ? { '#example': slot } : {}),
+        },
         ExpressionAttributeValues: { ':n': count, ':minus': -1 },
       },
     };

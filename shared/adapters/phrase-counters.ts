@@ -24,6 +24,7 @@ export const phraseCells: SuggestionPorts['cells'] = async (tenantId, dimension,
       phrase: String(item.phrase ?? key),
       language: String(item.language ?? ''),
       count: Number(item.count ?? 0),
+      negative: Number(item.negative ?? 0),
       examples: Array.from({ length: PHRASE_EXAMPLES }, (_, i) => item[`example${i}`]).filter((id): id is number => typeof id === 'number'),
     };
   });

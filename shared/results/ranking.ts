@@ -67,3 +67,23 @@ export function changeOf(now: Estimate, before: Estimate): Change {
   const high = value + Math.hypot(now.high - now.value, before.value - before.low);
   return { value, low, high, significant: low > 0 || high < 0 };
 }
+
+const Z95 = 1.959964;
+
+/**
+ * A count of events in a period (a theme's negative mentions) as an estimate of its rate, with the score interval of a
+ * Poisson count (x + z²/2 ± z √(x + z²/4)): never of width 0, 0 to 3.8 for no event. Compared with `changeOf`, as
+ * two independent counts of periods of the same length.
+ */
+export function countEstimate(count: number): Estimate {
+  const centre = count + Z95 ** 2 / 2;
+  const half = Z95 * Math.sqrt(count + Z95 ** 2 / 4);
+  return { value: count, low: Math.max(0, centre - half), high: centre + half };
+}
+
+/** The change of a count against the count of the period of the same length before, with its interval, rounded to 0.1. */
+export function countChange(now: number, before: number): Change {
+  const change = changeOf(countEstimate(now), countEstimate(before));
+  const round = (value: number) => Math.round(value * 10) / 10;
+  return { value: change.value, low: round(change.low), high: round(change.high), significant: change.significant };
+}

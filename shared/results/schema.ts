@@ -4,6 +4,9 @@ import { GROUPING_NAMES } from './groupings.js';
 import { RESULT_SOURCES, type ResultSource } from './sources.js';
 import { INDICATORS, type Indicator } from '../tenants/scales.js';
 
+/** The intervals a theme's line is counted by (`group_by=theme&interval=`). */
+export const THEME_INTERVALS = ['week', 'month'] as const;
+
 export const ResultsQuery = v.strictObject({
   journey: text(64),
   from: calendarDate,
@@ -15,6 +18,8 @@ export const ResultsQuery = v.strictObject({
   region: v.optional(integerString(1, MAX_INT_ID)),
   /** Only the answers from this source (`sources.ts`): a store's QR code, its kiosk, or every other (`transaction`). */
   source: v.optional(v.picklist(RESULT_SOURCES, `must be one of ${RESULT_SOURCES.join(', ')}`)),
+  /** With `group_by=theme`: each theme's mentions per week (7 days counted back from `to`) or calendar month too. */
+  interval: v.optional(v.picklist(THEME_INTERVALS, `must be one of ${THEME_INTERVALS.join(', ')}`)),
 });
 /** A results query once its schema has read it: the type follows the schema. */
 export type ResultsQuery = v.InferOutput<typeof ResultsQuery>;

@@ -63,6 +63,9 @@ export function resultsService({ counters, settings, stores, employees }: Result
 
   /** The date rule, here too: the page builds its periods (the one before, the trend) and asks for them. */
   function checkRange(query: ResultsQuery): void {
+    // The themes' lines alone are counted by interval (the trend is `group_by=day|week|month`).
+    if (query.interval !== undefined)
+      throw new ValidationError('Invalid parameters.', [{ path: 'interval', message: 'is taken only with group_by=theme' }]);
     const problems = periodProblems(query.from, query.to);
     if (problems.length) throw new ValidationError('Invalid period.', problems);
   }

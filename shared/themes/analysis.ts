@@ -116,7 +116,14 @@ export function commentAnalysis(ports: AnalysisPorts) {
       if ((await ports.answers.save(tenantId, transactionId, analysis, answer.counted, deltas, listing)) !== 'saved') return 'stale';
       // The suggestions' counts, in a write of their own (the themes' transaction has no room left): a failure here
       // leaves this answer's phrases uncounted, never counted twice.
-      const phrases = { version, day: answer.day, language, phrases: uncoveredPhrases(keyPhrases, language, themesOf(settings)) };
+      // Only a comment with no theme suggests one: what the themes already count needs none.
+      const phrases = {
+        version,
+        day: answer.day,
+        language,
+        phrases: aspects.length ? [] : uncoveredPhrases(keyPhrases, language, themes),
+        negative: (bucket ? BUCKET_POLARITY[bucket] : sentiment) === 'negative',
+      };
       if (phrases.phrases.length || answer.phrases?.phrases.length)
         await ports.answers.countPhrases(tenantId, transactionId, answer, phrases, answer.phrases ?? null);
       return 'analysed';

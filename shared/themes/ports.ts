@@ -62,6 +62,8 @@ export interface PhrasesCounted {
   day: string;
   language: string;
   phrases: CountedPhrase[];
+  /** The comment is a complaint (its score's bucket, else its sentiment, negative): its phrases count in `negative` too. */
+  negative?: boolean | undefined;
 }
 
 /** What the analysis stores on the answer. */

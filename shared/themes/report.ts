@@ -1,10 +1,11 @@
 import * as v from 'valibot';
 import type { UserRecord } from '../access/ports.js';
 import { NPS_BUCKETS, SCALE_BUCKETS } from '../answers/schema.js';
-import { addDays, daysIn, periodProblems } from '../dates.js';
+import { addDays, daysIn, monthsOf, periodProblems } from '../dates.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { DEFAULT_LOCALE } from '../locale.js';
 import { MAX_SCOPED_STORES, plan } from '../results/service.js';
+import { countChange } from '../results/ranking.js';
 import type { ResultsQuery } from '../results/schema.js';
 import { wholeNumber } from '../schema.js';
 import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
@@ -38,6 +39,22 @@ export interface ThemeReportPorts {
   settings: (tenantId: number) => Promise<Settings & { themes?: readonly Theme[] }>;
 }
 
+/** A change against the period before: its value, the 95% interval of the difference, and whether it excludes zero. */
+const ChangeBody = v.object({ value: v.number(), low: v.number(), high: v.number(), significant: v.boolean() });
+
+/** One interval of a theme's line (`interval=week|month`): its days and the theme's mentions in them. */
+export const ThemeIntervalBody = v.object({
+  from: v.string(),
+  to: v.string(),
+  comments: wholeNumber,
+  negative: wholeNumber,
+  positive: wholeNumber,
+  /** Negative mentions against the interval before, when both are as long (a count's change: see `negative_change`). */
+  negative_change: v.nullable(ChangeBody),
+  positive_change: v.nullable(ChangeBody),
+});
+export type ThemeIntervalBody = v.InferOutput<typeof ThemeIntervalBody>;
+
 export const ThemeRowBody = v.object({
   theme: v.string(),
   /** The theme's name in the tenant's language. */
@@ -58,6 +75,15 @@ export const ThemeRowBody = v.object({
   score: v.nullable(v.number()),
   /** `score` less its score in the period of the same length before; null when either has no comments. */
   change: v.nullable(v.number()),
+  /**
+   * `negative` (and `positive`) less the same count in the period before, with the 95% interval of the difference of two
+   * Poisson counts (each count's score interval, joined as the results join two intervals) and whether it excludes zero:
+   * a rise from 2 to 5 complaints is not beyond chance, from 20 to 50 is.
+   */
+  negative_change: ChangeBody,
+  positive_change: ChangeBody,
+  /** With `interval`: the theme's line, every interval of the period in time order (those with no mention too). */
+  intervals: v.optional(v.array(ThemeIntervalBody)),
 });
 export type ThemeRowBody = v.InferOutput<typeof ThemeRowBody>;
 
@@ -108,8 +134,9 @@ export function themeFigures(counts: Record<string, number>, indicator: Indicato
  * journey: the `storeJourney` cells the analysis writes beside the others.
  */
 export function themeReport({ counters, settings }: ThemeReportPorts) {
-  async function totals(tenantId: number, sources: [ThemeDimension, number[]][], from: string, to: string) {
-    const months = plan(from, to, false);
+  /** The counter rows of the period (a day's or a whole month's), summed over the sources; by day only with `byDay`. */
+  async function rowsOf(tenantId: number, sources: [ThemeDimension, number[]][], from: string, to: string, byDay = false) {
+    const months = plan(from, to, byDay);
     const wholeMonths = new Set(months.filter((m) => m.whole).map((m) => m.month));
     const partitions = [
       ...months.filter((m) => !m.whole).map((m) => ({ grain: 'day' as const, partition: m.month })),
@@ -120,15 +147,46 @@ export function themeReport({ counters, settings }: ThemeReportPorts) {
         sources.map(([dimension, ids]) => counters.read({ tenantId, dimension, ids, grain, partition })),
       ),
     );
-    const sums = new Map<string, Record<string, number>>();
-    for (const row of rows.flat()) {
-      const inPeriod = row.period.length === 7 ? wholeMonths.has(row.period) : row.period >= from && row.period <= to;
-      if (!inPeriod) continue;
-      const sum = sums.get(row.theme) ?? {};
+    return rows.flat().filter((row) => (row.period.length === 7 ? wholeMonths.has(row.period) : row.period >= from && row.period <= to));
+  }
+
+  /** Each theme's counts summed by `keyOf` of the row's period. */
+  function sumBy(rows: readonly ThemeCounterRow[], keyOf: (period: string) => string = () => '') {
+    const sums = new Map<string, Map<string, Record<string, number>>>();
+    for (const row of rows) {
+      const byKey = sums.get(row.theme) ?? sums.set(row.theme, new Map()).get(row.theme)!;
+      const key = keyOf(row.period);
+      const sum = byKey.get(key) ?? byKey.set(key, {}).get(key)!;
       for (const [name, n] of Object.entries(row.counts)) sum[name] = (sum[name] ?? 0) + n;
-      sums.set(row.theme, sum);
     }
     return sums;
+  }
+
+  async function totals(tenantId: number, sources: [ThemeDimension, number[]][], from: string, to: string) {
+    return new Map([...sumBy(await rowsOf(tenantId, sources, from, to))].map(([theme, byKey]) => [theme, byKey.get('')!]));
+  }
+
+  /** Each theme's line: its counts in each interval of the period (a week's from day cells, a whole month's from its cell). */
+  async function lines(tenantId: number, sources: [ThemeDimension, number[]][], query: Pick<ResultsQuery, 'from' | 'to' | 'interval'>) {
+    const intervals = intervalsOf(query.from, query.to, query.interval!);
+    const rows = await rowsOf(tenantId, sources, query.from, query.to, query.interval === 'week');
+    const keyOf = (period: string) => intervals.find((i) => i.to >= period && (period.length === 7 || i.from <= period))!.from;
+    const sums = sumBy(rows, keyOf);
+    return (theme: string, indicator: Indicator): ThemeIntervalBody[] => {
+      const line = intervals.map((interval) => {
+        const { comments, negative, positive } = themeFigures(sums.get(theme)?.get(interval.from) ?? {}, indicator);
+        return { ...interval, comments, negative, positive };
+      });
+      return line.map((point, i) => {
+        const before = line[i - 1];
+        const comparable = before && daysIn(before.from, before.to) === daysIn(point.from, point.to);
+        return {
+          ...point,
+          negative_change: comparable ? countChange(point.negative, before.negative) : null,
+          positive_change: comparable ? countChange(point.positive, before.positive) : null,
+        };
+      });
+    };
   }
 
   async function report(tenantId: number, query: Omit<ResultsQuery, 'group_by'>, user: Promise<UserRecord>): Promise<ThemeReportBody> {
@@ -163,17 +221,27 @@ export function themeReport({ counters, settings }: ThemeReportPorts) {
       : [['journey', [journey.id]]];
     const days = daysIn(query.from, query.to);
     const previous = { from: addDays(query.from, -days), to: addDays(query.from, -1) };
-    const [now, before] = await Promise.all([
+    const [now, before, lineOf] = await Promise.all([
       totals(tenantId, sources, query.from, query.to),
       totals(tenantId, sources, previous.from, previous.to),
+      query.interval ? lines(tenantId, sources, query) : undefined,
     ]);
     const locale = all.locale ?? DEFAULT_LOCALE;
     const names = new Map(themesOf(all).map((theme) => [theme.slug, theme.name[locale]]));
     const rows = [...now].map(([theme, counts]) => {
       const { drag, ...figures } = themeFigures(counts, journey.indicator);
-      const earlier = before.has(theme) ? themeFigures(before.get(theme)!, journey.indicator).score : null;
-      const change = figures.score === null || earlier === null ? null : round1(figures.score - earlier);
-      return { row: { theme, name: names.get(theme) ?? theme, ...figures, change }, drag };
+      const earlier = themeFigures(before.get(theme) ?? {}, journey.indicator);
+      const change = figures.score === null || earlier.score === null ? null : round1(figures.score - earlier.score);
+      const row: ThemeRowBody = {
+        theme,
+        name: names.get(theme) ?? theme,
+        ...figures,
+        change,
+        negative_change: countChange(figures.negative, earlier.negative),
+        positive_change: countChange(figures.positive, earlier.positive),
+        ...(lineOf ? { intervals: lineOf(theme, journey.indicator) } : {}),
+      };
+      return { row, drag };
     });
     rows.sort(
       (a, b) =>
@@ -190,4 +258,23 @@ export function themeReport({ counters, settings }: ThemeReportPorts) {
   }
 
   return { report };
+}
+
+/**
+ * The intervals of a theme's line: weeks of 7 days counted back from `to` (so the last, the one a manager reads, is
+ * whole; the first may be shorter), or calendar months cut to the period. In time order.
+ */
+export function intervalsOf(from: string, to: string, interval: 'week' | 'month'): { from: string; to: string }[] {
+  if (interval === 'month')
+    return monthsOf(from, to).map((month) => {
+      const last = addDays(`${month.slice(0, 4)}-${month.slice(5)}-01`, 31).slice(0, 7);
+      const end = addDays(`${last}-01`, -1);
+      return { from: `${month}-01` < from ? from : `${month}-01`, to: end > to ? to : end };
+    });
+  const weeks: { from: string; to: string }[] = [];
+  for (let end = to; end >= from; end = addDays(end, -7)) {
+    const start = addDays(end, -6);
+    weeks.unshift({ from: start < from ? from : start, to: end });
+  }
+  return weeks;
 }

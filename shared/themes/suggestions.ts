@@ -16,12 +16,25 @@ export const SuggestionsQuery = v.strictObject({
 export type SuggestionsQuery = v.InferOutput<typeof SuggestionsQuery>;
 
 export const SuggestionsBody = v.array(
-  v.object({ phrase: v.string(), language: v.string(), count: wholeNumber, examples: v.array(wholeNumber) }),
+  v.object({
+    phrase: v.string(),
+    language: v.string(),
+    /** The answers whose comment said it (at least MIN_ANSWERS). */
+    count: wholeNumber,
+    /** Of those, complaints (a detractor's, a low score's, else a negative comment's): listed first. */
+    negative: wholeNumber,
+    examples: v.array(wholeNumber),
+  }),
 );
 export type Suggestion = v.InferOutput<typeof SuggestionsBody>[number];
 
 /** The most suggestions answered, most frequent first. */
 export const MAX_SUGGESTIONS = 20;
+/**
+ * A phrase said in fewer answers than this is never suggested: a person's name ("maria zulmirenta"), an order's own
+ * words, are in one comment; what customers talk about is in several.
+ */
+export const MIN_ANSWERS = 2;
 
 /** One suggestion cell: a phrase's count in one period (a day or a month) of one dimension. */
 export interface PhraseCell {
@@ -30,6 +43,8 @@ export interface PhraseCell {
   phrase: string;
   language: string;
   count: number;
+  /** Of `count`, the answers that complained. */
+  negative: number;
   examples: number[];
 }
 
@@ -89,19 +104,33 @@ export function suggestionsService({ cells, settings }: SuggestionPorts) {
     const summed = new Map<string, PhraseCell>();
     for (const cell of (await Promise.all(reads)).flat()) {
       const seen = summed.get(cell.key);
-      summed.set(cell.key, seen ? { ...seen, count: seen.count + cell.count, examples: [...seen.examples, ...cell.examples] } : cell);
+      summed.set(
+        cell.key,
+        seen
+          ? {
+              ...seen,
+              count: seen.count + cell.count,
+              negative: seen.negative + cell.negative,
+              examples: [...seen.examples, ...cell.examples],
+            }
+          : cell,
+      );
     }
     const themes = themesOf(config);
     // A theme added since the phrases were counted covers them from now on.
-    return [...summed.values()]
-      .filter((cell) => cell.count > 0 && !matchThemes(cell.phrase, cell.language, themes).length)
-      .sort((a, b) => b.count - a.count || a.phrase.localeCompare(b.phrase))
-      .slice(0, MAX_SUGGESTIONS)
-      .map((cell) => ({
-        phrase: cell.phrase,
-        language: cell.language,
-        count: cell.count,
-        examples: [...new Set(cell.examples)].slice(0, 3),
-      }));
+    return (
+      [...summed.values()]
+        .filter((cell) => cell.count >= MIN_ANSWERS && !matchThemes(cell.phrase, cell.language, themes).length)
+        // Complaints first: what customers complain about that no theme counts is what a theme is missing most.
+        .sort((a, b) => b.negative - a.negative || b.count - a.count || a.phrase.localeCompare(b.phrase))
+        .slice(0, MAX_SUGGESTIONS)
+        .map((cell) => ({
+          phrase: cell.phrase,
+          language: cell.language,
+          count: cell.count,
+          negative: cell.negative,
+          examples: [...new Set(cell.examples)].slice(0, 3),
+        }))
+    );
   };
 }

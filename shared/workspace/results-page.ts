@@ -1,7 +1,7 @@
 import { html, raw, type SafeHtml } from '../html.js';
 import { workspaceTranslator, type Translate, type WorkspaceKey } from '../i18n/messages.js';
 import type { Locale } from '../locale.js';
-import { CALENDAR, daysIn, MAX_PERIOD_DAYS, periodBefore, periodEnding, periodFault, type PeriodFault } from '../dates.js';
+import { addDays, CALENDAR, daysIn, MAX_PERIOD_DAYS, periodBefore, periodEnding, periodFault, type PeriodFault } from '../dates.js';
 import type { Report } from '../results/service.js';
 import type { CaseFigures, ResultRow } from '../results/report.js';
 import { periodKeys, TIME_GROUPINGS, type TimeGrouping } from '../results/groupings.js';
@@ -16,7 +16,8 @@ import type { WebAnswer } from '../web-answer.js';
 import { layout, tenantLookOf } from './layout.js';
 import { timesOf } from '../i18n/times.js';
 import { indicatorWords } from './words.js';
-import type { ThemeReportBody } from '../themes/report.js';
+import type { ThemeIntervalBody, ThemeReportBody, ThemeRowBody } from '../themes/report.js';
+import type { ThemeExampleQuery } from '../themes/examples.js';
 import type { DriversReportBody } from '../results/drivers-report.js';
 
 /** What the results page reads: the tenant's journeys and language, and the results service's report, as the signed-in user. */
@@ -27,6 +28,8 @@ export interface ResultsPagePorts {
   themes(tenantId: number, query: Omit<ResultsQuery, 'group_by'>, user: Promise<UserRecord>): Promise<ThemeReportBody>;
   /** The items that move the score (GET /public/results?group_by=driver's report), for a journey that rates items. */
   drivers(tenantId: number, query: Omit<ResultsQuery, 'group_by'>, user: Promise<UserRecord>): Promise<DriversReportBody>;
+  /** The newest example comments of each theme and polarity asked, redacted, keyed `<theme>:<polarity>` (`themes/examples.ts`). */
+  examples(tenantId: number, query: ThemeExampleQuery, user: Promise<UserRecord>): Promise<Map<string, string[]>>;
 }
 
 export interface ResultsPageRequest {
@@ -38,6 +41,9 @@ export interface ResultsPageRequest {
 }
 
 const DEFAULT_DAYS = 30;
+/** The weeks of a theme's line on the page, and how many themes each of its lists (complaints, praise) names. */
+const LINE_WEEKS = 12;
+const LISTED_THEMES = 5;
 /** Up to this many days the trend is drawn by day unless the user picks another grouping; beyond it, by week. */
 const DAILY_TREND_DAYS = 62;
 /** The date rule's problems (shared/dates.ts), by the words that say them. */
@@ -142,7 +148,9 @@ export function resultsPage(ports: ResultsPagePorts) {
         { journey: journey.slug, ...range, group_by: groupBy, ...(region ? { region } : {}), ...(source ? { source } : {}) },
         asUser,
       );
-    const [current, previous, trend, stores, employees, classes, themes, byRegion, drivers] = await Promise.all([
+    const themesOf = (range: { from: string; to: string }, interval?: 'week') =>
+      ports.themes(tenantId, { journey: journey.slug, ...range, ...(region ? { region } : {}), ...(interval ? { interval } : {}) }, asUser);
+    const [current, previous, trend, stores, employees, classes, themes, byRegion, drivers, lines] = await Promise.all([
       read('journey'),
       // No period before one that starts at the calendar's first year.
       before && read('journey', before),
@@ -150,13 +158,33 @@ export function resultsPage(ports: ResultsPagePorts) {
       read('store'),
       read('employee'),
       read('class'),
-      ports.themes(tenantId, { journey: journey.slug, from, to, ...(region ? { region } : {}) }, asUser),
+      themesOf({ from, to }),
       regions.length ? read('region') : undefined,
       // Drivers count every source's answers: none when the page is narrowed to one.
       journey.classes.length && !source
         ? ports.drivers(tenantId, { journey: journey.slug, from, to, ...(region ? { region } : {}) }, asUser)
         : undefined,
+      // Each theme's line: the 12 weeks to the period's last day (7 days each, counted back from it).
+      themesOf(
+        { from: addDays(to, -7 * LINE_WEEKS + 1) < `${CALENDAR.minYear}-01-01` ? from : addDays(to, -7 * LINE_WEEKS + 1), to },
+        'week',
+      ),
     ]);
+    const [complaints, praise] = listedThemes(themes);
+    const examples = await ports.examples(
+      tenantId,
+      {
+        journey: journey.slug,
+        from,
+        to,
+        region,
+        wanted: [
+          ...complaints.map((row) => ({ theme: row.theme, polarity: 'negative' as const })),
+          ...praise.map((row) => ({ theme: row.theme, polarity: 'positive' as const })),
+        ],
+      },
+      asUser,
+    );
     const nps = journey.indicator === 'nps';
     // A store's or an employee's name opens its answers in the inbox, for the same journey and period.
     const narrowed: Record<string, string> = region ? { region: String(region) } : {};
@@ -172,7 +200,7 @@ ${ranking(w, 'stores', t('results.stores'), t('results.store'), t('results.store
 ${ranking(w, 'employees', t('results.employees'), t('results.employee'), t('results.employees.caption'), nps, employees, undefined, answersOf('employee'), undefined, true)}
 ${ranking(w, 'classes', t('results.classes'), t('results.class'), t('results.classes.caption'), false, classes, t('results.score'), undefined, t('results.askedShort'))}
 ${drivers ? driverSection(w, drivers) : ''}
-${themeTable(w, nps, themes, source !== undefined, (theme) => `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, theme, from, to, ...narrowed })}`)}
+${themeSection(w, nps, { report: themes, lines, examples, to }, source !== undefined, (theme) => `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, theme, from, to, ...narrowed })}`)}
 ${caseFigures(w, 'store-cases', t('results.storeCases'), t('results.store'), stores)}
 ${caseFigures(w, 'employee-cases', t('results.employeeCases'), t('results.employee'), employees)}`;
     return page(200, body);
@@ -184,7 +212,7 @@ ${caseFigures(w, 'employee-cases', t('results.employeeCases'), t('results.employ
  * with its comments, its share among detractors, passives and promoters (low, middle, high on other scales), its score
  * and its change; a theme's name opens its answers in the inbox.
  */
-function themeTable(w: Words, nps: boolean, report: ThemeReportBody, narrowed: boolean, answersOf: (theme: string) => string) {
+function themeTable(w: Words, nps: boolean, report: ThemeReportBody, answersOf: (theme: string) => string) {
   const { t } = w;
   const [low, mid, high] = nps ? (['detractor', 'passive', 'promoter'] as const) : (['low', 'mid', 'high'] as const);
   const share = (n: number, of: number) => (of ? w.percent(n / of) : '–');
@@ -209,11 +237,51 @@ function themeTable(w: Words, nps: boolean, report: ThemeReportBody, narrowed: b
         row.change === null ? '–' : w.signed(row.change),
       ].map((cell, i) => html`<td data-label="${headers[i + 1]!}">${cell}</td>`)}</tr>`,
   );
+  return html`<h3>${t('results.themes.all')}</h3>
+<div class="table-wrap"><table id="themes" class="cards"><caption>${t('results.themes.caption')}</caption><thead><tr>${headers.map((header) => html`<th scope="col">${header}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+/** The themes the section names: those with complaints, most first (the report's order), and those with praise, most first. */
+function listedThemes(report: ThemeReportBody): [ThemeRowBody[], ThemeRowBody[]] {
+  const complaints = report.data.filter((row) => row.negative > 0).slice(0, LISTED_THEMES);
+  const praise = report.data
+    .filter((row) => row.positive > 0)
+    .sort((a, b) => b.positive - a.positive || a.theme.localeCompare(b.theme))
+    .slice(0, LISTED_THEMES);
+  return [complaints, praise];
+}
+
+interface ThemeReads {
+  report: ThemeReportBody;
+  /** The 12 weeks' report (`interval=week`), whose rows carry each theme's line. */
+  lines: ThemeReportBody;
+  examples: Map<string, string[]>;
+  to: string;
+}
+
+/**
+ * The Themes section: what customers complain about and what they praise, each theme with its mentions of that
+ * polarity, their change against the period before, its line over the last 12 weeks (bars, with the counts in words),
+ * the last week's change and the two newest comments that say so (redacted); then every theme's figures in a table.
+ * Lists and small bars: a phone reads it without sideways scrolling.
+ */
+function themeSection(w: Words, nps: boolean, reads: ThemeReads, narrowed: boolean, answersOf: (theme: string) => string) {
+  const { t } = w;
+  const [complaints, praise] = listedThemes(reads.report);
+  const lineOf = new Map(reads.lines.data.map((row) => [row.theme, row.intervals ?? []]));
+  const list = (id: string, title: string, rows: ThemeRowBody[], polarity: 'negative' | 'positive', none: string) =>
+    html`<div class="theme-list" id="${id}"><h3>${title}</h3>${
+      rows.length
+        ? html`<ol>${rows.map((row) => themeItem(w, row, lineOf.get(row.theme) ?? [], reads, polarity, answersOf))}</ol>`
+        : html`<p>${none}</p>`
+    }</div>`;
   return html`<section aria-labelledby="themes-title"><h2 id="themes-title">${t('results.themes')}</h2>
 ${narrowed && html`<p>${t('results.themes.everySource')}</p>`}
 ${
-  rows.length
-    ? html`<div class="table-wrap"><table id="themes" class="cards"><caption>${t('results.themes.caption')}</caption><thead><tr>${headers.map((header) => html`<th scope="col">${header}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`
+  reads.report.data.length
+    ? html`<div class="theme-lists">${list('complaints', t('results.themes.complaints'), complaints, 'negative', t('results.themes.noComplaints'))}
+${list('praise', t('results.themes.praise'), praise, 'positive', t('results.themes.noPraise'))}</div>
+${themeTable(w, nps, reads.report, answersOf)}`
     : html`<p>${t('results.themes.none')}</p>`
 }</section>`;
 }
@@ -257,6 +325,50 @@ function driverSection(w: Words, report: DriversReportBody) {
 <p>${t('results.drivers.model', { r2: w.percent(report.r2 ?? 0), n: w.number(report.answers) })}</p>
 <div class="table-wrap"><table id="drivers" class="cards"><caption>${t('results.drivers.caption')}</caption><thead><tr>${headers.map((header) => html`<th scope="col">${header}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>
 <p class="hint">${t('results.drivers.method')}</p></section>`;
+}
+
+function themeItem(
+  w: Words,
+  row: ThemeRowBody,
+  line: ThemeIntervalBody[],
+  reads: ThemeReads,
+  polarity: 'negative' | 'positive',
+  answersOf: (theme: string) => string,
+) {
+  const { t } = w;
+  const count = polarity === 'negative' ? row.negative : row.positive;
+  const change = polarity === 'negative' ? row.negative_change : row.positive_change;
+  const last = line.at(-1);
+  const lastChange = last && (polarity === 'negative' ? last.negative_change : last.positive_change);
+  const examples = reads.examples.get(`${row.theme}:${polarity}`) ?? [];
+  return html`<li class="theme-item"><p class="theme-head"><a href="${answersOf(row.theme)}">${row.name}</a> <span>${t(
+    polarity === 'negative' ? 'results.themes.negativeCount' : 'results.themes.positiveCount',
+    { count },
+  )}</span></p>
+<p>${t('results.themes.vsBefore', { change: changeOf(w, change) })}</p>
+${line.length ? sparkline(w, line, polarity, reads.to) : ''}
+${lastChange ? html`<p>${t('results.themes.lastWeek', { change: changeOf(w, lastChange) })}</p>` : ''}
+${
+  examples.length
+    ? html`<ul class="examples" aria-label="${t('results.themes.examples')}">${examples.map((text) => html`<li><q>${text}</q></li>`)}</ul>`
+    : html`<p class="muted">${t('results.themes.noExamples')}</p>`
+}</li>`;
+}
+
+/** A theme's weeks as small bars (an image named by its counts in words: what a screen reader reads). */
+function sparkline(w: Words, line: ThemeIntervalBody[], polarity: 'negative' | 'positive', to: string) {
+  const counts = line.map((point) => point[polarity]);
+  const top = Math.max(1, ...counts);
+  const [width, height, gap] = [8, 24, 2];
+  const label = w.t(polarity === 'negative' ? 'results.themes.lineNegative' : 'results.themes.linePositive', {
+    to: w.day(to),
+    counts: counts.map((n) => w.number(n)).join(', '),
+  });
+  const bars = counts.map((n, i) => {
+    const h = n ? Math.max(2, Math.round((n / top) * height)) : 1;
+    return html`<rect x="${String(i * (width + gap))}" y="${String(height - h)}" width="${String(width)}" height="${String(h)}"></rect>`;
+  });
+  return html`<svg class="sparkline ${polarity}" role="img" aria-label="${label}" viewBox="0 0 ${String(counts.length * (width + gap) - gap)} ${String(height)}" width="${String(counts.length * (width + gap) - gap)}" height="${String(height)}">${bars}</svg>`;
 }
 
 function filters(

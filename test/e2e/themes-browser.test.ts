@@ -24,10 +24,15 @@ const chatbot = overHttp('chatbot');
 const publicUrl = inject('publicUrl');
 const PASSWORD = 'Temas-loja-1!';
 const COMMENTS = {
-  fila: 'A fila estava enorme, esperei 40 minutos no caixa',
+  fila: 'A fila estava enorme, esperei 40 minutos no caixa. Me liguem no 11 98765-4321',
   staff: 'O atendente foi muito educado e atencioso',
   price: 'Os preços estão caros demais, péssimo',
 } as const;
+/** Two comments of no theme that share their words: what the admin's page suggests (a phrase of one answer never is). */
+const UNTHEMED = ['Adorei o cheiro de café na entrada', 'Que cheiro bom de café logo na entrada'];
+/** The page's width as laid out: wider than the viewport, it scrolls sideways. */
+const pageWidth = () =>
+  (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth;
 let browser: Browser;
 let tenant: TestTenant;
 let manager: string;
@@ -74,12 +79,13 @@ describe.skipIf(!hasChromium)('the themes of the comments in a browser', { timeo
     caseId = await answered(2, COMMENTS.fila);
     await answered(10, COMMENTS.staff);
     await answered(3, COMMENTS.price);
+    for (const comment of UNTHEMED) await answered(9, comment);
     // Analysed by the local pollers: every comment has its sentiment.
     await until(async () => {
       const listed = await api({ path: '/public/answers', key: tenant.key, headers: { 'x-service-user-token': tenant.userToken } });
       const data = listed.body.data as { sentiment: string | null }[];
-      return data.length === 3 && data.every((a) => a.sentiment !== null) ? true : undefined;
-    }, 'the analysis of the three comments');
+      return data.length === 3 + UNTHEMED.length && data.every((a) => a.sentiment !== null) ? true : undefined;
+    }, 'the analysis of the comments');
     browser = await launchChromium();
   }, 60_000);
   afterAll(() => browser?.close());
@@ -120,6 +126,40 @@ describe.skipIf(!hasChromium)('the themes of the comments in a browser', { timeo
     }
   }, 120_000);
 
+  it('tells what customers complain about from what they praise, with each theme’s line and newest comments, on a phone too', async () => {
+    for (const viewport of VIEWPORTS) {
+      const { context, problems } = await watched(browser, publicUrl, { viewport, locale: 'pt-BR', bypassCSP: true }, []);
+      const page = await context.newPage();
+      await page.goto(`${publicUrl}/app/results?journey=loja`);
+      await page.locator('#email').fill(manager);
+      await page.locator('#password').fill(PASSWORD);
+      await page.locator('button[type=submit]').click();
+      await page.waitForURL('**/app/results?journey=loja');
+      const complaints = page.locator('#complaints');
+      const praise = page.locator('#praise');
+      expect(await complaints.locator('h3').textContent()).toBe('Do que reclamam');
+      expect(await complaints.locator('.theme-head a').allTextContents()).toEqual(expect.arrayContaining(['Espera', 'Preço']));
+      expect(await praise.locator('.theme-head a').allTextContents()).toContain('Atendimento');
+      expect(await praise.locator('.theme-head a').allTextContents()).not.toContain('Espera');
+      // The queue's newest comment, redacted: the phone number never reaches the page.
+      const wait = complaints.locator('.theme-item', { has: page.getByRole('link', { name: 'Espera', exact: true }) });
+      const quoted = await wait.locator('.examples q').allTextContents();
+      expect(quoted).toEqual(['A fila estava enorme, esperei 40 minutos no caixa. Me liguem no [phone]']);
+      expect(await page.content()).not.toContain('98765');
+      // Its line over 12 weeks, named in words; this week's complaint, not beyond chance.
+      const line = wait.getByRole('img');
+      expect(await line.getAttribute('aria-label')).toMatch(/^Reclamações por semana, nas 12 semanas até .*: (0, ){11}1$/);
+      expect(await line.locator('rect').count()).toBe(12);
+      expect(await wait.textContent()).toContain('Última semana: +1, dentro do acaso');
+      // A phone reads it without scrolling sideways.
+      expect(await page.evaluate(pageWidth)).toBeLessThanOrEqual(viewport.width);
+      expect(await axe(page), 'results').toEqual([]);
+      await page.locator('section[aria-labelledby=themes-title]').screenshot({ path: `/tmp/themes-${viewport.width}.png` });
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  }, 120_000);
+
   for (const locale of ['pt-BR', 'es'] as const)
     it(`shows the themes in ${locale}: results, a theme's answers, the sentiment filter, the case`, async () => {
       const words = WORDS[locale];
@@ -139,7 +179,7 @@ describe.skipIf(!hasChromium)('the themes of the comments in a browser', { timeo
         expect(await section.locator('h2').textContent()).toBe(words.themes);
         expect(await section.locator('tbody th').allTextContents()).toEqual(expect.arrayContaining([words.wait]));
         await visit(page, page.url().slice(publicUrl.length), 'results', shot);
-        await section.getByRole('link', { name: words.wait, exact: true }).click();
+        await section.locator('#themes').getByRole('link', { name: words.wait, exact: true }).click();
         await page.waitForURL(/\/app\/answers\?.*theme=wait/);
 
         // The inbox of that theme: the one comment, its sentiment and its chips.

@@ -347,11 +347,12 @@ describe('GET /public/themes/suggestions', () => {
   const suggestions = (query: Record<string, string>, token = tenant.userToken) =>
     api({ path: '/public/themes/suggestions', key: tenant.key, query, headers: { 'x-service-user-token': token } });
 
-  it('lists the frequent phrases no theme covers with their answers as examples; a theme covering one takes it off', async () => {
-    // Prepare
+  it('lists the frequent phrases of comments with no theme, complaints first; a theme covering one takes it off', async () => {
+    // Prepare: two comments with no theme name the lift; a third does too, but it is about the queue, a theme.
     const day = new Date().toISOString().slice(0, 10);
-    const ids = [await answered(3, 'O elevador quebrado de novo'), await answered(4, 'Elevador quebrado, subi de escada')];
-    await consumeAnalyses(2);
+    const ids = [await answered(3, 'O elevador parado de novo'), await answered(4, 'Elevador parado, subi de escada')];
+    await answered(2, 'A fila enorme na porta do elevador');
+    await consumeAnalyses(3);
 
     // Act
     const listed = await suggestions({ from: day, to: day });
@@ -374,7 +375,8 @@ describe('GET /public/themes/suggestions', () => {
     // Assess: counted once each, whatever the redelivery.
     expect(listed.status, listed.text).toBe(200);
     const lift = listed.body.find((s: { phrase: string }) => s.phrase.includes('elevador'));
-    expect(lift).toMatchObject({ count: 2 });
+    // The two comments with no theme, both from detractors; the queue's comment suggests nothing.
+    expect(lift).toMatchObject({ count: 2, negative: 2 });
     // Examples fill slots by answer id (PHRASE_EXAMPLES): two answers may share one.
     expect(lift.examples.length).toBeGreaterThan(0);
     expect(ids).toEqual(expect.arrayContaining(lift.examples));
@@ -423,12 +425,10 @@ describe('erasing a customer whose comment was counted in the suggestions', () =
     const other = await answered(2, 'Cadeira bamba no provador');
     await consumeAnalyses();
     const before = await suggestions(day);
-    expect(before).toEqual(
-      expect.arrayContaining([
-        { phrase: 'maria zulmirenta', language: 'pt', count: 1, examples: [erased] },
-        expect.objectContaining({ phrase: 'cadeira bamba', count: 2 }),
-      ]),
-    );
+    // A phrase of one answer (the subject's name) is counted but never suggested; the shared one is.
+    expect(before).toEqual(expect.arrayContaining([expect.objectContaining({ phrase: 'cadeira bamba', count: 2 })]));
+    expect(before.filter((s) => s.phrase.includes('zulmirenta'))).toEqual([]);
+    expect(JSON.stringify(await everyItem())).toMatch(/zulmirenta/);
 
     // Act
     const request = await api({
@@ -448,10 +448,8 @@ describe('erasing a customer whose comment was counted in the suggestions', () =
     // Assess: the suggestions no longer show the subject's words; the shared phrase counts the other answer alone.
     const after = await suggestions(day);
     expect(after.filter((s) => s.phrase.includes('zulmirenta'))).toEqual([]);
-    const shared = after.find((s) => s.phrase === 'cadeira bamba');
-    expect(shared).toMatchObject({ count: 1 });
-    expect(shared!.examples).not.toContain(erased);
-    expect([[], [other]]).toContainEqual(shared!.examples);
+    // The shared phrase counts the other answer alone: said in one answer now, no longer suggested.
+    expect(after.filter((s) => s.phrase === 'cadeira bamba')).toEqual([]);
     // Every item of the tenant: no word of the comment, no cell counting it, no example naming it.
     const items = await everyItem();
     expect(JSON.stringify(items)).not.toMatch(/zulmir|maria/i);
@@ -460,6 +458,9 @@ describe('erasing a customer whose comment was counted in the suggestions', () =
     for (const cell of cells) expect([cell.example0, cell.example1, cell.example2]).not.toContain(erased);
     const bamba = cells.filter((cell) => cell.phrase === 'cadeira bamba');
     expect(bamba.map((cell) => cell.count)).toEqual([1, 1, 1, 1, 1, 1]);
+    // Both comments were complaints (scores 1 and 2): the other's remains in `negative`, the subject's taken back.
+    expect(bamba.map((cell) => cell.negative)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(bamba.every((cell) => [cell.example0, cell.example1, cell.example2].filter(Boolean).every((id) => id === other))).toBe(true);
     expect(
       items.find(
         (item) => item.pk === keys.transaction(tenant.tenantId, erased).pk && item.sk === keys.transaction(tenant.tenantId, erased).sk,

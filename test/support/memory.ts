@@ -655,6 +655,11 @@ export function memoryThemes(): {
           .filter((a) => selection.theme === undefined || a.themes?.includes(selection.theme))
           .filter(
             (a) =>
+              selection.aspect === undefined ||
+              a.aspects?.some((aspect) => aspect.theme === selection.theme && aspect.sentiment === selection.aspect),
+          )
+          .filter(
+            (a) =>
               !selection.journeys ||
               selection.journeys.some((j) => j.id === a.journeyId && (!j.scores || (a.score >= j.scores.min && a.score <= j.scores.max))),
           )
@@ -664,8 +669,10 @@ export function memoryThemes(): {
     },
     add(tenantId, answer, bucket) {
       const day = answer.answeredAt.slice(0, 10);
+      const polarity = new Map(answer.aspects?.map((aspect) => [aspect.theme, aspect.sentiment]));
       for (const theme of answer.themes ?? []) {
-        const counts = { comments: 1, [bucket]: 1, score_sum: answer.score };
+        const counts: Record<string, number> = { comments: 1, [bucket]: 1, score_sum: answer.score };
+        if (polarity.has(theme)) counts[`aspect_${polarity.get(theme)}`] = 1;
         cells.push({ tenantId, dimension: 'journey', ids: [answer.journeyId], day, theme, counts });
         cells.push({ tenantId, dimension: 'storeJourney', ids: [answer.storeId, answer.journeyId], day, theme, counts });
       }

@@ -42,7 +42,13 @@ function countedPage() {
     stores: { getMany: async () => [] },
     employees: { getMany: async () => [] },
   });
-  const show = resultsPage({ settings: async () => SETTINGS, report: service.report, drivers: service.drivers, themes: noThemes });
+  const show = resultsPage({
+    settings: async () => SETTINGS,
+    report: service.report,
+    drivers: service.drivers,
+    themes: noThemes,
+    examples: async () => new Map(),
+  });
   const page = (query: Record<string, string>) =>
     show({ tenantId: 7, user: USER, base: '', query: { journey: 'loja', ...query }, today: '2026-05-31' });
   return { page, reads };

@@ -52,7 +52,13 @@ function world(locale: Locale = 'pt-BR') {
     stores: { getMany: async () => [{ id: 1, trade_name: 'Loja Centro' } as Store] },
     employees: { getMany: async () => [{ id: 1, name: 'Ana', groups: [1] } as Employee] },
   });
-  const page = resultsPage({ settings: async () => settings, report: service.report, drivers: service.drivers, themes: noThemes });
+  const page = resultsPage({
+    settings: async () => settings,
+    report: service.report,
+    drivers: service.drivers,
+    themes: noThemes,
+    examples: async () => new Map(),
+  });
   return {
     /** A survey sent on `day` (asking the journey's classes), answered that day with `items` rated unless null. */
     survey(day: string, score: number | null, items: { classId: number; score: number }[] = []) {

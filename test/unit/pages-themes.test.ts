@@ -17,7 +17,7 @@ const PARKING: Theme = {
   name: { 'pt-BR': 'Estacionamento', es: 'Aparcamiento', en: 'Parking' },
   keywords: { 'pt-BR': ['estacionamento', 'vaga'], es: ['aparcamiento'], en: [] },
 };
-const SUGGESTIONS: Suggestion[] = [{ phrase: 'app travando', language: 'pt', count: 7, examples: [41, 42] }];
+const SUGGESTIONS: Suggestion[] = [{ phrase: 'app travando', language: 'pt', count: 7, negative: 5, examples: [41, 42] }];
 
 /** The page's ports over one configuration held in memory: what a save writes replaces it. */
 function tenant(config: ConfigDocument, locale: Locale = 'pt-BR') {

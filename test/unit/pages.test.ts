@@ -160,6 +160,9 @@ const results = (locale: Locale) =>
           promoters: 1,
           score: -62.5,
           change: -12.5,
+          negative_change: { value: 5, low: 0.6, high: 9.6, significant: true },
+          positive_change: { value: 0, low: -3.1, high: 3.1, significant: false },
+          ...(query.interval ? { intervals: LINE } : {}),
         },
         {
           theme: 'staff',
@@ -172,6 +175,8 @@ const results = (locale: Locale) =>
           promoters: 2,
           score: 50,
           change: null,
+          negative_change: { value: 0, low: -3.8, high: 3.8, significant: false },
+          positive_change: { value: 3, low: -0.4, high: 6.8, significant: false },
         },
       ],
     }),
@@ -225,7 +230,22 @@ const results = (locale: Locale) =>
         },
       ],
     }),
+    examples: async (_tenant, query) => {
+      examplesAsked.push(query);
+      return new Map([['wait:negative', [`Fila enorme ${HOSTILE}`, 'Demorou muito, [phone]']]]);
+    },
   })({ tenantId: 1, user: USER, base: '', query: { from: '2026-11-01', to: '2026-11-26' }, today: '2026-11-26' });
+const examplesAsked: unknown[] = [];
+/** Wait's 12 weeks: complaints rising in the last one. */
+const LINE = Array.from({ length: 12 }, (_, i) => ({
+  from: `2026-${i < 1 ? '09' : '10'}-0${(i % 9) + 1}`,
+  to: `2026-10-0${(i % 9) + 1}`,
+  comments: i + 1,
+  negative: i === 11 ? 9 : 1,
+  positive: 0,
+  negative_change: i === 11 ? { value: 8, low: 2.1, high: 13.7, significant: true } : null,
+  positive_change: null,
+}));
 
 describe('the workspace pages, as pure functions of their records', () => {
   it('the results page escapes every name it shows and speaks the tenant’s language', async () => {
@@ -242,6 +262,40 @@ describe('the workspace pages, as pure functions of their records', () => {
       for (const word of words[locale]) expect(page.html, `${locale} ${word}`).toContain(word);
     }
     expect((await results('en')).html).not.toMatch(/Lojas|Respostas/);
+  });
+
+  it('the Themes section lists complaints and praise apart, each with its line, its changes and its newest comments', async () => {
+    const words = {
+      'pt-BR': ['Do que reclamam', 'O que elogiam', '7 reclamações', '3 elogios', 'Última semana: ↑ +8, além do acaso'],
+      es: ['De qué se quejan', 'Qué elogian', '7 quejas', '3 elogios', 'Última semana: ↑ +8, más allá del azar'],
+      en: ['What they complain about', 'What they praise', '7 complaints', '3 compliments', 'Last week: ↑ +8, beyond chance'],
+    };
+    for (const locale of ['pt-BR', 'es', 'en'] as const) {
+      const html = (await results(locale)).html!;
+      for (const word of words[locale]) expect(html, `${locale} ${word}`).toContain(word);
+      expectEscaped(html);
+      const complaints = html.slice(html.indexOf('id="complaints"'), html.indexOf('id="praise"'));
+      const praise = html.slice(html.indexOf('id="praise"'), html.indexOf('<table id="themes"'));
+      // Wait in the complaints with its two comments (quoted as given: redacted by the port); staff, with no
+      // complaint, only in the praise, first (3 compliments to wait's 1).
+      expect(complaints).toContain('Espera');
+      expect(complaints).not.toContain('Atendimento');
+      expect(complaints).toContain('Demorou muito, [phone]');
+      expect(praise.indexOf('Atendimento')).toBeGreaterThan(0);
+      expect(praise.indexOf('Atendimento')).toBeLessThan(praise.indexOf('Espera'));
+      expect(praise).not.toContain('Demorou muito');
+      // The line: 12 bars, named by their counts in words.
+      expect(complaints.match(/<rect /g)).toHaveLength(12);
+      expect(complaints).toMatch(/<svg class="sparkline negative" role="img" aria-label="[^"]*1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 9"/);
+    }
+    expect(examplesAsked.at(-1)).toMatchObject({
+      journey: 'visit',
+      wanted: [
+        { theme: 'wait', polarity: 'negative' },
+        { theme: 'staff', polarity: 'positive' },
+        { theme: 'wait', polarity: 'positive' },
+      ],
+    });
   });
 
   it('the answers page escapes the comment, the names and the labels, and speaks the tenant’s language', async () => {

@@ -107,6 +107,7 @@ describe('the results page by region', () => {
     const themesAsked: Omit<ResultsQuery, 'group_by'>[] = [];
     const answer = await resultsPage({
       settings: async () => ({ journeys: [journey], locale: 'es', ...(withRegions ? { regions } : {}) }),
+      examples: async () => new Map(),
       report: async (_tenant, q): Promise<Report> => {
         asked.push(q);
         return {
@@ -149,8 +150,8 @@ describe('the results page by region', () => {
   it('ranks the regions and offers them as a filter, in the tenant language, narrowing every figure to the region chosen', async () => {
     const { html, asked, themesAsked } = await page({ region: '2' });
     expect(html).toContain('Regiones');
-    // The themes too: never the company's under a region's summary.
-    expect(themesAsked.map((q) => q.region)).toEqual([2]);
+    // The themes too (the period's and the 12 weeks' lines): never the company's under a region's summary.
+    expect(themesAsked.map((q) => q.region)).toEqual([2, 2]);
     expect(html).toContain('<select id="region" name="region">');
     expect(html).toContain('<option value="2" selected>RS</option>');
     expect(html).toContain('Sul &lt;b&gt;');

@@ -184,6 +184,7 @@ describe('the results page by source', () => {
     report: service.report,
     drivers: service.drivers,
     themes,
+    examples: async () => new Map(),
   });
   const page = async (query: Record<string, string>) =>
     (

@@ -2,6 +2,8 @@ import { ENV, requireEnvs, wire } from '../../config.js';
 import { peopleOf } from '../../cases/owner.js';
 import * as results from '../../results/service.js';
 import * as themes from '../../themes/report.js';
+import { themeExamples } from '../../themes/examples.js';
+import { answerStore } from '../answer-repository.js';
 import { themeCounters } from '../theme-counters.js';
 import * as scoreDrop from '../../results/score-drop.js';
 import * as schedule from '../../results/score-drop-schedule.js';
@@ -30,6 +32,7 @@ export const resultsPage = /* @__PURE__ */ wire(() =>
     report: resultsService.report,
     themes: (...args) => themeResults.report(...args),
     drivers: (...args) => resultsService.drivers(...args),
+    examples: themeExamples({ answers: answerStore, settings: tenantSettings }),
   }),
 );
 

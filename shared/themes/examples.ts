@@ -1,0 +1,67 @@
+import type { UserRecord } from '../access/ports.js';
+import type { AnswerStore } from '../answers/ports.js';
+import { regionLimit } from '../regions.js';
+import type { Settings } from '../tenants/config-schema.js';
+import type { Sentiment } from './ports.js';
+import { redact } from './redact.js';
+
+/** How many example comments a theme shows for each polarity, and how long each may be (characters). */
+export const THEME_EXAMPLES = 2;
+export const THEME_EXAMPLE_CHARACTERS = 240;
+/** The entries of a theme's list read to find them: those of the other polarities are read and passed over. */
+const EXAMPLES_READ = 10;
+
+export interface ThemeExamplePorts {
+  answers: Pick<AnswerStore, 'list'>;
+  settings: (tenantId: number) => Promise<Pick<Settings, 'journeys' | 'regions'>>;
+}
+
+export interface ThemeExampleQuery {
+  journey: string;
+  from: string;
+  to: string;
+  region?: number | undefined;
+  /** The themes and the polarity of what their examples say (`negative`: complaints; `positive`: praise). */
+  wanted: readonly { theme: string; polarity: Sentiment }[];
+}
+
+/** A comment as an example shows it: what identifies a person taken out (`redact`), on one line, cut. */
+export function exampleText(comment: string): string {
+  const line = redact(comment).replace(/\s+/g, ' ').trim();
+  return line.length > THEME_EXAMPLE_CHARACTERS ? `${line.slice(0, THEME_EXAMPLE_CHARACTERS - 1)}…` : line;
+}
+
+/**
+ * The newest example comments of each theme and polarity of the period, in the user's scope: one bounded page of the
+ * theme's list (the entries the analysis writes beside the answer, `aspect=<theme>:<polarity>` as GET /public/answers
+ * reads them), so nothing is stored twice: a correction that drops the theme, an erasure and the retention sweep take
+ * the entry, and the comment, away as they do from the list. Keyed `<theme>:<polarity>`.
+ */
+export function themeExamples({ answers, settings }: ThemeExamplePorts) {
+  return async (tenantId: number, query: ThemeExampleQuery, user: Promise<UserRecord>): Promise<Map<string, string[]>> => {
+    const [config, { scope }] = await Promise.all([settings(tenantId), user]);
+    const journey = config.journeys.find((j) => j.slug === query.journey || String(j.id) === query.journey);
+    const found = new Map<string, string[]>();
+    if (!journey) return found;
+    const stores = regionLimit(scope === 'all' ? undefined : scope.stores, config.regions ?? [], query.region);
+    await Promise.all(
+      query.wanted.map(async ({ theme, polarity }) => {
+        const page = await answers.list({
+          tenantId,
+          ...(stores ? { stores } : {}),
+          from: query.from,
+          to: query.to,
+          journeys: [{ id: journey.id }],
+          theme,
+          aspect: polarity,
+          hasComment: true,
+          limit: EXAMPLES_READ,
+          query: JSON.stringify(['theme-examples', tenantId, stores ?? 'all', theme, polarity]),
+        });
+        const comments = page.answers.flatMap((answer) => (answer.comment?.trim() ? [exampleText(answer.comment)] : []));
+        found.set(`${theme}:${polarity}`, comments.slice(0, THEME_EXAMPLES));
+      }),
+    );
+    return found;
+  };
+}
