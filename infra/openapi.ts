@@ -14,7 +14,7 @@ import { KIOSK_TOKEN_SHAPE } from '../shared/kiosk/token.js';
 import { DIGEST_UNSUBSCRIBE_PATH } from '../shared/digest/paths.js';
 import { DIGEST_TOKEN_SHAPE } from '../shared/digest/unsubscribe.js';
 import { SURVEY_TOKEN_SHAPE } from '../shared/surveys/link.js';
-import { BUCKETS } from '../shared/tenants/scales.js';
+import { BUCKETS } from '../shared/settings/scales.js';
 import { withBounds } from './openapi-bounds.js';
 import { PROBLEMS, RETRY_AFTER_SECONDS } from '../shared/http/problem.js';
 import { OPEN_REQUESTS_RETRY_SECONDS } from '../shared/privacy/open-requests.js';

@@ -19,7 +19,7 @@ import {
 } from '../qr/service.js';
 import type { Page } from '../surveys/answer-page.js';
 import { PLAIN_POLICY } from '../surveys/page-html.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import { KIOSK_COOKIE, KIOSK_ENTRY_PATH, KIOSK_PAGE_LINK, KIOSK_SELF_LINK } from './paths.js';
 import type { KioskRecord, KioskStore } from './ports.js';
 import { KIOSK_DAILY_CAP, type KioskView, type NewKioskBody, type RegisteredKioskView } from './schema.js';

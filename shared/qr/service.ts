@@ -12,8 +12,8 @@ import { readForm, surveyView, type Answer, type Page } from '../surveys/answer-
 import { HONEYPOT_FIELD, messagePage, surveyPage, type PageFrame } from '../surveys/page-html.js';
 import { bucketOf, thanksOf } from '../surveys/questions.js';
 import type { SurveyBrand } from '../surveys/compose.js';
-import type { Settings } from '../tenants/config-schema.js';
-import { BUCKETS } from '../tenants/scales.js';
+import type { Settings } from '../settings/settings.js';
+import { BUCKETS } from '../settings/scales.js';
 import { qrPagePath } from './paths.js';
 import type { EntryAnswer, EntryPlace, QrPorts, QrStore } from './ports.js';
 import { qrTokenHash, readQrCode, signQrCode } from './token.js';

@@ -1,6 +1,7 @@
 import { ConcurrentEditError, GoneError, NotFoundError, ValidationError } from '../errors.js';
-import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
-import { isSupported, INDICATORS, type Indicator } from '../tenants/scales.js';
+import type { JourneyConfig } from '../settings/journeys.js';
+import type { Settings } from '../settings/settings.js';
+import { isSupported, INDICATORS, type Indicator } from '../settings/scales.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import { translator, type CustomerKey, type Translate } from '../i18n/messages.js';
 import { firstName, type SurveyBrand } from './compose.js';

@@ -1,11 +1,11 @@
-import { afterItsDay } from '../analytics/days.js';
+import { afterItsDay } from '../local-day.js';
 import { periodProblems } from '../dates.js';
 import { ConcurrentEditError, GoneError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
 import { tenantEvent } from '../events/events.js';
 import type { EventPublisher } from '../events/ports.js';
 import { answerTally, countedOf, journeyTally, scoredRating, sentDayOf } from '../results/tally.js';
-import type { Settings } from '../tenants/config-schema.js';
-import { INDICATORS, isSupported, type Indicator } from '../tenants/scales.js';
+import type { Settings } from '../settings/settings.js';
+import { INDICATORS, isSupported, type Indicator } from '../settings/scales.js';
 import type { TransactionRecord } from '../transaction-record.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { timeZoneOf } from '../locale.js';

@@ -7,8 +7,9 @@ import { answerTally, countedOf, journeyTally, scoredRating } from '../results/t
 import type { DispatchMessage } from '../surveys/dispatch.js';
 import { dispatchIfScheduled, notSent, surveyDecision, type SurveyPlan } from '../surveys/plan.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
-import type { ClassConfig, JourneyConfig, Settings } from '../tenants/config-schema.js';
-import { INDICATORS, isSupported } from '../tenants/scales.js';
+import type { ClassConfig, JourneyConfig } from '../settings/journeys.js';
+import type { Settings } from '../settings/settings.js';
+import { INDICATORS, isSupported } from '../settings/scales.js';
 import type { Referenced, ReferenceRequest, TransactionPorts } from './ports.js';
 import type { TransactionCommand } from './requests.js';
 import type { Transaction, TransactionRecord } from '../transaction-record.js';

@@ -9,7 +9,7 @@ import { KIOSK_DAILY_CAP, KioskIdPath, NewKioskBody, type KioskView, type Regist
 import type { QrTarget } from '../qr/service.js';
 import { APP_ADMIN_QR_PATH } from '../session/paths.js';
 import { questionOf } from '../surveys/questions.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import { redirect, type WebAnswer } from '../web-answer.js';
 import {
   addError,

@@ -8,7 +8,8 @@ import { periodKeys, TIME_GROUPINGS, type TimeGrouping } from '../results/groupi
 import type { RegionConfig } from '../regions.js';
 import type { ResultsQuery } from '../results/schema.js';
 import { RESULT_SOURCES, type ResultSource } from '../results/sources.js';
-import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
+import type { JourneyConfig } from '../settings/journeys.js';
+import type { Settings } from '../settings/settings.js';
 import type { UserRecord } from '../access/ports.js';
 import { adminHome } from './admin-sections.js';
 import { APP_ANSWERS_PATH, APP_RESULTS_PATH } from '../session/paths.js';
