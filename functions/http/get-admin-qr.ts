@@ -5,9 +5,9 @@ import { configured, ENV } from '../../shared/config.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { preferredType } from '../../shared/http/negotiate.js';
-import { qrPng, qrSvg } from '../../shared/qr/draw.js';
-import { QrLinkBody, QrQuery } from '../../shared/qr/schema.js';
-import { qrUrl } from '../../shared/qr/service.js';
+import { qrPng, qrSvg } from '../../shared/in-store/qr-draw.js';
+import { QrLinkBody, QrQuery } from '../../shared/in-store/qr-schema.js';
+import { qrUrl } from '../../shared/in-store/qr-admin.js';
 
 const secret = await configuredSecret(ENV.surveySecret);
 const baseUrl = configured(ENV.surveyBaseUrl);

@@ -34,7 +34,7 @@ export interface Settings {
   timeZone?: string;
   /** Absent for a tenant created before brands: brandOf's defaults. */
   brand?: BrandSettings;
-  /** The generation the QR codes are signed under (shared/qr/token.ts); absent: 1, never rotated. */
+  /** The generation the QR codes are signed under (shared/in-store/qr-token.ts); absent: 1, never rotated. */
   qrGeneration?: number;
   /** Absent: DEFAULT_MIN_ANSWERS_TO_RANK. */
   minAnswersToRank?: number;

@@ -260,7 +260,7 @@ export function surveyService({
   }
 
   /**
-   * What follows an answer taken with its transaction (a store's QR code or kiosk, shared/qr/): the event, its case
+   * What follows an answer taken with its transaction (a store's QR code or kiosk, shared/in-store/): the event, its case
    * and, with a comment, its analysis, as answerSurvey sends them for a written answer.
    */
   async function announceAnswer(tenantId: number, record: TransactionRecord): Promise<void> {

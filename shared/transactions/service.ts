@@ -58,7 +58,7 @@ export interface RegisterOptions {
   settings?: Settings;
   /** Sends a survey's dispatch message; by default at once (the consumer sends a batch's messages together). */
   dispatch?: (message: DispatchMessage) => Promise<void>;
-  /** Where its rating came from: `api` (with the sale) unless a store's QR code or kiosk took it (shared/qr/). */
+  /** Where its rating came from: `api` (with the sale) unless a store's QR code or kiosk took it (shared/in-store/). */
   source?: Extract<SourceName, 'api' | 'qr' | 'kiosk'>;
   /** The consumer batch's list of registrations that names it (with `now` the list's instant). */
   listedIn?: string;

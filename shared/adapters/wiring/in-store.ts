@@ -1,7 +1,7 @@
 import { configured, ENV, requireEnvs, wire } from '../../config.js';
-import { qrSvg } from '../../qr/draw.js';
-import { qrUrl } from '../../qr/service.js';
-import { kioskAnswersToday, listKiosks, registerKiosk, revokeKiosk } from '../../kiosk/service.js';
+import { qrSvg } from '../../in-store/qr-draw.js';
+import { qrUrl } from '../../in-store/qr-admin.js';
+import { kioskAnswersToday, listKiosks, registerKiosk, revokeKiosk } from '../../in-store/kiosk.js';
 import { adminInStorePage } from '../../workspace/admin-in-store-page.js';
 import { qrStore } from '../qr-repository.js';
 import { storeChoices, storeTradeNames } from '../store-repository.js';

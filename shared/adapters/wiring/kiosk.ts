@@ -1,5 +1,5 @@
 import { ENV, requireEnvs, wire } from '../../config.js';
-import type { KioskAdminPorts, KioskPorts, KioskReads } from '../../kiosk/service.js';
+import type { KioskAdminPorts, KioskPorts, KioskReads } from '../../in-store/kiosk.js';
 import { auditLog } from '../audit-log.js';
 import { entryPlace } from '../entry-place.js';
 import { kioskStore } from '../kiosk-repository.js';

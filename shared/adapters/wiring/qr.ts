@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ENV, requireEnvs, wire } from '../../config.js';
 import { translator } from '../../i18n/messages.js';
-import type { EntryAnswer, QrPorts } from '../../qr/ports.js';
+import type { EntryAnswer, QrPorts } from '../../in-store/ports.js';
 import { auditLog } from '../audit-log.js';
 import { entryPlace } from '../entry-place.js';
 import { qrStore } from '../qr-repository.js';
