@@ -1,5 +1,5 @@
 import { configuredSecret } from '../../shared/adapters/secrets.js';
-import { qrAdmin } from '../../shared/adapters/wiring/qr.js';
+import { qrAdmin } from '../../shared/adapters/wiring/in-store.js';
 import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { configured, ENV } from '../../shared/config.js';
 import { answer, problem } from '../../shared/http/contract.js';

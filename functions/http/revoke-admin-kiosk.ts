@@ -1,4 +1,4 @@
-import { kioskAdmin } from '../../shared/adapters/wiring/kiosk.js';
+import { kioskAdmin } from '../../shared/adapters/wiring/in-store.js';
 import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
