@@ -1,6 +1,6 @@
 import { LINK_SECONDS } from '../shared/analytics/chain.js';
 import { DATASETS } from '../shared/analytics/datasets.js';
-import { localDayOf } from '../shared/analytics/days.js';
+import { localDayOf } from '../shared/local-day.js';
 import { analyticsExport, answerRow, pseudonymOf, RETENTION_SWEEP_DAYS, type WriteAt } from '../shared/analytics/export.js';
 import { parquetFile, WRITE_LIMITS } from '../shared/analytics/parquet.js';
 import type { AnalyticsFiles, DayAnswer, DayAnswers } from '../shared/analytics/ports.js';

@@ -1,5 +1,5 @@
-import { qrPagePath } from '../shared/qr/paths.js';
-import { ADMIN_KIOSKS_PATH, KIOSK_COOKIE, KIOSK_ENTRY_PATH, KIOSK_PATH } from '../shared/kiosk/paths.js';
+import { qrPagePath } from '../shared/in-store/qr-paths.js';
+import { ADMIN_KIOSKS_PATH, KIOSK_COOKIE, KIOSK_ENTRY_PATH, KIOSK_PATH } from '../shared/in-store/kiosk-paths.js';
 import { digestUnsubscribePath } from '../shared/digest/paths.js';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -29,8 +29,8 @@ import type { QueueId } from '../shared/queues.js';
 import { SURVEY_PAGE_PATH, UNSUBSCRIBE_PAGE_PATH } from '../shared/surveys/paths.js';
 import { LOGO_ROUTE } from '../shared/brand/brand.js';
 import { ROBOTS_PATH } from '../shared/http/robots.js';
-import { QR_PAGE_PATH } from '../shared/qr/paths.js';
-import { ADMIN_KIOSKS_PATH, KIOSK_ENTRY_PATH, KIOSK_PATH } from '../shared/kiosk/paths.js';
+import { QR_PAGE_PATH } from '../shared/in-store/qr-paths.js';
+import { ADMIN_KIOSKS_PATH, KIOSK_ENTRY_PATH, KIOSK_PATH } from '../shared/in-store/kiosk-paths.js';
 import { DIGEST_UNSUBSCRIBE_PATH } from '../shared/digest/paths.js';
 
 /**

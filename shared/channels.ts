@@ -73,7 +73,7 @@ const OTHER_SOURCES = {
   portals: 13,
   /** A rating sent with the transaction itself. */
   api: 14,
-  /** A walk-in customer's answer through a store's printed QR code (shared/qr/). */
+  /** A walk-in customer's answer through a store's printed QR code (shared/in-store/). */
   qr: 15,
   /** An answer on a store's tablet at the exit. */
   kiosk: 16,

@@ -108,7 +108,7 @@ export const keys = {
   }),
 
   /**
-   * A registered kiosk (a tablet in a store, shared/kiosk/): all of a tenant's in one partition, by id, so listing them
+   * A registered kiosk (a tablet in a store, shared/in-store/): all of a tenant's in one partition, by id, so listing them
    * is one Query and a tablet's request one GetItem (its token names tenant and id).
    */
   kiosks: (tenantId: number) => `${tenant(tenantId)}#KIOSK`,

@@ -1,10 +1,10 @@
-import { kioskAdmin } from '../../shared/adapters/wiring/kiosk.js';
+import { kioskAdmin } from '../../shared/adapters/wiring/in-store.js';
 import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { configured, ENV } from '../../shared/config.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { NewKioskBody, RegisteredKioskView } from '../../shared/kiosk/schema.js';
-import { registerKiosk } from '../../shared/kiosk/service.js';
+import { NewKioskBody, RegisteredKioskView } from '../../shared/in-store/kiosk-schema.js';
+import { registerKiosk } from '../../shared/in-store/kiosk.js';
 
 const baseUrl = configured(ENV.surveyBaseUrl);
 

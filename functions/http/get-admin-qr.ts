@@ -1,13 +1,13 @@
 import { configuredSecret } from '../../shared/adapters/secrets.js';
-import { qrAdmin } from '../../shared/adapters/wiring/qr.js';
+import { qrAdmin } from '../../shared/adapters/wiring/in-store.js';
 import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { configured, ENV } from '../../shared/config.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { preferredType } from '../../shared/http/negotiate.js';
-import { qrPng, qrSvg } from '../../shared/qr/draw.js';
-import { QrLinkBody, QrQuery } from '../../shared/qr/schema.js';
-import { qrUrl } from '../../shared/qr/service.js';
+import { qrPng, qrSvg } from '../../shared/in-store/qr-draw.js';
+import { QrLinkBody, QrQuery } from '../../shared/in-store/qr-schema.js';
+import { qrUrl } from '../../shared/in-store/qr-admin.js';
 
 const secret = await configuredSecret(ENV.surveySecret);
 const baseUrl = configured(ENV.surveyBaseUrl);

@@ -1,6 +1,6 @@
-import { kioskEntry } from '../../shared/adapters/wiring/kiosk.js';
+import { kioskEntry } from '../../shared/adapters/wiring/in-store.js';
 import { PAGE_RESPONSES, pageHandler, type PageContract } from '../../shared/http/page.js';
-import { enterKiosk } from '../../shared/kiosk/service.js';
+import { enterKiosk } from '../../shared/in-store/kiosk.js';
 
 export const contract: PageContract = {
   anonymous: true,

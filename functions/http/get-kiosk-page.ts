@@ -1,6 +1,6 @@
-import { kioskPageReads } from '../../shared/adapters/wiring/kiosk.js';
+import { kioskPageReads } from '../../shared/adapters/wiring/in-store.js';
 import { PAGE_RESPONSES, pageHandler, type PageContract } from '../../shared/http/page.js';
-import { showKioskPage } from '../../shared/kiosk/service.js';
+import { showKioskPage } from '../../shared/in-store/kiosk.js';
 
 export const contract: PageContract = {
   anonymous: true,

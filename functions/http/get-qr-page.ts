@@ -1,8 +1,8 @@
 import { configuredSecret } from '../../shared/adapters/secrets.js';
-import { qrPageReads } from '../../shared/adapters/wiring/qr.js';
+import { qrPageReads } from '../../shared/adapters/wiring/in-store.js';
 import { ENV } from '../../shared/config.js';
 import { PAGE_RESPONSES, pageHandler, type PageContract } from '../../shared/http/page.js';
-import { showQrPage } from '../../shared/qr/service.js';
+import { showQrPage } from '../../shared/in-store/qr-page.js';
 
 const secret = await configuredSecret(ENV.surveySecret);
 

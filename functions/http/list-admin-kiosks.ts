@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import { kioskAdmin } from '../../shared/adapters/wiring/kiosk.js';
+import { kioskAdmin } from '../../shared/adapters/wiring/in-store.js';
 import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { KioskView } from '../../shared/kiosk/schema.js';
-import { listKiosks } from '../../shared/kiosk/service.js';
+import { KioskView } from '../../shared/in-store/kiosk-schema.js';
+import { listKiosks } from '../../shared/in-store/kiosk.js';
 
 /** The tenant's kiosks, oldest first, revoked ones too; never a device token. */
 export const contract = {

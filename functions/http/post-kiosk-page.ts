@@ -1,7 +1,7 @@
-import { kioskPage } from '../../shared/adapters/wiring/kiosk.js';
-import { ENTRY_FORM } from '../../shared/qr/schema.js';
+import { kioskPage } from '../../shared/adapters/wiring/in-store.js';
+import { ENTRY_FORM } from '../../shared/in-store/qr-schema.js';
 import { PAGE_RESPONSES, pageHandler, type PageContract } from '../../shared/http/page.js';
-import { submitKioskPage } from '../../shared/kiosk/service.js';
+import { submitKioskPage } from '../../shared/in-store/kiosk.js';
 
 export const contract: PageContract = {
   anonymous: true,

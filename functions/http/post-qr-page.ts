@@ -1,9 +1,9 @@
 import { configuredSecret } from '../../shared/adapters/secrets.js';
-import { qrPage } from '../../shared/adapters/wiring/qr.js';
+import { qrPage } from '../../shared/adapters/wiring/in-store.js';
 import { ENV } from '../../shared/config.js';
-import { ENTRY_FORM } from '../../shared/qr/schema.js';
+import { ENTRY_FORM } from '../../shared/in-store/qr-schema.js';
 import { PAGE_RESPONSES, pageHandler, type PageContract } from '../../shared/http/page.js';
-import { submitQrPage } from '../../shared/qr/service.js';
+import { submitQrPage } from '../../shared/in-store/qr-page.js';
 
 const secret = await configuredSecret(ENV.surveySecret);
 

@@ -1,9 +1,9 @@
-import { kioskAdmin } from '../../shared/adapters/wiring/kiosk.js';
+import { kioskAdmin } from '../../shared/adapters/wiring/in-store.js';
 import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { KioskIdPath, KioskView } from '../../shared/kiosk/schema.js';
-import { revokeKiosk } from '../../shared/kiosk/service.js';
+import { KioskIdPath, KioskView } from '../../shared/in-store/kiosk-schema.js';
+import { revokeKiosk } from '../../shared/in-store/kiosk.js';
 
 /** Revokes a kiosk: its next request is refused (410) and nothing more is recorded. Audited. */
 export const contract = {

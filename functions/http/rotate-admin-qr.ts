@@ -1,9 +1,9 @@
-import { qrAdmin } from '../../shared/adapters/wiring/qr.js';
+import { qrAdmin } from '../../shared/adapters/wiring/in-store.js';
 import { NOT_TENANT_ADMIN } from '../../shared/access/capabilities.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { QrRotated } from '../../shared/qr/schema.js';
-import { rotateQrCodes } from '../../shared/qr/service.js';
+import { QrRotated } from '../../shared/in-store/qr-schema.js';
+import { rotateQrCodes } from '../../shared/in-store/qr-admin.js';
 
 /** Retires every QR code printed so far (410 from the next request): print the new ones. Written to the audit log. */
 export const contract = {

@@ -1,12 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { brandOf, type BrandSource } from '../brand/brand.js';
+import { brandColour, brandOf, safeLogo, type BrandSource } from '../brand/brand.js';
 import { html } from '../html.js';
 import { alertTranslator as translator } from '../i18n/messages.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
-import { SIGN_IN_PATH } from '../session/paths.js';
 import { StateConflictError } from '../errors.js';
-import { brandColour, safeLogo } from '../surveys/compose.js';
-import { mailbox } from '../surveys/delivery.js';
+import { mailbox } from '../mailbox.js';
 
 /**
  * The managers' sign-in passwords as the user pool requires them (infra/constructs/managers.ts sets this policy on the
@@ -84,6 +82,8 @@ export interface InvitationPorts {
   email(message: InvitationMessage): Promise<void>;
   /** The public API's base URL, where the workspace is: the sign-in link's. */
   baseUrl(): string;
+  /** The workspace's sign-in page under the base URL (shared/session/paths.ts). */
+  signInPath: string;
 }
 
 /**
@@ -101,7 +101,7 @@ export const invitations = (ports: InvitationPorts) => ({
       const message = invitationEmail({
         email,
         temporaryPassword,
-        link: `${base}${SIGN_IN_PATH}`,
+        link: `${base}${ports.signInPath}`,
         locale: settings.locale ?? DEFAULT_LOCALE,
         brand,
       });

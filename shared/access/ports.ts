@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { KEY_SCOPES } from './credentials.js';
 import { USER_ROLES, type UserRole } from './roles.js';
 import type { UserScope } from './user-scope.js';
-import { DIGEST_CHOICES } from '../digest/choices.js';
+import { DIGEST_CHOICES } from './digest-choice.js';
 import type { RegionConfig } from '../regions.js';
 
 export const ApiKeyRecord = v.object({

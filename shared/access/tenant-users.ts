@@ -8,7 +8,7 @@ import { hashSecret, newSecret } from './credentials.js';
 import { USER_ROLES, type UserRecord, type UserRepository, type UserRole } from './ports.js';
 import { AdminRefusedError, requireAdmin } from './capabilities.js';
 import { NoSenderError, temporaryPassword, type Invitations } from './invitation.js';
-import { DEFAULT_DIGEST, DIGEST_CHOICES } from '../digest/choices.js';
+import { DEFAULT_DIGEST, DIGEST_CHOICES } from './digest-choice.js';
 
 /** A user's name in a path: a manager's e-mail address, or the name a tenant file gave an API user. */
 export const UserNamePath = v.strictObject({

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteComma
 import * as v from 'valibot';
 import { keys } from '../keys.js';
 import { indexAttributes, inIndex } from '../table.js';
-import type { UserScope } from '../tenants/config-schema.js';
+import type { UserScope } from '../access/user-scope.js';
 import { ApiKeyRecord, UserRecord, type TenantAccessRepository } from '../access/ports.js';
 import type { RegionConfig } from '../regions.js';
 import { readConfigVersion } from './config-version.js';

@@ -5,7 +5,7 @@ import { eventEndpoint } from '../events/signature.js';
 import { keys } from '../keys.js';
 import { maskedAmong } from '../chat/masked-url.js';
 import { indexAttributes, TABLE } from '../table.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import { db, isConditionFailure } from './dynamodb.js';
 import { postToWebhook } from './public-post.js';
 import { sendMessage } from './sqs.js';

@@ -1,7 +1,7 @@
 import { chatDeliveries } from '../chat/fan-out.js';
 import type { ChatEventRecord } from '../chat/ports.js';
 import type { TenantEvent } from '../events/ports.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import { sendMessages } from './sqs.js';
 
 /** Sends an event to the chat queue for each of the tenant's chat endpoints that takes it (its type, its store). */

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { LinksChangedError, type EmployeeRepository } from '../employees/ports.js';
 import { Employee } from '../employees/schema.js';
 import type { EmployeeFilters } from '../employees/requests.js';
-import type { UserScope } from '../tenants/config-schema.js';
+import type { UserScope } from '../access/user-scope.js';
 import { keys, padId } from '../keys.js';
 import { normaliseName } from '../text.js';
 import { inIndex, indexAttributes, TABLE } from '../table.js';

@@ -1,4 +1,4 @@
-import type { QrPorts } from '../qr/ports.js';
+import type { QrPorts } from '../in-store/ports.js';
 import { employees } from './employee-repository.js';
 import { stores } from './store-repository.js';
 

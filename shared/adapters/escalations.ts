@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { CLAIM_SECONDS, type EscalationClaims, type EscalationDirectory } from '../cases/overdue.js';
 import { keys } from '../keys.js';
-import { UserScope } from '../tenants/config-schema.js';
+import { UserScope } from '../access/user-scope.js';
 import { batchGet, db, queryAll } from './dynamodb.js';
 import { onceClaims } from './once-claims.js';
 

@@ -8,7 +8,7 @@ import { eventEndpoint, signingSecrets } from '../events/signature.js';
 import { deliveryId, withoutPersonalFields } from '../events/events.js';
 import { ValidationError } from '../errors.js';
 import { openCursor, sealCursor } from './cursor.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import { db, isConditionFailure } from './dynamodb.js';
 import { contactGone } from './personal-copies.js';
 import { sendMessage } from './sqs.js';

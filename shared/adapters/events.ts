@@ -1,7 +1,7 @@
 import type { EventDelivery, EventPublisher } from '../events/ports.js';
 import { eventFor } from '../events/events.js';
 import { logger } from '../logger.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import { sendMessages } from './sqs.js';
 
 /*

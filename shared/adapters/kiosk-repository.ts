@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import type { KioskRecord, KioskStore } from '../kiosk/ports.js';
-import { KIOSK_DAILY_CAP } from '../kiosk/schema.js';
+import type { KioskRecord, KioskStore } from '../in-store/kiosk-ports.js';
+import { KIOSK_DAILY_CAP } from '../in-store/kiosk-schema.js';
 import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
 import { db, isConditionFailure, queryAll } from './dynamodb.js';

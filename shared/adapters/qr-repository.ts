@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../keys.js';
-import type { AnswerWindow, QrStore } from '../qr/ports.js';
+import type { AnswerWindow, QrStore } from '../in-store/ports.js';
 import { TABLE } from '../table.js';
 import { batchGet, db, isConditionFailure } from './dynamodb.js';
 import { QR_GENERATION } from './settings-repository.js';

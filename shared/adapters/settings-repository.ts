@@ -3,18 +3,14 @@ import { TABLE } from '../table.js';
 import type { BrandSettings } from '../brand/ports.js';
 import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
 import { DIGESTS_DEFAULTS, type DigestsConfig } from '../digest/choices.js';
-import type {
-  AlertsConfig,
-  AnalyticsConfig,
-  CasesConfig,
-  ClassConfig,
-  DeliveryConfig,
-  GroupConfig,
-  JourneyConfig,
-  PrivacyConfig,
-  Settings,
-} from '../tenants/config-schema.js';
-import { ANALYTICS_DEFAULTS, CASE_RULE_DEFAULTS, JOURNEY_DEFAULTS, PRIVACY_DEFAULTS } from '../tenants/scales.js';
+import type { AnalyticsConfig } from '../analytics/config.js';
+import type { CasesConfig } from '../cases/config.js';
+import type { AlertsConfig } from '../chat/config.js';
+import type { PrivacyConfig } from '../privacy/config.js';
+import type { DeliveryConfig } from '../settings/delivery.js';
+import type { ClassConfig, GroupConfig, JourneyConfig } from '../settings/journeys.js';
+import type { Settings } from '../settings/settings.js';
+import { ANALYTICS_DEFAULTS, CASE_RULE_DEFAULTS, JOURNEY_DEFAULTS, PRIVACY_DEFAULTS } from '../settings/scales.js';
 import type { Locale } from '../locale.js';
 import type { RegionConfig } from '../regions.js';
 import type { Theme } from '../themes/theme.js';

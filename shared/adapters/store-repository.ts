@@ -5,7 +5,7 @@ import { inIndex, indexAttributes } from '../table.js';
 import { Store } from '../stores/schema.js';
 import type { StoreFilters } from '../stores/requests.js';
 import type { StoreRepository } from '../stores/ports.js';
-import type { UserScope } from '../tenants/config-schema.js';
+import type { UserScope } from '../access/user-scope.js';
 import { db, nextId, queryPage, type Page, type QuerySpec } from './dynamodb.js';
 import { entityRepository, exactIndex } from './entity-repository.js';
 

@@ -1,5 +1,5 @@
 import type { SourceName } from '../channels.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 
 /** An answer as the export reads it from the table: what its row is made of, before it is made pseudonymous. */
 export interface DayAnswer {

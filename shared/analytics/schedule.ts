@@ -3,7 +3,7 @@ import { addDays } from '../dates.js';
 import { timeZoneOf } from '../locale.js';
 import type { TimerScheduler } from '../timers.js';
 import { LinkMessage, type ExportChainsService, type LinkOutcome } from './chain.js';
-import { localDayOf } from './days.js';
+import { localDayOf } from '../local-day.js';
 import { dayBounds, type AnalyticsExport } from './export.js';
 import type { AnalyticsPorts } from './ports.js';
 

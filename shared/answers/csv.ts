@@ -1,4 +1,4 @@
-import type { ClassConfig } from '../tenants/config-schema.js';
+import type { ClassConfig } from '../settings/journeys.js';
 import type { AnswerBody } from './schema.js';
 
 /** The byte-order mark that makes spreadsheets read the file as UTF-8. */

@@ -7,7 +7,7 @@ import { workspaceTranslator } from '../i18n/messages.js';
 import { DEFAULT_LOCALE, timeZoneOf } from '../locale.js';
 import { PAGING } from '../paging.js';
 import type { Reader } from '../privacy/access.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import type { UserRecord } from '../access/ports.js';
 import { AnswersQuery, DEFAULT_ANSWER_DAYS } from './schema.js';
 import type { AnswersPage } from './service.js';

@@ -1,8 +1,9 @@
 import { dayOf, periodEnding, periodProblems } from '../dates.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import type { Settings, UserScope } from '../tenants/config-schema.js';
+import type { UserScope } from '../access/user-scope.js';
+import type { Settings } from '../settings/settings.js';
 import { regionLimit } from '../regions.js';
-import { INDICATORS } from '../tenants/scales.js';
+import { INDICATORS } from '../settings/scales.js';
 import type { Sentiment } from '../themes/ports.js';
 import { themesOf, type Theme } from '../themes/themes.js';
 import { answersCsv } from './csv.js';

@@ -1,6 +1,6 @@
 import { workspaceTranslator } from '../i18n/messages.js';
 import type { Locale } from '../locale.js';
-import type { ClassConfig, JourneyConfig } from '../tenants/config-schema.js';
+import type { ClassConfig, JourneyConfig } from '../settings/journeys.js';
 import { BOM, csvCell } from './csv.js';
 import type { AnswerBody } from './schema.js';
 

@@ -1,3 +1,4 @@
+import { colour as checkedColour, safeUrl, type Colour, type SafeUrl } from '../html.js';
 import type { BrandSettings } from './ports.js';
 
 /** What a customer sees of the tenant: on the survey pages, in the e-mail and as the e-mail's sender. */
@@ -45,4 +46,19 @@ export function brandOf(
     ...(brand.logo ? { logoUrl: `${baseUrl.replace(/\/+$/, '')}${logoPath(brand.logo.file)}` } : {}),
     senderName: brand.senderName ?? settings.delivery.email?.name ?? name,
   };
+}
+
+/** The brand colour an e-mail paints with: #rrggbb only (the brand's rules check its contrast where it is set), else the default blue. */
+export const brandColour = (colour: string | undefined): Colour => checkedColour(colour) ?? checkedColour('#0b5cad')!;
+
+/** A logo a page or an e-mail may load: an https address (http only on this machine), with its origin for the policy. */
+export function safeLogo(url: string | undefined): { url: SafeUrl; origin: string } | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    const local = parsed.protocol === 'http:' && ['localhost', '127.0.0.1'].includes(parsed.hostname);
+    return parsed.protocol === 'https:' || local ? { url: safeUrl(parsed.href)!, origin: parsed.origin } : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,6 +1,6 @@
 import { tenantEvent } from '../events/events.js';
 import type { EventType } from '../events/ports.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import type { CasePorts } from './ports.js';
 import { MAX_HISTORY, type CaseHistoryEntry, type CaseRecord } from './record.js';
 

@@ -1,4 +1,4 @@
-import { DAYS, type WeekDay } from '../tenants/scales.js';
+import { DAYS, type WeekDay } from '../settings/scales.js';
 
 /**
  * A case's deadline counts business hours: only the time inside the tenant's working hours, in its time zone, on its

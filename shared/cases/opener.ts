@@ -1,5 +1,6 @@
 import { caseDeltas } from '../results/case-tally.js';
-import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
+import type { JourneyConfig } from '../settings/journeys.js';
+import type { Settings } from '../settings/settings.js';
 import type { TransactionRecord } from '../transaction-record.js';
 import { alertEmail, casePagePath } from './alert.js';
 import { publishCase, SYSTEM, withHistory } from './case-event.js';

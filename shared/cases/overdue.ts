@@ -1,4 +1,5 @@
-import type { Settings, UserScope } from '../tenants/config-schema.js';
+import type { UserScope } from '../access/user-scope.js';
+import type { Settings } from '../settings/settings.js';
 import type { TimerScheduler } from '../timers.js';
 import { alertEmail, casePagePath } from './alert.js';
 import { signsIn } from './owner.js';

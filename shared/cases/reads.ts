@@ -1,6 +1,6 @@
 import { periodProblems } from '../dates.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import type { UserScope } from '../tenants/config-schema.js';
+import type { UserScope } from '../access/user-scope.js';
 import { regionLimit } from '../regions.js';
 import { slugOf } from './case-event.js';
 import type { CasePorts, CaseSelection } from './ports.js';

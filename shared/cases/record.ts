@@ -7,10 +7,8 @@ import * as v from 'valibot';
  * `open` -> `in_progress` (the first contact with the customer, noted) -> `resolved` (a root cause and a note) or
  * `closed_unresolved`. `overdue` is set by the deadline check once `dueAt` passes, `recovery` by the recovery survey.
  */
-export const CASE_STATUSES = ['open', 'in_progress', 'resolved', 'closed_unresolved'] as const;
-export type CaseStatus = (typeof CASE_STATUSES)[number];
-/** The statuses a case leaves no more. */
-export const CLOSED_STATUSES: readonly CaseStatus[] = ['resolved', 'closed_unresolved'];
+export { CASE_STATUSES, CLOSED_STATUSES, type CaseStatus } from '../case-status.js';
+import { CASE_STATUSES, type CaseStatus } from '../case-status.js';
 
 /** What can follow each status (a status may also stay as it is when only the owner or a note changes). */
 export const TRANSITIONS: Record<CaseStatus, readonly CaseStatus[]> = {

@@ -1,6 +1,8 @@
-import { bucketOf } from '../answers/schema.js';
-import type { CaseRuleConfig, CasesConfig, JourneyConfig, Settings } from '../tenants/config-schema.js';
-import type { WeekDay } from '../tenants/scales.js';
+import { bucketOf } from '../settings/scales.js';
+import type { CasesConfig } from '../cases/config.js';
+import type { CaseRuleConfig, JourneyConfig } from '../settings/journeys.js';
+import type { Settings } from '../settings/settings.js';
+import type { WeekDay } from '../settings/scales.js';
 import { DEFAULT_LOCALE, timeZoneOf, type Locale } from '../locale.js';
 
 /** A tenant's case settings with every default filled in. */

@@ -1,10 +1,9 @@
 import { deliveryId } from '../events/events.js';
-import { casePagePath } from '../cases/alert.js';
-import type { CaseNames } from '../cases/ports.js';
+import { appCasePath } from '../session/paths.js';
 import { timesOf } from '../i18n/times.js';
 import { DEFAULT_LOCALE, timeZoneOf } from '../locale.js';
 import { MAX_DELAY_SECONDS } from '../queues.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import type { ChatDelivery, ChatDeliveryPorts, ChatDigest, ChatMessageInput } from './ports.js';
 import { chatMessage } from './render.js';
 import { redact } from '../themes/redact.js';
@@ -84,7 +83,11 @@ export async function deliverChat(delivery: ChatDelivery, ports: ChatDeliveryPor
 /** What composing a case's message reads: the tenant's language and zone, the names shown, the case's comment. */
 export interface ChatComposePorts {
   settings(tenantId: number): Promise<Settings>;
-  names: CaseNames;
+  /** The names of a tenant's stores and employees, as the case alerts read them. */
+  names: {
+    store(tenantId: number, storeId: number): Promise<string>;
+    employee(tenantId: number, employeeId: number): Promise<string>;
+  };
   /** The case's comment as it stands (null when none, or erased); undefined when the case is gone. */
   comment(tenantId: number, caseId: number): Promise<string | null | undefined>;
   /** The base URL of the workspace's links. */
@@ -118,7 +121,7 @@ export function chatComposer(ports: ChatComposePorts) {
       // The customer's words, never their contact: an e-mail, card, CPF or phone typed in it is redacted.
       ...(withComment ? { comment: comment && redact(comment) } : {}),
       due: dueAt && timesOf(locale, timeZoneOf(settings)).when(dueAt),
-      link: `${ports.baseUrl}${casePagePath(caseId)}`,
+      link: `${ports.baseUrl}${appCasePath(caseId)}`,
     };
   };
 }

@@ -2,7 +2,7 @@ import type { UserRecord } from '../access/ports.js';
 import type { ChatDelivery, ChatDigest, ChatEndpoint } from '../chat/ports.js';
 import { alertTranslator } from '../i18n/messages.js';
 import type { Locale } from '../locale.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import { digestWords } from './email.js';
 import type { DigestFigures, DigestPeriod } from './figures.js';
 

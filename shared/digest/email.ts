@@ -2,7 +2,7 @@ import { html, raw, type Colour, type SafeHtml } from '../html.js';
 import { alertTranslator, type Translate, type AlertKey } from '../i18n/messages.js';
 import { timesOf } from '../i18n/times.js';
 import type { Locale } from '../locale.js';
-import { brandColour } from '../surveys/compose.js';
+import { brandColour } from '../brand/brand.js';
 import type { DigestFigures, JourneyDigest, RankedRow } from './figures.js';
 
 export interface DigestEmailInput {

@@ -8,7 +8,7 @@ import { changeOf as intervalChange } from '../results/ranking.js';
 import type { ResultsService } from '../results/service.js';
 import { appCasePath } from '../session/paths.js';
 import { timeZoneOf } from '../locale.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import type { AnswerStore } from '../answers/ports.js';
 import { scoresOf } from '../answers/schema.js';
 import { MAX_SCOPED_STORES } from '../results/service.js';

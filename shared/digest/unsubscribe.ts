@@ -6,7 +6,7 @@ import { alertTranslator } from '../i18n/messages.js';
 import { DEFAULT_LOCALE } from '../locale.js';
 import type { Page } from '../surveys/answer-page.js';
 import { layout, messagePage, type PageFrame } from '../surveys/page-html.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 
 /**
  * One-click unsubscribe from the digests (RFC 8058): each digest e-mail carries a link of its own user, signed and

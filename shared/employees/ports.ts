@@ -1,6 +1,6 @@
 import type { Found } from '../paging.js';
 import type { StoreRepository } from '../stores/ports.js';
-import type { GroupConfig } from '../tenants/config-schema.js';
+import type { GroupConfig } from '../settings/journeys.js';
 import type { Employee } from './schema.js';
 import type { EmployeeFilters } from './requests.js';
 

@@ -2,7 +2,8 @@ import { ConcurrentEditError, ForbiddenError, NotFoundError, ValidationError } f
 import { normaliseName } from '../text.js';
 import type { ListBody } from '../paging.js';
 import type { Store } from '../stores/schema.js';
-import type { GroupConfig, UserScope } from '../tenants/config-schema.js';
+import type { UserScope } from '../access/user-scope.js';
+import type { GroupConfig } from '../settings/journeys.js';
 import { LinksChangedError, type EmployeePorts } from './ports.js';
 import type { Employee } from './schema.js';
 import type { CreateEmployeeInput, EmployeeChanges, EmployeeFilters } from './requests.js';

@@ -4,8 +4,8 @@ import { logger } from '../logger.js';
 import { recoveryTally } from '../results/case-tally.js';
 import type { DispatchMessage } from '../surveys/dispatch.js';
 import type { Reachability, Scheduler } from '../surveys/ports.js';
-import type { Settings } from '../tenants/config-schema.js';
-import { isSupported } from '../tenants/scales.js';
+import type { Settings } from '../settings/settings.js';
+import { isSupported } from '../settings/scales.js';
 import type { RecoverySurvey, TransactionRecord } from '../transaction-record.js';
 import type { CaseRecoveryOutcome, CaseRecoveryRecorder, RecoveryAnswer, RecoveryCase, RecoveryRequester, RecoveryStore } from './ports.js';
 

@@ -1,4 +1,4 @@
-import { CLOSED_STATUSES } from '../cases/record.js';
+import { CLOSED_STATUSES } from '../case-status.js';
 import { countersOf, merge, type Counted, type CounterDelta, type Tally } from './tally.js';
 
 /**

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { wholeNumber } from '../schema.js';
-import { INDICATORS, type Indicator } from '../tenants/scales.js';
-import type { ClassConfig, JourneyConfig } from '../tenants/config-schema.js';
+import { INDICATORS, type Indicator } from '../settings/scales.js';
+import type { ClassConfig, JourneyConfig } from '../settings/journeys.js';
 import { driverItemsOf } from './driver-cells.js';
 import { driversOf, firstToImprove, type DriverFigure, type DriverItemInput } from './drivers.js';
 

@@ -1,4 +1,4 @@
-import { INDICATORS, type Indicator } from '../tenants/scales.js';
+import { INDICATORS, type Indicator } from '../settings/scales.js';
 import { DRIVER_COUNT, itemByItem, itemByMain, itemSum, MAIN_SQUARES, MAIN_SUM } from './driver-cells.js';
 
 /**

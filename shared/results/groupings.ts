@@ -1,6 +1,6 @@
 import { addDays, daysOf, monthsOf } from '../dates.js';
 import type { regionsByStore, RegionConfig } from '../regions.js';
-import type { JourneyConfig } from '../tenants/config-schema.js';
+import type { JourneyConfig } from '../settings/journeys.js';
 import type { CounterRow, ResultsPorts } from './ports.js';
 
 /** What a grouping's labels may read: the groups found, and the employees the report has already read. */

@@ -1,6 +1,6 @@
 import type { Employee } from '../employees/schema.js';
 import type { Store } from '../stores/schema.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import type { Dimension } from './tally.js';
 
 /** A counter as stored: its dimension and ids, the day (YYYY-MM-DD) or month (YYYY-MM) it counts, and its sums. */

@@ -1,5 +1,3 @@
-import type { Estimate } from './report.js';
-
 /**
  * Fair rankings and changes beyond chance (issue 49). A group is ranked by what its answers make certain, not by its
  * point score: best first by the lower end of its 95% interval, worst first by the upper end, so that a store with
@@ -9,6 +7,13 @@ import type { Estimate } from './report.js';
 
 /** Below this many answers a store or an employee is listed apart, unranked, unless the tenant sets `minAnswersToRank`. */
 export const DEFAULT_MIN_ANSWERS_TO_RANK = 5;
+
+/** A figure and its 95% interval, unrounded: what rankings and changes are computed from (report.ts makes them). */
+export interface Estimate {
+  value: number;
+  low: number;
+  high: number;
+}
 
 export interface Interval {
   low: number;

@@ -1,6 +1,8 @@
-import { INDICATORS, type Indicator } from '../tenants/scales.js';
+import { INDICATORS, type Indicator } from '../settings/scales.js';
 import { medianMinutes, medianRange, type WaitRange } from './case-tally.js';
-import type { Change, Interval } from './ranking.js';
+import type { Change, Estimate, Interval } from './ranking.js';
+
+export type { Estimate };
 import { answersBySource, type ResultSource } from './sources.js';
 
 /** One row of a report: what a group's counters say. */
@@ -96,13 +98,6 @@ export function nps(n: number, promoters: number, detractors: number): Nps | nul
     detractors,
     ci95: [round(estimate.low, 1), round(estimate.high, 1)],
   };
-}
-
-/** A figure and its 95% interval, unrounded: what rankings and changes are computed from. */
-export interface Estimate {
-  value: number;
-  low: number;
-  high: number;
 }
 
 /** The NPS of `n` answers and its interval (see `nps`), unrounded. */

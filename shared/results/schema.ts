@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { calendarDate, integerString, MAX_INT_ID, text, wholeNumber } from '../schema.js';
 import { GROUPING_NAMES } from './groupings.js';
 import { RESULT_SOURCES, type ResultSource } from './sources.js';
-import { INDICATORS, type Indicator } from '../tenants/scales.js';
+import { INDICATORS, type Indicator } from '../settings/scales.js';
 
 /** The intervals a theme's line is counted by (`group_by=theme&interval=`). */
 export const THEME_INTERVALS = ['week', 'month'] as const;

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { ConfigChange } from '../audit/log.js';
 import { timeZoneOf } from '../locale.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import type { TimerScheduler } from '../timers.js';
 
 /**

@@ -1,10 +1,10 @@
-import type { ChatDigest, ChatEventRecord } from '../chat/ports.js';
 import { addDays, monthsOf } from '../dates.js';
+import type { TenantEvent } from '../events/ports.js';
 import { html } from '../html.js';
 import { alertTranslator } from '../i18n/messages.js';
 import type { Locale } from '../locale.js';
 import { APP_RESULTS_PATH } from '../session/paths.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import { weekOf } from './groupings.js';
 import type { ResultCounters } from './ports.js';
 import { changeOf, type Change } from './ranking.js';
@@ -28,7 +28,7 @@ export interface ScoreDropPorts {
   claim(tenantId: number, storeId: number, week: string): Promise<boolean>;
   email(message: { from: string; to: string[]; subject: string; html: string; text: string }): Promise<void>;
   /** Queues the event to the tenant's chat endpoints that take it and its store (never throws). */
-  chat(tenantId: number, event: ChatEventRecord): Promise<void>;
+  chat(tenantId: number, event: Omit<TenantEvent, 'type'> & { type: 'score.drop' }): Promise<void>;
   /** The base URL of the workspace's links. */
   readonly baseUrl: string;
 }
@@ -129,6 +129,15 @@ ${lines.map((line, at) => html`${at > 0 && '\n'}<p style="margin:0 0 12px">${lin
   return { subject, html: document.toString(), text: `${company}\n\n${lines.join('\n')}\n` };
 }
 
+/** A chat message as a score drop writes it: a title, lines and a link (shared/chat/ports.ts's `ChatDigest`). */
+export interface DropChat {
+  title: string;
+  lines: string[];
+  link: string;
+  /** The link's words. */
+  open: string;
+}
+
 /** The chat message of a store's drop: the journeys that fell, from what to what, and the week's results. No person named. */
 export function scoreDropChat({
   store,
@@ -140,7 +149,7 @@ export function scoreDropChat({
   drops: Pick<Drop, 'journey' | 'before' | 'now'>[];
   locale: Locale;
   link: string;
-}): ChatDigest {
+}): DropChat {
   const t = alertTranslator(locale);
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
   return {

@@ -1,8 +1,9 @@
 import { DAY_MS, dayOf, monthsOf, periodBefore, periodProblems } from '../dates.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { UserRecord } from '../access/ports.js';
-import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
-import type { Indicator } from '../tenants/scales.js';
+import type { JourneyConfig } from '../settings/journeys.js';
+import type { Settings } from '../settings/settings.js';
+import type { Indicator } from '../settings/scales.js';
 import { GROUPINGS, type Grouping, type GroupingName } from './groupings.js';
 import type { CounterRow, ResultsPorts } from './ports.js';
 import { changeOf, DEFAULT_MIN_ANSWERS_TO_RANK, rankByInterval, type Change } from './ranking.js';

@@ -1,5 +1,5 @@
-import type { Settings } from '../tenants/config-schema.js';
-import type { Indicator } from '../tenants/scales.js';
+import type { Settings } from '../settings/settings.js';
+import type { Indicator } from '../settings/scales.js';
 import type { SourceName } from '../channels.js';
 import { withSourceCells } from './sources.js';
 import { driverCounts, driverItemsOf } from './driver-cells.js';

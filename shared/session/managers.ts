@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { ValidationError } from '../errors.js';
-import type { UserScope } from '../tenants/config-schema.js';
+import type { UserScope } from '../access/user-scope.js';
 import type { UserDirectory } from './ports.js';
 
 const Email = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.maxLength(254), v.email());

@@ -1,7 +1,6 @@
 import type { AuditActor } from '../audit/log.js';
 import { PreconditionFailedError } from '../errors.js';
-import { requireRegion, withStoreIn } from '../regions.js';
-import type { ConfigDocument } from '../tenants/config-schema.js';
+import { requireRegion, withStoreIn, type RegionConfig } from '../regions.js';
 
 /** A store's region as the stores API sets it (`region` on create and update): none (null) or one of the configuration's. */
 export interface StoreRegions {
@@ -10,17 +9,20 @@ export interface StoreRegions {
   place(tenantId: number, storeId: number, region: number | null, actor: AuditActor): Promise<void>;
 }
 
-/** What placing reads and writes: the configuration, as PUT /public/admin/config replaces it (validated, audited). */
-export interface ConfigAccess {
-  readConfig(tenantId: number): Promise<{ config: ConfigDocument; version: number }>;
-  replaceConfig(tenantId: number, expected: number, config: ConfigDocument, actor: AuditActor): Promise<unknown>;
+/**
+ * What placing reads and writes: the configuration (`C`: the tenant's configuration document, of which placing reads
+ * and changes the regions only), as PUT /public/admin/config replaces it (validated, audited).
+ */
+export interface ConfigAccess<C extends { regions: RegionConfig[] }> {
+  readConfig(tenantId: number): Promise<{ config: C; version: number }>;
+  replaceConfig(tenantId: number, expected: number, config: C, actor: AuditActor): Promise<unknown>;
 }
 
 /** Attempts at a placement when another change to the configuration lands between its read and its write. */
 const ATTEMPTS = 3;
 
 /** A store placed in a region by replacing the configuration's regions, as an admin would with the API or the page. */
-export function storeRegions(config: ConfigAccess): StoreRegions {
+export function storeRegions<C extends { regions: RegionConfig[] }>(config: ConfigAccess<C>): StoreRegions {
   return {
     async check(tenantId, region) {
       requireRegion((await config.readConfig(tenantId)).config.regions, region);

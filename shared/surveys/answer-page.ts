@@ -1,6 +1,7 @@
 import { ConcurrentEditError, GoneError, NotFoundError, ValidationError } from '../errors.js';
-import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
-import { isSupported, INDICATORS, type Indicator } from '../tenants/scales.js';
+import type { JourneyConfig } from '../settings/journeys.js';
+import type { Settings } from '../settings/settings.js';
+import { isSupported, INDICATORS, type Indicator } from '../settings/scales.js';
 import { DEFAULT_LOCALE, type Locale } from '../locale.js';
 import { translator, type CustomerKey, type Translate } from '../i18n/messages.js';
 import { firstName, type SurveyBrand } from './compose.js';
@@ -12,10 +13,10 @@ import {
   surveyPage,
   unsubscribePage,
   type PageFrame,
-  type Rendered,
   type ScaleQuestion,
   type SurveyPageView,
 } from './page-html.js';
+import { isPage, page, told, type Page } from './page.js';
 import { bucketOf, bucketsOf, classQuestionOf, followUpOf, questionOf, thanksOf } from './questions.js';
 import type { SurveyBody } from './answer-schema.js';
 import { textProblem } from '../text.js';
@@ -88,22 +89,11 @@ export interface PagePorts extends PageReads {
   recover?(tenantId: number, read: PageTransaction, answer: { recovered: boolean; score: number | null }): Promise<unknown>;
 }
 
-export interface Page extends Rendered {
-  status: number;
-  /** A relative URL to go to (303). */
-  location?: string;
-  /** Set-Cookie values (a QR page's answered mark). */
-  cookies?: string[];
-  /** A 429's Retry-After: the seconds until the bound allows another answer. */
-  retryAfter?: number;
-}
+export type { Page };
 
-const page = (status: number, rendered: Rendered): Page => ({ status, ...rendered });
-/** A page of a title and a text from the catalogue. */
-const told = (status: number, frame: PageFrame, title: 'notFound' | 'expired' | 'answered' | 'unsubscribed', text?: CustomerKey) => {
-  const t = translator(frame.locale);
-  return page(status, messagePage(frame, t(`${title}.title`), t(text ?? `${title}.text`, { company: frame.brand?.name ?? '' })));
-};
+/** A page of a title and a text from the catalogue: the title's own text unless `text` says another. */
+const toldOf = (status: number, frame: PageFrame, title: 'notFound' | 'expired' | 'answered' | 'unsubscribed', text?: CustomerKey) =>
+  told(status, frame, `${title}.title`, text ?? `${title}.text`);
 
 interface Opened {
   link: SurveyLink;
@@ -125,8 +115,8 @@ async function open(
 ): Promise<Opened | Page> {
   const checked = readSurveyLink(token, secret, now);
   const anonymous: PageFrame = { locale: requested };
-  if (checked.status === 'unknown') return told(404, anonymous, 'notFound');
-  if (checked.status === 'expired' && !allowExpired) return told(410, anonymous, 'expired');
+  if (checked.status === 'unknown') return toldOf(404, anonymous, 'notFound');
+  if (checked.status === 'expired' && !allowExpired) return toldOf(410, anonymous, 'expired');
   const { link } = checked;
   const [transaction, settings] = await Promise.all([ports.transaction(link.tenantId, link.transactionId), ports.settings(link.tenantId)]);
   // Every attempt's link opens the survey until it expires; a recovery link, its recovery survey once sent.
@@ -134,16 +124,14 @@ async function open(
     link.kind === 'recovery'
       ? transaction?.recovery?.status === 'sent' || transaction?.recovery?.status === 'answered'
       : transaction !== undefined && link.attemptId >= 1 && link.attemptId <= (transaction.attemptId ?? 0);
-  if (!transaction || !opens) return told(404, anonymous, 'notFound');
+  if (!transaction || !opens) return toldOf(404, anonymous, 'notFound');
   const journey = settings.journeys.find((j) => j.id === transaction.journeyId);
-  if (!journey) return told(404, anonymous, 'notFound');
+  if (!journey) return toldOf(404, anonymous, 'notFound');
   const frame = { locale: transaction.locale, brand: await ports.brand(link.tenantId, transaction.storeId) };
   // An erased customer's survey is closed: an answer would bring personal data back (the unsubscribe page stays).
-  if (transaction.erased && !allowExpired) return told(410, frame, 'expired', 'closed.text');
+  if (transaction.erased && !allowExpired) return toldOf(410, frame, 'expired', 'closed.text');
   return { link, transaction, journey, settings, frame, t: translator(frame.locale) };
 }
-
-const isPage = (value: Opened | Page): value is Page => 'html' in value;
 
 /** Thanks, in the words of the bucket the main score fell in. */
 function thanks(opened: Opened, status = 200): Page {
@@ -240,7 +228,7 @@ export async function submitSurvey(
   const opened = await open(token, ports, secret, now, requested);
   if (isPage(opened)) return opened;
   if (opened.link.kind === 'recovery') return submitRecovery(opened, token, form, ports);
-  if (opened.transaction.status === 'answered') return told(409, opened.frame, 'answered');
+  if (opened.transaction.status === 'answered') return toldOf(409, opened.frame, 'answered');
   const { answer, problems } = readForm(form, opened);
   if (problems.length || answer.score === undefined)
     return page(400, surveyPage(view(opened, token, answer, problems.length ? problems : [opened.t('problem.chooseScore')])));
@@ -262,10 +250,10 @@ export async function submitSurvey(
       opened.transaction,
     );
   } catch (error) {
-    if (error instanceof ConcurrentEditError) return told(409, opened.frame, 'answered');
+    if (error instanceof ConcurrentEditError) return toldOf(409, opened.frame, 'answered');
     // Erased, or expired, while the form was being filled in (the answer path refuses both).
-    if (error instanceof GoneError) return told(410, opened.frame, 'expired');
-    if (error instanceof NotFoundError) return told(410, opened.frame, 'expired', 'closed.text');
+    if (error instanceof GoneError) return toldOf(410, opened.frame, 'expired');
+    if (error instanceof NotFoundError) return toldOf(410, opened.frame, 'expired', 'closed.text');
     if (error instanceof ValidationError)
       return page(
         400,
@@ -407,14 +395,14 @@ async function submitRecovery(opened: Opened, token: string, form: URLSearchPara
       await ports
         .recover(opened.link.tenantId, opened.transaction, { recovered: solved === 'yes', score: score ?? null })
         .catch(() => undefined);
-    return told(409, opened.frame, 'answered');
+    return toldOf(409, opened.frame, 'answered');
   }
   try {
     await ports.recover(opened.link.tenantId, opened.transaction, { recovered: solved === 'yes', score: score ?? null });
   } catch (error) {
-    if (error instanceof ConcurrentEditError) return told(409, opened.frame, 'answered');
-    if (error instanceof GoneError) return told(410, opened.frame, 'expired');
-    if (error instanceof NotFoundError) return told(410, opened.frame, 'expired', 'closed.text');
+    if (error instanceof ConcurrentEditError) return toldOf(409, opened.frame, 'answered');
+    if (error instanceof GoneError) return toldOf(410, opened.frame, 'expired');
+    if (error instanceof NotFoundError) return toldOf(410, opened.frame, 'expired', 'closed.text');
     if (error instanceof ValidationError)
       return page(
         400,
@@ -454,5 +442,5 @@ export async function unsubscribe(
   const opened = await open(token, ports, secret, now, requested, true);
   if (isPage(opened)) return opened;
   await ports.optOut(opened.link.tenantId, opened.transaction.customerId);
-  return told(200, opened.frame, 'unsubscribed');
+  return toldOf(200, opened.frame, 'unsubscribed');
 }

@@ -1,5 +1,5 @@
 import type { Transaction } from '../transaction-record.js';
-import { DEFAULT_QUIET_HOURS, type QuietHours } from '../tenants/scales.js';
+import { DEFAULT_QUIET_HOURS, type QuietHours } from '../settings/scales.js';
 import type { NextAttempt, PlannedAttempt } from './ports.js';
 
 /** The rules of a survey's attempts over time: what comes next, and when a channel may not be used. */

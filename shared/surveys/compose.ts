@@ -1,6 +1,7 @@
-import type { JourneyConfig } from '../tenants/config-schema.js';
+import type { JourneyConfig } from '../settings/journeys.js';
 import type { Locale } from '../locale.js';
-import { colour as checkedColour, html, safeUrl, type Colour, type SafeHtml, type SafeUrl } from '../html.js';
+import { brandColour, safeLogo } from '../brand/brand.js';
+import { html, type Colour, type SafeHtml, type SafeUrl } from '../html.js';
 import { translator } from '../i18n/messages.js';
 import { questionOf, scaleEnds, scoreLabel, scoreName, scoresOf } from './questions.js';
 
@@ -8,21 +9,6 @@ import { questionOf, scaleEnds, scoreLabel, scoreName, scoresOf } from './questi
  * The words of a survey on each channel, in the survey's language (shared/i18n/). Pure functions: the delivery
  * service fills them with the attempt's link, the tenant's brand and the customer's first name.
  */
-
-/** The brand colour an e-mail paints with: #rrggbb only (the brand's rules check its contrast where it is set), else the default blue. */
-export const brandColour = (colour: string | undefined): Colour => checkedColour(colour) ?? checkedColour('#0b5cad')!;
-
-/** A logo a page or an e-mail may load: an https address (http only on this machine), with its origin for the policy. */
-export function safeLogo(url: string | undefined): { url: SafeUrl; origin: string } | undefined {
-  if (!url) return undefined;
-  try {
-    const parsed = new URL(url);
-    const local = parsed.protocol === 'http:' && ['localhost', '127.0.0.1'].includes(parsed.hostname);
-    return parsed.protocol === 'https:' || local ? { url: safeUrl(parsed.href)!, origin: parsed.origin } : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The customer's first name as a greeting shows it, or none. A customer created without a name is named by its e-mail,

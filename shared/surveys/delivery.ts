@@ -1,10 +1,12 @@
+import { mailbox } from '../mailbox.js';
 import { tenantEvent } from '../events/events.js';
 import { journeyTally, sentTally } from '../results/tally.js';
 import { logger } from '../logger.js';
 import { count } from '../metrics.js';
-import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
+import type { JourneyConfig } from '../settings/journeys.js';
+import type { Settings } from '../settings/settings.js';
 import { firstName, recoveryEmail, recoverySms, surveyEmail, surveySms, type SurveyBrand } from './compose.js';
-import { afterItsDay } from '../analytics/days.js';
+import { afterItsDay } from '../local-day.js';
 import { DEFAULT_LOCALE, timeZoneOf, type Locale } from '../locale.js';
 import { translator } from '../i18n/messages.js';
 import { brandOf } from '../brand/brand.js';
@@ -302,10 +304,3 @@ interface Content {
 
 /** Whether the journey hands this channel's attempts to the tenant's chatbot. */
 const handsOff = (journey: JourneyConfig, channel: ClaimedAttempt['channel']) => (journey.handOff as readonly string[]).includes(channel);
-
-/** An address with its display name; a name outside ASCII is a MIME encoded-word, as SES requires. */
-export function mailbox(address: string, name: string | undefined): string {
-  if (!name) return address;
-  const ascii = /^[\x20-\x7e]*$/.test(name);
-  return ascii ? `"${name.replace(/["\\]/g, '\\$&')}" <${address}>` : `=?UTF-8?B?${Buffer.from(name).toString('base64')}?= <${address}>`;
-}

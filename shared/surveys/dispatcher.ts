@@ -4,7 +4,7 @@ import { receiveCount, type QueueRecord } from '../queues.js';
 import { deliverSurvey, type DeliveryConfig, type DeliveryOutcome } from './delivery.js';
 import { DispatchMessage } from './dispatch.js';
 import type { DeliveryPorts } from './ports.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 
 /**
  * One SurveyDispatchQueue record: one survey attempt, sent on its channel once. A record that is not a dispatch

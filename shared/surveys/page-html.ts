@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { BUCKETS, type Bucket, type Indicator } from '../tenants/scales.js';
+import { BUCKETS, type Bucket, type Indicator } from '../settings/scales.js';
 import type { Locale } from '../locale.js';
 import { translator, type Translate } from '../i18n/messages.js';
 import { colour as checkedColour, html, raw, type SafeHtml } from '../html.js';
-import { safeLogo, type SurveyBrand } from './compose.js';
+import { safeLogo } from '../brand/brand.js';
+import type { SurveyBrand } from './compose.js';
 import { bucketOf, scaleEnds, scoreLabel, scoreName, scoresOf } from './questions.js';
 import { FAVICON_LINK } from '../favicon.js';
 import { unsubscribeOf } from './paths.js';

@@ -1,6 +1,6 @@
 import { addressFor, type Channel } from '../channels.js';
 import type { Customer } from '../customers/schema.js';
-import type { JourneyConfig } from '../tenants/config-schema.js';
+import type { JourneyConfig } from '../settings/journeys.js';
 import type { Attempt, Survey, TransactionRecord } from '../transaction-record.js';
 import { chooseChannel, type DispatchMessage } from './dispatch.js';
 

@@ -1,5 +1,6 @@
-import type { ClassConfig, JourneyConfig, LocalizedText } from '../tenants/config-schema.js';
-import { INDICATORS, type Bucket, type Indicator } from '../tenants/scales.js';
+import type { LocalizedText } from '../settings/fields.js';
+import type { ClassConfig, JourneyConfig } from '../settings/journeys.js';
+import { INDICATORS, type Bucket, type Indicator } from '../settings/scales.js';
 import type { Locale } from '../locale.js';
 import type { Translate } from '../i18n/messages.js';
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { calendarDate, integerString, pagingQuery, text, instant, transactionCode, wholeNumber } from '../schema.js';
-import { INDICATORS, type Indicator } from '../tenants/scales.js';
+import { INDICATORS, type Indicator } from '../settings/scales.js';
 import { MAX_TRANSACTION_ID } from '../transaction-id.js';
 
 const SURVEY_SOURCES = Object.keys(RATING_SOURCES).filter((name) => name !== 'api') as Exclude<SourceName, 'api'>[];

@@ -1,11 +1,11 @@
-import { afterItsDay } from '../analytics/days.js';
+import { afterItsDay } from '../local-day.js';
 import { periodProblems } from '../dates.js';
 import { ConcurrentEditError, GoneError, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
 import { tenantEvent } from '../events/events.js';
 import type { EventPublisher } from '../events/ports.js';
 import { answerTally, countedOf, journeyTally, scoredRating, sentDayOf } from '../results/tally.js';
-import type { Settings } from '../tenants/config-schema.js';
-import { INDICATORS, isSupported, type Indicator } from '../tenants/scales.js';
+import type { Settings } from '../settings/settings.js';
+import { INDICATORS, isSupported, type Indicator } from '../settings/scales.js';
 import type { TransactionRecord } from '../transaction-record.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { timeZoneOf } from '../locale.js';
@@ -260,7 +260,7 @@ export function surveyService({
   }
 
   /**
-   * What follows an answer taken with its transaction (a store's QR code or kiosk, shared/qr/): the event, its case
+   * What follows an answer taken with its transaction (a store's QR code or kiosk, shared/in-store/): the event, its case
    * and, with a comment, its analysis, as answerSurvey sends them for a written answer.
    */
   async function announceAnswer(tenantId: number, record: TransactionRecord): Promise<void> {

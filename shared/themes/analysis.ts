@@ -1,4 +1,4 @@
-import { bucketOf } from '../answers/schema.js';
+import { bucketOf } from '../settings/scales.js';
 import type { AnalysisPorts, AnalysedAnswer, CountedAnalysis, ListedBy, ListingChange, ThemeDelta } from './ports.js';
 import { redact } from './redact.js';
 import { uncoveredPhrases } from './phrases.js';

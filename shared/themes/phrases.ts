@@ -1,5 +1,8 @@
+import type { CountedPhrase } from './ports.js';
 import { localeOfLanguage, matchThemes, stems, type Theme } from './themes.js';
 import { DEFAULT_LOCALE } from '../locale.js';
+
+export type { CountedPhrase };
 
 /**
  * The key phrases of a comment that no theme covers are counted as suggestions (GET /public/themes/suggestions). One
@@ -10,12 +13,6 @@ export const MAX_PHRASES_PER_COMMENT = 5;
 /** A key phrase longer than this (words, characters) is a sentence, not a suggestion. */
 const MAX_PHRASE_WORDS = 4;
 const MAX_PHRASE_LENGTH = 60;
-
-/** A phrase as counted: `key` its words stemmed, lower-cased, without accents (what groups it); `phrase` as shown, lower-cased. */
-export interface CountedPhrase {
-  key: string;
-  phrase: string;
-}
 
 const plain = (text: string) => text.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/\s+/g, ' ').trim();
 

@@ -1,9 +1,14 @@
-import type { Bucket } from '../answers/schema.js';
-import type { Settings } from '../tenants/config-schema.js';
-import type { Theme } from './themes.js';
-import type { CountedPhrase } from './phrases.js';
+import type { Bucket } from '../settings/scales.js';
+import type { Settings } from '../settings/settings.js';
+import type { Theme } from './theme.js';
 
 /** Comprehend's four sentiments, lower-cased as the API shows them. */
+/** A phrase as counted: `key` its words stemmed, lower-cased, without accents (what groups it); `phrase` as shown, lower-cased. */
+export interface CountedPhrase {
+  key: string;
+  phrase: string;
+}
+
 export const SENTIMENTS = ['positive', 'negative', 'neutral', 'mixed'] as const;
 export type Sentiment = (typeof SENTIMENTS)[number];
 

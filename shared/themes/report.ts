@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { UserRecord } from '../access/ports.js';
-import { NPS_BUCKETS, SCALE_BUCKETS } from '../answers/schema.js';
+import { NPS_BUCKETS, SCALE_BUCKETS } from '../settings/scales.js';
 import { addDays, daysIn, monthsOf, periodProblems } from '../dates.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { DEFAULT_LOCALE } from '../locale.js';
@@ -8,8 +8,9 @@ import { MAX_SCOPED_STORES, plan } from '../results/service.js';
 import { countChange } from '../results/ranking.js';
 import type { ResultsQuery } from '../results/schema.js';
 import { wholeNumber } from '../schema.js';
-import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
-import { INDICATORS, type Indicator } from '../tenants/scales.js';
+import type { JourneyConfig } from '../settings/journeys.js';
+import type { Settings } from '../settings/settings.js';
+import { INDICATORS, type Indicator } from '../settings/scales.js';
 import { regionLimit } from '../regions.js';
 import { themesOf, type Theme } from './themes.js';
 

@@ -3,7 +3,7 @@ import { DAY_MS, dayOf, monthsOf, periodProblems } from '../dates.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { UserRecord } from '../access/ports.js';
 import { calendarDate, integerString, MAX_INT_ID, text, wholeNumber } from '../schema.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import { matchThemes, themesOf, type Theme } from './themes.js';
 
 export const SuggestionsQuery = v.strictObject({

@@ -1,4 +1,4 @@
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import { tenantEvent } from '../events/events.js';
 import type { EventPublisher } from '../events/ports.js';
 import * as v from 'valibot';

@@ -8,7 +8,7 @@ import type { Tally } from '../results/tally.js';
 import type { Store } from '../stores/schema.js';
 import type { CreateStoreInput } from '../stores/requests.js';
 import type { DispatchMessage } from '../surveys/dispatch.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import type { TransactionRecord } from '../transaction-record.js';
 
 /** What a request key holds: its transaction, or why it was refused or given up on. */

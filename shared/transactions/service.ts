@@ -7,8 +7,9 @@ import { answerTally, countedOf, journeyTally, scoredRating } from '../results/t
 import type { DispatchMessage } from '../surveys/dispatch.js';
 import { dispatchIfScheduled, notSent, surveyDecision, type SurveyPlan } from '../surveys/plan.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
-import type { ClassConfig, JourneyConfig, Settings } from '../tenants/config-schema.js';
-import { INDICATORS, isSupported } from '../tenants/scales.js';
+import type { ClassConfig, JourneyConfig } from '../settings/journeys.js';
+import type { Settings } from '../settings/settings.js';
+import { INDICATORS, isSupported } from '../settings/scales.js';
 import type { Referenced, ReferenceRequest, TransactionPorts } from './ports.js';
 import type { TransactionCommand } from './requests.js';
 import type { Transaction, TransactionRecord } from '../transaction-record.js';
@@ -57,7 +58,7 @@ export interface RegisterOptions {
   settings?: Settings;
   /** Sends a survey's dispatch message; by default at once (the consumer sends a batch's messages together). */
   dispatch?: (message: DispatchMessage) => Promise<void>;
-  /** Where its rating came from: `api` (with the sale) unless a store's QR code or kiosk took it (shared/qr/). */
+  /** Where its rating came from: `api` (with the sale) unless a store's QR code or kiosk took it (shared/in-store/). */
   source?: Extract<SourceName, 'api' | 'qr' | 'kiosk'>;
   /** The consumer batch's list of registrations that names it (with `now` the list's instant). */
   listedIn?: string;

@@ -2,9 +2,12 @@ import { BROKEN_AFTER } from '../chat/delivery.js';
 import { CHAT_EVENTS, CHAT_KINDS, type ChatEndpointHealth, type FailedChatDelivery } from '../chat/ports.js';
 import { html, type SafeHtml } from '../html.js';
 import { APP_ADMIN_WEBHOOKS_PATH } from '../session/paths.js';
-import type { ConfigDocument } from '../tenants/config-schema.js';
-import { etagField, fieldError, inputField, selectField, type FieldErrors } from './admin-form.js';
-import type { WebhooksFrame } from './admin-webhooks-page.js';
+import { type ConfigDocument } from '../tenants/config-schema.js';
+import type { AdminWebhooksKey } from '../i18n/catalogue.js';
+import { etagField, fieldError, inputField, selectField, type AdminFrame, type FieldErrors } from './admin-form.js';
+
+/** The webhooks page's frame (admin-webhooks-page.ts): the shared words and its own. */
+export type WebhooksFrame = AdminFrame<AdminWebhooksKey>;
 
 /*
  * The webhooks page's section of chat endpoints (issue 48 §2): each Slack or Teams endpoint with what it hears of and

@@ -3,7 +3,7 @@ import type { AdminGeneralKey } from '../i18n/catalogue.js';
 import { ADMIN_GENERAL, LANGUAGE_NAMES } from '../i18n/messages.js';
 import { LOCALES } from '../locale.js';
 import { APP_ADMIN_GENERAL_PATH } from '../session/paths.js';
-import type { ConfigDocument } from '../tenants/config-schema.js';
+import { type ConfigDocument } from '../tenants/config-schema.js';
 import { redirect, type WebAnswer } from '../web-answer.js';
 import {
   adminFrame,

@@ -5,11 +5,11 @@ import { DomainError } from '../errors.js';
 import { colour, html, raw, safeUrl, type HtmlValue, type SafeHtml } from '../html.js';
 import type { AdminInStoreKey } from '../i18n/catalogue.js';
 import { ADMIN_IN_STORE, translator } from '../i18n/messages.js';
-import { KIOSK_DAILY_CAP, KioskIdPath, NewKioskBody, type KioskView, type RegisteredKioskView } from '../kiosk/schema.js';
-import type { QrTarget } from '../qr/service.js';
+import { KIOSK_DAILY_CAP, KioskIdPath, NewKioskBody, type KioskView, type RegisteredKioskView } from '../in-store/kiosk-schema.js';
+import type { QrTarget } from '../in-store/qr-admin.js';
 import { APP_ADMIN_QR_PATH } from '../session/paths.js';
 import { questionOf } from '../surveys/questions.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import { redirect, type WebAnswer } from '../web-answer.js';
 import {
   addError,
@@ -230,7 +230,7 @@ ${kioskFormOf(frame, request.base, kioskForm?.values ?? { ...poster, name: '', d
 /** The form field a service's or a schema's path names; '' for what belongs to none. */
 const fieldOf = (path: string) => ((KIOSK_FIELDS as readonly string[]).includes(path) ? path : '');
 
-/** The words of a service's problem with a field (shared/qr/service.ts's `placeProblems`, an unknown journey). */
+/** The words of a service's problem with a field (shared/in-store/entry.ts's `placeProblems`, an unknown journey). */
 const problemWords = (frame: InStoreFrame, { path, message }: { path: string; message: string }) =>
   path === 'store'
     ? frame.t(message.endsWith('inactive') ? 'admin.inStore.storeInactive' : 'admin.inStore.noStore')

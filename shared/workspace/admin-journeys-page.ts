@@ -6,8 +6,9 @@ import { workspaceTranslator } from '../i18n/messages.js';
 import { indicatorWords, sourceWords } from './words.js';
 import { LOCALES } from '../locale.js';
 import { APP_ADMIN_JOURNEYS_PATH } from '../session/paths.js';
-import type { ClassConfig, ConfigDocument, JourneyConfig } from '../tenants/config-schema.js';
-import { INDICATORS, type Indicator } from '../tenants/scales.js';
+import { type ConfigDocument } from '../tenants/config-schema.js';
+import type { ClassConfig, JourneyConfig } from '../settings/journeys.js';
+import { INDICATORS, type Indicator } from '../settings/scales.js';
 import type { WebAnswer } from '../web-answer.js';
 import { redirect } from '../web-answer.js';
 import {

@@ -3,7 +3,7 @@ import type { AdminRegionsKey } from '../i18n/catalogue.js';
 import { ADMIN_REGIONS } from '../i18n/messages.js';
 import type { RegionConfig } from '../regions.js';
 import { APP_ADMIN_REGIONS_PATH } from '../session/paths.js';
-import type { ConfigDocument } from '../tenants/config-schema.js';
+import { type ConfigDocument } from '../tenants/config-schema.js';
 import { redirect, type WebAnswer } from '../web-answer.js';
 import {
   adminFrame,

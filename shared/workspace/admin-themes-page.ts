@@ -4,7 +4,7 @@ import { ADMIN_THEMES } from '../i18n/messages.js';
 import { addDays, dayOf } from '../dates.js';
 import { LOCALES, type Locale } from '../locale.js';
 import { APP_ADMIN_THEMES_PATH } from '../session/paths.js';
-import type { ConfigDocument } from '../tenants/config-schema.js';
+import { type ConfigDocument } from '../tenants/config-schema.js';
 import { areDefaultThemes, DEFAULT_THEMES, MAX_KEYWORD_LENGTH, MAX_KEYWORDS, themesOf, type Theme } from '../themes/theme.js';
 import { localeOfLanguage } from '../themes/themes.js';
 import type { Suggestion } from '../themes/suggestions.js';

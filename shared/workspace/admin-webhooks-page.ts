@@ -1,10 +1,9 @@
 import { html, type HtmlValue, type SafeHtml } from '../html.js';
-import type { AdminWebhooksKey } from '../i18n/catalogue.js';
 import { ADMIN_WEBHOOKS } from '../i18n/messages.js';
 import { EVENT_TYPES, type EventType } from '../events/ports.js';
 import { eventEndpoint } from '../events/signature.js';
 import { APP_ADMIN_WEBHOOKS_PATH } from '../session/paths.js';
-import type { ConfigDocument } from '../tenants/config-schema.js';
+import { type ConfigDocument } from '../tenants/config-schema.js';
 import type { WebAnswer } from '../web-answer.js';
 import { redirect } from '../web-answer.js';
 import {
@@ -14,7 +13,6 @@ import {
   fieldError,
   problemsBox,
   redirectShowingOnce,
-  type AdminFrame,
   type AdminPagePorts,
   type AdminPageRequest,
   type FieldErrors,
@@ -30,10 +28,8 @@ import {
   withoutChatEndpoint,
   type ChatStatus,
   type ChatValues,
+  type WebhooksFrame,
 } from './admin-chat-section.js';
-
-/** This page's frame: the shared words and its own. */
-export type WebhooksFrame = AdminFrame<AdminWebhooksKey>;
 
 type Endpoint = NonNullable<ConfigDocument['delivery']['webhooks']>[number];
 

@@ -6,7 +6,7 @@ import { alertTranslator } from '../i18n/messages.js';
 import type { Locale } from '../locale.js';
 import { DEFAULT_DIGEST, DIGEST_CHOICES, DIGESTS_DEFAULTS, type DigestChoice } from '../digest/choices.js';
 import { APP_DIGEST_PATH } from '../session/paths.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import type { WebAnswer } from '../web-answer.js';
 import { adminHome } from './admin-sections.js';
 import { layout, tenantLookOf } from './layout.js';

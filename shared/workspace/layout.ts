@@ -2,7 +2,7 @@ import { FAVICON_LINK } from '../favicon.js';
 import { workspaceTranslator as translator, type WorkspaceKey } from '../i18n/messages.js';
 import { logoPath } from '../brand/brand.js';
 import { DEFAULT_LOCALE, timeZoneOf, type Locale } from '../locale.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 import { html, type SafeHtml } from '../html.js';
 import { APP_ANSWERS_PATH, APP_CASES_PATH, APP_DIGEST_PATH, APP_RESULTS_PATH, SIGN_OUT_PATH } from '../session/paths.js';
 

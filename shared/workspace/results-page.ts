@@ -8,7 +8,8 @@ import { periodKeys, TIME_GROUPINGS, type TimeGrouping } from '../results/groupi
 import type { RegionConfig } from '../regions.js';
 import type { ResultsQuery } from '../results/schema.js';
 import { RESULT_SOURCES, type ResultSource } from '../results/sources.js';
-import type { JourneyConfig, Settings } from '../tenants/config-schema.js';
+import type { JourneyConfig } from '../settings/journeys.js';
+import type { Settings } from '../settings/settings.js';
 import type { UserRecord } from '../access/ports.js';
 import { adminHome } from './admin-sections.js';
 import { APP_ANSWERS_PATH, APP_RESULTS_PATH } from '../session/paths.js';
@@ -17,7 +18,7 @@ import { layout, tenantLookOf } from './layout.js';
 import { timesOf } from '../i18n/times.js';
 import { indicatorWords } from './words.js';
 import type { ThemeIntervalBody, ThemeReportBody, ThemeRowBody } from '../themes/report.js';
-import type { ThemeExampleQuery } from '../themes/examples.js';
+import type { ThemeExampleQuery } from '../answers/theme-examples.js';
 import type { DriversReportBody } from '../results/drivers-report.js';
 
 /** What the results page reads: the tenant's journeys and language, and the results service's report, as the signed-in user. */
@@ -28,7 +29,7 @@ export interface ResultsPagePorts {
   themes(tenantId: number, query: Omit<ResultsQuery, 'group_by'>, user: Promise<UserRecord>): Promise<ThemeReportBody>;
   /** The items that move the score (GET /public/results?group_by=driver's report), for a journey that rates items. */
   drivers(tenantId: number, query: Omit<ResultsQuery, 'group_by'>, user: Promise<UserRecord>): Promise<DriversReportBody>;
-  /** The newest example comments of each theme and polarity asked, redacted, keyed `<theme>:<polarity>` (`themes/examples.ts`). */
+  /** The newest example comments of each theme and polarity asked, redacted, keyed `<theme>:<polarity>` (`answers/theme-examples.ts`). */
   examples(tenantId: number, query: ThemeExampleQuery, user: Promise<UserRecord>): Promise<Map<string, string[]>>;
 }
 

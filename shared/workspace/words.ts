@@ -1,7 +1,7 @@
 import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { html } from '../html.js';
 import type { Translate, WorkspaceKey } from '../i18n/messages.js';
-import { INDICATORS, type Indicator } from '../tenants/scales.js';
+import { INDICATORS, type Indicator } from '../settings/scales.js';
 
 /*
  * The manager's words for what the records hold as codes: a scale ("Estrelas (1 a 5)", never `csat5Stars`), where an

@@ -13,7 +13,7 @@ import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import { readSettings } from '../../shared/adapters/settings-repository.js';
 import { DEFAULT_THEMES, MAX_KEYWORD_LENGTH, MAX_KEYWORDS, MAX_THEMES } from '../../shared/themes/theme.js';
 import type { ConfigDocument } from '../../shared/tenants/config-schema.js';
-import { JOURNEY_DEFAULTS } from '../../shared/tenants/scales.js';
+import { JOURNEY_DEFAULTS } from '../../shared/settings/scales.js';
 import { casesSettingsOf } from '../../shared/cases/rules.js';
 import { DEMO_LOGO, distinctPng, png } from '../support/logos.js';
 import { MAX_LOGOS } from '../../shared/brand/logo.js';

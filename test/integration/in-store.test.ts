@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KIOSK_DAILY_CAP } from '../../shared/kiosk/schema.js';
-import { KIOSK_ANSWER_LIMIT } from '../../shared/kiosk/service.js';
-import { QR_ANSWER_LIMIT } from '../../shared/qr/service.js';
+import { KIOSK_DAILY_CAP } from '../../shared/in-store/kiosk-schema.js';
+import { KIOSK_ANSWER_LIMIT } from '../../shared/in-store/kiosk.js';
+import { QR_ANSWER_LIMIT } from '../../shared/in-store/qr-page.js';
 import { transactionService } from '../../shared/adapters/wiring/transactions.js';
 import { inProcess } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';

@@ -1,4 +1,4 @@
-import { signQrCode } from '../../shared/qr/token.js';
+import { signQrCode } from '../../shared/in-store/qr-token.js';
 import { digestUnsubscribeToken } from '../../shared/digest/unsubscribe.js';
 import { caseOpener } from '../../shared/adapters/wiring/cases.js';
 import { deliveryPorts } from '../../shared/adapters/wiring/events.js';

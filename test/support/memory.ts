@@ -3,6 +3,7 @@
  * no table, no queue and no Java. They keep the ports' promises that the rules depend on (external codes unique,
  * a request key stored once, the repeat window) and nothing of the table's shape.
  */
+import { SIGN_IN_PATH } from '../../shared/session/paths.js';
 import type { AnswerStore, StoredAnswer } from '../../shared/answers/ports.js';
 import type { ThemeCounterRow, ThemeCounters, ThemeDimension } from '../../shared/themes/report.js';
 import type { CaseSelection, CaseStore, CaseUsers } from '../../shared/cases/ports.js';
@@ -607,6 +608,7 @@ export function memoryInvitations(settings: Awaited<ReturnType<InvitationPorts['
       settings: async () => settings,
       email: async (message) => void sent.push(message),
       baseUrl: () => 'https://example.test',
+      signInPath: SIGN_IN_PATH,
     }),
   };
 }

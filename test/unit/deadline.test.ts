@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { caseDueAt, type WorkingHours } from '../../shared/cases/deadline.js';
-import { DAYS as WEEKDAYS } from '../../shared/tenants/scales.js';
+import { DAYS as WEEKDAYS } from '../../shared/settings/scales.js';
 
 /** A case's deadline in business hours: examples a manager would check by hand, then properties over any input. */
 

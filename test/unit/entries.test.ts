@@ -3,10 +3,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
 import { ENV } from '../../shared/config.js';
 import { ValidationError } from '../../shared/errors.js';
-import { KIOSK_ANSWER_LIMIT, secondsToNextDay } from '../../shared/kiosk/service.js';
-import type { AnswerWindow, EntryAnswer, EntryPlace, QrPorts } from '../../shared/qr/ports.js';
-import { QR_ANSWER_LIMIT, submitQrPage } from '../../shared/qr/service.js';
-import { signQrCode } from '../../shared/qr/token.js';
+import { KIOSK_ANSWER_LIMIT, secondsToNextDay } from '../../shared/in-store/kiosk.js';
+import type { AnswerWindow, EntryAnswer, EntryPlace, QrPorts } from '../../shared/in-store/ports.js';
+import { QR_ANSWER_LIMIT, submitQrPage } from '../../shared/in-store/qr-page.js';
+import { signQrCode } from '../../shared/in-store/qr-token.js';
 import type { Settings } from '../../shared/tenants/config-schema.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { isKioskToken, kioskTokenHash, newKioskToken, readKioskToken } from '../../shared/kiosk/token.js';
+import { isKioskToken, kioskTokenHash, newKioskToken, readKioskToken } from '../../shared/in-store/kiosk-token.js';
 import { messagePage, surveyPage } from '../../shared/surveys/page-html.js';
 
 describe("a kiosk's device token", () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../shared/access/ports.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
-import { kioskDay } from '../../shared/kiosk/service.js';
-import type { KioskView, NewKioskBody } from '../../shared/kiosk/schema.js';
+import { kioskDay } from '../../shared/in-store/kiosk.js';
+import type { KioskView, NewKioskBody } from '../../shared/in-store/kiosk-schema.js';
 import type { Locale } from '../../shared/locale.js';
-import { qrSvg } from '../../shared/qr/draw.js';
+import { qrSvg } from '../../shared/in-store/qr-draw.js';
 import { sealer } from '../../shared/sealed.js';
 import type { Settings } from '../../shared/tenants/config-schema.js';
 import { adminInStorePage } from '../../shared/workspace/admin-in-store-page.js';

@@ -1,9 +1,9 @@
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { qrPng, qrSvg } from '../../shared/qr/draw.js';
-import { qrPagePath } from '../../shared/qr/paths.js';
-import { readQrCode, signQrCode, type QrCode } from '../../shared/qr/token.js';
+import { qrPng, qrSvg } from '../../shared/in-store/qr-draw.js';
+import { qrPagePath } from '../../shared/in-store/qr-paths.js';
+import { readQrCode, signQrCode, type QrCode } from '../../shared/in-store/qr-token.js';
 import { surveyPage } from '../../shared/surveys/page-html.js';
 
 const SECRET = 'unit-secret';

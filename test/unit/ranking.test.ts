@@ -7,7 +7,7 @@ import { ResultsQuery } from '../../shared/results/schema.js';
 import { resultsService } from '../../shared/results/service.js';
 import { answerTally } from '../../shared/results/tally.js';
 import type { JourneyConfig, Settings } from '../../shared/tenants/config-schema.js';
-import { INDICATORS, type Indicator } from '../../shared/tenants/scales.js';
+import { INDICATORS, type Indicator } from '../../shared/settings/scales.js';
 import { memoryCounters } from '../support/memory.js';
 
 /**

@@ -6,7 +6,7 @@ import { cpf } from '../../shared/customers/fields.js';
 import { isCalendarDate } from '../../shared/dates.js';
 import { externalCode, isBirthDate, isDateTime, storableNumber } from '../../shared/schema.js';
 import { chooseChannel } from '../../shared/surveys/dispatch.js';
-import { INDICATORS, isSupported } from '../../shared/tenants/scales.js';
+import { INDICATORS, isSupported } from '../../shared/settings/scales.js';
 import { publicRequestId, requestKeyFor, requestKeyOf, transactionIdFor } from '../../shared/transactions/request-key.js';
 
 /** Pure rules, in milliseconds: no table, no queue, no Java. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ConcurrentEditError, NotFoundError } from '../../shared/errors.js';
 import { submitSurvey, showSurvey, unsubscribe, type PagePorts, type PageTransaction } from '../../shared/surveys/answer-page.js';
 import { isGsm7, recoveryEmail, SMS_MAX, surveyEmail, surveySms } from '../../shared/surveys/compose.js';
-import { AttemptBusy, deliverSurvey, mailbox } from '../../shared/surveys/delivery.js';
+import { AttemptBusy, deliverSurvey } from '../../shared/surveys/delivery.js';
+import { mailbox } from '../../shared/mailbox.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import { readSurveyLink, signSurveyLink, type SurveyLink } from '../../shared/surveys/link.js';
 import {

@@ -20,6 +20,7 @@ import { auditLog } from '../audit-log.js';
 import { cognitoSignInDirectory, userPoolIdOf } from '../cognito.js';
 import { caseAlerts } from '../case-alerts.js';
 import { invitations } from '../../access/invitation.js';
+import { SIGN_IN_PATH } from '../../session/paths.js';
 import { shownOnce } from './shown-once.js';
 import { raiseConfigVersion } from '../tenant-repository.js';
 import { tenantSettings } from './tenants.js';
@@ -58,6 +59,7 @@ export const tenantUsers = /* @__PURE__ */ wire(() => {
       email: caseAlerts.email,
       // Given to the functions that send (infra/grants.ts); read when a link is made, as the case alerts read it.
       baseUrl: () => process.env[ENV.surveyBaseUrl] ?? '',
+      signInPath: SIGN_IN_PATH,
     }),
   );
 });

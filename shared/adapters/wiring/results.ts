@@ -2,7 +2,7 @@ import { ENV, requireEnvs, wire } from '../../config.js';
 import { peopleOf } from '../../cases/owner.js';
 import * as results from '../../results/service.js';
 import * as themes from '../../themes/report.js';
-import { themeExamples } from '../../themes/examples.js';
+import { themeExamples } from '../../answers/theme-examples.js';
 import { answerStore } from '../answer-repository.js';
 import { themeCounters } from '../theme-counters.js';
 import * as scoreDrop from '../../results/score-drop.js';

@@ -21,9 +21,40 @@ export const isSupported = (indicator: Indicator, score: number) =>
 export const MAX_ATTEMPTS = 5;
 export const MAX_ATTEMPT_WAIT_MINUTES = 43_200;
 
-/** The buckets a main score falls in: NPS's three groups, thirds of the scale for the other indicators. */
-export const BUCKETS = ['detractor', 'passive', 'promoter', 'low', 'mid', 'high'] as const;
+/** Where a score falls (a main score's bucket): detractor, passive, promoter on the NPS scale; low, mid, high on any other. */
+export const NPS_BUCKETS = ['detractor', 'passive', 'promoter'] as const;
+export const SCALE_BUCKETS = ['low', 'mid', 'high'] as const;
+export const BUCKETS = [...NPS_BUCKETS, ...SCALE_BUCKETS] as const;
 export type Bucket = (typeof BUCKETS)[number];
+
+/**
+ * The scores of a bucket on an indicator's scale, or null when the bucket is not one of that scale's. NPS: 0-6
+ * detractors, 7-8 passives, 9-10 promoters. Other scales: below, at and above the scale's middle (csat 1-2, 3, 4-5;
+ * ces 1-3, 4, 5-7; binary 0 and 1, no middle).
+ */
+export function scoresOf(indicator: Indicator, bucket: Bucket): { min: number; max: number } | null {
+  const { min, max } = INDICATORS[indicator];
+  if (indicator === 'nps')
+    return { detractor: { min: 0, max: 6 }, passive: { min: 7, max: 8 }, promoter: { min: 9, max: 10 } }[bucket as 'detractor'] ?? null;
+  const middle = (min + max) / 2;
+  const ranges = {
+    low: { min, max: Math.ceil(middle) - 1 },
+    mid: Number.isInteger(middle) ? { min: middle, max: middle } : null,
+    high: { min: Math.floor(middle) + 1, max },
+  };
+  return ranges[bucket as 'low'] ?? null;
+}
+
+/** The bucket a score falls in on its indicator's scale (null off the scale: a journey whose scale changed since). */
+export function bucketOf(indicator: Indicator, score: number): Bucket | null {
+  const buckets = indicator === 'nps' ? NPS_BUCKETS : SCALE_BUCKETS;
+  return (
+    buckets.find((bucket) => {
+      const range = scoresOf(indicator, bucket);
+      return range !== null && score >= range.min && score <= range.max;
+    }) ?? null
+  );
+}
 
 export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type WeekDay = (typeof DAYS)[number];

@@ -1,4 +1,4 @@
-import type { KioskView } from './schema.js';
+import type { KioskView } from './kiosk-schema.js';
 
 /** A registered kiosk as stored: its view, the journey's id it answers, and its token's hash (never the token). */
 export interface KioskRecord extends KioskView {

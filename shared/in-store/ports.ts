@@ -1,6 +1,6 @@
 import type { Locale } from '../locale.js';
 import type { SurveyBrand } from '../surveys/compose.js';
-import type { Settings } from '../tenants/config-schema.js';
+import type { Settings } from '../settings/settings.js';
 
 /** One QR code's answers from one address in one window: what the rate limit counts. */
 export interface AnswerWindow {

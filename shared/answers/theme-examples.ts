@@ -1,9 +1,9 @@
 import type { UserRecord } from '../access/ports.js';
-import type { AnswerStore } from '../answers/ports.js';
+import type { AnswerStore } from './ports.js';
 import { regionLimit } from '../regions.js';
-import type { Settings } from '../tenants/config-schema.js';
-import type { Sentiment } from './ports.js';
-import { redact } from './redact.js';
+import type { Settings } from '../settings/settings.js';
+import type { Sentiment } from '../themes/ports.js';
+import { redact } from '../themes/redact.js';
 
 /** How many example comments a theme shows for each polarity, and how long each may be (characters). */
 export const THEME_EXAMPLES = 2;

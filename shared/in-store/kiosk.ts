@@ -4,26 +4,24 @@ import { NotFoundError, ValidationError } from '../errors.js';
 import { DAY_MS } from '../dates.js';
 import { localeOfRequest } from '../i18n/messages.js';
 import { timeZoneOf } from '../locale.js';
-import type { QrPorts, QrStore } from '../qr/ports.js';
+import type { QrPorts, QrStore } from './ports.js';
 import {
   answerEntry,
   entryForm,
   entryThanks,
-  isPage,
   openEntry,
   placeProblems,
   secondsUntil,
-  told,
   type AskedLanguages,
   type EntryRequest,
-} from '../qr/service.js';
-import type { Page } from '../surveys/answer-page.js';
+} from './entry.js';
+import { isPage, told, type Page } from '../surveys/page.js';
 import { PLAIN_POLICY } from '../surveys/page-html.js';
-import type { Settings } from '../tenants/config-schema.js';
-import { KIOSK_COOKIE, KIOSK_ENTRY_PATH, KIOSK_PAGE_LINK, KIOSK_SELF_LINK } from './paths.js';
-import type { KioskRecord, KioskStore } from './ports.js';
-import { KIOSK_DAILY_CAP, type KioskView, type NewKioskBody, type RegisteredKioskView } from './schema.js';
-import { isKioskToken, kioskTokenHash as hashOf, newKioskToken, readKioskToken } from './token.js';
+import type { Settings } from '../settings/settings.js';
+import { KIOSK_COOKIE, KIOSK_ENTRY_PATH, KIOSK_PAGE_LINK, KIOSK_SELF_LINK } from './kiosk-paths.js';
+import type { KioskRecord, KioskStore } from './kiosk-ports.js';
+import { KIOSK_DAILY_CAP, type KioskView, type NewKioskBody, type RegisteredKioskView } from './kiosk-schema.js';
+import { isKioskToken, kioskTokenHash as hashOf, newKioskToken, readKioskToken } from './kiosk-token.js';
 
 /**
  * A kiosk: a tablet in a store whose answers become transactions of source `kiosk` on its store, journey and employee.

@@ -1,0 +1,58 @@
+import * as v from 'valibot';
+import { nameField as name } from '../fields.js';
+import { atMost, perLocale, uniqueBy } from '../settings/fields.js';
+import { MAX_KEYWORD_LENGTH, MAX_KEYWORDS, MAX_THEMES, type Theme } from './theme.js';
+
+/**
+ * A theme of the tenant's comments (shared/themes/): its slug, its name in each language and the keywords that find it in
+ * a comment of each language (a language left out has none).
+ */
+export const ThemeConfig = v.strictObject({
+  slug: v.pipe(name(40), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lowercase letters, digits and dashes')),
+  name: v.strictObject(
+    perLocale(() => name(100)),
+    'must name the theme in pt-BR, es and en',
+  ),
+  keywords: v.strictObject(
+    perLocale(() =>
+      v.optional(
+        v.pipe(
+          v.array(name(MAX_KEYWORD_LENGTH), 'must be a list of keywords'),
+          v.maxLength(MAX_KEYWORDS, `may list at most ${MAX_KEYWORDS} keywords`),
+        ),
+        [],
+      ),
+    ),
+    'must be keywords by language, such as { "pt-BR": ["fila"], "es": ["cola"], "en": ["queue"] }',
+  ),
+  /** Words or phrases that cancel the theme's keywords in their sentence, by language (shared/themes/theme.ts). */
+  exclude: v.optional(
+    v.strictObject(
+      perLocale(() =>
+        v.optional(
+          v.pipe(
+            v.array(name(MAX_KEYWORD_LENGTH), 'must be a list of words or phrases'),
+            v.maxLength(MAX_KEYWORDS, `may list at most ${MAX_KEYWORDS} exclusions`),
+          ),
+          [],
+        ),
+      ),
+      'must be exclusions by language, such as { "pt-BR": ["a caixa"], "es": ["la caja"], "en": ["the box"] }',
+    ),
+  ),
+}) satisfies v.GenericSchema<unknown, Theme>;
+
+/** The themes a tenant's comments are analysed for; absent: the default themes (shared/themes/theme.ts). */
+export const ThemesConfig = v.pipe(
+  v.array(ThemeConfig, 'must be a list of themes'),
+  v.minLength(1, 'must list at least one theme (leave themes out for the default ones)'),
+  atMost<v.InferOutput<typeof ThemeConfig>>(MAX_THEMES, 'themes'),
+  uniqueBy<v.InferOutput<typeof ThemeConfig>>('slug', 'theme'),
+);
+
+declare module '../settings/settings.js' {
+  interface Settings {
+    /** The tenant's themes, in slug order; absent: DEFAULT_THEMES. */
+    themes?: Theme[];
+  }
+}
