@@ -465,6 +465,7 @@ export const enAlerts: AlertCatalogue = {
   'caseAlert.comment': "The customer's comment: {comment}",
   'caseAlert.noComment': 'The customer left no comment.',
   'caseAlert.due': 'Due: {due}',
+  'caseAlert.number': 'Case no. {number}',
   'caseAlert.owner': 'Owner: {owner}',
   'caseAlert.open': 'Open the case',
   'scoreDrop.subject': 'A drop beyond chance at {store}',

@@ -468,6 +468,7 @@ export const esAlerts: AlertCatalogue = {
   'caseAlert.comment': 'Comentario del cliente: {comment}',
   'caseAlert.noComment': 'El cliente no dejó comentario.',
   'caseAlert.due': 'Plazo para resolverlo: {due}',
+  'caseAlert.number': 'Caso n.º {number}',
   'caseAlert.owner': 'Responsable: {owner}',
   'caseAlert.open': 'Abrir el caso',
   'scoreDrop.subject': 'Caída más allá del azar en {store}',

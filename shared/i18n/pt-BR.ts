@@ -456,6 +456,7 @@ export const ptBRAlerts = {
   'caseAlert.comment': 'Comentário do cliente: {comment}',
   'caseAlert.noComment': 'O cliente não deixou comentário.',
   'caseAlert.due': 'Prazo para resolver: {due}',
+  'caseAlert.number': 'Caso nº {number}',
   'caseAlert.owner': 'Responsável: {owner}',
   'caseAlert.open': 'Abrir o caso',
   'scoreDrop.subject': 'Queda além do acaso na {store}',

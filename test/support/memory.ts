@@ -231,9 +231,10 @@ export function memoryCases(): CaseStore & { rows: Map<string, CaseRecord>; coun
     counters,
     async open(tenantId, record, deltas) {
       if (rows.has(at(tenantId, record.id))) return 'exists';
-      rows.set(at(tenantId, record.id), copy(record));
+      const number = [...rows.keys()].filter((key) => key.startsWith(`${tenantId}#`)).length + 1;
+      rows.set(at(tenantId, record.id), copy({ ...record, number }));
       counters.push(...copy(deltas));
-      return 'opened';
+      return copy({ ...record, number });
     },
     async find(tenantId, id) {
       return copy(rows.get(at(tenantId, id)));
