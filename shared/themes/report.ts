@@ -50,6 +50,8 @@ export const ThemeRowBody = v.object({
    */
   negative: wholeNumber,
   positive: wholeNumber,
+  /** Negative mentions in the period of the same length before (`previous`): whether complaints of it rose. */
+  previous_negative: wholeNumber,
   /** Of those, from detractors, passives and promoters (on a scale other than NPS: low, middle and high scores). */
   detractors: wholeNumber,
   passives: wholeNumber,
@@ -171,9 +173,11 @@ export function themeReport({ counters, settings }: ThemeReportPorts) {
     const names = new Map(themesOf(all).map((theme) => [theme.slug, theme.name[locale]]));
     const rows = [...now].map(([theme, counts]) => {
       const { drag, ...figures } = themeFigures(counts, journey.indicator);
-      const earlier = before.has(theme) ? themeFigures(before.get(theme)!, journey.indicator).score : null;
-      const change = figures.score === null || earlier === null ? null : round1(figures.score - earlier);
-      return { row: { theme, name: names.get(theme) ?? theme, ...figures, change }, drag };
+      const earlier = before.has(theme) ? themeFigures(before.get(theme)!, journey.indicator) : null;
+      const change = figures.score === null || earlier?.score == null ? null : round1(figures.score - earlier.score);
+      const { comments, negative, positive, detractors, passives, promoters, score } = figures;
+      const row = { theme, name: names.get(theme) ?? theme, comments, negative, positive, previous_negative: earlier?.negative ?? 0 };
+      return { row: { ...row, detractors, passives, promoters, score, change }, drag };
     });
     rows.sort(
       (a, b) =>

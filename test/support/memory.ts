@@ -620,7 +620,7 @@ export function memoryThemes(): {
   counters: ThemeCounters;
   answers: Pick<AnswerStore, 'list'>;
   /** One analysed answer: counted on its day under each theme (journey and store cells), and listed. */
-  add(tenantId: number, answer: StoredAnswer, bucket: string): void;
+  add(tenantId: number, answer: StoredAnswer, bucket: string, aspect?: 'negative' | 'positive'): void;
 } {
   const cells: {
     tenantId: number;
@@ -663,10 +663,10 @@ export function memoryThemes(): {
         return { answers: copy(answers.slice(0, selection.limit)), nextCursor: answers.length > selection.limit ? 'more' : null };
       },
     },
-    add(tenantId, answer, bucket) {
+    add(tenantId, answer, bucket, aspect) {
       const day = answer.answeredAt.slice(0, 10);
       for (const theme of answer.themes ?? []) {
-        const counts = { comments: 1, [bucket]: 1, score_sum: answer.score };
+        const counts = { comments: 1, [bucket]: 1, score_sum: answer.score, ...(aspect ? { [`aspect_${aspect}`]: 1 } : {}) };
         cells.push({ tenantId, dimension: 'journey', ids: [answer.journeyId], day, theme, counts });
         cells.push({ tenantId, dimension: 'storeJourney', ids: [answer.storeId, answer.journeyId], day, theme, counts });
       }
