@@ -227,6 +227,8 @@ export const keys = {
   chatEndpoints: (tenantId: number) => `${tenant(tenantId)}#CHAT#ENDPOINTS`,
   /** A case: one per transaction, under the transaction's id (shared/cases/), so that no answer opens two. */
   case: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#CASE#${id}`, sk: 'CASE' }),
+  /** The tenant's last short case number (a case's `number`: 1, 2, 3... per tenant), raised in the write that opens each case. */
+  caseNumber: (tenantId: number) => ({ pk: `${tenant(tenantId)}#CASES#NUMBER`, sk: 'COUNTER' }),
   /** A case's one escalation when it is overdue: its claim, then the record that it went out (shared/cases/overdue.ts). */
   /** A store's score-drop alert of one ISO week (its Monday): the claim that sends it at most once that week. */
   scoreDropAlert: (tenantId: number, storeId: number, week: string) => ({ pk: `${tenant(tenantId)}#SCOREDROP#${storeId}`, sk: week }),

@@ -308,6 +308,7 @@ export async function simulate(
       {
         id: transaction.id,
         transactionCode: transaction.transaction_id,
+        number: null,
         journeyId: transaction.journey_id,
         storeId: transaction.store_id,
         employeeId: transaction.employee_id,

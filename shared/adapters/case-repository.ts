@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { CaseSelection, CaseStore } from '../cases/ports.js';
 import { ownerOfStored } from '../cases/owner.js';
@@ -75,19 +75,48 @@ export const caseItem = (tenantId: number, record: CaseRecord): Item => ({
   ...indexEntries(tenantId, record),
 });
 
-async function open(tenantId: number, record: CaseRecord, deltas: CounterDelta[]): Promise<'opened' | 'exists'> {
+/** How often opening a case tries again when another case took the number it read meanwhile. */
+export const NUMBER_ATTEMPTS = 30;
+
+/**
+ * Opens a case with the tenant's next short number: the counter is read, then the case is put (if absent) and the
+ * counter raised from the value read, in one transaction; a transaction that lost the counter to another case's tries
+ * again with the new value. Numbers are consecutive and never given twice; a case that exists takes none.
+ */
+async function open(tenantId: number, record: CaseRecord, deltas: CounterDelta[]): Promise<CaseRecord | 'exists'> {
   const { client, tableName } = db();
-  const put = { TableName: tableName, Item: caseItem(tenantId, record), ConditionExpression: 'attribute_not_exists(pk)' };
+  const counterKey = keys.caseNumber(tenantId);
   const updates = counters(tenantId, record, deltas);
-  try {
-    if (updates.length) await client.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...updates] }));
-    else await client.send(new PutCommand(put));
-    return 'opened';
-  } catch (error) {
-    if (isConditionFailure(error) || cancelledByCondition(error, 0)) return 'exists';
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: counterKey, ConsistentRead: true }));
+    const last = typeof Item?.last === 'number' ? Item.last : 0;
+    const stored = { ...record, number: last + 1 };
+    const put = { TableName: tableName, Item: caseItem(tenantId, stored), ConditionExpression: 'attribute_not_exists(pk)' };
+    const raise = {
+      TableName: tableName,
+      Key: counterKey,
+      UpdateExpression: 'SET #last = :next',
+      ConditionExpression: last === 0 ? 'attribute_not_exists(#last)' : '#last = :last',
+      ExpressionAttributeNames: { '#last': 'last' },
+      ExpressionAttributeValues: { ':next': last + 1, ...(last === 0 ? {} : { ':last': last }) },
+    };
+    try {
+      await client.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, { Update: raise }, ...updates] }));
+      return stored;
+    } catch (error) {
+      if (cancelledByCondition(error, 0)) return 'exists';
+      if (attempt >= NUMBER_ATTEMPTS || !(cancelledByCondition(error, 1) || conflicted(error))) throw error;
+      // Another case took the number (or holds the counter in its transaction): read it again after a short wait.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * Math.min(attempt, 5)));
+    }
   }
 }
+
+/** A transaction cancelled because another held one of its items. */
+const conflicted = (error: unknown) =>
+  error instanceof Error &&
+  error.name === 'TransactionCanceledException' &&
+  ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict');
 
 async function find(tenantId: number, id: number): Promise<CaseRecord | undefined> {
   const { client, tableName } = db();
@@ -371,6 +400,20 @@ export async function eraseCaseCopies(
       }
     }),
   );
+}
+
+/**
+ * The short numbers of some cases (one BatchGetItem of their items): the list's indexes were projected before cases had
+ * numbers, and an index's projection cannot change in place.
+ */
+export async function caseNumbers(tenantId: number, ids: number[]): Promise<Map<number, number | null>> {
+  if (!ids.length) return new Map();
+  const items = await batchGet(
+    db(),
+    ids.map((id) => keys.case(tenantId, id)),
+    { projection: ['id', 'number'] },
+  );
+  return new Map(items.map((item) => [item.id as number, typeof item.number === 'number' ? item.number : null]));
 }
 
 export const caseStore: CaseStore = { open, find, replace, claimAlert, releaseAlert, claimWhatsAppAlert, releaseWhatsAppAlert, list };

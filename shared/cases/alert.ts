@@ -31,6 +31,7 @@ export function alertEmail({ record, company, store, employee, link, locale, tim
       ? t('caseAlert.intro', { score: record.score, store, employee })
       : t('caseEscalation.intro', { score: record.score, store, employee, due }),
     record.comment ? t('caseAlert.comment', { comment: record.comment }) : t('caseAlert.noComment'),
+    ...(record.number !== null ? [t('caseAlert.number', { number: record.number })] : []),
     t('caseAlert.due', { due }),
     ...(record.owner ? [t('caseAlert.owner', { owner: record.owner })] : []),
   ];

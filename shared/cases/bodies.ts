@@ -9,6 +9,8 @@ import { instant, transactionCode, wholeNumber } from '../schema.js';
 
 export const CaseBody = v.object({
   id: wholeNumber,
+  /** The case's short number in the tenant (1, 2, 3...), to read out on the phone; null for cases opened before numbers. */
+  number: v.nullable(wholeNumber),
   transaction_id: transactionCode,
   journey: v.object({ id: wholeNumber, slug: v.nullable(v.string()) }),
   store: wholeNumber,

@@ -35,6 +35,7 @@ export function caseOpener(ports: CasePorts) {
     return {
       id: transaction.id,
       transactionCode: transaction.transaction_id,
+      number: null,
       journeyId: transaction.journey_id,
       storeId: transaction.store_id,
       employeeId: transaction.employee_id,
@@ -168,8 +169,9 @@ export function caseOpener(ports: CasePorts) {
       if (!journey || !opensCase(journey, rating.score, rating.comment)) return 'none';
       people = await peopleOf(users, tenantId, record.transaction.store_id, config.regions ?? []);
       const fresh = newCase(record, journey, config, people, now);
-      if ((await cases.open(tenantId, fresh, caseDeltas(undefined, fresh))) === 'opened') {
-        current = fresh;
+      const opened = await cases.open(tenantId, fresh, caseDeltas(undefined, fresh));
+      if (opened !== 'exists') {
+        current = opened;
         outcome = 'opened';
       } else current = await cases.find(tenantId, transactionId);
       if (!current) return 'none';

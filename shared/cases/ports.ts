@@ -32,7 +32,8 @@ export interface CaseSelection {
  */
 export interface CaseStore {
   /** Writes a new case; `exists` when the transaction has one already (a conditional put: never two). */
-  open(tenantId: number, record: CaseRecord, counters: CounterDelta[]): Promise<'opened' | 'exists'>;
+  /** Stores a new case with the tenant's next short number (the record as stored), or 'exists' when it was opened before. */
+  open(tenantId: number, record: CaseRecord, counters: CounterDelta[]): Promise<CaseRecord | 'exists'>;
   find(tenantId: number, id: number): Promise<CaseRecord | undefined>;
   /**
    * Writes `next` over the case if it is still at version `next.version - 1` (false otherwise: someone wrote it since).

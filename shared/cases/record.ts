@@ -65,6 +65,11 @@ export const CaseRecord = v.object({
    * none, and for the cases opened before it was copied. Not personal data: erasure leaves it, as it does the answer's.
    */
   transactionCode: v.optional(v.nullable(v.string()), null),
+  /**
+   * The case's short number in its tenant (1, 2, 3...: read to a customer on the phone), given when it opens, in the
+   * same write; null for the cases opened before numbers were given, and on a case not yet stored.
+   */
+  number: v.optional(v.nullable(v.number()), null),
   journeyId: v.number(),
   storeId: v.number(),
   employeeId: v.number(),
@@ -98,3 +103,6 @@ export const CaseRecord = v.object({
   version: v.number(),
 });
 export type CaseRecord = v.InferOutput<typeof CaseRecord>;
+
+/** How a case is named to a person: its short number (`#12`), or its id for a case opened before numbers were given. */
+export const caseLabel = (c: { id: number; number: number | null }) => (c.number !== null ? `#${c.number}` : String(c.id));

@@ -47,6 +47,7 @@ export type CasePatch = v.InferOutput<typeof CasePatch>;
 export function caseBody(record: CaseRecord, journeySlug: string | null): CaseBody {
   return {
     id: record.id,
+    number: record.number,
     transaction_id: record.transactionCode,
     journey: { id: record.journeyId, slug: journeySlug },
     store: record.storeId,

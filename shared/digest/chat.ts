@@ -28,26 +28,44 @@ export const endpointReader = (endpoint: ChatEndpoint): UserRecord => ({
 /** The id of a period's digest in chat: the same for every run of the period, whichever endpoint. */
 export const digestChatId = (period: DigestPeriod, from: string) => `digest-${period}-${from}`;
 
-/** The summary's words: the subject, a line per journey with answers, its best and worst, the count of each list of cases. */
+/**
+ * The summary's words, shorter than the e-mail's: what to do first, each journey's score and its stores needing
+ * attention (3 at most), the top complaints, the overdue and open cases (3 each, with store, age and owner), a period
+ * without answers said so with its last weeks; a link to the digest page.
+ */
 export function digestChat(input: { figures: DigestFigures; company: string; locale: Locale; timeZone: string; link: string }): ChatDigest {
   const { figures, locale } = input;
   const t = alertTranslator(locale);
   const words = digestWords(input);
   const count = (n: number) => (figures.cases.more && n >= 1 ? `${n}+` : String(n));
+  const few = <T>(list: T[]) => list.slice(0, CHAT_ITEMS);
   return {
     title: words.subject,
     lines: [
+      words.first.line,
+      ...(words.quiet ? [[words.quiet.line, ...words.quiet.weeks].join(' ')] : []),
       ...words.journeys.flatMap((j) => [
         [`${j.name}: ${j.score}`, ...j.lines].join(' · '),
-        ...(j.best.length ? [`+ ${j.best.join(', ')}`] : []),
-        ...(j.worst.length ? [`- ${j.worst.join(', ')}`] : []),
+        ...few([...(j.regions?.rows ?? []), ...j.stores.rows].filter((r) => r.attention)).map((r) => `! ${r.line}`),
       ]),
-      `${t('digest.openCases')}: ${count(figures.cases.open.length)} · ${t('digest.overdueCases')}: ${count(figures.cases.overdue.length)}`,
+      `${words.themes.title}: ${
+        words.themes.items.length
+          ? few(words.themes.items)
+              .map((i) => i.theme)
+              .join(' · ')
+          : words.themes.none
+      }`,
+      ...(words.praise ? [`${words.praise.title}: ${words.praise.line}`] : []),
+      `${t('digest.overdueCases')}: ${count(figures.cases.overdue.length)} · ${t('digest.openCases')}: ${count(figures.cases.open.length)}`,
+      ...words.cases.flatMap((c, at) => few([figures.cases.overdue, figures.cases.open][at]!.length ? c.lines : [])),
     ],
     link: input.link,
     open: t('digest.open'),
   };
 }
+
+/** How many stores, complaints and cases of each list a chat summary names. */
+export const CHAT_ITEMS = 3;
 
 /** The chat queue's message of a period's digest to one endpoint. */
 export const digestChatDelivery = (

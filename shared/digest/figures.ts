@@ -15,6 +15,11 @@ import { MAX_SCOPED_STORES } from '../results/service.js';
 import type { ResultsQuery } from '../results/schema.js';
 import type { ThemeReportBody } from '../themes/report.js';
 import { redact } from '../themes/redact.js';
+import { changeOf as countsChange } from '../results/ranking.js';
+import { periodProblems, daysIn } from '../dates.js';
+import { ValidationError } from '../errors.js';
+import { storesOfRegions } from '../regions.js';
+import { APP_ANSWERS_PATH } from '../session/paths.js';
 
 /**
  * A digest's figures (issue 48): for the stores a user may see, each journey's score against the period before (and
@@ -25,6 +30,19 @@ import { redact } from '../themes/redact.js';
 
 export const DIGEST_PERIODS = ['week', 'day'] as const;
 export type DigestPeriod = (typeof DIGEST_PERIODS)[number];
+/** What a digest covers: the last whole week or day, or the days a reader asked for (`from` and `to`). */
+export type DigestSpan = DigestPeriod | 'range';
+/** The longest period a reader may ask for, both days included. */
+export const DIGEST_MAX_DAYS = 31;
+/** How many stores (and regions) a digest names, those that need attention first; the others are counted. */
+export const DIGEST_STORES = 10;
+/** A period without answers shows this many of the last weeks that had any, looked for this many weeks back. */
+export const DIGEST_QUIET_WEEKS = 4;
+export const DIGEST_LOOKBACK_WEEKS = 12;
+/** How many of the stores with answers (most answers first) are read for the first line's store and theme. */
+export const DIGEST_FIRST_STORES = 20;
+/** Examples a complaint quotes. */
+export const DIGEST_EXAMPLES = 2;
 
 /** How many rows a digest names at either end of a ranking, and how many cases of each list. */
 export const DIGEST_RANKED = 3;
@@ -32,6 +50,19 @@ export const DIGEST_CASES = 10;
 /** How many themes a digest names (those most mentioned by detractors), and how long an example's words may be. */
 export const DIGEST_THEMES = 3;
 export const DIGEST_EXAMPLE_CHARACTERS = 200;
+
+/**
+ * The days a reader asked for and the period of as many days before; a problem naming the field when one is missing,
+ * not a date, after `to`, or more than DIGEST_MAX_DAYS from it.
+ */
+export function rangeDays(from: string | undefined, to: string | undefined): DigestDays {
+  if (from === undefined || to === undefined)
+    throw new ValidationError('Invalid period.', [{ path: from === undefined ? 'from' : 'to', message: 'is required with the other' }]);
+  const problems = periodProblems(from, to, { maxDays: DIGEST_MAX_DAYS });
+  if (problems.length) throw new ValidationError('Invalid period.', problems);
+  const span = daysIn(from, to);
+  return { from, to, previous: { from: addDays(from, -span), to: addDays(from, -1) } };
+}
 
 /** A period's first and last day (UTC counters, read as the tenant's calendar days), and the period before. */
 export interface DigestDays {
@@ -112,6 +143,19 @@ export function changeOf(current: Nps | null, previous: Nps | null): Change | nu
   return { delta: round1(value), ci95: [round1(low), round1(high)], significant };
 }
 
+/** A store (or a region) of the reader's scope in a journey: its score, its change against the period before, its answers. */
+export interface ScopeRow {
+  id: number;
+  name: string;
+  responses: number;
+  /** NPS, else the mean; null without answers. */
+  score: number | null;
+  /** The score less the period before's, its 95% interval and whether that excludes zero (the results' `change`). */
+  change: { value: number; low: number; high: number; significant: boolean } | null;
+  /** Fell beyond chance, or has answers and the lowest scores: listed first. */
+  attention: boolean;
+}
+
 export interface JourneyDigest {
   journey: { id: number; slug: string; name: string; indicator: string };
   /** NPS for an NPS journey, else the mean; null without answers. */
@@ -128,46 +172,91 @@ export interface JourneyDigest {
   /** `store` for a user of several stores, `employee` for one store. */
   ranked_by: 'store' | 'employee';
   ranking: Ranking;
+  /** The reader's regions (a reader of regions only), then its stores: those needing attention first, DIGEST_STORES at most. */
+  regions: ScopeRow[];
+  stores: ScopeRow[];
+  /** How many more stores the scope holds than are listed. */
+  more_stores: number;
 }
 
 export interface DigestCase {
   id: number;
+  /** The short number in the tenant (null for a case opened before numbers). */
+  number: number | null;
   store_id: number;
+  /** The store's name (its id when it has none any more). */
+  store: string;
   score: number;
   status: string;
   overdue: boolean;
+  opened_at: string;
+  /** Whole days since it opened, at the digest's reading. */
+  age_days: number;
   due_at: string;
+  /** Its one person, or null: no owner. */
+  owner: string | null;
   /** The case's page in the workspace. */
   link: string;
 }
 
-/** A theme among the period's detractors (the low scores on other scales), with the newest such comment. */
+/** A theme customers complained about (negative mentions), with how that moved, and examples; or praised (positive). */
 export interface DigestTheme {
   theme: string;
   /** In the tenant's language. */
   name: string;
-  /** Detractors' comments that mention it, over every journey. */
-  detractors: number;
-  /** One of those comments, redacted (no e-mail, card, CPF or phone) and cut; null when none is listed any more. */
-  example: string | null;
+  /** Negative mentions in the period, over every journey (what the comment says of the theme). */
+  negative: number;
+  /** Negative mentions in the period of as many days before. */
+  previous_negative: number;
+  /** More than before beyond chance (the results' interval rule over the two counts' Poisson intervals). */
+  rose: boolean;
+  /** Comments of low scores that mention it, redacted (no e-mail, card, CPF or phone) and cut; DIGEST_EXAMPLES at most. */
+  examples: string[];
 }
 
+/** What to do first: the store and theme whose complaints rose most beyond chance, else the oldest overdue case. */
+export type FirstAction =
+  | {
+      kind: 'theme';
+      store_id: number;
+      store: string;
+      theme: string;
+      name: string;
+      negative: number;
+      previous_negative: number;
+      link: string;
+    }
+  | { kind: 'case'; case: DigestCase; link: string }
+  | { kind: 'none' };
+
 export interface DigestFigures {
-  period: DigestPeriod;
+  period: DigestSpan;
   from: string;
   to: string;
   previous: { from: string; to: string };
   store: number | null;
+  first: FirstAction;
   journeys: JourneyDigest[];
+  /** Whether the period had any answer in the reader's scope. */
+  answered: boolean;
+  /** A period without answers: the last weeks (up to DIGEST_QUIET_WEEKS, most recent first) that had any; else empty. */
+  last_weeks: { from: string; to: string; responses: number }[];
+  /** Overdue cases newest overdue first, then the other open cases first due first, a page of each. */
   cases: { open: DigestCase[]; overdue: DigestCase[]; more: boolean };
-  /** The top themes among detractors; empty when no comment was analysed (or the scope is too wide to read them). */
+  /** The top complaints; empty when no comment was analysed (or the scope is too wide to read them). */
   themes: DigestTheme[];
+  /** What customers praised most (positive mentions). */
+  praise: { theme: string; name: string; positive: number }[];
 }
 
 export interface DigestPorts {
   report: ResultsService['report'];
   settings: (tenantId: number) => Promise<Settings>;
   cases: Pick<CaseStore, 'list'>;
+  /** The short numbers of some cases (the list's indexes do not hold them). */
+  caseNumbers: (tenantId: number, ids: number[]) => Promise<Map<number, number | null>>;
+  /** The names of some stores (one batched read). */
+  storeNames: (tenantId: number, ids: number[]) => Promise<Map<number, string>>;
   /** The themes' report (as GET /public/results?group_by=theme reads it) and the answers' lists by theme (the inbox's). */
   themes: {
     report(tenantId: number, query: Omit<ResultsQuery, 'group_by'>, user: Promise<UserRecord>): Promise<ThemeReportBody>;
@@ -181,35 +270,80 @@ export interface DigestRequest {
   tenantId: number;
   period: DigestPeriod;
   store?: number | undefined;
+  /** A period of the reader's own (both or neither): instead of `period`'s last whole one. */
+  from?: string | undefined;
+  to?: string | undefined;
   now: Date;
 }
+
+type Row = ResultRow;
+const scoreOf = (row: Row | undefined) => (row ? (row.nps?.score ?? row.mean) : null);
+
+const scopeRow = (row: Row): ScopeRow => ({
+  id: Number(row.key),
+  name: row.label,
+  responses: row.responses,
+  score: scoreOf(row),
+  change: row.change ?? null,
+  attention: false,
+});
+
+/**
+ * The rows that need attention first: those that fell beyond chance (most first), then the others with answers from
+ * the lowest score, then those without answers, by name. The fallen ones, and the lowest third of the others, are
+ * marked for attention.
+ */
+export function byAttention(rows: ScopeRow[]): ScopeRow[] {
+  const fell = (r: ScopeRow) => (r.change?.significant && r.change.value < 0 ? r.change.value : 0);
+  const sorted = [...rows].sort(
+    (a, b) =>
+      fell(a) - fell(b) ||
+      (a.score === null ? 1 : 0) - (b.score === null ? 1 : 0) ||
+      (a.score ?? 0) - (b.score ?? 0) ||
+      a.name.localeCompare(b.name),
+  );
+  const scored = sorted.filter((r) => r.score !== null && fell(r) === 0);
+  const low = new Set(scored.length > 2 ? scored.slice(0, Math.ceil(scored.length / 3)) : []);
+  return sorted.map((r) => ({ ...r, attention: fell(r) < 0 || low.has(r) }));
+}
+
+/** The reader's stores as a request resolves them: one store asked for, the scope's, or every store (undefined). */
+const storesOf = (store: number | undefined, user: UserRecord) =>
+  store !== undefined ? [store] : user.scope === 'all' ? undefined : user.scope.stores;
 
 /** The digest of `user` (its scope as results read it: a store outside it is a 404 there, and so here). */
 export async function digestFigures(ports: DigestPorts, request: DigestRequest, user: Promise<UserRecord>): Promise<DigestFigures> {
   user.catch(() => undefined);
-  const { tenantId, period, store, now } = request;
+  const { tenantId, store, now } = request;
+  const ranged = request.from !== undefined || request.to !== undefined;
+  const days = ranged ? rangeDays(request.from, request.to) : undefined;
   const settings = await ports.settings(tenantId);
-  const days = digestDays(period, now, timeZoneOf(settings));
-  const { scope } = await user;
-  const stores = store !== undefined ? [store] : scope === 'all' ? undefined : scope.stores;
+  const span = days ?? digestDays(request.period, now, timeZoneOf(settings));
+  const reader = await user;
+  const stores = storesOf(store, reader);
   const by = stores?.length === 1 ? 'employee' : 'store';
-  const at = (from: string, to: string, journey: string, group_by: 'journey' | 'store' | 'employee') =>
+  const regionReader = store === undefined && reader.scope !== 'all' && (reader.scope.regions?.length ?? 0) > 0;
+  const at = (from: string, to: string, journey: string, group_by: 'journey' | 'store' | 'employee' | 'region' | 'week') =>
     ports.report(tenantId, { journey, from, to, group_by, ...(store !== undefined ? { store } : {}) }, user);
   const journeys = await Promise.all(
     settings.journeys.map(async (journey): Promise<JourneyDigest> => {
       const slug = journey.slug;
-      const [now, before, groups] = await Promise.all([
-        at(days.from, days.to, slug, 'journey'),
-        at(days.previous.from, days.previous.to, slug, 'journey'),
-        at(days.from, days.to, slug, by),
+      const [current, before, storeRows, employees, regions] = await Promise.all([
+        at(span.from, span.to, slug, 'journey'),
+        at(span.previous.from, span.previous.to, slug, 'journey'),
+        at(span.from, span.to, slug, 'store'),
+        by === 'employee' ? at(span.from, span.to, slug, 'employee') : undefined,
+        regionReader ? at(span.from, span.to, slug, 'region') : undefined,
       ]);
-      const row = now.data[0];
+      const row = current.data[0];
       const last = before.data[0];
+      const listed = await withoutAnswers(ports, tenantId, storeRows.data.map(scopeRow), stores);
+      const ordered = byAttention(listed);
       return {
         journey: { id: journey.id, slug, name: journey.name ?? slug, indicator: journey.indicator },
-        score: row ? (row.nps?.score ?? row.mean) : null,
+        score: scoreOf(row),
         ci95: row?.nps ? [row.nps.ci95[0], row.nps.ci95[1]] : null,
-        previous_score: last ? (last.nps?.score ?? last.mean) : null,
+        previous_score: scoreOf(last),
         change: changeOf(row?.nps ?? null, last?.nps ?? null),
         responses: row?.responses ?? 0,
         sent: row?.sent ?? 0,
@@ -217,18 +351,132 @@ export async function digestFigures(ports: DigestPorts, request: DigestRequest, 
         recovery_answers: row?.cases.recovery_answers ?? 0,
         recovery_rate: row?.cases.recovery_rate ?? null,
         ranked_by: by,
-        ranking: rankingOf(groups.data),
+        ranking: rankingOf((employees ?? storeRows).data),
+        regions: regions ? byAttention(readerRegions(regions.data, reader, settings)) : [],
+        stores: ordered.slice(0, DIGEST_STORES),
+        more_stores: Math.max(0, ordered.length - DIGEST_STORES),
       };
     }),
   );
-  const [cases, themes] = await Promise.all([casesOf(ports, tenantId, stores), themesOf(ports, request, settings, days, stores, user)]);
-  return { period, ...days, store: store ?? null, journeys, cases, themes };
+  const answered = journeys.some((j) => j.responses > 0);
+  const [cases, themes, lastWeeks] = await Promise.all([
+    casesOf(ports, tenantId, stores, now),
+    answered ? themesOf(ports, request, settings, span, stores, user) : { themes: [], praise: [] },
+    answered ? [] : quietWeeks(ports, tenantId, settings, span, store, user),
+  ]);
+  const first = answered ? await firstAction(ports, request, settings, span, journeys, user) : undefined;
+  const oldest = [...cases.overdue].sort((a, b) => a.due_at.localeCompare(b.due_at))[0];
+  return {
+    period: ranged ? 'range' : request.period,
+    ...span,
+    store: store ?? null,
+    first: first ?? (oldest ? { kind: 'case', case: oldest, link: oldest.link } : { kind: 'none' }),
+    journeys,
+    answered,
+    last_weeks: lastWeeks,
+    cases,
+    ...themes,
+  };
+}
+
+/** A reader's stores that had no answers in the period are listed too (by name, one batched read), after the others. */
+async function withoutAnswers(ports: DigestPorts, tenantId: number, rows: ScopeRow[], stores: number[] | undefined) {
+  if (!stores) return rows;
+  const missing = stores.filter((id) => !rows.some((r) => r.id === id));
+  if (!missing.length) return rows;
+  const names = await ports.storeNames(tenantId, missing);
+  return [
+    ...rows,
+    ...missing.map((id) => ({ id, name: names.get(id) ?? String(id), responses: 0, score: null, change: null, attention: false })),
+  ];
+}
+
+/** The region rows of the reader's own regions and their child regions (a row of another region would count part of it). */
+function readerRegions(rows: readonly Row[], reader: UserRecord, settings: Settings): ScopeRow[] {
+  if (reader.scope === 'all') return [];
+  const regions = settings.regions ?? [];
+  const mine = new Set(storesOfRegions(regions, reader.scope.regions ?? []));
+  return rows.map(scopeRow).filter((r) => storesOfRegions(regions, [r.id]).every((id) => mine.has(id)));
+}
+
+/** A count's estimate with its 95% interval (the Poisson score interval): two counts compare as two estimates do. */
+const countEstimate = (n: number) => {
+  const half = 1.96 * Math.sqrt(n + 0.96);
+  return { value: n, low: Math.max(0, n + 1.92 - half), high: n + 1.92 + half };
+};
+
+/** Whether `now` mentions are more than `before` beyond chance: the interval of their difference excludes zero. */
+export function roseBeyondChance(now: number, before: number): boolean {
+  const change = countsChange(countEstimate(now), countEstimate(before));
+  return change.significant && change.value > 0;
+}
+
+/** The reader's answers page of one store's comments on one theme. */
+const themeLink = (ports: DigestPorts, store: number, theme: string, days: DigestDays) =>
+  `${ports.baseUrl}${APP_ANSWERS_PATH}?${new URLSearchParams({ store: String(store), theme, from: days.from, to: days.to })}`;
+
+/**
+ * The first line: of the stores with answers (DIGEST_FIRST_STORES with the most, a bounded read), the store and theme
+ * with the most negative mentions among those that rose beyond chance; undefined when none rose.
+ */
+async function firstAction(
+  ports: DigestPorts,
+  { tenantId }: DigestRequest,
+  settings: Settings,
+  days: DigestDays,
+  journeys: JourneyDigest[],
+  user: Promise<UserRecord>,
+): Promise<FirstAction | undefined> {
+  const answers = new Map<number, { name: string; responses: number }>();
+  for (const row of journeys.flatMap((j) => j.stores))
+    answers.set(row.id, { name: row.name, responses: (answers.get(row.id)?.responses ?? 0) + row.responses });
+  const read = [...answers]
+    .filter(([, s]) => s.responses > 0)
+    .sort((a, b) => b[1].responses - a[1].responses)
+    .slice(0, DIGEST_FIRST_STORES);
+  const candidates = await Promise.all(
+    read.map(async ([store, { name }]) => {
+      const reports = await Promise.all(
+        settings.journeys.map((j) => ports.themes.report(tenantId, { journey: j.slug, from: days.from, to: days.to, store }, user)),
+      );
+      return sumThemes(reports.map((r) => r.data))
+        .filter((t) => roseBeyondChance(t.negative, t.previous_negative))
+        .map((t) => ({ store, name, ...t }));
+    }),
+  );
+  const best = candidates.flat().sort((a, b) => b.negative - a.negative || a.store - b.store || a.theme.localeCompare(b.theme))[0];
+  if (!best) return undefined;
+  return {
+    kind: 'theme',
+    store_id: best.store,
+    store: best.name,
+    theme: best.theme,
+    name: best.themeName,
+    negative: best.negative,
+    previous_negative: best.previous_negative,
+    link: themeLink(ports, best.store, best.theme, days),
+  };
+}
+
+type ThemeCounts = { theme: string; name: string; negative: number; positive: number; previous_negative: number };
+
+/** The themes' counts summed over the journeys' reports. */
+function sumThemes(reports: readonly (readonly ThemeCounts[])[]) {
+  const sums = new Map<string, { theme: string; themeName: string; negative: number; positive: number; previous_negative: number }>();
+  for (const row of reports.flat()) {
+    const sum = sums.get(row.theme) ?? { theme: row.theme, themeName: row.name, negative: 0, positive: 0, previous_negative: 0 };
+    sum.negative += row.negative;
+    sum.positive += row.positive;
+    sum.previous_negative += row.previous_negative;
+    sums.set(row.theme, sum);
+  }
+  return [...sums.values()];
 }
 
 /**
- * The themes most mentioned by detractors over the tenant's journeys (the theme counters, read as the themes' report
- * reads them), and for each the newest detractor's comment of the period that mentions it (the inbox's list of the
- * theme's answers: one bounded page). A user of more stores than the themes' report reads gets none.
+ * The top complaints over the tenant's journeys (the theme counters, read as the themes' report reads them), each with
+ * its change and up to DIGEST_EXAMPLES comments of low scores that mention it (the inbox's list: one bounded page), and
+ * the most praised. A user of more stores than the themes' report reads gets none.
  */
 async function themesOf(
   ports: DigestPorts,
@@ -237,8 +485,8 @@ async function themesOf(
   days: DigestDays,
   stores: number[] | undefined,
   user: Promise<UserRecord>,
-): Promise<DigestTheme[]> {
-  if (stores && stores.length > MAX_SCOPED_STORES) return [];
+): Promise<Pick<DigestFigures, 'themes' | 'praise'>> {
+  if (stores && stores.length > MAX_SCOPED_STORES) return { themes: [], praise: [] };
   const reports = await Promise.all(
     settings.journeys.map((journey) =>
       ports.themes.report(
@@ -248,9 +496,15 @@ async function themesOf(
       ),
     ),
   );
-  const top = topThemes(reports.map((report) => report.data));
+  const sums = sumThemes(reports.map((report) => report.data));
+  const top = topThemes(sums);
+  const praise = sums
+    .filter((t) => t.positive > 0)
+    .sort((a, b) => b.positive - a.positive || a.theme.localeCompare(b.theme))
+    .slice(0, DIGEST_THEMES)
+    .map((t) => ({ theme: t.theme, name: t.themeName, positive: t.positive }));
   const lows = settings.journeys.map((j) => ({ id: j.id, scores: scoresOf(j.indicator, j.indicator === 'nps' ? 'detractor' : 'low')! }));
-  return Promise.all(
+  const themes = await Promise.all(
     top.map(async (theme): Promise<DigestTheme> => {
       const { answers } = await ports.themes.answers.list({
         tenantId,
@@ -259,26 +513,28 @@ async function themesOf(
         to: days.to,
         journeys: lows,
         theme: theme.theme,
-        limit: 1,
+        limit: DIGEST_EXAMPLES,
         query: JSON.stringify(['digest-theme', tenantId, stores ?? 'all', theme.theme]),
       });
-      const comment = answers[0]?.comment;
-      return { ...theme, example: comment ? exampleOf(comment) : null };
+      const examples = answers.flatMap((a) => (a.comment ? [exampleOf(a.comment)] : []));
+      return {
+        theme: theme.theme,
+        name: theme.themeName,
+        negative: theme.negative,
+        previous_negative: theme.previous_negative,
+        rose: roseBeyondChance(theme.negative, theme.previous_negative),
+        examples,
+      };
     }),
   );
+  return { themes, praise };
 }
 
-/** The themes with detractors, summed over the journeys' reports, most first (then by slug), DIGEST_THEMES of them. */
-export function topThemes(reports: readonly (readonly { theme: string; name: string; detractors: number }[])[]) {
-  const sums = new Map<string, { theme: string; name: string; detractors: number }>();
-  for (const row of reports.flat()) {
-    const sum = sums.get(row.theme) ?? { theme: row.theme, name: row.name, detractors: 0 };
-    sum.detractors += row.detractors;
-    sums.set(row.theme, sum);
-  }
-  return [...sums.values()]
-    .filter((t) => t.detractors > 0)
-    .sort((a, b) => b.detractors - a.detractors || a.theme.localeCompare(b.theme))
+/** The themes with negative mentions, most first (then by slug), DIGEST_THEMES of them. */
+export function topThemes<T extends { theme: string; negative: number }>(sums: readonly T[]): T[] {
+  return [...sums]
+    .filter((t) => t.negative > 0)
+    .sort((a, b) => b.negative - a.negative || a.theme.localeCompare(b.theme))
     .slice(0, DIGEST_THEMES);
 }
 
@@ -288,8 +544,36 @@ export function exampleOf(comment: string): string {
   return line.length > DIGEST_EXAMPLE_CHARACTERS ? `${line.slice(0, DIGEST_EXAMPLE_CHARACTERS - 1)}…` : line;
 }
 
-/** The open cases (first due first) and the overdue ones still open, a page of each, with their links. */
-async function casesOf(ports: DigestPorts, tenantId: number, stores: number[] | undefined): Promise<DigestFigures['cases']> {
+/**
+ * A period without answers: the last weeks before it that had any (up to DIGEST_QUIET_WEEKS, looked for in the
+ * DIGEST_LOOKBACK_WEEKS before it: one week report per journey), most recent first.
+ */
+async function quietWeeks(
+  ports: DigestPorts,
+  tenantId: number,
+  settings: Settings,
+  days: DigestDays,
+  store: number | undefined,
+  user: Promise<UserRecord>,
+): Promise<DigestFigures['last_weeks']> {
+  const to = addDays(days.from, -1);
+  const from = weekOf(addDays(to, -7 * DIGEST_LOOKBACK_WEEKS + 1));
+  const reports = await Promise.all(
+    settings.journeys.map((j) =>
+      ports.report(tenantId, { journey: j.slug, from, to, group_by: 'week', ...(store !== undefined ? { store } : {}) }, user),
+    ),
+  );
+  const weeks = new Map<string, number>();
+  for (const row of reports.flatMap((r) => r.data)) weeks.set(row.key, (weeks.get(row.key) ?? 0) + row.responses);
+  return [...weeks]
+    .filter(([, responses]) => responses > 0)
+    .sort((a, b) => b[0].localeCompare(a[0]))
+    .slice(0, DIGEST_QUIET_WEEKS)
+    .map(([week, responses]) => ({ from: week, to: addDays(week, 6), responses }));
+}
+
+/** The overdue cases still open (newest overdue first) and the open ones (first due first), a page of each, with their stores' names. */
+async function casesOf(ports: DigestPorts, tenantId: number, stores: number[] | undefined, now: Date): Promise<DigestFigures['cases']> {
   const select = (filter: Partial<CaseSelection>): CaseSelection => ({
     tenantId,
     ...(stores ? { stores } : {}),
@@ -298,18 +582,28 @@ async function casesOf(ports: DigestPorts, tenantId: number, stores: number[] | 
     query: JSON.stringify(['digest', tenantId, stores ?? 'all', filter]),
   });
   const [open, overdue] = await Promise.all([ports.cases.list(select({ status: 'open' })), ports.cases.list(select({ overdue: true }))]);
+  const late = overdue.cases.filter((c) => !CLOSED_STATUSES.includes(c.status));
+  const [names, numbers] = await Promise.all([
+    ports.storeNames(tenantId, [...new Set([...open.cases, ...late].map((c) => c.storeId))]),
+    ports.caseNumbers(tenantId, [...new Set([...open.cases, ...late].map((c) => c.id))]),
+  ]);
   const link = (c: CaseRecord): DigestCase => ({
     id: c.id,
+    number: numbers.get(c.id) ?? c.number,
     store_id: c.storeId,
+    store: names.get(c.storeId) ?? String(c.storeId),
     score: c.score,
     status: c.status,
     overdue: c.overdue,
+    opened_at: c.openedAt,
+    age_days: Math.max(0, Math.floor((now.getTime() - Date.parse(c.openedAt)) / 86_400_000)),
     due_at: c.dueAt,
+    owner: c.owner,
     link: `${ports.baseUrl}${appCasePath(c.id)}`,
   });
   return {
-    open: open.cases.map(link),
-    overdue: overdue.cases.filter((c) => !CLOSED_STATUSES.includes(c.status)).map(link),
+    open: open.cases.filter((c) => !c.overdue).map(link),
+    overdue: late.map(link).sort((a, b) => b.due_at.localeCompare(a.due_at)),
     more: open.nextCursor !== null || overdue.nextCursor !== null,
   };
 }

@@ -99,9 +99,11 @@ export function resultsService({ counters, settings, stores, employees }: Result
         };
       return { dimension: 'store', prefixes: [[store]], groupId: by === 'store' ? first : whole };
     }
+    // A limited token's stores, each its own read (a bounded number): its report reads nothing of the tenant's other stores.
+    const own = stores && stores.length <= MAX_SCOPED_STORES ? stores.map((id) => [id]) : [[]];
     if (by === 'store')
       return employee === undefined
-        ? { dimension: 'store', prefixes: [[]], groupId: first }
+        ? { dimension: 'store', prefixes: own, groupId: first }
         : stores
           ? perStore(stores, first)
           : // No index leads with the employee: its rows are picked from every store's (see `report`).
@@ -112,7 +114,7 @@ export function resultsService({ counters, settings, stores, employees }: Result
         : { dimension: 'employee', prefixes: [employee !== undefined ? [employee] : []], groupId: first };
     if (employee !== undefined) return stores ? perStore(stores, whole) : { dimension: 'employee', prefixes: [[employee]], groupId: whole };
     // A token limited to some stores sees the sum of its stores, not the tenant's total.
-    return stores ? { dimension: 'store', prefixes: [[]], groupId: whole } : { dimension: 'all', prefixes: [[]], groupId: whole };
+    return stores ? { dimension: 'store', prefixes: own, groupId: whole } : { dimension: 'all', prefixes: [[]], groupId: whole };
   }
 
   async function readRows(tenantId: number, journey: JourneyConfig, query: ResultsQuery, { dimension, prefixes }: Source) {
@@ -153,7 +155,9 @@ export function resultsService({ counters, settings, stores, employees }: Result
       throw invalid;
     }
     const unscoped = sourceOf(query);
-    const early = unscoped.dimension === 'all' ? undefined : readRows(tenantId, journey, query, unscoped);
+    // Read before the user is known, unless it is every store's counters (a limited token reads only its own).
+    const everyStore = unscoped.dimension === 'store' && query.store === undefined;
+    const early = unscoped.dimension === 'all' || everyStore ? undefined : readRows(tenantId, journey, query, unscoped);
     // Settled whatever the user turns out to be: a refused token's 401 wins over anything the read answered.
     early?.catch(() => undefined);
     const { scope } = await user;

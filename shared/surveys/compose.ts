@@ -47,7 +47,7 @@ const BUTTON = 44;
  * Outlook for Windows (Word's renderer) ignores a link's size, padding and display; and there a VML rounded rectangle,
  * the whole of it the link, in its conditional comment, which other clients skip.
  */
-function emailButton(button: { href: string; label: string; ariaLabel?: string; width: number; colour: Colour }): SafeHtml {
+export function emailButton(button: { href: string; label: string; ariaLabel?: string; width: number; colour: Colour }): SafeHtml {
   const { href, label, ariaLabel, width, colour } = button;
   return html`<!--[if mso]><v:roundrect xmlns:v="urn:schemas-microsoft-com:vml" xmlns:w="urn:schemas-microsoft-com:office:word" href="${href}" style="height:${BUTTON}px;v-text-anchor:middle;width:${width}px" arcsize="14%" stroke="f" fillcolor="${colour}"><w:anchorlock/><center style="color:#ffffff;font-family:Arial,sans-serif;font-size:17px;font-weight:bold">${label}</center></v:roundrect><![endif]--><!--[if !mso]><!--><table role="presentation" cellpadding="0" cellspacing="0"><tr><td align="center" valign="middle" width="${width}" height="${BUTTON}" bgcolor="${colour}" style="width:${width}px;height:${BUTTON}px;border-radius:6px;background:${colour}"><a href="${href}" style="display:block;width:${width}px;line-height:${BUTTON}px;border-radius:6px;color:#ffffff;font:bold 17px/${BUTTON}px Arial,sans-serif;text-decoration:none;text-align:center"${ariaLabel && html` aria-label="${ariaLabel}"`}>${label}</a></td></tr></table><!--<![endif]-->`;
 }

@@ -68,6 +68,8 @@ export const ThemeRowBody = v.object({
    */
   negative: wholeNumber,
   positive: wholeNumber,
+  /** Negative mentions in the period of the same length before (`previous`): whether complaints of it rose. */
+  previous_negative: wholeNumber,
   /** Of those, from detractors, passives and promoters (on a scale other than NPS: low, middle and high scores). */
   detractors: wholeNumber,
   passives: wholeNumber,
@@ -238,6 +240,7 @@ export function themeReport({ counters, settings }: ThemeReportPorts) {
         name: names.get(theme) ?? theme,
         ...figures,
         change,
+        previous_negative: earlier.negative,
         negative_change: countChange(figures.negative, earlier.negative),
         positive_change: countChange(figures.positive, earlier.positive),
         ...(lineOf ? { intervals: lineOf(theme, journey.indicator) } : {}),

@@ -1,3 +1,4 @@
+import { caseLabel } from '../cases/record.js';
 import * as v from 'valibot';
 import { adminHome } from './admin-sections.js';
 import { brandOf } from '../brand/brand.js';
@@ -282,7 +283,7 @@ ${next ? html`<p class="more"><a rel="next" href="${`${request.base}${APP_CASES_
     };
     return page(
       shown.status ?? 200,
-      t('case.title', { id: found.id }),
+      t('case.title', { id: caseLabel(found) }),
       caseBody(t, time, request.base, view, shown.form, shown.contact, shown.problems ?? [], shown.saved),
     );
   }
@@ -413,7 +414,7 @@ function caseItem(
 ): SafeHtml {
   const journey = frame.journeys.find((j) => j.id === c.journey.id);
   return html`<li class="card answer case ${bucketClass(journey, c.score)}${late(c) ? ' late' : ''}">
-<p class="score"><a href="${base + appCasePath(c.id)}"><strong>${c.score}</strong> ${t('case.title', { id: c.id })}</a> ${statusBadge(t, c)}</p>
+<p class="score"><a href="${base + appCasePath(c.id)}"><strong>${c.score}</strong> ${t('case.title', { id: caseLabel(c) })}</a> ${statusBadge(t, c)}</p>
 ${c.comment !== null ? html`<blockquote class="comment">${c.comment}</blockquote>` : html`<p class="hint">${t('case.noComment')}</p>`}
 <p class="meta">${stores.get(c.store) ?? `#${c.store}`} · ${t('case.owner')}: ${ownerText(t, c.owner)} · ${message((a) => t('case.due', a), { when: time(c.due_at) })}</p>
 </li>`;
@@ -497,7 +498,7 @@ ${c.owner !== null ? ownerFormOf(html`<input type="hidden" name="owner" value=""
       ? html`<div class="check"><input id="c-first" name="first_contact" type="checkbox" value="yes"${posted === 'note' && form?.get('first_contact') === 'yes' ? ' checked' : ''}><label for="c-first">${t('case.note.firstContact')}</label></div>`
       : '';
   return html`<p><a href="${base + APP_CASES_PATH}">${t('case.back')}</a></p>
-<h1>${t('case.title', { id: c.id })} ${statusBadge(t, c)}</h1>
+<h1>${t('case.title', { id: caseLabel(c) })} ${statusBadge(t, c)}</h1>
 <p class="due">${closed(c) && c.closed_at ? message((a) => t('case.closedAt', a), { when: time(c.closed_at) }) : message((a) => t('case.due', a), { when: time(c.due_at) })}</p>
 ${atTop}
 <section class="card answer ${bucketClass(journey, c.score)}" aria-labelledby="answer-title"><h2 id="answer-title">${t('case.answer')}</h2>

@@ -5,7 +5,7 @@ import { html } from '../html.js';
 import { alertTranslator } from '../i18n/messages.js';
 import type { Locale } from '../locale.js';
 import { DEFAULT_DIGEST, DIGEST_CHOICES, DIGESTS_DEFAULTS, type DigestChoice } from '../digest/choices.js';
-import { APP_DIGEST_PATH } from '../session/paths.js';
+import { APP_DIGEST_PATH, APP_RESULTS_PATH } from '../session/paths.js';
 import type { Settings } from '../settings/settings.js';
 import type { WebAnswer } from '../web-answer.js';
 import { adminHome } from './admin-sections.js';
@@ -26,21 +26,34 @@ export function digestPage(input: {
   const { figures, settings, user, base } = input;
   const look = tenantLookOf(settings);
   const words = digestWords({ figures, company: look.brand.name, locale: look.locale, timeZone: look.timeZone });
-  const cases = [figures.cases.open, figures.cases.overdue];
+  const cases = [figures.cases.overdue, figures.cases.open];
+  const local = (link: string) => base + new URL(link, 'https://x').pathname + new URL(link, 'https://x').search;
   const list = (items: string[]) => items.length > 0 && html`<ul>${items.map((item) => html`<li>${item}</li>`)}</ul>`;
+  const rows = (title: string, items: { line: string; attention: boolean }[]) =>
+    html`<h3>${title}</h3><ul class="digest-rows">${items.map((r) =>
+      r.attention ? html`<li class="attention"><strong>${r.line}</strong> (${words.attention})</li>` : html`<li>${r.line}</li>`,
+    )}</ul>`;
+  const first = words.first;
   const body = html`<h1>${words.subject}</h1><p>${words.intro}</p>
+<section class="card first"><p><strong>${first.line}</strong>${first.link && html` <a href="${local(first.link)}">${first.open}</a>`}</p></section>
+${words.quiet && html`<section><p>${words.quiet.line}</p>${list(words.quiet.weeks)}</section>`}
 ${words.journeys.map(
   (j) =>
-    html`<section><h2>${j.name}</h2><p><strong>${j.score}</strong></p>${list(j.lines)}${list(j.best.map((b) => `+ ${b}`))}${list(
+    html`<section><h2>${j.name}</h2><p><strong>${j.score}</strong></p>${list(j.lines)}${j.regions && rows(j.regions.title, j.regions.rows)}${
+      j.stores.rows.length > 0 && rows(j.stores.title, j.stores.rows)
+    }${j.stores.more && html`<p><a href="${base + APP_RESULTS_PATH}">${j.stores.more}</a></p>`}${list(j.best.map((b) => `+ ${b}`))}${list(
       j.worst.map((w) => `- ${w}`),
     )}${j.few && html`<p>${j.few}</p>`}</section>`,
 )}
-${words.themes && html`<section><h2>${words.themes.title}</h2><ul>${words.themes.items.map((i) => html`<li><strong>${i.theme}</strong>${i.example && html`<br>${i.example}`}</li>`)}</ul></section>`}
+<section><h2>${words.themes.title}</h2>${words.themes.none && html`<p>${words.themes.none}</p>`}${
+    words.themes.items.length > 0 &&
+    html`<ul>${words.themes.items.map((i) => html`<li><strong>${i.theme}</strong>${i.examples.map((e) => html`<br>${e}`)}</li>`)}</ul>`
+  }${words.praise && html`<h3>${words.praise.title}</h3><p>${words.praise.line}</p>`}</section>
 ${words.cases.map(
   (c, at) =>
     html`<section><h2>${c.title}</h2>${
       cases[at]!.length
-        ? html`<ul>${cases[at]!.map((item, i) => html`<li><a href="${base + new URL(item.link, 'https://x').pathname}">${c.lines[i]!}</a></li>`)}</ul>`
+        ? html`<ul>${cases[at]!.map((item, i) => html`<li><a href="${local(item.link)}">${c.lines[i]!}</a></li>`)}</ul>`
         : html`<p>${c.lines[0]!}</p>`
     }</section>`,
 )}
@@ -85,3 +98,9 @@ export const postedChoice = (form: URLSearchParams): DigestChoice | undefined =>
 
 /** The period a page's query names: a week unless it says `day`. */
 export const pagePeriod = (query: Record<string, string | undefined>): DigestPeriod => (query.period === 'day' ? 'day' : 'week');
+
+/** What a page's query asks for: its period, or its days (`from` and `to`, as GET /public/digest takes them). */
+export const pageRequest = (query: Record<string, string | undefined>) => ({
+  period: pagePeriod(query),
+  ...(query.from !== undefined || query.to !== undefined ? { from: query.from, to: query.to } : {}),
+});

@@ -15,6 +15,7 @@ beforeAll(async () => {
 const aCase = (id: number, over: Partial<CaseRecord> = {}): CaseRecord => ({
   id,
   transactionCode: null,
+  number: null,
   journeyId: 1,
   storeId: 1,
   employeeId: 1,
@@ -54,9 +55,21 @@ const page = (stores: number[] | undefined, status?: CaseRecord['status'], overd
   });
 
 describe('case repository', () => {
+  it('gives cases opened at once distinct consecutive short numbers, and none to a case opened twice', async () => {
+    const own = await newTenant();
+    const ids = Array.from({ length: 12 }, (_, i) => 500 + i);
+    const opened = await Promise.all([...ids, 500, 501].map((id) => caseStore.open(own.tenantId, aCase(id), [])));
+    expect(opened.filter((o) => o === 'exists')).toHaveLength(2);
+    const stored = await Promise.all(ids.map((id) => caseStore.find(own.tenantId, id)));
+    const numbers = stored.map((c) => c!.number!).sort((a, b) => a - b);
+    expect(numbers).toEqual(ids.map((_, i) => i + 1));
+    // What `open` answered is what was stored.
+    for (const o of opened) if (o !== 'exists') expect(stored.find((c) => c!.id === o.id)!.number).toBe(o.number);
+  }, 60_000);
+
   it('opens one case per transaction however many openers race', async () => {
     const outcomes = await Promise.all(Array.from({ length: 8 }, () => caseStore.open(tenant.tenantId, aCase(101), [])));
-    expect(outcomes.filter((o) => o === 'opened')).toHaveLength(1);
+    expect(outcomes.filter((o) => o !== 'exists')).toHaveLength(1);
     expect(outcomes.filter((o) => o === 'exists')).toHaveLength(7);
     expect(await caseStore.find(tenant.tenantId, 101)).toMatchObject({ id: 101, status: 'open', version: 1 });
   });

@@ -232,9 +232,10 @@ export function memoryCases(): CaseStore & { rows: Map<string, CaseRecord>; coun
     counters,
     async open(tenantId, record, deltas) {
       if (rows.has(at(tenantId, record.id))) return 'exists';
-      rows.set(at(tenantId, record.id), copy(record));
+      const number = [...rows.keys()].filter((key) => key.startsWith(`${tenantId}#`)).length + 1;
+      rows.set(at(tenantId, record.id), copy({ ...record, number }));
       counters.push(...copy(deltas));
-      return 'opened';
+      return copy({ ...record, number });
     },
     async find(tenantId, id) {
       return copy(rows.get(at(tenantId, id)));
@@ -621,7 +622,7 @@ export function memoryThemes(): {
   counters: ThemeCounters;
   answers: Pick<AnswerStore, 'list'>;
   /** One analysed answer: counted on its day under each theme (journey and store cells), and listed. */
-  add(tenantId: number, answer: StoredAnswer, bucket: string): void;
+  add(tenantId: number, answer: StoredAnswer, bucket: string, aspect?: 'negative' | 'positive'): void;
 } {
   const cells: {
     tenantId: number;
@@ -669,12 +670,14 @@ export function memoryThemes(): {
         return { answers: copy(answers.slice(0, selection.limit)), nextCursor: answers.length > selection.limit ? 'more' : null };
       },
     },
-    add(tenantId, answer, bucket) {
+    add(tenantId, answer, bucket, aspect) {
       const day = answer.answeredAt.slice(0, 10);
       const polarity = new Map(answer.aspects?.map((aspect) => [aspect.theme, aspect.sentiment]));
       for (const theme of answer.themes ?? []) {
         const counts: Record<string, number> = { comments: 1, [bucket]: 1, score_sum: answer.score };
-        if (polarity.has(theme)) counts[`aspect_${polarity.get(theme)}`] = 1;
+        // A test may say the polarity of every theme of the answer; otherwise each theme's is the answer's own.
+        const sentiment = aspect ?? polarity.get(theme);
+        if (sentiment) counts[`aspect_${sentiment}`] = 1;
         cells.push({ tenantId, dimension: 'journey', ids: [answer.journeyId], day, theme, counts });
         cells.push({ tenantId, dimension: 'storeJourney', ids: [answer.storeId, answer.journeyId], day, theme, counts });
       }

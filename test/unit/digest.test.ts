@@ -5,7 +5,15 @@ import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
 import type { UserRecord } from '../../shared/access/ports.js';
 import type { CaseRecord } from '../../shared/cases/record.js';
 import { ENV } from '../../shared/config.js';
-import { changeOf, digestDays, digestFigures, DIGEST_EXAMPLE_CHARACTERS, exampleOf, topThemes } from '../../shared/digest/figures.js';
+import {
+  changeOf,
+  digestDays,
+  digestFigures,
+  DIGEST_EXAMPLE_CHARACTERS,
+  exampleOf,
+  topThemes,
+  roseBeyondChance,
+} from '../../shared/digest/figures.js';
 import { digestEmail } from '../../shared/digest/email.js';
 import type { ChatDelivery, ChatDigest, ChatEndpoint } from '../../shared/chat/ports.js';
 import { slackMessage } from '../../shared/chat/render.js';
@@ -116,17 +124,31 @@ function analysed() {
     themes: found,
     aspects: found.map((theme) => ({ theme, sentiment: 'negative' as const })),
   });
-  themes.add(TENANT, answer(1, 1, 2, '2026-05-26T12:00:00Z', 'A fila demorou, me liguem no 11 98765-4321', ['wait', 'price']), 'detractor');
-  themes.add(TENANT, answer(2, 2, 4, '2026-05-29T12:00:00Z', 'Fila   enorme\nno caixa', ['wait']), 'detractor');
-  themes.add(TENANT, answer(3, 1, 10, '2026-05-30T12:00:00Z', 'Atendente muito simpática, mas a fila...', ['staff', 'wait']), 'promoter');
+  themes.add(
+    TENANT,
+    answer(1, 1, 2, '2026-05-26T12:00:00Z', 'A fila demorou, me liguem no 11 98765-4321', ['wait', 'price']),
+    'detractor',
+    'negative',
+  );
+  themes.add(TENANT, answer(2, 2, 4, '2026-05-29T12:00:00Z', 'Fila   enorme\nno caixa', ['wait']), 'detractor', 'negative');
+  themes.add(
+    TENANT,
+    answer(3, 1, 10, '2026-05-30T12:00:00Z', 'Atendente muito simpática, mas a fila...', ['staff', 'wait']),
+    'promoter',
+    'positive',
+  );
   // The week before: not this digest's.
-  themes.add(TENANT, answer(4, 1, 0, '2026-05-20T12:00:00Z', 'Preço alto', ['price']), 'detractor');
+  themes.add(TENANT, answer(4, 1, 0, '2026-05-20T12:00:00Z', 'Preço alto', ['price']), 'detractor', 'negative');
   return { report: themeReport({ counters: themes.counters, settings: async () => SETTINGS }).report, answers: themes.answers };
 }
 const noThemes = () => {
   const themes = memoryThemes();
   return { report: themeReport({ counters: themes.counters, settings: async () => SETTINGS }).report, answers: themes.answers };
 };
+
+const storeNames = async (_tenant: number, ids: number[]) =>
+  new Map(STORES.filter((s) => ids.includes(s.id)).map((s) => [s.id, s.trade_name]));
+const caseNumbers = async () => new Map<number, number | null>();
 
 const user = (scope: UserRecord['scope'] = 'all'): Promise<UserRecord> =>
   Promise.resolve({ name: 'gerente@demo.local', scope, tokenHash: 'h', created_at: '2026-01-01T00:00:00Z' });
@@ -156,7 +178,15 @@ async function digestOf(scope: UserRecord['scope'], store?: number, themes = noT
   const cases = memoryCases();
   await cases.open(TENANT, aCase(1, 2, true), []);
   await cases.open(TENANT, aCase(2, 1, false), []);
-  const ports = { report: results.report, settings: async () => SETTINGS, cases, themes, baseUrl: 'https://pesquisa.example' };
+  const ports = {
+    report: results.report,
+    settings: async () => SETTINGS,
+    cases,
+    themes,
+    storeNames,
+    caseNumbers,
+    baseUrl: 'https://pesquisa.example',
+  };
   return digestFigures(ports, { tenantId: TENANT, period: 'week', store, now: NOW }, user(scope));
 }
 
@@ -181,11 +211,11 @@ describe('the digest figures', () => {
     expect(loja.change).toMatchObject({ delta: week!.nps!.score - before!.nps!.score, significant: false });
     // Too few answers in each store to rank (the journey's minimum is 5): both listed apart.
     expect(loja.ranking.few.map((r) => r.label).sort()).toEqual(['Loja Centro', 'Loja Norte']);
-    expect(digest.cases.open.map((c) => [c.id, c.link])).toEqual([
-      [1, 'https://pesquisa.example/app/cases/1'],
-      [2, 'https://pesquisa.example/app/cases/2'],
+    // Each case by its store's name, its age, owner and short number; the overdue one apart.
+    expect(digest.cases.open.map((c) => [c.id, c.link, c.store, c.owner, c.number])).toEqual([
+      [2, 'https://pesquisa.example/app/cases/2', 'Loja Centro', null, 2],
     ]);
-    expect(digest.cases.overdue.map((c) => c.id)).toEqual([1]);
+    expect(digest.cases.overdue.map((c) => [c.id, c.store, c.age_days])).toEqual([[1, 'Loja Norte', 2]]);
   });
 
   it("keeps to a limited user's stores, ranking employees for one store", async () => {
@@ -207,7 +237,15 @@ describe('the digest figures', () => {
       stores: { getMany: async (_t, ids) => STORES.filter((s) => ids.includes(s.id)) },
       employees: { getMany: async (_t, ids) => EMPLOYEES.filter((e) => ids.includes(e.id)) },
     });
-    const ports = { report: ranking.report, settings: async () => settings, cases: memoryCases(), themes: noThemes(), baseUrl: '' };
+    const ports = {
+      report: ranking.report,
+      settings: async () => settings,
+      cases: memoryCases(),
+      themes: noThemes(),
+      storeNames,
+      caseNumbers,
+      baseUrl: '',
+    };
     // Act
     const digest = await digestFigures(ports, { tenantId: TENANT, period: 'week', now: NOW }, user());
     const stores = await ranking.report(
@@ -223,18 +261,36 @@ describe('the digest figures', () => {
     expect(loja.ranking.few).toEqual([]);
   });
 
-  it('names the top themes among detractors, each with its newest detractor comment redacted, in the scope', async () => {
+  it('names the top complaints (negative mentions), each with comments of low scores redacted, and the praise, in the scope', async () => {
     // Act
     const all = await digestOf('all', undefined, analysed());
     const one = await digestOf({ stores: [1], groups: [1, 2] }, undefined, analysed());
     // Assess: wait (2 detractors) before price (1 this week; the week before's is not counted); staff has no detractor.
     expect(all.themes).toEqual([
-      { theme: 'wait', name: expect.any(String), detractors: 2, example: 'Fila enorme no caixa' },
-      { theme: 'price', name: expect.any(String), detractors: 1, example: 'A fila demorou, me liguem no [phone]' },
+      {
+        theme: 'wait',
+        name: expect.any(String),
+        negative: 2,
+        previous_negative: 0,
+        rose: false,
+        examples: ['Fila enorme no caixa', 'A fila demorou, me liguem no [phone]'],
+      },
+      {
+        theme: 'price',
+        name: expect.any(String),
+        negative: 1,
+        previous_negative: 1,
+        rose: false,
+        examples: ['A fila demorou, me liguem no [phone]'],
+      },
     ]);
-    expect(one.themes.map((t) => [t.theme, t.detractors, t.example])).toEqual([
-      ['price', 1, 'A fila demorou, me liguem no [phone]'],
-      ['wait', 1, 'A fila demorou, me liguem no [phone]'],
+    expect(all.praise.map((p) => [p.theme, p.positive])).toEqual([
+      ['staff', 1],
+      ['wait', 1],
+    ]);
+    expect(one.themes.map((t) => [t.theme, t.negative, t.examples])).toEqual([
+      ['price', 1, ['A fila demorou, me liguem no [phone]']],
+      ['wait', 1, ['A fila demorou, me liguem no [phone]']],
     ]);
     expect((await digestOf('all')).themes).toEqual([]);
   });
@@ -242,13 +298,12 @@ describe('the digest figures', () => {
   it('cuts a long example and keeps the three themes most mentioned by detractors', () => {
     expect(exampleOf('x'.repeat(500))).toHaveLength(DIGEST_EXAMPLE_CHARACTERS);
     expect(exampleOf('meu cpf 123.456.789-09, e-mail ana@example.com')).toBe('meu cpf [cpf], e-mail [email]');
-    const row = (theme: string, detractors: number) => ({ theme, name: theme, detractors });
-    expect(
-      topThemes([
-        [row('a', 1), row('b', 3), row('z', 0)],
-        [row('a', 3), row('c', 2), row('d', 2)],
-      ]),
-    ).toEqual([row('a', 4), row('b', 3), row('c', 2)]);
+    const row = (theme: string, negative: number) => ({ theme, negative });
+    expect(topThemes([row('a', 4), row('b', 3), row('z', 0), row('d', 2), row('c', 2)])).toEqual([row('a', 4), row('b', 3), row('c', 2)]);
+    // A rise beyond chance: 30 against 10 is, 6 against 4 is not.
+    expect(roseBeyondChance(30, 10)).toBe(true);
+    expect(roseBeyondChance(6, 4)).toBe(false);
+    expect(roseBeyondChance(4, 6)).toBe(false);
   });
 
   it('refuses a store outside the scope as results do', async () => {
@@ -297,14 +352,15 @@ describe("the digest's themes", () => {
     };
     const email = digestEmail({ ...input, figures: await digestOf('all', undefined, analysed()) });
     for (const part of [email.html, email.text]) {
-      expect(part).toContain('Temas mais citados pelos detratores');
-      expect(part).toContain('2 detratores');
+      expect(part).toContain('Principais reclamações');
+      expect(part).toContain('2 menções negativas');
       expect(part).toContain('Por exemplo: “A fila demorou, me liguem no [phone]”');
       expect(part).not.toContain('98765');
     }
     const none = digestEmail({ ...input, figures: await digestOf('all') });
-    expect(none.html).not.toContain('Temas mais citados');
-    expect(none.text).not.toContain('Temas mais citados');
+    // No section disappears: without analysed comments it says so.
+    expect(none.html).toContain('Nenhum comentário analisado neste período.');
+    expect(none.text).toContain('Nenhum comentário analisado neste período.');
     const page = digestPage({
       figures: await digestOf('all', undefined, analysed()),
       settings: SETTINGS,
@@ -357,7 +413,7 @@ describe('who gets a digest, and when the next one is due', () => {
     const parked: { period: string; from: string; dueAt: string }[] = [];
     let listed = 0;
     const ports: DigestSendingPorts = {
-      figures: { report: results.report, settings: async () => settings, cases, themes: noThemes() },
+      figures: { report: results.report, settings: async () => settings, cases, themes: noThemes(), storeNames, caseNumbers },
       users: {
         list: async () => {
           listed++;
@@ -413,11 +469,11 @@ describe('who gets a digest, and when the next one is due', () => {
     // Every store: 4 answers, both open cases; store 2 alone: its 1 answer, its employees ranked, its overdue case.
     expect(every!.text).toContain('Resumo semanal');
     expect(text(every!)).toContain('Respostas: 4');
-    expect(text(every!)).toContain('Casos abertos: 2 · Casos atrasados: 1');
+    expect(text(every!)).toContain('Casos atrasados: 1 · Casos abertos: 1');
     expect(text(every!)).toContain('/app/digest?period=week');
     expect(text(north!)).toContain('Respostas: 1');
     expect(text(north!)).not.toContain('Loja Centro');
-    expect(text(north!)).toContain('Casos abertos: 1 · Casos atrasados: 1');
+    expect(text(north!)).toContain('Casos atrasados: 1 · Casos abertos: 0');
     // An endpoint no longer taking the digest gets nothing.
     expect(await handleDigest(tenant.ports, { ...forChat[0]!, chat: cases.url }, NOW)).toBe('nobody');
   });

@@ -155,6 +155,7 @@ const results = (locale: Locale) =>
           comments: 8,
           negative: 7,
           positive: 1,
+          previous_negative: 0,
           detractors: 6,
           passives: 1,
           promoters: 1,
@@ -170,6 +171,7 @@ const results = (locale: Locale) =>
           comments: 4,
           negative: 0,
           positive: 3,
+          previous_negative: 0,
           detractors: 0,
           passives: 2,
           promoters: 2,
@@ -306,6 +308,7 @@ describe('the workspace pages, as pure functions of their records', () => {
     };
     const answer = {
       id: 1,
+      number: null,
       transaction_id: null,
       answered_at: '2026-11-20T10:00:00Z',
       journey: { id: 1, slug: 'visit', indicator: 'nps' as const },
@@ -420,6 +423,7 @@ describe('the workspace pages, as pure functions of their records', () => {
     // Prepare: a detractor's case, resolved, whose customer answered the recovery survey with a 9.
     const found: CaseBody = {
       id: 41,
+      number: 7,
       transaction_id: 'PDV-41',
       journey: { id: 1, slug: 'visit' },
       store: 7,
@@ -485,6 +489,7 @@ describe('the workspace pages, as pure functions of their records', () => {
     // Prepare: an open case, and the same case in progress.
     const found: CaseBody = {
       id: 43,
+      number: null,
       transaction_id: null,
       journey: { id: 1, slug: 'visit' },
       store: 7,
@@ -547,6 +552,7 @@ describe('the workspace pages, as pure functions of their records', () => {
     // Prepare: a detractor's case whose comment was analysed: negative, about the queue and a theme of the tenant's own.
     const found = {
       id: 42,
+      number: null,
       transaction_id: null,
       journey: { id: 1, slug: 'visit' },
       store: 7,

@@ -306,6 +306,7 @@ describe('the README and the manual in docs/', () => {
       analyticsConfig: [{ pk: keys.config(7), sk: keys.analyticsConfig }],
       analyticsKey: [{ pk: keys.config(7), sk: keys.analyticsKey }],
       case: [keys.case(7, 123456)],
+      caseNumber: [keys.caseNumber(7)],
       caseEscalation: [keys.caseEscalation(7, 123456)],
       caseWhatsAppAlert: [keys.caseWhatsAppAlert(7, 123456, 'gerente@loja.example')],
       casesByStore: [keys.casesByStore(7, 1)],

@@ -8,12 +8,13 @@ import type { DigestMessage } from '../../digest/schema.js';
 import type { UserRecord } from '../../access/ports.js';
 import { findUserByName, listUsers, updateUser } from '../access-repository.js';
 import { digestUnsubscribeToken, type DigestUnsubscribePorts } from '../../digest/unsubscribe.js';
-import { caseStore } from '../case-repository.js';
+import { caseNumbers, caseStore } from '../case-repository.js';
 import { digestClaims } from '../digest-claims.js';
 import { sendDigestEmail } from '../digest-mail.js';
 import { sendMessage, sendMessages } from '../sqs.js';
 import { resultsService, themeResults } from './results.js';
 import { answerStore } from '../answer-repository.js';
+import { stores } from '../store-repository.js';
 import { tenantSettings } from './tenants.js';
 import { digestTimer } from './timers.js';
 
@@ -22,6 +23,9 @@ const figurePorts = () => ({
   report: resultsService.report,
   settings: tenantSettings,
   cases: caseStore,
+  caseNumbers,
+  storeNames: async (tenantId: number, ids: number[]) =>
+    new Map((ids.length ? await stores.getMany(tenantId, ids) : []).map((store) => [store.id, store.trade_name])),
   themes: { report: themeResults.report, answers: answerStore },
 });
 
@@ -92,7 +96,7 @@ export async function showDigest({
   query: Record<string, string | undefined>;
 }) {
   const [figures, settings] = await Promise.all([
-    digestReads.figures({ tenantId, period: page.pagePeriod(query), now: new Date() }, Promise.resolve(user)),
+    digestReads.figures({ tenantId, ...page.pageRequest(query), now: new Date() }, Promise.resolve(user)),
     tenantSettings(tenantId),
   ]);
   return page.digestPage({ figures, settings, user, base, ...(query.saved ? { choice: 'saved' as const } : {}) });
