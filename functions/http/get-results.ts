@@ -7,12 +7,9 @@ import { ThemeReportBody } from '../../shared/themes/report.js';
 import { DriversReportBody } from '../../shared/results/drivers-report.js';
 
 /**
- * One journey's results between two days (UTC, both included), from counters kept as answers arrive: NPS, mean,
- * answers and response rate by store, employee, journey, class, day, week or month, each row split by source
- * (`source`: only the answers of a store's QR code, its kiosk, or every other); the themes of its comments
- * (`theme`: each with its comments, mentions by polarity, buckets, score and changes against the period before; with
- * `interval=week|month`, each theme's line); or the items that move the score (`driver`). Needs a user token; a token
- * limited to some stores sees those stores (and its groups' employees) only.
+ * One journey's results between two days (UTC, both included), from counters kept as answers arrive: by store,
+ * employee, journey, class, day, week or month, split by source; its comments' themes (`theme`, with `interval`: each
+ * theme's line); or the items that move the score (`driver`). A token limited to some stores sees those only.
  */
 export const contract = {
   user: 'any' as const,
