@@ -201,7 +201,7 @@ export const routes: readonly Route[] = [
   route('GET', both('/rating/formbuilder'), 'listEvaluations', R, 'Flexible-form ratings between start_date and end_date (user token)', { cursors: true }),
   route('GET', both('/rating/formbuilder/{id}'), 'getEvaluation', R, 'One flexible-form rating (is_external: by transaction_id)'),
   route('GET', '/public/results', 'getResults', R, 'NPS, mean, answers and response rate of a journey by store, employee, class or period (user token)'),
-  route('GET', '/public/digest', 'getDigest', R, "The digest's figures of the last week or day, or of from..to (up to 31 days), against the period before: what to do first, each store's score and change, top complaints and praise, open and overdue cases with store, age, owner and short number (user token)"),
+  route('GET', '/public/digest', 'getDigest', R, "The digest of the last week or day, or of from..to (up to 31 days): what to do first, each store's score and change, top complaints and praise, open and overdue cases (user token)"),
   route('GET', '/public/themes/suggestions', 'listThemeSuggestions', R, 'Frequent key phrases of the period that no theme covers: [{ phrase, language, count, examples }] (user token; store or journey; a limited token sees its stores)'),
   route('GET', '/public/answers', 'listAnswers', RB, 'What customers answered, newest first, with comments and filters; JSON or CSV (user token; a limited token sees its stores)', { cursors: true }),
   route('GET', '/public/webhooks/deliveries', 'listWebhookDeliveries', R, 'The event deliveries to the tenant webhooks that failed in the last 30 days, newest first'),
