@@ -270,7 +270,12 @@ describe('GET /public/results?group_by=theme', () => {
           positive: expect.any(Number),
           score: nps(counts),
           change: earlier ? Math.round((nps(counts) - nps(earlier)) * 10) / 10 : null,
+          // The mentions' changes against the period before (test/unit/theme-report.test.ts checks their intervals).
+          previous_negative: expect.any(Number),
+          negative_change: expect.objectContaining({ value: expect.any(Number), significant: expect.any(Boolean) }),
+          positive_change: expect.objectContaining({ value: expect.any(Number), significant: expect.any(Boolean) }),
         });
+        expect(rows[theme].negative_change.value, theme).toBe(rows[theme].negative - rows[theme].previous_negative);
       }
       // Sorted by negative mentions, most first; then by how much each drags the score down: net detractors first.
       const data = response.body.data as { comments: number; negative: number; positive: number; detractors: number; promoters: number }[];
