@@ -131,16 +131,22 @@ describe('the tenant admin pages', () => {
   });
 
   it('adds a theme through the themes page, which the API reads back, and turns a suggestion into a keyword in one step', async () => {
-    // Prepare: a comment whose key phrase no default theme covers, analysed.
-    const sale = await registerSale(api, tenant.key, { store_id: 1, phone: '11987654321' });
-    const answered = await chatbot({
-      method: 'POST',
-      path: '/survey',
-      key: tenant.chatbotKey,
-      body: { transactionId: sale, attemptId: 1, journey: 'loja', score: 3, classes: [], comment: 'O elevador parado de novo' },
-    });
-    expect(answered.status, answered.text).toBe(201);
-    expect(await commentAnalyser.reanalyse(tenant.tenantId, sale)).toBe('analysed');
+    // Prepare: two customers' comments with a key phrase no default theme covers, analysed (a phrase one answer alone
+    // said is never suggested: it may be a person's name).
+    for (const [phone, comment] of [
+      ['11987654321', 'O elevador parado de novo'],
+      ['11987654322', 'Elevador parado outra vez'],
+    ]) {
+      const sale = await registerSale(api, tenant.key, { store_id: 1, phone });
+      const answered = await chatbot({
+        method: 'POST',
+        path: '/survey',
+        key: tenant.chatbotKey,
+        body: { transactionId: sale, attemptId: 1, journey: 'loja', score: 3, classes: [], comment },
+      });
+      expect(answered.status, answered.text).toBe(201);
+      expect(await commentAnalyser.reanalyse(tenant.tenantId, sale)).toBe('analysed');
+    }
     const before = await config();
 
     // Act
@@ -169,7 +175,7 @@ describe('the tenant admin pages', () => {
 
     // Assess
     expect(page).toContain('Estes são os temas padrão');
-    expect(page).toMatch(/<h3 lang="pt-BR">[^<]*elevador[^<]*<\/h3>\n<p>1 comentário · Exemplo: resposta \d+<\/p>/);
+    expect(page).toMatch(/<h3 lang="pt-BR">[^<]*elevador[^<]*<\/h3>\n<p>2 comentários · Exemplo: resposta \d+<\/p>/);
     expect([added.status, added.headers.location]).toEqual([303, '/app/admin/themes?saved=parking']);
     const slugs = (afterAdd.body.themes as { slug: string }[]).map((theme) => theme.slug);
     expect(slugs).toEqual(['cleanliness', 'delivery', 'digital', 'parking', 'payment', 'price', 'product', 'staff', 'wait']);
