@@ -78,7 +78,7 @@ function journeyLines(t: Translate<AlertKey>, locale: Locale, j: JourneyDigest):
 
 /** A store's or a region's line: its name, score, answers and change (beyond chance or not). */
 function rowLine(t: Translate<AlertKey>, locale: Locale, r: ScopeRow): string {
-  if (r.responses === 0) return t('digest.rowNoAnswers', { name: r.name });
+  if (r.answers === 0) return t('digest.rowNoAnswers', { name: r.name });
   const change = r.change
     ? t('digest.rowChange', {
         sign: r.change.value > 0 ? 'up' : r.change.value < 0 ? 'down' : 'none',
@@ -86,7 +86,7 @@ function rowLine(t: Translate<AlertKey>, locale: Locale, r: ScopeRow): string {
         significant: r.change.significant ? 'yes' : 'no',
       })
     : t('digest.rowNoChange');
-  return t('digest.row', { name: r.name, score: number(locale, r.score), count: r.responses, change });
+  return t('digest.row', { name: r.name, score: number(locale, r.score), count: r.answers, change });
 }
 
 /** The digest's figures in words: the e-mail's text and headings, and what a chat summary of the digest can reuse. */
@@ -129,7 +129,7 @@ export function digestWords({
       : figures.last_weeks.length
         ? {
             line: t('digest.quiet'),
-            weeks: figures.last_weeks.map((w) => t('digest.week', { from: times.day(w.from), to: times.day(w.to), count: w.responses })),
+            weeks: figures.last_weeks.map((w) => t('digest.week', { from: times.day(w.from), to: times.day(w.to), count: w.answers })),
           }
         : { line: t('digest.quietNone'), weeks: [] },
     journeys: figures.journeys

@@ -147,7 +147,7 @@ export function changeOf(current: Nps | null, previous: Nps | null): Change | nu
 export interface ScopeRow {
   id: number;
   name: string;
-  responses: number;
+  answers: number;
   /** NPS, else the mean; null without answers. */
   score: number | null;
   /** The score less the period before's, its 95% interval and whether that excludes zero (the results' `change`). */
@@ -240,7 +240,7 @@ export interface DigestFigures {
   /** Whether the period had any answer in the reader's scope. */
   answered: boolean;
   /** A period without answers: the last weeks (up to DIGEST_QUIET_WEEKS, most recent first) that had any; else empty. */
-  last_weeks: { from: string; to: string; responses: number }[];
+  last_weeks: { from: string; to: string; answers: number }[];
   /** Overdue cases newest overdue first, then the other open cases first due first, a page of each. */
   cases: { open: DigestCase[]; overdue: DigestCase[]; more: boolean };
   /** The top complaints; empty when no comment was analysed (or the scope is too wide to read them). */
@@ -282,7 +282,7 @@ const scoreOf = (row: Row | undefined) => (row ? (row.nps?.score ?? row.mean) : 
 const scopeRow = (row: Row): ScopeRow => ({
   id: Number(row.key),
   name: row.label,
-  responses: row.responses,
+  answers: row.responses,
   score: scoreOf(row),
   change: row.change ?? null,
   attention: false,
@@ -387,7 +387,7 @@ async function withoutAnswers(ports: DigestPorts, tenantId: number, rows: ScopeR
   const names = await ports.storeNames(tenantId, missing);
   return [
     ...rows,
-    ...missing.map((id) => ({ id, name: names.get(id) ?? String(id), responses: 0, score: null, change: null, attention: false })),
+    ...missing.map((id) => ({ id, name: names.get(id) ?? String(id), answers: 0, score: null, change: null, attention: false })),
   ];
 }
 
@@ -429,7 +429,7 @@ async function firstAction(
 ): Promise<FirstAction | undefined> {
   const answers = new Map<number, { name: string; responses: number }>();
   for (const row of journeys.flatMap((j) => j.stores))
-    answers.set(row.id, { name: row.name, responses: (answers.get(row.id)?.responses ?? 0) + row.responses });
+    answers.set(row.id, { name: row.name, responses: (answers.get(row.id)?.responses ?? 0) + row.answers });
   const read = [...answers]
     .filter(([, s]) => s.responses > 0)
     .sort((a, b) => b[1].responses - a[1].responses)
@@ -569,7 +569,7 @@ async function quietWeeks(
     .filter(([, responses]) => responses > 0)
     .sort((a, b) => b[0].localeCompare(a[0]))
     .slice(0, DIGEST_QUIET_WEEKS)
-    .map(([week, responses]) => ({ from: week, to: addDays(week, 6), responses }));
+    .map(([week, answers]) => ({ from: week, to: addDays(week, 6), answers }));
 }
 
 /** The overdue cases still open (newest overdue first) and the open ones (first due first), a page of each, with their stores' names. */

@@ -57,7 +57,8 @@ const Change = v.nullable(v.object({ value: v.number(), low: v.number(), high: v
 const ScopeRow = v.object({
   id: wholeNumber,
   name: v.string(),
-  responses: wholeNumber,
+  /** Its answers in the period (named so, not `responses`, which OWASP's rules read as an operation's). */
+  answers: wholeNumber,
   score: v.nullable(v.number()),
   /** Against the period of as many days before, its 95% interval, and whether that excludes zero (beyond chance). */
   change: Change,
@@ -116,7 +117,7 @@ export const DigestBody = v.object({
   /** Whether the period had any answer in the scope. */
   answered: v.boolean(),
   /** A period without answers: the last weeks that had any (4 at most, most recent first). */
-  last_weeks: v.array(v.object({ from: v.string(), to: v.string(), responses: wholeNumber })),
+  last_weeks: v.array(v.object({ from: v.string(), to: v.string(), answers: wholeNumber })),
   /** Overdue cases newest overdue first; the other open cases first due first. */
   cases: v.object({ open: v.array(Case), overdue: v.array(Case), more: v.boolean() }),
   /** The top complaints (negative mentions), whether they rose beyond chance, and up to two redacted comments each. */

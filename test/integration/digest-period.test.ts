@@ -115,7 +115,7 @@ describe("a regional manager's digest of any period", () => {
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body.answered).toBe(false);
     expect(answer.body.last_weeks.length).toBeGreaterThan(0);
-    expect(answer.body.last_weeks[0].responses).toBe(2);
+    expect(answer.body.last_weeks[0].answers).toBe(2);
     expect(answer.body.last_weeks[0].from <= addDays(today, -14) && addDays(today, -14) <= answer.body.last_weeks[0].to).toBe(true);
   }, 60_000);
 
