@@ -262,12 +262,12 @@ describe('digests through the local stack', { timeout: BROWSER_TEST_TIMEOUT }, (
     const run = { version: 1 as const, tenantId: tenant.tenantId, period: 'day' as const, from: today, user: BIA };
     expect(await digestSending.handle(run)).toBe('sent');
     const mail = await until(
-      async () => (await mails(BIA)).find((m) => m.body.text.includes('Temas más citados')),
+      async () => (await mails(BIA)).find((m) => m.body.text.includes('menciones negativas')),
       'the digest with themes',
     );
     // Assess: the theme, its count, its newest example without the phone; in the text part too.
     for (const part of [mail.body.text, mail.body.html]) {
-      expect(part).toMatch(/2 detractores/);
+      expect(part).toMatch(/2 menciones negativas/);
       expect(part).toContain('Por ejemplo: «Fila enorme no caixa de novo»');
       expect(part).not.toContain('98765');
     }
