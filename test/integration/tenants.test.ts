@@ -20,6 +20,11 @@ import { inProcess } from '../support/api.js';
 const run = promisify(execFile);
 /** The admin command as an operator runs it, against the test stack's table (its endpoint is in the environment). */
 const admin = (args: string[]) => run('npx', ['tsx', 'infra/admin.ts', ...args], { env: { ...process.env } });
+/**
+ * The time of a test that runs the admin command `runs` times: each run is a new Node process loading TypeScript, about
+ * 6 s alone and up to 28 s beside CI's other tiers and a CPU-bound process (.ci/run beside `yes`: four runs took 112 s).
+ */
+const COMMAND_RUNS = (runs: number) => runs * 60_000;
 
 const api = inProcess();
 
@@ -52,35 +57,45 @@ describe('tenants', () => {
     expect(await tenantService.authorizeKey(lasting, 'public', new Date('2099-01-01T00:00:00Z'))).toMatchObject({ authenticated: true });
   });
 
-  it("create-tenant (the admin command) requires the first store's name, and names store 1 with it", async () => {
-    const id = 600_000 + Math.floor(Math.random() * 100_000);
-    const refused = await admin(['create-tenant', '--name', 'sem-loja', '--id', String(id)]).catch((error: { stderr: string }) => error);
-    expect((refused as { stderr: string }).stderr).toMatch(/admin: --store is required: the name of the first store, as customers know it/);
-    expect(await getTenant(id)).toBeUndefined();
-
-    const { stdout } = await admin(['create-tenant', '--name', 'com-loja', '--id', String(id), '--store', 'Loja Centro']);
-    expect(stdout).toContain(`tenant ${id} "com-loja" created, with store 1 "Loja Centro" and employee 1`);
-    expect(await storeService.getStore(id, 1)).toMatchObject({ trade_name: 'Loja Centro' });
-    expect(await employeeService.getEmployee(id, 1)).toMatchObject({ name: 'Loja Centro' });
-  });
-
-  it("reads npm start's port variables: a second stack's DYNAMODB_PORT and TABLE_NAME, and refuses a port that is none", async () => {
-    // As an operator's shell beside a stack started with DYNAMODB_PORT and TABLE_NAME: no endpoint variable of the SDK's.
-    const { AWS_ENDPOINT_URL_DYNAMODB: endpoint, ...rest } = process.env;
-    const shell = { ...rest, DYNAMODB_PORT: new URL(endpoint!).port };
-    const id = 900_000 + Math.floor(Math.random() * 90_000);
-    const run = (env: NodeJS.ProcessEnv) =>
-      promisify(execFile)(
-        'npx',
-        ['tsx', 'infra/admin.ts', 'create-tenant', '--name', 'porta', '--id', String(id), '--store', 'Loja Porta'],
-        { env },
+  it(
+    "create-tenant (the admin command) requires the first store's name, and names store 1 with it",
+    async () => {
+      const id = 600_000 + Math.floor(Math.random() * 100_000);
+      const refused = await admin(['create-tenant', '--name', 'sem-loja', '--id', String(id)]).catch((error: { stderr: string }) => error);
+      expect((refused as { stderr: string }).stderr).toMatch(
+        /admin: --store is required: the name of the first store, as customers know it/,
       );
-    const created = await run(shell);
-    expect(created.stderr).toContain(`admin: using local table ${process.env.TABLE_NAME} at http://127.0.0.1:${shell.DYNAMODB_PORT}`);
-    expect(await storeService.getStore(id, 1)).toMatchObject({ trade_name: 'Loja Porta' });
-    const refused = (await run({ ...shell, DYNAMODB_PORT: '80o0' }).catch((error: unknown) => error)) as { stderr: string };
-    expect(refused.stderr).toContain('admin: DYNAMODB_PORT must be a port number, got "80o0".');
-  }, 90_000);
+      expect(await getTenant(id)).toBeUndefined();
+
+      const { stdout } = await admin(['create-tenant', '--name', 'com-loja', '--id', String(id), '--store', 'Loja Centro']);
+      expect(stdout).toContain(`tenant ${id} "com-loja" created, with store 1 "Loja Centro" and employee 1`);
+      expect(await storeService.getStore(id, 1)).toMatchObject({ trade_name: 'Loja Centro' });
+      expect(await employeeService.getEmployee(id, 1)).toMatchObject({ name: 'Loja Centro' });
+    },
+    COMMAND_RUNS(2),
+  );
+
+  it(
+    "reads npm start's port variables: a second stack's DYNAMODB_PORT and TABLE_NAME, and refuses a port that is none",
+    async () => {
+      // As an operator's shell beside a stack started with DYNAMODB_PORT and TABLE_NAME: no endpoint variable of the SDK's.
+      const { AWS_ENDPOINT_URL_DYNAMODB: endpoint, ...rest } = process.env;
+      const shell = { ...rest, DYNAMODB_PORT: new URL(endpoint!).port };
+      const id = 900_000 + Math.floor(Math.random() * 90_000);
+      const run = (env: NodeJS.ProcessEnv) =>
+        promisify(execFile)(
+          'npx',
+          ['tsx', 'infra/admin.ts', 'create-tenant', '--name', 'porta', '--id', String(id), '--store', 'Loja Porta'],
+          { env },
+        );
+      const created = await run(shell);
+      expect(created.stderr).toContain(`admin: using local table ${process.env.TABLE_NAME} at http://127.0.0.1:${shell.DYNAMODB_PORT}`);
+      expect(await storeService.getStore(id, 1)).toMatchObject({ trade_name: 'Loja Porta' });
+      const refused = (await run({ ...shell, DYNAMODB_PORT: '80o0' }).catch((error: unknown) => error)) as { stderr: string };
+      expect(refused.stderr).toContain('admin: DYNAMODB_PORT must be a port number, got "80o0".');
+    },
+    COMMAND_RUNS(2),
+  );
 
   it('apply refuses to create a tenant whose file gives no first store', async () => {
     const id = 700_000 + Math.floor(Math.random() * 100_000);
@@ -89,101 +104,108 @@ describe('tenants', () => {
     expect(await getTenant(id)).toBeUndefined();
   });
 
-  it("apply uploads the brand's logo to the logo bucket under its content's hash; an SVG is refused and nothing changes", async () => {
-    const id = 800_000 + Math.floor(Math.random() * 100_000);
-    const dir = mkdtempSync(join(tmpdir(), 'tenant-file-'));
-    const logo = readFileSync(new URL('../../infra/local/demo-logo.png', import.meta.url));
-    writeFileSync(join(dir, 'logo.png'), logo);
-    writeFileSync(join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
-    const file = (logoPath: string) => {
-      const path = join(dir, `tenants-${logoPath}.json`);
-      const tenant = { id, name: 'logo', firstStore: { store: 'Loja Logo' }, brand: { name: 'Logo & Cia', logo: logoPath } };
-      writeFileSync(path, JSON.stringify({ tenants: [tenant] }));
-      return path;
-    };
-
-    const { stdout } = await admin(['apply', file('logo.png'), '--yes']);
-    const hash = createHash('sha256').update(logo).digest('hex');
-    expect(stdout).toContain(`  brand: "Logo & Cia", logo ${hash}.png`);
-    expect((await readSettings(id)).brand).toEqual({ name: 'Logo & Cia', logo: { file: `${hash}.png`, contentType: 'image/png' } });
-    const stored = await logoStore.get(`${hash}.png`);
-    expect(stored?.contentType).toBe('image/png');
-    expect(Buffer.from(stored!.bytes).equals(logo)).toBe(true);
-    // Recorded as the tenant's own, so that its admin may name it again in PUT /public/admin/config after another.
-    expect(await findLogo(id, `${hash}.png`)).toEqual({ file: `${hash}.png`, contentType: 'image/png' });
-
-    const refused = await admin(['apply', file('logo.svg'), '--yes']).catch((error: { stderr: string }) => error);
-    expect((refused as { stderr: string }).stderr).toContain(
-      'admin: The logo is an SVG, which is refused (it can carry scripts); export it as PNG or WebP.',
-    );
-    expect((await readSettings(id)).brand?.logo?.file).toBe(`${hash}.png`);
-  }, 90_000);
-
-  it('apply prints its plan field by field and changes nothing without --yes; with --yes it applies it', async () => {
-    const id = 900_000 + Math.floor(Math.random() * 100_000);
-    const dir = mkdtempSync(join(tmpdir(), 'tenant-plan-'));
-    const path = join(dir, 'tenants.json');
-    const adminKey = `admin-plan-key-${id}-0000`;
-    const file = (colour: string, token: string, themes?: unknown[]) => {
-      const tenant = {
-        id,
-        name: 'plan',
-        ...(themes ? { themes } : {}),
-        firstStore: { store: 'Loja Plano' },
-        brand: { name: 'Plano', colour },
-        users: [{ name: 'ops', token, scope: 'all' }],
-        keys: [{ scope: 'admin', value: adminKey }],
+  it(
+    "apply uploads the brand's logo to the logo bucket under its content's hash; an SVG is refused and nothing changes",
+    async () => {
+      const id = 800_000 + Math.floor(Math.random() * 100_000);
+      const dir = mkdtempSync(join(tmpdir(), 'tenant-file-'));
+      const logo = readFileSync(new URL('../../infra/local/demo-logo.png', import.meta.url));
+      writeFileSync(join(dir, 'logo.png'), logo);
+      writeFileSync(join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+      const file = (logoPath: string) => {
+        const path = join(dir, `tenants-${logoPath}.json`);
+        const tenant = { id, name: 'logo', firstStore: { store: 'Loja Logo' }, brand: { name: 'Logo & Cia', logo: logoPath } };
+        writeFileSync(path, JSON.stringify({ tenants: [tenant] }));
+        return path;
       };
-      writeFileSync(path, JSON.stringify({ tenants: [tenant] }));
-      return path;
-    };
 
-    // A new tenant: every field is planned, nothing is written, and no secret is printed.
-    const plan = await admin(['apply', file('#145a32', `ops-plan-token-${id}-1`)]);
-    expect(plan.stdout).toContain(`tenant ${id} "plan": to be created`);
-    expect(plan.stdout).toContain('  brand: (none) -> {"name":"Plano","colour":"#145a32"}');
-    expect(plan.stdout).toContain('  user "ops": new');
-    expect(plan.stdout).toContain('  admin key: new');
-    expect(plan.stdout).toContain('Nothing was changed. Run again with --yes to apply this plan.');
-    expect(plan.stdout).not.toContain(adminKey);
-    expect(plan.stdout).not.toContain(`ops-plan-token-${id}-1`);
-    expect(await getTenant(id)).toBeUndefined();
+      const { stdout } = await admin(['apply', file('logo.png'), '--yes']);
+      const hash = createHash('sha256').update(logo).digest('hex');
+      expect(stdout).toContain(`  brand: "Logo & Cia", logo ${hash}.png`);
+      expect((await readSettings(id)).brand).toEqual({ name: 'Logo & Cia', logo: { file: `${hash}.png`, contentType: 'image/png' } });
+      const stored = await logoStore.get(`${hash}.png`);
+      expect(stored?.contentType).toBe('image/png');
+      expect(Buffer.from(stored!.bytes).equals(logo)).toBe(true);
+      // Recorded as the tenant's own, so that its admin may name it again in PUT /public/admin/config after another.
+      expect(await findLogo(id, `${hash}.png`)).toEqual({ file: `${hash}.png`, contentType: 'image/png' });
 
-    await admin(['apply', path, '--yes']);
-    expect((await readSettings(id)).brand).toEqual({ name: 'Plano', colour: '#145a32' });
+      const refused = await admin(['apply', file('logo.svg'), '--yes']).catch((error: { stderr: string }) => error);
+      expect((refused as { stderr: string }).stderr).toContain(
+        'admin: The logo is an SVG, which is refused (it can carry scripts); export it as PNG or WebP.',
+      );
+      expect((await readSettings(id)).brand?.logo?.file).toBe(`${hash}.png`);
+    },
+    COMMAND_RUNS(2),
+  );
 
-    // Its admin changes the colour on the admin pages (PUT /public/admin/config); the next plan names that change.
-    const read = await api({ path: '/public/admin/config', key: adminKey });
-    const put = await api({
-      method: 'PUT',
-      path: '/public/admin/config',
-      key: adminKey,
-      body: { ...read.body, brand: { ...read.body.brand, colour: '#1a5276' } },
-      headers: { 'if-match': String(read.headers.etag) },
-    });
-    expect(put.status).toBe(200);
-    // The file lists themes of its own: they replace the defaults.
-    const parking = {
-      slug: 'parking',
-      name: { 'pt-BR': 'Estacionamento', es: 'Aparcamiento', en: 'Parking' },
-      keywords: { en: ['parking'] },
-    };
-    const next = await admin(['apply', file('#145a32', `ops-plan-token-${id}-2`, [parking])]);
-    expect(next.stdout).toContain('  brand.colour: "#1a5276" -> "#145a32" (changed on the admin pages/API since the last apply)');
-    expect(next.stdout).toContain(
-      `  themes[slug=parking]: (none) -> ${JSON.stringify({ ...parking, keywords: { 'pt-BR': [], es: [], en: ['parking'] } })}`,
-    );
-    expect(next.stdout).toMatch(/ {2}themes\[slug=wait\]: \{.*\} -> \(none\)/);
-    expect(next.stdout).toContain('  user "ops": token changed');
-    expect(next.stdout).not.toContain(`ops-plan-token-${id}-2`);
-    expect((await readSettings(id)).brand?.colour).toBe('#1a5276');
+  it(
+    'apply prints its plan field by field and changes nothing without --yes; with --yes it applies it',
+    async () => {
+      const id = 900_000 + Math.floor(Math.random() * 100_000);
+      const dir = mkdtempSync(join(tmpdir(), 'tenant-plan-'));
+      const path = join(dir, 'tenants.json');
+      const adminKey = `admin-plan-key-${id}-0000`;
+      const file = (colour: string, token: string, themes?: unknown[]) => {
+        const tenant = {
+          id,
+          name: 'plan',
+          ...(themes ? { themes } : {}),
+          firstStore: { store: 'Loja Plano' },
+          brand: { name: 'Plano', colour },
+          users: [{ name: 'ops', token, scope: 'all' }],
+          keys: [{ scope: 'admin', value: adminKey }],
+        };
+        writeFileSync(path, JSON.stringify({ tenants: [tenant] }));
+        return path;
+      };
 
-    const applied = await admin(['apply', path, '--yes']);
-    expect(applied.stdout).toContain('Applying:');
-    expect((await readSettings(id)).brand?.colour).toBe('#145a32');
-    expect((await readSettings(id)).themes?.map((theme) => theme.slug)).toEqual(['parking']);
-    // Four runs of the command, each a few seconds on a busy machine.
-  }, 120_000);
+      // A new tenant: every field is planned, nothing is written, and no secret is printed.
+      const plan = await admin(['apply', file('#145a32', `ops-plan-token-${id}-1`)]);
+      expect(plan.stdout).toContain(`tenant ${id} "plan": to be created`);
+      expect(plan.stdout).toContain('  brand: (none) -> {"name":"Plano","colour":"#145a32"}');
+      expect(plan.stdout).toContain('  user "ops": new');
+      expect(plan.stdout).toContain('  admin key: new');
+      expect(plan.stdout).toContain('Nothing was changed. Run again with --yes to apply this plan.');
+      expect(plan.stdout).not.toContain(adminKey);
+      expect(plan.stdout).not.toContain(`ops-plan-token-${id}-1`);
+      expect(await getTenant(id)).toBeUndefined();
+
+      await admin(['apply', path, '--yes']);
+      expect((await readSettings(id)).brand).toEqual({ name: 'Plano', colour: '#145a32' });
+
+      // Its admin changes the colour on the admin pages (PUT /public/admin/config); the next plan names that change.
+      const read = await api({ path: '/public/admin/config', key: adminKey });
+      const put = await api({
+        method: 'PUT',
+        path: '/public/admin/config',
+        key: adminKey,
+        body: { ...read.body, brand: { ...read.body.brand, colour: '#1a5276' } },
+        headers: { 'if-match': String(read.headers.etag) },
+      });
+      expect(put.status).toBe(200);
+      // The file lists themes of its own: they replace the defaults.
+      const parking = {
+        slug: 'parking',
+        name: { 'pt-BR': 'Estacionamento', es: 'Aparcamiento', en: 'Parking' },
+        keywords: { en: ['parking'] },
+      };
+      const next = await admin(['apply', file('#145a32', `ops-plan-token-${id}-2`, [parking])]);
+      expect(next.stdout).toContain('  brand.colour: "#1a5276" -> "#145a32" (changed on the admin pages/API since the last apply)');
+      expect(next.stdout).toContain(
+        `  themes[slug=parking]: (none) -> ${JSON.stringify({ ...parking, keywords: { 'pt-BR': [], es: [], en: ['parking'] } })}`,
+      );
+      expect(next.stdout).toMatch(/ {2}themes\[slug=wait\]: \{.*\} -> \(none\)/);
+      expect(next.stdout).toContain('  user "ops": token changed');
+      expect(next.stdout).not.toContain(`ops-plan-token-${id}-2`);
+      expect((await readSettings(id)).brand?.colour).toBe('#1a5276');
+
+      const applied = await admin(['apply', path, '--yes']);
+      expect(applied.stdout).toContain('Applying:');
+      expect((await readSettings(id)).brand?.colour).toBe('#145a32');
+      expect((await readSettings(id)).themes?.map((theme) => theme.slug)).toEqual(['parking']);
+    },
+    COMMAND_RUNS(4),
+  );
 
   it('refuses a key for a tenant that does not exist', async () => {
     await expect(tenantService.issueApiKey(987654, 'public')).rejects.toThrow(/does not exist/);
