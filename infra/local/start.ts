@@ -1,6 +1,7 @@
 import './quiet.js';
 import { StartupError, onShutdown } from './services.js';
 import { startLocalStack } from './stack.js';
+import { prepareReference } from './gateway.js';
 import { API_KEY_HEADER } from '../../shared/headers.js';
 import { DEMO_MANAGERS } from './demo-managers.js';
 import { LOCAL_TABLE_NAME, localPort, type LocalPortName } from './ports.js';
@@ -40,6 +41,9 @@ try {
     visibilityTimeoutSeconds: Number(env.LOCAL_VISIBILITY_TIMEOUT ?? 30),
   });
   stop = stack.stop;
+  // The API reference's files, written now rather than on the first request for /docs (a deployment builds them).
+  for (const api of ['public', 'chatbot'] as const)
+    prepareReference(api).catch((error: unknown) => console.error(`The ${api} API reference could not be written: ${String(error)}`));
   const key = env.LOCAL_API_KEY ?? 'local-dev-api-key';
   console.log(`
 Satisfaction survey service, running locally (${env.DATA_DIR ? `data kept in ${env.DATA_DIR}` : 'data in memory'})
