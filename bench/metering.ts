@@ -57,7 +57,8 @@ export function meter(client: DynamoDBDocumentClient, { byIndex = false }: { byI
       const list = consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed];
       const command = lowLevelName(String(context.commandName));
       const isWrite = /Put|Update|Delete|TransactWrite|BatchWrite/.test(command);
-      const units = list.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+      const reported = list.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+      const units = isWrite ? reported : Math.max(reported, leastRead(command, input));
       const pk = partitionOf(input.Key ?? input.Item);
       const where: Record<string, number> = {};
       for (const c of list) {
@@ -89,6 +90,23 @@ export function meter(client: DynamoDBDocumentClient, { byIndex = false }: { byI
       return within(token, work);
     },
   };
+}
+
+/**
+ * The least DynamoDB bills a read, which DynamoDB Local reports as nothing when nothing is found: a read of an item
+ * that does not exist, and a Query or Scan that finds nothing, still consume a read, half a unit eventually consistent
+ * and one strongly consistent ("Capacity unit consumption for read operations" in DynamoDB's guide); BatchGetItem
+ * reads each key as a GetItem, and a transactional read is two units an item.
+ */
+export function leastRead(command: string, input: Record<string, unknown>): number {
+  const unit = (consistent: unknown) => (consistent === true ? 1 : 0.5);
+  if (command === 'GetItem' || command === 'Query' || command === 'Scan') return unit(input.ConsistentRead);
+  if (command === 'BatchGetItem') {
+    const tables = Object.values((input.RequestItems ?? {}) as Record<string, { Keys?: unknown[]; ConsistentRead?: boolean }>);
+    return tables.reduce((least, table) => least + (table.Keys?.length ?? 0) * unit(table.ConsistentRead), 0);
+  }
+  if (command === 'TransactGetItems') return 2 * ((input.TransactItems as unknown[] | undefined)?.length ?? 0);
+  return 0;
 }
 
 /** The `pk` of a key or item, whether the document client has marshalled it yet or not. */
