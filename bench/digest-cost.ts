@@ -50,10 +50,15 @@ export async function digestCost(): Promise<string> {
     row(
       'a digest, user of every store',
       sentAll,
-      "the user (2 reads: name, then token) and the claim; the settings; per journey 3 reports of 1 to 2 counter Queries each; 2 case pages (the tenant's 4 shards each); the themes' counters of the period and the one before per journey; the claim marked sent: 2 + 1 + 1 + 4 x 3 + 8 + 4 x 2 + 1 = 33 (a week across two months: a second counter Query per report; a tenant with analysed comments: one page of each top theme's answers, 3 at most)",
+      "49 round trips, each needed but 3: the user (2 reads: name, then token) and the claim; the settings (the version and its items: 2, read 5 times, the 3 extra reads its floor would not make); per journey the period's and the week before's counters, for the journey and by store (4 x 4 = 16 Queries); the open and the overdue cases (the tenant's 4 shards each: 8); this bench's week had no answers, so the 4 months before are read per journey for the last weeks that had some (4 x 4 = 16); the claim marked sent: 2 + 1 + 5 + 16 + 8 + 16 + 1 = 49, floor 46. Most Queries find nothing and are billed half a unit each. A week with answers reads each top theme's examples instead of the months before (3 at most)",
       email,
     ),
-    row('a digest, user of one store', sentOne, "the same, the reports by employee in that store and the store's case partition", email),
+    row(
+      'a digest, user of one store',
+      sentOne,
+      "the same, with the journeys' reports by employee in that store and the store's own case partition in place of the tenant's shards",
+      email,
+    ),
     row(
       'the same digest delivered again',
       again,
