@@ -99,6 +99,9 @@ interface CompiledLexicon {
   intensifiers: Set<string>;
   generic: Set<string>;
   arrival: Set<string>;
+  waiting: Set<string>;
+  /** As written, accents and a final s off. */
+  queuePlaces: Set<string>;
 }
 
 const lexicons = new Map<Locale, CompiledLexicon>();
@@ -123,6 +126,8 @@ function lexiconOf(locale: Locale): CompiledLexicon {
     intensifiers: new Set(words.intensifiers.map(plain)),
     generic: new Set(words.generic.map((word) => stemOf(word, locale))),
     arrival: new Set(words.arrival.map((word) => stems(word, locale).join(' '))),
+    waiting: new Set(words.waiting.map(plain)),
+    queuePlaces: new Set(words.queuePlaces.map((word) => singular(plain(word)))),
   };
   lexicons.set(locale, compiled);
   return compiled;
@@ -246,6 +251,11 @@ function hitsOf(
       let theme = entry.theme;
       if (theme === themes.delivery && entry.arrival && context.kind === 'in-store') continue;
       if (theme === themes.wait && context.kind === 'online' && themes.delivery >= 0) theme = themes.delivery;
+      // "esperei 40 minutos no caixa": the checkout is where the customer waited, not what was paid.
+      if (entry.stems.length === 1 && theme !== themes.wait && waitedAt(tokens, i, lexicon)) {
+        if (themes.wait < 0) continue;
+        theme = themes.wait;
+      }
       hits.push({ source: entry.theme, theme, start: i, end });
     }
     for (const exclusion of compiledLocale.exclusions.get(singular(token.plain)) ?? []) {
@@ -254,6 +264,13 @@ function hitsOf(
     }
   });
   return hits.filter((hit) => !excluded.has(`${hit.source}#${tokens[hit.start]!.sentence}`));
+}
+
+/** Whether the word at `at` is a place a queue forms at, after a word of waiting one's turn in its clause. */
+function waitedAt(tokens: Token[], at: number, lexicon: CompiledLexicon): boolean {
+  if (!lexicon.queuePlaces.has(singular(tokens[at]!.plain))) return false;
+  for (let i = at - 1; i >= 0 && tokens[i]!.clause === tokens[at]!.clause; i--) if (lexicon.waiting.has(tokens[i]!.plain)) return true;
+  return false;
 }
 
 /** An opinion word within two words of a generic keyword, in its clause ("produto ruim", "ótimo produto"). */
