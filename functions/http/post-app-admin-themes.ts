@@ -10,6 +10,8 @@ export const contract = {
     slug: "The theme's slug (with action=delete, the theme deleted)",
     'name.pt-BR': 'Its name in pt-BR (also name.es, name.en)',
     'keywords.pt-BR': 'Its pt-BR keywords, one a line (also keywords.es, keywords.en)',
+    'exclude.pt-BR':
+      'Its pt-BR exclusions, one a line: words or phrases that cancel its keywords in their sentence (also exclude.es, exclude.en)',
     theme: 'With action=keyword: the slug of the theme the phrase joins',
     phrase: "With action=keyword: the suggestion's phrase",
     language: "With action=keyword: the phrase's language (pt, es, en)",

@@ -225,18 +225,21 @@ export const analysisStore: AnalysisStore = {
         TableName: db().tableName,
         Key: keys.transaction(tenantId, transactionId),
         UpdateExpression: 'SET #analysis.#phrases = :counted',
-        ConditionExpression: `#version = :version AND #analysis.#counted.#v = :version AND ${previous ? '#analysis.#phrases.#v = :previous' : 'attribute_not_exists(#analysis.#phrases)'}`,
+        // The phrases counted still the ones read (their version, and their list: a reanalysis keeps the version), so
+        // that a redelivery, a second reanalysis or one at the same time counts nothing twice.
+        ConditionExpression: `#version = :version AND #analysis.#counted.#v = :version AND ${previous ? '#analysis.#phrases.#v = :previous AND #analysis.#phrases.#list = :previousList' : 'attribute_not_exists(#analysis.#phrases)'}`,
         ExpressionAttributeNames: {
           '#analysis': 'analysis',
           '#phrases': 'phrases_counted',
           '#counted': 'counted',
           '#v': 'version',
           '#version': 'answer_version',
+          ...(previous ? { '#list': 'phrases' } : {}),
         },
         ExpressionAttributeValues: {
           ':counted': counted,
           ':version': counted.version,
-          ...(previous ? { ':previous': previous.version } : {}),
+          ...(previous ? { ':previous': previous.version, ':previousList': previous.phrases } : {}),
         },
       },
       [
@@ -285,11 +288,25 @@ export const analysisStore: AnalysisStore = {
       score: analysis.score,
       day: analysis.day,
     };
+    const stored = {
+      language: analysis.language,
+      sentiment: analysis.sentiment,
+      themes: analysis.themes,
+      ...(analysis.aspects ? { aspects: analysis.aspects } : {}),
+      key_phrases: analysis.keyPhrases,
+      counted,
+    };
     const saved = await updateCounting(
       {
         TableName: tableName,
         Key: keys.transaction(tenantId, transactionId),
-        UpdateExpression: 'SET #analysis = :analysis',
+        // A first analysis writes the whole map; a later one each of its attributes, keeping `phrases_counted` (the
+        // suggestions it counted, which its own write moves and a correction or an erasure takes back).
+        UpdateExpression: previous
+          ? `SET ${Object.keys(stored)
+              .map((name) => `#analysis.#a_${name} = :a_${name}`)
+              .join(', ')}${analysis.aspects ? '' : ' REMOVE #analysis.#a_aspects'}`
+          : 'SET #analysis = :analysis',
         // The answer still at this version, and the analysis still the one read (its version and themes: a reanalysis
         // keeps the version): a redelivery or a race counts nothing.
         // An erasure since (its customer's comment gone) takes no analysis either.
@@ -299,17 +316,20 @@ export const analysisStore: AnalysisStore = {
           '#analysis': 'analysis',
           '#erased': 'erased_at',
           '#version': 'answer_version',
-          ...(previous ? { '#counted': 'counted', '#v': 'version', '#themes': 'themes', '#aspects': 'aspects' } : {}),
+          ...(previous
+            ? {
+                '#counted': 'counted',
+                '#v': 'version',
+                '#themes': 'themes',
+                '#aspects': 'aspects',
+                ...Object.fromEntries(['aspects', ...Object.keys(stored)].map((name) => [`#a_${name}`, name])),
+              }
+            : {}),
         },
         ExpressionAttributeValues: {
-          ':analysis': {
-            language: analysis.language,
-            sentiment: analysis.sentiment,
-            themes: analysis.themes,
-            ...(analysis.aspects ? { aspects: analysis.aspects } : {}),
-            key_phrases: analysis.keyPhrases,
-            counted,
-          },
+          ...(previous
+            ? Object.fromEntries(Object.entries(stored).map(([name, value]) => [`:a_${name}`, value]))
+            : { ':analysis': stored }),
           ':version': analysis.version,
           ...(previous ? { ':previous': previous.version, ':previousThemes': previous.themes } : {}),
           ...(previous?.aspects ? { ':previousAspects': previous.aspects } : {}),

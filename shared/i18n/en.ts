@@ -887,6 +887,7 @@ export const enAdminThemes: AdminThemesCatalogue = {
   'admin.themes.name': 'Name',
   'admin.themes.keywords': 'Keywords',
   'admin.themes.exclude': 'Exclusions',
+  'admin.themes.excludeListed': 'Not counted in a sentence with:',
   'admin.themes.excludeHint':
     'Words or phrases that, in the same sentence of a comment, cancel the theme\'s keywords ("the box" of a parcel). One a line, up to {max} per language of up to {length} characters each.',
   'admin.themes.keywordsHint': 'One a line (or separated by commas), up to {max} per language of up to {length} characters each.',

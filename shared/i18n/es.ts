@@ -892,6 +892,7 @@ export const esAdminThemes: AdminThemesCatalogue = {
   'admin.themes.name': 'Nombre',
   'admin.themes.keywords': 'Palabras clave',
   'admin.themes.exclude': 'Exclusiones',
+  'admin.themes.excludeListed': 'No cuenta en la oración con:',
   'admin.themes.excludeHint':
     'Palabras o frases que, en la misma oración del comentario, anulan las palabras clave del tema ("la caja" de un paquete). Una por línea, hasta {max} por idioma y {length} caracteres cada una.',
   'admin.themes.keywordsHint': 'Una por línea (o separadas por comas), hasta {max} por idioma y {length} caracteres cada una.',

@@ -879,6 +879,7 @@ export const ptBRAdminThemes = {
   'admin.themes.name': 'Nome',
   'admin.themes.keywords': 'Palavras-chave',
   'admin.themes.exclude': 'Exclusões',
+  'admin.themes.excludeListed': 'Não conta na frase com:',
   'admin.themes.excludeHint':
     'Palavras ou frases que, na mesma frase do comentário, anulam as palavras-chave do tema ("a caixa" de uma embalagem). Uma por linha, até {max} por idioma e {length} caracteres cada.',
   'admin.themes.keywordsHint': 'Uma por linha (ou separadas por vírgula), até {max} por idioma e {length} caracteres cada.',

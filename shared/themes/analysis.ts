@@ -38,6 +38,13 @@ const contextOf = (journey: { online?: boolean | undefined } | undefined, bucket
   fallback: bucket ? BUCKET_POLARITY[bucket] : sentiment,
 });
 
+/** A list of mentions as a set: each theme with its polarity, in slug order. */
+const mentionsOf = (aspects: readonly { theme: string; sentiment: Sentiment }[]) =>
+  aspects
+    .map((aspect) => `${aspect.theme}:${aspect.sentiment}`)
+    .sort()
+    .join('|');
+
 /** The counter changes that take `counted` back (-1) or add it (+1), for each theme it names. */
 export function themeDeltas(
   answer: Pick<AnalysedAnswer, 'storeId' | 'employeeId' | 'journeyId'>,
@@ -132,8 +139,9 @@ export function commentAnalysis(ports: AnalysisPorts) {
     /**
      * Matches an analysed answer's comment against the tenant's current themes (what Comprehend read of it kept: no new
      * call) and moves its counts from the themes it counted to the new ones, through the same conditional write: what
-     * it counted is taken back, so running it again, or at the same time, counts nothing twice. An answer not analysed
-     * yet (or corrected since) is analysed in full.
+     * it counted is taken back, so running it again, or at the same time, counts nothing twice. Its suggestions move
+     * too (the phrases no theme covers, counted only for a comment with no theme). An answer not analysed yet (or
+     * corrected since) is analysed in full.
      */
     async reanalyse(tenantId: number, transactionId: number): Promise<AnalysisOutcome> {
       const answer = await ports.answers.read(tenantId, transactionId);
@@ -143,19 +151,35 @@ export function commentAnalysis(ports: AnalysisPorts) {
       if (!counted || counted.version < answer.version || !read) return service.analyse(tenantId, transactionId, answer.version);
       const settings = await ports.settings(tenantId);
       const journey = settings.journeys.find((j) => j.id === answer.journeyId);
-      const aspects = analyseThemes(
-        answer.comment,
-        read.language,
-        themesOf(settings),
-        contextOf(journey, counted.bucket, counted.sentiment),
-      );
+      const themesNow = themesOf(settings);
+      const aspects = analyseThemes(answer.comment, read.language, themesNow, contextOf(journey, counted.bucket, counted.sentiment));
       const themes = aspects.map((aspect) => aspect.theme);
-      if (JSON.stringify(themes) === JSON.stringify(counted.themes) && JSON.stringify(aspects) === JSON.stringify(counted.aspects))
-        return 'unchanged';
-      const analysis = { ...counted, ...read, themes, aspects };
-      const deltas = [...themeDeltas(answer, counted, -1), ...themeDeltas(answer, analysis, 1)];
-      const listing = listingChange(answer, analysis);
-      return (await ports.answers.save(tenantId, transactionId, analysis, counted, deltas, listing)) === 'saved' ? 'analysed' : 'stale';
+      let outcome: AnalysisOutcome = 'unchanged';
+      // The same mentions in another order (the configuration reads its themes back in slug order) move nothing.
+      if (mentionsOf(aspects) !== mentionsOf(counted.aspects ?? []) || themes.length !== counted.themes.length) {
+        const analysis = { ...counted, ...read, themes, aspects };
+        const deltas = [...themeDeltas(answer, counted, -1), ...themeDeltas(answer, analysis, 1)];
+        const listing = listingChange(answer, analysis);
+        if ((await ports.answers.save(tenantId, transactionId, analysis, counted, deltas, listing)) !== 'saved') return 'stale';
+        outcome = 'analysed';
+      }
+      // The suggestions move with the themes: a comment with a theme now suggests nothing, one with none now suggests its
+      // phrases no theme covers (what one analysis with these themes would have counted). Written only if the phrases
+      // counted are still the ones read, so a second run, or one at the same time, counts nothing twice.
+      const phrases = {
+        version: counted.version,
+        day: counted.day,
+        language: read.language,
+        phrases: aspects.length ? [] : uncoveredPhrases(read.keyPhrases, read.language, themesNow),
+        negative: (counted.bucket ? BUCKET_POLARITY[counted.bucket] : counted.sentiment) === 'negative',
+      };
+      const before = answer.phrases;
+      const same = (before?.phrases.map((phrase) => phrase.key).join('|') ?? '') === phrases.phrases.map((phrase) => phrase.key).join('|');
+      if (!same || (before && before.version !== counted.version)) {
+        if ((await ports.answers.countPhrases(tenantId, transactionId, answer, phrases, before ?? null)) !== 'saved') return 'stale';
+        outcome = 'analysed';
+      }
+      return outcome;
     },
   };
   return service;

@@ -13,7 +13,10 @@ import type { Locale } from '../locale.js';
  * - `generic`: words that never make a theme alone ("produto", "loja", "compra"): a keyword among them counts only
  *   with an opinion word within two words of it in its clause ("produto ruim", "ótimo produto");
  * - `arrival`: the words of a parcel's arrival ("chegou", "recebi", "prazo"): a mention of `delivery` only where the
- *   journey is not in a place ("a comida chegou fria" is not a delivery).
+ *   journey is not in a place ("a comida chegou fria" is not a delivery);
+ * - `waiting`, `queuePlaces`: a place a queue forms at ("caixa", "caja", "checkout") after a word of waiting one's turn
+ *   in its clause ("esperei 40 minutos no caixa") is where the customer waited: a mention of `wait`, not of the place's
+ *   own theme ("paguei no caixa", "o caixa errou o troco" stay payment).
  */
 export interface Lexicon {
   positive: readonly string[];
@@ -24,6 +27,8 @@ export interface Lexicon {
   intensifiers: readonly string[];
   generic: readonly string[];
   arrival: readonly string[];
+  waiting: readonly string[];
+  queuePlaces: readonly string[];
 }
 
 /** A list written as one string, its entries separated by commas (a phrase keeps its spaces). */
@@ -64,6 +69,8 @@ export const LEXICONS: Record<Locale, Lexicon> = {
     intensifiers: list('muito, mto, mt, super, demais, extremamente, totalmente, tão, bastante, mega, bem'),
     generic: list('produto, produtos, loja, compra, pedido, item, mercadoria, serviço'),
     arrival: list('chegou, chegar, chegada, recebi, receber, recebido, prazo, veio, vieram'),
+    waiting: list('esperei, esperamos, esperando, esperar, aguardei, aguardamos, aguardando, aguardar'),
+    queuePlaces: list('caixa, caixas'),
   },
   es: {
     positive: list(`bueno, buena, buen, buenos, excelente, perfecto, perfecta, genial, encantó, encanta, recomiendo,
@@ -83,6 +90,8 @@ export const LEXICONS: Record<Locale, Lexicon> = {
     intensifiers: list('muy, súper, super, tan, demasiado, bastante, extremadamente, totalmente'),
     generic: list('producto, productos, tienda, compra, pedido, artículo, servicio'),
     arrival: list('llegó, llegar, llega, llegado, recibí, recibir, plazo, vino'),
+    waiting: list('esperé, esperamos, esperando, esperar, aguardé'),
+    queuePlaces: list('caja, cajas'),
   },
   en: {
     positive: list(`good, great, excellent, perfect, amazing, love, loved, recommend, fast, quick, quickly, early, friendly,
@@ -99,5 +108,7 @@ export const LEXICONS: Record<Locale, Lexicon> = {
     intensifiers: list('very, so, really, too, super, extremely, absolutely, totally, way'),
     generic: list('product, products, store, shop, purchase, order, item, service'),
     arrival: list('arrived, arrive, arrival, received, receive, came, got, showed up'),
+    waiting: list('waited, waiting, wait'),
+    queuePlaces: list('checkout, checkouts, till, tills, register, registers'),
   },
 };

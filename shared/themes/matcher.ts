@@ -1,6 +1,6 @@
-import snowball from 'snowball-stemmers';
 import { stemmer as portugueseStem } from '@orama/stemmers/portuguese';
 import { stemmer as spanishStem } from '@orama/stemmers/spanish';
+import { stem as englishStem } from 'porter2';
 import { LOCALES, type Locale } from '../locale.js';
 import { LEXICONS } from './lexicon.js';
 import { MAX_THEMES_PER_COMMENT, type Theme } from './theme.js';
@@ -19,14 +19,15 @@ export interface MatchContext {
 }
 
 /**
- * Snowball's stemmers. Portuguese and Spanish from `@orama/stemmers` (Snowball's own JavaScript output: the same stems
- * as `snowball-stemmers`, checked on every word of the corpus and the lexicons, 3 to 4 times faster, which is most of
- * compiling a tenant's themes); English stays `snowball-stemmers`' Porter2 (orama's is the older Porter).
+ * Snowball's stemmers, in their fastest JavaScript: Portuguese and Spanish from `@orama/stemmers` (Snowball's own
+ * JavaScript output), English from `porter2` (Snowball's Porter2; orama's English is the older Porter). Each gives the
+ * stems `snowball-stemmers` gave on every word of the corpus, the defaults and the lexicons (test/unit/stemmers.test.ts),
+ * 3 to 7 times faster: stemming was most of compiling a tenant's themes, and `snowball-stemmers`' English most of that.
  */
 const STEMMERS: Record<Locale, { stem(word: string): string }> = {
   'pt-BR': { stem: portugueseStem },
   es: { stem: spanishStem },
-  en: snowball.newStemmer('english'),
+  en: { stem: englishStem },
 };
 
 /** Lower case, accents off: how exclusions, negators and contrast words are compared. */
@@ -99,6 +100,9 @@ interface CompiledLexicon {
   intensifiers: Set<string>;
   generic: Set<string>;
   arrival: Set<string>;
+  waiting: Set<string>;
+  /** As written, accents and a final s off. */
+  queuePlaces: Set<string>;
 }
 
 const lexicons = new Map<Locale, CompiledLexicon>();
@@ -123,6 +127,8 @@ function lexiconOf(locale: Locale): CompiledLexicon {
     intensifiers: new Set(words.intensifiers.map(plain)),
     generic: new Set(words.generic.map((word) => stemOf(word, locale))),
     arrival: new Set(words.arrival.map((word) => stems(word, locale).join(' '))),
+    waiting: new Set(words.waiting.map(plain)),
+    queuePlaces: new Set(words.queuePlaces.map((word) => singular(plain(word)))),
   };
   lexicons.set(locale, compiled);
   return compiled;
@@ -246,6 +252,11 @@ function hitsOf(
       let theme = entry.theme;
       if (theme === themes.delivery && entry.arrival && context.kind === 'in-store') continue;
       if (theme === themes.wait && context.kind === 'online' && themes.delivery >= 0) theme = themes.delivery;
+      // "esperei 40 minutos no caixa": the checkout is where the customer waited, not what was paid.
+      if (entry.stems.length === 1 && theme !== themes.wait && waitedAt(tokens, i, lexicon)) {
+        if (themes.wait < 0) continue;
+        theme = themes.wait;
+      }
       hits.push({ source: entry.theme, theme, start: i, end });
     }
     for (const exclusion of compiledLocale.exclusions.get(singular(token.plain)) ?? []) {
@@ -254,6 +265,13 @@ function hitsOf(
     }
   });
   return hits.filter((hit) => !excluded.has(`${hit.source}#${tokens[hit.start]!.sentence}`));
+}
+
+/** Whether the word at `at` is a place a queue forms at, after a word of waiting one's turn in its clause. */
+function waitedAt(tokens: Token[], at: number, lexicon: CompiledLexicon): boolean {
+  if (!lexicon.queuePlaces.has(singular(tokens[at]!.plain))) return false;
+  for (let i = at - 1; i >= 0 && tokens[i]!.clause === tokens[at]!.clause; i--) if (lexicon.waiting.has(tokens[i]!.plain)) return true;
+  return false;
 }
 
 /** An opinion word within two words of a generic keyword, in its clause ("produto ruim", "ótimo produto"). */

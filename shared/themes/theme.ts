@@ -3,8 +3,8 @@ import type { Locale } from '../locale.js';
 /**
  * A theme is the tenant's: a slug, its name and its keywords in each language. A comment mentions a theme when one of
  * the keywords of its language appears in it, ignoring case and accents and taking plurals and common inflections:
- * both sides are cut to their Snowball stems (snowball-stemmers: the Portuguese, Spanish and English stemmers in
- * pure JavaScript, 30 kB, no dependencies). A keyword may be a phrase: its words in the same order.
+ * both sides are cut to their Snowball stems (shared/themes/matcher.ts: the Portuguese, Spanish and English stemmers
+ * in pure JavaScript, no dependencies). A keyword may be a phrase: its words in the same order.
  */
 export interface Theme {
   slug: string;
@@ -611,6 +611,10 @@ export const DEFAULT_THEMES: readonly Theme[] = [
         'caixa veio',
         'caixa chegou',
         'caixa maravilhosa',
+        'caixa amassada',
+        'caixa rasgada',
+        'caixa molhada',
+        'caixa danificada',
         'caixa eletronico',
         'montar',
         'dinheiro de volta',

@@ -221,7 +221,7 @@ function themeItem(frame: ThemesFrame, base: string, version: number, theme: The
     (locale) =>
       html`<li><span class="hint">${t(`admin.themes.languages.${locale}`)}:</span> <span lang="${locale}"><strong>${theme.name[locale]}</strong> — ${
         theme.keywords[locale].length ? theme.keywords[locale].join(', ') : t('admin.themes.noKeywords')
-      }</span></li>`,
+      }</span>${exclusionsOf(frame, theme, locale)}</li>`,
   )}</ul>
 ${postForm(
   base + APP_ADMIN_THEMES_PATH,
@@ -231,6 +231,14 @@ ${submitButton(t('admin.themes.delete'), name, 'secondary')}`,
   html` class="actions"`,
 )}
 </li>`;
+}
+
+/** A theme's exclusions in one language, after its keywords (nothing when it has none there). */
+function exclusionsOf({ t }: ThemesFrame, theme: Theme, locale: Locale): SafeHtml | '' {
+  const words = theme.exclude?.[locale] ?? [];
+  return words.length
+    ? html`<br><span class="hint">${t('admin.themes.excludeListed')}</span> <span lang="${locale}">${words.join(', ')}</span>`
+    : '';
 }
 
 /** Each form field's label and input id, for the problems box's links. */

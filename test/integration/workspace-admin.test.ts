@@ -55,6 +55,17 @@ const post = (url: string, cookie: string, form: [string, string][], headers: Re
     body: Buffer.from(new URLSearchParams(form).toString()),
   });
 
+/** The theme form's fields as the page fills them: what a browser sends back when nothing is changed. */
+function themeFormOf(page: string): [string, string][] {
+  const start = page.indexOf('<section class="card form" id="theme-form"');
+  const form = page.slice(start, page.indexOf('</form>', start));
+  const decode = (text: string) =>
+    text.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => ({ '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" })[entity]!);
+  return [
+    ...form.matchAll(/<input\b[^>]*\bname="([^"]*)"[^>]*\bvalue="([^"]*)"|<textarea\b[^>]*\bname="([^"]*)"[^>]*>([^<]*)<\/textarea>/g),
+  ].map((field): [string, string] => (field[1] !== undefined ? [field[1], decode(field[2]!)] : [field[3]!, decode(field[4]!)]));
+}
+
 async function config() {
   const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
   expect(read.status, read.text).toBe(200);
@@ -193,6 +204,76 @@ describe('the tenant admin pages', () => {
     expect(pageAfter).toContain('Tema parking salvo.');
     expect(pageAfter).not.toContain('Estes são os temas padrão');
     expect(pageAfter).not.toContain(`<h3 lang="pt-BR">${phrase}</h3>`);
+  });
+
+  it("sets a theme's exclusions through the page and through the API, each read back by the other, and an excluded phrase no longer makes the theme", async () => {
+    // Prepare: a comment on the car park's queue, read as waiting (the default theme's "fila") until excluded.
+    const comment = 'A fila do estacionamento estava enorme';
+    const analysed = async (phone: string) => {
+      const sale = await registerSale(api, tenant.key, { store_id: 1, phone });
+      const answered = await chatbot({
+        method: 'POST',
+        path: '/survey',
+        key: tenant.chatbotKey,
+        body: { transactionId: sale, attemptId: 1, journey: 'loja', score: 4, classes: [], comment },
+      });
+      expect(answered.status, answered.text).toBe(201);
+      expect(await commentAnalyser.reanalyse(tenant.tenantId, sale)).toBe('analysed');
+      return sale;
+    };
+    const waiting = async () => {
+      const listed = await api({
+        path: '/public/answers',
+        key: tenant.key,
+        query: { theme: 'wait' },
+        headers: { 'x-service-user-token': tenant.userToken },
+      });
+      expect(listed.status, listed.text).toBe(200);
+      return (listed.body.data as { id: number; themes?: string[] }[]).map((answer) => answer.id);
+    };
+    const earlier = await analysed('11987654331');
+    const before = await config();
+    const wait = before.body.themes.find((theme: { slug: string }) => theme.slug === 'wait');
+
+    // Act: the manager edits the theme's form as the page filled it, adding one exclusion a line.
+    const form = themeFormOf((await get('/app/admin/themes?edit=wait', adminCookie)).body.toString()).map(
+      ([name, value]): [string, string] => (name === 'exclude.pt-BR' ? [name, `${value}\nfila do estacionamento`] : [name, value]),
+    );
+    const saved = await post('/app/admin/themes', adminCookie, form);
+    const afterPage = await config();
+    const page = (await get('/app/admin/themes?saved=wait', adminCookie)).body.toString();
+    const later = await analysed('11987654332');
+    const taggedBeforeReanalysis = await waiting();
+    expect(await commentAnalyser.reanalyse(tenant.tenantId, earlier)).toBe('analysed');
+    const taggedAfter = await waiting();
+    // Then through the API: an exclusion in Spanish, which the page shows in the list and in the theme's form.
+    const put = await api({
+      method: 'PUT',
+      path: '/public/admin/config',
+      key: tenant.adminKey,
+      headers: { 'if-match': afterPage.etag },
+      body: {
+        ...afterPage.body,
+        themes: afterPage.body.themes.map((theme: { slug: string; exclude: { es: string[] } }) =>
+          theme.slug === 'wait' ? { ...theme, exclude: { ...theme.exclude, es: [...theme.exclude.es, 'cola del parking'] } } : theme,
+        ),
+      },
+    });
+    const pageAfterApi = (await get('/app/admin/themes', adminCookie)).body.toString();
+    const formAfterApi = themeFormOf((await get('/app/admin/themes?edit=wait', adminCookie)).body.toString());
+
+    // Assess
+    expect([saved.status, saved.headers.location], saved.body.toString()).toEqual([303, '/app/admin/themes?saved=wait']);
+    const stored = afterPage.body.themes.find((theme: { slug: string }) => theme.slug === 'wait');
+    expect(stored).toEqual({ ...wait, exclude: { ...wait.exclude, 'pt-BR': [...wait.exclude['pt-BR'], 'fila do estacionamento'] } });
+    expect(page).toContain(`<span lang="pt-BR">${[...wait.exclude['pt-BR'], 'fila do estacionamento'].join(', ')}</span>`);
+    expect(taggedBeforeReanalysis).toContain(earlier);
+    expect(taggedBeforeReanalysis).not.toContain(later);
+    expect(taggedAfter).not.toContain(earlier);
+    expect(put.status, put.text).toBe(200);
+    expect(pageAfterApi).toContain(`<span lang="es">${[...wait.exclude.es, 'cola del parking'].join(', ')}</span>`);
+    expect(formAfterApi).toContainEqual(['exclude.es', [...wait.exclude.es, 'cola del parking'].join('\n')]);
+    expect(formAfterApi).toContainEqual(['exclude.pt-BR', [...wait.exclude['pt-BR'], 'fila do estacionamento'].join('\n')]);
   });
 
   it('adds a journey as PUT /public/admin/config would: the API reads it, a sale on it is accepted at once, the audit log names the admin', async () => {

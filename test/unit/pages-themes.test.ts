@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../shared/access/ports.js';
 import type { Locale } from '../../shared/locale.js';
 import type { ConfigDocument } from '../../shared/tenants/config-schema.js';
-import { DEFAULT_THEMES, MAX_KEYWORDS, type Theme } from '../../shared/themes/theme.js';
+import { DEFAULT_THEMES, MAX_KEYWORD_LENGTH, MAX_KEYWORDS, type Theme } from '../../shared/themes/theme.js';
 import type { Suggestion } from '../../shared/themes/suggestions.js';
 import { changeConfig } from '../../shared/workspace/admin-config-form.js';
 import { adminThemesForm, adminThemesPage, keywordsOf, slugOf } from '../../shared/workspace/admin-themes-page.js';
@@ -65,6 +65,24 @@ describe('the themes page', () => {
     );
   });
 
+  it("shows each theme's exclusions in their language after its keywords, and fills the edit form's exclusion fields", async () => {
+    const { show } = tenant(BASE);
+    const page = await show();
+    const edited = await show({ edit: 'wait' });
+    expect(page).toContain(
+      '<br><span class="hint">Não conta na frase com:</span> <span lang="pt-BR">esperava, esperavamos, esperado, esperada, esperar mais, na linha</span></li>',
+    );
+    expect(page).toContain('<span lang="en">expected, in line with, online</span>');
+    // A language without exclusions says nothing of them (staff has none in Spanish).
+    expect(page).toMatch(/<span lang="es"><strong>Personal<\/strong> — [^<]*<\/span><\/li>/);
+    expect(edited).toContain(
+      '<textarea id="t-exclude-pt-BR" name="exclude.pt-BR" rows="2" lang="pt-BR" aria-describedby="t-exclude-hint">esperava\nesperavamos\nesperado\nesperada\nesperar mais\nna linha</textarea>',
+    );
+    expect(edited).toContain(
+      '<textarea id="t-exclude-es" name="exclude.es" rows="2" lang="es" aria-describedby="t-exclude-hint">esperaba\nesperado</textarea>',
+    );
+  });
+
   it('shows each suggestion with its count and an example, a theme prefilled from the phrase or a keyword of a theme', async () => {
     const page = await tenant(BASE).show();
     expect(page).toContain('<h3 lang="pt-BR">app travando</h3>');
@@ -100,6 +118,66 @@ describe('the themes form', () => {
     ]);
     expect([saved.status, saved.location]).toEqual([303, '/app/admin/themes?saved=parking']);
     expect(held.config.themes).toEqual([...DEFAULT_THEMES, PARKING]);
+  });
+
+  it('saves exclusions typed one a line or by commas, in each language, and keeps none when all are empty', async () => {
+    const { held, post } = tenant({ ...BASE, themes: [PARKING] });
+    const form = (exclude: [string, string][]): [string, string][] => [
+      ['etag', String(held.version)],
+      ['original', 'parking'],
+      ['slug', 'parking'],
+      ['name.pt-BR', 'Estacionamento'],
+      ['name.es', 'Aparcamiento'],
+      ['name.en', 'Parking'],
+      ['keywords.pt-BR', 'estacionamento\nvaga'],
+      ['keywords.es', 'aparcamiento'],
+      ...exclude,
+    ];
+    const saved = await post(
+      form([
+        ['exclude.pt-BR', ' vaga de emprego \n\nvaga de emprego, vaga preferencial'],
+        ['exclude.es', ''],
+        ['exclude.en', 'parking ticket'],
+      ]),
+    );
+    const stored = held.config.themes?.[0];
+    const cleared = await post(
+      form([
+        ['exclude.pt-BR', '\n'],
+        ['exclude.en', ''],
+      ]),
+    );
+
+    expect([saved.status, saved.location]).toEqual([303, '/app/admin/themes?saved=parking']);
+    expect(stored?.exclude).toEqual({ 'pt-BR': ['vaga de emprego', 'vaga preferencial'], es: [], en: ['parking ticket'] });
+    expect(cleared.status).toBe(303);
+    expect(held.config.themes).toEqual([PARKING]);
+  });
+
+  it("refuses more exclusions than the schema's bound, or a longer one, naming the field; nothing saved", async () => {
+    const { held, post } = tenant({ ...BASE, themes: [PARKING] });
+    const theme: [string, string][] = [
+      ['etag', '3'],
+      ['original', 'parking'],
+      ['slug', 'parking'],
+      ['name.pt-BR', 'Estacionamento'],
+      ['name.es', 'Aparcamiento'],
+      ['name.en', 'Parking'],
+      ['keywords.pt-BR', 'estacionamento'],
+    ];
+    const many = Array.from({ length: MAX_KEYWORDS + 1 }, (_, i) => `vaga ${i}`).join('\n');
+    const tooMany = await post([...theme, ['exclude.pt-BR', many]]);
+    const tooLong = await post([...theme, ['exclude.es', `plaza ${'x'.repeat(MAX_KEYWORD_LENGTH)}`]]);
+
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.html).toContain(`<li><a href="#t-exclude-pt-BR">Exclusões (Português (Brasil))</a>: use no máximo ${MAX_KEYWORDS}</li>`);
+    expect(tooMany.html).toContain('<p class="field-error" id="t-exclude-pt-BR-error">');
+    expect(tooMany.html).toContain('aria-invalid="true">vaga 0\nvaga 1');
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.html).toContain(
+      `<li><a href="#t-exclude-es">Exclusões (Espanhol)</a>: use no máximo ${MAX_KEYWORD_LENGTH} caracteres</li>`,
+    );
+    expect(held.writes).toBe(0);
   });
 
   it('adds a suggestion as a keyword in its language, and deleting the last theme brings back the defaults', async () => {

@@ -6,7 +6,8 @@ const aspects = (comment: string, language: string, context = {}) =>
 
 describe('matching that reads as a person reads', () => {
   it('keeps the three example comments of the first themes issue', () => {
-    expect(matchThemes('A fila estava enorme, esperei 40 minutos no caixa', 'pt', DEFAULT_THEMES)).toEqual(['wait', 'payment']);
+    // The checkout there is where the queue was (below): waiting, not paying.
+    expect(matchThemes('A fila estava enorme, esperei 40 minutos no caixa', 'pt', DEFAULT_THEMES)).toEqual(['wait']);
     expect(matchThemes('El personal fue muy amable', 'es', DEFAULT_THEMES)).toEqual(['staff']);
     expect(matchThemes('Prices are too high for what you get', 'en', DEFAULT_THEMES)).toEqual(['price']);
   });
@@ -18,6 +19,23 @@ describe('matching that reads as a person reads', () => {
     expect(matchThemes('Só tinha um caixa aberto', 'pt', DEFAULT_THEMES)).toEqual(['payment']);
     expect(matchThemes('O carrinho de bebê veio com a roda quebrada', 'pt', DEFAULT_THEMES)).toEqual(['product']);
     expect(matchThemes('O carrinho do site esvazia sozinho', 'pt', DEFAULT_THEMES)).toEqual(['digital']);
+  });
+
+  it('reads the checkout one waited at as the place of a queue, and the one paid at, or a box, as before', () => {
+    expect(matchThemes('esperei 40 minutos no caixa', 'pt', DEFAULT_THEMES)).toEqual(['wait']);
+    expect(matchThemes('Fiquei esperando no caixa e o cartão não passou', 'pt', DEFAULT_THEMES)).toEqual(['wait', 'payment']);
+    expect(matchThemes('Esperé 20 minutos en caja', 'es', DEFAULT_THEMES)).toEqual(['wait']);
+    expect(matchThemes('Waited 20 minutes at the checkout', 'en', DEFAULT_THEMES)).toEqual(['wait']);
+    expect(matchThemes('paguei no caixa', 'pt', DEFAULT_THEMES)).toEqual(['payment']);
+    expect(matchThemes('o caixa errou o troco', 'pt', DEFAULT_THEMES)).toEqual(['payment']);
+    // Waiting in another clause leaves the checkout what it is.
+    expect(matchThemes('Esperei pouco, mas o caixa errou o troco', 'pt', DEFAULT_THEMES)).toEqual(['wait', 'payment']);
+    // A crushed box is a box (the checkout is "o caixa"): product, and delivery where it arrived so.
+    expect(matchThemes('caixa amassada', 'pt', DEFAULT_THEMES, { kind: 'online' })).toEqual(['product']);
+    expect(matchThemes('Chegou com a caixa amassada', 'pt', DEFAULT_THEMES, { kind: 'online' })).toEqual(['product', 'delivery']);
+    // A tenant with no wait theme: the checkout one waited at is not payment either.
+    const noWait = DEFAULT_THEMES.filter((theme) => theme.slug !== 'wait');
+    expect(matchThemes('esperei 40 minutos no caixa', 'pt', noWait)).toEqual([]);
   });
 
   it('reads waiting in an online journey as delivery, and arrival words in a place as no delivery', () => {

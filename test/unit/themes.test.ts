@@ -4,7 +4,7 @@ import { DEFAULT_THEMES, matchThemes, type Theme } from '../../shared/themes/the
 
 describe("matching a comment with the tenant's themes", () => {
   it.each([
-    ['A fila estava enorme, esperei 40 minutos no caixa', 'pt', ['wait', 'payment']],
+    ['A fila estava enorme, esperei 40 minutos no caixa', 'pt', ['wait']],
     ['El personal fue muy amable', 'es', ['staff']],
     ['Prices are too high for what you get', 'en', ['price']],
     ['O banheiro estava SUJO e o aplicativo travou', 'pt', ['cleanliness', 'digital']],
