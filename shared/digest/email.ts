@@ -20,6 +20,13 @@ export interface DigestEmailInput {
   unsubscribe: string;
 }
 
+/** A store's or a region's line, whether it needs attention, and whether it had answers. */
+export interface ScopeWords {
+  line: string;
+  attention: boolean;
+  answered: boolean;
+}
+
 /** A digest as words: what to do first, the lines of each journey and its stores, the complaints, the cases (the e-mail's text part, a chat summary, the page). */
 export interface DigestWords {
   subject: string;
@@ -36,8 +43,9 @@ export interface DigestWords {
     best: string[];
     worst: string[];
     few: string | null;
-    regions: { title: string; rows: { line: string; attention: boolean }[] } | null;
-    stores: { title: string; rows: { line: string; attention: boolean }[]; more: string | null };
+    regions: { title: string; rows: ScopeWords[] } | null;
+    /** The stores listed (those needing attention first), and the words and count of those that are not. */
+    stores: { title: string; rows: ScopeWords[]; more: string | null; unlisted: number };
   }[];
   /** The top complaints, each with its examples, and the praise; the title always, a line when there are none. */
   themes: { title: string; items: { theme: string; examples: string[] }[]; none: string | null };
@@ -104,7 +112,7 @@ export function digestWords({
   const caseLine = (c: DigestCase) =>
     t('digest.case', { number: caseLabel(c), store: c.store, score: c.score, age: c.age_days, owner: owner(c), due: times.when(c.due_at) });
   const list = (title: string, cases: DigestCase[]) => ({ title, lines: cases.length ? cases.map(caseLine) : [t('digest.noCases')] });
-  const rows = (list: ScopeRow[]) => list.map((r) => ({ line: rowLine(t, locale, r), attention: r.attention }));
+  const rows = (list: ScopeRow[]) => list.map((r) => ({ line: rowLine(t, locale, r), attention: r.attention, answered: r.answers > 0 }));
   const first = figures.first;
   return {
     subject: t('digest.subject', { period: figures.period, company, dates }),
@@ -146,6 +154,7 @@ export function digestWords({
           title: t('digest.stores'),
           rows: rows(j.stores),
           more: j.more_stores > 0 ? t('digest.moreStores', { count: j.more_stores }) : null,
+          unlisted: j.more_stores,
         },
       })),
     themes: {
