@@ -1,9 +1,9 @@
 import type { UserRecord } from '../access/ports.js';
 import type { ChatDelivery, ChatDigest, ChatEndpoint } from '../chat/ports.js';
-import { alertTranslator } from '../i18n/messages.js';
+import { alertTranslator, type AlertKey, type Translate } from '../i18n/messages.js';
 import type { Locale } from '../locale.js';
 import type { Settings } from '../settings/settings.js';
-import { digestWords } from './email.js';
+import { digestWords, type ScopeWords } from './email.js';
 import type { DigestFigures, DigestPeriod } from './figures.js';
 
 /*
@@ -29,9 +29,9 @@ export const endpointReader = (endpoint: ChatEndpoint): UserRecord => ({
 export const digestChatId = (period: DigestPeriod, from: string) => `digest-${period}-${from}`;
 
 /**
- * The summary's words, shorter than the e-mail's: what to do first, each journey's score and its stores needing
- * attention (3 at most), the top complaints, the overdue and open cases (3 each, with store, age and owner), a period
- * without answers said so with its last weeks; a link to the digest page.
+ * The summary's words, shorter than the e-mail's: what to do first, each journey's score and its stores by name (3 at
+ * most, those needing attention first), the top complaints, the overdue and open cases (3 each, with store, age and
+ * owner), a period without answers said so with its last weeks; a link to the digest page.
  */
 export function digestChat(input: { figures: DigestFigures; company: string; locale: Locale; timeZone: string; link: string }): ChatDigest {
   const { figures, locale } = input;
@@ -46,7 +46,8 @@ export function digestChat(input: { figures: DigestFigures; company: string; loc
       ...(words.quiet ? [[words.quiet.line, ...words.quiet.weeks].join(' ')] : []),
       ...words.journeys.flatMap((j) => [
         [`${j.name}: ${j.score}`, ...j.lines].join(' · '),
-        ...few([...(j.regions?.rows ?? []), ...j.stores.rows].filter((r) => r.attention)).map((r) => `! ${r.line}`),
+        ...(j.regions ? scopeLines(j.regions.rows, 0, words.attention, t) : []),
+        ...scopeLines(j.stores.rows, j.stores.unlisted, words.attention, t),
       ]),
       `${words.themes.title}: ${
         words.themes.items.length
@@ -66,6 +67,21 @@ export function digestChat(input: { figures: DigestFigures; company: string; loc
 
 /** How many stores, complaints and cases of each list a chat summary names. */
 export const CHAT_ITEMS = 3;
+
+/**
+ * A journey's stores (or regions) in chat, by name: the first CHAT_ITEMS with answers, in the e-mail's order (those
+ * needing attention first, marked), then how many more the digest page lists (without answers, or beyond them).
+ */
+function scopeLines(rows: ScopeWords[], unlisted: number, attention: string, t: Translate<AlertKey>): string[] {
+  const named = rows.filter((r) => r.answered).slice(0, CHAT_ITEMS);
+  // A journey without answers is said so on its own line: its stores, none answered, are not counted there.
+  if (!named.length) return [];
+  const more = rows.length - named.length + unlisted;
+  return [
+    ...named.map((r) => (r.attention ? `! ${r.line} (${attention})` : `• ${r.line}`)),
+    ...(more > 0 ? [`• ${t('digest.moreStores', { count: more })}`] : []),
+  ];
+}
 
 /** The chat queue's message of a period's digest to one endpoint. */
 export const digestChatDelivery = (

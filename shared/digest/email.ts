@@ -3,7 +3,7 @@ import { alertTranslator, type Translate, type AlertKey } from '../i18n/messages
 import { timesOf } from '../i18n/times.js';
 import type { Locale } from '../locale.js';
 import { brandColour } from '../brand/brand.js';
-import { emailButton } from '../surveys/compose.js';
+import { emailButton, emailColumn } from '../surveys/compose.js';
 import type { DigestCase, DigestFigures, JourneyDigest, RankedRow, ScopeRow } from './figures.js';
 import { caseLabel } from '../cases/record.js';
 
@@ -18,6 +18,13 @@ export interface DigestEmailInput {
   link: string;
   /** The reader's one-click unsubscribe page (shared/digest/unsubscribe.ts). */
   unsubscribe: string;
+}
+
+/** A store's or a region's line, whether it needs attention, and whether it had answers. */
+export interface ScopeWords {
+  line: string;
+  attention: boolean;
+  answered: boolean;
 }
 
 /** A digest as words: what to do first, the lines of each journey and its stores, the complaints, the cases (the e-mail's text part, a chat summary, the page). */
@@ -36,8 +43,9 @@ export interface DigestWords {
     best: string[];
     worst: string[];
     few: string | null;
-    regions: { title: string; rows: { line: string; attention: boolean }[] } | null;
-    stores: { title: string; rows: { line: string; attention: boolean }[]; more: string | null };
+    regions: { title: string; rows: ScopeWords[] } | null;
+    /** The stores listed (those needing attention first), and the words and count of those that are not. */
+    stores: { title: string; rows: ScopeWords[]; more: string | null; unlisted: number };
   }[];
   /** The top complaints, each with its examples, and the praise; the title always, a line when there are none. */
   themes: { title: string; items: { theme: string; examples: string[] }[]; none: string | null };
@@ -104,7 +112,7 @@ export function digestWords({
   const caseLine = (c: DigestCase) =>
     t('digest.case', { number: caseLabel(c), store: c.store, score: c.score, age: c.age_days, owner: owner(c), due: times.when(c.due_at) });
   const list = (title: string, cases: DigestCase[]) => ({ title, lines: cases.length ? cases.map(caseLine) : [t('digest.noCases')] });
-  const rows = (list: ScopeRow[]) => list.map((r) => ({ line: rowLine(t, locale, r), attention: r.attention }));
+  const rows = (list: ScopeRow[]) => list.map((r) => ({ line: rowLine(t, locale, r), attention: r.attention, answered: r.answers > 0 }));
   const first = figures.first;
   return {
     subject: t('digest.subject', { period: figures.period, company, dates }),
@@ -146,6 +154,7 @@ export function digestWords({
           title: t('digest.stores'),
           rows: rows(j.stores),
           more: j.more_stores > 0 ? t('digest.moreStores', { count: j.more_stores }) : null,
+          unlisted: j.more_stores,
         },
       })),
     themes: {
@@ -190,8 +199,12 @@ const shareOf = (j: JourneyDigest, score: number | null) => {
 /** A vetted constant: the style of a line of figures. */
 const cell = raw('padding:4px 0;font:15px/1.4 Arial,sans-serif;color:#111827');
 
+/** The digest e-mail's column: at most this wide (fluid below it), and this wide in Outlook for Windows. */
+export const DIGEST_WIDTH = 640;
+
 /**
- * The digest e-mail: one fluid column (100% wide up to 640 px: 390 to 700 px screens scroll nowhere), tables and bars
+ * The digest e-mail: one fluid column (100% wide up to DIGEST_WIDTH, 640 px, Outlook's ghost table around it:
+ * emailColumn; 390 to 700 px screens scroll nowhere), tables and bars
  * drawn with table cells, inline styles, no image nor script; its text part says the same in the same words.
  */
 export function digestEmail(input: DigestEmailInput): { subject: string; html: string; text: string } {
@@ -236,12 +249,13 @@ ${w.few && html`<p style="margin:8px 0 0;font:13px Arial,sans-serif;color:#4b556
     );
   });
   const first = words.first;
-  // Outlook for Windows ignores max-width: a fixed 640 px table around the column there (a "ghost table"), skipped elsewhere.
   const document = html`<!doctype html><html lang="${locale}" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="x-apple-disable-message-reformatting"><title>${words.subject}</title></head>
 <body style="margin:0;padding:0;background:#f3f4f6">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" bgcolor="#f3f4f6"><tr><td align="center" style="padding:12px">
-<!--[if mso]><table role="presentation" width="640" cellpadding="0" cellspacing="0" align="center"><tr><td width="640"><![endif]-->
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" bgcolor="#ffffff" style="max-width:640px;background:#ffffff;border-top:4px solid ${colour}"><tr><td style="padding:16px">
+${emailColumn(
+  DIGEST_WIDTH,
+  html`border-top:4px solid ${colour}`,
+  html`<tr><td style="padding:16px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0">
 <tr><td style="padding:0 0 8px"><p style="margin:0;font:bold 16px Arial,sans-serif;color:#111827">${input.company}</p><h1 style="margin:4px 0;font:bold 20px Arial,sans-serif;color:#111827">${words.subject}</h1><p style="margin:0;${cell}">${words.intro}</p></td></tr>
 <tr><td style="padding:12px;background:#fef3c7;border-left:4px solid #b45309"><p style="margin:0 0 8px;font:bold 16px/1.4 Arial,sans-serif;color:#111827">${first.line}</p>${first.link && html`<a href="${first.link}" style="color:#1f2937;font:bold 15px Arial,sans-serif;display:inline-block;padding:6px 0">${first.open}</a>`}</td></tr>
@@ -257,8 +271,8 @@ ${caseLists}
 ${words.more && html`<tr><td style="${cell}">${words.more}</td></tr>`}
 <tr><td style="padding:16px 0;border-top:1px solid #e5e7eb">${emailButton({ href: link, label: t('digest.open'), width: 280, colour })}
 <p style="margin:12px 0 0;font:13px/1.4 Arial,sans-serif;color:#4b5563">${t('digest.optOut', { period: figures.period })} <a href="${input.unsubscribe}" style="color:#374151;display:inline-block;padding:6px 0">${t('digest.unsubscribeLink')}</a></p></td></tr>
-</table></td></tr></table>
-<!--[if mso]></td></tr></table><![endif]-->
+</table></td></tr>`,
+)}
 </td></tr></table>
 </body></html>`;
   return {

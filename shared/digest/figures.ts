@@ -273,7 +273,10 @@ export interface DigestRequest {
   /** A period of the reader's own (both or neither): instead of `period`'s last whole one. */
   from?: string | undefined;
   to?: string | undefined;
+  /** The moment whose period (`period`'s last whole one) is read. */
   now: Date;
+  /** The moment the cases' ages are read at: `now` unless said (a period's e-mail names its period by a moment in it). */
+  readAt?: Date | undefined;
 }
 
 type Row = ResultRow;
@@ -360,7 +363,7 @@ export async function digestFigures(ports: DigestPorts, request: DigestRequest, 
   );
   const answered = journeys.some((j) => j.responses > 0);
   const [cases, themes, lastWeeks] = await Promise.all([
-    casesOf(ports, tenantId, stores, now),
+    casesOf(ports, tenantId, stores, request.readAt ?? now),
     answered ? themesOf(ports, request, settings, span, stores, user) : { themes: [], praise: [] },
     answered ? [] : quietWeeks(ports, tenantId, settings, span, store, user),
   ]);

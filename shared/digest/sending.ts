@@ -161,7 +161,7 @@ export async function handleDigest(ports: DigestSendingPorts, message: DigestMes
   if (!user || !getsDigest(user, period, period === 'day' ? await ports.figures.settings(tenantId) : {})) return 'nobody';
   if (!(await ports.claims.claim(tenantId, user.name, period, from, now))) return 'duplicate';
   try {
-    await sendDigest(ports, tenantId, user, period, from);
+    await sendDigest(ports, tenantId, user, period, from, now);
   } catch (error) {
     await ports.claims.release(tenantId, user.name, period, from, now);
     throw error;
@@ -187,7 +187,7 @@ async function sendChatDigest(
   if (!endpoint) return 'nobody';
   const figures = await digestFigures(
     { ...ports.figures, baseUrl: ports.baseUrl },
-    { tenantId, period, now: periodEnd(period, from) },
+    { tenantId, period, now: periodEnd(period, from), readAt: now },
     Promise.resolve(endpointReader(endpoint)),
   );
   const digest = digestChat({
@@ -201,18 +201,19 @@ async function sendChatDigest(
   return 'sent';
 }
 
-async function sendDigest(ports: DigestSendingPorts, tenantId: number, user: UserRecord, period: DigestPeriod, from: string) {
+async function sendDigest(ports: DigestSendingPorts, tenantId: number, user: UserRecord, period: DigestPeriod, from: string, now: Date) {
   const settings = await ports.figures.settings(tenantId);
   const sender = settings.delivery.email?.from;
   if (!sender) {
     logger.warn('A digest was not sent: the tenant has no e-mail sender', { tenantId });
     return;
   }
-  // The period the message names, whenever it is read: a retry the next day still sends last week's digest. The user's
-  // regions are resolved to their stores as a request's are (docs/regions.md): the stored scope names regions only.
+  // The period the message names, whenever it is read: a retry the next day still sends last week's digest; the cases'
+  // ages as they are when it is sent. The user's regions are resolved to their stores as a request's are
+  // (docs/regions.md): the stored scope names regions only.
   const figures = await digestFigures(
     { ...ports.figures, baseUrl: ports.baseUrl },
-    { tenantId, period, now: periodEnd(period, from) },
+    { tenantId, period, now: periodEnd(period, from), readAt: now },
     Promise.resolve({ ...user, scope: withRegionStores(user.scope, settings.regions ?? []) }),
   );
   const brand = brandOf(settings);

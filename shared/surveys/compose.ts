@@ -39,6 +39,9 @@ export interface SurveyEmailInput {
   unsubscribeLink: string;
 }
 
+/** The survey e-mail's column: at most this wide (fluid below it), and this wide in Outlook for Windows. */
+export const SURVEY_WIDTH = 560;
+
 /** The width of a score button and of its cell: 44 px (the tap target) and 1 px either side. */
 const BUTTON = 44;
 
@@ -52,6 +55,17 @@ export function emailButton(button: { href: string; label: string; ariaLabel?: s
   return html`<!--[if mso]><v:roundrect xmlns:v="urn:schemas-microsoft-com:vml" xmlns:w="urn:schemas-microsoft-com:office:word" href="${href}" style="height:${BUTTON}px;v-text-anchor:middle;width:${width}px" arcsize="14%" stroke="f" fillcolor="${colour}"><w:anchorlock/><center style="color:#ffffff;font-family:Arial,sans-serif;font-size:17px;font-weight:bold">${label}</center></v:roundrect><![endif]--><!--[if !mso]><!--><table role="presentation" cellpadding="0" cellspacing="0"><tr><td align="center" valign="middle" width="${width}" height="${BUTTON}" bgcolor="${colour}" style="width:${width}px;height:${BUTTON}px;border-radius:6px;background:${colour}"><a href="${href}" style="display:block;width:${width}px;line-height:${BUTTON}px;border-radius:6px;color:#ffffff;font:bold 17px/${BUTTON}px Arial,sans-serif;text-decoration:none;text-align:center"${ariaLabel && html` aria-label="${ariaLabel}"`}>${label}</a></td></tr></table><!--<![endif]-->`;
 }
 
+/**
+ * An e-mail's column as every mail client draws it: fluid, 100% wide up to `width` px (`max-width`), and for Outlook for
+ * Windows, which ignores max-width, inside a fixed table of that width in a conditional comment (a "ghost table") that
+ * every other client skips. `style` is the column's own look beside its width, `rows` its rows.
+ */
+export function emailColumn(width: number, style: SafeHtml, rows: SafeHtml): SafeHtml {
+  return html`<!--[if mso]><table role="presentation" width="${width}" cellpadding="0" cellspacing="0" align="center"><tr><td width="${width}"><![endif]-->
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" bgcolor="#ffffff" style="max-width:${width}px;background:#ffffff;${style}">${rows}</table>
+<!--[if mso]></td></tr></table><![endif]-->`;
+}
+
 /** Scores in rows of at most 6, balanced (0-10: 6 + 5; 1-7: 4 + 3): each row fits 280 px, a 320 px screen's column. */
 function scoreRows(scores: number[]): number[][] {
   if (scores.length <= 6) return [scores];
@@ -61,8 +75,8 @@ function scoreRows(scores: number[]): number[][] {
 
 /**
  * The survey e-mail: subject, HTML and text, in the survey's language. The HTML is a single-column table layout
- * with inline styles, the form mail clients render alike (Gmail, Outlook, Apple Mail), at most 560 px wide and
- * fluid below that (320 px screens scroll nowhere); one 44 x 44 px button per score opens the page with that score
+ * with inline styles, the form mail clients render alike (Gmail, Outlook, Apple Mail), at most SURVEY_WIDTH (560) px wide
+ * and fluid below that (emailColumn: Outlook's ghost table) (320 px screens scroll nowhere); one 44 x 44 px button per score opens the page with that score
  * chosen. The brand's colour paints the buttons; its logo heads the message when set.
  */
 export function surveyEmail(input: SurveyEmailInput): { subject: string; html: string; text: string } {
@@ -177,8 +191,10 @@ function brandedEmail(
 <title>${subject}</title></head>
 <body style="margin:0;padding:0;background:#f3f4f6">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6"><tr><td align="center" style="padding:16px 8px">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;border-top:4px solid ${colour}">
-<tr><td style="padding:16px 12px 0;font:bold 17px/1.4 Arial,sans-serif;color:#374151">${logo && html`<img src="${logo}" alt="" height="40" style="display:block;max-height:40px;max-width:160px;margin:0 0 8px;border:0">`}${company}</td></tr>
+${emailColumn(
+  SURVEY_WIDTH,
+  html`border-radius:8px;border-top:4px solid ${colour}`,
+  html`<tr><td style="padding:16px 12px 0;font:bold 17px/1.4 Arial,sans-serif;color:#374151">${logo && html`<img src="${logo}" alt="" height="40" style="display:block;max-height:40px;max-width:160px;margin:0 0 8px;border:0">`}${company}</td></tr>
 <tr><td style="padding:12px 12px 20px;font:16px/1.5 Arial,sans-serif;color:#1f2937">
 <p style="margin:0 0 12px">${greeting}</p>
 <p style="margin:0 0 16px">${intro}</p>
@@ -187,7 +203,9 @@ ${answers}
 </td></tr>
 <tr><td style="padding:12px;border-top:1px solid #e5e7eb;font:13px/1.5 Arial,sans-serif;color:#4b5563">
 ${t('email.unsubscribeQuestion')} <a href="${input.unsubscribeLink}" style="color:#374151;display:inline-block;padding:13px 0">${t('email.unsubscribeLink')}</a>
-</td></tr></table></td></tr></table></body></html>`;
+</td></tr>`,
+)}
+</td></tr></table></body></html>`;
   const text = [
     greeting,
     '',

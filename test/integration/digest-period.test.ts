@@ -1,17 +1,9 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../shared/adapters/dynamodb.js';
-import { caseStore } from '../../shared/adapters/case-repository.js';
-import { counterUpdates } from '../../shared/adapters/result-counters.js';
-import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { addDays } from '../../shared/dates.js';
-import { localDay } from '../../shared/digest/figures.js';
-import { answerTally, merge, sentTally } from '../../shared/results/tally.js';
 import { overHttp } from '../support/api.js';
-import { until } from '../support/mailbox.js';
-import { registerSale } from '../support/sales.js';
-import { newTenant, type TestTenant } from '../support/tenant.js';
+import { openedCase, regionalTenant, REGIONAL_STORES as STORES, SUL } from '../support/regional-digest.js';
+import type { TestTenant } from '../support/tenant.js';
 
 /**
  * The digest a regional manager acts on (issue 60 §3), over HTTP through the local stack: answers today at three stores
@@ -22,71 +14,26 @@ import { newTenant, type TestTenant } from '../support/tenant.js';
  */
 const api = overHttp('public');
 const chatbot = overHttp('chatbot');
-const ZONE = 'America/Sao_Paulo';
-const STORES = ['Loja Farol Sul', 'Loja Ponte Sul', 'Loja Serra Sudeste'] as const;
 let tenant: TestTenant;
 let ids: number[];
+let today: string;
 let regional: string;
 const token = `sut_regional_${Date.now()}`;
-const today = localDay(new Date(), ZONE);
-
-async function answered(day: string, storeId: number, scores: number[]) {
-  for (const [i, score] of scores.entries()) {
-    const where = { journeyId: 1, storeId, employeeId: 1 };
-    const deltas = merge([
-      ...sentTally(where, new Date(`${day}T12:00:00Z`)),
-      ...answerTally(where, { indicator: 'nps', score, items: [], answeredAt: `${day}T13:00:00Z`, sentOn: day }),
-    ]);
-    await db().client.send(
-      new TransactWriteCommand({ TransactItems: counterUpdates(tenant.tenantId, { journeyId: 1, deltas }, 3000 + i) }),
-    );
-  }
-}
 
 const digest = (query: string) => api({ path: `/public/digest?${query}`, key: tenant.key, headers: { 'x-service-user-token': token } });
 
 beforeAll(async () => {
-  tenant = await newTenant();
-  ids = [];
-  for (const name of STORES) {
-    const created = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: name } });
-    expect(created.status, created.text).toBe(201);
-    ids.push(created.body.id as number);
-  }
-  const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
-  const put = await api({
-    method: 'PUT',
-    path: '/public/admin/config',
-    key: tenant.adminKey,
-    headers: { 'if-match': read.headers.etag! },
-    body: {
-      ...read.body,
-      regions: [
-        { id: 1, name: 'Sul', stores: [ids[0], ids[1]] },
-        { id: 2, name: 'Sudeste', stores: [ids[2]] },
-      ],
-    },
-  });
-  expect(put.status, put.text).toBe(200);
+  ({ tenant, ids, today } = await regionalTenant(api));
   regional = `regional-${tenant.tenantId}@example.com`;
-  await tenantService.createUser(tenant.tenantId, regional, { stores: [], groups: [], regions: [1] }, token);
-  await putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'pesquisa@test.local' } });
-  await answered(today, ids[0]!, [2, 3, 9]);
-  await answered(today, ids[1]!, [10, 9, 10]);
-  await answered(today, ids[2]!, [1, 1, 1]);
-  await answered(addDays(today, -14), ids[0]!, [8, 9]);
+  await tenantService.createUser(tenant.tenantId, regional, SUL, token);
 }, 60_000);
 
 describe("a regional manager's digest of any period", () => {
   it("names the region's stores, what to do first and each case's store, age, owner and number, for today", async () => {
     // A detractor at the first store opens a case; past its deadline, it is overdue.
-    const id = await registerSale(api, tenant.key, { store_id: ids[0]!, phone: '11987654321' });
-    const body = { transactionId: id, attemptId: 1, journey: 'loja', score: 2, comment: 'Demorou muito', classes: [] };
-    expect((await chatbot({ method: 'POST', path: '/survey', key: tenant.chatbotKey, body })).status).toBe(201);
-    const opened = await until(async () => caseStore.find(tenant.tenantId, id), `the case of transaction ${id}`);
-    expect(opened.number).toBe(1);
-    const late = { ...opened, overdue: true, overdueAt: new Date().toISOString(), version: opened.version + 1 };
-    expect(await caseStore.replace(tenant.tenantId, late, [])).toBe(true);
+    const late = await openedCase(api, chatbot, tenant, ids[0]!, { overdue: true });
+    const id = late.id;
+    expect(late.number).toBe(1);
 
     const answer = await digest(`from=${today}&to=${today}`);
 

@@ -90,6 +90,12 @@ describe('survey links', () => {
 
 // ---- Messages ----------------------------------------------------------------------------------------------------
 
+/** What Outlook for Windows reads of an e-mail (its conditional comments opened, the others' part dropped). */
+const outlook = (mail: string) =>
+  mail.replace(/<!--\[if !mso\]><!-->[\s\S]*?<!--<!\[endif\]-->/g, '').replace(/<!--\[if mso\]>|<!\[endif\]-->/g, '');
+/** What every other mail client reads of it. */
+const others = (mail: string) => mail.replace(/<!--\[if mso\]>[\s\S]*?<!\[endif\]-->/g, '');
+
 describe('survey messages', () => {
   it('fit an SMS in one GSM-7 segment with the whole link, however long the store name', () => {
     const link = `${BASE}/s/${'A'.repeat(44)}`;
@@ -132,10 +138,6 @@ describe('survey messages', () => {
     };
     const survey = surveyEmail({ ...input, journey: { indicator: 'nps' } }).html;
     const recovery = recoveryEmail({ ...input, journey: { indicator: 'nps' } }).html;
-    // What Outlook for Windows reads (its conditional comments opened, the others' part dropped), and what the others read.
-    const outlook = (mail: string) =>
-      mail.replace(/<!--\[if !mso\]><!-->[\s\S]*?<!--<!\[endif\]-->/g, '').replace(/<!--\[if mso\]>|<!\[endif\]-->/g, '');
-    const others = (mail: string) => mail.replace(/<!--\[if mso\]>[\s\S]*?<!\[endif\]-->/g, '');
     const buttons = [
       ...Array.from({ length: 11 }, (_, score) => ({
         mail: survey,
@@ -162,6 +164,31 @@ describe('survey messages', () => {
     }
     // No button leans on a link's own size, which Outlook ignores.
     expect(survey + recovery).not.toMatch(/<a [^>]*(min-width|inline-block;min)/);
+  });
+
+  it('e-mail: Outlook for Windows reads the column in a fixed table as wide as its max-width elsewhere (a ghost table)', () => {
+    // Prepare
+    const input = {
+      customerName: 'Maria',
+      brand: { name: 'Loja', colour: '#0a7d45' },
+      locale: 'pt-BR' as const,
+      journey: { indicator: 'nps' as const },
+      link: `${BASE}/s/tok`,
+      unsubscribeLink: `${BASE}/s/tok/unsubscribe`,
+    };
+    for (const mail of [surveyEmail(input).html, recoveryEmail(input).html]) {
+      // Act: the column's width for the other clients, and the table Outlook reads around it.
+      const width = /<table role="presentation" width="100%" [^>]*style="max-width:(\d+)px;/.exec(others(mail))?.[1];
+      const ghost = new RegExp(
+        `<table role="presentation" width="${width}" cellpadding="0" cellspacing="0" align="center"><tr><td width="${width}">\\n(<table role="presentation" width="100%" [^>]*max-width:${width}px[\\s\\S]*?</table>)\\n</td></tr></table>`,
+      ).exec(outlook(mail));
+      // Assess: 560 px, everything the customer reads inside it, from the company's name to the unsubscribe link.
+      expect(width).toBe('560');
+      expect(ghost, 'the ghost table around the column').not.toBeNull();
+      expect(ghost![1]).toContain('>Loja</td>');
+      expect(ghost![1]).toContain(`href="${BASE}/s/tok/unsubscribe"`);
+      expect(others(mail)).not.toContain(`width="${width}"`);
+    }
   });
 
   it('never greets by a contact: a customer created without a name is named by its phone, e-mail or cpf', () => {
