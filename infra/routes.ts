@@ -506,7 +506,7 @@ export const scheduled: readonly Scheduled[] = [
     handler: 'schedule/release-attempts.ts',
     everyMinutes: 1,
     table: ['read', 'write', 'batchWrite'],
-    // Every timer due soon goes to the queue its kind names (shared/timers.ts): attempts, case deadlines, held alerts.
+    // Every timer due soon goes to the queue its kind names (shared/timers/timers.ts): attempts, case deadlines, held alerts.
     sends: ['surveyDispatch', 'caseDeadlines', 'cases', 'digests', 'scoreDrops', 'analytics'],
     summary:
       'Releases the timers due in the next minutes (survey attempts, case deadlines, WhatsApp alerts held by quiet hours, digest and analytics runs, score-drop checks) onto the queue each names',
