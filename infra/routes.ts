@@ -433,7 +433,7 @@ export const consumers: readonly Consumer[] = [
     cursors: true,
     exports: 'write',
     summary:
-      "Writes a workspace export: pages through the answers of its filters in its user's scope and streams the file to the bucket's export area",
+      "Writes a workspace export: pages through the answers of its filters in its user's scope and streams the file to the export bucket",
   },
   {
     id: 'commentAnalyser',
