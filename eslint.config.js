@@ -35,11 +35,12 @@ const NO_BATCH_PLUMBING = {
 const USER_PLUMBING_MESSAGE =
   "A handler does not check keys or tokens: its contract declares the user it needs (`user`) and the HTTP wrapper resolves it (the input's `user()`).";
 const NO_USER_PLUMBING = [
-  { group: ['**/tenants/service*', '**/wiring/tenant-access*'], message: USER_PLUMBING_MESSAGE },
+  { group: ['**/tenants/service*'], message: USER_PLUMBING_MESSAGE },
+  { group: ['**/wiring/access*'], importNames: ['tenantAccess'], message: USER_PLUMBING_MESSAGE },
   { group: ['**/wiring/tenants*'], importNames: ['tenantService'], message: USER_PLUMBING_MESSAGE },
 ];
 const TENANT_ADMINISTRATION_MESSAGE =
-  'The HTTP wrapper and the authorizer check keys and tokens only (shared/access/tenant-access.ts, plugged in by wiring/tenant-access.ts): every function behind the API bundles them, and none needs the tenant administration.';
+  "The HTTP wrapper and the authorizer check keys and tokens only (shared/access/tenant-access.ts, plugged in by wiring/access.ts's tenantAccess): every function behind the API bundles them, and none needs the tenant administration.";
 const NO_TENANT_ADMINISTRATION = [
   { group: ['**/tenants/service*', '**/tenant-repository*'], message: TENANT_ADMINISTRATION_MESSAGE },
   { group: ['**/wiring/tenants*'], importNames: ['tenantService'], message: TENANT_ADMINISTRATION_MESSAGE },

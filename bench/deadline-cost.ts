@@ -3,7 +3,7 @@ import { db } from '../shared/adapters/dynamodb.js';
 import { dueTimers } from '../shared/adapters/due-timers.js';
 import { putDelivery } from '../shared/adapters/tenant-repository.js';
 import { tenantService } from '../shared/adapters/wiring/tenants.js';
-import { minuteOf, releaseDue, type DueStore, type Timer } from '../shared/timers.js';
+import { minuteOf, releaseDue, type DueStore, type Timer } from '../shared/timers/timers.js';
 import { inProcess } from '../test/support/api.js';
 import { registerSale } from '../test/support/sales.js';
 import { newTenant } from '../test/support/tenant.js';

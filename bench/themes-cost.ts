@@ -1,5 +1,5 @@
 import { batchWrite, db } from '../shared/adapters/dynamodb.js';
-import { commentAnalyser } from '../shared/adapters/wiring/analysis.js';
+import { commentAnalyser } from '../shared/adapters/wiring/themes.js';
 import { keys } from '../shared/keys.js';
 import { newTenant } from '../test/support/tenant.js';
 import { PRICES } from './cost.js';

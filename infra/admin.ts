@@ -14,7 +14,7 @@ import { tenantService } from '../shared/adapters/wiring/tenants.js';
 import { listTenants } from '../shared/adapters/tenant-repository.js';
 import { indexAnswers } from '../shared/adapters/answer-repository.js';
 import { indexCases } from '../shared/adapters/case-repository.js';
-import { commentReanalysis } from '../shared/adapters/wiring/analysis.js';
+import { commentReanalysis } from '../shared/adapters/wiring/themes.js';
 import { calendarDate } from '../shared/schema.js';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
@@ -279,7 +279,7 @@ async function run(argv: string[]): Promise<void> {
       // The days late changes marked (a case moved, an answer corrected) that have ended by --to: written again.
       for (const day of await analyticsExport.rewriteDirty(tenantId, to)) console.log(`${day}\twritten again (late changes)`);
       // The tenant's daily run from now on (parking it again is the same timer).
-      const { analyticsSchedule } = await import('../shared/adapters/wiring/analytics-schedule.js');
+      const { analyticsSchedule } = await import('../shared/adapters/wiring/analytics.js');
       const next = await analyticsSchedule.scheduleNext(tenantId);
       console.log(`${next.day}\tscheduled for ${next.dueAt.toISOString()}`);
       return;

@@ -17,7 +17,8 @@ function typeOf(schema: Json | undefined): string {
   if (!schema) return 'any';
   if (schema.$ref) {
     const name = String(schema.$ref).split('/').pop()!;
-    return `<a href="#schema-${anchor(name)}">${escape(name)}</a>`;
+    const defaulted = schema.default !== undefined ? ` <small>(default ${escape(JSON.stringify(schema.default))})</small>` : '';
+    return `<a href="#schema-${anchor(name)}">${escape(name)}</a>${defaulted}`;
   }
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives) return (alternatives as Json[]).map(typeOf).join(' | ');

@@ -1,4 +1,5 @@
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
+import { withNamedEnums } from './openapi-enums.js';
 import type * as v from 'valibot';
 import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
@@ -668,43 +669,48 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
     });
   }
   for (const path of referencePaths(api)) paths[path] = { get: referenceOperation(path) };
-  return withBounds({
-    openapi: '3.1.0',
-    info: {
-      title: TITLES[api],
-      version: '1.0.0',
-      description: [
-        'Errors are RFC 9457 problem details (application/problem+json); every response carries x-request-id.',
-        'API Gateway answers some requests itself, before the service, with a bare JSON body: 401',
-        `{"message":"Unauthorized"} without an ${API_KEY_HEADER} header, 404 {"message":"Not Found"} for a path or`,
-        'method not in this document, 413 over 10 MB, 429 over the rate limit, and 500, 503 or 504 when the function',
-        'fails, cannot start or times out. Each operation lists the ones it can meet.',
-      ].join(' '),
-      contact: { name: 'The operators of this deployment' },
-      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
-    },
-    // Relative to the document, which each deployment serves at the root of its API (the stage's URL included).
-    servers: [
-      {
-        url: serverUrl ?? '.',
-        description: 'The deployment serving this document: production, staging or a local stack, each serves its own',
-        // For the tenants' own integrations, not the operators'.
-        'x-internal': false,
+  return withBounds(
+    withNamedEnums({
+      openapi: '3.1.0',
+      info: {
+        title: TITLES[api],
+        version: '1.0.0',
+        description: [
+          'Errors are RFC 9457 problem details (application/problem+json); every response carries x-request-id.',
+          'API Gateway answers some requests itself, before the service, with a bare JSON body: 401',
+          `{"message":"Unauthorized"} without an ${API_KEY_HEADER} header, 404 {"message":"Not Found"} for a path or`,
+          'method not in this document, 413 over 10 MB, 429 over the rate limit, and 500, 503 or 504 when the function',
+          'fails, cannot start or times out. Each operation lists the ones it can meet.',
+        ].join(' '),
+        contact: { name: 'The operators of this deployment' },
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
-    ],
-    tags: [...new Set([...routes.filter((r) => r.api === api).map(tagOf), 'reference'])].map((name) => ({ name, description: TAGS[name] })),
-    components: {
-      securitySchemes: SECURITY_SCHEMES[api],
-      schemas: {
-        ...componentsUsedBy(paths),
-        GatewayMessage: {
-          type: 'object',
-          description: "API Gateway's own answer, given before or instead of the service",
-          properties: { message: { type: 'string', examples: ['Unauthorized', 'Too Many Requests'] } },
-          required: ['message'],
+      // Relative to the document, which each deployment serves at the root of its API (the stage's URL included).
+      servers: [
+        {
+          url: serverUrl ?? '.',
+          description: 'The deployment serving this document: production, staging or a local stack, each serves its own',
+          // For the tenants' own integrations, not the operators'.
+          'x-internal': false,
+        },
+      ],
+      tags: [...new Set([...routes.filter((r) => r.api === api).map(tagOf), 'reference'])].map((name) => ({
+        name,
+        description: TAGS[name],
+      })),
+      components: {
+        securitySchemes: SECURITY_SCHEMES[api],
+        schemas: {
+          ...componentsUsedBy(paths),
+          GatewayMessage: {
+            type: 'object',
+            description: "API Gateway's own answer, given before or instead of the service",
+            properties: { message: { type: 'string', examples: ['Unauthorized', 'Too Many Requests'] } },
+            required: ['message'],
+          },
         },
       },
-    },
-    paths,
-  }) as JsonSchema;
+      paths,
+    }),
+  ) as JsonSchema;
 }

@@ -433,7 +433,7 @@ export const consumers: readonly Consumer[] = [
     cursors: true,
     exports: 'write',
     summary:
-      "Writes a workspace export: pages through the answers of its filters in its user's scope and streams the file to the bucket's export area",
+      "Writes a workspace export: pages through the answers of its filters in its user's scope and streams the file to the export bucket",
   },
   {
     id: 'commentAnalyser',
@@ -506,7 +506,7 @@ export const scheduled: readonly Scheduled[] = [
     handler: 'schedule/release-attempts.ts',
     everyMinutes: 1,
     table: ['read', 'write', 'batchWrite'],
-    // Every timer due soon goes to the queue its kind names (shared/timers.ts): attempts, case deadlines, held alerts.
+    // Every timer due soon goes to the queue its kind names (shared/timers/timers.ts): attempts, case deadlines, held alerts.
     sends: ['surveyDispatch', 'caseDeadlines', 'cases', 'digests', 'scoreDrops', 'analytics'],
     summary:
       'Releases the timers due in the next minutes (survey attempts, case deadlines, WhatsApp alerts held by quiet hours, digest and analytics runs, score-drop checks) onto the queue each names',

@@ -25,8 +25,10 @@ export const ENV = {
   cursorSecret: 'CURSOR_SECRET',
   /** The public API's base URL, which survey links open (a stack output; locally http://localhost:3000). */
   surveyBaseUrl: 'SURVEY_BASE_URL',
-  /** The service's S3 bucket: the tenants' logos and the answer exports (a stack output; locally the S3-compatible server's bucket). */
+  /** The tenants' logos' S3 bucket (a stack output; locally the S3-compatible server's bucket). */
   logoBucket: 'LOGO_BUCKET',
+  /** The workspace's answer exports' S3 bucket, whose files expire after a day (a stack output; locally the S3-compatible server's). */
+  exportBucket: 'EXPORT_BUCKET',
   /** The analytics bucket: each tenant's daily Parquet files (shared/analytics/), read by Athena (a stack output; locally the S3-compatible server's). */
   analyticsBucket: 'ANALYTICS_BUCKET',
   /** Optional: the wait between an erasure's two passes (shared/privacy/service.ts); the local stack shortens it. */

@@ -8,7 +8,7 @@ import { evaluationStore } from '../../shared/adapters/evaluation-repository.js'
 import { readManyReferences, type ReferenceRequest } from '../../shared/adapters/references.js';
 import { readConfigVersion } from '../../shared/adapters/tenant-repository.js';
 import { transactionRepository } from '../../shared/adapters/transaction-repository.js';
-import { tenantAccess } from '../../shared/adapters/wiring/tenant-access.js';
+import { tenantAccess } from '../../shared/adapters/wiring/access.js';
 import { answerTally, countedOf, journeyTally, scoredRating, sentTally } from '../../shared/results/tally.js';
 import { dueScheduler, minuteOf } from '../../shared/surveys/scheduler.js';
 import type { ClaimedAttempt } from '../../shared/surveys/ports.js';

@@ -2,7 +2,7 @@ import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { CreateStoreBody } from '../../shared/stores/requests.js';
 import { Store } from '../../shared/stores/schema.js';
-import { storeEdits } from '../../shared/adapters/wiring/store-edits.js';
+import { storeEdits } from '../../shared/adapters/wiring/stores.js';
 
 export const contract = {
   body: CreateStoreBody,

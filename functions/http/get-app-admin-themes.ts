@@ -1,5 +1,5 @@
 import { signedInPage } from '../../shared/http/workspace.js';
-import { adminThemesPage } from '../../shared/adapters/wiring/analysis.js';
+import { adminThemesPage } from '../../shared/adapters/wiring/themes.js';
 
 export const contract = {
   page: true,

@@ -1,7 +1,7 @@
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { SuggestionsBody, SuggestionsQuery } from '../../shared/themes/suggestions.js';
-import { themeSuggestions } from '../../shared/adapters/wiring/analysis.js';
+import { themeSuggestions } from '../../shared/adapters/wiring/themes.js';
 
 /**
  * Frequent key phrases of the period's comments that no theme covers, with their counts and a few answers as

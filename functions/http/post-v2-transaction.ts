@@ -1,7 +1,12 @@
+import { ENV } from '../../shared/config.js';
+import { loadSecrets } from '../../shared/adapters/secrets.js';
 import { answer, problem } from '../../shared/http/contract.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { V2TransactionBody } from '../../shared/transactions/v2-request.js';
-import { transactionIntake } from '../../shared/adapters/wiring/transaction-intake.js';
+import { transactionIntake } from '../../shared/adapters/wiring/transactions.js';
+
+// The request id it answers is signed with this secret: read at cold start, never on a request.
+await loadSecrets(ENV.requestIdSecret);
 
 /** Checks the shape, queues what was validated and answers 201 with the sent object. No DynamoDB call. */
 export const contract = {

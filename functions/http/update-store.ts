@@ -3,7 +3,7 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { IdPath } from '../../shared/schema.js';
 import { UpdateStoreBody } from '../../shared/stores/requests.js';
 import { Store } from '../../shared/stores/schema.js';
-import { storeEdits } from '../../shared/adapters/wiring/store-edits.js';
+import { storeEdits } from '../../shared/adapters/wiring/stores.js';
 
 /** Editing a store answers 202 (the interface's status). */
 export const contract = {

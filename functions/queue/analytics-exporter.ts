@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { AnalyticsMessage } from '../../shared/analytics/schedule.js';
 import { queueHandler } from '../../shared/queue/handler.js';
-import { analyticsSchedule } from '../../shared/adapters/wiring/analytics-schedule.js';
+import { analyticsSchedule } from '../../shared/adapters/wiring/analytics.js';
 
 /**
  * AnalyticsQueue consumer: a tenant's daily run (parks the next, begins the chain that writes the day before once), or

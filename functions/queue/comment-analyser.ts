@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { commentAnalyser } from '../../shared/adapters/wiring/analysis.js';
+import { commentAnalyser } from '../../shared/adapters/wiring/themes.js';
 import { queueHandler } from '../../shared/queue/handler.js';
 import { AnalysisMessage } from '../../shared/themes/message.js';
 

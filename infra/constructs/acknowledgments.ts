@@ -10,6 +10,7 @@ export function acknowledgeStackFindings(
   tableArnExport: string,
   logoBucketNameExport: string,
   analyticsBucketNameExport: string,
+  exportBucketNameExport: string,
 ): void {
   Validations.of(stack).acknowledge(
     {
@@ -23,9 +24,9 @@ export function acknowledgeStackFindings(
         "The logo route reads, and the logo upload (createAdminLogo) writes, any logo object: each is named by its content's hash, so the wildcard is the object name under logos/.",
     },
     {
-      id: `AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${logoBucketNameExport}/exports/*]`,
+      id: `AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${exportBucketNameExport}/*]`,
       reason:
-        'The export consumer writes, and the download route links (a presigned GET), any export file: each is named by its tenant, job and run, known only when it is written, so the wildcard is the object name under exports/.',
+        'The export consumer writes, and the download route links (a presigned GET), any export file: each is named by its tenant, job and run, known only when it is written, so the wildcard is the object name in the export bucket.',
     },
     {
       id: `AwsSolutions::AwsSolutions-IAM5[Resource::${tableArnExport}/index/*]`,
@@ -72,6 +73,14 @@ export const acknowledgeLogoBucket = (bucket: IConstruct): void =>
     id: 'AwsSolutions::AwsSolutions-S1',
     reason:
       "Server access logs would record reads of public logos: the writers are the operator's admin command (CloudTrail records its calls) and the logo upload route (the tenant's audit log records each upload), and the objects are images that every survey e-mail shows anyway.",
+  });
+
+/** The export bucket: answer files written by the export consumer, each fetched by the user who asked through a presigned address. */
+export const acknowledgeExportBucket = (bucket: IConstruct): void =>
+  Validations.of(bucket).acknowledge({
+    id: 'AwsSolutions::AwsSolutions-S1',
+    reason:
+      "Its one writer is the export consumer and its one reader the download route, which checks the user's session and logs each download it links (a five-minute presigned address); every file expires after a day, and access logs would outlive the files they describe.",
   });
 
 /** The analytics bucket: Parquet days written by the export and the privacy worker, read by the tenant's analysts. */

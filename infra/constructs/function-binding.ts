@@ -31,6 +31,8 @@ export interface BoundResources {
   logoBucket: () => IBucket;
   /** The analytics bucket, imported likewise. */
   analyticsBucket: () => IBucket;
+  /** The export bucket, imported likewise. */
+  exportBucket: () => IBucket;
   /** The managers' user pool: its token issuer and the workspace's client. */
   userPool: { issuer: string; clientId: string };
 }
@@ -101,9 +103,10 @@ export class FunctionBinding {
     return fn;
   }
 
-  /** The bucket an area of shared/buckets.ts is in: the analytics bucket its own, the others the logo bucket's. */
+  /** The bucket of shared/buckets.ts, each its own. */
   private bucketOf(bucket: BucketId): IBucket {
-    return bucket === 'analytics' ? this.resources.analyticsBucket() : this.resources.logoBucket();
+    const { logoBucket, exportBucket, analyticsBucket } = this.resources;
+    return { logos: logoBucket, exports: exportBucket, analytics: analyticsBucket }[bucket]();
   }
 
   /** Where each resource of infra/grants.ts is. */

@@ -174,9 +174,10 @@ export interface LocalS3 {
   stop(): Promise<void>;
 }
 
-/** The bucket of the tenants' logos in the local S3-compatible server (on AWS, the stack names it). */
+/** The buckets of the local S3-compatible server, as shared/buckets.ts names them (on AWS, the stack names them). */
 export const LOCAL_LOGO_BUCKET = 'survey-service-logos';
 export const LOCAL_ANALYTICS_BUCKET = 'survey-service-analytics';
+export const LOCAL_EXPORT_BUCKET = 'survey-service-exports';
 
 interface S3rver {
   run(): Promise<unknown>;
@@ -192,7 +193,7 @@ type S3rverOptions = {
 };
 
 /**
- * An S3-compatible server (npm s3rver) in this process, with the logo bucket: the same S3 client code as on AWS, no
+ * An S3-compatible server (npm s3rver) in this process, with the service's buckets (shared/buckets.ts): the same S3 client code as on AWS, no
  * network. Objects are files under DATA_DIR/s3 when it is set, else in a temporary directory removed on stop.
  */
 export async function startS3Server(options: { port: number; dataDir?: string | undefined }): Promise<LocalS3> {
@@ -212,7 +213,7 @@ export async function startS3Server(options: { port: number; dataDir?: string | 
     silent: true,
     directory,
     resetOnClose: false,
-    configureBuckets: [{ name: LOCAL_LOGO_BUCKET }, { name: LOCAL_ANALYTICS_BUCKET }],
+    configureBuckets: [{ name: LOCAL_LOGO_BUCKET }, { name: LOCAL_ANALYTICS_BUCKET }, { name: LOCAL_EXPORT_BUCKET }],
   });
   await server.run();
   return {

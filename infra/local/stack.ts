@@ -14,6 +14,7 @@ import { startPoller } from './poller.js';
 import {
   LOCAL_CREDENTIALS,
   LOCAL_ANALYTICS_BUCKET,
+  LOCAL_EXPORT_BUCKET,
   LOCAL_LOGO_BUCKET,
   LOCAL_REGION,
   startDynamoDbLocal,
@@ -149,6 +150,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_S3: s3.endpoint,
       [ENV.logoBucket]: LOCAL_LOGO_BUCKET,
       [ENV.analyticsBucket]: LOCAL_ANALYTICS_BUCKET,
+      [ENV.exportBucket]: LOCAL_EXPORT_BUCKET,
       // No emulator exists for these two: the outbox answers their calls.
       AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: outbox.url,
       AWS_ENDPOINT_URL_SOCIALMESSAGING: outbox.url,

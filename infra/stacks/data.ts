@@ -6,6 +6,7 @@ import type { Construct } from 'constructs';
 import { ENV } from '../../shared/config.js';
 import { acknowledgeStackFindings } from '../constructs/acknowledgments.js';
 import { analyticsBucket, analyticsCatalog } from '../constructs/analytics.js';
+import { exportBucket } from '../constructs/exports.js';
 import { logoBucket } from '../constructs/logos.js';
 import { Managers } from '../constructs/managers.js';
 import { Storage } from '../constructs/storage.js';
@@ -20,6 +21,8 @@ export class SurveyDataStack extends Stack {
   readonly logoBucket: Bucket;
   /** The tenants' analytics days (shared/analytics/): private, a prefix per tenant. */
   readonly analyticsBucket: Bucket;
+  /** The workspace's answer exports (shared/answers/export.ts): private, each file expired after a day. */
+  readonly exportBucket: Bucket;
 
   constructor(scope: Construct, id: string, props: StackProps) {
     super(scope, id, props);
@@ -29,6 +32,12 @@ export class SurveyDataStack extends Stack {
       value: this.logoBucket.bucketName,
       exportName: this.logoBucketNameExport,
       description: `The tenants' logos: the admin command uploads a tenant file's logo here (${ENV.logoBucket}=<this>)`,
+    });
+    this.exportBucket = exportBucket(this);
+    new CfnOutput(this, 'ExportBucketName', {
+      value: this.exportBucket.bucketName,
+      exportName: this.exportBucketNameExport,
+      description: `The workspace's answer exports, each file expired after a day (${ENV.exportBucket}=<this>)`,
     });
     this.analyticsBucket = analyticsBucket(this);
     new CfnOutput(this, 'AnalyticsBucketName', {
@@ -50,7 +59,13 @@ export class SurveyDataStack extends Stack {
       value: this.managers.userPool.userPoolId,
       description: 'npm run admin -- create-user needs it (USER_POOL_ID)',
     });
-    acknowledgeStackFindings(this, this.tableArnExport, this.logoBucketNameExport, this.analyticsBucketNameExport);
+    acknowledgeStackFindings(
+      this,
+      this.tableArnExport,
+      this.logoBucketNameExport,
+      this.analyticsBucketNameExport,
+      this.exportBucketNameExport,
+    );
     // Exported by name: the service's roles name `<this ARN>/index/*`, whose finding cdk-nag names by this export.
     new CfnOutput(this, 'TableName', { value: this.table.tableName, exportName: this.tableNameExport });
     new CfnOutput(this, 'TableArn', { value: this.table.tableArn, exportName: this.tableArnExport });
@@ -77,6 +92,15 @@ export class SurveyDataStack extends Stack {
   /** The logo bucket, as the stack `scope` imports it (from this retained stack's exports). */
   importLogoBucket(scope: Construct): IBucket {
     return Bucket.fromBucketName(scope, 'LogoBucket', Fn.importValue(this.logoBucketNameExport));
+  }
+
+  get exportBucketNameExport(): string {
+    return `${this.stackName}-ExportBucketName`;
+  }
+
+  /** The export bucket, as the stack `scope` imports it. */
+  importExportBucket(scope: Construct): IBucket {
+    return Bucket.fromBucketName(scope, 'ExportBucket', Fn.importValue(this.exportBucketNameExport));
   }
 
   /** The table, as the stack `scope` imports it (from this retained stack's exports). */

@@ -29,6 +29,7 @@ export class SurveyServiceStack extends Stack {
     const table = props.data.importTable(this);
     let importedLogos: IBucket | undefined;
     let importedAnalytics: IBucket | undefined;
+    let importedExports: IBucket | undefined;
     const messaging = new MessagingStack(this, 'Messaging', props, table);
     const shared: Shared = {
       props,
@@ -44,6 +45,7 @@ export class SurveyServiceStack extends Stack {
         senders: props.senders,
         logoBucket: () => (importedLogos ??= props.data.importLogoBucket(this)),
         analyticsBucket: () => (importedAnalytics ??= props.data.importAnalyticsBucket(this)),
+        exportBucket: () => (importedExports ??= props.data.importExportBucket(this)),
         userPool: {
           issuer: props.data.managers.userPool.userPoolProviderUrl,
           clientId: props.data.managers.workspaceClient.userPoolClientId,
@@ -54,7 +56,13 @@ export class SurveyServiceStack extends Stack {
     this.messaging = messaging;
     this.apis = { public: publicApi, chatbot: new ApiStack(this, 'ChatbotApi', shared, 'chatbot') };
     this.workers = new WorkersStack(this, 'Workers', { ...shared, binding: shared.binding.withSurveyBaseUrl(publicApi.http.linkBaseUrl) });
-    acknowledgeStackFindings(this, props.data.tableArnExport, props.data.logoBucketNameExport, props.data.analyticsBucketNameExport);
+    acknowledgeStackFindings(
+      this,
+      props.data.tableArnExport,
+      props.data.logoBucketNameExport,
+      props.data.analyticsBucketNameExport,
+      props.data.exportBucketNameExport,
+    );
     this.addOutputs(messaging.queues, publicApi.http, props.customDomain?.domainName);
   }
 

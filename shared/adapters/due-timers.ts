@@ -8,7 +8,7 @@ import { keys } from '../keys.js';
 import { ScoreDropRun } from '../results/score-drop-schedule.js';
 import { DispatchMessage } from '../surveys/dispatch.js';
 import { TABLE } from '../table.js';
-import type { DueStore, Timed, Timer, TimerKind } from '../timers.js';
+import type { DueStore, Timed, Timer, TimerKind } from '../timers/timers.js';
 import { db, queryAll } from './dynamodb.js';
 
 /**

@@ -13,7 +13,7 @@ const bucket = () => requireEnv(env);
 const keyOf = (tenantId: number, id: string, run: string) => `${prefix}${tenantId}/${id}/${run}.csv`;
 
 /**
- * The export files in the bucket's export area, written by a multipart upload as the rows come: at most
+ * The export files in the export bucket (its own), written by a multipart upload as the rows come: at most
  * `queueSize` parts of `partSize` bytes are held in memory, whatever the file's size. A failed upload leaves its parts
  * (an abort would need a grant of its own): the bucket's lifecycle removes incomplete uploads after a day.
  */

@@ -6,7 +6,7 @@ import { logger } from '../logger.js';
 import { regionsByStore } from '../regions.js';
 import { bucketOf } from '../surveys/questions.js';
 import { redact } from '../themes/redact.js';
-import { ANALYTICS_DEFAULTS } from '../settings/scales.js';
+import { ANALYTICS_DEFAULTS } from './config.js';
 import { DATASET_IDS, DATASETS, objectKeyOf, type DatasetId } from './datasets.js';
 import { localDayOf } from '../local-day.js';
 import { parquetFile, WRITE_LIMITS, type ParquetState, type Row, type WriteLimits } from './parquet.js';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { addDays } from '../dates.js';
 import { timeZoneOf } from '../locale.js';
-import type { TimerScheduler } from '../timers.js';
+import type { TimerScheduler } from '../timers/timers.js';
 import { LinkMessage, type ExportChainsService, type LinkOutcome } from './chain.js';
 import { localDayOf } from '../local-day.js';
 import { dayBounds, type AnalyticsExport } from './export.js';

@@ -1,6 +1,6 @@
 import type { UserScope } from '../access/user-scope.js';
 import type { Settings } from '../settings/settings.js';
-import type { TimerScheduler } from '../timers.js';
+import type { TimerScheduler } from '../timers/timers.js';
 import { alertEmail, casePagePath } from './alert.js';
 import { signsIn } from './owner.js';
 import type { CaseDeadlineMessage } from './deadline-message.js';

@@ -1,4 +1,4 @@
-import type { TimerScheduler } from '../timers.js';
+import type { TimerScheduler } from '../timers/timers.js';
 import type { CaseDeadlineMessage } from './deadline-message.js';
 import type { EventPublisher } from '../events/ports.js';
 import type { CounterDelta } from '../results/tally.js';

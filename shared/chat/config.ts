@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { entityId as id } from '../fields.js';
-import { webUrl } from '../settings/fields.js';
+import { flag, urlsOnce, webUrl } from '../settings/fields.js';
 import { CHAT_EVENTS, CHAT_KINDS, MAX_CHAT_ENDPOINTS } from './ports.js';
 
 /**
@@ -9,7 +9,7 @@ import { CHAT_EVENTS, CHAT_KINDS, MAX_CHAT_ENDPOINTS } from './ports.js';
  */
 export const AlertsConfig = v.strictObject({
   /** A store's week significantly below its previous four sends its managers one e-mail (shared/results/score-drop.ts). */
-  scoreDrop: v.optional(v.boolean('must be true or false'), false),
+  scoreDrop: flag(false),
   chat: v.optional(
     v.pipe(
       v.array(
@@ -30,21 +30,12 @@ export const AlertsConfig = v.strictObject({
             ),
           ),
           /** Whether a case's message shows the customer's comment (customers type CPFs and phones into it). */
-          comment: v.optional(v.boolean('must be true or false'), false),
+          comment: flag(false),
         }),
         'must be a list of chat endpoints',
       ),
       v.maxLength(MAX_CHAT_ENDPOINTS, `may list at most ${MAX_CHAT_ENDPOINTS} endpoints`),
-      v.rawCheck(({ dataset, addIssue }) => {
-        if (!dataset.typed) return;
-        dataset.value.forEach((endpoint, index) => {
-          if (dataset.value.findIndex((other) => other.url === endpoint.url) < index)
-            addIssue({
-              message: 'lists a URL twice (an endpoint is known by its URL)',
-              path: [{ type: 'array', origin: 'value', input: dataset.value, key: index, value: endpoint }],
-            });
-        });
-      }),
+      urlsOnce(),
     ),
   ),
 });

@@ -8,7 +8,7 @@ import { APP_DIGEST_PATH } from '../session/paths.js';
 import { digestUnsubscribePath } from './paths.js';
 import { mailbox } from '../mailbox.js';
 import type { Settings } from '../settings/settings.js';
-import type { TimerScheduler } from '../timers.js';
+import type { TimerScheduler } from '../timers/timers.js';
 import { digestEmail } from './email.js';
 import { digestDays, digestFigures, localDay, type DigestPeriod, type DigestPorts } from './figures.js';
 import type { DigestMessage } from './schema.js';

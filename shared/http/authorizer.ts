@@ -4,7 +4,7 @@ import type { AuthContext } from '../access/auth-context.js';
 import { API_KEY_HEADER } from '../headers.js';
 import { hashSecret, MAX_SECRET_LENGTH, type KeyApi } from '../access/credentials.js';
 import { keyMemory } from '../access/key-memory.js';
-import { tenantAccess } from '../adapters/wiring/tenant-access.js';
+import { tenantAccess } from '../adapters/wiring/access.js';
 import { ENV, requireEnvs } from '../config.js';
 
 // Keys are looked up in the table: without its name, the authorizer's cold start fails.

@@ -10,7 +10,7 @@ import { isUnavailable } from '../adapters/unavailable.js';
 import { oneVersionPerRequest } from '../adapters/config-version.js';
 import { parseAuthContext, tenantFromContext } from '../access/auth-context.js';
 import { API_KEY_HEADER, USER_TOKEN_HEADER, USER_TOKEN_QUERY } from '../headers.js';
-import { tenantAccess } from '../adapters/wiring/tenant-access.js';
+import { tenantAccess } from '../adapters/wiring/access.js';
 import { requireScope, type UserNeed } from '../access/tenant-access.js';
 import { AdminRefusedError, isAdminKey, requireAdmin, type AdminArea } from '../access/capabilities.js';
 import type { AuditActor } from '../audit/log.js';

@@ -23,7 +23,7 @@ import { layout, messageBody, tenantLookOf, WORKSPACE_HEADERS, type TenantLook }
 import { localeOfRequest, workspaceTranslator } from '../i18n/messages.js';
 import { tenantSettings } from '../adapters/wiring/tenants.js';
 import { MAX_FORM_BYTES } from './page.js';
-import { tenantAccess } from '../adapters/wiring/tenant-access.js';
+import { tenantAccess } from '../adapters/wiring/access.js';
 import type { UserRecord } from '../access/ports.js';
 
 export interface WorkspaceInput {

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { ConfigChange } from '../audit/log.js';
 import { timeZoneOf } from '../locale.js';
 import type { Settings } from '../settings/settings.js';
-import type { TimerScheduler } from '../timers.js';
+import type { TimerScheduler } from '../timers/timers.js';
 
 /**
  * The daily score-drop check's schedule (docs/rankings.md): a due timer per tenant that turned `alerts.scoreDrop` on, at

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { EVENT_TYPES } from '../events/ports.js';
 import { nameField as name } from '../fields.js';
-import { address, clockTime, perLocale, timeZone, webUrl, whatsAppLanguage } from './fields.js';
+import { address, clockTime, perLocale, timeZone, urlsOnce, webUrl, whatsAppLanguage } from './fields.js';
 
 /** How a tenant's surveys go out: its sender identities on each channel, and its chatbot's webhook. */
 export const DeliveryConfig = v.strictObject({
@@ -49,16 +49,7 @@ export const DeliveryConfig = v.strictObject({
         }),
       ),
       v.maxLength(5, 'may list at most 5 endpoints'),
-      v.rawCheck(({ dataset, addIssue }) => {
-        if (!dataset.typed) return;
-        dataset.value.forEach((endpoint, index) => {
-          if (dataset.value.findIndex((other) => other.url === endpoint.url) < index)
-            addIssue({
-              message: 'lists a URL twice (an endpoint is known by its URL)',
-              path: [{ type: 'array', origin: 'value', input: dataset.value, key: index, value: endpoint }],
-            });
-        });
-      }),
+      urlsOnce(),
     ),
   ),
   /**

@@ -55,6 +55,34 @@ export const webUrl = v.pipe(
   }),
 );
 
+/**
+ * A list of endpoints, each known by its URL: a URL listed a second time is refused there (the chat endpoints, the
+ * event webhooks).
+ */
+export const urlsOnce = <TInput extends readonly { url: string }[]>() =>
+  v.rawCheck<TInput>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    dataset.value.forEach((endpoint, index) => {
+      if (dataset.value.findIndex((other) => other.url === endpoint.url) < index)
+        addIssue({
+          message: 'lists a URL twice (an endpoint is known by its URL)',
+          path: [{ type: 'array', origin: 'value', input: dataset.value, key: index, value: endpoint }],
+        });
+    });
+  });
+
+/** A setting that is on or off, `fallback` when left out (the analytics' comments, the daily digest). */
+export const flag = <const TDefault extends boolean>(fallback: TDefault) => v.optional(v.boolean('must be true or false'), fallback);
+
+/** A whole number from `min` to `max` (days, hours, a count). */
+export const wholeNumber = (min: number, max: number) =>
+  v.pipe(
+    v.number('must be a number'),
+    v.integer('must be an integer'),
+    v.minValue(min, `must be at least ${min}`),
+    v.maxValue(max, `must be at most ${max}`),
+  );
+
 export const clockTime = v.pipe(v.string('must be a string'), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time such as 21:00'));
 
 function isTimeZone(zone: string): boolean {

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { CHANNELS, HAND_OFF_CHANNELS } from '../channels.js';
 import { entityId as id, nameField as name } from '../fields.js';
-import { byBucket, indicator, locale, localized } from './fields.js';
+import { byBucket, indicator, locale, localized, wholeNumber } from './fields.js';
 import { CASE_RULE_DEFAULTS, JOURNEY_DEFAULTS, MAX_ATTEMPT_WAIT_MINUTES, MAX_ATTEMPTS } from './scales.js';
 
 /** The survey configuration every concept reads: classes (a journey's extra questions), journeys and groups of stores. */
@@ -28,15 +28,7 @@ export const CaseRuleConfig = v.strictObject({
     'must be detractor, low, comment, none or { "below": n }',
   ),
   /** Business hours (the tenant's working hours) to the case's deadline. */
-  deadlineHours: v.optional(
-    v.pipe(
-      v.number('must be a number'),
-      v.integer('must be an integer'),
-      v.minValue(1, 'must be at least 1'),
-      v.maxValue(720, 'must be at most 720'),
-    ),
-    CASE_RULE_DEFAULTS.deadlineHours,
-  ),
+  deadlineHours: v.optional(wholeNumber(1, 720), CASE_RULE_DEFAULTS.deadlineHours),
   /** Whether the alert goes on WhatsApp too (outside quiet hours). */
   whatsapp: v.optional(v.boolean('must be true or false'), CASE_RULE_DEFAULTS.whatsapp),
 });
@@ -53,10 +45,7 @@ export const JourneyConfig = v.strictObject({
     v.minLength(1, 'must list at least one channel'),
     v.maxLength(CHANNELS.length, `may list at most ${CHANNELS.length} channels`),
   ),
-  resurveyWindowDays: v.optional(
-    v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3650))),
-    JOURNEY_DEFAULTS.resurveyWindowDays,
-  ),
+  resurveyWindowDays: v.optional(v.nullable(wholeNumber(1, 3650)), JOURNEY_DEFAULTS.resurveyWindowDays),
   /** The journey's main question, as the survey asks it in any language ({loja} is the company); by default a question of its indicator. */
   question: v.optional(name(300)),
   /** The main question per language, before `question`. */

@@ -69,10 +69,9 @@ export interface QuietHours {
 export const DEFAULT_QUIET_HOURS: QuietHours = { from: '21:00', to: '08:00' };
 
 /**
- * What a journey, its case rule and the privacy settings hold where they leave a field out: the schemas' defaults
- * (config-schema.ts) and what the settings reader gives an item written before the field existed.
+ * What a journey and its case rule hold where they leave a field out: the schemas' defaults (journeys.ts) and what the
+ * settings reader gives an item written before the field existed. The slices of the concepts keep theirs in their own
+ * config.ts (PRIVACY_DEFAULTS, ANALYTICS_DEFAULTS, DIGESTS_DEFAULTS).
  */
 export const JOURNEY_DEFAULTS = { resurveyWindowDays: null, surveyValidityDays: 7, handOff: [] as never[] } as const;
 export const CASE_RULE_DEFAULTS = { deadlineHours: 24, whatsapp: false } as const;
-export const PRIVACY_DEFAULTS = { retentionDays: null } as const;
-export const ANALYTICS_DEFAULTS = { comments: false } as const;

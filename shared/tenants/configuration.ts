@@ -1,4 +1,4 @@
-import { ANALYTICS_DEFAULTS } from '../settings/scales.js';
+import { ANALYTICS_DEFAULTS } from '../analytics/config.js';
 import { DEFAULT_LOCALE, timeZoneOf } from '../locale.js';
 import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
 import type { ConfigChange } from '../audit/log.js';

@@ -4,6 +4,24 @@ import { atMost, perLocale, uniqueBy } from '../settings/fields.js';
 import { MAX_KEYWORD_LENGTH, MAX_KEYWORDS, MAX_THEMES, type Theme } from './theme.js';
 
 /**
+ * Phrases by language, each language's list optional (none when left out): a theme's keywords, and its exclusions.
+ * `list` names what a list holds, `many` what its bound counts, `example` shows the whole.
+ */
+const phrasesByLocale = ({ list, many, example }: { list: string; many: string; example: string }) =>
+  v.strictObject(
+    perLocale(() =>
+      v.optional(
+        v.pipe(
+          v.array(name(MAX_KEYWORD_LENGTH), `must be a list of ${list}`),
+          v.maxLength(MAX_KEYWORDS, `may list at most ${MAX_KEYWORDS} ${many}`),
+        ),
+        [],
+      ),
+    ),
+    `must be ${many} by language, such as ${example}`,
+  );
+
+/**
  * A theme of the tenant's comments (shared/themes/): its slug, its name in each language and the keywords that find it in
  * a comment of each language (a language left out has none).
  */
@@ -13,32 +31,18 @@ export const ThemeConfig = v.strictObject({
     perLocale(() => name(100)),
     'must name the theme in pt-BR, es and en',
   ),
-  keywords: v.strictObject(
-    perLocale(() =>
-      v.optional(
-        v.pipe(
-          v.array(name(MAX_KEYWORD_LENGTH), 'must be a list of keywords'),
-          v.maxLength(MAX_KEYWORDS, `may list at most ${MAX_KEYWORDS} keywords`),
-        ),
-        [],
-      ),
-    ),
-    'must be keywords by language, such as { "pt-BR": ["fila"], "es": ["cola"], "en": ["queue"] }',
-  ),
+  keywords: phrasesByLocale({
+    list: 'keywords',
+    many: 'keywords',
+    example: '{ "pt-BR": ["fila"], "es": ["cola"], "en": ["queue"] }',
+  }),
   /** Words or phrases that cancel the theme's keywords in their sentence, by language (shared/themes/theme.ts). */
   exclude: v.optional(
-    v.strictObject(
-      perLocale(() =>
-        v.optional(
-          v.pipe(
-            v.array(name(MAX_KEYWORD_LENGTH), 'must be a list of words or phrases'),
-            v.maxLength(MAX_KEYWORDS, `may list at most ${MAX_KEYWORDS} exclusions`),
-          ),
-          [],
-        ),
-      ),
-      'must be exclusions by language, such as { "pt-BR": ["a caixa"], "es": ["la caja"], "en": ["the box"] }',
-    ),
+    phrasesByLocale({
+      list: 'words or phrases',
+      many: 'exclusions',
+      example: '{ "pt-BR": ["a caixa"], "es": ["la caja"], "en": ["the box"] }',
+    }),
   ),
 }) satisfies v.GenericSchema<unknown, Theme>;
 

@@ -9,7 +9,7 @@ import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { digestDays } from '../../shared/digest/figures.js';
 import { nextRunAt } from '../../shared/digest/sending.js';
 import { dueTimerKey } from '../../shared/adapters/due-timers.js';
-import { minuteOf } from '../../shared/timers.js';
+import { minuteOf } from '../../shared/timers/timers.js';
 import { answerTally, merge, sentTally } from '../../shared/results/tally.js';
 import { overHttp } from '../support/api.js';
 import { until, type Mail } from '../support/mailbox.js';

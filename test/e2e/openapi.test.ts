@@ -8,6 +8,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { referencePaths, routes, succeeded } from '../../infra/routes.js';
 import { ACKNOWLEDGED as ANSWERED, acknowledgmentOf, requestShapesOf, ruleset } from '../../infra/openapi-ruleset.js';
 import { validRequests } from '../../infra/examples.js';
+import { repeatedEnums } from '../../infra/openapi-enums.js';
 import { overHttp } from '../support/api.js';
 
 /**
@@ -204,6 +205,13 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
     // OWASP's rules walk every schema: about 10 s for the public document alone, more beside another test file.
   }, 60_000);
 
+  it('names each set of values once, as a component a generated client types once, and writes none inline twice', async () => {
+    const { body } = await client({ path: '/openapi.json' });
+    expect(repeatedEnums(body)).toEqual({});
+    const named = Object.values(body.components.schemas as Record<string, { enum?: unknown[] }>).filter((schema) => schema.enum);
+    expect(named.length).toBeGreaterThanOrEqual(api === 'public' ? 10 : 0);
+  });
+
   it('has a browsable reference at /docs, plain HTML whose assets it serves itself, under a strict content security policy', async () => {
     const page = await client({ path: '/docs' });
     expect(page.status).toBe(200);
@@ -271,7 +279,8 @@ describe.each(['public', 'chatbot'] as const)('the OpenAPI document of the %s AP
 describe('the customer fields in the OpenAPI document of the public API', () => {
   it('documents the locale with its allowed values wherever a customer is sent or read', async () => {
     const { body } = await overHttp('public')({ path: '/openapi.json' });
-    const locale = { enum: ['pt-BR', 'es', 'en'] };
+    const locale = { $ref: '#/components/schemas/Locale' };
+    expect(body.components.schemas.Locale).toEqual({ type: 'string', enum: ['pt-BR', 'es', 'en'] });
     const named = (schema: { $ref?: string }) => (schema.$ref ? body.components.schemas[schema.$ref.split('/').pop()!] : schema);
     const bodyOf = (path: string, method: string) => named(body.paths[path][method].requestBody.content['application/json'].schema);
     expect(body.components.schemas.Customer.properties.locale).toMatchObject(locale);

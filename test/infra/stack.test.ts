@@ -78,10 +78,10 @@ describe('the CDK stacks', () => {
   it('split the deployment so that every stack stays under 200 resources (CloudFormation allows 500)', () => {
     // Pinned: a new operation moves its route group's count; a group nearing 200 is split (routeGroupOf).
     expect(counts).toEqual({
-      // The table, the user pool and its workspace client, the logo and analytics buckets and their policies, three
-      // secrets; the analytics catalog: a Glue database, a table per dataset, the workgroup, its results bucket and
-      // policy, a named query per saved query, and the analysts' managed policy.
-      'Test-Data': 10 + 1 + DATASET_IDS.length + 3 + Object.keys(SAVED_QUERIES).length + 1,
+      // The table, the user pool and its workspace client, the logo, export and analytics buckets and their policies,
+      // three secrets; the analytics catalog: a Glue database, a table per dataset, the workgroup, its results bucket
+      // and policy, a named query per saved query, and the analysts' managed policy.
+      'Test-Data': 12 + 1 + DATASET_IDS.length + 3 + Object.keys(SAVED_QUERIES).length + 1,
       Test: 4,
       'Test/Messaging': 70,
       'Test/PublicApi': 34,
@@ -391,7 +391,7 @@ describe('the CDK stacks', () => {
     const pinned: Record<string, string[]> = {
       'AWS::DynamoDB::Table': ['TableCD117FA1'],
       'AWS::Cognito::UserPool': ['ManagersA948B0DC'],
-      'AWS::S3::Bucket': ['AnalyticsBucket39EAAEEA', 'AthenaResultsBucket879938FA', 'LogoBucketEB73FE35'],
+      'AWS::S3::Bucket': ['AnalyticsBucket39EAAEEA', 'AthenaResultsBucket879938FA', 'ExportBucket4E99310E', 'LogoBucketEB73FE35'],
       'AWS::SecretsManager::Secret': ['CursorSecretABAE1358', 'RequestIdSecretA55B4C7E', 'SurveySecret2DC653C3'],
       'AWS::SQS::Queue': [
         'AnalysisQueue251119DF',
@@ -810,57 +810,80 @@ describe('the CDK stacks', () => {
     expect(text(of('QueryResults').Resource)).not.toContain('AnalyticsBucket');
   });
 
-  it("keeps the tenants' logos in a private, TLS-only, unversioned bucket, retained with the data", () => {
-    const [[id, bucket]] = ofType('AWS::S3::Bucket') as [[string, Resource & { DeletionPolicy?: string }]];
+  /** A bucket of the data stack by its construct id, and its bucket policy's statements. */
+  const bucketNamed = (name: string) => {
+    const [[id, bucket]] = ofType('AWS::S3::Bucket').filter(([key]) => new RegExp(`^${name}[0-9A-F]{8}$`).test(key)) as [
+      [string, Resource & { DeletionPolicy?: string }],
+    ];
+    const [, policy] = ofType('AWS::S3::BucketPolicy').find(([, p]) => p.Properties.Bucket.Ref === id)!;
+    return { id, bucket, statements: policy.Properties.PolicyDocument.Statement };
+  };
+  const PRIVATE = { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true };
+  const TLS_ONLY = expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } });
+
+  it("keeps the tenants' logos in a private, TLS-only, unversioned bucket, retained with the data, and nothing else there", () => {
+    const { id, bucket, statements } = bucketNamed('LogoBucket');
     expect(stackOf[id]).toBe('Test-Data');
     expect(bucket.DeletionPolicy).toBe('Retain');
-    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
-      BlockPublicAcls: true,
-      BlockPublicPolicy: true,
-      IgnorePublicAcls: true,
-      RestrictPublicBuckets: true,
-    });
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual(PRIVATE);
     expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
-    // The answer exports (and an upload that failed) expire after a day: an erased customer's data lasts no longer there.
-    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([
-      {
-        Id: 'AnswerExports',
-        Prefix: 'exports/',
-        Status: 'Enabled',
-        ExpirationInDays: 1,
-        AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
-      },
+    // Logos are kept for as long as a brand names them: no lifecycle (the exports, which expire, are in their own bucket).
+    expect(bucket.Properties.LifecycleConfiguration).toBeUndefined();
+    expect(statements).toEqual(expect.arrayContaining([TLS_ONLY]));
+  });
+
+  it('keeps the answer exports in a bucket of their own: private, TLS only, encrypted, every file expired after a day', () => {
+    const { id, bucket, statements } = bucketNamed('ExportBucket');
+    expect(stackOf[id]).toBe('Test-Data');
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual(PRIVATE);
+    expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
+    expect(bucket.Properties.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
+    expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration).toEqual([
+      { ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } },
     ]);
-    const [, policy] = ofType('AWS::S3::BucketPolicy')[0]!;
-    expect(policy.Properties.PolicyDocument.Statement).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-      ]),
-    );
+    // Every file (and an upload that failed) expires after a day: an erased customer's data lasts no longer there.
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([
+      { Id: 'AnswerExports', Status: 'Enabled', ExpirationInDays: 1, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } },
+    ]);
+    expect(statements).toEqual(expect.arrayContaining([TLS_ONLY]));
+    expect(JSON.stringify(template.toJSON().Outputs)).toContain('ExportBucketName');
   });
 
   it('lets only the logo route read the logo bucket and only the logo uploads (the API route and the brand page) write it, its objects only', () => {
     const users = (bucket: string) =>
       [...FUNCTIONS.keys()].filter((id) => grantsOf(id).some((s) => s.resource.kind === 'bucket' && s.resource.bucket === bucket)).sort();
     expect(users('logos')).toEqual(['createAdminLogo', 'getBrandLogo', 'postAppAdminBrand']);
-    // The export area: the consumer writes its files, the download route reads them (its presigned address); no other.
-    expect(users('exports')).toEqual(['answerExports', 'getAppAnswersExport']);
-    expect(roleActions('answerExports').filter((action) => action.startsWith('s3:'))).toEqual(['s3:PutObject']);
-    expect(roleActions('getAppAnswersExport').filter((action) => action.startsWith('s3:'))).toEqual(['s3:GetObject']);
-    for (const [id, prefix] of [
-      ['getBrandLogo', 'logos/*'],
-      ['answerExports', 'exports/*'],
-      ['getAppAnswersExport', 'exports/*'],
-    ] as const)
-      expect(JSON.stringify(ofType('AWS::IAM::Policy').filter(([policyId]) => policyId.startsWith(capitalise(id))))).toContain(
-        `/${prefix}`,
-      );
     expect(roleActions('getBrandLogo').filter((action) => action.startsWith('s3:'))).toEqual(['s3:GetObject']);
     for (const writer of ['createAdminLogo', 'postAppAdminBrand'])
       expect(
         roleActions(writer).filter((action) => action.startsWith('s3:')),
         writer,
       ).toEqual(['s3:PutObject']);
+    const policiesOf = (id: string) =>
+      JSON.stringify(ofType('AWS::IAM::Policy').filter(([policyId]) => policyId.startsWith(capitalise(id))));
+    for (const id of ['getBrandLogo', 'createAdminLogo', 'postAppAdminBrand']) {
+      expect(policiesOf(id), id).toMatch(/LogoBucketName"\},"\/logos\/\*"/);
+      expect(policiesOf(id), id).not.toContain('ExportBucketName');
+    }
+  });
+
+  it('grants the export bucket to the export functions only: the consumer writes its files, the download route reads them (its presigned address)', () => {
+    const users = (bucket: string) =>
+      [...FUNCTIONS.keys()].filter((id) => grantsOf(id).some((s) => s.resource.kind === 'bucket' && s.resource.bucket === bucket)).sort();
+    expect(users('exports')).toEqual(['answerExports', 'getAppAnswersExport']);
+    expect(roleActions('answerExports').filter((action) => action.startsWith('s3:'))).toEqual(['s3:PutObject']);
+    expect(roleActions('getAppAnswersExport').filter((action) => action.startsWith('s3:'))).toEqual(['s3:GetObject']);
+    // In the template: no role but theirs names the export bucket, and theirs name no other bucket.
+    const naming = ofType('AWS::IAM::Policy')
+      .filter(([, policy]) => JSON.stringify(policy).includes('ExportBucketName'))
+      .map(([id]) => id.replace(/RoleDefaultPolicy[0-9A-F]{8}$/, ''))
+      .sort();
+    expect(naming).toEqual(['AnswerExports', 'GetAppAnswersExport']);
+    for (const id of ['answerExports', 'getAppAnswersExport']) {
+      const policies = JSON.stringify(ofType('AWS::IAM::Policy').filter(([policyId]) => policyId.startsWith(capitalise(id))));
+      expect(policies, id).toMatch(/ExportBucketName"\},"\/\*"/);
+      expect(policies, id).not.toMatch(/LogoBucketName|AnalyticsBucketName/);
+    }
   });
 
   describe('the custom link domain', () => {

@@ -39,7 +39,7 @@ import { caseSystemChanges } from '../../shared/adapters/wiring/cases.js';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { addDays } from '../../shared/dates.js';
 import { keys } from '../../shared/keys.js';
-import { minuteOf } from '../../shared/timers.js';
+import { minuteOf } from '../../shared/timers/timers.js';
 import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';

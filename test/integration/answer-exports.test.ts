@@ -125,7 +125,7 @@ describe('the workspace export', () => {
     const done = (await page(full, back)).html;
     expect(done).toContain('Planilha pronta: 3 respostas.');
     const { Contents = [] } = await s3().send(
-      new ListObjectsV2Command({ Bucket: process.env[ENV.logoBucket], Prefix: `${BUCKETS.exports.prefix}${tenant.tenantId}/` }),
+      new ListObjectsV2Command({ Bucket: process.env[BUCKETS.exports.env], Prefix: `${BUCKETS.exports.prefix}${tenant.tenantId}/` }),
     );
     expect(Contents).toHaveLength(1);
     const { text } = await download(full, done);

@@ -8,7 +8,7 @@ import { caseOpener, checkCaseDeadline } from '../../shared/adapters/wiring/case
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { sendTimers } from '../../shared/adapters/wiring/timers.js';
 import type { CaseDeadlineMessage } from '../../shared/cases/deadline-message.js';
-import { minuteOf, releaseDue, type DueStore, type Timer } from '../../shared/timers.js';
+import { minuteOf, releaseDue, type DueStore, type Timer } from '../../shared/timers/timers.js';
 import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';

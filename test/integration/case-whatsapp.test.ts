@@ -8,7 +8,7 @@ import { caseOpener } from '../../shared/adapters/wiring/cases.js';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { sendTimers } from '../../shared/adapters/wiring/timers.js';
 import { caseRuleOf } from '../../shared/cases/rules.js';
-import { minuteOf, releaseDue, type DueStore, type Timer } from '../../shared/timers.js';
+import { minuteOf, releaseDue, type DueStore, type Timer } from '../../shared/timers/timers.js';
 import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';

@@ -5,7 +5,7 @@ import { invoke } from '../../infra/local/invoke.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { keys } from '../../shared/keys.js';
 import { addDays } from '../../shared/dates.js';
-import { commentReanalysis } from '../../shared/adapters/wiring/analysis.js';
+import { commentReanalysis } from '../../shared/adapters/wiring/themes.js';
 import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
 import { erase } from '../../shared/privacy/service.js';
 import { inProcess } from '../support/api.js';

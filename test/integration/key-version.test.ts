@@ -3,7 +3,7 @@ import { meter, type Call } from '../../bench/metering.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { oneVersionPerRequest, readConfigVersion } from '../../shared/adapters/config-version.js';
 import { apiKeys } from '../../shared/adapters/wiring/access.js';
-import { tenantAccess } from '../../shared/adapters/wiring/tenant-access.js';
+import { tenantAccess } from '../../shared/adapters/wiring/access.js';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import type { AuthContext } from '../../shared/access/auth-context.js';
 import { inProcess } from '../support/api.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { commentAnalyser } from '../../shared/adapters/wiring/analysis.js';
+import { commentAnalyser } from '../../shared/adapters/wiring/themes.js';
 import { GROUPING_NAMES } from '../../shared/results/groupings.js';
 import { inProcess } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';

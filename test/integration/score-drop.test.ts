@@ -10,7 +10,7 @@ import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { addDays } from '../../shared/dates.js';
 import { windowsOf } from '../../shared/results/score-drop.js';
 import { nextCheckAt } from '../../shared/results/score-drop-schedule.js';
-import { minuteOf } from '../../shared/timers.js';
+import { minuteOf } from '../../shared/timers/timers.js';
 import { answerTally, merge } from '../../shared/results/tally.js';
 import { inProcess } from '../support/api.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { batchWrite, db } from '../../shared/adapters/dynamodb.js';
 import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
-import { commentAnalyser } from '../../shared/adapters/wiring/analysis.js';
+import { commentAnalyser } from '../../shared/adapters/wiring/themes.js';
 import { keys } from '../../shared/keys.js';
 import { erase } from '../../shared/privacy/service.js';
 import { DEFAULT_THEMES } from '../../shared/themes/themes.js';

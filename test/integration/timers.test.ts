@@ -8,7 +8,7 @@ import type { CaseDeadlineMessage } from '../../shared/cases/deadline-message.js
 import { keys } from '../../shared/keys.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import { TABLE } from '../../shared/table.js';
-import { dueScheduler, minuteOf, releaseDue, type DelayedSend, type DueStore, type Timed, type Timer } from '../../shared/timers.js';
+import { dueScheduler, minuteOf, releaseDue, type DelayedSend, type DueStore, type Timed, type Timer } from '../../shared/timers/timers.js';
 import { usePrivateQueue } from '../support/queues.js';
 
 /**

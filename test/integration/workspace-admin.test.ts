@@ -13,7 +13,7 @@ import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import { DEMO_MANAGERS } from '../../infra/local/demo-managers.js';
 import { eventDeliveryPorts } from '../../shared/adapters/event-deliveries.js';
 import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
-import { commentAnalyser } from '../../shared/adapters/wiring/analysis.js';
+import { commentAnalyser } from '../../shared/adapters/wiring/themes.js';
 import { usePrivateQueue } from '../support/queues.js';
 
 /** The tenant's keys as listed, but their last use (which any call with a key may move). */

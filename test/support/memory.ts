@@ -23,7 +23,7 @@ import type { DataSubjects } from '../../shared/privacy/ports.js';
 import type { CounterRow, ResultCounters } from '../../shared/results/ports.js';
 import type { CounterDelta, Tally } from '../../shared/results/tally.js';
 import type { UserScope } from '../../shared/tenants/config-schema.js';
-import type { Timed, TimerScheduler } from '../../shared/timers.js';
+import type { Timed, TimerScheduler } from '../../shared/timers/timers.js';
 import type { SignInDirectory } from '../../shared/access/tenant-users.js';
 import type { AuditEntry, AuditLog } from '../../shared/audit/log.js';
 import type { ApiKeyRecord, UserRecord } from '../../shared/access/ports.js';

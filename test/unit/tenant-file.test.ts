@@ -163,6 +163,21 @@ describe('tenant files', () => {
     [{ privacy: { retentionDays: 0 } }, 'tenants[0].privacy.retentionDays: must be at least 1'],
     [{ privacy: { retentionDays: 2.5 } }, 'tenants[0].privacy.retentionDays: must be an integer'],
     [{ privacy: { keepDays: 30 } }, 'tenants[0].privacy.keepDays: is not a known field'],
+    // The slices' shared field rules (shared/settings/fields.ts) say the same thing wherever they are used.
+    [
+      { journeys: [{ id: 1, slug: 'loja', indicator: 'nps', classes: [1], channels: ['sms'], resurveyWindowDays: 0 }] },
+      'tenants[0].journeys[0].resurveyWindowDays: must be at least 1',
+    ],
+    [
+      { journeys: [{ id: 1, slug: 'loja', indicator: 'nps', classes: [1], channels: ['sms'], resurveyWindowDays: 3651 }] },
+      'tenants[0].journeys[0].resurveyWindowDays: must be at most 3650',
+    ],
+    [{ analytics: { comments: 'yes' } }, 'tenants[0].analytics.comments: must be true or false'],
+    [{ digests: { daily: 1 } }, 'tenants[0].digests.daily: must be true or false'],
+    [
+      { themes: [{ slug: 'fila', name: { 'pt-BR': 'Fila', es: 'Cola', en: 'Queue' }, keywords: {}, exclude: { en: 'box' } }] },
+      'tenants[0].themes[0].exclude.en: must be a list of words or phrases',
+    ],
     [{ id: '7' }, 'tenants[0].id: must be a number'],
     [{ locale: 'pt' }, 'tenants[0].locale: must be one of pt-BR, es, en'],
     [{ classes: [{ id: 1, label: 'A', type: 'csat', question: { fr: 'Q?' } }] }, 'tenants[0].classes[0].question.fr: is not a known field'],

@@ -1,5 +1,7 @@
 import { configured, ENV, requireEnvs, wire } from '../../config.js';
+import { logger } from '../../logger.js';
 import * as keys from '../../access/api-keys.js';
+import * as access from '../../access/tenant-access.js';
 import * as users from '../../access/tenant-users.js';
 import * as keysPage from '../../workspace/admin-keys-page.js';
 import * as usersPage from '../../workspace/admin-users-page.js';
@@ -14,6 +16,7 @@ import {
   listUsers,
   markApiKeyRevoked,
   rotateApiKey,
+  tenantAccessRepository,
   updateUser,
 } from '../access-repository.js';
 import { auditLog } from '../audit-log.js';
@@ -21,9 +24,19 @@ import { cognitoSignInDirectory, userPoolIdOf } from '../cognito.js';
 import { caseAlerts } from '../case-alerts.js';
 import { invitations } from '../../access/invitation.js';
 import { SIGN_IN_PATH } from '../../session/paths.js';
-import { shownOnce } from './shown-once.js';
 import { raiseConfigVersion } from '../tenant-repository.js';
-import { tenantSettings } from './tenants.js';
+import { shownOnce, tenantSettings } from './tenants.js';
+
+/**
+ * The checks of API keys and user tokens, for the authorizers and the HTTP wrapper: no tenant administration (no
+ * variable of its own; their bundles drop the compositions below).
+ */
+export const tenantAccess = /* @__PURE__ */ wire(() =>
+  access.tenantAccess(tenantAccessRepository, {
+    onUseNotRecorded: (error) =>
+      logger.warn("A key's last use could not be recorded", { error: error instanceof Error ? error.name : 'unknown' }),
+  }),
+);
 
 /**
  * The tenant's API keys as the admin API, its page and the operator's command administer them: issue, list, revoke,

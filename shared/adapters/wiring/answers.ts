@@ -20,7 +20,7 @@ export const answersService = /* @__PURE__ */ wire(() => {
 });
 
 /**
- * The workspace export (a job): its item in the table, its file in the bucket's export area, its message on the export
+ * The workspace export (a job): its item in the table, its file in the export bucket, its message on the export
  * queue, over the answers service. Each function checks the variables of what it uses: the page starting one (the
  * queue: `answerExportStarts`), the consumer and the download (the bucket: `answerExportFiles`).
  */

@@ -6,7 +6,7 @@ import { auditLog } from '../audit-log.js';
 import { entryPlace } from '../entry-place.js';
 import { qrStore } from '../qr-repository.js';
 import { surveyPageReads, surveyService } from './surveys.js';
-import { tenantSettings } from './tenants.js';
+import { shownOnce, tenantSettings } from './tenants.js';
 import { transactionService } from './transactions.js';
 import type { KioskAdminPorts, KioskPorts, KioskReads } from '../../in-store/kiosk.js';
 import { kioskStore } from '../kiosk-repository.js';
@@ -15,7 +15,6 @@ import { qrUrl } from '../../in-store/qr-admin.js';
 import { kioskAnswersToday, listKiosks, registerKiosk, revokeKiosk } from '../../in-store/kiosk.js';
 import { adminInStorePage } from '../../workspace/admin-in-store-page.js';
 import { storeChoices, storeTradeNames } from '../store-repository.js';
-import { shownOnce } from './shown-once.js';
 
 /**
  * The customer a walk-in answer is registered on: one who left a contact is found again by it (a pseudonymous external

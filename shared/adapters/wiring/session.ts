@@ -6,7 +6,7 @@ import { signInPages } from '../../workspace/sign-in-page.js';
 import { cognitoIdentityProvider } from '../cognito.js';
 import { cognitoSessionVerifier } from '../cognito-session.js';
 import { signInAttempts } from '../sign-in-attempts.js';
-import { tenantAccess } from './tenant-access.js';
+import { tenantAccess } from './access.js';
 
 /**
  * An invited user's new-password challenge, between the sign-in form and the new-password form, sealed with the

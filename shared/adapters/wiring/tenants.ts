@@ -1,5 +1,5 @@
 import { chatStatus as chatAdminReads } from '../chat-deliveries.js';
-import { ENV, requireEnvs, wire } from '../../config.js';
+import { configured, ENV, requireEnvs, wire } from '../../config.js';
 import * as settings from '../../tenants/settings.js';
 import * as configuration from '../../tenants/config-service.js';
 import * as tenants from '../../tenants/service.js';
@@ -10,7 +10,8 @@ import * as journeys from '../../workspace/admin-journeys-page.js';
 import * as regions from '../../workspace/admin-regions-page.js';
 import * as webhooks from '../../workspace/admin-webhooks-page.js';
 import { auditLog } from '../audit-log.js';
-import { shownOnce } from './shown-once.js';
+import { sealer } from '../../sealed.js';
+import { spendShownOnce } from '../shown-once.js';
 import { signingSecret } from '../../events/webhook-signing.js';
 import { eventEndpoint } from '../../events/signature.js';
 import { readConfigVersion } from '../config-version.js';
@@ -29,6 +30,16 @@ import { storeChoices } from '../store-repository.js';
 export const tenantSettings = /* @__PURE__ */ wire(() =>
   settings.versionedSettings({ version: readConfigVersion, read: readVersionedSettings }),
 );
+
+/**
+ * A secret an admin page shows once (a new API key, a user's token, a new webhook endpoint's signing secret), sealed
+ * with the deployment's cursor secret under a key of its own purpose (its functions read the secret at cold start),
+ * and spent once shown.
+ */
+export const shownOnce = /* @__PURE__ */ wire(() => ({
+  sealer: sealer(configured(ENV.cursorSecret), 'shown-once/v1'),
+  spend: spendShownOnce,
+}));
 
 /** The tenant's configuration as GET and PUT /public/admin/config and the admin pages read and replace it, audited. */
 export const configService = /* @__PURE__ */ wire(() => {

@@ -5,7 +5,7 @@ import type { DigestMessage } from '../../digest/schema.js';
 import type { ScoreDropRun } from '../../results/score-drop-schedule.js';
 import { QUEUES, type QueueId } from '../../queues.js';
 import * as surveyTimers from '../../surveys/scheduler.js';
-import { dueScheduler, releaseDue, TIMERS, type DelayedSend, type Timer } from '../../timers.js';
+import { dueScheduler, releaseDue, TIMERS, type DelayedSend, type Timer } from '../../timers/timers.js';
 import { dueAttempts } from '../due-attempts.js';
 import { dueTimers, dueTimersOf } from '../due-timers.js';
 import { sendMessages } from '../sqs.js';

@@ -2,6 +2,7 @@ import { configured, ENV, requireEnvs, wire } from '../../config.js';
 import { delayUntil } from '../../queues.js';
 import type { DispatchMessage } from '../../surveys/dispatch.js';
 import type { Dispatcher } from '../../transactions/ports.js';
+import * as intake from '../../transactions/accept.js';
 import * as consumer from '../../transactions/consumer.js';
 import * as queries from '../../transactions/queries.js';
 import { publicRequestId } from '../../transactions/request-key.js';
@@ -70,5 +71,20 @@ export const transactionConsumer = /* @__PURE__ */ wire(() => {
     dispatcher,
     events: { publisher: events, requestIdOf: (tenantId, requestKey) => publicRequestId(tenantId, requestKey, requestIdSecret()) },
     listRegistrations: transactionRepository.listRegistrations,
+  });
+});
+
+/**
+ * Accepting v2 transactions: the transaction queue and the request id secret (its function reads the secret at cold
+ * start, functions/http/post-v2-transaction.ts), and no table.
+ */
+export const transactionIntake = /* @__PURE__ */ wire(() => {
+  requireEnvs(ENV.transactionQueueUrl);
+  const requestIdSecret = configured(ENV.requestIdSecret);
+  return intake.transactionIntake({
+    queue: async (message) => {
+      await sendMessage('transactions', message);
+    },
+    requestIdOf: (tenantId, requestKey) => publicRequestId(tenantId, requestKey, requestIdSecret()),
   });
 });

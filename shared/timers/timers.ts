@@ -1,6 +1,6 @@
-import { logger } from './logger.js';
-import { count } from './metrics.js';
-import { delayUntil, MAX_DELAY_SECONDS, type QueueId } from './queues.js';
+import { logger } from '../logger.js';
+import { count } from '../metrics.js';
+import { delayUntil, MAX_DELAY_SECONDS, type QueueId } from '../queues.js';
 
 /**
  * Timers: a message that must reach its queue at a given time, however far away. A timer due within the queue's
