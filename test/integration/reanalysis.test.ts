@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { commentAnalyser, commentReanalysis } from '../../shared/adapters/wiring/analysis.js';
+import { commentAnalyser, commentReanalysis } from '../../shared/adapters/wiring/themes.js';
 import { DEFAULT_THEMES, type Theme } from '../../shared/themes/themes.js';
 import { inProcess } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';
