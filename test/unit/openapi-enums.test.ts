@@ -58,10 +58,10 @@ describe('the value sets of the OpenAPI document, named once', () => {
   it('names each repeated set once, by its field, and refers to it where it was written with what that place said', () => {
     const named = withNamedEnums(document());
     expect(repeatedEnums(named)).toEqual({});
-    expect(named.components.schemas).toMatchObject({ Locale: LOCALE, Status: STATUS });
+    expect(named.components.schemas).toMatchObject({ Locale: LOCALE, ActiveStatus: STATUS });
     const customer = named.components.schemas.Customer;
     expect(customer.properties.locale).toEqual({ $ref: '#/components/schemas/Locale', description: "The customer's language" });
-    expect(customer.properties.status).toEqual({ $ref: '#/components/schemas/Status' });
+    expect(customer.properties.status).toEqual({ $ref: '#/components/schemas/ActiveStatus' });
     expect(named.paths['/customers'].get.parameters[0]!.schema).toEqual({ $ref: '#/components/schemas/Locale', default: 'pt-BR' });
     const body = named.paths['/customers'].post.requestBody.content['application/json'];
     expect(body.schema.properties.customer.properties.locale.anyOf).toEqual([{ $ref: '#/components/schemas/Locale' }, { type: 'null' }]);
