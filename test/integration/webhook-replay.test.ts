@@ -12,6 +12,7 @@ import { eventEndpoint, webhookSecret } from '../../shared/events/signature.js';
 import { handler as eventConsumer } from '../../functions/queue/event-webhooks.js';
 import { invoke } from '../../infra/local/invoke.js';
 import { inProcess } from '../support/api.js';
+import { until } from '../support/mailbox.js';
 import { usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
@@ -59,7 +60,12 @@ async function answeredDelivery(): Promise<EventDelivery> {
     body: { transactionId: id, attemptId: 1, journey: 'loja', score: 8, classes: [] },
   });
   expect(answer.status).toBe(201);
-  const [delivery] = (await events.drain()) as unknown as EventDelivery[];
+  // The delivery reaches the queue after the answer's 201 (the event fans out per endpoint): on a loaded machine an
+  // immediate read can find the queue still empty.
+  const [delivery] = await until(async () => {
+    const queued = (await events.drain()) as unknown as EventDelivery[];
+    return queued.length ? queued : undefined;
+  }, "the answer's event delivery");
   return delivery!;
 }
 
