@@ -419,20 +419,6 @@ export async function eraseCaseCopies(
   );
 }
 
-/**
- * The short numbers of some cases (one BatchGetItem of their items): the list's indexes were projected before cases had
- * numbers, and an index's projection cannot change in place.
- */
-export async function caseNumbers(tenantId: number, ids: number[]): Promise<Map<number, number | null>> {
-  if (!ids.length) return new Map();
-  const items = await batchGet(
-    db(),
-    ids.map((id) => keys.case(tenantId, id)),
-    { projection: ['id', 'number'] },
-  );
-  return new Map(items.map((item) => [item.id as number, typeof item.number === 'number' ? item.number : null]));
-}
-
 export const caseStore: CaseStore = {
   open,
   find,

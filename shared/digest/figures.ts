@@ -253,8 +253,6 @@ export interface DigestPorts {
   report: ResultsService['report'];
   settings: (tenantId: number) => Promise<Settings>;
   cases: Pick<CaseStore, 'list'>;
-  /** The short numbers of some cases (the list's indexes do not hold them). */
-  caseNumbers: (tenantId: number, ids: number[]) => Promise<Map<number, number | null>>;
   /** The names of some stores (one batched read). */
   storeNames: (tenantId: number, ids: number[]) => Promise<Map<number, string>>;
   /** The themes' report (as GET /public/results?group_by=theme reads it) and the answers' lists by theme (the inbox's). */
@@ -586,13 +584,10 @@ async function casesOf(ports: DigestPorts, tenantId: number, stores: number[] | 
   });
   const [open, overdue] = await Promise.all([ports.cases.list(select({ status: 'open' })), ports.cases.list(select({ overdue: true }))]);
   const late = overdue.cases.filter((c) => !CLOSED_STATUSES.includes(c.status));
-  const [names, numbers] = await Promise.all([
-    ports.storeNames(tenantId, [...new Set([...open.cases, ...late].map((c) => c.storeId))]),
-    ports.caseNumbers(tenantId, [...new Set([...open.cases, ...late].map((c) => c.id))]),
-  ]);
+  const names = await ports.storeNames(tenantId, [...new Set([...open.cases, ...late].map((c) => c.storeId))]);
   const link = (c: CaseRecord): DigestCase => ({
     id: c.id,
-    number: numbers.get(c.id) ?? c.number,
+    number: c.number,
     store_id: c.storeId,
     store: names.get(c.storeId) ?? String(c.storeId),
     score: c.score,

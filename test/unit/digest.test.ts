@@ -148,7 +148,6 @@ const noThemes = () => {
 
 const storeNames = async (_tenant: number, ids: number[]) =>
   new Map(STORES.filter((s) => ids.includes(s.id)).map((s) => [s.id, s.trade_name]));
-const caseNumbers = async () => new Map<number, number | null>();
 
 const user = (scope: UserRecord['scope'] = 'all'): Promise<UserRecord> =>
   Promise.resolve({ name: 'gerente@demo.local', scope, tokenHash: 'h', created_at: '2026-01-01T00:00:00Z' });
@@ -184,7 +183,6 @@ async function digestOf(scope: UserRecord['scope'], store?: number, themes = noT
     cases,
     themes,
     storeNames,
-    caseNumbers,
     baseUrl: 'https://pesquisa.example',
   };
   return digestFigures(ports, { tenantId: TENANT, period: 'week', store, now: NOW }, user(scope));
@@ -243,7 +241,6 @@ describe('the digest figures', () => {
       cases: memoryCases(),
       themes: noThemes(),
       storeNames,
-      caseNumbers,
       baseUrl: '',
     };
     // Act
@@ -413,7 +410,7 @@ describe('who gets a digest, and when the next one is due', () => {
     const parked: { period: string; from: string; dueAt: string }[] = [];
     let listed = 0;
     const ports: DigestSendingPorts = {
-      figures: { report: results.report, settings: async () => settings, cases, themes: noThemes(), storeNames, caseNumbers },
+      figures: { report: results.report, settings: async () => settings, cases, themes: noThemes(), storeNames },
       users: {
         list: async () => {
           listed++;
