@@ -19,6 +19,7 @@ import { changeOf as countsChange } from '../results/ranking.js';
 import { periodProblems, daysIn } from '../dates.js';
 import { ValidationError } from '../errors.js';
 import { storesOfRegions } from '../regions.js';
+import { distinctTexts } from '../text.js';
 import { APP_ANSWERS_PATH } from '../session/paths.js';
 
 /**
@@ -41,8 +42,9 @@ export const DIGEST_QUIET_WEEKS = 4;
 export const DIGEST_LOOKBACK_WEEKS = 12;
 /** How many of the stores with answers (most answers first) are read for the first line's store and theme. */
 export const DIGEST_FIRST_STORES = 20;
-/** Examples a complaint quotes. */
+/** Examples a complaint quotes, and the newest comments of its theme read to find as many that say different things. */
 export const DIGEST_EXAMPLES = 2;
+export const DIGEST_EXAMPLES_READ = 10;
 
 /** How many rows a digest names at either end of a ranking, and how many cases of each list. */
 export const DIGEST_RANKED = 3;
@@ -514,10 +516,15 @@ async function themesOf(
         to: days.to,
         journeys: lows,
         theme: theme.theme,
-        limit: DIGEST_EXAMPLES,
+        hasComment: true,
+        limit: DIGEST_EXAMPLES_READ,
         query: JSON.stringify(['digest-theme', tenantId, stores ?? 'all', theme.theme]),
       });
-      const examples = answers.flatMap((a) => (a.comment ? [exampleOf(a.comment)] : []));
+      // Never the same words twice (two customers, or two comments redacted alike).
+      const examples = distinctTexts(
+        answers.flatMap((a) => (a.comment?.trim() ? [exampleOf(a.comment)] : [])),
+        DIGEST_EXAMPLES,
+      );
       return {
         theme: theme.theme,
         name: theme.themeName,

@@ -104,8 +104,11 @@ const results = resultsService({
   stores: { getMany: async (_t, ids) => STORES.filter((s) => ids.includes(s.id)) },
   employees: { getMany: async (_t, ids) => EMPLOYEES.filter((e) => ids.includes(e.id)) },
 });
-/** The demo journeys' analysed comments of the week: two detractors on the wait (store 1 and 2), one on price, a promoter on staff. */
-function analysed() {
+/**
+ * The demo journeys' analysed comments of the week: two detractors on the wait (store 1 and 2), one on price, a promoter
+ * on staff; and `more` detractors' comments on the wait at store 1, at the instants given.
+ */
+function analysed(more: { comment: string; at: string }[] = []) {
   const themes = memoryThemes();
   const answer = (id: number, storeId: number, score: number, at: string, comment: string, found: string[]): StoredAnswer => ({
     id,
@@ -139,6 +142,8 @@ function analysed() {
   );
   // The week before: not this digest's.
   themes.add(TENANT, answer(4, 1, 0, '2026-05-20T12:00:00Z', 'Preço alto', ['price']), 'detractor', 'negative');
+  for (const [i, { comment, at }] of more.entries())
+    themes.add(TENANT, answer(10 + i, 1, 1, at, comment, ['wait']), 'detractor', 'negative');
   return { report: themeReport({ counters: themes.counters, settings: async () => SETTINGS }).report, answers: themes.answers };
 }
 const noThemes = () => {
@@ -290,6 +295,15 @@ describe('the digest figures', () => {
       ['wait', 1, ['A fila demorou, me liguem no [phone]']],
     ]);
     expect((await digestOf('all')).themes).toEqual([]);
+  });
+
+  it("never quotes the same words twice as a theme's two examples (case, accents, punctuation and spaces aside)", async () => {
+    const themes = analysed([
+      { comment: 'Demorou muito', at: '2026-05-31T10:00:00Z' },
+      { comment: 'demorou  MUITO!', at: '2026-05-31T11:00:00Z' },
+    ]);
+    const digest = await digestOf('all', undefined, themes);
+    expect(digest.themes.find((t) => t.theme === 'wait')?.examples).toEqual(['demorou MUITO!', 'Fila enorme no caixa']);
   });
 
   it('cuts a long example and keeps the three themes most mentioned by detractors', () => {
