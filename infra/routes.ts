@@ -231,7 +231,7 @@ export const routes: readonly Route[] = [
   route('GET', '/public/privacy/access', 'getPrivacyAccess', R, "Who read a customer's personal data, when and how, newest first, for a year (user token with every store)"),
 
   route('GET', '/survey', 'getSurvey', R, 'The survey of one attempt, for the chatbot', { api: 'chatbot' }),
-  route('GET', '/public/cases', 'listCases', RB, 'Cases the user may see: open, then in progress, then closed; overdue first, by due time (filters: status, store, overdue, from, to; user token)', { cursors: true }),
+  route('GET', '/public/cases', 'listCases', RB, 'Cases the user may see: open, then in progress, then closed; overdue first, by due time (filters: status, store, overdue, from, to; or number, the short one; user token)', { cursors: true }),
   route('GET', '/public/cases/{id}', 'getCase', RB, "A case: the answer, its status, owners, due time, root cause, notes and history (user token whose scope holds the case's store)"),
   route('PATCH', '/public/cases/{id}', 'updateCase', RW, 'Move a case (status, owner, root cause, note): one conditional write; 409 when someone changed it first (user token)', { queues: ['events', 'surveyDispatch'] }),
   route('POST', '/public/cases/{id}/contact', 'revealCaseContact', RB, "The case's customer's phone and e-mail, to call or write them; written to the access log (user token)"),

@@ -229,6 +229,8 @@ export const keys = {
   case: (tenantId: number, id: number) => ({ pk: `${tenant(tenantId)}#CASE#${id}`, sk: 'CASE' }),
   /** The tenant's last short case number (a case's `number`: 1, 2, 3... per tenant), raised in the write that opens each case. */
   caseNumber: (tenantId: number) => ({ pk: `${tenant(tenantId)}#CASES#NUMBER`, sk: 'COUNTER' }),
+  /** A case by its short number (its `id`), written in the transaction that opens it: GET /public/cases?number= reads it. */
+  caseByNumber: (tenantId: number, number: number) => ({ pk: `${tenant(tenantId)}#CASES#NUMBER`, sk: `N#${number}` }),
   /** A case's one escalation when it is overdue: its claim, then the record that it went out (shared/cases/overdue.ts). */
   /** A store's score-drop alert of one ISO week (its Monday): the claim that sends it at most once that week. */
   scoreDropAlert: (tenantId: number, storeId: number, week: string) => ({ pk: `${tenant(tenantId)}#SCOREDROP#${storeId}`, sk: week }),

@@ -35,6 +35,24 @@ export function normaliseName(name: string): string {
 }
 
 /**
+ * The first `count` of these texts that say different things, in their order: two that differ only in case, accents,
+ * punctuation, symbols or spacing ("Demorou muito" and "demorou muito!") are one, the first kept. For examples quoted
+ * side by side, which should never read as the same comment twice.
+ */
+export function distinctTexts(texts: readonly string[], count: number): string[] {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const text of texts) {
+    if (kept.length === count) break;
+    const said = normaliseName(text.normalize('NFKC').replace(/[\p{P}\p{S}]+/gu, ' '));
+    if (seen.has(said)) continue;
+    seen.add(said);
+    kept.push(text);
+  }
+  return kept;
+}
+
+/**
  * An Intl formatter made at its first use, not at the module's load: making one loads ICU's data for its locale, which
  * made the workspace's results page's cold import 25% slower (three number formats, measured in the cold-start benchmark).
  */

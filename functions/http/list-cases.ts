@@ -24,7 +24,7 @@ export const contract = {
     400: problem("owner=me without a user's token (errors names owner)"),
     401: problem('No valid user token'),
     404: problem('A store the token may not see'),
-    422: problem('Invalid parameters (a status, a period over 400 days, a cursor of another query)'),
+    422: problem('Invalid parameters (a status, a period over 400 days, a cursor of another query, number with another filter)'),
   },
 };
 

@@ -92,6 +92,7 @@ async function open(tenantId: number, record: CaseRecord, deltas: CounterDelta[]
     const last = typeof Item?.last === 'number' ? Item.last : 0;
     const stored = { ...record, number: last + 1 };
     const put = { TableName: tableName, Item: caseItem(tenantId, stored), ConditionExpression: 'attribute_not_exists(pk)' };
+    const byNumber = { TableName: tableName, Item: { ...keys.caseByNumber(tenantId, stored.number), id: record.id } };
     const raise = {
       TableName: tableName,
       Key: counterKey,
@@ -101,7 +102,7 @@ async function open(tenantId: number, record: CaseRecord, deltas: CounterDelta[]
       ExpressionAttributeValues: { ':next': last + 1, ...(last === 0 ? {} : { ':last': last }) },
     };
     try {
-      await client.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, { Update: raise }, ...updates] }));
+      await client.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, { Update: raise }, { Put: byNumber }, ...updates] }));
       return stored;
     } catch (error) {
       if (cancelledByCondition(error, 0)) return 'exists';
@@ -122,6 +123,13 @@ async function find(tenantId: number, id: number): Promise<CaseRecord | undefine
   const { client, tableName } = db();
   const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.case(tenantId, id), ConsistentRead: true }));
   return Item ? caseOf(Item) : undefined;
+}
+
+/** The id of the tenant's case of this short number; undefined for none. */
+async function idOfNumber(tenantId: number, number: number): Promise<number | undefined> {
+  const { client, tableName } = db();
+  const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: keys.caseByNumber(tenantId, number) }));
+  return typeof Item?.id === 'number' ? Item.id : undefined;
 }
 
 async function replace(tenantId: number, next: CaseRecord, deltas: CounterDelta[]): Promise<boolean> {
@@ -286,32 +294,41 @@ async function list(selection: CaseSelection): Promise<{ cases: CaseRecord[]; ne
   const page = merged.slice(0, selection.limit);
   const end =
     page.length === selection.limit && (merged.length > selection.limit || frontier !== null) ? page[page.length - 1]!.sort : frontier;
-  const codes = await transactionCodes(
+  const unprojected = await unprojectedOf(
     selection.tenantId,
     page.map(({ item }) => Number(item.id)),
   );
   return {
-    // The indexes leave out the notes, the history and the alert's claim (shared/table.ts), and the transaction's code.
-    cases: page.map(({ item }) =>
-      caseOf({ notes: [], history: [], alertedAt: null, ...item, transactionCode: codes.get(Number(item.id)) ?? null }),
-    ),
+    // The indexes leave out the notes, the history and the alert's claim (shared/table.ts), the transaction's code and
+    // the short number.
+    cases: page.map(({ item }) => caseOf({ notes: [], history: [], alertedAt: null, ...item, ...unprojected.get(Number(item.id)) })),
     nextCursor: end === null ? null : sealCursor({ after: end }, selection.query),
   };
 }
 
 /**
- * The caller's codes of these cases' transactions, read from the cases' items (one BatchGetItem a page of up to 100):
- * the code came after gsi12-14, whose projections cannot change in place on AWS, so the indexes do not hold it.
+ * What these cases' items hold that the list's indexes do not: the caller's code of the case's transaction and the
+ * case's short number (one BatchGetItem a page of up to 100). Both came after gsi12-14, whose projections cannot change
+ * in place on AWS.
  */
-async function transactionCodes(tenantId: number, ids: number[]): Promise<Map<number, string>> {
+async function unprojectedOf(
+  tenantId: number,
+  ids: number[],
+): Promise<Map<number, { transactionCode: string | null; number: number | null }>> {
   if (!ids.length) return new Map();
   const items = await batchGet(
     db(),
     ids.map((id) => keys.case(tenantId, id)),
-    { projection: ['id', 'transactionCode'] },
+    { projection: ['id', 'transactionCode', 'number'] },
   );
   return new Map(
-    items.filter((item) => typeof item.transactionCode === 'string').map((item) => [Number(item.id), item.transactionCode as string]),
+    items.map((item) => [
+      Number(item.id),
+      {
+        transactionCode: typeof item.transactionCode === 'string' ? item.transactionCode : null,
+        number: typeof item.number === 'number' ? item.number : null,
+      },
+    ]),
   );
 }
 
@@ -402,18 +419,14 @@ export async function eraseCaseCopies(
   );
 }
 
-/**
- * The short numbers of some cases (one BatchGetItem of their items): the list's indexes were projected before cases had
- * numbers, and an index's projection cannot change in place.
- */
-export async function caseNumbers(tenantId: number, ids: number[]): Promise<Map<number, number | null>> {
-  if (!ids.length) return new Map();
-  const items = await batchGet(
-    db(),
-    ids.map((id) => keys.case(tenantId, id)),
-    { projection: ['id', 'number'] },
-  );
-  return new Map(items.map((item) => [item.id as number, typeof item.number === 'number' ? item.number : null]));
-}
-
-export const caseStore: CaseStore = { open, find, replace, claimAlert, releaseAlert, claimWhatsAppAlert, releaseWhatsAppAlert, list };
+export const caseStore: CaseStore = {
+  open,
+  find,
+  idOfNumber,
+  replace,
+  claimAlert,
+  releaseAlert,
+  claimWhatsAppAlert,
+  releaseWhatsAppAlert,
+  list,
+};

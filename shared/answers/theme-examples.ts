@@ -4,6 +4,7 @@ import { regionLimit } from '../regions.js';
 import type { Settings } from '../settings/settings.js';
 import type { Sentiment } from '../themes/ports.js';
 import { redact } from '../themes/redact.js';
+import { distinctTexts } from '../text.js';
 
 /** How many example comments a theme shows for each polarity, and how long each may be (characters). */
 export const THEME_EXAMPLES = 2;
@@ -59,7 +60,8 @@ export function themeExamples({ answers, settings }: ThemeExamplePorts) {
           query: JSON.stringify(['theme-examples', tenantId, stores ?? 'all', theme, polarity]),
         });
         const comments = page.answers.flatMap((answer) => (answer.comment?.trim() ? [exampleText(answer.comment)] : []));
-        found.set(`${theme}:${polarity}`, comments.slice(0, THEME_EXAMPLES));
+        // The same words twice (two customers, or one comment redacted alike) are one example.
+        found.set(`${theme}:${polarity}`, distinctTexts(comments, THEME_EXAMPLES));
       }),
     );
     return found;

@@ -23,6 +23,7 @@ function caseEvent(tenantId: number, type: EventType, record: CaseRecord, journe
     String(record.id),
     {
       case_id: record.id,
+      case_number: record.number,
       transaction_id: record.transactionCode,
       journey,
       store_id: record.storeId,

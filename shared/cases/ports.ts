@@ -35,6 +35,8 @@ export interface CaseStore {
   /** Stores a new case with the tenant's next short number (the record as stored), or 'exists' when it was opened before. */
   open(tenantId: number, record: CaseRecord, counters: CounterDelta[]): Promise<CaseRecord | 'exists'>;
   find(tenantId: number, id: number): Promise<CaseRecord | undefined>;
+  /** The id of the tenant's case of this short number (`number`); undefined for none. */
+  idOfNumber(tenantId: number, number: number): Promise<number | undefined>;
   /**
    * Writes `next` over the case if it is still at version `next.version - 1` (false otherwise: someone wrote it since).
    * The alert's claim is not part of it: a change never undoes a claim made meanwhile.

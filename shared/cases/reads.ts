@@ -1,6 +1,7 @@
 import { periodProblems } from '../dates.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { UserScope } from '../access/user-scope.js';
+import type { Settings } from '../settings/settings.js';
 import { regionLimit } from '../regions.js';
 import { slugOf } from './case-event.js';
 import type { CasePorts, CaseSelection } from './ports.js';
@@ -38,6 +39,10 @@ export function caseReads(ports: Pick<CasePorts, 'cases' | 'settings' | 'contact
     query: CasesQuery,
     { name, scope }: CaseActor,
   ): Promise<{ body: { data: CaseBody[]; limit: number; next_cursor: string | null }; shownCustomers: number[] }> {
+    if (query.number !== undefined) {
+      const [found, config] = await Promise.all([byNumber(tenantId, query, scope), settings(tenantId)]);
+      return listed(found, config, query.limit, null);
+    }
     const problems = query.from && query.to ? periodProblems(query.from, query.to) : [];
     if (problems.length) throw new ValidationError('Invalid case filters.', problems);
     const limited = scope === 'all' ? undefined : scope.stores;
@@ -70,11 +75,29 @@ export function caseReads(ports: Pick<CasePorts, 'cases' | 'settings' | 'contact
       ]),
     };
     const [{ cases: found, nextCursor }, config] = await Promise.all([cases.list(selection), settings(tenantId)]);
+    return listed(found, config, query.limit, nextCursor);
+  }
+
+  /** A page of these cases, and the customers it shows by name or comment. */
+  function listed(found: CaseRecord[], config: Settings, limit: number, nextCursor: string | null) {
     const data = found.map((c) => caseBody(c, slugOf(config, c.journeyId)));
     return {
-      body: { data, limit: query.limit, next_cursor: nextCursor },
+      body: { data, limit, next_cursor: nextCursor },
       shownCustomers: [...new Set(data.filter((c) => c.customer.name !== null || c.comment !== null).map((c) => c.customer.id))],
     };
+  }
+
+  /** `?number=`: the tenant's case of that short number, when the user's scope holds its store (else none, as absent). */
+  async function byNumber(tenantId: number, query: CasesQuery, scope: UserScope): Promise<CaseRecord[]> {
+    const others = Object.keys(query).filter((key) => key !== 'number' && key !== 'limit');
+    if (others.length)
+      throw new ValidationError(
+        'Invalid case filters.',
+        others.map((path) => ({ path, message: 'must not be given with number (a case number names one case)' })),
+      );
+    const id = await cases.idOfNumber(tenantId, query.number!);
+    const found = id === undefined ? undefined : await cases.find(tenantId, id);
+    return found && inScope(scope, found.storeId) ? [found] : [];
   }
 
   /** GET /public/cases/{id}. */

@@ -12,6 +12,11 @@ export const CaseIdPath = v.strictObject({ id: integerString(1, MAX_TRANSACTION_
 const statuses = `must be one of ${CASE_STATUSES.join(', ')}`;
 
 export const CasesQuery = v.strictObject({
+  /**
+   * The case of this short number in the tenant (the `number` a case page, e-mail and chat alert show; never its id):
+   * a page of it alone, or of none. No other filter goes with it.
+   */
+  number: v.optional(integerString(1, MAX_INT_ID)),
   status: v.optional(v.picklist(CASE_STATUSES, statuses)),
   store: v.optional(integerString(1, MAX_INT_ID)),
   /** Only the stores of this region and of its child regions (docs/regions.md). */

@@ -115,6 +115,7 @@ export function chatComposer(ports: ChatComposePorts) {
     return {
       type: event.type,
       locale,
+      number: number(event.data.case_number) ?? null,
       score,
       store,
       employee,

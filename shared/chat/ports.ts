@@ -106,6 +106,8 @@ export type ChatMessageInput =
   | {
       type: 'case.opened' | 'case.overdue';
       locale: Locale;
+      /** The case's short number in the tenant (read out on the phone); null when its event carries none (an older event). */
+      number: number | null;
       score: number;
       store: string;
       employee: string;

@@ -18,10 +18,11 @@ export function chatWords(input: ChatMessageInput): { title: string; lines: stri
   if (input.type === 'digest' || input.type === 'score.drop')
     return { title: input.title, lines: input.lines, open: input.open, link: input.link };
   const t = alertTranslator(input.locale);
-  const { score, store, employee, due } = input;
+  const { score, store, employee, due, number } = input;
   const opened = input.type === 'case.opened';
   const lines = [
     opened || due === null ? t('caseAlert.intro', { score, store, employee }) : t('caseEscalation.intro', { score, store, employee, due }),
+    ...(number !== null ? [t('caseAlert.number', { number })] : []),
     ...(input.comment === undefined ? [] : [input.comment ? t('caseAlert.comment', { comment: input.comment }) : t('caseAlert.noComment')]),
     ...(opened && due !== null ? [t('caseAlert.due', { due })] : []),
   ];

@@ -19,6 +19,7 @@ import { changeOf as countsChange } from '../results/ranking.js';
 import { periodProblems, daysIn } from '../dates.js';
 import { ValidationError } from '../errors.js';
 import { storesOfRegions } from '../regions.js';
+import { distinctTexts } from '../text.js';
 import { APP_ANSWERS_PATH } from '../session/paths.js';
 
 /**
@@ -41,8 +42,9 @@ export const DIGEST_QUIET_WEEKS = 4;
 export const DIGEST_LOOKBACK_WEEKS = 12;
 /** How many of the stores with answers (most answers first) are read for the first line's store and theme. */
 export const DIGEST_FIRST_STORES = 20;
-/** Examples a complaint quotes. */
+/** Examples a complaint quotes, and the newest comments of its theme read to find as many that say different things. */
 export const DIGEST_EXAMPLES = 2;
+export const DIGEST_EXAMPLES_READ = 10;
 
 /** How many rows a digest names at either end of a ranking, and how many cases of each list. */
 export const DIGEST_RANKED = 3;
@@ -253,8 +255,6 @@ export interface DigestPorts {
   report: ResultsService['report'];
   settings: (tenantId: number) => Promise<Settings>;
   cases: Pick<CaseStore, 'list'>;
-  /** The short numbers of some cases (the list's indexes do not hold them). */
-  caseNumbers: (tenantId: number, ids: number[]) => Promise<Map<number, number | null>>;
   /** The names of some stores (one batched read). */
   storeNames: (tenantId: number, ids: number[]) => Promise<Map<number, string>>;
   /** The themes' report (as GET /public/results?group_by=theme reads it) and the answers' lists by theme (the inbox's). */
@@ -516,10 +516,15 @@ async function themesOf(
         to: days.to,
         journeys: lows,
         theme: theme.theme,
-        limit: DIGEST_EXAMPLES,
+        hasComment: true,
+        limit: DIGEST_EXAMPLES_READ,
         query: JSON.stringify(['digest-theme', tenantId, stores ?? 'all', theme.theme]),
       });
-      const examples = answers.flatMap((a) => (a.comment ? [exampleOf(a.comment)] : []));
+      // Never the same words twice (two customers, or two comments redacted alike).
+      const examples = distinctTexts(
+        answers.flatMap((a) => (a.comment?.trim() ? [exampleOf(a.comment)] : [])),
+        DIGEST_EXAMPLES,
+      );
       return {
         theme: theme.theme,
         name: theme.themeName,
@@ -586,13 +591,10 @@ async function casesOf(ports: DigestPorts, tenantId: number, stores: number[] | 
   });
   const [open, overdue] = await Promise.all([ports.cases.list(select({ status: 'open' })), ports.cases.list(select({ overdue: true }))]);
   const late = overdue.cases.filter((c) => !CLOSED_STATUSES.includes(c.status));
-  const [names, numbers] = await Promise.all([
-    ports.storeNames(tenantId, [...new Set([...open.cases, ...late].map((c) => c.storeId))]),
-    ports.caseNumbers(tenantId, [...new Set([...open.cases, ...late].map((c) => c.id))]),
-  ]);
+  const names = await ports.storeNames(tenantId, [...new Set([...open.cases, ...late].map((c) => c.storeId))]);
   const link = (c: CaseRecord): DigestCase => ({
     id: c.id,
-    number: numbers.get(c.id) ?? c.number,
+    number: c.number,
     store_id: c.storeId,
     store: names.get(c.storeId) ?? String(c.storeId),
     score: c.score,

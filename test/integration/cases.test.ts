@@ -274,6 +274,29 @@ describe('the cases API', () => {
     expect((await getCase(id, tenant.limitedToken)).status).toBe(200);
   });
 
+  it('lists each case with its short number, and finds a case by ?number= (never by its id) within the scope alone', async () => {
+    const id = await answered(1, null);
+    const number = (await getCase(id)).body.number as number;
+    expect(number).toBeGreaterThan(0);
+    const list = (query: Record<string, string | number>, token = tenant.userToken) =>
+      api({ path: '/public/cases', key: tenant.key, headers: { 'x-service-user-token': token }, query });
+    const all = await list({ limit: 100 });
+    expect(all.body.data.find((c: { id: number }) => c.id === id)).toMatchObject({ id, number });
+    const found = await list({ number });
+    expect(found.status, found.text).toBe(200);
+    expect(found.body).toMatchObject({ data: [{ id, number, store: 1 }], next_cursor: null });
+    // A user whose scope does not hold the store finds nothing, as for a number no case has.
+    expect((await list({ number }, store2Token)).body.data).toEqual([]);
+    expect((await list({ number: 999_999 })).body.data).toEqual([]);
+    // A case's id is not its number: refused, named.
+    const byId = await list({ number: id });
+    expect(byId.status).toBe(422);
+    expect(byId.body.errors.map((e: { path: string }) => e.path)).toEqual(['number']);
+    const mixed = await list({ number, store: 1 });
+    expect(mixed.status, mixed.text).toBe(422);
+    expect(mixed.body.errors).toEqual([{ path: 'store', message: expect.stringContaining('number') }]);
+  });
+
   it("reveals the customer's contact to a manager of the store, and writes the read to the access log", async () => {
     const id = await answered(3, null);
     const customer = (await getCase(id)).body.customer.id as number;

@@ -2,6 +2,7 @@ import { maskedAmong } from '../../shared/chat/masked-url.js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as chatConsumer } from '../../functions/queue/chat-alerts.js';
 import { invoke } from '../../infra/local/invoke.js';
+import { caseStore } from '../../shared/adapters/case-repository.js';
 import { chatStatus } from '../../shared/adapters/chat-deliveries.js';
 import type { ChatDelivery } from '../../shared/chat/ports.js';
 import { tenantEvent } from '../../shared/events/events.js';
@@ -133,6 +134,10 @@ describe('case alerts in chat', () => {
         },
       ]),
     );
+    // The case's short number, to read out on the phone (the tenant's first case: 1), as the API answers it.
+    const { number } = (await caseStore.find(tenant.tenantId, caseId))!;
+    expect(number).toBe(1);
+    expect(slackMessage.blocks).toContainEqual({ type: 'section', text: { type: 'plain_text', text: `Caso nº ${number}` } });
     // No contact, name or (without the opt-in) comment of the customer's.
     expect(JSON.stringify(slackMessage)).not.toMatch(/@example\.com|98765|Bia|Lima|cpf|Fila/);
     // With the opt-in, the comment, without the contact typed in it.
@@ -149,6 +154,7 @@ describe('case alerts in chat', () => {
           content: {
             type: 'AdaptiveCard',
             version: '1.4',
+            body: expect.arrayContaining([{ type: 'RichTextBlock', inlines: [{ type: 'TextRun', text: 'Caso nº 1' }] }]),
             actions: [{ type: 'Action.OpenUrl', url: expect.stringContaining(`/app/cases/${caseId}`) }],
           },
         },

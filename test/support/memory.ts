@@ -240,6 +240,9 @@ export function memoryCases(): CaseStore & { rows: Map<string, CaseRecord>; coun
     async find(tenantId, id) {
       return copy(rows.get(at(tenantId, id)));
     },
+    async idOfNumber(tenantId, number) {
+      return [...rows.entries()].find(([key, c]) => key.startsWith(`${tenantId}#`) && c.number === number)?.[1].id;
+    },
     async replace(tenantId, next, deltas) {
       const current = rows.get(at(tenantId, next.id));
       if (!current || current.version !== next.version - 1) return false;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BROKEN_AFTER, CHAT_RETRY_MINUTES, deliverChat } from '../../shared/chat/delivery.js';
 import { chatDeliveries } from '../../shared/chat/fan-out.js';
 import type { ChatDelivery, ChatDeliveryPorts, ChatEndpoint, ChatMessageInput, FailedChatDelivery } from '../../shared/chat/ports.js';
-import { slackMessage, teamsMessage } from '../../shared/chat/render.js';
+import { chatWords, slackMessage, teamsMessage } from '../../shared/chat/render.js';
 import { tenantEvent } from '../../shared/events/events.js';
 import { scoreDropChat } from '../../shared/results/score-drop.js';
 import { AlertsConfig } from '../../shared/tenants/config-schema.js';
@@ -12,6 +12,7 @@ import { AlertsConfig } from '../../shared/tenants/config-schema.js';
 const opened: ChatMessageInput = {
   type: 'case.opened',
   locale: 'pt-BR',
+  number: null,
   score: 2,
   store: 'Loja Centro',
   employee: 'Ana',
@@ -33,6 +34,12 @@ describe('the chat messages', () => {
       },
     ]);
     expect(slackMessage({ ...opened, locale: 'es' }).text).not.toBe(message.text);
+  });
+
+  it("names the case's short number after the intro, in pt-BR, es and en", () => {
+    const second = (locale: 'pt-BR' | 'es' | 'en') => chatWords({ ...opened, locale, number: 12 }).lines[1];
+    expect([second('pt-BR'), second('es'), second('en')]).toEqual(['Caso nº 12', 'Caso n.º 12', 'Case no. 12']);
+    expect(JSON.stringify(slackMessage(opened))).not.toMatch(/nº/);
   });
 
   it('shows the comment, as plain text, only when the endpoint takes it', () => {

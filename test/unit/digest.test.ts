@@ -104,8 +104,11 @@ const results = resultsService({
   stores: { getMany: async (_t, ids) => STORES.filter((s) => ids.includes(s.id)) },
   employees: { getMany: async (_t, ids) => EMPLOYEES.filter((e) => ids.includes(e.id)) },
 });
-/** The demo journeys' analysed comments of the week: two detractors on the wait (store 1 and 2), one on price, a promoter on staff. */
-function analysed() {
+/**
+ * The demo journeys' analysed comments of the week: two detractors on the wait (store 1 and 2), one on price, a promoter
+ * on staff; and `more` detractors' comments on the wait at store 1, at the instants given.
+ */
+function analysed(more: { comment: string; at: string }[] = []) {
   const themes = memoryThemes();
   const answer = (id: number, storeId: number, score: number, at: string, comment: string, found: string[]): StoredAnswer => ({
     id,
@@ -139,6 +142,8 @@ function analysed() {
   );
   // The week before: not this digest's.
   themes.add(TENANT, answer(4, 1, 0, '2026-05-20T12:00:00Z', 'Preço alto', ['price']), 'detractor', 'negative');
+  for (const [i, { comment, at }] of more.entries())
+    themes.add(TENANT, answer(10 + i, 1, 1, at, comment, ['wait']), 'detractor', 'negative');
   return { report: themeReport({ counters: themes.counters, settings: async () => SETTINGS }).report, answers: themes.answers };
 }
 const noThemes = () => {
@@ -148,7 +153,6 @@ const noThemes = () => {
 
 const storeNames = async (_tenant: number, ids: number[]) =>
   new Map(STORES.filter((s) => ids.includes(s.id)).map((s) => [s.id, s.trade_name]));
-const caseNumbers = async () => new Map<number, number | null>();
 
 const user = (scope: UserRecord['scope'] = 'all'): Promise<UserRecord> =>
   Promise.resolve({ name: 'gerente@demo.local', scope, tokenHash: 'h', created_at: '2026-01-01T00:00:00Z' });
@@ -184,7 +188,6 @@ async function digestOf(scope: UserRecord['scope'], store?: number, themes = noT
     cases,
     themes,
     storeNames,
-    caseNumbers,
     baseUrl: 'https://pesquisa.example',
   };
   return digestFigures(ports, { tenantId: TENANT, period: 'week', store, now: NOW }, user(scope));
@@ -243,7 +246,6 @@ describe('the digest figures', () => {
       cases: memoryCases(),
       themes: noThemes(),
       storeNames,
-      caseNumbers,
       baseUrl: '',
     };
     // Act
@@ -293,6 +295,15 @@ describe('the digest figures', () => {
       ['wait', 1, ['A fila demorou, me liguem no [phone]']],
     ]);
     expect((await digestOf('all')).themes).toEqual([]);
+  });
+
+  it("never quotes the same words twice as a theme's two examples (case, accents, punctuation and spaces aside)", async () => {
+    const themes = analysed([
+      { comment: 'Demorou muito', at: '2026-05-31T10:00:00Z' },
+      { comment: 'demorou  MUITO!', at: '2026-05-31T11:00:00Z' },
+    ]);
+    const digest = await digestOf('all', undefined, themes);
+    expect(digest.themes.find((t) => t.theme === 'wait')?.examples).toEqual(['demorou MUITO!', 'Fila enorme no caixa']);
   });
 
   it('cuts a long example and keeps the three themes most mentioned by detractors', () => {
@@ -413,7 +424,7 @@ describe('who gets a digest, and when the next one is due', () => {
     const parked: { period: string; from: string; dueAt: string }[] = [];
     let listed = 0;
     const ports: DigestSendingPorts = {
-      figures: { report: results.report, settings: async () => settings, cases, themes: noThemes(), storeNames, caseNumbers },
+      figures: { report: results.report, settings: async () => settings, cases, themes: noThemes(), storeNames },
       users: {
         list: async () => {
           listed++;

@@ -307,6 +307,7 @@ describe('the README and the manual in docs/', () => {
       analyticsKey: [{ pk: keys.config(7), sk: keys.analyticsKey }],
       case: [keys.case(7, 123456)],
       caseNumber: [keys.caseNumber(7)],
+      caseByNumber: [keys.caseByNumber(7, 12)],
       caseEscalation: [keys.caseEscalation(7, 123456)],
       caseWhatsAppAlert: [keys.caseWhatsAppAlert(7, 123456, 'gerente@loja.example')],
       casesByStore: [keys.casesByStore(7, 1)],

@@ -8,7 +8,7 @@ import type { DigestMessage } from '../../digest/schema.js';
 import type { UserRecord } from '../../access/ports.js';
 import { findUserByName, listUsers, updateUser } from '../access-repository.js';
 import { digestUnsubscribeToken, type DigestUnsubscribePorts } from '../../digest/unsubscribe.js';
-import { caseNumbers, caseStore } from '../case-repository.js';
+import { caseStore } from '../case-repository.js';
 import { digestClaims } from '../digest-claims.js';
 import { sendDigestEmail } from '../digest-mail.js';
 import { sendMessage, sendMessages } from '../sqs.js';
@@ -23,7 +23,6 @@ const figurePorts = () => ({
   report: resultsService.report,
   settings: tenantSettings,
   cases: caseStore,
-  caseNumbers,
   storeNames: async (tenantId: number, ids: number[]) =>
     new Map((ids.length ? await stores.getMany(tenantId, ids) : []).map((store) => [store.id, store.trade_name])),
   themes: { report: themeResults.report, answers: answerStore },
