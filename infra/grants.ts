@@ -93,7 +93,7 @@ export interface Needs {
   buckets?: Partial<Record<BucketId, readonly BucketAccess[]>> | undefined;
   /** The user pool's administrative actions it calls (the users routes: AdminCreateUser, AdminDisableUser...). */
   userPoolActions?: readonly string[] | undefined;
-  /** Calls Comprehend's detection actions (COMPREHEND_ACTIONS). */
+  /** Calls Comprehend's sentiment detection (COMPREHEND_ACTIONS). */
   comprehend?: true | undefined;
 }
 
@@ -125,12 +125,11 @@ const SEND_ACTIONS: Record<Provider, string> = {
   whatsapp: 'social-messaging:SendWhatsAppMessage',
 };
 
-/** What the comment analysis asks Comprehend: nothing else (no custom models, no jobs, no PII actions). */
-export const COMPREHEND_ACTIONS = [
-  'comprehend:DetectDominantLanguage',
-  'comprehend:BatchDetectSentiment',
-  'comprehend:BatchDetectKeyPhrases',
-] as const;
+/**
+ * What the comment analysis asks Comprehend: a comment's sentiment, nothing else (no language, no key phrases: the
+ * service reads those itself, issue 59; no custom models, no jobs, no PII actions).
+ */
+export const COMPREHEND_ACTIONS = ['comprehend:BatchDetectSentiment'] as const;
 
 /** What the runtime does with the function's role to write its logs: its own log group only (no logs:* on `*`). */
 export const LOG_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'] as const;

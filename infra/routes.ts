@@ -339,7 +339,7 @@ export interface Consumer {
   /** Reads (HeadObject) and writes the analytics export's days (shared/analytics/). */
   analytics?: readonly ('read' | 'write' | 'delete')[];
   providers?: readonly Provider[];
-  /** Calls Amazon Comprehend's detection actions (language, sentiment, key phrases). */
+  /** Calls Amazon Comprehend's sentiment detection (the language and key phrases are the service's own). */
   /** Links to the workspace (ENV.surveyBaseUrl): a chat message's button to its case. */
   links?: true;
   comprehend?: true;
@@ -443,7 +443,7 @@ export const consumers: readonly Consumer[] = [
     sends: [],
     comprehend: true,
     summary:
-      "Analyses an answer's comment once: redacts it, asks Comprehend for its language, sentiment and key phrases, matches the tenant's themes, stores them on the answer and counts them",
+      "Analyses an answer's comment once: redacts it, reads its language and key phrases, asks Comprehend for its sentiment (unless the tenant turned that off), matches the tenant's themes, stores them on the answer and counts them",
   },
   {
     id: 'digestSender',

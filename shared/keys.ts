@@ -65,6 +65,8 @@ export const keys = {
   alertsConfig: 'ALERTS',
   /** The tenant's digests (whether the daily one is on). */
   digestsConfig: 'DIGESTS',
+  /** How the tenant's comments are analysed (whether Comprehend reads their sentiment). */
+  commentAnalysisConfig: 'COMMENT_ANALYSIS',
   /** One of the tenant's themes (shared/themes/), by its slug: read with the rest of the configuration. */
   themeConfig: (slug: string) => `THEME#${slug}`,
   /** The tenant's brand (display name, colour, logo object, sender name): written at creation and by each apply. */

@@ -47,7 +47,7 @@ export function acknowledgeStackFindings(
     {
       id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
       reason:
-        "Only the comment analyser's Comprehend statement (DetectDominantLanguage, BatchDetectSentiment, BatchDetectKeyPhrases): these actions support no resource-level permission, so IAM takes `*` only; they read nothing of the account.",
+        "Only the comment analyser's Comprehend statement (BatchDetectSentiment): this action supports no resource-level permission, so IAM takes `*` only; it reads nothing of the account.",
     },
     {
       id: 'Serverless::Serverless-LambdaTracing',

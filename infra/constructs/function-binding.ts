@@ -138,7 +138,7 @@ export class FunctionBinding {
         return [`arn:aws:cognito-idp:${region}:${account}:userpool/${poolId}`];
       }
       case 'comprehend':
-        // Comprehend's Detect* and BatchDetect* actions support no resource-level permission: IAM takes `*` only.
+        // Comprehend's BatchDetectSentiment supports no resource-level permission: IAM takes `*` only.
         return ['*'];
     }
   }

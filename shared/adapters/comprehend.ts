@@ -1,9 +1,4 @@
-import {
-  BatchDetectKeyPhrasesCommand,
-  BatchDetectSentimentCommand,
-  ComprehendClient,
-  DetectDominantLanguageCommand,
-} from '@aws-sdk/client-comprehend';
+import { BatchDetectSentimentCommand, ComprehendClient } from '@aws-sdk/client-comprehend';
 import type { Sentiment, TextAnalyser } from '../themes/ports.js';
 
 let client: ComprehendClient | undefined;
@@ -19,23 +14,14 @@ function only<T>(output: { ResultList?: T[]; ErrorList?: { ErrorCode?: string; E
 }
 
 /**
- * Amazon Comprehend through its SDK (locally the endpoint of infra/local/comprehend.ts). The batch calls, one
- * document each: the same price per unit as the single calls, and the shape a consumer batching its records needs.
+ * Amazon Comprehend through its SDK (locally the endpoint of infra/local/comprehend.ts): a comment's sentiment, the one
+ * call the analysis still makes (its language and key phrases are the service's own, shared/themes/extraction.ts). The
+ * batch call, one document: the same price per unit as the single call, and the shape a consumer batching its records
+ * needs.
  */
 export const comprehendAnalyser: TextAnalyser = {
-  async language(text) {
-    const { Languages } = await comprehend().send(new DetectDominantLanguageCommand({ Text: text }));
-    return Languages?.[0]?.LanguageCode ?? 'und';
-  },
-  async analyse(text, language) {
-    const LanguageCode = language as 'pt';
-    const [sentiment, phrases] = await Promise.all([
-      comprehend().send(new BatchDetectSentimentCommand({ TextList: [text], LanguageCode })),
-      comprehend().send(new BatchDetectKeyPhrasesCommand({ TextList: [text], LanguageCode })),
-    ]);
-    return {
-      sentiment: (only(sentiment).Sentiment ?? 'NEUTRAL').toLowerCase() as Sentiment,
-      keyPhrases: (only(phrases).KeyPhrases ?? []).map((phrase) => phrase.Text ?? '').filter(Boolean),
-    };
+  async sentiment(text, language) {
+    const output = await comprehend().send(new BatchDetectSentimentCommand({ TextList: [text], LanguageCode: language as 'pt' }));
+    return (only(output).Sentiment ?? 'NEUTRAL').toLowerCase() as Sentiment;
   },
 };

@@ -4,6 +4,7 @@ import type { BrandSettings } from '../brand/ports.js';
 import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
 import { DIGESTS_DEFAULTS, type DigestsConfig } from '../digest/choices.js';
 import { ANALYTICS_DEFAULTS, type AnalyticsConfig } from '../analytics/config.js';
+import { COMMENT_ANALYSIS_DEFAULTS, type CommentAnalysisConfig } from '../themes/config.js';
 import type { CasesConfig } from '../cases/config.js';
 import type { AlertsConfig } from '../chat/config.js';
 import { PRIVACY_DEFAULTS, type PrivacyConfig } from '../privacy/config.js';
@@ -93,6 +94,7 @@ export async function readVersionedSettings(tenantId: number): Promise<{ setting
     alerts: { scoreDrop: false, ...one<AlertsConfig>('ALERTS') },
     digests: { ...DIGESTS_DEFAULTS, ...one<DigestsConfig>('DIGESTS') },
     analytics: { ...ANALYTICS_DEFAULTS, ...one<AnalyticsConfig>('ANALYTICS') },
+    commentAnalysis: { ...COMMENT_ANALYSIS_DEFAULTS, ...one<CommentAnalysisConfig>('COMMENT_ANALYSIS') },
     ...(locale ? { locale } : {}),
     ...(timeZone ? { timeZone } : {}),
     ...(brand ? { brand } : {}),

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { keys } from '../keys.js';
 import { DEFAULT_MIN_ANSWERS_TO_RANK } from '../results/ranking.js';
 import { DIGESTS_DEFAULTS } from '../digest/choices.js';
+import { COMMENT_ANALYSIS_DEFAULTS } from '../themes/config.js';
 import { TABLE } from '../table.js';
 import { type SettingsWrite } from '../tenants/config-schema.js';
 import type { DeliveryConfig } from '../settings/delivery.js';
@@ -79,6 +80,7 @@ const settingsItems = (tenantId: number, settings: SettingsWrite): Item[] =>
     { sk: keys.alertsConfig, kind: 'ALERTS', ...(settings.alerts ?? {}) },
     { sk: keys.digestsConfig, kind: 'DIGESTS', ...DIGESTS_DEFAULTS, ...settings.digests },
     { sk: keys.analyticsConfig, kind: 'ANALYTICS', ...(settings.analytics ?? {}) },
+    { sk: keys.commentAnalysisConfig, kind: 'COMMENT_ANALYSIS', ...COMMENT_ANALYSIS_DEFAULTS, ...settings.commentAnalysis },
     { sk: keys.languageConfig, kind: 'LANGUAGE', locale: settings.locale, timeZone: settings.timeZone },
     { sk: keys.rankingConfig, kind: 'RANKING', minAnswersToRank: settings.minAnswersToRank ?? DEFAULT_MIN_ANSWERS_TO_RANK },
   ].map((item) => ({ pk: keys.config(tenantId), ...entity(item.kind), ...item }));

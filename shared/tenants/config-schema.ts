@@ -16,7 +16,7 @@ import { MIN_ANSWERS_TO_RANK } from '../results/config.js';
 import { DeliveryConfig } from '../settings/delivery.js';
 import { atMost, locale, timeZone, uniqueBy } from '../settings/fields.js';
 import { ClassConfig, GroupConfig, JourneyConfig } from '../settings/journeys.js';
-import { ThemesConfig } from '../themes/config.js';
+import { CommentAnalysisConfig, ThemesConfig } from '../themes/config.js';
 
 /**
  * The tenant file's and the admin API's configuration, composed of the slices each concept owns: the core every
@@ -137,6 +137,8 @@ const configEntries = {
   digests: v.optional(DigestsConfig, {}),
   /** The themes its comments are analysed for; absent: the default themes (shared/themes/theme.ts). */
   themes: v.optional(ThemesConfig),
+  /** Whether Comprehend reads its comments' sentiment (shared/themes/config.ts). */
+  commentAnalysis: v.optional(CommentAnalysisConfig, {}),
   analytics: v.optional(AnalyticsConfig, {}),
   /** The language of its surveys and pages when neither the customer nor the journey has one. */
   locale: v.optional(locale, DEFAULT_LOCALE),

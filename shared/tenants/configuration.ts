@@ -6,6 +6,7 @@ import type { BrandSettings } from '../brand/ports.js';
 import type { BrandDocument, ConfigDocument, Settings } from './config-schema.js';
 import { themesOf } from '../themes/theme.js';
 import { DIGESTS_DEFAULTS } from '../digest/choices.js';
+import { COMMENT_ANALYSIS_DEFAULTS } from '../themes/config.js';
 import { maskedUrls } from '../chat/masked-url.js';
 
 /**
@@ -38,6 +39,7 @@ export function configDocument(name: string, settings: Settings, { whole = false
     brand: brandDocument(name, settings.brand),
     // What the analysis uses: the tenant's own, or the defaults (put back unchanged, they stay the defaults).
     themes: [...themesOf(settings)],
+    commentAnalysis: { ...COMMENT_ANALYSIS_DEFAULTS, ...settings.commentAnalysis },
   };
 }
 

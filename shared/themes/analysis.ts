@@ -2,7 +2,9 @@ import { bucketOf } from '../settings/scales.js';
 import type { AnalysisPorts, AnalysedAnswer, CountedAnalysis, ListedBy, ListingChange, ThemeDelta } from './ports.js';
 import { redact } from './redact.js';
 import { uncoveredPhrases } from './phrases.js';
-import { analyseThemes, localeOfLanguage, themesOf, type MatchContext } from './themes.js';
+import { analyseThemes, localeOfLanguage, ownSentiment, themesOf, type MatchContext, type Theme } from './themes.js';
+import { confidentLanguage, keyPhrasesOf } from './extraction.js';
+import { COMMENT_ANALYSIS_DEFAULTS } from './config.js';
 import { DEFAULT_LOCALE } from '../locale.js';
 import type { Sentiment } from './ports.js';
 
@@ -11,6 +13,18 @@ import type { Sentiment } from './ports.js';
  * detector's guess from four words ("Chegou certinho" is not Spanish).
  */
 export const SHORT_COMMENT_WORDS = 8;
+
+/**
+ * The language a comment is read in: the survey's (the journey's, else the tenant's: the customer answered the survey
+ * it was sent in), unless the comment's own words say beyond doubt that it is written in another of the three
+ * (shared/themes/extraction.ts, `confidentLanguage`); a short comment in which the survey's language finds a theme
+ * stays in it. No call to Comprehend's DetectDominantLanguage.
+ */
+export function languageOf(comment: string, surveyLanguage: string, themes: readonly Theme[]): string {
+  const short = (comment.match(/[\p{L}\p{N}]+/gu) ?? []).length < SHORT_COMMENT_WORDS;
+  if (short && analyseThemes(comment, surveyLanguage, themes).length > 0) return surveyLanguage;
+  return confidentLanguage(comment)?.slice(0, 2) ?? surveyLanguage;
+}
 
 /** The polarity a mention with no opinion of its own takes: the score's bucket, else the comment's sentiment. */
 const BUCKET_POLARITY: Record<string, Sentiment> = {
@@ -24,8 +38,7 @@ const BUCKET_POLARITY: Record<string, Sentiment> = {
 import { cutToUtf8Bytes } from '../text.js';
 
 /**
- * What Comprehend reads of one document at most (UTF-8 bytes: DetectSentiment's and DetectKeyPhrases' limit, which
- * refuse a longer text with TextSizeLimitExceededException). A longer comment (2,000 characters of Chinese are 6,000
+ * What Comprehend reads of one document at most (UTF-8 bytes: DetectSentiment's limit, which refuses a longer text with TextSizeLimitExceededException). A longer comment (2,000 characters of Chinese are 6,000
  * bytes) is analysed on its start, cut on a character boundary.
  */
 export const COMPREHEND_MAX_BYTES = 5000;
@@ -80,8 +93,9 @@ export function listingChange(answer: AnalysedAnswer, counted: CountedAnalysis):
 }
 
 /**
- * Analyses one answer's comment: redacted before it leaves the service, its language, sentiment and key phrases from
- * Comprehend, the tenant's themes matched, then stored on the answer with the counters moved in one write. At least
+ * Analyses one answer's comment: redacted before it leaves the service, its language (the survey's, or the comment's
+ * own where its words are sure) and key phrases read by the service, its sentiment by Comprehend (one call) unless the
+ * tenant turned that off, the tenant's themes matched, then stored on the answer with the counters moved in one write. At least
  * once: a message for a version already analysed, or overtaken by a correction, counts nothing.
  */
 export function commentAnalysis(ports: AnalysisPorts) {
@@ -98,15 +112,17 @@ export function commentAnalysis(ports: AnalysisPorts) {
       const surveyLanguage = (journey?.locale ?? settings.locale ?? DEFAULT_LOCALE).slice(0, 2);
       const bucket = journey ? bucketOf(journey.indicator, answer.score) : null;
       const themes = themesOf(settings);
-      // A short comment is read in the survey's language first (a detector's guess from four words is no better); the
-      // language found only when that reading finds no theme. A longer one in the language found, or, when none of
-      // the themes speak it, in the survey's.
-      const short = (text.match(/[\p{L}\p{N}]+/gu) ?? []).length < SHORT_COMMENT_WORDS;
-      const surveyRead = short && analyseThemes(answer.comment, surveyLanguage, themes).length > 0;
-      const detected = surveyRead ? surveyLanguage : await ports.comprehend.language(text);
-      const language = localeOfLanguage(detected) ? detected : surveyLanguage;
-      const { sentiment, keyPhrases } = await ports.comprehend.analyse(text, language);
-      const aspects = analyseThemes(answer.comment, language, themes, contextOf(journey, bucket, sentiment));
+      const language = languageOf(text, surveyLanguage, themes);
+      const keyPhrases = keyPhrasesOf(text, localeOfLanguage(language) ?? DEFAULT_LOCALE);
+      // Comprehend's sentiment, one call, unless the tenant turned it off: then the comment's own reading.
+      const scorePolarity = bucket ? BUCKET_POLARITY[bucket] : undefined;
+      const comprehended =
+        (settings.commentAnalysis?.comprehendSentiment ?? COMMENT_ANALYSIS_DEFAULTS.comprehendSentiment)
+          ? await ports.comprehend.sentiment(text, language)
+          : undefined;
+      const fallback = comprehended ?? ownSentiment(answer.comment, language, [], scorePolarity);
+      const aspects = analyseThemes(answer.comment, language, themes, contextOf(journey, bucket, fallback));
+      const sentiment = comprehended ?? ownSentiment(answer.comment, language, aspects, scorePolarity);
       const analysis = {
         version,
         language,

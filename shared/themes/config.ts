@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { nameField as name } from '../fields.js';
-import { atMost, perLocale, uniqueBy } from '../settings/fields.js';
+import { atMost, flag, perLocale, uniqueBy } from '../settings/fields.js';
 import { MAX_KEYWORD_LENGTH, MAX_KEYWORDS, MAX_THEMES, type Theme } from './theme.js';
 
 /**
@@ -54,9 +54,23 @@ export const ThemesConfig = v.pipe(
   uniqueBy<v.InferOutput<typeof ThemeConfig>>('slug', 'theme'),
 );
 
+/**
+ * How the tenant's comments are analysed (`commentAnalysis` in its configuration): whether Amazon Comprehend reads each
+ * comment's sentiment (one call, $300 of a million comments' $306), or the service reads it from the comment's own
+ * mentions and score (docs/themes.md#cost). On until the tenant turns it off: the service's own reading is measured on
+ * mentions, not yet on whole answers.
+ */
+export const COMMENT_ANALYSIS_DEFAULTS = { comprehendSentiment: true } as const;
+export const CommentAnalysisConfig = v.strictObject({
+  comprehendSentiment: flag(COMMENT_ANALYSIS_DEFAULTS.comprehendSentiment),
+});
+export type CommentAnalysisConfig = v.InferOutput<typeof CommentAnalysisConfig>;
+
 declare module '../settings/settings.js' {
   interface Settings {
     /** The tenant's themes, in slug order; absent: DEFAULT_THEMES. */
     themes?: Theme[];
+    /** Absent: COMMENT_ANALYSIS_DEFAULTS. */
+    commentAnalysis?: CommentAnalysisConfig;
   }
 }

@@ -134,6 +134,21 @@ function lexiconOf(locale: Locale): CompiledLexicon {
   return compiled;
 }
 
+/**
+ * Whether a word says an opinion or shapes one in `locale` (the lexicon's opinion, negation, contrast and intensifying
+ * words): the key phrases leave these out (shared/themes/extraction.ts).
+ */
+export function isOpinionOrFunction(word: string, locale: Locale): boolean {
+  const lexicon = lexiconOf(locale);
+  const written = plain(word);
+  return (
+    lexicon.opinion.has(stemOf(word, locale)) ||
+    lexicon.negators.has(written) ||
+    lexicon.contrast.has(written) ||
+    lexicon.intensifiers.has(written)
+  );
+}
+
 interface Entry {
   theme: number;
   stems: string[];
@@ -346,6 +361,22 @@ export function aspectsIn(comment: string, locales: readonly Locale[], themes: r
     .sort((a, b) => a - b)
     .slice(0, MAX_THEMES_PER_COMMENT)
     .map((theme) => ({ theme: compiledThemes.slugs[theme]!, sentiment: polarity(values.get(theme)!, context.fallback) }));
+}
+
+/**
+ * What a comment says as a whole, by the matcher's reading (its opinion words in each clause, turned by negation and
+ * raised by intensifiers): `mixed` when one clause praises and another complains, `fallback` when no opinion word is
+ * found. The answer's sentiment when the tenant turns Comprehend's off, for a comment that mentions no theme.
+ */
+export function commentPolarity(comment: string, locale: Locale, fallback: Sentiment | undefined): Sentiment {
+  const lexicon = lexiconOf(locale);
+  const tokens = tokenize(comment, locale, lexicon);
+  const byClause = new Map<number, number>();
+  tokens.forEach((token, i) => {
+    const value = wordValue(tokens, i, lexicon);
+    if (value) byClause.set(token.clause, (byClause.get(token.clause) ?? 0) + value);
+  });
+  return polarity([...byClause.values()], fallback);
 }
 
 /** Every locale, for a comment in a language none of the themes speak. */

@@ -131,17 +131,20 @@ export interface AnalysisStore {
   ): Promise<'saved' | 'stale'>;
 }
 
-/** Amazon Comprehend, as the analysis asks it: one comment at a time (the batch calls, with one document). */
+/**
+ * Amazon Comprehend, as the analysis asks it: a comment's sentiment, one comment at a time (the batch call, with one
+ * document), and only for a tenant that keeps it on. Its language and key phrases are the service's own
+ * (shared/themes/extraction.ts).
+ */
 export interface TextAnalyser {
-  language(text: string): Promise<string>;
-  analyse(text: string, language: string): Promise<{ sentiment: Sentiment; keyPhrases: string[] }>;
+  sentiment(text: string, language: string): Promise<Sentiment>;
 }
 
 export interface AnalysisPorts {
   answers: AnalysisStore;
   comprehend: TextAnalyser;
   /** The tenant's journeys (their scales) and themes (absent: the defaults). */
-  settings: (tenantId: number) => Promise<Pick<Settings, 'journeys' | 'locale'> & { themes?: readonly Theme[] }>;
+  settings: (tenantId: number) => Promise<Pick<Settings, 'journeys' | 'locale' | 'commentAnalysis'> & { themes?: readonly Theme[] }>;
 }
 
 /** The answers of one UTC day, a page at a time, and the checkpoint of a reanalysis (for the operator only). */

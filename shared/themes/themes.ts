@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { LOCALES, type Locale } from '../locale.js';
-import { aspectsIn, type Aspect, type MatchContext } from './matcher.js';
+import { aspectsIn, commentPolarity, type Aspect, type MatchContext } from './matcher.js';
+import type { Sentiment } from './ports.js';
 import type { Theme } from './theme.js';
 
 export { DEFAULT_THEMES, MAX_KEYWORDS, MAX_THEMES, MAX_THEMES_PER_COMMENT, themesOf, type Theme } from './theme.js';
@@ -29,3 +30,16 @@ export function analyseThemes(comment: string, language: string, themes: readonl
 /** The slugs of the themes a comment mentions, in the themes' order. */
 export const matchThemes = (comment: string, language: string, themes: readonly Theme[], context: MatchContext = {}): string[] =>
   analyseThemes(comment, language, themes, context).map((aspect) => aspect.theme);
+
+/**
+ * The answer's sentiment by the service alone (the tenant turned Comprehend's off): its mentions' polarities, praise
+ * and complaint together `mixed`; with no mention of a theme, or only neutral ones, what the comment says as a whole;
+ * with no opinion word at all, `fallback` (the score's bucket's polarity).
+ */
+export function ownSentiment(comment: string, language: string, aspects: readonly Aspect[], fallback: Sentiment | undefined): Sentiment {
+  const said = new Set(aspects.map((aspect) => aspect.sentiment).filter((sentiment) => sentiment !== 'neutral'));
+  if (said.has('mixed') || (said.has('positive') && said.has('negative'))) return 'mixed';
+  if (said.size === 1) return [...said][0]!;
+  const locale = localeOfLanguage(language);
+  return commentPolarity(comment, locale ?? LOCALES[0], fallback);
+}

@@ -11,6 +11,7 @@ import { answersCost, answersGrowth } from '../../bench/answers-cost.js';
 import { casesCost } from '../../bench/cases-cost.js';
 import { exportCost } from '../../bench/export-cost.js';
 import { resultsCost } from '../../bench/results-cost.js';
+import { ANALYSIS_TARGETS, themesCost } from '../../bench/themes-cost.js';
 import { routes, succeeded } from '../../infra/routes.js';
 import { fixture, type Fixture } from '../reliability/fixtures.js';
 
@@ -46,6 +47,18 @@ describe('benchmarks, one iteration each', () => {
     // The expiry entry is one more write unit; the sweep spends at least the one update per transaction.
     expect(number(table[1]![3]) - number(table[0]![3])).toBe(1);
     expect(number(table[2]![3])).toBeGreaterThanOrEqual(1);
+  });
+
+  it("comment analysis cost: Comprehend's sentiment alone, or no call once the tenant turns it off, each under its target", async () => {
+    const table = rows(await themesCost());
+    expect(table).toHaveLength(3);
+    for (const row of table) {
+      // Before issue 59: DetectDominantLanguage, BatchDetectSentiment, BatchDetectKeyPhrases, about $906.
+      expect(row[5]).toMatch(/^BatchDetectSentiment \(3 units\)$/);
+      expect(row[11]).toBe('none');
+      expect(number(row[9])).toBeLessThanOrEqual(ANALYSIS_TARGETS.withSentiment);
+      expect(number(row[12])).toBeLessThan(ANALYSIS_TARGETS.withoutSentiment);
+    }
   });
 
   it('deadline cost: parking, releasing and checking a case deadline', async () => {

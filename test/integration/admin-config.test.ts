@@ -51,6 +51,7 @@ describe('GET /public/admin/config', () => {
       'brand',
       'cases',
       'classes',
+      'commentAnalysis',
       'delivery',
       'digests',
       'groups',
@@ -316,6 +317,7 @@ const otherValue: { [K in keyof ConfigDocument]-?: (value: ConfigDocument[K]) =>
   }),
   analytics: (analytics) => ({ comments: !analytics.comments }),
   digests: (digests) => ({ daily: !digests.daily }),
+  commentAnalysis: (analysis) => ({ comprehendSentiment: !analysis.comprehendSentiment }),
   brand: (brand) => ({ ...brand, colour: brand.colour === '#0b5cad' ? '#1d4ed8' : '#0b5cad' }),
   // Stored themes read back in slug order.
   themes: (themes) => [...(themes ?? []), parking()].sort((a, b) => a.slug.localeCompare(b.slug)),

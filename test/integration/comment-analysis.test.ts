@@ -4,6 +4,7 @@ import { handler as commentAnalyser } from '../../functions/queue/comment-analys
 import { invoke } from '../../infra/local/invoke.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { keys } from '../../shared/keys.js';
+import { DEFAULT_THEMES } from '../../shared/themes/themes.js';
 import { addDays } from '../../shared/dates.js';
 import { commentReanalysis } from '../../shared/adapters/wiring/themes.js';
 import { dataSubjects } from '../../shared/adapters/privacy-repository.js';
@@ -245,6 +246,60 @@ describe('the analysis of a comment', () => {
   });
 });
 
+describe("Comprehend's calls", () => {
+  /** A word of letters only (no redaction takes it) that names this tenant's comments among everything the endpoint received. */
+  const marker = (mode: string) => `xq${String(tenant.tenantId).replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!)}${mode}`;
+  const operationsFor = async (word: string) =>
+    (await received()).filter((request) => JSON.stringify(request.input).includes(word)).map((request) => request.operation);
+  const putCommentAnalysis = async (comprehendSentiment: boolean) => {
+    const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
+    const put = await api({
+      method: 'PUT',
+      path: '/public/admin/config',
+      key: tenant.adminKey,
+      body: { ...read.body, commentAnalysis: { comprehendSentiment } },
+      headers: { 'if-match': read.headers.etag! },
+    });
+    expect(put.status, put.text).toBe(200);
+    return (await api({ path: '/public/admin/config', key: tenant.adminKey })).body.commentAnalysis;
+  };
+
+  it("asks Comprehend for the sentiment alone, once a comment; nothing once the tenant turns Comprehend's sentiment off", async () => {
+    // Prepare: a long comment and a short one in each mode, each naming its mode.
+    const comments = (word: string) => [
+      `A entrega atrasou duas semanas e o produto veio quebrado, não recomendo esta loja ${word}`,
+      `El personal fue muy amable ${word}`,
+    ];
+    const on = marker('on');
+    const off = marker('off');
+    const onIds = [];
+    for (const comment of comments(on)) onIds.push(await answered(2, comment));
+    await consumeAnalyses();
+    // One sentiment call a comment (no language, no key phrases: three calls before issue 59).
+    expect(await operationsFor(on)).toEqual(['BatchDetectSentiment', 'BatchDetectSentiment']);
+
+    // Act: the switch off through the configuration API, then two more comments.
+    expect(await putCommentAnalysis(false)).toEqual({ comprehendSentiment: false });
+    const offIds = [];
+    try {
+      for (const comment of comments(off)) offIds.push(await answered(2, comment));
+      await consumeAnalyses();
+    } finally {
+      expect(await putCommentAnalysis(true)).toEqual({ comprehendSentiment: true });
+    }
+
+    // Assess: none with it off.
+    expect(await operationsFor(off)).toEqual([]);
+    // Either way the comment is read in its language, its themes and key phrases found, its sentiment given.
+    for (const ids of [onIds, offIds]) {
+      const [long, short] = [await analysisOf(ids[0]!), await analysisOf(ids[1]!)];
+      expect(long).toMatchObject({ language: 'pt', sentiment: 'negative', themes: ['product', 'delivery'] });
+      expect(long?.key_phrases).toContain('entrega');
+      expect(short).toMatchObject({ language: 'es', sentiment: 'positive', themes: ['staff'] });
+    }
+  });
+});
+
 describe('a comment over what Comprehend reads', () => {
   it("is analysed on its start, cut at Comprehend's 5,000 bytes on a character boundary", async () => {
     // 2,000 characters of Chinese: 6,000 bytes (cut at 4,998: the next character's 3 bytes would cross the limit); then
@@ -258,7 +313,8 @@ describe('a comment over what Comprehend reads', () => {
 
     for (const id of ids) expect(await analysisOf(id)).toMatchObject({ sentiment: expect.any(String), language: expect.any(String) });
     const texts = (await received()).flatMap((request) => request.input.TextList ?? [request.input.Text ?? '']);
-    expect(texts.length).toBeGreaterThanOrEqual(6);
+    // One sentiment call a comment (its language and key phrases are the service's own).
+    expect(texts.length).toBeGreaterThanOrEqual(2);
     for (const text of texts) {
       expect(Buffer.byteLength(text)).toBeLessThanOrEqual(5000);
       expect(text.isWellFormed()).toBe(true);
@@ -348,8 +404,18 @@ describe('GET /public/themes/suggestions', () => {
     api({ path: '/public/themes/suggestions', key: tenant.key, query, headers: { 'x-service-user-token': token } });
 
   it('lists the frequent phrases of comments with no theme, complaints first; a theme covering one takes it off', async () => {
-    // Prepare: two comments with no theme name the lift; a third does too, but it is about the queue, a theme.
+    // Prepare: two comments with no theme name the lift; a third does too, but it is about the queue, a theme (the
+    // default themes', which an earlier test of this tenant replaced).
     const day = new Date().toISOString().slice(0, 10);
+    const current = await api({ path: '/public/admin/config', key: tenant.adminKey });
+    const defaults = await api({
+      method: 'PUT',
+      path: '/public/admin/config',
+      key: tenant.adminKey,
+      body: { ...current.body, themes: DEFAULT_THEMES },
+      headers: { 'if-match': current.headers.etag! },
+    });
+    expect(defaults.status, defaults.text).toBe(200);
     const ids = [await answered(3, 'O elevador parado de novo'), await answered(4, 'Elevador parado, subi de escada')];
     await answered(2, 'A fila enorme na porta do elevador');
     await consumeAnalyses(3);

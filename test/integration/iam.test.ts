@@ -11,6 +11,7 @@ import { invoke } from '../../infra/local/invoke.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { senders } from '../../shared/adapters/senders.js';
 import { comprehendAnalyser } from '../../shared/adapters/comprehend.js';
+import { BatchDetectKeyPhrasesCommand, ComprehendClient, DetectDominantLanguageCommand } from '@aws-sdk/client-comprehend';
 import { sendMessage } from '../../shared/adapters/sqs.js';
 import { cognitoIdentityProvider, cognitoUserDirectory } from '../../shared/adapters/cognito.js';
 import { inProcess } from '../support/api.js';
@@ -136,14 +137,23 @@ describe('grants enforced locally as IAM enforces them on AWS', () => {
     ).resolves.toMatchObject({ messageId: expect.any(String) });
   });
 
-  it('refuses Comprehend to a function whose role does not name it, and lets the comment analyser through', async () => {
-    await expect(runAs('postSurvey', () => comprehendAnalyser.language('A fila estava enorme'))).rejects.toThrow(
-      /is not authorized to perform: comprehend:DetectDominantLanguage/,
+  it('refuses Comprehend to a function whose role does not name it, and lets the comment analyser through to sentiment alone', async () => {
+    await expect(runAs('postSurvey', () => comprehendAnalyser.sentiment('A fila estava enorme', 'pt'))).rejects.toThrow(
+      /is not authorized to perform: comprehend:BatchDetectSentiment/,
     );
-    await expect(runAs('commentAnalyser', () => comprehendAnalyser.language('A fila estava enorme'))).resolves.toBe('pt');
-    await expect(runAs('commentAnalyser', () => comprehendAnalyser.analyse('El personal fue muy amable', 'es'))).resolves.toMatchObject({
-      sentiment: 'positive',
-    });
+    await expect(runAs('commentAnalyser', () => comprehendAnalyser.sentiment('El personal fue muy amable', 'es'))).resolves.toBe(
+      'positive',
+    );
+    // The language and key phrases are the service's own: the analyser's role no longer names their actions.
+    const comprehend = new ComprehendClient({});
+    await expect(
+      runAs('commentAnalyser', () => comprehend.send(new DetectDominantLanguageCommand({ Text: 'A fila estava enorme' }))),
+    ).rejects.toThrow(/is not authorized to perform: comprehend:DetectDominantLanguage/);
+    await expect(
+      runAs('commentAnalyser', () =>
+        comprehend.send(new BatchDetectKeyPhrasesCommand({ TextList: ['A fila estava enorme'], LanguageCode: 'pt' })),
+      ),
+    ).rejects.toThrow(/is not authorized to perform: comprehend:BatchDetectKeyPhrases/);
   });
 
   it('lets a function read only the secrets its role names, from Secrets Manager', async () => {

@@ -298,6 +298,7 @@ describe('the README and the manual in docs/', () => {
       rankingConfig: [{ pk: keys.config(7), sk: keys.rankingConfig }],
       alertsConfig: [{ pk: keys.config(7), sk: keys.alertsConfig }],
       digestsConfig: [{ pk: keys.config(7), sk: keys.digestsConfig }],
+      commentAnalysisConfig: [{ pk: keys.config(7), sk: keys.commentAnalysisConfig }],
       scoreDropAlert: [keys.scoreDropAlert(7, 3, '2026-11-23')],
       chatDelivery: [keys.chatDelivery(7, 'dlv_ab12')],
       failedChatDeliveries: [keys.failedChatDeliveries(7)],
