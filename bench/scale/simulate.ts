@@ -292,7 +292,7 @@ export async function simulate(
       sentAt.toISOString().slice(0, 10),
     );
     const tally = scored && journeyTally(journeyOf(settings, one), answerTally(countedOf(sentRecord.transaction), scored));
-    await evaluationStore.writeAnswer(TENANT, sentRecord, 1, 'create', answerRecord, tally);
+    await evaluationStore.writeAnswer(TENANT, { read: sentRecord, attemptId: 1, mode: 'create', answer: answerRecord, tally });
     counts.answers++;
     if (one.journey.indicator === 'nps' && score <= 6)
       await table.flow('case', () => openCase(one, score, answerRecord.rating.comment, now));

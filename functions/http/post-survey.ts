@@ -18,5 +18,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, body }) => ({
   status: 201,
-  body: await surveyService.answerSurvey(tenantId, body, 'create'),
+  body: await surveyService.answerSurvey(tenantId, body, { mode: 'create' }),
 }));

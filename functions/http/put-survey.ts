@@ -17,5 +17,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, body }) => ({
   status: 200,
-  body: await surveyService.answerSurvey(tenantId, body, 'replace'),
+  body: await surveyService.answerSurvey(tenantId, body, { mode: 'replace' }),
 }));

@@ -6,9 +6,8 @@ import { indexAttributes } from '../table.js';
 
 /** gsi2 lists evaluations by month, newest first. */
 const BY_MONTH = indexAttributes('gsi2');
-import type { Answer, AnswerOutcome, EvaluationStore } from '../surveys/ports.js';
+import type { AnsweredBetween, AnswerOutcome, AnswerWrite, EvaluationStore } from '../surveys/ports.js';
 import type { TransactionRecord } from '../transaction-record.js';
-import type { Tally } from '../results/tally.js';
 import { db, type Item } from './dynamodb.js';
 import { dirtyMark } from './analytics-dirty.js';
 import { counterUpdates, updateCounting } from './result-counters.js';
@@ -22,12 +21,7 @@ import { answerAttributes, evaluationIndex, evaluationPartitions, findById, from
  */
 async function writeAnswer(
   tenantId: number,
-  read: TransactionRecord,
-  attemptId: number,
-  mode: 'create' | 'replace',
-  answer: Answer,
-  tally?: Tally,
-  analyticsMark?: string,
+  { read, attemptId, mode, answer, tally, analyticsMark }: AnswerWrite,
 ): Promise<{ outcome: AnswerOutcome; record?: TransactionRecord }> {
   const { transaction } = read;
   const { id } = transaction;
@@ -118,14 +112,12 @@ async function writeAnswer(
  */
 async function queryEvaluations(
   tenantId: number,
-  from: string,
-  to: string,
-  limit: number,
-  cursor: string | undefined,
+  { from, to, limit, cursor }: AnsweredBetween,
 ): Promise<{ items: Item[]; nextCursor: string | null }> {
   const { client, tableName } = db();
   const months = monthsBetween(from, to).reverse();
-  let position: Position = cursor ? decode(cursor, months, tenantId, from, to) : { month: months[0]! };
+  const query = queryOf(tenantId, from, to);
+  let position: Position = cursor ? decode(cursor, { query, months, from, to }) : { month: months[0]! };
   const items: Item[] = [];
   const partitions = (month: string) => evaluationPartitions(tenantId, month);
   for (;;) {
@@ -158,7 +150,7 @@ async function queryEvaluations(
     if (merged.length > taken.length) position = { month: position.month, before: sortOf(taken.at(-1)!) };
     else if (next) position = { month: next };
     else return { items, nextCursor: null };
-    if (items.length >= limit) return { items, nextCursor: encode(position, tenantId, from, to) };
+    if (items.length >= limit) return { items, nextCursor: sealCursor(position, query) };
   }
 }
 
@@ -199,15 +191,14 @@ export function monthsBetween(from: string, to: string): string[] {
 /** The query an evaluation cursor belongs to: the tenant and the dates. */
 const queryOf = (tenantId: number, from: string, to: string) => JSON.stringify(['evaluations', tenantId, from, to]);
 
-const encode = (position: Position, tenantId: number, from: string, to: string) => sealCursor(position, queryOf(tenantId, from, to));
-
 /** What an evaluation cursor holds: the month, and the sort key of the last evaluation given in it. */
 const Position = v.strictObject({ month: v.string(), before: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(1024))) });
 type Position = v.InferOutput<typeof Position>;
 
-function decode(cursor: string, months: string[], tenantId: number, from: string, to: string): Position {
+/** The position a cursor of this query (`queryOf`) holds, if it lies within its months and dates. */
+function decode(cursor: string, { query, months, from, to }: { query: string; months: string[]; from: string; to: string }): Position {
   try {
-    const position = v.parse(Position, openCursor(cursor, queryOf(tenantId, from, to)));
+    const position = v.parse(Position, openCursor(cursor, query));
     const { month, before } = position;
     if (months.includes(month) && (before === undefined || (before.startsWith(month) && before >= from && before <= `${to}\uffff`)))
       return position;
@@ -222,8 +213,8 @@ function decode(cursor: string, months: string[], tenantId: number, from: string
 export const evaluationStore: EvaluationStore = {
   transaction: findById,
   writeAnswer,
-  async answeredBetween(tenantId, from, to, limit, cursor) {
-    const { items, nextCursor } = await queryEvaluations(tenantId, from, to, limit, cursor);
+  async answeredBetween(tenantId, range) {
+    const { items, nextCursor } = await queryEvaluations(tenantId, range);
     return { items: items.map(fromItem), nextCursor };
   },
   async answeredByExternalId(tenantId, externalId) {

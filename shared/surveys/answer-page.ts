@@ -46,6 +46,8 @@ export interface PageTransaction {
   score: number | null;
   /** Its recovery survey, once asked: its status, and the customer's answer once given. */
   recovery?: { status: string; recovered: boolean | null } | undefined;
+  /** The record it was read from, when the reads have one: the answer and the recovery use it instead of reading again. */
+  record?: TransactionRecord | undefined;
 }
 
 /** What a page reads of a transaction's record (`id`: the transaction's). */
@@ -64,6 +66,7 @@ export function pageTransactionOf(id: number, record: TransactionRecord): PageTr
     locale: record.locale ?? DEFAULT_LOCALE,
     score: transaction.rating?.score ?? null,
     recovery: record.recovery ? { status: record.recovery.status, recovered: record.recovery.recovered ?? null } : undefined,
+    record,
   };
 }
 
@@ -78,7 +81,8 @@ export interface PageReads {
 export interface PagePorts extends PageReads {
   /**
    * The one answer path (the chatbot's POST /survey): the answer becomes the transaction's rating and evaluation.
-   * `read` is what `transaction` answered for this request, so that the transaction need not be read again.
+   * `read` is what `transaction` answered for this request (with its `record`), so that the transaction need not be
+   * read again.
    */
   answer(tenantId: number, body: SurveyBody, read: PageTransaction): Promise<unknown>;
   optOut(tenantId: number, customerId: number): Promise<void>;

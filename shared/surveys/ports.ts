@@ -193,6 +193,26 @@ export interface Answer {
 
 export type AnswerOutcome = 'written' | 'missing' | 'conflict';
 
+/** An answer written onto the survey attempt `attemptId` of the transaction `read`. */
+export interface AnswerWrite {
+  read: TransactionRecord;
+  attemptId: number;
+  mode: 'create' | 'replace';
+  answer: Answer;
+  /** The result counters the answer moves, written with it (a correction's only if the answer read is still there). */
+  tally?: Tally | undefined;
+  /** Answered after its registration's day: that day (of this instant) is marked for the analytics export, with it. */
+  analyticsMark?: string | undefined;
+}
+
+/** A page of the evaluations answered between two dates (inclusive), after `cursor` when one is given. */
+export interface AnsweredBetween {
+  from: string;
+  to: string;
+  limit: number;
+  cursor: string | undefined;
+}
+
 /** Transactions as evaluations: `shared/adapters/evaluation-repository.ts` implements it. */
 export interface EvaluationStore {
   transaction(tenantId: number, id: number): Promise<TransactionRecord | undefined>;
@@ -201,19 +221,9 @@ export interface EvaluationStore {
    * not to be answered yet (of two answers at once, one wins: `conflict`); `replace` requires the answer `read` holds
    * to be the one stored (of two corrections at once, one wins: `conflict`).
    */
-  writeAnswer(
-    tenantId: number,
-    read: TransactionRecord,
-    attemptId: number,
-    mode: 'create' | 'replace',
-    answer: Answer,
-    /** The result counters the answer moves, written with it (a correction's only if the answer read is still there). */
-    tally?: Tally,
-    /** Answered after its registration's day: that day (of this instant) is marked for the analytics export, with it. */
-    analyticsMark?: string,
-  ): Promise<{ outcome: AnswerOutcome; record?: TransactionRecord }>;
+  writeAnswer(tenantId: number, write: AnswerWrite): Promise<{ outcome: AnswerOutcome; record?: TransactionRecord }>;
   /** Rated transactions answered between two dates (inclusive), newest first. */
-  answeredBetween(tenantId: number, from: string, to: string, limit: number, cursor: string | undefined): Promise<Found<TransactionRecord>>;
+  answeredBetween(tenantId: number, range: AnsweredBetween): Promise<Found<TransactionRecord>>;
   /** The rated transaction with this external id (the latest answered, when several share it). */
   answeredByExternalId(tenantId: number, externalId: string): Promise<TransactionRecord | undefined>;
 }

@@ -53,7 +53,7 @@ export function toEvaluation({ transaction, journeySlug, answer }: TransactionRe
 
 /** Surveys as the chatbot and the survey page conduct them, and their answers as evaluations. */
 /** `survey.answered`: the answer as the evaluation lists show it, without who answered; a correction is a new event. */
-function answeredEvent(tenantId: number, record: TransactionRecord, journey: string, mode: 'create' | 'replace') {
+function answeredEvent(tenantId: number, record: TransactionRecord, { journey, mode }: { journey: string; mode: 'create' | 'replace' }) {
   const { transaction, answer } = record;
   return tenantEvent(
     tenantId,
@@ -99,9 +99,7 @@ export function surveyService({
    */
   async function attemptOf(
     tenantId: number,
-    transactionId: number,
-    attemptId: number,
-    journey: string,
+    { transactionId, attemptId, journey }: { transactionId: number; attemptId: number; journey: string },
     known?: TransactionRecord,
   ): Promise<{ record: TransactionRecord; settings: Settings }> {
     const [record, settings] = await Promise.all([
@@ -116,12 +114,33 @@ export function surveyService({
     return { record, settings };
   }
 
+  /**
+   * What follows an answer: its `survey.answered` event, its case and, when it has a comment, its analysis, each sent
+   * here only. `written` is false for an answer a client resends when it was written already (a conflict): its case
+   * alone is looked at again, since the message of the first try may have been lost with its 500 (the case's consumer
+   * is idempotent), and `record` is then the transaction as read before.
+   */
+  async function announce(
+    tenantId: number,
+    record: TransactionRecord,
+    {
+      journey = record.journeySlug,
+      mode = 'create',
+      written = true,
+    }: { journey?: string; mode?: 'create' | 'replace'; written?: boolean } = {},
+  ): Promise<void> {
+    const message = { tenantId, transactionId: record.transaction.id, version: written ? (record.answer?.version ?? 1) : 1 };
+    if (written && events) await events.publish(tenantId, answeredEvent(tenantId, record, { journey, mode }));
+    if (cases) await cases.answered(message);
+    if (written && analysis && record.transaction.rating?.comment?.trim()) await analysis.answered(message);
+  }
+
   /** What a chatbot needs to conduct a survey (GET /survey). */
   async function getSurvey(tenantId: number, query: SurveyQuery) {
     const {
       record: { transaction, customerName },
       settings,
-    } = await attemptOf(tenantId, query.transactionId, query.attemptId, query.journey);
+    } = await attemptOf(tenantId, query);
     const journey = journeyOf(settings, transaction.journey_id);
     const status =
       transaction.survey.status === 'answered' ? 'answered' : isExpired(transaction.survey, new Date()) ? 'expired' : 'scheduled';
@@ -150,10 +169,9 @@ export function surveyService({
   async function answerSurvey(
     tenantId: number,
     body: SurveyBody,
-    mode: 'create' | 'replace',
-    known?: TransactionRecord,
+    { mode, known }: { mode: 'create' | 'replace'; known?: TransactionRecord | undefined },
   ): Promise<Evaluation> {
-    const { record: read, settings } = await attemptOf(tenantId, body.transactionId, body.attemptId, body.journey, known);
+    const { record: read, settings } = await attemptOf(tenantId, body, known);
     const { transaction } = read;
     // As its links do (410), an expired survey takes no answer, nor a correction of one.
     if (linksLapsed(transaction.survey, new Date())) throw new GoneError('This survey expired: it takes no answer any more.');
@@ -205,23 +223,16 @@ export function surveyService({
     // An answer after its survey's registration day changes that day's surveys row in the analytics export: it marks it.
     const created = transaction.created_at;
     const late = mode === 'create' && afterItsDay(created, new Date(answer.origin.answeredAt), timeZoneOf(settings));
-    const { outcome, record } = await evaluations.writeAnswer(
-      tenantId,
+    const { outcome, record } = await evaluations.writeAnswer(tenantId, {
       read,
-      body.attemptId,
+      attemptId: body.attemptId,
       mode,
       answer,
       tally,
-      late ? created : undefined,
-    );
-    if (outcome === 'written' && events) await events.publish(tenantId, answeredEvent(tenantId, record!, journey.slug, mode));
-    // Its case is looked at again when the answer is written, and when a client resends an answer already written
-    // (the message of the first try may have been lost with its 500): the case's consumer is idempotent.
-    if (cases && (outcome === 'written' || outcome === 'conflict'))
-      await cases.answered({ tenantId, transactionId: transaction.id, version: record?.answer?.version ?? 1 });
-    // So is its analysis, when it has a comment.
-    if (analysis && outcome === 'written' && answer.rating.comment?.trim())
-      await analysis.answered({ tenantId, transactionId: transaction.id, version: record?.answer?.version ?? 1 });
+      analyticsMark: late ? created : undefined,
+    });
+    if (outcome === 'written') await announce(tenantId, record!, { journey: journey.slug, mode });
+    if (outcome === 'conflict') await announce(tenantId, read, { written: false });
     if (outcome === 'conflict')
       throw new ConcurrentEditError('This survey attempt is answered already: correct the answer with PUT /survey.');
     if (outcome === 'missing')
@@ -243,7 +254,7 @@ export function surveyService({
         { path: 'page', message: 'pages after the first are reached with next_cursor' },
       ]);
     const [{ items, nextCursor }, settings] = await Promise.all([
-      evaluations.answeredBetween(tenantId, query.start_date, query.end_date, query.limit, query.cursor),
+      evaluations.answeredBetween(tenantId, { from: query.start_date, to: query.end_date, limit: query.limit, cursor: query.cursor }),
       tenantSettings(tenantId),
     ]);
     return { data: items.map((record) => toEvaluation(record, settings)), page: query.page, limit: query.limit, next_cursor: nextCursor };
@@ -263,13 +274,7 @@ export function surveyService({
    * What follows an answer taken with its transaction (a store's QR code or kiosk, shared/in-store/): the event, its case
    * and, with a comment, its analysis, as answerSurvey sends them for a written answer.
    */
-  async function announceAnswer(tenantId: number, record: TransactionRecord): Promise<void> {
-    const version = record.answer?.version ?? 1;
-    if (events) await events.publish(tenantId, answeredEvent(tenantId, record, record.journeySlug, 'create'));
-    if (cases) await cases.answered({ tenantId, transactionId: record.transaction.id, version });
-    if (analysis && record.transaction.rating?.comment?.trim())
-      await analysis.answered({ tenantId, transactionId: record.transaction.id, version });
-  }
+  const announceAnswer = (tenantId: number, record: TransactionRecord): Promise<void> => announce(tenantId, record);
 
   return { getSurvey, answerSurvey, announceAnswer, listEvaluations, getEvaluation };
 }

@@ -2,10 +2,9 @@ import { ENV, requireEnvs, wire } from '../../config.js';
 import { NotFoundError } from '../../errors.js';
 import { brandOf } from '../../brand/brand.js';
 import * as recovery from '../../recovery/service.js';
-import { pageTransactionOf, type PagePorts, type PageReads, type PageTransaction } from '../../surveys/answer-page.js';
+import { pageTransactionOf, type PagePorts, type PageReads } from '../../surveys/answer-page.js';
 import type { FeedbackPorts } from '../../surveys/feedback.js';
 import * as surveys from '../../surveys/service.js';
-import type { TransactionRecord } from '../../transaction-record.js';
 import { attemptStore, reachability, storeNames, suppressAddress } from '../attempt-repository.js';
 import { analysisQueue } from '../analysis-queue.js';
 import { caseQueue } from '../case-queue.js';
@@ -33,12 +32,6 @@ export const surveyService = /* @__PURE__ */ wire(() => {
   });
 });
 
-/** The records behind what `transaction` answered: the answer reuses them instead of reading again. */
-const readRecords = new WeakMap<PageTransaction, TransactionRecord>();
-
-/** The transaction record a page read for this request, when this container read it. */
-const recordOf = (read: PageTransaction): TransactionRecord | undefined => readRecords.get(read);
-
 /**
  * What every survey page reads: the transaction behind a link, the tenant's settings and brand. The pages that only
  * show (GET /s/{token}, its unsubscribe page) use nothing else, so they bundle neither the answer path, the recovery
@@ -49,10 +42,7 @@ export const surveyPageReads = /* @__PURE__ */ wire((): PageReads => {
   return {
     async transaction(tenantId, id) {
       const record = await findById(tenantId, id);
-      if (!record) return undefined;
-      const read = pageTransactionOf(id, record);
-      readRecords.set(read, record);
-      return read;
+      return record && pageTransactionOf(id, record);
     },
     settings: tenantSettings,
     // The tenant's brand; a tenant that names none (made before brands) shows the store's name.
@@ -78,9 +68,9 @@ export const recoveryAnswers = /* @__PURE__ */ wire(() => {
 /** The survey page's answer (POST /s/{token}): its reads, the one answer path and the recovery survey. */
 export const surveyPage = /* @__PURE__ */ wire((): PageReads & Pick<PagePorts, 'answer' | 'recover'> => ({
   ...surveyPageReads,
-  answer: (tenantId, body, read) => surveyService.answerSurvey(tenantId, body, 'create', recordOf(read)),
+  answer: (tenantId, body, read) => surveyService.answerSurvey(tenantId, body, { mode: 'create', known: read.record }),
   recover: async (tenantId, read, given) => {
-    const record = recordOf(read) ?? (await findById(tenantId, read.id));
+    const record = read.record ?? (await findById(tenantId, read.id));
     if (!record) throw new NotFoundError('No such survey.');
     return recoveryAnswers.answer(tenantId, record, given);
   },
