@@ -30,7 +30,8 @@ export const STOPWORDS: Record<Locale, ReadonlySet<string>> = {
       vezes, dia, dias, coisa, coisas, gente, aqui, lá, tá, ta, né, ne, ah, oi, olá, obrigado, obrigada, sim, não, nao,
       q, pq, tb, tbm, mt, mto, etc, nada, nenhum, nenhuma, ninguém, nunca, nem, mas, porém, muito, bem, super, tão, falei,
       falou, liguei, ligar, liguem, ligou, disse, disseram, pedi, pediu, queria, quero, precisei, preciso, vi, vim, veio,
-      minuto, minutos, hora, horas, segundos, semana, semanas, mês, meses, ano, anos, reais, real`),
+      minuto, minutos, hora, horas, segundos, semana, semanas, mês, meses, ano, anos, reais, real, perto, longe, dentro,
+      atrás, frente, junto, embaixo, acima, abaixo, cedo, tarde, quase`),
   ),
   es: new Set(
     list(`el, la, los, las, un, una, unos, unas, lo, al, del, de, en, a, por, para, con, sin, sobre, entre, hasta, desde,
@@ -46,7 +47,8 @@ export const STOPWORDS: Record<Locale, ReadonlySet<string>> = {
       puede, pueden, podemos, puedo, podía, podría, compré, compró, compramos, comprar, volví, volver, vuelvo, día, días, cosa, cosas,
       gente, sí, no, gracias, hola, nada, ningún, ninguna, nadie, nunca, ni, pero, aunque, muy, bien, súper, tan, dije,
       dijo, llamé, llamar, pedí, pidió, quería, quiero, vi, vine, minuto, minutos, hora, horas, segundos, semana,
-      semanas, mes, meses, año, años, euros, pesos`),
+      semanas, mes, meses, año, años, euros, pesos, cerca, lejos, dentro, fuera, detrás, delante, junto, debajo, encima,
+      casi, temprano, tarde`),
   ),
   en: new Set(
     list(`a, an, the, of, in, on, at, to, for, from, by, with, without, about, into, over, after, before, since, until,
@@ -58,7 +60,7 @@ export const STOPWORDS: Record<Locale, ReadonlySet<string>> = {
       would, shall, should, may, might, must, bought, buy, came, come, back, day, days, thing, things, people, yes, no,
       not, thanks, thank, hello, hi, nothing, none, nobody, never, nor, but, though, very, really, too, there, than, said,
       told, called, call, asked, wanted, want, saw, minute, minutes, hour, hours, seconds, week, weeks, month, months,
-      year, years, dollars`),
+      year, years, dollars, near, far, inside, outside, behind, front, next, under, above, almost`),
   ),
 };
 
