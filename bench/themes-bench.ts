@@ -1,7 +1,9 @@
-import { evaluate, figuresTable, readCorpus, type CorpusMatcher } from './themes-quality.js';
+import { evaluate, figuresTable, readCorpus, type CorpusComment, type CorpusMatcher } from './themes-quality.js';
 import { LOCALES } from '../shared/locale.js';
 import { analyseThemes, compileThemes, DEFAULT_THEMES, MAX_KEYWORDS, MAX_THEMES, type Theme } from '../shared/themes/themes.js';
 import { compiledLocale } from '../shared/themes/matcher.js';
+import { languageOf } from '../shared/themes/analysis.js';
+import { confidentLanguage } from '../shared/themes/extraction.js';
 import { suggestionsService, type PhraseCell } from '../shared/themes/suggestions.js';
 import type { Settings, ConfigDocument } from '../shared/tenants/config-schema.js';
 import { adminThemesPage } from '../shared/workspace/admin-themes-page.js';
@@ -12,6 +14,37 @@ const bucket = (score: number) => (score <= 6 ? 'negative' : score <= 8 ? 'neutr
 /** The analysis as the consumer runs it, over a corpus comment. */
 export const analyser: CorpusMatcher = (comment) =>
   analyseThemes(comment.text, comment.language, DEFAULT_THEMES, { kind: comment.journey, fallback: bucket(comment.score) });
+
+/**
+ * The analysis as the consumer runs it when every survey is sent in pt-BR: each comment read in the language
+ * `languageOf` chooses (the survey's, unless the comment's own words are sure of another), not its label's.
+ */
+export const analyserOnPortugueseSurveys: CorpusMatcher = (comment) =>
+  analyseThemes(comment.text, languageOf(comment.text, 'pt', DEFAULT_THEMES), DEFAULT_THEMES, {
+    kind: comment.journey,
+    fallback: bucket(comment.score),
+  });
+
+/**
+ * How the comment's language is chosen without Comprehend (issue 59 §5): how often the comment's own words are sure
+ * of a language (`confidentLanguage`), how often they are right then, and the themes' micro-F1 when every survey is
+ * in pt-BR (a Spanish or English comment the words are unsure of is then read in Portuguese).
+ */
+function languageTable(corpus: readonly CorpusComment[]): string {
+  const sure = corpus.map((comment) => ({ comment, found: confidentLanguage(comment.text) })).filter(({ found }) => found);
+  const right = sure.filter(({ comment, found }) => found === comment.language).length;
+  const foreign = corpus.filter((comment) => comment.language !== 'pt-BR');
+  const f1 = (matcher: CorpusMatcher, comments: readonly CorpusComment[]) => evaluate(comments, matcher).micro.f1.toFixed(2);
+  return [
+    "### The comment's language, without Comprehend",
+    '',
+    '| comments | its own words sure | right when sure | es and en comments | micro-F1, each read in its language | micro-F1, every survey in pt-BR | of the es and en: in their language | every survey in pt-BR |',
+    '|---|---|---|---|---|---|---|---|',
+    `| ${corpus.length} | ${sure.length} | ${right} | ${foreign.length} | ${f1(analyser, corpus)} | ${f1(analyserOnPortugueseSurveys, corpus)} | ${f1(analyser, foreign)} | ${f1(analyserOnPortugueseSurveys, foreign)} |`,
+    '',
+    "The themes' figures do not depend on the tenant's sentiment switch (`commentAnalysis.comprehendSentiment`): a mention with no opinion of its own takes its score's polarity, which every answer of a journey has; Comprehend's sentiment (or the service's own) is only the answer's `sentiment`.",
+  ].join('\n');
+}
 
 /** `npm run bench -- themes`: the default themes on the development corpus, its dev and held-out parts apart. */
 export async function themesQuality(): Promise<string> {
@@ -33,6 +66,7 @@ export async function themesQuality(): Promise<string> {
       ),
     ),
     figuresTable('all', evaluate(corpus, analyser)),
+    languageTable(corpus),
     await matcherAtBounds(),
   ].join('\n\n');
 }

@@ -132,7 +132,8 @@ describe('reanalyse', () => {
     expect(once.before.themes.map((row: { theme: string }) => row.theme)).toContain('wait');
     expect(once.after.themes.map((row: { theme: string }) => row.theme)).toContain('provador');
     expect(once.before.suggestions.map((s) => s.phrase)).toContain('cadeira bamba');
-    expect(once.after.suggestions.map((s) => s.phrase)).toContain('elevador parado');
+    // "parado" is an opinion word: the service's key phrase ends before it (shared/themes/extraction.ts).
+    expect(once.after.suggestions.map((s) => s.phrase)).toContain('elevador');
     expect(once.before.suggestions).not.toEqual(once.after.suggestions);
 
     // Act: the themes change, and the operator runs reanalyse twice; then back to the first themes, two runs at once.

@@ -28,6 +28,7 @@ import {
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 import { LOCALES } from '../../shared/locale.js';
 import { DigestsConfig } from '../../shared/digest/choices.js';
+import { CommentAnalysisConfig } from '../../shared/themes/config.js';
 
 /**
  * The settings reader turns a tenant's configuration items into records without the configuration's schemas (they
@@ -77,6 +78,7 @@ const oracle = async (tenantId: number): Promise<Settings> => {
     digests: v.parse(v.object(DigestsConfig.entries), of('DIGESTS')[0] ?? {}),
     regions: of('REGION').map((item) => v.parse(v.object(RegionConfig.entries), item)),
     analytics: v.parse(v.object(AnalyticsConfig.entries), of('ANALYTICS')[0] ?? {}),
+    commentAnalysis: v.parse(v.object(CommentAnalysisConfig.entries), of('COMMENT_ANALYSIS')[0] ?? {}),
     ...(locale ? { locale } : {}),
     ...(timeZone ? { timeZone } : {}),
     ...(of('BRAND')[0] ? { brand: v.parse(BrandSettings, of('BRAND')[0]) } : {}),
@@ -108,6 +110,7 @@ const fullTenant = (id: number, demoTenant: Record<string, unknown>) => {
           digests: { daily: true },
           regions: [{ id: 4, name: 'Norte', stores: [1] }],
           analytics: { comments: true },
+          commentAnalysis: { comprehendSentiment: false },
           themes: [
             { slug: 'parking', name: { 'pt-BR': 'Estacionamento', es: 'Aparcamiento', en: 'Parking' }, keywords: { es: ['aparcamiento'] } },
           ],

@@ -146,7 +146,7 @@ function random(seed: number): () => number {
 
 /**
  * One keyword of each default theme per language, none of them another theme's, and sentences around them whose other
- * words are all stopwords: Comprehend's key phrases are then only the keywords, which a theme covers, so the analysis
+ * words are all stopwords: the key phrases (shared/themes/extraction.ts) are then only the keywords, which a theme covers, so the analysis
  * counts no suggestion (that second write, up to 30 cells an answer, is tested with the suggestions).
  */
 const WORDS = {
