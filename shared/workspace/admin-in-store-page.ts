@@ -231,7 +231,7 @@ ${kioskFormOf({ frame, base: request.base, values: kioskForm?.values ?? { ...pos
     const [svg, names] = await Promise.all([ports.qrSvg(url), ports.storeNames(request.tenantId, [store])]);
     const brand = brandOf(settings);
     const company = brand.name || (names.get(store) ?? '');
-    const question = questionOf(journey, company, frame.locale, translator(frame.locale));
+    const question = questionOf({ journey, company, locale: frame.locale, t: translator(frame.locale) });
     return {
       errors,
       poster: posterHtml(frame, request.base, {
