@@ -24,5 +24,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, body, actor }) => ({
   status: 201,
-  body: await registerKiosk(tenantId, body, actor, kioskAdmin, baseUrl()),
+  body: await registerKiosk(tenantId, { body, actor, ports: kioskAdmin, baseUrl: baseUrl() }),
 }));

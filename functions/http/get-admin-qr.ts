@@ -30,7 +30,7 @@ export const contract = {
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, query, accept }) => {
-  const url = await qrUrl(tenantId, query, qrAdmin, secret(), baseUrl());
+  const url = await qrUrl(tenantId, { target: query, ports: qrAdmin, secret: secret(), baseUrl: baseUrl() });
   const type = preferredType(accept, MEDIA);
   if (type === 'application/json') return { status: 200, body: { url } };
   const headers = { 'content-type': type, 'cache-control': 'no-store' };

@@ -14,5 +14,5 @@ export const contract: PageContract = {
 };
 
 export const handler = pageHandler(({ query, languages, cookies }) =>
-  showKioskPage({ thanks: query.thanks }, kioskPageReads, languages, cookies),
+  showKioskPage({ query: { thanks: query.thanks }, ports: kioskPageReads, languages, cookies }),
 );

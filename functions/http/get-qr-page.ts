@@ -18,5 +18,5 @@ export const contract: PageContract = {
 };
 
 export const handler = pageHandler(({ token, query, languages, cookies }) =>
-  showQrPage(token, { thanks: query.thanks }, qrPageReads, secret(), languages, cookies),
+  showQrPage({ token, query: { thanks: query.thanks }, ports: qrPageReads, secret: secret(), languages, cookies }),
 );

@@ -19,5 +19,13 @@ export const contract: PageContract = {
 };
 
 export const handler = pageHandler(({ token, query, locale }) =>
-  showSurvey(token, query.score, surveyPageReads, secret(), new Date(), locale, { solved: query.solved }),
+  showSurvey({
+    token,
+    score: query.score,
+    ports: surveyPageReads,
+    secret: secret(),
+    now: new Date(),
+    requested: locale,
+    recovery: { solved: query.solved },
+  }),
 );

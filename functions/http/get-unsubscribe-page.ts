@@ -15,4 +15,6 @@ export const contract: PageContract = {
   },
 };
 
-export const handler = pageHandler(({ token, locale }) => showUnsubscribe(token, surveyPageReads, secret(), new Date(), locale));
+export const handler = pageHandler(({ token, locale }) =>
+  showUnsubscribe({ token, ports: surveyPageReads, secret: secret(), now: new Date(), requested: locale }),
+);

@@ -18,5 +18,5 @@ export const contract: PageContract = {
 };
 
 export const handler = pageHandler(({ form, languages, cookies, address }) =>
-  submitKioskPage(form, kioskPage, languages, { cookies, address }),
+  submitKioskPage({ posted: form, ports: kioskPage, languages, request: { cookies, address } }),
 );

@@ -25,5 +25,5 @@ export const contract: PageContract = {
 };
 
 export const handler = pageHandler(({ token, form, languages, cookies, address }) =>
-  submitQrPage(token, form, qrPage, secret(), languages, { cookies, address }),
+  submitQrPage({ token, posted: form, ports: qrPage, secret: secret(), languages, request: { cookies, address } }),
 );

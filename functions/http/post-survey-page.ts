@@ -22,4 +22,6 @@ export const contract: PageContract = {
   },
 };
 
-export const handler = pageHandler(({ token, form, locale }) => submitSurvey(token, form, surveyPage, secret(), new Date(), locale));
+export const handler = pageHandler(({ token, form, locale }) =>
+  submitSurvey({ token, form, ports: surveyPage, secret: secret(), now: new Date(), requested: locale }),
+);

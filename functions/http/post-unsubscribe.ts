@@ -16,4 +16,6 @@ export const contract: PageContract = {
   },
 };
 
-export const handler = pageHandler(({ token, locale }) => unsubscribe(token, surveyOptOut, secret(), new Date(), locale));
+export const handler = pageHandler(({ token, locale }) =>
+  unsubscribe({ token, ports: surveyOptOut, secret: secret(), now: new Date(), requested: locale }),
+);

@@ -20,5 +20,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, actor }) => ({
   status: 200,
-  body: await revokeKiosk(tenantId, path.id, actor, kioskAdmin),
+  body: await revokeKiosk(tenantId, { id: path.id, actor, ports: kioskAdmin }),
 }));

@@ -17,5 +17,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, actor }) => ({
   status: 200,
-  body: { generation: await rotateQrCodes(tenantId, actor, qrAdmin) },
+  body: { generation: await rotateQrCodes(tenantId, { actor, ports: qrAdmin }) },
 }));

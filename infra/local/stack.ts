@@ -118,7 +118,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         const id = /^\d{1,9}$/.test(tenant) ? Number(tenant) : undefined;
         if (!id) return [];
         const key = 'chatbot' in endpoint ? CHATBOT_ENDPOINT : eventEndpoint(endpoint.url);
-        return signingSecrets(secrets.values.surveyLinks, id, key, (await readSettings(id)).delivery.signing?.[key], new Date());
+        return signingSecrets({
+          rootSecret: secrets.values.surveyLinks,
+          tenantId: id,
+          endpoint: key,
+          generations: (await readSettings(id)).delivery.signing?.[key],
+          now: new Date(),
+        });
       },
       readLink: (link) => {
         const read = readSurveyLink(tokenOfSurveyLink(link) ?? '', secrets.values.surveyLinks, new Date(0));
@@ -219,13 +225,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       asyncFailureQueueUrl,
       env,
       chatbotSigningSecret: async (tenantId) =>
-        signingSecrets(
-          secrets.values.surveyLinks,
+        signingSecrets({
+          rootSecret: secrets.values.surveyLinks,
           tenantId,
-          CHATBOT_ENDPOINT,
-          (await readSettings(tenantId)).delivery.signing?.[CHATBOT_ENDPOINT],
-          new Date(),
-        )[0]!,
+          endpoint: CHATBOT_ENDPOINT,
+          generations: (await readSettings(tenantId)).delivery.signing?.[CHATBOT_ENDPOINT],
+          now: new Date(),
+        })[0]!,
       setConsumerEnabled: poller.setEnabled,
       stop,
     };

@@ -80,7 +80,10 @@ const audited = (record: ApiKeyRecord) => ({ name: record.name ?? null, scope: r
  * so the raise, after the write and before the answer, is what refuses a revoked key on the very next request.
  */
 export function apiKeys(tenants: ApiKeyRepository, audit: AuditLog) {
-  async function record(tenantId: number, actor: AuditActor, action: AuditEntry['action'], changes: ConfigChange[], at: Date) {
+  async function record(
+    tenantId: number,
+    { actor, action, changes, at }: { actor: AuditActor; action: AuditEntry['action']; changes: ConfigChange[]; at: Date },
+  ) {
     await audit.record(tenantId, { id: randomBytes(6).toString('hex'), at: at.toISOString(), actor, action, changes });
   }
 
@@ -113,7 +116,12 @@ export function apiKeys(tenants: ApiKeyRepository, audit: AuditLog) {
     // 256 random bits: a value already stored would be a broken random source, not a case to handle.
     if (!(await tenants.insertApiKey(hashSecret(key), stored))) throw new Error('A new key collided with a stored one.');
     await tenants.raiseConfigVersion(tenantId);
-    await record(tenantId, actor, 'key.issue', [{ path: `keys[id=${stored.keyId}]`, old: null, new: audited(stored) }], now);
+    await record(tenantId, {
+      actor,
+      action: 'key.issue',
+      changes: [{ path: `keys[id=${stored.keyId}]`, old: null, new: audited(stored) }],
+      at: now,
+    });
     return { ...viewOf(stored), key };
   }
 
@@ -137,7 +145,12 @@ export function apiKeys(tenants: ApiKeyRepository, audit: AuditLog) {
     const revoked = await tenants.markApiKeyRevoked(found.hash, now.toISOString());
     await tenants.raiseConfigVersion(tenantId);
     if (revoked !== 'revoked') return viewOf(await find(tenantId, keyId));
-    await record(tenantId, actor, 'key.revoke', [{ path: `keys[id=${keyId}].revoked_at`, old: null, new: now.toISOString() }], now);
+    await record(tenantId, {
+      actor,
+      action: 'key.revoke',
+      changes: [{ path: `keys[id=${keyId}].revoked_at`, old: null, new: now.toISOString() }],
+      at: now,
+    });
     return viewOf({ ...found, revoked_at: now.toISOString() });
   }
 
@@ -173,17 +186,16 @@ export function apiKeys(tenants: ApiKeyRepository, audit: AuditLog) {
     if (!(await tenants.rotateApiKey(old.hash, { hash: hashSecret(key), record: successor }, oldExpiry)))
       throw new StateConflictError('This key was rotated or revoked meanwhile: read the keys list again.');
     await tenants.raiseConfigVersion(tenantId);
-    await record(
-      tenantId,
+    await record(tenantId, {
       actor,
-      'key.rotate',
-      [
+      action: 'key.rotate',
+      changes: [
         { path: `keys[id=${keyId}].expires_at`, old: old.expires_at ?? null, new: oldExpiry },
         { path: `keys[id=${keyId}].rotated_to`, old: null, new: successor.keyId },
         { path: `keys[id=${successor.keyId}]`, old: null, new: audited(successor) },
       ],
-      now,
-    );
+      at: now,
+    });
     return { ...viewOf(successor), key, previous: viewOf({ ...old, expires_at: oldExpiry, rotated_to: successor.keyId }) };
   }
 

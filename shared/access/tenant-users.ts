@@ -211,8 +211,10 @@ export function tenantUsers(
   audit: AuditLog,
   invitations: Invitations,
 ) {
-  const record = (tenantId: number, actor: AuditActor, action: 'user.create' | 'user.update', changes: ConfigChange[], at: Date) =>
-    audit.record(tenantId, { id: randomBytes(6).toString('hex'), at: at.toISOString(), actor, action, changes });
+  const record = (
+    tenantId: number,
+    { actor, action, changes, at }: { actor: AuditActor; action: 'user.create' | 'user.update'; changes: ConfigChange[]; at: Date },
+  ) => audit.record(tenantId, { id: randomBytes(6).toString('hex'), at: at.toISOString(), actor, action, changes });
 
   /** What the actor may grant: an admin user as stored now (their scope may have changed since their request began). */
   async function grantorOf(tenantId: number, actor: AuditActor): Promise<Grantor> {
@@ -259,19 +261,18 @@ export function tenantUsers(
     };
     // Of two invitations of one address at once, one user is made; the other is a conflict like any existing user.
     if (!(await users.insertUser(tenantId, user))) throw DuplicateError.of('user', 'email');
-    await record(
-      tenantId,
+    await record(tenantId, {
       actor,
-      'user.create',
-      [
+      action: 'user.create',
+      changes: [
         {
           path: `users[name=${body.email}]`,
           old: null,
           new: { scope: body.scope, role: body.role, ...(body.phone ? { phone: HIDDEN } : {}) },
         },
       ],
-      now,
-    );
+      at: now,
+    });
     if (invited === 'created' && invitation) await invitation({ email: body.email, temporaryPassword: password });
     return { ...viewOf(user), token, invited };
   }
@@ -291,7 +292,12 @@ export function tenantUsers(
     const renewed = await directory.renewTemporaryPassword({ email: current.name, tenantId, temporaryPassword: password });
     if (renewed !== 'renewed') return renewed;
     await invitation({ email: current.name, temporaryPassword: password });
-    await record(tenantId, actor, 'user.update', [{ path: `users[name=${current.name}].invitation`, old: null, new: 'sent' }], now);
+    await record(tenantId, {
+      actor,
+      action: 'user.update',
+      changes: [{ path: `users[name=${current.name}].invitation`, old: null, new: 'sent' }],
+      at: now,
+    });
     return 'sent' as const;
   }
 
@@ -338,7 +344,7 @@ export function tenantUsers(
     }));
     // That the phone changed, never what it is.
     if (phoneChanged) changes.push({ path: `users[name=${name}].phone`, old: auditedPhone(current.phone), new: auditedPhone(phone) });
-    await record(tenantId, actor, 'user.update', changes, now);
+    await record(tenantId, { actor, action: 'user.update', changes, at: now });
     return viewOf(stored);
   }
 

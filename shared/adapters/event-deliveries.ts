@@ -111,7 +111,7 @@ export function eventDeliveryPorts(settings: (tenantId: number) => Promise<Setti
       if (!listed) return undefined;
       const endpoint = eventEndpoint(url);
       return {
-        secrets: signingSecrets(surveySecret(), tenantId, endpoint, delivery.signing?.[endpoint], now),
+        secrets: signingSecrets({ rootSecret: surveySecret(), tenantId, endpoint, generations: delivery.signing?.[endpoint], now }),
         includeComment: listed.includeComment,
       };
     },

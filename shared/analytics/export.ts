@@ -253,7 +253,10 @@ export function analyticsExport(ports: AnalyticsPorts, { limits = WRITE_LIMITS }
   }
 
   /** The days from `from` to `to` (both included), and whether to write each: not written yet, or `force`. */
-  async function daysToWrite(tenantId: number, from: string, to: string, force: boolean): Promise<{ day: string; write: boolean }[]> {
+  async function daysToWrite(
+    tenantId: number,
+    { from, to, force }: { from: string; to: string; force: boolean },
+  ): Promise<{ day: string; write: boolean }[]> {
     const days: { day: string; write: boolean }[] = [];
     for (let day = from; day <= to; day = addDays(day, 1))
       days.push({ day, write: force || !(await ports.files.exists(objectKeyOf('answers', tenantId, day))) });
@@ -265,7 +268,7 @@ export function analyticsExport(ports: AnalyticsPorts, { limits = WRITE_LIMITS }
    * limit); unless `force`, a day already written is skipped (a resumed run). Answers what it did with each.
    */
   async function exportDays(tenantId: number, from: string, to: string, force = false): Promise<{ day: string; outcome: string }[]> {
-    const days = await daysToWrite(tenantId, from, to, force);
+    const days = await daysToWrite(tenantId, { from, to, force });
     await writeDays({ tenantId, days: days.filter((d) => d.write).map((d) => d.day) }, WRITE_START);
     return days.map(({ day, write }) => ({ day, outcome: write ? 'written' : 'skipped' }));
   }

@@ -162,12 +162,17 @@ export type ParquetFile = ReturnType<typeof parquetFile>;
  */
 // hyparquet-writer is pure JavaScript (about 1 MB with its reader), small enough for a Lambda bundle; DuckDB's native
 // module (70 MB) is not.
-export async function streamParquet(
-  columns: readonly Column[],
-  pages: AsyncIterable<Row[]>,
-  part: (bytes: Uint8Array) => Promise<void>,
-  limits: WriteLimits = WRITE_LIMITS,
-): Promise<{ rows: number; parts: number; groups: number }> {
+export async function streamParquet({
+  columns,
+  pages,
+  part,
+  limits = WRITE_LIMITS,
+}: {
+  columns: readonly Column[];
+  pages: AsyncIterable<Row[]>;
+  part: (bytes: Uint8Array) => Promise<void>;
+  limits?: WriteLimits;
+}): Promise<{ rows: number; parts: number; groups: number }> {
   let parts = 0;
   const file = parquetFile(columns, (bytes) => ((parts += 1), part(bytes)), limits);
   for await (const page of pages) for (const row of page) await file.add(row);

@@ -92,7 +92,7 @@ export async function deliverEvent(delivery: EventDelivery, ports: EventDelivery
   try {
     const status = await ports.post(delivery.url, body, {
       'content-type': 'application/json',
-      ...webhookHeaders(endpoint.secrets, event.id, body, now),
+      ...webhookHeaders({ secrets: endpoint.secrets, id: event.id, body, now }),
     });
     if (status >= 200 && status < 300) {
       // Only a delivery that failed before has a state to update: a first try that succeeds costs no write.

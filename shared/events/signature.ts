@@ -34,20 +34,35 @@ export const FIRST_GENERATION: SigningGenerations = { current: 1 };
  * generation, so that no secret is stored anywhere (the table, its backups and exports hold only generation numbers)
  * and every endpoint's differs. Rotating is raising the generation.
  */
-export const webhookSecret = (rootSecret: string, tenantId: number, endpoint: string, generation: number) =>
-  `whsec_${createHmac('sha256', rootSecret).update(`webhook-signing/${tenantId}/${endpoint}/${generation}`).digest('base64')}`;
+export const webhookSecret = ({
+  rootSecret,
+  tenantId,
+  endpoint,
+  generation,
+}: {
+  rootSecret: string;
+  tenantId: number;
+  endpoint: string;
+  generation: number;
+}) => `whsec_${createHmac('sha256', rootSecret).update(`webhook-signing/${tenantId}/${endpoint}/${generation}`).digest('base64')}`;
 
 /** The secrets that sign at `now`: the current one first, then the previous one until its window closes. */
-export function signingSecrets(
-  rootSecret: string,
-  tenantId: number,
-  endpoint: string,
-  generations: SigningGenerations | undefined,
-  now: Date,
-): string[] {
+export function signingSecrets({
+  rootSecret,
+  tenantId,
+  endpoint,
+  generations,
+  now,
+}: {
+  rootSecret: string;
+  tenantId: number;
+  endpoint: string;
+  generations: SigningGenerations | undefined;
+  now: Date;
+}): string[] {
   const { current, previous } = generations ?? FIRST_GENERATION;
   const live = previous && Date.parse(previous.until) > now.getTime() ? [previous.generation] : [];
-  return [current, ...live].map((generation) => webhookSecret(rootSecret, tenantId, endpoint, generation));
+  return [current, ...live].map((generation) => webhookSecret({ rootSecret, tenantId, endpoint, generation }));
 }
 
 const signature = (secret: string, content: string) =>
@@ -56,7 +71,17 @@ const signature = (secret: string, content: string) =>
     .digest('base64')}`;
 
 /** The three headers of a webhook signed with each of `secrets` (its id must hold no dot: the spec's rule). */
-export function webhookHeaders(secrets: string[], id: string, body: string, now: Date): Record<string, string> {
+export function webhookHeaders({
+  secrets,
+  id,
+  body,
+  now,
+}: {
+  secrets: string[];
+  id: string;
+  body: string;
+  now: Date;
+}): Record<string, string> {
   if (id.includes('.')) throw new Error('A webhook id may not contain a dot');
   const timestamp = Math.floor(now.getTime() / 1000);
   return {

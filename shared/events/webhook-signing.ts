@@ -17,7 +17,7 @@ export const signingSecret =
   (surveySecret: () => string | undefined) =>
   (tenantId: number, endpoint: string, generation: number): string | undefined => {
     const root = surveySecret();
-    return root ? webhookSecret(root, tenantId, endpoint, generation) : undefined;
+    return root ? webhookSecret({ rootSecret: root, tenantId, endpoint, generation }) : undefined;
   };
 
 /**

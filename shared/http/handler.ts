@@ -170,16 +170,18 @@ export function httpHandler<
   };
 
   const toProblem = (error: unknown): Problem => {
-    if (error instanceof TokenInUrlError) return problem(error.kind, error.message, error.errors);
-    if (error instanceof DomainError) return problem(error.kind, error.message, error.errors, statusOf(error.kind));
-    if (error instanceof TransportError) return problem(error.kind, error.message, [], statusOf(error.kind));
+    if (error instanceof TokenInUrlError) return problem({ type: error.kind, detail: error.message, errors: error.errors });
+    if (error instanceof DomainError)
+      return problem({ type: error.kind, detail: error.message, errors: error.errors, status: statusOf(error.kind) });
+    if (error instanceof TransportError)
+      return problem({ type: error.kind, detail: error.message, errors: [], status: statusOf(error.kind) });
     if (isUnavailable(error)) {
       logger.error('A service this request needs is unavailable', { error: { name: (error as Error).name } });
       const unavailable = new UnavailableError();
-      return problem(unavailable.kind, unavailable.message);
+      return problem({ type: unavailable.kind, detail: unavailable.message });
     }
     logger.error('Unhandled error', error as Error);
-    return problem('internal', 'An unexpected error occurred. Quote the x-request-id header when reporting it.');
+    return problem({ type: 'internal', detail: 'An unexpected error occurred. Quote the x-request-id header when reporting it.' });
   };
 
   /** A request refused for its body has its user token checked first: a caller without a valid one learns nothing else. */

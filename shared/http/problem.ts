@@ -45,7 +45,17 @@ export interface Problem {
   errors?: FieldProblem[];
 }
 
-export function problem(type: ProblemType, detail: string, errors: FieldProblem[] = [], status = PROBLEMS[type].status): Problem {
+export function problem({
+  type,
+  detail,
+  errors = [],
+  status = PROBLEMS[type].status,
+}: {
+  type: ProblemType;
+  detail: string;
+  errors?: FieldProblem[];
+  status?: number;
+}): Problem {
   return { type: `/problems/${type}`, title: PROBLEMS[type].title, status, detail, ...(errors.length ? { errors } : {}) };
 }
 

@@ -54,7 +54,7 @@ export function referenceHandler(dir: string) {
   const files = new Map<string, Promise<Buffer>>();
   return async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
     const name = fileOf(event);
-    if (!name) return problemResponse(problem('not-found', 'No such file in the API reference.'));
+    if (!name) return problemResponse(problem({ type: 'not-found', detail: 'No such file in the API reference.' }));
     const encoding = chooseEncoding(event.headers?.['accept-encoding']);
     const file = encoding ? `${name}${ENCODINGS[encoding]}` : name;
     let content = files.get(file);

@@ -76,13 +76,19 @@ const html = (answer: WebAnswer, requestId: string): APIGatewayProxyStructuredRe
 export type WrapperPage = 'refused' | 'tooLong' | 'noAccess' | 'unavailable' | 'failed';
 
 /** One of the wrapper's pages, in a language and brand (the tenant's, or the browser's before a tenant is known). */
-export function wrapperPage(
-  base: string,
-  status: number,
-  page: WrapperPage,
-  look: Pick<TenantLook, 'locale'> & Partial<Pick<TenantLook, 'brand'>>,
-  cookies?: string[],
-): WebAnswer {
+export function wrapperPage({
+  base,
+  status,
+  page,
+  look,
+  cookies,
+}: {
+  base: string;
+  status: number;
+  page: WrapperPage;
+  look: Pick<TenantLook, 'locale'> & Partial<Pick<TenantLook, 'brand'>>;
+  cookies?: string[];
+}): WebAnswer {
   const t = workspaceTranslator(look.locale);
   const title = t(`workspace.page.${page}.title`);
   return {
@@ -122,9 +128,10 @@ function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswe
     const requestId = event.requestContext.requestId;
     const base = baseOf(event);
     const post = event.requestContext.http.method === 'POST';
-    if (post && !sameOrigin(event.headers ?? {})) return html(wrapperPage(base, 403, 'refused', await lookOf(event)), requestId);
+    if (post && !sameOrigin(event.headers ?? {}))
+      return html(wrapperPage({ base, status: 403, page: 'refused', look: await lookOf(event) }), requestId);
     const bytes = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
-    if (bytes.length > maxBytes) return html(wrapperPage(base, 413, 'tooLong', await lookOf(event)), requestId);
+    if (bytes.length > maxBytes) return html(wrapperPage({ base, status: 413, page: 'tooLong', look: await lookOf(event) }), requestId);
     const session = sessionFromContext(event.requestContext.authorizer?.lambda);
     if (signedIn && !session) {
       const here = `${event.rawPath}${event.rawQueryString ? `?${event.rawQueryString}` : ''}`;
@@ -169,13 +176,13 @@ function wrap(signedIn: boolean, run: (input: SignedInInput) => Promise<WebAnswe
         if (error instanceof UnauthenticatedError) {
           // Cognito knows the user, the tenant does not (any more): signed out, with a word why.
           logger.info('Session of a user the tenant does not have');
-          answer = wrapperPage(base, 403, 'noAccess', look, clearedCookies(base));
+          answer = wrapperPage({ base, status: 403, page: 'noAccess', look, cookies: clearedCookies(base) });
         } else if (isUnavailable(error)) {
           logger.error('A service the workspace needs is unavailable', { error: { name: error?.name } });
-          answer = wrapperPage(base, 503, 'unavailable', look);
+          answer = wrapperPage({ base, status: 503, page: 'unavailable', look });
         } else {
           logger.error('Workspace page failed', { error: { name: error?.name } });
-          answer = wrapperPage(base, 500, 'failed', look);
+          answer = wrapperPage({ base, status: 500, page: 'failed', look });
         }
         request.response = html(answer, request.event.requestContext.requestId);
         if (answer.status === 503) request.response.headers = { ...request.response.headers, 'retry-after': String(RETRY_AFTER_SECONDS) };

@@ -121,7 +121,17 @@ const pluralRules = new Map<string, Intl.PluralRules>();
 const numberFormat = (locale: string) => numberFormats.get(locale) ?? numberFormats.set(locale, new Intl.NumberFormat(locale)).get(locale)!;
 
 /** A parsed message with its values, in a locale's plural rules and number format. */
-export function formatMessage(parts: Part[], locale: string, values: MessageValues = {}, plural?: number): string {
+export function formatMessage({
+  parts,
+  locale,
+  values = {},
+  plural,
+}: {
+  parts: Part[];
+  locale: string;
+  values?: MessageValues;
+  plural?: number;
+}): string {
   let text = '';
   for (const part of parts) {
     if (typeof part === 'string') {
@@ -136,11 +146,11 @@ export function formatMessage(parts: Part[], locale: string, values: MessageValu
     const value = values[part.name]!;
     if (part.kind === 'argument') text += String(value);
     else if (part.kind === 'number') text += numberFormat(locale).format(Number(value));
-    else if (part.kind === 'select') text += formatMessage(part.options[value] ?? part.options.other!, locale, values);
+    else if (part.kind === 'select') text += formatMessage({ parts: part.options[value] ?? part.options.other!, locale, values });
     else {
       const rules = pluralRules.get(locale) ?? pluralRules.set(locale, new Intl.PluralRules(locale)).get(locale)!;
       const chosen = part.options[`=${value}`] ?? part.options[rules.select(Number(value))] ?? part.options.other!;
-      text += formatMessage(chosen, locale, values, Number(value));
+      text += formatMessage({ parts: chosen, locale, values, plural: Number(value) });
     }
   }
   return text;

@@ -142,7 +142,7 @@ function translate<K extends MessageKey>(catalogue: Record<K, string>, locale: L
   return (key, args) => {
     const id = `${locale}\u0000${key}`;
     const parts = parsed.get(id) ?? parsed.set(id, parseMessage(catalogue[key])).get(id)!;
-    return formatMessage(parts, locale, args);
+    return formatMessage({ parts, locale, values: args });
   };
 }
 

@@ -6,7 +6,17 @@ export const ANSWERED_HOURS = 12;
 /** The cookie that marks a browser's answer to one code: sealed (neither made up nor moved to another code). */
 const answeredCookieName = (tokenHash: string) => `qa_${tokenHash}`;
 
-export function answeredRecently(secret: string, tokenHash: string, cookies: readonly string[], now: Date): boolean {
+export function answeredRecently({
+  secret,
+  tokenHash,
+  cookies,
+  now,
+}: {
+  secret: string;
+  tokenHash: string;
+  cookies: readonly string[];
+  now: Date;
+}): boolean {
   const name = `${answeredCookieName(tokenHash)}=`;
   const value = cookies.find((c) => c.startsWith(name))?.slice(name.length);
   const opened = value ? sealer(() => secret, 'qr-answered').open(value, tokenHash) : undefined;

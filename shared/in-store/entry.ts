@@ -72,40 +72,51 @@ export async function openEntry<T extends EntryTarget>(
 ) {
   const journey = settings.journeys.find((j) => j.id === code.journeyId);
   const locale = localeOfRequest(languages, journey?.locale ?? settings.locale ?? DEFAULT_LOCALE);
-  if (!journey) return told(404, { locale }, 'notFound.title', 'notFound.text');
+  if (!journey) return told({ status: 404, frame: { locale }, title: 'notFound.title', text: 'notFound.text' });
   const [brand, place] = await Promise.all([
     ports.brand(code.tenantId, code.storeId),
     ports.place(code.tenantId, code.storeId, code.employeeId),
   ]);
   const frame: PageFrame & { brand: SurveyBrand } = { locale, brand };
-  if (placeProblems({ store: code.storeId, employee: code.employeeId }, place).length) return told(410, frame, 'expired.title', closed);
+  if (placeProblems({ store: code.storeId, employee: code.employeeId }, place).length)
+    return told({ status: 410, frame, title: 'expired.title', text: closed });
   return { code, settings, journey, frame, t: translator(locale) };
 }
 export type OpenedEntry = Exclude<Awaited<ReturnType<typeof openEntry<EntryTarget>>>, Page>;
 
 const empty = (): Answer => ({ score: undefined, classes: new Map(), comment: '' });
 
-function form(
-  opened: OpenedEntry,
-  action: string,
-  answer: Answer,
-  contact: { email: string; phone: string },
-  problems: string[],
+function form({
+  opened,
+  action,
+  answer,
+  contact,
+  problems,
   kiosk = false,
-) {
-  return surveyPage({ ...surveyView(opened, action, null, answer, problems), entry: contact, kiosk });
+}: {
+  opened: OpenedEntry;
+  action: string;
+  answer: Answer;
+  contact: { email: string; phone: string };
+  problems: string[];
+  kiosk?: boolean;
+}) {
+  return surveyPage({ ...surveyView(opened, { token: action, customerName: null, chosen: answer, problems }), entry: contact, kiosk });
 }
 
 /** The thanks of an entry's answer, in the words of the bucket its score fell in (`refresh`: back to the start then). */
 export function entryThanks(opened: OpenedEntry, thanks: string, refresh?: { seconds: number; url: string }): Page {
   const bucket = BUCKETS.find((b) => b === thanks);
   const { journey, frame, t } = opened;
-  return page(200, messagePage(frame, t('thanks.title'), thanksOf(journey, bucket, frame.brand.name, frame.locale, t), refresh));
+  return page(
+    200,
+    messagePage(frame, t('thanks.title'), thanksOf({ journey, bucket, company: frame.brand.name, locale: frame.locale, t }), refresh),
+  );
 }
 
 /** An entry's empty form (it never shows an answer), posting to `action`. */
 export const entryForm = (opened: OpenedEntry, action: string, kiosk = false) =>
-  page(200, form(opened, action, empty(), { email: '', phone: '' }, [], kiosk));
+  page(200, form({ opened, action, answer: empty(), contact: { email: '', phone: '' }, problems: [], kiosk }));
 
 /** The whole seconds from `now` to `at` (epoch ms), at least 1: a 429's Retry-After. */
 export const secondsUntil = (at: number, now: Date) => Math.max(1, Math.ceil((at - now.getTime()) / 1000));
@@ -130,7 +141,17 @@ export interface EntryAnswering {
  * the entry's bound, then a transaction of the entry's source through the walk-in answer path; 303 to the thanks at
  * `action?thanks=<bucket>`.
  */
-export async function answerEntry(opened: OpenedEntry, action: string, posted: URLSearchParams, how: EntryAnswering): Promise<Page> {
+export async function answerEntry({
+  opened,
+  action,
+  posted,
+  how,
+}: {
+  opened: OpenedEntry;
+  action: string;
+  posted: URLSearchParams;
+  how: EntryAnswering;
+}): Promise<Page> {
   const { code, journey, frame, t } = opened;
   const { answer, problems, extras } = readForm(posted, opened, [...CONTACT_FIELDS, HONEYPOT_FIELD]);
   const contact = { email: extras.get('email') ?? '', phone: extras.get('phone') ?? '' };
@@ -146,14 +167,14 @@ export async function answerEntry(opened: OpenedEntry, action: string, posted: U
     else problems.push(t('qr.problem.phone'));
   }
   if (problems.length || answer.score === undefined)
-    return page(400, form(opened, action, answer, contact, problems, how.source === 'kiosk'));
+    return page(400, form({ opened, action, answer, contact, problems, kiosk: how.source === 'kiosk' }));
 
   const thanks = { location: `${action}?thanks=${bucketOf(journey.indicator, answer.score)}` };
   // A bot filled the field people never see: thanked as anyone, recorded nowhere.
   if (extras.get(HONEYPOT_FIELD)) return page(303, messagePage(frame, t('thanks.title'), t('thanks.title')), thanks);
 
   const refused = await how.count();
-  if (refused) return { ...told(429, frame, 'qr.tooMany.title', refused.words), retryAfter: refused.retryAfter };
+  if (refused) return { ...told({ status: 429, frame, title: 'qr.tooMany.title', text: refused.words }), retryAfter: refused.retryAfter };
 
   try {
     await how.record(code.tenantId, {
@@ -169,7 +190,7 @@ export async function answerEntry(opened: OpenedEntry, action: string, posted: U
     });
   } catch (error) {
     // The transaction rules refused it (its store deactivated since the page was opened): nothing was recorded.
-    if (error instanceof ValidationError) return told(410, frame, 'expired.title', how.closed);
+    if (error instanceof ValidationError) return told({ status: 410, frame, title: 'expired.title', text: how.closed });
     throw error;
   }
   return page(303, messagePage(frame, t('thanks.title'), t('thanks.title')), {

@@ -53,7 +53,7 @@ export function secondsToNextDay(now: Date, zone: string): number {
   return Math.max(1, 86_400 - ((of.hour ?? 0) * 3600 + (of.minute ?? 0) * 60 + (of.second ?? 0)));
 }
 /** The counter of a kiosk's day, which its daily cap bounds. */
-const kioskDayCounter = (tenantId: number, kioskId: string, now: Date, zone: string) => ({
+const kioskDayCounter = (tenantId: number, { kioskId, now, zone }: { kioskId: string; now: Date; zone: string }) => ({
   tenantId,
   tokenHash: kioskId,
   addressHash: 'kiosk-day',
@@ -63,13 +63,10 @@ const kioskDayCounter = (tenantId: number, kioskId: string, now: Date, zone: str
 /** The answers each of the tenant's kiosks took today (in its zone), by kiosk id: one BatchGetItem of their day counters. */
 export async function kioskAnswersToday(
   tenantId: number,
-  ids: string[],
-  zone: string,
-  ports: { limits: Pick<QrStore, 'counted'> },
-  now = new Date(),
+  { ids, zone, ports, now = new Date() }: { ids: string[]; zone: string; ports: { limits: Pick<QrStore, 'counted'> }; now?: Date },
 ): Promise<Map<string, number>> {
   if (!ids.length) return new Map();
-  const counted = await ports.limits.counted(ids.map((id) => kioskDayCounter(tenantId, id, now, zone)));
+  const counted = await ports.limits.counted(ids.map((id) => kioskDayCounter(tenantId, { kioskId: id, now, zone })));
   return new Map(ids.map((id, at) => [id, counted[at] ?? 0]));
 }
 /** How long the tablet's cookie keeps its device token: 400 days, the longest a browser keeps one. */
@@ -94,12 +91,14 @@ const viewOf = ({ journeyId: _journeyId, tokenHash: _tokenHash, ...view }: Kiosk
 
 async function audited(
   tenantId: number,
-  ports: KioskAdminPorts,
-  actor: AuditActor,
-  action: 'kiosk.register' | 'kiosk.revoke',
-  old: unknown,
-  now: Date,
-  view: KioskView,
+  {
+    ports,
+    actor,
+    action,
+    old,
+    now,
+    view,
+  }: { ports: KioskAdminPorts; actor: AuditActor; action: 'kiosk.register' | 'kiosk.revoke'; old: unknown; now: Date; view: KioskView },
 ) {
   await ports.audit.record(tenantId, {
     id: randomBytes(6).toString('hex'),
@@ -116,11 +115,13 @@ async function audited(
  */
 export async function registerKiosk(
   tenantId: number,
-  body: NewKioskBody,
-  actor: AuditActor,
-  ports: KioskAdminPorts,
-  baseUrl: string,
-  now = new Date(),
+  {
+    body,
+    actor,
+    ports,
+    baseUrl,
+    now = new Date(),
+  }: { body: NewKioskBody; actor: AuditActor; ports: KioskAdminPorts; baseUrl: string; now?: Date },
 ): Promise<RegisteredKioskView> {
   const [settings, place] = await Promise.all([ports.settings(tenantId), ports.place(tenantId, body.store, body.employee)]);
   const journey = settings.journeys.find((j) => j.slug === body.journey);
@@ -146,7 +147,7 @@ export async function registerKiosk(
   };
   await ports.kiosks.insert(tenantId, record);
   const view = viewOf(record);
-  await audited(tenantId, ports, actor, 'kiosk.register', null, now, view);
+  await audited(tenantId, { ports, actor, action: 'kiosk.register', old: null, now, view });
   return { ...view, token, url: `${baseUrl.replace(/\/+$/, '')}${KIOSK_ENTRY_PATH.replace('{token}', token)}` };
 }
 
@@ -155,13 +156,16 @@ export const listKiosks = async (tenantId: number, ports: Pick<KioskAdminPorts, 
   (await ports.kiosks.list(tenantId)).map(viewOf);
 
 /** DELETE /public/admin/kiosks/{id}: refused from the kiosk's next request (410); revoking again answers the same. */
-export async function revokeKiosk(tenantId: number, id: string, actor: AuditActor, ports: KioskAdminPorts, now = new Date()) {
+export async function revokeKiosk(
+  tenantId: number,
+  { id, actor, ports, now = new Date() }: { id: string; actor: AuditActor; ports: KioskAdminPorts; now?: Date },
+) {
   const revoked = await ports.kiosks.revoke(tenantId, id, now.toISOString());
   if (!revoked) throw new NotFoundError(`Kiosk ${id} not found.`);
   const view = viewOf(revoked);
   // Revoked by this request (not before): audited once.
   if (view.revoked_at === now.toISOString())
-    await audited(tenantId, ports, actor, 'kiosk.revoke', { ...view, revoked_at: null }, now, view);
+    await audited(tenantId, { ports, actor, action: 'kiosk.revoke', old: { ...view, revoked_at: null }, now, view });
   return view;
 }
 
@@ -185,9 +189,9 @@ async function kioskOf(token: string, ports: Pick<KioskPorts, 'kiosks'>) {
 /** The journey's page of the tablet's kiosk, or the page that says why not: 401 not registered, 410 revoked. */
 async function open(cookies: readonly string[], ports: KioskReads, languages: AskedLanguages) {
   const found = await kioskOf(tokenOf(cookies), ports);
-  if (!found) return told(401, localeOf(languages), 'kiosk.unknown.title', 'kiosk.unknown.text');
+  if (!found) return told({ status: 401, frame: localeOf(languages), title: 'kiosk.unknown.title', text: 'kiosk.unknown.text' });
   const { tenantId, kiosk } = found;
-  if (kiosk.revoked_at) return told(410, localeOf(languages), 'kiosk.unknown.title', 'kiosk.revoked.text');
+  if (kiosk.revoked_at) return told({ status: 410, frame: localeOf(languages), title: 'kiosk.unknown.title', text: 'kiosk.revoked.text' });
   const target = {
     tenantId,
     storeId: kiosk.store,
@@ -205,8 +209,9 @@ export type KioskReads = Pick<KioskPorts, 'kiosks' | 'settings' | 'brand' | 'pla
 /** GET /k/{token}: keeps the device token in the tablet's cookie, then goes to the kiosk's page without it. */
 export async function enterKiosk(token: string, ports: Pick<KioskPorts, 'kiosks'>, languages: AskedLanguages): Promise<Page> {
   const found = await kioskOf(token, ports);
-  if (!found) return told(401, localeOf(languages), 'kiosk.unknown.title', 'kiosk.unknown.text');
-  if (found.kiosk.revoked_at) return told(410, localeOf(languages), 'kiosk.unknown.title', 'kiosk.revoked.text');
+  if (!found) return told({ status: 401, frame: localeOf(languages), title: 'kiosk.unknown.title', text: 'kiosk.unknown.text' });
+  if (found.kiosk.revoked_at)
+    return told({ status: 410, frame: localeOf(languages), title: 'kiosk.unknown.title', text: 'kiosk.revoked.text' });
   // No Path: the default is the directory of /k/{token}, `/k` under any stage, which the kiosk's page is.
   const cookie = `${KIOSK_COOKIE}=${token}; Max-Age=${COOKIE_SECONDS}; HttpOnly; Secure; SameSite=Lax`;
   // A redirect's body is never shown: none.
@@ -214,12 +219,17 @@ export async function enterKiosk(token: string, ports: Pick<KioskPorts, 'kiosks'
 }
 
 /** GET /k: the empty form (never a previous answer); `thanks` after an answer, back to the start after 10 s. */
-export async function showKioskPage(
-  query: { thanks?: string | undefined },
-  ports: KioskReads,
-  languages: AskedLanguages,
-  cookies: readonly string[],
-): Promise<Page> {
+export async function showKioskPage({
+  query,
+  ports,
+  languages,
+  cookies,
+}: {
+  query: { thanks?: string | undefined };
+  ports: KioskReads;
+  languages: AskedLanguages;
+  cookies: readonly string[];
+}): Promise<Page> {
   const opened = await open(cookies, ports, languages);
   if (isPage(opened)) return opened;
   if (query.thanks !== undefined) return entryThanks(opened, query.thanks, { seconds: KIOSK_THANKS_SECONDS, url: KIOSK_SELF_LINK });
@@ -227,13 +237,19 @@ export async function showKioskPage(
 }
 
 /** POST /k: the answer, a transaction of source `kiosk` through the entries' one answer path, within the device's bound. */
-export async function submitKioskPage(
-  posted: URLSearchParams,
-  ports: KioskPorts,
-  languages: AskedLanguages,
-  request: EntryRequest,
+export async function submitKioskPage({
+  posted,
+  ports,
+  languages,
+  request,
   now = new Date(),
-): Promise<Page> {
+}: {
+  posted: URLSearchParams;
+  ports: KioskPorts;
+  languages: AskedLanguages;
+  request: EntryRequest;
+  now?: Date;
+}): Promise<Page> {
   const opened = await open(request.cookies, ports, languages);
   if (isPage(opened)) return opened;
   const { tenantId, kioskId, dailyCap } = opened.code;
@@ -246,17 +262,22 @@ export async function submitKioskPage(
     window,
     endsAt: (window + 1) * KIOSK_ANSWER_LIMIT.windowSeconds * 1000,
   };
-  const day = kioskDayCounter(tenantId, kioskId, now, timeZoneOf(opened.settings));
-  return answerEntry(opened, KIOSK_SELF_LINK, posted, {
-    source: 'kiosk',
-    closed: 'kiosk.closed.text',
-    // The short window first: a burst refused there takes nothing from the day.
-    count: async () => {
-      if (!(await ports.limits.countAnswer(limit, KIOSK_ANSWER_LIMIT.answers)))
-        return { words: 'kiosk.tooMany.text', retryAfter: secondsUntil(limit.endsAt, now) };
-      if (await ports.limits.countAnswer(day, dailyCap)) return undefined;
-      return { words: 'kiosk.dailyCap.text', retryAfter: secondsToNextDay(now, timeZoneOf(opened.settings)) };
+  const day = kioskDayCounter(tenantId, { kioskId, now, zone: timeZoneOf(opened.settings) });
+  return answerEntry({
+    opened,
+    action: KIOSK_SELF_LINK,
+    posted,
+    how: {
+      source: 'kiosk',
+      closed: 'kiosk.closed.text',
+      // The short window first: a burst refused there takes nothing from the day.
+      count: async () => {
+        if (!(await ports.limits.countAnswer(limit, KIOSK_ANSWER_LIMIT.answers)))
+          return { words: 'kiosk.tooMany.text', retryAfter: secondsUntil(limit.endsAt, now) };
+        if (await ports.limits.countAnswer(day, dailyCap)) return undefined;
+        return { words: 'kiosk.dailyCap.text', retryAfter: secondsToNextDay(now, timeZoneOf(opened.settings)) };
+      },
+      record: ports.record,
     },
-    record: ports.record,
   });
 }

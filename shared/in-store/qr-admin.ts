@@ -25,10 +25,7 @@ export interface QrTarget {
  */
 export async function qrUrl(
   tenantId: number,
-  target: QrTarget,
-  ports: Pick<QrPorts, 'settings' | 'place'>,
-  secret: string,
-  baseUrl: string,
+  { target, ports, secret, baseUrl }: { target: QrTarget; ports: Pick<QrPorts, 'settings' | 'place'>; secret: string; baseUrl: string },
 ): Promise<string> {
   const [settings, place] = await Promise.all([ports.settings(tenantId), ports.place(tenantId, target.store, target.employee)]);
   const journey = settings.journeys.find((j) => j.slug === target.journey);
@@ -46,9 +43,11 @@ export async function qrUrl(
 /** POST /public/admin/qr/rotate: every code printed so far answers 410; audited as the generation it moved from and to. */
 export async function rotateQrCodes(
   tenantId: number,
-  actor: AuditActor,
-  ports: { store: Pick<QrStore, 'rotateGeneration'>; audit: AuditLog },
-  now = new Date(),
+  {
+    actor,
+    ports,
+    now = new Date(),
+  }: { actor: AuditActor; ports: { store: Pick<QrStore, 'rotateGeneration'>; audit: AuditLog }; now?: Date },
 ): Promise<number> {
   const generation = await ports.store.rotateGeneration(tenantId);
   await ports.audit.record(tenantId, {

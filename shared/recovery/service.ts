@@ -61,7 +61,10 @@ export function recoveryRequester({
   settings: (tenantId: number) => Promise<Settings>;
   clock?: () => Date;
 }): RecoveryRequester {
-  const dispatchOf = (tenantId: number, record: TransactionRecord, channel: Channel, now: Date): DispatchMessage => ({
+  const dispatchOf = (
+    tenantId: number,
+    { record, channel, now }: { record: TransactionRecord; channel: Channel; now: Date },
+  ): DispatchMessage => ({
     version: 1,
     kind: 'recovery',
     tenantId,
@@ -83,7 +86,7 @@ export function recoveryRequester({
     const now = clock();
     const record = await store.transaction(tenantId, c.id);
     if (!record) return 'missing';
-    if (record.recovery) return repeat(tenantId, record, record.recovery, now);
+    if (record.recovery) return repeat(tenantId, { record, stored: record.recovery, now });
     const settings = await tenantSettings(tenantId);
     const journey = settings.journeys.find((j) => j.id === record.transaction.journey_id);
     const reach = record.contactGone ? undefined : recoveryChannel(record, journey?.channels ?? []);
@@ -103,18 +106,18 @@ export function recoveryRequester({
     };
     const opened = await store.open(tenantId, c.id, recovery);
     if (opened === 'missing') return 'missing';
-    if (opened !== 'created') return repeat(tenantId, record, opened.exists, now);
+    if (opened !== 'created') return repeat(tenantId, { record, stored: opened.exists, now });
     if (reason || !reach) {
       logger.debug('Recovery survey not sent', { tenantId, transactionId: c.id, caseId: c.id, reason });
       return 'not_sent';
     }
-    await scheduler.schedule(dispatchOf(tenantId, record, reach.channel, now), now, now);
+    await scheduler.schedule(dispatchOf(tenantId, { record, channel: reach.channel, now }), now, now);
     return 'scheduled';
   };
 
-  async function repeat(tenantId: number, record: TransactionRecord, stored: RecoverySurvey, now: Date) {
+  async function repeat(tenantId: number, { record, stored, now }: { record: TransactionRecord; stored: RecoverySurvey; now: Date }) {
     if (stored.status === 'scheduled' && isChannel(stored.channel))
-      await scheduler.schedule(dispatchOf(tenantId, record, stored.channel, now), now, now);
+      await scheduler.schedule(dispatchOf(tenantId, { record, channel: stored.channel, now }), now, now);
     return 'duplicate' as const;
   }
 

@@ -143,14 +143,21 @@ const intervalOf = (estimate: Estimate | null, indicator: Indicator): Interval |
   estimate && { low: round(estimate.low, digitsOf(indicator)), high: round(estimate.high, digitsOf(indicator)) };
 
 /** A row from summed counts; `prefix` picks a class's counts (`c<id>`), none the main question's. */
-export function rowOf(
-  key: string,
-  label: string,
-  counts: Record<string, number>,
-  indicator: Indicator,
-  minSample: number,
+export function rowOf({
+  key,
+  label,
+  counts,
+  indicator,
+  minSample,
   prefix = '',
-): ResultRow {
+}: {
+  key: string;
+  label: string;
+  counts: Record<string, number>;
+  indicator: Indicator;
+  minSample: number;
+  prefix?: string;
+}): ResultRow {
   const n = counts[`${prefix}n`] ?? 0;
   const sent = counts.sent ?? 0;
   // A class's surveys that asked it and its responses (counters kept before items had theirs: none asked).

@@ -220,12 +220,23 @@ export function resultsService({ counters, settings, stores, employees }: Result
       const total = groups.get(String(journey.id)) ?? {};
       data = journey.classes.flatMap((classId) => {
         const configured = all.classes.find((c) => c.id === classId);
-        return configured ? [rowOf(String(classId), configured.label, total, configured.type, minSample, `c${classId}`)] : [];
+        return configured
+          ? [
+              rowOf({
+                key: String(classId),
+                label: configured.label,
+                counts: total,
+                indicator: configured.type,
+                minSample,
+                prefix: `c${classId}`,
+              }),
+            ]
+          : [];
       });
     } else {
       const labels = await grouping.label({ tenantId, journey, keys: [...groups.keys()], employees: employeeList, stores, regions });
       data = [...groups].map(([key, counts]) => ({
-        ...rowOf(key, labels.get(key) ?? key, counts, journey.indicator, minSample),
+        ...rowOf({ key, label: labels.get(key) ?? key, counts, indicator: journey.indicator, minSample }),
         change: before ? changeAgainst(counts, previous.get(key), journey.indicator) : null,
       }));
     }

@@ -24,14 +24,16 @@ export const SHOWN_ONCE_SECONDS = 120;
 /** The refresh token's lifetime (the pool's setting): the cookie goes when the token does. */
 export const REFRESH_DAYS = 30;
 
-const cookie = (name: string, value: string, path: string, maxAge: number) =>
+const cookie = ({ name, value, path, maxAge }: { name: string; value: string; path: string; maxAge: number }) =>
   `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; Secure; SameSite=Lax`;
 
 /** The cookies a sign-in or a refresh sets; `base` is the stage's path prefix ('' at the root). */
 export function sessionCookies(base: string, tokens: { idToken: string; refreshToken?: string | undefined; expiresInSeconds: number }) {
   return [
-    cookie(SESSION_COOKIE, tokens.idToken, `${base}${APP_PATH}`, tokens.expiresInSeconds),
-    ...(tokens.refreshToken ? [cookie(REFRESH_COOKIE, tokens.refreshToken, `${base}${SESSION_PATH}`, REFRESH_DAYS * 86_400)] : []),
+    cookie({ name: SESSION_COOKIE, value: tokens.idToken, path: `${base}${APP_PATH}`, maxAge: tokens.expiresInSeconds }),
+    ...(tokens.refreshToken
+      ? [cookie({ name: REFRESH_COOKIE, value: tokens.refreshToken, path: `${base}${SESSION_PATH}`, maxAge: REFRESH_DAYS * 86_400 })]
+      : []),
     ...clearChallenge(base),
   ];
 }
@@ -43,23 +45,35 @@ export const clearedShownOnce = (base: string, path: string) =>
 
 /** The cookies sign-out (or a refused refresh) sets: every session cookie expired. */
 export const clearedCookies = (base: string) => [
-  cookie(SESSION_COOKIE, '', `${base}${APP_PATH}`, 0),
-  cookie(REFRESH_COOKIE, '', `${base}${SESSION_PATH}`, 0),
+  cookie({ name: SESSION_COOKIE, value: '', path: `${base}${APP_PATH}`, maxAge: 0 }),
+  cookie({ name: REFRESH_COOKIE, value: '', path: `${base}${SESSION_PATH}`, maxAge: 0 }),
 ];
 
 /**
  * The challenge cookie: the username and Cognito's session sealed together (the deployment's key, this purpose only),
  * with their expiry, so that nobody can make one for another account or keep one past its 3 minutes.
  */
-export const challengeCookie = (base: string, challenges: Sealer, username: string, challenge: string, now = Date.now()) =>
-  cookie(
-    CHALLENGE_COOKIE,
-    challenges.seal({ username, challenge, until: now + CHALLENGE_SECONDS * 1000 }, CHALLENGE_COOKIE),
-    `${base}${SIGN_IN_PATH}`,
-    CHALLENGE_SECONDS,
-  );
+export const challengeCookie = ({
+  base,
+  challenges,
+  username,
+  challenge,
+  now = Date.now(),
+}: {
+  base: string;
+  challenges: Sealer;
+  username: string;
+  challenge: string;
+  now?: number;
+}) =>
+  cookie({
+    name: CHALLENGE_COOKIE,
+    value: challenges.seal({ username, challenge, until: now + CHALLENGE_SECONDS * 1000 }, CHALLENGE_COOKIE),
+    path: `${base}${SIGN_IN_PATH}`,
+    maxAge: CHALLENGE_SECONDS,
+  });
 
-const clearChallenge = (base: string) => [cookie(CHALLENGE_COOKIE, '', `${base}${SIGN_IN_PATH}`, 0)];
+const clearChallenge = (base: string) => [cookie({ name: CHALLENGE_COOKIE, value: '', path: `${base}${SIGN_IN_PATH}`, maxAge: 0 })];
 
 const Challenge = v.strictObject({
   username: v.pipe(v.string(), v.minLength(1), v.maxLength(254)),

@@ -78,6 +78,14 @@ export type SignInProblem = 'refused' | 'tooMany' | 'missing' | 'expired' | 'mis
 /** The pages the session service answers with (shared/workspace/sign-in-page.ts): documents, ready to send. */
 export interface SessionPages {
   /** In `locale`: the browser's language among the service's (no tenant is known before signing in). */
-  signIn(base: string, next: string, locale: Locale, problem?: SignInProblem, email?: string): string;
-  newPassword(base: string, next: string, locale: Locale, problem?: SignInProblem): string;
+  signIn(form: SignInForm & { email?: string }): string;
+  newPassword(form: SignInForm): string;
+}
+
+/** A sign-in page's form: the service's base path, where to go next, the page's language, the problem to show. */
+export interface SignInForm {
+  base: string;
+  next: string;
+  locale: Locale;
+  problem?: SignInProblem | undefined;
 }

@@ -30,29 +30,38 @@ const MAX_PASSWORD = 256;
  */
 export const SIGN_IN_LIMITS = { windowSeconds: 15 * 60, perAccount: 10, perAddress: 50 } as const;
 
-function answer(
-  challenges: Sealer,
-  pages: SessionPages,
-  base: string,
-  next: string,
-  locale: Locale,
-  outcome: SignInOutcome,
-  username: string,
-  again: (problem: SignInProblem) => string,
-): WebAnswer {
+function answer({
+  challenges,
+  pages,
+  base,
+  next,
+  locale,
+  outcome,
+  username,
+  again,
+}: {
+  challenges: Sealer;
+  pages: SessionPages;
+  base: string;
+  next: string;
+  locale: Locale;
+  outcome: SignInOutcome;
+  username: string;
+  again: (problem: SignInProblem) => string;
+}): WebAnswer {
   switch (outcome.kind) {
     case 'signed-in':
       return redirect(next, sessionCookies(base, outcome.tokens));
     case 'new-password':
       return {
         status: 200,
-        html: pages.newPassword(base, next, locale),
-        cookies: [challengeCookie(base, challenges, username, outcome.challenge)],
+        html: pages.newPassword({ base, next, locale }),
+        cookies: [challengeCookie({ base, challenges, username, challenge: outcome.challenge })],
       };
     case 'too-many':
       return { status: 429, html: again('tooMany') };
     case 'weak-password':
-      return { status: 400, html: pages.newPassword(base, next, locale, 'weak') };
+      return { status: 400, html: pages.newPassword({ base, next, locale, problem: 'weak' }) };
     case 'refused':
       return { status: 401, html: again('refused') };
   }
@@ -77,7 +86,7 @@ export function signInService(
     const locale = localeOfRequest(acceptLanguage);
     const email = (form.get('email') ?? '').trim().toLowerCase();
     const password = form.get('password') ?? '';
-    const again = (problem: SignInProblem) => pages.signIn(base, next, locale, problem, email.length <= MAX_EMAIL ? email : '');
+    const again = (problem: SignInProblem) => pages.signIn({ base, next, locale, problem, email: email.length <= MAX_EMAIL ? email : '' });
     if (!email || !password) return { status: 400, html: again('missing') };
     if (email.length > MAX_EMAIL || password.length > MAX_PASSWORD) return { status: 401, html: again('refused') };
     const account: AttemptKey = { kind: 'account', id: email };
@@ -96,7 +105,7 @@ export function signInService(
     const outcome = await idp.signIn(email, password);
     if (outcome.kind === 'refused') await attempts.fail(keys, now(), SIGN_IN_LIMITS.windowSeconds);
     else if (outcome.kind === 'signed-in' || outcome.kind === 'new-password') await attempts.forget(account);
-    return answer(challenges, pages, base, next, locale, outcome, email, again);
+    return answer({ challenges, pages, base, next, locale, outcome, username: email, again });
   }
 
   return { submitSignIn };
@@ -112,14 +121,22 @@ export function newPasswordService(
     const locale = localeOfRequest(acceptLanguage);
     const challenge = readChallenge(challenges, cookies.challenge, now().getTime());
     // The challenge lasts 3 minutes: past it (or forged), the invited user signs in again with the temporary password.
-    if (!challenge) return { status: 401, html: pages.signIn(base, next, locale, 'expired') };
+    if (!challenge) return { status: 401, html: pages.signIn({ base, next, locale, problem: 'expired' }) };
     const password = form.get('password') ?? '';
-    if (!password || password.length > MAX_PASSWORD) return { status: 400, html: pages.newPassword(base, next, locale, 'missingPassword') };
-    if (password !== form.get('confirm')) return { status: 400, html: pages.newPassword(base, next, locale, 'mismatch') };
+    if (!password || password.length > MAX_PASSWORD)
+      return { status: 400, html: pages.newPassword({ base, next, locale, problem: 'missingPassword' }) };
+    if (password !== form.get('confirm')) return { status: 400, html: pages.newPassword({ base, next, locale, problem: 'mismatch' }) };
     const outcome = await idp.setNewPassword(challenge.username, challenge.challenge, password);
-    return answer(challenges, pages, base, next, locale, outcome, challenge.username, (problem) =>
-      pages.signIn(base, next, locale, problem),
-    );
+    return answer({
+      challenges,
+      pages,
+      base,
+      next,
+      locale,
+      outcome,
+      username: challenge.username,
+      again: (problem) => pages.signIn({ base, next, locale, problem }),
+    });
   }
 
   return { submitNewPassword };

@@ -96,8 +96,17 @@ export interface PagePorts extends PageReads {
 export type { Page };
 
 /** A page of a title and a text from the catalogue: the title's own text unless `text` says another. */
-const toldOf = (status: number, frame: PageFrame, title: 'notFound' | 'expired' | 'answered' | 'unsubscribed', text?: CustomerKey) =>
-  told(status, frame, `${title}.title`, text ?? `${title}.text`);
+const toldOf = ({
+  status,
+  frame,
+  title,
+  text,
+}: {
+  status: number;
+  frame: PageFrame;
+  title: 'notFound' | 'expired' | 'answered' | 'unsubscribed';
+  text?: CustomerKey;
+}) => told({ status, frame, title: `${title}.title`, text: text ?? `${title}.text` });
 
 interface Opened {
   link: SurveyLink;
@@ -109,18 +118,25 @@ interface Opened {
 }
 
 /** The attempt a token opens, or the page that says why it does not. */
-async function open(
-  token: string,
-  ports: PageReads,
-  secret: string,
-  now: Date,
-  requested: Locale,
+async function open({
+  token,
+  ports,
+  secret,
+  now,
+  requested,
   allowExpired = false,
-): Promise<Opened | Page> {
+}: {
+  token: string;
+  ports: PageReads;
+  secret: string;
+  now: Date;
+  requested: Locale;
+  allowExpired?: boolean;
+}): Promise<Opened | Page> {
   const checked = readSurveyLink(token, secret, now);
   const anonymous: PageFrame = { locale: requested };
-  if (checked.status === 'unknown') return toldOf(404, anonymous, 'notFound');
-  if (checked.status === 'expired' && !allowExpired) return toldOf(410, anonymous, 'expired');
+  if (checked.status === 'unknown') return toldOf({ status: 404, frame: anonymous, title: 'notFound' });
+  if (checked.status === 'expired' && !allowExpired) return toldOf({ status: 410, frame: anonymous, title: 'expired' });
   const { link } = checked;
   const [transaction, settings] = await Promise.all([ports.transaction(link.tenantId, link.transactionId), ports.settings(link.tenantId)]);
   // Every attempt's link opens the survey until it expires; a recovery link, its recovery survey once sent.
@@ -128,12 +144,12 @@ async function open(
     link.kind === 'recovery'
       ? transaction?.recovery?.status === 'sent' || transaction?.recovery?.status === 'answered'
       : transaction !== undefined && link.attemptId >= 1 && link.attemptId <= (transaction.attemptId ?? 0);
-  if (!transaction || !opens) return toldOf(404, anonymous, 'notFound');
+  if (!transaction || !opens) return toldOf({ status: 404, frame: anonymous, title: 'notFound' });
   const journey = settings.journeys.find((j) => j.id === transaction.journeyId);
-  if (!journey) return toldOf(404, anonymous, 'notFound');
+  if (!journey) return toldOf({ status: 404, frame: anonymous, title: 'notFound' });
   const frame = { locale: transaction.locale, brand: await ports.brand(link.tenantId, transaction.storeId) };
   // An erased customer's survey is closed: an answer would bring personal data back (the unsubscribe page stays).
-  if (transaction.erased && !allowExpired) return toldOf(410, frame, 'expired', 'closed.text');
+  if (transaction.erased && !allowExpired) return toldOf({ status: 410, frame, title: 'expired', text: 'closed.text' });
   return { link, transaction, journey, settings, frame, t: translator(frame.locale) };
 }
 
@@ -141,20 +157,20 @@ async function open(
 function thanks(opened: Opened, status = 200): Page {
   const { journey, transaction, frame, t } = opened;
   const bucket = transaction.score === null ? undefined : bucketOf(journey.indicator, transaction.score);
-  return page(status, messagePage(frame, t('thanks.title'), thanksOf(journey, bucket, frame.brand.name, frame.locale, t)));
+  return page(
+    status,
+    messagePage(frame, t('thanks.title'), thanksOf({ journey, bucket, company: frame.brand.name, locale: frame.locale, t })),
+  );
 }
 
-function view(opened: Opened, token: string, chosen: Answer, problems: string[]): SurveyPageView {
-  return surveyView(opened, token, opened.transaction.customerName, chosen, problems);
+function view({ opened, token, chosen, problems }: { opened: Opened; token: string; chosen: Answer; problems: string[] }): SurveyPageView {
+  return surveyView(opened, { token, customerName: opened.transaction.customerName, chosen, problems });
 }
 
 /** What a survey's form shows: the journey's questions in the frame's language, the answer chosen so far, its problems. */
 export function surveyView(
   { journey, settings, frame, t }: FormContext & { frame: PageFrame & { brand: SurveyBrand } },
-  token: string,
-  customerName: string | null,
-  chosen: Answer,
-  problems: string[],
+  { token, customerName, chosen, problems }: { token: string; customerName: string | null; chosen: Answer; problems: string[] },
 ): SurveyPageView {
   return {
     ...frame,
@@ -162,12 +178,12 @@ export function surveyView(
     customerFirstName: firstName(customerName),
     question: {
       field: 'score',
-      legend: questionOf(journey, frame.brand.name, frame.locale, t),
+      legend: questionOf({ journey, company: frame.brand.name, locale: frame.locale, t }),
       indicator: journey.indicator,
       chosen: chosen.score,
       optional: false,
     },
-    followUps: bucketsOf(journey.indicator).map((bucket) => ({ bucket, text: followUpOf(journey, bucket, frame.locale, t) })),
+    followUps: bucketsOf(journey.indicator).map((bucket) => ({ bucket, text: followUpOf({ journey, bucket, locale: frame.locale, t }) })),
     classes: journey.classes.flatMap((id) => {
       const c = settings.classes.find((x) => x.id === id);
       return c
@@ -201,41 +217,58 @@ export interface Answer {
 }
 
 /** GET /s/{token}: the form, with `score` chosen when the link carried one (nothing is recorded). */
-export async function showSurvey(
-  token: string,
-  score: string | undefined,
-  ports: PageReads,
-  secret: string,
+export async function showSurvey({
+  token,
+  score,
+  ports,
+  secret,
   now = new Date(),
-  requested: Locale = DEFAULT_LOCALE,
-  /** A recovery link's `solved` (yes or no), chosen as `score` is. */
-  recovery: { solved?: string | undefined } = {},
-): Promise<Page> {
-  const opened = await open(token, ports, secret, now, requested);
+  requested = DEFAULT_LOCALE,
+  recovery = {},
+}: {
+  token: string;
+  score: string | undefined;
+  ports: PageReads;
+  secret: string;
+  now?: Date;
+  requested?: Locale;
+  /** A recovery link's `solved` (yes or no), chosen as `score` is. */ recovery?: { solved?: string | undefined };
+}): Promise<Page> {
+  const opened = await open({ token, ports, secret, now, requested });
   if (isPage(opened)) return opened;
   if (opened.link.kind === 'recovery') return showRecovery(opened, token, recovery.solved);
   if (opened.transaction.status === 'answered') return thanks(opened);
   const preset =
     score !== undefined && /^\d{1,2}$/.test(score) && isSupported(opened.journey.indicator, Number(score)) ? Number(score) : undefined;
-  return page(200, surveyPage(view(opened, token, { score: preset, classes: new Map(), comment: '' }, [])));
+  return page(200, surveyPage(view({ opened, token, chosen: { score: preset, classes: new Map(), comment: '' }, problems: [] })));
 }
 
 /** POST /s/{token}: records the answer through the one answer path, with the attempt's channel as its source. */
-export async function submitSurvey(
-  token: string,
-  form: URLSearchParams,
-  ports: PageReads & Pick<PagePorts, 'answer' | 'recover'>,
-  secret: string,
+export async function submitSurvey({
+  token,
+  form,
+  ports,
+  secret,
   now = new Date(),
-  requested: Locale = DEFAULT_LOCALE,
-): Promise<Page> {
-  const opened = await open(token, ports, secret, now, requested);
+  requested = DEFAULT_LOCALE,
+}: {
+  token: string;
+  form: URLSearchParams;
+  ports: PageReads & Pick<PagePorts, 'answer' | 'recover'>;
+  secret: string;
+  now?: Date;
+  requested?: Locale;
+}): Promise<Page> {
+  const opened = await open({ token, ports, secret, now, requested });
   if (isPage(opened)) return opened;
-  if (opened.link.kind === 'recovery') return submitRecovery(opened, token, form, ports);
-  if (opened.transaction.status === 'answered') return toldOf(409, opened.frame, 'answered');
+  if (opened.link.kind === 'recovery') return submitRecovery({ opened, token, form, ports });
+  if (opened.transaction.status === 'answered') return toldOf({ status: 409, frame: opened.frame, title: 'answered' });
   const { answer, problems } = readForm(form, opened);
   if (problems.length || answer.score === undefined)
-    return page(400, surveyPage(view(opened, token, answer, problems.length ? problems : [opened.t('problem.chooseScore')])));
+    return page(
+      400,
+      surveyPage(view({ opened, token, chosen: answer, problems: problems.length ? problems : [opened.t('problem.chooseScore')] })),
+    );
   try {
     await ports.answer(
       opened.link.tenantId,
@@ -254,22 +287,12 @@ export async function submitSurvey(
       opened.transaction,
     );
   } catch (error) {
-    if (error instanceof ConcurrentEditError) return toldOf(409, opened.frame, 'answered');
+    if (error instanceof ConcurrentEditError) return toldOf({ status: 409, frame: opened.frame, title: 'answered' });
     // Erased, or expired, while the form was being filled in (the answer path refuses both).
-    if (error instanceof GoneError) return toldOf(410, opened.frame, 'expired');
-    if (error instanceof NotFoundError) return toldOf(410, opened.frame, 'expired', 'closed.text');
+    if (error instanceof GoneError) return toldOf({ status: 410, frame: opened.frame, title: 'expired' });
+    if (error instanceof NotFoundError) return toldOf({ status: 410, frame: opened.frame, title: 'expired', text: 'closed.text' });
     if (error instanceof ValidationError)
-      return page(
-        400,
-        surveyPage(
-          view(
-            opened,
-            token,
-            answer,
-            error.errors.map((e) => e.message),
-          ),
-        ),
-      );
+      return page(400, surveyPage(view({ opened, token, chosen: answer, problems: error.errors.map((e) => e.message) })));
     throw error;
   }
   return { ...thanks({ ...opened, transaction: { ...opened.transaction, score: answer.score } }, 303), location: token };
@@ -338,7 +361,19 @@ export function readForm(
 
 // ---- The recovery survey: "Did we solve it?", yes or no, and an optional new score --------------------------------
 
-function recoveryView(opened: Opened, token: string, solved: 'yes' | 'no' | undefined, score: number | undefined, problems: string[]) {
+function recoveryView({
+  opened,
+  token,
+  solved,
+  score,
+  problems,
+}: {
+  opened: Opened;
+  token: string;
+  solved: 'yes' | 'no' | undefined;
+  score: number | undefined;
+  problems: string[];
+}) {
   const { journey, transaction, frame, t } = opened;
   return recoveryPage({
     ...frame,
@@ -364,11 +399,21 @@ const solvedOf = (value: string | undefined) => (value === 'yes' || value === 'n
 function showRecovery(opened: Opened, token: string, solved: string | undefined): Page {
   const recovery = opened.transaction.recovery!;
   if (recovery.status === 'answered') return recoveryThanks(opened, recovery.recovered);
-  return page(200, recoveryView(opened, token, solvedOf(solved), undefined, []));
+  return page(200, recoveryView({ opened, token, solved: solvedOf(solved), score: undefined, problems: [] }));
 }
 
 /** POST of a recovery link: yes or no (required) and a score on the journey's scale (optional), recorded once. */
-async function submitRecovery(opened: Opened, token: string, form: URLSearchParams, ports: Pick<PagePorts, 'recover'>): Promise<Page> {
+async function submitRecovery({
+  opened,
+  token,
+  form,
+  ports,
+}: {
+  opened: Opened;
+  token: string;
+  form: URLSearchParams;
+  ports: Pick<PagePorts, 'recover'>;
+}): Promise<Page> {
   const { t, journey } = opened;
   const problems: string[] = [];
   let solved: 'yes' | 'no' | undefined;
@@ -392,59 +437,62 @@ async function submitRecovery(opened: Opened, token: string, form: URLSearchPara
     }
   }
   if (!solved) problems.unshift(t('recovery.chooseSolved'));
-  if (problems.length) return page(400, recoveryView(opened, token, solved, score, problems));
+  if (problems.length) return page(400, recoveryView({ opened, token, solved, score, problems }));
   if (opened.transaction.recovery?.status === 'answered' || !ports.recover) {
     // Answered already: the answer path still records the first answer on its case (a retried page heals).
     if (ports.recover)
       await ports
         .recover(opened.link.tenantId, opened.transaction, { recovered: solved === 'yes', score: score ?? null })
         .catch(() => undefined);
-    return toldOf(409, opened.frame, 'answered');
+    return toldOf({ status: 409, frame: opened.frame, title: 'answered' });
   }
   try {
     await ports.recover(opened.link.tenantId, opened.transaction, { recovered: solved === 'yes', score: score ?? null });
   } catch (error) {
-    if (error instanceof ConcurrentEditError) return toldOf(409, opened.frame, 'answered');
-    if (error instanceof GoneError) return toldOf(410, opened.frame, 'expired');
-    if (error instanceof NotFoundError) return toldOf(410, opened.frame, 'expired', 'closed.text');
+    if (error instanceof ConcurrentEditError) return toldOf({ status: 409, frame: opened.frame, title: 'answered' });
+    if (error instanceof GoneError) return toldOf({ status: 410, frame: opened.frame, title: 'expired' });
+    if (error instanceof NotFoundError) return toldOf({ status: 410, frame: opened.frame, title: 'expired', text: 'closed.text' });
     if (error instanceof ValidationError)
-      return page(
-        400,
-        recoveryView(
-          opened,
-          token,
-          solved,
-          score,
-          error.errors.map((e) => e.message),
-        ),
-      );
+      return page(400, recoveryView({ opened, token, solved, score, problems: error.errors.map((e) => e.message) }));
     throw error;
   }
   return { ...recoveryThanks(opened, solved === 'yes', 303), location: token };
 }
 
 /** GET /s/{token}/unsubscribe: asks to confirm. Links keep this page after they expire. */
-export async function showUnsubscribe(
-  token: string,
-  ports: PageReads,
-  secret: string,
+export async function showUnsubscribe({
+  token,
+  ports,
+  secret,
   now = new Date(),
-  requested: Locale = DEFAULT_LOCALE,
-): Promise<Page> {
-  const opened = await open(token, ports, secret, now, requested, true);
+  requested = DEFAULT_LOCALE,
+}: {
+  token: string;
+  ports: PageReads;
+  secret: string;
+  now?: Date;
+  requested?: Locale;
+}): Promise<Page> {
+  const opened = await open({ token, ports, secret, now, requested, allowExpired: true });
   return isPage(opened) ? opened : page(200, unsubscribePage(opened.frame, token));
 }
 
 /** POST /s/{token}/unsubscribe (the page's button, or a mail client's RFC 8058 one-click post): opts the customer out. */
-export async function unsubscribe(
-  token: string,
-  ports: PageReads & Pick<PagePorts, 'optOut'>,
-  secret: string,
+export async function unsubscribe({
+  token,
+  ports,
+  secret,
   now = new Date(),
-  requested: Locale = DEFAULT_LOCALE,
-): Promise<Page> {
-  const opened = await open(token, ports, secret, now, requested, true);
+  requested = DEFAULT_LOCALE,
+}: {
+  token: string;
+  ports: PageReads & Pick<PagePorts, 'optOut'>;
+  secret: string;
+  now?: Date;
+  requested?: Locale;
+}): Promise<Page> {
+  const opened = await open({ token, ports, secret, now, requested, allowExpired: true });
   if (isPage(opened)) return opened;
   await ports.optOut(opened.link.tenantId, opened.transaction.customerId);
-  return toldOf(200, opened.frame, 'unsubscribed');
+  return toldOf({ status: 200, frame: opened.frame, title: 'unsubscribed' });
 }

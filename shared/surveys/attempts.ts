@@ -5,7 +5,17 @@ import type { NextAttempt, PlannedAttempt } from './ports.js';
 /** The rules of a survey's attempts over time: what comes next, and when a channel may not be used. */
 
 /** The first attempt after `current` that is not skipped, due `afterMinutes` after `from` (or at `from` when `immediately`). */
-export function nextAttempt(plan: readonly PlannedAttempt[], current: number, from: Date, immediately = false): NextAttempt | undefined {
+export function nextAttempt({
+  plan,
+  current,
+  from,
+  immediately = false,
+}: {
+  plan: readonly PlannedAttempt[];
+  current: number;
+  from: Date;
+  immediately?: boolean;
+}): NextAttempt | undefined {
   const next = plan.find((attempt) => attempt.attemptId > current && attempt.status !== 'skipped');
   if (!next) return undefined;
   return {

@@ -84,7 +84,7 @@ export function surveyEmail(input: SurveyEmailInput): { subject: string; html: s
   const company = input.brand.name;
   const name = firstName(input.customerName);
   const greeting = t('email.greeting', { named: name ? 'yes' : 'no', name });
-  const question = questionOf(input.journey, company, input.locale, t);
+  const question = questionOf({ journey: input.journey, company, locale: input.locale, t });
   const { indicator } = input.journey;
   const scores = scoresOf(indicator);
   const [low, high] = scaleEnds(indicator, t);

@@ -49,12 +49,17 @@ export class AttemptBusy extends Error {
  * the survey is answered, expired or the customer opted out; sent on its channel; then the next attempt of the plan
  * is scheduled (after its wait when this one was sent, at once when this one could not reach the customer).
  */
-export async function deliverSurvey(
-  message: DispatchMessage,
-  ports: DeliveryPorts & { settings: (tenantId: number) => Promise<Settings> },
-  config: DeliveryConfig,
+export async function deliverSurvey({
+  message,
+  ports,
+  config,
   now = new Date(),
-): Promise<DeliveryOutcome> {
+}: {
+  message: DispatchMessage;
+  ports: DeliveryPorts & { settings: (tenantId: number) => Promise<Settings> };
+  config: DeliveryConfig;
+  now?: Date;
+}): Promise<DeliveryOutcome> {
   if (message.dueAt && Date.parse(message.dueAt) > now.getTime() + EARLY_TOLERANCE_MS) {
     await ports.scheduler.schedule(message, new Date(message.dueAt), now);
     return 'held';
@@ -83,7 +88,7 @@ export async function deliverSurvey(
   };
   const fail = async (reason: 'refused' | 'not_configured' | 'opted_out' | 'undeliverable', detail: string) => {
     // An opt-out ends the survey; any other failure passes the turn to the next attempt at once.
-    const next = reason === 'opted_out' ? undefined : nextAttempt(plan, attempt.attemptId, now, true);
+    const next = reason === 'opted_out' ? undefined : nextAttempt({ plan, current: attempt.attemptId, from: now, immediately: true });
     await schedule(next);
     await attempts.markFailed(attempt, { reason, detail, next, analyticsMark: analyticsMark() });
     if (!attempt.kind)
@@ -140,7 +145,7 @@ export async function deliverSurvey(
     );
     const link = surveyUrl(config.baseUrl, token);
     const content = { brand, link, locale: attempt.locale ?? DEFAULT_LOCALE, kind: attempt.kind ?? 'survey' } as const;
-    const send = sender(attempt, journey, settings, content, ports, config, now);
+    const send = sender({ attempt, journey, settings, content, ports, config, now });
     if (typeof send === 'string') return await fail('not_configured', send);
     const until = heldByQuietHours(attempt.channel) ? quietUntil(settings.delivery.quietHours, now, zone) : undefined;
     if (until) {
@@ -151,7 +156,7 @@ export async function deliverSurvey(
       return 'held';
     }
     const sent = await send();
-    const next = nextAttempt(plan, attempt.attemptId, now);
+    const next = nextAttempt({ plan, current: attempt.attemptId, from: now });
     // Scheduled before the attempt is marked sent: a crash in between leaves a message that waits for the mark.
     await schedule(next);
     // A survey counts as sent once, with its first attempt (the one that sets when its links lapse).
@@ -182,15 +187,23 @@ const dispatchOf = (message: DispatchMessage, next: NextAttempt): DispatchMessag
 });
 
 /** The provider call for this attempt, or why the tenant's configuration cannot send it. */
-function sender(
-  attempt: ClaimedAttempt,
-  journey: JourneyConfig,
-  settings: Settings,
-  content: Content,
-  ports: DeliveryPorts,
-  config: DeliveryConfig,
-  now: Date,
-): (() => Promise<Sent>) | string {
+function sender({
+  attempt,
+  journey,
+  settings,
+  content,
+  ports,
+  config,
+  now,
+}: {
+  attempt: ClaimedAttempt;
+  journey: JourneyConfig;
+  settings: Settings;
+  content: Content;
+  ports: DeliveryPorts;
+  config: DeliveryConfig;
+  now: Date;
+}): (() => Promise<Sent>) | string {
   const { delivery } = settings;
   const channel = attempt.channel;
   // A recovery survey is answered on its page, never through the chatbot: it goes out on the channel itself.
@@ -205,13 +218,19 @@ function sender(
       phone: attempt.contact,
     });
     // Signed with the hand-off's own secret: an event endpoint's secret cannot forge a hand-off.
-    const secrets = signingSecrets(config.surveySecret, attempt.tenantId, CHATBOT_ENDPOINT, delivery.signing?.[CHATBOT_ENDPOINT], now);
+    const secrets = signingSecrets({
+      rootSecret: config.surveySecret,
+      tenantId: attempt.tenantId,
+      endpoint: CHATBOT_ENDPOINT,
+      generations: delivery.signing?.[CHATBOT_ENDPOINT],
+      now,
+    });
     const id = `attempt_${attempt.tenantId}_${attempt.transactionId}_${attempt.attemptId}`;
     return () =>
       ports.senders.webhook({
         url: delivery.chatbot!.url,
         body,
-        headers: { 'content-type': 'application/json', ...webhookHeaders(secrets, id, body, now) },
+        headers: { 'content-type': 'application/json', ...webhookHeaders({ secrets, id, body, now }) },
       });
   }
   const via = CHANNEL_RECORDS[channel].sender;

@@ -21,7 +21,7 @@ export async function dispatchRecord(
   const message = v.parse(DispatchMessage, JSON.parse(record.body));
   const { tenantId, transactionId, attemptId, channel } = message;
   try {
-    const outcome = await deliverSurvey(message, ports, config);
+    const outcome = await deliverSurvey({ message, ports, config });
     if (outcome !== 'sent') logger.debug('Survey attempt not sent now', { tenantId, transactionId, attemptId, channel, outcome });
     return outcome;
   } catch (error) {

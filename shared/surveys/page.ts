@@ -19,7 +19,7 @@ export interface Page extends Rendered {
 export const page = (status: number, rendered: Rendered, extra: Partial<Page> = {}): Page => ({ status, ...rendered, ...extra });
 
 /** A page of a title and a text from the catalogue (`{company}` is the tenant's name). */
-export const told = (status: number, frame: PageFrame, title: CustomerKey, text: CustomerKey): Page => {
+export const told = ({ status, frame, title, text }: { status: number; frame: PageFrame; title: CustomerKey; text: CustomerKey }): Page => {
   const t = translator(frame.locale);
   return page(status, messagePage(frame, t(title), t(text, { company: frame.brand?.name ?? '' })));
 };

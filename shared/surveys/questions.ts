@@ -14,12 +14,17 @@ const tenantText = (text: string | undefined, company: string) => text?.replaceA
 const inLocale = (texts: LocalizedText | undefined, locale: Locale) => texts?.[locale];
 
 /** The journey's main question: its own in this language, its own in any language, or its indicator's usual one. */
-export function questionOf(
-  journey: Pick<JourneyConfig, 'question' | 'questions' | 'indicator'>,
-  company: string,
-  locale: Locale,
-  t: Translate,
-): string {
+export function questionOf({
+  journey,
+  company,
+  locale,
+  t,
+}: {
+  journey: Pick<JourneyConfig, 'question' | 'questions' | 'indicator'>;
+  company: string;
+  locale: Locale;
+  t: Translate;
+}): string {
   return tenantText(inLocale(journey.questions, locale) ?? journey.question, company) ?? t(`question.${journey.indicator}`, { company });
 }
 
@@ -68,17 +73,32 @@ export const bucketsOf = (indicator: Indicator): Bucket[] =>
   indicator === 'nps' ? ['detractor', 'passive', 'promoter'] : [...new Set(scoresOf(indicator).map((s) => bucketOf(indicator, s)))];
 
 /** The follow-up question of a bucket: the journey's in this language, else the built-in one. */
-export const followUpOf = (journey: Pick<JourneyConfig, 'followUp'>, bucket: Bucket, locale: Locale, t: Translate) =>
-  inLocale(journey.followUp?.[bucket], locale) ?? t(`followUp.${bucket}`);
+export const followUpOf = ({
+  journey,
+  bucket,
+  locale,
+  t,
+}: {
+  journey: Pick<JourneyConfig, 'followUp'>;
+  bucket: Bucket;
+  locale: Locale;
+  t: Translate;
+}) => inLocale(journey.followUp?.[bucket], locale) ?? t(`followUp.${bucket}`);
 
 /** The thank-you text once answered: the bucket's (the journey's in this language, else built in), or a plain one. */
-export function thanksOf(
-  journey: Pick<JourneyConfig, 'thanks'>,
-  bucket: Bucket | undefined,
-  company: string,
-  locale: Locale,
-  t: Translate,
-): string {
+export function thanksOf({
+  journey,
+  bucket,
+  company,
+  locale,
+  t,
+}: {
+  journey: Pick<JourneyConfig, 'thanks'>;
+  bucket: Bucket | undefined;
+  company: string;
+  locale: Locale;
+  t: Translate;
+}): string {
   if (!bucket) return t('thanks.text', { company });
   return tenantText(inLocale(journey.thanks?.[bucket], locale), company) ?? t(`thanks.${bucket}`, { company });
 }

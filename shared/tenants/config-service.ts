@@ -7,13 +7,19 @@ import type { TenantRepository } from './ports.js';
 import { unmaskedUrl, withMaskedUrls } from '../chat/masked-url.js';
 
 /** Records an admin change, unless it changed nothing. */
-export async function recordedChange(
-  audit: AuditLog,
-  tenantId: number,
-  actor: AuditActor,
-  action: AuditEntry['action'],
-  changes: ConfigChange[],
-): Promise<void> {
+export async function recordedChange({
+  audit,
+  tenantId,
+  actor,
+  action,
+  changes,
+}: {
+  audit: AuditLog;
+  tenantId: number;
+  actor: AuditActor;
+  action: AuditEntry['action'];
+  changes: ConfigChange[];
+}): Promise<void> {
   if (!changes.length) return;
   await audit.record(tenantId, { id: randomBytes(6).toString('hex'), at: new Date().toISOString(), actor, action, changes });
 }
@@ -105,7 +111,7 @@ export function configService(tenants: ConfigRepository, audit: AuditLog) {
     } finally {
       written = (await tenants.raiseConfigVersion(tenantId, undefined, 'release', claimed))!;
     }
-    await recordedChange(audit, tenantId, actor, 'config.replace', changes);
+    await recordedChange({ audit, tenantId, actor, action: 'config.replace', changes });
     return { version: written, changes, newEndpoints };
   }
 

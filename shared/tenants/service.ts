@@ -48,8 +48,10 @@ export function tenantService(
   },
 ) {
   const { readConfig, replaceConfig } = configService(tenants, audit);
-  const recordChange = (tenantId: number, actor: AuditActor, action: AuditEntry['action'], changes: ConfigChange[]) =>
-    recordedChange(audit, tenantId, actor, action, changes);
+  const recordChange = (
+    tenantId: number,
+    { actor, action, changes }: { actor: AuditActor; action: AuditEntry['action']; changes: ConfigChange[] },
+  ) => recordedChange({ audit, tenantId, actor, action, changes });
 
   const derivedSecret = signingSecret(surveySecret);
   const { rotateWebhookSecret } = webhookRotation(tenants, { surveySecret, surveySecretName, audit });
@@ -76,7 +78,7 @@ export function tenantService(
     expiresAt: string | null = null,
   ): Promise<IssuedKey> {
     if (!(await tenants.getTenant(tenantId))) throw new Error(`Tenant ${tenantId} does not exist.`);
-    const { keyId, created } = await storeKey(tenantId, scope, value, expiresAt);
+    const { keyId, created } = await storeKey(tenantId, { scope, value, expiresAt });
     if (!created) throw new Error('That key value is already in use.');
     // Every change of a key raises the version once the key is written (shared/access/api-keys.ts says why).
     await tenants.raiseConfigVersion(tenantId);
@@ -85,9 +87,7 @@ export function tenantService(
 
   async function storeKey(
     tenantId: number,
-    scope: KeyScope,
-    value: string,
-    expiresAt: string | null = null,
+    { scope, value, expiresAt = null }: { scope: KeyScope; value: string; expiresAt?: string | null },
   ): Promise<{ keyId: string; created: boolean }> {
     const keyId = randomBytes(6).toString('hex');
     const record = { tenantId, scope, keyId, created_at: new Date().toISOString(), revoked_at: null, expires_at: expiresAt };
@@ -199,7 +199,7 @@ export function tenantService(
       }
     }
     for (const key of config.keys) {
-      const { created } = await storeKey(config.id, key.scope, key.value);
+      const { created } = await storeKey(config.id, { scope: key.scope, value: key.value });
       if (!created && (await tenants.findApiKey(hashSecret(key.value)))?.tenantId !== config.id) {
         throw new Error(`A ${key.scope} key of tenant ${config.id} is already used by another tenant.`);
       }
@@ -210,7 +210,7 @@ export function tenantService(
     await scheduleDigests(config.id);
     const after = (await readConfig(config.id)).config;
     await tenants.putApplied(config.id, configFingerprint(after));
-    await recordChange(config.id, { operator: true }, 'config.apply', configChanges(before ?? {}, after));
+    await recordChange(config.id, { actor: { operator: true }, action: 'config.apply', changes: configChanges(before ?? {}, after) });
     return report;
   }
 

@@ -18,13 +18,14 @@ import { labelsOf, render, type BrandConfigService, type BrandReadPorts, type Br
  */
 export interface BrandPagePorts extends BrandReadPorts {
   uploadLogo(tenantId: number, bytes: Uint8Array, actor: AuditActor): Promise<NonNullable<BrandSettings['logo']>>;
-  replaceBrand(tenantId: number, expected: number, brand: BrandSettings, actor: AuditActor): Promise<unknown>;
+  /** The brand written by `actor` if the configuration is still at version `expected`. */
+  replaceBrand(tenantId: number, change: { expected: number; brand: BrandSettings; actor: AuditActor }): Promise<unknown>;
 }
 
 /** The brand written into the configuration as PUT /public/admin/config does, at the version the form was read at. */
 export const replaceBrandOf =
   (config: BrandConfigService): BrandPagePorts['replaceBrand'] =>
-  async (tenantId, expected, brand, actor) => {
+  async (tenantId, { expected, brand, actor }) => {
     const { config: document } = await config.readConfig(tenantId);
     return config.replaceConfig(tenantId, expected, { ...document, brand }, actor);
   };
@@ -47,7 +48,7 @@ const BrandFields = v.omit(BrandConfig, ['logo']);
 /** The brand form's post: apart from the page, as only it stores logos (the logo bucket's write grant). */
 export function brandForm(ports: BrandPagePorts) {
   return async function saveBrand(request: BrandPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_BRAND_PATH, ADMIN_BRAND);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_BRAND_PATH, own: ADMIN_BRAND });
     if (refused) return refused;
     const { t } = frame;
     const actor = { user: request.user.name };
@@ -60,9 +61,9 @@ export function brandForm(ports: BrandPagePorts) {
     const current = await ports.readBrand(request.tenantId);
     const errors: FieldErrors = new Map();
     const again = (status: number, notice: HtmlValue) =>
-      render(frame, request, status, current.brand, current.version, sent, notice, errors);
+      render({ frame, request, status, brand: current.brand, version: current.version, values: sent, notice, errors });
     if (fields.get('etag') !== String(current.version))
-      return again(409, problemsBox(frame.t, { kind: 'stale', errors }, {}, 'brand-form'));
+      return again(409, problemsBox({ t: frame.t, outcome: { kind: 'stale', errors }, labels: {}, formId: 'brand-form' }));
 
     const parsed = v.safeParse(BrandFields, {
       name: sent.name,
@@ -73,18 +74,24 @@ export function brandForm(ports: BrandPagePorts) {
     else if (!parsed.success) for (const issue of parsed.issues) addError(errors, v.getDotPath(issue) ?? '', frame.say(issue.message));
     const file: SentFile | undefined = files.get('logo');
     if (file?.tooLarge) addError(errors, 'logo', t('admin.problems.fileTooLarge', { max: String(MAX_LOGO_BYTES / 1024) }));
-    if (errors.size || !parsed.success) return again(400, problemsBox(frame.t, { kind: 'invalid', errors }, labelsOf(frame), 'brand-form'));
+    if (errors.size || !parsed.success)
+      return again(400, problemsBox({ t: frame.t, outcome: { kind: 'invalid', errors }, labels: labelsOf(frame), formId: 'brand-form' }));
 
     let logo = fields.get('removeLogo') === 'yes' ? undefined : current.brand?.logo;
     try {
       // Stored only once every other field is right; an object no brand names costs nothing and is never served wrong.
       if (file?.bytes.length) logo = await ports.uploadLogo(request.tenantId, file.bytes, actor);
-      await ports.replaceBrand(request.tenantId, current.version, { ...parsed.output, name: sent.name, ...(logo ? { logo } : {}) }, actor);
+      await ports.replaceBrand(request.tenantId, {
+        expected: current.version,
+        brand: { ...parsed.output, name: sent.name, ...(logo ? { logo } : {}) },
+        actor,
+      });
     } catch (error) {
-      if (error instanceof PreconditionFailedError) return again(409, problemsBox(frame.t, { kind: 'stale', errors }, {}, 'brand-form'));
+      if (error instanceof PreconditionFailedError)
+        return again(409, problemsBox({ t: frame.t, outcome: { kind: 'stale', errors }, labels: {}, formId: 'brand-form' }));
       if (!(error instanceof DomainError) || error.kind !== 'validation') throw error;
       for (const problem of error.errors) addError(errors, 'logo', frame.say(problem.message));
-      return again(400, problemsBox(frame.t, { kind: 'invalid', errors }, labelsOf(frame), 'brand-form'));
+      return again(400, problemsBox({ t: frame.t, outcome: { kind: 'invalid', errors }, labels: labelsOf(frame), formId: 'brand-form' }));
     }
     return redirect(`${request.base}${APP_ADMIN_BRAND_PATH}?done=saved`);
   };

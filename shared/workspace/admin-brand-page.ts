@@ -51,11 +51,11 @@ export interface BrandValues {
  */
 export function brandPage(ports: BrandReadPorts) {
   return async function showBrand(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_BRAND_PATH, ADMIN_BRAND);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_BRAND_PATH, own: ADMIN_BRAND });
     if (refused) return refused;
     const { brand, version } = await ports.readBrand(request.tenantId);
     const notice = request.query.done === 'saved' ? html`<p class="saved" role="status">${frame.t('admin.brand.brandSaved')}</p>` : '';
-    return render(frame, request, 200, brand, version, valuesOf(brand), notice);
+    return render({ frame, request, status: 200, brand, version, values: valuesOf(brand), notice });
   };
 }
 
@@ -73,19 +73,28 @@ export const labelsOf = ({ t }: BrandFrame) => ({
 });
 
 /** The brand page, with the values and errors of a form sent back. */
-export function render(
-  frame: BrandFrame,
-  request: AdminPageRequest,
-  status: number,
-  brand: BrandSettings | undefined,
-  version: number,
-  values: BrandValues,
-  notice: HtmlValue,
-  errors?: FieldErrors,
-): WebAnswer {
+export function render({
+  frame,
+  request,
+  status,
+  brand,
+  version,
+  values,
+  notice,
+  errors,
+}: {
+  frame: BrandFrame;
+  request: AdminPageRequest;
+  status: number;
+  brand: BrandSettings | undefined;
+  version: number;
+  values: BrandValues;
+  notice: HtmlValue;
+  errors?: FieldErrors;
+}): WebAnswer {
   const { t } = frame;
   const colour = checkedColour(brand?.colour) ?? checkedColour(DEFAULT_BRAND_COLOUR)!;
-  const logo = fieldError(errors, 'logo', 'b-logo', 'b-logo-hint');
+  const logo = fieldError({ errors, field: 'logo', id: 'b-logo', hintId: 'b-logo-hint' });
   // The preview shows the brand as saved: the logo on the page's background, and the colour as the survey's button.
   const preview = html`<section class="card brand-preview" aria-labelledby="preview-title">
 <h2 id="preview-title">${t('admin.brand.preview')}</h2>

@@ -72,13 +72,19 @@ export function chatFieldOf(path: string, added: number): string {
 const eventWords = ({ t }: WebhooksFrame, type: string) =>
   html`${type === 'digest' ? t('admin.chat.event.digest') : type === 'score.drop' ? t('admin.chat.event.scoreDrop') : t(`admin.webhooks.event.${type as 'case.opened' | 'case.overdue'}`)} (<code>${type}</code>)`;
 
-function endpointItem(
-  frame: WebhooksFrame,
-  base: string,
-  version: number,
-  endpoint: ChatEndpointConfig,
-  health: ChatEndpointHealth | undefined,
-) {
+function endpointItem({
+  frame,
+  base,
+  version,
+  endpoint,
+  health,
+}: {
+  frame: WebhooksFrame;
+  base: string;
+  version: number;
+  endpoint: ChatEndpointConfig;
+  health: ChatEndpointHealth | undefined;
+}) {
   const { t } = frame;
   return html`<li class="card endpoint">
 <p class="url"><strong>${endpoint.kind === 'slack' ? 'Slack' : 'Microsoft Teams'}</strong> <code>${endpoint.url}</code></p>
@@ -91,25 +97,33 @@ ${health?.broken ? html`<p class="status overdue" role="status">${t('admin.chat.
 }
 
 /** The section: the endpoints, the failed deliveries (newest first), the add form with its values and errors. */
-export function chatSection(
-  frame: WebhooksFrame,
-  base: string,
-  version: number,
-  config: ConfigDocument,
-  status: ChatStatus,
-  values: ChatValues,
-  errors: FieldErrors | undefined,
-): SafeHtml {
+export function chatSection({
+  frame,
+  base,
+  version,
+  config,
+  status,
+  values,
+  errors,
+}: {
+  frame: WebhooksFrame;
+  base: string;
+  version: number;
+  config: ConfigDocument;
+  status: ChatStatus;
+  values: ChatValues;
+  errors: FieldErrors | undefined;
+}): SafeHtml {
   const { t } = frame;
   const endpoints = config.alerts.chat ?? [];
-  const events = fieldError(errors, 'chat-events', 'c-events');
-  const comment = fieldError(errors, 'chat-comment', 'c-comment');
+  const events = fieldError({ errors, field: 'chat-events', id: 'c-events' });
+  const comment = fieldError({ errors, field: 'chat-comment', id: 'c-comment' });
   return html`<h2 id="chat-title">${t('admin.chat.title')}</h2>
 <p class="hint">${t('admin.chat.intro')}</p>
 ${
   endpoints.length
     ? html`<ul class="items" id="chat-endpoints" aria-labelledby="chat-title">${endpoints.map((endpoint) =>
-        endpointItem(frame, base, version, endpoint, status.health.get(endpoint.url)),
+        endpointItem({ frame, base, version, endpoint, health: status.health.get(endpoint.url) }),
       )}</ul>`
     : html`<p id="chat-empty">${t('admin.chat.none')}</p>`
 }

@@ -21,10 +21,17 @@ export type ChangeOutcome =
  */
 export async function changeConfig(
   ports: Pick<AdminPagePorts, 'readConfig' | 'replaceConfig'>,
-  request: AdminPageRequest,
-  change: (config: ConfigDocument) => unknown,
-  fieldOf: (path: string) => string,
-  say: (message: string) => string,
+  {
+    request,
+    change,
+    fieldOf,
+    say,
+  }: {
+    request: AdminPageRequest;
+    change: (config: ConfigDocument) => unknown;
+    fieldOf: (path: string) => string;
+    say: (message: string) => string;
+  },
 ): Promise<ChangeOutcome> {
   const current = await ports.readConfig(request.tenantId);
   const stale = async (): Promise<ChangeOutcome> => ({ kind: 'stale', errors: new Map(), ...(await ports.readConfig(request.tenantId)) });

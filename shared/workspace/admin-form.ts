@@ -68,12 +68,17 @@ export const ETAG_FIELD = 'etag';
  * tenant's language, with the navigation that user sees: only the admin pages they may open). `own`: the page's own
  * words (one of shared/i18n's ADMIN_* catalogues), beside the shared ones.
  */
-export async function adminFrame<Own extends AdminPageKey>(
-  ports: Pick<AdminPagePorts, 'settings'>,
-  request: AdminPageRequest,
-  path: string,
-  own: Record<Locale, Record<Own, string>>,
-): Promise<{ frame: AdminFrame<Own>; refused?: WebAnswer }> {
+export async function adminFrame<Own extends AdminPageKey>({
+  ports,
+  request,
+  path,
+  own,
+}: {
+  ports: Pick<AdminPagePorts, 'settings'>;
+  request: AdminPageRequest;
+  path: string;
+  own: Record<Locale, Record<Own, string>>;
+}): Promise<{ frame: AdminFrame<Own>; refused?: WebAnswer }> {
   const { locale, timeZone, brand } = tenantLookOf(await ports.settings(request.tenantId));
   const t = adminTranslator(locale, own);
   const open = openAdminSections(request.user);
@@ -106,7 +111,7 @@ export async function adminFrame<Own extends AdminPageKey>(
 export async function openAdmin(ports: Pick<AdminPagePorts, 'settings'>, request: AdminPageRequest): Promise<WebAnswer> {
   const home = openAdminSections(request.user)[0];
   if (home) return redirect(request.base + home.path);
-  const { frame, refused } = await adminFrame(ports, request, ADMIN_SECTIONS[0]!.path, ADMIN_GENERAL);
+  const { frame, refused } = await adminFrame({ ports, request, path: ADMIN_SECTIONS[0]!.path, own: ADMIN_GENERAL });
   return (
     refused ??
     frame.page(403, frame.t('admin.forbiddenTitle'), messageBody(frame.t('admin.forbiddenTitle'), frame.t('admin.forbiddenText')))
@@ -121,12 +126,17 @@ export function addError(errors: FieldErrors, field: string, message: string) {
 export const etagField = (version: number) => html`<input type="hidden" name="${ETAG_FIELD}" value="${version}">`;
 
 /** The messages above a refused form: stale, or each wrong field (a link to its input) and what belongs to none. */
-export function problemsBox(
-  t: Translate<AdminKey>,
-  outcome: { kind: 'stale' | 'invalid'; errors: FieldErrors },
-  labels: Record<string, { label: string; id: string }>,
-  formId: string,
-): SafeHtml {
+export function problemsBox({
+  t,
+  outcome,
+  labels,
+  formId,
+}: {
+  t: Translate<AdminKey>;
+  outcome: { kind: 'stale' | 'invalid'; errors: FieldErrors };
+  labels: Record<string, { label: string; id: string }>;
+  formId: string;
+}): SafeHtml {
   if (outcome.kind === 'stale')
     return html`<div class="error" role="alert" id="form-problems"><p>${t('admin.staleText')}</p><p><a href="#${formId}">${t('admin.toForm')}</a></p></div>`;
   const items = [...outcome.errors].flatMap(([field, messages]) =>
@@ -138,7 +148,7 @@ export function problemsBox(
 }
 
 /** A field's error, next to its input: the paragraph, and the attributes its input (or fieldset) takes. */
-export function fieldError(errors: FieldErrors | undefined, field: string, id: string, hintId?: string) {
+export function fieldError({ errors, field, id, hintId }: { errors: FieldErrors | undefined; field: string; id: string; hintId?: string }) {
   const messages = errors?.get(field) ?? [];
   const described = [hintId, messages.length ? `${id}-error` : undefined].filter(Boolean).join(' ');
   return {
@@ -172,7 +182,7 @@ const MESSAGES: [RegExp, (t: Translate<AdminKey>, ...found: string[]) => string]
   [/^must be a colour such as /, (t) => t('admin.problems.colour')],
   [
     /^has a contrast ratio of ([\d.]+):1 against the page background (#[0-9a-f]+).* at least ([\d.]+):1/,
-    (t, found, background, needed) => t('admin.problems.contrast', { found: found!, background: background!, needed: needed! }),
+    (t, ...[found, background, needed]) => t('admin.problems.contrast', { found: found!, background: background!, needed: needed! }),
   ],
   [/^must not contain (?:control or invisible characters|unpaired surrogates)$/, (t) => t('admin.problems.hidden')],
   [/^is not a PNG, JPEG or WebP image/, (t) => t('admin.problems.image')],
@@ -206,8 +216,17 @@ export const submitButton = (label: string, about?: string, variant?: 'secondary
   }</button>`;
 
 /** A form posting hidden fields and `inner` (its inputs and button) to `action`. */
-export const postForm = (action: string, fields: Record<string, string>, inner: SafeHtml, attributes?: SafeHtml) =>
-  html`<form method="post" action="${action}"${attributes}>${hiddenFields(fields)}${inner}</form>`;
+export const postForm = ({
+  action,
+  fields,
+  inner,
+  attributes,
+}: {
+  action: string;
+  fields: Record<string, string>;
+  inner: SafeHtml;
+  attributes?: SafeHtml;
+}) => html`<form method="post" action="${action}"${attributes}>${hiddenFields(fields)}${inner}</form>`;
 
 const CONFIRM_FIELD = 'confirm';
 
@@ -228,13 +247,13 @@ export function confirmedAction(o: {
   confirm: string;
 }): SafeHtml {
   return html`<details class="confirm"><summary>${o.label}<span class="visually-hidden"> ${o.about}</span></summary>
-${postForm(
-  o.action,
-  o.fields,
-  html`<p id="${o.id}-what">${o.what}</p>
+${postForm({
+  action: o.action,
+  fields: o.fields,
+  inner: html`<p id="${o.id}-what">${o.what}</p>
 <label class="check"><input type="checkbox" name="${CONFIRM_FIELD}" value="yes" id="${o.id}-confirm" aria-describedby="${o.id}-what"> ${o.confirm}</label>
 ${submitButton(o.label, o.about, 'secondary')}`,
-)}</details>`;
+})}</details>`;
 }
 
 /** A labelled input with its hint and its error. */
@@ -248,7 +267,7 @@ export function inputField(o: {
   hint?: string;
   attributes?: SafeHtml;
 }): SafeHtml {
-  const error = fieldError(o.errors, o.field ?? o.name, o.id, o.hint ? `${o.id}-hint` : undefined);
+  const error = fieldError({ errors: o.errors, field: o.field ?? o.name, id: o.id, hintId: o.hint ? `${o.id}-hint` : undefined });
   return html`<div class="field"><label for="${o.id}">${o.label}</label>
 <input id="${o.id}" name="${o.name}" value="${o.value}"${o.attributes ?? ''}${error.attributes}${error.invalid}>${
     o.hint && html`\n<p class="hint" id="${o.id}-hint">${o.hint}</p>`
@@ -264,7 +283,7 @@ export function selectField(o: {
   options: readonly (readonly [string, string])[];
   errors: FieldErrors | undefined;
 }): SafeHtml {
-  const error = fieldError(o.errors, o.name, o.id);
+  const error = fieldError({ errors: o.errors, field: o.name, id: o.id });
   return html`<div class="field"><label for="${o.id}">${o.label}</label>
 <select id="${o.id}" name="${o.name}"${error.attributes}${error.invalid}>${o.options.map(
     ([value, words]) => html`<option value="${value}"${value === o.value && html` selected`}>${words}</option>`,
@@ -289,7 +308,19 @@ export interface ShownOncePorts {
 const sealedFor = (request: AdminPageRequest, path: string) => JSON.stringify([request.tenantId, request.user.name, path]);
 
 /** A post's answer that sends the browser to `path` (with `query`), carrying the secret in the shown-once cookie. */
-export function redirectShowingOnce(ports: ShownOncePorts, request: AdminPageRequest, path: string, query: string, shown: ShownOnce) {
+export function redirectShowingOnce({
+  ports,
+  request,
+  path,
+  query,
+  shown,
+}: {
+  ports: ShownOncePorts;
+  request: AdminPageRequest;
+  path: string;
+  query: string;
+  shown: ShownOnce;
+}) {
   const sealed = ports.sealer.seal({ ...shown, id: randomUUID(), until: Date.now() + SHOWN_ONCE_SECONDS * 1000 }, sealedFor(request, path));
   return redirect(`${request.base}${path}?${query}`, [shownOnceCookie(request.base, path, sealed)]);
 }
@@ -312,13 +343,19 @@ export async function readShownOnce(
  * The notice at the top of a page a post redirected to: the secret the post made, shown this once (the shown-once
  * cookie, which the answer clears), else the words of what `?done=` says was done, else none.
  */
-export async function doneNotice(
-  ports: ShownOncePorts,
-  request: AdminPageRequest,
-  path: string,
-  boxId: string,
-  said: Record<string, string>,
-): Promise<{ notice: HtmlValue; cookies: string[] }> {
+export async function doneNotice({
+  ports,
+  request,
+  path,
+  boxId,
+  said,
+}: {
+  ports: ShownOncePorts;
+  request: AdminPageRequest;
+  path: string;
+  boxId: string;
+  said: Record<string, string>;
+}): Promise<{ notice: HtmlValue; cookies: string[] }> {
   const { shown, cookies } = await readShownOnce(ports, request, path);
   const done = request.query.done;
   const words = done !== undefined && Object.hasOwn(said, done) ? said[done] : undefined;

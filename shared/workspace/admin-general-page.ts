@@ -38,11 +38,11 @@ const valuesOf = (config: ConfigDocument): GeneralValues => ({ name: config.name
  */
 export function adminGeneralPage(ports: AdminPagePorts) {
   async function showGeneral(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_GENERAL_PATH, ADMIN_GENERAL);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_GENERAL_PATH, own: ADMIN_GENERAL });
     if (refused) return refused;
     const { config, version } = await ports.readConfig(request.tenantId);
     const notice = request.query.done === 'saved' && html`<p class="saved" role="status">${frame.t('admin.general.saved')}</p>`;
-    return render(frame, request.base, 200, version, valuesOf(config), notice);
+    return render({ frame, base: request.base, status: 200, version, values: valuesOf(config), notice });
   }
   return { showGeneral };
 }
@@ -50,23 +50,30 @@ export function adminGeneralPage(ports: AdminPagePorts) {
 /** The form's post: checked by the tenant file's schema (`changeConfig`, given by the post's wiring only). */
 export function adminGeneralForm(ports: AdminPagePorts, changeConfig: typeof ConfigChange) {
   async function saveGeneral(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_GENERAL_PATH, ADMIN_GENERAL);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_GENERAL_PATH, own: ADMIN_GENERAL });
     if (refused) return refused;
     const sent: GeneralValues = {
       name: (request.form.get('name') ?? '').trim(),
       locale: request.form.get('locale') ?? '',
       timeZone: request.form.get('timeZone') ?? '',
     };
-    const outcome = await changeConfig(
-      ports,
+    const outcome = await changeConfig(ports, {
       request,
-      (config) => ({ ...config, ...sent }),
-      (path) => ((FIELDS as readonly string[]).includes(path) ? path : ''),
-      frame.say,
-    );
+      change: (config) => ({ ...config, ...sent }),
+      fieldOf: (path) => ((FIELDS as readonly string[]).includes(path) ? path : ''),
+      say: frame.say,
+    });
     if (outcome.kind === 'saved') return redirect(`${request.base}${APP_ADMIN_GENERAL_PATH}?done=saved`);
-    const notice = problemsBox(frame.t, outcome, labelsOf(frame), 'general-form');
-    return render(frame, request.base, outcome.kind === 'stale' ? 409 : 400, outcome.version, sent, notice, outcome.errors);
+    const notice = problemsBox({ t: frame.t, outcome, labels: labelsOf(frame), formId: 'general-form' });
+    return render({
+      frame,
+      base: request.base,
+      status: outcome.kind === 'stale' ? 409 : 400,
+      version: outcome.version,
+      values: sent,
+      notice,
+      errors: outcome.errors,
+    });
   }
   return { saveGeneral };
 }
@@ -82,7 +89,7 @@ function select(
   o: { id: string; name: string; label: string; hint: string; value: string; errors: FieldErrors | undefined },
   options: readonly (readonly [value: string, words: string, lang?: string])[],
 ) {
-  const error = fieldError(o.errors, o.name, o.id, `${o.id}-hint`);
+  const error = fieldError({ errors: o.errors, field: o.name, id: o.id, hintId: `${o.id}-hint` });
   return html`<div class="field"><label for="${o.id}">${o.label}</label>
 <select id="${o.id}" name="${o.name}"${error.attributes}${error.invalid}>${options.map(
     ([value, words, lang]) =>
@@ -91,15 +98,23 @@ function select(
 <p class="hint" id="${o.id}-hint">${o.hint}</p>${error.html}</div>`;
 }
 
-function render(
-  frame: GeneralFrame,
-  base: string,
-  status: number,
-  version: number,
-  values: GeneralValues,
-  notice: HtmlValue,
-  errors?: FieldErrors,
-): WebAnswer {
+function render({
+  frame,
+  base,
+  status,
+  version,
+  values,
+  notice,
+  errors,
+}: {
+  frame: GeneralFrame;
+  base: string;
+  status: number;
+  version: number;
+  values: GeneralValues;
+  notice: HtmlValue;
+  errors?: FieldErrors;
+}): WebAnswer {
   const { t } = frame;
   // The zones this runtime knows, and the one set even if it is an alias the list leaves out (UTC).
   const zones = Intl.supportedValuesOf('timeZone');

@@ -84,7 +84,7 @@ const wholeOrAsSent = (value: string) => (/^\d{1,9}$/.test(value) ? Number(value
  */
 export function adminInStorePage(ports: InStorePorts) {
   async function showInStore(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_QR_PATH, ADMIN_IN_STORE);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_QR_PATH, own: ADMIN_IN_STORE });
     if (refused) return refused;
     const { t } = frame;
     const { shown, cookies } = await readShownOnce(ports.shownOnce, request, APP_ADMIN_QR_PATH);
@@ -92,11 +92,11 @@ export function adminInStorePage(ports: InStorePorts) {
     const notice = shown
       ? html`<div class="saved" role="status"><p>${shown.notice}</p><p><a href="${safeUrl(shown.secret)}"><code id="kiosk-url" class="secret">${shown.secret}</code></a></p></div>`
       : done && html`<p class="saved" role="status">${done}</p>`;
-    return { ...(await render(frame, request, 200, undefined, notice)), cookies };
+    return { ...(await render({ frame, request, status: 200, kioskForm: undefined, notice })), cookies };
   }
 
   async function saveInStore(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_QR_PATH, ADMIN_IN_STORE);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_QR_PATH, own: ADMIN_IN_STORE });
     if (refused) return refused;
     const { form, tenantId } = request;
     const { t } = frame;
@@ -122,9 +122,15 @@ export function adminInStorePage(ports: InStorePorts) {
         });
         if (body.success) {
           const kiosk = await ports.kiosks.register(tenantId, body.output, actor);
-          return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_QR_PATH, 'done=registered#kiosks-title', {
-            notice: t('admin.inStore.registered'),
-            secret: kiosk.url,
+          return redirectShowingOnce({
+            ports: ports.shownOnce,
+            request,
+            path: APP_ADMIN_QR_PATH,
+            query: 'done=registered#kiosks-title',
+            shown: {
+              notice: t('admin.inStore.registered'),
+              secret: kiosk.url,
+            },
           });
         }
         for (const issue of body.issues) addError(errors, fieldOf(v.getDotPath(issue) ?? ''), frame.say(issue.message));
@@ -134,17 +140,23 @@ export function adminInStorePage(ports: InStorePorts) {
       if (!error.errors.length) addError(errors, '', t('admin.inStore.kioskGone'));
       for (const problem of error.errors) addError(errors, fieldOf(problem.path), problemWords(frame, problem));
     }
-    const box = problemsBox(frame.t, { kind: 'invalid', errors }, kioskLabels(frame), 'kiosk-form');
-    return render(frame, request, 400, { values: sent, errors }, box);
+    const box = problemsBox({ t: frame.t, outcome: { kind: 'invalid', errors }, labels: kioskLabels(frame), formId: 'kiosk-form' });
+    return render({ frame, request, status: 400, kioskForm: { values: sent, errors }, notice: box });
   }
 
-  async function render(
-    frame: InStoreFrame,
-    request: AdminPageRequest,
-    status: number,
-    kioskForm: { values: KioskValues; errors: FieldErrors } | undefined,
-    notice: HtmlValue,
-  ) {
+  async function render({
+    frame,
+    request,
+    status,
+    kioskForm,
+    notice,
+  }: {
+    frame: InStoreFrame;
+    request: AdminPageRequest;
+    status: number;
+    kioskForm: { values: KioskValues; errors: FieldErrors } | undefined;
+    notice: HtmlValue;
+  }) {
     const { t } = frame;
     const [settings, choices, kiosks] = await Promise.all([
       ports.settings(request.tenantId),
@@ -159,7 +171,7 @@ export function adminInStorePage(ports: InStorePorts) {
       employee: request.query.employee ?? '',
       size,
     };
-    const drawn = await posterOf(frame, request, settings, poster);
+    const drawn = await posterOf({ frame, request, settings, values: poster });
     const listed = [...new Set(kiosks.map((kiosk) => kiosk.store))];
     const active = kiosks.filter((kiosk) => !kiosk.revoked_at).map((kiosk) => kiosk.id);
     const [names, today] = await Promise.all([
@@ -171,21 +183,31 @@ export function adminInStorePage(ports: InStorePorts) {
 <p class="hint">${t('admin.inStore.intro')}</p>
 ${notice}
 <h2 id="poster-title">${t('admin.inStore.poster')}</h2>
-${posterForm(frame, request.base, poster, choices, journeys, drawn.errors)}
+${posterForm({ frame, base: request.base, values: poster, choices, journeys, errors: drawn.errors })}
 ${drawn.poster && html`<p class="hint">${t('admin.inStore.printHint', { size: size.toUpperCase() })}</p>`}
 </div>
 ${drawn.poster}
 <section class="no-print" aria-labelledby="kiosks-title">
 <h2 id="kiosks-title">${t('admin.inStore.kiosks')}</h2>
 <p class="hint">${t('admin.inStore.kiosksIntro')}</p>
-${kiosks.length ? html`<ul class="items" id="kiosks">${kiosks.map((kiosk) => kioskItem(frame, request.base, kiosk, names, today.get(kiosk.id)))}</ul>` : html`<p>${t('admin.inStore.noKiosks')}</p>`}
-${kioskFormOf(frame, request.base, kioskForm?.values ?? { ...poster, name: '', daily_cap: String(KIOSK_DAILY_CAP.default) }, choices, journeys, kioskForm?.errors)}
+${kiosks.length ? html`<ul class="items" id="kiosks">${kiosks.map((kiosk) => kioskItem({ frame, base: request.base, kiosk, names, today: today.get(kiosk.id) }))}</ul>` : html`<p>${t('admin.inStore.noKiosks')}</p>`}
+${kioskFormOf({ frame, base: request.base, values: kioskForm?.values ?? { ...poster, name: '', daily_cap: String(KIOSK_DAILY_CAP.default) }, choices, journeys, errors: kioskForm?.errors })}
 </section>`;
     return frame.page(status, t('admin.inStore'), body);
   }
 
   /** The poster of the form's store and journey, or the errors that name what is wrong with them. */
-  async function posterOf(frame: InStoreFrame, request: AdminPageRequest, settings: Settings, values: PosterValues) {
+  async function posterOf({
+    frame,
+    request,
+    settings,
+    values,
+  }: {
+    frame: InStoreFrame;
+    request: AdminPageRequest;
+    settings: Settings;
+    values: PosterValues;
+  }) {
     const errors: FieldErrors = new Map();
     // No store asked, and none to start with (the tenant has none, or more than a select holds): the form alone.
     if (!values.store) return { errors, poster: '' };
@@ -209,7 +231,7 @@ ${kioskFormOf(frame, request.base, kioskForm?.values ?? { ...poster, name: '', d
     const [svg, names] = await Promise.all([ports.qrSvg(url), ports.storeNames(request.tenantId, [store])]);
     const brand = brandOf(settings);
     const company = brand.name || (names.get(store) ?? '');
-    const question = questionOf(journey, company, frame.locale, translator(frame.locale));
+    const question = questionOf({ journey, company, locale: frame.locale, t: translator(frame.locale) });
     return {
       errors,
       poster: posterHtml(frame, request.base, {
@@ -249,7 +271,19 @@ const kioskLabels = ({ t }: InStoreFrame) => ({
 });
 
 /** A store chosen by name, or typed as its code when the tenant has more than a select holds. */
-function storeChoice(frame: InStoreFrame, id: string, value: string, choices: Map<number, string> | undefined, errors?: FieldErrors) {
+function storeChoice({
+  frame,
+  id,
+  value,
+  choices,
+  errors,
+}: {
+  frame: InStoreFrame;
+  id: string;
+  value: string;
+  choices: Map<number, string> | undefined;
+  errors?: FieldErrors;
+}) {
   if (!choices)
     return inputField({
       id,
@@ -264,17 +298,24 @@ function storeChoice(frame: InStoreFrame, id: string, value: string, choices: Ma
   return selectField({ id, name: 'store', label: frame.t('admin.inStore.store'), value, options, errors });
 }
 
-function posterForm(
-  frame: InStoreFrame,
-  base: string,
-  values: PosterValues,
-  choices: Map<number, string> | undefined,
-  journeys: readonly (readonly [string, string])[],
-  errors: FieldErrors,
-): SafeHtml {
+function posterForm({
+  frame,
+  base,
+  values,
+  choices,
+  journeys,
+  errors,
+}: {
+  frame: InStoreFrame;
+  base: string;
+  values: PosterValues;
+  choices: Map<number, string> | undefined;
+  journeys: readonly (readonly [string, string])[];
+  errors: FieldErrors;
+}): SafeHtml {
   const { t } = frame;
   return html`<form method="get" action="${base + APP_ADMIN_QR_PATH}" class="card form" id="poster-form">
-${storeChoice(frame, 'p-store', values.store, choices, errors)}
+${storeChoice({ frame, id: 'p-store', value: values.store, choices, errors })}
 ${selectField({ id: 'p-journey', name: 'journey', label: t('admin.inStore.journey'), value: values.journey, options: journeys, errors })}
 ${inputField({ id: 'p-employee', name: 'employee', label: t('admin.inStore.employee'), value: values.employee, errors, hint: t('admin.inStore.employeeHint'), attributes: html` inputmode="numeric"` })}
 <fieldset><legend>${t('admin.inStore.size')}</legend>${POSTER_SIZES.map(
@@ -307,7 +348,19 @@ ${band}
 </section>`;
 }
 
-function kioskItem(frame: InStoreFrame, base: string, kiosk: KioskView, names: Map<number, string>, today?: number): SafeHtml {
+function kioskItem({
+  frame,
+  base,
+  kiosk,
+  names,
+  today,
+}: {
+  frame: InStoreFrame;
+  base: string;
+  kiosk: KioskView;
+  names: Map<number, string>;
+  today?: number;
+}): SafeHtml {
   const { t } = frame;
   const facts = [
     names.get(kiosk.store) ?? `#${kiosk.store}`,
@@ -334,26 +387,33 @@ ${kiosk.revoked_at ? '' : html`<div class="actions">${revoke}</div>`}
 </li>`;
 }
 
-function kioskFormOf(
-  frame: InStoreFrame,
-  base: string,
-  values: KioskValues,
-  choices: Map<number, string> | undefined,
-  journeys: readonly (readonly [string, string])[],
-  errors: FieldErrors | undefined,
-): SafeHtml {
+function kioskFormOf({
+  frame,
+  base,
+  values,
+  choices,
+  journeys,
+  errors,
+}: {
+  frame: InStoreFrame;
+  base: string;
+  values: KioskValues;
+  choices: Map<number, string> | undefined;
+  journeys: readonly (readonly [string, string])[];
+  errors: FieldErrors | undefined;
+}): SafeHtml {
   const { t } = frame;
   return html`<section class="card form" id="kiosk-form" aria-labelledby="kiosk-form-title">
 <h3 id="kiosk-form-title">${t('admin.inStore.newKiosk')}</h3>
-${postForm(
-  base + APP_ADMIN_QR_PATH,
-  { action: 'register' },
-  html`${inputField({ id: 'k-name', name: 'name', label: t('admin.inStore.kioskName'), value: values.name, errors, hint: t('admin.inStore.kioskNameHint'), attributes: html` required maxlength="80"` })}
-${storeChoice(frame, 'k-store', values.store, choices, errors)}
+${postForm({
+  action: base + APP_ADMIN_QR_PATH,
+  fields: { action: 'register' },
+  inner: html`${inputField({ id: 'k-name', name: 'name', label: t('admin.inStore.kioskName'), value: values.name, errors, hint: t('admin.inStore.kioskNameHint'), attributes: html` required maxlength="80"` })}
+${storeChoice({ frame, id: 'k-store', value: values.store, choices, errors })}
 ${selectField({ id: 'k-journey', name: 'journey', label: t('admin.inStore.journey'), value: values.journey, options: journeys, errors })}
 ${inputField({ id: 'k-employee', name: 'employee', label: t('admin.inStore.employee'), value: values.employee, errors, hint: t('admin.inStore.employeeHint'), attributes: html` inputmode="numeric"` })}
 ${inputField({ id: 'k-daily_cap', name: 'daily_cap', label: t('admin.inStore.dailyCap'), value: values.daily_cap, errors, hint: t('admin.inStore.dailyCapHint', { zone: frame.timeZone }), attributes: html` type="number" min="${KIOSK_DAILY_CAP.min}" max="${KIOSK_DAILY_CAP.max}" required` })}
 <div class="actions">${submitButton(t('admin.inStore.register'))}</div>`,
-  html` novalidate`,
-)}</section>`;
+  attributes: html` novalidate`,
+})}</section>`;
 }

@@ -69,12 +69,21 @@ const EMPTY: JourneyValues = { slug: '', name: '', indicator: 'nps', classes: []
  */
 export function adminJourneysPage(ports: AdminPagePorts) {
   async function showJourneys(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_JOURNEYS_PATH, ADMIN_JOURNEYS);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_JOURNEYS_PATH, own: ADMIN_JOURNEYS });
     if (refused) return refused;
     const { config, version } = await ports.readConfig(request.tenantId);
     const editing = config.journeys.find((journey) => String(journey.id) === request.query.edit);
     const saved = config.journeys.find((journey) => journey.slug === request.query.saved);
-    return render(frame, request.base, 200, config, version, editing ? valuesOf(editing) : EMPTY, undefined, saved?.slug);
+    return render({
+      frame,
+      base: request.base,
+      status: 200,
+      config,
+      version,
+      values: editing ? valuesOf(editing) : EMPTY,
+      outcome: undefined,
+      saved: saved?.slug,
+    });
   }
 
   return { showJourneys };
@@ -86,14 +95,13 @@ export function adminJourneysPage(ports: AdminPagePorts) {
  */
 export function adminJourneysForm(ports: AdminPagePorts, changeConfig: typeof ConfigChange) {
   async function saveJourney(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_JOURNEYS_PATH, ADMIN_JOURNEYS);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_JOURNEYS_PATH, own: ADMIN_JOURNEYS });
     if (refused) return refused;
     const sent = valuesFrom(request.form);
     let index = -1;
-    const outcome = await changeConfig(
-      ports,
+    const outcome = await changeConfig(ports, {
       request,
-      (config) => {
+      change: (config) => {
         index = config.journeys.findIndex((journey) => sent.id !== undefined && String(journey.id) === sent.id);
         const journey = journeyOf(sent, config.journeys[index], config);
         if (index < 0) index = config.journeys.length;
@@ -101,15 +109,23 @@ export function adminJourneysForm(ports: AdminPagePorts, changeConfig: typeof Co
         journeys[index] = journey as JourneyConfig;
         return { ...config, journeys };
       },
-      (path) => {
+      fieldOf: (path) => {
         const [list, at, field, language] = path.split('.');
         if (list !== 'journeys' || Number(at) !== index || !field || field === 'id') return '';
         return field === 'questions' && language ? QUESTION(language) : field;
       },
-      frame.say,
-    );
+      say: frame.say,
+    });
     if (outcome.kind === 'saved') return redirect(`${request.base}${APP_ADMIN_JOURNEYS_PATH}?saved=${encodeURIComponent(sent.slug)}`);
-    return render(frame, request.base, outcome.kind === 'stale' ? 409 : 400, outcome.config, outcome.version, sent, outcome);
+    return render({
+      frame,
+      base: request.base,
+      status: outcome.kind === 'stale' ? 409 : 400,
+      config: outcome.config,
+      version: outcome.version,
+      values: sent,
+      outcome,
+    });
   }
 
   return { saveJourney };
@@ -133,29 +149,38 @@ function journeyOf(sent: JourneyValues, existing: JourneyConfig | undefined, con
   };
 }
 
-function render(
-  frame: JourneysFrame,
-  base: string,
-  status: number,
-  config: ConfigDocument,
-  version: number,
-  values: JourneyValues,
-  outcome?: Exclude<ChangeOutcome, { kind: 'saved' }>,
-  saved?: string,
-): WebAnswer {
+function render({
+  frame,
+  base,
+  status,
+  config,
+  version,
+  values,
+  outcome,
+  saved,
+}: {
+  frame: JourneysFrame;
+  base: string;
+  status: number;
+  config: ConfigDocument;
+  version: number;
+  values: JourneyValues;
+  outcome?: Exclude<ChangeOutcome, { kind: 'saved' }>;
+  saved?: string;
+}): WebAnswer {
   const { t } = frame;
   const classes = new Map(config.classes.map((c) => [c.id, c]));
   const list = config.journeys.length
-    ? html`<ul class="items" aria-labelledby="journeys-title">${config.journeys.map((journey) => journeyItem(frame, base, journey, classes))}</ul>`
+    ? html`<ul class="items" aria-labelledby="journeys-title">${config.journeys.map((journey) => journeyItem({ frame, base, journey, classes }))}</ul>`
     : html`<p>${t('admin.journeys.noneYet')}</p>`;
   const body = html`<h1>${t('admin.journeys')}</h1>
 <p class="hint">${t('admin.journeys.journeysIntro')}</p>
 ${saved ? html`<p class="saved" role="status">${t('admin.journeys.saved', { slug: saved })}</p>` : ''}
-${outcome ? problemsBox(frame.t, outcome, labelsOf(frame), 'journey-form') : ''}
+${outcome ? problemsBox({ t: frame.t, outcome, labels: labelsOf(frame), formId: 'journey-form' }) : ''}
 <p><a href="#journey-form">${t('admin.journeys.newJourney')}</a></p>
 <h2 id="journeys-title">${t('admin.journeys.journeyList')}</h2>
 ${list}
-${journeyForm(frame, base, config.classes, version, values, outcome?.errors)}`;
+${journeyForm({ frame, base, classes: config.classes, version, values, errors: outcome?.errors })}`;
   return frame.page(status, t('admin.journeys'), body);
 }
 
@@ -163,7 +188,17 @@ ${journeyForm(frame, base, config.classes, version, values, outcome?.errors)}`;
 const itemWords = (frame: JourneysFrame, item: ClassConfig) =>
   `${item.label} — ${indicatorWords(workspaceTranslator(frame.locale), item.type)}`;
 
-function journeyItem(frame: JourneysFrame, base: string, journey: JourneyConfig, classes: Map<number, ClassConfig>): SafeHtml {
+function journeyItem({
+  frame,
+  base,
+  journey,
+  classes,
+}: {
+  frame: JourneysFrame;
+  base: string;
+  journey: JourneyConfig;
+  classes: Map<number, ClassConfig>;
+}): SafeHtml {
   const { t } = frame;
   const items = journey.classes.map((id) => {
     const item = classes.get(id);
@@ -198,20 +233,27 @@ const labelsOf = ({ t }: JourneysFrame): Record<string, { label: string; id: str
   ),
 });
 
-function journeyForm(
-  frame: JourneysFrame,
-  base: string,
-  classes: ClassConfig[],
-  version: number,
-  values: JourneyValues,
-  errors: FieldErrors | undefined,
-): SafeHtml {
+function journeyForm({
+  frame,
+  base,
+  classes,
+  version,
+  values,
+  errors,
+}: {
+  frame: JourneysFrame;
+  base: string;
+  classes: ClassConfig[];
+  version: number;
+  values: JourneyValues;
+  errors: FieldErrors | undefined;
+}): SafeHtml {
   const { t } = frame;
   const editing = values.id !== undefined;
-  const input = (field: string, label: string, extra: SafeHtml, hint?: string) => {
+  const input = ({ field, label, extra, hint }: { field: string; label: string; extra: SafeHtml; hint?: string }) => {
     const id = `j-${field.replace('.', '-')}`;
     const hintId = hint ? `${id}-hint` : undefined;
-    const error = fieldError(errors, field, id, hintId);
+    const error = fieldError({ errors, field, id, hintId });
     const value = field.startsWith('questions.')
       ? (values.questions[field.slice(10) as 'es'] ?? '')
       : String(values[field as 'slug'] ?? '');
@@ -220,14 +262,14 @@ function journeyForm(
 ${hint ? html`<p class="hint" id="${hintId}">${hint}</p>` : ''}${error.html}</div>`;
   };
   const checks = (field: 'classes', legend: string, options: [string, string][]) => {
-    const error = fieldError(errors, field, `j-${field}`);
+    const error = fieldError({ errors, field, id: `j-${field}` });
     return html`<fieldset id="j-${field}" tabindex="-1"${error.attributes}><legend>${legend}</legend><div class="checks">${options.map(
       ([value, label]) =>
         html`<label class="check"><input type="checkbox" name="${field}" value="${value}"${values[field].includes(value) ? ' checked' : ''}> ${label}</label>`,
     )}</div>${error.html}</fieldset>`;
   };
   // The channels are tried in order, so each place in the order is a select of its own (no script needed to reorder).
-  const channelsError = fieldError(errors, 'channels', 'j-channels');
+  const channelsError = fieldError({ errors, field: 'channels', id: 'j-channels' });
   const channels = html`<fieldset id="j-channels" tabindex="-1"${channelsError.attributes}><legend>${t('admin.journeys.channels')}</legend><div class="places">${CHANNELS.map(
     (_, place) =>
       html`<div class="field"><label for="j-channel-${place}">${t('admin.journeys.channelAt', { place: place + 1 })}</label><select id="j-channel-${place}" name="channels"><option value="">${t('admin.journeys.noChannel')}</option>${CHANNELS.map(
@@ -235,14 +277,14 @@ ${hint ? html`<p class="hint" id="${hintId}">${hint}</p>` : ''}${error.html}</di
           html`<option value="${channel}"${values.channels[place] === channel ? ' selected' : ''}>${sourceWords(workspaceTranslator(frame.locale), channel)}</option>`,
       )}</select></div>`,
   )}</div>${channelsError.html}</fieldset>`;
-  const indicatorError = fieldError(errors, 'indicator', 'j-indicator');
+  const indicatorError = fieldError({ errors, field: 'indicator', id: 'j-indicator' });
   const title = editing ? t('admin.journeys.editJourney', { name: values.name || values.slug }) : t('admin.journeys.newJourney');
   return html`<section class="card form" id="journey-form" aria-labelledby="journey-form-title">
 <h2 id="journey-form-title">${title}</h2>
 <form method="post" action="${base + APP_ADMIN_JOURNEYS_PATH}" novalidate>
 ${etagField(version)}${editing ? html`<input type="hidden" name="id" value="${values.id!}">` : ''}
-${input('slug', t('admin.slug'), html` required maxlength="64" autocapitalize="none" spellcheck="false"`, t('admin.journeys.slugHint'))}
-${input('name', t('admin.name'), html` maxlength="200"`)}
+${input({ field: 'slug', label: t('admin.slug'), extra: html` required maxlength="64" autocapitalize="none" spellcheck="false"`, hint: t('admin.journeys.slugHint') })}
+${input({ field: 'name', label: t('admin.name'), extra: html` maxlength="200"` })}
 <div class="field"><label for="j-indicator">${t('admin.journeys.indicator')}</label>
 <select id="j-indicator" name="indicator"${indicatorError.attributes}${indicatorError.invalid}>${(
     Object.keys(INDICATORS) as Indicator[]
@@ -257,7 +299,7 @@ ${checks(
 )}
 ${channels}
 <fieldset><legend>${t('admin.journeys.question')}</legend><p class="hint" id="j-questions-hint">${t('admin.journeys.questionHint')}</p>
-${LOCALES.map((locale) => input(QUESTION(locale), t(`admin.journeys.languages.${locale}`), html` maxlength="300" lang="${locale}"`))}</fieldset>
+${LOCALES.map((locale) => input({ field: QUESTION(locale), label: t(`admin.journeys.languages.${locale}`), extra: html` maxlength="300" lang="${locale}"` }))}</fieldset>
 <div class="actions"><button type="submit">${t('admin.save')}</button>${
     editing ? html` <a href="${base + APP_ADMIN_JOURNEYS_PATH}#journey-form">${t('admin.journeys.cancelEdit')}</a>` : ''
   }</div>

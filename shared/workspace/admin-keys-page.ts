@@ -63,18 +63,24 @@ export function expiryOf(value: string, zone: string): string | undefined {
  */
 export function adminKeysPage(ports: KeysPorts) {
   async function showKeys(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_KEYS_PATH, ADMIN_KEYS);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_KEYS_PATH, own: ADMIN_KEYS });
     if (refused) return refused;
     const { t } = frame;
-    const { notice, cookies } = await doneNotice(ports.shownOnce, request, APP_ADMIN_KEYS_PATH, 'new-key', {
-      revoked: t('admin.keys.revoked'),
-      issued: t('admin.keys.issuedGone'),
+    const { notice, cookies } = await doneNotice({
+      ports: ports.shownOnce,
+      request,
+      path: APP_ADMIN_KEYS_PATH,
+      boxId: 'new-key',
+      said: {
+        revoked: t('admin.keys.revoked'),
+        issued: t('admin.keys.issuedGone'),
+      },
     });
-    return { ...(await render(frame, request, 200, EMPTY, notice)), cookies };
+    return { ...(await render({ frame, request, status: 200, values: EMPTY, notice })), cookies };
   }
 
   async function saveKeys(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_KEYS_PATH, ADMIN_KEYS);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_KEYS_PATH, own: ADMIN_KEYS });
     if (refused) return refused;
     const { form, tenantId } = request;
     const { t } = frame;
@@ -104,7 +110,13 @@ export function adminKeysPage(ports: KeysPorts) {
         if (body.success) {
           const issued = await ports.rotateKey(tenantId, keyId(), body.output, actor);
           const notice = t('admin.keys.rotatedKey', { id: issued.previous.id, until: frame.dateTime(issued.previous.expires_at!) });
-          return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_KEYS_PATH, 'done=issued', { notice, secret: issued.key });
+          return redirectShowingOnce({
+            ports: ports.shownOnce,
+            request,
+            path: APP_ADMIN_KEYS_PATH,
+            query: 'done=issued',
+            shown: { notice, secret: issued.key },
+          });
         }
         for (const issue of body.issues) addError(errors, '', `${t('admin.keys.grace')}: ${frame.say(issue.message)}`);
       } else {
@@ -112,9 +124,15 @@ export function adminKeysPage(ports: KeysPorts) {
         const body = v.safeParse(NewKeyBody, { scope: sent.scope, name: sent.name, ...(expiry ? { expires_at: expiry } : {}) });
         if (body.success) {
           const issued = await ports.issueKey(tenantId, body.output, actor);
-          return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_KEYS_PATH, 'done=issued', {
-            notice: t('admin.keys.issuedKey'),
-            secret: issued.key,
+          return redirectShowingOnce({
+            ports: ports.shownOnce,
+            request,
+            path: APP_ADMIN_KEYS_PATH,
+            query: 'done=issued',
+            shown: {
+              notice: t('admin.keys.issuedKey'),
+              secret: issued.key,
+            },
           });
         }
         for (const issue of body.issues) addError(errors, fieldOf(v.getDotPath(issue) ?? ''), frame.say(issue.message));
@@ -125,17 +143,31 @@ export function adminKeysPage(ports: KeysPorts) {
       else if (error.errors.length) for (const problem of error.errors) addError(errors, fieldOf(problem.path), frame.say(problem.message));
       else addError(errors, '', t('admin.keys.keyGone'));
     }
-    return render(frame, request, 400, sent, problemsBox(frame.t, { kind: 'invalid', errors }, labelsOf(frame), 'key-form'), errors);
+    return render({
+      frame,
+      request,
+      status: 400,
+      values: sent,
+      notice: problemsBox({ t: frame.t, outcome: { kind: 'invalid', errors }, labels: labelsOf(frame), formId: 'key-form' }),
+      errors,
+    });
   }
 
-  async function render(
-    frame: KeysFrame,
-    request: AdminPageRequest,
-    status: number,
-    values: KeyValues,
-    notice: HtmlValue,
-    errors?: FieldErrors,
-  ) {
+  async function render({
+    frame,
+    request,
+    status,
+    values,
+    notice,
+    errors,
+  }: {
+    frame: KeysFrame;
+    request: AdminPageRequest;
+    status: number;
+    values: KeyValues;
+    notice: HtmlValue;
+    errors?: FieldErrors;
+  }) {
     const { t } = frame;
     const keys = await ports.listKeys(request.tenantId);
     const body = html`<h1>${t('admin.keys')}</h1>
@@ -143,7 +175,7 @@ export function adminKeysPage(ports: KeysPorts) {
 ${notice}
 <h2 id="keys-title">${t('admin.keys.keyList')}</h2>
 ${keys.length ? html`<ul class="items" id="keys" aria-labelledby="keys-title">${keys.map((key) => keyItem(frame, request.base, key))}</ul>` : html`<p>${t('admin.keys.noKeys')}</p>`}
-${keyForm(frame, request.base, values, errors)}`;
+${keyForm({ frame, base: request.base, values, errors })}`;
     return frame.page(status, t('admin.keys'), body);
   }
 
@@ -175,13 +207,13 @@ function keyItem(frame: KeysFrame, base: string, key: KeyView): SafeHtml {
   const grace = `grace-${key.id}`;
   const rotate = key.rotated_to
     ? ''
-    : postForm(
+    : postForm({
         action,
-        { action: 'rotate', id: key.id },
-        html`<label for="${grace}">${t('admin.keys.grace')}</label> <select id="${grace}" name="grace_seconds">${GRACES.map((g) => html`<option value="${g}"${g === 86_400 ? ' selected' : ''}>${t(`admin.keys.graces.${g}`)}</option>`)}</select>
+        fields: { action: 'rotate', id: key.id },
+        inner: html`<label for="${grace}">${t('admin.keys.grace')}</label> <select id="${grace}" name="grace_seconds">${GRACES.map((g) => html`<option value="${g}"${g === 86_400 ? ' selected' : ''}>${t(`admin.keys.graces.${g}`)}</option>`)}</select>
 ${submitButton(t('admin.keys.rotate'), name)}`,
-        html` class="inline"`,
-      );
+        attributes: html` class="inline"`,
+      });
   const revoke = confirmedAction({
     action,
     fields: { action: 'revoke', id: key.id },
@@ -198,17 +230,27 @@ ${active ? html`<div class="actions">${rotate}${revoke}</div>` : ''}
 </li>`;
 }
 
-function keyForm(frame: KeysFrame, base: string, values: KeyValues, errors: FieldErrors | undefined): SafeHtml {
+function keyForm({
+  frame,
+  base,
+  values,
+  errors,
+}: {
+  frame: KeysFrame;
+  base: string;
+  values: KeyValues;
+  errors: FieldErrors | undefined;
+}): SafeHtml {
   const { t } = frame;
   return html`<section class="card form" id="key-form" aria-labelledby="key-form-title">
 <h2 id="key-form-title">${t('admin.keys.newKey')}</h2>
-${postForm(
-  base + APP_ADMIN_KEYS_PATH,
-  { action: 'issue' },
-  html`${inputField({ id: 'k-name', name: 'name', label: t('admin.keys.keyName'), value: values.name, errors, hint: t('admin.keys.keyNameHint'), attributes: html` required maxlength="80"` })}
+${postForm({
+  action: base + APP_ADMIN_KEYS_PATH,
+  fields: { action: 'issue' },
+  inner: html`${inputField({ id: 'k-name', name: 'name', label: t('admin.keys.keyName'), value: values.name, errors, hint: t('admin.keys.keyNameHint'), attributes: html` required maxlength="80"` })}
 ${selectField({ id: 'k-scope', name: 'scope', label: t('admin.keys.keyScope'), value: values.scope, options: KEY_SCOPES.map((s) => [s, t(`admin.keys.scopes.${s}`)] as const), errors })}
 ${inputField({ id: 'k-expires_at', name: 'expires_at', label: t('admin.keys.keyExpiry', { zone: frame.timeZone }), value: values.expires, errors, hint: t('admin.keys.keyExpiryHint'), attributes: html` type="datetime-local"` })}
 <div class="actions">${submitButton(t('admin.keys.issue'))}</div>`,
-  html` novalidate`,
-)}</section>`;
+  attributes: html` novalidate`,
+})}</section>`;
 }

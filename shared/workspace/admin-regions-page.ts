@@ -66,7 +66,7 @@ const valuesFrom = (form: URLSearchParams): RegionValues => ({
  */
 export function adminRegionsPage(ports: RegionsPagePorts) {
   async function showRegions(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_REGIONS_PATH, ADMIN_REGIONS);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_REGIONS_PATH, own: ADMIN_REGIONS });
     if (refused) return refused;
     const [{ config, version }, stores] = await Promise.all([
       ports.readConfig(request.tenantId),
@@ -77,7 +77,7 @@ export function adminRegionsPage(ports: RegionsPagePorts) {
     const notice =
       done !== undefined &&
       html`<p class="saved" role="status">${frame.t(request.query.saved !== undefined ? 'admin.regions.saved' : 'admin.regions.deleted', { name: done })}</p>`;
-    return render(frame, request.base, 200, config, version, stores, editing ? valuesOf(editing) : EMPTY, notice);
+    return render({ frame, base: request.base, status: 200, config, version, stores, values: editing ? valuesOf(editing) : EMPTY, notice });
   }
   return { showRegions };
 }
@@ -85,18 +85,17 @@ export function adminRegionsPage(ports: RegionsPagePorts) {
 /** The form's posts (save or delete), checked by the tenant file's schema (`changeConfig`, given by the post's wiring only). */
 export function adminRegionsForm(ports: RegionsPagePorts, changeConfig: typeof ConfigChange) {
   async function saveRegion(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_REGIONS_PATH, ADMIN_REGIONS);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_REGIONS_PATH, own: ADMIN_REGIONS });
     if (refused) return refused;
     const sent = valuesFrom(request.form);
     const deleting = request.form.get('action') === 'delete';
     let index = -1;
     let name = sent.name;
-    const outcome = await changeConfig(
-      ports,
+    const outcome = await changeConfig(ports, {
       request,
-      (config) => {
+      change: (config) => {
         index = config.regions.findIndex((region) => sent.id !== undefined && String(region.id) === sent.id);
-        if (deleting) return withoutRegion(frame, config, index, (found) => (name = found));
+        if (deleting) return withoutRegion({ frame, config, index, named: (found) => (name = found) });
         const region = regionOf(sent, config.regions[index], config.regions);
         if (index < 0) index = config.regions.length;
         // A store ticked here leaves the region it was in: a store is in one region at most.
@@ -105,23 +104,43 @@ export function adminRegionsForm(ports: RegionsPagePorts, changeConfig: typeof C
         regions[index] = region as RegionConfig;
         return { ...config, regions };
       },
-      (path) => {
+      fieldOf: (path) => {
         const [list, at, field] = path.split('.');
         return list === 'regions' && Number(at) === index && field && field !== 'id' ? field : '';
       },
-      frame.say,
-    );
+      say: frame.say,
+    });
     if (outcome.kind === 'saved')
       return redirect(`${request.base}${APP_ADMIN_REGIONS_PATH}?${deleting ? 'deleted' : 'saved'}=${encodeURIComponent(name)}`);
     const stores = await ports.storeChoices(request.tenantId, REGION_STORE_CHOICES);
     const status = outcome.kind === 'stale' ? 409 : 400;
-    return render(frame, request.base, status, outcome.config, outcome.version, stores, deleting ? EMPTY : sent, undefined, outcome);
+    return render({
+      frame,
+      base: request.base,
+      status,
+      config: outcome.config,
+      version: outcome.version,
+      stores,
+      values: deleting ? EMPTY : sent,
+      notice: undefined,
+      outcome,
+    });
   }
   return { saveRegion };
 }
 
 /** The regions without the one at `index`; one that still has regions inside it stays (its children would lose their parent). */
-function withoutRegion(frame: RegionsFrame, config: ConfigDocument, index: number, named: (name: string) => void) {
+function withoutRegion({
+  frame,
+  config,
+  index,
+  named,
+}: {
+  frame: RegionsFrame;
+  config: ConfigDocument;
+  index: number;
+  named: (name: string) => void;
+}) {
   const region = config.regions[index];
   const refused = (message: string): FieldErrors => new Map([['', [message]]]);
   if (!region) return refused(frame.t('admin.regions.gone'));
@@ -148,17 +167,27 @@ const labelsOf = ({ t }: RegionsFrame): Record<string, { label: string; id: stri
   stores: { label: t('admin.regions.stores'), id: 'r-stores' },
 });
 
-function render(
-  frame: RegionsFrame,
-  base: string,
-  status: number,
-  config: ConfigDocument,
-  version: number,
-  stores: Map<number, string> | undefined,
-  values: RegionValues,
-  notice?: SafeHtml | false,
-  outcome?: Exclude<ChangeOutcome, { kind: 'saved' }>,
-): WebAnswer {
+function render({
+  frame,
+  base,
+  status,
+  config,
+  version,
+  stores,
+  values,
+  notice,
+  outcome,
+}: {
+  frame: RegionsFrame;
+  base: string;
+  status: number;
+  config: ConfigDocument;
+  version: number;
+  stores: Map<number, string> | undefined;
+  values: RegionValues;
+  notice?: SafeHtml | false;
+  outcome?: Exclude<ChangeOutcome, { kind: 'saved' }>;
+}): WebAnswer {
   const { t } = frame;
   const names = new Map(config.regions.map((region) => [region.id, region.name]));
   // Parents first, each followed by the regions inside it.
@@ -166,27 +195,34 @@ function render(
     .filter((region) => region.parent === undefined || !names.has(region.parent))
     .flatMap((top) => [top, ...config.regions.filter((region) => region.parent === top.id)]);
   const list = ordered.length
-    ? html`<ul class="items" aria-labelledby="regions-title">${ordered.map((region) => regionItem(frame, base, version, region, names, stores))}</ul>`
+    ? html`<ul class="items" aria-labelledby="regions-title">${ordered.map((region) => regionItem({ frame, base, version, region, names, stores }))}</ul>`
     : html`<p>${t('admin.regions.noneYet')}</p>`;
   const body = html`<h1>${t('admin.regions')}</h1>
 <p class="hint">${t('admin.regions.intro')}</p>
 ${notice}
-${outcome ? problemsBox(frame.t, outcome, labelsOf(frame), 'region-form') : ''}
+${outcome ? problemsBox({ t: frame.t, outcome, labels: labelsOf(frame), formId: 'region-form' }) : ''}
 <p><a href="#region-form">${t('admin.regions.newRegion')}</a></p>
 <h2 id="regions-title">${t('admin.regions.list')}</h2>
 ${list}
-${regionForm(frame, base, config.regions, version, stores, values, outcome?.errors)}`;
+${regionForm({ frame, base, regions: config.regions, version, stores, values, errors: outcome?.errors })}`;
   return frame.page(status, t('admin.regions'), body);
 }
 
-function regionItem(
-  frame: RegionsFrame,
-  base: string,
-  version: number,
-  region: RegionConfig,
-  names: Map<number, string>,
-  stores: Map<number, string> | undefined,
-): SafeHtml {
+function regionItem({
+  frame,
+  base,
+  version,
+  region,
+  names,
+  stores,
+}: {
+  frame: RegionsFrame;
+  base: string;
+  version: number;
+  region: RegionConfig;
+  names: Map<number, string>;
+  stores: Map<number, string> | undefined;
+}): SafeHtml {
   const { t } = frame;
   const storeNames = stores
     ? region.stores.map((id) => stores.get(id) ?? `#${id}`).join(', ')
@@ -201,22 +237,30 @@ ${submitButton(t('admin.regions.delete'), region.name, 'secondary')}</form></div
 </li>`;
 }
 
-function regionForm(
-  frame: RegionsFrame,
-  base: string,
-  regions: readonly RegionConfig[],
-  version: number,
-  stores: Map<number, string> | undefined,
-  values: RegionValues,
-  errors: FieldErrors | undefined,
-): SafeHtml {
+function regionForm({
+  frame,
+  base,
+  regions,
+  version,
+  stores,
+  values,
+  errors,
+}: {
+  frame: RegionsFrame;
+  base: string;
+  regions: readonly RegionConfig[];
+  version: number;
+  stores: Map<number, string> | undefined;
+  values: RegionValues;
+  errors: FieldErrors | undefined;
+}): SafeHtml {
   const { t } = frame;
   const editing = values.id !== undefined;
   // A parent is a region that is not itself inside another (two levels), and not the region itself.
   const parents = regions.filter((region) => region.parent === undefined && String(region.id) !== values.id);
-  const parentError = fieldError(errors, 'parent', 'r-parent', 'r-parent-hint');
+  const parentError = fieldError({ errors, field: 'parent', id: 'r-parent', hintId: 'r-parent-hint' });
   const regionOfStore = new Map(regions.flatMap((region) => region.stores.map((store) => [store, region] as const)));
-  const storesError = fieldError(errors, 'stores', 'r-stores', 'r-stores-hint');
+  const storesError = fieldError({ errors, field: 'stores', id: 'r-stores', hintId: 'r-stores-hint' });
   const storeField = stores
     ? html`<fieldset id="r-stores" tabindex="-1"${storesError.attributes}><legend>${t('admin.regions.stores')}</legend>
 <p class="hint" id="r-stores-hint">${t('admin.regions.storesHint')}</p><div class="checks">${[...stores]

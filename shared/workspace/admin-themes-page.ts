@@ -136,14 +136,24 @@ export function changeThemes(
  */
 export function adminThemesPage(ports: ThemesPagePorts) {
   async function showThemes(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_THEMES_PATH, ADMIN_THEMES);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_THEMES_PATH, own: ADMIN_THEMES });
     if (refused) return refused;
     const { config, version } = await ports.readConfig(request.tenantId);
     const editing = themesOf(config).find((theme) => theme.slug === request.query.edit);
     const notice = request.query.saved
       ? frame.t('admin.themes.saved', { slug: request.query.saved })
       : request.query.deleted && frame.t('admin.themes.deleted', { slug: request.query.deleted });
-    return render(frame, request, ports, 200, config, version, editing ? valuesOf(editing) : EMPTY, undefined, notice || undefined);
+    return render({
+      frame,
+      request,
+      ports,
+      status: 200,
+      config,
+      version,
+      values: editing ? valuesOf(editing) : EMPTY,
+      outcome: undefined,
+      notice: notice || undefined,
+    });
   }
 
   return { showThemes };
@@ -152,23 +162,22 @@ export function adminThemesPage(ports: ThemesPagePorts) {
 /** The form's post, through the configuration change of the other admin pages (its version check and audit). */
 export function adminThemesForm(ports: ThemesPagePorts, changeConfig: typeof ConfigChange) {
   async function saveTheme(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_THEMES_PATH, ADMIN_THEMES);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_THEMES_PATH, own: ADMIN_THEMES });
     if (refused) return refused;
     let change = { index: -1, values: EMPTY } as ReturnType<typeof changeThemes>;
-    const outcome = await changeConfig(
-      ports,
+    const outcome = await changeConfig(ports, {
       request,
-      (config) => {
+      change: (config) => {
         change = changeThemes(themesOf(config), request.form);
         return change.themes ? { ...config, themes: change.themes } : new Map([['', [frame.t('admin.themes.noSuchTheme')]]]);
       },
-      (path) => {
+      fieldOf: (path) => {
         const [list, at, field, language] = path.split('.');
         if (list !== 'themes' || Number(at) !== change.index || !field) return '';
         return field === 'slug' ? field : `${field}.${language}`;
       },
-      frame.say,
-    );
+      say: frame.say,
+    });
     if (outcome.kind === 'saved') {
       const said =
         request.form.get('action') === 'delete'
@@ -177,23 +186,33 @@ export function adminThemesForm(ports: ThemesPagePorts, changeConfig: typeof Con
       return redirect(`${request.base}${APP_ADMIN_THEMES_PATH}?${said}`);
     }
     const status = outcome.kind === 'stale' ? 409 : 400;
-    return render(frame, request, ports, status, outcome.config, outcome.version, change.values, outcome);
+    return render({ frame, request, ports, status, config: outcome.config, version: outcome.version, values: change.values, outcome });
   }
 
   return { saveTheme };
 }
 
-async function render(
-  frame: ThemesFrame,
-  request: AdminPageRequest,
-  ports: ThemesPagePorts,
-  status: number,
-  config: ConfigDocument,
-  version: number,
-  values: ThemeValues,
-  outcome?: Exclude<ChangeOutcome, { kind: 'saved' }>,
-  notice?: string,
-): Promise<WebAnswer> {
+async function render({
+  frame,
+  request,
+  ports,
+  status,
+  config,
+  version,
+  values,
+  outcome,
+  notice,
+}: {
+  frame: ThemesFrame;
+  request: AdminPageRequest;
+  ports: ThemesPagePorts;
+  status: number;
+  config: ConfigDocument;
+  version: number;
+  values: ThemeValues;
+  outcome?: Exclude<ChangeOutcome, { kind: 'saved' }>;
+  notice?: string;
+}): Promise<WebAnswer> {
   const { t } = frame;
   const to = dayOf(Date.now());
   const from = addDays(to, 1 - SUGGESTION_DAYS);
@@ -202,17 +221,17 @@ async function render(
   const body = html`<h1>${t('admin.themes')}</h1>
 <p class="hint">${t('admin.themes.intro')}</p>
 ${notice ? html`<p class="saved" role="status">${notice}</p>` : ''}
-${outcome ? problemsBox(frame.t, outcome, labelsOf(frame), 'theme-form') : ''}
+${outcome ? problemsBox({ t: frame.t, outcome, labels: labelsOf(frame), formId: 'theme-form' }) : ''}
 <p><a href="#theme-form">${t('admin.themes.newTheme')}</a> · <a href="#suggestions-title">${t('admin.themes.suggestions')}</a></p>
 <h2 id="themes-title">${t('admin.themes.list')}</h2>
 ${areDefaultThemes(themes) ? html`<p class="hint">${t('admin.themes.defaults')}</p>` : ''}
-<ul class="items" aria-labelledby="themes-title">${themes.map((theme) => themeItem(frame, request.base, version, theme))}</ul>
-${themeForm(frame, request.base, version, values, outcome?.errors)}
-${suggestionList(frame, request.base, version, themes, suggestions, { from, to })}`;
+<ul class="items" aria-labelledby="themes-title">${themes.map((theme) => themeItem({ frame, base: request.base, version, theme }))}</ul>
+${themeForm({ frame, base: request.base, version, values, errors: outcome?.errors })}
+${suggestionList({ frame, base: request.base, version, themes, suggestions, period: { from, to } })}`;
   return frame.page(status, t('admin.themes'), body);
 }
 
-function themeItem(frame: ThemesFrame, base: string, version: number, theme: Theme): SafeHtml {
+function themeItem({ frame, base, version, theme }: { frame: ThemesFrame; base: string; version: number; theme: Theme }): SafeHtml {
   const { t } = frame;
   const name = theme.name[frame.locale];
   return html`<li class="card" id="theme-${theme.slug}">
@@ -223,13 +242,13 @@ function themeItem(frame: ThemesFrame, base: string, version: number, theme: The
         theme.keywords[locale].length ? theme.keywords[locale].join(', ') : t('admin.themes.noKeywords')
       }</span>${exclusionsOf(frame, theme, locale)}</li>`,
   )}</ul>
-${postForm(
-  base + APP_ADMIN_THEMES_PATH,
-  { etag: String(version), action: 'delete', slug: theme.slug },
-  html`<a href="${`${base}${APP_ADMIN_THEMES_PATH}?edit=${encodeURIComponent(theme.slug)}#theme-form`}">${t('admin.themes.edit')}<span class="visually-hidden"> ${name}</span></a>
+${postForm({
+  action: base + APP_ADMIN_THEMES_PATH,
+  fields: { etag: String(version), action: 'delete', slug: theme.slug },
+  inner: html`<a href="${`${base}${APP_ADMIN_THEMES_PATH}?edit=${encodeURIComponent(theme.slug)}#theme-form`}">${t('admin.themes.edit')}<span class="visually-hidden"> ${name}</span></a>
 ${submitButton(t('admin.themes.delete'), name, 'secondary')}`,
-  html` class="actions"`,
-)}
+  attributes: html` class="actions"`,
+})}
 </li>`;
 }
 
@@ -253,14 +272,26 @@ const labelsOf = ({ t }: ThemesFrame): Record<string, { label: string; id: strin
   ),
 });
 
-function themeForm(frame: ThemesFrame, base: string, version: number, values: ThemeValues, errors: FieldErrors | undefined): SafeHtml {
+function themeForm({
+  frame,
+  base,
+  version,
+  values,
+  errors,
+}: {
+  frame: ThemesFrame;
+  base: string;
+  version: number;
+  values: ThemeValues;
+  errors: FieldErrors | undefined;
+}): SafeHtml {
   const { t } = frame;
   const editing = values.original !== undefined;
-  const slugError = fieldError(errors, 'slug', 't-slug', 't-slug-hint');
+  const slugError = fieldError({ errors, field: 'slug', id: 't-slug', hintId: 't-slug-hint' });
   const perLocale = (field: 'name' | 'keywords' | 'exclude', locale: Locale) => {
     const id = `t-${field}-${locale}`;
     const hintId = field === 'name' ? undefined : `t-${field}-hint`;
-    const error = fieldError(errors, `${field}.${locale}`, id, hintId);
+    const error = fieldError({ errors, field: `${field}.${locale}`, id, hintId });
     const label = t(`admin.themes.languages.${locale}`);
     const value = values[field][locale] ?? '';
     return field === 'name'
@@ -286,14 +317,21 @@ ${LOCALES.map((locale) => perLocale('exclude', locale))}</fieldset>
 </form></section>`;
 }
 
-function suggestionList(
-  frame: ThemesFrame,
-  base: string,
-  version: number,
-  themes: readonly Theme[],
-  suggestions: Suggestion[],
-  period: { from: string; to: string },
-): SafeHtml {
+function suggestionList({
+  frame,
+  base,
+  version,
+  themes,
+  suggestions,
+  period,
+}: {
+  frame: ThemesFrame;
+  base: string;
+  version: number;
+  themes: readonly Theme[];
+  suggestions: Suggestion[];
+  period: { from: string; to: string };
+}): SafeHtml {
   const { t } = frame;
   const action = base + APP_ADMIN_THEMES_PATH;
   const items = suggestions.map((suggestion, at) => {
@@ -309,16 +347,16 @@ function suggestionList(
     return html`<li class="card">
 <h3 lang="${locale}">${suggestion.phrase}</h3>
 <p>${t('admin.themes.count', { count: suggestion.count })}${example === undefined ? '' : html` · ${t('admin.themes.example', { id: example })}`}</p>
-${postForm(action, asTheme, submitButton(t('admin.themes.asTheme'), suggestion.phrase))}
-${postForm(
+${postForm({ action, fields: asTheme, inner: submitButton(t('admin.themes.asTheme'), suggestion.phrase) })}
+${postForm({
   action,
-  asKeyword,
-  html`<label for="s-${at}-theme">${t('admin.themes.asKeyword')}</label> <select id="s-${at}-theme" name="theme">${themes.map(
+  fields: asKeyword,
+  inner: html`<label for="s-${at}-theme">${t('admin.themes.asKeyword')}</label> <select id="s-${at}-theme" name="theme">${themes.map(
     (theme) => html`<option value="${theme.slug}">${theme.name[frame.locale]}</option>`,
   )}</select>
 ${submitButton(t('admin.themes.addKeyword'), suggestion.phrase, 'quiet')}`,
-  html` class="inline"`,
-)}
+  attributes: html` class="inline"`,
+})}
 </li>`;
   });
   return html`<section aria-labelledby="suggestions-title">

@@ -128,19 +128,25 @@ const fieldOf = (path: string) => {
  */
 export function adminUsersPage(ports: UsersPorts) {
   async function showUsers(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_USERS_PATH, ADMIN_USERS);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_USERS_PATH, own: ADMIN_USERS });
     if (refused) return refused;
     const { t } = frame;
-    const { notice, cookies } = await doneNotice(ports.shownOnce, request, APP_ADMIN_USERS_PATH, 'new-token', {
-      changed: t('admin.users.changed'),
-      invited: t('admin.users.invitedGone'),
-      resent: t('admin.users.resent'),
+    const { notice, cookies } = await doneNotice({
+      ports: ports.shownOnce,
+      request,
+      path: APP_ADMIN_USERS_PATH,
+      boxId: 'new-token',
+      said: {
+        changed: t('admin.users.changed'),
+        invited: t('admin.users.invitedGone'),
+        resent: t('admin.users.resent'),
+      },
     });
-    return { ...(await render(frame, request, 200, EMPTY, notice)), cookies };
+    return { ...(await render({ frame, request, status: 200, values: EMPTY, notice })), cookies };
   }
 
   async function saveUsers(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_USERS_PATH, ADMIN_USERS);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_USERS_PATH, own: ADMIN_USERS });
     if (refused) return refused;
     const { form, tenantId } = request;
     const { t } = frame;
@@ -195,9 +201,15 @@ export function adminUsersPage(ports: UsersPorts) {
             exists: 'admin.users.invitedExists',
             'no-sender': 'admin.users.invitedNoSender',
           } as const;
-          return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_USERS_PATH, 'done=invited', {
-            notice: `${t(invited[created.invited], { email: created.name })} ${t('admin.users.userToken')}`,
-            secret: created.token,
+          return redirectShowingOnce({
+            ports: ports.shownOnce,
+            request,
+            path: APP_ADMIN_USERS_PATH,
+            query: 'done=invited',
+            shown: {
+              notice: `${t(invited[created.invited], { email: created.name })} ${t('admin.users.userToken')}`,
+              secret: created.token,
+            },
           });
         }
         for (const issue of body.issues) addError(errors, fieldOf(v.getDotPath(issue) ?? ''), frame.say(issue.message));
@@ -216,19 +228,32 @@ export function adminUsersPage(ports: UsersPorts) {
     }
     // A refused change of an existing user keeps the invitation form empty and that user's form open.
     const values = action === 'create' ? sent : EMPTY;
-    const box = problemsBox(frame.t, { kind: 'invalid', errors }, labelsOf(frame), action === 'create' ? 'user-form' : 'users');
-    return render(frame, request, 400, values, box, errors, action === 'update' ? name : undefined);
+    const box = problemsBox({
+      t: frame.t,
+      outcome: { kind: 'invalid', errors },
+      labels: labelsOf(frame),
+      formId: action === 'create' ? 'user-form' : 'users',
+    });
+    return render({ frame, request, status: 400, values, notice: box, errors, editing: action === 'update' ? name : undefined });
   }
 
-  async function render(
-    frame: UsersFrame,
-    request: AdminPageRequest,
-    status: number,
-    values: UserValues,
-    notice: HtmlValue,
-    errors?: FieldErrors,
-    editing?: string,
-  ) {
+  async function render({
+    frame,
+    request,
+    status,
+    values,
+    notice,
+    errors,
+    editing,
+  }: {
+    frame: UsersFrame;
+    request: AdminPageRequest;
+    status: number;
+    values: UserValues;
+    notice: HtmlValue;
+    errors?: FieldErrors;
+    editing?: string;
+  }) {
     const { t } = frame;
     const users = await ports.listUsers(request.tenantId);
     const listed = [...new Set(users.flatMap((user) => (user.scope === 'all' ? [] : user.scope.stores)))];
@@ -247,13 +272,13 @@ export function adminUsersPage(ports: UsersPorts) {
       groups: ownGroups.length > MAX_CHOICES ? undefined : new Map(ownGroups.map((group) => [group.id, group.name])),
       regions: ownRegions.length > MAX_CHOICES ? undefined : new Map(ownRegions.map((region) => [region.id, region.name])),
     };
-    const items = users.map((user, at) => userItem(frame, request, user, at, user.name === editing, names, choices));
+    const items = users.map((user, at) => userItem({ frame, request, user, at, editing: user.name === editing, names, choices }));
     const body = html`<h1>${t('admin.users')}</h1>
 <p class="hint">${t('admin.users.usersIntro')}</p>
 ${notice}
 <h2 id="users-title" class="visually-hidden">${t('admin.users')}</h2>
 ${users.length ? html`<ul class="items" id="users" aria-labelledby="users-title">${items}</ul>` : html`<p>${t('admin.users.noUsers')}</p>`}
-${userForm(frame, request.base, values, errors, choices)}`;
+${userForm({ frame, base: request.base, values, errors, choices })}`;
     return frame.page(status, t('admin.users'), body);
   }
 
@@ -316,9 +341,21 @@ function listField(o: {
 }
 
 /** The scope's radio and lists, for the invitation or for one user's change. */
-function scopeFields(frame: UsersFrame, id: string, values: UserValues, errors: FieldErrors | undefined, choices: ScopeChoices) {
+function scopeFields({
+  frame,
+  id,
+  values,
+  errors,
+  choices,
+}: {
+  frame: UsersFrame;
+  id: string;
+  values: UserValues;
+  errors: FieldErrors | undefined;
+  choices: ScopeChoices;
+}) {
   const { t } = frame;
-  const scope = fieldError(errors, 'scope', id);
+  const scope = fieldError({ errors, field: 'scope', id });
   return html`<fieldset id="${id}" tabindex="-1"${scope.attributes}><legend>${t('admin.scope')}</legend>
 <label class="check"><input type="radio" name="scope" value="all"${values.every ? ' checked' : ''}> ${t('admin.users.scopeAll')}</label>
 <label class="check"><input type="radio" name="scope" value="some"${values.every ? '' : ' checked'}> ${t('admin.users.scopeSome')}</label>
@@ -328,7 +365,7 @@ ${listField({ id: `${id}-regions`, name: 'regions', legend: t('admin.users.regio
 ${scope.html}</fieldset>`;
 }
 
-const roleField = (frame: UsersFrame, id: string, value: string, errors: FieldErrors | undefined) =>
+const roleField = ({ frame, id, value, errors }: { frame: UsersFrame; id: string; value: string; errors: FieldErrors | undefined }) =>
   selectField({
     id,
     name: 'role',
@@ -338,15 +375,23 @@ const roleField = (frame: UsersFrame, id: string, value: string, errors: FieldEr
     errors,
   });
 
-function userItem(
-  frame: UsersFrame,
-  request: AdminPageRequest,
-  user: UserView,
-  at: number,
-  editing: boolean,
-  names: ScopeNames,
-  choices: ScopeChoices,
-): SafeHtml {
+function userItem({
+  frame,
+  request,
+  user,
+  at,
+  editing,
+  names,
+  choices,
+}: {
+  frame: UsersFrame;
+  request: AdminPageRequest;
+  user: UserView;
+  at: number;
+  editing: boolean;
+  names: ScopeNames;
+  choices: ScopeChoices;
+}): SafeHtml {
   const { t } = frame;
   const self = user.name === request.user.name;
   // Neither one's own scope and role nor a user who sees more than the admin is theirs to change (the service's rule).
@@ -378,22 +423,26 @@ function userItem(
     self || wider
       ? ''
       : html`<details class="edit"${editing ? ' open' : ''}><summary>${t('admin.users.editUser')}<span class="visually-hidden"> ${user.name}</span></summary>
-${postForm(
+${postForm({
   action,
-  { action: 'update', name: user.name },
-  html`${scopeFields(frame, `e${at}-scope`, current, undefined, choices)}
-${roleField(frame, `e${at}-role`, user.role, undefined)}
+  fields: { action: 'update', name: user.name },
+  inner: html`${scopeFields({ frame, id: `e${at}-scope`, values: current, errors: undefined, choices })}
+${roleField({ frame, id: `e${at}-role`, value: user.role, errors: undefined })}
 <div class="actions">${submitButton(t('admin.save'), user.name)}</div>`,
-)}</details>`;
+})}</details>`;
   // Only a person who signs in has an invitation; whether they signed in yet is Cognito's to say, asked on the press.
   const resend =
     self || wider || user.disabled_at || !signsIn(user.name)
       ? ''
-      : postForm(action, { action: 'resend', name: user.name }, submitButton(t('admin.users.resend'), user.name, 'quiet'));
+      : postForm({
+          action,
+          fields: { action: 'resend', name: user.name },
+          inner: submitButton(t('admin.users.resend'), user.name, 'quiet'),
+        });
   const state = wider
     ? ''
     : user.disabled_at
-      ? postForm(action, { action: 'enable', name: user.name }, submitButton(t('admin.users.enable'), user.name))
+      ? postForm({ action, fields: { action: 'enable', name: user.name }, inner: submitButton(t('admin.users.enable'), user.name) })
       : self
         ? ''
         : confirmedAction({
@@ -409,10 +458,10 @@ ${roleField(frame, `e${at}-role`, user.role, undefined)}
   const digest =
     wider || !signsIn(user.name)
       ? ''
-      : postForm(
+      : postForm({
           action,
-          { action: 'digest', name: user.name },
-          html`${selectField({
+          fields: { action: 'digest', name: user.name },
+          inner: html`${selectField({
             id: `d${at}-digest`,
             name: 'digest',
             label: t('admin.users.digest'),
@@ -420,8 +469,8 @@ ${roleField(frame, `e${at}-role`, user.role, undefined)}
             options: DIGEST_CHOICES.map((choice) => [choice, t(`admin.users.digests.${choice}`)] as const),
             errors: undefined,
           })}<div class="actions">${submitButton(t('admin.users.saveDigest'), user.name, 'quiet')}</div>`,
-          html` class="digest"`,
-        );
+          attributes: html` class="digest"`,
+        });
   return html`<li class="card user${user.disabled_at ? ' inactive' : ''}">
 <h3>${user.name}${self ? html` <span class="you">(${t('admin.users.you')})</span>` : ''}</h3>
 <p>${facts.join(' · ')}</p>
@@ -431,18 +480,30 @@ ${digest}
 </li>`;
 }
 
-function userForm(frame: UsersFrame, base: string, values: UserValues, errors: FieldErrors | undefined, choices: ScopeChoices): SafeHtml {
+function userForm({
+  frame,
+  base,
+  values,
+  errors,
+  choices,
+}: {
+  frame: UsersFrame;
+  base: string;
+  values: UserValues;
+  errors: FieldErrors | undefined;
+  choices: ScopeChoices;
+}): SafeHtml {
   const { t } = frame;
   return html`<section class="card form" id="user-form" aria-labelledby="user-form-title">
 <h2 id="user-form-title">${t('admin.users.newUser')}</h2>
-${postForm(
-  base + APP_ADMIN_USERS_PATH,
-  { action: 'create' },
-  html`${inputField({ id: 'u-email', name: 'email', label: t('admin.email'), value: values.email, errors, attributes: html` type="email" autocomplete="off" required maxlength="254"` })}
-${scopeFields(frame, 'u-scope', values, errors, choices)}
-${roleField(frame, 'u-role', values.role, errors)}
+${postForm({
+  action: base + APP_ADMIN_USERS_PATH,
+  fields: { action: 'create' },
+  inner: html`${inputField({ id: 'u-email', name: 'email', label: t('admin.email'), value: values.email, errors, attributes: html` type="email" autocomplete="off" required maxlength="254"` })}
+${scopeFields({ frame, id: 'u-scope', values, errors, choices })}
+${roleField({ frame, id: 'u-role', value: values.role, errors })}
 ${inputField({ id: 'u-phone', name: 'phone', label: t('admin.users.phone'), value: values.phone, errors, hint: t('admin.users.phoneHint'), attributes: html` type="tel" autocomplete="off" maxlength="${MAX_PHONE_LENGTH}"` })}
 <div class="actions">${submitButton(t('admin.users.invite'))}</div>`,
-  html` novalidate`,
-)}</section>`;
+  attributes: html` novalidate`,
+})}</section>`;
 }

@@ -55,19 +55,39 @@ export interface ChatStatusPorts {
  */
 export function adminWebhooksPage(ports: AdminPagePorts & ChatStatusPorts & { shownOnce: ShownOncePorts }) {
   async function showWebhooks(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH, ADMIN_WEBHOOKS);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_WEBHOOKS_PATH, own: ADMIN_WEBHOOKS });
     if (refused) return refused;
     const [{ config, version }, { notice, cookies }, chat] = await Promise.all([
       ports.readConfig(request.tenantId),
-      doneNotice(ports.shownOnce, request, APP_ADMIN_WEBHOOKS_PATH, 'new-secret', {
-        [DONE.added]: frame.t('admin.webhooks.added'),
-        [DONE.removed]: frame.t('admin.webhooks.removed'),
-        [DONE.chatAdded]: frame.t('admin.chat.added'),
-        [DONE.chatRemoved]: frame.t('admin.chat.removed'),
+      doneNotice({
+        ports: ports.shownOnce,
+        request,
+        path: APP_ADMIN_WEBHOOKS_PATH,
+        boxId: 'new-secret',
+        said: {
+          [DONE.added]: frame.t('admin.webhooks.added'),
+          [DONE.removed]: frame.t('admin.webhooks.removed'),
+          [DONE.chatAdded]: frame.t('admin.chat.added'),
+          [DONE.chatRemoved]: frame.t('admin.chat.removed'),
+        },
       }),
       ports.chatStatus(request.tenantId),
     ]);
-    return { ...render(frame, request.base, 200, config, version, EMPTY, chat, EMPTY_CHAT, undefined, notice), cookies };
+    return {
+      ...render({
+        frame,
+        base: request.base,
+        status: 200,
+        config,
+        version,
+        values: EMPTY,
+        chat,
+        chatValues: EMPTY_CHAT,
+        outcome: undefined,
+        notice,
+      }),
+      cookies,
+    };
   }
 
   return { showWebhooks };
@@ -87,10 +107,9 @@ export function adminWebhooksForm(
     const removing = request.form.get('action') === 'remove-chat';
     const sent = removing ? EMPTY_CHAT : chatValuesOf(request.form);
     let added = -1;
-    const outcome = await changeConfig(
-      ports,
+    const outcome = await changeConfig(ports, {
       request,
-      (config) => {
+      change: (config) => {
         if (removing)
           return (
             withoutChatEndpoint(config, request.form.get('url')) ??
@@ -99,18 +118,30 @@ export function adminWebhooksForm(
         added = config.alerts.chat?.length ?? 0;
         return withChatEndpoint(config, sent);
       },
-      (path) => chatFieldOf(path, added),
-      frame.say,
-    );
+      fieldOf: (path) => chatFieldOf(path, added),
+      say: frame.say,
+    });
     if (outcome.kind === 'saved')
       return redirect(`${request.base}${APP_ADMIN_WEBHOOKS_PATH}?done=${removing ? DONE.chatRemoved : DONE.chatAdded}`);
     const status = outcome.kind === 'stale' ? 409 : 400;
     const chat = await ports.chatStatus(request.tenantId);
-    return render(frame, request.base, status, outcome.config, outcome.version, EMPTY, chat, sent, outcome, undefined, 'chat');
+    return render({
+      frame,
+      base: request.base,
+      status,
+      config: outcome.config,
+      version: outcome.version,
+      values: EMPTY,
+      chat,
+      chatValues: sent,
+      outcome,
+      notice: undefined,
+      form: 'chat',
+    });
   }
 
   async function saveWebhooks(request: AdminPageRequest): Promise<WebAnswer> {
-    const { frame, refused } = await adminFrame(ports, request, APP_ADMIN_WEBHOOKS_PATH, ADMIN_WEBHOOKS);
+    const { frame, refused } = await adminFrame({ ports, request, path: APP_ADMIN_WEBHOOKS_PATH, own: ADMIN_WEBHOOKS });
     if (refused) return refused;
     const { form } = request;
     if (form.get('action') === 'add-chat' || form.get('action') === 'remove-chat') return saveChat(request, frame);
@@ -119,10 +150,9 @@ export function adminWebhooksForm(
       ? EMPTY
       : { url: (form.get('url') ?? '').trim(), events: form.getAll('events'), includeComment: form.get('includeComment') === 'true' };
     let added = -1;
-    const outcome = await changeConfig(
-      ports,
+    const outcome = await changeConfig(ports, {
       request,
-      (config) => {
+      change: (config) => {
         const webhooks = config.delivery.webhooks ?? [];
         if (removing) {
           const url = form.get('url');
@@ -140,46 +170,73 @@ export function adminWebhooksForm(
         };
         return { ...config, delivery: { ...config.delivery, webhooks: [...webhooks, endpoint] } };
       },
-      (path) => {
+      fieldOf: (path) => {
         const [delivery, list, at, field] = path.split('.');
         if (delivery !== 'delivery' || list !== 'webhooks' || Number(at) !== added) return '';
         // The URL listed twice is the endpoint's own problem: it is the URL's.
         return field === 'events' || field === 'includeComment' ? field : 'url';
       },
-      frame.say,
-    );
+      say: frame.say,
+    });
     if (outcome.kind === 'saved') {
       // An endpoint added again keeps the secret it had (and its generation): only a first one's is shown.
       const secret = !removing && outcome.newEndpoints.includes(eventEndpoint(sent.url)) && ports.signingSecret(request.tenantId, sent.url);
       if (secret)
-        return redirectShowingOnce(ports.shownOnce, request, APP_ADMIN_WEBHOOKS_PATH, `done=${DONE.added}`, {
-          notice: frame.t('admin.webhooks.addedSecret', { url: sent.url }),
-          secret,
+        return redirectShowingOnce({
+          ports: ports.shownOnce,
+          request,
+          path: APP_ADMIN_WEBHOOKS_PATH,
+          query: `done=${DONE.added}`,
+          shown: {
+            notice: frame.t('admin.webhooks.addedSecret', { url: sent.url }),
+            secret,
+          },
         });
       return redirect(`${request.base}${APP_ADMIN_WEBHOOKS_PATH}?done=${removing ? DONE.removed : DONE.added}`);
     }
     const status = outcome.kind === 'stale' ? 409 : 400;
     const chat = await ports.chatStatus(request.tenantId);
-    return render(frame, request.base, status, outcome.config, outcome.version, sent, chat, EMPTY_CHAT, outcome);
+    return render({
+      frame,
+      base: request.base,
+      status,
+      config: outcome.config,
+      version: outcome.version,
+      values: sent,
+      chat,
+      chatValues: EMPTY_CHAT,
+      outcome,
+    });
   }
 
   return { saveWebhooks };
 }
 
-function render(
-  frame: WebhooksFrame,
-  base: string,
-  status: number,
-  config: ConfigDocument,
-  version: number,
-  values: EndpointValues,
-  chat: ChatStatus,
-  chatValues: ChatValues,
-  outcome?: Exclude<ChangeOutcome, { kind: 'saved' }>,
-  notice?: HtmlValue,
-  /** Which form the outcome is about: the event endpoints' or the chat endpoints'. */
-  form: 'webhooks' | 'chat' = 'webhooks',
-): WebAnswer {
+function render({
+  frame,
+  base,
+  status,
+  config,
+  version,
+  values,
+  chat,
+  chatValues,
+  outcome,
+  notice,
+  form = 'webhooks',
+}: {
+  frame: WebhooksFrame;
+  base: string;
+  status: number;
+  config: ConfigDocument;
+  version: number;
+  values: EndpointValues;
+  chat: ChatStatus;
+  chatValues: ChatValues;
+  outcome?: Exclude<ChangeOutcome, { kind: 'saved' }>;
+  notice?: HtmlValue;
+  /** Which form the outcome is about: the event endpoints' or the chat endpoints'. */ form?: 'webhooks' | 'chat';
+}): WebAnswer {
   const { t } = frame;
   const chatLabels = {
     'chat-kind': { label: t('admin.chat.kind'), id: 'c-kind' },
@@ -197,15 +254,15 @@ function render(
   const body = html`<h1>${t('admin.webhooks')}</h1>
 <p class="hint">${t('admin.webhooks.webhooksIntro')}</p>
 ${notice ?? ''}
-${outcome ? (form === 'chat' ? problemsBox(frame.t, outcome, chatLabels, 'chat-form') : problemsBox(frame.t, outcome, labels, 'endpoint-form')) : ''}
+${outcome ? (form === 'chat' ? problemsBox({ t: frame.t, outcome, labels: chatLabels, formId: 'chat-form' }) : problemsBox({ t: frame.t, outcome, labels, formId: 'endpoint-form' })) : ''}
 <h2 id="endpoints-title">${t('admin.webhooks.endpointList')}</h2>
 ${
   endpoints.length
-    ? html`<ul class="items" id="endpoints" aria-labelledby="endpoints-title">${endpoints.map((endpoint) => endpointItem(frame, base, version, endpoint))}</ul>`
+    ? html`<ul class="items" id="endpoints" aria-labelledby="endpoints-title">${endpoints.map((endpoint) => endpointItem({ frame, base, version, endpoint }))}</ul>`
     : html`<p id="endpoints-empty">${t('admin.webhooks.noEndpoints')}</p>`
 }
-${endpointForm(frame, base, version, values, form === 'webhooks' ? outcome?.errors : undefined)}
-${chatSection(frame, base, version, config, chat, chatValues, form === 'chat' ? outcome?.errors : undefined)}`;
+${endpointForm({ frame, base, version, values, errors: form === 'webhooks' ? outcome?.errors : undefined })}
+${chatSection({ frame, base, version, config, status: chat, values: chatValues, errors: form === 'chat' ? outcome?.errors : undefined })}`;
   return frame.page(status, t('admin.webhooks'), body);
 }
 
@@ -215,7 +272,17 @@ const eventWords = ({ t }: WebhooksFrame, type: string) =>
     ? html`${t(`admin.webhooks.event.${type as EventType}`)} (<code>${type}</code>)`
     : html`<code>${type}</code>`;
 
-function endpointItem(frame: WebhooksFrame, base: string, version: number, endpoint: Endpoint): SafeHtml {
+function endpointItem({
+  frame,
+  base,
+  version,
+  endpoint,
+}: {
+  frame: WebhooksFrame;
+  base: string;
+  version: number;
+  endpoint: Endpoint;
+}): SafeHtml {
   const { t } = frame;
   return html`<li class="card endpoint">
 <p class="url"><code>${endpoint.url}</code></p>
@@ -226,17 +293,23 @@ function endpointItem(frame: WebhooksFrame, base: string, version: number, endpo
 </li>`;
 }
 
-function endpointForm(
-  frame: WebhooksFrame,
-  base: string,
-  version: number,
-  values: EndpointValues,
-  errors: FieldErrors | undefined,
-): SafeHtml {
+function endpointForm({
+  frame,
+  base,
+  version,
+  values,
+  errors,
+}: {
+  frame: WebhooksFrame;
+  base: string;
+  version: number;
+  values: EndpointValues;
+  errors: FieldErrors | undefined;
+}): SafeHtml {
   const { t } = frame;
-  const url = fieldError(errors, 'url', 'w-url', 'w-url-hint');
-  const events = fieldError(errors, 'events', 'w-events', 'w-events-hint');
-  const comment = fieldError(errors, 'includeComment', 'w-includeComment');
+  const url = fieldError({ errors, field: 'url', id: 'w-url', hintId: 'w-url-hint' });
+  const events = fieldError({ errors, field: 'events', id: 'w-events', hintId: 'w-events-hint' });
+  const comment = fieldError({ errors, field: 'includeComment', id: 'w-includeComment' });
   return html`<section class="card form" id="endpoint-form" aria-labelledby="endpoint-form-title">
 <h2 id="endpoint-form-title">${t('admin.webhooks.newEndpoint')}</h2>
 <form method="post" action="${base + APP_ADMIN_WEBHOOKS_PATH}" novalidate>${etagField(version)}

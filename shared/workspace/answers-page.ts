@@ -119,7 +119,7 @@ export function answersPage(ports: AnswersPagePorts) {
         body,
       }),
     });
-    const form = filterForm(words, base, config, filters, { stores, employees: people });
+    const form = filterForm(words, { base, config, filters, choices: { stores, employees: people } });
     const parsed = v.safeParse(AnswersQuery, filters);
     let problems: string[] = [];
     let listed: AnswersPage | undefined;
@@ -152,12 +152,12 @@ export function answersPage(ports: AnswersPagePorts) {
     const current = { ...kept, ...(parsed.output.cursor ? { cursor: parsed.output.cursor } : {}) };
     const exportLink = href(base, APP_ANSWERS_CSV_PATH, { ...current, limit: PAGING.maxLimit });
     const next = listed.body.next_cursor;
-    const items = answers.map((answer) => answerItem(words, base, kept, config, answer, storeNames, employees));
+    const items = answers.map((answer) => answerItem(words, { base, filters: kept, config, answer, stores: storeNames, employees }));
     const job = await ports.exports.find(tenantId, user, kept);
     const body = html`<h1>${t('answers.title')}</h1>${form}
 <p class="export"><a href="${exportLink}" download>${t('answers.export')}</a>
 <span class="hint">${message((a) => t('answers.export.hint', a), { max: PAGING.maxLimit })}</span></p>
-${exportArea(words, base, kept, job)}
+${exportArea(words, { base, filters: kept, job })}
 <h2 id="answers-title" class="visually-hidden">${t('answers.found')}</h2>
 ${items.length ? html`<ol id="answers" class="answers" aria-labelledby="answers-title">${items}</ol>` : html`<p id="answers-empty">${t('answers.empty')}</p>`}
 ${next && html`<p class="more"><a rel="next" href="${href(base, APP_ANSWERS_PATH, { ...kept, cursor: next })}">${t('answers.more')}</a></p>`}`;
@@ -229,7 +229,10 @@ ${next && html`<p class="more"><a rel="next" href="${href(base, APP_ANSWERS_PATH
 }
 
 /** The export of the page's filters: a button that starts it, its progress while it runs, its link when done. */
-function exportArea({ t, when }: Words, base: string, filters: Record<string, string>, job: ExportJob | undefined, now = Date.now()) {
+function exportArea(
+  { t, when }: Words,
+  { base, filters, job, now = Date.now() }: { base: string; filters: Record<string, string>; job: ExportJob | undefined; now?: number },
+) {
   const running = job?.status === 'running';
   // "Refresh" opens the page without the fragment the start left on it: a link to the same address with a fragment
   // would only scroll, not load the page again.
@@ -255,10 +258,17 @@ const problemText = (t: Translate<WorkspaceKey>, path: string | null | undefined
 
 function filterForm(
   { t, themes }: Words,
-  base: string,
-  config: Pick<Settings, 'journeys' | 'classes' | 'regions'>,
-  filters: Record<string, string>,
-  choices: Record<'stores' | 'employees', Map<number, string> | undefined>,
+  {
+    base,
+    config,
+    filters,
+    choices,
+  }: {
+    base: string;
+    config: Pick<Settings, 'journeys' | 'classes' | 'regions'>;
+    filters: Record<string, string>;
+    choices: Record<'stores' | 'employees', Map<number, string> | undefined>;
+  },
 ) {
   const regions = config.regions ?? [];
   const option = (value: string, label: string, chosen: string | undefined) =>
@@ -293,12 +303,21 @@ ${select('sentiment', t('answers.field.sentiment'), [['', t('answers.allSentimen
 
 function answerItem(
   { t, when, themes }: Words,
-  base: string,
-  filters: Record<string, string>,
-  config: Pick<Settings, 'journeys' | 'classes'>,
-  answer: AnswerBody,
-  stores: Map<number, string>,
-  employees: Map<number, string>,
+  {
+    base,
+    filters,
+    config,
+    answer,
+    stores,
+    employees,
+  }: {
+    base: string;
+    filters: Record<string, string>;
+    config: Pick<Settings, 'journeys' | 'classes'>;
+    answer: AnswerBody;
+    stores: Map<number, string>;
+    employees: Map<number, string>;
+  },
 ) {
   const journey = config.journeys.find((j) => j.id === answer.journey.id);
   const store = stores.get(answer.store) ?? t('answers.store', { id: answer.store });

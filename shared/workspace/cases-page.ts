@@ -192,7 +192,7 @@ export function casesPage(ports: CasesPagePorts) {
       ports.storeChoices(request.tenantId, request.user.scope, MAX_CHOICES),
     ]);
     const filters = filtersOf(request.query);
-    const form = listForm(t, request.base, filters, choices);
+    const form = listForm({ t, base: request.base, filters, stores: choices });
     const refused = (problems: string[]) =>
       page(
         400,
@@ -222,7 +222,7 @@ export function casesPage(ports: CasesPagePorts) {
       ports.recordReads(request.tenantId, listed.shownCustomers, reader(request, 'getAppCases')),
     ]);
     const { cursor: _cursor, ...kept } = filters;
-    const items = cases.map((c) => caseItem(t, time, request.base, frame, c, stores));
+    const items = cases.map((c) => caseItem({ t, time, base: request.base, frame, c, stores }));
     const next = listed.body.next_cursor;
     const body = html`<h1>${t('cases.title')}</h1>${form}
 <h2 id="cases-title" class="visually-hidden">${t('cases.found')}</h2>
@@ -284,7 +284,16 @@ ${next ? html`<p class="more"><a rel="next" href="${`${request.base}${APP_CASES_
     return page(
       shown.status ?? 200,
       t('case.title', { id: caseLabel(found) }),
-      caseBody(t, time, request.base, view, shown.form, shown.contact, shown.problems ?? [], shown.saved),
+      caseBody({
+        t,
+        time,
+        base: request.base,
+        view,
+        form: shown.form,
+        contact: shown.contact,
+        problems: shown.problems ?? [],
+        saved: shown.saved,
+      }),
     );
   }
 
@@ -381,17 +390,22 @@ interface CaseView {
   analysis: (ShownAnalysis & { names: ReadonlyMap<string, string> }) | null;
 }
 
-function listForm(
-  t: Translate<WorkspaceKey>,
-  base: string,
-  filters: Record<string, string>,
-  stores: Map<number, string> | undefined,
-): SafeHtml {
-  const option = (name: string, value: string, key: WorkspaceKey, fallback: string) =>
+function listForm({
+  t,
+  base,
+  filters,
+  stores,
+}: {
+  t: Translate<WorkspaceKey>;
+  base: string;
+  filters: Record<string, string>;
+  stores: Map<number, string> | undefined;
+}): SafeHtml {
+  const option = ({ name, value, key, fallback }: { name: string; value: string; key: WorkspaceKey; fallback: string }) =>
     html`<option value="${value}"${(filters[name] ?? fallback) === value && html` selected`}>${t(key)}</option>`;
   return html`<form method="get" action="${base + APP_CASES_PATH}" class="filters card">
-<div><label for="f-view">${t('cases.view')}</label><select id="f-view" name="view">${VIEWS.map((view) => option('view', view, VIEW_LABELS[view], 'stores'))}</select></div>
-<div><label for="f-status">${t('cases.filter.status')}</label><select id="f-status" name="status">${LIST_STATUSES.map((s) => option('status', s, LIST_LABELS[s], 'all'))}</select></div>
+<div><label for="f-view">${t('cases.view')}</label><select id="f-view" name="view">${VIEWS.map((view) => option({ name: 'view', value: view, key: VIEW_LABELS[view], fallback: 'stores' }))}</select></div>
+<div><label for="f-status">${t('cases.filter.status')}</label><select id="f-status" name="status">${LIST_STATUSES.map((s) => option({ name: 'status', value: s, key: LIST_LABELS[s], fallback: 'all' }))}</select></div>
 ${storeField(t, { id: 'f-store', name: 'store', label: t('cases.filter.store'), chosen: filters.store, choices: stores })}
 <button type="submit">${t('cases.filter.submit')}</button></form>`;
 }
@@ -404,14 +418,21 @@ const ownerText = (t: Translate<WorkspaceKey>, owner: string | null) => owner ??
 const bucketClass = (journey: { indicator: Indicator } | undefined, score: number) =>
   `bucket-${(journey && bucketOf(journey.indicator, score)) ?? 'none'}`;
 
-function caseItem(
-  t: Translate<WorkspaceKey>,
-  time: (iso: string) => SafeHtml,
-  base: string,
-  frame: CasesFrame,
-  c: CaseBody,
-  stores: Map<number, string>,
-): SafeHtml {
+function caseItem({
+  t,
+  time,
+  base,
+  frame,
+  c,
+  stores,
+}: {
+  t: Translate<WorkspaceKey>;
+  time: (iso: string) => SafeHtml;
+  base: string;
+  frame: CasesFrame;
+  c: CaseBody;
+  stores: Map<number, string>;
+}): SafeHtml {
   const journey = frame.journeys.find((j) => j.id === c.journey.id);
   return html`<li class="card answer case ${bucketClass(journey, c.score)}${late(c) ? ' late' : ''}">
 <p class="score"><a href="${base + appCasePath(c.id)}"><strong>${c.score}</strong> ${t('case.title', { id: caseLabel(c) })}</a> ${statusBadge(t, c)}</p>
@@ -420,16 +441,25 @@ ${c.comment !== null ? html`<blockquote class="comment">${c.comment}</blockquote
 </li>`;
 }
 
-function caseBody(
-  t: Translate<WorkspaceKey>,
-  time: (iso: string) => SafeHtml,
-  base: string,
-  view: CaseView,
-  form: URLSearchParams | undefined,
-  contact: CaseContact['customer'] | undefined,
-  problems: string[],
-  saved: string | undefined,
-): SafeHtml {
+function caseBody({
+  t,
+  time,
+  base,
+  view,
+  form,
+  contact,
+  problems,
+  saved,
+}: {
+  t: Translate<WorkspaceKey>;
+  time: (iso: string) => SafeHtml;
+  base: string;
+  view: CaseView;
+  form: URLSearchParams | undefined;
+  contact: CaseContact['customer'] | undefined;
+  problems: string[];
+  saved: string | undefined;
+}): SafeHtml {
   const { c, journey } = view;
   const action = base + appCasePath(c.id);
   const posted = form?.get('form');
@@ -504,9 +534,9 @@ ${atTop}
 <section class="card answer ${bucketClass(journey, c.score)}" aria-labelledby="answer-title"><h2 id="answer-title">${t('case.answer')}</h2>
 <p class="score"><span>${t('case.score')}</span> <strong>${c.score}</strong></p>
 ${c.comment !== null ? html`<blockquote class="comment">${c.comment}</blockquote>` : html`<p class="hint">${t('case.noComment')}</p>`}
-${view.analysis && analysisChips(t, base, c, view.analysis)}
+${view.analysis && analysisChips({ t, base, c, analysis: view.analysis })}
 <dl class="facts">${facts.map(([key, value]) => html`<div><dt>${t(key)}</dt><dd>${value}</dd></div>`)}</dl>${recovery}</section>
-${contactSection(t, base, c, contact)}
+${contactSection({ t, base, c, contact })}
 <section class="card" aria-labelledby="notes-title"><h2 id="notes-title">${t('case.notes')}</h2>${inSection('note')}${notes}
 ${
   closed(c)
@@ -522,7 +552,17 @@ ${ownerForm}
 }
 
 /** The comment's sentiment, and its themes as chips that open the inbox's answers of that theme in the case's journey. */
-function analysisChips(t: Translate<WorkspaceKey>, base: string, c: CaseBody, analysis: NonNullable<CaseView['analysis']>): SafeHtml {
+function analysisChips({
+  t,
+  base,
+  c,
+  analysis,
+}: {
+  t: Translate<WorkspaceKey>;
+  base: string;
+  c: CaseBody;
+  analysis: NonNullable<CaseView['analysis']>;
+}): SafeHtml {
   const answersOf = (theme: string) =>
     `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ ...(c.journey.slug ? { journey: c.journey.slug } : {}), theme })}`;
   return html`<div class="analysis"><span class="sentiment sentiment-${analysis.sentiment}">${t('answers.field.sentiment')}: ${t(`answers.sentiment.${analysis.sentiment}`)}</span>${
@@ -532,7 +572,17 @@ function analysisChips(t: Translate<WorkspaceKey>, base: string, c: CaseBody, an
   }</div>`;
 }
 
-function contactSection(t: Translate<WorkspaceKey>, base: string, c: CaseBody, contact: CaseContact['customer'] | undefined): SafeHtml {
+function contactSection({
+  t,
+  base,
+  c,
+  contact,
+}: {
+  t: Translate<WorkspaceKey>;
+  base: string;
+  c: CaseBody;
+  contact: CaseContact['customer'] | undefined;
+}): SafeHtml {
   const title = html`<h2 id="contact-title">${t('case.contact')}</h2>`;
   if (!contact)
     return html`<section class="card" aria-labelledby="contact-title">${title}<p class="hint">${t('case.contact.hint')}</p>

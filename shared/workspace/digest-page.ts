@@ -58,7 +58,7 @@ ${words.cases.map(
     }</section>`,
 )}
 ${words.more && html`<p>${words.more}</p>`}
-${choiceForm(look.locale, user, settings, base, input.choice)}`;
+${choiceForm({ locale: look.locale, user, settings, base, choice: input.choice })}`;
   return {
     status: input.choice === 'invalid' ? 400 : 200,
     html: layout({
@@ -77,7 +77,19 @@ ${choiceForm(look.locale, user, settings, base, input.choice)}`;
 const CHOICE_WORDS = { weekly: 'digest.choiceWeekly', daily: 'digest.choiceDaily', off: 'digest.choiceOff' } as const;
 
 /** The signed-in user's own choice of digest e-mail (weekly, daily or none), posted to this page. */
-function choiceForm(locale: Locale, user: UserRecord, settings: Settings, base: string, choice: 'saved' | 'invalid' | undefined) {
+function choiceForm({
+  locale,
+  user,
+  settings,
+  base,
+  choice,
+}: {
+  locale: Locale;
+  user: UserRecord;
+  settings: Settings;
+  base: string;
+  choice: 'saved' | 'invalid' | undefined;
+}) {
   const t = alertTranslator(locale);
   const chosen = user.digest ?? DEFAULT_DIGEST;
   const dailyOff = !(settings.digests?.daily ?? DIGESTS_DEFAULTS.daily);

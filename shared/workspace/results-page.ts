@@ -119,7 +119,7 @@ export function resultsPage(ports: ResultsPagePorts) {
     const region = regions.find((r) => String(r.id) === query.region)?.id;
     // The source the page is narrowed to (its answers alone); an unknown one is ignored.
     const source = RESULT_SOURCES.find((s) => s === query.source);
-    const form = filters(t, base, journeys, journey?.slug, from, to, by, { regions, chosen: region }, source);
+    const form = filters(t, { base, journeys, chosen: journey?.slug, from, to, by, regions: { regions, chosen: region }, source });
     const page = (status: number, body: SafeHtml): WebAnswer => ({
       status,
       html: layout({
@@ -193,17 +193,17 @@ export function resultsPage(ports: ResultsPagePorts) {
       `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, [filter]: row.key, from, to, ...narrowed })}`;
     const body = html`<h1>${t('results.title')}</h1>${form}
 <section aria-labelledby="summary-title"><h2 id="summary-title">${t('results.summary', { from: w.day(from), to: w.day(to) })}</h2>
-${summary(w, nps, current.data[0], previous && before && { row: previous.data[0], ...before })}
+${summary({ w, nps, row: current.data[0], previous: previous && before && { row: previous.data[0], ...before } })}
 ${sourceSplit(w, current.data[0])}</section>
-${trendFigure(w, nps, trend, by)}
-${byRegion ? ranking(w, 'regions', t('results.regions'), t('results.region'), t('results.regions.caption'), nps, byRegion) : ''}
-${ranking(w, 'stores', t('results.stores'), t('results.store'), t('results.stores.caption'), nps, stores, undefined, answersOf('store'), undefined, true)}
-${ranking(w, 'employees', t('results.employees'), t('results.employee'), t('results.employees.caption'), nps, employees, undefined, answersOf('employee'), undefined, true)}
-${ranking(w, 'classes', t('results.classes'), t('results.class'), t('results.classes.caption'), false, classes, t('results.score'), undefined, t('results.askedShort'))}
+${trendFigure({ w, nps, trend, by })}
+${byRegion ? ranking({ w, id: 'regions', title: t('results.regions'), what: t('results.region'), caption: t('results.regions.caption'), nps, report: byRegion }) : ''}
+${ranking({ w, id: 'stores', title: t('results.stores'), what: t('results.store'), caption: t('results.stores.caption'), nps, report: stores, linkOf: answersOf('store'), ranked: true })}
+${ranking({ w, id: 'employees', title: t('results.employees'), what: t('results.employee'), caption: t('results.employees.caption'), nps, report: employees, linkOf: answersOf('employee'), ranked: true })}
+${ranking({ w, id: 'classes', title: t('results.classes'), what: t('results.class'), caption: t('results.classes.caption'), nps: false, report: classes, score: t('results.score'), asked: t('results.askedShort') })}
 ${drivers ? driverSection(w, drivers) : ''}
-${themeSection(w, nps, { report: themes, lines, examples, to }, source !== undefined, (theme) => `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, theme, from, to, ...narrowed })}`)}
-${caseFigures(w, 'store-cases', t('results.storeCases'), t('results.store'), stores)}
-${caseFigures(w, 'employee-cases', t('results.employeeCases'), t('results.employee'), employees)}`;
+${themeSection({ w, nps, reads: { report: themes, lines, examples, to }, narrowed: source !== undefined, answersOf: (theme) => `${base}${APP_ANSWERS_PATH}?${new URLSearchParams({ journey: journey.slug, theme, from, to, ...narrowed })}` })}
+${caseFigures({ w, id: 'store-cases', title: t('results.storeCases'), what: t('results.store'), report: stores })}
+${caseFigures({ w, id: 'employee-cases', title: t('results.employeeCases'), what: t('results.employee'), report: employees })}`;
     return page(200, body);
   };
 }
@@ -213,7 +213,17 @@ ${caseFigures(w, 'employee-cases', t('results.employeeCases'), t('results.employ
  * with its comments, its share among detractors, passives and promoters (low, middle, high on other scales), its score
  * and its change; a theme's name opens its answers in the inbox.
  */
-function themeTable(w: Words, nps: boolean, report: ThemeReportBody, answersOf: (theme: string) => string) {
+function themeTable({
+  w,
+  nps,
+  report,
+  answersOf,
+}: {
+  w: Words;
+  nps: boolean;
+  report: ThemeReportBody;
+  answersOf: (theme: string) => string;
+}) {
   const { t } = w;
   const [low, mid, high] = nps ? (['detractor', 'passive', 'promoter'] as const) : (['low', 'mid', 'high'] as const);
   const share = (n: number, of: number) => (of ? w.percent(n / of) : '–');
@@ -266,23 +276,47 @@ interface ThemeReads {
  * the last week's change and the two newest comments that say so (redacted); then every theme's figures in a table.
  * Lists and small bars: a phone reads it without sideways scrolling.
  */
-function themeSection(w: Words, nps: boolean, reads: ThemeReads, narrowed: boolean, answersOf: (theme: string) => string) {
+function themeSection({
+  w,
+  nps,
+  reads,
+  narrowed,
+  answersOf,
+}: {
+  w: Words;
+  nps: boolean;
+  reads: ThemeReads;
+  narrowed: boolean;
+  answersOf: (theme: string) => string;
+}) {
   const { t } = w;
   const [complaints, praise] = listedThemes(reads.report);
   const lineOf = new Map(reads.lines.data.map((row) => [row.theme, row.intervals ?? []]));
-  const list = (id: string, title: string, rows: ThemeRowBody[], polarity: 'negative' | 'positive', none: string) =>
+  const list = ({
+    id,
+    title,
+    rows,
+    polarity,
+    none,
+  }: {
+    id: string;
+    title: string;
+    rows: ThemeRowBody[];
+    polarity: 'negative' | 'positive';
+    none: string;
+  }) =>
     html`<div class="theme-list" id="${id}"><h3>${title}</h3>${
       rows.length
-        ? html`<ol>${rows.map((row) => themeItem(w, row, lineOf.get(row.theme) ?? [], reads, polarity, answersOf))}</ol>`
+        ? html`<ol>${rows.map((row) => themeItem({ w, row, line: lineOf.get(row.theme) ?? [], reads, polarity, answersOf }))}</ol>`
         : html`<p>${none}</p>`
     }</div>`;
   return html`<section aria-labelledby="themes-title"><h2 id="themes-title">${t('results.themes')}</h2>
 ${narrowed && html`<p>${t('results.themes.everySource')}</p>`}
 ${
   reads.report.data.length
-    ? html`<div class="theme-lists">${list('complaints', t('results.themes.complaints'), complaints, 'negative', t('results.themes.noComplaints'))}
-${list('praise', t('results.themes.praise'), praise, 'positive', t('results.themes.noPraise'))}</div>
-${themeTable(w, nps, reads.report, answersOf)}`
+    ? html`<div class="theme-lists">${list({ id: 'complaints', title: t('results.themes.complaints'), rows: complaints, polarity: 'negative', none: t('results.themes.noComplaints') })}
+${list({ id: 'praise', title: t('results.themes.praise'), rows: praise, polarity: 'positive', none: t('results.themes.noPraise') })}</div>
+${themeTable({ w, nps, report: reads.report, answersOf })}`
     : html`<p>${t('results.themes.none')}</p>`
 }</section>`;
 }
@@ -328,14 +362,21 @@ function driverSection(w: Words, report: DriversReportBody) {
 <p class="hint">${t('results.drivers.method')}</p></section>`;
 }
 
-function themeItem(
-  w: Words,
-  row: ThemeRowBody,
-  line: ThemeIntervalBody[],
-  reads: ThemeReads,
-  polarity: 'negative' | 'positive',
-  answersOf: (theme: string) => string,
-) {
+function themeItem({
+  w,
+  row,
+  line,
+  reads,
+  polarity,
+  answersOf,
+}: {
+  w: Words;
+  row: ThemeRowBody;
+  line: ThemeIntervalBody[];
+  reads: ThemeReads;
+  polarity: 'negative' | 'positive';
+  answersOf: (theme: string) => string;
+}) {
   const { t } = w;
   const count = polarity === 'negative' ? row.negative : row.positive;
   const change = polarity === 'negative' ? row.negative_change : row.positive_change;
@@ -347,7 +388,7 @@ function themeItem(
     { count },
   )}</span></p>
 <p>${t('results.themes.vsBefore', { change: changeOf(w, change) })}</p>
-${line.length ? sparkline(w, line, polarity, reads.to) : ''}
+${line.length ? sparkline({ w, line, polarity, to: reads.to }) : ''}
 ${lastChange ? html`<p>${t('results.themes.lastWeek', { change: changeOf(w, lastChange) })}</p>` : ''}
 ${
   examples.length
@@ -357,7 +398,7 @@ ${
 }
 
 /** A theme's weeks as small bars (an image named by its counts in words: what a screen reader reads). */
-function sparkline(w: Words, line: ThemeIntervalBody[], polarity: 'negative' | 'positive', to: string) {
+function sparkline({ w, line, polarity, to }: { w: Words; line: ThemeIntervalBody[]; polarity: 'negative' | 'positive'; to: string }) {
   const counts = line.map((point) => point[polarity]);
   const top = Math.max(1, ...counts);
   const [width, height, gap] = [8, 24, 2];
@@ -374,14 +415,25 @@ function sparkline(w: Words, line: ThemeIntervalBody[], polarity: 'negative' | '
 
 function filters(
   t: Translate<WorkspaceKey>,
-  base: string,
-  journeys: JourneyConfig[],
-  chosen: string | undefined,
-  from: string,
-  to: string,
-  by: TimeGrouping,
-  { regions, chosen: region }: { regions: RegionConfig[]; chosen: number | undefined },
-  source: ResultSource | undefined,
+  {
+    base,
+    journeys,
+    chosen,
+    from,
+    to,
+    by,
+    regions: { regions, chosen: region },
+    source,
+  }: {
+    base: string;
+    journeys: JourneyConfig[];
+    chosen: string | undefined;
+    from: string;
+    to: string;
+    by: TimeGrouping;
+    regions: { regions: RegionConfig[]; chosen: number | undefined };
+    source: ResultSource | undefined;
+  },
 ) {
   const options = journeys.map(
     (j) =>
@@ -418,12 +470,17 @@ function sourceSplit(w: Words, row: ResultRow | undefined) {
 }
 
 /** The headline figures, each with its change against the period before (in points for NPS and means). */
-function summary(
-  w: Words,
-  nps: boolean,
-  row: ResultRow | undefined,
-  previous: { row: ResultRow | undefined; from: string; to: string } | undefined,
-) {
+function summary({
+  w,
+  nps,
+  row,
+  previous,
+}: {
+  w: Words;
+  nps: boolean;
+  row: ResultRow | undefined;
+  previous: { row: ResultRow | undefined; from: string; to: string } | undefined;
+}) {
   const { t } = w;
   const before = previous?.row;
   const change = (now: number | null, then: number | null, format: (n: number) => string) =>
@@ -444,7 +501,7 @@ function summary(
 }
 
 /** A period's name on the chart and in its table: a day or a week's Monday as a date, a month as month and year. */
-function periodName(w: Words, by: TimeGrouping, key: string, withYear: boolean): string {
+function periodName({ w, by, key, withYear }: { w: Words; by: TimeGrouping; key: string; withYear: boolean }): string {
   const options: Intl.DateTimeFormatOptions =
     by === 'month' ? { month: 'short', year: 'numeric' } : { day: 'numeric', month: 'short', ...(withYear && { year: 'numeric' }) };
   return new Intl.DateTimeFormat(w.locale, { ...options, timeZone: 'UTC' }).format(new Date(`${key}T00:00:00Z`));
@@ -456,7 +513,7 @@ function periodName(w: Words, by: TimeGrouping, key: string, withYear: boolean):
  * last, a period between them without answers a gap: one day of answers is one point, not a dot at the edge of a
  * month of empty days.
  */
-function trendFigure(w: Words, nps: boolean, trend: Report, by: TimeGrouping) {
+function trendFigure({ w, nps, trend, by }: { w: Words; nps: boolean; trend: Report; by: TimeGrouping }) {
   const { t } = w;
   const label = nps ? t('results.nps') : t('results.mean');
   const points = trend.data.filter((row) => row.responses > 0);
@@ -464,7 +521,7 @@ function trendFigure(w: Words, nps: boolean, trend: Report, by: TimeGrouping) {
   const last = points.at(-1);
   const keys = first && last ? periodKeys(by, first.key, last.key) : [];
   const withYear = trend.from.slice(0, 4) !== trend.to.slice(0, 4);
-  const name = (key: string) => periodName(w, by, key, withYear);
+  const name = (key: string) => periodName({ w, by, key, withYear });
   const value = (row: ResultRow) => shown(w, figure(row));
   let summary = t('results.noAnswers');
   if (first && last && points.length === 1) summary = t('results.trend.one', { label, by, at: name(first.key), value: value(first) });
@@ -512,19 +569,31 @@ function trendFigure(w: Words, nps: boolean, trend: Report, by: TimeGrouping) {
 <script type="application/json" id="trend-data">${json}</script>`;
 }
 
-function ranking(
-  w: Words,
-  id: string,
-  title: string,
-  what: string,
-  caption: string,
-  nps: boolean,
-  report: Report,
+function ranking({
+  w,
+  id,
+  title,
+  what,
+  caption,
+  nps,
+  report,
   score = nps ? w.t('results.nps') : w.t('results.mean'),
-  linkOf?: (row: ResultRow) => string,
+  linkOf,
   asked = w.t('results.sentShort'),
   ranked = false,
-) {
+}: {
+  w: Words;
+  id: string;
+  title: string;
+  what: string;
+  caption: string;
+  nps: boolean;
+  report: Report;
+  score?: string;
+  linkOf?: (row: ResultRow) => string;
+  asked?: string;
+  ranked?: boolean;
+}) {
   const { t } = w;
   const headers = [
     what,
@@ -571,7 +640,7 @@ function changeOf(w: Words, change: ResultRow['change']): string {
  * first contact, the share resolved within the deadline, and the recovery rate with the answers it stands on. Read
  * from the same report rows as the rankings: no other read.
  */
-function caseFigures(w: Words, id: string, title: string, what: string, report: Report) {
+function caseFigures({ w, id, title, what, report }: { w: Words; id: string; title: string; what: string; report: Report }) {
   const { t } = w;
   const share = (value: number | null) => (value === null ? '–' : w.percent(value));
   const rows = report.data.filter((row) => row.cases.opened > 0);

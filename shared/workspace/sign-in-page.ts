@@ -1,9 +1,8 @@
 import { html } from '../html.js';
 import { localeOfRequest, workspaceTranslator, type Translate, type WorkspaceKey } from '../i18n/messages.js';
-import type { Locale } from '../locale.js';
 import { safeNext } from '../session/cookies.js';
 import { NEW_PASSWORD_PATH, SIGN_IN_PATH } from '../session/paths.js';
-import type { SessionPages, SignInProblem } from '../session/ports.js';
+import type { SessionPages, SignInForm, SignInProblem } from '../session/ports.js';
 import type { WebAnswer } from '../web-answer.js';
 import { layout } from './layout.js';
 
@@ -13,7 +12,7 @@ const error = (t: Translate<WorkspaceKey>, problem: SignInProblem | undefined) =
 const described = (problem: SignInProblem | undefined) => problem && html` aria-describedby="form-error"`;
 
 /** The sign-in form: e-mail and password, posted to the service (never to Cognito from the page). */
-export function signInPage(base: string, next: string, locale: Locale, problem?: SignInProblem, email = ''): string {
+export function signInPage({ base, next, locale, problem, email = '' }: SignInForm & { email?: string }): string {
   const t = workspaceTranslator(locale);
   return layout({
     title: t('signIn.title'),
@@ -29,7 +28,7 @@ export function signInPage(base: string, next: string, locale: Locale, problem?:
 }
 
 /** An invited user's first sign-in: choose a new password (Cognito's NEW_PASSWORD_REQUIRED challenge). */
-export function newPasswordPage(base: string, next: string, locale: Locale, problem?: SignInProblem): string {
+export function newPasswordPage({ base, next, locale, problem }: SignInForm): string {
   const t = workspaceTranslator(locale);
   return layout({
     title: t('signIn.newPassword.title'),
@@ -59,5 +58,5 @@ export function showSignIn({
   query: Record<string, string | undefined>;
   acceptLanguage?: string | undefined;
 }): WebAnswer {
-  return { status: 200, html: signInPage(base, safeNext(base, query.next), localeOfRequest(acceptLanguage)) };
+  return { status: 200, html: signInPage({ base, next: safeNext(base, query.next), locale: localeOfRequest(acceptLanguage) }) };
 }

@@ -111,7 +111,12 @@ describe('event webhooks', () => {
     const got = (await received()).filter((m) => m.eventId === good.event.id);
     expect(got).toHaveLength(2);
     // The receiver verifies the signature with its endpoint's secret (Standard Webhooks' library) and deduplicates by id.
-    const secret = webhookSecret(requireEnv(ENV.surveySecret), tenant.tenantId, eventEndpoint(good.url), 1);
+    const secret = webhookSecret({
+      rootSecret: requireEnv(ENV.surveySecret),
+      tenantId: tenant.tenantId,
+      endpoint: eventEndpoint(good.url),
+      generation: 1,
+    });
     for (const message of got) {
       expect(new Webhook(secret).verify(message.text, message.headers)).toMatchObject({ id: good.event.id });
       expect(message.signatureValid).toBe(true);
@@ -199,7 +204,7 @@ describe('event webhooks', () => {
   it('publishes survey.failed when an attempt cannot go out, and transaction.rejected with the request id the tenant was given', async () => {
     // The tenant has no e-mail sender configured: the attempt fails, for good.
     const { id, message } = await sale();
-    expect(await deliverSurvey(message, surveyDelivery, config())).toBe('failed');
+    expect(await deliverSurvey({ message, ports: surveyDelivery, config: config() })).toBe('failed');
     const [failed] = (await events.drain()) as unknown as EventDelivery[];
     expect(failed!.event).toMatchObject({
       type: 'survey.failed',

@@ -112,6 +112,8 @@ describe('npm start', () => {
 
     // Assess: the secret the demo tenant's hand-off is signed with, beside its chatbot key.
     const { surveyLinks } = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { surveyLinks: string };
-    expect(output).toContain(`chatbot hand-off signing secret ${webhookSecret(surveyLinks, 1, CHATBOT_ENDPOINT, 1)}`);
+    expect(output).toContain(
+      `chatbot hand-off signing secret ${webhookSecret({ rootSecret: surveyLinks, tenantId: 1, endpoint: CHATBOT_ENDPOINT, generation: 1 })}`,
+    );
   }, 120_000);
 });

@@ -251,7 +251,9 @@ describe('privacy requests: erase', () => {
       survey_contact: expect.stringContaining('987650000'),
     });
     // Its survey is not sent: the customer it names is a marker (the dispatcher reads it).
-    expect(await deliverSurvey({ ...pending!, transactionId: late }, deliveryPorts, linkConfig())).toBe('missing');
+    expect(await deliverSurvey({ message: { ...pending!, transactionId: late }, ports: deliveryPorts, config: linkConfig() })).toBe(
+      'missing',
+    );
     expect(await item(keys.transaction(tenant.tenantId, late))).toMatchObject({ survey: { status: 'scheduled' } });
     expect((await read(id)).body.status).toBe('pending');
 
@@ -306,7 +308,7 @@ describe('privacy requests: erase', () => {
 
   it('sends no survey attempt that was still waiting', async () => {
     expect(pending).toBeDefined();
-    expect(await deliverSurvey(pending!, deliveryPorts, linkConfig())).toBe('missing');
+    expect(await deliverSurvey({ message: pending!, ports: deliveryPorts, config: linkConfig() })).toBe('missing');
     const stored = await item(keys.transaction(tenant.tenantId, pending!.transactionId));
     expect((stored!.survey as { status: string }).status).toBe('scheduled');
     // Read through the API, it says why: not sent, for want of a contact.

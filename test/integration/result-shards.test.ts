@@ -52,7 +52,7 @@ beforeAll(async () => {
   for (let i = 0; i < SALES; i++) {
     const id = await registerSale(api, tenant.key, { store_id: 1, employee_id: 1 });
     const [message] = await dispatch.drain();
-    expect(await deliverSurvey(message as DispatchMessage, deliveryPorts, linkConfig())).toBe('sent');
+    expect(await deliverSurvey({ message: message as DispatchMessage, ports: deliveryPorts, config: linkConfig() })).toBe('sent');
     const answered = await chatbot({
       method: 'POST',
       path: '/survey',

@@ -67,8 +67,8 @@ beforeAll(async () => {
   // Store 2: one survey sent (delivered twice) and answered 9 (posted twice); one sale registered with a 3.
   const t3 = await sale(2, 1);
   await sale(2, 2, 3);
-  for (const { message } of [t1, t2, t5, t3]) expect(await deliverSurvey(message!, ports, config())).toBe('sent');
-  expect(await deliverSurvey(t3.message!, ports, config())).toBe('duplicate');
+  for (const { message } of [t1, t2, t5, t3]) expect(await deliverSurvey({ message: message!, ports, config: config() })).toBe('sent');
+  expect(await deliverSurvey({ message: t3.message!, ports, config: config() })).toBe('duplicate');
 
   expect((await answer(t1.id, 10, 'POST', [{ classId: 1, label: 'Atendimento', type: 'csat', score: 5 }])).status).toBe(201);
   expect((await answer(t2.id, 6)).status).toBe(201);

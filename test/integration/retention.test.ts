@@ -124,7 +124,7 @@ describe('retention: a tenant keeps personal copies for its days', { timeout: 90
     const late = await registerSale(api, tenant.key, { name: 'Rita Prazo' });
     const [message] = (await dispatch.drain()) as unknown as DispatchMessage[];
     await expireNow(late);
-    expect(await deliverSurvey(message!, deliveryPorts, linkConfig())).toBe('missing');
+    expect(await deliverSurvey({ message: message!, ports: deliveryPorts, config: linkConfig() })).toBe('missing');
     // The transaction says why: not sent, for want of a contact; its waiting attempts will not go out.
     const shown = await transaction(late);
     expect(shown.survey).toMatchObject({ status: 'not_sent', reason: 'no_contact' });

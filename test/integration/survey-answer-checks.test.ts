@@ -27,7 +27,7 @@ beforeAll(async () => {
 async function sale(send: boolean) {
   const id = await registerSale(api, tenant.key);
   const [message] = (await dispatch.drain()) as unknown as DispatchMessage[];
-  if (send) expect(await deliverSurvey(message!, deliveryPorts, linkConfig())).toBe('sent');
+  if (send) expect(await deliverSurvey({ message: message!, ports: deliveryPorts, config: linkConfig() })).toBe('sent');
   return id;
 }
 

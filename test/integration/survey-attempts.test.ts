@@ -46,7 +46,7 @@ const ports = {
   scheduler: dueScheduler(dueAttempts, send),
   settings: tenantSettings,
 };
-const deliver = (message: DispatchMessage, at: Date) => deliverSurvey(message, ports, config(), at);
+const deliver = (message: DispatchMessage, at: Date) => deliverSurvey({ message, ports, config: config(), now: at });
 const minutes = (from: Date, n: number) => new Date(from.getTime() + n * 60_000);
 /** The test's clock starts now, to the minute: the scheduler's checkpoint is shared with the local stack's timer. */
 const t0 = new Date(Math.floor(Date.now() / 60_000) * 60_000);
@@ -248,7 +248,7 @@ describe('survey attempts over time', () => {
     queued.length = 0;
     expect(await deliver(message, longAgo)).toBe('sent');
     const link = /\/s\/([\w-]{44})/.exec((await mailTo(email))[0]!.body.text!)![1]!;
-    expect((await showSurvey(link, undefined, surveyPage, requireEnv(ENV.surveySecret))).status).toBe(410);
+    expect((await showSurvey({ token: link, score: undefined, ports: surveyPage, secret: requireEnv(ENV.surveySecret) })).status).toBe(410);
     const read = await chatbot({
       path: '/survey',
       key: tenant.chatbotKey,

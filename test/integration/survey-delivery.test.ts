@@ -226,7 +226,12 @@ describe('survey delivery', () => {
       phone,
     });
     expect(hook!.signatureValid).toBe(true);
-    const secret = webhookSecret(requireEnv(ENV.surveySecret), tenant.tenantId, CHATBOT_ENDPOINT, 1);
+    const secret = webhookSecret({
+      rootSecret: requireEnv(ENV.surveySecret),
+      tenantId: tenant.tenantId,
+      endpoint: CHATBOT_ENDPOINT,
+      generation: 1,
+    });
     expect(new Webhook(secret).verify(hook!.text, hook!.headers!)).toMatchObject({ transactionId: id });
     expect(await survey(id)).toMatchObject({ status: 'sent', channel: 'whatsapp' });
   });

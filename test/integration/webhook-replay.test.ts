@@ -110,7 +110,12 @@ describe('webhook replay', () => {
     });
     const got = accepted.filter((m) => JSON.parse(m.body).id === delivery.event.id);
     expect(got).toHaveLength(1);
-    const secret = webhookSecret(requireEnv(ENV.surveySecret), tenant.tenantId, eventEndpoint(url), 1);
+    const secret = webhookSecret({
+      rootSecret: requireEnv(ENV.surveySecret),
+      tenantId: tenant.tenantId,
+      endpoint: eventEndpoint(url),
+      generation: 1,
+    });
     expect(new Webhook(secret).verify(got[0]!.body, got[0]!.headers)).toMatchObject({ id: delivery.event.id, data: delivery.event.data });
 
     // Delivered: a retry is refused, a replay finds nothing; each replay and retry is in the audit log, by key.

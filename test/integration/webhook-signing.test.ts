@@ -80,7 +80,7 @@ async function handOff(now = new Date()): Promise<Received> {
   const phone = `+55119${String(Date.now()).slice(-8)}`;
   await registerSale(api, tenant.key, { journey: 'atendimento', phone });
   const [message] = (await dispatch.drain()) as unknown as DispatchMessage[];
-  expect(await deliverSurvey(message!, handOffPorts, linkConfig(), now)).toBe('sent');
+  expect(await deliverSurvey({ message: message!, ports: handOffPorts, config: linkConfig(), now })).toBe('sent');
   const hooks = (await received()).filter((m) => m.channel === 'webhook' && m.to === phone);
   expect(hooks).toHaveLength(1);
   return hooks[0]!;

@@ -77,7 +77,7 @@ describe('the analytics datasets', () => {
     const glue = glueColumnsOf(dataset).map(({ name, type }) => ({ name, type }));
     // An empty day: the file is typed from the columns, not from rows.
     const parts: Uint8Array[] = [];
-    await streamParquet(DATASETS[dataset], (async function* () {})(), async (bytes) => void parts.push(bytes));
+    await streamParquet({ columns: DATASETS[dataset], pages: (async function* () {})(), part: async (bytes) => void parts.push(bytes) });
     expect(await columnsOfFile(new Uint8Array(Buffer.concat(parts)))).toEqual(glue);
   });
 
@@ -185,9 +185,14 @@ describe('a day streamed in parts', () => {
 
   it('is one Parquet file made of its parts, a row group per rowGroupRows rows, that reads back whole', async () => {
     const parts: Uint8Array[] = [];
-    const written = await streamParquet(DATASETS.answers, pagesOf(5), async (bytes) => void parts.push(bytes), {
-      rowGroupRows: 2,
-      partBytes: 1,
+    const written = await streamParquet({
+      columns: DATASETS.answers,
+      pages: pagesOf(5),
+      part: async (bytes) => void parts.push(bytes),
+      limits: {
+        rowGroupRows: 2,
+        partBytes: 1,
+      },
     });
     expect(written).toEqual({ rows: 5, groups: 3, parts: 4 });
     const file = new Uint8Array(Buffer.concat(parts));
@@ -196,7 +201,7 @@ describe('a day streamed in parts', () => {
     expect(back.rows).toEqual([0, 1, 2, 3, 4].map((i) => ({ transaction_id: String(i), score: i })));
     // Parts are at least partBytes but the last: with the default, a small day is one part.
     const one: Uint8Array[] = [];
-    expect(await streamParquet(DATASETS.answers, pagesOf(5), async (bytes) => void one.push(bytes))).toEqual({
+    expect(await streamParquet({ columns: DATASETS.answers, pages: pagesOf(5), part: async (bytes) => void one.push(bytes) })).toEqual({
       rows: 5,
       groups: 1,
       parts: 1,

@@ -50,12 +50,12 @@ describe('the next attempt', () => {
   const sent = at('2026-11-23T15:00:00Z');
 
   it('is the first one after, not skipped, its wait after the one sent', () => {
-    expect(nextAttempt(plan, 1, sent)).toEqual({ attemptId: 3, channel: 'email', dueAt: at('2026-11-25T15:00:00Z') });
+    expect(nextAttempt({ plan, current: 1, from: sent })).toEqual({ attemptId: 3, channel: 'email', dueAt: at('2026-11-25T15:00:00Z') });
   });
 
   it('goes at once when the one before could not reach the customer; there is none after the last', () => {
-    expect(nextAttempt(plan, 1, sent, true)?.dueAt).toEqual(sent);
-    expect(nextAttempt(plan, 3, sent)).toBeUndefined();
+    expect(nextAttempt({ plan, current: 1, from: sent, immediately: true })?.dueAt).toEqual(sent);
+    expect(nextAttempt({ plan, current: 3, from: sent })).toBeUndefined();
   });
 });
 

@@ -48,7 +48,7 @@ function ports(options: { limit?: number; refuse?: boolean; place?: EntryPlace }
 }
 
 const submit = (qr: QrPorts, address: string, now = new Date()) =>
-  submitQrPage(token, FORM(), qr, SECRET, 'pt-BR', { cookies: [], address }, now);
+  submitQrPage({ token, posted: FORM(), ports: qr, secret: SECRET, languages: 'pt-BR', request: { cookies: [], address }, now });
 
 describe("a QR code's per-address bound", () => {
   it('counts an IPv6 address by its /64: one subscriber, whatever address each device picks in it', async () => {

@@ -62,7 +62,7 @@ describe('the message catalogues', () => {
           for (const value of values) {
             const args = name ? { ...first, [name]: value! } : first;
             const theirs = String(new IntlMessageFormat(message, locale).format(args));
-            expect(formatMessage(parts, locale, args), `${locale} ${key} ${JSON.stringify(args)}`).toBe(theirs);
+            expect(formatMessage({ parts, locale, values: args }), `${locale} ${key} ${JSON.stringify(args)}`).toBe(theirs);
             compared++;
           }
       }
@@ -72,7 +72,9 @@ describe('the message catalogues', () => {
   it("reads ICU's quoting as intl-messageformat does, and refuses what it does not format", () => {
     for (const message of ["It's '{'literal'}' and ''quoted''", "'#' {n, plural, one {'#' is #} other {# ''#''}}", 'a } b'])
       for (const n of [1, 3])
-        expect(formatMessage(parseMessage(message), 'en', { n }), message).toBe(String(new IntlMessageFormat(message, 'en').format({ n })));
+        expect(formatMessage({ parts: parseMessage(message), locale: 'en', values: { n } }), message).toBe(
+          String(new IntlMessageFormat(message, 'en').format({ n })),
+        );
     for (const message of [
       '{when, date}',
       '{n, number, percent}',

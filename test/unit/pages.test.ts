@@ -615,7 +615,7 @@ describe('the workspace pages, as pure functions of their records', () => {
   });
 
   it('the sign-in page escapes what was typed and where it goes next', () => {
-    const page = signInPage('', `/app/cases?x=${HOSTILE}`, 'pt-BR', 'refused', HOSTILE);
+    const page = signInPage({ base: '', next: `/app/cases?x=${HOSTILE}`, locale: 'pt-BR', problem: 'refused', email: HOSTILE });
     expectEscaped(page);
     expect(page).toContain('E-mail ou senha incorretos.');
   });

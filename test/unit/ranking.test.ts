@@ -25,7 +25,7 @@ const countsOf = (indicator: Indicator, scores: number[]): Counts => ({
 });
 
 const rankable = (key: string, counts: Counts, indicator: Indicator = 'nps') => {
-  const row = rowOf(key, key, counts, indicator, 1);
+  const row = rowOf({ key, label: key, counts, indicator, minSample: 1 });
   return { key, answers: row.responses, interval: row.interval };
 };
 

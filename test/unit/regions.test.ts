@@ -119,7 +119,13 @@ describe('the results page by region', () => {
           min_answers_to_rank: 5,
           compared_with: null,
           data: [
-            rowOf(['day', 'week', 'month'].includes(q.group_by) ? '2026-11-20' : '1', 'Sul <b>', { n: 6, sum: 54, p: 5, d: 0 }, 'nps', 5),
+            rowOf({
+              key: ['day', 'week', 'month'].includes(q.group_by) ? '2026-11-20' : '1',
+              label: 'Sul <b>',
+              counts: { n: 6, sum: 54, p: 5, d: 0 },
+              indicator: 'nps',
+              minSample: 5,
+            }),
           ],
         };
       },

@@ -168,7 +168,9 @@ describe('the session rules', () => {
     expect(cookieValue(['srt=x=y'], 'srt')).toBe('x=y');
     expect(cookieValue(['xsid=1'], 'sid')).toBeUndefined();
     const now = Date.parse('2026-03-02T12:00:00Z');
-    const value = challengeCookie('', challenges, 'ana@example.com', 'session', now).split(';')[0]!.slice('sch='.length);
+    const value = challengeCookie({ base: '', challenges, username: 'ana@example.com', challenge: 'session', now })
+      .split(';')[0]!
+      .slice('sch='.length);
     expect(readChallenge(challenges, value, now + 179_000)).toEqual({ username: 'ana@example.com', challenge: 'session' });
     expect(readChallenge(challenges, value, now + 180_000)).toBeUndefined();
     expect(Buffer.from(value, 'base64url').toString('latin1')).not.toContain('ana@example.com');

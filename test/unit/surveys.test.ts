@@ -301,7 +301,7 @@ function memoryDelivery(
     scheduled,
     optOut: () => (optedOut = true),
     erase: () => (erased = true),
-    deliver: (now = NOW) => deliverSurvey(message, ports, { surveySecret: SECRET, baseUrl: BASE }, now),
+    deliver: (now = NOW) => deliverSurvey({ message, ports, config: { surveySecret: SECRET, baseUrl: BASE }, now }),
   };
 }
 
@@ -423,9 +423,19 @@ describe('survey delivery', () => {
     });
     expect(hook.headers['webhook-id']).toBe('attempt_1_42_1');
     // Verified as a receiver would, with the Standard Webhooks library.
-    expect(new Webhook(webhookSecret(SECRET, 1, CHATBOT_ENDPOINT, 1)).verify(hook.body, hook.headers)).toMatchObject({ transactionId: 42 });
+    expect(
+      new Webhook(webhookSecret({ rootSecret: SECRET, tenantId: 1, endpoint: CHATBOT_ENDPOINT, generation: 1 })).verify(
+        hook.body,
+        hook.headers,
+      ),
+    ).toMatchObject({ transactionId: 42 });
     // The secret of one of the tenant's event endpoints cannot forge a hand-off.
-    const eventSecret = webhookSecret(SECRET, 1, eventEndpoint('https://bot.example.com/hook'), 1);
+    const eventSecret = webhookSecret({
+      rootSecret: SECRET,
+      tenantId: 1,
+      endpoint: eventEndpoint('https://bot.example.com/hook'),
+      generation: 1,
+    });
     expect(() => new Webhook(eventSecret).verify(hook.body, hook.headers)).toThrow(WebhookVerificationError);
   });
 
@@ -480,7 +490,7 @@ function memoryPage(transaction: Partial<PageTransaction> = {}) {
 describe('the survey page', () => {
   it('shows the form with the score of the link chosen, and records nothing', async () => {
     const p = memoryPage();
-    const page = await showSurvey(p.token(), '9', p.ports, SECRET, NOW);
+    const page = await showSurvey({ token: p.token(), score: '9', ports: p.ports, secret: SECRET, now: NOW });
     expect(page.status).toBe(200);
     expect(page.html).toContain('Loja Centro');
     expect(page.html).toMatch(/name="score" value="9"[^>]* checked/);
@@ -488,14 +498,18 @@ describe('the survey page', () => {
     expect(page.html).toContain('maxlength="1000"');
     expect(p.answers).toHaveLength(0);
     // A score off the scale is not chosen.
-    expect((await showSurvey(p.token(), '11', p.ports, SECRET, NOW)).html).not.toMatch(/ checked[ >]/);
+    expect((await showSurvey({ token: p.token(), score: '11', ports: p.ports, secret: SECRET, now: NOW })).html).not.toMatch(
+      / checked[ >]/,
+    );
   });
 
   it('greets by first name, and never by the phone a customer without a name is named by (a link may be forwarded)', async () => {
     const named = memoryPage();
-    expect((await showSurvey(named.token(), undefined, named.ports, SECRET, NOW)).html).toContain('Maria, sua opinião importa');
+    expect((await showSurvey({ token: named.token(), score: undefined, ports: named.ports, secret: SECRET, now: NOW })).html).toContain(
+      'Maria, sua opinião importa',
+    );
     const unnamed = memoryPage({ customerName: '+5511987650000' });
-    const html = (await showSurvey(unnamed.token(), undefined, unnamed.ports, SECRET, NOW)).html;
+    const html = (await showSurvey({ token: unnamed.token(), score: undefined, ports: unnamed.ports, secret: SECRET, now: NOW })).html;
     expect(html).toContain('Sua opinião importa');
     expect(html).not.toContain('987650000');
   });
@@ -503,7 +517,7 @@ describe('the survey page', () => {
   it("records the form through the one answer path, with the attempt's channel as source, then 303", async () => {
     const p = memoryPage();
     const form = new URLSearchParams({ score: '9', class_1: '5', comment: 'Ótimo atendimento' });
-    const page = await submitSurvey(p.token(), form, p.ports, SECRET, NOW);
+    const page = await submitSurvey({ token: p.token(), form, ports: p.ports, secret: SECRET, now: NOW });
     expect(page).toMatchObject({ status: 303, location: p.token() });
     expect(p.answers).toEqual([
       {
@@ -516,22 +530,28 @@ describe('the survey page', () => {
         source: 'email',
       },
     ]);
-    expect((await submitSurvey(p.token(), form, p.ports, SECRET, NOW)).status).toBe(409);
-    expect((await showSurvey(p.token(), undefined, p.ports, SECRET, NOW)).html).toContain('Obrigado');
+    expect((await submitSurvey({ token: p.token(), form, ports: p.ports, secret: SECRET, now: NOW })).status).toBe(409);
+    expect((await showSurvey({ token: p.token(), score: undefined, ports: p.ports, secret: SECRET, now: NOW })).html).toContain('Obrigado');
   });
 
   it("thanks in the words of the main score's bucket: the journey's own in the survey's language, else the built-in ones", async () => {
     const detractor = memoryPage();
-    const posted = await submitSurvey(detractor.token(), new URLSearchParams({ score: '3' }), detractor.ports, SECRET, NOW);
+    const posted = await submitSurvey({
+      token: detractor.token(),
+      form: new URLSearchParams({ score: '3' }),
+      ports: detractor.ports,
+      secret: SECRET,
+      now: NOW,
+    });
     expect(posted.status).toBe(303);
     expect(posted.html).toContain('Sentimos muito que a experiência não tenha sido boa: Loja Centro vai ler o que você contou.');
     const answered = memoryPage({ status: 'answered', score: 10, locale: 'en' });
-    expect((await showSurvey(answered.token(), undefined, answered.ports, SECRET, NOW)).html).toContain(
-      'We are glad you enjoyed Loja Centro!',
-    );
+    expect(
+      (await showSurvey({ token: answered.token(), score: undefined, ports: answered.ports, secret: SECRET, now: NOW })).html,
+    ).toContain('We are glad you enjoyed Loja Centro!');
     settings.journeys[0]!.thanks = { promoter: { en: 'Thanks, see you soon at {company}!' } };
     try {
-      const own = await showSurvey(answered.token(), undefined, answered.ports, SECRET, NOW);
+      const own = await showSurvey({ token: answered.token(), score: undefined, ports: answered.ports, secret: SECRET, now: NOW });
       expect(own.html).toContain('Thanks, see you soon at Loja Centro!');
       expect(own.html).toContain('<html lang="en">');
     } finally {
@@ -551,7 +571,7 @@ describe('the survey page', () => {
       [{ score: '9', comment: 'a'.repeat(1001) }, 'O comentário pode ter até 1.000 caracteres.'],
     ];
     for (const [fields, problem] of cases) {
-      const page = await submitSurvey(p.token(), new URLSearchParams(fields), p.ports, SECRET, NOW);
+      const page = await submitSurvey({ token: p.token(), form: new URLSearchParams(fields), ports: p.ports, secret: SECRET, now: NOW });
       expect(page.status, JSON.stringify(fields)).toBe(400);
       expect(page.html, JSON.stringify(fields)).toContain(problem);
       expect(page.html).toContain('<form');
@@ -561,15 +581,24 @@ describe('the survey page', () => {
 
   it('answers 410 when the customer was erased: before the page opened, or while the form was filled in', async () => {
     const erased = memoryPage({ erased: true });
-    expect((await showSurvey(erased.token(), undefined, erased.ports, SECRET, NOW)).status).toBe(410);
-    expect((await submitSurvey(erased.token(), new URLSearchParams('score=9'), erased.ports, SECRET, NOW)).status).toBe(410);
+    expect((await showSurvey({ token: erased.token(), score: undefined, ports: erased.ports, secret: SECRET, now: NOW })).status).toBe(410);
+    expect(
+      (await submitSurvey({ token: erased.token(), form: new URLSearchParams('score=9'), ports: erased.ports, secret: SECRET, now: NOW }))
+        .status,
+    ).toBe(410);
     expect(erased.answers).toEqual([]);
 
     const racing = memoryPage();
     racing.ports.answer = async () => {
       throw new NotFoundError('No such survey attempt for this journey.');
     };
-    const page = await submitSurvey(racing.token(), new URLSearchParams('score=9'), racing.ports, SECRET, NOW);
+    const page = await submitSurvey({
+      token: racing.token(),
+      form: new URLSearchParams('score=9'),
+      ports: racing.ports,
+      secret: SECRET,
+      now: NOW,
+    });
     expect(page.status).toBe(410);
     expect(page.html).toContain('Pesquisa encerrada');
   });
@@ -579,27 +608,29 @@ describe('the survey page', () => {
     const form = new URLSearchParams({ score: '9' });
     expect(
       (
-        await showSurvey(
-          p.token().replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
-          undefined,
-          p.ports,
-          SECRET,
-          NOW,
-        )
+        await showSurvey({
+          token: p.token().replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+          score: undefined,
+          ports: p.ports,
+          secret: SECRET,
+          now: NOW,
+        })
       ).status,
     ).toBe(404);
-    expect((await showSurvey(p.token({ attemptId: 2 }), undefined, p.ports, SECRET, NOW)).status).toBe(404);
-    expect((await submitSurvey(p.token({ tenantId: 2 }), form, p.ports, SECRET, NOW)).status).toBe(404);
+    expect(
+      (await showSurvey({ token: p.token({ attemptId: 2 }), score: undefined, ports: p.ports, secret: SECRET, now: NOW })).status,
+    ).toBe(404);
+    expect((await submitSurvey({ token: p.token({ tenantId: 2 }), form, ports: p.ports, secret: SECRET, now: NOW })).status).toBe(404);
     const expired = p.token({ expiresAt: NOW.getTime() / 1000 - 1 });
-    expect((await showSurvey(expired, undefined, p.ports, SECRET, NOW)).status).toBe(410);
-    expect((await submitSurvey(expired, form, p.ports, SECRET, NOW)).status).toBe(410);
+    expect((await showSurvey({ token: expired, score: undefined, ports: p.ports, secret: SECRET, now: NOW })).status).toBe(410);
+    expect((await submitSurvey({ token: expired, form, ports: p.ports, secret: SECRET, now: NOW })).status).toBe(410);
     expect(p.answers).toHaveLength(0);
   });
 
   it('opts the customer out from the unsubscribe link, even after the survey expired', async () => {
     const p = memoryPage();
     const expired = p.token({ expiresAt: NOW.getTime() / 1000 - 1 });
-    expect((await unsubscribe(expired, p.ports, SECRET, NOW)).status).toBe(200);
+    expect((await unsubscribe({ token: expired, ports: p.ports, secret: SECRET, now: NOW })).status).toBe(200);
     expect(p.optedOut).toEqual([9]);
   });
 });

@@ -23,11 +23,11 @@ const verifies = (secret: string, body: string, headers: Record<string, string>)
 describe('webhook signatures', () => {
   it('are whsec_ secrets of 32 bytes, one per tenant, endpoint and generation', () => {
     const secrets = [
-      webhookSecret(ROOT, 1, A, 1),
-      webhookSecret(ROOT, 1, A, 2),
-      webhookSecret(ROOT, 1, B, 1),
-      webhookSecret(ROOT, 2, A, 1),
-      webhookSecret(ROOT, 1, CHATBOT_ENDPOINT, 1),
+      webhookSecret({ rootSecret: ROOT, tenantId: 1, endpoint: A, generation: 1 }),
+      webhookSecret({ rootSecret: ROOT, tenantId: 1, endpoint: A, generation: 2 }),
+      webhookSecret({ rootSecret: ROOT, tenantId: 1, endpoint: B, generation: 1 }),
+      webhookSecret({ rootSecret: ROOT, tenantId: 2, endpoint: A, generation: 1 }),
+      webhookSecret({ rootSecret: ROOT, tenantId: 1, endpoint: CHATBOT_ENDPOINT, generation: 1 }),
     ];
     expect(new Set(secrets).size).toBe(secrets.length);
     for (const secret of secrets) expect(Buffer.from(secret.replace(/^whsec_/, ''), 'base64')).toHaveLength(32);
@@ -36,44 +36,71 @@ describe('webhook signatures', () => {
 
   it("verify with the library under the endpoint's secret only", () => {
     const body = JSON.stringify({ id: 'evt_1', type: 'survey.failed', data: {} });
-    const headers = webhookHeaders([webhookSecret(ROOT, 1, A, 1)], 'evt_1', body, new Date());
+    const headers = webhookHeaders({
+      secrets: [webhookSecret({ rootSecret: ROOT, tenantId: 1, endpoint: A, generation: 1 })],
+      id: 'evt_1',
+      body,
+      now: new Date(),
+    });
     expect(Object.keys(headers).sort()).toEqual(['webhook-id', 'webhook-signature', 'webhook-timestamp']);
     expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
-    expect(verifies(webhookSecret(ROOT, 1, A, 1), body, headers)).toBe(true);
+    expect(verifies(webhookSecret({ rootSecret: ROOT, tenantId: 1, endpoint: A, generation: 1 }), body, headers)).toBe(true);
     // Another endpoint of the same tenant, the chatbot hand-off's secret, another tenant: none can have signed it.
-    expect(verifies(webhookSecret(ROOT, 1, B, 1), body, headers)).toBe(false);
-    expect(verifies(webhookSecret(ROOT, 1, CHATBOT_ENDPOINT, 1), body, headers)).toBe(false);
-    expect(verifies(webhookSecret(ROOT, 2, A, 1), body, headers)).toBe(false);
+    expect(verifies(webhookSecret({ rootSecret: ROOT, tenantId: 1, endpoint: B, generation: 1 }), body, headers)).toBe(false);
+    expect(verifies(webhookSecret({ rootSecret: ROOT, tenantId: 1, endpoint: CHATBOT_ENDPOINT, generation: 1 }), body, headers)).toBe(
+      false,
+    );
+    expect(verifies(webhookSecret({ rootSecret: ROOT, tenantId: 2, endpoint: A, generation: 1 }), body, headers)).toBe(false);
     // A body changed by one byte, or an old timestamp, fails.
-    expect(verifies(webhookSecret(ROOT, 1, A, 1), body.replace('evt_1', 'evt_2'), headers)).toBe(false);
-    const old = webhookHeaders([webhookSecret(ROOT, 1, A, 1)], 'evt_1', body, new Date(Date.now() - 301_000));
-    expect(verifies(webhookSecret(ROOT, 1, A, 1), body, old)).toBe(false);
+    expect(
+      verifies(webhookSecret({ rootSecret: ROOT, tenantId: 1, endpoint: A, generation: 1 }), body.replace('evt_1', 'evt_2'), headers),
+    ).toBe(false);
+    const old = webhookHeaders({
+      secrets: [webhookSecret({ rootSecret: ROOT, tenantId: 1, endpoint: A, generation: 1 })],
+      id: 'evt_1',
+      body,
+      now: new Date(Date.now() - 301_000),
+    });
+    expect(verifies(webhookSecret({ rootSecret: ROOT, tenantId: 1, endpoint: A, generation: 1 }), body, old)).toBe(false);
   });
 
   it('refuse an id holding a dot, as the specification requires', () => {
-    expect(() => webhookHeaders(['whsec_AAAA'], '1.2.3', '{}', new Date())).toThrow(/dot/);
+    expect(() => webhookHeaders({ secrets: ['whsec_AAAA'], id: '1.2.3', body: '{}', now: new Date() })).toThrow(/dot/);
   });
 
   it('carry the new and the old signature during a rotation window, then the new one only', () => {
     const now = new Date();
     const rotated = { current: 2, previous: { generation: 1, until: new Date(now.getTime() + 3_600_000).toISOString() } };
-    const [newSecret, oldSecret] = [webhookSecret(ROOT, 1, A, 2), webhookSecret(ROOT, 1, A, 1)];
+    const [newSecret, oldSecret] = [
+      webhookSecret({ rootSecret: ROOT, tenantId: 1, endpoint: A, generation: 2 }),
+      webhookSecret({ rootSecret: ROOT, tenantId: 1, endpoint: A, generation: 1 }),
+    ];
     const body = '{"id":"evt_2"}';
 
-    const during = webhookHeaders(signingSecrets(ROOT, 1, A, rotated, now), 'evt_2', body, now);
+    const during = webhookHeaders({
+      secrets: signingSecrets({ rootSecret: ROOT, tenantId: 1, endpoint: A, generations: rotated, now }),
+      id: 'evt_2',
+      body,
+      now,
+    });
     expect(during['webhook-signature']!.split(' ')).toHaveLength(2);
     expect(verifies(newSecret, body, during)).toBe(true);
     expect(verifies(oldSecret, body, during)).toBe(true);
 
     const later = new Date(Date.parse(rotated.previous.until) + 1000);
-    expect(signingSecrets(ROOT, 1, A, rotated, later)).toEqual([newSecret]);
+    expect(signingSecrets({ rootSecret: ROOT, tenantId: 1, endpoint: A, generations: rotated, now: later })).toEqual([newSecret]);
     // Timestamped now, so that only the window (not the receiver's tolerance) decides.
-    const after = webhookHeaders(signingSecrets(ROOT, 1, A, rotated, later), 'evt_2', body, now);
+    const after = webhookHeaders({
+      secrets: signingSecrets({ rootSecret: ROOT, tenantId: 1, endpoint: A, generations: rotated, now: later }),
+      id: 'evt_2',
+      body,
+      now,
+    });
     expect(verifies(newSecret, body, after)).toBe(true);
     expect(verifies(oldSecret, body, after)).toBe(false);
 
     // Never rotated: generation 1.
-    expect(signingSecrets(ROOT, 1, A, undefined, now)).toEqual([oldSecret]);
+    expect(signingSecrets({ rootSecret: ROOT, tenantId: 1, endpoint: A, generations: undefined, now })).toEqual([oldSecret]);
   });
 });
 

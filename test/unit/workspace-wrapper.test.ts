@@ -37,10 +37,10 @@ describe("the workspace wrapper's own pages", () => {
 
   it("speak the tenant's language and show its brand once a session names the tenant", () => {
     const look = { locale: 'es' as const, brand: { name: 'Café Aurora' } };
-    const page = wrapperPage('', 413, 'tooLong', look).html!;
+    const page = wrapperPage({ base: '', status: 413, page: 'tooLong', look }).html!;
     expect(page).toContain('<html lang="es">');
     expect(page).toContain('Formulario demasiado largo');
     expect(page).toContain('Café Aurora');
-    expect(wrapperPage('', 403, 'refused', { locale: 'en' }).html).toContain('Submission refused');
+    expect(wrapperPage({ base: '', status: 403, page: 'refused', look: { locale: 'en' } }).html).toContain('Submission refused');
   });
 });

@@ -123,13 +123,13 @@ export const inStorePage = /* @__PURE__ */ wire(() => {
       settings: tenantSettings,
       storeChoices: (tenantId, most) => storeChoices(tenantId, 'all', most),
       storeNames: storeTradeNames,
-      qrUrl: (tenantId, target) => qrUrl(tenantId, target, qrAdmin, secret(), baseUrl()),
+      qrUrl: (tenantId, target) => qrUrl(tenantId, { target, ports: qrAdmin, secret: secret(), baseUrl: baseUrl() }),
       qrSvg,
       kiosks: {
         list: (tenantId) => listKiosks(tenantId, kioskAdmin),
-        register: (tenantId, body, actor) => registerKiosk(tenantId, body, actor, kioskAdmin, baseUrl()),
-        revoke: (tenantId, id, actor) => revokeKiosk(tenantId, id, actor, kioskAdmin),
-        today: (tenantId, ids, zone) => kioskAnswersToday(tenantId, ids, zone, { limits: qrStore }),
+        register: (tenantId, body, actor) => registerKiosk(tenantId, { body, actor, ports: kioskAdmin, baseUrl: baseUrl() }),
+        revoke: (tenantId, id, actor) => revokeKiosk(tenantId, { id, actor, ports: kioskAdmin }),
+        today: (tenantId, ids, zone) => kioskAnswersToday(tenantId, { ids, zone, ports: { limits: qrStore } }),
       },
       shownOnce,
     });
