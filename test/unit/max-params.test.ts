@@ -12,7 +12,7 @@ const spared = config.MAX_PARAMS_SPARED;
 /** The lines where the lint rule itself reports a function of more than 3 positional parameters. */
 function reportedByLint(file: string, text: string): number[] {
   const linter = new Linter({ configType: 'flat' });
-  const rules = { '@typescript-eslint/max-params': ['error', { max: 3 }] } as const;
+  const rules: Linter.RulesRecord = { '@typescript-eslint/max-params': ['error', { max: 3 }] };
   const plugins = { '@typescript-eslint': tseslint.plugin as never };
   return linter
     .verify(text, [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins, rules }], file)
