@@ -254,7 +254,14 @@ describe('the digest in chat', () => {
     expect(slack.blocks).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ type: 'header' }),
-        { type: 'actions', elements: [expect.objectContaining({ url: expect.stringMatching(/\/app\/digest\?period=week$/) })] },
+        {
+          type: 'actions',
+          elements: [
+            expect.objectContaining({
+              url: expect.stringMatching(/\/app\/digest\?period=week&from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$/),
+            }),
+          ],
+        },
       ]),
     );
     expect(JSON.stringify(slack)).toMatch(/: 3 ·/);
@@ -266,7 +273,12 @@ describe('the digest in chat', () => {
           contentType: 'application/vnd.microsoft.card.adaptive',
           content: {
             type: 'AdaptiveCard',
-            actions: [{ type: 'Action.OpenUrl', url: expect.stringMatching(/\/app\/digest\?period=week$/) }],
+            actions: [
+              {
+                type: 'Action.OpenUrl',
+                url: expect.stringMatching(/\/app\/digest\?period=week&from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$/),
+              },
+            ],
           },
         },
       ],
