@@ -1,12 +1,13 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import { CfnNamedQuery, CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
 import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
+import type { Bucket, CfnBucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { DATASET_IDS, datasetPrefix, glueColumnsOf, LINKS_PREFIX, PARTITIONS, type DatasetId } from '../../shared/analytics/datasets.js';
 import { SAVED_QUERIES, savedQuerySql, type SavedQueryId } from '../../shared/analytics/queries.js';
 import { acknowledgeAnalystPolicy, acknowledgeAnalyticsBucket, acknowledgeAthenaResultsBucket } from './acknowledgments.js';
+import { privateBucket } from './private-bucket.js';
 
 /** The longest retention a tenant may set (PrivacyConfig.retentionDays): the lifecycle's backstop past every tenant's own. */
 const MAX_RETENTION_DAYS = 3650;
@@ -17,21 +18,13 @@ const MAX_RETENTION_DAYS = 3650;
  * is older than the longest retention any tenant may set.
  */
 export function analyticsBucket(scope: Construct): Bucket {
-  const bucket = new Bucket(scope, 'AnalyticsBucket', {
-    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-    enforceSSL: true,
-    versioned: false,
-    encryption: BucketEncryption.S3_MANAGED,
-    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-    removalPolicy: RemovalPolicy.RETAIN,
-    lifecycleRules: [
-      { id: 'PastAnyRetention', expiration: Duration.days(MAX_RETENTION_DAYS + 1) },
-      // A day written in parts that failed half-way is never completed (the export may not abort it): its parts go.
-      { id: 'IncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
-      // The file a chain's link kept for the next one (datasets.ts linkKeyOf), left by a chain that died.
-      { id: 'ChainLinks', prefix: LINKS_PREFIX, expiration: Duration.days(2) },
-    ],
-  });
+  const bucket = privateBucket(scope, 'AnalyticsBucket', [
+    { id: 'PastAnyRetention', expiration: Duration.days(MAX_RETENTION_DAYS + 1) },
+    // A day written in parts that failed half-way is never completed (the export may not abort it): its parts go.
+    { id: 'IncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+    // The file a chain's link kept for the next one (datasets.ts linkKeyOf), left by a chain that died.
+    { id: 'ChainLinks', prefix: LINKS_PREFIX, expiration: Duration.days(2) },
+  ]);
   acknowledgeAnalyticsBucket(bucket);
   return bucket;
 }
@@ -100,14 +93,7 @@ export function analyticsCatalog(
       tableInput: glueTableInput(dataset, bucket.bucketName),
     });
   }
-  const results = new Bucket(scope, 'AthenaResultsBucket', {
-    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-    enforceSSL: true,
-    encryption: BucketEncryption.S3_MANAGED,
-    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-    removalPolicy: RemovalPolicy.RETAIN,
-    lifecycleRules: [{ id: 'QueryResults', expiration: Duration.days(RESULT_DAYS) }],
-  });
+  const results = privateBucket(scope, 'AthenaResultsBucket', [{ id: 'QueryResults', expiration: Duration.days(RESULT_DAYS) }]);
   acknowledgeAthenaResultsBucket(results);
   const workGroup = new CfnWorkGroup(scope, 'AnalyticsWorkGroup', {
     name: `${stack.stackName}-analytics`,

@@ -1,8 +1,9 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Duration } from 'aws-cdk-lib';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { ANSWER_EXPORT } from '../../shared/answers/export.js';
 import { acknowledgeExportBucket } from './acknowledgments.js';
+import { privateBucket } from './private-bucket.js';
 
 /**
  * The workspace's answer exports (shared/answers/export.ts): private (every public access blocked), TLS only, no
@@ -12,21 +13,9 @@ import { acknowledgeExportBucket } from './acknowledgments.js';
  * days). Built into `scope`, the data stack.
  */
 export function exportBucket(scope: Construct): Bucket {
-  const bucket = new Bucket(scope, 'ExportBucket', {
-    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-    enforceSSL: true,
-    versioned: false,
-    encryption: BucketEncryption.S3_MANAGED,
-    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-    removalPolicy: RemovalPolicy.RETAIN,
-    lifecycleRules: [
-      {
-        id: 'AnswerExports',
-        expiration: Duration.days(ANSWER_EXPORT.fileDays),
-        abortIncompleteMultipartUploadAfter: Duration.days(1),
-      },
-    ],
-  });
+  const bucket = privateBucket(scope, 'ExportBucket', [
+    { id: 'AnswerExports', expiration: Duration.days(ANSWER_EXPORT.fileDays), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+  ]);
   acknowledgeExportBucket(bucket);
   return bucket;
 }

@@ -1,7 +1,7 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { acknowledgeLogoBucket } from './acknowledgments.js';
+import { privateBucket } from './private-bucket.js';
 
 /**
  * The tenants' logos (shared/brand/logo.ts): private (every public access blocked), TLS only, no versions (an
@@ -10,14 +10,7 @@ import { acknowledgeLogoBucket } from './acknowledgments.js';
  * keeps its stack's scope). Logos only: the answer exports have a bucket of their own (./exports.ts).
  */
 export function logoBucket(scope: Construct): Bucket {
-  const bucket = new Bucket(scope, 'LogoBucket', {
-    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-    enforceSSL: true,
-    versioned: false,
-    encryption: BucketEncryption.S3_MANAGED,
-    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-    removalPolicy: RemovalPolicy.RETAIN,
-  });
+  const bucket = privateBucket(scope, 'LogoBucket');
   acknowledgeLogoBucket(bucket);
   return bucket;
 }

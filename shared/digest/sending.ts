@@ -195,7 +195,7 @@ async function sendChatDigest(
     company: brandOf(settings).name,
     locale: settings.locale ?? 'pt-BR',
     timeZone: timeZoneOf(settings),
-    link: `${ports.baseUrl}${APP_DIGEST_PATH}?period=${period}`,
+    link: digestLink(ports.baseUrl, period, figures),
   });
   await ports.chat(digestChatDelivery(tenantId, url, period, from, digest, now));
   return 'sent';
@@ -217,7 +217,7 @@ async function sendDigest(ports: DigestSendingPorts, tenantId: number, user: Use
     Promise.resolve({ ...user, scope: withRegionStores(user.scope, settings.regions ?? []) }),
   );
   const brand = brandOf(settings);
-  const link = `${ports.baseUrl}${APP_DIGEST_PATH}?period=${period}`;
+  const link = digestLink(ports.baseUrl, period, figures);
   const unsubscribe = `${ports.baseUrl}${digestUnsubscribePath(ports.unsubscribeToken(tenantId, user.name))}`;
   const email = digestEmail({
     figures,
@@ -239,6 +239,13 @@ async function sendDigest(ports: DigestSendingPorts, tenantId: number, user: Use
     ],
   });
 }
+
+/**
+ * The workspace's page of the same digest: its own days (`from`, `to`), not the period of whenever it is opened (a
+ * week's e-mail read the next Monday would show the week after).
+ */
+export const digestLink = (base: string, period: DigestPeriod, { from, to }: { from: string; to: string }) =>
+  `${base}${APP_DIGEST_PATH}?${new URLSearchParams({ period, from, to }).toString()}`;
 
 /** A moment inside the period after the one starting `from`, at noon UTC: the digest of `from`'s period, whatever the zone. */
 const periodEnd = (period: DigestPeriod, from: string) =>

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { digestSending } from '../../shared/adapters/wiring/digest.js';
 import type { CaseRecord } from '../../shared/cases/record.js';
+import { addDays } from '../../shared/dates.js';
 import { weekOf } from '../../shared/results/groupings.js';
 import { APP_DIGEST_PATH, appCasePath } from '../../shared/session/paths.js';
 import { overHttp } from '../support/api.js';
@@ -223,7 +224,7 @@ describe('a regional manager reads the digest', { timeout: BROWSER_TEST_TIMEOUT 
 
   it("es: the e-mail's button is a bulletproof link to the digest page under the stage's base, inside Outlook's 640 px table", async () => {
     // Prepare: the weekly e-mail as received.
-    const { mail } = await sceneOf('es');
+    const { mail, today } = await sceneOf('es');
     const html = mail.body.html;
     // Assess. Outlook for Windows: one fixed 640 px table around the whole column, opened before the content and closed after.
     const ghost =
@@ -241,12 +242,16 @@ describe('a regional manager reads the digest', { timeout: BROWSER_TEST_TIMEOUT 
     const [, vmlHref, vmlLabel, , href, label] = button!;
     expect(html.indexOf(ghost)).toBeLessThan(button!.index);
     expect(button!.index).toBeLessThan(html.indexOf(closed));
-    expect([vmlHref, href]).toEqual([`${publicUrl}${APP_DIGEST_PATH}?period=week`, `${publicUrl}${APP_DIGEST_PATH}?period=week`]);
+    // The e-mail's own week (from, to), whenever it is opened.
+    const own = `${APP_DIGEST_PATH}?period=week&from=${weekOf(today)}&to=${addDays(weekOf(today), 6)}`;
+    // In HTML, each & of the link is written &amp;.
+    const written = `${publicUrl}${own}`.replaceAll('&', '&amp;');
+    expect([vmlHref, href]).toEqual([written, written]);
     expect([vmlLabel, label]).toEqual([WORDS.es.button, WORDS.es.button]);
     // The link is the workspace's digest page: without a session, it leads to the session's refresh, and back to it.
-    const followed = await fetch(href!, { redirect: 'manual' });
+    const followed = await fetch(href!.replaceAll('&amp;', '&'), { redirect: 'manual' });
     expect(followed.status).toBe(303);
-    expect(followed.headers.get('location')).toContain(`next=${encodeURIComponent(`${APP_DIGEST_PATH}?period=week`)}`);
+    expect(followed.headers.get('location')).toContain(`next=${encodeURIComponent(own)}`);
   });
 });
 

@@ -9,14 +9,11 @@ import { tenantEvent } from '../../shared/events/events.js';
 import { inProcess } from '../support/api.js';
 import { sqsEvent } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
+import { answered, changeConfig } from '../support/regional-digest.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/adapters/dynamodb.js';
-import { counterUpdates } from '../../shared/adapters/result-counters.js';
 import { digestSending } from '../../shared/adapters/wiring/digest.js';
 import { digestChatDelivery } from '../../shared/digest/chat.js';
 import { digestDays } from '../../shared/digest/figures.js';
-import { answerTally, merge, sentTally } from '../../shared/results/tally.js';
 import { timeZoneOf } from '../../shared/locale.js';
 import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
 
@@ -69,30 +66,22 @@ const configured = () => Object.values(endpoints());
 
 beforeAll(async () => {
   tenant = await newTenant();
-  const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
   const { slack, teams, comment, store2, gone, digestSlack, digestTeams, failing } = endpoints();
-  const put = await api({
-    method: 'PUT',
-    path: '/public/admin/config',
-    key: tenant.adminKey,
-    headers: { 'if-match': read.headers.etag! },
-    body: {
-      ...read.body,
-      alerts: {
-        chat: [
-          { kind: 'slack', url: slack, events: ['case.opened'] },
-          { kind: 'teams', url: teams, events: ['case.opened', 'case.overdue'], comment: false },
-          { kind: 'slack', url: comment, events: ['case.opened'], comment: true },
-          { kind: 'slack', url: store2, events: ['case.opened'], stores: [2] },
-          { kind: 'teams', url: gone, events: ['case.opened'] },
-          { kind: 'slack', url: digestSlack, events: ['digest'] },
-          { kind: 'teams', url: digestTeams, events: ['digest'], stores: [2] },
-          { kind: 'slack', url: failing, events: ['score.drop'] },
-        ],
-      },
+  await changeConfig(api, tenant, (config) => ({
+    ...config,
+    alerts: {
+      chat: [
+        { kind: 'slack', url: slack, events: ['case.opened'] },
+        { kind: 'teams', url: teams, events: ['case.opened', 'case.overdue'], comment: false },
+        { kind: 'slack', url: comment, events: ['case.opened'], comment: true },
+        { kind: 'slack', url: store2, events: ['case.opened'], stores: [2] },
+        { kind: 'teams', url: gone, events: ['case.opened'] },
+        { kind: 'slack', url: digestSlack, events: ['digest'] },
+        { kind: 'teams', url: digestTeams, events: ['digest'], stores: [2] },
+        { kind: 'slack', url: failing, events: ['score.drop'] },
+      ],
     },
-  });
-  expect(put.status, put.text).toBe(200);
+  }));
 });
 
 describe('case alerts in chat', () => {
@@ -221,26 +210,12 @@ describe('case alerts in chat', () => {
   });
 });
 
-/** Answers of journey loja counted on `day` (the tally the answer path writes). */
-async function answered(day: string, storeId: number, scores: number[]) {
-  for (const [i, score] of scores.entries()) {
-    const where = { journeyId: 1, storeId, employeeId: 1 };
-    const deltas = merge([
-      ...sentTally(where, new Date(`${day}T12:00:00Z`)),
-      ...answerTally(where, { indicator: 'nps', score, items: [], answeredAt: `${day}T13:00:00Z`, sentOn: day }),
-    ]);
-    await db().client.send(
-      new TransactWriteCommand({ TransactItems: counterUpdates(tenant.tenantId, { journeyId: 1, deltas }, 2000 + i) }),
-    );
-  }
-}
-
 describe('the digest in chat', () => {
   it("sends each endpoint taking the digest one summary of its stores' week, once however often it is posted", async () => {
     // Prepare: last week's answers, two in store 1 and one in store 2.
     const days = digestDays('week', new Date(), timeZoneOf(await tenantSettings(tenant.tenantId)));
-    await answered(days.from, 1, [10, 9]);
-    await answered(days.to, 2, [3]);
+    await answered(tenant.tenantId, days.from, 1, [10, 9]);
+    await answered(tenant.tenantId, days.to, 2, [3]);
     const { digestSlack, digestTeams } = endpoints();
 
     // Act: the admin's post (the digest queue, then the chat queue: the stack's pollers).
@@ -254,7 +229,14 @@ describe('the digest in chat', () => {
     expect(slack.blocks).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ type: 'header' }),
-        { type: 'actions', elements: [expect.objectContaining({ url: expect.stringMatching(/\/app\/digest\?period=week$/) })] },
+        {
+          type: 'actions',
+          elements: [
+            expect.objectContaining({
+              url: expect.stringMatching(/\/app\/digest\?period=week&from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$/),
+            }),
+          ],
+        },
       ]),
     );
     expect(JSON.stringify(slack)).toMatch(/: 3 ·/);
@@ -266,7 +248,12 @@ describe('the digest in chat', () => {
           contentType: 'application/vnd.microsoft.card.adaptive',
           content: {
             type: 'AdaptiveCard',
-            actions: [{ type: 'Action.OpenUrl', url: expect.stringMatching(/\/app\/digest\?period=week$/) }],
+            actions: [
+              {
+                type: 'Action.OpenUrl',
+                url: expect.stringMatching(/\/app\/digest\?period=week&from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$/),
+              },
+            ],
           },
         },
       ],

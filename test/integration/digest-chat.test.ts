@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { digestSending } from '../../shared/adapters/wiring/digest.js';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
+import { addDays } from '../../shared/dates.js';
 import { weekOf } from '../../shared/results/groupings.js';
 import { APP_DIGEST_PATH } from '../../shared/session/paths.js';
 import { overHttp } from '../support/api.js';
@@ -116,7 +117,9 @@ describe("the digest in a team's chat", () => {
       expect(teams.lines.indexOf(words.attention)).toBeLessThan(
         teams.lines.findIndex((line) => line.startsWith(`• ${REGIONAL_STORES[0]}`)),
       );
-      expect(JSON.stringify(await receivedAt(url('slack')))).toContain(`${APP_DIGEST_PATH}?period=week`);
+      expect(JSON.stringify(await receivedAt(url('slack')))).toContain(
+        `${APP_DIGEST_PATH}?period=week&from=${weekOf(today)}&to=${addDays(weekOf(today), 6)}`,
+      );
     }, 90_000);
   }
 });

@@ -4,6 +4,7 @@ import { GROUPING_NAMES } from '../../shared/results/groupings.js';
 import { inProcess } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
+import { changeConfig, createStores } from '../support/regional-digest.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
 /**
@@ -35,23 +36,14 @@ interface Row {
 
 beforeAll(async () => {
   tenant = await newTenant();
-  for (const name of ['Loja Dois', 'Loja Três'])
-    expect((await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: name } })).status).toBe(201);
-  const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
-  const put = await api({
-    method: 'PUT',
-    path: '/public/admin/config',
-    key: tenant.adminKey,
-    headers: { 'if-match': read.headers.etag! },
-    body: {
-      ...read.body,
-      regions: [
-        { id: 1, name: 'Sul', stores: [1] },
-        { id: 2, name: 'RS', stores: [2, 3], parent: 1 },
-      ],
-    },
-  });
-  expect(put.status, put.text).toBe(200);
+  await createStores(api, tenant, ['Loja Dois', 'Loja Três']);
+  await changeConfig(api, tenant, (config) => ({
+    ...config,
+    regions: [
+      { id: 1, name: 'Sul', stores: [1] },
+      { id: 2, name: 'RS', stores: [2, 3], parent: 1 },
+    ],
+  }));
   // Store 1 (Sul only) has the wait theme; region 2's stores have price and staff.
   for (const [store_id, score, comment] of [
     [1, 2, 'A fila estava enorme, esperei 40 minutos no caixa'],

@@ -1,15 +1,12 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { db } from '../../shared/adapters/dynamodb.js';
-import { counterUpdates } from '../../shared/adapters/result-counters.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { casePagePath } from '../../shared/cases/alert.js';
 import { digestDays } from '../../shared/digest/figures.js';
-import { answerTally, merge, sentTally } from '../../shared/results/tally.js';
 import { overHttp } from '../support/api.js';
 import { until, type Mail } from '../support/mailbox.js';
 import { registerSale } from '../support/sales.js';
+import { answered, changeConfig, createStores } from '../support/regional-digest.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
 /**
@@ -29,44 +26,17 @@ const mailsTo = async (address: string) =>
     e.destination.to.includes(address),
   );
 
-/** Answers of journey loja counted on `day` (the tally the answer path writes). */
-async function answered(day: string, storeId: number, scores: number[]) {
-  for (const [i, score] of scores.entries()) {
-    const where = { journeyId: 1, storeId, employeeId: 1 };
-    const deltas = merge([
-      ...sentTally(where, new Date(`${day}T12:00:00Z`)),
-      ...answerTally(where, { indicator: 'nps', score, items: [], answeredAt: `${day}T13:00:00Z`, sentOn: day }),
-    ]);
-    await db().client.send(
-      new TransactWriteCommand({ TransactItems: counterUpdates(tenant.tenantId, { journeyId: 1, deltas }, 2000 + i) }),
-    );
-  }
-}
-
 beforeAll(async () => {
   tenant = await newTenant();
-  const ids: number[] = [];
-  for (const name of [STORES.dois, STORES.tres]) {
-    const created = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: name } });
-    expect(created.status, created.text).toBe(201);
-    ids.push(created.body.id as number);
-  }
-  const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
-  const put = await api({
-    method: 'PUT',
-    path: '/public/admin/config',
-    key: tenant.adminKey,
-    headers: { 'if-match': read.headers.etag! },
-    // The user's region (1) holds no store of its own: its stores are its child region's.
-    body: {
-      ...read.body,
-      regions: [
-        { id: 1, name: 'Sul', stores: [] },
-        { id: 2, name: 'RS', stores: ids, parent: 1 },
-      ],
-    },
-  });
-  expect(put.status, put.text).toBe(200);
+  const ids = await createStores(api, tenant, [STORES.dois, STORES.tres]);
+  // The user's region (1) holds no store of its own: its stores are its child region's.
+  await changeConfig(api, tenant, (config) => ({
+    ...config,
+    regions: [
+      { id: 1, name: 'Sul', stores: [] },
+      { id: 2, name: 'RS', stores: ids, parent: 1 },
+    ],
+  }));
   regional = `regional-${tenant.tenantId}@example.com`;
   await tenantService.createUser(tenant.tenantId, regional, { stores: [], groups: [], regions: [1] });
   await putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'pesquisa@test.local' } });
@@ -89,9 +59,9 @@ describe('a user scoped to a region', () => {
 
   it("gets a digest of their region's stores, and of no other", async () => {
     const days = digestDays('week', new Date(), 'America/Sao_Paulo');
-    await answered(days.from, 1, [3, 3, 3, 3, 3, 3]);
-    await answered(days.from, 2, [10, 9, 9, 10, 10, 9]);
-    await answered(days.to, 3, [6, 9, 9, 10, 10, 8]);
+    await answered(tenant.tenantId, days.from, 1, [3, 3, 3, 3, 3, 3]);
+    await answered(tenant.tenantId, days.from, 2, [10, 9, 9, 10, 10, 9]);
+    await answered(tenant.tenantId, days.to, 3, [6, 9, 9, 10, 10, 8]);
     const posted = await api({ method: 'POST', path: '/public/admin/digests', key: tenant.adminKey, body: { period: 'week' } });
     expect(posted.status, posted.text).toBe(202);
     const [digest] = await until(async () => {

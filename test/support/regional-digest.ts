@@ -42,6 +42,34 @@ export interface ChatEndpointBody {
   stores?: number[];
 }
 
+/** Creates stores of these names (POST /public/store): their ids, in the same order. */
+export async function createStores(api: ApiClient, tenant: TestTenant, names: readonly string[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const name of names) {
+    const created = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: name } });
+    expect(created.status, created.text).toBe(201);
+    ids.push(created.body.id as number);
+  }
+  return ids;
+}
+
+/** Changes the tenant's configuration as an admin does: read, changed by `change`, put back under the ETag read. */
+export async function changeConfig(
+  api: ApiClient,
+  tenant: TestTenant,
+  change: (config: Record<string, unknown>) => Record<string, unknown>,
+) {
+  const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
+  const put = await api({
+    method: 'PUT',
+    path: '/public/admin/config',
+    key: tenant.adminKey,
+    headers: { 'if-match': read.headers.etag! },
+    body: change(read.body as Record<string, unknown>),
+  });
+  expect(put.status, put.text).toBe(200);
+}
+
 /** Answers of journey loja counted on `day` at `storeId` (the tally the answer path writes), one transaction id each. */
 export async function answered(tenantId: number, day: string, storeId: number, scores: number[]) {
   for (const [i, score] of scores.entries()) {
@@ -60,30 +88,17 @@ export async function regionalTenant(
   { locale = 'pt-BR', chat }: { locale?: Locale; chat?: (ids: number[]) => ChatEndpointBody[] } = {},
 ): Promise<RegionalTenant> {
   const tenant = await newTenant();
-  const ids: number[] = [];
-  for (const name of REGIONAL_STORES) {
-    const created = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: name } });
-    expect(created.status, created.text).toBe(201);
-    ids.push(created.body.id as number);
-  }
-  const read = await api({ path: '/public/admin/config', key: tenant.adminKey });
-  const put = await api({
-    method: 'PUT',
-    path: '/public/admin/config',
-    key: tenant.adminKey,
-    headers: { 'if-match': read.headers.etag! },
-    body: {
-      ...read.body,
-      locale,
-      timeZone: REGIONAL_ZONE,
-      regions: [
-        { id: 1, name: 'Sul', stores: [ids[0], ids[1]] },
-        { id: 2, name: 'Sudeste', stores: [ids[2]] },
-      ],
-      ...(chat ? { alerts: { ...read.body.alerts, chat: chat(ids) } } : {}),
-    },
-  });
-  expect(put.status, put.text).toBe(200);
+  const ids = await createStores(api, tenant, REGIONAL_STORES);
+  await changeConfig(api, tenant, (config) => ({
+    ...config,
+    locale,
+    timeZone: REGIONAL_ZONE,
+    regions: [
+      { id: 1, name: 'Sul', stores: [ids[0], ids[1]] },
+      { id: 2, name: 'Sudeste', stores: [ids[2]] },
+    ],
+    ...(chat ? { alerts: { ...(config.alerts as object), chat: chat(ids) } } : {}),
+  }));
   await putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'pesquisa@test.local' } });
   const today = localDay(new Date(), REGIONAL_ZONE);
   await answered(tenant.tenantId, today, ids[0]!, [2, 3, 9]);
