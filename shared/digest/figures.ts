@@ -14,7 +14,7 @@ import { scoresOf } from '../answers/schema.js';
 import { MAX_SCOPED_STORES } from '../results/service.js';
 import type { ResultsQuery } from '../results/schema.js';
 import type { ThemeReportBody } from '../themes/report.js';
-import { redact } from '../themes/redact.js';
+import { excerpt } from '../themes/redact.js';
 import { changeOf as countsChange } from '../results/ranking.js';
 import { periodProblems, daysIn } from '../dates.js';
 import { ValidationError } from '../errors.js';
@@ -65,6 +65,13 @@ export function rangeDays(from: string | undefined, to: string | undefined): Dig
   const span = daysIn(from, to);
   return { from, to, previous: { from: addDays(from, -span), to: addDays(from, -1) } };
 }
+
+/**
+ * What days a reader asked for are: one day, a whole week (Monday to Sunday, as digestDays counts it), or a range. The
+ * e-mail's link asks for its own week by its days, and the page it opens is titled as the e-mail is.
+ */
+const periodOfDays = ({ from, to }: DigestDays): DigestSpan =>
+  from === to ? 'day' : daysIn(from, to) === 7 && weekOf(from) === from ? 'week' : 'range';
 
 /** A period's first and last day (UTC counters, read as the tenant's calendar days), and the period before. */
 export interface DigestDays {
@@ -370,7 +377,7 @@ export async function digestFigures(ports: DigestPorts, request: DigestRequest, 
   const first = answered ? await firstAction(ports, request, settings, span, journeys, user) : undefined;
   const oldest = [...cases.overdue].sort((a, b) => a.due_at.localeCompare(b.due_at))[0];
   return {
-    period: ranged ? 'range' : request.period,
+    period: days ? periodOfDays(days) : request.period,
     ...span,
     store: store ?? null,
     first: first ?? (oldest ? { kind: 'case', case: oldest, link: oldest.link } : { kind: 'none' }),
@@ -547,10 +554,7 @@ export function topThemes<T extends { theme: string; negative: number }>(sums: r
 }
 
 /** A comment as a digest quotes it: what identifies a person taken out, on one line, cut to DIGEST_EXAMPLE_CHARACTERS. */
-export function exampleOf(comment: string): string {
-  const line = redact(comment).replace(/\s+/g, ' ').trim();
-  return line.length > DIGEST_EXAMPLE_CHARACTERS ? `${line.slice(0, DIGEST_EXAMPLE_CHARACTERS - 1)}…` : line;
-}
+export const exampleOf = (comment: string): string => excerpt(comment, DIGEST_EXAMPLE_CHARACTERS);
 
 /**
  * A period without answers: the last weeks before it that had any (up to DIGEST_QUIET_WEEKS, looked for in the

@@ -68,7 +68,7 @@ const ScopeRow = v.object({
 
 /** The digest's figures as GET /public/digest answers them (shared/digest/figures.ts). */
 export const DigestBody = v.object({
-  /** `range` when `from` and `to` were asked for. */
+  /** `range` when `from` and `to` were asked for, unless they are one day (`day`) or a Monday-to-Sunday week (`week`). */
   period: v.picklist([...DIGEST_PERIODS, 'range']),
   from: v.string(),
   to: v.string(),

@@ -53,6 +53,9 @@ describe("the digest e-mail's link", () => {
     const html = page.body.toString();
     // The same days, and the same figures: the week's 2 answers at the first store.
     expect(html).toContain(intro);
+    // Titled as the e-mail is: its own week, not a range of days.
+    expect(mail.subject).toMatch(/^Resumo semanal: /);
+    expect(html).toContain('<h1>Resumo semanal: ');
     expect(mail.body.text).toContain('Respostas: 2');
     expect(html).toContain('Respostas: 2');
     expect(link.searchParams.get('from')).toBe(week);

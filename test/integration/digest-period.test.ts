@@ -38,7 +38,8 @@ describe("a regional manager's digest of any period", () => {
     const answer = await digest(`from=${today}&to=${today}`);
 
     expect(answer.status, answer.text).toBe(200);
-    expect(answer.body).toMatchObject({ period: 'range', from: today, to: today, answered: true });
+    // One day asked for by its days is a day (titled as the daily digest is).
+    expect(answer.body).toMatchObject({ period: 'day', from: today, to: today, answered: true });
     const loja = answer.body.journeys.find((j: { journey: { slug: string } }) => j.journey.slug === 'loja');
     const names = loja.stores.map((s: { name: string }) => s.name);
     expect(names.sort()).toEqual([STORES[0], STORES[1]]);
@@ -61,6 +62,10 @@ describe("a regional manager's digest of any period", () => {
     const answer = await digest(`from=${quiet}&to=${quiet}`);
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body.answered).toBe(false);
+    expect(answer.body.period).toBe('day');
+    // Days that are neither one day nor a Monday-to-Sunday week are a range.
+    const twoDays = await digest(`from=${addDays(quiet, -1)}&to=${quiet}`);
+    expect(twoDays.body).toMatchObject({ period: 'range', from: addDays(quiet, -1), to: quiet });
     expect(answer.body.last_weeks.length).toBeGreaterThan(0);
     expect(answer.body.last_weeks[0].answers).toBe(2);
     expect(answer.body.last_weeks[0].from <= addDays(today, -14) && addDays(today, -14) <= answer.body.last_weeks[0].to).toBe(true);

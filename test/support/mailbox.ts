@@ -9,6 +9,7 @@ export async function until<T>(read: () => Promise<T | undefined>, what: string)
 }
 
 export interface Mail {
+  subject: string;
   destination: { to: string[] };
   body: { html: string; text: string };
 }
