@@ -13,7 +13,7 @@ import { webhookRotation } from '../shared/adapters/wiring/events.js';
 import { tenantService } from '../shared/adapters/wiring/tenants.js';
 import { listTenants } from '../shared/adapters/tenant-repository.js';
 import { indexAnswers } from '../shared/adapters/answer-repository.js';
-import { indexCases } from '../shared/adapters/case-repository.js';
+import { indexCaseNumbers, indexCases } from '../shared/adapters/case-repository.js';
 import { commentReanalysis } from '../shared/adapters/wiring/themes.js';
 import { calendarDate } from '../shared/schema.js';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -72,8 +72,9 @@ Commands:
                                              period (default to: today), moving their counts; stopped, the same
                                              command continues where it was; safe to run again
   index-cases --tenant ID                    list by owner (GET /public/cases?owner=...) the cases stored before a
-                                             case had one owner (each reads as its one person's, or unassigned); safe
-                                             to run again
+                                             case had one owner (each reads as its one person's, or unassigned), and
+                                             make the cases numbered before numbers had their entry findable by
+                                             number (?number=); safe to run again
   export --tenant ID --from YYYY-MM-DD --to YYYY-MM-DD [--force]
                                              write the tenant's analytics days (its time zone) as Parquet to the
                                              analytics bucket (${ENV.analyticsBucket}; docs/analytics.md), in order; a day
@@ -284,8 +285,11 @@ async function run(argv: string[]): Promise<void> {
       console.log(`${next.day}\tscheduled for ${next.dueAt.toISOString()}`);
       return;
     }
-    case 'index-cases':
-      return console.log(`${await indexCases(integer(values.tenant, 'tenant'))} cases indexed by owner`);
+    case 'index-cases': {
+      const tenant = integer(values.tenant, 'tenant');
+      const byOwner = await indexCases(tenant);
+      return console.log(`${byOwner} cases indexed by owner, ${await indexCaseNumbers(tenant)} by short number`);
+    }
     case 'redrive': {
       if (file === 'asyncFailures') return console.log(await redriveAsync(local, values['dlq-url']));
       const queue = QUEUES[file as QueueId];

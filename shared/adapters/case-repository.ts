@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { CaseSelection, CaseStore } from '../cases/ports.js';
 import { ownerOfStored } from '../cases/owner.js';
@@ -367,6 +367,37 @@ export async function indexCases(tenantId: number): Promise<number> {
         if (written) indexed++;
       }
   return indexed;
+}
+
+/**
+ * Makes findable by their short number (`GET /public/cases?number=`) the tenant's cases numbered before a case's open
+ * wrote its number's entry: reads each case of the tenant (gsi13's shards; the index does not hold the number), then
+ * one conditional PutItem of the entry where it is missing. Run by the operator with index-cases, never on a request
+ * path; safe to run again. Answers how many entries it wrote.
+ */
+export async function indexCaseNumbers(tenantId: number): Promise<number> {
+  const database = db();
+  let written = 0;
+  for (const { partition } of shards((shard) => keys.casesByShard(tenantId, shard), 'gsi13'))
+    for await (const page of queryPages(database, { index: 'gsi13', partition })) {
+      const cases = await batchGet(
+        database,
+        page.map((item) => keys.case(tenantId, Number(item.id))),
+        { projection: ['id', 'number'] },
+      );
+      for (const item of cases) {
+        if (typeof item.number !== 'number') continue;
+        const put = database.client.send(
+          new PutCommand({
+            TableName: database.tableName,
+            Item: { ...keys.caseByNumber(tenantId, item.number), id: Number(item.id) },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+        if (await conditionHeld(put)) written++;
+      }
+    }
+  return written;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { caseItem, caseStore, indexCases } from '../../shared/adapters/case-repository.js';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { caseItem, caseStore, indexCaseNumbers, indexCases } from '../../shared/adapters/case-repository.js';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { keys } from '../../shared/keys.js';
 import type { CaseRecord } from '../../shared/cases/record.js';
@@ -169,5 +169,21 @@ describe('a case stored before a case had one owner', () => {
     // Indexed, it is stored as any case now: its owner as a list of none or one.
     const { Item } = await db().client.send(new GetCommand({ TableName: db().tableName, Key: keys.case(tenant.tenantId, 901) }));
     expect(Item!.owners).toEqual([]);
+  });
+
+  it('makes a case numbered before its number had an entry findable by its number, once (index-cases)', async () => {
+    const own = await newTenant();
+    const opened = await Promise.all([601, 602].map((id) => caseStore.open(own.tenantId, aCase(id), [])));
+    const numbers = opened.map((c) => (c as CaseRecord).number!);
+    // As a case opened before the entry existed: numbered, but not findable by its number.
+    const { client, tableName } = db();
+    await client.send(new DeleteCommand({ TableName: tableName, Key: keys.caseByNumber(own.tenantId, numbers[0]!) }));
+    expect(await caseStore.idOfNumber(own.tenantId, numbers[0]!)).toBeUndefined();
+
+    expect(await indexCaseNumbers(own.tenantId)).toBe(1);
+    expect(await indexCaseNumbers(own.tenantId)).toBe(0);
+
+    expect(await caseStore.idOfNumber(own.tenantId, numbers[0]!)).toBe(601);
+    expect(await caseStore.idOfNumber(own.tenantId, numbers[1]!)).toBe(602);
   });
 });
