@@ -3,7 +3,7 @@ import type { AnswerStore } from './ports.js';
 import { regionLimit } from '../regions.js';
 import type { Settings } from '../settings/settings.js';
 import type { Sentiment } from '../themes/ports.js';
-import { redact } from '../themes/redact.js';
+import { excerpt } from '../themes/redact.js';
 import { distinctTexts } from '../text.js';
 
 /** How many example comments a theme shows for each polarity, and how long each may be (characters). */
@@ -27,10 +27,7 @@ export interface ThemeExampleQuery {
 }
 
 /** A comment as an example shows it: what identifies a person taken out (`redact`), on one line, cut. */
-export function exampleText(comment: string): string {
-  const line = redact(comment).replace(/\s+/g, ' ').trim();
-  return line.length > THEME_EXAMPLE_CHARACTERS ? `${line.slice(0, THEME_EXAMPLE_CHARACTERS - 1)}…` : line;
-}
+export const exampleText = (comment: string): string => excerpt(comment, THEME_EXAMPLE_CHARACTERS);
 
 /**
  * The newest example comments of each theme and polarity of the period, in the user's scope: one bounded page of the

@@ -84,3 +84,9 @@ function luhn(digits: string): boolean {
   }
   return sum % 10 === 0;
 }
+
+/** A comment as an example shows it: redacted, on one line, cut to `characters` with an ellipsis. */
+export function excerpt(comment: string, characters: number): string {
+  const line = redact(comment).replace(/\s+/g, ' ').trim();
+  return line.length > characters ? `${line.slice(0, characters - 1)}…` : line;
+}
