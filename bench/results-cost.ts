@@ -152,7 +152,10 @@ async function driversWriteSizes(tenantId: number, journeyId: number, day: strin
   const { Item } = await db().client.send(
     new GetCommand({
       TableName: db().tableName,
-      Key: { pk: keys.results(tenantId, journeyId, day.slice(0, 4)), sk: keys.resultSort('month', 'all', [], day.slice(0, 7)) },
+      Key: {
+        pk: keys.results(tenantId, { journeyId, partition: day.slice(0, 4) }),
+        sk: keys.resultSort({ grain: 'month', dimension: 'all', ids: [], period: day.slice(0, 7) }),
+      },
     }),
   );
   const month = Item ?? {};

@@ -8,6 +8,10 @@
 export type Entity = 'STORE' | 'EMPLOYEE' | 'CUSTOMER' | 'TRANSACTION';
 /** What an answer is listed by beside its store: its themes and its sentiment. */
 export type AnswerFilter = 'theme' | 'sentiment';
+/** One theme or one sentiment an answer is listed by. */
+export type AnswerFilterValue = { filter: AnswerFilter; value: string };
+/** A counter's place in a sort key: its dimension, grain and period (a day or a month; empty for a prefix). */
+type CounterSort = { dimension: string; grain: 'day' | 'month'; period: string };
 
 /** Ids are padded so that string sort keys sort numerically. */
 export const padId = (id: number): string => id.toString().padStart(10, '0');
@@ -104,7 +108,7 @@ export const keys = {
    * The answers one QR code took from one address in one window (by hashes, never the token or the address), kept
    * until its TTL: its own partition per code and address, so a flood on one poster never heats another's.
    */
-  qrAnswers: (tenantId: number, tokenHash: string, addressHash: string, window: number) => ({
+  qrAnswers: (tenantId: number, { tokenHash, addressHash, window }: { tokenHash: string; addressHash: string; window: number }) => ({
     pk: `${tenant(tenantId)}#QRRATE#${tokenHash}#${addressHash}`,
     sk: `W#${window}`,
   }),
@@ -128,10 +132,11 @@ export const keys = {
   /** Index partitions of an entity collection (see `shared/table.ts` for what each index is for). */
   collection: (tenantId: number, entity: Entity) => `${tenant(tenantId)}#${entity}`,
   /** An index partition holding the entities whose `field` has `value` (status, e-mail, phone, cpf, external code). */
-  byValue: (tenantId: number, entity: Entity, field: IndexedField, value: string) =>
+  byValue: (tenantId: number, { entity, field, value }: { entity: Entity; field: IndexedField; value: string }) =>
     `${tenant(tenantId)}#${entity}#${INDEXED[field]}#${value}`,
-  byStatus: (tenantId: number, entity: Entity, status: string) => keys.byValue(tenantId, entity, 'status', status),
-  byExternalId: (tenantId: number, entity: Entity, externalId: string) => keys.byValue(tenantId, entity, 'externalId', externalId),
+  byStatus: (tenantId: number, entity: Entity, status: string) => keys.byValue(tenantId, { entity, field: 'status', value: status }),
+  byExternalId: (tenantId: number, entity: Entity, externalId: string) =>
+    keys.byValue(tenantId, { entity, field: 'externalId', value: externalId }),
   /** Customers who opted out: a sparse partition of the status index. */
   optedOut: (tenantId: number) => keys.byStatus(tenantId, 'CUSTOMER', 'OPTOUT'),
   /** Names of large collections are sharded by their first characters, so no partition takes every write. */
@@ -173,11 +178,11 @@ export const keys = {
    * order as all answers: one small item per theme and one for the sentiment of an analysed answer, in the answer's
    * partition (`answerFilterEntry`), written and taken back with its analysis (shared/adapters/analysis-repository.ts).
    */
-  answersByStoreWith: (tenantId: number, storeId: number, filter: AnswerFilter, value: string) =>
+  answersByStoreWith: (tenantId: number, storeId: number, { filter, value }: AnswerFilterValue) =>
     `${keys.answersByStore(tenantId, storeId)}#${filter.toUpperCase()}#${value}`,
-  answersByShardWith: (tenantId: number, shard: number, filter: AnswerFilter, value: string) =>
+  answersByShardWith: (tenantId: number, shard: number, { filter, value }: AnswerFilterValue) =>
     `${keys.answersByShard(tenantId, shard)}#${filter.toUpperCase()}#${value}`,
-  answerFilterEntry: (tenantId: number, transactionId: number, filter: AnswerFilter, value: string) => ({
+  answerFilterEntry: (tenantId: number, transactionId: number, { filter, value }: AnswerFilterValue) => ({
     pk: keys.transaction(tenantId, transactionId).pk,
     sk: `ANSWERS#${filter.toUpperCase()}#${value}`,
   }),
@@ -187,9 +192,12 @@ export const keys = {
    * of their own instead, beside the unsharded one, which readers keep reading (the counters written before shards).
    * The sort key names the grain, the dimension, its ids and the period.
    */
-  results: (tenantId: number, journeyId: number, partition: string, shard?: { dimension: string; index: number }) =>
-    `${tenant(tenantId)}#RESULTS#${journeyId}#${partition}${shard ? `#${shard.dimension}#${shard.index}` : ''}`,
-  resultSort: (grain: 'day' | 'month', dimension: string, ids: number[], period = '') =>
+  results: (
+    tenantId: number,
+    { journeyId, partition, shard }: { journeyId: number; partition: string; shard?: { dimension: string; index: number } },
+  ) => `${tenant(tenantId)}#RESULTS#${journeyId}#${partition}${shard ? `#${shard.dimension}#${shard.index}` : ''}`,
+  /** A result counter's sort key, or without `period` the prefix of a dimension's (and ids') counters. */
+  resultSort: ({ grain, dimension, ids, period = '' }: { grain: 'day' | 'month'; dimension: string; ids: number[]; period?: string }) =>
     `${grain === 'day' ? 'D' : 'M'}#${dimension}#${ids.map((id) => `${id}#`).join('')}${period}`,
   /**
    * Theme counters (shared/themes/): day counters in a partition a month, month counters in a partition a year, as the
@@ -197,7 +205,7 @@ export const keys = {
    * employee's, or journey's, or a store's in one journey) year reads one prefix of one partition: 12 month items per theme.
    */
   themes: (tenantId: number, partition: string) => `${tenant(tenantId)}#THEMES#${partition}`,
-  themeSort: (dimension: string, id: number | number[], grain: 'day' | 'month', period: string, theme: string) =>
+  themeSort: ({ dimension, id, grain, period, theme }: CounterSort & { id: number | number[]; theme: string }) =>
     `${dimension}#${[id].flat().join('#')}#${grain === 'day' ? 'D' : 'M'}#${period}#${theme}`,
   /** Where a tenant's reanalysis of its comments is (`npm run admin -- reanalyse`): one item, gone when it finishes. */
   reanalysis: (tenantId: number) => ({ pk: `${tenant(tenantId)}#REANALYSIS`, sk: 'CHECKPOINT' }),
@@ -206,7 +214,7 @@ export const keys = {
    * month cells in a partition a year, by dimension (`all`, `store`, `journey`) and id, period and the phrase's key.
    */
   phrases: (tenantId: number, partition: string) => `${tenant(tenantId)}#PHRASES#${partition}`,
-  phraseSort: (dimension: string, id: number, grain: 'day' | 'month', period: string, phrase: string) =>
+  phraseSort: ({ dimension, id, grain, period, phrase }: CounterSort & { id: number; phrase: string }) =>
     `${dimension}#${id}#${grain === 'day' ? 'D' : 'M'}#${period}#${phrase}`,
   /** A tenant's failed event deliveries, newest last (sort key: when, event id, attempt), kept 30 days. */
   failedDeliveries: (tenantId: number) => `${tenant(tenantId)}#EVENTS#FAILED`,
@@ -253,7 +261,8 @@ export const keys = {
   casesByOwner: (tenantId: number, owner: string) => `${tenant(tenantId)}#CASES#OWNER#${owner}`,
   casesUnowned: (tenantId: number, shard: number) => `${tenant(tenantId)}#CASES#UNOWNED#${shard}`,
   /** Open, then in progress, then closed (`rank`); overdue first within each; then by due time and id. */
-  caseSort: (rank: number, overdue: boolean, dueAt: string, id: number) => `${rank}#${overdue ? 0 : 1}#${dueAt}#${padId(id)}`,
+  caseSort: ({ rank, overdue, dueAt, id }: { rank: number; overdue: boolean; dueAt: string; id: number }) =>
+    `${rank}#${overdue ? 0 : 1}#${dueAt}#${padId(id)}`,
   /** The prefix of `caseSort` that holds one status (and overdue or not). */
   caseSortPrefix: (rank: number, overdue?: boolean) => `${rank}#${overdue === undefined ? '' : `${overdue ? 0 : 1}#`}`,
 
@@ -281,7 +290,7 @@ export const keys = {
   }),
   privacyNamedPrefix: 'PRIVACY#',
   /** A read of a customer's personal data, in the customer's partition (kept a year). */
-  customerAccess: (tenantId: number, customerId: number, at: string, requestId: string) => ({
+  customerAccess: (tenantId: number, customerId: number, { at, requestId }: { at: string; requestId: string }) => ({
     pk: `${tenant(tenantId)}#CUSTOMER#${customerId}`,
     sk: `ACCESS#${at}#${requestId}`,
   }),
@@ -342,7 +351,7 @@ export const keys = {
    */
   analyticsChain: (tenantId: number, chainId: string) => ({ pk: `${tenant(tenantId)}#ANALYTICS#CHAIN#${chainId}`, sk: 'CHAIN' }),
   /** A user's digest of one period: its claim, so that each user gets one per period (the user's name, an e-mail address). */
-  digestClaim: (tenantId: number, user: string, period: string, from: string) => ({
+  digestClaim: (tenantId: number, { user, period, from }: { user: string; period: string; from: string }) => ({
     pk: `${tenant(tenantId)}#DIGEST#${period}#${from}`,
     sk: `USER#${user}`,
   }),

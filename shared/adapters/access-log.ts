@@ -14,7 +14,7 @@ export const accessLog: AccessLog = {
     const requests = [...new Set(entry.customerIds)].map((customerId) => ({
       PutRequest: {
         Item: {
-          ...keys.customerAccess(tenantId, customerId, entry.at, entry.requestId),
+          ...keys.customerAccess(tenantId, customerId, { at: entry.at, requestId: entry.requestId }),
           [TABLE.entityAttribute]: 'CUSTOMER_ACCESS',
           at: entry.at,
           operation: entry.operation,

@@ -86,7 +86,7 @@ function counterCells(tenantId: number, delta: ThemeDelta): { key: Item; adds: R
     (['day', 'month'] as const).map((grain) => ({
       key: {
         pk: keys.themes(tenantId, grain === 'day' ? delta.day.slice(0, 7) : delta.day.slice(0, 4)),
-        sk: keys.themeSort(dimension, id, grain, grain === 'day' ? delta.day : delta.day.slice(0, 7), delta.theme),
+        sk: keys.themeSort({ dimension, id, grain, period: grain === 'day' ? delta.day : delta.day.slice(0, 7), theme: delta.theme }),
       },
       adds,
     })),
@@ -135,7 +135,7 @@ function counterUpdates(tenantId: number, deltas: ThemeDelta[]): TransactItem[] 
 function listingEntry(tenantId: number, transactionId: number, answer: AnalysedAnswer, { filter, value }: ListedBy): Item {
   const sort = keys.evaluationSort(answer.answeredAt, transactionId);
   return {
-    ...keys.answerFilterEntry(tenantId, transactionId, filter, value),
+    ...keys.answerFilterEntry(tenantId, transactionId, { filter, value }),
     [TABLE.entityAttribute]: 'ANSWER_LISTING',
     id: transactionId,
     journey_id: answer.journeyId,
@@ -144,8 +144,8 @@ function listingEntry(tenantId: number, transactionId: number, answer: AnalysedA
     rating: { score: answer.score },
     rating_items: answer.items.map((item) => ({ class_id: item.classId, score: item.score })),
     ...(answer.source ? { eval_source: answer.source } : {}),
-    ...inIndex('gsi10', keys.answersByStoreWith(tenantId, answer.storeId, filter, value), sort),
-    ...inIndex('gsi11', keys.answersByShardWith(tenantId, transactionId % ANSWER_SHARDS, filter, value), sort),
+    ...inIndex('gsi10', keys.answersByStoreWith(tenantId, answer.storeId, { filter, value }), sort),
+    ...inIndex('gsi11', keys.answersByShardWith(tenantId, transactionId % ANSWER_SHARDS, { filter, value }), sort),
   };
 }
 
@@ -154,7 +154,7 @@ function listingWrites(tenantId: number, transactionId: number, { answer, put, r
   const { tableName } = db();
   return [
     ...remove.map((entry) => ({
-      Delete: { TableName: tableName, Key: keys.answerFilterEntry(tenantId, transactionId, entry.filter, entry.value) },
+      Delete: { TableName: tableName, Key: keys.answerFilterEntry(tenantId, transactionId, entry) },
     })),
     ...put.map((entry) => ({ Put: { TableName: tableName, Item: listingEntry(tenantId, transactionId, answer, entry) } })),
   ];

@@ -43,11 +43,11 @@ function sourcesOf(selection: AnswerSelection): Source[] {
   return stores && stores.length <= MAX_STORE_PARTITIONS
     ? stores.map((store) => ({
         index: 'gsi10',
-        partition: by ? keys.answersByStoreWith(tenantId, store, by.filter, by.value) : keys.answersByStore(tenantId, store),
+        partition: by ? keys.answersByStoreWith(tenantId, store, by) : keys.answersByStore(tenantId, store),
       }))
     : Array.from({ length: ANSWER_SHARDS }, (_, shard) => ({
         index: 'gsi11',
-        partition: by ? keys.answersByShardWith(tenantId, shard, by.filter, by.value) : keys.answersByShard(tenantId, shard),
+        partition: by ? keys.answersByShardWith(tenantId, shard, by) : keys.answersByShard(tenantId, shard),
       }));
 }
 

@@ -34,7 +34,8 @@ const RANK: Record<CaseStatus, number> = { open: 1, in_progress: 2, resolved: 3,
 /** The attributes a change never writes: the key, and the alert's claim (its own conditional write). */
 const NOT_REPLACED = new Set(['id', 'alertedAt']);
 
-const sortOf = (record: CaseRecord) => keys.caseSort(RANK[record.status], record.overdue, record.dueAt, record.id);
+const sortOf = (record: CaseRecord) =>
+  keys.caseSort({ rank: RANK[record.status], overdue: record.overdue, dueAt: record.dueAt, id: record.id });
 
 /** A case's index entries, at its place in the list's order: its store's partition, its shard, its owner's (or unassigned) partition. */
 function indexEntries(tenantId: number, record: CaseRecord): Item {

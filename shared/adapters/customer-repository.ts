@@ -49,9 +49,19 @@ async function queryCustomers(tenantId: number, filters: CustomerFilters): Promi
   }
   const normalised = name ? normaliseName(name) : undefined;
   const candidates: [unknown, QuerySpec['index'], () => string, Filter][] = [
-    [cpf, 'gsi7', () => keys.byValue(tenantId, ENTITY, 'cpf', cpf!), { attribute: 'cpf', equals: cpf! }],
-    [email, 'gsi5', () => keys.byValue(tenantId, ENTITY, 'email', email!), { attribute: 'email', equals: email! }],
-    [phone, 'gsi6', () => keys.byValue(tenantId, ENTITY, 'phone', phone!), { attribute: 'phone', equals: phone! }],
+    [cpf, 'gsi7', () => keys.byValue(tenantId, { entity: ENTITY, field: 'cpf', value: cpf! }), { attribute: 'cpf', equals: cpf! }],
+    [
+      email,
+      'gsi5',
+      () => keys.byValue(tenantId, { entity: ENTITY, field: 'email', value: email! }),
+      { attribute: 'email', equals: email! },
+    ],
+    [
+      phone,
+      'gsi6',
+      () => keys.byValue(tenantId, { entity: ENTITY, field: 'phone', value: phone! }),
+      { attribute: 'phone', equals: phone! },
+    ],
     [
       normalised,
       'gsi3',

@@ -62,7 +62,11 @@ async function queryEmployees(
   let spec: QuerySpec;
   if (storeId !== undefined) spec = { index: 'gsi2', partition: keys.storeEmployees(tenantId, storeId) };
   else if (email)
-    spec = { index: 'gsi5', partition: keys.byValue(tenantId, ENTITY, 'email', email), filters: [...nameFilter, ...statusFilter] };
+    spec = {
+      index: 'gsi5',
+      partition: keys.byValue(tenantId, { entity: ENTITY, field: 'email', value: email }),
+      filters: [...nameFilter, ...statusFilter],
+    };
   else if (name)
     spec = {
       index: 'gsi3',

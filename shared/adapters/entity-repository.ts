@@ -31,7 +31,7 @@ type Changes<T> = Partial<Omit<T, 'id' | 'created_at'>>;
 export const exactIndex = (index: IndexName, entity: Entity, field: IndexedField) => {
   const { partitionKey, sortKey } = indexAttributes(index);
   return (tenantId: number, id: number, value: string | null | undefined) => ({
-    [partitionKey]: value ? keys.byValue(tenantId, entity, field, value) : undefined,
+    [partitionKey]: value ? keys.byValue(tenantId, { entity, field, value }) : undefined,
     [sortKey]: value ? padId(id) : undefined,
   });
 };

@@ -97,8 +97,10 @@ function listingKeys(item: Item): Item[] {
   const tenantId = keys.tenantIdOf(String(item.pk));
   const transactionId = keys.transactionIdOf(String(item.pk));
   return [
-    ...(Array.isArray(themes) ? themes : []).map((theme) => keys.answerFilterEntry(tenantId, transactionId, 'theme', String(theme))),
-    ...(typeof sentiment === 'string' ? [keys.answerFilterEntry(tenantId, transactionId, 'sentiment', sentiment)] : []),
+    ...(Array.isArray(themes) ? themes : []).map((theme) =>
+      keys.answerFilterEntry(tenantId, transactionId, { filter: 'theme', value: String(theme) }),
+    ),
+    ...(typeof sentiment === 'string' ? [keys.answerFilterEntry(tenantId, transactionId, { filter: 'sentiment', value: sentiment })] : []),
   ];
 }
 

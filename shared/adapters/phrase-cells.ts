@@ -13,7 +13,7 @@ export function phraseCellKeys(tenantId: number, answer: { storeId: number; jour
   return PHRASE_DIMENSIONS.flatMap((dimension) =>
     (['day', 'month'] as const).map((grain) => ({
       pk: keys.phrases(tenantId, grain === 'day' ? day.slice(0, 7) : day.slice(0, 4)),
-      sk: keys.phraseSort(dimension, ids[dimension], grain, grain === 'day' ? day : day.slice(0, 7), phraseKey),
+      sk: keys.phraseSort({ dimension, id: ids[dimension], grain, period: grain === 'day' ? day : day.slice(0, 7), phrase: phraseKey }),
     })),
   );
 }

@@ -13,7 +13,7 @@ export const MAX_CELLS_READ = 5_000;
 export const phraseCells: SuggestionPorts['cells'] = async (tenantId, dimension, id, grain, partition) => {
   const items = await queryAll(db(), {
     partition: keys.phrases(tenantId, partition),
-    sortBeginsWith: keys.phraseSort(dimension, id, grain, '', '').replace(/#+$/, '#'),
+    sortBeginsWith: keys.phraseSort({ dimension, id, grain, period: '', phrase: '' }).replace(/#+$/, '#'),
     atMost: MAX_CELLS_READ,
   });
   return items.map((item): PhraseCell => {

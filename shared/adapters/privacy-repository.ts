@@ -151,14 +151,16 @@ export const dataSubjects: DataSubjects = {
       const value = identifiers[field];
       if (value === undefined) continue;
       lookups.push(
-        queryAll(db(), { index: INDEXED_BY[field], partition: keys.byValue(tenantId, 'CUSTOMER', field, value) }).then((items) => {
-          for (const item of items) if (item[TABLE.entityAttribute] === 'CUSTOMER') ids.add(Number(item.id));
-        }),
+        queryAll(db(), { index: INDEXED_BY[field], partition: keys.byValue(tenantId, { entity: 'CUSTOMER', field, value }) }).then(
+          (items) => {
+            for (const item of items) if (item[TABLE.entityAttribute] === 'CUSTOMER') ids.add(Number(item.id));
+          },
+        ),
       );
     }
     if (identifiers.phone !== undefined) {
       // A customer's second phone, in a keys-only index whose sort key is the customer's id.
-      const partition = keys.byValue(tenantId, 'CUSTOMER', 'phone', identifiers.phone);
+      const partition = keys.byValue(tenantId, { entity: 'CUSTOMER', field: 'phone', value: identifiers.phone });
       lookups.push(
         queryAll(db(), { index: 'gsi9', partition }).then((items) => {
           for (const item of items) ids.add(Number(item[indexAttributes('gsi9').sortKey]));

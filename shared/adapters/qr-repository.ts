@@ -38,7 +38,7 @@ export const qrStore: QrStore = {
       await client.send(
         new UpdateCommand({
           TableName: tableName,
-          Key: keys.qrAnswers(tenantId, tokenHash, addressHash, window),
+          Key: keys.qrAnswers(tenantId, { tokenHash, addressHash, window }),
           UpdateExpression: 'ADD answers :one SET #ttl = :end, #entity = :entity',
           ConditionExpression: 'attribute_not_exists(answers) OR answers < :limit',
           ExpressionAttributeNames: { '#ttl': TABLE.ttlAttribute, '#entity': TABLE.entityAttribute },
@@ -53,7 +53,7 @@ export const qrStore: QrStore = {
   },
 
   async counted(windows) {
-    const keyOf = (w: (typeof windows)[number]) => keys.qrAnswers(w.tenantId, w.tokenHash, w.addressHash, w.window);
+    const keyOf = (w: (typeof windows)[number]) => keys.qrAnswers(w.tenantId, w);
     const items = await batchGet(db(), windows.map(keyOf), { projection: ['pk', 'sk', 'answers'] });
     const found = new Map(items.map((item) => [`${String(item.pk)}\u0000${String(item.sk)}`, Number(item.answers ?? 0)]));
     return windows.map((w) => {

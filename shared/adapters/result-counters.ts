@@ -28,8 +28,8 @@ export function counterUpdates(tenantId: number, { journeyId, deltas, shards = 1
         Update: {
           TableName: tableName,
           Key: {
-            pk: keys.results(tenantId, journeyId, partition, shardOf(delta, transactionId, shards)),
-            sk: keys.resultSort(grain, delta.dimension, delta.ids, period),
+            pk: keys.results(tenantId, { journeyId, partition, shard: shardOf(delta, transactionId, shards) }),
+            sk: keys.resultSort({ grain, dimension: delta.dimension, ids: delta.ids, period }),
           },
           UpdateExpression: `SET #entity = :entity ADD ${adds.join(', ')}`,
           ExpressionAttributeNames: names,
@@ -85,8 +85,8 @@ export const resultCounters: ResultCounters = {
           : Array.from({ length: shards }, (_, index) => ({ dimension, index }));
     const reads = [undefined, ...shardsRead].map((shard) =>
       queryAll(db(), {
-        partition: keys.results(tenantId, journeyId, partition, shard),
-        sortBeginsWith: keys.resultSort(grain, dimension, ids),
+        partition: keys.results(tenantId, { journeyId, partition, shard }),
+        sortBeginsWith: keys.resultSort({ grain, dimension, ids }),
       }),
     );
     return (await Promise.all(reads)).flat().map(rowOf);

@@ -12,7 +12,7 @@ const NOT_COUNTS = new Set<string>([TABLE.partitionKey, TABLE.sortKey, TABLE.ent
 export const themeCounters: ThemeCounters = {
   async read({ tenantId, dimension, ids, grain, partition }) {
     // The sort key's prefix up to the period: the dimension, its ids, the grain.
-    const prefix = keys.themeSort(dimension, ids, grain, '', '').slice(0, -2);
+    const prefix = keys.themeSort({ dimension, id: ids, grain, period: '', theme: '' }).slice(0, -2);
     const items = await queryAll(db(), { partition: keys.themes(tenantId, partition), sortBeginsWith: `${prefix}#` });
     return items.map((item) => {
       const [period, theme] = String(item[TABLE.sortKey])

@@ -31,10 +31,17 @@ export const DIGEST_HOUR = 8;
 /** One digest per user and period: a claim before the e-mail, then the mark that it went out. */
 export interface DigestClaims {
   /** True for the one caller that may send: never sent, nor claimed in the last DIGEST_CLAIM_SECONDS. */
-  claim(tenantId: number, user: string, period: DigestPeriod, from: string, now: Date): Promise<boolean>;
-  sent(tenantId: number, user: string, period: DigestPeriod, from: string, now: Date): Promise<void>;
+  claim(tenantId: number, digest: DigestOfUser, now: Date): Promise<boolean>;
+  sent(tenantId: number, digest: DigestOfUser, now: Date): Promise<void>;
   /** Gives back this caller's claim (the e-mail failed: the message is retried). */
-  release(tenantId: number, user: string, period: DigestPeriod, from: string, now: Date): Promise<void>;
+  release(tenantId: number, digest: DigestOfUser, now: Date): Promise<void>;
+}
+
+/** One user's digest of one period (`from`, its first day): what a claim is of. */
+export interface DigestOfUser {
+  user: string;
+  period: DigestPeriod;
+  from: string;
 }
 
 export interface DigestEmailMessage {
@@ -159,14 +166,15 @@ export async function handleDigest(ports: DigestSendingPorts, message: DigestMes
   const user = await ports.users.find(tenantId, message.user);
   // The daily switch is read for a daily digest only: a weekly one's duplicate reads the user and its claim alone.
   if (!user || !getsDigest(user, period, period === 'day' ? await ports.figures.settings(tenantId) : {})) return 'nobody';
-  if (!(await ports.claims.claim(tenantId, user.name, period, from, now))) return 'duplicate';
+  const digest = { user: user.name, period, from };
+  if (!(await ports.claims.claim(tenantId, digest, now))) return 'duplicate';
   try {
     await sendDigest(ports, tenantId, user, period, from, now);
   } catch (error) {
-    await ports.claims.release(tenantId, user.name, period, from, now);
+    await ports.claims.release(tenantId, digest, now);
     throw error;
   }
-  await ports.claims.sent(tenantId, user.name, period, from, now);
+  await ports.claims.sent(tenantId, digest, now);
   return 'sent';
 }
 

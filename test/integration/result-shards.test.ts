@@ -72,7 +72,10 @@ describe('result counters of a sharded journey', () => {
       const holding = new Set<unknown>();
       for (let index = 0; index < SHARDS; index++) {
         const shard = { dimension: 'all', index };
-        const items = await queryAll(db(), { partition: keys.results(tenant.tenantId, 1, partition, shard), sortBeginsWith: sort });
+        const items = await queryAll(db(), {
+          partition: keys.results(tenant.tenantId, { journeyId: 1, partition, shard }),
+          sortBeginsWith: sort,
+        });
         for (const item of items) holding.add(item.pk);
       }
       // Twelve transactions with ids hashed from their requests: the journey's counter lands in more than one partition.
