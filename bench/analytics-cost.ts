@@ -55,8 +55,8 @@ export async function analyticsCost(f: Fixture, size = SIZE): Promise<string> {
   let heapPeak = 0;
   let sample: DayAnswer[] = [];
   const answers: DayAnswers = {
-    async *between(tenantId, from, to, start) {
-      for await (const page of dayAnswers.between(tenantId, from, to, start)) {
+    async *between(tenantId, read) {
+      for await (const page of dayAnswers.between(tenantId, read)) {
         rows += page.records.length;
         if (!sample.length) sample = page.records;
         heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);

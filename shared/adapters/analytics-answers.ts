@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import type { DayAnswer, DayAnswers, DayPage, ReadCursor } from '../analytics/ports.js';
+import type { DayAnswer, DayAnswers, DayPage, DayRead } from '../analytics/ports.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
 import { monthsOf } from '../dates.js';
 import { indexAttributes, type IndexName } from '../table.js';
@@ -62,11 +62,7 @@ function answerOf(item: Item): DayAnswer {
 export async function* itemsBetween(
   /** An index, or `table`: the table's own partitions (the consumer batches' lists of their registrations). */
   index: IndexName | 'table',
-  partitions: string[],
-  from: string,
-  to: string,
-  instantOf: (item: Item) => unknown,
-  start: ReadCursor = { partition: 0 },
+  { partitions, from, to, instantOf, start = { partition: 0 } }: DayRead & { partitions: string[]; instantOf: (item: Item) => unknown },
 ): AsyncGenerator<DayPage<Item>> {
   const { client, tableName } = db();
   const { partitionKey, sortKey } = index === 'table' ? { partitionKey: 'pk', sortKey: 'sk' } : indexAttributes(index);
@@ -95,10 +91,10 @@ export async function* itemsBetween(
   }
 }
 
-async function* between(tenantId: number, from: string, to: string, start?: ReadCursor): AsyncGenerator<DayPage<DayAnswer>> {
+async function* between(tenantId: number, { from, to, start }: DayRead): AsyncGenerator<DayPage<DayAnswer>> {
   // The sort key is `<answered at>#<id>`: from `from` on, and below `to`.
   const partitions = monthsOf(from.slice(0, 10), to.slice(0, 10)).flatMap((month) => evaluationPartitions(tenantId, month));
-  for await (const page of itemsBetween('gsi2', partitions, from, to, (item) => item.answered_at, start))
+  for await (const page of itemsBetween('gsi2', { partitions, from, to, instantOf: (item) => item.answered_at, start }))
     yield { records: page.records.map(answerOf), at: page.at };
 }
 

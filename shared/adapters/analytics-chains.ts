@@ -31,7 +31,7 @@ const Stored = v.object({
 const held = { ConditionExpression: 'seq = :seq AND #owner = :owner', ExpressionAttributeNames: { '#owner': 'owner' } };
 
 export const analyticsChains: ExportChains = {
-  create(tenantId, chainId, job, now) {
+  create(tenantId, { chainId, job, now }) {
     const { client, tableName } = db();
     return conditionHeld(
       client.send(
@@ -61,7 +61,7 @@ export const analyticsChains: ExportChains = {
     const chain = v.parse(Stored, Item);
     return { ...chain, leasedUntil: chain.leasedUntil ?? null };
   },
-  lease(tenantId, chainId, seq, owner, now, until) {
+  lease(tenantId, { chainId, seq, owner }, { now, until }) {
     const { client, tableName } = db();
     return conditionHeld(
       client.send(
@@ -82,7 +82,7 @@ export const analyticsChains: ExportChains = {
       ),
     );
   },
-  async checkpoint(tenantId, chainId, seq, owner, at) {
+  async checkpoint(tenantId, { chainId, seq, owner }, at) {
     const { client, tableName } = db();
     await client.send(
       new UpdateCommand({
@@ -95,7 +95,7 @@ export const analyticsChains: ExportChains = {
       }),
     );
   },
-  async advance(tenantId, chainId, seq, owner, at, done, now) {
+  async advance(tenantId, { chainId, seq, owner }, { at, done, now }) {
     const { client, tableName } = db();
     await client.send(
       new UpdateCommand({
@@ -115,7 +115,7 @@ export const analyticsChains: ExportChains = {
       }),
     );
   },
-  async release(tenantId, chainId, seq, owner) {
+  async release(tenantId, { chainId, seq, owner }) {
     const { client, tableName } = db();
     await conditionHeld(
       client.send(

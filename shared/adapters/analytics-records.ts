@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { ownerOfStored } from '../cases/owner.js';
-import type { DayCase, DayPage, DayRecords, DaySurvey, ReadCursor } from '../analytics/ports.js';
+import type { DayCase, DayPage, DayRead, DayRecords, DaySurvey } from '../analytics/ports.js';
 import { monthsOf } from '../dates.js';
 import { keys } from '../keys.js';
 import { itemsBetween } from './analytics-answers.js';
@@ -16,7 +16,7 @@ import { EVALUATION_SHARDS } from './transaction-repository.js';
  * gsi15, keys only), then BatchGetItem of the items a page names; never a Scan.
  */
 
-const partitionsOf = (from: string, to: string, shards: number, partition: (month: string, shard: number) => string) =>
+const partitionsOf = ({ from, to }: DayRead, shards: number, partition: (month: string, shard: number) => string) =>
   monthsOf(from.slice(0, 10), to.slice(0, 10)).flatMap((month) => Array.from({ length: shards }, (_, shard) => partition(month, shard)));
 
 const Registered = v.object({
@@ -98,9 +98,9 @@ function caseOf(item: Item): DayCase {
 }
 
 /** The items listed in gsi15 between two instants, a page at a time (the entry's sort key: `<instant>#<id>`). */
-async function* listedBetween(partitions: string[], from: string, to: string, start?: ReadCursor): AsyncGenerator<DayPage<Item>> {
+async function* listedBetween(partitions: string[], read: DayRead): AsyncGenerator<DayPage<Item>> {
   const instantOf = (entry: Item) => String(entry.gsi15sk).split('#')[0];
-  for await (const { records: entries, at } of itemsBetween('gsi15', partitions, from, to, instantOf, start)) {
+  for await (const { records: entries, at } of itemsBetween('gsi15', { partitions, ...read, instantOf })) {
     const read = await batchGet(
       db(),
       entries.map(({ pk, sk }) => ({ pk, sk })),
@@ -116,9 +116,9 @@ async function* listedBetween(partitions: string[], from: string, to: string, st
  * item per batch and tenant in the table's own partitions, sort key `<instant>#L<list id>`), a page of lists at a time:
  * each listed id whose item names this list and was registered at its instant, in the list's order.
  */
-async function* batchListedBetween(tenantId: number, partitions: string[], from: string, to: string, start?: ReadCursor) {
+async function* batchListedBetween(tenantId: number, partitions: string[], read: DayRead) {
   const instantOf = (list: Item) => String(list.sk).split('#')[0];
-  for await (const { records: lists, at } of itemsBetween('table', partitions, from, to, instantOf, start)) {
+  for await (const { records: lists, at } of itemsBetween('table', { partitions, ...read, instantOf })) {
     const listed = lists.flatMap((list) => (list.ids as number[]).map((id) => ({ id, list: String(list.sk), at: instantOf(list) })));
     const read = await batchGet(
       db(),
@@ -138,20 +138,20 @@ export const daySurveys: DayRecords<DaySurvey> = {
    * Two lists, read one after the other: the transactions' own entries in gsi15 (those registered before the batches'
    * lists, and by the synchronous routes), then the batches' lists; a cursor past the first's partitions is the second's.
    */
-  async *between(tenantId, from, to, start) {
-    const partitions = partitionsOf(from, to, EVALUATION_SHARDS, (month, shard) => keys.surveysByMonth(tenantId, month, shard));
+  async *between(tenantId, { from, to, start }) {
+    const partitions = partitionsOf({ from, to }, EVALUATION_SHARDS, (month, shard) => keys.surveysByMonth(tenantId, month, shard));
     const own = partitions.length;
     if (!start || start.partition < own)
-      for await (const page of listedBetween(partitions, from, to, start)) yield { records: page.records.map(surveyOf), at: page.at };
+      for await (const page of listedBetween(partitions, { from, to, start })) yield { records: page.records.map(surveyOf), at: page.at };
     const fromList = start && start.partition >= own ? { ...start, partition: start.partition - own } : undefined;
-    for await (const page of batchListedBetween(tenantId, partitions, from, to, fromList))
+    for await (const page of batchListedBetween(tenantId, partitions, { from, to, start: fromList }))
       yield { records: page.records.map(surveyOf), at: { ...page.at, partition: page.at.partition + own } };
   },
 };
 
 export const dayCases: DayRecords<DayCase> = {
-  async *between(tenantId, from, to, start) {
-    const partitions = partitionsOf(from, to, CASE_SHARDS, (month, shard) => keys.casesByMonth(tenantId, month, shard));
-    for await (const page of listedBetween(partitions, from, to, start)) yield { records: page.records.map(caseOf), at: page.at };
+  async *between(tenantId, read) {
+    const partitions = partitionsOf(read, CASE_SHARDS, (month, shard) => keys.casesByMonth(tenantId, month, shard));
+    for await (const page of listedBetween(partitions, read)) yield { records: page.records.map(caseOf), at: page.at };
   },
 };

@@ -69,16 +69,23 @@ export interface StoredChain {
 /** The chains' items (shared/adapters/analytics-chains.ts): every write after `create` is conditional on `seq` and `owner`. */
 export interface ExportChains {
   /** Begins a chain unless one of this id exists (false). */
-  create(tenantId: number, chainId: string, job: ChainJob, now: Date): Promise<boolean>;
+  create(tenantId: number, chain: { chainId: string; job: ChainJob; now: Date }): Promise<boolean>;
   read(tenantId: number, chainId: string): Promise<StoredChain | undefined>;
   /** Holds link `seq` for `owner` until `until`, unless another holds it or the chain moved on (false). */
-  lease(tenantId: number, chainId: string, seq: number, owner: string, now: Date, until: Date): Promise<boolean>;
+  lease(tenantId: number, link: ChainLink, lease: { now: Date; until: Date }): Promise<boolean>;
   /** Where link `seq` now stands (an object completed), still held. */
-  checkpoint(tenantId: number, chainId: string, seq: number, owner: string, at: WriteAt): Promise<void>;
+  checkpoint(tenantId: number, link: ChainLink, at: WriteAt): Promise<void>;
   /** Ends link `seq` at `now`: the chain at `seq + 1`, from `at` (`done`: nothing left), held by none. */
-  advance(tenantId: number, chainId: string, seq: number, owner: string, at: WriteAt, done: boolean, now: Date): Promise<void>;
+  advance(tenantId: number, link: ChainLink, end: { at: WriteAt; done: boolean; now: Date }): Promise<void>;
   /** Gives back the hold of a link that failed (its message comes back: the retry goes on from the last checkpoint). */
-  release(tenantId: number, chainId: string, seq: number, owner: string): Promise<void>;
+  release(tenantId: number, link: ChainLink): Promise<void>;
+}
+
+/** One link of a chain (its number, `seq`) as held by `owner`, the one invocation running it. */
+export interface ChainLink {
+  chainId: string;
+  seq: number;
+  owner: string;
 }
 
 export interface ChainPorts {
@@ -124,8 +131,8 @@ export function exportChains(
         await ports.send({ ...message, seq: chain.seq });
       return 'duplicate';
     }
-    const owner = randomUUID();
-    if (!(await ports.chains.lease(tenantId, chainId, seq, owner, now, new Date(now.getTime() + LINK_LEASE_SECONDS * 1000)))) return 'busy';
+    const link = { chainId, seq, owner: randomUUID() };
+    if (!(await ports.chains.lease(tenantId, link, { now, until: new Date(now.getTime() + LINK_LEASE_SECONDS * 1000) }))) return 'busy';
     // Asked after each row group (or object): the link stops when another as long as the last would end past its time.
     const dueAt = clock() + linkSeconds * 1000;
     let last = clock();
@@ -140,19 +147,19 @@ export function exportChains(
       const stop = await exporter.writeDays(chain.job, chain.at, {
         saved,
         due,
-        completed: (at) => ports.chains.checkpoint(tenantId, chainId, seq, owner, at),
+        completed: (at) => ports.chains.checkpoint(tenantId, link, at),
       });
       const done = allWritten(chain.job, stop.at);
       if (done) await end(chain.job);
       else if (stop.saved) await ports.files.keep(linkKeyOf(tenantId, chainId, seq + 1), stop.saved);
-      await ports.chains.advance(tenantId, chainId, seq, owner, stop.at, done, new Date(clock()));
+      await ports.chains.advance(tenantId, link, { at: stop.at, done, now: new Date(clock()) });
       if (saved !== undefined) await ports.files.remove(linkKeyOf(tenantId, chainId, seq));
       logger.info('Analytics chain link', { tenantId, chain: chainId, seq, done, at: { day: stop.at.day, dataset: stop.at.dataset } });
       if (done) return 'written';
       await ports.send({ version: 1, tenantId, chain: chainId, seq: seq + 1 });
       return 'continued';
     } catch (error) {
-      await ports.chains.release(tenantId, chainId, seq, owner);
+      await ports.chains.release(tenantId, link);
       throw error;
     }
   }
@@ -161,7 +168,7 @@ export function exportChains(
    * Begins a chain writing `days` (unless one of this id exists: a message delivered again) and runs its first link here.
    */
   async function start(chainId: string, job: ChainJob, now = new Date()): Promise<LinkOutcome> {
-    await ports.chains.create(job.tenantId, chainId, job, now);
+    await ports.chains.create(job.tenantId, { chainId, job, now });
     return run({ version: 1, tenantId: job.tenantId, chain: chainId, seq: 0 }, now);
   }
 
@@ -174,7 +181,7 @@ export function exportChains(
     // None written (a tenant that does not export): nothing to wait for.
     if (!days.length) return ports.erasureWritten(tenantId, requestId);
     const chainId = `erasure-${requestId}`;
-    await ports.chains.create(tenantId, chainId, { tenantId, days, then: { erasure: requestId } }, now);
+    await ports.chains.create(tenantId, { chainId, job: { tenantId, days, then: { erasure: requestId } }, now });
     await ports.send({ version: 1, tenantId, chain: chainId, seq: 0 });
   }
 

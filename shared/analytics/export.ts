@@ -216,7 +216,7 @@ export function analyticsExport(ports: AnalyticsPorts, { limits = WRITE_LIMITS }
       const { from, to } = tenant.bounds(day);
       const { records, row } = tenant.datasets[dataset];
       const read = at.read;
-      for await (const page of records.between(tenantId, from, to, read?.cursor)) {
+      for await (const page of records.between(tenantId, { from, to, start: read?.cursor })) {
         // Of the page the last link stopped in, the records already in the file.
         const skip = read && JSON.stringify(page.at) === JSON.stringify(read.cursor) ? read.skip : 0;
         for (let i = skip; i < page.records.length; i++)

@@ -81,7 +81,13 @@ export interface DayPage<T> {
  * Scan); from `start` on, that page included, when given.
  */
 export interface DayRecords<T> {
-  between(tenantId: number, from: string, to: string, start?: ReadCursor): AsyncIterable<DayPage<T>>;
+  between(tenantId: number, read: DayRead): AsyncIterable<DayPage<T>>;
+}
+/** A read of the records whose instant is in [from, to) (ISO), from the page `start` names on (absent: the first). */
+export interface DayRead {
+  from: string;
+  to: string;
+  start?: ReadCursor;
 }
 export type DayAnswers = DayRecords<DayAnswer>;
 

@@ -154,7 +154,7 @@ const everything = async () =>
 async function caseRowsOfTable(): Promise<number[]> {
   const { from, to } = analytics.dayBounds(today, 'UTC');
   const ids: number[] = [];
-  for await (const page of dayCases.between(tenant.tenantId, from, to)) ids.push(...page.records.map((c) => c.transactionId));
+  for await (const page of dayCases.between(tenant.tenantId, { from, to })) ids.push(...page.records.map((c) => c.transactionId));
   expect(ids).toHaveLength(2);
   return ids;
 }

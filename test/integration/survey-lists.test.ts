@@ -18,7 +18,7 @@ beforeAll(async () => {
 /** The transaction ids the analytics export's day of surveys lists between two instants. */
 async function listed(from: string, to: string): Promise<number[]> {
   const ids: number[] = [];
-  for await (const page of daySurveys.between(tenant.tenantId, from, to)) ids.push(...page.records.map((r) => r.transactionId));
+  for await (const page of daySurveys.between(tenant.tenantId, { from, to })) ids.push(...page.records.map((r) => r.transactionId));
   return ids;
 }
 

@@ -288,7 +288,7 @@ describe('a day written in links', () => {
   }
   // A day of 7 answers in pages of 3 (a cursor per page), and no survey or case.
   const answers: DayRecords<DayAnswer> = {
-    async *between(_tenantId, _from, _to, start) {
+    async *between(_tenantId, { start }) {
       for (let page = start ? Number(start.key?.page) : 0; page * 3 < 7; page++)
         yield {
           records: Array.from({ length: Math.min(3, 7 - page * 3) }, (_, i) => ({ ...answer, transactionId: page * 3 + i, score: i })),
