@@ -80,7 +80,6 @@ export const MAX_PARAMS_SPARED = [
   'shared/adapters/reanalysis-repository.ts',
   'shared/adapters/recovery-repository.ts',
   'shared/adapters/tenant-repository.ts',
-  'shared/adapters/transaction-repository.ts',
   'shared/analytics/chain.ts',
   'shared/analytics/export.ts',
   'shared/analytics/parquet.ts',

@@ -184,8 +184,13 @@ export async function simulate(
           counts.newCustomers++;
         }
         if (one.journey.resurveyWindowDays)
-          await transactionRepository.claimSurveySlot(TENANT, one.customerId, one.journey.id, one.journey.resurveyWindowDays, now);
-        await transactionRepository.putCreated(TENANT, one.requestKey, () => record);
+          await transactionRepository.claimSurveySlot(TENANT, {
+            customerId: one.customerId,
+            journeyId: one.journey.id,
+            windowDays: one.journey.resurveyWindowDays,
+            now,
+          });
+        await transactionRepository.putCreated(TENANT, { requestKey: one.requestKey, build: () => record });
       }),
     );
     counts.transactions += batch.length;

@@ -8,7 +8,7 @@ import { inIndex, TABLE } from '../table.js';
 import { MAX_ID_PROBES, transactionIdFor } from '../transactions/request-key.js';
 import { RecoverySurvey, Transaction, type AnswerOrigin, type TransactionRecord } from '../transaction-record.js';
 import { RATING_SOURCES, type SourceName } from '../channels.js';
-import type { RequestRecord, TransactionRepository } from '../transactions/ports.js';
+import type { RequestRecord, SurveySlot, TransactionRepository } from '../transactions/ports.js';
 import type { Tally } from '../results/tally.js';
 import { cancelledByCondition, db, isConditionFailure, type Item } from './dynamodb.js';
 import { counterUpdates, type TransactItem } from './result-counters.js';
@@ -200,9 +200,11 @@ async function getItem(tenantId: number, id: number): Promise<Item | undefined> 
  */
 async function putUnderKey(
   tenantId: number,
-  requestKey: string,
-  build: (id: number, probe: number) => Item,
-  counters: (item: Item) => TransactItem[] = () => [],
+  {
+    requestKey,
+    build,
+    counters = () => [],
+  }: { requestKey: string; build: (id: number, probe: number) => Item; counters?: (item: Item) => TransactItem[] },
 ): Promise<{ written: boolean; item: Item }> {
   const { client, tableName } = db();
   for (let probe = 0; probe < MAX_ID_PROBES; probe++) {
@@ -237,26 +239,32 @@ async function putUnderKey(
  */
 export async function putCreated(
   tenantId: number,
-  requestKey: string,
-  build: (id: number) => TransactionRecord,
-  tally?: (record: TransactionRecord) => Tally | undefined,
-  listedIn?: string,
+  {
+    requestKey,
+    build,
+    tally,
+    listedIn,
+  }: {
+    requestKey: string;
+    build: (id: number) => TransactionRecord;
+    tally?: (record: TransactionRecord) => Tally | undefined;
+    listedIn?: string;
+  },
 ): Promise<{ created: boolean; record: TransactionRecord }> {
   const records = new Map<number, TransactionRecord>();
-  const { written, item } = await putUnderKey(
-    tenantId,
+  const { written, item } = await putUnderKey(tenantId, {
     requestKey,
-    (id, probe) => {
+    build: (id, probe) => {
       const record = build(id);
       records.set(id, record);
       // The batch's list names the id of the first probe only: at another, the transaction is listed by its own entry.
       return toItem(tenantId, record, probe === 0 ? listedIn : undefined);
     },
-    (item) => {
+    counters: (item) => {
       const moved = tally?.(records.get(Number(item.id))!);
       return moved ? counterUpdates(tenantId, moved, Number(item.id)) : [];
     },
-  );
+  });
   const stored = toRequestRecord(item);
   if (stored.status !== 'created') throw new Error('A rejection was stored over a created transaction.');
   return { created: written, record: stored.record };
@@ -269,32 +277,27 @@ export async function putCreated(
 export async function putOutcome(
   tenantId: number,
   requestKey: string,
-  status: 'rejected' | 'failed',
-  errors: FieldProblem[],
-  receivedAt: string,
+  { status, errors, receivedAt }: { status: 'rejected' | 'failed'; errors: FieldProblem[]; receivedAt: string },
 ): Promise<void> {
   const expiresAt = Math.floor(Date.now() / 1000) + REJECTION_TTL_DAYS * 86_400;
   const entity = status === 'rejected' ? 'TRANSACTION_REJECTION' : 'TRANSACTION_FAILURE';
-  await putUnderKey(tenantId, requestKey, () => ({
-    [TABLE.entityAttribute]: entity,
-    status,
-    errors,
-    received_at: receivedAt,
-    [TABLE.ttlAttribute]: expiresAt,
-  }));
+  await putUnderKey(tenantId, {
+    requestKey,
+    build: () => ({
+      [TABLE.entityAttribute]: entity,
+      status,
+      errors,
+      received_at: receivedAt,
+      [TABLE.ttlAttribute]: expiresAt,
+    }),
+  });
 }
 
 /**
  * Takes the customer's survey slot on a journey: succeeds when the customer was not surveyed on it within the
  * window, and records now. One conditional write, so two transactions at once cannot both survey.
  */
-export async function claimSurveySlot(
-  tenantId: number,
-  customerId: number,
-  journeyId: number,
-  windowDays: number,
-  now: Date,
-): Promise<boolean> {
+export async function claimSurveySlot(tenantId: number, { customerId, journeyId, windowDays, now }: SurveySlot): Promise<boolean> {
   const { client, tableName } = db();
   const cutoff = new Date(now.getTime() - windowDays * 86_400_000).toISOString();
   try {

@@ -16,6 +16,14 @@ export type RequestRecord =
   { status: 'created'; record: TransactionRecord } | { status: 'rejected' | 'failed'; errors: FieldProblem[]; receivedAt: string };
 
 /** Where transactions are kept: `shared/adapters/transaction-repository.ts` implements it. */
+/** A customer's survey slot on a journey: free when it was not surveyed there within `windowDays` of `now`. */
+export interface SurveySlot {
+  customerId: number;
+  journeyId: number;
+  windowDays: number;
+  now: Date;
+}
+
 export interface TransactionRepository {
   findByRequestKey(tenantId: number, requestKey: string): Promise<RequestRecord | undefined>;
   findById(tenantId: number, id: number): Promise<TransactionRecord | undefined>;
@@ -25,23 +33,23 @@ export interface TransactionRepository {
    */
   putCreated(
     tenantId: number,
-    requestKey: string,
-    build: (id: number) => TransactionRecord,
-    /** The result counters the new transaction moves (a rating registered with it), written with it. */
-    tally?: (record: TransactionRecord) => Tally | undefined,
-    /** The consumer batch's list that names it (listRegistrations), when its batch wrote one. */
-    listedIn?: string,
+    created: {
+      requestKey: string;
+      build: (id: number) => TransactionRecord;
+      /** The result counters the new transaction moves (a rating registered with it), written with it. */
+      tally?: (record: TransactionRecord) => Tally | undefined;
+      /** The consumer batch's list that names it (listRegistrations), when its batch wrote one. */
+      listedIn?: string;
+    },
   ): Promise<{ created: boolean; record: TransactionRecord }>;
   /** Records a rejection or failure under the request key, readable for a while; never over a created transaction. */
   putOutcome(
     tenantId: number,
     requestKey: string,
-    status: 'rejected' | 'failed',
-    errors: FieldProblem[],
-    receivedAt: string,
+    outcome: { status: 'rejected' | 'failed'; errors: FieldProblem[]; receivedAt: string },
   ): Promise<void>;
   /** Takes the customer's survey slot on a journey when it was not surveyed within the window; one conditional write. */
-  claimSurveySlot(tenantId: number, customerId: number, journeyId: number, windowDays: number, now: Date): Promise<boolean>;
+  claimSurveySlot(tenantId: number, slot: SurveySlot): Promise<boolean>;
   /**
    * Lists, for the analytics export's day of surveys, the transactions of a consumer batch about to be registered at
    * `at` (ISO), by their request keys: one write for the batch rather than one index entry each. Answers the list's

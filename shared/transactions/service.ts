@@ -173,17 +173,16 @@ export function transactionService({ transactions, readReferences, settings: ten
       locale: chooseLocale(customer.locale, journey.locale, settings.locale),
     });
     // A rating registered with the sale counts in the results in the same write.
-    const stored = await transactions.putCreated(
-      tenantId,
+    const stored = await transactions.putCreated(tenantId, {
       requestKey,
-      record,
-      (created) => {
+      build: record,
+      tally: (created) => {
         const scored =
           created.answer && scoredRating(created.transaction, settings, created.answer.answeredAt, null, created.answer.source);
         return scored ? journeyTally(journey, answerTally(countedOf(created.transaction), scored)) : undefined;
       },
       listedIn,
-    );
+    });
     // When another delivery of the same request got there first, its transaction is the answer.
     if (stored.created) {
       count('TransactionsCreated');
@@ -200,17 +199,17 @@ export function transactionService({ transactions, readReferences, settings: ten
 
   /** Records a rejection against the request key, so that the caller can read why (v2 interface). */
   const recordRejection = (tenantId: number, requestKey: string, errors: FieldProblem[], receivedAt: string) =>
-    transactions.putOutcome(tenantId, requestKey, 'rejected', errors, receivedAt);
+    transactions.putOutcome(tenantId, requestKey, { status: 'rejected', errors, receivedAt });
 
   /** Records that the queue gave up on a request (its last receive failed): it waits in the dead-letter queue for a redrive. */
   const recordFailure = (tenantId: number, requestKey: string, receivedAt: string) =>
-    transactions.putOutcome(
-      tenantId,
-      requestKey,
-      'failed',
-      [{ path: 'request', message: 'the transaction could not be stored after repeated attempts; it is kept for the operator to redrive' }],
+    transactions.putOutcome(tenantId, requestKey, {
+      status: 'failed',
+      errors: [
+        { path: 'request', message: 'the transaction could not be stored after repeated attempts; it is kept for the operator to redrive' },
+      ],
       receivedAt,
-    );
+    });
 
   /** Survey attempt 1 on the first reachable channel, or the reason for not surveying. */
   async function decideSurvey(
@@ -223,7 +222,12 @@ export function transactionService({ transactions, readReferences, settings: ten
   ): Promise<SurveyPlan> {
     const decision = surveyDecision(journey, customer, command.customer, rated, now);
     if (decision.survey.status !== 'scheduled' || !journey.resurveyWindowDays) return decision;
-    const claimed = await transactions.claimSurveySlot(tenantId, customer.id, journey.id, journey.resurveyWindowDays, now);
+    const claimed = await transactions.claimSurveySlot(tenantId, {
+      customerId: customer.id,
+      journeyId: journey.id,
+      windowDays: journey.resurveyWindowDays,
+      now,
+    });
     return claimed ? decision : notSent('throttled', decision.contacts);
   }
 

@@ -245,7 +245,8 @@ describe('privacy requests: erase', () => {
     // A sale whose consumer read the customer before the erasure, and wrote after the first pass listed the customer's
     // transactions: it holds the copies, unmarked, and its survey waits to go out.
     erasedAt = (await item(keys.transaction(tenant.tenantId, sales[0]!)))!.erased_at;
-    late = (await transactionRepository.putCreated(tenant.tenantId, `late-${randomUUID()}`, lateCopyOf)).record.transaction.id;
+    late = (await transactionRepository.putCreated(tenant.tenantId, { requestKey: `late-${randomUUID()}`, build: lateCopyOf })).record
+      .transaction.id;
     expect(await item(keys.transaction(tenant.tenantId, late))).toMatchObject({
       customer_name: 'Titular Teste',
       survey_contact: expect.stringContaining('987650000'),

@@ -109,18 +109,18 @@ export function memoryTransactions(): TransactionRepository & { byKey: Map<strin
         if (k.startsWith(`${tenantId}#`) && stored.status === 'created' && stored.record.transaction.id === id) return copy(stored.record);
       return undefined;
     },
-    async putCreated(tenantId, requestKey, build) {
+    async putCreated(tenantId, { requestKey, build }) {
       const held = byKey.get(key(tenantId, requestKey));
       if (held?.status === 'created') return { created: false, record: copy(held.record) };
       const record = build(transactionIdFor(requestKey));
       byKey.set(key(tenantId, requestKey), { status: 'created', record: copy(record) });
       return { created: true, record };
     },
-    async putOutcome(tenantId, requestKey, status, errors, receivedAt) {
+    async putOutcome(tenantId, requestKey, { status, errors, receivedAt }) {
       if (byKey.get(key(tenantId, requestKey))?.status === 'created') return;
       byKey.set(key(tenantId, requestKey), { status, errors, receivedAt });
     },
-    async claimSurveySlot(tenantId, customerId, journeyId, windowDays, now) {
+    async claimSurveySlot(tenantId, { customerId, journeyId, windowDays, now }) {
       const slot = `${tenantId}#${customerId}#${journeyId}`;
       const last = slots.get(slot);
       if (last && now.getTime() - last.getTime() < windowDays * 86_400_000) return false;
