@@ -49,7 +49,7 @@ export async function exportCost(f: Fixture, sizes = EXPORT_SIZES): Promise<stri
       rows: 0,
       startedAt: new Date(now).toISOString(),
     };
-    await exportJobs.start(f.tenantId, job, job.startedAt, new Date(now + ANSWER_EXPORT.jobDays * DAY_MS));
+    await exportJobs.start(f.tenantId, job, { staleBefore: job.startedAt, expiresAt: new Date(now + ANSWER_EXPORT.jobDays * DAY_MS) });
     const { stdout } = await run(
       process.execPath,
       [

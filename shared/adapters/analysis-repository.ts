@@ -132,7 +132,7 @@ function counterUpdates(tenantId: number, deltas: ThemeDelta[]): TransactItem[] 
  * the answer's own entries and what the list filters on (journey, store, employee, score, classes, source): the list reads it
  * as it reads the answers' entries, then the page's answers (shared/adapters/answer-repository.ts).
  */
-function listingEntry(tenantId: number, transactionId: number, answer: AnalysedAnswer, { filter, value }: ListedBy): Item {
+function listingEntry(tenantId: number, transactionId: number, { answer, filter, value }: ListedBy & { answer: AnalysedAnswer }): Item {
   const sort = keys.evaluationSort(answer.answeredAt, transactionId);
   return {
     ...keys.answerFilterEntry(tenantId, transactionId, { filter, value }),
@@ -156,7 +156,7 @@ function listingWrites(tenantId: number, transactionId: number, { answer, put, r
     ...remove.map((entry) => ({
       Delete: { TableName: tableName, Key: keys.answerFilterEntry(tenantId, transactionId, entry) },
     })),
-    ...put.map((entry) => ({ Put: { TableName: tableName, Item: listingEntry(tenantId, transactionId, answer, entry) } })),
+    ...put.map((entry) => ({ Put: { TableName: tableName, Item: listingEntry(tenantId, transactionId, { answer, ...entry }) } })),
   ];
 }
 
@@ -166,10 +166,12 @@ export { PHRASE_EXAMPLES };
 function phraseUpdates(
   tenantId: number,
   transactionId: number,
-  answer: { storeId: number; journeyId: number },
-  counted: PhrasesCounted,
-  phrase: CountedPhrase,
-  sign: 1 | -1,
+  {
+    answer,
+    counted,
+    phrase,
+    sign,
+  }: { answer: { storeId: number; journeyId: number }; counted: PhrasesCounted; phrase: CountedPhrase; sign: 1 | -1 },
 ): TransactItem[] {
   const { tableName } = db();
   return phraseCellKeys(tenantId, answer, counted.day, phrase.key).map((key) => ({
@@ -219,7 +221,7 @@ export async function shownAnalysis(tenantId: number, transactionId: number): Pr
 }
 
 export const analysisStore: AnalysisStore = {
-  async countPhrases(tenantId, transactionId, answer, counted, previous) {
+  async countPhrases(tenantId, transactionId, { answer, counted, previous }) {
     const saved = await updateCounting(
       {
         TableName: db().tableName,
@@ -243,8 +245,10 @@ export const analysisStore: AnalysisStore = {
         },
       },
       [
-        ...(previous?.phrases ?? []).flatMap((phrase) => phraseUpdates(tenantId, transactionId, answer, previous!, phrase, -1)),
-        ...counted.phrases.flatMap((phrase) => phraseUpdates(tenantId, transactionId, answer, counted, phrase, 1)),
+        ...(previous?.phrases ?? []).flatMap((phrase) =>
+          phraseUpdates(tenantId, transactionId, { answer, counted: previous!, phrase, sign: -1 }),
+        ),
+        ...counted.phrases.flatMap((phrase) => phraseUpdates(tenantId, transactionId, { answer, counted, phrase, sign: 1 })),
       ],
     );
     return saved ? 'saved' : 'stale';
@@ -277,7 +281,7 @@ export const analysisStore: AnalysisStore = {
     };
   },
 
-  async save(tenantId, transactionId, analysis, previous, deltas, listing) {
+  async save(tenantId, transactionId, { analysis, previous, deltas, listing }) {
     const { tableName } = db();
     const counted = {
       version: analysis.version,

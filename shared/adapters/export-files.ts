@@ -18,7 +18,7 @@ const keyOf = (tenantId: number, id: string, run: string) => `${prefix}${tenantI
  * (an abort would need a grant of its own): the bucket's lifecycle removes incomplete uploads after a day.
  */
 export const exportFiles: ExportFiles = {
-  async write(tenantId, id, run, chunks) {
+  async write(tenantId, { id, run }, chunks) {
     async function* bytes() {
       for await (const chunk of chunks) yield Buffer.from(chunk, 'utf8');
     }
@@ -35,7 +35,7 @@ export const exportFiles: ExportFiles = {
       leavePartsOnError: true,
     }).done();
   },
-  link(tenantId, id, run, name) {
+  link(tenantId, { id, run }, name) {
     return getSignedUrl(
       s3(),
       new GetObjectCommand({

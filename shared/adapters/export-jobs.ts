@@ -1,13 +1,13 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { ExportJob, type ExportJobStore } from '../answers/export.js';
+import { ExportJob, type ExportJobStore, type ExportRun } from '../answers/export.js';
 import { keys } from '../keys.js';
 import { TABLE } from '../table.js';
 import { conditionHeld, db } from './dynamodb.js';
 
 /** The export jobs: one item each, replaced by a new run unless a fresh one is running (one conditional PutItem). */
 export const exportJobs: ExportJobStore = {
-  async start(tenantId, job, staleBefore, expiresAt) {
+  async start(tenantId, job, { staleBefore, expiresAt }) {
     const { client, tableName } = db();
     const started = await conditionHeld(
       client.send(
@@ -35,20 +35,23 @@ export const exportJobs: ExportJobStore = {
     );
     return Item ? v.parse(ExportJob, Item) : undefined;
   },
-  async progress(tenantId, id, run, rows) {
-    await whileRunning(tenantId, id, run, 'SET #rows = :rows', { ':rows': rows });
+  async progress(tenantId, run, rows) {
+    await whileRunning(tenantId, run, { update: 'SET #rows = :rows', values: { ':rows': rows } });
   },
-  async finish(tenantId, id, run, rows, at) {
-    await whileRunning(tenantId, id, run, 'SET #rows = :rows, #status = :done, finishedAt = :at', {
-      ':rows': rows,
-      ':done': 'done',
-      ':at': at,
+  async finish(tenantId, run, { rows, at }) {
+    await whileRunning(tenantId, run, {
+      update: 'SET #rows = :rows, #status = :done, finishedAt = :at',
+      values: { ':rows': rows, ':done': 'done', ':at': at },
     });
   },
 };
 
 /** An update of the run that is running; of another run (a newer start) it changes nothing. */
-async function whileRunning(tenantId: number, id: string, run: string, update: string, values: Record<string, unknown>) {
+async function whileRunning(
+  tenantId: number,
+  { id, run }: ExportRun,
+  { update, values }: { update: string; values: Record<string, unknown> },
+) {
   const { client, tableName } = db();
   await conditionHeld(
     client.send(

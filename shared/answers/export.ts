@@ -51,18 +51,24 @@ export type ExportJob = v.InferOutput<typeof ExportJob>;
 
 export interface ExportJobStore {
   /** Writes `job` unless a run of the same id started after `staleBefore` is still running; answers the job that holds. */
-  start(tenantId: number, job: ExportJob, staleBefore: string, expiresAt: Date): Promise<{ job: ExportJob; started: boolean }>;
+  start(tenantId: number, job: ExportJob, held: { staleBefore: string; expiresAt: Date }): Promise<{ job: ExportJob; started: boolean }>;
   find(tenantId: number, id: string): Promise<ExportJob | undefined>;
   /** Sets the rows written so far (not adds: a redelivered run counts from zero again), while `run` is the job's running run. */
-  progress(tenantId: number, id: string, run: string, rows: number): Promise<void>;
-  finish(tenantId: number, id: string, run: string, rows: number, at: string): Promise<void>;
+  progress(tenantId: number, run: ExportRun, rows: number): Promise<void>;
+  finish(tenantId: number, run: ExportRun, done: { rows: number; at: string }): Promise<void>;
+}
+
+/** One run of one export job (a redelivery or a new start is another run of the same job). */
+export interface ExportRun {
+  id: string;
+  run: string;
 }
 
 /** The export files: one object per job and run, written as a stream. */
 export interface ExportFiles {
-  write(tenantId: number, id: string, run: string, chunks: AsyncIterable<string>): Promise<void>;
+  write(tenantId: number, run: ExportRun, chunks: AsyncIterable<string>): Promise<void>;
   /** A short-lived address of the file, downloaded under `name`. */
-  link(tenantId: number, id: string, run: string, name: string): Promise<string>;
+  link(tenantId: number, run: ExportRun, name: string): Promise<string>;
 }
 
 export interface AnswerExportPorts {
@@ -125,7 +131,7 @@ export function answerExports(ports: AnswerExportPorts) {
       startedAt: new Date(now).toISOString(),
     };
     const staleBefore = new Date(now - ANSWER_EXPORT.staleMinutes * 60_000).toISOString();
-    const held = await ports.jobs.start(tenantId, job, staleBefore, new Date(now + ANSWER_EXPORT.jobDays * DAY_MS));
+    const held = await ports.jobs.start(tenantId, job, { staleBefore, expiresAt: new Date(now + ANSWER_EXPORT.jobDays * DAY_MS) });
     if (held.started) await ports.send({ tenantId, id: job.id, run: job.run });
     return held.job;
   }
@@ -174,12 +180,12 @@ export function answerExports(ports: AnswerExportPorts) {
         const before = rows;
         rows += answers.length;
         if (Math.floor(rows / ANSWER_EXPORT.progressEveryRows) > Math.floor(before / ANSWER_EXPORT.progressEveryRows))
-          await ports.jobs.progress(tenantId, id, run, rows);
+          await ports.jobs.progress(tenantId, { id, run }, rows);
         cursor = page.body.next_cursor;
       } while (cursor);
     }
-    await ports.files.write(tenantId, id, run, chunks());
-    await ports.jobs.finish(tenantId, id, run, rows, new Date().toISOString());
+    await ports.files.write(tenantId, { id, run }, chunks());
+    await ports.jobs.finish(tenantId, { id, run }, { rows, at: new Date().toISOString() });
     return 'exported';
   }
 
@@ -192,7 +198,7 @@ export function answerExports(ports: AnswerExportPorts) {
     if (!job || job.user !== user.name || job.status !== 'done' || outsideScope(job.scope, user.scope)) return undefined;
     if (now > availableUntil(job)) return undefined;
     const t = workspaceTranslator((await ports.settings(tenantId)).locale ?? DEFAULT_LOCALE);
-    return ports.files.link(tenantId, id, job.run, t('answers.export.fileName', { from: job.filters.from!, to: job.filters.to! }));
+    return ports.files.link(tenantId, { id, run: job.run }, t('answers.export.fileName', { from: job.filters.from!, to: job.filters.to! }));
   }
 
   return { start, find, run, link };

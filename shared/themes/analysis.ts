@@ -136,7 +136,8 @@ export function commentAnalysis(ports: AnalysisPorts) {
       };
       const deltas = [...(answer.counted ? themeDeltas(answer, answer.counted, -1) : []), ...themeDeltas(answer, analysis, 1)];
       const listing = listingChange(answer, analysis);
-      if ((await ports.answers.save(tenantId, transactionId, analysis, answer.counted, deltas, listing)) !== 'saved') return 'stale';
+      if ((await ports.answers.save(tenantId, transactionId, { analysis, previous: answer.counted, deltas, listing })) !== 'saved')
+        return 'stale';
       // The suggestions' counts, in a write of their own (the themes' transaction has no room left): a failure here
       // leaves this answer's phrases uncounted, never counted twice.
       // Only a comment with no theme suggests one: what the themes already count needs none.
@@ -148,7 +149,7 @@ export function commentAnalysis(ports: AnalysisPorts) {
         negative: (bucket ? BUCKET_POLARITY[bucket] : sentiment) === 'negative',
       };
       if (phrases.phrases.length || answer.phrases?.phrases.length)
-        await ports.answers.countPhrases(tenantId, transactionId, answer, phrases, answer.phrases ?? null);
+        await ports.answers.countPhrases(tenantId, transactionId, { answer, counted: phrases, previous: answer.phrases ?? null });
       return 'analysed';
     },
 
@@ -176,7 +177,8 @@ export function commentAnalysis(ports: AnalysisPorts) {
         const analysis = { ...counted, ...read, themes, aspects };
         const deltas = [...themeDeltas(answer, counted, -1), ...themeDeltas(answer, analysis, 1)];
         const listing = listingChange(answer, analysis);
-        if ((await ports.answers.save(tenantId, transactionId, analysis, counted, deltas, listing)) !== 'saved') return 'stale';
+        if ((await ports.answers.save(tenantId, transactionId, { analysis, previous: counted, deltas, listing })) !== 'saved')
+          return 'stale';
         outcome = 'analysed';
       }
       // The suggestions move with the themes: a comment with a theme now suggests nothing, one with none now suggests its
@@ -192,7 +194,8 @@ export function commentAnalysis(ports: AnalysisPorts) {
       const before = answer.phrases;
       const same = (before?.phrases.map((phrase) => phrase.key).join('|') ?? '') === phrases.phrases.map((phrase) => phrase.key).join('|');
       if (!same || (before && before.version !== counted.version)) {
-        if ((await ports.answers.countPhrases(tenantId, transactionId, answer, phrases, before ?? null)) !== 'saved') return 'stale';
+        if ((await ports.answers.countPhrases(tenantId, transactionId, { answer, counted: phrases, previous: before ?? null })) !== 'saved')
+          return 'stale';
         outcome = 'analysed';
       }
       return outcome;

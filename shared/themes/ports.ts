@@ -113,10 +113,7 @@ export interface AnalysisStore {
   save(
     tenantId: number,
     transactionId: number,
-    analysis: CommentAnalysis,
-    previous: CountedAnalysis | null,
-    deltas: ThemeDelta[],
-    listing: ListingChange,
+    saved: { analysis: CommentAnalysis; previous: CountedAnalysis | null; deltas: ThemeDelta[]; listing: ListingChange },
   ): Promise<'saved' | 'stale'>;
   /**
    * Counts `counted`'s phrases in the suggestion counters and takes back `previous`'s, all or nothing, while the answer
@@ -125,9 +122,7 @@ export interface AnalysisStore {
   countPhrases(
     tenantId: number,
     transactionId: number,
-    answer: Pick<AnalysedAnswer, 'storeId' | 'journeyId'>,
-    counted: PhrasesCounted,
-    previous: PhrasesCounted | null,
+    phrases: { answer: Pick<AnalysedAnswer, 'storeId' | 'journeyId'>; counted: PhrasesCounted; previous: PhrasesCounted | null },
   ): Promise<'saved' | 'stale'>;
 }
 
