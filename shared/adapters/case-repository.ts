@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import type { CaseSelection, CaseStore } from '../cases/ports.js';
+import type { CaseSelection, CaseStore, WhatsAppClaim } from '../cases/ports.js';
 import { ownerOfStored } from '../cases/owner.js';
 import { CaseRecord, type CaseStatus } from '../cases/record.js';
 import { keys } from '../keys.js';
@@ -196,9 +196,9 @@ const release = async (key: Item, at: string): Promise<void> => {
 const claimAlert = (tenantId: number, id: number, at: string) => claim(keys.case(tenantId, id), at, true);
 const releaseAlert = (tenantId: number, id: number, at: string) => release(keys.case(tenantId, id), at);
 /** The claim of one manager's WhatsApp alert: an item of its own beside the case (a change never undoes it). */
-const claimWhatsAppAlert = (tenantId: number, id: number, user: string, at: string) =>
+const claimWhatsAppAlert = (tenantId: number, id: number, { user, at }: WhatsAppClaim) =>
   claim(keys.caseWhatsAppAlert(tenantId, id, user), at);
-const releaseWhatsAppAlert = (tenantId: number, id: number, user: string, at: string) =>
+const releaseWhatsAppAlert = (tenantId: number, id: number, { user, at }: WhatsAppClaim) =>
   release(keys.caseWhatsAppAlert(tenantId, id, user), at);
 
 interface Source {
@@ -411,8 +411,7 @@ export async function indexCaseNumbers(tenantId: number): Promise<number> {
 export async function eraseCaseCopies(
   tenantId: number,
   transactionIds: number[],
-  at: string,
-  action: 'erased' | 'expired' = 'erased',
+  { at, action = 'erased' }: { at: string; action?: 'erased' | 'expired' },
 ): Promise<void> {
   const { client, tableName } = db();
   await Promise.all(

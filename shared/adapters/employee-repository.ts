@@ -1,6 +1,6 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { LinksChangedError, type EmployeeRepository } from '../employees/ports.js';
+import { LinksChangedError, type EmployeeRepository, type LinksChange } from '../employees/ports.js';
 import { Employee } from '../employees/schema.js';
 import type { EmployeeFilters } from '../employees/requests.js';
 import type { UserScope } from '../access/user-scope.js';
@@ -83,7 +83,8 @@ async function queryEmployees(
  * Replaces an employee's store links atomically: the employee's `stores` and the link items change together, and
  * only if `stores` is still what the caller read (otherwise LinksChangedError, and nothing changed).
  */
-async function replaceStoreLinks(tenantId: number, employeeId: number, before: number[], after: number[], now: string): Promise<void> {
+async function replaceStoreLinks(tenantId: number, employeeId: number, change: LinksChange): Promise<void> {
+  const { before, after } = change;
   const { client, tableName } = db();
   const added = after.filter((id) => !before.includes(id));
   const removed = before.filter((id) => !after.includes(id));
@@ -91,7 +92,7 @@ async function replaceStoreLinks(tenantId: number, employeeId: number, before: n
     await client.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Update: relationUpdate(tableName, tenantId, employeeId, 'stores', before, after, now) },
+          { Update: relationUpdate(tableName, tenantId, { employeeId, field: 'stores', ...change }) },
           ...added.map((storeId) => ({ Put: { TableName: tableName, Item: storeLink(tenantId, employeeId, storeId) } })),
           ...removed.map((storeId) => ({ Delete: { TableName: tableName, Key: keys.employeeStore(tenantId, employeeId, storeId) } })),
         ],
@@ -103,10 +104,10 @@ async function replaceStoreLinks(tenantId: number, employeeId: number, before: n
   }
 }
 
-async function replaceGroups(tenantId: number, employeeId: number, before: number[], after: number[], now: string): Promise<void> {
+async function replaceGroups(tenantId: number, employeeId: number, change: LinksChange): Promise<void> {
   const { client, tableName } = db();
   try {
-    await client.send(new UpdateCommand(relationUpdate(tableName, tenantId, employeeId, 'groups', before, after, now)));
+    await client.send(new UpdateCommand(relationUpdate(tableName, tenantId, { employeeId, field: 'groups', ...change })));
   } catch (error) {
     if (isConditionFailure(error)) throw new LinksChangedError();
     throw error;
@@ -116,11 +117,7 @@ async function replaceGroups(tenantId: number, employeeId: number, before: numbe
 function relationUpdate(
   tableName: string,
   tenantId: number,
-  employeeId: number,
-  field: 'stores' | 'groups',
-  before: number[],
-  after: number[],
-  now: string,
+  { employeeId, field, before, after, now }: LinksChange & { employeeId: number; field: 'stores' | 'groups' },
 ) {
   return {
     TableName: tableName,

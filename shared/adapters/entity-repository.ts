@@ -146,13 +146,7 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
    * Applies changes to an existing entity and returns it as stored; NotFoundError when there is none. Changing the
    * external code moves its guard in the same transaction, so the code stays unique.
    */
-  async function update(
-    tenantId: number,
-    id: number,
-    changes: Changes<T>,
-    now: string,
-    extra: NonNullable<TransactWriteCommandInput['TransactItems']> = [],
-  ): Promise<T> {
+  async function update(tenantId: number, id: number, { changes, now }: { changes: Changes<T>; now: string }): Promise<T> {
     const { client, tableName } = db();
     const key = keys.entity(tenantId, entity, id);
     const attributes: Item = { ...changes, updated_at: now, ...derivedFrom(tenantId, id, changes as Partial<T>) };
@@ -210,11 +204,11 @@ export function entityRepository<T extends { id: number; updated_at: string }>(m
       ExpressionAttributeValues: values,
     };
     try {
-      if (guards.length === 0 && extra.length === 0) {
+      if (guards.length === 0) {
         const { Attributes } = await client.send(new UpdateCommand({ ...updateInput, ReturnValues: 'ALL_NEW' }));
         return model.parse(Attributes!);
       }
-      await client.send(new TransactWriteCommand({ TransactItems: [{ Update: updateInput }, ...guards, ...extra] }));
+      await client.send(new TransactWriteCommand({ TransactItems: [{ Update: updateInput }, ...guards] }));
     } catch (error) {
       if (isConditionFailure(error) || cancelledByCondition(error, 0))
         throw new NotFoundError(`${capitalise(entity.toLowerCase())} ${id} not found.`);

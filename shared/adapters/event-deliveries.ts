@@ -89,7 +89,7 @@ export function eventDeliveryPorts(settings: (tenantId: number) => Promise<Setti
       }
     },
     async recordDelivered(tenantId, id) {
-      await setStatus(tenantId, id, 'delivered');
+      await setStatus(tenantId, id, { status: 'delivered' });
     },
     async stillFailed(tenantId, id) {
       const { client, tableName } = db();
@@ -160,7 +160,11 @@ export const failedDeliveries: FailedDeliveries = {
 const { partitionKey: GSI1PK, sortKey: GSI1SK } = indexAttributes('gsi1');
 
 /** Sets a delivery's state (when it has one), leaving the failed index: only a failed delivery is replayed. */
-async function setStatus(tenantId: number, id: string, status: 'delivered' | 'replaying', onlyIfFailed = false): Promise<boolean> {
+async function setStatus(
+  tenantId: number,
+  id: string,
+  { status, onlyIfFailed = false }: { status: 'delivered' | 'replaying'; onlyIfFailed?: boolean },
+): Promise<boolean> {
   const { client, tableName } = db();
   try {
     await client.send(
@@ -199,8 +203,8 @@ export const deliveryReplays: DeliveryReplayPorts = {
     const item = v.parse(DeliveryItem, Item);
     return { status: item.status, delivery: { tenantId, url: item.url, event: item.event, attempt: item.attempt } };
   },
-  claim: (tenantId, id) => setStatus(tenantId, id, 'replaying', true),
-  async failedSince(tenantId, url, since, limit, cursor) {
+  claim: (tenantId, id) => setStatus(tenantId, id, { status: 'replaying', onlyIfFailed: true }),
+  async failedSince(tenantId, { url, since, limit, cursor }) {
     const { client, tableName } = db();
     const partition = keys.failedDeliveriesOf(tenantId, eventEndpoint(url));
     // A cursor is sealed for this tenant, endpoint and time: it cannot be altered or used with another replay.

@@ -44,7 +44,7 @@ export const personalExpiry: ExpiryStore = {
         // Its case, if its answer opened one, copied the customer's name and comment, and holds the managers' notes:
         // stripped first, as the transaction's strip takes it out of the index this sweep reads.
         const pk = String(item.pk);
-        await eraseCaseCopies(keys.tenantIdOf(pk), [keys.transactionIdOf(pk)], now, 'expired');
+        await eraseCaseCopies(keys.tenantIdOf(pk), [keys.transactionIdOf(pk)], { at: now, action: 'expired' });
         return stripPersonalCopies(item, { personal_expired_at: now }, { expiredBy: now });
       }),
     );

@@ -258,7 +258,7 @@ export const dataSubjects: DataSubjects = {
   },
 
   async eraseCases(tenantId, transactionIds, { at }) {
-    await eraseCaseCopies(tenantId, transactionIds, at);
+    await eraseCaseCopies(tenantId, transactionIds, { at });
   },
 
   async eraseCustomer(tenantId, customerId, { requestId, at }) {

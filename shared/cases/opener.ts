@@ -124,13 +124,13 @@ export function caseOpener(ports: CasePorts) {
     const link = `${ports.baseUrl ?? ''}${casePagePath(record.id)}`;
     const { template, language } = sender.caseAlert;
     for (const [user, to] of phones) {
-      const at = now.toISOString();
-      if (!(await cases.claimWhatsAppAlert(tenantId, record.id, user, at))) continue;
+      const claim = { user, at: now.toISOString() };
+      if (!(await cases.claimWhatsAppAlert(tenantId, record.id, claim))) continue;
       try {
         const parameters = [String(record.score), store, link];
         await alerts.whatsapp({ to, phoneNumberId: sender.phoneNumberId, template, language, parameters });
       } catch (error) {
-        if (error instanceof AlertNotSent) await cases.releaseWhatsAppAlert(tenantId, record.id, user, at);
+        if (error instanceof AlertNotSent) await cases.releaseWhatsAppAlert(tenantId, record.id, claim);
         throw error;
       }
     }

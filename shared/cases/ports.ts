@@ -9,6 +9,12 @@ import type { CaseRecord, CaseStatus } from './record.js';
 import type { CaseMessage } from './message.js';
 
 /** Which cases a page lists: the storage port is told the partitions' owner and the filters, never the tenant's rules. */
+/** A claim of a case's WhatsApp alert to one manager (`user`, their user name), made at `at`. */
+export interface WhatsAppClaim {
+  user: string;
+  at: string;
+}
+
 export interface CaseSelection {
   tenantId: number;
   /** Only these stores' cases (their own partitions); undefined: every store (the tenant's shards). */
@@ -47,9 +53,9 @@ export interface CaseStore {
   /** Gives back a claim this caller made at `at` (the send failed and will be retried). */
   releaseAlert(tenantId: number, id: number, at: string): Promise<void>;
   /** Claims the case's WhatsApp alert to one manager: true for the one caller that claimed it, false once claimed. */
-  claimWhatsAppAlert(tenantId: number, id: number, user: string, at: string): Promise<boolean>;
+  claimWhatsAppAlert(tenantId: number, id: number, claim: WhatsAppClaim): Promise<boolean>;
   /** Gives back a WhatsApp claim this caller made at `at` (the send failed and will be retried). */
-  releaseWhatsAppAlert(tenantId: number, id: number, user: string, at: string): Promise<void>;
+  releaseWhatsAppAlert(tenantId: number, id: number, claim: WhatsAppClaim): Promise<void>;
   /** A page of cases in the list's order: open before in progress before closed; overdue first; then by due time. */
   list(selection: CaseSelection): Promise<{ cases: CaseRecord[]; nextCursor: string | null }>;
 }

@@ -11,6 +11,6 @@ export interface CustomerRepository {
   get(tenantId: number, id: number): Promise<Customer | undefined>;
   findByExternalId(tenantId: number, clientId: string): Promise<Customer | undefined>;
   /** The customer after the change; NotFoundError when it does not exist, DuplicateError for a `client_id` in use. */
-  update(tenantId: number, id: number, changes: Partial<Customer>, now: string): Promise<Customer>;
+  update(tenantId: number, id: number, edit: { changes: Partial<Customer>; now: string }): Promise<Customer>;
   list(tenantId: number, filters: CustomerFilters): Promise<Found<Customer>>;
 }

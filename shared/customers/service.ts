@@ -45,7 +45,7 @@ export function customerService(customers: CustomerRepository) {
   }
 
   const editCustomer = (tenantId: number, id: number, changes: CustomerChanges): Promise<Customer> =>
-    customers.update(tenantId, id, changedValues(changes), new Date().toISOString());
+    customers.update(tenantId, id, { changes: changedValues(changes), now: new Date().toISOString() });
 
   async function listCustomers(tenantId: number, filters: CustomerFilters): Promise<ListBody<Customer>> {
     const { items, nextCursor } = await customers.list(tenantId, filters);

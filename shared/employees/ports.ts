@@ -16,16 +16,23 @@ export interface EmployeeRepository {
   getMany(tenantId: number, ids: number[]): Promise<Employee[]>;
   findByExternalId(tenantId: number, employeeId: string): Promise<Employee | undefined>;
   /** The employee after the change; NotFoundError when it does not exist. */
-  update(tenantId: number, id: number, changes: Partial<Employee>, now: string): Promise<Employee>;
+  update(tenantId: number, id: number, edit: { changes: Partial<Employee>; now: string }): Promise<Employee>;
   /**
    * A page of employees. With `storeId` it is that store's employees and the other filters are not applied
    * (`storeOnly`); without, the filters are.
    */
   list(tenantId: number, filters: EmployeeFilters, storeId: number | undefined): Promise<Found<Employee> & { storeOnly: boolean }>;
   /** Sets the employee's stores (and their links) to `after` if they are still `before`; else LinksChangedError. */
-  replaceStores(tenantId: number, employeeId: number, before: number[], after: number[], now: string): Promise<void>;
+  replaceStores(tenantId: number, employeeId: number, change: LinksChange): Promise<void>;
   /** Sets the employee's groups to `after` if they are still `before`; else LinksChangedError. */
-  replaceGroups(tenantId: number, employeeId: number, before: number[], after: number[], now: string): Promise<void>;
+  replaceGroups(tenantId: number, employeeId: number, change: LinksChange): Promise<void>;
+}
+
+/** A change of an employee's links (its stores' or groups' ids) from what was read, `before`, to `after`, at `now`. */
+export interface LinksChange {
+  before: number[];
+  after: number[];
+  now: string;
 }
 
 export interface EmployeePorts {

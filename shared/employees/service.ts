@@ -49,11 +49,11 @@ export function employeeService({ employees, stores, groups }: EmployeePorts) {
   /** Changing `store_id` names another main store (which must exist); the store links change through PUT .../stores. */
   async function editEmployee(tenantId: number, id: number, changes: EmployeeChanges): Promise<Employee> {
     if (changes.store_id) await storeIdOf(tenantId, changes.store_id, 'store_id');
-    return employees.update(tenantId, id, changes, new Date().toISOString());
+    return employees.update(tenantId, id, { changes, now: new Date().toISOString() });
   }
 
   const deactivateEmployee = (tenantId: number, id: number): Promise<Employee> =>
-    employees.update(tenantId, id, { status: 'inactive' }, new Date().toISOString());
+    employees.update(tenantId, id, { changes: { status: 'inactive' }, now: new Date().toISOString() });
 
   async function listEmployees(tenantId: number, filters: EmployeeFilters): Promise<ListBody<Employee>> {
     const body = (data: Employee[], next: string | null): ListBody<Employee> => ({
@@ -116,8 +116,8 @@ export function employeeService({ employees, stores, groups }: EmployeePorts) {
       if (missing.length) throw new NotFoundError(`No ${relation === 'stores' ? 'store' : 'group'} with id ${missing.join(', ')}.`);
       try {
         const now = new Date().toISOString();
-        if (relation === 'stores') await employees.replaceStores(tenantId, id, before, wanted, now);
-        else await employees.replaceGroups(tenantId, id, before, wanted, now);
+        if (relation === 'stores') await employees.replaceStores(tenantId, id, { before, after: wanted, now });
+        else await employees.replaceGroups(tenantId, id, { before, after: wanted, now });
         return found;
       } catch (error) {
         if (!(error instanceof LinksChangedError)) throw error;

@@ -103,10 +103,7 @@ export interface DeliveryReplayPorts {
   /** The failed deliveries to one endpoint of events created at or after `since`, oldest first, a page at a time. */
   failedSince(
     tenantId: number,
-    url: string,
-    since: string,
-    limit: number,
-    cursor: string | undefined,
+    page: { url: string; since: string; limit: number; cursor: string | undefined },
   ): Promise<{ ids: string[]; next_cursor: string | null }>;
   send(delivery: EventDelivery): Promise<void>;
 }

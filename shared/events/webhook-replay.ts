@@ -43,7 +43,12 @@ export function replayService({ deliveries, audit }: ReplayServicePorts) {
 
   /** Re-queues the failed deliveries to `url` of events created at or after `since`, at most REPLAY_PAGE a call. */
   async function replay(tenantId: number, query: { url: string; since: string; cursor?: string | undefined }, actor: AuditActor) {
-    const page = await deliveries.failedSince(tenantId, query.url, query.since, REPLAY_PAGE, query.cursor);
+    const page = await deliveries.failedSince(tenantId, {
+      url: query.url,
+      since: query.since,
+      limit: REPLAY_PAGE,
+      cursor: query.cursor,
+    });
     const replayed: string[] = [];
     for (const id of page.ids) {
       const found = await deliveries.find(tenantId, id);

@@ -13,6 +13,6 @@ export interface StoreRepository {
   getMany(tenantId: number, ids: number[]): Promise<Store[]>;
   findByExternalId(tenantId: number, storeId: string): Promise<Store | undefined>;
   /** The store after the change; NotFoundError when it does not exist, DuplicateError for a `store_id` in use. */
-  update(tenantId: number, id: number, changes: Partial<Store>, now: string): Promise<Store>;
+  update(tenantId: number, id: number, edit: { changes: Partial<Store>; now: string }): Promise<Store>;
   list(tenantId: number, filters: StoreFilters): Promise<Found<Store>>;
 }

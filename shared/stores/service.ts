@@ -42,10 +42,10 @@ export function storeService(stores: StoreRepository, regions?: StoreRegions) {
   }
 
   async function editStore(tenantId: number, id: number, { region, ...changes }: StoreChanges, actor?: AuditActor): Promise<Store> {
-    if (region === undefined) return stores.update(tenantId, id, changes, new Date().toISOString());
+    if (region === undefined) return stores.update(tenantId, id, { changes, now: new Date().toISOString() });
     if (region !== null) await regionsOf().check(tenantId, region);
     const store = Object.keys(changes).length
-      ? await stores.update(tenantId, id, changes, new Date().toISOString())
+      ? await stores.update(tenantId, id, { changes, now: new Date().toISOString() })
       : await getStore(tenantId, id);
     await regionsOf().place(tenantId, id, region, actor ?? { operator: true });
     return store;
@@ -53,7 +53,7 @@ export function storeService(stores: StoreRepository, regions?: StoreRegions) {
 
   /** Deactivating keeps the store readable; transactions can no longer use it. */
   const deactivateStore = (tenantId: number, id: number): Promise<Store> =>
-    stores.update(tenantId, id, { status: 'inactive' }, new Date().toISOString());
+    stores.update(tenantId, id, { changes: { status: 'inactive' }, now: new Date().toISOString() });
 
   async function listStores(tenantId: number, filters: StoreFilters): Promise<ListBody<Store>> {
     const { items, nextCursor } = await stores.list(tenantId, filters);

@@ -171,12 +171,17 @@ describe('webhook replay', () => {
     down = false;
     const since = deliveries[0]!.event.created_at;
     // One per page here (the route's page is REPLAY_PAGE): the sealed cursor carries the replay across pages.
-    const first = await deliveryReplays.failedSince(tenant.tenantId, url, since, 1, undefined);
+    const first = await deliveryReplays.failedSince(tenant.tenantId, { url, since, limit: 1, cursor: undefined });
     expect(first.ids).toEqual([deliveryId(deliveries[0]!.event.id, url)]);
-    const second = await deliveryReplays.failedSince(tenant.tenantId, url, since, 1, first.next_cursor!);
+    const second = await deliveryReplays.failedSince(tenant.tenantId, { url, since, limit: 1, cursor: first.next_cursor! });
     expect(second.ids).toEqual([deliveryId(deliveries[1]!.event.id, url)]);
     await expect(
-      deliveryReplays.failedSince(tenant.tenantId, url, deliveries[1]!.event.created_at, 1, first.next_cursor!),
+      deliveryReplays.failedSince(tenant.tenantId, {
+        url,
+        since: deliveries[1]!.event.created_at,
+        limit: 1,
+        cursor: first.next_cursor!,
+      }),
     ).rejects.toMatchObject({
       errors: [expect.objectContaining({ path: 'cursor' })],
     });

@@ -64,7 +64,7 @@ function memoryEntities<T extends { id: number; updated_at: string }>(kind: stri
       const id = codes.get(`${tenantId}#${code}`);
       return id === undefined ? undefined : get(tenantId, id);
     },
-    async update(tenantId: number, id: number, changes: Partial<T>, now: string) {
+    async update(tenantId: number, id: number, { changes, now }: { changes: Partial<T>; now: string }) {
       const current = rows.get(at(tenantId, id));
       if (!current) throw new NotFoundError(`${kind} ${id} not found.`);
       const next = { ...current, ...changes, updated_at: now };
@@ -83,9 +83,11 @@ export const memoryCustomers = (): CustomerRepository & { rows: Map<string, Cust
 
 export function memoryEmployees(): EmployeeRepository & { rows: Map<string, Employee> } {
   const entities = memoryEntities<Employee>('employee', 'employee_id');
-  const replace = (field: 'stores' | 'groups') => async (tenantId: number, id: number, _before: number[], after: number[], now: string) => {
-    await entities.update(tenantId, id, { [field]: after } as Partial<Employee>, now);
-  };
+  const replace =
+    (field: 'stores' | 'groups') =>
+    async (tenantId: number, id: number, { after, now }: { after: number[]; now: string }) => {
+      await entities.update(tenantId, id, { changes: { [field]: after } as Partial<Employee>, now });
+    };
   return {
     ...entities,
     list: async (tenantId) => ({ ...(await entities.list(tenantId)), storeOnly: false }),
@@ -260,12 +262,12 @@ export function memoryCases(): CaseStore & { rows: Map<string, CaseRecord>; coun
       const current = rows.get(at(tenantId, id));
       if (current?.alertedAt === when) current.alertedAt = null;
     },
-    async claimWhatsAppAlert(tenantId, id, user, when) {
+    async claimWhatsAppAlert(tenantId, id, { user, at: when }) {
       if (whatsApp.get(`${at(tenantId, id)}#${user}`)) return false;
       whatsApp.set(`${at(tenantId, id)}#${user}`, when);
       return true;
     },
-    async releaseWhatsAppAlert(tenantId, id, user, when) {
+    async releaseWhatsAppAlert(tenantId, id, { user, at: when }) {
       if (whatsApp.get(`${at(tenantId, id)}#${user}`) === when) whatsApp.set(`${at(tenantId, id)}#${user}`, null);
     },
     async list(selection) {
