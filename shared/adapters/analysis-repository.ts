@@ -174,7 +174,7 @@ function phraseUpdates(
   }: { answer: { storeId: number; journeyId: number }; counted: PhrasesCounted; phrase: CountedPhrase; sign: 1 | -1 },
 ): TransactItem[] {
   const { tableName } = db();
-  return phraseCellKeys(tenantId, answer, counted.day, phrase.key).map((key) => ({
+  return phraseCellKeys(tenantId, answer, { day: counted.day, phraseKey: phrase.key }).map((key) => ({
     Update: {
       TableName: tableName,
       Key: key,

@@ -20,7 +20,10 @@ export const DIRTY_SHARDS = 16;
  * change is written without its mark. Each put gives the mark a new token: the run that wrote the day again clears
  * the mark only if its token is still the one it read, so a change during the rewrite keeps it for the next run.
  */
-export function dirtyMark(tenantId: number, instant: string, recordId: number, now = new Date()): TransactItem {
+export function dirtyMark(
+  tenantId: number,
+  { instant, recordId, now = new Date() }: { instant: string; recordId: number; now?: Date },
+): TransactItem {
   return {
     Put: {
       TableName: db().tableName,

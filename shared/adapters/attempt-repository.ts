@@ -242,7 +242,7 @@ function claimed(key: AttemptKey, item: Item): Claim {
 
 /** The analytics export's mark of a survey's registration day, written with a change after that day (docs/analytics.md). */
 const marks = (attempt: ClaimedAttempt, registeredAt: string | undefined): TransactItem[] =>
-  registeredAt ? [dirtyMark(attempt.tenantId, registeredAt, attempt.transactionId)] : [];
+  registeredAt ? [dirtyMark(attempt.tenantId, { instant: registeredAt, recordId: attempt.transactionId })] : [];
 
 /** A conditional update of a transaction item; false when its condition failed. */
 async function update(

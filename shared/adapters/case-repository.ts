@@ -155,7 +155,7 @@ async function replace(tenantId: number, next: CaseRecord, deltas: CounterDelta[
       ExpressionAttributeValues: values,
     },
     // The case's day of the analytics export is written again by the next run (a case changes after its day ended).
-    [...counters(tenantId, next, deltas), dirtyMark(tenantId, next.openedAt, next.id)],
+    [...counters(tenantId, next, deltas), dirtyMark(tenantId, { instant: next.openedAt, recordId: next.id })],
   );
 }
 

@@ -26,7 +26,7 @@ const endpointKey = (tenantId: number, url: string) => ({ pk: keys.chatEndpoints
 
 export function chatDeliveryPorts(settings: (tenantId: number) => Promise<Settings>): Omit<ChatDeliveryPorts, 'compose'> {
   return {
-    post: (url, body) => postToWebhook(url, body, { 'content-type': 'application/json' }, CHAT_TIMEOUT_MS),
+    post: (url, body) => postToWebhook(url, { body, headers: { 'content-type': 'application/json' }, timeoutMs: CHAT_TIMEOUT_MS }),
     async requeue(delivery, delaySeconds) {
       await sendMessage('chat', delivery, delaySeconds);
     },

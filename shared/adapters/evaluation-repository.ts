@@ -35,7 +35,7 @@ async function writeAnswer(
     // The first answer's time stays: a correction does not move the evaluation in the lists.
     ...(mode === 'create' ? evaluationIndex(tenantId, transaction, answer.origin.answeredAt) : {}),
     // Under a retention, what the answer says is kept that long after it, and the transaction's copies with it.
-    ...(read.retentionDays ? retentionAttributes(tenantId, id, read.retentionDays, answer.origin.answeredAt) : {}),
+    ...(read.retentionDays ? retentionAttributes(tenantId, id, { retentionDays: read.retentionDays, from: answer.origin.answeredAt }) : {}),
   };
   const { tableName } = db();
   const names: Record<string, string> = {
@@ -70,9 +70,9 @@ async function writeAnswer(
     [
       ...(tally ? counterUpdates(tenantId, tally, id) : []),
       // A correction's day of the analytics export (its first answer's) is written again by the next run.
-      ...(mode === 'replace' && read.answer ? [dirtyMark(tenantId, read.answer.answeredAt, id)] : []),
+      ...(mode === 'replace' && read.answer ? [dirtyMark(tenantId, { instant: read.answer.answeredAt, recordId: id })] : []),
       // An answer after its survey's registration day: that day's surveys row changes.
-      ...(analyticsMark ? [dirtyMark(tenantId, analyticsMark, id)] : []),
+      ...(analyticsMark ? [dirtyMark(tenantId, { instant: analyticsMark, recordId: id })] : []),
     ],
   );
   // Written: the record read with the answer on it (the condition held, so nothing else changed what it shows).

@@ -26,7 +26,7 @@ export const EVENT_TIMEOUT_MS = 10_000;
 
 export function eventDeliveryPorts(settings: (tenantId: number) => Promise<Settings>, surveySecret: () => string): EventDeliveryPorts {
   return {
-    post: (url, body, headers) => postToWebhook(url, body, headers, EVENT_TIMEOUT_MS),
+    post: (url, body, headers) => postToWebhook(url, { body, headers, timeoutMs: EVENT_TIMEOUT_MS }),
     async requeue(delivery, delaySeconds) {
       await sendMessage('events', delivery, delaySeconds);
     },

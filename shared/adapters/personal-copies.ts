@@ -23,7 +23,11 @@ export const EXPIRY_SHARDS = 64;
  * The attributes that keep a transaction's personal copies for `retentionDays` from `from` (its registration, or an
  * answer): the instant they expire and the entry that lets the expiry sweep find it.
  */
-export function retentionAttributes(tenantId: number, transactionId: number, retentionDays: number, from: string): Item {
+export function retentionAttributes(
+  tenantId: number,
+  transactionId: number,
+  { retentionDays, from }: { retentionDays: number; from: string },
+): Item {
   const expiresAt = new Date(Date.parse(from) + retentionDays * 86_400_000).toISOString();
   return {
     retention_days: retentionDays,
@@ -128,7 +132,7 @@ async function phrasesTakenBack(item: Item): Promise<TransactItem[]> {
   const answer = { storeId: Number(item.store_id), journeyId: Number(item.journey_id) };
   const cells = await batchGet(
     db(),
-    counted.keys.flatMap((key) => phraseCellKeys(tenantId, answer, counted.day, key)),
+    counted.keys.flatMap((key) => phraseCellKeys(tenantId, answer, { day: counted.day, phraseKey: key })),
     { consistent: true },
   );
   const { tableName } = db();

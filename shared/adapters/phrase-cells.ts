@@ -8,7 +8,11 @@ export const PHRASE_EXAMPLES = 3;
 const PHRASE_DIMENSIONS = ['all', 'store', 'journey'] as const;
 
 /** The keys of the suggestion cells one phrase of an answer moves: each dimension's day and month cells. */
-export function phraseCellKeys(tenantId: number, answer: { storeId: number; journeyId: number }, day: string, phraseKey: string): Item[] {
+export function phraseCellKeys(
+  tenantId: number,
+  answer: { storeId: number; journeyId: number },
+  { day, phraseKey }: { day: string; phraseKey: string },
+): Item[] {
   const ids = { all: 0, store: answer.storeId, journey: answer.journeyId };
   return PHRASE_DIMENSIONS.flatMap((dimension) =>
     (['day', 'month'] as const).map((grain) => ({

@@ -31,7 +31,10 @@ const publicLookup: LookupFunction = (hostname, options, callback) => {
  * stack, a host that is or resolves to a loopback, link-local or private address is never connected to: it fails with
  * NotPublicAddress (the configuration refuses such URLs; this covers names, and URLs stored before it did).
  */
-export function postToWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<number> {
+export function postToWebhook(
+  url: string,
+  { body, headers, timeoutMs }: { body: string; headers: Record<string, string>; timeoutMs: number },
+): Promise<number> {
   const target = new URL(url);
   const local = isLocalDeployment();
   const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');

@@ -89,7 +89,7 @@ export const senders: Senders = {
   async webhook(message) {
     let status: number;
     try {
-      status = await postToWebhook(message.url, message.body, message.headers, WEBHOOK_TIMEOUT_MS);
+      status = await postToWebhook(message.url, { body: message.body, headers: message.headers, timeoutMs: WEBHOOK_TIMEOUT_MS });
     } catch (error) {
       // Refused on this deployment whatever it answers: trying again would not change that.
       if (error instanceof NotPublicAddress) throw new DeliveryRefused('the chatbot webhook is not on a public host');

@@ -123,7 +123,7 @@ export function toItem(
       keys.customerTransactions(tenantId, transaction.customer_id),
       keys.customerTransactionSort(transaction.created_at, transaction.id),
     ),
-    ...(retentionDays ? retentionAttributes(tenantId, transaction.id, retentionDays, transaction.created_at) : {}),
+    ...(retentionDays ? retentionAttributes(tenantId, transaction.id, { retentionDays, from: transaction.created_at }) : {}),
     ...transaction,
   };
 }
