@@ -28,7 +28,7 @@ export const accessLog: AccessLog = {
     await batchWrite(db(), requests);
   },
 
-  async list(tenantId, customerId, limit, before) {
+  async list(tenantId, customerId, { limit, before }) {
     const { client, tableName } = db();
     const pk = keys.entity(tenantId, 'CUSTOMER', customerId).pk;
     const { Items = [] } = await client.send(

@@ -9,8 +9,7 @@ import { SIGNING, signingOf } from './settings-repository.js';
 export async function rotateSigning(
   tenantId: number,
   endpoint: string,
-  previousUntil: string,
-  now: string,
+  { previousUntil, now }: { previousUntil: string; now: string },
 ): Promise<SigningGenerations | undefined> {
   const { client, tableName } = db();
   // A rotation with an overlap waits for the last one's to end (else the generation receivers hold stops at once); a

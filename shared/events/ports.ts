@@ -122,7 +122,11 @@ export interface SigningRepository {
    * the generations now in force. Undefined, and nothing changed, when `previousUntil` is after `now` (an overlap) while
    * the last rotation's overlap still runs: its older generation would stop signing at once.
    */
-  rotateSigning(tenantId: number, endpoint: string, previousUntil: string, now: string): Promise<SigningGenerations | undefined>;
+  rotateSigning(
+    tenantId: number,
+    endpoint: string,
+    rotation: { previousUntil: string; now: string },
+  ): Promise<SigningGenerations | undefined>;
   /** Raises the tenant's configuration version by one (a rotation does, so that functions read the generations again). */
   raiseConfigVersion(tenantId: number): Promise<number | undefined>;
 }

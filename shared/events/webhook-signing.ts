@@ -53,7 +53,7 @@ export function webhookRotation(
         `Tenant ${tenantId} has no webhook endpoint ${target === CHATBOT_ENDPOINT ? 'for the chatbot' : 'at that URL'}.`,
       );
     const until = new Date(now.getTime() + overlapHours * 3_600_000).toISOString();
-    const rotated = await tenants.rotateSigning(tenantId, found[0], until, now.toISOString());
+    const rotated = await tenants.rotateSigning(tenantId, found[0], { previousUntil: until, now: now.toISOString() });
     if (!rotated)
       throw new StateConflictError(
         'The secret this endpoint had before its last rotation still signs (that overlap runs): rotate again once it ends, or with overlap_hours 0 to stop every older secret at once.',

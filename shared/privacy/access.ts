@@ -36,7 +36,7 @@ export function accessService(log: AccessLog) {
   }
 
   async function readsOf(tenantId: number, { customer, limit, before }: v.InferOutput<typeof AccessQuery>) {
-    const entries = await log.list(tenantId, customer, limit, before);
+    const entries = await log.list(tenantId, customer, { limit, before });
     return {
       data: entries.map((entry) => ({
         at: entry.at,

@@ -117,7 +117,7 @@ export interface AccessEntry {
 export interface AccessLog {
   record(tenantId: number, entry: AccessEntry): Promise<void>;
   /** A customer's entries, newest first; `before` pages back (an `at` of a previous page's last entry). */
-  list(tenantId: number, customerId: number, limit: number, before?: string): Promise<Omit<AccessEntry, 'customerIds'>[]>;
+  list(tenantId: number, customerId: number, page: { limit: number; before?: string }): Promise<Omit<AccessEntry, 'customerIds'>[]>;
 }
 
 /** A slot of the tenant's open privacy requests, and the request holding it. */

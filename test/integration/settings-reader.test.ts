@@ -159,12 +159,10 @@ describe('the settings reader', () => {
       });
       const webhook = ((demoTenant.delivery as { webhooks?: { url: string }[] }).webhooks ?? [])[0];
       if (webhook)
-        await rotateSigning(
-          id,
-          eventEndpoint(webhook.url.replace(/\$\{OUTBOX_URL:-([^}]*)\}/, '$1')),
-          '2026-12-01T00:00:00.000Z',
-          '2026-11-24T00:00:00.000Z',
-        );
+        await rotateSigning(id, eventEndpoint(webhook.url.replace(/\$\{OUTBOX_URL:-([^}]*)\}/, '$1')), {
+          previousUntil: '2026-12-01T00:00:00.000Z',
+          now: '2026-11-24T00:00:00.000Z',
+        });
 
       const read = await readSettings(id);
       expect(read).toEqual(await oracle(id));
