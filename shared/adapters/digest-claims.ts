@@ -16,12 +16,12 @@ const once = /* @__PURE__ */ onceClaims({
 });
 
 export const digestClaims: DigestClaims = {
-  claim: (tenantId, user, period, from, now) =>
+  claim: (tenantId, { user, period, from }, now) =>
     once.claim(
       keys.digestClaim(tenantId, user, period, from),
       now,
       Math.floor(Date.parse(`${from}T00:00:00Z`) / 1000) + CLAIM_TTL_DAYS * 86_400,
     ),
-  sent: (tenantId, user, period, from, now) => once.finish(keys.digestClaim(tenantId, user, period, from), now),
-  release: (tenantId, user, period, from, now) => once.release(keys.digestClaim(tenantId, user, period, from), now),
+  sent: (tenantId, { user, period, from }, now) => once.finish(keys.digestClaim(tenantId, user, period, from), now),
+  release: (tenantId, { user, period, from }, now) => once.release(keys.digestClaim(tenantId, user, period, from), now),
 };

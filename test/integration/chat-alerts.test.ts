@@ -266,7 +266,13 @@ describe('the digest in chat', () => {
     const run = { version: 1 as const, tenantId: tenant.tenantId, period: 'week' as const, from: days.from };
     expect(await digestSending.handle({ ...run, chat: digestSlack })).toBe('sent');
     const again = [digestSlack, digestTeams].map((url) =>
-      digestChatDelivery(tenant.tenantId, url, 'week', days.from, { title: 't', lines: [], link: 'l', open: 'o' }, new Date()),
+      digestChatDelivery(tenant.tenantId, {
+        url,
+        period: 'week',
+        from: days.from,
+        digest: { title: 't', lines: [], link: 'l', open: 'o' },
+        now: new Date(),
+      }),
     );
     const response = await invoke('chatAlerts', chatConsumer, sqsEvent(again, { queue: 'ChatQueue' }));
     expect(response.batchItemFailures).toEqual([]);
