@@ -70,7 +70,6 @@ export const MAX_PARAMS_SPARED = [
   'shared/adapters/dynamodb.ts',
   'shared/adapters/employee-repository.ts',
   'shared/adapters/entity-repository.ts',
-  'shared/adapters/escalations.ts',
   'shared/adapters/event-deliveries.ts',
   'shared/adapters/event-signing.ts',
   'shared/adapters/export-files.ts',
@@ -90,15 +89,7 @@ export const MAX_PARAMS_SPARED = [
   'shared/answers/export.ts',
   'shared/answers/service.ts',
   'shared/brand/logo.ts',
-  'shared/cases/case-event.ts',
-  'shared/cases/changes.ts',
-  'shared/cases/opener.ts',
-  'shared/cases/overdue.ts',
-  'shared/cases/owner.ts',
-  'shared/cases/reads.ts',
-  'shared/cases/system-changes.ts',
   'shared/employees/service.ts',
-  'shared/events/events.ts',
   'shared/events/webhook-replay.ts',
   'shared/events/webhook-signing.ts',
   'shared/in-store/entry.ts',
@@ -123,7 +114,6 @@ export const MAX_PARAMS_SPARED = [
   'shared/themes/themes.ts',
   'shared/transactions/consumer.ts',
   'shared/transactions/service.ts',
-  'shared/workspace/cases-page.ts',
 ];
 
 export default tseslint.config(

@@ -94,11 +94,10 @@ export async function deliverSurvey({
     if (!attempt.kind)
       await ports.events?.publish(
         attempt.tenantId,
-        tenantEvent(
-          attempt.tenantId,
-          'survey.failed',
-          `${attempt.transactionId}/${attempt.attemptId}`,
-          {
+        tenantEvent(attempt.tenantId, {
+          type: 'survey.failed',
+          subject: `${attempt.transactionId}/${attempt.attemptId}`,
+          data: {
             transaction_id: attempt.transactionId,
             attempt_id: attempt.attemptId,
             journey_id: attempt.journeyId,
@@ -107,8 +106,8 @@ export async function deliverSurvey({
             reason,
             next_attempt_id: next?.attemptId ?? null,
           },
-          now,
-        ),
+          at: now,
+        }),
       );
     count('SurveysFailed', attempt.channel);
     logger.debug('Survey not delivered', { ...key, channel: attempt.channel, reason, next: next?.attemptId });

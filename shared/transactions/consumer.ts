@@ -61,7 +61,12 @@ export function transactionConsumer({ service, readReferences, settings, dispatc
     const requestId = events.requestIdOf(tenantId, requestKey);
     await events.publisher.publish(
       tenantId,
-      tenantEvent(tenantId, 'transaction.rejected', requestKey, { request_id: requestId, received_at: receivedAt, errors }, new Date()),
+      tenantEvent(tenantId, {
+        type: 'transaction.rejected',
+        subject: requestKey,
+        data: { request_id: requestId, received_at: receivedAt, errors },
+        at: new Date(),
+      }),
     );
   }
 
