@@ -100,13 +100,8 @@ export const MAX_PARAMS_SPARED = [
   'shared/results/tally.ts',
   'shared/stores/regions.ts',
   'shared/stores/service.ts',
-  'shared/surveys/delivery.ts',
-  'shared/surveys/page-html.ts',
-  'shared/surveys/plan.ts',
   'shared/tenants/config-service.ts',
   'shared/tenants/service.ts',
-  'shared/transactions/consumer.ts',
-  'shared/transactions/service.ts',
 ];
 
 export default tseslint.config(

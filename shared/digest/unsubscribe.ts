@@ -84,7 +84,10 @@ async function found(ports: DigestUnsubscribePorts, token: string, secret: strin
 
 const notFound = (locale: PageFrame['locale']): Page => {
   const t = alertTranslator(locale);
-  return { status: 404, ...messagePage({ locale }, t('digest.unsubscribeNotFoundTitle'), t('digest.unsubscribeNotFoundText')) };
+  return {
+    status: 404,
+    ...messagePage({ locale }, { title: t('digest.unsubscribeNotFoundTitle'), text: t('digest.unsubscribeNotFoundText') }),
+  };
 };
 
 /** GET /d/{token}/unsubscribe: asks to confirm, in the tenant's language and brand. */
@@ -97,12 +100,11 @@ export async function showDigestUnsubscribe(
   const t = alertTranslator(read.frame.locale);
   const page: Page = {
     status: 200,
-    ...layout(
-      read.frame,
-      t('digest.unsubscribeTitle'),
-      html`<h1>${t('digest.unsubscribeTitle')}</h1><p>${t('digest.unsubscribeText', { company: read.frame.brand.name })}</p>
+    ...layout(read.frame, {
+      title: t('digest.unsubscribeTitle'),
+      body: html`<h1>${t('digest.unsubscribeTitle')}</h1><p>${t('digest.unsubscribeText', { company: read.frame.brand.name })}</p>
 <form method="post" action="unsubscribe"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${t('digest.unsubscribeConfirm')}</button></form>`,
-    ),
+    }),
   };
   return page;
 }
@@ -118,7 +120,10 @@ export async function digestUnsubscribe(
   const t = alertTranslator(read.frame.locale);
   const page: Page = {
     status: 200,
-    ...messagePage(read.frame, t('digest.unsubscribedTitle'), t('digest.unsubscribedText', { company: read.frame.brand.name })),
+    ...messagePage(read.frame, {
+      title: t('digest.unsubscribedTitle'),
+      text: t('digest.unsubscribedText', { company: read.frame.brand.name }),
+    }),
   };
   return page;
 }

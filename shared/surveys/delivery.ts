@@ -235,20 +235,20 @@ function sender({
   const via = CHANNEL_RECORDS[channel].sender;
   if (via === null)
     return `${CHANNEL_RECORDS[channel].label} surveys are handed to the tenant chatbot: list ${channel} in the journey handOff`;
-  return OUTBOUND[via](attempt, journey, settings, content, ports);
+  return OUTBOUND[via]({ attempt, journey, settings, content, ports });
 }
 
-type Outbound = (
-  attempt: ClaimedAttempt,
-  journey: JourneyConfig,
-  settings: Settings,
-  content: Content,
-  ports: DeliveryPorts,
-) => (() => Promise<Sent>) | string;
+type Outbound = (message: {
+  attempt: ClaimedAttempt;
+  journey: JourneyConfig;
+  settings: Settings;
+  content: Content;
+  ports: DeliveryPorts;
+}) => (() => Promise<Sent>) | string;
 
 /** Each sender's message (its words from `compose.ts`), or why the tenant's configuration cannot send it; a channel's record names its sender. */
 const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
-  email(attempt, journey, settings, content, ports) {
+  email({ attempt, journey, settings, content, ports }) {
     const { delivery } = settings;
     if (!delivery.email) return 'the tenant has no e-mail sender';
     const unsubscribeLink = unsubscribeOf(content.link);
@@ -282,7 +282,7 @@ const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
         },
       });
   },
-  sms(attempt, _journey, { delivery }, content, ports) {
+  sms({ attempt, settings: { delivery }, content, ports }) {
     if (!delivery.sms) return 'the tenant has no SMS origination identity';
     return () =>
       ports.senders.sms({
@@ -295,7 +295,7 @@ const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
         originationIdentity: delivery.sms!.originationIdentity,
       });
   },
-  whatsapp(attempt, _journey, { delivery }, content, ports) {
+  whatsapp({ attempt, settings: { delivery }, content, ports }) {
     if (!delivery.whatsapp) return 'the tenant has no WhatsApp number';
     // The template approved in the survey's language, else the tenant's default one.
     const { template, language } = delivery.whatsapp.templates?.[content.locale] ?? delivery.whatsapp;
