@@ -243,7 +243,10 @@ async function run(argv: string[]): Promise<void> {
       const overlap = values['overlap-hours'] ?? String(ROTATION_OVERLAP_HOURS.default);
       if (!/^\d+(\.\d+)?$/.test(overlap) || Number(overlap) > ROTATION_OVERLAP_HOURS.max)
         throw new UsageError(`--overlap-hours must be a number from 0 to ${ROTATION_OVERLAP_HOURS.max}.`);
-      const rotated = await webhookRotation.rotateWebhookSecret(integer(values.tenant, 'tenant'), values.url ?? 'chatbot', Number(overlap));
+      const rotated = await webhookRotation.rotateWebhookSecret(integer(values.tenant, 'tenant'), {
+        target: values.url ?? 'chatbot',
+        overlapHours: Number(overlap),
+      });
       return console.log(
         `${rotated.label}: signing secret generation ${rotated.generation} (shown once, store it now):\n${rotated.secret}\n` +
           `the previous secret also signs until ${rotated.oldSignsUntil}`,
