@@ -34,7 +34,12 @@ export async function chatCost(outboxUrl: string, { messages = Number(process.en
     tenantId: tenant.tenantId,
     url,
     event: {
-      ...tenantEvent(tenant.tenantId, 'case.opened', `bench-${i}`, { case_id: 1, store_id: 1, employee_id: 1, score: 2 }, new Date()),
+      ...tenantEvent(tenant.tenantId, {
+        type: 'case.opened',
+        subject: `bench-${i}`,
+        data: { case_id: 1, store_id: 1, employee_id: 1, score: 2 },
+        at: new Date(),
+      }),
       type: 'case.opened',
     },
     attempt: 1,

@@ -44,7 +44,7 @@ export async function deadlineCost({ cases = Number(process.env.BENCH_DEADLINE_C
       key: tenant.chatbotKey,
       body: { transactionId: id, attemptId: 1, journey: 'loja', score: 1, classes: [] },
     });
-    await caseOpener.openFromAnswer(tenant.tenantId, id, 1, opened);
+    await caseOpener.openFromAnswer(tenant.tenantId, { transactionId: id, version: 1, now: opened });
     ids.push(id);
   }
   const due = new Date('2031-01-08T18:00:00Z');

@@ -13,16 +13,24 @@ const bucket = (score: number) => (score <= 6 ? 'negative' : score <= 8 ? 'neutr
 
 /** The analysis as the consumer runs it, over a corpus comment. */
 export const analyser: CorpusMatcher = (comment) =>
-  analyseThemes(comment.text, comment.language, DEFAULT_THEMES, { kind: comment.journey, fallback: bucket(comment.score) });
+  analyseThemes(comment.text, {
+    language: comment.language,
+    themes: DEFAULT_THEMES,
+    context: { kind: comment.journey, fallback: bucket(comment.score) },
+  });
 
 /**
  * The analysis as the consumer runs it when every survey is sent in pt-BR: each comment read in the language
  * `languageOf` chooses (the survey's, unless the comment's own words are sure of another), not its label's.
  */
 export const analyserOnPortugueseSurveys: CorpusMatcher = (comment) =>
-  analyseThemes(comment.text, languageOf(comment.text, 'pt', DEFAULT_THEMES), DEFAULT_THEMES, {
-    kind: comment.journey,
-    fallback: bucket(comment.score),
+  analyseThemes(comment.text, {
+    language: languageOf(comment.text, 'pt', DEFAULT_THEMES),
+    themes: DEFAULT_THEMES,
+    context: {
+      kind: comment.journey,
+      fallback: bucket(comment.score),
+    },
   });
 
 /**
@@ -120,7 +128,7 @@ export async function matcherAtBounds(runs = 200): Promise<string> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     started = performance.now();
-    analyseThemes(LONG_COMMENT, 'pt', themes, { kind: 'online', fallback: 'negative' });
+    analyseThemes(LONG_COMMENT, { language: 'pt', themes, context: { kind: 'online', fallback: 'negative' } });
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);

@@ -202,7 +202,7 @@ async function run(argv: string[]): Promise<void> {
       });
       if (!body.success) throw new UsageError(body.issues.map((issue) => `--${optionOf(issue)} ${describeIssue(issue)}.`).join(' '));
       if (!(await tenantService.getTenant(tenantId))) throw new UsageError(`tenant ${tenantId} does not exist.`);
-      const issued = await apiKeys.issueKey(tenantId, body.output, OPERATOR);
+      const issued = await apiKeys.issueKey(tenantId, { body: body.output, actor: OPERATOR });
       return console.log(`${issued.scope} key ${issued.id} for tenant ${tenantId} (shown once, store it now):\n${issued.key}`);
     }
     case 'list-keys':
@@ -213,7 +213,7 @@ async function run(argv: string[]): Promise<void> {
     case 'revoke-key': {
       if (!values.key && !values['key-id']) throw new UsageError('give --key KEY, or --tenant ID --key-id KEY_ID.');
       const key = values.key ? await keyOfValue(values.key) : { tenantId: integer(values.tenant, 'tenant'), keyId: values['key-id'] ?? '' };
-      const revoked = key && (await apiKeys.revokeKey(key.tenantId, key.keyId, OPERATOR).catch(unlessNotFound));
+      const revoked = key && (await apiKeys.revokeKey(key.tenantId, { keyId: key.keyId, actor: OPERATOR }).catch(unlessNotFound));
       if (!key || !revoked) throw new UsageError('no such key.');
       // The HTTP wrapper reads the key again on every request API Gateway answers from its cache, so this holds.
       return console.log(`key ${revoked.id} of tenant ${key.tenantId} revoked: refused from the next request; recorded in the audit log`);
@@ -243,7 +243,10 @@ async function run(argv: string[]): Promise<void> {
       const overlap = values['overlap-hours'] ?? String(ROTATION_OVERLAP_HOURS.default);
       if (!/^\d+(\.\d+)?$/.test(overlap) || Number(overlap) > ROTATION_OVERLAP_HOURS.max)
         throw new UsageError(`--overlap-hours must be a number from 0 to ${ROTATION_OVERLAP_HOURS.max}.`);
-      const rotated = await webhookRotation.rotateWebhookSecret(integer(values.tenant, 'tenant'), values.url ?? 'chatbot', Number(overlap));
+      const rotated = await webhookRotation.rotateWebhookSecret(integer(values.tenant, 'tenant'), {
+        target: values.url ?? 'chatbot',
+        overlapHours: Number(overlap),
+      });
       return console.log(
         `${rotated.label}: signing secret generation ${rotated.generation} (shown once, store it now):\n${rotated.secret}\n` +
           `the previous secret also signs until ${rotated.oldSignsUntil}`,

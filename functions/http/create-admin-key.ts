@@ -18,5 +18,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, body, actor }) => ({
   status: 201,
-  body: await apiKeys.issueKey(tenantId, body, actor),
+  body: await apiKeys.issueKey(tenantId, { body, actor }),
 }));

@@ -27,5 +27,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, body, actor }) => ({
   status: 201,
-  body: await tenantUsers.createUser(tenantId, body, actor),
+  body: await tenantUsers.createUser(tenantId, { body, actor }),
 }));

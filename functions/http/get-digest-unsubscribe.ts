@@ -15,4 +15,6 @@ export const contract: PageContract = {
   },
 };
 
-export const handler = pageHandler(({ token, locale }) => showDigestUnsubscribe(digestUnsubscribePorts, token, secret(), locale));
+export const handler = pageHandler(({ token, locale }) =>
+  showDigestUnsubscribe(digestUnsubscribePorts, { token, secret: secret(), locale }),
+);

@@ -16,4 +16,4 @@ export const contract: PageContract = {
   },
 };
 
-export const handler = pageHandler(({ token, locale }) => digestUnsubscribe(digestUnsubscribePorts, token, secret(), locale));
+export const handler = pageHandler(({ token, locale }) => digestUnsubscribe(digestUnsubscribePorts, { token, secret: secret(), locale }));

@@ -17,7 +17,10 @@ export const contract = {
 export const handler = httpHandler(contract, async ({ tenantId, body }) => {
   const command = fromLegacy(body);
   try {
-    const { transaction, warnings } = await transactionService.registerTransaction(tenantId, command, requestKeyFor(command));
+    const { transaction, warnings } = await transactionService.registerTransaction(tenantId, {
+      command,
+      requestKey: requestKeyFor(command),
+    });
     return {
       status: 201,
       body: warnings.length ? { ...transaction, warnings: warnings.map((w) => ({ ...w, path: toLegacyPath(w.path) })) } : transaction,

@@ -21,5 +21,8 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body, user }) => {
   const { scope } = await user();
-  return { status: 200, body: { data: await employeeService.replaceRelation(tenantId, path.id, 'stores', body.stores, scope) } };
+  return {
+    status: 200,
+    body: { data: await employeeService.replaceRelation(tenantId, { id: path.id, relation: 'stores', wanted: body.stores, scope }) },
+  };
 });

@@ -19,5 +19,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, actor }) => ({
   status: 200,
-  body: await apiKeys.revokeKey(tenantId, path.id, actor),
+  body: await apiKeys.revokeKey(tenantId, { keyId: path.id, actor }),
 }));

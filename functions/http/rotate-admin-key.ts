@@ -28,5 +28,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body, actor }) => ({
   status: 201,
-  body: await apiKeys.rotateKey(tenantId, path.id, body, actor),
+  body: await apiKeys.rotateKey(tenantId, { keyId: path.id, body, actor }),
 }));

@@ -30,10 +30,10 @@ export const contract = {
   },
 };
 
-export const handler = httpHandler(contract, async ({ tenantId, body, actor }) => {
-  const rotated = await webhookRotation.rotateWebhookSecret(tenantId, body.url, body.overlap_hours, new Date(), actor);
+export const handler = httpHandler(contract, async ({ tenantId, body: { url, overlap_hours: overlapHours }, actor }) => {
+  const rotated = await webhookRotation.rotateWebhookSecret(tenantId, { target: url, overlapHours, now: new Date(), actor });
   return {
     status: 201,
-    body: { url: body.url, secret: rotated.secret, generation: rotated.generation, previous_signs_until: rotated.oldSignsUntil },
+    body: { url, secret: rotated.secret, generation: rotated.generation, previous_signs_until: rotated.oldSignsUntil },
   };
 });

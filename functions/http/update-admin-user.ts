@@ -28,5 +28,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body, actor }) => ({
   status: 200,
-  body: await tenantUsers.updateUser(tenantId, path.email, body, actor),
+  body: await tenantUsers.updateUser(tenantId, { given: path.email, patch: body, actor }),
 }));

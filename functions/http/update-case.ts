@@ -31,7 +31,7 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body, headers, user }) => {
   const expected = expectedVersion(headers['if-match'], contract.ifMatch);
-  const actor = await user();
-  const changed = await caseChanges.update(tenantId, path.id, body, { name: actor.name, scope: actor.scope }, expected);
+  const { name, scope } = await user();
+  const changed = await caseChanges.update(tenantId, { id: path.id, patch: body, actor: { name, scope }, expected });
   return { status: 200, body: changed, headers: { etag: etagOf(changed.version) } };
 });

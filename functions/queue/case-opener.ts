@@ -8,5 +8,5 @@ export const handler = queueHandler({ log: 'Case opener', outcomes: 'Cases', fai
   const { tenantId, transactionId, version, alert } = v.parse(CaseMessage, JSON.parse(record.body));
   // A WhatsApp alert held by quiet hours comes back on this queue when they end.
   if (alert === 'whatsapp') return caseOpener.alertHeld(tenantId, transactionId);
-  return caseOpener.openFromAnswer(tenantId, transactionId, version);
+  return caseOpener.openFromAnswer(tenantId, { transactionId, version });
 });

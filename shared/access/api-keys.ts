@@ -110,7 +110,10 @@ export function apiKeys(tenants: ApiKeyRepository, audit: AuditLog) {
   }
 
   /** Issues a key; its value is answered here once and never stored (only its hash). */
-  async function issueKey(tenantId: number, body: NewKeyBody, actor: AuditActor, now = new Date()): Promise<IssuedKeyView> {
+  async function issueKey(
+    tenantId: number,
+    { body, actor, now = new Date() }: { body: NewKeyBody; actor: AuditActor; now?: Date },
+  ): Promise<IssuedKeyView> {
     const key = newSecret(KEY_PREFIXES[body.scope]);
     const stored = newRecord(tenantId, { scope: body.scope, name: body.name, expires_at: futureExpiry(body.expires_at, now) }, now);
     // 256 random bits: a value already stored would be a broken random source, not a case to handle.
@@ -135,7 +138,10 @@ export function apiKeys(tenants: ApiKeyRepository, audit: AuditLog) {
    * Revokes a key: refused from the next request of every function. Revoking a revoked key changes nothing but the
    * version, raised again so that a revocation interrupted before its raise is completed by its retry.
    */
-  async function revokeKey(tenantId: number, keyId: string, actor: AuditActor, now = new Date()): Promise<KeyView> {
+  async function revokeKey(
+    tenantId: number,
+    { keyId, actor, now = new Date() }: { keyId: string; actor: AuditActor; now?: Date },
+  ): Promise<KeyView> {
     const found = await find(tenantId, keyId);
     if (found.revoked_at) {
       await tenants.raiseConfigVersion(tenantId);
@@ -161,10 +167,7 @@ export function apiKeys(tenants: ApiKeyRepository, audit: AuditLog) {
    */
   async function rotateKey(
     tenantId: number,
-    keyId: string,
-    body: RotateKeyBody,
-    actor: AuditActor,
-    now = new Date(),
+    { keyId, body, actor, now = new Date() }: { keyId: string; body: RotateKeyBody; actor: AuditActor; now?: Date },
   ): Promise<IssuedKeyView & { previous: KeyView }> {
     const old = await find(tenantId, keyId);
     if (old.revoked_at) throw new StateConflictError('This key is revoked: issue a new one instead.');

@@ -58,8 +58,7 @@ export function tenantAccess(tenants: TenantAccessRepository, { onUseNotRecorded
   async function authorizeKey(
     presented: string | undefined,
     api: KeyApi,
-    now = new Date(),
-    { noteUse = false }: { noteUse?: boolean } = {},
+    { now = new Date(), noteUse = false }: { now?: Date; noteUse?: boolean } = {},
   ): Promise<AuthContext> {
     if (!presented || presented.length > MAX_SECRET_LENGTH) return REFUSED;
     const hash = hashSecret(presented);

@@ -205,12 +205,17 @@ export function selfLockout(actor: AuditActor, name: string, patch: UserPatchBod
  * an API user token shown once), listed, changed (scope, role) and disabled, which refuses their token, their workspace
  * pages and their session's refresh at once. Every change is written to the audit log; the password never is.
  */
-export function tenantUsers(
-  users: Pick<UserRepository, 'findUserByName' | 'insertUser' | 'listUsers' | 'updateUser'>,
-  directory: SignInDirectory,
-  audit: AuditLog,
-  invitations: Invitations,
-) {
+export function tenantUsers({
+  users,
+  directory,
+  audit,
+  invitations,
+}: {
+  users: Pick<UserRepository, 'findUserByName' | 'insertUser' | 'listUsers' | 'updateUser'>;
+  directory: SignInDirectory;
+  audit: AuditLog;
+  invitations: Invitations;
+}) {
   const record = (
     tenantId: number,
     { actor, action, changes, at }: { actor: AuditActor; action: 'user.create' | 'user.update'; changes: ConfigChange[]; at: Date },
@@ -236,7 +241,10 @@ export function tenantUsers(
    * invitation is e-mailed once the user is written: a conflict sends nothing, and a failed send is made good by
    * `resendInvitation`.
    */
-  async function createUser(tenantId: number, body: NewUserBody, actor: AuditActor, now = new Date()): Promise<CreatedUserView> {
+  async function createUser(
+    tenantId: number,
+    { body, actor, now = new Date() }: { body: NewUserBody; actor: AuditActor; now?: Date },
+  ): Promise<CreatedUserView> {
     const [existing, grantor, invitation] = await Promise.all([
       users.findUserByName(tenantId, body.email),
       grantorOf(tenantId, actor),
@@ -281,7 +289,7 @@ export function tenantUsers(
    * E-mails a user who never signed in a new invitation: a new temporary password (the one before stops working). A
    * user who has signed in is left as they are (`signed-in`), and so is one without a sign-in (`missing`: an API user).
    */
-  async function resendInvitation(tenantId: number, name: string, actor: AuditActor, now = new Date()) {
+  async function resendInvitation(tenantId: number, { name, actor, now = new Date() }: { name: string; actor: AuditActor; now?: Date }) {
     const [current, grantor] = await Promise.all([users.findUserByName(tenantId, name), grantorOf(tenantId, actor)]);
     if (!current) throw new NotFoundError('This tenant has no user of that name.');
     const refusal = changeRefusal(grantor, current, {});
@@ -302,7 +310,10 @@ export function tenantUsers(
   }
 
   /** Changes a user's scope, role or state; disabling takes effect on their next request, page or session refresh. */
-  async function updateUser(tenantId: number, given: string, patch: UserPatchBody, actor: AuditActor, now = new Date()): Promise<UserView> {
+  async function updateUser(
+    tenantId: number,
+    { given, patch, actor, now = new Date() }: { given: string; patch: UserPatchBody; actor: AuditActor; now?: Date },
+  ): Promise<UserView> {
     const lockout = selfLockout(actor, given, patch);
     if (lockout) throw lockout;
     // An address in capitals names the user POST stored in lower case (a name that is not an address is taken as given).

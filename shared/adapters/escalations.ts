@@ -17,7 +17,7 @@ const once = /* @__PURE__ */ onceClaims({
 
 export const escalationClaims: EscalationClaims = {
   claim: (tenantId, caseId, now) => once.claim(keys.caseEscalation(tenantId, caseId), now),
-  sent: (tenantId, caseId, now, { rule, recipients }) => once.finish(keys.caseEscalation(tenantId, caseId), now, { rule, recipients }),
+  sent: (tenantId, caseId, { rule, recipients, at }) => once.finish(keys.caseEscalation(tenantId, caseId), at, { rule, recipients }),
   release: (tenantId, caseId, now) => once.release(keys.caseEscalation(tenantId, caseId), now),
 };
 

@@ -16,12 +16,14 @@ export const slugOf = (config: Settings, journeyId: number) => config.journeys.f
  * `case.*` events: no contact, no customer name, no comment; the owner (a manager's e-mail address, or null), as the
  * case API answers it; the same id for the same happening.
  */
-function caseEvent(tenantId: number, type: EventType, record: CaseRecord, journey: string | null, at: Date) {
-  return tenantEvent(
-    tenantId,
+function caseEvent(
+  tenantId: number,
+  { type, record, journey, at }: { type: EventType; record: CaseRecord; journey: string | null; at: Date },
+) {
+  return tenantEvent(tenantId, {
     type,
-    String(record.id),
-    {
+    subject: String(record.id),
+    data: {
       case_id: record.id,
       case_number: record.number,
       transaction_id: record.transactionCode,
@@ -38,17 +40,15 @@ function caseEvent(tenantId: number, type: EventType, record: CaseRecord, journe
       recovery: record.recovery?.outcome ?? null,
     },
     at,
-  );
+  });
 }
 
 /** Publishes a `case.*` event when the part has an event publisher. */
 export async function publishCase(
   ports: Pick<CasePorts, 'events'>,
   tenantId: number,
-  type: EventType,
-  record: CaseRecord,
-  config: Settings,
-  at: Date,
+  { type, record, config, at }: { type: EventType; record: CaseRecord; config: Settings; at: Date },
 ) {
-  if (ports.events) await ports.events.publish(tenantId, caseEvent(tenantId, type, record, slugOf(config, record.journeyId), at));
+  if (ports.events)
+    await ports.events.publish(tenantId, caseEvent(tenantId, { type, record, journey: slugOf(config, record.journeyId), at }));
 }

@@ -19,7 +19,7 @@ const OWNER_PROBLEM = "must be null or the e-mail address of a user who signs in
 /** A manager's change to a case (PATCH /public/cases/{id}, the workspace's case form). */
 export function caseChanges(ports: Pick<CasePorts, 'cases' | 'users' | 'settings' | 'events' | 'recovery'>) {
   const { cases, users, settings } = ports;
-  const visible = (tenantId: number, id: number, scope: CaseActor['scope']) => visibleCase(cases, tenantId, id, scope);
+  const visible = (tenantId: number, id: number, scope: CaseActor['scope']) => visibleCase(cases, tenantId, { id, scope });
 
   /**
    * PATCH /public/cases/{id}: a status (along TRANSITIONS; resolving takes a root cause of the tenant's and a note), an
@@ -30,11 +30,13 @@ export function caseChanges(ports: Pick<CasePorts, 'cases' | 'users' | 'settings
    */
   async function update(
     tenantId: number,
-    id: number,
-    patch: CasePatch,
-    actor: CaseActor,
-    expected: number | 'current',
-    now = new Date(),
+    {
+      id,
+      patch,
+      actor,
+      expected,
+      now = new Date(),
+    }: { id: number; patch: CasePatch; actor: CaseActor; expected: number | 'current'; now?: Date },
   ): Promise<CaseBody> {
     const fields = ['status', 'owner', 'root_cause', 'note'] as const;
     if (!fields.some((field) => patch[field] !== undefined))
@@ -73,7 +75,10 @@ export function caseChanges(ports: Pick<CasePorts, 'cases' | 'users' | 'settings
       if (patch.note === undefined) problems.push({ path: 'note', message: 'is required to resolve a case' });
     }
     if (patch.owner !== undefined && patch.owner !== current.owner) {
-      if (patch.owner !== null && !(await mayOwn(users, tenantId, patch.owner, current.storeId, config.regions ?? [])))
+      if (
+        patch.owner !== null &&
+        !(await mayOwn(users, tenantId, { name: patch.owner, storeId: current.storeId, regions: config.regions ?? [] }))
+      )
         problems.push({ path: 'owner', message: OWNER_PROBLEM });
       else {
         next.owner = patch.owner;
@@ -94,7 +99,7 @@ export function caseChanges(ports: Pick<CasePorts, 'cases' | 'users' | 'settings
     next.history = withHistory(current, ...history);
     if (!(await cases.replace(tenantId, next, caseDeltas(current, next)))) throw changedSinceRead();
     if (next.status === 'resolved' && current.status !== 'resolved') {
-      await publishCase(ports, tenantId, 'case.resolved', next, config, now);
+      await publishCase(ports, tenantId, { type: 'case.resolved', record: next, config, at: now });
       await ports.recovery?.request(tenantId, next);
     }
     return caseBody(next, slugOf(config, next.journeyId));

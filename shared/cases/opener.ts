@@ -29,7 +29,19 @@ export class AnswerNotVisibleYet extends Error {
 export function caseOpener(ports: CasePorts) {
   const { cases, users, answers, settings } = ports;
 
-  function newCase(record: TransactionRecord, journey: JourneyConfig, config: Settings, people: string[], now: Date): CaseRecord {
+  function newCase({
+    record,
+    journey,
+    config,
+    people,
+    now,
+  }: {
+    record: TransactionRecord;
+    journey: JourneyConfig;
+    config: Settings;
+    people: string[];
+    now: Date;
+  }): CaseRecord {
     const { transaction, answer } = record;
     const at = now.toISOString();
     return {
@@ -69,7 +81,10 @@ export function caseOpener(ports: CasePorts) {
    * sends then); a crash or a timeout after the claim loses the alert rather than sending it twice, and the case still
    * waits in the list and for its deadline.
    */
-  async function alertOnce(tenantId: number, record: CaseRecord, config: Settings, to: string[], now: Date): Promise<void> {
+  async function alertOnce(
+    tenantId: number,
+    { record, config, to, now }: { record: CaseRecord; config: Settings; to: string[]; now: Date },
+  ): Promise<void> {
     const { alerts, names } = ports;
     const from = config.delivery.email?.from;
     if (record.alertedAt || !alerts || !names || !from || !to.length) return;
@@ -101,10 +116,7 @@ export function caseOpener(ports: CasePorts) {
    */
   async function whatsAppOnce(
     tenantId: number,
-    record: CaseRecord,
-    config: Settings,
-    people: string[],
-    now: Date,
+    { record, config, people, now }: { record: CaseRecord; config: Settings; people: string[]; now: Date },
   ): Promise<'sent' | 'held' | 'none'> {
     const { alerts, names, quietAlerts } = ports;
     const sender = config.delivery.whatsapp;
@@ -141,7 +153,12 @@ export function caseOpener(ports: CasePorts) {
   async function alertHeld(tenantId: number, transactionId: number, now = new Date()): Promise<'sent' | 'held' | 'none'> {
     const [current, config] = await Promise.all([cases.find(tenantId, transactionId), settings(tenantId)]);
     if (!current) return 'none';
-    return whatsAppOnce(tenantId, current, config, await peopleOf(users, tenantId, current.storeId, config.regions ?? []), now);
+    return whatsAppOnce(tenantId, {
+      record: current,
+      config,
+      people: await peopleOf(users, tenantId, { storeId: current.storeId, regions: config.regions ?? [] }),
+      now,
+    });
   }
 
   /**
@@ -149,7 +166,10 @@ export function caseOpener(ports: CasePorts) {
    * journey's rule (one case per transaction, whatever is redelivered), shows a corrected answer on the case it
    * opened, sends the alert once and publishes `case.opened` (the same event id every time).
    */
-  async function openFromAnswer(tenantId: number, transactionId: number, version: number, now = new Date()): Promise<OpenOutcome> {
+  async function openFromAnswer(
+    tenantId: number,
+    { transactionId, version, now = new Date() }: { transactionId: number; version: number; now?: Date },
+  ): Promise<OpenOutcome> {
     const [record, config, existing] = await Promise.all([
       answers.transaction(tenantId, transactionId),
       settings(tenantId),
@@ -167,8 +187,8 @@ export function caseOpener(ports: CasePorts) {
     if (!current) {
       const journey = config.journeys.find((j) => j.id === record.transaction.journey_id);
       if (!journey || !opensCase(journey, rating.score, rating.comment)) return 'none';
-      people = await peopleOf(users, tenantId, record.transaction.store_id, config.regions ?? []);
-      const fresh = newCase(record, journey, config, people, now);
+      people = await peopleOf(users, tenantId, { storeId: record.transaction.store_id, regions: config.regions ?? [] });
+      const fresh = newCase({ record, journey, config, people, now });
       const opened = await cases.open(tenantId, fresh, caseDeltas(undefined, fresh));
       if (opened !== 'exists') {
         current = opened;
@@ -179,17 +199,19 @@ export function caseOpener(ports: CasePorts) {
     // A correction (PUT /survey) shows on the case it opened: its score and comment, never a second case.
     const shown = record.answer.version ?? 1;
     if (shown > current.answerVersion) {
-      const rescored = await changeBySystem(cases, tenantId, transactionId, (c) =>
-        shown <= c.answerVersion
-          ? undefined
-          : {
-              ...c,
-              score: rating.score,
-              comment: c.erased ? null : rating.comment,
-              answerVersion: shown,
-              history: withHistory(c, { at: now.toISOString(), by: SYSTEM, action: 'rescored', to: String(rating.score) }),
-            },
-      );
+      const rescored = await changeBySystem(cases, tenantId, {
+        id: transactionId,
+        change: (c) =>
+          shown <= c.answerVersion
+            ? undefined
+            : {
+                ...c,
+                score: rating.score,
+                comment: c.erased ? null : rating.comment,
+                answerVersion: shown,
+                history: withHistory(c, { at: now.toISOString(), by: SYSTEM, action: 'rescored', to: String(rating.score) }),
+              },
+      });
       if (rescored) {
         current = rescored;
         outcome = 'rescored';
@@ -197,11 +219,11 @@ export function caseOpener(ports: CasePorts) {
     }
     // Its deadline, on every delivery while it can still fall due: a timer put twice is one, and none is lost to a crash.
     if (ports.deadlines && !current.overdue && !CLOSED_STATUSES.includes(current.status))
-      await scheduleDeadline(ports.deadlines, tenantId, current.id, new Date(current.dueAt), now);
-    people ??= await peopleOf(users, tenantId, current.storeId, config.regions ?? []);
-    await alertOnce(tenantId, current, config, people, now);
-    await whatsAppOnce(tenantId, current, config, people, now);
-    if (outcome !== 'rescored') await publishCase(ports, tenantId, 'case.opened', current, config, now);
+      await scheduleDeadline(ports.deadlines, tenantId, { caseId: current.id, dueAt: new Date(current.dueAt), now });
+    people ??= await peopleOf(users, tenantId, { storeId: current.storeId, regions: config.regions ?? [] });
+    await alertOnce(tenantId, { record: current, config, to: people, now });
+    await whatsAppOnce(tenantId, { record: current, config, people, now });
+    if (outcome !== 'rescored') await publishCase(ports, tenantId, { type: 'case.opened', record: current, config, at: now });
     return outcome;
   }
 

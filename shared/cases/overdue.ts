@@ -18,8 +18,11 @@ import { timeZoneOf } from '../locale.js';
 export type CaseDeadlineTimer = TimerScheduler<CaseDeadlineMessage>;
 
 /** Schedules the deadline of a case (the `cases` part calls it when a case opens, and again on a redelivery: one timer). */
-export const scheduleDeadline = (timer: CaseDeadlineTimer, tenantId: number, caseId: number, dueAt: Date, now: Date) =>
-  timer.schedule({ version: 1, tenantId, caseId }, dueAt, now);
+export const scheduleDeadline = (
+  timer: CaseDeadlineTimer,
+  tenantId: number,
+  { caseId, dueAt, now }: { caseId: number; dueAt: Date; now: Date },
+) => timer.schedule({ version: 1, tenantId, caseId }, dueAt, now);
 
 /** A user as escalation reads it: the name (an e-mail address for the workspace's managers) and the scope. */
 export interface EscalationUser {
@@ -38,8 +41,8 @@ export interface EscalationDirectory {
 export interface EscalationClaims {
   /** True when this caller may send: never escalated, nor claimed in the last CLAIM_SECONDS. */
   claim(tenantId: number, caseId: number, now: Date): Promise<boolean>;
-  /** The escalation went out to `recipients` users under `rule`. */
-  sent(tenantId: number, caseId: number, now: Date, outcome: { rule: EscalationRule; recipients: number }): Promise<void>;
+  /** The escalation went out `at` to `recipients` users under `rule`. */
+  sent(tenantId: number, caseId: number, outcome: { rule: EscalationRule; recipients: number; at: Date }): Promise<void>;
   /** Gives back this caller's claim (the send failed: the message is retried). */
   release(tenantId: number, caseId: number, now: Date): Promise<void>;
 }
@@ -96,14 +99,17 @@ export async function checkDeadline(message: CaseDeadlineMessage, ports: Overdue
   if (!current || !current.overdue || CLOSED_STATUSES.includes(current.status)) return 'closed';
   if (!(await ports.escalations.claim(tenantId, caseId, now))) return 'duplicate';
   try {
-    return await escalate(tenantId, current, ports, now);
+    return await escalate(tenantId, { record: current, ports, now });
   } catch (error) {
     await ports.escalations.release(tenantId, caseId, now);
     throw error;
   }
 }
 
-async function escalate(tenantId: number, record: CaseRecord, ports: OverduePorts, now: Date): Promise<DeadlineOutcome> {
+async function escalate(
+  tenantId: number,
+  { record, ports, now }: { record: CaseRecord; ports: OverduePorts; now: Date },
+): Promise<DeadlineOutcome> {
   const [config, users, groups] = await Promise.all([
     ports.settings(tenantId),
     ports.directory.users(tenantId),
@@ -112,7 +118,7 @@ async function escalate(tenantId: number, record: CaseRecord, ports: OverduePort
   const { rule, to } = escalationRecipients(users, groups);
   const from = config.delivery.email?.from;
   if (!from || !to.length) {
-    await ports.escalations.sent(tenantId, record.id, now, { rule, recipients: 0 });
+    await ports.escalations.sent(tenantId, record.id, { rule, recipients: 0, at: now });
     return 'nobody';
   }
   const [store, employee] = await Promise.all([
@@ -131,6 +137,6 @@ async function escalate(tenantId: number, record: CaseRecord, ports: OverduePort
     kind: 'escalation',
   });
   await ports.alerts.email({ from, to, ...email });
-  await ports.escalations.sent(tenantId, record.id, now, { rule, recipients: to.length });
+  await ports.escalations.sent(tenantId, record.id, { rule, recipients: to.length, at: now });
   return 'escalated';
 }

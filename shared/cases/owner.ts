@@ -16,7 +16,11 @@ export const regionsOfStore = (regions: readonly RegionConfig[], storeId: number
  * The people who may own a store's cases, and whom a new one alerts: the enabled users who sign in and see the store,
  * through their stores or their regions (`regions`: the configuration's, as it is now).
  */
-export async function peopleOf(users: CaseUsers, tenantId: number, storeId: number, regions: readonly RegionConfig[]): Promise<string[]> {
+export async function peopleOf(
+  users: CaseUsers,
+  tenantId: number,
+  { storeId, regions }: { storeId: number; regions: readonly RegionConfig[] },
+): Promise<string[]> {
   const holding = await users.holding(tenantId, storeId, regionsOfStore(regions, storeId));
   return holding
     .filter((user) => signsIn(user.name) && !user.disabled)
@@ -31,9 +35,7 @@ export const ownerOfNewCase = (people: string[]): string | null => (people.lengt
 export async function mayOwn(
   users: CaseUsers,
   tenantId: number,
-  name: string,
-  storeId: number,
-  regions: readonly RegionConfig[],
+  { name, storeId, regions }: { name: string; storeId: number; regions: readonly RegionConfig[] },
 ): Promise<boolean> {
   if (!signsIn(name)) return false;
   const user = await users.find(tenantId, name);

@@ -19,7 +19,11 @@ export const inScope = (scope: UserScope, storeId: number) => scope === 'all' ||
 const notFound = (id: number) => new NotFoundError(`Case ${id} not found.`);
 
 /** The case, when the scope holds its store; a case of a store outside it is as absent as one that does not exist (as the answers are). */
-export async function visibleCase(cases: CasePorts['cases'], tenantId: number, id: number, scope: UserScope): Promise<CaseRecord> {
+export async function visibleCase(
+  cases: CasePorts['cases'],
+  tenantId: number,
+  { id, scope }: { id: number; scope: UserScope },
+): Promise<CaseRecord> {
   const found = await cases.find(tenantId, id);
   if (!found || !inScope(scope, found.storeId)) throw notFound(id);
   return found;
@@ -28,7 +32,7 @@ export async function visibleCase(cases: CasePorts['cases'], tenantId: number, i
 /** What reads cases (the list, one case, its customer's contact): a function that only reads bundles nothing else. */
 export function caseReads(ports: Pick<CasePorts, 'cases' | 'settings' | 'contacts'>) {
   const { cases, settings } = ports;
-  const visible = (tenantId: number, id: number, scope: UserScope) => visibleCase(cases, tenantId, id, scope);
+  const visible = (tenantId: number, id: number, scope: UserScope) => visibleCase(cases, tenantId, { id, scope });
 
   /**
    * GET /public/cases: a page of the cases the user may see (`owner`: their own with `me`, the unassigned with `none`),
@@ -41,7 +45,7 @@ export function caseReads(ports: Pick<CasePorts, 'cases' | 'settings' | 'contact
   ): Promise<{ body: { data: CaseBody[]; limit: number; next_cursor: string | null }; shownCustomers: number[] }> {
     if (query.number !== undefined) {
       const [found, config] = await Promise.all([byNumber(tenantId, query, scope), settings(tenantId)]);
-      return listed(found, config, query.limit, null);
+      return listed({ found, config, limit: query.limit, nextCursor: null });
     }
     const problems = query.from && query.to ? periodProblems(query.from, query.to) : [];
     if (problems.length) throw new ValidationError('Invalid case filters.', problems);
@@ -75,11 +79,21 @@ export function caseReads(ports: Pick<CasePorts, 'cases' | 'settings' | 'contact
       ]),
     };
     const [{ cases: found, nextCursor }, config] = await Promise.all([cases.list(selection), settings(tenantId)]);
-    return listed(found, config, query.limit, nextCursor);
+    return listed({ found, config, limit: query.limit, nextCursor });
   }
 
   /** A page of these cases, and the customers it shows by name or comment. */
-  function listed(found: CaseRecord[], config: Settings, limit: number, nextCursor: string | null) {
+  function listed({
+    found,
+    config,
+    limit,
+    nextCursor,
+  }: {
+    found: CaseRecord[];
+    config: Settings;
+    limit: number;
+    nextCursor: string | null;
+  }) {
     const data = found.map((c) => caseBody(c, slugOf(config, c.journeyId)));
     return {
       body: { data, limit, next_cursor: nextCursor },

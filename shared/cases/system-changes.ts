@@ -11,8 +11,7 @@ const SYSTEM_RETRIES = 5;
 export async function changeBySystem(
   cases: CasePorts['cases'],
   tenantId: number,
-  id: number,
-  change: (current: CaseRecord) => CaseRecord | undefined,
+  { id, change }: { id: number; change: (current: CaseRecord) => CaseRecord | undefined },
 ): Promise<CaseRecord | undefined> {
   for (let i = 0; i < SYSTEM_RETRIES; i++) {
     const current = await cases.find(tenantId, id);
@@ -33,29 +32,39 @@ export function caseSystemChanges(ports: Pick<CasePorts, 'cases' | 'settings' | 
    * `case.overdue`; undefined when it is closed, overdue already or absent.
    */
   async function markOverdue(tenantId: number, id: number, at: Date): Promise<CaseRecord | undefined> {
-    const marked = await changeBySystem(cases, tenantId, id, (c) =>
-      c.overdue || CLOSED_STATUSES.includes(c.status)
-        ? undefined
-        : {
-            ...c,
-            overdue: true,
-            overdueAt: at.toISOString(),
-            history: withHistory(c, { at: at.toISOString(), by: SYSTEM, action: 'overdue' }),
-          },
-    );
-    if (marked) await publishCase(ports, tenantId, 'case.overdue', marked, await settings(tenantId), at);
+    const marked = await changeBySystem(cases, tenantId, {
+      id,
+      change: (c) =>
+        c.overdue || CLOSED_STATUSES.includes(c.status)
+          ? undefined
+          : {
+              ...c,
+              overdue: true,
+              overdueAt: at.toISOString(),
+              history: withHistory(c, { at: at.toISOString(), by: SYSTEM, action: 'overdue' }),
+            },
+    });
+    if (marked) await publishCase(ports, tenantId, { type: 'case.overdue', record: marked, config: await settings(tenantId), at });
     return marked;
   }
 
   /** Records what the recovery survey found (the `recovery` part), and publishes `case.recovered` once it is known. */
   async function recordRecovery(tenantId: number, id: number, recovery: CaseRecovery): Promise<CaseRecord | undefined> {
-    const recorded = await changeBySystem(cases, tenantId, id, (c) => ({
-      ...c,
-      recovery,
-      history: withHistory(c, { at: recovery.at, by: SYSTEM, action: 'recovery', to: recovery.outcome }),
-    }));
+    const recorded = await changeBySystem(cases, tenantId, {
+      id,
+      change: (c) => ({
+        ...c,
+        recovery,
+        history: withHistory(c, { at: recovery.at, by: SYSTEM, action: 'recovery', to: recovery.outcome }),
+      }),
+    });
     if (recorded && recovery.outcome !== 'pending')
-      await publishCase(ports, tenantId, 'case.recovered', recorded, await settings(tenantId), new Date(recovery.at));
+      await publishCase(ports, tenantId, {
+        type: 'case.recovered',
+        record: recorded,
+        config: await settings(tenantId),
+        at: new Date(recovery.at),
+      });
     return recorded;
   }
 

@@ -46,8 +46,8 @@ export function digestChat(input: { figures: DigestFigures; company: string; loc
       ...(words.quiet ? [[words.quiet.line, ...words.quiet.weeks].join(' ')] : []),
       ...words.journeys.flatMap((j) => [
         [`${j.name}: ${j.score}`, ...j.lines].join(' · '),
-        ...(j.regions ? scopeLines(j.regions.rows, 0, words.attention, t) : []),
-        ...scopeLines(j.stores.rows, j.stores.unlisted, words.attention, t),
+        ...(j.regions ? scopeLines({ rows: j.regions.rows, unlisted: 0, attention: words.attention, t }) : []),
+        ...scopeLines({ rows: j.stores.rows, unlisted: j.stores.unlisted, attention: words.attention, t }),
       ]),
       `${words.themes.title}: ${
         words.themes.items.length
@@ -72,7 +72,17 @@ export const CHAT_ITEMS = 3;
  * A journey's stores (or regions) in chat, by name: the first CHAT_ITEMS with answers, in the e-mail's order (those
  * needing attention first, marked), then how many more the digest page lists (without answers, or beyond them).
  */
-function scopeLines(rows: ScopeWords[], unlisted: number, attention: string, t: Translate<AlertKey>): string[] {
+function scopeLines({
+  rows,
+  unlisted,
+  attention,
+  t,
+}: {
+  rows: ScopeWords[];
+  unlisted: number;
+  attention: string;
+  t: Translate<AlertKey>;
+}): string[] {
   const named = rows.filter((r) => r.answered).slice(0, CHAT_ITEMS);
   // A journey without answers is said so on its own line: its stores, none answered, are not counted there.
   if (!named.length) return [];
@@ -86,11 +96,7 @@ function scopeLines(rows: ScopeWords[], unlisted: number, attention: string, t: 
 /** The chat queue's message of a period's digest to one endpoint. */
 export const digestChatDelivery = (
   tenantId: number,
-  url: string,
-  period: DigestPeriod,
-  from: string,
-  digest: ChatDigest,
-  now: Date,
+  { url, period, from, digest, now }: { url: string; period: DigestPeriod; from: string; digest: ChatDigest; now: Date },
 ): ChatDelivery => ({
   tenantId,
   url,

@@ -278,16 +278,16 @@ ${words.more && html`<tr><td style="${cell}">${words.more}</td></tr>`}
   return {
     subject: words.subject,
     html: document.toString(),
-    text: digestText(
+    text: digestText({
       words,
-      t('digest.open'),
+      open: t('digest.open'),
       link,
-      `${t('digest.optOut', { period: figures.period })}\n${t('digest.unsubscribeLink')}: ${input.unsubscribe}`,
-    ),
+      optOut: `${t('digest.optOut', { period: figures.period })}\n${t('digest.unsubscribeLink')}: ${input.unsubscribe}`,
+    }),
   };
 }
 
-function digestText(words: DigestWords, open: string, link: string, optOut: string): string {
+function digestText({ words, open, link, optOut }: { words: DigestWords; open: string; link: string; optOut: string }): string {
   const rows = (rs: { line: string; attention: boolean }[]) =>
     rs.map((r) => (r.attention ? `! ${r.line} (${words.attention})` : `  ${r.line}`));
   const blocks = [

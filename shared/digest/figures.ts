@@ -333,21 +333,24 @@ export async function digestFigures(ports: DigestPorts, request: DigestRequest, 
   const stores = storesOf(store, reader);
   const by = stores?.length === 1 ? 'employee' : 'store';
   const regionReader = store === undefined && reader.scope !== 'all' && (reader.scope.regions?.length ?? 0) > 0;
-  const at = (from: string, to: string, journey: string, group_by: 'journey' | 'store' | 'employee' | 'region' | 'week') =>
-    ports.report(tenantId, { journey, from, to, group_by, ...(store !== undefined ? { store } : {}) }, user);
+  const at = (
+    { from, to }: { from: string; to: string },
+    journey: string,
+    group_by: 'journey' | 'store' | 'employee' | 'region' | 'week',
+  ) => ports.report(tenantId, { journey, from, to, group_by, ...(store !== undefined ? { store } : {}) }, user);
   const journeys = await Promise.all(
     settings.journeys.map(async (journey): Promise<JourneyDigest> => {
       const slug = journey.slug;
       const [current, before, storeRows, employees, regions] = await Promise.all([
-        at(span.from, span.to, slug, 'journey'),
-        at(span.previous.from, span.previous.to, slug, 'journey'),
-        at(span.from, span.to, slug, 'store'),
-        by === 'employee' ? at(span.from, span.to, slug, 'employee') : undefined,
-        regionReader ? at(span.from, span.to, slug, 'region') : undefined,
+        at(span, slug, 'journey'),
+        at(span.previous, slug, 'journey'),
+        at(span, slug, 'store'),
+        by === 'employee' ? at(span, slug, 'employee') : undefined,
+        regionReader ? at(span, slug, 'region') : undefined,
       ]);
       const row = current.data[0];
       const last = before.data[0];
-      const listed = await withoutAnswers(ports, tenantId, storeRows.data.map(scopeRow), stores);
+      const listed = await withoutAnswers(ports, tenantId, { rows: storeRows.data.map(scopeRow), stores });
       const ordered = byAttention(listed);
       return {
         journey: { id: journey.id, slug, name: journey.name ?? slug, indicator: journey.indicator },
@@ -370,11 +373,11 @@ export async function digestFigures(ports: DigestPorts, request: DigestRequest, 
   );
   const answered = journeys.some((j) => j.responses > 0);
   const [cases, themes, lastWeeks] = await Promise.all([
-    casesOf(ports, tenantId, stores, request.readAt ?? now),
-    answered ? themesOf(ports, request, settings, span, stores, user) : { themes: [], praise: [] },
-    answered ? [] : quietWeeks(ports, tenantId, settings, span, store, user),
+    casesOf(ports, tenantId, { stores, now: request.readAt ?? now }),
+    answered ? themesOf(ports, request, { settings, days: span, stores, user }) : { themes: [], praise: [] },
+    answered ? [] : quietWeeks(ports, tenantId, { settings, days: span, store, user }),
   ]);
-  const first = answered ? await firstAction(ports, request, settings, span, journeys, user) : undefined;
+  const first = answered ? await firstAction(ports, request, { settings, days: span, journeys, user }) : undefined;
   const oldest = [...cases.overdue].sort((a, b) => a.due_at.localeCompare(b.due_at))[0];
   return {
     period: days ? periodOfDays(days) : request.period,
@@ -390,7 +393,7 @@ export async function digestFigures(ports: DigestPorts, request: DigestRequest, 
 }
 
 /** A reader's stores that had no answers in the period are listed too (by name, one batched read), after the others. */
-async function withoutAnswers(ports: DigestPorts, tenantId: number, rows: ScopeRow[], stores: number[] | undefined) {
+async function withoutAnswers(ports: DigestPorts, tenantId: number, { rows, stores }: { rows: ScopeRow[]; stores: number[] | undefined }) {
   if (!stores) return rows;
   const missing = stores.filter((id) => !rows.some((r) => r.id === id));
   if (!missing.length) return rows;
@@ -422,7 +425,7 @@ export function roseBeyondChance(now: number, before: number): boolean {
 }
 
 /** The reader's answers page of one store's comments on one theme. */
-const themeLink = (ports: DigestPorts, store: number, theme: string, days: DigestDays) =>
+const themeLink = (ports: DigestPorts, { store, theme, days }: { store: number; theme: string; days: DigestDays }) =>
   `${ports.baseUrl}${APP_ANSWERS_PATH}?${new URLSearchParams({ store: String(store), theme, from: days.from, to: days.to })}`;
 
 /**
@@ -432,10 +435,7 @@ const themeLink = (ports: DigestPorts, store: number, theme: string, days: Diges
 async function firstAction(
   ports: DigestPorts,
   { tenantId }: DigestRequest,
-  settings: Settings,
-  days: DigestDays,
-  journeys: JourneyDigest[],
-  user: Promise<UserRecord>,
+  { settings, days, journeys, user }: { settings: Settings; days: DigestDays; journeys: JourneyDigest[]; user: Promise<UserRecord> },
 ): Promise<FirstAction | undefined> {
   const answers = new Map<number, { name: string; responses: number }>();
   for (const row of journeys.flatMap((j) => j.stores))
@@ -464,7 +464,7 @@ async function firstAction(
     name: best.themeName,
     negative: best.negative,
     previous_negative: best.previous_negative,
-    link: themeLink(ports, best.store, best.theme, days),
+    link: themeLink(ports, { store: best.store, theme: best.theme, days }),
   };
 }
 
@@ -491,10 +491,7 @@ function sumThemes(reports: readonly (readonly ThemeCounts[])[]) {
 async function themesOf(
   ports: DigestPorts,
   { tenantId, store }: DigestRequest,
-  settings: Settings,
-  days: DigestDays,
-  stores: number[] | undefined,
-  user: Promise<UserRecord>,
+  { settings, days, stores, user }: { settings: Settings; days: DigestDays; stores: number[] | undefined; user: Promise<UserRecord> },
 ): Promise<Pick<DigestFigures, 'themes' | 'praise'>> {
   if (stores && stores.length > MAX_SCOPED_STORES) return { themes: [], praise: [] };
   const reports = await Promise.all(
@@ -563,10 +560,7 @@ export const exampleOf = (comment: string): string => excerpt(comment, DIGEST_EX
 async function quietWeeks(
   ports: DigestPorts,
   tenantId: number,
-  settings: Settings,
-  days: DigestDays,
-  store: number | undefined,
-  user: Promise<UserRecord>,
+  { settings, days, store, user }: { settings: Settings; days: DigestDays; store: number | undefined; user: Promise<UserRecord> },
 ): Promise<DigestFigures['last_weeks']> {
   const to = addDays(days.from, -1);
   const from = weekOf(addDays(to, -7 * DIGEST_LOOKBACK_WEEKS + 1));
@@ -585,7 +579,11 @@ async function quietWeeks(
 }
 
 /** The overdue cases still open (newest overdue first) and the open ones (first due first), a page of each, with their stores' names. */
-async function casesOf(ports: DigestPorts, tenantId: number, stores: number[] | undefined, now: Date): Promise<DigestFigures['cases']> {
+async function casesOf(
+  ports: DigestPorts,
+  tenantId: number,
+  { stores, now }: { stores: number[] | undefined; now: Date },
+): Promise<DigestFigures['cases']> {
   const select = (filter: Partial<CaseSelection>): CaseSelection => ({
     tenantId,
     ...(stores ? { stores } : {}),

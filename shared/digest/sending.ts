@@ -28,6 +28,13 @@ export const DIGEST_CLAIM_SECONDS = 300;
 /** The hour (in the tenant's zone) the scheduled digests go out. */
 export const DIGEST_HOUR = 8;
 
+/** A user's digest of one period, the period starting on the day `from`. */
+export interface DigestOfUser {
+  user: string;
+  period: DigestPeriod;
+  from: string;
+}
+
 /** One digest per user and period: a claim before the e-mail, then the mark that it went out. */
 export interface DigestClaims {
   /** True for the one caller that may send: never sent, nor claimed in the last DIGEST_CLAIM_SECONDS. */
@@ -35,13 +42,6 @@ export interface DigestClaims {
   sent(tenantId: number, digest: DigestOfUser, now: Date): Promise<void>;
   /** Gives back this caller's claim (the e-mail failed: the message is retried). */
   release(tenantId: number, digest: DigestOfUser, now: Date): Promise<void>;
-}
-
-/** One user's digest of one period (`from`, its first day): what a claim is of. */
-export interface DigestOfUser {
-  user: string;
-  period: DigestPeriod;
-  from: string;
 }
 
 export interface DigestEmailMessage {
@@ -84,7 +84,11 @@ export function getsDigest(user: UserRecord, period: DigestPeriod, settings: Pic
  * Queues the digests of the current `periods` for every user who gets them, and for every chat endpoint that takes the
  * digest; answers how many users' were queued.
  */
-export async function queueDigests(ports: DigestSendingPorts, tenantId: number, periods: DigestPeriod[], now: Date): Promise<number> {
+export async function queueDigests(
+  ports: DigestSendingPorts,
+  tenantId: number,
+  { periods, now }: { periods: DigestPeriod[]; now: Date },
+): Promise<number> {
   // A morning with nothing to send (no Monday, no daily digests) reads no user.
   if (!periods.length) return 0;
   const [users, settings] = await Promise.all([ports.users.list(tenantId), ports.figures.settings(tenantId)]);
@@ -131,9 +135,7 @@ export function runPeriods(run: DigestPeriod, at: Date, settings: Settings): Dig
 export async function scheduleNextRun(
   ports: Pick<DigestSendingPorts, 'timer'>,
   tenantId: number,
-  settings: Settings,
-  now: Date,
-  notBefore = now,
+  { settings, now, notBefore = now }: { settings: Settings; now: Date; notBefore?: Date },
 ) {
   const dueAt = nextRunAt(notBefore, timeZoneOf(settings));
   const from = digestDays('day', dueAt, timeZoneOf(settings)).from;
@@ -144,8 +146,11 @@ export async function scheduleNextRun(
  * A new tenant's first run (the operator's create-tenant and apply): parked more than the queue's delay ahead, so that
  * it waits in the table and the operator's command needs no queue.
  */
-export const scheduleFirstRun = (ports: Pick<DigestSendingPorts, 'timer'>, tenantId: number, settings: Settings, now: Date) =>
-  scheduleNextRun(ports, tenantId, settings, now, new Date(now.getTime() + (MAX_DELAY_SECONDS + 60) * 1000));
+export const scheduleFirstRun = (
+  ports: Pick<DigestSendingPorts, 'timer'>,
+  tenantId: number,
+  { settings, now }: { settings: Settings; now: Date },
+) => scheduleNextRun(ports, tenantId, { settings, now, notBefore: new Date(now.getTime() + (MAX_DELAY_SECONDS + 60) * 1000) });
 
 export type DigestOutcome = 'queued' | 'sent' | 'duplicate' | 'nobody';
 
@@ -155,12 +160,12 @@ export type DigestOutcome = 'queued' | 'sent' | 'duplicate' | 'nobody';
  */
 export async function handleDigest(ports: DigestSendingPorts, message: DigestMessage, now: Date): Promise<DigestOutcome> {
   const { tenantId, period, from } = message;
-  if (message.chat !== undefined) return sendChatDigest(ports, tenantId, message.chat, period, from, now);
+  if (message.chat !== undefined) return sendChatDigest(ports, tenantId, { url: message.chat, period, from, now });
   if (message.user === undefined) {
     const settings = await ports.figures.settings(tenantId);
     const at = message.dueAt ? new Date(message.dueAt) : now;
-    await queueDigests(ports, tenantId, runPeriods(period, at, settings), at);
-    await scheduleNextRun(ports, tenantId, settings, now);
+    await queueDigests(ports, tenantId, { periods: runPeriods(period, at, settings), now: at });
+    await scheduleNextRun(ports, tenantId, { settings, now });
     return 'queued';
   }
   const user = await ports.users.find(tenantId, message.user);
@@ -169,7 +174,7 @@ export async function handleDigest(ports: DigestSendingPorts, message: DigestMes
   const digest = { user: user.name, period, from };
   if (!(await ports.claims.claim(tenantId, digest, now))) return 'duplicate';
   try {
-    await sendDigest(ports, tenantId, user, period, from, now);
+    await sendDigest(ports, tenantId, { user, period, from, now });
   } catch (error) {
     await ports.claims.release(tenantId, digest, now);
     throw error;
@@ -185,10 +190,7 @@ export async function handleDigest(ports: DigestSendingPorts, message: DigestMes
 async function sendChatDigest(
   ports: DigestSendingPorts,
   tenantId: number,
-  url: string,
-  period: DigestPeriod,
-  from: string,
-  now: Date,
+  { url, period, from, now }: { url: string; period: DigestPeriod; from: string; now: Date },
 ): Promise<DigestOutcome> {
   const settings = await ports.figures.settings(tenantId);
   const endpoint = digestEndpoints(settings).find((e) => e.url === url);
@@ -205,11 +207,15 @@ async function sendChatDigest(
     timeZone: timeZoneOf(settings),
     link: digestLink(ports.baseUrl, period, figures),
   });
-  await ports.chat(digestChatDelivery(tenantId, url, period, from, digest, now));
+  await ports.chat(digestChatDelivery(tenantId, { url, period, from, digest, now }));
   return 'sent';
 }
 
-async function sendDigest(ports: DigestSendingPorts, tenantId: number, user: UserRecord, period: DigestPeriod, from: string, now: Date) {
+async function sendDigest(
+  ports: DigestSendingPorts,
+  tenantId: number,
+  { user, period, from, now }: { user: UserRecord; period: DigestPeriod; from: string; now: Date },
+) {
   const settings = await ports.figures.settings(tenantId);
   const sender = settings.delivery.email?.from;
   if (!sender) {

@@ -35,7 +35,17 @@ export function digestUnsubscribeToken(tenantId: number, name: string, secret: s
 }
 
 /** The tenant a token names and the user of the tenant's it was made for; undefined for anything else. */
-function userOfToken(token: string, users: readonly UserRecord[], tenantId: number, secret: string): UserRecord | undefined {
+function userOfToken({
+  token,
+  users,
+  tenantId,
+  secret,
+}: {
+  token: string;
+  users: readonly UserRecord[];
+  tenantId: number;
+  secret: string;
+}): UserRecord | undefined {
   const ref = Buffer.from(token, 'base64url').subarray(HEAD_BYTES);
   return users.find((user) => timingSafeEqual(ref, refOf(tenantId, user.name, secret)));
 }
@@ -61,7 +71,7 @@ type Found = { tenantId: number; user: UserRecord; frame: PageFrame & { brand: {
 async function found(ports: DigestUnsubscribePorts, token: string, secret: string): Promise<Found | undefined> {
   const tenantId = tenantOfToken(token);
   if (tenantId === undefined) return undefined;
-  const user = userOfToken(token, await ports.users(tenantId), tenantId, secret);
+  const user = userOfToken({ token, users: await ports.users(tenantId), tenantId, secret });
   if (!user) return undefined;
   const settings = await ports.settings(tenantId);
   const brand = brandOf(settings);
@@ -74,35 +84,46 @@ async function found(ports: DigestUnsubscribePorts, token: string, secret: strin
 
 const notFound = (locale: PageFrame['locale']): Page => {
   const t = alertTranslator(locale);
-  return { status: 404, ...messagePage({ locale }, t('digest.unsubscribeNotFoundTitle'), t('digest.unsubscribeNotFoundText')) };
+  return {
+    status: 404,
+    ...messagePage({ locale }, { title: t('digest.unsubscribeNotFoundTitle'), text: t('digest.unsubscribeNotFoundText') }),
+  };
 };
 
 /** GET /d/{token}/unsubscribe: asks to confirm, in the tenant's language and brand. */
-export async function showDigestUnsubscribe(ports: DigestUnsubscribePorts, token: string, secret: string, locale: PageFrame['locale']) {
+export async function showDigestUnsubscribe(
+  ports: DigestUnsubscribePorts,
+  { token, secret, locale }: { token: string; secret: string; locale: PageFrame['locale'] },
+) {
   const read = await found(ports, token, secret);
   if (!read) return notFound(locale);
   const t = alertTranslator(read.frame.locale);
   const page: Page = {
     status: 200,
-    ...layout(
-      read.frame,
-      t('digest.unsubscribeTitle'),
-      html`<h1>${t('digest.unsubscribeTitle')}</h1><p>${t('digest.unsubscribeText', { company: read.frame.brand.name })}</p>
+    ...layout(read.frame, {
+      title: t('digest.unsubscribeTitle'),
+      body: html`<h1>${t('digest.unsubscribeTitle')}</h1><p>${t('digest.unsubscribeText', { company: read.frame.brand.name })}</p>
 <form method="post" action="unsubscribe"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${t('digest.unsubscribeConfirm')}</button></form>`,
-    ),
+    }),
   };
   return page;
 }
 
 /** POST /d/{token}/unsubscribe (the page's button, or a mail client's RFC 8058 one-click post): the digests stop. */
-export async function digestUnsubscribe(ports: DigestUnsubscribePorts, token: string, secret: string, locale: PageFrame['locale']) {
+export async function digestUnsubscribe(
+  ports: DigestUnsubscribePorts,
+  { token, secret, locale }: { token: string; secret: string; locale: PageFrame['locale'] },
+) {
   const read = await found(ports, token, secret);
   if (!read) return notFound(locale);
   await ports.stop(read.tenantId, read.user);
   const t = alertTranslator(read.frame.locale);
   const page: Page = {
     status: 200,
-    ...messagePage(read.frame, t('digest.unsubscribedTitle'), t('digest.unsubscribedText', { company: read.frame.brand.name })),
+    ...messagePage(read.frame, {
+      title: t('digest.unsubscribedTitle'),
+      text: t('digest.unsubscribedText', { company: read.frame.brand.name }),
+    }),
   };
   return page;
 }

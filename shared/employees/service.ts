@@ -94,10 +94,7 @@ export function employeeService({ employees, stores, groups }: EmployeePorts) {
    */
   async function replaceRelation(
     tenantId: number,
-    id: number,
-    relation: Relation,
-    wanted: number[],
-    scope: UserScope,
+    { id, relation, wanted, scope }: { id: number; relation: Relation; wanted: number[]; scope: UserScope },
   ): Promise<Store[] | GroupConfig[]> {
     for (let attempt = 1; ; attempt++) {
       const employee = await getEmployee(tenantId, id);

@@ -17,7 +17,10 @@ export const eventId = (tenantId: number, type: EventType, subject: string) =>
 export const deliveryId = (eventId: string, url: string) =>
   `dlv_${createHash('sha256').update(`${eventId}\n${url}`).digest('base64url').slice(0, 32)}`;
 
-export function tenantEvent(tenantId: number, type: EventType, subject: string, data: Record<string, unknown>, at: Date): TenantEvent {
+export function tenantEvent(
+  tenantId: number,
+  { type, subject, data, at }: { type: EventType; subject: string; data: Record<string, unknown>; at: Date },
+): TenantEvent {
   return { id: eventId(tenantId, type, subject), type, created_at: at.toISOString(), data };
 }
 

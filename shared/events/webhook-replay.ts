@@ -21,9 +21,11 @@ export interface ReplayServicePorts {
 export function replayService({ deliveries, audit }: ReplayServicePorts) {
   const record = (
     tenantId: number,
-    actor: AuditActor,
-    action: 'webhook.retry' | 'webhook.replay',
-    changes: { path: string; old: unknown; new: unknown }[],
+    {
+      actor,
+      action,
+      changes,
+    }: { actor: AuditActor; action: 'webhook.retry' | 'webhook.replay'; changes: { path: string; old: unknown; new: unknown }[] },
   ) => audit.record(tenantId, { id: randomBytes(6).toString('hex'), at: new Date().toISOString(), actor, action, changes });
 
   /**
@@ -37,7 +39,11 @@ export function replayService({ deliveries, audit }: ReplayServicePorts) {
     if (found.status === 'replaying' || !(await deliveries.claim(tenantId, id, new Date().toISOString())))
       return { id, status: 'replaying' as const };
     await deliveries.send({ ...found.delivery, attempt: found.delivery.attempt + 1, notBefore: undefined, replay: true });
-    await record(tenantId, actor, 'webhook.retry', [{ path: `webhooks.deliveries.${id}`, old: 'failed', new: 'replaying' }]);
+    await record(tenantId, {
+      actor,
+      action: 'webhook.retry',
+      changes: [{ path: `webhooks.deliveries.${id}`, old: 'failed', new: 'replaying' }],
+    });
     return { id, status: 'replaying' as const };
   }
 
@@ -57,9 +63,11 @@ export function replayService({ deliveries, audit }: ReplayServicePorts) {
       await deliveries.send({ ...found.delivery, attempt: found.delivery.attempt + 1, notBefore: undefined, replay: true });
       replayed.push(id);
     }
-    await record(tenantId, actor, 'webhook.replay', [
-      { path: 'webhooks.replay', old: null, new: { endpoint: query.url, since: query.since, replayed: replayed.length } },
-    ]);
+    await record(tenantId, {
+      actor,
+      action: 'webhook.replay',
+      changes: [{ path: 'webhooks.replay', old: null, new: { endpoint: query.url, since: query.since, replayed: replayed.length } }],
+    });
     return { replayed, next_cursor: page.next_cursor };
   }
 

@@ -37,10 +37,12 @@ export function webhookRotation(
    */
   async function rotateWebhookSecret(
     tenantId: number,
-    target: string,
-    overlapHours: number,
-    now = new Date(),
-    actor: AuditActor = { operator: true },
+    {
+      target,
+      overlapHours,
+      now = new Date(),
+      actor = { operator: true },
+    }: { target: string; overlapHours: number; now?: Date; actor?: AuditActor },
   ): Promise<{ label: string; secret: string; generation: number; oldSignsUntil: string }> {
     if (!surveySecret()) throw new Error(`Run with ${surveySecretName} set to the stack's survey secret: the new secret must be shown.`);
     if (!(overlapHours >= 0 && overlapHours <= ROTATION_OVERLAP_HOURS.max))

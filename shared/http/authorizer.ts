@@ -21,7 +21,7 @@ export function authorizerHandler(scope: KeyApi) {
     const keyHash = presented && presented.length <= MAX_SECRET_LENGTH ? hashSecret(presented) : undefined;
     const checkedFor = event.requestContext.requestId;
     try {
-      const context = await tenantAccess.authorizeKey(presented, scope, new Date(), { noteUse: true });
+      const context = await tenantAccess.authorizeKey(presented, scope, { now: new Date(), noteUse: true });
       if (keyHash) memory.remember(keyHash, context);
       if (!context.authenticated) logger.info('Rejected API key', { requestId: event.requestContext.requestId, scope });
       return { isAuthorized: true, context: context.authenticated ? { ...context, checkedFor } : context };

@@ -42,7 +42,7 @@ export interface PageContract {
 const failure = (status: number, event: APIGatewayProxyEventV2, what: 'tooLong' | 'unavailable' | 'failed'): Page => {
   const locale = localeOfRequest(event.headers?.['accept-language']);
   const t = translator(locale);
-  return { status, ...messagePage({ locale }, t(`${what}.title`), t(`${what}.text`)) };
+  return { status, ...messagePage({ locale }, { title: t(`${what}.title`), text: t(`${what}.text`) }) };
 };
 
 const html = (page: Page, requestId: string): APIGatewayProxyStructuredResultV2 => ({

@@ -110,7 +110,11 @@ export function entryThanks(opened: OpenedEntry, thanks: string, refresh?: { sec
   const { journey, frame, t } = opened;
   return page(
     200,
-    messagePage(frame, t('thanks.title'), thanksOf({ journey, bucket, company: frame.brand.name, locale: frame.locale, t }), refresh),
+    messagePage(frame, {
+      title: t('thanks.title'),
+      text: thanksOf({ journey, bucket, company: frame.brand.name, locale: frame.locale, t }),
+      refresh,
+    }),
   );
 }
 
@@ -171,7 +175,7 @@ export async function answerEntry({
 
   const thanks = { location: `${action}?thanks=${bucketOf(journey.indicator, answer.score)}` };
   // A bot filled the field people never see: thanked as anyone, recorded nowhere.
-  if (extras.get(HONEYPOT_FIELD)) return page(303, messagePage(frame, t('thanks.title'), t('thanks.title')), thanks);
+  if (extras.get(HONEYPOT_FIELD)) return page(303, messagePage(frame, { title: t('thanks.title'), text: t('thanks.title') }), thanks);
 
   const refused = await how.count();
   if (refused) return { ...told({ status: 429, frame, title: 'qr.tooMany.title', text: refused.words }), retryAfter: refused.retryAfter };
@@ -193,7 +197,7 @@ export async function answerEntry({
     if (error instanceof ValidationError) return told({ status: 410, frame, title: 'expired.title', text: how.closed });
     throw error;
   }
-  return page(303, messagePage(frame, t('thanks.title'), t('thanks.title')), {
+  return page(303, messagePage(frame, { title: t('thanks.title'), text: t('thanks.title') }), {
     ...thanks,
     ...(how.cookies ? { cookies: how.cookies } : {}),
   });

@@ -159,7 +159,10 @@ function thanks(opened: Opened, status = 200): Page {
   const bucket = transaction.score === null ? undefined : bucketOf(journey.indicator, transaction.score);
   return page(
     status,
-    messagePage(frame, t('thanks.title'), thanksOf({ journey, bucket, company: frame.brand.name, locale: frame.locale, t })),
+    messagePage(frame, {
+      title: t('thanks.title'),
+      text: thanksOf({ journey, bucket, company: frame.brand.name, locale: frame.locale, t }),
+    }),
   );
 }
 
@@ -390,7 +393,7 @@ function recoveryView({
 function recoveryThanks(opened: Opened, recovered: boolean | null, status = 200): Page {
   const { frame, t } = opened;
   const text = recovered === false ? t('recovery.thanksNo', { company: frame.brand.name }) : t('recovery.thanksYes');
-  return page(status, messagePage(frame, t('thanks.title'), text));
+  return page(status, messagePage(frame, { title: t('thanks.title'), text }));
 }
 
 const solvedOf = (value: string | undefined) => (value === 'yes' || value === 'no' ? value : undefined);

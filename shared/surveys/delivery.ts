@@ -94,11 +94,10 @@ export async function deliverSurvey({
     if (!attempt.kind)
       await ports.events?.publish(
         attempt.tenantId,
-        tenantEvent(
-          attempt.tenantId,
-          'survey.failed',
-          `${attempt.transactionId}/${attempt.attemptId}`,
-          {
+        tenantEvent(attempt.tenantId, {
+          type: 'survey.failed',
+          subject: `${attempt.transactionId}/${attempt.attemptId}`,
+          data: {
             transaction_id: attempt.transactionId,
             attempt_id: attempt.attemptId,
             journey_id: attempt.journeyId,
@@ -107,8 +106,8 @@ export async function deliverSurvey({
             reason,
             next_attempt_id: next?.attemptId ?? null,
           },
-          now,
-        ),
+          at: now,
+        }),
       );
     count('SurveysFailed', attempt.channel);
     logger.debug('Survey not delivered', { ...key, channel: attempt.channel, reason, next: next?.attemptId });
@@ -236,20 +235,20 @@ function sender({
   const via = CHANNEL_RECORDS[channel].sender;
   if (via === null)
     return `${CHANNEL_RECORDS[channel].label} surveys are handed to the tenant chatbot: list ${channel} in the journey handOff`;
-  return OUTBOUND[via](attempt, journey, settings, content, ports);
+  return OUTBOUND[via]({ attempt, journey, settings, content, ports });
 }
 
-type Outbound = (
-  attempt: ClaimedAttempt,
-  journey: JourneyConfig,
-  settings: Settings,
-  content: Content,
-  ports: DeliveryPorts,
-) => (() => Promise<Sent>) | string;
+type Outbound = (message: {
+  attempt: ClaimedAttempt;
+  journey: JourneyConfig;
+  settings: Settings;
+  content: Content;
+  ports: DeliveryPorts;
+}) => (() => Promise<Sent>) | string;
 
 /** Each sender's message (its words from `compose.ts`), or why the tenant's configuration cannot send it; a channel's record names its sender. */
 const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
-  email(attempt, journey, settings, content, ports) {
+  email({ attempt, journey, settings, content, ports }) {
     const { delivery } = settings;
     if (!delivery.email) return 'the tenant has no e-mail sender';
     const unsubscribeLink = unsubscribeOf(content.link);
@@ -283,7 +282,7 @@ const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
         },
       });
   },
-  sms(attempt, _journey, { delivery }, content, ports) {
+  sms({ attempt, settings: { delivery }, content, ports }) {
     if (!delivery.sms) return 'the tenant has no SMS origination identity';
     return () =>
       ports.senders.sms({
@@ -296,7 +295,7 @@ const OUTBOUND: { [S in NonNullable<ChannelRecord['sender']>]: Outbound } = {
         originationIdentity: delivery.sms!.originationIdentity,
       });
   },
-  whatsapp(attempt, _journey, { delivery }, content, ports) {
+  whatsapp({ attempt, settings: { delivery }, content, ports }) {
     if (!delivery.whatsapp) return 'the tenant has no WhatsApp number';
     // The template approved in the survey's language, else the tenant's default one.
     const { template, language } = delivery.whatsapp.templates?.[content.locale] ?? delivery.whatsapp;

@@ -98,7 +98,10 @@ interface Extras {
   kiosk?: boolean;
 }
 
-export function layout(frame: PageFrame, title: string, body: SafeHtml, footer?: SafeHtml, extras: Extras = {}): Rendered {
+export function layout(
+  frame: PageFrame,
+  { title, body, footer, extras = {} }: { title: string; body: SafeHtml; footer?: SafeHtml; extras?: Extras },
+): Rendered {
   const colour = checkedColour(frame.brand?.colour);
   const logo = safeLogo(frame.brand?.logoUrl);
   // A checked #rrggbb, so the sheet is as vetted as STYLE.
@@ -185,10 +188,9 @@ export function surveyPage(view: SurveyPageView): Rendered {
     : '';
   const greeting = t('page.greeting', { named: view.customerFirstName ? 'yes' : 'no', name: view.customerFirstName });
   const followUps = view.followUps.map((f) => html`<span class="fu-${f.bucket}">${f.text}</span>`);
-  return layout(
-    view,
-    t('page.title', { company: view.brand.name }),
-    html`<h1>${greeting}</h1>${errors}
+  return layout(view, {
+    title: t('page.title', { company: view.brand.name }),
+    body: html`<h1>${greeting}</h1>${errors}
 <form method="post" action="${view.token}"${view.kiosk ? html` class="kiosk"` : ''}>
 ${scale(view.question, t, true)}
 <label class="block fu" for="comment"><span class="fu-any">${t('page.commentLabel')}</span>${followUps} <span class="optional">${t('page.optional')}</span></label>
@@ -197,9 +199,9 @@ ${scale(view.question, t, true)}
 ${view.classes.map((q, at) => html`${at > 0 && '\n'}${scale(q, t, false)}`)}
 ${view.entry ? contactFields(view.entry, t) : ''}<button type="submit">${t('page.submit')}</button>
 </form>${view.kiosk ? html`<p class="hint" id="kiosk-offline" role="status" hidden>${t('kiosk.offline')}</p>` : ''}`,
-    view.entry ? undefined : html`<footer><a href="${unsubscribeOf(view.token)}">${t('page.unsubscribeLink')}</a></footer>`,
-    { kiosk: view.kiosk === true },
-  );
+    footer: view.entry ? undefined : html`<footer><a href="${unsubscribeOf(view.token)}">${t('page.unsubscribeLink')}</a></footer>`,
+    extras: { kiosk: view.kiosk === true },
+  });
 }
 
 export interface RecoveryPageView extends PageFrame {
@@ -223,35 +225,36 @@ export function recoveryPage(view: RecoveryPageView): Rendered {
   const greeting = t('page.greeting', { named: view.customerFirstName ? 'yes' : 'no', name: view.customerFirstName });
   const option = (value: 'yes' | 'no') =>
     html`<label><input type="radio" name="solved" value="${value}"${view.solved === value ? ' checked' : ''} required><span>${t(value === 'yes' ? 'score.yes' : 'score.no')}</span></label>`;
-  return layout(
-    view,
-    t('recovery.title', { company: view.brand.name }),
-    html`<h1>${greeting}</h1>${errors}
+  return layout(view, {
+    title: t('recovery.title', { company: view.brand.name }),
+    body: html`<h1>${greeting}</h1>${errors}
 <form method="post" action="${view.token}">
 <fieldset><legend>${view.question}</legend>
 <div class="scale n2">${option('yes')}${option('no')}</div></fieldset>
 ${scale(view.score, t, false)}
 <button type="submit">${t('page.submit')}</button>
 </form>`,
-    html`<footer><a href="${unsubscribeOf(view.token)}">${t('page.unsubscribeLink')}</a></footer>`,
-  );
+    footer: html`<footer><a href="${unsubscribeOf(view.token)}">${t('page.unsubscribeLink')}</a></footer>`,
+  });
 }
 
 /**
  * A page with a heading and a paragraph: thanks, already answered, expired, not found, the wrapper's errors; `refresh`
  * goes on to a URL after some seconds (a kiosk's thanks, back to its start without script).
  */
-export function messagePage(frame: PageFrame, title: string, text: string, refresh?: Extras['refresh']): Rendered {
-  return layout(frame, title, html`<h1>${title}</h1><p>${text}</p>`, undefined, { refresh });
+export function messagePage(
+  frame: PageFrame,
+  { title, text, refresh }: { title: string; text: string; refresh?: Extras['refresh'] },
+): Rendered {
+  return layout(frame, { title, body: html`<h1>${title}</h1><p>${text}</p>`, extras: { refresh } });
 }
 
 export function unsubscribePage(frame: PageFrame & { brand: SurveyBrand }, token: string): Rendered {
   const t = translator(frame.locale);
-  return layout(
-    frame,
-    t('unsubscribe.title'),
-    html`<h1>${t('unsubscribe.title')}</h1><p>${t('unsubscribe.text', { company: frame.brand.name })}</p>
+  return layout(frame, {
+    title: t('unsubscribe.title'),
+    body: html`<h1>${t('unsubscribe.title')}</h1><p>${t('unsubscribe.text', { company: frame.brand.name })}</p>
 <form method="post" action="unsubscribe"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${t('unsubscribe.confirm')}</button></form>
 <p class="hint"><a href="../${token}">${t('unsubscribe.back')}</a></p>`,
-  );
+  });
 }

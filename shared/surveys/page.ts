@@ -21,7 +21,7 @@ export const page = (status: number, rendered: Rendered, extra: Partial<Page> = 
 /** A page of a title and a text from the catalogue (`{company}` is the tenant's name). */
 export const told = ({ status, frame, title, text }: { status: number; frame: PageFrame; title: CustomerKey; text: CustomerKey }): Page => {
   const t = translator(frame.locale);
-  return page(status, messagePage(frame, t(title), t(text, { company: frame.brand?.name ?? '' })));
+  return page(status, messagePage(frame, { title: t(title), text: t(text, { company: frame.brand?.name ?? '' }) }));
 };
 
 /** Whether a step answered its page (an error, a redirect) instead of going on with what it opened. */

@@ -32,14 +32,20 @@ export const notSent = (reason: Survey['reason'], contacts: SurveyPlan['contacts
  * `attempts` (or one attempt on the first reachable of its `channels`) become the plan; an attempt whose channel has
  * no address is skipped, and the first reachable one is scheduled when the first attempt was due.
  */
-export function surveyDecision(
-  journey: JourneyConfig,
-  customer: Customer,
-  /** The addresses the transaction gave, used where the customer record has none. */
-  given: { phone?: string | undefined; email?: string | undefined },
-  rated: boolean,
+export function surveyDecision({
+  journey,
+  customer,
+  given,
+  rated,
   now = new Date(),
-): SurveyPlan {
+}: {
+  journey: JourneyConfig;
+  customer: Customer;
+  /** The addresses the transaction gave, used where the customer record has none. */
+  given: { phone?: string | undefined; email?: string | undefined };
+  rated: boolean;
+  now?: Date;
+}): SurveyPlan {
   const contacts = { phone: customer.phone ?? given.phone ?? null, email: customer.email ?? given.email ?? null };
   if (rated) return notSent('already_rated', contacts);
   if (customer.opt_out) return notSent('opted_out', contacts);

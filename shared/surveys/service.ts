@@ -55,11 +55,10 @@ export function toEvaluation({ transaction, journeySlug, answer }: TransactionRe
 /** `survey.answered`: the answer as the evaluation lists show it, without who answered; a correction is a new event. */
 function answeredEvent(tenantId: number, record: TransactionRecord, { journey, mode }: { journey: string; mode: 'create' | 'replace' }) {
   const { transaction, answer } = record;
-  return tenantEvent(
-    tenantId,
-    'survey.answered',
-    `${transaction.id}/${answer?.version ?? 1}`,
-    {
+  return tenantEvent(tenantId, {
+    type: 'survey.answered',
+    subject: `${transaction.id}/${answer?.version ?? 1}`,
+    data: {
       transaction_id: transaction.id,
       external_id: transaction.transaction_id,
       journey,
@@ -72,8 +71,8 @@ function answeredEvent(tenantId: number, record: TransactionRecord, { journey, m
       answered_at: answer?.answeredAt ?? null,
       correction: mode === 'replace',
     },
-    new Date(),
-  );
+    at: new Date(),
+  });
 }
 
 export function surveyService({

@@ -22,7 +22,7 @@ export const SHORT_COMMENT_WORDS = 8;
  */
 export function languageOf(comment: string, surveyLanguage: string, themes: readonly Theme[]): string {
   const short = (comment.match(/[\p{L}\p{N}]+/gu) ?? []).length < SHORT_COMMENT_WORDS;
-  if (short && analyseThemes(comment, surveyLanguage, themes).length > 0) return surveyLanguage;
+  if (short && analyseThemes(comment, { language: surveyLanguage, themes }).length > 0) return surveyLanguage;
   return confidentLanguage(comment)?.slice(0, 2) ?? surveyLanguage;
 }
 
@@ -120,9 +120,9 @@ export function commentAnalysis(ports: AnalysisPorts) {
         (settings.commentAnalysis?.comprehendSentiment ?? COMMENT_ANALYSIS_DEFAULTS.comprehendSentiment)
           ? await ports.comprehend.sentiment(text, language)
           : undefined;
-      const fallback = comprehended ?? ownSentiment(answer.comment, language, [], scorePolarity);
-      const aspects = analyseThemes(answer.comment, language, themes, contextOf(journey, bucket, fallback));
-      const sentiment = comprehended ?? ownSentiment(answer.comment, language, aspects, scorePolarity);
+      const fallback = comprehended ?? ownSentiment(answer.comment, { language, aspects: [], fallback: scorePolarity });
+      const aspects = analyseThemes(answer.comment, { language, themes, context: contextOf(journey, bucket, fallback) });
+      const sentiment = comprehended ?? ownSentiment(answer.comment, { language, aspects, fallback: scorePolarity });
       const analysis = {
         version,
         language,
@@ -169,7 +169,11 @@ export function commentAnalysis(ports: AnalysisPorts) {
       const settings = await ports.settings(tenantId);
       const journey = settings.journeys.find((j) => j.id === answer.journeyId);
       const themesNow = themesOf(settings);
-      const aspects = analyseThemes(answer.comment, read.language, themesNow, contextOf(journey, counted.bucket, counted.sentiment));
+      const aspects = analyseThemes(answer.comment, {
+        language: read.language,
+        themes: themesNow,
+        context: contextOf(journey, counted.bucket, counted.sentiment),
+      });
       const themes = aspects.map((aspect) => aspect.theme);
       let outcome: AnalysisOutcome = 'unchanged';
       // The same mentions in another order (the configuration reads its themes back in slug order) move nothing.

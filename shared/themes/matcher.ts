@@ -251,10 +251,12 @@ interface Hit {
 /** The keyword hits of one language's compiled themes in the tokens, before exclusions and context. */
 function hitsOf(
   tokens: Token[],
-  compiledLocale: CompiledLocale,
-  lexicon: CompiledLexicon,
-  themes: CompiledThemes,
-  context: MatchContext,
+  {
+    compiledLocale,
+    lexicon,
+    themes,
+    context,
+  }: { compiledLocale: CompiledLocale; lexicon: CompiledLexicon; themes: CompiledThemes; context: MatchContext },
 ): Hit[] {
   const hits: Hit[] = [];
   const excluded = new Set<string>();
@@ -346,13 +348,21 @@ function polarity(values: number[], fallback: Sentiment | undefined): Sentiment 
  * The themes a comment mentions in `locales`, each with the polarity of what it says of it, in the themes' order
  * (at most MAX_THEMES_PER_COMMENT).
  */
-export function aspectsIn(comment: string, locales: readonly Locale[], themes: readonly Theme[], context: MatchContext = {}): Aspect[] {
+export function aspectsIn(
+  comment: string,
+  { locales, themes, context = {} }: { locales: readonly Locale[]; themes: readonly Theme[]; context?: MatchContext },
+): Aspect[] {
   const compiledThemes = compileThemes(themes);
   const values = new Map<number, number[]>();
   for (const locale of locales) {
     const lexicon = lexiconOf(locale);
     const tokens = tokenize(comment, locale, lexicon);
-    for (const hit of hitsOf(tokens, compiledLocale(compiledThemes, locale), lexicon, compiledThemes, context)) {
+    for (const hit of hitsOf(tokens, {
+      compiledLocale: compiledLocale(compiledThemes, locale),
+      lexicon,
+      themes: compiledThemes,
+      context,
+    })) {
       const list = values.get(hit.theme) ?? values.set(hit.theme, []).get(hit.theme)!;
       list.push(clauseValue(tokens, hit, lexicon));
     }

@@ -27,7 +27,7 @@ export function uncoveredPhrases(keyPhrases: string[], language: string, themes:
     const phrase = plain(raw);
     if (!phrase || phrase.includes('[') || phrase.length > MAX_PHRASE_LENGTH || phrase.split(' ').length > MAX_PHRASE_WORDS) continue;
     // Matched as written: the stemmers read accents ("aplicación" and "aplicacion" stem apart), the key drops them.
-    if (matchThemes(raw, language, themes).length) continue;
+    if (matchThemes(raw, { language, themes }).length) continue;
     const key = stems(phrase, locale).join(' ');
     // Shown with its accents, so that a theme made of it matches the comments it came from.
     if (key && !found.has(key)) found.set(key, { key, phrase: raw.toLowerCase().replace(/\s+/g, ' ').trim() });

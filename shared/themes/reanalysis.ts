@@ -11,8 +11,7 @@ import type { ReanalysisCheckpoint, ReanalysisPorts } from './ports.js';
 export async function reanalyseComments(
   ports: ReanalysisPorts & { reanalyse: (tenantId: number, transactionId: number) => Promise<AnalysisOutcome> },
   tenantId: number,
-  period: { from: string; to: string },
-  report: (line: string) => void,
+  { period, report }: { period: { from: string; to: string }; report: (line: string) => void },
 ): Promise<ReanalysisCheckpoint> {
   const saved = await ports.checkpoint.read(tenantId);
   const resumed = saved?.from === period.from && saved.to === period.to;

@@ -138,7 +138,10 @@ export function themeFigures(counts: Record<string, number>, indicator: Indicato
  */
 export function themeReport({ counters, settings }: ThemeReportPorts) {
   /** The counter rows of the period (a day's or a whole month's), summed over the sources; by day only with `byDay`. */
-  async function rowsOf(tenantId: number, sources: [ThemeDimension, number[]][], from: string, to: string, byDay = false) {
+  async function rowsOf(
+    tenantId: number,
+    { sources, from, to, byDay = false }: { sources: [ThemeDimension, number[]][]; from: string; to: string; byDay?: boolean },
+  ) {
     const months = plan(from, to, byDay);
     const wholeMonths = new Set(months.filter((m) => m.whole).map((m) => m.month));
     const partitions = [
@@ -165,14 +168,14 @@ export function themeReport({ counters, settings }: ThemeReportPorts) {
     return sums;
   }
 
-  async function totals(tenantId: number, sources: [ThemeDimension, number[]][], from: string, to: string) {
-    return new Map([...sumBy(await rowsOf(tenantId, sources, from, to))].map(([theme, byKey]) => [theme, byKey.get('')!]));
+  async function totals(tenantId: number, { sources, from, to }: { sources: [ThemeDimension, number[]][]; from: string; to: string }) {
+    return new Map([...sumBy(await rowsOf(tenantId, { sources, from, to }))].map(([theme, byKey]) => [theme, byKey.get('')!]));
   }
 
   /** Each theme's line: its counts in each interval of the period (a week's from day cells, a whole month's from its cell). */
   async function lines(tenantId: number, sources: [ThemeDimension, number[]][], query: Pick<ResultsQuery, 'from' | 'to' | 'interval'>) {
     const intervals = intervalsOf(query.from, query.to, query.interval!);
-    const rows = await rowsOf(tenantId, sources, query.from, query.to, query.interval === 'week');
+    const rows = await rowsOf(tenantId, { sources, from: query.from, to: query.to, byDay: query.interval === 'week' });
     const keyOf = (period: string) => intervals.find((i) => i.to >= period && (period.length === 7 || i.from <= period))!.from;
     const sums = sumBy(rows, keyOf);
     return (theme: string, indicator: Indicator): ThemeIntervalBody[] => {
@@ -225,8 +228,8 @@ export function themeReport({ counters, settings }: ThemeReportPorts) {
     const days = daysIn(query.from, query.to);
     const previous = { from: addDays(query.from, -days), to: addDays(query.from, -1) };
     const [now, before, lineOf] = await Promise.all([
-      totals(tenantId, sources, query.from, query.to),
-      totals(tenantId, sources, previous.from, previous.to),
+      totals(tenantId, { sources, from: query.from, to: query.to }),
+      totals(tenantId, { sources, from: previous.from, to: previous.to }),
       query.interval ? lines(tenantId, sources, query) : undefined,
     ]);
     const locale = all.locale ?? DEFAULT_LOCALE;

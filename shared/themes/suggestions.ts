@@ -120,7 +120,7 @@ export function suggestionsService({ cells, settings }: SuggestionPorts) {
     // A theme added since the phrases were counted covers them from now on.
     return (
       [...summed.values()]
-        .filter((cell) => cell.count >= MIN_ANSWERS && !matchThemes(cell.phrase, cell.language, themes).length)
+        .filter((cell) => cell.count >= MIN_ANSWERS && !matchThemes(cell.phrase, { language: cell.language, themes }).length)
         // Complaints first: what customers complain about that no theme counts is what a theme is missing most.
         .sort((a, b) => b.negative - a.negative || b.count - a.count || a.phrase.localeCompare(b.phrase))
         .slice(0, MAX_SUGGESTIONS)

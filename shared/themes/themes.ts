@@ -22,21 +22,29 @@ export const localeOfLanguage = (language: string): Locale | undefined =>
  * (shared/themes/matcher.ts). A comment in a language no theme has keywords for (neither pt, es nor en) is read with
  * the keywords of all three.
  */
-export function analyseThemes(comment: string, language: string, themes: readonly Theme[], context: MatchContext = {}): Aspect[] {
+export function analyseThemes(
+  comment: string,
+  { language, themes, context = {} }: { language: string; themes: readonly Theme[]; context?: MatchContext },
+): Aspect[] {
   const locale = localeOfLanguage(language);
-  return aspectsIn(comment, locale ? [locale] : LOCALES, themes, context);
+  return aspectsIn(comment, { locales: locale ? [locale] : LOCALES, themes, context });
 }
 
 /** The slugs of the themes a comment mentions, in the themes' order. */
-export const matchThemes = (comment: string, language: string, themes: readonly Theme[], context: MatchContext = {}): string[] =>
-  analyseThemes(comment, language, themes, context).map((aspect) => aspect.theme);
+export const matchThemes = (
+  comment: string,
+  { language, themes, context = {} }: { language: string; themes: readonly Theme[]; context?: MatchContext },
+): string[] => analyseThemes(comment, { language, themes, context }).map((aspect) => aspect.theme);
 
 /**
  * The answer's sentiment by the service alone (the tenant turned Comprehend's off): its mentions' polarities, praise
  * and complaint together `mixed`; with no mention of a theme, or only neutral ones, what the comment says as a whole;
  * with no opinion word at all, `fallback` (the score's bucket's polarity).
  */
-export function ownSentiment(comment: string, language: string, aspects: readonly Aspect[], fallback: Sentiment | undefined): Sentiment {
+export function ownSentiment(
+  comment: string,
+  { language, aspects, fallback }: { language: string; aspects: readonly Aspect[]; fallback: Sentiment | undefined },
+): Sentiment {
   const said = new Set(aspects.map((aspect) => aspect.sentiment).filter((sentiment) => sentiment !== 'neutral'));
   if (said.has('mixed') || (said.has('positive') && said.has('negative'))) return 'mixed';
   if (said.size === 1) return [...said][0]!;

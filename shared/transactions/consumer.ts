@@ -55,13 +55,21 @@ export interface ConsumerPorts {
 /** The TransactionQueue's records: read a batch at once, register each, send the batch's survey messages together. */
 export function transactionConsumer({ service, readReferences, settings, dispatcher, events, listRegistrations }: ConsumerPorts) {
   /** Records a rejection, then tells the tenant's webhooks (the same event however often the message comes). */
-  async function reject(tenantId: number, requestKey: string, errors: FieldProblem[], receivedAt: string): Promise<void> {
-    await service.recordRejection(tenantId, requestKey, errors, receivedAt);
+  async function reject(
+    tenantId: number,
+    { requestKey, errors, receivedAt }: { requestKey: string; errors: FieldProblem[]; receivedAt: string },
+  ): Promise<void> {
+    await service.recordRejection(tenantId, { requestKey, errors, receivedAt });
     if (!events) return;
     const requestId = events.requestIdOf(tenantId, requestKey);
     await events.publisher.publish(
       tenantId,
-      tenantEvent(tenantId, 'transaction.rejected', requestKey, { request_id: requestId, received_at: receivedAt, errors }, new Date()),
+      tenantEvent(tenantId, {
+        type: 'transaction.rejected',
+        subject: requestKey,
+        data: { request_id: requestId, received_at: receivedAt, errors },
+        at: new Date(),
+      }),
     );
   }
 
@@ -173,11 +181,13 @@ export function transactionConsumer({ service, readReferences, settings, dispatc
     if (!command) {
       // The API validated this shape; a message that fails now was not sent by it, or the schema changed under it.
       logger.warn('Transaction message failed validation', keys);
-      await reject(tenantId, requestId, problems ?? [], receivedAt);
+      await reject(tenantId, { requestKey: requestId, errors: problems ?? [], receivedAt });
       return 'rejected';
     }
     try {
-      const { transaction, duplicate } = await service.registerTransaction(tenantId, command, requestId, {
+      const { transaction, duplicate } = await service.registerTransaction(tenantId, {
+        command,
+        requestKey: requestId,
         read,
         ...(listed ? { now: listed.at, listedIn: listed.list } : {}),
         ...(checked ? { settings: await checked } : {}),
@@ -193,7 +203,7 @@ export function transactionConsumer({ service, readReferences, settings, dispatc
       if (!(error instanceof TransactionRejected)) throw error;
       logger.debug('Transaction rejected', { ...keys, reasons: error.errors.map((e) => e.path) });
       count('TransactionsRejected', rejectionReason(error.errors[0]?.path));
-      await reject(tenantId, requestId, error.errors, receivedAt);
+      await reject(tenantId, { requestKey: requestId, errors: error.errors, receivedAt });
       return 'rejected';
     }
   }

@@ -78,9 +78,16 @@ export function transactionService({ transactions, readReferences, settings: ten
    */
   async function registerTransaction(
     tenantId: number,
-    command: TransactionCommand,
-    requestKey: string,
-    { now = new Date(), read, settings: checked, dispatch = sendNow, source = 'api', listedIn }: RegisterOptions = {},
+    {
+      command,
+      requestKey,
+      now = new Date(),
+      read,
+      settings: checked,
+      dispatch = sendNow,
+      source = 'api',
+      listedIn,
+    }: { command: TransactionCommand; requestKey: string } & RegisterOptions,
   ): Promise<Registered> {
     const [settings, references] = await Promise.all([
       checked ?? tenantSettings(tenantId),
@@ -96,7 +103,7 @@ export function transactionService({ transactions, readReferences, settings: ten
     const errors: FieldProblem[] = [];
     const warnings: FieldProblem[] = [];
     const journey = findJourney(settings, command.journey, errors);
-    const ratingItems = journey ? checkRatingItems(settings, journey, command.ratingItems, errors) : [];
+    const ratingItems = journey ? checkRatingItems({ settings, journey, items: command.ratingItems, errors }) : [];
     let rating: Transaction['rating'] = null;
     if (journey && command.rating) {
       if (isSupported(journey.indicator, command.rating.score))
@@ -124,23 +131,31 @@ export function transactionService({ transactions, readReferences, settings: ten
     const [storeId, resolvedEmployee, newCustomer] = await Promise.all([
       store
         ? store.id
-        : createOrFind(tenantId, creators.store, command.store.externalId!, {
-            trade_name: command.store.tradeName ?? command.store.externalId!,
-            company_name: command.store.companyName,
-            store_id: command.store.externalId,
+        : createOrFind(tenantId, {
+            creator: creators.store,
+            externalId: command.store.externalId!,
+            input: {
+              trade_name: command.store.tradeName ?? command.store.externalId!,
+              company_name: command.store.companyName,
+              store_id: command.store.externalId,
+            },
           }).then((created) => created.id),
       employeeId ??
-        createOrFind(tenantId, creators.employee, command.employee.externalId!, {
-          name: command.employee.name ?? command.employee.externalId!,
-          email: command.employee.email,
-          employee_id: command.employee.externalId,
-          status: 'active',
+        createOrFind(tenantId, {
+          creator: creators.employee,
+          externalId: command.employee.externalId!,
+          input: {
+            name: command.employee.name ?? command.employee.externalId!,
+            email: command.employee.email,
+            employee_id: command.employee.externalId,
+            status: 'active',
+          },
         }).then((created) => created.id),
       customer ? undefined : createCustomerFrom(tenantId, command, warnings),
     ]);
     customer ??= newCustomer!;
 
-    const survey = await decideSurvey(tenantId, journey, customer, command, rating !== null, now);
+    const survey = await decideSurvey(tenantId, { journey, customer, command, rated: rating !== null, now });
     // A rating sent with the transaction is an evaluation too (source "api"), listed with the chatbot's answers.
     const rated = rating !== null || ratingItems.length > 0;
     const record = (id: number): TransactionRecord => ({
@@ -198,8 +213,10 @@ export function transactionService({ transactions, readReferences, settings: ten
   }
 
   /** Records a rejection against the request key, so that the caller can read why (v2 interface). */
-  const recordRejection = (tenantId: number, requestKey: string, errors: FieldProblem[], receivedAt: string) =>
-    transactions.putOutcome(tenantId, requestKey, { status: 'rejected', errors, receivedAt });
+  const recordRejection = (
+    tenantId: number,
+    { requestKey, errors, receivedAt }: { requestKey: string; errors: FieldProblem[]; receivedAt: string },
+  ) => transactions.putOutcome(tenantId, requestKey, { status: 'rejected', errors, receivedAt });
 
   /** Records that the queue gave up on a request (its last receive failed): it waits in the dead-letter queue for a redrive. */
   const recordFailure = (tenantId: number, requestKey: string, receivedAt: string) =>
@@ -214,13 +231,15 @@ export function transactionService({ transactions, readReferences, settings: ten
   /** Survey attempt 1 on the first reachable channel, or the reason for not surveying. */
   async function decideSurvey(
     tenantId: number,
-    journey: JourneyConfig,
-    customer: Customer,
-    command: TransactionCommand,
-    rated: boolean,
-    now: Date,
+    {
+      journey,
+      customer,
+      command,
+      rated,
+      now,
+    }: { journey: JourneyConfig; customer: Customer; command: TransactionCommand; rated: boolean; now: Date },
   ): Promise<SurveyPlan> {
-    const decision = surveyDecision(journey, customer, command.customer, rated, now);
+    const decision = surveyDecision({ journey, customer, given: command.customer, rated, now });
     if (decision.survey.status !== 'scheduled' || !journey.resurveyWindowDays) return decision;
     const claimed = await transactions.claimSurveySlot(tenantId, {
       customerId: customer.id,
@@ -234,9 +253,15 @@ export function transactionService({ transactions, readReferences, settings: ten
   /** Creates the entity; when a concurrent request created it first (its guard exists), uses that one instead. */
   async function createOrFind<I, T>(
     tenantId: number,
-    creator: { create(tenantId: number, input: I): Promise<T>; findByExternalId(tenantId: number, code: string): Promise<T | undefined> },
-    externalId: string,
-    input: I,
+    {
+      creator,
+      externalId,
+      input,
+    }: {
+      creator: { create(tenantId: number, input: I): Promise<T>; findByExternalId(tenantId: number, code: string): Promise<T | undefined> };
+      externalId: string;
+      input: I;
+    },
   ): Promise<T> {
     try {
       return await creator.create(tenantId, input);
@@ -257,10 +282,14 @@ export function transactionService({ transactions, readReferences, settings: ten
 
   async function createCustomerFrom(tenantId: number, command: TransactionCommand, warnings: FieldProblem[]): Promise<Customer> {
     const { id: _, externalId, ...given } = command.customer;
-    const customer: CreatedCustomer = await createOrFind(tenantId, creators.customer, externalId!, {
-      ...given,
-      client_id: externalId,
-      opt_out: false,
+    const customer: CreatedCustomer = await createOrFind(tenantId, {
+      creator: creators.customer,
+      externalId: externalId!,
+      input: {
+        ...given,
+        client_id: externalId,
+        opt_out: false,
+      },
     });
     const { warnings: ignored = [], ...stored } = customer;
     warnings.push(...ignored.map((w) => ({ ...w, path: v2PathOf(w.path) })));
@@ -328,12 +357,17 @@ function disagreements(command: TransactionCommand, read: Referenced): FieldProb
  * Each rating item's class must be available for the journey, and its score supported by the class (the seed
  * contract's create rules 2 and 3).
  */
-function checkRatingItems(
-  settings: Settings,
-  journey: JourneyConfig,
-  items: TransactionCommand['ratingItems'],
-  errors: FieldProblem[],
-): Transaction['rating_items'] {
+function checkRatingItems({
+  settings,
+  journey,
+  items,
+  errors,
+}: {
+  settings: Settings;
+  journey: JourneyConfig;
+  items: TransactionCommand['ratingItems'];
+  errors: FieldProblem[];
+}): Transaction['rating_items'] {
   const seen = new Set<number>();
   return items.flatMap((item, i) => {
     const found: ClassConfig | undefined = settings.classes.find((c) =>

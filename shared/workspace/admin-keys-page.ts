@@ -102,13 +102,13 @@ export function adminKeysPage(ports: KeysPorts) {
       if (action === 'revoke') {
         if (!confirmed(form)) addError(errors, '', t('admin.confirmRequired'));
         else {
-          await ports.revokeKey(tenantId, keyId(), actor);
+          await ports.revokeKey(tenantId, { keyId: keyId(), actor });
           return redirect(`${request.base}${APP_ADMIN_KEYS_PATH}?done=revoked`);
         }
       } else if (action === 'rotate') {
         const body = v.safeParse(RotateKeyBody, { grace_seconds: Number(form.get('grace_seconds')) });
         if (body.success) {
-          const issued = await ports.rotateKey(tenantId, keyId(), body.output, actor);
+          const issued = await ports.rotateKey(tenantId, { keyId: keyId(), body: body.output, actor });
           const notice = t('admin.keys.rotatedKey', { id: issued.previous.id, until: frame.dateTime(issued.previous.expires_at!) });
           return redirectShowingOnce({
             ports: ports.shownOnce,
@@ -123,7 +123,7 @@ export function adminKeysPage(ports: KeysPorts) {
         const expiry = expiryOf(sent.expires, frame.timeZone);
         const body = v.safeParse(NewKeyBody, { scope: sent.scope, name: sent.name, ...(expiry ? { expires_at: expiry } : {}) });
         if (body.success) {
-          const issued = await ports.issueKey(tenantId, body.output, actor);
+          const issued = await ports.issueKey(tenantId, { body: body.output, actor });
           return redirectShowingOnce({
             ports: ports.shownOnce,
             request,

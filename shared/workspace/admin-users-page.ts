@@ -163,26 +163,26 @@ export function adminUsersPage(ports: UsersPorts) {
     };
     try {
       if (action === 'resend') {
-        const resent = await ports.resendInvitation(tenantId, userName(), actor);
+        const resent = await ports.resendInvitation(tenantId, { name: userName(), actor });
         if (resent === 'sent') return redirect(`${request.base}${APP_ADMIN_USERS_PATH}?done=resent`);
         addError(errors, '', t(resent === 'signed-in' ? 'admin.users.signedIn' : 'admin.users.noSignIn'));
       } else if (action === 'disable' || action === 'enable') {
         if (action === 'disable' && !confirmed(form)) addError(errors, '', t('admin.confirmRequired'));
         else {
-          await ports.updateUser(tenantId, userName(), { disabled: action === 'disable' }, actor);
+          await ports.updateUser(tenantId, { given: userName(), patch: { disabled: action === 'disable' }, actor });
           return changed();
         }
       } else if (action === 'digest') {
         const patch = v.safeParse(UserPatchBody, { digest: form.get('digest') ?? '' });
         if (patch.success) {
-          await ports.updateUser(tenantId, userName(), patch.output, actor);
+          await ports.updateUser(tenantId, { given: userName(), patch: patch.output, actor });
           return changed();
         }
         addError(errors, '', `${t('admin.users.digest')}: ${frame.say(patch.issues[0].message)}`);
       } else if (action === 'update') {
         const patch = v.safeParse(UserPatchBody, { scope: scopeOf(sent), role: sent.role });
         if (patch.success) {
-          await ports.updateUser(tenantId, userName(), patch.output, actor);
+          await ports.updateUser(tenantId, { given: userName(), patch: patch.output, actor });
           return changed();
         }
         for (const issue of patch.issues)
@@ -195,7 +195,7 @@ export function adminUsersPage(ports: UsersPorts) {
           ...(sent.phone ? { phone: sent.phone } : {}),
         });
         if (body.success) {
-          const created = await ports.createUser(tenantId, body.output, actor);
+          const created = await ports.createUser(tenantId, { body: body.output, actor });
           const invited = {
             created: 'admin.users.invited',
             exists: 'admin.users.invitedExists',

@@ -84,7 +84,10 @@ export interface CasesPagePorts {
  * A manager's change to a case, made only while the case is at `expected` (the version the form was read at): given to
  * the case form's post only, so that the pages that read bundle no writes.
  */
-export type CaseUpdate = (tenantId: number, id: number, patch: CasePatch, actor: CaseActor, expected: number) => Promise<CaseBody>;
+export type CaseUpdate = (
+  tenantId: number,
+  change: { id: number; patch: CasePatch; actor: CaseActor; expected: number },
+) => Promise<CaseBody>;
 
 export interface CasesPageRequest {
   tenantId: number;
@@ -335,7 +338,7 @@ ${next ? html`<p class="more"><a rel="next" href="${`${request.base}${APP_CASES_
     const version = Number(form.get('version'));
     if (!Number.isSafeInteger(version) || version < 1) return changed();
     try {
-      await update(request.tenantId, found.id, parsed.output, actor(request), version);
+      await update(request.tenantId, { id: found.id, patch: parsed.output, actor: actor(request), expected: version });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       if (error.kind === 'not-found') return render(request, undefined);

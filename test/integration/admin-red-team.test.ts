@@ -180,7 +180,9 @@ describe('concurrent revocations of one key', () => {
     // The operator's command (revoke-key --key) still finds a revoked key, keeps its revocation time, and finds no key
     // that never was.
     const operators = (await keyOfValue(key.key))!;
-    expect((await apiKeys.revokeKey(operators.tenantId, operators.keyId, { operator: true })).revoked_at).toBe(listed.revoked_at);
+    expect((await apiKeys.revokeKey(operators.tenantId, { keyId: operators.keyId, actor: { operator: true } })).revoked_at).toBe(
+      listed.revoked_at,
+    );
     expect(await keyOfValue('ssk_never-issued-0000000000000000')).toBeUndefined();
   });
 });

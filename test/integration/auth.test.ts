@@ -30,7 +30,7 @@ describe('API keys', () => {
 
   it('answers one and the same 401 problem for unknown, malformed, revoked and wrong-scope keys', async () => {
     const revoked = await tenantService.issueApiKey(tenant.tenantId, 'public');
-    await apiKeys.revokeKey(tenant.tenantId, revoked.keyId, { operator: true });
+    await apiKeys.revokeKey(tenant.tenantId, { keyId: revoked.keyId, actor: { operator: true } });
 
     const answers = await Promise.all([
       listWith('ssk_unknown-key-0000000000000000000000000000'),
@@ -65,10 +65,12 @@ describe('API keys', () => {
   it('revokes by key id, refused from the next request; another tenant cannot name the key', async () => {
     const issued = await tenantService.issueApiKey(tenant.tenantId, 'public');
     expect((await listWith(issued.key)).status).toBe(200);
-    await apiKeys.revokeKey(tenant.tenantId, issued.keyId, { operator: true });
+    await apiKeys.revokeKey(tenant.tenantId, { keyId: issued.keyId, actor: { operator: true } });
     expect((await listWith(issued.key)).status).toBe(401);
     expect((await apiKeys.listKeys(tenant.tenantId)).find((k) => k.id === issued.keyId)?.revoked_at).toBeTruthy();
-    await expect(apiKeys.revokeKey(other.tenantId, issued.keyId, { operator: true })).rejects.toThrow(/no key with that id/);
+    await expect(apiKeys.revokeKey(other.tenantId, { keyId: issued.keyId, actor: { operator: true } })).rejects.toThrow(
+      /no key with that id/,
+    );
   });
 
   it("the operator's issue-key and revoke-key go through the audited key service: the audit log lists both, and the revoked key is refused at once", async () => {

@@ -56,7 +56,7 @@ async function openCase(at: Date, store = 1): Promise<number> {
   });
   expect(res.status, res.text).toBe(201);
   await caseQueue.drain();
-  expect(await caseOpener.openFromAnswer(tenant.tenantId, id, 1, at)).toBe('opened');
+  expect(await caseOpener.openFromAnswer(tenant.tenantId, { transactionId: id, version: 1, now: at })).toBe('opened');
   return id;
 }
 

@@ -108,11 +108,11 @@ describe('the case alert on WhatsApp', () => {
     const id = await answer();
     // The same message twice at once, then once more through the consumer (as SQS redelivers it).
     const outcomes = await Promise.all([
-      caseOpener.openFromAnswer(tenant.tenantId, id, 1, monday),
-      caseOpener.openFromAnswer(tenant.tenantId, id, 1, monday),
+      caseOpener.openFromAnswer(tenant.tenantId, { transactionId: id, version: 1, now: monday }),
+      caseOpener.openFromAnswer(tenant.tenantId, { transactionId: id, version: 1, now: monday }),
     ]);
     expect(outcomes.sort()).toEqual(['opened', 'unchanged']);
-    await caseOpener.openFromAnswer(tenant.tenantId, id, 1, minutes(monday, 1));
+    await caseOpener.openFromAnswer(tenant.tenantId, { transactionId: id, version: 1, now: minutes(monday, 1) });
 
     const sent = await whatsAppsOf(id);
     expect(sent).toHaveLength(1);
@@ -127,10 +127,10 @@ describe('the case alert on WhatsApp', () => {
 
   it('is held inside quiet hours and sent once when they end, through the timers', async () => {
     const id = await answer();
-    expect(await caseOpener.openFromAnswer(tenant.tenantId, id, 1, mondayNight)).toBe('opened');
+    expect(await caseOpener.openFromAnswer(tenant.tenantId, { transactionId: id, version: 1, now: mondayNight })).toBe('opened');
     // The e-mail is not held; the WhatsApp message is, and a redelivery in the night sends nothing either.
     expect(await alertMailsOf(id)).toHaveLength(1);
-    await caseOpener.openFromAnswer(tenant.tenantId, id, 1, minutes(mondayNight, 5));
+    await caseOpener.openFromAnswer(tenant.tenantId, { transactionId: id, version: 1, now: minutes(mondayNight, 5) });
     expect(await whatsAppsOf(id)).toEqual([]);
 
     // Ten hours away: it waits in the table; the release leaves it until its minute, then puts it on the case queue.
@@ -161,7 +161,7 @@ describe('the case alert on WhatsApp', () => {
   it('sends nothing on WhatsApp when the journey’s rule does not ask for it', async () => {
     tenant = await setUp(false);
     const id = await answer();
-    expect(await caseOpener.openFromAnswer(tenant.tenantId, id, 1, monday)).toBe('opened');
+    expect(await caseOpener.openFromAnswer(tenant.tenantId, { transactionId: id, version: 1, now: monday })).toBe('opened');
     expect(await alertMailsOf(id)).toHaveLength(1);
     expect(await whatsAppsOf(id)).toEqual([]);
   });

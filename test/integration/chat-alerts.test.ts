@@ -158,13 +158,12 @@ describe('case alerts in chat', () => {
       tenantId: tenant.tenantId,
       url: endpoints().slack,
       event: {
-        ...tenantEvent(
-          tenant.tenantId,
-          'case.opened',
-          String(caseId),
-          { case_id: caseId, store_id: 1, employee_id: 1, score: 2 },
-          new Date(),
-        ),
+        ...tenantEvent(tenant.tenantId, {
+          type: 'case.opened',
+          subject: String(caseId),
+          data: { case_id: caseId, store_id: 1, employee_id: 1, score: 2 },
+          at: new Date(),
+        }),
         type: 'case.opened',
       },
       attempt: 1,
@@ -181,13 +180,12 @@ describe('case alerts in chat', () => {
       broken: false,
     });
     // Another case's message to the same endpoint.
-    const event = tenantEvent(
-      tenant.tenantId,
-      'case.opened',
-      String(caseId + 1_000_000),
-      { case_id: caseId + 1_000_000, store_id: 1, employee_id: 1, score: 1 },
-      new Date(),
-    );
+    const event = tenantEvent(tenant.tenantId, {
+      type: 'case.opened',
+      subject: String(caseId + 1_000_000),
+      data: { case_id: caseId + 1_000_000, store_id: 1, employee_id: 1, score: 1 },
+      at: new Date(),
+    });
     const response = await invoke(
       'chatAlerts',
       chatConsumer,
@@ -266,7 +264,13 @@ describe('the digest in chat', () => {
     const run = { version: 1 as const, tenantId: tenant.tenantId, period: 'week' as const, from: days.from };
     expect(await digestSending.handle({ ...run, chat: digestSlack })).toBe('sent');
     const again = [digestSlack, digestTeams].map((url) =>
-      digestChatDelivery(tenant.tenantId, url, 'week', days.from, { title: 't', lines: [], link: 'l', open: 'o' }, new Date()),
+      digestChatDelivery(tenant.tenantId, {
+        url,
+        period: 'week',
+        from: days.from,
+        digest: { title: 't', lines: [], link: 'l', open: 'o' },
+        now: new Date(),
+      }),
     );
     const response = await invoke('chatAlerts', chatConsumer, sqsEvent(again, { queue: 'ChatQueue' }));
     expect(response.batchItemFailures).toEqual([]);

@@ -237,9 +237,8 @@ describe("the results' source", () => {
 
     // The same walk-in answer delivered twice (one request key): one transaction, counted once in every view.
     const walkIn = () =>
-      transactionService.registerTransaction(
-        tenant.tenantId,
-        {
+      transactionService.registerTransaction(tenant.tenantId, {
+        command: {
           store: { id: store },
           employee: { id: 1 },
           customer: { externalId: 'walk-in-anonymous' },
@@ -248,9 +247,9 @@ describe("the results' source", () => {
           rating: { score: 10 },
           ratingItems: [],
         },
-        `walk-in-${store}`,
-        { source: 'qr' },
-      );
+        requestKey: `walk-in-${store}`,
+        source: 'qr',
+      });
     expect([(await walkIn()).duplicate, (await walkIn()).duplicate]).toEqual([false, true]);
     expect([await storeResponses(store, 'qr'), await storeResponses(store, 'transaction'), await storeResponses(store)]).toEqual([2, 1, 3]);
 

@@ -56,7 +56,7 @@ describe('a cached authorizer answer', () => {
   it('is taken with one read of a version copy and no read of the key while the version holds', async () => {
     // Prepare: the key's answer cached, as API Gateway keeps it.
     const cached = inProcess('public', 300);
-    const { key } = await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'caixa' }, actor);
+    const { key } = await apiKeys.issueKey(tenant.tenantId, { body: { scope: 'public', name: 'caixa' }, actor });
     expect((await use(key, cached)).status).toBe(200);
 
     // Act
@@ -72,9 +72,9 @@ describe('a cached authorizer answer', () => {
   it('reads the key again once the version moved, and a process reads it once per version', async () => {
     // Prepare: the key's answer cached, then another key issued (which raises the version).
     const cached = inProcess('public', 300);
-    const { key } = await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'loja' }, actor);
+    const { key } = await apiKeys.issueKey(tenant.tenantId, { body: { scope: 'public', name: 'loja' }, actor });
     expect((await use(key, cached)).status).toBe(200);
-    await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'outra' }, actor);
+    await apiKeys.issueKey(tenant.tenantId, { body: { scope: 'public', name: 'outra' }, actor });
 
     // Act
     const first = await metered(() => use(key, cached));
@@ -89,12 +89,12 @@ describe('a cached authorizer answer', () => {
 
   it('is refused on the very next request once the key is revoked, though the process confirmed it at the version before', async () => {
     const cached = inProcess('public', 300);
-    const issued = await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'revogar' }, actor);
+    const issued = await apiKeys.issueKey(tenant.tenantId, { body: { scope: 'public', name: 'revogar' }, actor });
     expect((await use(issued.key, cached)).status).toBe(200);
-    await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'mais uma' }, actor);
+    await apiKeys.issueKey(tenant.tenantId, { body: { scope: 'public', name: 'mais uma' }, actor });
     expect((await use(issued.key, cached)).status).toBe(200);
 
-    await apiKeys.revokeKey(tenant.tenantId, issued.id, actor);
+    await apiKeys.revokeKey(tenant.tenantId, { keyId: issued.id, actor });
 
     expect((await use(issued.key, cached)).status).toBe(401);
     expect((await use(issued.key, api)).status).toBe(401);
@@ -104,11 +104,10 @@ describe('a cached authorizer answer', () => {
     // Prepare: a key expiring a minute from now, its answer cached.
     const cached = inProcess('public', 300);
     const t0 = Date.now();
-    const { key } = await apiKeys.issueKey(
-      tenant.tenantId,
-      { scope: 'public', name: 'expira', expires_at: new Date(t0 + 60_000).toISOString() },
+    const { key } = await apiKeys.issueKey(tenant.tenantId, {
+      body: { scope: 'public', name: 'expira', expires_at: new Date(t0 + 60_000).toISOString() },
       actor,
-    );
+    });
     clockAt(t0 + 1_000);
     expect((await use(key, cached)).status).toBe(200);
 
@@ -127,10 +126,10 @@ describe('a cached authorizer answer', () => {
   it("is refused without a read once a rotated key's grace has ended (controlled clock)", async () => {
     // Prepare: a key rotated with a minute's grace; the old key's answer cached after the rotation, as API Gateway
     // would after its cache expired.
-    const old = await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'girar' }, actor);
+    const old = await apiKeys.issueKey(tenant.tenantId, { body: { scope: 'public', name: 'girar' }, actor });
     const t0 = Date.now();
     clockAt(t0);
-    const successor = await apiKeys.rotateKey(tenant.tenantId, old.id, { grace_seconds: 60 }, actor);
+    const successor = await apiKeys.rotateKey(tenant.tenantId, { keyId: old.id, body: { grace_seconds: 60 }, actor });
     const cached = inProcess('public', 300);
     expect((await use(old.key, cached)).status).toBe(200);
     expect((await use(successor.key, cached)).status).toBe(200);
@@ -162,7 +161,7 @@ describe('one request', () => {
     );
     const outside = await metered(async () => [await readConfigVersion(tenant.tenantId), await readConfigVersion(tenant.tenantId)]);
     const version = within.result[0]!;
-    await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'entre-pedidos' }, actor);
+    await apiKeys.issueKey(tenant.tenantId, { body: { scope: 'public', name: 'entre-pedidos' }, actor });
     const next = await metered(() => oneVersionPerRequest(() => readConfigVersion(tenant.tenantId)));
     const both = await metered(() =>
       Promise.all(
@@ -189,14 +188,14 @@ describe('the configuration version', () => {
       versions.push(await readConfigVersion(tenant.tenantId));
     };
 
-    const issued = await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'v' }, actor);
+    const issued = await apiKeys.issueKey(tenant.tenantId, { body: { scope: 'public', name: 'v' }, actor });
     versions.push(await readConfigVersion(tenant.tenantId));
-    await raised(() => apiKeys.rotateKey(tenant.tenantId, issued.id, { grace_seconds: 0 }, actor));
-    await raised(() => apiKeys.revokeKey(tenant.tenantId, issued.id, actor));
-    await raised(() => apiKeys.revokeKey(tenant.tenantId, issued.id, actor));
+    await raised(() => apiKeys.rotateKey(tenant.tenantId, { keyId: issued.id, body: { grace_seconds: 0 }, actor }));
+    await raised(() => apiKeys.revokeKey(tenant.tenantId, { keyId: issued.id, actor }));
+    await raised(() => apiKeys.revokeKey(tenant.tenantId, { keyId: issued.id, actor }));
     const operators = await tenantService.issueApiKey(tenant.tenantId, 'public');
     versions.push(await readConfigVersion(tenant.tenantId));
-    await raised(() => apiKeys.revokeKey(tenant.tenantId, operators.keyId, { operator: true }));
+    await raised(() => apiKeys.revokeKey(tenant.tenantId, { keyId: operators.keyId, actor: { operator: true } }));
 
     expect(versions.slice(1).map((version, i) => version - versions[i]!)).toEqual([1, 1, 1, 1, 1, 1]);
   });
@@ -217,7 +216,7 @@ describe('the authorizer racing a revocation', () => {
   }
 
   async function race() {
-    const { key, id } = await apiKeys.issueKey(tenant.tenantId, { scope: 'public', name: 'corrida' }, actor);
+    const { key, id } = await apiKeys.issueKey(tenant.tenantId, { body: { scope: 'public', name: 'corrida' }, actor });
     const handedOut: { context: AuthContext; startedAfterRevoke: boolean; overlapped: boolean }[] = [];
     let revokeStarted = false;
     let revoked = false;
@@ -231,7 +230,7 @@ describe('the authorizer racing a revocation', () => {
         const checks = Array.from({ length: 16 }, async () => {
           while (!stop) {
             const startedAfterRevoke = revoked;
-            const context = await tenantAccess.authorizeKey(key, 'public', new Date());
+            const context = await tenantAccess.authorizeKey(key, 'public', { now: new Date() });
             // In flight at some point while the revocation ran.
             handedOut.push({ context, startedAfterRevoke, overlapped: !startedAfterRevoke && revokeStarted });
           }
@@ -239,7 +238,7 @@ describe('the authorizer racing a revocation', () => {
         // Each phase lasts until enough answers are out, not a set time: a loaded machine answers fewer a moment.
         await until(() => handedOut.length > 10);
         revokeStarted = true;
-        await apiKeys.revokeKey(tenant.tenantId, id, actor);
+        await apiKeys.revokeKey(tenant.tenantId, { keyId: id, actor });
         revoked = true;
         await until(() => handedOut.filter((one) => one.startedAfterRevoke).length > 10);
         stop = true;

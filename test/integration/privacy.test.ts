@@ -489,7 +489,7 @@ describe("privacy requests: a case's notes", () => {
       body: { transactionId: saleId, attemptId: 1, journey: 'loja', score: 1, classes: [], comment: 'Pessimo' },
     });
     expect(answered.status, answered.text).toBe(201);
-    expect(await caseOpener.openFromAnswer(tenant.tenantId, saleId, 1)).toBeDefined();
+    expect(await caseOpener.openFromAnswer(tenant.tenantId, { transactionId: saleId, version: 1 })).toBeDefined();
     const note = `Liguei para ${name} no +55${phone}, e-mail ${mail}`;
     const opened = await api({ path: `/public/cases/${saleId}`, key: tenant.key, headers: { 'x-service-user-token': tenant.userToken } });
     const noted = await api({

@@ -77,7 +77,7 @@ beforeAll(async () => {
   });
   expect(res.status, res.text).toBe(201);
   // The detractor's answer opened a case, on which a manager noted whom they called.
-  await caseOpener.openFromAnswer(tenant.tenantId, answered, 1);
+  await caseOpener.openFromAnswer(tenant.tenantId, { transactionId: answered, version: 1 });
   const noted = await api({
     method: 'PATCH',
     path: `/public/cases/${answered}`,

@@ -73,7 +73,7 @@ describe('ingestion through a table outage', () => {
     const { key, keyId } = await tenantService.issueApiKey(tenant.tenantId, 'public');
     const send = () => api({ method: 'POST', path: '/v2/transactions', key, body: v2Payload() });
     expect((await send()).status).toBe(201);
-    await apiKeys.revokeKey(tenant.tenantId, keyId, { operator: true });
+    await apiKeys.revokeKey(tenant.tenantId, { keyId, actor: { operator: true } });
     expect((await send()).status).toBe(401);
     expect((await whileFailing(/.*/, refused(), send)).status).toBe(503);
   });

@@ -52,9 +52,11 @@ describe('tenants', () => {
     const { key: lasting } = await tenantService.issueApiKey(tenant.id, 'public');
     const before = new Date(Date.parse(expiresAt) - 1000);
     const at = new Date(expiresAt);
-    expect(await tenantService.authorizeKey(key, 'public', before)).toMatchObject({ authenticated: true, tenantId: tenant.id });
-    expect(await tenantService.authorizeKey(key, 'public', at)).toEqual({ authenticated: false });
-    expect(await tenantService.authorizeKey(lasting, 'public', new Date('2099-01-01T00:00:00Z'))).toMatchObject({ authenticated: true });
+    expect(await tenantService.authorizeKey(key, 'public', { now: before })).toMatchObject({ authenticated: true, tenantId: tenant.id });
+    expect(await tenantService.authorizeKey(key, 'public', { now: at })).toEqual({ authenticated: false });
+    expect(await tenantService.authorizeKey(lasting, 'public', { now: new Date('2099-01-01T00:00:00Z') })).toMatchObject({
+      authenticated: true,
+    });
   });
 
   it(

@@ -161,7 +161,7 @@ describe('webhook signing (Standard Webhooks)', () => {
     const oldSecret = shown.get(`events endpoint ${urls.plain}`)!;
     const now = new Date();
     // A one-minute window (the admin command's default is a day).
-    const rotated = await tenantService.rotateWebhookSecret(tenant.tenantId, urls.plain, 1 / 60, now);
+    const rotated = await tenantService.rotateWebhookSecret(tenant.tenantId, { target: urls.plain, overlapHours: 1 / 60, now });
     expect(rotated).toMatchObject({ label: `events endpoint ${urls.plain}`, generation: 2 });
     expect(rotated.secret).not.toBe(oldSecret);
 
@@ -254,8 +254,8 @@ describe('webhook signing (Standard Webhooks)', () => {
   });
 
   it('refuses to rotate an endpoint the tenant does not list', async () => {
-    await expect(tenantService.rotateWebhookSecret(tenant.tenantId, `${outboxUrl}/events/elsewhere`, 1)).rejects.toThrow(
-      /no webhook endpoint at that URL/,
-    );
+    await expect(
+      tenantService.rotateWebhookSecret(tenant.tenantId, { target: `${outboxUrl}/events/elsewhere`, overlapHours: 1 }),
+    ).rejects.toThrow(/no webhook endpoint at that URL/);
   });
 });

@@ -52,7 +52,7 @@ export async function openCase(
     key: f.chatbotKey,
     body: { transactionId: id, attemptId: 1, journey: 'loja', classes: [], score: 2, comment: `${externalId} ruim` },
   });
-  await caseOpener.openFromAnswer(f.tenantId, id, 1);
+  await caseOpener.openFromAnswer(f.tenantId, { transactionId: id, version: 1 });
   return id;
 }
 
@@ -115,7 +115,12 @@ export async function fixture(): Promise<Fixture> {
     tenantId: tenant.tenantId,
     url: FIXTURE_ENDPOINT,
     attempt: 1,
-    event: tenantEvent(tenant.tenantId, 'survey.answered', marker, { transaction_id: answered.body.id }, new Date()),
+    event: tenantEvent(tenant.tenantId, {
+      type: 'survey.answered',
+      subject: marker,
+      data: { transaction_id: answered.body.id },
+      at: new Date(),
+    }),
   };
   const failedDeliveryId = deliveryId(failed.event.id, failed.url);
   await deliveryPorts().recordFailure(
@@ -138,7 +143,12 @@ export async function fixture(): Promise<Fixture> {
     url: `${FIXTURE_ENDPOINT}-chat`,
     attempt: 1,
     event: {
-      ...tenantEvent(tenant.tenantId, 'case.opened', marker, { case_id: 1, store_id: 1, employee_id: 1, score: 1 }, new Date()),
+      ...tenantEvent(tenant.tenantId, {
+        type: 'case.opened',
+        subject: marker,
+        data: { case_id: 1, store_id: 1, employee_id: 1, score: 1 },
+        at: new Date(),
+      }),
       type: 'case.opened' as const,
     },
   };

@@ -313,7 +313,7 @@ export function memoryEscalations(): EscalationClaims & {
       rows.set(at(tenantId, caseId), { state: 'claimed', claimedAt: now.toISOString() });
       return true;
     },
-    async sent(tenantId, caseId, _now, { rule, recipients }) {
+    async sent(tenantId, caseId, { rule, recipients }) {
       const held = rows.get(at(tenantId, caseId));
       rows.set(at(tenantId, caseId), { claimedAt: held?.claimedAt ?? '', state: 'sent', rule, recipients });
     },

@@ -31,15 +31,15 @@ const REGIONS: RegionConfig[] = [
 
 describe('who owns a case', () => {
   it("counts as a store's people only the enabled users who sign in (an e-mail address) and see it, never an API user", async () => {
-    expect(await peopleOf(users, 7, 1, REGIONS)).toEqual(['ana@loja.test', 'boss@loja.test']);
-    expect(await peopleOf(users, 7, 2, REGIONS)).toEqual(['boss@loja.test']);
+    expect(await peopleOf(users, 7, { storeId: 1, regions: REGIONS })).toEqual(['ana@loja.test', 'boss@loja.test']);
+    expect(await peopleOf(users, 7, { storeId: 2, regions: REGIONS })).toEqual(['boss@loja.test']);
   });
 
   it("counts a user scoped to a region among the people of its stores and of its child regions' stores", async () => {
-    expect(await peopleOf(users, 7, 4, REGIONS)).toEqual(['boss@loja.test', 'sul@loja.test']);
-    expect(await peopleOf(users, 7, 5, REGIONS)).toEqual(['boss@loja.test', 'sul@loja.test']);
-    expect(await peopleOf(users, 7, 1, REGIONS)).not.toContain('sul@loja.test');
-    const may = (store: number) => mayOwn(users, 7, 'sul@loja.test', store, REGIONS);
+    expect(await peopleOf(users, 7, { storeId: 4, regions: REGIONS })).toEqual(['boss@loja.test', 'sul@loja.test']);
+    expect(await peopleOf(users, 7, { storeId: 5, regions: REGIONS })).toEqual(['boss@loja.test', 'sul@loja.test']);
+    expect(await peopleOf(users, 7, { storeId: 1, regions: REGIONS })).not.toContain('sul@loja.test');
+    const may = (store: number) => mayOwn(users, 7, { name: 'sul@loja.test', storeId: store, regions: REGIONS });
     expect(await Promise.all([may(4), may(5), may(1)])).toEqual([true, true, false]);
   });
 
@@ -50,7 +50,7 @@ describe('who owns a case', () => {
   });
 
   it('lets a case be owned only by an enabled person whose scope holds its store', async () => {
-    const may = (name: string, store: number) => mayOwn(users, 7, name, store, REGIONS);
+    const may = (name: string, store: number) => mayOwn(users, 7, { name, storeId: store, regions: REGIONS });
     expect(await Promise.all([may('ana@loja.test', 1), may('boss@loja.test', 3)])).toEqual([true, true]);
     expect(
       await Promise.all([may('ana@loja.test', 2), may('old@loja.test', 1), may('admin-api', 1), may('limited', 2), may('x@loja.test', 1)]),

@@ -127,7 +127,12 @@ const endpoint = (fields: Partial<ChatEndpoint> = {}): ChatEndpoint => ({
   ...fields,
 });
 const caseOpened = (store: number) =>
-  tenantEvent(7, 'case.opened', '42', { case_id: 42, store_id: store, employee_id: 1, score: 2 }, new Date('2026-11-26T12:00:00Z'));
+  tenantEvent(7, {
+    type: 'case.opened',
+    subject: '42',
+    data: { case_id: 42, store_id: store, employee_id: 1, score: 2 },
+    at: new Date('2026-11-26T12:00:00Z'),
+  });
 
 describe('the fan-out', () => {
   it('sends an event to the endpoints that take its type and its store', () => {
@@ -138,7 +143,9 @@ describe('the fan-out', () => {
     ];
     expect(chatDeliveries(7, endpoints, caseOpened(1)).map((d) => d.url)).toEqual(['https://a.example/all']);
     expect(chatDeliveries(7, endpoints, caseOpened(2)).map((d) => d.url)).toEqual(['https://a.example/all', 'https://a.example/store2']);
-    expect(chatDeliveries(7, endpoints, tenantEvent(7, 'case.resolved', '42', { store_id: 1 }, new Date()))).toEqual([]);
+    expect(
+      chatDeliveries(7, endpoints, tenantEvent(7, { type: 'case.resolved', subject: '42', data: { store_id: 1 }, at: new Date() })),
+    ).toEqual([]);
   });
 });
 

@@ -37,7 +37,7 @@ describe('the digest unsubscribe link', () => {
 
   it('asks to confirm on GET, in the tenant language and brand, and changes nothing', async () => {
     const { ports, digestOf } = tenant();
-    const page = await showDigestUnsubscribe(ports, digestUnsubscribeToken(7, ANA, SECRET), SECRET, 'en');
+    const page = await showDigestUnsubscribe(ports, { token: digestUnsubscribeToken(7, ANA, SECRET), secret: SECRET, locale: 'en' });
     expect(page.status).toBe(200);
     expect(page.html).toContain('<html lang="es">');
     expect(page.html).toContain('Ferretería Sol');
@@ -48,7 +48,7 @@ describe('the digest unsubscribe link', () => {
 
   it("sets the link's user's digest to off on POST, and no one else's", async () => {
     const { ports, digestOf } = tenant();
-    const page = await digestUnsubscribe(ports, digestUnsubscribeToken(7, ANA, SECRET), SECRET, 'en');
+    const page = await digestUnsubscribe(ports, { token: digestUnsubscribeToken(7, ANA, SECRET), secret: SECRET, locale: 'en' });
     expect(page.status).toBe(200);
     expect(page.html).toContain('Ya no recibirá los resúmenes de Ferretería Sol.');
     expect(digestOf(ANA)).toBe('off');
@@ -62,7 +62,7 @@ describe('the digest unsubscribe link', () => {
     const moved = Buffer.from(token, 'base64url');
     moved.writeUInt32BE(8, 1);
     for (const bad of [altered, digestUnsubscribeToken(7, ANA, 'another-secret-entirely'), moved.toString('base64url'), 'x', '']) {
-      const page = await digestUnsubscribe(ports, bad, SECRET, 'en');
+      const page = await digestUnsubscribe(ports, { token: bad, secret: SECRET, locale: 'en' });
       expect(page.status, bad).toBe(404);
       expect(page.html).toContain('Link not valid');
     }

@@ -521,8 +521,8 @@ describe('who gets a digest, and when the next one is due', () => {
   it("parks a new tenant's first run in the table: more than the queue's delay ahead", async () => {
     const { ports, parked } = scheduled(false);
     // 07:50 in São Paulo: this morning's 08:00 is within the queue's 15 minutes, so the first run is tomorrow's.
-    await scheduleFirstRun(ports, TENANT, SETTINGS, new Date('2026-06-02T10:50:00Z'));
-    await scheduleFirstRun(ports, TENANT, SETTINGS, new Date('2026-06-02T10:00:00Z'));
+    await scheduleFirstRun(ports, TENANT, { settings: SETTINGS, now: new Date('2026-06-02T10:50:00Z') });
+    await scheduleFirstRun(ports, TENANT, { settings: SETTINGS, now: new Date('2026-06-02T10:00:00Z') });
     expect(parked.map((t) => t.dueAt)).toEqual(['2026-06-03T11:00:00.000Z', '2026-06-02T11:00:00.000Z']);
   });
 });

@@ -129,7 +129,7 @@ describe('the message catalogues', () => {
       expect(mail.html).toContain(`<html lang="${locale}">`);
       expect(mail.html).not.toMatch(/<img src=x|<b>/);
       expect(mail.html).toContain('Loja &lt;b&gt;&amp;&lt;/b&gt; &quot;Cia&quot;');
-      const page = messagePage({ locale, brand: { name: '<script>x</script>' } }, 'T', 'x');
+      const page = messagePage({ locale, brand: { name: '<script>x</script>' } }, { title: 'T', text: 'x' });
       expect(page.html).toContain(`<html lang="${locale}">`);
       expect(page.html).not.toContain('<script>');
     }

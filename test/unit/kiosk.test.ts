@@ -49,7 +49,7 @@ describe("a kiosk's pages", () => {
   });
 
   it('returns from the thanks to its start after 10 seconds, with no script', () => {
-    const { html } = messagePage({ locale: 'pt-BR' }, 'Obrigado', 'Até logo', { seconds: 10, url: 'k' });
+    const { html } = messagePage({ locale: 'pt-BR' }, { title: 'Obrigado', text: 'Até logo', refresh: { seconds: 10, url: 'k' } });
     expect(html).toContain('<meta http-equiv="refresh" content="10;url=k">');
     expect(html).not.toContain('<script');
   });

@@ -98,7 +98,7 @@ describe('the users page offers the stores and groups by name', () => {
     adminUsersPage({
       settings: settingsIn(locale),
       listUsers: async () => [scoped],
-      createUser: async (_tenant: number, body: NewUserBody) => {
+      createUser: async (_tenant: number, { body }: { body: NewUserBody }) => {
         created.push(body);
         return { ...scoped, name: body.email, token: 't', invited: 'created' };
       },

@@ -831,7 +831,7 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     const settings = { locale: 'es' as const, timeZone: 'UTC', delivery: { email: { from: 'p@aurora.test' } }, brand: { name: 'Aurora' } };
     const access = memoryAccess();
     await access.insertUser(1, ADMIN);
-    const users = tenantUsers(access, memorySignIn(), memoryAudit(), memoryInvitations(settings));
+    const users = tenantUsers({ users: access, directory: memorySignIn(), audit: memoryAudit(), invitations: memoryInvitations(settings) });
     const page = adminUsersPage({
       settings: async () => settings,
       ...users,
@@ -871,7 +871,7 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     await access.insertUser(1, { ...ADMIN, name: 'erp-sync', role: 'member' });
     const page = adminUsersPage({
       settings: async () => settings,
-      ...tenantUsers(access, memorySignIn(), memoryAudit(), memoryInvitations(settings)),
+      ...tenantUsers({ users: access, directory: memorySignIn(), audit: memoryAudit(), invitations: memoryInvitations(settings) }),
       shownOnce: { sealer: sealer(() => 's'.repeat(32), 'shown-once/v1'), spend: async () => true },
       groups: async () => [],
       storeNames: async () => new Map(),
@@ -894,7 +894,7 @@ describe("the workspace in the tenant's language, time zone and brand (issue 46)
     await access.insertUser(1, { ...ADMIN, name: 'erp-sync', role: 'member', tokenHash: 'e' });
     const page = adminUsersPage({
       settings: async () => settings,
-      ...tenantUsers(access, memorySignIn(), audit, memoryInvitations(settings)),
+      ...tenantUsers({ users: access, directory: memorySignIn(), audit, invitations: memoryInvitations(settings) }),
       shownOnce: { sealer: sealer(() => 's'.repeat(32), 'shown-once/v1'), spend: async () => true },
       groups: async () => [],
       storeNames: async () => new Map(),

@@ -10,7 +10,7 @@ describe("matching a comment with the tenant's themes", () => {
     ['O banheiro estava SUJO e o aplicativo travou', 'pt', ['cleanliness', 'digital']],
     ['La entrega llegó con retraso', 'es', ['delivery']],
   ])('finds the default themes of "%s"', (comment, language, expected) => {
-    expect(matchThemes(comment, language, DEFAULT_THEMES)).toEqual(expected);
+    expect(matchThemes(comment, { language, themes: DEFAULT_THEMES })).toEqual(expected);
   });
 
   const parking: Theme = {
@@ -20,17 +20,17 @@ describe("matching a comment with the tenant's themes", () => {
   };
 
   it('ignores case and accents and takes plurals, and a keyword may be a phrase', () => {
-    expect(matchThemes('Nenhuma VAGAS DE ESTACIONAMENTO livre', 'pt', [parking])).toEqual(['parking']);
-    expect(matchThemes('The parking lots were full', 'en', [parking])).toEqual(['parking']);
-    expect(matchThemes('Preços altos, promoçoes falsas', 'pt', DEFAULT_THEMES)).toEqual(['price']);
+    expect(matchThemes('Nenhuma VAGAS DE ESTACIONAMENTO livre', { language: 'pt', themes: [parking] })).toEqual(['parking']);
+    expect(matchThemes('The parking lots were full', { language: 'en', themes: [parking] })).toEqual(['parking']);
+    expect(matchThemes('Preços altos, promoçoes falsas', { language: 'pt', themes: DEFAULT_THEMES })).toEqual(['price']);
   });
 
   it('wants the words of a phrase together and in order', () => {
-    expect(matchThemes('Estacionamento sem nenhuma vaga', 'pt', [parking])).toEqual([]);
+    expect(matchThemes('Estacionamento sem nenhuma vaga', { language: 'pt', themes: [parking] })).toEqual([]);
   });
 
   it('reads a comment in another language with the keywords of all three', () => {
-    expect(matchThemes('parking lot pieno, aparcamiento', 'it', [parking])).toEqual(['parking']);
+    expect(matchThemes('parking lot pieno, aparcamiento', { language: 'it', themes: [parking] })).toEqual(['parking']);
   });
 });
 

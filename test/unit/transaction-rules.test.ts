@@ -126,7 +126,7 @@ function register(payload: Record<string, unknown>, requestKey = `key-${++keyCou
     transaction: { journeySlug: 'loja' },
     ...payload,
   });
-  return world.service.registerTransaction(TENANT, fromV2(body), requestKey, { now: NOW });
+  return world.service.registerTransaction(TENANT, { command: fromV2(body), requestKey, now: NOW });
 }
 
 async function rejection(payload: Record<string, unknown>): Promise<{ path: string; message: string }[]> {

@@ -105,13 +105,12 @@ describe('webhook signatures', () => {
 });
 
 describe('what an event endpoint receives', () => {
-  const answered = tenantEvent(
-    1,
-    'survey.answered',
-    '9/1',
-    { transaction_id: 9, score: 3, comment: 'meu cpf é 123.456.789-09' },
-    new Date(),
-  );
+  const answered = tenantEvent(1, {
+    type: 'survey.answered',
+    subject: '9/1',
+    data: { transaction_id: 9, score: 3, comment: 'meu cpf é 123.456.789-09' },
+    at: new Date(),
+  });
 
   it("drops the answer's comment unless the endpoint opted in", () => {
     expect(eventFor(answered, {}).data).toEqual({ transaction_id: 9, score: 3 });

@@ -63,18 +63,18 @@ export const tenantUsers = /* @__PURE__ */ wire(() => {
   // The users routes write the tenant's users in the table and their sign-in users in the pool its issuer names.
   requireEnvs(ENV.tableName);
   const issuer = configured(ENV.userPoolIssuer);
-  return users.tenantUsers(
-    { findUserByName, insertUser, listUsers, updateUser },
-    cognitoSignInDirectory(() => userPoolIdOf(issuer())),
-    auditLog,
-    invitations({
+  return users.tenantUsers({
+    users: { findUserByName, insertUser, listUsers, updateUser },
+    directory: cognitoSignInDirectory(() => userPoolIdOf(issuer())),
+    audit: auditLog,
+    invitations: invitations({
       settings: tenantSettings,
       email: caseAlerts.email,
       // Given to the functions that send (infra/grants.ts); read when a link is made, as the case alerts read it.
       baseUrl: () => process.env[ENV.surveyBaseUrl] ?? '',
       signInPath: SIGN_IN_PATH,
     }),
-  );
+  });
 });
 
 /** The tenant admins' keys page over the keys service of `/public/admin/keys`; a new key shown once, sealed. */

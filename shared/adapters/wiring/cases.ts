@@ -98,7 +98,8 @@ export const casesPage = /* @__PURE__ */ wire(() =>
     get: caseReads.get,
     analysis: shownAnalysis,
     revealContact: caseReads.revealContact,
-    candidates: async (tenantId, storeId) => peopleOf(caseUsers, tenantId, storeId, (await tenantSettings(tenantId)).regions ?? []),
+    candidates: async (tenantId, storeId) =>
+      peopleOf(caseUsers, tenantId, { storeId, regions: (await tenantSettings(tenantId)).regions ?? [] }),
     storeNames: storeTradeNames,
     storeChoices,
     employeeNames,

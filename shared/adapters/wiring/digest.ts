@@ -64,8 +64,8 @@ export const digestSending = /* @__PURE__ */ wire(() => {
   return {
     /** The admin's POST: the period's digests now, and the tenant's next scheduled run parked (if it was lost). */
     async queue(tenantId: number, period: figures.DigestPeriod, now = new Date()) {
-      const queued = await sending.queueDigests(ports, tenantId, [period], now);
-      await sending.scheduleNextRun(ports, tenantId, await tenantSettings(tenantId), now);
+      const queued = await sending.queueDigests(ports, tenantId, { periods: [period], now });
+      await sending.scheduleNextRun(ports, tenantId, { settings: await tenantSettings(tenantId), now });
       return queued;
     },
     handle: (message: DigestMessage, now = new Date()) => sending.handleDigest(ports, message, now),

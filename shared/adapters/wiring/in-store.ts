@@ -33,9 +33,8 @@ function customerOf(answer: EntryAnswer) {
 
 /** A walk-in answer: a transaction registered rated, with its source, then announced as the answer path does. */
 export async function recordEntryAnswer(tenantId: number, answer: EntryAnswer): Promise<void> {
-  const { record } = await transactionService.registerTransaction(
-    tenantId,
-    {
+  const { record } = await transactionService.registerTransaction(tenantId, {
+    command: {
       store: { id: answer.storeId },
       employee: { id: answer.employeeId ?? 1 },
       customer: customerOf(answer),
@@ -44,9 +43,9 @@ export async function recordEntryAnswer(tenantId: number, answer: EntryAnswer): 
       rating: { score: answer.score, ...(answer.comment ? { comment: answer.comment } : {}) },
       ratingItems: answer.classes,
     },
-    randomUUID(),
-    { source: answer.source },
-  );
+    requestKey: randomUUID(),
+    source: answer.source,
+  });
   await surveyService.announceAnswer(tenantId, record);
 }
 

@@ -72,7 +72,8 @@ export const checkScoreDrops = /* @__PURE__ */ wire(() => {
   return scoreDrop.scoreDrops({
     settings: tenantSettings,
     counters: resultCounters,
-    managers: async (tenantId, storeId) => peopleOf(caseUsers, tenantId, storeId, (await tenantSettings(tenantId)).regions ?? []),
+    managers: async (tenantId, storeId) =>
+      peopleOf(caseUsers, tenantId, { storeId, regions: (await tenantSettings(tenantId)).regions ?? [] }),
     storeName: caseNames.store,
     claim: claimScoreDrop,
     email: caseAlerts.email,

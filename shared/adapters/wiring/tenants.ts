@@ -147,7 +147,7 @@ export const tenantService = /* @__PURE__ */ wire(() =>
       surveySecretName: ENV.surveySecret,
       audit: auditLog,
       scheduleDigests: async (tenantId) =>
-        scheduleFirstRun({ timer: firstDigestTimer }, tenantId, await readSettings(tenantId), new Date()),
+        scheduleFirstRun({ timer: firstDigestTimer }, tenantId, { settings: await readSettings(tenantId), now: new Date() }),
     },
   ),
 );

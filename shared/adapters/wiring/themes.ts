@@ -19,7 +19,7 @@ export const commentAnalyser = /* @__PURE__ */ wire(() => {
 /** The operator's reanalysis of a tenant's comments with its current themes (`npm run admin -- reanalyse`). */
 export const commentReanalysis = /* @__PURE__ */ wire(
   () => (tenantId: number, period: { from: string; to: string }, report: (line: string) => void) =>
-    reanalyseComments({ ...reanalysisRepository, reanalyse: commentAnalyser.reanalyse }, tenantId, period, report),
+    reanalyseComments({ ...reanalysisRepository, reanalyse: commentAnalyser.reanalyse }, tenantId, { period, report }),
 );
 
 /** GET /public/themes/suggestions: the suggestion counters and the tenant's themes. */

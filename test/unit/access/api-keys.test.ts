@@ -21,7 +21,7 @@ describe('API keys', () => {
   it('issues a key whose value is answered once and stored only as its hash, audited without it', async () => {
     const { access, audit, service } = keysWorld();
 
-    const issued = await service.issueKey(TENANT, { scope: 'public', name: 'ERP' }, actor, NOW);
+    const issued = await service.issueKey(TENANT, { body: { scope: 'public', name: 'ERP' }, actor, now: NOW });
 
     expect(issued.key).toMatch(/^ssk_/);
     expect(await keyOfValue(access, issued.key)).toEqual({ tenantId: TENANT, keyId: issued.id });
@@ -38,7 +38,9 @@ describe('API keys', () => {
     const { access, service } = keysWorld();
 
     expect(
-      await refusal(service.issueKey(TENANT, { scope: 'admin', name: 'x', expires_at: '2026-11-01T00:00:00.000Z' }, actor, NOW)),
+      await refusal(
+        service.issueKey(TENANT, { body: { scope: 'admin', name: 'x', expires_at: '2026-11-01T00:00:00.000Z' }, actor, now: NOW }),
+      ),
     ).toEqual({
       kind: 'validation',
       message: 'The expiry has passed already.',
@@ -49,23 +51,23 @@ describe('API keys', () => {
 
   it('revokes a key once: a second revocation keeps the first time, is not audited again, and still raises the version', async () => {
     const { access, audit, service } = keysWorld();
-    const issued = await service.issueKey(TENANT, { scope: 'public', name: 'ERP' }, actor, NOW);
+    const issued = await service.issueKey(TENANT, { body: { scope: 'public', name: 'ERP' }, actor, now: NOW });
 
-    expect((await service.revokeKey(TENANT, issued.id, actor, later(60))).revoked_at).toBe(later(60).toISOString());
-    expect((await service.revokeKey(TENANT, issued.id, actor, later(120))).revoked_at).toBe(later(60).toISOString());
+    expect((await service.revokeKey(TENANT, { keyId: issued.id, actor, now: later(60) })).revoked_at).toBe(later(60).toISOString());
+    expect((await service.revokeKey(TENANT, { keyId: issued.id, actor, now: later(120) })).revoked_at).toBe(later(60).toISOString());
 
     expect((await service.listKeys(TENANT))[0]!.revoked_at).toBe(later(60).toISOString());
     expect((await audit.list(TENANT, { limit: 10 })).data.map((e) => e.action)).toEqual(['key.revoke', 'key.issue']);
     expect(access.versions.get(TENANT)).toBe(4);
-    expect(await refusal(service.revokeKey(TENANT, 'bbbbbbbbbbbb', actor))).toMatchObject({ kind: 'not-found' });
-    expect(await refusal(service.revokeKey(8, issued.id, actor))).toMatchObject({ kind: 'not-found' });
+    expect(await refusal(service.revokeKey(TENANT, { keyId: 'bbbbbbbbbbbb', actor }))).toMatchObject({ kind: 'not-found' });
+    expect(await refusal(service.revokeKey(8, { keyId: issued.id, actor }))).toMatchObject({ kind: 'not-found' });
   });
 
   it('rotates a key: the successor takes its scope and name, the old one works for the grace and no longer', async () => {
     const { service } = keysWorld();
-    const old = await service.issueKey(TENANT, { scope: 'chatbot', name: 'Bot' }, actor, NOW);
+    const old = await service.issueKey(TENANT, { body: { scope: 'chatbot', name: 'Bot' }, actor, now: NOW });
 
-    const rotated = await service.rotateKey(TENANT, old.id, { grace_seconds: 3600 }, actor, later(10));
+    const rotated = await service.rotateKey(TENANT, { keyId: old.id, body: { grace_seconds: 3600 }, actor, now: later(10) });
 
     expect(rotated).toMatchObject({ scope: 'chatbot', name: 'Bot', expires_at: null, rotated_to: null });
     expect(rotated.key).toMatch(/^sck_/);
@@ -78,29 +80,44 @@ describe('API keys', () => {
 
   it("keeps the grace within the old key's own expiry, and refuses a successor that would stop first", async () => {
     const { service } = keysWorld();
-    const expiring = await service.issueKey(TENANT, { scope: 'public', name: 'A', expires_at: later(600).toISOString() }, actor, NOW);
+    const expiring = await service.issueKey(TENANT, {
+      body: { scope: 'public', name: 'A', expires_at: later(600).toISOString() },
+      actor,
+      now: NOW,
+    });
 
     expect(
-      await refusal(service.rotateKey(TENANT, expiring.id, { grace_seconds: 3600, expires_at: later(300).toISOString() }, actor, NOW)),
+      await refusal(
+        service.rotateKey(TENANT, {
+          keyId: expiring.id,
+          body: { grace_seconds: 3600, expires_at: later(300).toISOString() },
+          actor,
+          now: NOW,
+        }),
+      ),
     ).toMatchObject({
       kind: 'validation',
       errors: [{ path: 'expires_at', message: `must be after the old key stops working (${later(600).toISOString()})` }],
     });
-    const rotated = await service.rotateKey(TENANT, expiring.id, { grace_seconds: 3600 }, actor, NOW);
+    const rotated = await service.rotateKey(TENANT, { keyId: expiring.id, body: { grace_seconds: 3600 }, actor, now: NOW });
     expect(rotated.previous.expires_at).toBe(later(600).toISOString());
   });
 
   it('refuses to rotate a key rotated already, revoked or expired (state-conflict), writing nothing', async () => {
     const { access, service } = keysWorld();
-    const rotatedOnce = await service.issueKey(TENANT, { scope: 'public', name: 'A' }, actor, NOW);
-    await service.rotateKey(TENANT, rotatedOnce.id, { grace_seconds: 0 }, actor, NOW);
-    const revoked = await service.issueKey(TENANT, { scope: 'public', name: 'B' }, actor, NOW);
-    await service.revokeKey(TENANT, revoked.id, actor, NOW);
-    const expired = await service.issueKey(TENANT, { scope: 'public', name: 'C', expires_at: later(60).toISOString() }, actor, NOW);
+    const rotatedOnce = await service.issueKey(TENANT, { body: { scope: 'public', name: 'A' }, actor, now: NOW });
+    await service.rotateKey(TENANT, { keyId: rotatedOnce.id, body: { grace_seconds: 0 }, actor, now: NOW });
+    const revoked = await service.issueKey(TENANT, { body: { scope: 'public', name: 'B' }, actor, now: NOW });
+    await service.revokeKey(TENANT, { keyId: revoked.id, actor, now: NOW });
+    const expired = await service.issueKey(TENANT, {
+      body: { scope: 'public', name: 'C', expires_at: later(60).toISOString() },
+      actor,
+      now: NOW,
+    });
     const before = access.keys.size;
 
     for (const id of [rotatedOnce.id, revoked.id, expired.id])
-      expect(await refusal(service.rotateKey(TENANT, id, { grace_seconds: 60 }, actor, later(120)))).toMatchObject({
+      expect(await refusal(service.rotateKey(TENANT, { keyId: id, body: { grace_seconds: 60 }, actor, now: later(120) }))).toMatchObject({
         kind: 'state-conflict',
       });
     expect(access.keys.size).toBe(before);

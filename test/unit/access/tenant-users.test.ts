@@ -23,10 +23,14 @@ async function usersWorld(settings: Parameters<typeof memoryInvitations>[0] = SE
   const audit = memoryAudit();
   const signIn = memorySignIn();
   const mail = memoryInvitations(settings);
-  const service = tenantUsers(access, signIn, audit, mail);
+  const service = tenantUsers({ users: access, directory: signIn, audit, invitations: mail });
   // An admin of stores 1 and 2, made by the operator.
   if (settings.delivery.email)
-    await service.createUser(TENANT, { email: 'admin@loja.example', scope: stores(1, 2), role: 'admin' }, operator, NOW);
+    await service.createUser(TENANT, {
+      body: { email: 'admin@loja.example', scope: stores(1, 2), role: 'admin' },
+      actor: operator,
+      now: NOW,
+    });
   mail.sent.length = 0;
   return { access, audit, signIn, service, sent: mail.sent, admin: { user: 'admin@loja.example' } };
 }
@@ -35,12 +39,11 @@ describe('tenant users', () => {
   it('creates a user with a sign-in invitation and a token shown once, stored only as its hash; the phone audited hidden', async () => {
     const { access, audit, signIn, service, sent, admin } = await usersWorld();
 
-    const created = await service.createUser(
-      TENANT,
-      { email: 'gerente@loja.example', scope: stores(1), role: 'member', phone: '+5511988887777' },
-      admin,
-      NOW,
-    );
+    const created = await service.createUser(TENANT, {
+      body: { email: 'gerente@loja.example', scope: stores(1), role: 'member', phone: '+5511988887777' },
+      actor: admin,
+      now: NOW,
+    });
 
     expect(created).toMatchObject({
       name: 'gerente@loja.example',
@@ -76,11 +79,13 @@ describe('tenant users', () => {
     signIn.accounts.set('alheia@outra.example', { tenantId: 99, enabled: true, password: 'x' });
 
     expect(
-      await refusal(service.createUser(TENANT, { email: 'admin@loja.example', scope: 'all', role: 'member' }, operator)),
+      await refusal(service.createUser(TENANT, { body: { email: 'admin@loja.example', scope: 'all', role: 'member' }, actor: operator })),
     ).toMatchObject({
       kind: 'conflict',
     });
-    const elsewhere = await refusal(service.createUser(TENANT, { email: 'alheia@outra.example', scope: 'all', role: 'member' }, operator));
+    const elsewhere = await refusal(
+      service.createUser(TENANT, { body: { email: 'alheia@outra.example', scope: 'all', role: 'member' }, actor: operator }),
+    );
     expect(elsewhere).toMatchObject({ kind: 'state-conflict', errors: [{ path: 'email', message: 'cannot be invited to this tenant' }] });
     expect(elsewhere.message).not.toMatch(/99|exists|account/);
     expect(await access.findUserByName(TENANT, 'alheia@outra.example')).toBeUndefined();
@@ -91,10 +96,10 @@ describe('tenant users', () => {
     const settings: Parameters<typeof memoryInvitations>[0] = { delivery: {} };
     const { access, signIn, service, sent } = await usersWorld(settings);
 
-    const created = await service.createUser(TENANT, { email: 'g@loja.example', scope: 'all', role: 'member' }, operator);
-    const refused = await refusal(service.resendInvitation(TENANT, 'g@loja.example', operator));
+    const created = await service.createUser(TENANT, { body: { email: 'g@loja.example', scope: 'all', role: 'member' }, actor: operator });
+    const refused = await refusal(service.resendInvitation(TENANT, { name: 'g@loja.example', actor: operator }));
     settings.delivery.email = { from: 'pesquisa@loja.example' };
-    const resent = await service.resendInvitation(TENANT, 'g@loja.example', operator);
+    const resent = await service.resendInvitation(TENANT, { name: 'g@loja.example', actor: operator });
 
     expect(created.invited).toBe('no-sender');
     expect(await access.findUserByName(TENANT, 'g@loja.example')).toBeDefined();
@@ -108,13 +113,13 @@ describe('tenant users', () => {
 
   it('invites again with a new temporary password a user who never signed in, and not one who did', async () => {
     const { audit, signIn, service, sent } = await usersWorld();
-    await service.createUser(TENANT, { email: 'g@loja.example', scope: stores(1), role: 'member' }, operator);
+    await service.createUser(TENANT, { body: { email: 'g@loja.example', scope: stores(1), role: 'member' }, actor: operator });
     const first = signIn.accounts.get('g@loja.example')!.password;
 
-    expect(await service.resendInvitation(TENANT, 'g@loja.example', operator)).toBe('sent');
+    expect(await service.resendInvitation(TENANT, { name: 'g@loja.example', actor: operator })).toBe('sent');
     const second = signIn.accounts.get('g@loja.example')!.password;
     signIn.accounts.get('g@loja.example')!.signedIn = true;
-    expect(await service.resendInvitation(TENANT, 'g@loja.example', operator)).toBe('signed-in');
+    expect(await service.resendInvitation(TENANT, { name: 'g@loja.example', actor: operator })).toBe('signed-in');
 
     expect(second).not.toBe(first);
     expect(sent.map((m) => m.text.includes(second))).toEqual([false, true]);
@@ -127,12 +132,14 @@ describe('tenant users', () => {
     const { access, service, admin } = await usersWorld();
 
     expect(
-      await refusal(service.createUser(TENANT, { email: 'a@loja.example', scope: stores(2, 3), role: 'member' }, admin)),
+      await refusal(service.createUser(TENANT, { body: { email: 'a@loja.example', scope: stores(2, 3), role: 'member' }, actor: admin })),
     ).toMatchObject({
       kind: 'forbidden',
       message: 'You cannot grant a scope wider than your own: stores 3 are outside it.',
     });
-    expect(await refusal(service.createUser(TENANT, { email: 'b@loja.example', scope: 'all', role: 'member' }, admin))).toMatchObject({
+    expect(
+      await refusal(service.createUser(TENANT, { body: { email: 'b@loja.example', scope: 'all', role: 'member' }, actor: admin })),
+    ).toMatchObject({
       kind: 'forbidden',
     });
     expect((await access.listUsers(TENANT)).map((u) => u.name)).toEqual(['admin@loja.example']);
@@ -140,31 +147,35 @@ describe('tenant users', () => {
 
   it('disables a user at once in the sign-in directory and the store, keeping the first time, and enables them again', async () => {
     const { access, signIn, service, admin } = await usersWorld();
-    await service.createUser(TENANT, { email: 'gerente@loja.example', scope: stores(1), role: 'member' }, admin, NOW);
+    await service.createUser(TENANT, { body: { email: 'gerente@loja.example', scope: stores(1), role: 'member' }, actor: admin, now: NOW });
     const later = new Date(NOW.getTime() + 60_000);
 
-    expect((await service.updateUser(TENANT, 'gerente@loja.example', { disabled: true }, admin, NOW)).disabled_at).toBe(NOW.toISOString());
-    expect((await service.updateUser(TENANT, 'gerente@loja.example', { disabled: true }, admin, later)).disabled_at).toBe(
-      NOW.toISOString(),
-    );
+    expect(
+      (await service.updateUser(TENANT, { given: 'gerente@loja.example', patch: { disabled: true }, actor: admin, now: NOW })).disabled_at,
+    ).toBe(NOW.toISOString());
+    expect(
+      (await service.updateUser(TENANT, { given: 'gerente@loja.example', patch: { disabled: true }, actor: admin, now: later }))
+        .disabled_at,
+    ).toBe(NOW.toISOString());
     expect(signIn.accounts.get('gerente@loja.example')!.enabled).toBe(false);
     expect((await access.findUserByName(TENANT, 'gerente@loja.example'))!.disabled_at).toBe(NOW.toISOString());
 
-    await service.updateUser(TENANT, 'GERENTE@loja.example', { disabled: false }, admin, later);
+    await service.updateUser(TENANT, { given: 'GERENTE@loja.example', patch: { disabled: false }, actor: admin, now: later });
     expect(signIn.accounts.get('gerente@loja.example')!.enabled).toBe(true);
     expect((await access.findUserByName(TENANT, 'gerente@loja.example'))!.disabled_at).toBeNull();
   });
 
   it("re-scopes a user within the admin's scope, audited old and new, and changes nothing else", async () => {
     const { access, audit, service, admin } = await usersWorld();
-    await service.createUser(
-      TENANT,
-      { email: 'gerente@loja.example', scope: stores(1), role: 'member', phone: '+5511900001111' },
-      admin,
-      NOW,
-    );
+    await service.createUser(TENANT, {
+      body: { email: 'gerente@loja.example', scope: stores(1), role: 'member', phone: '+5511900001111' },
+      actor: admin,
+      now: NOW,
+    });
 
-    expect((await service.updateUser(TENANT, 'gerente@loja.example', { scope: stores(2) }, admin, NOW)).scope).toEqual(stores(2));
+    expect(
+      (await service.updateUser(TENANT, { given: 'gerente@loja.example', patch: { scope: stores(2) }, actor: admin, now: NOW })).scope,
+    ).toEqual(stores(2));
 
     expect(await access.findUserByName(TENANT, 'gerente@loja.example')).toMatchObject({
       scope: stores(2),
@@ -174,7 +185,9 @@ describe('tenant users', () => {
     expect((await audit.list(TENANT, { limit: 1 })).data[0]!.changes).toEqual([
       { path: 'users[name=gerente@loja.example].scope', old: stores(1), new: stores(2) },
     ]);
-    expect(await refusal(service.updateUser(TENANT, 'gerente@loja.example', { scope: stores(3) }, admin))).toMatchObject({
+    expect(
+      await refusal(service.updateUser(TENANT, { given: 'gerente@loja.example', patch: { scope: stores(3) }, actor: admin })),
+    ).toMatchObject({
       kind: 'forbidden',
     });
     expect((await access.findUserByName(TENANT, 'gerente@loja.example'))!.scope).toEqual(stores(2));
@@ -182,20 +195,28 @@ describe('tenant users', () => {
 
   it('refuses an admin locking themself out, changing a user who sees more, or a user that does not exist', async () => {
     const { service, admin } = await usersWorld();
-    await service.createUser(TENANT, { email: 'diretora@loja.example', scope: 'all', role: 'admin' }, operator, NOW);
+    await service.createUser(TENANT, { body: { email: 'diretora@loja.example', scope: 'all', role: 'admin' }, actor: operator, now: NOW });
 
-    expect(await refusal(service.updateUser(TENANT, 'admin@loja.example', { disabled: true }, admin))).toMatchObject({
+    expect(
+      await refusal(service.updateUser(TENANT, { given: 'admin@loja.example', patch: { disabled: true }, actor: admin })),
+    ).toMatchObject({
       kind: 'state-conflict',
       message: 'You cannot disable yourself: ask another admin of the tenant.',
     });
-    expect(await refusal(service.updateUser(TENANT, 'admin@loja.example', { role: 'member' }, admin))).toMatchObject({
+    expect(
+      await refusal(service.updateUser(TENANT, { given: 'admin@loja.example', patch: { role: 'member' }, actor: admin })),
+    ).toMatchObject({
       kind: 'state-conflict',
     });
-    expect(await refusal(service.updateUser(TENANT, 'diretora@loja.example', { disabled: true }, admin))).toMatchObject({
+    expect(
+      await refusal(service.updateUser(TENANT, { given: 'diretora@loja.example', patch: { disabled: true }, actor: admin })),
+    ).toMatchObject({
       kind: 'forbidden',
       message: 'You cannot change a user who sees stores or groups outside your own scope: ask an admin who sees them.',
     });
-    expect(await refusal(service.updateUser(TENANT, 'ninguem@loja.example', { disabled: true }, admin))).toMatchObject({
+    expect(
+      await refusal(service.updateUser(TENANT, { given: 'ninguem@loja.example', patch: { disabled: true }, actor: admin })),
+    ).toMatchObject({
       kind: 'not-found',
     });
   });

@@ -11,7 +11,7 @@ describe('opening a case from an answer', () => {
     const world = caseWorld();
     world.transactions.set(101, answered(101, 3, 'Demorou demais'));
 
-    expect(await caseOpener(world.ports).openFromAnswer(TENANT, 101, 1, MONDAY_10H)).toBe('opened');
+    expect(await caseOpener(world.ports).openFromAnswer(TENANT, { transactionId: 101, version: 1, now: MONDAY_10H })).toBe('opened');
 
     const stored = await world.cases.find(TENANT, 101);
     expect(stored).toMatchObject({
@@ -42,9 +42,9 @@ describe('opening a case from an answer', () => {
     world.transactions.set(103, answered(103, 7, null));
     const opener = caseOpener(world.ports);
 
-    expect(await opener.openFromAnswer(TENANT, 102, 1, MONDAY_10H)).toBe('none');
-    expect(await opener.openFromAnswer(TENANT, 103, 1, MONDAY_10H)).toBe('none');
-    expect(await opener.openFromAnswer(TENANT, 104, 1, MONDAY_10H)).toBe('none');
+    expect(await opener.openFromAnswer(TENANT, { transactionId: 102, version: 1, now: MONDAY_10H })).toBe('none');
+    expect(await opener.openFromAnswer(TENANT, { transactionId: 103, version: 1, now: MONDAY_10H })).toBe('none');
+    expect(await opener.openFromAnswer(TENANT, { transactionId: 104, version: 1, now: MONDAY_10H })).toBe('none');
     expect(world.cases.rows.size).toBe(0);
     expect([world.emails, world.events.published, world.deadlines.scheduled]).toEqual([[], [], []]);
   });
@@ -54,8 +54,10 @@ describe('opening a case from an answer', () => {
     world.transactions.set(105, answered(105, 0, 'Péssimo'));
     const opener = caseOpener(world.ports);
 
-    expect(await opener.openFromAnswer(TENANT, 105, 1, MONDAY_10H)).toBe('opened');
-    expect(await opener.openFromAnswer(TENANT, 105, 1, new Date(MONDAY_10H.getTime() + 60_000))).toBe('unchanged');
+    expect(await opener.openFromAnswer(TENANT, { transactionId: 105, version: 1, now: MONDAY_10H })).toBe('opened');
+    expect(await opener.openFromAnswer(TENANT, { transactionId: 105, version: 1, now: new Date(MONDAY_10H.getTime() + 60_000) })).toBe(
+      'unchanged',
+    );
 
     expect(world.cases.rows.size).toBe(1);
     expect((await world.cases.find(TENANT, 105))!.version).toBe(1);
@@ -69,10 +71,10 @@ describe('opening a case from an answer', () => {
     const world = caseWorld();
     world.transactions.set(106, answered(106, 5, 'Ruim'));
     const opener = caseOpener(world.ports);
-    await opener.openFromAnswer(TENANT, 106, 1, MONDAY_10H);
+    await opener.openFromAnswer(TENANT, { transactionId: 106, version: 1, now: MONDAY_10H });
 
     world.transactions.set(106, answered(106, 1, 'Muito ruim', 1, 2));
-    expect(await opener.openFromAnswer(TENANT, 106, 2, MONDAY_10H)).toBe('rescored');
+    expect(await opener.openFromAnswer(TENANT, { transactionId: 106, version: 2, now: MONDAY_10H })).toBe('rescored');
 
     const stored = await world.cases.find(TENANT, 106);
     expect(stored).toMatchObject({ score: 1, comment: 'Muito ruim', answerVersion: 2, version: 2 });
@@ -85,7 +87,9 @@ describe('opening a case from an answer', () => {
     const world = caseWorld();
     world.transactions.set(107, answered(107, 2, null));
 
-    await expect(caseOpener(world.ports).openFromAnswer(TENANT, 107, 2, MONDAY_10H)).rejects.toBeInstanceOf(AnswerNotVisibleYet);
+    await expect(
+      caseOpener(world.ports).openFromAnswer(TENANT, { transactionId: 107, version: 2, now: MONDAY_10H }),
+    ).rejects.toBeInstanceOf(AnswerNotVisibleYet);
     expect(world.cases.rows.size).toBe(0);
   });
 
@@ -95,11 +99,13 @@ describe('opening a case from an answer', () => {
     world.transactions.set(108, answered(108, 4, null));
     const opener = caseOpener(world.ports);
 
-    await expect(opener.openFromAnswer(TENANT, 108, 1, MONDAY_10H)).rejects.toThrow('The alert was not sent');
+    await expect(opener.openFromAnswer(TENANT, { transactionId: 108, version: 1, now: MONDAY_10H })).rejects.toThrow(
+      'The alert was not sent',
+    );
     expect((await world.cases.find(TENANT, 108))!.alertedAt).toBeNull();
 
     options.refuseEmail = false;
-    expect(await opener.openFromAnswer(TENANT, 108, 1, MONDAY_10H)).toBe('unchanged');
+    expect(await opener.openFromAnswer(TENANT, { transactionId: 108, version: 1, now: MONDAY_10H })).toBe('unchanged');
     expect(world.emails).toHaveLength(1);
   });
 
@@ -110,7 +116,7 @@ describe('opening a case from an answer', () => {
     // Monday 22:00 in São Paulo: inside the default quiet hours (21:00 to 08:00).
     const night = new Date('2026-11-24T01:00:00.000Z');
 
-    expect(await opener.openFromAnswer(TENANT, 109, 1, night)).toBe('opened');
+    expect(await opener.openFromAnswer(TENANT, { transactionId: 109, version: 1, now: night })).toBe('opened');
     expect(world.whatsapps).toEqual([]);
     expect(world.quietAlerts.scheduled.map((t) => [t.message.alert, t.dueAt])).toEqual([['whatsapp', '2026-11-24T11:00:00.000Z']]);
     expect(world.emails).toHaveLength(1);
@@ -133,7 +139,7 @@ describe('opening a case from an answer', () => {
     const world = caseWorld();
     world.transactions.set(110, { ...answered(110, 1, 'Meu CPF é 123'), erased: true });
 
-    expect(await caseOpener(world.ports).openFromAnswer(TENANT, 110, 1, MONDAY_10H)).toBe('opened');
+    expect(await caseOpener(world.ports).openFromAnswer(TENANT, { transactionId: 110, version: 1, now: MONDAY_10H })).toBe('opened');
     expect(await world.cases.find(TENANT, 110)).toMatchObject({ customerName: null, comment: null, erased: true });
   });
 });

@@ -31,7 +31,7 @@ function deadlineWorld(config = settings(), directory = DIRECTORY) {
   };
   const open = async (id: number, at: Date) => {
     world.transactions.set(id, answered(id, 1, null));
-    await caseOpener(world.ports).openFromAnswer(TENANT, id, 1, at);
+    await caseOpener(world.ports).openFromAnswer(TENANT, { transactionId: id, version: 1, now: at });
   };
   /** Delivers every deadline timer scheduled so far (a timer put back early is scheduled again). */
   const fireTimers = async (now: Date) => {
@@ -93,7 +93,7 @@ describe('a case deadline', () => {
     await open(306, MONDAY_10H);
     await open(307, MONDAY_10H);
     const manager = { name: 'gerente@loja.example', scope: 'all' as const };
-    await caseChanges(world.ports).update(TENANT, 306, { status: 'closed_unresolved' }, manager, 1);
+    await caseChanges(world.ports).update(TENANT, { id: 306, patch: { status: 'closed_unresolved' }, actor: manager, expected: 1 });
     world.emails.length = 0;
     const due = world.deadlines.scheduled[1]!.dueAt;
 
