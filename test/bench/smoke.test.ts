@@ -183,7 +183,7 @@ describe('benchmarks, one iteration each', () => {
   }, 60_000);
 
   it('through HTTP: both routes and their floors answer only 2xx', async () => {
-    const table = rows(await httpThroughput(inject('publicUrl'), f, { seconds: 1, connections: 2 }));
+    const table = rows(await httpThroughput(inject('publicUrl'), f, { seconds: 1, connections: 2, amount: 20 }));
     expect(table).toHaveLength(4);
     for (const row of table) {
       expect(number(row[1]), row[0]).toBeGreaterThan(0);

@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -44,6 +42,7 @@ import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
+import { command } from '../support/commands.js';
 
 /**
  * The analytics export (docs/analytics.md) through the local stack: `npm run admin -- export` writes a day's Parquet to
@@ -61,7 +60,7 @@ const privacyQueue = usePrivateQueue('privacy');
 const analyticsQueue = usePrivateQueue('analytics');
 const api = inProcess('public');
 const chatbot = inProcess('chatbot');
-const admin = (args: string[]) => promisify(execFile)('npx', ['tsx', 'infra/admin.ts', ...args], { env: { ...process.env } });
+const admin = (args: string[]) => command('infra/admin.ts', args);
 // Results count by UTC day: the tenant's day is the same one in UTC.
 const today = new Date().toISOString().slice(0, 10);
 const CPF = '52998224725';
@@ -299,8 +298,7 @@ describe('the analytics export', () => {
         { region_id: 2, theme: 'staff', answers: 1 },
         { region_id: null, theme: 'price', answers: 1 },
       ]);
-      const analyticsCommand = (args: string[]) =>
-        promisify(execFile)('npx', ['tsx', 'infra/analytics.ts', ...args], { env: { ...process.env } });
+      const analyticsCommand = (args: string[]) => command('infra/analytics.ts', args);
       const { stdout } = await analyticsCommand(['--tenant', String(other), '--query', 'detractor-themes-by-region', '--region', '2']);
       expect(
         stdout

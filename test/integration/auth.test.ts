@@ -2,17 +2,16 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { hashSecret } from '../../shared/access/credentials.js';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { apiKeys } from '../../shared/adapters/wiring/access.js';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { keys } from '../../shared/keys.js';
 import { inProcess } from '../support/api.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
+import { command } from '../support/commands.js';
 
 const publicApi = inProcess('public');
 /** The admin command as an operator runs it, against the test stack's table (its endpoint is in the environment). */
-const operator = (args: string[]) => promisify(execFile)('npx', ['tsx', 'infra/admin.ts', ...args], { env: { ...process.env } });
+const operator = (args: string[]) => command('infra/admin.ts', args);
 let tenant: TestTenant;
 let other: TestTenant;
 

@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { db } from '../../shared/adapters/dynamodb.js';
 import { employeeService } from '../../shared/adapters/wiring/employees.js';
@@ -16,10 +14,10 @@ import { readSettings } from '../../shared/adapters/settings-repository.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 import { logoStore } from '../../shared/adapters/logo-store.js';
 import { inProcess } from '../support/api.js';
+import { command } from '../support/commands.js';
 
-const run = promisify(execFile);
 /** The admin command as an operator runs it, against the test stack's table (its endpoint is in the environment). */
-const admin = (args: string[]) => run('npx', ['tsx', 'infra/admin.ts', ...args], { env: { ...process.env } });
+const admin = (args: string[]) => command('infra/admin.ts', args);
 /**
  * The time of a test that runs the admin command `runs` times: each run is a new Node process loading TypeScript, about
  * 6 s alone and up to 28 s beside CI's other tiers and a CPU-bound process (.ci/run beside `yes`: four runs took 112 s).
@@ -85,11 +83,7 @@ describe('tenants', () => {
       const shell = { ...rest, DYNAMODB_PORT: new URL(endpoint!).port };
       const id = 900_000 + Math.floor(Math.random() * 90_000);
       const run = (env: NodeJS.ProcessEnv) =>
-        promisify(execFile)(
-          'npx',
-          ['tsx', 'infra/admin.ts', 'create-tenant', '--name', 'porta', '--id', String(id), '--store', 'Loja Porta'],
-          { env },
-        );
+        command('infra/admin.ts', ['create-tenant', '--name', 'porta', '--id', String(id), '--store', 'Loja Porta'], env);
       const created = await run(shell);
       expect(created.stderr).toContain(`admin: using local table ${process.env.TABLE_NAME} at http://127.0.0.1:${shell.DYNAMODB_PORT}`);
       expect(await storeService.getStore(id, 1)).toMatchObject({ trade_name: 'Loja Porta' });

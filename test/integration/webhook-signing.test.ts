@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { readSettings } from '../../shared/adapters/settings-repository.js';
@@ -15,6 +13,7 @@ import { deliveryPorts, linkConfig } from '../support/delivery.js';
 import { usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
+import { command } from '../support/commands.js';
 
 /**
  * Webhook signing as a tenant's receiver sees it: the secrets are taken from what `apply` and `rotate-webhook-secret`
@@ -85,8 +84,6 @@ async function handOff(now = new Date()): Promise<Received> {
   expect(hooks).toHaveLength(1);
   return hooks[0]!;
 }
-
-const admin = promisify(execFile);
 
 beforeAll(async () => {
   tenant = await newTenant();
@@ -182,11 +179,14 @@ describe('webhook signing (Standard Webhooks)', () => {
 
   it('rotates the chatbot hand-off with the admin command, which shows the new secret once', async () => {
     const oldSecret = shown.get('chatbot webhook')!;
-    const { stdout } = await admin(
-      'npx',
-      ['tsx', 'infra/admin.ts', 'rotate-webhook-secret', '--tenant', String(tenant.tenantId), '--chatbot', '--overlap-hours', '0.02'],
-      { env: { ...process.env } },
-    );
+    const { stdout } = await command('infra/admin.ts', [
+      'rotate-webhook-secret',
+      '--tenant',
+      String(tenant.tenantId),
+      '--chatbot',
+      '--overlap-hours',
+      '0.02',
+    ]);
     const [, secret] = /^(whsec_\S+)$/m.exec(stdout) ?? [];
     expect(stdout).toMatch(/^chatbot webhook: signing secret generation 2 \(shown once/m);
     expect(secret).toBeDefined();
