@@ -66,8 +66,6 @@ export const MAX_PARAMS_SPARED = [
   'shared/analytics/chain.ts',
   'shared/analytics/export.ts',
   'shared/analytics/parquet.ts',
-  'shared/answers/export.ts',
-  'shared/answers/service.ts',
   'shared/brand/logo.ts',
   'shared/in-store/entry.ts',
   'shared/privacy/access.ts',
