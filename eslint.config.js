@@ -54,20 +54,12 @@ const DOMAIN = [NO_TEST_CODE, NO_OUTER_LAYERS, NO_ADAPTERS];
  * nothing may be added.
  */
 export const MAX_PARAMS_SPARED = [
-  'shared/adapters/analytics-files.ts',
   'shared/adapters/attempt-repository.ts',
   'shared/adapters/case-ports.ts',
   'shared/adapters/dynamodb.ts',
-  'shared/adapters/phrase-counters.ts',
   'shared/adapters/privacy-slots.ts',
-  'shared/adapters/reanalysis-repository.ts',
   'shared/adapters/recovery-repository.ts',
   'shared/adapters/tenant-repository.ts',
-  'shared/analytics/chain.ts',
-  'shared/analytics/export.ts',
-  'shared/analytics/parquet.ts',
-  'shared/answers/export.ts',
-  'shared/answers/service.ts',
   'shared/brand/logo.ts',
   'shared/in-store/entry.ts',
   'shared/privacy/access.ts',

@@ -71,7 +71,7 @@ export async function analyticsCost(f: Fixture, size = SIZE): Promise<string> {
   const files: AnalyticsFiles = {
     ...analyticsFiles,
     begin: (key) => ((uploads += 1), analyticsFiles.begin(key)),
-    part: (key, id, n, body) => ((puts += 1), (bytes += body.byteLength), analyticsFiles.part(key, id, n, body)),
+    part: (key, upload) => ((puts += 1), (bytes += upload.bytes.byteLength), analyticsFiles.part(key, upload)),
   };
   // One row group for the whole measured day: its peak heap is what holding that many rows costs, per row.
   const exporter = analyticsExport(
@@ -162,7 +162,7 @@ async function chainAtScale(sample: DayAnswer[], groupSeconds: number, groups: n
     customerKey: (id: number) => pseudonymOf('k', id),
   };
   const saves: number[] = [];
-  const file = parquetFile(DATASETS.answers, async () => {}, { rowGroupRows: sample.length, partBytes: 1 });
+  const file = parquetFile(DATASETS.answers, { part: async () => {}, limits: { rowGroupRows: sample.length, partBytes: 1 } });
   for (let group = 0; group < 2; group++) {
     for (const answer of sample) await file.add(answerRow(answer, context));
     saves.push(file.save().length);

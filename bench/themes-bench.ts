@@ -138,7 +138,7 @@ export async function matcherAtBounds(runs = 200): Promise<string> {
   const settings = { journeys: [], themes } as unknown as Settings;
   const user = Promise.resolve({ name: 'bench', scope: 'all' as const, tokenHash: 'h', created_at: '2026-01-01T00:00:00Z' });
   const suggest = suggestionsService({
-    cells: async (_t, _d, _i, grain) => (grain === 'month' ? cells : []),
+    cells: async (_t, { grain }) => (grain === 'month' ? cells : []),
     settings: async () => settings,
   });
   const month: number[] = [];

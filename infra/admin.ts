@@ -278,7 +278,7 @@ async function run(argv: string[]): Promise<void> {
         throw new UsageError(`--from and --to must be days (YYYY-MM-DD), in order, at most ${MAX_PERIOD_DAYS} apart.`);
       if (!(await tenantService.getTenant(tenantId))) throw new UsageError(`tenant ${tenantId} does not exist.`);
       const { analyticsExport } = await import('../shared/adapters/wiring/analytics.js');
-      for (const { day, outcome } of await analyticsExport.exportDays(tenantId, from, to, values.force === true))
+      for (const { day, outcome } of await analyticsExport.exportDays(tenantId, { from, to, force: values.force === true }))
         console.log(`${day}\t${outcome}`);
       // The days late changes marked (a case moved, an answer corrected) that have ended by --to: written again.
       for (const day of await analyticsExport.rewriteDirty(tenantId, to)) console.log(`${day}\twritten again (late changes)`);

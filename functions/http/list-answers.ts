@@ -32,7 +32,7 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, query, user, keyId, requestId, accept }) => {
   const reader = await user();
-  const page = await answersService.listAnswers(tenantId, query, reader.scope);
+  const page = await answersService.listAnswers(tenantId, { query, scope: reader.scope });
   // Names and comments are personal data: their reads are recorded before they are answered.
   await accessService.recordReads(tenantId, page.shownCustomers, { operation: 'listAnswers', keyId, user: reader.name, requestId });
   return listPageReply(accept, page, query);

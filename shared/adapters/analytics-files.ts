@@ -40,7 +40,7 @@ export const analyticsFiles: AnalyticsFiles = {
     );
     return UploadId!;
   },
-  async part(key, UploadId, PartNumber, Body) {
+  async part(key, { uploadId: UploadId, n: PartNumber, bytes: Body }) {
     const { ETag } = await uploading(s3().send(new UploadPartCommand({ Bucket: bucket(), Key: key, UploadId, PartNumber, Body })));
     return ETag!;
   },

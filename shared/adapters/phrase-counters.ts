@@ -10,7 +10,7 @@ import { db, queryAll } from './dynamodb.js';
  */
 export const MAX_CELLS_READ = 5_000;
 
-export const phraseCells: SuggestionPorts['cells'] = async (tenantId, dimension, id, grain, partition) => {
+export const phraseCells: SuggestionPorts['cells'] = async (tenantId, { dimension, id, grain, partition }) => {
   const items = await queryAll(db(), {
     partition: keys.phrases(tenantId, partition),
     sortBeginsWith: keys.phraseSort({ dimension, id, grain, period: '', phrase: '' }).replace(/#+$/, '#'),

@@ -24,7 +24,7 @@ const Checkpoint = v.object({
 export const reanalysisRepository: ReanalysisPorts = {
   partitions: evaluationPartitions(0, '2000-01').length,
 
-  async answersOfDay(tenantId, day, partition, cursor) {
+  async answersOfDay(tenantId, { day, partition, cursor }) {
     const spec = { index: 'gsi2' as const, partition: evaluationPartitions(tenantId, day.slice(0, 7))[partition]!, sortBeginsWith: day };
     const page = await queryPage(db(), spec, { cursor: cursor ?? undefined, page: 1, limit: PAGE });
     return { transactionIds: page.items.map((item) => keys.transactionIdOf(String(item.pk))), next: page.nextCursor };

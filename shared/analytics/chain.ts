@@ -176,7 +176,8 @@ export function exportChains(
    * Begins a chain writing again the days an erasure reached, among those written already, whose end completes the
    * privacy request (by the analytics queue's consumer: its first link is queued, not run here); with none, completes it.
    */
-  async function rewriteDaysOf(tenantId: number, instants: string[], requestId: string, now = new Date()): Promise<void> {
+  async function rewriteDaysOf(tenantId: number, instants: string[], requestId: string): Promise<void> {
+    const now = new Date();
     const days = await exporter.writtenDaysOf(tenantId, instants);
     // None written (a tenant that does not export): nothing to wait for.
     if (!days.length) return ports.erasureWritten(tenantId, requestId);

@@ -204,15 +204,14 @@ export function analyticsExport(ports: AnalyticsPorts, { limits = WRITE_LIMITS }
       const key = objectKeyOf(dataset, tenantId, day);
       const upload = at.upload ?? { id: await ports.files.begin(key), parts: [] };
       const parts = [...upload.parts];
-      const file = parquetFile(
-        DATASETS[dataset],
-        async (bytes) => {
+      const file = parquetFile(DATASETS[dataset], {
+        part: async (bytes) => {
           const n = parts.length + 1;
-          parts.push({ n, etag: await ports.files.part(key, upload.id, n, bytes) });
+          parts.push({ n, etag: await ports.files.part(key, { uploadId: upload.id, n, bytes }) });
         },
         limits,
-        resumed,
-      );
+        saved: resumed,
+      });
       const { from, to } = tenant.bounds(day);
       const { records, row } = tenant.datasets[dataset];
       const read = at.read;
@@ -267,14 +266,17 @@ export function analyticsExport(ports: AnalyticsPorts, { limits = WRITE_LIMITS }
    * Writes the days from `from` to `to` (both included), in order, in one go (the admin command: one process, no time
    * limit); unless `force`, a day already written is skipped (a resumed run). Answers what it did with each.
    */
-  async function exportDays(tenantId: number, from: string, to: string, force = false): Promise<{ day: string; outcome: string }[]> {
+  async function exportDays(
+    tenantId: number,
+    { from, to, force = false }: { from: string; to: string; force?: boolean },
+  ): Promise<{ day: string; outcome: string }[]> {
     const days = await daysToWrite(tenantId, { from, to, force });
     await writeDays({ tenantId, days: days.filter((d) => d.write).map((d) => d.day) }, WRITE_START);
     return days.map(({ day, write }) => ({ day, outcome: write ? 'written' : 'skipped' }));
   }
 
   const exportDay = async (tenantId: number, day: string, force = false): Promise<string> =>
-    (await exportDays(tenantId, day, day, force))[0]!.outcome;
+    (await exportDays(tenantId, { from: day, to: day, force }))[0]!.outcome;
 
   /** Of the days these instants fall on (a transaction's registration and answer), those written already, in order. */
   async function writtenDaysOf(tenantId: number, instants: string[]): Promise<string[]> {

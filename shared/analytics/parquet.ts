@@ -87,9 +87,7 @@ type PageIndexes = ParquetWriter['pendingIndexes'][number];
  */
 export function parquetFile(
   columns: readonly Column[],
-  part: (bytes: Uint8Array) => Promise<void>,
-  limits: WriteLimits = WRITE_LIMITS,
-  saved?: ParquetState,
+  { part, limits = WRITE_LIMITS, saved }: { part: (bytes: Uint8Array) => Promise<void>; limits?: WriteLimits; saved?: ParquetState },
 ) {
   // The writer's offset counts every byte written (the row groups' file offsets); its buffer only what is not sent yet.
   const writer = new ByteWriter() as ByteWriter & { flush?: () => Promise<void> };
@@ -174,7 +172,7 @@ export async function streamParquet({
   limits?: WriteLimits;
 }): Promise<{ rows: number; parts: number; groups: number }> {
   let parts = 0;
-  const file = parquetFile(columns, (bytes) => ((parts += 1), part(bytes)), limits);
+  const file = parquetFile(columns, { part: (bytes) => ((parts += 1), part(bytes)), limits });
   for await (const page of pages) for (const row of page) await file.add(row);
   return { ...(await file.finish()), parts };
 }

@@ -111,7 +111,7 @@ export interface AnalyticsFiles {
    * Sends part `n`, each but the last at least 5 MiB (sent again under its number, it replaces the first). Its ETag.
    * Throws UploadGone (so does `complete`) when the upload is no more.
    */
-  part(key: string, uploadId: string, n: number, bytes: Uint8Array): Promise<string>;
+  part(key: string, upload: { uploadId: string; n: number; bytes: Uint8Array }): Promise<string>;
   /** Shows the object made of these parts, whole, at once. */
   complete(key: string, uploadId: string, parts: UploadedPart[]): Promise<void>;
   exists(key: string): Promise<boolean>;

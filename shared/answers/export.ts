@@ -76,7 +76,7 @@ export interface AnswerExportPorts {
   files: ExportFiles;
   send(message: ExportMessage): Promise<void>;
   settings(tenantId: number): Promise<Pick<Settings, 'journeys' | 'classes' | 'locale' | 'timeZone'>>;
-  listAnswers(tenantId: number, query: AnswersQuery, scope: UserScope): Promise<AnswersPage>;
+  listAnswers(tenantId: number, asked: { query: AnswersQuery; scope: UserScope }): Promise<AnswersPage>;
   storeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
   employeeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
   recordReads(tenantId: number, customerIds: number[], reader: Reader): Promise<void>;
@@ -116,10 +116,13 @@ export const exportIdOf = (user: string, filters: Record<string, string>): strin
  */
 export function answerExports(ports: AnswerExportPorts) {
   /** Starts the export of `query` for `user`, or finds the one of the same filters that is running. */
-  async function start(tenantId: number, user: UserRecord, query: Record<string, string | undefined>, now = Date.now()) {
+  async function start(
+    tenantId: number,
+    { user, query, now = Date.now() }: { user: UserRecord; query: Record<string, string | undefined>; now?: number },
+  ) {
     const filters = exportFilters(query, now);
     // The answers service checks the rest (a journey, a class, a store outside the user's scope) before a job is made.
-    await ports.listAnswers(tenantId, v.parse(AnswersQuery, { ...filters, limit: '1' }), user.scope);
+    await ports.listAnswers(tenantId, { query: v.parse(AnswersQuery, { ...filters, limit: '1' }), scope: user.scope });
     const job: ExportJob = {
       id: exportIdOf(user.name, filters),
       run: randomUUID(),
@@ -137,7 +140,10 @@ export function answerExports(ports: AnswerExportPorts) {
   }
 
   /** The export of these filters that `user` asked, if any (the page shows its progress or its link). */
-  async function find(tenantId: number, user: UserRecord, query: Record<string, string | undefined>, now = Date.now()) {
+  async function find(
+    tenantId: number,
+    { user, query, now = Date.now() }: { user: UserRecord; query: Record<string, string | undefined>; now?: number },
+  ) {
     let filters: Record<string, string>;
     try {
       filters = exportFilters(query, now);
@@ -163,7 +169,7 @@ export function answerExports(ports: AnswerExportPorts) {
       let cursor: string | null | undefined;
       do {
         const query = v.parse(AnswersQuery, { ...job!.filters, limit: String(PAGING.maxLimit), ...(cursor ? { cursor } : {}) });
-        const page = await ports.listAnswers(tenantId, query, job!.scope);
+        const page = await ports.listAnswers(tenantId, { query, scope: job!.scope });
         const answers = page.body.data;
         const [stores, employees] = await Promise.all([
           ports.storeNames(tenantId, [...new Set(answers.map((a) => a.store))]),
@@ -193,7 +199,10 @@ export function answerExports(ports: AnswerExportPorts) {
    * The download's address: only for the user who asked, while every store of the export is still in their scope, for
    * a day after it was written; undefined otherwise (the page says it is gone).
    */
-  async function link(tenantId: number, user: UserRecord, id: string, now = Date.now()): Promise<string | undefined> {
+  async function link(
+    tenantId: number,
+    { user, id, now = Date.now() }: { user: UserRecord; id: string; now?: number },
+  ): Promise<string | undefined> {
     const job = await ports.jobs.find(tenantId, id);
     if (!job || job.user !== user.name || job.status !== 'done' || outsideScope(job.scope, user.scope)) return undefined;
     if (now > availableUntil(job)) return undefined;

@@ -29,9 +29,12 @@ export interface AnswersPage {
  * sees their answers only; naming a store outside its scope is a 404, as in the results.
  */
 export function answersService({ answers, settings }: AnswersPorts) {
-  async function listAnswers(tenantId: number, query: AnswersQuery, scope: UserScope, now = Date.now()): Promise<AnswersPage> {
+  async function listAnswers(
+    tenantId: number,
+    { query, scope, now = Date.now() }: { query: AnswersQuery; scope: UserScope; now?: number },
+  ): Promise<AnswersPage> {
     const config = await settings(tenantId);
-    const selection = selectionOf(tenantId, query, scope, config, now);
+    const selection = selectionOf(tenantId, { query, scope, config, now });
     const { answers: found, nextCursor } = await answers.list(selection);
     const data = found.flatMap((answer) => bodyOf(answer, config));
     return {
@@ -45,10 +48,7 @@ export function answersService({ answers, settings }: AnswersPorts) {
 
 function selectionOf(
   tenantId: number,
-  query: AnswersQuery,
-  scope: UserScope,
-  config: Settings & { themes?: readonly Theme[] },
-  now: number,
+  { query, scope, config, now }: { query: AnswersQuery; scope: UserScope; config: Settings & { themes?: readonly Theme[] }; now: number },
 ): AnswerSelection {
   const problems: { path: string; message: string }[] = [];
   const journey =

@@ -148,9 +148,7 @@ export interface ReanalysisPorts {
   partitions: number;
   answersOfDay(
     tenantId: number,
-    day: string,
-    partition: number,
-    cursor: string | null,
+    page: { day: string; partition: number; cursor: string | null },
   ): Promise<{ transactionIds: number[]; next: string | null }>;
   checkpoint: {
     read(tenantId: number): Promise<ReanalysisCheckpoint | undefined>;

@@ -22,7 +22,7 @@ export async function reanalyseComments(
     const { day } = at;
     // A page of each partition with pages left, at once (one round trip of waiting), then its answers one at a time:
     // the operator's run should not take the capacity new answers need.
-    const pages = await Promise.all(at.pending.map(({ partition, cursor }) => ports.answersOfDay(tenantId, day, partition, cursor)));
+    const pages = await Promise.all(at.pending.map(({ partition, cursor }) => ports.answersOfDay(tenantId, { day, partition, cursor })));
     const ids = pages.flatMap((page) => page.transactionIds);
     let moved = 0;
     for (const id of ids) if ((await ports.reanalyse(tenantId, id)) === 'analysed') moved++;

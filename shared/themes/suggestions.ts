@@ -52,10 +52,7 @@ export interface SuggestionPorts {
   /** The cells of `dimension` `id` at `grain` in one partition (a month of days, a year of months), at most a bounded number. */
   cells(
     tenantId: number,
-    dimension: 'all' | 'store' | 'journey',
-    id: number,
-    grain: 'day' | 'month',
-    partition: string,
+    of: { dimension: 'all' | 'store' | 'journey'; id: number; grain: 'day' | 'month'; partition: string },
   ): Promise<PhraseCell[]>;
   settings: (tenantId: number) => Promise<Pick<Settings, 'journeys'> & { themes?: Theme[] }>;
 }
@@ -95,8 +92,10 @@ export function suggestionsService({ cells, settings }: SuggestionPorts) {
       const whole = query.from <= `${month}-01` && dayOf(next.getTime() - DAY_MS) <= query.to;
       return sources.map(([dimension, id]) =>
         whole
-          ? cells(tenantId, dimension, id, 'month', month.slice(0, 4)).then((found) => found.filter((cell) => cell.period === month))
-          : cells(tenantId, dimension, id, 'day', month).then((found) =>
+          ? cells(tenantId, { dimension, id, grain: 'month', partition: month.slice(0, 4) }).then((found) =>
+              found.filter((cell) => cell.period === month),
+            )
+          : cells(tenantId, { dimension, id, grain: 'day', partition: month }).then((found) =>
               found.filter((c) => c.period >= query.from && c.period <= query.to),
             ),
       );

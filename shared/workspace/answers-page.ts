@@ -28,7 +28,7 @@ export interface AnswersPagePorts {
   storeChoices(tenantId: number, scope: UserScope, most: number): Promise<Map<number, string> | undefined>;
   /** The employees of those stores, by name (undefined: more than `most`). */
   employeeChoices(tenantId: number, scope: UserScope, most: number): Promise<Map<number, string> | undefined>;
-  listAnswers(tenantId: number, query: AnswersQuery, scope: UserScope): Promise<AnswersPage>;
+  listAnswers(tenantId: number, asked: { query: AnswersQuery; scope: UserScope }): Promise<AnswersPage>;
   storeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
   employeeNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
   recordReads(tenantId: number, customerIds: number[], reader: Reader): Promise<void>;
@@ -85,7 +85,7 @@ const href = (base: string, path: string, query: Record<string, string | number 
 export function answersPage(ports: AnswersPagePorts) {
   /** Reads a page and records the customers it shows (names and comments are personal data) before answering. */
   async function read(request: AnswersPageRequest, query: AnswersQuery, operation: string) {
-    const page = await ports.listAnswers(request.tenantId, query, request.user.scope);
+    const page = await ports.listAnswers(request.tenantId, { query, scope: request.user.scope });
     await ports.recordReads(request.tenantId, page.shownCustomers, {
       operation,
       keyId: null,
@@ -153,7 +153,7 @@ export function answersPage(ports: AnswersPagePorts) {
     const exportLink = href(base, APP_ANSWERS_CSV_PATH, { ...current, limit: PAGING.maxLimit });
     const next = listed.body.next_cursor;
     const items = answers.map((answer) => answerItem(words, { base, filters: kept, config, answer, stores: storeNames, employees }));
-    const job = await ports.exports.find(tenantId, user, kept);
+    const job = await ports.exports.find(tenantId, { user, query: kept });
     const body = html`<h1>${t('answers.title')}</h1>${form}
 <p class="export"><a href="${exportLink}" download>${t('answers.export')}</a>
 <span class="hint">${message((a) => t('answers.export.hint', a), { max: PAGING.maxLimit })}</span></p>
@@ -194,7 +194,7 @@ ${next && html`<p class="more"><a rel="next" href="${href(base, APP_ANSWERS_PATH
   async function startExport(request: AnswersPageRequest, exports: Pick<AnswerExports, 'start'>): Promise<WebAnswer> {
     let job: ExportJob;
     try {
-      job = await exports.start(request.tenantId, request.user, request.query);
+      job = await exports.start(request.tenantId, { user: request.user, query: request.query });
     } catch (error) {
       // The page says which filter is wrong, as a search with them would.
       if (error instanceof DomainError && (error.kind === 'validation' || error.kind === 'not-found')) return showAnswers(request);
@@ -205,7 +205,7 @@ ${next && html`<p class="more"><a rel="next" href="${href(base, APP_ANSWERS_PATH
 
   /** An export's download: to a short-lived address of its file, or a page saying it is gone. */
   async function downloadExport(request: AnswersPageRequest, id: string, exports: Pick<AnswerExports, 'link'>): Promise<WebAnswer> {
-    const link = await exports.link(request.tenantId, request.user, id);
+    const link = await exports.link(request.tenantId, { user: request.user, id });
     if (link) return { status: 303, location: link };
     const look = tenantLookOf(await ports.settings(request.tenantId));
     const { t } = wordsOf(look);

@@ -189,7 +189,7 @@ describe('the analytics export', () => {
       ),
     );
     expect(await dirtyDays.list(tenant.tenantId)).toEqual([]);
-    expect(await analyticsExport.exportDays(tenant.tenantId, today, today)).toEqual([{ day: today, outcome: 'skipped' }]);
+    expect(await analyticsExport.exportDays(tenant.tenantId, { from: today, to: today })).toEqual([{ day: today, outcome: 'skipped' }]);
 
     const counted = await query(
       tenant.tenantId,
@@ -422,7 +422,7 @@ describe('the analytics export', () => {
     await patchCase(ownedCase, { status: 'in_progress' });
     expect((await caseRows()).find((row) => row.transaction_id === ownedCase)).toMatchObject({ status: 'open' });
     // The admin command's way: the day is written already (skipped), the day the change marked is written again.
-    expect(await analyticsExport.exportDays(tenant.tenantId, today, today)).toEqual([{ day: today, outcome: 'skipped' }]);
+    expect(await analyticsExport.exportDays(tenant.tenantId, { from: today, to: today })).toEqual([{ day: today, outcome: 'skipped' }]);
     expect(await analyticsExport.rewriteDirty(tenant.tenantId, today)).toEqual([today]);
     expect((await caseRows()).find((row) => row.transaction_id === ownedCase)).toMatchObject({
       status: 'in_progress',

@@ -229,7 +229,7 @@ describe('a Parquet file written in links', () => {
       );
       const limits = { rowGroupRows: 4, partBytes: 300_000 };
       const once: Uint8Array[] = [];
-      const file = parquetFile(DATASETS.answers, async (bytes) => void once.push(bytes), limits);
+      const file = parquetFile(DATASETS.answers, { part: async (bytes) => void once.push(bytes), limits });
       for (const row of rows) await file.add(row);
       expect(await file.finish()).toEqual({ rows: 23, groups: 6 });
 
@@ -238,7 +238,7 @@ describe('a Parquet file written in links', () => {
       let links = 0;
       for (let next = 0; ; links++) {
         // Each link a new writer from the last one's state, as another invocation would make it.
-        const link = parquetFile(DATASETS.answers, async (bytes) => void linked.push(bytes), limits, saved);
+        const link = parquetFile(DATASETS.answers, { part: async (bytes) => void linked.push(bytes), limits, saved });
         while (next < rows.length && !(await link.add(rows[next++]!)));
         if (next === rows.length) {
           await link.finish();
@@ -273,7 +273,7 @@ describe('a day written in links', () => {
         uploads.set(id, new Map());
         return id;
       },
-      part: async (_key, id, n, bytes) => (open(id).set(n, bytes.slice()), `etag-${n}`),
+      part: async (_key, { uploadId: id, n, bytes }) => (open(id).set(n, bytes.slice()), `etag-${n}`),
       complete: async (key, id, parts: UploadedPart[]) => {
         const upload = open(id);
         objects.set(key, Buffer.concat(parts.map((p) => upload.get(p.n)!)));

@@ -389,7 +389,7 @@ describe('the workspace pages, as pure functions of their records', () => {
     const pageOf = (regions?: { id: number; name: string; stores: number[]; parent?: number }[]) =>
       answersPage({
         settings: async () => ({ journeys: [JOURNEY], classes: [], locale: 'es', ...(regions ? { regions } : {}) }),
-        listAnswers: async (_tenant, query) => (
+        listAnswers: async (_tenant, { query }) => (
           asked.push(query),
           { body: { data: [], limit: 20, next_cursor: null }, shownCustomers: [], csv: () => '' }
         ),

@@ -20,7 +20,7 @@ const cell = (phrase: string, count: number, negative: number, period = '2026-11
 /** The suggestions over day cells held in memory (the tenant's, one month). */
 const suggest = (cells: PhraseCell[]) =>
   suggestionsService({
-    cells: async (_tenant, _dimension, _id, grain) => (grain === 'day' ? cells : []),
+    cells: async (_tenant, { grain }) => (grain === 'day' ? cells : []),
     settings: async () => ({ journeys: [], themes: [...DEFAULT_THEMES] }) as unknown as Settings,
   })(1, { from: '2026-11-15', to: '2026-11-25' }, USER);
 
@@ -79,7 +79,7 @@ describe("the service's own key phrases (no call to Comprehend's DetectKeyPhrase
 
     // Act
     const listed = await suggestionsService({
-      cells: async (_tenant, _dimension, _id, grain) => (grain === 'day' ? cells : []),
+      cells: async (_tenant, { grain }) => (grain === 'day' ? cells : []),
       settings: async () => ({ journeys: [], themes: [...DEFAULT_THEMES] }) as unknown as Settings,
     })(1, { from: '2026-11-15', to: '2026-11-25' }, USER);
 
