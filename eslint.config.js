@@ -69,9 +69,6 @@ export const MAX_PARAMS_SPARED = [
   'shared/answers/service.ts',
   'shared/brand/logo.ts',
   'shared/in-store/entry.ts',
-  'shared/stores/regions.ts',
-  'shared/stores/service.ts',
-  'shared/tenants/config-service.ts',
   'shared/tenants/service.ts',
 ];
 
