@@ -293,8 +293,7 @@ export async function simulate(
     const scored = scoredRating(
       { ...sentRecord.transaction, rating: answerRecord.rating, rating_items: answerRecord.ratingItems },
       settings,
-      now.toISOString(),
-      sentAt.toISOString().slice(0, 10),
+      { answeredAt: now.toISOString(), sentOn: sentAt.toISOString().slice(0, 10) },
     );
     const tally = scored && journeyTally(journeyOf(settings, one), answerTally(countedOf(sentRecord.transaction), scored));
     await evaluationStore.writeAnswer(TENANT, { read: sentRecord, attemptId: 1, mode: 'create', answer: answerRecord, tally });

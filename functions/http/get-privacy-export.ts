@@ -25,11 +25,12 @@ export const handler = httpHandler(contract, async ({ tenantId, path, user, keyI
   const { name } = await user();
   const document = await privacyService.exportOf(tenantId, path.id);
   const customerIds = document.customers.map(({ customer }) => Number(customer.id));
-  await accessService.recordReads(
-    tenantId,
-    customerIds,
-    { operation: 'getPrivacyExport', keyId, user: name, requestId },
-    document.generated_at,
-  );
+  await accessService.recordReads(tenantId, customerIds, {
+    operation: 'getPrivacyExport',
+    keyId,
+    user: name,
+    requestId,
+    at: document.generated_at,
+  });
   return { status: 200, body: document };
 });

@@ -32,7 +32,7 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, body, headers, actor }) => {
   const expected = expectedVersion(headers['if-match'], contract.ifMatch);
-  const { version, changes } = await configService.replaceConfig(tenantId, expected, body, actor);
+  const { version, changes } = await configService.replaceConfig(tenantId, { expected, config: body, actor });
   // Turning alerts.scoreDrop on parks the tenant's first daily check.
   await scoreDropRuns.changed(tenantId, changes);
   return { status: 200, body: { etag: etagOf(version), changes }, headers: { etag: etagOf(version) } };

@@ -20,5 +20,5 @@ export const contract = {
 
 export const handler = httpHandler(contract, async ({ tenantId, path, body, actor }) => ({
   status: 202,
-  body: await storeEdits.editStore(tenantId, path.id, body, actor),
+  body: await storeEdits.editStore(tenantId, { id: path.id, changes: body, actor }),
 }));

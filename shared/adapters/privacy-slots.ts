@@ -11,7 +11,7 @@ export const privacySlots: OpenRequestSlots = {
     return items.map((item) => ({ slot: Number(item.slot), holder: String(item.holder), claimedAt: String(item.claimed_at) }));
   },
 
-  async claim(tenantId, slot, holder, at, previous) {
+  async claim(tenantId, { slot, holder, at, previous }) {
     const { client, tableName } = db();
     try {
       await client.send(

@@ -31,8 +31,10 @@ export type Reader = Pick<AccessEntry, 'operation' | 'keyId' | 'user' | 'request
  * written answers an error, not the data), and listed for one customer.
  */
 export function accessService(log: AccessLog) {
-  async function recordReads(tenantId: number, customerIds: number[], reader: Reader, at = new Date().toISOString()): Promise<void> {
-    if (customerIds.length) await log.record(tenantId, { ...reader, customerIds, at });
+  /** `at` is when the read was made, now unless given (an export was read when it was generated). */
+  async function recordReads(tenantId: number, customerIds: number[], reader: Reader & { at?: string }): Promise<void> {
+    const { at = new Date().toISOString(), ...who } = reader;
+    if (customerIds.length) await log.record(tenantId, { ...who, customerIds, at });
   }
 
   async function readsOf(tenantId: number, { customer, limit, before }: v.InferOutput<typeof AccessQuery>) {

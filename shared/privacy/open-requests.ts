@@ -17,7 +17,7 @@ const ROUNDS = 4;
 /** Held slots whose requests are read at once, when no slot is empty: the first one done frees a slot. */
 const CHECK_BATCH = 10;
 
-type Submit = (tenantId: number, input: PrivacyRequestInput, requestedBy: string, id?: string) => Promise<PrivacyRequestView>;
+type Submit = (tenantId: number, request: { input: PrivacyRequestInput; requestedBy: string; id?: string }) => Promise<PrivacyRequestView>;
 
 const shuffled = <T>(list: T[]): T[] => {
   const copy = [...list];
@@ -55,7 +55,7 @@ export function boundOpenRequests(
       const empty = shuffled(Array.from({ length: MAX_OPEN_PRIVACY_REQUESTS }, (_, slot) => slot).filter((slot) => !taken.has(slot)));
       if (empty.length) {
         // Each failed claim is another request's success: when all fail, the slots are read again.
-        for (const slot of empty) if (await slots.claim(tenantId, slot, id, at)) return true;
+        for (const slot of empty) if (await slots.claim(tenantId, { slot, holder: id, at })) return true;
         continue;
       }
       const candidates = shuffled(held);
@@ -65,7 +65,7 @@ export function boundOpenRequests(
         const open = await Promise.all(batch.map((slot) => stillOpen(tenantId, slot, now)));
         for (const [j, slot] of batch.entries()) {
           if (open[j]) continue;
-          if (await slots.claim(tenantId, slot.slot, id, at, slot.holder)) return true;
+          if (await slots.claim(tenantId, { slot: slot.slot, holder: id, at, previous: slot.holder })) return true;
           contended = true;
         }
       }
@@ -82,6 +82,6 @@ export function boundOpenRequests(
         `A tenant may have at most ${MAX_OPEN_PRIVACY_REQUESTS} privacy requests pending at once; retry after ${OPEN_REQUESTS_RETRY_SECONDS} seconds.`,
         OPEN_REQUESTS_RETRY_SECONDS,
       );
-    return submit(tenantId, input, requestedBy, id);
+    return submit(tenantId, { input, requestedBy, id });
   };
 }

@@ -132,5 +132,5 @@ export interface OpenRequestSlots {
   /** The slots held, by any request, open or not. */
   held(tenantId: number): Promise<HeldSlot[]>;
   /** Gives the slot to `holder`, if it is free (`previous` undefined) or still held by `previous`; false otherwise. */
-  claim(tenantId: number, slot: number, holder: string, at: string, previous?: string): Promise<boolean>;
+  claim(tenantId: number, claim: { slot: number; holder: string; at: string; previous?: string }): Promise<boolean>;
 }

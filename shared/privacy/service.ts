@@ -80,9 +80,7 @@ export function privacyService({ requests, subjects, queue, recheckSeconds = ERA
   /** `id` is given when the request's id was needed before (open-requests.ts claims a slot with it). */
   async function submit(
     tenantId: number,
-    input: PrivacyRequestInput,
-    requestedBy: string,
-    id = newPrivacyRequestId(),
+    { input, requestedBy, id = newPrivacyRequestId() }: { input: PrivacyRequestInput; requestedBy: string; id?: string },
   ): Promise<PrivacyRequestView> {
     const { type, ...identifiers } = input;
     const request: PrivacyRequestRecord = {
@@ -144,7 +142,8 @@ export function privacyService({ requests, subjects, queue, recheckSeconds = ERA
     const errors: FieldProblem[] = [];
     for (const customerId of found) {
       await subjects.named(tenantId, customerId, request);
-      if (request.type === 'erase') await erase(subjects, tenantId, customerId, { requestId: request.id, at: new Date().toISOString() });
+      if (request.type === 'erase')
+        await erase(subjects, tenantId, { customerId, mark: { requestId: request.id, at: new Date().toISOString() } });
     }
     if (request.type === 'erase' && found.length) {
       // Queued before the phase is recorded: a failure between the two does it all again, twice is harmless (the
@@ -173,7 +172,7 @@ export function privacyService({ requests, subjects, queue, recheckSeconds = ERA
     if (!rechecking && request.status !== 'done') return 'skipped';
     let late = 0;
     for (const customerId of request.subjects)
-      late += await erase(subjects, tenantId, customerId, { requestId: id, at: new Date().toISOString() });
+      late += await erase(subjects, tenantId, { customerId, mark: { requestId: id, at: new Date().toISOString() } });
     if (!rechecking) return 'rechecked';
     // Every strip held: no transaction of the subjects holds a copy any more. The analytics days that held their
     // surveys and answers are written again from the table as it now is (no customer key, no comment), by a chain of
@@ -245,7 +244,11 @@ export async function erasureWritten(requests: PrivacyRequests, tenantId: number
  * missed. Idempotent: erasing again strips nothing more and keeps the first mark. Answers how many transactions it
  * found holding a copy (and stripped).
  */
-export async function erase(subjects: DataSubjects, tenantId: number, customerId: number, mark: ErasureMark): Promise<number> {
+export async function erase(
+  subjects: DataSubjects,
+  tenantId: number,
+  { customerId, mark }: { customerId: number; mark: ErasureMark },
+): Promise<number> {
   const first = await subjects.copiesOf(tenantId, await subjects.transactionsOf(tenantId, customerId));
   // Those an earlier pass marked were read after their mark: they are stripped as read (a second pass, which finds
   // them all marked, writes to none that holds nothing). The others are marked, then read again.

@@ -27,7 +27,7 @@ export interface Grouping {
    * A counter's group, from the counter, its store or employee id (0 for the journey), the journey and each store's
    * regions; several groups when it counts in each (a store in its region and that region's parent), none to leave it out.
    */
-  key: (row: CounterRow, id: number, journey: JourneyConfig, regionsOf: ReturnType<typeof regionsByStore>) => string | string[];
+  key: (row: CounterRow, of: { id: number; journey: JourneyConfig; regionsOf: ReturnType<typeof regionsByStore> }) => string | string[];
   /** The groups' labels; a group without one shows its key. */
   label: (context: LabelContext) => Map<string, string> | Promise<Map<string, string>>;
   /** Periods in time order (by key), other groups best first. */
@@ -43,8 +43,8 @@ export function weekOf(date: string): string {
   return day(ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS);
 }
 
-const byId: Grouping['key'] = (_row, id) => String(id);
-const theJourney: Grouping['key'] = (_row, _id, journey) => String(journey.id);
+const byId: Grouping['key'] = (_row, { id }) => String(id);
+const theJourney: Grouping['key'] = (_row, { journey }) => String(journey.id);
 const none: Grouping['label'] = () => new Map();
 
 /** The groupings of GET /public/results, in the order the contract lists them. */
@@ -61,7 +61,7 @@ export const GROUPINGS = {
   region: {
     dimension: 'store',
     grain: 'month',
-    key: (_row, id, _journey, regionsOf) => (regionsOf.get(id) ?? []).map(String),
+    key: (_row, { id, regionsOf }) => (regionsOf.get(id) ?? []).map(String),
     label: ({ regions }) => new Map(regions.map((region) => [String(region.id), region.name])),
     order: 'best',
   },

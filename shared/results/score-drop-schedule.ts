@@ -43,7 +43,11 @@ export function nextCheckAt(now: Date, timeZone: string): Date {
 }
 
 /** Parks the tenant's next run (one timer per tenant and day: parked twice, one timer). */
-export async function scheduleNextCheck(ports: Pick<ScoreDropSchedulePorts, 'timer'>, tenantId: number, settings: Settings, now: Date) {
+export async function scheduleNextCheck(
+  ports: Pick<ScoreDropSchedulePorts, 'timer'>,
+  tenantId: number,
+  { settings, now }: { settings: Settings; now: Date },
+) {
   const dueAt = nextCheckAt(now, timeZoneOf(settings));
   await ports.timer.schedule({ version: 1, tenantId, day: dueAt.toISOString().slice(0, 10) }, dueAt, now);
 }
@@ -61,6 +65,6 @@ export async function runCheck(ports: ScoreDropSchedulePorts, run: ScoreDropRun,
   if (!settings.alerts?.scoreDrop) return 'off';
   // From the run's due time, not before it: the next run is always another day's.
   const from = run.dueAt && Date.parse(run.dueAt) > now.getTime() ? new Date(run.dueAt) : now;
-  await scheduleNextCheck(ports, run.tenantId, settings, from);
+  await scheduleNextCheck(ports, run.tenantId, { settings, now: from });
   return ports.check(run.tenantId, run.day);
 }

@@ -117,7 +117,10 @@ export function resultsService({ counters, settings, stores, employees }: Result
     return stores ? { dimension: 'store', prefixes: own, groupId: whole } : { dimension: 'all', prefixes: [[]], groupId: whole };
   }
 
-  async function readRows(tenantId: number, journey: JourneyConfig, query: ResultsQuery, { dimension, prefixes }: Source) {
+  async function readRows(
+    tenantId: number,
+    { journey, query, source: { dimension, prefixes } }: { journey: JourneyConfig; query: ResultsQuery; source: Source },
+  ) {
     const months = plan(query.from, query.to, GROUPINGS[query.group_by].grain === 'day');
     const wholeMonths = new Set(months.filter((m) => m.whole).map((m) => m.month));
     const years = [...new Set([...wholeMonths].map((m) => m.slice(0, 4)))];
@@ -157,7 +160,7 @@ export function resultsService({ counters, settings, stores, employees }: Result
     const unscoped = sourceOf(query);
     // Read before the user is known, unless it is every store's counters (a limited token reads only its own).
     const everyStore = unscoped.dimension === 'store' && query.store === undefined;
-    const early = unscoped.dimension === 'all' || everyStore ? undefined : readRows(tenantId, journey, query, unscoped);
+    const early = unscoped.dimension === 'all' || everyStore ? undefined : readRows(tenantId, { journey, query, source: unscoped });
     // Settled whatever the user turns out to be: a refused token's 401 wins over anything the read answered.
     early?.catch(() => undefined);
     const { scope } = await user;
@@ -171,8 +174,8 @@ export function resultsService({ counters, settings, stores, employees }: Result
     const ranked = grouping.dimension === 'store' || grouping.dimension === 'employee';
     const before = ranked ? periodBefore(query.from, query.to) : undefined;
     const [now, then] = await Promise.all([
-      same ? early : readRows(tenantId, journey, query, source),
-      before ? readRows(tenantId, journey, { ...query, ...before }, source) : [],
+      same ? early : readRows(tenantId, { journey, query, source }),
+      before ? readRows(tenantId, { journey, query: { ...query, ...before }, source }) : [],
     ]);
     // Every source of a limited token or a region is its stores' counters (store or store-employee): only those are kept.
     const inLimit = limit ? new Set(limit) : undefined;
@@ -203,7 +206,7 @@ export function resultsService({ counters, settings, stores, employees }: Result
       const groups = new Map<string, Record<string, number>>();
       for (const row of read) {
         if (grouping.dimension === 'employee' && !visibleEmployee(source.groupId(row))) continue;
-        for (const key of [grouping.key(row, source.groupId(row), journey, regionsOf)].flat())
+        for (const key of [grouping.key(row, { id: source.groupId(row), journey, regionsOf })].flat())
           groups.set(key, addInto(groups.get(key) ?? {}, row.counts));
       }
       return groups;

@@ -197,9 +197,7 @@ export interface Rated {
 export function scoredRating(
   transaction: Rated,
   settings: Pick<Settings, 'journeys' | 'classes'>,
-  answeredAt: string,
-  sentOn: string | null,
-  source?: SourceName,
+  { answeredAt, sentOn, source }: { answeredAt: string; sentOn: string | null; source?: SourceName },
 ): ScoredAnswer | undefined {
   const journey = settings.journeys.find((j) => j.id === transaction.journey_id);
   if (!journey || !transaction.rating) return undefined;

@@ -6,7 +6,7 @@ import { requireRegion, withStoreIn, type RegionConfig } from '../regions.js';
 export interface StoreRegions {
   /** Throws (422 on `region`) when the configuration has no such region. */
   check(tenantId: number, region: number): Promise<void>;
-  place(tenantId: number, storeId: number, region: number | null, actor: AuditActor): Promise<void>;
+  place(tenantId: number, placing: { storeId: number; region: number | null; actor: AuditActor }): Promise<void>;
 }
 
 /**
@@ -15,7 +15,7 @@ export interface StoreRegions {
  */
 export interface ConfigAccess<C extends { regions: RegionConfig[] }> {
   readConfig(tenantId: number): Promise<{ config: C; version: number }>;
-  replaceConfig(tenantId: number, expected: number, config: C, actor: AuditActor): Promise<unknown>;
+  replaceConfig(tenantId: number, change: { expected: number; config: C; actor: AuditActor }): Promise<unknown>;
 }
 
 /** Attempts at a placement when another change to the configuration lands between its read and its write. */
@@ -27,12 +27,12 @@ export function storeRegions<C extends { regions: RegionConfig[] }>(config: Conf
     async check(tenantId, region) {
       requireRegion((await config.readConfig(tenantId)).config.regions, region);
     },
-    async place(tenantId, storeId, region, actor) {
+    async place(tenantId, { storeId, region, actor }) {
       for (let attempt = 1; ; attempt++) {
         const { config: current, version } = await config.readConfig(tenantId);
         const regions = withStoreIn(current.regions, storeId, region);
         try {
-          await config.replaceConfig(tenantId, version, { ...current, regions }, actor);
+          await config.replaceConfig(tenantId, { expected: version, config: { ...current, regions }, actor });
           return;
         } catch (error) {
           if (!(error instanceof PreconditionFailedError) || attempt === ATTEMPTS) throw error;

@@ -31,7 +31,8 @@ export function storeService(stores: StoreRepository, regions?: StoreRegions) {
       updated_at: now,
     };
     await stores.insert(tenantId, store);
-    if (input.region !== undefined) await regionsOf().place(tenantId, id, input.region, actor ?? { operator: true });
+    if (input.region !== undefined)
+      await regionsOf().place(tenantId, { storeId: id, region: input.region, actor: actor ?? { operator: true } });
     return store;
   }
 
@@ -41,13 +42,16 @@ export function storeService(stores: StoreRepository, regions?: StoreRegions) {
     return store;
   }
 
-  async function editStore(tenantId: number, id: number, { region, ...changes }: StoreChanges, actor?: AuditActor): Promise<Store> {
+  async function editStore(
+    tenantId: number,
+    { id, changes: { region, ...changes }, actor }: { id: number; changes: StoreChanges; actor?: AuditActor },
+  ): Promise<Store> {
     if (region === undefined) return stores.update(tenantId, id, { changes, now: new Date().toISOString() });
     if (region !== null) await regionsOf().check(tenantId, region);
     const store = Object.keys(changes).length
       ? await stores.update(tenantId, id, { changes, now: new Date().toISOString() })
       : await getStore(tenantId, id);
-    await regionsOf().place(tenantId, id, region, actor ?? { operator: true });
+    await regionsOf().place(tenantId, { storeId: id, region, actor: actor ?? { operator: true } });
     return store;
   }
 

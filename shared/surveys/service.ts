@@ -207,16 +207,14 @@ export function surveyService({
     const answeredAt = mode === 'replace' ? (read.answer?.answeredAt ?? answer.origin.answeredAt) : answer.origin.answeredAt;
     // A response only to a survey that was sent, on the day it was (a correction takes the same on both sides).
     const sentOn = sentDayOf(transaction);
-    const scored = scoredRating(
-      { ...transaction, rating: answer.rating, rating_items: items },
-      settings,
+    const scored = scoredRating({ ...transaction, rating: answer.rating, rating_items: items }, settings, {
       answeredAt,
       sentOn,
-      answer.origin.source,
-    );
+      source: answer.origin.source,
+    });
     const previous =
       mode === 'replace' && read.answer?.version !== undefined
-        ? scoredRating(transaction, settings, answeredAt, sentOn, read.answer.source)
+        ? scoredRating(transaction, settings, { answeredAt, sentOn, source: read.answer.source })
         : undefined;
     const tally = scored && journeyTally(journey, answerTally(countedOf(transaction), scored, previous));
     // An answer after its survey's registration day changes that day's surveys row in the analytics export: it marks it.

@@ -56,9 +56,7 @@ export function configService(tenants: ConfigRepository, audit: AuditLog) {
    */
   async function replaceConfig(
     tenantId: number,
-    expected: number | 'current',
-    asked: ConfigDocument,
-    actor: AuditActor,
+    { expected, config: asked, actor }: { expected: number | 'current'; config: ConfigDocument; actor: AuditActor },
   ): Promise<{ version: number; changes: ConfigChange[]; newEndpoints: string[] }> {
     const stored = await readStored(tenantId);
     // A chat endpoint read masked and put back names the stored one; what changed is recorded and answered masked.

@@ -193,7 +193,12 @@ export function transactionService({ transactions, readReferences, settings: ten
       build: record,
       tally: (created) => {
         const scored =
-          created.answer && scoredRating(created.transaction, settings, created.answer.answeredAt, null, created.answer.source);
+          created.answer &&
+          scoredRating(created.transaction, settings, {
+            answeredAt: created.answer.answeredAt,
+            sentOn: null,
+            source: created.answer.source,
+          });
         return scored ? journeyTally(journey, answerTally(countedOf(created.transaction), scored)) : undefined;
       },
       listedIn,

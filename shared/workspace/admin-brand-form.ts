@@ -27,7 +27,7 @@ export const replaceBrandOf =
   (config: BrandConfigService): BrandPagePorts['replaceBrand'] =>
   async (tenantId, { expected, brand, actor }) => {
     const { config: document } = await config.readConfig(tenantId);
-    return config.replaceConfig(tenantId, expected, { ...document, brand }, actor);
+    return config.replaceConfig(tenantId, { expected, config: { ...document, brand }, actor });
   };
 
 /** A file sent with the form: its bytes (at most the limit), and whether it was longer than that. */

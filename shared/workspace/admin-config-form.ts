@@ -45,7 +45,11 @@ export async function changeConfig(
     return { kind: 'invalid', errors, ...current };
   }
   try {
-    const saved = await ports.replaceConfig(request.tenantId, current.version, parsed.output, { user: request.user.name });
+    const saved = await ports.replaceConfig(request.tenantId, {
+      expected: current.version,
+      config: parsed.output,
+      actor: { user: request.user.name },
+    });
     return { kind: 'saved', newEndpoints: saved.newEndpoints ?? [] };
   } catch (error) {
     // Another change claimed the version between the read and the write.

@@ -26,9 +26,7 @@ export interface AdminPagePorts {
   readConfig(tenantId: number): Promise<{ config: ConfigDocument; version: number }>;
   replaceConfig(
     tenantId: number,
-    expected: number,
-    config: ConfigDocument,
-    actor: AuditActor,
+    change: { expected: number; config: ConfigDocument; actor: AuditActor },
   ): Promise<{ version: number; changes: ConfigChange[]; newEndpoints?: string[] }>;
   /** The tenant's language, time zone and brand. */
   settings(tenantId: number): Promise<Pick<Settings, 'brand' | 'delivery' | 'locale' | 'timeZone' | 'regions'>>;

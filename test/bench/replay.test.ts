@@ -11,10 +11,10 @@ describe("the latency floor's replay", () => {
   const tenant = 900_000 + Math.floor(Math.random() * 90_000);
 
   it('replays a place taken over from its previous holder, which the condition alone would refuse', async () => {
-    expect(await privacySlots.claim(tenant, 1, 'first', new Date().toISOString())).toBe(true);
+    expect(await privacySlots.claim(tenant, { slot: 1, holder: 'first', at: new Date().toISOString() })).toBe(true);
     const recorder = capture();
     try {
-      expect(await privacySlots.claim(tenant, 1, 'second', new Date().toISOString(), 'first')).toBe(true);
+      expect(await privacySlots.claim(tenant, { slot: 1, holder: 'second', at: new Date().toISOString(), previous: 'first' })).toBe(true);
     } finally {
       recorder.stop();
     }
@@ -28,7 +28,7 @@ describe("the latency floor's replay", () => {
   it('sends a Put that may only create to a key of its own, leaving the original alone', async () => {
     const recorder = capture();
     try {
-      expect(await privacySlots.claim(tenant, 2, randomUUID(), new Date().toISOString())).toBe(true);
+      expect(await privacySlots.claim(tenant, { slot: 2, holder: randomUUID(), at: new Date().toISOString() })).toBe(true);
     } finally {
       recorder.stop();
     }

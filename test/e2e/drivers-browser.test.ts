@@ -39,7 +39,7 @@ async function seed() {
         { class_id: 2, score: cleaning },
       ],
     };
-    return answerTally(countedOf(sale), scoredRating(sale, DEMO_SETTINGS, `${today}T12:00:00Z`, null)!);
+    return answerTally(countedOf(sale), scoredRating(sale, DEMO_SETTINGS, { answeredAt: `${today}T12:00:00Z`, sentOn: null })!);
   });
   const items = counterUpdates(tenant.tenantId, { journeyId: 1, deltas: merge(deltas.flat()) }, 1);
   await db().client.send(new TransactWriteCommand({ TransactItems: items }));

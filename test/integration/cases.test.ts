@@ -382,7 +382,7 @@ describe('erasure', () => {
     });
     expect(request.status, request.text).toBe(202);
     const customerId = (await getCase(id)).body.customer.id as number;
-    await erase(dataSubjects, tenant.tenantId, customerId, { requestId: request.body.id, at: new Date().toISOString() });
+    await erase(dataSubjects, tenant.tenantId, { customerId, mark: { requestId: request.body.id, at: new Date().toISOString() } });
 
     const read = await getCase(id);
     expect(read.body).toMatchObject({ customer: { id: customerId, name: null }, comment: null, score: 1 });
@@ -402,7 +402,7 @@ describe('erasure', () => {
     expect(noted.body.errors).toEqual([{ path: 'note', message: 'the customer of this case was erased: it takes no notes' }]);
     // Erasing again writes nothing more to the case.
     const version = read.body.version;
-    await erase(dataSubjects, tenant.tenantId, customerId, { requestId: request.body.id, at: new Date().toISOString() });
+    await erase(dataSubjects, tenant.tenantId, { customerId, mark: { requestId: request.body.id, at: new Date().toISOString() } });
     expect((await getCase(id)).body.version).toBe(version);
   });
 });

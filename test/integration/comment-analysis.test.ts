@@ -211,9 +211,12 @@ describe('the analysis of a comment', () => {
     });
     expect(request.status, request.text).toBe(202);
     const { Item } = await db().client.send(new GetCommand({ TableName: db().tableName, Key: keys.transaction(tenant.tenantId, id) }));
-    await erase(dataSubjects, tenant.tenantId, Item!.customer_id as number, {
-      requestId: request.body.id as string,
-      at: new Date().toISOString(),
+    await erase(dataSubjects, tenant.tenantId, {
+      customerId: Item!.customer_id as number,
+      mark: {
+        requestId: request.body.id as string,
+        at: new Date().toISOString(),
+      },
     });
 
     const analysis = await analysisOf(id);
@@ -506,9 +509,12 @@ describe('erasing a customer whose comment was counted in the suggestions', () =
     });
     expect(request.status, request.text).toBe(202);
     const { Item } = await db().client.send(new GetCommand({ TableName: db().tableName, Key: keys.transaction(tenant.tenantId, erased) }));
-    await erase(dataSubjects, tenant.tenantId, Item!.customer_id as number, {
-      requestId: request.body.id as string,
-      at: new Date().toISOString(),
+    await erase(dataSubjects, tenant.tenantId, {
+      customerId: Item!.customer_id as number,
+      mark: {
+        requestId: request.body.id as string,
+        at: new Date().toISOString(),
+      },
     });
 
     // Assess: the suggestions no longer show the subject's words; the shared phrase counts the other answer alone.

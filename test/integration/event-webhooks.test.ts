@@ -194,7 +194,10 @@ describe('event webhooks', () => {
     expect(waiting.event.data.comment).toBe('Sou a Bia Lima, cpf 52998224725');
 
     const { body } = await api({ path: `/public/transaction/${id}`, key: tenant.key });
-    await erase(dataSubjects, tenant.tenantId, body.customer_id as number, { requestId: 'pr_events', at: new Date().toISOString() });
+    await erase(dataSubjects, tenant.tenantId, {
+      customerId: body.customer_id as number,
+      mark: { requestId: 'pr_events', at: new Date().toISOString() },
+    });
     expect(await deliverEvent(waiting, deliveryPorts())).toBe('delivered');
     const [got] = (await received()).filter((m) => m.eventId === waiting.event.id);
     expect(got!.signatureValid).toBe(true);

@@ -342,7 +342,7 @@ describe('privacy requests: erase', () => {
   });
 
   it('is idempotent: a redelivered request does nothing more, and erasing again changes nothing', async () => {
-    await erase(dataSubjects, tenant.tenantId, customerId, { requestId: id, at: new Date().toISOString() });
+    await erase(dataSubjects, tenant.tenantId, { customerId, mark: { requestId: id, at: new Date().toISOString() } });
     const marker = await item(keys.entity(tenant.tenantId, 'CUSTOMER', customerId));
     expect(marker).toMatchObject({ entity: 'CUSTOMER_ERASED', erased_by: id });
     const { batchItemFailures } = await invoke(

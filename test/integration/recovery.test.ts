@@ -164,9 +164,12 @@ describe('the recovery survey', () => {
 describe('the recovery survey, never to whom it must not reach', () => {
   const eraseCustomer = async (transactionId: number) => {
     const { body } = await api({ path: `/public/transaction/${transactionId}`, key: tenant.key });
-    await erase(dataSubjects, tenant.tenantId, body.customer_id as number, {
-      requestId: `pr_${transactionId}`,
-      at: new Date().toISOString(),
+    await erase(dataSubjects, tenant.tenantId, {
+      customerId: body.customer_id as number,
+      mark: {
+        requestId: `pr_${transactionId}`,
+        at: new Date().toISOString(),
+      },
     });
   };
 

@@ -125,7 +125,10 @@ describe('the survey page of a transaction that changed since its link went out'
   it("answers 410, never a 500, for an erased customer's link, to the page and to the form, and records nothing", async () => {
     const id = await sale(`ERASED-${randomUUID().slice(0, 8)}`);
     const { body } = await api({ path: `/public/transaction/${id}`, key: tenant.key });
-    await erase(dataSubjects, tenant.tenantId, body.customer_id as number, { requestId: 'pr_page', at: new Date().toISOString() });
+    await erase(dataSubjects, tenant.tenantId, {
+      customerId: body.customer_id as number,
+      mark: { requestId: 'pr_page', at: new Date().toISOString() },
+    });
     const t = token({ transactionId: id });
 
     const shown = await api({ path: `/s/${t}` });

@@ -117,9 +117,12 @@ describe('the themes of the answers in GET /public/answers', () => {
     });
     expect(request.status, request.text).toBe(202);
     const { Item } = await db().client.send(new GetCommand({ TableName: db().tableName, Key: keys.transaction(tenant.tenantId, id) }));
-    await erase(dataSubjects, tenant.tenantId, Item!.customer_id as number, {
-      requestId: request.body.id as string,
-      at: new Date().toISOString(),
+    await erase(dataSubjects, tenant.tenantId, {
+      customerId: Item!.customer_id as number,
+      mark: {
+        requestId: request.body.id as string,
+        at: new Date().toISOString(),
+      },
     });
 
     expect(idsOf((await listAnswers({ theme: 'delivery' })).body)).toEqual([]);

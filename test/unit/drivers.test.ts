@@ -77,7 +77,9 @@ function counted(deltas: CounterDelta[]) {
   return total;
 }
 const tally = (list: ReturnType<typeof answers>) =>
-  list.flatMap((a) => answerTally(countedOf(transaction(a)), scoredRating(transaction(a), settings, '2026-11-20T10:00:00Z', null)!));
+  list.flatMap((a) =>
+    answerTally(countedOf(transaction(a)), scoredRating(transaction(a), settings, { answeredAt: '2026-11-20T10:00:00Z', sentOn: null })!),
+  );
 
 /** The R² of the least-squares regression of the score on the items with an intercept, straight from the answers. */
 function directR2(list: ReturnType<typeof answers>): number {
@@ -139,8 +141,8 @@ describe('key drivers', () => {
     const at = '2026-11-20T10:00:00Z';
     const correction = answerTally(
       countedOf(transaction(first)),
-      scoredRating(transaction(corrected), settings, at, null)!,
-      scoredRating(transaction(first), settings, at, null)!,
+      scoredRating(transaction(corrected), settings, { answeredAt: at, sentOn: null })!,
+      scoredRating(transaction(first), settings, { answeredAt: at, sentOn: null })!,
     );
     const after = counted([...tally(list), ...correction]);
     expect(after).toEqual(counted(tally([corrected, ...list.slice(1)])));

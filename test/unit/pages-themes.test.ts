@@ -25,7 +25,7 @@ function tenant(config: ConfigDocument, locale: Locale = 'pt-BR') {
   const ports = {
     settings: async () => ({ locale, delivery: {}, brand: { name: 'Café Aurora' } }),
     readConfig: async () => ({ config: held.config, version: held.version }),
-    replaceConfig: async (_tenant: number, _expected: number, next: ConfigDocument) => {
+    replaceConfig: async (_tenant: number, { config: next }: { config: ConfigDocument }) => {
       Object.assign(held, { config: next, version: held.version + 1, writes: held.writes + 1 });
       return { version: held.version, changes: [] };
     },

@@ -40,7 +40,7 @@ describe('an erasure and the writes that land while it works', () => {
       sale(1),
     );
 
-    await erase(memory.subjects, TENANT, CUSTOMER, MARK);
+    await erase(memory.subjects, TENANT, { customerId: CUSTOMER, mark: MARK });
 
     expect(outcomes).toEqual(['missing']);
     expect(personal(memory.transactions.get(1)!)).toEqual([]);
@@ -51,7 +51,7 @@ describe('an erasure and the writes that land while it works', () => {
     const outcomes: string[] = [];
     const memory = world({ beforeMark: async () => void outcomes.push(memory.answer(2, 'Raquel aqui', 'Raquel')) }, sale(1), sale(2));
 
-    await erase(memory.subjects, TENANT, CUSTOMER, MARK);
+    await erase(memory.subjects, TENANT, { customerId: CUSTOMER, mark: MARK });
 
     expect(outcomes).toEqual(['written']);
     expect([...memory.transactions.values()].flatMap(personal)).toEqual([]);
@@ -70,7 +70,7 @@ describe('an erasure and the writes that land while it works', () => {
       sale(1),
     );
 
-    await erase(memory.subjects, TENANT, CUSTOMER, MARK);
+    await erase(memory.subjects, TENANT, { customerId: CUSTOMER, mark: MARK });
 
     expect(memory.calls).toEqual({ marks: 1, strips: 2, refusedStrips: 1 });
     expect(personal(memory.transactions.get(1)!)).toEqual([]);
@@ -83,7 +83,7 @@ describe('an erasure and the writes that land while it works', () => {
       sale(1, { erasedAt: '2026-11-22T00:00:00.000Z', customerName: null, contact: null, comment: 'Raquel', respondent: 'Raquel' }),
     );
 
-    await erase(memory.subjects, TENANT, CUSTOMER, MARK);
+    await erase(memory.subjects, TENANT, { customerId: CUSTOMER, mark: MARK });
 
     expect(personal(memory.transactions.get(1)!)).toEqual([]);
     expect(memory.calls.marks).toBe(0);
@@ -93,10 +93,10 @@ describe('an erasure and the writes that land while it works', () => {
 
   it('writes nothing more when run again (no mark, no strip), and keeps the first request on the customer', async () => {
     const memory = world({}, sale(1), sale(2));
-    await erase(memory.subjects, TENANT, CUSTOMER, MARK);
+    await erase(memory.subjects, TENANT, { customerId: CUSTOMER, mark: MARK });
     const calls = { ...memory.calls };
 
-    await erase(memory.subjects, TENANT, CUSTOMER, { requestId: 'pr_again', at: '2026-11-24T00:00:00.000Z' });
+    await erase(memory.subjects, TENANT, { customerId: CUSTOMER, mark: { requestId: 'pr_again', at: '2026-11-24T00:00:00.000Z' } });
 
     expect(memory.calls).toEqual(calls);
     expect(memory.customers.get(CUSTOMER)).toEqual({ erasedBy: MARK.requestId });
@@ -106,7 +106,9 @@ describe('an erasure and the writes that land while it works', () => {
     let n = 0;
     const memory = world({ beforeStrip: async (id) => memory.fail(id, `refused ${n++}`) }, sale(1));
 
-    await expect(erase(memory.subjects, TENANT, CUSTOMER, MARK)).rejects.toThrow('1 transactions kept changing while they were erased');
+    await expect(erase(memory.subjects, TENANT, { customerId: CUSTOMER, mark: MARK })).rejects.toThrow(
+      '1 transactions kept changing while they were erased',
+    );
 
     expect(memory.calls).toEqual({ marks: 1, strips: STRIP_TRIES, refusedStrips: STRIP_TRIES });
     expect(memory.customers.has(CUSTOMER)).toBe(false);
@@ -152,7 +154,7 @@ describe('an erasure raced by a sale (issue 29, H1)', () => {
     // first pass has listed the customer's transactions: the first pass never sees it.
     const memory = world({ beforeMark: async () => void memory.transactions.set(2, sale(2, { comment: null })) }, sale(1));
     const { privacy, queued, deliver } = service(memory);
-    const { id } = await privacy.submit(TENANT, { type: 'erase', client_id: 'R-1' }, 'full');
+    const { id } = await privacy.submit(TENANT, { input: { type: 'erase', client_id: 'R-1' }, requestedBy: 'full' });
 
     expect(await deliver()).toBe('rechecking');
 
@@ -182,7 +184,7 @@ describe('an erasure raced by a sale (issue 29, H1)', () => {
   it('is done at once when it finds no customer, and an export is done after its one pass', async () => {
     const memory = world({}, sale(1));
     const { privacy, deliver } = service(memory);
-    const { id } = await privacy.submit(TENANT, { type: 'export', client_id: 'R-1' }, 'full');
+    const { id } = await privacy.submit(TENANT, { input: { type: 'export', client_id: 'R-1' }, requestedBy: 'full' });
     expect(await deliver()).toBe('done');
     expect((await privacy.get(TENANT, id)).status).toBe('done');
   });

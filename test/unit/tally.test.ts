@@ -72,13 +72,13 @@ function live(surveys: Survey[], steps: Step[]) {
     if (step.kind === 'answer' && !s.answeredAt) {
       s.answeredAt = at.toISOString();
       s.rating = { score: step.score };
-      add(answerTally(countedOf(s), scoredRating(s, settings, s.answeredAt, sentDayOf(s))!));
+      add(answerTally(countedOf(s), scoredRating(s, settings, { answeredAt: s.answeredAt, sentOn: sentDayOf(s) })!));
     }
     if (step.kind === 'correct' && s.answeredAt) {
       const sentOn = sentDayOf(s);
-      const previous = scoredRating(s, settings, s.answeredAt, sentOn)!;
+      const previous = scoredRating(s, settings, { answeredAt: s.answeredAt, sentOn })!;
       s.rating = { score: step.score };
-      add(answerTally(countedOf(s), scoredRating(s, settings, s.answeredAt, sentOn)!, previous));
+      add(answerTally(countedOf(s), scoredRating(s, settings, { answeredAt: s.answeredAt, sentOn })!, previous));
     }
   }
   return counters;

@@ -56,12 +56,12 @@ export const scoreDropRuns = /* @__PURE__ */ wire(() => {
     run: (message: schedule.ScoreDropRun, now = new Date()) => schedule.runCheck(ports, message, now),
     /** After a configuration change: the first run parked when it turned the alert on. */
     async changed(tenantId: number, changes: readonly ConfigChange[], now = new Date()) {
-      if (schedule.turnedOn(changes)) await schedule.scheduleNextCheck(ports, tenantId, await tenantSettings(tenantId), now);
+      if (schedule.turnedOn(changes)) await schedule.scheduleNextCheck(ports, tenantId, { settings: await tenantSettings(tenantId), now });
     },
     /** After the operator's apply: the next run parked when the alert is on (parked again, the same timer). */
     async applied(tenantId: number, now = new Date()) {
       const settings = await tenantSettings(tenantId);
-      if (settings.alerts?.scoreDrop) await schedule.scheduleNextCheck(ports, tenantId, settings, now);
+      if (settings.alerts?.scoreDrop) await schedule.scheduleNextCheck(ports, tenantId, { settings, now });
     },
   };
 });
