@@ -55,10 +55,7 @@ const DOMAIN = [NO_TEST_CODE, NO_OUTER_LAYERS, NO_ADAPTERS];
  */
 export const MAX_PARAMS_SPARED = [
   'shared/adapters/attempt-repository.ts',
-  'shared/adapters/case-ports.ts',
-  'shared/adapters/dynamodb.ts',
   'shared/adapters/recovery-repository.ts',
-  'shared/adapters/tenant-repository.ts',
   'shared/brand/logo.ts',
   'shared/in-store/entry.ts',
   'shared/tenants/service.ts',

@@ -165,7 +165,7 @@ export async function simulate(
       batch.map(async (one) => {
         const { record } = one;
         if (one.newCustomer) {
-          one.customerId = await nextId(db(), TENANT, 'CUSTOMER', CUSTOMER_ID_BLOCK);
+          one.customerId = await nextId(db(), TENANT, { entity: 'CUSTOMER', blockSize: CUSTOMER_ID_BLOCK });
           record.transaction.customer_id = one.customerId;
           await customers.insert(TENANT, {
             id: one.customerId,

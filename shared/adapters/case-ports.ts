@@ -39,7 +39,7 @@ export const caseUsers: CaseUsers = {
   },
 };
 
-const nameOf = async (tenantId: number, entity: 'STORE' | 'EMPLOYEE', id: number, field: string) => {
+const nameOf = async (tenantId: number, { entity, id, field }: { entity: 'STORE' | 'EMPLOYEE'; id: number; field: string }) => {
   const { client, tableName } = db();
   const { Item } = await client.send(
     new GetCommand({
@@ -53,8 +53,8 @@ const nameOf = async (tenantId: number, entity: 'STORE' | 'EMPLOYEE', id: number
 };
 
 export const caseNames: CaseNames = {
-  store: (tenantId, storeId) => nameOf(tenantId, 'STORE', storeId, 'trade_name'),
-  employee: (tenantId, employeeId) => nameOf(tenantId, 'EMPLOYEE', employeeId, 'name'),
+  store: (tenantId, storeId) => nameOf(tenantId, { entity: 'STORE', id: storeId, field: 'trade_name' }),
+  employee: (tenantId, employeeId) => nameOf(tenantId, { entity: 'EMPLOYEE', id: employeeId, field: 'name' }),
 };
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);

@@ -77,13 +77,11 @@ async function queryCustomers(tenantId: number, filters: CustomerFilters): Promi
   ];
   const [first] = present;
   if (!first) {
-    return pageByIdRange(
-      db(),
-      tenantId,
-      ENTITY,
-      filters,
-      (item) => item[TABLE.entityAttribute] === ENTITY && (optOut === undefined || item.opt_out === optOut),
-    );
+    return pageByIdRange(db(), tenantId, {
+      entity: ENTITY,
+      request: filters,
+      keep: (item) => item[TABLE.entityAttribute] === ENTITY && (optOut === undefined || item.opt_out === optOut),
+    });
   }
   const [, index, partition, filter] = first;
   const spec: QuerySpec = { index, partition: partition(), filters: others(0) };
@@ -104,7 +102,7 @@ function matches(customer: Customer, filters: CustomerFilters): boolean {
 
 export const customerRepository: CustomerRepository = {
   ...customers,
-  nextId: (tenantId) => nextId(db(), tenantId, ENTITY, CUSTOMER_ID_BLOCK),
+  nextId: (tenantId) => nextId(db(), tenantId, { entity: ENTITY, blockSize: CUSTOMER_ID_BLOCK }),
   async list(tenantId, filters) {
     const { items, nextCursor } = await queryCustomers(tenantId, filters);
     return { items: items.map(customers.parse), nextCursor };

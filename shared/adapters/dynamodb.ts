@@ -49,12 +49,12 @@ const idBlocks = new Map<string, { next: number; end: number; ahead?: Reservatio
  * next block is reserved in the background once half of the current one is used, so that creating a customer
  * rarely waits for the counter; concurrent creates that do wait share one reservation.
  */
-export async function nextId(db: Db, tenantId: number, entity: Entity, blockSize = 1): Promise<number> {
-  if (blockSize === 1) return (await reserveIds(db, tenantId, entity, 1)).end;
+export async function nextId(db: Db, tenantId: number, { entity, blockSize = 1 }: { entity: Entity; blockSize?: number }): Promise<number> {
+  if (blockSize === 1) return (await reserveIds(db, tenantId, { entity, size: 1 })).end;
   const blockKey = `${db.tableName}|${tenantId}|${entity}`;
   const block = idBlocks.get(blockKey) ?? idBlocks.set(blockKey, { next: 1, end: 0 }).get(blockKey)!;
   const reserveAhead = () => {
-    const ahead = reserveIds(db, tenantId, entity, blockSize);
+    const ahead = reserveIds(db, tenantId, { entity, size: blockSize });
     // Awaited when the current block runs out; a failure then clears it, so the next create tries again.
     ahead.catch(() => undefined);
     return (block.ahead = ahead);
@@ -74,7 +74,7 @@ export async function nextId(db: Db, tenantId: number, entity: Entity, blockSize
   return id;
 }
 
-async function reserveIds({ client, tableName }: Db, tenantId: number, entity: Entity, size: number) {
+async function reserveIds({ client, tableName }: Db, tenantId: number, { entity, size }: { entity: Entity; size: number }) {
   const { Attributes } = await client.send(
     new UpdateCommand({
       TableName: tableName,
@@ -208,9 +208,7 @@ export async function queryPage(database: Db, spec: QuerySpec, request: PageRequ
 export async function pageByIdRange(
   database: Db,
   tenantId: number,
-  entity: Entity,
-  request: PageRequest,
-  keep: (item: Item) => boolean,
+  { entity, request, keep }: { entity: Entity; request: PageRequest; keep: (item: Item) => boolean },
 ): Promise<Page> {
   const start = request.cursor ? decodeIdCursor(request.cursor, tenantId, entity) : (request.page - 1) * request.limit + 1;
   const ids = Array.from({ length: request.limit }, (_, i) => start + i);

@@ -131,7 +131,7 @@ function relationUpdate(
 
 export const employeeRepository: EmployeeRepository = {
   ...employees,
-  nextId: (tenantId) => nextId(db(), tenantId, ENTITY),
+  nextId: (tenantId) => nextId(db(), tenantId, { entity: ENTITY }),
   insert: (tenantId, employee) =>
     employees.insert(
       tenantId,

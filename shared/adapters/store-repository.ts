@@ -38,7 +38,7 @@ function queryStores(tenantId: number, filters: StoreFilters): Promise<Page> {
 
 export const storeRepository: StoreRepository = {
   ...stores,
-  nextId: (tenantId) => nextId(db(), tenantId, 'STORE'),
+  nextId: (tenantId) => nextId(db(), tenantId, { entity: 'STORE' }),
   async list(tenantId, filters) {
     const { items, nextCursor } = await queryStores(tenantId, filters);
     return { items: items.map(stores.parse), nextCursor };

@@ -8,7 +8,7 @@ import { TABLE } from '../table.js';
 import { type SettingsWrite } from '../tenants/config-schema.js';
 import type { DeliveryConfig } from '../settings/delivery.js';
 import type { Theme } from '../themes/theme.js';
-import { Tenant, type ConfigWrite, type TenantRepository } from '../tenants/ports.js';
+import { Tenant, type ConfigVersionRaise, type ConfigWrite, type TenantRepository } from '../tenants/ports.js';
 import type { AppliedFingerprint } from '../tenants/apply-plan.js';
 import { CHATBOT_ENDPOINT, eventEndpoint } from '../events/signature.js';
 import { batchWrite, cancelledByCondition, db, isConditionFailure, queryAll, type Item, type WriteRequest } from './dynamodb.js';
@@ -209,7 +209,7 @@ const WRITING_CLAIM_SECONDS = 60;
  * read first only when neither `expected` nor `from` (the one the caller believes current: its claim's, for the
  * release) says where to raise from, or when that guess lost: the transaction's condition checks it either way.
  */
-export const raiseConfigVersion = (tenantId: number, expected?: number, writing?: 'claim' | 'release', from?: number) =>
+export const raiseConfigVersion = (tenantId: number, { expected, writing, from }: ConfigVersionRaise = {}) =>
   raise(tenantId, { expected, writing, from });
 
 /** A replacement's claim of version `expected`, renaming the tenant in the same transaction when `name` is given. */

@@ -107,7 +107,7 @@ export function configService(tenants: ConfigRepository, audit: AuditLog) {
         signed: Object.keys(stored.settings.delivery.signing ?? {}),
       }));
     } finally {
-      written = (await tenants.raiseConfigVersion(tenantId, undefined, 'release', claimed))!;
+      written = (await tenants.raiseConfigVersion(tenantId, { writing: 'release', from: claimed }))!;
     }
     await recordedChange({ audit, tenantId, actor, action: 'config.replace', changes });
     return { version: written, changes, newEndpoints };

@@ -39,6 +39,13 @@ export interface ConfigWrite {
   signed: string[];
 }
 
+/** How a raise of the configuration's version goes: from `expected` (or `from`, the one believed current), as a claim or its release. */
+export interface ConfigVersionRaise {
+  expected?: number;
+  writing?: 'claim' | 'release';
+  from?: number;
+}
+
 /**
  * Where tenants, their keys, users, brand, settings and signing generations are kept (each concept's port and the
  * configuration's): `shared/adapters/tenant-repository.ts` implements it.
@@ -55,9 +62,9 @@ export interface TenantRepository extends TenantAccessRepository, ApiKeyReposito
    * Raises the configuration's version by one and answers the new one; with `expected`, only if it is still that
    * one (undefined otherwise). Every change of the configuration raises it, so that functions read it again.
    */
-  raiseConfigVersion(tenantId: number, expected?: number, writing?: 'claim' | 'release', from?: number): Promise<number | undefined>;
+  raiseConfigVersion(tenantId: number, raise?: ConfigVersionRaise): Promise<number | undefined>;
   /**
-   * A replacement's claim of the configuration's version (`raiseConfigVersion(tenantId, expected, 'claim')`), renaming
+   * A replacement's claim of the configuration's version (`raiseConfigVersion(tenantId, { expected, writing: 'claim' })`), renaming
    * the tenant in the same transaction when `name` is given; undefined if the version moved or is claimed.
    */
   claimConfigVersion(tenantId: number, expected: number, name?: string): Promise<number | undefined>;

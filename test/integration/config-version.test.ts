@@ -38,26 +38,26 @@ describe('the configuration version in copies', () => {
   it('lets one of several raises expecting the same version win, and leaves the copies at its number', async () => {
     const tenantId = aTenant();
     await raiseConfigVersion(tenantId);
-    const outcomes = await Promise.all(Array.from({ length: 6 }, () => raiseConfigVersion(tenantId, 1)));
+    const outcomes = await Promise.all(Array.from({ length: 6 }, () => raiseConfigVersion(tenantId, { expected: 1 })));
     expect(outcomes.filter((outcome) => outcome !== undefined)).toEqual([2]);
     expect(await copies(tenantId)).toEqual(Array.from({ length: CONFIG_VERSION_COPIES }, () => 2));
-    expect(await raiseConfigVersion(tenantId, 1)).toBeUndefined();
+    expect(await raiseConfigVersion(tenantId, { expected: 1 })).toBeUndefined();
   });
 
   it("releases a claim from the claim's version without reading it, or from the newest when another raise came between", async () => {
     const tenantId = aTenant();
     // A claim holds the version without raising it (its release does: one replacement, one raise).
-    const claimed = await raiseConfigVersion(tenantId, 0, 'claim');
+    const claimed = await raiseConfigVersion(tenantId, { expected: 0, writing: 'claim' });
     // While claimed, a second claim on the claimed version fails; a key's change (no claim) still raises it.
-    const second = await raiseConfigVersion(tenantId, 0, 'claim');
+    const second = await raiseConfigVersion(tenantId, { expected: 0, writing: 'claim' });
     const keyChange = await raiseConfigVersion(tenantId);
-    const released = await raiseConfigVersion(tenantId, undefined, 'release', claimed);
+    const released = await raiseConfigVersion(tenantId, { writing: 'release', from: claimed });
 
     expect([claimed, second, keyChange, released]).toEqual([0, undefined, 1, 2]);
     expect(await copies(tenantId)).toEqual(Array.from({ length: CONFIG_VERSION_COPIES }, () => 2));
     // Released: the next claim holds, and its release raises the version by one.
-    expect(await raiseConfigVersion(tenantId, 2, 'claim')).toBe(2);
-    expect(await raiseConfigVersion(tenantId, undefined, 'release', 2)).toBe(3);
+    expect(await raiseConfigVersion(tenantId, { expected: 2, writing: 'claim' })).toBe(2);
+    expect(await raiseConfigVersion(tenantId, { writing: 'release', from: 2 })).toBe(3);
   });
 
   it('moves a tenant that has only the version item: settings stay exact before its next change, which writes every copy', async () => {
@@ -78,7 +78,7 @@ describe('the configuration version in copies', () => {
     for (let i = 0; i < 20; i++) await settings(tenantId);
     expect(fullReads).toBeGreaterThan(1);
 
-    expect(await raiseConfigVersion(tenantId, 7)).toBe(8);
+    expect(await raiseConfigVersion(tenantId, { expected: 7 })).toBe(8);
     expect(await copies(tenantId)).toEqual(Array.from({ length: CONFIG_VERSION_COPIES }, () => 8));
     await settings(tenantId);
     const after = fullReads;

@@ -28,7 +28,7 @@ const tenantId = 900_000_000 + Math.floor(Math.random() * 1_000_000);
 describe('ids reserved in blocks', () => {
   it('hand 50 concurrent creates 50 distinct ids from shared reservations, not one reservation each', async () => {
     const { result: ids, writes } = await counterWrites(() =>
-      Promise.all(Array.from({ length: 50 }, () => nextId(db(), tenantId, 'CUSTOMER', 20))),
+      Promise.all(Array.from({ length: 50 }, () => nextId(db(), tenantId, { entity: 'CUSTOMER', blockSize: 20 }))),
     );
     expect(new Set(ids).size).toBe(50);
     expect(Math.min(...ids)).toBe(1);
@@ -40,14 +40,14 @@ describe('ids reserved in blocks', () => {
   });
 
   it('reserve the next block before the current one runs out, so a steady stream of creates does not wait for it', async () => {
-    const first = await nextId(db(), tenantId + 1, 'CUSTOMER', 20);
-    for (let i = 1; i < 11; i++) await nextId(db(), tenantId + 1, 'CUSTOMER', 20);
+    const first = await nextId(db(), tenantId + 1, { entity: 'CUSTOMER', blockSize: 20 });
+    for (let i = 1; i < 11; i++) await nextId(db(), tenantId + 1, { entity: 'CUSTOMER', blockSize: 20 });
     // Half the block used: the next block is reserved in the background.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const { result: rest, writes } = await counterWrites(async () => {
       const ids: number[] = [];
-      for (let i = 11; i < 20; i++) ids.push(await nextId(db(), tenantId + 1, 'CUSTOMER', 20));
-      ids.push(await nextId(db(), tenantId + 1, 'CUSTOMER', 20));
+      for (let i = 11; i < 20; i++) ids.push(await nextId(db(), tenantId + 1, { entity: 'CUSTOMER', blockSize: 20 }));
+      ids.push(await nextId(db(), tenantId + 1, { entity: 'CUSTOMER', blockSize: 20 }));
       return ids;
     });
     expect(first).toBe(1);

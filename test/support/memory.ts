@@ -531,7 +531,7 @@ export function memoryAccess(): AccessRepository & { keys: Map<string, ApiKeyRec
       Object.assign(key, { expires_at: expiresAt, rotated_to: successor.record.keyId });
       return true;
     },
-    async raiseConfigVersion(tenantId, expected) {
+    async raiseConfigVersion(tenantId, { expected } = {}) {
       const current = versions.get(tenantId) ?? 1;
       if (expected !== undefined && expected !== current) return undefined;
       versions.set(tenantId, current + 1);
