@@ -225,9 +225,9 @@ export async function simulate(
     await Promise.all(
       batch.map(async ({ one, attemptId }) => {
         const claimed = claimedOf(one, attemptId);
-        await reachability.check(TENANT, one.customerId, claimed.channel, claimed.contact);
+        await reachability.check(TENANT, { customerId: one.customerId, contact: claimed.contact });
         // The claim's conditional update is counted; its answer (the item, which the counting table does not keep) is not used.
-        await attemptStore.claim(claimed, now, 60, claimed.channel).catch(() => undefined);
+        await attemptStore.claim(claimed, { now, leaseSeconds: 60, channel: claimed.channel }).catch(() => undefined);
         const later = one.journey.attempts[attemptId];
         const nextAttempt = later && {
           attemptId: attemptId + 1,

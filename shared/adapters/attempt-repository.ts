@@ -12,6 +12,7 @@ import { CHANNELS } from '../channels.js';
 import { TABLE } from '../table.js';
 import type { Channel } from '../surveys/dispatch.js';
 import type { AttemptKey, AttemptStore, Claim, ClaimedAttempt, Reachability, StoreNames } from '../surveys/ports.js';
+import type { AddressSuppression } from '../surveys/feedback.js';
 import { dirtyMark } from './analytics-dirty.js';
 import { counterUpdates, updateCounting, type TransactItem } from './result-counters.js';
 import { batchGet, db, isConditionFailure, type Item } from './dynamodb.js';
@@ -36,7 +37,7 @@ const names = {
 const entry = (attemptId: number) => `#attempts[${attemptId - 1}]`;
 
 export const attemptStore: AttemptStore = {
-  async claim(key, now, leaseSeconds, channel): Promise<Claim> {
+  async claim(key, { now, leaseSeconds, channel }): Promise<Claim> {
     const { client, tableName } = db();
     const nowSeconds = Math.floor(now.getTime() / 1000);
     const current =
@@ -262,7 +263,7 @@ async function update(
 export const addressHash = (address: string) => createHash('sha256').update(address.trim().toLowerCase()).digest('base64url');
 
 export const reachability: Reachability = {
-  async check(tenantId, customerId, _channel, contact) {
+  async check(tenantId, { customerId, contact }) {
     const customerKey = keys.entity(tenantId, 'CUSTOMER', customerId);
     const suppressedKey = keys.suppressed(tenantId, addressHash(contact));
     // Read strongly: the customer's erasure may have replaced it by its marker a moment ago. It costs half a read unit
@@ -277,7 +278,7 @@ export const reachability: Reachability = {
 };
 
 /** Marks an address undeliverable for a tenant: later attempts to it fail, and new transactions skip it. */
-export async function suppressAddress(tenantId: number, address: string, reason: 'bounce' | 'complaint', at: Date): Promise<void> {
+export async function suppressAddress(tenantId: number, { address, reason, at }: AddressSuppression): Promise<void> {
   const { client, tableName } = db();
   await client.send(
     new PutCommand({

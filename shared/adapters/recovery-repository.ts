@@ -52,7 +52,7 @@ const Stored = v.object({ channel: v.picklist(CHANNELS), expires_at: v.optional(
 
 /** The recovery survey's one attempt, with the promises of the first survey's (`attemptStore`). */
 export const recoveryAttempts: AttemptStore = {
-  async claim(key, now, leaseSeconds): Promise<Claim> {
+  async claim(key, { now, leaseSeconds }): Promise<Claim> {
     const { client, tableName } = db();
     const nowSeconds = Math.floor(now.getTime() / 1000);
     try {

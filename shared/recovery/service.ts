@@ -92,7 +92,7 @@ export function recoveryRequester({
     const reach = record.contactGone ? undefined : recoveryChannel(record, journey?.channels ?? []);
     let reason: RecoverySurvey['reason'] = reach ? null : 'no_contact';
     if (reach) {
-      const check = await reachability.check(tenantId, record.transaction.customer_id, reach.channel, reach.contact);
+      const check = await reachability.check(tenantId, { customerId: record.transaction.customer_id, contact: reach.contact });
       if (check === 'erased') reason = 'no_contact';
       else if (check !== 'ok') reason = check;
     }

@@ -73,7 +73,7 @@ export async function deliverSurvey({
   // A recovery survey's one attempt is kept apart from the first survey's attempts, with the same promises.
   const attempts = message.kind === 'recovery' ? ports.recoveries : ports.attempts;
   if (!attempts) throw new Error('This delivery cannot send recovery surveys.');
-  const claim = await attempts.claim(key, now, CLAIM_LEASE_SECONDS, message.channel);
+  const claim = await attempts.claim(key, { now, leaseSeconds: CLAIM_LEASE_SECONDS, channel: message.channel });
   if (claim.status === 'done') return 'duplicate';
   if (claim.status === 'missing') return 'missing';
   if (claim.status === 'busy') throw new AttemptBusy('The survey attempt is being sent by another delivery.');
@@ -121,7 +121,7 @@ export async function deliverSurvey({
     }
     const [settings, reach] = await Promise.all([
       ports.settings(key.tenantId),
-      ports.reachability.check(key.tenantId, attempt.customerId, attempt.channel, attempt.contact),
+      ports.reachability.check(key.tenantId, { customerId: attempt.customerId, contact: attempt.contact }),
     ]);
     zone = timeZoneOf(settings);
     if (reach === 'erased') {

@@ -8,8 +8,15 @@ import { count } from '../metrics.js';
  * Transient bounces (a full mailbox) change nothing.
  */
 
+/** An address made undeliverable: why (a permanent bounce or a complaint), and when. */
+export interface AddressSuppression {
+  address: string;
+  reason: 'bounce' | 'complaint';
+  at: Date;
+}
+
 export interface FeedbackPorts {
-  suppress(tenantId: number, address: string, reason: 'bounce' | 'complaint', at: Date): Promise<void>;
+  suppress(tenantId: number, suppression: AddressSuppression): Promise<void>;
   optOut(tenantId: number, customerId: number): Promise<void>;
 }
 
@@ -34,13 +41,14 @@ export async function recordEmailFeedback(event: SesEvent, ports: FeedbackPorts,
   // Only our survey e-mails carry the tenant: anything else sent through the configuration set is not ours to judge.
   if (!Number.isInteger(tenantId) || tenantId < 1) return 'ignored';
   if (type === 'Bounce' && event.bounce?.bounceType === 'Permanent') {
-    for (const r of event.bounce.bouncedRecipients) await ports.suppress(tenantId, r.emailAddress, 'bounce', now);
+    for (const r of event.bounce.bouncedRecipients) await ports.suppress(tenantId, { address: r.emailAddress, reason: 'bounce', at: now });
     count('SurveysBounced', 'email');
     logger.info('Survey e-mail bounced; the address is suppressed', { tenantId, customerId });
     return 'suppressed';
   }
   if (type === 'Complaint' && event.complaint) {
-    for (const r of event.complaint.complainedRecipients) await ports.suppress(tenantId, r.emailAddress, 'complaint', now);
+    for (const r of event.complaint.complainedRecipients)
+      await ports.suppress(tenantId, { address: r.emailAddress, reason: 'complaint', at: now });
     if (Number.isInteger(customerId) && customerId > 0) await ports.optOut(tenantId, customerId);
     logger.info('Survey e-mail complaint; the customer is opted out', { tenantId, customerId });
     return 'opted_out';

@@ -60,13 +60,20 @@ export type Claim =
   /** No such attempt (or the transaction is gone). */
   | { status: 'missing' };
 
+/** A claim's terms: taken at `now` for `leaseSeconds`, to send on `channel`. */
+export interface ClaimLease {
+  now: Date;
+  leaseSeconds: number;
+  channel: Channel;
+}
+
 export interface AttemptStore {
   /** Takes the attempt for `leaseSeconds` with one conditional write, so that two deliveries cannot both send it. */
   /**
    * Takes attempt `key.attemptId` on `channel`. It may be the survey's current attempt, or the next one once the
    * attempt before it was sent or failed (the survey then moves on to it); an answered survey has nothing to claim.
    */
-  claim(key: AttemptKey, now: Date, leaseSeconds: number, channel: Channel): Promise<Claim>;
+  claim(key: AttemptKey, lease: ClaimLease): Promise<Claim>;
   /**
    * The provider accepted the message: the attempt is sent, the survey's links lapse at `expiresAt` (kept from the
    * first attempt), and `next` is scheduled.
@@ -110,7 +117,14 @@ export interface Scheduler {
  * not known to bounce.
  */
 export interface Reachability {
-  check(tenantId: number, customerId: number, channel: Channel, contact: string): Promise<'ok' | 'erased' | 'opted_out' | 'undeliverable'>;
+  /** Whether `customerId` can still be surveyed at `contact` (an e-mail address or a phone, whichever the channel takes). */
+  check(tenantId: number, recipient: SurveyRecipient): Promise<'ok' | 'erased' | 'opted_out' | 'undeliverable'>;
+}
+
+/** Who a survey goes to: the customer, and the address or phone it is sent to. */
+export interface SurveyRecipient {
+  customerId: number;
+  contact: string;
 }
 
 export interface StoreNames {

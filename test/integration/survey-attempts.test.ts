@@ -172,7 +172,7 @@ describe('survey attempts over time', () => {
     expect((await view(noPhone.id)).attempts.map((a: { status: string }) => a.status)).toEqual(['skipped', 'scheduled']);
 
     const [phone, bouncing] = [newPhone(), newEmail()];
-    await suppressAddress(tenant.tenantId, bouncing, 'bounce', noon);
+    await suppressAddress(tenant.tenantId, { address: bouncing, reason: 'bounce', at: noon });
     const { id, message } = await transaction('short', { phone, email: bouncing });
     queued.length = 0;
     expect(await deliver(message, noon)).toBe('failed');

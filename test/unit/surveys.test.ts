@@ -10,6 +10,7 @@ import {
   DeliveryRefused,
   type AttemptKey,
   type Claim,
+  type ClaimLease,
   type ClaimedAttempt,
   type DeliveryPorts,
   type Senders,
@@ -255,7 +256,7 @@ function memoryDelivery(
     };
   const ports: DeliveryPorts & { settings: () => Promise<Settings> } = {
     attempts: {
-      async claim(key: AttemptKey, now: Date, lease: number): Promise<Claim> {
+      async claim(key: AttemptKey, { now, leaseSeconds: lease }: ClaimLease): Promise<Claim> {
         if (key.transactionId !== claimed.transactionId || key.attemptId !== claimed.attemptId) return { status: 'missing' };
         if (state.status !== 'scheduled') return { status: 'done' };
         const seconds = now.getTime() / 1000;
@@ -353,7 +354,7 @@ describe('survey delivery', () => {
 
   it('leaves an attempt another delivery holds, and takes it once that claim has lapsed', async () => {
     const d = memoryDelivery();
-    await d.ports.attempts.claim({ tenantId: 1, transactionId: 42, attemptId: 1 }, NOW, 120, 'email');
+    await d.ports.attempts.claim({ tenantId: 1, transactionId: 42, attemptId: 1 }, { now: NOW, leaseSeconds: 120, channel: 'email' });
     await expect(d.deliver()).rejects.toBeInstanceOf(AttemptBusy);
     expect(await d.deliver(new Date(NOW.getTime() + 121_000))).toBe('sent');
     expect(d.calls).toHaveLength(1);
