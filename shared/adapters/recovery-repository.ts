@@ -163,7 +163,7 @@ export const recoveryStore: RecoveryStore = {
     return stored?.recovery ? { exists: stored.recovery } : 'missing';
   },
 
-  async answer(tenantId, transactionId, answer, tally) {
+  async answer(tenantId, { transactionId, answer, tally }) {
     const { tableName } = db();
     const written = await updateCounting(
       {

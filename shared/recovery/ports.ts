@@ -32,6 +32,13 @@ export interface RecoveryAnswer {
   answeredAt: string;
 }
 
+/** A recovery answer to write: its transaction's, with the result counters it moves. */
+export interface RecoveryAnswerWrite {
+  transactionId: number;
+  answer: RecoveryAnswer;
+  tally: Tally;
+}
+
 /** The answer as the case records it (the `cases` service's `CaseRecovery`). */
 export interface CaseRecoveryOutcome {
   outcome: 'recovered' | 'not_recovered';
@@ -54,5 +61,5 @@ export interface RecoveryStore {
    * Records the answer of a sent recovery survey once, with the counters it moves, in one conditional write;
    * `conflict` when it was answered already, `missing` when there is no sent survey to answer.
    */
-  answer(tenantId: number, transactionId: number, answer: RecoveryAnswer, tally: Tally): Promise<'written' | 'conflict' | 'missing'>;
+  answer(tenantId: number, written: RecoveryAnswerWrite): Promise<'written' | 'conflict' | 'missing'>;
 }

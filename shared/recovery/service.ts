@@ -182,7 +182,7 @@ export function recoveryAnswers({
       },
       given.recovered,
     );
-    const outcome = await store.answer(tenantId, transaction.id, answered, tally);
+    const outcome = await store.answer(tenantId, { transactionId: transaction.id, answer: answered, tally });
     if (outcome === 'missing') throw new NotFoundError('No recovery survey to answer.');
     if (outcome === 'conflict') {
       const latest = await store.transaction(tenantId, transaction.id);
