@@ -22,6 +22,6 @@ export const contract = {
 };
 
 export const handler = httpHandler(contract, async ({ tenantId, bytes, actor }) => {
-  const logo = await tenantLogos.uploadLogo(tenantId, bytes, actor);
+  const logo = await tenantLogos.uploadLogo(tenantId, { bytes, actor });
   return { status: 201, body: logo, headers: { location: logoPath(logo.file) } };
 });

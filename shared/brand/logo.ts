@@ -107,13 +107,20 @@ export interface LogoUploads {
   recordLogo(tenantId: number, logo: LogoObject, atMost: number): Promise<'recorded' | 'exists' | 'full'>;
 }
 
+/** A logo sent by a tenant's admin: its bytes, who sent it, and when (now unless given). */
+export interface SentLogo {
+  bytes: Uint8Array;
+  actor: AuditActor;
+  now?: Date;
+}
+
 /**
  * A tenant's logos through the admin API: an upload is checked by its bytes, stored, and recorded as the tenant's, so
  * that its brand may name it (shared/tenants/service.ts `replaceConfig`). The first upload of a logo is written to the
  * audit log; the same bytes again answer the same object and record nothing new.
  */
 export function tenantLogos(store: LogoStore, uploads: LogoUploads, audit: AuditLog) {
-  async function uploadLogo(tenantId: number, bytes: Uint8Array, actor: AuditActor, now = new Date()): Promise<LogoObject> {
+  async function uploadLogo(tenantId: number, { bytes, actor, now = new Date() }: SentLogo): Promise<LogoObject> {
     const logo = logoObjectOf(bytes, 'body');
     // Counted before it is stored: a tenant at its quota puts nothing in the bucket (a retry of an upload whose
     // store failed finds it recorded, and stores it).

@@ -6,7 +6,7 @@ import { APP_ADMIN_BRAND_PATH } from '../session/paths.js';
 import type { AuditActor } from '../audit/log.js';
 import { BrandConfig } from '../brand/brand-schema.js';
 import type { BrandSettings } from '../brand/ports.js';
-import { MAX_LOGO_BYTES } from '../brand/logo.js';
+import { MAX_LOGO_BYTES, type SentLogo } from '../brand/logo.js';
 import { redirect, type WebAnswer } from '../web-answer.js';
 import { addError, adminFrame, problemsBox, type AdminPageRequest, type FieldErrors } from './admin-form.js';
 import { labelsOf, render, type BrandConfigService, type BrandReadPorts, type BrandValues } from './admin-brand-page.js';
@@ -17,7 +17,7 @@ import { labelsOf, render, type BrandConfigService, type BrandReadPorts, type Br
  * still at the version the form was read at (PreconditionFailedError otherwise), by the signed-in admin.
  */
 export interface BrandPagePorts extends BrandReadPorts {
-  uploadLogo(tenantId: number, bytes: Uint8Array, actor: AuditActor): Promise<NonNullable<BrandSettings['logo']>>;
+  uploadLogo(tenantId: number, upload: SentLogo): Promise<NonNullable<BrandSettings['logo']>>;
   /** The brand written by `actor` if the configuration is still at version `expected`. */
   replaceBrand(tenantId: number, change: { expected: number; brand: BrandSettings; actor: AuditActor }): Promise<unknown>;
 }
@@ -80,7 +80,7 @@ export function brandForm(ports: BrandPagePorts) {
     let logo = fields.get('removeLogo') === 'yes' ? undefined : current.brand?.logo;
     try {
       // Stored only once every other field is right; an object no brand names costs nothing and is never served wrong.
-      if (file?.bytes.length) logo = await ports.uploadLogo(request.tenantId, file.bytes, actor);
+      if (file?.bytes.length) logo = await ports.uploadLogo(request.tenantId, { bytes: file.bytes, actor });
       await ports.replaceBrand(request.tenantId, {
         expected: current.version,
         brand: { ...parsed.output, name: sent.name, ...(logo ? { logo } : {}) },
