@@ -63,13 +63,21 @@ export interface EntryTarget {
  * brand; 404 when the journey is gone, 410 with `closed` (a page saying it is no longer in use) when its store is gone
  * or inactive or its employee no longer works there.
  */
-export async function openEntry<T extends EntryTarget>(
-  code: T,
-  settings: Settings,
-  ports: Pick<QrPorts, 'brand' | 'place'>,
-  languages: AskedLanguages,
-  closed: CustomerKey,
-) {
+export async function openEntry<T extends EntryTarget>({
+  code,
+  settings,
+  ports,
+  languages,
+  closed,
+}: {
+  /** The QR code or kiosk the entry is for. */
+  code: T;
+  settings: Settings;
+  ports: Pick<QrPorts, 'brand' | 'place'>;
+  languages: AskedLanguages;
+  /** The words of the page a closed entry shows. */
+  closed: CustomerKey;
+}) {
   const journey = settings.journeys.find((j) => j.id === code.journeyId);
   const locale = localeOfRequest(languages, journey?.locale ?? settings.locale ?? DEFAULT_LOCALE);
   if (!journey) return told({ status: 404, frame: { locale }, title: 'notFound.title', text: 'notFound.text' });

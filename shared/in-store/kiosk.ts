@@ -200,7 +200,7 @@ async function open(cookies: readonly string[], ports: KioskReads, languages: As
     kioskId: kiosk.id,
     dailyCap: kiosk.daily_cap,
   };
-  return openEntry(target, await ports.settings(tenantId), ports, languages, 'kiosk.closed.text');
+  return openEntry({ code: target, settings: await ports.settings(tenantId), ports, languages, closed: 'kiosk.closed.text' });
 }
 
 /** What a kiosk's page reads (GET records nothing). */

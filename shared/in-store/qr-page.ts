@@ -29,7 +29,7 @@ async function open({ token, ports, secret, languages }: { token: string; ports:
       title: 'expired.title',
       text: 'qr.retired.text',
     });
-  return openEntry(code, settings, ports, languages, 'qr.closed.text');
+  return openEntry({ code, settings, ports, languages, closed: 'qr.closed.text' });
 }
 /** What a QR page reads (GET records nothing). */
 export type QrReads = Pick<QrPorts, 'settings' | 'brand' | 'place'>;
