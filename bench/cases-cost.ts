@@ -30,7 +30,7 @@ export async function casesCost(f: Fixture, sizes = CASE_SIZES): Promise<string>
   const api = inProcess('public', 300);
   const chatbot = inProcess('chatbot', 300);
   // A manager of the store to alert, and the tenant's sender address (a new configuration version, so that it is read).
-  await tenantService.createUser(f.tenantId, `gerente-${f.storeId}@bench.test`, { stores: [f.storeId], groups: [] });
+  await tenantService.createUser(f.tenantId, { name: `gerente-${f.storeId}@bench.test`, scope: { stores: [f.storeId], groups: [] } });
   await putDelivery(f.tenantId, { quietHours: null, email: { from: 'pesquisa@bench.test' } });
   await raiseConfigVersion(f.tenantId);
   // Opening: a detractor's answer, its message consumed once (open, alert, deadline timer) and again (a redelivery: the

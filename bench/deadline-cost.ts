@@ -31,7 +31,10 @@ export async function deadlineCost({ cases = Number(process.env.BENCH_DEADLINE_C
     ['/employee/1/groups', { groups: [2] }],
   ] as const)
     await api({ method: 'PUT', path, key: tenant.key, headers: { 'x-service-user-token': tenant.userToken }, body });
-  await tenantService.createUser(tenant.tenantId, `regional-${randomUUID().slice(0, 8)}@loja.test`, { stores: [], groups: [2] });
+  await tenantService.createUser(tenant.tenantId, {
+    name: `regional-${randomUUID().slice(0, 8)}@loja.test`,
+    scope: { stores: [], groups: [2] },
+  });
 
   // Monday 09:00 in São Paulo, 2031: every case is due Wednesday 15:00 (24 business hours).
   const opened = new Date('2031-01-06T12:00:00Z');

@@ -18,8 +18,8 @@ export async function digestCost(): Promise<string> {
   const tenant = await newTenant();
   await putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'resumo@loja.test' } });
   const [all, one] = [`todas-${randomUUID().slice(0, 8)}@loja.test`, `uma-${randomUUID().slice(0, 8)}@loja.test`];
-  await tenantService.createUser(tenant.tenantId, all, 'all');
-  await tenantService.createUser(tenant.tenantId, one, { stores: [1], groups: [1] });
+  await tenantService.createUser(tenant.tenantId, { name: all, scope: 'all' });
+  await tenantService.createUser(tenant.tenantId, { name: one, scope: { stores: [1], groups: [1] } });
   const from = digestDays('week', new Date(), 'America/Sao_Paulo').from;
   const message = (user: string) => ({ version: 1 as const, tenantId: tenant.tenantId, period: 'week' as const, from, user });
 

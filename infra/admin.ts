@@ -224,7 +224,7 @@ async function run(argv: string[]): Promise<void> {
       const scope = values.all ? ('all' as const) : { stores: ids(values.stores, 'stores'), groups: ids(values.groups, 'groups') };
       if (values.email) return console.log(await createManager(local, integer(values.tenant, 'tenant'), values.email, scope));
       if (!values.name) throw new UsageError('--name is required.');
-      const user = await tenantService.createUser(integer(values.tenant, 'tenant'), values.name, scope);
+      const user = await tenantService.createUser(integer(values.tenant, 'tenant'), { name: values.name, scope });
       return console.log(`user "${user.name}" created; token (shown once, store it now):\n${user.token}`);
     }
     case 'apply': {
@@ -320,7 +320,7 @@ async function createManager(local: boolean, tenantId: number, email: string, sc
   if (!userPoolId) throw new UsageError(`set ${ENV.userPoolId} to the data stack's output UserPoolId.`);
   // Cognito's own policy: 12 characters or more, upper and lower case, a digit and a symbol.
   const temporaryPassword = local ? `Tmp-${randomBytes(9).toString('base64url')}-7a` : undefined;
-  const putTenantUser = (id: number, name: string, given: UserScope) => tenantService.createUser(id, name, given);
+  const putTenantUser = (id: number, name: string, given: UserScope) => tenantService.createUser(id, { name, scope: given });
   const { email: created, invited } = await inviteManager(
     { putTenantUser, directory: cognitoUserDirectory(userPoolId) },
     { tenantId, email, scope, temporaryPassword },

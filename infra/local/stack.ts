@@ -183,7 +183,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         await applyTenantFile(tenant, fileURLToPath(new URL('.', DEMO_TENANTS_FILE)));
       const directory = cognitoUserDirectory(userPool.userPoolId);
       for (const manager of DEMO_MANAGERS) {
-        await inviteManager({ putTenantUser: tenantService.createUser, directory }, { ...manager, temporaryPassword: manager.password });
+        await inviteManager(
+          { putTenantUser: (id, name, scope) => tenantService.createUser(id, { name, scope }), directory },
+          { ...manager, temporaryPassword: manager.password },
+        );
         // Signed in with at once: the invitation's new-password step is for real invitations.
         await directory.setPassword(manager.email, manager.password);
       }

@@ -73,9 +73,7 @@ export function tenantService(
   /** Issues an API key. The clear value is returned once and never stored; `value` is for fixed local demo keys. */
   async function issueApiKey(
     tenantId: number,
-    scope: KeyScope,
-    value = newSecret(KEY_PREFIXES[scope]),
-    expiresAt: string | null = null,
+    { scope, value = newSecret(KEY_PREFIXES[scope]), expiresAt = null }: { scope: KeyScope; value?: string; expiresAt?: string | null },
   ): Promise<IssuedKey> {
     if (!(await tenants.getTenant(tenantId))) throw new Error(`Tenant ${tenantId} does not exist.`);
     const { keyId, created } = await storeKey(tenantId, { scope, value, expiresAt });
@@ -100,11 +98,13 @@ export function tenantService(
    */
   async function createUser(
     tenantId: number,
-    name: string,
-    scope: UserScope,
-    token = newSecret('sut'),
-    role?: UserRole,
-    phone?: string,
+    {
+      name,
+      scope,
+      token = newSecret('sut'),
+      role,
+      phone,
+    }: { name: string; scope: UserScope; token?: string; role?: UserRole; phone?: string },
   ): Promise<IssuedUser> {
     const existing = await tenants.findUserByName(tenantId, name);
     const tokenHash = hashSecret(token);
@@ -194,7 +194,7 @@ export function tenantService(
         const changed = ['scope', ...(current.role === user.role ? [] : ['role']), ...(current.phone === user.phone ? [] : ['phone'])];
         report.push(`  user "${user.name}": ${changed.join(' and ')} updated`);
       } else {
-        const issued = await createUser(config.id, user.name, user.scope, user.token, user.role, user.phone);
+        const issued = await createUser(config.id, user);
         report.push(`  user "${user.name}": created${user.token ? '' : `, token (shown once): ${issued.token}`}`);
       }
     }

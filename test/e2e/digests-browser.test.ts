@@ -74,9 +74,9 @@ beforeAll(async () => {
   await Promise.all([
     putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'resumen@demo.local', name: 'Resumen Demo' } }),
     putSettings(tenant.tenantId, { ...DEMO_SETTINGS, locale: 'es', timeZone: ZONE }),
-    tenantService.createUser(tenant.tenantId, ANA, 'all'),
-    tenantService.createUser(tenant.tenantId, BIA, { stores: [1], groups: [1] }),
-    tenantService.createUser(tenant.tenantId, CAIO, 'all'),
+    tenantService.createUser(tenant.tenantId, { name: ANA, scope: 'all' }),
+    tenantService.createUser(tenant.tenantId, { name: BIA, scope: { stores: [1], groups: [1] } }),
+    tenantService.createUser(tenant.tenantId, { name: CAIO, scope: 'all' }),
   ]);
   const days = digestDays('week', new Date(), ZONE);
   await answered(days.from, 1, 1, [10, 9, 9, 6, 10, 8]);

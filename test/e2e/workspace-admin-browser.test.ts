@@ -61,7 +61,7 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', { timeout: 
     admin = `admin-browser-${tenant.tenantId}@test.local`;
     manager = `loja-browser-${tenant.tenantId}@test.local`;
     // The admin is a tenant user with the role; the invitation re-issues its token and keeps the role.
-    await tenantService.createUser(tenant.tenantId, admin, 'all', undefined, 'admin');
+    await tenantService.createUser(tenant.tenantId, { name: admin, scope: 'all', role: 'admin' });
     await inviteManagerOf(tenant.tenantId, admin, 'all', { password: ADMIN_PASSWORD });
     await inviteManagerOf(tenant.tenantId, manager, { stores: [1], groups: [1] }, { password: MANAGER_PASSWORD });
     browser = await launchChromium();
@@ -247,7 +247,7 @@ describe.skipIf(!hasChromium)('the tenant admin pages in a browser', { timeout: 
     "changes a user's scope and role on a desktop, disables them after a confirmation, and offers the admin no way to lock themself out",
     async () => {
       const someone = `equipe-browser-${tenant.tenantId}@test.local`;
-      await tenantService.createUser(tenant.tenantId, someone, { stores: [1], groups: [] });
+      await tenantService.createUser(tenant.tenantId, { name: someone, scope: { stores: [1], groups: [] } });
       const store = await api({ method: 'POST', path: '/public/store', key: tenant.key, body: { trade_name: 'Loja Norte' } });
       expect(store.status, store.text).toBe(201);
       const { context, problems } = await watched(DESKTOP);

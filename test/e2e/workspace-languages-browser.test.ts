@@ -77,7 +77,7 @@ describe.skipIf(!hasChromium)(
     beforeAll(async () => {
       tenant = await newTenant();
       admin = `admin-languages-${tenant.tenantId}@test.local`;
-      await tenantService.createUser(tenant.tenantId, admin, 'all', undefined, 'admin');
+      await tenantService.createUser(tenant.tenantId, { name: admin, scope: 'all', role: 'admin' });
       await inviteManagerOf(tenant.tenantId, admin, 'all', { password: PASSWORD });
       const uploaded = await api({
         method: 'POST',

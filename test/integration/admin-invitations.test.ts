@@ -37,7 +37,7 @@ beforeAll(async () => {
   await putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'pesquisa@convites.example' } });
   const admin = `admin-${tenant.tenantId}@convites.example`;
   const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
-  await tenantService.createUser(tenant.tenantId, admin, 'all', undefined, 'admin');
+  await tenantService.createUser(tenant.tenantId, { name: admin, scope: 'all', role: 'admin' });
   await directory.invite({ email: admin, tenantId: tenant.tenantId, temporaryPassword: 'Temp-convites-1!' });
   await directory.setPassword(admin, PASSWORD);
   const outcome = await cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!).signIn(admin, PASSWORD);

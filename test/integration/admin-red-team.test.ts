@@ -48,10 +48,10 @@ describe('users of another tenant', () => {
     const victim = `vitima-${b.tenantId}@outro.example`;
     expect((await createUser(b, victim)).status).toBe(201);
     const refused = await createUser(a, victim);
-    await tenantService.createUser(a.tenantId, victim, 'all');
+    await tenantService.createUser(a.tenantId, { name: victim, scope: 'all' });
     const other = `desligada-${b.tenantId}@outro.example`;
     await createUser(b, other);
-    await tenantService.createUser(a.tenantId, other, 'all');
+    await tenantService.createUser(a.tenantId, { name: other, scope: 'all' });
     await patchUser(b, other, { disabled: true });
 
     // Act: A disables its user of the victim's address, and enables its user of the address B disabled.

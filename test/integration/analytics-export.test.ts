@@ -102,7 +102,7 @@ beforeAll(async () => {
   // one gets an owner and a recovery survey that recovered the customer.
   const opened = [detractor, subjectSale].map((transactionId) => ({ tenantId: tenant.tenantId, transactionId, version: 1 }));
   expect((await invoke('caseOpener', caseOpener, sqsEvent(opened, { queue: 'CaseQueue' }))).batchItemFailures).toEqual([]);
-  await tenantService.createUser(tenant.tenantId, OWNER, 'all');
+  await tenantService.createUser(tenant.tenantId, { name: OWNER, scope: 'all' });
   ownedCase = (await caseRowsOfTable()).find((id) => id !== subjectSale)!;
   await patchCase(ownedCase, { owner: OWNER });
   await caseSystemChanges.recordRecovery(tenant.tenantId, ownedCase, { outcome: 'recovered', at: new Date().toISOString(), score: 9 });

@@ -31,7 +31,7 @@ let full: string;
 let limited: string;
 
 async function manager(email: string, scope: UserScope) {
-  await tenantService.createUser(tenant.tenantId, email, scope);
+  await tenantService.createUser(tenant.tenantId, { name: email, scope });
   const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
   await directory.invite({ email, tenantId: tenant.tenantId, temporaryPassword: 'Temp-exports-1!' });
   await directory.setPassword(email, PASSWORD);

@@ -188,7 +188,7 @@ describe('GET /public/answers', () => {
 
   it('shows a user of more stores than it reads one by one only its stores, through the shards', async () => {
     const stores = [2, ...Array.from({ length: MAX_STORE_PARTITIONS }, (_, i) => 100 + i)];
-    const { token } = await tenantService.createUser(tenant.tenantId, 'regional', { stores, groups: [] });
+    const { token } = await tenantService.createUser(tenant.tenantId, { name: 'regional', scope: { stores, groups: [] } });
     const res = await answers({}, token);
     expect(res.status, res.text).toBe(200);
     expect(ids(res.body)).toEqual(newestFirst(sales.filter((s) => s.store === 2)));

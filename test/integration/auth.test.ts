@@ -28,7 +28,7 @@ describe('API keys', () => {
   });
 
   it('answers one and the same 401 problem for unknown, malformed, revoked and wrong-scope keys', async () => {
-    const revoked = await tenantService.issueApiKey(tenant.tenantId, 'public');
+    const revoked = await tenantService.issueApiKey(tenant.tenantId, { scope: 'public' });
     await apiKeys.revokeKey(tenant.tenantId, { keyId: revoked.keyId, actor: { operator: true } });
 
     const answers = await Promise.all([
@@ -62,7 +62,7 @@ describe('API keys', () => {
   });
 
   it('revokes by key id, refused from the next request; another tenant cannot name the key', async () => {
-    const issued = await tenantService.issueApiKey(tenant.tenantId, 'public');
+    const issued = await tenantService.issueApiKey(tenant.tenantId, { scope: 'public' });
     expect((await listWith(issued.key)).status).toBe(200);
     await apiKeys.revokeKey(tenant.tenantId, { keyId: issued.keyId, actor: { operator: true } });
     expect((await listWith(issued.key)).status).toBe(401);

@@ -81,8 +81,8 @@ beforeAll(async () => {
   }
   regional = `regional-${randomUUID().slice(0, 8)}@loja.test`;
   everyStore = `diretoria-${randomUUID().slice(0, 8)}@loja.test`;
-  await tenantService.createUser(tenant.tenantId, regional, { stores: [], groups: [2] });
-  await tenantService.createUser(tenant.tenantId, everyStore, 'all');
+  await tenantService.createUser(tenant.tenantId, { name: regional, scope: { stores: [], groups: [2] } });
+  await tenantService.createUser(tenant.tenantId, { name: everyStore, scope: 'all' });
   await putDelivery(tenant.tenantId, {
     quietHours: null,
     email: { from: 'pesquisa@loja.test' },

@@ -90,8 +90,8 @@ beforeAll(async () => {
   bruno = `bruno-${tenant.tenantId}@test.local`;
   solo = `solo-${tenant.tenantId}@test.local`;
   anaToken = (await inviteManagerOf(tenant.tenantId, ana, { stores: [1], groups: [1] }, { password: PASSWORD })).token;
-  brunoToken = (await tenantService.createUser(tenant.tenantId, bruno, { stores: [1], groups: [] })).token;
-  await tenantService.createUser(tenant.tenantId, solo, { stores: [store2], groups: [] });
+  brunoToken = (await tenantService.createUser(tenant.tenantId, { name: bruno, scope: { stores: [1], groups: [] } })).token;
+  await tenantService.createUser(tenant.tenantId, { name: solo, scope: { stores: [store2], groups: [] } });
   await putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'pesquisa@test.local' } });
   const signedIn = await cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!).signIn(ana, PASSWORD);
   if (signedIn.kind !== 'signed-in') throw new Error(`not signed in: ${signedIn.kind}`);

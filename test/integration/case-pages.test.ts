@@ -200,7 +200,7 @@ describe('the case pages', () => {
     expect(apiUser.status).toBe(400);
     expect(alertOf(apiUser.html)).toContain('Responsável: escolha uma pessoa');
     const colleague = `casos-loja1b-${tenant.tenantId}@test.local`;
-    await tenantService.createUser(tenant.tenantId, colleague, { stores: [1], groups: [] });
+    await tenantService.createUser(tenant.tenantId, { name: colleague, scope: { stores: [1], groups: [] } });
     const moved = await page(`/app/cases/${ownCase}`, { form: await caseForm(ownCase, { form: 'owner', owner: colleague }) });
     expect([moved.status, moved.location]).toEqual([303, `/app/cases/${ownCase}?saved=owner`]);
     expect((await readCase(ownCase)).body.owner).toBe(colleague);

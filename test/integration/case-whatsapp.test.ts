@@ -82,8 +82,8 @@ async function setUp(whatsapp: boolean): Promise<TestTenant> {
     ...DEMO_SETTINGS,
     journeys: DEMO_SETTINGS.journeys.map((j) => (j.slug === 'loja' ? { ...j, cases: { ...caseRuleOf(j), whatsapp } } : j)),
   });
-  await tenantService.createUser(created.tenantId, withPhone, { stores: [1], groups: [] }, undefined, undefined, phone);
-  await tenantService.createUser(created.tenantId, withoutPhone, { stores: [1], groups: [] });
+  await tenantService.createUser(created.tenantId, { name: withPhone, scope: { stores: [1], groups: [] }, phone });
+  await tenantService.createUser(created.tenantId, { name: withoutPhone, scope: { stores: [1], groups: [] } });
   await putDelivery(created.tenantId, {
     quietHours: { timeZone: 'America/Sao_Paulo', from: '21:00', to: '08:00' },
     email: { from: 'pesquisa@loja.test' },

@@ -80,7 +80,7 @@ async function answered(score: number, comment: string | null, store = 1): Promi
 beforeAll(async () => {
   tenant = await newTenant();
   manager = `gerente-${randomUUID().slice(0, 8)}@loja.test`;
-  await tenantService.createUser(tenant.tenantId, manager, { stores: [1], groups: [1] });
+  await tenantService.createUser(tenant.tenantId, { name: manager, scope: { stores: [1], groups: [1] } });
   await putDelivery(tenant.tenantId, {
     quietHours: null,
     email: { from: 'pesquisa@loja.test' },
@@ -89,7 +89,7 @@ beforeAll(async () => {
   const created = await api({ method: 'POST', path: '/store', key: tenant.key, body: { trade_name: 'Loja Dois' } });
   store2 = created.body.id;
   store2User = `loja2-${randomUUID().slice(0, 6)}`;
-  store2Token = (await tenantService.createUser(tenant.tenantId, store2User, { stores: [store2], groups: [] })).token;
+  store2Token = (await tenantService.createUser(tenant.tenantId, { name: store2User, scope: { stores: [store2], groups: [] } })).token;
 });
 
 describe('opening a case', () => {

@@ -89,7 +89,7 @@ describe("the digest in a team's chat", () => {
         ],
       });
       const owner = `regional-${stamp}@example.com`;
-      await tenantService.createUser(tenant.tenantId, owner, SUL);
+      await tenantService.createUser(tenant.tenantId, { name: owner, scope: SUL });
       const late = await openedCase(api, chatbot, tenant, ids[0]!, { overdue: true });
       const open = await openedCase(api, chatbot, tenant, ids[1]!);
 

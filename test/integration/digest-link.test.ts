@@ -28,7 +28,7 @@ let cookie: string;
 beforeAll(async () => {
   ({ tenant, today } = await regionalTenant(api));
   manager = `digest-link-${tenant.tenantId}@test.local`;
-  await tenantService.createUser(tenant.tenantId, manager, 'all');
+  await tenantService.createUser(tenant.tenantId, { name: manager, scope: 'all' });
   const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
   await directory.invite({ email: manager, tenantId: tenant.tenantId, temporaryPassword: 'Temp-digest-link-1!' });
   await directory.setPassword(manager, PASSWORD);

@@ -25,7 +25,7 @@ const digest = (query: string) => api({ path: `/public/digest?${query}`, key: te
 beforeAll(async () => {
   ({ tenant, ids, today } = await regionalTenant(api));
   regional = `regional-${tenant.tenantId}@example.com`;
-  await tenantService.createUser(tenant.tenantId, regional, SUL, token);
+  await tenantService.createUser(tenant.tenantId, { name: regional, scope: SUL, token });
 }, 60_000);
 
 describe("a regional manager's digest of any period", () => {

@@ -193,7 +193,7 @@ describe('the configuration version', () => {
     await raised(() => apiKeys.rotateKey(tenant.tenantId, { keyId: issued.id, body: { grace_seconds: 0 }, actor }));
     await raised(() => apiKeys.revokeKey(tenant.tenantId, { keyId: issued.id, actor }));
     await raised(() => apiKeys.revokeKey(tenant.tenantId, { keyId: issued.id, actor }));
-    const operators = await tenantService.issueApiKey(tenant.tenantId, 'public');
+    const operators = await tenantService.issueApiKey(tenant.tenantId, { scope: 'public' });
     versions.push(await readConfigVersion(tenant.tenantId));
     await raised(() => apiKeys.revokeKey(tenant.tenantId, { keyId: operators.keyId, actor: { operator: true } }));
 

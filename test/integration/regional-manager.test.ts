@@ -38,7 +38,7 @@ beforeAll(async () => {
     ],
   }));
   regional = `regional-${tenant.tenantId}@example.com`;
-  await tenantService.createUser(tenant.tenantId, regional, { stores: [], groups: [], regions: [1] });
+  await tenantService.createUser(tenant.tenantId, { name: regional, scope: { stores: [], groups: [], regions: [1] } });
   await putDelivery(tenant.tenantId, { quietHours: null, email: { from: 'pesquisa@test.local' } });
 }, 60_000);
 

@@ -250,7 +250,7 @@ describe('GET /public/results', () => {
 
   it('asks a token limited to many stores to name one for employee figures', async () => {
     const stores = Array.from({ length: MAX_SCOPED_STORES + 1 }, (_, i) => i + 1);
-    const { token } = await tenantService.createUser(tenant.tenantId, 'many-stores', { stores, groups: [1] });
+    const { token } = await tenantService.createUser(tenant.tenantId, { name: 'many-stores', scope: { stores, groups: [1] } });
     const res = await results({ group_by: 'employee' }, token);
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([

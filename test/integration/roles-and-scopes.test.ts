@@ -62,7 +62,7 @@ let store2Rating: number;
 let customerId: number;
 
 async function user(email: string, scope: UserScope, role: UserRole) {
-  const { token } = await tenantService.createUser(tenant.tenantId, email, scope, undefined, role);
+  const { token } = await tenantService.createUser(tenant.tenantId, { name: email, scope, role });
   const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
   await directory.invite({ email, tenantId: tenant.tenantId, temporaryPassword: 'Temp-roles-1!' });
   await directory.setPassword(email, PASSWORD);

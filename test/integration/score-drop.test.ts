@@ -94,7 +94,7 @@ beforeAll(async () => {
     (await api({ method: 'POST', path: '/store', key: tenant.key, body: { trade_name: name } })).body.id as number;
   [worse, noisy] = [await store('Loja Piorou'), await store('Loja Oscila')];
   manager = `gerente-${randomUUID().slice(0, 8)}@loja.test`;
-  await tenantService.createUser(tenant.tenantId, manager, { stores: [worse, noisy], groups: [] });
+  await tenantService.createUser(tenant.tenantId, { name: manager, scope: { stores: [worse, noisy], groups: [] } });
   const { recent, baseline } = windowsOf(TODAY);
   // Worse: four answers a day, promoters for 28 days, then a week of detractors.
   await answer(worse, baseline, [10, 9, 9, 8]);

@@ -41,7 +41,7 @@ async function signedIn(address: string, clientId = process.env[ENV.userPoolClie
 
 async function manager(address: string, inTable = true) {
   const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
-  if (inTable) await tenantService.createUser(tenant.tenantId, address, 'all');
+  if (inTable) await tenantService.createUser(tenant.tenantId, { name: address, scope: 'all' });
   await directory.invite({ email: address, tenantId: tenant.tenantId, temporaryPassword: 'Temp-session-1!' });
   await directory.setPassword(address, PASSWORD);
 }
@@ -156,7 +156,7 @@ describe('the workspace session', () => {
 
   it('has an invited manager choose a password with the sealed challenge the sign-in gave, only for themself', async () => {
     const invited = `convidada-${tenant.tenantId}@test.local`;
-    await tenantService.createUser(tenant.tenantId, invited, 'all');
+    await tenantService.createUser(tenant.tenantId, { name: invited, scope: 'all' });
     await cognitoUserDirectory(process.env[ENV.userPoolId]!).invite({
       email: invited,
       tenantId: tenant.tenantId,

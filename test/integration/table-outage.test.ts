@@ -62,7 +62,7 @@ describe('ingestion through a table outage', () => {
     // A route that needs the table still says it cannot reach it.
     expect((await whileFailing(/.*/, refused(), () => api({ path: '/public/store/1', key: tenant.key }))).status).toBe(503);
     // A key this authorizer never verified is not taken on trust.
-    const { key: fresh } = await tenantService.issueApiKey(tenant.tenantId, 'public');
+    const { key: fresh } = await tenantService.issueApiKey(tenant.tenantId, { scope: 'public' });
     const unknown = await whileFailing(/.*/, refused(), () =>
       api({ method: 'POST', path: '/v2/transactions', key: fresh, body: v2Payload() }),
     );
@@ -70,7 +70,7 @@ describe('ingestion through a table outage', () => {
   });
 
   it('never answers from memory for a key it has seen revoked', async () => {
-    const { key, keyId } = await tenantService.issueApiKey(tenant.tenantId, 'public');
+    const { key, keyId } = await tenantService.issueApiKey(tenant.tenantId, { scope: 'public' });
     const send = () => api({ method: 'POST', path: '/v2/transactions', key, body: v2Payload() });
     expect((await send()).status).toBe(201);
     await apiKeys.revokeKey(tenant.tenantId, { keyId, actor: { operator: true } });

@@ -38,7 +38,7 @@ describe('tenants', () => {
     // Without an employee's name, the first employee is the store's team.
     expect(await employeeService.getEmployee(b.id, 1)).toMatchObject({ id: 1, name: 'Loja Beta' });
     expect((await readSettings(a.id)).brand).toEqual({ name: 'alpha' });
-    const { key } = await tenantService.issueApiKey(a.id, 'public');
+    const { key } = await tenantService.issueApiKey(a.id, { scope: 'public' });
     const created = await api({ method: 'POST', path: '/public/store', key, body: { trade_name: 'Second' } });
     expect(created.body.id).toBe(2);
   });
@@ -46,8 +46,8 @@ describe('tenants', () => {
   it('refuses a key from its expiry on (controlled clock), and keeps a key without one', async () => {
     const tenant = await tenantService.createTenant('expiring', { store: 'Loja Prazo' });
     const expiresAt = '2030-01-01T00:00:00.000Z';
-    const { key } = await tenantService.issueApiKey(tenant.id, 'public', undefined, expiresAt);
-    const { key: lasting } = await tenantService.issueApiKey(tenant.id, 'public');
+    const { key } = await tenantService.issueApiKey(tenant.id, { scope: 'public', expiresAt });
+    const { key: lasting } = await tenantService.issueApiKey(tenant.id, { scope: 'public' });
     const before = new Date(Date.parse(expiresAt) - 1000);
     const at = new Date(expiresAt);
     expect(await tenantService.authorizeKey(key, 'public', { now: before })).toMatchObject({ authenticated: true, tenantId: tenant.id });
@@ -204,7 +204,7 @@ describe('tenants', () => {
   );
 
   it('refuses a key for a tenant that does not exist', async () => {
-    await expect(tenantService.issueApiKey(987654, 'public')).rejects.toThrow(/does not exist/);
+    await expect(tenantService.issueApiKey(987654, { scope: 'public' })).rejects.toThrow(/does not exist/);
   });
 
   it('apply creates a tenant from its file, then updates it in place', async () => {
@@ -264,7 +264,7 @@ describe('tenants', () => {
 
   it('decide what to write about a user from consistent reads, never from an index that may lag behind a write', async () => {
     const { id } = await tenantService.createTenant(`users-${Date.now()}`, { store: 'Loja Usuários' });
-    await tenantService.createUser(id, 'ops', 'all', `ops-first-token-${id}`);
+    await tenantService.createUser(id, { name: 'ops', scope: 'all', token: `ops-first-token-${id}` });
     // Were the name read through the index (eventually consistent on AWS), this would fail: no Query is answered.
     const stack = db().client.middlewareStack;
     stack.add(
@@ -275,7 +275,7 @@ describe('tenants', () => {
       { step: 'initialize', name: 'noQueries' },
     );
     try {
-      await tenantService.createUser(id, 'ops', { stores: [1], groups: [] }, `ops-second-token-${id}`);
+      await tenantService.createUser(id, { name: 'ops', scope: { stores: [1], groups: [] }, token: `ops-second-token-${id}` });
     } finally {
       stack.remove('noQueries');
     }

@@ -38,7 +38,7 @@ let manager: string;
 
 async function signedIn(email: string, scope: UserScope, role?: UserRole): Promise<string> {
   const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
-  await tenantService.createUser(tenant.tenantId, email, scope, undefined, role);
+  await tenantService.createUser(tenant.tenantId, { name: email, scope, role });
   await directory.invite({ email, tenantId: tenant.tenantId, temporaryPassword: 'Temp-admin-pages-1!' });
   await directory.setPassword(email, PASSWORD);
   const outcome = await cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!).signIn(email, PASSWORD);
@@ -931,7 +931,7 @@ describe('the tenant admin pages', () => {
     await putSettings(spanish.tenantId, { ...DEMO_SETTINGS, locale: 'es' });
     const email = `admin-es-${spanish.tenantId}@test.local`;
     const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
-    await tenantService.createUser(spanish.tenantId, email, 'all', undefined, 'admin');
+    await tenantService.createUser(spanish.tenantId, { name: email, scope: 'all', role: 'admin' });
     await directory.invite({ email, tenantId: spanish.tenantId, temporaryPassword: 'Temp-admin-pages-1!' });
     await directory.setPassword(email, PASSWORD);
     const outcome = await cognitoIdentityProvider(() => process.env[ENV.userPoolClientId]!).signIn(email, PASSWORD);

@@ -404,7 +404,7 @@ describe("bad input on the workspace's pages, over HTTP, signed in", () => {
     process.on('unhandledRejection', crashed);
     process.on('uncaughtException', crashed);
     email = `hostile-${f.tenantId}@test.local`;
-    await tenantService.createUser(f.tenantId, email, 'all', undefined, 'admin');
+    await tenantService.createUser(f.tenantId, { name: email, scope: 'all', role: 'admin' });
     const directory = cognitoUserDirectory(process.env[ENV.userPoolId]!);
     await directory.invite({ email, tenantId: f.tenantId, temporaryPassword: 'Temp-hostile-1!' });
     await directory.setPassword(email, PASSWORD);

@@ -27,11 +27,11 @@ export interface TestTenant {
 export async function newTenant(name = `test-${randomUUID().slice(0, 8)}`): Promise<TestTenant> {
   const { id: tenantId } = await tenantService.createTenant(name, DEMO_SETTINGS.firstStore!);
   const [publicKey, chatbotKey, adminKey, full, limited] = await Promise.all([
-    putSettings(tenantId, DEMO_SETTINGS).then(() => tenantService.issueApiKey(tenantId, 'public')),
-    tenantService.issueApiKey(tenantId, 'chatbot'),
-    tenantService.issueApiKey(tenantId, 'admin'),
-    tenantService.createUser(tenantId, 'full', 'all'),
-    tenantService.createUser(tenantId, 'limited', { stores: [1], groups: [1] }),
+    putSettings(tenantId, DEMO_SETTINGS).then(() => tenantService.issueApiKey(tenantId, { scope: 'public' })),
+    tenantService.issueApiKey(tenantId, { scope: 'chatbot' }),
+    tenantService.issueApiKey(tenantId, { scope: 'admin' }),
+    tenantService.createUser(tenantId, { name: 'full', scope: 'all' }),
+    tenantService.createUser(tenantId, { name: 'limited', scope: { stores: [1], groups: [1] } }),
   ]);
   return {
     tenantId,

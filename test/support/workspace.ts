@@ -27,7 +27,7 @@ export async function inviteManagerOf(
   let token = '';
   const invited = await inviteManager(
     {
-      putTenantUser: async (id, name, given) => void (token = (await tenantService.createUser(id, name, given, undefined, role)).token),
+      putTenantUser: async (id, name, given) => void (token = (await tenantService.createUser(id, { name, scope: given, role })).token),
       directory,
     },
     { tenantId, email, scope, temporaryPassword: temporary },
