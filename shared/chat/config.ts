@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { entityId as id } from '../fields.js';
-import { flag, urlsOnce, webUrl } from '../settings/fields.js';
+import { urlsOnce, webUrl } from '../settings/endpoints.js';
+import { flag } from '../settings/fields.js';
 import { CHAT_EVENTS, CHAT_KINDS, MAX_CHAT_ENDPOINTS } from './ports.js';
 
 /**

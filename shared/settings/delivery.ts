@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { EVENT_TYPES } from '../events/ports.js';
 import { nameField as name } from '../fields.js';
-import { address, clockTime, perLocale, timeZone, urlsOnce, webUrl, whatsAppLanguage } from './fields.js';
+import { urlsOnce, webUrl } from './endpoints.js';
+import { address, clockTime, perLocale, timeZone, whatsAppLanguage } from './fields.js';
 
 /** How a tenant's surveys go out: its sender identities on each channel, and its chatbot's webhook. */
 export const DeliveryConfig = v.strictObject({
