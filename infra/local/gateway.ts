@@ -3,7 +3,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { API_KEY_HEADER } from '../../shared/headers.js';
 import { referenceHandler } from '../../shared/http/reference.js';
-import { writeReference } from '../reference.js';
 import { authorizers, referencePaths, routes, sessionAuthorizer, workspaceRoutes, type ApiName, type Route } from '../routes.js';
 import { authorizerEvent, httpEvent } from './events.js';
 import { invoke } from './invoke.js';
@@ -256,7 +255,13 @@ const references = new Map<ApiName, Promise<Handler>>();
  */
 export function prepareReference(api: ApiName): Promise<Handler> {
   let ready = references.get(api);
-  if (!ready) references.set(api, (ready = writeReference(api).then((dir) => referenceHandler(dir) as Handler)));
+  // The writer is loaded here, not with the gateway: it builds the OpenAPI document from every schema of the service
+  // (2.5 s of CPU to import), which a test file that never opens the reference would load for nothing.
+  if (!ready)
+    references.set(
+      api,
+      (ready = import('../reference.js').then(({ writeReference }) => writeReference(api)).then((dir) => referenceHandler(dir) as Handler)),
+    );
   return ready;
 }
 
