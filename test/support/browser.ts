@@ -4,8 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { chromium, type Page } from 'playwright-core';
 
-/** What every browser test shares: Debian's chromium, launched one way, and axe-core. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * What every browser test shares: Debian's chromium, launched one way, and axe-core. Its headless shell where it is
+ * installed (`.ci/run` installs it): the same Blink without the desktop browser around it, and the tests' pages took
+ * 41% less time in it (workspace-browser: 26 s against 44, 53 CPU-seconds against 66 with the stack's start).
+ */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 export const hasChromium = existsSync(CHROMIUM);
 
 /**
