@@ -315,7 +315,10 @@ describe('a comment over what Comprehend reads', () => {
     await consumeAnalyses();
 
     for (const id of ids) expect(await analysisOf(id)).toMatchObject({ sentiment: expect.any(String), language: expect.any(String) });
-    const texts = (await received()).flatMap((request) => request.input.TextList ?? [request.input.Text ?? '']);
+    // The local Comprehend answers the stack's own analyser too (other files' comments): this test's are its own texts.
+    const texts = (await received())
+      .flatMap((request) => request.input.TextList ?? [request.input.Text ?? ''])
+      .filter((text) => text.includes('服务'));
     // One sentiment call a comment (its language and key phrases are the service's own).
     expect(texts.length).toBeGreaterThanOrEqual(2);
     for (const text of texts) {

@@ -24,6 +24,8 @@ const chatbot = inProcess('chatbot');
 const privacyQueue = usePrivateQueue('privacy');
 const dispatch = usePrivateQueue('surveyDispatch');
 usePrivateQueue('cases');
+// An answer's analysis too: the stack's analyser would write it whenever it comes (the strip test reads the item after).
+usePrivateQueue('analysis');
 let tenant: TestTenant;
 let other: TestTenant;
 
