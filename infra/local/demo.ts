@@ -1,5 +1,13 @@
 import type { UserScope } from '../../shared/tenants/config-schema.js';
 
+/*
+ * The demo the local stack seeds (`npm start`, and the tests' stack): its tenants, and the managers who sign in. Light
+ * on purpose: every test file that makes a tenant reads the demo's configuration, without loading the stack.
+ */
+
+/** The demo tenants' file: journeys, classes, groups, brand (docs/administration.md), applied at start. */
+export const DEMO_TENANTS_FILE = new URL('./demo-tenants.json', import.meta.url);
+
 /**
  * The demo tenant's managers who sign in to the workspace locally (docs/workspace.md): the local stack makes
  * each one's tenant user (its scope) and Cognito user (its password) at start. The passwords exist only in the local

@@ -30,11 +30,9 @@ import { startSecretsServer } from './secrets.js';
 import { SECRET_ENV, type SecretId } from '../grants.js';
 import { tokenOfSurveyLink } from '../../shared/surveys/paths.js';
 import { setupUserPool, startCognitoLocal } from './cognito.js';
-import { DEMO_MANAGERS } from './demo-managers.js';
+import { DEMO_MANAGERS, DEMO_TENANTS_FILE } from './demo.js';
 import { inviteManager } from '../../shared/session/managers.js';
 import { cognitoUserDirectory } from '../../shared/adapters/cognito.js';
-
-export const DEMO_TENANTS_FILE = new URL('./demo-tenants.json', import.meta.url);
 
 export interface LocalStackOptions {
   port: number;

@@ -3,7 +3,7 @@ import { StartupError, onShutdown } from './services.js';
 import { startLocalStack } from './stack.js';
 import { prepareReference } from './gateway.js';
 import { API_KEY_HEADER } from '../../shared/headers.js';
-import { DEMO_MANAGERS } from './demo-managers.js';
+import { DEMO_MANAGERS } from './demo.js';
 import { LOCAL_TABLE_NAME, localPort, type LocalPortName } from './ports.js';
 
 /** `npm start`: the whole service on this machine, no AWS account and no Docker. */

@@ -10,7 +10,7 @@ import { inProcess } from '../support/api.js';
 import { registerSale } from '../support/sales.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
 import { putSettings } from '../../shared/adapters/tenant-repository.js';
-import { DEMO_MANAGERS } from '../../infra/local/demo-managers.js';
+import { DEMO_MANAGERS } from '../../infra/local/demo.js';
 import { eventDeliveryPorts } from '../../shared/adapters/event-deliveries.js';
 import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
 import { commentAnalyser } from '../../shared/adapters/wiring/themes.js';

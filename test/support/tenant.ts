@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
+import { DEMO_TENANTS_FILE } from '../../infra/local/demo.js';
 import { putSettings } from '../../shared/adapters/tenant-repository.js';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';

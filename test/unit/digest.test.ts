@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import * as v from 'valibot';
-import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
+import { DEMO_TENANTS_FILE } from '../../infra/local/demo.js';
 import type { UserRecord } from '../../shared/access/ports.js';
 import type { CaseRecord } from '../../shared/cases/record.js';
 import { ENV } from '../../shared/config.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
+import { DEMO_TENANTS_FILE } from '../../infra/local/demo.js';
 import { ENV } from '../../shared/config.js';
 import { ValidationError } from '../../shared/errors.js';
 import { KIOSK_ANSWER_LIMIT, secondsToNextDay } from '../../shared/in-store/kiosk.js';

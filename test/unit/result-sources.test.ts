@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
+import { DEMO_TENANTS_FILE } from '../../infra/local/demo.js';
 import type { SourceName } from '../../shared/channels.js';
 import { ENV } from '../../shared/config.js';
 import type { Employee } from '../../shared/employees/schema.js';

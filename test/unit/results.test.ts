@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
+import { DEMO_TENANTS_FILE } from '../../infra/local/demo.js';
 import { ENV } from '../../shared/config.js';
 import type { Employee } from '../../shared/employees/schema.js';
 import { GROUPING_NAMES } from '../../shared/results/groupings.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ENV } from '../../shared/config.js';
-import { DEMO_TENANTS_FILE } from '../../infra/local/stack.js';
+import { DEMO_TENANTS_FILE } from '../../infra/local/demo.js';
 import { parseTenantFile } from '../../shared/tenants/tenant-file.js';
 
 const tenant = (overrides: Record<string, unknown> = {}) =>
