@@ -62,7 +62,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/unit/**', 'test/infra/**'],
           globalSetup: ['test/support/global-setup.ts'],
-          setupFiles: ['test/support/worker-env.ts'],
+          isolate: false,
+          setupFiles: ['test/support/fresh-file.ts', 'test/support/worker-env.ts'],
           // A minute: a stack test shares two cores with two other workers, chromium, the JVM, the local stack and lint.
           // At the start of a passing CI run (load 20), a configuration test that takes 2 s took 25 s of 30.
           testTimeout: 60_000,

@@ -8,8 +8,8 @@ import { LARGE_TENANT } from '../../bench/scale/day.js';
  * DynamoDB Local: the same commands, replayed, consume the same units per table and index. Then two seconds of the
  * large tenant's peak at full rate: the partitions this issue sharded stay under a tenth of their limits.
  *
- * The counting table takes over this process's table client (it answers every command from then on): the file runs
- * in its own process, and its commands name a tenant no other test uses.
+ * The counting table takes over this file's table client (it answers every command from then on; the next file in the
+ * worker loads its own, test/support/fresh-file.ts), and its commands name a tenant no other test uses.
  */
 describe('the scale simulation', () => {
   it('counts the same units as DynamoDB Local for the same commands, and prints its tables', async () => {
