@@ -153,13 +153,16 @@ async function phrasesTakenBack(item: Item): Promise<TransactItem[]> {
         TableName: tableName,
         Key,
         UpdateExpression: `ADD #count :minus${counted.negative ? ', #negative :minus' : ''}${example ? ' REMOVE #example' : ''}`,
-        ConditionExpression: '#count = :n',
+        // Other answers count the phrase meanwhile (a busy store's "atendimento"): the decrement holds whatever they
+        // add. Checked: that it leaves a count (the last one deletes the cell, above), and that the example slot it
+        // empties is still this answer's.
+        ConditionExpression: `#count > :one${example ? ' AND #example = :self' : ''}`,
         ExpressionAttributeNames: {
           '#count': 'count',
           ...(counted.negative ? { '#negative': 'negative' } : {}),
           ...(example ? { '#example': slot } : {}),
         },
-        ExpressionAttributeValues: { ':n': count, ':minus': -1 },
+        ExpressionAttributeValues: { ':one': 1, ':minus': -1, ...(example ? { ':self': transactionId } : {}) },
       },
     };
   });
