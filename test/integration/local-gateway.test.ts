@@ -90,8 +90,8 @@ describe('npm start', () => {
     // Prepare: its own ports and data directory, where the secrets stand-in keeps the survey secret it derives from.
     const dataDir = mkdtempSync(join(tmpdir(), 'npm-start-'));
     const ports = ['PORT', 'CHATBOT_PORT', 'DYNAMODB_PORT', 'SQS_PORT', 'SES_PORT', 'OUTBOX_PORT', 'COGNITO_PORT', 'S3_PORT'];
-    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-    const child = spawn(process.execPath, [tsx, fileURLToPath(new URL('../../infra/local/start.ts', import.meta.url))], {
+    // As package.json's start script runs it: Node with tsx's loader, one process that gets the signal itself.
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../infra/local/start.ts', import.meta.url))], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, ...Object.fromEntries(ports.map((name) => [name, '0'])) },
     });
@@ -110,7 +110,14 @@ describe('npm start', () => {
       await once(child, 'exit');
     }
 
-    // Assess: the secret the demo tenant's hand-off is signed with, beside its chatbot key.
+    // Assess: Ctrl-C stopped its emulators (DynamoDB Local is a Java process of its own)...
+    const dynamoDb = /DynamoDB\s+(http:\/\/\S+)/.exec(output)![1]!;
+    const answered = await fetch(dynamoDb, { signal: AbortSignal.timeout(2_000) }).then(
+      () => true,
+      () => false,
+    );
+    expect(answered, `DynamoDB Local still answers at ${dynamoDb}`).toBe(false);
+    // ...and printed the secret the demo tenant's hand-off is signed with, beside its chatbot key.
     const { surveyLinks } = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { surveyLinks: string };
     expect(output).toContain(
       `chatbot hand-off signing secret ${webhookSecret({ rootSecret: surveyLinks, tenantId: 1, endpoint: CHATBOT_ENDPOINT, generation: 1 })}`,
