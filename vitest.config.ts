@@ -62,6 +62,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/unit/**', 'test/infra/**'],
           globalSetup: ['test/support/global-setup.ts'],
+          // Files share their workers (each loaded the SDK's clients, playwright and our wiring again: 376-465 s of a
+          // CI run's imports, 87-128 s shared); test/support/fresh-file.ts starts each file as in a process of its own.
           isolate: false,
           setupFiles: ['test/support/fresh-file.ts', 'test/support/worker-env.ts'],
           // A minute: a stack test shares two cores with two other workers, chromium, the JVM, the local stack and lint.
