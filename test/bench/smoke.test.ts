@@ -94,8 +94,9 @@ describe('benchmarks, one iteration each', () => {
   }, 60_000);
 
   it("results cost: a year's reports, drivers reading no more than the journey's report, and the bytes they add", async () => {
-    // Two stores without cases: the smallest year of counters that still has stores and regions to read.
-    Object.assign(process.env, { BENCH_RESULT_STORES: '2', BENCH_RESULT_CASES: '0' });
+    // Two stores without cases, counted on the last 40 days (two months' counters and their days): the
+    // smallest year of counters that still has stores, regions, months and days to read.
+    Object.assign(process.env, { BENCH_RESULT_STORES: '2', BENCH_RESULT_CASES: '0', BENCH_RESULT_DAYS: '40' });
     const table = await resultsCost(await fixture());
     const reports = rows(table);
     expect(reports.map((row) => row[0])).toEqual(['store', 'region', 'store, region=2', 'journey', 'month', 'employee', 'driver']);
