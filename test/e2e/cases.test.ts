@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { overHttp } from '../support/api.js';
-import { until, type Mail } from '../support/mailbox.js';
+import { emailsOf, until, type Mail } from '../support/mailbox.js';
 
 /**
  * Issue 33's first loop through the local stack, as it runs for a person: the demo tenant's journey loja opens a case
@@ -18,7 +18,7 @@ const TOKEN = 'local-dev-user-token';
 const MANAGER = 'gerente@demo.local';
 
 const alertsFor = async (link: string) => {
-  const { emails } = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] };
+  const emails = await emailsOf<Mail>(sesUrl);
   return emails.filter((e) => e.destination.to.includes(MANAGER) && e.body.text.includes(link));
 };
 

@@ -7,7 +7,7 @@ import { weekOf } from '../../shared/results/groupings.js';
 import { APP_DIGEST_PATH, appCasePath } from '../../shared/session/paths.js';
 import { overHttp } from '../support/api.js';
 import { axe, BROWSER_TEST_TIMEOUT, hasChromium, launchChromium } from '../support/browser.js';
-import { until, type Mail } from '../support/mailbox.js';
+import { emailsOf, until, type Mail } from '../support/mailbox.js';
 import { openedCase, REGIONAL_STORES, regionalTenant, SUL } from '../support/regional-digest.js';
 import { screenshot } from '../support/screenshots.js';
 import { inviteManagerOf, signIn, watched } from '../support/workspace.js';
@@ -86,7 +86,7 @@ async function setUp(locale: Language): Promise<Scene> {
   const run = { version: 1 as const, tenantId: tenant.tenantId, period: 'week' as const, from: weekOf(today), user: manager };
   expect(await digestSending.handle(run)).toBe('sent');
   const mail = await until(async () => {
-    const { emails } = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: (Mail & { subject: string })[] };
+    const emails = await emailsOf<Mail & { subject: string }>(sesUrl);
     // The manager also owns the cases: their alerts come to the same address.
     return emails.find((e) => e.destination.to.includes(manager) && e.subject.startsWith(WORDS[locale].subject));
   }, `the digest to ${manager}`);

@@ -12,7 +12,7 @@ import { dueTimerKey } from '../../shared/adapters/due-timers.js';
 import { minuteOf } from '../../shared/timers/timers.js';
 import { answerTally, merge, sentTally } from '../../shared/results/tally.js';
 import { overHttp } from '../support/api.js';
-import { until, type Mail } from '../support/mailbox.js';
+import { emailsTo, until, type Mail } from '../support/mailbox.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
 import { inviteManagerOf, signIn, watched } from '../support/workspace.js';
 import { APP_ADMIN_USERS_PATH, APP_DIGEST_PATH } from '../../shared/session/paths.js';
@@ -38,12 +38,7 @@ let createdAt: Date;
 const stamp = Date.now();
 const [ANA, BIA, CAIO] = [`ana-${stamp}@example.com`, `bia-${stamp}@example.com`, `caio-${stamp}@example.com`] as const;
 
-const mails = async (to: string) =>
-  (
-    (await (await fetch(`${sesUrl}/store`)).json()) as {
-      emails: (Mail & { subject: string; headers: { name: string; value: string }[] })[];
-    }
-  ).emails.filter((e) => e.destination.to.includes(to));
+const mails = (to: string) => emailsTo<Mail & { subject: string; headers: { name: string; value: string }[] }>(sesUrl, to);
 
 /** Answers of journey loja counted on `day` (the same tally the answer path writes), one transaction id each. */
 async function answered(day: string, storeId: number, employeeId: number, scores: number[]) {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { recoveryRequester } from '../../shared/adapters/wiring/recovery.js';
 import { overHttp } from '../support/api.js';
-import { until, type Mail } from '../support/mailbox.js';
+import { emailsOf, until, type Mail } from '../support/mailbox.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { screenshot } from '../support/screenshots.js';
 import { axe, hasChromium, launchChromium, BROWSER_TEST_TIMEOUT } from '../support/browser.js';
@@ -20,7 +20,7 @@ let tenant: TestTenant;
 
 const mailsTo = (address: string, count: number) =>
   until(async () => {
-    const { emails } = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: (Mail & { subject: string })[] };
+    const emails = await emailsOf<Mail & { subject: string }>(sesUrl);
     const mine = emails.filter((e) => e.destination.to.includes(address));
     return mine.length >= count ? mine : undefined;
   }, `${count} e-mails to ${address}`);

@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { overHttp } from '../support/api.js';
+import { emailsOf } from '../support/mailbox.js';
 
 /**
  * Attempts over time through the local stack as a user runs it: the demo tenant's journey `lembrete` sends its
@@ -46,9 +47,7 @@ describe('journey lembrete on the local stack', () => {
       expect(whatsapp.value.channel).toBe('whatsapp');
       expect(whatsapp.after).toBeLessThan(20);
       const mail = await waitFor(async () => {
-        const { emails } = (await (await fetch(`${sesUrl}/store`)).json()) as {
-          emails: { destination: { to: string[] }; subject: string }[];
-        };
+        const emails = await emailsOf<{ destination: { to: string[] }; subject: string }>(sesUrl);
         return emails.find((e) => e.destination.to.includes(email));
       }, 120);
       // A minute after the WhatsApp message was sent, give or take the queue's and the poller's own seconds.

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { overHttp } from '../support/api.js';
-import { until, type Mail } from '../support/mailbox.js';
+import { emailsOf, until, type Mail } from '../support/mailbox.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { inviteManagerOf, signIn, watched as watchedBy } from '../support/workspace.js';
@@ -66,7 +66,7 @@ describe.skipIf(!hasChromium)('the case pages in a browser', { timeout: BROWSER_
   it('takes the store-1 manager on a phone from the alert e-mail to the case: reveal, note the first contact, resolve', async () => {
     // Prepare: the alert in the local mailbox, and its link to the case.
     const alert = await until(async () => {
-      const { emails } = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] };
+      const emails = await emailsOf<Mail>(sesUrl);
       return emails.find((e) => e.destination.to.includes(manager) && e.body.html.includes(`/app/cases/${caseId}"`));
     }, `the alert of case ${caseId} to ${manager}`);
     const link = /href="([^"]+\/app\/cases\/\d+)"/.exec(alert.body.html)?.[1];

@@ -5,7 +5,7 @@ import { findUserByName } from '../../shared/adapters/access-repository.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { ENV } from '../../shared/config.js';
-import { until, type Mail } from '../support/mailbox.js';
+import { emailsTo, until, type Mail } from '../support/mailbox.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 
 /**
@@ -28,8 +28,7 @@ const post = (url: string, fields: [string, string][], cookie = adminCookie) =>
     headers: { ...SAME_ORIGIN, ...(cookie ? { cookie } : {}), 'content-type': 'application/x-www-form-urlencoded' },
     body: Buffer.from(new URLSearchParams(fields).toString()),
   });
-const mailsTo = async (address: string) =>
-  ((await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] }).emails.filter((e) => e.destination.to.includes(address));
+const mailsTo = (address: string) => emailsTo<Mail>(sesUrl, address);
 const passwordIn = (mail: Mail) => /Sua senha temporária: (\S+)/.exec(mail.body.text)![1]!;
 
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { ENV } from '../../shared/config.js';
 import { findUserByName } from '../../shared/adapters/access-repository.js';
 import { inProcess } from '../support/api.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
-import { mailTo } from '../support/mailbox.js';
+import { emailsOf, mailTo } from '../support/mailbox.js';
 import { putDelivery, putSettings } from '../../shared/adapters/tenant-repository.js';
 
 /** The tenant's keys as listed, but their last use (which any call with a key may move). */
@@ -207,7 +207,7 @@ describe('the invitation e-mail', () => {
     const mail = await mailTo(sesUrl, email);
     const again = await create({ email, scope: 'all' }, es.adminKey);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const { emails } = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: { destination: { to: string[] } }[] };
+    const emails = await emailsOf<{ destination: { to: string[] } }>(sesUrl);
 
     // Assess
     expect([first.status, again.status]).toEqual([201, 409]);

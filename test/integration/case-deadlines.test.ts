@@ -13,6 +13,7 @@ import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
+import { emailsOf } from '../support/mailbox.js';
 
 /**
  * A case's deadline end to end against the emulators, with a clock the test holds: the case opens on a Monday of
@@ -41,7 +42,7 @@ interface Mail {
   subject: string;
   body: { text: string };
 }
-const mails = async () => ((await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] }).emails;
+const mails = () => emailsOf<Mail>(sesUrl);
 const escalationsOf = async (id: number) =>
   (await mails()).filter((m) => m.subject.startsWith('Caso atrasado') && m.body.text.includes(`/app/cases/${id}`));
 

@@ -4,7 +4,7 @@ import { ENV } from '../../shared/config.js';
 import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { errorPaths, overHttp } from '../support/api.js';
-import { until, type Mail } from '../support/mailbox.js';
+import { emailsTo, until, type Mail } from '../support/mailbox.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { inviteManagerOf } from '../support/workspace.js';
@@ -68,8 +68,7 @@ const listed = async (query: Record<string, string>, token: string | null = tena
   const res = await api({ path: '/public/cases', key: tenant.key, query, headers: token ? { 'x-service-user-token': token } : {} });
   return { res, ids: ((res.body.data ?? []) as { id: number }[]).map((c) => c.id) };
 };
-const mailsTo = async (address: string) =>
-  ((await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] }).emails.filter((e) => e.destination.to.includes(address));
+const mailsTo = (address: string) => emailsTo<Mail>(sesUrl, address);
 
 const page = async (path: string, form?: Record<string, string>) => {
   const response = await fetch(`${publicUrl}${path}`, {

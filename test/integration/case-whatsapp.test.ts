@@ -13,6 +13,7 @@ import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
+import { emailsOf } from '../support/mailbox.js';
 
 /**
  * The case alert on WhatsApp, against the emulators and the local outbox: the journey's rule says `whatsapp`, the
@@ -52,8 +53,7 @@ interface Mail {
   destination: { to: string[] };
   body: { text: string };
 }
-const alertMailsOf = async (id: number) =>
-  ((await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] }).emails.filter((m) => m.body.text.includes(`/app/cases/${id}`));
+const alertMailsOf = async (id: number) => (await emailsOf<Mail>(sesUrl)).filter((m) => m.body.text.includes(`/app/cases/${id}`));
 
 /** A detractor's answer in store 1, on the case queue: answers the transaction's id. */
 async function answer(): Promise<number> {

@@ -11,6 +11,7 @@ import { inProcess, errorPaths } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
+import { emailsOf } from '../support/mailbox.js';
 
 /**
  * Cases end to end in process, against the emulators: an answer's message on the case queue (a private one, read
@@ -35,7 +36,7 @@ interface Mail {
   body: { html: string; text: string };
 }
 const mailsTo = async (address: string) => {
-  const { emails } = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] };
+  const emails = await emailsOf<Mail>(sesUrl);
   return emails.filter((e) => e.destination.to.includes(address));
 };
 

@@ -13,6 +13,7 @@ import type { RecoveryCase } from '../../shared/recovery/ports.js';
 import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
+import { emailsTo } from '../support/mailbox.js';
 
 /**
  * The recovery survey against the emulators: a resolved case's customer gets "Did we solve it?" through the first
@@ -43,8 +44,7 @@ interface Mail {
   subject: string;
   body: { html: string; text: string };
 }
-const mailTo = async (address: string) =>
-  ((await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] }).emails.filter((e) => e.destination.to.includes(address));
+const mailTo = (address: string) => emailsTo<Mail>(sesUrl, address);
 const outboxTo = async (to: string) =>
   ((await (await fetch(`${outboxUrl}/messages`)).json()) as { to: string; channel: string; text: string; link: string | null }[]).filter(
     (m) => m.to === to,

@@ -4,7 +4,7 @@ import { tenantService } from '../../shared/adapters/wiring/tenants.js';
 import { casePagePath } from '../../shared/cases/alert.js';
 import { digestDays } from '../../shared/digest/figures.js';
 import { overHttp } from '../support/api.js';
-import { until, type Mail } from '../support/mailbox.js';
+import { emailsTo, until, type Mail } from '../support/mailbox.js';
 import { registerSale } from '../support/sales.js';
 import { answered, changeConfig, createStores } from '../support/regional-digest.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
@@ -21,10 +21,7 @@ let tenant: TestTenant;
 let regional: string;
 const STORES = { dois: 'Loja Dois Regional', tres: 'Loja Três Regional' };
 
-const mailsTo = async (address: string) =>
-  ((await (await fetch(`${sesUrl}/store`)).json()) as { emails: (Mail & { subject: string })[] }).emails.filter((e) =>
-    e.destination.to.includes(address),
-  );
+const mailsTo = (address: string) => emailsTo<Mail & { subject: string }>(sesUrl, address);
 
 beforeAll(async () => {
   tenant = await newTenant();

@@ -14,6 +14,7 @@ import { minuteOf } from '../../shared/timers/timers.js';
 import { answerTally, merge } from '../../shared/results/tally.js';
 import { inProcess } from '../support/api.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
+import { emailsTo } from '../support/mailbox.js';
 
 /**
  * The score-drop alert (issue 49 §3) against DynamoDB Local and the local SES: a week of answers generated into the
@@ -67,8 +68,7 @@ async function chatArrived(endpoint: string) {
     if ((await chatTo(endpoint)).length) break;
   return chatTo(endpoint);
 }
-const mailsTo = async (address: string) =>
-  ((await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] }).emails.filter((m) => m.destination.to.includes(address));
+const mailsTo = (address: string) => emailsTo<Mail>(sesUrl, address);
 
 /** Each day of a period, these scores of journey 1 (loja, NPS) in the store, written to its counters a day at a time. */
 async function answer(storeId: number, period: { from: string; to: string }, scores: number[]) {

@@ -14,6 +14,7 @@ import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
 import { inProcess } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
+import { emailsTo } from '../support/mailbox.js';
 
 /**
  * Survey attempts over time against the real table, SES emulator and outbox, with a clock the test holds: delivery
@@ -123,10 +124,7 @@ async function transaction(journey: string, customer: { phone?: string; email?: 
 const view = async (id: number) => (await api({ path: `/public/transaction/${id}`, key: tenant.key })).body;
 const newPhone = () => `+55119${String((Date.now() + unique++) % 10_000_000).padStart(7, '0')}`;
 const newEmail = () => `attempts-${Date.now()}-${unique++}@example.com`;
-const mailTo = async (address: string) =>
-  (
-    (await (await fetch(`${sesUrl}/store`)).json()) as { emails: { destination: { to: string[] }; body: { text?: string } }[] }
-  ).emails.filter((e) => e.destination.to.includes(address));
+const mailTo = (address: string) => emailsTo<{ destination: { to: string[] }; body: { text?: string } }>(sesUrl, address);
 const outboxTo = async (to: string) =>
   ((await (await fetch(`${outboxUrl}/messages`)).json()) as { to: string; link: string | null }[]).filter((m) => m.to === to);
 

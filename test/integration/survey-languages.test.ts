@@ -6,6 +6,7 @@ import type { Locale } from '../../shared/locale.js';
 import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
+import { emailsOf } from '../support/mailbox.js';
 
 /**
  * A survey speaks the customer's language: the customer's locale, else the journey's, else the tenant's, else
@@ -79,7 +80,7 @@ interface Mail {
   body: { html: string; text: string };
 }
 const mailTo = async (address: string) => {
-  const { emails } = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] };
+  const emails = await emailsOf<Mail>(sesUrl);
   const mail = emails.find((e) => e.destination.to.includes(address));
   expect(mail, `an e-mail to ${address}`).toBeDefined();
   return mail!;

@@ -11,6 +11,7 @@ import { inProcess } from '../support/api.js';
 import { consume, sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { messageFor, v2Payload } from '../support/transactions.js';
+import { emailsOf } from '../support/mailbox.js';
 
 /** Logs carry no key, token, cpf or phone: every line the service writes during these calls is captured and read. */
 const api = inProcess();
@@ -132,9 +133,7 @@ describe('logs', () => {
     // Loaded as the local stack loads a consumer, so that it logs through the logger this file turned up.
     const dispatcher = (await loadHandler('queue/survey-dispatcher.ts')) as (event: SQSEvent, context: unknown) => Promise<unknown>;
     await invoke('surveyDispatcher', dispatcher, sqsEvent(messages, { queue: 'SurveyDispatchQueue' }));
-    const { emails } = (await (await fetch(`${inject('sesUrl')}/store`)).json()) as {
-      emails: { destination: { to: string[] }; body: { text: string } }[];
-    };
+    const emails = await emailsOf<{ destination: { to: string[] }; body: { text: string } }>(inject('sesUrl'));
     const link = /(http\S+\/s\/([\w-]{44}))/.exec(emails.find((e) => e.destination.to.includes(email))!.body.text)!;
     const path = new URL(link[1]!).pathname;
     await api({ path, query: { score: 3 } });

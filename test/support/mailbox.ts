@@ -14,9 +14,23 @@ export interface Mail {
   body: { html: string; text: string };
 }
 
+/** When this test file began (each file loads this module afresh), in the SES emulator's whole seconds, one early. */
+const FILE_START = Math.floor(Date.now() / 1000) - 1;
+
+/**
+ * The e-mails the local SES mailbox received since this test file began. Without `since` (epoch seconds) the emulator
+ * answers every e-mail of the run in one JSON, and a test polling it late in a run read them all ten times a second.
+ */
+export async function emailsOf<T extends object = Mail>(sesUrl: string): Promise<T[]> {
+  const response = await fetch(`${sesUrl}/store?since=${FILE_START}`);
+  if (!response.ok) throw new Error(`The SES emulator answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { emails: T[] }).emails;
+}
+
+/** The e-mails to `address` since this test file began. */
+export const emailsTo = async <T extends { destination: { to: string[] } } = Mail>(sesUrl: string, address: string): Promise<T[]> =>
+  (await emailsOf<T>(sesUrl)).filter((e) => e.destination.to.includes(address));
+
 /** The first e-mail the local SES mailbox at `sesUrl` holds for `address`, waited for. */
 export const mailTo = (sesUrl: string, address: string): Promise<Mail> =>
-  until(async () => {
-    const { emails } = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: Mail[] };
-    return emails.find((e) => e.destination.to.includes(address));
-  }, `an e-mail to ${address}`);
+  until(async () => (await emailsTo(sesUrl, address))[0], `an e-mail to ${address}`);
