@@ -12,7 +12,7 @@ import { listen } from './listen.js';
  * `/webhooks/<tenant>` (the chatbot hand-off) and `/events/<tenant>` are verified as a tenant's receiver would, with
  * the Standard Webhooks library and the endpoint's secrets (valid when one of them verifies). A POST to any other path
  * (but `/faults` and `/clear`) is a Slack or Teams message, as those webhooks take any path. Everything received is
- * listed at `GET /messages` (JSON) and shown at `/`.
+ * listed at `GET /messages` (JSON; `?since=<ISO instant>` for what came from then on) and shown at `/`.
  *
  * What it refuses as the services would: a destination number that is not E.164 (ValidationException), and the
  * next calls to one destination while a fault is armed for it with `POST /faults`
@@ -100,7 +100,18 @@ export async function startOutbox(options: {
     const awsError = (status: number, type: string, message: string) =>
       json(status, { __type: type, message, Message: message }, { 'x-amzn-errortype': type });
 
-    if (req.method === 'GET' && url.pathname === '/messages') return json(200, messages);
+    if (req.method === 'GET' && url.pathname === '/messages') {
+      // `?since=<instant>`: only what came at or after it (a test reads its own, not everything a run sent).
+      const since = url.searchParams.get('since');
+      if (since === null) return json(200, messages);
+      if (Number.isNaN(Date.parse(since)))
+        return json(400, { message: 'since must be an ISO 8601 instant, such as 2026-01-31T12:00:00.000Z' });
+      const from = new Date(since).toISOString();
+      return json(
+        200,
+        messages.filter((message) => message.receivedAt >= from),
+      );
+    }
     if (req.method === 'GET' && url.pathname === '/') {
       res.writeHead(200, {
         'content-type': 'text/html; charset=utf-8',

@@ -3,6 +3,7 @@ import { putDelivery } from '../../shared/adapters/tenant-repository.js';
 import { overHttp } from '../support/api.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
+import { outboxOf } from '../support/mailbox.js';
 
 /** Through the local stack: an answer's survey.answered event reaches the tenant's endpoint (the outbox), signed. */
 const api = overHttp('public');
@@ -27,12 +28,12 @@ describe('events through the local stack', () => {
     expect(answer.status).toBe(201);
     let event: { text: string; signatureValid: boolean; eventType?: string } | undefined;
     for (let i = 0; i < 100 && !event; i++) {
-      const messages = (await (await fetch(`${outboxUrl}/messages`)).json()) as {
+      const messages = await outboxOf<{
         channel: string;
         text: string;
         signatureValid: boolean;
         eventType?: string;
-      }[];
+      }>(outboxUrl);
       // The sale's survey, which this tenant has no channel to send, fails too (survey.failed): whichever event the
       // consumer delivers first, the answer's is the one looked for.
       event = messages.find((m) => m.channel === 'event' && m.eventType === 'survey.answered' && m.text.includes(`"transaction_id":${id}`));

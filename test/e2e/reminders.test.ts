@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { overHttp } from '../support/api.js';
-import { emailsOf } from '../support/mailbox.js';
+import { outboxOf, emailsOf } from '../support/mailbox.js';
 
 /**
  * Attempts over time through the local stack as a user runs it: the demo tenant's journey `lembrete` sends its
@@ -41,7 +41,7 @@ describe('journey lembrete on the local stack', () => {
       });
       expect(res.status, res.text).toBe(201);
       const whatsapp = await waitFor(async () => {
-        const messages = (await (await fetch(`${outboxUrl}/messages`)).json()) as { channel: string; to: string }[];
+        const messages = await outboxOf<{ channel: string; to: string }>(outboxUrl);
         return messages.find((m) => m.to === phone);
       }, 20);
       expect(whatsapp.value.channel).toBe('whatsapp');

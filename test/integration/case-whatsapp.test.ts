@@ -13,7 +13,7 @@ import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
-import { emailsOf } from '../support/mailbox.js';
+import { outboxOf, emailsOf } from '../support/mailbox.js';
 
 /**
  * The case alert on WhatsApp, against the emulators and the local outbox: the journey's rule says `whatsapp`, the
@@ -46,9 +46,7 @@ interface OutboxMessage {
   template?: { name: string; language: string };
 }
 const whatsAppsOf = async (id: number) =>
-  ((await (await fetch(`${outboxUrl}/messages`)).json()) as OutboxMessage[]).filter(
-    (m) => m.channel === 'whatsapp' && m.text.includes(`/app/cases/${id}`),
-  );
+  (await outboxOf<OutboxMessage>(outboxUrl)).filter((m) => m.channel === 'whatsapp' && m.text.includes(`/app/cases/${id}`));
 interface Mail {
   destination: { to: string[] };
   body: { text: string };

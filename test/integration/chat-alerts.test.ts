@@ -16,6 +16,7 @@ import { digestChatDelivery } from '../../shared/digest/chat.js';
 import { digestDays } from '../../shared/digest/figures.js';
 import { timeZoneOf } from '../../shared/locale.js';
 import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
+import { outboxOf } from '../support/mailbox.js';
 
 /**
  * Case alerts in Slack and Teams through the local stack: the tenant's chat endpoints set through the admin API and
@@ -45,9 +46,7 @@ interface Received {
   text: string;
 }
 const chatMessages = async () =>
-  ((await (await fetch(`${outboxUrl}/messages`)).json()) as Received[]).filter(
-    (m) => m.channel === 'chat' && m.to.includes(`/chat/${tenant.tenantId}-`),
-  );
+  (await outboxOf<Received>(outboxUrl)).filter((m) => m.channel === 'chat' && m.to.includes(`/chat/${tenant.tenantId}-`));
 const to = (messages: Received[], endpoint: string) =>
   messages.filter((m) => `${outboxUrl}${m.to}` === endpoint).map((m) => JSON.parse(m.text));
 

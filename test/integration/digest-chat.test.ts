@@ -6,6 +6,7 @@ import { weekOf } from '../../shared/results/groupings.js';
 import { APP_DIGEST_PATH } from '../../shared/session/paths.js';
 import { overHttp } from '../support/api.js';
 import { openedCase, REGIONAL_STORES, regionalTenant, SUL } from '../support/regional-digest.js';
+import { outboxOf } from '../support/mailbox.js';
 
 /**
  * The digest in Slack and Teams (issue 60 §3: "the same content, shorter"), in pt-BR and in es, as the local receiver
@@ -50,7 +51,7 @@ interface Received {
 async function receivedAt(url: string): Promise<any> {
   const until = Date.now() + 60_000;
   for (;;) {
-    const messages = (await (await fetch(`${outboxUrl}/messages`)).json()) as Received[];
+    const messages = await outboxOf<Received>(outboxUrl);
     const message = messages.find((m) => m.channel === 'chat' && `${outboxUrl}${m.to}` === url);
     if (message) return JSON.parse(message.text);
     if (Date.now() > until) throw new Error(`No chat message at ${url} within a minute`);

@@ -18,6 +18,7 @@ import { deliverSurvey } from '../../shared/surveys/delivery.js';
 import type { DispatchMessage } from '../../shared/surveys/dispatch.js';
 import { transactionMessage } from '../../shared/transactions/accept.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
+import { outboxOf } from '../support/mailbox.js';
 
 /**
  * Signed event webhooks against the real table, queue and the local outbox: an answer publishes survey.answered to
@@ -42,8 +43,7 @@ interface Received {
   eventId?: string;
   eventType?: string;
 }
-const received = async (): Promise<Received[]> =>
-  ((await (await fetch(`${outboxUrl}/messages`)).json()) as Received[]).filter((m) => m.channel === 'event');
+const received = async (): Promise<Received[]> => (await outboxOf<Received>(outboxUrl)).filter((m) => m.channel === 'event');
 
 /** Registers a sale on journey loja for a customer with an e-mail; answers the transaction's id and its dispatch message. */
 async function sale() {

@@ -13,7 +13,7 @@ import type { RecoveryCase } from '../../shared/recovery/ports.js';
 import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
-import { emailsTo } from '../support/mailbox.js';
+import { outboxOf, emailsTo } from '../support/mailbox.js';
 
 /**
  * The recovery survey against the emulators: a resolved case's customer gets "Did we solve it?" through the first
@@ -46,9 +46,7 @@ interface Mail {
 }
 const mailTo = (address: string) => emailsTo<Mail>(sesUrl, address);
 const outboxTo = async (to: string) =>
-  ((await (await fetch(`${outboxUrl}/messages`)).json()) as { to: string; channel: string; text: string; link: string | null }[]).filter(
-    (m) => m.to === to,
-  );
+  (await outboxOf<{ to: string; channel: string; text: string; link: string | null }>(outboxUrl)).filter((m) => m.to === to);
 const newPhone = () => `+55119${String(Date.now() % 10_000_000).padStart(7, '0')}${unique++ % 10}`.slice(0, 14);
 
 /** The dispatcher, invoked with the batch the event source would hand it; answers the records that failed. */

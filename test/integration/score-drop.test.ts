@@ -14,7 +14,7 @@ import { minuteOf } from '../../shared/timers/timers.js';
 import { answerTally, merge } from '../../shared/results/tally.js';
 import { inProcess } from '../support/api.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
-import { emailsTo } from '../support/mailbox.js';
+import { outboxOf, emailsTo } from '../support/mailbox.js';
 
 /**
  * The score-drop alert (issue 49 §3) against DynamoDB Local and the local SES: a week of answers generated into the
@@ -59,7 +59,7 @@ interface Mail {
   body: { text: string };
 }
 const chatTo = async (endpoint: string) =>
-  ((await (await fetch(`${outboxUrl}/messages`)).json()) as { channel: string; to: string; text: string }[])
+  (await outboxOf<{ channel: string; to: string; text: string }>(outboxUrl))
     .filter((m) => m.channel === 'chat' && `${outboxUrl}${m.to}` === endpoint)
     .map((m) => JSON.parse(m.text));
 /** Waits (a quarter of a second between looks, at most 20 seconds) for the chat queue's poller to deliver. */

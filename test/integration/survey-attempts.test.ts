@@ -14,7 +14,7 @@ import { tenantSettings } from '../../shared/adapters/wiring/tenants.js';
 import { inProcess } from '../support/api.js';
 import { usePrivateQueue } from '../support/queues.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
-import { emailsTo } from '../support/mailbox.js';
+import { outboxOf, emailsTo } from '../support/mailbox.js';
 
 /**
  * Survey attempts over time against the real table, SES emulator and outbox, with a clock the test holds: delivery
@@ -125,8 +125,7 @@ const view = async (id: number) => (await api({ path: `/public/transaction/${id}
 const newPhone = () => `+55119${String((Date.now() + unique++) % 10_000_000).padStart(7, '0')}`;
 const newEmail = () => `attempts-${Date.now()}-${unique++}@example.com`;
 const mailTo = (address: string) => emailsTo<{ destination: { to: string[] }; body: { text?: string } }>(sesUrl, address);
-const outboxTo = async (to: string) =>
-  ((await (await fetch(`${outboxUrl}/messages`)).json()) as { to: string; link: string | null }[]).filter((m) => m.to === to);
+const outboxTo = async (to: string) => (await outboxOf<{ to: string; link: string | null }>(outboxUrl)).filter((m) => m.to === to);
 
 /**
  * Releases every minute up to `now`, as many runs of the scheduler would (each run releases a bounded number of

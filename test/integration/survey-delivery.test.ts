@@ -13,7 +13,7 @@ import { CHATBOT_ENDPOINT, webhookSecret } from '../../shared/events/signature.j
 import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
-import { emailsTo } from '../support/mailbox.js';
+import { outboxOf, emailsTo } from '../support/mailbox.js';
 
 /**
  * Survey delivery against its real counterparts: SES through the SES v2 emulator, SMS and WhatsApp through the real
@@ -86,8 +86,7 @@ async function deliver(bodies: unknown[], receiveCount = 1): Promise<string[]> {
 
 const survey = async (id: number) => (await api({ path: `/public/transaction/${id}`, key: tenant.key })).body.survey;
 const mailTo = (address: string) => emailsTo<EmulatedEmail>(sesUrl, address);
-const outboxTo = async (to: string) =>
-  ((await (await fetch(`${outboxUrl}/messages`)).json()) as OutboxMessage[]).filter((m) => m.to === to);
+const outboxTo = async (to: string) => (await outboxOf<OutboxMessage>(outboxUrl)).filter((m) => m.to === to);
 const arm = (fault: { channel: string; to: string; status: number; count: number }) =>
   fetch(`${outboxUrl}/faults`, { method: 'POST', body: JSON.stringify(fault) });
 

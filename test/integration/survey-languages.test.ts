@@ -6,7 +6,7 @@ import type { Locale } from '../../shared/locale.js';
 import { inProcess } from '../support/api.js';
 import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
-import { emailsOf } from '../support/mailbox.js';
+import { outboxOf, emailsOf } from '../support/mailbox.js';
 
 /**
  * A survey speaks the customer's language: the customer's locale, else the journey's, else the tenant's, else
@@ -141,11 +141,11 @@ describe('the language of a survey', () => {
   it("sends the WhatsApp template of the survey's language, in the tenant's language", async () => {
     const phone = `+55119${String(Date.now() % 10_000_000).padStart(7, '0')}${unique++ % 10}`.slice(0, 14);
     await survey(tenant, 'loja', await customer(tenant, { phone }));
-    const messages = (await (await fetch(`${outboxUrl}/messages`)).json()) as {
+    const messages = await outboxOf<{
       to: string;
       text: string;
       template?: { name: string; language: string };
-    }[];
+    }>(outboxUrl);
     const sent = messages.find((m) => m.to === phone);
     expect(sent?.template).toEqual({ name: 'satisfaction_survey', language: 'en' });
   });

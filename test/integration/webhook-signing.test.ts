@@ -14,6 +14,7 @@ import { usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
 import { DEMO_SETTINGS, newTenant, type TestTenant } from '../support/tenant.js';
 import { command } from '../support/commands.js';
+import { outboxOf } from '../support/mailbox.js';
 
 /**
  * Webhook signing as a tenant's receiver sees it: the secrets are taken from what `apply` and `rotate-webhook-secret`
@@ -42,7 +43,7 @@ interface Received {
   headers: Record<string, string>;
   eventId?: string;
 }
-const received = async () => (await (await fetch(`${outboxUrl}/messages`)).json()) as Received[];
+const received = async () => await outboxOf<Received>(outboxUrl);
 
 /** Whether a tenant's receiver holding `secret` accepts this delivery. */
 const verifies = (secret: string, message: Received) => {

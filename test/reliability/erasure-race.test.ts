@@ -13,7 +13,7 @@ import { sqsEvent, usePrivateQueue } from '../support/queues.js';
 import { registerSale } from '../support/sales.js';
 import { newTenant, type TestTenant } from '../support/tenant.js';
 import { FULL } from './fixtures.js';
-import { emailsOf } from '../support/mailbox.js';
+import { outboxOf, emailsOf } from '../support/mailbox.js';
 
 /**
  * An erasure that runs while the customer answers and corrects surveys and buys again: once it reports done, none
@@ -134,7 +134,7 @@ function selling(who: Subject, statuses: number[]) {
 /** The messages the SES emulator and the outbox (SMS, WhatsApp) hold for the subject's e-mail or phone. */
 async function sentTo(who: Subject): Promise<unknown[]> {
   const emails = await emailsOf<{ destination: { to: string[] } }>(inject('sesUrl'));
-  const messages = (await (await fetch(`${inject('outboxUrl')}/messages`)).json()) as { to?: string }[];
+  const messages = await outboxOf<{ to?: string }>(inject('outboxUrl'));
   return [...emails.filter((e) => e.destination.to.includes(who.email)), ...messages.filter((m) => m.to?.endsWith(who.phone))];
 }
 

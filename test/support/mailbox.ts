@@ -14,8 +14,10 @@ export interface Mail {
   body: { html: string; text: string };
 }
 
-/** When this test file began (each file loads this module afresh), in the SES emulator's whole seconds, one early. */
-const FILE_START = Math.floor(Date.now() / 1000) - 1;
+/** When this test file began (each file loads this module afresh), a second early. */
+const FILE_START_MS = Date.now() - 1000;
+/** The same, in the SES emulator's whole seconds. */
+const FILE_START = Math.floor(FILE_START_MS / 1000);
 
 /**
  * The e-mails the local SES mailbox received since this test file began. Without `since` (epoch seconds) the emulator
@@ -34,3 +36,13 @@ export const emailsTo = async <T extends { destination: { to: string[] } } = Mai
 /** The first e-mail the local SES mailbox at `sesUrl` holds for `address`, waited for. */
 export const mailTo = (sesUrl: string, address: string): Promise<Mail> =>
   until(async () => (await emailsTo(sesUrl, address))[0], `an e-mail to ${address}`);
+
+/**
+ * What the local outbox received since this test file began (SMS, WhatsApp, webhooks, events, chat messages), by its
+ * `since`: the outbox lists everything a run sent otherwise.
+ */
+export async function outboxOf<T extends object>(outboxUrl: string): Promise<T[]> {
+  const response = await fetch(`${outboxUrl}/messages?since=${new Date(FILE_START_MS).toISOString()}`);
+  if (!response.ok) throw new Error(`The outbox answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T[];
+}

@@ -26,6 +26,20 @@ describe('the local outbox', () => {
     ]);
   });
 
+  it('lists what came at or after ?since=, and names the format of a since it cannot read', async () => {
+    const before = new Date(Date.now() - 1).toISOString();
+    await post('/chat/since-test');
+    const listed = async (query: string) => (await (await fetch(`${outbox.url}/messages${query}`)).json()) as { to: string }[];
+    expect((await listed(`?since=${before}`)).map((m) => m.to)).toEqual(['/chat/since-test']);
+    expect(await listed(`?since=${new Date(Date.now() + 60_000).toISOString()}`)).toEqual([]);
+    expect((await listed('')).length).toBe(outbox.messages.length);
+    const refused = await fetch(`${outbox.url}/messages?since=yesterday`);
+    expect([refused.status, await refused.json()]).toEqual([
+      400,
+      { message: 'since must be an ISO 8601 instant, such as 2026-01-31T12:00:00.000Z' },
+    ]);
+  });
+
   it('still answers 404 to a read of a path it does not serve', async () => {
     expect((await fetch(`${outbox.url}/services/T0`)).status).toBe(404);
   });
