@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { createServer, validateHeaderName, validateHeaderValue, type IncomingMessage, type Server } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -260,7 +261,14 @@ export function prepareReference(api: ApiName): Promise<Handler> {
   if (!ready)
     references.set(
       api,
-      (ready = import('../reference.js').then(({ writeReference }) => writeReference(api)).then((dir) => referenceHandler(dir) as Handler)),
+      (ready = import('../reference.js')
+        .then(({ writeReference }) => writeReference(api))
+        .then((dir) => {
+          // A temporary directory of about 3 MB: removed when this process ends, as each `npm start` and test run would
+          // otherwise leave one behind.
+          process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+          return referenceHandler(dir) as Handler;
+        })),
     );
   return ready;
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -70,7 +70,13 @@ async function startPrism(api: ApiName): Promise<{ url: string; stop: () => void
     prism.stderr.on('data', read);
     prism.once('exit', (code) => reject(new Error(`prism exited (${code}): ${log.slice(-500)}`)));
   });
-  return { url, stop: () => prism.kill() };
+  return {
+    url,
+    stop: () => {
+      prism.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Values no path parameter of the document admits: not an integer, out of range, too long, not a token. */

@@ -1,6 +1,6 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { randomUUID } from 'node:crypto';
@@ -267,6 +267,7 @@ describe('the analytics export', () => {
       await s3().send(
         new PutObjectCommand({ Bucket: bucket(), Key: objectKeyOf('answers', other, '2026-01-05'), Body: readFileSync(file) }),
       );
+      rmSync(dir, { recursive: true, force: true });
     });
 
     it("reads only the tenant's own files", async () => {
@@ -286,6 +287,7 @@ describe('the analytics export', () => {
       ])
         await expect(query(tenant.tenantId, sql), sql).rejects.toThrow(/external access|disabled|Permission Error/i);
       expect(existsSync(leak)).toBe(false);
+      rmSync(dirname(leak), { recursive: true, force: true });
       await expect(query(tenant.tenantId, 'SET enable_external_access = true')).rejects.toThrow(/lock|configuration/i);
       await expect(query(tenant.tenantId, 'RESET lock_configuration')).rejects.toThrow(/lock|configuration/i);
     });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -122,5 +122,6 @@ describe('npm start', () => {
     expect(output).toContain(
       `chatbot hand-off signing secret ${webhookSecret({ rootSecret: surveyLinks, tenantId: 1, endpoint: CHATBOT_ENDPOINT, generation: 1 })}`,
     );
+    rmSync(dataDir, { recursive: true, force: true });
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -130,6 +130,7 @@ describe('tenants', () => {
         'admin: The logo is an SVG, which is refused (it can carry scripts); export it as PNG or WebP.',
       );
       expect((await readSettings(id)).brand?.logo?.file).toBe(`${hash}.png`);
+      rmSync(dir, { recursive: true, force: true });
     },
     COMMAND_RUNS(2),
   );
@@ -199,6 +200,7 @@ describe('tenants', () => {
       expect(applied.stdout).toContain('Applying:');
       expect((await readSettings(id)).brand?.colour).toBe('#145a32');
       expect((await readSettings(id)).themes?.map((theme) => theme.slug)).toEqual(['parking']);
+      rmSync(dir, { recursive: true, force: true });
     },
     COMMAND_RUNS(4),
   );
