@@ -27,7 +27,11 @@ describe('the local outbox', () => {
   });
 
   it('lists what came at or after ?since=, and names the format of a since it cannot read', async () => {
-    const before = new Date(Date.now() - 1).toISOString();
+    // An instant a few milliseconds after every message so far, and before the next one (receivedAt is to the ms).
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+    await pause();
+    const before = new Date().toISOString();
+    await pause();
     await post('/chat/since-test');
     const listed = async (query: string) => (await (await fetch(`${outbox.url}/messages${query}`)).json()) as { to: string }[];
     expect((await listed(`?since=${before}`)).map((m) => m.to)).toEqual(['/chat/since-test']);
