@@ -222,9 +222,12 @@ async function run(argv: string[]): Promise<void> {
       if (!values.name === !values.email) throw new UsageError('give --name (a user token) or --email (a manager who signs in).');
       if (!values.all && !values.stores && !values.groups) throw new UsageError('give --all, or --stores and/or --groups.');
       const scope = values.all ? ('all' as const) : { stores: ids(values.stores, 'stores'), groups: ids(values.groups, 'groups') };
-      if (values.email) return console.log(await createManager(local, integer(values.tenant, 'tenant'), values.email, scope));
+      const tenantId = integer(values.tenant, 'tenant');
+      // A user of no tenant would be written all the same, and sign in nowhere.
+      if (!(await tenantService.getTenant(tenantId))) throw new UsageError(`tenant ${tenantId} does not exist.`);
+      if (values.email) return console.log(await createManager(local, tenantId, values.email, scope));
       if (!values.name) throw new UsageError('--name is required.');
-      const user = await tenantService.createUser(integer(values.tenant, 'tenant'), { name: values.name, scope });
+      const user = await tenantService.createUser(tenantId, { name: values.name, scope });
       return console.log(`user "${user.name}" created; token (shown once, store it now):\n${user.token}`);
     }
     case 'apply': {
@@ -312,7 +315,6 @@ async function run(argv: string[]): Promise<void> {
  * (no e-mail leaves the machine); on AWS Cognito makes it and e-mails the invitation.
  */
 async function createManager(local: boolean, tenantId: number, email: string, scope: UserScope): Promise<string> {
-  if (!(await tenantService.getTenant(tenantId))) throw new UsageError(`tenant ${tenantId} does not exist.`);
   let userPoolId = process.env[ENV.userPoolId];
   if (local) {
     userPoolId ??= (await setupUserPool(process.env.AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER!)).userPoolId;

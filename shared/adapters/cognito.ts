@@ -143,7 +143,14 @@ export function cognitoUserDirectory(userPoolId: string): UserDirectory {
         );
         return 'created';
       } catch (error) {
-        if ((error as Error).name === 'UsernameExistsException') return 'exists';
+        if ((error as Error).name !== 'UsernameExistsException') throw error;
+      }
+      // The pool is the deployment's, one account per address: one bound to another tenant is not this tenant's.
+      try {
+        return (await tenantOf(userPoolId, email)) === String(tenantId) ? 'exists' : 'elsewhere';
+      } catch (error) {
+        // Removed since AdminCreateUser found it: not this tenant's either (asked again, it is invited afresh).
+        if ((error as Error).name === 'UserNotFoundException') return 'elsewhere';
         throw error;
       }
     },
@@ -173,18 +180,7 @@ const tenantOf = async (userPoolId: string, email: string) => (await signInUser(
  */
 export function cognitoSignInDirectory(userPoolId: () => string): SignInDirectory {
   return {
-    async invite({ email, tenantId, temporaryPassword }) {
-      const invited = await cognitoUserDirectory(userPoolId()).invite({ email, tenantId, temporaryPassword });
-      if (invited === 'created') return invited;
-      // The pool is the deployment's, one account per address: one bound to another tenant is not this tenant's.
-      try {
-        return (await tenantOf(userPoolId(), email)) === String(tenantId) ? 'exists' : 'elsewhere';
-      } catch (error) {
-        // Removed since AdminCreateUser found it: not this tenant's either (asked again, it is invited afresh).
-        if ((error as Error).name === 'UserNotFoundException') return 'elsewhere';
-        throw error;
-      }
-    },
+    invite: (user) => cognitoUserDirectory(userPoolId()).invite(user),
     async renewTemporaryPassword({ email, tenantId, temporaryPassword }) {
       try {
         const { tenant, status } = await signInUser(userPoolId(), email);

@@ -44,8 +44,10 @@ export interface UserDirectory {
   /**
    * Creates the user, bound to its tenant, and sends the invitation with a temporary password (Cognito's e-mail on
    * AWS). With `temporaryPassword` the caller chose it and shows it itself (the local stack: no e-mail leaves).
+   * `exists`: the address signs in to this tenant already. `elsewhere`: it signs in to another tenant (the pool is the
+   * deployment's, one account per address), left as it is.
    */
-  invite(user: { email: string; tenantId: number; temporaryPassword?: string | undefined }): Promise<'created' | 'exists'>;
+  invite(user: { email: string; tenantId: number; temporaryPassword?: string | undefined }): Promise<'created' | 'exists' | 'elsewhere'>;
   /** Sets a permanent password (the local demo users only). */
   setPassword(email: string, password: string): Promise<void>;
 }
