@@ -1,5 +1,6 @@
-import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
   ApplicationLogLevel,
@@ -35,14 +36,33 @@ export interface ServiceFunctionProps {
  */
 let unbundled: string | undefined;
 
+/**
+ * Where this process puts the directories it makes: one temporary directory, removed when the process ends (the
+ * synthesis has copied each asset into the cloud assembly by then), so that no `cdk synth` leaves one behind.
+ */
+let staging: string | undefined;
+function stagingDir(): string {
+  if (!staging) {
+    staging = mkdtempSync(join(tmpdir(), 'survey-service-code-'));
+    process.once('exit', removeStagedCode);
+  }
+  return staging;
+}
+
+/** Removes the directories this process made for its functions' code (a process that synthesises and goes on: the tests). */
+export function removeStagedCode(): void {
+  if (staging) rmSync(staging, { recursive: true, force: true });
+  staging = unbundled = undefined;
+}
+
 function codeOf(scope: Construct, props: ServiceFunctionProps): string {
-  if (!Stack.of(scope).bundlingRequired) return (unbundled ??= mkdtempSync(`${tmpdir()}/unbundled-`));
+  if (!Stack.of(scope).bundlingRequired) return (unbundled ??= mkdtempSync(join(stagingDir(), 'unbundled-')));
   const bundle = bundleDirOf(props.handler);
   if (!props.files) return bundle;
-  const dir = mkdtempSync(`${tmpdir()}/function-`);
+  const dir = mkdtempSync(join(stagingDir(), 'function-'));
   cpSync(bundle, dir, { recursive: true });
-  mkdirSync(`${dir}/${props.files[1]}`, { recursive: true });
-  cpSync(props.files[0], `${dir}/${props.files[1]}`, { recursive: true });
+  mkdirSync(join(dir, props.files[1]), { recursive: true });
+  cpSync(props.files[0], join(dir, props.files[1]), { recursive: true });
   return dir;
 }
 

@@ -16,12 +16,19 @@ import { stopping } from './listen.js';
 
 export class StartupError extends Error {}
 
-const children = new Set<ChildProcess>();
 // However this process ends (a stop, Ctrl-C, an uncaught error), an emulator it started does not outlive it and keep
 // its port: 'exit' runs on an uncaught error too, and only synchronous work, so the kill is a signal sent at once.
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-});
+// One set and one listener a process, however often this module is evaluated (a test worker evaluates it once a file:
+// one listener each was Node's "11 exit listeners added" warning).
+const childrenKey = Symbol.for('survey-service.local.emulator-children');
+const processWide = globalThis as unknown as Record<symbol, Set<ChildProcess> | undefined>;
+const children = (processWide[childrenKey] ??= (() => {
+  const all = new Set<ChildProcess>();
+  process.on('exit', () => {
+    for (const child of all) child.kill('SIGKILL');
+  });
+  return all;
+})());
 
 /** An emulator's process, killed with this one if nothing stopped it before. */
 export function ownChild(child: ChildProcess): ChildProcess {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -196,11 +196,13 @@ async function compile(documents: Record<string, string>, client: string): Promi
     skipLibCheck: true,
     types: [],
   });
-  return ts.getPreEmitDiagnostics(program).map((d) => {
+  const problems = ts.getPreEmitDiagnostics(program).map((d) => {
     const line = d.file && d.start !== undefined ? d.file.text.split('\n')[d.file.getLineAndCharacterOfPosition(d.start).line]! : '';
     const mark = /\[([\w -]+)\]$/.exec(line)?.[1] ?? '';
     return `${d.file?.fileName.replace(dir, '') ?? ''} [${mark}]: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
+  rmSync(dir, { recursive: true, force: true });
+  return problems;
 }
 
 const served = async (api: 'public' | 'chatbot') => (await overHttp(api)({ path: '/openapi.json' })).text;

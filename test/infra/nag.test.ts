@@ -1,4 +1,5 @@
-import { App, Validations } from 'aws-cdk-lib';
+import { Validations } from 'aws-cdk-lib';
+import { testApp } from '../support/cdk-app.js';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ const UNBUNDLED = { public: 'unbundled', chatbot: 'unbundled' };
  * (infra/constructs/acknowledgments.ts) fails the synthesis, and so this test.
  */
 function synthesizeWithNag(props: Partial<SurveyServiceProps> = {}): string | undefined {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp();
   // Every stack of the deployment: the data stack, the service stack and its nested stacks.
   surveyService(app, 'Nag', {
     stage: 'test',

@@ -1,4 +1,4 @@
-import { App } from 'aws-cdk-lib';
+import { testApp } from '../support/cdk-app.js';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ type Resource = { Type: string; Properties: Record<string, any> };
  */
 function synthesize(name: string, props: Partial<SurveyServiceProps> = {}) {
   // Bundling is exercised by `npx cdk synth` and the benchmarks; here only the template matters.
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp();
   const deployment = surveyService(app, name, {
     stage: 'test',
     logRetention: RetentionDays.ONE_MONTH,
@@ -103,7 +103,7 @@ describe('the CDK stacks', () => {
   });
 
   it("share what the service stacks need through nested-stack parameters: the only exports are the retained data stack's", () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const app = testApp();
     const { data, stacks } = surveyService(app, 'Exports', {
       stage: 'test',
       logRetention: RetentionDays.ONE_MONTH,
@@ -889,7 +889,7 @@ describe('the CDK stacks', () => {
   describe('the custom link domain', () => {
     /** The context `cdk synth -c customDomain=... -c certificateArn=...` gives the app (infra/app.ts reads it so). */
     const fromContext = (context: Record<string, string>) => {
-      const app = new App({ context });
+      const app = testApp(context);
       return customDomainFromContext((name) => app.node.tryGetContext(name));
     };
     const CERTIFICATE = 'arn:aws:acm:us-east-1:111111111111:certificate/x';
