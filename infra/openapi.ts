@@ -17,6 +17,7 @@ import { DIGEST_TOKEN_SHAPE } from '../shared/digest/unsubscribe.js';
 import { SURVEY_TOKEN_SHAPE } from '../shared/surveys/link.js';
 import { BUCKETS } from '../shared/settings/scales.js';
 import { withBounds } from './openapi-bounds.js';
+import { describeParameter } from './openapi-parameters.js';
 import { PROBLEMS, RETRY_AFTER_SECONDS } from '../shared/http/problem.js';
 import { OPEN_REQUESTS_RETRY_SECONDS } from '../shared/privacy/open-requests.js';
 import { IssuedKeyView, KeyView } from '../shared/access/api-keys.js';
@@ -165,13 +166,23 @@ function componentsUsedBy(document: unknown): Record<string, JsonSchema> {
 /** A parameter's value as its schema types it: path and query text that is an integer is documented as one. */
 const typed = (schema: JsonSchema, value: unknown) => (schema.type === 'integer' ? Number(value) : String(value));
 
-function parameters(schema: v.GenericSchema | undefined, where: 'path' | 'query', examples: Record<string, unknown> = {}): JsonSchema[] {
+/** An operation's path or query parameters, from its schema, each with its meaning (infra/openapi-parameters.ts). */
+function parameters(
+  schema: v.GenericSchema | undefined,
+  {
+    where,
+    examples = {},
+    operationId,
+    path,
+  }: { where: 'path' | 'query'; examples?: Record<string, unknown>; operationId: string; path: string },
+): JsonSchema[] {
   if (!schema) return [];
   const json = schemaOf(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => ({
     name,
     in: where,
     required: where === 'path' || (json.required ?? []).includes(name),
+    description: property.description ?? describeParameter(operationId, path, where, name),
     schema: property.default === undefined ? property : { ...property, default: typed(property, property.default) },
     ...(examples[name] !== undefined ? { example: typed(property, examples[name]) } : {}),
   }));
@@ -616,8 +627,8 @@ export async function openApiDocument(api: ApiName, serverUrl?: string): Promise
         tags: [tagOf(route)],
         parameters: [
           ...(contract.page ? pageParameters(path, route.method, example) : []),
-          ...parameters(contract.path, 'path', example.path),
-          ...parameters(contract.query, 'query', example.query),
+          ...parameters(contract.path, { where: 'path', examples: example.path, operationId: route.operationId, path }),
+          ...parameters(contract.query, { where: 'query', examples: example.query, operationId: route.operationId, path }),
           ...(contract.ifMatch
             ? [
                 {
