@@ -142,21 +142,26 @@ export function digestWords({
         : { line: t('digest.quietNone'), weeks: [] },
     journeys: figures.journeys
       .filter((j) => j.responses > 0 || j.sent > 0 || j.previous_score !== null || j.stores.length > 0)
-      .map((j) => ({
-        name: j.journey.name,
-        score: `${t('digest.score')}: ${number(locale, j.score)}`,
-        lines: journeyLines(t, locale, j),
-        best: j.ranking.best.map((r) => rankedLine(locale, r)),
-        worst: j.ranking.worst.map((r) => rankedLine(locale, r)),
-        few: j.ranking.few.length ? t('digest.few', { names: j.ranking.few.map((r) => r.label).join(', ') }) : null,
-        regions: j.regions.length ? { title: t('digest.regions'), rows: rows(j.regions) } : null,
-        stores: {
-          title: t('digest.stores'),
-          rows: rows(j.stores),
-          more: j.more_stores > 0 ? t('digest.moreStores', { count: j.more_stores }) : null,
-          unlisted: j.more_stores,
-        },
-      })),
+      .map((j) => {
+        // A journey without answers says so in one line: its stores and regions, none answered, are not listed one
+        // by one ("Loja 1: no answers", ten times on a phone). A journey with answers still lists a store without any.
+        const answered = j.responses > 0;
+        return {
+          name: j.journey.name,
+          score: `${t('digest.score')}: ${number(locale, j.score)}`,
+          lines: journeyLines(t, locale, j),
+          best: j.ranking.best.map((r) => rankedLine(locale, r)),
+          worst: j.ranking.worst.map((r) => rankedLine(locale, r)),
+          few: j.ranking.few.length ? t('digest.few', { names: j.ranking.few.map((r) => r.label).join(', ') }) : null,
+          regions: answered && j.regions.length ? { title: t('digest.regions'), rows: rows(j.regions) } : null,
+          stores: {
+            title: t('digest.stores'),
+            rows: answered ? rows(j.stores) : [],
+            more: answered && j.more_stores > 0 ? t('digest.moreStores', { count: j.more_stores }) : null,
+            unlisted: answered ? j.more_stores : 0,
+          },
+        };
+      }),
     themes: {
       title: t('digest.themes'),
       items: figures.themes.map((theme) => ({

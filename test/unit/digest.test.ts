@@ -352,6 +352,37 @@ describe('the digest e-mail', () => {
   });
 });
 
+describe('a journey without answers', () => {
+  it('says so in one line and lists none of its stores, while a journey with answers lists its store without any', async () => {
+    // A manager of three stores, the third without a name on record and without answers in the period: a store without
+    // answers is listed too (after the others), so that a manager sees it went quiet.
+    const scope = { stores: [1, 2, 3], groups: [] };
+    const figures = await digestOf(scope);
+    const email = digestEmail({
+      figures,
+      company: 'Demo',
+      locale: 'pt-BR',
+      timeZone: 'America/Sao_Paulo',
+      link: 'https://x/app/digest',
+      unsubscribe: 'https://x/u',
+    });
+    const page = String(digestPage({ figures, settings: SETTINGS, user: await user(scope), base: '' }).html);
+    /** A journey's part of the e-mail's text: from its name to the next blank line. */
+    const part = (name: string) => email.text.split('\n\n').find((block) => block.startsWith(`${name}\n`))!;
+
+    const quiet = figures.journeys.filter((j) => j.responses === 0);
+    const busy = figures.journeys.find((j) => j.responses > 0)!;
+    expect(quiet.length).toBeGreaterThan(0);
+    for (const journey of quiet) {
+      expect(journey.stores.map((r) => r.answers)).toEqual([0, 0, 0]);
+      expect(part(journey.journey.name).split('\n').slice(1)).toEqual(['Nota: -', 'Nenhuma resposta neste período.']);
+    }
+    expect(part(busy.journey.name)).toContain('\n  3: nenhuma resposta');
+    for (const text of [email.html, email.text, page])
+      expect(text.match(/: nenhuma resposta/g) ?? [], 'one store listed without answers').toHaveLength(1);
+  });
+});
+
 describe("the digest's themes", () => {
   it('are a section of the e-mail, its text and the page when comments were analysed, and absent otherwise', async () => {
     const input = {
