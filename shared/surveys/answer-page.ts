@@ -46,8 +46,12 @@ export interface PageTransaction {
   score: number | null;
   /** Its recovery survey, once asked: its status, and the customer's answer once given. */
   recovery?: { status: string; recovered: boolean | null } | undefined;
-  /** The record it was read from, when the reads have one: the answer and the recovery use it instead of reading again. */
-  record?: TransactionRecord | undefined;
+  /**
+   * The record it was read from, when the reads have one: the answer and the recovery use it instead of reading again.
+   * A function, so that the customer's contacts it holds are never in what a log line or `JSON.stringify` of this
+   * page's transaction writes (both leave functions out).
+   */
+  record?: (() => TransactionRecord) | undefined;
 }
 
 /** What a page reads of a transaction's record (`id`: the transaction's). */
@@ -66,7 +70,7 @@ export function pageTransactionOf(id: number, record: TransactionRecord): PageTr
     locale: record.locale ?? DEFAULT_LOCALE,
     score: transaction.rating?.score ?? null,
     recovery: record.recovery ? { status: record.recovery.status, recovered: record.recovery.recovered ?? null } : undefined,
-    record,
+    record: () => record,
   };
 }
 

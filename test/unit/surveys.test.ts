@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ConcurrentEditError, NotFoundError } from '../../shared/errors.js';
-import { submitSurvey, showSurvey, unsubscribe, type PagePorts, type PageTransaction } from '../../shared/surveys/answer-page.js';
+import {
+  pageTransactionOf,
+  submitSurvey,
+  showSurvey,
+  unsubscribe,
+  type PagePorts,
+  type PageTransaction,
+} from '../../shared/surveys/answer-page.js';
+import { answered } from './cases/world.js';
 import { isGsm7, recoveryEmail, SMS_MAX, surveyEmail, surveySms } from '../../shared/surveys/compose.js';
 import { AttemptBusy, deliverSurvey } from '../../shared/surveys/delivery.js';
 import { mailbox } from '../../shared/mailbox.js';
@@ -489,6 +497,17 @@ function memoryPage(transaction: Partial<PageTransaction> = {}) {
 }
 
 describe('the survey page', () => {
+  it("reads the transaction's record for the answer, and writes none of the customer's contacts when serialised", () => {
+    const record = { ...answered(41, 9, null), surveyContacts: { phone: '+5511987654321', email: 'ana@example.com' } };
+
+    const read = pageTransactionOf(41, record);
+
+    // What a log line of it would write (Powertools' logger serialises with JSON.stringify).
+    expect(JSON.stringify(read)).not.toMatch(/987654321|ana@example\.com/);
+    expect(read).toMatchObject({ id: 41, customerId: 9, customerName: 'Ana Souza', storeId: 3, score: 9 });
+    expect(read.record?.()).toBe(record);
+  });
+
   it('shows the form with the score of the link chosen, and records nothing', async () => {
     const p = memoryPage();
     const page = await showSurvey({ token: p.token(), score: '9', ports: p.ports, secret: SECRET, now: NOW });

@@ -68,9 +68,9 @@ export const recoveryAnswers = /* @__PURE__ */ wire(() => {
 /** The survey page's answer (POST /s/{token}): its reads, the one answer path and the recovery survey. */
 export const surveyPage = /* @__PURE__ */ wire((): PageReads & Pick<PagePorts, 'answer' | 'recover'> => ({
   ...surveyPageReads,
-  answer: (tenantId, body, read) => surveyService.answerSurvey(tenantId, body, { mode: 'create', known: read.record }),
+  answer: (tenantId, body, read) => surveyService.answerSurvey(tenantId, body, { mode: 'create', known: read.record?.() }),
   recover: async (tenantId, read, given) => {
-    const record = read.record ?? (await findById(tenantId, read.id));
+    const record = read.record?.() ?? (await findById(tenantId, read.id));
     if (!record) throw new NotFoundError('No such survey.');
     return recoveryAnswers.answer(tenantId, record, given);
   },
